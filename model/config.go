@@ -1,0 +1,110 @@
+// Package model is the GPU hardware model a replay runs on: the presets of
+// the papers' simulated GPUs, every tunable latency and size, and the
+// occupancy arithmetic that decides how many CTAs fit on an SM.
+package model
+
+// GPU is the hardware the engine dispatches onto. Every limit here bounds how
+// many CTAs an SM holds at once or how many kernels run concurrently.
+type GPU struct {
+	Name            string  `json:"name"`
+	SMs             int     `json:"sms"`
+	ClockMHz        float64 `json:"clock_mhz"`
+	MaxCTAsPerSM    int     `json:"max_ctas_per_sm"`
+	MaxThreadsPerSM int     `json:"max_threads_per_sm"`
+	RegsPerSM       int     `json:"regs_per_sm"`
+	SmemPerSM       int64   `json:"smem_per_sm"`
+	MaxKernels      int     `json:"max_kernels"`
+}
+
+// WarpSize is the SIMT width every preset shares.
+const WarpSize = 32
+
+// MaxWarpsPerSM is the resident-warp capacity occupancy is measured against.
+func (g GPU) MaxWarpsPerSM() int { return g.MaxThreadsPerSM / WarpSize }
+
+// Latencies are the fixed costs of moving a kernel from the host (or a
+// device thread) to the SMs, in replay-GPU cycles.
+type Latencies struct {
+	HostIssue      int64 `json:"host_issue"`
+	HostLaunch     int64 `json:"host_launch"`
+	KernelDispatch int64 `json:"kernel_dispatch"`
+}
+
+// CDP is the CUDA device-runtime API cost model of DTBL Table 3: each call
+// costs b + a·x cycles for x launching lanes of a warp.
+type CDP struct {
+	StreamCreate int64 `json:"stream_create"`
+	ParamB       int64 `json:"param_b"`
+	ParamA       int64 `json:"param_a"`
+	LaunchB      int64 `json:"launch_b"`
+	LaunchA      int64 `json:"launch_a"`
+}
+
+// Launch holds the launch-vs-inline knob of the threshold policy.
+type Launch struct {
+	Threshold int64 `json:"threshold"`
+}
+
+// Spawn holds SPAWN's controller parameters (SPAWN Table II).
+type Spawn struct {
+	Window    int64 `json:"window"`
+	OverheadA int64 `json:"overhead_a"`
+	OverheadB int64 `json:"overhead_b"`
+	MaxQueue  int64 `json:"max_queue"`
+}
+
+// DTBL holds the Aggregated Group Table parameters (DTBL §4).
+type DTBL struct {
+	AGTEntries int64 `json:"agt_entries"`
+	AGTSpill   int64 `json:"agt_spill"`
+}
+
+// IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).
+type IO struct {
+	SSDMBps   float64 `json:"ssd_mbps"`
+	PCIeGBps  float64 `json:"pcie_gbps"`
+	PageBytes int64   `json:"page_bytes"`
+}
+
+// CRCS selects where page references come from.
+type CRCS struct {
+	Pages string `json:"pages"` // "ranges" or "exact"
+}
+
+// GeMTC holds the batch SuperKernel parameters.
+type GeMTC struct {
+	Batch   int64 `json:"batch"`
+	Threads int64 `json:"threads"`
+}
+
+// Pagoda holds the MasterKernel parameters (Pagoda §4–5).
+type Pagoda struct {
+	MTBsPerSM   int64 `json:"mtbs_per_sm"`
+	TableRows   int64 `json:"table_rows"`
+	SpawnCycles int64 `json:"spawn_cycles"`
+	SchedCycles int64 `json:"sched_cycles"`
+	SmemPerMTB  int64 `json:"smem_per_mtb"`
+}
+
+// Output holds knobs of the result tables that are not hardware.
+type Output struct {
+	// OccupancyWindow is the width in cycles of one occupancy-table row.
+	OccupancyWindow int64 `json:"occupancy_window"`
+}
+
+// Config is everything a replay depends on besides the trace and the policy.
+// Each field is reachable as a dotted key (gpu.sms, cdp.param_b, ...) so a
+// user can override or sweep it from the command line.
+type Config struct {
+	GPU    GPU       `json:"gpu"`
+	Lat    Latencies `json:"lat"`
+	CDP    CDP       `json:"cdp"`
+	Launch Launch    `json:"launch"`
+	Spawn  Spawn     `json:"spawn"`
+	DTBL   DTBL      `json:"dtbl"`
+	IO     IO        `json:"io"`
+	CRCS   CRCS      `json:"crcs"`
+	GeMTC  GeMTC     `json:"gemtc"`
+	Pagoda Pagoda    `json:"pagoda"`
+	Output Output    `json:"output"`
+}

@@ -1,0 +1,112 @@
+// Package results defines the output tables of a replay (DESIGN §6) and
+// writes them as Parquet, Arrow IPC or CSV. Rows stream in while a replay
+// runs and are flushed in batches, so a table of millions of CTAs never sits
+// in memory whole.
+package results
+
+// Run identifies the replay a row belongs to. Every table starts with these
+// two columns so results of many runs concatenate into one frame.
+type Run struct {
+	Trace  string
+	Policy string
+}
+
+// Summary is one row per replay.
+type Summary struct {
+	GPU                 string
+	Params              string
+	MakespanCycles      int64
+	MakespanUS          float64
+	Speedup             float64
+	Kernels             int64
+	DeviceKernels       int64
+	CTAs                int64
+	LaunchSites         int64
+	Launched            int64
+	Inlined             int64
+	Coalesced           int64
+	AvgOccupancy        float64
+	AvgKernelWaitCycles float64
+	StallCycles         int64
+}
+
+// Kernel is one row per kernel (or task).
+type Kernel struct {
+	KernelID        uint64
+	Name            string
+	Origin          string // "host" or "device"
+	ParentKernelID  *uint64
+	Stream          uint64
+	CTAs            int64
+	ThreadsPerCTA   int64
+	LaunchCycle     int64
+	ReadyCycle      int64
+	StartCycle      int64
+	EndCycle        int64
+	WaitCycles      int64
+	CoalescedGroups int64
+}
+
+// CTA is one row per CTA that ran.
+type CTA struct {
+	KernelID      uint64
+	CTA           uint64
+	SM            int32
+	DispatchCycle int64
+	StartCycle    int64
+	EndCycle      int64
+	StallCycles   int64
+	GroupID       *uint64 // aggregated group, nil for a native CTA
+}
+
+// Launch is one row per launching lane at a launch site.
+type Launch struct {
+	SiteID          uint64
+	Cycle           int64
+	ParentKernelID  uint64
+	ParentCTA       uint64
+	Warp            int32
+	Lane            int32
+	ChildKernelID   uint64
+	Workload        int64
+	Decision        string // "launch", "inline" or "coalesce"
+	TargetKernelID  *uint64
+	EstChildCycles  *float64
+	EstParentCycles *float64
+}
+
+// Occupancy is one row per SM per time window.
+type Occupancy struct {
+	Cycle        int64
+	WindowCycles int64
+	SM           int32
+	ActiveWarps  float64
+	ActiveCTAs   float64
+}
+
+// Page is one page event of the CRCS host model.
+type Page struct {
+	Page     uint64
+	Buffer   uint64
+	Event    string // "ready", "owner" or "d2h"
+	KernelID *uint64
+	Cycle    int64
+}
+
+// Stage is one host stage.
+type Stage struct {
+	Stage      string // "prelude", "h2d", "kernels", "d2h", "postlude"
+	StartCycle int64
+	EndCycle   int64
+}
+
+// Sink receives a replay's rows as they are produced. The engine writes to
+// it and never reads back, so a Sink can stream rows straight to disk.
+type Sink interface {
+	Kernel(Kernel)
+	CTA(CTA)
+	Launch(Launch)
+	Occupancy(Occupancy)
+	Page(Page)
+	Stage(Stage)
+}

@@ -1,0 +1,236 @@
+// Package trace holds the gpureplay trace schema and its two encodings: the
+// compact binary stream (*.trace.zst) that tools exchange, and the JSONL form
+// that people read and tests are written in. Both encodings carry exactly the
+// same records, so a trace converts losslessly either way.
+//
+// A trace is read as a stream: Reader.Next returns one record at a time and
+// keeps only the little state the encoding needs, so a trace of any length
+// can be replayed in memory proportional to the work in flight.
+package trace
+
+// Version is the trace format version this package writes and reads. A
+// header naming another version is rejected, so an old binary never guesses
+// at a newer layout.
+const Version = 1
+
+// DefaultPageBytes is the page size a header without page_bytes implies
+// (the page size CRCS reference-counts at).
+const DefaultPageBytes = 4096
+
+// Kind tells records apart without a type switch, and is also the record tag
+// in the binary encoding, so its values must never be renumbered.
+type Kind uint8
+
+// The record kinds, in the order DESIGN §2 lists them.
+const (
+	KindHeader Kind = iota + 1
+	KindBuffer
+	KindMemcpy
+	KindKernel
+	KindLaunch
+	KindCTA
+	KindAccess
+	KindPages
+)
+
+var kindNames = [...]string{
+	KindHeader: "header",
+	KindBuffer: "buffer",
+	KindMemcpy: "memcpy",
+	KindKernel: "kernel",
+	KindLaunch: "launch",
+	KindCTA:    "cta",
+	KindAccess: "access",
+	KindPages:  "pages",
+}
+
+// String returns the record type name used in JSONL and in error messages.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// KindOf maps a JSONL "type" value back to its Kind; ok is false for a name
+// the schema does not have.
+func KindOf(name string) (k Kind, ok bool) {
+	for i, n := range kindNames {
+		if n == name && n != "" {
+			return Kind(i), true
+		}
+	}
+	return 0, false
+}
+
+// Record is any one trace record. The concrete types are the pointer types
+// below; callers switch on Kind or on the type.
+type Record interface {
+	Kind() Kind
+}
+
+// Header is the first record of every trace. It fixes the time base (trace
+// cycles are in clock_mhz) and, for imported traces, what is known of the GPU
+// the program was captured on so `--gpu=captured` can replay on it.
+type Header struct {
+	Version   int               `json:"version"`
+	ClockMHz  float64           `json:"clock_mhz"`
+	PageBytes int64             `json:"page_bytes,omitempty"`
+	Source    string            `json:"source,omitempty"`
+	GPU       string            `json:"gpu,omitempty"`
+	GPUSpec   *GPUSpec          `json:"gpu_spec,omitempty"`
+	Meta      map[string]string `json:"meta,omitempty"`
+}
+
+// GPUSpec is what an importer knows of the captured GPU; zero fields are
+// unknown.
+type GPUSpec struct {
+	SMs             int     `json:"sms,omitempty"`
+	ClockMHz        float64 `json:"clock_mhz,omitempty"`
+	MaxCTAsPerSM    int     `json:"max_ctas_per_sm,omitempty"`
+	MaxThreadsPerSM int     `json:"max_threads_per_sm,omitempty"`
+	RegsPerSM       int     `json:"regs_per_sm,omitempty"`
+	SmemPerSM       int64   `json:"smem_per_sm,omitempty"`
+	MaxKernels      int     `json:"max_kernels,omitempty"`
+}
+
+// Role says which host stages touch a buffer: input/inout are filled by the
+// host before use, output/inout are read back afterwards.
+type Role string
+
+// The buffer roles of DESIGN §2.
+const (
+	RoleInput  Role = "input"
+	RoleOutput Role = "output"
+	RoleInOut  Role = "inout"
+	RoleTemp   Role = "temp"
+)
+
+// Buffer is one device allocation, the unit the host I/O model moves.
+type Buffer struct {
+	ID    uint64 `json:"id"`
+	Name  string `json:"name,omitempty"`
+	Base  uint64 `json:"base"`
+	Bytes int64  `json:"bytes"`
+	Role  Role   `json:"role"`
+}
+
+// Direction of an explicit host copy.
+const (
+	DirH2D = "h2d"
+	DirD2H = "d2h"
+)
+
+// Memcpy is an explicit host copy, in program order.
+type Memcpy struct {
+	Dir    string `json:"dir"`
+	Buffer uint64 `json:"buffer"`
+	Bytes  int64  `json:"bytes"`
+	Stream uint64 `json:"stream"`
+	T      int64  `json:"t"`
+}
+
+// Kernel declares a grid's shape. Resource use per CTA (threads, registers,
+// shared memory) decides how many of its CTAs fit on an SM.
+type Kernel struct {
+	ID    uint64    `json:"id"`
+	Name  string    `json:"name"`
+	Grid  [3]uint32 `json:"grid"`
+	Block [3]uint32 `json:"block"`
+	Regs  int       `json:"regs"`
+	Smem  int64     `json:"smem"`
+}
+
+// CTAs is the number of thread blocks in the grid.
+func (k *Kernel) CTAs() uint64 {
+	return uint64(k.Grid[0]) * uint64(k.Grid[1]) * uint64(k.Grid[2])
+}
+
+// Threads is the number of threads per CTA.
+func (k *Kernel) Threads() int {
+	return int(k.Block[0]) * int(k.Block[1]) * int(k.Block[2])
+}
+
+// Launch says who started a kernel and when. A host launch has Parent nil and
+// uses T and Stream; a device launch (a launch site) has Parent set and uses
+// Workload and InlineCycles, which let a policy inline the child instead.
+type Launch struct {
+	Kernel       uint64   `json:"kernel"`
+	T            int64    `json:"t"`
+	Stream       uint64   `json:"stream"`
+	Parent       *Parent  `json:"parent,omitempty"`
+	Workload     int64    `json:"workload"`
+	InlineCycles int64    `json:"inline_cycles"`
+	After        []uint64 `json:"after,omitempty"`
+}
+
+// Host reports whether the host (not a device thread) launched the kernel.
+func (l *Launch) Host() bool { return l.Parent == nil }
+
+// Parent locates a device launch site: lane Lane of warp Warp of CTA CTA of
+// kernel Kernel reaches the launch At cycles into the warp's own execution.
+type Parent struct {
+	Kernel uint64 `json:"kernel"`
+	CTA    uint64 `json:"cta"`
+	Warp   int    `json:"warp"`
+	Lane   int    `json:"lane"`
+	At     int64  `json:"at"`
+}
+
+// CTA is one thread block's execution cost, excluding launch-site work.
+type CTA struct {
+	Kernel     uint64  `json:"kernel"`
+	CTA        uint64  `json:"cta"`
+	Cycles     int64   `json:"cycles"`
+	WarpCycles []int64 `json:"warp_cycles,omitempty"`
+}
+
+// Access modes.
+const (
+	ModeRead      = "r"
+	ModeWrite     = "w"
+	ModeReadWrite = "rw"
+)
+
+// Access is a conservative byte range [Lo, Hi] of a buffer that a CTA may
+// touch: what the CRCS profiler computes from a kernel's index arithmetic.
+type Access struct {
+	Kernel uint64 `json:"kernel"`
+	CTA    uint64 `json:"cta"`
+	Buffer uint64 `json:"buffer"`
+	Lo     uint64 `json:"lo"`
+	Hi     uint64 `json:"hi"`
+	Mode   string `json:"mode"`
+}
+
+// Pages lists the exact pages a CTA read and wrote: what a full trace shows.
+type Pages struct {
+	Kernel uint64   `json:"kernel"`
+	CTA    uint64   `json:"cta"`
+	Buffer uint64   `json:"buffer"`
+	R      []uint64 `json:"r,omitempty"`
+	W      []uint64 `json:"w,omitempty"`
+}
+
+// Kind methods make every record type a Record.
+func (*Header) Kind() Kind { return KindHeader }
+func (*Buffer) Kind() Kind { return KindBuffer }
+func (*Memcpy) Kind() Kind { return KindMemcpy }
+func (*Kernel) Kind() Kind { return KindKernel }
+func (*Launch) Kind() Kind { return KindLaunch }
+func (*CTA) Kind() Kind    { return KindCTA }
+func (*Access) Kind() Kind { return KindAccess }
+func (*Pages) Kind() Kind  { return KindPages }
+
+// Source is anything that yields records in trace order: the binary and
+// JSONL readers, a validating wrapper, or a slice in a test. Next returns
+// io.EOF after the last record.
+type Source interface {
+	Next() (Record, error)
+}
+
+// Sink is anything that accepts records in trace order: the binary and JSONL
+// writers, or a slice in a test.
+type Sink interface {
+	Write(Record) error
+}
