@@ -108,3 +108,15 @@ type Config struct {
 	Pagoda Pagoda    `json:"pagoda"`
 	Output Output    `json:"output"`
 }
+
+// APICost is what a warp stalls for when x of its lanes launch child kernels
+// through the CUDA device runtime (DTBL Table 3): cudaGetParameterBuffer
+// (param_b + param_a·x) plus cudaLaunchDevice (launch_b + launch_a·x), plus
+// one stream creation for the warp because every child gets its own stream.
+// No launching lane, no cost.
+func (c CDP) APICost(x int64) int64 {
+	if x <= 0 {
+		return 0
+	}
+	return c.ParamB + c.ParamA*x + c.LaunchB + c.LaunchA*x + c.StreamCreate
+}

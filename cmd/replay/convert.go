@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+const convertSynopsis = `replay convert — turn a trace into the canonical binary form
+
+Usage:
+  replay convert --from=FORMAT INPUT -o OUT.trace.zst
+
+The input is read, validated record by record and written to OUT (binary
+*.trace.zst, or JSONL if OUT ends in .jsonl). OUT appears only when the
+whole input converted cleanly.
+
+Example:
+  replay convert --from=jsonl testdata/app.jsonl -o app.trace.zst
+`
+
+// importers are the formats convert reads, by --from name.
+var importers = map[string]func(inputs []string, out trace.Sink) error{
+	"jsonl": importJSONL,
+}
+
+func runConvert(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("convert", convertSynopsis, stdout)
+	from := fs.String("from", "", "input format: "+strings.Join(importerNames(), ", "))
+	out := fs.StringP("output", "o", "", "output trace file")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	imp, ok := importers[*from]
+	switch {
+	case *from == "":
+		return usagef("convert: --from is required (%s)", strings.Join(importerNames(), ", "))
+	case !ok:
+		return usagef("convert: unknown --from %q; supported: %s", *from, strings.Join(importerNames(), ", "))
+	case *out == "":
+		return usagef("convert: -o OUT is required")
+	case fs.NArg() == 0:
+		return usagef("convert: no input given")
+	}
+	return writeTrace(*out, func(s trace.Sink) error { return imp(fs.Args(), s) })
+}
+
+func importerNames() []string {
+	var ns []string
+	for n := range importers {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// importJSONL copies a validated JSONL trace.
+func importJSONL(inputs []string, out trace.Sink) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=jsonl takes one input, got %d", len(inputs))
+	}
+	return copyTrace(inputs[0], out)
+}
+
+// copyTrace streams every record of a validated trace into out.
+func copyTrace(path string, out trace.Sink) error {
+	src, err := trace.Open(path)
+	if err != nil {
+		return badInput(err)
+	}
+	defer src.Close()
+	return badInputIfTrace(forEach(trace.NewValidator(src), out.Write))
+}
+
+// forEach calls fn for every record of src.
+func forEach(src trace.Source, fn func(trace.Record) error) error {
+	for {
+		r, err := src.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+}
+
+// writeTrace creates path atomically: the records go to a temporary file
+// that is renamed only when fill and the encoder both succeed.
+func writeTrace(path string, fill func(trace.Sink) error) error {
+	w, err := trace.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fill(w); err != nil {
+		w.Abort()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+// Command replay replays GPU execution traces through a timing model under
+// scheduling policies from the DTBL, SPAWN, CRCS/PPCS and Pagoda papers and
+// writes the results as Parquet, Arrow or CSV tables.
+//
+//	replay [flags] TRACE...        replay traces (default policy cdp)
+//	replay convert --from=jsonl IN -o OUT.trace.zst
+//	replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst
+//	replay inspect TRACE [--json]
+//	replay dump TRACE
+//	replay policies | replay gpus
+//
+// Exit status: 0 success; 2 bad usage or bad input; 1 any other failure.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+)
+
+// usageError is a mistake in how the command was called (exit status 2).
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// inputError wraps a problem with the user's files or settings (exit 2).
+type inputError struct{ err error }
+
+func (i *inputError) Error() string { return i.err.Error() }
+func (i *inputError) Unwrap() error { return i.err }
+
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inputError{err}
+}
+
+// command is one subcommand.
+type command struct {
+	name  string
+	usage string // one line for the overview
+	run   func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"convert", "convert a captured trace into the trace format", runConvert},
+		{"gen", "generate a workload trace (replay gen --list)", runGen},
+		{"inspect", "count a trace's records, kernels, CTAs and sites", runInspect},
+		{"dump", "print a trace as JSONL", runDump},
+		{"policies", "list the scheduling policies", runPolicies},
+		{"gpus", "list the GPU presets", runGPUs},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, pflag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintln(stderr, "replay: "+err.Error())
+	var u *usageError
+	var in *inputError
+	if errors.As(err, &u) || errors.As(err, &in) {
+		return 2
+	}
+	return 1
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		for _, c := range commands() {
+			if args[0] == c.name {
+				return c.run(args[1:], stdout, stderr)
+			}
+		}
+		if args[0] == "help" {
+			return runReplay([]string{"--help"}, stdout, stderr)
+		}
+	}
+	return runReplay(args, stdout, stderr)
+}
+
+// newFlags makes a flag set whose errors are usage errors and whose --help
+// prints the given text first.
+func newFlags(name, synopsis string, out io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		fmt.Fprint(out, synopsis)
+		fmt.Fprintln(out, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses and turns pflag's errors into usage errors.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usagef("%s: %v (see replay %s --help)", fs.Name(), err, fs.Name())
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// progress shows a live CTA count on stderr during long replays, only when
+// stderr is a terminal (so logs and pipes stay clean).
+type progress struct {
+	w     io.Writer
+	label string
+	on    bool
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer, traceName, policy string) *progress {
+	return &progress{w: w, label: traceName + " " + policy, on: isTerminal(w), last: time.Now()}
+}
+
+func (p *progress) update(ctas int64) {
+	if !p.on || time.Since(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.shown = true
+	fmt.Fprintf(p.w, "\r%s: %d CTAs replayed", p.label, ctas)
+}
+
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+const replaySynopsis = `replay — replay GPU execution traces under scheduling policies
+
+Usage:
+  replay [flags] TRACE...
+
+Each TRACE (*.trace.zst or *.jsonl) is replayed once per policy on the
+chosen GPU model; the terminal shows a summary, and --out writes the
+summary, kernels, ctas, launches, occupancy, pages and stages tables.
+
+Examples:
+  replay samples/bfs-kron12.trace.zst
+  replay --policy=cdp,flat,threshold --set launch.threshold=64 --out out samples/bfs-kron12.trace.zst
+  replay --gpu=k20c-spawn --set gpu.sms=26 --format=csv --out out app.trace.zst
+
+Other commands:
+  replay convert --from=jsonl IN.jsonl -o OUT.trace.zst
+  replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
+  replay inspect TRACE [--json]      replay dump TRACE
+  replay policies                    replay gpus
+
+Exit status: 0 success, 2 bad usage or bad input, 1 other failure.
+`
+
+// replayFlags are the main command's settings.
+type replayFlags struct {
+	policies []string
+	gpu      string
+	sets     []string
+	out      string
+	format   string
+	quiet    bool
+}
+
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	var f replayFlags
+	fs := newFlags("replay", replaySynopsis, stdout)
+	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
+	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
+	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
+	fs.StringVar(&f.out, "out", "", "write the result tables into this directory")
+	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return usagef("no trace given")
+	}
+	format, err := results.ParseFormat(f.format)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var sink tableSink = discard{}
+	if f.out != "" {
+		w, err := results.Create(f.out, format)
+		if err != nil {
+			return err
+		}
+		sink = w
+	}
+	var rows []summaryRow
+	for _, path := range fs.Args() {
+		r, err := replayTrace(path, f, sink, stderr)
+		rows = append(rows, r...)
+		if err != nil {
+			sink.Abort()
+			return err
+		}
+	}
+	if err := sink.Close(); err != nil {
+		return err
+	}
+	if !f.quiet {
+		printSummary(stdout, rows)
+		if f.out != "" {
+			fmt.Fprintf(stdout, "tables written to %s (%s)\n", f.out, format)
+		}
+	}
+	return nil
+}
+
+// tableSink is where rows go: the table writer, or nowhere without --out.
+type tableSink interface {
+	results.Sink
+	Begin(results.Run)
+	Summary(results.Summary)
+	Close() error
+	Abort()
+}
+
+type discard struct{}
+
+func (discard) Kernel(results.Kernel)       {}
+func (discard) CTA(results.CTA)             {}
+func (discard) Launch(results.Launch)       {}
+func (discard) Occupancy(results.Occupancy) {}
+func (discard) Page(results.Page)           {}
+func (discard) Stage(results.Stage)         {}
+func (discard) Begin(results.Run)           {}
+func (discard) Summary(results.Summary)     {}
+func (discard) Close() error                { return nil }
+func (discard) Abort()                      {}
+
+// summaryRow is one line of the terminal summary.
+type summaryRow struct {
+	trace, policy string
+	s             results.Summary
+}
+
+// replayTrace replays one trace under every policy.
+func replayTrace(path string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, badInput(err)
+	}
+	cfg, err := loadConfig(path, f.gpu, f.sets)
+	if err != nil {
+		return nil, err
+	}
+	name := traceName(path)
+	open := func() (trace.Source, error) { return trace.Open(path) }
+	var rows []summaryRow
+	var first int64
+	for i, spec := range f.policies {
+		pol, err := policies.New(spec, cfg)
+		if err != nil {
+			return rows, usagef("%v", err)
+		}
+		sink.Begin(results.Run{Trace: name, Policy: pol.Name})
+		prog := newProgress(stderr, name, pol.Name)
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Progress: prog.update}, sink)
+		prog.done()
+		if err != nil {
+			if replay.IsInputError(err) {
+				err = badInput(err)
+			}
+			return rows, fmt.Errorf("%s (%s): %w", path, pol.Name, err)
+		}
+		if i == 0 {
+			first = st.MakespanCycles
+		}
+		row := summarize(cfg, st, first)
+		sink.Summary(row)
+		rows = append(rows, summaryRow{trace: name, policy: pol.Name, s: row})
+	}
+	return rows, nil
+}
+
+// loadConfig builds the model: a preset, a JSON file or the trace's
+// captured GPU, then the --set overrides in order.
+func loadConfig(path, gpu string, sets []string) (model.Config, error) {
+	var cfg model.Config
+	var err error
+	if gpu == "captured" {
+		cfg, err = capturedConfig(path)
+	} else {
+		cfg, err = model.Load(gpu)
+	}
+	if err != nil {
+		return cfg, badInput(err)
+	}
+	for _, kv := range sets {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return cfg, usagef("--set %q: want key=value", kv)
+		}
+		if err := cfg.Set(k, v); err != nil {
+			return cfg, usagef("--set: %v", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, badInput(err)
+	}
+	return cfg, nil
+}
+
+// capturedConfig is the k20c model with the GPU the trace header records.
+func capturedConfig(path string) (model.Config, error) {
+	base, err := model.Preset("k20c")
+	if err != nil {
+		return base, err
+	}
+	h, err := readHeader(path)
+	if err != nil {
+		return base, err
+	}
+	if h.GPUSpec == nil {
+		return base, fmt.Errorf("%s: --gpu=captured, but the trace header records no gpu_spec", path)
+	}
+	return model.FromSpec(base, h.GPU, h.GPUSpec), nil
+}
+
+// readHeader reads a trace's first record.
+func readHeader(path string) (*trace.Header, error) {
+	src, err := trace.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	r, err := trace.NewValidator(src).Next()
+	if err != nil {
+		return nil, err
+	}
+	h, ok := r.(*trace.Header)
+	if !ok {
+		return nil, fmt.Errorf("%s: first record is not a header", path)
+	}
+	return h, nil
+}
+
+// summarize turns a run's totals into its summary row.
+func summarize(cfg model.Config, st *replay.Stats, first int64) results.Summary {
+	speedup := 0.0
+	if st.MakespanCycles > 0 {
+		speedup = float64(first) / float64(st.MakespanCycles)
+	}
+	return results.Summary{
+		GPU:                 cfg.GPU.Name,
+		MakespanCycles:      st.MakespanCycles,
+		MakespanUS:          st.MakespanUS,
+		Speedup:             speedup,
+		Kernels:             st.Kernels,
+		DeviceKernels:       st.DeviceKernels,
+		CTAs:                st.CTAs,
+		LaunchSites:         st.LaunchSites,
+		Launched:            st.Launched,
+		Inlined:             st.Inlined,
+		Coalesced:           st.Coalesced,
+		AvgOccupancy:        st.AvgOccupancy,
+		AvgKernelWaitCycles: st.AvgKernelWaitCycles(),
+		StallCycles:         st.StallCycles,
+	}
+}
+
+// traceName is the trace column's value: the file name without its
+// trace extensions.
+func traceName(path string) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".zst", ".trace", ".jsonl", ".json"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+func printSummary(w io.Writer, rows []summaryRow) {
+	fmt.Fprintf(w, "%-20s %-12s %14s %12s %8s %9s %9s %9s %9s\n",
+		"trace", "policy", "makespan(cyc)", "makespan(us)", "speedup", "occupancy", "launched", "inlined", "coalesced")
+	for _, r := range rows {
+		s := r.s
+		fmt.Fprintf(w, "%-20s %-12s %14d %12.1f %7.3fx %8.1f%% %9d %9d %9d\n",
+			r.trace, r.policy, s.MakespanCycles, s.MakespanUS, s.Speedup, 100*s.AvgOccupancy, s.Launched, s.Inlined, s.Coalesced)
+	}
+}

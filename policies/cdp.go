@@ -1,0 +1,19 @@
+package policies
+
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+// cdp is the baseline: the engine's own hardware behaviour, CUDA Dynamic
+// Parallelism launching a device kernel at every site.
+func init() {
+	register(&Info{
+		Name:    "cdp",
+		Aliases: []string{"baseline"},
+		Doc:     "every launch site launches a device kernel (CUDA Dynamic Parallelism)",
+		Source:  "DTBL §2.4, SPAWN §II",
+		Keys:    []string{"cdp.param_a", "cdp.param_b", "cdp.launch_a", "cdp.launch_b", "cdp.stream_create"},
+		New:     func(model.Config) replay.Policy { return replay.Policy{Name: "cdp"} },
+	})
+}

@@ -1,0 +1,105 @@
+// Package policies holds the scheduling mechanisms a replay can run under.
+// Each is a small replay.Policy that overrides only the decision points it
+// changes; the engine does everything else.
+package policies
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+// Info describes a policy for `replay policies` and builds it from a config.
+type Info struct {
+	Name    string
+	Aliases []string
+	Doc     string // one line
+	Source  string // where the mechanism comes from
+	Keys    []string
+	New     func(cfg model.Config) replay.Policy
+}
+
+var registry = map[string]*Info{}
+
+func register(i *Info) {
+	registry[i.Name] = i
+	for _, a := range i.Aliases {
+		registry[a] = i
+	}
+}
+
+// List returns every policy once, sorted by name.
+func List() []*Info {
+	var out []*Info
+	for name, i := range registry {
+		if name == i.Name {
+			out = append(out, i)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// Names returns the canonical policy names, sorted.
+func Names() []string {
+	var out []string
+	for _, i := range List() {
+		out = append(out, i.Name)
+	}
+	return out
+}
+
+// New builds the policy a --policy element names: one name or alias, or
+// several joined with '+' that act at different decision points.
+func New(spec string, cfg model.Config) (replay.Policy, error) {
+	parts := strings.Split(spec, "+")
+	p := replay.Policy{Name: spec}
+	owner := map[string]string{}
+	for _, name := range parts {
+		i := registry[strings.TrimSpace(name)]
+		if i == nil {
+			return p, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
+		}
+		q := i.New(cfg)
+		if err := merge(&p, q, i.Name, owner); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// merge adds q's hooks to p, refusing two mechanisms at one decision point.
+func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]string) error {
+	take := func(point string, set bool) error {
+		if !set {
+			return nil
+		}
+		if prev, ok := owner[point]; ok {
+			return fmt.Errorf("policies %s and %s both decide %s; combine policies that act at different decision points", prev, name, point)
+		}
+		owner[point] = name
+		return nil
+	}
+	if err := take("launch sites", q.Sites != nil); err != nil {
+		return err
+	}
+	if err := take("CTA placement", q.Placer != nil); err != nil {
+		return err
+	}
+	if err := take("when CTAs may run", q.Gate != nil); err != nil {
+		return err
+	}
+	if q.Sites != nil {
+		p.Sites = q.Sites
+	}
+	if q.Placer != nil {
+		p.Placer = q.Placer
+	}
+	if q.Gate != nil {
+		p.Gate = q.Gate
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package replay
+
+import "github.com/gpureplay/gpureplay/results"
+
+// ctaRun is one CTA resident on an SM.
+type ctaRun struct {
+	k        *Kernel
+	idx      uint64
+	sm       int
+	dispatch int64
+	start    int64
+	stall    int64
+
+	// Only for CTAs with launch sites: per-warp progress.
+	warps   []warpRun
+	pending int   // warps whose end is not known yet
+	end     int64 // latest warp end known so far
+}
+
+// warpRun tracks a warp that has launch sites: where it is in its own
+// cycles and how much the sites so far have extended it.
+type warpRun struct {
+	cycles int64 // the warp's own execution time
+	next   int   // index of its next launching lane in the CTA's sites
+	shift  int64 // cycles added by the sites already passed
+}
+
+// place puts k's next CTA on SM i, reserving its resources. It starts at
+// once unless the policy's gate holds it.
+func (e *engine) place(k *Kernel, i int) {
+	s := &e.sms[i]
+	e.occ.change(s, e.now)
+	s.reserve(k.need)
+	c := &ctaRun{k: k, idx: k.next, sm: i, dispatch: e.now}
+	k.next++
+	k.running++
+	if e.gate != nil && !e.gate.MayStart(k, c.idx) {
+		e.stalled = append(e.stalled, c)
+		return
+	}
+	e.startCTA(c)
+}
+
+// retryStalled starts every stalled CTA whose gate now opens, in the order
+// they were placed.
+func (e *engine) retryStalled() {
+	j := 0
+	for _, c := range e.stalled {
+		if e.gate.MayStart(c.k, c.idx) {
+			e.startCTA(c)
+			continue
+		}
+		e.stalled[j] = c
+		j++
+	}
+	clear(e.stalled[j:])
+	e.stalled = e.stalled[:j]
+}
+
+// startCTA begins execution: warps without launch sites end after their own
+// cycles; warps with sites meet their first site as an event.
+func (e *engine) startCTA(c *ctaRun) {
+	c.start = e.now
+	c.stall = c.start - c.dispatch
+	k := c.k
+	if k.startCycle < 0 {
+		k.startCycle = e.now
+	}
+	spec := &k.ctas[c.idx]
+	if spec.x == nil {
+		e.schedule(e.now+spec.cycles, evCTAEnd, nil, c, 0)
+		return
+	}
+	e.startWarps(c, spec)
+}
+
+func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
+	x := spec.x
+	n := c.k.need.warps
+	c.end = e.now
+	if len(x.sites) == 0 {
+		for w := 0; w < n; w++ {
+			c.end = max(c.end, e.now+warpCycles(spec, w))
+		}
+		e.schedule(c.end, evCTAEnd, nil, c, 0)
+		return
+	}
+	sortSites(x.sites)
+	c.warps = make([]warpRun, n)
+	for w := range c.warps {
+		c.warps[w] = warpRun{cycles: warpCycles(spec, w), next: -1}
+	}
+	for i := len(x.sites) - 1; i >= 0; i-- {
+		c.warps[x.sites[i].warp].next = i
+	}
+	for w := range c.warps {
+		wr := &c.warps[w]
+		if wr.next < 0 {
+			c.end = max(c.end, e.now+wr.cycles)
+			continue
+		}
+		c.pending++
+		e.schedule(e.now+x.sites[wr.next].at, evSite, nil, c, w)
+	}
+}
+
+// warpCycles is warp w's own execution time.
+func warpCycles(spec *ctaSpec, w int) int64 {
+	if spec.x != nil && spec.x.warps != nil {
+		return spec.x.warps[w]
+	}
+	return spec.cycles
+}
+
+// warpDone records that a warp with sites has passed its last one.
+func (e *engine) warpDone(c *ctaRun, end int64) {
+	c.end = max(c.end, end)
+	c.pending--
+	if c.pending == 0 {
+		e.schedule(c.end, evCTAEnd, nil, c, 0)
+	}
+}
+
+// ctaEnd frees the CTA's SM and counts it towards its kernel.
+func (e *engine) ctaEnd(c *ctaRun) {
+	k := c.k
+	s := &e.sms[c.sm]
+	e.occ.change(s, e.now)
+	s.release(k.need)
+	k.running--
+	k.done++
+	e.stats.CTAs++
+	e.stats.StallCycles += c.stall
+	e.sink.CTA(results.CTA{
+		KernelID:      k.id,
+		CTA:           c.idx,
+		SM:            int32(c.sm),
+		DispatchCycle: c.dispatch,
+		StartCycle:    c.start,
+		EndCycle:      e.now,
+		StallCycles:   c.stall,
+	})
+	k.ctas[c.idx] = ctaSpec{} // its sites and warps are no longer needed
+	e.maybeComplete(k)
+}

@@ -1,0 +1,62 @@
+package replay
+
+// Dispatch is what a Placer sees and acts through: the Kernel Distributor's
+// kernels in FCFS order and the SMs' room. It exists only during a Place
+// call.
+type Dispatch struct {
+	e *engine
+}
+
+// Pending returns the kernels in the Kernel Distributor that still have CTAs
+// to place, oldest first (FCFS). The slice is only valid until the next
+// Place call.
+func (d *Dispatch) Pending() []*Kernel { return d.e.pending }
+
+// SMs is the number of SMs.
+func (d *Dispatch) SMs() int { return len(d.e.sms) }
+
+// Fits reports whether k's next CTA fits on SM sm under all four limits.
+func (d *Dispatch) Fits(k *Kernel, sm int) bool {
+	return d.e.sms[sm].fits(&d.e.cfg.GPU, k.need)
+}
+
+// Idle reports whether SM sm has no resident CTA.
+func (d *Dispatch) Idle(sm int) bool { return d.e.sms[sm].idle() }
+
+// Place puts k's next CTA on SM sm. The caller must have checked Fits and
+// that k has CTAs left (k.Remaining() > 0).
+func (d *Dispatch) Place(k *Kernel, sm int) { d.e.place(k, sm) }
+
+// RoundRobin is the baseline SMX scheduler: kernels in FCFS order, each
+// placing CTAs on SMs round-robin while any SM has room for them. A kernel
+// whose next CTA fits nowhere lets younger kernels use what is left
+// (concurrent kernel execution).
+type RoundRobin struct {
+	next int // the SM the next placement starts looking at
+}
+
+// Place implements Placer.
+func (r *RoundRobin) Place(d *Dispatch) {
+	n := d.SMs()
+	for i := 0; i < len(d.Pending()); i++ {
+		k := d.Pending()[i]
+		for k.Remaining() > 0 {
+			sm := r.find(d, k, n)
+			if sm < 0 {
+				break
+			}
+			d.Place(k, sm)
+			r.next = (sm + 1) % n
+		}
+	}
+}
+
+func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
+	for j := 0; j < n; j++ {
+		sm := (r.next + j) % n
+		if d.Fits(k, sm) {
+			return sm
+		}
+	}
+	return -1
+}

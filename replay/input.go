@@ -1,0 +1,231 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// Opener opens a fresh Source over the same trace on every call. The engine
+// opens the trace twice, to read host launches and launch-tree bodies at
+// their own paces. Sources that are io.Closers are closed when Run returns.
+type Opener func() (trace.Source, error)
+
+// clock rescales trace cycles to replay-GPU cycles.
+type clock struct {
+	ratio float64
+}
+
+func (c clock) scale(v int64) int64 {
+	if c.ratio == 1 {
+		return v
+	}
+	return int64(math.Round(float64(v) * c.ratio))
+}
+
+// hostCursor yields host launch records in trace order, one ahead of the
+// simulated host, so the host never reads further than it has issued.
+type hostCursor struct {
+	src trace.Source
+	eof bool
+}
+
+// next returns the next host launch, or nil at the end of the trace.
+func (h *hostCursor) next() (*trace.Launch, error) {
+	for !h.eof {
+		r, err := h.src.Next()
+		if errors.Is(err, io.EOF) {
+			h.eof = true
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if l, ok := r.(*trace.Launch); ok && l.Host() {
+			return l, nil
+		}
+	}
+	return nil, nil
+}
+
+// bodyCursor reads launch-tree bodies segment by segment: everything from
+// one host launch record to the next belongs to that launch's tree (the
+// trace's streaming rule). It loads a segment only when its host kernel is
+// about to be dispatched.
+type bodyCursor struct {
+	src    trace.Source
+	clk    clock
+	decls  map[uint64]*trace.Kernel // declared, not yet launched
+	tree   map[uint64]*Kernel       // kernels of the segments loaded so far
+	held   *trace.Launch            // the host launch that ended the last segment
+	header *trace.Header
+	eof    bool
+	loaded int // host launches whose segments are loaded
+}
+
+func newBodyCursor(src trace.Source) *bodyCursor {
+	return &bodyCursor{
+		src:   src,
+		decls: map[uint64]*trace.Kernel{},
+		tree:  map[uint64]*Kernel{},
+	}
+}
+
+// readHeader consumes the preamble up to the first host launch (header,
+// buffers, declarations) and returns the header.
+func (b *bodyCursor) readHeader() (*trace.Header, error) {
+	if err := b.readSegment(); err != nil {
+		return nil, err
+	}
+	if b.header == nil {
+		return nil, errors.New("trace has no header record")
+	}
+	return b.header, nil
+}
+
+// load reads segments until host kernel k (the index-th host launch) has its
+// body. Segments of host kernels issued before k are loaded on the way.
+func (b *bodyCursor) load(k *Kernel, byIndex func(int) *Kernel) error {
+	for k.decl == nil {
+		if b.held == nil {
+			return fmt.Errorf("kernel %d: its launch tree is missing from the trace", k.id)
+		}
+		hk := byIndex(b.loaded)
+		if hk == nil || hk.id != b.held.Kernel {
+			return fmt.Errorf("kernel %d: host launch order differs between reads of the trace", b.held.Kernel)
+		}
+		b.loaded++
+		if err := b.adopt(hk, b.held); err != nil {
+			return err
+		}
+		b.held = nil
+		if err := b.readSegment(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readSegment files records until the next host launch (held for later) or
+// the end of the trace.
+func (b *bodyCursor) readSegment() error {
+	for !b.eof {
+		r, err := b.src.Next()
+		if errors.Is(err, io.EOF) {
+			b.eof = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		switch r := r.(type) {
+		case *trace.Header:
+			b.header = r
+		case *trace.Kernel:
+			b.decls[r.ID] = r
+		case *trace.Launch:
+			if r.Host() {
+				b.held = r
+				return nil
+			}
+			if err := b.device(r); err != nil {
+				return err
+			}
+		case *trace.CTA:
+			if err := b.cta(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// adopt gives a launched kernel its declaration and room for its CTAs.
+func (b *bodyCursor) adopt(k *Kernel, l *trace.Launch) error {
+	d := b.decls[l.Kernel]
+	if d == nil {
+		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
+	}
+	delete(b.decls, l.Kernel)
+	k.decl = d
+	k.total = d.CTAs()
+	k.ctas = make([]ctaSpec, k.total)
+	b.tree[k.id] = k
+	return nil
+}
+
+// device creates a child kernel for a device launch record and attaches the
+// site to its parent CTA.
+func (b *bodyCursor) device(l *trace.Launch) error {
+	p := b.tree[l.Parent.Kernel]
+	if p == nil {
+		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
+	}
+	if l.Parent.CTA >= p.total {
+		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
+	}
+	child := &Kernel{id: l.Kernel, parent: p, parentCTA: l.Parent.CTA, startCycle: -1}
+	if err := b.adopt(child, l); err != nil {
+		return err
+	}
+	x := p.extra(l.Parent.CTA)
+	x.sites = append(x.sites, siteRec{
+		warp:     int32(l.Parent.Warp),
+		lane:     int32(l.Parent.Lane),
+		at:       b.clk.scale(l.Parent.At),
+		child:    child,
+		workload: l.Workload,
+		inline:   b.clk.scale(l.InlineCycles),
+	})
+	return nil
+}
+
+// cta records one CTA's cost in its kernel.
+func (b *bodyCursor) cta(c *trace.CTA) error {
+	k := b.tree[c.Kernel]
+	if k == nil {
+		return fmt.Errorf("cta %d of kernel %d: kernel not launched in this launch tree", c.CTA, c.Kernel)
+	}
+	if c.CTA >= k.total {
+		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
+	}
+	k.ctas[c.CTA].cycles = b.clk.scale(c.Cycles)
+	if len(c.WarpCycles) > 0 {
+		x := k.extra(c.CTA)
+		x.warps = make([]int64, len(c.WarpCycles))
+		for i, w := range c.WarpCycles {
+			x.warps[i] = b.clk.scale(w)
+		}
+	}
+	return nil
+}
+
+// extra returns CTA i's rare parts, creating them on first use.
+func (k *Kernel) extra(i uint64) *ctaExtra {
+	s := &k.ctas[i]
+	if s.x == nil {
+		s.x = &ctaExtra{}
+	}
+	return s.x
+}
+
+// sortSites orders a CTA's launching lanes by (warp, at, lane).
+func sortSites(s []siteRec) {
+	sort.SliceStable(s, func(i, j int) bool {
+		a, b := &s[i], &s[j]
+		if a.warp != b.warp {
+			return a.warp < b.warp
+		}
+		if a.at != b.at {
+			return a.at < b.at
+		}
+		return a.lane < b.lane
+	})
+}
+
+// forget drops a finished kernel from the loaded trees.
+func (b *bodyCursor) forget(k *Kernel) { delete(b.tree, k.id) }

@@ -1,0 +1,89 @@
+package replay
+
+import "github.com/gpureplay/gpureplay/trace"
+
+// Kernel is the engine's state for one launched grid. Policies see it
+// through its methods; the engine alone changes it.
+type Kernel struct {
+	id        uint64
+	decl      *trace.Kernel // nil until the body is loaded
+	host      bool
+	stream    uint64
+	after     []uint64
+	parent    *Kernel
+	parentCTA uint64
+
+	need    need
+	total   uint64    // CTAs in the grid
+	ctas    []ctaSpec // per CTA index; released when the kernel completes
+	next    uint64    // next CTA index to place
+	running int       // CTAs placed and not finished
+	done    uint64    // CTAs finished
+	kids    int       // launched children not complete
+
+	state       kernelState
+	launchCycle int64 // host issue or device launch
+	readyCycle  int64 // entered the Kernel Distributor
+	startCycle  int64 // first CTA started (-1 before)
+	endCycle    int64
+	ready       uint64 // FCFS position in the Kernel Distributor
+}
+
+type kernelState uint8
+
+const (
+	kIssued     kernelState = iota // launched, not yet at the head of its stream
+	kWaiting                       // at the head, waiting for `after` kernels or a KD entry
+	kDispatched                    // holding a KD entry, dispatch latency running
+	kReady                         // in the Kernel Distributor
+	kComplete
+)
+
+// ctaSpec is what the trace says about one CTA. Most CTAs have uniform
+// warps and no launch sites, so the rare parts live behind a pointer.
+type ctaSpec struct {
+	cycles int64
+	x      *ctaExtra
+}
+
+type ctaExtra struct {
+	warps []int64   // per-warp cycles; nil when every warp runs `cycles`
+	sites []siteRec // launching lanes, sorted by (warp, at, lane)
+}
+
+// siteRec is one device launch record: a lane of a warp that reaches a
+// child launch.
+type siteRec struct {
+	warp     int32
+	lane     int32
+	at       int64
+	child    *Kernel
+	workload int64
+	inline   int64
+}
+
+// ID is the kernel id from the trace.
+func (k *Kernel) ID() uint64 { return k.id }
+
+// Name is the kernel's name from its declaration.
+func (k *Kernel) Name() string { return k.decl.Name }
+
+// Block is the kernel's CTA shape.
+func (k *Kernel) Block() [3]uint32 { return k.decl.Block }
+
+// Host reports whether the host launched the kernel.
+func (k *Kernel) Host() bool { return k.host }
+
+// CTAs is the grid size.
+func (k *Kernel) CTAs() uint64 { return k.total }
+
+// Remaining is the number of CTAs not yet placed on an SM.
+func (k *Kernel) Remaining() uint64 { return k.total - k.next }
+
+// Parent is the kernel whose CTA launched this one, nil for host kernels.
+func (k *Kernel) Parent() *Kernel { return k.parent }
+
+// warpsPerCTA is the CTA's thread count rounded up to whole warps.
+func warpsPerCTA(d *trace.Kernel) int {
+	return (d.Threads() + 31) / 32
+}

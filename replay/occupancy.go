@@ -1,0 +1,83 @@
+package replay
+
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// occAccum integrates one SM's resident warps and CTAs over time, window by
+// window.
+type occAccum struct {
+	last   int64   // cycle of the last change
+	window int64   // start of the current window
+	warps  float64 // warp·cycles in the current window
+	ctas   float64 // CTA·cycles in the current window
+}
+
+// occupancy turns SM state changes into occupancy-table rows and the run's
+// time-averaged occupancy.
+type occupancy struct {
+	width      int64
+	sink       results.Sink
+	warpCycles float64 // warp·cycles over the whole run, all SMs
+}
+
+func newOccupancy(cfg model.Config, sink results.Sink) occupancy {
+	return occupancy{width: cfg.Output.OccupancyWindow, sink: sink}
+}
+
+// change must be called just before an SM's resident counts change at now.
+func (o *occupancy) change(s *sm, now int64) {
+	a := &s.occ
+	for now >= a.window+o.width {
+		o.add(s, a.window+o.width)
+		o.flush(s)
+	}
+	o.add(s, now)
+}
+
+// add accumulates the SM's current counts from a.last to t (within the
+// current window).
+func (o *occupancy) add(s *sm, t int64) {
+	a := &s.occ
+	d := float64(t - a.last)
+	a.warps += float64(s.warps) * d
+	a.ctas += float64(s.ctas) * d
+	o.warpCycles += float64(s.warps) * d
+	a.last = t
+}
+
+// flush writes the current window's row and opens the next window.
+func (o *occupancy) flush(s *sm) {
+	a := &s.occ
+	w := float64(o.width)
+	o.sink.Occupancy(results.Occupancy{
+		Cycle:        a.window,
+		WindowCycles: o.width,
+		SM:           int32(s.id),
+		ActiveWarps:  a.warps / w,
+		ActiveCTAs:   a.ctas / w,
+	})
+	a.window += o.width
+	a.warps, a.ctas = 0, 0
+}
+
+// close accounts every SM up to the end of the run; the last window is
+// reported with its true (shorter) width.
+func (o *occupancy) close(sms []sm, end int64) {
+	for i := range sms {
+		s := &sms[i]
+		o.change(s, end)
+		a := &s.occ
+		if end > a.window {
+			width := end - a.window
+			o.sink.Occupancy(results.Occupancy{
+				Cycle:        a.window,
+				WindowCycles: width,
+				SM:           int32(s.id),
+				ActiveWarps:  a.warps / float64(width),
+				ActiveCTAs:   a.ctas / float64(width),
+			})
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package replay
+
+// Decision is what one launching lane does at a launch site.
+type Decision uint8
+
+// The decisions the engine knows how to carry out.
+const (
+	// Launch starts the child as a device kernel through the CUDA Dynamic
+	// Parallelism path: API cost on the warp, then the KMU.
+	Launch Decision = iota + 1
+	// Inline has the parent lane do the child's work itself; the warp stalls
+	// for its longest inlining lane (SIMT).
+	Inline
+)
+
+func (d Decision) String() string {
+	switch d {
+	case Launch:
+		return "launch"
+	case Inline:
+		return "inline"
+	}
+	return "invalid"
+}
+
+// Lane is one lane reaching a launch site, as a policy sees it. Cycles are
+// already in replay-GPU cycles.
+type Lane struct {
+	Lane         int
+	ChildKernel  uint64
+	ChildCTAs    uint64
+	Workload     int64
+	InlineCycles int64
+}
+
+// Site is a warp reaching a launch statement: every lane of the warp that
+// launches there, together, because a SIMT warp executes the call once for
+// all its active lanes.
+type Site struct {
+	ID           uint64
+	Cycle        int64
+	ParentKernel uint64
+	ParentCTA    uint64
+	Warp         int
+	Lanes        []Lane
+}
+
+// Verdict is a policy's answer for one lane. The estimates are optional and
+// land in the launches table so a controller's reasoning can be audited.
+type Verdict struct {
+	Decision        Decision
+	EstChildCycles  *float64
+	EstParentCycles *float64
+}
+
+// SiteDecider is the launch-site decision point: CDP launches everything,
+// flat inlines everything, threshold and SPAWN choose per lane.
+type SiteDecider interface {
+	// Decide fills out[i] with the verdict for s.Lanes[i]. out has exactly
+	// len(s.Lanes) entries; s and out are only valid during the call.
+	Decide(s *Site, out []Verdict)
+}
+
+// Placer is the CTA-placement decision point: which kernel's CTAs go to
+// which SM, and when. It is called whenever placement might make progress
+// (a kernel became ready, a CTA finished, a stalled CTA started).
+type Placer interface {
+	Place(d *Dispatch)
+}
+
+// Gate is the "may this CTA run yet" decision point. A CTA placed on an SM
+// whose gate says no stays resident and stalls (its stall cycles are
+// reported) until a later check says yes. The engine re-asks after every
+// cycle in which anything changed.
+type Gate interface {
+	MayStart(k *Kernel, cta uint64) bool
+}
+
+// Policy is a scheduling mechanism: a name plus the decision points it
+// overrides. A nil hook keeps the baseline hardware behaviour (CDP launch at
+// every site, FCFS round-robin placement, CTAs start as soon as placed).
+type Policy struct {
+	Name   string
+	Sites  SiteDecider
+	Placer Placer
+	Gate   Gate
+}

@@ -1,0 +1,135 @@
+package replay
+
+import (
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// siteEngine carries out launch sites: it asks the policy for a verdict per
+// lane, charges the warp the SIMT cost of those verdicts, and launches the
+// children that were not inlined.
+type siteEngine struct {
+	e       *engine
+	decider SiteDecider
+	nextID  uint64
+	site    Site      // reused for every site
+	verdict []Verdict // reused for every site
+}
+
+func newSiteEngine(e *engine, d SiteDecider) siteEngine {
+	if d == nil {
+		d = LaunchAll{}
+	}
+	return siteEngine{e: e, decider: d}
+}
+
+// LaunchAll is CUDA Dynamic Parallelism as the hardware does it: every
+// launching lane launches its child kernel.
+type LaunchAll struct{}
+
+// Decide implements SiteDecider.
+func (LaunchAll) Decide(s *Site, out []Verdict) {
+	for i := range out {
+		out[i] = Verdict{Decision: Launch}
+	}
+}
+
+// reach is warp w of CTA c arriving at its next site: the lanes of that warp
+// launching at the same point form one site.
+func (se *siteEngine) reach(c *ctaRun, w int) {
+	e := se.e
+	sites := c.k.ctas[c.idx].x.sites
+	wr := &c.warps[w]
+	first := wr.next
+	last := first
+	for last < len(sites) && sites[last].warp == int32(w) && sites[last].at == sites[first].at {
+		last++
+	}
+	lanes := sites[first:last]
+	cost := se.decide(c, w, lanes)
+	wr.shift += cost
+	if last < len(sites) && sites[last].warp == int32(w) {
+		wr.next = last
+		e.schedule(c.start+sites[last].at+wr.shift, evSite, nil, c, w)
+		return
+	}
+	own := max(wr.cycles, sites[first].at)
+	e.warpDone(c, c.start+own+wr.shift)
+}
+
+// decide asks the policy about one site and returns the cycles the warp
+// stalls there: the API cost of its launching lanes plus its longest
+// inlining lane (the two branches diverge, so the warp runs both in turn).
+func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
+	e := se.e
+	se.nextID++
+	s := &se.site
+	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0]}
+	for _, l := range lanes {
+		s.Lanes = append(s.Lanes, Lane{
+			Lane: int(l.lane), ChildKernel: l.child.id, ChildCTAs: l.child.total,
+			Workload: l.workload, InlineCycles: l.inline,
+		})
+	}
+	if cap(se.verdict) < len(lanes) {
+		se.verdict = make([]Verdict, len(lanes))
+	}
+	out := se.verdict[:len(lanes)]
+	clear(out)
+	se.decider.Decide(s, out)
+
+	var launched, inlineMax int64
+	for i, v := range out {
+		switch v.Decision {
+		case Launch:
+			launched++
+		case Inline:
+			inlineMax = max(inlineMax, lanes[i].inline)
+		default:
+			e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
+			return 0
+		}
+	}
+	api := e.cfg.CDP.APICost(launched)
+	for i, v := range out {
+		se.record(s, lanes[i], v)
+		if v.Decision == Launch {
+			e.launchChild(c.k, lanes[i].child, e.now+api)
+		} else {
+			e.body.forget(lanes[i].child)
+		}
+	}
+	return api + inlineMax
+}
+
+// record counts a lane's verdict and writes its launches row.
+func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
+	st := &se.e.stats
+	st.LaunchSites++
+	if v.Decision == Launch {
+		st.Launched++
+	} else {
+		st.Inlined++
+	}
+	se.e.sink.Launch(results.Launch{
+		SiteID:          s.ID,
+		Cycle:           s.Cycle,
+		ParentKernelID:  s.ParentKernel,
+		ParentCTA:       s.ParentCTA,
+		Warp:            int32(s.Warp),
+		Lane:            l.lane,
+		ChildKernelID:   l.child.id,
+		Workload:        l.workload,
+		Decision:        v.Decision.String(),
+		EstChildCycles:  v.EstChildCycles,
+		EstParentCycles: v.EstParentCycles,
+	})
+}
+
+// launchChild starts a device kernel: it exists from the site's cycle and
+// reaches the KMU when the API call returns.
+func (e *engine) launchChild(parent, child *Kernel, arrive int64) {
+	child.launchCycle = e.now
+	parent.kids++
+	e.stats.DeviceKernels++
+	e.schedule(arrive, evArrive, child, nil, 0)
+}

@@ -1,0 +1,50 @@
+package replay
+
+import "github.com/gpureplay/gpureplay/model"
+
+// need is what one CTA of a kernel occupies on an SM.
+type need struct {
+	warps int
+	regs  int
+	smem  int64
+}
+
+// sm is one streaming multiprocessor's free resources plus its occupancy
+// accounting. Resources are reserved when a CTA is placed and released when
+// it ends.
+type sm struct {
+	id        int
+	ctas      int // resident CTAs
+	warps     int // resident warps
+	regs      int
+	smem      int64
+	kernels   int // distinct kernels with resident CTAs
+	lastOwner *Kernel
+	occ       occAccum
+}
+
+// fits reports whether one more CTA with n fits under all four SM limits.
+func (s *sm) fits(g *model.GPU, n need) bool {
+	return s.ctas < g.MaxCTAsPerSM &&
+		(s.warps+n.warps)*model.WarpSize <= g.MaxThreadsPerSM &&
+		s.regs+n.regs <= g.RegsPerSM &&
+		s.smem+n.smem <= g.SmemPerSM
+}
+
+func (s *sm) reserve(n need) {
+	s.ctas++
+	s.warps += n.warps
+	s.regs += n.regs
+	s.smem += n.smem
+}
+
+func (s *sm) release(n need) {
+	s.ctas--
+	s.warps -= n.warps
+	s.regs -= n.regs
+	s.smem -= n.smem
+}
+
+// idle reports whether no CTA is resident: PPCS-style schedulers only use
+// completely idle SMs.
+func (s *sm) idle() bool { return s.ctas == 0 }

@@ -1,0 +1,234 @@
+package samples
+
+import (
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+func init() {
+	register(&Generator{
+		Name: "bfs",
+		Doc:  "BFS over a Graph500 Kronecker graph; high-degree frontier vertices launch child kernels (DTBL, SPAWN)",
+		Params: []Param{
+			{Name: "scale", Default: "12", Doc: "the graph has 2^scale vertices"},
+			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
+			{Name: "block", Default: "256", Doc: "threads per bfs_level CTA, one frontier vertex each"},
+			{Name: "site_threshold", Default: "16", Doc: "a frontier vertex with more neighbours than this is a launch site"},
+			seedParam,
+		},
+		Run: runBFS,
+	})
+}
+
+// maxBFSEdges bounds edgefactor·2^scale so the graph (two int32 edge lists,
+// then the CSR) stays within about 1.5 GiB of memory.
+const maxBFSEdges = 1 << 26
+
+// bfsConfig is the bfs generator's parameters, checked.
+type bfsConfig struct {
+	scale, edgefactor, block, threshold int
+	seed                                uint64
+}
+
+func parseBFS(p Params) (c bfsConfig, err error) {
+	if c.scale, err = p.Int("scale", 1, 24); err != nil {
+		return c, err
+	}
+	if c.edgefactor, err = p.Int("edgefactor", 1, maxBFSEdges); err != nil {
+		return c, err
+	}
+	if c.edgefactor > maxBFSEdges>>c.scale {
+		return c, p.errorf("edgefactor", strconv.Itoa(c.edgefactor),
+			"edgefactor·2^scale must be at most 2^26; with scale=%d, want at most %d", c.scale, maxBFSEdges>>c.scale)
+	}
+	if c.block, err = p.Int("block", 1, 1024); err != nil {
+		return c, err
+	}
+	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
+		return c, err
+	}
+	c.seed, err = p.Uint64("seed")
+	return c, err
+}
+
+// runBFS generates the graph, runs the search, and writes its trace: a
+// header, the graph's buffers, then one bfs_level kernel per BFS level,
+// host-launched asynchronously into stream 0, each followed by its CTAs and
+// then, in (cta, warp, lane) order, the bfs_expand child of each of its
+// launch sites. A level's records all precede the next level's, so a reader
+// holds at most one level in flight. The buffer roles imply the host's
+// copies (graph in, levels out), so there are no memcpy records. The kernels
+// index col_indices through row_offsets, so they have no access records:
+// CRCS treats them as irregular, as that paper's profiler would.
+func runBFS(p Params, out trace.Sink) error {
+	cfg, err := parseBFS(p)
+	if err != nil {
+		return err
+	}
+	rng := newRand(cfg.seed)
+	g := kroneckerGraph(rng, cfg.scale, cfg.edgefactor)
+	root, ok := graph500Root(rng, g)
+	if !ok {
+		return p.errorf("scale", strconv.Itoa(cfg.scale),
+			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
+	}
+	frontiers := bfsFrontiers(g, root)
+	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold}
+	if err := t.prologue(p, root, frontiers); err != nil {
+		return err
+	}
+	for _, f := range frontiers {
+		if err := t.level(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bfsTrace writes one search's records, numbering kernels from 1 in the
+// order they are written.
+type bfsTrace struct {
+	out              trace.Sink
+	g                *csr
+	block, threshold int
+	lastID           uint64
+}
+
+// bfsSite is a frontier thread that launches a child: its place in the
+// parent grid and its vertex's degree.
+type bfsSite struct {
+	cta, warp, lane int
+	degree          int
+}
+
+// prologue writes the header, whose meta records the parameters and what
+// the graph and search came to, and the buffers a GPU BFS allocates.
+func (t *bfsTrace) prologue(p Params, root int32, frontiers [][]int32) error {
+	kernels, ctas, sites := t.count(frontiers)
+	meta := p.Values()
+	meta["vertices"] = strconv.Itoa(t.g.vertices())
+	meta["edges"] = strconv.Itoa(t.g.edges())
+	meta["max_degree"] = strconv.Itoa(t.g.maxDegree())
+	meta["root"] = strconv.Itoa(int(root))
+	meta["levels"] = strconv.Itoa(len(frontiers))
+	meta["sites"] = strconv.Itoa(sites)
+	meta["kernels"] = strconv.Itoa(kernels)
+	meta["ctas"] = strconv.Itoa(ctas)
+	var heap deviceHeap
+	n := int64(t.g.vertices())
+	return writeAll(t.out,
+		k20cHeader("gen:bfs", meta),
+		heap.alloc("row_offsets", 4*(n+1), trace.RoleInput),
+		heap.alloc("col_indices", 4*int64(len(t.g.cols)), trace.RoleInput),
+		heap.alloc("levels", 4*n, trace.RoleOutput),
+		heap.alloc("frontier_in", 4*n, trace.RoleTemp),
+		heap.alloc("frontier_out", 4*n, trace.RoleTemp),
+	)
+}
+
+// count totals the kernels, CTAs and launch sites the trace will hold.
+func (t *bfsTrace) count(frontiers [][]int32) (kernels, ctas, sites int) {
+	for _, f := range frontiers {
+		kernels++
+		ctas += ceilDiv(len(f), t.block)
+		for _, v := range f {
+			if d := t.g.degree(v); d > t.threshold {
+				sites++
+				kernels++
+				ctas += ceilDiv(d, bfsExpandBlock)
+			}
+		}
+	}
+	return kernels, ctas, sites
+}
+
+// level writes one BFS level: the bfs_level kernel, one thread per frontier
+// vertex, then its children.
+func (t *bfsTrace) level(frontier []int32) error {
+	parent := t.kernel("bfs_level", ceilDiv(len(frontier), t.block), t.block, levelRegs)
+	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
+		return err
+	}
+	var sites []bfsSite
+	for c := 0; c*t.block < len(frontier); c++ {
+		cta, s := t.levelCTA(parent.ID, c, frontier[c*t.block:min((c+1)*t.block, len(frontier))])
+		if err := t.out.Write(cta); err != nil {
+			return err
+		}
+		sites = append(sites, s...)
+	}
+	for _, s := range sites {
+		if err := t.expand(parent.ID, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// levelCTA costs one bfs_level CTA whose threads hold vertices (fewer than
+// block in the last CTA) and finds its launch sites.
+func (t *bfsTrace) levelCTA(kernel uint64, cta int, vertices []int32) (*trace.CTA, []bfsSite) {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(t.block, warpSize))}
+	var sites []bfsSite
+	degrees := make([]int, 0, warpSize)
+	for w := range rec.WarpCycles {
+		degrees = degrees[:0]
+		for lane := 0; lane < warpSize && w*warpSize+lane < len(vertices); lane++ {
+			d := t.g.degree(vertices[w*warpSize+lane])
+			degrees = append(degrees, d)
+			if d > t.threshold {
+				sites = append(sites, bfsSite{cta: cta, warp: w, lane: lane, degree: d})
+			}
+		}
+		rec.WarpCycles[w] = levelWarpCycles(degrees, t.threshold)
+		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
+	}
+	return rec, sites
+}
+
+// expand writes a launch site's bfs_expand child: one thread per edge of the
+// site's vertex. The launch record also carries what inlining would cost, so
+// a policy can choose.
+func (t *bfsTrace) expand(parent uint64, s bfsSite) error {
+	grid := ceilDiv(s.degree, bfsExpandBlock)
+	child := t.kernel("bfs_expand", grid, bfsExpandBlock, expandRegs)
+	launch := &trace.Launch{
+		Kernel:       child.ID,
+		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: levelBaseCycles},
+		Workload:     int64(s.degree),
+		InlineCycles: inlineCycles(s.degree),
+	}
+	if err := writeAll(t.out, child, launch); err != nil {
+		return err
+	}
+	for c := 0; c < grid; c++ {
+		if err := t.out.Write(expandCTA(child.ID, c, s.degree)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expandCTA costs CTA cta of a bfs_expand child over degree edges.
+func expandCTA(kernel uint64, cta, degree int) *trace.CTA {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, bfsExpandBlock/warpSize)}
+	for w := range rec.WarpCycles {
+		active := min(max(degree-cta*bfsExpandBlock-w*warpSize, 0), warpSize)
+		rec.WarpCycles[w] = expandWarpCycles(active)
+		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
+	}
+	return rec
+}
+
+// kernel declares the next kernel, with a 1-D grid and block.
+func (t *bfsTrace) kernel(name string, grid, block, regs int) *trace.Kernel {
+	t.lastID++
+	return &trace.Kernel{
+		ID:    t.lastID,
+		Name:  name,
+		Grid:  [3]uint32{uint32(grid), 1, 1},
+		Block: [3]uint32{uint32(block), 1, 1},
+		Regs:  regs,
+	}
+}

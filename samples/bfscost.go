@@ -1,0 +1,87 @@
+package samples
+
+// The bfs cost model, in K20c core cycles (the trace's clock_mhz, 706). The
+// values are modelled, not measured: they are sized from GK110 memory
+// latencies so that what decides launch against inline — a parent lane's
+// per-edge loop against the device-launch costs of DESIGN §5 and the child's
+// own run time — keeps realistic proportions. Change them here only.
+const (
+	// levelBaseCycles is what every frontier thread of bfs_level spends
+	// before its first edge: load its vertex from the frontier queue, then
+	// row_offsets[v] and row_offsets[v+1] (one transaction, dependent on the
+	// first load): two global-memory round trips, charged ~100 cycles each.
+	// A launching lane reaches its launch site at this point.
+	levelBaseCycles = 200
+
+	// levelEdgeCycles is one iteration of the parent's edge loop: load
+	// col_indices[e] (consecutive, so mostly L1 hits), gather levels[u],
+	// compare, and for an unvisited u store its level and append it to the
+	// next frontier with an atomic. Successive iterations' loads overlap, so
+	// the amortised cost is well under one memory round trip.
+	levelEdgeCycles = 40
+
+	// idleWarpCycles is a warp with nothing to do (past the end of the
+	// frontier, or of a child's edge list): compute its index, compare, exit.
+	idleWarpCycles = 20
+
+	// expandBaseCycles is what a bfs_expand thread spends before its edge:
+	// compute the edge index from blockIdx and threadIdx, then load
+	// col_indices[start+i], which coalesces across the warp into one or two
+	// transactions: one memory round trip plus the arithmetic.
+	expandBaseCycles = 120
+
+	// expandEdgeCycles is the same per-edge work as levelEdgeCycles, done
+	// once by each child thread.
+	expandEdgeCycles = 40
+
+	// expandGatherCycles is charged per active lane of a child warp: its
+	// levels[u] gathers fall on up to 32 different cache lines and the load
+	// unit issues one transaction per line, so a full warp waits ~64 cycles
+	// longer than a lone lane (memory divergence).
+	expandGatherCycles = 2
+)
+
+// bfsExpandBlock is the child kernel's CTA size: 64 threads (2 warps), the
+// shape of DTBL §2's fine-grained device kernels, close to the ~40 threads
+// per device-launched kernel that paper measured in irregular applications.
+const bfsExpandBlock = 64
+
+// Register counts of the two kernels, typical of what nvcc gives such
+// loops; they matter only through occupancy, and neither limits it here.
+const (
+	levelRegs  = 32
+	expandRegs = 16
+)
+
+// levelWarpCycles is the time of one bfs_level warp whose active lanes hold
+// vertices of the given degrees. Lanes with degree above threshold launch a
+// child instead of looping; the rest loop over their edges, and the warp
+// (SIMT) waits for its longest looping lane. Launch-site work is excluded,
+// as the trace's cta.cycles requires.
+func levelWarpCycles(degrees []int, threshold int) int64 {
+	if len(degrees) == 0 {
+		return idleWarpCycles
+	}
+	longest := 0
+	for _, d := range degrees {
+		if d <= threshold {
+			longest = max(longest, d)
+		}
+	}
+	return levelBaseCycles + int64(longest)*levelEdgeCycles
+}
+
+// inlineCycles is what a launching lane would add to its warp by looping
+// over its edges itself instead of launching a child.
+func inlineCycles(degree int) int64 {
+	return int64(degree) * levelEdgeCycles
+}
+
+// expandWarpCycles is the time of one bfs_expand warp with active lanes,
+// each handling one edge.
+func expandWarpCycles(active int) int64 {
+	if active == 0 {
+		return idleWarpCycles
+	}
+	return expandBaseCycles + expandEdgeCycles + int64(active)*expandGatherCycles
+}
