@@ -1,0 +1,97 @@
+// # Presets
+//
+// A replay runs on one Config, chosen with --gpu: a built-in preset (see
+// Presets), a JSON file, or "captured" (FromSpec). The presets' GPU limits
+// are the tables of the papers (DESIGN §5):
+//
+//	preset      source           SMs  MHz   CTAs/SM threads/SM regs/SM smem/SM  kernels
+//	k20c        DTBL Table 2      13   706  16      2048       65536   49152    32
+//	k20c-spawn  SPAWN Table II    13  1400  16      2048       65536   49152    32
+//	gk110-64    CRCS Table 1      64   700   8      1024       32768   16384    32
+//	titanx      Pagoda §2, §6     24  1000  32      2048       65536   98304    32
+//	h100        H100 SXM specs   132  1755  32      2048       65536  233472   128
+//
+// # Device latencies
+//
+// The device-side costs are the papers' cycle counts and are the same in
+// every preset: they were measured on a K20c (DTBL Table 3) or used as-is by
+// the SPAWN simulator, and no paper gives figures for the other GPUs.
+//
+//	lat.kernel_dispatch 283                  DTBL Table 3 (KMU → Kernel Distributor)
+//	cdp.stream_create   7165                 DTBL Table 3
+//	cdp.param_b/_a      8023 + 129·x         DTBL Table 3 (cudaGetParameterBuffer)
+//	cdp.launch_b/_a     12187 + 1592·x       DTBL Table 3 (cudaLaunchDevice)
+//	spawn.overhead_b/_a 20210 + 1721·x       SPAWN Table II
+//	spawn.window        1024                 SPAWN §IV-B (n_con, t_warp window)
+//	spawn.max_queue     65536                SPAWN §IV-A (CCQS size, Algorithm 1)
+//	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)
+//	dtbl.agt_spill      140                  DESIGN §4: a fixed cost for the global-memory
+//	                                         load DTBL §4.3 says "is dependent on the
+//	                                         global memory traffic"
+//	io.ssd_mbps         500                  CRCS §5.1
+//	io.pcie_gbps        15.75                CRCS §5.1 (PCIe 3.0 x16, each direction)
+//	io.page_bytes       4096                 CRCS §5.1
+//	crcs.pages          ranges               what the CRCS profiler computes
+//	output.occupancy_window 5000             cycles per occupancy-table row
+//
+// # Host-side costs
+//
+// lat.host_issue, lat.host_launch, pagoda.spawn_cycles and
+// pagoda.sched_cycles appear in no paper's table, so they are chosen as
+// times and converted to cycles at each preset's clock (rounded half up),
+// which keeps their duration the same on every GPU:
+//
+//   - lat.host_issue = 3.5 µs, the host CPU time of one cudaLaunchKernel
+//     call, and lat.host_launch = 5 µs from the call to the kernel reaching
+//     the GPU: the commonly measured CUDA launch overheads (a few µs per
+//     call, ~5 µs launch-to-start on an idle GPU). k20c: 2471 and 3530
+//     cycles; titanx: 3500 and 5000.
+//   - pagoda.spawn_cycles = 3.5 µs. Pagoda §4.2.1 spawns each task with one
+//     cudaMemcpyAsync of its TaskTable entry ("1 cudamemcopy per task table
+//     entry" in the steady state) and calls spawning a high-overhead
+//     operation (§4.3), but gives no figure; one host CUDA API call is
+//     costed like one launch call, lat.host_issue.
+//   - pagoda.sched_cycles = 1 µs. The scheduler warp's work per task
+//     (Algorithm 1: read the TaskTable entry from global memory, fence,
+//     update the WarpTable, flag the executor warps) is a couple of
+//     global-memory round trips with __threadfence, about 1000 cycles on
+//     the Titan X. The paper gives no measured figure.
+//
+// FromSpec rescales these four when a captured clock replaces the preset's.
+// A --set gpu.clock_mhz does not: a set value is taken as given.
+//
+// # Policy parameters
+//
+//   - launch.threshold = 128: SPAWN §II-B's example THRESHOLD ("threads with
+//     more than 128 edges to traverse will launch a child kernel"); the
+//     paper notes most DP applications use a small value. Sweep it to
+//     reproduce SPAWN's Offline-Search.
+//   - gemtc.threads = 128: Pagoda §6.2 runs GeMTC with 128 threads per task
+//     ("128 threads per task for HyperQ, GeMTC, and Pagoda"). gemtc.batch is
+//     one full-occupancy wave of such tasks, SMs × min(CTAs/SM,
+//     threads/SM ÷ 128): each GeMTC SuperKernel "contains a fixed number of
+//     total threads" and reaches 100% occupancy from 64 threads on (§6.2–6.3).
+//     k20c 208, gk110-64 512, titanx 384, h100 2112.
+//   - pagoda.mtbs_per_sm = 2, pagoda.table_rows = 32, pagoda.smem_per_mtb =
+//     32768 (Pagoda §4.1–4.2, on the Titan X). The MasterKernel must be
+//     resident, so where it would not fit the preset scales it down:
+//     k20c and k20c-spawn use 2 MTBs of 16384 bytes (2 × 32 KiB exceeds
+//     48 KiB; 16 KiB is the largest power-of-two buddy heap that fits), and
+//     gk110-64 uses 1 MTB of 16384 bytes (one 1024-thread MTB fills its
+//     1024 threads and 16 KiB).
+//
+// # Keys and files
+//
+// Every leaf field is a dotted key "section.field" named by the json tags
+// (Keys). Config.Set and Config.Get read and write keys as text;
+// Config.Validate checks ranges. A JSON GPU file has the shape of the
+// preset files under presets/, may name only some keys (the rest come from
+// DefaultPreset), and may not name unknown ones.
+//
+// # Occupancy
+//
+// GPU.CTAsPerSM applies the four per-SM limits of DESIGN §3. Threads are
+// rounded up to whole warps and a CTA's registers are regs/thread × warps ×
+// 32 with no allocation granularity, a simplification that can admit a CTA
+// more than the hardware would when registers bind.
+package model

@@ -1,0 +1,158 @@
+package model
+
+import (
+	"io/fs"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// shared holds the values every preset has: the papers' cycle counts and
+// the policy knobs that do not depend on the GPU.
+var shared = map[string]string{
+	"lat.kernel_dispatch":     "283",
+	"cdp.stream_create":       "7165",
+	"cdp.param_b":             "8023",
+	"cdp.param_a":             "129",
+	"cdp.launch_b":            "12187",
+	"cdp.launch_a":            "1592",
+	"launch.threshold":        "128",
+	"spawn.window":            "1024",
+	"spawn.overhead_a":        "1721",
+	"spawn.overhead_b":        "20210",
+	"spawn.max_queue":         "65536",
+	"dtbl.agt_entries":        "1024",
+	"dtbl.agt_spill":          "140",
+	"io.ssd_mbps":             "500",
+	"io.pcie_gbps":            "15.75",
+	"io.page_bytes":           "4096",
+	"crcs.pages":              "ranges",
+	"gemtc.threads":           "128",
+	"pagoda.table_rows":       "32",
+	"output.occupancy_window": "5000",
+}
+
+// perPreset holds DESIGN §5's table and the clock-derived host costs
+// (3.5 µs issue, 5 µs launch, 3.5 µs spawn, 1 µs schedule).
+var perPreset = map[string]map[string]string{
+	"k20c": {
+		"gpu.name": "k20c", "gpu.sms": "13", "gpu.clock_mhz": "706", "gpu.max_ctas_per_sm": "16",
+		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
+		"lat.host_issue": "2471", "lat.host_launch": "3530", "pagoda.spawn_cycles": "2471", "pagoda.sched_cycles": "706",
+		"gemtc.batch": "208", "pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
+	},
+	"k20c-spawn": {
+		"gpu.name": "k20c-spawn", "gpu.sms": "13", "gpu.clock_mhz": "1400", "gpu.max_ctas_per_sm": "16",
+		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
+		"lat.host_issue": "4900", "lat.host_launch": "7000", "pagoda.spawn_cycles": "4900", "pagoda.sched_cycles": "1400",
+		"gemtc.batch": "208", "pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
+	},
+	"gk110-64": {
+		"gpu.name": "gk110-64", "gpu.sms": "64", "gpu.clock_mhz": "700", "gpu.max_ctas_per_sm": "8",
+		"gpu.max_threads_per_sm": "1024", "gpu.regs_per_sm": "32768", "gpu.smem_per_sm": "16384", "gpu.max_kernels": "32",
+		"lat.host_issue": "2450", "lat.host_launch": "3500", "pagoda.spawn_cycles": "2450", "pagoda.sched_cycles": "700",
+		"gemtc.batch": "512", "pagoda.mtbs_per_sm": "1", "pagoda.smem_per_mtb": "16384",
+	},
+	"titanx": {
+		"gpu.name": "titanx", "gpu.sms": "24", "gpu.clock_mhz": "1000", "gpu.max_ctas_per_sm": "32",
+		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "98304", "gpu.max_kernels": "32",
+		"lat.host_issue": "3500", "lat.host_launch": "5000", "pagoda.spawn_cycles": "3500", "pagoda.sched_cycles": "1000",
+		"gemtc.batch": "384", "pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "32768",
+	},
+	"h100": {
+		"gpu.name": "h100", "gpu.sms": "132", "gpu.clock_mhz": "1755", "gpu.max_ctas_per_sm": "32",
+		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "233472", "gpu.max_kernels": "128",
+		"lat.host_issue": "6143", "lat.host_launch": "8775", "pagoda.spawn_cycles": "6143", "pagoda.sched_cycles": "1755",
+		"gemtc.batch": "2112", "pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "32768",
+	},
+}
+
+func TestPresetValues(t *testing.T) {
+	for name, own := range perPreset {
+		t.Run(name, func(t *testing.T) {
+			c, err := Preset(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Validate(); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+			for _, k := range Keys() {
+				want, ok := own[k]
+				if !ok {
+					want, ok = shared[k]
+				}
+				if !ok {
+					t.Errorf("%s: no expected value in the test table", k)
+					continue
+				}
+				if got, _ := c.Get(k); got != want {
+					t.Errorf("%s = %s, want %s", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+// The Pagoda MasterKernel (1024-thread MTBs at 32 registers per thread,
+// Pagoda §6.1) must be resident on every preset.
+func TestPresetMasterKernelFits(t *testing.T) {
+	for _, p := range Presets() {
+		c, err := Preset(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, limit := c.GPU.CTAsPerSM(32*WarpSize, 32, c.Pagoda.SmemPerMTB)
+		if int64(n) < c.Pagoda.MTBsPerSM {
+			t.Errorf("%s: %d MTBs fit (limit %s), want %d", p.Name, n, limit, c.Pagoda.MTBsPerSM)
+		}
+	}
+}
+
+func TestPresetRegistryMatchesFiles(t *testing.T) {
+	files, err := fs.Glob(presetFiles, "presets/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromFiles []string
+	for _, f := range files {
+		fromFiles = append(fromFiles, strings.TrimSuffix(strings.TrimPrefix(f, "presets/"), ".json"))
+	}
+	sort.Strings(fromFiles)
+	var listed []string
+	for _, p := range Presets() {
+		listed = append(listed, p.Name)
+		if p.Source == "" || p.Line == "" || strings.Contains(p.Line, "\n") {
+			t.Errorf("%s: want a source and a one-line description, got %+v", p.Name, p)
+		}
+	}
+	if !sort.StringsAreSorted(listed) {
+		t.Errorf("Presets not sorted: %v", listed)
+	}
+	if strings.Join(listed, " ") != strings.Join(fromFiles, " ") {
+		t.Errorf("registry %v, embedded files %v", listed, fromFiles)
+	}
+	if len(listed) != len(perPreset) {
+		t.Errorf("%d presets, test table has %d", len(listed), len(perPreset))
+	}
+	if !isPreset(DefaultPreset) {
+		t.Errorf("DefaultPreset %q is not a preset", DefaultPreset)
+	}
+}
+
+func TestPresetsReturnsCopy(t *testing.T) {
+	p := Presets()
+	p[0].Name = "changed"
+	if Presets()[0].Name == "changed" {
+		t.Error("Presets exposes its backing array")
+	}
+}
+
+func TestPresetUnknown(t *testing.T) {
+	for _, name := range []string{"k20", "", "../presets/k20c", "presets/k20c.json"} {
+		_, err := Preset(name)
+		if err == nil || !strings.Contains(err.Error(), "unknown GPU preset") || !strings.Contains(err.Error(), "k20c-spawn") {
+			t.Errorf("Preset(%q) error = %v, want unknown preset listing presets", name, err)
+		}
+	}
+}

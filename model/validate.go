@@ -1,0 +1,113 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Validate rejects a configuration no GPU could have or no policy could run
+// with, naming the first offending key. It checks each value on its own;
+// whether a particular policy's structures fit the GPU (Pagoda's
+// MasterKernel, say) is for that policy to check, since it concerns no other
+// policy.
+func (c Config) Validate() error {
+	var v validator
+	g := c.GPU
+	if g.Name == "" {
+		v.fail("gpu.name", "must not be empty")
+	}
+	v.atLeast("gpu.sms", int64(g.SMs), 1)
+	v.positive("gpu.clock_mhz", g.ClockMHz)
+	v.atLeast("gpu.max_ctas_per_sm", int64(g.MaxCTAsPerSM), 1)
+	v.atLeast("gpu.max_threads_per_sm", int64(g.MaxThreadsPerSM), WarpSize)
+	v.multipleOf("gpu.max_threads_per_sm", int64(g.MaxThreadsPerSM), WarpSize)
+	v.atLeast("gpu.regs_per_sm", int64(g.RegsPerSM), 1)
+	v.atLeast("gpu.smem_per_sm", g.SmemPerSM, 0)
+	v.atLeast("gpu.max_kernels", int64(g.MaxKernels), 1)
+
+	for _, f := range []struct {
+		key string
+		n   int64
+	}{
+		{"lat.host_issue", c.Lat.HostIssue},
+		{"lat.host_launch", c.Lat.HostLaunch},
+		{"lat.kernel_dispatch", c.Lat.KernelDispatch},
+		{"cdp.stream_create", c.CDP.StreamCreate},
+		{"cdp.param_b", c.CDP.ParamB},
+		{"cdp.param_a", c.CDP.ParamA},
+		{"cdp.launch_b", c.CDP.LaunchB},
+		{"cdp.launch_a", c.CDP.LaunchA},
+		{"launch.threshold", c.Launch.Threshold},
+		{"spawn.overhead_a", c.Spawn.OverheadA},
+		{"spawn.overhead_b", c.Spawn.OverheadB},
+		{"dtbl.agt_spill", c.DTBL.AGTSpill},
+		{"pagoda.spawn_cycles", c.Pagoda.SpawnCycles},
+		{"pagoda.sched_cycles", c.Pagoda.SchedCycles},
+		{"pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB},
+	} {
+		v.atLeast(f.key, f.n, 0)
+	}
+	v.atLeast("spawn.window", c.Spawn.Window, 1)
+	v.atLeast("spawn.max_queue", c.Spawn.MaxQueue, 1)
+	v.atLeast("dtbl.agt_entries", c.DTBL.AGTEntries, 1)
+	v.powerOfTwo("dtbl.agt_entries", c.DTBL.AGTEntries)
+	v.positive("io.ssd_mbps", c.IO.SSDMBps)
+	v.positive("io.pcie_gbps", c.IO.PCIeGBps)
+	v.atLeast("io.page_bytes", c.IO.PageBytes, 1)
+	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
+		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
+	}
+	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)
+	v.atLeast("gemtc.threads", c.GeMTC.Threads, 1)
+	v.atLeast("pagoda.mtbs_per_sm", c.Pagoda.MTBsPerSM, 1)
+	v.atLeast("pagoda.table_rows", c.Pagoda.TableRows, 1)
+	v.buddy("pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB)
+	v.atLeast("output.occupancy_window", c.Output.OccupancyWindow, 1)
+	return v.err
+}
+
+// PagodaMinBlock is the smallest block Pagoda's shared-memory buddy
+// allocator hands out (Pagoda §5.1).
+const PagodaMinBlock = 512
+
+// validator keeps the first failure so Validate reads as a list of rules.
+type validator struct{ err error }
+
+func (v *validator) fail(key, msg string) {
+	if v.err == nil {
+		v.err = fmt.Errorf("%s %s", key, msg)
+	}
+}
+
+func (v *validator) atLeast(key string, n, min int64) {
+	if n < min {
+		v.fail(key, fmt.Sprintf("is %d; must be at least %d", n, min))
+	}
+}
+
+func (v *validator) positive(key string, f float64) {
+	if !(f > 0) || math.IsInf(f, 0) {
+		v.fail(key, fmt.Sprintf("is %g; must be a positive finite number", f))
+	}
+}
+
+func (v *validator) multipleOf(key string, n, m int64) {
+	if n%m != 0 {
+		v.fail(key, fmt.Sprintf("is %d; must be a multiple of %d", n, m))
+	}
+}
+
+func (v *validator) powerOfTwo(key string, n int64) {
+	if n > 0 && n&(n-1) != 0 {
+		v.fail(key, fmt.Sprintf("is %d; must be a power of two", n))
+	}
+}
+
+// buddy accepts the sizes a buddy allocator of PagodaMinBlock-byte leaves
+// can manage: zero (no shared memory for tasks) or a power-of-two number of
+// minimum blocks.
+func (v *validator) buddy(key string, n int64) {
+	if n > 0 && (n%PagodaMinBlock != 0 || (n/PagodaMinBlock)&(n/PagodaMinBlock-1) != 0) {
+		v.fail(key, fmt.Sprintf("is %d; must be 0 or %d bytes times a power of two", n, PagodaMinBlock))
+	}
+}

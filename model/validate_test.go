@@ -1,0 +1,102 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValidateRejects(t *testing.T) {
+	for _, tc := range []struct{ key, value, want string }{
+		{"gpu.name", "", "gpu.name must not be empty"},
+		{"gpu.sms", "0", "gpu.sms is 0; must be at least 1"},
+		{"gpu.clock_mhz", "0", "gpu.clock_mhz is 0; must be a positive finite number"},
+		{"gpu.clock_mhz", "-706", "gpu.clock_mhz is -706; must be a positive finite number"},
+		{"gpu.max_ctas_per_sm", "0", "gpu.max_ctas_per_sm is 0; must be at least 1"},
+		{"gpu.max_threads_per_sm", "16", "gpu.max_threads_per_sm is 16; must be at least 32"},
+		{"gpu.max_threads_per_sm", "2000", "gpu.max_threads_per_sm is 2000; must be a multiple of 32"},
+		{"gpu.regs_per_sm", "0", "gpu.regs_per_sm is 0; must be at least 1"},
+		{"gpu.smem_per_sm", "-1", "gpu.smem_per_sm is -1; must be at least 0"},
+		{"gpu.max_kernels", "0", "gpu.max_kernels is 0; must be at least 1"},
+		{"lat.host_issue", "-1", "lat.host_issue is -1; must be at least 0"},
+		{"lat.host_launch", "-1", "lat.host_launch is -1; must be at least 0"},
+		{"lat.kernel_dispatch", "-1", "lat.kernel_dispatch is -1; must be at least 0"},
+		{"cdp.stream_create", "-1", "cdp.stream_create is -1; must be at least 0"},
+		{"cdp.param_b", "-1", "cdp.param_b is -1; must be at least 0"},
+		{"cdp.param_a", "-1", "cdp.param_a is -1; must be at least 0"},
+		{"cdp.launch_b", "-1", "cdp.launch_b is -1; must be at least 0"},
+		{"cdp.launch_a", "-1", "cdp.launch_a is -1; must be at least 0"},
+		{"launch.threshold", "-1", "launch.threshold is -1; must be at least 0"},
+		{"spawn.window", "0", "spawn.window is 0; must be at least 1"},
+		{"spawn.overhead_a", "-1", "spawn.overhead_a is -1; must be at least 0"},
+		{"spawn.overhead_b", "-1", "spawn.overhead_b is -1; must be at least 0"},
+		{"spawn.max_queue", "0", "spawn.max_queue is 0; must be at least 1"},
+		{"dtbl.agt_entries", "0", "dtbl.agt_entries is 0; must be at least 1"},
+		{"dtbl.agt_entries", "1000", "dtbl.agt_entries is 1000; must be a power of two"},
+		{"dtbl.agt_spill", "-1", "dtbl.agt_spill is -1; must be at least 0"},
+		{"io.ssd_mbps", "0", "io.ssd_mbps is 0; must be a positive finite number"},
+		{"io.pcie_gbps", "-15.75", "io.pcie_gbps is -15.75; must be a positive finite number"},
+		{"io.page_bytes", "0", "io.page_bytes is 0; must be at least 1"},
+		{"crcs.pages", "all", `crcs.pages is "all"; want ranges or exact`},
+		{"gemtc.batch", "0", "gemtc.batch is 0; must be at least 1"},
+		{"gemtc.threads", "0", "gemtc.threads is 0; must be at least 1"},
+		{"pagoda.mtbs_per_sm", "0", "pagoda.mtbs_per_sm is 0; must be at least 1"},
+		{"pagoda.table_rows", "0", "pagoda.table_rows is 0; must be at least 1"},
+		{"pagoda.spawn_cycles", "-1", "pagoda.spawn_cycles is -1; must be at least 0"},
+		{"pagoda.sched_cycles", "-1", "pagoda.sched_cycles is -1; must be at least 0"},
+		{"pagoda.smem_per_mtb", "-512", "pagoda.smem_per_mtb is -512; must be at least 0"},
+		{"pagoda.smem_per_mtb", "1000", "pagoda.smem_per_mtb is 1000; must be 0 or 512 bytes times a power of two"},
+		{"pagoda.smem_per_mtb", "1536", "pagoda.smem_per_mtb is 1536; must be 0 or 512 bytes times a power of two"},
+		{"output.occupancy_window", "0", "output.occupancy_window is 0; must be at least 1"},
+	} {
+		c, err := Preset(DefaultPreset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Set(tc.key, tc.value); err != nil {
+			t.Fatalf("Set(%s, %q): %v", tc.key, tc.value, err)
+		}
+		err = c.Validate()
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s=%s: Validate() = %v, want %s", tc.key, tc.value, err, tc.want)
+		}
+	}
+}
+
+// Every numeric key has a rule: setting any one of them to -1 is an error
+// that names that key, so a key added to Config without a rule fails here.
+func TestValidateCoversEveryNumericKey(t *testing.T) {
+	base, _ := Preset(DefaultPreset)
+	for _, k := range Keys() {
+		if keyByName[k].kind.String() == "string" {
+			continue
+		}
+		c := base
+		if err := c.Set(k, "-1"); err != nil {
+			t.Fatal(err)
+		}
+		err := c.Validate()
+		if err == nil || !strings.HasPrefix(err.Error(), k+" ") {
+			t.Errorf("%s=-1: Validate() = %v, want an error naming %s", k, err, k)
+		}
+	}
+}
+
+func TestValidateAcceptsEdges(t *testing.T) {
+	c, _ := Preset(DefaultPreset)
+	for k, v := range map[string]string{
+		"gpu.sms": "1", "gpu.max_threads_per_sm": "32", "gpu.smem_per_sm": "0",
+		"lat.host_issue": "0", "launch.threshold": "0", "dtbl.agt_entries": "1",
+		"pagoda.smem_per_mtb": "0", "crcs.pages": "exact", "io.page_bytes": "1",
+	} {
+		if err := c.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+	c.Pagoda.SmemPerMTB = 512
+	if err := c.Validate(); err != nil {
+		t.Errorf("smem_per_mtb 512: Validate() = %v", err)
+	}
+}
