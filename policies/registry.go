@@ -95,6 +95,9 @@ func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]stri
 	if q.Sites != nil {
 		p.Sites = q.Sites
 	}
+	if q.Observer != nil {
+		p.Observer = fanOut(p.Observer, q.Observer)
+	}
 	if q.Placer != nil {
 		p.Placer = q.Placer
 	}
@@ -102,4 +105,29 @@ func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]stri
 		p.Gate = q.Gate
 	}
 	return nil
+}
+
+// observers tells several combined mechanisms about the same progress.
+type observers []replay.Observer
+
+func fanOut(a, b replay.Observer) replay.Observer {
+	if a == nil {
+		return b
+	}
+	if os, ok := a.(observers); ok {
+		return append(os, b)
+	}
+	return observers{a, b}
+}
+
+func (os observers) CTAStarted(k *replay.Kernel, cta uint64, sm int, now int64) {
+	for _, o := range os {
+		o.CTAStarted(k, cta, sm, now)
+	}
+}
+
+func (os observers) CTAFinished(k *replay.Kernel, cta uint64, sm int, now int64) {
+	for _, o := range os {
+		o.CTAFinished(k, cta, sm, now)
+	}
 }

@@ -66,6 +66,9 @@ func (e *engine) startCTA(c *ctaRun) {
 	if k.startCycle < 0 {
 		k.startCycle = e.now
 	}
+	if e.obs != nil {
+		e.obs.CTAStarted(k, c.idx, c.sm, e.now)
+	}
 	spec := &k.ctas[c.idx]
 	if spec.x == nil {
 		e.schedule(e.now+spec.cycles, evCTAEnd, nil, c, 0)
@@ -141,5 +144,8 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		StallCycles:   c.stall,
 	})
 	k.ctas[c.idx] = ctaSpec{} // its sites and warps are no longer needed
+	if e.obs != nil {
+		e.obs.CTAFinished(k, c.idx, c.sm, e.now)
+	}
 	e.maybeComplete(k)
 }

@@ -86,6 +86,7 @@ type engine struct {
 	sms     []sm
 	stalled []*ctaRun
 	gate    Gate
+	obs     Observer
 	placer  Placer
 	sites   siteEngine
 	err     error
@@ -115,6 +116,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		waitAfter: map[uint64][]*Kernel{},
 		sms:       make([]sm, opt.Config.GPU.SMs),
 		gate:      opt.Policy.Gate,
+		obs:       opt.Policy.Observer,
 		placer:    opt.Policy.Placer,
 	}
 	for i := range e.sms {

@@ -76,12 +76,21 @@ type Gate interface {
 	MayStart(k *Kernel, cta uint64) bool
 }
 
+// Observer is told of the progress a policy's decisions depend on (SPAWN's
+// child-CTA statistics, CRCS's reference counts). Calls happen at the cycle
+// of the change, before the engine re-asks the gate and the placer.
+type Observer interface {
+	CTAStarted(k *Kernel, cta uint64, sm int, now int64)
+	CTAFinished(k *Kernel, cta uint64, sm int, now int64)
+}
+
 // Policy is a scheduling mechanism: a name plus the decision points it
 // overrides. A nil hook keeps the baseline hardware behaviour (CDP launch at
 // every site, FCFS round-robin placement, CTAs start as soon as placed).
 type Policy struct {
-	Name   string
-	Sites  SiteDecider
-	Placer Placer
-	Gate   Gate
+	Name     string
+	Sites    SiteDecider
+	Placer   Placer
+	Gate     Gate
+	Observer Observer
 }
