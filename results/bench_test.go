@@ -1,0 +1,30 @@
+package results
+
+import "testing"
+
+// BenchmarkWriteCTAs writes a million CTA rows to Parquet and reports the
+// rate, the figure that matters for the replay's hot path.
+func BenchmarkWriteCTAs(b *testing.B) {
+	const rows = 1 << 20
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w, err := Create(b.TempDir(), Parquet)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Begin(Run{Trace: "bfs.trace.zst", Policy: "cdp"})
+		for j := 0; j < rows; j++ {
+			r := CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
+				DispatchCycle: int64(j) * 3, StartCycle: int64(j)*3 + 5, EndCycle: int64(j)*3 + 900}
+			if j%7 == 0 {
+				g := uint64(j >> 4)
+				r.GroupID = &g
+			}
+			w.CTA(r)
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

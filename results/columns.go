@@ -1,0 +1,208 @@
+package results
+
+import "github.com/apache/arrow/go/v15/arrow/array"
+
+// Each table type below holds its column builders, bound once in schema
+// order, and appends one row type to them. The leading trace and policy
+// columns are the embedded table's.
+
+// id stores an unsigned id in an int64 column, keeping its bits (see the
+// column types in schema.go).
+func id(v uint64) int64 { return int64(v) }
+
+func appendOptID(b *array.Int64Builder, v *uint64) {
+	if v == nil {
+		b.AppendNull()
+		return
+	}
+	b.Append(id(*v))
+}
+
+func appendOptFloat(b *array.Float64Builder, v *float64) {
+	if v == nil {
+		b.AppendNull()
+		return
+	}
+	b.Append(*v)
+}
+
+type summaryCols struct {
+	table
+	gpu, params                         *array.StringBuilder
+	makespan                            *array.Int64Builder
+	makespanUS, speedup                 *array.Float64Builder
+	kernels, deviceKernels, ctas        *array.Int64Builder
+	sites, launched, inlined, coalesced *array.Int64Builder
+	occupancy, kernelWait               *array.Float64Builder
+	stall                               *array.Int64Builder
+}
+
+func (t *summaryCols) bind() {
+	t.gpu, t.params = t.str(), t.str()
+	t.makespan, t.makespanUS, t.speedup = t.int64s(), t.float64s(), t.float64s()
+	t.kernels, t.deviceKernels, t.ctas = t.int64s(), t.int64s(), t.int64s()
+	t.sites, t.launched, t.inlined, t.coalesced = t.int64s(), t.int64s(), t.int64s(), t.int64s()
+	t.occupancy, t.kernelWait, t.stall = t.float64s(), t.float64s(), t.int64s()
+}
+
+func (t *summaryCols) append(r *Summary) {
+	t.gpu.Append(r.GPU)
+	t.params.Append(r.Params)
+	t.makespan.Append(r.MakespanCycles)
+	t.makespanUS.Append(r.MakespanUS)
+	t.speedup.Append(r.Speedup)
+	t.kernels.Append(r.Kernels)
+	t.deviceKernels.Append(r.DeviceKernels)
+	t.ctas.Append(r.CTAs)
+	t.sites.Append(r.LaunchSites)
+	t.launched.Append(r.Launched)
+	t.inlined.Append(r.Inlined)
+	t.coalesced.Append(r.Coalesced)
+	t.occupancy.Append(r.AvgOccupancy)
+	t.kernelWait.Append(r.AvgKernelWaitCycles)
+	t.stall.Append(r.StallCycles)
+}
+
+type kernelCols struct {
+	table
+	kernelID                      *array.Int64Builder
+	name, origin                  *array.StringBuilder
+	parent, stream, ctas, threads *array.Int64Builder
+	launch, ready, start, end     *array.Int64Builder
+	wait, groups                  *array.Int64Builder
+}
+
+func (t *kernelCols) bind() {
+	t.kernelID, t.name, t.origin = t.int64s(), t.str(), t.str()
+	t.parent, t.stream, t.ctas, t.threads = t.int64s(), t.int64s(), t.int64s(), t.int64s()
+	t.launch, t.ready, t.start, t.end = t.int64s(), t.int64s(), t.int64s(), t.int64s()
+	t.wait, t.groups = t.int64s(), t.int64s()
+}
+
+func (t *kernelCols) append(r *Kernel) {
+	t.kernelID.Append(id(r.KernelID))
+	t.name.Append(r.Name)
+	t.origin.Append(r.Origin)
+	appendOptID(t.parent, r.ParentKernelID)
+	t.stream.Append(id(r.Stream))
+	t.ctas.Append(r.CTAs)
+	t.threads.Append(r.ThreadsPerCTA)
+	t.launch.Append(r.LaunchCycle)
+	t.ready.Append(r.ReadyCycle)
+	t.start.Append(r.StartCycle)
+	t.end.Append(r.EndCycle)
+	t.wait.Append(r.WaitCycles)
+	t.groups.Append(r.CoalescedGroups)
+}
+
+type ctaCols struct {
+	table
+	kernelID, cta                      *array.Int64Builder
+	sm                                 *array.Int32Builder
+	dispatch, start, end, stall, group *array.Int64Builder
+}
+
+func (t *ctaCols) bind() {
+	t.kernelID, t.cta, t.sm = t.int64s(), t.int64s(), t.int32s()
+	t.dispatch, t.start, t.end = t.int64s(), t.int64s(), t.int64s()
+	t.stall, t.group = t.int64s(), t.int64s()
+}
+
+func (t *ctaCols) append(r *CTA) {
+	t.kernelID.Append(id(r.KernelID))
+	t.cta.Append(id(r.CTA))
+	t.sm.Append(r.SM)
+	t.dispatch.Append(r.DispatchCycle)
+	t.start.Append(r.StartCycle)
+	t.end.Append(r.EndCycle)
+	t.stall.Append(r.StallCycles)
+	appendOptID(t.group, r.GroupID)
+}
+
+type launchCols struct {
+	table
+	site, cycle, parent, parentCTA *array.Int64Builder
+	warp, lane                     *array.Int32Builder
+	child, workload                *array.Int64Builder
+	decision                       *array.StringBuilder
+	target                         *array.Int64Builder
+	estChild, estParent            *array.Float64Builder
+}
+
+func (t *launchCols) bind() {
+	t.site, t.cycle, t.parent, t.parentCTA = t.int64s(), t.int64s(), t.int64s(), t.int64s()
+	t.warp, t.lane = t.int32s(), t.int32s()
+	t.child, t.workload, t.decision = t.int64s(), t.int64s(), t.str()
+	t.target, t.estChild, t.estParent = t.int64s(), t.float64s(), t.float64s()
+}
+
+func (t *launchCols) append(r *Launch) {
+	t.site.Append(id(r.SiteID))
+	t.cycle.Append(r.Cycle)
+	t.parent.Append(id(r.ParentKernelID))
+	t.parentCTA.Append(id(r.ParentCTA))
+	t.warp.Append(r.Warp)
+	t.lane.Append(r.Lane)
+	t.child.Append(id(r.ChildKernelID))
+	t.workload.Append(r.Workload)
+	t.decision.Append(r.Decision)
+	appendOptID(t.target, r.TargetKernelID)
+	appendOptFloat(t.estChild, r.EstChildCycles)
+	appendOptFloat(t.estParent, r.EstParentCycles)
+}
+
+type occupancyCols struct {
+	table
+	cycle, window *array.Int64Builder
+	sm            *array.Int32Builder
+	warps, ctas   *array.Float64Builder
+}
+
+func (t *occupancyCols) bind() {
+	t.cycle, t.window, t.sm = t.int64s(), t.int64s(), t.int32s()
+	t.warps, t.ctas = t.float64s(), t.float64s()
+}
+
+func (t *occupancyCols) append(r *Occupancy) {
+	t.cycle.Append(r.Cycle)
+	t.window.Append(r.WindowCycles)
+	t.sm.Append(r.SM)
+	t.warps.Append(r.ActiveWarps)
+	t.ctas.Append(r.ActiveCTAs)
+}
+
+type pageCols struct {
+	table
+	page, buffer    *array.Int64Builder
+	event           *array.StringBuilder
+	kernelID, cycle *array.Int64Builder
+}
+
+func (t *pageCols) bind() {
+	t.page, t.buffer, t.event = t.int64s(), t.int64s(), t.str()
+	t.kernelID, t.cycle = t.int64s(), t.int64s()
+}
+
+func (t *pageCols) append(r *Page) {
+	t.page.Append(id(r.Page))
+	t.buffer.Append(id(r.Buffer))
+	t.event.Append(r.Event)
+	appendOptID(t.kernelID, r.KernelID)
+	t.cycle.Append(r.Cycle)
+}
+
+type stageCols struct {
+	table
+	stage      *array.StringBuilder
+	start, end *array.Int64Builder
+}
+
+func (t *stageCols) bind() {
+	t.stage, t.start, t.end = t.str(), t.int64s(), t.int64s()
+}
+
+func (t *stageCols) append(r *Stage) {
+	t.stage.Append(r.Stage)
+	t.start.Append(r.StartCycle)
+	t.end.Append(r.EndCycle)
+}

@@ -1,0 +1,55 @@
+package results
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The column lists of DESIGN §6, spelled out independently of schema.go.
+var designColumns = map[string]string{
+	"summary": "trace policy gpu params makespan_cycles makespan_us speedup kernels device_kernels ctas " +
+		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles",
+	"kernels": "trace policy kernel_id name origin parent_kernel_id stream ctas threads_per_cta " +
+		"launch_cycle ready_cycle start_cycle end_cycle wait_cycles coalesced_groups",
+	"ctas": "trace policy kernel_id cta sm dispatch_cycle start_cycle end_cycle stall_cycles group_id",
+	"launches": "trace policy site_id cycle parent_kernel_id parent_cta warp lane child_kernel_id " +
+		"workload decision target_kernel_id est_child_cycles est_parent_cycles",
+	"occupancy": "trace policy cycle window_cycles sm active_warps active_ctas",
+	"pages":     "trace policy page buffer event kernel_id cycle",
+	"stages":    "trace policy stage start_cycle end_cycle",
+}
+
+// Nullable columns are exactly those of pointer fields in rows.go.
+var nullableColumns = map[string]bool{
+	"kernels.parent_kernel_id": true, "ctas.group_id": true, "launches.target_kernel_id": true,
+	"launches.est_child_cycles": true, "launches.est_parent_cycles": true, "pages.kernel_id": true,
+}
+
+func TestSchemas(t *testing.T) {
+	want := []string{"summary", "kernels", "ctas", "launches", "occupancy", "pages", "stages"}
+	if got := Tables(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Tables() = %v, want %v", got, want)
+	}
+	Tables()[0] = "changed"
+	if Tables()[0] != "summary" {
+		t.Error("Tables() shares its slice with the caller")
+	}
+	for _, table := range want {
+		s := Schema(table)
+		if s == nil {
+			t.Fatalf("Schema(%q) = nil", table)
+		}
+		if got := strings.Join(names(s), " "); got != designColumns[table] {
+			t.Errorf("%s columns\n got %s\nwant %s", table, got, designColumns[table])
+		}
+		for _, f := range s.Fields() {
+			if f.Nullable != nullableColumns[table+"."+f.Name] {
+				t.Errorf("%s.%s nullable = %v", table, f.Name, f.Nullable)
+			}
+		}
+	}
+	if Schema("nope") != nil {
+		t.Error(`Schema("nope") != nil`)
+	}
+}

@@ -1,0 +1,182 @@
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// batchRows is how many rows a table collects in its builders before it
+// hands them to the encoder as one record batch.
+const batchRows = 1 << 16
+
+// tmpSeq makes temporary names unique among Writers of one process writing
+// to the same directory; the process id separates processes.
+var tmpSeq atomic.Uint64
+
+// table streams the rows of one output table into a temporary file. Rows
+// collect in Arrow builders and go out as a record batch every batch rows,
+// so memory holds at most one batch per table.
+type table struct {
+	name    string // table name, e.g. "ctas"
+	final   string // path the file gets on success
+	tmp     string // path it is written under until then
+	file    *os.File
+	out     *posWriter
+	enc     encoder
+	rb      *array.RecordBuilder
+	trace   *array.StringBuilder
+	policy  *array.StringBuilder
+	batch   int   // rows per record batch
+	pending int   // rows in the builders
+	written int64 // rows handed to the encoder
+	next    int   // next column for bind
+}
+
+// open creates the table's temporary file in dir and starts the file
+// format, so the file has its header even if no row ever comes.
+func (t *table) open(dir string, id int, f Format, mem memory.Allocator, batch int) error {
+	t.name = tableNames[id]
+	t.batch = batch
+	t.final = filepath.Join(dir, t.name+"."+string(f))
+	tmp := filepath.Join(dir, "."+t.name+"."+string(f)+".tmp-"+
+		strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tmpSeq.Add(1), 10))
+	file, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return fmt.Errorf("results: creating %s table: %w", t.name, err)
+	}
+	t.tmp, t.file = tmp, file
+	t.out = &posWriter{buf: bufio.NewWriterSize(file, 1<<20)}
+	t.rb = array.NewRecordBuilder(mem, schemas[id])
+	t.trace, t.policy = t.str(), t.str()
+	if t.enc, err = newEncoder(f, t.out, schemas[id], mem); err != nil {
+		return t.errorf("starting file: %w", err)
+	}
+	return nil
+}
+
+// add counts a row whose columns have all been appended, and flushes the
+// batch when it is full.
+func (t *table) add() error {
+	t.pending++
+	if t.pending < t.batch {
+		return nil
+	}
+	return t.flush()
+}
+
+// flush hands the rows in the builders to the encoder as one batch.
+func (t *table) flush() error {
+	if t.pending == 0 {
+		return nil
+	}
+	rec := t.rb.NewRecord()
+	defer rec.Release()
+	if t.pending == t.batch {
+		// A table that fills a batch is likely to fill the next: size the
+		// builders for it at once instead of growing them by doubling.
+		t.rb.Reserve(t.batch)
+	}
+	first := t.written + 1
+	t.written += int64(t.pending)
+	t.pending = 0
+	if err := t.enc.write(rec); err != nil {
+		return t.errorf("writing rows %d-%d: %w", first, t.written, err)
+	}
+	return nil
+}
+
+// finish writes the last batch and the format's footer and closes the
+// temporary file. The file keeps its temporary name until commit.
+func (t *table) finish() error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	t.release()
+	if err := t.enc.close(); err != nil {
+		return t.errorf("finishing file: %w", err)
+	}
+	if err := t.out.buf.Flush(); err != nil {
+		return t.errorf("writing: %w", err)
+	}
+	if err := t.file.Sync(); err != nil {
+		return t.errorf("syncing: %w", err)
+	}
+	err := t.file.Close()
+	t.file = nil
+	if err != nil {
+		return t.errorf("closing: %w", err)
+	}
+	return nil
+}
+
+// commit gives the finished file its final name. The rename replaces an
+// older file of that name atomically, so a reader sees the old table or the
+// new one, never part of one.
+func (t *table) commit() error {
+	if err := os.Rename(t.tmp, t.final); err != nil {
+		return t.errorf("renaming: %w", err)
+	}
+	t.tmp = ""
+	return nil
+}
+
+// discard closes and removes the temporary file. It is safe to call in any
+// state, more than once.
+func (t *table) discard() {
+	t.release()
+	if t.file != nil {
+		t.file.Close()
+		t.file = nil
+	}
+	if t.tmp != "" {
+		os.Remove(t.tmp)
+		t.tmp = ""
+	}
+}
+
+// release frees the builders' memory.
+func (t *table) release() {
+	if t.rb != nil {
+		t.rb.Release()
+		t.rb = nil
+	}
+}
+
+func (t *table) errorf(format string, args ...any) error {
+	return fmt.Errorf("results: %s table (%s): "+format, append([]any{t.name, t.final}, args...)...)
+}
+
+// The bind methods return the table's column builders in schema order, each
+// call the next column; a table's typed columns are bound once, so
+// appending a row does no type assertion.
+
+func (t *table) str() *array.StringBuilder {
+	b := t.rb.Field(t.next).(*array.StringBuilder)
+	t.next++
+	return b
+}
+
+func (t *table) int64s() *array.Int64Builder {
+	b := t.rb.Field(t.next).(*array.Int64Builder)
+	t.next++
+	return b
+}
+
+func (t *table) int32s() *array.Int32Builder {
+	b := t.rb.Field(t.next).(*array.Int32Builder)
+	t.next++
+	return b
+}
+
+func (t *table) float64s() *array.Float64Builder {
+	b := t.rb.Field(t.next).(*array.Float64Builder)
+	t.next++
+	return b
+}

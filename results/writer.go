@@ -1,0 +1,213 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// A Writer writes the seven output tables of one or more replays into a
+// directory, one file per table. Rows stream to temporary files as they
+// arrive; Close gives the files their final names only once every table is
+// complete, so an interrupted or failed run never leaves a half-written
+// table behind.
+//
+// A Writer implements Sink. Sink methods return no error, so the first
+// error (a full disk, say) is kept: later rows are dropped, Err reports it
+// at once and Close returns it. A Writer is not safe for concurrent use.
+type Writer struct {
+	run       Run
+	summary   summaryCols
+	kernels   kernelCols
+	ctas      ctaCols
+	launches  launchCols
+	occupancy occupancyCols
+	pages     pageCols
+	stages    stageCols
+	err       error
+	closed    bool
+}
+
+var _ Sink = (*Writer)(nil)
+
+// errClosed is kept as the Writer's error once it is closed or aborted, so
+// rows sent after that are dropped rather than written to freed builders.
+var errClosed = errors.New("results: writer is closed")
+
+// Create starts a Writer of format f (Parquet if f is empty) in dir,
+// creating dir if needed. Files already in dir under the final names are
+// replaced when Close succeeds.
+func Create(dir string, f Format) (*Writer, error) {
+	return create(dir, f, memory.DefaultAllocator, batchRows)
+}
+
+// create is Create with the allocator and batch size chosen, for tests.
+func create(dir string, f Format, mem memory.Allocator, batch int) (*Writer, error) {
+	if f == "" {
+		f = Parquet
+	}
+	if !f.valid() {
+		return nil, fmt.Errorf("results: unknown format %q (valid formats: %s)", f, formatList())
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, fmt.Errorf("results: creating output directory: %w", err)
+	}
+	w := &Writer{}
+	for i, t := range w.tables() {
+		if err := t.open(dir, i, f, mem, batch); err != nil {
+			w.Abort()
+			return nil, err
+		}
+	}
+	w.summary.bind()
+	w.kernels.bind()
+	w.ctas.bind()
+	w.launches.bind()
+	w.occupancy.bind()
+	w.pages.bind()
+	w.stages.bind()
+	return w, nil
+}
+
+// tables returns the tables in DESIGN order.
+func (w *Writer) tables() [numTables]*table {
+	return [numTables]*table{
+		summaryTable:   &w.summary.table,
+		kernelsTable:   &w.kernels.table,
+		ctasTable:      &w.ctas.table,
+		launchesTable:  &w.launches.table,
+		occupancyTable: &w.occupancy.table,
+		pagesTable:     &w.pages.table,
+		stagesTable:    &w.stages.table,
+	}
+}
+
+// Begin starts the rows of a replay: every row written after it carries
+// run's trace and policy, until the next Begin. Runs of several traces and
+// policies thus concatenate in one set of tables.
+func (w *Writer) Begin(run Run) { w.run = run }
+
+// Err returns the first error met while writing rows, so a long replay can
+// stop early instead of learning of a full disk at Close. After Close or
+// Abort it reports that the Writer is closed.
+func (w *Writer) Err() error { return w.err }
+
+// Summary writes the summary row of the current run.
+func (w *Writer) Summary(r Summary) {
+	if w.start(&w.summary.table) {
+		w.summary.append(&r)
+		w.end(&w.summary.table)
+	}
+}
+
+// Kernel writes a kernels row.
+func (w *Writer) Kernel(r Kernel) {
+	if w.start(&w.kernels.table) {
+		w.kernels.append(&r)
+		w.end(&w.kernels.table)
+	}
+}
+
+// CTA writes a ctas row. It allocates nothing beyond the amortised growth
+// of the column builders: replays produce millions of these.
+func (w *Writer) CTA(r CTA) {
+	if w.start(&w.ctas.table) {
+		w.ctas.append(&r)
+		w.end(&w.ctas.table)
+	}
+}
+
+// Launch writes a launches row.
+func (w *Writer) Launch(r Launch) {
+	if w.start(&w.launches.table) {
+		w.launches.append(&r)
+		w.end(&w.launches.table)
+	}
+}
+
+// Occupancy writes an occupancy row.
+func (w *Writer) Occupancy(r Occupancy) {
+	if w.start(&w.occupancy.table) {
+		w.occupancy.append(&r)
+		w.end(&w.occupancy.table)
+	}
+}
+
+// Page writes a pages row.
+func (w *Writer) Page(r Page) {
+	if w.start(&w.pages.table) {
+		w.pages.append(&r)
+		w.end(&w.pages.table)
+	}
+}
+
+// Stage writes a stages row.
+func (w *Writer) Stage(r Stage) {
+	if w.start(&w.stages.table) {
+		w.stages.append(&r)
+		w.end(&w.stages.table)
+	}
+}
+
+// start appends the run columns of a row to t, or reports that the row is
+// to be dropped after an error.
+func (w *Writer) start(t *table) bool {
+	if w.err != nil {
+		return false
+	}
+	t.trace.Append(w.run.Trace)
+	t.policy.Append(w.run.Policy)
+	return true
+}
+
+// end completes a row of t, keeping the error if its batch failed to write.
+func (w *Writer) end(t *table) {
+	if err := t.add(); err != nil {
+		w.err = err
+	}
+}
+
+// Close writes the remaining rows, finishes every file and renames each to
+// its final name (summary.parquet, kernels.parquet, ...). On error no
+// temporary file is left; tables renamed before the error are complete
+// files. Tables that got no rows are written with their full schema.
+func (w *Writer) Close() error {
+	if w.closed {
+		return errClosed
+	}
+	w.closed = true
+	err := w.err
+	w.err = errClosed
+	tables := w.tables()
+	for _, t := range tables {
+		if err == nil {
+			err = t.finish()
+		}
+	}
+	for _, t := range tables {
+		if err == nil {
+			err = t.commit()
+		}
+	}
+	if err != nil {
+		w.discard()
+	}
+	return err
+}
+
+// Abort gives up the output: it closes and removes the temporary files and
+// leaves the final names untouched. It is safe to call at any time, more
+// than once, and after a failed Close.
+func (w *Writer) Abort() {
+	w.closed = true
+	w.err = errClosed
+	w.discard()
+}
+
+func (w *Writer) discard() {
+	for _, t := range w.tables() {
+		t.discard()
+	}
+}
