@@ -19,7 +19,7 @@ import (
 // groups of up to this many rows: large enough for good compression and for
 // DuckDB to split a scan, small enough that the encoded group held in memory
 // stays a few tens of megabytes.
-const rowGroupRows = 1 << 20
+const rowGroupRows = 1 << 18
 
 // An encoder turns record batches into one table file of a Format.
 type encoder interface {

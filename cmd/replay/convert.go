@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -92,18 +96,37 @@ func forEach(src trace.Source, fn func(trace.Record) error) error {
 }
 
 // writeTrace creates path atomically: the records go to a temporary file
-// that is renamed only when fill and the encoder both succeed.
-func writeTrace(path string, fill func(trace.Sink) error) error {
-	w, err := trace.Create(path)
+// beside it that is renamed only when fill and the encoder both succeed, so
+// a failed run never leaves a half-written trace.
+func writeTrace(path string, fill func(trace.Sink) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
-	if err := fill(w); err != nil {
-		w.Abort()
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := tmp.Chmod(0o644); err != nil {
 		return err
 	}
-	if err := w.Close(); err != nil {
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	var enc interface {
+		trace.Sink
+		Close() error
+	}
+	if strings.HasSuffix(path, ".jsonl") {
+		enc = trace.NewJSONLWriter(bw)
+	} else {
+		enc = trace.NewWriter(bw)
+	}
+	if err := fill(enc); err != nil {
+		return err
+	}
+	if err := errors.Join(enc.Close(), bw.Flush(), tmp.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return nil
+	return os.Rename(tmp.Name(), path)
 }

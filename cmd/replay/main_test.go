@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/gpureplay/gpureplay/results"
+)
+
+const sample = "../../samples/bfs-kron12.trace.zst"
+
+// replayCmd runs the command line in-process and returns its exit status,
+// stdout and stderr.
+func replayCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// The README's main command: three policies into Parquet tables with the
+// DESIGN columns.
+func TestReplaySampleWritesAllTables(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := replayCmd(t, "--policy=cdp,flat,threshold", "--set", "launch.threshold=64", "--out", dir, sample)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{"cdp", "flat", "threshold"} {
+		if !strings.Contains(out, p) {
+			t.Errorf("summary does not mention %s:\n%s", p, out)
+		}
+	}
+	for _, table := range results.Tables() {
+		got := parquetSchema(t, filepath.Join(dir, table+".parquet"))
+		want := results.Schema(table)
+		if len(got.Fields()) != len(want.Fields()) {
+			t.Fatalf("%s: %d columns, want %d", table, len(got.Fields()), len(want.Fields()))
+		}
+		for i, f := range want.Fields() {
+			g := got.Field(i)
+			if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
+				t.Errorf("%s column %d: %s %s, want %s %s", table, i, g.Name, g.Type, f.Name, f.Type)
+			}
+		}
+	}
+}
+
+func parquetSchema(t *testing.T, path string) *arrow.Schema {
+	t.Helper()
+	f, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := pqarrow.NewFileReader(f, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// On the sample, flat inlines every site, cdp launches every site, and
+// threshold launches exactly the sites whose workload exceeds 64.
+func TestSampleDecisions(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := replayCmd(t, "--policy=cdp,flat,threshold", "--set", "launch.threshold=64", "--format=csv", "--quiet", "--out", dir, sample); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := readCSV(t, filepath.Join(dir, "launches.csv"))
+	count := map[string]int{}
+	for _, r := range rows {
+		policy, decision := r["policy"], r["decision"]
+		workload, err := strconv.Atoi(r["workload"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		count[policy]++
+		want := map[string]string{"cdp": "launch", "flat": "inline"}[policy]
+		if policy == "threshold" {
+			want = "inline"
+			if workload > 64 {
+				want = "launch"
+			}
+		}
+		if decision != want {
+			t.Fatalf("%s: site %s lane %s workload %d decided %s, want %s", policy, r["site_id"], r["lane"], workload, decision, want)
+		}
+	}
+	if count["cdp"] == 0 || count["cdp"] != count["flat"] || count["cdp"] != count["threshold"] {
+		t.Errorf("every policy should see every site once: %v", count)
+	}
+	kernels := readCSV(t, filepath.Join(dir, "kernels.csv"))
+	for _, k := range kernels {
+		if k["policy"] == "flat" && k["origin"] == "device" {
+			t.Fatalf("flat ran device kernel %s", k["kernel_id"])
+		}
+	}
+}
+
+func readCSV(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// The same trace and config give byte-identical tables, in every format.
+func TestDeterministicTables(t *testing.T) {
+	for _, format := range []string{"parquet", "arrow", "csv"} {
+		a, b := t.TempDir(), t.TempDir()
+		for _, dir := range []string{a, b} {
+			if code, _, stderr := replayCmd(t, "--policy=cdp,flat,threshold", "--format="+format, "--quiet", "--out", dir, sample); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+		}
+		for _, table := range results.Tables() {
+			name := table + "." + format
+			x, err := os.ReadFile(filepath.Join(a, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, err := os.ReadFile(filepath.Join(b, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(x, y) {
+				t.Errorf("%s differs between two identical runs", name)
+			}
+		}
+	}
+}
+
+// Bad input exits with status 2 and a one-line message naming the record,
+// never a Go stack trace.
+func TestBadTracesExit2(t *testing.T) {
+	good, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	truncated := filepath.Join(dir, "truncated.trace.zst")
+	os.WriteFile(truncated, good[:len(good)/2], 0o644)
+	corrupt := filepath.Join(dir, "corrupt.trace.zst")
+	bad := append([]byte(nil), good...)
+	bad[len(bad)/2] ^= 0xff
+	os.WriteFile(corrupt, bad, 0o644)
+	undeclared := filepath.Join(dir, "undeclared.jsonl")
+	os.WriteFile(undeclared, []byte(`{"type":"header","version":1,"clock_mhz":706}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":2,"t":0,"stream":0}
+`), 0o644)
+	for _, path := range []string{truncated, corrupt, undeclared} {
+		for _, args := range [][]string{{path}, {"inspect", path}, {"dump", path}, {"convert", "--from=jsonl", path, "-o", filepath.Join(dir, "x.trace.zst")}} {
+			if args[0] == "convert" && !strings.HasSuffix(path, ".jsonl") {
+				continue
+			}
+			code, _, stderr := replayCmd(t, args...)
+			if code != 2 {
+				t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
+			}
+			if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "record") || strings.Contains(stderr, "goroutine") {
+				t.Errorf("%v: want one line naming the record, got %q", args, stderr)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.trace.zst")); err == nil {
+		t.Errorf("a failed convert left its output behind")
+	}
+}
+
+// Usage mistakes exit 2 and say what would be right.
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--policy=nope", sample}, "valid policies: cdp, flat, threshold"},
+		{[]string{"--set", "gpu.smz=3", sample}, "gpu.sms"},
+		{[]string{"--set", "gpu.sms=abc", sample}, "gpu.sms"},
+		{[]string{"--gpu=nope", sample}, "k20c"},
+		{[]string{"--format=xml", "--out", "x", sample}, "parquet"},
+		{[]string{"--bogus", sample}, "unknown flag"},
+		{[]string{}, "no trace"},
+		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: jsonl"},
+		{[]string{"gen", "nope", "-o", "x"}, "unknown workload"},
+		{[]string{"gen", "bfs", "--param", "scale=99", "-o", "x"}, "scale"},
+	}
+	for _, c := range cases {
+		code, _, stderr := replayCmd(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d %q, want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// JSONL -> binary -> JSONL through the command line gives the same text,
+// and dump of the converted trace equals dump of the sample.
+func TestConvertDumpRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	code, jsonl, stderr := replayCmd(t, "dump", sample)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	in := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(in, []byte(jsonl), 0o644)
+	out := filepath.Join(dir, "s.trace.zst")
+	if code, _, stderr := replayCmd(t, "convert", "--from=jsonl", in, "-o", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	a, _ := os.ReadFile(sample)
+	b, _ := os.ReadFile(out)
+	if !bytes.Equal(a, b) {
+		t.Errorf("binary -> JSONL -> binary is not byte-identical (%d vs %d bytes)", len(a), len(b))
+	}
+}
+
+// inspect --json reports the sample's counts.
+func TestInspectJSON(t *testing.T) {
+	code, out, stderr := replayCmd(t, "inspect", "--json", sample)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{`"host_kernels": 5`, `"launch_sites": 1039`, `"source": "gen:bfs"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect --json lacks %s:\n%s", want, out)
+		}
+	}
+}
