@@ -255,3 +255,48 @@ func TestInspectJSON(t *testing.T) {
 		}
 	}
 }
+
+// --gpu=captured replays on the GPU the trace header records.
+func TestCapturedGPU(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "captured.jsonl")
+	os.WriteFile(path, []byte(`{"type":"header","version":1,"clock_mhz":1000,"gpu":"testgpu","gpu_spec":{"sms":1,"clock_mhz":1000,"max_ctas_per_sm":1}}
+{"type":"kernel","id":1,"name":"k","grid":[2,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":0}
+{"type":"cta","kernel":1,"cta":0,"cycles":1000}
+{"type":"cta","kernel":1,"cta":1,"cycles":1000}
+`), 0o644)
+	code, _, stderr := replayCmd(t, "--gpu=captured", "--set", "lat.host_issue=0", "--set", "lat.host_launch=0", "--set", "lat.kernel_dispatch=0", "--format=csv", "--quiet", "--out", dir, path)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	s := readCSV(t, filepath.Join(dir, "summary.csv"))[0]
+	// One SM holding one CTA at a time: the two CTAs run back to back.
+	if s["gpu"] != "testgpu" || s["makespan_cycles"] != "2000" {
+		t.Errorf("captured GPU: gpu %q makespan %s, want testgpu and 2000", s["gpu"], s["makespan_cycles"])
+	}
+	code, _, stderr = replayCmd(t, "--gpu=captured", sample)
+	if code != 2 || !strings.Contains(stderr, "gpu_spec") {
+		t.Errorf("a trace without gpu_spec: exit %d %q, want 2 naming gpu_spec", code, stderr)
+	}
+}
+
+// The listing commands name every policy and preset.
+func TestListings(t *testing.T) {
+	_, out, _ := replayCmd(t, "policies")
+	for _, p := range []string{"cdp (baseline)", "flat", "threshold"} {
+		if !strings.Contains(out, p) {
+			t.Errorf("replay policies lacks %q:\n%s", p, out)
+		}
+	}
+	_, out, _ = replayCmd(t, "gpus")
+	for _, g := range []string{"k20c", "k20c-spawn", "gk110-64", "titanx", "h100"} {
+		if !strings.Contains(out, g) {
+			t.Errorf("replay gpus lacks %q", g)
+		}
+	}
+	code, out, _ := replayCmd(t, "--help")
+	if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--policy") {
+		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,93 @@
+package replay_test
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// generated caches binary traces built by the generators, so benchmarks
+// measure replay, not generation.
+var generated sync.Map
+
+func genTrace(b *testing.B, name string, params ...string) []byte {
+	key := name + "|" + join(params)
+	if v, ok := generated.Load(key); ok {
+		return v.([]byte)
+	}
+	g, _ := samples.Lookup(name)
+	p, err := g.ParseParams(params)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := trace.NewWriter(&buf)
+	if err := g.Run(p, w); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	generated.Store(key, buf.Bytes())
+	return buf.Bytes()
+}
+
+func join(ss []string) string {
+	var b bytes.Buffer
+	for _, s := range ss {
+		b.WriteString(s + ",")
+	}
+	return b.String()
+}
+
+// discard is a results.Sink that keeps nothing.
+type discard struct{}
+
+func (discard) Kernel(results.Kernel)       {}
+func (discard) CTA(results.CTA)             {}
+func (discard) Launch(results.Launch)       {}
+func (discard) Occupancy(results.Occupancy) {}
+func (discard) Page(results.Page)           {}
+func (discard) Stage(results.Stage)         {}
+
+// benchReplay replays data under policy once per iteration and reports
+// CTAs replayed per second (decoding the trace twice included).
+func benchReplay(b *testing.B, data []byte, policy string) {
+	cfg, _ := model.Preset("k20c")
+	pol, err := policies.New(policy, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+	var ctas int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctas += st.CTAs
+	}
+	b.ReportMetric(float64(ctas)/b.Elapsed().Seconds(), "CTAs/s")
+}
+
+// BFS over a scale-18 Kronecker graph: 137K CTAs, 53K device launches.
+func BenchmarkReplayBFS(b *testing.B) {
+	data := genTrace(b, "bfs", "scale=18")
+	for _, p := range []string{"cdp", "flat"} {
+		b.Run(p, func(b *testing.B) { benchReplay(b, data, p) })
+	}
+}
+
+// 1M CTAs in 100 host kernels, no launch sites: the engine's core loop.
+func BenchmarkReplaySynth1M(b *testing.B) {
+	benchReplay(b, genTrace(b, "synth", "kernels=100", "ctas=10000"), "cdp")
+}
