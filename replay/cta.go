@@ -31,7 +31,8 @@ func (e *engine) place(k *Kernel, i int) {
 	s := &e.sms[i]
 	e.occ.change(s, e.now)
 	s.reserve(k.need)
-	c := &ctaRun{k: k, idx: k.next, sm: i, dispatch: e.now}
+	c := e.newRun()
+	*c = ctaRun{k: k, idx: k.next, sm: i, dispatch: e.now, warps: c.warps[:0]}
 	k.next++
 	k.running++
 	if e.gate != nil && !e.gate.MayStart(k, c.idx) {
@@ -89,9 +90,9 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 		return
 	}
 	sortSites(x.sites)
-	c.warps = make([]warpRun, n)
-	for w := range c.warps {
-		c.warps[w] = warpRun{cycles: warpCycles(spec, w), next: -1}
+	c.warps = c.warps[:0]
+	for w := 0; w < n; w++ {
+		c.warps = append(c.warps, warpRun{cycles: warpCycles(spec, w), next: -1})
 	}
 	for i := len(x.sites) - 1; i >= 0; i-- {
 		c.warps[x.sites[i].warp].next = i
@@ -147,5 +148,17 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	if e.obs != nil {
 		e.obs.CTAFinished(k, c.idx, c.sm, e.now)
 	}
+	e.freeRuns = append(e.freeRuns, c)
 	e.maybeComplete(k)
+}
+
+// newRun reuses a finished CTA's state: replays run millions of CTAs, and
+// recycling keeps the garbage collector out of the hot loop.
+func (e *engine) newRun() *ctaRun {
+	if n := len(e.freeRuns); n > 0 {
+		c := e.freeRuns[n-1]
+		e.freeRuns = e.freeRuns[:n-1]
+		return c
+	}
+	return &ctaRun{}
 }

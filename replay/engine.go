@@ -87,13 +87,14 @@ type engine struct {
 	readySeq   uint64
 	devStreams uint64
 
-	sms     []sm
-	stalled []*ctaRun
-	gate    Gate
-	obs     Observer
-	placer  Placer
-	sites   siteEngine
-	err     error
+	sms      []sm
+	stalled  []*ctaRun
+	freeRuns []*ctaRun // finished CTAs' state, for reuse
+	gate     Gate
+	obs      Observer
+	placer   Placer
+	sites    siteEngine
+	err      error
 
 	stats Stats
 	occ   occupancy

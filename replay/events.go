@@ -36,48 +36,57 @@ func (q *eventQueue) push(e event) {
 	q.seq++
 	e.seq = q.seq
 	q.h = append(q.h, e)
+	// Sift up by moving parents into the hole: one write per level.
 	i := len(q.h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !q.less(i, p) {
+		if !before(&e, &q.h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		q.h[i] = q.h[p]
 		i = p
 	}
+	q.h[i] = e
 }
 
 func (q *eventQueue) pop() event {
 	top := q.h[0]
 	last := len(q.h) - 1
-	q.h[0] = q.h[last]
+	x := q.h[last]
 	q.h[last] = event{}
 	q.h = q.h[:last]
-	q.down(0)
+	if last > 0 {
+		q.siftDown(x)
+	}
 	return top
 }
 
-func (q *eventQueue) down(i int) {
-	n := len(q.h)
+// siftDown places x, which replaces the root, by moving smaller children
+// into the hole.
+func (q *eventQueue) siftDown(x event) {
+	h := q.h
+	n := len(h)
+	i := 0
 	for {
 		l := 2*i + 1
 		if l >= n {
-			return
+			break
 		}
 		m := l
-		if r := l + 1; r < n && q.less(r, l) {
+		if r := l + 1; r < n && before(&h[r], &h[l]) {
 			m = r
 		}
-		if !q.less(m, i) {
-			return
+		if !before(&h[m], &x) {
+			break
 		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = x
 }
 
-func (q *eventQueue) less(i, j int) bool {
-	a, b := &q.h[i], &q.h[j]
+// before orders events by (cycle, sequence number).
+func before(a, b *event) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}

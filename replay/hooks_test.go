@@ -46,7 +46,7 @@ func replayString(t *testing.T, src string, cfg model.Config, pol replay.Policy)
 // has finished; it learns that as an Observer.
 type afterFirst struct{ done bool }
 
-func (g *afterFirst) MayStart(k *replay.Kernel, cta uint64) bool { return k.ID() != 2 || g.done }
+func (g *afterFirst) MayStart(k *replay.Kernel, cta uint64) bool    { return k.ID() != 2 || g.done }
 func (g *afterFirst) CTAStarted(*replay.Kernel, uint64, int, int64) {}
 func (g *afterFirst) CTAFinished(k *replay.Kernel, _ uint64, _ int, _ int64) {
 	if k.ID() == 1 {
