@@ -162,11 +162,16 @@ func TestDeterministicTables(t *testing.T) {
 // Bad input exits with status 2 and a one-line message naming the record,
 // never a Go stack trace.
 func TestBadTracesExit2(t *testing.T) {
-	good, err := os.ReadFile(sample)
+	dir := t.TempDir()
+	// A trace of several zstd blocks, so the damage is in the middle.
+	big := filepath.Join(dir, "bfs15.trace.zst")
+	if code, _, stderr := replayCmd(t, "gen", "bfs", "--param", "scale=15", "-o", big); code != 0 {
+		t.Fatal(stderr)
+	}
+	good, err := os.ReadFile(big)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	truncated := filepath.Join(dir, "truncated.trace.zst")
 	os.WriteFile(truncated, good[:len(good)/2], 0o644)
 	corrupt := filepath.Join(dir, "corrupt.trace.zst")

@@ -1,0 +1,123 @@
+package trace
+
+// The binary trace format (*.trace.zst).
+//
+// The whole file is one zstd stream (frame checksums on). Decompressed, it is
+//
+//	stream  = "GPUTRACE" uvarint(version) record*
+//	record  = tag body          tag is one byte, the record's Kind
+//
+// and the bodies are, field by field in the order of record.go:
+//
+//	header  = varint(version) f64(clock_mhz) varint(page_bytes) str(source)
+//	          str(gpu) spec meta
+//	spec    = 0x00 | 0x01 varint(sms) f64(clock_mhz) varint(max_ctas_per_sm)
+//	          varint(max_threads_per_sm) varint(regs_per_sm)
+//	          varint(smem_per_sm) varint(max_kernels)
+//	meta    = uvarint(n) (str(key) str(value))*n        keys ascending
+//	buffer  = uvarint(id) str(name) uvarint(base) varint(bytes) enum(role)
+//	memcpy  = enum(dir) uvarint(buffer) varint(bytes) uvarint(stream) varint(t)
+//	kernel  = uvarint(id) str(name) uvarint(grid)×3 uvarint(block)×3
+//	          varint(regs) varint(smem)
+//	launch  = uvarint(flags) delta(kernel) [varint(t)] [uvarint(stream)]
+//	          [ref(parent) varint(warp) varint(lane) varint(at)]
+//	          [varint(workload)] [varint(inline_cycles)] [list(after)]
+//	cta     = ref varint(cycles) list(warp_cycles)
+//	access  = ref uvarint(buffer) uvarint(lo) uvarint(hi-lo) enum(mode)
+//	pages   = ref uvarint(buffer) list(r) list(w)
+//
+// where uvarint and varint are Go's encoding/binary varints (varint is
+// zigzag), f64 is an IEEE 754 double in 8 little-endian bytes, str is
+// uvarint(length) and that many bytes of UTF-8, and enum is uvarint(i) naming
+// the i-th known value (1-based) or 0 followed by str(value) for any other.
+// A launch's optional fields are present iff their flag bit is set (see
+// launchHasParent and friends); absent ones are zero.
+//
+// Delta coding keeps the common case to one byte per id. All arithmetic wraps
+// modulo 2^64, so any value round-trips:
+//
+//	delta(kernel) = varint(kernel - (previous launch's kernel + 1))
+//	ref           = varint(kernel - previous kernel) varint(cta - expected)
+//	list(xs)      = uvarint(n) varint(xs[i] - xs[i-1])*n
+//
+// ref's "previous" is the kernel and CTA of the last cta, access or pages
+// record or launch parent; expected is 0 when the kernel changed, otherwise
+// the previous CTA plus one for a cta record and the previous CTA itself for
+// the others. A list's xs[-1] is 0, except warp_cycles' which is the CTA's
+// cycles. An empty list, map or absent gpu_spec decodes as nil.
+
+import "fmt"
+
+// binaryMagic opens every decompressed binary trace, so a zstd file of
+// something else is recognised as such instead of misread.
+const binaryMagic = "GPUTRACE"
+
+// zstdMagic opens every zstd frame (RFC 8878); Open sniffs it to tell the
+// binary encoding from JSONL.
+const zstdMagic = "\x28\xb5\x2f\xfd"
+
+// Limits on lengths read from a stream. They are far above anything a real
+// trace holds and exist so a corrupt length is reported instead of being
+// allocated; the writer enforces them too, so every trace it writes reads.
+const (
+	maxStringLen  = 1 << 20 // bytes in one string field
+	maxListLen    = 1 << 24 // entries in one list (every page of a 64 GiB buffer)
+	maxMetaLen    = 1 << 16 // entries in the header's meta map
+	maxZstdWindow = 1 << 25 // zstd window; the writer uses writerWindow
+	writerWindow  = 1 << 20
+)
+
+// Launch flag bits: which optional launch fields follow.
+const (
+	launchHasParent = 1 << iota
+	launchHasT
+	launchHasStream
+	launchHasWorkload
+	launchHasInline
+	launchHasAfter
+	launchFlagsMask = 1<<iota - 1
+)
+
+// The enumerations of string-valued fields, in enum order (1-based on disk).
+var (
+	roleNames = []string{string(RoleInput), string(RoleOutput), string(RoleInOut), string(RoleTemp)}
+	dirNames  = []string{DirH2D, DirD2H}
+	modeNames = []string{ModeRead, ModeWrite, ModeReadWrite}
+)
+
+// deltaState is what writer and reader both remember between records to
+// delta-code ids. It is O(1): three ids.
+type deltaState struct {
+	kernel   uint64 // kernel of the last ref
+	cta      uint64 // CTA of the last ref
+	launched uint64 // kernel of the last launch record
+}
+
+func newDeltaState() deltaState {
+	// Chosen so a trace's first launch of kernel 0 and first cta record of
+	// CTA 0 code as zero deltas.
+	return deltaState{cta: ^uint64(0), launched: ^uint64(0)}
+}
+
+// expectedCTA is the CTA a ref to kernel is coded against; next is true for
+// cta records, which usually come in CTA order.
+func (d *deltaState) expectedCTA(kernel uint64, next bool) uint64 {
+	switch {
+	case kernel != d.kernel:
+		return 0
+	case next:
+		return d.cta + 1
+	default:
+		return d.cta
+	}
+}
+
+// rangeError is a field value that cannot be real; the reader reports its
+// message as is.
+type rangeError struct{ msg string }
+
+func (e *rangeError) Error() string { return e.msg }
+
+func errRange(format string, args ...any) error {
+	return &rangeError{fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,539 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Reader decodes a binary trace one record at a time. It holds O(1) state
+// (a read-ahead buffer, the zstd window and three delta-coding ids), so a
+// trace of any length streams through it.
+//
+// Every error Next returns, other than io.EOF at the clean end, is a *Error
+// naming the record and its byte offset in the decompressed stream, and it is
+// returned again by every later call.
+type Reader struct {
+	in     *inbuf
+	src    *sourceReader
+	delta  deltaState
+	record int64 // number of the record last returned or being read
+	offset int64 // its offset
+	err    error
+	ctas   []CTA // the rest of the batch cta records are allocated from
+}
+
+// ctaBatch is how many cta records the Reader allocates at once. They are
+// most of a trace, and one allocation each would be a third of the decoding
+// time; the cost is that a kept cta record keeps its batch (1.5 KiB) alive.
+const ctaBatch = 32
+
+// NewReader checks that r holds a binary trace this package can read (the
+// zstd magic, then the trace magic and format version) and returns a Reader
+// positioned at the first record.
+func NewReader(r io.Reader) (*Reader, error) {
+	var magic [len(zstdMagic)]byte
+	if _, err := io.ReadFull(r, magic[:]); err != nil || string(magic[:]) != zstdMagic {
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return nil, &Error{Offset: -1, Msg: "read error: " + err.Error()}
+		}
+		return nil, &Error{Offset: 0, Msg: "bad magic: not a zstd-compressed binary trace"}
+	}
+	src := &sourceReader{r: io.MultiReader(bytes.NewReader(magic[:]), r)}
+	dec, err := zstd.NewReader(src,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxWindow(maxZstdWindow),
+		zstd.WithDecoderLowmem(true),
+	)
+	if err != nil {
+		return nil, &Error{Offset: 0, Msg: "zstd: " + err.Error()}
+	}
+	rd := &Reader{in: newInbuf(dec), src: src, delta: newDeltaState()}
+	if err := rd.preamble(); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// preamble reads the trace magic and format version.
+func (r *Reader) preamble() error {
+	magic, err := r.in.next(len(binaryMagic))
+	if err != nil {
+		if r.in.err == io.EOF {
+			err = errRange("bad magic: zstd stream too short for a binary trace")
+		}
+		return r.fail(0, err)
+	}
+	if string(magic) != binaryMagic {
+		return r.fail(0, errRange("bad magic: zstd stream starts with %q, not %q", magic, binaryMagic))
+	}
+	v, err := r.in.uvarint()
+	if err != nil {
+		return r.fail(0, err)
+	}
+	if v != Version {
+		return r.fail(0, errRange("unknown format version %d (this reader knows version %d)", v, Version))
+	}
+	r.offset = r.in.offset()
+	return nil
+}
+
+// Pos reports the 1-based number and the decompressed byte offset of the
+// record Next last returned or failed on; before the first record it is 0 and
+// the offset where the first record starts.
+func (r *Reader) Pos() (record, offset int64) { return r.record, r.offset }
+
+// Next returns the next record, a fresh value the caller may keep, or io.EOF
+// after the last one.
+func (r *Reader) Next() (Record, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	offset := r.in.offset()
+	tag, err := r.in.byte0()
+	if err == io.EOF {
+		r.err = io.EOF
+		return nil, io.EOF
+	}
+	r.record++
+	r.offset = offset
+	if err != nil {
+		return nil, r.fail(0, err)
+	}
+	rec, err := r.decode(Kind(tag))
+	if err != nil {
+		return nil, r.fail(Kind(tag), err)
+	}
+	return rec, nil
+}
+
+// fail turns err into the Reader's sticky *Error for the current record,
+// saying in words what went wrong with the stream.
+func (r *Reader) fail(k Kind, err error) error {
+	var rangeErr *rangeError
+	var msg string
+	switch {
+	case r.src.err != nil:
+		msg = "read error: " + r.src.err.Error()
+	case err == io.ErrUnexpectedEOF && r.in.err == io.EOF:
+		msg = "truncated stream: it ends inside a record"
+	case err == io.ErrUnexpectedEOF:
+		msg = "truncated stream: the zstd stream ends early"
+	case errors.Is(err, zstd.ErrCRCMismatch):
+		msg = "corrupt stream: zstd checksum mismatch"
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded), errors.Is(err, zstd.ErrWindowSizeExceeded):
+		msg = fmt.Sprintf("zstd window is larger than the %d MiB this reader allows", maxZstdWindow>>20)
+	case errors.As(err, &rangeErr):
+		msg = rangeErr.msg
+	case err == errVarint:
+		msg = "corrupt record: " + err.Error()
+	default:
+		msg = "corrupt stream: " + err.Error()
+	}
+	if k != 0 && k.String() == "unknown" {
+		k = 0
+	}
+	rec := r.record
+	if rec == 0 && (strings.HasPrefix(msg, "truncated") || strings.HasPrefix(msg, "corrupt")) {
+		// The zstd block holding the first record is damaged: record 1
+		// could not be read. (A small trace is a single block.)
+		rec = 1
+	}
+	r.err = &Error{Record: rec, Offset: r.offset, Kind: k, Msg: msg}
+	return r.err
+}
+
+// sourceReader remembers the compressed source's own read error, so the
+// Reader can tell an I/O failure from corrupt data.
+type sourceReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *sourceReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// decode reads the body of a record with the given tag.
+func (r *Reader) decode(k Kind) (Record, error) {
+	switch k {
+	case KindHeader:
+		return r.header()
+	case KindBuffer:
+		return r.buffer()
+	case KindMemcpy:
+		return r.memcpy()
+	case KindKernel:
+		return r.kernel()
+	case KindLaunch:
+		return r.launch()
+	case KindCTA:
+		return r.cta()
+	case KindAccess:
+		return r.access()
+	case KindPages:
+		return r.pages()
+	}
+	return nil, errRange("unknown record tag %d", k)
+}
+
+func (r *Reader) header() (Record, error) {
+	d := fieldReader{in: r.in}
+	h := &Header{
+		Version:   d.int(),
+		ClockMHz:  d.f64(),
+		PageBytes: d.varint(),
+		Source:    d.str(),
+		GPU:       d.str(),
+	}
+	switch d.byte() {
+	case 0:
+	case 1:
+		h.GPUSpec = &GPUSpec{
+			SMs:             d.int(),
+			ClockMHz:        d.f64(),
+			MaxCTAsPerSM:    d.int(),
+			MaxThreadsPerSM: d.int(),
+			RegsPerSM:       d.int(),
+			SmemPerSM:       d.varint(),
+			MaxKernels:      d.int(),
+		}
+	default:
+		d.fail(errRange("gpu_spec presence byte is neither 0 nor 1"))
+	}
+	h.Meta = d.meta()
+	return h, d.err
+}
+
+func (r *Reader) buffer() (Record, error) {
+	d := fieldReader{in: r.in}
+	b := &Buffer{
+		ID:    d.uvarint(),
+		Name:  d.str(),
+		Base:  d.uvarint(),
+		Bytes: d.varint(),
+		Role:  Role(d.enum(roleNames)),
+	}
+	return b, d.err
+}
+
+func (r *Reader) memcpy() (Record, error) {
+	d := fieldReader{in: r.in}
+	m := &Memcpy{
+		Dir:    d.enum(dirNames),
+		Buffer: d.uvarint(),
+		Bytes:  d.varint(),
+		Stream: d.uvarint(),
+		T:      d.varint(),
+	}
+	return m, d.err
+}
+
+func (r *Reader) kernel() (Record, error) {
+	d := fieldReader{in: r.in}
+	k := &Kernel{ID: d.uvarint(), Name: d.str()}
+	for i := range k.Grid {
+		k.Grid[i] = d.uint32("grid")
+	}
+	for i := range k.Block {
+		k.Block[i] = d.uint32("block")
+	}
+	k.Regs = d.int()
+	k.Smem = d.varint()
+	return k, d.err
+}
+
+func (r *Reader) launch() (Record, error) {
+	d := fieldReader{in: r.in}
+	flags := d.uvarint()
+	if flags&^launchFlagsMask != 0 {
+		d.fail(errRange("launch flags %#x has unknown bits", flags))
+	}
+	l := &Launch{Kernel: r.delta.launched + 1 + uint64(d.varint())}
+	if flags&launchHasT != 0 {
+		l.T = d.varint()
+	}
+	if flags&launchHasStream != 0 {
+		l.Stream = d.uvarint()
+	}
+	if flags&launchHasParent != 0 {
+		p := new(Parent)
+		p.Kernel, p.CTA = d.ref(&r.delta, false)
+		p.Warp, p.Lane, p.At = d.int(), d.int(), d.varint()
+		l.Parent = p
+	}
+	if flags&launchHasWorkload != 0 {
+		l.Workload = d.varint()
+	}
+	if flags&launchHasInline != 0 {
+		l.InlineCycles = d.varint()
+	}
+	if flags&launchHasAfter != 0 {
+		l.After = d.uint64s()
+	}
+	if d.err == nil {
+		r.delta.launched = l.Kernel
+	}
+	return l, d.err
+}
+
+func (r *Reader) cta() (Record, error) {
+	if len(r.ctas) == 0 {
+		r.ctas = make([]CTA, ctaBatch)
+	}
+	c := &r.ctas[0]
+	r.ctas = r.ctas[1:]
+	if r.ctaFast(c) {
+		return c, nil
+	}
+	d := fieldReader{in: r.in}
+	c.Kernel, c.CTA = d.ref(&r.delta, true)
+	c.Cycles = d.varint()
+	c.WarpCycles = d.int64s(c.Cycles)
+	return c, d.err
+}
+
+// ctaFast decodes a cta record straight from the buffer, for speed: it is
+// most of a trace. It gives up, consuming nothing, unless the buffer surely
+// holds the whole record and the record has at most a warp's worth of
+// warp_cycles; cta then takes the general path.
+func (r *Reader) ctaFast(c *CTA) bool {
+	const maxWarps = 32
+	p := r.in.buf[r.in.r:r.in.w]
+	if len(p) < (4+maxWarps)*binary.MaxVarintLen64 {
+		return false
+	}
+	dk, n1 := binary.Varint(p)
+	if n1 <= 0 {
+		return false
+	}
+	dc, n2 := binary.Varint(p[n1:])
+	if n2 <= 0 {
+		return false
+	}
+	cycles, n3 := binary.Varint(p[n1+n2:])
+	if n3 <= 0 {
+		return false
+	}
+	warps, n4 := binary.Uvarint(p[n1+n2+n3:])
+	if n4 <= 0 || warps > maxWarps {
+		return false
+	}
+	i := n1 + n2 + n3 + n4
+	var wc []int64
+	if warps > 0 {
+		wc = make([]int64, warps)
+		prev := cycles
+		for w := range wc {
+			d, n := binary.Varint(p[i:])
+			if n <= 0 {
+				return false
+			}
+			i += n
+			prev += d
+			wc[w] = prev
+		}
+	}
+	c.Kernel = r.delta.kernel + uint64(dk)
+	c.CTA = r.delta.expectedCTA(c.Kernel, true) + uint64(dc)
+	c.Cycles = cycles
+	c.WarpCycles = wc
+	r.delta.kernel, r.delta.cta = c.Kernel, c.CTA
+	r.in.r += i
+	return true
+}
+
+func (r *Reader) access() (Record, error) {
+	d := fieldReader{in: r.in}
+	a := new(Access)
+	a.Kernel, a.CTA = d.ref(&r.delta, false)
+	a.Buffer = d.uvarint()
+	a.Lo = d.uvarint()
+	a.Hi = a.Lo + d.uvarint()
+	a.Mode = d.enum(modeNames)
+	return a, d.err
+}
+
+func (r *Reader) pages() (Record, error) {
+	d := fieldReader{in: r.in}
+	p := new(Pages)
+	p.Kernel, p.CTA = d.ref(&r.delta, false)
+	p.Buffer = d.uvarint()
+	p.R = d.uint64s()
+	p.W = d.uint64s()
+	return p, d.err
+}
+
+// fieldReader reads one record's fields, keeping the first error and
+// returning zero values after it, so decoders read as a list of fields.
+type fieldReader struct {
+	in  *inbuf
+	err error
+}
+
+func (d *fieldReader) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+func (d *fieldReader) byte() byte {
+	if d.err != nil {
+		return 0
+	}
+	c, err := d.in.byte1()
+	d.fail(err)
+	return c
+}
+
+func (d *fieldReader) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, err := d.in.uvarint()
+	d.fail(err)
+	return v
+}
+
+func (d *fieldReader) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, err := d.in.varint()
+	d.fail(err)
+	return v
+}
+
+func (d *fieldReader) int() int {
+	v := d.varint()
+	if int64(int(v)) != v {
+		d.fail(errRange("value %d does not fit in an int", v))
+		return 0
+	}
+	return int(v)
+}
+
+func (d *fieldReader) uint32(field string) uint32 {
+	v := d.uvarint()
+	if v > math.MaxUint32 {
+		d.fail(errRange("%s dimension %d does not fit in 32 bits", field, v))
+		return 0
+	}
+	return uint32(v)
+}
+
+func (d *fieldReader) f64() float64 {
+	if d.err != nil {
+		return 0
+	}
+	p, err := d.in.next(8)
+	if err != nil {
+		d.fail(err)
+		return 0
+	}
+	return math.Float64frombits(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
+}
+
+func (d *fieldReader) str() string {
+	if d.err != nil {
+		return ""
+	}
+	s, err := d.in.str()
+	d.fail(err)
+	return s
+}
+
+func (d *fieldReader) enum(names []string) string {
+	i := d.uvarint()
+	switch {
+	case d.err != nil:
+		return ""
+	case i == 0:
+		return d.str()
+	case i <= uint64(len(names)):
+		return names[i-1]
+	}
+	d.fail(errRange("enum value %d is out of range (1..%d)", i, len(names)))
+	return ""
+}
+
+// ref reads a delta-coded (kernel, CTA) pair; see deltaState.
+func (d *fieldReader) ref(s *deltaState, next bool) (kernel, cta uint64) {
+	kernel = s.kernel + uint64(d.varint())
+	cta = s.expectedCTA(kernel, next) + uint64(d.varint())
+	if d.err == nil {
+		s.kernel, s.cta = kernel, cta
+	}
+	return kernel, cta
+}
+
+// listLen reads a list length and the capacity to start the list with: no
+// more than a small first chunk, so a corrupt length is never allocated
+// before the data to fill it has arrived.
+func (d *fieldReader) listLen() (n, capacity int) {
+	v := d.uvarint()
+	if v > maxListLen {
+		d.fail(errRange("list length %d exceeds the format's limit of %d", v, maxListLen))
+		return 0, 0
+	}
+	return int(v), min(int(v), 1024)
+}
+
+func (d *fieldReader) uint64s() []uint64 {
+	n, c := d.listLen()
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	xs := make([]uint64, 0, c)
+	var prev uint64
+	for i := 0; i < n && d.err == nil; i++ {
+		prev += uint64(d.varint())
+		xs = append(xs, prev)
+	}
+	return xs
+}
+
+func (d *fieldReader) int64s(prev int64) []int64 {
+	n, c := d.listLen()
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	xs := make([]int64, 0, c)
+	for i := 0; i < n && d.err == nil; i++ {
+		prev += d.varint()
+		xs = append(xs, prev)
+	}
+	return xs
+}
+
+func (d *fieldReader) meta() map[string]string {
+	v := d.uvarint()
+	if v > maxMetaLen {
+		d.fail(errRange("meta has %d entries, more than the format's limit of %d", v, maxMetaLen))
+	}
+	if v == 0 || d.err != nil {
+		return nil
+	}
+	m := make(map[string]string, min(v, 64))
+	prev := ""
+	for i := uint64(0); i < v && d.err == nil; i++ {
+		k := d.str()
+		if i > 0 && k <= prev {
+			d.fail(errRange("meta keys are not in ascending order (%q after %q)", k, prev))
+		}
+		m[k] = d.str()
+		prev = k
+	}
+	return m
+}

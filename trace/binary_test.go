@@ -1,0 +1,391 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// exoticRecords has every record kind with awkward values: extremes of every
+// integer type, negative numbers, non-ASCII and control characters, unsorted
+// lists, unknown enum strings. Not a valid trace, but every encoding must
+// carry it exactly.
+func exoticRecords() []Record {
+	return []Record{
+		&Header{Version: 1, ClockMHz: 1400.25, PageBytes: 65536, Source: "gen:bfs", GPU: "k20c",
+			GPUSpec: &GPUSpec{SMs: 13, ClockMHz: 706, MaxCTAsPerSM: 16, MaxThreadsPerSM: 2048,
+				RegsPerSM: 65536, SmemPerSM: 48 << 10, MaxKernels: 32},
+			Meta: map[string]string{"b": "x\"y\n\\", "a": "ünïcode ✓", "\x00ctl\x7f": "\x1f", "": ""}},
+		&Header{Version: -3, ClockMHz: 1e-7, GPUSpec: &GPUSpec{}},
+		&Header{ClockMHz: -1e300, PageBytes: math.MinInt64},
+		&Buffer{ID: math.MaxUint64, Base: 1 << 63, Bytes: -5, Role: "custom"},
+		&Buffer{Name: "in", Bytes: 1 << 40, Role: RoleInOut},
+		&Memcpy{Dir: DirD2H, Buffer: 7, Bytes: math.MaxInt64, Stream: 3, T: math.MinInt64},
+		&Memcpy{Dir: "sideways"},
+		&Kernel{ID: 42, Name: "k<T>::run", Grid: [3]uint32{math.MaxUint32, 2, 1}, Block: [3]uint32{32, 4, 2}, Regs: -1, Smem: 48 << 10},
+		&Kernel{ID: 43, Name: strings.Repeat("long", 1000)},
+		&Launch{Kernel: 42, T: 10, Stream: 2, After: []uint64{1, 0, math.MaxUint64}},
+		&Launch{Kernel: 0, Parent: &Parent{Kernel: 42, CTA: 5, Warp: 3, Lane: 31, At: -1}, Workload: 9, InlineCycles: 77},
+		&Launch{Kernel: 1, Parent: &Parent{Kernel: 42, CTA: 5, Warp: math.MinInt64, Lane: math.MaxInt64, At: math.MaxInt64}},
+		&Launch{Kernel: 43, T: 5, Stream: 1, Parent: &Parent{Kernel: 3, CTA: math.MaxUint64}, InlineCycles: 1},
+		&Launch{Kernel: math.MaxUint64},
+		&Launch{Kernel: 45, Parent: &Parent{}, Workload: -1, After: []uint64{7}},
+		&CTA{Kernel: 42, CTA: 0, Cycles: 100},
+		&CTA{Kernel: 42, CTA: 1, Cycles: 100, WarpCycles: []int64{100, -4, math.MaxInt64, math.MinInt64}},
+		&CTA{Kernel: 42, CTA: math.MaxUint64, Cycles: -1},
+		&CTA{Kernel: 42, CTA: 0, Cycles: math.MinInt64},
+		&CTA{Kernel: 7},
+		&CTA{Kernel: 7, CTA: 1, Cycles: 3, WarpCycles: make([]int64, 40)}, // more warps than the fast path takes
+		&Access{Kernel: 7, Buffer: 1, Lo: 10, Hi: 5, Mode: ModeReadWrite},
+		&Access{Kernel: 7, CTA: 3, Buffer: 1, Lo: math.MaxUint64, Mode: "x"},
+		&Access{Kernel: 7, CTA: 3, Buffer: 1, Hi: math.MaxUint64, Mode: ModeRead},
+		&Pages{Kernel: 7, CTA: 3, Buffer: 2, R: []uint64{5, 1, math.MaxUint64, 0}},
+		&Pages{Kernel: 8, Buffer: 2, W: []uint64{3}},
+		&Pages{},
+	}
+}
+
+// fixture reads a JSONL file under testdata.
+func fixture(t testing.TB, name string) []Record {
+	t.Helper()
+	f, err := os.Open("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadAll(NewJSONLReader(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func encodeBinary(t testing.TB, recs []Record) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatalf("Write(%#v): %v", r, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func decodeBinary(t testing.TB, data []byte) []Record {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// testEncoder compresses hand-made streams; EncodeAll is safe for
+// concurrent use, as fuzzing needs.
+var testEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
+
+// compress wraps a hand-made decompressed stream in zstd, for tests of what
+// the Writer would never produce.
+func compress(payload []byte) []byte {
+	return testEncoder.EncodeAll(payload, nil)
+}
+
+// decompress undoes compress.
+func decompress(t testing.TB, data []byte) []byte {
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// preamble is the start of every decompressed stream.
+func preamble() []byte {
+	return binary.AppendUvarint([]byte(binaryMagic), Version)
+}
+
+func TestBinaryRoundTrip(t *testing.T) {
+	for _, recs := range [][]Record{exoticRecords(), fixture(t, "valid.jsonl")} {
+		got := decodeBinary(t, encodeBinary(t, recs))
+		if len(got) != len(recs) {
+			t.Fatalf("got %d records, want %d", len(got), len(recs))
+		}
+		for i := range recs {
+			if !reflect.DeepEqual(got[i], recs[i]) {
+				t.Errorf("record %d:\n got %#v\nwant %#v", i+1, got[i], recs[i])
+			}
+		}
+	}
+}
+
+func TestBinaryEmptyListsReadAsNil(t *testing.T) {
+	in := []Record{
+		&Header{Version: 1, ClockMHz: 1, Meta: map[string]string{}},
+		&CTA{WarpCycles: []int64{}},
+		&Pages{R: []uint64{}, W: []uint64{}},
+		&Launch{After: []uint64{}},
+	}
+	want := []Record{&Header{Version: 1, ClockMHz: 1}, &CTA{}, &Pages{}, &Launch{}}
+	if got := decodeBinary(t, encodeBinary(t, in)); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v, want %#v", got, want)
+	}
+}
+
+func TestBinaryDeterministic(t *testing.T) {
+	recs := append(exoticRecords(), syntheticCTAs(1, 20000)...)
+	a, b := encodeBinary(t, recs), encodeBinary(t, recs)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two encodings of the same records differ")
+	}
+	if !bytes.HasPrefix(a, []byte(zstdMagic)) {
+		t.Fatalf("output starts % x, not the zstd magic", a[:4])
+	}
+}
+
+func TestBinaryPos(t *testing.T) {
+	data := encodeBinary(t, []Record{&CTA{}, &CTA{CTA: 1}, &Memcpy{}})
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Preamble: 8 magic bytes and a 1-byte version; a CTA 0 of kernel 0
+	// and the CTA after it are tag + 2 one-byte refs + cycles + list length.
+	want := [][2]int64{{0, 9}, {1, 9}, {2, 14}, {3, 19}}
+	for i, w := range want {
+		if i > 0 {
+			if _, err := r.Next(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if rec, off := r.Pos(); rec != w[0] || off != w[1] {
+			t.Errorf("after %d records Pos() = %d, %d; want %d, %d", i, rec, off, w[0], w[1])
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("Next at end = %v, want io.EOF", err)
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("Next after end = %v, want io.EOF again", err)
+	}
+}
+
+// readToError reads data to its end and returns the error that stopped it,
+// which must be a *Error, and the records before it.
+func readToError(t *testing.T, data []byte) (*Error, int) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(data))
+	n := 0
+	if err == nil {
+		var recs []Record
+		recs, err = ReadAll(r)
+		n = len(recs)
+		if err == nil {
+			t.Fatalf("read %d records without error", n)
+		}
+		if _, again := r.Next(); again != err {
+			t.Errorf("error is not sticky: then %v, now %v", err, again)
+		}
+	}
+	var te *Error
+	if !errors.As(err, &te) {
+		t.Fatalf("error %v (%T) is not a *trace.Error", err, err)
+	}
+	return te, n
+}
+
+func TestBinaryTruncated(t *testing.T) {
+	recs := append(fixture(t, "valid.jsonl"), syntheticCTAs(9, 50000)...)
+	data := encodeBinary(t, recs)
+	for _, cut := range []int{0, 2, 4, 10, 20, len(data) / 3, len(data) / 2, len(data) - 5, len(data) - 1} {
+		e, n := readToError(t, data[:cut])
+		// A cut in the first zstd block fails before the first record.
+		if e.Record != int64(n)+1 && !(n == 0 && e.Record == 0) {
+			t.Errorf("cut at %d: error %q at record %d offset %d after %d records", cut, e, e.Record, e.Offset, n)
+		}
+		if !strings.Contains(e.Msg, "truncated") && !strings.Contains(e.Msg, "bad magic") {
+			t.Errorf("cut at %d: %q does not say truncated", cut, e)
+		}
+	}
+}
+
+func TestBinaryTruncatedInsideRecord(t *testing.T) {
+	payload := append(preamble(), byte(KindKernel), 5, 10, 'a', 'b')
+	e, n := readToError(t, compress(payload))
+	if n != 0 || e.Record != 1 || e.Offset != 9 || e.Kind != KindKernel || !strings.Contains(e.Msg, "ends inside a record") {
+		t.Errorf("got %q (record %d, offset %d, kind %v) after %d records", e, e.Record, e.Offset, e.Kind, n)
+	}
+}
+
+func TestBinaryCorrupt(t *testing.T) {
+	data := encodeBinary(t, append(fixture(t, "valid.jsonl"), syntheticCTAs(9, 50000)...))
+	for _, pos := range []int{len(data) / 4, len(data) / 2, len(data) - 2} {
+		bad := bytes.Clone(data)
+		bad[pos] ^= 0x40
+		e, n := readToError(t, bad)
+		// A flip in the first zstd block fails before the first record.
+		if e.Record != int64(n)+1 && !(n == 0 && e.Record == 0) {
+			t.Errorf("flip at %d: %q at record %d offset %d after %d records", pos, e, e.Record, e.Offset, n)
+		}
+	}
+	// Data after the end of the stream is not silently ignored.
+	e, _ := readToError(t, append(bytes.Clone(data), "junk"...))
+	if !strings.Contains(e.Msg, "corrupt") {
+		t.Errorf("trailing junk: %q does not say corrupt", e)
+	}
+}
+
+func TestBinaryBadInput(t *testing.T) {
+	// A zstd frame claiming a window beyond the reader's limit: the frame
+	// header's window descriptor is its sixth byte, 2^(10+(b>>3)) bytes.
+	hugeWindow := encodeBinary(t, []Record{&CTA{}})
+	hugeWindow[5] = (26 - 10) << 3
+
+	tests := []struct {
+		name   string
+		data   []byte
+		want   string
+		record int64
+		offset int64
+	}{
+		{"huge window", hugeWindow, "zstd window is larger than the 32 MiB this reader allows", 0, 0},
+		{"empty", nil, "bad magic", 0, 0},
+		{"not zstd", []byte(`{"type":"header"}`), "bad magic", 0, 0},
+		{"other zstd content", compress([]byte("NOTATRACE, just text")), "bad magic", 0, 0},
+		{"short stream", compress([]byte("GPU")), "bad magic", 0, 0},
+		{"unknown version", compress(binary.AppendUvarint([]byte(binaryMagic), 2)), "unknown format version 2", 0, 0},
+		{"unknown tag", compress(append(preamble(), byte(KindMemcpy), 1, 0, 0, 0, 0, 0x7f)), "unknown record tag 127", 2, 15},
+		{"zero tag", compress(append(preamble(), 0)), "unknown record tag 0", 1, 9},
+		{"huge string", compress(binary.AppendUvarint(append(preamble(), byte(KindKernel), 1), 1<<40)), "string length 1099511627776 exceeds", 1, 9},
+		{"huge list", compress(binary.AppendUvarint(append(preamble(), byte(KindCTA), 0, 0, 0), 1<<40)), "list length 1099511627776 exceeds", 1, 9},
+		{"long list cut short", compress(binary.AppendUvarint(append(preamble(), byte(KindCTA), 0, 0, 0), 1<<20)), "truncated", 1, 9},
+		{"grid beyond 32 bits", compress(binary.AppendUvarint(append(preamble(), byte(KindKernel), 1, 0), 1<<32)), "grid dimension 4294967296 does not fit", 1, 9},
+		{"varint overflow", compress(append(preamble(), byte(KindBuffer), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01)), "varint longer than 64 bits", 1, 9},
+		{"bad enum", compress(append(preamble(), byte(KindMemcpy), 9)), "enum value 9 is out of range", 1, 9},
+		{"bad utf-8", compress(append(preamble(), byte(KindKernel), 1, 2, 0xff, 0xfe)), "not valid UTF-8", 1, 9},
+		{"bad launch flags", compress(append(preamble(), byte(KindLaunch), 0x40, 0)), "unknown bits", 1, 9},
+		{"bad spec byte", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7)), "presence byte", 1, 9},
+		{"meta out of order", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 'b', 0, 1, 'a', 0)), "not in ascending order", 1, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := readToError(t, tt.data)
+			if !strings.Contains(e.Msg, tt.want) || e.Record != tt.record || e.Offset != tt.offset {
+				t.Errorf("got %q (record %d, offset %d), want %q at record %d, offset %d", e, e.Record, e.Offset, tt.want, tt.record, tt.offset)
+			}
+		})
+	}
+}
+
+// failingReader returns data and then an I/O error.
+type failingReader struct {
+	data []byte
+	err  error
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+func TestBinaryReadError(t *testing.T) {
+	data := encodeBinary(t, syntheticCTAs(1, 100000))
+	r, err := NewReader(&failingReader{data: data[:len(data)/2], err: errors.New("disk on fire")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadAll(r)
+	var te *Error
+	if !errors.As(err, &te) || !strings.Contains(te.Msg, "read error: disk on fire") {
+		t.Fatalf("got %v, want a *Error saying read error: disk on fire", err)
+	}
+}
+
+func TestWriterRefusesUnencodable(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	refused := []Record{
+		nil,
+		(*CTA)(nil),
+		&Kernel{Name: "bad\xff"},
+		&Buffer{Name: strings.Repeat("x", maxStringLen+1)},
+		&Pages{R: make([]uint64, maxListLen+1)},
+	}
+	for _, rec := range refused {
+		err := w.Write(rec)
+		var te *Error
+		if !errors.As(err, &te) || te.Record != 1 {
+			t.Errorf("Write(%T) = %v, want a *Error for record 1", rec, err)
+		}
+	}
+	good := &CTA{Kernel: 3, CTA: 9, Cycles: 5}
+	if err := w.Write(good); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(good); err == nil {
+		t.Error("Write after Close succeeded")
+	}
+	if err := w.Close(); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
+	if got := decodeBinary(t, buf.Bytes()); !reflect.DeepEqual(got, []Record{good}) {
+		t.Errorf("stream holds %#v, want only the good record", got)
+	}
+}
+
+// failingWriter accepts n bytes and then fails.
+type failingWriter struct{ n int }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+func TestWriterIOErrorIsSticky(t *testing.T) {
+	w := NewWriter(&failingWriter{n: 10})
+	var err error
+	for _, rec := range syntheticCTAs(1, 200000) {
+		if err = w.Write(rec); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("got %v, want disk full", err)
+	}
+	if again := w.Close(); again == nil {
+		t.Error("Close after an I/O error succeeded")
+	}
+}

@@ -1,0 +1,174 @@
+package trace
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"unicode/utf8"
+)
+
+// inbufSize is the read-ahead of the binary reader: large enough that a
+// refill is rare, small enough to stay in cache.
+const inbufSize = 64 << 10
+
+var errVarint = errors.New("varint longer than 64 bits")
+
+// inbuf is a buffered reader over the decompressed stream that decodes
+// varints in place and counts bytes, so each record knows its offset. It is
+// bufio.Reader cut down to what the decoder needs, without per-call
+// interface overhead. A stream that ends inside a value reports
+// io.ErrUnexpectedEOF; other errors of src are returned as they are.
+type inbuf struct {
+	src  io.Reader
+	buf  []byte
+	r, w int   // buf[r:w] is unread
+	base int64 // stream offset of buf[0]
+	err  error // src's sticky error, returned once buf is drained
+}
+
+func newInbuf(src io.Reader) *inbuf {
+	return &inbuf{src: src, buf: make([]byte, inbufSize)}
+}
+
+// offset is the stream offset of the next unread byte.
+func (b *inbuf) offset() int64 { return b.base + int64(b.r) }
+
+// fill moves the unread bytes to the front and reads more after them. It
+// returns an error only when nothing new could be read.
+func (b *inbuf) fill() error {
+	if b.r > 0 {
+		b.w = copy(b.buf, b.buf[b.r:b.w])
+		b.base += int64(b.r)
+		b.r = 0
+	}
+	if b.err != nil {
+		return b.err
+	}
+	for tries := 0; tries < 100 && b.w < len(b.buf); tries++ {
+		n, err := b.src.Read(b.buf[b.w:])
+		b.w += n
+		if err != nil {
+			b.err = err
+		}
+		if n > 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if b.w == len(b.buf) {
+		return nil
+	}
+	b.err = io.ErrNoProgress
+	return b.err
+}
+
+// more is fill for a read that has already started a value, where the end
+// of the stream means truncation.
+func (b *inbuf) more() error {
+	err := b.fill()
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// byte0 reads the byte that starts a record; io.EOF here is a clean end.
+func (b *inbuf) byte0() (byte, error) {
+	if b.r == b.w {
+		if err := b.fill(); err != nil {
+			return 0, err
+		}
+	}
+	c := b.buf[b.r]
+	b.r++
+	return c, nil
+}
+
+func (b *inbuf) byte1() (byte, error) {
+	if b.r == b.w {
+		if err := b.more(); err != nil {
+			return 0, err
+		}
+	}
+	c := b.buf[b.r]
+	b.r++
+	return c, nil
+}
+
+func (b *inbuf) uvarint() (uint64, error) {
+	for {
+		v, n := binary.Uvarint(b.buf[b.r:b.w])
+		if n > 0 {
+			b.r += n
+			return v, nil
+		}
+		if n < 0 {
+			return 0, errVarint
+		}
+		if err := b.more(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+func (b *inbuf) varint() (int64, error) {
+	u, err := b.uvarint()
+	return int64(u>>1) ^ -int64(u&1), err
+}
+
+// next returns the next n bytes, valid until the following read; n must not
+// exceed the buffer size.
+func (b *inbuf) next(n int) ([]byte, error) {
+	for b.w-b.r < n {
+		if err := b.more(); err != nil {
+			return nil, err
+		}
+	}
+	p := b.buf[b.r : b.r+n]
+	b.r += n
+	return p, nil
+}
+
+// str reads a length-prefixed UTF-8 string.
+func (b *inbuf) str() (string, error) {
+	n, err := b.uvarint()
+	if err != nil {
+		return "", err
+	}
+	if n > maxStringLen {
+		return "", errRange("string length %d exceeds the format's limit of %d", n, maxStringLen)
+	}
+	var s string
+	if int(n) <= len(b.buf) {
+		p, err := b.next(int(n))
+		if err != nil {
+			return "", err
+		}
+		s = string(p)
+	} else if s, err = b.long(int(n)); err != nil {
+		return "", err
+	}
+	if !utf8.ValidString(s) {
+		return "", errRange("string %q is not valid UTF-8", s)
+	}
+	return s, nil
+}
+
+// long reads an n-byte string larger than the buffer, growing its result
+// only as data actually arrives.
+func (b *inbuf) long(n int) (string, error) {
+	out := make([]byte, 0, len(b.buf))
+	for len(out) < n {
+		if b.r == b.w {
+			if err := b.more(); err != nil {
+				return "", err
+			}
+		}
+		k := min(n-len(out), b.w-b.r)
+		out = append(out, b.buf[b.r:b.r+k]...)
+		b.r += k
+	}
+	return string(out), nil
+}

@@ -1,0 +1,430 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+)
+
+// Validator is a Source that passes another Source's records through
+// unchanged and stops with a *Error at the first record that breaks the
+// schema's rules (DESIGN §2): references to undeclared buffers or kernels,
+// values out of range, records out of order.
+//
+// On top of DESIGN's order it enforces the streaming rule that lets a replay
+// keep only the work in flight: the records from one host launch up to the
+// next host launch form that launch's *tree segment*, and every record of the
+// launch tree (the cta, access and pages records of the host-launched kernel,
+// the device launches from it and their records, recursively) must lie in
+// it. When a segment ends, every kernel launched in it must have had a cta
+// record for each of its CTAs. Declarations (buffer, kernel) and memcpy
+// records may come anywhere before they are used.
+//
+// Its memory is proportional to the current launch tree plus a bit or so per
+// declared kernel id and per buffer, never to the length of the trace.
+type Validator struct {
+	src    Source
+	record int64 // records read from src
+	err    error // sticky
+
+	header    bool
+	pageBytes int64
+
+	buffers  map[uint64]int64 // id → bytes
+	declared idSet            // every kernel id declared so far
+	pending  map[uint64]shape // declared kernels not yet launched
+	host     idSet            // host-launched kernel ids, for after
+	tree     map[uint64]*treeKernel
+	order    []*treeKernel // tree's kernels in launch order
+	last     *treeKernel   // the tree kernel looked up last
+	treeAt   int64         // record number of the tree's host launch
+}
+
+// shape is what the validator keeps of a kernel declaration.
+type shape struct {
+	ctas  uint64
+	warps int
+}
+
+// treeKernel is a kernel launched in the current launch tree.
+type treeKernel struct {
+	id uint64
+	shape
+	seen idSet // CTAs with a cta record
+}
+
+// NewValidator returns a Validator reading from src. Where src has a
+// Pos() (record, offset int64) method, and a Line() int64 method, as
+// Reader and JSONLReader do, errors carry the position it reports.
+func NewValidator(src Source) *Validator {
+	return &Validator{
+		src:     src,
+		buffers: make(map[uint64]int64),
+		pending: make(map[uint64]shape),
+		tree:    make(map[uint64]*treeKernel),
+	}
+}
+
+// Next returns src's next record once it has checked it, or io.EOF after the
+// last record of a valid trace. Errors from src are returned as they are.
+func (v *Validator) Next() (Record, error) {
+	if v.err != nil {
+		return nil, v.err
+	}
+	rec, err := v.src.Next()
+	switch {
+	case err == io.EOF:
+		if err := v.finish(); err != nil {
+			v.err = &Error{Offset: -1, Msg: "at end of trace: " + err.Error()}
+			return nil, v.err
+		}
+		v.err = io.EOF
+		return nil, io.EOF
+	case err != nil:
+		v.err = err
+		return nil, err
+	}
+	v.record++
+	if err := v.check(rec); err != nil {
+		v.err = v.errorAt(kindOf(rec), err)
+		return nil, v.err
+	}
+	return rec, nil
+}
+
+// errorAt places err at the record just read, using src's idea of where that
+// is when it has one.
+func (v *Validator) errorAt(k Kind, err error) *Error {
+	e := &Error{Record: v.record, Offset: -1, Kind: k, Msg: err.Error()}
+	if p, ok := v.src.(interface{ Pos() (int64, int64) }); ok {
+		e.Record, e.Offset = p.Pos()
+	}
+	if l, ok := v.src.(interface{ Line() int64 }); ok {
+		e.Line = l.Line()
+	}
+	return e
+}
+
+// finish checks what can only be checked at the end of the trace.
+func (v *Validator) finish() error {
+	if !v.header {
+		return errors.New("no header record")
+	}
+	return v.endTree()
+}
+
+func (v *Validator) check(rec Record) error {
+	if h, ok := rec.(*Header); ok && h != nil {
+		return v.checkHeader(h)
+	}
+	if !v.header {
+		return fmt.Errorf("the first record must be the header, not a %s record", kindOf(rec))
+	}
+	switch r := rec.(type) {
+	case *Buffer:
+		if r != nil {
+			return v.checkBuffer(r)
+		}
+	case *Memcpy:
+		if r != nil {
+			return v.checkMemcpy(r)
+		}
+	case *Kernel:
+		if r != nil {
+			return v.checkKernel(r)
+		}
+	case *Launch:
+		if r != nil {
+			return v.checkLaunch(r)
+		}
+	case *CTA:
+		if r != nil {
+			return v.checkCTA(r)
+		}
+	case *Access:
+		if r != nil {
+			return v.checkAccess(r)
+		}
+	case *Pages:
+		if r != nil {
+			return v.checkPages(r)
+		}
+	}
+	return errors.New("nil or unknown record type")
+}
+
+func (v *Validator) checkHeader(h *Header) error {
+	switch {
+	case v.header:
+		return errors.New("second header; the header comes exactly once, first")
+	case h.Version != Version:
+		return fmt.Errorf("unknown trace version %d (this reader knows version %d)", h.Version, Version)
+	case !(h.ClockMHz > 0) || math.IsInf(h.ClockMHz, 0):
+		return fmt.Errorf("clock_mhz %v must be a positive number", h.ClockMHz)
+	case h.PageBytes < 0 || h.PageBytes&(h.PageBytes-1) != 0:
+		return fmt.Errorf("page_bytes %d must be a power of two (or 0 for %d)", h.PageBytes, DefaultPageBytes)
+	}
+	if s := h.GPUSpec; s != nil {
+		if !(s.ClockMHz >= 0) || math.IsInf(s.ClockMHz, 0) {
+			return fmt.Errorf("gpu_spec.clock_mhz %v must be a non-negative number", s.ClockMHz)
+		}
+		for _, f := range []struct {
+			name string
+			v    int64
+		}{
+			{"sms", int64(s.SMs)}, {"max_ctas_per_sm", int64(s.MaxCTAsPerSM)},
+			{"max_threads_per_sm", int64(s.MaxThreadsPerSM)}, {"regs_per_sm", int64(s.RegsPerSM)},
+			{"smem_per_sm", s.SmemPerSM}, {"max_kernels", int64(s.MaxKernels)},
+		} {
+			if f.v < 0 {
+				return fmt.Errorf("gpu_spec.%s %d is negative", f.name, f.v)
+			}
+		}
+	}
+	v.header = true
+	v.pageBytes = h.PageBytes
+	if v.pageBytes == 0 {
+		v.pageBytes = DefaultPageBytes
+	}
+	return nil
+}
+
+func (v *Validator) checkBuffer(b *Buffer) error {
+	if _, dup := v.buffers[b.ID]; dup {
+		return fmt.Errorf("buffer %d declared twice", b.ID)
+	}
+	if b.Bytes <= 0 {
+		return fmt.Errorf("buffer %d has %d bytes; it needs at least 1", b.ID, b.Bytes)
+	}
+	switch b.Role {
+	case RoleInput, RoleOutput, RoleInOut, RoleTemp:
+	default:
+		return fmt.Errorf("buffer %d has role %q; want input, output, inout or temp", b.ID, b.Role)
+	}
+	v.buffers[b.ID] = b.Bytes
+	return nil
+}
+
+func (v *Validator) checkMemcpy(m *Memcpy) error {
+	if m.Dir != DirH2D && m.Dir != DirD2H {
+		return fmt.Errorf("memcpy dir %q; want h2d or d2h", m.Dir)
+	}
+	size, err := v.buffer("memcpy", m.Buffer)
+	if err != nil {
+		return err
+	}
+	if m.Bytes < 0 || m.Bytes > size {
+		return fmt.Errorf("memcpy of %d bytes, outside 0..%d, the size of buffer %d", m.Bytes, size, m.Buffer)
+	}
+	if m.T < 0 {
+		return fmt.Errorf("memcpy at t %d; times are non-negative", m.T)
+	}
+	return nil
+}
+
+// buffer returns the size of a declared buffer.
+func (v *Validator) buffer(what string, id uint64) (int64, error) {
+	size, ok := v.buffers[id]
+	if !ok {
+		return 0, fmt.Errorf("%s of undeclared buffer %d", what, id)
+	}
+	return size, nil
+}
+
+func (v *Validator) checkKernel(k *Kernel) error {
+	if v.declared.has(k.ID) {
+		return fmt.Errorf("kernel %d declared twice", k.ID)
+	}
+	if k.Name == "" {
+		return fmt.Errorf("kernel %d has no name", k.ID)
+	}
+	for i, axis := range "xyz" {
+		if k.Grid[i] == 0 || k.Block[i] == 0 {
+			return fmt.Errorf("kernel %d has grid %v and block %v; every dimension must be at least 1", k.ID, k.Grid, k.Block)
+		}
+		if k.Block[i] > 1024 {
+			return fmt.Errorf("kernel %d block.%c is %d; a CTA has at most 1024 threads", k.ID, axis, k.Block[i])
+		}
+	}
+	if t := k.Threads(); t > 1024 {
+		return fmt.Errorf("kernel %d has %d threads per CTA; at most 1024", k.ID, t)
+	}
+	if hi, _ := bits.Mul64(uint64(k.Grid[0])*uint64(k.Grid[1]), uint64(k.Grid[2])); hi != 0 {
+		return fmt.Errorf("kernel %d grid %v has more than 2^64 CTAs", k.ID, k.Grid)
+	}
+	if k.Regs < 0 || k.Regs > 255 {
+		return fmt.Errorf("kernel %d uses %d registers per thread; want 0..255", k.ID, k.Regs)
+	}
+	if k.Smem < 0 {
+		return fmt.Errorf("kernel %d uses %d bytes of shared memory", k.ID, k.Smem)
+	}
+	v.declared.add(k.ID)
+	v.pending[k.ID] = shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32}
+	return nil
+}
+
+func (v *Validator) checkLaunch(l *Launch) error {
+	sh, ok := v.pending[l.Kernel]
+	switch {
+	case ok:
+	case v.declared.has(l.Kernel):
+		return fmt.Errorf("kernel %d launched twice", l.Kernel)
+	default:
+		return fmt.Errorf("launch of undeclared kernel %d", l.Kernel)
+	}
+	for _, id := range l.After {
+		if !v.host.has(id) {
+			return fmt.Errorf("launch of kernel %d is after kernel %d, which is not a host-launched kernel launched before it", l.Kernel, id)
+		}
+	}
+	if l.Workload < 0 || l.InlineCycles < 0 {
+		return fmt.Errorf("launch of kernel %d has workload %d and inline_cycles %d; neither may be negative", l.Kernel, l.Workload, l.InlineCycles)
+	}
+	if l.Host() {
+		if l.T < 0 {
+			return fmt.Errorf("host launch of kernel %d at t %d; times are non-negative", l.Kernel, l.T)
+		}
+		if err := v.endTree(); err != nil {
+			return fmt.Errorf("%v, but this host launch starts the next launch tree", err)
+		}
+		v.treeAt = v.record
+		v.host.add(l.Kernel)
+	} else if err := v.checkParent(l.Kernel, l.Parent); err != nil {
+		return err
+	}
+	delete(v.pending, l.Kernel)
+	k := &treeKernel{id: l.Kernel, shape: sh}
+	v.tree[l.Kernel] = k
+	v.order = append(v.order, k)
+	return nil
+}
+
+func (v *Validator) checkParent(child uint64, p *Parent) error {
+	k, err := v.inTree("device launch", p.Kernel)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.CTA >= k.ctas:
+		return fmt.Errorf("launch of kernel %d from CTA %d of kernel %d, which has %d CTAs", child, p.CTA, p.Kernel, k.ctas)
+	case p.Warp < 0 || p.Warp >= k.warps:
+		return fmt.Errorf("launch of kernel %d from warp %d; kernel %d has %d warps per CTA", child, p.Warp, p.Kernel, k.warps)
+	case p.Lane < 0 || p.Lane >= 32:
+		return fmt.Errorf("launch of kernel %d from lane %d; want 0..31", child, p.Lane)
+	case p.At < 0:
+		return fmt.Errorf("launch of kernel %d at %d cycles into its parent warp; times are non-negative", child, p.At)
+	}
+	return nil
+}
+
+func (v *Validator) checkCTA(c *CTA) error {
+	k, err := v.inTree("cta", c.Kernel)
+	if err != nil {
+		return err
+	}
+	if err := k.checkIndex("cta", c.CTA); err != nil {
+		return err
+	}
+	if c.Cycles < 0 {
+		return fmt.Errorf("CTA %d of kernel %d takes %d cycles", c.CTA, c.Kernel, c.Cycles)
+	}
+	if c.WarpCycles != nil && len(c.WarpCycles) != k.warps {
+		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
+	}
+	for w, cy := range c.WarpCycles {
+		if cy < 0 {
+			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles", w, c.CTA, c.Kernel, cy)
+		}
+	}
+	if !k.seen.add(c.CTA) {
+		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
+	}
+	return nil
+}
+
+func (v *Validator) checkAccess(a *Access) error {
+	k, err := v.inTree("access", a.Kernel)
+	if err != nil {
+		return err
+	}
+	if err := k.checkIndex("access", a.CTA); err != nil {
+		return err
+	}
+	size, err := v.buffer("access", a.Buffer)
+	if err != nil {
+		return err
+	}
+	if a.Lo > a.Hi || a.Hi >= uint64(size) {
+		return fmt.Errorf("access to bytes %d..%d of buffer %d, which has %d bytes", a.Lo, a.Hi, a.Buffer, size)
+	}
+	switch a.Mode {
+	case ModeRead, ModeWrite, ModeReadWrite:
+		return nil
+	}
+	return fmt.Errorf("access mode %q; want r, w or rw", a.Mode)
+}
+
+func (v *Validator) checkPages(p *Pages) error {
+	k, err := v.inTree("pages", p.Kernel)
+	if err != nil {
+		return err
+	}
+	if err := k.checkIndex("pages", p.CTA); err != nil {
+		return err
+	}
+	size, err := v.buffer("pages", p.Buffer)
+	if err != nil {
+		return err
+	}
+	n := uint64((size-1)/v.pageBytes + 1)
+	for _, list := range [][]uint64{p.R, p.W} {
+		for _, page := range list {
+			if page >= n {
+				return fmt.Errorf("page %d of buffer %d, which has %d pages of %d bytes", page, p.Buffer, n, v.pageBytes)
+			}
+		}
+	}
+	return nil
+}
+
+// inTree returns the kernel a record of the given kind refers to, which must
+// belong to the current launch tree.
+func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
+	if v.last != nil && v.last.id == id {
+		return v.last, nil
+	}
+	if k := v.tree[id]; k != nil {
+		v.last = k
+		return k, nil
+	}
+	if _, ok := v.pending[id]; ok {
+		return nil, fmt.Errorf("%s for kernel %d before the kernel's launch", what, id)
+	}
+	if v.declared.has(id) {
+		return nil, fmt.Errorf("%s for kernel %d appears after the host launch of record %d, but kernel %d belongs to an earlier launch tree; a launch tree's records must come before the next host launch", what, id, v.treeAt, id)
+	}
+	return nil, fmt.Errorf("%s for undeclared kernel %d", what, id)
+}
+
+func (k *treeKernel) checkIndex(what string, cta uint64) error {
+	if cta >= k.ctas {
+		return fmt.Errorf("%s for CTA %d of kernel %d, which has %d CTAs", what, cta, k.id, k.ctas)
+	}
+	return nil
+}
+
+// endTree checks that the current launch tree is complete and forgets it.
+func (v *Validator) endTree() error {
+	for _, k := range v.order {
+		if got := k.seen.len(); got != k.ctas {
+			return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
+		}
+	}
+	clear(v.tree)
+	clear(v.order)
+	v.order = v.order[:0]
+	v.last = nil
+	return nil
+}

@@ -1,0 +1,305 @@
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// Lines of the tiny traces below. Buffer 1 has 3 pages; kernels 1-3 have 2
+// CTAs of 2 warps each.
+const (
+	hdr  = `{"type":"header","version":1,"clock_mhz":706}`
+	buf1 = `{"type":"buffer","id":1,"base":0,"bytes":10000,"role":"input"}`
+	k1   = `{"type":"kernel","id":1,"name":"k","grid":[2,1,1],"block":[64,1,1],"regs":0,"smem":0}`
+	k2   = `{"type":"kernel","id":2,"name":"k","grid":[2,1,1],"block":[64,1,1],"regs":0,"smem":0}`
+	k3   = `{"type":"kernel","id":3,"name":"k","grid":[2,1,1],"block":[64,1,1],"regs":0,"smem":0}`
+	l1   = `{"type":"launch","kernel":1,"t":0,"stream":0}`
+	l2   = `{"type":"launch","kernel":2,"t":0,"stream":0}`
+	l3   = `{"type":"launch","kernel":3,"t":0,"stream":0}`
+	c10  = `{"type":"cta","kernel":1,"cta":0,"cycles":1}`
+	c11  = `{"type":"cta","kernel":1,"cta":1,"cycles":1}`
+	c20  = `{"type":"cta","kernel":2,"cta":0,"cycles":1}`
+	c21  = `{"type":"cta","kernel":2,"cta":1,"cycles":1}`
+	// d2 launches kernel 2 from lane 0 of warp 0 of CTA 0 of kernel 1.
+	d2 = `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":0},"workload":1,"inline_cycles":1}`
+)
+
+// base is a header, a buffer and kernel 1 launched (lines 1-4).
+var base = []string{hdr, buf1, k1, l1}
+
+// with returns base followed by lines.
+func with(lines ...string) []string {
+	return append(append([]string(nil), base...), lines...)
+}
+
+func validate(lines []string) ([]Record, error) {
+	return ReadAll(NewValidator(NewJSONLReader(strings.NewReader(strings.Join(lines, "\n")))))
+}
+
+func TestValidatorAccepts(t *testing.T) {
+	tests := map[string][]string{
+		"minimal":                   {hdr},
+		"complete tree":             with(c10, c11),
+		"ctas in any order":         with(c11, c10),
+		"device launch":             with(k2, d2, c10, c20, c21, c11),
+		"next kernel declared late": with(c10, c11, k2, l2, c20, c21),
+		"memcpy between trees":      with(c10, c11, `{"type":"memcpy","dir":"d2h","buffer":1,"bytes":10000,"stream":0,"t":5}`),
+		"unlaunched kernel":         with(c10, c11, k2),
+		"after host kernel":         with(c10, c11, k2, `{"type":"launch","kernel":2,"t":0,"stream":1,"after":[1]}`, c20, c21),
+		"warp cycles":               with(`{"type":"cta","kernel":1,"cta":0,"cycles":5,"warp_cycles":[5,0]}`, c11),
+		"last page":                 with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[2],"w":[0]}`, c10, c11),
+		"last byte":                 with(`{"type":"access","kernel":1,"cta":1,"buffer":1,"lo":0,"hi":9999,"mode":"rw"}`, c10, c11),
+		"large pages": {`{"type":"header","version":1,"clock_mhz":706,"page_bytes":65536}`, buf1, k1, l1,
+			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[0]}`, c10, c11},
+	}
+	for name, lines := range tests {
+		if recs, err := validate(lines); err != nil || len(recs) != len(lines) {
+			t.Errorf("%s: %d records, %v; want %d records, no error", name, len(recs), err, len(lines))
+		}
+	}
+}
+
+func TestValidatorAcceptsFixture(t *testing.T) {
+	raw := fixture(t, "valid.jsonl")
+	recs, err := ReadAll(NewValidator(&sliceSource{recs: raw}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range raw {
+		if recs[i] != raw[i] {
+			t.Fatalf("record %d was not passed through unchanged", i+1)
+		}
+	}
+}
+
+func TestValidatorRejects(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		line  int64 // line of the bad record; 0 for the end of the trace
+		want  string
+	}{
+		// header
+		{"empty trace", nil, 0, "at end of trace: no header record"},
+		{"no header", []string{buf1}, 1, "the first record must be the header, not a buffer record"},
+		{"second header", []string{hdr, hdr}, 2, "second header"},
+		{"version", []string{`{"type":"header","version":2,"clock_mhz":706}`}, 1, "unknown trace version 2"},
+		{"zero clock", []string{`{"type":"header","version":1,"clock_mhz":0}`}, 1, "clock_mhz 0 must be a positive number"},
+		{"negative clock", []string{`{"type":"header","version":1,"clock_mhz":-1}`}, 1, "clock_mhz -1 must be a positive number"},
+		{"page bytes not a power of two", []string{`{"type":"header","version":1,"clock_mhz":1,"page_bytes":3000}`}, 1, "page_bytes 3000 must be a power of two"},
+		{"negative page bytes", []string{`{"type":"header","version":1,"clock_mhz":1,"page_bytes":-4096}`}, 1, "page_bytes -4096 must be a power of two"},
+		{"negative gpu spec", []string{`{"type":"header","version":1,"clock_mhz":1,"gpu_spec":{"sms":-1}}`}, 1, "gpu_spec.sms -1 is negative"},
+
+		// buffer
+		{"buffer twice", []string{hdr, buf1, buf1}, 3, "buffer 1 declared twice"},
+		{"empty buffer", []string{hdr, `{"type":"buffer","id":2,"bytes":0,"role":"temp"}`}, 2, "buffer 2 has 0 bytes"},
+		{"bad role", []string{hdr, `{"type":"buffer","id":2,"bytes":1,"role":"scratch"}`}, 2, `role "scratch"`},
+
+		// memcpy
+		{"bad dir", with(`{"type":"memcpy","dir":"h2h","buffer":1}`), 5, `memcpy dir "h2h"`},
+		{"memcpy of undeclared buffer", with(`{"type":"memcpy","dir":"h2d","buffer":9}`), 5, "memcpy of undeclared buffer 9"},
+		{"memcpy too big", with(`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":10001}`), 5, "memcpy of 10001 bytes, outside 0..10000"},
+		{"memcpy negative", with(`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":-1}`), 5, "memcpy of -1 bytes"},
+		{"memcpy before time", with(`{"type":"memcpy","dir":"d2h","buffer":1,"t":-1}`), 5, "memcpy at t -1"},
+
+		// kernel
+		{"kernel twice", []string{hdr, k1, k1}, 3, "kernel 1 declared twice"},
+		{"kernel redeclared after launch", with(c10, c11, k1), 7, "kernel 1 declared twice"},
+		{"no name", []string{hdr, `{"type":"kernel","id":4,"grid":[1,1,1],"block":[1,1,1]}`}, 2, "kernel 4 has no name"},
+		{"empty grid", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[0,1,1],"block":[1,1,1]}`}, 2, "every dimension must be at least 1"},
+		{"empty block", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,0]}`}, 2, "every dimension must be at least 1"},
+		{"wide block", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[2000,1,1]}`}, 2, "block.x is 2000"},
+		{"too many threads", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[32,33,1]}`}, 2, "1056 threads per CTA"},
+		{"too many registers", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"regs":256}`}, 2, "256 registers"},
+		{"negative registers", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"regs":-1}`}, 2, "-1 registers"},
+		{"negative smem", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"smem":-1}`}, 2, "-1 bytes of shared memory"},
+		{"grid beyond 2^64", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[4294967295,4294967295,4294967295],"block":[1,1,1]}`}, 2, "more than 2^64 CTAs"},
+
+		// launch
+		{"launch of undeclared kernel", []string{hdr, l1}, 2, "launch of undeclared kernel 1"},
+		{"launched twice", with(c10, c11, l1), 7, "kernel 1 launched twice"},
+		{"host launch before time", []string{hdr, k1, `{"type":"launch","kernel":1,"t":-5}`}, 3, "at t -5"},
+		{"after unknown kernel", with(c10, c11, k2, `{"type":"launch","kernel":2,"after":[7]}`), 8, "after kernel 7, which is not a host-launched kernel"},
+		{"after itself", with(c10, c11, k2, `{"type":"launch","kernel":2,"after":[2]}`), 8, "after kernel 2, which is not"},
+		{"after device kernel", with(k2, d2, c10, c11, c20, c21, k3, `{"type":"launch","kernel":3,"after":[2]}`), 12, "after kernel 2, which is not a host-launched kernel"},
+		{"parent undeclared", []string{hdr, k2, `{"type":"launch","kernel":2,"parent":{"kernel":9}}`}, 3, "device launch for undeclared kernel 9"},
+		{"parent not launched", []string{hdr, k1, k2, d2}, 4, "device launch for kernel 1 before the kernel's launch"},
+		{"parent CTA outside grid", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":2}}`), 6, "from CTA 2 of kernel 1, which has 2 CTAs"},
+		{"parent warp outside CTA", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"warp":2}}`), 6, "from warp 2; kernel 1 has 2 warps per CTA"},
+		{"negative warp", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"warp":-1}}`), 6, "from warp -1"},
+		{"lane outside warp", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"lane":32}}`), 6, "from lane 32"},
+		{"negative at", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"at":-1}}`), 6, "at -1 cycles into its parent warp"},
+		{"negative workload", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1},"workload":-1}`), 6, "workload -1"},
+		{"negative inline cycles", with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1},"inline_cycles":-1}`), 6, "inline_cycles -1"},
+		{"parent in an earlier tree", with(c10, c11, k3, l3, `{"type":"cta","kernel":3,"cta":0}`, k2, d2), 11,
+			"device launch for kernel 1 appears after the host launch of record 8, but kernel 1 belongs to an earlier launch tree"},
+
+		// cta
+		{"cta before launch", []string{hdr, k1, c10}, 3, "cta for kernel 1 before the kernel's launch"},
+		{"cta of undeclared kernel", []string{hdr, c10}, 2, "cta for undeclared kernel 1"},
+		{"cta outside grid", with(`{"type":"cta","kernel":1,"cta":2}`), 5, "cta for CTA 2 of kernel 1, which has 2 CTAs"},
+		{"negative cycles", with(`{"type":"cta","kernel":1,"cycles":-1}`), 5, "takes -1 cycles"},
+		{"warp cycles count", with(`{"type":"cta","kernel":1,"warp_cycles":[1]}`), 5, "has 1 warp_cycles; the kernel has 2 warps per CTA"},
+		{"negative warp cycles", with(`{"type":"cta","kernel":1,"warp_cycles":[1,-5]}`), 5, "warp 1 of CTA 0 of kernel 1 takes -5 cycles"},
+		{"cta twice", with(c10, c10), 6, "second cta record for CTA 0 of kernel 1"},
+		{"cta after the next host launch", with(c10, c11, k2, l2, c20, c11), 10,
+			"cta for kernel 1 appears after the host launch of record 8, but kernel 1 belongs to an earlier launch tree; a launch tree's records must come before the next host launch"},
+
+		// access
+		{"access before launch", []string{hdr, buf1, k1, `{"type":"access","kernel":1,"buffer":1,"mode":"r"}`}, 4, "access for kernel 1 before the kernel's launch"},
+		{"access outside grid", with(`{"type":"access","kernel":1,"cta":7,"buffer":1,"mode":"r"}`), 5, "access for CTA 7 of kernel 1"},
+		{"access of undeclared buffer", with(`{"type":"access","kernel":1,"buffer":2,"mode":"r"}`), 5, "access of undeclared buffer 2"},
+		{"access backwards", with(`{"type":"access","kernel":1,"buffer":1,"lo":5,"hi":4,"mode":"r"}`), 5, "bytes 5..4 of buffer 1"},
+		{"access past the end", with(`{"type":"access","kernel":1,"buffer":1,"hi":10000,"mode":"r"}`), 5, "bytes 0..10000 of buffer 1, which has 10000 bytes"},
+		{"bad mode", with(`{"type":"access","kernel":1,"buffer":1,"mode":"x"}`), 5, `access mode "x"`},
+
+		// pages
+		{"pages outside grid", with(`{"type":"pages","kernel":1,"cta":2,"buffer":1}`), 5, "pages for CTA 2 of kernel 1"},
+		{"pages of undeclared buffer", with(`{"type":"pages","kernel":1,"buffer":2}`), 5, "pages of undeclared buffer 2"},
+		{"read page past the end", with(`{"type":"pages","kernel":1,"buffer":1,"r":[3]}`), 5, "page 3 of buffer 1, which has 3 pages of 4096 bytes"},
+		{"written page past the end", with(`{"type":"pages","kernel":1,"buffer":1,"r":[0],"w":[1,9]}`), 5, "page 9 of buffer 1"},
+		{"page past the end of large pages", []string{`{"type":"header","version":1,"clock_mhz":706,"page_bytes":8192}`, buf1, k1, l1,
+			`{"type":"pages","kernel":1,"buffer":1,"w":[2]}`}, 5, "page 2 of buffer 1, which has 2 pages of 8192 bytes"},
+
+		// launch trees
+		{"tree incomplete at next host launch", with(c10, k2, l2), 7,
+			"kernel 1 has cta records for 1 of its 2 CTAs (1 missing), but this host launch starts the next launch tree"},
+		{"child incomplete at next host launch", with(k2, d2, c10, c11, c20, k3, l3), 11, "kernel 2 has cta records for 1 of its 2 CTAs (1 missing)"},
+		{"tree incomplete at end", with(c10), 0, "at end of trace: kernel 1 has cta records for 1 of its 2 CTAs (1 missing)"},
+		{"child never ran", with(k2, d2, c10, c11), 0, "at end of trace: kernel 2 has cta records for 0 of its 2 CTAs (2 missing)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := validate(tt.lines)
+			var te *Error
+			if !errors.As(err, &te) {
+				t.Fatalf("got %v after %d records, want a *trace.Error", err, len(recs))
+			}
+			if !strings.Contains(te.Msg, tt.want) || te.Line != tt.line || te.Record != tt.line {
+				t.Errorf("got %q (line %d, record %d), want %q at line %d", te, te.Line, te.Record, tt.want, tt.line)
+			}
+			if tt.line > 0 && te.Kind == 0 {
+				t.Errorf("%q does not name the record kind", te)
+			}
+			passed := len(tt.lines) // an error at the end comes after every record
+			if tt.line > 0 {
+				passed = int(tt.line) - 1
+			}
+			if len(recs) != passed {
+				t.Errorf("passed %d records before the error, want %d", len(recs), passed)
+			}
+		})
+	}
+}
+
+func TestValidatorPositions(t *testing.T) {
+	// A source without Pos: the validator counts records itself.
+	src := &sliceSource{recs: []Record{&Header{Version: Version, ClockMHz: 1}, &Buffer{ID: 1, Bytes: 1, Role: RoleTemp}, (*CTA)(nil)}}
+	_, err := ReadAll(NewValidator(src))
+	var te *Error
+	if !errors.As(err, &te) || te.Record != 3 || te.Offset != -1 || te.Line != 0 || !strings.Contains(te.Msg, "nil") {
+		t.Errorf("got %#v, want a nil-record error at record 3 without offset", err)
+	}
+
+	// A binary reader: the error carries its record number and offset.
+	var sink sliceSink
+	syntheticTrace(t, &sink, 100, 0)
+	sink.recs = append(sink.recs, &CTA{Kernel: 0, CTA: 5})
+	r, err := NewReader(bytes.NewReader(encodeBinary(t, sink.recs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadAll(NewValidator(r))
+	rec, off := r.Pos()
+	if !errors.As(err, &te) || te.Record != int64(len(sink.recs)) || te.Record != rec || te.Offset != off || te.Line != 0 {
+		t.Errorf("got %v, want an error at record %d, offset %d", err, len(sink.recs), off)
+	}
+}
+
+// errSource fails after its records.
+type errSource struct {
+	sliceSource
+	err error
+}
+
+func (s *errSource) Next() (Record, error) {
+	if s.i == len(s.recs) {
+		return nil, s.err
+	}
+	return s.sliceSource.Next()
+}
+
+func TestValidatorPassesSourceErrors(t *testing.T) {
+	want := errors.New("source broke")
+	v := NewValidator(&errSource{sliceSource{recs: []Record{&Header{Version: Version, ClockMHz: 1}}}, want})
+	if _, err := ReadAll(v); err != want {
+		t.Errorf("got %v, want the source's error", err)
+	}
+	if _, err := v.Next(); err != want {
+		t.Errorf("error is not sticky: %v", err)
+	}
+}
+
+// The validator forgets a launch tree once it ends: after many host kernels
+// it holds only the last tree.
+func TestValidatorForgetsFinishedTrees(t *testing.T) {
+	recs := []Record{&Header{Version: Version, ClockMHz: 1}}
+	for id := uint64(0); id < 1000; id++ {
+		recs = append(recs,
+			&Kernel{ID: id, Name: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{1, 1, 1}},
+			&Launch{Kernel: id},
+			&CTA{Kernel: id})
+	}
+	v := NewValidator(&sliceSource{recs: recs})
+	for {
+		if _, err := v.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if len(v.tree) > 1 || len(v.order) > 1 || len(v.pending) > 1 {
+			t.Fatalf("at record %d it holds %d tree kernels, %d ordered, %d pending", v.record, len(v.tree), len(v.order), len(v.pending))
+		}
+	}
+	if n := len(v.declared.chunks); n > 2 {
+		t.Errorf("1000 dense kernel ids take %d chunks", n)
+	}
+}
+
+func TestIDSet(t *testing.T) {
+	var s idSet
+	ids := []uint64{0, 1, 63, 64, 511, 512, 1 << 40, ^uint64(0), 5}
+	for _, id := range ids {
+		if s.has(id) || !s.add(id) {
+			t.Fatalf("%d: in the set before being added", id)
+		}
+	}
+	for _, id := range ids {
+		if !s.has(id) || s.add(id) {
+			t.Errorf("%d: not in the set after being added", id)
+		}
+	}
+	for _, id := range []uint64{2, 65, 513, 1<<40 + 1, ^uint64(0) - 1} {
+		if s.has(id) {
+			t.Errorf("%d: in the set but never added", id)
+		}
+	}
+	if s.len() != uint64(len(ids)) {
+		t.Errorf("len() = %d, want %d", s.len(), len(ids))
+	}
+}
+
+func Example_validate() {
+	in := strings.Join([]string{hdr, k1, l1, c10}, "\n")
+	_, err := ReadAll(NewValidator(NewJSONLReader(strings.NewReader(in))))
+	fmt.Println(err)
+	_, err = ReadAll(NewValidator(NewJSONLReader(strings.NewReader(hdr + "\n" + c10))))
+	fmt.Println(err)
+	// Output:
+	// trace: at end of trace: kernel 1 has cta records for 1 of its 2 CTAs (1 missing)
+	// trace: record 2 (cta), line 2: cta for undeclared kernel 1
+}
