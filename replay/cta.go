@@ -71,7 +71,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(k, c.idx, c.sm, e.now)
 	}
 	spec := &k.ctas[c.idx]
-	if spec.x == nil {
+	if spec.warps == nil && spec.x == nil {
 		e.schedule(e.now+spec.cycles, evCTAEnd, nil, c, 0)
 		return
 	}
@@ -82,7 +82,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
 	n := c.k.need.warps
 	c.end = e.now
-	if len(x.sites) == 0 {
+	if x == nil {
 		for w := 0; w < n; w++ {
 			c.end = max(c.end, e.now+warpCycles(spec, w))
 		}
@@ -110,8 +110,8 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 
 // warpCycles is warp w's own execution time.
 func warpCycles(spec *ctaSpec, w int) int64 {
-	if spec.x != nil && spec.x.warps != nil {
-		return spec.x.warps[w]
+	if spec.warps != nil {
+		return spec.warps[w]
 	}
 	return spec.cycles
 }

@@ -45,6 +45,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	// cursor before the kernel can reach the Kernel Distributor, so checking
 	// twice would only cost time. Decoding errors surface on either.
 	e.host.src = hostSrc
+	if s, ok := hostSrc.(interface{ Skip(...trace.Kind) }); ok {
+		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer, trace.KindMemcpy)
+	}
 	e.body = newBodyCursor(trace.NewValidator(bodySrc))
 	if err := e.start(); err != nil {
 		return nil, err

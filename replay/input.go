@@ -64,7 +64,8 @@ type bodyCursor struct {
 	held   *trace.Launch            // the host launch that ended the last segment
 	header *trace.Header
 	eof    bool
-	loaded int // host launches whose segments are loaded
+	loaded int     // host launches whose segments are loaded
+	last   *Kernel // the kernel the last cta record named (they come in runs)
 }
 
 func newBodyCursor(src trace.Source) *bodyCursor {
@@ -186,19 +187,24 @@ func (b *bodyCursor) device(l *trace.Launch) error {
 
 // cta records one CTA's cost in its kernel.
 func (b *bodyCursor) cta(c *trace.CTA) error {
-	k := b.tree[c.Kernel]
+	k := b.last
+	if k == nil || k.id != c.Kernel {
+		k = b.tree[c.Kernel]
+		b.last = k
+	}
 	if k == nil {
 		return fmt.Errorf("cta %d of kernel %d: kernel not launched in this launch tree", c.CTA, c.Kernel)
 	}
 	if c.CTA >= k.total {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
-	k.ctas[c.CTA].cycles = b.clk.scale(c.Cycles)
+	spec := &k.ctas[c.CTA]
+	spec.cycles = b.clk.scale(c.Cycles)
 	if len(c.WarpCycles) > 0 {
-		x := k.extra(c.CTA)
-		x.warps = make([]int64, len(c.WarpCycles))
-		for i, w := range c.WarpCycles {
-			x.warps[i] = b.clk.scale(w)
+		// The record is ours to keep: scale its slice in place.
+		spec.warps = c.WarpCycles
+		for i, w := range spec.warps {
+			spec.warps[i] = b.clk.scale(w)
 		}
 	}
 	return nil
@@ -228,4 +234,9 @@ func sortSites(s []siteRec) {
 }
 
 // forget drops a finished kernel from the loaded trees.
-func (b *bodyCursor) forget(k *Kernel) { delete(b.tree, k.id) }
+func (b *bodyCursor) forget(k *Kernel) {
+	delete(b.tree, k.id)
+	if b.last == k {
+		b.last = nil
+	}
+}

@@ -39,15 +39,15 @@ const (
 	kComplete
 )
 
-// ctaSpec is what the trace says about one CTA. Most CTAs have uniform
-// warps and no launch sites, so the rare parts live behind a pointer.
+// ctaSpec is what the trace says about one CTA. Launch sites are rare, so
+// they live behind a pointer.
 type ctaSpec struct {
 	cycles int64
+	warps  []int64 // per-warp cycles; nil when every warp runs `cycles`
 	x      *ctaExtra
 }
 
 type ctaExtra struct {
-	warps []int64   // per-warp cycles; nil when every warp runs `cycles`
 	sites []siteRec // launching lanes, sorted by (warp, at, lane)
 }
 

@@ -26,7 +26,9 @@ type Reader struct {
 	record int64 // number of the record last returned or being read
 	offset int64 // its offset
 	err    error
-	ctas   []CTA // the rest of the batch cta records are allocated from
+	ctas   []CTA             // the rest of the batch cta records are allocated from
+	skip   uint64            // bit k set: records of Kind k are skipped (see Skip)
+	names  map[string]string // kernel names seen, for reuse (see kernelName)
 }
 
 // ctaBatch is how many cta records the Reader allocates at once. They are
@@ -92,25 +94,34 @@ func (r *Reader) Pos() (record, offset int64) { return r.record, r.offset }
 // Next returns the next record, a fresh value the caller may keep, or io.EOF
 // after the last one.
 func (r *Reader) Next() (Record, error) {
-	if r.err != nil {
-		return nil, r.err
+	for {
+		if r.err != nil {
+			return nil, r.err
+		}
+		offset := r.in.offset()
+		tag, err := r.in.byte0()
+		if err == io.EOF {
+			r.err = io.EOF
+			return nil, io.EOF
+		}
+		r.record++
+		r.offset = offset
+		if err != nil {
+			return nil, r.fail(0, err)
+		}
+		k := Kind(tag)
+		if r.skipped(k) {
+			if err := r.skipBody(k); err != nil {
+				return nil, r.fail(k, err)
+			}
+			continue
+		}
+		rec, err := r.decode(k)
+		if err != nil {
+			return nil, r.fail(k, err)
+		}
+		return rec, nil
 	}
-	offset := r.in.offset()
-	tag, err := r.in.byte0()
-	if err == io.EOF {
-		r.err = io.EOF
-		return nil, io.EOF
-	}
-	r.record++
-	r.offset = offset
-	if err != nil {
-		return nil, r.fail(0, err)
-	}
-	rec, err := r.decode(Kind(tag))
-	if err != nil {
-		return nil, r.fail(Kind(tag), err)
-	}
-	return rec, nil
 }
 
 // fail turns err into the Reader's sticky *Error for the current record,
@@ -241,7 +252,8 @@ func (r *Reader) memcpy() (Record, error) {
 
 func (r *Reader) kernel() (Record, error) {
 	d := fieldReader{in: r.in}
-	k := &Kernel{ID: d.uvarint(), Name: d.str()}
+	k := &Kernel{ID: d.uvarint()}
+	k.Name = r.kernelName(&d)
 	for i := range k.Grid {
 		k.Grid[i] = d.uint32("grid")
 	}
@@ -259,18 +271,29 @@ func (r *Reader) launch() (Record, error) {
 	if flags&^launchFlagsMask != 0 {
 		d.fail(errRange("launch flags %#x has unknown bits", flags))
 	}
-	l := &Launch{Kernel: r.delta.launched + 1 + uint64(d.varint())}
+	var l *Launch
+	if flags&launchHasParent != 0 {
+		// One allocation for a device launch and its parent: most launch
+		// records of a DP trace are device launches.
+		lp := new(struct {
+			l Launch
+			p Parent
+		})
+		l = &lp.l
+		l.Parent = &lp.p
+	} else {
+		l = new(Launch)
+	}
+	l.Kernel = r.delta.launched + 1 + uint64(d.varint())
 	if flags&launchHasT != 0 {
 		l.T = d.varint()
 	}
 	if flags&launchHasStream != 0 {
 		l.Stream = d.uvarint()
 	}
-	if flags&launchHasParent != 0 {
-		p := new(Parent)
+	if p := l.Parent; p != nil {
 		p.Kernel, p.CTA = d.ref(&r.delta, false)
 		p.Warp, p.Lane, p.At = d.int(), d.int(), d.varint()
-		l.Parent = p
 	}
 	if flags&launchHasWorkload != 0 {
 		l.Workload = d.varint()

@@ -4,8 +4,10 @@ package trace
 // allocated as ids arrive, with the last chunk cached. Dense ids (CTA
 // indices, kernel ids counted up by a producer) cost about a bit each and
 // sequential ids rarely touch the map, while a stray huge id costs one chunk,
-// not a bitset up to it. The zero value is an empty set.
+// not a bitset up to it. The zero value is an empty set; it must not be
+// copied once used.
 type idSet struct {
+	first   idChunk // ids 0..511, inline: most sets (a small kernel's CTAs) need no allocation
 	chunks  map[uint64]*idChunk
 	lastKey uint64
 	last    *idChunk
@@ -18,6 +20,9 @@ type idChunk [8]uint64
 // it does not exist.
 func (s *idSet) chunk(id uint64, create bool) *idChunk {
 	key := id >> 9
+	if key == 0 {
+		return &s.first
+	}
 	if s.last != nil && s.lastKey == key {
 		return s.last
 	}

@@ -137,6 +137,12 @@ func (b *inbuf) str() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return b.strN(n)
+}
+
+// strN reads an n-byte UTF-8 string whose length was already read.
+func (b *inbuf) strN(n uint64) (string, error) {
+	var err error
 	if n > maxStringLen {
 		return "", errRange("string length %d exceeds the format's limit of %d", n, maxStringLen)
 	}

@@ -1,0 +1,114 @@
+package trace
+
+import "unicode/utf8"
+
+// Skip makes Next pass over records of the given kinds instead of returning
+// them. A reader that needs only some records — the replay's host-launch
+// cursor wants only launches — then spends no time building the rest.
+// Skipped records still count in record numbers and still fail on a
+// truncated or corrupt stream; their fields are not checked further.
+func (r *Reader) Skip(kinds ...Kind) {
+	for _, k := range kinds {
+		r.skip |= 1 << k
+	}
+}
+
+func (r *Reader) skipped(k Kind) bool { return k < 64 && r.skip&(1<<k) != 0 }
+
+// skipBody reads past the body of a record of kind k without building it.
+// Delta state is still updated, so later records decode correctly.
+func (r *Reader) skipBody(k Kind) error {
+	d := fieldReader{in: r.in}
+	switch k {
+	case KindCTA:
+		d.ref(&r.delta, true)
+		d.varint()
+		d.skipList()
+	case KindKernel:
+		d.uvarint()
+		d.skipStr()
+		for i := 0; i < 6; i++ {
+			d.uvarint()
+		}
+		d.varint()
+		d.varint()
+	default:
+		_, err := r.decode(k)
+		return err
+	}
+	return d.err
+}
+
+// skipStr reads past a length-prefixed string.
+func (d *fieldReader) skipStr() {
+	n := d.uvarint()
+	if d.err != nil {
+		return
+	}
+	if n > maxStringLen {
+		d.fail(errRange("string length %d exceeds the format's limit of %d", n, maxStringLen))
+		return
+	}
+	for n > 0 && d.err == nil {
+		step := min(int(n), len(d.in.buf))
+		_, err := d.in.next(step)
+		d.fail(err)
+		n -= uint64(step)
+	}
+}
+
+// skipList reads past a list of varints.
+func (d *fieldReader) skipList() {
+	n, _ := d.listLen()
+	for i := 0; i < n && d.err == nil; i++ {
+		d.varint()
+	}
+}
+
+// maxInterned bounds the kernel-name cache: real traces have a handful of
+// kernel names repeated over millions of records.
+const maxInterned = 1024
+
+// kernelName reads a kernel's name, returning the same string for repeated
+// names so a trace of a million device launches of one kernel does not
+// allocate a million copies.
+func (r *Reader) kernelName(d *fieldReader) string {
+	n := d.uvarint()
+	if d.err != nil || n > maxStringLen || int(n) > len(d.in.buf) {
+		if d.err == nil {
+			// Let the general path report or read it.
+			return d.strOfLen(n)
+		}
+		return ""
+	}
+	p, err := d.in.next(int(n))
+	if err != nil {
+		d.fail(err)
+		return ""
+	}
+	if s, ok := r.names[string(p)]; ok {
+		return s
+	}
+	s := string(p)
+	if !utf8.ValidString(s) {
+		d.fail(errRange("string %q is not valid UTF-8", s))
+		return ""
+	}
+	if r.names == nil {
+		r.names = map[string]string{}
+	}
+	if len(r.names) < maxInterned {
+		r.names[s] = s
+	}
+	return s
+}
+
+// strOfLen reads a string whose length prefix was already read.
+func (d *fieldReader) strOfLen(n uint64) string {
+	if d.err != nil {
+		return ""
+	}
+	s, err := d.in.strN(n)
+	d.fail(err)
+	return s
+}

@@ -1,0 +1,94 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A Reader told to skip kinds returns exactly the other records, unchanged,
+// and keeps counting records for its positions.
+func TestSkip(t *testing.T) {
+	all := readValidFixture(t)
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range all {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Skip(KindCTA, KindKernel, KindAccess)
+	var want []Record
+	var wantNums []int64
+	for i, rec := range all {
+		switch rec.Kind() {
+		case KindCTA, KindKernel, KindAccess:
+		default:
+			want = append(want, rec)
+			wantNums = append(wantNums, int64(i+1))
+		}
+	}
+	for i := range want {
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("record %d: got %#v, want %#v", i, got, want[i])
+		}
+		if n, _ := r.Pos(); n != wantNums[i] {
+			t.Errorf("record %d: Pos says %d, want %d", i, n, wantNums[i])
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Errorf("after the last record: %v, want io.EOF", err)
+	}
+}
+
+// Skipping still detects a truncated stream.
+func TestSkipTruncated(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.Write(&Header{Version: Version, ClockMHz: 706})
+	w.Write(&Kernel{ID: 1, Name: "k", Grid: [3]uint32{1 << 16, 1, 1}, Block: [3]uint32{32, 1, 1}})
+	w.Write(&Launch{Kernel: 1})
+	for i := uint64(0); i < 1<<16; i++ {
+		w.Write(&CTA{Kernel: 1, CTA: i, Cycles: int64(i * 7919 % 10007)})
+	}
+	w.Close()
+	data := buf.Bytes()[:buf.Len()/2]
+	r, err := NewReader(bytes.NewReader(data))
+	if err == nil {
+		r.Skip(KindCTA)
+		for err == nil {
+			_, err = r.Next()
+		}
+	}
+	if err == io.EOF || !strings.Contains(err.Error(), "truncated") {
+		t.Fatalf("got %v, want a truncation error", err)
+	}
+}
+
+func readValidFixture(t *testing.T) []Record {
+	t.Helper()
+	f, err := os.Open("testdata/valid.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadAll(NewJSONLReader(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
