@@ -98,6 +98,12 @@ func (b *inbuf) byte1() (byte, error) {
 }
 
 func (b *inbuf) uvarint() (uint64, error) {
+	// Most fields are small: one byte, no loop.
+	if b.r < b.w && b.buf[b.r] < 0x80 {
+		v := b.buf[b.r]
+		b.r++
+		return uint64(v), nil
+	}
 	for {
 		v, n := binary.Uvarint(b.buf[b.r:b.w])
 		if n > 0 {
