@@ -4,6 +4,7 @@ import "github.com/gpureplay/gpureplay/results"
 
 // ctaRun is one CTA resident on an SM.
 type ctaRun struct {
+	slot     int32 // index in engine.runs, for events
 	k        *Kernel
 	idx      uint64
 	sm       int
@@ -32,7 +33,7 @@ func (e *engine) place(k *Kernel, i int) {
 	e.occ.change(s, e.now)
 	s.reserve(k.need)
 	c := e.newRun()
-	*c = ctaRun{k: k, idx: k.next, sm: i, dispatch: e.now, warps: c.warps[:0]}
+	*c = ctaRun{slot: c.slot, k: k, idx: k.next, sm: i, dispatch: e.now, warps: c.warps[:0]}
 	k.next++
 	k.running++
 	if e.gate != nil && !e.gate.MayStart(k, c.idx) {
@@ -72,7 +73,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	}
 	spec := &k.ctas[c.idx]
 	if spec.warps == nil && spec.x == nil {
-		e.schedule(e.now+spec.cycles, evCTAEnd, nil, c, 0)
+		e.scheduleCTA(e.now+spec.cycles, evCTAEnd, c, 0)
 		return
 	}
 	e.startWarps(c, spec)
@@ -86,7 +87,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 		for w := 0; w < n; w++ {
 			c.end = max(c.end, e.now+warpCycles(spec, w))
 		}
-		e.schedule(c.end, evCTAEnd, nil, c, 0)
+		e.scheduleCTA(c.end, evCTAEnd, c, 0)
 		return
 	}
 	sortSites(x.sites)
@@ -104,7 +105,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 			continue
 		}
 		c.pending++
-		e.schedule(e.now+x.sites[wr.next].at, evSite, nil, c, w)
+		e.scheduleCTA(e.now+x.sites[wr.next].at, evSite, c, w)
 	}
 }
 
@@ -121,7 +122,7 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 	c.end = max(c.end, end)
 	c.pending--
 	if c.pending == 0 {
-		e.schedule(c.end, evCTAEnd, nil, c, 0)
+		e.scheduleCTA(c.end, evCTAEnd, c, 0)
 	}
 }
 
@@ -160,5 +161,7 @@ func (e *engine) newRun() *ctaRun {
 		e.freeRuns = e.freeRuns[:n-1]
 		return c
 	}
-	return &ctaRun{}
+	c := &ctaRun{slot: int32(len(e.runs))}
+	e.runs = append(e.runs, c)
+	return c
 }

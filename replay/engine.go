@@ -92,7 +92,10 @@ type engine struct {
 
 	sms      []sm
 	stalled  []*ctaRun
+	runs     []*ctaRun // every CTA state ever made, by slot (events name them so)
 	freeRuns []*ctaRun // finished CTAs' state, for reuse
+	kslots   []*Kernel // kernels with an event pending, by slot
+	kfree    []int32   // free kernel slots
 	gate     Gate
 	obs      Observer
 	placer   Placer
@@ -177,15 +180,15 @@ func (e *engine) loop() error {
 func (e *engine) fire(ev event) {
 	switch ev.kind {
 	case evHostIssue:
-		e.issue(ev.k)
+		e.issue(e.kernelOf(ev))
 	case evArrive:
-		e.arrive(ev.k)
+		e.arrive(e.kernelOf(ev))
 	case evReady:
-		e.becomeReady(ev.k)
+		e.becomeReady(e.kernelOf(ev))
 	case evSite:
-		e.sites.reach(ev.c, int(ev.warp))
+		e.sites.reach(e.runs[ev.ref], int(ev.warp))
 	case evCTAEnd:
-		e.ctaEnd(ev.c)
+		e.ctaEnd(e.runs[ev.ref])
 	}
 }
 
@@ -213,8 +216,33 @@ func (e *engine) compactPending() {
 	e.pending = e.pending[:j]
 }
 
-func (e *engine) schedule(at int64, kind eventKind, k *Kernel, c *ctaRun, warp int) {
-	e.q.push(event{at: at, kind: kind, k: k, c: c, warp: int32(warp)})
+// scheduleKernel schedules a kernel event. A kernel has at most one event
+// pending (issue, then arrival, then readiness), so it holds a slot in the
+// kernel table only while one is.
+func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
+	var slot int32
+	if n := len(e.kfree); n > 0 {
+		slot = e.kfree[n-1]
+		e.kfree = e.kfree[:n-1]
+		e.kslots[slot] = k
+	} else {
+		slot = int32(len(e.kslots))
+		e.kslots = append(e.kslots, k)
+	}
+	e.q.push(event{at: at, kind: kind, ref: slot})
+}
+
+// kernelOf returns a kernel event's kernel and frees its slot.
+func (e *engine) kernelOf(ev event) *Kernel {
+	k := e.kslots[ev.ref]
+	e.kslots[ev.ref] = nil
+	e.kfree = append(e.kfree, ev.ref)
+	return k
+}
+
+// scheduleCTA schedules a CTA event; warp matters for launch sites.
+func (e *engine) scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int) {
+	e.q.push(event{at: at, kind: kind, ref: c.slot, warp: int32(warp)})
 }
 
 func (e *engine) fail(err error) {
@@ -234,7 +262,7 @@ func (e *engine) readNextHost() error {
 	e.nextHost = k
 	e.hostKernel = append(e.hostKernel, k)
 	at := max(e.body.clk.scale(l.T), e.hostFree)
-	e.schedule(at, evHostIssue, k, nil, 0)
+	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }
 
@@ -244,7 +272,7 @@ func (e *engine) issue(k *Kernel) {
 	k.launchCycle = e.now
 	e.hostFree = e.now + e.cfg.Lat.HostIssue
 	e.live[k.id] = k
-	e.schedule(e.hostFree+e.cfg.Lat.HostLaunch, evArrive, k, nil, 0)
+	e.scheduleKernel(e.hostFree+e.cfg.Lat.HostLaunch, evArrive, k)
 	if err := e.readNextHost(); err != nil {
 		e.fail(err)
 	}
@@ -305,7 +333,7 @@ func (e *engine) fillKD() {
 		e.kdUsed++
 		e.kd = append(e.kd, k)
 		k.state = kDispatched
-		e.schedule(e.now+e.cfg.Lat.KernelDispatch, evReady, k, nil, 0)
+		e.scheduleKernel(e.now+e.cfg.Lat.KernelDispatch, evReady, k)
 	}
 }
 

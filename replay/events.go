@@ -11,15 +11,16 @@ const (
 	evCTAEnd                         // a CTA finishes
 )
 
-// event is one scheduled state change. Events are values in a slice heap, so
-// scheduling one allocates nothing.
+// event is one scheduled state change. Events are pointer-free values in a
+// slice heap: scheduling one allocates nothing, and moving them in the heap
+// costs the garbage collector nothing. ref names the kernel (kernel events)
+// or the CTA (CTA events) through the engine's slot tables.
 type event struct {
 	at   int64
 	seq  uint64
-	kind eventKind
+	ref  int32
 	warp int32
-	k    *Kernel
-	c    *ctaRun
+	kind eventKind
 }
 
 // eventQueue is a binary min-heap on (at, seq): the engine's clock. The

@@ -49,7 +49,7 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 	wr.shift += cost
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last
-		e.schedule(c.start+sites[last].at+wr.shift, evSite, nil, c, w)
+		e.scheduleCTA(c.start+sites[last].at+wr.shift, evSite, c, w)
 		return
 	}
 	own := max(wr.cycles, sites[first].at)
@@ -131,5 +131,5 @@ func (e *engine) launchChild(parent, child *Kernel, arrive int64) {
 	child.launchCycle = e.now
 	parent.kids++
 	e.stats.DeviceKernels++
-	e.schedule(arrive, evArrive, child, nil, 0)
+	e.scheduleKernel(arrive, evArrive, child)
 }
