@@ -1,11 +1,12 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -219,18 +220,22 @@ func (k *Kernel) extra(i uint64) *ctaExtra {
 	return s.x
 }
 
-// sortSites orders a CTA's launching lanes by (warp, at, lane).
+// sortSites orders a CTA's launching lanes by (warp, at, lane). Producers
+// usually write them in that order already.
 func sortSites(s []siteRec) {
-	sort.SliceStable(s, func(i, j int) bool {
-		a, b := &s[i], &s[j]
-		if a.warp != b.warp {
-			return a.warp < b.warp
-		}
-		if a.at != b.at {
-			return a.at < b.at
-		}
-		return a.lane < b.lane
-	})
+	if !slices.IsSortedFunc(s, cmpSite) {
+		slices.SortStableFunc(s, cmpSite)
+	}
+}
+
+func cmpSite(a, b siteRec) int {
+	if c := cmp.Compare(a.warp, b.warp); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.at, b.at); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.lane, b.lane)
 }
 
 // forget drops a finished kernel from the loaded trees.

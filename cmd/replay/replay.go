@@ -45,6 +45,7 @@ type replayFlags struct {
 	out      string
 	format   string
 	quiet    bool
+	cpuprof  string
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -56,8 +57,16 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.out, "out", "", "write the result tables into this directory")
 	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
+	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.cpuprof != "" {
+		stop, err := startCPUProfile(f.cpuprof)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
