@@ -1,0 +1,98 @@
+package policies
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+func k20c(t *testing.T) model.Config {
+	t.Helper()
+	cfg, err := model.Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func decide(t *testing.T, p replay.Policy, workloads ...int64) []replay.Decision {
+	t.Helper()
+	s := &replay.Site{}
+	for i, w := range workloads {
+		s.Lanes = append(s.Lanes, replay.Lane{Lane: i, Workload: w})
+	}
+	out := make([]replay.Verdict, len(workloads))
+	if p.Sites == nil {
+		replay.LaunchAll{}.Decide(s, out)
+	} else {
+		p.Sites.Decide(s, out)
+	}
+	var ds []replay.Decision
+	for _, v := range out {
+		ds = append(ds, v.Decision)
+	}
+	return ds
+}
+
+// threshold launches iff workload > launch.threshold: equal is inlined.
+func TestThresholdBoundary(t *testing.T) {
+	cfg := k20c(t)
+	cfg.Launch.Threshold = 64
+	p, err := New("threshold", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := decide(t, p, 0, 63, 64, 65, 1000)
+	want := []replay.Decision{replay.Inline, replay.Inline, replay.Inline, replay.Launch, replay.Launch}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("workload lane %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+}
+
+// cdp (and its alias baseline) launch everything; flat inlines everything.
+func TestCDPAndFlat(t *testing.T) {
+	for name, want := range map[string]replay.Decision{"cdp": replay.Launch, "baseline": replay.Launch, "flat": replay.Inline} {
+		p, err := New(name, k20c(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range decide(t, p, 0, 1, 1<<40) {
+			if d != want {
+				t.Errorf("%s decided %s, want %s", name, d, want)
+			}
+		}
+	}
+}
+
+// Unknown names list the valid ones; two mechanisms at one decision point
+// are refused; mechanisms at different points combine.
+func TestNewErrorsAndCombinations(t *testing.T) {
+	cfg := k20c(t)
+	if _, err := New("nope", cfg); err == nil || !strings.Contains(err.Error(), "valid policies: cdp, flat, threshold") {
+		t.Errorf("unknown policy: %v", err)
+	}
+	if _, err := New("flat+threshold", cfg); err == nil || !strings.Contains(err.Error(), "both decide launch sites") {
+		t.Errorf("conflicting combination: %v", err)
+	}
+	p, err := New("cdp+flat", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "cdp+flat" || decide(t, p, 5)[0] != replay.Inline {
+		t.Errorf("cdp+flat: name %q, decision %s", p.Name, decide(t, p, 5)[0])
+	}
+}
+
+func TestListIsSortedAndDocumented(t *testing.T) {
+	var prev string
+	for _, i := range List() {
+		if i.Name <= prev || i.Doc == "" || i.Source == "" {
+			t.Errorf("policy %q: out of order or undocumented", i.Name)
+		}
+		prev = i.Name
+	}
+}
