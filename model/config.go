@@ -115,8 +115,23 @@ type Config struct {
 // one stream creation for the warp because every child gets its own stream.
 // No launching lane, no cost.
 func (c CDP) APICost(x int64) int64 {
+	return c.ParamCost(x) + c.LaunchCost(x)
+}
+
+// ParamCost is cudaGetParameterBuffer for x lanes: the part of a launch
+// that DTBL's aggregated groups still pay (DTBL §4.3).
+func (c CDP) ParamCost(x int64) int64 {
 	if x <= 0 {
 		return 0
 	}
-	return c.ParamB + c.ParamA*x + c.LaunchB + c.LaunchA*x + c.StreamCreate
+	return c.ParamB + c.ParamA*x
+}
+
+// LaunchCost is cudaLaunchDevice for x lanes plus the warp's one stream
+// creation: what a device-kernel launch adds to the parameter buffer.
+func (c CDP) LaunchCost(x int64) int64 {
+	if x <= 0 {
+		return 0
+	}
+	return c.LaunchB + c.LaunchA*x + c.StreamCreate
 }

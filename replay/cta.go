@@ -6,8 +6,10 @@ import "github.com/gpureplay/gpureplay/results"
 type ctaRun struct {
 	slot     int32 // index in engine.runs, for events
 	k        *Kernel
-	idx      uint64
+	g        *group // the aggregated group it belongs to; nil for a native CTA
+	idx      uint64 // index in its kernel, or in its group
 	sm       int
+	smSlot   int // its CTA slot on the SM (for hardware thread ids)
 	dispatch int64
 	start    int64
 	stall    int64
@@ -26,21 +28,60 @@ type warpRun struct {
 	shift  int64 // cycles added by the sites already passed
 }
 
-// place puts k's next CTA on SM i, reserving its resources. It starts at
-// once unless the policy's gate holds it.
+// place puts k's next CTA on SM i, reserving its resources: native CTAs
+// first, then those of coalesced groups in FIFO order. It starts at once
+// unless a spilled group's metadata must be loaded first or the policy's
+// gate holds it.
 func (e *engine) place(k *Kernel, i int) {
 	s := &e.sms[i]
 	e.occ.change(s, e.now)
 	s.reserve(k.need)
 	c := e.newRun()
-	*c = ctaRun{slot: c.slot, k: k, idx: k.next, sm: i, dispatch: e.now, warps: c.warps[:0]}
-	k.next++
+	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0]}
+	if k.next < k.total {
+		c.idx = k.next
+		k.next++
+	} else {
+		e.placeGrouped(k, c)
+	}
 	k.running++
-	if e.gate != nil && !e.gate.MayStart(k, c.idx) {
+	if c.g != nil && c.g.spilled && c.idx == 0 {
+		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+		return
+	}
+	e.tryStart(c)
+}
+
+// placeGrouped gives c the next CTA of k's current aggregated group.
+func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
+	g := k.groups[k.gnext]
+	c.g, c.idx = g, g.next
+	g.next++
+	k.pooled--
+	if g.next == g.src.total {
+		k.groups[k.gnext] = nil
+		k.gnext++
+		if k.gnext == len(k.groups) {
+			k.groups, k.gnext = k.groups[:0], 0
+		}
+	}
+}
+
+// tryStart starts a placed CTA, or holds it stalled if the gate says no.
+func (e *engine) tryStart(c *ctaRun) {
+	if e.gate != nil && !e.gate.MayStart(c.k, c.idx) {
 		e.stalled = append(e.stalled, c)
 		return
 	}
 	e.startCTA(c)
+}
+
+// spec is what the trace says about c: its kernel's CTA, or its group's.
+func (c *ctaRun) spec() *ctaSpec {
+	if c.g != nil {
+		return &c.g.src.ctas[c.idx]
+	}
+	return &c.k.ctas[c.idx]
 }
 
 // retryStalled starts every stalled CTA whose gate now opens, in the order
@@ -71,7 +112,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	if e.obs != nil {
 		e.obs.CTAStarted(k, c.idx, c.sm, e.now)
 	}
-	spec := &k.ctas[c.idx]
+	spec := c.spec()
 	if spec.warps == nil && spec.x == nil {
 		e.scheduleCTA(e.now+spec.cycles, evCTAEnd, c, 0)
 		return
@@ -126,17 +167,17 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 	}
 }
 
-// ctaEnd frees the CTA's SM and counts it towards its kernel.
+// ctaEnd frees the CTA's SM and counts it towards its kernel or group.
 func (e *engine) ctaEnd(c *ctaRun) {
 	k := c.k
 	s := &e.sms[c.sm]
 	e.occ.change(s, e.now)
 	s.release(k.need)
+	s.freeSlot(c.smSlot)
 	k.running--
-	k.done++
 	e.stats.CTAs++
 	e.stats.StallCycles += c.stall
-	e.sink.CTA(results.CTA{
+	row := results.CTA{
 		KernelID:      k.id,
 		CTA:           c.idx,
 		SM:            int32(c.sm),
@@ -144,12 +185,23 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		StartCycle:    c.start,
 		EndCycle:      e.now,
 		StallCycles:   c.stall,
-	})
-	k.ctas[c.idx] = ctaSpec{} // its sites and warps are no longer needed
+	}
+	if c.g != nil {
+		row.GroupID = &c.g.id
+	}
+	e.sink.CTA(row)
+	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
 	if e.obs != nil {
 		e.obs.CTAFinished(k, c.idx, c.sm, e.now)
 	}
 	e.freeRuns = append(e.freeRuns, c)
+	if g := c.g; g != nil {
+		if g.done++; g.done == g.src.total {
+			e.groupDone(g)
+		}
+		return
+	}
+	k.done++
 	e.maybeComplete(k)
 }
 

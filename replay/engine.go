@@ -92,10 +92,11 @@ type engine struct {
 
 	sms      []sm
 	stalled  []*ctaRun
-	runs     []*ctaRun // every CTA state ever made, by slot (events name them so)
-	freeRuns []*ctaRun // finished CTAs' state, for reuse
-	kslots   []*Kernel // kernels with an event pending, by slot
-	kfree    []int32   // free kernel slots
+	runs     []*ctaRun         // every CTA state ever made, by slot (events name them so)
+	freeRuns []*ctaRun         // finished CTAs' state, for reuse
+	kslots   slotTable[Kernel] // kernels with an event pending
+	gslots   slotTable[group]  // aggregated groups on their way to a pool
+	agt      agt
 	gate     Gate
 	obs      Observer
 	placer   Placer
@@ -137,6 +138,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		e.placer = &RoundRobin{}
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
+	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	return e
 }
@@ -189,6 +191,10 @@ func (e *engine) fire(ev event) {
 		e.sites.reach(e.runs[ev.ref], int(ev.warp))
 	case evCTAEnd:
 		e.ctaEnd(e.runs[ev.ref])
+	case evStart:
+		e.tryStart(e.runs[ev.ref])
+	case evJoin:
+		e.join(e.gslots.take(ev.ref))
 	}
 }
 
@@ -210,6 +216,8 @@ func (e *engine) compactPending() {
 		if k.Remaining() > 0 {
 			e.pending[j] = k
 			j++
+		} else {
+			k.marked = false
 		}
 	}
 	clear(e.pending[j:])
@@ -220,24 +228,16 @@ func (e *engine) compactPending() {
 // pending (issue, then arrival, then readiness), so it holds a slot in the
 // kernel table only while one is.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
-	var slot int32
-	if n := len(e.kfree); n > 0 {
-		slot = e.kfree[n-1]
-		e.kfree = e.kfree[:n-1]
-		e.kslots[slot] = k
-	} else {
-		slot = int32(len(e.kslots))
-		e.kslots = append(e.kslots, k)
-	}
-	e.q.push(event{at: at, kind: kind, ref: slot})
+	e.q.push(event{at: at, kind: kind, ref: e.kslots.put(k)})
 }
 
 // kernelOf returns a kernel event's kernel and frees its slot.
-func (e *engine) kernelOf(ev event) *Kernel {
-	k := e.kslots[ev.ref]
-	e.kslots[ev.ref] = nil
-	e.kfree = append(e.kfree, ev.ref)
-	return k
+func (e *engine) kernelOf(ev event) *Kernel { return e.kslots.take(ev.ref) }
+
+// scheduleGroup schedules an aggregated group's arrival in its target's
+// pool.
+func (e *engine) scheduleGroup(at int64, g *group) {
+	e.q.push(event{at: at, kind: evJoin, ref: e.gslots.put(g)})
 }
 
 // scheduleCTA schedules a CTA event; warp matters for launch sites.
@@ -378,7 +378,7 @@ func (e *engine) becomeReady(k *Kernel) {
 	k.readyCycle = e.now
 	e.readySeq++
 	k.ready = e.readySeq
-	e.pending = append(e.pending, k)
+	e.mark(k)
 }
 
 // complete finishes a kernel whose CTAs and children are all done, and
@@ -407,7 +407,7 @@ func (e *engine) complete(k *Kernel) {
 }
 
 func (e *engine) maybeComplete(k *Kernel) {
-	if k.done == k.total && k.kids == 0 && k.state == kReady {
+	if k.done == k.total && k.open == 0 && k.kids == 0 && k.state == kReady {
 		e.complete(k)
 	}
 }

@@ -9,7 +9,35 @@ const (
 	evReady                          // a kernel finishes dispatch into the Kernel Distributor
 	evSite                           // a warp reaches its next launch site
 	evCTAEnd                         // a CTA finishes
+	evStart                          // a placed CTA starts after a delay
+	evJoin                           // an aggregated group joins its kernel's pool
 )
+
+// slotTable names objects by small integers so events can refer to them
+// without holding pointers. An object holds a slot while an event names it.
+type slotTable[T any] struct {
+	items []*T
+	free  []int32
+}
+
+func (t *slotTable[T]) put(x *T) int32 {
+	if n := len(t.free); n > 0 {
+		i := t.free[n-1]
+		t.free = t.free[:n-1]
+		t.items[i] = x
+		return i
+	}
+	t.items = append(t.items, x)
+	return int32(len(t.items) - 1)
+}
+
+// take returns the object in slot i and frees the slot.
+func (t *slotTable[T]) take(i int32) *T {
+	x := t.items[i]
+	t.items[i] = nil
+	t.free = append(t.free, i)
+	return x
+}
 
 // event is one scheduled state change. Events are pointer-free values in a
 // slice heap: scheduling one allocates nothing, and moving them in the heap

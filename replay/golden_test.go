@@ -210,8 +210,12 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 	for _, s := range show {
 		switch s {
 		case "summary":
-			out = append(out, fmt.Sprintf("summary makespan=%d kernels=%d device_kernels=%d ctas=%d sites=%d launched=%d inlined=%d stall=%d",
-				st.MakespanCycles, st.Kernels, st.DeviceKernels, st.CTAs, st.LaunchSites, st.Launched, st.Inlined, st.StallCycles))
+			line := fmt.Sprintf("summary makespan=%d kernels=%d device_kernels=%d ctas=%d sites=%d launched=%d inlined=%d stall=%d",
+				st.MakespanCycles, st.Kernels, st.DeviceKernels, st.CTAs, st.LaunchSites, st.Launched, st.Inlined, st.StallCycles)
+			if st.Coalesced > 0 {
+				line += fmt.Sprintf(" coalesced=%d", st.Coalesced)
+			}
+			out = append(out, line)
 		case "kernels":
 			ks := append([]results.Kernel(nil), r.kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })
@@ -220,8 +224,12 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				if k.ParentKernelID != nil {
 					parent = fmt.Sprint(*k.ParentKernelID)
 				}
-				out = append(out, fmt.Sprintf("kernel %d %s parent=%s launch=%d ready=%d start=%d end=%d wait=%d",
-					k.KernelID, k.Origin, parent, k.LaunchCycle, k.ReadyCycle, k.StartCycle, k.EndCycle, k.WaitCycles))
+				line := fmt.Sprintf("kernel %d %s parent=%s launch=%d ready=%d start=%d end=%d wait=%d",
+					k.KernelID, k.Origin, parent, k.LaunchCycle, k.ReadyCycle, k.StartCycle, k.EndCycle, k.WaitCycles)
+				if k.CoalescedGroups > 0 {
+					line += fmt.Sprintf(" groups=%d", k.CoalescedGroups)
+				}
+				out = append(out, line)
 			}
 		case "ctas":
 			cs := append([]results.CTA(nil), r.ctas...)
@@ -229,16 +237,27 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				if cs[i].KernelID != cs[j].KernelID {
 					return cs[i].KernelID < cs[j].KernelID
 				}
+				if gi, gj := group(cs[i]), group(cs[j]); gi != gj {
+					return gi < gj
+				}
 				return cs[i].CTA < cs[j].CTA
 			})
 			for _, c := range cs {
-				out = append(out, fmt.Sprintf("cta %d/%d sm=%d dispatch=%d start=%d end=%d stall=%d",
-					c.KernelID, c.CTA, c.SM, c.DispatchCycle, c.StartCycle, c.EndCycle, c.StallCycles))
+				name := fmt.Sprintf("%d/%d", c.KernelID, c.CTA)
+				if c.GroupID != nil {
+					name = fmt.Sprintf("%d/g%d/%d", c.KernelID, *c.GroupID, c.CTA)
+				}
+				out = append(out, fmt.Sprintf("cta %s sm=%d dispatch=%d start=%d end=%d stall=%d",
+					name, c.SM, c.DispatchCycle, c.StartCycle, c.EndCycle, c.StallCycles))
 			}
 		case "launches":
 			for _, l := range r.launches {
-				out = append(out, fmt.Sprintf("site %d cycle=%d parent=%d/%d warp=%d lane=%d child=%d workload=%d %s",
-					l.SiteID, l.Cycle, l.ParentKernelID, l.ParentCTA, l.Warp, l.Lane, l.ChildKernelID, l.Workload, l.Decision))
+				line := fmt.Sprintf("site %d cycle=%d parent=%d/%d warp=%d lane=%d child=%d workload=%d %s",
+					l.SiteID, l.Cycle, l.ParentKernelID, l.ParentCTA, l.Warp, l.Lane, l.ChildKernelID, l.Workload, l.Decision)
+				if l.TargetKernelID != nil {
+					line += fmt.Sprintf(" target=%d", *l.TargetKernelID)
+				}
+				out = append(out, line)
 			}
 		case "occupancy":
 			for _, o := range r.occupancy {
@@ -248,4 +267,12 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 		}
 	}
 	return out
+}
+
+// group is a CTA's aggregated group id, 0 for a native CTA (sorted first).
+func group(c results.CTA) uint64 {
+	if c.GroupID == nil {
+		return 0
+	}
+	return *c.GroupID
 }

@@ -18,8 +18,16 @@ type Kernel struct {
 	ctas    []ctaSpec // per CTA index; released when the kernel completes
 	next    uint64    // next CTA index to place
 	running int       // CTAs placed and not finished
-	done    uint64    // CTAs finished
-	kids    int       // launched children not complete
+	done    uint64    // native CTAs finished
+	kids    int       // launched children and groups not complete
+
+	// Aggregated groups coalesced into this kernel (DTBL), in FIFO order.
+	groups    []*group
+	gnext     int    // the group whose CTAs are placed next
+	pooled    uint64 // CTAs of joined groups not yet placed
+	open      int    // groups coalesced here and not complete
+	coalesced int64  // groups coalesced here, ever
+	marked    bool   // in the FCFS list of kernels with CTAs to place
 
 	state       kernelState
 	launchCycle int64 // host issue or device launch
@@ -77,8 +85,12 @@ func (k *Kernel) Host() bool { return k.host }
 // CTAs is the grid size.
 func (k *Kernel) CTAs() uint64 { return k.total }
 
-// Remaining is the number of CTAs not yet placed on an SM.
-func (k *Kernel) Remaining() uint64 { return k.total - k.next }
+// Remaining is the number of CTAs ready to be placed on an SM: native CTAs
+// not yet placed, then those of coalesced groups.
+func (k *Kernel) Remaining() uint64 { return k.total - k.next + k.pooled }
+
+// Complete reports whether the kernel has finished, children included.
+func (k *Kernel) Complete() bool { return k.state == kComplete }
 
 // Parent is the kernel whose CTA launched this one, nil for host kernels.
 func (k *Kernel) Parent() *Kernel { return k.parent }

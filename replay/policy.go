@@ -11,6 +11,10 @@ const (
 	// Inline has the parent lane do the child's work itself; the warp stalls
 	// for its longest inlining lane (SIMT).
 	Inline
+	// Coalesce makes the child an aggregated group of Verdict.Target, an
+	// eligible kernel in the Kernel Distributor (DTBL): its CTAs join the
+	// target's pool instead of launching a kernel.
+	Coalesce
 )
 
 func (d Decision) String() string {
@@ -19,6 +23,8 @@ func (d Decision) String() string {
 		return "launch"
 	case Inline:
 		return "inline"
+	case Coalesce:
+		return "coalesce"
 	}
 	return "invalid"
 }
@@ -28,6 +34,8 @@ func (d Decision) String() string {
 type Lane struct {
 	Lane         int
 	ChildKernel  uint64
+	ChildName    string
+	ChildBlock   [3]uint32
 	ChildCTAs    uint64
 	Workload     int64
 	InlineCycles int64
@@ -43,12 +51,17 @@ type Site struct {
 	ParentCTA    uint64
 	Warp         int
 	Lanes        []Lane
+	// KD is the Kernel Distributor's kernels in entry order, for policies
+	// that look for a kernel to coalesce into. Read-only.
+	KD []*Kernel
 }
 
 // Verdict is a policy's answer for one lane. The estimates are optional and
 // land in the launches table so a controller's reasoning can be audited.
 type Verdict struct {
 	Decision        Decision
+	Target          *Kernel // for Coalesce: the eligible kernel
+	SearchCycles    int64   // for Coalesce: Kernel Distributor entries searched
 	EstChildCycles  *float64
 	EstParentCycles *float64
 }

@@ -63,11 +63,11 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 	e := se.e
 	se.nextID++
 	s := &se.site
-	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0]}
+	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd}
 	for _, l := range lanes {
 		s.Lanes = append(s.Lanes, Lane{
-			Lane: int(l.lane), ChildKernel: l.child.id, ChildCTAs: l.child.total,
-			Workload: l.workload, InlineCycles: l.inline,
+			Lane: int(l.lane), ChildKernel: l.child.id, ChildName: l.child.decl.Name, ChildBlock: l.child.decl.Block,
+			ChildCTAs: l.child.total, Workload: l.workload, InlineCycles: l.inline,
 		})
 	}
 	if cap(se.verdict) < len(lanes) {
@@ -77,38 +77,75 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 	clear(out)
 	se.decider.Decide(s, out)
 
-	var launched, inlineMax int64
+	cost, ok := se.cost(c, lanes, out)
+	if !ok {
+		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
+		return 0
+	}
+	for i, v := range out {
+		se.record(s, lanes[i], v)
+		switch v.Decision {
+		case Launch:
+			e.launchChild(c.k, lanes[i].child, e.now+cost.launch)
+		case Coalesce:
+			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
+		case Inline:
+			e.body.forget(lanes[i].child)
+		}
+	}
+	return cost.launch + cost.inline
+}
+
+// siteCost is what a warp pays at a site, in cycles from reaching it.
+type siteCost struct {
+	front  int64 // parameter buffers ready and the KDE searched: groups join their kernel
+	launch int64 // device launches return: children reach the KMU
+	inline int64 // the longest inlining lane's work, run after the launches
+}
+
+// cost prices a site's verdicts. Launching and coalescing lanes first get
+// parameter buffers (cudaGetParameterBuffer for all of them, DTBL Table 3);
+// coalescing lanes search the Kernel Distributor meanwhile, one cycle per
+// entry plus one for the AGT slot, and the slower of the two sets the pace
+// (DTBL §4.3); launching lanes then pay cudaLaunchDevice and a stream. The
+// inlining lanes' longest loop runs after that (the branches diverge). With
+// no coalescing lane this is exactly the CDP API cost.
+func (se *siteEngine) cost(c *ctaRun, lanes []siteRec, out []Verdict) (siteCost, bool) {
+	var launched, coalesced, search, inline int64
 	for i, v := range out {
 		switch v.Decision {
 		case Launch:
 			launched++
+		case Coalesce:
+			if v.Target == nil {
+				return siteCost{}, false
+			}
+			coalesced++
+			search = max(search, v.SearchCycles+1)
 		case Inline:
-			inlineMax = max(inlineMax, lanes[i].inline)
+			inline = max(inline, lanes[i].inline)
 		default:
-			e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
-			return 0
+			return siteCost{}, false
 		}
 	}
-	api := e.cfg.CDP.APICost(launched)
-	for i, v := range out {
-		se.record(s, lanes[i], v)
-		if v.Decision == Launch {
-			e.launchChild(c.k, lanes[i].child, e.now+api)
-		} else {
-			e.body.forget(lanes[i].child)
-		}
-	}
-	return api + inlineMax
+	cdp := &se.e.cfg.CDP
+	front := max(cdp.ParamCost(launched+coalesced), search)
+	return siteCost{front: front, launch: front + cdp.LaunchCost(launched), inline: inline}, true
 }
 
 // record counts a lane's verdict and writes its launches row.
 func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 	st := &se.e.stats
 	st.LaunchSites++
-	if v.Decision == Launch {
+	switch v.Decision {
+	case Launch:
 		st.Launched++
-	} else {
+	case Inline:
 		st.Inlined++
+	}
+	var target *uint64
+	if v.Target != nil {
+		target = &v.Target.id
 	}
 	se.e.sink.Launch(results.Launch{
 		SiteID:          s.ID,
@@ -120,6 +157,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 		ChildKernelID:   l.child.id,
 		Workload:        l.workload,
 		Decision:        v.Decision.String(),
+		TargetKernelID:  target,
 		EstChildCycles:  v.EstChildCycles,
 		EstParentCycles: v.EstParentCycles,
 	})

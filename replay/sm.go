@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/model"
+import (
+	"math/bits"
+
+	"github.com/gpureplay/gpureplay/model"
+)
 
 // need is what one CTA of a kernel occupies on an SM.
 type need struct {
@@ -13,14 +17,31 @@ type need struct {
 // accounting. Resources are reserved when a CTA is placed and released when
 // it ends.
 type sm struct {
-	id        int
-	ctas      int // resident CTAs
-	warps     int // resident warps
-	regs      int
-	smem      int64
-	kernels   int // distinct kernels with resident CTAs
-	lastOwner *Kernel
-	occ       occAccum
+	id    int
+	ctas  int // resident CTAs
+	warps int // resident warps
+	regs  int
+	smem  int64
+	slots uint64 // CTA slots in use (bit i: slot i)
+	occ   occAccum
+}
+
+// takeSlot claims the lowest free CTA slot. Beyond 64 resident CTAs slots
+// are numbered by count, which only blurs the hardware thread ids DTBL
+// hashes.
+func (s *sm) takeSlot() int {
+	if s.slots == ^uint64(0) {
+		return 64 + s.ctas
+	}
+	i := bits.TrailingZeros64(^s.slots)
+	s.slots |= 1 << i
+	return i
+}
+
+func (s *sm) freeSlot(i int) {
+	if i < 64 {
+		s.slots &^= 1 << i
+	}
 }
 
 // fits reports whether one more CTA with n fits under all four SM limits.

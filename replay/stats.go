@@ -33,17 +33,18 @@ func (e *engine) emitKernel(k *Kernel) {
 	wait := k.startCycle - k.launchCycle
 	e.stats.WaitCycles += wait
 	row := results.Kernel{
-		KernelID:      k.id,
-		Name:          k.decl.Name,
-		Origin:        "host",
-		Stream:        k.stream,
-		CTAs:          int64(k.total),
-		ThreadsPerCTA: int64(k.decl.Threads()),
-		LaunchCycle:   k.launchCycle,
-		ReadyCycle:    k.readyCycle,
-		StartCycle:    k.startCycle,
-		EndCycle:      k.endCycle,
-		WaitCycles:    wait,
+		KernelID:        k.id,
+		Name:            k.decl.Name,
+		Origin:          "host",
+		Stream:          k.stream,
+		CTAs:            int64(k.total),
+		ThreadsPerCTA:   int64(k.decl.Threads()),
+		LaunchCycle:     k.launchCycle,
+		ReadyCycle:      k.readyCycle,
+		StartCycle:      k.startCycle,
+		EndCycle:        k.endCycle,
+		WaitCycles:      wait,
+		CoalescedGroups: k.coalesced,
 	}
 	if k.parent != nil {
 		row.Origin = "device"

@@ -1,0 +1,36 @@
+package policies
+
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+// dtbl is Dynamic Thread Block Launch (DTBL §4): each launching lane's
+// child becomes an aggregated group, coalesced into an eligible kernel —
+// one in the Kernel Distributor, not complete, with the child's kernel name
+// (entry PC) and block shape; the launching kernel itself qualifies. With
+// no eligible kernel the group is launched as a device kernel. The engine
+// carries out coalescing, the Aggregated Group Table and the costs.
+type dtbl struct{}
+
+func (dtbl) Decide(s *replay.Site, out []replay.Verdict) {
+	for i, l := range s.Lanes {
+		out[i] = replay.Verdict{Decision: replay.Launch}
+		for j, k := range s.KD {
+			if !k.Complete() && k.Name() == l.ChildName && k.Block() == l.ChildBlock {
+				out[i] = replay.Verdict{Decision: replay.Coalesce, Target: k, SearchCycles: int64(j + 1)}
+				break
+			}
+		}
+	}
+}
+
+func init() {
+	register(&Info{
+		Name:   "dtbl",
+		Doc:    "launch sites become aggregated groups coalesced into an eligible running kernel (same name and block shape), else device kernels",
+		Source: "DTBL §4",
+		Keys:   []string{"dtbl.agt_entries", "dtbl.agt_spill", "cdp.param_a", "cdp.param_b"},
+		New:    func(model.Config) replay.Policy { return replay.Policy{Name: "dtbl", Sites: dtbl{}} },
+	})
+}

@@ -1,0 +1,102 @@
+package replay
+
+// group is an aggregated group (DTBL §4): a child grid whose CTAs run as
+// part of an eligible kernel instead of as a kernel of their own. Its CTAs
+// join the target's pool after the target's native CTAs and earlier groups.
+type group struct {
+	id      uint64  // the child kernel's id in the trace: the group's id in the tables
+	src     *Kernel // the child as the trace describes it: its CTA costs
+	target  *Kernel // the kernel the group coalesced into
+	parent  *Kernel // the kernel that launched it, which waits for it
+	next    uint64  // next CTA index to place
+	done    uint64  // CTAs finished
+	agtSlot int     // Aggregated Group Table entry held, -1 when spilled to memory
+	spilled bool    // its first CTA pays dtbl.agt_spill to load the group's metadata
+}
+
+// agt is the Aggregated Group Table: a fixed number of on-chip entries
+// indexed by a hash of the launching hardware thread (DTBL §4.2). A group
+// whose entry is taken spills its metadata to global memory instead.
+type agt struct {
+	used []bool
+}
+
+func newAGT(entries int64) agt { return agt{used: make([]bool, max(entries, 1))} }
+
+// take claims the entry for hardware thread hwTID, or returns -1 when it is
+// taken (the group spills).
+func (a *agt) take(hwTID uint64) int {
+	i := int(hwTID & uint64(len(a.used)-1))
+	if a.used[i] {
+		return -1
+	}
+	a.used[i] = true
+	return i
+}
+
+func (a *agt) free(i int) {
+	if i >= 0 {
+		a.used[i] = false
+	}
+}
+
+// coalesce makes a launching lane's child an aggregated group of target.
+// The target cannot complete from now on until the group has; the group's
+// CTAs become schedulable at joinAt, when the launch command reaches the
+// SMX scheduler.
+func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
+	g := &group{id: l.child.id, src: l.child, target: target, parent: c.k}
+	g.agtSlot = e.agt.take(e.hwThread(c, int(l.warp), int(l.lane)))
+	g.spilled = g.agtSlot < 0
+	target.open++
+	target.coalesced++
+	c.k.kids++
+	e.stats.Coalesced++
+	e.scheduleGroup(joinAt, g)
+}
+
+// hwThread is the launching thread's hardware thread index on its SM: the
+// CTA's slot on the SM times its warp-rounded size, plus the thread's place
+// in the CTA. It is what the AGT hashes.
+func (e *engine) hwThread(c *ctaRun, warp, lane int) uint64 {
+	return uint64(c.smSlot)*uint64(c.k.need.warps*32) + uint64(warp*32+lane)
+}
+
+// join adds a group's CTAs to its target's pool, re-marking the target for
+// the FCFS scheduler if it had finished distributing.
+func (e *engine) join(g *group) {
+	k := g.target
+	k.groups = append(k.groups, g)
+	k.pooled += g.src.total
+	e.mark(k)
+}
+
+// mark puts a ready kernel with CTAs to place back into the FCFS list, in
+// its original order.
+func (e *engine) mark(k *Kernel) {
+	if k.state != kReady || k.marked {
+		return
+	}
+	k.marked = true
+	i := len(e.pending)
+	for i > 0 && e.pending[i-1].ready > k.ready {
+		i--
+	}
+	e.pending = append(e.pending, nil)
+	copy(e.pending[i+1:], e.pending[i:])
+	e.pending[i] = k
+}
+
+// groupDone releases a group's table entry and lets its target and its
+// launching kernel complete.
+func (e *engine) groupDone(g *group) {
+	e.agt.free(g.agtSlot)
+	e.body.forget(g.src)
+	g.src.ctas = nil
+	g.target.open--
+	g.parent.kids--
+	e.maybeComplete(g.target)
+	if g.parent != g.target {
+		e.maybeComplete(g.parent)
+	}
+}
