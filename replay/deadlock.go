@@ -75,7 +75,10 @@ func (e *engine) waitsOn(k *Kernel) string {
 		return fmt.Sprintf("waits for a Kernel Distributor entry (all %d held by kernels %s)", e.cfg.GPU.MaxKernels, e.kdHolders())
 	case kReady:
 		if k.done == k.total && k.kids > 0 {
-			return fmt.Sprintf("has finished its CTAs and waits for %d child kernel(s)", k.kids)
+			return fmt.Sprintf("has finished its CTAs and waits for %d child kernel(s) or group(s)", k.kids)
+		}
+		if k.done == k.total && k.open > 0 {
+			return fmt.Sprintf("has finished its CTAs and waits for %d aggregated group(s) coalesced into it", k.open)
 		}
 		if n := e.stalledOf(k); n > 0 {
 			return fmt.Sprintf("has %d CTA(s) placed but held by policy %s", n, e.pol.Name)
