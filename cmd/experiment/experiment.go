@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// benchmark is one generated workload of an experiment.
+type benchmark struct {
+	name   string   // the trace name in the tables
+	gen    string   // generator
+	params []string // generator parameters
+	paper  string   // what the paper reports for it, free text
+}
+
+// experiment is a paper's evaluation: benchmarks, a GPU and the policies
+// compared, the first being the baseline speedups are measured against.
+type experiment struct {
+	doc        string
+	gpu        string
+	sets       []string
+	policies   []string
+	benchmarks []benchmark
+	paperMean  map[string]string // policy -> the paper's mean speedup over the baseline
+	note       string
+}
+
+// outcome is one replay's summary.
+type outcome struct {
+	bench  benchmark
+	policy string
+	stats  *replay.Stats
+}
+
+// run generates every trace and replays it under every policy, writing
+// the tables into dir/tables.
+func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
+	cfg, err := model.Load(x.gpu)
+	if err != nil {
+		return nil, err
+	}
+	for _, kv := range x.sets {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := cfg.Set(k, v); err != nil {
+			return nil, err
+		}
+	}
+	traces := filepath.Join(dir, "traces")
+	if err := os.MkdirAll(traces, 0o755); err != nil {
+		return nil, err
+	}
+	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
+	if err != nil {
+		return nil, err
+	}
+	var outs []outcome
+	for _, b := range x.benchmarks {
+		path := filepath.Join(traces, b.name+".trace.zst")
+		fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
+		if err := generate(path, b); err != nil {
+			w.Abort()
+			return nil, fmt.Errorf("%s: %w", b.name, err)
+		}
+		var base int64
+		for i, p := range x.policies {
+			pol, err := policies.New(p, cfg)
+			if err != nil {
+				w.Abort()
+				return nil, err
+			}
+			w.Begin(results.Run{Trace: b.name, Policy: p})
+			open := func() (trace.Source, error) { return trace.Open(path) }
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, w)
+			if err != nil {
+				w.Abort()
+				return nil, fmt.Errorf("%s under %s: %w", b.name, p, err)
+			}
+			if i == 0 {
+				base = st.MakespanCycles
+			}
+			w.Summary(summaryRow(cfg, st, base))
+			fmt.Fprintf(log, "%s: %-10s %12d cycles\n", b.name, p, st.MakespanCycles)
+			outs = append(outs, outcome{bench: b, policy: p, stats: st})
+		}
+	}
+	return outs, w.Close()
+}
+
+func generate(path string, b benchmark) error {
+	g, ok := samples.Lookup(b.gen)
+	if !ok {
+		return fmt.Errorf("no generator %q", b.gen)
+	}
+	p, err := g.ParseParams(b.params)
+	if err != nil {
+		return err
+	}
+	out, err := trace.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := g.Run(p, out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func summaryRow(cfg model.Config, st *replay.Stats, base int64) results.Summary {
+	return results.Summary{
+		GPU: cfg.GPU.Name, MakespanCycles: st.MakespanCycles, MakespanUS: st.MakespanUS,
+		Speedup: float64(base) / float64(st.MakespanCycles), Kernels: st.Kernels,
+		DeviceKernels: st.DeviceKernels, CTAs: st.CTAs, LaunchSites: st.LaunchSites,
+		Launched: st.Launched, Inlined: st.Inlined, Coalesced: st.Coalesced,
+		AvgOccupancy: st.AvgOccupancy, AvgKernelWaitCycles: st.AvgKernelWaitCycles(),
+		StallCycles: st.StallCycles,
+	}
+}
+
+// report prints the Markdown table: per benchmark the baseline's makespan
+// and every other policy's speedup over it, then the geometric means beside
+// the paper's.
+func (x *experiment) report(w io.Writer, outs []outcome) error {
+	base := x.policies[0]
+	fmt.Fprintf(w, "| benchmark | %s (cycles) |", base)
+	for _, p := range x.policies[1:] {
+		fmt.Fprintf(w, " %s vs %s |", p, base)
+	}
+	fmt.Fprintf(w, " sites | launched / coalesced / inlined (%s) | paper |\n", x.policies[len(x.policies)-1])
+	fmt.Fprint(w, "|---|---:|")
+	for range x.policies[1:] {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w, "---:|---|---|")
+	logSum := map[string]float64{}
+	n := 0
+	for i := 0; i < len(outs); i += len(x.policies) {
+		row := outs[i : i+len(x.policies)]
+		b0 := row[0].stats.MakespanCycles
+		fmt.Fprintf(w, "| %s | %d |", row[0].bench.name, b0)
+		for _, o := range row[1:] {
+			s := float64(b0) / float64(o.stats.MakespanCycles)
+			logSum[o.policy] += math.Log(s)
+			fmt.Fprintf(w, " %.2f× |", s)
+		}
+		last := row[len(row)-1].stats
+		fmt.Fprintf(w, " %d | %d / %d / %d | %s |\n", last.LaunchSites, last.Launched, last.Coalesced, last.Inlined, row[0].bench.paper)
+		n++
+	}
+	fmt.Fprintf(w, "| **geometric mean** | |")
+	for _, p := range x.policies[1:] {
+		fmt.Fprintf(w, " **%.2f×** |", math.Exp(logSum[p]/float64(n)))
+	}
+	fmt.Fprintln(w, " | | |")
+	fmt.Fprintf(w, "| paper (mean) | |")
+	for _, p := range x.policies[1:] {
+		fmt.Fprintf(w, " %s |", x.paperMean[p])
+	}
+	fmt.Fprintln(w, " | | |")
+	if x.note != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, x.note)
+	}
+	return nil
+}

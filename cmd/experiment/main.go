@@ -1,0 +1,71 @@
+// Command experiment reruns the papers' evaluations on generated workloads:
+// it generates each benchmark trace, replays it under the policies the
+// paper compares, writes the result tables and prints a Markdown table of
+// speedups beside the paper's numbers.
+//
+//	go run ./cmd/experiment dtbl --out results/dtbl
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "experiment: "+err.Error())
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("experiment", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory for the generated traces and result tables (default results/NAME)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR]\n\nexperiments:\n")
+		for _, name := range names() {
+			fmt.Fprintf(stderr, "  %-8s %s\n", name, experiments[name].doc)
+		}
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("want one experiment name")
+	}
+	x, ok := experiments[fs.Arg(0)]
+	if !ok {
+		return fmt.Errorf("unknown experiment %q; known: %s", fs.Arg(0), strings.Join(names(), ", "))
+	}
+	dir := *out
+	if dir == "" {
+		dir = "results/" + fs.Arg(0)
+	}
+	res, err := x.run(dir, stderr)
+	if err != nil {
+		return err
+	}
+	return x.report(stdout, res)
+}
+
+func names() []string {
+	var ns []string
+	for n := range experiments {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
