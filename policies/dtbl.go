@@ -9,13 +9,14 @@ import (
 // child becomes an aggregated group, coalesced into an eligible kernel —
 // one in the Kernel Distributor, not complete, with the child's kernel name
 // (entry PC) and block shape; the launching kernel itself qualifies. With
-// no eligible kernel the group is launched as a device kernel. The engine
-// carries out coalescing, the Aggregated Group Table and the costs.
+// no eligible kernel the group is launched as a device kernel by the launch
+// hardware (no device-runtime call). The engine carries out coalescing,
+// the Aggregated Group Table and the costs.
 type dtbl struct{}
 
 func (dtbl) Decide(s *replay.Site, out []replay.Verdict) {
 	for i, l := range s.Lanes {
-		out[i] = replay.Verdict{Decision: replay.Launch}
+		out[i] = replay.Verdict{Decision: replay.Launch, Hardware: true}
 		for j, k := range s.KD {
 			if !k.Complete() && k.Name() == l.ChildName && k.Block() == l.ChildBlock {
 				out[i] = replay.Verdict{Decision: replay.Coalesce, Target: k, SearchCycles: int64(j + 1)}

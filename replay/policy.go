@@ -59,9 +59,14 @@ type Site struct {
 // Verdict is a policy's answer for one lane. The estimates are optional and
 // land in the launches table so a controller's reasoning can be audited.
 type Verdict struct {
-	Decision        Decision
-	Target          *Kernel // for Coalesce: the eligible kernel
-	SearchCycles    int64   // for Coalesce: Kernel Distributor entries searched
+	Decision     Decision
+	Target       *Kernel // for Coalesce: the eligible kernel
+	SearchCycles int64   // for Coalesce: Kernel Distributor entries searched
+	// Hardware marks a Launch made by the launch hardware rather than the
+	// device runtime (DTBL's fallback for a group with no eligible kernel):
+	// no cudaLaunchDevice call and no stream creation, the kernel goes to
+	// the KMU as soon as its parameter buffer is ready.
+	Hardware        bool
 	EstChildCycles  *float64
 	EstParentCycles *float64
 }

@@ -86,7 +86,11 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 		se.record(s, lanes[i], v)
 		switch v.Decision {
 		case Launch:
-			e.launchChild(c.k, lanes[i].child, e.now+cost.launch)
+			at := e.now + cost.launch
+			if v.Hardware {
+				at = e.now + cost.front
+			}
+			e.launchChild(c.k, lanes[i].child, at)
 		case Coalesce:
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
 		case Inline:
@@ -98,8 +102,8 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 
 // siteCost is what a warp pays at a site, in cycles from reaching it.
 type siteCost struct {
-	front  int64 // parameter buffers ready and the KDE searched: groups join their kernel
-	launch int64 // device launches return: children reach the KMU
+	front  int64 // parameter buffers ready and the KDE searched: groups join their kernel, hardware launches reach the KMU
+	launch int64 // runtime launches return: their children reach the KMU
 	inline int64 // the longest inlining lane's work, run after the launches
 }
 
@@ -107,15 +111,19 @@ type siteCost struct {
 // parameter buffers (cudaGetParameterBuffer for all of them, DTBL Table 3);
 // coalescing lanes search the Kernel Distributor meanwhile, one cycle per
 // entry plus one for the AGT slot, and the slower of the two sets the pace
-// (DTBL §4.3); launching lanes then pay cudaLaunchDevice and a stream. The
-// inlining lanes' longest loop runs after that (the branches diverge). With
-// no coalescing lane this is exactly the CDP API cost.
+// (DTBL §4.3); lanes launching through the device runtime then pay
+// cudaLaunchDevice and a stream. The inlining lanes' longest loop runs
+// after that (the branches diverge). With only runtime launches this is
+// exactly the CDP API cost.
 func (se *siteEngine) cost(c *ctaRun, lanes []siteRec, out []Verdict) (siteCost, bool) {
-	var launched, coalesced, search, inline int64
+	var launched, runtime, coalesced, search, inline int64
 	for i, v := range out {
 		switch v.Decision {
 		case Launch:
 			launched++
+			if !v.Hardware {
+				runtime++
+			}
 		case Coalesce:
 			if v.Target == nil {
 				return siteCost{}, false
@@ -130,7 +138,7 @@ func (se *siteEngine) cost(c *ctaRun, lanes []siteRec, out []Verdict) (siteCost,
 	}
 	cdp := &se.e.cfg.CDP
 	front := max(cdp.ParamCost(launched+coalesced), search)
-	return siteCost{front: front, launch: front + cdp.LaunchCost(launched), inline: inline}, true
+	return siteCost{front: front, launch: front + cdp.LaunchCost(runtime), inline: inline}, true
 }
 
 // record counts a lane's verdict and writes its launches row.
