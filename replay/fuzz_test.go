@@ -1,0 +1,109 @@
+package replay_test
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// FuzzReplay replays arbitrary valid traces under every policy on a small
+// GPU: the engine must finish or report an error, never panic. Seeds are
+// the golden cases' traces.
+func FuzzReplay(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.txt")
+	for _, path := range files {
+		for _, tr := range goldenTraces(f, path) {
+			f.Add([]byte(tr))
+		}
+	}
+	cfg, err := model.Preset("k20c")
+	if err != nil {
+		f.Fatal(err)
+	}
+	cfg.GPU.SMs, cfg.GPU.MaxKernels = 2, 4
+	cfg.DTBL.AGTEntries = 2
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !small(data) {
+			return
+		}
+		for _, name := range policies.Names() {
+			pol, err := policies.New(name, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(data)), nil }
+			replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+		}
+	})
+}
+
+// small accepts valid traces whose times and sizes keep a replay quick
+// (the engine's work grows with cycles only through occupancy windows).
+func small(data []byte) bool {
+	recs, err := trace.ReadAll(trace.NewValidator(trace.NewJSONLReader(bytes.NewReader(data))))
+	if err != nil || len(recs) > 200 {
+		return false
+	}
+	const limit = 1 << 20
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Header:
+			if r.ClockMHz < 100 || r.ClockMHz > 10000 {
+				return false
+			}
+		case *trace.Kernel:
+			if r.CTAs() > 64 {
+				return false
+			}
+		case *trace.Launch:
+			if r.T > limit || r.InlineCycles > limit || (r.Parent != nil && r.Parent.At > limit) {
+				return false
+			}
+		case *trace.CTA:
+			if r.Cycles > limit {
+				return false
+			}
+			for _, w := range r.WarpCycles {
+				if w > limit {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// goldenTraces returns the JSONL traces of a golden file's cases.
+func goldenTraces(f *testing.F, path string) []string {
+	fh, err := os.Open(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer fh.Close()
+	var out []string
+	var cur []string
+	in := false
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "run"):
+			in, cur = true, nil
+		case line == "----" && in:
+			out = append(out, strings.Join(cur, "\n"))
+			in = false
+		case in:
+			cur = append(cur, line)
+		}
+	}
+	return out
+}
