@@ -197,7 +197,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.freeRuns = append(e.freeRuns, c)
 	if g := c.g; g != nil {
 		if g.done++; g.done == g.src.total {
-			e.groupDone(g)
+			e.groupCTAsDone(g)
 		}
 		return
 	}

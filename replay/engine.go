@@ -325,13 +325,14 @@ func (e *engine) fillKD() {
 				e.fail(err)
 				return
 			}
-			if err := e.prepare(k); err != nil {
-				e.fail(err)
-				return
-			}
+		}
+		if err := e.prepare(k); err != nil {
+			e.fail(err)
+			return
 		}
 		e.kdUsed++
 		e.kd = append(e.kd, k)
+		k.inKD = true
 		k.state = kDispatched
 		e.scheduleKernel(e.now+e.cfg.Lat.KernelDispatch, evReady, k)
 	}
@@ -356,6 +357,9 @@ func (e *engine) hostByIndex(i int) *Kernel {
 
 // prepare computes what one CTA of k occupies and checks it can run at all.
 func (e *engine) prepare(k *Kernel) error {
+	if k.need.warps > 0 {
+		return nil
+	}
 	g := &e.cfg.GPU
 	d := k.decl
 	k.need = need{
@@ -382,15 +386,14 @@ func (e *engine) becomeReady(k *Kernel) {
 }
 
 // complete finishes a kernel whose CTAs and children are all done, and
-// everything its completion releases: its KD entry, its stream successor,
-// kernels waiting on it, and possibly its parent.
+// everything its completion releases: its stream successor, kernels
+// waiting on it, and whoever launched it.
 func (e *engine) complete(k *Kernel) {
 	k.state = kComplete
 	k.endCycle = e.now
 	e.emitKernel(k)
 	e.body.forget(k)
 	k.ctas = nil
-	e.leaveKD(k)
 	if k.host {
 		delete(e.live, k.id)
 		e.nextInStream(k)
@@ -399,15 +402,26 @@ func (e *engine) complete(k *Kernel) {
 		}
 		delete(e.waitAfter, k.id)
 	}
-	e.fillKD()
-	if p := k.parent; p != nil {
-		p.kids--
-		e.maybeComplete(p)
+	if !k.host {
+		e.release(k.owner)
 	}
 }
 
+// maybeComplete moves a kernel on once its own work is done. When its CTAs
+// and the groups coalesced into it have finished, it has nothing left to
+// distribute and gives its Kernel Distributor entry back (as GPGPU-Sim
+// does: children are tracked apart from the entry, so nested launches
+// cannot starve for entries); when its children are done too, it completes.
 func (e *engine) maybeComplete(k *Kernel) {
-	if k.done == k.total && k.open == 0 && k.kids == 0 && k.state == kReady {
+	if k.state != kReady || k.done < k.total || k.open > 0 {
+		return
+	}
+	if k.inKD {
+		k.inKD = false
+		e.leaveKD(k)
+		e.fillKD()
+	}
+	if k.kids == 0 {
 		e.complete(k)
 	}
 }

@@ -4,14 +4,15 @@ package replay
 // part of an eligible kernel instead of as a kernel of their own. Its CTAs
 // join the target's pool after the target's native CTAs and earlier groups.
 type group struct {
-	id      uint64  // the child kernel's id in the trace: the group's id in the tables
-	src     *Kernel // the child as the trace describes it: its CTA costs
-	target  *Kernel // the kernel the group coalesced into
-	parent  *Kernel // the kernel that launched it, which waits for it
-	next    uint64  // next CTA index to place
-	done    uint64  // CTAs finished
-	agtSlot int     // Aggregated Group Table entry held, -1 when spilled to memory
-	spilled bool    // its first CTA pays dtbl.agt_spill to load the group's metadata
+	id      uint64   // the child kernel's id in the trace: the group's id in the tables
+	src     *Kernel  // the child as the trace describes it: its CTA costs
+	target  *Kernel  // the kernel the group coalesced into
+	owner   launcher // who launched it, and waits for it
+	next    uint64   // next CTA index to place
+	done    uint64   // CTAs finished
+	kids    int      // work its CTAs launched, not complete
+	agtSlot int      // Aggregated Group Table entry held, -1 when spilled to memory
+	spilled bool     // its first CTA pays dtbl.agt_spill to load the group's metadata
 }
 
 // agt is the Aggregated Group Table: a fixed number of on-chip entries
@@ -45,12 +46,12 @@ func (a *agt) free(i int) {
 // CTAs become schedulable at joinAt, when the launch command reaches the
 // SMX scheduler.
 func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
-	g := &group{id: l.child.id, src: l.child, target: target, parent: c.k}
+	g := &group{id: l.child.id, src: l.child, target: target, owner: launcherOf(c)}
 	g.agtSlot = e.agt.take(e.hwThread(c, int(l.warp), int(l.lane)))
 	g.spilled = g.agtSlot < 0
 	target.open++
 	target.coalesced++
-	c.k.kids++
+	e.adopt(g.owner)
 	e.stats.Coalesced++
 	e.scheduleGroup(joinAt, g)
 }
@@ -87,16 +88,55 @@ func (e *engine) mark(k *Kernel) {
 	e.pending[i] = k
 }
 
-// groupDone releases a group's table entry and lets its target and its
-// launching kernel complete.
-func (e *engine) groupDone(g *group) {
+// groupCTAsDone is a group's last CTA ending: its table entry frees and
+// its target no longer waits for it.
+func (e *engine) groupCTAsDone(g *group) {
 	e.agt.free(g.agtSlot)
 	e.body.forget(g.src)
 	g.src.ctas = nil
 	g.target.open--
-	g.parent.kids--
 	e.maybeComplete(g.target)
-	if g.parent != g.target {
-		e.maybeComplete(g.parent)
+	e.maybeGroupDone(g)
+}
+
+// maybeGroupDone completes a group whose CTAs and launched work are done,
+// releasing whoever launched it.
+func (e *engine) maybeGroupDone(g *group) {
+	if g.done == g.src.total && g.kids == 0 {
+		e.release(g.owner)
 	}
+}
+
+// launcher is what waits for the work a CTA launches: the CTA's kernel, or
+// the aggregated group the CTA belongs to.
+type launcher struct {
+	k *Kernel
+	g *group
+}
+
+func launcherOf(c *ctaRun) launcher {
+	if c.g != nil {
+		return launcher{g: c.g}
+	}
+	return launcher{k: c.k}
+}
+
+// adopt counts one more piece of launched work the launcher waits for.
+func (e *engine) adopt(l launcher) {
+	if l.g != nil {
+		l.g.kids++
+		return
+	}
+	l.k.kids++
+}
+
+// release is a piece of launched work completing.
+func (e *engine) release(l launcher) {
+	if l.g != nil {
+		l.g.kids--
+		e.maybeGroupDone(l.g)
+		return
+	}
+	l.k.kids--
+	e.maybeComplete(l.k)
 }

@@ -10,8 +10,10 @@ type Kernel struct {
 	host      bool
 	stream    uint64
 	after     []uint64
-	parent    *Kernel
+	parent    *Kernel // the parent in the trace
 	parentCTA uint64
+	owner     launcher // who launched it and waits for it (device kernels)
+	inKD      bool     // holds a Kernel Distributor entry
 
 	need    need
 	total   uint64    // CTAs in the grid

@@ -37,7 +37,7 @@ func (LaunchAll) Decide(s *Site, out []Verdict) {
 // launching at the same point form one site.
 func (se *siteEngine) reach(c *ctaRun, w int) {
 	e := se.e
-	sites := c.k.ctas[c.idx].x.sites
+	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	first := wr.next
 	last := first
@@ -90,7 +90,7 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 			if v.Hardware {
 				at = e.now + cost.front
 			}
-			e.launchChild(c.k, lanes[i].child, at)
+			e.launchChild(launcherOf(c), lanes[i].child, at)
 		case Coalesce:
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
 		case Inline:
@@ -173,9 +173,10 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 
 // launchChild starts a device kernel: it exists from the site's cycle and
 // reaches the KMU when the API call returns.
-func (e *engine) launchChild(parent, child *Kernel, arrive int64) {
+func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
 	child.launchCycle = e.now
-	parent.kids++
+	child.owner = owner
+	e.adopt(owner)
 	e.stats.DeviceKernels++
 	e.scheduleKernel(arrive, evArrive, child)
 }
