@@ -1,0 +1,273 @@
+package samples
+
+import (
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+func init() {
+	register(&Generator{
+		Name: "sssp",
+		Doc:  "worklist Bellman-Ford SSSP over a weighted Kronecker or uniform graph; high-degree vertices launch child kernels (DTBL, SPAWN)",
+		Params: []Param{
+			{Name: "graph", Default: "kron", Doc: "input graph: kron (Graph500 Kronecker, skewed degrees) or uniform (uniform random edges)"},
+			{Name: "scale", Default: "11", Doc: "the graph has 2^scale vertices"},
+			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
+			{Name: "max_weight", Default: "64", Doc: "edge weights are integers drawn uniformly from [1, max_weight]"},
+			{Name: "block", Default: "256", Doc: "threads per sssp_relax CTA, one worklist vertex each"},
+			{Name: "site_threshold", Default: "16", Doc: "a worklist vertex with more edges than this is a launch site"},
+			{Name: "iters", Default: "1000", Doc: "at most this many relaxation iterations (the search stops earlier when no distance falls)"},
+			seedParam,
+		},
+		Run: runSSSP,
+	})
+}
+
+// ssspConfig is the sssp generator's parameters, checked.
+type ssspConfig struct {
+	graph                                                 string
+	scale, edgefactor, maxWeight, block, threshold, iters int
+	seed                                                  uint64
+}
+
+func parseSSSP(p Params) (c ssspConfig, err error) {
+	if c.graph, err = p.Choice("graph", "kron", "uniform"); err != nil {
+		return c, err
+	}
+	if c.scale, err = p.Int("scale", 1, 24); err != nil {
+		return c, err
+	}
+	if c.edgefactor, err = p.Int("edgefactor", 1, maxBFSEdges); err != nil {
+		return c, err
+	}
+	if c.edgefactor > maxBFSEdges>>c.scale {
+		return c, p.errorf("edgefactor", strconv.Itoa(c.edgefactor),
+			"edgefactor·2^scale must be at most 2^26; with scale=%d, want at most %d", c.scale, maxBFSEdges>>c.scale)
+	}
+	ints := []struct {
+		name   string
+		dst    *int
+		lo, hi int
+	}{
+		{"max_weight", &c.maxWeight, 1, 1 << 20},
+		{"block", &c.block, 1, 1024},
+		{"site_threshold", &c.threshold, 0, 1 << 30},
+		{"iters", &c.iters, 1, 1 << 20},
+	}
+	for _, f := range ints {
+		if *f.dst, err = p.Int(f.name, f.lo, f.hi); err != nil {
+			return c, err
+		}
+	}
+	c.seed, err = p.Uint64("seed")
+	return c, err
+}
+
+// runSSSP generates the weighted graph, then writes the search's trace: a
+// header, the graph's buffers, and one sssp_relax kernel per iteration,
+// host-launched into stream 0, each followed by its CTAs and then, in
+// (cta, warp, lane) order, the sssp_relax_child of each launch site. Like
+// bfs's kernels these index through row_offsets, so they have no access
+// records (irregular for CRCS).
+func runSSSP(p Params, out trace.Sink) error {
+	cfg, err := parseSSSP(p)
+	if err != nil {
+		return err
+	}
+	rng := newRand(cfg.seed)
+	var g *csr
+	if cfg.graph == "kron" {
+		g = kroneckerGraph(rng, cfg.scale, cfg.edgefactor)
+	} else {
+		g = ssspUniformGraph(rng, cfg.scale, cfg.edgefactor)
+	}
+	weight := ssspWeights(rng, g, cfg.maxWeight)
+	root, ok := graph500Root(rng, g)
+	if !ok {
+		return p.errorf("scale", strconv.Itoa(cfg.scale),
+			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
+	}
+	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters}
+	return writeTallied(out, t.records, func() *trace.Header {
+		meta := p.Values()
+		meta["vertices"] = strconv.Itoa(g.vertices())
+		meta["edges"] = strconv.Itoa(g.edges())
+		meta["max_degree"] = strconv.Itoa(g.maxDegree())
+		meta["root"] = strconv.Itoa(int(root))
+		meta["iterations"] = strconv.Itoa(t.iterations)
+		meta["converged"] = strconv.FormatBool(t.converged)
+		meta["relaxations"] = strconv.FormatInt(t.relaxations, 10)
+		meta["reached"] = strconv.Itoa(t.reached)
+		return k20cHeader("gen:sssp", meta)
+	})
+}
+
+// ssspTrace writes one search's records; records sets the search's
+// statistics as it goes.
+type ssspTrace struct {
+	g                       *csr
+	weight                  []int32
+	root                    int32
+	block, threshold, iters int
+
+	out trace.Sink
+	ids dpKernels
+
+	iterations  int
+	converged   bool
+	relaxations int64 // edges relaxed, over all iterations
+	reached     int   // vertices with a finite distance at the end
+}
+
+// ssspSite is a worklist thread that launches a child: its place in the
+// parent grid, and its vertex's edges with which of them lowered a
+// distance.
+type ssspSite struct {
+	cta, warp, lane int
+	lowered         []bool // one per edge
+}
+
+// records runs the search from the start and writes the buffers and
+// kernels, one sssp_relax per iteration, until no distance falls or iters
+// iterations have run.
+func (t *ssspTrace) records(out trace.Sink) error {
+	t.out, t.ids = out, dpKernels{}
+	if err := t.buffers(); err != nil {
+		return err
+	}
+	s, worklist := newSSSPSolver(t.g, t.weight, t.root)
+	t.iterations, t.relaxations = 0, 0
+	for ; len(worklist) > 0 && t.iterations < t.iters; t.iterations++ {
+		next := s.relax(worklist)
+		t.relaxations += int64(len(s.lowered))
+		if err := t.iteration(worklist, s.lowered); err != nil {
+			return err
+		}
+		worklist = next
+	}
+	t.converged = len(worklist) == 0
+	t.reached = 0
+	for _, d := range s.dist {
+		if d != ssspUnreached {
+			t.reached++
+		}
+	}
+	return nil
+}
+
+// buffers writes the allocations a GPU SSSP makes: the weighted CSR graph,
+// the 64-bit distances it returns, and the two worklists with their
+// queued flags.
+func (t *ssspTrace) buffers() error {
+	var heap deviceHeap
+	n := int64(t.g.vertices())
+	m := int64(len(t.g.cols))
+	return writeAll(t.out,
+		heap.alloc("row_offsets", 4*(n+1), trace.RoleInput),
+		heap.alloc("col_indices", 4*m, trace.RoleInput),
+		heap.alloc("weights", 4*m, trace.RoleInput),
+		heap.alloc("dist", 8*n, trace.RoleOutput),
+		heap.alloc("worklist_in", 4*n, trace.RoleTemp),
+		heap.alloc("worklist_out", 4*n, trace.RoleTemp),
+		heap.alloc("queued", n, trace.RoleTemp),
+	)
+}
+
+// iteration writes one sssp_relax kernel over worklist, whose edges'
+// outcomes are lowered (in worklist order), then its children.
+func (t *ssspTrace) iteration(worklist []int32, lowered []bool) error {
+	parent := t.ids.declare("sssp_relax", dpLine(ceilDiv(len(worklist), t.block)), dpLine(t.block), ssspRelaxRegs)
+	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
+		return err
+	}
+	var sites []ssspSite
+	for c := 0; c*t.block < len(worklist); c++ {
+		var cta *trace.CTA
+		var s []ssspSite
+		cta, s, lowered = t.relaxCTA(parent.ID, c, worklist[c*t.block:min((c+1)*t.block, len(worklist))], lowered)
+		if err := t.out.Write(cta); err != nil {
+			return err
+		}
+		sites = append(sites, s...)
+	}
+	for _, s := range sites {
+		if err := t.child(parent.ID, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relaxCTA costs one sssp_relax CTA whose threads hold vertices, given the
+// outcomes of their edges at the front of lowered, and finds its launch
+// sites. It returns the outcomes it did not use.
+func (t *ssspTrace) relaxCTA(kernel uint64, cta int, vertices []int32, lowered []bool) (*trace.CTA, []ssspSite, []bool) {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(t.block, warpSize))}
+	var sites []ssspSite
+	for w := range rec.WarpCycles {
+		lanes := min(max(len(vertices)-w*warpSize, 0), warpSize)
+		longest := int64(0)
+		for lane := 0; lane < lanes; lane++ {
+			d := t.g.degree(vertices[w*warpSize+lane])
+			edges := lowered[:d]
+			lowered = lowered[d:]
+			if d > t.threshold {
+				sites = append(sites, ssspSite{cta: cta, warp: w, lane: lane, lowered: edges})
+				continue
+			}
+			longest = max(longest, ssspLaneCycles(d, ssspCount(edges)))
+		}
+		rec.WarpCycles[w] = ssspRelaxWarpCycles(lanes, longest)
+	}
+	rec.Cycles = dpWarpMax(rec.WarpCycles)
+	return rec, sites, lowered
+}
+
+// child writes a launch site's sssp_relax_child: one thread per edge of the
+// site's vertex. The launch record also carries what relaxing the edges
+// in the parent's loop would cost, so a policy can choose.
+func (t *ssspTrace) child(parent uint64, s ssspSite) error {
+	degree := len(s.lowered)
+	grid := ceilDiv(degree, ssspChildBlock)
+	child := t.ids.declare("sssp_relax_child", dpLine(grid), dpLine(ssspChildBlock), ssspChildRegs)
+	launch := &trace.Launch{
+		Kernel:       child.ID,
+		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: ssspBaseCycles},
+		Workload:     int64(degree),
+		InlineCycles: ssspLaneCycles(degree, ssspCount(s.lowered)),
+	}
+	if err := writeAll(t.out, child, launch); err != nil {
+		return err
+	}
+	for c := 0; c < grid; c++ {
+		if err := t.out.Write(ssspChildCTA(child.ID, c, s.lowered)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ssspChildCTA costs CTA cta of an sssp_relax_child over edges with the
+// given outcomes.
+func ssspChildCTA(kernel uint64, cta int, lowered []bool) *trace.CTA {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ssspChildBlock/warpSize)}
+	for w := range rec.WarpCycles {
+		lo := min(cta*ssspChildBlock+w*warpSize, len(lowered))
+		edges := lowered[lo:min(lo+warpSize, len(lowered))]
+		rec.WarpCycles[w] = ssspChildWarpCycles(len(edges), ssspCount(edges))
+	}
+	rec.Cycles = dpWarpMax(rec.WarpCycles)
+	return rec
+}
+
+// ssspCount is the number of true flags.
+func ssspCount(flags []bool) int {
+	n := 0
+	for _, f := range flags {
+		if f {
+			n++
+		}
+	}
+	return n
+}
