@@ -281,8 +281,7 @@ func (e *engine) issue(k *Kernel) {
 // arrive puts a kernel that reached the KMU behind its stream's head.
 func (e *engine) arrive(k *Kernel) {
 	if !k.host {
-		e.devStreams++
-		k.stream = deviceStreamBase + e.devStreams
+		e.privateStream(k)
 		e.headOfStream(k)
 		return
 	}
@@ -297,6 +296,12 @@ func (e *engine) arrive(k *Kernel) {
 	}
 	s.head = k
 	e.headOfStream(k)
+}
+
+// privateStream gives a device-launched kernel a stream of its own.
+func (e *engine) privateStream(k *Kernel) {
+	e.devStreams++
+	k.stream = deviceStreamBase + e.devStreams
 }
 
 // headOfStream is a kernel whose stream lets it run; it still waits for its
@@ -326,16 +331,22 @@ func (e *engine) fillKD() {
 				return
 			}
 		}
-		if err := e.prepare(k); err != nil {
-			e.fail(err)
-			return
-		}
-		e.kdUsed++
-		e.kd = append(e.kd, k)
-		k.inKD = true
-		k.state = kDispatched
-		e.scheduleKernel(e.now+e.cfg.Lat.KernelDispatch, evReady, k)
+		e.enterKD(k, e.now+e.cfg.Lat.KernelDispatch)
 	}
+}
+
+// enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
+// from readyAt on.
+func (e *engine) enterKD(k *Kernel, readyAt int64) {
+	if err := e.prepare(k); err != nil {
+		e.fail(err)
+		return
+	}
+	e.kdUsed++
+	e.kd = append(e.kd, k)
+	k.inKD = true
+	k.state = kDispatched
+	e.scheduleKernel(readyAt, evReady, k)
 }
 
 // hostByIndex returns the i-th host kernel issued, for the body cursor to

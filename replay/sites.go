@@ -86,11 +86,11 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 		se.record(s, lanes[i], v)
 		switch v.Decision {
 		case Launch:
-			at := e.now + cost.launch
 			if v.Hardware {
-				at = e.now + cost.front
+				e.launchHardware(launcherOf(c), lanes[i].child, e.now+cost.front)
+				continue
 			}
-			e.launchChild(launcherOf(c), lanes[i].child, at)
+			e.launchChild(launcherOf(c), lanes[i].child, e.now+cost.launch)
 		case Coalesce:
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
 		case Inline:
@@ -179,4 +179,23 @@ func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
 	e.adopt(owner)
 	e.stats.DeviceKernels++
 	e.scheduleKernel(arrive, evArrive, child)
+}
+
+// launchHardware starts a device kernel the way DTBL's launch hardware
+// does for a group with no eligible kernel: the SMX scheduler gives it a
+// Kernel Distributor entry at once, if one is free and no kernel is queued
+// for one, so later groups can coalesce into it; its CTAs become ready when
+// its parameter buffer is (readyAt). Otherwise it queues at the KMU like
+// any device kernel.
+func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
+	child.launchCycle = e.now
+	child.owner = owner
+	e.adopt(owner)
+	e.stats.DeviceKernels++
+	if e.kdUsed < e.cfg.GPU.MaxKernels && len(e.kdWait) == 0 {
+		e.privateStream(child)
+		e.enterKD(child, readyAt)
+		return
+	}
+	e.scheduleKernel(readyAt, evArrive, child)
 }
