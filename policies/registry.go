@@ -120,14 +120,14 @@ func fanOut(a, b replay.Observer) replay.Observer {
 	return observers{a, b}
 }
 
-func (os observers) CTAStarted(k *replay.Kernel, cta uint64, sm int, now int64) {
+func (os observers) CTAStarted(ev *replay.CTAEvent) {
 	for _, o := range os {
-		o.CTAStarted(k, cta, sm, now)
+		o.CTAStarted(ev)
 	}
 }
 
-func (os observers) CTAFinished(k *replay.Kernel, cta uint64, sm int, now int64) {
+func (os observers) CTAFinished(ev *replay.CTAEvent) {
 	for _, o := range os {
-		o.CTAFinished(k, cta, sm, now)
+		o.CTAFinished(ev)
 	}
 }

@@ -26,6 +26,7 @@ type warpRun struct {
 	cycles int64 // the warp's own execution time
 	next   int   // index of its next launching lane in the CTA's sites
 	shift  int64 // cycles added by the sites already passed
+	end    int64 // when it ended, once known
 }
 
 // place puts k's next CTA on SM i, reserving its resources: native CTAs
@@ -110,7 +111,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		k.startCycle = e.now
 	}
 	if e.obs != nil {
-		e.obs.CTAStarted(k, c.idx, c.sm, e.now)
+		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
 	if spec.warps == nil && spec.x == nil {
@@ -142,7 +143,8 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	for w := range c.warps {
 		wr := &c.warps[w]
 		if wr.next < 0 {
-			c.end = max(c.end, e.now+wr.cycles)
+			wr.end = e.now + wr.cycles
+			c.end = max(c.end, wr.end)
 			continue
 		}
 		c.pending++
@@ -190,10 +192,10 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		row.GroupID = &c.g.id
 	}
 	e.sink.CTA(row)
-	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
 	if e.obs != nil {
-		e.obs.CTAFinished(k, c.idx, c.sm, e.now)
+		e.obs.CTAFinished(e.ctaEvent(c))
 	}
+	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
 	e.freeRuns = append(e.freeRuns, c)
 	if g := c.g; g != nil {
 		if g.done++; g.done == g.src.total {
@@ -216,4 +218,10 @@ func (e *engine) newRun() *ctaRun {
 	c := &ctaRun{slot: int32(len(e.runs))}
 	e.runs = append(e.runs, c)
 	return c
+}
+
+// ctaEvent describes c for observers; the engine reuses one event.
+func (e *engine) ctaEvent(c *ctaRun) *CTAEvent {
+	e.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: e.now, Start: c.start, run: c}
+	return &e.ev
 }

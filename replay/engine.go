@@ -99,6 +99,7 @@ type engine struct {
 	agt      agt
 	gate     Gate
 	obs      Observer
+	ev       CTAEvent // reused for every observer call
 	placer   Placer
 	sites    siteEngine
 	err      error

@@ -47,9 +47,9 @@ func replayString(t *testing.T, src string, cfg model.Config, pol replay.Policy)
 type afterFirst struct{ done bool }
 
 func (g *afterFirst) MayStart(k *replay.Kernel, cta uint64) bool    { return k.ID() != 2 || g.done }
-func (g *afterFirst) CTAStarted(*replay.Kernel, uint64, int, int64) {}
-func (g *afterFirst) CTAFinished(k *replay.Kernel, _ uint64, _ int, _ int64) {
-	if k.ID() == 1 {
+func (g *afterFirst) CTAStarted(*replay.CTAEvent) {}
+func (g *afterFirst) CTAFinished(ev *replay.CTAEvent) {
+	if ev.Kernel.ID() == 1 {
 		g.done = true
 	}
 }

@@ -96,10 +96,38 @@ type Gate interface {
 
 // Observer is told of the progress a policy's decisions depend on (SPAWN's
 // child-CTA statistics, CRCS's reference counts). Calls happen at the cycle
-// of the change, before the engine re-asks the gate and the placer.
+// of the change, before the engine re-asks the gate and the placer. The
+// event is only valid during the call.
 type Observer interface {
-	CTAStarted(k *Kernel, cta uint64, sm int, now int64)
-	CTAFinished(k *Kernel, cta uint64, sm int, now int64)
+	CTAStarted(ev *CTAEvent)
+	CTAFinished(ev *CTAEvent)
+}
+
+// CTAEvent is a CTA starting or finishing.
+type CTAEvent struct {
+	Kernel *Kernel // the kernel it runs in (for a coalesced group, the target)
+	CTA    uint64  // its index in its kernel, or in its group
+	Group  bool    // it belongs to an aggregated group
+	SM     int
+	Cycle  int64 // now
+	Start  int64 // when it began executing
+	run    *ctaRun
+}
+
+// WarpTimes calls fn with each warp's execution time, launch-site work
+// included. Only for a finished CTA.
+func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
+	c := ev.run
+	if len(c.warps) > 0 {
+		for _, w := range c.warps {
+			fn(w.end - c.start)
+		}
+		return
+	}
+	spec := c.spec()
+	for w := 0; w < c.k.need.warps; w++ {
+		fn(warpCycles(spec, w))
+	}
 }
 
 // Policy is a scheduling mechanism: a name plus the decision points it

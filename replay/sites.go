@@ -53,7 +53,8 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 		return
 	}
 	own := max(wr.cycles, sites[first].at)
-	e.warpDone(c, c.start+own+wr.shift)
+	wr.end = c.start + own + wr.shift
+	e.warpDone(c, wr.end)
 }
 
 // decide asks the policy about one site and returns the cycles the warp
