@@ -267,6 +267,9 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				if l.TargetKernelID != nil {
 					line += fmt.Sprintf(" target=%d", *l.TargetKernelID)
 				}
+				if l.EstChildCycles != nil && l.EstParentCycles != nil {
+					line += fmt.Sprintf(" est_child=%.0f est_parent=%.0f", *l.EstChildCycles, *l.EstParentCycles)
+				}
 				out = append(out, line)
 			}
 		case "occupancy":

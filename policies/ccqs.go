@@ -1,0 +1,84 @@
+package policies
+
+// ccqs is SPAWN's Child CTA Queuing System (SPAWN §IV-A): it watches the
+// CTAs of device-launched kernels and keeps the statistics the controller
+// estimates with. Windowed statistics use the last complete window, as the
+// hardware counters would: a value changes only at window boundaries.
+type ccqs struct {
+	window int64
+
+	n int64 // child CTAs in the system: launched, not finished
+
+	finished int64   // child CTAs finished, ever
+	ctaSum   float64 // their execution times, summed (for t_cta)
+
+	cur     int64   // the current window: [cur·window, (cur+1)·window)
+	running int64   // child CTAs executing now
+	last    int64   // when running last changed (or the window began)
+	area    float64 // running·cycles so far in the current window
+	nCon    float64 // mean running child CTAs over the last complete window
+
+	warpSum float64 // child warp times finishing in the current window
+	warpN   int64
+	tWarp   float64 // mean child warp time of the last window that had any
+}
+
+// tCTA is the mean execution time of every finished child CTA.
+func (q *ccqs) tCTA() float64 {
+	if q.finished == 0 {
+		return 0
+	}
+	return q.ctaSum / float64(q.finished)
+}
+
+// advance closes every window that ended by now.
+func (q *ccqs) advance(now int64) {
+	end := (q.cur + 1) * q.window
+	if now < end {
+		return
+	}
+	q.area += float64(q.running) * float64(end-q.last)
+	q.nCon = q.area / float64(q.window)
+	if q.warpN > 0 {
+		q.tWarp = q.warpSum / float64(q.warpN)
+	}
+	q.cur++
+	q.area, q.warpSum, q.warpN, q.last = 0, 0, 0, end
+	if skipped := (now - end) / q.window; skipped > 0 {
+		// Windows with no change: as many CTAs ran all through them, and
+		// no warp finished, so t_warp stays.
+		q.nCon = float64(q.running)
+		q.cur += skipped
+		q.last = q.cur * q.window
+	}
+}
+
+// integrate accounts the running count up to now, within the current
+// window.
+func (q *ccqs) integrate(now int64) {
+	q.advance(now)
+	q.area += float64(q.running) * float64(now-q.last)
+	q.last = now
+}
+
+// launched puts a new child kernel's x CTAs into the system.
+func (q *ccqs) launched(x int64) { q.n += x }
+
+// started is a child CTA beginning to execute.
+func (q *ccqs) started(now int64) {
+	q.integrate(now)
+	q.running++
+}
+
+// finished is a child CTA ending after cycles, with its warps' times.
+func (q *ccqs) finishedCTA(now, cycles int64, warps func(func(int64))) {
+	q.integrate(now)
+	q.running--
+	q.n--
+	q.finished++
+	q.ctaSum += float64(cycles)
+	warps(func(t int64) {
+		q.warpSum += float64(t)
+		q.warpN++
+	})
+}

@@ -1,0 +1,69 @@
+package policies
+
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+// spawn is the SPAWN controller (SPAWN §IV, Algorithm 1) on top of CDP: at
+// each launching lane it estimates the child's time to finish — launch
+// overhead plus queueing behind the child CTAs already in the system plus
+// its own CTAs, at the observed throughput — and the parent's time to do
+// the work itself, and launches only when the child would be done first
+// and the queue has room.
+type spawn struct {
+	cfg model.Spawn
+	q   ccqs
+}
+
+func newSpawn(cfg model.Config) *spawn {
+	return &spawn{cfg: cfg.Spawn, q: ccqs{window: cfg.Spawn.Window}}
+}
+
+// Decide implements replay.SiteDecider: Algorithm 1 per launching lane, in
+// lane order, each launch counting towards n for the next.
+func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
+	q := &p.q
+	q.advance(s.Cycle)
+	xw := int64(len(s.Lanes))
+	overhead := float64(p.cfg.OverheadA*xw + p.cfg.OverheadB)
+	tCTA := q.tCTA()
+	for i, l := range s.Lanes {
+		x := int64(l.ChildCTAs)
+		child := overhead + float64(x+q.n)*tCTA/max(q.nCon, 1)
+		parent := float64(l.Workload) * q.tWarp
+		d := replay.Inline
+		if tCTA == 0 || (child <= parent && q.n+x <= p.cfg.MaxQueue) {
+			d = replay.Launch
+			q.launched(x)
+		}
+		out[i] = replay.Verdict{Decision: d, EstChildCycles: &child, EstParentCycles: &parent}
+	}
+}
+
+// CTAStarted implements replay.Observer: CCQS counts child CTAs only.
+func (p *spawn) CTAStarted(ev *replay.CTAEvent) {
+	if !ev.Kernel.Host() && !ev.Group {
+		p.q.started(ev.Cycle)
+	}
+}
+
+// CTAFinished implements replay.Observer.
+func (p *spawn) CTAFinished(ev *replay.CTAEvent) {
+	if !ev.Kernel.Host() && !ev.Group {
+		p.q.finishedCTA(ev.Cycle, ev.Cycle-ev.Start, ev.WarpTimes)
+	}
+}
+
+func init() {
+	register(&Info{
+		Name:   "spawn",
+		Doc:    "the SPAWN controller launches a child only when it is estimated to finish before the parent could do the work",
+		Source: "SPAWN §IV, Algorithm 1",
+		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue"},
+		New: func(cfg model.Config) replay.Policy {
+			p := newSpawn(cfg)
+			return replay.Policy{Name: "spawn", Sites: p, Observer: p}
+		},
+	})
+}

@@ -1,0 +1,114 @@
+package policies
+
+import (
+	"testing"
+
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+func warps(ts ...int64) func(func(int64)) {
+	return func(fn func(int64)) {
+		for _, t := range ts {
+			fn(t)
+		}
+	}
+}
+
+// n rises by x on a launch and falls as child CTAs finish.
+func TestCCQSCountsChildCTAs(t *testing.T) {
+	q := ccqs{window: 1024}
+	q.launched(3)
+	if q.n != 3 {
+		t.Fatalf("n = %d after launching 3 CTAs", q.n)
+	}
+	q.started(100)
+	q.finishedCTA(600, 500, warps(500))
+	if q.n != 2 || q.tCTA() != 500 {
+		t.Errorf("after one finished: n = %d, t_cta = %v; want 2 and 500", q.n, q.tCTA())
+	}
+	q.started(600)
+	q.finishedCTA(1600, 1000, warps(900, 1000))
+	if q.n != 1 || q.tCTA() != 750 {
+		t.Errorf("after two finished: n = %d, t_cta = %v; want 1 and 750 (running mean)", q.n, q.tCTA())
+	}
+}
+
+// n_con and t_warp are the previous complete window's values: they change
+// only when a window closes. Window [0,1024): one CTA runs 0..512 and
+// another 256..1000, so n_con = (512 + 744)/1024 = 1.2265625; warps of 512
+// and 744 cycles finish in it, so t_warp = 628.
+func TestCCQSWindows(t *testing.T) {
+	q := ccqs{window: 1024}
+	q.started(0)
+	q.started(256)
+	q.finishedCTA(512, 512, warps(512))
+	q.advance(1000)
+	if q.nCon != 0 || q.tWarp != 0 {
+		t.Fatalf("inside the first window: n_con %v, t_warp %v; want 0, 0", q.nCon, q.tWarp)
+	}
+	q.finishedCTA(1000, 744, warps(744))
+	q.advance(1023)
+	if q.nCon != 0 || q.tWarp != 0 {
+		t.Fatalf("at 1023: n_con %v, t_warp %v; the window is not complete yet", q.nCon, q.tWarp)
+	}
+	q.advance(1024)
+	if q.nCon != 1.2265625 || q.tWarp != 628 {
+		t.Fatalf("after [0,1024): n_con %v, t_warp %v; want 1.2265625, 628", q.nCon, q.tWarp)
+	}
+	// [1024, 2048) runs nothing and no warp finishes: n_con 0, t_warp kept.
+	q.advance(2048)
+	if q.nCon != 0 || q.tWarp != 628 {
+		t.Errorf("after an idle window: n_con %v, t_warp %v; want 0, 628", q.nCon, q.tWarp)
+	}
+	// A CTA running from 2100 through several windows: the windows it
+	// fills whole report n_con = 1, without a warp finishing.
+	q.started(2100)
+	q.advance(10 * 1024)
+	if q.nCon != 1 || q.tWarp != 628 {
+		t.Errorf("after busy windows: n_con %v, t_warp %v; want 1, 628", q.nCon, q.tWarp)
+	}
+}
+
+func decideSpawn(p *spawn, cycle int64, lanes ...replay.Lane) []replay.Verdict {
+	out := make([]replay.Verdict, len(lanes))
+	p.Decide(&replay.Site{Cycle: cycle, Lanes: lanes}, out)
+	return out
+}
+
+// Algorithm 1's rules, with the CCQS state set by hand: t_cta = 1000,
+// n_con = 2, t_warp = 100, n = 10; one lane, so t_overhead = 21931.
+func TestSpawnDecisions(t *testing.T) {
+	cfg := k20c(t)
+	fresh := func() *spawn {
+		p := newSpawn(cfg)
+		p.q.finished, p.q.ctaSum, p.q.nCon, p.q.tWarp, p.q.n = 1, 1000, 2, 100, 10
+		return p
+	}
+	// t_child = 21931 + (2+10)·1000/2 = 27931.
+	cases := []struct {
+		name     string
+		workload int64
+		ctas     uint64
+		queue    int64
+		want     replay.Decision
+	}{
+		{"small workload inlines (t_parent 27900 < t_child)", 279, 2, 65536, replay.Inline},
+		{"large workload launches (t_parent 28000 >= t_child)", 280, 2, 65536, replay.Launch},
+		{"the queue cap forces inlining (n + x = 12 > 11)", 100000, 2, 11, replay.Inline},
+		{"a queue with room launches (n + x = 12 <= 12)", 100000, 2, 12, replay.Launch},
+	}
+	for _, c := range cases {
+		p := fresh()
+		p.cfg.MaxQueue = c.queue
+		v := decideSpawn(p, 0, replay.Lane{Workload: c.workload, ChildCTAs: c.ctas})[0]
+		if v.Decision != c.want {
+			t.Errorf("%s: got %s (t_child %.0f, t_parent %.0f)", c.name, v.Decision, *v.EstChildCycles, *v.EstParentCycles)
+		}
+	}
+	// The first site, with no finished child CTA, launches whatever the
+	// estimates say.
+	p := newSpawn(cfg)
+	if v := decideSpawn(p, 0, replay.Lane{Workload: 0, ChildCTAs: 5})[0]; v.Decision != replay.Launch || p.q.n != 5 {
+		t.Errorf("t_cta = 0: got %s, n = %d; want launch and n = 5", v.Decision, p.q.n)
+	}
+}
