@@ -305,3 +305,47 @@ func TestListings(t *testing.T) {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}
 }
+
+// --sweep replays once per combination (the cartesian product) and names
+// it in the params column; --best picks the shortest makespan per policy.
+func TestSweepAndBest(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := replayCmd(t, "--policy=flat,threshold", "--sweep", "launch.threshold=16,64,100000",
+		"--sweep", "gpu.sms=13,26", "--best", "--format=csv", "--out", dir, sample)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	rows := readCSV(t, filepath.Join(dir, "summary.csv"))
+	if len(rows) != 2*3*2 {
+		t.Fatalf("%d summary rows, want 12 (2 policies x 3 thresholds x 2 SM counts)", len(rows))
+	}
+	if rows[0]["params"] != "launch.threshold=16,gpu.sms=13" || rows[11]["params"] != "launch.threshold=100000,gpu.sms=26" {
+		t.Errorf("params order: first %q, last %q", rows[0]["params"], rows[11]["params"])
+	}
+	best := map[string]int{}
+	for _, r := range rows {
+		m, _ := strconv.Atoi(r["makespan_cycles"])
+		if b, ok := best[r["policy"]]; !ok || m < b {
+			best[r["policy"]] = m
+		}
+	}
+	i := strings.Index(out, "best combination")
+	if i < 0 {
+		t.Fatalf("no best section:\n%s", out)
+	}
+	for policy, m := range best {
+		if !strings.Contains(out[i:], policy) || !strings.Contains(out[i:], strconv.Itoa(m)+" cycles") {
+			t.Errorf("best section lacks %s at %d cycles:\n%s", policy, m, out[i:])
+		}
+	}
+	for _, args := range [][]string{
+		{"--sweep", "launch.treshold=1,2", sample},
+		{"--sweep", "launch.threshold=1,x", sample},
+		{"--sweep", "gpu.sms=0", sample},
+		{"--sweep", "launch.threshold", sample},
+	} {
+		if code, _, stderr := replayCmd(t, args...); code != 2 || !strings.Contains(stderr, "--sweep") {
+			t.Errorf("%v: exit %d %q, want 2 naming --sweep", args, code, stderr)
+		}
+	}
+}

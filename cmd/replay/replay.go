@@ -27,6 +27,7 @@ Examples:
   replay samples/bfs-kron12.trace.zst
   replay --policy=cdp,flat,threshold --set launch.threshold=64 --out out samples/bfs-kron12.trace.zst
   replay --gpu=k20c-spawn --set gpu.sms=26 --format=csv --out out app.trace.zst
+  replay --policy=flat,threshold --sweep launch.threshold=16,32,64,128 --best app.trace.zst
 
 Other commands:
   replay convert --from=jsonl IN.jsonl -o OUT.trace.zst
@@ -46,6 +47,8 @@ type replayFlags struct {
 	format   string
 	quiet    bool
 	cpuprof  string
+	sweeps   []string
+	best     bool
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -54,6 +57,8 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
+	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it)")
+	fs.BoolVar(&f.best, "best", false, "report the swept combination with the shortest makespan per trace and policy (with threshold: SPAWN's Offline-Search)")
 	fs.StringVar(&f.out, "out", "", "write the result tables into this directory")
 	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
@@ -98,6 +103,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	if !f.quiet {
 		printSummary(stdout, rows)
+		if f.best {
+			printBest(stdout, rows)
+		}
 		if f.out != "" {
 			fmt.Fprintf(stdout, "tables written to %s (%s)\n", f.out, format)
 		}
@@ -133,20 +141,43 @@ type summaryRow struct {
 	s             results.Summary
 }
 
-// replayTrace replays one trace under every policy.
+// replayTrace replays one trace under every policy, once per swept
+// combination. Speedups are against the first policy with the same
+// combination.
 func replayTrace(path string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, badInput(err)
 	}
-	cfg, err := loadConfig(path, f.gpu, f.sets)
+	base, err := loadConfig(path, f.gpu, f.sets)
 	if err != nil {
 		return nil, err
 	}
+	axes, err := parseSweeps(f.sweeps, base)
+	if err != nil {
+		return nil, err
+	}
+	var rows []summaryRow
+	for _, c := range combos(axes) {
+		cfg, err := c.apply(base)
+		if err != nil {
+			return rows, usagef("--sweep %s: %v", c, err)
+		}
+		r, err := replayPolicies(path, cfg, c, f.policies, sink, stderr)
+		rows = append(rows, r...)
+		if err != nil {
+			return rows, err
+		}
+	}
+	return rows, nil
+}
+
+// replayPolicies replays one trace on one configuration under every policy.
+func replayPolicies(path string, cfg model.Config, c combo, specs []string, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
 	name := traceName(path)
 	open := func() (trace.Source, error) { return trace.Open(path) }
 	var rows []summaryRow
 	var first int64
-	for i, spec := range f.policies {
+	for i, spec := range specs {
 		pol, err := policies.New(spec, cfg)
 		if err != nil {
 			return rows, usagef("%v", err)
@@ -165,6 +196,7 @@ func replayTrace(path string, f replayFlags, sink tableSink, stderr io.Writer) (
 			first = st.MakespanCycles
 		}
 		row := summarize(cfg, st, first)
+		row.Params = c.String()
 		sink.Summary(row)
 		rows = append(rows, summaryRow{trace: name, policy: pol.Name, s: row})
 	}
@@ -268,11 +300,23 @@ func traceName(path string) string {
 }
 
 func printSummary(w io.Writer, rows []summaryRow) {
-	fmt.Fprintf(w, "%-20s %-12s %14s %12s %8s %9s %9s %9s %9s\n",
-		"trace", "policy", "makespan(cyc)", "makespan(us)", "speedup", "occupancy", "launched", "inlined", "coalesced")
+	swept := false
+	for _, r := range rows {
+		swept = swept || r.s.Params != ""
+	}
+	fmt.Fprintf(w, "%-20s %-12s ", "trace", "policy")
+	if swept {
+		fmt.Fprintf(w, "%-28s ", "params")
+	}
+	fmt.Fprintf(w, "%14s %12s %8s %9s %9s %9s %9s\n",
+		"makespan(cyc)", "makespan(us)", "speedup", "occupancy", "launched", "inlined", "coalesced")
 	for _, r := range rows {
 		s := r.s
-		fmt.Fprintf(w, "%-20s %-12s %14d %12.1f %7.3fx %8.1f%% %9d %9d %9d\n",
-			r.trace, r.policy, s.MakespanCycles, s.MakespanUS, s.Speedup, 100*s.AvgOccupancy, s.Launched, s.Inlined, s.Coalesced)
+		fmt.Fprintf(w, "%-20s %-12s ", r.trace, r.policy)
+		if swept {
+			fmt.Fprintf(w, "%-28s ", s.Params)
+		}
+		fmt.Fprintf(w, "%14d %12.1f %7.3fx %8.1f%% %9d %9d %9d\n",
+			s.MakespanCycles, s.MakespanUS, s.Speedup, 100*s.AvgOccupancy, s.Launched, s.Inlined, s.Coalesced)
 	}
 }
