@@ -9,9 +9,9 @@ import (
 func init() {
 	register(&Generator{
 		Name: "sssp",
-		Doc:  "worklist Bellman-Ford SSSP over a weighted Kronecker or uniform graph; high-degree vertices launch child kernels (DTBL, SPAWN)",
+		Doc:  "worklist Bellman-Ford SSSP over a weighted Kronecker, uniform or citation-like graph; high-degree vertices launch child kernels (DTBL, SPAWN)",
 		Params: []Param{
-			{Name: "graph", Default: "kron", Doc: "input graph: kron (Graph500 Kronecker, skewed degrees) or uniform (uniform random edges)"},
+			graphParam("kron", "uniform", "citation"),
 			{Name: "scale", Default: "11", Doc: "the graph has 2^scale vertices"},
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "max_weight", Default: "64", Doc: "edge weights are integers drawn uniformly from [1, max_weight]"},
@@ -26,24 +26,14 @@ func init() {
 
 // ssspConfig is the sssp generator's parameters, checked.
 type ssspConfig struct {
-	graph                                                 string
-	scale, edgefactor, maxWeight, block, threshold, iters int
-	seed                                                  uint64
+	graph                              graphInput
+	maxWeight, block, threshold, iters int
+	seed                               uint64
 }
 
 func parseSSSP(p Params) (c ssspConfig, err error) {
-	if c.graph, err = p.Choice("graph", "kron", "uniform"); err != nil {
+	if c.graph, err = parseGraphInput(p, "kron", "uniform", "citation"); err != nil {
 		return c, err
-	}
-	if c.scale, err = p.Int("scale", 1, 24); err != nil {
-		return c, err
-	}
-	if c.edgefactor, err = p.Int("edgefactor", 1, maxBFSEdges); err != nil {
-		return c, err
-	}
-	if c.edgefactor > maxBFSEdges>>c.scale {
-		return c, p.errorf("edgefactor", strconv.Itoa(c.edgefactor),
-			"edgefactor·2^scale must be at most 2^26; with scale=%d, want at most %d", c.scale, maxBFSEdges>>c.scale)
 	}
 	ints := []struct {
 		name   string
@@ -76,16 +66,11 @@ func runSSSP(p Params, out trace.Sink) error {
 		return err
 	}
 	rng := newRand(cfg.seed)
-	var g *csr
-	if cfg.graph == "kron" {
-		g = kroneckerGraph(rng, cfg.scale, cfg.edgefactor)
-	} else {
-		g = ssspUniformGraph(rng, cfg.scale, cfg.edgefactor)
-	}
+	g := cfg.graph.build(rng)
 	weight := ssspWeights(rng, g, cfg.maxWeight)
 	root, ok := graph500Root(rng, g)
 	if !ok {
-		return p.errorf("scale", strconv.Itoa(cfg.scale),
+		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
 	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters}
