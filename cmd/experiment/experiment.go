@@ -33,7 +33,18 @@ type experiment struct {
 	policies   []string
 	benchmarks []benchmark
 	paperMean  map[string]string // policy -> the paper's mean speedup over the baseline
-	note       string
+	// searches are pseudo-policies: a real policy replayed once per value
+	// of a key, keeping the shortest makespan (SPAWN's Offline-Search).
+	searches map[string]search
+	// extra prints experiment-specific findings under the table.
+	extra func(w io.Writer, outs []outcome)
+}
+
+// search is an offline parameter search standing for one column.
+type search struct {
+	policy string
+	key    string
+	values []string
 }
 
 // outcome is one replay's summary.
@@ -73,28 +84,64 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 			return nil, fmt.Errorf("%s: %w", b.name, err)
 		}
 		var base int64
-		for i, p := range x.policies {
-			pol, err := policies.New(p, cfg)
-			if err != nil {
-				w.Abort()
-				return nil, err
-			}
-			w.Begin(results.Run{Trace: b.name, Policy: p})
-			open := func() (trace.Source, error) { return trace.Open(path) }
-			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, w)
+		for _, p := range x.policies {
+			st, err := x.replayColumn(cfg, p, b, path, base, w, log)
 			if err != nil {
 				w.Abort()
 				return nil, fmt.Errorf("%s under %s: %w", b.name, p, err)
 			}
-			if i == 0 {
+			if base == 0 {
 				base = st.MakespanCycles
 			}
-			w.Summary(summaryRow(cfg, st, base))
-			fmt.Fprintf(log, "%s: %-10s %12d cycles\n", b.name, p, st.MakespanCycles)
 			outs = append(outs, outcome{bench: b, policy: p, stats: st})
 		}
 	}
 	return outs, w.Close()
+}
+
+// replayColumn replays one benchmark for one column of the table: a
+// policy, or a search keeping its best run. Every run lands in the tables.
+func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (*replay.Stats, error) {
+	s, ok := x.searches[column]
+	if !ok {
+		return replayOnce(cfg, column, "", b, path, base, w, log)
+	}
+	var best *replay.Stats
+	for _, v := range s.values {
+		c := cfg
+		if err := c.Set(s.key, v); err != nil {
+			return nil, err
+		}
+		st, err := replayOnce(c, s.policy, s.key+"="+v, b, path, base, w, log)
+		if err != nil {
+			return nil, err
+		}
+		if best == nil || st.MakespanCycles < best.MakespanCycles {
+			best = st
+		}
+	}
+	return best, nil
+}
+
+func replayOnce(cfg model.Config, policy, params string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (*replay.Stats, error) {
+	pol, err := policies.New(policy, cfg)
+	if err != nil {
+		return nil, err
+	}
+	w.Begin(results.Run{Trace: b.name, Policy: policy})
+	open := func() (trace.Source, error) { return trace.Open(path) }
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, w)
+	if err != nil {
+		return nil, err
+	}
+	if base == 0 {
+		base = st.MakespanCycles
+	}
+	row := summaryRow(cfg, st, base)
+	row.Params = params
+	w.Summary(row)
+	fmt.Fprintf(log, "%s: %-10s %-24s %12d cycles\n", b.name, policy, params, st.MakespanCycles)
+	return st, nil
 }
 
 func generate(path string, b benchmark) error {
@@ -168,9 +215,20 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 		fmt.Fprintf(w, " %s |", x.paperMean[p])
 	}
 	fmt.Fprintln(w, " | | |")
-	if x.note != "" {
+	if x.extra != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, x.note)
+		x.extra(w, outs)
 	}
 	return nil
+}
+
+// column returns each benchmark's stats for one column, in order.
+func column(outs []outcome, policy string) []*replay.Stats {
+	var out []*replay.Stats
+	for _, o := range outs {
+		if o.policy == policy {
+			out = append(out, o.stats)
+		}
+	}
+	return out
 }
