@@ -46,8 +46,8 @@ func replayString(t *testing.T, src string, cfg model.Config, pol replay.Policy)
 // has finished; it learns that as an Observer.
 type afterFirst struct{ done bool }
 
-func (g *afterFirst) MayStart(k *replay.Kernel, cta uint64) bool    { return k.ID() != 2 || g.done }
-func (g *afterFirst) CTAStarted(*replay.CTAEvent) {}
+func (g *afterFirst) MayStart(k *replay.Kernel, cta uint64) bool { return k.ID() != 2 || g.done }
+func (g *afterFirst) CTAStarted(*replay.CTAEvent)                {}
 func (g *afterFirst) CTAFinished(ev *replay.CTAEvent) {
 	if ev.Kernel.ID() == 1 {
 		g.done = true

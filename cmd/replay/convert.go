@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/gpureplay/gpureplay/convert/accelsim"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -22,23 +24,38 @@ The input is read, validated record by record and written to OUT (binary
 *.trace.zst, or JSONL if OUT ends in .jsonl). OUT appears only when the
 whole input converted cleanly.
 
-Example:
+--from=accelsim reads an Accel-Sim trace directory's kernelslist.g; --opt
+KEY=VALUE (repeatable) sets its cost model and other assumptions (cpi,
+issue_width, global_latency, sector_cycles, shared_latency,
+mem_parallelism, clock_mhz, page_bytes, host_gap; see the README).
+
+Examples:
   replay convert --from=jsonl testdata/app.jsonl -o app.trace.zst
+  replay convert --from=accelsim traces/kernelslist.g -o app.trace.zst
 `
 
 // importers are the formats convert reads, by --from name.
 var importers = map[string]func(inputs []string, out trace.Sink) error{
 	"jsonl": importJSONL,
+	"accelsim": func(inputs []string, out trace.Sink) error {
+		return importAccelSim(inputs, out, nil, os.Stderr)
+	},
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", convertSynopsis, stdout)
 	from := fs.String("from", "", "input format: "+strings.Join(importerNames(), ", "))
 	out := fs.StringP("output", "o", "", "output trace file")
+	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; --from=accelsim only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	imp, ok := importers[*from]
+	if *from == "accelsim" {
+		imp = func(in []string, s trace.Sink) error { return importAccelSim(in, s, *opts, stderr) }
+	} else if len(*opts) > 0 {
+		return usagef("convert: --opt applies to --from=accelsim only")
+	}
 	switch {
 	case *from == "":
 		return usagef("convert: --from is required (%s)", strings.Join(importerNames(), ", "))
@@ -67,6 +84,41 @@ func importJSONL(inputs []string, out trace.Sink) error {
 		return usagef("convert --from=jsonl takes one input, got %d", len(inputs))
 	}
 	return copyTrace(inputs[0], out)
+}
+
+// importAccelSim converts an Accel-Sim trace (DIR/kernelslist.g) with the
+// given KEY=VALUE options, showing progress on stderr when it is a
+// terminal.
+func importAccelSim(inputs []string, out trace.Sink, opts []string, stderr io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=accelsim takes one kernelslist.g, got %d inputs", len(inputs))
+	}
+	o := accelsim.DefaultOptions()
+	for _, kv := range opts {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return usagef("convert: --opt %q: want KEY=VALUE", kv)
+		}
+		if err := o.Set(k, v); err != nil {
+			return usagef("convert: %v", err)
+		}
+	}
+	if isTerminal(stderr) {
+		last := time.Now()
+		o.Progress = func(p accelsim.Progress) {
+			if time.Since(last) > 200*time.Millisecond {
+				last = time.Now()
+				fmt.Fprintf(stderr, "\r\033[Kaccelsim: pass %d/2, kernel %d/%d, %d MB read", p.Pass, p.Kernel, p.Kernels, p.Bytes>>20)
+			}
+		}
+		defer fmt.Fprint(stderr, "\r\033[K")
+	}
+	err := accelsim.Convert(inputs[0], out, o)
+	var bad *accelsim.Error
+	if errors.As(err, &bad) {
+		return badInput(err)
+	}
+	return err
 }
 
 // copyTrace streams every record of a validated trace into out.
