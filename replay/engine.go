@@ -48,6 +48,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if s, ok := hostSrc.(interface{ Skip(...trace.Kind) }); ok {
 		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer, trace.KindMemcpy)
 	}
+	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
+		s.SkipDeviceLaunches()
+	}
 	e.body = newBodyCursor(trace.NewValidator(bodySrc))
 	if err := e.start(); err != nil {
 		return nil, err

@@ -29,6 +29,10 @@ type Reader struct {
 	ctas   []CTA             // the rest of the batch cta records are allocated from
 	skip   uint64            // bit k set: records of Kind k are skipped (see Skip)
 	names  map[string]string // kernel names seen, for reuse (see kernelName)
+
+	skipDevice bool   // pass over device launches (see SkipDeviceLaunches)
+	scratch    Launch // a skipped launch is decoded here
+	scratchP   Parent
 }
 
 // ctaBatch is how many cta records the Reader allocates at once. They are
@@ -115,6 +119,16 @@ func (r *Reader) Next() (Record, error) {
 				return nil, r.fail(k, err)
 			}
 			continue
+		}
+		if k == KindLaunch && r.skipDevice {
+			l, err := r.hostLaunch()
+			if err != nil {
+				return nil, r.fail(k, err)
+			}
+			if l == nil {
+				continue
+			}
+			return l, nil
 		}
 		rec, err := r.decode(k)
 		if err != nil {
@@ -266,34 +280,38 @@ func (r *Reader) kernel() (Record, error) {
 }
 
 func (r *Reader) launch() (Record, error) {
+	// One allocation for a device launch and its parent: most launch
+	// records of a DP trace are device launches.
+	lp := new(struct {
+		l Launch
+		p Parent
+	})
+	if err := r.launchInto(&lp.l, &lp.p); err != nil {
+		return nil, err
+	}
+	return &lp.l, nil
+}
+
+// launchInto decodes a launch record into l, using p for its parent when
+// it has one.
+func (r *Reader) launchInto(l *Launch, p *Parent) error {
 	d := fieldReader{in: r.in}
 	flags := d.uvarint()
 	if flags&^launchFlagsMask != 0 {
 		d.fail(errRange("launch flags %#x has unknown bits", flags))
 	}
-	var l *Launch
-	if flags&launchHasParent != 0 {
-		// One allocation for a device launch and its parent: most launch
-		// records of a DP trace are device launches.
-		lp := new(struct {
-			l Launch
-			p Parent
-		})
-		l = &lp.l
-		l.Parent = &lp.p
-	} else {
-		l = new(Launch)
-	}
-	l.Kernel = r.delta.launched + 1 + uint64(d.varint())
+	*l = Launch{Kernel: r.delta.launched + 1 + uint64(d.varint())}
 	if flags&launchHasT != 0 {
 		l.T = d.varint()
 	}
 	if flags&launchHasStream != 0 {
 		l.Stream = d.uvarint()
 	}
-	if p := l.Parent; p != nil {
+	if flags&launchHasParent != 0 {
+		*p = Parent{}
 		p.Kernel, p.CTA = d.ref(&r.delta, false)
 		p.Warp, p.Lane, p.At = d.int(), d.int(), d.varint()
+		l.Parent = p
 	}
 	if flags&launchHasWorkload != 0 {
 		l.Workload = d.varint()
@@ -307,7 +325,7 @@ func (r *Reader) launch() (Record, error) {
 	if d.err == nil {
 		r.delta.launched = l.Kernel
 	}
-	return l, d.err
+	return d.err
 }
 
 func (r *Reader) cta() (Record, error) {

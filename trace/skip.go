@@ -13,6 +13,24 @@ func (r *Reader) Skip(kinds ...Kind) {
 	}
 }
 
+// SkipDeviceLaunches makes Next pass over device launch records too,
+// returning only host launches among launch records: what a reader that
+// follows the host, not the launch trees, needs.
+func (r *Reader) SkipDeviceLaunches() { r.skipDevice = true }
+
+// hostLaunch decodes a launch record without allocating and returns it
+// (as a fresh record) only if the host launched it.
+func (r *Reader) hostLaunch() (*Launch, error) {
+	if err := r.launchInto(&r.scratch, &r.scratchP); err != nil {
+		return nil, err
+	}
+	if r.scratch.Parent != nil {
+		return nil, nil
+	}
+	l := r.scratch
+	return &l, nil
+}
+
 func (r *Reader) skipped(k Kind) bool { return k < 64 && r.skip&(1<<k) != 0 }
 
 // skipBody reads past the body of a record of kind k without building it.

@@ -92,3 +92,39 @@ func readValidFixture(t *testing.T) []Record {
 	}
 	return recs
 }
+
+// SkipDeviceLaunches drops device launches and keeps host launches and
+// every other record, unchanged.
+func TestSkipDeviceLaunches(t *testing.T) {
+	all := readValidFixture(t)
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range all {
+		w.Write(r)
+	}
+	w.Close()
+	r, err := NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SkipDeviceLaunches()
+	got, err := ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Record
+	devices := 0
+	for _, rec := range all {
+		if l, ok := rec.(*Launch); ok && !l.Host() {
+			devices++
+			continue
+		}
+		want = append(want, rec)
+	}
+	if devices == 0 {
+		t.Fatal("the fixture has no device launch to skip")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %d records, want %d (all but %d device launches)", len(got), len(want), devices)
+	}
+}
