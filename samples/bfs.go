@@ -22,27 +22,6 @@ func init() {
 	})
 }
 
-// bfsConfig is the bfs generator's parameters, checked.
-type bfsConfig struct {
-	graph            graphInput
-	block, threshold int
-	seed             uint64
-}
-
-func parseBFS(p Params) (c bfsConfig, err error) {
-	if c.graph, err = parseGraphInput(p, "kron", "citation"); err != nil {
-		return c, err
-	}
-	if c.block, err = p.Int("block", 1, 1024); err != nil {
-		return c, err
-	}
-	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
-		return c, err
-	}
-	c.seed, err = p.Uint64("seed")
-	return c, err
-}
-
 // runBFS generates the graph, runs the search, and writes its trace: a
 // header, the graph's buffers, then one bfs_level kernel per BFS level,
 // host-launched asynchronously into stream 0, each followed by its CTAs and
@@ -53,7 +32,7 @@ func parseBFS(p Params) (c bfsConfig, err error) {
 // index col_indices through row_offsets, so they have no access records:
 // CRCS treats them as irregular, as that paper's profiler would.
 func runBFS(p Params, out trace.Sink) error {
-	cfg, err := parseBFS(p)
+	cfg, err := parseGraphKernel(p, "kron", "citation")
 	if err != nil {
 		return err
 	}

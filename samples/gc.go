@@ -22,27 +22,6 @@ func init() {
 	})
 }
 
-// gcConfig is the gc generator's parameters, checked.
-type gcConfig struct {
-	graph            graphInput
-	block, threshold int
-	seed             uint64
-}
-
-func parseGC(p Params) (c gcConfig, err error) {
-	if c.graph, err = parseGraphInput(p, "kron", "citation"); err != nil {
-		return c, err
-	}
-	if c.block, err = p.Int("block", 1, 1024); err != nil {
-		return c, err
-	}
-	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
-		return c, err
-	}
-	c.seed, err = p.Uint64("seed")
-	return c, err
-}
-
 // runGC generates the graph and the vertices' priorities, then writes the
 // coloring's trace: a header, the buffers, and one gc_color kernel per
 // round, host-launched into stream 0 over the vertices still uncolored,
@@ -50,7 +29,7 @@ func parseGC(p Params) (c gcConfig, err error) {
 // gc_color_child of each launch site. The kernels index col_indices through
 // row_offsets, so they have no access records (irregular for CRCS).
 func runGC(p Params, out trace.Sink) error {
-	cfg, err := parseGC(p)
+	cfg, err := parseGraphKernel(p, "kron", "citation")
 	if err != nil {
 		return err
 	}

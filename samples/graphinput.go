@@ -65,3 +65,27 @@ func (in graphInput) build(rng *rand.Rand) *csr {
 		return kroneckerGraph(rng, in.scale, in.edgefactor)
 	}
 }
+
+// graphKernel is the parameters every one-thread-per-vertex graph
+// generator (bfs, gc) shares, checked.
+type graphKernel struct {
+	graph            graphInput
+	block, threshold int
+	seed             uint64
+}
+
+// parseGraphKernel reads the graph input (one of graphs), block,
+// site_threshold and seed.
+func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
+	if c.graph, err = parseGraphInput(p, graphs...); err != nil {
+		return c, err
+	}
+	if c.block, err = p.Int("block", 1, 1024); err != nil {
+		return c, err
+	}
+	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
+		return c, err
+	}
+	c.seed, err = p.Uint64("seed")
+	return c, err
+}
