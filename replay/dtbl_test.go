@@ -1,0 +1,63 @@
+package replay_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// On the generated bfs, amr and join traces DTBL finishes sooner and
+// keeps the SMs busier than CDP, and nearly every launching lane finds an
+// eligible kernel (the paper: 98%).
+func TestDTBLBeatsCDPOnDPWorkloads(t *testing.T) {
+	cfg, err := model.Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"bfs", "amr", "join"} {
+		data := generateBytes(t, name)
+		open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+		run := func(policy string) *replay.Stats {
+			pol, err := policies.New(policy, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+			if err != nil {
+				t.Fatalf("%s under %s: %v", name, policy, err)
+			}
+			return st
+		}
+		cdp, dtbl := run("cdp"), run("dtbl")
+		if dtbl.MakespanCycles >= cdp.MakespanCycles || dtbl.AvgOccupancy <= cdp.AvgOccupancy {
+			t.Errorf("%s: dtbl makespan %d occupancy %.3f, cdp %d %.3f; want dtbl faster and busier",
+				name, dtbl.MakespanCycles, dtbl.AvgOccupancy, cdp.MakespanCycles, cdp.AvgOccupancy)
+		}
+		if frac := float64(dtbl.Coalesced) / float64(dtbl.LaunchSites); frac < 0.9 {
+			t.Errorf("%s: %.0f%% of launching lanes coalesced, want at least 90%%", name, 100*frac)
+		}
+	}
+}
+
+func generateBytes(t *testing.T, name string, params ...string) []byte {
+	t.Helper()
+	g, _ := samples.Lookup(name)
+	p, err := g.ParseParams(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := trace.NewWriter(&buf)
+	if err := g.Run(p, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
