@@ -28,22 +28,20 @@ func (d *DeadlockError) Error() string {
 func (e *engine) deadlock() error {
 	var ks []*Kernel
 	seen := map[*Kernel]bool{}
-	var walk func(k *Kernel)
-	walk = func(k *Kernel) {
-		if seen[k] || k.state == kComplete {
-			return
+	add := func(k *Kernel) {
+		if !seen[k] && k.state != kComplete {
+			seen[k] = true
+			ks = append(ks, k)
 		}
-		seen[k] = true
-		ks = append(ks, k)
 	}
 	for _, k := range e.live {
-		walk(k)
+		add(k)
 	}
 	for _, k := range e.kd {
-		walk(k)
+		add(k)
 	}
 	for _, k := range e.kdWait {
-		walk(k)
+		add(k)
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id })
 	d := &DeadlockError{Cycle: e.now}

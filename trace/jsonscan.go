@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"unicode/utf16"
@@ -280,8 +279,6 @@ func (s *jsonScanner) digits() bool {
 	}
 	return s.i > start
 }
-
-var errNotInteger = errors.New("not an integer")
 
 // integer reads a number that must be an integer, as sign and magnitude.
 func (s *jsonScanner) integer() (neg bool, mag uint64, err error) {
