@@ -82,8 +82,17 @@ func benchReplay(b *testing.B, data []byte, policy string) {
 // BFS over a scale-18 Kronecker graph: 137K CTAs, 53K device launches.
 func BenchmarkReplayBFS(b *testing.B) {
 	data := genTrace(b, "bfs", "scale=18")
-	for _, p := range []string{"cdp", "flat"} {
+	for _, p := range []string{"cdp", "flat", "dtbl", "spawn"} {
 		b.Run(p, func(b *testing.B) { benchReplay(b, data, p) })
+	}
+}
+
+// CDP replay of BFS at several sizes: the share of CTAs that are device
+// launches changes with the graph.
+func BenchmarkReplayBFSScale(b *testing.B) {
+	for _, scale := range []string{"14", "16", "20"} {
+		data := genTrace(b, "bfs", "scale="+scale)
+		b.Run("scale"+scale, func(b *testing.B) { benchReplay(b, data, "cdp") })
 	}
 }
 

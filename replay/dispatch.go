@@ -32,23 +32,38 @@ func (d *Dispatch) Place(k *Kernel, sm int) { d.e.place(k, sm) }
 // whose next CTA fits nowhere lets younger kernels use what is left
 // (concurrent kernel execution).
 type RoundRobin struct {
-	next int // the SM the next placement starts looking at
+	next   int    // the SM the next placement starts looking at
+	failed []need // CTA sizes that fit on no SM in this Place call
 }
 
 // Place implements Placer.
 func (r *RoundRobin) Place(d *Dispatch) {
 	n := d.SMs()
+	r.failed = r.failed[:0]
 	for i := 0; i < len(d.Pending()); i++ {
 		k := d.Pending()[i]
-		for k.Remaining() > 0 {
+		for k.Remaining() > 0 && !r.hopeless(k.need) {
 			sm := r.find(d, k, n)
 			if sm < 0 {
+				r.failed = append(r.failed, k.need)
 				break
 			}
 			d.Place(k, sm)
 			r.next = (sm + 1) % n
 		}
 	}
+}
+
+// hopeless reports whether a CTA needing n cannot fit anywhere because one
+// no larger in any resource already failed to (SMs only fill up during a
+// Place call), which saves scanning every SM for every waiting kernel.
+func (r *RoundRobin) hopeless(n need) bool {
+	for _, f := range r.failed {
+		if f.warps <= n.warps && f.regs <= n.regs && f.smem <= n.smem {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
