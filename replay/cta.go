@@ -45,7 +45,6 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	k.running++
 	if c.g != nil && c.g.spilled && c.idx == 0 {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
 		return
@@ -55,15 +54,16 @@ func (e *engine) place(k *Kernel, i int) {
 
 // placeGrouped gives c the next CTA of k's current aggregated group.
 func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
-	g := k.groups[k.gnext]
+	p := k.pool
+	g := p.groups[p.next]
 	c.g, c.idx = g, g.next
 	g.next++
 	k.pooled--
 	if g.next == g.src.total {
-		k.groups[k.gnext] = nil
-		k.gnext++
-		if k.gnext == len(k.groups) {
-			k.groups, k.gnext = k.groups[:0], 0
+		p.groups[p.next] = nil
+		p.next++
+		if p.next == len(p.groups) {
+			p.groups, p.next = p.groups[:0], 0
 		}
 	}
 }
@@ -176,7 +176,6 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.occ.change(s, e.now)
 	s.release(k.need)
 	s.freeSlot(c.smSlot)
-	k.running--
 	e.stats.CTAs++
 	e.stats.StallCycles += c.stall
 	row := results.CTA{

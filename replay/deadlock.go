@@ -75,8 +75,8 @@ func (e *engine) waitsOn(k *Kernel) string {
 		if k.done == k.total && k.kids > 0 {
 			return fmt.Sprintf("has finished its CTAs and waits for %d child kernel(s) or group(s)", k.kids)
 		}
-		if k.done == k.total && k.open > 0 {
-			return fmt.Sprintf("has finished its CTAs and waits for %d aggregated group(s) coalesced into it", k.open)
+		if k.done == k.total && k.openGroups() > 0 {
+			return fmt.Sprintf("has finished its CTAs and waits for %d aggregated group(s) coalesced into it", k.openGroups())
 		}
 		if n := e.stalledOf(k); n > 0 {
 			return fmt.Sprintf("has %d CTA(s) placed but held by policy %s", n, e.pol.Name)

@@ -428,7 +428,7 @@ func (e *engine) complete(k *Kernel) {
 // does: children are tracked apart from the entry, so nested launches
 // cannot starve for entries); when its children are done too, it completes.
 func (e *engine) maybeComplete(k *Kernel) {
-	if k.state != kReady || k.done < k.total || k.open > 0 {
+	if k.state != kReady || k.done < k.total || k.openGroups() > 0 {
 		return
 	}
 	if k.inKD {

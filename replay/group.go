@@ -49,8 +49,11 @@ func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
 	g := &group{id: l.child.id, src: l.child, target: target, owner: launcherOf(c)}
 	g.agtSlot = e.agt.take(e.hwThread(c, int(l.warp), int(l.lane)))
 	g.spilled = g.agtSlot < 0
-	target.open++
-	target.coalesced++
+	if target.pool == nil {
+		target.pool = &pool{}
+	}
+	target.pool.open++
+	target.pool.coalesced++
 	e.adopt(g.owner)
 	e.stats.Coalesced++
 	e.scheduleGroup(joinAt, g)
@@ -67,7 +70,7 @@ func (e *engine) hwThread(c *ctaRun, warp, lane int) uint64 {
 // the FCFS scheduler if it had finished distributing.
 func (e *engine) join(g *group) {
 	k := g.target
-	k.groups = append(k.groups, g)
+	k.pool.groups = append(k.pool.groups, g)
 	k.pooled += g.src.total
 	e.mark(k)
 }
@@ -94,7 +97,7 @@ func (e *engine) groupCTAsDone(g *group) {
 	e.agt.free(g.agtSlot)
 	e.body.forget(g.src)
 	g.src.ctas = nil
-	g.target.open--
+	g.target.pool.open--
 	e.maybeComplete(g.target)
 	e.maybeGroupDone(g)
 }

@@ -170,7 +170,7 @@ func (b *bodyCursor) device(l *trace.Launch) error {
 	if l.Parent.CTA >= p.total {
 		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
 	}
-	child := &Kernel{id: l.Kernel, parent: p, parentCTA: l.Parent.CTA, startCycle: -1}
+	child := &Kernel{id: l.Kernel, parent: p, startCycle: -1}
 	if err := b.adopt(child, l); err != nil {
 		return err
 	}

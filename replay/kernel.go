@@ -15,21 +15,15 @@ type Kernel struct {
 	owner     launcher // who launched it and waits for it (device kernels)
 	inKD      bool     // holds a Kernel Distributor entry
 
-	need    need
-	total   uint64    // CTAs in the grid
-	ctas    []ctaSpec // per CTA index; released when the kernel completes
-	next    uint64    // next CTA index to place
-	running int       // CTAs placed and not finished
-	done    uint64    // native CTAs finished
-	kids    int       // launched children and groups not complete
-
-	// Aggregated groups coalesced into this kernel (DTBL), in FIFO order.
-	groups    []*group
-	gnext     int    // the group whose CTAs are placed next
-	pooled    uint64 // CTAs of joined groups not yet placed
-	open      int    // groups coalesced here and not complete
-	coalesced int64  // groups coalesced here, ever
-	marked    bool   // in the FCFS list of kernels with CTAs to place
+	need   need
+	total  uint64    // CTAs in the grid
+	ctas   []ctaSpec // per CTA index; released when the kernel completes
+	next   uint64    // next CTA index to place
+	done   uint64    // native CTAs finished
+	kids   int       // launched children and groups not complete
+	pooled uint64    // CTAs of joined groups not yet placed
+	pool   *pool     // aggregated groups coalesced here (DTBL); nil until one is
+	marked bool      // in the FCFS list of kernels with CTAs to place
 
 	state       kernelState
 	launchCycle int64 // host issue or device launch
@@ -90,6 +84,23 @@ func (k *Kernel) CTAs() uint64 { return k.total }
 // Remaining is the number of CTAs ready to be placed on an SM: native CTAs
 // not yet placed, then those of coalesced groups.
 func (k *Kernel) Remaining() uint64 { return k.total - k.next + k.pooled }
+
+// pool is the aggregated groups coalesced into a kernel, in FIFO order.
+// Few kernels ever receive a group, so it lives behind a pointer.
+type pool struct {
+	groups    []*group
+	next      int   // the group whose CTAs are placed next
+	open      int   // groups coalesced here and not complete
+	coalesced int64 // groups coalesced here, ever
+}
+
+// openGroups is the number of groups coalesced into k and not complete.
+func (k *Kernel) openGroups() int {
+	if k.pool == nil {
+		return 0
+	}
+	return k.pool.open
+}
 
 // Complete reports whether the kernel has finished, children included.
 func (k *Kernel) Complete() bool { return k.state == kComplete }

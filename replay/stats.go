@@ -44,7 +44,7 @@ func (e *engine) emitKernel(k *Kernel) {
 		StartCycle:      k.startCycle,
 		EndCycle:        k.endCycle,
 		WaitCycles:      wait,
-		CoalescedGroups: k.coalesced,
+		CoalescedGroups: k.coalescedGroups(),
 	}
 	if k.parent != nil {
 		row.Origin = "device"
@@ -66,4 +66,11 @@ func (e *engine) finish() *Stats {
 		s.AvgOccupancy = e.occ.warpCycles / capacity
 	}
 	return &s
+}
+
+func (k *Kernel) coalescedGroups() int64 {
+	if k.pool == nil {
+		return 0
+	}
+	return k.pool.coalesced
 }
