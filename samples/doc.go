@@ -19,8 +19,9 @@
 //   - Output is a pure function of the parameters: all randomness comes from
 //     newRand(seed), never the global functions, and no map order reaches
 //     the output.
-//   - The header comes first (k20cHeader: times in K20c cycles), then the
-//     buffers (laid out by a deviceHeap), then the kernels.
+//   - The header comes first (k20cHeader: times in K20c cycles; gk110Header,
+//     700 MHz, for the CRCS pipelines), then the buffers (laid out by a
+//     deviceHeap), then the kernels.
 //   - Kernel ids count up from 1 in the order kernel records are written; a
 //     kernel record precedes its launch and CTA records.
 //   - Streaming order: all records of a host-launched kernel and its

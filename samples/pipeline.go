@@ -1,0 +1,250 @@
+package samples
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// The dependent-kernel pipelines (the CRCS paper's Table 2 workloads) share
+// this file: a chain of host-launched kernels in one stream, each CTA
+// described by what it costs and by the byte spans it reads and writes.
+// From the spans come both memory records: the access range the CRCS
+// pre-profiler would compute and the exact pages a full trace would show.
+
+// gk110Header starts a pipeline trace: times in cycles of the 700 MHz core
+// clock of the CRCS paper's GPGPU-Sim GPU (Table 1, the gk110-64 preset), so
+// the cost constants read as that GPU's cycles.
+func gk110Header(source string, meta map[string]string) *trace.Header {
+	return &trace.Header{
+		Version:   trace.Version,
+		ClockMHz:  700,
+		PageBytes: trace.DefaultPageBytes,
+		Source:    source,
+		GPU:       "gk110-64",
+		Meta:      meta,
+	}
+}
+
+// span is a run of bytes [lo, hi], inclusive, of one buffer.
+type span struct{ lo, hi uint64 }
+
+// footprint is what one CTA does to one buffer: the spans it reads and the
+// spans it writes, each exact (element by element, halos included). When
+// the accesses sit under conditions the kernel evaluates per thread, bound
+// is what the index functions give without them (the profiler samples both
+// outcomes of a branch), already clipped to the buffer; otherwise nil.
+type footprint struct {
+	buf           *trace.Buffer
+	reads, writes []span
+	bound         *span
+}
+
+// Cost constants every pipeline shares, in 700 MHz GK110 cycles. Each
+// generator adds its own per-element compute cost.
+const (
+	// ctaStartCycles is a CTA's fixed work before its first load: block and
+	// thread index arithmetic, kernel parameter loads from constant memory.
+	ctaStartCycles = 60
+
+	// dramLatencyCycles is one dependent global-memory round trip that
+	// misses the caches, ~570 ns on a GK110-class part: the cost of each
+	// phase of loads a kernel must wait for before computing (a tile load
+	// into shared memory, a loop iteration's gather).
+	dramLatencyCycles = 400
+
+	// ctaBytesPerCycle is the DRAM bandwidth one CTA gets: GK110's ~208 GB/s
+	// is ~4.6 bytes per cycle per SM at 700 MHz, shared by the four to eight
+	// CTAs these kernels keep resident per SM, so about one byte per cycle.
+	ctaBytesPerCycle = 1.0
+
+	// ctaJitter is the relative spread of CTA times around the model, drawn
+	// per CTA from the seed: DRAM row-buffer and bank conflicts make equal
+	// tiles finish at different times on real hardware.
+	ctaJitter = 0.05
+)
+
+// ctaCycles is the model time of a CTA with rounds dependent memory phases
+// moving bytes in all, plus compute cycles of arithmetic, jittered by rng.
+func ctaCycles(rng *rand.Rand, rounds int, bytes int64, compute int64) int64 {
+	return jitter(rng, float64(ctaStartCycles+int64(rounds)*dramLatencyCycles+compute)+float64(bytes)/ctaBytesPerCycle)
+}
+
+// jitter spreads a modelled CTA time by up to ±ctaJitter, drawn from rng.
+func jitter(rng *rand.Rand, cycles float64) int64 {
+	return max(int64(cycles*(1+ctaJitter*(2*rng.Float64()-1))), 1)
+}
+
+// footprintBytes totals the bytes a CTA's footprints move.
+func footprintBytes(fps []footprint) int64 {
+	var n int64
+	for _, f := range fps {
+		for _, s := range f.reads {
+			n += int64(s.hi - s.lo + 1)
+		}
+		for _, s := range f.writes {
+			n += int64(s.hi - s.lo + 1)
+		}
+	}
+	return n
+}
+
+// pipeline writes one chain of dependent kernels, numbering kernels from 1
+// in the order they are written. Every kernel is host-launched at time 0
+// into stream 0, so each depends on the one before it through the buffers.
+type pipeline struct {
+	out       trace.Sink
+	rng       *rand.Rand
+	pageBytes uint64
+	noRanges  bool // irregular kernels: the profiler computes no ranges
+	lastID    uint64
+}
+
+func newPipeline(out trace.Sink, seed uint64) *pipeline {
+	return &pipeline{out: out, rng: newRand(seed), pageBytes: trace.DefaultPageBytes}
+}
+
+// kernel declares and host-launches the next kernel in the chain.
+func (p *pipeline) kernel(name string, grid, block [3]uint32, regs int, smem int64) (*trace.Kernel, error) {
+	p.lastID++
+	k := &trace.Kernel{ID: p.lastID, Name: name, Grid: grid, Block: block, Regs: regs, Smem: smem}
+	return k, writeAll(p.out, k, &trace.Launch{Kernel: k.ID})
+}
+
+// cta writes CTA cta of kernel k: its cycle record, then for each buffer it
+// touches the profiler's access range and the exact pages.
+func (p *pipeline) cta(k *trace.Kernel, cta int, cycles int64, fps []footprint) error {
+	if err := p.out.Write(&trace.CTA{Kernel: k.ID, CTA: uint64(cta), Cycles: cycles}); err != nil {
+		return err
+	}
+	for _, f := range fps {
+		if !p.noRanges {
+			if err := p.out.Write(profiledRange(k.ID, cta, f)); err != nil {
+				return err
+			}
+		}
+		rec := &trace.Pages{Kernel: k.ID, CTA: uint64(cta), Buffer: f.buf.ID,
+			R: pagesOf(f.reads, p.pageBytes), W: pagesOf(f.writes, p.pageBytes)}
+		if err := p.out.Write(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// profiledRange is what the CRCS pre-profiler computes for one array: it
+// evaluates the kernel's affine index functions at the CTA's corner
+// threads and loop bounds, so it sees the lowest and highest address and
+// nothing in between — one range from the first byte to the last (or the
+// footprint's bound, for conditional accesses), with mode rw when the CTA
+// both reads and writes the array.
+func profiledRange(kernel uint64, cta int, f footprint) *trace.Access {
+	lo, hi := ^uint64(0), uint64(0)
+	if f.bound != nil {
+		lo, hi = f.bound.lo, f.bound.hi
+	}
+	for _, s := range append(slices.Clip(f.reads), f.writes...) {
+		lo, hi = min(lo, s.lo), max(hi, s.hi)
+	}
+	mode := trace.ModeReadWrite
+	switch {
+	case len(f.writes) == 0:
+		mode = trace.ModeRead
+	case len(f.reads) == 0:
+		mode = trace.ModeWrite
+	}
+	return &trace.Access{Kernel: kernel, CTA: uint64(cta), Buffer: f.buf.ID, Lo: lo, Hi: hi, Mode: mode}
+}
+
+// pagesOf lists, sorted and once each, the pages the spans touch.
+func pagesOf(spans []span, pageBytes uint64) []uint64 {
+	var pages []uint64
+	for _, s := range spans {
+		for pg := s.lo / pageBytes; pg <= s.hi/pageBytes; pg++ {
+			pages = append(pages, pg)
+		}
+	}
+	slices.Sort(pages)
+	return slices.Compact(pages)
+}
+
+// grid2D describes a row-major 2-D array of elem-byte elements, width
+// elements to a row, and the tiles a kernel cuts it into.
+type grid2D struct {
+	width, height int
+	elem          int
+}
+
+// rowSpan is the bytes of row y, columns [x0, x1), clipped to the array;
+// ok is false when nothing is left.
+func (g grid2D) rowSpan(y, x0, x1 int) (span, bool) {
+	x0, x1 = max(x0, 0), min(x1, g.width)
+	if y < 0 || y >= g.height || x0 >= x1 {
+		return span{}, false
+	}
+	base := uint64(y) * uint64(g.width) * uint64(g.elem)
+	return span{base + uint64(x0*g.elem), base + uint64(x1*g.elem) - 1}, true
+}
+
+// rect is the spans of rows [y0, y1), columns [x0, x1), clipped.
+func (g grid2D) rect(x0, x1, y0, y1 int) []span {
+	var ss []span
+	for y := y0; y < y1; y++ {
+		if s, ok := g.rowSpan(y, x0, x1); ok {
+			ss = append(ss, s)
+		}
+	}
+	return ss
+}
+
+// cross is the spans a 5-point stencil of radius rx horizontally and ry
+// vertically reads around the tile [x0, x1) × [y0, y1): the tile widened
+// by rx on its own rows, plus ry rows above and below at the tile's own
+// width (the stencil has no diagonal taps, so no corners), clipped to the
+// array as the kernels clamp their indices.
+func (g grid2D) cross(x0, x1, y0, y1, rx, ry int) []span {
+	var ss []span
+	for y := y0 - ry; y < y1+ry; y++ {
+		lo, hi := x0, x1
+		if y >= y0 && y < y1 {
+			lo, hi = x0-rx, x1+rx
+		}
+		if s, ok := g.rowSpan(y, lo, hi); ok {
+			ss = append(ss, s)
+		}
+	}
+	return ss
+}
+
+// bytes is the array's size.
+func (g grid2D) bytes() int64 { return int64(g.width) * int64(g.height) * int64(g.elem) }
+
+// tiles writes the CTAs of kernel k, which cuts a width×height domain into
+// tw×th tiles, one CTA each in row-major order: fps gives a tile's
+// footprints, and each CTA costs rounds memory phases, the bytes its
+// footprints move and compute cycles of arithmetic.
+func (p *pipeline) tiles(k *trace.Kernel, width, height, tw, th, rounds int, compute int64, fps func(x0, x1, y0, y1 int) []footprint) error {
+	cta := 0
+	for y0 := 0; y0 < height; y0 += th {
+		for x0 := 0; x0 < width; x0 += tw {
+			f := fps(x0, min(x0+tw, width), y0, min(y0+th, height))
+			if err := p.cta(k, cta, ctaCycles(p.rng, rounds, footprintBytes(f), compute), f); err != nil {
+				return err
+			}
+			cta++
+		}
+	}
+	return nil
+}
+
+// pingPong allocates the two arrays an iterative kernel alternates between:
+// step i reads the first when i is even and writes the other. The host
+// fills the first; after an even number of steps the answer is back in it.
+func pingPong(heap *deviceHeap, name string, bytes int64, steps int) [2]*trace.Buffer {
+	roleA, roleB := trace.RoleInput, trace.RoleOutput
+	if steps%2 == 0 {
+		roleA, roleB = trace.RoleInOut, trace.RoleTemp
+	}
+	return [2]*trace.Buffer{heap.alloc(name+"_a", bytes, roleA), heap.alloc(name+"_b", bytes, roleB)}
+}

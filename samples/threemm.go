@@ -1,0 +1,111 @@
+package samples
+
+import (
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+func init() {
+	register(&Generator{
+		Name: "3mm",
+		Doc:  "PolyBench 3MM: E=A×B, F=C×D, G=E×F, three dependent matrix-multiply kernels (CRCS 3MM)",
+		Params: []Param{
+			{Name: "size", Default: "256", Doc: "every matrix is size×size floats (CRCS Table 2: 256)"},
+			seedParam,
+		},
+		Run: run3MM,
+	})
+}
+
+// The PolyBench kernels' shape and cost, in 700 MHz GK110 cycles.
+const (
+	// mmBlockX, mmBlockY are PolyBench's DIM_THREAD_BLOCK_X/Y: one thread
+	// per element of a 32×8 tile of the product.
+	mmBlockX, mmBlockY = 32, 8
+
+	// mmStepWarpCycles is one warp's trip through the inner product loop:
+	// a broadcast load of the left row, a coalesced load of the right
+	// row, a fused multiply-add and the loop branch, ~4 issue slots.
+	mmStepWarpCycles = 4
+
+	// mmCacheReuse divides the bytes a CTA reads: the 1.5 MB L2 holds all
+	// of a 256×256 multiply's operands, so a band comes from DRAM once and
+	// reaches the other CTAs that read it from L2, about 4× faster.
+	mmCacheReuse = 4
+
+	// mmRounds is the dependent memory phases the loop cannot hide: the
+	// first loads, then the store.
+	mmRounds = 2
+
+	// mmRegs is what nvcc gives the PolyBench kernel.
+	mmRegs = 18
+)
+
+// run3MM writes the three products. Each CTA computes a 32×8 tile of its
+// product, reading the whole row band of the left matrix and the whole
+// column band of the right one: G's CTAs depend on a band of E's CTAs and on
+// every CTA of F, and E and F do not depend on each other at all.
+func run3MM(p Params, out trace.Sink) error {
+	n, err := p.Int("size", mmBlockX, 4096)
+	if err != nil {
+		return err
+	}
+	seed, err := p.Uint64("seed")
+	if err != nil {
+		return err
+	}
+	g := grid2D{width: n, height: n, elem: 4}
+	gx, gy := ceilDiv(n, mmBlockX), ceilDiv(n, mmBlockY)
+	meta := p.Values()
+	meta["kernels"] = "3"
+	meta["ctas"] = strconv.Itoa(3 * gx * gy)
+	var heap deviceHeap
+	var m [7]*trace.Buffer
+	for i, name := range []string{"A", "B", "C", "D", "E", "F", "G"} {
+		role := trace.RoleInput
+		switch name {
+		case "E", "F":
+			role = trace.RoleTemp
+		case "G":
+			role = trace.RoleOutput
+		}
+		m[i] = heap.alloc(name, g.bytes(), role)
+	}
+	if err := writeAll(out, gk110Header("gen:3mm", meta), m[0], m[1], m[2], m[3], m[4], m[5], m[6]); err != nil {
+		return err
+	}
+	pl := newPipeline(out, seed)
+	for _, prod := range [][3]*trace.Buffer{{m[0], m[1], m[4]}, {m[2], m[3], m[5]}, {m[4], m[5], m[6]}} {
+		if err := mmKernel(pl, g, prod[0], prod[1], prod[2]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mmKernel writes one product dst = left × right.
+func mmKernel(pl *pipeline, g grid2D, left, right, dst *trace.Buffer) error {
+	k, err := pl.kernel("mm_kernel", [3]uint32{uint32(ceilDiv(g.width, mmBlockX)), uint32(ceilDiv(g.height, mmBlockY)), 1},
+		[3]uint32{mmBlockX, mmBlockY, 1}, mmRegs, 0)
+	if err != nil {
+		return err
+	}
+	cta := 0
+	for y0 := 0; y0 < g.height; y0 += mmBlockY {
+		for x0 := 0; x0 < g.width; x0 += mmBlockX {
+			x1, y1 := min(x0+mmBlockX, g.width), min(y0+mmBlockY, g.height)
+			fps := []footprint{
+				{buf: left, reads: g.rect(0, g.width, y0, y1)},
+				{buf: right, reads: g.rect(x0, x1, 0, g.height)},
+				{buf: dst, writes: g.rect(x0, x1, y0, y1)},
+			}
+			compute := int64(g.width) * mmBlockX * mmBlockY / warpSize * mmStepWarpCycles
+			if err := pl.cta(k, cta, ctaCycles(pl.rng, mmRounds, footprintBytes(fps)/mmCacheReuse, compute), fps); err != nil {
+				return err
+			}
+			cta++
+		}
+	}
+	return nil
+}
