@@ -51,6 +51,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
 		s.SkipDeviceLaunches()
 	}
+	if s, ok := bodySrc.(interface{ ReuseRecords() }); ok {
+		s.ReuseRecords() // the body cursor copies what it keeps
+	}
 	e.body = newBodyCursor(trace.NewValidator(bodySrc))
 	if err := e.start(); err != nil {
 		return nil, err

@@ -131,7 +131,8 @@ func (b *bodyCursor) readSegment() error {
 			b.decls[r.ID] = r
 		case *trace.Launch:
 			if r.Host() {
-				b.held = r
+				held := *r // the source may reuse its records
+				b.held = &held
 				return nil
 			}
 			if err := b.device(r); err != nil {

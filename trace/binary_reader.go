@@ -31,9 +31,18 @@ type Reader struct {
 	names  map[string]string // kernel names seen, for reuse (see kernelName)
 
 	skipDevice bool   // pass over device launches (see SkipDeviceLaunches)
-	scratch    Launch // a skipped launch is decoded here
+	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
+	scratchCTA CTA
+	reuse      bool // see ReuseRecords
 }
+
+// ReuseRecords lets Next return the same launch and cta record values on
+// every call, overwritten by the next call (like encoding/csv's
+// ReuseRecord), for readers that copy what they keep: it saves an
+// allocation per record on the records a trace has most of. Slices in the
+// records (warp_cycles, after) are still fresh and may be kept.
+func (r *Reader) ReuseRecords() { r.reuse = true }
 
 // ctaBatch is how many cta records the Reader allocates at once. They are
 // most of a trace, and one allocation each would be a third of the decoding
@@ -280,6 +289,12 @@ func (r *Reader) kernel() (Record, error) {
 }
 
 func (r *Reader) launch() (Record, error) {
+	if r.reuse {
+		if err := r.launchInto(&r.scratch, &r.scratchP); err != nil {
+			return nil, err
+		}
+		return &r.scratch, nil
+	}
 	// One allocation for a device launch and its parent: most launch
 	// records of a DP trace are device launches.
 	lp := new(struct {
@@ -329,11 +344,16 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 }
 
 func (r *Reader) cta() (Record, error) {
-	if len(r.ctas) == 0 {
-		r.ctas = make([]CTA, ctaBatch)
+	var c *CTA
+	if r.reuse {
+		c = &r.scratchCTA
+	} else {
+		if len(r.ctas) == 0 {
+			r.ctas = make([]CTA, ctaBatch)
+		}
+		c = &r.ctas[0]
+		r.ctas = r.ctas[1:]
 	}
-	c := &r.ctas[0]
-	r.ctas = r.ctas[1:]
 	if r.ctaFast(c) {
 		return c, nil
 	}

@@ -128,3 +128,36 @@ func TestSkipDeviceLaunches(t *testing.T) {
 		t.Errorf("got %d records, want %d (all but %d device launches)", len(got), len(want), devices)
 	}
 }
+
+// With ReuseRecords, each record read is the same as without, copied
+// before the next Next; launch and cta records share storage.
+func TestReuseRecords(t *testing.T) {
+	all := readValidFixture(t)
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range all {
+		w.Write(r)
+	}
+	w.Close()
+	r, err := NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ReuseRecords()
+	var prevCTA *CTA
+	for i, want := range all {
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("record %d: got %#v, want %#v", i+1, got, want)
+		}
+		if c, ok := got.(*CTA); ok {
+			if prevCTA != nil && c != prevCTA {
+				t.Errorf("record %d: cta records are not reused", i+1)
+			}
+			prevCTA = c
+		}
+	}
+}
