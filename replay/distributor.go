@@ -1,0 +1,123 @@
+package replay
+
+// The Kernel Distributor: kernels take one of its gpu.max_kernels entries
+// to be dispatched, become ready, and give the entry back when they have
+// nothing left to distribute; completion waits for their children too.
+
+import (
+	"fmt"
+
+	"github.com/gpureplay/gpureplay/model"
+)
+
+// fillKD hands free Kernel Distributor entries to waiting kernels, oldest
+// first; each takes lat.kernel_dispatch to arrive.
+func (e *engine) fillKD() {
+	for e.kdUsed < e.cfg.GPU.MaxKernels && len(e.kdWait) > 0 {
+		k := e.kdWait[0]
+		e.kdWait[0] = nil
+		e.kdWait = e.kdWait[1:]
+		if k.decl == nil {
+			if err := e.body.load(k, e.hostByIndex); err != nil {
+				e.fail(err)
+				return
+			}
+		}
+		e.enterKD(k, e.now+e.cfg.Lat.KernelDispatch)
+	}
+}
+
+// enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
+// from readyAt on.
+func (e *engine) enterKD(k *Kernel, readyAt int64) {
+	if err := e.prepare(k); err != nil {
+		e.fail(err)
+		return
+	}
+	e.kdUsed++
+	e.kd = append(e.kd, k)
+	k.inKD = true
+	k.state = kDispatched
+	e.scheduleKernel(readyAt, evReady, k)
+}
+
+// prepare computes what one CTA of k occupies and checks it can run at all.
+func (e *engine) prepare(k *Kernel) error {
+	if k.need.warps > 0 {
+		return nil
+	}
+	g := &e.cfg.GPU
+	d := k.decl
+	k.need = need{
+		warps: warpsPerCTA(d),
+		regs:  d.Regs * warpsPerCTA(d) * model.WarpSize,
+		smem:  d.Smem,
+	}
+	var empty sm
+	if !empty.fits(g, k.need) {
+		return &ModelError{Msg: fmt.Sprintf("kernel %d (%s): one CTA (%d threads, %d regs/thread, %d B smem) does not fit on an empty SM of %s (max_threads_per_sm %d, regs_per_sm %d, smem_per_sm %d)",
+			k.id, d.Name, d.Threads(), d.Regs, d.Smem, g.Name, g.MaxThreadsPerSM, g.RegsPerSM, g.SmemPerSM)}
+	}
+	return nil
+}
+
+// becomeReady is a kernel arriving in the Kernel Distributor: from now on
+// the SMX scheduler may place its CTAs.
+func (e *engine) becomeReady(k *Kernel) {
+	k.state = kReady
+	k.readyCycle = e.now
+	e.readySeq++
+	k.ready = e.readySeq
+	e.mark(k)
+}
+
+// complete finishes a kernel whose CTAs and children are all done, and
+// everything its completion releases: its stream successor, kernels
+// waiting on it, and whoever launched it.
+func (e *engine) complete(k *Kernel) {
+	k.state = kComplete
+	k.endCycle = e.now
+	e.emitKernel(k)
+	e.body.forget(k)
+	k.ctas = nil
+	if k.host {
+		delete(e.live, k.id)
+		e.nextInStream(k)
+		for _, w := range e.waitAfter[k.id] {
+			e.headOfStream(w)
+		}
+		delete(e.waitAfter, k.id)
+	}
+	if !k.host {
+		e.release(k.owner)
+	}
+}
+
+// maybeComplete moves a kernel on once its own work is done. When its CTAs
+// and the groups coalesced into it have finished, it has nothing left to
+// distribute and gives its Kernel Distributor entry back (as GPGPU-Sim
+// does: children are tracked apart from the entry, so nested launches
+// cannot starve for entries); when its children are done too, it completes.
+func (e *engine) maybeComplete(k *Kernel) {
+	if k.state != kReady || k.done < k.total || k.openGroups() > 0 {
+		return
+	}
+	if k.inKD {
+		k.inKD = false
+		e.leaveKD(k)
+		e.fillKD()
+	}
+	if k.kids == 0 {
+		e.complete(k)
+	}
+}
+
+func (e *engine) leaveKD(k *Kernel) {
+	for i, x := range e.kd {
+		if x == k {
+			e.kd = append(e.kd[:i], e.kd[i+1:]...)
+			e.kdUsed--
+			return
+		}
+	}
+}
