@@ -5,15 +5,14 @@ import "github.com/gpureplay/gpureplay/trace"
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
-	id        uint64
-	decl      *trace.Kernel // nil until the body is loaded
-	host      bool
-	stream    uint64
-	after     []uint64
-	parent    *Kernel // the parent in the trace
-	parentCTA uint64
-	owner     launcher // who launched it and waits for it (device kernels)
-	inKD      bool     // holds a Kernel Distributor entry
+	id     uint64
+	decl   *trace.Kernel // nil until the body is loaded
+	host   bool
+	stream uint64
+	after  []uint64
+	parent *Kernel  // the parent in the trace
+	owner  launcher // who launched it and waits for it (device kernels)
+	inKD   bool     // holds a Kernel Distributor entry
 
 	need   need
 	total  uint64    // CTAs in the grid
