@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpureplay/gpureplay/convert/accelsim"
+	"github.com/gpureplay/gpureplay/convert/kineto"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -28,34 +29,35 @@ whole input converted cleanly.
 KEY=VALUE (repeatable) sets its cost model and other assumptions (cpi,
 issue_width, global_latency, sector_cycles, shared_latency,
 mem_parallelism, clock_mhz, page_bytes, host_gap; see the README).
+--from=kineto reads a PyTorch profiler trace (JSON or .json.gz); its
+--opt keys are clock_mhz, device and gpu.
 
 Examples:
   replay convert --from=jsonl testdata/app.jsonl -o app.trace.zst
   replay convert --from=accelsim traces/kernelslist.g -o app.trace.zst
+  replay convert --from=kineto --opt clock_mhz=1410 trace.json.gz -o app.trace.zst
 `
 
+// importer converts inputs into out, with its --opt KEY=VALUE settings;
+// it reports what it made on stderr.
+type importer func(inputs, opts []string, out trace.Sink, stderr io.Writer) error
+
 // importers are the formats convert reads, by --from name.
-var importers = map[string]func(inputs []string, out trace.Sink) error{
-	"jsonl": importJSONL,
-	"accelsim": func(inputs []string, out trace.Sink) error {
-		return importAccelSim(inputs, out, nil, os.Stderr)
-	},
+var importers = map[string]importer{
+	"jsonl":    importJSONL,
+	"accelsim": importAccelSim,
+	"kineto":   importKineto,
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", convertSynopsis, stdout)
 	from := fs.String("from", "", "input format: "+strings.Join(importerNames(), ", "))
 	out := fs.StringP("output", "o", "", "output trace file")
-	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; --from=accelsim only)")
+	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; accelsim and kineto)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	imp, ok := importers[*from]
-	if *from == "accelsim" {
-		imp = func(in []string, s trace.Sink) error { return importAccelSim(in, s, *opts, stderr) }
-	} else if len(*opts) > 0 {
-		return usagef("convert: --opt applies to --from=accelsim only")
-	}
 	switch {
 	case *from == "":
 		return usagef("convert: --from is required (%s)", strings.Join(importerNames(), ", "))
@@ -66,7 +68,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	case fs.NArg() == 0:
 		return usagef("convert: no input given")
 	}
-	return writeTrace(*out, func(s trace.Sink) error { return imp(fs.Args(), s) })
+	return writeTrace(*out, func(s trace.Sink) error { return imp(fs.Args(), *opts, s, stderr) })
 }
 
 func importerNames() []string {
@@ -78,30 +80,62 @@ func importerNames() []string {
 	return ns
 }
 
-// importJSONL copies a validated JSONL trace.
-func importJSONL(inputs []string, out trace.Sink) error {
-	if len(inputs) != 1 {
-		return usagef("convert --from=jsonl takes one input, got %d", len(inputs))
-	}
-	return copyTrace(inputs[0], out)
-}
-
-// importAccelSim converts an Accel-Sim trace (DIR/kernelslist.g) with the
-// given KEY=VALUE options, showing progress on stderr when it is a
-// terminal.
-func importAccelSim(inputs []string, out trace.Sink, opts []string, stderr io.Writer) error {
-	if len(inputs) != 1 {
-		return usagef("convert --from=accelsim takes one kernelslist.g, got %d inputs", len(inputs))
-	}
-	o := accelsim.DefaultOptions()
+// setOpts applies --opt KEY=VALUE settings through an importer's setter.
+func setOpts(opts []string, set func(key, value string) error) error {
 	for _, kv := range opts {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			return usagef("convert: --opt %q: want KEY=VALUE", kv)
 		}
-		if err := o.Set(k, v); err != nil {
+		if err := set(k, v); err != nil {
 			return usagef("convert: %v", err)
 		}
+	}
+	return nil
+}
+
+// importJSONL copies a validated JSONL trace.
+func importJSONL(inputs, opts []string, out trace.Sink, _ io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=jsonl takes one input, got %d", len(inputs))
+	}
+	if len(opts) > 0 {
+		return usagef("convert --from=jsonl takes no --opt")
+	}
+	return copyTrace(inputs[0], out)
+}
+
+// importKineto converts a PyTorch profiler trace (JSON or .json.gz) and
+// reports what it made and what it left out.
+func importKineto(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=kineto takes one trace, got %d inputs", len(inputs))
+	}
+	o := kineto.DefaultOptions()
+	if err := setOpts(opts, o.Set); err != nil {
+		return err
+	}
+	sum, err := kineto.Convert(inputs[0], out, o)
+	var bad *kineto.Error
+	if errors.As(err, &bad) {
+		return badInput(err)
+	}
+	if err == nil {
+		fmt.Fprintln(stderr, sum)
+	}
+	return err
+}
+
+// importAccelSim converts an Accel-Sim trace (DIR/kernelslist.g) with the
+// given KEY=VALUE options, showing progress on stderr when it is a
+// terminal.
+func importAccelSim(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=accelsim takes one kernelslist.g, got %d inputs", len(inputs))
+	}
+	o := accelsim.DefaultOptions()
+	if err := setOpts(opts, o.Set); err != nil {
+		return err
 	}
 	if isTerminal(stderr) {
 		last := time.Now()

@@ -1,0 +1,158 @@
+package kineto
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// launchArgs are the args of kernel, memcpy and runtime events that the
+// importer reads. ROCm traces put grid, block and shared memory on the
+// hipLaunchKernel runtime event, under either these names or the
+// roctracer ones ("grid dim", "block dim", "shared size").
+type launchArgs struct {
+	Device      ident `json:"device"`
+	Stream      ident `json:"stream"`
+	Correlation ident `json:"correlation"`
+	Grid        dim3  `json:"grid"`
+	GridDim     dim3  `json:"grid dim"`
+	Block       dim3  `json:"block"`
+	BlockDim    dim3  `json:"block dim"`
+	Regs        ident `json:"registers per thread"`
+	Smem        ident `json:"shared memory"`
+	SharedSize  ident `json:"shared size"`
+	Bytes       ident `json:"bytes"`
+}
+
+// gpuOp is a kernel or memcpy event of the GPU timeline.
+type gpuOp struct {
+	index  int // event index
+	offset int64
+	copy   bool // a gpu_memcpy, not a kernel
+	name   string
+	ts     int64 // ns
+	dur    int64 // ns
+	device ident
+	stream ident
+	corr   ident
+	args   launchArgs
+	call   *hostCall // the matching runtime/driver call, once matched
+}
+
+// hostCall is a cuda_runtime or cuda_driver event: the host side of a
+// launch or copy, found again by its correlation id.
+type hostCall struct {
+	key  string // cat:name, for the unused-event count
+	ts   int64
+	args launchArgs
+	used bool
+}
+
+// profile is what a pass over traceEvents gathers: every GPU op (kernels
+// and copies, in file order), the host calls by correlation id, the
+// device properties, and the count of events that play no part.
+type profile struct {
+	ops    []*gpuOp
+	calls  map[ident]*hostCall
+	props  map[ident]*deviceProps
+	unused map[string]int
+}
+
+func newProfile() *profile {
+	return &profile{calls: map[ident]*hostCall{}, props: map[ident]*deviceProps{}, unused: map[string]int{}}
+}
+
+// hostCats are the categories of host API events a GPU op's correlation
+// id points at.
+var hostCats = map[string]bool{"cuda_runtime": true, "cuda_driver": true, "hip_runtime": true}
+
+// add files one event; bad is called for an event the importer needs but
+// cannot read.
+func (p *profile) add(i int, off int64, ev *event) *Error {
+	switch {
+	case ev.Ph == "X" && (ev.Cat == "kernel" || ev.Cat == "gpu_memcpy"):
+		return p.addOp(i, off, ev)
+	case ev.Ph == "X" && hostCats[ev.Cat]:
+		var a launchArgs
+		if err := unmarshalArgs(ev.Args, &a); err != nil || a.Correlation == "" {
+			p.unused[ev.Cat+":"+ev.Name]++
+			return nil
+		}
+		if _, dup := p.calls[a.Correlation]; dup {
+			p.unused[ev.Cat+":"+ev.Name]++
+			return nil
+		}
+		p.calls[a.Correlation] = &hostCall{key: ev.Cat + ":" + ev.Name, ts: ev.Ts.ns, args: a}
+	default:
+		p.unused[category(ev)]++
+	}
+	return nil
+}
+
+// addOp files a kernel or memcpy event.
+func (p *profile) addOp(i int, off int64, ev *event) *Error {
+	op := &gpuOp{index: i, offset: off, copy: ev.Cat == "gpu_memcpy", name: ev.Name, ts: ev.Ts.ns, dur: ev.Dur.ns}
+	if err := unmarshalArgs(ev.Args, &op.args); err != nil {
+		return &Error{Event: i, Offset: off, Msg: ev.Cat + " " + quote(ev.Name) + ": bad args", Err: err}
+	}
+	switch {
+	case !ev.Ts.set || !ev.Dur.set:
+		return &Error{Event: i, Offset: off, Msg: ev.Cat + " " + quote(ev.Name) + " has no ts or no dur"}
+	case ev.Dur.ns < 0:
+		return &Error{Event: i, Offset: off, Msg: ev.Cat + " " + quote(ev.Name) + " has a negative dur"}
+	}
+	op.device, op.stream, op.corr = op.args.Device, op.args.Stream, op.args.Correlation
+	if op.device == "" {
+		op.device = ev.Pid
+	}
+	if op.stream == "" {
+		op.stream = ev.Tid
+	}
+	p.ops = append(p.ops, op)
+	return nil
+}
+
+// unmarshalArgs decodes an event's args; absent args decode as empty.
+func unmarshalArgs(raw json.RawMessage, a *launchArgs) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	return json.Unmarshal(raw, a)
+}
+
+// category names an event for the unused count: its cat, or its phase
+// for events without one (metadata "M", flow "s"/"f", instant "i").
+func category(ev *event) string {
+	if ev.Cat != "" {
+		return ev.Cat
+	}
+	return "ph=" + ev.Ph
+}
+
+// unusedCalls adds the host calls no GPU op claimed to the unused count.
+func (p *profile) unusedCalls() {
+	for _, c := range p.calls {
+		if !c.used {
+			p.unused[c.key]++
+		}
+	}
+}
+
+// quote shortens and quotes a kernel name for a message: C++ template
+// names run to hundreds of characters.
+func quote(name string) string {
+	if len(name) > 80 {
+		name = name[:77] + "..."
+	}
+	return `"` + strings.ToValidUTF8(name, "?") + `"`
+}
+
+// sortUnused returns the unused categories in a stable order.
+func sortUnused(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

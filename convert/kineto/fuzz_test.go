@@ -1,0 +1,78 @@
+package kineto
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// errTooMany stops a fuzzed conversion whose grids would take long to
+// write out.
+var errTooMany = errors.New("too many records")
+
+// collect is a trace.Sink that keeps at most 10000 records.
+type collect struct{ recs []trace.Record }
+
+func (c *collect) Write(r trace.Record) error {
+	if len(c.recs) == 10000 {
+		return errTooMany
+	}
+	c.recs = append(c.recs, r)
+	return nil
+}
+
+// FuzzKineto feeds documents to the importer: it must never panic, every
+// failure must be an *Error, and a document it accepts must become a
+// trace that passes trace.NewValidator.
+//
+//	go test ./convert/kineto -fuzz FuzzKineto
+func FuzzKineto(f *testing.F) {
+	for _, name := range []string{"testdata/triton_example.json", "testdata/rocm.json", "testdata/event_sync_trace.json"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(kernelDoc(`{"correlation":1,"grid":[2,1,1],"block":[64,1,1],"registers per thread":32,"shared memory":1024}`)))
+	f.Add([]byte(`[{"ph":"X","cat":"kernel","ts":1.5,"dur":2,"pid":-1,"tid":"s","args":{"correlation":"1","grid":"[1]","block":[1]}}]`))
+	f.Add([]byte(`{"traceEvents":[],"deviceProperties":[{"id":0}]}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var c collect
+		_, err := Read(bytes.NewReader(doc), "fuzz.json", &c, DefaultOptions())
+		if errors.Is(err, errTooMany) {
+			return
+		}
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is a %T, not an *Error", err, err)
+			}
+			return
+		}
+		v := trace.NewValidator(&slice{recs: c.recs})
+		for {
+			if _, err := v.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("accepted input converts to an invalid trace: %v", err)
+			}
+		}
+	})
+}
+
+// slice is a trace.Source over records in memory.
+type slice struct{ recs []trace.Record }
+
+func (s *slice) Next() (trace.Record, error) {
+	if len(s.recs) == 0 {
+		return nil, io.EOF
+	}
+	r := s.recs[0]
+	s.recs = s.recs[1:]
+	return r, nil
+}

@@ -1,0 +1,127 @@
+package kineto
+
+import (
+	"fmt"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// kernel writes a kernel event as its kernel record, its host launch and
+// one cta record per thread block, whose cycles are the wave estimate.
+func (w *writer) kernel(op *gpuOp) error {
+	w.kid++
+	k, err := w.shape(op)
+	if err != nil {
+		return err
+	}
+	per, err := w.ctaCycles(op, k)
+	if err != nil {
+		return err
+	}
+	launch := &trace.Launch{Kernel: k.ID, T: w.cycles(hostStart(op) - w.pl.origin), Stream: w.pl.streams[op.stream]}
+	if err := w.out.Write(k); err != nil {
+		return err
+	}
+	if err := w.out.Write(launch); err != nil {
+		return err
+	}
+	n := k.CTAs()
+	for i := uint64(0); i < n; i++ {
+		if err := w.out.Write(&trace.CTA{Kernel: k.ID, CTA: i, Cycles: per}); err != nil {
+			return err
+		}
+	}
+	w.sum.Kernels++
+	w.sum.CTAs += int64(n)
+	return nil
+}
+
+// shape builds the kernel record from the kernel event's args, or from
+// its launch call's args where a ROCm trace keeps them, and checks it.
+func (w *writer) shape(op *gpuOp) (*trace.Kernel, error) {
+	a, c := &op.args, &op.call.args
+	grid := firstDim(a.Grid, a.GridDim, c.Grid, c.GridDim)
+	block := firstDim(a.Block, a.BlockDim, c.Block, c.BlockDim)
+	smem := firstIdent(a.Smem, a.SharedSize, c.Smem, c.SharedSize)
+	regs := firstIdent(a.Regs, c.Regs)
+	if !grid.set || !block.set {
+		return nil, w.errorf(op, "has no grid or block (neither in its args nor on its launch call)")
+	}
+	k := &trace.Kernel{ID: w.kid, Name: op.name}
+	for i := range 3 {
+		if grid.v[i] < 1 || grid.v[i] > 1<<32-1 || block.v[i] < 1 || block.v[i] > 1024 {
+			return nil, w.errorf(op, "has grid %v and block %v; want every dimension in 1..2^32-1 (block 1..1024)", grid.v, block.v)
+		}
+		k.Grid[i], k.Block[i] = uint32(grid.v[i]), uint32(block.v[i])
+	}
+	if k.CTAs() > maxCTAs {
+		return nil, w.errorf(op, "has grid %v, more than 2^32 CTAs", grid.v)
+	}
+	if k.Threads() > 1024 {
+		return nil, w.errorf(op, "has block %v, more than 1024 threads", block.v)
+	}
+	if k.Name == "" {
+		return nil, w.errorf(op, "has no name")
+	}
+	r, ok := nonNegative(regs)
+	if !ok || r > 255 {
+		return nil, w.errorf(op, "has %q registers per thread; want 0..255", regs)
+	}
+	s, ok := nonNegative(smem)
+	if !ok || s > 1<<40 {
+		return nil, w.errorf(op, "has %q bytes of shared memory; want a non-negative integer", smem)
+	}
+	k.Regs, k.Smem = int(r), s
+	return k, nil
+}
+
+// maxCTAs bounds a kernel's grid: CUDA allows up to (2^31-1)·65535·65535
+// CTAs, but a kernel-level profile of more than 2^32 would become cta
+// records beyond any replay's reach.
+const maxCTAs = 1 << 32
+
+// ctaCycles is the wave estimate: the kernel's CTAs run in waves of
+// (SMs × CTAs per SM) on the captured GPU, every CTA as long as every
+// other, so each takes the measured duration divided by the waves.
+func (w *writer) ctaCycles(op *gpuOp, k *trace.Kernel) (int64, error) {
+	perSM, limit := w.pl.gpu.CTAsPerSM(k.Threads(), k.Regs, k.Smem)
+	if perSM < 1 {
+		return 0, w.errorf(op, "does not fit on an SM of the captured GPU (%s limit)", limit)
+	}
+	slots := uint64(perSM) * uint64(w.pl.gpu.SMs)
+	waves := (k.CTAs() + slots - 1) / slots
+	return (w.cycles(op.dur) + int64(waves/2)) / int64(waves), nil
+}
+
+func (w *writer) errorf(op *gpuOp, format string, a ...any) *Error {
+	return &Error{File: w.pl.file, Event: op.index, Offset: op.offset, Msg: "kernel " + quote(op.name) + " " + fmt.Sprintf(format, a...)}
+}
+
+// firstDim returns the first of ds that is set.
+func firstDim(ds ...dim3) dim3 {
+	for _, d := range ds {
+		if d.set {
+			return d
+		}
+	}
+	return dim3{}
+}
+
+// firstIdent returns the first of ids that is not empty.
+func firstIdent(ids ...ident) ident {
+	for _, id := range ids {
+		if id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+// nonNegative reads an optional count: absent is 0.
+func nonNegative(id ident) (int64, bool) {
+	if id == "" {
+		return 0, true
+	}
+	v, ok := id.uint()
+	return int64(v), ok && v <= 1<<62
+}

@@ -1,0 +1,194 @@
+package kineto
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// plan is what will be written: the kept GPU ops in program order (by the
+// start of their host call) on one device, and the captured GPU.
+type plan struct {
+	file     string
+	device   ident
+	name     string         // device name
+	spec     *trace.GPUSpec // captured GPU
+	gpu      model.GPU      // its occupancy model
+	clockSrc string         // where the clock came from
+	ops      []*gpuOp
+	origin   int64            // host time (ns) that becomes t = 0
+	streams  map[ident]uint64 // Kineto stream → trace stream
+	unused   map[string]int   // events not converted, by category
+	opts     Options
+}
+
+// makePlan matches GPU ops to their host calls, picks the device, and
+// orders what is kept.
+func makePlan(file string, p *profile, o Options) (*plan, error) {
+	for _, op := range p.ops {
+		if c := p.calls[op.corr]; c != nil && op.corr != "" {
+			op.call, c.used = c, true
+		}
+	}
+	sort.SliceStable(p.ops, func(i, j int) bool { return hostStart(p.ops[i]) < hostStart(p.ops[j]) })
+	pl := &plan{file: file, unused: p.unused, opts: o, streams: map[ident]uint64{}}
+	if err := pl.pickDevice(p); err != nil {
+		return nil, err
+	}
+	for _, op := range p.ops {
+		if err := pl.keep(op); err != nil {
+			return nil, err
+		}
+	}
+	p.unusedCalls()
+	pl.numberStreams()
+	return pl, nil
+}
+
+// hostStart is when the host issued op: its call's start, or for a copy
+// the profile shows no call for, the copy's own start.
+func hostStart(op *gpuOp) int64 {
+	if op.call != nil {
+		return op.call.ts
+	}
+	return op.ts
+}
+
+// pickDevice chooses the device to convert and its properties and clock.
+func (pl *plan) pickDevice(p *profile) error {
+	if pl.opts.Device >= 0 {
+		for _, op := range p.ops {
+			if v, ok := op.device.int(); ok && v == pl.opts.Device {
+				pl.device = op.device
+				break
+			}
+		}
+	} else {
+		for _, op := range p.ops {
+			if !op.copy {
+				pl.device = op.device
+				break
+			}
+		}
+	}
+	if pl.device == "" {
+		if pl.opts.Device >= 0 {
+			return errorf(pl.file, -1, -1, "no kernel events on device %d", pl.opts.Device)
+		}
+		return errorf(pl.file, -1, -1, "no kernel events (ph \"X\", cat \"kernel\"): not a Kineto GPU trace")
+	}
+	props := p.props[pl.device]
+	if props == nil {
+		return pl.presetDevice()
+	}
+	pl.name = props.Name
+	clock, key := clockFor(props.Name)
+	switch {
+	case pl.opts.ClockMHz > 0:
+		clock, pl.clockSrc = pl.opts.ClockMHz, "option clock_mhz"
+	case key != "":
+		pl.clockSrc = "clock table (" + key + ")"
+	default:
+		pl.clockSrc = "default (device not in the clock table)"
+	}
+	spec, missing := props.spec(clock)
+	if spec == nil {
+		return errorf(pl.file, -1, -1, "deviceProperties of device %s has no %s; the per-CTA estimate needs it", pl.device, missing)
+	}
+	pl.spec, pl.gpu = spec, gpu(spec)
+	return nil
+}
+
+// presetDevice stands Options.GPU's preset in for a device the trace has
+// no deviceProperties for.
+func (pl *plan) presetDevice() error {
+	if pl.opts.GPU == "" {
+		return errorf(pl.file, -1, -1, "deviceProperties has no entry for device %s; the per-CTA estimate needs its numSms and limits (set the gpu option to a preset to assume one)", pl.device)
+	}
+	cfg, err := model.Preset(pl.opts.GPU)
+	if err != nil {
+		return err
+	}
+	g := cfg.GPU
+	pl.name, pl.clockSrc = g.Name, "preset "+pl.opts.GPU
+	if pl.opts.ClockMHz > 0 {
+		g.ClockMHz, pl.clockSrc = pl.opts.ClockMHz, "option clock_mhz"
+	}
+	pl.spec = &trace.GPUSpec{
+		SMs: g.SMs, ClockMHz: g.ClockMHz, MaxCTAsPerSM: g.MaxCTAsPerSM, MaxThreadsPerSM: g.MaxThreadsPerSM,
+		RegsPerSM: g.RegsPerSM, SmemPerSM: g.SmemPerSM, MaxKernels: g.MaxKernels,
+	}
+	pl.gpu = g
+	return nil
+}
+
+// keep adds op to the plan if it is on the chosen device and the trace
+// format can express it, and counts it as unused otherwise.
+func (pl *plan) keep(op *gpuOp) error {
+	cat := "kernel"
+	if op.copy {
+		cat = "gpu_memcpy"
+	}
+	switch {
+	case op.device != pl.device:
+		pl.unused[cat+" (other device)"]++
+		return nil
+	case op.copy && (copyDir(op.name) == "" || bytesOf(op) <= 0):
+		pl.unused["gpu_memcpy:"+op.name]++
+		return nil
+	case !op.copy && op.call == nil:
+		return &Error{File: pl.file, Event: op.index, Offset: op.offset,
+			Msg: "kernel " + quote(op.name) + " has no launch: no cuda_runtime or cuda_driver event with correlation " + string(op.corr)}
+	}
+	if op.call != nil && op.call.args.Stream != "" && op.args.Stream == "" {
+		op.stream = op.call.args.Stream
+	}
+	if len(pl.ops) == 0 {
+		pl.origin = hostStart(op)
+	}
+	pl.ops = append(pl.ops, op)
+	return nil
+}
+
+// numberStreams maps Kineto streams to trace stream ids: a stream that is
+// a non-negative integer (decimal or hex) keeps its number; others
+// (negative tids, names) get 2^32 + k in order of first use.
+func (pl *plan) numberStreams() {
+	next := uint64(1) << 32
+	for _, op := range pl.ops {
+		if _, ok := pl.streams[op.stream]; ok {
+			continue
+		}
+		if v, ok := op.stream.uint(); ok && v < 1<<32 {
+			pl.streams[op.stream] = v
+			continue
+		}
+		pl.streams[op.stream] = next
+		next++
+	}
+}
+
+// copyDir is the trace direction of a Kineto memcpy by its name
+// ("Memcpy HtoD (Pageable -> Device)", ROCm "CopyHostToDevice"); "" for
+// device-to-device, peer and host-to-host copies, which have no trace
+// record.
+func copyDir(name string) string {
+	switch {
+	case strings.Contains(name, "HtoD") || strings.Contains(name, "HostToDevice"):
+		return trace.DirH2D
+	case strings.Contains(name, "DtoH") || strings.Contains(name, "DeviceToHost"):
+		return trace.DirD2H
+	}
+	return ""
+}
+
+// bytesOf is a copy's size from args.bytes, or -1 when it has none.
+func bytesOf(op *gpuOp) int64 {
+	v, ok := op.args.Bytes.uint()
+	if !ok || v > 1<<62 {
+		return -1
+	}
+	return int64(v)
+}

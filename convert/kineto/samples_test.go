@@ -1,0 +1,213 @@
+package kineto
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// convertFile converts a testdata file and reads the result back through
+// trace.NewValidator, so every test sees only records that pass it.
+func convertFile(t *testing.T, path string, o Options) ([]trace.Record, Summary) {
+	t.Helper()
+	var buf bytes.Buffer
+	jw := trace.NewJSONLWriter(&buf)
+	sum, err := Convert(path, jw, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := jw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return validated(t, buf.String()), sum
+}
+
+// validated reads a JSONL trace through trace.NewValidator.
+func validated(t *testing.T, jsonl string) []trace.Record {
+	t.Helper()
+	v := trace.NewValidator(trace.NewJSONLReader(strings.NewReader(jsonl)))
+	var recs []trace.Record
+	for {
+		r, err := v.Next()
+		if errors.Is(err, io.EOF) {
+			return recs
+		}
+		if err != nil {
+			t.Fatalf("converted trace fails validation: %v\n%s", err, jsonl)
+		}
+		recs = append(recs, r)
+	}
+}
+
+// outline renders the records other than cta as short lines, and each
+// kernel's cta records as one line with their count and distinct cycles.
+func outline(recs []trace.Record) []string {
+	var out []string
+	var n int
+	var cycles []int64
+	flush := func() {
+		if n > 0 {
+			var cs []string
+			for _, c := range cycles {
+				cs = append(cs, itoa(c))
+			}
+			out = append(out, "ctas "+itoa(int64(n))+" cycles "+strings.Join(cs, ","))
+		}
+		n, cycles = 0, nil
+	}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.CTA:
+			n++
+			if len(cycles) == 0 || cycles[len(cycles)-1] != r.Cycles {
+				cycles = append(cycles, r.Cycles)
+			}
+			continue
+		case *trace.Header:
+			flush()
+			out = append(out, "header "+r.GPU+" clock "+ftoa(r.ClockMHz))
+		case *trace.Buffer:
+			flush()
+			out = append(out, "buffer "+itoa(int64(r.ID))+" "+string(r.Role)+" "+itoa(r.Bytes)+" at "+itoa(int64(r.Base)))
+		case *trace.Memcpy:
+			flush()
+			out = append(out, "memcpy "+r.Dir+" buffer "+itoa(int64(r.Buffer))+" stream "+itoa(int64(r.Stream))+" t "+itoa(r.T))
+		case *trace.Kernel:
+			flush()
+			out = append(out, "kernel "+itoa(int64(r.ID))+" "+r.Name+" grid "+fmtDims(r.Grid)+" block "+fmtDims(r.Block)+" regs "+itoa(int64(r.Regs))+" smem "+itoa(r.Smem))
+		case *trace.Launch:
+			out = append(out, "launch "+itoa(int64(r.Kernel))+" stream "+itoa(int64(r.Stream))+" t "+itoa(r.T))
+		}
+	}
+	flush()
+	return out
+}
+
+func TestSamples(t *testing.T) {
+	eventSync := []string{
+		"header NVIDIA A100-PG509-200 clock 1410",
+		"buffer 1 output 1 at 0",
+		"kernel 1 void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<c10::Half>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<c10::Half>, at::detail::Array<char*, 1>) grid 128,1,1 block 128,1,1 regs 16 smem 0",
+		"launch 1 stream 7 t 0", "ctas 128 cycles 1410",
+	}
+	for _, tc := range []struct {
+		file  string
+		opts  Options
+		head  []string // the outline starts with these lines
+		lines int      // and has this many
+		sum   string
+	}{
+		{"testdata/event_sync_trace.json", DefaultOptions(), eventSync, 15,
+			"kineto: 4 kernels, 131 CTAs, 1 memcpys on NVIDIA A100-PG509-200 at 1410 MHz (clock table (A100)); not converted: 1 Trace, 21 ac2g, 10 cpu_op, 1 cuda_runtime:cudaDeviceSynchronize, 1 cuda_runtime:cudaEventElapsedTime, 1 cuda_runtime:cudaEventQuery, 2 cuda_runtime:cudaEventRecord, 1 cuda_runtime:cudaEventSynchronize, 1 cuda_runtime:cudaStreamSynchronize, 4 cuda_sync, 36 ph=M, 2 ph=i, 1 user_annotation"},
+		{"testdata/event_sync_trace.json.gz", DefaultOptions(), eventSync, 15, ""},
+		{"testdata/triton_example.json", Options{ClockMHz: 1000, Device: -1}, []string{
+			"header NVIDIA A100-PG509-200 clock 1000",
+			"kernel 1 triton_poi_fused_add_cos_sin_0 grid 1,1,1 block 128,1,1 regs 16 smem 0",
+			"launch 1 stream 7 t 0", "ctas 1 cycles 1760",
+		}, 4, "kineto: 1 kernels, 1 CTAs, 0 memcpys on NVIDIA A100-PG509-200 at 1000 MHz (option clock_mhz); not converted: 1 Trace, 3 ac2g, 3 cpu_op, 1 cuda_runtime:cudaDeviceSynchronize, 58 ph=M, 2 ph=i, 1 user_annotation"},
+		// ROCm: shapes from the hipLaunchKernel events (roctracer and
+		// Kineto spellings, arrays and strings), hex stream ids, string
+		// tids, negative pids; 1000 CTAs of 16 KiB shared memory fit 4
+		// per CU × 110 CUs, so 3 waves of 40 µs × 1700 MHz / 3.
+		{"testdata/rocm.json", DefaultOptions(), []string{
+			"header AMD Instinct MI250X clock 1700",
+			"buffer 1 input 65536 at 0",
+			"memcpy h2d buffer 1 stream 4294967296 t 0",
+			"kernel 1 Cijk_Ailk_Bljk_SB_MT64x64x8 grid 4,4,1 block 64,4,1 regs 0 smem 8192",
+			"launch 1 stream 4294967296 t 16150", "ctas 16 cycles 21250",
+			"kernel 2 elementwise_kernel grid 1000,1,1 block 256,1,1 regs 0 smem 16384",
+			"launch 2 stream 4294967296 t 29325", "ctas 1000 cycles 22667",
+			"kernel 3 reduce_kernel grid 2,1,1 block 128,1,1 regs 0 smem 0",
+			"launch 3 stream 7 t 36550", "ctas 2 cycles 13600",
+		}, 12, "kineto: 3 kernels, 1018 CTAs, 1 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 1 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 ph=M"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			recs, sum := convertFile(t, tc.file, tc.opts)
+			got := outline(recs)
+			if len(got) != tc.lines || !reflect.DeepEqual(got[:min(len(tc.head), len(got))], tc.head) {
+				t.Errorf("got\n%s\nwant %d lines starting\n%s", strings.Join(got, "\n"), tc.lines, strings.Join(tc.head, "\n"))
+			}
+			if tc.sum != "" && sum.String() != tc.sum {
+				t.Errorf("summary\n%s\nwant\n%s", sum, tc.sum)
+			}
+		})
+	}
+}
+
+// TestBareArray converts the array form, which has no deviceProperties:
+// the gpu option's preset stands in for the device.
+func TestBareArray(t *testing.T) {
+	const doc = `[
+	{"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":"host","tid":-3,"ts":10,"dur":2,"args":{"correlation":1}},
+	{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":-3,"ts":20,"dur":5,"args":{"correlation":1,"grid":[3],"block":[32,2],"registers per thread":40}}]`
+	var buf bytes.Buffer
+	jw := trace.NewJSONLWriter(&buf)
+	if _, err := Read(strings.NewReader(doc), "bare.json", jw, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "set the gpu option") {
+		t.Fatalf("no deviceProperties and no gpu option: err = %v", err)
+	}
+	o := DefaultOptions()
+	if err := o.Set("gpu", "k20c"); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Read(strings.NewReader(doc), "bare.json", jw, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw.Close()
+	got := outline(validated(t, buf.String()))
+	want := []string{
+		"header " + sum.GPU + " clock " + ftoa(sum.ClockMHz),
+		"kernel 1 k grid 3,1,1 block 32,2,1 regs 40 smem 0",
+		"launch 1 stream 4294967296 t 0", "ctas 3 cycles " + itoa(int64(5*sum.ClockMHz+0.5)),
+	}
+	if !reflect.DeepEqual(got, want) || sum.Clock != "preset k20c" {
+		t.Errorf("got %q (clock from %s), want %q", got, sum.Clock, want)
+	}
+}
+
+// TestDeviceOption converts the second GPU of a two-device trace and
+// counts the first one's kernel as unused.
+func TestDeviceOption(t *testing.T) {
+	const doc = `{"deviceProperties":[
+	{"id":0,"name":"Tesla V100-SXM2-16GB","numSms":80,"maxThreadsPerMultiprocessor":2048,"regsPerMultiprocessor":65536,"sharedMemPerMultiprocessor":98304,"computeMajor":7,"computeMinor":0},
+	{"id":1,"name":"Tesla T4","numSms":40,"maxThreadsPerMultiprocessor":1024,"regsPerMultiprocessor":65536,"sharedMemPerMultiprocessor":65536,"computeMajor":7,"computeMinor":5}],
+	"traceEvents":[
+	{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":1,"args":{"correlation":5}},
+	{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":2,"dur":1,"args":{"correlation":6}},
+	{"ph":"X","cat":"kernel","name":"a","pid":0,"tid":7,"ts":3,"dur":1,"args":{"device":0,"stream":7,"correlation":5,"grid":[1,1,1],"block":[1,1,1]}},
+	{"ph":"X","cat":"kernel","name":"b","pid":1,"tid":9,"ts":4,"dur":2,"args":{"device":1,"stream":9,"correlation":6,"grid":[641,1,1],"block":[1024,1,1]}}]}`
+	var buf bytes.Buffer
+	jw := trace.NewJSONLWriter(&buf)
+	o := DefaultOptions()
+	if err := o.Set("device", "1"); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Read(strings.NewReader(doc), "two.json", jw, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw.Close()
+	recs := validated(t, buf.String())
+	h := recs[0].(*trace.Header)
+	// T4: 16 CTAs per SM by compute capability 7.5, but 1024 threads per
+	// SM hold one 1024-thread CTA: 641 CTAs on 40 SMs are 17 waves.
+	if h.GPU != "Tesla T4" || h.GPUSpec.MaxCTAsPerSM != 16 || h.ClockMHz != 1590 {
+		t.Errorf("header %+v %+v", h, h.GPUSpec)
+	}
+	if c := recs[3].(*trace.CTA); c.Cycles != (2*1590+8)/17 || sum.Unused["kernel (other device)"] != 1 {
+		t.Errorf("cta %+v, unused %v", c, sum.Unused)
+	}
+}
+
+func itoa(v int64) string   { return strconv.FormatInt(v, 10) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func fmtDims(d [3]uint32) string {
+	return fmt.Sprintf("%d,%d,%d", d[0], d[1], d[2])
+}

@@ -1,0 +1,99 @@
+package kineto
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// writer emits a plan's records in trace order.
+type writer struct {
+	pl   *plan
+	out  trace.Sink
+	sum  *Summary
+	kid  uint64 // last kernel id
+	bid  uint64 // last buffer id
+	base uint64 // next buffer base address
+}
+
+// write emits the header, one buffer per copy, and then the copies and
+// kernels in program order, each kernel's launch and cta records right
+// after its kernel record.
+func (w *writer) write() error {
+	if err := w.out.Write(w.header()); err != nil {
+		return err
+	}
+	for _, op := range w.pl.ops {
+		if op.copy {
+			if err := w.buffer(op); err != nil {
+				return err
+			}
+		}
+	}
+	w.bid = 0
+	for _, op := range w.pl.ops {
+		var err error
+		if op.copy {
+			err = w.memcpy(op)
+		} else {
+			err = w.kernel(op)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) header() *trace.Header {
+	return &trace.Header{
+		Version:   trace.Version,
+		ClockMHz:  w.pl.spec.ClockMHz,
+		PageBytes: trace.DefaultPageBytes,
+		Source:    "kineto",
+		GPU:       w.pl.name,
+		GPUSpec:   w.pl.spec,
+		Meta: map[string]string{
+			"file":         filepath.Base(w.pl.file),
+			"device":       string(w.pl.device),
+			"clock_source": w.pl.clockSrc,
+			"options":      w.pl.opts.String(),
+		},
+	}
+}
+
+// buffer declares the allocation a copy moves: Kineto records no
+// addresses, so each copy gets its own buffer, page-aligned one after the
+// other; host-to-device copies fill inputs, device-to-host copies read
+// back outputs.
+func (w *writer) buffer(op *gpuOp) error {
+	w.bid++
+	n := bytesOf(op)
+	role := trace.RoleInput
+	if copyDir(op.name) == trace.DirD2H {
+		role = trace.RoleOutput
+	}
+	b := &trace.Buffer{ID: w.bid, Name: fmt.Sprintf("copy %d: %s", w.bid, op.name), Base: w.base, Bytes: n, Role: role}
+	w.base += (uint64(n) + trace.DefaultPageBytes - 1) / trace.DefaultPageBytes * trace.DefaultPageBytes
+	return w.out.Write(b)
+}
+
+func (w *writer) memcpy(op *gpuOp) error {
+	w.bid++
+	w.sum.Memcpys++
+	return w.out.Write(&trace.Memcpy{
+		Dir: copyDir(op.name), Buffer: w.bid, Bytes: bytesOf(op),
+		Stream: w.pl.streams[op.stream], T: w.cycles(hostStart(op) - w.pl.origin),
+	})
+}
+
+// cycles converts nanoseconds to cycles at the header clock.
+func (w *writer) cycles(ns int64) int64 {
+	c := math.Round(float64(ns) * w.pl.spec.ClockMHz / 1e3)
+	if c >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(c)
+}
