@@ -44,15 +44,7 @@ const (
 // time step. Step i reads the temperature step i-1 wrote, with a one-cell
 // halo, so each kernel depends on its neighbour tiles in the one before.
 func runHotspot(p Params, out trace.Sink) error {
-	size, err := p.Int("size", hotspotTile, 8192)
-	if err != nil {
-		return err
-	}
-	iters, err := p.Int("iterations", 1, 1000)
-	if err != nil {
-		return err
-	}
-	seed, err := p.Uint64("seed")
+	size, iters, seed, err := parseSquareIterations(p, hotspotTile)
 	if err != nil {
 		return err
 	}

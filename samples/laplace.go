@@ -44,15 +44,7 @@ const (
 // value, as fixed Dirichlet conditions). A tile reads one row and column
 // beyond itself, so each sweep depends on neighbour tiles of the last.
 func runLaplace(p Params, out trace.Sink) error {
-	size, err := p.Int("size", laplaceTile, 8192)
-	if err != nil {
-		return err
-	}
-	iters, err := p.Int("iterations", 1, 1000)
-	if err != nil {
-		return err
-	}
-	seed, err := p.Uint64("seed")
+	size, iters, seed, err := parseSquareIterations(p, laplaceTile)
 	if err != nil {
 		return err
 	}

@@ -248,3 +248,17 @@ func pingPong(heap *deviceHeap, name string, bytes int64, steps int) [2]*trace.B
 	}
 	return [2]*trace.Buffer{heap.alloc(name+"_a", bytes, roleA), heap.alloc(name+"_b", bytes, roleB)}
 }
+
+// parseSquareIterations reads the parameters of an iterative stencil over
+// a square grid: its edge (at least one tile), the iteration count and the
+// seed.
+func parseSquareIterations(p Params, tile int) (size, iters int, seed uint64, err error) {
+	if size, err = p.Int("size", tile, 8192); err != nil {
+		return
+	}
+	if iters, err = p.Int("iterations", 1, 1000); err != nil {
+		return
+	}
+	seed, err = p.Uint64("seed")
+	return
+}
