@@ -61,6 +61,10 @@ type DTBL struct {
 
 // IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).
 type IO struct {
+	// Model is "stages" (the host reads inputs from storage, copies them
+	// over PCIe, and writes outputs back: the CRCS paper's host model) or
+	// "none" (kernels only, as the DTBL and SPAWN papers measure).
+	Model     string  `json:"model"`
 	SSDMBps   float64 `json:"ssd_mbps"`
 	PCIeGBps  float64 `json:"pcie_gbps"`
 	PageBytes int64   `json:"page_bytes"`

@@ -54,6 +54,9 @@ func (c Config) Validate() error {
 	v.positive("io.ssd_mbps", c.IO.SSDMBps)
 	v.positive("io.pcie_gbps", c.IO.PCIeGBps)
 	v.atLeast("io.page_bytes", c.IO.PageBytes, 1)
+	if m := c.IO.Model; m != "stages" && m != "none" {
+		v.fail("io.model", fmt.Sprintf("is %q; want stages or none", m))
+	}
 	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
 		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
 	}

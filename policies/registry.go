@@ -92,6 +92,14 @@ func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]stri
 	if err := take("when CTAs may run", q.Gate != nil); err != nil {
 		return err
 	}
+	if err := take("host I/O overlap", q.IO != replay.IOSerial); err != nil {
+		return err
+	}
+	if q.IO != replay.IOSerial {
+		p.IO = q.IO
+	}
+	p.OwnStreams = p.OwnStreams || q.OwnStreams
+	p.ExclusiveSMs = p.ExclusiveSMs || q.ExclusiveSMs
 	if q.Sites != nil {
 		p.Sites = q.Sites
 	}

@@ -36,6 +36,10 @@ type warpRun struct {
 func (e *engine) place(k *Kernel, i int) {
 	s := &e.sms[i]
 	e.occ.change(s, e.now)
+	if s.ctas == 0 {
+		s.kernel = k
+		k.sms++
+	}
 	s.reserve(k.need)
 	c := e.newRun()
 	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0]}
@@ -70,11 +74,20 @@ func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 
 // tryStart starts a placed CTA, or holds it stalled if the gate says no.
 func (e *engine) tryStart(c *ctaRun) {
-	if e.gate != nil && !e.gate.MayStart(c.k, c.idx) {
+	if !e.mayStart(c) {
 		e.stalled = append(e.stalled, c)
 		return
 	}
 	e.startCTA(c)
+}
+
+// mayStart asks the CRCS scoreboard (for a host kernel's own CTAs) and the
+// policy's gate whether a placed CTA may execute now.
+func (e *engine) mayStart(c *ctaRun) bool {
+	if e.sb != nil && c.g == nil && c.k.order >= 0 && !e.sb.mayStart(c.k, c.spec().x) {
+		return false
+	}
+	return e.gate == nil || e.gate.MayStart(c.k, c.idx)
 }
 
 // spec is what the trace says about c: its kernel's CTA, or its group's.
@@ -90,7 +103,7 @@ func (c *ctaRun) spec() *ctaSpec {
 func (e *engine) retryStalled() {
 	j := 0
 	for _, c := range e.stalled {
-		if e.gate.MayStart(c.k, c.idx) {
+		if e.mayStart(c) {
 			e.startCTA(c)
 			continue
 		}
@@ -109,12 +122,15 @@ func (e *engine) startCTA(c *ctaRun) {
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = e.now
+		if k.host {
+			e.io.kernelStarted(k, e.nextHost == nil && k.order == e.hostOrder-1)
+		}
 	}
 	if e.obs != nil {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
-	if spec.warps == nil && spec.x == nil {
+	if spec.warps == nil && (spec.x == nil || len(spec.x.sites) == 0) {
 		e.scheduleCTA(e.now+spec.cycles, evCTAEnd, c, 0)
 		return
 	}
@@ -125,7 +141,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
 	n := c.k.need.warps
 	c.end = e.now
-	if x == nil {
+	if x == nil || len(x.sites) == 0 {
 		for w := 0; w < n; w++ {
 			c.end = max(c.end, e.now+warpCycles(spec, w))
 		}
@@ -176,6 +192,10 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.occ.change(s, e.now)
 	s.release(k.need)
 	s.freeSlot(c.smSlot)
+	if s.ctas == 0 {
+		s.kernel.sms--
+		s.kernel = nil
+	}
 	e.stats.CTAs++
 	e.stats.StallCycles += c.stall
 	row := results.CTA{
@@ -193,6 +213,9 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.sink.CTA(row)
 	if e.obs != nil {
 		e.obs.CTAFinished(e.ctaEvent(c))
+	}
+	if e.sb != nil && c.g == nil && k.order >= 0 {
+		e.sb.release(e.io, e.sink, k, c.spec().x, e.now)
 	}
 	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
 	e.freeRuns = append(e.freeRuns, c)

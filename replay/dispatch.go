@@ -15,9 +15,48 @@ func (d *Dispatch) Pending() []*Kernel { return d.e.pending }
 // SMs is the number of SMs.
 func (d *Dispatch) SMs() int { return len(d.e.sms) }
 
-// Fits reports whether k's next CTA fits on SM sm under all four limits.
+// Fits reports whether k's next CTA fits on SM sm under all four limits
+// (and, under a policy with exclusive SMs, whether sm is idle or k's).
 func (d *Dispatch) Fits(k *Kernel, sm int) bool {
-	return d.e.sms[sm].fits(&d.e.cfg.GPU, k.need)
+	s := &d.e.sms[sm]
+	if d.e.pol.ExclusiveSMs && s.kernel != nil && s.kernel != k {
+		return false
+	}
+	return s.fits(&d.e.cfg.GPU, k.need)
+}
+
+// Exclusive reports whether CTAs of different kernels may not share an SM,
+// so an SM full for one kernel says nothing about another.
+func (d *Dispatch) Exclusive() bool { return d.e.pol.ExclusiveSMs }
+
+// SMShare is the fraction of SMs running k's CTAs (PPCS's SM share).
+func (d *Dispatch) SMShare(k *Kernel) float64 {
+	return float64(k.sms) / float64(len(d.e.sms))
+}
+
+// PageShare is the fraction of the ready input pages that k owns (PPCS's
+// page share); 0 without the CRCS scoreboard or for device kernels.
+func (d *Dispatch) PageShare(k *Kernel) float64 {
+	if d.e.sb == nil {
+		return 0
+	}
+	return d.e.sb.pageShare(k.order)
+}
+
+// PreludeOver reports whether the host has read every input page (always
+// true when host I/O is not modelled).
+func (d *Dispatch) PreludeOver() bool {
+	return !d.e.io.on || d.e.now >= d.e.io.preludeEnd
+}
+
+// HostKernels is the number of host kernels in the trace when the CRCS
+// scoreboard knows it (from its pass over the trace), otherwise the number
+// read so far.
+func (d *Dispatch) HostKernels() int {
+	if d.e.sb != nil {
+		return len(d.e.sb.ids)
+	}
+	return int(d.e.hostOrder)
 }
 
 // Idle reports whether SM sm has no resident CTA.
@@ -42,7 +81,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 	r.failed = r.failed[:0]
 	for i := 0; i < len(d.Pending()); i++ {
 		k := d.Pending()[i]
-		for k.Remaining() > 0 && !r.hopeless(k.need) {
+		for k.Remaining() > 0 && (d.Exclusive() || !r.hopeless(k.need)) {
 			sm := r.find(d, k, n)
 			if sm < 0 {
 				r.failed = append(r.failed, k.need)

@@ -54,7 +54,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		s.ReuseRecords() // the body cursor copies what it keeps
 	}
 	e.body = newBodyCursor(trace.NewValidator(bodySrc))
-	if err := e.start(); err != nil {
+	e.body.pageBytes = opt.Config.IO.PageBytes
+	e.body.stages = opt.Config.IO.Model == "stages"
+	if err := e.start(open); err != nil {
 		return nil, err
 	}
 	if err := e.loop(); err != nil {
@@ -80,6 +82,11 @@ type engine struct {
 	now  int64
 	host hostCursor
 	body *bodyCursor
+
+	io          *hostIO
+	sb          *scoreboard // the CRCS reference count table (IOPaged only)
+	hostOrder   int32       // host launches read so far
+	firstLaunch int64       // the first host issue (-1 before)
 
 	hostFree   int64     // when the host thread can issue again
 	nextHost   *Kernel   // issued next by the host, nil when none left
@@ -126,6 +133,8 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		gate:      opt.Policy.Gate,
 		obs:       opt.Policy.Observer,
 		placer:    opt.Policy.Placer,
+
+		firstLaunch: -1,
 	}
 	for i := range e.sms {
 		e.sms[i].id = i
@@ -139,14 +148,58 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	return e
 }
 
-// start reads the header and schedules the host's first launch.
-func (e *engine) start() error {
+// start reads the header and the buffers, plans the host stages (building
+// the CRCS reference count table first when the policy needs it) and
+// schedules the host's first launch.
+func (e *engine) start(open Opener) error {
 	h, err := e.body.readHeader()
 	if err != nil {
 		return err
 	}
 	e.body.clk = clock{ratio: e.cfg.GPU.ClockMHz / h.ClockMHz}
+	space := e.body.space
+	io := e.cfg.IO
+	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
+	if e.pol.IO == IOPaged {
+		if err := e.profile(open, space); err != nil {
+			return err
+		}
+	}
+	e.io.plan(e.sink)
+	if e.sb != nil {
+		e.sb.start(e.io, e.sink)
+		e.nextPage()
+	}
 	return e.readNextHost()
+}
+
+// profile builds the CRCS reference count table from a pass of its own
+// over the trace, as the pre-profiler runs before the kernels (§4.2).
+func (e *engine) profile(open Opener, space *pageSpace) error {
+	src, err := open()
+	if err != nil {
+		return err
+	}
+	defer closeSource(src)
+	exact := e.cfg.CRCS.Pages == "exact"
+	sb, err := profileRefs(src, exact, space, e.io.on)
+	if err != nil {
+		return err
+	}
+	e.sb = sb
+	e.body.refs = &refSource{exact: exact, space: space}
+	e.body.irregular = sb.irregular
+	return nil
+}
+
+// nextPage schedules the next prelude page's arrival on the GPU.
+func (e *engine) nextPage() {
+	if !e.io.on {
+		return
+	}
+	if p, at, ok := e.io.nextReady(); ok {
+		e.q.push(event{at: at, kind: evPageReady, ref: int32(p)})
+	}
 }
 
 // loop fires events in (cycle, seq) order until none are left.
@@ -191,6 +244,9 @@ func (e *engine) fire(ev event) {
 		e.tryStart(e.runs[ev.ref])
 	case evJoin:
 		e.join(e.gslots.take(ev.ref))
+	case evPageReady:
+		e.sb.ready(e.io, e.sink, int(ev.ref), e.now)
+		e.nextPage()
 	}
 }
 

@@ -11,6 +11,7 @@ const (
 	evCTAEnd                         // a CTA finishes
 	evStart                          // a placed CTA starts after a delay
 	evJoin                           // an aggregated group joins its kernel's pool
+	evPageReady                      // a prelude page arrives on the GPU (CRCS)
 )
 
 // slotTable names objects by small integers so events can refer to them

@@ -20,10 +20,11 @@ func (e *engine) readNextHost() error {
 		e.nextHost = nil
 		return err
 	}
-	k := &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, startCycle: -1}
+	k := &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
+	e.hostOrder++
 	e.nextHost = k
 	e.hostKernel = append(e.hostKernel, k)
-	at := max(e.body.clk.scale(l.T), e.hostFree)
+	at := max(e.io.launchBase(int(k.order))+e.body.clk.scale(l.T), e.hostFree)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }
@@ -32,6 +33,9 @@ func (e *engine) readNextHost() error {
 // and the kernel reaches the KMU lat.host_launch after that.
 func (e *engine) issue(k *Kernel) {
 	k.launchCycle = e.now
+	if e.firstLaunch < 0 {
+		e.firstLaunch = e.now
+	}
 	e.hostFree = e.now + e.cfg.Lat.HostIssue
 	e.live[k.id] = k
 	e.scheduleKernel(e.hostFree+e.cfg.Lat.HostLaunch, evArrive, k)
@@ -42,7 +46,7 @@ func (e *engine) issue(k *Kernel) {
 
 // arrive puts a kernel that reached the KMU behind its stream's head.
 func (e *engine) arrive(k *Kernel) {
-	if !k.host {
+	if !k.host || e.pol.OwnStreams || e.pol.IO == IOPaged {
 		e.privateStream(k)
 		e.headOfStream(k)
 		return
@@ -99,6 +103,9 @@ func (e *engine) hostByIndex(i int) *Kernel {
 
 func (e *engine) nextInStream(k *Kernel) {
 	s := e.streams[k.stream]
+	if s == nil {
+		return // a private stream: nothing queues behind k
+	}
 	s.head = nil
 	if len(s.queue) == 0 {
 		delete(e.streams, k.stream)

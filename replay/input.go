@@ -67,6 +67,13 @@ type bodyCursor struct {
 	eof    bool
 	loaded int     // host launches whose segments are loaded
 	last   *Kernel // the kernel the last cta record named (they come in runs)
+
+	pageBytes int64      // io.page_bytes, for headers that give none
+	stages    bool       // host I/O is modelled: buffers must come first
+	space     *pageSpace // the buffers declared before the first launch
+	launched  bool       // a host launch has been read
+	refs      *refSource // where CTAs' page references come from (CRCS), or nil
+	irregular map[uint64]bool
 }
 
 func newBodyCursor(src trace.Source) *bodyCursor {
@@ -127,12 +134,29 @@ func (b *bodyCursor) readSegment() error {
 		switch r := r.(type) {
 		case *trace.Header:
 			b.header = r
+			pb := r.PageBytes
+			if pb <= 0 {
+				pb = b.pageBytes
+			}
+			b.space = newPageSpace(pb)
+		case *trace.Buffer:
+			if b.launched && b.stages {
+				return lateBuffer(r)
+			}
+			if !b.launched && b.space != nil {
+				b.space.add(r)
+			}
+		case *trace.Access, *trace.Pages:
+			if err := b.ref(r); err != nil {
+				return err
+			}
 		case *trace.Kernel:
 			b.decls[r.ID] = r
 		case *trace.Launch:
 			if r.Host() {
 				held := *r // the source may reuse its records
 				b.held = &held
+				b.launched = true
 				return nil
 			}
 			if err := b.device(r); err != nil {
@@ -171,7 +195,7 @@ func (b *bodyCursor) device(l *trace.Launch) error {
 	if l.Parent.CTA >= p.total {
 		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
 	}
-	child := &Kernel{id: l.Kernel, parent: p, startCycle: -1}
+	child := &Kernel{id: l.Kernel, parent: p, order: -1, startCycle: -1}
 	if err := b.adopt(child, l); err != nil {
 		return err
 	}
@@ -209,6 +233,31 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 			spec.warps[i] = b.clk.scale(w)
 		}
 	}
+	return nil
+}
+
+// ref files an access or pages record as the CTA's page references when the
+// scoreboard needs them.
+func (b *bodyCursor) ref(r trace.Record) error {
+	if b.refs == nil {
+		return nil
+	}
+	kid, cta, ok := b.refs.of(r)
+	if !ok || b.irregular[kid] {
+		return nil
+	}
+	k := b.last
+	if k == nil || k.id != kid {
+		k = b.tree[kid]
+	}
+	if k == nil || k.order < 0 {
+		return nil // device kernels are not scoreboarded
+	}
+	if cta >= k.total {
+		return fmt.Errorf("%s record of kernel %d: cta %d outside the grid of %d CTAs", r.Kind(), kid, cta, k.total)
+	}
+	x := k.extra(cta)
+	x.refs = b.refs.appendRanges(r, x.refs)
 	return nil
 }
 

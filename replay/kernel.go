@@ -10,6 +10,8 @@ type Kernel struct {
 	host   bool
 	stream uint64
 	after  []uint64
+	order  int32    // place in host launch order; -1 for device kernels
+	sms    int      // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	parent *Kernel  // the parent in the trace
 	owner  launcher // who launched it and waits for it (device kernels)
 	inKD   bool     // holds a Kernel Distributor entry
@@ -51,7 +53,9 @@ type ctaSpec struct {
 }
 
 type ctaExtra struct {
-	sites []siteRec // launching lanes, sorted by (warp, at, lane)
+	sites      []siteRec   // launching lanes, sorted by (warp, at, lane)
+	refs       []pageRange // pages it references (CRCS), merged once checked
+	refsSorted bool
 }
 
 // siteRec is one device launch record: a lane of a warp that reaches a

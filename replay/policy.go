@@ -139,4 +139,16 @@ type Policy struct {
 	Placer   Placer
 	Gate     Gate
 	Observer Observer
+
+	// IO is how the host stages overlap the kernels (when the
+	// configuration models host I/O). IOPaged also turns on the CRCS
+	// scoreboard: page reference counts gate every host kernel's CTAs.
+	IO IOMode
+	// OwnStreams runs every host kernel on a stream of its own, so stream
+	// order never holds one back (HyperQ tasks; CRCS, whose scoreboard
+	// guards the dependencies instead).
+	OwnStreams bool
+	// ExclusiveSMs keeps CTAs of different kernels off one SM at the same
+	// time (CRCS §4.3: without L1 coherence, an SM runs one kernel).
+	ExclusiveSMs bool
 }

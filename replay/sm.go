@@ -17,13 +17,14 @@ type need struct {
 // accounting. Resources are reserved when a CTA is placed and released when
 // it ends.
 type sm struct {
-	id    int
-	ctas  int // resident CTAs
-	warps int // resident warps
-	regs  int
-	smem  int64
-	slots uint64 // CTA slots in use (bit i: slot i)
-	occ   occAccum
+	id     int
+	kernel *Kernel // the kernel of the resident CTAs (the first placed), nil when idle
+	ctas   int     // resident CTAs
+	warps  int     // resident warps
+	regs   int
+	smem   int64
+	slots  uint64 // CTA slots in use (bit i: slot i)
+	occ    occAccum
 }
 
 // takeSlot claims the lowest free CTA slot. Beyond 64 resident CTAs slots

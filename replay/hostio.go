@@ -1,0 +1,374 @@
+package replay
+
+// The host I/O model of the CRCS paper (§3, §5.1): a prelude that reads the
+// input buffers from storage one page at a time, interleaving the buffers
+// page by page; each page's copy over PCIe (H2D); the kernels; each output
+// page's copy back (D2H); and a postlude that writes the outputs to
+// storage. How the stages overlap is the policy's IOMode.
+
+import (
+	"fmt"
+
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// IOMode is how a policy overlaps the host stages with the kernels. It only
+// matters when the configuration models host I/O (io.model=stages).
+type IOMode uint8
+
+const (
+	// IOSerial runs the stages back to back: prelude, every H2D copy, the
+	// kernels, every D2H copy, postlude (the non-overlapped baseline).
+	IOSerial IOMode = iota
+	// IOOverlapEnds is the CRCS paper's bound for the state of the art:
+	// the first kernel overlaps the prelude, the postlude overlaps the last
+	// kernel, copies cost nothing, and kernels are otherwise serialised.
+	IOOverlapEnds
+	// IOPaged launches every kernel before the prelude and gates each CTA
+	// on its pages being ready and owned by its kernel (CRCS §4.1): pages
+	// cross PCIe as the prelude reads them and go back as the last kernel
+	// using them releases them.
+	IOPaged
+)
+
+// bufPages is one buffer's place in the run's page space: its pages are
+// numbered first, first+1, ... in one space over all buffers.
+type bufPages struct {
+	id    uint64
+	role  trace.Role
+	bytes int64
+	first int
+	pages int
+}
+
+// reads reports whether the prelude fills the buffer; writes whether the
+// postlude reads it back.
+func (b *bufPages) reads() bool  { return b.role == trace.RoleInput || b.role == trace.RoleInOut }
+func (b *bufPages) writes() bool { return b.role == trace.RoleOutput || b.role == trace.RoleInOut }
+
+// pageSpace numbers every page of the buffers declared before the first
+// launch.
+type pageSpace struct {
+	pageBytes int64
+	bufs      []bufPages
+	byID      map[uint64]int
+	pages     int
+}
+
+func newPageSpace(pageBytes int64) *pageSpace {
+	return &pageSpace{pageBytes: pageBytes, byID: map[uint64]int{}}
+}
+
+// add declares a buffer; a second declaration of the same id is the
+// validator's to report, so it is ignored here.
+func (s *pageSpace) add(b *trace.Buffer) {
+	if _, dup := s.byID[b.ID]; dup || b.Bytes <= 0 {
+		return
+	}
+	n := int((b.Bytes + s.pageBytes - 1) / s.pageBytes)
+	s.byID[b.ID] = len(s.bufs)
+	s.bufs = append(s.bufs, bufPages{id: b.ID, role: b.Role, bytes: b.Bytes, first: s.pages, pages: n})
+	s.pages += n
+}
+
+// buffer returns the buffer holding global page p.
+func (s *pageSpace) buffer(p int) *bufPages {
+	lo, hi := 0, len(s.bufs)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if s.bufs[mid].first <= p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return &s.bufs[lo]
+}
+
+// pageBytesOf is how many bytes global page p holds (a buffer's last page
+// may be partial).
+func (s *pageSpace) pageBytesOf(p int) int64 {
+	b := s.buffer(p)
+	if i := p - b.first; i == b.pages-1 {
+		return b.bytes - int64(i)*s.pageBytes
+	}
+	return s.pageBytes
+}
+
+// preludeOrder walks the prelude's pages: page 0 of every input buffer in
+// declaration order, then page 1 of each, and so on (CRCS §5.1: "the
+// initialization of the arrays is interleaved").
+type preludeOrder struct {
+	s      *pageSpace
+	rounds int // pages of the largest input buffer
+	round  int
+	buf    int
+}
+
+func newPreludeOrder(s *pageSpace) preludeOrder {
+	o := preludeOrder{s: s}
+	for i := range s.bufs {
+		if b := &s.bufs[i]; b.reads() {
+			o.rounds = max(o.rounds, b.pages)
+		}
+	}
+	return o
+}
+
+// next returns the next page read, or false when the prelude is over.
+func (o *preludeOrder) next() (int, bool) {
+	for o.round < o.rounds {
+		for o.buf < len(o.s.bufs) {
+			b := &o.s.bufs[o.buf]
+			o.buf++
+			if b.reads() && o.round < b.pages {
+				return b.first + o.round, true
+			}
+		}
+		o.round++
+		o.buf = 0
+	}
+	return 0, false
+}
+
+// channel is a device that moves one page at a time at a fixed rate
+// (storage, one direction of PCIe). Times accumulate in float cycles and
+// round per page, so long runs do not drift.
+type channel struct {
+	perByte float64 // cycles per byte
+	free    float64 // when it can start the next page
+}
+
+// move transfers bytes starting no earlier than at; it returns the start
+// and end cycles.
+func (c *channel) move(at int64, bytes int64) (start, end int64) {
+	s := max(float64(at), c.free)
+	c.free = s + float64(bytes)*c.perByte
+	return roundCycle(s), roundCycle(c.free)
+}
+
+func roundCycle(f float64) int64 { return int64(f + 0.5) }
+
+// span is a stage's first and last cycle; empty until something happens.
+type span struct {
+	start, end int64
+	used       bool
+}
+
+func (s *span) cover(start, end int64) {
+	if !s.used {
+		s.start, s.end, s.used = start, end, true
+		return
+	}
+	s.start, s.end = min(s.start, start), max(s.end, end)
+}
+
+// hostIO is the run's host stages. It is inert (on == false) when the
+// configuration does not model I/O.
+type hostIO struct {
+	on      bool
+	mode    IOMode
+	space   *pageSpace
+	ssdIn   channel // the prelude's storage
+	h2d     channel
+	d2h     channel
+	ssdOut  channel // the postlude's storage
+	prelude preludeOrder
+
+	stages                     [5]span // prelude, h2d, kernels, d2h, postlude
+	preludeEnd, kernelsAt      int64   // when the prelude ends; when host launches may begin
+	lastKernelStart, lastEnd   int64
+	postludeBytes              int64 // IOOverlapEnds: what the postlude writes
+	postludeStarted, finalized bool
+}
+
+const (
+	stPrelude = iota
+	stH2D
+	stKernels
+	stD2H
+	stPostlude
+)
+
+var stageNames = [5]string{"prelude", "h2d", "kernels", "d2h", "postlude"}
+
+// newHostIO sets up the stages for a run on a GPU clocked at clockMHz.
+// Rates: MB/s and GB/s are decimal, so bytes·MHz/(MB/s) is cycles.
+func newHostIO(on bool, mode IOMode, space *pageSpace, clockMHz, ssdMBps, pcieGBps float64) *hostIO {
+	io := &hostIO{on: on, mode: mode, space: space}
+	io.ssdIn.perByte = clockMHz / ssdMBps
+	io.ssdOut.perByte = io.ssdIn.perByte
+	io.h2d.perByte = clockMHz / (pcieGBps * 1000)
+	io.d2h.perByte = io.h2d.perByte
+	io.prelude = newPreludeOrder(space)
+	return io
+}
+
+// plan computes what is known before the first launch: for IOSerial the
+// whole prelude and H2D (emitting each page's ready row); for the other
+// modes only where the prelude ends. It returns when host launches may be
+// issued.
+func (io *hostIO) plan(sink results.Sink) {
+	if !io.on {
+		return
+	}
+	order := io.prelude
+	for p, ok := order.next(); ok; p, ok = order.next() {
+		s, e := io.ssdIn.move(0, io.space.pageBytesOf(p))
+		io.stages[stPrelude].cover(s, e)
+	}
+	io.preludeEnd = io.stages[stPrelude].end
+	io.ssdIn.free = 0
+	switch io.mode {
+	case IOSerial:
+		for p, ok := io.prelude.next(); ok; p, ok = io.prelude.next() {
+			s, e := io.h2d.move(io.preludeEnd, io.space.pageBytesOf(p))
+			io.stages[stH2D].cover(s, e)
+			io.pageRow(sink, p, "ready", nil, e)
+		}
+		io.kernelsAt = max(io.preludeEnd, io.stages[stH2D].end)
+	case IOOverlapEnds:
+		for p, ok := io.prelude.next(); ok; p, ok = io.prelude.next() {
+			_, e := io.ssdIn.move(0, io.space.pageBytesOf(p))
+			io.pageRow(sink, p, "ready", nil, e) // copies cost nothing
+		}
+	}
+}
+
+// launchBase is the earliest cycle the index-th host launch may be issued:
+// host code runs the launches after the prelude and the copies, except
+// where the mode overlaps them.
+func (io *hostIO) launchBase(index int) int64 {
+	if !io.on {
+		return 0
+	}
+	switch io.mode {
+	case IOSerial:
+		return io.kernelsAt
+	case IOOverlapEnds:
+		if index == 0 {
+			return 0
+		}
+		return io.preludeEnd
+	}
+	return 0
+}
+
+// nextReady reads the next prelude page and copies it to the GPU (IOPaged):
+// it returns the page and the cycle it becomes ready.
+func (io *hostIO) nextReady() (page int, at int64, ok bool) {
+	p, ok := io.prelude.next()
+	if !ok {
+		return 0, 0, false
+	}
+	n := io.space.pageBytesOf(p)
+	_, readEnd := io.ssdIn.move(0, n)
+	s, e := io.h2d.move(readEnd, n)
+	io.stages[stH2D].cover(s, e)
+	return p, e, true
+}
+
+// writeBack copies an output page to the host and writes it to storage,
+// starting at cycle at; it emits the page's d2h row.
+func (io *hostIO) writeBack(sink results.Sink, p int, kernel *uint64, at int64) {
+	n := io.space.pageBytesOf(p)
+	s, e := io.d2h.move(at, n)
+	io.stages[stD2H].cover(s, e)
+	io.pageRow(sink, p, "d2h", kernel, e)
+	ws, we := io.ssdOut.move(e, n)
+	io.stages[stPostlude].cover(ws, we)
+}
+
+// kernelStarted notes a host kernel's first CTA: under IOOverlapEnds the
+// postlude starts with the last kernel.
+func (io *hostIO) kernelStarted(k *Kernel, last bool) {
+	if io.on && io.mode == IOOverlapEnds && last && !io.postludeStarted {
+		io.postludeStarted = true
+		io.lastKernelStart = k.startCycle
+	}
+}
+
+// finish closes the stages once the last kernel has completed at end and
+// returns the run's end: for IOSerial the copies back and the postlude
+// follow the kernels; for IOPaged pages never released by a kernel are
+// written back now.
+func (io *hostIO) finish(sink results.Sink, kernelsStart, end int64) int64 {
+	if kernelsStart >= 0 {
+		io.stages[stKernels].cover(kernelsStart, end)
+	}
+	if !io.on {
+		return end
+	}
+	switch io.mode {
+	case IOSerial:
+		io.writeBackAll(sink, end)
+	case IOOverlapEnds:
+		io.overlapPostlude(end)
+	}
+	for _, s := range io.stages {
+		if s.used {
+			end = max(end, s.end)
+		}
+	}
+	return end
+}
+
+// writeBackAll is the serial D2H and postlude: every output page crosses
+// PCIe, then the postlude writes them all.
+func (io *hostIO) writeBackAll(sink results.Sink, at int64) {
+	s := io.space
+	for i := range s.bufs {
+		b := &s.bufs[i]
+		if !b.writes() {
+			continue
+		}
+		for p := b.first; p < b.first+b.pages; p++ {
+			st, e := io.d2h.move(at, s.pageBytesOf(p))
+			io.stages[stD2H].cover(st, e)
+			io.pageRow(sink, p, "d2h", nil, e)
+		}
+	}
+	from := max(at, io.stages[stD2H].end)
+	for i := range s.bufs {
+		if b := &s.bufs[i]; b.writes() {
+			st, e := io.ssdOut.move(from, b.bytes)
+			io.stages[stPostlude].cover(st, e)
+		}
+	}
+}
+
+// overlapPostlude writes every output byte starting with the last kernel.
+func (io *hostIO) overlapPostlude(end int64) {
+	from := end
+	if io.postludeStarted {
+		from = io.lastKernelStart
+	}
+	for i := range io.space.bufs {
+		if b := &io.space.bufs[i]; b.writes() {
+			st, e := io.ssdOut.move(from, b.bytes)
+			io.stages[stPostlude].cover(st, e)
+		}
+	}
+}
+
+// emitStages writes the stages table: all five when I/O is modelled, the
+// kernels stage alone otherwise.
+func (io *hostIO) emitStages(sink results.Sink) {
+	for i, s := range io.stages {
+		if !io.on && i != stKernels {
+			continue
+		}
+		sink.Stage(results.Stage{Stage: stageNames[i], StartCycle: s.start, EndCycle: s.end})
+	}
+}
+
+func (io *hostIO) pageRow(sink results.Sink, p int, event string, kernel *uint64, at int64) {
+	b := io.space.buffer(p)
+	sink.Page(results.Page{Page: uint64(p - b.first), Buffer: b.id, Event: event, KernelID: kernel, Cycle: at})
+}
+
+// lateBuffer is the error for a buffer the I/O model cannot place.
+func lateBuffer(b *trace.Buffer) error {
+	return &ModelError{Msg: fmt.Sprintf("buffer %d (%s) is declared after the first launch: with io.model=stages every buffer must be declared before the first launch, so the prelude knows what to read", b.ID, b.Name)}
+}

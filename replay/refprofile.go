@@ -1,0 +1,162 @@
+package replay
+
+// The CRCS pre-profiler's result (§4.2): before any kernel runs, the
+// reference count table holds, for every page, how many CTAs of each
+// kernel may touch it. The engine builds it with one pass over the trace's
+// access (or pages) records, a launch tree at a time, so the pass keeps
+// one tree's references in memory besides the table itself.
+
+import (
+	"errors"
+	"io"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// refSource says which records give a CTA's pages: the profiler's access
+// ranges rounded out to pages, or the exact pages of a full trace.
+type refSource struct {
+	exact bool
+	space *pageSpace
+}
+
+// of returns the kernel and CTA a record of this source describes; ok is
+// false for every other record.
+func (s refSource) of(r trace.Record) (kernel, cta uint64, ok bool) {
+	switch r := r.(type) {
+	case *trace.Access:
+		return r.Kernel, r.CTA, !s.exact
+	case *trace.Pages:
+		return r.Kernel, r.CTA, s.exact
+	}
+	return 0, 0, false
+}
+
+// appendRanges appends the pages a record of this source names, as ranges
+// of the run's page space. Parts outside the buffer are ignored, as the
+// profiler's SetRange ignores bounds beyond the allocation (§4.2.2).
+func (s refSource) appendRanges(r trace.Record, out []pageRange) []pageRange {
+	switch r := r.(type) {
+	case *trace.Access:
+		b := s.buf(r.Buffer)
+		if b == nil || r.Lo >= uint64(b.bytes) || r.Hi < r.Lo {
+			return out
+		}
+		pb := uint64(s.space.pageBytes)
+		hi := min(r.Hi, uint64(b.bytes-1))
+		return append(out, pageRange{b.first + int(r.Lo/pb), b.first + int(hi/pb)})
+	case *trace.Pages:
+		b := s.buf(r.Buffer)
+		if b == nil {
+			return out
+		}
+		for _, list := range [2][]uint64{r.R, r.W} {
+			for _, p := range list {
+				if p < uint64(b.pages) {
+					out = append(out, pageRange{b.first + int(p), b.first + int(p)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (s refSource) buf(id uint64) *bufPages {
+	i, ok := s.space.byID[id]
+	if !ok {
+		return nil
+	}
+	return &s.space.bufs[i]
+}
+
+// profiler builds the reference count table from a pass over the trace.
+type profiler struct {
+	src   refSource
+	sb    *scoreboard
+	decls map[uint64]uint64 // kernel id → CTAs, declared and not yet launched
+	host  uint64            // the current tree's host kernel
+	ctas  uint64            // its CTAs
+	order int32
+	refs  map[uint64][]pageRange // its CTAs' ranges
+	count []int32                // per page: its CTAs referencing it (reused)
+	open  bool
+}
+
+// profileRefs reads src to the end and returns the filled scoreboard.
+func profileRefs(src trace.Source, exact bool, space *pageSpace, staged bool) (*scoreboard, error) {
+	p := &profiler{
+		src:   refSource{exact: exact, space: space},
+		sb:    newScoreboard(space, staged),
+		decls: map[uint64]uint64{},
+		refs:  map[uint64][]pageRange{},
+		count: make([]int32, space.pages),
+	}
+	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
+		s.Skip(trace.KindCTA, trace.KindMemcpy)
+	}
+	for {
+		r, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			p.flush()
+			return p.sb, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		p.record(r)
+	}
+}
+
+func (p *profiler) record(r trace.Record) {
+	switch r := r.(type) {
+	case *trace.Kernel:
+		p.decls[r.ID] = r.CTAs()
+	case *trace.Launch:
+		if r.Host() {
+			p.flush()
+			p.host, p.ctas, p.open = r.Kernel, p.decls[r.Kernel], true
+			delete(p.decls, r.Kernel)
+			p.order = p.sb.addKernel(r.Kernel)
+		}
+	default:
+		if k, cta, ok := p.src.of(r); ok && p.open && k == p.host {
+			p.refs[cta] = p.src.appendRanges(r, p.refs[cta])
+		}
+	}
+}
+
+// flush files the finished tree's host kernel in the table: for each page,
+// how many of its CTAs reference it. A kernel with no references is
+// irregular: the profiler assumes it may touch every page (§4.2.1).
+func (p *profiler) flush() {
+	if !p.open {
+		return
+	}
+	p.open = false
+	if len(p.refs) == 0 {
+		if p.ctas == 0 {
+			return
+		}
+		p.sb.irregular[p.host] = true
+		for pg := range p.sb.pages {
+			p.sb.addRefs(pg, p.order, int32(min(p.ctas, 1<<31-1)))
+		}
+		return
+	}
+	lo, hi := len(p.count), -1
+	for cta, rs := range p.refs {
+		for _, r := range normalizeRanges(rs) {
+			for pg := r.lo; pg <= r.hi; pg++ {
+				p.count[pg]++
+			}
+			lo, hi = min(lo, r.lo), max(hi, r.hi)
+		}
+		delete(p.refs, cta)
+	}
+	for pg := lo; pg <= hi; pg++ {
+		if n := p.count[pg]; n > 0 {
+			p.sb.addRefs(pg, p.order, n)
+			p.count[pg] = 0
+		}
+	}
+}

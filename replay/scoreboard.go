@@ -1,0 +1,220 @@
+package replay
+
+// Coarse-grained Reference Counting-based Scoreboarding (CRCS §4.1): per
+// page, in kernel order, how many CTAs of each kernel may still touch it.
+// The page's owner is the oldest kernel with references left; a CTA runs
+// only when every page it references is ready on the GPU and owned by its
+// kernel, and gives its references back when it finishes.
+
+import (
+	"slices"
+
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// pageRef is one kernel's remaining references to a page.
+type pageRef struct {
+	order int32 // the kernel's place in host launch order
+	left  int32 // its CTAs that may still touch the page
+}
+
+// pageState is one page's entry in the GPU page table.
+type pageState struct {
+	refs  []pageRef // in kernel order; refs[cur] is the owner
+	cur   int32
+	ready bool // on the GPU
+	input bool // filled by the prelude (counts towards page shares)
+}
+
+func (p *pageState) owner() int32 {
+	if int(p.cur) < len(p.refs) {
+		return p.refs[p.cur].order
+	}
+	return -1
+}
+
+// pageRange is the pages lo..hi (inclusive) of the run's page space.
+type pageRange struct{ lo, hi int }
+
+// normalizeRanges sorts and merges ranges so each page appears once: a CTA
+// holds one reference per page however many records name it.
+func normalizeRanges(rs []pageRange) []pageRange {
+	slices.SortFunc(rs, func(a, b pageRange) int { return a.lo - b.lo })
+	out := rs[:0]
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.lo <= out[n-1].hi+1 {
+			out[n-1].hi = max(out[n-1].hi, r.hi)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// scoreboard is the reference count table and the page states.
+type scoreboard struct {
+	space      *pageSpace
+	pages      []pageState
+	ids        []uint64 // kernel id by order
+	irregular  map[uint64]bool
+	owned      []int32 // by order: pages it owns
+	ownedReady []int32 // by order: input pages it owns that are ready
+	readyIn    int     // input pages ready
+	inputPages int
+}
+
+// newScoreboard starts with the pages the prelude fills not ready when the
+// host stages are modelled (staged), and every page ready otherwise.
+func newScoreboard(space *pageSpace, staged bool) *scoreboard {
+	sb := &scoreboard{space: space, pages: make([]pageState, space.pages), irregular: map[uint64]bool{}}
+	for i := range space.bufs {
+		b := &space.bufs[i]
+		for p := b.first; p < b.first+b.pages; p++ {
+			sb.pages[p].input = b.reads()
+			sb.pages[p].ready = !staged || !b.reads()
+		}
+		if b.reads() {
+			sb.inputPages += b.pages
+			if !staged {
+				sb.readyIn += b.pages
+			}
+		}
+	}
+	return sb
+}
+
+// addKernel registers the next kernel in host order.
+func (sb *scoreboard) addKernel(id uint64) int32 {
+	sb.ids = append(sb.ids, id)
+	sb.owned = append(sb.owned, 0)
+	sb.ownedReady = append(sb.ownedReady, 0)
+	return int32(len(sb.ids) - 1)
+}
+
+// addRefs gives kernel order n CTAs' references to page p. Kernels are
+// added in order, so each page's list stays sorted.
+func (sb *scoreboard) addRefs(p int, order int32, n int32) {
+	st := &sb.pages[p]
+	st.refs = append(st.refs, pageRef{order: order, left: n})
+	if len(st.refs) == 1 {
+		sb.owned[order]++
+		if st.input && st.ready {
+			sb.ownedReady[order]++
+		}
+	}
+}
+
+// start emits each page's first owner and writes back at once the output
+// pages no kernel references.
+func (sb *scoreboard) start(io *hostIO, sink results.Sink) {
+	for p := range sb.pages {
+		st := &sb.pages[p]
+		if o := st.owner(); o >= 0 {
+			io.pageRow(sink, p, "owner", &sb.ids[o], 0)
+			continue
+		}
+		if st.ready && sb.space.buffer(p).writes() {
+			io.writeBack(sink, p, nil, 0)
+		}
+	}
+}
+
+// ready marks page p ready on the GPU at cycle now.
+func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
+	st := &sb.pages[p]
+	st.ready = true
+	sb.readyIn++
+	o := st.owner()
+	var kid *uint64
+	if o >= 0 {
+		sb.ownedReady[o]++
+		kid = &sb.ids[o]
+	}
+	io.pageRow(sink, p, "ready", kid, now)
+	if o < 0 && sb.space.buffer(p).writes() {
+		io.writeBack(sink, p, nil, now)
+	}
+}
+
+// mayStart reports whether every page the CTA references is ready and
+// owned by its kernel. An irregular kernel references every page.
+func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
+	if sb.irregular[k.id] {
+		return sb.readyIn == sb.inputPages && int(sb.owned[k.order]) == len(sb.pages)
+	}
+	if x == nil {
+		return true
+	}
+	if !x.refsSorted {
+		x.refs = normalizeRanges(x.refs)
+		x.refsSorted = true
+	}
+	for _, r := range x.refs {
+		for p := r.lo; p <= r.hi; p++ {
+			if st := &sb.pages[p]; !st.ready || st.owner() != k.order {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// release drops a finished CTA's references; pages whose owner has no
+// references left pass to the next kernel, or back to the host.
+func (sb *scoreboard) release(io *hostIO, sink results.Sink, k *Kernel, x *ctaExtra, now int64) {
+	if sb.irregular[k.id] {
+		for p := range sb.pages {
+			sb.drop(io, sink, p, now)
+		}
+		return
+	}
+	if x == nil {
+		return
+	}
+	for _, r := range x.refs {
+		for p := r.lo; p <= r.hi; p++ {
+			sb.drop(io, sink, p, now)
+		}
+	}
+}
+
+// drop gives back one reference of the page's owner (a CTA only ran once
+// its kernel owned all its pages, and ownership cannot move while the
+// kernel holds references, so the reference is the owner's).
+func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
+	st := &sb.pages[p]
+	if int(st.cur) >= len(st.refs) {
+		return // nothing left to give back (cannot happen with a validated trace)
+	}
+	ref := &st.refs[st.cur]
+	if ref.left--; ref.left > 0 {
+		return
+	}
+	old := ref.order
+	sb.owned[old]--
+	if st.input && st.ready {
+		sb.ownedReady[old]--
+	}
+	st.cur++
+	if o := st.owner(); o >= 0 {
+		sb.owned[o]++
+		if st.input && st.ready {
+			sb.ownedReady[o]++
+		}
+		io.pageRow(sink, p, "owner", &sb.ids[o], now)
+		return
+	}
+	st.refs = nil
+	if sb.space.buffer(p).writes() {
+		io.writeBack(sink, p, &sb.ids[old], now)
+	}
+}
+
+// pageShare is PPCS's page share of kernel order o: the ready input pages
+// it owns over all ready input pages.
+func (sb *scoreboard) pageShare(o int32) float64 {
+	if sb.readyIn == 0 || o < 0 {
+		return 0
+	}
+	return float64(sb.ownedReady[o]) / float64(sb.readyIn)
+}
