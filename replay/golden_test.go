@@ -272,6 +272,18 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				}
 				out = append(out, line)
 			}
+		case "pages":
+			for _, p := range r.pages {
+				k := "-"
+				if p.KernelID != nil {
+					k = fmt.Sprint(*p.KernelID)
+				}
+				out = append(out, fmt.Sprintf("page %d/%d %s kernel=%s cycle=%d", p.Buffer, p.Page, p.Event, k, p.Cycle))
+			}
+		case "stages":
+			for _, s := range r.stages {
+				out = append(out, fmt.Sprintf("stage %s %d..%d", s.Stage, s.StartCycle, s.EndCycle))
+			}
 		case "occupancy":
 			for _, o := range r.occupancy {
 				out = append(out, fmt.Sprintf("occ sm=%d cycle=%d width=%d warps=%.3f ctas=%.3f",
