@@ -28,7 +28,9 @@
 //	dtbl.agt_spill      140                  DESIGN §4: a fixed cost for the global-memory
 //	                                         load DTBL §4.3 says "is dependent on the
 //	                                         global memory traffic"
-//	io.model            none; gk110-64: stages  CRCS §3, §5.1 (see below)
+//	io.model            none; gk110-64: stages  CRCS §3, §5.1: the host I/O stages
+//	                                         are the CRCS paper's host model; the DTBL
+//	                                         and SPAWN papers time the kernels alone
 //	io.ssd_mbps         500                  CRCS §5.1
 //	io.pcie_gbps        15.75                CRCS §5.1 (PCIe 3.0 x16, each direction)
 //	io.page_bytes       4096                 CRCS §5.1

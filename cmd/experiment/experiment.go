@@ -38,6 +38,23 @@ type experiment struct {
 	searches map[string]search
 	// extra prints experiment-specific findings under the table.
 	extra func(w io.Writer, outs []outcome)
+	// detail is the column printed after the speedups (default: the launch
+	// sites and the last policy's decisions).
+	detail *detail
+}
+
+// detail is one table column describing a benchmark's last-policy run.
+type detail struct {
+	header string
+	cell   func(st *replay.Stats) string
+}
+
+// launchDetail is the DP experiments' column.
+var launchDetail = detail{
+	header: "sites | launched / coalesced / inlined (%s)",
+	cell: func(st *replay.Stats) string {
+		return fmt.Sprintf("%d | %d / %d / %d", st.LaunchSites, st.Launched, st.Coalesced, st.Inlined)
+	},
 }
 
 // search is an offline parameter search standing for one column.
@@ -184,12 +201,20 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 	for _, p := range x.policies[1:] {
 		fmt.Fprintf(w, " %s vs %s |", p, base)
 	}
-	fmt.Fprintf(w, " sites | launched / coalesced / inlined (%s) | paper |\n", x.policies[len(x.policies)-1])
+	d := x.detail
+	if d == nil {
+		d = &launchDetail
+	}
+	header := d.header
+	if strings.Contains(header, "%s") {
+		header = fmt.Sprintf(header, x.policies[len(x.policies)-1])
+	}
+	fmt.Fprintf(w, " %s | paper |\n", header)
 	fmt.Fprint(w, "|---|---:|")
 	for range x.policies[1:] {
 		fmt.Fprint(w, "---:|")
 	}
-	fmt.Fprintln(w, "---:|---|---|")
+	fmt.Fprintln(w, strings.Repeat("---|", strings.Count(header, "|")+2))
 	logSum := map[string]float64{}
 	n := 0
 	for i := 0; i < len(outs); i += len(x.policies) {
@@ -201,20 +226,20 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 			logSum[o.policy] += math.Log(s)
 			fmt.Fprintf(w, " %.2f× |", s)
 		}
-		last := row[len(row)-1].stats
-		fmt.Fprintf(w, " %d | %d / %d / %d | %s |\n", last.LaunchSites, last.Launched, last.Coalesced, last.Inlined, row[0].bench.paper)
+		fmt.Fprintf(w, " %s | %s |\n", d.cell(row[len(row)-1].stats), row[0].bench.paper)
 		n++
 	}
 	fmt.Fprintf(w, "| **geometric mean** | |")
 	for _, p := range x.policies[1:] {
 		fmt.Fprintf(w, " **%.2f×** |", math.Exp(logSum[p]/float64(n)))
 	}
-	fmt.Fprintln(w, " | | |")
+	blank := strings.Repeat(" |", strings.Count(header, "|")+2)
+	fmt.Fprintln(w, blank)
 	fmt.Fprintf(w, "| paper (mean) | |")
 	for _, p := range x.policies[1:] {
 		fmt.Fprintf(w, " %s |", x.paperMean[p])
 	}
-	fmt.Fprintln(w, " | | |")
+	fmt.Fprintln(w, blank)
 	if x.extra != nil {
 		fmt.Fprintln(w)
 		x.extra(w, outs)

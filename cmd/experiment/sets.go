@@ -3,12 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"github.com/gpureplay/gpureplay/replay"
 )
 
 // experiments are the papers' evaluations this command can rerun.
 var experiments = map[string]*experiment{
-	"dtbl":  dtblExperiment,
-	"spawn": spawnExperiment,
+	"dtbl":     dtblExperiment,
+	"spawn":    spawnExperiment,
+	"crcs":     crcsExperiment,
+	"crcs-hsp": crcsHSPExperiment,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 8): flat, CDP
@@ -89,4 +93,54 @@ func spawnFindings(w io.Writer, outs []outcome) {
 	}
 	fmt.Fprintf(w, "Child kernels launched: SPAWN %d, CDP %d (%.0f%% fewer; paper: 73%% fewer).\n", spKernels, cdpKernels, fewer)
 	fmt.Fprintf(w, "SPAWN within 15%% of Offline-Search on %d of %d benchmarks; largest gap %.0f%% (paper: within 4–6%% on average).\n", within, len(sp), 100*worst)
+}
+
+// crcsExperiment is the CRCS paper's §5.2 (Table 2 workloads, Figure 9):
+// the non-overlapped baseline, the state-of-the-art bound (overlap1),
+// CRCS with the FIFO CTA scheduler and CRCS with PPCS, on the GPGPU-Sim
+// GPU of Table 1 with the §5.1 host model (SSD 500 MB/s, PCIe 15.75 GB/s,
+// 4 KB pages). The paper reports CRCS+PPCS 1.33× on average (up to 1.67×),
+// PPCS up to 40% (14% overall) over FIFO, and the bound of the state of
+// the art at 11%.
+var crcsExperiment = &experiment{
+	doc:      "CRCS §5.2: baseline vs overlap1 vs CRCS (FIFO) vs CRCS+PPCS on the Table 2 pipelines (gk110-64)",
+	gpu:      "gk110-64",
+	sets:     []string{"io.model=stages"},
+	policies: []string{"baseline", "overlap1", "crcs", "ppcs"},
+	benchmarks: []benchmark{
+		{name: "hsp", gen: "hotspot", paper: "HSP: FIFO 1.10×, PPCS 1.50×"},
+		{name: "lpc", gen: "laplace", paper: "LPC: FIFO 1.20×, PPCS 1.39×"},
+		{name: "conv", gen: "conv", paper: "CONV: FIFO 1.10×, PPCS 1.51×"},
+		{name: "3mm", gen: "3mm", paper: "3MM: PPCS 1.67×, FIFO ~5% higher"},
+		{name: "path", gen: "pathfinder", paper: "PATH: 1.04× (95% prelude)"},
+		{name: "stn", gen: "stencil3d", paper: "STN: little (over-conservative ranges)"},
+		{name: "bfs", gen: "bfs-levels", paper: "BFS: overlap1 1.25×; CRCS = PPCS (irregular)"},
+	},
+	paperMean: map[string]string{"overlap1": "≤ 1.11×", "crcs": "—", "ppcs": "1.33×"},
+	detail:    &stallDetail,
+}
+
+// crcsHSPExperiment is the CRCS paper's sensitivity study (§5.3, Figure
+// 12): HSP with 5 to 100 iterations, so the kernels' share of the run grows.
+var crcsHSPExperiment = &experiment{
+	doc:      "CRCS §5.3: HSP speedups as the iterations (kernels) grow from 5 to 100 (gk110-64)",
+	gpu:      "gk110-64",
+	sets:     []string{"io.model=stages"},
+	policies: []string{"baseline", "overlap1", "crcs", "ppcs"},
+	benchmarks: []benchmark{
+		{name: "hsp-5", gen: "hotspot", params: []string{"iterations=5"}, paper: "Figure 12"},
+		{name: "hsp-10", gen: "hotspot", params: []string{"iterations=10"}, paper: "Figure 12"},
+		{name: "hsp-20", gen: "hotspot", params: []string{"iterations=20"}, paper: "Figure 12"},
+		{name: "hsp-50", gen: "hotspot", params: []string{"iterations=50"}, paper: "Figure 12"},
+		{name: "hsp-100", gen: "hotspot", params: []string{"iterations=100"}, paper: "Figure 12"},
+	},
+	paperMean: map[string]string{},
+	detail:    &stallDetail,
+}
+
+// stallDetail is the CRCS experiments' column: how long the last policy's
+// CTAs sat on their SMs waiting for pages, summed over CTAs.
+var stallDetail = detail{
+	header: "CTA stall cycles (%s)",
+	cell:   func(st *replay.Stats) string { return fmt.Sprint(st.StallCycles) },
 }
