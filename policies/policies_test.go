@@ -72,7 +72,7 @@ func TestCDPAndFlat(t *testing.T) {
 // are refused; mechanisms at different points combine.
 func TestNewErrorsAndCombinations(t *testing.T) {
 	cfg := k20c(t)
-	if _, err := New("nope", cfg); err == nil || !strings.Contains(err.Error(), "valid policies: cdp, crcs, dtbl, flat, overlap1, ppcs, spawn, threshold") {
+	if _, err := New("nope", cfg); err == nil || !strings.Contains(err.Error(), "valid policies: cdp, crcs, dtbl, flat, gemtc, hyperq, overlap1, pagoda, ppcs, spawn, threshold") {
 		t.Errorf("unknown policy: %v", err)
 	}
 	if _, err := New("flat+threshold", cfg); err == nil || !strings.Contains(err.Error(), "both decide launch sites") {

@@ -95,6 +95,12 @@ func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]stri
 	if err := take("host I/O overlap", q.IO != replay.IOSerial); err != nil {
 		return err
 	}
+	if err := take("where tasks run", q.Tasks != nil); err != nil {
+		return err
+	}
+	if q.Tasks != nil {
+		p.Tasks = q.Tasks
+	}
 	if q.IO != replay.IOSerial {
 		p.IO = q.IO
 	}

@@ -27,6 +27,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if err := opt.Config.Validate(); err != nil {
 		return nil, err
 	}
+	if opt.Policy.Tasks != nil {
+		return runTasks(open, opt, sink)
+	}
 	hostSrc, err := open()
 	if err != nil {
 		return nil, err

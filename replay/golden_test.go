@@ -284,6 +284,8 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 			for _, s := range r.stages {
 				out = append(out, fmt.Sprintf("stage %s %d..%d", s.Stage, s.StartCycle, s.EndCycle))
 			}
+		case "occupancy-avg":
+			out = append(out, fmt.Sprintf("avg_occupancy=%.4f", st.AvgOccupancy))
 		case "occupancy":
 			for _, o := range r.occupancy {
 				out = append(out, fmt.Sprintf("occ sm=%d cycle=%d width=%d warps=%.3f ctas=%.3f",

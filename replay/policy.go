@@ -148,6 +148,10 @@ type Policy struct {
 	// order never holds one back (HyperQ tasks; CRCS, whose scoreboard
 	// guards the dependencies instead).
 	OwnStreams bool
+	// Tasks, when set, runs the trace's host kernels as tasks on a
+	// software runtime (GeMTC's SuperKernel, Pagoda's MasterKernel)
+	// instead of the hardware's kernel path; the other hooks are unused.
+	Tasks TaskRuntime
 	// ExclusiveSMs keeps CTAs of different kernels off one SM at the same
 	// time (CRCS §4.3: without L1 coherence, an SM runs one kernel).
 	ExclusiveSMs bool

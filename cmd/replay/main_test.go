@@ -208,7 +208,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--policy=nope", sample}, "valid policies: cdp, crcs, dtbl, flat, overlap1, ppcs, spawn, threshold"},
+		{[]string{"--policy=nope", sample}, "valid policies: cdp, crcs, dtbl, flat, gemtc, hyperq, overlap1, pagoda, ppcs, spawn, threshold"},
 		{[]string{"--set", "gpu.smz=3", sample}, "gpu.sms"},
 		{[]string{"--set", "gpu.sms=abc", sample}, "gpu.sms"},
 		{[]string{"--gpu=nope", sample}, "k20c"},

@@ -1,0 +1,46 @@
+package policies
+
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/taskrun"
+)
+
+// The narrow-task policies of the Pagoda paper (§2, §6): host-launched
+// kernels are tasks. HyperQ runs each as a kernel of its own stream on the
+// hardware path (at most gpu.max_kernels at once, CTA granularity, a host
+// launch per task); GeMTC and Pagoda hand them to a software runtime.
+
+func init() {
+	register(&Info{
+		Name:   "hyperq",
+		Doc:    "each host-launched task is a kernel on its own stream: at most gpu.max_kernels run at once, CTA granularity, lat.host_issue per launch",
+		Source: "Pagoda §2, §6 (CUDA-HyperQ)",
+		Keys:   []string{"gpu.max_kernels", "lat.host_issue", "lat.host_launch"},
+		New: func(model.Config) replay.Policy {
+			return replay.Policy{Name: "hyperq", OwnStreams: true}
+		},
+	})
+	register(&Info{
+		Name:   "gemtc",
+		Doc:    "tasks run in batches of gemtc.batch on a persistent SuperKernel, one worker CTA of gemtc.threads threads each; a batch starts when the last has finished",
+		Source: "Pagoda §6 (GeMTC)",
+		Keys:   []string{"gemtc.batch", "gemtc.threads"},
+		New: func(model.Config) replay.Policy {
+			return replay.Policy{Name: "gemtc", Tasks: func(cfg model.Config, l taskrun.Listener) (taskrun.Runtime, error) {
+				return taskrun.NewGeMTC(cfg, l)
+			}}
+		},
+	})
+	register(&Info{
+		Name:   "pagoda",
+		Doc:    "tasks are scheduled at warp granularity onto a persistent MasterKernel (TaskTable, scheduler warps, buddy shared memory, named barriers)",
+		Source: "Pagoda §4–5",
+		Keys:   []string{"pagoda.mtbs_per_sm", "pagoda.table_rows", "pagoda.spawn_cycles", "pagoda.sched_cycles", "pagoda.smem_per_mtb"},
+		New: func(model.Config) replay.Policy {
+			return replay.Policy{Name: "pagoda", Tasks: func(cfg model.Config, l taskrun.Listener) (taskrun.Runtime, error) {
+				return taskrun.NewPagoda(cfg, l)
+			}}
+		},
+	})
+}

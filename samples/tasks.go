@@ -1,0 +1,197 @@
+package samples
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+func init() {
+	register(&Generator{
+		Name: "tasks",
+		Doc:  "Pagoda's narrow-task benchmarks (Table 3): many one-CTA kernels, each on its own stream, spawned back to back from the host",
+		Params: []Param{
+			{Name: "kind", Default: "mixed", Doc: "the benchmark: mandelbrot, filterbank, beamformer, conv, dct, matmul, slud, 3des, or mixed (an interleaving of the kinds in mix)"},
+			{Name: "mix", Default: "3des,filterbank,mandelbrot,matmul", Doc: "comma-separated kinds the mixed benchmark interleaves in equal shares (Pagoda's MPE: 3DES, MB, FB, MM)"},
+			{Name: "count", Default: "256", Doc: "number of tasks (Pagoda Table 3: 32768; 273K for SLUD)"},
+			{Name: "threads", Default: "128", Doc: "threads per task, one CTA each (Pagoda §6.2 runs every benchmark with 128)"},
+			{Name: "mandel_size", Default: "64", Doc: "mandelbrot: each task renders a mandel_size×mandel_size tile of one frame (Table 3: 64×64)"},
+			{Name: "max_iter", Default: "256", Doc: "mandelbrot: escape-time iteration limit, the dwell of a pixel in the set"},
+			{Name: "signal", Default: "2048", Doc: "filterbank, beamformer: samples per task's signal (Table 3: 2K)"},
+			{Name: "image", Default: "128", Doc: "conv, dct: each task's image is image×image pixels (Table 3: 128×128)"},
+			{Name: "matrix", Default: "64", Doc: "matmul: each task multiplies two matrix×matrix matrices (Table 3: 64×64)"},
+			{Name: "slud_block", Default: "32", Doc: "slud: side of the sparse LU's blocks, at most a warp (Table 3: 32×32)"},
+			{Name: "packet_min", Default: "2048", Doc: "3des: smallest packet in bytes (Table 3: 2K)"},
+			{Name: "packet_max", Default: "65536", Doc: "3des: largest packet in bytes (Table 3: 64K); sizes spread evenly over octaves between the two"},
+			seedParam,
+		},
+		Run: runTasks,
+	})
+}
+
+// maxTasks bounds count: the generator holds a byte per task (the mixed
+// order, SLUD's operation list), so this bounds memory, not trace length.
+const maxTasks = 1 << 22
+
+// maxTasksPixels bounds the pixels the mandelbrot tasks render between
+// them, 16 times the paper's 32K tasks of 64×64: each one is iterated, so
+// this bounds the generator's time.
+const maxTasksPixels = 1 << 31
+
+// tasksConfig is the tasks generator's parameters, checked.
+type tasksConfig struct {
+	mix            []*taskKind // the kinds to deal tasks to: the one kind, or mix's for mixed
+	count, threads int
+	mandelSize     int
+	maxIter        int
+	signal         int
+	image          int
+	matrix         int
+	sludBlock      int
+	packetMin      int
+	packetMax      int
+	seed           uint64
+}
+
+func parseTasks(p Params) (c tasksConfig, err error) {
+	names := make([]string, 0, len(taskKinds)+1)
+	for _, k := range taskKinds {
+		names = append(names, k.name)
+	}
+	kind, err := p.Choice("kind", append(names, "mixed")...)
+	if err != nil {
+		return c, err
+	}
+	if c.mix, err = parseMix(p); err != nil {
+		return c, err
+	}
+	if kind != "mixed" {
+		c.mix = []*taskKind{lookupTaskKind(kind)}
+	}
+	for _, f := range []struct {
+		name   string
+		dst    *int
+		lo, hi int
+	}{
+		{"count", &c.count, 1, maxTasks},
+		{"threads", &c.threads, 1, 1024},
+		{"mandel_size", &c.mandelSize, 1, 1024},
+		{"max_iter", &c.maxIter, 1, 1 << 16},
+		{"signal", &c.signal, 1, 1 << 20},
+		{"image", &c.image, 1, 4096},
+		{"matrix", &c.matrix, 1, 1024},
+		{"slud_block", &c.sludBlock, 2, warpSize},
+		{"packet_min", &c.packetMin, 8, 1 << 24},
+		{"packet_max", &c.packetMax, 8, 1 << 24},
+	} {
+		if *f.dst, err = p.Int(f.name, f.lo, f.hi); err != nil {
+			return c, err
+		}
+	}
+	if slices.Contains(c.mix, lookupTaskKind("mandelbrot")) && c.count*c.mandelSize*c.mandelSize > maxTasksPixels {
+		return c, p.errorf("mandel_size", strconv.Itoa(c.mandelSize),
+			"count·mandel_size² must be at most 2^31 pixels; with count=%d, want at most %d", c.count, int(math.Sqrt(float64(maxTasksPixels/c.count))))
+	}
+	if c.packetMax < c.packetMin {
+		return c, p.errorf("packet_max", strconv.Itoa(c.packetMax), "want at least packet_min=%d", c.packetMin)
+	}
+	c.seed, err = p.Uint64("seed")
+	return c, err
+}
+
+// parseMix reads the mix parameter: distinct kinds, mixed excluded. It is
+// checked whatever the kind, so a typo never hides behind kind=mandelbrot.
+func parseMix(p Params) ([]*taskKind, error) {
+	s, err := p.lookup("mix")
+	if err != nil {
+		return nil, err
+	}
+	var mix []*taskKind
+	for _, name := range strings.Split(s, ",") {
+		k := lookupTaskKind(name)
+		if k == nil {
+			return nil, p.errorf("mix", s, "%q is not a kind; want a comma-separated list of %s", name, taskKindNames())
+		}
+		for _, seen := range mix {
+			if seen == k {
+				return nil, p.errorf("mix", s, "%s given twice", name)
+			}
+		}
+		mix = append(mix, k)
+	}
+	return mix, nil
+}
+
+// runTasks writes the narrow-task trace: a header, then for each task in
+// spawn order its kernel (one CTA of threads threads), its host launch at
+// t = 0 on a stream of its own, and its CTA record.
+//
+// Spawn times are all 0 because Pagoda's benchmarks spawn every task as
+// soon as the host can (§4.2, §6.6: "continuous spawning"; the inputs of
+// all tasks exist up front), so the pace is set by the host's own per-task
+// cost, which the replay models (lat.host_issue, pagoda.spawn_cycles), not
+// by the trace. The tasks' data copies are not in the trace: the policies
+// compare compute, as Pagoda's Figs. 7–8 and Table 5 do.
+func runTasks(p Params, out trace.Sink) error {
+	cfg, err := parseTasks(p)
+	if err != nil {
+		return err
+	}
+	plan := newTaskPlan(&cfg)
+	meta := p.Values()
+	for k, v := range plan.meta {
+		meta[k] = v
+	}
+	if err := out.Write(tasksHeader(meta)); err != nil {
+		return err
+	}
+	for i, slot := range plan.order {
+		if err := writeTask(out, &cfg, uint64(i+1), plan.kinds[slot], plan.sources[slot].next()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTask writes task id: its kernel, its launch on stream id, and its
+// CTA, whose warp_cycles are given only when the warps differ.
+func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []int64) error {
+	cta := &trace.CTA{Kernel: id}
+	for _, w := range warps {
+		cta.Cycles = max(cta.Cycles, w)
+	}
+	for _, w := range warps {
+		if w != cta.Cycles {
+			cta.WarpCycles = warps
+			break
+		}
+	}
+	return writeAll(out,
+		&trace.Kernel{
+			ID: id, Name: k.name,
+			Grid:  [3]uint32{1, 1, 1},
+			Block: [3]uint32{uint32(c.threads), 1, 1},
+			Regs:  k.regs,
+			Smem:  k.smem(c),
+		},
+		&trace.Launch{Kernel: id, T: 0, Stream: id},
+		cta,
+	)
+}
+
+// tasksHeader starts a tasks trace: times in cycles of the 1000 MHz core
+// clock of the Maxwell GTX Titan X Pagoda was evaluated on (§6.1, the
+// titanx preset), so the cost constants read as that GPU's cycles.
+func tasksHeader(meta map[string]string) *trace.Header {
+	return &trace.Header{
+		Version:   trace.Version,
+		ClockMHz:  1000,
+		PageBytes: trace.DefaultPageBytes,
+		Source:    "gen:tasks",
+		GPU:       "titanx",
+		Meta:      meta,
+	}
+}

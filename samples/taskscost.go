@@ -1,0 +1,292 @@
+package samples
+
+// The tasks cost model, in cycles of the 1000 MHz Maxwell Titan X (the
+// trace's clock). Modelled, not measured: each constant is what one warp
+// spends on one operation of its task's inner loop, running alone (the
+// replay adds the contention between tasks). The Maxwell figures used
+// throughout: a dependent arithmetic instruction waits ~6 cycles for its
+// operand (NVIDIA's Maxwell tuning guide), shared memory answers in ~28
+// cycles, the L2 in ~200 and DRAM in ~400 (Mei and Chu, "Dissecting GPU
+// memory hierarchy through microbenchmarking", TPDS 2017, on the GTX 980,
+// the Titan X's smaller sibling).
+const (
+	// tasksWarpStartCycles is a warp's work before its loop: read the
+	// task's arguments, compute its thread id (getTid), bound the loop.
+	tasksWarpStartCycles = 40
+
+	// tasksIdleWarpCycles is a warp whose threads have nothing to do:
+	// compute the thread id, compare, exit.
+	tasksIdleWarpCycles = 20
+
+	// tasksDRAMCycles is one exposed global-memory round trip that misses
+	// the caches: the first touch of a task's input, and each round of a
+	// loop that loads fresh data and must wait for it at a barrier.
+	tasksDRAMCycles = 400
+
+	// tasksL2Cycles is one exposed round trip that hits the L2: reading
+	// data other threads of the task wrote before a barrier, or reloading
+	// a tile another round already brought in (Maxwell caches global loads
+	// in the L2 only, by default).
+	tasksL2Cycles = 200
+
+	// tasksBarrierCycles is a barrier once every warp has arrived: the
+	// bar.sync issue and the release (Pagoda's syncBlock is a named
+	// bar.sync, §5.2).
+	tasksBarrierCycles = 20
+
+	// tasksStreamCycles is moving one element between global memory and a
+	// register or shared memory in an unrolled loop whose loads are all in
+	// flight together: a load, a store and the address arithmetic issued,
+	// the latency paid once per round (tasksDRAMCycles, tasksL2Cycles).
+	tasksStreamCycles = 4
+
+	// tasksMACCycles is a multiply-accumulate into one register
+	// accumulator whose operand streams from memory (a FIR tap, a
+	// dot-product step): each FFMA waits ~6 cycles for the previous one,
+	// plus the operand's load issue; unrolling keeps the loads ahead.
+	tasksMACCycles = 8
+
+	// tasksComplexMACCycles is a complex multiply-accumulate: four FFMAs
+	// on two accumulator chains (real, imaginary), two dependent steps of
+	// ~6 cycles on each, the operands' loads issued alongside.
+	tasksComplexMACCycles = 12
+
+	// tasksSmemMACCycles is a multiply-accumulate with both operands in
+	// shared memory, as in the SDK matrixMul's inner loop: two LDS and an
+	// FFMA issued per step; with a thread's few output elements on
+	// independent accumulators, issue rather than the FFMA chain binds.
+	tasksSmemMACCycles = 4
+
+	// tasksUpdateCycles is an in-memory update a[i][j] −= x·y of the
+	// sparse LU kernels: load, FFMA, store, independent across j so the
+	// unrolled loop overlaps the loads; ~3 instructions and the store's
+	// address arithmetic per element, and a longer load latency to cover
+	// than tasksMACCycles's streaming operand.
+	tasksUpdateCycles = 12
+
+	// tasksDivCycles is an IEEE fp32 division: MUFU.RCP then a Newton
+	// step and a rounding fix-up, ~7 dependent instructions.
+	tasksDivCycles = 40
+)
+
+// Per-kind shapes and constants.
+const (
+	// filterbankTaps and filterbankDecimation are StreamIt FilterBank's
+	// N_col (taps of the H and F filters) and N_samp (the down- and
+	// up-sampling factor), the loops of Pagoda's Fig. 1c.
+	filterbankTaps       = 32
+	filterbankDecimation = 8
+
+	// beamformerTaps is StreamIt BeamFormer's numCoarseFilterTaps: the
+	// complex FIR each output sample runs.
+	beamformerTaps = 64
+
+	// beamformerMagnitudeCycles is an output sample's magnitude (StreamIt's
+	// Magnitude filter): two FFMAs and a MUFU.SQRT, dependent, and the
+	// store.
+	beamformerMagnitudeCycles = 40
+
+	// convTaps is a 3×3 filter: the blur and edge-detection filters
+	// Pagoda's Table 4 names are 3×3 (box blur, Sobel, Laplacian), which
+	// fits the paper's "regular, extremely short-running tasks" (§6.6).
+	convTaps = 9
+
+	// convPixelCycles is an output pixel's cost outside its taps: its
+	// coordinates, the image-edge clamp, the store.
+	convPixelCycles = 20
+
+	// dctSize is the DCT's block side: 8×8 blocks, each transformed by a
+	// group of 8 threads, a row each then a column each (CUDA SDK dct8x8,
+	// CUDAkernel2DCT: 64 threads per 32×16 patch of eight blocks).
+	dctSize = 8
+
+	// dctBlockSmem is the shared memory one 8×8 block occupies in the
+	// SDK kernel: its patch buffer holds 16 rows of 33 floats (a padded
+	// stride against bank conflicts) for eight blocks, 2112 bytes, 264 a
+	// block.
+	dctBlockSmem = 264
+
+	// dct8Cycles is one 8-point DCT in shared memory, the SDK's in-place
+	// butterfly: 8 LDS, ~26 FADDs and ~16 FMULs in a dependency chain ~7
+	// deep (~42 cycles at 6 each), 8 STS.
+	dct8Cycles = 90
+
+	// matmulTile is the SDK matrixMul's BLOCK_SIZE: 16×16 tiles of A and B
+	// in shared memory, one output element per thread of a 256-thread
+	// block (Pagoda's Table 5 runs MM with 256 threads per task).
+	matmulTile = 16
+)
+
+// laneShare is how many of n items the busiest lane of warp w handles when
+// the items are dealt round robin to threads threads (thread t takes items
+// t, t+threads, …): that lane is the warp's first, so SIMT makes the warp
+// take that many steps.
+func laneShare(n, threads, w int) int {
+	first := w * warpSize
+	if first >= n || first >= threads {
+		return 0
+	}
+	return ceilDiv(n-first, threads)
+}
+
+// dealtWarps is the cost of a task without barriers that deals n items
+// round robin to its threads, each item costing item cycles after a start
+// and the exposed first touch of the input. Warps with no item exit.
+func dealtWarps(n, threads int, item int64) []int64 {
+	warps := make([]int64, ceilDiv(threads, warpSize))
+	for w := range warps {
+		share := laneShare(n, threads, w)
+		if share == 0 {
+			warps[w] = tasksIdleWarpCycles
+			continue
+		}
+		warps[w] = tasksWarpStartCycles + tasksDRAMCycles + int64(share)*item
+	}
+	return warps
+}
+
+// syncedWarps is the cost of a task whose active threads (the first
+// active) meet at barriers: every warp holding one of them takes the
+// phased total, which is the busiest (first) warp's; the other warps exit.
+func syncedWarps(threads, active int, total int64) []int64 {
+	warps := make([]int64, ceilDiv(threads, warpSize))
+	for w := range warps {
+		if w*warpSize < active {
+			warps[w] = total
+		} else {
+			warps[w] = tasksIdleWarpCycles
+		}
+	}
+	return warps
+}
+
+// convWarps: each output pixel of the image runs the 3×3 filter, the
+// pixels dealt to the threads; no barrier, no shared memory (Table 3).
+func convWarps(c *tasksConfig) []int64 {
+	return dealtWarps(c.image*c.image, c.threads, convPixelCycles+convTaps*tasksMACCycles)
+}
+
+// beamformerWarps: each output sample of the signal runs the complex FIR
+// and its magnitude, the samples dealt to the threads; no barrier, no
+// shared memory (Table 3).
+func beamformerWarps(c *tasksConfig) []int64 {
+	return dealtWarps(c.signal, c.threads,
+		beamformerTaps*tasksComplexMACCycles+beamformerMagnitudeCycles)
+}
+
+// filterbankWarps is Pagoda's Fig. 1c kernel: convolve the signal with H,
+// barrier, down-sample, barrier, up-sample, barrier, convolve with F. Each
+// phase after a barrier first reads what other threads wrote, from the L2.
+func filterbankWarps(c *tasksConfig) []int64 {
+	n, short := c.signal, ceilDiv(c.signal, filterbankDecimation)
+	conv := int64(laneShare(n, c.threads, 0)) * filterbankTaps * tasksMACCycles
+	resample := int64(laneShare(short, c.threads, 0)) * tasksStreamCycles
+	total := tasksWarpStartCycles + tasksDRAMCycles + 2*conv + 2*resample +
+		3*(tasksBarrierCycles+tasksL2Cycles)
+	return syncedWarps(c.threads, min(n, c.threads), total)
+}
+
+// filterbankSmem is 512 bytes, the smallest block Pagoda's shared-memory
+// allocator hands out (§5.1), though Table 3 and Fig. 1a give FilterBank
+// no shared memory: FilterBank does synchronise (Table 3, the syncBlock
+// calls of Fig. 1c), and a trace can say so only through smem > 0.
+func filterbankSmem(*tasksConfig) int64 { return 512 }
+
+// dctGroups is how many 8-thread groups a DCT task's threads form, and
+// how many rows of a block each thread handles per pass (more than one
+// only when the task has fewer than 8 threads).
+func dctGroups(threads int) (groups, rowsPerThread int) {
+	if threads < dctSize {
+		return 1, ceilDiv(dctSize, threads)
+	}
+	return threads / dctSize, 1
+}
+
+// dctBlocks is the number of 8×8 blocks in a task's image, edge blocks
+// padded as the SDK pads the image.
+func dctBlocks(image int) int {
+	side := ceilDiv(image, dctSize)
+	return side * side
+}
+
+// dctWarps is the SDK's two-pass 8×8 DCT, block by block: each group of 8
+// threads loads a block into shared memory (fresh data: an exposed DRAM
+// trip before the barrier), transforms its rows, barrier, its columns,
+// barrier, and stores it.
+func dctWarps(c *tasksConfig) []int64 {
+	groups, rows := dctGroups(c.threads)
+	rounds := int64(ceilDiv(dctBlocks(c.image), groups))
+	round := tasksDRAMCycles + int64(2*rows*dctSize)*tasksStreamCycles +
+		int64(2*rows)*dct8Cycles + 3*tasksBarrierCycles
+	return syncedWarps(c.threads, min(c.threads, groups*dctSize), tasksWarpStartCycles+rounds*round)
+}
+
+// dctSmem is the SDK's 264 bytes per 8×8 block, for the blocks the task's
+// groups hold at once (no more than the image has).
+func dctSmem(c *tasksConfig) int64 {
+	groups, _ := dctGroups(c.threads)
+	return int64(min(groups, dctBlocks(c.image))) * dctBlockSmem
+}
+
+// matmulTiles is how many 16×16 output tiles a matmul task works on at
+// once (one per 256 threads, at least one) out of how many in all.
+func matmulTiles(c *tasksConfig) (inflight, tiles int) {
+	side := ceilDiv(c.matrix, matmulTile)
+	return max(1, min(c.threads/(matmulTile*matmulTile), side*side)), side * side
+}
+
+// matmulWarps is the SDK matrixMul, tile by tile: per step along k the
+// threads load a tile of A and of B into shared memory (the L2 holds them
+// after the first touch), barrier, multiply-accumulate 16 products per
+// output element from shared memory, barrier; then store the outputs.
+func matmulWarps(c *tasksConfig) []int64 {
+	const area = matmulTile * matmulTile
+	inflight, tiles := matmulTiles(c)
+	elems := ceilDiv(area, min(c.threads, area)) // output elements per thread
+	steps := int64(ceilDiv(tiles, inflight))     // rounds of output tiles
+	ks := int64(ceilDiv(c.matrix, matmulTile))   // k steps per output tile
+	k := tasksL2Cycles + int64(2*elems)*tasksStreamCycles + 2*tasksBarrierCycles +
+		int64(elems*matmulTile)*tasksSmemMACCycles
+	total := tasksWarpStartCycles + tasksDRAMCycles + steps*(ks*k+int64(elems)*tasksStreamCycles)
+	return syncedWarps(c.threads, min(c.threads, inflight*area), total)
+}
+
+// matmulSmem is the SDK's two 16×16 float tiles, As and Bs, per output
+// tile in flight: 2048 bytes for Table 5's 256-thread tasks.
+func matmulSmem(c *tasksConfig) int64 {
+	inflight, _ := matmulTiles(c)
+	return int64(inflight) * 2 * matmulTile * matmulTile * 4
+}
+
+// The irregular kinds' constants; their per-task work comes from the
+// computation itself (tasksmandel.go, tasksslud.go, tasksdes.go).
+const (
+	// tasksMandelIterCycles is one iteration of z ← z² + c in fp32 on
+	// Maxwell: zr² and zi² together, then zr² − zi² + cr (and 2·zr·zi + ci
+	// beside it), a chain of three dependent FP instructions at ~6 cycles,
+	// plus the |z|² > 4 test and the branch.
+	tasksMandelIterCycles = 20
+
+	// tasksMandelPixelCycles is a pixel's cost outside its loop: c from
+	// the pixel's coordinates (two int-to-float conversions, two FFMAs),
+	// the loop set-up, and the store of its dwell (not waited for).
+	tasksMandelPixelCycles = 40
+
+	// desRounds is Triple DES's Feistel rounds per 8-byte block: DES
+	// encrypt, decrypt, encrypt, 16 rounds each.
+	desRounds = 3 * 16
+
+	// desRoundCycles is one Feistel round with the combined S-box and
+	// permutation tables (SPtrans, 2 KiB) read through the read-only L1:
+	// the subkey XOR and the index shifts (~3 dependent steps), eight
+	// independent lookups whose lanes hit scattered words of a 256-byte
+	// table (~80 cycles of L1 latency, up to 8 transactions each), then an
+	// XOR tree; the next round needs this one's result, so nothing
+	// overlaps across rounds.
+	desRoundCycles = 150
+
+	// desBlockCycles is a block's cost outside its rounds: load the 8
+	// bytes, the initial and final permutations (five swap-and-mask steps
+	// of ~4 dependent instructions each), store.
+	desBlockCycles = 300
+)

@@ -1,0 +1,113 @@
+package samples
+
+import (
+	"strconv"
+	"strings"
+)
+
+// taskKind is one benchmark of Pagoda's Table 3: what its tasks' kernels
+// declare and where their costs come from.
+type taskKind struct {
+	name      string
+	regs      int  // Table 3's "default register count" (the HyperQ build; Pagoda caps it at 32)
+	irregular bool // Table 3's task type: whether the costs vary (the tests hold the model to it)
+	sync      bool // Table 3: requires thread-block synchronisation (likewise)
+
+	// smem is the shared memory each of the run's tasks declares. It is
+	// nonzero exactly for the kinds that synchronise, since the replay
+	// gives a task a named barrier iff smem > 0 and it has more than one
+	// warp (see filterbankSmem for the one kind where that rule forces a
+	// choice).
+	smem func(c *tasksConfig) int64
+
+	// source prepares n tasks of this kind from the run's parameters and a
+	// seed of its own, adding what it worked out to meta.
+	source func(c *tasksConfig, n int, seed uint64, meta map[string]string) taskSource
+}
+
+// taskSource yields the per-warp cycles of one kind's tasks, in spawn
+// order; each call returns a fresh slice the caller may keep.
+type taskSource interface {
+	next() []int64
+}
+
+// taskKinds are Table 3's benchmarks, in its order.
+var taskKinds = []*taskKind{
+	{name: "mandelbrot", regs: 28, irregular: true, smem: noSmem, source: newMandelTasks},
+	{name: "filterbank", regs: 21, sync: true, smem: filterbankSmem, source: regularSource(filterbankWarps)},
+	{name: "beamformer", regs: 34, smem: noSmem, source: regularSource(beamformerWarps)},
+	{name: "conv", regs: 25, smem: noSmem, source: regularSource(convWarps)},
+	{name: "dct", regs: 33, sync: true, smem: dctSmem, source: regularSource(dctWarps)},
+	{name: "matmul", regs: 30, sync: true, smem: matmulSmem, source: regularSource(matmulWarps)},
+	{name: "slud", regs: 17, irregular: true, smem: noSmem, source: newSludTasks},
+	{name: "3des", regs: 26, irregular: true, smem: noSmem, source: newDESTasks},
+}
+
+func noSmem(*tasksConfig) int64 { return 0 }
+
+// lookupTaskKind returns the kind called name, or nil.
+func lookupTaskKind(name string) *taskKind {
+	for _, k := range taskKinds {
+		if k.name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// taskKindNames lists the kinds for error messages.
+func taskKindNames() string {
+	names := make([]string, len(taskKinds))
+	for i, k := range taskKinds {
+		names[i] = k.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// fixedTasks is the source of a regular kind: every task costs the same.
+type fixedTasks struct{ warps []int64 }
+
+func (f fixedTasks) next() []int64 { return append([]int64(nil), f.warps...) }
+
+// regularSource makes the source constructor of a regular kind from its
+// per-warp cost model.
+func regularSource(warps func(c *tasksConfig) []int64) func(*tasksConfig, int, uint64, map[string]string) taskSource {
+	return func(c *tasksConfig, _ int, _ uint64, _ map[string]string) taskSource {
+		return fixedTasks{warps(c)}
+	}
+}
+
+// taskPlan is the order tasks are spawned in and where each one's costs
+// come from.
+type taskPlan struct {
+	kinds   []*taskKind
+	sources []taskSource // one per kind
+	order   []uint8      // per task, its index in kinds
+	meta    map[string]string
+}
+
+// newTaskPlan deals count tasks to the configured kinds in equal shares
+// (the first count mod len(kinds) kinds get one more), prepares each kind's
+// tasks from a seed of its own drawn from the run's seed, and, when there
+// is more than one kind, shuffles the spawn order: Pagoda's multi-program
+// benchmark (MPE, Table 4) has independent applications spawning tasks
+// asynchronously, 8K tasks each of 32K.
+func newTaskPlan(c *tasksConfig) *taskPlan {
+	rng := newRand(c.seed)
+	pl := &taskPlan{kinds: c.mix, order: make([]uint8, 0, c.count), meta: map[string]string{}}
+	for i, k := range c.mix {
+		n := c.count / len(c.mix)
+		if i < c.count%len(c.mix) {
+			n++
+		}
+		pl.sources = append(pl.sources, k.source(c, n, rng.Uint64(), pl.meta))
+		pl.meta["tasks_"+k.name] = strconv.Itoa(n)
+		for range n {
+			pl.order = append(pl.order, uint8(i))
+		}
+	}
+	if len(c.mix) > 1 {
+		rng.Shuffle(len(pl.order), func(i, j int) { pl.order[i], pl.order[j] = pl.order[j], pl.order[i] })
+	}
+	return pl
+}

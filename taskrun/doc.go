@@ -1,0 +1,118 @@
+// Package taskrun models two narrow-task runtimes of the Pagoda paper as
+// deterministic, I/O-free event machines that an outer replay loop drives:
+// Pagoda's MasterKernel (Pagoda §4–5) and GeMTC's batch SuperKernel, the
+// baseline of Pagoda §6. Each is a Runtime: the driver submits tasks in
+// host order, asks for the next event's cycle and advances; the runtime
+// reports what happens to a Listener in cycle order. Events are ordered by
+// (cycle, sequence number), so the same tasks give the same calls.
+//
+// Memory is bounded by the tasks in flight: a runtime keeps a task from
+// Submit to TaskFinished and nothing after. A Listener must not call back
+// into the runtime.
+//
+// # Pagoda
+//
+// Each choice below names the part of the paper it follows. Costs come
+// from model.Config (pagoda.*, lat.*).
+//
+// Host and TaskTable (§4.2):
+//   - One host spawner thread handles tasks in submit order. A spawn starts
+//     at max(task.Spawn, the end of the previous spawn) and takes
+//     pagoda.spawn_cycles; the next spawn starts right after (pipelined,
+//     §4.2.1: one cudaMemcpy per entry in the steady state).
+//   - A task is visible to its MTB's scheduler warp, and reported
+//     TaskSpawned, when its spawn completes. §4.2.1's ready-field
+//     indirection (a task is enabled by the next task's copy, the last one
+//     by a host flush after a timeout the paper does not give) is not
+//     modelled: spawn_cycles stands for the whole per-task cost.
+//   - The TaskTable has pagoda.table_rows entries per column and one
+//     column per MTB. The host fills it row by row — round-robin over the
+//     columns, starting after the last column used, skipping columns it
+//     sees full (§4.2: each column belongs to one MTB; §4.2.2's example
+//     puts consecutive tasks TA, TB in different columns). Column c is MTB
+//     c, on SM c mod gpu.sms (thread blocks are dispatched round-robin),
+//     so consecutive tasks land on different SMs.
+//   - An entry frees when its task's last warp finishes (Algorithm 1,
+//     lines 41–42: the last executor warp resets the ready field), not
+//     when the task is scheduled.
+//   - The host sees frees only through a copy-back ("lazy aggregate
+//     updates", §4.2.2): it spawns while its own view shows a free entry
+//     anywhere, and when every entry looks taken it copies the whole table
+//     back, which costs lat.host_launch (one PCIe round trip, like a
+//     launch reaching the GPU); the view becomes the GPU's table as of the
+//     copy's arrival. A copy-back that finds nothing free is repeated
+//     back-to-back until one does.
+//   - wait()/waitAll() timeouts (§4.2.2) are not modelled: the trace's
+//     host does not wait on tasks. Close does nothing.
+//
+// MasterKernel and scheduling (§4.1, §4.3, Algorithms 1–2):
+//   - pagoda.mtbs_per_sm MTBs per SM, each 1024 threads (32 warps) at 32
+//     registers a thread with pagoda.smem_per_mtb bytes of shared memory;
+//     NewPagoda fails if that many do not fit on an SM (§4.1: the
+//     MasterKernel must be resident). Warp 0 is the scheduler warp, warps
+//     1–31 execute tasks.
+//   - All warps of a task run in its column's MTB (§4.3).
+//   - The scheduler warp handles its column's spawned tasks one at a time
+//     in spawn order (FIFO). It spends pagoda.sched_cycles reading the
+//     entry, then takes a named barrier if the task syncs, then a
+//     shared-memory block if it needs one, then places its warps.
+//   - A task blocked on a barrier, shared memory or warps blocks the tasks
+//     behind it in that MTB (head-of-line): the single scheduler warp
+//     spins in the allocSM do-while (Algorithm 1, lines 21–24) and in
+//     pSched's loop until every warp is placed (Algorithm 2), so it never
+//     looks at later entries meanwhile. Other MTBs are unaffected.
+//   - Warps are placed at warp granularity on the free executor warps,
+//     lowest first, as they free (Algorithm 2 checks exec flags; §6.4): a
+//     task may start on warps another task has released before that task
+//     has finished, and a task without Sync starts each warp as soon as it
+//     is placed — even one with more than 31 warps, which runs in waves.
+//   - A Sync task starts when all its warps are placed (DESIGN §4); its
+//     placed warps sit reserved and idle until then and are not counted
+//     as busy. A Sync task wider than 31 warps is rejected by Submit.
+//   - Named barriers (§5.2): 16 per MTB, the lowest free one taken at
+//     scheduling and released when the task's last warp finishes
+//     (Algorithm 1, line 39); a 17th Sync task waits for one.
+//   - Shared memory (§5.1, Figs. 3–4): a buddy allocator of 512-byte
+//     leaves over the MTB's heap, a tree of marked/unmarked nodes as the
+//     paper describes; a request takes the smallest power-of-two block
+//     holding it, the lowest-addressed free one (the scheduler warp's
+//     threads search a level in parallel; the lowest wins). A request that
+//     cannot be met waits. Freeing is lazy: the task's last warp only
+//     marks its block (Algorithm 1, line 37) and the scheduler warp frees
+//     every marked block just before its next allocation attempt
+//     (deallocMarkedSM, line 22), retrying whenever a warp of the MTB
+//     finishes. Submit rejects a request larger than pagoda.smem_per_mtb.
+//   - WarpsBusy counts executor warps running task work; scheduler warps
+//     and reserved-but-waiting warps are not counted.
+//
+// # GeMTC
+//
+//   - The SuperKernel has as many worker blocks of gemtc.threads threads
+//     as fit on the GPU: gpu.sms × GPU.CTAsPerSM(gemtc.threads, 32 regs,
+//     no shared memory) (Pagoda §6.1 caps registers at 32; 384 workers of
+//     128 threads on the Titan X, 100% occupancy as §6.2 says). Worker w
+//     is on SM w mod gpu.sms.
+//   - The host takes tasks into the next batch in submit order, each at
+//     max(task.Spawn, the previous one's); Waiting counts tasks not yet
+//     taken. While the next batch holds gemtc.batch tasks the host takes
+//     no more (the batch in flight must end first, so it could not send
+//     them sooner).
+//   - A batch is sent when it holds gemtc.batch tasks, or after Close when
+//     every submitted task is in it (a final partial batch), and only once
+//     the previous batch has wholly finished (Pagoda §6.5–6.6: "no new
+//     tasks are spawned until all tasks in the previous batch finish").
+//     A batch costs one kernel launch through the host path of DESIGN §3,
+//     lat.host_issue + lat.host_launch + lat.kernel_dispatch (Pagoda §6.2:
+//     "batch comprises a SuperKernel that runs tasks").
+//   - TaskSpawned is the batch's arrival on the GPU. Workers take the
+//     batch's tasks in order: at arrival worker 0, 1, … each take one,
+//     then a worker that finishes a task takes the next.
+//   - A task with more warps than a worker runs in rounds: worker warp j
+//     runs the task's warps j, j+W, j+2W, … back to back (W = the
+//     worker's warps); the task ends with its longest worker warp.
+//   - GeMTC has no shared memory (Pagoda §6.2: "The GeMTC versions do not
+//     use shared memory, since GeMTC has no support for it"): Smem and
+//     Sync are ignored and the task runs with its traced warp times.
+//   - WarpsBusy counts worker warps running task work; a worker's warps
+//     beyond the task's width stay idle and are not counted.
+package taskrun

@@ -1,0 +1,146 @@
+package taskrun
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/model"
+)
+
+// small is one SM holding two 64-thread (2-warp) workers, batches of
+// batch tasks, and a batch trip of 10 + 20 + 5 = 35 cycles.
+func small(t *testing.T, batch int64) model.Config {
+	c := titanx(t, 0, 0, 20)
+	c.GPU.SMs, c.GPU.MaxCTAsPerSM = 1, 2
+	c.GeMTC.Batch, c.GeMTC.Threads = batch, 64
+	c.Lat.HostIssue, c.Lat.KernelDispatch = 10, 5
+	return c
+}
+
+func newGeMTC(t *testing.T, c model.Config, r *recorder) *GeMTC {
+	t.Helper()
+	g, err := NewGeMTC(c, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// Batches of 2 on 2 workers, one-warp tasks, all spawned at 0:
+//
+//	batch  tasks      sent  arrives  runs
+//	1      0 (100)    0     35       35–135
+//	       1 (300)                   35–335
+//	2      2, 3 (50)  335   370      370–420   (worker 0 idles 135–335)
+//	3      4 (10)     420   455      455–465   (partial, after Close)
+func TestGeMTCBatches(t *testing.T) {
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, small(t, 2), r)
+	drive(t, g, r, []Task{task(0, 0, 1, 100), task(1, 0, 1, 300), task(2, 0, 1, 50), task(3, 0, 1, 50), task(4, 0, 1, 10)}, 2)
+	r.want(0, 35, 35, 135)
+	r.want(1, 35, 35, 335)
+	r.want(2, 370, 370, 420)
+	r.want(3, 370, 370, 420)
+	r.want(4, 455, 455, 465)
+}
+
+// Without Close a partial batch is never sent, and Stuck says so.
+func TestGeMTCPartialBatchNeedsClose(t *testing.T) {
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, small(t, 2), r)
+	if err := g.Submit(task(9, 0, 1, 10)); err != nil {
+		t.Fatal(err)
+	}
+	for at, ok := g.Next(); ok; at, ok = g.Next() {
+		g.Advance(at)
+	}
+	want := []string{"host: a batch of 1 tasks waits for 1 more tasks or Close (gemtc.batch 2)"}
+	if got := g.Stuck(); !slices.Equal(got, want) {
+		t.Fatalf("Stuck = %q; want %q", got, want)
+	}
+	g.Close()
+	for at, ok := g.Next(); ok; at, ok = g.Next() {
+		g.Advance(at)
+	}
+	r.want(9, 35, 35, 45)
+	if g.Stuck() != nil {
+		t.Errorf("Stuck after the last batch: %q", g.Stuck())
+	}
+}
+
+// A batch is sent when its last task is spawned, and its tasks go to the
+// workers in order: task 2 takes worker 0 when task 0 ends.
+func TestGeMTCWorkersTakeTasksInOrder(t *testing.T) {
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, small(t, 3), r)
+	drive(t, g, r, []Task{task(0, 0, 1, 100), task(1, 0, 1, 300), task(2, 500, 1, 50)}, 2)
+	r.want(0, 535, 535, 635)
+	r.want(1, 535, 535, 835)
+	r.want(2, 535, 635, 685)
+}
+
+// A 5-warp task on a 2-warp worker: worker warp 0 runs task warps 0, 2, 4
+// (10+30+50), warp 1 runs 1, 3 (20+40).
+func TestGeMTCWideTaskRounds(t *testing.T) {
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, small(t, 1), r)
+	drive(t, g, r, []Task{task(0, 0, 5, 10, 20, 30, 40, 50)}, 2)
+	r.want(0, 35, 35, 125)
+	want := []string{"35 spawned 0", "35 started 0 sm 0", "35 busy sm 0 +2", "95 busy sm 0 -1", "125 busy sm 0 -1", "125 finished 0"}
+	if !slices.Equal(r.log, want) {
+		t.Errorf("log %q; want %q", r.log, want)
+	}
+}
+
+// Worker counts follow the GPU's limits at 32 registers a thread: 384 of
+// 128 threads on titanx (16 per SM, threads and registers bind), 768 of 32
+// threads (32 per SM, the CTA limit: Pagoda §6.2's 50% occupancy).
+func TestGeMTCWorkers(t *testing.T) {
+	for _, c := range []struct {
+		threads int64
+		workers int
+	}{{128, 384}, {32, 768}, {1024, 48}} {
+		cfg := titanx(t, 0, 0, 0)
+		cfg.GeMTC.Threads = c.threads
+		g := newGeMTC(t, cfg, nil)
+		if g.workers != c.workers {
+			t.Errorf("%d threads: %d workers; want %d", c.threads, g.workers, c.workers)
+		}
+	}
+	cfg := titanx(t, 0, 0, 0)
+	cfg.GeMTC.Threads = 4096
+	if _, err := NewGeMTC(cfg, nil); err == nil || !strings.Contains(err.Error(), "gemtc.threads is 4096") {
+		t.Errorf("4096-thread workers: err %v", err)
+	}
+}
+
+// GeMTC ignores shared memory and sync but still rejects malformed tasks.
+func TestGeMTCSubmit(t *testing.T) {
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, small(t, 1), r)
+	x := task(3, 0, 2, 10)
+	x.Smem, x.Sync = 1<<20, true
+	drive(t, g, r, []Task{x}, 2)
+	r.want(3, 35, 35, 45)
+	x.WarpCycles = x.WarpCycles[:1]
+	var te *TaskError
+	if err := g.Submit(x); !errors.As(err, &te) || te.ID != 3 {
+		t.Errorf("short WarpCycles: err %v; want a TaskError", err)
+	}
+}
+
+func TestGeMTCDeterministic(t *testing.T) {
+	tasks := mixed(3000)
+	var logs [][]string
+	for _, window := range []int{2, 2, len(tasks)} {
+		r := newRecorder(t, 64)
+		g := newGeMTC(t, titanx(t, 0, 0, 5000), r)
+		drive(t, g, r, tasks, window)
+		logs = append(logs, r.log)
+	}
+	if !slices.Equal(logs[0], logs[1]) || !slices.Equal(logs[0], logs[2]) {
+		t.Fatal("runs of the same tasks differ")
+	}
+}

@@ -1,0 +1,123 @@
+package taskrun
+
+// host is Pagoda's host spawner thread and its copy of the TaskTable
+// (§4.2). It knows only what its last copy-back showed: an entry it
+// spawned into stays taken in its view until a copy-back reveals that the
+// GPU freed it.
+type host struct {
+	queue    fifo  // submitted tasks not yet being spawned
+	spawning int32 // the task being spawned, -1 = none
+	busy     bool  // a spawn or a copy-back is under way
+	polling  bool  // the last copy-back found no free entry
+	pollFrom int64 // when that copy-back arrived
+	view     []int // free entries per column, as the host last saw them
+	viewFree int   // sum of view
+	freed    []int // entries the GPU freed per column since the last copy-back
+	next     int   // the column the round-robin tries first
+}
+
+func newHost(columns, rows int) host {
+	h := host{spawning: -1, view: make([]int, columns), freed: make([]int, columns)}
+	for c := range h.view {
+		h.view[c] = rows
+	}
+	h.viewFree = columns * rows
+	return h
+}
+
+// pick takes a free entry in the host's view, round-robin over the
+// columns starting after the last one used, and returns its column, or -1
+// when the host sees every entry taken.
+func (h *host) pick() int {
+	if h.viewFree == 0 {
+		return -1
+	}
+	n := len(h.view)
+	for i := 0; i < n; i++ {
+		c := (h.next + i) % n
+		if h.view[c] > 0 {
+			h.view[c]--
+			h.viewFree--
+			h.next = (c + 1) % n
+			return c
+		}
+	}
+	return -1
+}
+
+// hostKick starts the host on its next task if it is idle: a spawn when
+// its view shows a free entry, otherwise a copy-back of the TaskTable.
+// The host starts no earlier than the task's Spawn cycle.
+func (p *Pagoda) hostKick() {
+	h := &p.host
+	if h.busy || h.polling || h.queue.len() == 0 {
+		return
+	}
+	i := h.queue.peek()
+	t := p.tasks.at(i)
+	start := max(t.spawn, p.now)
+	h.busy = true
+	c := h.pick()
+	if c < 0 {
+		p.q.push(event{at: satAdd(start, p.copyBack), kind: evCopyBack})
+		return
+	}
+	h.queue.pop()
+	h.spawning = i
+	t.mtb = int32(c)
+	p.q.push(event{at: satAdd(start, p.spawn), kind: evSpawned, ref: i})
+}
+
+// spawned: task i's entry has reached the GPU, so its MTB's scheduler warp
+// can see it.
+func (p *Pagoda) spawned(i int32) {
+	h := &p.host
+	h.busy = false
+	h.spawning = -1
+	t := p.tasks.at(i)
+	p.l.TaskIssued(t.id, p.now-p.spawn) // the spawn began spawn_cycles ago
+	p.l.TaskSpawned(t.id, p.now)
+	m := t.mtb
+	p.mtbs[m].ready.push(i)
+	p.hostKick()
+	p.schedKick(m)
+}
+
+// copiedBack: the host's view becomes the GPU's TaskTable as of now. If
+// still no entry is free the host keeps polling (see entryFreed).
+func (p *Pagoda) copiedBack() {
+	h := &p.host
+	h.busy = false
+	for c, n := range h.freed {
+		h.view[c] += n
+		h.viewFree += n
+		h.freed[c] = 0
+	}
+	if h.viewFree == 0 {
+		h.polling, h.pollFrom = true, p.now
+		return
+	}
+	p.hostKick()
+}
+
+// entryFreed: the last warp of a task in column c cleared its entry's
+// ready field. A polling host copies the table back-to-back, so it sees
+// the entry at the end of the first copy-back that ends after now; a
+// zero-cost copy-back sees it at once.
+func (p *Pagoda) entryFreed(c int32) {
+	h := &p.host
+	h.freed[c]++
+	if !h.polling {
+		return
+	}
+	h.polling, h.busy = false, true
+	at := p.now
+	if p.copyBack > 0 {
+		k := max(1, (p.now-h.pollFrom+p.copyBack-1)/p.copyBack)
+		at = 1<<63 - 1
+		if k <= (at-h.pollFrom)/p.copyBack {
+			at = h.pollFrom + k*p.copyBack
+		}
+	}
+	p.q.push(event{at: at, kind: evCopyBack})
+}
