@@ -36,7 +36,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		sink:  sink,
 		src:   trace.NewValidator(src),
 		decls: map[uint64]*trace.Kernel{},
-		live:  map[uint64]*taskRow{},
+		live:  map[uint64]*blockRef{},
 		sms:   make([]sm, opt.Config.GPU.SMs),
 		occ:   newOccupancy(opt.Config, sink),
 	}
@@ -64,22 +64,34 @@ type taskDriver struct {
 	held  *trace.Launch            // the host launch the next task starts with
 	eof   bool
 
-	live  map[uint64]*taskRow // tasks submitted, not finished
+	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
+	seq   uint64               // runtime task ids, in submit order
 	sms   []sm
 	occ   occupancy
 	now   int64
 	stats Stats
 }
 
-// taskRow is what the kernels table needs of a task in flight.
+// taskRow is what the kernels table needs of a task in flight. A task's
+// CTAs (threadblocks) run as separate runtime tasks; the row spans them.
 type taskRow struct {
-	name            string
-	stream          uint64
-	ctas            uint64
-	threads         int64
-	launch, ready   int64
-	start, dispatch int64
-	sm              int
+	id            uint64
+	name          string
+	stream        uint64
+	ctas          uint64
+	threads       int64
+	left          uint64 // threadblocks not finished
+	launch, ready int64  // the first threadblock's (-1 before)
+	start         int64
+}
+
+// blockRef is one threadblock of a task in flight.
+type blockRef struct {
+	row     *taskRow
+	cta     uint64
+	sm      int
+	spawned int64
+	start   int64
 }
 
 // run is the driver loop of taskrun.Runtime: submit while the host has
@@ -119,12 +131,18 @@ func (d *taskDriver) run(rt taskrun.Runtime, progress func(int64)) error {
 	}
 }
 
-// submit hands a task over, noting what its kernel row needs.
+// submit hands a task's threadblocks over, noting what its rows need.
 func (d *taskDriver) submit(rt taskrun.Runtime, t *pendingTask) error {
-	if err := rt.Submit(t.task); err != nil {
-		return &ModelError{Msg: fmt.Sprintf("kernel %d (%s): %v", t.task.ID, t.row.name, err)}
+	row := &t.row
+	for i := range t.blocks {
+		b := &t.blocks[i]
+		d.seq++
+		b.ID = d.seq
+		if err := rt.Submit(*b); err != nil {
+			return &ModelError{Msg: fmt.Sprintf("kernel %d (%s), CTA %d: %v", row.id, row.name, i, err)}
+		}
+		d.live[b.ID] = &blockRef{row: row, cta: uint64(i), sm: -1}
 	}
-	d.live[t.task.ID] = &t.row
 	return nil
 }
 
@@ -156,7 +174,7 @@ func (d *taskDriver) read() (*trace.CTA, error) {
 		d.decls[r.ID] = r
 	case *trace.Launch:
 		if !r.Host() {
-			return nil, fmt.Errorf("device launch of kernel %d: task runtimes run host-launched tasks only", r.Kernel)
+			return nil, &ModelError{Msg: fmt.Sprintf("device launch of kernel %d: task runtimes run host-launched tasks only; replay this trace under a hardware policy (cdp, dtbl, spawn, hyperq, ...)", r.Kernel)}
 		}
 		held := *r
 		d.held = &held
@@ -166,10 +184,12 @@ func (d *taskDriver) read() (*trace.CTA, error) {
 	return nil, nil
 }
 
-// pendingTask is a task read from the trace, not yet submitted.
+// pendingTask is a task read from the trace, not yet submitted: one
+// runtime task per CTA (Pagoda's TaskTable entry counts threadblocks; each
+// threadblock is placed, synchronised and given shared memory on its own).
 type pendingTask struct {
-	task taskrun.Task
-	row  taskRow
+	blocks []taskrun.Task
+	row    taskRow
 }
 
 // maxTaskWarps bounds one task's warps: a task is a narrow grid, and the
@@ -192,27 +212,26 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 		return nil, false, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
 	ctas, wpc := decl.CTAs(), warpsPerCTA(decl)
-	if ctas*uint64(wpc) > maxTaskWarps {
+	if ctas > maxTaskWarps || ctas*uint64(wpc) > maxTaskWarps {
 		return nil, false, &ModelError{Msg: fmt.Sprintf("kernel %d (%s): %d CTAs of %d warps is too large for a task (at most %d warps)", decl.ID, decl.Name, ctas, wpc, maxTaskWarps)}
 	}
-	warps := int(ctas) * wpc
-	threads := decl.Threads()
-	if ctas > 1 {
-		threads = warps * model.WarpSize
-	}
+	spawn := d.clk.scale(l.T)
 	p := &pendingTask{
-		task: taskrun.Task{ID: l.Kernel, Spawn: d.clk.scale(l.T), Threads: threads, Warps: warps,
-			Smem: decl.Smem * int64(ctas), WarpCycles: make([]int64, warps)},
-		row: taskRow{name: decl.Name, stream: l.Stream, ctas: ctas, threads: int64(decl.Threads())},
+		blocks: make([]taskrun.Task, ctas),
+		row: taskRow{id: l.Kernel, name: decl.Name, stream: l.Stream, ctas: ctas, left: ctas,
+			threads: int64(decl.Threads()), launch: -1, ready: -1, start: -1},
 	}
-	p.task.Sync = p.task.Smem > 0 && warps > 1
+	for i := range p.blocks {
+		p.blocks[i] = taskrun.Task{Spawn: spawn, Threads: decl.Threads(), Warps: wpc, Smem: decl.Smem,
+			Sync: decl.Smem > 0 && wpc > 1, WarpCycles: make([]int64, wpc)}
+	}
 	for d.held == nil && !d.eof {
 		c, err := d.read()
 		if err != nil {
 			return nil, false, err
 		}
 		if c != nil && c.Kernel == l.Kernel && c.CTA < ctas {
-			d.fill(p.task.WarpCycles[int(c.CTA)*wpc:int(c.CTA+1)*wpc], c)
+			d.fill(p.blocks[c.CTA].WarpCycles, c)
 		}
 	}
 	return p, true, nil
@@ -233,54 +252,65 @@ func (d *taskDriver) fill(warps []int64, c *trace.CTA) {
 
 // TaskIssued implements taskrun.Listener.
 func (d *taskDriver) TaskIssued(id uint64, cycle int64) {
-	if t := d.live[id]; t != nil {
-		t.launch = cycle
+	if b := d.live[id]; b != nil && b.row.launch < 0 {
+		b.row.launch = cycle
 	}
 }
 
 // TaskSpawned implements taskrun.Listener.
 func (d *taskDriver) TaskSpawned(id uint64, cycle int64) {
-	if t := d.live[id]; t != nil {
-		t.ready = cycle
+	b := d.live[id]
+	if b == nil {
+		return
+	}
+	b.spawned = cycle
+	if b.row.ready < 0 {
+		b.row.ready = cycle
 	}
 }
 
 // TaskStarted implements taskrun.Listener.
 func (d *taskDriver) TaskStarted(id uint64, cycle int64, sm int) {
 	d.now = max(d.now, cycle)
-	t := d.live[id]
-	if t == nil || sm < 0 || sm >= len(d.sms) {
+	b := d.live[id]
+	if b == nil || sm < 0 || sm >= len(d.sms) {
 		return
 	}
-	t.start, t.sm = cycle, sm
+	b.start, b.sm = cycle, sm
+	if b.row.start < 0 {
+		b.row.start = cycle
+	}
 	s := &d.sms[sm]
 	d.occ.change(s, cycle)
 	s.ctas++
 }
 
-// TaskFinished implements taskrun.Listener: the task's rows are written.
+// TaskFinished implements taskrun.Listener: the threadblock's CTA row is
+// written, and the task's kernel row with its last threadblock.
 func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	d.now = max(d.now, cycle)
-	t := d.live[id]
-	if t == nil {
+	b := d.live[id]
+	if b == nil || b.sm < 0 {
 		return
 	}
 	delete(d.live, id)
-	s := &d.sms[t.sm]
+	s := &d.sms[b.sm]
 	d.occ.change(s, cycle)
 	s.ctas--
-	d.stats.Kernels++
-	d.stats.CTAs += int64(t.ctas)
-	d.stats.WaitCycles += t.start - t.launch
-	d.sink.Kernel(results.Kernel{
-		KernelID: id, Name: t.name, Origin: "host", Stream: t.stream, CTAs: int64(t.ctas),
-		ThreadsPerCTA: t.threads, LaunchCycle: t.launch, ReadyCycle: t.ready, StartCycle: t.start,
-		EndCycle: cycle, WaitCycles: t.start - t.launch,
-	})
-	for c := uint64(0); c < t.ctas; c++ {
-		d.sink.CTA(results.CTA{KernelID: id, CTA: c, SM: int32(t.sm), DispatchCycle: t.ready,
-			StartCycle: t.start, EndCycle: cycle})
+	d.stats.CTAs++
+	row := b.row
+	d.sink.CTA(results.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
+		StartCycle: b.start, EndCycle: cycle})
+	if row.left--; row.left > 0 {
+		return
 	}
+	d.stats.Kernels++
+	d.stats.WaitCycles += row.start - row.launch
+	d.sink.Kernel(results.Kernel{
+		KernelID: row.id, Name: row.name, Origin: "host", Stream: row.stream, CTAs: int64(row.ctas),
+		ThreadsPerCTA: row.threads, LaunchCycle: row.launch, ReadyCycle: row.ready, StartCycle: row.start,
+		EndCycle: cycle, WaitCycles: row.start - row.launch,
+	})
 }
 
 // WarpsBusy implements taskrun.Listener.
