@@ -77,6 +77,7 @@ func (e *engine) becomeReady(k *Kernel) {
 func (e *engine) complete(k *Kernel) {
 	k.state = kComplete
 	k.endCycle = e.now
+	e.kernelsEnd = e.now
 	e.emitKernel(k)
 	e.body.forget(k)
 	k.ctas = nil

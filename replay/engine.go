@@ -48,7 +48,7 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	// twice would only cost time. Decoding errors surface on either.
 	e.host.src = hostSrc
 	if s, ok := hostSrc.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer, trace.KindMemcpy)
+		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
 	}
 	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
 		s.SkipDeviceLaunches()
@@ -89,6 +89,8 @@ type engine struct {
 	io          *hostIO
 	sb          *scoreboard // the CRCS reference count table (IOPaged only)
 	hostOrder   int32       // host launches read so far
+	kernelsEnd  int64       // the last kernel's completion
+	groups      taskGroups  // trace stream → its current task group (OwnStreams)
 	firstLaunch int64       // the first host issue (-1 before)
 
 	hostFree   int64     // when the host thread can issue again
@@ -132,6 +134,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		live:      map[uint64]*Kernel{},
 		streams:   map[uint64]*stream{},
 		waitAfter: map[uint64][]*Kernel{},
+		groups:    taskGroups{},
 		sms:       make([]sm, opt.Config.GPU.SMs),
 		gate:      opt.Policy.Gate,
 		obs:       opt.Policy.Observer,
@@ -247,6 +250,8 @@ func (e *engine) fire(ev event) {
 		e.tryStart(e.runs[ev.ref])
 	case evJoin:
 		e.join(e.gslots.take(ev.ref))
+	case evCopyDone:
+		e.copyDone(e.kernelOf(ev))
 	case evPageReady:
 		e.sb.ready(e.io, e.sink, int(ev.ref), e.now)
 		e.nextPage()

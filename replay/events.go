@@ -12,6 +12,7 @@ const (
 	evStart                          // a placed CTA starts after a delay
 	evJoin                           // an aggregated group joins its kernel's pool
 	evPageReady                      // a prelude page arrives on the GPU (CRCS)
+	evCopyDone                       // an explicit host copy ends
 )
 
 // slotTable names objects by small integers so events can refer to them

@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/gpureplay/gpureplay/trace"
+
 // The host side of a replay: one host thread issuing launches in trace
 // order, streams that run their kernels in order, and `after` dependencies.
 
@@ -13,13 +15,20 @@ type stream struct {
 // (each child gets its own stream) apart from host stream ids.
 const deviceStreamBase = 1 << 32
 
-// readNextHost fetches the next host launch and schedules its issue.
+// readNextHost fetches the next host operation and schedules its issue.
 func (e *engine) readNextHost() error {
-	l, err := e.host.next()
-	if err != nil || l == nil {
+	r, err := e.host.next()
+	if err != nil || r == nil {
 		e.nextHost = nil
 		return err
 	}
+	if m, ok := r.(*trace.Memcpy); ok {
+		k := newCopy(m)
+		e.nextHost = k
+		e.scheduleKernel(max(e.io.launchBase(int(e.hostOrder))+e.body.clk.scale(m.T), e.hostFree), evHostIssue, k)
+		return nil
+	}
+	l := r.(*trace.Launch)
 	k := &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
 	e.hostOrder++
 	e.nextHost = k
@@ -33,11 +42,13 @@ func (e *engine) readNextHost() error {
 // and the kernel reaches the KMU lat.host_launch after that.
 func (e *engine) issue(k *Kernel) {
 	k.launchCycle = e.now
-	if e.firstLaunch < 0 {
-		e.firstLaunch = e.now
-	}
 	e.hostFree = e.now + e.cfg.Lat.HostIssue
-	e.live[k.id] = k
+	if k.copy == nil {
+		if e.firstLaunch < 0 {
+			e.firstLaunch = e.now
+		}
+		e.live[k.id] = k
+	}
 	e.scheduleKernel(e.hostFree+e.cfg.Lat.HostLaunch, evArrive, k)
 	if err := e.readNextHost(); err != nil {
 		e.fail(err)
@@ -46,10 +57,13 @@ func (e *engine) issue(k *Kernel) {
 
 // arrive puts a kernel that reached the KMU behind its stream's head.
 func (e *engine) arrive(k *Kernel) {
-	if !k.host || e.pol.OwnStreams || e.pol.IO == IOPaged {
+	if !k.host {
 		e.privateStream(k)
 		e.headOfStream(k)
 		return
+	}
+	if e.pol.OwnStreams || e.pol.IO == IOPaged {
+		k.stream = e.groups.stream(k, e.nextPrivate)
 	}
 	s := e.streams[k.stream]
 	if s == nil {
@@ -66,13 +80,48 @@ func (e *engine) arrive(k *Kernel) {
 
 // privateStream gives a device-launched kernel a stream of its own.
 func (e *engine) privateStream(k *Kernel) {
+	k.stream = e.nextPrivate()
+}
+
+// nextPrivate numbers a fresh private stream.
+func (e *engine) nextPrivate() uint64 {
 	e.devStreams++
-	k.stream = deviceStreamBase + e.devStreams
+	return deviceStreamBase + e.devStreams
+}
+
+// taskGroups splits each trace stream into task groups for policies that
+// give every host kernel a stream of its own (HyperQ tasks, CRCS): a group
+// is the copies to the GPU before a kernel, the kernel, and the copies back
+// after it, so a task's copies stay ordered with its kernel while tasks
+// run apart. A group ends where a copy to the GPU or a kernel follows a
+// kernel or a copy back.
+type taskGroups map[uint64]*taskGroup
+
+type taskGroup struct {
+	stream uint64
+	closed bool // a kernel or a copy back has joined: the next H2D or kernel starts a group
+}
+
+func (g taskGroups) stream(k *Kernel, fresh func() uint64) uint64 {
+	cur := g[k.stream]
+	opens := k.copy == nil || k.copy.dir == trace.DirH2D
+	if cur == nil || (cur.closed && opens) {
+		cur = &taskGroup{stream: fresh()}
+		g[k.stream] = cur
+	}
+	if !opens || k.copy == nil {
+		cur.closed = true
+	}
+	return cur.stream
 }
 
 // headOfStream is a kernel whose stream lets it run; it still waits for its
 // `after` kernels, then for a Kernel Distributor entry.
 func (e *engine) headOfStream(k *Kernel) {
+	if k.copy != nil {
+		e.startCopy(k)
+		return
+	}
 	k.state = kWaiting
 	for _, id := range k.after {
 		if _, running := e.live[id]; running {

@@ -293,9 +293,9 @@ func (io *hostIO) kernelStarted(k *Kernel, last bool) {
 // returns the run's end: for IOSerial the copies back and the postlude
 // follow the kernels; for IOPaged pages never released by a kernel are
 // written back now.
-func (io *hostIO) finish(sink results.Sink, kernelsStart, end int64) int64 {
+func (io *hostIO) finish(sink results.Sink, kernelsStart, kernelsEnd, end int64) int64 {
 	if kernelsStart >= 0 {
-		io.stages[stKernels].cover(kernelsStart, end)
+		io.stages[stKernels].cover(kernelsStart, kernelsEnd)
 	}
 	if !io.on {
 		return end
@@ -304,7 +304,7 @@ func (io *hostIO) finish(sink results.Sink, kernelsStart, end int64) int64 {
 	case IOSerial:
 		io.writeBackAll(sink, end)
 	case IOOverlapEnds:
-		io.overlapPostlude(end)
+		io.overlapPostlude(kernelsEnd)
 	}
 	for _, s := range io.stages {
 		if s.used {
@@ -356,8 +356,8 @@ func (io *hostIO) overlapPostlude(end int64) {
 // kernels stage alone otherwise.
 func (io *hostIO) emitStages(sink results.Sink) {
 	for i, s := range io.stages {
-		if !io.on && i != stKernels {
-			continue
+		if !io.on && i != stKernels && !s.used {
+			continue // without the I/O model only explicit copies make stages
 		}
 		sink.Stage(results.Stage{Stage: stageNames[i], StartCycle: s.start, EndCycle: s.end})
 	}

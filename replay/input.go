@@ -35,8 +35,9 @@ type hostCursor struct {
 	eof bool
 }
 
-// next returns the next host launch, or nil at the end of the trace.
-func (h *hostCursor) next() (*trace.Launch, error) {
+// next returns the next host operation — a host launch or an explicit
+// copy — or nil at the end of the trace.
+func (h *hostCursor) next() (trace.Record, error) {
 	for !h.eof {
 		r, err := h.src.Next()
 		if errors.Is(err, io.EOF) {
@@ -46,8 +47,13 @@ func (h *hostCursor) next() (*trace.Launch, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l, ok := r.(*trace.Launch); ok && l.Host() {
-			return l, nil
+		switch r := r.(type) {
+		case *trace.Launch:
+			if r.Host() {
+				return r, nil
+			}
+		case *trace.Memcpy:
+			return r, nil
 		}
 	}
 	return nil, nil

@@ -10,7 +10,8 @@ type Kernel struct {
 	host   bool
 	stream uint64
 	after  []uint64
-	order  int32    // place in host launch order; -1 for device kernels
+	order  int32    // place in host launch order; -1 for device kernels and copies
+	copy   *copyOp  // set for an explicit host copy, which streams order like a kernel
 	sms    int      // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	parent *Kernel  // the parent in the trace
 	owner  launcher // who launched it and waits for it (device kernels)

@@ -56,7 +56,7 @@ func (e *engine) emitKernel(k *Kernel) {
 
 // finish closes the occupancy accounts and computes the run's totals.
 func (e *engine) finish() *Stats {
-	end := e.io.finish(e.sink, e.firstLaunch, e.now)
+	end := e.io.finish(e.sink, e.firstLaunch, e.kernelsEnd, e.now)
 	e.io.emitStages(e.sink)
 	e.occ.close(e.sms, end)
 	s := e.stats

@@ -29,7 +29,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	}
 	defer closeSource(src)
 	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindAccess, trace.KindPages, trace.KindBuffer, trace.KindMemcpy)
+		s.Skip(trace.KindAccess, trace.KindPages, trace.KindBuffer)
 	}
 	d := &taskDriver{
 		cfg:   opt.Config,
@@ -62,8 +62,11 @@ type taskDriver struct {
 
 	decls map[uint64]*trace.Kernel // declared, not yet launched
 	held  *trace.Launch            // the host launch the next task starts with
+	cur   *taskRow                 // the task whose records are being read
 	eof   bool
 
+	in    copies               // copies to the GPU read since the last task, for the next one
+	d2h   channel              // the copy engine back to the host
 	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
 	seq   uint64               // runtime task ids, in submit order
 	sms   []sm
@@ -81,6 +84,7 @@ type taskRow struct {
 	ctas          uint64
 	threads       int64
 	left          uint64 // threadblocks not finished
+	out           copies // copies back to the host after it
 	launch, ready int64  // the first threadblock's (-1 before)
 	start         int64
 }
@@ -180,8 +184,36 @@ func (d *taskDriver) read() (*trace.CTA, error) {
 		d.held = &held
 	case *trace.CTA:
 		return r, nil
+	case *trace.Memcpy:
+		d.copy(r)
 	}
 	return nil, nil
+}
+
+// copies is a task's explicit copies in one direction.
+type copies struct {
+	n     int64 // memcpy calls
+	bytes int64
+}
+
+// copy files a memcpy record: a copy to the GPU is the next task's input, a
+// copy back is the current task's output (a task's records run from its
+// launch to the next launch).
+func (d *taskDriver) copy(m *trace.Memcpy) {
+	c := &d.in
+	if m.Dir == trace.DirD2H {
+		if d.cur == nil {
+			return // a copy back before any task has nothing to wait for
+		}
+		c = &d.cur.out
+	}
+	c.n++
+	c.bytes += m.Bytes
+}
+
+// copyCycles is how long bytes hold a PCIe copy engine.
+func (d *taskDriver) copyCycles(bytes int64) float64 {
+	return float64(bytes) * d.cfg.GPU.ClockMHz / (d.cfg.IO.PCIeGBps * 1000)
 }
 
 // pendingTask is a task read from the trace, not yet submitted: one
@@ -216,6 +248,8 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 		return nil, false, &ModelError{Msg: fmt.Sprintf("kernel %d (%s): %d CTAs of %d warps is too large for a task (at most %d warps)", decl.ID, decl.Name, ctas, wpc, maxTaskWarps)}
 	}
 	spawn := d.clk.scale(l.T)
+	in := d.in
+	d.in = copies{}
 	p := &pendingTask{
 		blocks: make([]taskrun.Task, ctas),
 		row: taskRow{id: l.Kernel, name: decl.Name, stream: l.Stream, ctas: ctas, left: ctas,
@@ -225,6 +259,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 		p.blocks[i] = taskrun.Task{Spawn: spawn, Threads: decl.Threads(), Warps: wpc, Smem: decl.Smem,
 			Sync: decl.Smem > 0 && wpc > 1, WarpCycles: make([]int64, wpc)}
 	}
+	d.cur = &p.row
 	for d.held == nil && !d.eof {
 		c, err := d.read()
 		if err != nil {
@@ -234,6 +269,11 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 			d.fill(p.blocks[c.CTA].WarpCycles, c)
 		}
 	}
+	// The host makes every copy call of the task (lat.host_issue each) before
+	// spawning it; its input must be on the GPU before it is scheduled.
+	first := &p.blocks[0]
+	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
+	first.CopyIn = roundCycle(d.copyCycles(in.bytes))
 	return p, true, nil
 }
 
@@ -303,6 +343,11 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 		StartCycle: b.start, EndCycle: cycle})
 	if row.left--; row.left > 0 {
 		return
+	}
+	if row.out.bytes > 0 {
+		d.d2h.perByte = d.copyCycles(1)
+		_, end := d.d2h.move(cycle, row.out.bytes)
+		d.now = max(d.now, end)
 	}
 	d.stats.Kernels++
 	d.stats.WaitCycles += row.start - row.launch

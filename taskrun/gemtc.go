@@ -42,14 +42,19 @@ type GeMTC struct {
 	left       int     // tasks of the batch not finished
 	sending    bool    // the batch is on its way
 	tasks      slots[gtask]
+	h2d        copyEngine
+	inputs     int64 // when the filling batch's inputs are all on the GPU
 }
 
 // gtask is a task in flight.
 type gtask struct {
-	id     uint64
-	spawn  int64
-	cycles []int64
-	left   int32 // worker warps still running its warps
+	id      uint64
+	spawn   int64
+	host    int64 // host cycles before the push (copy calls)
+	copyIn  int64 // cycles its input holds the H2D copy engine
+	arrives int64 // when its input is on the GPU
+	cycles  []int64
+	left    int32 // worker warps still running its warps
 }
 
 // NewGeMTC returns a GeMTC runtime for cfg that reports to l. It fails
@@ -87,7 +92,7 @@ func (g *GeMTC) Submit(t Task) error {
 	}
 	i := g.tasks.alloc()
 	s := g.tasks.at(i)
-	*s = gtask{id: t.ID, spawn: t.Spawn, cycles: append(s.cycles[:0], t.WarpCycles...)}
+	*s = gtask{id: t.ID, spawn: t.Spawn, host: t.HostCycles, copyIn: t.CopyIn, cycles: append(s.cycles[:0], t.WarpCycles...)}
 	g.waiting.push(i)
 	g.collect()
 	return nil
@@ -138,11 +143,17 @@ func (g *GeMTC) collect() {
 	}
 	t := g.tasks.at(g.waiting.peek())
 	g.collecting = true
-	g.q.push(event{at: max(t.spawn, g.now), kind: evCollect, ref: g.waiting.peek()})
+	start := max(t.spawn, g.now)
+	g.l.TaskIssued(t.id, start)
+	g.q.push(event{at: satAdd(start, t.host), kind: evCollect, ref: g.waiting.peek()})
 }
 
+// collected: the host has made task i's copy calls and pushed it into the
+// filling batch; its input crosses PCIe from now.
 func (g *GeMTC) collected(i int32) {
-	g.l.TaskIssued(g.tasks.at(i).id, g.now)
+	t := g.tasks.at(i)
+	t.arrives = g.h2d.move(g.now, t.copyIn)
+	g.inputs = max(g.inputs, t.arrives)
 	g.waiting.pop()
 	g.collecting = false
 	g.buffer = append(g.buffer, i)
@@ -163,7 +174,7 @@ func (g *GeMTC) trySend() {
 	g.batch, g.buffer = g.buffer, g.batch[:0]
 	g.taken, g.left = 0, len(g.batch)
 	g.sending = true
-	g.q.push(event{at: satAdd(g.now, g.send), kind: evBatch})
+	g.q.push(event{at: satAdd(max(g.now, g.inputs), g.send), kind: evBatch}) // after the batch's inputs
 	g.collect()
 }
 

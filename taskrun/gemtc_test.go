@@ -144,3 +144,17 @@ func TestGeMTCDeterministic(t *testing.T) {
 		t.Fatal("runs of the same tasks differ")
 	}
 }
+
+// A batch leaves only when its tasks' inputs are on the GPU. Batches of 2;
+// each task costs the host 10 cycles of copy calls and holds the copy
+// engine for 100: task 0 is pushed at 10 (input 10..110), task 1 at 20
+// (input 110..210). The batch leaves at 210 and arrives 35 later, 245.
+func TestGeMTCWaitsForInputs(t *testing.T) {
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, small(t, 2), r)
+	a, b := task(0, 0, 1, 100), task(1, 0, 1, 100)
+	a.HostCycles, a.CopyIn, b.HostCycles, b.CopyIn = 10, 100, 10, 100
+	drive(t, g, r, []Task{a, b}, 2)
+	r.want(0, 245, 245, 345)
+	r.want(1, 245, 245, 345)
+}

@@ -22,6 +22,7 @@ const (
 	evCopyBack                  // the host's TaskTable copy-back arrived
 	evSchedDone                 // MTB aux's scheduler warp has read its task's entry
 	evWarpEnd                   // a warp of task ref finished on executor warp aux
+	evVisible                   // task ref's input copy arrived after its entry
 )
 
 // Pagoda models the Pagoda runtime (Pagoda §4–5): a host spawner filling a
@@ -33,6 +34,7 @@ type Pagoda struct {
 	q        eventQueue
 	now      int64
 	spawn    int64 // pagoda.spawn_cycles
+	h2d      copyEngine
 	sched    int64 // pagoda.sched_cycles
 	copyBack int64 // lat.host_launch: one TaskTable copy-back
 	smem     int64 // pagoda.smem_per_mtb
@@ -45,6 +47,10 @@ type Pagoda struct {
 type ptask struct {
 	id       uint64
 	spawn    int64
+	host     int64   // host cycles before its spawn (copy calls)
+	copyIn   int64   // cycles its input holds the H2D copy engine
+	issued   int64   // when the host began on it
+	arrives  int64   // when its input is on the GPU
 	cycles   []int64 // per warp; a copy, so callers may reuse their slice
 	smem     int64
 	warps    int32
@@ -109,6 +115,8 @@ func (p *Pagoda) Submit(t Task) error {
 	*s = ptask{
 		id:      t.ID,
 		spawn:   t.Spawn,
+		host:    t.HostCycles,
+		copyIn:  t.CopyIn,
 		cycles:  append(s.cycles[:0], t.WarpCycles...),
 		smem:    t.Smem,
 		warps:   int32(t.Warps),
@@ -153,6 +161,8 @@ func (p *Pagoda) Advance(now int64) {
 			p.entryRead(e.aux)
 		case evWarpEnd:
 			p.warpEnd(e.ref, e.aux)
+		case evVisible:
+			p.visible(e.ref)
 		}
 	}
 	p.now = max(p.now, now)

@@ -65,7 +65,10 @@ func (p *Pagoda) hostKick() {
 	h.queue.pop()
 	h.spawning = i
 	t.mtb = int32(c)
-	p.q.push(event{at: satAdd(start, p.spawn), kind: evSpawned, ref: i})
+	t.issued = start
+	calls := satAdd(start, t.host)
+	t.arrives = p.h2d.move(calls, t.copyIn)
+	p.q.push(event{at: satAdd(calls, p.spawn), kind: evSpawned, ref: i})
 }
 
 // spawned: task i's entry has reached the GPU, so its MTB's scheduler warp
@@ -75,11 +78,22 @@ func (p *Pagoda) spawned(i int32) {
 	h.busy = false
 	h.spawning = -1
 	t := p.tasks.at(i)
-	p.l.TaskIssued(t.id, p.now-p.spawn) // the spawn began spawn_cycles ago
+	p.l.TaskIssued(t.id, t.issued)
+	p.hostKick()
+	if t.arrives > p.now {
+		p.q.push(event{at: t.arrives, kind: evVisible, ref: i})
+		return
+	}
+	p.visible(i)
+}
+
+// visible: task i's entry and its input are both on the GPU, so its MTB's
+// scheduler warp can take it.
+func (p *Pagoda) visible(i int32) {
+	t := p.tasks.at(i)
 	p.l.TaskSpawned(t.id, p.now)
 	m := t.mtb
 	p.mtbs[m].ready.push(i)
-	p.hostKick()
 	p.schedKick(m)
 }
 

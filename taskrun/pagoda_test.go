@@ -335,3 +335,21 @@ func TestNewPagodaRejectsConfigs(t *testing.T) {
 		t.Errorf("2 × 64 KiB MTBs on a 96 KiB SM: err %v", err)
 	}
 }
+
+// Input copies: each task costs the host 50 cycles of copy calls before its
+// 100-cycle spawn, and its input holds the copy engine for 400. Task 0's
+// calls end at 50, its copy runs 50..450 and its spawn 50..150, so it is
+// visible at 450 and starts after the 30-cycle scheduling, 480..1480. Task
+// 1's host work starts at 150 (calls to 200, spawn to 300); its copy waits
+// for the engine, 450..850, and it runs on the other MTB 880..1880.
+func TestPagodaInputCopies(t *testing.T) {
+	c := titanx(t, 100, 30, 0)
+	c.GPU.SMs = 1
+	r := newRecorder(t, 2*executorWarps)
+	p := newPagoda(t, c, r)
+	a, b := task(0, 0, 1, 1000), task(1, 0, 1, 1000)
+	a.HostCycles, a.CopyIn, b.HostCycles, b.CopyIn = 50, 400, 50, 400
+	drive(t, p, r, []Task{a, b}, 2)
+	r.want(0, 450, 480, 1480)
+	r.want(1, 850, 880, 1880)
+}

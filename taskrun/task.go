@@ -20,6 +20,13 @@ type Task struct {
 	// (a trace does not say; Smem > 0 && Warps > 1 is a fair guess).
 	Sync       bool
 	WarpCycles []int64 // len == Warps: each warp's execution time
+	// HostCycles is host time the program spends on the task before
+	// spawning it: the API calls that queue its input copies.
+	HostCycles int64
+	// CopyIn is how long the task's input holds the copy engine to the
+	// GPU. The copy is queued when the host has made the calls and the
+	// task cannot be scheduled before it has arrived.
+	CopyIn int64
 }
 
 // TaskError is a task a runtime cannot accept. Submit returns it and keeps
@@ -51,6 +58,8 @@ func checkTask(t *Task) error {
 		return bad("has %d warp cycle counts for %d warps", len(t.WarpCycles), t.Warps)
 	case t.Smem < 0:
 		return bad("shared memory %d bytes is negative", t.Smem)
+	case t.HostCycles < 0 || t.CopyIn < 0:
+		return bad("host cycles %d or copy cycles %d negative", t.HostCycles, t.CopyIn)
 	}
 	for i, c := range t.WarpCycles {
 		if c < 0 {
@@ -58,4 +67,18 @@ func checkTask(t *Task) error {
 		}
 	}
 	return nil
+}
+
+// copyEngine is the copy engine to the GPU: one copy at a time, in the
+// order the host queues them.
+type copyEngine struct{ free int64 }
+
+// move queues a copy of the given duration at cycle at and returns when it
+// ends.
+func (c *copyEngine) move(at, cycles int64) int64 {
+	if cycles == 0 {
+		return at
+	}
+	c.free = satAdd(max(at, c.free), cycles)
+	return c.free
 }
