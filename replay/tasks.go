@@ -29,7 +29,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	}
 	defer closeSource(src)
 	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindAccess, trace.KindPages, trace.KindBuffer)
+		s.Skip(trace.KindAccess, trace.KindPages)
 	}
 	d := &taskDriver{
 		cfg:   opt.Config,

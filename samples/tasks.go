@@ -133,8 +133,10 @@ func parseMix(p Params) ([]*taskKind, error) {
 // soon as the host can (§4.2, §6.6: "continuous spawning"; the inputs of
 // all tasks exist up front), so the pace is set by the host's own per-task
 // cost, which the replay models (lat.host_issue, pagoda.spawn_cycles), not
-// by the trace. The tasks' data copies are not in the trace: the policies
-// compare compute, as Pagoda's Figs. 7–8 and Table 5 do.
+// by the trace. Each task's data moves as explicit copies in its stream, a
+// copy to the GPU before its launch and one back after it: Pagoda's
+// measurements include them (§6.2; Table 3 gives each benchmark's share of
+// time in copies under HyperQ).
 func runTasks(p Params, out trace.Sink) error {
 	cfg, err := parseTasks(p)
 	if err != nil {
@@ -148,17 +150,46 @@ func runTasks(p Params, out trace.Sink) error {
 	if err := out.Write(tasksHeader(meta)); err != nil {
 		return err
 	}
+	var heap deviceHeap
+	inputs, outputs := heap.alloc("task inputs", taskStaging, trace.RoleTemp), heap.alloc("task outputs", taskStaging, trace.RoleTemp)
+	if err := writeAll(out, inputs, outputs); err != nil {
+		return err
+	}
 	for i, slot := range plan.order {
-		if err := writeTask(out, &cfg, uint64(i+1), plan.kinds[slot], plan.sources[slot].next()); err != nil {
+		src := plan.sources[slot]
+		warps := src.next()
+		in, out2 := taskData(&cfg, plan.kinds[slot], src)
+		if err := writeTask(out, &cfg, uint64(i+1), plan.kinds[slot], warps, in, out2); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// The two buffers the tasks' copies name (ids 1 and 2, the heap's first
+// allocations): staging areas as large as any task's data (a 3DES packet
+// of at most 64 KiB, a 128×128 image), which the host refills for each
+// task. Role temp: the host I/O stages do not read them; the explicit
+// copies move the data.
+const (
+	taskInputs  = 1
+	taskOutputs = 2
+	taskStaging = 1 << 20
+)
+
+// taskData is the bytes the task next just returned copies in and out.
+func taskData(c *tasksConfig, k *taskKind, src taskSource) (in, out int64) {
+	if s, ok := src.(taskIO); ok {
+		in, out = s.lastIO()
+	} else if k.io != nil {
+		in, out = k.io(c)
+	}
+	return min(in, taskStaging), min(out, taskStaging)
+}
+
 // writeTask writes task id: its kernel, its launch on stream id, and its
 // CTA, whose warp_cycles are given only when the warps differ.
-func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []int64) error {
+func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []int64, in, back int64) error {
 	cta := &trace.CTA{Kernel: id}
 	for _, w := range warps {
 		cta.Cycles = max(cta.Cycles, w)
@@ -169,7 +200,12 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 			break
 		}
 	}
-	return writeAll(out,
+	if in > 0 {
+		if err := out.Write(&trace.Memcpy{Dir: trace.DirH2D, Buffer: taskInputs, Bytes: in, Stream: id}); err != nil {
+			return err
+		}
+	}
+	if err := writeAll(out,
 		&trace.Kernel{
 			ID: id, Name: k.name,
 			Grid:  [3]uint32{1, 1, 1},
@@ -179,7 +215,10 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 		},
 		&trace.Launch{Kernel: id, T: 0, Stream: id},
 		cta,
-	)
+	); err != nil || back == 0 {
+		return err
+	}
+	return out.Write(&trace.Memcpy{Dir: trace.DirD2H, Buffer: taskOutputs, Bytes: back, Stream: id})
 }
 
 // tasksHeader starts a tasks trace: times in cycles of the 1000 MHz core

@@ -18,6 +18,8 @@ type tasksTrace struct {
 	kernels  []*trace.Kernel
 	launches []*trace.Launch
 	ctas     []*trace.CTA
+	copies   []*trace.Memcpy
+	buffers  []*trace.Buffer
 }
 
 // generateTasks runs the tasks generator with kv, checks the trace passes
@@ -45,6 +47,10 @@ func generateTasks(t *testing.T, kv ...string) *tasksTrace {
 			tt.launches = append(tt.launches, r)
 		case *trace.CTA:
 			tt.ctas = append(tt.ctas, r)
+		case *trace.Memcpy:
+			tt.copies = append(tt.copies, r)
+		case *trace.Buffer:
+			tt.buffers = append(tt.buffers, r)
 		default:
 			t.Fatalf("%v: unexpected %v record", kv, r.Kind())
 		}
@@ -321,6 +327,37 @@ func TestTasksBadParams(t *testing.T) {
 		var pe *ParamError
 		if !errors.As(err, &pe) || pe.Param != tc.param || len(sink.recs) != 0 {
 			t.Errorf("%s: %v, %d records; want a ParamError on %s", tc.kv, err, len(sink.recs), tc.param)
+		}
+	}
+}
+
+// Every task's data moves as copies in its own stream, sized by Table 3's
+// input sets: a 32×32 image (conv) goes in and out as 4 KiB each way, a
+// Mandelbrot tile only comes back, a 3DES packet goes both ways at its
+// drawn size.
+func TestTasksCopies(t *testing.T) {
+	tt := generateTasks(t, "kind=conv", "count=3", "image=32")
+	if len(tt.buffers) != 2 || len(tt.copies) != 6 {
+		t.Fatalf("%d buffers, %d copies; want 2 and 6", len(tt.buffers), len(tt.copies))
+	}
+	for i, c := range tt.copies {
+		dir := trace.DirH2D
+		if i%2 == 1 {
+			dir = trace.DirD2H
+		}
+		if c.Dir != dir || c.Bytes != 32*32*4 || c.Stream != uint64(i/2+1) {
+			t.Errorf("copy %d: %+v; want %s of 4096 bytes in stream %d", i, c, dir, i/2+1)
+		}
+	}
+	mb := generateTasks(t, "kind=mandelbrot", "count=2", "mandel_size=8")
+	if len(mb.copies) != 2 || mb.copies[0].Dir != trace.DirD2H || mb.copies[0].Bytes != 8*8*4 {
+		t.Errorf("mandelbrot copies: %+v; want one 256-byte copy back per task", mb.copies)
+	}
+	des := generateTasks(t, "kind=3des", "count=4")
+	for i := 0; i+1 < len(des.copies); i += 2 {
+		in, out := des.copies[i], des.copies[i+1]
+		if in.Bytes != out.Bytes || in.Bytes < 2048 || in.Bytes > 65536 {
+			t.Errorf("3des task %d: copies %d in, %d out; want one packet of 2K–64K each way", i/2+1, in.Bytes, out.Bytes)
 		}
 	}
 }

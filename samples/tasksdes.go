@@ -15,7 +15,11 @@ type desTasks struct {
 	rng      *rand.Rand
 	min, max int
 	threads  int
+	last     int // the last packet's bytes
 }
+
+// lastIO implements taskIO: a packet goes in and comes back encrypted.
+func (d *desTasks) lastIO() (int64, int64) { return int64(d.last), int64(d.last) }
 
 // newDESTasks draws packet sizes from the kind's seed.
 func newDESTasks(c *tasksConfig, _ int, seed uint64, _ map[string]string) taskSource {
@@ -32,7 +36,8 @@ func (d *desTasks) packet() int {
 }
 
 func (d *desTasks) next() []int64 {
-	return desTaskWarps(d.packet(), d.threads)
+	d.last = d.packet()
+	return desTaskWarps(d.last, d.threads)
 }
 
 // desTaskWarps is the cost of encrypting a packet of bytes bytes, padded

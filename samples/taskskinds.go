@@ -20,6 +20,11 @@ type taskKind struct {
 	// choice).
 	smem func(c *tasksConfig) int64
 
+	// io is the bytes the host copies to the GPU before each task and back
+	// after it (Table 3's input set per task), for kinds whose tasks all
+	// move the same; sources whose tasks differ implement taskIO instead.
+	io func(c *tasksConfig) (in, out int64)
+
 	// source prepares n tasks of this kind from the run's parameters and a
 	// seed of its own, adding what it worked out to meta.
 	source func(c *tasksConfig, n int, seed uint64, meta map[string]string) taskSource
@@ -31,14 +36,43 @@ type taskSource interface {
 	next() []int64
 }
 
+// taskIO is a source whose tasks move different amounts of data: the bytes
+// copied to the GPU before, and back after, the task next last returned.
+type taskIO interface {
+	lastIO() (in, out int64)
+}
+
+// float32Bytes is the element size of every kind's data.
+const float32Bytes = 4
+
+// Table 3's input sets per task, as copies. A Mandelbrot task's input is
+// its tile's coordinates, which travel in the task's own parameters, and
+// its output the tile's dwells; a signal kind reads and writes a signal; an
+// image kind an image; MM reads two matrices and writes one.
+func mandelIO(c *tasksConfig) (int64, int64) {
+	return 0, int64(c.mandelSize) * int64(c.mandelSize) * float32Bytes
+}
+func signalIO(c *tasksConfig) (int64, int64) {
+	n := int64(c.signal) * float32Bytes
+	return n, n
+}
+func imageIO(c *tasksConfig) (int64, int64) {
+	n := int64(c.image) * int64(c.image) * float32Bytes
+	return n, n
+}
+func matmulIO(c *tasksConfig) (int64, int64) {
+	n := int64(c.matrix) * int64(c.matrix) * float32Bytes
+	return 2 * n, n
+}
+
 // taskKinds are Table 3's benchmarks, in its order.
 var taskKinds = []*taskKind{
-	{name: "mandelbrot", regs: 28, irregular: true, smem: noSmem, source: newMandelTasks},
-	{name: "filterbank", regs: 21, sync: true, smem: filterbankSmem, source: regularSource(filterbankWarps)},
-	{name: "beamformer", regs: 34, smem: noSmem, source: regularSource(beamformerWarps)},
-	{name: "conv", regs: 25, smem: noSmem, source: regularSource(convWarps)},
-	{name: "dct", regs: 33, sync: true, smem: dctSmem, source: regularSource(dctWarps)},
-	{name: "matmul", regs: 30, sync: true, smem: matmulSmem, source: regularSource(matmulWarps)},
+	{name: "mandelbrot", regs: 28, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
+	{name: "filterbank", regs: 21, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
+	{name: "beamformer", regs: 34, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
+	{name: "conv", regs: 25, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
+	{name: "dct", regs: 33, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
+	{name: "matmul", regs: 30, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
 	{name: "slud", regs: 17, irregular: true, smem: noSmem, source: newSludTasks},
 	{name: "3des", regs: 26, irregular: true, smem: noSmem, source: newDESTasks},
 }

@@ -135,12 +135,26 @@ type sludTasks struct {
 	ops   []sludOp
 	warps [sludOps][]int64
 	i     int
+	block int64 // bytes of one block
+}
+
+// sludInputs is how many blocks each operation reads: lu0 its diagonal
+// block, fwd and bdiv that and the block they update, bmod two factors and
+// the block it updates. Each writes one block.
+var sludInputs = [sludOps]int64{1, 2, 2, 3}
+
+// lastIO implements taskIO.
+func (s *sludTasks) lastIO() (int64, int64) {
+	if s.i == 0 {
+		return 0, 0
+	}
+	return sludInputs[s.ops[s.i-1]] * s.block, s.block
 }
 
 // newSludTasks sizes the block matrix for n tasks and lists them. The
 // structure is BOTS's fixed pattern, so the seed plays no part.
 func newSludTasks(c *tasksConfig, n int, _ uint64, meta map[string]string) taskSource {
-	s := &sludTasks{ops: make([]sludOp, 0, n)}
+	s := &sludTasks{ops: make([]sludOp, 0, n), block: int64(c.sludBlock) * int64(c.sludBlock) * float32Bytes}
 	if n > 0 {
 		nb := sludSize(n)
 		var counts [sludOps]int
