@@ -13,6 +13,10 @@ var experiments = map[string]*experiment{
 	"spawn":    spawnExperiment,
 	"crcs":     crcsExperiment,
 	"crcs-hsp": crcsHSPExperiment,
+
+	"pagoda":         pagodaExperiment,
+	"pagoda-gpu":     pagodaGPUExperiment,
+	"pagoda-scaling": pagodaScaling,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 8): flat, CDP
@@ -143,4 +147,69 @@ var crcsHSPExperiment = &experiment{
 var stallDetail = detail{
 	header: "CTA stall cycles (%s)",
 	cell:   func(st *replay.Stats) string { return fmt.Sprint(st.StallCycles) },
+}
+
+// pagodaBenchmarks are Pagoda Table 3's benchmarks plus its
+// multi-programmed mix (MPE), 32K tasks of 128 threads each (§6.2).
+var pagodaBenchmarks = []benchmark{
+	{name: "mb", gen: "tasks", params: []string{"kind=mandelbrot", "count=32768"}, paper: "MB: GeMTC < HyperQ (irregular)"},
+	{name: "fb", gen: "tasks", params: []string{"kind=filterbank", "count=32768"}, paper: "FB"},
+	{name: "bf", gen: "tasks", params: []string{"kind=beamformer", "count=32768"}, paper: "BF"},
+	{name: "conv", gen: "tasks", params: []string{"kind=conv", "count=32768"}, paper: "CONV"},
+	{name: "dct", gen: "tasks", params: []string{"kind=dct", "count=32768"}, paper: "DCT: low (copy bound)"},
+	{name: "mm", gen: "tasks", params: []string{"kind=matmul", "count=32768"}, paper: "MM"},
+	{name: "slud", gen: "tasks", params: []string{"kind=slud", "count=32768"}, paper: "SLUD (no GeMTC version)"},
+	{name: "3des", gen: "tasks", params: []string{"kind=3des", "count=32768"}, paper: "3DES: GeMTC < HyperQ (irregular)"},
+	{name: "mpe", gen: "tasks", params: []string{"kind=mixed", "count=32768"}, paper: "MPE"},
+}
+
+// pagodaExperiment is Pagoda §6.2 (Figure 5): HyperQ, GeMTC and Pagoda on
+// the Maxwell Titan X with 32K tasks of 128 threads. The paper reports
+// Pagoda 1.51× over HyperQ and 1.69× over GeMTC (geometric means).
+var pagodaExperiment = &experiment{
+	doc:        "Pagoda §6.2: HyperQ vs GeMTC vs Pagoda on 32K narrow tasks (titanx)",
+	gpu:        "titanx",
+	policies:   []string{"hyperq", "gemtc", "pagoda"},
+	benchmarks: pagodaBenchmarks,
+	paperMean:  map[string]string{"gemtc": "0.89× (1.51/1.69)", "pagoda": "1.51×"},
+	detail:     &occupancyDetail,
+}
+
+// pagodaGPUExperiment is the same comparison with the host's per-task
+// costs (launch, spawn and copy calls) set to zero, so only the GPU-side
+// mechanisms differ: what the runtimes would do if the host kept up.
+var pagodaGPUExperiment = &experiment{
+	doc:        "Pagoda §6.2 with free host calls: the GPU-side mechanisms alone (titanx)",
+	gpu:        "titanx",
+	sets:       []string{"lat.host_issue=0", "pagoda.spawn_cycles=0"},
+	policies:   []string{"hyperq", "gemtc", "pagoda"},
+	benchmarks: pagodaBenchmarks,
+	paperMean:  map[string]string{"gemtc": "0.89× (1.51/1.69)", "pagoda": "1.51×"},
+	detail:     &occupancyDetail,
+}
+
+// pagodaScaling is Pagoda §6.2's weak scaling (Figure 6): the mixed
+// benchmark from 32 to 32K tasks. The paper finds HyperQ and GeMTC
+// competitive below about 512 tasks, Pagoda ahead beyond.
+var pagodaScaling = &experiment{
+	doc:      "Pagoda §6.2 weak scaling: 32 to 32K mixed tasks (titanx)",
+	gpu:      "titanx",
+	policies: []string{"hyperq", "gemtc", "pagoda"},
+	benchmarks: []benchmark{
+		{name: "mpe-32", gen: "tasks", params: []string{"kind=mixed", "count=32"}, paper: "Figure 6"},
+		{name: "mpe-128", gen: "tasks", params: []string{"kind=mixed", "count=128"}, paper: "Figure 6"},
+		{name: "mpe-512", gen: "tasks", params: []string{"kind=mixed", "count=512"}, paper: "Figure 6: Pagoda ahead from here"},
+		{name: "mpe-2k", gen: "tasks", params: []string{"kind=mixed", "count=2048"}, paper: "Figure 6"},
+		{name: "mpe-8k", gen: "tasks", params: []string{"kind=mixed", "count=8192"}, paper: "Figure 6"},
+		{name: "mpe-32k", gen: "tasks", params: []string{"kind=mixed", "count=32768"}, paper: "Figure 6"},
+	},
+	paperMean: map[string]string{},
+	detail:    &occupancyDetail,
+}
+
+// occupancyDetail is the task experiments' column: the last policy's
+// average occupancy (executor warps busy with task work, for Pagoda).
+var occupancyDetail = detail{
+	header: "occupancy (%s)",
+	cell:   func(st *replay.Stats) string { return fmt.Sprintf("%.1f%%", 100*st.AvgOccupancy) },
 }
