@@ -37,6 +37,7 @@ type gpuOp struct {
 	corr   ident
 	args   launchArgs
 	call   *hostCall // the matching runtime/driver call, once matched
+	t      int64     // the record's t in cycles, once scheduled
 }
 
 // hostCall is a cuda_runtime or cuda_driver event: the host side of a

@@ -21,6 +21,11 @@ type Summary struct {
 	Kernels  int     // kernel records written
 	CTAs     int64   // cta records written
 	Memcpys  int     // memcpy (and buffer) records written
+	// Overlapping counts the kernels that started while a kernel of
+	// another stream was running. They shared the GPU, which the per-CTA
+	// estimate does not know, so their CTAs come out too short and a
+	// replay need not reproduce the profile's timeline.
+	Overlapping int
 	// Unused counts the events that became no record, by category: the
 	// event's cat ("cpu_op", "ac2g", "cuda_sync", "gpu_memset"), cat:name
 	// for host calls no GPU event points at ("cuda_runtime:cudaEventRecord")
@@ -34,6 +39,9 @@ type Summary struct {
 func (s Summary) String() string {
 	line := fmt.Sprintf("kineto: %d kernels, %d CTAs, %d memcpys on %s at %g MHz (%s)",
 		s.Kernels, s.CTAs, s.Memcpys, s.GPU, s.ClockMHz, s.Clock)
+	if s.Overlapping > 0 {
+		line += fmt.Sprintf("; %d kernels overlapped another stream's (their CTA estimate assumes the whole GPU)", s.Overlapping)
+	}
 	if len(s.Unused) == 0 {
 		return line
 	}
@@ -77,7 +85,7 @@ func Read(r io.Reader, name string, out trace.Sink, o Options) (Summary, error) 
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{GPU: pl.name, ClockMHz: pl.spec.ClockMHz, Clock: pl.clockSrc, Unused: pl.unused}
+	sum := Summary{GPU: pl.name, ClockMHz: pl.spec.ClockMHz, Clock: pl.clockSrc, Overlapping: pl.overlapping(), Unused: pl.unused}
 	w := &writer{pl: pl, out: out, sum: &sum}
 	return sum, w.write()
 }

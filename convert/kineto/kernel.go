@@ -18,7 +18,7 @@ func (w *writer) kernel(op *gpuOp) error {
 	if err != nil {
 		return err
 	}
-	launch := &trace.Launch{Kernel: k.ID, T: w.cycles(hostStart(op) - w.pl.origin), Stream: w.pl.streams[op.stream]}
+	launch := &trace.Launch{Kernel: k.ID, T: op.t, Stream: w.pl.streams[op.stream]}
 	if err := w.out.Write(k); err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (w *writer) ctaCycles(op *gpuOp, k *trace.Kernel) (int64, error) {
 	}
 	slots := uint64(perSM) * uint64(w.pl.gpu.SMs)
 	waves := (k.CTAs() + slots - 1) / slots
-	return (w.cycles(op.dur) + int64(waves/2)) / int64(waves), nil
+	return (w.pl.cycles(op.dur) + int64(waves/2)) / int64(waves), nil
 }
 
 func (w *writer) errorf(op *gpuOp, format string, a ...any) *Error {

@@ -9,7 +9,8 @@ import (
 )
 
 // plan is what will be written: the kept GPU ops in program order (by the
-// start of their host call) on one device, and the captured GPU.
+// start of their host call) on one device, each with its t, and the
+// captured GPU.
 type plan struct {
 	file     string
 	device   ident
@@ -18,7 +19,9 @@ type plan struct {
 	gpu      model.GPU      // its occupancy model
 	clockSrc string         // where the clock came from
 	ops      []*gpuOp
-	origin   int64            // host time (ns) that becomes t = 0
+	lat      latency          // what a replay adds to a launch
+	base     int64            // profile time (ns) the mapping counts from
+	origin   int64            // cycles after base that become t = 0
 	streams  map[ident]uint64 // Kineto stream → trace stream
 	unused   map[string]int   // events not converted, by category
 	opts     Options
@@ -44,6 +47,12 @@ func makePlan(file string, p *profile, o Options) (*plan, error) {
 	}
 	p.unusedCalls()
 	pl.numberStreams()
+	lat, err := assumedLatency(pl.name, pl.spec)
+	if err != nil {
+		return nil, errorf(file, -1, -1, "the replay model's launch latency: %v", err)
+	}
+	pl.lat = lat
+	pl.schedule()
 	return pl, nil
 }
 
@@ -144,9 +153,6 @@ func (pl *plan) keep(op *gpuOp) error {
 	}
 	if op.call != nil && op.call.args.Stream != "" && op.args.Stream == "" {
 		op.stream = op.call.args.Stream
-	}
-	if len(pl.ops) == 0 {
-		pl.origin = hostStart(op)
 	}
 	pl.ops = append(pl.ops, op)
 	return nil

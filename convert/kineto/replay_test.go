@@ -2,6 +2,13 @@ package kineto_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/convert/kineto"
@@ -12,58 +19,224 @@ import (
 	"github.com/gpureplay/gpureplay/trace"
 )
 
-// kernelRows is a results.Sink that keeps the kernels table.
-type kernelRows struct{ rows []results.Kernel }
-
-func (r *kernelRows) Kernel(x results.Kernel)   { r.rows = append(r.rows, x) }
-func (*kernelRows) CTA(results.CTA)             {}
-func (*kernelRows) Launch(results.Launch)       {}
-func (*kernelRows) Occupancy(results.Occupancy) {}
-func (*kernelRows) Page(results.Page)           {}
-func (*kernelRows) Stage(results.Stage)         {}
-
-// TestReplayMatchesProfile converts the samples, replays them on the
-// captured GPU under cdp, and checks each kernel's replayed duration
-// against the profile's dur: the wave estimate is built so that a kernel
-// running alone takes as long as it did when profiled.
+// TestReplayMatchesProfile is issue 8's criterion: a converted trace
+// replayed with --gpu=captured --policy=cdp has every kernel last its
+// profiled duration within 10%, and its GPU busy span (first GPU op's
+// start to last one's end) within 10% of the profile's, for traces whose
+// kernels do not overlap between streams. The profile side is read here
+// with encoding/json, not by the importer.
+//
+// The makespan is that busy span plus the latency before the first op
+// can start — lat.host_issue + lat.host_launch (+ lat.kernel_dispatch for
+// a kernel) from the header's meta, 8.7 µs on an A100 — because a replay
+// counts from the first host issue. That part the profile's busy span
+// does not have, so for the short samples here the makespan itself is
+// 3% (event_sync) to 494% (triton, one 1.76 µs kernel) over it.
+//
+// Samples: the two shared ones (testdata copies of
+// /work/shared/traces/kineto), rocm.json (a leading H2D copy, two
+// streams one after the other), queued.json (ten 1 µs kernels queued
+// behind a 100 µs one, launched 4 µs apart, faster than the model's host
+// can issue them) and overlap.json, whose two streams run kernels at
+// the same time: the one sample exempt from the criterion, as the test
+// checks (a kernel starts while a kernel of another stream is running).
 func TestReplayMatchesProfile(t *testing.T) {
-	for _, tc := range []struct {
-		file string
-		durs []float64 // the profile's kernel durations, µs, in launch order
-	}{
-		{"testdata/event_sync_trace.json", []float64{1, 11, 1, 36}},
-		{"testdata/triton_example.json", []float64{1.76}},
-		{"testdata/rocm.json", []float64{12.5, 40, 8}},
+	for _, file := range []string{
+		"testdata/event_sync_trace.json",
+		"testdata/triton_example.json",
+		"testdata/rocm.json",
+		"testdata/queued.json",
+		"testdata/overlap.json",
 	} {
-		t.Run(tc.file, func(t *testing.T) {
+		t.Run(file, func(t *testing.T) {
+			prof := readTimeline(t, file)
 			var buf bytes.Buffer
 			w := trace.NewWriter(&buf)
-			if _, err := kineto.Convert(tc.file, w, kineto.DefaultOptions()); err != nil {
+			sum, err := kineto.Convert(file, w, kineto.DefaultOptions())
+			if err != nil {
 				t.Fatal(err)
 			}
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			rows, clock := replayCaptured(t, buf.Bytes())
-			if len(rows) != len(tc.durs) {
-				t.Fatalf("%d kernels replayed, want %d", len(rows), len(tc.durs))
+			overlap := prof.crossStreamOverlap()
+			if overlap != (sum.Overlapping > 0) {
+				t.Fatalf("profile has cross-stream overlap %v, but the importer counts %d overlapping kernels", overlap, sum.Overlapping)
 			}
-			for _, k := range rows {
-				got := float64(k.EndCycle-k.StartCycle) / clock
-				want := tc.durs[k.KernelID-1]
-				if got < want*0.9 || got > want*1.1 {
-					t.Errorf("kernel %d (%s) ran %.3f µs, profile says %.3f µs", k.KernelID, k.Name, got, want)
-				}
-				t.Logf("kernel %d: replayed %.3f µs, profiled %.3f µs", k.KernelID, got, want)
+			if overlap {
+				t.Logf("exempt: kernels of different streams overlap")
+				return
 			}
+			checkReplay(t, prof, buf.Bytes())
 		})
 	}
 }
 
-// replayCaptured replays a binary trace on the GPU its header records
-// (what --gpu=captured does) under cdp, returning the kernels table and
-// the replay clock in MHz.
-func replayCaptured(t *testing.T, bin []byte) ([]results.Kernel, float64) {
+// checkReplay replays a converted trace and compares it with the profile.
+func checkReplay(t *testing.T, prof *timeline, bin []byte) {
+	t.Helper()
+	run := replayCaptured(t, bin)
+	us := func(cycles int64) float64 { return float64(cycles) / run.clock }
+	if len(run.kernels) != len(prof.kernels) {
+		t.Fatalf("%d kernels replayed, the profile has %d", len(run.kernels), len(prof.kernels))
+	}
+	sort.SliceStable(run.kernels, func(i, j int) bool { return run.kernels[i].StartCycle < run.kernels[j].StartCycle })
+	first, last := run.span()
+	p0, p1 := prof.span()
+	for i, k := range run.kernels {
+		want := prof.kernels[i]
+		if k.Name != want.name {
+			t.Fatalf("kernel %d to start replayed is %q, the profile's is %q", i+1, k.Name, want.name)
+		}
+		got := us(k.EndCycle - k.StartCycle)
+		if !within(got, want.dur, 0.1) {
+			t.Errorf("kernel %d (%s) ran %.3f µs, profile says %.3f µs", k.KernelID, k.Name, got, want.dur)
+		}
+		off := us(k.StartCycle-first) - (want.start - p0)
+		t.Logf("off %.3f", off)
+		if math.Abs(off) > 0.1*(p1-p0) {
+			t.Errorf("kernel %d (%s) started %.3f µs off the profile", k.KernelID, k.Name, off)
+		}
+	}
+	busy, want := us(last-first), p1-p0
+	if !within(busy, want, 0.1) {
+		t.Errorf("replayed GPU busy span %.3f µs, profile's %.3f µs", busy, want)
+	}
+	if lead := run.firstReady(prof); first != lead || run.makespan != last {
+		t.Errorf("first op starts at cycle %d and the makespan is %d; want %d (the first op's latency) and %d (the last op's end)", first, run.makespan, lead, last)
+	}
+	t.Logf("busy span: replayed %.3f µs, profiled %.3f µs (%+.1f%%); makespan %.3f µs (%+.1f%% of the profiled busy span)",
+		busy, want, 100*(busy/want-1), us(run.makespan), 100*(us(run.makespan)/want-1))
+}
+
+func within(got, want, frac float64) bool { return math.Abs(got-want) <= frac*want }
+
+// timeline is the GPU side of a profile: its kernels by start, and the
+// extent of its kernels and host↔device copies (what the importer
+// converts), in microseconds.
+type timeline struct {
+	kernels    []profiled
+	start, end float64
+	firstCopy  bool // the first GPU op to start is a copy
+}
+
+type profiled struct {
+	name       string
+	stream     string
+	start, dur float64
+}
+
+func (p *timeline) span() (float64, float64) { return p.start, p.end }
+
+// crossStreamOverlap reports whether a kernel ran while a kernel of
+// another stream was running.
+func (p *timeline) crossStreamOverlap() bool {
+	for i, a := range p.kernels {
+		for _, b := range p.kernels[i+1:] {
+			if a.stream != b.stream && a.start < b.start+b.dur && b.start < a.start+a.dur {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readTimeline reads a Kineto JSON file's kernel and copy events.
+func readTimeline(t *testing.T, file string) *timeline {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph, Cat, Name string
+			Ts, Dur       float64
+			Tid           any
+			Args          map[string]any
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := &timeline{start: math.Inf(1), end: math.Inf(-1)}
+	for _, e := range doc.TraceEvents {
+		isCopy := e.Cat == "gpu_memcpy" && (strings.Contains(e.Name, "HtoD") || strings.Contains(e.Name, "DtoH") || strings.Contains(e.Name, "HostToDevice") || strings.Contains(e.Name, "DeviceToHost"))
+		if e.Ph != "X" || e.Cat != "kernel" && !isCopy {
+			continue
+		}
+		if e.Ts < p.start {
+			p.start, p.firstCopy = e.Ts, isCopy
+		}
+		p.end = max(p.end, e.Ts+e.Dur)
+		if isCopy {
+			continue
+		}
+		stream, ok := e.Args["stream"]
+		if !ok {
+			stream = e.Tid
+		}
+		p.kernels = append(p.kernels, profiled{name: e.Name, stream: fmt.Sprint(stream), start: e.Ts, dur: e.Dur})
+	}
+	sort.SliceStable(p.kernels, func(i, j int) bool { return p.kernels[i].start < p.kernels[j].start })
+	return p
+}
+
+// replayed is what a replay of a converted trace gives.
+type replayed struct {
+	kernels  []results.Kernel
+	copies   []results.Stage // the h2d and d2h stages, which copies cover
+	makespan int64
+	clock    float64           // replay MHz
+	meta     map[string]string // the trace header's
+}
+
+// span is the first start and last end of a GPU op, in cycles.
+func (r *replayed) span() (first, last int64) {
+	first, last = math.MaxInt64, math.MinInt64
+	for _, k := range r.kernels {
+		first, last = min(first, k.StartCycle), max(last, k.EndCycle)
+	}
+	for _, s := range r.copies {
+		first, last = min(first, s.StartCycle), max(last, s.EndCycle)
+	}
+	return first, last
+}
+
+// firstReady is the latency the importer allowed before the profile's
+// first GPU op, from the header's meta.
+func (r *replayed) firstReady(p *timeline) int64 {
+	var sum int64
+	keys := []string{"lat.host_issue", "lat.host_launch"}
+	if !p.firstCopy {
+		keys = append(keys, "lat.kernel_dispatch")
+	}
+	for _, k := range keys {
+		v, err := strconv.ParseInt(r.meta[k], 10, 64)
+		if err != nil {
+			return -1
+		}
+		sum += v
+	}
+	return sum
+}
+
+// rows is a results.Sink that keeps the kernels and stages tables.
+type rows struct {
+	kernels []results.Kernel
+	stages  []results.Stage
+}
+
+func (r *rows) Kernel(x results.Kernel)   { r.kernels = append(r.kernels, x) }
+func (*rows) CTA(results.CTA)             {}
+func (*rows) Launch(results.Launch)       {}
+func (*rows) Occupancy(results.Occupancy) {}
+func (*rows) Page(results.Page)           {}
+func (r *rows) Stage(x results.Stage)     { r.stages = append(r.stages, x) }
+
+// replayCaptured replays a binary trace as `replay --gpu=captured
+// --policy=cdp` does: the default preset with the header's GPU.
+func replayCaptured(t *testing.T, bin []byte) *replayed {
 	t.Helper()
 	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bin)) }
 	src, err := open()
@@ -75,7 +248,7 @@ func replayCaptured(t *testing.T, bin []byte) ([]results.Kernel, float64) {
 		t.Fatal(err)
 	}
 	h := r.(*trace.Header)
-	base, err := model.Preset("k20c")
+	base, err := model.Preset(model.DefaultPreset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +257,16 @@ func replayCaptured(t *testing.T, bin []byte) ([]results.Kernel, float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &kernelRows{}
-	if _, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, rec); err != nil {
+	rec := &rows{}
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, rec)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return rec.rows, cfg.GPU.ClockMHz
+	out := &replayed{kernels: rec.kernels, makespan: st.MakespanCycles, clock: cfg.GPU.ClockMHz, meta: h.Meta}
+	for _, s := range rec.stages {
+		if s.Stage == "h2d" || s.Stage == "d2h" {
+			out.copies = append(out.copies, s)
+		}
+	}
+	return out
 }

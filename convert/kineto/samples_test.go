@@ -115,17 +115,21 @@ func TestSamples(t *testing.T) {
 		// ROCm: shapes from the hipLaunchKernel events (roctracer and
 		// Kineto spellings, arrays and strings), hex stream ids, string
 		// tids, negative pids; 1000 CTAs of 16 KiB shared memory fit 4
-		// per CU × 110 CUs, so 3 waves of 40 µs × 1700 MHz / 3.
+		// per CU × 110 CUs, so 3 waves of 40 µs × 1700 MHz / 3. Each t
+		// is the op's profiled start (copy 85, kernels 100.25, 113, 160
+		// µs) less what the replay adds before it starts (8.5 µs for the
+		// copy, 8.5 µs + 283 cycles for a kernel at 1700 MHz), counted
+		// from the copy's: 15.25 µs · 1700 − 283 = 25642, and so on.
 		{"testdata/rocm.json", DefaultOptions(), []string{
 			"header AMD Instinct MI250X clock 1700",
 			"buffer 1 input 65536 at 0",
 			"memcpy h2d buffer 1 stream 4294967296 t 0",
 			"kernel 1 Cijk_Ailk_Bljk_SB_MT64x64x8 grid 4,4,1 block 64,4,1 regs 0 smem 8192",
-			"launch 1 stream 4294967296 t 16150", "ctas 16 cycles 21250",
+			"launch 1 stream 4294967296 t 25642", "ctas 16 cycles 21250",
 			"kernel 2 elementwise_kernel grid 1000,1,1 block 256,1,1 regs 0 smem 16384",
-			"launch 2 stream 4294967296 t 29325", "ctas 1000 cycles 22667",
+			"launch 2 stream 4294967296 t 47317", "ctas 1000 cycles 22667",
 			"kernel 3 reduce_kernel grid 2,1,1 block 128,1,1 regs 0 smem 0",
-			"launch 3 stream 7 t 36550", "ctas 2 cycles 13600",
+			"launch 3 stream 7 t 127217", "ctas 2 cycles 13600",
 		}, 12, "kineto: 3 kernels, 1018 CTAs, 1 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 1 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 ph=M"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

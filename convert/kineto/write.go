@@ -2,8 +2,8 @@ package kineto
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
+	"strconv"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -47,6 +47,9 @@ func (w *writer) write() error {
 	return nil
 }
 
+// header describes the captured GPU and records in meta what the timing
+// mapping assumed: the replay latencies (cycles at clock_mhz) that each
+// launch's t allows for, and the profile ts that t = 0 stands for.
 func (w *writer) header() *trace.Header {
 	return &trace.Header{
 		Version:   trace.Version,
@@ -56,10 +59,14 @@ func (w *writer) header() *trace.Header {
 		GPU:       w.pl.name,
 		GPUSpec:   w.pl.spec,
 		Meta: map[string]string{
-			"file":         filepath.Base(w.pl.file),
-			"device":       string(w.pl.device),
-			"clock_source": w.pl.clockSrc,
-			"options":      w.pl.opts.String(),
+			"file":                filepath.Base(w.pl.file),
+			"device":              string(w.pl.device),
+			"clock_source":        w.pl.clockSrc,
+			"options":             w.pl.opts.String(),
+			"origin_ts_us":        w.pl.originMicros(),
+			"lat.host_issue":      strconv.FormatInt(w.pl.lat.issue, 10),
+			"lat.host_launch":     strconv.FormatInt(w.pl.lat.launch, 10),
+			"lat.kernel_dispatch": strconv.FormatInt(w.pl.lat.dispatch, 10),
 		},
 	}
 }
@@ -85,15 +92,6 @@ func (w *writer) memcpy(op *gpuOp) error {
 	w.sum.Memcpys++
 	return w.out.Write(&trace.Memcpy{
 		Dir: copyDir(op.name), Buffer: w.bid, Bytes: bytesOf(op),
-		Stream: w.pl.streams[op.stream], T: w.cycles(hostStart(op) - w.pl.origin),
+		Stream: w.pl.streams[op.stream], T: op.t,
 	})
-}
-
-// cycles converts nanoseconds to cycles at the header clock.
-func (w *writer) cycles(ns int64) int64 {
-	c := math.Round(float64(ns) * w.pl.spec.ClockMHz / 1e3)
-	if c >= math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(c)
 }
