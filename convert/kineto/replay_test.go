@@ -92,10 +92,11 @@ func checkReplay(t *testing.T, prof *timeline, bin []byte) {
 		if !within(got, want.dur, 0.1) {
 			t.Errorf("kernel %d (%s) ran %.3f µs, profile says %.3f µs", k.KernelID, k.Name, got, want.dur)
 		}
-		off := us(k.StartCycle-first) - (want.start - p0)
-		t.Logf("off %.3f", off)
-		if math.Abs(off) > 0.1*(p1-p0) {
-			t.Errorf("kernel %d (%s) started %.3f µs off the profile", k.KernelID, k.Name, off)
+		// Each op is issued to be ready by its profiled start, so none
+		// starts late; a kernel queued in its stream may start early, by
+		// the gap between queued kernels the model does not charge.
+		if late := us(k.StartCycle-first) - (want.start - p0); late > 0.01*(p1-p0) || late < -0.1*(p1-p0) {
+			t.Errorf("kernel %d (%s) started %+.3f µs off its profiled start (relative to the first op)", k.KernelID, k.Name, late)
 		}
 	}
 	busy, want := us(last-first), p1-p0
