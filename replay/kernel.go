@@ -57,6 +57,7 @@ type ctaExtra struct {
 	sites      []siteRec   // launching lanes, sorted by (warp, at, lane)
 	refs       []pageRange // pages it references (CRCS), merged once checked
 	refsSorted bool
+	checked    int // refs pages known ready and owned, counted from the start (scoreboard)
 }
 
 // siteRec is one device launch record: a lane of a warp that reaches a

@@ -149,12 +149,23 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 		x.refs = normalizeRanges(x.refs)
 		x.refsSorted = true
 	}
+	// A page once ready and owned by the CTA's kernel stays so until the
+	// CTA ends (it holds a reference), so a stalled CTA's next check
+	// resumes at the page that stopped the last one.
+	skip := x.checked
 	for _, r := range x.refs {
-		for p := r.lo; p <= r.hi; p++ {
+		n := r.hi - r.lo + 1
+		if skip >= n {
+			skip -= n
+			continue
+		}
+		for p := r.lo + skip; p <= r.hi; p++ {
 			if st := &sb.pages[p]; !st.ready || st.owner() != k.order {
 				return false
 			}
+			x.checked++
 		}
+		skip = 0
 	}
 	return true
 }

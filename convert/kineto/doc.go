@@ -47,11 +47,10 @@
 //
 // Each kernel of the converted device becomes, in program order (by the
 // start of its launch call), a kernel record (ids 1, 2, ... in that
-// order), a host launch at t = the call's start minus the first
-// converted call's start, on its stream (numeric streams keep their
-// number; others get 2^32 + k), and one cta record per thread block.
-// Kineto measures only a kernel's duration, so the cycles per CTA are a
-// first-order wave estimate:
+// order), a host launch on its stream (numeric streams keep their
+// number; others get 2^32 + k) at the t of "Timing" below, and one cta
+// record per thread block. Kineto measures only a kernel's duration, so
+// the cycles per CTA are a first-order wave estimate:
 //
 //	CTAs per SM = model.GPU.CTAsPerSM(threads, registers, shared memory)
 //	              on the captured GPU
@@ -64,19 +63,61 @@
 // short), that the occupancy limits are the model's (no register
 // allocation granularity or reserved shared memory), and that the GPU
 // ran at the assumed clock. A kernel replayed alone on the captured GPU
-// then takes its profiled duration within rounding; the CTAs' relative
-// cost, launch gaps and stream structure are what a replay under another
-// policy can change.
+// then takes its profiled duration within rounding (half a cycle per
+// wave); the CTAs' relative cost, launch gaps and stream structure are
+// what a replay under another policy can change. Summary.Overlapping
+// counts the kernels that started while a kernel of another stream was
+// running, for which the estimate is too short.
 //
 // Copies (cat "gpu_memcpy") from host to device and device to host become
 // a buffer and a memcpy record: Kineto records no addresses, so each copy
 // gets its own buffer (role input for HtoD, output for DtoH, args.bytes
-// long, page-aligned after the previous one) and its t is the start of
-// its host call (cudaMemcpyAsync), or its own start when the profile
-// shows none. Device-to-device, peer and host-to-host copies have no
-// trace record and are counted as unused; so are copies and kernels of
-// other devices (Options.Device picks the device; by default that of the
-// first kernel launched).
+// long, page-aligned after the previous one); its place in program order
+// is the start of its host call (cudaMemcpyAsync), or its own start when
+// the profile shows none. Device-to-device, peer and host-to-host copies
+// have no trace record and are counted as unused; so are copies and
+// kernels of other devices (Options.Device picks the device; by default
+// that of the first kernel launched).
+//
+// # Timing
+//
+// A replay does not start a kernel at its launch's t: the one host thread
+// spends lat.host_issue per launch (launches serialise), the kernel
+// reaches the GPU lat.host_launch later and is ready lat.kernel_dispatch
+// after it heads its stream (docs/model.md); a copy is on the GPU after
+// lat.host_issue + lat.host_launch. Taking t from the launch call's start
+// would add these modelled latencies to real ones that are longer and
+// vary (the first launch of a process takes tens of µs while CUDA loads
+// modules), and move every kernel by a different amount. So t is chosen
+// from where the profile shows each op on the GPU. Going backwards over
+// the ops in program order,
+//
+//	issue_k = min(start_k − ready_k, issue_k+1 − lat.host_issue)
+//	t_k     = issue_k − issue_1
+//
+// with start_k the op's profiled start on the GPU and ready_k its latency
+// above: the latest issue that has the op ready on an idle GPU by its
+// profiled start and still lets the host issue the next op by its own
+// issue. An op that was not held up on the captured GPU then starts in
+// the replay exactly when the profile says; one that queued behind its
+// stream (kernels the host issued well ahead) is ready early and starts
+// when its stream frees, as it did. On a trace without overlap between
+// streams the replayed GPU busy span (first op's start to last op's end)
+// matches the profile's; the makespan adds the first op's latency, about
+// 8.7 µs, since a replay counts from the first issue.
+//
+// The latencies assumed are those of the configuration `replay
+// --gpu=captured` builds: the default preset (model.DefaultPreset) with
+// the header's gpu_spec, whose host-side costs keep their microseconds at
+// the captured clock (model.FromSpec). The header's meta records them
+// (lat.host_issue, lat.host_launch, lat.kernel_dispatch, in cycles at
+// clock_mhz) and the profile ts, in µs, that t = 0 stands for
+// (origin_ts_us). Replaying with other latencies (--set, another preset)
+// shifts every op by the difference, and a slower host may fall behind.
+// The model charges queued kernels only lat.kernel_dispatch between them
+// where real GPUs take around a microsecond, and moves a copy at
+// io.pcie_gbps rather than at its profiled rate, so ops behind a long
+// queue or a copy may start somewhat early or late.
 //
 // Memory. The trace must be written in program order, but Kineto lists
 // GPU events by completion and host calls elsewhere in the file, and
