@@ -30,17 +30,21 @@ func FuzzReplay(f *testing.F) {
 	}
 	cfg.GPU.SMs, cfg.GPU.MaxKernels = 2, 4
 	cfg.DTBL.AGTEntries = 2
+	staged := cfg
+	staged.IO.Model = "stages" // the host I/O stages and the CRCS scoreboard's page arrivals
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !small(data) {
 			return
 		}
-		for _, name := range policies.Names() {
-			pol, err := policies.New(name, cfg)
-			if err != nil {
-				t.Fatal(err)
+		for _, c := range []model.Config{cfg, staged} {
+			for _, name := range policies.Names() {
+				pol, err := policies.New(name, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(data)), nil }
+				replay.Run(open, replay.Options{Config: c, Policy: pol}, discard{})
 			}
-			open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(data)), nil }
-			replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
 		}
 	})
 }
