@@ -122,6 +122,7 @@ type engine struct {
 	err      error
 
 	stats Stats
+	busy  busySpan
 	occ   occupancy
 }
 

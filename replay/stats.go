@@ -17,6 +17,24 @@ type Stats struct {
 	AvgOccupancy   float64
 	WaitCycles     int64 // summed over kernels
 	StallCycles    int64
+	// BusyCycles is the GPU's busy span: from the first CTA or copy
+	// starting to the last one ending.
+	BusyCycles int64
+}
+
+// busy widens the busy span to cover [start, end].
+func (s *Stats) busy(span *busySpan, start, end int64) {
+	if !span.used {
+		span.first, span.used = start, true
+	}
+	span.first, span.last = min(span.first, start), max(span.last, end)
+	s.BusyCycles = span.last - span.first
+}
+
+// busySpan is the first and last cycle the GPU was busy.
+type busySpan struct {
+	first, last int64
+	used        bool
 }
 
 // AvgKernelWaitCycles is the mean launch-to-start wait over kernels.

@@ -73,6 +73,7 @@ type taskDriver struct {
 	occ   occupancy
 	now   int64
 	stats Stats
+	busy  busySpan
 }
 
 // taskRow is what the kernels table needs of a task in flight. A task's
@@ -338,6 +339,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	d.occ.change(s, cycle)
 	s.ctas--
 	d.stats.CTAs++
+	d.stats.busy(&d.busy, b.start, cycle)
 	row := b.row
 	d.sink.CTA(results.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
 		StartCycle: b.start, EndCycle: cycle})

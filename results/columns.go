@@ -34,7 +34,7 @@ type summaryCols struct {
 	kernels, deviceKernels, ctas        *array.Int64Builder
 	sites, launched, inlined, coalesced *array.Int64Builder
 	occupancy, kernelWait               *array.Float64Builder
-	stall                               *array.Int64Builder
+	stall, busy                         *array.Int64Builder
 }
 
 func (t *summaryCols) bind() {
@@ -43,6 +43,7 @@ func (t *summaryCols) bind() {
 	t.kernels, t.deviceKernels, t.ctas = t.int64s(), t.int64s(), t.int64s()
 	t.sites, t.launched, t.inlined, t.coalesced = t.int64s(), t.int64s(), t.int64s(), t.int64s()
 	t.occupancy, t.kernelWait, t.stall = t.float64s(), t.float64s(), t.int64s()
+	t.busy = t.int64s()
 }
 
 func (t *summaryCols) append(r *Summary) {
@@ -61,6 +62,7 @@ func (t *summaryCols) append(r *Summary) {
 	t.occupancy.Append(r.AvgOccupancy)
 	t.kernelWait.Append(r.AvgKernelWaitCycles)
 	t.stall.Append(r.StallCycles)
+	t.busy.Append(r.BusyCycles)
 }
 
 type kernelCols struct {

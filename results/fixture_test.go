@@ -29,7 +29,7 @@ func writeFixture(w *Writer) {
 	w.Stage(Stage{Stage: "prelude", StartCycle: 0, EndCycle: 100})
 	w.Summary(Summary{GPU: "k20c", MakespanCycles: 900, MakespanUS: 1.2747875354107647, Speedup: 1,
 		Kernels: 2, DeviceKernels: 1, CTAs: 3, LaunchSites: 1, Launched: 1, Coalesced: 1,
-		AvgOccupancy: 0.25, AvgKernelWaitCycles: 283, StallCycles: 6})
+		AvgOccupancy: 0.25, AvgKernelWaitCycles: 283, StallCycles: 6, BusyCycles: 800})
 
 	w.Begin(Run{Trace: "bfs.trace.zst", Policy: "dtbl"})
 	w.CTA(CTA{KernelID: 1, CTA: 0, SM: -1, DispatchCycle: 1, StartCycle: 2, EndCycle: 3,
@@ -45,9 +45,9 @@ func writeFixture(w *Writer) {
 var fixtureRows = map[string][][]any{
 	"summary": {
 		{"bfs.trace.zst", "cdp", "k20c", "", int64(900), 1.2747875354107647, 1.0,
-			int64(2), int64(1), int64(3), int64(1), int64(1), int64(0), int64(1), 0.25, 283.0, int64(6)},
+			int64(2), int64(1), int64(3), int64(1), int64(1), int64(0), int64(1), 0.25, 283.0, int64(6), int64(800)},
 		{"bfs.trace.zst", "dtbl", "k20c", "dtbl.agt_entries=512", int64(700), 0.99150141643059486, 1.2857142857142858,
-			int64(1), int64(0), int64(2), int64(1), int64(0), int64(0), int64(1), 0.5, 0.0, int64(0)},
+			int64(1), int64(0), int64(2), int64(1), int64(0), int64(0), int64(1), 0.5, 0.0, int64(0), int64(0)},
 	},
 	"kernels": {
 		{"bfs.trace.zst", "cdp", int64(1), "bfs_expand", "host", nil, int64(0), int64(2), int64(256),

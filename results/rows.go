@@ -28,6 +28,10 @@ type Summary struct {
 	AvgOccupancy        float64
 	AvgKernelWaitCycles float64
 	StallCycles         int64
+	// BusyCycles is the span from the first CTA or copy starting to the
+	// last one ending: what a profiler's timeline shows as the GPU's busy
+	// span, without the host's lead-in or tail.
+	BusyCycles int64
 }
 
 // Kernel is one row per kernel (or task).

@@ -46,6 +46,7 @@ var schemas = [numTables]*arrow.Schema{
 		col("kernels", i64), col("device_kernels", i64), col("ctas", i64),
 		col("launch_sites", i64), col("launched", i64), col("inlined", i64), col("coalesced", i64),
 		col("avg_occupancy", f64), col("avg_kernel_wait_cycles", f64), col("stall_cycles", i64),
+		col("busy_cycles", i64),
 	),
 	kernelsTable: schema(
 		col("kernel_id", i64), col("name", str), col("origin", str),

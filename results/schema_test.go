@@ -9,7 +9,7 @@ import (
 // The column lists of DESIGN §6, spelled out independently of schema.go.
 var designColumns = map[string]string{
 	"summary": "trace policy gpu params makespan_cycles makespan_us speedup kernels device_kernels ctas " +
-		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles",
+		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles busy_cycles",
 	"kernels": "trace policy kernel_id name origin parent_kernel_id stream ctas threads_per_cta " +
 		"launch_cycle ready_cycle start_cycle end_cycle wait_cycles coalesced_groups",
 	"ctas": "trace policy kernel_id cta sm dispatch_cycle start_cycle end_cycle stall_cycles group_id",

@@ -188,7 +188,7 @@ func summaryRow(cfg model.Config, st *replay.Stats, base int64) results.Summary 
 		DeviceKernels: st.DeviceKernels, CTAs: st.CTAs, LaunchSites: st.LaunchSites,
 		Launched: st.Launched, Inlined: st.Inlined, Coalesced: st.Coalesced,
 		AvgOccupancy: st.AvgOccupancy, AvgKernelWaitCycles: st.AvgKernelWaitCycles(),
-		StallCycles: st.StallCycles,
+		StallCycles: st.StallCycles, BusyCycles: st.BusyCycles,
 	}
 }
 

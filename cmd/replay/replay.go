@@ -286,6 +286,7 @@ func summarize(cfg model.Config, st *replay.Stats, first int64) results.Summary 
 		AvgOccupancy:        st.AvgOccupancy,
 		AvgKernelWaitCycles: st.AvgKernelWaitCycles(),
 		StallCycles:         st.StallCycles,
+		BusyCycles:          st.BusyCycles,
 	}
 }
 
