@@ -28,6 +28,8 @@ Examples:
   replay --policy=cdp,flat,threshold --set launch.threshold=64 --out out samples/bfs-kron12.trace.zst
   replay --gpu=k20c-spawn --set gpu.sms=26 --format=csv --out out app.trace.zst
   replay --policy=flat,threshold --sweep launch.threshold=16,32,64,128 --best app.trace.zst
+  replay --gpu=gk110-64 --policy=baseline,overlap1,crcs,ppcs pipeline.trace.zst   (host I/O stages)
+  replay --gpu=titanx --policy=hyperq,gemtc,pagoda tasks.trace.zst              (narrow tasks)
 
 Other commands:
   replay convert --from=jsonl IN.jsonl -o OUT.trace.zst
