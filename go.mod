@@ -7,6 +7,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/spf13/pflag v1.0.10
 	github.com/ulikunitz/xz v0.5.17
+	modernc.org/sqlite v1.61.1
 )
 
 require (
@@ -43,5 +44,4 @@ require (
 	modernc.org/libc v1.79.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.61.1 // indirect
 )

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/convert/accelsim"
 	"github.com/gpureplay/gpureplay/convert/kineto"
+	"github.com/gpureplay/gpureplay/convert/nsys"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -31,11 +32,15 @@ issue_width, global_latency, sector_cycles, shared_latency,
 mem_parallelism, clock_mhz, page_bytes, host_gap; see the README).
 --from=kineto reads a PyTorch profiler trace (JSON or .json.gz); its
 --opt keys are clock_mhz, device and gpu.
+--from=nsys reads an Nsight Systems SQLite export (nsys export --type
+sqlite); its --opt keys are clock_mhz, device, gpu and names
+(demangled|short).
 
 Examples:
   replay convert --from=jsonl testdata/app.jsonl -o app.trace.zst
   replay convert --from=accelsim traces/kernelslist.g -o app.trace.zst
   replay convert --from=kineto --opt clock_mhz=1410 trace.json.gz -o app.trace.zst
+  replay convert --from=nsys report.sqlite -o app.trace.zst
 `
 
 // importer converts inputs into out, with its --opt KEY=VALUE settings;
@@ -47,6 +52,7 @@ var importers = map[string]importer{
 	"jsonl":    importJSONL,
 	"accelsim": importAccelSim,
 	"kineto":   importKineto,
+	"nsys":     importNsys,
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
@@ -117,6 +123,27 @@ func importKineto(inputs, opts []string, out trace.Sink, stderr io.Writer) error
 	}
 	sum, err := kineto.Convert(inputs[0], out, o)
 	var bad *kineto.Error
+	if errors.As(err, &bad) {
+		return badInput(err)
+	}
+	if err == nil {
+		fmt.Fprintln(stderr, sum)
+	}
+	return err
+}
+
+// importNsys converts an Nsight Systems SQLite export and reports what it
+// made and what it left out.
+func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=nsys takes one report (.sqlite), got %d inputs", len(inputs))
+	}
+	o := nsys.DefaultOptions()
+	if err := setOpts(opts, o.Set); err != nil {
+		return err
+	}
+	sum, err := nsys.Convert(inputs[0], out, o)
+	var bad *nsys.Error
 	if errors.As(err, &bad) {
 		return badInput(err)
 	}

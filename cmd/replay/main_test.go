@@ -215,7 +215,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--format=xml", "--out", "x", sample}, "parquet"},
 		{[]string{"--bogus", sample}, "unknown flag"},
 		{[]string{}, "no trace"},
-		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: accelsim, jsonl, kineto"},
+		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: accelsim, jsonl, kineto, nsys"},
 		{[]string{"gen", "nope", "-o", "x"}, "unknown workload"},
 		{[]string{"gen", "bfs", "--param", "scale=99", "-o", "x"}, "scale"},
 	}

@@ -1,0 +1,79 @@
+package nsys
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// Summary is what a conversion made and what it left out, for the
+// command's report.
+type Summary struct {
+	GPU      string  // the captured device's name
+	Device   int64   // its CUDA device id
+	ClockMHz float64 // the clock times were converted at
+	Clock    string  // where the clock came from
+	Kernels  int     // kernel records written
+	CTAs     int64   // cta records written
+	Memcpys  int     // memcpy (and buffer) records written
+	After    int     // cross-stream dependencies (after entries) written
+	// Unused counts the rows of the tables the importer reads that became
+	// no record, by category: "kernel (other device)", "memcpy:<copy
+	// kind>" for copies the trace format cannot express
+	// ("memcpy:Device-to-Device"), "memset", "synchronization:<sync
+	// type>", "cuda_event (other device)", "runtime:<function>" for API
+	// calls no GPU activity points at ("runtime:cudaMalloc"), and the
+	// like. Tables the importer does not read (NVTX, OS runtime, ...) are
+	// not counted.
+	Unused map[string]int
+}
+
+// String is the one-line report replay convert prints.
+func (s Summary) String() string {
+	line := fmt.Sprintf("nsys: %d kernels, %d CTAs, %d memcpys, %d cross-stream dependencies on %s (device %d) at %g MHz (%s)",
+		s.Kernels, s.CTAs, s.Memcpys, s.After, s.GPU, s.Device, s.ClockMHz, s.Clock)
+	if len(s.Unused) == 0 {
+		return line
+	}
+	keys := make([]string, 0, len(s.Unused))
+	for k := range s.Unused {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", s.Unused[k], k)
+	}
+	return line + "; not converted: " + strings.Join(parts, ", ")
+}
+
+// Convert reads the Nsight Systems SQLite export at path (nsys export
+// --type sqlite) read-only and writes one device's kernels and copies to
+// out as trace records, in host launch order. Errors in the report are
+// *Error; errors from out come back as they are.
+func Convert(path string, out trace.Sink, o Options) (Summary, error) {
+	r, err := openReport(path)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer r.close()
+	if err := r.check(); err != nil {
+		return Summary{}, err
+	}
+	dev, err := r.pickDevice(o)
+	if err != nil {
+		return Summary{}, err
+	}
+	gpu, err := r.capturedGPU(dev, o)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{GPU: gpu.name, Device: dev, ClockMHz: gpu.spec.ClockMHz, Clock: gpu.clockSrc, Unused: map[string]int{}}
+	c := &converter{r: r, out: out, o: o, gpu: gpu, sum: &sum, streams: newStreamIDs(), deps: newDeps()}
+	if err := c.convert(); err != nil {
+		return sum, err
+	}
+	return sum, r.countUnused(dev, sum.Unused)
+}

@@ -1,0 +1,237 @@
+package nsys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// convertFixture writes f, converts it and reads the result back through
+// trace.NewValidator, so every test sees only records that pass it.
+func convertFixture(t *testing.T, f fixture, o Options) ([]trace.Record, Summary) {
+	t.Helper()
+	var buf bytes.Buffer
+	jw := trace.NewJSONLWriter(&buf)
+	sum, err := Convert(f.write(t), jw, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := jw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return validated(t, buf.String()), sum
+}
+
+// validated reads a JSONL trace through trace.NewValidator.
+func validated(t *testing.T, jsonl string) []trace.Record {
+	t.Helper()
+	v := trace.NewValidator(trace.NewJSONLReader(strings.NewReader(jsonl)))
+	var recs []trace.Record
+	for {
+		r, err := v.Next()
+		if errors.Is(err, io.EOF) {
+			return recs
+		}
+		if err != nil {
+			t.Fatalf("converted trace fails validation: %v\n%s", err, jsonl)
+		}
+		recs = append(recs, r)
+	}
+}
+
+// outline renders the records other than cta as short lines, and each
+// kernel's cta records as one line with their count and distinct cycles.
+func outline(recs []trace.Record) []string {
+	var out []string
+	var n int
+	var cycles []string
+	flush := func() {
+		if n > 0 {
+			out = append(out, fmt.Sprintf("ctas %d cycles %s", n, strings.Join(cycles, ",")))
+		}
+		n, cycles = 0, nil
+	}
+	for _, r := range recs {
+		if c, ok := r.(*trace.CTA); ok {
+			n++
+			if s := strconv.FormatInt(c.Cycles, 10); len(cycles) == 0 || cycles[len(cycles)-1] != s {
+				cycles = append(cycles, s)
+			}
+			continue
+		}
+		flush()
+		switch r := r.(type) {
+		case *trace.Header:
+			out = append(out, fmt.Sprintf("header %s clock %g", r.GPU, r.ClockMHz))
+		case *trace.Buffer:
+			out = append(out, fmt.Sprintf("buffer %d %s %d at %d", r.ID, r.Role, r.Bytes, r.Base))
+		case *trace.Memcpy:
+			out = append(out, fmt.Sprintf("memcpy %s buffer %d stream %d t %d", r.Dir, r.Buffer, r.Stream, r.T))
+		case *trace.Kernel:
+			out = append(out, fmt.Sprintf("kernel %d %s grid %v block %v regs %d smem %d", r.ID, r.Name, r.Grid, r.Block, r.Regs, r.Smem))
+		case *trace.Launch:
+			out = append(out, fmt.Sprintf("launch %d stream %d t %d after %v", r.Kernel, r.Stream, r.T, r.After))
+		}
+	}
+	flush()
+	return out
+}
+
+// TestConvert converts the base fixture: host launch order, times from
+// the launch calls (the earlier of the duplicated rows), the stream wait
+// as an after edge, the wave estimate at TARGET_INFO_GPU's clockRate,
+// and everything else counted.
+func TestConvert(t *testing.T) {
+	recs, sum := convertFixture(t, baseFixture(), DefaultOptions())
+	want := []string{
+		"header NVIDIA A100-SXM4-40GB clock 1410",
+		"buffer 1 input 1048576 at 0",
+		"buffer 2 output 4000 at 1048576",
+		"memcpy h2d buffer 1 stream 7 t 0",
+		"kernel 1 void gemm<float>(float const*, float*, int) grid [216 1 1] block [256 1 1] regs 32 smem 4096",
+		"launch 1 stream 7 t 1410 after []", // (2000 - 1000) ns × 1.41
+		"ctas 216 cycles 42300",             // one wave: 30 µs
+		"kernel 2 relu(float*) grid [2000 1 1] block [128 1 1] regs 16 smem 0",
+		"launch 2 stream 13 t 2256 after [1]",
+		"ctas 2000 cycles 14100", // 16 per SM × 108 SMs: two waves of 20 µs / 2
+		"kernel 3 reduce(float*) grid [4 4 2] block [16 16 1] regs 24 smem 0",
+		"launch 3 stream 7 t 83190 after []",
+		"ctas 32 cycles 14100",
+		"memcpy d2h buffer 2 stream 7 t 84600",
+	}
+	if got := outline(recs); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	h := recs[0].(*trace.Header)
+	wantSpec := trace.GPUSpec{SMs: 108, ClockMHz: 1410, MaxCTAsPerSM: 32, MaxThreadsPerSM: 2048, RegsPerSM: 65536, SmemPerSM: 167936}
+	if *h.GPUSpec != wantSpec || h.Source != "nsys" || h.Meta["nsys_version"] != "2024.6.2.225" || h.Meta["device"] != "0" {
+		t.Errorf("header %+v, spec %+v", h, h.GPUSpec)
+	}
+	const wantSum = "nsys: 3 kernels, 2248 CTAs, 2 memcpys, 1 cross-stream dependencies on NVIDIA A100-SXM4-40GB (device 0) at 1410 MHz (TARGET_INFO_GPU.clockRate (Hz)); " +
+		"not converted: 1 kernel (other device), 1 memcpy:Device-to-Device, 1 memset, 1 runtime:cudaMalloc, 1 synchronization:Stream sync"
+	if sum.String() != wantSum {
+		t.Errorf("summary\n%s\nwant\n%s", sum, wantSum)
+	}
+}
+
+// TestStreamWaitUnresolved drops the table that says which stream an
+// event was recorded on: the wait cannot become an edge, and it and the
+// record's API call are counted.
+func TestStreamWaitUnresolved(t *testing.T) {
+	f := baseFixture()
+	delete(f, tabEvent)
+	recs, sum := convertFixture(t, f, DefaultOptions())
+	if got := outline(recs)[8]; got != "launch 2 stream 13 t 2256 after []" {
+		t.Errorf("relu's launch: %s", got)
+	}
+	for _, k := range []string{"synchronization:Stream wait sync (event not recorded)", "runtime:cudaEventRecord"} {
+		if sum.Unused[k] != 1 {
+			t.Errorf("unused %q = %d, want 1 (%v)", k, sum.Unused[k], sum.Unused)
+		}
+	}
+}
+
+// TestTwoProcesses adds a second process whose correlation ids repeat the
+// first one's: its launch call for correlation id 3 must not be taken for
+// gemm's, its kernel gets a stream of its own, and its orphan call is
+// counted.
+func TestTwoProcesses(t *testing.T) {
+	const pidB = 1<<56 | 5555<<24
+	f := baseFixture()
+	f.add(tabRuntime, map[string]any{"start": 100, "end": 300, "eventClass": 0, "globalTid": pidB | 5556,
+		"correlationId": 6, "nameId": 1, "returnValue": 0}) // cudaMalloc in process B, before everything
+	f.add(tabRuntime, map[string]any{"start": 90000, "end": 90300, "eventClass": 0, "globalTid": pidB | 5556,
+		"correlationId": 3, "nameId": 4, "returnValue": 0})
+	f.kernel(3, 0, 7, 91000, 92000, 13, [6]int64{1, 1, 1, 32, 1, 1}, 8, 0, 0)
+	f[tabKernel].rows[len(f[tabKernel].rows)-1]["globalPid"] = pidB
+	recs, sum := convertFixture(t, f, DefaultOptions())
+	got := outline(recs)
+	want := map[int]string{
+		5:  "launch 1 stream 7 t 1410 after []",
+		8:  "launch 2 stream 13 t 2256 after [1]",
+		15: "launch 4 stream 4294967296 t 125490 after []", // (90000 - 1000) ns × 1.41
+	}
+	for i, w := range want {
+		if len(got) != 17 || got[i] != w {
+			t.Errorf("got\n%s\nwant line %d %s", strings.Join(got, "\n"), i, w)
+		}
+	}
+	if sum.Unused["runtime:cudaMalloc"] != 2 {
+		t.Errorf("unused %v, want 2 runtime:cudaMalloc", sum.Unused)
+	}
+}
+
+// TestNames writes the short names on request.
+func TestNames(t *testing.T) {
+	o := DefaultOptions()
+	if err := o.Set("names", "short"); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := convertFixture(t, baseFixture(), o)
+	var names []string
+	for _, r := range recs {
+		if k, ok := r.(*trace.Kernel); ok {
+			names = append(names, k.Name)
+		}
+	}
+	if want := []string{"gemm", "relu", "reduce"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+}
+
+// TestOddPath opens a report whose path has the characters an SQLite URI
+// treats specially.
+func TestOddPath(t *testing.T) {
+	src, err := os.ReadFile(baseFixture().write(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "a ?b#c%20d.sqlite")
+	if err := os.WriteFile(path, src, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Convert(path, discard{}, DefaultOptions())
+	if err != nil || sum.Kernels != 3 {
+		t.Fatalf("Convert = %v, %v", sum, err)
+	}
+	if _, err := os.Stat(path + "-journal"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("read-only open left a journal: %v", err)
+	}
+}
+
+// TestUnusedEvents counts event records and waits that cannot take part
+// in a dependency: a record without its API call, a wait without an
+// event id, a wait for an event recorded only after it.
+func TestUnusedEvents(t *testing.T) {
+	f := baseFixture()
+	f.loosen()
+	f.add(tabEvent, map[string]any{"deviceId": 0, "contextId": 1, "streamId": 13, "correlationId": 99, "globalPid": globalPid, "eventId": 2})
+	f.sync(13, 0, 7, 2550, 2560, syncStreamWait, 0)
+	f[tabSync].rows[len(f[tabSync].rows)-1]["eventId"] = nil
+	f.call(14, 1500, 6)
+	f.sync(14, 0, 7, 1500, 1510, syncStreamWait, 1) // before event 1's record
+	_, sum := convertFixture(t, f, DefaultOptions())
+	for k, n := range map[string]int{
+		"cuda_event (no host time)":                                 1,
+		"synchronization:Stream wait sync (no streamId or eventId)": 1,
+		"synchronization:Stream wait sync (event not recorded)":     1,
+		"runtime:cudaStreamWaitEvent":                               0, // its wait row points at it
+	} {
+		if sum.Unused[k] != n {
+			t.Errorf("unused %q = %d, want %d (%v)", k, sum.Unused[k], n, sum.Unused)
+		}
+	}
+	if sum.After != 1 {
+		t.Errorf("%d dependencies, want 1", sum.After)
+	}
+}

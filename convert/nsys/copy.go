@@ -1,0 +1,113 @@
+package nsys
+
+import (
+	"database/sql"
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// copyOp is a host-to-device or device-to-host copy of the converted
+// device, at the time of its API call (or its own start when the report
+// shows none).
+type copyOp struct {
+	row    *row
+	t      int64
+	stream streamKey
+	bytes  int64
+	dir    string
+}
+
+func (c *copyOp) at() int64 { return c.t }
+
+// The copyKind values (ENUM_CUDA_MEMCPY_OPER, CUpti_ActivityMemcpyKind)
+// that become memcpy records; the labels are the export's, for the
+// unused counts.
+const (
+	copyHtoD = 1
+	copyDtoH = 2
+)
+
+var copyLabels = []string{"Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array",
+	"Array-to-Host", "Array-to-Array", "Array-to-Device", "Device-to-Array", "Device-to-Device",
+	"Host-to-Host", "Peer-to-Peer", "Unified Host-to-Device", "Unified Device-to-Host",
+	"Unified Device-to-Device"}
+
+// copyLabel names a copyKind.
+func copyLabel(kind sql.NullInt64) string {
+	if kind.Valid && kind.Int64 >= 0 && kind.Int64 < int64(len(copyLabels)) {
+		return copyLabels[kind.Int64]
+	}
+	return "copyKind " + nullText(kind)
+}
+
+// copyConverted is the SQL condition for a copy of m that becomes a
+// memcpy record: host-to-device or device-to-host, at least one byte.
+// Unified-memory migrations and copies within or between devices have no
+// trace record; countUnused counts the complement.
+const copyConverted = `COALESCE(m.copyKind IN (1, 2) AND m.bytes > 0, 0)`
+
+var copyNames = []string{"start", "streamId", "globalPid", "bytes", "copyKind"}
+
+// maxCopyBytes bounds a copy's size (256 TiB), above any GPU's memory.
+const maxCopyBytes = 1 << 48
+
+// copyQuery selects the device's converted copies in host order.
+func (r *report) copyQuery() string {
+	return r.launchCTE(tabMemcpy) + `SELECT m.rowid, COALESCE(l.t, m.start), m.streamId, ` + r.pidOf(tabMemcpy, "m") + `,
+		m.bytes, m.copyKind FROM ` + tabMemcpy + ` m` + r.launchJoin(tabMemcpy, "m") + `
+	WHERE m.deviceId = ? AND ` + copyConverted + ` ORDER BY 2, m.correlationId, m.start, m.rowid`
+}
+
+// readCopy decodes a copy row.
+func (c *converter) readCopy(rows *sql.Rows) (op, error) {
+	rw, err := scanRow(rows, c.r.file, tabMemcpy, copyNames)
+	if err != nil {
+		return nil, err
+	}
+	cp := &copyOp{row: rw, dir: trace.DirH2D}
+	if cp.t, err = rw.need(0); err != nil {
+		return nil, err
+	}
+	if cp.stream, err = streamOf(rw, 1, 2); err != nil {
+		return nil, err
+	}
+	if cp.bytes, err = rw.need(3); err != nil {
+		return nil, err
+	}
+	if cp.bytes > maxCopyBytes {
+		return nil, rw.errorf("copy of %d bytes; want at most 2^48", cp.bytes)
+	}
+	kind, err := rw.need(4)
+	if kind == copyDtoH {
+		cp.dir = trace.DirD2H
+	}
+	return cp, err
+}
+
+// buffer declares the allocation a copy moves. The report records no
+// addresses, so each copy gets its own buffer, page-aligned after the
+// previous one: host-to-device copies fill inputs, device-to-host copies
+// read back outputs.
+func (c *converter) buffer(cp *copyOp) error {
+	c.bid++
+	role := trace.RoleInput
+	if cp.dir == trace.DirD2H {
+		role = trace.RoleOutput
+	}
+	b := &trace.Buffer{ID: c.bid, Name: "copy " + strconv.FormatUint(c.bid, 10) + ": " + cp.dir,
+		Base: c.base, Bytes: cp.bytes, Role: role}
+	c.base += (uint64(cp.bytes) + trace.DefaultPageBytes - 1) / trace.DefaultPageBytes * trace.DefaultPageBytes
+	return c.out.Write(b)
+}
+
+// memcpy writes a copy as its memcpy record (buffer ids follow the
+// buffers' order, which is the copies').
+func (c *converter) memcpy(cp *copyOp) error {
+	c.bid++
+	c.sum.Memcpys++
+	return c.out.Write(&trace.Memcpy{
+		Dir: cp.dir, Buffer: c.bid, Bytes: cp.bytes,
+		Stream: c.streams.id(cp.stream), T: c.hostCycles(cp.t),
+	})
+}

@@ -1,0 +1,110 @@
+// Package nsys imports Nsight Systems reports, exported as SQLite (nsys
+// export --type sqlite report.nsys-rep), as gpureplay trace records, so
+// the kernel-level timelines practitioners already capture can be replayed
+// under every policy ("what if these kernels ran as Pagoda tasks?").
+//
+// # What is read
+//
+// The database is opened read-only (a file: URI with mode=ro, after
+// checking the SQLite magic so "not an export" is a clear error) through
+// modernc.org/sqlite, a pure-Go SQLite. Nsight Systems creates tables
+// lazily and adds columns between versions (greenContextId, say), so
+// tables and columns are looked up by name, and a missing one that the
+// conversion needs is an error that names it.
+//
+//   - CUPTI_ACTIVITY_KIND_KERNEL gives each kernel's device, stream,
+//     correlation id, grid, block, registersPerThread, static plus
+//     dynamic shared memory, start and end (ns), and its name through
+//     StringIds (demangledName, or shortName with Options.Names).
+//   - CUPTI_ACTIVITY_KIND_RUNTIME gives the API call each kernel or copy
+//     came from, by correlation id. A call can appear twice under one id
+//     (cudaLaunchKernel_v7000 and cudaLaunchKernel): the rows are one
+//     call, at the earliest start, and names lose their _vNNNN suffix.
+//     Correlation ids are per process, so where the kernel table has
+//     globalPid and the runtime table globalTid the process (the bits
+//     above the low 24) must match too. A kernel without its call is an
+//     error: its launch time would be unknown.
+//   - CUPTI_ACTIVITY_KIND_MEMCPY: host-to-device and device-to-host copies
+//     (copyKind 1 and 2) of at least one byte.
+//   - CUPTI_ACTIVITY_KIND_CUDA_EVENT (cudaEventRecord: event and stream)
+//     and the stream waits (syncType 2) of
+//     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, for cross-stream dependencies.
+//   - TARGET_INFO_GPU gives the captured GPU: name, smCount,
+//     maxWarpsPerSm × threadsPerWarp threads, maxRegistersPerSm,
+//     maxShmemPerSm, maxBlocksPerSm (or the CUDA programming guide's
+//     resident-block limit for computeMajor.computeMinor) and clockRate.
+//     The device's row is found by cuDevice, else through
+//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. A report
+//     without it needs Options.GPU, a model preset that stands in.
+//   - Everything else in those tables is counted in Summary.Unused, never
+//     silently dropped: other devices' kernels, copies, memsets, syncs and
+//     event records; memsets; copies the trace cannot express
+//     (device-to-device, peer, unified-memory migrations, empty ones);
+//     synchronizations other than stream waits (stream, event and context
+//     syncs block the host, whose effect is already in the launch times);
+//     stream waits whose event has no earlier record; and API calls no
+//     activity row points at (cudaMalloc, ...). Tables the importer does
+//     not read (NVTX, OS runtime, ...) are not counted.
+//
+// One device is converted: Options.Device, by default the one with the
+// most kernels.
+//
+// # What is written
+//
+// The header records the device name as gpu and its limits as gpu_spec,
+// so `replay --gpu=captured` replays on the captured machine shape, and
+// the clock: Options.ClockMHz, else TARGET_INFO_GPU.clockRate, else the
+// boost clock of a table of known GPUs (see knownClocks: A100 1410 MHz,
+// H100 1755, V100 1530, ...), else DefaultClockMHz. The export schema
+// documents clockRate in Hz, but CUDA's cudaDeviceProp.clockRate, which
+// it mirrors, is in kHz; a core clock of 100 MHz to 10 GHz falls in
+// disjoint ranges in Hz, kHz and MHz, so the magnitude decides the unit
+// (the header's meta clock_source says which was taken).
+//
+// Kernels and copies are written in host order: by the start of their
+// API call (for a copy without one, its own start), kernels sharing a
+// call (a CUDA graph launch) by correlation id and GPU start. Each
+// kernel becomes a kernel record (ids 1, 2, ... in that order), a host
+// launch at t = the call's start minus the first written record's call
+// start, and one cta record per thread block; each copy becomes a memcpy
+// record of its own buffer (no addresses are recorded, so each copy gets
+// a buffer, role input for host-to-device and output for
+// device-to-host, page-aligned after the previous one; the buffers are
+// declared up front). Streams keep their CUDA stream id; streams of
+// other processes, or ids beyond 32 bits, get 2^32 + k.
+//
+// Cross-stream dependencies: walking in host order, a cudaEventRecord
+// remembers the last kernel launched on its stream before it, and a
+// cudaStreamWaitEvent on stream S makes the next kernel launched on S
+// list that kernel in its launch's after. Not handled: waits on events
+// recorded before the capture or without a CUDA_EVENT row (the table is
+// only exported by some versions and with CUDA event tracing on) — they
+// are counted as unused; events completing a copy rather than a kernel
+// (after lists only kernels); the legacy default stream's implicit
+// synchronisation with other streams; and host-side blocking syncs,
+// which the launch times already reflect.
+//
+// The report measures only a kernel's duration, so the cycles per CTA
+// are a first-order wave estimate, as for Kineto:
+//
+//	CTAs per SM = model.GPU.CTAsPerSM(threads, registers, shared memory)
+//	              on the captured GPU
+//	waves       = ⌈CTAs ÷ (smCount × CTAs per SM)⌉
+//	CTA cycles  = (end − start) in cycles ÷ waves
+//
+// It assumes every CTA takes as long as every other, that the kernel had
+// the GPU to itself (a kernel that overlapped another on the captured
+// GPU had fewer SMs than the estimate assumes, so its CTAs come out too
+// short), that the occupancy limits are the model's (no register
+// allocation granularity or reserved shared memory), and that the GPU
+// ran at the assumed clock (boost clocks vary under load). A kernel
+// replayed alone on the captured GPU then takes its measured duration
+// within rounding; the CTAs' relative cost, launch gaps and stream
+// structure are what a replay under another policy can change.
+//
+// Memory. Every query is ordered by host time in SQLite (which sorts
+// out of core) and read a row at a time; the walk merges the queries
+// holding one row of each. What stays in memory is a few entries per
+// stream and per CUDA event, not per kernel; cta records are generated
+// while writing.
+package nsys
