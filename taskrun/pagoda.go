@@ -50,6 +50,7 @@ type ptask struct {
 	host     int64   // host cycles before its spawn (copy calls)
 	copyIn   int64   // cycles its input holds the H2D copy engine
 	issued   int64   // when the host began on it
+	begun    bool    // issued is set
 	arrives  int64   // when its input is on the GPU
 	cycles   []int64 // per warp; a copy, so callers may reuse their slice
 	smem     int64

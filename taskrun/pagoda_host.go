@@ -56,6 +56,9 @@ func (p *Pagoda) hostKick() {
 	i := h.queue.peek()
 	t := p.tasks.at(i)
 	start := max(t.spawn, p.now)
+	if !t.begun {
+		t.begun, t.issued = true, start // the host's work on it starts now, even if the table is full
+	}
 	h.busy = true
 	c := h.pick()
 	if c < 0 {
@@ -65,7 +68,6 @@ func (p *Pagoda) hostKick() {
 	h.queue.pop()
 	h.spawning = i
 	t.mtb = int32(c)
-	t.issued = start
 	calls := satAdd(start, t.host)
 	t.arrives = p.h2d.move(calls, t.copyIn)
 	p.q.push(event{at: satAdd(calls, p.spawn), kind: evSpawned, ref: i})
