@@ -2,7 +2,6 @@ package kineto
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 )
 
@@ -49,18 +48,18 @@ type hostCall struct {
 	used bool
 }
 
-// profile is what a pass over traceEvents gathers: every GPU op (kernels
+// capture is what a pass over traceEvents gathers: every GPU op (kernels
 // and copies, in file order), the host calls by correlation id, the
 // device properties, and the count of events that play no part.
-type profile struct {
+type capture struct {
 	ops    []*gpuOp
 	calls  map[ident]*hostCall
 	props  map[ident]*deviceProps
 	unused map[string]int
 }
 
-func newProfile() *profile {
-	return &profile{calls: map[ident]*hostCall{}, props: map[ident]*deviceProps{}, unused: map[string]int{}}
+func newCapture() *capture {
+	return &capture{calls: map[ident]*hostCall{}, props: map[ident]*deviceProps{}, unused: map[string]int{}}
 }
 
 // hostCats are the categories of host API events a GPU op's correlation
@@ -69,7 +68,7 @@ var hostCats = map[string]bool{"cuda_runtime": true, "cuda_driver": true, "hip_r
 
 // add files one event; bad is called for an event the importer needs but
 // cannot read.
-func (p *profile) add(i int, off int64, ev *event) *Error {
+func (p *capture) add(i int, off int64, ev *event) *Error {
 	switch {
 	case ev.Ph == "X" && (ev.Cat == "kernel" || ev.Cat == "gpu_memcpy"):
 		return p.addOp(i, off, ev)
@@ -91,7 +90,7 @@ func (p *profile) add(i int, off int64, ev *event) *Error {
 }
 
 // addOp files a kernel or memcpy event.
-func (p *profile) addOp(i int, off int64, ev *event) *Error {
+func (p *capture) addOp(i int, off int64, ev *event) *Error {
 	op := &gpuOp{index: i, offset: off, copy: ev.Cat == "gpu_memcpy", name: ev.Name, ts: ev.Ts.ns, dur: ev.Dur.ns}
 	if err := unmarshalArgs(ev.Args, &op.args); err != nil {
 		return &Error{Event: i, Offset: off, Msg: ev.Cat + " " + quote(ev.Name) + ": bad args", Err: err}
@@ -131,7 +130,7 @@ func category(ev *event) string {
 }
 
 // unusedCalls adds the host calls no GPU op claimed to the unused count.
-func (p *profile) unusedCalls() {
+func (p *capture) unusedCalls() {
 	for _, c := range p.calls {
 		if !c.used {
 			p.unused[c.key]++
@@ -146,14 +145,4 @@ func quote(name string) string {
 		name = name[:77] + "..."
 	}
 	return `"` + strings.ToValidUTF8(name, "?") + `"`
-}
-
-// sortUnused returns the unused categories in a stable order.
-func sortUnused(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

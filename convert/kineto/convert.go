@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -42,14 +42,10 @@ func (s Summary) String() string {
 	if s.Overlapping > 0 {
 		line += fmt.Sprintf("; %d kernels overlapped another stream's (their CTA estimate assumes the whole GPU)", s.Overlapping)
 	}
-	if len(s.Unused) == 0 {
-		return line
+	if u := profile.NotConverted(s.Unused); u != "" {
+		line += "; " + u
 	}
-	var parts []string
-	for _, k := range sortUnused(s.Unused) {
-		parts = append(parts, fmt.Sprintf("%d %s", s.Unused[k], k))
-	}
-	return line + "; not converted: " + strings.Join(parts, ", ")
+	return line
 }
 
 // Convert reads the Kineto trace at path (JSON, or gzip-compressed JSON
@@ -77,7 +73,7 @@ func Read(r io.Reader, name string, out trace.Sink, o Options) (Summary, error) 
 		defer zr.Close()
 		in = zr
 	}
-	p, err := readProfile(in, name)
+	p, err := readCapture(in, name)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -85,15 +81,15 @@ func Read(r io.Reader, name string, out trace.Sink, o Options) (Summary, error) 
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{GPU: pl.name, ClockMHz: pl.spec.ClockMHz, Clock: pl.clockSrc, Overlapping: pl.overlapping(), Unused: pl.unused}
+	sum := Summary{GPU: pl.gpu.Name, ClockMHz: pl.gpu.Spec.ClockMHz, Clock: pl.gpu.Clock, Overlapping: pl.overlapping(), Unused: pl.unused}
 	w := &writer{pl: pl, out: out, sum: &sum}
 	return sum, w.write()
 }
 
-// readProfile streams the document and gathers its GPU ops, host calls
+// readCapture streams the document and gathers its GPU ops, host calls
 // and device properties.
-func readProfile(in io.Reader, name string) (*profile, error) {
-	p := newProfile()
+func readCapture(in io.Reader, name string) (*capture, error) {
+	p := newCapture()
 	d := &decoder{file: name, dec: json.NewDecoder(in)}
 	d.event = func(i int, ev *event) error {
 		if err := p.add(i, d.dec.InputOffset(), ev); err != nil {

@@ -41,9 +41,10 @@
 // The header records the device name as gpu and its limits as gpu_spec,
 // so `replay --gpu=captured` replays on the captured machine shape.
 // Kineto records no clock: times become cycles at Options.ClockMHz, or
-// at the device's boost clock from a table of known GPUs (see
-// knownClocks: A100 1410 MHz, H100 1755, V100 1530, RTX 3090 1695, ...,
-// from the vendors' whitepapers and product pages), or DefaultClockMHz.
+// at the device's boost clock from a table of known GPUs (A100 1410 MHz,
+// H100 1755, V100 1530, RTX 3090 1695, MI250X 1700, ..., from the
+// vendors' whitepapers and product pages; the Nsight Systems importer
+// uses the same table), or DefaultClockMHz.
 //
 // Each kernel of the converted device becomes, in program order (by the
 // start of its launch call), a kernel record (ids 1, 2, ... in that

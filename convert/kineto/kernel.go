@@ -3,6 +3,7 @@ package kineto
 import (
 	"fmt"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -19,17 +20,9 @@ func (w *writer) kernel(op *gpuOp) error {
 		return err
 	}
 	launch := &trace.Launch{Kernel: k.ID, T: op.t, Stream: w.pl.streams[op.stream]}
-	if err := w.out.Write(k); err != nil {
+	n, err := profile.WriteKernel(w.out, k, launch, per)
+	if err != nil {
 		return err
-	}
-	if err := w.out.Write(launch); err != nil {
-		return err
-	}
-	n := k.CTAs()
-	for i := uint64(0); i < n; i++ {
-		if err := w.out.Write(&trace.CTA{Kernel: k.ID, CTA: i, Cycles: per}); err != nil {
-			return err
-		}
 	}
 	w.sum.Kernels++
 	w.sum.CTAs += int64(n)
@@ -80,17 +73,14 @@ func (w *writer) shape(op *gpuOp) (*trace.Kernel, error) {
 // records beyond any replay's reach.
 const maxCTAs = 1 << 32
 
-// ctaCycles is the wave estimate: the kernel's CTAs run in waves of
-// (SMs × CTAs per SM) on the captured GPU, every CTA as long as every
-// other, so each takes the measured duration divided by the waves.
+// ctaCycles is the wave estimate (profile.CTACycles) of the kernel's
+// measured duration on the captured GPU.
 func (w *writer) ctaCycles(op *gpuOp, k *trace.Kernel) (int64, error) {
-	perSM, limit := w.pl.gpu.CTAsPerSM(k.Threads(), k.Regs, k.Smem)
-	if perSM < 1 {
-		return 0, w.errorf(op, "does not fit on an SM of the captured GPU (%s limit)", limit)
+	per, err := profile.CTACycles(w.pl.gpu.Model, k, w.pl.cycles(op.dur))
+	if err != nil {
+		return 0, w.errorf(op, "%v", err)
 	}
-	slots := uint64(perSM) * uint64(w.pl.gpu.SMs)
-	waves := (k.CTAs() + slots - 1) / slots
-	return (w.pl.cycles(op.dur) + int64(waves/2)) / int64(waves), nil
+	return per, nil
 }
 
 func (w *writer) errorf(op *gpuOp, format string, a ...any) *Error {

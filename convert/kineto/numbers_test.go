@@ -54,23 +54,6 @@ func TestIdent(t *testing.T) {
 	}
 }
 
-func TestClockFor(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		mhz  float64
-	}{
-		{"NVIDIA A100-PG509-200", 1410}, {"NVIDIA A100-SXM4-80GB", 1410},
-		{"NVIDIA A10", 1695}, {"NVIDIA A10G", 1710}, {"NVIDIA H100 80GB HBM3", 1755},
-		{"Tesla V100-SXM2-32GB", 1530}, {"NVIDIA GeForce RTX 3090", 1695},
-		{"NVIDIA GeForce RTX 3090 Ti", 1860}, {"NVIDIA L40S", 2520}, {"NVIDIA L4", 2040},
-		{"AMD Instinct MI250X", 1700}, {"Some Future GPU", DefaultClockMHz}, {"", DefaultClockMHz},
-	} {
-		if got, _ := clockFor(tc.name); got != tc.mhz {
-			t.Errorf("clockFor(%q) = %v, want %v", tc.name, got, tc.mhz)
-		}
-	}
-}
-
 func TestOptionsSet(t *testing.T) {
 	o := DefaultOptions()
 	for _, kv := range [][2]string{{"clock_mhz", "1980"}, {"device", "2"}, {"gpu", "k20c"}} {

@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/model"
 )
 
-// DefaultClockMHz is the clock assumed for a GPU the clock table does not
-// know: a typical boost clock of the data-centre GPUs PyTorch profiles come
-// from (the same figure the Accel-Sim importer assumes).
-const DefaultClockMHz = 1400
+// DefaultClockMHz (1400) is the clock assumed for a GPU the clock table
+// does not know: a typical boost clock of the data-centre GPUs PyTorch
+// profiles come from (the figure the Nsight Systems and Accel-Sim
+// importers assume too).
+const DefaultClockMHz = profile.DefaultClockMHz
 
 // Options are the assumptions a conversion makes where the trace is silent.
 // Kineto records times in microseconds but no clock, and trace cycles need

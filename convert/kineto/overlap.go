@@ -27,7 +27,7 @@ func (pl *plan) overlapping() int {
 		stream ident
 		end    int64
 	}
-	last := run{ks[0].stream, satAdd(ks[0].ts, ks[0].dur)}
+	last := run{ks[0].stream, ks[0].end()}
 	other := run{end: math.MinInt64}
 	n := 0
 	for _, k := range ks[1:] {
@@ -38,7 +38,7 @@ func (pl *plan) overlapping() int {
 		if prev.end > k.ts {
 			n++
 		}
-		end := satAdd(k.ts, k.dur)
+		end := k.end()
 		switch {
 		case k.stream == last.stream:
 			last.end = max(last.end, end)
@@ -49,4 +49,13 @@ func (pl *plan) overlapping() int {
 		}
 	}
 	return n
+}
+
+// end is when op ended on the GPU (ns), saturating: dur is never
+// negative, but ts may be near the int64 limit.
+func (op *gpuOp) end() int64 {
+	if op.ts > math.MaxInt64-op.dur {
+		return math.MaxInt64
+	}
+	return op.ts + op.dur
 }

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -12,24 +12,21 @@ import (
 // start of their host call) on one device, each with its t, and the
 // captured GPU.
 type plan struct {
-	file     string
-	device   ident
-	name     string         // device name
-	spec     *trace.GPUSpec // captured GPU
-	gpu      model.GPU      // its occupancy model
-	clockSrc string         // where the clock came from
-	ops      []*gpuOp
-	lat      latency          // what a replay adds to a launch
-	base     int64            // profile time (ns) the mapping counts from
-	origin   int64            // cycles after base that become t = 0
-	streams  map[ident]uint64 // Kineto stream → trace stream
-	unused   map[string]int   // events not converted, by category
-	opts     Options
+	file    string
+	device  ident
+	gpu     profile.GPU // the captured GPU
+	ops     []*gpuOp
+	lat     profile.Latency  // what a replay adds to a launch
+	base    int64            // profile time (ns) the mapping counts from
+	origin  int64            // cycles after base that become t = 0
+	streams map[ident]uint64 // Kineto stream → trace stream
+	unused  map[string]int   // events not converted, by category
+	opts    Options
 }
 
 // makePlan matches GPU ops to their host calls, picks the device, and
 // orders what is kept.
-func makePlan(file string, p *profile, o Options) (*plan, error) {
+func makePlan(file string, p *capture, o Options) (*plan, error) {
 	for _, op := range p.ops {
 		if c := p.calls[op.corr]; c != nil && op.corr != "" {
 			op.call, c.used = c, true
@@ -47,7 +44,7 @@ func makePlan(file string, p *profile, o Options) (*plan, error) {
 	}
 	p.unusedCalls()
 	pl.numberStreams()
-	lat, err := assumedLatency(pl.name, pl.spec)
+	lat, err := profile.AssumedLatency(pl.gpu.Name, pl.gpu.Spec)
 	if err != nil {
 		return nil, errorf(file, -1, -1, "the replay model's launch latency: %v", err)
 	}
@@ -66,7 +63,7 @@ func hostStart(op *gpuOp) int64 {
 }
 
 // pickDevice chooses the device to convert and its properties and clock.
-func (pl *plan) pickDevice(p *profile) error {
+func (pl *plan) pickDevice(p *capture) error {
 	if pl.opts.Device >= 0 {
 		for _, op := range p.ops {
 			if v, ok := op.device.int(); ok && v == pl.opts.Device {
@@ -92,21 +89,21 @@ func (pl *plan) pickDevice(p *profile) error {
 	if props == nil {
 		return pl.presetDevice()
 	}
-	pl.name = props.Name
-	clock, key := clockFor(props.Name)
+	clock, key := profile.ClockFor(props.Name)
+	var src string
 	switch {
 	case pl.opts.ClockMHz > 0:
-		clock, pl.clockSrc = pl.opts.ClockMHz, "option clock_mhz"
+		clock, src = pl.opts.ClockMHz, "option clock_mhz"
 	case key != "":
-		pl.clockSrc = "clock table (" + key + ")"
+		src = "clock table (" + key + ")"
 	default:
-		pl.clockSrc = "default (device not in the clock table)"
+		src = "default (device not in the clock table)"
 	}
 	spec, missing := props.spec(clock)
 	if spec == nil {
 		return errorf(pl.file, -1, -1, "deviceProperties of device %s has no %s; the per-CTA estimate needs it", pl.device, missing)
 	}
-	pl.spec, pl.gpu = spec, gpu(spec)
+	pl.gpu = profile.Captured(props.Name, spec, src)
 	return nil
 }
 
@@ -116,21 +113,9 @@ func (pl *plan) presetDevice() error {
 	if pl.opts.GPU == "" {
 		return errorf(pl.file, -1, -1, "deviceProperties has no entry for device %s; the per-CTA estimate needs its numSms and limits (set the gpu option to a preset to assume one)", pl.device)
 	}
-	cfg, err := model.Preset(pl.opts.GPU)
-	if err != nil {
-		return err
-	}
-	g := cfg.GPU
-	pl.name, pl.clockSrc = g.Name, "preset "+pl.opts.GPU
-	if pl.opts.ClockMHz > 0 {
-		g.ClockMHz, pl.clockSrc = pl.opts.ClockMHz, "option clock_mhz"
-	}
-	pl.spec = &trace.GPUSpec{
-		SMs: g.SMs, ClockMHz: g.ClockMHz, MaxCTAsPerSM: g.MaxCTAsPerSM, MaxThreadsPerSM: g.MaxThreadsPerSM,
-		RegsPerSM: g.RegsPerSM, SmemPerSM: g.SmemPerSM, MaxKernels: g.MaxKernels,
-	}
+	g, err := profile.FromPreset(pl.opts.GPU, pl.opts.ClockMHz)
 	pl.gpu = g
-	return nil
+	return err
 }
 
 // keep adds op to the plan if it is on the chosen device and the trace

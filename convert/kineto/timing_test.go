@@ -3,67 +3,55 @@ package kineto
 import (
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
-// TestSchedule checks the backward pass at 1000 MHz (1 ns = 1 cycle) with
-// a host issue of 100 cycles, 200 to the GPU and 5 to dispatch.
+// TestSchedule checks the plan's side of the timing mapping at 1000 MHz
+// (1 ns = 1 cycle) with a host issue of 100 cycles, 200 to the GPU and 5
+// to dispatch: GPU starts count from the first op's host start, whatever
+// the later calls' starts, and the origin is the profile time of the
+// first op's issue. (profile.Schedule's own cases are in its package.)
 func TestSchedule(t *testing.T) {
 	op := func(call, start int64, copy bool) *gpuOp {
 		return &gpuOp{ts: start, copy: copy, call: &hostCall{ts: call}}
 	}
-	for _, tc := range []struct {
-		name string
-		ops  []*gpuOp
-		want []int64
-	}{
-		// Idle GPU: each op is ready exactly at its start, 305 cycles
-		// (300 for a copy) after its issue, whatever its call's start.
-		{"idle", []*gpuOp{op(0, 1000, false), op(1100, 2000, true), op(2100, 2500, false)},
-			[]int64{0, 1005, 1500}},
-		// Queued: the kernels after the first started back to back 10
-		// cycles apart; the host needs 100 per issue, so they are issued
-		// 100 apart (the host's pace), the last just in time.
-		{"queued", []*gpuOp{op(0, 400, false), op(10, 5000, false), op(20, 5010, false), op(30, 5020, false)},
-			[]int64{0, 4420, 4520, 4620}},
-		// A launch whose kernel started before the previous one's (another
-		// stream) keeps its program order, a host issue later.
-		{"reordered", []*gpuOp{op(0, 3000, false), op(10, 1000, false)},
-			[]int64{0, 100}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pl := &plan{ops: tc.ops, spec: &trace.GPUSpec{ClockMHz: 1000}, lat: latency{issue: 100, launch: 200, dispatch: 5}}
-			pl.schedule()
-			var got []int64
-			for _, op := range pl.ops {
-				got = append(got, op.t)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("t = %v, want %v", got, tc.want)
-			}
-		})
+	ops := []*gpuOp{op(5000, 6000, false), op(1100, 7000, true), op(9999, 7500, false)}
+	pl := &plan{ops: ops, gpu: profile.GPU{Spec: &trace.GPUSpec{ClockMHz: 1000}}, lat: profile.Latency{Issue: 100, Launch: 200, Dispatch: 5}}
+	pl.schedule()
+	var got []int64
+	for _, op := range pl.ops {
+		got = append(got, op.t)
+	}
+	if want := []int64{0, 1005, 1500}; !reflect.DeepEqual(got, want) {
+		t.Errorf("t = %v, want %v", got, want)
+	}
+	if got := pl.originMicros(); got != "5.695" { // 6000 - 305 ns
+		t.Errorf("origin %s µs, want 5.695", got)
 	}
 }
 
 // TestScheduleExtremes feeds times at the ends of the int64 range: t must
-// stay non-negative and in program order.
+// stay non-negative and in program order, and the origin be a number.
 func TestScheduleExtremes(t *testing.T) {
 	ops := []*gpuOp{
 		{ts: math.MaxInt64, call: &hostCall{ts: math.MinInt64}},
 		{ts: math.MinInt64, copy: true},
 		{ts: 0, call: &hostCall{ts: 0}},
 	}
-	pl := &plan{ops: ops, spec: &trace.GPUSpec{ClockMHz: 1e12}, lat: latency{issue: maxCycles, launch: maxCycles, dispatch: maxCycles}}
+	huge := profile.Latency{Issue: math.MaxInt64, Launch: math.MaxInt64, Dispatch: math.MaxInt64}
+	pl := &plan{ops: ops, gpu: profile.GPU{Spec: &trace.GPUSpec{ClockMHz: 1e12}}, lat: huge}
 	pl.schedule()
 	for i, op := range ops {
 		if op.t < 0 || i > 0 && op.t < ops[i-1].t {
 			t.Errorf("op %d: t = %d after %d", i, op.t, ops[max(i-1, 0)].t)
 		}
 	}
-	if s := pl.originMicros(); s == "" {
-		t.Error("no origin")
+	if _, err := strconv.ParseFloat(pl.originMicros(), 64); err != nil {
+		t.Errorf("origin: %v", err)
 	}
 }
 

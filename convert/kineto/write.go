@@ -3,7 +3,6 @@ package kineto
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -51,23 +50,22 @@ func (w *writer) write() error {
 // mapping assumed: the replay latencies (cycles at clock_mhz) that each
 // launch's t allows for, and the profile ts that t = 0 stands for.
 func (w *writer) header() *trace.Header {
+	meta := map[string]string{
+		"file":         filepath.Base(w.pl.file),
+		"device":       string(w.pl.device),
+		"clock_source": w.pl.gpu.Clock,
+		"options":      w.pl.opts.String(),
+		"origin_ts_us": w.pl.originMicros(),
+	}
+	w.pl.lat.Record(meta)
 	return &trace.Header{
 		Version:   trace.Version,
-		ClockMHz:  w.pl.spec.ClockMHz,
+		ClockMHz:  w.pl.gpu.Spec.ClockMHz,
 		PageBytes: trace.DefaultPageBytes,
 		Source:    "kineto",
-		GPU:       w.pl.name,
-		GPUSpec:   w.pl.spec,
-		Meta: map[string]string{
-			"file":                filepath.Base(w.pl.file),
-			"device":              string(w.pl.device),
-			"clock_source":        w.pl.clockSrc,
-			"options":             w.pl.opts.String(),
-			"origin_ts_us":        w.pl.originMicros(),
-			"lat.host_issue":      strconv.FormatInt(w.pl.lat.issue, 10),
-			"lat.host_launch":     strconv.FormatInt(w.pl.lat.launch, 10),
-			"lat.kernel_dispatch": strconv.FormatInt(w.pl.lat.dispatch, 10),
-		},
+		GPU:       w.pl.gpu.Name,
+		GPUSpec:   w.pl.gpu.Spec,
+		Meta:      meta,
 	}
 }
 

@@ -2,9 +2,8 @@ package nsys
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -34,19 +33,10 @@ type Summary struct {
 func (s Summary) String() string {
 	line := fmt.Sprintf("nsys: %d kernels, %d CTAs, %d memcpys, %d cross-stream dependencies on %s (device %d) at %g MHz (%s)",
 		s.Kernels, s.CTAs, s.Memcpys, s.After, s.GPU, s.Device, s.ClockMHz, s.Clock)
-	if len(s.Unused) == 0 {
-		return line
+	if u := profile.NotConverted(s.Unused); u != "" {
+		line += "; " + u
 	}
-	keys := make([]string, 0, len(s.Unused))
-	for k := range s.Unused {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%d %s", s.Unused[k], k)
-	}
-	return line + "; not converted: " + strings.Join(parts, ", ")
+	return line
 }
 
 // Convert reads the Nsight Systems SQLite export at path (nsys export
@@ -70,8 +60,8 @@ func Convert(path string, out trace.Sink, o Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{GPU: gpu.name, Device: dev, ClockMHz: gpu.spec.ClockMHz, Clock: gpu.clockSrc, Unused: map[string]int{}}
-	c := &converter{r: r, out: out, o: o, gpu: gpu, sum: &sum, streams: newStreamIDs(), deps: newDeps()}
+	sum := Summary{GPU: gpu.Name, Device: dev, ClockMHz: gpu.Spec.ClockMHz, Clock: gpu.Clock, Unused: map[string]int{}}
+	c := &converter{r: r, out: out, o: o, dev: dev, gpu: gpu, sum: &sum, streams: newStreamIDs(), deps: newDeps()}
 	if err := c.convert(); err != nil {
 		return sum, err
 	}

@@ -87,27 +87,37 @@ func outline(recs []trace.Record) []string {
 	return out
 }
 
-// TestConvert converts the base fixture: host launch order, times from
-// the launch calls (the earlier of the duplicated rows), the stream wait
-// as an after edge, the wave estimate at TARGET_INFO_GPU's clockRate,
-// and everything else counted.
+// TestConvert converts the base fixture: host launch order (by the
+// earlier of a call's duplicated rows), the timing mapping, the stream
+// wait as an after edge, the wave estimate at TARGET_INFO_GPU's
+// clockRate, and everything else counted.
+//
+// Each t is the op's profiled GPU start less what a replay adds before
+// it starts (lat.host_issue 3.5 µs + lat.host_launch 5 µs = 11985 cycles
+// at 1410 MHz for a copy, 283 more for a kernel), counted from the first
+// issue: gemm starts 2 µs after the copy's call, relu 32.5 µs, reduce
+// 59.5, the d2h copy 69.6, so gemm is issued at 2820 − 12268 = −9448
+// cycles, relu at 33557, reduce at 71627 and the copy back at 86151.
+// The first copy would be issued at 423 − 11985, but the one host thread
+// needs 3.5 µs (4935 cycles) before it can issue gemm, so it goes at
+// −9448 − 4935 = −14383: t = 0 stands for report time 1000 ns − 10201 ns.
 func TestConvert(t *testing.T) {
 	recs, sum := convertFixture(t, baseFixture(), DefaultOptions())
 	want := []string{
 		"header NVIDIA A100-SXM4-40GB clock 1410",
-		"buffer 1 input 1048576 at 0",
-		"buffer 2 output 4000 at 1048576",
+		"buffer 1 input 8192 at 0",
+		"buffer 2 output 4000 at 8192",
 		"memcpy h2d buffer 1 stream 7 t 0",
 		"kernel 1 void gemm<float>(float const*, float*, int) grid [216 1 1] block [256 1 1] regs 32 smem 4096",
-		"launch 1 stream 7 t 1410 after []", // (2000 - 1000) ns × 1.41
-		"ctas 216 cycles 42300",             // one wave: 30 µs
+		"launch 1 stream 7 t 4935 after []",
+		"ctas 216 cycles 42300", // one wave: 30 µs
 		"kernel 2 relu(float*) grid [2000 1 1] block [128 1 1] regs 16 smem 0",
-		"launch 2 stream 13 t 2256 after [1]",
+		"launch 2 stream 13 t 47940 after [1]",
 		"ctas 2000 cycles 14100", // 16 per SM × 108 SMs: two waves of 20 µs / 2
 		"kernel 3 reduce(float*) grid [4 4 2] block [16 16 1] regs 24 smem 0",
-		"launch 3 stream 7 t 83190 after []",
+		"launch 3 stream 7 t 86010 after []",
 		"ctas 32 cycles 14100",
-		"memcpy d2h buffer 2 stream 7 t 84600",
+		"memcpy d2h buffer 2 stream 7 t 100534",
 	}
 	if got := outline(recs); !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -116,6 +126,11 @@ func TestConvert(t *testing.T) {
 	wantSpec := trace.GPUSpec{SMs: 108, ClockMHz: 1410, MaxCTAsPerSM: 32, MaxThreadsPerSM: 2048, RegsPerSM: 65536, SmemPerSM: 167936}
 	if *h.GPUSpec != wantSpec || h.Source != "nsys" || h.Meta["nsys_version"] != "2024.6.2.225" || h.Meta["device"] != "0" {
 		t.Errorf("header %+v, spec %+v", h, h.GPUSpec)
+	}
+	for k, v := range map[string]string{"origin_ns": "-9201", "lat.host_issue": "4935", "lat.host_launch": "7050", "lat.kernel_dispatch": "283"} {
+		if h.Meta[k] != v {
+			t.Errorf("header meta %s = %q, want %q", k, h.Meta[k], v)
+		}
 	}
 	const wantSum = "nsys: 3 kernels, 2248 CTAs, 2 memcpys, 1 cross-stream dependencies on NVIDIA A100-SXM4-40GB (device 0) at 1410 MHz (TARGET_INFO_GPU.clockRate (Hz)); " +
 		"not converted: 1 kernel (other device), 1 memcpy:Device-to-Device, 1 memset, 1 runtime:cudaMalloc, 1 synchronization:Stream sync"
@@ -131,7 +146,7 @@ func TestStreamWaitUnresolved(t *testing.T) {
 	f := baseFixture()
 	delete(f, tabEvent)
 	recs, sum := convertFixture(t, f, DefaultOptions())
-	if got := outline(recs)[8]; got != "launch 2 stream 13 t 2256 after []" {
+	if got := outline(recs)[8]; got != "launch 2 stream 13 t 47940 after []" {
 		t.Errorf("relu's launch: %s", got)
 	}
 	for _, k := range []string{"synchronization:Stream wait sync (event not recorded)", "runtime:cudaEventRecord"} {
@@ -157,9 +172,9 @@ func TestTwoProcesses(t *testing.T) {
 	recs, sum := convertFixture(t, f, DefaultOptions())
 	got := outline(recs)
 	want := map[int]string{
-		5:  "launch 1 stream 7 t 1410 after []",
-		8:  "launch 2 stream 13 t 2256 after [1]",
-		15: "launch 4 stream 4294967296 t 125490 after []", // (90000 - 1000) ns × 1.41
+		5:  "launch 1 stream 7 t 4935 after []",
+		8:  "launch 2 stream 13 t 47940 after [1]",
+		15: "launch 4 stream 4294967296 t 129015 after []", // (91000 - 1000) ns × 1.41 − 12268 + 14383
 	}
 	for i, w := range want {
 		if len(got) != 17 || got[i] != w {

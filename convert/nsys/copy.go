@@ -12,7 +12,8 @@ import (
 // shows none).
 type copyOp struct {
 	row    *row
-	t      int64
+	t      int64 // the API call's start (ns)
+	start  int64 // on the GPU (ns)
 	stream streamKey
 	bytes  int64
 	dir    string
@@ -47,7 +48,10 @@ func copyLabel(kind sql.NullInt64) string {
 // trace record; countUnused counts the complement.
 const copyConverted = `COALESCE(m.copyKind IN (1, 2) AND m.bytes > 0, 0)`
 
-var copyNames = []string{"start", "streamId", "globalPid", "bytes", "copyKind"}
+// copyNames are the columns the copy query selects after the rowid, for
+// messages: the host time of the copy's API call (its own start without
+// one), its stream, process, size and kind, and its start on the GPU.
+var copyNames = []string{"call start", "streamId", "globalPid", "bytes", "copyKind", "start"}
 
 // maxCopyBytes bounds a copy's size (256 TiB), above any GPU's memory.
 const maxCopyBytes = 1 << 48
@@ -55,7 +59,7 @@ const maxCopyBytes = 1 << 48
 // copyQuery selects the device's converted copies in host order.
 func (r *report) copyQuery() string {
 	return r.launchCTE(tabMemcpy) + `SELECT m.rowid, COALESCE(l.t, m.start), m.streamId, ` + r.pidOf(tabMemcpy, "m") + `,
-		m.bytes, m.copyKind FROM ` + tabMemcpy + ` m` + r.launchJoin(tabMemcpy, "m") + `
+		m.bytes, m.copyKind, m.start FROM ` + tabMemcpy + ` m` + r.launchJoin(tabMemcpy, "m") + `
 	WHERE m.deviceId = ? AND ` + copyConverted + ` ORDER BY 2, m.correlationId, m.start, m.rowid`
 }
 
@@ -66,6 +70,11 @@ func (c *converter) readCopy(rows *sql.Rows) (op, error) {
 		return nil, err
 	}
 	cp := &copyOp{row: rw, dir: trace.DirH2D}
+	// The GPU start first: a copy without an API call has it as its host
+	// time too, and a NULL one is reported under its own name.
+	if cp.start, err = rw.need(5); err != nil {
+		return nil, err
+	}
 	if cp.t, err = rw.need(0); err != nil {
 		return nil, err
 	}
@@ -104,10 +113,14 @@ func (c *converter) buffer(cp *copyOp) error {
 // memcpy writes a copy as its memcpy record (buffer ids follow the
 // buffers' order, which is the copies').
 func (c *converter) memcpy(cp *copyOp) error {
+	t, err := c.t(cp.row)
+	if err != nil {
+		return err
+	}
 	c.bid++
 	c.sum.Memcpys++
 	return c.out.Write(&trace.Memcpy{
 		Dir: cp.dir, Buffer: c.bid, Bytes: cp.bytes,
-		Stream: c.streams.id(cp.stream), T: c.hostCycles(cp.t),
+		Stream: c.streams.id(cp.stream), T: t,
 	})
 }

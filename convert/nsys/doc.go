@@ -54,8 +54,8 @@
 // The header records the device name as gpu and its limits as gpu_spec,
 // so `replay --gpu=captured` replays on the captured machine shape, and
 // the clock: Options.ClockMHz, else TARGET_INFO_GPU.clockRate, else the
-// boost clock of a table of known GPUs (see knownClocks: A100 1410 MHz,
-// H100 1755, V100 1530, ...), else DefaultClockMHz. The export schema
+// boost clock of a table of known GPUs (A100 1410 MHz, H100 1755, V100
+// 1530, ...: the Kineto importer's table), else DefaultClockMHz. The export schema
 // documents clockRate in Hz, but CUDA's cudaDeviceProp.clockRate, which
 // it mirrors, is in kHz; a core clock of 100 MHz to 10 GHz falls in
 // disjoint ranges in Hz, kHz and MHz, so the magnitude decides the unit
@@ -65,9 +65,8 @@
 // API call (for a copy without one, its own start), kernels sharing a
 // call (a CUDA graph launch) by correlation id and GPU start. Each
 // kernel becomes a kernel record (ids 1, 2, ... in that order), a host
-// launch at t = the call's start minus the first written record's call
-// start, and one cta record per thread block; each copy becomes a memcpy
-// record of its own buffer (no addresses are recorded, so each copy gets
+// launch at the t of "Timing" below, and one cta record per thread
+// block; each copy becomes a memcpy record (at its t) of its own buffer (no addresses are recorded, so each copy gets
 // a buffer, role input for host-to-device and output for
 // device-to-host, page-aligned after the previous one; the buffers are
 // declared up front). Streams keep their CUDA stream id; streams of
@@ -102,9 +101,54 @@
 // within rounding; the CTAs' relative cost, launch gaps and stream
 // structure are what a replay under another policy can change.
 //
+// # Timing
+//
+// A replay does not start a kernel at its launch's t: the one host thread
+// spends lat.host_issue per launch (launches serialise), the kernel
+// reaches the GPU lat.host_launch later and is ready lat.kernel_dispatch
+// after it heads its stream (docs/model.md); a copy is on the GPU after
+// lat.host_issue + lat.host_launch. Taking t from the API call's start
+// would add these modelled latencies to the real ones the report already
+// shows between a call and its GPU activity, which are different and
+// vary (the first launch of a process takes tens of µs while CUDA loads
+// modules), moving every op by a different amount. So t is chosen, as
+// the Kineto importer does, from where the report shows each op on the
+// GPU. Going backwards over the kernels and copies in host order,
+//
+//	issue_k = min(start_k − ready_k, issue_k+1 − lat.host_issue)
+//	t_k     = issue_k − issue_1
+//
+// with start_k the op's start on the GPU and ready_k its latency above:
+// the latest issue that has the op ready on an idle GPU by its start and
+// still lets the host issue the next op by its own issue. An op that was
+// not held up on the captured GPU then starts in the replay exactly when
+// the report says; one that queued behind its stream is ready early and
+// starts when its stream frees, as it did. Where the report's host issued
+// ops faster than lat.host_issue allows, the earlier ops are issued
+// early to keep the later ones on time: the replayed busy span grows by
+// what the model's host cannot keep up with.
+//
+// The latencies assumed are those of the configuration `replay
+// --gpu=captured` builds: the default preset (model.DefaultPreset) with
+// the header's gpu_spec, whose host-side costs keep their microseconds at
+// the captured clock (model.FromSpec). The header's meta records them
+// (lat.host_issue, lat.host_launch, lat.kernel_dispatch, in cycles at
+// clock_mhz) and the report time, in ns, that t = 0 stands for
+// (origin_ns; a replay's cycle c is report time origin_ns + c / clock).
+// Replaying with other latencies (--set, another preset) shifts every op
+// by the difference. The model charges queued kernels only
+// lat.kernel_dispatch between them, and moves a copy at io.pcie_gbps
+// rather than at its measured rate, so ops behind a long queue or a copy
+// may start somewhat early or late.
+//
 // Memory. Every query is ordered by host time in SQLite (which sorts
 // out of core) and read a row at a time; the walk merges the queries
-// holding one row of each. What stays in memory is a few entries per
-// stream and per CUDA event, not per kernel; cta records are generated
-// while writing.
+// holding one row of each. The backward pass needs every op's GPU start
+// before the first launch is written, so a first walk over the copies
+// and kernels keeps of each its start and kind (16 bytes) until the pass
+// has run, and its t (8 bytes) until it is written: at most 24 bytes per
+// kernel or copy (24 MB for a million), the importer's only memory in
+// the number of kernels.
+// Beyond it, a few entries per stream and per CUDA event; cta records are
+// generated while writing.
 package nsys

@@ -39,7 +39,8 @@ var fixtureStrings = map[int64]string{
 }
 
 // baseFixture is a report of one process on two GPUs. On device 0 (an
-// A100): a 1 MiB host-to-device copy on stream 7; gemm (30 µs) on stream
+// A100): an 8 KiB host-to-device copy on stream 7 (0.5 µs, the PCIe
+// rate the replay model assumes); gemm (30 µs) on stream
 // 7; an event recorded on stream 7 after it and waited for by stream 13;
 // relu (20 µs, two waves) on stream 13, which must therefore follow gemm;
 // a memset; reduce (10 µs) on stream 7; a 4000-byte device-to-host copy,
@@ -107,7 +108,7 @@ func baseFixture() fixture {
 	f.call(11, 62000, 8)    // cudaStreamSynchronize
 	f.call(12, 63000, 3, 4) // the kernel on device 1
 
-	f.copy(2, 0, 7, 1300, 1800, 1<<20, copyHtoD)
+	f.copy(2, 0, 7, 1300, 1800, 8192, copyHtoD)
 	f.kernel(3, 0, 7, 3000, 33000, 9, [6]int64{216, 1, 1, 256, 1, 1}, 32, 1024, 3072)
 	f.add(tabEvent, map[string]any{"deviceId": 0, "contextId": 1, "streamId": 7, "correlationId": 4, "globalPid": globalPid, "eventId": 1})
 	f.sync(5, 0, 13, 2500, 2550, syncStreamWait, 1)

@@ -5,20 +5,10 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
-
-// captured is the GPU the converted device is, as the trace header
-// records it: its name, its limits and clock (gpu_spec), the occupancy
-// model the wave estimate uses, and where the clock came from.
-type captured struct {
-	device   int64
-	name     string
-	spec     *trace.GPUSpec
-	gpu      model.GPU
-	clockSrc string
-}
 
 // gpuInfo is the TARGET_INFO_GPU row of a device; NULL where the row or
 // the export lacks a value.
@@ -35,10 +25,10 @@ var gpuInfoCols = []string{"name", "clockRate", "smCount", "maxWarpsPerSm", "thr
 
 // capturedGPU describes device dev from TARGET_INFO_GPU, or from the
 // preset Options.GPU names where the report cannot.
-func (r *report) capturedGPU(dev int64, o Options) (*captured, error) {
+func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	info, err := r.gpuInfo(dev)
 	if err != nil {
-		return nil, err
+		return profile.GPU{}, err
 	}
 	var why *Error
 	switch {
@@ -49,20 +39,20 @@ func (r *report) capturedGPU(dev int64, o Options) (*captured, error) {
 	default:
 		spec, missing := info.spec()
 		if spec != nil {
-			c := &captured{device: dev, name: info.name.String, spec: spec}
-			if c.name == "" {
-				c.name = "CUDA device " + strconv.FormatInt(dev, 10)
+			name := info.name.String
+			if name == "" {
+				name = "CUDA device " + strconv.FormatInt(dev, 10)
 			}
-			c.setClock(o, info.clockRate)
-			c.gpu = occupancy(spec)
-			return c, nil
+			var src string
+			spec.ClockMHz, src = clock(o, info.clockRate, name)
+			return profile.Captured(name, spec, src), nil
 		}
 		why = errorf(r.file, tabGPU, info.row, "device %d has no usable %s: the per-CTA estimate needs it (set the gpu option to a preset to assume one)", dev, missing)
 	}
 	if o.GPU == "" {
-		return nil, why
+		return profile.GPU{}, why
 	}
-	return presetGPU(dev, o)
+	return profile.FromPreset(o.GPU, o.ClockMHz)
 }
 
 // gpuInfo finds device dev's TARGET_INFO_GPU row: by cuDevice (the CUDA
@@ -113,8 +103,8 @@ func (r *report) colOrNull(table, alias, col string) string {
 
 // spec is the header's gpu_spec (without the clock) for g; missing names
 // the first column the wave estimate needs that g lacks or has out of
-// range. maxBlocksPerSm may be missing: the compute capability's
-// resident-block limit stands in.
+// range. maxBlocksPerSm may be missing: the resident-block limit of the
+// compute capability stands in, or with none the usual limit.
 func (g *gpuInfo) spec() (s *trace.GPUSpec, missing string) {
 	switch {
 	case !inRange(g.smCount, 1, 1<<20):
@@ -130,11 +120,12 @@ func (g *gpuInfo) spec() (s *trace.GPUSpec, missing string) {
 	if inRange(g.warp, 1, 1024) {
 		warp = g.warp.Int64
 	}
-	ctas := int64(defaultMaxCTAsPerSM)
-	if inRange(g.maxBlocks, 1, 1<<16) {
+	ctas := int64(profile.DefaultMaxCTAsPerSM)
+	switch {
+	case inRange(g.maxBlocks, 1, 1<<16):
 		ctas = g.maxBlocks.Int64
-	} else if n, ok := maxCTAsPerSM[g.cc.Int64*10+g.cm.Int64]; ok && g.cc.Valid && g.cm.Valid {
-		ctas = int64(n)
+	case inRange(g.cc, 0, 99) && inRange(g.cm, 0, 99):
+		ctas = int64(profile.MaxCTAsPerSM(int(g.cc.Int64), int(g.cm.Int64)))
 	}
 	return &trace.GPUSpec{
 		SMs:             int(g.smCount.Int64),
@@ -150,67 +141,20 @@ func inRange(v sql.NullInt64, lo, hi int64) bool {
 	return v.Valid && v.Int64 >= lo && v.Int64 <= hi
 }
 
-// maxCTAsPerSM is the CUDA programming guide's "maximum number of resident
-// blocks per SM" by compute capability (major*10+minor), for exports
-// without maxBlocksPerSm.
-var maxCTAsPerSM = map[int64]int{
-	30: 16, 32: 16, 35: 16, 37: 16, 50: 32, 52: 32, 53: 32, 60: 32,
-	61: 32, 62: 32, 70: 32, 72: 32, 75: 16, 80: 32, 86: 16, 87: 16,
-	89: 24, 90: 32, 100: 32,
-}
-
-// defaultMaxCTAsPerSM is assumed for a compute capability the table does
-// not list (the limit of most architectures since Maxwell).
-const defaultMaxCTAsPerSM = 32
-
-// setClock fills in the clock: the clock_mhz option, else clockRate, else
-// the clock table, else DefaultClockMHz.
-func (c *captured) setClock(o Options, rate sql.NullInt64) {
+// clock is the clock of the device named name and where it came from:
+// the clock_mhz option, else clockRate, else the clock table, else
+// DefaultClockMHz.
+func clock(o Options, rate sql.NullInt64, name string) (mhz float64, src string) {
 	mhz, unit, ok := clockRateMHz(rate.Int64)
-	key := ""
 	switch {
 	case o.ClockMHz > 0:
-		mhz, c.clockSrc = o.ClockMHz, "option clock_mhz"
+		return o.ClockMHz, "option clock_mhz"
 	case rate.Valid && ok:
-		c.clockSrc = tabGPU + ".clockRate (" + unit + ")"
-	default:
-		mhz, key = clockFor(c.name)
-		c.clockSrc = "clock table (" + key + ")"
-		if key == "" {
-			c.clockSrc = "default (no usable clockRate; device not in the clock table)"
-		}
+		return mhz, tabGPU + ".clockRate (" + unit + ")"
 	}
-	c.spec.ClockMHz = mhz
-}
-
-// presetGPU stands Options.GPU's preset in for a device the report does
-// not describe.
-func presetGPU(dev int64, o Options) (*captured, error) {
-	cfg, err := model.Preset(o.GPU)
-	if err != nil {
-		return nil, err
+	mhz, key := profile.ClockFor(name)
+	if key == "" {
+		return mhz, "default (no usable clockRate; device not in the clock table)"
 	}
-	g := cfg.GPU
-	c := &captured{device: dev, name: g.Name, clockSrc: "preset " + o.GPU}
-	if o.ClockMHz > 0 {
-		g.ClockMHz, c.clockSrc = o.ClockMHz, "option clock_mhz"
-	}
-	c.spec = &trace.GPUSpec{
-		SMs: g.SMs, ClockMHz: g.ClockMHz, MaxCTAsPerSM: g.MaxCTAsPerSM, MaxThreadsPerSM: g.MaxThreadsPerSM,
-		RegsPerSM: g.RegsPerSM, SmemPerSM: g.SmemPerSM, MaxKernels: g.MaxKernels,
-	}
-	c.gpu = g
-	return c, nil
-}
-
-// occupancy is the occupancy model of a spec, for the wave estimate.
-func occupancy(s *trace.GPUSpec) model.GPU {
-	return model.GPU{
-		SMs:             s.SMs,
-		ClockMHz:        s.ClockMHz,
-		MaxCTAsPerSM:    s.MaxCTAsPerSM,
-		MaxThreadsPerSM: s.MaxThreadsPerSM,
-		RegsPerSM:       s.RegsPerSM,
-		SmemPerSM:       s.SmemPerSM,
-	}
+	return mhz, "clock table (" + key + ")"
 }

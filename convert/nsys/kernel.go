@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"strconv"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -189,4 +190,34 @@ func (k *kernelOp) errorf(format string, a ...any) *Error {
 	e := k.row.errorf(format, a...)
 	e.Msg = "kernel " + strconv.Quote(k.name) + " " + e.Msg
 	return e
+}
+
+// kernel writes a kernel as its kernel record, its host launch (after the
+// kernels its stream waits for) and one cta record per thread block,
+// whose cycles are the wave estimate (profile.CTACycles) of its measured
+// duration.
+func (c *converter) kernel(k *kernelOp) error {
+	t, err := c.t(k.row)
+	if err != nil {
+		return err
+	}
+	c.kid++
+	rec, err := k.shape(c.kid)
+	if err != nil {
+		return err
+	}
+	per, err := profile.CTACycles(c.gpu.Model, rec, profile.CyclesBetween(k.start, k.end, c.gpu.Spec.ClockMHz))
+	if err != nil {
+		return k.errorf("%v", err)
+	}
+	after := c.deps.launch(rec.ID, k.stream)
+	launch := &trace.Launch{Kernel: rec.ID, T: t, Stream: c.streams.id(k.stream), After: after}
+	n, err := profile.WriteKernel(c.out, rec, launch, per)
+	if err != nil {
+		return err
+	}
+	c.sum.Kernels++
+	c.sum.CTAs += int64(n)
+	c.sum.After += len(after)
+	return nil
 }

@@ -6,14 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/model"
 )
 
-// DefaultClockMHz is the clock assumed for a GPU whose report gives no
-// usable clockRate and whose name the clock table does not know: a
-// typical boost clock of data-centre GPUs (the figure the Kineto and
+// DefaultClockMHz (1400) is the clock assumed for a GPU whose report
+// gives no usable clockRate and whose name the clock table does not know:
+// a typical boost clock of data-centre GPUs (the figure the Kineto and
 // Accel-Sim importers assume too).
-const DefaultClockMHz = 1400
+const DefaultClockMHz = profile.DefaultClockMHz
 
 // Options are the assumptions a conversion makes where the report is
 // silent or ambiguous: which of several GPUs to convert, and the clock

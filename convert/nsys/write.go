@@ -1,9 +1,10 @@
 package nsys
 
 import (
-	"math"
 	"path/filepath"
+	"strconv"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -12,29 +13,34 @@ type converter struct {
 	r       *report
 	out     trace.Sink
 	o       Options
-	gpu     *captured
+	dev     int64       // the converted device
+	gpu     profile.GPU // what it is
 	sum     *Summary
 	streams *streamIDs
 	deps    *deps
+	timing  timing
 	kid     uint64 // last kernel id
 	bid     uint64 // last buffer id
 	base    uint64 // next buffer base address
-	origin  int64  // host time (ns) that becomes t = 0: the first written op's
-	started bool   // whether origin is set
 }
 
-// convert writes the header, one buffer per copy, and then the copies
-// and kernels in host order, each kernel's launch and cta records right
-// after its kernel record. Nothing is held but the current row of each
-// query and the dependency state (a few entries per stream and event).
+// convert chooses every launch's t (the timing pass), then writes the
+// header, one buffer per copy, and the copies and kernels in host order,
+// each kernel's launch and cta records right after its kernel record.
+// Besides the t of every kernel and copy, nothing is held but the
+// current row of each query and the dependency state (a few entries per
+// stream and event).
 func (c *converter) convert() error {
+	if err := c.schedule(); err != nil {
+		return err
+	}
 	if err := c.out.Write(c.header()); err != nil {
 		return err
 	}
 	if err := c.buffers(); err != nil {
 		return err
 	}
-	w, err := c.openWalk()
+	w, err := c.openWalk(true)
 	defer w.close()
 	if err != nil {
 		return err
@@ -50,38 +56,39 @@ func (c *converter) convert() error {
 	}
 }
 
-// openWalk opens the host-ordered walk over the device's event records,
-// stream waits, copies and kernels (same-time ops in that order).
-func (c *converter) openWalk() (*walk, error) {
+// openWalk opens the host-ordered walk over the device's copies and
+// kernels and, with deps, its event records and stream waits (same-time
+// ops in the order event record, wait, copy, kernel). Copies and
+// kernels come in the same order either way.
+func (c *converter) openWalk(deps bool) (*walk, error) {
 	w := &walk{file: c.r.file}
-	dev := c.gpu.device
-	if c.r.has(tabEvent) {
-		if err := w.open(c.r, tabEvent, c.r.recordQuery(), c.readRecord, dev); err != nil {
+	if deps && c.r.has(tabEvent) {
+		if err := w.open(c.r, tabEvent, c.r.recordQuery(), c.readRecord, c.dev); err != nil {
 			return w, err
 		}
 	}
-	if c.r.has(tabSync) {
-		if err := w.open(c.r, tabSync, c.r.waitQuery(), c.readWait, dev); err != nil {
+	if deps && c.r.has(tabSync) {
+		if err := w.open(c.r, tabSync, c.r.waitQuery(), c.readWait, c.dev); err != nil {
 			return w, err
 		}
 	}
 	if c.r.has(tabMemcpy) {
-		if err := w.open(c.r, tabMemcpy, c.r.copyQuery(), c.readCopy, dev); err != nil {
+		if err := w.open(c.r, tabMemcpy, c.r.copyQuery(), c.readCopy, c.dev); err != nil {
 			return w, err
 		}
 	}
-	return w, w.open(c.r, tabKernel, c.r.kernelQuery(c.o.Names), c.readKernel, dev)
+	return w, w.open(c.r, tabKernel, c.r.kernelQuery(c.o.Names), c.readKernel, c.dev)
 }
 
 // buffers declares every copy's buffer up front, as a trace's preamble
-// does: a first pass over the same query the walk reads copies from.
+// does: a pass over the same query the walk reads copies from.
 func (c *converter) buffers() error {
 	if !c.r.has(tabMemcpy) {
 		return nil
 	}
 	w := &walk{file: c.r.file}
 	defer w.close()
-	if err := w.open(c.r, tabMemcpy, c.r.copyQuery(), c.readCopy, c.gpu.device); err != nil {
+	if err := w.open(c.r, tabMemcpy, c.r.copyQuery(), c.readCopy, c.dev); err != nil {
 		return err
 	}
 	for {
@@ -106,63 +113,35 @@ func (c *converter) handle(o op) error {
 			c.sum.Unused["synchronization:"+syncLabels[syncStreamWait]+" (event not recorded)"]++
 		}
 	case *copyOp:
-		c.start(o.t)
 		return c.memcpy(o)
 	case *kernelOp:
-		c.start(o.t)
 		return c.kernel(o)
 	}
 	return nil
 }
 
-// start sets the origin at the first written op.
-func (c *converter) start(t int64) {
-	if !c.started {
-		c.origin, c.started = t, true
-	}
-}
-
+// header describes the captured GPU and records in meta what the timing
+// mapping assumed: the replay latencies (cycles at clock_mhz) that each
+// launch's t allows for, and the report time (ns) that t = 0 stands for.
 func (c *converter) header() *trace.Header {
 	meta := map[string]string{
 		"file":         filepath.Base(c.r.file),
-		"device":       formatInt(c.gpu.device),
-		"clock_source": c.gpu.clockSrc,
+		"device":       strconv.FormatInt(c.dev, 10),
+		"clock_source": c.gpu.Clock,
 		"options":      c.o.String(),
+		"origin_ns":    strconv.FormatInt(c.timing.originNs(c.gpu.Spec.ClockMHz), 10),
 	}
+	c.timing.lat.Record(meta)
 	if v := c.r.exportVersion(); v != "" {
 		meta["nsys_version"] = v
 	}
 	return &trace.Header{
 		Version:   trace.Version,
-		ClockMHz:  c.gpu.spec.ClockMHz,
+		ClockMHz:  c.gpu.Spec.ClockMHz,
 		PageBytes: trace.DefaultPageBytes,
 		Source:    "nsys",
-		GPU:       c.gpu.name,
-		GPUSpec:   c.gpu.spec,
+		GPU:       c.gpu.Name,
+		GPUSpec:   c.gpu.Spec,
 		Meta:      meta,
 	}
-}
-
-// hostCycles is a host time as trace cycles after the origin.
-func (c *converter) hostCycles(t int64) int64 {
-	return c.cycles(span(c.origin, t))
-}
-
-// cycles converts nanoseconds to cycles at the header clock, saturating.
-func (c *converter) cycles(ns int64) int64 {
-	v := math.Round(float64(ns) * c.gpu.spec.ClockMHz / 1e3)
-	if v >= math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(v)
-}
-
-// span is to - from for to ≥ from, saturating where the difference
-// overflows.
-func span(from, to int64) int64 {
-	d := to - from
-	if d < 0 {
-		return math.MaxInt64
-	}
-	return d
 }

@@ -1,0 +1,120 @@
+package profile
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// The timing mapping chooses the t of every launch and copy so that a
+// replay on the captured GPU has each op reach the GPU when the profile
+// says it started. Taking t from the op's API call instead would add the
+// model's launch latencies to real ones that are longer and vary (the
+// first launch of a process takes tens of µs while CUDA loads modules),
+// moving every op by a different amount: a replay then overshoots the
+// profile's busy span.
+
+// Latency is what a replay adds to a host launch or copy, in cycles
+// (docs/model.md): the one host thread is busy Issue cycles per launch
+// (launches serialise); the op reaches the GPU Launch cycles later; a
+// kernel heading its stream takes Dispatch more before its first CTA
+// starts.
+type Latency struct {
+	Issue    int64 // lat.host_issue
+	Launch   int64 // lat.host_launch
+	Dispatch int64 // lat.kernel_dispatch
+}
+
+// AssumedLatency is the latency of the configuration `replay
+// --gpu=captured` builds for a trace whose header has this gpu and
+// gpu_spec: the default preset with the captured GPU's limits
+// (model.FromSpec), whose host-side costs keep their microseconds at the
+// captured clock. Each value is clamped to 0..MaxCycles.
+func AssumedLatency(name string, spec *trace.GPUSpec) (Latency, error) {
+	base, err := model.Preset(model.DefaultPreset)
+	if err != nil {
+		return Latency{}, err
+	}
+	c := model.FromSpec(base, name, spec).Lat
+	return Latency{Issue: c.HostIssue, Launch: c.HostLaunch, Dispatch: c.KernelDispatch}.clamped(), nil
+}
+
+func (l Latency) clamped() Latency {
+	clamp := func(v int64) int64 { return min(max(v, 0), MaxCycles) }
+	return Latency{Issue: clamp(l.Issue), Launch: clamp(l.Launch), Dispatch: clamp(l.Dispatch)}
+}
+
+// Ready is how long after its issue an op of kind k can start on an
+// idle GPU: a kernel's first CTA after the host issue, the trip to the
+// GPU and the Kernel Distributor's dispatch; a copy once issued and on
+// the GPU, when its stream and copy engine are free.
+func (l Latency) Ready(k Kind) int64 {
+	if k == Copy {
+		return l.Issue + l.Launch
+	}
+	return l.Issue + l.Launch + l.Dispatch
+}
+
+// Record adds the latencies to a trace header's meta (lat.host_issue,
+// lat.host_launch, lat.kernel_dispatch, in cycles at the header's clock),
+// so a user replaying with other latencies knows every op shifts by the
+// difference.
+func (l Latency) Record(meta map[string]string) {
+	meta["lat.host_issue"] = strconv.FormatInt(l.Issue, 10)
+	meta["lat.host_launch"] = strconv.FormatInt(l.Launch, 10)
+	meta["lat.kernel_dispatch"] = strconv.FormatInt(l.Dispatch, 10)
+}
+
+// Kind is what an op is, for its latency.
+type Kind uint8
+
+// The kinds of op.
+const (
+	Kernel Kind = iota // a kernel launch
+	Copy               // a host↔device copy
+)
+
+// Op is a GPU op as the timing mapping sees it: when the profile shows
+// it starting on the GPU, in cycles after a base time of the importer's
+// choosing, and its kind. It is all the mapping keeps of an op, 16 bytes,
+// for importers that must hold every op until the mapping has run.
+type Op struct {
+	Start int64
+	Kind  Kind
+}
+
+// Schedule returns the t of every op of ops, which are in host (program)
+// order, and origin, the cycles after the ops' base that t = 0 stands
+// for. Going backwards, op k is issued at
+//
+//	issue_k = min(start_k − ready_k, issue_k+1 − lat.Issue)
+//
+// the latest issue that has it ready on an idle GPU by its profiled
+// start and still leaves the one host thread time to issue the next op by
+// its own issue; t_k = issue_k − issue_1. An op that was not held up on
+// the captured GPU then starts in the replay exactly when the profile
+// says; one that queued behind its stream (kernels the host issued well
+// ahead) is ready early and starts when its stream frees, as it did. An
+// op that started before an earlier op in host order (another stream)
+// keeps its place, a host issue after it. The ts are non-decreasing and
+// non-negative, and no input overflows them.
+func Schedule(ops []Op, lat Latency) (t []int64, origin int64) {
+	if len(ops) == 0 {
+		return nil, 0
+	}
+	lat = lat.clamped()
+	t = make([]int64, len(ops))
+	next := int64(math.MaxInt64)
+	for i := len(ops) - 1; i >= 0; i-- {
+		start := min(max(ops[i].Start, -MaxCycles), MaxCycles)
+		at := min(start-lat.Ready(ops[i].Kind), next-lat.Issue)
+		t[i] = max(at, -4*MaxCycles)
+		next = t[i]
+	}
+	for i := range t {
+		t[i] -= next
+	}
+	return t, next
+}
