@@ -96,3 +96,19 @@ func TestListIsSortedAndDocumented(t *testing.T) {
 		prev = i.Name
 	}
 }
+
+// A task runtime replaces the hardware path, so nothing combines with it.
+func TestTaskPoliciesCombineWithNone(t *testing.T) {
+	cfg, err := model.Preset("titanx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []string{"pagoda+dtbl", "spawn+gemtc", "pagoda+ppcs"} {
+		if _, err := New(spec, cfg); err == nil || !strings.Contains(err.Error(), "combines with none") {
+			t.Errorf("%s: got %v, want a refusal", spec, err)
+		}
+	}
+	if _, err := New("hyperq+dtbl", cfg); err != nil {
+		t.Errorf("hyperq+dtbl: %v (hyperq is the hardware path and combines)", err)
+	}
+}

@@ -64,6 +64,9 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 			return p, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
 		}
 		q := i.New(cfg)
+		if q.Tasks != nil && len(parts) > 1 {
+			return p, fmt.Errorf("policy %s runs tasks on its own runtime instead of the hardware path the other policies act on; it combines with none", i.Name)
+		}
 		if err := merge(&p, q, i.Name, owner); err != nil {
 			return p, err
 		}
