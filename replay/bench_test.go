@@ -60,7 +60,12 @@ func (discard) Stage(results.Stage)         {}
 // benchReplay replays data under policy once per iteration and reports
 // CTAs replayed per second (decoding the trace twice included).
 func benchReplay(b *testing.B, data []byte, policy string) {
-	cfg, _ := model.Preset("k20c")
+	benchReplayOn(b, data, "k20c", policy)
+}
+
+// benchReplayOn is benchReplay on a given GPU preset.
+func benchReplayOn(b *testing.B, data []byte, gpu, policy string) {
+	cfg, _ := model.Preset(gpu)
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -99,4 +104,22 @@ func BenchmarkReplayBFSScale(b *testing.B) {
 // 1M CTAs in 100 host kernels, no launch sites: the engine's core loop.
 func BenchmarkReplaySynth1M(b *testing.B) {
 	benchReplay(b, genTrace(b, "synth", "kernels=100", "ctas=10000"), "cdp")
+}
+
+// The CRCS pipelines with the host I/O stages (gk110-64): HotSpot's 10
+// kernels × 1024 CTAs, gated by the page scoreboard, with its pre-pass.
+func BenchmarkReplayHotspot(b *testing.B) {
+	data := genTrace(b, "hotspot")
+	for _, p := range []string{"baseline", "crcs", "ppcs"} {
+		b.Run(p, func(b *testing.B) { benchReplayOn(b, data, "gk110-64", p) })
+	}
+}
+
+// 32K narrow tasks (the mixed benchmark) on titanx under the three task
+// policies: the hardware path and both software runtimes.
+func BenchmarkReplayTasks32K(b *testing.B) {
+	data := genTrace(b, "tasks", "kind=mixed", "count=32768")
+	for _, p := range []string{"hyperq", "gemtc", "pagoda"} {
+		b.Run(p, func(b *testing.B) { benchReplayOn(b, data, "titanx", p) })
+	}
 }

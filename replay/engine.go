@@ -262,7 +262,7 @@ func (e *engine) fire(ev event) {
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
 func (e *engine) settle() {
-	if len(e.stalled) > 0 {
+	if len(e.stalled) > 0 && (e.gate != nil || e.sb.changedSince()) {
 		e.retryStalled()
 	}
 	if len(e.pending) > 0 {

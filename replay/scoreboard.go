@@ -61,6 +61,19 @@ type scoreboard struct {
 	ownedReady []int32 // by order: input pages it owns that are ready
 	readyIn    int     // input pages ready
 	inputPages int
+	changed    bool // a page became ready or changed owner since the last look
+}
+
+// changedSince reports whether any page became ready or changed owner
+// since the last call: only then can a CTA the scoreboard stalled start,
+// so the engine skips re-asking otherwise. Nil-safe: without a
+// scoreboard nothing changes.
+func (sb *scoreboard) changedSince() bool {
+	if sb == nil || !sb.changed {
+		return false
+	}
+	sb.changed = false
+	return true
 }
 
 // newScoreboard starts with the pages the prelude fills not ready when the
@@ -124,6 +137,7 @@ func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
 	st := &sb.pages[p]
 	st.ready = true
 	sb.readyIn++
+	sb.changed = true
 	o := st.owner()
 	var kid *uint64
 	if o >= 0 {
@@ -202,6 +216,7 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 		return
 	}
 	old := ref.order
+	sb.changed = true
 	sb.owned[old]--
 	if st.input && st.ready {
 		sb.ownedReady[old]--
