@@ -176,11 +176,11 @@ type hostIO struct {
 	ssdOut  channel // the postlude's storage
 	prelude preludeOrder
 
-	stages                     [5]span // prelude, h2d, kernels, d2h, postlude
-	preludeEnd, kernelsAt      int64   // when the prelude ends; when host launches may begin
-	lastKernelStart, lastEnd   int64
-	postludeBytes              int64 // IOOverlapEnds: what the postlude writes
-	postludeStarted, finalized bool
+	stages                [5]span // prelude, h2d, kernels, d2h, postlude
+	preludeEnd, kernelsAt int64   // when the prelude ends; when host launches may begin
+	// IOOverlapEnds: the postlude starts with the last kernel.
+	lastKernelStart int64
+	postludeStarted bool
 }
 
 const (
