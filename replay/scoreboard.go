@@ -58,7 +58,7 @@ type scoreboard struct {
 	ids        []uint64 // kernel id by order
 	irregular  map[uint64]bool
 	owned      []int32 // by order: pages it owns
-	ownedReady []int32 // by order: input pages it owns that are ready
+	ownedReady []int32 // by order: pages it owns that are ready
 	readyIn    int     // input pages ready
 	inputPages int
 	changed    bool // a page became ready or changed owner since the last look
@@ -111,7 +111,7 @@ func (sb *scoreboard) addRefs(p int, order int32, n int32) {
 	st.refs = append(st.refs, pageRef{order: order, left: n})
 	if len(st.refs) == 1 {
 		sb.owned[order]++
-		if st.input && st.ready {
+		if st.ready {
 			sb.ownedReady[order]++
 		}
 	}
@@ -218,13 +218,13 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 	old := ref.order
 	sb.changed = true
 	sb.owned[old]--
-	if st.input && st.ready {
+	if st.ready {
 		sb.ownedReady[old]--
 	}
 	st.cur++
 	if o := st.owner(); o >= 0 {
 		sb.owned[o]++
-		if st.input && st.ready {
+		if st.ready {
 			sb.ownedReady[o]++
 		}
 		io.pageRow(sink, p, "owner", &sb.ids[o], now)
@@ -236,11 +236,17 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 	}
 }
 
-// pageShare is PPCS's page share of kernel order o: the ready input pages
-// it owns over all ready input pages.
+// pageShare is PPCS's page share of kernel order o: the ready pages it
+// owns over all ready pages. A page is ready once it is on the GPU: the
+// prelude's pages when their copy lands, the pages of buffers the host
+// does not fill (temp, output) from the start — so a kernel that can work
+// on intermediate data a predecessor released has a share, and PPCS can
+// pipeline chains whose later stages read only GPU-made data (CONV's
+// row and column passes).
 func (sb *scoreboard) pageShare(o int32) float64 {
-	if sb.readyIn == 0 || o < 0 {
+	ready := sb.readyIn + len(sb.pages) - sb.inputPages // pages not filled by the prelude are always ready
+	if ready == 0 || o < 0 {
 		return 0
 	}
-	return float64(sb.ownedReady[o]) / float64(sb.readyIn)
+	return float64(sb.ownedReady[o]) / float64(ready)
 }
