@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/trace"
@@ -81,7 +82,7 @@ type engine struct {
 	sink     results.Sink
 	progress func(int64)
 
-	q    eventQueue
+	q    eventq.Queue
 	now  int64
 	host hostCursor
 	body *bodyCursor
@@ -205,21 +206,21 @@ func (e *engine) nextPage() {
 		return
 	}
 	if p, at, ok := e.io.nextReady(); ok {
-		e.q.push(event{at: at, kind: evPageReady, ref: int32(p)})
+		e.q.Push(eventq.Event{At: at, Kind: uint8(evPageReady), Ref: int32(p)})
 	}
 }
 
 // loop fires events in (cycle, seq) order until none are left.
 func (e *engine) loop() error {
 	var batch int
-	for e.q.len() > 0 {
-		ev := e.q.pop()
-		e.now = ev.at
+	for e.q.Len() > 0 {
+		ev := e.q.Pop()
+		e.now = ev.At
 		e.fire(ev)
 		if e.err != nil {
 			return e.err
 		}
-		if e.q.len() == 0 || e.q.h[0].at != e.now {
+		if e.q.Len() == 0 || e.q.Peek() != e.now {
 			e.settle()
 			if e.err != nil {
 				return e.err
@@ -235,8 +236,8 @@ func (e *engine) loop() error {
 	return nil
 }
 
-func (e *engine) fire(ev event) {
-	switch ev.kind {
+func (e *engine) fire(ev eventq.Event) {
+	switch eventKind(ev.Kind) {
 	case evHostIssue:
 		e.issue(e.kernelOf(ev))
 	case evArrive:
@@ -244,17 +245,17 @@ func (e *engine) fire(ev event) {
 	case evReady:
 		e.becomeReady(e.kernelOf(ev))
 	case evSite:
-		e.sites.reach(e.runs[ev.ref], int(ev.warp))
+		e.sites.reach(e.runs[ev.Ref], int(ev.Aux))
 	case evCTAEnd:
-		e.ctaEnd(e.runs[ev.ref])
+		e.ctaEnd(e.runs[ev.Ref])
 	case evStart:
-		e.tryStart(e.runs[ev.ref])
+		e.tryStart(e.runs[ev.Ref])
 	case evJoin:
-		e.join(e.gslots.take(ev.ref))
+		e.join(e.gslots.take(ev.Ref))
 	case evCopyDone:
 		e.copyDone(e.kernelOf(ev))
 	case evPageReady:
-		e.sb.ready(e.io, e.sink, int(ev.ref), e.now)
+		e.sb.ready(e.io, e.sink, int(ev.Ref), e.now)
 		e.nextPage()
 	}
 }
@@ -289,21 +290,21 @@ func (e *engine) compactPending() {
 // pending (issue, then arrival, then readiness), so it holds a slot in the
 // kernel table only while one is.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
-	e.q.push(event{at: at, kind: kind, ref: e.kslots.put(k)})
+	e.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)})
 }
 
 // kernelOf returns a kernel event's kernel and frees its slot.
-func (e *engine) kernelOf(ev event) *Kernel { return e.kslots.take(ev.ref) }
+func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.take(ev.Ref) }
 
 // scheduleGroup schedules an aggregated group's arrival in its target's
 // pool.
 func (e *engine) scheduleGroup(at int64, g *group) {
-	e.q.push(event{at: at, kind: evJoin, ref: e.gslots.put(g)})
+	e.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: e.gslots.put(g)})
 }
 
 // scheduleCTA schedules a CTA event; warp matters for launch sites.
 func (e *engine) scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int) {
-	e.q.push(event{at: at, kind: kind, ref: c.slot, warp: int32(warp)})
+	e.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: c.slot, Aux: int32(warp)})
 }
 
 func (e *engine) fail(err error) {

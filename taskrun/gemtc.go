@@ -3,6 +3,7 @@ package taskrun
 import (
 	"fmt"
 
+	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 )
 
@@ -25,7 +26,7 @@ const workerRegs = 32
 // decisions.
 type GeMTC struct {
 	l       Listener
-	q       eventQueue
+	q       eventq.Queue
 	now     int64
 	size    int   // gemtc.batch
 	send    int64 // one batch's trip from the host to the workers
@@ -103,24 +104,24 @@ func (g *GeMTC) Waiting() int { return g.waiting.len() }
 
 // Next returns the cycle of the earliest pending event.
 func (g *GeMTC) Next() (int64, bool) {
-	if g.q.len() == 0 {
+	if g.q.Len() == 0 {
 		return 0, false
 	}
-	return g.q.peek(), true
+	return g.q.Peek(), true
 }
 
 // Advance fires every event at a cycle <= now.
 func (g *GeMTC) Advance(now int64) {
-	for g.q.len() > 0 && g.q.peek() <= now {
-		e := g.q.pop()
-		g.now = e.at
-		switch e.kind {
+	for g.q.Len() > 0 && g.q.Peek() <= now {
+		e := g.q.Pop()
+		g.now = e.At
+		switch kind(e.Kind) {
 		case evCollect:
-			g.collected(e.ref)
+			g.collected(e.Ref)
 		case evBatch:
 			g.arrived()
 		case evChainEnd:
-			g.chainEnd(e.ref, int(e.aux))
+			g.chainEnd(e.Ref, int(e.Aux))
 		}
 	}
 	g.now = max(g.now, now)
@@ -145,7 +146,7 @@ func (g *GeMTC) collect() {
 	g.collecting = true
 	start := max(t.spawn, g.now)
 	g.l.TaskIssued(t.id, start)
-	g.q.push(event{at: satAdd(start, t.host), kind: evCollect, ref: g.waiting.peek()})
+	g.q.Push(eventq.Event{At: satAdd(start, t.host), Kind: uint8(evCollect), Ref: g.waiting.peek()})
 }
 
 // collected: the host has made task i's copy calls and pushed it into the
@@ -174,7 +175,7 @@ func (g *GeMTC) trySend() {
 	g.batch, g.buffer = g.buffer, g.batch[:0]
 	g.taken, g.left = 0, len(g.batch)
 	g.sending = true
-	g.q.push(event{at: satAdd(max(g.now, g.inputs), g.send), kind: evBatch}) // after the batch's inputs
+	g.q.Push(eventq.Event{At: satAdd(max(g.now, g.inputs), g.send), Kind: uint8(evBatch)}) // after the batch's inputs
 	g.collect()
 }
 
@@ -203,7 +204,7 @@ func (g *GeMTC) run(w int) {
 		for k := j; k < len(t.cycles); k += g.warps {
 			d = satAdd(d, t.cycles[k])
 		}
-		g.q.push(event{at: satAdd(g.now, d), kind: evChainEnd, ref: i, aux: int32(w)})
+		g.q.Push(eventq.Event{At: satAdd(g.now, d), Kind: uint8(evChainEnd), Ref: i, Aux: int32(w)})
 	}
 	t.left = int32(chains)
 	g.l.WarpsBusy(sm, g.now, chains)

@@ -3,6 +3,7 @@ package taskrun
 import (
 	"fmt"
 
+	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 )
 
@@ -31,7 +32,7 @@ const (
 // package documentation for the modelling decisions.
 type Pagoda struct {
 	l        Listener
-	q        eventQueue
+	q        eventq.Queue
 	now      int64
 	spawn    int64 // pagoda.spawn_cycles
 	h2d      copyEngine
@@ -142,28 +143,28 @@ func (p *Pagoda) Waiting() int {
 
 // Next returns the cycle of the earliest pending event.
 func (p *Pagoda) Next() (int64, bool) {
-	if p.q.len() == 0 {
+	if p.q.Len() == 0 {
 		return 0, false
 	}
-	return p.q.peek(), true
+	return p.q.Peek(), true
 }
 
 // Advance fires every event at a cycle <= now.
 func (p *Pagoda) Advance(now int64) {
-	for p.q.len() > 0 && p.q.peek() <= now {
-		e := p.q.pop()
-		p.now = e.at
-		switch e.kind {
+	for p.q.Len() > 0 && p.q.Peek() <= now {
+		e := p.q.Pop()
+		p.now = e.At
+		switch kind(e.Kind) {
 		case evSpawned:
-			p.spawned(e.ref)
+			p.spawned(e.Ref)
 		case evCopyBack:
 			p.copiedBack()
 		case evSchedDone:
-			p.entryRead(e.aux)
+			p.entryRead(e.Aux)
 		case evWarpEnd:
-			p.warpEnd(e.ref, e.aux)
+			p.warpEnd(e.Ref, e.Aux)
 		case evVisible:
-			p.visible(e.ref)
+			p.visible(e.Ref)
 		}
 	}
 	p.now = max(p.now, now)

@@ -1,5 +1,7 @@
 package taskrun
 
+import "github.com/gpureplay/gpureplay/internal/eventq"
+
 // host is Pagoda's host spawner thread and its copy of the TaskTable
 // (§4.2). It knows only what its last copy-back showed: an entry it
 // spawned into stays taken in its view until a copy-back reveals that the
@@ -62,7 +64,7 @@ func (p *Pagoda) hostKick() {
 	h.busy = true
 	c := h.pick()
 	if c < 0 {
-		p.q.push(event{at: satAdd(start, p.copyBack), kind: evCopyBack})
+		p.q.Push(eventq.Event{At: satAdd(start, p.copyBack), Kind: uint8(evCopyBack)})
 		return
 	}
 	h.queue.pop()
@@ -70,7 +72,7 @@ func (p *Pagoda) hostKick() {
 	t.mtb = int32(c)
 	calls := satAdd(start, t.host)
 	t.arrives = p.h2d.move(calls, t.copyIn)
-	p.q.push(event{at: satAdd(calls, p.spawn), kind: evSpawned, ref: i})
+	p.q.Push(eventq.Event{At: satAdd(calls, p.spawn), Kind: uint8(evSpawned), Ref: i})
 }
 
 // spawned: task i's entry has reached the GPU, so its MTB's scheduler warp
@@ -83,7 +85,7 @@ func (p *Pagoda) spawned(i int32) {
 	p.l.TaskIssued(t.id, t.issued)
 	p.hostKick()
 	if t.arrives > p.now {
-		p.q.push(event{at: t.arrives, kind: evVisible, ref: i})
+		p.q.Push(eventq.Event{At: t.arrives, Kind: uint8(evVisible), Ref: i})
 		return
 	}
 	p.visible(i)
@@ -135,5 +137,5 @@ func (p *Pagoda) entryFreed(c int32) {
 			at = h.pollFrom + k*p.copyBack
 		}
 	}
-	p.q.push(event{at: at, kind: evCopyBack})
+	p.q.Push(eventq.Event{At: at, Kind: uint8(evCopyBack)})
 }

@@ -3,6 +3,8 @@ package taskrun
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/gpureplay/gpureplay/internal/eventq"
 )
 
 // step is where an MTB's scheduler warp is with its current task. It works
@@ -50,7 +52,7 @@ func (p *Pagoda) schedKick(m int32) {
 	}
 	b.cur = b.ready.pop()
 	b.step = stepRead
-	p.q.push(event{at: satAdd(p.now, p.sched), kind: evSchedDone, aux: m})
+	p.q.Push(eventq.Event{At: satAdd(p.now, p.sched), Kind: uint8(evSchedDone), Aux: m})
 }
 
 // entryRead: the scheduler warp of MTB m has spent sched_cycles on its
@@ -144,7 +146,7 @@ func (p *Pagoda) place(m int32, i int32) {
 // startWarp runs warp k of task i on executor warp w.
 func (p *Pagoda) startWarp(i, k int32, w int) {
 	t := p.tasks.at(i)
-	p.q.push(event{at: satAdd(p.now, t.cycles[k]), kind: evWarpEnd, ref: i, aux: int32(w)})
+	p.q.Push(eventq.Event{At: satAdd(p.now, t.cycles[k]), Kind: uint8(evWarpEnd), Ref: i, Aux: int32(w)})
 }
 
 // warpEnd: a warp of task i finished on executor warp w, which is free
