@@ -79,6 +79,9 @@ func (e *engine) waitsOn(k *Kernel) string {
 			return fmt.Sprintf("has finished its CTAs and waits for %d aggregated group(s) coalesced into it", k.openGroups())
 		}
 		if n := e.stalledOf(k); n > 0 {
+			if why := e.pageWait(k); why != "" {
+				return fmt.Sprintf("has %d CTA(s) placed and waiting for pages (%s)", n, why)
+			}
 			return fmt.Sprintf("has %d CTA(s) placed but held by policy %s", n, e.pol.Name)
 		}
 		if k.Remaining() > 0 {
@@ -98,6 +101,20 @@ func (e *engine) kdHolders() string {
 		ids = append(ids, fmt.Sprint(k.id))
 	}
 	return strings.Join(ids, ", ")
+}
+
+// pageWait says which page keeps k's first stalled CTA from starting, or
+// "" when the scoreboard is not what holds it.
+func (e *engine) pageWait(k *Kernel) string {
+	if e.sb == nil {
+		return ""
+	}
+	for _, c := range e.stalled {
+		if c.k == k && c.g == nil && k.order >= 0 {
+			return e.sb.blocker(k, c.spec().x)
+		}
+	}
+	return ""
 }
 
 func (e *engine) stalledOf(k *Kernel) int {

@@ -7,6 +7,7 @@ package replay
 // kernel, and gives its references back when it finishes.
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/gpureplay/gpureplay/results"
@@ -182,6 +183,41 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 		skip = 0
 	}
 	return true
+}
+
+// blocker names the first page that keeps a CTA of k from starting: not
+// yet on the GPU, or owned by an older kernel. For deadlock reports.
+func (sb *scoreboard) blocker(k *Kernel, x *ctaExtra) string {
+	check := func(p int) string {
+		st := &sb.pages[p]
+		b := sb.space.buffer(p)
+		switch o := st.owner(); {
+		case !st.ready:
+			return fmt.Sprintf("page %d of buffer %d is not on the GPU", p-b.first, b.id)
+		case o != k.order && o >= 0:
+			return fmt.Sprintf("page %d of buffer %d is owned by kernel %d", p-b.first, b.id, sb.ids[o])
+		}
+		return ""
+	}
+	if sb.irregular[k.id] {
+		for p := range sb.pages {
+			if why := check(p); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	if x == nil {
+		return ""
+	}
+	for _, r := range x.refs {
+		for p := r.lo; p <= r.hi; p++ {
+			if why := check(p); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // release drops a finished CTA's references; pages whose owner has no
