@@ -21,12 +21,16 @@ func overlap1(model.Config) replay.Policy {
 	return replay.Policy{Name: "overlap1", IO: replay.IOOverlapEnds}
 }
 
+// crcsKeys are the parameters CRCS and PPCS read: where page references
+// come from and the host I/O stages.
+var crcsKeys = []string{"crcs.pages", "io.model", "io.ssd_mbps", "io.pcie_gbps", "io.page_bytes"}
+
 func init() {
 	register(&Info{
 		Name:   "crcs",
 		Doc:    "dependent kernels overlap each other and the host I/O, gated by per-page reference counts; FIFO CTA order",
 		Source: "CRCS paper §3–4.3",
-		Keys:   []string{"crcs.pages", "io.model", "io.ssd_mbps", "io.pcie_gbps", "io.page_bytes"},
+		Keys:   crcsKeys,
 		New:    crcs,
 	})
 	register(&Info{

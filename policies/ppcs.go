@@ -68,7 +68,7 @@ func init() {
 		Name:   "ppcs",
 		Doc:    "crcs with the pipeline-aware CTA scheduler: idle SMs go to the kernel whose page share most exceeds its SM share",
 		Source: "CRCS paper §4.4",
-		Keys:   []string{"crcs.pages", "io.model", "io.ssd_mbps", "io.pcie_gbps", "io.page_bytes"},
+		Keys:   crcsKeys,
 		New: func(cfg model.Config) replay.Policy {
 			p := crcs(cfg)
 			p.Name, p.Placer = "ppcs", &ppcs{}

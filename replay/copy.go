@@ -32,7 +32,7 @@ func (e *engine) startCopy(k *Kernel) {
 	start, end := ch.move(e.now, k.copy.bytes)
 	e.io.stages[st].cover(start, end)
 	k.startCycle = start
-	e.stats.busy(&e.busy, start, end)
+	e.busy.cover(start, end)
 	e.scheduleKernel(end, evCopyDone, k)
 }
 

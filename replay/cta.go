@@ -198,7 +198,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	}
 	e.stats.CTAs++
 	e.stats.StallCycles += c.stall
-	e.stats.busy(&e.busy, c.start, e.now)
+	e.busy.cover(c.start, e.now)
 	row := results.CTA{
 		KernelID:      k.id,
 		CTA:           c.idx,

@@ -150,6 +150,10 @@ func (c *channel) move(at int64, bytes int64) (start, end int64) {
 
 func roundCycle(f float64) int64 { return int64(f + 0.5) }
 
+// pcieCyclesPerByte is one direction of PCIe in GPU cycles per byte: GB/s
+// are decimal, so clock_mhz / (1000 · gbps).
+func pcieCyclesPerByte(clockMHz, gbps float64) float64 { return clockMHz / (gbps * 1000) }
+
 // span is a stage's first and last cycle; empty until something happens.
 type span struct {
 	start, end int64
@@ -199,7 +203,7 @@ func newHostIO(on bool, mode IOMode, space *pageSpace, clockMHz, ssdMBps, pcieGB
 	io := &hostIO{on: on, mode: mode, space: space}
 	io.ssdIn.perByte = clockMHz / ssdMBps
 	io.ssdOut.perByte = io.ssdIn.perByte
-	io.h2d.perByte = clockMHz / (pcieGBps * 1000)
+	io.h2d.perByte = pcieCyclesPerByte(clockMHz, pcieGBps)
 	io.d2h.perByte = io.h2d.perByte
 	io.prelude = newPreludeOrder(space)
 	return io
@@ -213,27 +217,25 @@ func (io *hostIO) plan(sink results.Sink) {
 	if !io.on {
 		return
 	}
-	order := io.prelude
+	order := io.prelude // a copy: IOPaged walks io.prelude again page by page
 	for p, ok := order.next(); ok; p, ok = order.next() {
 		s, e := io.ssdIn.move(0, io.space.pageBytesOf(p))
 		io.stages[stPrelude].cover(s, e)
-	}
-	io.preludeEnd = io.stages[stPrelude].end
-	io.ssdIn.free = 0
-	switch io.mode {
-	case IOSerial:
-		for p, ok := io.prelude.next(); ok; p, ok = io.prelude.next() {
-			s, e := io.h2d.move(io.preludeEnd, io.space.pageBytesOf(p))
-			io.stages[stH2D].cover(s, e)
-			io.pageRow(sink, p, "ready", nil, e)
-		}
-		io.kernelsAt = max(io.preludeEnd, io.stages[stH2D].end)
-	case IOOverlapEnds:
-		for p, ok := io.prelude.next(); ok; p, ok = io.prelude.next() {
-			_, e := io.ssdIn.move(0, io.space.pageBytesOf(p))
+		if io.mode == IOOverlapEnds {
 			io.pageRow(sink, p, "ready", nil, e) // copies cost nothing
 		}
 	}
+	io.preludeEnd = io.stages[stPrelude].end
+	io.ssdIn.free = 0
+	if io.mode != IOSerial {
+		return
+	}
+	for p, ok := io.prelude.next(); ok; p, ok = io.prelude.next() {
+		s, e := io.h2d.move(io.preludeEnd, io.space.pageBytesOf(p))
+		io.stages[stH2D].cover(s, e)
+		io.pageRow(sink, p, "ready", nil, e)
+	}
+	io.kernelsAt = max(io.preludeEnd, io.stages[stH2D].end)
 }
 
 // launchBase is the earliest cycle the index-th host launch may be issued:

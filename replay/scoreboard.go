@@ -199,44 +199,44 @@ func (sb *scoreboard) blocker(k *Kernel, x *ctaExtra) string {
 		}
 		return ""
 	}
+	why := ""
+	sb.eachPage(k, x, func(p int) bool {
+		why = check(p)
+		return why == ""
+	})
+	return why
+}
+
+// eachPage calls fn with every page a CTA of k references — all of them
+// for an irregular kernel — until fn returns false.
+func (sb *scoreboard) eachPage(k *Kernel, x *ctaExtra, fn func(p int) bool) {
 	if sb.irregular[k.id] {
 		for p := range sb.pages {
-			if why := check(p); why != "" {
-				return why
+			if !fn(p) {
+				return
 			}
 		}
-		return ""
+		return
 	}
 	if x == nil {
-		return ""
+		return
 	}
 	for _, r := range x.refs {
 		for p := r.lo; p <= r.hi; p++ {
-			if why := check(p); why != "" {
-				return why
+			if !fn(p) {
+				return
 			}
 		}
 	}
-	return ""
 }
 
 // release drops a finished CTA's references; pages whose owner has no
 // references left pass to the next kernel, or back to the host.
 func (sb *scoreboard) release(io *hostIO, sink results.Sink, k *Kernel, x *ctaExtra, now int64) {
-	if sb.irregular[k.id] {
-		for p := range sb.pages {
-			sb.drop(io, sink, p, now)
-		}
-		return
-	}
-	if x == nil {
-		return
-	}
-	for _, r := range x.refs {
-		for p := r.lo; p <= r.hi; p++ {
-			sb.drop(io, sink, p, now)
-		}
-	}
+	sb.eachPage(k, x, func(p int) bool {
+		sb.drop(io, sink, p, now)
+		return true
+	})
 }
 
 // drop gives back one reference of the page's owner (a CTA only ran once

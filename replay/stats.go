@@ -22,20 +22,21 @@ type Stats struct {
 	BusyCycles int64
 }
 
-// busy widens the busy span to cover [start, end].
-func (s *Stats) busy(span *busySpan, start, end int64) {
-	if !span.used {
-		span.first, span.used = start, true
-	}
-	span.first, span.last = min(span.first, start), max(span.last, end)
-	s.BusyCycles = span.last - span.first
-}
-
 // busySpan is the first and last cycle the GPU was busy.
 type busySpan struct {
 	first, last int64
 	used        bool
 }
+
+// cover widens the span to [start, end].
+func (b *busySpan) cover(start, end int64) {
+	if !b.used {
+		b.first, b.used = start, true
+	}
+	b.first, b.last = min(b.first, start), max(b.last, end)
+}
+
+func (b *busySpan) cycles() int64 { return b.last - b.first }
 
 // AvgKernelWaitCycles is the mean launch-to-start wait over kernels.
 func (s *Stats) AvgKernelWaitCycles() float64 {
@@ -78,6 +79,7 @@ func (e *engine) finish() *Stats {
 	e.io.emitStages(e.sink)
 	e.occ.close(e.sms, end)
 	s := e.stats
+	s.BusyCycles = e.busy.cycles()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {

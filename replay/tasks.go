@@ -39,6 +39,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		live:  map[uint64]*blockRef{},
 		sms:   make([]sm, opt.Config.GPU.SMs),
 		occ:   newOccupancy(opt.Config, sink),
+		d2h:   channel{perByte: pcieCyclesPerByte(opt.Config.GPU.ClockMHz, opt.Config.IO.PCIeGBps)},
 	}
 	for i := range d.sms {
 		d.sms[i].id = i
@@ -212,11 +213,6 @@ func (d *taskDriver) copy(m *trace.Memcpy) {
 	c.bytes += m.Bytes
 }
 
-// copyCycles is how long bytes hold a PCIe copy engine.
-func (d *taskDriver) copyCycles(bytes int64) float64 {
-	return float64(bytes) * d.cfg.GPU.ClockMHz / (d.cfg.IO.PCIeGBps * 1000)
-}
-
 // pendingTask is a task read from the trace, not yet submitted: one
 // runtime task per CTA (Pagoda's TaskTable entry counts threadblocks; each
 // threadblock is placed, synchronised and given shared memory on its own).
@@ -274,7 +270,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	// spawning it; its input must be on the GPU before it is scheduled.
 	first := &p.blocks[0]
 	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
-	first.CopyIn = roundCycle(d.copyCycles(in.bytes))
+	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
 	return p, true, nil
 }
 
@@ -339,7 +335,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	d.occ.change(s, cycle)
 	s.ctas--
 	d.stats.CTAs++
-	d.stats.busy(&d.busy, b.start, cycle)
+	d.busy.cover(b.start, cycle)
 	row := b.row
 	d.sink.CTA(results.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
 		StartCycle: b.start, EndCycle: cycle})
@@ -347,7 +343,6 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 		return
 	}
 	if row.out.bytes > 0 {
-		d.d2h.perByte = d.copyCycles(1)
 		_, end := d.d2h.move(cycle, row.out.bytes)
 		d.now = max(d.now, end)
 	}
@@ -376,6 +371,7 @@ func (d *taskDriver) finish() *Stats {
 	d.occ.close(d.sms, end)
 	d.sink.Stage(results.Stage{Stage: "kernels", StartCycle: 0, EndCycle: end})
 	s := d.stats
+	s.BusyCycles = d.busy.cycles()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / d.cfg.GPU.ClockMHz
 	if end > 0 {

@@ -2,7 +2,6 @@ package kineto
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -51,14 +50,14 @@ func DefaultOptions() Options { return Options{Device: -1} }
 func (o *Options) Set(key, value string) error {
 	switch key {
 	case "clock_mhz":
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		v, ok := profile.ParseClockMHz(value)
+		if !ok {
 			return fmt.Errorf("kineto option clock_mhz=%q: want a number > 0 (or 0 for the clock table)", value)
 		}
 		o.ClockMHz = v
 	case "device":
-		v, err := strconv.ParseInt(value, 10, 64)
-		if err != nil || v < -1 {
+		v, ok := profile.ParseDevice(value)
+		if !ok {
 			return fmt.Errorf("kineto option device=%q: want a device number (or -1 for the first kernel's)", value)
 		}
 		o.Device = v

@@ -2,7 +2,6 @@ package nsys
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -65,14 +64,14 @@ func DefaultOptions() Options { return Options{Device: -1, Names: NamesDemangled
 func (o *Options) Set(key, value string) error {
 	switch key {
 	case "clock_mhz":
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		v, ok := profile.ParseClockMHz(value)
+		if !ok {
 			return fmt.Errorf("nsys option clock_mhz=%q: want a number > 0 (or 0 for the report's clockRate)", value)
 		}
 		o.ClockMHz = v
 	case "device":
-		v, err := strconv.ParseInt(value, 10, 64)
-		if err != nil || v < -1 {
+		v, ok := profile.ParseDevice(value)
+		if !ok {
 			return fmt.Errorf("nsys option device=%q: want a device number (or -1 for the one with the most kernels)", value)
 		}
 		o.Device = v
