@@ -93,17 +93,20 @@
 //     128 threads on the Titan X, 100% occupancy as §6.2 says). Worker w
 //     is on SM w mod gpu.sms.
 //   - The host takes tasks into the next batch in submit order, each at
-//     max(task.Spawn, the previous one's); Waiting counts tasks not yet
-//     taken. While the next batch holds gemtc.batch tasks the host takes
-//     no more (the batch in flight must end first, so it could not send
-//     them sooner).
+//     max(task.Spawn, the previous one's), and only while no batch is in
+//     flight: GeMTC "performs neither" continuous spawning nor pipelined
+//     processing (Pagoda §6.6, Fig. 11; "no new tasks are spawned until
+//     all tasks in the previous batch finish"). Taking a task costs the
+//     host its copy calls (Task.HostCycles) and one push of the task into
+//     the SuperKernel's queue, a cudaMemcpy of its descriptor costed as
+//     one API call, lat.host_issue; its input then crosses PCIe. Waiting
+//     counts tasks not yet taken.
 //   - A batch is sent when it holds gemtc.batch tasks, or after Close when
-//     every submitted task is in it (a final partial batch), and only once
-//     the previous batch has wholly finished (Pagoda §6.5–6.6: "no new
-//     tasks are spawned until all tasks in the previous batch finish").
-//     A batch costs one kernel launch through the host path of DESIGN §3,
-//     lat.host_issue + lat.host_launch + lat.kernel_dispatch (Pagoda §6.2:
-//     "batch comprises a SuperKernel that runs tasks").
+//     every submitted task is in it (a final partial batch), once all its
+//     inputs are on the GPU. A batch costs one kernel launch through the
+//     host path of DESIGN §3, lat.host_issue + lat.host_launch +
+//     lat.kernel_dispatch (Pagoda §6.2: "batch comprises a SuperKernel
+//     that runs tasks").
 //   - TaskSpawned is the batch's arrival on the GPU. Workers take the
 //     batch's tasks in order: at arrival worker 0, 1, … each take one,
 //     then a worker that finishes a task takes the next.

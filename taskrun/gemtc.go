@@ -30,6 +30,7 @@ type GeMTC struct {
 	now     int64
 	size    int   // gemtc.batch
 	send    int64 // one batch's trip from the host to the workers
+	push    int64 // the host's push of one task into the batch (one API call)
 	warps   int   // warps of one worker
 	sms     int
 	workers int
@@ -77,6 +78,7 @@ func NewGeMTC(cfg model.Config, l Listener) (*GeMTC, error) {
 		l:       orSilent(l),
 		size:    int(min(cfg.GeMTC.Batch, 1<<30)),
 		send:    satAdd(satAdd(cfg.Lat.HostIssue, cfg.Lat.HostLaunch), cfg.Lat.KernelDispatch),
+		push:    cfg.Lat.HostIssue,
 		warps:   int((threads-1)/model.WarpSize + 1),
 		sms:     cfg.GPU.SMs,
 		workers: fit * cfg.GPU.SMs,
@@ -137,16 +139,17 @@ func (g *GeMTC) Close() {
 
 // collect schedules the host's taking of the oldest waiting task, at its
 // Spawn cycle but never before the previous one (host order), while the
-// next batch has room.
+// next batch has room and no batch is in flight: GeMTC spawns no new
+// tasks until the previous batch has wholly finished (Pagoda §6.6).
 func (g *GeMTC) collect() {
-	if g.collecting || g.waiting.len() == 0 || len(g.buffer) >= g.size {
+	if g.collecting || g.waiting.len() == 0 || len(g.buffer) >= g.size || g.sending || len(g.batch) > 0 {
 		return
 	}
 	t := g.tasks.at(g.waiting.peek())
 	g.collecting = true
 	start := max(t.spawn, g.now)
 	g.l.TaskIssued(t.id, start)
-	g.q.Push(eventq.Event{At: satAdd(start, t.host), Kind: uint8(evCollect), Ref: g.waiting.peek()})
+	g.q.Push(eventq.Event{At: satAdd(satAdd(start, t.host), g.push), Kind: uint8(evCollect), Ref: g.waiting.peek()})
 }
 
 // collected: the host has made task i's copy calls and pushed it into the
@@ -227,6 +230,7 @@ func (g *GeMTC) chainEnd(i int32, w int) {
 	if g.left == 0 {
 		g.batch = g.batch[:0]
 		g.trySend()
+		g.collect()
 	}
 }
 

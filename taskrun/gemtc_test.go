@@ -10,7 +10,8 @@ import (
 )
 
 // small is one SM holding two 64-thread (2-warp) workers, batches of
-// batch tasks, and a batch trip of 10 + 20 + 5 = 35 cycles.
+// batch tasks, a push of 10 cycles per task and a batch trip of
+// 10 + 20 + 5 = 35 cycles.
 func small(t *testing.T, batch int64) model.Config {
 	c := titanx(t, 0, 0, 20)
 	c.GPU.SMs, c.GPU.MaxCTAsPerSM = 1, 2
@@ -28,22 +29,24 @@ func newGeMTC(t *testing.T, c model.Config, r *recorder) *GeMTC {
 	return g
 }
 
-// Batches of 2 on 2 workers, one-warp tasks, all spawned at 0:
+// Batches of 2 on 2 workers, one-warp tasks, all spawned at 0. The host
+// pushes a batch's tasks (10 cycles each) only once the previous batch
+// has finished:
 //
-//	batch  tasks      sent  arrives  runs
-//	1      0 (100)    0     35       35–135
-//	       1 (300)                   35–335
-//	2      2, 3 (50)  335   370      370–420   (worker 0 idles 135–335)
-//	3      4 (10)     420   455      455–465   (partial, after Close)
+//	batch  tasks      pushed   sent  arrives  runs
+//	1      0 (100)    0–10     20    55       55–155
+//	       1 (300)    10–20                   55–355
+//	2      2, 3 (50)  355–375  375   410      410–460   (worker 0 idles 155–355)
+//	3      4 (10)     460–470  470   505      505–515   (partial, after Close)
 func TestGeMTCBatches(t *testing.T) {
 	r := newRecorder(t, 4)
 	g := newGeMTC(t, small(t, 2), r)
 	drive(t, g, r, []Task{task(0, 0, 1, 100), task(1, 0, 1, 300), task(2, 0, 1, 50), task(3, 0, 1, 50), task(4, 0, 1, 10)}, 2)
-	r.want(0, 35, 35, 135)
-	r.want(1, 35, 35, 335)
-	r.want(2, 370, 370, 420)
-	r.want(3, 370, 370, 420)
-	r.want(4, 455, 455, 465)
+	r.want(0, 55, 55, 155)
+	r.want(1, 55, 55, 355)
+	r.want(2, 410, 410, 460)
+	r.want(3, 410, 410, 460)
+	r.want(4, 505, 505, 515)
 }
 
 // Without Close a partial batch is never sent, and Stuck says so.
@@ -64,21 +67,22 @@ func TestGeMTCPartialBatchNeedsClose(t *testing.T) {
 	for at, ok := g.Next(); ok; at, ok = g.Next() {
 		g.Advance(at)
 	}
-	r.want(9, 35, 35, 45)
+	r.want(9, 45, 45, 55)
 	if g.Stuck() != nil {
 		t.Errorf("Stuck after the last batch: %q", g.Stuck())
 	}
 }
 
-// A batch is sent when its last task is spawned, and its tasks go to the
-// workers in order: task 2 takes worker 0 when task 0 ends.
+// A batch is sent when its last task is pushed (task 2, spawned at 500,
+// pushed 500–510), and its tasks go to the workers in order: task 2 takes
+// worker 0 when task 0 ends.
 func TestGeMTCWorkersTakeTasksInOrder(t *testing.T) {
 	r := newRecorder(t, 4)
 	g := newGeMTC(t, small(t, 3), r)
 	drive(t, g, r, []Task{task(0, 0, 1, 100), task(1, 0, 1, 300), task(2, 500, 1, 50)}, 2)
-	r.want(0, 535, 535, 635)
-	r.want(1, 535, 535, 835)
-	r.want(2, 535, 635, 685)
+	r.want(0, 545, 545, 645)
+	r.want(1, 545, 545, 845)
+	r.want(2, 545, 645, 695)
 }
 
 // A 5-warp task on a 2-warp worker: worker warp 0 runs task warps 0, 2, 4
@@ -87,8 +91,8 @@ func TestGeMTCWideTaskRounds(t *testing.T) {
 	r := newRecorder(t, 4)
 	g := newGeMTC(t, small(t, 1), r)
 	drive(t, g, r, []Task{task(0, 0, 5, 10, 20, 30, 40, 50)}, 2)
-	r.want(0, 35, 35, 125)
-	want := []string{"35 spawned 0", "35 started 0 sm 0", "35 busy sm 0 +2", "95 busy sm 0 -1", "125 busy sm 0 -1", "125 finished 0"}
+	r.want(0, 45, 45, 135)
+	want := []string{"45 spawned 0", "45 started 0 sm 0", "45 busy sm 0 +2", "105 busy sm 0 -1", "135 busy sm 0 -1", "135 finished 0"}
 	if !slices.Equal(r.log, want) {
 		t.Errorf("log %q; want %q", r.log, want)
 	}
@@ -123,7 +127,7 @@ func TestGeMTCSubmit(t *testing.T) {
 	x := task(3, 0, 2, 10)
 	x.Smem, x.Sync = 1<<20, true
 	drive(t, g, r, []Task{x}, 2)
-	r.want(3, 35, 35, 45)
+	r.want(3, 45, 45, 55)
 	x.WarpCycles = x.WarpCycles[:1]
 	var te *TaskError
 	if err := g.Submit(x); !errors.As(err, &te) || te.ID != 3 {
@@ -146,15 +150,16 @@ func TestGeMTCDeterministic(t *testing.T) {
 }
 
 // A batch leaves only when its tasks' inputs are on the GPU. Batches of 2;
-// each task costs the host 10 cycles of copy calls and holds the copy
-// engine for 100: task 0 is pushed at 10 (input 10..110), task 1 at 20
-// (input 110..210). The batch leaves at 210 and arrives 35 later, 245.
+// each task costs the host 10 cycles of copy calls and 10 of push, and
+// holds the copy engine for 100: task 0 is pushed by 20 (input 20..120),
+// task 1 by 40 (input 120..220). The batch leaves at 220 and arrives 35
+// later, 255.
 func TestGeMTCWaitsForInputs(t *testing.T) {
 	r := newRecorder(t, 4)
 	g := newGeMTC(t, small(t, 2), r)
 	a, b := task(0, 0, 1, 100), task(1, 0, 1, 100)
 	a.HostCycles, a.CopyIn, b.HostCycles, b.CopyIn = 10, 100, 10, 100
 	drive(t, g, r, []Task{a, b}, 2)
-	r.want(0, 245, 245, 345)
-	r.want(1, 245, 245, 345)
+	r.want(0, 255, 255, 355)
+	r.want(1, 255, 255, 355)
 }
