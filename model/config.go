@@ -23,11 +23,16 @@ const WarpSize = 32
 func (g GPU) MaxWarpsPerSM() int { return g.MaxThreadsPerSM / WarpSize }
 
 // Latencies are the fixed costs of moving a kernel from the host (or a
-// device thread) to the SMs, in replay-GPU cycles.
+// device thread) to the SMs, in replay-GPU cycles, and the host threads
+// that pay the host's share of them.
 type Latencies struct {
 	HostIssue      int64 `json:"host_issue"`
 	HostLaunch     int64 `json:"host_launch"`
 	KernelDispatch int64 `json:"kernel_dispatch"`
+	// HostThreads is how many host threads make API calls at once. A
+	// task-parallel host program (Pagoda Fig. 1a spawns from OpenMP
+	// tasks) pays lat.host_issue per call on each thread, not on one.
+	HostThreads int64 `json:"host_threads"`
 }
 
 // CDP is the CUDA device-runtime API cost model of DTBL Table 3: each call

@@ -59,6 +59,10 @@
 //     update the WarpTable, flag the executor warps) is a couple of
 //     global-memory round trips with __threadfence, about 1000 cycles on
 //     the Titan X. The paper gives no measured figure.
+//   - lat.host_threads = 1: DESIGN §3's single host thread, whose calls
+//     serialise. Pagoda's host programs spawn from several threads
+//     (Fig. 1a: OpenMP tasks on two threads; §6.1: a 20-core host), so
+//     the Pagoda experiment sets it; see docs/experiments.md.
 //
 // FromSpec rescales these four when a captured clock replaces the preset's.
 // A --set gpu.clock_mhz does not: a set value is taken as given.

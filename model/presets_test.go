@@ -30,6 +30,7 @@ var shared = map[string]string{
 	"gemtc.threads":           "128",
 	"pagoda.table_rows":       "32",
 	"output.occupancy_window": "5000",
+	"lat.host_threads":        "1",
 }
 
 // perPreset holds DESIGN §5's table and the clock-derived host costs

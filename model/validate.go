@@ -60,6 +60,8 @@ func (c Config) Validate() error {
 	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
 		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
 	}
+	v.atLeast("lat.host_threads", c.Lat.HostThreads, 1)
+	v.atMost("lat.host_threads", c.Lat.HostThreads, MaxHostThreads)
 	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)
 	v.atLeast("gemtc.threads", c.GeMTC.Threads, 1)
 	v.atLeast("pagoda.mtbs_per_sm", c.Pagoda.MTBsPerSM, 1)
@@ -87,6 +89,16 @@ func (v *validator) atLeast(key string, n, min int64) {
 		v.fail(key, fmt.Sprintf("is %d; must be at least %d", n, min))
 	}
 }
+
+func (v *validator) atMost(key string, n, most int64) {
+	if n > most {
+		v.fail(key, fmt.Sprintf("is %d; must be at most %d", n, most))
+	}
+}
+
+// MaxHostThreads bounds lat.host_threads: the replay keeps a clock per
+// host thread, and no host program runs more threads than this.
+const MaxHostThreads = 4096
 
 func (v *validator) positive(key string, f float64) {
 	if !(f > 0) || math.IsInf(f, 0) {

@@ -123,7 +123,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	if k.startCycle < 0 {
 		k.startCycle = e.now
 		if k.host {
-			e.io.kernelStarted(k, e.nextHost == nil && k.order == e.hostOrder-1)
+			e.io.kernelStarted(k, e.hosts.eof && k.order == e.hostOrder-1)
 		}
 	}
 	if e.obs != nil {

@@ -94,8 +94,7 @@ type engine struct {
 	groups      taskGroups  // trace stream → its current task group (OwnStreams)
 	firstLaunch int64       // the first host issue (-1 before)
 
-	hostFree   int64     // when the host thread can issue again
-	nextHost   *Kernel   // issued next by the host, nil when none left
+	hosts      hostThreads
 	hostKernel []*Kernel // host kernels issued, body not loaded yet (issue order)
 	hostLoaded int       // host kernels whose bodies were loaded
 	live       map[uint64]*Kernel
@@ -143,6 +142,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		placer:    opt.Policy.Placer,
 
 		firstLaunch: -1,
+		hosts:       newHostThreads(opt.Config.Lat.HostThreads),
 	}
 	for i := range e.sms {
 		e.sms[i].id = i
@@ -178,7 +178,7 @@ func (e *engine) start(open Opener) error {
 		e.sb.start(e.io, e.sink)
 		e.nextPage()
 	}
-	return e.readNextHost()
+	return e.readHost()
 }
 
 // profile builds the CRCS reference count table from a pass of its own
@@ -230,7 +230,7 @@ func (e *engine) loop() error {
 			e.progress(e.stats.CTAs)
 		}
 	}
-	if len(e.live) > 0 || e.nextHost != nil {
+	if len(e.live) > 0 || e.hosts.pending > 0 {
 		return e.deadlock()
 	}
 	return nil

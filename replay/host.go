@@ -2,8 +2,51 @@ package replay
 
 import "github.com/gpureplay/gpureplay/trace"
 
-// The host side of a replay: one host thread issuing launches in trace
-// order, streams that run their kernels in order, and `after` dependencies.
+// The host side of a replay: host threads issuing launches and copies in
+// trace order, streams that run their kernels in order, and `after`
+// dependencies.
+
+// hostThreads are the host threads that make API calls
+// (lat.host_threads): each call holds one thread for lat.host_issue.
+// Consecutive calls on one stream stay on one thread (a task's copies and
+// its launch are one thread's work, in order); a call on another stream
+// goes to the thread free first, the lowest-numbered on a tie. Calls
+// issue in trace order, so a stream's calls reach the GPU in order. The
+// engine reads one call ahead per thread, so memory stays bounded.
+type hostThreads struct {
+	free    []int64 // when each thread can call again
+	last    int     // the previous call's thread
+	stream  uint64  // the previous call's stream
+	lastAt  int64   // the previous call's issue cycle
+	calls   int64   // calls assigned so far
+	pending int     // calls read and scheduled, not yet issued
+	eof     bool    // the trace has no more host calls
+}
+
+func newHostThreads(n int64) hostThreads {
+	return hostThreads{free: make([]int64, max(n, 1))}
+}
+
+// assign picks the thread for a call on stream that may issue no earlier
+// than earliest and costs the thread cost cycles; it returns the issue
+// cycle.
+func (h *hostThreads) assign(stream uint64, earliest, cost int64) int64 {
+	j := h.last
+	if h.calls == 0 || stream != h.stream {
+		j = 0
+		for i, f := range h.free {
+			if f < h.free[j] {
+				j = i
+			}
+		}
+	}
+	at := max(earliest, h.free[j], h.lastAt)
+	h.free[j] = at + cost
+	h.last, h.stream, h.lastAt = j, stream, at
+	h.calls++
+	h.pending++
+	return at
+}
 
 // stream is a host stream: its kernels run one after another.
 type stream struct {
@@ -15,42 +58,53 @@ type stream struct {
 // (each child gets its own stream) apart from host stream ids.
 const deviceStreamBase = 1 << 32
 
+// readHost reads host calls ahead, one per host thread, scheduling each
+// call's issue.
+func (e *engine) readHost() error {
+	for !e.hosts.eof && e.hosts.pending < len(e.hosts.free) {
+		if err := e.readNextHost(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readNextHost fetches the next host operation and schedules its issue.
 func (e *engine) readNextHost() error {
 	r, err := e.host.next()
 	if err != nil || r == nil {
-		e.nextHost = nil
+		e.hosts.eof = true
 		return err
 	}
 	if m, ok := r.(*trace.Memcpy); ok {
 		k := newCopy(m)
-		e.nextHost = k
-		e.scheduleKernel(max(e.io.launchBase(int(e.hostOrder))+e.body.clk.scale(m.T), e.hostFree), evHostIssue, k)
+		at := e.hosts.assign(m.Stream, e.io.launchBase(int(e.hostOrder))+e.body.clk.scale(m.T), e.cfg.Lat.HostIssue)
+		e.scheduleKernel(at, evHostIssue, k)
 		return nil
 	}
 	l := r.(*trace.Launch)
 	k := &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
 	e.hostOrder++
-	e.nextHost = k
 	e.hostKernel = append(e.hostKernel, k)
-	at := max(e.io.launchBase(int(k.order))+e.body.clk.scale(l.T), e.hostFree)
+	at := e.hosts.assign(l.Stream, e.io.launchBase(int(k.order))+e.body.clk.scale(l.T), e.cfg.Lat.HostIssue)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }
 
-// issue is the host thread issuing a launch: it is busy for lat.host_issue
-// and the kernel reaches the KMU lat.host_launch after that.
+// issue is a host thread issuing a launch or a copy: the thread is busy
+// for lat.host_issue and the call reaches the GPU lat.host_launch after
+// that.
 func (e *engine) issue(k *Kernel) {
 	k.launchCycle = e.now
-	e.hostFree = e.now + e.cfg.Lat.HostIssue
+	e.hosts.pending--
 	if k.copy == nil {
 		if e.firstLaunch < 0 {
 			e.firstLaunch = e.now
 		}
 		e.live[k.id] = k
 	}
-	e.scheduleKernel(e.hostFree+e.cfg.Lat.HostLaunch, evArrive, k)
-	if err := e.readNextHost(); err != nil {
+	e.scheduleKernel(e.now+e.cfg.Lat.HostIssue+e.cfg.Lat.HostLaunch, evArrive, k)
+	if err := e.readHost(); err != nil {
 		e.fail(err)
 	}
 }

@@ -16,10 +16,12 @@
 // from model.Config (pagoda.*, lat.*).
 //
 // Host and TaskTable (§4.2):
-//   - One host spawner thread handles tasks in submit order. A spawn starts
-//     at max(task.Spawn, the end of the previous spawn) and takes
-//     pagoda.spawn_cycles; the next spawn starts right after (pipelined,
-//     §4.2.1: one cudaMemcpy per entry in the steady state).
+//   - lat.host_threads spawner threads (Fig. 1a spawns from OpenMP tasks)
+//     take tasks in submit order. A spawn starts when a thread is free, at
+//     max(task.Spawn, the thread's previous spawn's end), costs the task's
+//     copy calls (Task.HostCycles) and then pagoda.spawn_cycles; the
+//     thread's next spawn starts right after (pipelined, §4.2.1: one
+//     cudaMemcpy per entry in the steady state).
 //   - A task is visible to its MTB's scheduler warp, and reported
 //     TaskSpawned, when its spawn completes. §4.2.1's ready-field
 //     indirection (a task is enabled by the next task's copy, the last one
@@ -37,8 +39,8 @@
 //     when the task is scheduled.
 //   - The host sees frees only through a copy-back ("lazy aggregate
 //     updates", §4.2.2): it spawns while its own view shows a free entry
-//     anywhere, and when every entry looks taken it copies the whole table
-//     back, which costs lat.host_launch (one PCIe round trip, like a
+//     anywhere, and when every entry looks taken a thread copies the whole
+//     table back (the other threads wait for it), which costs lat.host_launch (one PCIe round trip, like a
 //     launch reaching the GPU); the view becomes the GPU's table as of the
 //     copy's arrival. A copy-back that finds nothing free is repeated
 //     back-to-back until one does.
@@ -92,6 +94,10 @@
 //     no shared memory) (Pagoda §6.1 caps registers at 32; 384 workers of
 //     128 threads on the Titan X, 100% occupancy as §6.2 says). Worker w
 //     is on SM w mod gpu.sms.
+//   - One host thread fills the batch, whatever lat.host_threads says:
+//     GeMTC's tasks go through one FIFO queue (Pagoda §7), so its pushes
+//     serialise. (The copy calls before a push could run on other
+//     threads; the model keeps them on the one thread.)
 //   - The host takes tasks into the next batch in submit order, each at
 //     max(task.Spawn, the previous one's), and only while no batch is in
 //     flight: GeMTC "performs neither" continuous spawning nor pipelined

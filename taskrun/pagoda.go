@@ -94,7 +94,7 @@ func NewPagoda(cfg model.Config, l Listener) (*Pagoda, error) {
 	}
 	// Rows beyond 2^24 a column change nothing a trace could show and
 	// would overflow the host's count of free entries.
-	p.host = newHost(n, int(min(pc.TableRows, 1<<24)))
+	p.host = newHost(n, int(min(pc.TableRows, 1<<24)), int(cfg.Lat.HostThreads))
 	return p, nil
 }
 
@@ -131,15 +131,8 @@ func (p *Pagoda) Submit(t Task) error {
 	return nil
 }
 
-// Waiting counts submitted tasks whose spawn has not completed, the one
-// being spawned included.
-func (p *Pagoda) Waiting() int {
-	n := p.host.queue.len()
-	if p.host.spawning >= 0 {
-		n++
-	}
-	return n
-}
+// Waiting counts submitted tasks no host thread has begun spawning.
+func (p *Pagoda) Waiting() int { return p.host.queue.len() }
 
 // Next returns the cycle of the earliest pending event.
 func (p *Pagoda) Next() (int64, bool) {

@@ -2,14 +2,16 @@ package taskrun
 
 import "github.com/gpureplay/gpureplay/internal/eventq"
 
-// host is Pagoda's host spawner thread and its copy of the TaskTable
-// (§4.2). It knows only what its last copy-back showed: an entry it
-// spawned into stays taken in its view until a copy-back reveals that the
-// GPU freed it.
+// host is Pagoda's host spawner threads (lat.host_threads; Fig. 1a spawns
+// from OpenMP tasks) and their copy of the TaskTable (§4.2). It knows
+// only what its last copy-back showed: an entry it spawned into stays
+// taken in its view until a copy-back reveals that the GPU freed it. One
+// thread at a time copies the table back; the others wait for it.
 type host struct {
 	queue    fifo  // submitted tasks not yet being spawned
-	spawning int32 // the task being spawned, -1 = none
-	busy     bool  // a spawn or a copy-back is under way
+	threads  int   // lat.host_threads
+	spawns   int   // threads spawning a task
+	copying  bool  // a copy-back is under way
 	polling  bool  // the last copy-back found no free entry
 	pollFrom int64 // when that copy-back arrived
 	view     []int // free entries per column, as the host last saw them
@@ -18,8 +20,8 @@ type host struct {
 	next     int   // the column the round-robin tries first
 }
 
-func newHost(columns, rows int) host {
-	h := host{spawning: -1, view: make([]int, columns), freed: make([]int, columns)}
+func newHost(columns, rows, threads int) host {
+	h := host{threads: max(threads, 1), view: make([]int, columns), freed: make([]int, columns)}
 	for c := range h.view {
 		h.view[c] = rows
 	}
@@ -47,40 +49,38 @@ func (h *host) pick() int {
 	return -1
 }
 
-// hostKick starts the host on its next task if it is idle: a spawn when
-// its view shows a free entry, otherwise a copy-back of the TaskTable.
-// The host starts no earlier than the task's Spawn cycle.
+// hostKick starts idle host threads on the next tasks, in order: a spawn
+// when the view shows a free entry, otherwise a copy-back of the
+// TaskTable. A thread starts no earlier than its task's Spawn cycle.
 func (p *Pagoda) hostKick() {
 	h := &p.host
-	if h.busy || h.polling || h.queue.len() == 0 {
-		return
+	for !h.copying && !h.polling && h.spawns < h.threads && h.queue.len() > 0 {
+		i := h.queue.peek()
+		t := p.tasks.at(i)
+		start := max(t.spawn, p.now)
+		if !t.begun {
+			t.begun, t.issued = true, start // the host's work on it starts now, even if the table is full
+		}
+		c := h.pick()
+		if c < 0 {
+			h.copying = true
+			p.q.Push(eventq.Event{At: satAdd(start, p.copyBack), Kind: uint8(evCopyBack)})
+			return
+		}
+		h.queue.pop()
+		h.spawns++
+		t.mtb = int32(c)
+		calls := satAdd(start, t.host)
+		t.arrives = p.h2d.move(calls, t.copyIn)
+		p.q.Push(eventq.Event{At: satAdd(calls, p.spawn), Kind: uint8(evSpawned), Ref: i})
 	}
-	i := h.queue.peek()
-	t := p.tasks.at(i)
-	start := max(t.spawn, p.now)
-	if !t.begun {
-		t.begun, t.issued = true, start // the host's work on it starts now, even if the table is full
-	}
-	h.busy = true
-	c := h.pick()
-	if c < 0 {
-		p.q.Push(eventq.Event{At: satAdd(start, p.copyBack), Kind: uint8(evCopyBack)})
-		return
-	}
-	h.queue.pop()
-	h.spawning = i
-	t.mtb = int32(c)
-	calls := satAdd(start, t.host)
-	t.arrives = p.h2d.move(calls, t.copyIn)
-	p.q.Push(eventq.Event{At: satAdd(calls, p.spawn), Kind: uint8(evSpawned), Ref: i})
 }
 
 // spawned: task i's entry has reached the GPU, so its MTB's scheduler warp
 // can see it.
 func (p *Pagoda) spawned(i int32) {
 	h := &p.host
-	h.busy = false
-	h.spawning = -1
+	h.spawns--
 	t := p.tasks.at(i)
 	p.l.TaskIssued(t.id, t.issued)
 	p.hostKick()
@@ -105,7 +105,7 @@ func (p *Pagoda) visible(i int32) {
 // still no entry is free the host keeps polling (see entryFreed).
 func (p *Pagoda) copiedBack() {
 	h := &p.host
-	h.busy = false
+	h.copying = false
 	for c, n := range h.freed {
 		h.view[c] += n
 		h.viewFree += n
@@ -128,7 +128,7 @@ func (p *Pagoda) entryFreed(c int32) {
 	if !h.polling {
 		return
 	}
-	h.polling, h.busy = false, true
+	h.polling, h.copying = false, true
 	at := p.now
 	if p.copyBack > 0 {
 		k := max(1, (p.now-h.pollFrom+p.copyBack-1)/p.copyBack)

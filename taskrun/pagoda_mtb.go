@@ -178,10 +178,10 @@ func (p *Pagoda) Stuck() []string {
 		switch {
 		case h.polling:
 			why = "a free TaskTable entry (every one is in use)"
-		case h.busy && h.spawning < 0:
+		case h.copying:
 			why = "a TaskTable copy-back"
-		case h.busy:
-			why = "the spawn under way"
+		case h.spawns > 0:
+			why = "the spawns under way"
 		}
 		w = append(w, fmt.Sprintf("host: %d tasks wait for %s", h.queue.len(), why))
 	}

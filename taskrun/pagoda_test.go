@@ -53,6 +53,29 @@ func TestPagodaSpawnPipeline(t *testing.T) {
 	r.want(4, 5200, 5230, 6230)
 }
 
+// Two host threads spawn two tasks at once, taking tasks in submit order:
+// task 3 (due at 5000) holds a thread until 5100 while task 4 spawns on
+// the other at 200. spawn 100, sched 30, one SM of two MTBs:
+//
+//	task thread  spawn      column  read       started  ended
+//	0    a       0–100      0       100–130    130      1130
+//	1    b       0–100      1       100–130    130      1130
+//	2    a       100–200    0       200–230    230      1230
+//	3    b       5000–5100  1       5100–5130  5130     6130
+//	4    a       200–300    0       300–330    330      1330
+func TestPagodaHostThreads(t *testing.T) {
+	c := titanx(t, 100, 30, 0)
+	c.GPU.SMs, c.Lat.HostThreads = 1, 2
+	r := newRecorder(t, 2*executorWarps)
+	p := newPagoda(t, c, r)
+	drive(t, p, r, []Task{task(0, 0, 1, 1000), task(1, 0, 1, 1000), task(2, 0, 1, 1000), task(3, 5000, 1, 1000), task(4, 0, 1, 1000)}, 2)
+	r.want(0, 100, 130, 1130)
+	r.want(1, 100, 130, 1130)
+	r.want(2, 200, 230, 1230)
+	r.want(3, 5100, 5130, 6130)
+	r.want(4, 300, 330, 1330)
+}
+
 // One MTB's scheduler warp reads one entry at a time: three tasks spawned
 // together start sched_cycles apart.
 func TestPagodaSchedulerSerial(t *testing.T) {
