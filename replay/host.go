@@ -10,27 +10,28 @@ import "github.com/gpureplay/gpureplay/trace"
 // (lat.host_threads): each call holds one thread for lat.host_issue.
 // Consecutive calls on one stream stay on one thread (a task's copies and
 // its launch are one thread's work, in order); a call on another stream
-// goes to the thread free first, the lowest-numbered on a tie. Calls
-// issue in trace order, so a stream's calls reach the GPU in order. The
-// engine reads one call ahead per thread, so memory stays bounded.
+// goes to the thread free first, the lowest-numbered on a tie. A stream's
+// calls issue in trace order, so they reach the GPU in order; calls on
+// different streams need not. The engine reads one call ahead per
+// thread, so memory stays bounded by the threads.
 type hostThreads struct {
-	free    []int64 // when each thread can call again
-	last    int     // the previous call's thread
-	stream  uint64  // the previous call's stream
-	lastAt  int64   // the previous call's issue cycle
-	calls   int64   // calls assigned so far
-	pending int     // calls read and scheduled, not yet issued
-	eof     bool    // the trace has no more host calls
+	free    []int64          // when each thread can call again
+	last    int              // the previous call's thread
+	stream  uint64           // the previous call's stream
+	calls   int64            // calls assigned so far
+	issued  map[uint64]int64 // a stream's latest call, while it may be ahead of the clock
+	pending int              // calls read and scheduled, not yet issued
+	eof     bool             // the trace has no more host calls
 }
 
 func newHostThreads(n int64) hostThreads {
-	return hostThreads{free: make([]int64, max(n, 1))}
+	return hostThreads{free: make([]int64, max(n, 1)), issued: map[uint64]int64{}}
 }
 
 // assign picks the thread for a call on stream that may issue no earlier
-// than earliest and costs the thread cost cycles; it returns the issue
-// cycle.
-func (h *hostThreads) assign(stream uint64, earliest, cost int64) int64 {
+// than earliest (nor before now) and costs the thread cost cycles; it
+// returns the issue cycle.
+func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) int64 {
 	j := h.last
 	if h.calls == 0 || stream != h.stream {
 		j = 0
@@ -40,12 +41,31 @@ func (h *hostThreads) assign(stream uint64, earliest, cost int64) int64 {
 			}
 		}
 	}
-	at := max(earliest, h.free[j], h.lastAt)
+	at := max(earliest, now, h.free[j])
+	if prev, ok := h.issued[stream]; ok {
+		at = max(at, prev)
+	}
 	h.free[j] = at + cost
-	h.last, h.stream, h.lastAt = j, stream, at
+	h.last, h.stream = j, stream
 	h.calls++
 	h.pending++
+	h.remember(stream, at, now)
 	return at
+}
+
+// remember notes a stream's latest call. A call at or before now orders
+// nothing (later calls issue after now anyway), so such entries are
+// dropped once the map outgrows the calls that can be pending.
+func (h *hostThreads) remember(stream uint64, at, now int64) {
+	h.issued[stream] = at
+	if len(h.issued) <= 4*len(h.free) {
+		return
+	}
+	for s, t := range h.issued {
+		if t <= now {
+			delete(h.issued, s)
+		}
+	}
 }
 
 // stream is a host stream: its kernels run one after another.
@@ -78,7 +98,7 @@ func (e *engine) readNextHost() error {
 	}
 	if m, ok := r.(*trace.Memcpy); ok {
 		k := newCopy(m)
-		at := e.hosts.assign(m.Stream, e.io.launchBase(int(e.hostOrder))+e.body.clk.scale(m.T), e.cfg.Lat.HostIssue)
+		at := e.hosts.assign(m.Stream, e.io.launchBase(int(e.hostOrder))+e.body.clk.scale(m.T), e.now, e.cfg.Lat.HostIssue)
 		e.scheduleKernel(at, evHostIssue, k)
 		return nil
 	}
@@ -86,7 +106,7 @@ func (e *engine) readNextHost() error {
 	k := &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
 	e.hostOrder++
 	e.hostKernel = append(e.hostKernel, k)
-	at := e.hosts.assign(l.Stream, e.io.launchBase(int(k.order))+e.body.clk.scale(l.T), e.cfg.Lat.HostIssue)
+	at := e.hosts.assign(l.Stream, e.io.launchBase(int(k.order))+e.body.clk.scale(l.T), e.now, e.cfg.Lat.HostIssue)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }

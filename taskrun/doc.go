@@ -94,12 +94,9 @@
 //     no shared memory) (Pagoda §6.1 caps registers at 32; 384 workers of
 //     128 threads on the Titan X, 100% occupancy as §6.2 says). Worker w
 //     is on SM w mod gpu.sms.
-//   - One host thread fills the batch, whatever lat.host_threads says:
-//     GeMTC's tasks go through one FIFO queue (Pagoda §7), so its pushes
-//     serialise. (The copy calls before a push could run on other
-//     threads; the model keeps them on the one thread.)
-//   - The host takes tasks into the next batch in submit order, each at
-//     max(task.Spawn, the previous one's), and only while no batch is in
+//   - lat.host_threads host threads take tasks into the next batch in
+//     submit order, each when a thread is free and no earlier than
+//     task.Spawn, and only while no batch is in
 //     flight: GeMTC "performs neither" continuous spawning nor pipelined
 //     processing (Pagoda §6.6, Fig. 11; "no new tasks are spawned until
 //     all tasks in the previous batch finish"). Taking a task costs the

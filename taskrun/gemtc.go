@@ -35,8 +35,9 @@ type GeMTC struct {
 	sms     int
 	workers int
 
-	waiting    fifo    // submitted, not yet in a batch
-	collecting bool    // an evCollect is pending
+	waiting    fifo    // submitted, no host thread has taken it
+	threads    int     // lat.host_threads
+	collecting int     // host threads pushing a task (evCollect pending)
 	buffer     []int32 // the next batch, filling
 	closed     bool
 	batch      []int32 // the batch in flight (sent or running)
@@ -79,6 +80,7 @@ func NewGeMTC(cfg model.Config, l Listener) (*GeMTC, error) {
 		size:    int(min(cfg.GeMTC.Batch, 1<<30)),
 		send:    satAdd(satAdd(cfg.Lat.HostIssue, cfg.Lat.HostLaunch), cfg.Lat.KernelDispatch),
 		push:    cfg.Lat.HostIssue,
+		threads: int(cfg.Lat.HostThreads),
 		warps:   int((threads-1)/model.WarpSize + 1),
 		sms:     cfg.GPU.SMs,
 		workers: fit * cfg.GPU.SMs,
@@ -101,7 +103,7 @@ func (g *GeMTC) Submit(t Task) error {
 	return nil
 }
 
-// Waiting counts submitted tasks the host has not yet put in a batch.
+// Waiting counts submitted tasks no host thread has taken.
 func (g *GeMTC) Waiting() int { return g.waiting.len() }
 
 // Next returns the cycle of the earliest pending event.
@@ -137,29 +139,28 @@ func (g *GeMTC) Close() {
 	g.trySend()
 }
 
-// collect schedules the host's taking of the oldest waiting task, at its
-// Spawn cycle but never before the previous one (host order), while the
-// next batch has room and no batch is in flight: GeMTC spawns no new
-// tasks until the previous batch has wholly finished (Pagoda §6.6).
+// collect starts idle host threads on the oldest waiting tasks, each at
+// its Spawn cycle but never before the thread is free, while the next
+// batch has room and no batch is in flight: GeMTC spawns no new tasks
+// until the previous batch has wholly finished (Pagoda §6.6).
 func (g *GeMTC) collect() {
-	if g.collecting || g.waiting.len() == 0 || len(g.buffer) >= g.size || g.sending || len(g.batch) > 0 {
-		return
+	for g.collecting < g.threads && g.waiting.len() > 0 && len(g.buffer)+g.collecting < g.size && !g.sending && len(g.batch) == 0 {
+		i := g.waiting.pop()
+		t := g.tasks.at(i)
+		g.collecting++
+		start := max(t.spawn, g.now)
+		g.l.TaskIssued(t.id, start)
+		g.q.Push(eventq.Event{At: satAdd(satAdd(start, t.host), g.push), Kind: uint8(evCollect), Ref: i})
 	}
-	t := g.tasks.at(g.waiting.peek())
-	g.collecting = true
-	start := max(t.spawn, g.now)
-	g.l.TaskIssued(t.id, start)
-	g.q.Push(eventq.Event{At: satAdd(satAdd(start, t.host), g.push), Kind: uint8(evCollect), Ref: g.waiting.peek()})
 }
 
-// collected: the host has made task i's copy calls and pushed it into the
-// filling batch; its input crosses PCIe from now.
+// collected: a host thread has made task i's copy calls and pushed it into
+// the filling batch; its input crosses PCIe from now.
 func (g *GeMTC) collected(i int32) {
 	t := g.tasks.at(i)
 	t.arrives = g.h2d.move(g.now, t.copyIn)
 	g.inputs = max(g.inputs, t.arrives)
-	g.waiting.pop()
-	g.collecting = false
+	g.collecting--
 	g.buffer = append(g.buffer, i)
 	g.trySend()
 	g.collect()
@@ -171,7 +172,7 @@ func (g *GeMTC) trySend() {
 	if g.sending || len(g.batch) > 0 || len(g.buffer) == 0 {
 		return
 	}
-	final := g.closed && g.waiting.len() == 0
+	final := g.closed && g.waiting.len() == 0 && g.collecting == 0
 	if len(g.buffer) < g.size && !final {
 		return
 	}

@@ -49,6 +49,22 @@ func TestGeMTCBatches(t *testing.T) {
 	r.want(4, 505, 505, 515)
 }
 
+// Two host threads push two tasks at once: the first batch leaves at 10
+// and arrives at 45 (45–145, 45–345); tasks 2 and 3 are pushed together
+// at 345–355 (arrive 390, run 390–440), task 4 at 440–450 (arrives 485).
+func TestGeMTCHostThreads(t *testing.T) {
+	c := small(t, 2)
+	c.Lat.HostThreads = 2
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, c, r)
+	drive(t, g, r, []Task{task(0, 0, 1, 100), task(1, 0, 1, 300), task(2, 0, 1, 50), task(3, 0, 1, 50), task(4, 0, 1, 10)}, 2)
+	r.want(0, 45, 45, 145)
+	r.want(1, 45, 45, 345)
+	r.want(2, 390, 390, 440)
+	r.want(3, 390, 390, 440)
+	r.want(4, 485, 485, 495)
+}
+
 // Without Close a partial batch is never sent, and Stuck says so.
 func TestGeMTCPartialBatchNeedsClose(t *testing.T) {
 	r := newRecorder(t, 4)
