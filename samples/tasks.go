@@ -16,6 +16,7 @@ func init() {
 		Params: []Param{
 			{Name: "kind", Default: "mixed", Doc: "the benchmark: mandelbrot, filterbank, beamformer, conv, dct, matmul, slud, 3des, or mixed (an interleaving of the kinds in mix)"},
 			{Name: "mix", Default: "3des,filterbank,mandelbrot,matmul", Doc: "comma-separated kinds the mixed benchmark interleaves in equal shares (Pagoda's MPE: 3DES, MB, FB, MM)"},
+			{Name: "work", Default: "model", Doc: "task costs: model (the per-warp cost model of taskscost.go) or table3 (each kind scaled so HyperQ's compute and copy times split as Pagoda Table 3 measured)"},
 			{Name: "count", Default: "256", Doc: "number of tasks (Pagoda Table 3: 32768; 273K for SLUD)"},
 			{Name: "threads", Default: "128", Doc: "threads per task, one CTA each (Pagoda §6.2 runs every benchmark with 128)"},
 			{Name: "mandel_size", Default: "64", Doc: "mandelbrot: each task renders a mandel_size×mandel_size tile of one frame (Table 3: 64×64)"},
@@ -53,6 +54,7 @@ type tasksConfig struct {
 	sludBlock      int
 	packetMin      int
 	packetMax      int
+	table3         bool // work=table3: costs scaled to Table 3 (taskstable3.go)
 	seed           uint64
 }
 
@@ -68,6 +70,11 @@ func parseTasks(p Params) (c tasksConfig, err error) {
 	if c.mix, err = parseMix(p); err != nil {
 		return c, err
 	}
+	work, err := p.Choice("work", "model", "table3")
+	if err != nil {
+		return c, err
+	}
+	c.table3 = work == "table3"
 	if kind != "mixed" {
 		c.mix = []*taskKind{lookupTaskKind(kind)}
 	}
@@ -147,6 +154,9 @@ func runTasks(p Params, out trace.Sink) error {
 	for k, v := range plan.meta {
 		meta[k] = v
 	}
+	if cfg.table3 {
+		calibrateTable3(&cfg, plan, meta)
+	}
 	if err := out.Write(tasksHeader(meta)); err != nil {
 		return err
 	}
@@ -158,6 +168,7 @@ func runTasks(p Params, out trace.Sink) error {
 	for i, slot := range plan.order {
 		src := plan.sources[slot]
 		warps := src.next()
+		scaleWarps(warps, plan.scales[slot])
 		in, out2 := taskData(&cfg, plan.kinds[slot], src)
 		if err := writeTask(out, &cfg, uint64(i+1), plan.kinds[slot], warps, in, out2); err != nil {
 			return err

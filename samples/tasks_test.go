@@ -361,3 +361,40 @@ func TestTasksCopies(t *testing.T) {
 		}
 	}
 }
+
+// work=table3 scales a kind's warps so that HyperQ's compute time (the
+// tasks' longest warps summed, over 32 at once) relates to its copy time
+// (bytes over 15.75 per cycle) as Pagoda Table 3's shares do, and keeps
+// each task's shape: every warp scales by the same factor. CONV: 30% copy.
+func TestTasksTable3(t *testing.T) {
+	for _, kind := range []string{"conv", "3des", "mixed"} {
+		model := generateTasks(t, "kind="+kind, "count=64", "seed=5")
+		scaled := generateTasks(t, "kind="+kind, "count=64", "seed=5", "work=table3")
+		shares := map[string][2]float64{} // kind → compute, copy
+		bytes := map[uint64]int64{}
+		for _, c := range scaled.copies {
+			bytes[c.Stream] += c.Bytes
+		}
+		for i, k := range scaled.kernels {
+			s := shares[k.Name]
+			s[0] += float64(scaled.ctas[i].Cycles) / 32
+			s[1] += float64(bytes[k.ID]) / 15.75
+			shares[k.Name] = s
+			f := float64(scaled.ctas[i].Cycles) / float64(model.ctas[i].Cycles)
+			for w, c := range model.ctas[i].WarpCycles {
+				if got, want := float64(scaled.ctas[i].WarpCycles[w]), float64(c)*f; got < want-1 || got > want+1 {
+					t.Fatalf("%s task %d warp %d: %v cycles scaled; want %v (×%.3f)", kind, i, w, got, want, f)
+				}
+			}
+		}
+		for name, s := range shares {
+			copyShare := float64(lookupTaskKind(name).copyShare)
+			if got := 100 * s[1] / (s[0] + s[1]); got < copyShare-0.5 || got > copyShare+0.5 {
+				t.Errorf("%s: %s copies take %.2f%% of HyperQ's copy+compute; want Table 3's %v%%", kind, name, got, copyShare)
+			}
+		}
+		if scaled.header.Meta["table3_scale_"+scaled.kernels[0].Name] == "" {
+			t.Errorf("%s: header meta %v has no table3 scale", kind, scaled.header.Meta)
+		}
+	}
+}

@@ -11,6 +11,7 @@ type taskKind struct {
 	name      string
 	regs      int  // Table 3's "default register count" (the HyperQ build; Pagoda caps it at 32)
 	irregular bool // Table 3's task type: whether the costs vary (the tests hold the model to it)
+	copyShare int  // Table 3's "% time spent in data copy (CUDA-HyperQ)"
 	sync      bool // Table 3: requires thread-block synchronisation (likewise)
 
 	// smem is the shared memory each of the run's tasks declares. It is
@@ -67,14 +68,14 @@ func matmulIO(c *tasksConfig) (int64, int64) {
 
 // taskKinds are Table 3's benchmarks, in its order.
 var taskKinds = []*taskKind{
-	{name: "mandelbrot", regs: 28, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
-	{name: "filterbank", regs: 21, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
-	{name: "beamformer", regs: 34, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
-	{name: "conv", regs: 25, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
-	{name: "dct", regs: 33, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
-	{name: "matmul", regs: 30, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
-	{name: "slud", regs: 17, irregular: true, smem: noSmem, source: newSludTasks},
-	{name: "3des", regs: 26, irregular: true, smem: noSmem, source: newDESTasks},
+	{name: "mandelbrot", regs: 28, copyShare: 24, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
+	{name: "filterbank", regs: 21, copyShare: 35, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
+	{name: "beamformer", regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
+	{name: "conv", regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
+	{name: "dct", regs: 33, copyShare: 81, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
+	{name: "matmul", regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
+	{name: "slud", regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
+	{name: "3des", regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
 }
 
 func noSmem(*tasksConfig) int64 { return 0 }
@@ -116,6 +117,9 @@ func regularSource(warps func(c *tasksConfig) []int64) func(*tasksConfig, int, u
 type taskPlan struct {
 	kinds   []*taskKind
 	sources []taskSource // one per kind
+	counts  []int        // tasks per kind
+	seeds   []uint64     // each kind's seed
+	scales  []float64    // each kind's work scale (work=table3), 1 otherwise
 	order   []uint8      // per task, its index in kinds
 	meta    map[string]string
 }
@@ -134,7 +138,9 @@ func newTaskPlan(c *tasksConfig) *taskPlan {
 		if i < c.count%len(c.mix) {
 			n++
 		}
-		pl.sources = append(pl.sources, k.source(c, n, rng.Uint64(), pl.meta))
+		seed := rng.Uint64()
+		pl.sources = append(pl.sources, k.source(c, n, seed, pl.meta))
+		pl.counts, pl.seeds, pl.scales = append(pl.counts, n), append(pl.seeds, seed), append(pl.scales, 1)
 		pl.meta["tasks_"+k.name] = strconv.Itoa(n)
 		for range n {
 			pl.order = append(pl.order, uint8(i))
