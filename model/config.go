@@ -84,6 +84,9 @@ type CRCS struct {
 type GeMTC struct {
 	Batch   int64 `json:"batch"`
 	Threads int64 `json:"threads"`
+	// DequeueCycles is one worker's take of a task from GeMTC's single
+	// FIFO queue; the queue serialises the takes (Pagoda §7).
+	DequeueCycles int64 `json:"dequeue_cycles"`
 }
 
 // Pagoda holds the MasterKernel parameters (Pagoda §4–5).

@@ -59,6 +59,11 @@
 //     update the WarpTable, flag the executor warps) is a couple of
 //     global-memory round trips with __threadfence, about 1000 cycles on
 //     the Titan X. The paper gives no measured figure.
+//   - gemtc.dequeue_cycles = 1 µs: a GeMTC worker's take of a task does the
+//     same work as Pagoda's scheduler warp (read the entry, fence, claim
+//     it), but through GeMTC's one FIFO queue, so takes serialise across
+//     the GPU ("a single FIFO queue ... resulting in significant task
+//     scheduling overhead", Pagoda §7).
 //   - lat.host_threads = 1: DESIGN §3's single host thread, whose calls
 //     serialise. Pagoda's host programs spawn from several threads
 //     (Fig. 1a: OpenMP tasks on two threads; §6.1: a 20-core host), so

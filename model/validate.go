@@ -43,6 +43,7 @@ func (c Config) Validate() error {
 		{"dtbl.agt_spill", c.DTBL.AGTSpill},
 		{"pagoda.spawn_cycles", c.Pagoda.SpawnCycles},
 		{"pagoda.sched_cycles", c.Pagoda.SchedCycles},
+		{"gemtc.dequeue_cycles", c.GeMTC.DequeueCycles},
 		{"pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB},
 	} {
 		v.atLeast(f.key, f.n, 0)

@@ -112,7 +112,10 @@
 //     that runs tasks").
 //   - TaskSpawned is the batch's arrival on the GPU. Workers take the
 //     batch's tasks in order: at arrival worker 0, 1, … each take one,
-//     then a worker that finishes a task takes the next.
+//     then a worker that finishes a task takes the next. Takes go through
+//     GeMTC's single FIFO queue one at a time, gemtc.dequeue_cycles each
+//     (Pagoda §7: "a single FIFO queue ... resulting in significant task
+//     scheduling overhead"); a task starts when its take ends.
 //   - A task with more warps than a worker runs in rounds: worker warp j
 //     runs the task's warps j, j+W, j+2W, … back to back (W = the
 //     worker's warps); the task ends with its longest worker warp.

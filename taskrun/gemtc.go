@@ -12,6 +12,7 @@ const (
 	evCollect  kind = iota + 1 // the host took task ref into its next batch
 	evBatch                    // the batch in flight reached the SuperKernel
 	evChainEnd                 // a worker warp of worker aux finished its share of task ref
+	evTaken                    // worker aux took task ref from the queue
 )
 
 // workerRegs is the register count assumed for a SuperKernel worker
@@ -31,6 +32,8 @@ type GeMTC struct {
 	size    int   // gemtc.batch
 	send    int64 // one batch's trip from the host to the workers
 	push    int64 // the host's push of one task into the batch (one API call)
+	dequeue int64 // gemtc.dequeue_cycles: one take from the queue
+	qFree   int64 // when the queue can serve the next take
 	warps   int   // warps of one worker
 	sms     int
 	workers int
@@ -80,6 +83,7 @@ func NewGeMTC(cfg model.Config, l Listener) (*GeMTC, error) {
 		size:    int(min(cfg.GeMTC.Batch, 1<<30)),
 		send:    satAdd(satAdd(cfg.Lat.HostIssue, cfg.Lat.HostLaunch), cfg.Lat.KernelDispatch),
 		push:    cfg.Lat.HostIssue,
+		dequeue: cfg.GeMTC.DequeueCycles,
 		threads: int(cfg.Lat.HostThreads),
 		warps:   int((threads-1)/model.WarpSize + 1),
 		sms:     cfg.GPU.SMs,
@@ -126,6 +130,8 @@ func (g *GeMTC) Advance(now int64) {
 			g.arrived()
 		case evChainEnd:
 			g.chainEnd(e.Ref, int(e.Aux))
+		case evTaken:
+			g.run(e.Ref, int(e.Aux))
 		}
 	}
 	g.now = max(g.now, now)
@@ -190,15 +196,27 @@ func (g *GeMTC) arrived() {
 		g.l.TaskSpawned(g.tasks.at(i).id, g.now)
 	}
 	for w := 0; w < g.workers && g.taken < len(g.batch); w++ {
-		g.run(w)
+		g.take(w)
 	}
 }
 
-// run starts the batch's next task on worker w. Worker warp j runs the
-// task's warps j, j+W, j+2W, … back to back (W = the worker's warps).
-func (g *GeMTC) run(w int) {
+// take gives worker w the batch's next task. Takes go through GeMTC's one
+// queue one at a time, gemtc.dequeue_cycles each, in the order workers
+// ask.
+func (g *GeMTC) take(w int) {
 	i := g.batch[g.taken]
 	g.taken++
+	if g.dequeue == 0 {
+		g.run(i, w)
+		return
+	}
+	g.qFree = satAdd(max(g.now, g.qFree), g.dequeue)
+	g.q.Push(eventq.Event{At: g.qFree, Kind: uint8(evTaken), Ref: i, Aux: int32(w)})
+}
+
+// run starts task i on worker w. Worker warp j runs the task's warps j,
+// j+W, j+2W, … back to back (W = the worker's warps).
+func (g *GeMTC) run(i int32, w int) {
 	t := g.tasks.at(i)
 	sm := w % g.sms
 	g.l.TaskStarted(t.id, g.now, sm)
@@ -225,7 +243,7 @@ func (g *GeMTC) chainEnd(i int32, w int) {
 	g.tasks.release(i)
 	g.left--
 	if g.taken < len(g.batch) {
-		g.run(w)
+		g.take(w)
 		return
 	}
 	if g.left == 0 {

@@ -10,13 +10,14 @@ import (
 )
 
 // small is one SM holding two 64-thread (2-warp) workers, batches of
-// batch tasks, a push of 10 cycles per task and a batch trip of
-// 10 + 20 + 5 = 35 cycles.
+// batch tasks, a push of 10 cycles per task, a batch trip of
+// 10 + 20 + 5 = 35 cycles and free takes from the queue.
 func small(t *testing.T, batch int64) model.Config {
 	c := titanx(t, 0, 0, 20)
 	c.GPU.SMs, c.GPU.MaxCTAsPerSM = 1, 2
 	c.GeMTC.Batch, c.GeMTC.Threads = batch, 64
 	c.Lat.HostIssue, c.Lat.KernelDispatch = 10, 5
+	c.GeMTC.DequeueCycles = 0
 	return c
 }
 
@@ -63,6 +64,21 @@ func TestGeMTCHostThreads(t *testing.T) {
 	r.want(2, 390, 390, 440)
 	r.want(3, 390, 390, 440)
 	r.want(4, 485, 485, 495)
+}
+
+// Workers take tasks through one queue, 10 cycles a take, one at a time.
+// The batch of three arrives at 65: worker 0 takes task 0 at 65–75 (runs
+// 75–175), worker 1 task 1 at 75–85 (85–385), and worker 0, free at 175,
+// task 2 at 175–185 (185–235).
+func TestGeMTCQueueSerialisesTakes(t *testing.T) {
+	c := small(t, 3)
+	c.GeMTC.DequeueCycles = 10
+	r := newRecorder(t, 4)
+	g := newGeMTC(t, c, r)
+	drive(t, g, r, []Task{task(0, 0, 1, 100), task(1, 0, 1, 300), task(2, 0, 1, 50)}, 2)
+	r.want(0, 65, 75, 175)
+	r.want(1, 65, 85, 385)
+	r.want(2, 65, 185, 235)
 }
 
 // Without Close a partial batch is never sent, and Stuck says so.
