@@ -69,7 +69,8 @@
 //     (Fig. 1a: OpenMP tasks on two threads; §6.1: a 20-core host), so
 //     the Pagoda experiment sets it; see docs/experiments.md.
 //
-// FromSpec rescales these four when a captured clock replaces the preset's.
+// FromSpec rescales lat.host_issue, lat.host_launch,
+// pagoda.spawn_cycles, pagoda.sched_cycles and gemtc.dequeue_cycles when a captured clock replaces the preset's.
 // A --set gpu.clock_mhz does not: a set value is taken as given.
 //
 // # Policy parameters

@@ -2,9 +2,9 @@ package replay
 
 import "github.com/gpureplay/gpureplay/trace"
 
-// The host side of a replay: host threads issuing launches and copies in
-// trace order, streams that run their kernels in order, and `after`
-// dependencies.
+// The host side of a replay: host threads issuing launches and copies
+// (each stream's in trace order), streams that run their kernels in order,
+// and `after` dependencies.
 
 // hostThreads are the host threads that make API calls
 // (lat.host_threads): each call holds one thread for lat.host_issue.
@@ -16,16 +16,15 @@ import "github.com/gpureplay/gpureplay/trace"
 // thread, so memory stays bounded by the threads.
 type hostThreads struct {
 	free    []int64          // when each thread can call again
-	last    int              // the previous call's thread
+	last    int              // the previous call's thread, -1 before the first
 	stream  uint64           // the previous call's stream
-	calls   int64            // calls assigned so far
 	issued  map[uint64]int64 // a stream's latest call, while it may be ahead of the clock
 	pending int              // calls read and scheduled, not yet issued
 	eof     bool             // the trace has no more host calls
 }
 
 func newHostThreads(n int64) hostThreads {
-	return hostThreads{free: make([]int64, max(n, 1)), issued: map[uint64]int64{}}
+	return hostThreads{free: make([]int64, max(n, 1)), last: -1, issued: map[uint64]int64{}}
 }
 
 // assign picks the thread for a call on stream that may issue no earlier
@@ -33,7 +32,7 @@ func newHostThreads(n int64) hostThreads {
 // returns the issue cycle.
 func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) int64 {
 	j := h.last
-	if h.calls == 0 || stream != h.stream {
+	if j < 0 || stream != h.stream {
 		j = 0
 		for i, f := range h.free {
 			if f < h.free[j] {
@@ -47,7 +46,6 @@ func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) int64 {
 	}
 	h.free[j] = at + cost
 	h.last, h.stream = j, stream
-	h.calls++
 	h.pending++
 	h.remember(stream, at, now)
 	return at
@@ -96,17 +94,22 @@ func (e *engine) readNextHost() error {
 		e.hosts.eof = true
 		return err
 	}
+	// A call may issue no earlier than its t, counted from the launch
+	// base of the host kernels issued so far (see hostIO.launchBase).
+	base := e.io.launchBase(int(e.hostOrder))
+	var k *Kernel
+	var stream uint64
+	var t int64
 	if m, ok := r.(*trace.Memcpy); ok {
-		k := newCopy(m)
-		at := e.hosts.assign(m.Stream, e.io.launchBase(int(e.hostOrder))+e.body.clk.scale(m.T), e.now, e.cfg.Lat.HostIssue)
-		e.scheduleKernel(at, evHostIssue, k)
-		return nil
+		k, stream, t = newCopy(m), m.Stream, m.T
+	} else {
+		l := r.(*trace.Launch)
+		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
+		e.hostOrder++
+		e.hostKernel = append(e.hostKernel, k)
+		stream, t = l.Stream, l.T
 	}
-	l := r.(*trace.Launch)
-	k := &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
-	e.hostOrder++
-	e.hostKernel = append(e.hostKernel, k)
-	at := e.hosts.assign(l.Stream, e.io.launchBase(int(k.order))+e.body.clk.scale(l.T), e.now, e.cfg.Lat.HostIssue)
+	at := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, e.cfg.Lat.HostIssue)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }

@@ -201,10 +201,7 @@ func taskData(c *tasksConfig, k *taskKind, src taskSource) (in, out int64) {
 // writeTask writes task id: its kernel, its launch on stream id, and its
 // CTA, whose warp_cycles are given only when the warps differ.
 func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []int64, in, back int64) error {
-	cta := &trace.CTA{Kernel: id}
-	for _, w := range warps {
-		cta.Cycles = max(cta.Cycles, w)
-	}
+	cta := &trace.CTA{Kernel: id, Cycles: longestWarp(warps)}
 	for _, w := range warps {
 		if w != cta.Cycles {
 			cta.WarpCycles = warps
@@ -230,6 +227,15 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 		return err
 	}
 	return out.Write(&trace.Memcpy{Dir: trace.DirD2H, Buffer: taskOutputs, Bytes: back, Stream: id})
+}
+
+// longestWarp is a task's time: its CTA ends with its longest warp.
+func longestWarp(warps []int64) int64 {
+	var longest int64
+	for _, w := range warps {
+		longest = max(longest, w)
+	}
+	return longest
 }
 
 // tasksHeader starts a tasks trace: times in cycles of the 1000 MHz core

@@ -36,11 +36,7 @@ func calibrateTable3(c *tasksConfig, pl *taskPlan, meta map[string]string) {
 		src := k.source(c, pl.counts[i], pl.seeds[i], map[string]string{})
 		var work, bytes float64
 		for range pl.counts[i] {
-			warps := src.next()
-			var longest int64
-			for _, w := range warps {
-				longest = max(longest, w)
-			}
+			longest := longestWarp(src.next())
 			in, out := taskData(c, k, src)
 			work += float64(longest)
 			bytes += float64(in + out)

@@ -40,8 +40,9 @@
 //   - The host sees frees only through a copy-back ("lazy aggregate
 //     updates", §4.2.2): it spawns while its own view shows a free entry
 //     anywhere, and when every entry looks taken a thread copies the whole
-//     table back (the other threads wait for it), which costs lat.host_launch (one PCIe round trip, like a
-//     launch reaching the GPU); the view becomes the GPU's table as of the
+//     table back (the other threads wait for it), which costs
+//     lat.host_launch (one PCIe round trip, like a launch reaching the
+//     GPU); the view becomes the GPU's table as of the
 //     copy's arrival. A copy-back that finds nothing free is repeated
 //     back-to-back until one does.
 //   - wait()/waitAll() timeouts (§4.2.2) are not modelled: the trace's
