@@ -68,6 +68,8 @@ type taskDriver struct {
 
 	in    copies               // copies to the GPU read since the last task, for the next one
 	d2h   channel              // the copy engine back to the host
+	moved [2]span              // the h2d and d2h stages: when each copy engine was in use
+	tasks span                 // the kernels stage: first task's launch to last task's end
 	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
 	seq   uint64               // runtime task ids, in submit order
 	sms   []sm
@@ -274,6 +276,13 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	return p, true, nil
 }
 
+// emitStage writes a stage row if the stage had any work.
+func (d *taskDriver) emitStage(name string, s span) {
+	if s.used {
+		d.sink.Stage(results.Stage{Stage: name, StartCycle: s.start, EndCycle: s.end})
+	}
+}
+
 // fill sets one CTA's warps' cycles.
 func (d *taskDriver) fill(warps []int64, c *trace.CTA) {
 	for w := range warps {
@@ -343,11 +352,13 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 		return
 	}
 	if row.out.bytes > 0 {
-		_, end := d.d2h.move(cycle, row.out.bytes)
+		start, end := d.d2h.move(cycle, row.out.bytes)
+		d.moved[1].cover(start, end)
 		d.now = max(d.now, end)
 	}
 	d.stats.Kernels++
 	d.stats.WaitCycles += row.start - row.launch
+	d.tasks.cover(row.launch, cycle)
 	d.sink.Kernel(results.Kernel{
 		KernelID: row.id, Name: row.name, Origin: "host", Stream: row.stream, CTAs: int64(row.ctas),
 		ThreadsPerCTA: row.threads, LaunchCycle: row.launch, ReadyCycle: row.ready, StartCycle: row.start,
@@ -365,11 +376,18 @@ func (d *taskDriver) WarpsBusy(sm int, cycle int64, delta int) {
 	s.warps += delta
 }
 
-// finish closes the occupancy accounts and the stages table.
+// InputCopied implements taskrun.Listener.
+func (d *taskDriver) InputCopied(start, end int64) { d.moved[0].cover(start, end) }
+
+// finish closes the occupancy accounts and writes the stages table as the
+// engine does for kernels: the copy engines' spans, where there were
+// copies, around the tasks' span.
 func (d *taskDriver) finish() *Stats {
 	end := d.now
 	d.occ.close(d.sms, end)
-	d.sink.Stage(results.Stage{Stage: "kernels", StartCycle: 0, EndCycle: end})
+	d.emitStage("h2d", d.moved[0])
+	d.emitStage("kernels", d.tasks)
+	d.emitStage("d2h", d.moved[1])
 	s := d.stats
 	s.BusyCycles = d.busy.cycles()
 	s.MakespanCycles = end

@@ -80,6 +80,7 @@ func NewGeMTC(cfg model.Config, l Listener) (*GeMTC, error) {
 	}
 	g := &GeMTC{
 		l:       orSilent(l),
+		h2d:     copyEngine{l: orSilent(l)},
 		size:    int(min(cfg.GeMTC.Batch, 1<<30)),
 		send:    satAdd(satAdd(cfg.Lat.HostIssue, cfg.Lat.HostLaunch), cfg.Lat.KernelDispatch),
 		push:    cfg.Lat.HostIssue,

@@ -194,4 +194,5 @@ func TestGeMTCWaitsForInputs(t *testing.T) {
 	drive(t, g, r, []Task{a, b}, 2)
 	r.want(0, 255, 255, 355)
 	r.want(1, 255, 255, 355)
+	r.wantCopies("20..120", "120..220")
 }

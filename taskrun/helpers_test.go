@@ -2,6 +2,7 @@ package taskrun
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ type recorder struct {
 	started map[uint64]int64
 	ended   map[uint64]int64
 	sm      map[uint64]int
+	copies  []string // input copies, "start..end", in the order reported
 }
 
 func newRecorder(t testing.TB, cap int) *recorder {
@@ -41,6 +43,18 @@ func (r *recorder) at(c int64, format string, a ...any) {
 }
 
 func (r *recorder) TaskIssued(uint64, int64) {}
+
+func (r *recorder) InputCopied(start, end int64) {
+	r.copies = append(r.copies, fmt.Sprintf("%d..%d", start, end))
+}
+
+// wantCopies checks the input copies reported, in order.
+func (r *recorder) wantCopies(want ...string) {
+	r.t.Helper()
+	if !slices.Equal(r.copies, want) {
+		r.t.Errorf("input copies %v, want %v", r.copies, want)
+	}
+}
 
 func (r *recorder) TaskSpawned(id uint64, c int64) {
 	r.at(c, "spawned %d", id)

@@ -82,6 +82,7 @@ func NewPagoda(cfg model.Config, l Listener) (*Pagoda, error) {
 	}
 	p := &Pagoda{
 		l:        orSilent(l),
+		h2d:      copyEngine{l: orSilent(l)},
 		spawn:    pc.SpawnCycles,
 		sched:    pc.SchedCycles,
 		copyBack: cfg.Lat.HostLaunch,

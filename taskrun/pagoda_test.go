@@ -375,4 +375,5 @@ func TestPagodaInputCopies(t *testing.T) {
 	drive(t, p, r, []Task{a, b}, 2)
 	r.want(0, 450, 480, 1480)
 	r.want(1, 850, 880, 1880)
+	r.wantCopies("50..450", "450..850")
 }

@@ -27,6 +27,10 @@ type Listener interface {
 	// Runtime overheads (Pagoda's scheduler warps, idle worker warps)
 	// are not counted.
 	WarpsBusy(sm int, cycle int64, delta int)
+	// InputCopied: a task's input held the copy engine to the GPU from
+	// start to end, for the stages table's h2d span. Reported when the
+	// copy is queued, so start may lie ahead of events reported later.
+	InputCopied(start, end int64)
 }
 
 // Runtime is a narrow-task runtime driven by an outer event loop. The
@@ -79,6 +83,7 @@ func (silent) TaskSpawned(uint64, int64)      {}
 func (silent) TaskStarted(uint64, int64, int) {}
 func (silent) TaskFinished(uint64, int64)     {}
 func (silent) WarpsBusy(int, int64, int)      {}
+func (silent) InputCopied(int64, int64)       {}
 
 // orSilent returns l, or a Listener that hears nothing if l is nil.
 func orSilent(l Listener) Listener {

@@ -70,8 +70,11 @@ func checkTask(t *Task) error {
 }
 
 // copyEngine is the copy engine to the GPU: one copy at a time, in the
-// order the host queues them.
-type copyEngine struct{ free int64 }
+// order the host queues them. Each copy is reported to l.
+type copyEngine struct {
+	free int64
+	l    Listener
+}
 
 // move queues a copy of the given duration at cycle at and returns when it
 // ends.
@@ -79,6 +82,8 @@ func (c *copyEngine) move(at, cycles int64) int64 {
 	if cycles == 0 {
 		return at
 	}
-	c.free = satAdd(max(at, c.free), cycles)
+	start := max(at, c.free)
+	c.free = satAdd(start, cycles)
+	c.l.InputCopied(start, c.free)
 	return c.free
 }
