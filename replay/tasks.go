@@ -146,10 +146,11 @@ func (d *taskDriver) submit(rt taskrun.Runtime, t *pendingTask) error {
 		b := &t.blocks[i]
 		d.seq++
 		b.ID = d.seq
+		// Known before Submit: a runtime may report the task at once.
+		d.live[b.ID] = &blockRef{row: row, cta: uint64(i), sm: -1}
 		if err := rt.Submit(*b); err != nil {
 			return &ModelError{Msg: fmt.Sprintf("kernel %d (%s), CTA %d: %v", row.id, row.name, i, err)}
 		}
-		d.live[b.ID] = &blockRef{row: row, cta: uint64(i), sm: -1}
 	}
 	return nil
 }
