@@ -356,10 +356,14 @@ func (io *hostIO) overlapPostlude(end int64) {
 
 // emitStages writes the stages table: all five when I/O is modelled, the
 // kernels stage alone otherwise.
-func (io *hostIO) emitStages(sink results.Sink) {
-	for i, s := range io.stages {
-		if !io.on && i != stKernels && !s.used {
-			continue // without the I/O model only explicit copies make stages
+func (io *hostIO) emitStages(sink results.Sink) { writeStages(sink, &io.stages, io.on) }
+
+// writeStages writes the stages table: every stage when all, else the
+// kernels stage and those that explicit copies used.
+func writeStages(sink results.Sink, stages *[5]span, all bool) {
+	for i, s := range stages {
+		if !all && i != stKernels && !s.used {
+			continue
 		}
 		sink.Stage(results.Stage{Stage: stageNames[i], StartCycle: s.start, EndCycle: s.end})
 	}

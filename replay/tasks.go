@@ -68,8 +68,7 @@ type taskDriver struct {
 
 	in    copies               // copies to the GPU read since the last task, for the next one
 	d2h   channel              // the copy engine back to the host
-	moved [2]span              // the h2d and d2h stages: when each copy engine was in use
-	tasks span                 // the kernels stage: first task's launch to last task's end
+	stage [5]span              // h2d, d2h: the copy engines in use; kernels: first launch to last end
 	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
 	seq   uint64               // runtime task ids, in submit order
 	sms   []sm
@@ -277,13 +276,6 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	return p, true, nil
 }
 
-// emitStage writes a stage row if the stage had any work.
-func (d *taskDriver) emitStage(name string, s span) {
-	if s.used {
-		d.sink.Stage(results.Stage{Stage: name, StartCycle: s.start, EndCycle: s.end})
-	}
-}
-
 // fill sets one CTA's warps' cycles.
 func (d *taskDriver) fill(warps []int64, c *trace.CTA) {
 	for w := range warps {
@@ -354,12 +346,12 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	}
 	if row.out.bytes > 0 {
 		start, end := d.d2h.move(cycle, row.out.bytes)
-		d.moved[1].cover(start, end)
+		d.stage[stD2H].cover(start, end)
 		d.now = max(d.now, end)
 	}
 	d.stats.Kernels++
 	d.stats.WaitCycles += row.start - row.launch
-	d.tasks.cover(row.launch, cycle)
+	d.stage[stKernels].cover(row.launch, cycle)
 	d.sink.Kernel(results.Kernel{
 		KernelID: row.id, Name: row.name, Origin: "host", Stream: row.stream, CTAs: int64(row.ctas),
 		ThreadsPerCTA: row.threads, LaunchCycle: row.launch, ReadyCycle: row.ready, StartCycle: row.start,
@@ -378,17 +370,14 @@ func (d *taskDriver) WarpsBusy(sm int, cycle int64, delta int) {
 }
 
 // InputCopied implements taskrun.Listener.
-func (d *taskDriver) InputCopied(start, end int64) { d.moved[0].cover(start, end) }
+func (d *taskDriver) InputCopied(start, end int64) { d.stage[stH2D].cover(start, end) }
 
 // finish closes the occupancy accounts and writes the stages table as the
-// engine does for kernels: the copy engines' spans, where there were
-// copies, around the tasks' span.
+// engine does without host I/O.
 func (d *taskDriver) finish() *Stats {
 	end := d.now
 	d.occ.close(d.sms, end)
-	d.emitStage("h2d", d.moved[0])
-	d.emitStage("kernels", d.tasks)
-	d.emitStage("d2h", d.moved[1])
+	writeStages(d.sink, &d.stage, false)
 	s := d.stats
 	s.BusyCycles = d.busy.cycles()
 	s.MakespanCycles = end

@@ -78,9 +78,10 @@ func NewGeMTC(cfg model.Config, l Listener) (*GeMTC, error) {
 	if fit == 0 {
 		return nil, fmt.Errorf("gemtc.threads is %d: no SuperKernel worker block of that size fits on an SM of gpu %s (%s limit)", threads, cfg.GPU.Name, limit)
 	}
+	l = orSilent(l)
 	g := &GeMTC{
-		l:       orSilent(l),
-		h2d:     copyEngine{l: orSilent(l)},
+		l:       l,
+		h2d:     copyEngine{l: l},
 		size:    int(min(cfg.GeMTC.Batch, 1<<30)),
 		send:    satAdd(satAdd(cfg.Lat.HostIssue, cfg.Lat.HostLaunch), cfg.Lat.KernelDispatch),
 		push:    cfg.Lat.HostIssue,

@@ -80,9 +80,10 @@ func NewPagoda(cfg model.Config, l Listener) (*Pagoda, error) {
 		return nil, fmt.Errorf("pagoda.mtbs_per_sm is %d but an SM of gpu %s holds %d MasterKernel blocks of %d threads, %d regs/thread and %d bytes (pagoda.smem_per_mtb): %s limit",
 			pc.MTBsPerSM, cfg.GPU.Name, fit, mtbThreads, mtbRegs, pc.SmemPerMTB, limit)
 	}
+	l = orSilent(l)
 	p := &Pagoda{
-		l:        orSilent(l),
-		h2d:      copyEngine{l: orSilent(l)},
+		l:        l,
+		h2d:      copyEngine{l: l},
 		spawn:    pc.SpawnCycles,
 		sched:    pc.SchedCycles,
 		copyBack: cfg.Lat.HostLaunch,
