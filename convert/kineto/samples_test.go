@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -107,7 +108,7 @@ func TestSamples(t *testing.T) {
 		{"testdata/event_sync_trace.json", DefaultOptions(), eventSync, 15,
 			"kineto: 4 kernels, 131 CTAs, 1 memcpys on NVIDIA A100-PG509-200 at 1410 MHz (clock table (A100)); not converted: 1 Trace, 21 ac2g, 10 cpu_op, 1 cuda_runtime:cudaDeviceSynchronize, 1 cuda_runtime:cudaEventElapsedTime, 1 cuda_runtime:cudaEventQuery, 2 cuda_runtime:cudaEventRecord, 1 cuda_runtime:cudaEventSynchronize, 1 cuda_runtime:cudaStreamSynchronize, 4 cuda_sync, 36 ph=M, 2 ph=i, 1 user_annotation"},
 		{"testdata/event_sync_trace.json.gz", DefaultOptions(), eventSync, 15, ""},
-		{"testdata/triton_example.json", Options{ClockMHz: 1000, Device: -1}, []string{
+		{"testdata/triton_example.json", Options{profile.Common{ClockMHz: 1000, Device: -1}}, []string{
 			"header NVIDIA A100-PG509-200 clock 1000",
 			"kernel 1 triton_poi_fused_add_cos_sin_0 grid 1,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 1 stream 7 t 0", "ctas 1 cycles 1760",
