@@ -1,0 +1,5 @@
+// Package interop checks that gpureplay's output tables load cleanly in
+// the tools users analyse them with. It is its own module so that the
+// main module's build and `go test ./...` do not need cgo or DuckDB's
+// ~100 MB library; .ci/run runs its tests separately.
+package interop
