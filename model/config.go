@@ -56,6 +56,13 @@ type Spawn struct {
 	OverheadA int64 `json:"overhead_a"`
 	OverheadB int64 `json:"overhead_b"`
 	MaxQueue  int64 `json:"max_queue"`
+	// NCon chooses what n_con, Algorithm 1's average number of concurrent
+	// child CTAs, averages over: "window" (DESIGN §4: every cycle of the
+	// window, idle ones included) or "busy" (only the cycles in which a
+	// child CTA runs — what the GPU sustains while children run, rather
+	// than how many were asked for). The paper says "average" and no more;
+	// docs/experiments.md measures both.
+	NCon string `json:"ncon"`
 }
 
 // DTBL holds the Aggregated Group Table parameters (DTBL §4).

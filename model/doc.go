@@ -24,6 +24,8 @@
 //	spawn.overhead_b/_a 20210 + 1721·x       SPAWN Table II
 //	spawn.window        1024                 SPAWN §IV-B (n_con, t_warp window)
 //	spawn.max_queue     65536                SPAWN §IV-A (CCQS size, Algorithm 1)
+//	spawn.ncon          window               DESIGN §4 (n_con over the whole window;
+//	                                         busy: over cycles a child CTA runs)
 //	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)
 //	dtbl.agt_spill      140                  DESIGN §4: a fixed cost for the global-memory
 //	                                         load DTBL §4.3 says "is dependent on the

@@ -21,6 +21,7 @@ var shared = map[string]string{
 	"spawn.overhead_a":        "1721",
 	"spawn.overhead_b":        "20210",
 	"spawn.max_queue":         "65536",
+	"spawn.ncon":              "window",
 	"dtbl.agt_entries":        "1024",
 	"dtbl.agt_spill":          "140",
 	"io.ssd_mbps":             "500",

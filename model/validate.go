@@ -58,6 +58,9 @@ func (c Config) Validate() error {
 	if m := c.IO.Model; m != "stages" && m != "none" {
 		v.fail("io.model", fmt.Sprintf("is %q; want stages or none", m))
 	}
+	if n := c.Spawn.NCon; n != "window" && n != "busy" {
+		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))
+	}
 	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
 		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
 	}

@@ -30,6 +30,7 @@ func TestValidateRejects(t *testing.T) {
 		{"spawn.overhead_a", "-1", "spawn.overhead_a is -1; must be at least 0"},
 		{"spawn.overhead_b", "-1", "spawn.overhead_b is -1; must be at least 0"},
 		{"spawn.max_queue", "0", "spawn.max_queue is 0; must be at least 1"},
+		{"spawn.ncon", "all", `spawn.ncon is "all"; want window or busy`},
 		{"dtbl.agt_entries", "0", "dtbl.agt_entries is 0; must be at least 1"},
 		{"dtbl.agt_entries", "1000", "dtbl.agt_entries is 1000; must be a power of two"},
 		{"dtbl.agt_spill", "-1", "dtbl.agt_spill is -1; must be at least 0"},

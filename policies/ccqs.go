@@ -6,6 +6,9 @@ package policies
 // hardware counters would: a value changes only at window boundaries.
 type ccqs struct {
 	window int64
+	// busyOnly averages n_con over the cycles in which a child CTA runs
+	// (spawn.ncon=busy) instead of over the whole window.
+	busyOnly bool
 
 	n int64 // child CTAs in the system: launched, not finished
 
@@ -16,6 +19,7 @@ type ccqs struct {
 	running int64   // child CTAs executing now
 	last    int64   // when running last changed (or the window began)
 	area    float64 // running·cycles so far in the current window
+	busy    int64   // cycles of the current window with a child CTA running
 	nCon    float64 // mean running child CTAs over the last complete window
 
 	warpSum float64 // child warp times finishing in the current window
@@ -37,16 +41,17 @@ func (q *ccqs) advance(now int64) {
 	if now < end {
 		return
 	}
-	q.area += float64(q.running) * float64(end-q.last)
-	q.nCon = q.area / float64(q.window)
+	q.account(end)
+	q.nCon = q.windowNCon()
 	if q.warpN > 0 {
 		q.tWarp = q.warpSum / float64(q.warpN)
 	}
 	q.cur++
-	q.area, q.warpSum, q.warpN, q.last = 0, 0, 0, end
+	q.area, q.busy, q.warpSum, q.warpN, q.last = 0, 0, 0, 0, end
 	if skipped := (now - end) / q.window; skipped > 0 {
-		// Windows with no change: as many CTAs ran all through them, and
-		// no warp finished, so t_warp stays.
+		// Windows with no change: as many CTAs ran all through them (so
+		// either average is that count), and no warp finished, so t_warp
+		// stays.
 		q.nCon = float64(q.running)
 		q.cur += skipped
 		q.last = q.cur * q.window
@@ -57,8 +62,30 @@ func (q *ccqs) advance(now int64) {
 // window.
 func (q *ccqs) integrate(now int64) {
 	q.advance(now)
-	q.area += float64(q.running) * float64(now-q.last)
+	q.account(now)
 	q.last = now
+}
+
+// account adds the cycles from the last change to until, all inside the
+// current window, at the present running count.
+func (q *ccqs) account(until int64) {
+	q.area += float64(q.running) * float64(until-q.last)
+	if q.running > 0 {
+		q.busy += until - q.last
+	}
+}
+
+// windowNCon is n_con of the window just completed: the mean running
+// count over the whole window, or over its busy cycles with busyOnly (0
+// when no child CTA ran, as in DESIGN).
+func (q *ccqs) windowNCon() float64 {
+	if !q.busyOnly {
+		return q.area / float64(q.window)
+	}
+	if q.busy == 0 {
+		return 0
+	}
+	return q.area / float64(q.busy)
 }
 
 // launched puts a new child kernel's x CTAs into the system.

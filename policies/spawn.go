@@ -17,7 +17,7 @@ type spawn struct {
 }
 
 func newSpawn(cfg model.Config) *spawn {
-	return &spawn{cfg: cfg.Spawn, q: ccqs{window: cfg.Spawn.Window}}
+	return &spawn{cfg: cfg.Spawn, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}}
 }
 
 // Decide implements replay.SiteDecider: Algorithm 1 per launching lane, in
@@ -60,7 +60,7 @@ func init() {
 		Name:   "spawn",
 		Doc:    "the SPAWN controller launches a child only when it is estimated to finish before the parent could do the work",
 		Source: "SPAWN §IV, Algorithm 1",
-		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue"},
+		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon"},
 		New: func(cfg model.Config) replay.Policy {
 			p := newSpawn(cfg)
 			return replay.Policy{Name: "spawn", Sites: p, Observer: p}

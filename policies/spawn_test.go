@@ -69,6 +69,41 @@ func TestCCQSWindows(t *testing.T) {
 	}
 }
 
+// spawn.ncon=busy averages over the cycles in which a child CTA runs.
+// Window [0,1024) as in TestCCQSWindows: CTAs run 0..512 and 256..1000,
+// 1256 CTA-cycles over 1000 busy cycles. Window [1024,2048) is idle.
+// Window [2048,3072): one CTA 2100..2600, two 2800..3000: 900 CTA-cycles
+// over 700 busy cycles.
+func TestCCQSBusyNCon(t *testing.T) {
+	for _, tc := range []struct {
+		busyOnly     bool
+		w0, idle, w2 float64
+	}{
+		{false, 1256.0 / 1024, 0, 900.0 / 1024},
+		{true, 1256.0 / 1000, 0, 900.0 / 700},
+	} {
+		q := ccqs{window: 1024, busyOnly: tc.busyOnly}
+		q.started(0)
+		q.started(256)
+		q.finishedCTA(512, 512, warps(512))
+		q.finishedCTA(1000, 744, warps(744))
+		q.advance(1024)
+		w0 := q.nCon
+		q.advance(2048)
+		idle := q.nCon
+		q.started(2100)
+		q.finishedCTA(2600, 500, warps(500))
+		q.started(2800)
+		q.started(2800)
+		q.finishedCTA(3000, 200, warps(200))
+		q.finishedCTA(3000, 200, warps(200))
+		q.advance(3072)
+		if w0 != tc.w0 || idle != tc.idle || q.nCon != tc.w2 {
+			t.Errorf("busyOnly %v: n_con %v, %v, %v; want %v, %v, %v", tc.busyOnly, w0, idle, q.nCon, tc.w0, tc.idle, tc.w2)
+		}
+	}
+}
+
 func decideSpawn(p *spawn, cycle int64, lanes ...replay.Lane) []replay.Verdict {
 	out := make([]replay.Verdict, len(lanes))
 	p.Decide(&replay.Site{Cycle: cycle, Lanes: lanes}, out)
