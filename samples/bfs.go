@@ -16,6 +16,7 @@ func init() {
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per bfs_level CTA, one frontier vertex each"},
 			{Name: "site_threshold", Default: "16", Doc: "a frontier vertex with more neighbours than this is a launch site"},
+			loopParam(levelEdgeCycles),
 			seedParam,
 		},
 		Run: runBFS,
@@ -44,7 +45,7 @@ func runBFS(p Params, out trace.Sink) error {
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
 	frontiers := bfsFrontiers(g, root)
-	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold}
+	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop}
 	if err := t.prologue(p, root, frontiers); err != nil {
 		return err
 	}
@@ -62,6 +63,7 @@ type bfsTrace struct {
 	out              trace.Sink
 	g                *csr
 	block, threshold int
+	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
 	lastID           uint64
 }
 
@@ -77,12 +79,7 @@ type bfsSite struct {
 func (t *bfsTrace) prologue(p Params, root int32, frontiers [][]int32) error {
 	kernels, ctas, sites := t.count(frontiers)
 	meta := p.Values()
-	if meta["graph"] == "kron" {
-		// The parameter came after the first traces were made: leaving
-		// its default out keeps them, the committed sample among them,
-		// byte-identical to what bfs writes now.
-		delete(meta, "graph")
-	}
+	p.omitDefaults(meta, "graph", "loop_cycles")
 	meta["vertices"] = strconv.Itoa(t.g.vertices())
 	meta["edges"] = strconv.Itoa(t.g.edges())
 	meta["max_degree"] = strconv.Itoa(t.g.maxDegree())
@@ -157,7 +154,7 @@ func (t *bfsTrace) levelCTA(kernel uint64, cta int, vertices []int32) (*trace.CT
 				sites = append(sites, bfsSite{cta: cta, warp: w, lane: lane, degree: d})
 			}
 		}
-		rec.WarpCycles[w] = levelWarpCycles(degrees, t.threshold)
+		rec.WarpCycles[w] = levelWarpCycles(degrees, t.threshold, t.loop)
 		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
 	}
 	return rec, sites
@@ -173,7 +170,7 @@ func (t *bfsTrace) expand(parent uint64, s bfsSite) error {
 		Kernel:       child.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: levelBaseCycles},
 		Workload:     int64(s.degree),
-		InlineCycles: inlineCycles(s.degree),
+		InlineCycles: inlineCycles(s.degree, t.loop),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err

@@ -100,7 +100,7 @@ func TestLevelCTA(t *testing.T) {
 		g.offsets[v+1] = g.offsets[v] + int32(d)
 	}
 	g.cols = make([]int32, g.offsets[len(degrees)])
-	tr := &bfsTrace{g: g, block: 64, threshold: 16}
+	tr := &bfsTrace{g: g, block: 64, threshold: 16, loop: levelEdgeCycles}
 	cta, sites := tr.levelCTA(9, 2, []int32{0, 1, 2, 3, 4, 5})
 	want := &trace.CTA{Kernel: 9, CTA: 2, Cycles: levelBaseCycles + 16*levelEdgeCycles,
 		WarpCycles: []int64{levelBaseCycles + 16*levelEdgeCycles, idleWarpCycles}}

@@ -17,7 +17,9 @@ const (
 	// col_indices[e] (consecutive, so mostly L1 hits), gather levels[u],
 	// compare, and for an unvisited u store its level and append it to the
 	// next frontier with an atomic. Successive iterations' loads overlap, so
-	// the amortised cost is well under one memory round trip.
+	// the amortised cost is well under one memory round trip. It is the
+	// default of bfs's loop_cycles parameter, which sets what the parent
+	// warps and launch sites are charged.
 	levelEdgeCycles = 40
 
 	// idleWarpCycles is a warp with nothing to do (past the end of the
@@ -55,10 +57,10 @@ const (
 
 // levelWarpCycles is the time of one bfs_level warp whose active lanes hold
 // vertices of the given degrees. Lanes with degree above threshold launch a
-// child instead of looping; the rest loop over their edges, and the warp
-// (SIMT) waits for its longest looping lane. Launch-site work is excluded,
-// as the trace's cta.cycles requires.
-func levelWarpCycles(degrees []int, threshold int) int64 {
+// child instead of looping; the rest loop over their edges at loop cycles
+// an edge, and the warp (SIMT) waits for its longest looping lane.
+// Launch-site work is excluded, as the trace's cta.cycles requires.
+func levelWarpCycles(degrees []int, threshold int, loop int64) int64 {
 	if len(degrees) == 0 {
 		return idleWarpCycles
 	}
@@ -68,13 +70,14 @@ func levelWarpCycles(degrees []int, threshold int) int64 {
 			longest = max(longest, d)
 		}
 	}
-	return levelBaseCycles + int64(longest)*levelEdgeCycles
+	return levelBaseCycles + int64(longest)*loop
 }
 
 // inlineCycles is what a launching lane would add to its warp by looping
-// over its edges itself instead of launching a child.
-func inlineCycles(degree int) int64 {
-	return int64(degree) * levelEdgeCycles
+// over its edges itself, at loop cycles an edge, instead of launching a
+// child.
+func inlineCycles(degree int, loop int64) int64 {
+	return int64(degree) * loop
 }
 
 // expandWarpCycles is the time of one bfs_expand warp with active lanes,

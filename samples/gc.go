@@ -16,6 +16,7 @@ func init() {
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per gc_color CTA, one uncolored vertex each"},
 			{Name: "site_threshold", Default: "64", Doc: "an uncolored vertex with more neighbours than this is a launch site"},
+			loopParam(gcEdgeCycles),
 			seedParam,
 		},
 		Run: runGC,
@@ -35,9 +36,10 @@ func runGC(p Params, out trace.Sink) error {
 	}
 	rng := newRand(cfg.seed)
 	g := cfg.graph.build(rng)
-	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold}
+	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
+		p.omitDefaults(meta, "loop_cycles")
 		meta["vertices"] = strconv.Itoa(g.vertices())
 		meta["edges"] = strconv.Itoa(g.edges())
 		meta["max_degree"] = strconv.Itoa(g.maxDegree())
@@ -54,6 +56,7 @@ type gcTrace struct {
 	g                *csr
 	prio             []uint32
 	block, threshold int
+	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
 
 	out trace.Sink
 	ids dpKernels
@@ -152,7 +155,7 @@ func (t *gcTrace) colorCTA(c *gcColoring, kernel uint64, cta int, vertices, scan
 			longest = max(longest, n)
 			colored, requeued = colored || done, requeued || !done
 		}
-		rec.WarpCycles[w] = gcColorWarpCycles(lanes, longest, colored, requeued)
+		rec.WarpCycles[w] = gcColorWarpCycles(lanes, longest, colored, requeued, t.loop)
 	}
 	rec.Cycles = dpWarpMax(rec.WarpCycles)
 	return rec, sites
@@ -168,7 +171,7 @@ func (t *gcTrace) child(parent uint64, s gcSite) error {
 		Kernel:       child.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: gcBaseCycles},
 		Workload:     int64(s.degree),
-		InlineCycles: gcLaneCycles(s.scanned, s.colored),
+		InlineCycles: gcLaneCycles(s.scanned, s.colored, t.loop),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err

@@ -98,7 +98,7 @@ func TestGCColorCTA(t *testing.T) {
 	g.cols = make([]int32, g.offsets[len(degrees)])
 	// Round 0 has just run: vertices 0, 3 and 4 took color 0.
 	c := &gcColoring{g: g, color: []int32{0, -1, -1, 0, 0, -1}, round: 1}
-	tr := &gcTrace{g: g, block: 64, threshold: 64}
+	tr := &gcTrace{g: g, block: 64, threshold: 64, loop: gcEdgeCycles}
 	cta, sites := tr.colorCTA(c, 9, 2, []int32{0, 1, 2, 3, 4, 5}, scanned)
 	warp := int64(gcBaseCycles + 64*gcEdgeCycles + gcColorCycles + gcRequeueCycles)
 	want := &trace.CTA{Kernel: 9, CTA: 2, Cycles: warp, WarpCycles: []int64{warp, idleWarpCycles}}
@@ -112,7 +112,7 @@ func TestGCColorCTA(t *testing.T) {
 	if tr.scanned != 183 {
 		t.Errorf("scanned %d, want 183", tr.scanned)
 	}
-	if gcColorWarpCycles(3, 0, false, false) != gcBaseCycles {
+	if gcColorWarpCycles(3, 0, false, false, gcEdgeCycles) != gcBaseCycles {
 		t.Error("a warp whose lanes all launch should spend only the base cycles")
 	}
 }
@@ -187,7 +187,7 @@ func checkGCCTA(t *testing.T, r *trace.CTA, parent bool, site *trace.Launch, out
 	t.Helper()
 	if parent {
 		for w, c := range r.WarpCycles {
-			if c != idleWarpCycles && (c < gcBaseCycles || c > gcColorWarpCycles(1, int(threshold), true, true)) {
+			if c != idleWarpCycles && (c < gcBaseCycles || c > gcColorWarpCycles(1, int(threshold), true, true, gcEdgeCycles)) {
 				t.Errorf("kernel %d cta %d warp %d: %d cycles", r.Kernel, r.CTA, w, c)
 			}
 		}

@@ -18,7 +18,9 @@ const (
 	// col_indices[e] (consecutive, so mostly L1 hits), gather colors[u]
 	// and, for a neighbour not colored in an earlier round, priority[u],
 	// then compare. Like sssp's ssspEdgeCycles (50), bfs's levelEdgeCycles
-	// (40) plus a second load per neighbour.
+	// (40) plus a second load per neighbour. A child thread always pays it
+	// for its one neighbour; for the parent's loop it is the default of
+	// gc's loop_cycles parameter.
 	gcEdgeCycles = 50
 
 	// gcColorCycles ends a round for a local maximum: store the round's
@@ -78,23 +80,23 @@ func gcOutcomeCycles(colored bool) int64 {
 }
 
 // gcLaneCycles is what a vertex's round costs a thread that loops over its
-// neighbours itself: the neighbours it visits, then its outcome. It is a
-// launch site's inline_cycles.
-func gcLaneCycles(scanned int, colored bool) int64 {
-	return int64(scanned)*gcEdgeCycles + gcOutcomeCycles(colored)
+// neighbours itself: the neighbours it visits, at loop cycles each, then
+// its outcome. It is a launch site's inline_cycles.
+func gcLaneCycles(scanned int, colored bool, loop int64) int64 {
+	return int64(scanned)*loop + gcOutcomeCycles(colored)
 }
 
 // gcColorWarpCycles is the time of a gc_color warp with lanes active
-// threads, whose looping lanes visit at most longest neighbours and of
-// which some end colored and some requeued: SIMT, the warp waits for its
-// longest loop and runs each outcome's branch once if any lane takes it.
-// Launching lanes are excluded, as the trace's cta.cycles requires. A warp
-// with no vertex is idle.
-func gcColorWarpCycles(lanes, longest int, colored, requeued bool) int64 {
+// threads, whose looping lanes visit at most longest neighbours at loop
+// cycles each and of which some end colored and some requeued: SIMT, the
+// warp waits for its longest loop and runs each outcome's branch once if
+// any lane takes it. Launching lanes are excluded, as the trace's
+// cta.cycles requires. A warp with no vertex is idle.
+func gcColorWarpCycles(lanes, longest int, colored, requeued bool, loop int64) int64 {
 	if lanes == 0 {
 		return idleWarpCycles
 	}
-	c := gcBaseCycles + int64(longest)*gcEdgeCycles
+	c := gcBaseCycles + int64(longest)*loop
 	if colored {
 		c += gcColorCycles
 	}

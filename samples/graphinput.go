@@ -71,11 +71,12 @@ func (in graphInput) build(rng *rand.Rand) *csr {
 type graphKernel struct {
 	graph            graphInput
 	block, threshold int
+	loop             int64 // loop_cycles
 	seed             uint64
 }
 
 // parseGraphKernel reads the graph input (one of graphs), block,
-// site_threshold and seed.
+// site_threshold, loop_cycles and seed.
 func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
 	if c.graph, err = parseGraphInput(p, graphs...); err != nil {
 		return c, err
@@ -84,6 +85,9 @@ func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
 		return c, err
 	}
 	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
+		return c, err
+	}
+	if c.loop, err = parseLoopCycles(p); err != nil {
 		return c, err
 	}
 	c.seed, err = p.Uint64("seed")

@@ -2,6 +2,7 @@ package samples
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,6 +125,22 @@ func (p Params) Values() map[string]string {
 		m[k] = v
 	}
 	return m
+}
+
+// omitDefaults deletes from meta, a copy Values made, each named
+// parameter whose value is its declared default. Generators use it for
+// parameters added after their first traces were made: leaving the
+// default out keeps those traces, the committed sample among them,
+// byte-identical to what the generator writes now.
+func (p Params) omitDefaults(meta map[string]string, names ...string) {
+	if p.gen == nil {
+		return
+	}
+	for _, d := range p.gen.Params {
+		if slices.Contains(names, d.Name) && meta[d.Name] == d.Default {
+			delete(meta, d.Name)
+		}
+	}
 }
 
 func (p Params) lookup(name string) (string, error) {

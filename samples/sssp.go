@@ -18,6 +18,7 @@ func init() {
 			{Name: "block", Default: "256", Doc: "threads per sssp_relax CTA, one worklist vertex each"},
 			{Name: "site_threshold", Default: "16", Doc: "a worklist vertex with more edges than this is a launch site"},
 			{Name: "iters", Default: "1000", Doc: "at most this many relaxation iterations (the search stops earlier when no distance falls)"},
+			loopParam(ssspEdgeCycles),
 			seedParam,
 		},
 		Run: runSSSP,
@@ -28,6 +29,7 @@ func init() {
 type ssspConfig struct {
 	graph                              graphInput
 	maxWeight, block, threshold, iters int
+	loop                               int64 // loop_cycles
 	seed                               uint64
 }
 
@@ -49,6 +51,9 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 		if *f.dst, err = p.Int(f.name, f.lo, f.hi); err != nil {
 			return c, err
 		}
+	}
+	if c.loop, err = parseLoopCycles(p); err != nil {
+		return c, err
 	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
@@ -73,9 +78,10 @@ func runSSSP(p Params, out trace.Sink) error {
 		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
-	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters}
+	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
+		p.omitDefaults(meta, "loop_cycles")
 		meta["vertices"] = strconv.Itoa(g.vertices())
 		meta["edges"] = strconv.Itoa(g.edges())
 		meta["max_degree"] = strconv.Itoa(g.maxDegree())
@@ -95,6 +101,7 @@ type ssspTrace struct {
 	weight                  []int32
 	root                    int32
 	block, threshold, iters int
+	loop                    int64 // cycles of one iteration of a looping lane (loop_cycles)
 
 	out trace.Sink
 	ids dpKernels
@@ -201,7 +208,7 @@ func (t *ssspTrace) relaxCTA(kernel uint64, cta int, vertices []int32, lowered [
 				sites = append(sites, ssspSite{cta: cta, warp: w, lane: lane, lowered: edges})
 				continue
 			}
-			longest = max(longest, ssspLaneCycles(d, ssspCount(edges)))
+			longest = max(longest, ssspLaneCycles(d, ssspCount(edges), t.loop))
 		}
 		rec.WarpCycles[w] = ssspRelaxWarpCycles(lanes, longest)
 	}
@@ -220,7 +227,7 @@ func (t *ssspTrace) child(parent uint64, s ssspSite) error {
 		Kernel:       child.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: ssspBaseCycles},
 		Workload:     int64(degree),
-		InlineCycles: ssspLaneCycles(degree, ssspCount(s.lowered)),
+		InlineCycles: ssspLaneCycles(degree, ssspCount(s.lowered), t.loop),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err

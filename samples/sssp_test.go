@@ -157,9 +157,9 @@ func TestSSSPRelaxCTA(t *testing.T) {
 	lowered[0], lowered[4] = true, true    // vertex 0: 2 of 5 lower
 	lowered[5+20] = true                   // vertex 2: 1 of 3
 	lowered[5+20+3+39] = true              // vertex 3: its last edge
-	tr := &ssspTrace{g: g, block: 64, threshold: 16}
+	tr := &ssspTrace{g: g, block: 64, threshold: 16, loop: ssspEdgeCycles}
 	cta, sites, rest := tr.relaxCTA(7, 1, []int32{0, 1, 2, 3}, lowered)
-	loop := max(ssspLaneCycles(5, 2), ssspLaneCycles(3, 1))
+	loop := max(ssspLaneCycles(5, 2, ssspEdgeCycles), ssspLaneCycles(3, 1, ssspEdgeCycles))
 	want := &trace.CTA{Kernel: 7, CTA: 1, Cycles: ssspBaseCycles + loop,
 		WarpCycles: []int64{ssspBaseCycles + loop, idleWarpCycles}}
 	if !reflect.DeepEqual(cta, want) {
@@ -224,7 +224,7 @@ func TestSSSPSites(t *testing.T) {
 		case *trace.CTA:
 			for w, c := range r.WarpCycles {
 				if relax[r.Kernel] {
-					if c != idleWarpCycles && (c < ssspBaseCycles || c-ssspBaseCycles > ssspLaneCycles(threshold, threshold)) {
+					if c != idleWarpCycles && (c < ssspBaseCycles || c-ssspBaseCycles > ssspLaneCycles(threshold, threshold, ssspEdgeCycles)) {
 						t.Errorf("kernel %d cta %d warp %d: %d cycles", r.Kernel, r.CTA, w, c)
 					}
 					continue

@@ -16,7 +16,9 @@ const (
 	// ssspEdgeCycles is one iteration of the relaxation loop that does not
 	// lower a distance: load col_indices[e] and weights[e] (consecutive, so
 	// mostly L1 hits), gather dist[u], add and compare. It is bfs's
-	// levelEdgeCycles (40) plus the second stream of loads.
+	// levelEdgeCycles (40) plus the second stream of loads. A child thread
+	// always pays it for its one edge; for the parent's loop it is the
+	// default of sssp's loop_cycles parameter.
 	ssspEdgeCycles = 50
 
 	// ssspLowerCycles is what an edge that lowers dist[u] adds: an
@@ -55,11 +57,11 @@ const (
 )
 
 // ssspLaneCycles is what relaxing a vertex's edges costs one thread that
-// loops over them: every edge, plus the atomics of the lowered ones. It is
-// a looping lane's share of its warp's cycles, and a launch site's
-// inline_cycles.
-func ssspLaneCycles(degree, lowered int) int64 {
-	return int64(degree)*ssspEdgeCycles + int64(lowered)*ssspLowerCycles
+// loops over them: every edge at loop cycles an iteration, plus the
+// atomics of the lowered ones. It is a looping lane's share of its warp's
+// cycles, and a launch site's inline_cycles.
+func ssspLaneCycles(degree, lowered int, loop int64) int64 {
+	return int64(degree)*loop + int64(lowered)*ssspLowerCycles
 }
 
 // ssspRelaxWarpCycles is the time of an sssp_relax warp whose longest

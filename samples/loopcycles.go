@@ -1,0 +1,32 @@
+package samples
+
+import "strconv"
+
+// maxLoopCycles bounds loop_cycles: a thousand memory round trips per
+// iteration, far above what any real loop body costs, and small enough
+// that a vertex's whole loop (fewer than 2^28 iterations) stays far from
+// overflowing int64.
+const maxLoopCycles = 100000
+
+// loopParam declares the loop_cycles parameter of a graph generator whose
+// parent threads loop over a vertex's neighbours (bfs, sssp, gc), with def,
+// the cost model's own per-iteration charge, as its default. The
+// parameter exists to test the premise of SPAWN's controller: its Eq. 2
+// (t_parent = workload × t_warp) prices one iteration of a parent lane's
+// loop like one child warp's whole run (~220-300 cycles here), where the
+// cost models charge an amortised 40-50 cycles.
+func loopParam(def int) Param {
+	return Param{
+		Name:    "loop_cycles",
+		Default: strconv.Itoa(def),
+		Doc: "cycles of one iteration of a parent lane's neighbour loop (looping lanes and inlined launch sites); " +
+			"SPAWN's Eq. 2 assumes about one child warp's time",
+	}
+}
+
+// parseLoopCycles reads and checks loop_cycles. Child kernels do not use
+// it: each child thread's one iteration keeps the cost model's constant.
+func parseLoopCycles(p Params) (int64, error) {
+	v, err := p.Int("loop_cycles", 1, maxLoopCycles)
+	return int64(v), err
+}
