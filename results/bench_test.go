@@ -2,13 +2,19 @@ package results
 
 import "testing"
 
-// BenchmarkWriteCTAs writes a million CTA rows to Parquet and reports the
-// rate, the figure that matters for the replay's hot path.
+// BenchmarkWriteCTAs writes a million CTA rows in each format and reports
+// the rate, the figure that matters for the replay's hot path.
 func BenchmarkWriteCTAs(b *testing.B) {
+	for _, f := range formats {
+		b.Run(string(f), func(b *testing.B) { benchmarkWriteCTAs(b, f) })
+	}
+}
+
+func benchmarkWriteCTAs(b *testing.B, f Format) {
 	const rows = 1 << 20
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		w, err := Create(b.TempDir(), Parquet)
+		w, err := Create(b.TempDir(), f)
 		if err != nil {
 			b.Fatal(err)
 		}

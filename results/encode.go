@@ -6,8 +6,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/csv"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
@@ -42,7 +40,7 @@ func newEncoder(f Format, w *posWriter, s *arrow.Schema, mem memory.Allocator) (
 		}
 		return ipcEncoder{fw}, nil
 	case CSV:
-		return newCSVEncoder(w, s, mem)
+		return newCSVEncoder(w, s)
 	default:
 		fw, err := pqarrow.NewFileWriter(s, w, parquetProps(mem), pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
 		if err != nil {
@@ -88,22 +86,6 @@ type ipcEncoder struct{ fw *ipc.FileWriter }
 
 func (e ipcEncoder) write(rec arrow.Record) error { return e.fw.Write(rec) }
 func (e ipcEncoder) close() error                 { return e.fw.Close() }
-
-type csvEncoder struct{ w *csv.Writer }
-
-// newCSVEncoder writes the header line by writing an empty batch: the Arrow
-// CSV writer emits its header with the first batch.
-func newCSVEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (encoder, error) {
-	e := csvEncoder{csv.NewWriter(w, s, csv.WithHeader(true), csv.WithNullWriter(""), csv.WithCRLF(false))}
-	b := array.NewRecordBuilder(mem, s)
-	defer b.Release()
-	rec := b.NewRecord()
-	defer rec.Release()
-	return e, e.write(rec)
-}
-
-func (e csvEncoder) write(rec arrow.Record) error { return e.w.Write(rec) }
-func (e csvEncoder) close() error                 { return e.w.Flush() }
 
 // posWriter buffers writes to a file and counts them. The Arrow IPC writer
 // asks for its position with Seek(0, io.SeekCurrent) and nothing else, so a

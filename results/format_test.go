@@ -1,6 +1,7 @@
 package results
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -21,5 +22,21 @@ func TestParseFormat(t *testing.T) {
 		if !strings.Contains(err.Error(), "parquet, arrow, csv") {
 			t.Errorf("ParseFormat(%q) error %q does not list the valid formats", s, err)
 		}
+	}
+}
+
+// A float's CSV text reads back exactly and never looks like an integer,
+// so DuckDB's type sniffing cannot take a float column for BIGINT.
+func TestFloatText(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0.0", -3: "-3.0", 23.4832: "23.4832", 1e21: "1e+21", 1.5e-7: "1.5e-07",
+		math.Inf(1): "+Inf", 2.0 / 3: "0.6666666666666666",
+	} {
+		if got := floatText(v); got != want {
+			t.Errorf("floatText(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := floatText(math.NaN()); got != "NaN" {
+		t.Errorf("floatText(NaN) = %q", got)
 	}
 }

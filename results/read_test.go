@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,7 +149,7 @@ func names(s *arrow.Schema) []string {
 }
 
 // asText is how a value is written in CSV: nulls empty, floats in the
-// shortest form that reads back exactly.
+// shortest form that reads back exactly, a whole one with ".0".
 func asText(rows [][]any) [][]any {
 	out := make([][]any, len(rows))
 	for i, row := range rows {
@@ -159,6 +160,9 @@ func asText(rows [][]any) [][]any {
 				out[i][j] = ""
 			case float64:
 				out[i][j] = strconv.FormatFloat(v, 'g', -1, 64)
+				if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+					out[i][j] = out[i][j].(string) + ".0"
+				}
 			default:
 				out[i][j] = fmt.Sprint(v)
 			}
