@@ -28,7 +28,7 @@ func appendOptFloat(b *array.Float64Builder, v *float64) {
 
 type summaryCols struct {
 	table
-	gpu, params                         *array.StringBuilder
+	gpu                                 *array.StringBuilder
 	makespan                            *array.Int64Builder
 	makespanUS, speedup                 *array.Float64Builder
 	kernels, deviceKernels, ctas        *array.Int64Builder
@@ -38,7 +38,7 @@ type summaryCols struct {
 }
 
 func (t *summaryCols) bind() {
-	t.gpu, t.params = t.str(), t.str()
+	t.gpu = t.str()
 	t.makespan, t.makespanUS, t.speedup = t.int64s(), t.float64s(), t.float64s()
 	t.kernels, t.deviceKernels, t.ctas = t.int64s(), t.int64s(), t.int64s()
 	t.sites, t.launched, t.inlined, t.coalesced = t.int64s(), t.int64s(), t.int64s(), t.int64s()
@@ -48,7 +48,6 @@ func (t *summaryCols) bind() {
 
 func (t *summaryCols) append(r *Summary) {
 	t.gpu.Append(r.GPU)
-	t.params.Append(r.Params)
 	t.makespan.Append(r.MakespanCycles)
 	t.makespanUS.Append(r.MakespanUS)
 	t.speedup.Append(r.Speedup)

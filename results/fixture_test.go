@@ -31,11 +31,11 @@ func writeFixture(w *Writer) {
 		Kernels: 2, DeviceKernels: 1, CTAs: 3, LaunchSites: 1, Launched: 1, Coalesced: 1,
 		AvgOccupancy: 0.25, AvgKernelWaitCycles: 283, StallCycles: 6, BusyCycles: 800})
 
-	w.Begin(Run{Trace: "bfs.trace.zst", Policy: "dtbl"})
+	w.Begin(Run{Trace: "bfs.trace.zst", Policy: "dtbl", Params: "dtbl.agt_entries=512"})
 	w.CTA(CTA{KernelID: 1, CTA: 0, SM: -1, DispatchCycle: 1, StartCycle: 2, EndCycle: 3,
 		StallCycles: math.MaxInt64, GroupID: u64(0)})
 	w.Stage(Stage{Stage: "kernels", StartCycle: 100, EndCycle: 700})
-	w.Summary(Summary{GPU: "k20c", Params: "dtbl.agt_entries=512", MakespanCycles: 700,
+	w.Summary(Summary{GPU: "k20c", MakespanCycles: 700,
 		MakespanUS: 0.99150141643059486, Speedup: 1.2857142857142858, Kernels: 1, CTAs: 2,
 		LaunchSites: 1, Coalesced: 1, AvgOccupancy: 0.5, StallCycles: 0})
 }
@@ -44,37 +44,37 @@ func writeFixture(w *Writer) {
 // column order of DESIGN §6.
 var fixtureRows = map[string][][]any{
 	"summary": {
-		{"bfs.trace.zst", "cdp", "k20c", "", int64(900), 1.2747875354107647, 1.0,
+		{"bfs.trace.zst", "cdp", "", "k20c", int64(900), 1.2747875354107647, 1.0,
 			int64(2), int64(1), int64(3), int64(1), int64(1), int64(0), int64(1), 0.25, 283.0, int64(6), int64(800)},
-		{"bfs.trace.zst", "dtbl", "k20c", "dtbl.agt_entries=512", int64(700), 0.99150141643059486, 1.2857142857142858,
+		{"bfs.trace.zst", "dtbl", "dtbl.agt_entries=512", "k20c", int64(700), 0.99150141643059486, 1.2857142857142858,
 			int64(1), int64(0), int64(2), int64(1), int64(0), int64(0), int64(1), 0.5, 0.0, int64(0), int64(0)},
 	},
 	"kernels": {
-		{"bfs.trace.zst", "cdp", int64(1), "bfs_expand", "host", nil, int64(0), int64(2), int64(256),
+		{"bfs.trace.zst", "cdp", "", int64(1), "bfs_expand", "host", nil, int64(0), int64(2), int64(256),
 			int64(10), int64(20), int64(303), int64(900), int64(283), int64(0)},
-		{"bfs.trace.zst", "cdp", int64(-1), "bfs_child, \"quoted\"", "device", int64(1), int64(7), int64(1), int64(32),
+		{"bfs.trace.zst", "cdp", "", int64(-1), "bfs_child, \"quoted\"", "device", int64(1), int64(7), int64(1), int64(32),
 			int64(500), int64(510), int64(793), int64(850), int64(283), int64(3)},
 	},
 	"ctas": {
-		{"bfs.trace.zst", "cdp", int64(1), int64(0), int32(0), int64(303), int64(303), int64(800), int64(0), nil},
-		{"bfs.trace.zst", "cdp", int64(1), int64(1), int32(12), int64(304), int64(310), int64(900), int64(6), int64(42)},
-		{"bfs.trace.zst", "dtbl", int64(1), int64(0), int32(-1), int64(1), int64(2), int64(3), int64(math.MaxInt64), int64(0)},
+		{"bfs.trace.zst", "cdp", "", int64(1), int64(0), int32(0), int64(303), int64(303), int64(800), int64(0), nil},
+		{"bfs.trace.zst", "cdp", "", int64(1), int64(1), int32(12), int64(304), int64(310), int64(900), int64(6), int64(42)},
+		{"bfs.trace.zst", "dtbl", "dtbl.agt_entries=512", int64(1), int64(0), int32(-1), int64(1), int64(2), int64(3), int64(math.MaxInt64), int64(0)},
 	},
 	"launches": {
-		{"bfs.trace.zst", "cdp", int64(3), int64(480), int64(1), int64(1), int32(2), int32(31),
+		{"bfs.trace.zst", "cdp", "", int64(3), int64(480), int64(1), int64(1), int32(2), int32(31),
 			int64(-1), int64(17), "launch", nil, nil, nil},
-		{"bfs.trace.zst", "cdp", int64(3), int64(481), int64(1), int64(1), int32(2), int32(30),
+		{"bfs.trace.zst", "cdp", "", int64(3), int64(481), int64(1), int64(1), int32(2), int32(30),
 			int64(9), int64(2), "coalesce", int64(1), 1234.5, 0.1},
 	},
 	"occupancy": {
-		{"bfs.trace.zst", "cdp", int64(0), int64(1000), int32(12), 15.75, 1.5},
+		{"bfs.trace.zst", "cdp", "", int64(0), int64(1000), int32(12), 15.75, 1.5},
 	},
 	"pages": {
-		{"bfs.trace.zst", "cdp", int64(5), int64(2), "ready", nil, int64(100)},
-		{"bfs.trace.zst", "cdp", int64(5), int64(2), "owner", int64(1), int64(303)},
+		{"bfs.trace.zst", "cdp", "", int64(5), int64(2), "ready", nil, int64(100)},
+		{"bfs.trace.zst", "cdp", "", int64(5), int64(2), "owner", int64(1), int64(303)},
 	},
 	"stages": {
-		{"bfs.trace.zst", "cdp", "prelude", int64(0), int64(100)},
-		{"bfs.trace.zst", "dtbl", "kernels", int64(100), int64(700)},
+		{"bfs.trace.zst", "cdp", "", "prelude", int64(0), int64(100)},
+		{"bfs.trace.zst", "dtbl", "dtbl.agt_entries=512", "kernels", int64(100), int64(700)},
 	},
 }

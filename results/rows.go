@@ -5,16 +5,19 @@
 package results
 
 // Run identifies the replay a row belongs to. Every table starts with these
-// two columns so results of many runs concatenate into one frame.
+// three columns so results of many runs concatenate into one frame, and a
+// sweep's combinations stay apart in every table, not only in the summary.
 type Run struct {
 	Trace  string
 	Policy string
+	// Params is the swept key=value combination (--sweep), empty
+	// otherwise.
+	Params string
 }
 
 // Summary is one row per replay.
 type Summary struct {
 	GPU                 string
-	Params              string
 	MakespanCycles      int64
 	MakespanUS          float64
 	Speedup             float64

@@ -38,10 +38,11 @@ func nullable(name string, t arrow.DataType) arrow.Field {
 	return arrow.Field{Name: name, Type: t, Nullable: true}
 }
 
-// schemas holds each table's columns after the leading trace and policy.
+// schemas holds each table's columns after the leading trace, policy and
+// params.
 var schemas = [numTables]*arrow.Schema{
 	summaryTable: schema(
-		col("gpu", str), col("params", str),
+		col("gpu", str),
 		col("makespan_cycles", i64), col("makespan_us", f64), col("speedup", f64),
 		col("kernels", i64), col("device_kernels", i64), col("ctas", i64),
 		col("launch_sites", i64), col("launched", i64), col("inlined", i64), col("coalesced", i64),
@@ -81,7 +82,7 @@ var schemas = [numTables]*arrow.Schema{
 
 // schema prefixes fields with the run columns every table starts with.
 func schema(fields ...arrow.Field) *arrow.Schema {
-	all := append([]arrow.Field{col("trace", str), col("policy", str)}, fields...)
+	all := append([]arrow.Field{col("trace", str), col("policy", str), col("params", str)}, fields...)
 	return arrow.NewSchema(all, nil)
 }
 

@@ -33,6 +33,7 @@ type table struct {
 	rb      *array.RecordBuilder
 	trace   *array.StringBuilder
 	policy  *array.StringBuilder
+	params  *array.StringBuilder
 	batch   int   // rows per record batch
 	pending int   // rows in the builders
 	written int64 // rows handed to the encoder
@@ -54,7 +55,7 @@ func (t *table) open(dir string, id int, f Format, mem memory.Allocator, batch i
 	t.tmp, t.file = tmp, file
 	t.out = &posWriter{buf: bufio.NewWriterSize(file, 1<<20)}
 	t.rb = array.NewRecordBuilder(mem, schemas[id])
-	t.trace, t.policy = t.str(), t.str()
+	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
 	if t.enc, err = newEncoder(f, t.out, schemas[id], mem); err != nil {
 		return t.errorf("starting file: %w", err)
 	}

@@ -85,7 +85,7 @@ func (w *Writer) tables() [numTables]*table {
 }
 
 // Begin starts the rows of a replay: every row written after it carries
-// run's trace and policy, until the next Begin. Runs of several traces and
+// run's trace, policy and params, until the next Begin. Runs of several traces and
 // policies thus concatenate in one set of tables.
 func (w *Writer) Begin(run Run) { w.run = run }
 
@@ -159,6 +159,7 @@ func (w *Writer) start(t *table) bool {
 	}
 	t.trace.Append(w.run.Trace)
 	t.policy.Append(w.run.Policy)
+	t.params.Append(w.run.Params)
 	return true
 }
 

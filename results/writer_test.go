@@ -151,17 +151,17 @@ func TestBeginRunsConcatenate(t *testing.T) {
 		run  Run
 		ctas int
 	}{
-		{Run{"a.trace.zst", "cdp"}, 5},
-		{Run{"a.trace.zst", "spawn"}, 4},
-		{Run{"b.trace.zst", "flat"}, 0},
-		{Run{"b.trace.zst", "dtbl+ppcs"}, 2},
+		{Run{"a.trace.zst", "cdp", ""}, 5},
+		{Run{"a.trace.zst", "spawn", "spawn.ncon=busy"}, 4},
+		{Run{"b.trace.zst", "flat", ""}, 0},
+		{Run{"b.trace.zst", "dtbl+ppcs", "gpu.sms=26,dtbl.agt_entries=512"}, 2},
 	}
 	var want [][]any
 	for _, r := range runs {
 		w.Begin(r.run)
 		for i := 0; i < r.ctas; i++ {
 			w.CTA(CTA{KernelID: 4, CTA: uint64(i), SM: int32(i), EndCycle: int64(10 * i)})
-			want = append(want, []any{r.run.Trace, r.run.Policy, int64(4), int64(i), int32(i),
+			want = append(want, []any{r.run.Trace, r.run.Policy, r.run.Params, int64(4), int64(i), int32(i),
 				int64(0), int64(0), int64(10 * i), int64(0), nil})
 		}
 	}

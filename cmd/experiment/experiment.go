@@ -145,7 +145,7 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 	if err != nil {
 		return nil, err
 	}
-	w.Begin(results.Run{Trace: b.name, Policy: policy})
+	w.Begin(results.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
 	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, w)
 	if err != nil {
@@ -155,7 +155,6 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 		base = st.MakespanCycles
 	}
 	row := summaryRow(cfg, st, base)
-	row.Params = params
 	w.Summary(row)
 	fmt.Fprintf(log, "%s: %-10s %-24s %12d cycles\n", b.name, policy, params, st.MakespanCycles)
 	return st, nil

@@ -139,8 +139,8 @@ func (discard) Abort()                      {}
 
 // summaryRow is one line of the terminal summary.
 type summaryRow struct {
-	trace, policy string
-	s             results.Summary
+	trace, policy, params string
+	s                     results.Summary
 }
 
 // replayTrace replays one trace under every policy, once per swept
@@ -184,7 +184,7 @@ func replayPolicies(path string, cfg model.Config, c combo, specs []string, sink
 		if err != nil {
 			return rows, usagef("%v", err)
 		}
-		sink.Begin(results.Run{Trace: name, Policy: pol.Name})
+		sink.Begin(results.Run{Trace: name, Policy: pol.Name, Params: c.String()})
 		prog := newProgress(stderr, name, pol.Name)
 		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Progress: prog.update}, sink)
 		prog.done()
@@ -198,9 +198,8 @@ func replayPolicies(path string, cfg model.Config, c combo, specs []string, sink
 			first = st.MakespanCycles
 		}
 		row := summarize(cfg, st, first)
-		row.Params = c.String()
 		sink.Summary(row)
-		rows = append(rows, summaryRow{trace: name, policy: pol.Name, s: row})
+		rows = append(rows, summaryRow{trace: name, policy: pol.Name, params: c.String(), s: row})
 	}
 	return rows, nil
 }
@@ -305,7 +304,7 @@ func traceName(path string) string {
 func printSummary(w io.Writer, rows []summaryRow) {
 	swept := false
 	for _, r := range rows {
-		swept = swept || r.s.Params != ""
+		swept = swept || r.params != ""
 	}
 	fmt.Fprintf(w, "%-20s %-12s ", "trace", "policy")
 	if swept {
@@ -317,7 +316,7 @@ func printSummary(w io.Writer, rows []summaryRow) {
 		s := r.s
 		fmt.Fprintf(w, "%-20s %-12s ", r.trace, r.policy)
 		if swept {
-			fmt.Fprintf(w, "%-28s ", s.Params)
+			fmt.Fprintf(w, "%-28s ", r.params)
 		}
 		fmt.Fprintf(w, "%14d %12.1f %7.3fx %8.1f%% %9d %9d %9d\n",
 			s.MakespanCycles, s.MakespanUS, s.Speedup, 100*s.AvgOccupancy, s.Launched, s.Inlined, s.Coalesced)

@@ -97,6 +97,6 @@ func printBest(w io.Writer, rows []summaryRow) {
 	fmt.Fprintln(w, "best combination per trace and policy:")
 	for _, k := range order {
 		r := best[k]
-		fmt.Fprintf(w, "  %-20s %-12s %-28s %14d cycles  %.3fx\n", r.trace, r.policy, r.s.Params, r.s.MakespanCycles, r.s.Speedup)
+		fmt.Fprintf(w, "  %-20s %-12s %-28s %14d cycles  %.3fx\n", r.trace, r.policy, r.params, r.s.MakespanCycles, r.s.Speedup)
 	}
 }
