@@ -58,10 +58,11 @@ type Spawn struct {
 	MaxQueue  int64 `json:"max_queue"`
 	// NCon chooses what n_con, Algorithm 1's average number of concurrent
 	// child CTAs, averages over: "window" (DESIGN §4: every cycle of the
-	// window, idle ones included) or "busy" (only the cycles in which a
-	// child CTA runs — what the GPU sustains while children run, rather
-	// than how many were asked for). The paper says "average" and no more;
-	// docs/experiments.md measures both.
+	// window, idle ones included; 0 for an idle window) or "busy" (only
+	// the cycles in which a child CTA runs, an idle window keeping the
+	// last value as t_warp does — what the GPU sustains while children
+	// run, rather than how many were asked for). The paper says "average"
+	// and no more; docs/experiments.md measures both.
 	NCon string `json:"ncon"`
 }
 

@@ -6,8 +6,9 @@ package policies
 // hardware counters would: a value changes only at window boundaries.
 type ccqs struct {
 	window int64
-	// busyOnly averages n_con over the cycles in which a child CTA runs
-	// (spawn.ncon=busy) instead of over the whole window.
+	// busyOnly averages n_con over the cycles in which a child CTA runs,
+	// and keeps it through windows with none, as t_warp is kept
+	// (spawn.ncon=busy), instead of over the whole window.
 	busyOnly bool
 
 	n int64 // child CTAs in the system: launched, not finished
@@ -42,17 +43,19 @@ func (q *ccqs) advance(now int64) {
 		return
 	}
 	q.account(end)
-	q.nCon = q.windowNCon()
+	q.nCon = q.windowNCon(q.nCon)
 	if q.warpN > 0 {
 		q.tWarp = q.warpSum / float64(q.warpN)
 	}
 	q.cur++
 	q.area, q.busy, q.warpSum, q.warpN, q.last = 0, 0, 0, 0, end
 	if skipped := (now - end) / q.window; skipped > 0 {
-		// Windows with no change: as many CTAs ran all through them (so
-		// either average is that count), and no warp finished, so t_warp
-		// stays.
-		q.nCon = float64(q.running)
+		// Windows with no change: as many CTAs ran all through them, and
+		// no warp finished, so t_warp stays. With none running, busyOnly
+		// keeps n_con as it keeps t_warp.
+		if q.running > 0 || !q.busyOnly {
+			q.nCon = float64(q.running)
+		}
 		q.cur += skipped
 		q.last = q.cur * q.window
 	}
@@ -76,14 +79,14 @@ func (q *ccqs) account(until int64) {
 }
 
 // windowNCon is n_con of the window just completed: the mean running
-// count over the whole window, or over its busy cycles with busyOnly (0
-// when no child CTA ran, as in DESIGN).
-func (q *ccqs) windowNCon() float64 {
-	if !q.busyOnly {
+// count over the whole window (0 when no child CTA ran, as in DESIGN), or
+// with busyOnly over its busy cycles, prev when it had none.
+func (q *ccqs) windowNCon(prev float64) float64 {
+	switch {
+	case !q.busyOnly:
 		return q.area / float64(q.window)
-	}
-	if q.busy == 0 {
-		return 0
+	case q.busy == 0:
+		return prev
 	}
 	return q.area / float64(q.busy)
 }

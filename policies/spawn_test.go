@@ -69,18 +69,19 @@ func TestCCQSWindows(t *testing.T) {
 	}
 }
 
-// spawn.ncon=busy averages over the cycles in which a child CTA runs.
-// Window [0,1024) as in TestCCQSWindows: CTAs run 0..512 and 256..1000,
-// 1256 CTA-cycles over 1000 busy cycles. Window [1024,2048) is idle.
-// Window [2048,3072): one CTA 2100..2600, two 2800..3000: 900 CTA-cycles
+// spawn.ncon=busy averages over the cycles in which a child CTA runs, and
+// keeps n_con through idle windows. Window [0,1024) as in
+// TestCCQSWindows: CTAs run 0..512 and 256..1000, 1256 CTA-cycles over
+// 1000 busy cycles. Window [1024,2048) is idle: 0, or kept under busy.
+// Later windows skipped at once, all idle, likewise. Window [2048,3072): one CTA 2100..2600, two 2800..3000: 900 CTA-cycles
 // over 700 busy cycles.
 func TestCCQSBusyNCon(t *testing.T) {
 	for _, tc := range []struct {
-		busyOnly     bool
-		w0, idle, w2 float64
+		busyOnly            bool
+		w0, idle, w2, later float64
 	}{
-		{false, 1256.0 / 1024, 0, 900.0 / 1024},
-		{true, 1256.0 / 1000, 0, 900.0 / 700},
+		{false, 1256.0 / 1024, 0, 900.0 / 1024, 0},
+		{true, 1256.0 / 1000, 1256.0 / 1000, 900.0 / 700, 900.0 / 700},
 	} {
 		q := ccqs{window: 1024, busyOnly: tc.busyOnly}
 		q.started(0)
@@ -98,8 +99,11 @@ func TestCCQSBusyNCon(t *testing.T) {
 		q.finishedCTA(3000, 200, warps(200))
 		q.finishedCTA(3000, 200, warps(200))
 		q.advance(3072)
-		if w0 != tc.w0 || idle != tc.idle || q.nCon != tc.w2 {
-			t.Errorf("busyOnly %v: n_con %v, %v, %v; want %v, %v, %v", tc.busyOnly, w0, idle, q.nCon, tc.w0, tc.idle, tc.w2)
+		w2 := q.nCon
+		q.advance(10 * 1024) // several idle windows at once
+		if w0 != tc.w0 || idle != tc.idle || w2 != tc.w2 || q.nCon != tc.later {
+			t.Errorf("busyOnly %v: n_con %v, %v, %v, %v; want %v, %v, %v, %v",
+				tc.busyOnly, w0, idle, w2, q.nCon, tc.w0, tc.idle, tc.w2, tc.later)
 		}
 	}
 }
