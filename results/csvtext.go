@@ -18,13 +18,24 @@ import (
 // occupancy of 0 while the GPU idles) written as "0" is read as BIGINT,
 // rounding every later value without a word.
 type csvEncoder struct {
-	w   *csv.Writer
-	rec []string
+	w      *csv.Writer
+	fields []fieldText // one per column, chosen from the schema
+	rec    []string
 }
 
+// fieldText is a column's text for one row; null is handled before it.
+type fieldText func(col arrow.Array, row int) string
+
+// newCSVEncoder writes the header line and picks each column's text form
+// once, so a schema with a type CSV cannot hold fails here, not per row.
 func newCSVEncoder(w io.Writer, s *arrow.Schema) (encoder, error) {
 	e := &csvEncoder{w: csv.NewWriter(w), rec: make([]string, s.NumFields())}
 	for i, f := range s.Fields() {
+		text, ok := textOf[f.Type.ID()]
+		if !ok {
+			return nil, fmt.Errorf("results: no CSV form for column %s of type %s", f.Name, f.Type)
+		}
+		e.fields = append(e.fields, text)
 		e.rec[i] = f.Name
 	}
 	return e, e.w.Write(e.rec)
@@ -33,11 +44,10 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (encoder, error) {
 func (e *csvEncoder) write(rec arrow.Record) error {
 	for row := 0; row < int(rec.NumRows()); row++ {
 		for j, col := range rec.Columns() {
-			text, err := csvField(col, row)
-			if err != nil {
-				return err
+			e.rec[j] = ""
+			if !col.IsNull(row) {
+				e.rec[j] = e.fields[j](col, row)
 			}
-			e.rec[j] = text
 		}
 		if err := e.w.Write(e.rec); err != nil {
 			return err
@@ -51,22 +61,14 @@ func (e *csvEncoder) close() error {
 	return e.w.Error()
 }
 
-// csvField is one value's text. The column types are those of schema.go.
-func csvField(col arrow.Array, row int) (string, error) {
-	if col.IsNull(row) {
-		return "", nil
-	}
-	switch a := col.(type) {
-	case *array.String:
-		return a.Value(row), nil
-	case *array.Int64:
-		return strconv.FormatInt(a.Value(row), 10), nil
-	case *array.Int32:
-		return strconv.FormatInt(int64(a.Value(row)), 10), nil
-	case *array.Float64:
-		return floatText(a.Value(row)), nil
-	}
-	return "", fmt.Errorf("results: no CSV form for a %s column", col.DataType())
+// textOf holds the text form of each column type schema.go uses.
+var textOf = map[arrow.Type]fieldText{
+	arrow.STRING: func(c arrow.Array, i int) string { return c.(*array.String).Value(i) },
+	arrow.INT64:  func(c arrow.Array, i int) string { return strconv.FormatInt(c.(*array.Int64).Value(i), 10) },
+	arrow.INT32:  func(c arrow.Array, i int) string { return strconv.FormatInt(int64(c.(*array.Int32).Value(i)), 10) },
+	arrow.FLOAT64: func(c arrow.Array, i int) string {
+		return floatText(c.(*array.Float64).Value(i))
+	},
 }
 
 // floatText is the shortest text that reads back as exactly v, with ".0"
