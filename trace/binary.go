@@ -23,8 +23,16 @@ package trace
 //	          [ref(parent) varint(warp) varint(lane) varint(at)]
 //	          [varint(workload)] [varint(inline_cycles)] [list(after)]
 //	cta     = ref varint(cycles) list(warp_cycles)
+//	ctad    = ref varint(cycles) list(warp_cycles) uvarint(insts)
+//	          uvarint(dram_bytes)
 //	access  = ref uvarint(buffer) uvarint(lo) uvarint(hi-lo) enum(mode)
 //	pages   = ref uvarint(buffer) list(r) list(w)
+//
+// A cta record with demand (insts or dram_bytes not zero) is written as a
+// ctad body under tag tagCTADemand instead of KindCTA's, so traces without
+// demands are byte-identical to those of readers that predate the fields,
+// and such readers reject a trace with demands as an unknown tag rather
+// than misreading it. Both decode to a CTA.
 //
 // where uvarint and varint are Go's encoding/binary varints (varint is
 // zigzag), f64 is an IEEE 754 double in 8 little-endian bytes, str is
@@ -47,6 +55,10 @@ package trace
 // cycles. An empty list, map or absent gpu_spec decodes as nil.
 
 import "fmt"
+
+// tagCTADemand is the binary tag of a cta record that carries insts and
+// dram_bytes (see above): KindCTA with the high bit set.
+const tagCTADemand = 0x80 | byte(KindCTA)
 
 // binaryMagic opens every decompressed binary trace, so a zstd file of
 // something else is recognised as such instead of misread.

@@ -123,8 +123,12 @@ func (r *Reader) Next() (Record, error) {
 			return nil, r.fail(0, err)
 		}
 		k := Kind(tag)
+		demand := tag == tagCTADemand
+		if demand {
+			k = KindCTA
+		}
 		if r.skipped(k) {
-			if err := r.skipBody(k); err != nil {
+			if err := r.skipBody(k, demand); err != nil {
 				return nil, r.fail(k, err)
 			}
 			continue
@@ -139,7 +143,12 @@ func (r *Reader) Next() (Record, error) {
 			}
 			return l, nil
 		}
-		rec, err := r.decode(k)
+		var rec Record
+		if demand {
+			rec, err = r.cta(true)
+		} else {
+			rec, err = r.decode(k)
+		}
 		if err != nil {
 			return nil, r.fail(k, err)
 		}
@@ -212,7 +221,7 @@ func (r *Reader) decode(k Kind) (Record, error) {
 	case KindLaunch:
 		return r.launch()
 	case KindCTA:
-		return r.cta()
+		return r.cta(false)
 	case KindAccess:
 		return r.access()
 	case KindPages:
@@ -343,7 +352,9 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 	return d.err
 }
 
-func (r *Reader) cta() (Record, error) {
+// cta decodes a cta record's body; demand says it is a ctad body (the
+// tagCTADemand form) with insts and dram_bytes after the warp cycles.
+func (r *Reader) cta(demand bool) (Record, error) {
 	var c *CTA
 	if r.reuse {
 		c = &r.scratchCTA
@@ -354,13 +365,18 @@ func (r *Reader) cta() (Record, error) {
 		c = &r.ctas[0]
 		r.ctas = r.ctas[1:]
 	}
-	if r.ctaFast(c) {
+	if !demand && r.ctaFast(c) {
 		return c, nil
 	}
 	d := fieldReader{in: r.in}
 	c.Kernel, c.CTA = d.ref(&r.delta, true)
 	c.Cycles = d.varint()
 	c.WarpCycles = d.int64s(c.Cycles)
+	c.Insts, c.DRAMBytes = 0, 0
+	if demand {
+		c.Insts = d.uvarint()
+		c.DRAMBytes = d.uvarint()
+	}
 	return c, d.err
 }
 
@@ -409,6 +425,7 @@ func (r *Reader) ctaFast(c *CTA) bool {
 	c.CTA = r.delta.expectedCTA(c.Kernel, true) + uint64(dc)
 	c.Cycles = cycles
 	c.WarpCycles = wc
+	c.Insts, c.DRAMBytes = 0, 0
 	r.delta.kernel, r.delta.cta = c.Kernel, c.CTA
 	r.in.r += i
 	return true

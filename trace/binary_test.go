@@ -43,6 +43,9 @@ func exoticRecords() []Record {
 		&CTA{Kernel: 42, CTA: math.MaxUint64, Cycles: -1},
 		&CTA{Kernel: 42, CTA: 0, Cycles: math.MinInt64},
 		&CTA{Kernel: 7},
+		&CTA{Kernel: 7, CTA: 2, Cycles: 9, Insts: 1 << 40, DRAMBytes: math.MaxUint64},
+		&CTA{Kernel: 7, CTA: 3, Cycles: 9, WarpCycles: []int64{9, 4}, DRAMBytes: 1},
+		&CTA{Kernel: 7, CTA: 4, Cycles: 9, Insts: 3},
 		&CTA{Kernel: 7, CTA: 1, Cycles: 3, WarpCycles: make([]int64, 40)}, // more warps than the fast path takes
 		&Access{Kernel: 7, Buffer: 1, Lo: 10, Hi: 5, Mode: ModeReadWrite},
 		&Access{Kernel: 7, CTA: 3, Buffer: 1, Lo: math.MaxUint64, Mode: "x"},

@@ -160,10 +160,18 @@ func (e *encoder) record(rec Record) {
 		}
 	case *CTA:
 		if r != nil {
-			e.tag(KindCTA)
+			if r.HasDemand() {
+				e.buf = append(e.buf, tagCTADemand)
+			} else {
+				e.tag(KindCTA)
+			}
 			e.ref(r.Kernel, r.CTA, true)
 			e.varint(r.Cycles)
 			e.int64s(r.WarpCycles, r.Cycles)
+			if r.HasDemand() {
+				e.uvarint(r.Insts)
+				e.uvarint(r.DRAMBytes)
+			}
 			return
 		}
 	case *Access:

@@ -137,6 +137,12 @@ func (e *jsonEncoder) record(rec Record) {
 				}
 				e.b = append(e.b, ']')
 			}
+			if r.Insts != 0 {
+				e.uint("insts", r.Insts)
+			}
+			if r.DRAMBytes != 0 {
+				e.uint("dram_bytes", r.DRAMBytes)
+			}
 			e.close()
 			return
 		}

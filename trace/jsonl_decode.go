@@ -238,6 +238,10 @@ func (d *lineDecoder) cta() (Record, error) {
 			return true, d.i64(&c.Cycles)
 		case "warp_cycles":
 			return true, d.i64s(&c.WarpCycles)
+		case "insts":
+			return true, d.u64(&c.Insts)
+		case "dram_bytes":
+			return true, d.u64(&c.DRAMBytes)
 		}
 		return false, nil
 	})

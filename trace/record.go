@@ -178,12 +178,23 @@ type Parent struct {
 }
 
 // CTA is one thread block's execution cost, excluding launch-site work.
+//
+// Insts and DRAMBytes are its demand on shared hardware, for the
+// contention model: the warp instructions it issues in all and the bytes
+// it moves between the SMs and DRAM, over its Cycles alone on an idle GPU.
+// Zero (absent) means no demand recorded: the CTA neither slows nor is
+// slowed by the CTAs beside it, as every CTA was before the fields existed.
 type CTA struct {
 	Kernel     uint64  `json:"kernel"`
 	CTA        uint64  `json:"cta"`
 	Cycles     int64   `json:"cycles"`
 	WarpCycles []int64 `json:"warp_cycles,omitempty"`
+	Insts      uint64  `json:"insts,omitempty"`
+	DRAMBytes  uint64  `json:"dram_bytes,omitempty"`
 }
+
+// HasDemand reports whether the CTA records any demand on shared hardware.
+func (c *CTA) HasDemand() bool { return c.Insts != 0 || c.DRAMBytes != 0 }
 
 // Access modes.
 const (

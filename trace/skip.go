@@ -35,13 +35,17 @@ func (r *Reader) skipped(k Kind) bool { return k < 64 && r.skip&(1<<k) != 0 }
 
 // skipBody reads past the body of a record of kind k without building it.
 // Delta state is still updated, so later records decode correctly.
-func (r *Reader) skipBody(k Kind) error {
+func (r *Reader) skipBody(k Kind, demand bool) error {
 	d := fieldReader{in: r.in}
 	switch k {
 	case KindCTA:
 		d.ref(&r.delta, true)
 		d.varint()
 		d.skipList()
+		if demand {
+			d.uvarint()
+			d.uvarint()
+		}
 	case KindKernel:
 		d.uvarint()
 		d.skipStr()
