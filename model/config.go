@@ -14,7 +14,16 @@ type GPU struct {
 	RegsPerSM       int     `json:"regs_per_sm"`
 	SmemPerSM       int64   `json:"smem_per_sm"`
 	MaxKernels      int     `json:"max_kernels"`
+	// IssueWidth is how many warp instructions an SM issues per cycle: the
+	// ceiling the contention model shares among the SM's resident warps.
+	IssueWidth float64 `json:"issue_width"`
+	// DRAMGBps is the GPU's DRAM bandwidth in decimal GB/s, shared by
+	// every SM.
+	DRAMGBps float64 `json:"dram_gbps"`
 }
+
+// DRAMBytesPerCycle is the DRAM bandwidth in bytes per replay cycle.
+func (g GPU) DRAMBytesPerCycle() float64 { return g.DRAMGBps * 1000 / g.ClockMHz }
 
 // WarpSize is the SIMT width every preset shares.
 const WarpSize = 32
@@ -106,6 +115,15 @@ type Pagoda struct {
 	SmemPerMTB  int64 `json:"smem_per_mtb"`
 }
 
+// Model switches parts of the timing model on and off.
+type Model struct {
+	// Contention is "on" (co-resident warps share an SM's issue width and
+	// the GPU's DRAM bandwidth: CTAs with recorded demand slow each other)
+	// or "off" (every CTA runs its trace cycles whatever runs beside it,
+	// as before the model existed).
+	Contention string `json:"contention"`
+}
+
 // Output holds knobs of the result tables that are not hardware.
 type Output struct {
 	// OccupancyWindow is the width in cycles of one occupancy-table row.
@@ -126,6 +144,7 @@ type Config struct {
 	CRCS   CRCS      `json:"crcs"`
 	GeMTC  GeMTC     `json:"gemtc"`
 	Pagoda Pagoda    `json:"pagoda"`
+	Model  Model     `json:"model"`
 	Output Output    `json:"output"`
 }
 

@@ -11,6 +11,35 @@
 //	titanx      Pagoda §2, §6     24  1000  32      2048       65536   98304    32
 //	h100        H100 SXM specs   132  1755  32      2048       65536  233472   128
 //
+// # Shared throughput (the contention model)
+//
+// model.contention = on: co-resident CTAs that record a demand (trace
+// fields insts, dram_bytes) share their SM's issue width and the GPU's DRAM
+// bandwidth (docs/model.md). "off" runs every CTA for its trace cycles.
+//
+//	preset      gpu.issue_width  gpu.dram_gbps  source
+//	k20c        4                208            Kepler GK110 whitepaper (4 warp
+//	k20c-spawn  4                208            schedulers per SMX, "allowing four warps to
+//	                                            be issued and executed concurrently");
+//	                                            Tesla K20c board spec: 208 GB/s
+//	gk110-64    4                307.2          CRCS Table 1: 6 MCs at 1600 MHz; with
+//	                                            GPGPU-Sim's GDDR5 partition (2 × 32-bit
+//	                                            chips, data at 4× the command clock,
+//	                                            which gives the GTX 480 config its real
+//	                                            177.4 GB/s at 924 MHz): 6 × 8 B × 4 × 1.6 GHz
+//	titanx      4                336.5          Maxwell GM200: 4 warp schedulers per SMM
+//	                                            (GTX 980 whitepaper); GTX Titan X spec
+//	                                            336.5 GB/s
+//	h100        4                3350           Hopper: 4 SM sub-partitions, one warp
+//	                                            scheduler each dispatching one warp
+//	                                            instruction per clock (H100 whitepaper);
+//	                                            H100 SXM5 spec 3.35 TB/s
+//
+// Dual issue (Kepler, Maxwell) lets one scheduler send two independent
+// instructions of one warp in a cycle; issue_width counts warps selected
+// per cycle, the sustained ceiling the papers' simulators reach on real
+// code, not the peak of eight instruction dispatches.
+//
 // # Device latencies
 //
 // The device-side costs are the papers' cycle counts and are the same in

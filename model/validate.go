@@ -24,6 +24,11 @@ func (c Config) Validate() error {
 	v.atLeast("gpu.regs_per_sm", int64(g.RegsPerSM), 1)
 	v.atLeast("gpu.smem_per_sm", g.SmemPerSM, 0)
 	v.atLeast("gpu.max_kernels", int64(g.MaxKernels), 1)
+	v.positive("gpu.issue_width", g.IssueWidth)
+	v.positive("gpu.dram_gbps", g.DRAMGBps)
+	if m := c.Model.Contention; m != "on" && m != "off" {
+		v.fail("model.contention", fmt.Sprintf("is %q; want on or off", m))
+	}
 
 	for _, f := range []struct {
 		key string
