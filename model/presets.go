@@ -28,11 +28,11 @@ type PresetInfo struct {
 // listed here are read from presetFiles, so a --gpu value can never reach
 // an arbitrary embedded path.
 var presets = []PresetInfo{
-	{"gk110-64", "CRCS Table 1", "GK110-style GPGPU-Sim GPU of the CRCS/PPCS paper: 64 SMs at 700 MHz, 8 CTAs, 1024 threads, 16 KiB shared memory per SM; models the host I/O stages (io.model=stages)"},
-	{"h100", "public H100 SXM specs", "NVIDIA H100 SXM5: 132 SMs at 1755 MHz, 32 CTAs, 2048 threads, 228 KiB shared memory per SM, 128 concurrent kernels"},
-	{"k20c", "DTBL Table 2", "Tesla K20c as simulated for DTBL (the default): 13 SMXs at 706 MHz, 16 CTAs, 2048 threads, 48 KiB shared memory per SMX"},
-	{"k20c-spawn", "SPAWN Table II", "K20c-like GPU of the SPAWN paper: 13 SMXs at 1400 MHz, 16 CTAs, 2048 threads, 48 KiB shared memory per SMX"},
-	{"titanx", "Pagoda §2, §6", "Maxwell GTX Titan X of the Pagoda paper: 24 SMs at 1000 MHz, 32 CTAs, 2048 threads, 96 KiB shared memory per SM"},
+	{"gk110-64", "CRCS Table 1", "GK110-style GPGPU-Sim GPU of the CRCS/PPCS paper: 64 SMs at 700 MHz, 8 CTAs, 1024 threads, 16 KiB shared memory per SM, 307.2 GB/s DRAM; models the host I/O stages (io.model=stages)"},
+	{"h100", "public H100 SXM specs", "NVIDIA H100 SXM5: 132 SMs at 1755 MHz, 32 CTAs, 2048 threads, 228 KiB shared memory per SM, 3350 GB/s DRAM, 128 concurrent kernels"},
+	{"k20c", "DTBL Table 2", "Tesla K20c as simulated for DTBL (the default): 13 SMXs at 706 MHz, 16 CTAs, 2048 threads, 48 KiB shared memory per SMX, 208 GB/s DRAM"},
+	{"k20c-spawn", "SPAWN Table II", "K20c-like GPU of the SPAWN paper: 13 SMXs at 1400 MHz, 16 CTAs, 2048 threads, 48 KiB shared memory per SMX, 208 GB/s DRAM"},
+	{"titanx", "Pagoda §2, §6", "Maxwell GTX Titan X of the Pagoda paper: 24 SMs at 1000 MHz, 32 CTAs, 2048 threads, 96 KiB shared memory per SM, 336.5 GB/s DRAM"},
 }
 
 // Presets lists the built-in presets sorted by name.
