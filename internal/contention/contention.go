@@ -1,0 +1,367 @@
+// Package contention is the shared-throughput model every execution path
+// of the replay uses: hardware CTAs, the work of launch sites, and the
+// narrow-task runtimes' warps. Work that records a demand (warp
+// instructions and DRAM bytes per cycle of its own progress, as it runs
+// alone on an idle GPU) shares its SM's issue width with the other work on
+// that SM, and the GPU's DRAM bandwidth with the work on every SM.
+//
+// # The sharing rule
+//
+// Processor sharing with equal slowdown per SM. Let R_j be the summed issue
+// demand of the jobs on SM j and D_j their summed DRAM demand. The SM's
+// issue share is a_j = min(1, W/R_j) for an issue width W. When the SMs
+// would move more than the bandwidth B, Σ_j a_j·D_j > B, the DRAM factor g
+// is the water level with Σ_j min(a_j, g)·D_j = B (max-min fair between
+// SMs: an SM already slowed by its own issue width below g keeps its
+// share, the others divide what is left); otherwise g = ∞. Every job on SM
+// j progresses at the SM's rate f_j = min(a_j, g) (just a_j when D_j = 0),
+// and ends when its progress reaches its work.
+//
+// This is the first-order picture of the analytical GPU models: an SM
+// whose warps ask for more issue slots than its schedulers have runs them
+// at the schedulers' rate (Hong & Kim's MWP-CWP model, ISCA 2009, bounds
+// an SM by its compute and memory warp parallelism in the same way), and
+// when the SMs' memory requests exceed DRAM bandwidth every SM's memory
+// warps wait on the same queue (GPUMech, MICRO 2014, adds the bandwidth
+// queue to the per-SM interval model). Equal slowdown on one SM is what a
+// loosely round-robin warp scheduler gives warps of like demand, and is
+// what simtbs applies: one occupancy-dependent overhead for every thread
+// block on an SM.
+//
+// # Cost
+//
+// Each SM keeps a virtual clock v_j that advances at f_j; a job's finish is
+// a fixed virtual time (its start's v_j plus its work), kept in a per-SM
+// heap. A rate change therefore moves one wake-up per SM, not one per job:
+// starting or finishing a job costs O(log jobs) plus the SMs whose rate
+// changed. The model does no I/O and owns no clock: its owner schedules
+// the wake-ups it asks for (Model.wake) in its own event queue and calls
+// Wake when one fires, and calls Settle once at the end of every cycle in
+// which it started or finished work.
+package contention
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Demand is what a job asks of the shared hardware per cycle of its own
+// progress when it runs alone.
+type Demand struct {
+	Issue float64 // warp instructions per cycle
+	DRAM  float64 // bytes per cycle
+}
+
+// None reports whether the demand is empty: such work neither slows nor is
+// slowed, and its owner runs it outside the model.
+func (d Demand) None() bool { return !(d.Issue > 0) && !(d.DRAM > 0) }
+
+// Scale is the demand of a part of a job that does f of its work at once
+// (one warp of a CTA's n: f = 1/n).
+func (d Demand) Scale(f float64) Demand { return Demand{d.Issue * f, d.DRAM * f} }
+
+// Waker schedules Wake(sm, gen) at cycle at in the owner's event queue.
+// Wake-ups with an older gen than the SM's latest are stale and do nothing.
+type Waker func(sm int, at int64, gen uint32)
+
+// Model is the shared-throughput state of one GPU.
+type Model struct {
+	width float64 // warp instructions per SM per cycle
+	bw    float64 // DRAM bytes per cycle
+	wake  Waker
+
+	sms    []smState
+	dirty  []int32 // SMs whose jobs changed this cycle
+	g      float64 // the DRAM factor (+Inf: DRAM does not bind)
+	nDRAM  int     // SMs with DRAM demand
+	seq    uint64  // job start order, to break finish ties
+	order  []int32 // scratch for the water-filling
+	done   []int32 // scratch: refs finished by the last Wake
+	issued float64 // warp instructions issued so far
+	moved  float64 // DRAM bytes moved so far
+}
+
+// New makes the model of a GPU of sms SMs, each issuing width warp
+// instructions per cycle, sharing bw DRAM bytes per cycle.
+func New(sms int, width, bw float64, wake Waker) *Model {
+	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), g: math.Inf(1)}
+	for i := range m.sms {
+		m.sms[i] = smState{rate: 1, share: 1, next: -1}
+	}
+	return m
+}
+
+type job struct {
+	tag    float64 // virtual time at which it finishes
+	seq    uint64
+	ref    int32
+	demand Demand
+}
+
+func (a *job) before(b *job) bool {
+	if a.tag != b.tag {
+		return a.tag < b.tag
+	}
+	return a.seq < b.seq
+}
+
+type smState struct {
+	jobs   []job   // min-heap by (tag, seq)
+	v      float64 // virtual time: progress of a job running since v = 0
+	at     int64   // cycle v was last advanced to
+	rate   float64 // progress per cycle now
+	share  float64 // a_j: the issue share
+	demand Demand  // summed over jobs
+	gen    uint32
+	next   int64 // the wake-up asked for, -1 for none
+	dirty  bool
+}
+
+// advance brings SM s's virtual clock to now at its current rate and
+// accounts what it issued and moved meanwhile.
+func (m *Model) advance(s *smState, now int64) {
+	if dt := now - s.at; dt > 0 && len(s.jobs) > 0 {
+		dv := float64(dt) * s.rate
+		s.v += dv
+		m.issued += dv * s.demand.Issue
+		m.moved += dv * s.demand.DRAM
+	}
+	s.at = now
+}
+
+// Start begins a job of work cycles of progress on SM sm at cycle now.
+// When it finishes, a Wake returns ref.
+func (m *Model) Start(now int64, sm int, work float64, d Demand, ref int32) {
+	s := &m.sms[sm]
+	m.advance(s, now)
+	m.seq++
+	s.push(job{tag: s.v + max(work, 0), seq: m.seq, ref: ref, demand: d})
+	hadDRAM := s.demand.DRAM > 0
+	s.demand.Issue += d.Issue
+	s.demand.DRAM += d.DRAM
+	m.countDRAM(hadDRAM, s)
+	m.markDirty(sm)
+}
+
+// Wake is the owner's wake-up for SM sm firing at now. It returns the refs
+// of the jobs that have finished, in (finish, start) order; the slice is
+// valid until the next call. A stale wake-up returns nothing.
+func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
+	s := &m.sms[sm]
+	m.done = m.done[:0]
+	if gen != s.gen {
+		return m.done
+	}
+	m.advance(s, now)
+	s.next = -1
+	hadDRAM := s.demand.DRAM > 0
+	for len(s.jobs) > 0 && s.jobs[0].tag <= s.v+tolerance(s.v) {
+		j := s.pop()
+		s.demand.Issue -= j.demand.Issue
+		s.demand.DRAM -= j.demand.DRAM
+		m.done = append(m.done, j.ref)
+	}
+	if len(s.jobs) == 0 {
+		// Sums of floats drift; an empty SM starts again from exact zeros,
+		// and so does its virtual clock, which bounds its magnitude.
+		s.demand, s.v = Demand{}, 0
+	}
+	m.countDRAM(hadDRAM, s)
+	m.markDirty(sm)
+	return m.done
+}
+
+// tolerance absorbs the rounding of virtual times: a wake-up is scheduled
+// at the first whole cycle at or after a job's exact finish.
+func tolerance(v float64) float64 { return 1e-6 + 1e-12*math.Abs(v) }
+
+func (m *Model) countDRAM(had bool, s *smState) {
+	has := s.demand.DRAM > 0
+	switch {
+	case has && !had:
+		m.nDRAM++
+	case had && !has:
+		m.nDRAM--
+	}
+}
+
+func (m *Model) markDirty(sm int) {
+	if s := &m.sms[sm]; !s.dirty {
+		s.dirty = true
+		m.dirty = append(m.dirty, int32(sm))
+	}
+}
+
+// Settle recomputes the rates the jobs started and finished this cycle
+// have changed, and asks for a new wake-up for every SM whose next finish
+// moved. Call it once at the end of every cycle with changes.
+func (m *Model) Settle(now int64) {
+	if len(m.dirty) == 0 {
+		return
+	}
+	for _, i := range m.dirty {
+		s := &m.sms[i]
+		s.share = 1
+		if s.demand.Issue > m.width {
+			s.share = m.width / s.demand.Issue
+		}
+	}
+	g := m.dramFactor()
+	if g != m.g {
+		// Every SM moving DRAM bytes changes pace.
+		m.g = g
+		for i := range m.sms {
+			if m.sms[i].demand.DRAM > 0 {
+				m.markDirty(i)
+			}
+		}
+	}
+	for _, i := range m.dirty {
+		s := &m.sms[i]
+		s.dirty = false
+		m.advance(s, now)
+		s.rate = s.share
+		if s.demand.DRAM > 0 {
+			s.rate = min(s.rate, m.g)
+		}
+		m.reschedule(int(i), s, now)
+	}
+	m.dirty = m.dirty[:0]
+}
+
+// dramFactor is the water level g with Σ min(a_j, g)·D_j = B over the SMs
+// moving DRAM bytes, or +Inf when they fit in the bandwidth unslowed.
+func (m *Model) dramFactor() float64 {
+	if m.nDRAM == 0 {
+		return math.Inf(1)
+	}
+	m.order = m.order[:0]
+	var want float64
+	for i := range m.sms {
+		s := &m.sms[i]
+		if s.demand.DRAM > 0 {
+			want += s.share * s.demand.DRAM
+			m.order = append(m.order, int32(i))
+		}
+	}
+	if want <= m.bw {
+		return math.Inf(1)
+	}
+	slices.SortFunc(m.order, func(a, b int32) int {
+		if c := cmp.Compare(m.sms[a].share, m.sms[b].share); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	left := m.bw
+	var rest float64
+	for _, i := range m.order {
+		rest += m.sms[i].demand.DRAM
+	}
+	for _, i := range m.order {
+		s := &m.sms[i]
+		if g := left / rest; s.share > g {
+			return g
+		}
+		left -= s.share * s.demand.DRAM
+		rest -= s.demand.DRAM
+	}
+	return math.Inf(1)
+}
+
+// reschedule asks for a wake-up at the first whole cycle at which SM s's
+// earliest job finishes at its current rate.
+func (m *Model) reschedule(i int, s *smState, now int64) {
+	at := int64(-1)
+	if len(s.jobs) > 0 {
+		at = now
+		if left := s.jobs[0].tag - s.v; left > tolerance(s.v) {
+			dt := math.Ceil(left/s.rate - 1e-9)
+			if dt > maxDelay {
+				dt = maxDelay
+			}
+			at = now + int64(max(dt, 0))
+		}
+	}
+	if at == s.next {
+		return
+	}
+	s.gen++
+	s.next = at
+	if at >= 0 {
+		m.wake(i, at, s.gen)
+	}
+}
+
+// maxDelay caps a wake-up's distance so absurd demands cannot overflow the
+// owner's clock; a job still unfinished then is simply woken again.
+const maxDelay = 1 << 60
+
+// Busy reports whether SM sm has jobs in the model.
+func (m *Model) Busy(sm int) bool { return len(m.sms[sm].jobs) > 0 }
+
+// Totals are the warp instructions issued and DRAM bytes moved by every job
+// up to cycle now, for utilisation figures.
+func (m *Model) Totals(now int64) (insts, bytes float64) {
+	for i := range m.sms {
+		m.advance(&m.sms[i], now)
+	}
+	return m.issued, m.moved
+}
+
+// Utilization is the fraction of the issue slots (SMs × width × cycles)
+// and of the DRAM bandwidth (bw × cycles) that jobs used over span cycles
+// ending at now.
+func (m *Model) Utilization(now, span int64) (issue, dram float64) {
+	if span <= 0 {
+		return 0, 0
+	}
+	insts, bytes := m.Totals(now)
+	return insts / (float64(len(m.sms)) * m.width * float64(span)), bytes / (m.bw * float64(span))
+}
+
+func (s *smState) push(j job) {
+	s.jobs = append(s.jobs, j)
+	h := s.jobs
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !j.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = j
+}
+
+func (s *smState) pop() job {
+	h := s.jobs
+	top := h[0]
+	last := len(h) - 1
+	x := h[last]
+	h = h[:last]
+	s.jobs = h
+	if last == 0 {
+		return top
+	}
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		c := l
+		if r := l + 1; r < last && h[r].before(&h[l]) {
+			c = r
+		}
+		if !h[c].before(&x) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = x
+	return top
+}

@@ -1,0 +1,155 @@
+package contention
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/internal/eventq"
+)
+
+// sim drives a Model the way the replay engine does: wake-ups go into an
+// event queue, starts are events of their own, and Settle runs at the end
+// of every cycle.
+type sim struct {
+	q    eventq.Queue
+	m    *Model
+	ends map[int32]int64
+}
+
+type start struct {
+	at   int64
+	sm   int
+	work float64
+	d    Demand
+}
+
+const evWake, evStart = 1, 2
+
+func run(t *testing.T, sms int, width, bw float64, starts []start) map[int32]int64 {
+	t.Helper()
+	s := &sim{ends: map[int32]int64{}}
+	s.m = New(sms, width, bw, func(sm int, at int64, gen uint32) {
+		s.q.Push(eventq.Event{At: at, Kind: evWake, Ref: int32(sm), Aux: int32(gen)})
+	})
+	for i, st := range starts {
+		s.q.Push(eventq.Event{At: st.at, Kind: evStart, Ref: int32(i)})
+	}
+	for s.q.Len() > 0 {
+		ev := s.q.Pop()
+		switch ev.Kind {
+		case evStart:
+			st := starts[ev.Ref]
+			s.m.Start(ev.At, st.sm, st.work, st.d, ev.Ref)
+		case evWake:
+			for _, ref := range s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux)) {
+				s.ends[ref] = ev.At
+			}
+		}
+		if s.q.Len() == 0 || s.q.Peek() != ev.At {
+			s.m.Settle(ev.At)
+		}
+	}
+	return s.ends
+}
+
+func check(t *testing.T, got map[int32]int64, want ...int64) {
+	t.Helper()
+	for i, w := range want {
+		if got[int32(i)] != w {
+			t.Errorf("job %d ends at %d, want %d (all: %v)", i, got[int32(i)], w, got)
+		}
+	}
+}
+
+// Two jobs of 100 cycles, each asking the SM's whole issue width: each
+// runs at half speed, both end at 200.
+func TestIssueShared(t *testing.T) {
+	full := Demand{Issue: 4}
+	check(t, run(t, 1, 4, 1e9, []start{{0, 0, 100, full}, {0, 0, 100, full}}), 200, 200)
+}
+
+// The second arrives at 50: the first has 50 cycles of work left at half
+// speed (ends at 150); the second does 50 by then and its last 50 alone.
+func TestIssueLateArrival(t *testing.T) {
+	full := Demand{Issue: 4}
+	check(t, run(t, 1, 4, 1e9, []start{{0, 0, 100, full}, {50, 0, 100, full}}), 150, 200)
+}
+
+// Two SMs, each job alone asking the GPU's whole DRAM bandwidth: both at
+// half speed.
+func TestDRAMShared(t *testing.T) {
+	bw := Demand{DRAM: 100}
+	check(t, run(t, 2, 4, 100, []start{{0, 0, 100, bw}, {0, 1, 100, bw}}), 200, 200)
+}
+
+// An SM slowed below the water level by its own issue width keeps its
+// share; the other SM takes what is left of the bandwidth. SM 0: two jobs
+// of issue 4 and DRAM 20 each (a = 0.5, moving 20 B/cycle); SM 1: one job
+// of DRAM 100 gets the remaining 80 (g = 0.8) and ends at 125; SM 0's jobs
+// run at 0.5 throughout and end at 200.
+func TestDRAMWaterFill(t *testing.T) {
+	a := Demand{Issue: 4, DRAM: 20}
+	check(t, run(t, 2, 4, 100, []start{{0, 0, 100, a}, {0, 0, 100, a}, {0, 1, 100, Demand{DRAM: 100}}}), 200, 200, 125)
+}
+
+// When the water level is below an SM's issue share, it binds that SM too:
+// SM 0 as above but moving 60 B/cycle per job: min(0.5, g)·120 + g·100 =
+// 100 gives g = 100/220 for everyone, and all three end at 220.
+func TestDRAMBindsAll(t *testing.T) {
+	a := Demand{Issue: 4, DRAM: 60}
+	check(t, run(t, 2, 4, 100, []start{{0, 0, 100, a}, {0, 0, 100, a}, {0, 1, 100, Demand{DRAM: 100}}}), 220, 220, 220)
+}
+
+// Issue demand within the width does not slow anything.
+func TestUnderWidth(t *testing.T) {
+	d := Demand{Issue: 1}
+	check(t, run(t, 1, 4, 1e9, []start{{0, 0, 100, d}, {0, 0, 100, d}, {10, 0, 30, d}, {0, 0, 7, d}}), 100, 100, 40, 7)
+}
+
+// A fractional finish rounds up to the next whole cycle: three full-width
+// jobs of 100 share the SM, finishing at 300; a fourth of 10 joining at 0
+// gets a quarter until it ends at 40, then three share.
+func TestRoundsUp(t *testing.T) {
+	full := Demand{Issue: 4}
+	got := run(t, 1, 4, 1e9, []start{{0, 0, 100, full}, {0, 0, 100, full}, {0, 0, 100, full}, {0, 0, 10, full}})
+	// 0–40: four at 1/4 (10 done each); then three at 1/3 need 90 more: 270 cycles.
+	check(t, got, 310, 310, 310, 40)
+}
+
+// Totals count what was issued and moved; utilisation divides by capacity.
+func TestUtilization(t *testing.T) {
+	s := &sim{}
+	m := New(2, 4, 100, func(int, int64, uint32) {})
+	m.Start(0, 0, 100, Demand{Issue: 2, DRAM: 50}, 0)
+	m.Settle(0)
+	issue, dram := m.Utilization(100, 100)
+	_ = s
+	if issue != 200.0/(2*4*100) || dram != 0.5 {
+		t.Errorf("utilization %g, %g; want 0.25, 0.5", issue, dram)
+	}
+}
+
+// Stale wake-ups do nothing; finishes with equal times come out in start
+// order.
+func TestOrderAndStale(t *testing.T) {
+	var wakes []string
+	m := New(1, 4, 1e9, func(sm int, at int64, gen uint32) { wakes = append(wakes, fmt.Sprint(at, "/", gen)) })
+	m.Start(0, 0, 10, Demand{Issue: 4}, 7)
+	m.Start(0, 0, 10, Demand{Issue: 4}, 3)
+	m.Settle(0)
+	m.Start(5, 0, 1, Demand{Issue: 4}, 9)
+	m.Settle(5)
+	if got := m.Wake(20, 0, 1); len(got) != 0 {
+		t.Errorf("stale wake-up finished %v", got)
+	}
+	// 0–5: two at 1/2 (2.5 each); 5–8: three at 1/3 (job 9 done at 8, the others at 3.5); then 6.5 left each at 1/2: 21.
+	if got := m.Wake(8, 0, 2); !slices.Equal(got, []int32{9}) {
+		t.Errorf("at 8: %v", got)
+	}
+	m.Settle(8)
+	if got := m.Wake(21, 0, 3); !slices.Equal(got, []int32{7, 3}) {
+		t.Errorf("at 21: %v (wake-ups %s)", got, strings.Join(wakes, " "))
+	}
+}
