@@ -18,6 +18,11 @@ type ctaRun struct {
 	warps   []warpRun
 	pending int   // warps whose end is not known yet
 	end     int64 // latest warp end known so far
+
+	// Under the contention model (shared.go): whether c runs as jobs of
+	// the model, and its time alone, for its slowdown.
+	shared bool
+	alone  int64
 }
 
 // warpRun tracks a warp that has launch sites: where it is in its own
@@ -27,6 +32,7 @@ type warpRun struct {
 	next   int   // index of its next launching lane in the CTA's sites
 	shift  int64 // cycles added by the sites already passed
 	end    int64 // when it ended, once known
+	work   int64 // progress to make after a site's API stall (contention model)
 }
 
 // place puts k's next CTA on SM i, reserving its resources: native CTAs
@@ -130,6 +136,10 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
+	if e.share != nil && (spec.issue > 0 || spec.dram > 0) {
+		e.startShared(c, spec)
+		return
+	}
 	if spec.warps == nil && (spec.x == nil || len(spec.x.sites) == 0) {
 		e.scheduleCTA(e.now+spec.cycles, evCTAEnd, c, 0)
 		return
@@ -207,6 +217,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		StartCycle:    c.start,
 		EndCycle:      e.now,
 		StallCycles:   c.stall,
+		Slowdown:      c.slowdown(e.now),
 	}
 	if c.g != nil {
 		row.GroupID = &c.g.id

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
@@ -124,6 +125,10 @@ type engine struct {
 	stats Stats
 	busy  busySpan
 	occ   occupancy
+
+	share    *contention.Model // the contention model; nil when off
+	jobs     []jobRef          // what each contention job stands for, by ref
+	freeJobs []int32
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {
@@ -153,6 +158,9 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
+	if opt.Config.Model.Contention == "on" {
+		e.share = newShare(e)
+	}
 	return e
 }
 
@@ -257,6 +265,10 @@ func (e *engine) fire(ev eventq.Event) {
 	case evPageReady:
 		e.sb.ready(e.io, e.sink, int(ev.Ref), e.now)
 		e.nextPage()
+	case evShare:
+		e.shareWake(ev)
+	case evResume:
+		e.resumeWarp(e.runs[ev.Ref], int(ev.Aux))
 	}
 }
 
@@ -269,6 +281,9 @@ func (e *engine) settle() {
 	if len(e.pending) > 0 {
 		e.placer.Place(&Dispatch{e: e})
 		e.compactPending()
+	}
+	if e.share != nil {
+		e.share.Settle(e.now)
 	}
 }
 

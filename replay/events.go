@@ -13,6 +13,8 @@ const (
 	evJoin                           // an aggregated group joins its kernel's pool
 	evPageReady                      // a prelude page arrives on the GPU (CRCS)
 	evCopyDone                       // an explicit host copy ends
+	evShare                          // the contention model's wake-up for an SM
+	evResume                         // a warp resumes progress after a site's API stall (contention model)
 )
 
 // slotTable names objects by small integers so events can refer to them

@@ -257,8 +257,12 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				if c.GroupID != nil {
 					name = fmt.Sprintf("%d/g%d/%d", c.KernelID, *c.GroupID, c.CTA)
 				}
-				out = append(out, fmt.Sprintf("cta %s sm=%d dispatch=%d start=%d end=%d stall=%d",
-					name, c.SM, c.DispatchCycle, c.StartCycle, c.EndCycle, c.StallCycles))
+				line := fmt.Sprintf("cta %s sm=%d dispatch=%d start=%d end=%d stall=%d",
+					name, c.SM, c.DispatchCycle, c.StartCycle, c.EndCycle, c.StallCycles)
+				if c.Slowdown != nil {
+					line += fmt.Sprintf(" slowdown=%.3f", *c.Slowdown)
+				}
+				out = append(out, line)
 			}
 		case "launches":
 			for _, l := range r.launches {
@@ -283,6 +287,12 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 		case "stages":
 			for _, s := range r.stages {
 				out = append(out, fmt.Sprintf("stage %s %d..%d", s.Stage, s.StartCycle, s.EndCycle))
+			}
+		case "utilization":
+			if st.Contention {
+				out = append(out, fmt.Sprintf("utilization issue=%.4f dram=%.4f", st.IssueUtilization, st.DRAMUtilization))
+			} else {
+				out = append(out, "utilization off")
 			}
 		case "occupancy-avg":
 			out = append(out, fmt.Sprintf("avg_occupancy=%.4f", st.AvgOccupancy))

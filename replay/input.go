@@ -239,6 +239,12 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 			spec.warps[i] = b.clk.scale(w)
 		}
 	}
+	if c.HasDemand() {
+		if alone := spec.alone(); alone > 0 {
+			spec.issue = float32(float64(c.Insts) / float64(alone))
+			spec.dram = float32(float64(c.DRAMBytes) / float64(alone))
+		}
+	}
 	return nil
 }
 

@@ -39,14 +39,9 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 	e := se.e
 	sites := c.spec().x.sites
 	wr := &c.warps[w]
-	first := wr.next
-	last := first
-	for last < len(sites) && sites[last].warp == int32(w) && sites[last].at == sites[first].at {
-		last++
-	}
-	lanes := sites[first:last]
-	cost := se.decide(c, w, lanes)
-	wr.shift += cost
+	first, last := siteLanes(sites, wr.next, w)
+	cost := se.decide(c, w, sites[first:last])
+	wr.shift += cost.launch + cost.inline
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last
 		e.scheduleCTA(c.start+sites[last].at+wr.shift, evSite, c, w)
@@ -57,10 +52,20 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 	e.warpDone(c, wr.end)
 }
 
-// decide asks the policy about one site and returns the cycles the warp
-// stalls there: the API cost of its launching lanes plus its longest
-// inlining lane (the two branches diverge, so the warp runs both in turn).
-func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
+// siteLanes is the run sites[first:last] of warp w's lanes that launch at
+// the same point as sites[first]: one warp-level site.
+func siteLanes(sites []siteRec, first, w int) (int, int) {
+	last := first
+	for last < len(sites) && sites[last].warp == int32(w) && sites[last].at == sites[first].at {
+		last++
+	}
+	return first, last
+}
+
+// decide asks the policy about one site and returns what the warp pays
+// there: the API cost of its launching lanes, then its longest inlining
+// lane (the two branches diverge, so the warp runs both in turn).
+func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) siteCost {
 	e := se.e
 	se.nextID++
 	s := &se.site
@@ -81,7 +86,7 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 	cost, ok := se.cost(c, lanes, out)
 	if !ok {
 		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
-		return 0
+		return siteCost{}
 	}
 	for i, v := range out {
 		se.record(s, lanes[i], v)
@@ -98,7 +103,7 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) int64 {
 			e.body.forget(lanes[i].child)
 		}
 	}
-	return cost.launch + cost.inline
+	return cost
 }
 
 // siteCost is what a warp pays at a site, in cycles from reaching it.

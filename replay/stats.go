@@ -20,6 +20,34 @@ type Stats struct {
 	// BusyCycles is the GPU's busy span: from the first CTA or copy
 	// starting to the last one ending.
 	BusyCycles int64
+	// Contention says the contention model was on. IssueUtilization and
+	// DRAMUtilization are then its time-averaged use of the issue slots
+	// and the DRAM bandwidth over the makespan.
+	Contention       bool
+	IssueUtilization float64
+	DRAMUtilization  float64
+}
+
+// Summary is the run's summary row on GPU gpu, with its speedup over a
+// baseline makespan of base cycles (0 when the run took no time).
+func (s *Stats) Summary(gpu string, base int64) results.Summary {
+	speedup := 0.0
+	if s.MakespanCycles > 0 {
+		speedup = float64(base) / float64(s.MakespanCycles)
+	}
+	row := results.Summary{
+		GPU: gpu, MakespanCycles: s.MakespanCycles, MakespanUS: s.MakespanUS,
+		Speedup: speedup, Kernels: s.Kernels, DeviceKernels: s.DeviceKernels,
+		CTAs: s.CTAs, LaunchSites: s.LaunchSites, Launched: s.Launched,
+		Inlined: s.Inlined, Coalesced: s.Coalesced, AvgOccupancy: s.AvgOccupancy,
+		AvgKernelWaitCycles: s.AvgKernelWaitCycles(), StallCycles: s.StallCycles,
+		BusyCycles: s.BusyCycles,
+	}
+	if s.Contention {
+		issue, dram := s.IssueUtilization, s.DRAMUtilization
+		row.IssueUtilization, row.DRAMUtilization = &issue, &dram
+	}
+	return row
 }
 
 // busySpan is the first and last cycle the GPU was busy.
@@ -85,6 +113,10 @@ func (e *engine) finish() *Stats {
 	if end > 0 {
 		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)
 		s.AvgOccupancy = e.occ.warpCycles / capacity
+	}
+	if e.share != nil {
+		s.Contention = true
+		s.IssueUtilization, s.DRAMUtilization = e.share.Utilization(end, end)
 	}
 	return &s
 }

@@ -35,6 +35,7 @@ type summaryCols struct {
 	sites, launched, inlined, coalesced *array.Int64Builder
 	occupancy, kernelWait               *array.Float64Builder
 	stall, busy                         *array.Int64Builder
+	issueUtil, dramUtil                 *array.Float64Builder
 }
 
 func (t *summaryCols) bind() {
@@ -44,6 +45,7 @@ func (t *summaryCols) bind() {
 	t.sites, t.launched, t.inlined, t.coalesced = t.int64s(), t.int64s(), t.int64s(), t.int64s()
 	t.occupancy, t.kernelWait, t.stall = t.float64s(), t.float64s(), t.int64s()
 	t.busy = t.int64s()
+	t.issueUtil, t.dramUtil = t.float64s(), t.float64s()
 }
 
 func (t *summaryCols) append(r *Summary) {
@@ -62,6 +64,8 @@ func (t *summaryCols) append(r *Summary) {
 	t.kernelWait.Append(r.AvgKernelWaitCycles)
 	t.stall.Append(r.StallCycles)
 	t.busy.Append(r.BusyCycles)
+	appendOptFloat(t.issueUtil, r.IssueUtilization)
+	appendOptFloat(t.dramUtil, r.DRAMUtilization)
 }
 
 type kernelCols struct {
@@ -101,12 +105,14 @@ type ctaCols struct {
 	kernelID, cta                      *array.Int64Builder
 	sm                                 *array.Int32Builder
 	dispatch, start, end, stall, group *array.Int64Builder
+	slowdown                           *array.Float64Builder
 }
 
 func (t *ctaCols) bind() {
 	t.kernelID, t.cta, t.sm = t.int64s(), t.int64s(), t.int32s()
 	t.dispatch, t.start, t.end = t.int64s(), t.int64s(), t.int64s()
 	t.stall, t.group = t.int64s(), t.int64s()
+	t.slowdown = t.float64s()
 }
 
 func (t *ctaCols) append(r *CTA) {
@@ -118,6 +124,7 @@ func (t *ctaCols) append(r *CTA) {
 	t.end.Append(r.EndCycle)
 	t.stall.Append(r.StallCycles)
 	appendOptID(t.group, r.GroupID)
+	appendOptFloat(t.slowdown, r.Slowdown)
 }
 
 type launchCols struct {

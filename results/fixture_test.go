@@ -17,7 +17,7 @@ func writeFixture(w *Writer) {
 		ReadyCycle: 510, StartCycle: 793, EndCycle: 850, WaitCycles: 283, CoalescedGroups: 3})
 	w.CTA(CTA{KernelID: 1, CTA: 0, SM: 0, DispatchCycle: 303, StartCycle: 303, EndCycle: 800})
 	w.CTA(CTA{KernelID: 1, CTA: 1, SM: 12, DispatchCycle: 304, StartCycle: 310, EndCycle: 900,
-		StallCycles: 6, GroupID: u64(42)})
+		StallCycles: 6, GroupID: u64(42), Slowdown: f64p(1.75)})
 	w.Launch(Launch{SiteID: 3, Cycle: 480, ParentKernelID: 1, ParentCTA: 1, Warp: 2, Lane: 31,
 		ChildKernelID: math.MaxUint64, Workload: 17, Decision: "launch"})
 	w.Launch(Launch{SiteID: 3, Cycle: 481, ParentKernelID: 1, ParentCTA: 1, Warp: 2, Lane: 30,
@@ -29,7 +29,8 @@ func writeFixture(w *Writer) {
 	w.Stage(Stage{Stage: "prelude", StartCycle: 0, EndCycle: 100})
 	w.Summary(Summary{GPU: "k20c", MakespanCycles: 900, MakespanUS: 1.2747875354107647, Speedup: 1,
 		Kernels: 2, DeviceKernels: 1, CTAs: 3, LaunchSites: 1, Launched: 1, Coalesced: 1,
-		AvgOccupancy: 0.25, AvgKernelWaitCycles: 283, StallCycles: 6, BusyCycles: 800})
+		AvgOccupancy: 0.25, AvgKernelWaitCycles: 283, StallCycles: 6, BusyCycles: 800,
+		IssueUtilization: f64p(0.5), DRAMUtilization: f64p(0.125)})
 
 	w.Begin(Run{Trace: "bfs.trace.zst", Policy: "dtbl", Params: "dtbl.agt_entries=512"})
 	w.CTA(CTA{KernelID: 1, CTA: 0, SM: -1, DispatchCycle: 1, StartCycle: 2, EndCycle: 3,
@@ -45,9 +46,9 @@ func writeFixture(w *Writer) {
 var fixtureRows = map[string][][]any{
 	"summary": {
 		{"bfs.trace.zst", "cdp", "", "k20c", int64(900), 1.2747875354107647, 1.0,
-			int64(2), int64(1), int64(3), int64(1), int64(1), int64(0), int64(1), 0.25, 283.0, int64(6), int64(800)},
+			int64(2), int64(1), int64(3), int64(1), int64(1), int64(0), int64(1), 0.25, 283.0, int64(6), int64(800), 0.5, 0.125},
 		{"bfs.trace.zst", "dtbl", "dtbl.agt_entries=512", "k20c", int64(700), 0.99150141643059486, 1.2857142857142858,
-			int64(1), int64(0), int64(2), int64(1), int64(0), int64(0), int64(1), 0.5, 0.0, int64(0), int64(0)},
+			int64(1), int64(0), int64(2), int64(1), int64(0), int64(0), int64(1), 0.5, 0.0, int64(0), int64(0), nil, nil},
 	},
 	"kernels": {
 		{"bfs.trace.zst", "cdp", "", int64(1), "bfs_expand", "host", nil, int64(0), int64(2), int64(256),
@@ -56,9 +57,9 @@ var fixtureRows = map[string][][]any{
 			int64(500), int64(510), int64(793), int64(850), int64(283), int64(3)},
 	},
 	"ctas": {
-		{"bfs.trace.zst", "cdp", "", int64(1), int64(0), int32(0), int64(303), int64(303), int64(800), int64(0), nil},
-		{"bfs.trace.zst", "cdp", "", int64(1), int64(1), int32(12), int64(304), int64(310), int64(900), int64(6), int64(42)},
-		{"bfs.trace.zst", "dtbl", "dtbl.agt_entries=512", int64(1), int64(0), int32(-1), int64(1), int64(2), int64(3), int64(math.MaxInt64), int64(0)},
+		{"bfs.trace.zst", "cdp", "", int64(1), int64(0), int32(0), int64(303), int64(303), int64(800), int64(0), nil, nil},
+		{"bfs.trace.zst", "cdp", "", int64(1), int64(1), int32(12), int64(304), int64(310), int64(900), int64(6), int64(42), 1.75},
+		{"bfs.trace.zst", "dtbl", "dtbl.agt_entries=512", int64(1), int64(0), int32(-1), int64(1), int64(2), int64(3), int64(math.MaxInt64), int64(0), nil},
 	},
 	"launches": {
 		{"bfs.trace.zst", "cdp", "", int64(3), int64(480), int64(1), int64(1), int32(2), int32(31),

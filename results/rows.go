@@ -35,6 +35,11 @@ type Summary struct {
 	// last one ending: what a profiler's timeline shows as the GPU's busy
 	// span, without the host's lead-in or tail.
 	BusyCycles int64
+	// IssueUtilization and DRAMUtilization are the time-averaged fractions
+	// of the GPU's issue slots and DRAM bandwidth that work with recorded
+	// demand used (the contention model); nil when the model is off.
+	IssueUtilization *float64
+	DRAMUtilization  *float64
 }
 
 // Kernel is one row per kernel (or task).
@@ -64,6 +69,10 @@ type CTA struct {
 	EndCycle      int64
 	StallCycles   int64
 	GroupID       *uint64 // aggregated group, nil for a native CTA
+	// Slowdown is the CTA's run time (start to end) over what it would
+	// have taken alone on an idle GPU; nil when the contention model did
+	// not apply (it is off, or the CTA recorded no demand).
+	Slowdown *float64
 }
 
 // Launch is one row per launching lane at a launch site.

@@ -48,6 +48,7 @@ var schemas = [numTables]*arrow.Schema{
 		col("launch_sites", i64), col("launched", i64), col("inlined", i64), col("coalesced", i64),
 		col("avg_occupancy", f64), col("avg_kernel_wait_cycles", f64), col("stall_cycles", i64),
 		col("busy_cycles", i64),
+		nullable("issue_utilization", f64), nullable("dram_utilization", f64),
 	),
 	kernelsTable: schema(
 		col("kernel_id", i64), col("name", str), col("origin", str),
@@ -60,6 +61,7 @@ var schemas = [numTables]*arrow.Schema{
 		col("kernel_id", i64), col("cta", i64), col("sm", i32),
 		col("dispatch_cycle", i64), col("start_cycle", i64), col("end_cycle", i64),
 		col("stall_cycles", i64), nullable("group_id", i64),
+		nullable("slowdown", f64),
 	),
 	launchesTable: schema(
 		col("site_id", i64), col("cycle", i64),

@@ -9,13 +9,16 @@ import (
 // The column lists of DESIGN §6, spelled out independently of schema.go,
 // with one deliberate change (docs/tables.md): params, DESIGN's summary
 // column, is a run column of every table, so a sweep's combinations stay
-// apart in the kernels, ctas and launches tables too.
+// apart in the kernels, ctas and launches tables too; and the contention
+// model's columns (summary issue_utilization and dram_utilization, ctas
+// slowdown) come after DESIGN's.
 var designColumns = map[string]string{
 	"summary": "trace policy params gpu makespan_cycles makespan_us speedup kernels device_kernels ctas " +
-		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles busy_cycles",
+		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles busy_cycles " +
+		"issue_utilization dram_utilization",
 	"kernels": "trace policy params kernel_id name origin parent_kernel_id stream ctas threads_per_cta " +
 		"launch_cycle ready_cycle start_cycle end_cycle wait_cycles coalesced_groups",
-	"ctas": "trace policy params kernel_id cta sm dispatch_cycle start_cycle end_cycle stall_cycles group_id",
+	"ctas": "trace policy params kernel_id cta sm dispatch_cycle start_cycle end_cycle stall_cycles group_id slowdown",
 	"launches": "trace policy params site_id cycle parent_kernel_id parent_cta warp lane child_kernel_id " +
 		"workload decision target_kernel_id est_child_cycles est_parent_cycles",
 	"occupancy": "trace policy params cycle window_cycles sm active_warps active_ctas",
@@ -27,6 +30,7 @@ var designColumns = map[string]string{
 var nullableColumns = map[string]bool{
 	"kernels.parent_kernel_id": true, "ctas.group_id": true, "launches.target_kernel_id": true,
 	"launches.est_child_cycles": true, "launches.est_parent_cycles": true, "pages.kernel_id": true,
+	"summary.issue_utilization": true, "summary.dram_utilization": true, "ctas.slowdown": true,
 }
 
 func TestSchemas(t *testing.T) {

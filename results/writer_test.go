@@ -162,7 +162,7 @@ func TestBeginRunsConcatenate(t *testing.T) {
 		for i := 0; i < r.ctas; i++ {
 			w.CTA(CTA{KernelID: 4, CTA: uint64(i), SM: int32(i), EndCycle: int64(10 * i)})
 			want = append(want, []any{r.run.Trace, r.run.Policy, r.run.Params, int64(4), int64(i), int32(i),
-				int64(0), int64(0), int64(10 * i), int64(0), nil})
+				int64(0), int64(0), int64(10 * i), int64(0), nil, nil})
 		}
 	}
 	if err := w.Close(); err != nil {

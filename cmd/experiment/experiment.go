@@ -181,14 +181,7 @@ func generate(path string, b benchmark) error {
 }
 
 func summaryRow(cfg model.Config, st *replay.Stats, base int64) results.Summary {
-	return results.Summary{
-		GPU: cfg.GPU.Name, MakespanCycles: st.MakespanCycles, MakespanUS: st.MakespanUS,
-		Speedup: float64(base) / float64(st.MakespanCycles), Kernels: st.Kernels,
-		DeviceKernels: st.DeviceKernels, CTAs: st.CTAs, LaunchSites: st.LaunchSites,
-		Launched: st.Launched, Inlined: st.Inlined, Coalesced: st.Coalesced,
-		AvgOccupancy: st.AvgOccupancy, AvgKernelWaitCycles: st.AvgKernelWaitCycles(),
-		StallCycles: st.StallCycles, BusyCycles: st.BusyCycles,
-	}
+	return st.Summary(cfg.GPU.Name, base)
 }
 
 // report prints the Markdown table: per benchmark the baseline's makespan

@@ -268,27 +268,7 @@ func readHeader(path string) (*trace.Header, error) {
 
 // summarize turns a run's totals into its summary row.
 func summarize(cfg model.Config, st *replay.Stats, first int64) results.Summary {
-	speedup := 0.0
-	if st.MakespanCycles > 0 {
-		speedup = float64(first) / float64(st.MakespanCycles)
-	}
-	return results.Summary{
-		GPU:                 cfg.GPU.Name,
-		MakespanCycles:      st.MakespanCycles,
-		MakespanUS:          st.MakespanUS,
-		Speedup:             speedup,
-		Kernels:             st.Kernels,
-		DeviceKernels:       st.DeviceKernels,
-		CTAs:                st.CTAs,
-		LaunchSites:         st.LaunchSites,
-		Launched:            st.Launched,
-		Inlined:             st.Inlined,
-		Coalesced:           st.Coalesced,
-		AvgOccupancy:        st.AvgOccupancy,
-		AvgKernelWaitCycles: st.AvgKernelWaitCycles(),
-		StallCycles:         st.StallCycles,
-		BusyCycles:          st.BusyCycles,
-	}
+	return st.Summary(cfg.GPU.Name, first)
 }
 
 // traceName is the trace column's value: the file name without its

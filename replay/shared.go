@@ -1,0 +1,173 @@
+package replay
+
+import (
+	"github.com/gpureplay/gpureplay/internal/contention"
+	"github.com/gpureplay/gpureplay/internal/eventq"
+)
+
+// CTAs that record a demand (trace fields insts, dram_bytes) run through
+// the contention model when it is on: their progress, not wall time, is
+// what their cycles, launch-site positions and inlined work count. Each
+// such CTA is one job of the model, or, when it has launch sites, one job
+// per warp with sites (the warp stalls at a site for the launch API, which
+// is wall time and demands nothing, then goes on with the inlined work and
+// its own) plus one job for its other warps together. A CTA's demand is
+// spread evenly over its warps. CTAs without demand keep the exact path of
+// cta.go, so traces without demands replay as they did before the model.
+
+// jobRef is what a contention job stands for: a CTA (warp −1: the whole
+// CTA, or its warps without sites) or one warp with launch sites.
+type jobRef struct {
+	c    *ctaRun
+	warp int32
+}
+
+// newShare makes the engine's contention model; its wake-ups are events.
+func newShare(e *engine) *contention.Model {
+	g := e.cfg.GPU
+	return contention.New(g.SMs, g.IssueWidth, g.DRAMBytesPerCycle(), func(sm int, at int64, gen uint32) {
+		e.q.Push(eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)})
+	})
+}
+
+// demand is the CTA's demand per cycle alone.
+func (s *ctaSpec) demand() contention.Demand {
+	return contention.Demand{Issue: float64(s.issue), DRAM: float64(s.dram)}
+}
+
+// alone is the CTA's own time alone: the longest warp, without sites.
+func (s *ctaSpec) alone() int64 {
+	if s.warps == nil {
+		return s.cycles
+	}
+	var m int64
+	for _, w := range s.warps {
+		m = max(m, w)
+	}
+	return m
+}
+
+// startShared begins a CTA with demand under the contention model.
+func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
+	d := spec.demand()
+	c.shared = true
+	x := spec.x
+	if x == nil || len(x.sites) == 0 {
+		c.alone = spec.alone()
+		e.startJob(c, -1, c.alone, d)
+		return
+	}
+	sortSites(x.sites)
+	n := c.k.need.warps
+	c.warps = c.warps[:0]
+	for w := 0; w < n; w++ {
+		c.warps = append(c.warps, warpRun{cycles: warpCycles(spec, w), next: -1})
+	}
+	for i := len(x.sites) - 1; i >= 0; i-- {
+		c.warps[x.sites[i].warp].next = i
+	}
+	per := d.Scale(1 / float64(n))
+	c.end = e.now
+	var rest int64
+	var others int
+	for w := range c.warps {
+		wr := &c.warps[w]
+		if wr.next < 0 {
+			rest = max(rest, wr.cycles)
+			others++
+			continue
+		}
+		c.pending++
+		e.startJob(c, w, x.sites[wr.next].at, per)
+	}
+	c.alone = rest
+	if others > 0 {
+		c.pending++
+		e.startJob(c, -1, rest, per.Scale(float64(others)))
+	}
+}
+
+// startJob hands work cycles of c's progress (warp −1: the CTA's own) to
+// the model.
+func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) {
+	ref := jobRef{c: c, warp: int32(warp)}
+	var i int32
+	if n := len(e.freeJobs); n > 0 {
+		i = e.freeJobs[n-1]
+		e.freeJobs = e.freeJobs[:n-1]
+		e.jobs[i] = ref
+	} else {
+		i = int32(len(e.jobs))
+		e.jobs = append(e.jobs, ref)
+	}
+	e.share.Start(e.now, c.sm, float64(work), d, i)
+}
+
+// shareWake is an SM's wake-up: the jobs that have finished go on.
+func (e *engine) shareWake(ev eventq.Event) {
+	for _, i := range e.share.Wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
+		j := e.jobs[i]
+		e.jobs[i] = jobRef{}
+		e.freeJobs = append(e.freeJobs, i)
+		switch {
+		case j.warp >= 0 && j.c.warps[j.warp].next >= 0:
+			e.sites.reachShared(j.c, int(j.warp))
+		case j.warp >= 0:
+			e.warpDone(j.c, e.now) // past its last site
+		case j.c.pending == 0:
+			e.ctaEnd(j.c) // a CTA without launch sites
+		default:
+			e.warpDone(j.c, e.now) // the warps without sites
+		}
+	}
+}
+
+// resumeWarp goes on with a warp's progress after a launch site's API
+// stall: the inlined work and its own cycles up to its next site or end.
+func (e *engine) resumeWarp(c *ctaRun, w int) {
+	wr := &c.warps[w]
+	if wr.next < 0 && wr.work == 0 {
+		e.warpDone(c, e.now)
+		return
+	}
+	spec := c.spec()
+	e.startJob(c, w, wr.work, spec.demand().Scale(1/float64(len(c.warps))))
+}
+
+// reachShared is a warp under the contention model reaching its next
+// site: the site is decided and priced as in reach; the API stall is wall
+// time, the inlined work is progress.
+func (se *siteEngine) reachShared(c *ctaRun, w int) {
+	e := se.e
+	sites := c.spec().x.sites
+	wr := &c.warps[w]
+	first, last := siteLanes(sites, wr.next, w)
+	cost := se.decide(c, w, sites[first:last])
+	wr.shift += cost.launch + cost.inline
+	wr.work = cost.inline
+	if last < len(sites) && sites[last].warp == int32(w) {
+		wr.next = last
+		wr.work += sites[last].at - sites[first].at
+	} else {
+		wr.next = -1
+		wr.work += max(wr.cycles-sites[first].at, 0)
+		c.alone = max(c.alone, max(wr.cycles, sites[first].at)+wr.shift)
+	}
+	if cost.launch > 0 {
+		e.scheduleCTA(e.now+cost.launch, evResume, c, w)
+		return
+	}
+	e.resumeWarp(c, w)
+}
+
+// slowdown is a shared CTA's run time over its time alone.
+func (c *ctaRun) slowdown(end int64) *float64 {
+	if !c.shared {
+		return nil
+	}
+	v := 1.0
+	if c.alone > 0 {
+		v = float64(end-c.start) / float64(c.alone)
+	}
+	return &v
+}
