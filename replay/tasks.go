@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/taskrun"
@@ -51,7 +52,13 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if err := d.run(rt, opt.Progress); err != nil {
 		return nil, err
 	}
-	return d.finish(), nil
+	st := d.finish()
+	if u, ok := rt.(interface {
+		Utilization(now, span int64) (float64, float64, bool)
+	}); ok {
+		st.IssueUtilization, st.DRAMUtilization, st.Contention = u.Utilization(st.MakespanCycles, st.MakespanCycles)
+	}
+	return st, nil
 }
 
 // taskDriver reads tasks, feeds the runtime, and records its reports.
@@ -265,7 +272,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 			return nil, false, err
 		}
 		if c != nil && c.Kernel == l.Kernel && c.CTA < ctas {
-			d.fill(p.blocks[c.CTA].WarpCycles, c)
+			d.fill(&p.blocks[c.CTA], c)
 		}
 	}
 	// The host makes every copy call of the task (lat.host_issue each) before
@@ -276,14 +283,22 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	return p, true, nil
 }
 
-// fill sets one CTA's warps' cycles.
-func (d *taskDriver) fill(warps []int64, c *trace.CTA) {
-	for w := range warps {
+// fill sets one CTA's warps' cycles and their demand: the CTA's demand
+// over its time alone (its longest warp), spread evenly over its warps, as
+// for the engine's CTAs (shared.go).
+func (d *taskDriver) fill(t *taskrun.Task, c *trace.CTA) {
+	var alone int64
+	for w := range t.WarpCycles {
 		cycles := c.Cycles
 		if w < len(c.WarpCycles) {
 			cycles = c.WarpCycles[w]
 		}
-		warps[w] = d.clk.scale(cycles)
+		t.WarpCycles[w] = d.clk.scale(cycles)
+		alone = max(alone, t.WarpCycles[w])
+	}
+	if c.HasDemand() && alone > 0 {
+		per := float64(alone) * float64(len(t.WarpCycles))
+		t.Demand = contention.Demand{Issue: float64(c.Insts) / per, DRAM: float64(c.DRAMBytes) / per}
 	}
 }
 

@@ -3,6 +3,7 @@ package taskrun
 import (
 	"fmt"
 
+	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 )
@@ -49,7 +50,8 @@ type GeMTC struct {
 	sending    bool    // the batch is on its way
 	tasks      slots[gtask]
 	h2d        copyEngine
-	inputs     int64 // when the filling batch's inputs are all on the GPU
+	inputs     int64      // when the filling batch's inputs are all on the GPU
+	share      *workShare // the contention model, nil when off
 }
 
 // gtask is a task in flight.
@@ -60,7 +62,8 @@ type gtask struct {
 	copyIn  int64 // cycles its input holds the H2D copy engine
 	arrives int64 // when its input is on the GPU
 	cycles  []int64
-	left    int32 // worker warps still running its warps
+	demand  contention.Demand // per warp
+	left    int32             // worker warps still running its warps
 }
 
 // NewGeMTC returns a GeMTC runtime for cfg that reports to l. It fails
@@ -91,6 +94,7 @@ func NewGeMTC(cfg model.Config, l Listener) (*GeMTC, error) {
 		sms:     cfg.GPU.SMs,
 		workers: fit * cfg.GPU.SMs,
 	}
+	g.share = newWorkShare(cfg, &g.q)
 	return g, nil
 }
 
@@ -103,7 +107,7 @@ func (g *GeMTC) Submit(t Task) error {
 	}
 	i := g.tasks.alloc()
 	s := g.tasks.at(i)
-	*s = gtask{id: t.ID, spawn: t.Spawn, host: t.HostCycles, copyIn: t.CopyIn, cycles: append(s.cycles[:0], t.WarpCycles...)}
+	*s = gtask{id: t.ID, spawn: t.Spawn, host: t.HostCycles, copyIn: t.CopyIn, cycles: append(s.cycles[:0], t.WarpCycles...), demand: t.Demand}
 	g.waiting.push(i)
 	g.collect()
 	return nil
@@ -134,7 +138,10 @@ func (g *GeMTC) Advance(now int64) {
 			g.chainEnd(e.Ref, int(e.Aux))
 		case evTaken:
 			g.run(e.Ref, int(e.Aux))
+		case evShare:
+			g.share.wake(g.now, e, func(i, w int32) { g.chainEnd(i, int(w)) })
 		}
+		g.share.settle(&g.q, g.now)
 	}
 	g.now = max(g.now, now)
 }
@@ -228,7 +235,7 @@ func (g *GeMTC) run(i int32, w int) {
 		for k := j; k < len(t.cycles); k += g.warps {
 			d = satAdd(d, t.cycles[k])
 		}
-		g.q.Push(eventq.Event{At: satAdd(g.now, d), Kind: uint8(evChainEnd), Ref: i, Aux: int32(w)})
+		g.share.run(&g.q, g.now, sm, d, t.demand, evChainEnd, i, int32(w))
 	}
 	t.left = int32(chains)
 	g.l.WarpsBusy(sm, g.now, chains)

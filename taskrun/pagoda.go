@@ -3,6 +3,7 @@ package taskrun
 import (
 	"fmt"
 
+	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 )
@@ -42,6 +43,7 @@ type Pagoda struct {
 	host     host
 	mtbs     []mtb
 	tasks    slots[ptask]
+	share    *workShare // the contention model, nil when off
 }
 
 // ptask is a task in flight.
@@ -54,6 +56,7 @@ type ptask struct {
 	begun    bool    // issued is set
 	arrives  int64   // when its input is on the GPU
 	cycles   []int64 // per warp; a copy, so callers may reuse their slice
+	demand   contention.Demand
 	smem     int64
 	warps    int32
 	placed   int32  // warps given an executor warp
@@ -89,6 +92,7 @@ func NewPagoda(cfg model.Config, l Listener) (*Pagoda, error) {
 		copyBack: cfg.Lat.HostLaunch,
 		smem:     pc.SmemPerMTB,
 	}
+	p.share = newWorkShare(cfg, &p.q)
 	n := cfg.GPU.SMs * int(pc.MTBsPerSM)
 	p.mtbs = make([]mtb, n)
 	for i := range p.mtbs {
@@ -122,6 +126,7 @@ func (p *Pagoda) Submit(t Task) error {
 		host:    t.HostCycles,
 		copyIn:  t.CopyIn,
 		cycles:  append(s.cycles[:0], t.WarpCycles...),
+		demand:  t.Demand,
 		smem:    t.Smem,
 		warps:   int32(t.Warps),
 		left:    int32(t.Warps),
@@ -160,7 +165,10 @@ func (p *Pagoda) Advance(now int64) {
 			p.warpEnd(e.Ref, e.Aux)
 		case evVisible:
 			p.visible(e.Ref)
+		case evShare:
+			p.share.wake(p.now, e, p.warpEnd)
 		}
+		p.share.settle(&p.q, p.now)
 	}
 	p.now = max(p.now, now)
 }

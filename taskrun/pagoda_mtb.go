@@ -146,7 +146,7 @@ func (p *Pagoda) place(m int32, i int32) {
 // startWarp runs warp k of task i on executor warp w.
 func (p *Pagoda) startWarp(i, k int32, w int) {
 	t := p.tasks.at(i)
-	p.q.Push(eventq.Event{At: satAdd(p.now, t.cycles[k]), Kind: uint8(evWarpEnd), Ref: i, Aux: int32(w)})
+	p.share.run(&p.q, p.now, p.mtbs[t.mtb].sm, t.cycles[k], t.demand, evWarpEnd, i, int32(w))
 }
 
 // warpEnd: a warp of task i finished on executor warp w, which is free

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/model"
 )
 
@@ -27,6 +28,11 @@ type Task struct {
 	// GPU. The copy is queued when the host has made the calls and the
 	// task cannot be scheduled before it has arrived.
 	CopyIn int64
+	// Demand is each warp's demand on shared hardware per cycle of its
+	// work alone (warp instructions and DRAM bytes), for the contention
+	// model; zero runs the warps for their cycles whatever runs beside
+	// them.
+	Demand contention.Demand
 }
 
 // TaskError is a task a runtime cannot accept. Submit returns it and keeps
