@@ -123,3 +123,59 @@ func BenchmarkReplayTasks32K(b *testing.B) {
 		b.Run(p, func(b *testing.B) { benchReplayOn(b, data, "titanx", p) })
 	}
 }
+
+// demanding wraps a trace so every CTA records a demand: two warp
+// instructions and 16 DRAM bytes per cycle alone, so that several CTAs on
+// an SM exceed its issue width and the SMs together the DRAM bandwidth,
+// and the contention model works on every start and end.
+type demanding struct{ trace.Source }
+
+func (d demanding) Next() (trace.Record, error) {
+	r, err := d.Source.Next()
+	if c, ok := r.(*trace.CTA); ok && c.Cycles > 0 {
+		c.Insts, c.DRAMBytes = uint64(c.Cycles)*2, uint64(c.Cycles)*16
+	}
+	return r, err
+}
+
+// benchContention replays data under cdp with every CTA demanding, with
+// the contention model on and off (off: the demand is ignored).
+func benchContention(b *testing.B, data []byte) {
+	for _, mode := range []string{"on", "off"} {
+		b.Run("contention="+mode, func(b *testing.B) {
+			cfg, _ := model.Preset("k20c")
+			cfg.Model.Contention = mode
+			pol, err := policies.New("cdp", cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			open := func() (trace.Source, error) {
+				r, err := trace.NewReader(bytes.NewReader(data))
+				return demanding{r}, err
+			}
+			var ctas int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctas += st.CTAs
+			}
+			b.ReportMetric(float64(ctas)/b.Elapsed().Seconds(), "CTAs/s")
+		})
+	}
+}
+
+// The contention model's cost on the engine's core loop: 5M CTAs in 500
+// host kernels, every one demanding.
+func BenchmarkContentionSynth5M(b *testing.B) {
+	benchContention(b, genTrace(b, "synth", "kernels=500", "ctas=10000"))
+}
+
+// ... and on a launch-heavy trace, where CTAs with sites run one unit per
+// warp with sites: BFS scale 18.
+func BenchmarkContentionBFS(b *testing.B) {
+	benchContention(b, genTrace(b, "bfs", "scale=18"))
+}

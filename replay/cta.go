@@ -217,7 +217,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		StartCycle:    c.start,
 		EndCycle:      e.now,
 		StallCycles:   c.stall,
-		Slowdown:      c.slowdown(e.now),
+		Slowdown:      e.slowdown(c),
 	}
 	if c.g != nil {
 		row.GroupID = &c.g.id

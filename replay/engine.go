@@ -126,9 +126,10 @@ type engine struct {
 	busy  busySpan
 	occ   occupancy
 
-	share    *contention.Model // the contention model; nil when off
-	jobs     []jobRef          // what each contention job stands for, by ref
-	freeJobs []int32
+	share     *contention.Model // the contention model; nil when off
+	jobs      []jobRef          // what each contention job stands for, by ref
+	freeJobs  []int32
+	slowdowns []float64 // the unused rest of the slab ctas.slowdown values come from
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {

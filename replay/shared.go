@@ -160,14 +160,21 @@ func (se *siteEngine) reachShared(c *ctaRun, w int) {
 	e.resumeWarp(c, w)
 }
 
-// slowdown is a shared CTA's run time over its time alone.
-func (c *ctaRun) slowdown(end int64) *float64 {
+// slowdown is a shared CTA's run time over its time alone, for its row.
+// Rows may outlive the call (a sink can batch them), so each gets a value
+// of its own, carved from a slab to keep the allocator out of the loop.
+func (e *engine) slowdown(c *ctaRun) *float64 {
 	if !c.shared {
 		return nil
 	}
-	v := 1.0
-	if c.alone > 0 {
-		v = float64(end-c.start) / float64(c.alone)
+	if len(e.slowdowns) == 0 {
+		e.slowdowns = make([]float64, 1024)
 	}
-	return &v
+	v := &e.slowdowns[0]
+	e.slowdowns = e.slowdowns[1:]
+	*v = 1
+	if c.alone > 0 {
+		*v = float64(e.now-c.start) / float64(c.alone)
+	}
+	return v
 }

@@ -31,8 +31,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("experiment", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory for the generated traces and result tables (default results/NAME)")
+	sets := fs.StringArray("set", nil, "override a model parameter after the experiment's own, e.g. --set model.contention=off (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR]\n\nexperiments:\n")
+		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR] [--set key=value ...]\n\nexperiments:\n")
 		for _, name := range names() {
 			fmt.Fprintf(stderr, "  %-8s %s\n", name, experiments[name].doc)
 		}
@@ -50,6 +51,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("unknown experiment %q; known: %s", fs.Arg(0), strings.Join(names(), ", "))
 	}
+	withSets := *x
+	withSets.sets = append(append([]string(nil), x.sets...), *sets...)
+	x = &withSets
 	dir := *out
 	if dir == "" {
 		dir = "results/" + fs.Arg(0)

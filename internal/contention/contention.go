@@ -40,11 +40,7 @@
 // which it started or finished work.
 package contention
 
-import (
-	"cmp"
-	"math"
-	"slices"
-)
+import "math"
 
 // Demand is what a job asks of the shared hardware per cycle of its own
 // progress when it runs alone.
@@ -231,43 +227,49 @@ func (m *Model) Settle(now int64) {
 }
 
 // dramFactor is the water level g with Σ min(a_j, g)·D_j = B over the SMs
-// moving DRAM bytes, or +Inf when they fit in the bandwidth unslowed.
+// moving DRAM bytes, or +Inf when they fit in the bandwidth unslowed. It
+// raises the level pass by pass: an SM whose issue share is below the
+// level is held at its share, which leaves more for the others and lifts
+// the level; it stops when no SM is newly held (a pass or two in
+// practice, at most one per SM).
 func (m *Model) dramFactor() float64 {
 	if m.nDRAM == 0 {
 		return math.Inf(1)
 	}
 	m.order = m.order[:0]
-	var want float64
+	var want, rest float64
 	for i := range m.sms {
 		s := &m.sms[i]
 		if s.demand.DRAM > 0 {
 			want += s.share * s.demand.DRAM
+			rest += s.demand.DRAM
 			m.order = append(m.order, int32(i))
 		}
 	}
 	if want <= m.bw {
 		return math.Inf(1)
 	}
-	slices.SortFunc(m.order, func(a, b int32) int {
-		if c := cmp.Compare(m.sms[a].share, m.sms[b].share); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
 	left := m.bw
-	var rest float64
-	for _, i := range m.order {
-		rest += m.sms[i].demand.DRAM
-	}
-	for _, i := range m.order {
-		s := &m.sms[i]
-		if g := left / rest; s.share > g {
+	for {
+		g := left / rest
+		free := m.order[:0]
+		for _, i := range m.order {
+			s := &m.sms[i]
+			if s.share < g {
+				left -= s.share * s.demand.DRAM
+				rest -= s.demand.DRAM
+				continue
+			}
+			free = append(free, i)
+		}
+		if len(free) == len(m.order) {
 			return g
 		}
-		left -= s.share * s.demand.DRAM
-		rest -= s.demand.DRAM
+		if len(free) == 0 || !(rest > 0) {
+			return math.Inf(1)
+		}
+		m.order = free
 	}
-	return math.Inf(1)
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's

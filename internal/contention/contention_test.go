@@ -153,3 +153,21 @@ func TestOrderAndStale(t *testing.T) {
 		t.Errorf("at 21: %v (wake-ups %s)", got, strings.Join(wakes, " "))
 	}
 }
+
+// The water level rises pass by pass: SM 0 (issue share 0.2) is held at
+// its share under the first level 100/300; that lifts the level to 80/200
+// = 0.4, under which SM 1 (share 0.35) is held too; SM 2 then gets what is
+// left: g = 45/100.
+func TestWaterLevelPasses(t *testing.T) {
+	m := New(3, 4, 100, func(int, int64, uint32) {})
+	m.Start(0, 0, 100, Demand{Issue: 20, DRAM: 100}, 0)
+	m.Start(0, 1, 100, Demand{Issue: 4 / 0.35, DRAM: 100}, 1)
+	m.Start(0, 2, 100, Demand{DRAM: 100}, 2)
+	m.Settle(0)
+	if d := m.g - 0.45; d > 1e-12 || d < -1e-12 {
+		t.Errorf("water level %g, want 0.45", m.g)
+	}
+	if r := m.sms[1].rate; r < 0.35-1e-12 || r > 0.35+1e-12 {
+		t.Errorf("SM 1 rate %g, want its issue share 0.35", r)
+	}
+}
