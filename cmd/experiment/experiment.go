@@ -41,6 +41,9 @@ type experiment struct {
 	// detail is the column printed after the speedups (default: the launch
 	// sites and the last policy's decisions).
 	detail *detail
+	// custom runs an experiment that is not a benchmarks × policies
+	// table (the contention model's validations) and prints its report.
+	custom func(x *experiment, dir string, stdout, log io.Writer) error
 }
 
 // detail is one table column describing a benchmark's last-policy run.
@@ -74,15 +77,9 @@ type outcome struct {
 // run generates every trace and replays it under every policy, writing
 // the tables into dir/tables.
 func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
-	cfg, err := model.Load(x.gpu)
+	cfg, err := x.config()
 	if err != nil {
 		return nil, err
-	}
-	for _, kv := range x.sets {
-		k, v, _ := strings.Cut(kv, "=")
-		if err := cfg.Set(k, v); err != nil {
-			return nil, err
-		}
 	}
 	traces := filepath.Join(dir, "traces")
 	if err := os.MkdirAll(traces, 0o755); err != nil {
@@ -114,6 +111,21 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 		}
 	}
 	return outs, w.Close()
+}
+
+// config is the experiment's GPU with its sets applied.
+func (x *experiment) config() (model.Config, error) {
+	cfg, err := model.Load(x.gpu)
+	if err != nil {
+		return cfg, err
+	}
+	for _, kv := range x.sets {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := cfg.Set(k, v); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, cfg.Validate()
 }
 
 // replayColumn replays one benchmark for one column of the table: a

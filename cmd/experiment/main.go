@@ -58,6 +58,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = "results/" + fs.Arg(0)
 	}
+	if x.custom != nil {
+		return x.custom(x, dir, stdout, stderr)
+	}
 	res, err := x.run(dir, stderr)
 	if err != nil {
 		return err

@@ -48,3 +48,43 @@ func speedup(t *testing.T, cell string) float64 {
 	}
 	return v
 }
+
+// The contention knee experiment: every measured run time matches the
+// processor-sharing prediction, and the knees sit where the issue width and
+// the DRAM bandwidth put them.
+func TestContentionKnee(t *testing.T) {
+	var out, log bytes.Buffer
+	if err := run([]string{"contention-knee", "--out", t.TempDir()}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	rows := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 8 || strings.Contains(line, "---") || strings.Contains(line, "CTAs/SM") {
+			continue
+		}
+		rows++
+		var n int
+		var issue, issueWant, dram, dramWant float64
+		fmt.Sscan(f[1], &n)
+		fmt.Sscan(f[3], &issue)
+		fmt.Sscan(f[4], &issueWant)
+		fmt.Sscan(f[5], &dram)
+		fmt.Sscan(f[6], &dramWant)
+		if d := issue - issueWant; d > 0.002 || d < -0.002 {
+			t.Errorf("%d CTAs/SM: issue-bound %.3f, predicted %.3f", n, issue, issueWant)
+		}
+		if d := dram - dramWant; d > 0.002 || d < -0.002 {
+			t.Errorf("%d CTAs/SM: DRAM-bound %.3f, predicted %.3f", n, dram, dramWant)
+		}
+		if (n <= 4) != (issue == 1) {
+			t.Errorf("%d CTAs/SM: issue-bound run/alone %.3f; the knee is at 4", n, issue)
+		}
+		if (n <= 5) != (dram == 1) {
+			t.Errorf("%d CTAs/SM: DRAM-bound run/alone %.3f; the knee is at 5.67", n, dram)
+		}
+	}
+	if rows != 16 {
+		t.Errorf("%d rows, want 16:\n%s", rows, out.String())
+	}
+}

@@ -20,6 +20,8 @@ var experiments = map[string]*experiment{
 	"pagoda-table3":  pagodaTable3Experiment,
 	"pagoda-host1":   pagodaHost1Experiment,
 	"pagoda-scaling": pagodaScaling,
+
+	"contention-knee": kneeExperiment,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 8): flat, CDP
