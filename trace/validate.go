@@ -338,8 +338,39 @@ func (v *Validator) checkCTA(c *CTA) error {
 			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles", w, c.CTA, c.Kernel, cy)
 		}
 	}
+	if err := checkDemand(c, k.warps); err != nil {
+		return err
+	}
 	if !k.seen.add(c.CTA) {
 		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
+	}
+	return nil
+}
+
+// Physical bounds on a CTA's demand over its time alone: no warp issues
+// more than two instructions a cycle (Kepler's and Maxwell's dual issue),
+// nor moves more than a 32-byte sector per lane a cycle. They keep the
+// contention model's rates finite and catch fields given per thread or in
+// the wrong unit.
+const (
+	maxInstsPerWarpCycle = 2
+	maxBytesPerWarpCycle = 32 * 32
+)
+
+func checkDemand(c *CTA, warps int) error {
+	if !c.HasDemand() {
+		return nil
+	}
+	alone := c.Cycles
+	for _, w := range c.WarpCycles {
+		alone = max(alone, w)
+	}
+	span := float64(alone) * float64(warps)
+	if float64(c.Insts) > maxInstsPerWarpCycle*span {
+		return fmt.Errorf("CTA %d of kernel %d issues %d warp instructions in %d cycles: more than its %d warps can (%d a cycle each)", c.CTA, c.Kernel, c.Insts, alone, warps, maxInstsPerWarpCycle)
+	}
+	if float64(c.DRAMBytes) > maxBytesPerWarpCycle*span {
+		return fmt.Errorf("CTA %d of kernel %d moves %d DRAM bytes in %d cycles: more than its %d warps can (%d bytes a cycle each)", c.CTA, c.Kernel, c.DRAMBytes, alone, warps, maxBytesPerWarpCycle)
 	}
 	return nil
 }
