@@ -21,7 +21,8 @@ func init() {
 			{Name: "site_threshold", Default: "16", Doc: "a refining cell with more sub-cells than this below it (all levels) is a launch site"},
 			seedParam,
 		},
-		Run: runAMR,
+		run:   runAMR,
+		mixes: amrMixes,
 	})
 }
 

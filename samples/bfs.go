@@ -19,7 +19,8 @@ func init() {
 			loopParam(levelEdgeCycles),
 			seedParam,
 		},
-		Run: runBFS,
+		run:   runBFS,
+		mixes: bfsMixes,
 	})
 }
 

@@ -16,7 +16,8 @@ func init() {
 			{Name: "reach", Default: "700", Doc: "an edge joins vertices at most this many ids apart around a ring, so a level advances about reach ids each way (16K nodes: 16 or 17 levels)"},
 			seedParam,
 		},
-		Run: runBFSLevels,
+		run:   runBFSLevels,
+		mixes: bflMixes,
 	})
 }
 
@@ -104,7 +105,7 @@ func runBFSLevels(p Params, out trace.Sink) error {
 		}
 		for c := range blocks {
 			fps, cycles := b.cta(g, level, l, c*bflBlock, min((c+1)*bflBlock, n))
-			if err := pl.cta(k, c, jitter(pl.rng, float64(cycles)), fps); err != nil {
+			if err := pl.cta(k, c, jitter(pl.rng, float64(cycles)), ctaDemand{}, fps); err != nil {
 				return err
 			}
 		}

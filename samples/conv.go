@@ -15,7 +15,7 @@ func init() {
 			{Name: "passes", Default: "3", Doc: "filter applications, a row and a column kernel each (CRCS Table 2: 6 kernels)"},
 			seedParam,
 		},
-		Run: runConv,
+		run: runConv,
 	})
 }
 

@@ -19,7 +19,8 @@ func init() {
 			loopParam(gcEdgeCycles),
 			seedParam,
 		},
-		Run: runGC,
+		run:   runGC,
+		mixes: gcMixes,
 	})
 }
 

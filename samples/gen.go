@@ -23,7 +23,10 @@ type Generator struct {
 	Name   string
 	Doc    string // one line for `replay gen --list`
 	Params []Param
-	Run    func(p Params, out trace.Sink) error
+	run    func(p Params, out trace.Sink) error
+	// mixes is each kernel's demand by name (demand.go); nil writes no
+	// demand.
+	mixes map[string]warpMix
 }
 
 // seedParam is shared so every generator documents its seed the same way.

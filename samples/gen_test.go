@@ -22,7 +22,7 @@ func TestListSortedAndLookup(t *testing.T) {
 		if got, ok := Lookup(g.Name); !ok || got != g {
 			t.Errorf("Lookup(%q) = %v, %v", g.Name, got, ok)
 		}
-		if g.Doc == "" || g.Run == nil {
+		if g.Doc == "" || g.run == nil {
 			t.Errorf("%s: missing Doc or Run", g.Name)
 		}
 		for _, p := range g.Params {

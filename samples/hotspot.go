@@ -15,7 +15,7 @@ func init() {
 			{Name: "iterations", Default: "10", Doc: "time steps, one kernel each (CRCS Table 2: 10)"},
 			seedParam,
 		},
-		Run: runHotspot,
+		run: runHotspot,
 	})
 }
 

@@ -19,7 +19,8 @@ func init() {
 			{Name: "site_threshold", Default: "32", Doc: "a probe whose bucket holds more entries than this is a launch site"},
 			seedParam,
 		},
-		Run: runJoin,
+		run:   runJoin,
+		mixes: joinMixes,
 	})
 }
 

@@ -15,7 +15,7 @@ func init() {
 			{Name: "iterations", Default: "10", Doc: "Jacobi sweeps, one kernel each (CRCS Table 2: 10)"},
 			seedParam,
 		},
-		Run: runLaplace,
+		run: runLaplace,
 	})
 }
 

@@ -22,7 +22,8 @@ func init() {
 			{Name: "site_threshold", Default: "64", Doc: "a non-uniform tile whose interior has more pixels than this is a launch site"},
 			{Name: "seed", Default: "1", Doc: "random seed: picks the sub-pixel offset of the sampling grid; the same seed gives the same trace"},
 		},
-		Run: runMandel,
+		run:   runMandel,
+		mixes: mandelMixes,
 	})
 }
 

@@ -16,7 +16,7 @@ func init() {
 			{Name: "pyramid", Default: "5", Doc: "rows each kernel advances, Rodinia's pyramid_height (CRCS Table 2: 5, so 20 kernels)"},
 			seedParam,
 		},
-		Run: runPathfinder,
+		run: runPathfinder,
 	})
 }
 
@@ -84,7 +84,8 @@ func runPathfinder(p Params, out trace.Sink) error {
 			fps := pf.footprints(bx, start, iter, result[i%2], result[(i+1)%2])
 			rounds := 1 + iter + 1 // the row above, each wall row, the store
 			compute := int64(iter) * pathBlock / warpSize * pathRowWarpCycles
-			if err := pl.cta(k, bx, ctaCycles(pl.rng, rounds, footprintBytes(fps), compute), fps); err != nil {
+			bytes := footprintBytes(fps)
+			if err := pl.cta(k, bx, ctaCycles(pl.rng, rounds, bytes, compute), streamDemand(bytes, compute), fps); err != nil {
 				return err
 			}
 		}

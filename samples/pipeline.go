@@ -71,6 +71,18 @@ func ctaCycles(rng *rand.Rand, rounds int, bytes int64, compute int64) int64 {
 	return jitter(rng, float64(ctaStartCycles+int64(rounds)*dramLatencyCycles+compute)+float64(bytes)/ctaBytesPerCycle)
 }
 
+// ctaDemand is a pipeline CTA's demand (the trace's insts, dram_bytes);
+// zero leaves it to the generator's kernel mixes (demand.go).
+type ctaDemand struct{ insts, dram uint64 }
+
+// streamDemand is the demand of a tiled CTA of the cost model above: its
+// compute term is already counted in warp issue slots (each generator's
+// per-warp cost is "~N issue slots"), its footprint bytes come from DRAM,
+// loaded and stored coalesced at 128 bytes a warp instruction.
+func streamDemand(bytes, compute int64) ctaDemand {
+	return ctaDemand{insts: uint64(compute + (bytes+warpStream-1)/warpStream), dram: uint64(bytes)}
+}
+
 // jitter spreads a modelled CTA time by up to ±ctaJitter, drawn from rng.
 func jitter(rng *rand.Rand, cycles float64) int64 {
 	return max(int64(cycles*(1+ctaJitter*(2*rng.Float64()-1))), 1)
@@ -112,10 +124,10 @@ func (p *pipeline) kernel(name string, grid, block [3]uint32, regs int, smem int
 	return k, writeAll(p.out, k, &trace.Launch{Kernel: k.ID})
 }
 
-// cta writes CTA cta of kernel k: its cycle record, then for each buffer it
-// touches the profiler's access range and the exact pages.
-func (p *pipeline) cta(k *trace.Kernel, cta int, cycles int64, fps []footprint) error {
-	if err := p.out.Write(&trace.CTA{Kernel: k.ID, CTA: uint64(cta), Cycles: cycles}); err != nil {
+// cta writes CTA cta of kernel k: its cycle record with demand d, then for
+// each buffer it touches the profiler's access range and the exact pages.
+func (p *pipeline) cta(k *trace.Kernel, cta int, cycles int64, d ctaDemand, fps []footprint) error {
+	if err := p.out.Write(&trace.CTA{Kernel: k.ID, CTA: uint64(cta), Cycles: cycles, Insts: d.insts, DRAMBytes: d.dram}); err != nil {
 		return err
 	}
 	for _, f := range fps {
@@ -229,7 +241,8 @@ func (p *pipeline) tiles(k *trace.Kernel, width, height, tw, th, rounds int, com
 	for y0 := 0; y0 < height; y0 += th {
 		for x0 := 0; x0 < width; x0 += tw {
 			f := fps(x0, min(x0+tw, width), y0, min(y0+th, height))
-			if err := p.cta(k, cta, ctaCycles(p.rng, rounds, footprintBytes(f), compute), f); err != nil {
+			bytes := footprintBytes(f)
+			if err := p.cta(k, cta, ctaCycles(p.rng, rounds, bytes, compute), streamDemand(bytes, compute), f); err != nil {
 				return err
 			}
 			cta++

@@ -24,7 +24,8 @@ func init() {
 			{Name: "site_threshold", Default: "32", Doc: "a read with more candidate locations than this is a launch site"},
 			seedParam,
 		},
-		Run: runSA,
+		run:   runSA,
+		mixes: saMixes,
 	})
 }
 

@@ -21,7 +21,8 @@ func init() {
 			{Name: "site_threshold", Default: "32", Doc: "a row with more nonzeros than this is a launch site"},
 			seedParam,
 		},
-		Run: runSpMM,
+		run:   runSpMM,
+		mixes: spmmMixes,
 	})
 }
 

@@ -21,7 +21,8 @@ func init() {
 			loopParam(ssspEdgeCycles),
 			seedParam,
 		},
-		Run: runSSSP,
+		run:   runSSSP,
+		mixes: ssspMixes,
 	})
 }
 

@@ -17,7 +17,7 @@ func init() {
 			{Name: "iterations", Default: "50", Doc: "sweeps, one kernel each (CRCS Table 2: 50)"},
 			seedParam,
 		},
-		Run: runStencil3D,
+		run: runStencil3D,
 	})
 }
 
@@ -110,8 +110,9 @@ func runStencil3D(p Params, out trace.Sink) error {
 		for y0 := 0; y0 < ny; y0 += stnBlockY {
 			for x0 := 0; x0 < nx; x0 += stnBlockX * stnCoarsen {
 				fps := v.footprints(x0, x0+stnBlockX*stnCoarsen, y0, y0+stnBlockY, src, dst)
-				cycles := ctaCycles(pl.rng, stnRounds, footprintBytes(fps)/stnBandwidthShare, compute)
-				if err := pl.cta(k, cta, cycles, fps); err != nil {
+				bytes := footprintBytes(fps)
+				cycles := ctaCycles(pl.rng, stnRounds, bytes/stnBandwidthShare, compute)
+				if err := pl.cta(k, cta, cycles, streamDemand(bytes, compute), fps); err != nil {
 					return err
 				}
 				cta++

@@ -20,9 +20,11 @@ func init() {
 			{Name: "site_rate", Default: "0", Doc: "fraction of CTAs with one launch site"},
 			{Name: "child_ctas", Default: "4", Doc: "CTAs of each launch site's child kernel"},
 			{Name: "streams", Default: "1", Doc: "host streams the kernels are spread over, round robin"},
+			{Name: "ipc", Default: "0.25", Doc: "warp instructions each warp issues per cycle alone (the CTAs' insts; 0 for none)"},
+			{Name: "dram_bpc", Default: "2", Doc: "DRAM bytes each warp moves per cycle alone (the CTAs' dram_bytes; 0 for none)"},
 			seedParam,
 		},
-		Run: runSynth,
+		run: runSynth,
 	})
 }
 
@@ -35,6 +37,7 @@ type synthConfig struct {
 	kernels, ctas, block, childCTAs, streams int
 	cycles                                   int64
 	jitter, siteRate                         float64
+	mix                                      warpMix
 	seed                                     uint64
 }
 
@@ -64,6 +67,12 @@ func parseSynth(p Params) (c synthConfig, err error) {
 		return c, err
 	}
 	if c.siteRate, err = p.Float("site_rate", 0, 1); err != nil {
+		return c, err
+	}
+	if c.mix.ipc, err = p.Float("ipc", 0, 2); err != nil {
+		return c, err
+	}
+	if c.mix.bpc, err = p.Float("dram_bpc", 0, 1024); err != nil {
 		return c, err
 	}
 	c.seed, err = p.Uint64("seed")
@@ -108,7 +117,7 @@ func (s *synthTrace) hostKernel(stream uint64) error {
 	}
 	var sites []*trace.Parent
 	for c := 0; c < s.cfg.ctas; c++ {
-		cta := &trace.CTA{Kernel: k.ID, CTA: uint64(c), Cycles: s.ctaCycles()}
+		cta := s.cta(k, c)
 		if err := s.out.Write(cta); err != nil {
 			return err
 		}
@@ -155,11 +164,17 @@ func (s *synthTrace) child(site *trace.Parent) error {
 		return err
 	}
 	for c := 0; c < s.cfg.childCTAs; c++ {
-		if err := s.out.Write(&trace.CTA{Kernel: k.ID, CTA: uint64(c), Cycles: s.ctaCycles()}); err != nil {
+		if err := s.out.Write(s.cta(k, c)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// cta draws CTA c of kernel k, with the demand of its warps at ipc and
+// dram_bpc.
+func (s *synthTrace) cta(k *trace.Kernel, c int) *trace.CTA {
+	return s.cfg.mix.set(&trace.CTA{Kernel: k.ID, CTA: uint64(c), Cycles: s.ctaCycles()}, ceilDiv(s.cfg.block, warpSize))
 }
 
 // ctaCycles draws a CTA's cycles uniformly from cycles·(1 ± jitter), at

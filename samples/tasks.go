@@ -29,7 +29,7 @@ func init() {
 			{Name: "packet_max", Default: "65536", Doc: "3des: largest packet in bytes (Table 3: 64K); sizes spread evenly over octaves between the two"},
 			seedParam,
 		},
-		Run: runTasks,
+		run: runTasks,
 	})
 }
 
@@ -208,6 +208,10 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 			break
 		}
 	}
+	// Demand: the kind's issue rate over every warp's time, and its input
+	// and output, which the task reads from and writes to DRAM once.
+	(&warpMix{ipc: k.ipc}).set(cta, len(warps))
+	cta.DRAMBytes = uint64(in + back)
 	if in > 0 {
 		if err := out.Write(&trace.Memcpy{Dir: trace.DirH2D, Buffer: taskInputs, Bytes: in, Stream: id}); err != nil {
 			return err

@@ -13,6 +13,9 @@ type taskKind struct {
 	irregular bool // Table 3's task type: whether the costs vary (the tests hold the model to it)
 	copyShare int  // Table 3's "% time spent in data copy (CUDA-HyperQ)"
 	sync      bool // Table 3: requires thread-block synchronisation (likewise)
+	// ipc is a warp's issue rate alone in the kind's inner loop (warp
+	// instructions per cycle), from the operation costs of taskscost.go.
+	ipc float64
 
 	// smem is the shared memory each of the run's tasks declares. It is
 	// nonzero exactly for the kinds that synchronise, since the replay
@@ -68,14 +71,14 @@ func matmulIO(c *tasksConfig) (int64, int64) {
 
 // taskKinds are Table 3's benchmarks, in its order.
 var taskKinds = []*taskKind{
-	{name: "mandelbrot", regs: 28, copyShare: 24, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
-	{name: "filterbank", regs: 21, copyShare: 35, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
-	{name: "beamformer", regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
-	{name: "conv", regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
-	{name: "dct", regs: 33, copyShare: 81, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
-	{name: "matmul", regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
-	{name: "slud", regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
-	{name: "3des", regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
+	{name: "mandelbrot", ipc: 7.0 / tasksMandelIterCycles, regs: 28, copyShare: 24, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
+	{name: "filterbank", ipc: 2.0 / tasksMACCycles, regs: 21, copyShare: 35, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
+	{name: "beamformer", ipc: 6.0 / tasksComplexMACCycles, regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
+	{name: "conv", ipc: 2.0 / tasksMACCycles, regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
+	{name: "dct", ipc: 58.0 / dct8Cycles, regs: 33, copyShare: 81, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
+	{name: "matmul", ipc: 3.0 / tasksSmemMACCycles, regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
+	{name: "slud", ipc: 4.0 / tasksUpdateCycles, regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
+	{name: "3des", ipc: 51.0 / desRoundCycles, regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
 }
 
 func noSmem(*tasksConfig) int64 { return 0 }

@@ -14,7 +14,7 @@ func init() {
 			{Name: "size", Default: "256", Doc: "every matrix is size×size floats (CRCS Table 2: 256)"},
 			seedParam,
 		},
-		Run: run3MM,
+		run: run3MM,
 	})
 }
 
@@ -101,7 +101,9 @@ func mmKernel(pl *pipeline, g grid2D, left, right, dst *trace.Buffer) error {
 				{buf: dst, writes: g.rect(x0, x1, y0, y1)},
 			}
 			compute := int64(g.width) * mmBlockX * mmBlockY / warpSize * mmStepWarpCycles
-			if err := pl.cta(k, cta, ctaCycles(pl.rng, mmRounds, footprintBytes(fps)/mmCacheReuse, compute), fps); err != nil {
+			// The bands come from DRAM once and from the L2 after (mmCacheReuse).
+			bytes := footprintBytes(fps) / mmCacheReuse
+			if err := pl.cta(k, cta, ctaCycles(pl.rng, mmRounds, bytes, compute), streamDemand(bytes, compute), fps); err != nil {
 				return err
 			}
 			cta++

@@ -1,0 +1,78 @@
+package samples
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// Every generator gives every CTA an instruction demand within what its
+// warps can issue (the validator's bound), and DRAM bytes where its kernels
+// stream memory.
+func TestEveryGeneratorWritesDemands(t *testing.T) {
+	small := map[string][]string{
+		"bfs": {"scale=9"}, "sssp": {"scale=9"}, "gc": {"scale=9"}, "tasks": {"count=32"},
+		"synth": {"kernels=2", "ctas=20", "site_rate=0.2"}, "join": {"r_tuples=1024", "s_tuples=1024"},
+	}
+	noDRAM := map[string]bool{"mandel_tile": true, "mandel_pixels": true, "mandel_subtile": true, "sa_verify": true}
+	for _, g := range List() {
+		t.Run(g.Name, func(t *testing.T) {
+			recs := generate(t, g.Name, small[g.Name]...)
+			if _, err := trace.ReadAll(trace.NewValidator(&sliceSource{recs: slices.Clone(recs)})); err != nil {
+				t.Fatalf("the validator refuses the trace: %v", err)
+			}
+			names := map[uint64]string{}
+			ctas := 0
+			for _, r := range recs {
+				switch r := r.(type) {
+				case *trace.Kernel:
+					names[r.ID] = r.Name
+				case *trace.CTA:
+					ctas++
+					if r.Insts == 0 {
+						t.Fatalf("CTA %d of %s has no insts", r.CTA, names[r.Kernel])
+					}
+					if (r.DRAMBytes == 0) != noDRAM[names[r.Kernel]] {
+						t.Fatalf("CTA %d of %s moves %d DRAM bytes", r.CTA, names[r.Kernel], r.DRAMBytes)
+					}
+				}
+			}
+			if ctas == 0 {
+				t.Fatal("no CTAs")
+			}
+		})
+	}
+}
+
+// Hand-computed demands. A bfs_expand CTA over 40 edges has a full warp
+// (120 + 40 + 2·32 = 224 cycles) and one of 8 lanes (176): 400 warp-cycles
+// at 46/224 instructions and 128/224 bytes a cycle: 82.14 → 82
+// instructions, 228.57 → 229 bytes.
+func TestDemandByHand(t *testing.T) {
+	c := bfsMixes["bfs_expand"].set(expandCTA(1, 0, 40), 2)
+	if c.Insts != 82 || c.DRAMBytes != 229 {
+		t.Errorf("bfs_expand CTA: insts %d, dram_bytes %d; want 82, 229", c.Insts, c.DRAMBytes)
+	}
+	// synth: 64-thread CTAs of exactly 1000 cycles at 0.25 instructions and
+	// 2 bytes a warp-cycle: 2 warps × 1000 × 0.25 = 500, × 2 = 4000.
+	recs := generate(t, "synth", "kernels=1", "ctas=3", "block=64", "cycles=1000", "jitter=0")
+	for _, r := range recs {
+		if c, ok := r.(*trace.CTA); ok && (c.Insts != 500 || c.DRAMBytes != 4000) {
+			t.Errorf("synth CTA %d: insts %d, dram_bytes %d; want 500, 4000", c.CTA, c.Insts, c.DRAMBytes)
+		}
+	}
+	// A pipeline tile: compute issue slots plus one instruction per 128
+	// coalesced bytes; its footprint bytes from DRAM.
+	if d := streamDemand(1000, 300); d.insts != 308 || d.dram != 1000 {
+		t.Errorf("streamDemand(1000 bytes, 300 slots) = %+v; want 308 instructions, 1000 bytes", d)
+	}
+	// A matmul task of 256 threads: 8 warps at 3 instructions per 4-cycle
+	// step; its input and output from DRAM.
+	task := &trace.CTA{Cycles: 1000}
+	(&warpMix{ipc: lookupTaskKind("matmul").ipc}).set(task, 8)
+	if task.Insts != 6000 {
+		t.Errorf("matmul task: insts %d, want 8 × 1000 × 0.75 = 6000", task.Insts)
+	}
+}
+
