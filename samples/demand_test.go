@@ -75,4 +75,3 @@ func TestDemandByHand(t *testing.T) {
 		t.Errorf("matmul task: insts %d, want 8 × 1000 × 0.75 = 6000", task.Insts)
 	}
 }
-
