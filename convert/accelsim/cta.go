@@ -21,6 +21,7 @@ type ctaWork struct {
 
 	warpCycles []float64
 	insts      uint64
+	sectors32  uint64 // global and local 32-byte sectors its warps moved
 	bufs       []*ctaBuf // buffers touched by this CTA
 	slot       []int32   // per buffer of the table, 1 + its index in bufs; 0 when untouched
 	spare      []*ctaBuf // cleared entries for reuse
@@ -63,7 +64,7 @@ func newCTAWork(opts *Options, h *kernelHeader, table *bufferTable) *ctaWork {
 // reset makes the work ready for the next CTA.
 func (c *ctaWork) reset() {
 	clear(c.warpCycles)
-	c.insts = 0
+	c.insts, c.sectors32 = 0, 0
 	for _, cb := range c.bufs {
 		clear(cb.pages)
 		c.slot[cb.b.id-1] = 0
@@ -86,6 +87,7 @@ func (c *ctaWork) inst(warp int, in *inst) error {
 	switch {
 	case offChip:
 		c.warpCycles[warp] += (c.opts.GlobalLatency + float64(len(c.sectors)-1)*c.opts.SectorCycles) / c.opts.MemParallelism
+		c.sectors32 += uint64(len(c.sectors))
 	case onChip:
 		c.warpCycles[warp] += c.opts.SharedLatency / c.opts.MemParallelism
 	}
@@ -252,6 +254,15 @@ func (c *ctaWork) cycles() int64 {
 		return math.MaxInt64
 	}
 	return int64(t)
+}
+
+// demand is the CTA's demand for the contention model: the warp
+// instructions its trace lists, and 32 bytes for every global or local
+// sector its instructions touched. There is no cache model: every such
+// sector is DRAM traffic (docs/model.md), an upper bound for kernels that
+// reuse data through the L1 or L2.
+func (c *ctaWork) demand() (insts, dramBytes uint64) {
+	return c.insts, 32 * c.sectors32
 }
 
 // regular reports whether every real address lies in the sampled hulls.

@@ -23,8 +23,8 @@ func ExampleConvert() {
 	}
 	w.Close()
 	// Output:
-	// {"type":"cta","kernel":7,"cta":0,"cycles":327}
-	// {"type":"cta","kernel":7,"cta":1,"cycles":327}
+	// {"type":"cta","kernel":7,"cta":0,"cycles":327,"insts":5,"dram_bytes":512}
+	// {"type":"cta","kernel":7,"cta":1,"cycles":327,"insts":5,"dram_bytes":512}
 }
 
 // onlyCTAs passes on the cta records only, to keep the example short.

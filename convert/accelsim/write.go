@@ -109,7 +109,8 @@ func (w *kernelWriter) inst(warp int, in *inst) error { return w.work.inst(warp,
 
 func (w *kernelWriter) endCTA() error {
 	work := w.work
-	if err := w.c.out.Write(&trace.CTA{Kernel: w.id, CTA: w.cta, Cycles: work.cycles()}); err != nil {
+	insts, dram := work.demand()
+	if err := w.c.out.Write(&trace.CTA{Kernel: w.id, CTA: w.cta, Cycles: work.cycles(), Insts: insts, DRAMBytes: dram}); err != nil {
 		return err
 	}
 	work.sortBufs()
