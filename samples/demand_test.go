@@ -75,3 +75,36 @@ func TestDemandByHand(t *testing.T) {
 		t.Errorf("matmul task: insts %d, want 8 × 1000 × 0.75 = 6000", task.Insts)
 	}
 }
+
+// smem=off: a 256-thread matmul task of a 64×64 multiply works on one
+// 16×16 output tile at a time, 16 tiles of 4 k-steps. With shared memory a
+// k-step is an L2 trip, two staged loads, two barriers and 16 MACs from
+// shared memory: 200 + 8 + 40 + 64 = 312, so 40 + 400 + 16·(4·312 + 4) =
+// 20472 cycles and 2048 bytes declared. Without, a k-step is an L2 trip
+// and 16 MACs streaming from memory: 200 + 128 = 328, so 21496 cycles,
+// none declared, and the MACs' lower issue rate (2 per 8 cycles).
+func TestTasksWithoutSharedMemory(t *testing.T) {
+	for _, tc := range []struct {
+		smem         string
+		cycles       int64
+		declared     int64
+		instsPerWarp float64
+	}{
+		{"on", 20472, 2048, 0.75},
+		{"off", 21496, 0, 0.25},
+	} {
+		recs := generate(t, "tasks", "kind=matmul", "threads=256", "count=1", "smem="+tc.smem)
+		for _, r := range recs {
+			switch r := r.(type) {
+			case *trace.Kernel:
+				if r.Smem != tc.declared {
+					t.Errorf("smem=%s: kernel declares %d bytes, want %d", tc.smem, r.Smem, tc.declared)
+				}
+			case *trace.CTA:
+				if want := uint64(tc.instsPerWarp * 8 * float64(tc.cycles)); r.Cycles != tc.cycles || r.Insts != want {
+					t.Errorf("smem=%s: cycles %d, insts %d; want %d, %d", tc.smem, r.Cycles, r.Insts, tc.cycles, want)
+				}
+			}
+		}
+	}
+}

@@ -17,6 +17,7 @@ func init() {
 			{Name: "kind", Default: "mixed", Doc: "the benchmark: mandelbrot, filterbank, beamformer, conv, dct, matmul, slud, 3des, or mixed (an interleaving of the kinds in mix)"},
 			{Name: "mix", Default: "3des,filterbank,mandelbrot,matmul", Doc: "comma-separated kinds the mixed benchmark interleaves in equal shares (Pagoda's MPE: 3DES, MB, FB, MM)"},
 			{Name: "work", Default: "model", Doc: "task costs: model (the per-warp cost model of taskscost.go) or table3 (each kind scaled so HyperQ's compute and copy times split as Pagoda Table 3 measured)"},
+			{Name: "smem", Default: "on", Doc: "on: the kinds that stage data in shared memory do (the CUDA SDK codes); off: dct and matmul read their operands from global memory instead and declare none (Pagoda Table 5's versions without shared memory)"},
 			{Name: "count", Default: "256", Doc: "number of tasks (Pagoda Table 3: 32768; 273K for SLUD)"},
 			{Name: "threads", Default: "128", Doc: "threads per task, one CTA each (Pagoda §6.2 runs every benchmark with 128)"},
 			{Name: "mandel_size", Default: "64", Doc: "mandelbrot: each task renders a mandel_size×mandel_size tile of one frame (Table 3: 64×64)"},
@@ -55,6 +56,7 @@ type tasksConfig struct {
 	packetMin      int
 	packetMax      int
 	table3         bool // work=table3: costs scaled to Table 3 (taskstable3.go)
+	noSmem         bool // smem=off: no shared-memory staging (Table 5)
 	seed           uint64
 }
 
@@ -75,6 +77,11 @@ func parseTasks(p Params) (c tasksConfig, err error) {
 		return c, err
 	}
 	c.table3 = work == "table3"
+	smem, err := p.Choice("smem", "on", "off")
+	if err != nil {
+		return c, err
+	}
+	c.noSmem = smem == "off"
 	if kind != "mixed" {
 		c.mix = []*taskKind{lookupTaskKind(kind)}
 	}
@@ -198,6 +205,15 @@ func taskData(c *tasksConfig, k *taskKind, src taskSource) (in, out int64) {
 	return min(in, taskStaging), min(out, taskStaging)
 }
 
+// taskSmem is the shared memory a task of kind k declares: none with
+// smem=off.
+func taskSmem(c *tasksConfig, k *taskKind) int64 {
+	if c.noSmem {
+		return 0
+	}
+	return k.smem(c)
+}
+
 // writeTask writes task id: its kernel, its launch on stream id, and its
 // CTA, whose warp_cycles are given only when the warps differ.
 func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []int64, in, back int64) error {
@@ -210,7 +226,11 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 	}
 	// Demand: the kind's issue rate over every warp's time, and its input
 	// and output, which the task reads from and writes to DRAM once.
-	(&warpMix{ipc: k.ipc}).set(cta, len(warps))
+	mix := warpMix{ipc: k.ipc}
+	if c.noSmem && k.ipcGlobal > 0 {
+		mix.ipc = k.ipcGlobal
+	}
+	mix.set(cta, len(warps))
 	cta.DRAMBytes = uint64(in + back)
 	if in > 0 {
 		if err := out.Write(&trace.Memcpy{Dir: trace.DirH2D, Buffer: taskInputs, Bytes: in, Stream: id}); err != nil {
@@ -223,7 +243,7 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 			Grid:  [3]uint32{1, 1, 1},
 			Block: [3]uint32{uint32(c.threads), 1, 1},
 			Regs:  k.regs,
-			Smem:  k.smem(c),
+			Smem:  taskSmem(c, k),
 		},
 		&trace.Launch{Kernel: id, T: 0, Stream: id},
 		cta,

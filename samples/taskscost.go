@@ -218,6 +218,13 @@ func dctWarps(c *tasksConfig) []int64 {
 	rounds := int64(ceilDiv(dctBlocks(c.image), groups))
 	round := tasksDRAMCycles + int64(2*rows*dctSize)*tasksStreamCycles +
 		int64(2*rows)*dct8Cycles + 3*tasksBarrierCycles
+	if c.noSmem {
+		// Without shared memory each pass reads and writes its block in
+		// global memory: no staging copy, but the column pass must wait
+		// for the row pass's stores through the L2, an exposed trip per
+		// pass on each of its rows.
+		round = tasksDRAMCycles + int64(2*rows)*(dct8Cycles+tasksL2Cycles) + 2*tasksBarrierCycles
+	}
 	return syncedWarps(c.threads, min(c.threads, groups*dctSize), tasksWarpStartCycles+rounds*round)
 }
 
@@ -247,6 +254,12 @@ func matmulWarps(c *tasksConfig) []int64 {
 	ks := int64(ceilDiv(c.matrix, matmulTile))   // k steps per output tile
 	k := tasksL2Cycles + int64(2*elems)*tasksStreamCycles + 2*tasksBarrierCycles +
 		int64(elems*matmulTile)*tasksSmemMACCycles
+	if c.noSmem {
+		// Without shared memory every product streams its operands from
+		// global memory (L2 hits after the first touch), as a FIR tap
+		// does: no staging, no barriers, a dearer multiply-accumulate.
+		k = tasksL2Cycles + int64(elems*matmulTile)*tasksMACCycles
+	}
 	total := tasksWarpStartCycles + tasksDRAMCycles + steps*(ks*k+int64(elems)*tasksStreamCycles)
 	return syncedWarps(c.threads, min(c.threads, inflight*area), total)
 }

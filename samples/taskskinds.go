@@ -16,6 +16,9 @@ type taskKind struct {
 	// ipc is a warp's issue rate alone in the kind's inner loop (warp
 	// instructions per cycle), from the operation costs of taskscost.go.
 	ipc float64
+	// ipcGlobal is the rate with smem=off, for the kinds whose loop then
+	// reads global memory instead (0: the same as ipc).
+	ipcGlobal float64
 
 	// smem is the shared memory each of the run's tasks declares. It is
 	// nonzero exactly for the kinds that synchronise, since the replay
@@ -75,8 +78,8 @@ var taskKinds = []*taskKind{
 	{name: "filterbank", ipc: 2.0 / tasksMACCycles, regs: 21, copyShare: 35, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
 	{name: "beamformer", ipc: 6.0 / tasksComplexMACCycles, regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
 	{name: "conv", ipc: 2.0 / tasksMACCycles, regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
-	{name: "dct", ipc: 58.0 / dct8Cycles, regs: 33, copyShare: 81, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
-	{name: "matmul", ipc: 3.0 / tasksSmemMACCycles, regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
+	{name: "dct", ipc: 58.0 / dct8Cycles, ipcGlobal: 58.0 / (dct8Cycles + tasksL2Cycles), regs: 33, copyShare: 81, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
+	{name: "matmul", ipc: 3.0 / tasksSmemMACCycles, ipcGlobal: 2.0 / tasksMACCycles, regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
 	{name: "slud", ipc: 4.0 / tasksUpdateCycles, regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
 	{name: "3des", ipc: 51.0 / desRoundCycles, regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
 }

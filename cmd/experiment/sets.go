@@ -20,6 +20,7 @@ var experiments = map[string]*experiment{
 	"pagoda-table3":  pagodaTable3Experiment,
 	"pagoda-host1":   pagodaHost1Experiment,
 	"pagoda-scaling": pagodaScaling,
+	"pagoda-table5":  pagodaTable5,
 
 	"contention-knee": kneeExperiment,
 }
