@@ -21,7 +21,7 @@ type ctaWork struct {
 
 	warpCycles []float64
 	insts      uint64
-	sectors32  uint64 // global and local 32-byte sectors its warps moved
+	sectors32  uint64    // global and local 32-byte sectors its warps moved
 	bufs       []*ctaBuf // buffers touched by this CTA
 	slot       []int32   // per buffer of the table, 1 + its index in bufs; 0 when untouched
 	spare      []*ctaBuf // cleared entries for reuse
