@@ -8,6 +8,7 @@
 //	replay inspect TRACE [--json]
 //	replay dump TRACE
 //	replay policies | replay gpus
+//	replay report DIR... -o report.html [--figures DIR]
 //
 // Exit status: 0 success; 2 bad usage or bad input; 1 any other failure.
 package main
@@ -56,6 +57,7 @@ func commands() []command {
 		{"dump", "print a trace as JSONL", runDump},
 		{"policies", "list the scheduling policies", runPolicies},
 		{"gpus", "list the GPU presets", runGPUs},
+		{"report", "write an HTML report (and figures) from result tables", runReport},
 	}
 }
 

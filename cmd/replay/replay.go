@@ -11,6 +11,7 @@ import (
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/timeline"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -30,12 +31,14 @@ Examples:
   replay --policy=flat,threshold --sweep launch.threshold=16,32,64,128 --best app.trace.zst
   replay --gpu=gk110-64 --policy=baseline,overlap1,crcs,ppcs pipeline.trace.zst   (host I/O stages)
   replay --gpu=titanx --policy=hyperq,gemtc,pagoda tasks.trace.zst              (narrow tasks)
+  replay --policy=cdp,dtbl --timeline schedule.json app.trace.zst               (open in ui.perfetto.dev)
 
 Other commands:
   replay convert --from=jsonl IN.jsonl -o OUT.trace.zst
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
   replay inspect TRACE [--json]      replay dump TRACE
   replay policies                    replay gpus
+  replay report OUT -o report.html   (HTML page of tables and figures)
 
 Exit status: 0 success, 2 bad usage or bad input, 1 other failure.
 `
@@ -51,6 +54,8 @@ type replayFlags struct {
 	cpuprof  string
 	sweeps   []string
 	best     bool
+	timeline string
+	tlCTAs   int64
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -64,6 +69,8 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.out, "out", "", "write the result tables into this directory")
 	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
+	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run)")
+	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); kernels, stages and flows are always drawn")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -91,6 +98,18 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		sink = w
 	}
+	if f.timeline != "" {
+		if f.tlCTAs < 0 {
+			sink.Abort()
+			return usagef("--timeline-ctas %d: want 0 (all) or more", f.tlCTAs)
+		}
+		tl, err := timeline.Create(f.timeline, timeline.Options{MaxCTAs: f.tlCTAs})
+		if err != nil {
+			sink.Abort()
+			return err
+		}
+		sink = tee{tables: sink, tl: tl}
+	}
 	var rows []summaryRow
 	for _, path := range fs.Args() {
 		r, err := replayTrace(path, f, sink, stderr)
@@ -110,6 +129,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		if f.out != "" {
 			fmt.Fprintf(stdout, "tables written to %s (%s)\n", f.out, format)
+		}
+		if f.timeline != "" {
+			fmt.Fprintf(stdout, "timeline written to %s (open it in ui.perfetto.dev or chrome://tracing)\n", f.timeline)
 		}
 	}
 	return nil
@@ -183,6 +205,9 @@ func replayPolicies(path string, cfg model.Config, c combo, specs []string, sink
 		pol, err := policies.New(spec, cfg)
 		if err != nil {
 			return rows, usagef("%v", err)
+		}
+		if m, ok := sink.(modelSetter); ok {
+			m.setModel(cfg)
 		}
 		sink.Begin(results.Run{Trace: name, Policy: pol.Name, Params: c.String()})
 		prog := newProgress(stderr, name, pol.Name)

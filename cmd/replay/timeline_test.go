@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The launch-site case of replay/testdata/contention.txt, with a host
+// launch call of 10 cycles in front: two full-width CTAs of kernel 1 on
+// one SM at 1000 MHz start at 10; CTA 0's warp reaches its site at cycle
+// 90 and launches kernel 2, which waits 90..190 and runs 190..200; CTA 1
+// ends at 150, CTA 0 at 250.
+const siteTrace = `{"type":"header","version":1,"clock_mhz":1000}
+{"type":"kernel","id":1,"name":"parent","grid":[2,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":0}
+{"type":"cta","kernel":1,"cta":0,"cycles":100,"insts":200}
+{"type":"cta","kernel":1,"cta":1,"cycles":100,"insts":200}
+{"type":"kernel","id":2,"name":"child","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":40},"workload":3,"inline_cycles":30}
+{"type":"cta","kernel":2,"cta":0,"cycles":10}
+`
+
+type traceEvent struct {
+	Ph   string          `json:"ph"`
+	Name string          `json:"name"`
+	Pid  int             `json:"pid"`
+	Tid  int             `json:"tid"`
+	Ts   float64         `json:"ts"`
+	Dur  float64         `json:"dur"`
+	ID   uint64          `json:"id"`
+	Args json.RawMessage `json:"args"`
+}
+
+// The timeline has exactly the slices, flow and counters the hand-computed
+// schedule implies. CTA rows arrive in end order: CTA 1/1 (10..150) takes
+// SM 0's first lane, the child's CTA (190..200) reuses it, CTA 1/0
+// (10..250) needs a second. Kernel 2 ends first and takes the kernels
+// track's first lane (queued 90..190, running 190..200); kernel 1 (queued
+// 0..10, running 10..250) a second. The host's launch call is 0..10; the
+// stages table's kernels span 0..250. The flow runs from CTA 1/0's lane
+// at 90 to kernel 2's at 90. Occupancy: one window, (240 + 140 + 10) /
+// 250 = 1.56 warps.
+func TestTimelineOfASite(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "site.jsonl")
+	if err := os.WriteFile(in, []byte(siteTrace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "site.json")
+	code, _, stderr := replayCmd(t, "--policy=cdp", "--timeline", out, "--quiet",
+		"--set", "gpu.sms=1", "--set", "gpu.issue_width=2", "--set", "gpu.clock_mhz=1000", "--set", "lat.host_issue=10", "--set", "lat.host_launch=0", "--set", "lat.kernel_dispatch=0",
+		"--set", "cdp.param_b=100", "--set", "cdp.param_a=0", "--set", "cdp.launch_b=0", "--set", "cdp.launch_a=0", "--set", "cdp.stream_create=0", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ TraceEvents []traceEvent }
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	threads := map[int]string{}
+	var slices_, flows, counters []string
+	for _, e := range doc.TraceEvents {
+		switch e.Ph {
+		case "M":
+			if e.Name == "thread_name" {
+				var a struct{ Name string }
+				json.Unmarshal(e.Args, &a)
+				threads[e.Tid] = a.Name
+			}
+		case "X":
+			slices_ = append(slices_, fmt.Sprintf("%s|%s|%g+%g", threads[e.Tid], e.Name, e.Ts*1000, e.Dur*1000))
+		case "s", "f":
+			flows = append(flows, fmt.Sprintf("%s %d %s@%g", e.Ph, e.ID, threads[e.Tid], e.Ts*1000))
+		case "C":
+			counters = append(counters, fmt.Sprintf("%s@%g=%s", e.Name, e.Ts*1000, e.Args))
+		}
+	}
+	slices.Sort(slices_)
+	want := []string{
+		"SM 0 (2)|kernel 1|10+240",
+		"SM 0|kernel 1|10+140",
+		"SM 0|kernel 2|190+10",
+		"host I/O and copies|kernels|0+250",
+		"host|launch parent|0+10",
+		"kernels (2)|parent|10+240",
+		"kernels (2)|queued parent|0+10",
+		"kernels|child|190+10",
+		"kernels|queued child|90+100",
+	}
+	if strings.Join(slices_, "\n") != strings.Join(want, "\n") {
+		t.Errorf("slices:\n%s\nwant:\n%s", strings.Join(slices_, "\n"), strings.Join(want, "\n"))
+	}
+	slices.Sort(flows)
+	if w := []string{"f 2 kernels@90", "s 2 SM 0 (2)@90"}; !slices.Equal(flows, w) {
+		t.Errorf("flows %v, want %v", flows, w)
+	}
+	if !slices.Contains(counters, `resident warps@0={"warps":1.56}`) {
+		t.Errorf("counters %v: want resident warps 1.56 at 0", counters)
+	}
+	if !slices.ContainsFunc(counters, func(c string) bool { return strings.HasPrefix(c, "issue utilisation@250=") }) {
+		t.Errorf("counters %v: want the issue utilisation at the end of the run", counters)
+	}
+}
+
+// --timeline-ctas caps the CTA slices and says so; the file is still
+// valid JSON.
+func TestTimelineCap(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	code, _, stderr := replayCmd(t, "--policy=cdp", "--timeline", out, "--timeline-ctas", "10", "--quiet", sample)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	var doc struct{ TraceEvents []traceEvent }
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	ctas := 0
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "X" && strings.Contains(string(e.Args), `"cta":`) && e.Name != "stalled" {
+			ctas++
+		}
+	}
+	if ctas != 10 || !strings.Contains(string(data), "CTA slices left out (--timeline-ctas 10)") {
+		t.Errorf("%d CTA slices (want 10) and the note: %v", ctas, strings.Contains(string(data), "left out"))
+	}
+}

@@ -1,0 +1,218 @@
+// Package report turns result directories into one self-contained HTML
+// page of tables and figures (and, on request, the figures as SVG and PNG
+// files for papers). It reads the tables with results.Scan, batch by
+// batch, and keeps only what its figures draw: aggregates per run, a
+// bounded sample of kernels, and task latencies.
+package report
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// run names one replay: a trace under a policy at a sweep combination,
+// in one results directory.
+type run struct {
+	dir, trace, policy, params string
+}
+
+func (r run) label() string {
+	s := r.trace + " · " + r.policy
+	if r.params != "" {
+		s += " · " + r.params
+	}
+	return s
+}
+
+// summaryRow is the part of a summary row the report shows.
+type summaryRow struct {
+	run                      run
+	gpu                      string
+	makespan                 int64
+	makespanUS, speedup      float64
+	kernels, ctas            int64
+	sites, launched, inlined int64
+	coalesced                int64
+	occupancy                float64
+	issueUtil, dramUtil      *float64
+	clockMHz                 float64
+	stall                    int64
+}
+
+// kernelSpan is one kernel of the Gantt chart.
+type kernelSpan struct {
+	id                        int64
+	name, origin              string
+	launch, ready, start, end int64
+}
+
+// span is a stage's interval.
+type span struct {
+	name       string
+	start, end int64
+}
+
+// runData is what the figures need of one run.
+type runData struct {
+	summary   summaryRow
+	occupancy map[int64]float64 // window start → resident warps on the GPU
+	kernels   []kernelSpan      // the first maxGantt kernels by launch
+	latencies []int64           // task latency (end − launch) of every kernel, task policies only
+	stages    []span
+	ready     []int64 // cycles at which pages became ready
+	estimates []estimate
+}
+
+type estimate struct {
+	child, parent float64
+	decision      string
+}
+
+// maxGantt bounds the kernels a run's Gantt chart draws, and maxPoints the
+// page and estimate points kept per run.
+const (
+	maxGantt  = 300
+	maxPoints = 20000
+)
+
+// taskPolicies are the narrow-task policies, whose kernels are tasks.
+var taskPolicies = map[string]bool{"hyperq": true, "gemtc": true, "pagoda": true}
+
+// Data is every run of the directories a report covers, in their order.
+type Data struct {
+	runs  []*runData
+	index map[run]*runData
+}
+
+// ErrNoResults is a directory without a summary table.
+var ErrNoResults = errors.New("no result tables")
+
+// Load reads the tables of each directory.
+func Load(dirs []string) (*Data, error) {
+	d := &Data{index: map[run]*runData{}}
+	for _, dir := range dirs {
+		if err := d.load(dir); err != nil {
+			return nil, err
+		}
+	}
+	if len(d.runs) == 0 {
+		return nil, fmt.Errorf("%w: the summary tables hold no run", ErrNoResults)
+	}
+	return d, nil
+}
+
+func (d *Data) load(dir string) error {
+	err := results.Scan(dir, "summary", func(rec arrow.Record) error {
+		c := cols(rec)
+		for i := 0; i < int(rec.NumRows()); i++ {
+			r := run{dir, c.str(0, i), c.str(1, i), c.str(2, i)}
+			s := summaryRow{run: r, gpu: c.str(3, i), makespan: c.i64(4, i), makespanUS: c.f64(5, i), speedup: c.f64(6, i),
+				kernels: c.i64(7, i), ctas: c.i64(9, i), sites: c.i64(10, i), launched: c.i64(11, i), inlined: c.i64(12, i),
+				coalesced: c.i64(13, i), occupancy: c.f64(14, i), stall: c.i64(16, i), issueUtil: c.optF64(18, i), dramUtil: c.optF64(19, i)}
+			if s.makespanUS > 0 {
+				s.clockMHz = float64(s.makespan) / s.makespanUS
+			}
+			rd := &runData{summary: s, occupancy: map[int64]float64{}}
+			d.runs = append(d.runs, rd)
+			d.index[r] = rd
+		}
+		return nil
+	})
+	if errors.Is(err, results.ErrNoTable) {
+		return fmt.Errorf("%w in %s (no summary.parquet or summary.arrow): write them with replay --out %s", ErrNoResults, dir, dir)
+	}
+	if err != nil {
+		return err
+	}
+	for _, t := range []struct {
+		name string
+		fn   func(*runData, colset, int)
+	}{
+		{"kernels", addKernel}, {"occupancy", addOccupancy}, {"stages", addStage}, {"pages", addPage}, {"launches", addEstimate},
+	} {
+		err := results.Scan(dir, t.name, func(rec arrow.Record) error {
+			c := cols(rec)
+			for i := 0; i < int(rec.NumRows()); i++ {
+				if rd := d.index[run{dir, c.str(0, i), c.str(1, i), c.str(2, i)}]; rd != nil {
+					t.fn(rd, c, i)
+				}
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, results.ErrNoTable) {
+			return err
+		}
+	}
+	for _, rd := range d.runs {
+		sort.Slice(rd.kernels, func(a, b int) bool { return rd.kernels[a].launch < rd.kernels[b].launch })
+	}
+	return nil
+}
+
+func addKernel(rd *runData, c colset, i int) {
+	k := kernelSpan{id: c.i64(3, i), name: c.str(4, i), origin: c.str(5, i), launch: c.i64(10, i), ready: c.i64(11, i), start: c.i64(12, i), end: c.i64(13, i)}
+	if taskPolicies[rd.summary.run.policy] {
+		rd.latencies = append(rd.latencies, k.end-k.launch)
+	}
+	// Keep the maxGantt earliest launches: rows come in completion order.
+	if len(rd.kernels) < maxGantt {
+		rd.kernels = append(rd.kernels, k)
+		return
+	}
+	latest := 0
+	for j := range rd.kernels {
+		if rd.kernels[j].launch > rd.kernels[latest].launch {
+			latest = j
+		}
+	}
+	if k.launch < rd.kernels[latest].launch {
+		rd.kernels[latest] = k
+	}
+}
+
+func addOccupancy(rd *runData, c colset, i int) {
+	rd.occupancy[c.i64(3, i)] += c.f64(6, i)
+}
+
+func addStage(rd *runData, c colset, i int) {
+	rd.stages = append(rd.stages, span{c.str(3, i), c.i64(4, i), c.i64(5, i)})
+}
+
+func addPage(rd *runData, c colset, i int) {
+	if c.str(5, i) == "ready" && len(rd.ready) < maxPoints {
+		rd.ready = append(rd.ready, c.i64(7, i))
+	}
+}
+
+func addEstimate(rd *runData, c colset, i int) {
+	ec, ep := c.optF64(13, i), c.optF64(14, i)
+	if ec != nil && ep != nil && len(rd.estimates) < maxPoints {
+		rd.estimates = append(rd.estimates, estimate{*ec, *ep, c.str(11, i)})
+	}
+}
+
+// colset reads a record batch's columns by position (Scan checked the
+// schema).
+type colset struct{ rec arrow.Record }
+
+func cols(rec arrow.Record) colset { return colset{rec} }
+
+func (c colset) str(col, i int) string { return c.rec.Column(col).(*array.String).Value(i) }
+func (c colset) i64(col, i int) int64  { return c.rec.Column(col).(*array.Int64).Value(i) }
+func (c colset) f64(col, i int) float64 {
+	return c.rec.Column(col).(*array.Float64).Value(i)
+}
+
+func (c colset) optF64(col, i int) *float64 {
+	a := c.rec.Column(col).(*array.Float64)
+	if a.IsNull(i) {
+		return nil
+	}
+	v := a.Value(i)
+	return &v
+}

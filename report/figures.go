@@ -1,0 +1,342 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Figure is one chart: a title, a caption, and the plot to render.
+type Figure struct {
+	Name    string // file name stem for --figures
+	Title   string
+	Caption string
+	plot    *plot.Plot
+	width   vg.Length
+	height  vg.Length
+}
+
+// Render writes the figure in format "svg" or "png".
+func (f *Figure) Render(format string) ([]byte, error) {
+	w, err := f.plot.WriterTo(f.width, f.height, format)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := w.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// maxLines bounds the runs one line chart draws, so it stays readable.
+const maxLines = 8
+
+// Figures builds every figure the data supports, in page order.
+func (d *Data) Figures() []*Figure {
+	var figs []*Figure
+	for _, build := range []func() *Figure{d.speedups, d.occupancy, d.decisions, d.estimates, d.pageReadiness, d.taskLatency} {
+		if f := build(); f != nil {
+			figs = append(figs, f)
+		}
+	}
+	for i, rd := range d.runs {
+		if i == maxLines {
+			break
+		}
+		if f := rd.gantt(i); f != nil {
+			figs = append(figs, f)
+		}
+		if f := rd.stageChart(i); f != nil {
+			figs = append(figs, f)
+		}
+	}
+	return figs
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	return p
+}
+
+// speedups: each run's speedup over the first policy of its trace and
+// combination, grouped by trace.
+func (d *Data) speedups() *Figure {
+	var groups []string
+	var policies []string
+	val := map[[2]string]float64{}
+	for _, rd := range d.runs {
+		s := rd.summary
+		g := s.run.trace
+		if s.run.params != "" {
+			g += " " + s.run.params
+		}
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+		if !slices.Contains(policies, s.run.policy) {
+			policies = append(policies, s.run.policy)
+		}
+		val[[2]string{g, s.run.policy}] = s.speedup
+	}
+	p := newPlot("Speedup over the first policy", "", "speedup (×)")
+	w := vg.Points(math.Max(4, 40/float64(len(policies))))
+	for i, pol := range policies {
+		vs := make(plotter.Values, len(groups))
+		for j, g := range groups {
+			vs[j] = val[[2]string{g, pol}]
+		}
+		b, err := plotter.NewBarChart(vs, w)
+		if err != nil {
+			return nil
+		}
+		b.Color = plotutil.Color(i)
+		b.LineStyle.Width = 0
+		b.Offset = w * vg.Length(float64(i)-float64(len(policies)-1)/2)
+		p.Add(b)
+		p.Legend.Add(pol, b)
+	}
+	p.NominalX(groups...)
+	p.Add(plotter.NewGrid())
+	return &Figure{Name: "speedup", Title: "Speedups", Caption: "Each policy's makespan against the first policy's on the same trace and sweep combination (the summary's speedup column).",
+		plot: p, width: vg.Points(float64(max(480, 120*len(groups)))), height: 300}
+}
+
+// occupancy: resident warps on the GPU over time, per run.
+func (d *Data) occupancy() *Figure {
+	p := newPlot("Resident warps over time", "time (µs)", "resident warps (time-averaged per window)")
+	n := 0
+	for _, rd := range d.runs {
+		if len(rd.occupancy) == 0 || n == maxLines {
+			continue
+		}
+		cycles := make([]int64, 0, len(rd.occupancy))
+		for c := range rd.occupancy {
+			cycles = append(cycles, c)
+		}
+		slices.Sort(cycles)
+		pts := make(plotter.XYs, len(cycles))
+		for i, c := range cycles {
+			pts[i] = plotter.XY{X: rd.us(c), Y: rd.occupancy[c]}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			continue
+		}
+		l.Color = plotutil.Color(n)
+		p.Add(l)
+		p.Legend.Add(rd.summary.run.label(), l)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return &Figure{Name: "occupancy", Title: "Occupancy over time", Caption: "Resident warps summed over the SMs, per occupancy window (the occupancy table), for up to eight runs.",
+		plot: p, width: 720, height: 320}
+}
+
+// decisions: how each run's launch sites were decided.
+func (d *Data) decisions() *Figure {
+	var labels []string
+	var launched, inlined, coalesced plotter.Values
+	for _, rd := range d.runs {
+		s := rd.summary
+		if s.sites == 0 {
+			continue
+		}
+		labels = append(labels, s.run.policy+" · "+s.run.trace)
+		launched = append(launched, float64(s.launched))
+		inlined = append(inlined, float64(s.inlined))
+		coalesced = append(coalesced, float64(s.coalesced))
+	}
+	if len(labels) == 0 {
+		return nil
+	}
+	p := newPlot("Launch-site decisions", "", "launching lanes")
+	var below *plotter.BarChart
+	for i, v := range []struct {
+		name string
+		vs   plotter.Values
+	}{{"launched", launched}, {"inlined", inlined}, {"coalesced", coalesced}} {
+		b, err := plotter.NewBarChart(v.vs, 24)
+		if err != nil {
+			return nil
+		}
+		b.Color = plotutil.Color(i)
+		b.LineStyle.Width = 0
+		if below != nil {
+			b.StackOn(below)
+		}
+		below = b
+		p.Add(b)
+		p.Legend.Add(v.name, b)
+	}
+	p.NominalX(labels...)
+	return &Figure{Name: "decisions", Title: "Launch decisions", Caption: "Launching lanes per run by verdict: launched as a device kernel, inlined by the parent, or coalesced into a running kernel (DTBL).",
+		plot: p, width: vg.Points(float64(max(480, 70*len(labels)))), height: 320}
+}
+
+// estimates: a controller's estimates of child and parent time per lane,
+// by outcome (SPAWN).
+func (d *Data) estimates() *Figure {
+	p := newPlot("Controller estimates", "estimated child time (cycles)", "estimated parent time (cycles)")
+	byDecision := map[string]plotter.XYs{}
+	for _, rd := range d.runs {
+		for _, e := range rd.estimates {
+			byDecision[e.decision] = append(byDecision[e.decision], plotter.XY{X: e.child, Y: e.parent})
+		}
+	}
+	if len(byDecision) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(byDecision))
+	for k := range byDecision {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		s, err := plotter.NewScatter(byDecision[k])
+		if err != nil {
+			continue
+		}
+		s.Color = plotutil.Color(i)
+		s.GlyphStyle.Radius = 1.5
+		p.Add(s)
+		p.Legend.Add(k, s)
+	}
+	return &Figure{Name: "estimates", Title: "SPAWN's estimates against outcomes", Caption: "Each launching lane's estimated child and parent times (launches table), coloured by the decision taken: below the diagonal the controller expected launching to pay.",
+		plot: p, width: 520, height: 420}
+}
+
+// pageReadiness: pages on the GPU over time (CRCS runs).
+func (d *Data) pageReadiness() *Figure {
+	p := newPlot("Pages ready on the GPU", "time (µs)", "pages ready")
+	n := 0
+	for _, rd := range d.runs {
+		if len(rd.ready) == 0 || n == maxLines {
+			continue
+		}
+		r := slices.Clone(rd.ready)
+		slices.Sort(r)
+		pts := make(plotter.XYs, len(r))
+		for i, c := range r {
+			pts[i] = plotter.XY{X: rd.us(c), Y: float64(i + 1)}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			continue
+		}
+		l.Color = plotutil.Color(n)
+		p.Add(l)
+		p.Legend.Add(rd.summary.run.label(), l)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return &Figure{Name: "pages", Title: "Page readiness (host I/O)", Caption: "Pages that have crossed PCIe and are ready on the GPU, over time (the pages table's ready events).",
+		plot: p, width: 720, height: 320}
+}
+
+// taskLatency: the distribution of task latencies per task-policy run.
+func (d *Data) taskLatency() *Figure {
+	p := newPlot("Task latency", "latency (µs)", "fraction of tasks")
+	n := 0
+	for _, rd := range d.runs {
+		if len(rd.latencies) == 0 || n == maxLines {
+			continue
+		}
+		l := slices.Clone(rd.latencies)
+		slices.Sort(l)
+		step := max(1, len(l)/500)
+		var pts plotter.XYs
+		for i := 0; i < len(l); i += step {
+			pts = append(pts, plotter.XY{X: rd.us(l[i]), Y: float64(i+1) / float64(len(l))})
+		}
+		pts = append(pts, plotter.XY{X: rd.us(l[len(l)-1]), Y: 1})
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			continue
+		}
+		line.Color = plotutil.Color(n)
+		p.Add(line)
+		p.Legend.Add(rd.summary.run.label(), line)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	p.Legend.Top = false
+	return &Figure{Name: "task-latency", Title: "Task latency distribution", Caption: "Cumulative distribution of task latency (kernel end − launch) for the narrow-task policies.",
+		plot: p, width: 720, height: 320}
+}
+
+// gantt: the run's first kernels by launch, waiting (grey) then running.
+func (rd *runData) gantt(i int) *Figure {
+	if len(rd.kernels) == 0 {
+		return nil
+	}
+	b := &bars{}
+	var names []string
+	for j, k := range rd.kernels {
+		y := float64(len(rd.kernels) - 1 - j)
+		if k.start > k.launch {
+			b.rows = append(b.rows, barRow{y, rd.us(k.launch), rd.us(k.start), color.Gray{Y: 190}})
+		}
+		c := plotutil.Color(0)
+		if k.origin == "device" {
+			c = plotutil.Color(1)
+		}
+		b.rows = append(b.rows, barRow{y, rd.us(max(k.start, k.launch)), rd.us(k.end), c})
+		names = append(names, fmt.Sprintf("%d", k.id))
+	}
+	p := newPlot("Kernels: "+rd.summary.run.label(), "time (µs)", "kernel (by launch)")
+	p.Add(b)
+	p.HideY()
+	caption := fmt.Sprintf("Each kernel from launch to completion: grey while it waits (launch to first CTA), blue for host kernels, red for device kernels. The first %d kernels by launch.", len(rd.kernels))
+	return &Figure{Name: fmt.Sprintf("kernels-%d", i+1), Title: "Kernel Gantt chart — " + rd.summary.run.label(), Caption: caption,
+		plot: p, width: 720, height: vg.Points(float64(min(600, 120+3*len(names))))}
+}
+
+// stageChart: the host I/O stages and copy engines of a run.
+func (rd *runData) stageChart(i int) *Figure {
+	if len(rd.stages) == 0 {
+		return nil
+	}
+	b := &bars{}
+	var names []string
+	for j, s := range rd.stages {
+		b.rows = append(b.rows, barRow{float64(len(rd.stages) - 1 - j), rd.us(s.start), rd.us(s.end), plotutil.Color(j)})
+		names = append(names, s.name)
+	}
+	p := newPlot("Stages: "+rd.summary.run.label(), "time (µs)", "")
+	p.Add(b)
+	ticks := make([]plot.Tick, len(names))
+	for j, n := range names {
+		ticks[j] = plot.Tick{Value: float64(len(names) - 1 - j), Label: n}
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	return &Figure{Name: fmt.Sprintf("stages-%d", i+1), Title: "Host stages — " + rd.summary.run.label(), Caption: "The stages table: host I/O (prelude, postlude), the copy engines (h2d, d2h) and the kernels' span.",
+		plot: p, width: 720, height: vg.Points(float64(100 + 28*len(names)))}
+}
+
+// us converts a run's cycles to microseconds (cycles when the clock is
+// unknown).
+func (rd *runData) us(cycles int64) float64 {
+	if rd.summary.clockMHz <= 0 {
+		return float64(cycles)
+	}
+	return float64(cycles) / rd.summary.clockMHz
+}

@@ -1,0 +1,118 @@
+package results
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+)
+
+// ErrNoTable says a directory holds no file of the table in a format
+// Scan reads (Parquet or Arrow IPC).
+var ErrNoTable = errors.New("no such table")
+
+// Scan reads the named table from dir (NAME.parquet, else NAME.arrow)
+// batch by batch, calling fn with each record batch; memory holds one
+// batch at a time. The batch is valid only during the call. A table whose
+// columns are not this version's (Schema) is refused with an error that
+// names the first difference, so readers can index columns by position.
+func Scan(dir, table string, fn func(arrow.Record) error) error {
+	want := Schema(table)
+	if want == nil {
+		return fmt.Errorf("unknown table %q", table)
+	}
+	pq := filepath.Join(dir, table+".parquet")
+	if _, err := os.Stat(pq); err == nil {
+		return scanParquet(pq, want, fn)
+	}
+	ar := filepath.Join(dir, table+".arrow")
+	if _, err := os.Stat(ar); err == nil {
+		return scanIPC(ar, want, fn)
+	}
+	return fmt.Errorf("%s: %w (%s.parquet or %s.arrow)", dir, ErrNoTable, table, table)
+}
+
+func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 14}, memory.DefaultAllocator)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer rr.Release()
+	if err := sameColumns(path, rr.Schema(), want); err != nil {
+		return err
+	}
+	for rr.Next() {
+		if err := fn(rr.Record()); err != nil {
+			return err
+		}
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func scanIPC(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer r.Close()
+	if err := sameColumns(path, r.Schema(), want); err != nil {
+		return err
+	}
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.Record(i)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OldTableError is a table written by another version of the replay.
+type OldTableError struct {
+	Path, Msg string
+}
+
+func (e *OldTableError) Error() string {
+	return fmt.Sprintf("%s: %s; it was written by another version of replay: rerun the replay with --out", e.Path, e.Msg)
+}
+
+func sameColumns(path string, got, want *arrow.Schema) error {
+	if got.NumFields() != want.NumFields() {
+		return &OldTableError{path, fmt.Sprintf("%d columns, want %d", got.NumFields(), want.NumFields())}
+	}
+	for i, f := range want.Fields() {
+		g := got.Field(i)
+		if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
+			return &OldTableError{path, fmt.Sprintf("column %d is %s %s, want %s %s", i+1, g.Name, g.Type, f.Name, f.Type)}
+		}
+	}
+	return nil
+}
