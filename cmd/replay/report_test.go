@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// reportDirs replays the sample under DP policies, a generated pipeline
+// under the CRCS policies and generated narrow tasks under the task
+// runtimes, each into its own results directory.
+func reportDirs(t *testing.T) []string {
+	t.Helper()
+	root := t.TempDir()
+	gen := func(args ...string) string {
+		out := filepath.Join(root, args[0]+".trace.zst")
+		if code, _, stderr := replayCmd(t, append([]string{"gen"}, append(args, "-o", out)...)...); code != 0 {
+			t.Fatalf("gen %v: %s", args, stderr)
+		}
+		return out
+	}
+	var dirs []string
+	for _, run := range [][]string{
+		{"--policy=cdp,flat,dtbl,spawn", sample},
+		{"--gpu=gk110-64", "--policy=baseline,crcs,ppcs", gen("hotspot", "--param", "iterations=5")},
+		{"--gpu=titanx", "--policy=hyperq,gemtc,pagoda", gen("tasks", "--param", "count=128")},
+	} {
+		dir := filepath.Join(root, "out", string(rune('a'+len(dirs))))
+		if code, _, stderr := replayCmd(t, append(append([]string{"--quiet", "--out", dir}, run[:len(run)-1]...), run[len(run)-1])...); code != 0 {
+			t.Fatalf("replay %v: %s", run, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// The report opens in a real browser with networking off: headless
+// Chromium loads it from a file URL, every figure's SVG is in the rendered
+// DOM with its marks, nothing is fetched or logged as an error, and the
+// screenshot is not blank. Without chromium the test is skipped, except in
+// CI, whose .ci/run installs it.
+func TestReportInBrowser(t *testing.T) {
+	browser := findChromium()
+	if browser == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed; .ci/run installs it")
+		}
+		t.Skip("no chromium on PATH (apt-get install chromium) to open the report in")
+	}
+	dirs := reportDirs(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	figs := filepath.Join(dir, "figs")
+	code, out, stderr := replayCmd(t, append(append([]string{"report"}, dirs...), "-o", page, "--figures", figs)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "report written to") {
+		t.Errorf("stdout: %q", out)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`(src|href)="(https?:)?//`).Find(html); m != nil {
+		t.Errorf("the page refers to the network: %s", m)
+	}
+	figures := regexp.MustCompile(`<figure class="figure" id="([^"]+)">`).FindAllSubmatch(html, -1)
+	want := []string{"speedup", "occupancy", "decisions", "estimates", "pages", "task-latency", "kernels-1", "stages-5"}
+	var ids []string
+	for _, f := range figures {
+		ids = append(ids, string(f[1]))
+	}
+	for _, w := range want {
+		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+w+" ") {
+			t.Errorf("no figure %s among %v", w, ids)
+		}
+		for _, ext := range []string{".svg", ".png"} {
+			if st, err := os.Stat(filepath.Join(figs, w+ext)); err != nil || st.Size() < 500 {
+				t.Errorf("--figures: %s%s missing or empty", w, ext)
+			}
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	shot := filepath.Join(dir, "report.png")
+	offline := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+		"--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>", "--host-resolver-rules=MAP * ~NOTFOUND",
+		"--enable-logging=stderr", "--v=0", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	var dom, logs bytes.Buffer
+	cmd := exec.CommandContext(ctx, browser, append(offline, "--dump-dom", "file://"+page)...)
+	cmd.Stdout, cmd.Stderr = &dom, &logs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium --dump-dom: %v\n%s", err, logs.String())
+	}
+	for _, id := range ids {
+		i := strings.Index(dom.String(), `id="`+id+`"`)
+		if i < 0 {
+			t.Errorf("figure %s is not in the rendered DOM", id)
+			continue
+		}
+		fig := dom.String()[i:]
+		fig = fig[:strings.Index(fig, "</figure>")]
+		if !strings.Contains(fig, "<svg") || strings.Count(fig, "<path") < 5 {
+			t.Errorf("figure %s rendered without its marks (%d paths)", id, strings.Count(fig, "<path"))
+		}
+	}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "CONSOLE") || strings.Contains(line, "net::ERR") {
+			t.Errorf("browser: %s", line)
+		}
+	}
+	cmd = exec.CommandContext(ctx, browser, append(offline, "--hide-scrollbars", "--window-size=1200,2400", "--screenshot="+shot, "file://"+page)...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, b)
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() < 20_000 {
+		t.Errorf("screenshot missing or blank: %v", err)
+	}
+	if dst := os.Getenv("REPORT_SCREENSHOT"); dst != "" {
+		data, _ := os.ReadFile(shot)
+		os.WriteFile(dst, data, 0o644)
+	}
+}
+
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Bad input: no directory, a directory without tables, and tables of
+// another version are each refused with exit status 2 and one line.
+func TestReportBadInput(t *testing.T) {
+	empty := t.TempDir()
+	old := t.TempDir()
+	if code, _, stderr := replayCmd(t, "--quiet", "--out", old, sample); code != 0 {
+		t.Fatal(stderr)
+	}
+	// A summary file with another table's columns stands for one written
+	// by an older replay.
+	data, _ := os.ReadFile(filepath.Join(old, "stages.parquet"))
+	os.WriteFile(filepath.Join(old, "summary.parquet"), data, 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", filepath.Join(empty, "nope"), "-o", filepath.Join(empty, "r.html")}, "is not a directory of result tables"},
+		{[]string{"report", empty, "-o", filepath.Join(empty, "r.html")}, "no result tables in"},
+		{[]string{"report", old, "-o", filepath.Join(empty, "r.html")}, "written by another version of replay"},
+		{[]string{"report", empty}, "want -o FILE.html"},
+	} {
+		code, _, stderr := replayCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line with %q", tc.args[1:], code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(empty, "r.html")); err == nil {
+		t.Error("a failed report left a file")
+	}
+}
