@@ -32,12 +32,13 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 		x := int64(l.ChildCTAs)
 		child := overhead + float64(x+q.n)*tCTA/max(q.nCon, 1)
 		parent := float64(l.Workload) * q.tWarp
+		n, nCon := q.n, q.nCon
 		d := replay.Inline
 		if tCTA == 0 || (child <= parent && q.n+x <= p.cfg.MaxQueue) {
 			d = replay.Launch
 			q.launched(x)
 		}
-		out[i] = replay.Verdict{Decision: d, EstChildCycles: &child, EstParentCycles: &parent}
+		out[i] = replay.Verdict{Decision: d, EstChildCycles: &child, EstParentCycles: &parent, QueuedCTAs: &n, ConcurrentCTAs: &nCon}
 	}
 }
 

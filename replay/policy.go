@@ -69,6 +69,10 @@ type Verdict struct {
 	Hardware        bool
 	EstChildCycles  *float64
 	EstParentCycles *float64
+	// QueuedCTAs and ConcurrentCTAs are a controller's view when it
+	// decided (SPAWN's n and n_con), for the launches table.
+	QueuedCTAs     *int64
+	ConcurrentCTAs *float64
 }
 
 // SiteDecider is the launch-site decision point: CDP launches everything,

@@ -174,6 +174,8 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 		TargetKernelID:  target,
 		EstChildCycles:  v.EstChildCycles,
 		EstParentCycles: v.EstParentCycles,
+		SpawnN:          v.QueuedCTAs,
+		SpawnNCon:       v.ConcurrentCTAs,
 	})
 }
 

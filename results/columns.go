@@ -135,6 +135,8 @@ type launchCols struct {
 	decision                       *array.StringBuilder
 	target                         *array.Int64Builder
 	estChild, estParent            *array.Float64Builder
+	spawnN                         *array.Int64Builder
+	spawnNCon                      *array.Float64Builder
 }
 
 func (t *launchCols) bind() {
@@ -142,6 +144,7 @@ func (t *launchCols) bind() {
 	t.warp, t.lane = t.int32s(), t.int32s()
 	t.child, t.workload, t.decision = t.int64s(), t.int64s(), t.str()
 	t.target, t.estChild, t.estParent = t.int64s(), t.float64s(), t.float64s()
+	t.spawnN, t.spawnNCon = t.int64s(), t.float64s()
 }
 
 func (t *launchCols) append(r *Launch) {
@@ -157,6 +160,12 @@ func (t *launchCols) append(r *Launch) {
 	appendOptID(t.target, r.TargetKernelID)
 	appendOptFloat(t.estChild, r.EstChildCycles)
 	appendOptFloat(t.estParent, r.EstParentCycles)
+	if r.SpawnN == nil {
+		t.spawnN.AppendNull()
+	} else {
+		t.spawnN.Append(*r.SpawnN)
+	}
+	appendOptFloat(t.spawnNCon, r.SpawnNCon)
 }
 
 type occupancyCols struct {

@@ -4,6 +4,7 @@ import "math"
 
 func u64(v uint64) *uint64    { return &v }
 func f64p(v float64) *float64 { return &v }
+func i64p(v int64) *int64     { return &v }
 
 // writeFixture writes rows of every table for two runs, with nil and set
 // pointer fields, extreme ids and non-integral floats.
@@ -22,7 +23,7 @@ func writeFixture(w *Writer) {
 		ChildKernelID: math.MaxUint64, Workload: 17, Decision: "launch"})
 	w.Launch(Launch{SiteID: 3, Cycle: 481, ParentKernelID: 1, ParentCTA: 1, Warp: 2, Lane: 30,
 		ChildKernelID: 9, Workload: 2, Decision: "coalesce", TargetKernelID: u64(1),
-		EstChildCycles: f64p(1234.5), EstParentCycles: f64p(0.1)})
+		EstChildCycles: f64p(1234.5), EstParentCycles: f64p(0.1), SpawnN: i64p(-7), SpawnNCon: f64p(2.5)})
 	w.Occupancy(Occupancy{Cycle: 0, WindowCycles: 1000, SM: 12, ActiveWarps: 15.75, ActiveCTAs: 1.5})
 	w.Page(Page{Page: 5, Buffer: 2, Event: "ready", Cycle: 100})
 	w.Page(Page{Page: 5, Buffer: 2, Event: "owner", KernelID: u64(1), Cycle: 303})
@@ -63,9 +64,9 @@ var fixtureRows = map[string][][]any{
 	},
 	"launches": {
 		{"bfs.trace.zst", "cdp", "", int64(3), int64(480), int64(1), int64(1), int32(2), int32(31),
-			int64(-1), int64(17), "launch", nil, nil, nil},
+			int64(-1), int64(17), "launch", nil, nil, nil, nil, nil},
 		{"bfs.trace.zst", "cdp", "", int64(3), int64(481), int64(1), int64(1), int32(2), int32(30),
-			int64(9), int64(2), "coalesce", int64(1), 1234.5, 0.1},
+			int64(9), int64(2), "coalesce", int64(1), 1234.5, 0.1, int64(-7), 2.5},
 	},
 	"occupancy": {
 		{"bfs.trace.zst", "cdp", "", int64(0), int64(1000), int32(12), 15.75, 1.5},

@@ -89,6 +89,11 @@ type Launch struct {
 	TargetKernelID  *uint64
 	EstChildCycles  *float64
 	EstParentCycles *float64
+	// SpawnN and SpawnNCon are SPAWN's n (child CTAs in its queuing
+	// system) and n_con (their average concurrency) at the decision; nil
+	// for other policies.
+	SpawnN    *int64
+	SpawnNCon *float64
 }
 
 // Occupancy is one row per SM per time window.

@@ -18,9 +18,13 @@
 //     launch cycle); "host I/O" and copy-engine stages from the stages
 //     table.
 //   - flows from a launch site to the child kernel it launched, or to the
-//     first CTA of the group it coalesced into.
-//   - counters: resident warps on the GPU per occupancy window, and the
-//     contention model's issue and DRAM utilisation (as run averages).
+//     first CTA of the group it coalesced into, and from each host call
+//     (launch; Pagoda's spawn, GeMTC's push) to its kernel or task.
+//   - counters: resident warps on the GPU per occupancy window, the
+//     contention model's issue and DRAM utilisation (as run averages), and
+//     SPAWN's n and n_con at each decision. Pending launches have no
+//     counter of their own: each is a "queued" slice on the kernels
+//     track, so their number at a time is the queued slices there.
 //
 // Times are microseconds of the replay GPU's clock; every slice also
 // carries its cycles in args. Chrome's JSON format was chosen over
@@ -62,6 +66,7 @@ type Writer struct {
 	pid       int
 	mhz       float64
 	hostIssue int64
+	hostCall  string // what the host's call for a kernel is named: launch, spawn, push
 	ctas      int64 // CTA slices written this run
 	dropped   int64
 	sms       map[int32]*lanes // per SM
@@ -159,6 +164,13 @@ func (w *Writer) Begin(run results.Run) {
 	w.groups = map[uint64]bool{}
 	w.names = map[uint64]string{}
 	w.occOpen = false
+	w.hostCall = "launch"
+	switch run.Policy {
+	case "pagoda":
+		w.hostCall = "spawn"
+	case "gemtc":
+		w.hostCall = "push"
+	}
 	name := run.Trace + " · " + run.Policy
 	if run.Params != "" {
 		name += " · " + run.Params
@@ -268,8 +280,15 @@ func (w *Writer) kernelName(id uint64) string {
 }
 
 // Launch remembers a launch site until its parent CTA's row gives it a
-// lane; a coalesced group waits for its first CTA.
+// lane; a coalesced group waits for its first CTA. A controller's view at
+// the decision (SPAWN's n and n_con) becomes two counters.
 func (w *Writer) Launch(l results.Launch) {
+	if l.SpawnN != nil {
+		w.counter("SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
+	}
+	if l.SpawnNCon != nil {
+		w.counter("SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
+	}
 	switch l.Decision {
 	case "launch":
 		k := ctaKey{l.ParentKernelID, l.ParentCTA}
@@ -297,7 +316,10 @@ func (w *Writer) Kernel(k results.Kernel) {
 		w.flow("f", k.KernelID, tid, k.LaunchCycle)
 	} else if w.hostIssue > 0 {
 		end := k.LaunchCycle + w.hostIssue
-		w.slice(w.lane(hostTID, &w.host, "host", k.LaunchCycle, end), "launch "+k.Name, k.LaunchCycle, end, fmt.Sprintf(`"kernel_id":%d`, k.KernelID))
+		host := w.lane(hostTID, &w.host, "host", k.LaunchCycle, end)
+		w.slice(host, w.hostCall+" "+k.Name, k.LaunchCycle, end, fmt.Sprintf(`"kernel_id":%d`, k.KernelID))
+		w.flow("s", k.KernelID, host, k.LaunchCycle)
+		w.flow("f", k.KernelID, tid, k.LaunchCycle)
 	}
 }
 

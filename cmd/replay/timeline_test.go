@@ -43,7 +43,8 @@ type traceEvent struct {
 // track's first lane (queued 90..190, running 190..200); kernel 1 (queued
 // 0..10, running 10..250) a second. The host's launch call is 0..10; the
 // stages table's kernels span 0..250. The flow runs from CTA 1/0's lane
-// at 90 to kernel 2's at 90. Occupancy: one window, (240 + 140 + 10) /
+// at 90 to kernel 2's at 90, and one from the host's call at 0 to kernel
+// 1's wait at 0. Occupancy: one window, (240 + 140 + 10) /
 // 250 = 1.56 warps.
 func TestTimelineOfASite(t *testing.T) {
 	dir := t.TempDir()
@@ -100,7 +101,7 @@ func TestTimelineOfASite(t *testing.T) {
 		t.Errorf("slices:\n%s\nwant:\n%s", strings.Join(slices_, "\n"), strings.Join(want, "\n"))
 	}
 	slices.Sort(flows)
-	if w := []string{"f 2 kernels@90", "s 2 SM 0 (2)@90"}; !slices.Equal(flows, w) {
+	if w := []string{"f 1 kernels (2)@0", "f 2 kernels@90", "s 1 host@0", "s 2 SM 0 (2)@90"}; !slices.Equal(flows, w) {
 		t.Errorf("flows %v, want %v", flows, w)
 	}
 	if !slices.Contains(counters, `resident warps@0={"warps":1.56}`) {
@@ -112,10 +113,11 @@ func TestTimelineOfASite(t *testing.T) {
 }
 
 // --timeline-ctas caps the CTA slices and says so; the file is still
-// valid JSON.
+// valid JSON. Under SPAWN the controller's n and n_con are counters, the
+// first decision seeing an empty queue.
 func TestTimelineCap(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
-	code, _, stderr := replayCmd(t, "--policy=cdp", "--timeline", out, "--timeline-ctas", "10", "--quiet", sample)
+	code, _, stderr := replayCmd(t, "--policy=spawn", "--timeline", out, "--timeline-ctas", "10", "--quiet", sample)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -125,10 +127,17 @@ func TestTimelineCap(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	ctas := 0
+	var n []string
 	for _, e := range doc.TraceEvents {
+		if e.Ph == "C" && strings.HasPrefix(e.Name, "SPAWN n ") {
+			n = append(n, string(e.Args))
+		}
 		if e.Ph == "X" && strings.Contains(string(e.Args), `"cta":`) && e.Name != "stalled" {
 			ctas++
 		}
+	}
+	if len(n) != 1039 || n[0] != `{"n":0}` {
+		t.Errorf("%d SPAWN n counter values (want one per launching lane, 1039), the first %v", len(n), n[:min(1, len(n))])
 	}
 	if ctas != 10 || !strings.Contains(string(data), "CTA slices left out (--timeline-ctas 10)") {
 		t.Errorf("%d CTA slices (want 10) and the note: %v", ctas, strings.Contains(string(data), "left out"))
