@@ -67,7 +67,7 @@ type Writer struct {
 	mhz       float64
 	hostIssue int64
 	hostCall  string // what the host's call for a kernel is named: launch, spawn, push
-	ctas      int64 // CTA slices written this run
+	ctas      int64  // CTA slices written this run
 	dropped   int64
 	sms       map[int32]*lanes // per SM
 	kernels   lanes
