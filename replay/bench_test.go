@@ -66,11 +66,16 @@ func benchReplay(b *testing.B, data []byte, policy string) {
 // benchReplayOn is benchReplay on a given GPU preset.
 func benchReplayOn(b *testing.B, data []byte, gpu, policy string) {
 	cfg, _ := model.Preset(gpu)
+	benchReplayWith(b, cfg, policy, func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) })
+}
+
+// benchReplayWith replays the trace open gives under policy on cfg once
+// per iteration and reports CTAs replayed per second.
+func benchReplayWith(b *testing.B, cfg model.Config, policy string, open replay.Opener) {
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 	var ctas int64
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -145,25 +150,10 @@ func benchContention(b *testing.B, data []byte) {
 		b.Run("contention="+mode, func(b *testing.B) {
 			cfg, _ := model.Preset("k20c")
 			cfg.Model.Contention = mode
-			pol, err := policies.New("cdp", cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			open := func() (trace.Source, error) {
+			benchReplayWith(b, cfg, "cdp", func() (trace.Source, error) {
 				r, err := trace.NewReader(bytes.NewReader(data))
 				return demanding{r}, err
-			}
-			var ctas int64
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				ctas += st.CTAs
-			}
-			b.ReportMetric(float64(ctas)/b.Elapsed().Seconds(), "CTAs/s")
+			})
 		})
 	}
 }

@@ -139,11 +139,8 @@ func (e *engine) resumeWarp(c *ctaRun, w int) {
 // time, the inlined work is progress.
 func (se *siteEngine) reachShared(c *ctaRun, w int) {
 	e := se.e
-	sites := c.spec().x.sites
+	sites, first, last, cost := se.pass(c, w)
 	wr := &c.warps[w]
-	first, last := siteLanes(sites, wr.next, w)
-	cost := se.decide(c, w, sites[first:last])
-	wr.shift += cost.launch + cost.inline
 	wr.work = cost.inline
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last

@@ -37,11 +37,8 @@ func (LaunchAll) Decide(s *Site, out []Verdict) {
 // launching at the same point form one site.
 func (se *siteEngine) reach(c *ctaRun, w int) {
 	e := se.e
-	sites := c.spec().x.sites
+	sites, first, last, _ := se.pass(c, w)
 	wr := &c.warps[w]
-	first, last := siteLanes(sites, wr.next, w)
-	cost := se.decide(c, w, sites[first:last])
-	wr.shift += cost.launch + cost.inline
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last
 		e.scheduleCTA(c.start+sites[last].at+wr.shift, evSite, c, w)
@@ -50,6 +47,19 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 	own := max(wr.cycles, sites[first].at)
 	wr.end = c.start + own + wr.shift
 	e.warpDone(c, wr.end)
+}
+
+// pass decides warp w's next site, adds what it costs to the warp's
+// shift, and returns the CTA's sites, the site's lanes sites[first:last]
+// and its cost. Whether sites[last] is the warp's next site is the
+// caller's to check.
+func (se *siteEngine) pass(c *ctaRun, w int) (sites []siteRec, first, last int, cost siteCost) {
+	sites = c.spec().x.sites
+	wr := &c.warps[w]
+	first, last = siteLanes(sites, wr.next, w)
+	cost = se.decide(c, w, sites[first:last])
+	wr.shift += cost.launch + cost.inline
+	return sites, first, last, cost
 }
 
 // siteLanes is the run sites[first:last] of warp w's lanes that launch at

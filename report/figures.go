@@ -117,11 +117,7 @@ func (d *Data) speedups() *Figure {
 // occupancy: resident warps on the GPU over time, per run.
 func (d *Data) occupancy() *Figure {
 	p := newPlot("Resident warps over time", "time (µs)", "resident warps (time-averaged per window)")
-	n := 0
-	for _, rd := range d.runs {
-		if len(rd.occupancy) == 0 || n == maxLines {
-			continue
-		}
+	n := d.lines(p, func(rd *runData) plotter.XYs {
 		cycles := make([]int64, 0, len(rd.occupancy))
 		for c := range rd.occupancy {
 			cycles = append(cycles, c)
@@ -131,7 +127,29 @@ func (d *Data) occupancy() *Figure {
 		for i, c := range cycles {
 			pts[i] = plotter.XY{X: rd.us(c), Y: rd.occupancy[c]}
 		}
-		l, err := plotter.NewLine(pts)
+		return pts
+	})
+	if n == 0 {
+		return nil
+	}
+	return &Figure{Name: "occupancy", Title: "Occupancy over time", Caption: "Resident warps summed over the SMs, per occupancy window (the occupancy table), for up to eight runs.",
+		plot: p, width: 720, height: 320}
+}
+
+// lines adds one line per run for which pts gives points, up to maxLines,
+// each in its own colour with the run in the legend, and returns how many
+// it added.
+func (d *Data) lines(p *plot.Plot, pts func(*runData) plotter.XYs) int {
+	n := 0
+	for _, rd := range d.runs {
+		if n == maxLines {
+			break
+		}
+		xy := pts(rd)
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
 		if err != nil {
 			continue
 		}
@@ -140,11 +158,7 @@ func (d *Data) occupancy() *Figure {
 		p.Legend.Add(rd.summary.run.label(), l)
 		n++
 	}
-	if n == 0 {
-		return nil
-	}
-	return &Figure{Name: "occupancy", Title: "Occupancy over time", Caption: "Resident warps summed over the SMs, per occupancy window (the occupancy table), for up to eight runs.",
-		plot: p, width: 720, height: 320}
+	return n
 }
 
 // decisions: how each run's launch sites were decided.
@@ -223,26 +237,15 @@ func (d *Data) estimates() *Figure {
 // pageReadiness: pages on the GPU over time (CRCS runs).
 func (d *Data) pageReadiness() *Figure {
 	p := newPlot("Pages ready on the GPU", "time (µs)", "pages ready")
-	n := 0
-	for _, rd := range d.runs {
-		if len(rd.ready) == 0 || n == maxLines {
-			continue
-		}
+	n := d.lines(p, func(rd *runData) plotter.XYs {
 		r := slices.Clone(rd.ready)
 		slices.Sort(r)
 		pts := make(plotter.XYs, len(r))
 		for i, c := range r {
 			pts[i] = plotter.XY{X: rd.us(c), Y: float64(i + 1)}
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			continue
-		}
-		l.Color = plotutil.Color(n)
-		p.Add(l)
-		p.Legend.Add(rd.summary.run.label(), l)
-		n++
-	}
+		return pts
+	})
 	if n == 0 {
 		return nil
 	}
@@ -253,10 +256,9 @@ func (d *Data) pageReadiness() *Figure {
 // taskLatency: the distribution of task latencies per task-policy run.
 func (d *Data) taskLatency() *Figure {
 	p := newPlot("Task latency", "latency (µs)", "fraction of tasks")
-	n := 0
-	for _, rd := range d.runs {
-		if len(rd.latencies) == 0 || n == maxLines {
-			continue
+	n := d.lines(p, func(rd *runData) plotter.XYs {
+		if len(rd.latencies) == 0 {
+			return nil
 		}
 		l := slices.Clone(rd.latencies)
 		slices.Sort(l)
@@ -265,16 +267,8 @@ func (d *Data) taskLatency() *Figure {
 		for i := 0; i < len(l); i += step {
 			pts = append(pts, plotter.XY{X: rd.us(l[i]), Y: float64(i+1) / float64(len(l))})
 		}
-		pts = append(pts, plotter.XY{X: rd.us(l[len(l)-1]), Y: 1})
-		line, err := plotter.NewLine(pts)
-		if err != nil {
-			continue
-		}
-		line.Color = plotutil.Color(n)
-		p.Add(line)
-		p.Legend.Add(rd.summary.run.label(), line)
-		n++
-	}
+		return append(pts, plotter.XY{X: rd.us(l[len(l)-1]), Y: 1})
+	})
 	if n == 0 {
 		return nil
 	}
