@@ -27,11 +27,21 @@ func newOccupancy(cfg model.Config, sink results.Sink) occupancy {
 }
 
 // change must be called just before an SM's resident counts change at now.
+// The window it was in is closed when now is past it; the whole windows
+// from there to now, in which the SM's counts did not change, make one
+// row of their total width, so a replay's rows grow with its state
+// changes, not with simulated time (an idle gap of seconds is one row per
+// SM).
 func (o *occupancy) change(s *sm, now int64) {
 	a := &s.occ
-	for now >= a.window+o.width {
+	if now >= a.window+o.width {
 		o.add(s, a.window+o.width)
 		o.flush(s)
+		if k := (now - a.window) / o.width; k > 0 {
+			d := k * o.width
+			o.add(s, a.window+d)
+			o.emit(s, d)
+		}
 	}
 	o.add(s, now)
 }
@@ -48,17 +58,21 @@ func (o *occupancy) add(s *sm, t int64) {
 }
 
 // flush writes the current window's row and opens the next window.
-func (o *occupancy) flush(s *sm) {
+func (o *occupancy) flush(s *sm) { o.emit(s, o.width) }
+
+// emit writes the row of the width cycles from the current window's start
+// and opens the next window after them.
+func (o *occupancy) emit(s *sm, width int64) {
 	a := &s.occ
-	w := float64(o.width)
+	w := float64(width)
 	o.sink.Occupancy(results.Occupancy{
 		Cycle:        a.window,
-		WindowCycles: o.width,
+		WindowCycles: width,
 		SM:           int32(s.id),
 		ActiveWarps:  a.warps / w,
 		ActiveCTAs:   a.ctas / w,
 	})
-	a.window += o.width
+	a.window += width
 	a.warps, a.ctas = 0, 0
 }
 

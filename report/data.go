@@ -60,9 +60,9 @@ type span struct {
 // runData is what the figures need of one run.
 type runData struct {
 	summary   summaryRow
-	occupancy map[int64]float64 // window start → resident warps on the GPU
-	kernels   []kernelSpan      // the first maxGantt kernels by launch
-	latencies []int64           // task latency (end − launch) of every kernel, task policies only
+	occupancy []float64    // resident warp·cycles on the GPU per bin of occBins
+	kernels   []kernelSpan // the first maxGantt kernels by launch
+	latencies []int64      // task latency (end − launch) of every kernel, task policies only
 	stages    []span
 	ready     []int64 // cycles at which pages became ready
 	estimates []estimate
@@ -117,7 +117,7 @@ func (d *Data) load(dir string) error {
 			if s.makespanUS > 0 {
 				s.clockMHz = float64(s.makespan) / s.makespanUS
 			}
-			rd := &runData{summary: s, occupancy: map[int64]float64{}}
+			rd := &runData{summary: s, occupancy: make([]float64, occBins)}
 			d.runs = append(d.runs, rd)
 			d.index[r] = rd
 		}
@@ -175,9 +175,29 @@ func addKernel(rd *runData, c colset, i int) {
 	}
 }
 
+// addOccupancy spreads a row's warp·cycles over the bins its span covers:
+// rows cover runs of windows of different widths per SM (an SM's
+// unchanged windows are one row), so the GPU-wide level needs a common
+// grid.
 func addOccupancy(rd *runData, c colset, i int) {
-	rd.occupancy[c.i64(3, i)] += c.f64(6, i)
+	start, width, warps := c.i64(3, i), c.i64(4, i), c.f64(6, i)
+	bin := rd.occBin()
+	for t := start; t < start+width; {
+		b := min(t/bin, occBins-1)
+		end := min(start+width, (b+1)*bin)
+		if b == occBins-1 {
+			end = start + width
+		}
+		rd.occupancy[b] += warps * float64(end-t)
+		t = end
+	}
 }
+
+// occBins is the resolution of the occupancy figure.
+const occBins = 400
+
+// occBin is the width in cycles of one occupancy bin of the run.
+func (rd *runData) occBin() int64 { return max(1, (rd.summary.makespan+occBins-1)/occBins) }
 
 func addStage(rd *runData, c colset, i int) {
 	rd.stages = append(rd.stages, span{c.str(3, i), c.i64(4, i), c.i64(5, i)})

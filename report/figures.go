@@ -118,21 +118,23 @@ func (d *Data) speedups() *Figure {
 func (d *Data) occupancy() *Figure {
 	p := newPlot("Resident warps over time", "time (µs)", "resident warps (time-averaged per window)")
 	n := d.lines(p, func(rd *runData) plotter.XYs {
-		cycles := make([]int64, 0, len(rd.occupancy))
-		for c := range rd.occupancy {
-			cycles = append(cycles, c)
+		bin := rd.occBin()
+		var pts plotter.XYs
+		for b, wc := range rd.occupancy {
+			if int64(b)*bin >= rd.summary.makespan {
+				break
+			}
+			pts = append(pts, plotter.XY{X: rd.us(int64(b) * bin), Y: wc / float64(bin)})
 		}
-		slices.Sort(cycles)
-		pts := make(plotter.XYs, len(cycles))
-		for i, c := range cycles {
-			pts[i] = plotter.XY{X: rd.us(c), Y: rd.occupancy[c]}
+		if slices.ContainsFunc(pts, func(xy plotter.XY) bool { return xy.Y > 0 }) {
+			return pts
 		}
-		return pts
+		return nil
 	})
 	if n == 0 {
 		return nil
 	}
-	return &Figure{Name: "occupancy", Title: "Occupancy over time", Caption: "Resident warps summed over the SMs, per occupancy window (the occupancy table), for up to eight runs.",
+	return &Figure{Name: "occupancy", Title: "Occupancy over time", Caption: "Resident warps summed over the SMs (the occupancy table), time-averaged over 400 equal bins of each run, for up to eight runs.",
 		plot: p, width: 720, height: 320}
 }
 

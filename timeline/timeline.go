@@ -20,7 +20,7 @@
 //   - flows from a launch site to the child kernel it launched, or to the
 //     first CTA of the group it coalesced into, and from each host call
 //     (launch; Pagoda's spawn, GeMTC's push) to its kernel or task.
-//   - counters: resident warps on the GPU per occupancy window, the
+//   - counters: resident warps per SM (the occupancy table's rows), the
 //     contention model's issue and DRAM utilisation (as run averages), and
 //     SPAWN's n and n_con at each decision. Pending launches have no
 //     counter of their own: each is a "queued" slice on the kernels
@@ -76,9 +76,6 @@ type Writer struct {
 	sites     map[ctaKey][]site // launch sites waiting for their parent CTA's lane
 	groups    map[uint64]bool   // coalesced groups waiting for their first CTA
 	names     map[uint64]string // kernel names seen (kernel rows come after their CTAs)
-	occCycle  int64
-	occWarps  float64
-	occOpen   bool
 }
 
 type ctaKey struct {
@@ -163,7 +160,6 @@ func (w *Writer) Begin(run results.Run) {
 	w.sites = map[ctaKey][]site{}
 	w.groups = map[uint64]bool{}
 	w.names = map[uint64]string{}
-	w.occOpen = false
 	w.hostCall = "launch"
 	switch run.Policy {
 	case "pagoda":
@@ -323,14 +319,11 @@ func (w *Writer) Kernel(k results.Kernel) {
 	}
 }
 
-// Occupancy adds the window's resident warps to the GPU-wide counter.
+// Occupancy sets an SM's resident-warp counter for the row's span: rows
+// come per SM, lazily (an SM's unchanged windows are one row), so each SM
+// has a counter of its own rather than a GPU-wide sum.
 func (w *Writer) Occupancy(o results.Occupancy) {
-	if w.occOpen && o.Cycle != w.occCycle {
-		w.counter("resident warps", w.occCycle, "warps", w.occWarps)
-		w.occWarps = 0
-	}
-	w.occOpen, w.occCycle = true, o.Cycle
-	w.occWarps += o.ActiveWarps
+	w.counter(fmt.Sprintf("SM %d resident warps", o.SM), o.Cycle, "warps", o.ActiveWarps)
 }
 
 func (w *Writer) counter(name string, cycle int64, key string, v float64) {
@@ -362,10 +355,6 @@ func (w *Writer) Summary(s results.Summary) {
 func (w *Writer) endRun() {
 	if w.pid == 0 {
 		return
-	}
-	if w.occOpen {
-		w.counter("resident warps", w.occCycle, "warps", w.occWarps)
-		w.occOpen = false
 	}
 	if w.dropped > 0 {
 		w.meta("process_labels", 0, fmt.Sprintf("%d CTA slices left out (--timeline-ctas %d)", w.dropped, w.opt.MaxCTAs))

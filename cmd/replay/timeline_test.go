@@ -104,7 +104,7 @@ func TestTimelineOfASite(t *testing.T) {
 	if w := []string{"f 1 kernels (2)@0", "f 2 kernels@90", "s 1 host@0", "s 2 SM 0 (2)@90"}; !slices.Equal(flows, w) {
 		t.Errorf("flows %v, want %v", flows, w)
 	}
-	if !slices.Contains(counters, `resident warps@0={"warps":1.56}`) {
+	if !slices.Contains(counters, `SM 0 resident warps@0={"warps":1.56}`) {
 		t.Errorf("counters %v: want resident warps 1.56 at 0", counters)
 	}
 	if !slices.ContainsFunc(counters, func(c string) bool { return strings.HasPrefix(c, "issue utilisation@250=") }) {
