@@ -78,12 +78,17 @@ func TestNewErrorsAndCombinations(t *testing.T) {
 	if _, err := New("flat+threshold", cfg); err == nil || !strings.Contains(err.Error(), "both decide launch sites") {
 		t.Errorf("conflicting combination: %v", err)
 	}
-	p, err := New("cdp+flat", cfg)
+	// The baseline in a combination changes nothing: flat+cdp would
+	// silently mean flat.
+	if _, err := New("flat+cdp", cfg); err == nil || !strings.Contains(err.Error(), "policy cdp is the baseline hardware and changes nothing in the combination flat+cdp") {
+		t.Errorf("flat+cdp: %v", err)
+	}
+	p, err := New("flat+ppcs", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name != "cdp+flat" || decide(t, p, 5)[0] != replay.Inline {
-		t.Errorf("cdp+flat: name %q, decision %s", p.Name, decide(t, p, 5)[0])
+	if p.Name != "flat+ppcs" || decide(t, p, 5)[0] != replay.Inline || p.Placer == nil {
+		t.Errorf("flat+ppcs: name %q, decision %s, placer %v", p.Name, decide(t, p, 5)[0], p.Placer)
 	}
 }
 

@@ -64,6 +64,9 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 			return p, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
 		}
 		q := i.New(cfg)
+		if len(parts) > 1 && baseline(q) {
+			return p, fmt.Errorf("policy %s is the baseline hardware and changes nothing in the combination %s; name the other policies without it", i.Name, spec)
+		}
 		if q.Tasks != nil && len(parts) > 1 {
 			return p, fmt.Errorf("policy %s runs tasks on its own runtime instead of the hardware path the other policies act on; it combines with none", i.Name)
 		}
@@ -72,6 +75,12 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 		}
 	}
 	return p, nil
+}
+
+// baseline reports whether q overrides no hook: the hardware as it is.
+func baseline(q replay.Policy) bool {
+	return q.Sites == nil && q.Placer == nil && q.Gate == nil && q.Observer == nil &&
+		q.IO == replay.IOSerial && !q.OwnStreams && q.Tasks == nil && !q.ExclusiveSMs
 }
 
 // merge adds q's hooks to p, refusing two mechanisms at one decision point.

@@ -349,3 +349,43 @@ func TestSweepAndBest(t *testing.T) {
 		}
 	}
 }
+
+// Data-loss traps are errors or kept apart: an empty --policy (an unset
+// shell variable) must not overwrite tables with empty ones, the baseline
+// in a combination changes nothing, and two traces with one file name get
+// distinct trace values.
+func TestNoSilentDataLoss(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--policy=", "--out", dir, sample}, "--policy is empty"},
+		{[]string{"--policy=flat+cdp", sample}, "changes nothing in the combination flat+cdp"},
+	} {
+		if code, _, stderr := replayCmd(t, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused run wrote %d files", len(entries))
+	}
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, d := range []string{a, b} {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "x.trace.zst"), data, 0o644)
+	}
+	out := filepath.Join(dir, "out")
+	code, _, stderr := replayCmd(t, "--quiet", "--format=csv", "--out", out, filepath.Join(a, "x.trace.zst"), filepath.Join(b, "x.trace.zst"))
+	if code != 0 || !strings.Contains(stderr, "shares its file name with another trace") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.csv"))
+	if !strings.Contains(string(summary), filepath.ToSlash(a)+"/x,cdp") || !strings.Contains(string(summary), filepath.ToSlash(b)+"/x,cdp") {
+		t.Errorf("trace values not kept apart:\n%s", summary)
+	}
+}

@@ -86,6 +86,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usagef("no trace given")
 	}
+	if len(f.policies) == 0 {
+		return usagef("--policy is empty; name at least one policy (see replay policies)")
+	}
 	format, err := results.ParseFormat(f.format)
 	if err != nil {
 		return usagef("%v", err)
@@ -111,8 +114,12 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		sink = tee{tables: sink, tl: tl}
 	}
 	var rows []summaryRow
-	for _, path := range fs.Args() {
-		r, err := replayTrace(path, f, sink, stderr)
+	names := traceNames(fs.Args())
+	for i, path := range fs.Args() {
+		if names[i] != traceName(path) {
+			fmt.Fprintf(stderr, "replay: note: %s shares its file name with another trace; its trace column is %q\n", path, names[i])
+		}
+		r, err := replayTrace(path, names[i], f, sink, stderr)
 		rows = append(rows, r...)
 		if err != nil {
 			sink.Abort()
@@ -168,7 +175,7 @@ type summaryRow struct {
 // replayTrace replays one trace under every policy, once per swept
 // combination. Speedups are against the first policy with the same
 // combination.
-func replayTrace(path string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
+func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, badInput(err)
 	}
@@ -186,7 +193,7 @@ func replayTrace(path string, f replayFlags, sink tableSink, stderr io.Writer) (
 		if err != nil {
 			return rows, usagef("--sweep %s: %v", c, err)
 		}
-		r, err := replayPolicies(path, cfg, c, f.policies, sink, stderr)
+		r, err := replayPolicies(path, name, cfg, c, f.policies, sink, stderr)
 		rows = append(rows, r...)
 		if err != nil {
 			return rows, err
@@ -196,8 +203,7 @@ func replayTrace(path string, f replayFlags, sink tableSink, stderr io.Writer) (
 }
 
 // replayPolicies replays one trace on one configuration under every policy.
-func replayPolicies(path string, cfg model.Config, c combo, specs []string, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
-	name := traceName(path)
+func replayPolicies(path, name string, cfg model.Config, c combo, specs []string, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
 	open := func() (trace.Source, error) { return trace.Open(path) }
 	var rows []summaryRow
 	var first int64
@@ -296,8 +302,26 @@ func summarize(cfg model.Config, st *replay.Stats, first int64) results.Summary 
 	return st.Summary(cfg.GPU.Name, first)
 }
 
-// traceName is the trace column's value: the file name without its
-// trace extensions.
+// traceNames are the trace column's values for the paths: each file's
+// name without its trace extensions, or, for files that share a name, the
+// path without them, so their rows stay apart.
+func traceNames(paths []string) []string {
+	count := map[string]int{}
+	for _, p := range paths {
+		count[traceName(p)]++
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = traceName(p)
+		if count[names[i]] > 1 {
+			names[i] = filepath.ToSlash(filepath.Join(filepath.Dir(filepath.Clean(p)), names[i]))
+		}
+	}
+	return names
+}
+
+// traceName is the trace column's value for one trace: the file name
+// without its trace extensions.
 func traceName(path string) string {
 	base := filepath.Base(path)
 	for _, ext := range []string{".zst", ".trace", ".jsonl", ".json"} {
