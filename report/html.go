@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // page is the HTML report: one file, its figures inline as SVG, no script
@@ -117,22 +119,13 @@ func stripProlog(svg []byte) string {
 
 // writeFile writes data through a temporary file renamed into place.
 func writeFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := tempfile.Create(path)
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
+		f.Discard()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return f.Commit()
 }

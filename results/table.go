@@ -3,31 +3,24 @@ package results
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
-	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // batchRows is how many rows a table collects in its builders before it
 // hands them to the encoder as one record batch.
 const batchRows = 1 << 16
 
-// tmpSeq makes temporary names unique among Writers of one process writing
-// to the same directory; the process id separates processes.
-var tmpSeq atomic.Uint64
-
 // table streams the rows of one output table into a temporary file. Rows
 // collect in Arrow builders and go out as a record batch every batch rows,
 // so memory holds at most one batch per table.
 type table struct {
-	name    string // table name, e.g. "ctas"
-	final   string // path the file gets on success
-	tmp     string // path it is written under until then
-	file    *os.File
+	name    string         // table name, e.g. "ctas"
+	final   string         // path the file gets on success
+	file    *tempfile.File // written under a temporary name until then
 	out     *posWriter
 	enc     encoder
 	rb      *array.RecordBuilder
@@ -46,13 +39,11 @@ func (t *table) open(dir string, id int, f Format, mem memory.Allocator, batch i
 	t.name = tableNames[id]
 	t.batch = batch
 	t.final = filepath.Join(dir, t.name+"."+string(f))
-	tmp := filepath.Join(dir, "."+t.name+"."+string(f)+".tmp-"+
-		strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tmpSeq.Add(1), 10))
-	file, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	file, err := tempfile.Create(t.final)
 	if err != nil {
 		return fmt.Errorf("results: creating %s table: %w", t.name, err)
 	}
-	t.tmp, t.file = tmp, file
+	t.file = file
 	t.out = &posWriter{buf: bufio.NewWriterSize(file, 1<<20)}
 	t.rb = array.NewRecordBuilder(mem, schemas[id])
 	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
@@ -109,11 +100,6 @@ func (t *table) finish() error {
 	if err := t.file.Sync(); err != nil {
 		return t.errorf("syncing: %w", err)
 	}
-	err := t.file.Close()
-	t.file = nil
-	if err != nil {
-		return t.errorf("closing: %w", err)
-	}
 	return nil
 }
 
@@ -121,10 +107,11 @@ func (t *table) finish() error {
 // older file of that name atomically, so a reader sees the old table or the
 // new one, never part of one.
 func (t *table) commit() error {
-	if err := os.Rename(t.tmp, t.final); err != nil {
-		return t.errorf("renaming: %w", err)
+	err := t.file.Commit()
+	t.file = nil
+	if err != nil {
+		return t.errorf("closing and renaming: %w", err)
 	}
-	t.tmp = ""
 	return nil
 }
 
@@ -133,12 +120,8 @@ func (t *table) commit() error {
 func (t *table) discard() {
 	t.release()
 	if t.file != nil {
-		t.file.Close()
+		t.file.Discard()
 		t.file = nil
-	}
-	if t.tmp != "" {
-		os.Remove(t.tmp)
-		t.tmp = ""
 	}
 }
 

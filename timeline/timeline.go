@@ -37,10 +37,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/results"
 )
 
@@ -56,7 +55,7 @@ type Options struct {
 // and Begin before each run's rows, Summary after them, then Close. A
 // failed run's file is removed by Abort, never left half written.
 type Writer struct {
-	f    *os.File
+	f    *tempfile.File
 	path string
 	w    *bufio.Writer
 	opt  Options
@@ -121,7 +120,7 @@ const (
 // the same directory that Close renames into place. Call SetModel before
 // each Begin.
 func Create(path string, opt Options) (*Writer, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := tempfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -368,28 +367,17 @@ func (w *Writer) Close() error {
 	if w.err == nil {
 		w.err = w.w.Flush()
 	}
-	if err := w.f.Close(); w.err == nil {
-		w.err = err
-	}
 	if w.err != nil {
-		os.Remove(w.f.Name())
+		w.f.Discard()
 		return fmt.Errorf("timeline %s: %w", w.path, w.err)
 	}
-	if err := os.Chmod(w.f.Name(), 0o644); err != nil {
-		os.Remove(w.f.Name())
-		return err
-	}
-	if err := os.Rename(w.f.Name(), w.path); err != nil {
-		os.Remove(w.f.Name())
-		return err
+	if err := w.f.Commit(); err != nil {
+		return fmt.Errorf("timeline %s: %w", w.path, err)
 	}
 	return nil
 }
 
 // Abort removes the unfinished file.
-func (w *Writer) Abort() {
-	w.f.Close()
-	os.Remove(w.f.Name())
-}
+func (w *Writer) Abort() { w.f.Discard() }
 
 var _ io.Closer = (*Writer)(nil)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/gpureplay/gpureplay/convert/accelsim"
 	"github.com/gpureplay/gpureplay/convert/kineto"
 	"github.com/gpureplay/gpureplay/convert/nsys"
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -212,19 +211,15 @@ func forEach(src trace.Source, fn func(trace.Record) error) error {
 // beside it that is renamed only when fill and the encoder both succeed, so
 // a failed run never leaves a half-written trace.
 func writeTrace(path string, fill func(trace.Sink) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := tempfile.Create(path)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			tmp.Discard()
 		}
 	}()
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
 	bw := bufio.NewWriterSize(tmp, 1<<16)
 	var enc interface {
 		trace.Sink
@@ -238,8 +233,8 @@ func writeTrace(path string, fill func(trace.Sink) error) (err error) {
 	if err := fill(enc); err != nil {
 		return err
 	}
-	if err := errors.Join(enc.Close(), bw.Flush(), tmp.Close()); err != nil {
+	if err := errors.Join(enc.Close(), bw.Flush()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Commit()
 }

@@ -18,7 +18,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/spf13/pflag"
 )
 
@@ -62,7 +65,34 @@ func commands() []command {
 }
 
 func main() {
+	// Registered before anything is written, so no signal can find a
+	// temporary file without the handler that removes it.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go exitOnSignal(sigs)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// exitOnSignal waits for SIGINT or SIGTERM, removes every temporary file
+// the command has open (tables, timeline, report, traces: nothing half
+// written is left, and earlier complete files stay as they were), says so,
+// and exits 130 or 143 as a shell does for a process the signal killed.
+func exitOnSignal(sigs <-chan os.Signal) {
+	s := <-sigs
+	code := 130
+	if s == syscall.SIGTERM {
+		code = 143
+	}
+	tempfile.Exit(code, func(n int) {
+		fmt.Fprintf(os.Stderr, "\nreplay: %s: stopped; removed %d unfinished %s\n", s, n, plural(n, "file"))
+	})
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	return what + "s"
 }
 
 // run executes the command line and returns the exit status.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/report"
 	"github.com/gpureplay/gpureplay/results"
 )
@@ -70,22 +70,13 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 // writeAtomic writes data to path through a temporary file renamed into
 // place, so a failure leaves no half-written page.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := tempfile.Create(path)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if _, err := f.Write(data); err != nil {
+		f.Discard()
+		return err
 	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return f.Commit()
 }
