@@ -99,9 +99,9 @@ func (e *engine) mayStart(c *ctaRun) bool {
 // spec is what the trace says about c: its kernel's CTA, or its group's.
 func (c *ctaRun) spec() *ctaSpec {
 	if c.g != nil {
-		return &c.g.src.ctas[c.idx]
+		return c.g.src.ctas.at(c.idx)
 	}
-	return &c.k.ctas[c.idx]
+	return c.k.ctas.at(c.idx)
 }
 
 // retryStalled starts every stalled CTA whose gate now opens, in the order

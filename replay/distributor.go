@@ -80,7 +80,7 @@ func (e *engine) complete(k *Kernel) {
 	e.kernelsEnd = e.now
 	e.emitKernel(k)
 	e.body.forget(k)
-	k.ctas = nil
+	k.ctas = ctaTable{}
 	if k.host {
 		delete(e.live, k.id)
 		e.nextInStream(k)

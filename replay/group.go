@@ -96,7 +96,7 @@ func (e *engine) mark(k *Kernel) {
 func (e *engine) groupCTAsDone(g *group) {
 	e.agt.free(g.agtSlot)
 	e.body.forget(g.src)
-	g.src.ctas = nil
+	g.src.ctas = ctaTable{}
 	g.target.pool.open--
 	e.maybeComplete(g.target)
 	e.maybeGroupDone(g)

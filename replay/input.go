@@ -186,7 +186,7 @@ func (b *bodyCursor) adopt(k *Kernel, l *trace.Launch) error {
 	delete(b.decls, l.Kernel)
 	k.decl = d
 	k.total = d.CTAs()
-	k.ctas = make([]ctaSpec, k.total)
+	k.ctas = newCTATable(k.total)
 	b.tree[k.id] = k
 	return nil
 }
@@ -230,7 +230,7 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 	if c.CTA >= k.total {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
-	spec := &k.ctas[c.CTA]
+	spec := k.ctas.at(c.CTA)
 	spec.cycles = b.clk.scale(c.Cycles)
 	if len(c.WarpCycles) > 0 {
 		// The record is ours to keep: scale its slice in place.
@@ -275,7 +275,7 @@ func (b *bodyCursor) ref(r trace.Record) error {
 
 // extra returns CTA i's rare parts, creating them on first use.
 func (k *Kernel) extra(i uint64) *ctaExtra {
-	s := &k.ctas[i]
+	s := k.ctas.at(i)
 	if s.x == nil {
 		s.x = &ctaExtra{}
 	}

@@ -19,7 +19,7 @@ type Kernel struct {
 
 	need   need
 	total  uint64    // CTAs in the grid
-	ctas   []ctaSpec // per CTA index; released when the kernel completes
+	ctas   ctaTable // per CTA index; released when the kernel completes
 	next   uint64    // next CTA index to place
 	done   uint64    // native CTAs finished
 	kids   int       // launched children and groups not complete

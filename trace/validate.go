@@ -233,6 +233,10 @@ func (v *Validator) buffer(what string, id uint64) (int64, error) {
 	return size, nil
 }
 
+// MaxKernelCTAs bounds a kernel's grid: each CTA needs a cta record, and
+// 2^32 of them is far beyond any capture (and beyond a replay's memory).
+const MaxKernelCTAs = 1 << 32
+
 func (v *Validator) checkKernel(k *Kernel) error {
 	if v.declared.has(k.ID) {
 		return fmt.Errorf("kernel %d declared twice", k.ID)
@@ -251,8 +255,8 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	if t := k.Threads(); t > 1024 {
 		return fmt.Errorf("kernel %d has %d threads per CTA; at most 1024", k.ID, t)
 	}
-	if hi, _ := bits.Mul64(uint64(k.Grid[0])*uint64(k.Grid[1]), uint64(k.Grid[2])); hi != 0 {
-		return fmt.Errorf("kernel %d grid %v has more than 2^64 CTAs", k.ID, k.Grid)
+	if hi, n := bits.Mul64(uint64(k.Grid[0])*uint64(k.Grid[1]), uint64(k.Grid[2])); hi != 0 || n > MaxKernelCTAs {
+		return fmt.Errorf("kernel %d grid %v has more than 2^32 CTAs, more than a replay handles (one cta record each)", k.ID, k.Grid)
 	}
 	if k.Regs < 0 || k.Regs > 255 {
 		return fmt.Errorf("kernel %d uses %d registers per thread; want 0..255", k.ID, k.Regs)

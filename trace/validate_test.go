@@ -118,7 +118,8 @@ func TestValidatorRejects(t *testing.T) {
 		{"too many registers", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"regs":256}`}, 2, "256 registers"},
 		{"negative registers", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"regs":-1}`}, 2, "-1 registers"},
 		{"negative smem", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"smem":-1}`}, 2, "-1 bytes of shared memory"},
-		{"grid beyond 2^64", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[4294967295,4294967295,4294967295],"block":[1,1,1]}`}, 2, "more than 2^64 CTAs"},
+		{"grid beyond 2^64", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[4294967295,4294967295,4294967295],"block":[1,1,1]}`}, 2, "has more than 2^32 CTAs"},
+		{"grid beyond 2^32", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[4294967295,65535,65535],"block":[1,1,1]}`}, 2, "kernel 4 grid [4294967295 65535 65535] has more than 2^32 CTAs"},
 
 		// launch
 		{"launch of undeclared kernel", []string{hdr, l1}, 2, "launch of undeclared kernel 1"},

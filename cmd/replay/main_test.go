@@ -389,3 +389,27 @@ func TestNoSilentDataLoss(t *testing.T) {
 		t.Errorf("trace values not kept apart:\n%s", summary)
 	}
 }
+
+// Hostile grids end in a one-line input error, quickly and in little
+// memory: a grid past 2^32 CTAs is refused when declared, and a declared
+// grid of 10^9 CTAs costs nothing until its records arrive (here one).
+func TestHugeGridsAreInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		grid, cta, want string
+	}{
+		{"[4294967295,65535,65535]", "0", "has more than 2^32 CTAs"},
+		{"[1000000000,1,1]", "999999999", "kernel 1 has cta records for 1 of its 1000000000 CTAs"},
+	} {
+		path := filepath.Join(dir, "huge.jsonl")
+		os.WriteFile(path, []byte(`{"type":"header","version":1,"clock_mhz":706}
+{"type":"kernel","id":1,"name":"k","grid":`+tc.grid+`,"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":0}
+{"type":"cta","kernel":1,"cta":`+tc.cta+`,"cycles":10}
+`), 0o644)
+		code, _, stderr := replayCmd(t, path)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("grid %s: exit %d, %q; want 2 and one line with %q", tc.grid, code, stderr, tc.want)
+		}
+	}
+}
