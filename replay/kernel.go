@@ -18,14 +18,14 @@ type Kernel struct {
 	inKD   bool     // holds a Kernel Distributor entry
 
 	need   need
-	total  uint64    // CTAs in the grid
+	total  uint64   // CTAs in the grid
 	ctas   ctaTable // per CTA index; released when the kernel completes
-	next   uint64    // next CTA index to place
-	done   uint64    // native CTAs finished
-	kids   int       // launched children and groups not complete
-	pooled uint64    // CTAs of joined groups not yet placed
-	pool   *pool     // aggregated groups coalesced here (DTBL); nil until one is
-	marked bool      // in the FCFS list of kernels with CTAs to place
+	next   uint64   // next CTA index to place
+	done   uint64   // native CTAs finished
+	kids   int      // launched children and groups not complete
+	pooled uint64   // CTAs of joined groups not yet placed
+	pool   *pool    // aggregated groups coalesced here (DTBL); nil until one is
+	marked bool     // in the FCFS list of kernels with CTAs to place
 
 	state       kernelState
 	launchCycle int64 // host issue or device launch
