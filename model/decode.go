@@ -39,6 +39,13 @@ func decodeConfig(name string, data []byte, c *Config) (map[string]bool, error) 
 		return nil, err
 	}
 	if len(d.unknown) > 0 {
+		for _, u := range d.unknown {
+			// A top-level "gpu.sms" is the --set spelling of a nested key.
+			if k, _, _ := strings.Cut(u, " "); keyByName[k] != nil {
+				section, field, _ := strings.Cut(k, ".")
+				return nil, fmt.Errorf("%s: key %s: a GPU file nests keys by section, as the presets do: write {%q: {%q: ...}}, not %q (replay gpus lists the presets; docs/model.md the keys)", name, u, section, field, k)
+			}
+		}
 		return nil, fmt.Errorf("%s: unknown %s %s; valid keys: %s",
 			name, plural(len(d.unknown), "key"), strings.Join(d.unknown, ", "), keyList)
 	}

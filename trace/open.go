@@ -38,6 +38,10 @@ func Open(path string) (SourceCloser, error) {
 		return nil, err
 	}
 	if string(magic) != zstdMagic {
+		if strings.HasSuffix(path, ".zst") {
+			f.Close()
+			return nil, &Error{Record: 1, Offset: 0, Msg: "not a zstd stream: the file's first bytes are not the zstd magic (damaged, or not a *.trace.zst)"}
+		}
 		return &jsonlFile{NewJSONLReader(in), f}, nil
 	}
 	r, err := NewReader(in)

@@ -147,6 +147,9 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
+		if fs.Name() == "replay" {
+			return usagef("%v (see replay --help)", err)
+		}
 		return usagef("%s: %v (see replay %s --help)", fs.Name(), err, fs.Name())
 	}
 	return nil

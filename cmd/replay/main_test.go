@@ -413,3 +413,30 @@ func TestHugeGridsAreInputErrors(t *testing.T) {
 		}
 	}
 }
+
+// Wrong exit statuses and confusing messages: each is exit 2 with one
+// line that says what is wrong in the user's terms.
+func TestBadInputMessages(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.trace.zst")
+	data, _ := os.ReadFile(sample)
+	copy(data, "XXXX")
+	os.WriteFile(bad, data, 0o644)
+	gpu := filepath.Join(dir, "gpu.json")
+	os.WriteFile(gpu, []byte(`{"gpu.sms":20}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogusflag"}, "replay: unknown flag: --bogusflag (see replay --help)"},
+		{[]string{dir}, "is a directory, not a trace"},
+		{[]string{"--out", "/proc/nope/out", sample}, "--out /proc/nope/out:"},
+		{[]string{bad}, "not a zstd stream"},
+		{[]string{"--gpu=" + gpu, sample}, `a GPU file nests keys by section, as the presets do: write {"gpu": {"sms": ...}}, not "gpu.sms"`},
+	} {
+		code, _, stderr := replayCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -97,7 +97,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if f.out != "" {
 		w, err := results.Create(f.out, format)
 		if err != nil {
-			return err
+			return badInput(fmt.Errorf("--out %s: %w", f.out, err))
 		}
 		sink = w
 	}
@@ -176,8 +176,10 @@ type summaryRow struct {
 // combination. Speedups are against the first policy with the same
 // combination.
 func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
-	if _, err := os.Stat(path); err != nil {
+	if st, err := os.Stat(path); err != nil {
 		return nil, badInput(err)
+	} else if st.IsDir() {
+		return nil, badInput(fmt.Errorf("%s is a directory, not a trace (*.trace.zst or *.jsonl)", path))
 	}
 	base, err := loadConfig(path, f.gpu, f.sets)
 	if err != nil {
