@@ -17,7 +17,13 @@ func (c Config) Validate() error {
 		v.fail("gpu.name", "must not be empty")
 	}
 	v.atLeast("gpu.sms", int64(g.SMs), 1)
+	v.atMost("gpu.sms", int64(g.SMs), MaxSMs)
 	v.positive("gpu.clock_mhz", g.ClockMHz)
+	v.atMostF("gpu.clock_mhz", g.ClockMHz, 1e6)
+	v.atMostF("gpu.issue_width", g.IssueWidth, 1024)
+	v.atMostF("gpu.dram_gbps", g.DRAMGBps, 1e7)
+	v.atMost("gpu.max_ctas_per_sm", int64(g.MaxCTAsPerSM), 1<<12)
+	v.atMost("gpu.max_kernels", int64(g.MaxKernels), 1<<16)
 	v.atLeast("gpu.max_ctas_per_sm", int64(g.MaxCTAsPerSM), 1)
 	v.atLeast("gpu.max_threads_per_sm", int64(g.MaxThreadsPerSM), WarpSize)
 	v.multipleOf("gpu.max_threads_per_sm", int64(g.MaxThreadsPerSM), WarpSize)
@@ -52,6 +58,7 @@ func (c Config) Validate() error {
 		{"pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB},
 	} {
 		v.atLeast(f.key, f.n, 0)
+		v.atMost(f.key, f.n, MaxCost)
 	}
 	v.atLeast("spawn.window", c.Spawn.Window, 1)
 	v.atLeast("spawn.max_queue", c.Spawn.MaxQueue, 1)
@@ -77,6 +84,9 @@ func (c Config) Validate() error {
 	v.atLeast("pagoda.table_rows", c.Pagoda.TableRows, 1)
 	v.buddy("pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB)
 	v.atLeast("output.occupancy_window", c.Output.OccupancyWindow, 1)
+	v.atMost("output.occupancy_window", c.Output.OccupancyWindow, MaxCost)
+	v.atMost("spawn.window", c.Spawn.Window, MaxCost)
+	v.atMost("gemtc.batch", c.GeMTC.Batch, 1<<30)
 	return v.err
 }
 
@@ -102,6 +112,20 @@ func (v *validator) atLeast(key string, n, min int64) {
 func (v *validator) atMost(key string, n, most int64) {
 	if n > most {
 		v.fail(key, fmt.Sprintf("is %d; must be at most %d", n, most))
+	}
+}
+
+// MaxSMs bounds gpu.sms (the replay keeps state per SM) and MaxCost every
+// latency and cost in cycles (2^40, 18 minutes at 1 GHz), so the engine's
+// sums of them stay far inside int64.
+const (
+	MaxSMs  = 1 << 16
+	MaxCost = 1 << 40
+)
+
+func (v *validator) atMostF(key string, f, most float64) {
+	if f > most {
+		v.fail(key, fmt.Sprintf("is %g; must be at most %g", f, most))
 	}
 }
 

@@ -173,7 +173,11 @@ func (e *engine) start(open Opener) error {
 	if err != nil {
 		return err
 	}
-	e.body.clk = clock{ratio: e.cfg.GPU.ClockMHz / h.ClockMHz}
+	clk, err := newClock(h.ClockMHz, e.cfg.GPU.ClockMHz)
+	if err != nil {
+		return err
+	}
+	e.body.clk = clk
 	space := e.body.space
 	io := e.cfg.IO
 	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)

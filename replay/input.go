@@ -21,6 +21,20 @@ type clock struct {
 	ratio float64
 }
 
+// MaxClockRatio bounds how much longer the replay clock makes a trace's
+// times: with the trace's own bound (trace.MaxCycles) every rescaled time
+// stays below 2^50 cycles, and the engine's sums of them inside int64.
+const MaxClockRatio = 1024
+
+// newClock rescales from a trace recorded at traceMHz to a GPU at gpuMHz.
+func newClock(traceMHz, gpuMHz float64) (clock, error) {
+	r := gpuMHz / traceMHz
+	if !(r <= MaxClockRatio) {
+		return clock{}, &ModelError{Msg: fmt.Sprintf("the trace's clock is %g MHz and the GPU's %g MHz: replayed, its times would grow %.3g-fold, more than %d (set gpu.clock_mhz, or fix the trace's clock_mhz)", traceMHz, gpuMHz, r, MaxClockRatio)}
+	}
+	return clock{ratio: r}, nil
+}
+
 func (c clock) scale(v int64) int64 {
 	if c.ratio == 1 {
 		return v

@@ -184,7 +184,9 @@ func (d *taskDriver) read() (*trace.CTA, error) {
 	}
 	switch r := r.(type) {
 	case *trace.Header:
-		d.clk = clock{ratio: d.cfg.GPU.ClockMHz / r.ClockMHz}
+		if d.clk, err = newClock(r.ClockMHz, d.cfg.GPU.ClockMHz); err != nil {
+			return nil, err
+		}
 	case *trace.Kernel:
 		d.decls[r.ID] = r
 	case *trace.Launch:

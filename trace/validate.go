@@ -161,8 +161,8 @@ func (v *Validator) checkHeader(h *Header) error {
 		return errors.New("second header; the header comes exactly once, first")
 	case h.Version != Version:
 		return fmt.Errorf("unknown trace version %d (this reader knows version %d)", h.Version, Version)
-	case !(h.ClockMHz > 0) || math.IsInf(h.ClockMHz, 0):
-		return fmt.Errorf("clock_mhz %v must be a positive number", h.ClockMHz)
+	case !(h.ClockMHz >= MinClockMHz && h.ClockMHz <= MaxClockMHz):
+		return fmt.Errorf("clock_mhz %v must be between %g and %g", h.ClockMHz, float64(MinClockMHz), float64(MaxClockMHz))
 	case h.PageBytes < 0 || h.PageBytes&(h.PageBytes-1) != 0:
 		return fmt.Errorf("page_bytes %d must be a power of two (or 0 for %d)", h.PageBytes, DefaultPageBytes)
 	}
@@ -195,8 +195,8 @@ func (v *Validator) checkBuffer(b *Buffer) error {
 	if _, dup := v.buffers[b.ID]; dup {
 		return fmt.Errorf("buffer %d declared twice", b.ID)
 	}
-	if b.Bytes <= 0 {
-		return fmt.Errorf("buffer %d has %d bytes; it needs at least 1", b.ID, b.Bytes)
+	if b.Bytes <= 0 || b.Bytes > MaxBytes {
+		return fmt.Errorf("buffer %d has %d bytes; want 1 to %d (2^46)", b.ID, b.Bytes, int64(MaxBytes))
 	}
 	switch b.Role {
 	case RoleInput, RoleOutput, RoleInOut, RoleTemp:
@@ -218,8 +218,8 @@ func (v *Validator) checkMemcpy(m *Memcpy) error {
 	if m.Bytes < 0 || m.Bytes > size {
 		return fmt.Errorf("memcpy of %d bytes, outside 0..%d, the size of buffer %d", m.Bytes, size, m.Buffer)
 	}
-	if m.T < 0 {
-		return fmt.Errorf("memcpy at t %d; times are non-negative", m.T)
+	if m.T < 0 || m.T > MaxCycles {
+		return fmt.Errorf("memcpy at t %d; want 0 to %d (2^40) cycles", m.T, int64(MaxCycles))
 	}
 	return nil
 }
@@ -232,6 +232,17 @@ func (v *Validator) buffer(what string, id uint64) (int64, error) {
 	}
 	return size, nil
 }
+
+// Bounds on a trace's times and sizes, so that every sum the replay makes
+// fits in int64 after rescaling to the replay clock (at most MaxClockRatio
+// times longer): 2^40 cycles is 18 minutes at 1 GHz for one launch time or
+// one CTA, 2^46 bytes 64 TiB for one buffer.
+const (
+	MaxCycles   = 1 << 40
+	MaxBytes    = 1 << 46
+	MinClockMHz = 1e-3
+	MaxClockMHz = 1e6
+)
 
 // MaxKernelCTAs bounds a kernel's grid: each CTA needs a cta record, and
 // 2^32 of them is far beyond any capture (and beyond a replay's memory).
@@ -283,12 +294,12 @@ func (v *Validator) checkLaunch(l *Launch) error {
 			return fmt.Errorf("launch of kernel %d is after kernel %d, which is not a host-launched kernel launched before it", l.Kernel, id)
 		}
 	}
-	if l.Workload < 0 || l.InlineCycles < 0 {
-		return fmt.Errorf("launch of kernel %d has workload %d and inline_cycles %d; neither may be negative", l.Kernel, l.Workload, l.InlineCycles)
+	if l.Workload < 0 || l.InlineCycles < 0 || l.InlineCycles > MaxCycles {
+		return fmt.Errorf("launch of kernel %d has workload %d and inline_cycles %d; neither may be negative, nor inline_cycles above 2^40", l.Kernel, l.Workload, l.InlineCycles)
 	}
 	if l.Host() {
-		if l.T < 0 {
-			return fmt.Errorf("host launch of kernel %d at t %d; times are non-negative", l.Kernel, l.T)
+		if l.T < 0 || l.T > MaxCycles {
+			return fmt.Errorf("host launch of kernel %d at t %d; want 0 to %d (2^40) cycles", l.Kernel, l.T, int64(MaxCycles))
 		}
 		if err := v.endTree(); err != nil {
 			return fmt.Errorf("%v, but this host launch starts the next launch tree", err)
@@ -317,7 +328,7 @@ func (v *Validator) checkParent(child uint64, p *Parent) error {
 		return fmt.Errorf("launch of kernel %d from warp %d; kernel %d has %d warps per CTA", child, p.Warp, p.Kernel, k.warps)
 	case p.Lane < 0 || p.Lane >= 32:
 		return fmt.Errorf("launch of kernel %d from lane %d; want 0..31", child, p.Lane)
-	case p.At < 0:
+	case p.At < 0 || p.At > MaxCycles:
 		return fmt.Errorf("launch of kernel %d at %d cycles into its parent warp; times are non-negative", child, p.At)
 	}
 	return nil
@@ -331,15 +342,15 @@ func (v *Validator) checkCTA(c *CTA) error {
 	if err := k.checkIndex("cta", c.CTA); err != nil {
 		return err
 	}
-	if c.Cycles < 0 {
-		return fmt.Errorf("CTA %d of kernel %d takes %d cycles", c.CTA, c.Kernel, c.Cycles)
+	if c.Cycles < 0 || c.Cycles > MaxCycles {
+		return fmt.Errorf("CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", c.CTA, c.Kernel, c.Cycles, int64(MaxCycles))
 	}
 	if c.WarpCycles != nil && len(c.WarpCycles) != k.warps {
 		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
 	}
 	for w, cy := range c.WarpCycles {
-		if cy < 0 {
-			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles", w, c.CTA, c.Kernel, cy)
+		if cy < 0 || cy > MaxCycles {
+			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", w, c.CTA, c.Kernel, cy, int64(MaxCycles))
 		}
 	}
 	if err := checkDemand(c, k.warps); err != nil {

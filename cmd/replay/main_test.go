@@ -440,3 +440,43 @@ func TestBadInputMessages(t *testing.T) {
 		}
 	}
 }
+
+// Values that overflowed int64 silently (a negative makespan, exit 0) or
+// ran for minutes are refused at the edge with exit 2 and one line; a
+// dispatch latency of 10^12 cycles replays with a table of few rows.
+func TestNoSilentOverflow(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, header, launchT, cycles string) string {
+		p := filepath.Join(dir, name+".jsonl")
+		os.WriteFile(p, []byte(`{"type":"header","version":1,"clock_mhz":`+header+`}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":`+launchT+`,"stream":0}
+{"type":"cta","kernel":1,"cta":0,"cycles":`+cycles+`}
+`), 0o644)
+		return p
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{write("t", "706", "9223372036854775807", "10")}, "want 0 to 1099511627776 (2^40) cycles"},
+		{[]string{write("c", "706", "0", "9200000000000000000")}, "takes 9200000000000000000 cycles; want 0 to 1099511627776 (2^40)"},
+		{[]string{write("slow", "0.001", "0", "10")}, "would grow 7.06e+05-fold, more than 1024"},
+		{[]string{write("fast", "1e300", "0", "10")}, "clock_mhz 1e+300 must be between 0.001 and 1e+06"},
+		{[]string{"--set", "gpu.sms=1000000000", sample}, "gpu.sms is 1000000000; must be at most 65536"},
+		{[]string{"--set", "cdp.launch_a=9000000000000000000", sample}, "cdp.launch_a is 9000000000000000000; must be at most 1099511627776"},
+	} {
+		code, _, stderr := replayCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := replayCmd(t, "--quiet", "--format=csv", "--out", out, "--set", "lat.kernel_dispatch=1000000000000", sample); code != 0 {
+		t.Errorf("a 10^12-cycle dispatch: exit %d, %s", code, stderr)
+	}
+	// Its idle spans are one occupancy row per SM each, not 2·10^8 windows.
+	if occ, _ := os.ReadFile(filepath.Join(out, "occupancy.csv")); strings.Count(string(occ), "\n") > 2000 {
+		t.Errorf("a 10^12-cycle dispatch wrote %d occupancy rows", strings.Count(string(occ), "\n"))
+	}
+}
