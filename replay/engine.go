@@ -16,8 +16,9 @@ type Options struct {
 	Config model.Config
 	Policy Policy
 	// Progress, when set, is called now and then with the number of CTAs
-	// finished so far, so a command can show that a long run is alive.
-	Progress func(ctasDone int64)
+	// finished so far and the simulated cycle reached, so a command can
+	// show that a long run is alive (and moving through idle time too).
+	Progress func(ctasDone, cycle int64)
 }
 
 // Run replays the trace open returns under opt and streams result rows into
@@ -81,7 +82,7 @@ type engine struct {
 	cfg      model.Config
 	pol      Policy
 	sink     results.Sink
-	progress func(int64)
+	progress func(ctas, cycle int64)
 
 	q    eventq.Queue
 	now  int64
@@ -240,7 +241,7 @@ func (e *engine) loop() error {
 			}
 		}
 		if batch++; batch&0xffff == 0 && e.progress != nil {
-			e.progress(e.stats.CTAs)
+			e.progress(e.stats.CTAs, e.now)
 		}
 	}
 	if len(e.live) > 0 || e.hosts.pending > 0 {

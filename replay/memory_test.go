@@ -38,7 +38,7 @@ func TestReplayStreams5MCTAs(t *testing.T) {
 
 	var peak uint64
 	var ms runtime.MemStats
-	sample := func(int64) {
+	sample := func(int64, int64) {
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 	}

@@ -110,7 +110,7 @@ type blockRef struct {
 
 // run is the driver loop of taskrun.Runtime: submit while the host has
 // fewer than two tasks in hand, then advance to the runtime's next event.
-func (d *taskDriver) run(rt taskrun.Runtime, progress func(int64)) error {
+func (d *taskDriver) run(rt taskrun.Runtime, progress func(ctas, cycle int64)) error {
 	if err := d.readHeader(); err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (d *taskDriver) run(rt taskrun.Runtime, progress func(int64)) error {
 		}
 		rt.Advance(at)
 		if step&0xffff == 0 && progress != nil {
-			progress(d.stats.CTAs)
+			progress(d.stats.CTAs, d.now)
 		}
 	}
 }

@@ -480,3 +480,17 @@ func TestNoSilentOverflow(t *testing.T) {
 		t.Errorf("a 10^12-cycle dispatch wrote %d occupancy rows", strings.Count(string(occ), "\n"))
 	}
 }
+
+// The progress line reads as simulated time, so a long idle stretch shows
+// movement even with no CTA finishing.
+func TestSimulatedTime(t *testing.T) {
+	for _, tc := range []struct {
+		cycles int64
+		mhz    float64
+		want   string
+	}{{1400, 1400, "1µs"}, {14_000_000_000, 1400, "10s"}, {7_060_000, 706, "10ms"}, {5, 0, "5 cycles"}} {
+		if got := simulated(tc.cycles, tc.mhz); got != tc.want {
+			t.Errorf("simulated(%d, %g) = %q, want %q", tc.cycles, tc.mhz, got, tc.want)
+		}
+	}
+}

@@ -218,7 +218,7 @@ func replayPolicies(path, name string, cfg model.Config, c combo, specs []string
 			m.setModel(cfg)
 		}
 		sink.Begin(results.Run{Trace: name, Policy: pol.Name, Params: c.String()})
-		prog := newProgress(stderr, name, pol.Name)
+		prog := newProgress(stderr, name, pol.Name, cfg.GPU.ClockMHz)
 		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Progress: prog.update}, sink)
 		prog.done()
 		if err != nil {
