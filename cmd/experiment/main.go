@@ -3,7 +3,7 @@
 // paper compares, writes the result tables and prints a Markdown table of
 // speedups beside the paper's numbers.
 //
-//	go run ./cmd/experiment dtbl --out results/dtbl
+//	go run ./cmd/experiment dtbl --out out/dtbl
 package main
 
 import (
@@ -30,7 +30,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("experiment", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "directory for the generated traces and result tables (default results/NAME)")
+	out := fs.String("out", "", "directory for the generated traces and result tables (default out/NAME; out/ is ignored by git)")
 	sets := fs.StringArray("set", nil, "override a model parameter after the experiment's own, e.g. --set model.contention=off (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR] [--set key=value ...]\n\nexperiments:\n")
@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	x = &withSets
 	dir := *out
 	if dir == "" {
-		dir = "results/" + fs.Arg(0)
+		dir = "out/" + fs.Arg(0)
 	}
 	if x.custom != nil {
 		return x.custom(x, dir, stdout, stderr)

@@ -58,7 +58,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", convertSynopsis, stdout)
 	from := fs.String("from", "", "input format: "+strings.Join(importerNames(), ", "))
 	out := fs.StringP("output", "o", "", "output trace file")
-	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; accelsim and kineto)")
+	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; accelsim, kineto and nsys)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

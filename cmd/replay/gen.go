@@ -13,7 +13,7 @@ const genSynopsis = `replay gen — generate a workload trace
 
 Usage:
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst
-  replay gen --list
+  replay gen --list [WORKLOAD...]
 
 Generators run the real algorithm on a real-structured input (e.g. BFS over
 a Graph500 Kronecker graph), so launch sites and workloads follow the true
@@ -32,7 +32,19 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *list {
-		listGenerators(stdout)
+		// gen --list WORKLOAD... lists just those.
+		gs := samples.List()
+		if fs.NArg() > 0 {
+			gs = gs[:0]
+			for _, name := range fs.Args() {
+				g, ok := samples.Lookup(name)
+				if !ok {
+					return usagef("gen: unknown workload %q (see replay gen --list)", name)
+				}
+				gs = append(gs, g)
+			}
+		}
+		listGenerators(stdout, gs)
 		return nil
 	}
 	if fs.NArg() != 1 {
@@ -57,8 +69,8 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-func listGenerators(w io.Writer) {
-	for _, g := range samples.List() {
+func listGenerators(w io.Writer, gs []*samples.Generator) {
+	for _, g := range gs {
 		fmt.Fprintf(w, "%s\t%s\n", g.Name, g.Doc)
 		for _, p := range g.Params {
 			fmt.Fprintf(w, "    %-16s %-8s %s\n", p.Name, p.Default, p.Doc)

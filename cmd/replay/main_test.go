@@ -494,3 +494,34 @@ func TestSimulatedTime(t *testing.T) {
 		}
 	}
 }
+
+// Newcomer friction: --version, gen --list WORKLOAD, the captured GPU's
+// missing SM count, the help naming every importer.
+func TestFriction(t *testing.T) {
+	if code, out, _ := replayCmd(t, "--version"); code != 0 || !strings.HasPrefix(out, "replay (gpureplay) ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	code, out, _ := replayCmd(t, "gen", "--list", "bfs")
+	if code != 0 || !strings.HasPrefix(out, "bfs\t") || strings.Contains(out, "\nsssp\t") {
+		t.Errorf("gen --list bfs: exit %d:\n%s", code, out)
+	}
+	if code, _, stderr := replayCmd(t, "gen", "--list", "nope"); code != 2 || !strings.Contains(stderr, `unknown workload "nope"`) {
+		t.Errorf("gen --list nope: exit %d, %q", code, stderr)
+	}
+	if _, out, _ := replayCmd(t, "--help"); !strings.Contains(out, "accelsim|kineto|nsys|jsonl") || !strings.Contains(out, "--version") {
+		t.Errorf("replay --help does not name the importers and --version:\n%s", out)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.jsonl")
+	os.WriteFile(path, []byte(`{"type":"header","version":1,"clock_mhz":1400,"gpu":"sm_80","gpu_spec":{"max_ctas_per_sm":32}}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":0}
+{"type":"cta","kernel":1,"cta":0,"cycles":10}
+`), 0o644)
+	if code, _, stderr := replayCmd(t, "--gpu=captured", "--quiet", path); code != 0 || !strings.Contains(stderr, "records no SM count; replaying on 13 SMs") {
+		t.Errorf("--gpu=captured without an SM count: exit %d, %q", code, stderr)
+	}
+	if _, _, stderr := replayCmd(t, "--gpu=captured", "--set", "gpu.sms=108", "--quiet", path); strings.Contains(stderr, "no SM count") {
+		t.Errorf("the note stays when gpu.sms is set: %q", stderr)
+	}
+}

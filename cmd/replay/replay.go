@@ -34,7 +34,7 @@ Examples:
   replay --policy=cdp,dtbl --timeline schedule.json app.trace.zst               (open in ui.perfetto.dev)
 
 Other commands:
-  replay convert --from=jsonl IN.jsonl -o OUT.trace.zst
+  replay convert --from=accelsim|kineto|nsys|jsonl IN -o OUT.trace.zst   (captured traces)
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
   replay inspect TRACE [--json]      replay dump TRACE
   replay policies                    replay gpus
@@ -56,6 +56,7 @@ type replayFlags struct {
 	best     bool
 	timeline string
 	tlCTAs   int64
+	version  bool
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -71,9 +72,14 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
 	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run)")
 	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); kernels, stages and flows are always drawn")
+	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.version {
+		fmt.Fprintln(stdout, versionLine())
+		return nil
 	}
 	if f.cpuprof != "" {
 		stop, err := startCPUProfile(f.cpuprof)
@@ -185,6 +191,11 @@ func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Wri
 	if err != nil {
 		return nil, err
 	}
+	if f.gpu == "captured" {
+		if h, err := readHeader(path); err == nil && h.GPUSpec != nil && h.GPUSpec.SMs == 0 && !setsKey(f.sets, "gpu.sms") {
+			fmt.Fprintf(stderr, "replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)\n", path, base.GPU.SMs)
+		}
+	}
 	axes, err := parseSweeps(f.sweeps, base)
 	if err != nil {
 		return nil, err
@@ -263,6 +274,16 @@ func loadConfig(path, gpu string, sets []string) (model.Config, error) {
 		return cfg, badInput(err)
 	}
 	return cfg, nil
+}
+
+// setsKey reports whether a --set names key.
+func setsKey(sets []string, key string) bool {
+	for _, kv := range sets {
+		if k, _, _ := strings.Cut(kv, "="); k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // capturedConfig is the k20c model with the GPU the trace header records.
