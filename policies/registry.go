@@ -5,6 +5,7 @@ package policies
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,6 +76,26 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 		}
 	}
 	return p, nil
+}
+
+// policySections are the parameter sections only some policies read;
+// the others (gpu, lat, cdp, io, model, output) shape every replay.
+var policySections = map[string]bool{"launch": true, "spawn": true, "dtbl": true, "crcs": true, "gemtc": true, "pagoda": true}
+
+// Reads reports whether the policy spec (names joined with +) reads the
+// parameter key, or key shapes every replay; false for a key of a section
+// only other policies read, which a sweep over would replay alike.
+func Reads(spec, key string) bool {
+	section, _, _ := strings.Cut(key, ".")
+	if !policySections[section] {
+		return true
+	}
+	for _, name := range strings.Split(spec, "+") {
+		if i := registry[strings.TrimSpace(name)]; i != nil && slices.Contains(i.Keys, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // baseline reports whether q overrides no hook: the hardware as it is.

@@ -348,10 +348,15 @@ func (v *Validator) checkCTA(c *CTA) error {
 	if c.WarpCycles != nil && len(c.WarpCycles) != k.warps {
 		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
 	}
+	var longest int64
 	for w, cy := range c.WarpCycles {
 		if cy < 0 || cy > MaxCycles {
 			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", w, c.CTA, c.Kernel, cy, int64(MaxCycles))
 		}
+		longest = max(longest, cy)
+	}
+	if c.WarpCycles != nil && longest != c.Cycles {
+		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
 	}
 	if err := checkDemand(c, k.warps); err != nil {
 		return err

@@ -525,3 +525,38 @@ func TestFriction(t *testing.T) {
 		t.Errorf("the note stays when gpu.sms is set: %q", stderr)
 	}
 }
+
+// Contradictory or empty input is refused rather than replayed into
+// meaningless numbers, and sweeps say when they cannot differ; a
+// single-policy sweep's speedups are against its first combination.
+func TestContradictionsAndSweeps(t *testing.T) {
+	dir := t.TempDir()
+	header := filepath.Join(dir, "header.jsonl")
+	os.WriteFile(header, []byte(`{"type":"header","version":1,"clock_mhz":706}`+"\n"), 0o644)
+	warps := filepath.Join(dir, "warps.jsonl")
+	os.WriteFile(warps, []byte(`{"type":"header","version":1,"clock_mhz":706}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[64,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":0}
+{"type":"cta","kernel":1,"cta":0,"cycles":10,"warp_cycles":[10,20]}
+`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{header}, "launches no kernel: nothing to replay"},
+		{[]string{warps}, "takes 10 cycles but its longest warp 20"},
+		{[]string{"--policy=threshold", "--sweep", "launch.threshold=16,64,16", sample}, "value 16 given twice"},
+	} {
+		if code, _, stderr := replayCmd(t, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	_, _, stderr := replayCmd(t, "--policy=cdp,flat", "--sweep", "spawn.window=512,1024", "--quiet", sample)
+	if !strings.Contains(stderr, "no chosen policy (cdp, flat) reads spawn.window") {
+		t.Errorf("no warning for a sweep no policy reads: %q", stderr)
+	}
+	_, out, _ := replayCmd(t, "--policy=threshold", "--sweep", "launch.threshold=16,256", sample)
+	if !strings.Contains(out, "1.000x") || !strings.Contains(out, "1.886x") {
+		t.Errorf("single-policy sweep: speedups not against the first combination:\n%s", out)
+	}
+}

@@ -119,6 +119,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		sink = tee{tables: sink, tl: tl}
 	}
+	warnUnread(f.sweeps, f.policies, stderr)
 	var rows []summaryRow
 	names := traceNames(fs.Args())
 	for i, path := range fs.Args() {
@@ -180,7 +181,7 @@ type summaryRow struct {
 
 // replayTrace replays one trace under every policy, once per swept
 // combination. Speedups are against the first policy with the same
-// combination.
+// combination; with a single policy, against its first combination.
 func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
 	if st, err := os.Stat(path); err != nil {
 		return nil, badInput(err)
@@ -201,12 +202,16 @@ func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Wri
 		return nil, err
 	}
 	var rows []summaryRow
+	var baseline int64 // 0: each combination's first policy
 	for _, c := range combos(axes) {
 		cfg, err := c.apply(base)
 		if err != nil {
 			return rows, usagef("--sweep %s: %v", c, err)
 		}
-		r, err := replayPolicies(path, name, cfg, c, f.policies, sink, stderr)
+		r, err := replayPolicies(path, name, cfg, c, f.policies, baseline, sink, stderr)
+		if len(f.policies) == 1 && baseline == 0 && len(r) > 0 {
+			baseline = r[0].s.MakespanCycles
+		}
 		rows = append(rows, r...)
 		if err != nil {
 			return rows, err
@@ -216,10 +221,10 @@ func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Wri
 }
 
 // replayPolicies replays one trace on one configuration under every policy.
-func replayPolicies(path, name string, cfg model.Config, c combo, specs []string, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
+func replayPolicies(path, name string, cfg model.Config, c combo, specs []string, baseline int64, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
 	open := func() (trace.Source, error) { return trace.Open(path) }
 	var rows []summaryRow
-	var first int64
+	first := baseline
 	for i, spec := range specs {
 		pol, err := policies.New(spec, cfg)
 		if err != nil {
@@ -238,7 +243,10 @@ func replayPolicies(path, name string, cfg model.Config, c combo, specs []string
 			}
 			return rows, fmt.Errorf("%s (%s): %w", path, pol.Name, err)
 		}
-		if i == 0 {
+		if st.Kernels == 0 {
+			return rows, badInput(fmt.Errorf("%s launches no kernel: nothing to replay", path))
+		}
+		if i == 0 && baseline == 0 {
 			first = st.MakespanCycles
 		}
 		row := summarize(cfg, st, first)

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
 )
 
 // sweepAxis is one --sweep key and its values.
@@ -35,7 +37,10 @@ func parseSweeps(flags []string, base model.Config) ([]sweepAxis, error) {
 		}
 		seen[key] = true
 		ax := sweepAxis{key: key, values: strings.Split(list, ",")}
-		for _, v := range ax.values {
+		for i, v := range ax.values {
+			if slices.Contains(ax.values[:i], v) {
+				return nil, usagef("--sweep %s: value %s given twice", key, v)
+			}
 			cfg := base
 			if err := cfg.Set(key, v); err != nil {
 				return nil, usagef("--sweep: %v", err)
@@ -47,6 +52,17 @@ func parseSweeps(flags []string, base model.Config) ([]sweepAxis, error) {
 		axes = append(axes, ax)
 	}
 	return axes, nil
+}
+
+// warnUnread says which swept keys no chosen policy reads: their
+// combinations would replay alike.
+func warnUnread(flags, specs []string, w io.Writer) {
+	for _, f := range flags {
+		key, _, _ := strings.Cut(f, "=")
+		if !slices.ContainsFunc(specs, func(spec string) bool { return policies.Reads(spec, key) }) {
+			fmt.Fprintf(w, "replay: warning: no chosen policy (%s) reads %s; its combinations replay alike\n", strings.Join(specs, ", "), key)
+		}
+	}
 }
 
 // combos is the cartesian product of the axes, the first axis varying
