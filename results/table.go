@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -134,8 +135,23 @@ func (t *table) release() {
 }
 
 func (t *table) errorf(format string, args ...any) error {
-	return fmt.Errorf("results: %s table (%s): "+format, append([]any{t.name, t.final}, args...)...)
+	err := fmt.Errorf("results: %s table (%s): "+format, append([]any{t.name, t.final}, args...)...)
+	if t.file != nil {
+		// The user knows the file by its final name, not the temporary one.
+		err = &renamed{strings.ReplaceAll(err.Error(), t.file.Name(), t.final), err}
+	}
+	return err
 }
+
+// renamed is an error whose message names the final file, still wrapping
+// the original for errors.Is and errors.As.
+type renamed struct {
+	msg string
+	err error
+}
+
+func (r *renamed) Error() string { return r.msg }
+func (r *renamed) Unwrap() error { return r.err }
 
 // The bind methods return the table's column builders in schema order, each
 // call the next column; a table's typed columns are bound once, so

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
@@ -104,7 +105,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintln(stderr, "replay: "+err.Error())
+	fmt.Fprintln(stderr, "replay: "+oneLine(err.Error()))
 	var u *usageError
 	var in *inputError
 	if errors.As(err, &u) || errors.As(err, &in) {
@@ -112,6 +113,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 1
 }
+
+// oneLine keeps an error message on one readable line: newlines become
+// "; " and a message longer than maxMessage (one quoting a huge field of a
+// hostile trace, say) keeps its start and end around a note of what was
+// left out.
+func oneLine(msg string) string {
+	msg = strings.ReplaceAll(strings.TrimSpace(msg), "\n", "; ")
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	head, tail := msg[:maxMessage*2/3], msg[len(msg)-maxMessage/3:]
+	return fmt.Sprintf("%s … (%d bytes left out) … %s", strings.ToValidUTF8(head, ""), len(msg)-len(head)-len(tail), strings.ToValidUTF8(tail, ""))
+}
+
+const maxMessage = 600
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {

@@ -560,3 +560,15 @@ func TestContradictionsAndSweeps(t *testing.T) {
 		t.Errorf("single-policy sweep: speedups not against the first combination:\n%s", out)
 	}
 }
+
+// A message quoting a huge field stays one line of bounded length.
+func TestLongMessagesAreCut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	os.WriteFile(path, []byte(`{"type":"header","version":1,"clock_mhz":706}
+{"type":"buffer","id":1,"name":"x","bytes":10,"role":"`+strings.Repeat("a", 1<<20)+`"}
+`), 0o644)
+	code, _, stderr := replayCmd(t, path)
+	if code != 2 || len(stderr) > 1000 || !strings.Contains(stderr, "bytes left out") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+		t.Errorf("exit %d, %d bytes of stderr", code, len(stderr))
+	}
+}
