@@ -160,6 +160,9 @@ func TestMalformedList(t *testing.T) {
 		{"other file", map[string]string{"kernelslist.g": "kernel-1.txt\n"}, "kernelslist.g", 1, "want a .traceg or .traceg.xz file"},
 		{"missing kernel file", map[string]string{"kernelslist.g": "kernel-2.traceg\n"}, "kernel-2.traceg", 0, "cannot open the kernel trace"},
 		{"not xz", map[string]string{"kernelslist.g": "kernel-1.traceg.xz\n", "kernel-1.traceg.xz": good}, "kernel-1.traceg.xz", 0, "not an xz file"},
+		{"junk line", map[string]string{"kernelslist.g": "kernel-1.traceg\nsomething else\n", "kernel-1.traceg": good}, "kernelslist.g", 2, `"something else" is neither a MemcpyHtoD nor a kernel trace file line`},
+		{"empty list", map[string]string{"kernelslist.g": "# nothing\n\n"}, "kernelslist.g", 0, "names no kernel trace file"},
+		{"newer tracer", map[string]string{"kernel-1.traceg": strings.Replace(good, "version = 4", "version = 9", 1)}, "kernel-1.traceg", 5, "accelsim tracer version 9 is newer than this importer reads (up to 5)"},
 		{"kernel id twice", map[string]string{"kernelslist.g": "kernel-1.traceg\nkernel-2.traceg\n", "kernel-1.traceg": good, "kernel-2.traceg": good},
 			"kernel-2.traceg", 0, "kernel id 1 is also the id of"},
 	} {

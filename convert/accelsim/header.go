@@ -125,6 +125,9 @@ func (h *kernelHeader) set(line []byte) error {
 		var v uint64
 		v, ok = parseUint(val[:n], 1<<20)
 		h.tracerVersion = int(v)
+		if ok && v > maxTracerVersion {
+			return fmt.Errorf("accelsim tracer version %s is newer than this importer reads (up to %d): its instruction lines may differ", clip(val), maxTracerVersion)
+		}
 	case "enable lineinfo":
 		var v uint64
 		v, ok = parseUint(val, 1)
@@ -137,6 +140,10 @@ func (h *kernelHeader) set(line []byte) error {
 	}
 	return nil
 }
+
+// maxTracerVersion is the newest Accel-Sim tracer format the importer
+// knows (version 5 adds thread-block clusters).
+const maxTracerVersion = 5
 
 // ctas is the number of thread blocks in the grid.
 func (h *kernelHeader) ctas() uint64 {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,7 +23,9 @@ type command struct {
 
 // readKernelsList reads the program-order commands of a kernelslist.g. A
 // directory stands for the kernelslist.g inside it. Lines that are neither a
-// MemcpyHtoD nor a kernel file are ignored, as Accel-Sim ignores them.
+// MemcpyHtoD nor a kernel file are errors (blank lines, # comments and
+// other Memcpy lines aside): Accel-Sim skips them silently, which hides a
+// wrong file.
 func readKernelsList(path string) (string, []command, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "kernelslist.g")
@@ -38,6 +41,9 @@ func readKernelsList(path string) (string, []command, error) {
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
+			if !slices.ContainsFunc(cmds, func(c command) bool { return c.file != "" }) {
+				return path, nil, &Error{File: path, Msg: "the kernel list names no kernel trace file (kernel-N.traceg lines); is it an Accel-Sim kernelslist.g?"}
+			}
 			return path, cmds, nil
 		}
 		if err != nil {
@@ -52,6 +58,9 @@ func readKernelsList(path string) (string, []command, error) {
 			}
 			c.line = lr.line
 			cmds = append(cmds, c)
+		case len(line) == 0 || line[0] == '#', hasPrefix(line, "Memcpy"):
+			// Blank lines, comments, and copies other than to the device
+			// (MemcpyDtoH, which gates nothing the replay models).
 		case hasPrefix(line, "kernel"):
 			name := string(line)
 			if err := checkKernelFile(name); err != nil {
@@ -61,6 +70,8 @@ func readKernelsList(path string) (string, []command, error) {
 				name = filepath.Join(dir, name)
 			}
 			cmds = append(cmds, command{line: lr.line, file: name})
+		default:
+			return path, nil, lr.errorf("%s is neither a MemcpyHtoD nor a kernel trace file line", quote(line))
 		}
 	}
 }
