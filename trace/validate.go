@@ -36,6 +36,7 @@ type Validator struct {
 	declared idSet            // every kernel id declared so far
 	pending  map[uint64]shape // declared kernels not yet launched
 	host     idSet            // host-launched kernel ids, for after
+	streamT  map[uint64]int64 // host stream → its last launch's or copy's t
 	tree     map[uint64]*treeKernel
 	order    []*treeKernel // tree's kernels in launch order
 	last     *treeKernel   // the tree kernel looked up last
@@ -64,6 +65,7 @@ func NewValidator(src Source) *Validator {
 		buffers: make(map[uint64]int64),
 		pending: make(map[uint64]shape),
 		tree:    make(map[uint64]*treeKernel),
+		streamT: make(map[uint64]int64),
 	}
 }
 
@@ -221,6 +223,16 @@ func (v *Validator) checkMemcpy(m *Memcpy) error {
 	if m.T < 0 || m.T > MaxCycles {
 		return fmt.Errorf("memcpy at t %d; want 0 to %d (2^40) cycles", m.T, int64(MaxCycles))
 	}
+	return v.inStreamOrder("memcpy", m.Stream, m.T)
+}
+
+// inStreamOrder checks that a host operation's t is not before the last
+// one on its stream: a stream's calls are in program order.
+func (v *Validator) inStreamOrder(what string, stream uint64, t int64) error {
+	if last, ok := v.streamT[stream]; ok && t < last {
+		return fmt.Errorf("%s at t %d on stream %d, before the stream's previous call at t %d; a stream's calls are in program order", what, t, stream, last)
+	}
+	v.streamT[stream] = t
 	return nil
 }
 
@@ -300,6 +312,9 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	if l.Host() {
 		if l.T < 0 || l.T > MaxCycles {
 			return fmt.Errorf("host launch of kernel %d at t %d; want 0 to %d (2^40) cycles", l.Kernel, l.T, int64(MaxCycles))
+		}
+		if err := v.inStreamOrder(fmt.Sprintf("host launch of kernel %d", l.Kernel), l.Stream, l.T); err != nil {
+			return err
 		}
 		if err := v.endTree(); err != nil {
 			return fmt.Errorf("%v, but this host launch starts the next launch tree", err)

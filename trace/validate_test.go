@@ -149,6 +149,8 @@ func TestValidatorRejects(t *testing.T) {
 		{"negative warp cycles", with(`{"type":"cta","kernel":1,"warp_cycles":[1,-5]}`), 5, "warp 1 of CTA 0 of kernel 1 takes -5 cycles"},
 		{"too many insts", with(`{"type":"cta","kernel":1,"cycles":5,"insts":21}`), 5, "CTA 0 of kernel 1 issues 21 warp instructions in 5 cycles: more than its 2 warps can (2 a cycle each)"},
 		{"too many bytes", with(`{"type":"cta","kernel":1,"cycles":7,"warp_cycles":[5,7],"dram_bytes":14337}`), 5, "CTA 0 of kernel 1 moves 14337 DRAM bytes in 7 cycles: more than its 2 warps can (1024 bytes a cycle each)"},
+		{"stream time backwards", []string{hdr, `{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1]}`, `{"type":"launch","kernel":1,"t":100,"stream":3}`, `{"type":"cta","kernel":1,"cta":0,"cycles":1}`,
+			`{"type":"kernel","id":2,"name":"k","grid":[1,1,1],"block":[32,1,1]}`, `{"type":"launch","kernel":2,"t":50,"stream":3}`}, 6, "host launch of kernel 2 at t 50 on stream 3, before the stream's previous call at t 100"},
 		{"cycles not the longest warp", with(`{"type":"cta","kernel":1,"cycles":5,"warp_cycles":[5,7]}`), 5, "CTA 0 of kernel 1 takes 5 cycles but its longest warp 7"},
 		{"demand in no time", with(`{"type":"cta","kernel":1,"cycles":0,"insts":1}`), 5, "issues 1 warp instructions in 0 cycles"},
 		{"cta twice", with(c10, c10), 6, "second cta record for CTA 0 of kernel 1"},
