@@ -73,7 +73,20 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	case fs.NArg() == 0:
 		return usagef("convert: no input given")
 	}
-	return writeTrace(*out, func(s trace.Sink) error { return imp(fs.Args(), *opts, s, stderr) })
+	// Every importer's output is validated on its way out, so a trace that
+	// converts is one the replay accepts.
+	return writeTrace(*out, func(s trace.Sink) error {
+		checked := trace.NewCheckedSink(s)
+		err := imp(fs.Args(), *opts, checked, stderr)
+		if err == nil {
+			err = checked.Finish()
+		}
+		if cerr := checked.Finish(); cerr != nil && errors.Is(err, cerr) {
+			// The importer's records, not its input, are at fault.
+			return badInput(fmt.Errorf("%s: the converted trace would be refused by the replay: %w", strings.Join(fs.Args(), " "), cerr))
+		}
+		return badInputIfTrace(err)
+	})
 }
 
 func importerNames() []string {

@@ -572,3 +572,25 @@ func TestLongMessagesAreCut(t *testing.T) {
 		t.Errorf("exit %d, %d bytes of stderr", code, len(stderr))
 	}
 }
+
+// An importer's output is validated on its way out: a copy larger than a
+// trace may declare fails the conversion (exit 2, no file) instead of
+// converting and then failing every replay.
+func TestConvertValidatesItsOutput(t *testing.T) {
+	dir := t.TempDir()
+	kernel, err := os.ReadFile("../../convert/accelsim/testdata/golden/v4/kernel-1.traceg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "kernel-1.traceg"), kernel, 0o644)
+	list := filepath.Join(dir, "kernelslist.g")
+	os.WriteFile(list, []byte("MemcpyHtoD,0x00007f4000000000,99999999999999\nkernel-1.traceg\n"), 0o644)
+	out := filepath.Join(dir, "o.trace.zst")
+	code, _, stderr := replayCmd(t, "convert", "--from=accelsim", list, "-o", out)
+	if code != 2 || !strings.Contains(stderr, "the converted trace would be refused by the replay") || !strings.Contains(stderr, "99999999999999 bytes") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed conversion left its output")
+	}
+}
