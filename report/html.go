@@ -85,14 +85,14 @@ func (d *Data) Write(w io.Writer, dirs []string, figDir string) error {
 		}
 		view.Figures = append(view.Figures, pageFigure{Name: f.Name, Title: f.Title, Caption: f.Caption, SVG: template.HTML(stripProlog(svg))})
 		if figDir != "" {
-			if err := writeFile(filepath.Join(figDir, f.Name+".svg"), svg); err != nil {
+			if err := tempfile.WriteFile(filepath.Join(figDir, f.Name+".svg"), svg); err != nil {
 				return err
 			}
 			png, err := f.Render("png")
 			if err != nil {
 				return fmt.Errorf("figure %s: %w", f.Name, err)
 			}
-			if err := writeFile(filepath.Join(figDir, f.Name+".png"), png); err != nil {
+			if err := tempfile.WriteFile(filepath.Join(figDir, f.Name+".png"), png); err != nil {
 				return err
 			}
 		}
@@ -115,17 +115,4 @@ func stripProlog(svg []byte) string {
 		s = s[i:]
 	}
 	return s
-}
-
-// writeFile writes data through a temporary file renamed into place.
-func writeFile(path string, data []byte) error {
-	f, err := tempfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Discard()
-		return err
-	}
-	return f.Commit()
 }

@@ -60,23 +60,9 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err := data.Write(&page, fs.Args(), *figs); err != nil {
 		return err
 	}
-	if err := writeAtomic(*out, page.Bytes()); err != nil {
+	if err := tempfile.WriteFile(*out, page.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "report written to %s\n", *out)
 	return nil
-}
-
-// writeAtomic writes data to path through a temporary file renamed into
-// place, so a failure leaves no half-written page.
-func writeAtomic(path string, data []byte) error {
-	f, err := tempfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Discard()
-		return err
-	}
-	return f.Commit()
 }

@@ -86,3 +86,17 @@ func Exit(code int, report func(removed int)) {
 	report(n)
 	os.Exit(code)
 }
+
+// WriteFile writes data to path through a temporary file committed when
+// complete, as os.WriteFile would but never leaving part of it.
+func WriteFile(path string, data []byte) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Commit()
+}
