@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow-go/v18/arrow"
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/gpureplay/gpureplay/results"

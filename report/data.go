@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/gpureplay/gpureplay/results"
 )
 

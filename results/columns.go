@@ -1,6 +1,6 @@
 package results
 
-import "github.com/apache/arrow/go/v15/arrow/array"
+import "github.com/apache/arrow-go/v18/arrow/array"
 
 // Each table type below holds its column builders, bound once in schema
 // order, and appends one row type to them. The leading trace and policy

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"io"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // rowGroupRows caps a Parquet row group. Batches are buffered into row
@@ -54,10 +54,11 @@ func newEncoder(f Format, w *posWriter, s *arrow.Schema, mem memory.Allocator) (
 // output does not drift with the library's defaults: format 2.6 with v1 data
 // pages (the most widely read), statistics, plain encoding and zstd.
 //
-// Zstd level 1 because the library builds a fresh zstd encoder for every
-// page, and higher levels make that cost dominate: level 1 writes about
-// 1.5M CTA rows/s where level 3 manages under 1M, for files within 2% of the
-// size. Dictionary encoding is off: with zstd the repeated strings (trace,
+// Zstd level 1: the files are within 2% of level 3's size, and encoding is
+// the largest cost of a run with --out. (arrow-go v18 pools its zstd
+// encoders; the frozen v15 line built one with a 4 MiB history per data
+// page, which is why we moved: BenchmarkWriteCTAs/parquet went from 1.28M
+// to 2.19M rows/s and from 1.36 GB to 0.50 GB allocated per million rows.) Dictionary encoding is off: with zstd the repeated strings (trace,
 // policy, names) cost next to nothing anyway, and the library's dictionary
 // encoder allocates for every value.
 func parquetProps(mem memory.Allocator) *parquet.WriterProperties {

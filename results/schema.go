@@ -1,6 +1,6 @@
 package results
 
-import "github.com/apache/arrow/go/v15/arrow"
+import "github.com/apache/arrow-go/v18/arrow"
 
 // The tables, in the order of DESIGN §6. A table's index in tableNames is
 // its position in Writer.tables.

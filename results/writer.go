@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // A Writer writes the seven output tables of one or more replays into a

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // newTestWriter creates a Writer whose allocator the test checks for leaks
