@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"errors"
 	"io"
 
@@ -19,6 +20,18 @@ type Options struct {
 	// finished so far and the simulated cycle reached, so a command can
 	// show that a long run is alive (and moving through idle time too).
 	Progress func(ctasDone, cycle int64)
+	// Context, when set, stops the run once it is done (another replay of
+	// a study failed, say): Run returns the context's error. It is checked
+	// as often as Progress is called.
+	Context context.Context
+}
+
+// stopped reports the context's error, if any.
+func (o *Options) stopped() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
 }
 
 // Run replays the trace open returns under opt and streams result rows into
@@ -83,6 +96,7 @@ type engine struct {
 	pol      Policy
 	sink     results.Sink
 	progress func(ctas, cycle int64)
+	opt      *Options
 
 	q    eventq.Queue
 	now  int64
@@ -139,6 +153,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		pol:       opt.Policy,
 		sink:      sink,
 		progress:  opt.Progress,
+		opt:       &opt,
 		live:      map[uint64]*Kernel{},
 		streams:   map[uint64]*stream{},
 		waitAfter: map[uint64][]*Kernel{},
@@ -240,8 +255,13 @@ func (e *engine) loop() error {
 				return e.err
 			}
 		}
-		if batch++; batch&0xffff == 0 && e.progress != nil {
-			e.progress(e.stats.CTAs, e.now)
+		if batch++; batch&0xffff == 0 {
+			if err := e.opt.stopped(); err != nil {
+				return err
+			}
+			if e.progress != nil {
+				e.progress(e.stats.CTAs, e.now)
+			}
 		}
 	}
 	if len(e.live) > 0 || e.hosts.pending > 0 {

@@ -49,7 +49,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if err != nil {
 		return nil, &ModelError{Msg: fmt.Sprintf("%s: %v", opt.Policy.Name, err)}
 	}
-	if err := d.run(rt, opt.Progress); err != nil {
+	if err := d.run(rt, &opt); err != nil {
 		return nil, err
 	}
 	st := d.finish()
@@ -110,7 +110,7 @@ type blockRef struct {
 
 // run is the driver loop of taskrun.Runtime: submit while the host has
 // fewer than two tasks in hand, then advance to the runtime's next event.
-func (d *taskDriver) run(rt taskrun.Runtime, progress func(ctas, cycle int64)) error {
+func (d *taskDriver) run(rt taskrun.Runtime, opt *Options) error {
 	if err := d.readHeader(); err != nil {
 		return err
 	}
@@ -139,8 +139,13 @@ func (d *taskDriver) run(rt taskrun.Runtime, progress func(ctas, cycle int64)) e
 			return nil
 		}
 		rt.Advance(at)
-		if step&0xffff == 0 && progress != nil {
-			progress(d.stats.CTAs, d.now)
+		if step&0xffff == 0 {
+			if err := opt.stopped(); err != nil {
+				return err
+			}
+			if opt.Progress != nil {
+				opt.Progress(d.stats.CTAs, d.now)
+			}
 		}
 	}
 }

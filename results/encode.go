@@ -3,7 +3,9 @@ package results
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -109,4 +111,86 @@ func (w *posWriter) Seek(offset int64, whence int) (int64, error) {
 		return w.pos, errSeek
 	}
 	return w.pos, nil
+}
+
+// encodeAhead is how many batches a table's encoder goroutine may have
+// waiting: the memory a Writer holds beyond its builders is at most this
+// many batches a table.
+const encodeAhead = 2
+
+// asyncEncoder runs an encoder on its own goroutine, so the replay (or
+// the merge of several) builds the next batch while this one is
+// compressed and written, and the tables are encoded side by side. A
+// failure is returned by the next write, or by close.
+type asyncEncoder struct {
+	in   chan arrow.Record
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+func newAsyncEncoder(enc encoder) *asyncEncoder {
+	in := make(chan arrow.Record, encodeAhead)
+	a := &asyncEncoder{in: in, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		var rows int64
+		for rec := range in {
+			if a.failed() == nil {
+				if err := enc.write(rec); err != nil {
+					a.fail(fmt.Errorf("rows %d-%d: %w", rows+1, rows+rec.NumRows(), err))
+				}
+			}
+			rows += rec.NumRows()
+			rec.Release()
+		}
+		if a.failed() == nil {
+			if err := enc.close(); err != nil {
+				a.fail(err)
+			}
+		}
+	}()
+	return a
+}
+
+func (a *asyncEncoder) failed() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.err
+}
+
+func (a *asyncEncoder) fail(err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.err = err
+}
+
+func (a *asyncEncoder) write(rec arrow.Record) error {
+	if err := a.failed(); err != nil {
+		return err
+	}
+	rec.Retain()
+	a.in <- rec
+	return nil
+}
+
+// abandon stops the goroutine without ending the file: what it holds is
+// dropped.
+func (a *asyncEncoder) abandon() {
+	if a.failed() == nil {
+		a.fail(errAbandoned)
+	}
+	a.close()
+}
+
+var errAbandoned = errors.New("results: table abandoned")
+
+// close waits for the goroutine to encode what it holds and end the file.
+func (a *asyncEncoder) close() error {
+	if a.in != nil {
+		close(a.in)
+		a.in = nil
+	}
+	<-a.done
+	return a.failed()
 }

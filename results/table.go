@@ -3,9 +3,9 @@ package results
 import (
 	"bufio"
 	"fmt"
-	"path/filepath"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/gpureplay/gpureplay/internal/tempfile"
@@ -34,12 +34,19 @@ type table struct {
 	next    int   // next column for bind
 }
 
-// open creates the table's temporary file in dir and starts the file
-// format, so the file has its header even if no row ever comes.
-func (t *table) open(dir string, id int, f Format, mem memory.Allocator, batch int) error {
+// open creates the table's temporary file for the final path and starts
+// the file format, so the file has its header even if no row ever comes.
+// A table with no final path writes nothing and drops its rows.
+func (t *table) open(final string, id int, f Format, mem memory.Allocator, batch int) error {
 	t.name = tableNames[id]
 	t.batch = batch
-	t.final = filepath.Join(dir, t.name+"."+string(f))
+	t.final = final
+	if final == "" {
+		t.rb = array.NewRecordBuilder(mem, schemas[id])
+		t.trace, t.policy, t.params = t.str(), t.str(), t.str()
+		t.enc = dropEncoder{}
+		return nil
+	}
 	file, err := tempfile.Create(t.final)
 	if err != nil {
 		return fmt.Errorf("results: creating %s table: %w", t.name, err)
@@ -48,10 +55,21 @@ func (t *table) open(dir string, id int, f Format, mem memory.Allocator, batch i
 	t.out = &posWriter{buf: bufio.NewWriterSize(file, 1<<20)}
 	t.rb = array.NewRecordBuilder(mem, schemas[id])
 	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
-	if t.enc, err = newEncoder(f, t.out, schemas[id], mem); err != nil {
+	enc, err := newEncoder(f, t.out, schemas[id], mem)
+	if err != nil {
 		return t.errorf("starting file: %w", err)
 	}
+	t.enc = newAsyncEncoder(enc)
 	return nil
+}
+
+// record sets the table up to hand each batch to emit instead of a file.
+func (t *table) record(id int, emit func(Batch), mem memory.Allocator, batch int) {
+	t.name = tableNames[id]
+	t.batch = batch
+	t.rb = array.NewRecordBuilder(mem, schemas[id])
+	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
+	t.enc = emitEncoder{table: id, emit: emit}
 }
 
 // add counts a row whose columns have all been appended, and flushes the
@@ -76,11 +94,21 @@ func (t *table) flush() error {
 		// builders for it at once instead of growing them by doubling.
 		t.rb.Reserve(t.batch)
 	}
-	first := t.written + 1
-	t.written += int64(t.pending)
 	t.pending = 0
+	return t.writeRecord(rec)
+}
+
+// writeRecord hands a batch of rows to the encoder, after any rows still
+// in the builders.
+func (t *table) writeRecord(rec arrow.Record) error {
+	if t.pending > 0 {
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	t.written += rec.NumRows()
 	if err := t.enc.write(rec); err != nil {
-		return t.errorf("writing rows %d-%d: %w", first, t.written, err)
+		return t.errorf("writing: %w", err)
 	}
 	return nil
 }
@@ -95,6 +123,9 @@ func (t *table) finish() error {
 	if err := t.enc.close(); err != nil {
 		return t.errorf("finishing file: %w", err)
 	}
+	if t.file == nil {
+		return nil
+	}
 	if err := t.out.buf.Flush(); err != nil {
 		return t.errorf("writing: %w", err)
 	}
@@ -108,6 +139,9 @@ func (t *table) finish() error {
 // older file of that name atomically, so a reader sees the old table or the
 // new one, never part of one.
 func (t *table) commit() error {
+	if t.file == nil {
+		return nil
+	}
 	err := t.file.Commit()
 	t.file = nil
 	if err != nil {
@@ -119,6 +153,9 @@ func (t *table) commit() error {
 // discard closes and removes the temporary file. It is safe to call in any
 // state, more than once.
 func (t *table) discard() {
+	if a, ok := t.enc.(*asyncEncoder); ok {
+		a.abandon()
+	}
 	t.release()
 	if t.file != nil {
 		t.file.Discard()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -54,13 +55,59 @@ func create(dir string, f Format, mem memory.Allocator, batch int) (*Writer, err
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("results: creating output directory: %w", err)
 	}
+	return createFiles(f, func(table string) string { return filepath.Join(dir, table+"."+string(f)) }, mem, batch)
+}
+
+// CreateFiles starts a Writer of format f (Parquet if f is empty) that
+// writes the table called name to the file path(name), creating its
+// directory if needed; a table whose path is "" gets no file and its rows
+// are dropped. It is how one replay of a sharded study writes its own
+// part of each table.
+func CreateFiles(f Format, path func(table string) string) (*Writer, error) {
+	if f == "" {
+		f = Parquet
+	}
+	if !f.valid() {
+		return nil, fmt.Errorf("results: unknown format %q (valid formats: %s)", f, formatList())
+	}
+	return createFiles(f, path, memory.DefaultAllocator, batchRows)
+}
+
+func createFiles(f Format, path func(table string) string, mem memory.Allocator, batch int) (*Writer, error) {
 	w := &Writer{}
 	for i, t := range w.tables() {
-		if err := t.open(dir, i, f, mem, batch); err != nil {
+		final := path(tableNames[i])
+		if final != "" {
+			if err := os.MkdirAll(filepath.Dir(final), 0o777); err != nil {
+				w.Abort()
+				return nil, fmt.Errorf("results: creating output directory: %w", err)
+			}
+		}
+		if err := t.open(final, i, f, mem, batch); err != nil {
 			w.Abort()
 			return nil, err
 		}
 	}
+	w.bind()
+	return w, nil
+}
+
+// NewRecorder returns a Writer that writes no file: each batch of rows a
+// table collects is handed to emit, in order, for another Writer's
+// WriteBatch. Replays that run side by side record their rows this way,
+// and one Writer appends them in a fixed order, so the tables do not
+// depend on which replay finished first. Close hands over the last,
+// partial batches.
+func NewRecorder(emit func(Batch)) *Writer {
+	w := &Writer{}
+	for i, t := range w.tables() {
+		t.record(i, emit, memory.DefaultAllocator, batchRows)
+	}
+	w.bind()
+	return w
+}
+
+func (w *Writer) bind() {
 	w.summary.bind()
 	w.kernels.bind()
 	w.ctas.bind()
@@ -68,7 +115,6 @@ func create(dir string, f Format, mem memory.Allocator, batch int) (*Writer, err
 	w.occupancy.bind()
 	w.pages.bind()
 	w.stages.bind()
-	return w, nil
 }
 
 // tables returns the tables in DESIGN order.
@@ -166,6 +212,19 @@ func (w *Writer) start(t *table) bool {
 // end completes a row of t, keeping the error if its batch failed to write.
 func (w *Writer) end(t *table) {
 	if err := t.add(); err != nil {
+		w.err = err
+	}
+}
+
+// WriteBatch appends a batch a Recorder handed over to its table, after
+// the rows the table already holds, and releases it. Errors are kept as
+// for rows: the batch is dropped, Err reports it and Close returns it.
+func (w *Writer) WriteBatch(b Batch) {
+	defer b.Release()
+	if w.err != nil {
+		return
+	}
+	if err := w.tables()[b.table].writeRecord(b.rec); err != nil {
 		w.err = err
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
+	"github.com/gpureplay/gpureplay/study"
 	"github.com/spf13/pflag"
 )
 
@@ -108,7 +109,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "replay: "+oneLine(err.Error()))
 	var u *usageError
 	var in *inputError
-	if errors.As(err, &u) || errors.As(err, &in) {
+	if errors.As(err, &u) || errors.As(err, &in) || study.IsInputError(err) {
 		return 2
 	}
 	return 1

@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
-	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/timeline"
-	"github.com/gpureplay/gpureplay/trace"
 )
 
 const replaySynopsis = `replay — replay GPU execution traces under scheduling policies
@@ -57,6 +54,7 @@ type replayFlags struct {
 	timeline string
 	tlCTAs   int64
 	version  bool
+	jobs     int
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -73,6 +71,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run)")
 	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); kernels, stages and flows are always drawn")
 	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
+	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once, each on one core (0: one per CPU); the tables are the same for any number")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -99,42 +98,38 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	var sink tableSink = discard{}
+	if f.tlCTAs < 0 {
+		return usagef("--timeline-ctas %d: want 0 (all) or more", f.tlCTAs)
+	}
+	if f.jobs < 0 {
+		return usagef("--jobs %d: want 1 or more (0: one per CPU)", f.jobs)
+	}
+	plan, err := planReplays(fs.Args(), f, stderr)
+	if err != nil {
+		return err
+	}
+	var w *results.Writer
 	if f.out != "" {
-		w, err := results.Create(f.out, format)
-		if err != nil {
+		if w, err = results.Create(f.out, format); err != nil {
 			return badInput(fmt.Errorf("--out %s: %w", f.out, err))
 		}
-		sink = w
 	}
+	var tl *timeline.Writer
 	if f.timeline != "" {
-		if f.tlCTAs < 0 {
-			sink.Abort()
-			return usagef("--timeline-ctas %d: want 0 (all) or more", f.tlCTAs)
-		}
-		tl, err := timeline.Create(f.timeline, timeline.Options{MaxCTAs: f.tlCTAs})
-		if err != nil {
-			sink.Abort()
-			return err
-		}
-		sink = tee{tables: sink, tl: tl}
-	}
-	warnUnread(f.sweeps, f.policies, stderr)
-	var rows []summaryRow
-	names := traceNames(fs.Args())
-	for i, path := range fs.Args() {
-		if names[i] != traceName(path) {
-			fmt.Fprintf(stderr, "replay: note: %s shares its file name with another trace; its trace column is %q\n", path, names[i])
-		}
-		r, err := replayTrace(path, names[i], f, sink, stderr)
-		rows = append(rows, r...)
-		if err != nil {
-			sink.Abort()
+		if tl, err = timeline.Create(f.timeline, timeline.Options{MaxCTAs: f.tlCTAs}); err != nil {
+			if w != nil {
+				w.Abort()
+			}
 			return err
 		}
 	}
-	if err := sink.Close(); err != nil {
+	res, err := runPlan(plan, f.jobs, w, tl, stderr)
+	if err != nil {
 		return err
+	}
+	rows := make([]summaryRow, len(res))
+	for i, r := range res {
+		rows[i] = summaryRow{trace: r.Replay.Name, policy: r.Policy, params: r.Replay.Params(), s: r.Summary}
 	}
 	if !f.quiet {
 		printSummary(stdout, rows)
@@ -151,137 +146,112 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// tableSink is where rows go: the table writer, or nowhere without --out.
-type tableSink interface {
-	results.Sink
-	Begin(results.Run)
-	Summary(results.Summary)
-	Close() error
-	Abort()
-}
-
-type discard struct{}
-
-func (discard) Kernel(results.Kernel)       {}
-func (discard) CTA(results.CTA)             {}
-func (discard) Launch(results.Launch)       {}
-func (discard) Occupancy(results.Occupancy) {}
-func (discard) Page(results.Page)           {}
-func (discard) Stage(results.Stage)         {}
-func (discard) Begin(results.Run)           {}
-func (discard) Summary(results.Summary)     {}
-func (discard) Close() error                { return nil }
-func (discard) Abort()                      {}
-
 // summaryRow is one line of the terminal summary.
 type summaryRow struct {
 	trace, policy, params string
 	s                     results.Summary
 }
 
-// replayTrace replays one trace under every policy, once per swept
-// combination. Speedups are against the first policy with the same
-// combination; with a single policy, against its first combination.
-func replayTrace(path, name string, f replayFlags, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
-	if st, err := os.Stat(path); err != nil {
-		return nil, badInput(err)
-	} else if st.IsDir() {
-		return nil, badInput(fmt.Errorf("%s is a directory, not a trace (*.trace.zst or *.jsonl)", path))
-	}
-	base, err := loadConfig(path, f.gpu, f.sets)
-	if err != nil {
-		return nil, err
-	}
-	if f.gpu == "captured" {
-		if h, err := readHeader(path); err == nil && h.GPUSpec != nil && h.GPUSpec.SMs == 0 && !setsKey(f.sets, "gpu.sms") {
-			fmt.Fprintf(stderr, "replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)\n", path, base.GPU.SMs)
+// planReplays checks the traces, policies and sweeps before anything
+// runs, so a typo fails at once rather than after hours of replays, and
+// numbers the replays they ask for.
+func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Replay, error) {
+	var axes []study.Axis
+	for i, path := range traces {
+		if st, err := os.Stat(path); err != nil {
+			return nil, badInput(err)
+		} else if st.IsDir() {
+			return nil, badInput(fmt.Errorf("%s is a directory, not a trace (*.trace.zst or *.jsonl)", path))
 		}
-	}
-	axes, err := parseSweeps(f.sweeps, base)
-	if err != nil {
-		return nil, err
-	}
-	var rows []summaryRow
-	var baseline int64 // 0: each combination's first policy
-	for _, c := range combos(axes) {
-		cfg, err := c.apply(base)
+		base, err := study.Replay{Trace: path, GPU: f.gpu, Sets: f.sets}.Config()
 		if err != nil {
-			return rows, usagef("--sweep %s: %v", c, err)
+			return nil, err
 		}
-		r, err := replayPolicies(path, name, cfg, c, f.policies, baseline, sink, stderr)
-		if len(f.policies) == 1 && baseline == 0 && len(r) > 0 {
-			baseline = r[0].s.MakespanCycles
-		}
-		rows = append(rows, r...)
-		if err != nil {
-			return rows, err
-		}
-	}
-	return rows, nil
-}
-
-// replayPolicies replays one trace on one configuration under every policy.
-func replayPolicies(path, name string, cfg model.Config, c combo, specs []string, baseline int64, sink tableSink, stderr io.Writer) ([]summaryRow, error) {
-	open := func() (trace.Source, error) { return trace.Open(path) }
-	var rows []summaryRow
-	first := baseline
-	for i, spec := range specs {
-		pol, err := policies.New(spec, cfg)
-		if err != nil {
-			return rows, usagef("%v", err)
-		}
-		if m, ok := sink.(modelSetter); ok {
-			m.setModel(cfg)
-		}
-		sink.Begin(results.Run{Trace: name, Policy: pol.Name, Params: c.String()})
-		prog := newProgress(stderr, name, pol.Name, cfg.GPU.ClockMHz)
-		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Progress: prog.update}, sink)
-		prog.done()
-		if err != nil {
-			if replay.IsInputError(err) {
-				err = badInput(err)
+		if f.gpu == "captured" {
+			if h, err := study.ReadHeader(path); err == nil && h.GPUSpec != nil && h.GPUSpec.SMs == 0 && !setsKey(f.sets, "gpu.sms") {
+				fmt.Fprintf(stderr, "replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)\n", path, base.GPU.SMs)
 			}
-			return rows, fmt.Errorf("%s (%s): %w", path, pol.Name, err)
 		}
-		if st.Kernels == 0 {
-			return rows, badInput(fmt.Errorf("%s launches no kernel: nothing to replay", path))
+		if axes, err = parseSweeps(f.sweeps, base); err != nil {
+			return nil, err
 		}
-		if i == 0 && baseline == 0 {
-			first = st.MakespanCycles
+		if i == 0 {
+			for _, spec := range f.policies {
+				if _, err := policies.New(spec, base); err != nil {
+					return nil, usagef("%v", err)
+				}
+			}
 		}
-		row := summarize(cfg, st, first)
-		sink.Summary(row)
-		rows = append(rows, summaryRow{trace: name, policy: pol.Name, params: c.String(), s: row})
 	}
-	return rows, nil
+	warnUnread(f.sweeps, f.policies, stderr)
+	plan := study.Expand(study.Spec{Traces: traces, GPU: f.gpu, Sets: f.sets, Sweeps: axes, Policies: f.policies})
+	for i, r := range plan {
+		if i == 0 || r.Trace != plan[i-1].Trace {
+			if r.Name != study.TraceName(r.Trace) {
+				fmt.Fprintf(stderr, "replay: note: %s shares its file name with another trace; its trace column is %q\n", r.Trace, r.Name)
+			}
+		}
+	}
+	return plan, nil
 }
 
-// loadConfig builds the model: a preset, a JSON file or the trace's
-// captured GPU, then the --set overrides in order.
-func loadConfig(path, gpu string, sets []string) (model.Config, error) {
-	var cfg model.Config
-	var err error
-	if gpu == "captured" {
-		cfg, err = capturedConfig(path)
-	} else {
-		cfg, err = model.Load(gpu)
+// runPlan replays the plan on jobs workers, its rows merged into w's
+// tables (if any) in plan order, and completes the tables. A timeline is
+// drawn one replay at a time.
+func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writer, stderr io.Writer) ([]study.Result, error) {
+	var merge *study.Merge
+	if w != nil {
+		merge = study.NewMerge(w, len(plan))
 	}
+	if tl != nil {
+		jobs = 1
+	}
+	prog := newProgress(stderr, len(plan))
+	res, err := study.Run(plan, study.Options{
+		Jobs: jobs,
+		Open: func(r study.Replay) (study.Output, error) {
+			var out study.Output = discard{}
+			if merge != nil {
+				out = merge.Output(r.ID)
+			}
+			if tl == nil {
+				return out, nil
+			}
+			cfg, err := r.Config()
+			if err != nil {
+				out.Abort()
+				return nil, err
+			}
+			tl.SetModel(cfg.GPU.ClockMHz, cfg.Lat.HostIssue)
+			return tee{out, tl}, nil
+		},
+		Progress: prog.update,
+		Finished: prog.finished,
+	})
+	prog.done()
 	if err != nil {
-		return cfg, badInput(err)
-	}
-	for _, kv := range sets {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return cfg, usagef("--set %q: want key=value", kv)
+		if merge != nil {
+			merge.Abort()
 		}
-		if err := cfg.Set(k, v); err != nil {
-			return cfg, usagef("--set: %v", err)
+		if tl != nil {
+			tl.Abort()
+		}
+		if study.IsInputError(err) {
+			err = badInput(err)
+		}
+		return nil, err
+	}
+	if merge != nil {
+		err = merge.Close()
+	}
+	if tl != nil {
+		if err != nil {
+			tl.Abort()
+		} else {
+			err = tl.Close()
 		}
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, badInput(err)
-	}
-	return cfg, nil
+	return res, err
 }
 
 // setsKey reports whether a --set names key.
@@ -292,73 +262,6 @@ func setsKey(sets []string, key string) bool {
 		}
 	}
 	return false
-}
-
-// capturedConfig is the k20c model with the GPU the trace header records.
-func capturedConfig(path string) (model.Config, error) {
-	base, err := model.Preset("k20c")
-	if err != nil {
-		return base, err
-	}
-	h, err := readHeader(path)
-	if err != nil {
-		return base, err
-	}
-	if h.GPUSpec == nil {
-		return base, fmt.Errorf("%s: --gpu=captured, but the trace header records no gpu_spec", path)
-	}
-	return model.FromSpec(base, h.GPU, h.GPUSpec), nil
-}
-
-// readHeader reads a trace's first record.
-func readHeader(path string) (*trace.Header, error) {
-	src, err := trace.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	r, err := trace.NewValidator(src).Next()
-	if err != nil {
-		return nil, err
-	}
-	h, ok := r.(*trace.Header)
-	if !ok {
-		return nil, fmt.Errorf("%s: first record is not a header", path)
-	}
-	return h, nil
-}
-
-// summarize turns a run's totals into its summary row.
-func summarize(cfg model.Config, st *replay.Stats, first int64) results.Summary {
-	return st.Summary(cfg.GPU.Name, first)
-}
-
-// traceNames are the trace column's values for the paths: each file's
-// name without its trace extensions, or, for files that share a name, the
-// path without them, so their rows stay apart.
-func traceNames(paths []string) []string {
-	count := map[string]int{}
-	for _, p := range paths {
-		count[traceName(p)]++
-	}
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = traceName(p)
-		if count[names[i]] > 1 {
-			names[i] = filepath.ToSlash(filepath.Join(filepath.Dir(filepath.Clean(p)), names[i]))
-		}
-	}
-	return names
-}
-
-// traceName is the trace column's value for one trace: the file name
-// without its trace extensions.
-func traceName(path string) string {
-	base := filepath.Base(path)
-	for _, ext := range []string{".zst", ".trace", ".jsonl", ".json"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return base
 }
 
 func printSummary(w io.Writer, rows []summaryRow) {

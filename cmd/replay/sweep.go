@@ -8,24 +8,13 @@ import (
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/study"
 )
-
-// sweepAxis is one --sweep key and its values.
-type sweepAxis struct {
-	key    string
-	values []string
-}
-
-// combo is one point of a sweep: key=value settings, in --sweep order.
-type combo []string
-
-// String is the summary table's params value: "k1=v1,k2=v2".
-func (c combo) String() string { return strings.Join(c, ",") }
 
 // parseSweeps reads the --sweep flags, checking every key and value
 // against the model so a typo fails before hours of replays.
-func parseSweeps(flags []string, base model.Config) ([]sweepAxis, error) {
-	var axes []sweepAxis
+func parseSweeps(flags []string, base model.Config) ([]study.Axis, error) {
+	var axes []study.Axis
 	seen := map[string]bool{}
 	for _, f := range flags {
 		key, list, ok := strings.Cut(f, "=")
@@ -36,9 +25,9 @@ func parseSweeps(flags []string, base model.Config) ([]sweepAxis, error) {
 			return nil, usagef("--sweep: key %s given twice", key)
 		}
 		seen[key] = true
-		ax := sweepAxis{key: key, values: strings.Split(list, ",")}
-		for i, v := range ax.values {
-			if slices.Contains(ax.values[:i], v) {
+		ax := study.Axis{Key: key, Values: strings.Split(list, ",")}
+		for i, v := range ax.Values {
+			if slices.Contains(ax.Values[:i], v) {
 				return nil, usagef("--sweep %s: value %s given twice", key, v)
 			}
 			cfg := base
@@ -63,34 +52,6 @@ func warnUnread(flags, specs []string, w io.Writer) {
 			fmt.Fprintf(w, "replay: warning: no chosen policy (%s) reads %s; its combinations replay alike\n", strings.Join(specs, ", "), key)
 		}
 	}
-}
-
-// combos is the cartesian product of the axes, the first axis varying
-// slowest; one empty combination when there is nothing to sweep.
-func combos(axes []sweepAxis) []combo {
-	out := []combo{nil}
-	for _, ax := range axes {
-		var next []combo
-		for _, c := range out {
-			for _, v := range ax.values {
-				next = append(next, append(append(combo(nil), c...), ax.key+"="+v))
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// apply returns base with the combination's settings.
-func (c combo) apply(base model.Config) (model.Config, error) {
-	cfg := base
-	for _, kv := range c {
-		k, v, _ := strings.Cut(kv, "=")
-		if err := cfg.Set(k, v); err != nil {
-			return cfg, err
-		}
-	}
-	return cfg, cfg.Validate()
 }
 
 // printBest reports, per trace and policy, the combination with the

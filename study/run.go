@@ -1,0 +1,209 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// An Output is where one replay's rows go.
+type Output interface {
+	results.Sink
+	// Begin comes before the first row, Summary after the last.
+	Begin(results.Run)
+	Summary(results.Summary)
+	// Close completes the replay's rows; Abort gives them up after a
+	// failure. Exactly one of the two is called.
+	Close() error
+	Abort()
+}
+
+// Options say how to run a plan.
+type Options struct {
+	// Jobs is how many replays run at once (at least 1; 0 means one per
+	// CPU). Each replay is single-threaded.
+	Jobs int
+	// Open returns where a replay's rows go; it is called on the replay's
+	// worker just before the replay starts.
+	Open func(r Replay) (Output, error)
+	// Progress, when set, is called now and then during each replay, from
+	// its worker (so from several goroutines at once).
+	Progress func(r Replay, ctasDone, cycle int64)
+	// Finished, when set, is called from a replay's worker when it has
+	// ended well, after its output is closed.
+	Finished func(r Replay, s results.Summary)
+}
+
+// A Result is one replay's summary row.
+type Result struct {
+	Replay  Replay
+	Policy  string // the policy's name in the tables
+	Summary results.Summary
+}
+
+// Run replays plan on opt.Jobs workers, which take replays in plan
+// order, and returns their summary rows in plan order. A replay's speedup
+// is against its group's first replay in plan, so plan holds whole
+// groups; a replay that ends before its baseline waits for it.
+//
+// The first failure (the earliest in plan order) stops the replays still
+// running and is returned; the replays that ended well before it keep
+// their output.
+func Run(plan []Replay, opt Options) ([]Result, error) {
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(plan))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &runner{opt: opt, ctx: ctx, cancel: cancel, plan: plan,
+		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
+		baselines: map[int]*baseline{}}
+	for i, rep := range plan {
+		if _, ok := r.baselines[rep.Group]; !ok {
+			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work()
+		}()
+	}
+	wg.Wait()
+	for _, err := range r.errs {
+		if err != nil && !errors.Is(err, errStopped) {
+			return nil, err
+		}
+	}
+	return r.results, nil
+}
+
+// errStopped marks a replay that did not run, or was stopped, because
+// another failed first.
+var errStopped = errors.New("stopped: another replay failed")
+
+type runner struct {
+	opt       Options
+	ctx       context.Context
+	cancel    context.CancelFunc
+	plan      []Replay
+	next      atomic.Int64
+	results   []Result
+	errs      []error
+	baselines map[int]*baseline // by group
+}
+
+// baseline is a group's first replay: its makespan, once it has one.
+type baseline struct {
+	id       int // index in the plan
+	done     chan struct{}
+	makespan int64
+	ok       bool
+}
+
+func (r *runner) work() {
+	for {
+		i := int(r.next.Add(1) - 1)
+		if i >= len(r.plan) {
+			return
+		}
+		if r.ctx.Err() != nil {
+			r.errs[i] = errStopped
+			r.release(i, 0, false)
+			continue
+		}
+		if err := r.one(i); err != nil {
+			if errors.Is(err, context.Canceled) {
+				err = errStopped
+			}
+			r.errs[i] = err
+			r.cancel()
+		}
+	}
+}
+
+// release publishes replay i's makespan if it is its group's baseline.
+func (r *runner) release(i int, makespan int64, ok bool) {
+	b := r.baselines[r.plan[i].Group]
+	if b.id == i {
+		b.makespan, b.ok = makespan, ok
+		close(b.done)
+	}
+}
+
+// one runs replay i of the plan.
+func (r *runner) one(i int) (err error) {
+	rep := r.plan[i]
+	released := false
+	defer func() {
+		if !released {
+			r.release(i, 0, false)
+		}
+	}()
+	cfg, err := rep.Config()
+	if err != nil {
+		return fmt.Errorf("%s: %w", rep.Trace, err)
+	}
+	pol, err := policies.New(rep.Policy, cfg)
+	if err != nil {
+		return inputErr(err)
+	}
+	out, err := r.opt.Open(rep)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			out.Abort()
+		}
+	}()
+	out.Begin(results.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
+	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx}
+	if r.opt.Progress != nil {
+		ropt.Progress = func(ctas, cycle int64) { r.opt.Progress(rep, ctas, cycle) }
+	}
+	open := func() (trace.Source, error) { return trace.Open(rep.Trace) }
+	st, err := replay.Run(open, ropt, out)
+	if err != nil {
+		if replay.IsInputError(err) {
+			err = inputErr(err)
+		}
+		return fmt.Errorf("%s (%s): %w", rep.Trace, pol.Name, err)
+	}
+	if st.Kernels == 0 {
+		return inputErr(fmt.Errorf("%s launches no kernel: nothing to replay", rep.Trace))
+	}
+	r.release(i, st.MakespanCycles, true)
+	released = true
+	b := r.baselines[rep.Group]
+	select {
+	case <-b.done:
+	case <-r.ctx.Done():
+		return errStopped
+	}
+	if !b.ok {
+		return errStopped
+	}
+	row := st.Summary(cfg.GPU.Name, b.makespan)
+	out.Summary(row)
+	if err := out.Close(); err != nil {
+		return err
+	}
+	r.results[i] = Result{Replay: rep, Policy: pol.Name, Summary: row}
+	if r.opt.Finished != nil {
+		r.opt.Finished(rep, row)
+	}
+	return nil
+}
