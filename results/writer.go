@@ -246,7 +246,10 @@ func (w *Writer) Close() error {
 			err = t.finish()
 		}
 	}
-	for _, t := range tables {
+	// The summary is renamed last: where it exists, so do the other
+	// tables, which is how a study tells a finished replay (its summary
+	// part) from one cut short.
+	for _, t := range append(tables[summaryTable+1:], tables[summaryTable]) {
 		if err == nil {
 			err = t.commit()
 		}

@@ -31,15 +31,22 @@ type Options struct {
 	// Jobs is how many replays run at once (at least 1; 0 means one per
 	// CPU). Each replay is single-threaded.
 	Jobs int
-	// Open returns where a replay's rows go; it is called on the replay's
-	// worker just before the replay starts.
-	Open func(r Replay) (Output, error)
+	// Open returns where a replay's rows go, given the policy's name in
+	// the tables; it is called on the replay's worker just before the
+	// replay starts.
+	Open func(r Replay, policy string) (Output, error)
 	// Progress, when set, is called now and then during each replay, from
 	// its worker (so from several goroutines at once).
 	Progress func(r Replay, ctasDone, cycle int64)
 	// Finished, when set, is called from a replay's worker when it has
 	// ended well, after its output is closed.
 	Finished func(r Replay, s results.Summary)
+	// KeepGoing runs every replay even when some fail (a replay whose
+	// baseline failed fails too); Failed, when set, is told of each
+	// failure from the replay's worker. Without it the first failure
+	// stops the rest.
+	KeepGoing bool
+	Failed    func(r Replay, err error)
 }
 
 // A Result is one replay's summary row.
@@ -55,8 +62,8 @@ type Result struct {
 // groups; a replay that ends before its baseline waits for it.
 //
 // The first failure (the earliest in plan order) stops the replays still
-// running and is returned; the replays that ended well before it keep
-// their output.
+// running and is returned, unless opt.KeepGoing; the replays that ended
+// well keep their output, and their results are returned with the error.
 func Run(plan []Replay, opt Options) ([]Result, error) {
 	jobs := opt.Jobs
 	if jobs <= 0 {
@@ -82,12 +89,25 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	failed := 0
+	var first error
 	for _, err := range r.errs {
-		if err != nil && !errors.Is(err, errStopped) {
-			return nil, err
+		if err != nil {
+			failed++
+			if first == nil && !errors.Is(err, errStopped) {
+				first = err
+			}
 		}
 	}
-	return r.results, nil
+	switch {
+	case failed == 0:
+		return r.results, nil
+	case opt.KeepGoing && failed > 1:
+		return r.results, fmt.Errorf("%d of %d replays failed; the first: %w", failed, len(plan), first)
+	case first == nil:
+		return r.results, errStopped
+	}
+	return r.results, first
 }
 
 // errStopped marks a replay that did not run, or was stopped, because
@@ -129,7 +149,12 @@ func (r *runner) work() {
 				err = errStopped
 			}
 			r.errs[i] = err
-			r.cancel()
+			if r.opt.Failed != nil && !errors.Is(err, errStopped) {
+				r.opt.Failed(r.plan[i], err)
+			}
+			if !r.opt.KeepGoing {
+				r.cancel()
+			}
 		}
 	}
 }
@@ -160,7 +185,7 @@ func (r *runner) one(i int) (err error) {
 	if err != nil {
 		return inputErr(err)
 	}
-	out, err := r.opt.Open(rep)
+	out, err := r.opt.Open(rep, pol.Name)
 	if err != nil {
 		return err
 	}
@@ -194,6 +219,9 @@ func (r *runner) one(i int) (err error) {
 		return errStopped
 	}
 	if !b.ok {
+		if r.opt.KeepGoing {
+			return fmt.Errorf("%s (%s): its speedup baseline, replay %d, failed", rep.Trace, pol.Name, r.plan[b.id].ID)
+		}
 		return errStopped
 	}
 	row := st.Summary(cfg.GPU.Name, b.makespan)

@@ -63,6 +63,7 @@ func commands() []command {
 		{"policies", "list the scheduling policies", runPolicies},
 		{"gpus", "list the GPU presets", runGPUs},
 		{"report", "write an HTML report (and figures) from result tables", runReport},
+		{"study", "plan a study, run it in shards, check it, or write a Slurm job array for it", runStudy},
 	}
 }
 

@@ -209,7 +209,7 @@ func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writ
 	prog := newProgress(stderr, len(plan))
 	res, err := study.Run(plan, study.Options{
 		Jobs: jobs,
-		Open: func(r study.Replay) (study.Output, error) {
+		Open: func(r study.Replay, _ string) (study.Output, error) {
 			var out study.Output = discard{}
 			if merge != nil {
 				out = merge.Output(r.ID)
