@@ -249,7 +249,8 @@ func (w *Writer) Close() error {
 	// The summary is renamed last: where it exists, so do the other
 	// tables, which is how a study tells a finished replay (its summary
 	// part) from one cut short.
-	for _, t := range append(tables[summaryTable+1:], tables[summaryTable]) {
+	order := append(append([]*table(nil), tables[summaryTable+1:]...), tables[summaryTable])
+	for _, t := range order {
 		if err == nil {
 			err = t.commit()
 		}
