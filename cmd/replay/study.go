@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,7 +32,8 @@ with a stable id). run replays shard i of N of it (all of it without
   OUT/<table>/policy=<policy>/shard=<i>/part-<id>.parquet
 
 so shards can run anywhere, side by side or again: a rerun replaces only
-its own files. status says which replays are done, failed or missing.
+its own files. status says which replays are done, failed or missing
+(exit status 1 until every replay is done, once).
 slurm writes an sbatch script that runs the shards as a Slurm job array.
 Read the result with DuckDB:
 
@@ -223,12 +225,28 @@ func runStudyStatus(args []string, stdout, stderr io.Writer) error {
 	if len(st.Duplicated) > 0 {
 		fmt.Fprintf(stdout, "  in two shards' files: ids %v (a run with another shard count was cut short; rerun their shard)\n", st.Duplicated)
 	}
-	if st.Complete() {
-		fmt.Fprintln(stdout, "complete")
-	} else {
-		fmt.Fprintln(stdout, "incomplete: rerun the shards that hold the failed and missing replays (shard = group mod N)")
+	if !st.Complete() {
+		// An error, so scripts can test the exit status.
+		return fmt.Errorf("study %s is incomplete: rerun the shards that hold groups %s (shard i of N holds the groups equal to i mod N)", fs.Arg(0), unfinishedGroups(st))
 	}
+	fmt.Fprintln(stdout, "complete")
 	return nil
+}
+
+// unfinishedGroups lists the groups of the failed, missing and duplicated
+// replays, "0 2 5".
+func unfinishedGroups(st study.Status) string {
+	var ids []int
+	ids = append(append(ids, st.Missing...), st.Duplicated...)
+	for id := range st.Failed {
+		ids = append(ids, id)
+	}
+	var groups []int
+	for _, id := range ids {
+		groups = append(groups, st.Plan[id].Group)
+	}
+	slices.Sort(groups)
+	return strings.Trim(fmt.Sprint(slices.Compact(groups)), "[]")
 }
 
 // describe names a replay for a person.
