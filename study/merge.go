@@ -9,8 +9,9 @@ import (
 
 // QueueBytes bounds the rows one replay may hold while it waits for the
 // replays before it in the plan to reach the tables: past it the replay
-// pauses until its turn. With J jobs a Merge thus holds at most J × QueueBytes
-// of rows (plus one batch a table per replay being built).
+// pauses until its turn. Run keeps at most 2J replays of J jobs started
+// and not yet closed, so a Merge holds at most 2J × QueueBytes of rows
+// (plus one batch a table per replay being built).
 const QueueBytes = 64 << 20
 
 // A Merge writes the rows of replays that run side by side into one set

@@ -59,7 +59,8 @@ type Result struct {
 // Run replays plan on opt.Jobs workers, which take replays in plan
 // order, and returns their summary rows in plan order. A replay's speedup
 // is against its group's first replay in plan, so plan holds whole
-// groups; a replay that ends before its baseline waits for it.
+// groups; a replay that ends before its baseline waits for it, off its
+// worker, which goes on to the next replay.
 //
 // The first failure (the earliest in plan order) stops the replays still
 // running and is returned, unless opt.KeepGoing; the replays that ended
@@ -74,7 +75,7 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 	defer cancel()
 	r := &runner{opt: opt, ctx: ctx, cancel: cancel, plan: plan,
 		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
-		baselines: map[int]*baseline{}}
+		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs)}
 	for i, rep := range plan {
 		if _, ok := r.baselines[rep.Group]; !ok {
 			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
@@ -89,6 +90,7 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	r.waiting.Wait()
 	failed := 0
 	var first error
 	for _, err := range r.errs {
@@ -123,6 +125,13 @@ type runner struct {
 	results   []Result
 	errs      []error
 	baselines map[int]*baseline // by group
+	waiting   sync.WaitGroup    // replays waiting for their baseline
+	// slots bounds the replays started and not yet closed (running, or
+	// waiting for their baseline) to twice the workers, and so the rows
+	// they hold. It cannot deadlock: the earliest such replay in plan
+	// order either runs, its rows taken as they come, or waits for a
+	// baseline that, earlier still, has ended.
+	slots chan struct{}
 }
 
 // baseline is a group's first replay: its makespan, once it has one.
@@ -144,18 +153,25 @@ func (r *runner) work() {
 			r.release(i, 0, false)
 			continue
 		}
+		r.slots <- struct{}{}
 		if err := r.one(i); err != nil {
-			if errors.Is(err, context.Canceled) {
-				err = errStopped
-			}
-			r.errs[i] = err
-			if r.opt.Failed != nil && !errors.Is(err, errStopped) {
-				r.opt.Failed(r.plan[i], err)
-			}
-			if !r.opt.KeepGoing {
-				r.cancel()
-			}
+			r.fail(i, err)
 		}
+	}
+}
+
+// fail records replay i's failure and, unless the run keeps going, stops
+// the others.
+func (r *runner) fail(i int, err error) {
+	if errors.Is(err, context.Canceled) {
+		err = errStopped
+	}
+	r.errs[i] = err
+	if r.opt.Failed != nil && !errors.Is(err, errStopped) {
+		r.opt.Failed(r.plan[i], err)
+	}
+	if !r.opt.KeepGoing {
+		r.cancel()
 	}
 }
 
@@ -168,13 +184,17 @@ func (r *runner) release(i int, makespan int64, ok bool) {
 	}
 }
 
-// one runs replay i of the plan.
+// one runs replay i of the plan, in a slot it frees when the replay's
+// output is closed or given up.
 func (r *runner) one(i int) (err error) {
 	rep := r.plan[i]
-	released := false
+	released, waiting := false, false
 	defer func() {
 		if !released {
 			r.release(i, 0, false)
+		}
+		if !waiting {
+			<-r.slots
 		}
 	}()
 	cfg, err := rep.Config()
@@ -212,6 +232,35 @@ func (r *runner) one(i int) (err error) {
 	}
 	r.release(i, st.MakespanCycles, true)
 	released = true
+	// The speedup needs the group's baseline. A replay that ends first
+	// does not hold its worker: a goroutine finishes it when the baseline
+	// ends, and the worker takes the next replay.
+	b := r.baselines[rep.Group]
+	select {
+	case <-b.done:
+		return r.finish(i, pol.Name, st, cfg.GPU.Name, out)
+	default:
+	}
+	waiting = true
+	r.waiting.Add(1)
+	go func() {
+		defer func() { <-r.slots; r.waiting.Done() }()
+		if err := r.finish(i, pol.Name, st, cfg.GPU.Name, out); err != nil {
+			r.fail(i, err)
+		}
+	}()
+	return nil
+}
+
+// finish waits for replay i's baseline, then writes its summary row and
+// closes its output, or aborts the output if it cannot.
+func (r *runner) finish(i int, policy string, st *replay.Stats, gpu string, out Output) (err error) {
+	rep := r.plan[i]
+	defer func() {
+		if err != nil {
+			out.Abort()
+		}
+	}()
 	b := r.baselines[rep.Group]
 	select {
 	case <-b.done:
@@ -220,16 +269,16 @@ func (r *runner) one(i int) (err error) {
 	}
 	if !b.ok {
 		if r.opt.KeepGoing {
-			return fmt.Errorf("%s (%s): its speedup baseline, replay %d, failed", rep.Trace, pol.Name, r.plan[b.id].ID)
+			return fmt.Errorf("%s (%s): its speedup baseline, replay %d, failed", rep.Trace, policy, r.plan[b.id].ID)
 		}
 		return errStopped
 	}
-	row := st.Summary(cfg.GPU.Name, b.makespan)
+	row := st.Summary(gpu, b.makespan)
 	out.Summary(row)
 	if err := out.Close(); err != nil {
 		return err
 	}
-	r.results[i] = Result{Replay: rep, Policy: pol.Name, Summary: row}
+	r.results[i] = Result{Replay: rep, Policy: policy, Summary: row}
 	if r.opt.Finished != nil {
 		r.opt.Finished(rep, row)
 	}
