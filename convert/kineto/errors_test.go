@@ -53,6 +53,9 @@ func TestErrors(t *testing.T) {
 		{"too big for an SM", kernelDoc(`{"correlation":1,"grid":[1,1,1],"block":[1,1,1],"shared memory":200000}`), "does not fit on an SM of the captured GPU (smem limit)"},
 		{"negative dur", `{` + a100 + `,"traceEvents":[` + launch1 + `,{"ph":"X","cat":"kernel","name":"k","pid":0,"ts":2,"dur":-3}]}`, "negative dur"},
 		{"no ts", `{` + a100 + `,"traceEvents":[` + launch1 + `,{"ph":"X","cat":"kernel","name":"k","pid":0,"dur":3}]}`, "has no ts or no dur"},
+		{"span", `{` + a100 + `,"traceEvents":[` + launch1 + `,{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":2,"dur":3,"args":{"correlation":1,"grid":[1,1,1],"block":[1,1,1]}},` +
+			`{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1e12,"dur":1,"args":{"correlation":2}},{"ph":"X","cat":"kernel","name":"late","pid":0,"tid":7,"ts":1e12,"dur":3,"args":{"correlation":2,"grid":[1,1,1],"block":[1,1,1]}}]}`,
+			`kernel "late" starts`},
 		{"device option", kernelDoc(`{"correlation":1,"grid":[1,1,1],"block":[1,1,1]}`), "no kernel events on device 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
+
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -33,6 +35,13 @@ func (w *writer) write() error {
 	}
 	w.bid = 0
 	for _, op := range w.pl.ops {
+		if err := profile.CheckT(op.t, w.pl.gpu.Spec.ClockMHz); err != nil {
+			what := "kernel " + quote(op.name)
+			if op.copy {
+				what = "copy"
+			}
+			return errorf(w.pl.file, op.index, op.offset, "%s %v", what, err)
+		}
 		var err error
 		if op.copy {
 			err = w.memcpy(op)

@@ -66,7 +66,11 @@ func (c *converter) t(rw *row) (int64, error) {
 		return 0, rw.errorf("not seen by the timing pass: the report changed while being read")
 	}
 	tm.next++
-	return tm.ts[tm.next-1], nil
+	t := tm.ts[tm.next-1]
+	if err := profile.CheckT(t, c.gpu.Spec.ClockMHz); err != nil {
+		return 0, rw.errorf("%v", err)
+	}
+	return t, nil
 }
 
 // originNs is the report time (ns) that t = 0 stands for.

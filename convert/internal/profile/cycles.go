@@ -1,6 +1,11 @@
 package profile
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // MaxCycles bounds every time in cycles the conversion computes, so that
 // sums and differences of a few of them never overflow int64, whatever
@@ -63,4 +68,14 @@ func satAdd(a, b int64) int64 {
 		return math.MinInt64
 	}
 	return s
+}
+
+// CheckT refuses a t that a trace cannot hold: the capture spans more than
+// trace.MaxCycles (2^40 cycles, about 13 minutes at 1.4 GHz) from its first
+// operation, or an op's time saturated.
+func CheckT(t int64, mhz float64) error {
+	if t >= 0 && t <= trace.MaxCycles {
+		return nil
+	}
+	return fmt.Errorf("starts %d cycles after the capture's first operation; a trace spans at most 2^40 cycles (%.0f s at %g MHz): convert a shorter window of the capture", t, float64(trace.MaxCycles)/(mhz*1e6), mhz)
 }
