@@ -156,6 +156,7 @@ func TestMalformedList(t *testing.T) {
 		{"bad copy address", map[string]string{"kernelslist.g": "kernel-1.traceg\nMemcpyHtoD,0xZZ,16\n"}, "kernelslist.g", 2, `bad MemcpyHtoD address "0xZZ"`},
 		{"bad copy size", map[string]string{"kernelslist.g": "MemcpyHtoD,0x1000,-16\n"}, "kernelslist.g", 1, `bad MemcpyHtoD size "-16"`},
 		{"copy fields", map[string]string{"kernelslist.g": "MemcpyHtoD,0x1000\n"}, "kernelslist.g", 1, "want MemcpyHtoD,0x<address>,<bytes>"},
+		{"huge copy", map[string]string{"kernelslist.g": "MemcpyHtoD,0x1000,1222220222222024\n"}, "kernelslist.g", 1, "MemcpyHtoD of 1222220222222024 bytes: a trace's buffer holds at most 2^46"},
 		{"raw trace", map[string]string{"kernelslist.g": "kernel-1.trace\n"}, "kernelslist.g", 1, "run Accel-Sim's post-traces-processing"},
 		{"other file", map[string]string{"kernelslist.g": "kernel-1.txt\n"}, "kernelslist.g", 1, "want a .traceg or .traceg.xz file"},
 		{"missing kernel file", map[string]string{"kernelslist.g": "kernel-2.traceg\n"}, "kernel-2.traceg", 0, "cannot open the kernel trace"},

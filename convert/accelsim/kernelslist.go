@@ -2,6 +2,7 @@ package accelsim
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // command is one line of kernelslist.g that the conversion acts on: a host
@@ -89,6 +92,9 @@ func parseMemcpy(line []byte) (command, *Error) {
 	n, ok := parseUint(bytes.TrimSpace(parts[2]), math.MaxInt64)
 	if !ok {
 		return command{}, &Error{Msg: "bad MemcpyHtoD size " + quote(parts[2]) + ": want a decimal number of bytes"}
+	}
+	if n > trace.MaxBytes {
+		return command{}, &Error{Msg: fmt.Sprintf("MemcpyHtoD of %d bytes: a trace's buffer holds at most 2^46 (64 TiB)", n)}
 	}
 	if n > 0 && addr > math.MaxUint64-(n-1) {
 		return command{}, &Error{Msg: "MemcpyHtoD region runs past the end of the address space"}
