@@ -88,7 +88,9 @@ func (r *RoundRobin) Place(d *Dispatch) {
 				break
 			}
 			d.Place(k, sm)
-			r.next = (sm + 1) % n
+			if r.next = sm + 1; r.next == n {
+				r.next = 0
+			}
 		}
 	}
 }
@@ -106,8 +108,13 @@ func (r *RoundRobin) hopeless(n need) bool {
 }
 
 func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
-	for j := 0; j < n; j++ {
-		sm := (r.next + j) % n
+	if r.next >= n {
+		r.next = 0
+	}
+	for j, sm := 0, r.next; j < n; j, sm = j+1, sm+1 {
+		if sm == n {
+			sm = 0
+		}
 		if d.Fits(k, sm) {
 			return sm
 		}

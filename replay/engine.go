@@ -97,6 +97,7 @@ type engine struct {
 	sink     results.Sink
 	progress func(ctas, cycle int64)
 	opt      *Options
+	dispatch Dispatch // the placer's view, made once: Place escapes it
 
 	q    eventq.Queue
 	now  int64
@@ -169,6 +170,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	for i := range e.sms {
 		e.sms[i].id = i
 	}
+	e.dispatch.e = e
 	if e.placer == nil {
 		e.placer = &RoundRobin{}
 	}
@@ -305,7 +307,7 @@ func (e *engine) settle() {
 		e.retryStalled()
 	}
 	if len(e.pending) > 0 {
-		e.placer.Place(&Dispatch{e: e})
+		e.placer.Place(&e.dispatch)
 		e.compactPending()
 	}
 	if e.share != nil {
