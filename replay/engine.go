@@ -26,12 +26,19 @@ type Options struct {
 	Context context.Context
 }
 
-// stopped reports the context's error, if any.
-func (o *Options) stopped() error {
-	if o.Context == nil {
-		return nil
+// checkpoint is where a long loop looks up now and then (every 65536
+// steps): it returns the context's error once the run is to stop, and
+// otherwise reports progress.
+func (o *Options) checkpoint(ctas, cycle int64) error {
+	if o.Context != nil {
+		if err := o.Context.Err(); err != nil {
+			return err
+		}
 	}
-	return o.Context.Err()
+	if o.Progress != nil {
+		o.Progress(ctas, cycle)
+	}
+	return nil
 }
 
 // Run replays the trace open returns under opt and streams result rows into
@@ -95,7 +102,6 @@ type engine struct {
 	cfg      model.Config
 	pol      Policy
 	sink     results.Sink
-	progress func(ctas, cycle int64)
 	opt      *Options
 	dispatch Dispatch // the placer's view, made once: Place escapes it
 
@@ -153,7 +159,6 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		cfg:       opt.Config,
 		pol:       opt.Policy,
 		sink:      sink,
-		progress:  opt.Progress,
 		opt:       &opt,
 		live:      map[uint64]*Kernel{},
 		streams:   map[uint64]*stream{},
@@ -258,11 +263,8 @@ func (e *engine) loop() error {
 			}
 		}
 		if batch++; batch&0xffff == 0 {
-			if err := e.opt.stopped(); err != nil {
+			if err := e.opt.checkpoint(e.stats.CTAs, e.now); err != nil {
 				return err
-			}
-			if e.progress != nil {
-				e.progress(e.stats.CTAs, e.now)
 			}
 		}
 	}

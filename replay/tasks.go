@@ -140,11 +140,8 @@ func (d *taskDriver) run(rt taskrun.Runtime, opt *Options) error {
 		}
 		rt.Advance(at)
 		if step&0xffff == 0 {
-			if err := opt.stopped(); err != nil {
+			if err := opt.checkpoint(d.stats.CTAs, d.now); err != nil {
 				return err
-			}
-			if opt.Progress != nil {
-				opt.Progress(d.stats.CTAs, d.now)
 			}
 		}
 	}

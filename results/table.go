@@ -38,38 +38,38 @@ type table struct {
 // the file format, so the file has its header even if no row ever comes.
 // A table with no final path writes nothing and drops its rows.
 func (t *table) open(final string, id int, f Format, mem memory.Allocator, batch int) error {
-	t.name = tableNames[id]
-	t.batch = batch
 	t.final = final
 	if final == "" {
-		t.rb = array.NewRecordBuilder(mem, schemas[id])
-		t.trace, t.policy, t.params = t.str(), t.str(), t.str()
-		t.enc = dropEncoder{}
+		t.build(id, mem, batch, dropEncoder{})
 		return nil
 	}
 	file, err := tempfile.Create(t.final)
 	if err != nil {
-		return fmt.Errorf("results: creating %s table: %w", t.name, err)
+		return fmt.Errorf("results: creating %s table: %w", tableNames[id], err)
 	}
 	t.file = file
 	t.out = &posWriter{buf: bufio.NewWriterSize(file, 1<<20)}
-	t.rb = array.NewRecordBuilder(mem, schemas[id])
-	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
 	enc, err := newEncoder(f, t.out, schemas[id], mem)
 	if err != nil {
+		t.name = tableNames[id]
 		return t.errorf("starting file: %w", err)
 	}
-	t.enc = newAsyncEncoder(enc)
+	t.build(id, mem, batch, newAsyncEncoder(enc))
 	return nil
 }
 
 // record sets the table up to hand each batch to emit instead of a file.
 func (t *table) record(id int, emit func(Batch), mem memory.Allocator, batch int) {
+	t.build(id, mem, batch, emitEncoder{table: id, emit: emit})
+}
+
+// build sets up the table's builders, and enc to take its batches.
+func (t *table) build(id int, mem memory.Allocator, batch int, enc encoder) {
 	t.name = tableNames[id]
 	t.batch = batch
 	t.rb = array.NewRecordBuilder(mem, schemas[id])
 	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
-	t.enc = emitEncoder{table: id, emit: emit}
+	t.enc = enc
 }
 
 // add counts a row whose columns have all been appended, and flushes the

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
@@ -212,7 +210,5 @@ func (d Dataset) Status() (Status, error) {
 			st.Duplicated = append(st.Duplicated, r.ID)
 		}
 	}
-	sort.Ints(st.Done)
-	slices.Sort(st.Missing)
-	return st, nil
+	return st, nil // each list in plan order, so by id
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/timeline"
+	"github.com/spf13/pflag"
 )
 
 const replaySynopsis = `replay — replay GPU execution traces under scheduling policies
@@ -57,13 +58,19 @@ type replayFlags struct {
 	jobs     int
 }
 
-func runReplay(args []string, stdout, stderr io.Writer) error {
-	var f replayFlags
-	fs := newFlags("replay", replaySynopsis, stdout)
+// planFlags are the flags that say which replays to run, shared by replay
+// and replay study plan.
+func (f *replayFlags) planFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
 	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it)")
+}
+
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	var f replayFlags
+	fs := newFlags("replay", replaySynopsis, stdout)
+	f.planFlags(fs)
 	fs.BoolVar(&f.best, "best", false, "report the swept combination with the shortest makespan per trace and policy (with threshold: SPAWN's Offline-Search)")
 	fs.StringVar(&f.out, "out", "", "write the result tables into this directory")
 	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")

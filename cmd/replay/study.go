@@ -63,10 +63,7 @@ func runStudy(args []string, stdout, stderr io.Writer) error {
 func runStudyPlan(args []string, stdout, stderr io.Writer) error {
 	var f replayFlags
 	fs := newFlags("study plan", studySynopsis, stdout)
-	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies, comma separated (as for replay)")
-	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured'")
-	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable)")
-	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination)")
+	f.planFlags(fs)
 	out := fs.StringP("output", "o", "", "write the manifest to this file (default: standard output)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -81,31 +78,41 @@ func runStudyPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for i := range plan {
-		// Absolute, so array tasks find the traces from any directory.
-		abs, err := filepath.Abs(plan[i].Trace)
-		if err != nil {
+	// Paths absolute, so array tasks find the traces (and a GPU file) from
+	// any directory.
+	gpu := f.gpu
+	if gpu != "captured" && fileExists(gpu) {
+		if gpu, err = filepath.Abs(gpu); err != nil {
 			return err
 		}
-		plan[i].Trace = abs
-		if f.gpu != "captured" && fileExists(f.gpu) {
-			if plan[i].GPU, err = filepath.Abs(f.gpu); err != nil {
-				return err
-			}
+	}
+	for i := range plan {
+		if plan[i].Trace, err = filepath.Abs(plan[i].Trace); err != nil {
+			return err
 		}
+		plan[i].GPU = gpu
 	}
 	var buf bytes.Buffer
 	if err := study.WriteManifest(&buf, plan); err != nil {
 		return err
 	}
-	if *out == "" {
-		_, err := stdout.Write(buf.Bytes())
+	if err := writeOutput(*out, buf.Bytes(), stdout); err != nil || *out == "" {
 		return err
 	}
-	if err := tempfile.WriteFile(*out, buf.Bytes()); err != nil {
+	fmt.Fprintf(stderr, "replay: %s: %d replays in %d groups\n", *out, len(plan), study.Groups(plan))
+	return nil
+}
+
+// writeOutput writes data to the file path (whole or not at all), or to
+// stdout when path is "".
+func writeOutput(path string, data []byte, stdout io.Writer) error {
+	if path == "" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	if err := tempfile.WriteFile(path, data); err != nil {
 		return badInput(err)
 	}
-	fmt.Fprintf(stderr, "replay: %s: %d replays in %d groups\n", *out, len(plan), study.Groups(plan))
 	return nil
 }
 
@@ -325,12 +332,8 @@ func runStudySlurm(args []string, stdout, stderr io.Writer) error {
 	if err := job.WriteScript(&buf); err != nil {
 		return err
 	}
-	if *script == "" {
-		_, err := stdout.Write(buf.Bytes())
+	if err := writeOutput(*script, buf.Bytes(), stdout); err != nil || *script == "" {
 		return err
-	}
-	if err := tempfile.WriteFile(*script, buf.Bytes()); err != nil {
-		return badInput(err)
 	}
 	fmt.Fprintf(stderr, "replay: %s: %d array tasks of %d replays; submit it with sbatch %s\n", *script, n, len(plan), *script)
 	return nil
