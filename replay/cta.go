@@ -52,6 +52,9 @@ func (e *engine) place(k *Kernel, i int) {
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
+		if err := e.body.reach(k, c.idx); err != nil {
+			e.fail(err)
+		}
 	} else {
 		e.placeGrouped(k, c)
 	}

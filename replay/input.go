@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gpureplay/gpureplay/internal/idtab"
+
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -80,13 +82,23 @@ func (h *hostCursor) next() (trace.Record, error) {
 type bodyCursor struct {
 	src    trace.Source
 	clk    clock
-	decls  map[uint64]*trace.Kernel // declared, not yet launched
-	tree   map[uint64]*Kernel       // kernels of the segments loaded so far
-	held   *trace.Launch            // the host launch that ended the last segment
+	decls  idtab.Table[*trace.Kernel] // declared, not yet launched
+	tree   idtab.Table[*Kernel]       // kernels of the segments loaded so far
+	held   *trace.Launch              // the host launch that ended the last segment
 	header *trace.Header
 	eof    bool
 	loaded int     // host launches whose segments are loaded
 	last   *Kernel // the kernel the last cta record named (they come in runs)
+
+	// With ordered_trees the open segment is read host CTA by host CTA
+	// (reach); open is its host kernel, nil when no segment is half read.
+	// hostAt and rootAt are the host CTAs the host kernel's own records and
+	// the device records have reached.
+	ordered        bool
+	open           *Kernel
+	hostAt, rootAt uint64
+	hostSeen       bool
+	rootSeen       bool
 
 	pageBytes int64      // io.page_bytes, for headers that give none
 	stages    bool       // host I/O is modelled: buffers must come first
@@ -97,11 +109,7 @@ type bodyCursor struct {
 }
 
 func newBodyCursor(src trace.Source) *bodyCursor {
-	return &bodyCursor{
-		src:   src,
-		decls: map[uint64]*trace.Kernel{},
-		tree:  map[uint64]*Kernel{},
-	}
+	return &bodyCursor{src: src}
 }
 
 // readHeader consumes the preamble up to the first host launch (header,
@@ -117,9 +125,14 @@ func (b *bodyCursor) readHeader() (*trace.Header, error) {
 }
 
 // load reads segments until host kernel k (the index-th host launch) has its
-// body. Segments of host kernels issued before k are loaded on the way.
+// body. Segments of host kernels issued before k are loaded on the way. A
+// trace with ordered_trees has only k's launch read: its CTAs' trees are
+// read as they are placed (reach).
 func (b *bodyCursor) load(k *Kernel, byIndex func(int) *Kernel) error {
 	for k.decl == nil {
+		if err := b.readSegment(); err != nil { // the rest of a half-read one
+			return err
+		}
 		if b.held == nil {
 			return fmt.Errorf("kernel %d: its launch tree is missing from the trace", k.id)
 		}
@@ -132,7 +145,26 @@ func (b *bodyCursor) load(k *Kernel, byIndex func(int) *Kernel) error {
 			return err
 		}
 		b.held = nil
+		if b.ordered {
+			b.open = hk
+			b.hostSeen, b.rootSeen = false, false
+			continue
+		}
 		if err := b.readSegment(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reach makes sure CTA i of k is read with everything of its tree: its own
+// records and every device launch made from it, with their kernels'
+// records, recursively. Only the open segment of an ordered_trees trace
+// has anything left to read; rule 4 says where CTA i's tree ends: once the
+// host kernel's records and the device records are both past CTA i.
+func (b *bodyCursor) reach(k *Kernel, i uint64) error {
+	for b.open == k && !(b.hostSeen && b.hostAt > i && b.rootSeen && b.rootAt > i) {
+		if err := b.step(); err != nil {
 			return err
 		}
 	}
@@ -142,50 +174,68 @@ func (b *bodyCursor) load(k *Kernel, byIndex func(int) *Kernel) error {
 // readSegment files records until the next host launch (held for later) or
 // the end of the trace.
 func (b *bodyCursor) readSegment() error {
-	for !b.eof {
-		r, err := b.src.Next()
-		if errors.Is(err, io.EOF) {
-			b.eof = true
-			break
-		}
-		if err != nil {
+	for {
+		if err := b.step(); err != nil {
 			return err
 		}
-		switch r := r.(type) {
-		case *trace.Header:
-			b.header = r
-			pb := r.PageBytes
-			if pb <= 0 {
-				pb = b.pageBytes
-			}
-			b.space = newPageSpace(pb)
-		case *trace.Buffer:
-			if b.launched && b.stages {
-				return lateBuffer(r)
-			}
-			if !b.launched && b.space != nil {
-				b.space.add(r)
-			}
-		case *trace.Access, *trace.Pages:
-			if err := b.ref(r); err != nil {
-				return err
-			}
-		case *trace.Kernel:
-			b.decls[r.ID] = r
-		case *trace.Launch:
-			if r.Host() {
-				held := *r // the source may reuse its records
-				b.held = &held
-				b.launched = true
-				return nil
-			}
-			if err := b.device(r); err != nil {
-				return err
-			}
-		case *trace.CTA:
-			if err := b.cta(r); err != nil {
-				return err
-			}
+		if b.held != nil || b.eof {
+			return nil
+		}
+	}
+}
+
+// step files the next record, unless the segment has ended: a host launch
+// is held for the next segment.
+func (b *bodyCursor) step() error {
+	if b.held != nil || b.eof {
+		b.open = nil
+		return nil
+	}
+	r, err := b.src.Next()
+	if errors.Is(err, io.EOF) {
+		b.eof = true
+		b.open = nil
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch r := r.(type) {
+	case *trace.Header:
+		b.header = r
+		b.ordered = r.OrderedTrees
+		pb := r.PageBytes
+		if pb <= 0 {
+			pb = b.pageBytes
+		}
+		b.space = newPageSpace(pb)
+	case *trace.Buffer:
+		if b.launched && b.stages {
+			return lateBuffer(r)
+		}
+		if !b.launched && b.space != nil {
+			b.space.add(r)
+		}
+	case *trace.Access, *trace.Pages:
+		if err := b.ref(r); err != nil {
+			return err
+		}
+	case *trace.Kernel:
+		b.decls.Set(r.ID, r)
+	case *trace.Launch:
+		if r.Host() {
+			held := *r // the source may reuse its records
+			b.held = &held
+			b.launched = true
+			b.open = nil
+			return nil
+		}
+		if err := b.device(r); err != nil {
+			return err
+		}
+	case *trace.CTA:
+		if err := b.cta(r); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -193,32 +243,36 @@ func (b *bodyCursor) readSegment() error {
 
 // adopt gives a launched kernel its declaration and room for its CTAs.
 func (b *bodyCursor) adopt(k *Kernel, l *trace.Launch) error {
-	d := b.decls[l.Kernel]
+	d, _ := b.decls.Get(l.Kernel)
 	if d == nil {
 		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
-	delete(b.decls, l.Kernel)
+	b.decls.Delete(l.Kernel)
 	k.decl = d
 	k.total = d.CTAs()
 	k.ctas = newCTATable(k.total)
-	b.tree[k.id] = k
+	b.tree.Set(k.id, k)
 	return nil
 }
 
 // device creates a child kernel for a device launch record and attaches the
 // site to its parent CTA.
 func (b *bodyCursor) device(l *trace.Launch) error {
-	p := b.tree[l.Parent.Kernel]
+	p, _ := b.tree.Get(l.Parent.Kernel)
 	if p == nil {
 		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
 	}
 	if l.Parent.CTA >= p.total {
 		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
 	}
-	child := &Kernel{id: l.Kernel, parent: p, order: -1, startCycle: -1}
+	child := &Kernel{id: l.Kernel, parent: p, order: -1, startCycle: -1, root: p.root}
+	if p == b.open {
+		child.root = l.Parent.CTA
+	}
 	if err := b.adopt(child, l); err != nil {
 		return err
 	}
+	b.passed(child, 0)
 	x := p.extra(l.Parent.CTA)
 	x.sites = append(x.sites, siteRec{
 		warp:     int32(l.Parent.Warp),
@@ -235,7 +289,7 @@ func (b *bodyCursor) device(l *trace.Launch) error {
 func (b *bodyCursor) cta(c *trace.CTA) error {
 	k := b.last
 	if k == nil || k.id != c.Kernel {
-		k = b.tree[c.Kernel]
+		k, _ = b.tree.Get(c.Kernel)
 		b.last = k
 	}
 	if k == nil {
@@ -244,6 +298,7 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 	if c.CTA >= k.total {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
+	b.passed(k, c.CTA)
 	spec := k.ctas.at(c.CTA)
 	spec.cycles = b.clk.scale(c.Cycles)
 	if len(c.WarpCycles) > 0 {
@@ -262,9 +317,32 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 	return nil
 }
 
+// passed notes, in the open segment of an ordered_trees trace, that a
+// record of CTA cta of k has been read: how far the host kernel's records
+// or the device records have got (reach).
+func (b *bodyCursor) passed(k *Kernel, cta uint64) {
+	switch {
+	case b.open == nil || k == nil:
+	case k == b.open:
+		b.hostAt, b.hostSeen = cta, true
+	case k.order < 0:
+		b.rootAt, b.rootSeen = k.root, true
+	}
+}
+
 // ref files an access or pages record as the CTA's page references when the
 // scoreboard needs them.
 func (b *bodyCursor) ref(r trace.Record) error {
+	if b.open != nil {
+		switch r := r.(type) {
+		case *trace.Access:
+			k, _ := b.tree.Get(r.Kernel)
+			b.passed(k, r.CTA)
+		case *trace.Pages:
+			k, _ := b.tree.Get(r.Kernel)
+			b.passed(k, r.CTA)
+		}
+	}
 	if b.refs == nil {
 		return nil
 	}
@@ -274,7 +352,7 @@ func (b *bodyCursor) ref(r trace.Record) error {
 	}
 	k := b.last
 	if k == nil || k.id != kid {
-		k = b.tree[kid]
+		k, _ = b.tree.Get(kid)
 	}
 	if k == nil || k.order < 0 {
 		return nil // device kernels are not scoreboarded
@@ -316,7 +394,7 @@ func cmpSite(a, b siteRec) int {
 
 // forget drops a finished kernel from the loaded trees.
 func (b *bodyCursor) forget(k *Kernel) {
-	delete(b.tree, k.id)
+	b.tree.Delete(k.id)
 	if b.last == k {
 		b.last = nil
 	}

@@ -14,6 +14,7 @@ type Kernel struct {
 	copy   *copyOp  // set for an explicit host copy, which streams order like a kernel
 	sms    int      // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	parent *Kernel  // the parent in the trace
+	root   uint64   // the host CTA whose tree it is in (device kernels)
 	owner  launcher // who launched it and waits for it (device kernels)
 	inKD   bool     // holds a Kernel Distributor entry
 

@@ -108,5 +108,9 @@ func k20cHeader(source string, meta map[string]string) *trace.Header {
 		Source:    source,
 		GPU:       "k20c",
 		Meta:      meta,
+		// Every generator writes a host CTA's device launches in CTA
+		// order after the host kernel's cta records, and a child's
+		// records (recursively) right after its launch.
+		OrderedTrees: true,
 	}
 }

@@ -10,8 +10,8 @@ package trace
 // and the bodies are, field by field in the order of record.go:
 //
 //	header  = varint(version) f64(clock_mhz) varint(page_bytes) str(source)
-//	          str(gpu) spec meta
-//	spec    = 0x00 | 0x01 varint(sms) f64(clock_mhz) varint(max_ctas_per_sm)
+//	          str(gpu) byte(flags) [spec] meta
+//	spec    = varint(sms) f64(clock_mhz) varint(max_ctas_per_sm)
 //	          varint(max_threads_per_sm) varint(regs_per_sm)
 //	          varint(smem_per_sm) varint(max_kernels)
 //	meta    = uvarint(n) (str(key) str(value))*n        keys ascending
@@ -27,6 +27,11 @@ package trace
 //	          uvarint(dram_bytes)
 //	access  = ref uvarint(buffer) uvarint(lo) uvarint(hi-lo) enum(mode)
 //	pages   = ref uvarint(buffer) list(r) list(w)
+//
+// The header's flags byte says whether gpu_spec follows (headerGPUSpec) and
+// whether the trace declares ordered_trees (headerOrderedTrees); traces
+// written before the second bit existed have 0 or 1 there, so they read
+// unchanged, and a reader that predates it rejects the byte.
 //
 // A cta record with demand (insts or dram_bytes not zero) is written as a
 // ctad body under tag tagCTADemand instead of KindCTA's, so traces without
@@ -77,6 +82,12 @@ const (
 	maxMetaLen    = 1 << 16 // entries in the header's meta map
 	maxZstdWindow = 1 << 25 // zstd window; the writer uses writerWindow
 	writerWindow  = 1 << 20
+)
+
+// Header flag bits.
+const (
+	headerGPUSpec      = 1 << 0
+	headerOrderedTrees = 1 << 1
 )
 
 // Launch flag bits: which optional launch fields follow.

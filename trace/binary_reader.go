@@ -239,9 +239,12 @@ func (r *Reader) header() (Record, error) {
 		Source:    d.str(),
 		GPU:       d.str(),
 	}
-	switch d.byte() {
-	case 0:
-	case 1:
+	flags := d.byte()
+	if flags&^(headerGPUSpec|headerOrderedTrees) != 0 {
+		d.fail(errRange("header flags byte %#x has unknown bits", flags))
+	}
+	h.OrderedTrees = flags&headerOrderedTrees != 0
+	if flags&headerGPUSpec != 0 {
 		h.GPUSpec = &GPUSpec{
 			SMs:             d.int(),
 			ClockMHz:        d.f64(),
@@ -251,8 +254,6 @@ func (r *Reader) header() (Record, error) {
 			SmemPerSM:       d.varint(),
 			MaxKernels:      d.int(),
 		}
-	default:
-		d.fail(errRange("gpu_spec presence byte is neither 0 nor 1"))
 	}
 	h.Meta = d.meta()
 	return h, d.err

@@ -24,7 +24,8 @@ func exoticRecords() []Record {
 			GPUSpec: &GPUSpec{SMs: 13, ClockMHz: 706, MaxCTAsPerSM: 16, MaxThreadsPerSM: 2048,
 				RegsPerSM: 65536, SmemPerSM: 48 << 10, MaxKernels: 32},
 			Meta: map[string]string{"b": "x\"y\n\\", "a": "ünïcode ✓", "\x00ctl\x7f": "\x1f", "": ""}},
-		&Header{Version: -3, ClockMHz: 1e-7, GPUSpec: &GPUSpec{}},
+		&Header{Version: -3, ClockMHz: 1e-7, GPUSpec: &GPUSpec{}, OrderedTrees: true},
+		&Header{Version: 1, ClockMHz: 706, OrderedTrees: true},
 		&Header{ClockMHz: -1e300, PageBytes: math.MinInt64},
 		&Buffer{ID: math.MaxUint64, Base: 1 << 63, Bytes: -5, Role: "custom"},
 		&Buffer{Name: "in", Bytes: 1 << 40, Role: RoleInOut},
@@ -287,7 +288,7 @@ func TestBinaryBadInput(t *testing.T) {
 		{"bad enum", compress(append(preamble(), byte(KindMemcpy), 9)), "enum value 9 is out of range", 1, 9},
 		{"bad utf-8", compress(append(preamble(), byte(KindKernel), 1, 2, 0xff, 0xfe)), "not valid UTF-8", 1, 9},
 		{"bad launch flags", compress(append(preamble(), byte(KindLaunch), 0x40, 0)), "unknown bits", 1, 9},
-		{"bad spec byte", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7)), "presence byte", 1, 9},
+		{"bad flags byte", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7)), "flags byte 0x7 has unknown bits", 1, 9},
 		{"meta out of order", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 'b', 0, 1, 'a', 0)), "not in ascending order", 1, 9},
 	}
 	for _, tt := range tests {

@@ -204,10 +204,15 @@ func (e *encoder) header(h *Header) {
 	e.varint(h.PageBytes)
 	e.str(h.Source)
 	e.str(h.GPU)
-	if s := h.GPUSpec; s == nil {
-		e.buf = append(e.buf, 0)
-	} else {
-		e.buf = append(e.buf, 1)
+	var flags byte
+	if h.GPUSpec != nil {
+		flags |= headerGPUSpec
+	}
+	if h.OrderedTrees {
+		flags |= headerOrderedTrees
+	}
+	e.buf = append(e.buf, flags)
+	if s := h.GPUSpec; s != nil {
 		e.varint(int64(s.SMs))
 		e.f64(s.ClockMHz)
 		e.varint(int64(s.MaxCTAsPerSM))

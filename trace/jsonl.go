@@ -194,6 +194,10 @@ func (e *jsonEncoder) header(h *Header) {
 		e.intOmit("max_kernels", int64(s.MaxKernels))
 		e.close()
 	}
+	if h.OrderedTrees {
+		e.key("ordered_trees")
+		e.b = append(e.b, "true"...)
+	}
 	if len(h.Meta) > 0 {
 		e.key("meta")
 		e.b = append(e.b, '{')

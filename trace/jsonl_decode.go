@@ -71,6 +71,8 @@ func (d *lineDecoder) header() (Record, error) {
 			return true, d.gpuSpec(&h.GPUSpec)
 		case "meta":
 			return true, d.meta(&h.Meta)
+		case "ordered_trees":
+			return true, d.bool(&h.OrderedTrees)
 		}
 		return false, nil
 	})
@@ -342,6 +344,15 @@ func (d *lineDecoder) f64(p *float64) error {
 	}
 	*p = v
 	return nil
+}
+
+func (d *lineDecoder) bool(p *bool) error {
+	if d.s.null() {
+		return errNull
+	}
+	v, err := d.s.boolean()
+	*p = v
+	return err
 }
 
 func (d *lineDecoder) str(p *string) error {

@@ -81,6 +81,7 @@ func TestJSONLFormat(t *testing.T) {
 		{&Launch{Kernel: 5, Workload: 2}, `{"type":"launch","kernel":5,"t":0,"stream":0,"workload":2}`},
 		{&Header{Version: 1, ClockMHz: 1e21, GPUSpec: &GPUSpec{}}, `{"type":"header","version":1,"clock_mhz":1e+21,"gpu_spec":{}}`},
 		{&Header{Version: 1, ClockMHz: 0.000001, PageBytes: 8192}, `{"type":"header","version":1,"clock_mhz":0.000001,"page_bytes":8192}`},
+		{&Header{Version: 1, ClockMHz: 706, OrderedTrees: true}, `{"type":"header","version":1,"clock_mhz":706,"ordered_trees":true}`},
 		{&Buffer{ID: 1, Bytes: 10, Role: RoleTemp}, `{"type":"buffer","id":1,"base":0,"bytes":10,"role":"temp"}`},
 		{&Kernel{ID: 2, Name: "a\"b\\c\x01", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}},
 			`{"type":"kernel","id":2,"name":"a\"b\\c\u0001","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}`},
@@ -131,6 +132,8 @@ func TestJSONLReaderAccepts(t *testing.T) {
 		{`{"type":"header","version":1,"clock_mhz":7.06e2,"meta":{}}`, &Header{Version: 1, ClockMHz: 706}},
 		{`{"type":"header","version":1,"clock_mhz":1E-2,"gpu_spec":null,"meta":{"k":"v"}}`,
 			&Header{Version: 1, ClockMHz: 0.01, Meta: map[string]string{"k": "v"}}},
+		{`{"type":"header","version":1,"clock_mhz":1,"ordered_trees": false}`, &Header{Version: 1, ClockMHz: 1}},
+		{`{"type":"header","version":1,"clock_mhz":1,"ordered_trees":true}`, &Header{Version: 1, ClockMHz: 1, OrderedTrees: true}},
 		{`{"type":"cta","kernel":1,"cycles":-9223372036854775808}`, &CTA{Kernel: 1, Cycles: math.MinInt64}},
 	}
 	for _, tt := range tests {
@@ -156,6 +159,7 @@ func TestJSONLReaderErrors(t *testing.T) {
 		{"type not a string", `{"type":3}`, `field "type": column 9: unexpected '3', want a string`},
 		{"duplicate field", `{"type":"cta","kernel":1,"kernel":2}`, `duplicate field "kernel"`},
 		{"duplicate meta key", `{"type":"header","meta":{"a":"1","a":"2"}}`, `duplicate key "a"`},
+		{"ordered_trees not a bool", `{"type":"header","ordered_trees":1}`, `want true or false`},
 		{"fraction", `{"type":"cta","cycles":1.5}`, `field "cycles": 1.5 is not an integer`},
 		{"exponent", `{"type":"cta","cta":1e3}`, `field "cta": 1e3 is not an integer`},
 		{"negative unsigned", `{"type":"cta","kernel":-1}`, `field "kernel": -1 is negative`},

@@ -74,6 +74,18 @@ func (s *jsonScanner) null() bool {
 	return false
 }
 
+// boolean reads a true or false literal.
+func (s *jsonScanner) boolean() (bool, error) {
+	s.space()
+	for _, lit := range []string{"true", "false"} {
+		if len(s.b)-s.i >= len(lit) && string(s.b[s.i:s.i+len(lit)]) == lit {
+			s.i += len(lit)
+			return lit == "true", nil
+		}
+	}
+	return false, s.unexpected("true or false")
+}
+
 // object reads an object, calling member with each key when the scanner is
 // at the key's value; member must consume the value.
 func (s *jsonScanner) object(member func(key []byte) error) error {

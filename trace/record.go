@@ -80,6 +80,11 @@ type Header struct {
 	GPU       string            `json:"gpu,omitempty"`
 	GPUSpec   *GPUSpec          `json:"gpu_spec,omitempty"`
 	Meta      map[string]string `json:"meta,omitempty"`
+	// OrderedTrees declares that each launch tree is written host CTA by
+	// host CTA (docs/trace-format.md, "Order", rule 4), which lets a replay
+	// read a host CTA's subtree only when that CTA is placed. The validator
+	// holds a trace that declares it to the rule.
+	OrderedTrees bool `json:"ordered_trees,omitempty"`
 }
 
 // GPUSpec is what an importer knows of the captured GPU; zero fields are

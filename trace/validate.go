@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"math/bits"
+
+	"github.com/gpureplay/gpureplay/internal/idtab"
 )
 
 // Validator is a Source that passes another Source's records through
@@ -32,15 +34,24 @@ type Validator struct {
 	header    bool
 	pageBytes int64
 
-	buffers  map[uint64]int64 // id → bytes
-	declared idSet            // every kernel id declared so far
-	pending  map[uint64]shape // declared kernels not yet launched
-	host     idSet            // host-launched kernel ids, for after
-	streamT  map[uint64]int64 // host stream → its last launch's or copy's t
-	tree     map[uint64]*treeKernel
-	order    []*treeKernel // tree's kernels in launch order
+	buffers  map[uint64]int64   // id → bytes
+	declared idSet              // every kernel id declared so far
+	pending  idtab.Table[shape] // declared kernels not yet launched
+	host     idSet              // host-launched kernel ids, for after
+	streamT  map[uint64]int64   // host stream → its last launch's or copy's t
+	tree     idtab.Table[*treeKernel]
+	hostK    *treeKernel   // the tree's host-launched kernel
+	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
+	done     int           // order[:done] are checked and forgotten
 	last     *treeKernel   // the tree kernel looked up last
 	treeAt   int64         // record number of the tree's host launch
+
+	// With ordered_trees (rule 4 of docs/trace-format.md): the host CTA
+	// the host kernel's records have reached, and the host CTA whose tree
+	// the device records are in.
+	ordered bool
+	hostCTA uint64
+	rootCTA uint64
 }
 
 // shape is what the validator keeps of a kernel declaration.
@@ -53,7 +64,8 @@ type shape struct {
 type treeKernel struct {
 	id uint64
 	shape
-	seen idSet // CTAs with a cta record
+	root uint64 // the host CTA whose tree it is in (device kernels)
+	seen idSet  // CTAs with a cta record
 }
 
 // NewValidator returns a Validator reading from src. Where src has a
@@ -63,8 +75,6 @@ func NewValidator(src Source) *Validator {
 	return &Validator{
 		src:     src,
 		buffers: make(map[uint64]int64),
-		pending: make(map[uint64]shape),
-		tree:    make(map[uint64]*treeKernel),
 		streamT: make(map[uint64]int64),
 	}
 }
@@ -186,6 +196,7 @@ func (v *Validator) checkHeader(h *Header) error {
 		}
 	}
 	v.header = true
+	v.ordered = h.OrderedTrees
 	v.pageBytes = h.PageBytes
 	if v.pageBytes == 0 {
 		v.pageBytes = DefaultPageBytes
@@ -288,12 +299,12 @@ func (v *Validator) checkKernel(k *Kernel) error {
 		return fmt.Errorf("kernel %d uses %d bytes of shared memory", k.ID, k.Smem)
 	}
 	v.declared.add(k.ID)
-	v.pending[k.ID] = shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32}
+	v.pending.Set(k.ID, shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32})
 	return nil
 }
 
 func (v *Validator) checkLaunch(l *Launch) error {
-	sh, ok := v.pending[l.Kernel]
+	sh, ok := v.pending.Get(l.Kernel)
 	switch {
 	case ok:
 	case v.declared.has(l.Kernel):
@@ -321,26 +332,101 @@ func (v *Validator) checkLaunch(l *Launch) error {
 		}
 		v.treeAt = v.record
 		v.host.add(l.Kernel)
-	} else if err := v.checkParent(l.Kernel, l.Parent); err != nil {
+		v.pending.Delete(l.Kernel)
+		v.hostK = &treeKernel{id: l.Kernel, shape: sh}
+		v.tree.Set(l.Kernel, v.hostK)
+		return nil
+	}
+	root, err := v.checkParent(l.Kernel, l.Parent)
+	if err != nil {
 		return err
 	}
-	delete(v.pending, l.Kernel)
-	k := &treeKernel{id: l.Kernel, shape: sh}
-	v.tree[l.Kernel] = k
+	v.pending.Delete(l.Kernel)
+	k := &treeKernel{id: l.Kernel, shape: sh, root: root}
+	v.tree.Set(l.Kernel, k)
 	v.order = append(v.order, k)
 	return nil
 }
 
-func (v *Validator) checkParent(child uint64, p *Parent) error {
+// checkParent checks a device launch's parent and returns the host CTA
+// whose tree the child joins.
+func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
 	k, err := v.inTree("device launch", p.Kernel)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	if err := k.checkParent(child, p); err != nil {
+		return 0, err
+	}
+	root := k.root
+	if k == v.hostK {
+		root = p.CTA
+	}
+	if v.ordered {
+		if err := v.enterRoot(child, root); err != nil {
+			return 0, err
+		}
+		if !v.hostK.seen.has(root) {
+			return 0, fmt.Errorf("launch of kernel %d in the tree of CTA %d of host kernel %d before that CTA's cta record; with ordered_trees a host CTA's record comes before its tree", child, root, v.hostK.id)
+		}
+	}
+	return root, nil
+}
+
+// enterRoot moves the device records on to host CTA root's tree with the
+// launch of kernel child. Under ordered_trees it may not lie behind the tree
+// they are in; the device kernels of the trees left behind must be
+// complete, and are forgotten.
+func (v *Validator) enterRoot(child, root uint64) error {
+	if root < v.rootCTA {
+		return fmt.Errorf("launch of kernel %d belongs to the tree of host CTA %d, after records of host CTA %d's tree; with ordered_trees the trees of a host kernel's CTAs come in CTA order", child, root, v.rootCTA)
+	}
+	if root == v.rootCTA {
+		return nil
+	}
+	v.rootCTA = root
+	for v.done < len(v.order) && v.order[v.done].root < root {
+		k := v.order[v.done]
+		if err := k.complete(); err != nil {
+			return fmt.Errorf("%v when launch of kernel %d moved on to the tree of host CTA %d (ordered_trees)", err, child, root)
+		}
+		v.tree.Delete(k.id)
+		if v.last == k {
+			v.last = nil
+		}
+		v.order[v.done] = nil
+		v.done++
+	}
+	if v.done > 1024 && v.done > len(v.order)/2 {
+		n := copy(v.order, v.order[v.done:])
+		clear(v.order[n:])
+		v.order, v.done = v.order[:n], 0
+	}
+	return nil
+}
+
+// inOrder checks, under ordered_trees, that a cta, access or pages record
+// of CTA cta of kernel k comes where rule 4 puts it.
+func (v *Validator) inOrder(what string, k *treeKernel, cta uint64) error {
+	if !v.ordered {
+		return nil
+	}
+	if k == v.hostK {
+		if cta < v.hostCTA {
+			return fmt.Errorf("%s for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", what, cta, k.id, v.hostCTA)
+		}
+		v.hostCTA = cta
+		return nil
+	}
+	return nil // device kernels of trees moved past are no longer in the tree
+}
+
+func (k *treeKernel) checkParent(child uint64, p *Parent) error {
 	switch {
 	case p.CTA >= k.ctas:
-		return fmt.Errorf("launch of kernel %d from CTA %d of kernel %d, which has %d CTAs", child, p.CTA, p.Kernel, k.ctas)
+		return fmt.Errorf("launch of kernel %d from CTA %d of kernel %d, which has %d CTAs", child, p.CTA, k.id, k.ctas)
 	case p.Warp < 0 || p.Warp >= k.warps:
-		return fmt.Errorf("launch of kernel %d from warp %d; kernel %d has %d warps per CTA", child, p.Warp, p.Kernel, k.warps)
+		return fmt.Errorf("launch of kernel %d from warp %d; kernel %d has %d warps per CTA", child, p.Warp, k.id, k.warps)
 	case p.Lane < 0 || p.Lane >= 32:
 		return fmt.Errorf("launch of kernel %d from lane %d; want 0..31", child, p.Lane)
 	case p.At < 0 || p.At > MaxCycles:
@@ -355,6 +441,9 @@ func (v *Validator) checkCTA(c *CTA) error {
 		return err
 	}
 	if err := k.checkIndex("cta", c.CTA); err != nil {
+		return err
+	}
+	if err := v.inOrder("cta record", k, c.CTA); err != nil {
 		return err
 	}
 	if c.Cycles < 0 || c.Cycles > MaxCycles {
@@ -418,6 +507,9 @@ func (v *Validator) checkAccess(a *Access) error {
 	if err := k.checkIndex("access", a.CTA); err != nil {
 		return err
 	}
+	if err := v.inOrder("access record", k, a.CTA); err != nil {
+		return err
+	}
 	size, err := v.buffer("access", a.Buffer)
 	if err != nil {
 		return err
@@ -438,6 +530,9 @@ func (v *Validator) checkPages(p *Pages) error {
 		return err
 	}
 	if err := k.checkIndex("pages", p.CTA); err != nil {
+		return err
+	}
+	if err := v.inOrder("pages record", k, p.CTA); err != nil {
 		return err
 	}
 	size, err := v.buffer("pages", p.Buffer)
@@ -461,14 +556,17 @@ func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 	if v.last != nil && v.last.id == id {
 		return v.last, nil
 	}
-	if k := v.tree[id]; k != nil {
+	if k, _ := v.tree.Get(id); k != nil {
 		v.last = k
 		return k, nil
 	}
-	if _, ok := v.pending[id]; ok {
+	if _, ok := v.pending.Get(id); ok {
 		return nil, fmt.Errorf("%s for kernel %d before the kernel's launch", what, id)
 	}
 	if v.declared.has(id) {
+		if v.ordered {
+			return nil, fmt.Errorf("%s for kernel %d appears after the host launch of record %d, but kernel %d belongs to an earlier launch tree or, with ordered_trees, to the tree of a host CTA this tree has moved past; a launch tree's records must come before the next host launch, and a host CTA's tree before the next one's", what, id, v.treeAt, id)
+		}
 		return nil, fmt.Errorf("%s for kernel %d appears after the host launch of record %d, but kernel %d belongs to an earlier launch tree; a launch tree's records must come before the next host launch", what, id, v.treeAt, id)
 	}
 	return nil, fmt.Errorf("%s for undeclared kernel %d", what, id)
@@ -481,16 +579,30 @@ func (k *treeKernel) checkIndex(what string, cta uint64) error {
 	return nil
 }
 
+// complete checks that every CTA of k has had its cta record.
+func (k *treeKernel) complete() error {
+	if got := k.seen.len(); got != k.ctas {
+		return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
+	}
+	return nil
+}
+
 // endTree checks that the current launch tree is complete and forgets it.
 func (v *Validator) endTree() error {
-	for _, k := range v.order {
-		if got := k.seen.len(); got != k.ctas {
-			return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
+	if v.hostK != nil {
+		if err := v.hostK.complete(); err != nil {
+			return err
 		}
 	}
-	clear(v.tree)
+	for _, k := range v.order[v.done:] {
+		if err := k.complete(); err != nil {
+			return err
+		}
+	}
+	v.tree.Clear()
 	clear(v.order)
-	v.order = v.order[:0]
-	v.last = nil
+	v.order, v.done = v.order[:0], 0
+	v.hostK, v.last = nil, nil
+	v.hostCTA, v.rootCTA = 0, 0
 	return nil
 }

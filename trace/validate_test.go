@@ -42,18 +42,21 @@ func validate(lines []string) ([]Record, error) {
 
 func TestValidatorAccepts(t *testing.T) {
 	tests := map[string][]string{
-		"minimal":                   {hdr},
-		"complete tree":             with(c10, c11),
-		"ctas in any order":         with(c11, c10),
-		"device launch":             with(k2, d2, c10, c20, c21, c11),
-		"next kernel declared late": with(c10, c11, k2, l2, c20, c21),
-		"memcpy between trees":      with(c10, c11, `{"type":"memcpy","dir":"d2h","buffer":1,"bytes":10000,"stream":0,"t":5}`),
-		"unlaunched kernel":         with(c10, c11, k2),
-		"after host kernel":         with(c10, c11, k2, `{"type":"launch","kernel":2,"t":0,"stream":1,"after":[1]}`, c20, c21),
-		"warp cycles":               with(`{"type":"cta","kernel":1,"cta":0,"cycles":5,"warp_cycles":[5,0]}`, c11),
-		"demand at its bounds":      with(`{"type":"cta","kernel":1,"cta":0,"cycles":5,"insts":20,"dram_bytes":10240}`, c11),
-		"last page":                 with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[2],"w":[0]}`, c10, c11),
-		"last byte":                 with(`{"type":"access","kernel":1,"cta":1,"buffer":1,"lo":0,"hi":9999,"mode":"rw"}`, c10, c11),
+		"minimal":                           {hdr},
+		"complete tree":                     with(c10, c11),
+		"ctas in any order":                 with(c11, c10),
+		"device launch":                     with(k2, d2, c10, c20, c21, c11),
+		"next kernel declared late":         with(c10, c11, k2, l2, c20, c21),
+		"memcpy between trees":              with(c10, c11, `{"type":"memcpy","dir":"d2h","buffer":1,"bytes":10000,"stream":0,"t":5}`),
+		"unlaunched kernel":                 with(c10, c11, k2),
+		"after host kernel":                 with(c10, c11, k2, `{"type":"launch","kernel":2,"t":0,"stream":1,"after":[1]}`, c20, c21),
+		"warp cycles":                       with(`{"type":"cta","kernel":1,"cta":0,"cycles":5,"warp_cycles":[5,0]}`, c11),
+		"demand at its bounds":              with(`{"type":"cta","kernel":1,"cta":0,"cycles":5,"insts":20,"dram_bytes":10240}`, c11),
+		"last page":                         with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[2],"w":[0]}`, c10, c11),
+		"last byte":                         with(`{"type":"access","kernel":1,"cta":1,"buffer":1,"lo":0,"hi":9999,"mode":"rw"}`, c10, c11),
+		"ordered: host CTAs, then trees":    ordered(c10, c11, k2, d2, c20, c21, k3, d3from(1), `{"type":"cta","kernel":3,"cta":0,"cycles":1}`, `{"type":"cta","kernel":3,"cta":1,"cycles":1}`),
+		"ordered: depth first":              ordered(c10, k2, d2, c20, c21, c11, k3, d3from(1), `{"type":"cta","kernel":3,"cta":1,"cycles":1}`, `{"type":"cta","kernel":3,"cta":0,"cycles":1}`),
+		"ordered: one tree, host CTA later": ordered(c10, k2, d2, c20, c21, c11),
 		"large pages": {`{"type":"header","version":1,"clock_mhz":706,"page_bytes":65536}`, buf1, k1, l1,
 			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[0]}`, c10, c11},
 	}
@@ -179,6 +182,15 @@ func TestValidatorRejects(t *testing.T) {
 		{"child incomplete at next host launch", with(k2, d2, c10, c11, c20, k3, l3), 11, "kernel 2 has cta records for 1 of its 2 CTAs (1 missing)"},
 		{"tree incomplete at end", with(c10), 0, "at end of trace: kernel 1 has cta records for 1 of its 2 CTAs (1 missing)"},
 		{"child never ran", with(k2, d2, c10, c11), 0, "at end of trace: kernel 2 has cta records for 0 of its 2 CTAs (2 missing)"},
+
+		// ordered_trees (rule 4)
+		{"ordered: host CTAs out of order", ordered(c11, c10), 6, "cta record for CTA 0 of host kernel 1 after a record of its CTA 1"},
+		{"ordered: tree before its host CTA", ordered(k2, d2, c10, c11, c20, c21), 6, "launch of kernel 2 in the tree of CTA 0 of host kernel 1 before that CTA's cta record"},
+		{"ordered: trees out of order", ordered(c10, c11, k3, d3from(1), `{"type":"cta","kernel":3,"cta":0,"cycles":1}`, `{"type":"cta","kernel":3,"cta":1,"cycles":1}`, k2, d2), 12,
+			"launch of kernel 2 belongs to the tree of host CTA 0, after records of host CTA 1's tree"},
+		{"ordered: child record after the next tree", ordered(c10, c11, k2, d2, c20, c21, k3, d3from(1), `{"type":"access","kernel":2,"cta":0,"buffer":1,"lo":0,"hi":1,"mode":"r"}`), 13,
+			"or, with ordered_trees, to the tree of a host CTA this tree has moved past"},
+		{"ordered: tree left incomplete", ordered(c10, c11, k2, d2, c20, k3, d3from(1)), 11, "kernel 2 has cta records for 1 of its 2 CTAs (1 missing) when launch of kernel 3 moved on to the tree of host CTA 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,6 +214,18 @@ func TestValidatorRejects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ordered is base with an ordered_trees header, followed by lines.
+func ordered(lines ...string) []string {
+	l := with(lines...)
+	l[0] = `{"type":"header","version":1,"clock_mhz":706,"ordered_trees":true}`
+	return l
+}
+
+// d3from is a device launch of kernel 3 from CTA cta of kernel 1.
+func d3from(cta int) string {
+	return fmt.Sprintf(`{"type":"launch","kernel":3,"parent":{"kernel":1,"cta":%d,"warp":0,"lane":0,"at":0},"workload":1,"inline_cycles":1}`, cta)
 }
 
 func TestValidatorPositions(t *testing.T) {
@@ -269,12 +293,44 @@ func TestValidatorForgetsFinishedTrees(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		if len(v.tree) > 1 || len(v.order) > 1 || len(v.pending) > 1 {
-			t.Fatalf("at record %d it holds %d tree kernels, %d ordered, %d pending", v.record, len(v.tree), len(v.order), len(v.pending))
+		if v.tree.Len() > 1 || len(v.order) > 1 || v.pending.Len() > 1 {
+			t.Fatalf("at record %d it holds %d tree kernels, %d ordered, %d pending", v.record, v.tree.Len(), len(v.order), v.pending.Len())
 		}
 	}
 	if n := len(v.declared.chunks); n > 2 {
 		t.Errorf("1000 dense kernel ids take %d chunks", n)
+	}
+}
+
+// Under ordered_trees the validator forgets a host CTA's device kernels
+// when the trace moves on to the next host CTA's tree.
+func TestValidatorForgetsOrderedTrees(t *testing.T) {
+	const n = 2000
+	recs := []Record{&Header{Version: Version, ClockMHz: 1, OrderedTrees: true},
+		&Kernel{ID: 0, Name: "host", Grid: [3]uint32{n, 1, 1}, Block: [3]uint32{32, 1, 1}},
+		&Launch{Kernel: 0}}
+	for i := uint64(0); i < n; i++ {
+		recs = append(recs, &CTA{Kernel: 0, CTA: i})
+	}
+	for i := uint64(0); i < n; i++ {
+		id := 1 + i
+		recs = append(recs,
+			&Kernel{ID: id, Name: "child", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{1, 1, 1}},
+			&Launch{Kernel: id, Parent: &Parent{Kernel: 0, CTA: i}},
+			&CTA{Kernel: id})
+	}
+	v := NewValidator(&sliceSource{recs: recs})
+	tree, order := 0, 0
+	for {
+		if _, err := v.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		tree, order = max(tree, v.tree.Len()), max(order, len(v.order))
+	}
+	if tree > 2 || order > 1100 {
+		t.Errorf("it held up to %d tree kernels (%d in order) of a tree of %d host CTAs with one child each", tree, order, n)
 	}
 }
 

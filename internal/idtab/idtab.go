@@ -1,0 +1,121 @@
+// Package idtab maps uint64 ids to values for ids that mostly come dense
+// and in order, as the kernel ids of a trace do: a kernel is declared,
+// launched, run and forgotten roughly in id order, and tens of thousands may
+// be in flight at once.
+//
+// A Go map of that size spends its time hashing, growing and probing; a
+// Table keeps pages of 64 consecutive ids instead, finds the page a
+// sequential id is on without hashing (the last page used is cached), and
+// drops a page when its last id is deleted, so memory follows the ids
+// present, not the largest id seen. Sparse ids still work, at up to a page
+// (64 values) per id.
+package idtab
+
+const (
+	pageBits = 6
+	pageLen  = 1 << pageBits
+)
+
+type page[V any] struct {
+	vals [pageLen]V
+	used uint64 // bit i: vals[i] is set
+}
+
+// Table maps ids to values of type V. The zero value is an empty table.
+type Table[V any] struct {
+	pages map[uint64]*page[V]
+	// The two pages used last, most recent first: the replay's tables are
+	// written at one end of the ids in flight and read or deleted at the
+	// other.
+	keys [2]uint64
+	hot  [2]*page[V]
+	// spare is the page dropped last, kept (all zero) for the next one
+	// needed: a table whose few ids come and go, as declarations do, would
+	// otherwise allocate a page per id.
+	spare *page[V]
+	n     int
+}
+
+// page returns the page holding id, creating it if create is set; nil if
+// it does not exist.
+func (t *Table[V]) page(id uint64, create bool) *page[V] {
+	key := id >> pageBits
+	if t.hot[0] != nil && t.keys[0] == key {
+		return t.hot[0]
+	}
+	if t.hot[1] != nil && t.keys[1] == key {
+		t.keys[0], t.keys[1] = t.keys[1], t.keys[0]
+		t.hot[0], t.hot[1] = t.hot[1], t.hot[0]
+		return t.hot[0]
+	}
+	p := t.pages[key]
+	if p == nil {
+		if !create {
+			return nil
+		}
+		if t.pages == nil {
+			t.pages = make(map[uint64]*page[V])
+		}
+		p = t.spare
+		t.spare = nil
+		if p == nil {
+			p = new(page[V])
+		}
+		t.pages[key] = p
+	}
+	t.keys[1], t.hot[1] = t.keys[0], t.hot[0]
+	t.keys[0], t.hot[0] = key, p
+	return p
+}
+
+// Get returns id's value and whether it is set.
+func (t *Table[V]) Get(id uint64) (V, bool) {
+	if p := t.page(id, false); p != nil && p.used&(1<<(id%pageLen)) != 0 {
+		return p.vals[id%pageLen], true
+	}
+	var zero V
+	return zero, false
+}
+
+// Set sets id's value.
+func (t *Table[V]) Set(id uint64, v V) {
+	p := t.page(id, true)
+	bit := uint64(1) << (id % pageLen)
+	if p.used&bit == 0 {
+		p.used |= bit
+		t.n++
+	}
+	p.vals[id%pageLen] = v
+}
+
+// Delete removes id, if set.
+func (t *Table[V]) Delete(id uint64) {
+	p := t.page(id, false)
+	bit := uint64(1) << (id % pageLen)
+	if p == nil || p.used&bit == 0 {
+		return
+	}
+	var zero V
+	p.vals[id%pageLen] = zero
+	p.used &^= bit
+	t.n--
+	if p.used == 0 {
+		delete(t.pages, id>>pageBits)
+		for i := range t.hot {
+			if t.hot[i] == p {
+				t.hot[i] = nil
+			}
+		}
+		t.spare = p
+	}
+}
+
+// Len is the number of ids set.
+func (t *Table[V]) Len() int { return t.n }
+
+// Clear removes every id.
+func (t *Table[V]) Clear() {
+	t.spare = nil
+	clear(t.pages)
+	t.hot, t.n = [2]*page[V]{}, 0
+}

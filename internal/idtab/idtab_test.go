@@ -1,0 +1,117 @@
+package idtab
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestAgainstMap drives a Table and a map with the same random operations
+// over dense, clustered and huge ids and requires the same answers.
+func TestAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var tab Table[int]
+	ref := map[uint64]int{}
+	ids := func() uint64 {
+		switch r.IntN(3) {
+		case 0:
+			return r.Uint64N(300)
+		case 1:
+			return math.MaxUint64 - r.Uint64N(100)
+		}
+		return r.Uint64()
+	}
+	var seen []uint64
+	for i := 0; i < 100000; i++ {
+		var id uint64
+		if len(seen) > 0 && r.IntN(2) == 0 {
+			id = seen[r.IntN(len(seen))]
+		} else {
+			id = ids()
+			seen = append(seen, id)
+		}
+		switch r.IntN(3) {
+		case 0:
+			tab.Set(id, i)
+			ref[id] = i
+		case 1:
+			tab.Delete(id)
+			delete(ref, id)
+		}
+		got, ok := tab.Get(id)
+		want, wok := ref[id]
+		if got != want || ok != wok {
+			t.Fatalf("op %d: Get(%d) = %d, %v; want %d, %v", i, id, got, ok, want, wok)
+		}
+		if tab.Len() != len(ref) {
+			t.Fatalf("op %d: Len %d, want %d", i, tab.Len(), len(ref))
+		}
+	}
+	tab.Clear()
+	if _, ok := tab.Get(seen[0]); ok || tab.Len() != 0 {
+		t.Fatal("Clear left ids behind")
+	}
+}
+
+// TestPagesFollowLiveIDs checks a table's pages are dropped as their ids are
+// deleted: a sliding window of ids never holds more pages than it spans.
+func TestPagesFollowLiveIDs(t *testing.T) {
+	var tab Table[*int]
+	const window = 1000
+	x := new(int)
+	for id := uint64(0); id < 100000; id++ {
+		tab.Set(id, x)
+		if id >= window {
+			tab.Delete(id - window)
+		}
+		if n := len(tab.pages); n > window/pageLen+2 {
+			t.Fatalf("at id %d: %d pages for %d live ids", id, n, tab.Len())
+		}
+	}
+}
+
+func BenchmarkSequential(b *testing.B) {
+	var tab Table[*int]
+	x := new(int)
+	for i := 0; i < b.N; i++ {
+		id := uint64(i)
+		tab.Set(id, x)
+		if v, _ := tab.Get(id); v != x {
+			b.Fatal("lost")
+		}
+		if id >= 50000 {
+			tab.Delete(id - 50000)
+		}
+	}
+}
+
+func BenchmarkSequentialMap(b *testing.B) {
+	tab := map[uint64]*int{}
+	x := new(int)
+	for i := 0; i < b.N; i++ {
+		id := uint64(i)
+		tab[id] = x
+		if tab[id] != x {
+			b.Fatal("lost")
+		}
+		if id >= 50000 {
+			delete(tab, id-50000)
+		}
+	}
+}
+
+// TestComeAndGo checks that ids set and deleted one at a time, as kernel
+// declarations are, reuse one page instead of allocating one each.
+func TestComeAndGo(t *testing.T) {
+	var tab Table[*int]
+	x := new(int)
+	allocs := testing.AllocsPerRun(100, func() {
+		for id := uint64(0); id < 64*100; id += 64 {
+			tab.Set(id, x)
+			tab.Delete(id)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%.0f allocations for 100 ids set and deleted on 100 pages", allocs)
+	}
+}
