@@ -24,6 +24,11 @@ type Options struct {
 	// a study failed, say): Run returns the context's error. It is checked
 	// as often as Progress is called.
 	Context context.Context
+	// Prefetch decodes and validates the trace's bodies on a second
+	// goroutine, a bounded window of records ahead of the engine
+	// (trace.Prefetcher): a single replay then uses two cores. Leave it
+	// off when as many replays run at once as there are cores.
+	Prefetch bool
 }
 
 // checkpoint is where a long loop looks up now and then (every 65536
@@ -76,10 +81,15 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
 		s.SkipDeviceLaunches()
 	}
-	if s, ok := bodySrc.(interface{ ReuseRecords() }); ok {
+	var body trace.Source = trace.NewValidator(bodySrc)
+	if opt.Prefetch {
+		pf := trace.NewPrefetcher(body)
+		defer pf.Close() // before bodySrc is closed: defers run last first
+		body = pf
+	} else if s, ok := bodySrc.(interface{ ReuseRecords() }); ok {
 		s.ReuseRecords() // the body cursor copies what it keeps
 	}
-	e.body = newBodyCursor(trace.NewValidator(bodySrc))
+	e.body = newBodyCursor(body)
 	e.body.pageBytes = opt.Config.IO.PageBytes
 	e.body.stages = opt.Config.IO.Model == "stages"
 	if err := e.start(open); err != nil {

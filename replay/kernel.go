@@ -7,16 +7,21 @@ import "github.com/gpureplay/gpureplay/trace"
 type Kernel struct {
 	id     uint64
 	decl   *trace.Kernel // nil until the body is loaded
-	host   bool
 	stream uint64
 	after  []uint64
-	order  int32    // place in host launch order; -1 for device kernels and copies
 	copy   *copyOp  // set for an explicit host copy, which streams order like a kernel
 	sms    int      // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	parent *Kernel  // the parent in the trace
 	root   uint64   // the host CTA whose tree it is in (device kernels)
 	owner  launcher // who launched it and waits for it (device kernels)
-	inKD   bool     // holds a Kernel Distributor entry
+
+	// Small fields together, so a Kernel (tens of thousands may be in
+	// flight) carries no padding between them.
+	order  int32 // place in host launch order; -1 for device kernels and copies
+	host   bool
+	inKD   bool // holds a Kernel Distributor entry
+	marked bool // in the FCFS list of kernels with CTAs to place
+	state  kernelState
 
 	need   need
 	total  uint64   // CTAs in the grid
@@ -26,9 +31,7 @@ type Kernel struct {
 	kids   int      // launched children and groups not complete
 	pooled uint64   // CTAs of joined groups not yet placed
 	pool   *pool    // aggregated groups coalesced here (DTBL); nil until one is
-	marked bool     // in the FCFS list of kernels with CTAs to place
 
-	state       kernelState
 	launchCycle int64 // host issue or device launch
 	readyCycle  int64 // entered the Kernel Distributor
 	startCycle  int64 // first CTA started (-1 before)

@@ -75,7 +75,8 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 	defer cancel()
 	r := &runner{opt: opt, ctx: ctx, cancel: cancel, plan: plan,
 		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
-		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs)}
+		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs),
+		prefetch: jobs < runtime.GOMAXPROCS(0)}
 	for i, rep := range plan {
 		if _, ok := r.baselines[rep.Group]; !ok {
 			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
@@ -132,6 +133,9 @@ type runner struct {
 	// order either runs, its rows taken as they come, or waits for a
 	// baseline that, earlier still, has ended.
 	slots chan struct{}
+	// prefetch gives each replay a decoding goroutine (replay.Options)
+	// while fewer replays run than there are cores to run them.
+	prefetch bool
 }
 
 // baseline is a group's first replay: its makespan, once it has one.
@@ -215,7 +219,7 @@ func (r *runner) one(i int) (err error) {
 		}
 	}()
 	out.Begin(results.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
-	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx}
+	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx, Prefetch: r.prefetch}
 	if r.opt.Progress != nil {
 		ropt.Progress = func(ctas, cycle int64) { r.opt.Progress(rep, ctas, cycle) }
 	}
