@@ -48,7 +48,7 @@ func (t *table) open(final string, id int, f Format, mem memory.Allocator, batch
 		return fmt.Errorf("results: creating %s table: %w", tableNames[id], err)
 	}
 	t.file = file
-	t.out = &posWriter{buf: bufio.NewWriterSize(file, 1<<20)}
+	t.out = &posWriter{buf: bufio.NewWriterSize(file, 64<<10)}
 	enc, err := newEncoder(f, t.out, schemas[id], mem)
 	if err != nil {
 		t.name = tableNames[id]

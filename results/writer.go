@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -29,6 +30,7 @@ type Writer struct {
 	stages    stageCols
 	err       error
 	closed    bool
+	sp        *spool // a Recorder's builder goroutine (spool.go); nil for files
 }
 
 var _ Sink = (*Writer)(nil)
@@ -98,12 +100,17 @@ func createFiles(f Format, path func(table string) string, mem memory.Allocator,
 // and one Writer appends them in a fixed order, so the tables do not
 // depend on which replay finished first. Close hands over the last,
 // partial batches.
+//
+// Rows are built into batches on a goroutine of the Recorder's own
+// (spool.go), so emit is called from it, in each table's order; the
+// Recorder must be closed or aborted to end it.
 func NewRecorder(emit func(Batch)) *Writer {
 	w := &Writer{}
 	for i, t := range w.tables() {
 		t.record(i, emit, memory.DefaultAllocator, batchRows)
 	}
 	w.bind()
+	w.startSpool()
 	return w
 }
 
@@ -133,25 +140,61 @@ func (w *Writer) tables() [numTables]*table {
 // Begin starts the rows of a replay: every row written after it carries
 // run's trace, policy and params, until the next Begin. Runs of several traces and
 // policies thus concatenate in one set of tables.
-func (w *Writer) Begin(run Run) { w.run = run }
+func (w *Writer) Begin(run Run) {
+	if w.sp != nil {
+		w.sp.begin(run)
+		return
+	}
+	w.run = run
+}
 
 // Err returns the first error met while writing rows, so a long replay can
 // stop early instead of learning of a full disk at Close. After Close or
 // Abort it reports that the Writer is closed.
-func (w *Writer) Err() error { return w.err }
+func (w *Writer) Err() error {
+	if w.sp != nil {
+		if w.closed {
+			return w.err
+		}
+		return w.sp.error()
+	}
+	return w.err
+}
 
 // Summary writes the summary row of the current run.
 func (w *Writer) Summary(r Summary) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.summary = append(c.summary, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.summaryRow(&r)
+}
+
+func (w *Writer) summaryRow(r *Summary) {
 	if w.start(&w.summary.table) {
-		w.summary.append(&r)
+		w.summary.append(r)
 		w.end(&w.summary.table)
 	}
 }
 
 // Kernel writes a kernels row.
 func (w *Writer) Kernel(r Kernel) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.kernels = append(c.kernels, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.kernelRow(&r)
+}
+
+func (w *Writer) kernelRow(r *Kernel) {
 	if w.start(&w.kernels.table) {
-		w.kernels.append(&r)
+		w.kernels.append(r)
 		w.end(&w.kernels.table)
 	}
 }
@@ -159,40 +202,95 @@ func (w *Writer) Kernel(r Kernel) {
 // CTA writes a ctas row. It allocates nothing beyond the amortised growth
 // of the column builders: replays produce millions of these.
 func (w *Writer) CTA(r CTA) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.ctas = append(c.ctas, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.ctaRow(&r)
+}
+
+func (w *Writer) ctaRow(r *CTA) {
 	if w.start(&w.ctas.table) {
-		w.ctas.append(&r)
+		w.ctas.append(r)
 		w.end(&w.ctas.table)
 	}
 }
 
 // Launch writes a launches row.
 func (w *Writer) Launch(r Launch) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.launches = append(c.launches, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.launchRow(&r)
+}
+
+func (w *Writer) launchRow(r *Launch) {
 	if w.start(&w.launches.table) {
-		w.launches.append(&r)
+		w.launches.append(r)
 		w.end(&w.launches.table)
 	}
 }
 
 // Occupancy writes an occupancy row.
 func (w *Writer) Occupancy(r Occupancy) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.occupancy = append(c.occupancy, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.occupancyRow(&r)
+}
+
+func (w *Writer) occupancyRow(r *Occupancy) {
 	if w.start(&w.occupancy.table) {
-		w.occupancy.append(&r)
+		w.occupancy.append(r)
 		w.end(&w.occupancy.table)
 	}
 }
 
 // Page writes a pages row.
 func (w *Writer) Page(r Page) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.pages = append(c.pages, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.pageRow(&r)
+}
+
+func (w *Writer) pageRow(r *Page) {
 	if w.start(&w.pages.table) {
-		w.pages.append(&r)
+		w.pages.append(r)
 		w.end(&w.pages.table)
 	}
 }
 
 // Stage writes a stages row.
 func (w *Writer) Stage(r Stage) {
+	if w.sp != nil {
+		if c := w.sp.chunk(); c != nil {
+			c.stages = append(c.stages, r)
+			w.sp.added()
+		}
+		return
+	}
+	w.stageRow(&r)
+}
+
+func (w *Writer) stageRow(r *Stage) {
 	if w.start(&w.stages.table) {
-		w.stages.append(&r)
+		w.stages.append(r)
 		w.end(&w.stages.table)
 	}
 }
@@ -219,7 +317,12 @@ func (w *Writer) end(t *table) {
 // WriteBatch appends a batch a Recorder handed over to its table, after
 // the rows the table already holds, and releases it. Errors are kept as
 // for rows: the batch is dropped, Err reports it and Close returns it.
+//
+// WriteBatch is for Writers of files: a Recorder takes rows.
 func (w *Writer) WriteBatch(b Batch) {
+	if w.sp != nil {
+		panic("results: WriteBatch on a Recorder")
+	}
 	defer b.Release()
 	if w.err != nil {
 		return
@@ -237,13 +340,32 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return errClosed
 	}
+	if w.sp != nil {
+		w.sp.stop(false) // its error, if any, is w.err now
+	}
 	w.closed = true
 	err := w.err
 	w.err = errClosed
 	tables := w.tables()
-	for _, t := range tables {
-		if err == nil {
-			err = t.finish()
+	if err == nil {
+		// Each table ends its own file: they finish side by side, so the
+		// encoding left at the end (for a short run, all of it) and the
+		// syncs overlap instead of queueing.
+		errs := make([]error, len(tables))
+		var wg sync.WaitGroup
+		for i, t := range tables {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = t.finish()
+			}()
+		}
+		wg.Wait()
+		for _, e := range errs {
+			if e != nil {
+				err = e
+				break
+			}
 		}
 	}
 	// The summary is renamed last: where it exists, so do the other
@@ -265,6 +387,9 @@ func (w *Writer) Close() error {
 // leaves the final names untouched. It is safe to call at any time, more
 // than once, and after a failed Close.
 func (w *Writer) Abort() {
+	if w.sp != nil {
+		w.sp.stop(true)
+	}
 	w.closed = true
 	w.err = errClosed
 	w.discard()

@@ -6,7 +6,7 @@ import "io"
 // and prefetchDepth how many full batches may wait: the read-ahead window
 // is at most (prefetchDepth+2)·prefetchBatch records.
 const (
-	prefetchBatch = 256
+	prefetchBatch = 1024
 	prefetchDepth = 4
 )
 

@@ -115,7 +115,10 @@ func (t *Table[V]) Len() int { return t.n }
 
 // Clear removes every id.
 func (t *Table[V]) Clear() {
-	t.spare = nil
+	if p := t.hot[0]; p != nil && t.spare == nil {
+		*p = page[V]{} // kept for the next id: a table cleared often stays one page
+		t.spare = p
+	}
 	clear(t.pages)
 	t.hot, t.n = [2]*page[V]{}, 0
 }

@@ -114,4 +114,13 @@ func TestComeAndGo(t *testing.T) {
 	if allocs > 1 {
 		t.Errorf("%.0f allocations for 100 ids set and deleted on 100 pages", allocs)
 	}
+	allocs = testing.AllocsPerRun(100, func() {
+		for id := uint64(0); id < 64*100; id += 64 {
+			tab.Set(id, x)
+			tab.Clear()
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%.0f allocations for 100 ids each set and cleared", allocs)
+	}
 }
