@@ -301,7 +301,7 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 	b.passed(k, c.CTA)
 	spec := k.ctas.at(c.CTA)
 	spec.cycles = b.clk.scale(c.Cycles)
-	if len(c.WarpCycles) > 0 {
+	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
 		// The record is ours to keep: scale its slice in place.
 		spec.warps = c.WarpCycles
 		for i, w := range spec.warps {
@@ -328,6 +328,18 @@ func (b *bodyCursor) passed(k *Kernel, cta uint64) {
 	case k.order < 0:
 		b.rootAt, b.rootSeen = k.root, true
 	}
+}
+
+// uniform reports whether every warp runs the CTA's cycles, which is what
+// a spec without warps says: such CTAs (most of a child kernel's, full
+// ones) keep no slice.
+func uniform(warps []int64, cycles int64) bool {
+	for _, w := range warps {
+		if w != cycles {
+			return false
+		}
+	}
+	return true
 }
 
 // ref files an access or pages record as the CTA's page references when the
