@@ -78,7 +78,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run)")
 	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); kernels, stages and flows are always drawn")
 	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
-	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once, each on one core (0: one per CPU); the tables are the same for any number")
+	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once (0: one per CPU); the tables are the same for any number")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -125,7 +125,7 @@ func runStudyRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("study run", studySynopsis, stdout)
 	out := fs.String("out", "", "the study's dataset directory (required)")
 	shardFlag := fs.String("shard", "0/1", "run shard i of N: the groups of replays whose number is i modulo N")
-	jobs := fs.Int("jobs", 0, "replays run at once, each on one core (0: one per CPU)")
+	jobs := fs.Int("jobs", 0, "replays run at once (0: one per CPU)")
 	format := fs.String("format", "parquet", "table format: parquet, arrow or csv")
 	quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
 	if err := parseFlags(fs, args); err != nil {
