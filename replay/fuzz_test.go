@@ -16,7 +16,8 @@ import (
 
 // FuzzReplay replays arbitrary valid traces under every policy on a small
 // GPU: the engine must finish or report an error, never panic. Seeds are
-// the golden cases' traces.
+// the golden cases' traces. The staged runs read the trace through
+// prefetching goroutines.
 func FuzzReplay(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.txt")
 	for _, path := range files {
@@ -43,7 +44,7 @@ func FuzzReplay(f *testing.F) {
 					t.Fatal(err)
 				}
 				open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(data)), nil }
-				replay.Run(open, replay.Options{Config: c, Policy: pol}, discard{})
+				replay.Run(open, replay.Options{Config: c, Policy: pol, Prefetch: c.IO.Model == "stages"}, discard{})
 			}
 		}
 	})

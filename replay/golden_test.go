@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -165,21 +166,30 @@ func runCase(t *testing.T, c goldenCase) []string {
 			}
 		}
 	}
-	pol, err := policies.New(orDefault(c.args["policy"], "cdp"), cfg)
-	if p, ok := testPolicies[c.args["policy"]]; ok {
-		pol, err = p, nil
-	}
-	if err != nil {
-		t.Fatalf("line %d: %v", c.line, err)
-	}
+	show := strings.Split(orDefault(c.args["show"], "summary,kernels,ctas,launches"), ",")
 	src := strings.Join(c.trace, "\n")
-	open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
-	rec := &recorder{}
-	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, rec)
-	if err != nil {
-		return []string{"error: " + err.Error()}
+	run := func(prefetch bool) []string {
+		pol, err := policies.New(orDefault(c.args["policy"], "cdp"), cfg)
+		if p, ok := testPolicies[c.args["policy"]]; ok {
+			pol, err = p, nil
+		}
+		if err != nil {
+			t.Fatalf("line %d: %v", c.line, err)
+		}
+		open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
+		rec := &recorder{}
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch}, rec)
+		if err != nil {
+			return []string{"error: " + err.Error()}
+		}
+		return rec.render(st, show)
 	}
-	return rec.render(st, strings.Split(orDefault(c.args["show"], "summary,kernels,ctas,launches"), ","))
+	got := run(false)
+	// Reading the trace on a goroutine of its own changes nothing.
+	if pre := run(true); !slices.Equal(pre, got) {
+		t.Errorf("line %d: with Prefetch the case gives\n%s\nwithout\n%s", c.line, strings.Join(pre, "\n"), strings.Join(got, "\n"))
+	}
+	return got
 }
 
 // testPolicies are mechanisms only the golden cases use, to reach engine
