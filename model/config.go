@@ -92,9 +92,15 @@ type IO struct {
 	PageBytes int64   `json:"page_bytes"`
 }
 
-// CRCS selects where page references come from.
+// CRCS selects where page references come from, and which pages PPCS's
+// page shares count.
 type CRCS struct {
 	Pages string `json:"pages"` // "ranges" or "exact"
+	// Share is "ready" (every page on the GPU, those of temp and output
+	// buffers from the start) or "available" (§4.4's wording: prelude
+	// pages once transferred, GPU-made pages once their producer has
+	// released them). docs/model.md, "PPCS", says why ready is the default.
+	Share string `json:"share"`
 }
 
 // GeMTC holds the batch SuperKernel parameters.

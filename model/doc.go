@@ -66,6 +66,9 @@
 //	io.pcie_gbps        15.75                CRCS §5.1 (PCIe 3.0 x16, each direction)
 //	io.page_bytes       4096                 CRCS §5.1
 //	crcs.pages          ranges               what the CRCS profiler computes
+//	crcs.share          ready                PPCS page shares over the pages on the
+//	                                         GPU; "available" is §4.4's wording
+//	                                         (docs/model.md, "PPCS", says why not)
 //	output.occupancy_window 5000             cycles per occupancy-table row
 //
 // # Host-side costs

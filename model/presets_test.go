@@ -28,6 +28,7 @@ var shared = map[string]string{
 	"io.pcie_gbps":            "15.75",
 	"io.page_bytes":           "4096",
 	"crcs.pages":              "ranges",
+	"crcs.share":              "ready",
 	"gemtc.threads":           "128",
 	"pagoda.table_rows":       "32",
 	"output.occupancy_window": "5000",

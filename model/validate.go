@@ -76,6 +76,9 @@ func (c Config) Validate() error {
 	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
 		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
 	}
+	if p := c.CRCS.Share; p != "ready" && p != "available" {
+		v.fail("crcs.share", fmt.Sprintf("is %q; want ready or available", p))
+	}
 	v.atLeast("lat.host_threads", c.Lat.HostThreads, 1)
 	v.atMost("lat.host_threads", c.Lat.HostThreads, MaxHostThreads)
 	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)

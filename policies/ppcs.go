@@ -10,7 +10,8 @@ import (
 // SMs, each with the kernel whose page share most exceeds its SM share, so
 // every kernel gets SMs in proportion to the data it can work on.
 type ppcs struct {
-	fifo replay.RoundRobin
+	fifo   replay.RoundRobin
+	spread bool // the first kernel has been spread over the SMs
 }
 
 // Place implements replay.Placer. After the prelude, or for a single
@@ -21,44 +22,43 @@ func (p *ppcs) Place(d *replay.Dispatch) {
 		p.fifo.Place(d)
 		return
 	}
+	placed := false
 	for sm := 0; sm < d.SMs(); sm++ {
 		if !d.Idle(sm) {
 			continue
 		}
-		k := choose(d)
+		k := p.choose(d)
 		if k == nil {
 			return
 		}
 		for k.Remaining() > 0 && d.Fits(k, sm) {
 			d.Place(k, sm)
+			placed = true
 		}
 	}
+	p.spread = p.spread || placed
 }
 
-// choose picks the kernel with the largest page share − SM share among
-// those that own ready pages; the oldest wins a tie. While no kernel owns a
-// ready page (the prelude's start) it picks the oldest, which spreads the
-// first kernel over all SMs as the paper describes.
-func choose(d *replay.Dispatch) *replay.Kernel {
-	var best, oldest *replay.Kernel
+// choose picks the kernel for an idle SM. §4.4: "At first, CTAs from the
+// first kernel are scheduled at all SMs in a round-robin manner", so the
+// first placing round takes the oldest kernel; from then on "the scheduler
+// computes the SM share and page share of each kernel and chooses the
+// kernel that has the maximum value of (page share−SM share)", over every
+// kernel with CTAs to place, a kernel with no page share included (it
+// then loses only to one the data favours); the oldest wins a tie.
+func (p *ppcs) choose(d *replay.Dispatch) *replay.Kernel {
+	var best *replay.Kernel
 	var bestScore float64
 	for _, k := range d.Pending() {
 		if k.Remaining() == 0 {
 			continue
 		}
-		if oldest == nil {
-			oldest = k
+		if !p.spread {
+			return k
 		}
-		share := d.PageShare(k)
-		if share == 0 {
-			continue
-		}
-		if s := share - d.SMShare(k); best == nil || s > bestScore {
+		if s := d.PageShare(k) - d.SMShare(k); best == nil || s > bestScore {
 			best, bestScore = k, s
 		}
-	}
-	if best == nil {
-		return oldest
 	}
 	return best
 }

@@ -236,7 +236,7 @@ func (e *engine) profile(open Opener, space *pageSpace) error {
 	}
 	defer closeSource(src)
 	exact := e.cfg.CRCS.Pages == "exact"
-	sb, err := profileRefs(src, exact, space, e.io.on)
+	sb, err := profileRefs(src, exact, space, e.io.on, e.cfg.CRCS.Share == "available")
 	if err != nil {
 		return err
 	}

@@ -83,10 +83,10 @@ type profiler struct {
 }
 
 // profileRefs reads src to the end and returns the filled scoreboard.
-func profileRefs(src trace.Source, exact bool, space *pageSpace, staged bool) (*scoreboard, error) {
+func profileRefs(src trace.Source, exact bool, space *pageSpace, staged, madeLater bool) (*scoreboard, error) {
 	p := &profiler{
 		src:   refSource{exact: exact, space: space},
-		sb:    newScoreboard(space, staged),
+		sb:    newScoreboard(space, staged, madeLater),
 		decls: map[uint64]uint64{},
 		refs:  map[uint64][]pageRange{},
 		count: make([]int32, space.pages),

@@ -24,7 +24,11 @@ type pageState struct {
 	refs  []pageRef // in kernel order; refs[cur] is the owner
 	cur   int32
 	ready bool // on the GPU
-	input bool // filled by the prelude (counts towards page shares)
+	input bool // filled by the prelude
+	// avail: the page counts towards PPCS's page shares (pageShare): a
+	// prelude page once it has arrived, a page the GPU makes from the
+	// start or once its producer has released it (crcs.share).
+	avail bool
 }
 
 func (p *pageState) owner() int32 {
@@ -59,7 +63,8 @@ type scoreboard struct {
 	ids        []uint64 // kernel id by order
 	irregular  map[uint64]bool
 	owned      []int32 // by order: pages it owns
-	ownedReady []int32 // by order: pages it owns that are ready
+	ownedAvail []int32 // by order: pages it owns that count towards page shares
+	avail      int     // pages that count towards page shares
 	readyIn    int     // input pages ready
 	inputPages int
 	changed    bool // a page became ready or changed owner since the last look
@@ -78,19 +83,27 @@ func (sb *scoreboard) changedSince() bool {
 }
 
 // newScoreboard starts with the pages the prelude fills not ready when the
-// host stages are modelled (staged), and every page ready otherwise.
-func newScoreboard(space *pageSpace, staged bool) *scoreboard {
+// host stages are modelled (staged), and every page ready otherwise. With
+// madeLater (crcs.share=available), pages the GPU makes count towards page
+// shares only once their producer has released them; otherwise from the
+// start, like the prelude's pages that are already there.
+func newScoreboard(space *pageSpace, staged, madeLater bool) *scoreboard {
 	sb := &scoreboard{space: space, pages: make([]pageState, space.pages), irregular: map[uint64]bool{}}
 	for i := range space.bufs {
 		b := &space.bufs[i]
 		for p := b.first; p < b.first+b.pages; p++ {
 			sb.pages[p].input = b.reads()
 			sb.pages[p].ready = !staged || !b.reads()
+			sb.pages[p].avail = b.reads() && !staged || !b.reads() && !madeLater
+		}
+		if !b.reads() && !madeLater {
+			sb.avail += b.pages
 		}
 		if b.reads() {
 			sb.inputPages += b.pages
 			if !staged {
 				sb.readyIn += b.pages
+				sb.avail += b.pages
 			}
 		}
 	}
@@ -101,7 +114,7 @@ func newScoreboard(space *pageSpace, staged bool) *scoreboard {
 func (sb *scoreboard) addKernel(id uint64) int32 {
 	sb.ids = append(sb.ids, id)
 	sb.owned = append(sb.owned, 0)
-	sb.ownedReady = append(sb.ownedReady, 0)
+	sb.ownedAvail = append(sb.ownedAvail, 0)
 	return int32(len(sb.ids) - 1)
 }
 
@@ -112,8 +125,8 @@ func (sb *scoreboard) addRefs(p int, order int32, n int32) {
 	st.refs = append(st.refs, pageRef{order: order, left: n})
 	if len(st.refs) == 1 {
 		sb.owned[order]++
-		if st.ready {
-			sb.ownedReady[order]++
+		if st.avail {
+			sb.ownedAvail[order]++
 		}
 	}
 }
@@ -136,13 +149,14 @@ func (sb *scoreboard) start(io *hostIO, sink results.Sink) {
 // ready marks page p ready on the GPU at cycle now.
 func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
 	st := &sb.pages[p]
-	st.ready = true
+	st.ready, st.avail = true, true
 	sb.readyIn++
+	sb.avail++
 	sb.changed = true
 	o := st.owner()
 	var kid *uint64
 	if o >= 0 {
-		sb.ownedReady[o]++
+		sb.ownedAvail[o]++
 		kid = &sb.ids[o]
 	}
 	io.pageRow(sink, p, "ready", kid, now)
@@ -254,14 +268,20 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 	old := ref.order
 	sb.changed = true
 	sb.owned[old]--
-	if st.ready {
-		sb.ownedReady[old]--
+	if st.avail {
+		sb.ownedAvail[old]--
+	}
+	if !st.input && !st.avail {
+		// Its producer, the first kernel to reference it, is done with
+		// it: from now on it is data a later kernel can work on.
+		st.avail = true
+		sb.avail++
 	}
 	st.cur++
 	if o := st.owner(); o >= 0 {
 		sb.owned[o]++
-		if st.ready {
-			sb.ownedReady[o]++
+		if st.avail {
+			sb.ownedAvail[o]++
 		}
 		io.pageRow(sink, p, "owner", &sb.ids[o], now)
 		return
@@ -272,17 +292,16 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 	}
 }
 
-// pageShare is PPCS's page share of kernel order o: the ready pages it
-// owns over all ready pages. A page is ready once it is on the GPU: the
-// prelude's pages when their copy lands, the pages of buffers the host
-// does not fill (temp, output) from the start — so a kernel that can work
-// on intermediate data a predecessor released has a share, and PPCS can
-// pipeline chains whose later stages read only GPU-made data (CONV's
-// row and column passes).
+// pageShare is PPCS's page share of kernel order o (CRCS §4.4): "the
+// portion of the pages owned by the kernel out of all available pages
+// (i.e., pages that are initialized by the prelude and transferred)". A
+// prelude page counts once it has arrived. A page the GPU makes (temp and
+// output buffers) counts from the start (crcs.share=ready), or, as the
+// sentence reads, once its producer, the first kernel that references it,
+// has released it (crcs.share=available).
 func (sb *scoreboard) pageShare(o int32) float64 {
-	ready := sb.readyIn + len(sb.pages) - sb.inputPages // pages not filled by the prelude are always ready
-	if ready == 0 || o < 0 {
+	if sb.avail == 0 || o < 0 {
 		return 0
 	}
-	return float64(sb.ownedReady[o]) / float64(ready)
+	return float64(sb.ownedAvail[o]) / float64(sb.avail)
 }
