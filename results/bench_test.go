@@ -34,3 +34,23 @@ func benchmarkWriteCTAs(b *testing.B, f Format) {
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkRecordCTAs hands a million CTA rows to a Recorder, the path a
+// replay's rows take: ns/op is what the replay's goroutine waits for, the
+// builder goroutine doing the appends beside it.
+func BenchmarkRecordCTAs(b *testing.B) {
+	const rows = 1 << 20
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := NewRecorder(func(b Batch) { b.Release() })
+		w.Begin(Run{Trace: "bfs.trace.zst", Policy: "cdp"})
+		for j := 0; j < rows; j++ {
+			w.CTA(CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
+				DispatchCycle: int64(j) * 3, StartCycle: int64(j)*3 + 5, EndCycle: int64(j)*3 + 900})
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

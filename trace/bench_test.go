@@ -221,3 +221,25 @@ func BenchmarkValidate(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(sink.recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
+
+// BenchmarkPrefetchValidate is BenchmarkValidate through a Prefetcher:
+// records/s is what the consumer sees with validation on another
+// goroutine.
+func BenchmarkPrefetchValidate(b *testing.B) {
+	var sink sliceSink
+	syntheticTrace(b, &sink, 1<<18, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := NewPrefetcher(NewValidator(&sliceSource{recs: sink.recs}))
+		for {
+			if _, err := p.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+		p.Close()
+	}
+	b.ReportMetric(float64(len(sink.recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
