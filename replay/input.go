@@ -92,13 +92,11 @@ type bodyCursor struct {
 
 	// With ordered_trees the open segment is read host CTA by host CTA
 	// (reach); open is its host kernel, nil when no segment is half read.
-	// hostAt and rootAt are the host CTAs the host kernel's own records and
-	// the device records have reached.
-	ordered        bool
-	open           *Kernel
-	hostAt, rootAt uint64
-	hostSeen       bool
-	rootSeen       bool
+	// hostPast and rootPast are one past the host CTA the host kernel's
+	// own records and the device records have reached (0: none yet).
+	ordered            bool
+	open               *Kernel
+	hostPast, rootPast uint64
 
 	pageBytes int64      // io.page_bytes, for headers that give none
 	stages    bool       // host I/O is modelled: buffers must come first
@@ -147,7 +145,7 @@ func (b *bodyCursor) load(k *Kernel, byIndex func(int) *Kernel) error {
 		b.held = nil
 		if b.ordered {
 			b.open = hk
-			b.hostSeen, b.rootSeen = false, false
+			b.hostPast, b.rootPast = 0, 0
 			continue
 		}
 		if err := b.readSegment(); err != nil {
@@ -163,7 +161,7 @@ func (b *bodyCursor) load(k *Kernel, byIndex func(int) *Kernel) error {
 // has anything left to read; rule 4 says where CTA i's tree ends: once the
 // host kernel's records and the device records are both past CTA i.
 func (b *bodyCursor) reach(k *Kernel, i uint64) error {
-	for b.open == k && !(b.hostSeen && b.hostAt > i && b.rootSeen && b.rootAt > i) {
+	for b.open == k && !(b.hostPast > i+1 && b.rootPast > i+1) {
 		if err := b.step(); err != nil {
 			return err
 		}
@@ -324,9 +322,9 @@ func (b *bodyCursor) passed(k *Kernel, cta uint64) {
 	switch {
 	case b.open == nil || k == nil:
 	case k == b.open:
-		b.hostAt, b.hostSeen = cta, true
+		b.hostPast = cta + 1
 	case k.order < 0:
-		b.rootAt, b.rootSeen = k.root, true
+		b.rootPast = k.root + 1
 	}
 }
 

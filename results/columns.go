@@ -48,7 +48,7 @@ func (t *summaryCols) bind() {
 	t.issueUtil, t.dramUtil = t.float64s(), t.float64s()
 }
 
-func (t *summaryCols) append(r *Summary) {
+func (t *summaryCols) append(r Summary) {
 	t.gpu.Append(r.GPU)
 	t.makespan.Append(r.MakespanCycles)
 	t.makespanUS.Append(r.MakespanUS)
@@ -84,7 +84,7 @@ func (t *kernelCols) bind() {
 	t.wait, t.groups = t.int64s(), t.int64s()
 }
 
-func (t *kernelCols) append(r *Kernel) {
+func (t *kernelCols) append(r Kernel) {
 	t.kernelID.Append(id(r.KernelID))
 	t.name.Append(r.Name)
 	t.origin.Append(r.Origin)
@@ -115,7 +115,7 @@ func (t *ctaCols) bind() {
 	t.slowdown = t.float64s()
 }
 
-func (t *ctaCols) append(r *CTA) {
+func (t *ctaCols) append(r CTA) {
 	t.kernelID.Append(id(r.KernelID))
 	t.cta.Append(id(r.CTA))
 	t.sm.Append(r.SM)
@@ -147,7 +147,7 @@ func (t *launchCols) bind() {
 	t.spawnN, t.spawnNCon = t.int64s(), t.float64s()
 }
 
-func (t *launchCols) append(r *Launch) {
+func (t *launchCols) append(r Launch) {
 	t.site.Append(id(r.SiteID))
 	t.cycle.Append(r.Cycle)
 	t.parent.Append(id(r.ParentKernelID))
@@ -180,7 +180,7 @@ func (t *occupancyCols) bind() {
 	t.warps, t.ctas = t.float64s(), t.float64s()
 }
 
-func (t *occupancyCols) append(r *Occupancy) {
+func (t *occupancyCols) append(r Occupancy) {
 	t.cycle.Append(r.Cycle)
 	t.window.Append(r.WindowCycles)
 	t.sm.Append(r.SM)
@@ -200,7 +200,7 @@ func (t *pageCols) bind() {
 	t.kernelID, t.cycle = t.int64s(), t.int64s()
 }
 
-func (t *pageCols) append(r *Page) {
+func (t *pageCols) append(r Page) {
 	t.page.Append(id(r.Page))
 	t.buffer.Append(id(r.Buffer))
 	t.event.Append(r.Event)
@@ -218,7 +218,7 @@ func (t *stageCols) bind() {
 	t.stage, t.start, t.end = t.str(), t.int64s(), t.int64s()
 }
 
-func (t *stageCols) append(r *Stage) {
+func (t *stageCols) append(r Stage) {
 	t.stage.Append(r.Stage)
 	t.start.Append(r.StartCycle)
 	t.end.Append(r.EndCycle)

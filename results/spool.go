@@ -86,26 +86,18 @@ func (w *Writer) startSpool() {
 // build appends a chunk's rows to the tables; on the builder goroutine.
 func (w *Writer) build(c *rowChunk) {
 	w.run = c.run
-	for i := range c.summary {
-		w.summaryRow(&c.summary[i])
-	}
-	for i := range c.kernels {
-		w.kernelRow(&c.kernels[i])
-	}
-	for i := range c.ctas {
-		w.ctaRow(&c.ctas[i])
-	}
-	for i := range c.launches {
-		w.launchRow(&c.launches[i])
-	}
-	for i := range c.occupancy {
-		w.occupancyRow(&c.occupancy[i])
-	}
-	for i := range c.pages {
-		w.pageRow(&c.pages[i])
-	}
-	for i := range c.stages {
-		w.stageRow(&c.stages[i])
+	addAll(w, &w.summary, c.summary)
+	addAll(w, &w.kernels, c.kernels)
+	addAll(w, &w.ctas, c.ctas)
+	addAll(w, &w.launches, c.launches)
+	addAll(w, &w.occupancy, c.occupancy)
+	addAll(w, &w.pages, c.pages)
+	addAll(w, &w.stages, c.stages)
+}
+
+func addAll[R any, T columns[R]](w *Writer, t T, rs []R) {
+	for _, r := range rs {
+		add(w, t, r)
 	}
 }
 
@@ -147,9 +139,9 @@ func (s *spool) begin(run Run) {
 	s.run = run
 }
 
-// stop sends what is left (unless aborting) and waits for the builder.
-// It returns the builder's error.
-func (s *spool) stop(abort bool) error {
+// stop sends what is left (unless aborting) and waits for the builder,
+// whose error is then the Writer's.
+func (s *spool) stop(abort bool) {
 	if abort {
 		s.abort.Store(true)
 	} else {
@@ -160,7 +152,6 @@ func (s *spool) stop(abort bool) error {
 		s.ch = nil
 		<-s.done
 	}
-	return s.error()
 }
 
 func (s *spool) error() error {

@@ -34,6 +34,9 @@ type table struct {
 	next    int   // next column for bind
 }
 
+// base is the table under a column set (which embeds it), for write.
+func (t *table) base() *table { return t }
+
 // open creates the table's temporary file for the final path and starts
 // the file format, so the file has its header even if no row ever comes.
 // A table with no final path writes nothing and drops its rows.

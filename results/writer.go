@@ -163,135 +163,62 @@ func (w *Writer) Err() error {
 
 // Summary writes the summary row of the current run.
 func (w *Writer) Summary(r Summary) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			c.summary = append(c.summary, r)
-			w.sp.added()
-		}
-		return
-	}
-	w.summaryRow(&r)
-}
-
-func (w *Writer) summaryRow(r *Summary) {
-	if w.start(&w.summary.table) {
-		w.summary.append(r)
-		w.end(&w.summary.table)
-	}
+	write(w, &w.summary, r, func(c *rowChunk) *[]Summary { return &c.summary })
 }
 
 // Kernel writes a kernels row.
 func (w *Writer) Kernel(r Kernel) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			c.kernels = append(c.kernels, r)
-			w.sp.added()
-		}
-		return
-	}
-	w.kernelRow(&r)
-}
-
-func (w *Writer) kernelRow(r *Kernel) {
-	if w.start(&w.kernels.table) {
-		w.kernels.append(r)
-		w.end(&w.kernels.table)
-	}
+	write(w, &w.kernels, r, func(c *rowChunk) *[]Kernel { return &c.kernels })
 }
 
 // CTA writes a ctas row. It allocates nothing beyond the amortised growth
 // of the column builders: replays produce millions of these.
-func (w *Writer) CTA(r CTA) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			c.ctas = append(c.ctas, r)
-			w.sp.added()
-		}
-		return
-	}
-	w.ctaRow(&r)
-}
-
-func (w *Writer) ctaRow(r *CTA) {
-	if w.start(&w.ctas.table) {
-		w.ctas.append(r)
-		w.end(&w.ctas.table)
-	}
-}
+func (w *Writer) CTA(r CTA) { write(w, &w.ctas, r, func(c *rowChunk) *[]CTA { return &c.ctas }) }
 
 // Launch writes a launches row.
 func (w *Writer) Launch(r Launch) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			c.launches = append(c.launches, r)
-			w.sp.added()
-		}
-		return
-	}
-	w.launchRow(&r)
-}
-
-func (w *Writer) launchRow(r *Launch) {
-	if w.start(&w.launches.table) {
-		w.launches.append(r)
-		w.end(&w.launches.table)
-	}
+	write(w, &w.launches, r, func(c *rowChunk) *[]Launch { return &c.launches })
 }
 
 // Occupancy writes an occupancy row.
 func (w *Writer) Occupancy(r Occupancy) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			c.occupancy = append(c.occupancy, r)
-			w.sp.added()
-		}
-		return
-	}
-	w.occupancyRow(&r)
-}
-
-func (w *Writer) occupancyRow(r *Occupancy) {
-	if w.start(&w.occupancy.table) {
-		w.occupancy.append(r)
-		w.end(&w.occupancy.table)
-	}
+	write(w, &w.occupancy, r, func(c *rowChunk) *[]Occupancy { return &c.occupancy })
 }
 
 // Page writes a pages row.
-func (w *Writer) Page(r Page) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			c.pages = append(c.pages, r)
-			w.sp.added()
-		}
-		return
-	}
-	w.pageRow(&r)
-}
-
-func (w *Writer) pageRow(r *Page) {
-	if w.start(&w.pages.table) {
-		w.pages.append(r)
-		w.end(&w.pages.table)
-	}
-}
+func (w *Writer) Page(r Page) { write(w, &w.pages, r, func(c *rowChunk) *[]Page { return &c.pages }) }
 
 // Stage writes a stages row.
 func (w *Writer) Stage(r Stage) {
+	write(w, &w.stages, r, func(c *rowChunk) *[]Stage { return &c.stages })
+}
+
+// columns is a table's column set for rows of type R (ctaCols for CTA, ...).
+type columns[R any] interface {
+	base() *table
+	append(R)
+}
+
+// write takes a row for table t: into a Recorder's spool (list names its
+// slice in a chunk), or straight into t's builders.
+func write[R any, T columns[R]](w *Writer, t T, r R, list func(*rowChunk) *[]R) {
 	if w.sp != nil {
 		if c := w.sp.chunk(); c != nil {
-			c.stages = append(c.stages, r)
+			l := list(c)
+			*l = append(*l, r)
 			w.sp.added()
 		}
 		return
 	}
-	w.stageRow(&r)
+	add(w, t, r)
 }
 
-func (w *Writer) stageRow(r *Stage) {
-	if w.start(&w.stages.table) {
-		w.stages.append(r)
-		w.end(&w.stages.table)
+// add appends a row to t's builders. Rows go by value: a pointer passed
+// through the type parameter's method would escape, one allocation a row.
+func add[R any, T columns[R]](w *Writer, t T, r R) {
+	if w.start(t.base()) {
+		t.append(r)
+		w.end(t.base())
 	}
 }
 
@@ -341,7 +268,7 @@ func (w *Writer) Close() error {
 		return errClosed
 	}
 	if w.sp != nil {
-		w.sp.stop(false) // its error, if any, is w.err now
+		w.sp.stop(false)
 	}
 	w.closed = true
 	err := w.err

@@ -205,41 +205,34 @@ func BenchmarkDecodeJSONL(b *testing.B) {
 }
 
 func BenchmarkValidate(b *testing.B) {
-	var sink sliceSink
-	syntheticTrace(b, &sink, 1<<18, 8)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		v := NewValidator(&sliceSource{recs: sink.recs})
-		for {
-			if _, err := v.Next(); err == io.EOF {
-				break
-			} else if err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(len(sink.recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	benchValidate(b, func(s Source) Source { return s })
 }
 
 // BenchmarkPrefetchValidate is BenchmarkValidate through a Prefetcher:
 // records/s is what the consumer sees with validation on another
 // goroutine.
 func BenchmarkPrefetchValidate(b *testing.B) {
+	benchValidate(b, func(s Source) Source { return NewPrefetcher(s) })
+}
+
+// benchValidate validates a synthetic trace, read through wrap.
+func benchValidate(b *testing.B, wrap func(Source) Source) {
 	var sink sliceSink
 	syntheticTrace(b, &sink, 1<<18, 8)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		p := NewPrefetcher(NewValidator(&sliceSource{recs: sink.recs}))
+		src := wrap(NewValidator(&sliceSource{recs: sink.recs}))
 		for {
-			if _, err := p.Next(); err == io.EOF {
+			if _, err := src.Next(); err == io.EOF {
 				break
 			} else if err != nil {
 				b.Fatal(err)
 			}
 		}
-		p.Close()
+		if c, ok := src.(io.Closer); ok {
+			c.Close()
+		}
 	}
 	b.ReportMetric(float64(len(sink.recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }

@@ -138,13 +138,9 @@ func runStudyRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--shard: %v", err)
 	}
-	f, err := results.ParseFormat(*format)
+	f, plan, err := formatAndPlan(*format, fs.Arg(0))
 	if err != nil {
-		return usagef("%v", err)
-	}
-	plan, err := study.ReadManifest(fs.Arg(0))
-	if err != nil {
-		return badInput(err)
+		return err
 	}
 	ds := study.Dataset{Dir: *out, Format: f}
 	if err := ds.Claim(plan); err != nil {
@@ -287,13 +283,9 @@ func runStudySlurm(args []string, stdout, stderr io.Writer) error {
 	if *jobs < 1 || *tasks < 0 || *mem < 0 {
 		return usagef("study slurm: --jobs must be at least 1, --array-size and --mem not negative")
 	}
-	f, err := results.ParseFormat(*format)
+	f, plan, err := formatAndPlan(*format, fs.Arg(0))
 	if err != nil {
-		return usagef("%v", err)
-	}
-	plan, err := study.ReadManifest(fs.Arg(0))
-	if err != nil {
-		return badInput(err)
+		return err
 	}
 	manifest, err := filepath.Abs(fs.Arg(0))
 	if err != nil {
@@ -402,4 +394,18 @@ func measureMemory(plan []study.Replay, jobs int, f results.Format, stderr io.Wr
 	note := fmt.Sprintf("replay %d (%s, %s), of the largest trace, peaked at %d MiB resident; %d at once with half again as headroom: %d MiB (override with --mem)",
 		probe.ID, probe.Name, probe.Policy, peakMB, jobs, memMB)
 	return memMB, note, nil
+}
+
+// formatAndPlan parses --format and reads the manifest, as study run and
+// study slurm both do.
+func formatAndPlan(format, manifest string) (results.Format, []study.Replay, error) {
+	f, err := results.ParseFormat(format)
+	if err != nil {
+		return "", nil, usagef("%v", err)
+	}
+	plan, err := study.ReadManifest(manifest)
+	if err != nil {
+		return "", nil, badInput(err)
+	}
+	return f, plan, nil
 }
