@@ -155,6 +155,7 @@ func (e *jsonEncoder) record(rec Record) {
 			e.uint("lo", r.Lo)
 			e.uint("hi", r.Hi)
 			e.str("mode", r.Mode)
+			e.intOmit("at", r.At)
 			e.close()
 			return
 		}
@@ -166,6 +167,7 @@ func (e *jsonEncoder) record(rec Record) {
 			e.uint("buffer", r.Buffer)
 			e.uints("r", r.R)
 			e.uints("w", r.W)
+			e.intOmit("at", r.At)
 			e.close()
 			return
 		}

@@ -268,6 +268,8 @@ func (d *lineDecoder) access() (Record, error) {
 			return true, d.u64(&a.Hi)
 		case "mode":
 			return true, d.str(&a.Mode)
+		case "at":
+			return true, d.i64(&a.At)
 		}
 		return false, nil
 	})
@@ -290,6 +292,8 @@ func (d *lineDecoder) pages() (Record, error) {
 			return true, d.u64s(&p.R)
 		case "w":
 			return true, d.u64s(&p.W)
+		case "at":
+			return true, d.i64(&p.At)
 		}
 		return false, nil
 	})

@@ -210,6 +210,8 @@ const (
 
 // Access is a conservative byte range [Lo, Hi] of a buffer that a CTA may
 // touch: what the CRCS profiler computes from a kernel's index arithmetic.
+// At is where in the CTA's run it first touches the range: cycles into
+// its own run (of its cycles, alone on the GPU), 0 at its start.
 type Access struct {
 	Kernel uint64 `json:"kernel"`
 	CTA    uint64 `json:"cta"`
@@ -217,15 +219,19 @@ type Access struct {
 	Lo     uint64 `json:"lo"`
 	Hi     uint64 `json:"hi"`
 	Mode   string `json:"mode"`
+	At     int64  `json:"at,omitempty"`
 }
 
-// Pages lists the exact pages a CTA read and wrote: what a full trace shows.
+// Pages lists the exact pages a CTA read and wrote: what a full trace
+// shows. At is where in the CTA's run it first touches them, as Access's;
+// a CTA whose pages it touches at several points has one record per point.
 type Pages struct {
 	Kernel uint64   `json:"kernel"`
 	CTA    uint64   `json:"cta"`
 	Buffer uint64   `json:"buffer"`
 	R      []uint64 `json:"r,omitempty"`
 	W      []uint64 `json:"w,omitempty"`
+	At     int64    `json:"at,omitempty"`
 }
 
 // Kind methods make every record type a Record.
