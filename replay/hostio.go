@@ -160,6 +160,14 @@ type span struct {
 	used       bool
 }
 
+// length is the span's cycles, zero when unused.
+func (s *span) length() int64 {
+	if !s.used {
+		return 0
+	}
+	return s.end - s.start
+}
+
 func (s *span) cover(start, end int64) {
 	if !s.used {
 		s.start, s.end, s.used = start, end, true

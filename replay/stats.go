@@ -26,6 +26,12 @@ type Stats struct {
 	Contention       bool
 	IssueUtilization float64
 	DRAMUtilization  float64
+	// PreludeCycles and KernelsCycles are the spans of the prelude stage
+	// (zero without io.model) and of the kernels stage, first launch to
+	// last kernel end: what the CRCS paper's runtime breakdown (Figure 11,
+	// §5.3) divides by the makespan.
+	PreludeCycles int64
+	KernelsCycles int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
@@ -108,6 +114,8 @@ func (e *engine) finish() *Stats {
 	e.occ.close(e.sms, end)
 	s := e.stats
 	s.BusyCycles = e.busy.cycles()
+	s.PreludeCycles = e.io.stages[stPrelude].length()
+	s.KernelsCycles = e.io.stages[stKernels].length()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {

@@ -14,6 +14,7 @@ func init() {
 			{Name: "nodes", Default: "16384", Doc: "graph vertices (CRCS Table 2: 16K)"},
 			{Name: "edges_per_node", Default: "4", Doc: "edges generated per vertex, so the mean degree is about twice this"},
 			{Name: "reach", Default: "700", Doc: "an edge joins vertices at most this many ids apart around a ring, so a level advances about reach ids each way (16K nodes: 16 or 17 levels)"},
+			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
 		run:   runBFSLevels,
@@ -74,7 +75,10 @@ func runBFSLevels(p Params, out trace.Sink) error {
 	if int64(n)*int64(per) > 1<<26 {
 		return p.errorf("edges_per_node", strconv.Itoa(per), "nodes×edges_per_node must stay under 2^26 edges")
 	}
-	pl := newPipeline(out, seed)
+	pl, err := newPipeline(out, p, seed)
+	if err != nil {
+		return err
+	}
 	pl.noRanges = true
 	g := ringGraph(pl, n, per, min(reach, n/2))
 	frontiers := bfsFrontiers(g, 0)

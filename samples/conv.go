@@ -13,6 +13,7 @@ func init() {
 		Params: []Param{
 			{Name: "size", Default: "512", Doc: "the image is size×size pixels, a multiple of 128 (CRCS Table 2: 512)"},
 			{Name: "passes", Default: "3", Doc: "filter applications, a row and a column kernel each (CRCS Table 2: 6 kernels)"},
+			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
 		run: runConv,
@@ -77,10 +78,13 @@ func runConv(p Params, out trace.Sink) error {
 	image := heap.alloc("image", g.bytes(), trace.RoleInput)
 	tmp := heap.alloc("buffer", g.bytes(), trace.RoleTemp)
 	dst := heap.alloc("output", g.bytes(), trace.RoleOutput)
+	pl, err := newPipeline(out, p, seed)
+	if err != nil {
+		return err
+	}
 	if err := writeAll(out, gk110Header("gen:conv", meta), image, tmp, dst); err != nil {
 		return err
 	}
-	pl := newPipeline(out, seed)
 	src := image
 	for range passes {
 		if err := convPass(pl, g, "convolutionRows", rowTile, [3]uint32{convRowsX, convRowsY, 1},

@@ -13,6 +13,7 @@ func init() {
 		Params: []Param{
 			{Name: "size", Default: "256", Doc: "the grid is size×size points (CRCS Table 2: 256)"},
 			{Name: "iterations", Default: "10", Doc: "Jacobi sweeps, one kernel each (CRCS Table 2: 10)"},
+			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
 		run: runLaplace,
@@ -55,10 +56,13 @@ func runLaplace(p Params, out trace.Sink) error {
 	meta["ctas"] = strconv.Itoa(iters * tiles * tiles)
 	var heap deviceHeap
 	u := pingPong(&heap, "u", g.bytes(), iters)
+	pl, err := newPipeline(out, p, seed)
+	if err != nil {
+		return err
+	}
 	if err := writeAll(out, gk110Header("gen:laplace", meta), u[0], u[1]); err != nil {
 		return err
 	}
-	pl := newPipeline(out, seed)
 	for it := range iters {
 		src, dst := u[it%2], u[(it+1)%2]
 		k, err := pl.kernel("jacobi", [3]uint32{uint32(tiles), uint32(tiles), 1}, [3]uint32{laplaceTile, laplaceTile, 1}, laplaceRegs, 0)

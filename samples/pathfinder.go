@@ -14,6 +14,7 @@ func init() {
 			{Name: "cols", Default: "100000", Doc: "grid columns (CRCS Table 2: 100K)"},
 			{Name: "rows", Default: "100", Doc: "grid rows; the first is the starting cost (CRCS Table 2: 100)"},
 			{Name: "pyramid", Default: "5", Doc: "rows each kernel advances, Rodinia's pyramid_height (CRCS Table 2: 5, so 20 kernels)"},
+			kernelCostParam("1", "calibrated: CRCS §5.2, the prelude takes 95% of the baseline, which the model gives at 1"),
 			seedParam,
 		},
 		run: runPathfinder,
@@ -68,10 +69,13 @@ func runPathfinder(p Params, out trace.Sink) error {
 	var heap deviceHeap
 	wall := heap.alloc("wall", int64(rows-1)*int64(cols)*4, trace.RoleInput)
 	result := pingPong(&heap, "result", int64(cols)*4, kernels)
+	pl, err := newPipeline(out, p, seed)
+	if err != nil {
+		return err
+	}
 	if err := writeAll(out, gk110Header("gen:pathfinder", meta), wall, result[0], result[1]); err != nil {
 		return err
 	}
-	pl := newPipeline(out, seed)
 	pf := pathGrid{walls: grid2D{width: cols, height: rows - 1, elem: 4}, pyramid: pyramid, wall: wall}
 	for i := range kernels {
 		start := i * pyramid

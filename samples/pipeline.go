@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -109,12 +110,30 @@ type pipeline struct {
 	out       trace.Sink
 	rng       *rand.Rand
 	pageBytes uint64
-	noRanges  bool // irregular kernels: the profiler computes no ranges
+	noRanges  bool    // irregular kernels: the profiler computes no ranges
+	cost      float64 // kernel_cost: the factor on every CTA's cycles and instructions
 	lastID    uint64
 }
 
-func newPipeline(out trace.Sink, seed uint64) *pipeline {
-	return &pipeline{out: out, rng: newRand(seed), pageBytes: trace.DefaultPageBytes}
+// newPipeline starts a pipeline generator's chain with the run's seed and
+// its kernel_cost parameter.
+func newPipeline(out trace.Sink, p Params, seed uint64) (*pipeline, error) {
+	cost, err := p.Float("kernel_cost", 0.01, 1000)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline{out: out, rng: newRand(seed), pageBytes: trace.DefaultPageBytes, cost: cost}, nil
+}
+
+// kernelCostParam is the pipelines' calibration knob: a factor on what
+// each CTA costs (its cycles and its instructions; the bytes it moves are
+// the data's and stay). The cost model above is built from first
+// principles; the CRCS paper's GPGPU-Sim ran the same kernels at its own
+// speed, and where the paper states a stage's share of the baseline's
+// runtime (§5.3, Figure 11) the default is the factor that reproduces that
+// share (docs/calibration.md, "CRCS pipelines"). Elsewhere it is 1.
+func kernelCostParam(def, why string) Param {
+	return Param{Name: "kernel_cost", Default: def, Doc: "factor on each CTA's cycles and instructions (" + why + ")"}
 }
 
 // kernel declares and host-launches the next kernel in the chain.
@@ -127,6 +146,10 @@ func (p *pipeline) kernel(name string, grid, block [3]uint32, regs int, smem int
 // cta writes CTA cta of kernel k: its cycle record with demand d, then for
 // each buffer it touches the profiler's access range and the exact pages.
 func (p *pipeline) cta(k *trace.Kernel, cta int, cycles int64, d ctaDemand, fps []footprint) error {
+	if p.cost != 1 {
+		cycles = max(int64(math.Round(float64(cycles)*p.cost)), 1)
+		d.insts = uint64(math.Round(float64(d.insts) * p.cost))
+	}
 	if err := p.out.Write(&trace.CTA{Kernel: k.ID, CTA: uint64(cta), Cycles: cycles, Insts: d.insts, DRAMBytes: d.dram}); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ func init() {
 			{Name: "ny", Default: "128", Doc: "grid points along y, a multiple of 4 (CRCS Table 2: 128)"},
 			{Name: "nz", Default: "32", Doc: "grid points along z, the planes each thread marches through (CRCS Table 2: 32)"},
 			{Name: "iterations", Default: "50", Doc: "sweeps, one kernel each (CRCS Table 2: 50)"},
+			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
 		run: runStencil3D,
@@ -93,10 +94,13 @@ func runStencil3D(p Params, out trace.Sink) error {
 	v := volume{plane: grid2D{width: nx, height: ny, elem: 4}, depth: nz}
 	var heap deviceHeap
 	a := pingPong(&heap, "A", v.bytes(), iters)
+	pl, err := newPipeline(out, p, seed)
+	if err != nil {
+		return err
+	}
 	if err := writeAll(out, gk110Header("gen:stencil3d", meta), a[0], a[1]); err != nil {
 		return err
 	}
-	pl := newPipeline(out, seed)
 	block := [3]uint32{stnBlockX, stnBlockY, 1}
 	smem := int64((stnBlockX*stnCoarsen + 2) * (stnBlockY + 2) * 4)
 	compute := int64(nz-2) * stnBlockX * stnBlockY / warpSize * stnPlaneWarpCycles

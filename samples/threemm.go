@@ -12,6 +12,7 @@ func init() {
 		Doc:  "PolyBench 3MM: E=A×B, F=C×D, G=E×F, three dependent matrix-multiply kernels (CRCS 3MM)",
 		Params: []Param{
 			{Name: "size", Default: "256", Doc: "every matrix is size×size floats (CRCS Table 2: 256)"},
+			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
 		run: run3MM,
@@ -72,10 +73,13 @@ func run3MM(p Params, out trace.Sink) error {
 		}
 		m[i] = heap.alloc(name, g.bytes(), role)
 	}
+	pl, err := newPipeline(out, p, seed)
+	if err != nil {
+		return err
+	}
 	if err := writeAll(out, gk110Header("gen:3mm", meta), m[0], m[1], m[2], m[3], m[4], m[5], m[6]); err != nil {
 		return err
 	}
-	pl := newPipeline(out, seed)
 	for _, prod := range [][3]*trace.Buffer{{m[0], m[1], m[4]}, {m[2], m[3], m[5]}, {m[4], m[5], m[6]}} {
 		if err := mmKernel(pl, g, prod[0], prod[1], prod[2]); err != nil {
 			return err

@@ -46,16 +46,17 @@ type experiment struct {
 	custom func(x *experiment, dir string, stdout, log io.Writer) error
 }
 
-// detail is one table column describing a benchmark's last-policy run.
+// detail is the table's last columns describing a benchmark: cell gets
+// its baseline run and its last policy's run.
 type detail struct {
 	header string
-	cell   func(st *replay.Stats) string
+	cell   func(base, last *replay.Stats) string
 }
 
 // launchDetail is the DP experiments' column.
 var launchDetail = detail{
 	header: "sites | launched / coalesced / inlined (%s)",
-	cell: func(st *replay.Stats) string {
+	cell: func(_, st *replay.Stats) string {
 		return fmt.Sprintf("%d | %d / %d / %d", st.LaunchSites, st.Launched, st.Coalesced, st.Inlined)
 	},
 }
@@ -230,7 +231,7 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 			logSum[o.policy] += math.Log(s)
 			fmt.Fprintf(w, " %.2f× |", s)
 		}
-		fmt.Fprintf(w, " %s | %s |\n", d.cell(row[len(row)-1].stats), row[0].bench.paper)
+		fmt.Fprintf(w, " %s | %s |\n", d.cell(row[0].stats, row[len(row)-1].stats), row[0].bench.paper)
 		n++
 	}
 	fmt.Fprintf(w, "| **geometric mean** | |")

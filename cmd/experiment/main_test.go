@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,42 @@ func TestContentionKnee(t *testing.T) {
 	}
 	if rows != 16 {
 		t.Errorf("%d rows, want 16:\n%s", rows, out.String())
+	}
+}
+
+// The pipelines' kernel_cost defaults reproduce the stage shares the CRCS
+// paper states for its baselines (docs/calibration.md): HotSpot's kernels
+// take 9.0% of the run with 5 kernels and 66% with 100 (§5.3), PathFinder's
+// prelude 95% (§5.2). A change to the cost model, the I/O model or the GPU
+// preset that moves them fails here, before it moves the CRCS tables.
+func TestCRCSStageShares(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and replays three pipelines")
+	}
+	x := &experiment{
+		gpu: crcsExperiment.gpu, sets: crcsExperiment.sets, policies: []string{"baseline"},
+		benchmarks: []benchmark{
+			{name: "hsp-5", gen: "hotspot", params: []string{"iterations=5"}},
+			{name: "hsp-100", gen: "hotspot", params: []string{"iterations=100"}},
+			{name: "path", gen: "pathfinder"},
+		},
+	}
+	outs, err := x.run(t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		stage    string
+		pct, tol float64
+	}{{"kernels", 9.0, 0.5}, {"kernels", 66, 1}, {"prelude", 95, 1}} {
+		st := outs[i].stats
+		part := st.KernelsCycles
+		if want.stage == "prelude" {
+			part = st.PreludeCycles
+		}
+		got := 100 * float64(part) / float64(st.MakespanCycles)
+		if got < want.pct-want.tol || got > want.pct+want.tol {
+			t.Errorf("%s: %s take %.1f%% of the baseline, want %.1f%% ± %.1f", outs[i].bench.name, want.stage, got, want.pct, want.tol)
+		}
 	}
 }
