@@ -101,6 +101,22 @@ type CRCS struct {
 	// pages once transferred, GPU-made pages once their producer has
 	// released them). docs/model.md, "PPCS", says why ready is the default.
 	Share string `json:"share"`
+	// Gate is "access" (a CTA is checked at each page as it first touches
+	// it, in the order the trace's positions give, and stalls mid-run at a
+	// page that is not ready or not its kernel's: §4.1, "The instruction
+	// can be issued only if all accessed pages are owned by the kernel;
+	// otherwise, the warp stalls") or "start" (every page it references is
+	// checked before it starts; what traces without positions always get).
+	Gate string `json:"gate"`
+	// Irregular is "ready" (the oldest unfinished irregular kernel runs
+	// during the prelude, each page it touches gated on its ready bit:
+	// §4.1) or "all" (it waits for every input page).
+	Irregular string `json:"irregular"`
+	// ProfileCycles is one pre-profiler CTA's SetRange call for one array
+	// (§4.2.2), which the kernel's CTAs wait for; L1Flush is an SM's L1
+	// invalidation when it turns to another kernel's CTAs (§4.3).
+	ProfileCycles int64 `json:"profile_cycles"`
+	L1Flush       int64 `json:"l1_flush"`
 }
 
 // GeMTC holds the batch SuperKernel parameters.

@@ -55,6 +55,8 @@ func (c Config) Validate() error {
 		{"pagoda.spawn_cycles", c.Pagoda.SpawnCycles},
 		{"pagoda.sched_cycles", c.Pagoda.SchedCycles},
 		{"gemtc.dequeue_cycles", c.GeMTC.DequeueCycles},
+		{"crcs.profile_cycles", c.CRCS.ProfileCycles},
+		{"crcs.l1_flush", c.CRCS.L1Flush},
 		{"pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB},
 	} {
 		v.atLeast(f.key, f.n, 0)
@@ -78,6 +80,12 @@ func (c Config) Validate() error {
 	}
 	if p := c.CRCS.Share; p != "ready" && p != "available" {
 		v.fail("crcs.share", fmt.Sprintf("is %q; want ready or available", p))
+	}
+	if g := c.CRCS.Gate; g != "access" && g != "start" {
+		v.fail("crcs.gate", fmt.Sprintf("is %q; want access or start", g))
+	}
+	if g := c.CRCS.Irregular; g != "ready" && g != "all" {
+		v.fail("crcs.irregular", fmt.Sprintf("is %q; want ready or all", g))
 	}
 	v.atLeast("lat.host_threads", c.Lat.HostThreads, 1)
 	v.atMost("lat.host_threads", c.Lat.HostThreads, MaxHostThreads)

@@ -23,7 +23,7 @@ func overlap1(model.Config) replay.Policy {
 
 // crcsKeys are the parameters CRCS and PPCS read: where page references
 // come from and the host I/O stages.
-var crcsKeys = []string{"crcs.pages", "crcs.share", "io.model", "io.ssd_mbps", "io.pcie_gbps", "io.page_bytes"}
+var crcsKeys = []string{"crcs.pages", "crcs.share", "crcs.gate", "crcs.irregular", "crcs.profile_cycles", "crcs.l1_flush", "io.model", "io.ssd_mbps", "io.pcie_gbps", "io.page_bytes"}
 
 func init() {
 	register(&Info{

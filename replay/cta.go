@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/results"
+import (
+	"math"
+
+	"github.com/gpureplay/gpureplay/results"
+)
 
 // ctaRun is one CTA resident on an SM.
 type ctaRun struct {
@@ -23,6 +27,14 @@ type ctaRun struct {
 	// the model, and its time alone, for its slowdown.
 	shared bool
 	alone  int64
+
+	// Run in segments between the pages it touches (segments.go): how far
+	// into its own run it has got, whether it is heading for a touch, and
+	// its cycles stopped at pages (stall counts them too).
+	pos      int64
+	segment  bool
+	paused   int64
+	pausedAt int64
 }
 
 // warpRun tracks a warp that has launch sites: where it is in its own
@@ -93,10 +105,34 @@ func (e *engine) tryStart(c *ctaRun) {
 // mayStart asks the CRCS scoreboard (for a host kernel's own CTAs) and the
 // policy's gate whether a placed CTA may execute now.
 func (e *engine) mayStart(c *ctaRun) bool {
-	if e.sb != nil && c.g == nil && c.k.order >= 0 && !e.sb.mayStart(c.k, c.spec().x) {
+	if e.sb != nil && c.g == nil && c.k.order >= 0 && !e.scoreboardStart(c) {
 		return false
 	}
 	return e.gate == nil || e.gate.MayStart(c.k, c.idx)
+}
+
+// scoreboardStart is the scoreboard's word on a CTA about to start. In
+// access order (segments.go) it checks the pages touched at the start
+// (all of them for a CTA with launch sites, which runs unsegmented); an
+// irregular kernel under crcs.irregular=ready has its touched pages'
+// ready bits checked (touch.go); otherwise every page the CTA references
+// must be ready and owned.
+func (e *engine) scoreboardStart(c *ctaRun) bool {
+	k, x := c.k, c.spec().x
+	irregular := e.sb.irregular[k.id]
+	switch {
+	case irregular && e.cfg.CRCS.Irregular == "all":
+		return e.sb.mayStart(k, x)
+	case e.accessOrder:
+		pos := int64(0)
+		if x != nil && len(x.sites) > 0 {
+			pos = math.MaxInt64
+		}
+		return e.sb.passes(k, x, pos)
+	case irregular:
+		return e.sb.passes(k, x, math.MaxInt64)
+	}
+	return e.sb.mayStart(k, x)
 }
 
 // spec is what the trace says about c: its kernel's CTA, or its group's.
@@ -139,6 +175,10 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
+	if e.segmented(c, spec) {
+		e.runSegment(c)
+		return
+	}
 	if e.share != nil && (spec.issue > 0 || spec.dram > 0) {
 		e.startShared(c, spec)
 		return

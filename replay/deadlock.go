@@ -109,9 +109,11 @@ func (e *engine) pageWait(k *Kernel) string {
 	if e.sb == nil {
 		return ""
 	}
-	for _, c := range e.stalled {
-		if c.k == k && c.g == nil && k.order >= 0 {
-			return e.sb.blocker(k, c.spec().x)
+	for _, list := range [2][]*ctaRun{e.stalled, e.paused} {
+		for _, c := range list {
+			if c.k == k && c.g == nil && k.order >= 0 {
+				return e.sb.blocker(k, c.spec().x)
+			}
 		}
 	}
 	return ""
@@ -119,9 +121,11 @@ func (e *engine) pageWait(k *Kernel) string {
 
 func (e *engine) stalledOf(k *Kernel) int {
 	n := 0
-	for _, c := range e.stalled {
-		if c.k == k {
-			n++
+	for _, list := range [2][]*ctaRun{e.stalled, e.paused} {
+		for _, c := range list {
+			if c.k == k {
+				n++
+			}
 		}
 	}
 	return n

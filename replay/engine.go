@@ -122,6 +122,8 @@ type engine struct {
 
 	io          *hostIO
 	sb          *scoreboard // the CRCS reference count table (IOPaged only)
+	accessOrder bool        // the scoreboard checks CTAs at each touch (touch.go)
+	paused      []*ctaRun   // CTAs stopped mid-run at a page, in the order they stopped
 	hostOrder   int32       // host launches read so far
 	kernelsEnd  int64       // the last kernel's completion
 	groups      taskGroups  // trace stream → its current task group (OwnStreams)
@@ -243,6 +245,13 @@ func (e *engine) profile(open Opener, space *pageSpace) error {
 	e.sb = sb
 	e.body.refs = &refSource{exact: exact, space: space}
 	e.body.irregular = sb.irregular
+	e.accessOrder = sb.positioned && e.cfg.CRCS.Gate == "access"
+	switch {
+	case e.accessOrder:
+		e.body.touches = touchAll
+	case e.cfg.CRCS.Irregular == "ready":
+		e.body.touches = touchIrregular
+	}
 	return nil
 }
 
@@ -309,13 +318,16 @@ func (e *engine) fire(ev eventq.Event) {
 		e.shareWake(ev)
 	case evResume:
 		e.resumeWarp(e.runs[ev.Ref], int(ev.Aux))
+	case evTouch:
+		e.reachTouch(e.runs[ev.Ref])
 	}
 }
 
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
 func (e *engine) settle() {
-	if len(e.stalled) > 0 && (e.gate != nil || e.sb.changedSince()) {
+	if len(e.stalled)+len(e.paused) > 0 && (e.gate != nil || e.sb.changedSince()) {
+		e.retryPaused()
 		e.retryStalled()
 	}
 	if len(e.pending) > 0 {

@@ -15,6 +15,7 @@ const (
 	evCopyDone                       // an explicit host copy ends
 	evShare                          // the contention model's wake-up for an SM
 	evResume                         // a warp resumes progress after a site's API stall (contention model)
+	evTouch                          // a CTA reaches the next pages it touches (CRCS, access order)
 )
 
 // slotTable names objects by small integers so events can refer to them

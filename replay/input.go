@@ -104,6 +104,7 @@ type bodyCursor struct {
 	launched  bool       // a host launch has been read
 	refs      *refSource // where CTAs' page references come from (CRCS), or nil
 	irregular map[uint64]bool
+	touches   touchMode // which CTAs' touches to keep (touch.go)
 }
 
 func newBodyCursor(src trace.Source) *bodyCursor {
@@ -356,8 +357,10 @@ func (b *bodyCursor) ref(r trace.Record) error {
 	if b.refs == nil {
 		return nil
 	}
-	kid, cta, ok := b.refs.of(r)
-	if !ok || b.irregular[kid] {
+	kid, cta := recordCTA(r)
+	isRef := b.refs.counts(r) && !b.irregular[kid]
+	isTouch := b.touches == touchAll || b.touches == touchIrregular && b.irregular[kid] && r.Kind() == trace.KindPages
+	if !isRef && !isTouch {
 		return nil
 	}
 	k := b.last
@@ -371,7 +374,12 @@ func (b *bodyCursor) ref(r trace.Record) error {
 		return fmt.Errorf("%s record of kernel %d: cta %d outside the grid of %d CTAs", r.Kind(), kid, cta, k.total)
 	}
 	x := k.extra(cta)
-	x.refs = b.refs.appendRanges(r, x.refs)
+	if isRef {
+		x.refs = b.refs.appendRanges(r, x.refs)
+	}
+	if isTouch {
+		x.touches = b.refs.appendTouches(r, x.touches)
+	}
 	return nil
 }
 

@@ -66,6 +66,12 @@ type ctaExtra struct {
 	refs       []pageRange // pages it references (CRCS), merged once checked
 	refsSorted bool
 	checked    int // refs pages known ready and owned, counted from the start (scoreboard)
+	// touches are the pages it touches, where in its run (touch.go);
+	// touchNext and touchWithin are how far the checks have got.
+	touches      []touch
+	touchNext    int32
+	touchWithin  int32
+	touchesReady bool
 }
 
 // siteRec is one device launch record: a lane of a warp that reaches a

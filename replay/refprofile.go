@@ -20,16 +20,39 @@ type refSource struct {
 	space *pageSpace
 }
 
-// of returns the kernel and CTA a record of this source describes; ok is
-// false for every other record.
-func (s refSource) of(r trace.Record) (kernel, cta uint64, ok bool) {
+// counts reports whether a record is one this source takes references
+// from.
+func (s refSource) counts(r trace.Record) bool {
+	switch r.(type) {
+	case *trace.Access:
+		return !s.exact
+	case *trace.Pages:
+		return s.exact
+	}
+	return false
+}
+
+// recordCTA is the kernel and CTA an access or pages record describes.
+func recordCTA(r trace.Record) (kernel, cta uint64) {
 	switch r := r.(type) {
 	case *trace.Access:
-		return r.Kernel, r.CTA, !s.exact
+		return r.Kernel, r.CTA
 	case *trace.Pages:
-		return r.Kernel, r.CTA, s.exact
+		return r.Kernel, r.CTA
 	}
-	return 0, 0, false
+	return 0, 0
+}
+
+// recordAt is where an access or pages record says its CTA touches its
+// pages; 0 for every other record.
+func recordAt(r trace.Record) int64 {
+	switch r := r.(type) {
+	case *trace.Access:
+		return r.At
+	case *trace.Pages:
+		return r.At
+	}
+	return 0
 }
 
 // appendRanges appends the pages a record of this source names, as ranges
@@ -38,13 +61,9 @@ func (s refSource) of(r trace.Record) (kernel, cta uint64, ok bool) {
 func (s refSource) appendRanges(r trace.Record, out []pageRange) []pageRange {
 	switch r := r.(type) {
 	case *trace.Access:
-		b := s.buf(r.Buffer)
-		if b == nil || r.Lo >= uint64(b.bytes) || r.Hi < r.Lo {
-			return out
+		if pr, ok := s.accessRange(r); ok {
+			out = append(out, pr)
 		}
-		pb := uint64(s.space.pageBytes)
-		hi := min(r.Hi, uint64(b.bytes-1))
-		return append(out, pageRange{b.first + int(r.Lo/pb), b.first + int(hi/pb)})
 	case *trace.Pages:
 		b := s.buf(r.Buffer)
 		if b == nil {
@@ -59,6 +78,18 @@ func (s refSource) appendRanges(r trace.Record, out []pageRange) []pageRange {
 		}
 	}
 	return out
+}
+
+// accessRange is the pages an access range covers, rounded out to pages
+// and clipped to its buffer; false when nothing of it is inside.
+func (s refSource) accessRange(a *trace.Access) (pageRange, bool) {
+	b := s.buf(a.Buffer)
+	if b == nil || a.Lo >= uint64(b.bytes) || a.Hi < a.Lo {
+		return pageRange{}, false
+	}
+	pb := uint64(s.space.pageBytes)
+	hi := min(a.Hi, uint64(b.bytes-1))
+	return pageRange{b.first + int(a.Lo/pb), b.first + int(hi/pb)}, true
 }
 
 func (s refSource) buf(id uint64) *bufPages {
@@ -119,7 +150,10 @@ func (p *profiler) record(r trace.Record) {
 			p.order = p.sb.addKernel(r.Kernel)
 		}
 	default:
-		if k, cta, ok := p.src.of(r); ok && p.open && k == p.host {
+		if at := recordAt(r); at != 0 {
+			p.sb.positioned = true
+		}
+		if k, cta := recordCTA(r); p.src.counts(r) && p.open && k == p.host {
 			p.refs[cta] = p.src.appendRanges(r, p.refs[cta])
 		}
 	}

@@ -68,6 +68,10 @@ type scoreboard struct {
 	readyIn    int     // input pages ready
 	inputPages int
 	changed    bool // a page became ready or changed owner since the last look
+	// positioned: some access or pages record says where in its CTA's
+	// run it touches its pages (a non-zero at), so crcs.gate=access
+	// checks CTAs in access order.
+	positioned bool
 }
 
 // changedSince reports whether any page became ready or changed owner
@@ -202,23 +206,29 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 // blocker names the first page that keeps a CTA of k from starting: not
 // yet on the GPU, or owned by an older kernel. For deadlock reports.
 func (sb *scoreboard) blocker(k *Kernel, x *ctaExtra) string {
-	check := func(p int) string {
-		st := &sb.pages[p]
-		b := sb.space.buffer(p)
-		switch o := st.owner(); {
-		case !st.ready:
-			return fmt.Sprintf("page %d of buffer %d is not on the GPU", p-b.first, b.id)
-		case o != k.order && o >= 0:
-			return fmt.Sprintf("page %d of buffer %d is owned by kernel %d", p-b.first, b.id, sb.ids[o])
-		}
-		return ""
+	if x != nil && x.touchesReady && (!sb.irregular[k.id] || int(sb.owned[k.order]) == len(sb.pages)) {
+		return sb.touchBlocker(k, x)
 	}
 	why := ""
 	sb.eachPage(k, x, func(p int) bool {
-		why = check(p)
+		why = sb.pageProblem(k, p)
 		return why == ""
 	})
 	return why
+}
+
+// pageProblem says why page p keeps a CTA of k waiting, or "" if nothing
+// does.
+func (sb *scoreboard) pageProblem(k *Kernel, p int) string {
+	st := &sb.pages[p]
+	b := sb.space.buffer(p)
+	switch o := st.owner(); {
+	case !st.ready:
+		return fmt.Sprintf("page %d of buffer %d is not on the GPU", p-b.first, b.id)
+	case o != k.order && o >= 0:
+		return fmt.Sprintf("page %d of buffer %d is owned by kernel %d", p-b.first, b.id, sb.ids[o])
+	}
+	return ""
 }
 
 // eachPage calls fn with every page a CTA of k references — all of them

@@ -110,6 +110,8 @@ func (e *engine) shareWake(ev eventq.Event) {
 		e.jobs[i] = jobRef{}
 		e.freeJobs = append(e.freeJobs, i)
 		switch {
+		case j.warp < 0 && j.c.segment:
+			e.reachTouch(j.c) // a CTA run in segments between its touches
 		case j.warp >= 0 && j.c.warps[j.warp].next >= 0:
 			e.sites.reachShared(j.c, int(j.warp))
 		case j.warp >= 0:
@@ -171,7 +173,7 @@ func (e *engine) slowdown(c *ctaRun) *float64 {
 	e.slowdowns = e.slowdowns[1:]
 	*v = 1
 	if c.alone > 0 {
-		*v = float64(e.now-c.start) / float64(c.alone)
+		*v = float64(e.now-c.start-c.paused) / float64(c.alone)
 	}
 	return v
 }

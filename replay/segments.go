@@ -1,0 +1,83 @@
+package replay
+
+// A CTA checked in access order (touch.go) runs in segments: from its
+// start, or from the last pages it touched, to the next pages it touches,
+// where the scoreboard checks them. If they pass it goes on at once; if
+// not it stops there, holding its SM slot and demanding nothing of the
+// shared hardware (a stalled warp issues nothing), until a page becomes
+// ready or changes owner and the check passes. Its cycles stopped count
+// as stall cycles. The warps of a CTA stop together: a CTA's touches are
+// per CTA in the trace, so the segments are of the CTA's own time alone
+// (its longest warp), and a CTA with launch sites is checked whole at its
+// start instead.
+
+// segmented reports whether c, about to start, runs in segments: it is
+// checked in access order and has touches left past its start.
+func (e *engine) segmented(c *ctaRun, spec *ctaSpec) bool {
+	if !e.accessOrder || c.g != nil || c.k.order < 0 || spec.x == nil || len(spec.x.sites) > 0 {
+		return false
+	}
+	_, more := spec.x.nextTouch()
+	return more
+}
+
+// runSegment runs c from where it is to its next touch, or to its end
+// when none is left. Under the contention model (for a CTA with demand)
+// the segment is progress, not wall time.
+func (e *engine) runSegment(c *ctaRun) {
+	spec := c.spec()
+	alone := spec.alone()
+	at, more := spec.x.nextTouch()
+	c.segment = more
+	stop := alone
+	if more {
+		stop = min(max(at, c.pos), alone)
+	}
+	work := stop - c.pos
+	c.pos = stop
+	if e.share != nil && (spec.issue > 0 || spec.dram > 0) {
+		c.shared, c.alone = true, alone
+		if work > 0 {
+			e.startJob(c, -1, work, spec.demand())
+			return
+		}
+	}
+	kind := evCTAEnd
+	if more {
+		kind = evTouch
+	}
+	e.scheduleCTA(e.now+work, kind, c, 0)
+}
+
+// reachTouch is c at its next touch: it goes on if the pages pass, and
+// stops there otherwise.
+func (e *engine) reachTouch(c *ctaRun) {
+	x := c.spec().x
+	at, _ := x.nextTouch()
+	if e.sb.passes(c.k, x, at) {
+		e.runSegment(c)
+		return
+	}
+	c.pausedAt = e.now
+	e.paused = append(e.paused, c)
+}
+
+// retryPaused resumes, in the order they stopped, every CTA stopped at a
+// page whose check now passes.
+func (e *engine) retryPaused() {
+	j := 0
+	for _, c := range e.paused {
+		x := c.spec().x
+		at, _ := x.nextTouch()
+		if e.sb.passes(c.k, x, at) {
+			c.paused += e.now - c.pausedAt
+			c.stall += e.now - c.pausedAt
+			e.runSegment(c)
+			continue
+		}
+		e.paused[j] = c
+		j++
+	}
+	clear(e.paused[j:])
+	e.paused = e.paused[:j]
+}
