@@ -126,7 +126,7 @@ func (pf pathGrid) footprints(bx, start, iter int, src, dst *trace.Buffer) []foo
 	window := row.rect(blkX, blkX+pathBlock, 0, 1)[0]
 	return []footprint{
 		{buf: src, reads: srcReads},
-		{buf: pf.wall, reads: wallReads, bound: &wallBound},
+		{buf: pf.wall, reads: wallReads, bound: &wallBound, sweep: true}, // a row a step
 		{buf: dst, writes: row.rect(blkX+iter, blkX+pathBlock-iter, 0, 1), bound: &window},
 	}
 }

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -36,10 +37,21 @@ type span struct{ lo, hi uint64 }
 // the accesses sit under conditions the kernel evaluates per thread, bound
 // is what the index functions give without them (the profiler samples both
 // outcomes of a branch), already clipped to the buffer; otherwise nil.
+//
+// Where in the CTA's run each span is first touched (the records' at)
+// follows the kernel's loop: a CTA spends ctaStartCycles on index
+// arithmetic, then loads; reads of a footprint that is not swept are all
+// touched as the loop starts (a tile load), its writes as the loop ends
+// (the final stores, which take the store bytes' share of the run at
+// ctaBytesPerCycle). A swept footprint is walked by the loop in span
+// order: read span i of n is first touched at i/n of the loop, write span
+// i at (i+1)/n (3MM's k loop over the right matrix's rows, PathFinder's
+// wall rows, the 3-D stencil's planes).
 type footprint struct {
 	buf           *trace.Buffer
 	reads, writes []span
 	bound         *span
+	sweep         bool
 }
 
 // Cost constants every pipeline shares, in 700 MHz GK110 cycles. Each
@@ -144,8 +156,10 @@ func (p *pipeline) kernel(name string, grid, block [3]uint32, regs int, smem int
 }
 
 // cta writes CTA cta of kernel k: its cycle record with demand d, then for
-// each buffer it touches the profiler's access range and the exact pages.
+// each buffer it touches the profiler's access range and the exact pages,
+// one pages record for each point of the run where it first touches some.
 func (p *pipeline) cta(k *trace.Kernel, cta int, cycles int64, d ctaDemand, fps []footprint) error {
+	loop := newLoop(cycles, fps)
 	if p.cost != 1 {
 		cycles = max(int64(math.Round(float64(cycles)*p.cost)), 1)
 		d.insts = uint64(math.Round(float64(d.insts) * p.cost))
@@ -154,18 +168,100 @@ func (p *pipeline) cta(k *trace.Kernel, cta int, cycles int64, d ctaDemand, fps 
 		return err
 	}
 	for _, f := range fps {
+		touched := loop.pages(f, p.pageBytes, cycles)
 		if !p.noRanges {
-			if err := p.out.Write(profiledRange(k.ID, cta, f)); err != nil {
+			r := profiledRange(k.ID, cta, f)
+			r.At = touched[0].at
+			if err := p.out.Write(r); err != nil {
 				return err
 			}
 		}
-		rec := &trace.Pages{Kernel: k.ID, CTA: uint64(cta), Buffer: f.buf.ID,
-			R: pagesOf(f.reads, p.pageBytes), W: pagesOf(f.writes, p.pageBytes)}
-		if err := p.out.Write(rec); err != nil {
-			return err
+		for _, t := range touched {
+			rec := &trace.Pages{Kernel: k.ID, CTA: uint64(cta), Buffer: f.buf.ID, R: t.r, W: t.w, At: t.at}
+			if err := p.out.Write(rec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// loop is where a CTA's main loop runs, as fractions of its run: it
+// starts after ctaStartCycles and ends where the final stores begin.
+type loop struct{ start, end float64 }
+
+func newLoop(cycles int64, fps []footprint) loop {
+	var stores int64
+	for _, f := range fps {
+		if !f.sweep {
+			for _, s := range f.writes {
+				stores += int64(s.hi - s.lo + 1)
+			}
+		}
+	}
+	c := float64(max(cycles, 1))
+	start := min(ctaStartCycles/c, 1)
+	return loop{start: start, end: max(start, 1-float64(stores)/ctaBytesPerCycle/c)}
+}
+
+// pageTouch is the pages of one buffer a CTA first touches at one point.
+type pageTouch struct {
+	at   int64
+	r, w []uint64
+}
+
+// pages groups f's pages by where the CTA first touches them (a page read
+// and written counts at its first touch, in both lists), earliest first,
+// at least one group.
+func (l loop) pages(f footprint, pageBytes uint64, cycles int64) []pageTouch {
+	first := map[uint64]float64{}
+	mark := func(spans []span, frac func(i int) float64, into map[uint64]bool) {
+		for i, s := range spans {
+			at := frac(i)
+			for pg := s.lo / pageBytes; pg <= s.hi/pageBytes; pg++ {
+				if old, ok := first[pg]; !ok || at < old {
+					first[pg] = at
+				}
+				into[pg] = true
+			}
+		}
+	}
+	reads, writes := map[uint64]bool{}, map[uint64]bool{}
+	span := l.end - l.start
+	readAt := func(int) float64 { return l.start }
+	writeAt := func(int) float64 { return l.end }
+	if f.sweep {
+		readAt = func(i int) float64 { return l.start + span*float64(i)/float64(len(f.reads)) }
+		writeAt = func(i int) float64 { return l.start + span*float64(i+1)/float64(len(f.writes)) }
+	}
+	mark(f.reads, readAt, reads)
+	mark(f.writes, writeAt, writes)
+	byAt := map[int64]*pageTouch{}
+	for pg, frac := range first {
+		at := min(int64(math.Round(frac*float64(cycles))), cycles)
+		t := byAt[at]
+		if t == nil {
+			t = &pageTouch{at: at}
+			byAt[at] = t
+		}
+		if reads[pg] {
+			t.r = append(t.r, pg)
+		}
+		if writes[pg] {
+			t.w = append(t.w, pg)
+		}
+	}
+	out := make([]pageTouch, 0, max(len(byAt), 1))
+	for _, t := range byAt {
+		slices.Sort(t.r)
+		slices.Sort(t.w)
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b pageTouch) int { return cmp.Compare(a.at, b.at) })
+	if len(out) == 0 {
+		out = append(out, pageTouch{})
+	}
+	return out
 }
 
 // profiledRange is what the CRCS pre-profiler computes for one array: it
@@ -190,18 +286,6 @@ func profiledRange(kernel uint64, cta int, f footprint) *trace.Access {
 		mode = trace.ModeWrite
 	}
 	return &trace.Access{Kernel: kernel, CTA: uint64(cta), Buffer: f.buf.ID, Lo: lo, Hi: hi, Mode: mode}
-}
-
-// pagesOf lists, sorted and once each, the pages the spans touch.
-func pagesOf(spans []span, pageBytes uint64) []uint64 {
-	var pages []uint64
-	for _, s := range spans {
-		for pg := s.lo / pageBytes; pg <= s.hi/pageBytes; pg++ {
-			pages = append(pages, pg)
-		}
-	}
-	slices.Sort(pages)
-	return slices.Compact(pages)
 }
 
 // grid2D describes a row-major 2-D array of elem-byte elements, width

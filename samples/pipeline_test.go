@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -15,11 +16,12 @@ type pipeRecords struct {
 	pages   map[ctaBuf]*trace.Pages
 	buffers map[string]*trace.Buffer
 	kernels []*trace.Kernel
+	lastAt  map[ctaBuf]int64 // the last pages record's at
 }
 
 func indexPipeline(t *testing.T, recs []trace.Record) *pipeRecords {
 	t.Helper()
-	pr := &pipeRecords{access: map[ctaBuf]*trace.Access{}, pages: map[ctaBuf]*trace.Pages{}, buffers: map[string]*trace.Buffer{}}
+	pr := &pipeRecords{access: map[ctaBuf]*trace.Access{}, pages: map[ctaBuf]*trace.Pages{}, buffers: map[string]*trace.Buffer{}, lastAt: map[ctaBuf]int64{}}
 	for _, r := range recs {
 		switch r := r.(type) {
 		case *trace.Buffer:
@@ -33,11 +35,30 @@ func indexPipeline(t *testing.T, recs []trace.Record) *pipeRecords {
 			}
 			pr.access[key] = r
 		case *trace.Pages:
+			// A CTA has one pages record per point where it first
+			// touches some of the buffer's pages: merge them, checking
+			// they come earliest first and name each page once.
 			key := ctaBuf{r.Kernel, r.CTA, r.Buffer}
-			if pr.pages[key] != nil {
-				t.Fatalf("two pages records for %+v", key)
+			old := pr.pages[key]
+			if old == nil {
+				pr.pages[key] = &trace.Pages{Kernel: r.Kernel, CTA: r.CTA, Buffer: r.Buffer, R: slices.Clone(r.R), W: slices.Clone(r.W), At: r.At}
+				continue
 			}
-			pr.pages[key] = r
+			if r.At <= pr.lastAt[key] {
+				t.Fatalf("%+v: pages record at %d after one at %d", key, r.At, pr.lastAt[key])
+			}
+			for _, p := range append(slices.Clone(r.R), r.W...) {
+				if slices.Contains(old.R, p) || slices.Contains(old.W, p) {
+					t.Fatalf("%+v: page %d first touched twice", key, p)
+				}
+			}
+			old.R = append(old.R, r.R...)
+			old.W = append(old.W, r.W...)
+			slices.Sort(old.R)
+			slices.Sort(old.W)
+		}
+		if r, ok := r.(*trace.Pages); ok {
+			pr.lastAt[ctaBuf{r.Kernel, r.CTA, r.Buffer}] = r.At
 		}
 	}
 	return pr

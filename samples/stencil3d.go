@@ -169,7 +169,7 @@ func (v volume) footprints(x0, x1, y0, y1 int, src, dst *trace.Buffer) []footpri
 	first, last := v.at(1, tile[:1]), v.at(v.depth-2, tile[len(tile)-1:])
 	bound := span{first[0].lo, last[0].hi}
 	return []footprint{
-		{buf: src, reads: reads},
-		{buf: dst, writes: writes, bound: &bound},
+		{buf: src, reads: reads, sweep: true}, // a plane a step
+		{buf: dst, writes: writes, bound: &bound, sweep: true},
 	}
 }

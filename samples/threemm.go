@@ -101,7 +101,7 @@ func mmKernel(pl *pipeline, g grid2D, left, right, dst *trace.Buffer) error {
 			x1, y1 := min(x0+mmBlockX, g.width), min(y0+mmBlockY, g.height)
 			fps := []footprint{
 				{buf: left, reads: g.rect(0, g.width, y0, y1)},
-				{buf: right, reads: g.rect(x0, x1, 0, g.height)},
+				{buf: right, reads: g.rect(x0, x1, 0, g.height), sweep: true}, // row k at step k
 				{buf: dst, writes: g.rect(x0, x1, y0, y1)},
 			}
 			compute := int64(g.width) * mmBlockX * mmBlockY / warpSize * mmStepWarpCycles
