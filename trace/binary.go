@@ -26,7 +26,9 @@ package trace
 //	ctad    = ref varint(cycles) list(warp_cycles) uvarint(insts)
 //	          uvarint(dram_bytes)
 //	access  = ref uvarint(buffer) uvarint(lo) uvarint(hi-lo) enum(mode)
+//	accessat = access varint(at)
 //	pages   = ref uvarint(buffer) list(r) list(w)
+//	pagesat = pages varint(at)
 //
 // The header's flags byte says whether gpu_spec follows (headerGPUSpec) and
 // whether the trace declares ordered_trees (headerOrderedTrees); traces
@@ -38,6 +40,14 @@ package trace
 // demands are byte-identical to those of readers that predate the fields,
 // and such readers reject a trace with demands as an unknown tag rather
 // than misreading it. Both decode to a CTA.
+//
+// Access and pages records with at not zero (a first touch after the CTA's
+// start) are written the same way: an accessat or pagesat body, the old body
+// and then at, under tag tagAccessAt or tagPagesAt (the kind with the high
+// bit set). Records at 0 keep the old tag and body, so traces without
+// positions are byte-identical to those written before at existed, and a
+// reader that predates it rejects a trace with positions as an unknown tag.
+// Each pair decodes to one Access or Pages.
 //
 // where uvarint and varint are Go's encoding/binary varints (varint is
 // zigzag), f64 is an IEEE 754 double in 8 little-endian bytes, str is
@@ -61,9 +71,37 @@ package trace
 
 import "fmt"
 
-// tagCTADemand is the binary tag of a cta record that carries insts and
-// dram_bytes (see above): KindCTA with the high bit set.
-const tagCTADemand = 0x80 | byte(KindCTA)
+// tagExtended, set in a record's tag, says its body is the kind's body with
+// more fields after it (see above). Only the tags below have it; any other
+// tag with the bit set is unknown.
+const tagExtended = 0x80
+
+// The extended tags: a cta record that carries insts and dram_bytes, and an
+// access or pages record with an at.
+const (
+	tagCTADemand = tagExtended | byte(KindCTA)
+	tagAccessAt  = tagExtended | byte(KindAccess)
+	tagPagesAt   = tagExtended | byte(KindPages)
+)
+
+// splitTag is the kind a tag's record decodes to and whether its body is
+// the extended one. A tag that is neither a kind nor an extended tag comes
+// back as Kind(tag), which names no kind.
+func splitTag(tag byte) (k Kind, extended bool) {
+	switch tag {
+	case tagCTADemand, tagAccessAt, tagPagesAt:
+		return Kind(tag &^ tagExtended), true
+	}
+	return Kind(tag), false
+}
+
+// extendedTag is the tag of a record of kind k, extended or not.
+func extendedTag(k Kind, extended bool) byte {
+	if extended {
+		return tagExtended | byte(k)
+	}
+	return byte(k)
+}
 
 // binaryMagic opens every decompressed binary trace, so a zstd file of
 // something else is recognised as such instead of misread.

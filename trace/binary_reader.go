@@ -122,13 +122,9 @@ func (r *Reader) Next() (Record, error) {
 		if err != nil {
 			return nil, r.fail(0, err)
 		}
-		k := Kind(tag)
-		demand := tag == tagCTADemand
-		if demand {
-			k = KindCTA
-		}
+		k, extended := splitTag(tag)
 		if r.skipped(k) {
-			if err := r.skipBody(k, demand); err != nil {
+			if err := r.skipBody(k, extended); err != nil {
 				return nil, r.fail(k, err)
 			}
 			continue
@@ -143,12 +139,7 @@ func (r *Reader) Next() (Record, error) {
 			}
 			return l, nil
 		}
-		var rec Record
-		if demand {
-			rec, err = r.cta(true)
-		} else {
-			rec, err = r.decode(k)
-		}
+		rec, err := r.decode(k, extended)
 		if err != nil {
 			return nil, r.fail(k, err)
 		}
@@ -207,8 +198,9 @@ func (s *sourceReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// decode reads the body of a record with the given tag.
-func (r *Reader) decode(k Kind) (Record, error) {
+// decode reads the body of a record of kind k, the extended body (see
+// splitTag) if extended is set.
+func (r *Reader) decode(k Kind, extended bool) (Record, error) {
 	switch k {
 	case KindHeader:
 		return r.header()
@@ -221,11 +213,11 @@ func (r *Reader) decode(k Kind) (Record, error) {
 	case KindLaunch:
 		return r.launch()
 	case KindCTA:
-		return r.cta(false)
+		return r.cta(extended)
 	case KindAccess:
-		return r.access()
+		return r.access(extended)
 	case KindPages:
-		return r.pages()
+		return r.pages(extended)
 	}
 	return nil, errRange("unknown record tag %d", k)
 }
@@ -432,7 +424,9 @@ func (r *Reader) ctaFast(c *CTA) bool {
 	return true
 }
 
-func (r *Reader) access() (Record, error) {
+// access decodes an access record's body; at says it is an accessat body
+// (the tagAccessAt form) ending in at.
+func (r *Reader) access(at bool) (Record, error) {
 	d := fieldReader{in: r.in}
 	a := new(Access)
 	a.Kernel, a.CTA = d.ref(&r.delta, false)
@@ -440,16 +434,20 @@ func (r *Reader) access() (Record, error) {
 	a.Lo = d.uvarint()
 	a.Hi = a.Lo + d.uvarint()
 	a.Mode = d.enum(modeNames)
+	a.At = d.at(at)
 	return a, d.err
 }
 
-func (r *Reader) pages() (Record, error) {
+// pages decodes a pages record's body; at says it is a pagesat body (the
+// tagPagesAt form) ending in at.
+func (r *Reader) pages(at bool) (Record, error) {
 	d := fieldReader{in: r.in}
 	p := new(Pages)
 	p.Kernel, p.CTA = d.ref(&r.delta, false)
 	p.Buffer = d.uvarint()
 	p.R = d.uint64s()
 	p.W = d.uint64s()
+	p.At = d.at(at)
 	return p, d.err
 }
 
@@ -490,6 +488,21 @@ func (d *fieldReader) varint() int64 {
 	}
 	v, err := d.in.varint()
 	d.fail(err)
+	return v
+}
+
+// at reads the at that ends an extended access or pages body. The writer
+// uses the extended tag only for an at that is not 0, so reading 0 there
+// would mean two encodings of one record: it is refused, which keeps binary
+// -> JSONL -> binary byte-identical.
+func (d *fieldReader) at(present bool) int64 {
+	if !present {
+		return 0
+	}
+	v := d.varint()
+	if v == 0 && d.err == nil {
+		d.fail(errRange("at is 0 in a record whose tag says it is not"))
+	}
 	return v
 }
 

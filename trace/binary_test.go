@@ -54,6 +54,10 @@ func exoticRecords() []Record {
 		&Pages{Kernel: 7, CTA: 3, Buffer: 2, R: []uint64{5, 1, math.MaxUint64, 0}},
 		&Pages{Kernel: 8, Buffer: 2, W: []uint64{3}},
 		&Pages{},
+		&Access{Kernel: 7, CTA: 3, Buffer: 1, Lo: 4, Hi: 9, Mode: ModeWrite, At: 1},
+		&Access{Kernel: 7, CTA: 3, Buffer: 1, Mode: "y", At: math.MinInt64},
+		&Pages{Kernel: 8, Buffer: 2, R: []uint64{9, 2}, At: math.MaxInt64},
+		&Pages{At: -1},
 	}
 }
 
@@ -140,6 +144,34 @@ func TestBinaryRoundTrip(t *testing.T) {
 				t.Errorf("record %d:\n got %#v\nwant %#v", i+1, got[i], recs[i])
 			}
 		}
+	}
+}
+
+// An access or pages record at 0 keeps the tag and body it had before at
+// existed, byte for byte, so old traces are unchanged; one with an at has
+// the extended tag and at after the old body.
+func TestBinaryAtEncoding(t *testing.T) {
+	recs := []Record{
+		&Access{Kernel: 1, Buffer: 1, Lo: 4, Hi: 9, Mode: ModeWrite},
+		&Access{Kernel: 1, Buffer: 1, Lo: 4, Hi: 9, Mode: ModeWrite, At: 300},
+		&Pages{Kernel: 1, Buffer: 2, R: []uint64{3}},
+		&Pages{Kernel: 1, Buffer: 2, W: []uint64{3}, At: -2},
+	}
+	want := append(preamble(),
+		// tag, ref (kernel +1, CTA 0 of a new kernel), buffer, lo, hi-lo, mode w
+		byte(KindAccess), 2, 0, 1, 4, 5, 2,
+		// the same CTA again (ref 0, 0), then at: zigzag 600 = 0xd8 0x04
+		tagAccessAt, 0, 0, 1, 4, 5, 2, 0xd8, 0x04,
+		// buffer, r = [3] (length 1, delta zigzag 6), w = []
+		byte(KindPages), 0, 0, 2, 1, 6, 0,
+		// r = [], w = [3], at -2 (zigzag 3)
+		tagPagesAt, 0, 0, 2, 0, 1, 6, 3)
+	data := encodeBinary(t, recs)
+	if got := decompress(t, data); !bytes.Equal(got, want) {
+		t.Errorf("encoded\n% x\nwant\n% x", got, want)
+	}
+	if got := decodeBinary(t, data); !reflect.DeepEqual(got, recs) {
+		t.Errorf("decoded %#v, want %#v", got, recs)
 	}
 }
 
@@ -280,6 +312,10 @@ func TestBinaryBadInput(t *testing.T) {
 		{"unknown version", compress(binary.AppendUvarint([]byte(binaryMagic), 2)), "unknown format version 2", 0, 0},
 		{"unknown tag", compress(append(preamble(), byte(KindMemcpy), 1, 0, 0, 0, 0, 0x7f)), "unknown record tag 127", 2, 15},
 		{"zero tag", compress(append(preamble(), 0)), "unknown record tag 0", 1, 9},
+		{"unknown extended tag", compress(append(preamble(), tagExtended|byte(KindBuffer), 0)), "unknown record tag 130", 1, 9},
+		{"access at 0 under tagAccessAt", compress(append(preamble(), tagAccessAt, 2, 0, 1, 4, 5, 2, 0)), "at is 0 in a record whose tag says it is not", 1, 9},
+		{"pages at 0 under tagPagesAt", compress(append(preamble(), tagPagesAt, 2, 0, 1, 0, 0, 0)), "at is 0 in a record whose tag says it is not", 1, 9},
+		{"pages at cut short", compress(append(preamble(), tagPagesAt, 2, 0, 1, 0, 0)), "ends inside a record", 1, 9},
 		{"huge string", compress(binary.AppendUvarint(append(preamble(), byte(KindKernel), 1), 1<<40)), "string length 1099511627776 exceeds", 1, 9},
 		{"huge list", compress(binary.AppendUvarint(append(preamble(), byte(KindCTA), 0, 0, 0), 1<<40)), "list length 1099511627776 exceeds", 1, 9},
 		{"long list cut short", compress(binary.AppendUvarint(append(preamble(), byte(KindCTA), 0, 0, 0), 1<<20)), "truncated", 1, 9},

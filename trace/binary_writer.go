@@ -160,11 +160,7 @@ func (e *encoder) record(rec Record) {
 		}
 	case *CTA:
 		if r != nil {
-			if r.HasDemand() {
-				e.buf = append(e.buf, tagCTADemand)
-			} else {
-				e.tag(KindCTA)
-			}
+			e.buf = append(e.buf, extendedTag(KindCTA, r.HasDemand()))
 			e.ref(r.Kernel, r.CTA, true)
 			e.varint(r.Cycles)
 			e.int64s(r.WarpCycles, r.Cycles)
@@ -176,21 +172,23 @@ func (e *encoder) record(rec Record) {
 		}
 	case *Access:
 		if r != nil {
-			e.tag(KindAccess)
+			e.buf = append(e.buf, extendedTag(KindAccess, r.At != 0))
 			e.ref(r.Kernel, r.CTA, false)
 			e.uvarint(r.Buffer)
 			e.uvarint(r.Lo)
 			e.uvarint(r.Hi - r.Lo)
 			e.enum(r.Mode, modeNames)
+			e.at(r.At)
 			return
 		}
 	case *Pages:
 		if r != nil {
-			e.tag(KindPages)
+			e.buf = append(e.buf, extendedTag(KindPages, r.At != 0))
 			e.ref(r.Kernel, r.CTA, false)
 			e.uvarint(r.Buffer)
 			e.uint64s(r.R)
 			e.uint64s(r.W)
+			e.at(r.At)
 			return
 		}
 	}
@@ -288,6 +286,14 @@ func (e *encoder) launch(l *Launch) {
 }
 
 func (e *encoder) tag(k Kind) { e.buf = append(e.buf, byte(k)) }
+
+// at ends an accessat or pagesat body; a record at 0 has the old body,
+// which ends before it.
+func (e *encoder) at(at int64) {
+	if at != 0 {
+		e.varint(at)
+	}
+}
 
 func (e *encoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 

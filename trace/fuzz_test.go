@@ -24,6 +24,8 @@ func FuzzBinaryReader(f *testing.F) {
 		decompress(f, exotic),
 		preamble(),
 		append(preamble(), byte(KindCTA), 0, 0, 2, 2, 2, 4),
+		// an access and a pages record with at (tagAccessAt, tagPagesAt)
+		append(preamble(), tagAccessAt, 2, 0, 1, 4, 5, 2, 0xd8, 0x04, tagPagesAt, 0, 0, 2, 0, 1, 6, 3),
 	} {
 		f.Add(seed)
 	}
@@ -54,6 +56,9 @@ func FuzzJSONLReader(f *testing.F) {
 	f.Add(encodeJSONL(f, exoticRecords()))
 	f.Add([]byte(`{"type":"kernel","name":"caf\u00e9 \ud83d\ude00","grid":[1,2,3],"block":[4,5,6]}`))
 	f.Add([]byte(`{"kernel":1,"type":"cta","cycles":-0,"warp_cycles":[1,2.5e3]}`))
+	// at before and after its CTA's cta record
+	f.Add([]byte(strings.Join(with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[1],"at":3}`, `{"type":"cta","kernel":1,"cta":0,"cycles":5}`,
+		`{"type":"access","kernel":1,"cta":0,"buffer":1,"lo":0,"hi":9,"mode":"r","at":5}`, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[2],"at":4}`, c11), "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecoded(t, NewValidator(NewJSONLReader(bytes.NewReader(data))))
 	})

@@ -87,6 +87,9 @@ func TestJSONLFormat(t *testing.T) {
 			`{"type":"kernel","id":2,"name":"a\"b\\c\u0001","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}`},
 		{&CTA{Kernel: 1, CTA: 2, Cycles: 3, WarpCycles: []int64{3, -1}}, `{"type":"cta","kernel":1,"cta":2,"cycles":3,"warp_cycles":[3,-1]}`},
 		{&Pages{Kernel: 1, W: []uint64{4}}, `{"type":"pages","kernel":1,"cta":0,"buffer":0,"w":[4]}`},
+		{&Pages{Kernel: 1, W: []uint64{4}, At: 70}, `{"type":"pages","kernel":1,"cta":0,"buffer":0,"w":[4],"at":70}`},
+		{&Access{Kernel: 1, Hi: 5, Mode: ModeRead, At: 9}, `{"type":"access","kernel":1,"cta":0,"buffer":0,"lo":0,"hi":5,"mode":"r","at":9}`},
+		{&Access{Kernel: 1, Hi: 5, Mode: ModeRead}, `{"type":"access","kernel":1,"cta":0,"buffer":0,"lo":0,"hi":5,"mode":"r"}`},
 	}
 	for _, tt := range tests {
 		if got := strings.TrimSuffix(string(encodeJSONL(t, []Record{tt.rec})), "\n"); got != tt.want {

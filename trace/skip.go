@@ -35,14 +35,14 @@ func (r *Reader) skipped(k Kind) bool { return k < 64 && r.skip&(1<<k) != 0 }
 
 // skipBody reads past the body of a record of kind k without building it.
 // Delta state is still updated, so later records decode correctly.
-func (r *Reader) skipBody(k Kind, demand bool) error {
+func (r *Reader) skipBody(k Kind, extended bool) error {
 	d := fieldReader{in: r.in}
 	switch k {
 	case KindCTA:
 		d.ref(&r.delta, true)
 		d.varint()
 		d.skipList()
-		if demand {
+		if extended {
 			d.uvarint()
 			d.uvarint()
 		}
@@ -55,7 +55,7 @@ func (r *Reader) skipBody(k Kind, demand bool) error {
 		d.varint()
 		d.varint()
 	default:
-		_, err := r.decode(k)
+		_, err := r.decode(k, extended)
 		return err
 	}
 	return d.err

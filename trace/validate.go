@@ -52,6 +52,8 @@ type Validator struct {
 	ordered bool
 	hostCTA uint64
 	rootCTA uint64
+
+	at atCheck // access and pages records' at against their CTA's cycles
 }
 
 // shape is what the validator keeps of a kernel declaration.
@@ -468,7 +470,7 @@ func (v *Validator) checkCTA(c *CTA) error {
 	if !k.seen.add(c.CTA) {
 		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
 	}
-	return nil
+	return v.at.ctaRecord(c.Kernel, c.CTA, c.Cycles)
 }
 
 // Physical bounds on a CTA's demand over its time alone: no warp issues
@@ -519,9 +521,10 @@ func (v *Validator) checkAccess(a *Access) error {
 	}
 	switch a.Mode {
 	case ModeRead, ModeWrite, ModeReadWrite:
-		return nil
+	default:
+		return fmt.Errorf("access mode %q; want r, w or rw", a.Mode)
 	}
-	return fmt.Errorf("access mode %q; want r, w or rw", a.Mode)
+	return v.at.touch(KindAccess, a.Buffer, a.Kernel, a.CTA, a.At)
 }
 
 func (v *Validator) checkPages(p *Pages) error {
@@ -547,7 +550,7 @@ func (v *Validator) checkPages(p *Pages) error {
 			}
 		}
 	}
-	return nil
+	return v.at.touch(KindPages, p.Buffer, p.Kernel, p.CTA, p.At)
 }
 
 // inTree returns the kernel a record of the given kind refers to, which must

@@ -57,6 +57,13 @@ func TestValidatorAccepts(t *testing.T) {
 		"ordered: host CTAs, then trees":    ordered(c10, c11, k2, d2, c20, c21, k3, d3from(1), `{"type":"cta","kernel":3,"cta":0,"cycles":1}`, `{"type":"cta","kernel":3,"cta":1,"cycles":1}`),
 		"ordered: depth first":              ordered(c10, k2, d2, c20, c21, c11, k3, d3from(1), `{"type":"cta","kernel":3,"cta":1,"cycles":1}`, `{"type":"cta","kernel":3,"cta":0,"cycles":1}`),
 		"ordered: one tree, host CTA later": ordered(c10, k2, d2, c20, c21, c11),
+		"at within the CTA's cycles": with(`{"type":"cta","kernel":1,"cta":0,"cycles":5}`, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":5}`,
+			`{"type":"access","kernel":1,"cta":0,"buffer":1,"lo":0,"hi":9,"mode":"r","at":3}`, c11),
+		"at before the cta record": with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":5}`, `{"type":"cta","kernel":1,"cta":0,"cycles":5}`, c11),
+		"a buffer's pages at several points": with(`{"type":"cta","kernel":1,"cta":0,"cycles":10}`, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0]}`,
+			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[1],"at":4}`, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[2],"at":10}`, c11),
+		// Apart from its cta record an at is held only to 2^40 (validate_at.go).
+		"at apart from its cta record": with(c10, c11, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":1000}`),
 		"large pages": {`{"type":"header","version":1,"clock_mhz":706,"page_bytes":65536}`, buf1, k1, l1,
 			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[0]}`, c10, c11},
 	}
@@ -167,12 +174,23 @@ func TestValidatorRejects(t *testing.T) {
 		{"access backwards", with(`{"type":"access","kernel":1,"buffer":1,"lo":5,"hi":4,"mode":"r"}`), 5, "bytes 5..4 of buffer 1"},
 		{"access past the end", with(`{"type":"access","kernel":1,"buffer":1,"hi":10000,"mode":"r"}`), 5, "bytes 0..10000 of buffer 1, which has 10000 bytes"},
 		{"bad mode", with(`{"type":"access","kernel":1,"buffer":1,"mode":"x"}`), 5, `access mode "x"`},
+		{"access at a negative time", with(`{"type":"access","kernel":1,"buffer":1,"mode":"r","at":-1}`), 5,
+			"access of buffer 1 by CTA 0 of kernel 1 at -1 cycles; want 0 to 1099511627776 (2^40): at is cycles into the CTA's own run"},
+		{"access after its CTA's end", with(`{"type":"cta","kernel":1,"cta":1,"cycles":7}`, `{"type":"access","kernel":1,"cta":1,"buffer":1,"mode":"w","at":8}`), 6,
+			"access of buffer 1 by CTA 1 of kernel 1 at 8 cycles; want 0 to 7 (the CTA's cycles)"},
 
 		// pages
 		{"pages outside grid", with(`{"type":"pages","kernel":1,"cta":2,"buffer":1}`), 5, "pages for CTA 2 of kernel 1"},
 		{"pages of undeclared buffer", with(`{"type":"pages","kernel":1,"buffer":2}`), 5, "pages of undeclared buffer 2"},
 		{"read page past the end", with(`{"type":"pages","kernel":1,"buffer":1,"r":[3]}`), 5, "page 3 of buffer 1, which has 3 pages of 4096 bytes"},
 		{"written page past the end", with(`{"type":"pages","kernel":1,"buffer":1,"r":[0],"w":[1,9]}`), 5, "page 9 of buffer 1"},
+		{"pages at a negative time", with(`{"type":"pages","kernel":1,"buffer":1,"r":[0],"at":-5}`), 5, "pages of buffer 1 by CTA 0 of kernel 1 at -5 cycles; want 0 to"},
+		{"pages beyond 2^40", with(`{"type":"pages","kernel":1,"buffer":1,"r":[0],"at":1099511627777}`), 5, "at 1099511627777 cycles; want 0 to 1099511627776 (2^40)"},
+		{"pages after its CTA's end", with(`{"type":"cta","kernel":1,"cta":0,"cycles":5}`, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":2}`,
+			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[1],"at":6}`), 7, "pages of buffer 1 by CTA 0 of kernel 1 at 6 cycles; want 0 to 5 (the CTA's cycles)"},
+		{"cta shorter than its records' at", with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":3}`, `{"type":"access","kernel":1,"cta":0,"buffer":1,"mode":"r","at":9}`,
+			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[1],"at":4}`, `{"type":"cta","kernel":1,"cta":0,"cycles":5}`), 8,
+			"CTA 0 of kernel 1 takes 5 cycles, but its access record of buffer 1 before this one says it first touches them at 9; at is cycles into the CTA's own run"},
 		{"page past the end of large pages", []string{`{"type":"header","version":1,"clock_mhz":706,"page_bytes":8192}`, buf1, k1, l1,
 			`{"type":"pages","kernel":1,"buffer":1,"w":[2]}`}, 5, "page 2 of buffer 1, which has 2 pages of 8192 bytes"},
 

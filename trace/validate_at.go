@@ -1,0 +1,54 @@
+package trace
+
+import "fmt"
+
+// atCheck ties the at of access and pages records to their CTA's cycles:
+// at is cycles into the CTA's own run, so it may not lie beyond its end.
+// The validator holds no per-CTA state, so it checks this for the CTA whose
+// records it is in: access and pages records right after the CTA's cta
+// record (with only other access and pages records of the CTA between)
+// against its cycles, and those right before it when the cta record comes.
+// That is exact for every trace whose CTAs' records are together, the
+// layout every generator and importer writes; a record of a CTA separated
+// from its cta record by another CTA's records is only held to 0..2^40.
+type atCheck struct {
+	kernel, cta uint64
+	valid       bool  // kernel and cta name a CTA whose records these are
+	cycles      int64 // its cycles, or -1 before its cta record
+	// The record with the largest at among the CTA's before its cta
+	// record; latestKind is 0 while none has an at above 0.
+	latest       int64
+	latestKind   Kind
+	latestBuffer uint64
+}
+
+// ctaRecord is a cta record of CTA cta of kernel: its cycles must cover the
+// at of the records of the CTA just before it. It then becomes the CTA whose
+// records follow.
+func (a *atCheck) ctaRecord(kernel, cta uint64, cycles int64) error {
+	if a.valid && a.kernel == kernel && a.cta == cta && a.cycles < 0 && a.latest > cycles {
+		return fmt.Errorf("CTA %d of kernel %d takes %d cycles, but its %s record of buffer %d before this one says it first touches them at %d; at is cycles into the CTA's own run, at most its cycles", cta, kernel, cycles, a.latestKind, a.latestBuffer, a.latest)
+	}
+	*a = atCheck{kernel: kernel, cta: cta, valid: true, cycles: cycles}
+	return nil
+}
+
+// touch checks the at of an access or pages record (kind k) of buffer by
+// CTA cta of kernel.
+func (a *atCheck) touch(k Kind, buffer, kernel, cta uint64, at int64) error {
+	same := a.valid && a.kernel == kernel && a.cta == cta
+	limit, bound := int64(MaxCycles), "2^40"
+	if same && a.cycles >= 0 {
+		limit, bound = a.cycles, "the CTA's cycles"
+	}
+	if at < 0 || at > limit {
+		return fmt.Errorf("%s of buffer %d by CTA %d of kernel %d at %d cycles; want 0 to %d (%s): at is cycles into the CTA's own run", k, buffer, cta, kernel, at, limit, bound)
+	}
+	if !same {
+		*a = atCheck{kernel: kernel, cta: cta, valid: true, cycles: -1}
+	}
+	if a.cycles < 0 && at > a.latest {
+		a.latest, a.latestKind, a.latestBuffer = at, k, buffer
+	}
+	return nil
+}
