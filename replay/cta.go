@@ -57,6 +57,7 @@ func (e *engine) place(k *Kernel, i int) {
 	if s.ctas == 0 {
 		s.kernel = k
 		k.sms++
+		e.flushL1(s, k)
 	}
 	s.reserve(k.need)
 	c := e.newRun()
@@ -72,6 +73,10 @@ func (e *engine) place(k *Kernel, i int) {
 	}
 	if c.g != nil && c.g.spilled && c.idx == 0 {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+		return
+	}
+	if s.flushUntil > e.now {
+		e.scheduleCTA(s.flushUntil, evStart, c, 0)
 		return
 	}
 	e.tryStart(c)
@@ -105,7 +110,7 @@ func (e *engine) tryStart(c *ctaRun) {
 // mayStart asks the CRCS scoreboard (for a host kernel's own CTAs) and the
 // policy's gate whether a placed CTA may execute now.
 func (e *engine) mayStart(c *ctaRun) bool {
-	if e.sb != nil && c.g == nil && c.k.order >= 0 && !e.scoreboardStart(c) {
+	if e.sb != nil && c.g == nil && c.k.order >= 0 && (e.now < c.k.profiled || !e.scoreboardStart(c)) {
 		return false
 	}
 	return e.gate == nil || e.gate.MayStart(c.k, c.idx)

@@ -68,6 +68,7 @@ func (e *engine) becomeReady(k *Kernel) {
 	k.readyCycle = e.now
 	e.readySeq++
 	k.ready = e.readySeq
+	e.preProfile(k)
 	e.mark(k)
 }
 

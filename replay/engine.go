@@ -320,6 +320,9 @@ func (e *engine) fire(ev eventq.Event) {
 		e.resumeWarp(e.runs[ev.Ref], int(ev.Aux))
 	case evTouch:
 		e.reachTouch(e.runs[ev.Ref])
+	case evProfiled:
+		e.kernelOf(ev)
+		e.sb.changed = true // its stalled CTAs may start now
 	}
 }
 

@@ -16,6 +16,7 @@ const (
 	evShare                          // the contention model's wake-up for an SM
 	evResume                         // a warp resumes progress after a site's API stall (contention model)
 	evTouch                          // a CTA reaches the next pages it touches (CRCS, access order)
+	evProfiled                       // a kernel's pre-profiler ends (CRCS)
 )
 
 // slotTable names objects by small integers so events can refer to them

@@ -37,6 +37,7 @@ type Kernel struct {
 	startCycle  int64 // first CTA started (-1 before)
 	endCycle    int64
 	ready       uint64 // FCFS position in the Kernel Distributor
+	profiled    int64  // when its CRCS pre-profiler ends (costs.go); 0 without one
 }
 
 type kernelState uint8

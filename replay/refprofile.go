@@ -110,6 +110,7 @@ type profiler struct {
 	order int32
 	refs  map[uint64][]pageRange // its CTAs' ranges
 	count []int32                // per page: its CTAs referencing it (reused)
+	calls int                    // its records: the pre-profiler's SetRange calls
 	open  bool
 }
 
@@ -145,7 +146,7 @@ func (p *profiler) record(r trace.Record) {
 	case *trace.Launch:
 		if r.Host() {
 			p.flush()
-			p.host, p.ctas, p.open = r.Kernel, p.decls[r.Kernel], true
+			p.host, p.ctas, p.open, p.calls = r.Kernel, p.decls[r.Kernel], true, 0
 			delete(p.decls, r.Kernel)
 			p.order = p.sb.addKernel(r.Kernel)
 		}
@@ -155,6 +156,7 @@ func (p *profiler) record(r trace.Record) {
 		}
 		if k, cta := recordCTA(r); p.src.counts(r) && p.open && k == p.host {
 			p.refs[cta] = p.src.appendRanges(r, p.refs[cta])
+			p.calls++
 		}
 	}
 }
@@ -177,6 +179,7 @@ func (p *profiler) flush() {
 		}
 		return
 	}
+	p.sb.setRanges[p.order] = int64(p.calls)
 	lo, hi := len(p.count), -1
 	for cta, rs := range p.refs {
 		for _, r := range normalizeRanges(rs) {

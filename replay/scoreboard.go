@@ -62,6 +62,7 @@ type scoreboard struct {
 	pages      []pageState
 	ids        []uint64 // kernel id by order
 	irregular  map[uint64]bool
+	setRanges  []int64 // by order: its pre-profiler's SetRange calls, CTAs × arrays (costs.go)
 	owned      []int32 // by order: pages it owns
 	ownedAvail []int32 // by order: pages it owns that count towards page shares
 	avail      int     // pages that count towards page shares
@@ -117,6 +118,7 @@ func newScoreboard(space *pageSpace, staged, madeLater bool) *scoreboard {
 // addKernel registers the next kernel in host order.
 func (sb *scoreboard) addKernel(id uint64) int32 {
 	sb.ids = append(sb.ids, id)
+	sb.setRanges = append(sb.setRanges, 0)
 	sb.owned = append(sb.owned, 0)
 	sb.ownedAvail = append(sb.ownedAvail, 0)
 	return int32(len(sb.ids) - 1)

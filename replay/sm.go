@@ -25,6 +25,11 @@ type sm struct {
 	smem   int64
 	slots  uint64 // CTA slots in use (bit i: slot i)
 	occ    occAccum
+
+	// Under CRCS (costs.go): the kernel whose CTAs it ran last, and until
+	// when its L1 is being flushed for another kernel's.
+	last       *Kernel
+	flushUntil int64
 }
 
 // takeSlot claims the lowest free CTA slot. Beyond 64 resident CTAs slots
