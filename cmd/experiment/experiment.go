@@ -64,7 +64,8 @@ var launchDetail = detail{
 // search is an offline parameter search standing for one column.
 type search struct {
 	policy string
-	key    string
+	sets   []string // applied first, to every run
+	key    string   // "" for one run with sets
 	values []string
 }
 
@@ -136,9 +137,19 @@ func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, 
 	if !ok {
 		return replayOnce(cfg, column, "", b, path, base, w, log)
 	}
+	base0 := cfg
+	for _, kv := range s.sets {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := base0.Set(k, v); err != nil {
+			return nil, err
+		}
+	}
+	if s.key == "" {
+		return replayOnce(base0, s.policy, strings.Join(s.sets, ","), b, path, base, w, log)
+	}
 	var best *replay.Stats
 	for _, v := range s.values {
-		c := cfg
+		c := base0
 		if err := c.Set(s.key, v); err != nil {
 			return nil, err
 		}

@@ -153,7 +153,8 @@ var crcsExperiment = &experiment{
 	doc:      "CRCS §5.2: baseline vs overlap1 vs CRCS (FIFO) vs CRCS+PPCS on the Table 2 pipelines (gk110-64)",
 	gpu:      "gk110-64",
 	sets:     []string{"io.model=stages"},
-	policies: []string{"baseline", "overlap1", "crcs", "ppcs"},
+	policies: []string{"baseline", "overlap1", "crcs", "ppcs", "ideal"},
+	searches: map[string]search{"ideal": idealCRCS},
 	benchmarks: []benchmark{
 		{name: "hsp", gen: "hotspot", paper: "HSP: FIFO 1.10×, PPCS 1.50×"},
 		{name: "lpc", gen: "laplace", paper: "LPC: FIFO 1.20×, PPCS 1.39×"},
@@ -163,9 +164,17 @@ var crcsExperiment = &experiment{
 		{name: "stn", gen: "stencil3d", paper: "STN: little (over-conservative ranges)"},
 		{name: "bfs", gen: "bfs-levels", paper: "BFS: overlap1 1.25×; CRCS = PPCS (irregular)"},
 	},
-	paperMean: map[string]string{"overlap1": "≤ 1.11×", "crcs": "—", "ppcs": "1.33×"},
+	paperMean: map[string]string{"overlap1": "≤ 1.11×", "crcs": "—", "ppcs": "1.33×", "ideal": "—"},
 	detail:    &stallDetail,
 }
+
+// idealCRCS is the bound on any CTA scheduler under CRCS's rules: CRCS
+// with SMs and Kernel Distributor entries for every CTA and kernel at
+// once, no contention, no pre-profiler or L1 flush. Every CTA then starts
+// as soon as its pages pass and finishes its own cycles later (the
+// as-soon-as-possible schedule), which no scheduler on a real GPU can
+// beat; its speedup over the 64-SM baseline bounds FIFO and PPCS.
+var idealCRCS = search{policy: "crcs", sets: []string{"gpu.sms=16384", "gpu.max_kernels=1024", "model.contention=off", "crcs.profile_cycles=0", "crcs.l1_flush=0"}}
 
 // crcsHSPExperiment is the CRCS paper's sensitivity study (§5.3, Figure
 // 12): HSP with 5 to 100 iterations, so the kernels' share of the run grows.
@@ -173,7 +182,8 @@ var crcsHSPExperiment = &experiment{
 	doc:      "CRCS §5.3: HSP speedups as the iterations (kernels) grow from 5 to 100 (gk110-64)",
 	gpu:      "gk110-64",
 	sets:     []string{"io.model=stages"},
-	policies: []string{"baseline", "overlap1", "crcs", "ppcs"},
+	policies: []string{"baseline", "overlap1", "crcs", "ppcs", "ideal"},
+	searches: map[string]search{"ideal": idealCRCS},
 	benchmarks: []benchmark{
 		{name: "hsp-5", gen: "hotspot", params: []string{"iterations=5"}, paper: "Figure 12"},
 		{name: "hsp-10", gen: "hotspot", params: []string{"iterations=10"}, paper: "Figure 12"},
