@@ -26,9 +26,9 @@ package trace
 //	ctad    = ref varint(cycles) list(warp_cycles) uvarint(insts)
 //	          uvarint(dram_bytes)
 //	access  = ref uvarint(buffer) uvarint(lo) uvarint(hi-lo) enum(mode)
-//	accessat = access varint(at)
 //	pages   = ref uvarint(buffer) list(r) list(w)
-//	pagesat = pages varint(at)
+//	accessat = access varint(at)          at != 0, under tagAccessAt
+//	pagesat  = pages varint(at)           at != 0, under tagPagesAt
 //
 // The header's flags byte says whether gpu_spec follows (headerGPUSpec) and
 // whether the trace declares ordered_trees (headerOrderedTrees); traces

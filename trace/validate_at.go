@@ -8,9 +8,11 @@ import "fmt"
 // records it is in: access and pages records right after the CTA's cta
 // record (with only other access and pages records of the CTA between)
 // against its cycles, and those right before it when the cta record comes.
-// That is exact for every trace whose CTAs' records are together, the
-// layout every generator and importer writes; a record of a CTA separated
-// from its cta record by another CTA's records is only held to 0..2^40.
+// That is exact for every trace whose CTAs' records are together (what the
+// generators write, and the Accel-Sim importer for pages records); a record
+// separated from its CTA's cta record by another CTA's records (the
+// importer's access records, written after the kernel's last CTA) is only
+// held to 0..2^40.
 type atCheck struct {
 	kernel, cta uint64
 	valid       bool  // kernel and cta name a CTA whose records these are

@@ -22,6 +22,7 @@ type ctaWork struct {
 	warpCycles []float64
 	insts      uint64
 	sectors32  uint64    // global and local 32-byte sectors its warps moved
+	now        float64   // the issuing warp's time before the current instruction
 	bufs       []*ctaBuf // buffers touched by this CTA
 	slot       []int32   // per buffer of the table, 1 + its index in bufs; 0 when untouched
 	spare      []*ctaBuf // cleared entries for reuse
@@ -39,10 +40,11 @@ type ctaWork struct {
 // ctaBuf is what one CTA did to one buffer.
 type ctaBuf struct {
 	b             *buffer
-	pages         map[uint64]access
+	pages         map[uint64]pageUse
 	lastPage      uint64
-	lastAcc       access
+	lastUse       pageUse
 	acc           access
+	first         int64 // where its first touch lies in the CTA's run (positions)
 	real, sampled span
 	hasSample     bool
 	stamp         uint64
@@ -75,6 +77,7 @@ func (c *ctaWork) reset() {
 
 // inst accounts one instruction of a warp.
 func (c *ctaWork) inst(warp int, in *inst) error {
+	c.now = c.warpCycles[warp] // it issues once the warp's earlier ones are done
 	c.insts++
 	c.warpCycles[warp] += c.opts.CPI
 	if in.width == 0 || in.n == 0 {
@@ -160,7 +163,7 @@ func (c *ctaWork) global(a, e uint64, acc access) error {
 		}
 		end := min(e, hi)
 		cb := c.buf(i)
-		cb.add(a, end, acc, c.shift)
+		cb.add(a, end, acc, c.shift, c.now)
 		if cb.stamp != c.stamp {
 			cb.stamp = c.stamp
 			c.touched = append(c.touched, cb)
@@ -184,7 +187,7 @@ func (c *ctaWork) buf(i int) *ctaBuf {
 		pages := cb.pages
 		*cb = ctaBuf{pages: pages}
 	} else {
-		cb = &ctaBuf{pages: make(map[uint64]access)}
+		cb = &ctaBuf{pages: make(map[uint64]pageUse)}
 	}
 	cb.b = &c.table.all[i]
 	cb.real = span{lo: math.MaxUint64}
@@ -193,16 +196,23 @@ func (c *ctaWork) buf(i int) *ctaBuf {
 	return cb
 }
 
-// add records an access to [a, e] inside the buffer.
-func (cb *ctaBuf) add(a, e uint64, acc access, shift uint) {
+// add records an access to [a, e] inside the buffer by an instruction its
+// warp issues at time now. A warp's times only grow, so a page is skipped
+// when the page last added already has the access at no later a time.
+func (cb *ctaBuf) add(a, e uint64, acc access, shift uint, now float64) {
 	cb.acc |= acc
 	cb.real.lo, cb.real.hi = min(cb.real.lo, a), max(cb.real.hi, e)
 	for p := (a - cb.b.lo) >> shift; p <= (e-cb.b.lo)>>shift; p++ {
-		if len(cb.pages) > 0 && p == cb.lastPage && cb.lastAcc&acc == acc {
+		if len(cb.pages) > 0 && p == cb.lastPage && cb.lastUse.acc&acc == acc && cb.lastUse.first <= now {
 			continue
 		}
-		cb.pages[p] |= acc
-		cb.lastPage, cb.lastAcc = p, cb.pages[p]
+		u, seen := cb.pages[p]
+		if !seen || now < u.first {
+			u.first = now
+		}
+		u.acc |= acc
+		cb.pages[p] = u
+		cb.lastPage, cb.lastUse = p, u
 	}
 }
 
@@ -243,13 +253,18 @@ func (c *ctaWork) direct(lane int) (uint64, bool) {
 	return 0, false
 }
 
-// cycles is the CTA's time under the cost model.
-func (c *ctaWork) cycles() int64 {
+// slowest is the time of the CTA's slowest warp.
+func (c *ctaWork) slowest() float64 {
 	slowest := 0.0
 	for _, w := range c.warpCycles {
 		slowest = max(slowest, w)
 	}
-	t := math.Ceil(max(slowest, float64(c.insts)/c.opts.IssueWidth))
+	return slowest
+}
+
+// cycles is the CTA's time under the cost model.
+func (c *ctaWork) cycles() int64 {
+	t := math.Ceil(max(c.slowest(), float64(c.insts)/c.opts.IssueWidth))
 	if t >= math.MaxInt64 {
 		return math.MaxInt64
 	}
@@ -280,24 +295,9 @@ func (c *ctaWork) sortBufs() {
 	slices.SortFunc(c.bufs, func(a, b *ctaBuf) int { return cmp.Compare(a.b.id, b.b.id) })
 }
 
-// record is the buffer's pages record for the CTA.
-func (cb *ctaBuf) record(kernel, cta uint64) *trace.Pages {
-	p := &trace.Pages{Kernel: kernel, CTA: cta, Buffer: cb.b.id}
-	for page, acc := range cb.pages {
-		if acc&accRead != 0 {
-			p.R = append(p.R, page)
-		}
-		if acc&accWrite != 0 {
-			p.W = append(p.W, page)
-		}
-	}
-	slices.Sort(p.R)
-	slices.Sort(p.W)
-	return p
-}
-
 // access is the buffer's access record for the CTA: the sampled hull,
-// clipped to the buffer as the profiler ignores bounds past the allocation.
+// clipped to the buffer as the profiler ignores bounds past the allocation,
+// at the CTA's first touch of the buffer (set by records).
 func (cb *ctaBuf) access(kernel, cta uint64) trace.Access {
 	mode := trace.ModeRead
 	switch cb.acc {
@@ -307,5 +307,5 @@ func (cb *ctaBuf) access(kernel, cta uint64) trace.Access {
 		mode = trace.ModeReadWrite
 	}
 	lo, hi := max(cb.sampled.lo, cb.b.lo), min(cb.sampled.hi, cb.b.hi)
-	return trace.Access{Kernel: kernel, CTA: cta, Buffer: cb.b.id, Lo: lo - cb.b.lo, Hi: hi - cb.b.lo, Mode: mode}
+	return trace.Access{Kernel: kernel, CTA: cta, Buffer: cb.b.id, Lo: lo - cb.b.lo, Hi: hi - cb.b.lo, Mode: mode, At: cb.first}
 }

@@ -55,6 +55,18 @@
 // indirect access does — the kernel is irregular and gets no access records
 // at all, only pages.
 //
+// Positions. Every record says where in the CTA's run it first touches the
+// buffer (at), from the instruction order the trace gives and the cost
+// model: a warp's instruction issues at the warp's cost so far, t; the
+// model runs the warps side by side from 0, so t lies t × cycles ÷ slowest
+// warp into the CTA's run (stretched when the issue width bounds the CTA);
+// a page's first touch is the earliest over the CTA's warps. Points are
+// quantised down to multiples of ⌈cycles ÷ 16⌉, so a CTA gets at most 16
+// pages records per buffer, one per point, each listing the pages first
+// touched there (with the modes of the whole run); early rather than late,
+// so gating the CTA at a page never waits later than its real first touch.
+// An access record keeps its range and lies at the buffer's first point.
+//
 // Conversion reads every kernel file twice: the first pass checks the
 // input and gathers the global footprint that decides the buffers and their
 // roles, which must be declared before any kernel uses them; the second

@@ -110,13 +110,19 @@ func (w *kernelWriter) inst(warp int, in *inst) error { return w.work.inst(warp,
 func (w *kernelWriter) endCTA() error {
 	work := w.work
 	insts, dram := work.demand()
-	if err := w.c.out.Write(&trace.CTA{Kernel: w.id, CTA: w.cta, Cycles: work.cycles(), Insts: insts, DRAMBytes: dram}); err != nil {
+	cycles := work.cycles()
+	if err := w.c.out.Write(&trace.CTA{Kernel: w.id, CTA: w.cta, Cycles: cycles, Insts: insts, DRAMBytes: dram}); err != nil {
 		return err
 	}
 	work.sortBufs()
+	pos := newPositions(cycles, work.slowest())
 	for _, cb := range work.bufs {
-		if err := w.c.out.Write(cb.record(w.id, w.cta)); err != nil {
-			return err
+		var recs []*trace.Pages
+		recs, cb.first = cb.records(w.id, w.cta, pos)
+		for _, p := range recs {
+			if err := w.c.out.Write(p); err != nil {
+				return err
+			}
 		}
 	}
 	if !w.irregular && !work.regular() {
