@@ -69,6 +69,10 @@
 //	crcs.share          ready                PPCS page shares over the pages on the
 //	                                         GPU; "available" is §4.4's wording
 //	                                         (docs/model.md, "PPCS", says why not)
+//	crcs.gate           access               §4.1: pages checked as a CTA touches them
+//	crcs.irregular      ready                §4.1: the oldest irregular kernel's ready bits
+//	crcs.profile_cycles 400                  one SetRange call (§4.2.2): a DRAM round trip
+//	crcs.l1_flush       256                  §4.3; Table 1: 32 KB of 128 B lines
 //	output.occupancy_window 5000             cycles per occupancy-table row
 //
 // # Host-side costs

@@ -26,12 +26,13 @@ type Stats struct {
 	Contention       bool
 	IssueUtilization float64
 	DRAMUtilization  float64
-	// PreludeCycles and KernelsCycles are the spans of the prelude stage
-	// (zero without io.model) and of the kernels stage, first launch to
-	// last kernel end: what the CRCS paper's runtime breakdown (Figure 11,
-	// §5.3) divides by the makespan.
-	PreludeCycles int64
-	KernelsCycles int64
+	// PreludeCycles, KernelsCycles and PostludeCycles are the spans of
+	// the prelude and postlude stages (zero without io.model) and of the
+	// kernels stage, first launch to last kernel end: what the CRCS
+	// paper's runtime breakdown (Figure 11, §5.3) divides by the makespan.
+	PreludeCycles  int64
+	KernelsCycles  int64
+	PostludeCycles int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
@@ -116,6 +117,7 @@ func (e *engine) finish() *Stats {
 	s.BusyCycles = e.busy.cycles()
 	s.PreludeCycles = e.io.stages[stPrelude].length()
 	s.KernelsCycles = e.io.stages[stKernels].length()
+	s.PostludeCycles = e.io.stages[stPostlude].length()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {

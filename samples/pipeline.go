@@ -143,7 +143,7 @@ func newPipeline(out trace.Sink, p Params, seed uint64) (*pipeline, error) {
 // principles; the CRCS paper's GPGPU-Sim ran the same kernels at its own
 // speed, and where the paper states a stage's share of the baseline's
 // runtime (§5.3, Figure 11) the default is the factor that reproduces that
-// share (docs/calibration.md, "CRCS pipelines"). Elsewhere it is 1.
+// share (docs/experiments.md, CRCS, "Calibration"). Elsewhere it is 1.
 func kernelCostParam(def, why string) Param {
 	return Param{Name: "kernel_cost", Default: def, Doc: "factor on each CTA's cycles and instructions (" + why + ")"}
 }

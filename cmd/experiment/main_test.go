@@ -91,7 +91,7 @@ func TestContentionKnee(t *testing.T) {
 }
 
 // The pipelines' kernel_cost defaults reproduce the stage shares the CRCS
-// paper states for its baselines (docs/calibration.md): HotSpot's kernels
+// paper states for its baselines (docs/experiments.md, CRCS, "Calibration"): HotSpot's kernels
 // take 9.0% of the run with 5 kernels and 66% with 100 (§5.3), PathFinder's
 // prelude 95% (§5.2). A change to the cost model, the I/O model or the GPU
 // preset that moves them fails here, before it moves the CRCS tables.

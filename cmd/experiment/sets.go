@@ -166,6 +166,7 @@ var crcsExperiment = &experiment{
 	},
 	paperMean: map[string]string{"overlap1": "≤ 1.11×", "crcs": "—", "ppcs": "1.33×", "ideal": "—"},
 	detail:    &stallDetail,
+	extra:     crcsBounds,
 }
 
 // idealCRCS is the bound on any CTA scheduler under CRCS's rules: CRCS
