@@ -152,6 +152,7 @@ type engine struct {
 	ev       CTAEvent // reused for every observer call
 	placer   Placer
 	sites    siteEngine
+	launch   launchPath // the device runtime's launch servers and pending pool
 	err      error
 
 	stats Stats
@@ -190,6 +191,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		e.placer = &RoundRobin{}
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
+	e.launch = newLaunchPath(e.cfg.CDP, len(e.sms))
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {
@@ -271,6 +273,9 @@ func (e *engine) loop() error {
 			if e.err != nil {
 				return e.err
 			}
+			if e.q.Len() == 0 && e.launch.waiting() > 0 {
+				e.launchOverflow()
+			}
 		}
 		if batch++; batch&0xffff == 0 {
 			if err := e.opt.checkpoint(e.stats.CTAs, e.now); err != nil {
@@ -309,6 +314,8 @@ func (e *engine) fire(ev eventq.Event) {
 		e.shareWake(ev)
 	case evResume:
 		e.resumeWarp(e.runs[ev.Ref], int(ev.Aux))
+	case evLaunchSlot:
+		e.launchSlots()
 	}
 }
 

@@ -4,17 +4,18 @@ package replay
 type eventKind uint8
 
 const (
-	evHostIssue eventKind = iota + 1 // the host issues its next launch
-	evArrive                         // a kernel reaches the Kernel Management Unit
-	evReady                          // a kernel finishes dispatch into the Kernel Distributor
-	evSite                           // a warp reaches its next launch site
-	evCTAEnd                         // a CTA finishes
-	evStart                          // a placed CTA starts after a delay
-	evJoin                           // an aggregated group joins its kernel's pool
-	evPageReady                      // a prelude page arrives on the GPU (CRCS)
-	evCopyDone                       // an explicit host copy ends
-	evShare                          // the contention model's wake-up for an SM
-	evResume                         // a warp resumes progress after a site's API stall (contention model)
+	evHostIssue  eventKind = iota + 1 // the host issues its next launch
+	evArrive                          // a kernel reaches the Kernel Management Unit
+	evReady                           // a kernel finishes dispatch into the Kernel Distributor
+	evSite                            // a warp reaches its next launch site
+	evCTAEnd                          // a CTA finishes
+	evStart                           // a placed CTA starts after a delay
+	evJoin                            // an aggregated group joins its kernel's pool
+	evPageReady                       // a prelude page arrives on the GPU (CRCS)
+	evCopyDone                        // an explicit host copy ends
+	evShare                           // the contention model's wake-up for an SM
+	evResume                          // a warp resumes progress after a site's API stall (contention model)
+	evLaunchSlot                      // pending launches have begun: warps held for room in the pool go on
 )
 
 // slotTable names objects by small integers so events can refer to them
