@@ -141,8 +141,10 @@ func (v *validator) atMostF(key string, f, most float64) {
 const MaxHostThreads = 4096
 
 // MaxLaunchServers bounds cdp.launch_servers: the replay keeps each
-// server's next free cycle per SM.
-const MaxLaunchServers = 1024
+// server's next free cycle per SM (at most 32 MiB with gpu.sms at its own
+// bound), and an SM serving 64 calls at once is already unlimited for
+// any warp count an SM holds.
+const MaxLaunchServers = 64
 
 // MaxPendingLimit bounds cdp.pending_limit, far above any count a device
 // runtime's launch pool could be given.

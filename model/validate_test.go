@@ -26,7 +26,7 @@ func TestValidateRejects(t *testing.T) {
 		{"cdp.launch_b", "-1", "cdp.launch_b is -1; must be at least 0"},
 		{"cdp.launch_a", "-1", "cdp.launch_a is -1; must be at least 0"},
 		{"cdp.launch_servers", "-1", "cdp.launch_servers is -1; must be at least 0"},
-		{"cdp.launch_servers", "1025", "cdp.launch_servers is 1025; must be at most 1024"},
+		{"cdp.launch_servers", "65", "cdp.launch_servers is 65; must be at most 64"},
 		{"cdp.pending_limit", "-1", "cdp.pending_limit is -1; must be at least 0"},
 		{"cdp.pending_limit", "1073741825", "cdp.pending_limit is 1073741825; must be at most 1073741824"},
 		{"launch.threshold", "-1", "launch.threshold is -1; must be at least 0"},

@@ -43,9 +43,10 @@ func newLaunchPath(cdp model.CDP, sms int) launchPath {
 	return launchPath{cdp: cdp, free: make([]int64, sms*int(cdp.LaunchServers))}
 }
 
-// serve is a warp's cudaLaunchDevice call for x lanes on SM sm, its
-// per-warp latency over at cycle at: it returns when the call ends and
-// its children reach the KMU. The call takes the SM's server that frees
+// serve is a warp's cudaLaunchDevice call for x lanes on SM sm, made at
+// cycle at (its parameter buffers ready): it returns the cycle the call
+// ends and its children reach the KMU, its per-warp latency and then its
+// service later at the earliest. The call takes the SM's server that frees
 // first (the lowest-numbered among equals) and holds it for launch_a·x;
 // calls are served in the order their sites were decided. With no
 // servers configured every call is served at once.
