@@ -52,6 +52,17 @@ type CDP struct {
 	ParamA       int64 `json:"param_a"`
 	LaunchB      int64 `json:"launch_b"`
 	LaunchA      int64 `json:"launch_a"`
+	// LaunchServers is how many cudaLaunchDevice calls each SM's path to
+	// the KMU serves at once; a call's service time is its per-thread
+	// part, launch_a·x, and calls beyond the servers wait their turn
+	// (SPAWN §II-C: a burst of calls "cannot be serviced
+	// simultaneously"). 0: unlimited, every call served at once.
+	LaunchServers int64 `json:"launch_servers"`
+	// PendingLimit is how many device launches may be pending at once
+	// (CUDA's cudaLimitDevRuntimePendingLaunchCount): launched and not yet
+	// begun to execute. A warp whose launches would exceed it waits until
+	// enough pending launches have begun. 0: unlimited.
+	PendingLimit int64 `json:"pending_limit"`
 }
 
 // Launch holds the launch-vs-inline knob of the threshold policy.
@@ -190,9 +201,29 @@ func (c CDP) ParamCost(x int64) int64 {
 
 // LaunchCost is cudaLaunchDevice for x lanes plus the warp's one stream
 // creation: what a device-kernel launch adds to the parameter buffer.
+// It is LaunchLatency, paid by every warp in parallel, plus LaunchService,
+// the part a launch server serves one call at a time.
 func (c CDP) LaunchCost(x int64) int64 {
 	if x <= 0 {
 		return 0
 	}
-	return c.LaunchB + c.LaunchA*x + c.StreamCreate
+	return c.LaunchLatency() + c.LaunchService(x)
+}
+
+// LaunchLatency is the part of a launch every warp pays on its own, however
+// many warps launch at once: the stream creation and cudaLaunchDevice's
+// per-warp initialisation b (DTBL §5.1: "b is the initialization latency
+// for each warp").
+func (c CDP) LaunchLatency() int64 { return c.StreamCreate + c.LaunchB }
+
+// LaunchService is the part of a warp's cudaLaunchDevice call for x lanes
+// that the SM's launch path serves one call at a time: A per calling
+// thread (DTBL §5.1: "A is the latency for each API called by one thread in
+// the warp"), the part that makes "the total kernel launching time
+// scale with the number of child kernels" (DTBL §2.4).
+func (c CDP) LaunchService(x int64) int64 {
+	if x <= 0 {
+		return 0
+	}
+	return c.LaunchA * x
 }

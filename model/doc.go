@@ -50,6 +50,15 @@
 //	cdp.stream_create   7165                 DTBL Table 3
 //	cdp.param_b/_a      8023 + 129·x         DTBL Table 3 (cudaGetParameterBuffer)
 //	cdp.launch_b/_a     12187 + 1592·x       DTBL Table 3 (cudaLaunchDevice)
+//	cdp.launch_servers  1                    DTBL §2.4 ("a path from each SMX to the
+//	                                         KMU"): each SM serves one call's
+//	                                         launch_a·x at a time (0: unlimited)
+//	cdp.pending_limit   0 (unlimited)        GPGPU-Sim, the papers' simulator, has no
+//	                                         limit, and CUDA on Kepler never stalls a
+//	                                         launch (it falls back to a virtualized
+//	                                         pool); 2048 is CUDA's
+//	                                         cudaLimitDevRuntimePendingLaunchCount
+//	                                         default, for the fixed pool alone
 //	spawn.overhead_b/_a 20210 + 1721·x       SPAWN Table II
 //	spawn.window        1024                 SPAWN §IV-B (n_con, t_warp window)
 //	spawn.max_queue     65536                SPAWN §IV-A (CCQS size, Algorithm 1)

@@ -16,6 +16,8 @@ var shared = map[string]string{
 	"cdp.param_a":             "129",
 	"cdp.launch_b":            "12187",
 	"cdp.launch_a":            "1592",
+	"cdp.launch_servers":      "1",
+	"cdp.pending_limit":       "0",
 	"launch.threshold":        "128",
 	"spawn.window":            "1024",
 	"spawn.overhead_a":        "1721",

@@ -62,6 +62,10 @@ func (c Config) Validate() error {
 		v.atLeast(f.key, f.n, 0)
 		v.atMost(f.key, f.n, MaxCost)
 	}
+	v.atLeast("cdp.launch_servers", c.CDP.LaunchServers, 0)
+	v.atMost("cdp.launch_servers", c.CDP.LaunchServers, MaxLaunchServers)
+	v.atLeast("cdp.pending_limit", c.CDP.PendingLimit, 0)
+	v.atMost("cdp.pending_limit", c.CDP.PendingLimit, MaxPendingLimit)
 	v.atLeast("spawn.window", c.Spawn.Window, 1)
 	v.atLeast("spawn.max_queue", c.Spawn.MaxQueue, 1)
 	v.atLeast("dtbl.agt_entries", c.DTBL.AGTEntries, 1)
@@ -143,6 +147,16 @@ func (v *validator) atMostF(key string, f, most float64) {
 // MaxHostThreads bounds lat.host_threads: the replay keeps a clock per
 // host thread, and no host program runs more threads than this.
 const MaxHostThreads = 4096
+
+// MaxLaunchServers bounds cdp.launch_servers: the replay keeps each
+// server's next free cycle per SM (at most 32 MiB with gpu.sms at its own
+// bound), and an SM serving 64 calls at once is already unlimited for
+// any warp count an SM holds.
+const MaxLaunchServers = 64
+
+// MaxPendingLimit bounds cdp.pending_limit, far above any count a device
+// runtime's launch pool could be given.
+const MaxPendingLimit = 1 << 30
 
 func (v *validator) positive(key string, f float64) {
 	if !(f > 0) || math.IsInf(f, 0) {

@@ -17,7 +17,7 @@ import (
 // measure replay, not generation.
 var generated sync.Map
 
-func genTrace(b *testing.B, name string, params ...string) []byte {
+func genTrace(b testing.TB, name string, params ...string) []byte {
 	key := name + "|" + join(params)
 	if v, ok := generated.Load(key); ok {
 		return v.([]byte)

@@ -172,6 +172,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = e.now
+		e.launchBegun(k)
 		if k.host {
 			e.io.kernelStarted(k, e.hosts.eof && k.order == e.hostOrder-1)
 		}

@@ -154,6 +154,7 @@ type engine struct {
 	ev       CTAEvent // reused for every observer call
 	placer   Placer
 	sites    siteEngine
+	launch   launchPath // the device runtime's launch servers and pending pool
 	err      error
 
 	stats Stats
@@ -192,6 +193,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		e.placer = &RoundRobin{}
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
+	e.launch = newLaunchPath(e.cfg.CDP, len(e.sms))
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {
@@ -280,6 +282,9 @@ func (e *engine) loop() error {
 			if e.err != nil {
 				return e.err
 			}
+			if e.q.Len() == 0 && e.launch.waiting() > 0 {
+				e.launchOverflow()
+			}
 		}
 		if batch++; batch&0xffff == 0 {
 			if err := e.opt.checkpoint(e.stats.CTAs, e.now); err != nil {
@@ -323,6 +328,8 @@ func (e *engine) fire(ev eventq.Event) {
 	case evProfiled:
 		e.kernelOf(ev)
 		e.sb.changed = true // its stalled CTAs may start now
+	case evLaunchSlot:
+		e.launchSlots()
 	}
 }
 

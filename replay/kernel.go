@@ -21,7 +21,10 @@ type Kernel struct {
 	host   bool
 	inKD   bool // holds a Kernel Distributor entry
 	marked bool // in the FCFS list of kernels with CTAs to place
-	state  kernelState
+	// pendingLaunch: a device launch in the pending pool, made and not
+	// yet begun to execute (cdp.pending_limit)
+	pendingLaunch bool
+	state         kernelState
 
 	need   need
 	total  uint64   // CTAs in the grid

@@ -140,8 +140,19 @@ func (e *engine) resumeWarp(c *ctaRun, w int) {
 // site: the site is decided and priced as in reach; the API stall is wall
 // time, the inlined work is progress.
 func (se *siteEngine) reachShared(c *ctaRun, w int) {
+	first, last, cost, held := se.pass(c, w)
+	if held {
+		return
+	}
+	se.goOnShared(c, w, first, last, cost)
+}
+
+// goOnShared moves a shared warp past the site sites[first:last]: its
+// API stall is wall time, then its inlined work and own cycles up to its
+// next site or end are progress.
+func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost) {
 	e := se.e
-	sites, first, last, cost := se.pass(c, w)
+	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	wr.work = cost.inline
 	if last < len(sites) && sites[last].warp == int32(w) {

@@ -11,8 +11,9 @@ type siteEngine struct {
 	e       *engine
 	decider SiteDecider
 	nextID  uint64
-	site    Site      // reused for every site
-	verdict []Verdict // reused for every site
+	site    Site        // reused for every site
+	verdict []Verdict   // reused for every site
+	reqs    []launchReq // a held site's launches, reused
 }
 
 func newSiteEngine(e *engine, d SiteDecider) siteEngine {
@@ -36,8 +37,18 @@ func (LaunchAll) Decide(s *Site, out []Verdict) {
 // reach is warp w of CTA c arriving at its next site: the lanes of that warp
 // launching at the same point form one site.
 func (se *siteEngine) reach(c *ctaRun, w int) {
+	first, last, _, held := se.pass(c, w)
+	if held {
+		return
+	}
+	se.goOn(c, w, first, last)
+}
+
+// goOn moves warp w of CTA c past the site sites[first:last], whose cost
+// is in the warp's shift: to its next site, or to its end.
+func (se *siteEngine) goOn(c *ctaRun, w, first, last int) {
 	e := se.e
-	sites, first, last, _ := se.pass(c, w)
+	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last
@@ -50,16 +61,38 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 }
 
 // pass decides warp w's next site, adds what it costs to the warp's
-// shift, and returns the CTA's sites, the site's lanes sites[first:last]
-// and its cost. Whether sites[last] is the warp's next site is the
-// caller's to check.
-func (se *siteEngine) pass(c *ctaRun, w int) (sites []siteRec, first, last int, cost siteCost) {
-	sites = c.spec().x.sites
+// shift, and returns the site's lanes sites[first:last] of the CTA's
+// sites and its cost. Whether sites[last] is the warp's next site is the
+// caller's to check. A site whose launches do not fit in the pending pool
+// is held: the warp stops there until release lets it go on.
+func (se *siteEngine) pass(c *ctaRun, w int) (first, last int, cost siteCost, held bool) {
+	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	first, last = siteLanes(sites, wr.next, w)
-	cost = se.decide(c, w, sites[first:last])
-	wr.shift += cost.launch + cost.inline
-	return sites, first, last, cost
+	cost, held = se.decide(c, w, first, last)
+	if !held {
+		wr.shift += cost.launch + cost.inline
+	}
+	return first, last, cost, held
+}
+
+// release is a held warp's launches entering the pending pool now: they
+// are made, and the warp goes on, having waited since its site.
+func (se *siteEngine) release(lw *launchWait) {
+	e := se.e
+	c, w := lw.c, lw.w
+	cost := lw.cost
+	cost.launch = se.launchEnd(c, cost)
+	for _, r := range lw.reqs {
+		se.launchOne(c, r.child, r.hardware, cost)
+	}
+	wr := &c.warps[w]
+	wr.shift += e.now - lw.since + cost.launch + cost.inline
+	if c.shared {
+		se.goOnShared(c, w, lw.first, lw.last, cost)
+		return
+	}
+	se.goOn(c, w, lw.first, lw.last)
 }
 
 // siteLanes is the run sites[first:last] of warp w's lanes that launch at
@@ -75,8 +108,9 @@ func siteLanes(sites []siteRec, first, w int) (int, int) {
 // decide asks the policy about one site and returns what the warp pays
 // there: the API cost of its launching lanes, then its longest inlining
 // lane (the two branches diverge, so the warp runs both in turn).
-func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) siteCost {
+func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	e := se.e
+	lanes := c.spec().x.sites[first:last]
 	se.nextID++
 	s := &se.site
 	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd}
@@ -93,34 +127,67 @@ func (se *siteEngine) decide(c *ctaRun, w int, lanes []siteRec) siteCost {
 	clear(out)
 	se.decider.Decide(s, out)
 
-	cost, ok := se.cost(c, lanes, out)
+	cost, ok := se.cost(lanes, out)
 	if !ok {
 		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
-		return siteCost{}
+		return siteCost{}, false
 	}
+	held := cost.launched > 0 && !e.launch.admit(cost.launched)
+	if !held {
+		cost.launch = se.launchEnd(c, cost)
+	}
+	se.reqs = se.reqs[:0]
 	for i, v := range out {
 		se.record(s, lanes[i], v)
 		switch v.Decision {
 		case Launch:
-			if v.Hardware {
-				e.launchHardware(launcherOf(c), lanes[i].child, e.now+cost.front)
+			if held {
+				se.reqs = append(se.reqs, launchReq{child: lanes[i].child, hardware: v.Hardware})
 				continue
 			}
-			e.launchChild(launcherOf(c), lanes[i].child, e.now+cost.launch)
+			se.launchOne(c, lanes[i].child, v.Hardware, cost)
 		case Coalesce:
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
 		case Inline:
 			e.body.forget(lanes[i].child)
 		}
 	}
-	return cost
+	if held {
+		e.launch.hold(c, w, first, last, e.now, cost, se.reqs)
+	}
+	return cost, held
 }
 
-// siteCost is what a warp pays at a site, in cycles from reaching it.
+// launchEnd is when, in cycles from now, a site's device-runtime call
+// returns and its children reach the KMU: its parameter buffers, then
+// cudaLaunchDevice on the SM's launch path. With no runtime launch it is
+// the front cost alone.
+func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost) int64 {
+	if cost.runtime == 0 {
+		return cost.front
+	}
+	e := se.e
+	return e.launch.serve(c.sm, e.now+cost.front, cost.runtime) - e.now
+}
+
+// launchOne makes one lane's launch now, at a site costing cost.
+func (se *siteEngine) launchOne(c *ctaRun, child *Kernel, hardware bool, cost siteCost) {
+	e := se.e
+	if hardware {
+		e.launchHardware(launcherOf(c), child, e.now+cost.front)
+		return
+	}
+	e.launchChild(launcherOf(c), child, e.now+cost.launch)
+}
+
+// siteCost is what a warp pays at a site, in cycles from reaching it (or,
+// for a held site, from its release).
 type siteCost struct {
-	front  int64 // parameter buffers ready and the KDE searched: groups join their kernel, hardware launches reach the KMU
-	launch int64 // runtime launches return: their children reach the KMU
-	inline int64 // the longest inlining lane's work, run after the launches
+	front    int64 // parameter buffers ready and the KDE searched: groups join their kernel, hardware launches reach the KMU
+	launch   int64 // runtime launches return: their children reach the KMU
+	inline   int64 // the longest inlining lane's work, run after the launches
+	launched int64 // launching lanes (runtime and hardware)
+	runtime  int64 // of them, those calling cudaLaunchDevice
 }
 
 // cost prices a site's verdicts. Launching and coalescing lanes first get
@@ -129,9 +196,10 @@ type siteCost struct {
 // entry plus one for the AGT slot, and the slower of the two sets the pace
 // (DTBL §4.3); lanes launching through the device runtime then pay
 // cudaLaunchDevice and a stream. The inlining lanes' longest loop runs
-// after that (the branches diverge). With only runtime launches this is
-// exactly the CDP API cost.
-func (se *siteEngine) cost(c *ctaRun, lanes []siteRec, out []Verdict) (siteCost, bool) {
+// after that (the branches diverge). With only runtime launches and an
+// idle launch path this is exactly the CDP API cost. The launch itself is
+// priced by launchEnd once the launches may be made.
+func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 	var launched, runtime, coalesced, search, inline int64
 	for i, v := range out {
 		switch v.Decision {
@@ -152,9 +220,8 @@ func (se *siteEngine) cost(c *ctaRun, lanes []siteRec, out []Verdict) (siteCost,
 			return siteCost{}, false
 		}
 	}
-	cdp := &se.e.cfg.CDP
-	front := max(cdp.ParamCost(launched+coalesced), search)
-	return siteCost{front: front, launch: front + cdp.LaunchCost(runtime), inline: inline}, true
+	front := max(se.e.cfg.CDP.ParamCost(launched+coalesced), search)
+	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime}, true
 }
 
 // record counts a lane's verdict and writes its launches row.
@@ -192,6 +259,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 // launchChild starts a device kernel: it exists from the site's cycle and
 // reaches the KMU when the API call returns.
 func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
+	e.launchPending(child)
 	child.launchCycle = e.now
 	child.owner = owner
 	e.adopt(owner)
@@ -206,6 +274,7 @@ func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
 // its parameter buffer is (readyAt). Otherwise it queues at the KMU like
 // any device kernel.
 func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
+	e.launchPending(child)
 	child.launchCycle = e.now
 	child.owner = owner
 	e.adopt(owner)

@@ -33,6 +33,12 @@ type Stats struct {
 	PreludeCycles  int64
 	KernelsCycles  int64
 	PostludeCycles int64
+	// PeakPending is the most device launches pending at once (made, not
+	// yet begun to execute); LaunchOverflows counts the warps whose
+	// launches went over cdp.pending_limit because nothing else could
+	// make room (docs/model.md, "The device-runtime launch path").
+	PeakPending     int64
+	LaunchOverflows int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
