@@ -31,10 +31,11 @@ type ctaRun struct {
 	// Run in segments between the pages it touches (segments.go): how far
 	// into its own run it has got, whether it is heading for a touch, and
 	// its cycles stopped at pages (stall counts them too).
-	pos      int64
-	segment  bool
-	paused   int64
-	pausedAt int64
+	pos         int64
+	segment     bool
+	paused      int64
+	pausedAt    int64
+	pausedAfter int64 // of paused, the cycles after the prelude's end
 }
 
 // warpRun tracks a warp that has launch sites: where it is in its own
@@ -258,6 +259,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.stats.CTAs++
 	e.stats.StallCycles += c.stall
 	e.busy.cover(c.start, e.now)
+	e.countAfterPrelude(c, c.spec())
 	row := results.CTA{
 		KernelID:      k.id,
 		CTA:           c.idx,

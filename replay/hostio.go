@@ -190,6 +190,7 @@ type hostIO struct {
 
 	stages                [5]span // prelude, h2d, kernels, d2h, postlude
 	preludeEnd, kernelsAt int64   // when the prelude ends; when host launches may begin
+	postAfterPrelude      int64   // postlude cycles on pages back after preludeEnd
 	// IOOverlapEnds: the postlude starts with the last kernel.
 	lastKernelStart int64
 	postludeStarted bool
@@ -288,6 +289,9 @@ func (io *hostIO) writeBack(sink results.Sink, p int, kernel *uint64, at int64) 
 	io.pageRow(sink, p, "d2h", kernel, e)
 	ws, we := io.ssdOut.move(e, n)
 	io.stages[stPostlude].cover(ws, we)
+	if e >= io.preludeEnd {
+		io.postAfterPrelude += we - ws
+	}
 }
 
 // kernelStarted notes a host kernel's first CTA: under IOOverlapEnds the

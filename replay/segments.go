@@ -70,8 +70,7 @@ func (e *engine) retryPaused() {
 		x := c.spec().x
 		at, _ := x.nextTouch()
 		if e.sb.passes(c.k, x, at) {
-			c.paused += e.now - c.pausedAt
-			c.stall += e.now - c.pausedAt
+			e.pauseEnded(c)
 			e.runSegment(c)
 			continue
 		}

@@ -33,6 +33,7 @@ type Stats struct {
 	PreludeCycles  int64
 	KernelsCycles  int64
 	PostludeCycles int64
+	AfterPrelude   AfterPrelude // afterprelude.go
 	// PeakPending is the most device launches pending at once (made, not
 	// yet begun to execute); LaunchOverflows counts the warps whose
 	// launches went over cdp.pending_limit because nothing else could
@@ -124,6 +125,7 @@ func (e *engine) finish() *Stats {
 	s.PreludeCycles = e.io.stages[stPrelude].length()
 	s.KernelsCycles = e.io.stages[stKernels].length()
 	s.PostludeCycles = e.io.stages[stPostlude].length()
+	s.AfterPrelude.PostludeCycles = e.io.postAfterPrelude
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {

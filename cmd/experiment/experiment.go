@@ -37,7 +37,7 @@ type experiment struct {
 	// of a key, keeping the shortest makespan (SPAWN's Offline-Search).
 	searches map[string]search
 	// extra prints experiment-specific findings under the table.
-	extra func(w io.Writer, outs []outcome)
+	extra func(x *experiment, w io.Writer, outs []outcome)
 	// detail is the column printed after the speedups (default: the launch
 	// sites and the last policy's decisions).
 	detail *detail
@@ -258,7 +258,7 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 	fmt.Fprintln(w, blank)
 	if x.extra != nil {
 		fmt.Fprintln(w)
-		x.extra(w, outs)
+		x.extra(x, w, outs)
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ var spawnPremiseExperiment = &experiment{
 
 // spawnFindings prints how many child kernels SPAWN launched against CDP
 // and how close it came to the best static threshold on each benchmark.
-func spawnFindings(w io.Writer, outs []outcome) {
+func spawnFindings(_ *experiment, w io.Writer, outs []outcome) {
 	cdp, best := column(outs, "cdp"), column(outs, "offline-search")
 	for _, name := range []string{"spawn", "spawn-busy"} {
 		if sp := column(outs, name); len(sp) > 0 {
@@ -194,6 +194,7 @@ var crcsHSPExperiment = &experiment{
 	},
 	paperMean: map[string]string{},
 	detail:    &stallDetail,
+	extra:     crcsBounds,
 }
 
 // stallDetail is the CRCS experiments' columns: the baseline's runtime
