@@ -16,7 +16,8 @@ import (
 // CTA gets as far as its pages allow as early as they allow, so the work
 // it still has after the prelude's end is left after it in any schedule
 // (replay.AfterPrelude). On the experiment's GPU that work takes at least
-// its CTA-cycles over the CTA slots (SMs × max_ctas_per_sm), its warp
+// its CTA-cycles over the CTAs it holds at once (SMs × each kernel's
+// occupancy on it), its warp
 // instructions over the SMs' issue width, and its DRAM bytes over the
 // bandwidth (the contention model's resources; a CTA alone is never
 // faster than its trace says); the postlude's pages that came back after
@@ -67,9 +68,13 @@ func crcsBounds(x *experiment, w io.Writer, outs []outcome) {
 			continue
 		}
 		a := id.AfterPrelude
-		slots := float64(g.SMs * g.MaxCTAsPerSM)
+		var slotTime float64 // CTA-cycles over the CTAs the GPU holds at once, by shape
+		for _, sh := range a.ByShape {
+			n, _ := g.CTAsPerSM(sh.Threads, sh.Regs, sh.Smem)
+			slotTime += float64(sh.Cycles) / float64(max(n, 1)*g.SMs)
+		}
 		parts := []float64{
-			float64(a.CTACycles) / slots,
+			slotTime,
 			a.Insts / (float64(g.SMs) * g.IssueWidth),
 			a.DRAMBytes / g.DRAMBytesPerCycle(),
 			float64(a.PostludeCycles),

@@ -171,11 +171,17 @@ var crcsExperiment = &experiment{
 
 // idealCRCS is the bound on any CTA scheduler under CRCS's rules: CRCS
 // with SMs and Kernel Distributor entries for every CTA and kernel at
-// once, no contention, no pre-profiler or L1 flush. Every CTA then starts
+// once (traces of up to 1024 kernels of up to 4096 CTAs each), no contention, no pre-profiler or L1 flush. Every CTA then starts
 // as soon as its pages pass and finishes its own cycles later (the
 // as-soon-as-possible schedule), which no scheduler on a real GPU can
 // beat; its speedup over the 64-SM baseline bounds FIFO and PPCS.
-var idealCRCS = search{policy: "crcs", sets: []string{"gpu.sms=16384", "gpu.max_kernels=1024", "model.contention=off", "crcs.profile_cycles=0", "crcs.l1_flush=0"}}
+var idealCRCS = search{policy: "crcs", sets: []string{
+	// SMs that each hold a whole kernel of up to 4096 CTAs (one kernel
+	// an SM under CRCS), for up to 1024 kernels at once.
+	"gpu.sms=1024", "gpu.max_ctas_per_sm=4096", "gpu.max_threads_per_sm=4194304",
+	"gpu.regs_per_sm=2147483647", "gpu.smem_per_sm=1099511627776", "gpu.max_kernels=1024",
+	"model.contention=off", "crcs.profile_cycles=0", "crcs.l1_flush=0",
+}}
 
 // crcsHSPExperiment is the CRCS paper's sensitivity study (§5.3, Figure
 // 12): HSP with 5 to 100 iterations, so the kernels' share of the run grows.
