@@ -11,10 +11,11 @@ package replay
 type AfterPrelude struct {
 	// CTACycles is host kernels' CTA time after the prelude's end, less
 	// the time they stood stopped at pages: under no contention, the
-	// cycles of their own runs left to do. ByShape splits it by the
-	// kernels' CTA shapes, whose occupancy says how many run at once.
-	CTACycles int64
-	ByShape   []ShapeCycles
+	// cycles of their own runs left to do. WarpCycles, RegCycles and
+	// SmemCycles weigh each CTA's time by what it holds of an SM's warps,
+	// registers and shared memory, which an SM has only so much of.
+	CTACycles                         int64
+	WarpCycles, RegCycles, SmemCycles float64
 	// Insts and DRAMBytes are that time's demand (each CTA's demand per
 	// cycle alone times its cycles after the prelude).
 	Insts, DRAMBytes float64
@@ -35,7 +36,10 @@ func (e *engine) countAfterPrelude(c *ctaRun, spec *ctaSpec) {
 	}
 	a := &e.stats.AfterPrelude
 	a.CTACycles += run
-	a.add(ShapeCycles{Threads: c.k.decl.Threads(), Regs: c.k.decl.Regs, Smem: c.k.decl.Smem}, run)
+	n := c.k.need
+	a.WarpCycles += float64(n.warps) * float64(run)
+	a.RegCycles += float64(n.regs) * float64(run)
+	a.SmemCycles += float64(n.smem) * float64(run)
 	a.Insts += float64(spec.issue) * float64(run)
 	a.DRAMBytes += float64(spec.dram) * float64(run)
 }
@@ -47,24 +51,4 @@ func (e *engine) pauseEnded(c *ctaRun) {
 	if e.io.on {
 		c.pausedAfter += max(e.now-max(c.pausedAt, e.io.preludeEnd), 0)
 	}
-}
-
-// ShapeCycles is CTA time of one CTA shape (threads, registers per
-// thread, shared memory).
-type ShapeCycles struct {
-	Threads, Regs int
-	Smem          int64
-	Cycles        int64
-}
-
-// add counts run cycles of CTAs of shape sh; a run has few shapes.
-func (a *AfterPrelude) add(sh ShapeCycles, run int64) {
-	for i := range a.ByShape {
-		if s := &a.ByShape[i]; s.Threads == sh.Threads && s.Regs == sh.Regs && s.Smem == sh.Smem {
-			s.Cycles += run
-			return
-		}
-	}
-	sh.Cycles = run
-	a.ByShape = append(a.ByShape, sh)
 }

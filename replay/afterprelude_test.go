@@ -12,7 +12,7 @@ import (
 // 2000. The CTA (1000 cycles) starts at 1100, stops at its second page
 // 1500..2100 and ends at 2700: after 2000 it runs 2700 − 2000 less the 100
 // cycles of its stop after 2000, 600, with 3 warp instructions a cycle
-// alone (3000 over 1000), 1800. Its output page comes back at 2800 and
+// alone (3000 over 1000), 1800, and two warps, 1200 warp-cycles. Its output page comes back at 2800 and
 // takes 1000 cycles to write.
 func TestAfterPrelude(t *testing.T) {
 	const src = `{"type":"header","version":1,"clock_mhz":1000,"page_bytes":1024}
@@ -37,7 +37,7 @@ func TestAfterPrelude(t *testing.T) {
 	}
 	pol := replay.Policy{Name: "crcs", IO: replay.IOPaged, ExclusiveSMs: true}
 	_, st := replayString(t, src, cfg, pol)
-	want := replay.AfterPrelude{CTACycles: 600, Insts: 1800, PostludeCycles: 1000}
+	want := replay.AfterPrelude{CTACycles: 600, WarpCycles: 2 * 600, Insts: 1800, PostludeCycles: 1000}
 	if st.AfterPrelude != want || st.MakespanCycles != 3800 {
 		t.Errorf("after the prelude %+v (makespan %d), want %+v (3800)", st.AfterPrelude, st.MakespanCycles, want)
 	}

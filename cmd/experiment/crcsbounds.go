@@ -16,8 +16,8 @@ import (
 // CTA gets as far as its pages allow as early as they allow, so the work
 // it still has after the prelude's end is left after it in any schedule
 // (replay.AfterPrelude). On the experiment's GPU that work takes at least
-// its CTA-cycles over the CTAs it holds at once (SMs × each kernel's
-// occupancy on it), its warp
+// its CTA-cycles over what its SMs hold at once (CTA slots, warps,
+// registers, shared memory, each weighed by what a CTA holds), its warp
 // instructions over the SMs' issue width, and its DRAM bytes over the
 // bandwidth (the contention model's resources; a CTA alone is never
 // faster than its trace says); the postlude's pages that came back after
@@ -60,7 +60,7 @@ func crcsBounds(x *experiment, w io.Writer, outs []outcome) {
 	}
 	fmt.Fprintln(w, "Bounds on any CTA scheduler under CRCS's rules (cmd/experiment/crcsbounds.go): the ideal run, and the prelude plus the work the ideal run still had after it, at the GPU's throughput.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| benchmark | prelude | after it: CTA-cycles / slots, insts / issue, bytes / DRAM, postlude | ideal makespan | bound on the speedup |")
+	fmt.Fprintln(w, "| benchmark | prelude | after it: CTAs / SM room, insts / issue width, bytes / DRAM, postlude | ideal makespan | bound on the speedup |")
 	fmt.Fprintln(w, "|---|---:|---|---:|---:|")
 	for _, name := range names {
 		b, id := base[name], ideal[name]
@@ -68,11 +68,10 @@ func crcsBounds(x *experiment, w io.Writer, outs []outcome) {
 			continue
 		}
 		a := id.AfterPrelude
-		var slotTime float64 // CTA-cycles over the CTAs the GPU holds at once, by shape
-		for _, sh := range a.ByShape {
-			n, _ := g.CTAsPerSM(sh.Threads, sh.Regs, sh.Smem)
-			slotTime += float64(sh.Cycles) / float64(max(n, 1)*g.SMs)
-		}
+		// What the SMs hold at once: CTAs, warps, registers, shared memory.
+		sms := float64(g.SMs)
+		slotTime := math.Max(math.Max(float64(a.CTACycles)/(sms*float64(g.MaxCTAsPerSM)), a.WarpCycles/(sms*float64(g.MaxWarpsPerSM()))),
+			math.Max(a.RegCycles/(sms*float64(g.RegsPerSM)), a.SmemCycles/(sms*float64(max(g.SmemPerSM, 1)))))
 		parts := []float64{
 			slotTime,
 			a.Insts / (float64(g.SMs) * g.IssueWidth),
