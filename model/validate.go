@@ -55,6 +55,7 @@ func (c Config) Validate() error {
 		{"pagoda.spawn_cycles", c.Pagoda.SpawnCycles},
 		{"pagoda.sched_cycles", c.Pagoda.SchedCycles},
 		{"gemtc.dequeue_cycles", c.GeMTC.DequeueCycles},
+		{"gemtc.result_cycles", c.GeMTC.ResultCycles},
 		{"pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB},
 	} {
 		v.atLeast(f.key, f.n, 0)
@@ -83,6 +84,12 @@ func (c Config) Validate() error {
 	v.atMost("lat.host_threads", c.Lat.HostThreads, MaxHostThreads)
 	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)
 	v.atLeast("gemtc.threads", c.GeMTC.Threads, 1)
+	if w := c.GeMTC.Worker; w != "warp" && w != "block" {
+		v.fail("gemtc.worker", fmt.Sprintf("is %q; want warp or block", w))
+	}
+	if _, err := ParseSlowdowns(c.GeMTC.SmemSlowdown); err != nil {
+		v.fail("gemtc.smem_slowdown", fmt.Sprintf("is %q: %v", c.GeMTC.SmemSlowdown, err))
+	}
 	v.atLeast("pagoda.mtbs_per_sm", c.Pagoda.MTBsPerSM, 1)
 	v.atLeast("pagoda.table_rows", c.Pagoda.TableRows, 1)
 	v.buddy("pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB)

@@ -266,7 +266,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 			threads: int64(decl.Threads()), launch: -1, ready: -1, start: -1},
 	}
 	for i := range p.blocks {
-		p.blocks[i] = taskrun.Task{Spawn: spawn, Threads: decl.Threads(), Warps: wpc, Smem: decl.Smem,
+		p.blocks[i] = taskrun.Task{Name: decl.Name, Spawn: spawn, Threads: decl.Threads(), Warps: wpc, Smem: decl.Smem,
 			Sync: decl.Smem > 0 && wpc > 1, WarpCycles: make([]int64, wpc)}
 	}
 	d.cur = &p.row

@@ -11,7 +11,10 @@ import (
 // Task is one narrow task as the host program spawns it: one thread block
 // of Threads threads. Cycles are replay-GPU cycles.
 type Task struct {
-	ID      uint64
+	ID uint64
+	// Name is the task's kernel name, by which gemtc.smem_slowdown picks
+	// the tasks it slows.
+	Name    string
 	Spawn   int64 // cycle the host program wants to spawn it (the trace's launch t)
 	Threads int
 	Warps   int   // ceil(Threads/32)
