@@ -90,6 +90,11 @@ type IO struct {
 	SSDMBps   float64 `json:"ssd_mbps"`
 	PCIeGBps  float64 `json:"pcie_gbps"`
 	PageBytes int64   `json:"page_bytes"`
+	// Memcpy is how a trace's `memcpy` records are called: "async"
+	// (cudaMemcpyAsync: the call costs its host thread lat.host_issue) or
+	// "sync" (cudaMemcpy: the thread also waits for the copy to cross
+	// PCIe, its own bytes at io.pcie_gbps).
+	Memcpy string `json:"memcpy"`
 }
 
 // CRCS selects where page references come from, and which pages PPCS's

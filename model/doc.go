@@ -65,6 +65,9 @@
 //	io.ssd_mbps         500                  CRCS §5.1
 //	io.pcie_gbps        15.75                CRCS §5.1 (PCIe 3.0 x16, each direction)
 //	io.page_bytes       4096                 CRCS §5.1
+//	io.memcpy           async                the trace's copies are cudaMemcpyAsync
+//	                                         calls; sync: cudaMemcpy, which holds
+//	                                         its thread until done (Pagoda Fig. 1a)
 //	crcs.pages          ranges               what the CRCS profiler computes
 //	crcs.share          ready                PPCS page shares over the pages on the
 //	                                         GPU; "available" is §4.4's wording

@@ -9,8 +9,8 @@ import (
 
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 46 {
-		t.Errorf("%d keys, want 46 (one per leaf field of Config): %v", len(keys), keys)
+	if len(keys) != 47 {
+		t.Errorf("%d keys, want 47 (one per leaf field of Config): %v", len(keys), keys)
 	}
 	if !sort.StringsAreSorted(keys) {
 		t.Errorf("Keys not sorted: %v", keys)

@@ -30,6 +30,7 @@ var shared = map[string]string{
 	"crcs.pages":              "ranges",
 	"crcs.share":              "ready",
 	"gemtc.threads":           "128",
+	"io.memcpy":               "async",
 	"gemtc.batch":             "1000",
 	"gemtc.worker":            "warp",
 	"gemtc.dequeue_cycles":    "1035",

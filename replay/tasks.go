@@ -283,6 +283,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	// spawning it; its input must be on the GPU before it is scheduled.
 	first := &p.blocks[0]
 	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
+	first.CopyWait = syncCopyWait(d.cfg, in.bytes) + syncCopyWait(d.cfg, p.row.out.bytes)
 	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
 	return p, true, nil
 }
