@@ -91,9 +91,11 @@ type IO struct {
 	PCIeGBps  float64 `json:"pcie_gbps"`
 	PageBytes int64   `json:"page_bytes"`
 	// Memcpy is how a trace's `memcpy` records are called: "async"
-	// (cudaMemcpyAsync: the call costs its host thread lat.host_issue) or
+	// (cudaMemcpyAsync: the call costs its host thread lat.host_issue),
 	// "sync" (cudaMemcpy: the thread also waits for the copy to cross
-	// PCIe, its own bytes at io.pcie_gbps).
+	// PCIe, its own bytes at io.pcie_gbps) or "legacy" (sync, and on
+	// CUDA's legacy default stream: the copy waits for every operation
+	// issued before it and holds back every one issued after it).
 	Memcpy string `json:"memcpy"`
 }
 

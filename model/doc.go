@@ -67,7 +67,9 @@
 //	io.page_bytes       4096                 CRCS §5.1
 //	io.memcpy           async                the trace's copies are cudaMemcpyAsync
 //	                                         calls; sync: cudaMemcpy, which holds
-//	                                         its thread until done (Pagoda Fig. 1a)
+//	                                         its thread until done (Pagoda Fig. 1a);
+//	                                         legacy: sync on the legacy default
+//	                                         stream, ordered with every stream
 //	crcs.pages          ranges               what the CRCS profiler computes
 //	crcs.share          ready                PPCS page shares over the pages on the
 //	                                         GPU; "available" is §4.4's wording

@@ -71,8 +71,8 @@ func (c Config) Validate() error {
 	if m := c.IO.Model; m != "stages" && m != "none" {
 		v.fail("io.model", fmt.Sprintf("is %q; want stages or none", m))
 	}
-	if m := c.IO.Memcpy; m != "async" && m != "sync" {
-		v.fail("io.memcpy", fmt.Sprintf("is %q; want async or sync", m))
+	if m := c.IO.Memcpy; m != "async" && m != "sync" && m != "legacy" {
+		v.fail("io.memcpy", fmt.Sprintf("is %q; want async, sync or legacy", m))
 	}
 	if n := c.Spawn.NCon; n != "window" && n != "busy" {
 		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))

@@ -44,13 +44,19 @@ func (e *engine) startCopy(k *Kernel) {
 func (e *engine) copyDone(k *Kernel) {
 	k.state = kComplete
 	e.nextInStream(k)
+	if e.legacy != nil {
+		for _, h := range e.legacy.copyDone(k) {
+			e.enterStream(h)
+		}
+	}
 }
 
 // copyWait is how long a synchronous copy of bytes holds its host thread
 // beyond the call (io.memcpy=sync): its own transfer at io.pcie_gbps. It
 // is a lower bound — a copy queued behind others on its copy engine would
 // hold the thread longer — chosen because the host's issue times are
-// planned when a call is read, before the engine's queue is known. Zero
+// planned when a call is read, before the engine's queue is known (with
+// io.memcpy=legacy, before it is known what the copy waits for). Zero
 // with io.memcpy=async.
 func (e *engine) copyWait(bytes int64) int64 {
 	return syncCopyWait(e.cfg, bytes)
@@ -59,7 +65,7 @@ func (e *engine) copyWait(bytes int64) int64 {
 // syncCopyWait is copyWait for a configuration, shared with the task
 // runtimes' driver.
 func syncCopyWait(cfg model.Config, bytes int64) int64 {
-	if cfg.IO.Memcpy != "sync" {
+	if cfg.IO.Memcpy == "async" {
 		return 0
 	}
 	return roundCycle(float64(bytes) * pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps))

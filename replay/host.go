@@ -141,6 +141,14 @@ func (e *engine) arrive(k *Kernel) {
 		e.headOfStream(k)
 		return
 	}
+	if e.legacy != nil && !e.legacy.admit(k) {
+		return
+	}
+	e.enterStream(k)
+}
+
+// enterStream puts a host operation behind its stream's head.
+func (e *engine) enterStream(k *Kernel) {
 	if e.pol.OwnStreams || e.pol.IO == IOPaged {
 		k.stream = e.groups.stream(k, e.nextPrivate)
 	}
