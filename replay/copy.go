@@ -68,5 +68,6 @@ func syncCopyWait(cfg model.Config, bytes int64) int64 {
 	if cfg.IO.Memcpy == "async" {
 		return 0
 	}
-	return roundCycle(float64(bytes) * pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps))
+	// Capped like every other cost, so absurd rates cannot wrap a thread's clock.
+	return roundCycle(min(float64(bytes)*pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps), model.MaxCost))
 }
