@@ -12,10 +12,9 @@ import (
 // the spec does not know — and everything outside the GPU section — stays
 // as in base. A nil spec changes only the name.
 //
-// When the spec changes the clock, the five runtime costs that are
+// When the spec changes the clock, the four runtime costs that are
 // defined as times rather than cycles (lat.host_issue, lat.host_launch,
-// pagoda.spawn_cycles, pagoda.sched_cycles, gemtc.dequeue_cycles; see the
-// package doc) are
+// pagoda.spawn_cycles, pagoda.sched_cycles; see the package doc) are
 // rescaled so they keep their duration in microseconds. The device-side
 // latencies measured in cycles by the papers stay in cycles.
 func FromSpec(base Config, name string, spec *trace.GPUSpec) Config {
@@ -34,7 +33,6 @@ func FromSpec(base Config, name string, spec *trace.GPUSpec) Config {
 			c.Lat.HostLaunch = rescale(base.Lat.HostLaunch, from, to)
 			c.Pagoda.SpawnCycles = rescale(base.Pagoda.SpawnCycles, from, to)
 			c.Pagoda.SchedCycles = rescale(base.Pagoda.SchedCycles, from, to)
-			c.GeMTC.DequeueCycles = rescale(base.GeMTC.DequeueCycles, from, to)
 		}
 	}
 	override(&c.GPU.SMs, spec.SMs)

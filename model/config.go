@@ -101,6 +101,13 @@ type IO struct {
 	SSDMBps   float64 `json:"ssd_mbps"`
 	PCIeGBps  float64 `json:"pcie_gbps"`
 	PageBytes int64   `json:"page_bytes"`
+	// Memcpy is how a trace's `memcpy` records are called: "async"
+	// (cudaMemcpyAsync: the call costs its host thread lat.host_issue),
+	// "sync" (cudaMemcpy: the thread also waits for the copy to cross
+	// PCIe, its own bytes at io.pcie_gbps) or "legacy" (sync, and on
+	// CUDA's legacy default stream: the copy waits for every operation
+	// issued before it and holds back every one issued after it).
+	Memcpy string `json:"memcpy"`
 }
 
 // CRCS selects where page references come from, and which pages PPCS's
@@ -130,13 +137,28 @@ type CRCS struct {
 	L1Flush       int64 `json:"l1_flush"`
 }
 
-// GeMTC holds the batch SuperKernel parameters.
+// GeMTC holds the SuperKernel parameters (GeMTC's source, skrieder/gemtc;
+// Pagoda §6.2).
 type GeMTC struct {
-	Batch   int64 `json:"batch"`
+	// Batch is the tasks the host pushes before it polls for all their
+	// results and pushes the next batch.
+	Batch int64 `json:"batch"`
+	// Threads is the threads of one SuperKernel threadblock.
 	Threads int64 `json:"threads"`
-	// DequeueCycles is one worker's take of a task from GeMTC's single
-	// FIFO queue; the queue serialises the takes (Pagoda §7).
+	// Worker is "warp" (every warp of a SuperKernel block takes tasks on
+	// its own, as GeMTC's SuperKernel.cu does) or "block" (the whole
+	// block is one worker).
+	Worker string `json:"worker"`
+	// DequeueCycles is how long one worker's take holds the lock of
+	// GeMTC's task queue; the lock serialises the takes.
 	DequeueCycles int64 `json:"dequeue_cycles"`
+	// ResultCycles is how long one worker's result holds the lock of
+	// GeMTC's result queue; the lock serialises the results.
+	ResultCycles int64 `json:"result_cycles"`
+	// SmemSlowdown is how much longer a task that uses shared memory runs
+	// under GeMTC, which has none, per kernel name: "name:factor" pairs
+	// joined by "/", or "none".
+	SmemSlowdown string `json:"smem_slowdown"`
 }
 
 // Pagoda holds the MasterKernel parameters (Pagoda §4–5).

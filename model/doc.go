@@ -74,6 +74,11 @@
 //	io.ssd_mbps         500                  CRCS §5.1
 //	io.pcie_gbps        15.75                CRCS §5.1 (PCIe 3.0 x16, each direction)
 //	io.page_bytes       4096                 CRCS §5.1
+//	io.memcpy           async                the trace's copies are cudaMemcpyAsync
+//	                                         calls; sync: cudaMemcpy, which holds
+//	                                         its thread until done (Pagoda Fig. 1a);
+//	                                         legacy: sync on the legacy default
+//	                                         stream, ordered with every stream
 //	crcs.pages          ranges               what the CRCS profiler computes
 //	crcs.share          ready                PPCS page shares over the pages on the
 //	                                         GPU; "available" is §4.4's wording
@@ -106,18 +111,19 @@
 //     update the WarpTable, flag the executor warps) is a couple of
 //     global-memory round trips with __threadfence, about 1000 cycles on
 //     the Titan X. The paper gives no measured figure.
-//   - gemtc.dequeue_cycles = 1 µs: a GeMTC worker's take of a task does the
-//     same work as Pagoda's scheduler warp (read the entry, fence, claim
-//     it), but through GeMTC's one FIFO queue, so takes serialise across
-//     the GPU ("a single FIFO queue ... resulting in significant task
-//     scheduling overhead", Pagoda §7).
 //   - lat.host_threads = 1: DESIGN §3's single host thread, whose calls
-//     serialise. Pagoda's host programs spawn from several threads
-//     (Fig. 1a: OpenMP tasks on two threads; §6.1: a 20-core host), so
-//     the Pagoda experiment sets it; see docs/experiments.md.
+//     serialise. Pagoda's host programs spawn from two OpenMP threads
+//     (Fig. 1a, "#pragma omp parallel num_threads(2)", on §6.1's
+//     quad-core i7), so the Pagoda experiments set 2; see
+//     docs/experiments.md. lat.host_issue = 3.5 µs is on the low side of
+//     measured CUDA call costs (Wu et al., "DualPath", arXiv:2602.21548,
+//     §5.2, measure 5–7 µs per cudaMemcpyAsync); no measurement puts a
+//     call below a microsecond, which the host would need not to bind
+//     the Pagoda comparison on two threads (docs/experiments.md).
 //
 // FromSpec rescales lat.host_issue, lat.host_launch,
-// pagoda.spawn_cycles, pagoda.sched_cycles and gemtc.dequeue_cycles when a captured clock replaces the preset's.
+// pagoda.spawn_cycles and pagoda.sched_cycles when a captured clock
+// replaces the preset's.
 // A --set gpu.clock_mhz does not: a set value is taken as given.
 //
 // # Policy parameters
@@ -127,11 +133,38 @@
 //     paper notes most DP applications use a small value. Sweep it to
 //     reproduce SPAWN's Offline-Search.
 //   - gemtc.threads = 128: Pagoda §6.2 runs GeMTC with 128 threads per task
-//     ("128 threads per task for HyperQ, GeMTC, and Pagoda"). gemtc.batch is
-//     one full-occupancy wave of such tasks, SMs × min(CTAs/SM,
-//     threads/SM ÷ 128): each GeMTC SuperKernel "contains a fixed number of
-//     total threads" and reaches 100% occupancy from 64 threads on (§6.2–6.3).
-//     k20c 208, gk110-64 512, titanx 384, h100 2112.
+//     ("128 threads per task for HyperQ, GeMTC, and Pagoda"), and its
+//     SuperKernel reaches 100% occupancy "from 64 threads onwards".
+//     gemtc.worker = warp: GeMTC's SuperKernel.cu:48–71 has every warp
+//     take and run tasks on its own.
+//   - gemtc.batch = 1000: GeMTC's own drivers push 1000 tasks and then
+//     poll for their 1000 results (Tests/gemtc-benchmarking/
+//     APITestMain.cu:26–47, Tests/TaskBundling/BundlingTest.cu:29–41, and
+//     APIbenchmark.sh's loop size of 1000 for APIThreadTest.cu). The same
+//     on every preset: it is the host program's, not the GPU's.
+//   - gemtc.dequeue_cycles = 1035 and gemtc.result_cycles = 621: how long
+//     a take and a result hold their queue's lock, counted in dependent
+//     L2 round trips of the critical sections (Queues/QueueJobs.cu:308–349,
+//     QueueHelpers.cu:25–47; the queue record is written by other SMs, so
+//     every access goes to the L2, where atomics also execute): a take is
+//     the winning atomicCAS's return (½ trip), the emptiness check's loads
+//     (1), the loads of Front and the array pointer (1), the load of the
+//     slot (1), the reload of Front and Capacity before the store (1) and
+//     the releasing atomicExch reaching the L2 (½): 5 trips; a result is
+//     ½ + the fullness check (1) + the loads of Rear, Capacity and the
+//     array pointer (1) + ½: 3 trips. A trip is 207 cycles, the L2 hit
+//     latency Jia et al. report for Maxwell (Tesla M60, the Titan X's
+//     generation) in "Dissecting the NVIDIA Volta GPU Architecture via
+//     Microbenchmarking" (arXiv:1804.06826, 2018, chapter 3's latency
+//     table). Device cycles, the same on
+//     every preset (no paper measures the others' atomics).
+//   - gemtc.smem_slowdown = dct:1.08/matmul:1.26: GeMTC has no shared
+//     memory (Pagoda §6.2: "The GeMTC versions do not use shared memory,
+//     since GeMTC has no support for it"); Pagoda Table 5's versions
+//     without it are 1.35/1.25 = 1.08× (DCT) and 1.51/1.20 = 1.26× (MM)
+//     slower than those with it, over the same HyperQ. Table 3 marks only
+//     DCT and MM as benefiting from shared memory, so no other kind is
+//     listed ("none" restores the old reading: the same task times).
 //   - pagoda.mtbs_per_sm = 2, pagoda.table_rows = 32, pagoda.smem_per_mtb =
 //     32768 (Pagoda §4.1–4.2, on the Titan X). The MasterKernel must be
 //     resident, so where it would not fit the preset scales it down:

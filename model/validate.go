@@ -57,6 +57,7 @@ func (c Config) Validate() error {
 		{"gemtc.dequeue_cycles", c.GeMTC.DequeueCycles},
 		{"crcs.profile_cycles", c.CRCS.ProfileCycles},
 		{"crcs.l1_flush", c.CRCS.L1Flush},
+		{"gemtc.result_cycles", c.GeMTC.ResultCycles},
 		{"pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB},
 	} {
 		v.atLeast(f.key, f.n, 0)
@@ -75,6 +76,9 @@ func (c Config) Validate() error {
 	v.atLeast("io.page_bytes", c.IO.PageBytes, 1)
 	if m := c.IO.Model; m != "stages" && m != "none" {
 		v.fail("io.model", fmt.Sprintf("is %q; want stages or none", m))
+	}
+	if m := c.IO.Memcpy; m != "async" && m != "sync" && m != "legacy" {
+		v.fail("io.memcpy", fmt.Sprintf("is %q; want async, sync or legacy", m))
 	}
 	if n := c.Spawn.NCon; n != "window" && n != "busy" {
 		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))
@@ -95,6 +99,12 @@ func (c Config) Validate() error {
 	v.atMost("lat.host_threads", c.Lat.HostThreads, MaxHostThreads)
 	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)
 	v.atLeast("gemtc.threads", c.GeMTC.Threads, 1)
+	if w := c.GeMTC.Worker; w != "warp" && w != "block" {
+		v.fail("gemtc.worker", fmt.Sprintf("is %q; want warp or block", w))
+	}
+	if _, err := ParseSlowdowns(c.GeMTC.SmemSlowdown); err != nil {
+		v.fail("gemtc.smem_slowdown", fmt.Sprintf("is %q: %v", c.GeMTC.SmemSlowdown, err))
+	}
 	v.atLeast("pagoda.mtbs_per_sm", c.Pagoda.MTBsPerSM, 1)
 	v.atLeast("pagoda.table_rows", c.Pagoda.TableRows, 1)
 	v.buddy("pagoda.smem_per_mtb", c.Pagoda.SmemPerMTB)

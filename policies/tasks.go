@@ -16,16 +16,16 @@ func init() {
 		Name:   "hyperq",
 		Doc:    "each host-launched task is a kernel on its own stream: at most gpu.max_kernels run at once, CTA granularity, lat.host_issue per launch",
 		Source: "Pagoda §2, §6 (CUDA-HyperQ)",
-		Keys:   []string{"gpu.max_kernels", "lat.host_issue", "lat.host_launch"},
+		Keys:   []string{"gpu.max_kernels", "lat.host_issue", "lat.host_launch", "lat.host_threads", "io.memcpy"},
 		New: func(model.Config) replay.Policy {
 			return replay.Policy{Name: "hyperq", OwnStreams: true}
 		},
 	})
 	register(&Info{
 		Name:   "gemtc",
-		Doc:    "tasks run in batches of gemtc.batch on a persistent SuperKernel, one worker CTA of gemtc.threads threads each; a batch starts when the last has finished",
-		Source: "Pagoda §6 (GeMTC)",
-		Keys:   []string{"gemtc.batch", "gemtc.threads"},
+		Doc:    "tasks run in batches of gemtc.batch on a persistent SuperKernel whose warps take them through one locked queue (gemtc.dequeue_cycles) and return results through another (gemtc.result_cycles); a serial host with synchronous copies; a batch starts when the last has finished",
+		Source: "Pagoda §6 (GeMTC); GeMTC's source, skrieder/gemtc",
+		Keys:   []string{"gemtc.batch", "gemtc.threads", "gemtc.worker", "gemtc.dequeue_cycles", "gemtc.result_cycles", "gemtc.smem_slowdown"},
 		New: func(model.Config) replay.Policy {
 			return replay.Policy{Name: "gemtc", Tasks: func(cfg model.Config, l taskrun.Listener) (taskrun.Runtime, error) {
 				return taskrun.NewGeMTC(cfg, l)

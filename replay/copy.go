@@ -5,9 +5,13 @@ package replay
 // call, reaches its stream lat.host_launch later, waits for the operations
 // ahead of it in the stream, and then occupies its direction's copy engine
 // (one each way over PCIe, io.pcie_gbps) for bytes / rate. Operations
-// behind it in the stream wait until it is done.
+// behind it in the stream wait until it is done. With io.memcpy=sync the
+// call is a cudaMemcpy, which returns only when the copy is done (CUDA
+// Runtime API, "API synchronization behavior"): the thread is held for
+// the copy's own bytes / rate as well (copyWait).
 
 import (
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -40,4 +44,30 @@ func (e *engine) startCopy(k *Kernel) {
 func (e *engine) copyDone(k *Kernel) {
 	k.state = kComplete
 	e.nextInStream(k)
+	if e.legacy != nil {
+		for _, h := range e.legacy.copyDone(k) {
+			e.enterStream(h)
+		}
+	}
+}
+
+// copyWait is how long a synchronous copy of bytes holds its host thread
+// beyond the call (io.memcpy=sync): its own transfer at io.pcie_gbps. It
+// is a lower bound — a copy queued behind others on its copy engine would
+// hold the thread longer — chosen because the host's issue times are
+// planned when a call is read, before the engine's queue is known (with
+// io.memcpy=legacy, before it is known what the copy waits for). Zero
+// with io.memcpy=async.
+func (e *engine) copyWait(bytes int64) int64 {
+	return syncCopyWait(e.cfg, bytes)
+}
+
+// syncCopyWait is copyWait for a configuration, shared with the task
+// runtimes' driver.
+func syncCopyWait(cfg model.Config, bytes int64) int64 {
+	if cfg.IO.Memcpy == "async" {
+		return 0
+	}
+	// Capped like every other cost, so absurd rates cannot wrap a thread's clock.
+	return roundCycle(min(float64(bytes)*pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps), model.MaxCost))
 }

@@ -85,6 +85,11 @@ func (e *engine) complete(k *Kernel) {
 	if k.host {
 		delete(e.live, k.id)
 		e.nextInStream(k)
+		if e.legacy != nil {
+			if b := e.legacy.kernelDone(); b != nil {
+				e.enterStream(b)
+			}
+		}
 		for _, w := range e.waitAfter[k.id] {
 			e.headOfStream(w)
 		}

@@ -135,6 +135,7 @@ type engine struct {
 	live       map[uint64]*Kernel
 	streams    map[uint64]*stream
 	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
+	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
 	kdWait     []*Kernel            // stream heads waiting for a KD entry
 	kdUsed     int
 	kd         []*Kernel // kernels holding a KD entry, in entry order
@@ -198,6 +199,9 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {
 		e.share = newShare(e)
+	}
+	if opt.Config.IO.Memcpy == "legacy" {
+		e.legacy = &legacyGate{}
 	}
 	return e
 }

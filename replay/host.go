@@ -100,8 +100,10 @@ func (e *engine) readNextHost() error {
 	var k *Kernel
 	var stream uint64
 	var t int64
+	cost := e.cfg.Lat.HostIssue
 	if m, ok := r.(*trace.Memcpy); ok {
 		k, stream, t = newCopy(m), m.Stream, m.T
+		cost += e.copyWait(m.Bytes)
 	} else {
 		l := r.(*trace.Launch)
 		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
@@ -109,7 +111,7 @@ func (e *engine) readNextHost() error {
 		e.hostKernel = append(e.hostKernel, k)
 		stream, t = l.Stream, l.T
 	}
-	at := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, e.cfg.Lat.HostIssue)
+	at := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, cost)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }
@@ -139,6 +141,14 @@ func (e *engine) arrive(k *Kernel) {
 		e.headOfStream(k)
 		return
 	}
+	if e.legacy != nil && !e.legacy.admit(k) {
+		return
+	}
+	e.enterStream(k)
+}
+
+// enterStream puts a host operation behind its stream's head.
+func (e *engine) enterStream(k *Kernel) {
 	if e.pol.OwnStreams || e.pol.IO == IOPaged {
 		k.stream = e.groups.stream(k, e.nextPrivate)
 	}

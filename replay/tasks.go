@@ -266,7 +266,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 			threads: int64(decl.Threads()), launch: -1, ready: -1, start: -1},
 	}
 	for i := range p.blocks {
-		p.blocks[i] = taskrun.Task{Spawn: spawn, Threads: decl.Threads(), Warps: wpc, Smem: decl.Smem,
+		p.blocks[i] = taskrun.Task{Name: decl.Name, Spawn: spawn, Threads: decl.Threads(), Warps: wpc, Smem: decl.Smem,
 			Sync: decl.Smem > 0 && wpc > 1, WarpCycles: make([]int64, wpc)}
 	}
 	d.cur = &p.row
@@ -283,6 +283,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	// spawning it; its input must be on the GPU before it is scheduled.
 	first := &p.blocks[0]
 	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
+	first.CopyWait = syncCopyWait(d.cfg, in.bytes) + syncCopyWait(d.cfg, p.row.out.bytes)
 	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
 	return p, true, nil
 }

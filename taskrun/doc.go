@@ -90,39 +90,52 @@
 //
 // # GeMTC
 //
-//   - The SuperKernel has as many worker blocks of gemtc.threads threads
-//     as fit on the GPU: gpu.sms × GPU.CTAsPerSM(gemtc.threads, 32 regs,
-//     no shared memory) (Pagoda §6.1 caps registers at 32; 384 workers of
-//     128 threads on the Titan X, 100% occupancy as §6.2 says). Worker w
-//     is on SM w mod gpu.sms.
-//   - lat.host_threads host threads take tasks into the next batch in
-//     submit order, each when a thread is free and no earlier than
-//     task.Spawn, and only while no batch is in
-//     flight: GeMTC "performs neither" continuous spawning nor pipelined
-//     processing (Pagoda §6.6, Fig. 11; "no new tasks are spawned until
-//     all tasks in the previous batch finish"). Taking a task costs the
-//     host its copy calls (Task.HostCycles) and one push of the task into
-//     the SuperKernel's queue, a cudaMemcpy of its descriptor costed as
-//     one API call, lat.host_issue; its input then crosses PCIe. Waiting
-//     counts tasks not yet taken.
-//   - A batch is sent when it holds gemtc.batch tasks, or after Close when
-//     every submitted task is in it (a final partial batch), once all its
-//     inputs are on the GPU. A batch costs one kernel launch through the
-//     host path of DESIGN §3, lat.host_issue + lat.host_launch +
-//     lat.kernel_dispatch (Pagoda §6.2: "batch comprises a SuperKernel
-//     that runs tasks").
-//   - TaskSpawned is the batch's arrival on the GPU. Workers take the
-//     batch's tasks in order: at arrival worker 0, 1, … each take one,
-//     then a worker that finishes a task takes the next. Takes go through
-//     GeMTC's single FIFO queue one at a time, gemtc.dequeue_cycles each
-//     (Pagoda §7: "a single FIFO queue ... resulting in significant task
-//     scheduling overhead"); a task starts when its take ends.
-//   - A task with more warps than a worker runs in rounds: worker warp j
-//     runs the task's warps j, j+W, j+2W, … back to back (W = the
-//     worker's warps); the task ends with its longest worker warp.
-//   - GeMTC has no shared memory (Pagoda §6.2: "The GeMTC versions do not
-//     use shared memory, since GeMTC has no support for it"): Smem and
-//     Sync are ignored and the task runs with its traced warp times.
-//   - WarpsBusy counts worker warps running task work; a worker's warps
-//     beyond the task's width stay idle and are not counted.
+// From GeMTC's source, skrieder/gemtc at commit c313f84 (file:line below),
+// as Pagoda §6 ran it:
+//   - The SuperKernel is persistent: launched once (gemtc.cu:193), it is
+//     resident lat.host_issue + lat.host_launch + lat.kernel_dispatch
+//     after the start, and its launch call holds the host for
+//     lat.host_issue. Its blocks have gemtc.threads threads at 32
+//     registers (Pagoda §6.1), as many as fit: gpu.sms ×
+//     GPU.CTAsPerSM(gemtc.threads, 32, 0) (§6.2: 100% occupancy from 64
+//     threads on; 16 blocks of 128 on the Titan X).
+//   - Workers are warps (gemtc.worker=warp): lane 0 of every warp takes a
+//     task for its warp (SuperKernel.cu:48–63), and the task runs on that
+//     warp's lanes (SuperKernel.cu:67), so a task of W warps runs its
+//     warps' work one after another on the one warp: 1536 workers on the
+//     Titan X. gemtc.worker=block makes a whole block one worker whose
+//     warp j runs task warps j, j+B, j+2B, … (B = the block's warps), the
+//     reading before this model. Worker w is on SM w mod gpu.sms.
+//   - Takes: FrontAndDequeueJob (Queues/QueueJobs.cu:308–328) takes the
+//     task queue's one lock, an atomicCAS spin (QueueHelpers.cu:25–28),
+//     and holds it gemtc.dequeue_cycles; takes serialise GPU-wide.
+//     Waiting workers are served longest-waiting first (the hardware's
+//     CAS order is unspecified; FIFO keeps the replay deterministic).
+//   - Results: EnqueueResult (Queues/QueueJobs.cu:330–349) takes the
+//     result queue's own lock for gemtc.result_cycles; results
+//     serialise GPU-wide. A task ends (TaskFinished) when its result is
+//     in; its worker then takes the next task (SuperKernel.cu:59–72).
+//   - The host is one timeline whatever lat.host_threads: every copy
+//     holds memcpyLock (DataMovement.cu:18) and every push enqueueLock
+//     (gemtc.cu:262). Each copy is synchronous (cudaSafeMemcpy,
+//     DataMovement.cu:14–28: cudaMemcpyAsync then cudaStreamSynchronize):
+//     a task's copy calls cost Task.HostCycles, and the host waits for
+//     its input to cross the copy engine before going on.
+//   - gemtcPush (gemtc.cu:261–277) only buffers the task on the host; a
+//     buffer of 100 (inMax, gemtc.cu:130) goes to the GPU queue with one
+//     EnqueueJobBatch (QueueJobs.cu:83–144): 5 synchronous copies of
+//     lat.host_issue + lat.host_launch each (the call and its PCIe trip).
+//     A partial buffer is sent by the flusher thread once nothing has
+//     been pushed for 100 µs (gemtc.cu:93–106). TaskSpawned is the
+//     buffer's arrival in the GPU queue.
+//   - Batches: the host pushes gemtc.batch tasks, then polls until all of
+//     them have finished before pushing more (the drivers' push-then-poll
+//     loop, e.g. Tests/gemtc-benchmarking/APITestMain.cu:26–47 with 1000;
+//     Pagoda §6.6: "no new tasks are spawned until all tasks in the
+//     previous batch finish"). The polling's own copies (a descriptor
+//     read per result, QueueJobs.cu:220–224) are not modelled.
+//   - Shared memory: GeMTC has none (Pagoda §6.2); a task that declares
+//     some runs gemtc.smem_slowdown's factor for its kernel name longer
+//     (its per-cycle demand unchanged), Sync is ignored.
+//   - WarpsBusy counts worker warps running task work.
 package taskrun

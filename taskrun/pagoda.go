@@ -51,6 +51,7 @@ type ptask struct {
 	id       uint64
 	spawn    int64
 	host     int64   // host cycles before its spawn (copy calls)
+	wait     int64   // host cycles it then waits for synchronous copies
 	copyIn   int64   // cycles its input holds the H2D copy engine
 	issued   int64   // when the host began on it
 	begun    bool    // issued is set
@@ -124,6 +125,7 @@ func (p *Pagoda) Submit(t Task) error {
 		id:      t.ID,
 		spawn:   t.Spawn,
 		host:    t.HostCycles,
+		wait:    t.CopyWait,
 		copyIn:  t.CopyIn,
 		cycles:  append(s.cycles[:0], t.WarpCycles...),
 		demand:  t.Demand,

@@ -72,7 +72,9 @@ func (p *Pagoda) hostKick() {
 		t.mtb = int32(c)
 		calls := satAdd(start, t.host)
 		t.arrives = p.h2d.move(calls, t.copyIn)
-		p.q.Push(eventq.Event{At: satAdd(calls, p.spawn), Kind: uint8(evSpawned), Ref: i})
+		// With synchronous copies (Fig. 1a's cudaMemcpy) the thread
+		// waits for them before it spawns.
+		p.q.Push(eventq.Event{At: satAdd(satAdd(calls, t.wait), p.spawn), Kind: uint8(evSpawned), Ref: i})
 	}
 }
 

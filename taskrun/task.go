@@ -11,7 +11,10 @@ import (
 // Task is one narrow task as the host program spawns it: one thread block
 // of Threads threads. Cycles are replay-GPU cycles.
 type Task struct {
-	ID      uint64
+	ID uint64
+	// Name is the task's kernel name, by which gemtc.smem_slowdown picks
+	// the tasks it slows.
+	Name    string
 	Spawn   int64 // cycle the host program wants to spawn it (the trace's launch t)
 	Threads int
 	Warps   int   // ceil(Threads/32)
@@ -24,6 +27,11 @@ type Task struct {
 	// HostCycles is host time the program spends on the task before
 	// spawning it: the API calls that queue its input copies.
 	HostCycles int64
+	// CopyWait is host time the program waits for its synchronous copies
+	// (io.memcpy=sync) to cross, beyond HostCycles. Pagoda's spawning
+	// thread waits it (Fig. 1a's cudaMemcpy calls); GeMTC waits for its
+	// input on the copy engine itself, so it ignores CopyWait.
+	CopyWait int64
 	// CopyIn is how long the task's input holds the copy engine to the
 	// GPU. The copy is queued when the host has made the calls and the
 	// task cannot be scheduled before it has arrived.
@@ -64,8 +72,8 @@ func checkTask(t *Task) error {
 		return bad("has %d warp cycle counts for %d warps", len(t.WarpCycles), t.Warps)
 	case t.Smem < 0:
 		return bad("shared memory %d bytes is negative", t.Smem)
-	case t.HostCycles < 0 || t.CopyIn < 0:
-		return bad("host cycles %d or copy cycles %d negative", t.HostCycles, t.CopyIn)
+	case t.HostCycles < 0 || t.CopyIn < 0 || t.CopyWait < 0:
+		return bad("host cycles %d, copy cycles %d or copy wait %d negative", t.HostCycles, t.CopyIn, t.CopyWait)
 	}
 	for i, c := range t.WarpCycles {
 		if c < 0 {

@@ -15,7 +15,7 @@ var pagodaTable5 = &experiment{
 	doc: "Pagoda Table 5: compute-only Pagoda vs HyperQ, DCT-64 and MM-256 with and without shared memory (titanx)",
 	gpu: "titanx",
 	// Compute time only: copies take no time (io.pcie_gbps very large),
-	// the host's calls cost nothing and run on 20 threads.
+	// the host's calls cost nothing (on Fig. 1a's 2 threads).
 	sets:     []string{pagodaHost, "io.pcie_gbps=1e9", "lat.host_issue=0", "pagoda.spawn_cycles=0"},
 	policies: []string{"hyperq", "pagoda"},
 	benchmarks: []benchmark{

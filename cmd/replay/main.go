@@ -129,7 +129,7 @@ func oneLine(msg string) string {
 	return fmt.Sprintf("%s … (%d bytes left out) … %s", strings.ToValidUTF8(head, ""), len(msg)-len(head)-len(tail), strings.ToValidUTF8(tail, ""))
 }
 
-const maxMessage = 600
+const maxMessage = 900
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
