@@ -51,6 +51,17 @@ type experiment struct {
 type detail struct {
 	header string
 	cell   func(base, last *replay.Stats) string
+	policy string // the column cell gets as last; "" for the last one
+}
+
+// column is the index of the policy d describes among policies.
+func (d *detail) column(policies []string) int {
+	for i, p := range policies {
+		if p == d.policy {
+			return i
+		}
+	}
+	return len(policies) - 1
 }
 
 // launchDetail is the DP experiments' column.
@@ -223,7 +234,7 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 	}
 	header := d.header
 	if strings.Contains(header, "%s") {
-		header = fmt.Sprintf(header, x.policies[len(x.policies)-1])
+		header = fmt.Sprintf(header, x.policies[d.column(x.policies)])
 	}
 	fmt.Fprintf(w, " %s | paper |\n", header)
 	fmt.Fprint(w, "|---|---:|")
@@ -242,7 +253,7 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 			logSum[o.policy] += math.Log(s)
 			fmt.Fprintf(w, " %.2f× |", s)
 		}
-		fmt.Fprintf(w, " %s | %s |\n", d.cell(row[0].stats, row[len(row)-1].stats), row[0].bench.paper)
+		fmt.Fprintf(w, " %s | %s |\n", d.cell(row[0].stats, row[d.column(x.policies)].stats), row[0].bench.paper)
 		n++
 	}
 	fmt.Fprintf(w, "| **geometric mean** | |")
