@@ -114,10 +114,10 @@ type IO struct {
 // page shares count.
 type CRCS struct {
 	Pages string `json:"pages"` // "ranges" or "exact"
-	// Share is "ready" (every page on the GPU, those of temp and output
-	// buffers from the start) or "available" (§4.4's wording: prelude
-	// pages once transferred, GPU-made pages once their producer has
-	// released them). docs/model.md, "PPCS", says why ready is the default.
+	// Share is "available" (§4.4's wording: prelude pages once
+	// transferred, GPU-made pages once their producer has released them)
+	// or "ready" (every page on the GPU, those of temp and output buffers
+	// from the start).
 	Share string `json:"share"`
 	// Gate is "access" (a CTA is checked at each page as it first touches
 	// it, in the order the trace's positions give, and stalls mid-run at a

@@ -80,9 +80,8 @@
 //	                                         legacy: sync on the legacy default
 //	                                         stream, ordered with every stream
 //	crcs.pages          ranges               what the CRCS profiler computes
-//	crcs.share          ready                PPCS page shares over the pages on the
-//	                                         GPU; "available" is §4.4's wording
-//	                                         (docs/model.md, "PPCS", says why not)
+//	crcs.share          available            §4.4's wording: GPU-made pages count
+//	                                         once their producer has released them
 //	crcs.gate           access               §4.1: pages checked as a CTA touches them
 //	crcs.irregular      ready                §4.1: the oldest irregular kernel's ready bits
 //	crcs.profile_cycles 400                  one SetRange call (§4.2.2): a DRAM round trip

@@ -30,7 +30,7 @@ var shared = map[string]string{
 	"io.pcie_gbps":            "15.75",
 	"io.page_bytes":           "4096",
 	"crcs.pages":              "ranges",
-	"crcs.share":              "ready",
+	"crcs.share":              "available",
 	"crcs.gate":               "access",
 	"crcs.irregular":          "ready",
 	"crcs.profile_cycles":     "400",
