@@ -152,17 +152,27 @@ func (c *ctaRun) spec() *ctaSpec {
 // retryStalled starts every stalled CTA whose gate now opens, in the order
 // they were placed.
 func (e *engine) retryStalled() {
-	j := 0
-	for _, c := range e.stalled {
-		if e.mayStart(c) {
-			e.startCTA(c)
-			continue
+	e.stalled = retry(e.stalled, func(c *ctaRun) bool {
+		if !e.mayStart(c) {
+			return false
 		}
-		e.stalled[j] = c
-		j++
+		e.startCTA(c)
+		return true
+	})
+}
+
+// retry calls went on each waiting CTA in order and keeps, in order, those
+// for which it reports false (it did not go on).
+func retry(waiting []*ctaRun, went func(*ctaRun) bool) []*ctaRun {
+	j := 0
+	for _, c := range waiting {
+		if !went(c) {
+			waiting[j] = c
+			j++
+		}
 	}
-	clear(e.stalled[j:])
-	e.stalled = e.stalled[:j]
+	clear(waiting[j:])
+	return waiting[:j]
 }
 
 // startCTA begins execution: warps without launch sites end after their own

@@ -65,19 +65,25 @@ func (s refSource) appendRanges(r trace.Record, out []pageRange) []pageRange {
 			out = append(out, pr)
 		}
 	case *trace.Pages:
-		b := s.buf(r.Buffer)
-		if b == nil {
-			return out
-		}
-		for _, list := range [2][]uint64{r.R, r.W} {
-			for _, p := range list {
-				if p < uint64(b.pages) {
-					out = append(out, pageRange{b.first + int(p), b.first + int(p)})
-				}
+		s.eachPage(r, func(p int) { out = append(out, pageRange{p, p}) })
+	}
+	return out
+}
+
+// eachPage calls fn with each page a pages record names that lies in its
+// buffer, as a page of the run's page space: its reads, then its writes.
+func (s refSource) eachPage(r *trace.Pages, fn func(p int)) {
+	b := s.buf(r.Buffer)
+	if b == nil {
+		return
+	}
+	for _, list := range [2][]uint64{r.R, r.W} {
+		for _, p := range list {
+			if p < uint64(b.pages) {
+				fn(b.first + int(p))
 			}
 		}
 	}
-	return out
 }
 
 // accessRange is the pages an access range covers, rounded out to pages

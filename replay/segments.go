@@ -65,18 +65,14 @@ func (e *engine) reachTouch(c *ctaRun) {
 // retryPaused resumes, in the order they stopped, every CTA stopped at a
 // page whose check now passes.
 func (e *engine) retryPaused() {
-	j := 0
-	for _, c := range e.paused {
+	e.paused = retry(e.paused, func(c *ctaRun) bool {
 		x := c.spec().x
 		at, _ := x.nextTouch()
-		if e.sb.passes(c.k, x, at) {
-			e.pauseEnded(c)
-			e.runSegment(c)
-			continue
+		if !e.sb.passes(c.k, x, at) {
+			return false
 		}
-		e.paused[j] = c
-		j++
-	}
-	clear(e.paused[j:])
-	e.paused = e.paused[:j]
+		e.pauseEnded(c)
+		e.runSegment(c)
+		return true
+	})
 }

@@ -45,23 +45,14 @@ func (s refSource) appendTouches(r trace.Record, out []touch) []touch {
 			out = append(out, touch{at: r.At, lo: int32(pr.lo), hi: int32(pr.hi)})
 		}
 	case *trace.Pages:
-		b := s.buf(r.Buffer)
-		if b == nil {
-			return out
-		}
-		for _, list := range [2][]uint64{r.R, r.W} {
-			for _, p := range list {
-				if p >= uint64(b.pages) {
-					continue
-				}
-				pg := int32(b.first + int(p))
-				if n := len(out); n > 0 && out[n-1].exact && out[n-1].at == r.At && out[n-1].hi+1 == pg {
-					out[n-1].hi = pg
-					continue
-				}
-				out = append(out, touch{at: r.At, lo: pg, hi: pg, exact: true})
+		s.eachPage(r, func(p int) {
+			pg := int32(p)
+			if n := len(out); n > 0 && out[n-1].exact && out[n-1].at == r.At && out[n-1].hi+1 == pg {
+				out[n-1].hi = pg
+				return
 			}
-		}
+			out = append(out, touch{at: r.At, lo: pg, hi: pg, exact: true})
+		})
 	}
 	return out
 }
