@@ -177,6 +177,12 @@ type Model struct {
 	// or "off" (every CTA runs its trace cycles whatever runs beside it,
 	// as before the model existed).
 	Contention string `json:"contention"`
+	// TieSeed, when not 0, fires the engine's events of one cycle in an
+	// order the seed fixes instead of the order they were scheduled in
+	// (the host's calls keep theirs): replays under a few seeds measure
+	// how much a result owes to the order of simultaneous events, which
+	// the model leaves unordered. 0 is the scheduling order.
+	TieSeed int64 `json:"tie_seed"`
 }
 
 // Output holds knobs of the result tables that are not hardware.

@@ -17,6 +17,14 @@
 // fields insts, dram_bytes) share their SM's issue width and the GPU's DRAM
 // bandwidth (docs/model.md). "off" runs every CTA for its trace cycles.
 //
+// # Tie order
+//
+// model.tie_seed = 0: the engine's events of one cycle fire in the order
+// they were scheduled. Another value permutes them by a hash of the seed
+// and the scheduling order (the host's calls keep their order), to measure
+// how much a result owes to the order of simultaneous events
+// (docs/model.md "Time"; `experiment ties`).
+//
 //	preset      gpu.issue_width  gpu.dram_gbps  source
 //	k20c        4                208            Kepler GK110 whitepaper (4 warp
 //	k20c-spawn  4                208            schedulers per SMX, "allowing four warps to

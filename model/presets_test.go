@@ -47,6 +47,7 @@ var shared = map[string]string{
 	"lat.host_threads":        "1",
 	"gpu.issue_width":         "4",
 	"model.contention":        "on",
+	"model.tie_seed":          "0",
 }
 
 // perPreset holds DESIGN §5's table and the clock-derived host costs

@@ -35,6 +35,7 @@ func (c Config) Validate() error {
 	if m := c.Model.Contention; m != "on" && m != "off" {
 		v.fail("model.contention", fmt.Sprintf("is %q; want on or off", m))
 	}
+	v.atLeast("model.tie_seed", c.Model.TieSeed, 0)
 
 	for _, f := range []struct {
 		key string

@@ -16,6 +16,7 @@ func TestValidateRejects(t *testing.T) {
 		{"gpu.max_threads_per_sm", "2000", "gpu.max_threads_per_sm is 2000; must be a multiple of 32"},
 		{"gpu.regs_per_sm", "0", "gpu.regs_per_sm is 0; must be at least 1"},
 		{"gpu.smem_per_sm", "-1", "gpu.smem_per_sm is -1; must be at least 0"},
+		{"model.tie_seed", "-1", "model.tie_seed is -1; must be at least 0"},
 		{"gpu.max_kernels", "0", "gpu.max_kernels is 0; must be at least 1"},
 		{"lat.host_issue", "-1", "lat.host_issue is -1; must be at least 0"},
 		{"lat.host_launch", "-1", "lat.host_launch is -1; must be at least 0"},

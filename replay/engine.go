@@ -189,6 +189,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	for i := range e.sms {
 		e.sms[i].id = i
 	}
+	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
 	e.dispatch.e = e
 	if e.placer == nil {
 		e.placer = &RoundRobin{}
@@ -271,7 +272,7 @@ func (e *engine) nextPage() {
 	}
 }
 
-// loop fires events in (cycle, seq) order until none are left.
+// loop fires events in (cycle, tie key) order until none are left.
 func (e *engine) loop() error {
 	var batch int
 	for e.q.Len() > 0 {
@@ -370,8 +371,19 @@ func (e *engine) compactPending() {
 // scheduleKernel schedules a kernel event. A kernel has at most one event
 // pending (issue, then arrival, then readiness), so it holds a slot in the
 // kernel table only while one is.
+//
+// A host call's issue, arrival and readiness keep their order within a
+// cycle under a tie seed (model.tie_seed): that order is the program's (a
+// stream's calls queue in it, a call's `after` names calls issued before
+// it, the KMU dispatches host kernels in it, and the CRCS scoreboard gives
+// a page to the earlier kernel first), not a tie the model leaves open.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
-	e.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)})
+	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)}
+	if (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copy != nil) {
+		e.q.PushOrdered(ev)
+		return
+	}
+	e.q.Push(ev)
 }
 
 // kernelOf returns a kernel event's kernel and frees its slot.

@@ -1,7 +1,9 @@
 // Package eventq is the discrete-event clock the replay engine and the
 // narrow-task runtimes share: a binary min-heap of events ordered by
 // (cycle, sequence number), so events of one cycle fire in the order they
-// were scheduled and a run is deterministic. Events are pointer-free
+// were scheduled and a run is deterministic. A tie seed (SetTieSeed)
+// replaces the order within a cycle by a permutation the seed fixes, so a
+// caller can measure how much its results owe to that order. Events are pointer-free
 // values: scheduling one allocates nothing once the heap has grown, and
 // the garbage collector never scans the heap — the engine schedules
 // millions of them.
@@ -13,7 +15,7 @@ package eventq
 // some kinds need (a warp, an MTB, a worker).
 type Event struct {
 	At   int64
-	seq  uint64
+	seq  uint64 // the tie key: the order among events of one cycle
 	Ref  int32
 	Aux  int32
 	Kind uint8
@@ -21,9 +23,21 @@ type Event struct {
 
 // Queue is the heap. The zero value is empty and ready.
 type Queue struct {
-	h   []Event
-	seq uint64
+	h    []Event
+	seq  uint64
+	seed uint64 // 0: ties fire in scheduling order
 }
+
+// ordered is the top bit of a tie key: unset on the keys of events that keep
+// their scheduling order (all of them under seed 0), set on the permuted
+// ones, so under a seed the ordered events of a cycle fire first.
+const ordered = 1 << 63
+
+// SetTieSeed makes events of one cycle scheduled with Push fire in an order
+// fixed by seed (the same seed gives the same order) instead of the order
+// they were scheduled in; seed 0, the zero value, keeps that order. Set it
+// before the first Push.
+func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 
 // Len is the number of pending events.
 func (q *Queue) Len() int { return len(q.h) }
@@ -31,10 +45,38 @@ func (q *Queue) Len() int { return len(q.h) }
 // Peek is the earliest pending event's cycle; the queue must not be empty.
 func (q *Queue) Peek() int64 { return q.h[0].At }
 
-// Push schedules e after every event already scheduled for its cycle.
+// Push schedules e after every event already scheduled for its cycle, or,
+// under a tie seed, at the place among them the seed and the scheduling
+// order pick.
 func (q *Queue) Push(e Event) {
 	q.seq++
 	e.seq = q.seq
+	if q.seed != 0 {
+		e.seq = mix(q.seed, q.seq) | ordered
+	}
+	q.push(e)
+}
+
+// PushOrdered schedules e after every event already scheduled for its
+// cycle with PushOrdered, whatever the tie seed: for events whose order
+// within a cycle carries meaning (a program's calls). Under a tie seed they
+// fire before the cycle's permuted events.
+func (q *Queue) PushOrdered(e Event) {
+	q.seq++
+	e.seq = q.seq
+	q.push(e)
+}
+
+// mix is SplitMix64's finaliser over the seed's stream: a bijection of n for
+// one seed, so distinct events get distinct keys (up to the top bit).
+func mix(seed, n uint64) uint64 {
+	z := n + seed*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func (q *Queue) push(e Event) {
 	q.h = append(q.h, e)
 	// Sift up by moving parents into the hole: one write per level.
 	i := len(q.h) - 1
@@ -85,7 +127,7 @@ func (q *Queue) siftDown(x Event) {
 	h[i] = x
 }
 
-// before orders events by (cycle, sequence number).
+// before orders events by (cycle, tie key).
 func before(a, b *Event) bool {
 	if a.At != b.At {
 		return a.At < b.At

@@ -35,3 +35,61 @@ func TestOrder(t *testing.T) {
 		t.Fatalf("%d events left", q.Len())
 	}
 }
+
+// tieRun pushes n events at cycle 7 (every third with PushOrdered) and n at
+// cycle 3 under seed, and returns the Refs in the order they pop.
+func tieRun(seed uint64, n int) []int32 {
+	var q Queue
+	q.SetTieSeed(seed)
+	for i := 0; i < n; i++ {
+		e := Event{At: 7, Ref: int32(i)}
+		if i%3 == 0 {
+			q.PushOrdered(e)
+		} else {
+			q.Push(e)
+		}
+		q.Push(Event{At: 3, Ref: int32(n + i)})
+	}
+	var got []int32
+	for q.Len() > 0 {
+		got = append(got, q.Pop().Ref)
+	}
+	return got
+}
+
+// A tie seed permutes the events of a cycle, the same way for the same
+// seed and differently for another; cycles stay in order, and events pushed
+// with PushOrdered keep their order and fire first in their cycle.
+func TestTieSeed(t *testing.T) {
+	const n = 60
+	plain := tieRun(0, n)
+	for i, r := range plain {
+		want := int32(n + i)
+		if i >= n {
+			want = int32(i - n)
+		}
+		if r != want {
+			t.Fatalf("seed 0: pop %d is %d, want %d (scheduling order)", i, r, want)
+		}
+	}
+	a, b, c := tieRun(1, n), tieRun(1, n), tieRun(2, n)
+	if !slices.Equal(a, b) {
+		t.Fatal("seed 1 gave two orders")
+	}
+	if slices.Equal(a, c) || slices.Equal(a, plain) {
+		t.Fatal("seeds 0, 1 and 2 do not give three orders")
+	}
+	for _, got := range [][]int32{a, c} {
+		if s := slices.Sorted(slices.Values(got[:n])); s[0] != n || s[n-1] != 2*n-1 {
+			t.Fatalf("cycle 3's events are not first: %v", got[:n])
+		}
+		for i := 0; i < n/3; i++ {
+			if got[n+i] != int32(3*i) {
+				t.Fatalf("ordered event %d fired at %d: %v", 3*i, n+i, got[n:])
+			}
+		}
+		if slices.IsSorted(got[n+n/3:]) {
+			t.Fatal("the permuted events kept their order")
+		}
+	}
+}
