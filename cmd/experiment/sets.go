@@ -25,6 +25,8 @@ var experiments = map[string]*experiment{
 	"pagoda-table5":  pagodaTable5,
 
 	"contention-knee": kneeExperiment,
+
+	"ties": tiesExperiment,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 8): flat, CDP

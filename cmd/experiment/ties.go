@@ -1,0 +1,163 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// tieSeeds is how many tie orders the ties experiment replays each run
+// under: model.tie_seed 0 (the scheduling order, the other experiments'
+// tables) to tieSeeds-1.
+const tieSeeds = 5
+
+// tieCriterion is the gap SPAWN §V reports between SPAWN and the best
+// static threshold ("within 4–6%"): a spread from the order of
+// simultaneous events above its low end could decide that comparison.
+const tieCriterion = 0.04
+
+// tiesExperiment replays the DTBL and SPAWN experiments' benchmarks under
+// their policies with model.tie_seed 0..tieSeeds-1 and reports, per
+// benchmark and policy, how far the makespans spread: the part of each
+// table the model's unordered same-cycle events decide.
+var tiesExperiment = &experiment{
+	doc:    "model.tie_seed 0..4 on the dtbl and spawn benchmarks: the makespan spread same-cycle event order causes",
+	custom: runTies,
+}
+
+// tieRow is one benchmark under one policy: its makespan under each seed.
+type tieRow struct {
+	bench, policy string
+	makespans     []int64 // by seed
+}
+
+// spread is the row's max/min makespan − 1.
+func (r tieRow) spread() float64 {
+	lo, hi := r.makespans[0], r.makespans[0]
+	for _, m := range r.makespans[1:] {
+		lo, hi = min(lo, m), max(hi, m)
+	}
+	return float64(hi)/float64(lo) - 1
+}
+
+// runTies runs the dtbl and spawn sets (with the command's --set after
+// their own) and prints one table each and the largest spread.
+func runTies(x *experiment, dir string, stdout, log io.Writer) error {
+	var all []tieRow
+	for _, set := range []struct {
+		name string
+		x    *experiment
+	}{{"dtbl", dtblExperiment}, {"spawn", spawnExperiment}} {
+		name, sub := set.name, *set.x
+		sub.sets = append(append([]string(nil), sub.sets...), x.sets...)
+		rows, err := sub.ties(filepath.Join(dir, name), tieSeeds, log)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(stdout, "%s (%s), model.tie_seed 0..%d: makespan spread (max/min − 1)\n\n", name, sub.gpu, tieSeeds-1)
+		printTies(stdout, sub.policies, rows)
+		fmt.Fprintln(stdout)
+		all = append(all, rows...)
+	}
+	worst := all[0]
+	over := 0
+	for _, r := range all {
+		if r.spread() > worst.spread() {
+			worst = r
+		}
+		if r.spread() > tieCriterion {
+			over++
+		}
+	}
+	fmt.Fprintf(stdout, "Largest spread: %s, %s under %s (makespans %s cycles); %d of %d runs spread more than 4%% (SPAWN's criterion: within 4–6%% of Offline-Search).\n",
+		pct(worst.spread()), worst.bench, worst.policy, joinInts(worst.makespans), over, len(all))
+	return nil
+}
+
+// ties generates x's benchmarks once and replays each under each column
+// with tie seeds 0..seeds-1 (a search column keeps its best run per seed).
+// Every run lands in dir/tables.
+func (x *experiment) ties(dir string, seeds int, log io.Writer) ([]tieRow, error) {
+	cfg, err := x.config()
+	if err != nil {
+		return nil, err
+	}
+	traces := filepath.Join(dir, "traces")
+	if err := os.MkdirAll(traces, 0o755); err != nil {
+		return nil, err
+	}
+	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
+	if err != nil {
+		return nil, err
+	}
+	var rows []tieRow
+	for _, b := range x.benchmarks {
+		path := filepath.Join(traces, b.name+".trace.zst")
+		fmt.Fprintf(log, "%s: generating %s\n", b.name, b.gen)
+		if err := generate(path, b); err != nil {
+			w.Abort()
+			return nil, fmt.Errorf("%s: %w", b.name, err)
+		}
+		for _, p := range x.policies {
+			row := tieRow{bench: b.name, policy: p}
+			for seed := 0; seed < seeds; seed++ {
+				c := cfg
+				if err := c.Set("model.tie_seed", strconv.Itoa(seed)); err != nil {
+					w.Abort()
+					return nil, err
+				}
+				var base int64
+				if seed > 0 {
+					base = row.makespans[0]
+				}
+				st, err := x.replayColumn(c, p, b, path, base, w, log)
+				if err != nil {
+					w.Abort()
+					return nil, fmt.Errorf("%s under %s, tie seed %d: %w", b.name, p, seed, err)
+				}
+				row.makespans = append(row.makespans, st.MakespanCycles)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows, w.Close()
+}
+
+// printTies prints one Markdown table: a row per benchmark, a column per
+// policy, each cell the spread.
+func printTies(w io.Writer, policies []string, rows []tieRow) {
+	fmt.Fprint(w, "| benchmark |")
+	for _, p := range policies {
+		fmt.Fprintf(w, " %s |", p)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range policies {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	for i := 0; i < len(rows); i += len(policies) {
+		fmt.Fprintf(w, "| %s |", rows[i].bench)
+		for _, r := range rows[i : i+len(policies)] {
+			fmt.Fprintf(w, " %s |", pct(r.spread()))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// pct is a fraction as a percentage, one decimal.
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+func joinInts(xs []int64) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.FormatInt(x, 10)
+	}
+	return s
+}
