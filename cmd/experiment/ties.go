@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/results"
@@ -73,7 +74,7 @@ func runTies(x *experiment, dir string, stdout, log io.Writer) error {
 			over++
 		}
 	}
-	fmt.Fprintf(stdout, "Largest spread: %s, %s under %s (makespans %s cycles); %d of %d runs spread more than 4%% (SPAWN's criterion: within 4–6%% of Offline-Search).\n",
+	fmt.Fprintf(stdout, "Largest spread: %s, %s under %s (makespans %s cycles); %d of %d benchmark × policy cells spread more than 4%% (SPAWN's criterion: within 4–6%% of Offline-Search).\n",
 		pct(worst.spread()), worst.bench, worst.policy, joinInts(worst.makespans), over, len(all))
 	return nil
 }
@@ -128,24 +129,54 @@ func (x *experiment) ties(dir string, seeds int, log io.Writer) ([]tieRow, error
 }
 
 // printTies prints one Markdown table: a row per benchmark, a column per
-// policy, each cell the spread.
+// policy, each cell the spread; where the policies include spawn and
+// offline-search, a last column gives SPAWN's gap to Offline-Search
+// (SPAWN §V's comparison) at its smallest and largest over the seeds.
 func printTies(w io.Writer, policies []string, rows []tieRow) {
+	sp, best := slices.Index(policies, "spawn"), slices.Index(policies, "offline-search")
+	gap := sp >= 0 && best >= 0
 	fmt.Fprint(w, "| benchmark |")
 	for _, p := range policies {
 		fmt.Fprintf(w, " %s |", p)
+	}
+	if gap {
+		fmt.Fprint(w, " spawn vs offline-search gap, min – max |")
 	}
 	fmt.Fprint(w, "\n|---|")
 	for range policies {
 		fmt.Fprint(w, "---:|")
 	}
+	if gap {
+		fmt.Fprint(w, "---:|")
+	}
 	fmt.Fprintln(w)
 	for i := 0; i < len(rows); i += len(policies) {
-		fmt.Fprintf(w, "| %s |", rows[i].bench)
-		for _, r := range rows[i : i+len(policies)] {
+		row := rows[i : i+len(policies)]
+		fmt.Fprintf(w, "| %s |", row[0].bench)
+		for _, r := range row {
 			fmt.Fprintf(w, " %s |", pct(r.spread()))
+		}
+		if gap {
+			lo, hi := gapRange(row[sp], row[best])
+			fmt.Fprintf(w, " %s – %s |", pct(lo), pct(hi))
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// gapRange is the smallest and largest of a/b − 1 over the seeds, the two
+// rows' makespans taken seed by seed.
+func gapRange(a, b tieRow) (lo, hi float64) {
+	for i := range a.makespans {
+		g := float64(a.makespans[i])/float64(b.makespans[i]) - 1
+		if i == 0 || g < lo {
+			lo = g
+		}
+		if i == 0 || g > hi {
+			hi = g
+		}
+	}
+	return lo, hi
 }
 
 // pct is a fraction as a percentage, one decimal.

@@ -16,6 +16,10 @@ func TestTieSpread(t *testing.T) {
 	if got := (tieRow{makespans: []int64{7, 7}}).spread(); got != 0 {
 		t.Errorf("spread of 7, 7 is %v, want 0", got)
 	}
+	lo, hi := gapRange(tieRow{makespans: []int64{150, 120, 100}}, tieRow{makespans: []int64{100, 80, 80}})
+	if lo != 0.25 || hi != 0.5 {
+		t.Errorf("gaps 150/100, 120/80, 100/80: min %v, max %v; want 0.25, 0.5", lo, hi)
+	}
 }
 
 // On a small SpMM (one parent site per row, every child launched in one
