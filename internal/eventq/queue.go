@@ -28,10 +28,11 @@ type Queue struct {
 	seed uint64 // 0: ties fire in scheduling order
 }
 
-// ordered is the top bit of a tie key: unset on the keys of events that keep
-// their scheduling order (all of them under seed 0), set on the permuted
-// ones, so under a seed the ordered events of a cycle fire first.
-const ordered = 1 << 63
+// permuted is the top bit of a tie key: set on the keys of the events a
+// seed permutes, unset on those that keep their scheduling order (all of
+// them under seed 0), so under a seed the kept events of a cycle fire
+// first.
+const permuted = 1 << 63
 
 // SetTieSeed makes events of one cycle scheduled with Push fire in an order
 // fixed by seed (the same seed gives the same order) instead of the order
@@ -52,7 +53,7 @@ func (q *Queue) Push(e Event) {
 	q.seq++
 	e.seq = q.seq
 	if q.seed != 0 {
-		e.seq = mix(q.seed, q.seq) | ordered
+		e.seq = mix(q.seed, q.seq) | permuted
 	}
 	q.push(e)
 }
