@@ -47,6 +47,10 @@ type Latencies struct {
 // CDP is the CUDA device-runtime API cost model of DTBL Table 3: each call
 // costs b + a·x cycles for x launching lanes of a warp.
 type CDP struct {
+	// StreamCreate is cudaStreamCreateWithFlags, once per launching warp
+	// (DTBL Table 3: 7165). SPAWN Table II's launch latency, Ax + b with
+	// A = 1721 = param_a + launch_a and b = 20210 = param_b + launch_b,
+	// has no stream term, so k20c-spawn sets 0.
 	StreamCreate int64 `json:"stream_create"`
 	ParamB       int64 `json:"param_b"`
 	ParamA       int64 `json:"param_a"`
@@ -72,7 +76,14 @@ type Launch struct {
 
 // Spawn holds SPAWN's controller parameters (SPAWN Table II).
 type Spawn struct {
-	Window    int64 `json:"window"`
+	Window int64 `json:"window"`
+	// OverheadA and OverheadB give the controller's t_overhead =
+	// overhead_a·x_w + overhead_b. -1 (both, the presets' value) derives
+	// it from the engine's own charge, Config.SpawnOverhead: what x_w
+	// launching lanes cost through cdp.* with the launch server idle, so
+	// the estimate and the charge are one number (SPAWN Table II's
+	// 20210 + 1721·x on k20c-spawn). Values ≥ 0 set it apart from the
+	// charge (1721 and 20210 restore the old fixed Table II estimate).
 	OverheadA int64 `json:"overhead_a"`
 	OverheadB int64 `json:"overhead_b"`
 	MaxQueue  int64 `json:"max_queue"`
@@ -210,6 +221,16 @@ type Config struct {
 // No launching lane, no cost.
 func (c CDP) APICost(x int64) int64 {
 	return c.ParamCost(x) + c.LaunchCost(x)
+}
+
+// SpawnOverhead is SPAWN's t_overhead for a site of xw lanes: the
+// configured spawn.overhead_a·xw + spawn.overhead_b, or, when those are -1,
+// the engine's charge for xw launching lanes on an idle launch path.
+func (c Config) SpawnOverhead(xw int64) int64 {
+	if c.Spawn.OverheadA < 0 {
+		return c.CDP.APICost(xw)
+	}
+	return c.Spawn.OverheadA*xw + c.Spawn.OverheadB
 }
 
 // ParamCost is cudaGetParameterBuffer for x lanes: the part of a launch

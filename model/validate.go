@@ -49,8 +49,6 @@ func (c Config) Validate() error {
 		{"cdp.launch_b", c.CDP.LaunchB},
 		{"cdp.launch_a", c.CDP.LaunchA},
 		{"launch.threshold", c.Launch.Threshold},
-		{"spawn.overhead_a", c.Spawn.OverheadA},
-		{"spawn.overhead_b", c.Spawn.OverheadB},
 		{"dtbl.agt_spill", c.DTBL.AGTSpill},
 		{"pagoda.spawn_cycles", c.Pagoda.SpawnCycles},
 		{"pagoda.sched_cycles", c.Pagoda.SchedCycles},
@@ -67,6 +65,7 @@ func (c Config) Validate() error {
 	v.atMost("cdp.launch_servers", c.CDP.LaunchServers, MaxLaunchServers)
 	v.atLeast("cdp.pending_limit", c.CDP.PendingLimit, 0)
 	v.atMost("cdp.pending_limit", c.CDP.PendingLimit, MaxPendingLimit)
+	v.spawnOverhead(c.Spawn)
 	v.atLeast("spawn.window", c.Spawn.Window, 1)
 	v.atLeast("spawn.max_queue", c.Spawn.MaxQueue, 1)
 	v.atLeast("dtbl.agt_entries", c.DTBL.AGTEntries, 1)
@@ -192,5 +191,29 @@ func (v *validator) powerOfTwo(key string, n int64) {
 func (v *validator) buddy(key string, n int64) {
 	if n > 0 && (n%PagodaMinBlock != 0 || (n/PagodaMinBlock)&(n/PagodaMinBlock-1) != 0) {
 		v.fail(key, fmt.Sprintf("is %d; must be 0 or %d bytes times a power of two", n, PagodaMinBlock))
+	}
+}
+
+// spawnOverhead checks spawn.overhead_a and _b: both -1 (t_overhead is the
+// engine's charge) or both costs in [0, MaxCost].
+func (v *validator) spawnOverhead(s Spawn) {
+	a, b := s.OverheadA, s.OverheadB
+	switch {
+	case a == -1 && b != -1:
+		v.fail("spawn.overhead_b", fmt.Sprintf("is %d with spawn.overhead_a -1; both must be -1 (the engine's charge) or neither", b))
+		return
+	case a != -1 && b == -1:
+		v.fail("spawn.overhead_a", fmt.Sprintf("is %d with spawn.overhead_b -1; both must be -1 (the engine's charge) or neither", a))
+		return
+	}
+	if a == -1 {
+		return
+	}
+	for _, f := range []struct {
+		key string
+		n   int64
+	}{{"spawn.overhead_a", a}, {"spawn.overhead_b", b}} {
+		v.atLeast(f.key, f.n, 0)
+		v.atMost(f.key, f.n, MaxCost)
 	}
 }

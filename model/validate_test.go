@@ -31,8 +31,9 @@ func TestValidateRejects(t *testing.T) {
 		{"cdp.pending_limit", "1073741825", "cdp.pending_limit is 1073741825; must be at most 1073741824"},
 		{"launch.threshold", "-1", "launch.threshold is -1; must be at least 0"},
 		{"spawn.window", "0", "spawn.window is 0; must be at least 1"},
-		{"spawn.overhead_a", "-1", "spawn.overhead_a is -1; must be at least 0"},
-		{"spawn.overhead_b", "-1", "spawn.overhead_b is -1; must be at least 0"},
+		{"spawn.overhead_a", "5", "spawn.overhead_a is 5 with spawn.overhead_b -1; both must be -1 (the engine's charge) or neither"},
+		{"spawn.overhead_a", "-2", "spawn.overhead_a is -2 with spawn.overhead_b -1; both must be -1 (the engine's charge) or neither"},
+		{"spawn.overhead_b", "-2", "spawn.overhead_b is -2 with spawn.overhead_a -1; both must be -1 (the engine's charge) or neither"},
 		{"spawn.max_queue", "0", "spawn.max_queue is 0; must be at least 1"},
 		{"spawn.ncon", "all", `spawn.ncon is "all"; want window or busy`},
 		{"dtbl.agt_entries", "0", "dtbl.agt_entries is 0; must be at least 1"},
@@ -73,21 +74,27 @@ func TestValidateRejects(t *testing.T) {
 	}
 }
 
-// Every numeric key has a rule: setting any one of them to -1 is an error
-// that names that key, so a key added to Config without a rule fails here.
+// Every numeric key has a rule: setting any one of them to -1 (-2 where -1
+// is a documented value) is an error that names that key, so a key added to
+// Config without a rule fails here.
 func TestValidateCoversEveryNumericKey(t *testing.T) {
 	base, _ := Preset(DefaultPreset)
+	sentinel := map[string]bool{"spawn.overhead_a": true, "spawn.overhead_b": true}
 	for _, k := range Keys() {
 		if keyByName[k].kind.String() == "string" {
 			continue
 		}
 		c := base
-		if err := c.Set(k, "-1"); err != nil {
+		bad := "-1"
+		if sentinel[k] {
+			bad = "-2"
+		}
+		if err := c.Set(k, bad); err != nil {
 			t.Fatal(err)
 		}
 		err := c.Validate()
 		if err == nil || !strings.HasPrefix(err.Error(), k+" ") {
-			t.Errorf("%s=-1: Validate() = %v, want an error naming %s", k, err, k)
+			t.Errorf("%s=%s: Validate() = %v, want an error naming %s", k, bad, err, k)
 		}
 	}
 }

@@ -12,12 +12,12 @@ import (
 // the work itself, and launches only when the child would be done first
 // and the queue has room.
 type spawn struct {
-	cfg model.Spawn
+	cfg model.Config
 	q   ccqs
 }
 
 func newSpawn(cfg model.Config) *spawn {
-	return &spawn{cfg: cfg.Spawn, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}}
+	return &spawn{cfg: cfg, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}}
 }
 
 // Decide implements replay.SiteDecider: Algorithm 1 per launching lane, in
@@ -26,7 +26,7 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 	q := &p.q
 	q.advance(s.Cycle)
 	xw := int64(len(s.Lanes))
-	overhead := float64(p.cfg.OverheadA*xw + p.cfg.OverheadB)
+	overhead := float64(p.cfg.SpawnOverhead(xw))
 	tCTA := q.tCTA()
 	for i, l := range s.Lanes {
 		x := int64(l.ChildCTAs)
@@ -34,7 +34,7 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 		parent := float64(l.Workload) * q.tWarp
 		n, nCon := q.n, q.nCon
 		d := replay.Inline
-		if tCTA == 0 || (child <= parent && q.n+x <= p.cfg.MaxQueue) {
+		if tCTA == 0 || (child <= parent && q.n+x <= p.cfg.Spawn.MaxQueue) {
 			d = replay.Launch
 			q.launched(x)
 		}

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"github.com/gpureplay/gpureplay/model"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/replay"
@@ -115,9 +116,13 @@ func decideSpawn(p *spawn, cycle int64, lanes ...replay.Lane) []replay.Verdict {
 }
 
 // Algorithm 1's rules, with the CCQS state set by hand: t_cta = 1000,
-// n_con = 2, t_warp = 100, n = 10; one lane, so t_overhead = 21931.
+// n_con = 2, t_warp = 100, n = 10; one lane on k20c-spawn, so t_overhead
+// is the engine's charge there, Table II's 20210 + 1721 = 21931.
 func TestSpawnDecisions(t *testing.T) {
-	cfg := k20c(t)
+	cfg, err := model.Preset("k20c-spawn")
+	if err != nil {
+		t.Fatal(err)
+	}
 	fresh := func() *spawn {
 		p := newSpawn(cfg)
 		p.q.finished, p.q.ctaSum, p.q.nCon, p.q.tWarp, p.q.n = 1, 1000, 2, 100, 10
@@ -138,7 +143,7 @@ func TestSpawnDecisions(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := fresh()
-		p.cfg.MaxQueue = c.queue
+		p.cfg.Spawn.MaxQueue = c.queue
 		v := decideSpawn(p, 0, replay.Lane{Workload: c.workload, ChildCTAs: c.ctas})[0]
 		if v.Decision != c.want {
 			t.Errorf("%s: got %s (t_child %.0f, t_parent %.0f)", c.name, v.Decision, *v.EstChildCycles, *v.EstParentCycles)
