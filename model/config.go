@@ -56,6 +56,15 @@ type CDP struct {
 	ParamA       int64 `json:"param_a"`
 	LaunchB      int64 `json:"launch_b"`
 	LaunchA      int64 `json:"launch_a"`
+	// ClockMHz is the clock whose cycles stream_create, param_* and
+	// launch_* count: 706, the K20c's, where DTBL §5.1 measured them
+	// ("by performing the measurement on the K20c GPU with the clock()
+	// function"). The engine converts them to gpu.clock_mhz (Config.
+	// LaunchCosts), as the replay converts the trace's cycles, so a
+	// launch costs the same time against the same work on every preset.
+	// 0: they are cycles of gpu.clock_mhz, unconverted (SPAWN's simulator
+	// runs Table 3's cycle counts at its 1400 MHz; the behaviour before).
+	ClockMHz float64 `json:"clock_mhz"`
 	// LaunchServers is how many cudaLaunchDevice calls each SM's path to
 	// the KMU serves at once; a call's service time is its per-thread
 	// part, launch_a·x, and calls beyond the servers wait their turn
@@ -223,12 +232,28 @@ func (c CDP) APICost(x int64) int64 {
 	return c.ParamCost(x) + c.LaunchCost(x)
 }
 
+// LaunchCosts is cdp.* with its costs converted from cdp.clock_mhz to the
+// replay GPU's clock (each rounded half away from zero, as the presets'
+// time-defined costs are): the device-runtime costs the engine charges.
+// With cdp.clock_mhz 0 they are returned as they are.
+func (c Config) LaunchCosts() CDP {
+	d := c.CDP
+	from, to := d.ClockMHz, c.GPU.ClockMHz
+	if from == 0 || from == to {
+		return d
+	}
+	for _, f := range []*int64{&d.StreamCreate, &d.ParamB, &d.ParamA, &d.LaunchB, &d.LaunchA} {
+		*f = rescale(*f, from, to)
+	}
+	return d
+}
+
 // SpawnOverhead is SPAWN's t_overhead for a site of xw lanes: the
 // configured spawn.overhead_a·xw + spawn.overhead_b, or, when those are -1,
 // the engine's charge for xw launching lanes on an idle launch path.
 func (c Config) SpawnOverhead(xw int64) int64 {
 	if c.Spawn.OverheadA < 0 {
-		return c.CDP.APICost(xw)
+		return c.LaunchCosts().APICost(xw)
 	}
 	return c.Spawn.OverheadA*xw + c.Spawn.OverheadB
 }

@@ -43,7 +43,8 @@
 // # Device latencies
 //
 // The device-side costs are the papers' cycle counts and are the same in
-// every preset but for k20c-spawn's stream creation: they were measured on a K20c (DTBL Table 3) or used as-is by
+// every preset but for k20c-spawn's stream creation (cdp.* are converted
+// from cdp.clock_mhz's cycles to the preset's, keeping their duration): they were measured on a K20c (DTBL Table 3) or used as-is by
 // the SPAWN simulator, and no paper gives figures for the other GPUs.
 //
 //	lat.kernel_dispatch 283                  DTBL Table 3 (KMU → Kernel Distributor)
@@ -52,6 +53,10 @@
 //	                                         cudaLaunchDevice alone)
 //	cdp.param_b/_a      8023 + 129·x         DTBL Table 3 (cudaGetParameterBuffer)
 //	cdp.launch_b/_a     12187 + 1592·x       DTBL Table 3 (cudaLaunchDevice)
+//	cdp.clock_mhz       706                  DTBL §5.1: Table 3 was measured "on the K20c
+//	                                         GPU with the clock() function"; the costs
+//	                                         above are converted from it to gpu.clock_mhz
+//	                                         as trace cycles are (0: no conversion)
 //	cdp.launch_servers  1                    DTBL §2.4 ("a path from each SMX to the
 //	                                         KMU"): each SM serves one call's
 //	                                         launch_a·x at a time (0: unlimited)

@@ -16,6 +16,7 @@ var shared = map[string]string{
 	"cdp.launch_b":            "12187",
 	"cdp.launch_a":            "1592",
 	"cdp.launch_servers":      "1",
+	"cdp.clock_mhz":           "706",
 	"cdp.pending_limit":       "0",
 	"launch.threshold":        "128",
 	"spawn.window":            "1024",
@@ -180,23 +181,56 @@ func TestPresetUnknown(t *testing.T) {
 
 // TestSpawnOverheadIsTableII checks that under k20c-spawn the SPAWN
 // controller's derived t_overhead and the engine's charge for x launching
-// lanes are both SPAWN Table II's 20210 + 1721·x.
+// lanes are one number: SPAWN Table II's 20210 + 1721·x in cycles of the
+// clock it was measured at, which is the charge itself with cdp.clock_mhz
+// = 0 and, at the default 706, each of Table 3's costs converted to 1400
+// MHz: 8023 → 15910, 129 → 256, 12187 → 24167, 1592 → 3157 (x·1400/706
+// rounded half up), so 40077 + 3413·x.
 func TestSpawnOverheadIsTableII(t *testing.T) {
 	c, err := Preset("k20c-spawn")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for x := int64(1); x <= 32; x++ {
-		want := 20210 + 1721*x
-		if got := c.SpawnOverhead(x); got != want {
-			t.Errorf("x=%d: t_overhead %d; want %d", x, got, want)
-		}
-		if got := c.CDP.APICost(x); got != want {
-			t.Errorf("x=%d: engine charge %d; want %d", x, got, want)
+	for _, tc := range []struct {
+		clock float64
+		a, b  int64
+	}{{0, 1721, 20210}, {1400, 1721, 20210}, {706, 3413, 40077}} {
+		c.CDP.ClockMHz = tc.clock
+		for x := int64(1); x <= 32; x++ {
+			want := tc.b + tc.a*x
+			if got := c.SpawnOverhead(x); got != want {
+				t.Errorf("cdp.clock_mhz=%v x=%d: t_overhead %d; want %d", tc.clock, x, got, want)
+			}
+			if got := c.LaunchCosts().APICost(x); got != want {
+				t.Errorf("cdp.clock_mhz=%v x=%d: engine charge %d; want %d", tc.clock, x, got, want)
+			}
 		}
 	}
 	c.Spawn.OverheadA, c.Spawn.OverheadB = 1, 2
 	if got := c.SpawnOverhead(3); got != 5 {
 		t.Errorf("set overhead 1·3+2: %d; want 5", got)
+	}
+}
+
+// TestLaunchCostsKeepTheirTime: on a preset at the measuring clock the
+// costs are Table 3's; elsewhere they keep their K20c duration.
+func TestLaunchCostsKeepTheirTime(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		want   CDP
+	}{
+		{"k20c", CDP{StreamCreate: 7165, ParamB: 8023, ParamA: 129, LaunchB: 12187, LaunchA: 1592}},
+		// ·700/706: 7104.1, 7954.8, 127.9, 12083.4, 1578.47 → nearest.
+		{"gk110-64", CDP{StreamCreate: 7104, ParamB: 7955, ParamA: 128, LaunchB: 12083, LaunchA: 1578}},
+	} {
+		c, err := Preset(tc.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := c.LaunchCosts()
+		got.ClockMHz, got.LaunchServers, got.PendingLimit = 0, 0, 0
+		if got != tc.want {
+			t.Errorf("%s: %+v; want %+v", tc.preset, got, tc.want)
+		}
 	}
 }

@@ -61,6 +61,7 @@ func (c Config) Validate() error {
 		v.atLeast(f.key, f.n, 0)
 		v.atMost(f.key, f.n, MaxCost)
 	}
+	v.launchClock(c)
 	v.atLeast("cdp.launch_servers", c.CDP.LaunchServers, 0)
 	v.atMost("cdp.launch_servers", c.CDP.LaunchServers, MaxLaunchServers)
 	v.atLeast("cdp.pending_limit", c.CDP.PendingLimit, 0)
@@ -215,5 +216,26 @@ func (v *validator) spawnOverhead(s Spawn) {
 	}{{"spawn.overhead_a", a}, {"spawn.overhead_b", b}} {
 		v.atLeast(f.key, f.n, 0)
 		v.atMost(f.key, f.n, MaxCost)
+	}
+}
+
+// launchClock checks cdp.clock_mhz: 0 (no conversion) or a clock in
+// [1, 1e6] MHz, at which every converted device-runtime cost stays within
+// MaxCost.
+func (v *validator) launchClock(c Config) {
+	f := c.CDP.ClockMHz
+	if f == 0 {
+		return
+	}
+	if !(f >= 1 && f <= 1e6) {
+		v.fail("cdp.clock_mhz", fmt.Sprintf("is %g; must be 0 (gpu.clock_mhz) or between 1 and 1e6", f))
+		return
+	}
+	d := c.LaunchCosts()
+	for _, n := range []int64{d.StreamCreate, d.ParamB, d.ParamA, d.LaunchB, d.LaunchA} {
+		if n > MaxCost {
+			v.fail("cdp.clock_mhz", fmt.Sprintf("is %g: at gpu.clock_mhz %g a cost of %d cycles exceeds %d", f, c.GPU.ClockMHz, n, int64(MaxCost)))
+			return
+		}
 	}
 }

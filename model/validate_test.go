@@ -25,6 +25,7 @@ func TestValidateRejects(t *testing.T) {
 		{"cdp.param_a", "-1", "cdp.param_a is -1; must be at least 0"},
 		{"cdp.launch_b", "-1", "cdp.launch_b is -1; must be at least 0"},
 		{"cdp.launch_a", "-1", "cdp.launch_a is -1; must be at least 0"},
+		{"cdp.clock_mhz", "0.5", "cdp.clock_mhz is 0.5; must be 0 (gpu.clock_mhz) or between 1 and 1e6"},
 		{"cdp.launch_servers", "-1", "cdp.launch_servers is -1; must be at least 0"},
 		{"cdp.launch_servers", "65", "cdp.launch_servers is 65; must be at most 64"},
 		{"cdp.pending_limit", "-1", "cdp.pending_limit is -1; must be at least 0"},

@@ -116,13 +116,15 @@ func decideSpawn(p *spawn, cycle int64, lanes ...replay.Lane) []replay.Verdict {
 }
 
 // Algorithm 1's rules, with the CCQS state set by hand: t_cta = 1000,
-// n_con = 2, t_warp = 100, n = 10; one lane on k20c-spawn, so t_overhead
-// is the engine's charge there, Table II's 20210 + 1721 = 21931.
+// n_con = 2, t_warp = 100, n = 10; one lane on k20c-spawn with its costs
+// in cycles of its own clock (cdp.clock_mhz = 0), so t_overhead is the
+// engine's charge there, Table II's 20210 + 1721 = 21931.
 func TestSpawnDecisions(t *testing.T) {
 	cfg, err := model.Preset("k20c-spawn")
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.CDP.ClockMHz = 0
 	fresh := func() *spawn {
 		p := newSpawn(cfg)
 		p.q.finished, p.q.ctaSum, p.q.nCon, p.q.tWarp, p.q.n = 1, 1000, 2, 100, 10
