@@ -104,6 +104,13 @@ type Spawn struct {
 	// run, rather than how many were asked for). The paper says "average"
 	// and no more; docs/experiments.md measures both.
 	NCon string `json:"ncon"`
+	// NoTWarp is what a site decides while t_cta is known but t_warp is
+	// not yet (no window with a finished child warp has closed):
+	// "launch" (Algorithm 1's initialization, lines 2–3, extended to the
+	// other metric Equation 2 needs: with a metric still at its initial 0
+	// the controller launches) or "inline" (Algorithm 1 read literally:
+	// t_parent = workload·0 = 0 < t_child, the behaviour before).
+	NoTWarp string `json:"no_twarp"`
 }
 
 // DTBL holds the Aggregated Group Table parameters (DTBL §4).

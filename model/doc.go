@@ -70,6 +70,9 @@
 //	                                         on k20c-spawn SPAWN Table II's 20210 + 1721·x
 //	spawn.window        1024                 SPAWN §IV-B (n_con, t_warp window)
 //	spawn.max_queue     65536                SPAWN §IV-A (CCQS size, Algorithm 1)
+//	spawn.no_twarp      launch               SPAWN Algorithm 1 lines 2–3 (launch while a
+//	                                         metric is still its initial 0; inline:
+//	                                         t_parent = 0 as line 2 literally gives)
 //	spawn.ncon          window               DESIGN §4 (n_con over the whole window;
 //	                                         busy: over cycles a child CTA runs)
 //	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)

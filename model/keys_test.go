@@ -9,8 +9,8 @@ import (
 
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 54 {
-		t.Errorf("%d keys, want 54 (one per leaf field of Config): %v", len(keys), keys)
+	if len(keys) != 55 {
+		t.Errorf("%d keys, want 55 (one per leaf field of Config): %v", len(keys), keys)
 	}
 	if !sort.StringsAreSorted(keys) {
 		t.Errorf("Keys not sorted: %v", keys)

@@ -24,6 +24,7 @@ var shared = map[string]string{
 	"spawn.overhead_b":        "-1",
 	"spawn.max_queue":         "65536",
 	"spawn.ncon":              "window",
+	"spawn.no_twarp":          "launch",
 	"dtbl.agt_entries":        "1024",
 	"dtbl.agt_spill":          "140",
 	"io.ssd_mbps":             "500",

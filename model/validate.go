@@ -83,6 +83,9 @@ func (c Config) Validate() error {
 	if n := c.Spawn.NCon; n != "window" && n != "busy" {
 		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))
 	}
+	if n := c.Spawn.NoTWarp; n != "launch" && n != "inline" {
+		v.fail("spawn.no_twarp", fmt.Sprintf("is %q; want launch or inline", n))
+	}
 	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
 		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
 	}

@@ -128,6 +128,7 @@ func TestSpawnDecisions(t *testing.T) {
 	fresh := func() *spawn {
 		p := newSpawn(cfg)
 		p.q.finished, p.q.ctaSum, p.q.nCon, p.q.tWarp, p.q.n = 1, 1000, 2, 100, 10
+		p.q.warpOK = true
 		return p
 	}
 	// t_child = 21931 + (2+10)·1000/2 = 27931.
@@ -156,5 +157,28 @@ func TestSpawnDecisions(t *testing.T) {
 	p := newSpawn(cfg)
 	if v := decideSpawn(p, 0, replay.Lane{Workload: 0, ChildCTAs: 5})[0]; v.Decision != replay.Launch || p.q.n != 5 {
 		t.Errorf("t_cta = 0: got %s, n = %d; want launch and n = 5", v.Decision, p.q.n)
+	}
+}
+
+// With t_cta known and no t_warp yet, spawn.no_twarp decides: launch (the
+// initialization of Algorithm 1 covering t_warp) or inline (line 2 read
+// literally, t_parent = 0).
+func TestSpawnWithoutTWarp(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want replay.Decision
+	}{{"launch", replay.Launch}, {"inline", replay.Inline}} {
+		cfg := k20c(t)
+		cfg.Spawn.NoTWarp = tc.mode
+		p := newSpawn(cfg)
+		p.q.finished, p.q.ctaSum = 1, 1000
+		v := decideSpawn(p, 0, replay.Lane{Workload: 1000, ChildCTAs: 1})[0]
+		if v.Decision != tc.want || *v.EstParentCycles != 0 {
+			t.Errorf("no_twarp=%s: %s (t_parent %v); want %s with t_parent 0", tc.mode, v.Decision, *v.EstParentCycles, tc.want)
+		}
+		p.q.warpOK, p.q.tWarp = true, 100 // with t_warp: Equation 2 decides
+		if v := decideSpawn(p, 0, replay.Lane{Workload: 1000, ChildCTAs: 1})[0]; v.Decision != replay.Launch {
+			t.Errorf("no_twarp=%s with t_warp: %s; want launch (t_parent 100000 >= t_child)", tc.mode, v.Decision)
+		}
 	}
 }
