@@ -16,7 +16,9 @@ import (
 // defined as times rather than cycles (lat.host_issue, lat.host_launch,
 // pagoda.spawn_cycles, pagoda.sched_cycles; see the package doc) are
 // rescaled so they keep their duration in microseconds. The device-side
-// latencies measured in cycles by the papers stay in cycles.
+// latencies measured in cycles by the papers stay in cycles; cdp.* keep
+// theirs in cdp.clock_mhz's cycles, which the engine converts to the new
+// clock (Config.LaunchCosts).
 func FromSpec(base Config, name string, spec *trace.GPUSpec) Config {
 	c := base
 	if name != "" {

@@ -47,11 +47,24 @@ type Latencies struct {
 // CDP is the CUDA device-runtime API cost model of DTBL Table 3: each call
 // costs b + a·x cycles for x launching lanes of a warp.
 type CDP struct {
+	// StreamCreate is cudaStreamCreateWithFlags, once per launching warp
+	// (DTBL Table 3: 7165). SPAWN Table II's launch latency, Ax + b with
+	// A = 1721 = param_a + launch_a and b = 20210 = param_b + launch_b,
+	// has no stream term, so k20c-spawn sets 0.
 	StreamCreate int64 `json:"stream_create"`
 	ParamB       int64 `json:"param_b"`
 	ParamA       int64 `json:"param_a"`
 	LaunchB      int64 `json:"launch_b"`
 	LaunchA      int64 `json:"launch_a"`
+	// ClockMHz is the clock whose cycles stream_create, param_* and
+	// launch_* count: 706, the K20c's, where DTBL §5.1 measured them
+	// ("by performing the measurement on the K20c GPU with the clock()
+	// function"). The engine converts them to gpu.clock_mhz (Config.
+	// LaunchCosts), as the replay converts the trace's cycles, so a
+	// launch costs the same time against the same work on every preset.
+	// 0: they are cycles of gpu.clock_mhz, unconverted (SPAWN's simulator
+	// runs Table 3's cycle counts at its 1400 MHz; the behaviour before).
+	ClockMHz float64 `json:"clock_mhz"`
 	// LaunchServers is how many cudaLaunchDevice calls each SM's path to
 	// the KMU serves at once; a call's service time is its per-thread
 	// part, launch_a·x, and calls beyond the servers wait their turn
@@ -72,7 +85,14 @@ type Launch struct {
 
 // Spawn holds SPAWN's controller parameters (SPAWN Table II).
 type Spawn struct {
-	Window    int64 `json:"window"`
+	Window int64 `json:"window"`
+	// OverheadA and OverheadB give the controller's t_overhead =
+	// overhead_a·x_w + overhead_b. -1 (both, the presets' value) derives
+	// it from the engine's own charge, Config.SpawnOverhead: what x_w
+	// launching lanes cost through cdp.* with the launch server idle, so
+	// the estimate and the charge are one number (SPAWN Table II's
+	// 20210 + 1721·x on k20c-spawn). Values ≥ 0 set it apart from the
+	// charge (1721 and 20210 restore the old fixed Table II estimate).
 	OverheadA int64 `json:"overhead_a"`
 	OverheadB int64 `json:"overhead_b"`
 	MaxQueue  int64 `json:"max_queue"`
@@ -84,6 +104,13 @@ type Spawn struct {
 	// run, rather than how many were asked for). The paper says "average"
 	// and no more; docs/experiments.md measures both.
 	NCon string `json:"ncon"`
+	// NoTWarp is what a site decides while t_cta is known but t_warp is
+	// not yet (no window with a finished child warp has closed):
+	// "launch" (Algorithm 1's initialization, lines 2–3, extended to the
+	// other metric Equation 2 needs: with a metric still at its initial 0
+	// the controller launches) or "inline" (Algorithm 1 read literally:
+	// t_parent = workload·0 = 0 < t_child, the behaviour before).
+	NoTWarp string `json:"no_twarp"`
 }
 
 // DTBL holds the Aggregated Group Table parameters (DTBL §4).
@@ -216,6 +243,32 @@ type Config struct {
 // No launching lane, no cost.
 func (c CDP) APICost(x int64) int64 {
 	return c.ParamCost(x) + c.LaunchCost(x)
+}
+
+// LaunchCosts is cdp.* with its costs converted from cdp.clock_mhz to the
+// replay GPU's clock (each rounded half away from zero, as the presets'
+// time-defined costs are): the device-runtime costs the engine charges.
+// With cdp.clock_mhz 0 they are returned as they are.
+func (c Config) LaunchCosts() CDP {
+	d := c.CDP
+	from, to := d.ClockMHz, c.GPU.ClockMHz
+	if from == 0 || from == to {
+		return d
+	}
+	for _, f := range []*int64{&d.StreamCreate, &d.ParamB, &d.ParamA, &d.LaunchB, &d.LaunchA} {
+		*f = rescale(*f, from, to)
+	}
+	return d
+}
+
+// SpawnOverhead is SPAWN's t_overhead for a site of xw lanes: the
+// configured spawn.overhead_a·xw + spawn.overhead_b, or, when those are -1,
+// the engine's charge for xw launching lanes on an idle launch path.
+func (c Config) SpawnOverhead(xw int64) int64 {
+	if c.Spawn.OverheadA < 0 {
+		return c.LaunchCosts().APICost(xw)
+	}
+	return c.Spawn.OverheadA*xw + c.Spawn.OverheadB
 }
 
 // ParamCost is cudaGetParameterBuffer for x lanes: the part of a launch

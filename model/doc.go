@@ -51,13 +51,20 @@
 // # Device latencies
 //
 // The device-side costs are the papers' cycle counts and are the same in
-// every preset: they were measured on a K20c (DTBL Table 3) or used as-is by
+// every preset but for k20c-spawn's stream creation (cdp.* are converted
+// from cdp.clock_mhz's cycles to the preset's, keeping their duration): they were measured on a K20c (DTBL Table 3) or used as-is by
 // the SPAWN simulator, and no paper gives figures for the other GPUs.
 //
 //	lat.kernel_dispatch 283                  DTBL Table 3 (KMU → Kernel Distributor)
-//	cdp.stream_create   7165                 DTBL Table 3
+//	cdp.stream_create   7165                 DTBL Table 3; k20c-spawn: 0 (SPAWN Table II's
+//	                                         Ax + b is Table 3's parameter buffer and
+//	                                         cudaLaunchDevice alone)
 //	cdp.param_b/_a      8023 + 129·x         DTBL Table 3 (cudaGetParameterBuffer)
 //	cdp.launch_b/_a     12187 + 1592·x       DTBL Table 3 (cudaLaunchDevice)
+//	cdp.clock_mhz       706                  DTBL §5.1: Table 3 was measured "on the K20c
+//	                                         GPU with the clock() function"; the costs
+//	                                         above are converted from it to gpu.clock_mhz
+//	                                         as trace cycles are (0: no conversion)
 //	cdp.launch_servers  1                    DTBL §2.4 ("a path from each SMX to the
 //	                                         KMU"): each SM serves one call's
 //	                                         launch_a·x at a time (0: unlimited)
@@ -67,9 +74,13 @@
 //	                                         pool); 2048 is CUDA's
 //	                                         cudaLimitDevRuntimePendingLaunchCount
 //	                                         default, for the fixed pool alone
-//	spawn.overhead_b/_a 20210 + 1721·x       SPAWN Table II
+//	spawn.overhead_b/_a -1, -1               t_overhead is the engine's charge (cdp.*):
+//	                                         on k20c-spawn SPAWN Table II's 20210 + 1721·x
 //	spawn.window        1024                 SPAWN §IV-B (n_con, t_warp window)
 //	spawn.max_queue     65536                SPAWN §IV-A (CCQS size, Algorithm 1)
+//	spawn.no_twarp      launch               SPAWN Algorithm 1 lines 2–3 (launch while a
+//	                                         metric is still its initial 0; inline:
+//	                                         t_parent = 0 as line 2 literally gives)
 //	spawn.ncon          window               DESIGN §4 (n_con over the whole window;
 //	                                         busy: over cycles a child CTA runs)
 //	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)

@@ -9,8 +9,8 @@ import (
 
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 54 {
-		t.Errorf("%d keys, want 54 (one per leaf field of Config): %v", len(keys), keys)
+	if len(keys) != 56 {
+		t.Errorf("%d keys, want 56 (one per leaf field of Config): %v", len(keys), keys)
 	}
 	if !sort.StringsAreSorted(keys) {
 		t.Errorf("Keys not sorted: %v", keys)
@@ -83,7 +83,7 @@ func TestSetUnknownKey(t *testing.T) {
 		t.Fatal("Set(gpu.smz) succeeded")
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, `unknown key "gpu.smz"; valid keys: cdp.launch_a, cdp.launch_b, `) {
+	if !strings.HasPrefix(msg, `unknown key "gpu.smz"; valid keys: cdp.clock_mhz, cdp.launch_a, cdp.launch_b, `) {
 		t.Errorf("error = %q", msg)
 	}
 	for _, k := range Keys() {

@@ -70,7 +70,7 @@ func TestLoadErrors(t *testing.T) {
 		want       []string // substrings of the error
 	}{
 		{"unknown.json", "{\n \"gpu\": {\"smz\": 13},\n \"fpga\": {\"luts\": 1}\n}",
-			[]string{"unknown.json: unknown keys gpu.smz (line 2), fpga (line 3); valid keys: cdp.launch_a,"}},
+			[]string{"unknown.json: unknown keys gpu.smz (line 2), fpga (line 3); valid keys: cdp.clock_mhz, cdp.launch_a,"}},
 		{"one.json", `{"gpu": {"sms": 13, "bogus": 1}}`,
 			[]string{"one.json: unknown key gpu.bogus (line 1); valid keys:"}},
 		{"dup.json", "{\"gpu\": {\"sms\": 13,\n\"sms\": 14}}", []string{"dup.json:2: duplicate key gpu.sms"}},

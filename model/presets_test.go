@@ -11,19 +11,20 @@ import (
 // the policy knobs that do not depend on the GPU.
 var shared = map[string]string{
 	"lat.kernel_dispatch":     "283",
-	"cdp.stream_create":       "7165",
 	"cdp.param_b":             "8023",
 	"cdp.param_a":             "129",
 	"cdp.launch_b":            "12187",
 	"cdp.launch_a":            "1592",
 	"cdp.launch_servers":      "1",
+	"cdp.clock_mhz":           "706",
 	"cdp.pending_limit":       "0",
 	"launch.threshold":        "128",
 	"spawn.window":            "1024",
-	"spawn.overhead_a":        "1721",
-	"spawn.overhead_b":        "20210",
+	"spawn.overhead_a":        "-1",
+	"spawn.overhead_b":        "-1",
 	"spawn.max_queue":         "65536",
 	"spawn.ncon":              "window",
+	"spawn.no_twarp":          "launch",
 	"dtbl.agt_entries":        "1024",
 	"dtbl.agt_spill":          "140",
 	"io.ssd_mbps":             "500",
@@ -58,30 +59,35 @@ var perPreset = map[string]map[string]string{
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
 		"lat.host_issue": "2471", "lat.host_launch": "3530", "pagoda.spawn_cycles": "2471", "pagoda.sched_cycles": "706",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
+		"cdp.stream_create": "7165",
 	},
 	"k20c-spawn": {
 		"io.model": "none", "gpu.name": "k20c-spawn", "gpu.dram_gbps": "208", "gpu.sms": "13", "gpu.clock_mhz": "1400", "gpu.max_ctas_per_sm": "16",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
 		"lat.host_issue": "4900", "lat.host_launch": "7000", "pagoda.spawn_cycles": "4900", "pagoda.sched_cycles": "1400",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
+		"cdp.stream_create": "0",
 	},
 	"gk110-64": {
 		"io.model": "stages", "gpu.name": "gk110-64", "gpu.dram_gbps": "307.2", "gpu.sms": "64", "gpu.clock_mhz": "700", "gpu.max_ctas_per_sm": "8",
 		"gpu.max_threads_per_sm": "1024", "gpu.regs_per_sm": "32768", "gpu.smem_per_sm": "16384", "gpu.max_kernels": "32",
 		"lat.host_issue": "2450", "lat.host_launch": "3500", "pagoda.spawn_cycles": "2450", "pagoda.sched_cycles": "700",
 		"pagoda.mtbs_per_sm": "1", "pagoda.smem_per_mtb": "16384",
+		"cdp.stream_create": "7165",
 	},
 	"titanx": {
 		"io.model": "none", "gpu.name": "titanx", "gpu.dram_gbps": "336.5", "gpu.sms": "24", "gpu.clock_mhz": "1000", "gpu.max_ctas_per_sm": "32",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "98304", "gpu.max_kernels": "32",
 		"lat.host_issue": "3500", "lat.host_launch": "5000", "pagoda.spawn_cycles": "3500", "pagoda.sched_cycles": "1000",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "32768",
+		"cdp.stream_create": "7165",
 	},
 	"h100": {
 		"io.model": "none", "gpu.name": "h100", "gpu.dram_gbps": "3350", "gpu.sms": "132", "gpu.clock_mhz": "1755", "gpu.max_ctas_per_sm": "32",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "233472", "gpu.max_kernels": "128",
 		"lat.host_issue": "6143", "lat.host_launch": "8775", "pagoda.spawn_cycles": "6143", "pagoda.sched_cycles": "1755",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "32768",
+		"cdp.stream_create": "7165",
 	},
 }
 
@@ -171,6 +177,62 @@ func TestPresetUnknown(t *testing.T) {
 		_, err := Preset(name)
 		if err == nil || !strings.Contains(err.Error(), "unknown GPU preset") || !strings.Contains(err.Error(), "k20c-spawn") {
 			t.Errorf("Preset(%q) error = %v, want unknown preset listing presets", name, err)
+		}
+	}
+}
+
+// TestSpawnOverheadIsTableII checks that under k20c-spawn the SPAWN
+// controller's derived t_overhead and the engine's charge for x launching
+// lanes are one number: SPAWN Table II's 20210 + 1721·x in cycles of the
+// clock it was measured at, which is the charge itself with cdp.clock_mhz
+// = 0 and, at the default 706, each of Table 3's costs converted to 1400
+// MHz: 8023 → 15910, 129 → 256, 12187 → 24167, 1592 → 3157 (x·1400/706
+// rounded half up), so 40077 + 3413·x.
+func TestSpawnOverheadIsTableII(t *testing.T) {
+	c, err := Preset("k20c-spawn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		clock float64
+		a, b  int64
+	}{{0, 1721, 20210}, {1400, 1721, 20210}, {706, 3413, 40077}} {
+		c.CDP.ClockMHz = tc.clock
+		for x := int64(1); x <= 32; x++ {
+			want := tc.b + tc.a*x
+			if got := c.SpawnOverhead(x); got != want {
+				t.Errorf("cdp.clock_mhz=%v x=%d: t_overhead %d; want %d", tc.clock, x, got, want)
+			}
+			if got := c.LaunchCosts().APICost(x); got != want {
+				t.Errorf("cdp.clock_mhz=%v x=%d: engine charge %d; want %d", tc.clock, x, got, want)
+			}
+		}
+	}
+	c.Spawn.OverheadA, c.Spawn.OverheadB = 1, 2
+	if got := c.SpawnOverhead(3); got != 5 {
+		t.Errorf("set overhead 1·3+2: %d; want 5", got)
+	}
+}
+
+// TestLaunchCostsKeepTheirTime: on a preset at the measuring clock the
+// costs are Table 3's; elsewhere they keep their K20c duration.
+func TestLaunchCostsKeepTheirTime(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		want   CDP
+	}{
+		{"k20c", CDP{StreamCreate: 7165, ParamB: 8023, ParamA: 129, LaunchB: 12187, LaunchA: 1592}},
+		// ·700/706: 7104.1, 7954.8, 127.9, 12083.4, 1578.47 → nearest.
+		{"gk110-64", CDP{StreamCreate: 7104, ParamB: 7955, ParamA: 128, LaunchB: 12083, LaunchA: 1578}},
+	} {
+		c, err := Preset(tc.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := c.LaunchCosts()
+		got.ClockMHz, got.LaunchServers, got.PendingLimit = 0, 0, 0
+		if got != tc.want {
+			t.Errorf("%s: %+v; want %+v", tc.preset, got, tc.want)
 		}
 	}
 }

@@ -50,8 +50,6 @@ func (c Config) Validate() error {
 		{"cdp.launch_b", c.CDP.LaunchB},
 		{"cdp.launch_a", c.CDP.LaunchA},
 		{"launch.threshold", c.Launch.Threshold},
-		{"spawn.overhead_a", c.Spawn.OverheadA},
-		{"spawn.overhead_b", c.Spawn.OverheadB},
 		{"dtbl.agt_spill", c.DTBL.AGTSpill},
 		{"pagoda.spawn_cycles", c.Pagoda.SpawnCycles},
 		{"pagoda.sched_cycles", c.Pagoda.SchedCycles},
@@ -64,10 +62,12 @@ func (c Config) Validate() error {
 		v.atLeast(f.key, f.n, 0)
 		v.atMost(f.key, f.n, MaxCost)
 	}
+	v.launchClock(c)
 	v.atLeast("cdp.launch_servers", c.CDP.LaunchServers, 0)
 	v.atMost("cdp.launch_servers", c.CDP.LaunchServers, MaxLaunchServers)
 	v.atLeast("cdp.pending_limit", c.CDP.PendingLimit, 0)
 	v.atMost("cdp.pending_limit", c.CDP.PendingLimit, MaxPendingLimit)
+	v.spawnOverhead(c.Spawn)
 	v.atLeast("spawn.window", c.Spawn.Window, 1)
 	v.atLeast("spawn.max_queue", c.Spawn.MaxQueue, 1)
 	v.atLeast("dtbl.agt_entries", c.DTBL.AGTEntries, 1)
@@ -83,6 +83,9 @@ func (c Config) Validate() error {
 	}
 	if n := c.Spawn.NCon; n != "window" && n != "busy" {
 		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))
+	}
+	if n := c.Spawn.NoTWarp; n != "launch" && n != "inline" {
+		v.fail("spawn.no_twarp", fmt.Sprintf("is %q; want launch or inline", n))
 	}
 	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
 		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
@@ -193,5 +196,50 @@ func (v *validator) powerOfTwo(key string, n int64) {
 func (v *validator) buddy(key string, n int64) {
 	if n > 0 && (n%PagodaMinBlock != 0 || (n/PagodaMinBlock)&(n/PagodaMinBlock-1) != 0) {
 		v.fail(key, fmt.Sprintf("is %d; must be 0 or %d bytes times a power of two", n, PagodaMinBlock))
+	}
+}
+
+// spawnOverhead checks spawn.overhead_a and _b: both -1 (t_overhead is the
+// engine's charge) or both costs in [0, MaxCost].
+func (v *validator) spawnOverhead(s Spawn) {
+	a, b := s.OverheadA, s.OverheadB
+	switch {
+	case a == -1 && b != -1:
+		v.fail("spawn.overhead_b", fmt.Sprintf("is %d with spawn.overhead_a -1; both must be -1 (the engine's charge) or neither", b))
+		return
+	case a != -1 && b == -1:
+		v.fail("spawn.overhead_a", fmt.Sprintf("is %d with spawn.overhead_b -1; both must be -1 (the engine's charge) or neither", a))
+		return
+	}
+	if a == -1 {
+		return
+	}
+	for _, f := range []struct {
+		key string
+		n   int64
+	}{{"spawn.overhead_a", a}, {"spawn.overhead_b", b}} {
+		v.atLeast(f.key, f.n, 0)
+		v.atMost(f.key, f.n, MaxCost)
+	}
+}
+
+// launchClock checks cdp.clock_mhz: 0 (no conversion) or a clock in
+// [1, 1e6] MHz, at which every converted device-runtime cost stays within
+// MaxCost.
+func (v *validator) launchClock(c Config) {
+	f := c.CDP.ClockMHz
+	if f == 0 {
+		return
+	}
+	if !(f >= 1 && f <= 1e6) {
+		v.fail("cdp.clock_mhz", fmt.Sprintf("is %g; must be 0 (gpu.clock_mhz) or between 1 and 1e6", f))
+		return
+	}
+	d := c.LaunchCosts()
+	for _, n := range []int64{d.StreamCreate, d.ParamB, d.ParamA, d.LaunchB, d.LaunchA} {
+		if n > MaxCost {
+			v.fail("cdp.clock_mhz", fmt.Sprintf("is %g: at gpu.clock_mhz %g a cost of %d cycles exceeds %d", f, c.GPU.ClockMHz, n, int64(MaxCost)))
+			return
+		}
 	}
 }

@@ -26,16 +26,19 @@ func TestValidateRejects(t *testing.T) {
 		{"cdp.param_a", "-1", "cdp.param_a is -1; must be at least 0"},
 		{"cdp.launch_b", "-1", "cdp.launch_b is -1; must be at least 0"},
 		{"cdp.launch_a", "-1", "cdp.launch_a is -1; must be at least 0"},
+		{"cdp.clock_mhz", "0.5", "cdp.clock_mhz is 0.5; must be 0 (gpu.clock_mhz) or between 1 and 1e6"},
 		{"cdp.launch_servers", "-1", "cdp.launch_servers is -1; must be at least 0"},
 		{"cdp.launch_servers", "65", "cdp.launch_servers is 65; must be at most 64"},
 		{"cdp.pending_limit", "-1", "cdp.pending_limit is -1; must be at least 0"},
 		{"cdp.pending_limit", "1073741825", "cdp.pending_limit is 1073741825; must be at most 1073741824"},
 		{"launch.threshold", "-1", "launch.threshold is -1; must be at least 0"},
 		{"spawn.window", "0", "spawn.window is 0; must be at least 1"},
-		{"spawn.overhead_a", "-1", "spawn.overhead_a is -1; must be at least 0"},
-		{"spawn.overhead_b", "-1", "spawn.overhead_b is -1; must be at least 0"},
+		{"spawn.overhead_a", "5", "spawn.overhead_a is 5 with spawn.overhead_b -1; both must be -1 (the engine's charge) or neither"},
+		{"spawn.overhead_a", "-2", "spawn.overhead_a is -2 with spawn.overhead_b -1; both must be -1 (the engine's charge) or neither"},
+		{"spawn.overhead_b", "-2", "spawn.overhead_b is -2 with spawn.overhead_a -1; both must be -1 (the engine's charge) or neither"},
 		{"spawn.max_queue", "0", "spawn.max_queue is 0; must be at least 1"},
 		{"spawn.ncon", "all", `spawn.ncon is "all"; want window or busy`},
+		{"spawn.no_twarp", "cta", `spawn.no_twarp is "cta"; want launch or inline`},
 		{"dtbl.agt_entries", "0", "dtbl.agt_entries is 0; must be at least 1"},
 		{"dtbl.agt_entries", "1000", "dtbl.agt_entries is 1000; must be a power of two"},
 		{"dtbl.agt_spill", "-1", "dtbl.agt_spill is -1; must be at least 0"},
@@ -74,21 +77,27 @@ func TestValidateRejects(t *testing.T) {
 	}
 }
 
-// Every numeric key has a rule: setting any one of them to -1 is an error
-// that names that key, so a key added to Config without a rule fails here.
+// Every numeric key has a rule: setting any one of them to -1 (-2 where -1
+// is a documented value) is an error that names that key, so a key added to
+// Config without a rule fails here.
 func TestValidateCoversEveryNumericKey(t *testing.T) {
 	base, _ := Preset(DefaultPreset)
+	sentinel := map[string]bool{"spawn.overhead_a": true, "spawn.overhead_b": true}
 	for _, k := range Keys() {
 		if keyByName[k].kind.String() == "string" {
 			continue
 		}
 		c := base
-		if err := c.Set(k, "-1"); err != nil {
+		bad := "-1"
+		if sentinel[k] {
+			bad = "-2"
+		}
+		if err := c.Set(k, bad); err != nil {
 			t.Fatal(err)
 		}
 		err := c.Validate()
 		if err == nil || !strings.HasPrefix(err.Error(), k+" ") {
-			t.Errorf("%s=-1: Validate() = %v, want an error naming %s", k, err, k)
+			t.Errorf("%s=%s: Validate() = %v, want an error naming %s", k, bad, err, k)
 		}
 	}
 }

@@ -26,6 +26,7 @@ type ccqs struct {
 	warpSum float64 // child warp times finishing in the current window
 	warpN   int64
 	tWarp   float64 // mean child warp time of the last window that had any
+	warpOK  bool    // a window with a finished child warp has closed
 }
 
 // tCTA is the mean execution time of every finished child CTA.
@@ -46,6 +47,7 @@ func (q *ccqs) advance(now int64) {
 	q.nCon = q.windowNCon(q.nCon)
 	if q.warpN > 0 {
 		q.tWarp = q.warpSum / float64(q.warpN)
+		q.warpOK = true
 	}
 	q.cur++
 	q.area, q.busy, q.warpSum, q.warpN, q.last = 0, 0, 0, 0, end

@@ -12,12 +12,12 @@ import (
 // the work itself, and launches only when the child would be done first
 // and the queue has room.
 type spawn struct {
-	cfg model.Spawn
+	cfg model.Config
 	q   ccqs
 }
 
 func newSpawn(cfg model.Config) *spawn {
-	return &spawn{cfg: cfg.Spawn, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}}
+	return &spawn{cfg: cfg, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}}
 }
 
 // Decide implements replay.SiteDecider: Algorithm 1 per launching lane, in
@@ -26,7 +26,7 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 	q := &p.q
 	q.advance(s.Cycle)
 	xw := int64(len(s.Lanes))
-	overhead := float64(p.cfg.OverheadA*xw + p.cfg.OverheadB)
+	overhead := float64(p.cfg.SpawnOverhead(xw))
 	tCTA := q.tCTA()
 	for i, l := range s.Lanes {
 		x := int64(l.ChildCTAs)
@@ -34,12 +34,28 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 		parent := float64(l.Workload) * q.tWarp
 		n, nCon := q.n, q.nCon
 		d := replay.Inline
-		if tCTA == 0 || (child <= parent && q.n+x <= p.cfg.MaxQueue) {
+		if p.noEstimate(tCTA) || (child <= parent && q.n+x <= p.cfg.Spawn.MaxQueue) {
 			d = replay.Launch
 			q.launched(x)
 		}
 		out[i] = replay.Verdict{Decision: d, EstChildCycles: &child, EstParentCycles: &parent, QueuedCTAs: &n, ConcurrentCTAs: &nCon}
 	}
+}
+
+// noEstimate is Algorithm 1's initialization, lines 2–3: "if t_cta = 0
+// then Spawn child kernel" — "Initially, it decides to launch child
+// kernels because there is no CTAs in CCQS" (§IV-A). t_warp is
+// "calculated in a windowed fashion" (§IV-B) and, like every metric,
+// "initialized to 0", so after the first child CTA finishes it is still 0
+// until that CTA's window closes, and Equation 2 would give t_parent = 0:
+// every site would inline on a metric not yet measured. With
+// spawn.no_twarp=launch the initialization covers it too (the paper's own
+// account of SSSP-graph500, "by the time the first child kernel finishes
+// and updates the metrics, SPAWN had already ... launched all the child
+// kernels", is of a controller that launches until it has measurements);
+// inline keeps line 2 literal.
+func (p *spawn) noEstimate(tCTA float64) bool {
+	return tCTA == 0 || (!p.q.warpOK && p.cfg.Spawn.NoTWarp == "launch")
 }
 
 // CTAStarted implements replay.Observer: CCQS counts child CTAs only.
@@ -61,7 +77,7 @@ func init() {
 		Name:   "spawn",
 		Doc:    "the SPAWN controller launches a child only when it is estimated to finish before the parent could do the work",
 		Source: "SPAWN §IV, Algorithm 1",
-		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon", "cdp.launch_servers", "cdp.pending_limit"},
+		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon", "spawn.no_twarp", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit"},
 		New: func(cfg model.Config) replay.Policy {
 			p := newSpawn(cfg)
 			return replay.Policy{Name: "spawn", Sites: p, Observer: p}

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"github.com/gpureplay/gpureplay/model"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/replay"
@@ -115,12 +116,19 @@ func decideSpawn(p *spawn, cycle int64, lanes ...replay.Lane) []replay.Verdict {
 }
 
 // Algorithm 1's rules, with the CCQS state set by hand: t_cta = 1000,
-// n_con = 2, t_warp = 100, n = 10; one lane, so t_overhead = 21931.
+// n_con = 2, t_warp = 100, n = 10; one lane on k20c-spawn with its costs
+// in cycles of its own clock (cdp.clock_mhz = 0), so t_overhead is the
+// engine's charge there, Table II's 20210 + 1721 = 21931.
 func TestSpawnDecisions(t *testing.T) {
-	cfg := k20c(t)
+	cfg, err := model.Preset("k20c-spawn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.CDP.ClockMHz = 0
 	fresh := func() *spawn {
 		p := newSpawn(cfg)
 		p.q.finished, p.q.ctaSum, p.q.nCon, p.q.tWarp, p.q.n = 1, 1000, 2, 100, 10
+		p.q.warpOK = true
 		return p
 	}
 	// t_child = 21931 + (2+10)·1000/2 = 27931.
@@ -138,7 +146,7 @@ func TestSpawnDecisions(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := fresh()
-		p.cfg.MaxQueue = c.queue
+		p.cfg.Spawn.MaxQueue = c.queue
 		v := decideSpawn(p, 0, replay.Lane{Workload: c.workload, ChildCTAs: c.ctas})[0]
 		if v.Decision != c.want {
 			t.Errorf("%s: got %s (t_child %.0f, t_parent %.0f)", c.name, v.Decision, *v.EstChildCycles, *v.EstParentCycles)
@@ -149,5 +157,28 @@ func TestSpawnDecisions(t *testing.T) {
 	p := newSpawn(cfg)
 	if v := decideSpawn(p, 0, replay.Lane{Workload: 0, ChildCTAs: 5})[0]; v.Decision != replay.Launch || p.q.n != 5 {
 		t.Errorf("t_cta = 0: got %s, n = %d; want launch and n = 5", v.Decision, p.q.n)
+	}
+}
+
+// With t_cta known and no t_warp yet, spawn.no_twarp decides: launch (the
+// initialization of Algorithm 1 covering t_warp) or inline (line 2 read
+// literally, t_parent = 0).
+func TestSpawnWithoutTWarp(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want replay.Decision
+	}{{"launch", replay.Launch}, {"inline", replay.Inline}} {
+		cfg := k20c(t)
+		cfg.Spawn.NoTWarp = tc.mode
+		p := newSpawn(cfg)
+		p.q.finished, p.q.ctaSum = 1, 1000
+		v := decideSpawn(p, 0, replay.Lane{Workload: 1000, ChildCTAs: 1})[0]
+		if v.Decision != tc.want || *v.EstParentCycles != 0 {
+			t.Errorf("no_twarp=%s: %s (t_parent %v); want %s with t_parent 0", tc.mode, v.Decision, *v.EstParentCycles, tc.want)
+		}
+		p.q.warpOK, p.q.tWarp = true, 100 // with t_warp: Equation 2 decides
+		if v := decideSpawn(p, 0, replay.Lane{Workload: 1000, ChildCTAs: 1})[0]; v.Decision != replay.Launch {
+			t.Errorf("no_twarp=%s with t_warp: %s; want launch (t_parent 100000 >= t_child)", tc.mode, v.Decision)
+		}
 	}
 }

@@ -195,7 +195,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		e.placer = &RoundRobin{}
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
-	e.launch = newLaunchPath(e.cfg.CDP, len(e.sms))
+	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {

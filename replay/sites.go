@@ -220,7 +220,7 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 			return siteCost{}, false
 		}
 	}
-	front := max(se.e.cfg.CDP.ParamCost(launched+coalesced), search)
+	front := max(se.e.launch.cdp.ParamCost(launched+coalesced), search)
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime}, true
 }
 

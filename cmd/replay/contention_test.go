@@ -31,11 +31,14 @@ var beforeContention = map[string]struct {
 // model.contention=off reproduces the tables of the replay before the
 // model, byte for byte in every column they had, on the shipped sample
 // (whose CTAs record demands the model would otherwise act on); with
-// cdp.launch_servers=0, since the launch servers came after it.
+// cdp.launch_servers=0, since the launch servers came after it, and
+// SPAWN's fixed Table II estimate (spawn.overhead_a=1721,
+// spawn.overhead_b=20210), which later became the engine's charge.
 func TestContentionOffIsTheOldReplay(t *testing.T) {
 	dir := t.TempDir()
 	code, _, stderr := replayCmd(t, "--policy=cdp,flat,threshold,dtbl,spawn", "--set", "launch.threshold=64",
-		"--set", "model.contention=off", "--set", "cdp.launch_servers=0", "--format=csv", "--out", dir, sample)
+		"--set", "model.contention=off", "--set", "cdp.launch_servers=0",
+		"--set", "spawn.overhead_a=1721", "--set", "spawn.overhead_b=20210", "--format=csv", "--out", dir, sample)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -55,7 +55,7 @@ func TestTimelineOfASite(t *testing.T) {
 	out := filepath.Join(dir, "site.json")
 	code, _, stderr := replayCmd(t, "--policy=cdp", "--timeline", out, "--quiet",
 		"--set", "gpu.sms=1", "--set", "gpu.issue_width=2", "--set", "gpu.clock_mhz=1000", "--set", "lat.host_issue=10", "--set", "lat.host_launch=0", "--set", "lat.kernel_dispatch=0",
-		"--set", "cdp.param_b=100", "--set", "cdp.param_a=0", "--set", "cdp.launch_b=0", "--set", "cdp.launch_a=0", "--set", "cdp.stream_create=0", in)
+		"--set", "cdp.param_b=100", "--set", "cdp.param_a=0", "--set", "cdp.launch_b=0", "--set", "cdp.launch_a=0", "--set", "cdp.stream_create=0", "--set", "cdp.clock_mhz=0", in)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
