@@ -91,6 +91,12 @@ func amrMaxDepth(cells, ratio int) int {
 // the same block shape, as in the DTBL paper's AMR (its Figure 2a), where
 // the aggregated groups coalesce with the host-launched kernel itself. The
 // kernels follow the mesh's links, so they have no access records.
+//
+// Launch-site times: an amr_refine thread holds one cell; it evaluates
+// the cell and claims its sub-cells like every refining lane, then
+// launches or evaluates the sub-cells in a loop, so a warp's launching
+// lanes all reach their launch at amrCellCycles + amrRefineCycles, one
+// warp-level site (see the package doc).
 func runAMR(p Params, out trace.Sink) error {
 	cfg, err := parseAMR(p)
 	if err != nil {

@@ -33,6 +33,12 @@ func init() {
 // copies (graph in, levels out), so there are no memcpy records. The kernels
 // index col_indices through row_offsets, so they have no access records:
 // CRCS treats them as irregular, as that paper's profiler would.
+//
+// Launch-site times: a bfs_level thread holds one frontier vertex and, in
+// the original kernel, loads its extent, then either launches (degree above
+// site_threshold) or loops over its edges; the warp's launching lanes take
+// that branch together, so all of them reach their launch at
+// levelBaseCycles, one warp-level site (see the package doc).
 func runBFS(p Params, out trace.Sink) error {
 	cfg, err := parseGraphKernel(p, "kron", "citation")
 	if err != nil {

@@ -28,4 +28,35 @@
 //     descendants come before the next host launch, and a parent's CTA
 //     records all come before its children's records, so a reader holds one
 //     host kernel's family in flight.
+//
+// # Launch-site times
+//
+// A device launch record's parent.at is the cycle of the parent warp's own
+// run at which the launching lane reaches its launch, derived from the
+// generator's cost model and the loop structure of the original CDP code:
+//
+//   - Where a thread holds several work items and launches from inside its
+//     loop over them (sa: a thread maps its section's reads one after
+//     another), a lane's site is at the cycle the loop reaches that item:
+//     the cost of the steps before it, each step waiting for the warp's
+//     slowest lane, as SIMT runs a loop whose trip counts differ across
+//     lanes. A warp's sites are then spread and ordered as its loop
+//     reaches them.
+//   - Where a thread holds one work item (bfs, sssp, gc: a frontier or
+//     worklist vertex; join: an S tuple; spmm: a row of A; amr: a cell;
+//     mandel: a tile), the original kernel is `if (work > threshold)
+//     launch; else loop over the work;` after a prologue every lane runs
+//     in step (load the item and its extent; mandel: walk the tile's
+//     border, the warp waiting for its longest walk). All of a warp's
+//     launching lanes take the launch branch together, so SIMT executes
+//     the launch once for all of them at one cycle: one warp-level site
+//     (docs/model.md, "Launch sites"), whose device-runtime cost already
+//     grows with its lane count (cdp.launch_a·x). Spreading these lanes
+//     over distinct cycles would split one call into x calls, each paying
+//     the fixed cost, which the original does not. The grid has a thread
+//     per item, as the generated kernels declare it, so no thread has a
+//     second item whose loop could spread its warp's sites.
+//
+// Each generator's run function says which case it is and which cost
+// constant sets at.
 package samples

@@ -30,6 +30,11 @@ func init() {
 // each followed by its CTAs and then, in (cta, warp, lane) order, the
 // gc_color_child of each launch site. The kernels index col_indices through
 // row_offsets, so they have no access records (irregular for CRCS).
+//
+// Launch-site times: a gc_color thread holds one worklist vertex and
+// launches or scans its neighbours in a loop after the same prologue on
+// every lane, so a warp's launching lanes all reach their launch at
+// gcBaseCycles, one warp-level site (see the package doc).
 func runGC(p Params, out trace.Sink) error {
 	cfg, err := parseGraphKernel(p, "kron", "citation")
 	if err != nil {

@@ -72,6 +72,11 @@ func parseJoin(p Params) (c joinConfig, err error) {
 // launch site after its CTAs. All are host-launched into stream 0. The
 // kernels reach the table through hashed keys, so they have no access
 // records.
+//
+// Launch-site times: a join_probe thread holds one S tuple and, once it
+// has hashed it and loaded its bucket's offsets, launches or scans the
+// bucket in a loop, so a warp's launching lanes all reach their launch at
+// joinProbeBaseCycles, one warp-level site (see the package doc).
 func runJoin(p Params, out trace.Sink) error {
 	cfg, err := parseJoin(p)
 	if err != nil {

@@ -77,6 +77,12 @@ func parseMandel(p Params) (c mandelConfig, err error) {
 // children. The whole recursion is resolved first, since a site's inline
 // cost is the cost of its whole subtree. Like the other DP generators',
 // the kernels have no access records: CRCS treats them as irregular.
+//
+// Launch-site times: a tile thread walks its tile's border, the warp
+// waiting for its longest walk, then branches on the result; the launching
+// lanes' branch runs first, so all of a warp's sites are at the end of the
+// border walk (mandelTileWarpCycles's at), one warp-level site (see the
+// package doc).
 func runMandel(p Params, out trace.Sink) error {
 	cfg, err := parseMandel(p)
 	if err != nil {

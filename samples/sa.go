@@ -84,6 +84,14 @@ func parseSA(p Params) (c saConfig, err error) {
 // order the sa_verify child of each read with more candidates than
 // site_threshold. The kernels reach the reference through candidate
 // positions, so they have no access records (irregular for CRCS).
+//
+// Launch-site times: an sa_section thread maps its section's reads in a
+// loop, launching for each read with more candidates than site_threshold,
+// so a lane's site is at the cycle its loop reaches that read: the steps
+// before it (each the warp's slowest seed lookup plus its longest inline
+// verification) plus this step's lookup (saSectionWarpCycles). A warp's
+// sites are spread and ordered as the loop reaches them (see the package
+// doc).
 func runSA(p Params, out trace.Sink) error {
 	cfg, err := parseSA(p)
 	if err != nil {

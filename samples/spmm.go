@@ -94,6 +94,11 @@ func parseSpMM(p Params) (c spmmConfig, err error) {
 // cost model a row's work depends on how many nonzeros it has, not where
 // they are. The kernels gather B through A's column indices, so they have
 // no access records (irregular for CRCS).
+//
+// Launch-site times: an spmm_row thread holds one row of A and, once it
+// has loaded the row's extent, launches or loops over its nonzeros, so a
+// warp's launching lanes all reach their launch at spmmRowBaseCycles, one
+// warp-level site (see the package doc).
 func runSpMM(p Params, out trace.Sink) error {
 	cfg, err := parseSpMM(p)
 	if err != nil {

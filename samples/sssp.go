@@ -66,6 +66,11 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 // (cta, warp, lane) order, the sssp_relax_child of each launch site. Like
 // bfs's kernels these index through row_offsets, so they have no access
 // records (irregular for CRCS).
+//
+// Launch-site times: an sssp_relax thread holds one worklist vertex and
+// launches or relaxes its edges in a loop after the same prologue on every
+// lane, so a warp's launching lanes all reach their launch at
+// ssspBaseCycles, one warp-level site (see the package doc).
 func runSSSP(p Params, out trace.Sink) error {
 	cfg, err := parseSSSP(p)
 	if err != nil {
