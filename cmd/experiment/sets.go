@@ -237,7 +237,7 @@ var pagodaBenchmarks = []benchmark{
 	{name: "conv", gen: "tasks", params: []string{"kind=conv", "count=32768"}, paper: "CONV"},
 	{name: "dct", gen: "tasks", params: []string{"kind=dct", "count=32768"}, paper: "DCT: low (copy bound)"},
 	{name: "mm", gen: "tasks", params: []string{"kind=matmul", "count=32768"}, paper: "MM"},
-	{name: "slud", gen: "tasks", params: []string{"kind=slud", "count=32768"}, paper: "SLUD (no GeMTC version)"},
+	{name: "slud", gen: "tasks", params: []string{"kind=slud", "count=279552"}, paper: "SLUD (no GeMTC version)"},
 	{name: "3des", gen: "tasks", params: []string{"kind=3des", "count=32768"}, paper: "3DES: GeMTC < HyperQ (irregular)"},
 	{name: "mpe", gen: "tasks", params: []string{"kind=mixed", "count=32768"}, paper: "MPE"},
 }
