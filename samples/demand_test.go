@@ -93,7 +93,7 @@ func TestTasksWithoutSharedMemory(t *testing.T) {
 		{"on", 20472, 2048, 0.75},
 		{"off", 21496, 0, 0.25},
 	} {
-		recs := generate(t, "tasks", "kind=matmul", "threads=256", "count=1", "smem="+tc.smem)
+		recs := generate(t, "tasks", "kind=matmul", "threads=256", "count=1", "work=model", "smem="+tc.smem)
 		for _, r := range recs {
 			switch r := r.(type) {
 			case *trace.Kernel:
