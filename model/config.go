@@ -117,6 +117,15 @@ type Spawn struct {
 type DTBL struct {
 	AGTEntries int64 `json:"agt_entries"`
 	AGTSpill   int64 `json:"agt_spill"`
+	// Fallback is how an aggregated group's launch command is handled:
+	// "dispatch" (DTBL §4.2: the SMX scheduler matches the group against
+	// the Kernel Distributor when the command arrives, after its parameter
+	// buffer, and with no eligible kernel "the aggregated group is launched
+	// as a new device kernel", through the KMU and lat.kernel_dispatch) or
+	// "instant" (matched at the site; with no eligible kernel the group
+	// takes a Kernel Distributor entry at the site's cycle, the behaviour
+	// before).
+	Fallback string `json:"fallback"`
 }
 
 // IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).
