@@ -126,6 +126,15 @@ type DTBL struct {
 	// takes a Kernel Distributor entry at the site's cycle, the behaviour
 	// before).
 	Fallback string `json:"fallback"`
+	// SpillLoads is when a spilled group's metadata is loaded from global
+	// memory, each load costing agt_spill: "cta" (DTBL §4.3: "If a free
+	// entry is found, there will be zero cost for the SMX scheduler to load
+	// the aggregated group information when it is scheduled. Otherwise the
+	// SMX scheduler will have to load the information from the global
+	// memory"; the scheduler keeps nothing of a spilled group on chip, so
+	// every CTA it distributes from the group waits for the load) or
+	// "first" (the group's first CTA only, the behaviour before).
+	SpillLoads string `json:"spill_loads"`
 }
 
 // IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).

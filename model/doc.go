@@ -87,6 +87,9 @@
 //	dtbl.fallback       dispatch             DTBL §4.2 (match when the command arrives;
 //	                                         none: a new kernel through the KMU and
 //	                                         lat.kernel_dispatch); instant: the behaviour before
+//	dtbl.spill_loads    cta                  DTBL §4.3 (a spilled group's metadata loaded
+//	                                         for each CTA the scheduler distributes);
+//	                                         first: its first CTA only, the behaviour before
 //	dtbl.agt_spill      140                  DESIGN §4: a fixed cost for the global-memory
 //	                                         load DTBL §4.3 says "is dependent on the
 //	                                         global memory traffic"
