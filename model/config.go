@@ -117,6 +117,24 @@ type Spawn struct {
 type DTBL struct {
 	AGTEntries int64 `json:"agt_entries"`
 	AGTSpill   int64 `json:"agt_spill"`
+	// Fallback is how an aggregated group's launch command is handled:
+	// "dispatch" (DTBL §4.2: the SMX scheduler matches the group against
+	// the Kernel Distributor when the command arrives, after its parameter
+	// buffer, and with no eligible kernel "the aggregated group is launched
+	// as a new device kernel", through the KMU and lat.kernel_dispatch) or
+	// "instant" (matched at the site; with no eligible kernel the group
+	// takes a Kernel Distributor entry at the site's cycle, the behaviour
+	// before).
+	Fallback string `json:"fallback"`
+	// SpillLoads is when a spilled group's metadata is loaded from global
+	// memory, each load costing agt_spill: "cta" (DTBL §4.3: "If a free
+	// entry is found, there will be zero cost for the SMX scheduler to load
+	// the aggregated group information when it is scheduled. Otherwise the
+	// SMX scheduler will have to load the information from the global
+	// memory"; the scheduler keeps nothing of a spilled group on chip, so
+	// every CTA it distributes from the group waits for the load) or
+	// "first" (the group's first CTA only, the behaviour before).
+	SpillLoads string `json:"spill_loads"`
 }
 
 // IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).

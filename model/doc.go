@@ -84,6 +84,12 @@
 //	spawn.ncon          window               DESIGN §4 (n_con over the whole window;
 //	                                         busy: over cycles a child CTA runs)
 //	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)
+//	dtbl.fallback       dispatch             DTBL §4.2 (match when the command arrives;
+//	                                         none: a new kernel through the KMU and
+//	                                         lat.kernel_dispatch); instant: the behaviour before
+//	dtbl.spill_loads    cta                  DTBL §4.3 (a spilled group's metadata loaded
+//	                                         for each CTA the scheduler distributes);
+//	                                         first: its first CTA only, the behaviour before
 //	dtbl.agt_spill      140                  DESIGN §4: a fixed cost for the global-memory
 //	                                         load DTBL §4.3 says "is dependent on the
 //	                                         global memory traffic"

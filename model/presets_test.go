@@ -27,6 +27,8 @@ var shared = map[string]string{
 	"spawn.no_twarp":          "launch",
 	"dtbl.agt_entries":        "1024",
 	"dtbl.agt_spill":          "140",
+	"dtbl.fallback":           "dispatch",
+	"dtbl.spill_loads":        "cta",
 	"io.ssd_mbps":             "500",
 	"io.pcie_gbps":            "15.75",
 	"io.page_bytes":           "4096",

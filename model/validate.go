@@ -84,6 +84,12 @@ func (c Config) Validate() error {
 	if n := c.Spawn.NCon; n != "window" && n != "busy" {
 		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))
 	}
+	if f := c.DTBL.Fallback; f != "dispatch" && f != "instant" {
+		v.fail("dtbl.fallback", fmt.Sprintf("is %q; want dispatch or instant", f))
+	}
+	if l := c.DTBL.SpillLoads; l != "cta" && l != "first" {
+		v.fail("dtbl.spill_loads", fmt.Sprintf("is %q; want cta or first", l))
+	}
 	if n := c.Spawn.NoTWarp; n != "launch" && n != "inline" {
 		v.fail("spawn.no_twarp", fmt.Sprintf("is %q; want launch or inline", n))
 	}

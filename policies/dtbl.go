@@ -31,7 +31,7 @@ func init() {
 		Name:   "dtbl",
 		Doc:    "launch sites become aggregated groups coalesced into an eligible running kernel (same name and block shape), else device kernels",
 		Source: "DTBL §4",
-		Keys:   []string{"dtbl.agt_entries", "dtbl.agt_spill", "cdp.param_a", "cdp.param_b", "cdp.clock_mhz", "cdp.pending_limit"},
+		Keys:   []string{"dtbl.agt_entries", "dtbl.agt_spill", "dtbl.fallback", "dtbl.spill_loads", "cdp.param_a", "cdp.param_b", "cdp.clock_mhz", "cdp.pending_limit"},
 		New:    func(model.Config) replay.Policy { return replay.Policy{Name: "dtbl", Sites: dtbl{}} },
 	})
 }

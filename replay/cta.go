@@ -50,8 +50,9 @@ type warpRun struct {
 
 // place puts k's next CTA on SM i, reserving its resources: native CTAs
 // first, then those of coalesced groups in FIFO order. It starts at once
-// unless a spilled group's metadata must be loaded first or the policy's
-// gate holds it.
+// unless a spilled group's metadata must be loaded first (for every CTA
+// of the group under dtbl.spill_loads=cta, for its first under first) or
+// the policy's gate holds it.
 func (e *engine) place(k *Kernel, i int) {
 	s := &e.sms[i]
 	e.occ.change(s, e.now)
@@ -72,7 +73,7 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	if c.g != nil && c.g.spilled && c.idx == 0 {
+	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == "cta") {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
 		return
 	}

@@ -318,7 +318,7 @@ func (e *engine) fire(ev eventq.Event) {
 	case evStart:
 		e.tryStart(e.runs[ev.Ref])
 	case evJoin:
-		e.join(e.gslots.take(ev.Ref))
+		e.arriveGroup(e.gslots.take(ev.Ref))
 	case evCopyDone:
 		e.copyDone(e.kernelOf(ev))
 	case evPageReady:

@@ -4,15 +4,17 @@ package replay
 // part of an eligible kernel instead of as a kernel of their own. Its CTAs
 // join the target's pool after the target's native CTAs and earlier groups.
 type group struct {
-	id      uint64   // the child kernel's id in the trace: the group's id in the tables
-	src     *Kernel  // the child as the trace describes it: its CTA costs
-	target  *Kernel  // the kernel the group coalesced into
-	owner   launcher // who launched it, and waits for it
-	next    uint64   // next CTA index to place
-	done    uint64   // CTAs finished
-	kids    int      // work its CTAs launched, not complete
-	agtSlot int      // Aggregated Group Table entry held, -1 when spilled to memory
-	spilled bool     // its first CTA pays dtbl.agt_spill to load the group's metadata
+	id       uint64   // the child kernel's id in the trace: the group's id in the tables
+	src      *Kernel  // the child as the trace describes it: its CTA costs
+	target   *Kernel  // the kernel the group coalesced into
+	owner    launcher // who launched it, and waits for it
+	next     uint64   // next CTA index to place
+	done     uint64   // CTAs finished
+	kids     int      // work its CTAs launched, not complete
+	hwTID    uint64   // the launching thread's hardware index: its AGT hash
+	agtSlot  int      // Aggregated Group Table entry held, -1 when spilled to memory
+	launched bool     // sent by command with a launch verdict at its site
+	spilled  bool     // its first CTA pays dtbl.agt_spill to load the group's metadata
 }
 
 // agt is the Aggregated Group Table: a fixed number of on-chip entries
@@ -46,17 +48,82 @@ func (a *agt) free(i int) {
 // CTAs become schedulable at joinAt, when the launch command reaches the
 // SMX scheduler.
 func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
-	g := &group{id: l.child.id, src: l.child, target: target, owner: launcherOf(c)}
-	g.agtSlot = e.agt.take(e.hwThread(c, int(l.warp), int(l.lane)))
+	g := e.newGroup(c, l)
+	e.attach(g, target)
+	e.scheduleGroup(joinAt, g)
+}
+
+// command sends a launching lane's aggregated group to the SMX scheduler,
+// which matches it against the Kernel Distributor when it arrives, at
+// arriveAt (dtbl.fallback=dispatch): DTBL §4.2, "the SMX scheduler receives
+// the aggregation operation command and attempts to match the newly
+// launched aggregated groups with the existing kernels" — after the
+// parameters are loaded to the parameter buffer. Nothing is pinned
+// meanwhile; the launching kernel waits for the group from now on.
+// launched says whether the site's verdict was a launch (no eligible
+// kernel then), so the summary's counts can follow what happens instead.
+func (e *engine) command(c *ctaRun, l siteRec, arriveAt int64, launched bool) {
+	g := e.newGroup(c, l)
+	g.launched = launched
+	l.child.launchCycle = e.now
+	e.scheduleGroup(arriveAt, g)
+}
+
+// newGroup is the aggregated group a launching lane's child becomes; its
+// launcher waits for it from now on.
+func (e *engine) newGroup(c *ctaRun, l siteRec) *group {
+	g := &group{id: l.child.id, src: l.child, owner: launcherOf(c), hwTID: e.hwThread(c, int(l.warp), int(l.lane)), agtSlot: -1}
+	e.adopt(g.owner)
+	return g
+}
+
+// attach coalesces g into target: it takes its Aggregated Group Table
+// entry (or spills), and the target cannot complete until it has.
+func (e *engine) attach(g *group, target *Kernel) {
+	g.target = target
+	g.agtSlot = e.agt.take(g.hwTID)
 	g.spilled = g.agtSlot < 0
 	if target.pool == nil {
 		target.pool = &pool{}
 	}
 	target.pool.open++
 	target.pool.coalesced++
-	e.adopt(g.owner)
 	e.stats.Coalesced++
-	e.scheduleGroup(joinAt, g)
+}
+
+// arriveGroup is a group's launch command reaching the SMX scheduler.
+// A group matched at its site joins its target; one sent by command is
+// matched now, and with no eligible kernel is launched as a new device
+// kernel (DTBL §4.2: "If none are found, the aggregated group is launched
+// as a new device kernel"): it goes to the KMU and pays
+// lat.kernel_dispatch like any kernel, with no cudaLaunchDevice call and
+// no stream creation (DTBL Table 3 marks only those "CDP only").
+func (e *engine) arriveGroup(g *group) {
+	if g.target == nil {
+		t := e.sites.match(g)
+		if t == nil {
+			e.launchGroupKernel(g)
+			return
+		}
+		if g.launched {
+			e.stats.Launched--
+		}
+		e.attach(g, t)
+	}
+	e.join(g)
+}
+
+// launchGroupKernel launches an unmatched group's child as a device
+// kernel now; its launcher already waits for it.
+func (e *engine) launchGroupKernel(g *group) {
+	child := g.src
+	e.launchPending(child)
+	child.owner = g.owner
+	e.stats.DeviceKernels++
+	if !g.launched {
+		e.stats.Launched++
+	}
+	e.arrive(child)
 }
 
 // hwThread is the launching thread's hardware thread index on its SM: the

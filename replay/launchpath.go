@@ -35,7 +35,7 @@ type launchWait struct {
 
 // launchReq is one lane's launch at a site.
 type launchReq struct {
-	child    *Kernel
+	lane     siteRec
 	hardware bool // DTBL's launch hardware, not the device runtime
 }
 

@@ -14,6 +14,7 @@ type siteEngine struct {
 	site    Site        // reused for every site
 	verdict []Verdict   // reused for every site
 	reqs    []launchReq // a held site's launches, reused
+	arrival Site        // a group command's match at arrival, reused
 }
 
 func newSiteEngine(e *engine, d SiteDecider) siteEngine {
@@ -84,7 +85,7 @@ func (se *siteEngine) release(lw *launchWait) {
 	cost := lw.cost
 	cost.launch = se.launchEnd(c, cost)
 	for _, r := range lw.reqs {
-		se.launchOne(c, r.child, r.hardware, cost)
+		se.launchOne(c, r.lane, r.hardware, cost)
 	}
 	wr := &c.warps[w]
 	wr.shift += e.now - lw.since + cost.launch + cost.inline
@@ -142,11 +143,15 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 		switch v.Decision {
 		case Launch:
 			if held {
-				se.reqs = append(se.reqs, launchReq{child: lanes[i].child, hardware: v.Hardware})
+				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware})
 				continue
 			}
-			se.launchOne(c, lanes[i].child, v.Hardware, cost)
+			se.launchOne(c, lanes[i], v.Hardware, cost)
 		case Coalesce:
+			if e.cfg.DTBL.Fallback == "dispatch" {
+				e.command(c, lanes[i], e.now+cost.front, false)
+				continue
+			}
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
 		case Inline:
 			e.body.forget(lanes[i].child)
@@ -170,14 +175,37 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost) int64 {
 	return e.launch.serve(c.sm, e.now+cost.front, cost.runtime) - e.now
 }
 
-// launchOne makes one lane's launch now, at a site costing cost.
-func (se *siteEngine) launchOne(c *ctaRun, child *Kernel, hardware bool, cost siteCost) {
+// launchOne makes one lane's launch now, at a site costing cost. A
+// launch by DTBL's hardware is an aggregated group's command under
+// dtbl.fallback=dispatch, matched when it arrives.
+func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost) {
 	e := se.e
-	if hardware {
-		e.launchHardware(launcherOf(c), child, e.now+cost.front)
-		return
+	switch {
+	case hardware && e.cfg.DTBL.Fallback == "dispatch":
+		e.command(c, l, e.now+cost.front, true)
+	case hardware:
+		e.launchHardware(launcherOf(c), l.child, e.now+cost.front)
+	default:
+		e.launchChild(launcherOf(c), l.child, e.now+cost.launch)
 	}
-	e.launchChild(launcherOf(c), child, e.now+cost.launch)
+}
+
+// match asks the policy, now, for the kernel group g's launching lane
+// would coalesce into: the SMX scheduler's match when the group's command
+// arrives. Nil when the policy finds none (or would not coalesce).
+func (se *siteEngine) match(g *group) *Kernel {
+	e := se.e
+	l := g.src
+	s := &se.arrival
+	*s = Site{Cycle: e.now, Lanes: append(s.Lanes[:0], Lane{
+		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
+	}), KD: e.kd}
+	var out [1]Verdict
+	se.decider.Decide(s, out[:])
+	if out[0].Decision != Coalesce {
+		return nil
+	}
+	return out[0].Target
 }
 
 // siteCost is what a warp pays at a site, in cycles from reaching it (or,
