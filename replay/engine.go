@@ -275,14 +275,19 @@ func (e *engine) nextPage() {
 // loop fires events in (cycle, tie key) order until none are left.
 func (e *engine) loop() error {
 	var batch int
+	fired := false // an event has fired since the last settle
 	for e.q.Len() > 0 {
 		ev := e.q.Pop()
-		e.now = ev.At
-		e.fire(ev)
+		if !e.stale(ev) {
+			e.now = ev.At
+			e.fire(ev)
+			fired = true
+		}
 		if e.err != nil {
 			return e.err
 		}
-		if e.q.Len() == 0 || e.q.Peek() != e.now {
+		if fired && (e.q.Len() == 0 || e.q.Peek() != e.now) {
+			fired = false
 			e.settle()
 			if e.err != nil {
 				return e.err
@@ -301,6 +306,13 @@ func (e *engine) loop() error {
 		return e.deadlock()
 	}
 	return nil
+}
+
+// stale reports whether ev is a contention wake-up the model has since
+// superseded: it does nothing, so it neither moves the clock (a run's
+// makespan is its last event's cycle) nor ends a cycle.
+func (e *engine) stale(ev eventq.Event) bool {
+	return eventKind(ev.Kind) == evShare && e.share.Stale(int(ev.Ref), uint32(ev.Aux))
 }
 
 func (e *engine) fire(ev eventq.Event) {

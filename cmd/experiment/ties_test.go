@@ -29,7 +29,7 @@ func TestTieSpread(t *testing.T) {
 func TestTiesSmall(t *testing.T) {
 	x := &experiment{
 		gpu: "k20c", policies: []string{"cdp", "dtbl"},
-		benchmarks: []benchmark{{name: "spmm-500", gen: "spmm", params: []string{"rows=500", "nnz_per_row=6", "site_threshold=10"}}},
+		benchmarks: []benchmark{{name: "spmm-2000", gen: "spmm", params: []string{"rows=2000", "nnz_per_row=8", "site_threshold=10"}}},
 	}
 	plain, err := x.run(t.TempDir(), io.Discard)
 	if err != nil {
@@ -57,7 +57,7 @@ func TestTiesSmall(t *testing.T) {
 	}
 	var out bytes.Buffer
 	printTies(&out, x.policies, rows)
-	want := "| spmm-500 | " + pct(rows[0].spread()) + " | " + pct(rows[1].spread()) + " |"
+	want := "| spmm-2000 | " + pct(rows[0].spread()) + " | " + pct(rows[1].spread()) + " |"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("table lacks %q:\n%s", want, out.String())
 	}

@@ -140,6 +140,10 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref int32) {
 	m.markDirty(sm)
 }
 
+// Stale reports whether a wake-up for SM sm with generation gen has been
+// superseded: Wake would do nothing with it.
+func (m *Model) Stale(sm int, gen uint32) bool { return gen != m.sms[sm].gen }
+
 // Wake is the owner's wake-up for SM sm firing at now. It returns the refs
 // of the jobs that have finished, in (finish, start) order; the slice is
 // valid until the next call. A stale wake-up returns nothing.
