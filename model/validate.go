@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Validate rejects a configuration no GPU could have or no policy could run
@@ -32,9 +34,7 @@ func (c Config) Validate() error {
 	v.atLeast("gpu.max_kernels", int64(g.MaxKernels), 1)
 	v.positive("gpu.issue_width", g.IssueWidth)
 	v.positive("gpu.dram_gbps", g.DRAMGBps)
-	if m := c.Model.Contention; m != "on" && m != "off" {
-		v.fail("model.contention", fmt.Sprintf("is %q; want on or off", m))
-	}
+	v.oneOf("model.contention", c.Model.Contention, "on", "off")
 	v.atLeast("model.tie_seed", c.Model.TieSeed, 0)
 
 	for _, f := range []struct {
@@ -75,43 +75,21 @@ func (c Config) Validate() error {
 	v.positive("io.ssd_mbps", c.IO.SSDMBps)
 	v.positive("io.pcie_gbps", c.IO.PCIeGBps)
 	v.atLeast("io.page_bytes", c.IO.PageBytes, 1)
-	if m := c.IO.Model; m != "stages" && m != "none" {
-		v.fail("io.model", fmt.Sprintf("is %q; want stages or none", m))
-	}
-	if m := c.IO.Memcpy; m != "async" && m != "sync" && m != "legacy" {
-		v.fail("io.memcpy", fmt.Sprintf("is %q; want async, sync or legacy", m))
-	}
-	if n := c.Spawn.NCon; n != "window" && n != "busy" {
-		v.fail("spawn.ncon", fmt.Sprintf("is %q; want window or busy", n))
-	}
-	if f := c.DTBL.Fallback; f != "dispatch" && f != "instant" {
-		v.fail("dtbl.fallback", fmt.Sprintf("is %q; want dispatch or instant", f))
-	}
-	if l := c.DTBL.SpillLoads; l != "cta" && l != "first" {
-		v.fail("dtbl.spill_loads", fmt.Sprintf("is %q; want cta or first", l))
-	}
-	if n := c.Spawn.NoTWarp; n != "launch" && n != "inline" {
-		v.fail("spawn.no_twarp", fmt.Sprintf("is %q; want launch or inline", n))
-	}
-	if p := c.CRCS.Pages; p != "ranges" && p != "exact" {
-		v.fail("crcs.pages", fmt.Sprintf("is %q; want ranges or exact", p))
-	}
-	if p := c.CRCS.Share; p != "ready" && p != "available" {
-		v.fail("crcs.share", fmt.Sprintf("is %q; want ready or available", p))
-	}
-	if g := c.CRCS.Gate; g != "access" && g != "start" {
-		v.fail("crcs.gate", fmt.Sprintf("is %q; want access or start", g))
-	}
-	if g := c.CRCS.Irregular; g != "ready" && g != "all" {
-		v.fail("crcs.irregular", fmt.Sprintf("is %q; want ready or all", g))
-	}
+	v.oneOf("io.model", c.IO.Model, "stages", "none")
+	v.oneOf("io.memcpy", c.IO.Memcpy, "async", "sync", "legacy")
+	v.oneOf("spawn.ncon", c.Spawn.NCon, "window", "busy")
+	v.oneOf("dtbl.fallback", c.DTBL.Fallback, "dispatch", "instant")
+	v.oneOf("dtbl.spill_loads", c.DTBL.SpillLoads, "cta", "first")
+	v.oneOf("spawn.no_twarp", c.Spawn.NoTWarp, "launch", "inline")
+	v.oneOf("crcs.pages", c.CRCS.Pages, "ranges", "exact")
+	v.oneOf("crcs.share", c.CRCS.Share, "ready", "available")
+	v.oneOf("crcs.gate", c.CRCS.Gate, "access", "start")
+	v.oneOf("crcs.irregular", c.CRCS.Irregular, "ready", "all")
 	v.atLeast("lat.host_threads", c.Lat.HostThreads, 1)
 	v.atMost("lat.host_threads", c.Lat.HostThreads, MaxHostThreads)
 	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)
 	v.atLeast("gemtc.threads", c.GeMTC.Threads, 1)
-	if w := c.GeMTC.Worker; w != "warp" && w != "block" {
-		v.fail("gemtc.worker", fmt.Sprintf("is %q; want warp or block", w))
-	}
+	v.oneOf("gemtc.worker", c.GeMTC.Worker, "warp", "block")
 	if _, err := ParseSlowdowns(c.GeMTC.SmemSlowdown); err != nil {
 		v.fail("gemtc.smem_slowdown", fmt.Sprintf("is %q: %v", c.GeMTC.SmemSlowdown, err))
 	}
@@ -136,6 +114,15 @@ func (v *validator) fail(key, msg string) {
 	if v.err == nil {
 		v.err = fmt.Errorf("%s %s", key, msg)
 	}
+}
+
+// oneOf checks a string key against the values it may take.
+func (v *validator) oneOf(key, s string, choices ...string) {
+	if slices.Contains(choices, s) {
+		return
+	}
+	want := strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+	v.fail(key, fmt.Sprintf("is %q; want %s", s, want))
 }
 
 func (v *validator) atLeast(key string, n, min int64) {

@@ -344,20 +344,14 @@ func uniform(warps []int64, cycles int64) bool {
 // ref files an access or pages record as the CTA's page references when the
 // scoreboard needs them.
 func (b *bodyCursor) ref(r trace.Record) error {
+	kid, cta := recordCTA(r)
 	if b.open != nil {
-		switch r := r.(type) {
-		case *trace.Access:
-			k, _ := b.tree.Get(r.Kernel)
-			b.passed(k, r.CTA)
-		case *trace.Pages:
-			k, _ := b.tree.Get(r.Kernel)
-			b.passed(k, r.CTA)
-		}
+		k, _ := b.tree.Get(kid)
+		b.passed(k, cta)
 	}
 	if b.refs == nil {
 		return nil
 	}
-	kid, cta := recordCTA(r)
 	isRef := b.refs.counts(r) && !b.irregular[kid]
 	isTouch := b.touches == touchAll || b.touches == touchIrregular && b.irregular[kid] && r.Kind() == trace.KindPages
 	if !isRef && !isTouch {

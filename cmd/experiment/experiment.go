@@ -90,40 +90,53 @@ type outcome struct {
 // run generates every trace and replays it under every policy, writing
 // the tables into dir/tables.
 func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
-	cfg, err := x.config()
-	if err != nil {
-		return nil, err
-	}
-	traces := filepath.Join(dir, "traces")
-	if err := os.MkdirAll(traces, 0o755); err != nil {
-		return nil, err
-	}
-	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
-	if err != nil {
-		return nil, err
-	}
 	var outs []outcome
-	for _, b := range x.benchmarks {
-		path := filepath.Join(traces, b.name+".trace.zst")
-		fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
-		if err := generate(path, b); err != nil {
-			w.Abort()
-			return nil, fmt.Errorf("%s: %w", b.name, err)
-		}
+	err := x.eachTrace(dir, log, func(cfg model.Config, b benchmark, path string, w *results.Writer) error {
 		var base int64
 		for _, p := range x.policies {
 			st, err := x.replayColumn(cfg, p, b, path, base, w, log)
 			if err != nil {
-				w.Abort()
-				return nil, fmt.Errorf("%s under %s: %w", b.name, p, err)
+				return fmt.Errorf("%s under %s: %w", b.name, p, err)
 			}
 			if base == 0 {
 				base = st.MakespanCycles
 			}
 			outs = append(outs, outcome{bench: b, policy: p, stats: st})
 		}
+		return nil
+	})
+	return outs, err
+}
+
+// eachTrace generates each benchmark's trace into dir/traces and calls
+// replay with it and the tables writer (dir/tables), which it closes at
+// the end; the first error aborts the writer, leaving no table.
+func (x *experiment) eachTrace(dir string, log io.Writer, replay func(cfg model.Config, b benchmark, path string, w *results.Writer) error) error {
+	cfg, err := x.config()
+	if err != nil {
+		return err
 	}
-	return outs, w.Close()
+	traces := filepath.Join(dir, "traces")
+	if err := os.MkdirAll(traces, 0o755); err != nil {
+		return err
+	}
+	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
+	if err != nil {
+		return err
+	}
+	for _, b := range x.benchmarks {
+		path := filepath.Join(traces, b.name+".trace.zst")
+		fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
+		if err := generate(path, b); err != nil {
+			w.Abort()
+			return fmt.Errorf("%s: %w", b.name, err)
+		}
+		if err := replay(cfg, b, path, w); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
 }
 
 // config is the experiment's GPU with its sets applied.

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 )
 
@@ -83,33 +83,14 @@ func runTies(x *experiment, dir string, stdout, log io.Writer) error {
 // with tie seeds 0..seeds-1 (a search column keeps its best run per seed).
 // Every run lands in dir/tables.
 func (x *experiment) ties(dir string, seeds int, log io.Writer) ([]tieRow, error) {
-	cfg, err := x.config()
-	if err != nil {
-		return nil, err
-	}
-	traces := filepath.Join(dir, "traces")
-	if err := os.MkdirAll(traces, 0o755); err != nil {
-		return nil, err
-	}
-	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
-	if err != nil {
-		return nil, err
-	}
 	var rows []tieRow
-	for _, b := range x.benchmarks {
-		path := filepath.Join(traces, b.name+".trace.zst")
-		fmt.Fprintf(log, "%s: generating %s\n", b.name, b.gen)
-		if err := generate(path, b); err != nil {
-			w.Abort()
-			return nil, fmt.Errorf("%s: %w", b.name, err)
-		}
+	err := x.eachTrace(dir, log, func(cfg model.Config, b benchmark, path string, w *results.Writer) error {
 		for _, p := range x.policies {
 			row := tieRow{bench: b.name, policy: p}
 			for seed := 0; seed < seeds; seed++ {
 				c := cfg
 				if err := c.Set("model.tie_seed", strconv.Itoa(seed)); err != nil {
-					w.Abort()
-					return nil, err
+					return err
 				}
 				var base int64
 				if seed > 0 {
@@ -117,15 +98,15 @@ func (x *experiment) ties(dir string, seeds int, log io.Writer) ([]tieRow, error
 				}
 				st, err := x.replayColumn(c, p, b, path, base, w, log)
 				if err != nil {
-					w.Abort()
-					return nil, fmt.Errorf("%s under %s, tie seed %d: %w", b.name, p, seed, err)
+					return fmt.Errorf("%s under %s, tie seed %d: %w", b.name, p, seed, err)
 				}
 				row.makespans = append(row.makespans, st.MakespanCycles)
 			}
 			rows = append(rows, row)
 		}
-	}
-	return rows, w.Close()
+		return nil
+	})
+	return rows, err
 }
 
 // printTies prints one Markdown table: a row per benchmark, a column per
