@@ -17,6 +17,7 @@ func init() {
 			{Name: "block", Default: "256", Doc: "threads per bfs_level CTA, one frontier vertex each"},
 			{Name: "site_threshold", Default: "16", Doc: "a frontier vertex with more neighbours than this is a launch site"},
 			loopParam(levelEdgeCycles),
+			variantParam,
 			seedParam,
 		},
 		run:   runBFS,
@@ -33,6 +34,10 @@ func init() {
 // copies (graph in, levels out), so there are no memcpy records. The kernels
 // index col_indices through row_offsets, so they have no access records:
 // CRCS treats them as irregular, as that paper's profiler would.
+//
+// variant=flat writes the original benchmark without dynamic
+// parallelism: each level's bfs_level expands long neighbour lists by CTA
+// and by warp, Merrill's technique (twc.go), and has no launch sites.
 //
 // Launch-site times: a bfs_level thread holds one frontier vertex and, in
 // the original kernel, loads its extent, then either launches (degree above
@@ -52,7 +57,7 @@ func runBFS(p Params, out trace.Sink) error {
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
 	frontiers := bfsFrontiers(g, root)
-	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop}
+	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat}
 	if err := t.prologue(p, root, frontiers); err != nil {
 		return err
 	}
@@ -71,6 +76,7 @@ type bfsTrace struct {
 	g                *csr
 	block, threshold int
 	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
+	flat             bool  // variant=flat: bfs_level balances its lists itself (bfsflat.go)
 	lastID           uint64
 }
 
@@ -86,7 +92,7 @@ type bfsSite struct {
 func (t *bfsTrace) prologue(p Params, root int32, frontiers [][]int32) error {
 	kernels, ctas, sites := t.count(frontiers)
 	meta := p.Values()
-	p.omitDefaults(meta, "graph", "loop_cycles")
+	p.omitDefaults(meta, "graph", "loop_cycles", "variant")
 	meta["vertices"] = strconv.Itoa(t.g.vertices())
 	meta["edges"] = strconv.Itoa(t.g.edges())
 	meta["max_degree"] = strconv.Itoa(t.g.maxDegree())
@@ -113,7 +119,7 @@ func (t *bfsTrace) count(frontiers [][]int32) (kernels, ctas, sites int) {
 		kernels++
 		ctas += ceilDiv(len(f), t.block)
 		for _, v := range f {
-			if d := t.g.degree(v); d > t.threshold {
+			if d := t.g.degree(v); d > t.threshold && !t.flat {
 				sites++
 				kernels++
 				ctas += ceilDiv(d, bfsExpandBlock)
@@ -126,6 +132,9 @@ func (t *bfsTrace) count(frontiers [][]int32) (kernels, ctas, sites int) {
 // level writes one BFS level: the bfs_level kernel, one thread per frontier
 // vertex, then its children.
 func (t *bfsTrace) level(frontier []int32) error {
+	if t.flat {
+		return t.flatLevel(frontier)
+	}
 	parent := t.kernel("bfs_level", ceilDiv(len(frontier), t.block), t.block, levelRegs)
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err

@@ -17,6 +17,7 @@ func init() {
 			{Name: "block", Default: "256", Doc: "threads per gc_color CTA, one uncolored vertex each"},
 			{Name: "site_threshold", Default: "64", Doc: "an uncolored vertex with more neighbours than this is a launch site"},
 			loopParam(gcEdgeCycles),
+			variantParam,
 			seedParam,
 		},
 		run:   runGC,
@@ -31,6 +32,13 @@ func init() {
 // gc_color_child of each launch site. The kernels index col_indices through
 // row_offsets, so they have no access records (irregular for CRCS).
 //
+// variant=flat writes the benchmark without dynamic parallelism as
+// GraphBIG wrote it (graphbig/graphBIG,
+// gpu_bench/gpu_GraphColoring/gc_data_thread_centric.cu: "Data-Driven:
+// one node per thread, thread_centric"): every thread loops over its own
+// vertex's neighbours and nothing balances long lists, so its gc_color
+// warps wait for their longest lane, the launch sites included.
+//
 // Launch-site times: a gc_color thread holds one worklist vertex and
 // launches or scans its neighbours in a loop after the same prologue on
 // every lane, so a warp's launching lanes all reach their launch at
@@ -42,10 +50,10 @@ func runGC(p Params, out trace.Sink) error {
 	}
 	rng := newRand(cfg.seed)
 	g := cfg.graph.build(rng)
-	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop}
+	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
-		p.omitDefaults(meta, "loop_cycles")
+		p.omitDefaults(meta, "loop_cycles", "variant")
 		meta["vertices"] = strconv.Itoa(g.vertices())
 		meta["edges"] = strconv.Itoa(g.edges())
 		meta["max_degree"] = strconv.Itoa(g.maxDegree())
@@ -63,6 +71,9 @@ type gcTrace struct {
 	prio             []uint32
 	block, threshold int
 	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
+	// flat is variant=flat: GraphBIG's non-DP kernel, whose every thread
+	// loops over its own vertex's neighbours (no launch sites).
+	flat bool
 
 	out trace.Sink
 	ids dpKernels
@@ -154,7 +165,7 @@ func (t *gcTrace) colorCTA(c *gcColoring, kernel uint64, cta int, vertices, scan
 			v, n := vertices[w*warpSize+lane], int(scanned[w*warpSize+lane])
 			t.scanned += int64(n)
 			done := c.coloredNow(v)
-			if d := t.g.degree(v); d > t.threshold {
+			if d := t.g.degree(v); d > t.threshold && !t.flat {
 				sites = append(sites, gcSite{cta: cta, warp: w, lane: lane, degree: d, scanned: n, colored: done})
 				continue
 			}

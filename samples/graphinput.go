@@ -73,10 +73,11 @@ type graphKernel struct {
 	block, threshold int
 	loop             int64 // loop_cycles
 	seed             uint64
+	flat             bool // variant=flat: the original non-DP benchmark
 }
 
 // parseGraphKernel reads the graph input (one of graphs), block,
-// site_threshold, loop_cycles and seed.
+// site_threshold, loop_cycles, variant and seed.
 func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
 	if c.graph, err = parseGraphInput(p, graphs...); err != nil {
 		return c, err
@@ -88,6 +89,9 @@ func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
 		return c, err
 	}
 	if c.loop, err = parseLoopCycles(p); err != nil {
+		return c, err
+	}
+	if c.flat, err = flatVariant(p); err != nil {
 		return c, err
 	}
 	c.seed, err = p.Uint64("seed")

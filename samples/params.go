@@ -181,3 +181,22 @@ func (g *Generator) paramNames() string {
 	sort.Strings(names)
 	return strings.Join(names, ", ")
 }
+
+// variantParam is every DP generator's choice of benchmark: dp, the
+// dynamic-parallelism code (launch sites and child kernels, the default),
+// or flat, the original non-DP benchmark the papers compare against (DTBL
+// §5.1, SPAWN Table I's "flat (non-DP) variant"): no launch sites, its
+// work balanced as the original code balances it. Not to be confused with
+// the flat policy, which inlines every launch site of the dp trace.
+var variantParam = Param{
+	Name:    "variant",
+	Default: "dp",
+	Doc:     "dp: the dynamic-parallelism benchmark (launch sites, child kernels); flat: the original non-DP benchmark, no launch sites, its work balanced as the original code does",
+}
+
+// flatVariant reads variantParam: whether the generator writes the flat
+// benchmark.
+func flatVariant(p Params) (bool, error) {
+	v, err := p.Choice("variant", "dp", "flat")
+	return v == "flat", err
+}

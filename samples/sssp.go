@@ -19,6 +19,7 @@ func init() {
 			{Name: "site_threshold", Default: "16", Doc: "a worklist vertex with more edges than this is a launch site"},
 			{Name: "iters", Default: "1000", Doc: "at most this many relaxation iterations (the search stops earlier when no distance falls)"},
 			loopParam(ssspEdgeCycles),
+			variantParam,
 			seedParam,
 		},
 		run:   runSSSP,
@@ -32,6 +33,7 @@ type ssspConfig struct {
 	maxWeight, block, threshold, iters int
 	loop                               int64 // loop_cycles
 	seed                               uint64
+	flat                               bool // variant=flat (ssspflat.go)
 }
 
 func parseSSSP(p Params) (c ssspConfig, err error) {
@@ -56,6 +58,9 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 	if c.loop, err = parseLoopCycles(p); err != nil {
 		return c, err
 	}
+	if c.flat, err = flatVariant(p); err != nil {
+		return c, err
+	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
 }
@@ -66,6 +71,10 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 // (cta, warp, lane) order, the sssp_relax_child of each launch site. Like
 // bfs's kernels these index through row_offsets, so they have no access
 // records (irregular for CRCS).
+//
+// variant=flat writes the benchmark without dynamic parallelism:
+// sssp_relax relaxes long edge lists by CTA and by warp, as bfs's flat
+// variant does (twc.go), and has no launch sites.
 //
 // Launch-site times: an sssp_relax thread holds one worklist vertex and
 // launches or relaxes its edges in a loop after the same prologue on every
@@ -84,10 +93,10 @@ func runSSSP(p Params, out trace.Sink) error {
 		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
-	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop}
+	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, flat: cfg.flat}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
-		p.omitDefaults(meta, "loop_cycles")
+		p.omitDefaults(meta, "loop_cycles", "variant")
 		meta["vertices"] = strconv.Itoa(g.vertices())
 		meta["edges"] = strconv.Itoa(g.edges())
 		meta["max_degree"] = strconv.Itoa(g.maxDegree())
@@ -108,6 +117,7 @@ type ssspTrace struct {
 	root                    int32
 	block, threshold, iters int
 	loop                    int64 // cycles of one iteration of a looping lane (loop_cycles)
+	flat                    bool  // variant=flat: sssp_relax balances its lists itself (ssspflat.go)
 
 	out trace.Sink
 	ids dpKernels
@@ -175,6 +185,9 @@ func (t *ssspTrace) buffers() error {
 // iteration writes one sssp_relax kernel over worklist, whose edges'
 // outcomes are lowered (in worklist order), then its children.
 func (t *ssspTrace) iteration(worklist []int32, lowered []bool) error {
+	if t.flat {
+		return t.flatIteration(worklist, lowered)
+	}
 	parent := t.ids.declare("sssp_relax", dpLine(ceilDiv(len(worklist), t.block)), dpLine(t.block), ssspRelaxRegs)
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err
