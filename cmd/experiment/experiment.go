@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/model"
@@ -22,6 +23,13 @@ type benchmark struct {
 	gen    string   // generator
 	params []string // generator parameters
 	paper  string   // what the paper reports for it, free text
+	// flatParams are the generator parameters, after params, of the
+	// benchmark's faithful flat variant: the original non-DP code the
+	// papers compare against (variant=flat). Its trace,
+	// traces/NAME-flat.trace.zst, is what the flat column replays; nil
+	// when the generator has no such variant, and the flat column then
+	// replays the dp trace with every site inlined, as inlined does.
+	flatParams []string
 }
 
 // experiment is a paper's evaluation: benchmarks, a GPU and the policies
@@ -78,6 +86,28 @@ type search struct {
 	sets   []string // applied first, to every run
 	key    string   // "" for one run with sets
 	values []string
+	// flatTrace replays the benchmark's faithful flat variant's trace
+	// (benchmark.flatParams), where it has one, instead of its dp trace.
+	flatTrace bool
+}
+
+// baselines are the DP experiments' two flat columns, which any
+// experiment may name: flat, the original non-DP benchmark (the papers'
+// baseline: DTBL §5.1's "original CUDA implementations", SPAWN §V's "flat
+// (non-DP) variant of each benchmark"), and inlined, the dp trace with
+// every launch site's work done by its own lane (the flat policy).
+var baselines = map[string]search{
+	"flat":    {policy: "flat", flatTrace: true},
+	"inlined": {policy: "flat"},
+}
+
+// variantFlat is the flatParams of the generators whose variant=flat is
+// the original benchmark (samples' variantParam).
+var variantFlat = []string{"variant=flat"}
+
+// flatTracePath is where the flat variant of the trace at path goes.
+func flatTracePath(path string) string {
+	return strings.TrimSuffix(path, ".trace.zst") + "-flat.trace.zst"
 }
 
 // outcome is one replay's summary.
@@ -127,7 +157,7 @@ func (x *experiment) eachTrace(dir string, log io.Writer, replay func(cfg model.
 	for _, b := range x.benchmarks {
 		path := filepath.Join(traces, b.name+".trace.zst")
 		fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
-		if err := generate(path, b); err != nil {
+		if err := generateVariants(path, b, log); err != nil {
 			w.Abort()
 			return fmt.Errorf("%s: %w", b.name, err)
 		}
@@ -159,7 +189,13 @@ func (x *experiment) config() (model.Config, error) {
 func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (*replay.Stats, error) {
 	s, ok := x.searches[column]
 	if !ok {
+		s, ok = baselines[column]
+	}
+	if !ok {
 		return replayOnce(cfg, column, "", b, path, base, w, log)
+	}
+	if s.flatTrace && b.flatParams != nil {
+		b.name, path = b.name+"-flat", flatTracePath(path)
 	}
 	base0 := cfg
 	for _, kv := range s.sets {
@@ -206,6 +242,20 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 	w.Summary(row)
 	fmt.Fprintf(log, "%s: %-10s %-24s %12d cycles\n", b.name, policy, params, st.MakespanCycles)
 	return st, nil
+}
+
+// generateVariants writes b's trace to path and, where b has a faithful
+// flat variant, that variant's beside it (flatTracePath).
+func generateVariants(path string, b benchmark, log io.Writer) error {
+	if err := generate(path, b); err != nil {
+		return err
+	}
+	if b.flatParams == nil {
+		return nil
+	}
+	b.params = append(slices.Clone(b.params), b.flatParams...)
+	fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
+	return generate(flatTracePath(path), b)
 }
 
 func generate(path string, b benchmark) error {
