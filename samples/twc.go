@@ -30,6 +30,16 @@ import (
 //     variant's looping lane, so the two variants differ only in how the
 //     long lists are spread.
 //
+// DTBL §5.1 names this flat code for bfs: "An exception is the bfs
+// implementation [23] where dynamic parallelism for DFP is implemented by
+// employing TB and warp level vertex expansion techniques." Its other
+// flat codes are "flattened and effectively serialized within each
+// thread", which for sssp is the dp trace with every site inlined (the
+// flat policy; it differs from a per-thread kernel only in that a warp
+// adds its longest site's loop to the rest's instead of waiting once for
+// the longest lane); sssp's flat variant balances as bfs's does, the
+// reading of issue 16, so the experiments show both.
+//
 // The CTA threshold is the block size (Merrill's "lists larger than a
 // block"). Costs come from the DP variant's constants only: a thread's
 // prologue is the parent's, a strip of 32 neighbours costs what a child
