@@ -2,6 +2,7 @@ package samples
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -180,4 +181,34 @@ func (g *Generator) paramNames() string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// variantParam is shared by the dynamic-parallelism generators. dp, the
+// default, writes the DP code's trace as before the parameter existed
+// (launch sites and child kernels); flat writes the trace of the original
+// non-DP benchmark the DP code was derived from, costed from the same
+// constants, so that only the distribution of the work differs. This is
+// not the replay policy `flat`, which inlines every launch site of a dp
+// trace; each generator's doc says what its flat variant is, with its
+// source.
+var variantParam = Param{Name: "variant", Default: "dp", Doc: "dp: the dynamic-parallelism code, with launch sites; flat: the original non-DP benchmark, no launches (see the generator's doc)"}
+
+// flatVariant reports whether p asks for the flat variant.
+func flatVariant(p Params) (bool, error) {
+	v, err := p.Choice(variantParam.Name, "dp", "flat")
+	return v == "flat", err
+}
+
+// noSites is the site threshold of a flat variant whose original code is
+// the DP code's `else` branch for every work item (a thread loops over its
+// item's nested work itself): no item's work exceeds it, so no lane
+// launches.
+const noSites = math.MaxInt
+
+// variantMeta records the variant in a header's meta: omitted for dp, the
+// default, so dp traces stay byte-identical to those written before the
+// parameter existed.
+func variantMeta(p Params, meta map[string]string) map[string]string {
+	p.omitDefaults(meta, variantParam.Name)
+	return meta
 }
