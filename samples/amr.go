@@ -10,7 +10,7 @@ import (
 func init() {
 	register(&Generator{
 		Name: "amr",
-		Doc:  "adaptive mesh refinement of expanding flame fronts; refining cells launch nested child kernels (DTBL, SPAWN)",
+		Doc:  "adaptive mesh refinement of expanding flame fronts; refining cells launch nested child kernels (DTBL, SPAWN); variant=flat: each thread refines its coarse cell's subtree in a loop",
 		Params: []Param{
 			{Name: "cells", Default: "32", Doc: "the coarse grid is cells×cells over the unit square"},
 			{Name: "ratio", Default: "4", Doc: "a refined cell splits into ratio×ratio sub-cells; amr_refine CTAs are ratio×ratio threads"},
@@ -19,6 +19,7 @@ func init() {
 			{Name: "steps", Default: "3", Doc: "time steps; the fronts grow each step and the mesh is refined again"},
 			{Name: "tol", Default: "0.1", Doc: "a cell refines when the heat-release rate (peak 1) varies across it by more than this"},
 			{Name: "site_threshold", Default: "16", Doc: "a refining cell with more sub-cells than this below it (all levels) is a launch site"},
+			variantParam,
 			seedParam,
 		},
 		run:   runAMR,
@@ -41,6 +42,7 @@ type amrConfig struct {
 	cells, ratio, depth, fronts, steps, threshold int
 	tol                                           float64
 	seed                                          uint64
+	flat                                          bool // variant=flat: no cell launches (runAMR)
 }
 
 func parseAMR(p Params) (c amrConfig, err error) {
@@ -68,6 +70,12 @@ func parseAMR(p Params) (c amrConfig, err error) {
 	}
 	if c.tol, err = p.Float("tol", 0, maxAMRTol); err != nil {
 		return c, err
+	}
+	if c.flat, err = flatVariant(p); err != nil {
+		return c, err
+	}
+	if c.flat {
+		c.threshold = noSites
 	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
@@ -97,6 +105,19 @@ func amrMaxDepth(cells, ratio int) int {
 // launches or evaluates the sub-cells in a loop, so a warp's launching
 // lanes all reach their launch at amrCellCycles + amrRefineCycles, one
 // warp-level site (see the package doc).
+//
+// variant=flat is the original non-DP AMR, which the DTBL paper (§5.1)
+// describes for all its benchmarks: "We refer to the original CUDA
+// implementations as flat implementations since the nested algorithmic
+// structure is flattened and effectively serialized within each thread",
+// the DP versions changing neither "the data structures and algorithms of
+// the original implementations". Its one amr_refine per step has a thread
+// per coarse cell, as here, and a refining thread evaluates its cell's
+// whole subtree in its own loop: the DP code's `else` branch for every
+// cell, so no lane launches (site_threshold is ignored) and a warp waits
+// for its deepest subtree, all its lanes looping together. The work is the
+// DP variant's: the same cells are evaluated at the same amrCellCycles,
+// only in the refining thread rather than in child CTAs.
 func runAMR(p Params, out trace.Sink) error {
 	cfg, err := parseAMR(p)
 	if err != nil {
@@ -110,7 +131,7 @@ func runAMR(p Params, out trace.Sink) error {
 	}
 	perStep, total := t.subcells()
 	return writeTallied(out, func(out trace.Sink) error { return t.records(out, perStep) }, func() *trace.Header {
-		meta := p.Values()
+		meta := variantMeta(p, p.Values())
 		meta["subcells"] = strconv.Itoa(total)
 		meta["pool_cells"] = strconv.Itoa(perStep)
 		return k20cHeader("gen:amr", meta)

@@ -18,6 +18,17 @@ func (s *sliceSink) Write(r trace.Record) error {
 // generate runs the named generator with kv and returns its records.
 func generate(t testing.TB, name string, kv ...string) []trace.Record {
 	t.Helper()
+	p := mustParams(t, name, kv...)
+	var sink sliceSink
+	if err := p.gen.Run(p, &sink); err != nil {
+		t.Fatal(err)
+	}
+	return sink.recs
+}
+
+// mustParams parses kv for the named generator.
+func mustParams(t testing.TB, name string, kv ...string) Params {
+	t.Helper()
 	g, ok := Lookup(name)
 	if !ok {
 		t.Fatalf("no generator %q", name)
@@ -26,11 +37,7 @@ func generate(t testing.TB, name string, kv ...string) []trace.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sink sliceSink
-	if err := g.Run(p, &sink); err != nil {
-		t.Fatal(err)
-	}
-	return sink.recs
+	return p
 }
 
 // kernelInfo is what checkOrder tracks per declared kernel.

@@ -9,7 +9,7 @@ import (
 func init() {
 	register(&Generator{
 		Name: "join",
-		Doc:  "hash join of two relations with uniform or gaussian keys; probes of large buckets launch child kernels (DTBL, SPAWN)",
+		Doc:  "hash join of two relations with uniform or gaussian keys; probes of large buckets launch child kernels (DTBL, SPAWN); variant=flat: each probe thread scans its bucket in a loop",
 		Params: []Param{
 			{Name: "dist", Default: "gaussian", Doc: "key distribution: uniform (even buckets) or gaussian (skewed buckets)"},
 			{Name: "r_tuples", Default: "8192", Doc: "tuples of R, the relation hashed; keys are drawn from [0, r_tuples)"},
@@ -17,6 +17,7 @@ func init() {
 			{Name: "sigma", Default: "0.01", Doc: "gaussian keys' standard deviation, as a fraction of the key range"},
 			{Name: "block", Default: "256", Doc: "threads per join_probe CTA"},
 			{Name: "site_threshold", Default: "32", Doc: "a probe whose bucket holds more entries than this is a launch site"},
+			variantParam,
 			seedParam,
 		},
 		run:   runJoin,
@@ -34,6 +35,7 @@ type joinConfig struct {
 	rTuples, sTuples, block, threshold int
 	sigma                              float64
 	seed                               uint64
+	flat                               bool // variant=flat: no probe launches (runJoin)
 }
 
 func parseJoin(p Params) (c joinConfig, err error) {
@@ -60,6 +62,12 @@ func parseJoin(p Params) (c joinConfig, err error) {
 	if c.sigma, err = p.Float("sigma", 0, 1); err != nil {
 		return c, err
 	}
+	if c.flat, err = flatVariant(p); err != nil {
+		return c, err
+	}
+	if c.flat {
+		c.threshold = noSites
+	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
 }
@@ -77,6 +85,20 @@ func parseJoin(p Params) (c joinConfig, err error) {
 // has hashed it and loaded its bucket's offsets, launches or scans the
 // bucket in a loop, so a warp's launching lanes all reach their launch at
 // joinProbeBaseCycles, one warp-level site (see the package doc).
+//
+// variant=flat is the original non-DP join, as the DTBL paper (§5.1)
+// defines the flat versions of its benchmarks, JOIN among them: "We refer
+// to the original CUDA implementations as flat implementations since the
+// nested algorithmic structure is flattened and effectively serialized
+// within each thread", the DP versions changing neither "the data
+// structures and algorithms of the original implementations". So the same
+// build kernels and a join_probe with a thread per S tuple, each scanning
+// its whole bucket in its own loop: the DP code's `else` branch for every
+// tuple, so no lane launches (site_threshold is ignored) and a warp waits
+// for its largest bucket, all its lanes scanning together. The work is
+// the DP variant's: every bucket entry is compared and every match
+// emitted at the same joinEntryCycles and joinEmitCycles; a child warp
+// instead pays joinChildBaseCycles per entry and one emit per warp.
 func runJoin(p Params, out trace.Sink) error {
 	cfg, err := parseJoin(p)
 	if err != nil {
@@ -90,7 +112,7 @@ func runJoin(p Params, out trace.Sink) error {
 		t.matches += joinMatches(t.table.probe(k), k)
 	}
 	return writeTallied(out, t.records, func() *trace.Header {
-		meta := p.Values()
+		meta := variantMeta(p, p.Values())
 		meta["buckets"] = strconv.Itoa(t.table.buckets())
 		meta["max_bucket"] = strconv.Itoa(t.table.maxBucket())
 		meta["matches"] = strconv.Itoa(t.matches)

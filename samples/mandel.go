@@ -9,7 +9,7 @@ import (
 func init() {
 	register(&Generator{
 		Name: "mandel",
-		Doc:  "Mandelbrot set by Mariani-Silver subdivision: a thread per tile; tiles whose border dwells differ launch a child over their interior (SPAWN Mandel)",
+		Doc:  "Mandelbrot set by Mariani-Silver subdivision: a thread per tile; tiles whose border dwells differ launch a child over their interior (SPAWN Mandel); variant=flat: escape time, a thread per pixel",
 		Params: []Param{
 			{Name: "width", Default: "1024", Doc: "image width in pixels"},
 			{Name: "height", Default: "1024", Doc: "image height in pixels"},
@@ -20,6 +20,7 @@ func init() {
 			{Name: "subdiv", Default: "4", Doc: "a subdividing child splits its tile's interior into subdiv×subdiv sub-tiles, one thread each"},
 			{Name: "block", Default: "64", Doc: "threads per mandel_tile CTA"},
 			{Name: "site_threshold", Default: "64", Doc: "a non-uniform tile whose interior has more pixels than this is a launch site"},
+			variantParam,
 			{Name: "seed", Default: "1", Doc: "random seed: picks the sub-pixel offset of the sampling grid; the same seed gives the same trace"},
 		},
 		run:   runMandel,
@@ -36,6 +37,7 @@ type mandelConfig struct {
 	width, height, maxIter, tile, depth, subdiv, block, threshold int
 	region                                                        mandelRegion
 	seed                                                          uint64
+	flat                                                          bool // variant=flat: escape time per pixel (runMandel)
 }
 
 func parseMandel(p Params) (c mandelConfig, err error) {
@@ -66,6 +68,9 @@ func parseMandel(p Params) (c mandelConfig, err error) {
 		return c, err
 	}
 	c.region = mandelRegions[region]
+	if c.flat, err = flatVariant(p); err != nil {
+		return c, err
+	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
 }
@@ -83,6 +88,19 @@ func parseMandel(p Params) (c mandelConfig, err error) {
 // lanes' branch runs first, so all of a warp's sites are at the end of the
 // border walk (mandelTileWarpCycles's at), one warp-level site (see the
 // package doc).
+//
+// variant=flat is the non-DP code the DP Mandelbrot is measured against:
+// the escape-time algorithm of Adinetz's "Adaptive Parallel Computation
+// with CUDA Dynamic Parallelism" (NVIDIA Parallel Forall blog, 2014; its
+// code, github.com/canonizer/mandelbrot-dyn, mandelbrot/mandelbrot.cu),
+// whose mandelbrot_k has one thread per pixel, each running the dwell loop
+// of its own pixel, launched as `dim3 bs(64, 4), grid(divup(w, bs.x),
+// divup(h, bs.y))`. It evaluates every pixel, where Mariani-Silver
+// evaluates only tile borders and non-uniform interiors and fills the
+// rest: the work differs by design, that saving being the point of the DP
+// algorithm (the header's evaluated_pixels says how much). The per-pixel
+// cost is the mandel_pixels child's (mandelPixelsWarpCycles); tile, depth,
+// subdiv, block and site_threshold are ignored.
 func runMandel(p Params, out trace.Sink) error {
 	cfg, err := parseMandel(p)
 	if err != nil {
@@ -90,8 +108,11 @@ func runMandel(p Params, out trace.Sink) error {
 	}
 	rng := newRand(cfg.seed)
 	img := newMandelImage(cfg.width, cfg.height, cfg.maxIter, cfg.region, rng.Float64(), rng.Float64())
-	s := &mandelSolver{img: img, depth: cfg.depth, subdiv: cfg.subdiv, threshold: cfg.threshold}
 	t := &mandelTrace{out: out, cfg: cfg, img: img}
+	if cfg.flat {
+		return t.escapeTime(p)
+	}
+	s := &mandelSolver{img: img, depth: cfg.depth, subdiv: cfg.subdiv, threshold: cfg.threshold}
 	tiles := s.tiles(cfg.tile)
 	if err := t.prologue(p, tiles); err != nil {
 		return err
@@ -125,9 +146,16 @@ func (t *mandelTrace) prologue(p Params, tiles []*mandelTile) error {
 	for _, tl := range tiles {
 		c.add(tl)
 	}
-	meta := p.Values()
+	meta := variantMeta(p, p.Values())
 	meta["tiles"] = strconv.Itoa(len(tiles))
 	meta["uniform_tiles"] = strconv.Itoa(c.uniform)
+	return t.header(meta, c)
+}
+
+// header writes the header, with the totals c in its meta, and the one
+// buffer the kernels share: the frame's dwells, 4 bytes a pixel, read
+// back by the host.
+func (t *mandelTrace) header(meta map[string]string, c mandelCount) error {
 	meta["evaluated_pixels"] = strconv.Itoa(c.evaluated)
 	meta["sites"] = strconv.Itoa(c.sites)
 	meta["kernels"] = strconv.Itoa(c.kernels)
@@ -137,6 +165,30 @@ func (t *mandelTrace) prologue(p Params, tiles []*mandelTile) error {
 		k20cHeader("gen:mandel", meta),
 		heap.alloc("dwells", 4*int64(t.cfg.width)*int64(t.cfg.height), trace.RoleOutput),
 	)
+}
+
+// escapeTime writes variant=flat's trace: the header, the dwell buffer,
+// and one host-launched mandelbrot_k of mandelFlatBlockX×mandelFlatBlockY
+// CTAs over the whole frame, a thread per pixel (runMandel).
+func (t *mandelTrace) escapeTime(p Params) error {
+	frame := mandelRect{w: t.cfg.width, h: t.cfg.height}
+	k := t.kernel("mandelbrot_k",
+		[3]uint32{uint32(ceilDiv(frame.w, mandelFlatBlockX)), uint32(ceilDiv(frame.h, mandelFlatBlockY)), 1},
+		[3]uint32{mandelFlatBlockX, mandelFlatBlockY, 1}, mandelPixelsRegs)
+	c := mandelCount{kernels: 1, ctas: int(k.CTAs()), evaluated: frame.pixels()}
+	if err := t.header(variantMeta(p, p.Values()), c); err != nil {
+		return err
+	}
+	if err := writeAll(t.out, k, &trace.Launch{Kernel: k.ID}); err != nil {
+		return err
+	}
+	for cta := 0; cta < c.ctas; cta++ {
+		rec := mandelPixelsCTA(k.ID, cta, int(k.Grid[0]), mandelFlatBlockX, mandelFlatBlockY, frame, t.img)
+		if err := t.out.Write(rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mandelCount totals what the trace of a tile tree holds.
@@ -225,7 +277,7 @@ func (t *mandelTrace) child(s mandelSite) error {
 		return err
 	}
 	for c := 0; c < int(k.CTAs()); c++ {
-		if err := t.out.Write(mandelPixelsCTA(k.ID, c, int(k.Grid[0]), in, t.img)); err != nil {
+		if err := t.out.Write(mandelPixelsCTA(k.ID, c, int(k.Grid[0]), mandelPixelsBlock, mandelPixelsBlock, in, t.img)); err != nil {
 			return err
 		}
 	}
@@ -237,18 +289,21 @@ func mandelPixelsGrid(in mandelRect) int {
 	return ceilDiv(in.w, mandelPixelsBlock) * ceilDiv(in.h, mandelPixelsBlock)
 }
 
-// mandelPixelsCTA costs CTA cta of a mandel_pixels child over the rectangle
-// in, on a grid gridX CTAs wide. Thread (tx, ty) of CTA (bx, by) evaluates
-// pixel (in.x + 16·bx + tx, in.y + 16·by + ty); each warp is two rows of
-// 16 threads, and waits for its slowest pixel. Threads past in's edge idle.
-func mandelPixelsCTA(kernel uint64, cta, gridX int, in mandelRect, img *mandelImage) *trace.CTA {
-	const b = mandelPixelsBlock
-	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, b*b/warpSize)}
-	x0, y0 := in.x+cta%gridX*b, in.y+cta/gridX*b
+// mandelPixelsCTA costs CTA cta of a kernel with a thread per pixel of the
+// rectangle in (a mandel_pixels child, or variant=flat's mandelbrot_k), in
+// bw×bh blocks on a grid gridX CTAs wide. Thread (tx, ty) of CTA (bx, by)
+// evaluates pixel (in.x + bw·bx + tx, in.y + bh·by + ty); a warp is 32
+// consecutive threads, x fastest (two rows of 16 in a mandel_pixels CTA,
+// half a row of 64 in mandelbrot_k's), and waits for its slowest pixel.
+// Threads past in's edge idle.
+func mandelPixelsCTA(kernel uint64, cta, gridX, bw, bh int, in mandelRect, img *mandelImage) *trace.CTA {
+	threads := bw * bh
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(threads, warpSize))}
+	x0, y0 := in.x+cta%gridX*bw, in.y+cta/gridX*bh
 	for w := range rec.WarpCycles {
 		active, longest := 0, 0
-		for tid := w * warpSize; tid < (w+1)*warpSize; tid++ {
-			x, y := x0+tid%b, y0+tid/b
+		for tid := w * warpSize; tid < min((w+1)*warpSize, threads); tid++ {
+			x, y := x0+tid%bw, y0+tid/bw
 			if x < in.x+in.w && y < in.y+in.h {
 				active++
 				longest = max(longest, img.evaluate(x, y))

@@ -143,11 +143,11 @@ func TestMandelPixelsCTA(t *testing.T) {
 	in := mandelRect{1, 1, 20, 19}        // a 2×2 grid; the right and bottom CTAs are partial
 	img.dwells[(1+16+2)*40+(1+16+3)] = 77 // CTA 3, patch row 2 → warp 1
 	img.dwells[(1+0)*40+(1+5)] = 9        // CTA 0, patch row 0 → warp 0
-	c0 := mandelPixelsCTA(5, 0, 2, in, img)
+	c0 := mandelPixelsCTA(5, 0, 2, mandelPixelsBlock, mandelPixelsBlock, in, img)
 	if c0.WarpCycles[0] != mandelPixelsWarpCycles(32, 9) || c0.WarpCycles[7] != mandelPixelsWarpCycles(32, 0) {
 		t.Errorf("cta 0: %v", c0.WarpCycles)
 	}
-	c3 := mandelPixelsCTA(5, 3, 2, in, img)
+	c3 := mandelPixelsCTA(5, 3, 2, mandelPixelsBlock, mandelPixelsBlock, in, img)
 	want := []int64{mandelPixelsWarpCycles(8, 0), mandelPixelsWarpCycles(4, 77)} // 4 columns, rows 0-1 and row 2 only
 	for w := 2; w < 8; w++ {
 		want = append(want, mandelIdleWarpCycles)

@@ -44,6 +44,14 @@ const (
 // 256 threads of the CUDA DP Mandelbrot's per-pixel kernel.
 const mandelPixelsBlock = 16
 
+// mandelFlatBlockX and mandelFlatBlockY are the CTA shape of variant=flat's
+// escape-time mandelbrot_k, 64×4 threads, a pixel each: the `dim3 bs(64,
+// 4)` of Adinetz's per-pixel code (runMandel).
+const (
+	mandelFlatBlockX = 64
+	mandelFlatBlockY = 4
+)
+
 // Register counts, typical of what nvcc gives these loops; they matter
 // only through occupancy, and none limits it here.
 const (

@@ -2,6 +2,7 @@ package samples
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -182,21 +183,32 @@ func (g *Generator) paramNames() string {
 	return strings.Join(names, ", ")
 }
 
-// variantParam is every DP generator's choice of benchmark: dp, the
-// dynamic-parallelism code (launch sites and child kernels, the default),
-// or flat, the original non-DP benchmark the papers compare against (DTBL
-// §5.1, SPAWN Table I's "flat (non-DP) variant"): no launch sites, its
-// work balanced as the original code balances it. Not to be confused with
-// the flat policy, which inlines every launch site of the dp trace.
-var variantParam = Param{
-	Name:    "variant",
-	Default: "dp",
-	Doc:     "dp: the dynamic-parallelism benchmark (launch sites, child kernels); flat: the original non-DP benchmark, no launch sites, its work balanced as the original code does",
+// variantParam is shared by the dynamic-parallelism generators. dp, the
+// default, writes the DP code's trace as before the parameter existed
+// (launch sites and child kernels); flat writes the trace of the original
+// non-DP benchmark the DP code was derived from, costed from the same
+// constants, so that only the distribution of the work differs. This is
+// not the replay policy `flat`, which inlines every launch site of a dp
+// trace; each generator's doc says what its flat variant is, with its
+// source.
+var variantParam = Param{Name: "variant", Default: "dp", Doc: "dp: the dynamic-parallelism code, with launch sites; flat: the original non-DP benchmark, no launches (see the generator's doc)"}
+
+// flatVariant reports whether p asks for the flat variant.
+func flatVariant(p Params) (bool, error) {
+	v, err := p.Choice(variantParam.Name, "dp", "flat")
+	return v == "flat", err
 }
 
-// flatVariant reads variantParam: whether the generator writes the flat
-// benchmark.
-func flatVariant(p Params) (bool, error) {
-	v, err := p.Choice("variant", "dp", "flat")
-	return v == "flat", err
+// noSites is the site threshold of a flat variant whose original code is
+// the DP code's `else` branch for every work item (a thread loops over its
+// item's nested work itself): no item's work exceeds it, so no lane
+// launches.
+const noSites = math.MaxInt
+
+// variantMeta records the variant in a header's meta: omitted for dp, the
+// default, so dp traces stay byte-identical to those written before the
+// parameter existed.
+func variantMeta(p Params, meta map[string]string) map[string]string {
+	p.omitDefaults(meta, variantParam.Name)
+	return meta
 }

@@ -9,7 +9,7 @@ import (
 func init() {
 	register(&Generator{
 		Name: "sa",
-		Doc:  "read mapping by k-mer seeds against a repeat-rich reference; reads with many candidate locations launch a child verifying one each (SPAWN SA)",
+		Doc:  "read mapping by k-mer seeds against a repeat-rich reference; reads with many candidate locations launch a child verifying one each (SPAWN SA); variant=flat: each section thread verifies all its candidates",
 		Params: []Param{
 			{Name: "genome", Default: "262144", Doc: "reference length in bases"},
 			{Name: "repeat_frac", Default: "0.3", Doc: "share of the reference overwritten by repeats (transposons and centromeric satellites)"},
@@ -22,6 +22,7 @@ func init() {
 			{Name: "section", Default: "4", Doc: "reads per parent thread, mapped one after another"},
 			{Name: "block", Default: "64", Doc: "threads per sa_section CTA"},
 			{Name: "site_threshold", Default: "32", Doc: "a read with more candidate locations than this is a launch site"},
+			variantParam,
 			seedParam,
 		},
 		run:   runSA,
@@ -43,6 +44,7 @@ type saConfig struct {
 	genome, reads, readLen, k, maxEdits, maxHits, section, block, threshold int
 	repeatFrac, errRate                                                     float64
 	seed                                                                    uint64
+	flat                                                                    bool // variant=flat: no read launches (runSA)
 }
 
 func parseSA(p Params) (c saConfig, err error) {
@@ -74,6 +76,12 @@ func parseSA(p Params) (c saConfig, err error) {
 	if c.errRate, err = p.Float("error", 0, 0.5); err != nil {
 		return c, err
 	}
+	if c.flat, err = flatVariant(p); err != nil {
+		return c, err
+	}
+	if c.flat {
+		c.threshold = noSites
+	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
 }
@@ -92,6 +100,19 @@ func parseSA(p Params) (c saConfig, err error) {
 // verification) plus this step's lookup (saSectionWarpCycles). A warp's
 // sites are spread and ordered as the loop reaches them (see the package
 // doc).
+//
+// variant=flat is the original non-DP SA, which SPAWN's authors wrote
+// (SPAWN §III-B): "In SA, all the reads are divided into sections. Each
+// parent thread handles one section of reads. For each read, there are
+// several candidate locations ... In the DP version of this application,
+// a thread launches a child kernel for a read if it has too many candidate
+// locations." So sa_section with a thread per section, each verifying
+// every candidate of its reads in its own loop: the DP code's `else`
+// branch for every read, so no lane launches (site_threshold is ignored)
+// and each step of the warp's loop waits for its slowest lane. The work is
+// the DP variant's: the same candidates verified over the same DP rows at
+// saCandidateCycles and saStepCycles; a child thread adds
+// saChildBaseCycles per candidate.
 func runSA(p Params, out trace.Sink) error {
 	cfg, err := parseSA(p)
 	if err != nil {
@@ -147,7 +168,7 @@ func (t *saTrace) prologue(p Params) error {
 			ctas += ceilDiv(n, saVerifyBlock)
 		}
 	}
-	meta := p.Values()
+	meta := variantMeta(p, p.Values())
 	meta["candidates"] = strconv.Itoa(candidates)
 	meta["max_candidates"] = strconv.Itoa(longest)
 	meta["matches"] = strconv.Itoa(matches)

@@ -9,7 +9,7 @@ import (
 func init() {
 	register(&Generator{
 		Name: "spmm",
-		Doc:  "sparse × dense matrix multiply, a parent thread per row of A; rows with many nonzeros launch a child with a thread per column of B (SPAWN MM)",
+		Doc:  "sparse × dense matrix multiply, a parent thread per row of A; rows with many nonzeros launch a child with a thread per column of B (SPAWN MM); variant=flat: each row thread loops over its row",
 		Params: []Param{
 			{Name: "size", Default: "small", Doc: "preset shape: small (SPAWN MM-small) or large (MM-large); rows, cols and nnz_per_row override it"},
 			{Name: "rows", Default: "0", Doc: "rows (and columns) of the sparse matrix A; 0 takes the size preset's"},
@@ -19,6 +19,7 @@ func init() {
 			{Name: "alpha", Default: "2.5", Doc: "power-law exponent of the row lengths, smaller is more skewed (dist=powerlaw)"},
 			{Name: "block", Default: "128", Doc: "threads per spmm_row CTA, one row of A each"},
 			{Name: "site_threshold", Default: "32", Doc: "a row with more nonzeros than this is a launch site"},
+			variantParam,
 			seedParam,
 		},
 		run:   runSpMM,
@@ -42,6 +43,7 @@ type spmmConfig struct {
 	alpha            float64
 	block, threshold int
 	seed             uint64
+	flat             bool // variant=flat: no row launches (runSpMM)
 }
 
 func parseSpMM(p Params) (c spmmConfig, err error) {
@@ -83,6 +85,12 @@ func parseSpMM(p Params) (c spmmConfig, err error) {
 	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
 		return c, err
 	}
+	if c.flat, err = flatVariant(p); err != nil {
+		return c, err
+	}
+	if c.flat {
+		c.threshold = noSites
+	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
 }
@@ -99,6 +107,19 @@ func parseSpMM(p Params) (c spmmConfig, err error) {
 // has loaded the row's extent, launches or loops over its nonzeros, so a
 // warp's launching lanes all reach their launch at spmmRowBaseCycles, one
 // warp-level site (see the package doc).
+//
+// variant=flat is the original non-DP MM, which SPAWN's authors wrote
+// (SPAWN §III-B): "In MM, each parent thread multiplies one row (or
+// couples of rows) of the multiplicand matrix with an entire multiplier
+// matrix. In the DP version, a parent thread launches a child kernel and
+// each thread of that child kernel picks up one column". So spmm_row with
+// a thread per row of A, each updating its whole C row for every nonzero:
+// the DP code's `else` branch for every row, so no lane launches
+// (site_threshold is ignored) and a warp waits for its longest row, all
+// its lanes looping together. The arithmetic is the DP variant's (nnz·cols
+// multiply-adds), costed as its looping rows are (spmmInlineElemCycles);
+// a child does the same multiply-adds coalesced, at spmmColNnzCycles per
+// nonzero per warp.
 func runSpMM(p Params, out trace.Sink) error {
 	cfg, err := parseSpMM(p)
 	if err != nil {
@@ -144,7 +165,7 @@ func (t *spmmTrace) prologue(p Params) error {
 			ctas += ceilDiv(t.cfg.cols, spmmColBlock)
 		}
 	}
-	meta := p.Values()
+	meta := variantMeta(p, p.Values())
 	meta["rows"] = strconv.Itoa(t.cfg.rows)
 	meta["cols"] = strconv.Itoa(t.cfg.cols)
 	meta["nnz_per_row"] = strconv.Itoa(t.cfg.nnz)
