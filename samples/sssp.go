@@ -19,7 +19,7 @@ func init() {
 			{Name: "site_threshold", Default: "16", Doc: "a worklist vertex with more edges than this is a launch site"},
 			{Name: "iters", Default: "1000", Doc: "at most this many relaxation iterations (the search stops earlier when no distance falls)"},
 			loopParam(ssspEdgeCycles),
-			variantParam,
+			ssspVariantParam,
 			seedParam,
 		},
 		run:   runSSSP,
@@ -33,7 +33,20 @@ type ssspConfig struct {
 	maxWeight, block, threshold, iters int
 	loop                               int64 // loop_cycles
 	seed                               uint64
-	flat                               bool // variant=flat (ssspflat.go)
+	flat                               bool // variant=flat: no sites, each thread loops over its edges
+	twc                                bool // variant=twc (ssspflat.go)
+}
+
+// ssspVariantParam is variantParam with a third value. DTBL §5.1 says its
+// flat codes are "flattened and effectively serialized within each
+// thread", bfs alone being the exception that expands lists by thread
+// block and warp; so sssp's flat is the DP code's loop branch for every
+// vertex, and its load-balanced form, which the DP issue first asked for,
+// is twc.
+var ssspVariantParam = Param{
+	Name:    variantParam.Name,
+	Default: variantParam.Default,
+	Doc:     "dp: the dynamic-parallelism code, with launch sites; flat: the original non-DP code (DTBL §5.1), each thread relaxing its own edges in a loop; twc: a non-DP code that relaxes long edge lists by CTA and by warp (Merrill's expansion, as bfs's flat)",
 }
 
 func parseSSSP(p Params) (c ssspConfig, err error) {
@@ -58,8 +71,13 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 	if c.loop, err = parseLoopCycles(p); err != nil {
 		return c, err
 	}
-	if c.flat, err = flatVariant(p); err != nil {
+	variant, err := p.Choice(ssspVariantParam.Name, "dp", "flat", "twc")
+	if err != nil {
 		return c, err
+	}
+	c.flat, c.twc = variant == "flat", variant == "twc"
+	if c.flat {
+		c.threshold = noSites
 	}
 	c.seed, err = p.Uint64("seed")
 	return c, err
@@ -72,9 +90,12 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 // bfs's kernels these index through row_offsets, so they have no access
 // records (irregular for CRCS).
 //
-// variant=flat writes the benchmark without dynamic parallelism:
-// sssp_relax relaxes long edge lists by CTA and by warp, as bfs's flat
-// variant does (twc.go), and has no launch sites.
+// variant=flat writes the benchmark without dynamic parallelism as DTBL
+// §5.1 defines its flat codes, "flattened and effectively serialized
+// within each thread": every thread relaxes its edges in its own loop, the
+// DP code's loop branch for every vertex (site_threshold is ignored).
+// variant=twc is the load-balanced alternative: sssp_relax relaxes long
+// edge lists by CTA and by warp, as bfs's flat variant does (twc.go).
 //
 // Launch-site times: an sssp_relax thread holds one worklist vertex and
 // launches or relaxes its edges in a loop after the same prologue on every
@@ -93,7 +114,7 @@ func runSSSP(p Params, out trace.Sink) error {
 		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
-	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, flat: cfg.flat}
+	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, twc: cfg.twc}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
 		p.omitDefaults(meta, "loop_cycles", "variant")
@@ -117,7 +138,7 @@ type ssspTrace struct {
 	root                    int32
 	block, threshold, iters int
 	loop                    int64 // cycles of one iteration of a looping lane (loop_cycles)
-	flat                    bool  // variant=flat: sssp_relax balances its lists itself (ssspflat.go)
+	twc                     bool  // variant=twc: sssp_relax balances its lists itself (ssspflat.go)
 
 	out trace.Sink
 	ids dpKernels
@@ -185,7 +206,7 @@ func (t *ssspTrace) buffers() error {
 // iteration writes one sssp_relax kernel over worklist, whose edges'
 // outcomes are lowered (in worklist order), then its children.
 func (t *ssspTrace) iteration(worklist []int32, lowered []bool) error {
-	if t.flat {
+	if t.twc {
 		return t.flatIteration(worklist, lowered)
 	}
 	parent := t.ids.declare("sssp_relax", dpLine(ceilDiv(len(worklist), t.block)), dpLine(t.block), ssspRelaxRegs)

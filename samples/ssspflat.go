@@ -2,7 +2,7 @@ package samples
 
 import "github.com/gpureplay/gpureplay/trace"
 
-// flatIteration writes one iteration of the flat sssp (variant=flat): the
+// flatIteration writes one iteration of the load-balanced sssp (variant=twc): the
 // non-DP sssp_relax, one thread per worklist vertex, which relaxes long
 // edge lists by CTA and by warp (twc.go) instead of launching children,
 // so it has no launch sites. lowered holds the outcomes of the worklist's

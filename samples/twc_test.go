@@ -145,7 +145,8 @@ func longestCTA(recs []trace.Record) int64 {
 	return longest
 }
 
-// TestFlatVariant checks variant=flat of bfs, sssp and gc: a valid trace
+// TestFlatVariant checks variant=flat of bfs and gc and sssp's
+// variant=twc (its flat being the loop branch, TestFlatVariantLoops): a valid trace
 // with no launch sites, deterministic, whose longest CTA on the skewed
 // Kronecker graph is well under the dp trace's with every site inlined for
 // bfs and sssp (CTA- and warp-wide expansion spread a hub's list over up
@@ -162,14 +163,18 @@ func TestFlatVariant(t *testing.T) {
 		{"sssp", []string{"scale=11"}, 2.5},
 		{"gc", []string{"scale=10"}, 1},
 	} {
-		flat := generate(t, tc.gen, append(tc.params, "variant=flat")...)
+		variant := "variant=flat"
+		if tc.gen == "sssp" {
+			variant = "variant=twc"
+		}
+		flat := generate(t, tc.gen, append(tc.params, variant)...)
 		if err := checkOrder(flat); err != nil {
 			t.Errorf("%s flat: %v", tc.gen, err)
 		}
 		if _, _, device := countKinds(flat); device != 0 {
 			t.Errorf("%s flat: %d launch sites, want none", tc.gen, device)
 		}
-		if again := generate(t, tc.gen, append(tc.params, "variant=flat")...); !reflect.DeepEqual(flat, again) {
+		if again := generate(t, tc.gen, append(tc.params, variant)...); !reflect.DeepEqual(flat, again) {
 			t.Errorf("%s flat: two runs differ", tc.gen)
 		}
 		dp := generate(t, tc.gen, tc.params...)

@@ -55,6 +55,10 @@ var dpTraces = []struct {
 		"590852b2a64b07cd4cb01f9ccf01ce3bdf5ea751dd49fb0e6fa85c93a3d1ad39"},
 	{"sa", []string{"genome=65536", "reads=1024", "section=2", "seed=2"},
 		"fc75140e72006bee258cb67412b80ed5a4b0b6acc8b94ed3972b446222e5d3bf"},
+	{"sssp", nil,
+		"609cad14fccb268ab5210a593b594467d66035a2251751173b03bdeae733af66"},
+	{"sssp", []string{"graph=uniform", "scale=9", "site_threshold=8", "seed=2"},
+		"2cef9a79a0710d9ef884f7fd2e445f6d96cc2f17df75e6319b31fc89af0de57d"},
 }
 
 // TestDPVariantUnchanged checks that the dp variant, the default, writes
@@ -83,9 +87,10 @@ var loopFlat = []struct {
 	{"join", []string{"buckets", "max_bucket", "matches"}},
 	{"spmm", []string{"nnz", "max_row_nnz", "rows", "cols"}},
 	{"sa", []string{"candidates", "max_candidates", "matches"}},
+	{"sssp", []string{"relaxations", "reached", "iterations"}},
 }
 
-// TestFlatVariantLoops checks the amr, join, spmm and sa flat variants
+// TestFlatVariantLoops checks the amr, join, spmm, sa and sssp flat variants
 // against their dp traces, on each dpTraces configuration: the same
 // host kernels and CTAs, no launches, the same work (the meta totals), and
 // every warp bounded by its dp warp: no faster than the dp warp or than
