@@ -65,9 +65,12 @@
 //	                                         GPU with the clock() function"; the costs
 //	                                         above are converted from it to gpu.clock_mhz
 //	                                         as trace cycles are (0: no conversion)
-//	cdp.launch_servers  1                    DTBL §2.4 ("a path from each SMX to the
+//	cdp.launch_servers  1; k20c 0            DTBL §2.4 ("a path from each SMX to the
 //	                                         KMU"): each SM serves one call's
-//	                                         launch_a·x at a time (0: unlimited)
+//	                                         launch_a·x at a time (0: unlimited,
+//	                                         DTBL §5.1's simulator: "the execution
+//	                                         of the device API calls will be
+//	                                         interleaved for all the warps")
 //	cdp.pending_limit   0 (unlimited)        GPGPU-Sim, the papers' simulator, has no
 //	                                         limit, and CUDA on Kepler never stalls a
 //	                                         launch (it falls back to a virtualized
