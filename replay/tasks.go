@@ -285,6 +285,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
 	first.CopyWait = syncCopyWait(d.cfg, in.bytes) + syncCopyWait(d.cfg, p.row.out.bytes)
 	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
+	d.stats.Tasks.add(p.blocks, float64(in.bytes)*d.d2h.perByte, float64(p.row.out.bytes)*d.d2h.perByte)
 	return p, true, nil
 }
 

@@ -18,6 +18,10 @@ const (
 	namedBarriers = 16
 )
 
+// ExecutorWarps is the task warps one MTB runs at once (warps 1–31), for
+// callers that bound a run from the work it asks (cmd/experiment).
+const ExecutorWarps = executorWarps
+
 // Pagoda's events.
 const (
 	evSpawned   kind = iota + 1 // the host finished spawning task ref

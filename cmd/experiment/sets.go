@@ -277,6 +277,7 @@ var pagodaExperiment = &experiment{
 	benchmarks: pagodaBenchmarks,
 	paperMean:  map[string]string{"gemtc": "0.89× (1.51/1.69)", "pagoda": "1.51×"},
 	detail:     &occupancyDetail,
+	extra:      pagodaBounds,
 }
 
 // pagodaModelExperiment is the same comparison with the tasks' costs
@@ -339,6 +340,7 @@ var pagodaScaling = &experiment{
 	},
 	paperMean: map[string]string{},
 	detail:    &occupancyDetail,
+	extra:     pagodaBounds,
 }
 
 // occupancyDetail is the task experiments' column: the last policy's
