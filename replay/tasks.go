@@ -390,6 +390,10 @@ func (d *taskDriver) WarpsBusy(sm int, cycle int64, delta int) {
 	s.warps += delta
 }
 
+// Drained implements taskrun.Listener: the run lasts until the host knows
+// every task has finished.
+func (d *taskDriver) Drained(cycle int64) { d.now = max(d.now, cycle) }
+
 // InputCopied implements taskrun.Listener.
 func (d *taskDriver) InputCopied(start, end int64) { d.stage[stH2D].cover(start, end) }
 
