@@ -27,7 +27,9 @@ const (
 //     of lat.host_threads threads, after its task's copy calls and the
 //     wait for its synchronous copies (Fig. 1a's cudaMemcpy); a thread
 //     does one at a time, so the threads together are busy at least the
-//     sum, and the run takes at least the sum over the threads;
+//     sum, and the run takes at least the sum over the threads — after
+//     the MasterKernel's launch call (lat.host_issue) with
+//     pagoda.spawn=pipelined, which no spawn starts before;
 //   - h2d, d2h: each copy engine moves one copy at a time;
 //   - warps: a task warp holds an executor warp (31 an MTB,
 //     pagoda.mtbs_per_sm MTBs an SM) for at least its time alone;
@@ -43,8 +45,12 @@ type pagodaFloor struct {
 func newPagodaFloor(cfg model.Config, w replay.TaskWork) pagodaFloor {
 	g := cfg.GPU
 	spawns := float64(w.Blocks) * float64(cfg.Pagoda.SpawnCycles)
+	launch := 0.0
+	if cfg.Pagoda.Spawn == "pipelined" {
+		launch = float64(cfg.Lat.HostIssue)
+	}
 	f := pagodaFloor{
-		host:  (float64(w.HostCycles+w.CopyWaitCycles) + spawns) / float64(max(cfg.Lat.HostThreads, 1)),
+		host:  launch + (float64(w.HostCycles+w.CopyWaitCycles)+spawns)/float64(max(cfg.Lat.HostThreads, 1)),
 		h2d:   w.H2DCycles,
 		d2h:   w.D2HCycles,
 		warps: float64(w.WarpCycles) / float64(int64(g.SMs)*cfg.Pagoda.MTBsPerSM*taskrun.ExecutorWarps),
