@@ -34,7 +34,8 @@
 //     due) and no spawn under way flushes the held task (§4.2.2: it
 //     "copies back the status of the last task ... and copies it to the
 //     GPU": lat.host_launch + pagoda.spawn_cycles; the paper gives no
-//     timeout, so at once); and once the trace is over and every task
+//     timeout, so at once; after a copy-back that found the table full,
+//     pagoda.spawn_cycles alone); and once the trace is over and every task
 //     spawned, the host's waitAll copies the TaskTable back to back
 //     (lat.host_launch each) and the run ends with the first copy-back
 //     ending after the last task (Listener.Drained). pagoda.spawn=direct

@@ -56,7 +56,7 @@ func (p *Pagoda) hostKick() {
 	h := &p.host
 	for !h.copying && !h.polling && h.spawns < h.threads {
 		if p.flushDue() {
-			p.flush()
+			p.flush(p.copyBack)
 			continue
 		}
 		if h.queue.len() == 0 {
@@ -118,6 +118,10 @@ func (p *Pagoda) copiedBack() {
 		h.freed[c] = 0
 	}
 	if h.viewFree == 0 {
+		if p.life.held >= 0 && !p.life.flushing {
+			p.flush(0) // the copy-back showed the held task's status
+			return
+		}
 		h.polling, h.pollFrom = true, p.now
 		return
 	}

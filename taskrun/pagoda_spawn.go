@@ -25,7 +25,10 @@ import "github.com/gpureplay/gpureplay/internal/eventq"
 // to spawn now (the queue empty, or its head not due yet) and no spawn
 // under way flushes the held task with a copy-back (lat.host_launch) and
 // an entry copy (pagoda.spawn_cycles). The paper gives no timeout, so the
-// flush is immediate: the least it can cost.
+// flush is immediate: the least it can cost. A copy-back that finds the
+// table full (§4.2.2's lazy update) has shown the held task's status too,
+// so the host then flushes it with the entry copy alone: otherwise a table
+// whose only free-looking entry is the held task's would wait forever.
 //
 // Fig. 2b: "waitAll() call copied TaskTable from GPU to CPU": once every
 // task is spawned and the trace is over, the host waits for all of them by
@@ -89,12 +92,12 @@ func (p *Pagoda) flushDue() bool {
 	return h.queue.len() == 0 || p.tasks.at(h.queue.peek()).spawn > p.now
 }
 
-// flush starts a thread on the held task's status copy-back and entry
-// copy.
-func (p *Pagoda) flush() {
+// flush starts a thread on the held task's flush: a status copy-back of
+// cost cycles (none when one has just arrived) and the entry copy.
+func (p *Pagoda) flush(cost int64) {
 	p.life.flushing = true
 	p.host.spawns++
-	at := satAdd(satAdd(p.now, p.copyBack), p.spawn)
+	at := satAdd(satAdd(p.now, cost), p.spawn)
 	p.q.Push(eventq.Event{At: at, Kind: uint8(evFlushed), Ref: p.life.held})
 }
 

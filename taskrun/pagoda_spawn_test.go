@@ -83,3 +83,24 @@ func TestPagodaDirectSpawn(t *testing.T) {
 		t.Errorf("drained %q under direct", d)
 	}
 }
+
+// A TaskTable of one entry: the held task fills it, so the copy-back that
+// finds no free entry flushes it with the entry copy alone. Task 0 spawns
+// 50–150; task 1 finds the table full, so the thread copies back,
+// 150–1150, and re-copies task 0's entry, 1150–1250 (task 0 runs
+// 1280–2280). The next copy-back, 1250–2250, still shows the entry taken;
+// the host polls, and the copy-back ending 3250 shows it free: task 1
+// spawns 3250–3350, is flushed 3350–4450, runs 4480–5480, and waitAll's
+// copy-backs from 4450 end at 5450 and 6450.
+func TestPagodaPipelinedFullTable(t *testing.T) {
+	c := pipelined(t)
+	c.Pagoda.MTBsPerSM, c.Pagoda.TableRows = 1, 1
+	r := newRecorder(t, executorWarps)
+	p := newPagoda(t, c, r)
+	drive(t, p, r, []Task{task(0, 0, 1, 1000), task(1, 0, 1, 1000)}, 2)
+	r.want(0, 1250, 1280, 2280)
+	r.want(1, 4450, 4480, 5480)
+	if d := r.drained(); !slices.Equal(d, []string{"6450 drained"}) {
+		t.Errorf("drained %q, want [6450 drained]", d)
+	}
+}
