@@ -213,6 +213,13 @@ type Pagoda struct {
 	SpawnCycles int64 `json:"spawn_cycles"`
 	SchedCycles int64 `json:"sched_cycles"`
 	SmemPerMTB  int64 `json:"smem_per_mtb"`
+	// Spawn is "pipelined" (§4.1–4.2.2: the MasterKernel is launched
+	// first, a task is schedulable once the next spawn's entry has
+	// arrived, the last one is flushed by a status copy-back and a copy,
+	// and the run ends at the host's waitAll copy-back) or "direct" (the
+	// reading before: the MasterKernel resident from cycle 0, each entry
+	// schedulable at its own spawn, nothing after the last task).
+	Spawn string `json:"spawn"`
 }
 
 // Model switches parts of the timing model on and off.

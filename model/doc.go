@@ -192,6 +192,13 @@
 //     slower than those with it, over the same HyperQ. Table 3 marks only
 //     DCT and MM as benefiting from shared memory, so no other kind is
 //     listed ("none" restores the old reading: the same task times).
+//   - pagoda.spawn = pipelined: Pagoda §4.1–4.2.2's spawn lifecycle, the
+//     MasterKernel launched before the first spawn, a task schedulable
+//     once the next spawn's entry has arrived, the last one flushed by a
+//     status copy-back and a copy, and the host's waitAll copy-back at
+//     the end (package taskrun). direct restores the reading before:
+//     the MasterKernel resident at 0, each task schedulable at its own
+//     spawn, nothing after the last.
 //   - pagoda.mtbs_per_sm = 2, pagoda.table_rows = 32, pagoda.smem_per_mtb =
 //     32768 (Pagoda §4.1–4.2, on the Titan X). The MasterKernel must be
 //     resident, so where it would not fit the preset scales it down:

@@ -46,6 +46,7 @@ var shared = map[string]string{
 	"gemtc.result_cycles":     "621",
 	"gemtc.smem_slowdown":     "dct:1.08/matmul:1.26",
 	"pagoda.table_rows":       "32",
+	"pagoda.spawn":            "pipelined",
 	"output.occupancy_window": "5000",
 	"lat.host_threads":        "1",
 	"gpu.issue_width":         "4",

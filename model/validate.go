@@ -90,6 +90,7 @@ func (c Config) Validate() error {
 	v.atLeast("gemtc.batch", c.GeMTC.Batch, 1)
 	v.atLeast("gemtc.threads", c.GeMTC.Threads, 1)
 	v.oneOf("gemtc.worker", c.GeMTC.Worker, "warp", "block")
+	v.oneOf("pagoda.spawn", c.Pagoda.Spawn, "pipelined", "direct")
 	if _, err := ParseSlowdowns(c.GeMTC.SmemSlowdown); err != nil {
 		v.fail("gemtc.smem_slowdown", fmt.Sprintf("is %q: %v", c.GeMTC.SmemSlowdown, err))
 	}

@@ -53,6 +53,7 @@ func TestValidateRejects(t *testing.T) {
 		{"gemtc.result_cycles", "-1", "gemtc.result_cycles is -1; must be at least 0"},
 		{"io.memcpy", "pinned", `io.memcpy is "pinned"; want async, sync or legacy`},
 		{"gemtc.worker", "thread", `gemtc.worker is "thread"; want warp or block`},
+		{"pagoda.spawn", "batch", `pagoda.spawn is "batch"; want pipelined or direct`},
 		{"gemtc.smem_slowdown", "dct=1.08", `gemtc.smem_slowdown is "dct=1.08": "dct=1.08" is not name:factor; want none or name:factor pairs joined by /`},
 		{"gemtc.smem_slowdown", "dct:0.5", `gemtc.smem_slowdown is "dct:0.5": "dct:0.5": factor "0.5" must be a number from 1 to 1e6`},
 		{"gemtc.smem_slowdown", "dct:1.1/dct:1.2", `gemtc.smem_slowdown is "dct:1.1/dct:1.2": dct given twice`},

@@ -36,7 +36,7 @@ func init() {
 		Name:   "pagoda",
 		Doc:    "tasks are scheduled at warp granularity onto a persistent MasterKernel (TaskTable, scheduler warps, buddy shared memory, named barriers)",
 		Source: "Pagoda §4–5",
-		Keys:   []string{"pagoda.mtbs_per_sm", "pagoda.table_rows", "pagoda.spawn_cycles", "pagoda.sched_cycles", "pagoda.smem_per_mtb"},
+		Keys:   []string{"pagoda.mtbs_per_sm", "pagoda.table_rows", "pagoda.spawn_cycles", "pagoda.sched_cycles", "pagoda.smem_per_mtb", "pagoda.spawn"},
 		New: func(model.Config) replay.Policy {
 			return replay.Policy{Name: "pagoda", Tasks: func(cfg model.Config, l taskrun.Listener) (taskrun.Runtime, error) {
 				return taskrun.NewPagoda(cfg, l)

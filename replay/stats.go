@@ -34,6 +34,9 @@ type Stats struct {
 	KernelsCycles  int64
 	PostludeCycles int64
 	AfterPrelude   AfterPrelude // afterprelude.go
+	// Tasks is the work of a task trace under gemtc or pagoda
+	// (taskwork.go); zero under the hardware policies.
+	Tasks TaskWork
 	// PeakPending is the most device launches pending at once (made, not
 	// yet begun to execute); LaunchOverflows counts the warps whose
 	// launches went over cdp.pending_limit because nothing else could

@@ -285,6 +285,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
 	first.CopyWait = syncCopyWait(d.cfg, in.bytes) + syncCopyWait(d.cfg, p.row.out.bytes)
 	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
+	d.stats.Tasks.add(p.blocks, float64(in.bytes)*d.d2h.perByte, float64(p.row.out.bytes)*d.d2h.perByte)
 	return p, true, nil
 }
 
@@ -388,6 +389,10 @@ func (d *taskDriver) WarpsBusy(sm int, cycle int64, delta int) {
 	d.occ.change(s, cycle)
 	s.warps += delta
 }
+
+// Drained implements taskrun.Listener: the run lasts until the host knows
+// every task has finished.
+func (d *taskDriver) Drained(cycle int64) { d.now = max(d.now, cycle) }
 
 // InputCopied implements taskrun.Listener.
 func (d *taskDriver) InputCopied(start, end int64) { d.stage[stH2D].cover(start, end) }

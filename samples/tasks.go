@@ -231,10 +231,7 @@ func writeTask(out trace.Sink, c *tasksConfig, id uint64, k *taskKind, warps []i
 	}
 	// Demand: the kind's issue rate over every warp's time, and its input
 	// and output, which the task reads from and writes to DRAM once.
-	mix := warpMix{ipc: k.ipc}
-	if c.noSmem && k.ipcGlobal > 0 {
-		mix.ipc = k.ipcGlobal
-	}
+	mix := warpMix{ipc: k.rate(c)}
 	mix.set(cta, len(warps))
 	cta.DRAMBytes = uint64(in + back)
 	if in > 0 {

@@ -129,10 +129,14 @@ func TestTasksCostByHand(t *testing.T) {
 		// 4 blocks need only 4 groups' buffers.
 		{[]string{"kind=dct", "image=16", "threads=64"}, 4 * 264, nil, 40 + 400 + 16*4 + 2*90 + 3*20},
 		// One 16×16 tile, one element a thread: one k step (an L2 trip, 2
-		// loads, 2 barriers, 16 shared-memory MACs), then the store.
-		{[]string{"kind=matmul", "matrix=16", "threads=256"}, 2048, nil, start + 200 + 2*4 + 2*20 + 16*4 + 4},
+		// loads, 2 barriers, 16 shared-memory MACs on one accumulator, the
+		// FFMA chain's 6 cycles each), then the store.
+		{[]string{"kind=matmul", "matrix=16", "threads=256"}, 2048, nil, start + 200 + 2*4 + 2*20 + 16*6 + 4},
 		// Two tiles in flight, two at once: the same time, twice the smem.
-		{[]string{"kind=matmul", "matrix=32", "threads=512"}, 4096, nil, start + 2*(2*(200+2*4+2*20+16*4)+4)},
+		{[]string{"kind=matmul", "matrix=32", "threads=512"}, 4096, nil, start + 2*(2*(200+2*4+2*20+16*6)+4)},
+		// 128 threads, two elements a thread on two accumulators: a MAC
+		// every 3 cycles (the chain's 6 shared; issue would allow 2).
+		{[]string{"kind=matmul", "matrix=16", "threads=128"}, 2048, nil, start + 200 + 2*2*4 + 2*20 + 2*16*3 + 2*4},
 		// One 8-byte block: 48 rounds of 150 and 300 around them.
 		{[]string{"kind=3des", "packet_min=8", "packet_max=8", "threads=32"}, 0, nil, start + 300 + 48*150},
 		// 17 blocks to 16 threads: thread 0 takes two.

@@ -51,11 +51,22 @@ const (
 	// ~6 cycles on each, the operands' loads issued alongside.
 	tasksComplexMACCycles = 12
 
-	// tasksSmemMACCycles is a multiply-accumulate with both operands in
-	// shared memory, as in the SDK matrixMul's inner loop: two LDS and an
-	// FFMA issued per step; with a thread's few output elements on
-	// independent accumulators, issue rather than the FFMA chain binds.
-	tasksSmemMACCycles = 4
+	// tasksSmemMACInsts is a multiply-accumulate with both operands in
+	// shared memory, as in the SDK matrixMul's inner loop (Csub +=
+	// As[ty][k] * Bs[k][tx]): two LDS and an FFMA. Its time is
+	// smemMACCycles: the FFMA chain or the issue, whichever binds.
+	tasksSmemMACInsts = 3
+
+	// tasksFFMAChainCycles is a dependent FFMA's wait for the one before
+	// it (the ~6 cycles above): a thread's MACs into one accumulator form
+	// a chain, paid once per MAC.
+	tasksFFMAChainCycles = 6
+
+	// tasksDualIssue is the most instructions a Maxwell warp scheduler
+	// issues for one warp in a cycle: two, to different units, such as an
+	// LDS to the load/store unit beside an FFMA (Maxwell tuning guide,
+	// §4.1.2 "Instruction Scheduling").
+	tasksDualIssue = 2
 
 	// tasksUpdateCycles is an in-memory update a[i][j] −= x·y of the
 	// sparse LU kernels: load, FFMA, store, independent across j so the
@@ -242,6 +253,31 @@ func matmulTiles(c *tasksConfig) (inflight, tiles int) {
 	return max(1, min(c.threads/(matmulTile*matmulTile), side*side)), side * side
 }
 
+// matmulElems is how many output elements of a 16×16 tile each thread
+// of a matmul task computes: one with 256 threads or more.
+func matmulElems(c *tasksConfig) int {
+	const area = matmulTile * matmulTile
+	return ceilDiv(area, min(c.threads, area))
+}
+
+// smemMACCycles is one shared-memory MAC of a thread with elems output
+// elements on independent accumulators: each accumulator's FFMA chain,
+// shared by elems MACs, or the issue of the MAC's instructions at the
+// dual-issue rate, whichever is longer. The cost model charged 4 cycles
+// for any shape before, which asked 8 warps of a 256-thread task for 6
+// instructions a cycle of an SM that issues 4: with one accumulator a
+// thread the chain binds, 6 cycles (0.5 instructions a warp-cycle, 4 for
+// the task); at 128 threads, two accumulators, 3 (4 warps at 1).
+func smemMACCycles(elems int) int64 {
+	return int64(max(ceilDiv(tasksSmemMACInsts, tasksDualIssue), ceilDiv(tasksFFMAChainCycles, elems)))
+}
+
+// matmulIPC is a matmul warp's issue rate alone in its shared-memory
+// inner loop: a MAC's instructions over its cycles.
+func matmulIPC(c *tasksConfig) float64 {
+	return tasksSmemMACInsts / float64(smemMACCycles(matmulElems(c)))
+}
+
 // matmulWarps is the SDK matrixMul, tile by tile: per step along k the
 // threads load a tile of A and of B into shared memory (the L2 holds them
 // after the first touch), barrier, multiply-accumulate 16 products per
@@ -249,11 +285,11 @@ func matmulTiles(c *tasksConfig) (inflight, tiles int) {
 func matmulWarps(c *tasksConfig) []int64 {
 	const area = matmulTile * matmulTile
 	inflight, tiles := matmulTiles(c)
-	elems := ceilDiv(area, min(c.threads, area)) // output elements per thread
-	steps := int64(ceilDiv(tiles, inflight))     // rounds of output tiles
-	ks := int64(ceilDiv(c.matrix, matmulTile))   // k steps per output tile
+	elems := matmulElems(c)
+	steps := int64(ceilDiv(tiles, inflight))   // rounds of output tiles
+	ks := int64(ceilDiv(c.matrix, matmulTile)) // k steps per output tile
 	k := tasksL2Cycles + int64(2*elems)*tasksStreamCycles + 2*tasksBarrierCycles +
-		int64(elems*matmulTile)*tasksSmemMACCycles
+		int64(elems*matmulTile)*smemMACCycles(elems)
 	if c.noSmem {
 		// Without shared memory every product streams its operands from
 		// global memory (L2 hits after the first touch), as a FIR tap

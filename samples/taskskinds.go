@@ -19,6 +19,9 @@ type taskKind struct {
 	// ipcGlobal is the rate with smem=off, for the kinds whose loop then
 	// reads global memory instead (0: the same as ipc).
 	ipcGlobal float64
+	// ipcOf, when set, is ipc for the run's configuration, for a kind
+	// whose loop's rate depends on its threads (matmul's accumulators).
+	ipcOf func(c *tasksConfig) float64
 
 	// smem is the shared memory each of the run's tasks declares. It is
 	// nonzero exactly for the kinds that synchronise, since the replay
@@ -79,12 +82,23 @@ var taskKinds = []*taskKind{
 	{name: "beamformer", ipc: 6.0 / tasksComplexMACCycles, regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
 	{name: "conv", ipc: 2.0 / tasksMACCycles, regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
 	{name: "dct", ipc: 58.0 / dct8Cycles, ipcGlobal: 58.0 / (dct8Cycles + tasksL2Cycles), regs: 33, copyShare: 81, sync: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
-	{name: "matmul", ipc: 3.0 / tasksSmemMACCycles, ipcGlobal: 2.0 / tasksMACCycles, regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
+	{name: "matmul", ipcOf: matmulIPC, ipcGlobal: 2.0 / tasksMACCycles, regs: 30, copyShare: 51, sync: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
 	{name: "slud", ipc: 4.0 / tasksUpdateCycles, regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
 	{name: "3des", ipc: 51.0 / desRoundCycles, regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
 }
 
 func noSmem(*tasksConfig) int64 { return 0 }
+
+// rate is the kind's issue rate alone under the run's configuration.
+func (k *taskKind) rate(c *tasksConfig) float64 {
+	switch {
+	case c.noSmem && k.ipcGlobal > 0:
+		return k.ipcGlobal
+	case k.ipcOf != nil:
+		return k.ipcOf(c)
+	}
+	return k.ipc
+}
 
 // lookupTaskKind returns the kind called name, or nil.
 func lookupTaskKind(name string) *taskKind {

@@ -22,11 +22,25 @@
 //     copy calls (Task.HostCycles) and then pagoda.spawn_cycles; the
 //     thread's next spawn starts right after (pipelined, §4.2.1: one
 //     cudaMemcpy per entry in the steady state).
-//   - A task is visible to its MTB's scheduler warp, and reported
-//     TaskSpawned, when its spawn completes. §4.2.1's ready-field
-//     indirection (a task is enabled by the next task's copy, the last one
-//     by a host flush after a timeout the paper does not give) is not
-//     modelled: spawn_cycles stands for the whole per-task cost.
+//   - pagoda.spawn=pipelined (the default; pagoda_spawn.go quotes the
+//     paper for each step): the host first launches the MasterKernel
+//     (§4.1; the call holds it lat.host_issue, the kernel is resident
+//     lat.host_launch + lat.kernel_dispatch later and no entry is read
+//     before); a task is visible to its MTB's scheduler warp, and
+//     reported TaskSpawned, once the next spawn's entry has arrived
+//     (§4.2.1's ready-field indirection, Fig. 2b: "TA gets scheduled
+//     only after TB is spawned") and its input with it; a host thread
+//     with nothing to spawn now (the queue empty or its head not yet
+//     due) and no spawn under way flushes the held task (§4.2.2: it
+//     "copies back the status of the last task ... and copies it to the
+//     GPU": lat.host_launch + pagoda.spawn_cycles; the paper gives no
+//     timeout, so at once; after a copy-back that found the table full,
+//     pagoda.spawn_cycles alone); and once the trace is over and every task
+//     spawned, the host's waitAll copies the TaskTable back to back
+//     (lat.host_launch each) and the run ends with the first copy-back
+//     ending after the last task (Listener.Drained). pagoda.spawn=direct
+//     is the reading before: the MasterKernel resident from cycle 0, each
+//     task visible when its own spawn completes, nothing after the last.
 //   - The TaskTable has pagoda.table_rows entries per column and one
 //     column per MTB. The host fills it row by row — round-robin over the
 //     columns, starting after the last column used, skipping columns it
@@ -45,8 +59,10 @@
 //     GPU); the view becomes the GPU's table as of the
 //     copy's arrival. A copy-back that finds nothing free is repeated
 //     back-to-back until one does.
-//   - wait()/waitAll() timeouts (§4.2.2) are not modelled: the trace's
-//     host does not wait on tasks. Close does nothing.
+//   - wait() and its timeout (§4.2.2) are not modelled: Fig. 1a's
+//     per-task wait is charged as the output copy's synchronous wait
+//     before the spawn. Close marks the trace over, for the flush and
+//     waitAll.
 //
 // MasterKernel and scheduling (§4.1, §4.3, Algorithms 1–2):
 //   - pagoda.mtbs_per_sm MTBs per SM, each 1024 threads (32 warps) at 32

@@ -34,9 +34,12 @@ func FuzzRuntimes(f *testing.F) {
 		c.Pagoda.TableRows, c.Pagoda.SpawnCycles, c.Pagoda.SchedCycles, c.Lat.HostLaunch = 2, 3, 2, 7
 		c.Pagoda.SmemPerMTB = 8 << 10
 		c.GeMTC.Batch, c.GeMTC.Threads, c.GPU.MaxCTAsPerSM = 3, 64, 2
+		piped := c // and with the spawn lifecycle (oneMTB spawns directly)
+		piped.Pagoda.Spawn = "pipelined"
 		p := newPagoda(t, c, nil)
+		pp := newPagoda(t, piped, nil)
 		g := newGeMTC(t, c, nil)
-		for _, rt := range []Runtime{p, g} {
+		for _, rt := range []Runtime{p, pp, g} {
 			r := newRecorder(t, executorWarps)
 			switch rt := rt.(type) {
 			case *Pagoda:

@@ -44,6 +44,8 @@ func (r *recorder) at(c int64, format string, a ...any) {
 
 func (r *recorder) TaskIssued(uint64, int64) {}
 
+func (r *recorder) Drained(c int64) { r.at(c, "drained") }
+
 func (r *recorder) InputCopied(start, end int64) {
 	r.copies = append(r.copies, fmt.Sprintf("%d..%d", start, end))
 }
@@ -130,6 +132,10 @@ func drive(t testing.TB, rt Runtime, r *recorder, tasks []Task, window int) {
 }
 
 // titanx is the Pagoda paper's GPU with the given host/scheduler costs.
+//
+// It spawns directly (pagoda.spawn=direct), so the tests of placement,
+// scheduling and the TaskTable see each task on its own; the pipelined
+// lifecycle has tests of its own (pagoda_spawn_test.go).
 func titanx(t testing.TB, spawn, sched, copyBack int64) model.Config {
 	t.Helper()
 	c, err := model.Preset("titanx")
@@ -137,6 +143,7 @@ func titanx(t testing.TB, spawn, sched, copyBack int64) model.Config {
 		t.Fatal(err)
 	}
 	c.Pagoda.SpawnCycles, c.Pagoda.SchedCycles, c.Lat.HostLaunch = spawn, sched, copyBack
+	c.Pagoda.Spawn = "direct"
 	return c
 }
 

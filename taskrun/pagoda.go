@@ -18,6 +18,10 @@ const (
 	namedBarriers = 16
 )
 
+// ExecutorWarps is the task warps one MTB runs at once (warps 1–31), for
+// callers that bound a run from the work it asks (cmd/experiment).
+const ExecutorWarps = executorWarps
+
 // Pagoda's events.
 const (
 	evSpawned   kind = iota + 1 // the host finished spawning task ref
@@ -25,6 +29,8 @@ const (
 	evSchedDone                 // MTB aux's scheduler warp has read its task's entry
 	evWarpEnd                   // a warp of task ref finished on executor warp aux
 	evVisible                   // task ref's input copy arrived after its entry
+	evFlushed                   // the host re-copied held task ref's entry (pipelined)
+	evDrained                   // the host's waitAll copy-back saw every task done
 )
 
 // Pagoda models the Pagoda runtime (Pagoda §4–5): a host spawner filling a
@@ -41,6 +47,7 @@ type Pagoda struct {
 	copyBack int64 // lat.host_launch: one TaskTable copy-back
 	smem     int64 // pagoda.smem_per_mtb
 	host     host
+	life     lifecycle // pagoda.spawn's launch, pipeline, flush and waitAll
 	mtbs     []mtb
 	tasks    slots[ptask]
 	share    *workShare // the contention model, nil when off
@@ -102,6 +109,7 @@ func NewPagoda(cfg model.Config, l Listener) (*Pagoda, error) {
 	// Rows beyond 2^24 a column change nothing a trace could show and
 	// would overflow the host's count of free entries.
 	p.host = newHost(n, int(min(pc.TableRows, 1<<24)), int(cfg.Lat.HostThreads))
+	p.life = newLifecycle(pc.Spawn == "pipelined", cfg.Lat.HostIssue, cfg.Lat.HostLaunch, cfg.Lat.KernelDispatch)
 	return p, nil
 }
 
@@ -167,6 +175,10 @@ func (p *Pagoda) Advance(now int64) {
 			p.warpEnd(e.Ref, e.Aux)
 		case evVisible:
 			p.visible(e.Ref)
+		case evFlushed:
+			p.flushed(e.Ref)
+		case evDrained:
+			p.l.Drained(p.now)
 		case evShare:
 			p.share.wake(p.now, e, p.warpEnd)
 		}
@@ -175,10 +187,13 @@ func (p *Pagoda) Advance(now int64) {
 	p.now = max(p.now, now)
 }
 
-// Close does nothing: Pagoda spawns continuously and has no batch to flush.
-// (The host's flush of the last task's ready field, §4.2.2, is not
-// modelled; see the package documentation.)
-func (p *Pagoda) Close() {}
+// Close says the trace is over: with pagoda.spawn=pipelined the host then
+// flushes the last task and waits for all (pagoda_spawn.go).
+func (p *Pagoda) Close() {
+	p.life.closed = true
+	p.hostKick()
+	p.startWaitAll()
+}
 
 // finish retires task i after its last warp: it releases the barrier,
 // marks the shared memory for the scheduler's lazy free and frees the
@@ -195,4 +210,5 @@ func (p *Pagoda) finish(i int32) {
 	p.l.TaskFinished(t.id, p.now)
 	p.entryFreed(t.mtb)
 	p.tasks.release(i)
+	p.drainIfDone()
 }

@@ -54,10 +54,17 @@ func (h *host) pick() int {
 // TaskTable. A thread starts no earlier than its task's Spawn cycle.
 func (p *Pagoda) hostKick() {
 	h := &p.host
-	for !h.copying && !h.polling && h.spawns < h.threads && h.queue.len() > 0 {
+	for !h.copying && !h.polling && h.spawns < h.threads {
+		if p.flushDue() {
+			p.flush(p.copyBack)
+			continue
+		}
+		if h.queue.len() == 0 {
+			return
+		}
 		i := h.queue.peek()
 		t := p.tasks.at(i)
-		start := max(t.spawn, p.now)
+		start := max(t.spawn, p.now, p.life.hostFrom)
 		if !t.begun {
 			t.begun, t.issued = true, start // the host's work on it starts now, even if the table is full
 		}
@@ -85,12 +92,9 @@ func (p *Pagoda) spawned(i int32) {
 	h.spawns--
 	t := p.tasks.at(i)
 	p.l.TaskIssued(t.id, t.issued)
+	p.spawnDone(i)
 	p.hostKick()
-	if t.arrives > p.now {
-		p.q.Push(eventq.Event{At: t.arrives, Kind: uint8(evVisible), Ref: i})
-		return
-	}
-	p.visible(i)
+	p.startWaitAll()
 }
 
 // visible: task i's entry and its input are both on the GPU, so its MTB's
@@ -114,6 +118,10 @@ func (p *Pagoda) copiedBack() {
 		h.freed[c] = 0
 	}
 	if h.viewFree == 0 {
+		if p.life.held >= 0 && !p.life.flushing {
+			p.flush(0) // the copy-back showed the held task's status
+			return
+		}
 		h.polling, h.pollFrom = true, p.now
 		return
 	}
@@ -131,13 +139,5 @@ func (p *Pagoda) entryFreed(c int32) {
 		return
 	}
 	h.polling, h.copying = false, true
-	at := p.now
-	if p.copyBack > 0 {
-		k := max(1, (p.now-h.pollFrom+p.copyBack-1)/p.copyBack)
-		at = 1<<63 - 1
-		if k <= (at-h.pollFrom)/p.copyBack {
-			at = h.pollFrom + k*p.copyBack
-		}
-	}
-	p.q.Push(eventq.Event{At: at, Kind: uint8(evCopyBack)})
+	p.q.Push(eventq.Event{At: p.copyBackAfter(h.pollFrom), Kind: uint8(evCopyBack)})
 }

@@ -31,6 +31,9 @@ type Listener interface {
 	// start to end, for the stages table's h2d span. Reported when the
 	// copy is queued, so start may lie ahead of events reported later.
 	InputCopied(start, end int64)
+	// Drained: the host learned that every task has finished (Pagoda's
+	// waitAll copy-back, pagoda.spawn=pipelined); the run lasts until then.
+	Drained(cycle int64)
 }
 
 // Runtime is a narrow-task runtime driven by an outer event loop. The
@@ -84,6 +87,7 @@ func (silent) TaskStarted(uint64, int64, int) {}
 func (silent) TaskFinished(uint64, int64)     {}
 func (silent) WarpsBusy(int, int64, int)      {}
 func (silent) InputCopied(int64, int64)       {}
+func (silent) Drained(int64)                  {}
 
 // orSilent returns l, or a Listener that hears nothing if l is nil.
 func orSilent(l Listener) Listener {

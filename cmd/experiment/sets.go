@@ -280,6 +280,7 @@ var pagodaExperiment = &experiment{
 	benchmarks: pagodaBenchmarks,
 	paperMean:  map[string]string{"gemtc": "0.89× (1.51/1.69)", "pagoda": "1.51×"},
 	detail:     &occupancyDetail,
+	extra:      pagodaBounds,
 }
 
 // pagodaModelExperiment is the same comparison with the tasks' costs
@@ -342,6 +343,7 @@ var pagodaScaling = &experiment{
 	},
 	paperMean: map[string]string{},
 	detail:    &occupancyDetail,
+	extra:     pagodaBounds,
 }
 
 // occupancyDetail is the task experiments' column: the last policy's

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/taskrun"
+)
+
+// The paper's geometric means (Pagoda §6.2, Figure 5) and the band the
+// fidelity issue accepts around them.
+const (
+	paperPagodaOverHyperQ = 1.51
+	paperPagodaOverGeMTC  = 1.69
+	paperBand             = 0.20
+)
+
+// pagodaFloor is the least makespan any Pagoda run of a task trace can
+// have under a configuration, resource by resource, from the work the
+// trace asks (replay.TaskWork, counted by the replay as it read the
+// tasks). A run takes at least as long as its busiest resource needs:
+//
+//   - host: every threadblock is one spawn (pagoda.spawn_cycles) on one
+//     of lat.host_threads threads, after its task's copy calls and the
+//     wait for its synchronous copies (Fig. 1a's cudaMemcpy); a thread
+//     does one at a time, so the threads together are busy at least the
+//     sum, and the run takes at least the sum over the threads — after
+//     the MasterKernel's launch call (lat.host_issue) with
+//     pagoda.spawn=pipelined, which no spawn starts before;
+//   - h2d, d2h: each copy engine moves one copy at a time;
+//   - warps: a task warp holds an executor warp (31 an MTB,
+//     pagoda.mtbs_per_sm MTBs an SM) for at least its time alone;
+//   - issue, dram: with the contention model on, an SM issues at most
+//     gpu.issue_width warp instructions a cycle and the GPU moves at most
+//     its DRAM bandwidth, and the warps' demand is fixed.
+//
+// Copy-backs of the TaskTable, scheduling and queueing only add to it.
+type pagodaFloor struct {
+	host, h2d, d2h, warps, issue, dram float64
+}
+
+func newPagodaFloor(cfg model.Config, w replay.TaskWork) pagodaFloor {
+	g := cfg.GPU
+	spawns := float64(w.Blocks) * float64(cfg.Pagoda.SpawnCycles)
+	launch := 0.0
+	if cfg.Pagoda.Spawn == "pipelined" {
+		launch = float64(cfg.Lat.HostIssue)
+	}
+	f := pagodaFloor{
+		host:  launch + (float64(w.HostCycles+w.CopyWaitCycles)+spawns)/float64(max(cfg.Lat.HostThreads, 1)),
+		h2d:   w.H2DCycles,
+		d2h:   w.D2HCycles,
+		warps: float64(w.WarpCycles) / float64(int64(g.SMs)*cfg.Pagoda.MTBsPerSM*taskrun.ExecutorWarps),
+	}
+	if cfg.Model.Contention == "on" {
+		f.issue = w.Insts / (float64(g.SMs) * g.IssueWidth)
+		f.dram = w.DRAMBytes / g.DRAMBytesPerCycle()
+	}
+	return f
+}
+
+// parts names each resource's least time, in the table's order.
+func (f pagodaFloor) parts() ([]string, []float64) {
+	return []string{"host", "H2D", "D2H", "executor warps", "issue", "DRAM"},
+		[]float64{f.host, f.h2d, f.d2h, f.warps, f.issue, f.dram}
+}
+
+// cycles is the floor: the busiest resource's time, and its name.
+func (f pagodaFloor) cycles() (float64, string) {
+	names, ts := f.parts()
+	best, name := 0.0, names[0]
+	for i, t := range ts {
+		if t > best {
+			best, name = t, names[i]
+		}
+	}
+	return best, name
+}
+
+// pagodaBounds prints, under a Pagoda table, each benchmark's floor on any
+// Pagoda run under the experiment's setup and so the most Pagoda could
+// gain over the replayed HyperQ and GeMTC runs (their makespans over the
+// floor), beside the replayed speedups; then the bounds' geometric means
+// beside the paper's, when the experiment is Figure 5's benchmarks.
+func pagodaBounds(x *experiment, w io.Writer, outs []outcome) {
+	cfg, err := x.config()
+	if err != nil {
+		fmt.Fprintf(w, "(no bounds: %v)\n", err)
+		return
+	}
+	fmt.Fprintln(w, "Bounds on any Pagoda run under this setup (cmd/experiment/pagodabounds.go): each resource's least busy time from the work the trace asks, in cycles; the floor is the largest, and a speedup is at most the other runtime's replayed makespan over it.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| benchmark | host | H2D | D2H | executor warps | issue | DRAM | floor (binds) | Pagoda vs HyperQ: bound / replayed | Pagoda vs GeMTC: bound / replayed |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var logs [4]float64
+	n := 0
+	for _, row := range pagodaRows(outs) {
+		f := newPagodaFloor(cfg, row.pagoda.Tasks)
+		floor, binds := f.cycles()
+		_, ts := f.parts()
+		fmt.Fprintf(w, "| %s |", row.name)
+		for _, t := range ts {
+			fmt.Fprintf(w, " %.0f |", t)
+		}
+		p := float64(row.pagoda.MakespanCycles)
+		s := [4]float64{float64(row.hyperq.MakespanCycles) / floor, float64(row.hyperq.MakespanCycles) / p,
+			float64(row.gemtc.MakespanCycles) / floor, float64(row.gemtc.MakespanCycles) / p}
+		fmt.Fprintf(w, " %.0f (%s) | %.2f× / %.2f× | %.2f× / %.2f× |\n", floor, binds, s[0], s[1], s[2], s[3])
+		for i := range logs {
+			logs[i] += math.Log(s[i])
+		}
+		n++
+	}
+	if n == 0 || x.paperMean["pagoda"] == "" {
+		return
+	}
+	mean := func(i int) float64 { return math.Exp(logs[i] / float64(n)) }
+	fmt.Fprintln(w)
+	bandLine(w, "HyperQ", mean(0), mean(1), paperPagodaOverHyperQ)
+	bandLine(w, "GeMTC", mean(2), mean(3), paperPagodaOverGeMTC)
+}
+
+// bandLine says where the geometric mean of the bounds stands against the
+// paper's figure and its ±20% band: below the band, no Pagoda run under
+// this setup can reach it.
+func bandLine(w io.Writer, over string, bound, replayed, paper float64) {
+	lo, hi := paper*(1-paperBand), paper*(1+paperBand)
+	verdict := "the bound reaches the band"
+	if bound < lo {
+		verdict = "below the band: no Pagoda run under this setup reaches it"
+	}
+	fmt.Fprintf(w, "Pagoda over %s, geometric mean: bound %.2f×, replayed %.2f×; paper %.2f×, ±20%% band %.2f–%.2f×: %s.\n",
+		over, bound, replayed, paper, lo, hi, verdict)
+}
+
+// pagodaRow is one benchmark's three runs.
+type pagodaRow struct {
+	name                  string
+	hyperq, gemtc, pagoda *replay.Stats
+}
+
+// pagodaRows pairs each benchmark's hyperq, gemtc and pagoda runs, in the
+// table's order; a benchmark missing one is left out.
+func pagodaRows(outs []outcome) []pagodaRow {
+	var rows []pagodaRow
+	at := map[string]int{}
+	for _, o := range outs {
+		i, ok := at[o.bench.name]
+		if !ok {
+			i = len(rows)
+			at[o.bench.name] = i
+			rows = append(rows, pagodaRow{name: o.bench.name})
+		}
+		switch o.policy {
+		case "hyperq":
+			rows[i].hyperq = o.stats
+		case "gemtc":
+			rows[i].gemtc = o.stats
+		case "pagoda":
+			rows[i].pagoda = o.stats
+		}
+	}
+	full := rows[:0]
+	for _, r := range rows {
+		if r.hyperq != nil && r.gemtc != nil && r.pagoda != nil {
+			full = append(full, r)
+		}
+	}
+	return full
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// tinyTasks is two tasks of 128 threads on titanx's clock: each copies
+// 110,000 bytes in (10,000 cycles at 11 GB/s and 1000 MHz) and 55,000 out
+// (5,000), and runs warps of 2000, 2000, 1000 and 1000 cycles asking 12,000
+// warp instructions and 6,000 DRAM bytes over its time alone (2000 × 4
+// warp-cycles): 1.5 and 0.75 a warp-cycle.
+const tinyTasks = `{"type":"header","version":1,"clock_mhz":1000}
+{"type":"buffer","id":1,"name":"in1","base":0,"bytes":110000,"role":"temp"}
+{"type":"buffer","id":2,"name":"out1","base":1048576,"bytes":55000,"role":"temp"}
+{"type":"buffer","id":3,"name":"in2","base":2097152,"bytes":110000,"role":"temp"}
+{"type":"buffer","id":4,"name":"out2","base":3145728,"bytes":55000,"role":"temp"}
+{"type":"memcpy","dir":"h2d","buffer":1,"bytes":110000,"stream":1,"t":0}
+{"type":"kernel","id":1,"name":"task","grid":[1,1,1],"block":[128,1,1],"regs":32,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":1}
+{"type":"cta","kernel":1,"cta":0,"cycles":2000,"warp_cycles":[2000,2000,1000,1000],"insts":12000,"dram_bytes":6000}
+{"type":"memcpy","dir":"d2h","buffer":2,"bytes":55000,"stream":1,"t":0}
+{"type":"memcpy","dir":"h2d","buffer":3,"bytes":110000,"stream":2,"t":0}
+{"type":"kernel","id":2,"name":"task","grid":[1,1,1],"block":[128,1,1],"regs":32,"smem":0}
+{"type":"launch","kernel":2,"t":0,"stream":2}
+{"type":"cta","kernel":2,"cta":0,"cycles":2000,"warp_cycles":[2000,2000,1000,1000],"insts":12000,"dram_bytes":6000}
+{"type":"memcpy","dir":"d2h","buffer":4,"bytes":55000,"stream":2,"t":0}
+`
+
+// The floor of a tiny trace, by hand on the Pagoda experiments' setup
+// (2 host threads, synchronous copies at 11 GB/s, 3.5 µs calls and
+// spawns): a task's thread makes 2 copy calls (7,000 cycles), waits for
+// both copies (15,000) and spawns (3,500), 25,500 a task, 51,000 over 2
+// threads = 25,500, after the MasterKernel's launch call (3,500): 29,000;
+// H2D 2 × 10,000; D2H 2 × 5,000; executor warps 2 × 6,000 warp-cycles
+// over 24 × 2 × 31; issue 2 × 6,000 × 1.5 over 24 SMs × 4;
+// DRAM 2 × 6,000 × 0.75 over 336.5 bytes a cycle. The host binds, and the
+// replayed Pagoda run takes no less.
+func TestPagodaFloorTiny(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tiny.jsonl")
+	if err := os.WriteFile(path, []byte(tinyTasks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := *pagodaExperiment
+	cfg, err := x.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := replayOnce(cfg, "pagoda", "", benchmark{name: "tiny"}, path, 0, discardWriter(t), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newPagodaFloor(cfg, st.Tasks)
+	want := pagodaFloor{host: 29000, h2d: 20000, d2h: 10000, warps: 12000.0 / 1488, issue: 18000.0 / 96, dram: 9000 / 336.5}
+	names, got := f.parts()
+	_, exp := want.parts()
+	for i := range got {
+		if d := got[i] - exp[i]; d > 1e-6 || d < -1e-6 {
+			t.Errorf("%s: %.6f cycles, want %.6f", names[i], got[i], exp[i])
+		}
+	}
+	if floor, binds := f.cycles(); floor != 29000 || binds != "host" {
+		t.Errorf("floor %.1f (%s), want 29000 (host)", floor, binds)
+	}
+	if float64(st.MakespanCycles) < 29000 {
+		t.Errorf("pagoda's makespan %d is below its floor 29000", st.MakespanCycles)
+	}
+}
+
+// On a small mix of every kind, with and without the contention model,
+// no replayed Pagoda run beats its floor: each bound is at least the
+// replayed speedup over HyperQ and over GeMTC.
+func TestPagodaBoundsHold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and replays two small mixes")
+	}
+	for _, extra := range [][]string{nil, {"model.contention=off"}} {
+		x := *pagodaExperiment
+		x.sets = append(append([]string(nil), x.sets...), extra...)
+		x.benchmarks = []benchmark{
+			{name: "mpe-256", gen: "tasks", params: []string{"kind=mixed", "count=256"}},
+			{name: "dct-128", gen: "tasks", params: []string{"kind=dct", "count=128"}},
+		}
+		outs, err := x.run(t.TempDir(), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _ := x.config()
+		rows := pagodaRows(outs)
+		if len(rows) != 2 {
+			t.Fatalf("%d rows, want 2", len(rows))
+		}
+		for _, r := range rows {
+			floor, _ := newPagodaFloor(cfg, r.pagoda.Tasks).cycles()
+			if floor <= 0 || float64(r.pagoda.MakespanCycles) < floor {
+				t.Errorf("%s %v: pagoda's makespan %d, floor %.0f", r.name, extra, r.pagoda.MakespanCycles, floor)
+			}
+		}
+		var out strings.Builder
+		pagodaBounds(&x, &out, outs)
+		if !strings.Contains(out.String(), "| mpe-256 |") || !strings.Contains(out.String(), "geometric mean: bound") {
+			t.Errorf("bounds table:\n%s", out.String())
+		}
+	}
+}
+
+// discardWriter is a tables writer in a temporary directory, aborted when
+// the test ends.
+func discardWriter(t *testing.T) *results.Writer {
+	w, err := results.Create(filepath.Join(t.TempDir(), "tables"), results.Parquet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Abort)
+	return w
+}

@@ -1,0 +1,49 @@
+package replay
+
+import "github.com/gpureplay/gpureplay/taskrun"
+
+// TaskWork is what a trace of narrow tasks asks of any runtime that runs
+// it under gemtc or pagoda, summed as the driver reads the tasks: the
+// host's calls and synchronous waits, each copy engine's transfers, and
+// the warps' work alone with the demand the contention model charges for
+// it. No schedule can do less, so each total over the resource's width
+// (host threads, one engine, executor warps, issue slots, DRAM bandwidth)
+// bounds a run's makespan from below (cmd/experiment, Pagoda's bounds).
+type TaskWork struct {
+	// Blocks counts runtime tasks: one per threadblock of a task kernel,
+	// each a TaskTable entry and a spawn under Pagoda.
+	Blocks int64
+	// HostCycles sums the tasks' copy calls (lat.host_issue each);
+	// CopyWaitCycles the time a thread then waits for its synchronous
+	// copies (io.memcpy=sync), each its own transfer at io.pcie_gbps.
+	HostCycles, CopyWaitCycles int64
+	// H2DCycles and D2HCycles are each copy engine's transfer time:
+	// every task's input, and every task's output, at io.pcie_gbps.
+	H2DCycles, D2HCycles float64
+	// WarpCycles sums every warp's time alone; Insts and DRAMBytes are
+	// its demand as the runtimes charge it (per-cycle demand × cycles).
+	WarpCycles       int64
+	Insts, DRAMBytes float64
+}
+
+// add counts one task's threadblocks: blocks[0] carries the task's host
+// cycles and copy waits, as the driver builds them; in and out are its
+// copies' transfer times.
+func (w *TaskWork) add(blocks []taskrun.Task, in, out float64) {
+	w.Blocks += int64(len(blocks))
+	w.H2DCycles += in
+	if len(blocks) > 0 {
+		w.HostCycles += blocks[0].HostCycles
+		w.CopyWaitCycles += blocks[0].CopyWait
+	}
+	w.D2HCycles += out
+	for i := range blocks {
+		var cycles int64
+		for _, c := range blocks[i].WarpCycles {
+			cycles += c
+		}
+		w.WarpCycles += cycles
+		w.Insts += blocks[i].Demand.Issue * float64(cycles)
+		w.DRAMBytes += blocks[i].Demand.DRAM * float64(cycles)
+	}
+}
