@@ -62,7 +62,7 @@ var perPreset = map[string]map[string]string{
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
 		"lat.host_issue": "2471", "lat.host_launch": "3530", "pagoda.spawn_cycles": "2471", "pagoda.sched_cycles": "706",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
-		"cdp.stream_create": "7165",
+		"cdp.stream_create": "7165", "cdp.launch_servers": "0", // DTBL §5.1: calls "interleaved for all the warps"
 	},
 	"k20c-spawn": {
 		"io.model": "none", "gpu.name": "k20c-spawn", "gpu.dram_gbps": "208", "gpu.sms": "13", "gpu.clock_mhz": "1400", "gpu.max_ctas_per_sm": "16",

@@ -10,6 +10,9 @@ import "github.com/gpureplay/gpureplay/taskrun"
 // (host threads, one engine, executor warps, issue slots, DRAM bandwidth)
 // bounds a run's makespan from below (cmd/experiment, Pagoda's bounds).
 type TaskWork struct {
+	// Tasks counts the trace's tasks: under hyperq each is a kernel the
+	// host launches with one call (lat.host_issue).
+	Tasks int64
 	// Blocks counts runtime tasks: one per threadblock of a task kernel,
 	// each a TaskTable entry and a spawn under Pagoda.
 	Blocks int64
@@ -33,6 +36,7 @@ func (w *TaskWork) add(blocks []taskrun.Task, in, out float64) {
 	w.Blocks += int64(len(blocks))
 	w.H2DCycles += in
 	if len(blocks) > 0 {
+		w.Tasks++
 		w.HostCycles += blocks[0].HostCycles
 		w.CopyWaitCycles += blocks[0].CopyWait
 	}

@@ -72,6 +72,46 @@ func TestPagodaFloorTiny(t *testing.T) {
 	}
 }
 
+// HyperQ's floor of the tiny trace, by hand: a task's thread makes 2 copy
+// calls (7,000 cycles), waits for both copies (15,000) and launches its
+// kernel (3,500), 25,500 a task, 51,000 over 2 threads = 25,500, with no
+// MasterKernel to launch first; the copy engines, issue and DRAM as for
+// Pagoda, no executor warps. The host binds, and the replayed HyperQ run
+// takes no less.
+func TestHyperQFloorTiny(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tiny.jsonl")
+	if err := os.WriteFile(path, []byte(tinyTasks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := *pagodaExperiment
+	cfg, err := x.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := discardWriter(t)
+	pg, err := replayOnce(cfg, "pagoda", "", benchmark{name: "tiny"}, path, 0, w, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hq, err := replayOnce(cfg, "hyperq", "", benchmark{name: "tiny"}, path, 0, w, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Tasks.Tasks != 2 {
+		t.Errorf("%d tasks counted, want 2", pg.Tasks.Tasks)
+	}
+	f := newHyperQFloor(cfg, pg.Tasks)
+	if f.host != 25500 || f.warps != 0 || f.h2d != 20000 {
+		t.Errorf("host %.1f, warps %.1f, h2d %.1f; want 25500, 0, 20000", f.host, f.warps, f.h2d)
+	}
+	if floor, binds := f.cycles(); floor != 25500 || binds != "host" {
+		t.Errorf("floor %.1f (%s), want 25500 (host)", floor, binds)
+	}
+	if hq.MakespanCycles < 25500 {
+		t.Errorf("hyperq's makespan %d is below its floor 25500", hq.MakespanCycles)
+	}
+}
+
 // On a small mix of every kind, with and without the contention model,
 // no replayed Pagoda run beats its floor: each bound is at least the
 // replayed speedup over HyperQ and over GeMTC.
@@ -99,6 +139,10 @@ func TestPagodaBoundsHold(t *testing.T) {
 			floor, _ := newPagodaFloor(cfg, r.pagoda.Tasks).cycles()
 			if floor <= 0 || float64(r.pagoda.MakespanCycles) < floor {
 				t.Errorf("%s %v: pagoda's makespan %d, floor %.0f", r.name, extra, r.pagoda.MakespanCycles, floor)
+			}
+			hq, _ := newHyperQFloor(cfg, r.pagoda.Tasks).cycles()
+			if hq <= 0 || float64(r.hyperq.MakespanCycles) < hq {
+				t.Errorf("%s %v: hyperq's makespan %d, floor %.0f", r.name, extra, r.hyperq.MakespanCycles, hq)
 			}
 		}
 		var out strings.Builder
