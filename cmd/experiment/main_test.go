@@ -14,7 +14,7 @@ import (
 // tables are written, and DTBL beats CDP on average.
 func TestDTBLExperiment(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates and replays nine benchmarks")
+		t.Skip("generates and replays eleven benchmarks")
 	}
 	dir := t.TempDir()
 	var out, log bytes.Buffer
