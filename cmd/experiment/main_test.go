@@ -14,7 +14,7 @@ import (
 // tables are written, and DTBL beats CDP on average.
 func TestDTBLExperiment(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates and replays nine benchmarks")
+		t.Skip("generates and replays eleven benchmarks")
 	}
 	dir := t.TempDir()
 	var out, log bytes.Buffer
@@ -36,16 +36,16 @@ func TestDTBLExperiment(t *testing.T) {
 			cdp, dtbl = speedup(t, f[4]), speedup(t, f[5]) // after flat (cycles) and inlined
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "traces", "bfs-kron-flat.trace.zst")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "traces", "bfs-citation-flat.trace.zst")); err != nil {
 		t.Errorf("no faithful flat trace: %v", err)
 	}
 	// The flat column replays the original BFS, the inlined column the DP
 	// trace with every site inlined, in which a hub's lane loops alone
 	// over its whole list: the original BFS is faster.
 	for _, line := range strings.Split(out.String(), "\n") {
-		if strings.HasPrefix(line, "| bfs-kron |") {
+		if strings.HasPrefix(line, "| bfs-citation |") {
 			if inl := speedup(t, strings.Split(line, "|")[3]); inl >= 1 {
-				t.Errorf("bfs-kron: inlined %.2f× over flat; want the original BFS faster", inl)
+				t.Errorf("bfs-citation: inlined %.2f× over flat; want the original BFS faster", inl)
 			}
 		}
 	}

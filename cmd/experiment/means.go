@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+)
+
+// ownLabel is the geometric-mean row of the paper's own benchmarks.
+const ownLabel = "**geometric mean**"
+
+// meanRows prints the table's geometric-mean rows: one over the paper's
+// own benchmarks (group ""), which is what the paper's means are compared
+// with, then one per other group in order of first appearance (another
+// paper's benchmarks, averaged apart so they cannot move the comparison),
+// then the paper's means. blank closes each row's detail columns.
+func (x *experiment) meanRows(w io.Writer, outs []outcome, blank string) {
+	for _, g := range groups(outs) {
+		label := g
+		if g == "" {
+			label = ownLabel
+		}
+		fmt.Fprintf(w, "| %s | |", label)
+		for _, p := range x.policies[1:] {
+			fmt.Fprintf(w, " **%.2f×** |", geoSpeedup(inGroup(outs, g), p, x.policies[0]))
+		}
+		fmt.Fprintln(w, blank)
+	}
+	fmt.Fprintf(w, "| paper (mean) | |")
+	for _, p := range x.policies[1:] {
+		fmt.Fprintf(w, " %s |", x.paperMean[p])
+	}
+	fmt.Fprintln(w, blank)
+}
+
+// groups are the benchmark groups of outs in order of first appearance,
+// the paper's own ("") first.
+func groups(outs []outcome) []string {
+	gs := []string{""}
+	seen := map[string]bool{"": true}
+	for _, o := range outs {
+		if !seen[o.bench.group] {
+			seen[o.bench.group] = true
+			gs = append(gs, o.bench.group)
+		}
+	}
+	return gs
+}
+
+// inGroup is the outcomes of group g's benchmarks.
+func inGroup(outs []outcome, g string) []outcome {
+	var in []outcome
+	for _, o := range outs {
+		if o.bench.group == g {
+			in = append(in, o)
+		}
+	}
+	return in
+}
+
+// ownOutcomes is the outcomes of the paper's own benchmarks, the ones its
+// means and headlines are over.
+func ownOutcomes(outs []outcome) []outcome { return inGroup(outs, "") }
+
+// geoSpeedup is the geometric mean over outs' benchmarks of num's speedup
+// over den (den's makespan over num's); NaN with no benchmark.
+func geoSpeedup(outs []outcome, num, den string) float64 {
+	n, d := column(outs, num), column(outs, den)
+	if len(n) == 0 || len(n) != len(d) {
+		return math.NaN()
+	}
+	logSum := 0.0
+	for i := range n {
+		logSum += math.Log(float64(d[i].MakespanCycles) / float64(n[i].MakespanCycles))
+	}
+	return math.Exp(logSum / float64(len(n)))
+}
