@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 )
 
@@ -42,19 +44,7 @@ const tinyTasks = `{"type":"header","version":1,"clock_mhz":1000}
 // DRAM 2 × 6,000 × 0.75 over 336.5 bytes a cycle. The host binds, and the
 // replayed Pagoda run takes no less.
 func TestPagodaFloorTiny(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tiny.jsonl")
-	if err := os.WriteFile(path, []byte(tinyTasks), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	x := *pagodaExperiment
-	cfg, err := x.config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := replayOnce(cfg, "pagoda", "", benchmark{name: "tiny"}, path, 0, discardWriter(t), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, st := replayTiny(t, "pagoda")
 	f := newPagodaFloor(cfg, st.Tasks)
 	want := pagodaFloor{host: 29000, h2d: 20000, d2h: 10000, warps: 12000.0 / 1488, issue: 18000.0 / 96, dram: 9000 / 336.5}
 	names, got := f.parts()
@@ -79,24 +69,8 @@ func TestPagodaFloorTiny(t *testing.T) {
 // Pagoda, no executor warps. The host binds, and the replayed HyperQ run
 // takes no less.
 func TestHyperQFloorTiny(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tiny.jsonl")
-	if err := os.WriteFile(path, []byte(tinyTasks), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	x := *pagodaExperiment
-	cfg, err := x.config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := discardWriter(t)
-	pg, err := replayOnce(cfg, "pagoda", "", benchmark{name: "tiny"}, path, 0, w, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hq, err := replayOnce(cfg, "hyperq", "", benchmark{name: "tiny"}, path, 0, w, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, pg := replayTiny(t, "pagoda")
+	_, hq := replayTiny(t, "hyperq")
 	if pg.Tasks.Tasks != 2 {
 		t.Errorf("%d tasks counted, want 2", pg.Tasks.Tasks)
 	}
@@ -151,6 +125,26 @@ func TestPagodaBoundsHold(t *testing.T) {
 			t.Errorf("bounds table:\n%s", out.String())
 		}
 	}
+}
+
+// replayTiny replays tinyTasks under policy on the Pagoda experiment's
+// setup.
+func replayTiny(t *testing.T, policy string) (model.Config, *replay.Stats) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tiny.jsonl")
+	if err := os.WriteFile(path, []byte(tinyTasks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := *pagodaExperiment
+	cfg, err := x.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := replayOnce(cfg, policy, "", benchmark{name: "tiny"}, path, 0, discardWriter(t), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, st
 }
 
 // discardWriter is a tables writer in a temporary directory, aborted when
