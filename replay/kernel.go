@@ -1,16 +1,13 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
-
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
 	id     uint64
-	decl   *trace.Kernel // nil until the body is loaded
+	decl   *kernelDecl // nil until the body is loaded
 	stream uint64
 	after  []uint64
 	copy   *copyOp  // set for an explicit host copy, which streams order like a kernel
-	sms    int      // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	parent *Kernel  // the parent in the trace
 	root   uint64   // the host CTA whose tree it is in (device kernels)
 	owner  launcher // who launched it and waits for it (device kernels)
@@ -18,6 +15,7 @@ type Kernel struct {
 	// Small fields together, so a Kernel (tens of thousands may be in
 	// flight) carries no padding between them.
 	order  int32 // place in host launch order; -1 for device kernels and copies
+	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	host   bool
 	inKD   bool // holds a Kernel Distributor entry
 	marked bool // in the FCFS list of kernels with CTAs to place
@@ -132,6 +130,6 @@ func (k *Kernel) Complete() bool { return k.state == kComplete }
 func (k *Kernel) Parent() *Kernel { return k.parent }
 
 // warpsPerCTA is the CTA's thread count rounded up to whole warps.
-func warpsPerCTA(d *trace.Kernel) int {
-	return (d.Threads() + 31) / 32
+func warpsPerCTA(threads int) int {
+	return (threads + 31) / 32
 }
