@@ -112,7 +112,7 @@ func (e *engine) tryStart(c *ctaRun) {
 // mayStart asks the CRCS scoreboard (for a host kernel's own CTAs) and the
 // policy's gate whether a placed CTA may execute now.
 func (e *engine) mayStart(c *ctaRun) bool {
-	if e.sb != nil && c.g == nil && c.k.order >= 0 && (e.now < c.k.profiled || !e.scoreboardStart(c)) {
+	if e.sb != nil && c.g == nil && c.k.order >= 0 && (e.now < c.k.profiled() || !e.scoreboardStart(c)) {
 		return false
 	}
 	return e.gate == nil || e.gate.MayStart(c.k, c.idx)

@@ -391,7 +391,7 @@ func (e *engine) compactPending() {
 // a page to the earlier kernel first), not a tie the model leaves open.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
 	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)}
-	if (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copy != nil) {
+	if (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil) {
 		e.q.PushOrdered(ev)
 		return
 	}

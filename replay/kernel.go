@@ -6,8 +6,7 @@ type Kernel struct {
 	id     uint64
 	decl   *kernelDecl // nil until the body is loaded
 	stream uint64
-	after  []uint64
-	copy   *copyOp  // set for an explicit host copy, which streams order like a kernel
+	op     *hostOp  // a host operation's own parts; nil for device kernels
 	parent *Kernel  // the parent in the trace
 	root   uint64   // the host CTA whose tree it is in (device kernels)
 	owner  launcher // who launched it and waits for it (device kernels)
@@ -38,7 +37,47 @@ type Kernel struct {
 	startCycle  int64 // first CTA started (-1 before)
 	endCycle    int64
 	ready       uint64 // FCFS position in the Kernel Distributor
-	profiled    int64  // when its CRCS pre-profiler ends (costs.go); 0 without one
+}
+
+// hostOp is what only host operations carry, behind a pointer so that the
+// device kernels (tens of thousands pending at once in a launch-heavy
+// trace) carry none of it; nil where a host launch has none of it either.
+type hostOp struct {
+	after    []uint64 // kernels a host launch waits for (its record's after)
+	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
+	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
+}
+
+// hostOp is k's host parts, created on first use.
+func (k *Kernel) hostOp() *hostOp {
+	if k.op == nil {
+		k.op = &hostOp{}
+	}
+	return k.op
+}
+
+// after is what a host launch waits for.
+func (k *Kernel) after() []uint64 {
+	if k.op == nil {
+		return nil
+	}
+	return k.op.after
+}
+
+// copyOp is what a copy moves; nil for a kernel.
+func (k *Kernel) copyOp() *copyOp {
+	if k.op == nil {
+		return nil
+	}
+	return k.op.copy
+}
+
+// profiled is when k's CRCS pre-profiler ends; 0 without one.
+func (k *Kernel) profiled() int64 {
+	if k.op == nil {
+		return 0
+	}
+	return k.op.profiled
 }
 
 type kernelState uint8
