@@ -90,7 +90,7 @@ func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 	g := p.groups[p.next]
 	c.g, c.idx = g, g.next
 	g.next++
-	k.pooled--
+	p.pooled--
 	if g.next == g.src.total {
 		p.groups[p.next] = nil
 		p.next++
@@ -210,7 +210,7 @@ func (e *engine) startCTA(c *ctaRun) {
 
 func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
-	n := c.k.need.warps
+	n := int(c.k.need.warps)
 	c.end = e.now
 	if x == nil || len(x.sites) == 0 {
 		for w := 0; w < n; w++ {

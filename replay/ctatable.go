@@ -49,7 +49,7 @@ func newPackedCTATable(total uint64) ctaTable {
 		return newCTATable(total)
 	}
 	// Records take about 8 bytes each (BFS's children: 3.2 CTAs, 26 bytes).
-	p := binary.AppendUvarint(make([]byte, 0, 2+min(total, 16)*8), total)
+	p := binary.AppendUvarint(make([]byte, 0, 2+min(total, 16)*12), total)
 	return ctaTable{other: &ctaOther{packed: p}}
 }
 

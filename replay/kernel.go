@@ -23,14 +23,13 @@ type Kernel struct {
 	pendingLaunch bool
 	state         kernelState
 
-	need   need
-	total  uint64   // CTAs in the grid
-	ctas   ctaTable // per CTA index; released when the kernel completes
-	next   uint64   // next CTA index to place
-	done   uint64   // native CTAs finished
-	kids   int      // launched children and groups not complete
-	pooled uint64   // CTAs of joined groups not yet placed
-	pool   *pool    // aggregated groups coalesced here (DTBL); nil until one is
+	need  need
+	total uint64   // CTAs in the grid
+	ctas  ctaTable // per CTA index; released when the kernel completes
+	next  uint64   // next CTA index to place
+	done  uint64   // native CTAs finished
+	kids  int      // launched children and groups not complete
+	pool  *pool    // aggregated groups coalesced here (DTBL); nil until one is
 
 	launchCycle int64 // host issue or device launch
 	readyCycle  int64 // entered the Kernel Distributor
@@ -143,15 +142,21 @@ func (k *Kernel) CTAs() uint64 { return k.total }
 
 // Remaining is the number of CTAs ready to be placed on an SM: native CTAs
 // not yet placed, then those of coalesced groups.
-func (k *Kernel) Remaining() uint64 { return k.total - k.next + k.pooled }
+func (k *Kernel) Remaining() uint64 {
+	if k.pool == nil {
+		return k.total - k.next
+	}
+	return k.total - k.next + k.pool.pooled
+}
 
 // pool is the aggregated groups coalesced into a kernel, in FIFO order.
 // Few kernels ever receive a group, so it lives behind a pointer.
 type pool struct {
 	groups    []*group
-	next      int   // the group whose CTAs are placed next
-	open      int   // groups coalesced here and not complete
-	coalesced int64 // groups coalesced here, ever
+	pooled    uint64 // CTAs of the groups not yet placed
+	next      int    // the group whose CTAs are placed next
+	open      int    // groups coalesced here and not complete
+	coalesced int64  // groups coalesced here, ever
 }
 
 // openGroups is the number of groups coalesced into k and not complete.
