@@ -37,7 +37,8 @@ func (c *declCache) of(d *trace.Kernel) *kernelDecl {
 	if *c == nil || len(*c) >= maxDecls {
 		*c = make(declCache)
 	}
-	kd := &key
+	kd := new(kernelDecl) // not &key: that would move every lookup's key to the heap
+	*kd = key
 	(*c)[key] = kd
 	return kd
 }
