@@ -122,28 +122,48 @@ func (r ctaRecord) fill(s *ctaSpec) {
 }
 
 // unpack turns the packed records into specs, in the order they came. The
-// bytes are the table's own encoding, so they decode without error.
+// bytes are the table's own encoding, so they decode without error. The
+// CTAs' per-warp cycles share one slice: a first pass counts them.
 func (t *ctaTable) unpack() {
 	n, p := uvarint(t.other.packed)
 	t.flat, t.other = make([]ctaSpec, n), nil
-	for len(p) > 0 {
-		var r ctaRecord
-		var i, tag uint64
-		i, p = uvarint(p)
-		tag, p = uvarint(p)
-		r.cycles, p = varint(p)
-		if nw := tag >> 1; nw > 0 {
-			r.warps = make([]int64, nw)
-			for w := range r.warps {
-				r.warps[w], p = varint(p)
-			}
-		}
-		if r.demand = tag&1 != 0; r.demand {
-			r.insts, p = uvarint(p)
-			r.bytes, p = uvarint(p)
-		}
-		r.fill(&t.flat[i])
+	var warps int
+	for q := p; len(q) > 0; {
+		_, _, nw, rest := decodeRecord(q, nil)
+		warps, q = warps+nw, rest
 	}
+	buf := make([]int64, warps)
+	for len(p) > 0 {
+		i, r, nw, rest := decodeRecord(p, buf)
+		r.fill(&t.flat[i])
+		buf, p = buf[nw:], rest
+	}
+}
+
+// decodeRecord decodes the packed record at the start of p: its CTA, the
+// record, its number of per-warp cycles and the bytes after it. The warps
+// are decoded into the start of buf, or skipped when buf is nil.
+func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
+	var tag uint64
+	i, p = uvarint(p)
+	tag, p = uvarint(p)
+	r.cycles, p = varint(p)
+	nw = int(tag >> 1)
+	if nw > 0 && buf != nil {
+		r.warps = buf[:nw:nw]
+	}
+	for w := range nw {
+		var v int64
+		v, p = varint(p)
+		if r.warps != nil {
+			r.warps[w] = v
+		}
+	}
+	if r.demand = tag&1 != 0; r.demand {
+		r.insts, p = uvarint(p)
+		r.bytes, p = uvarint(p)
+	}
+	return i, r, nw, p
 }
 
 func uvarint(p []byte) (uint64, []byte) {
