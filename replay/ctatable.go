@@ -1,6 +1,9 @@
 package replay
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // ctaTable holds what the trace says about a kernel's CTAs, by index. A
 // kernel of up to flatCTAs CTAs gets one slice; a larger one gets chunks
@@ -83,9 +86,10 @@ type ctaRecord struct {
 }
 
 // record files CTA i's record: packed while the table is, else into its
-// spec.
+// spec, with a copy of its warps (the trace reader may reuse the slice).
 func (t *ctaTable) record(i uint64, r ctaRecord) {
 	if t.other == nil || t.other.packed == nil {
+		r.warps = slices.Clone(r.warps)
 		r.fill(t.at(i))
 		return
 	}

@@ -86,8 +86,12 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		pf := trace.NewPrefetcher(body)
 		defer pf.Close() // before bodySrc is closed: defers run last first
 		body = pf
-	} else if s, ok := bodySrc.(interface{ ReuseRecords() }); ok {
+	} else if s, ok := bodySrc.(interface {
+		ReuseRecords()
+		ReuseWarpCycles()
+	}); ok {
 		s.ReuseRecords() // the body cursor copies what it keeps
+		s.ReuseWarpCycles()
 	}
 	e.body = newBodyCursor(body)
 	e.body.pageBytes = opt.Config.IO.PageBytes

@@ -305,7 +305,8 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 	b.passed(k, c.CTA)
 	r := ctaRecord{cycles: b.clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
 	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
-		// The record is ours to keep: scale its slice in place.
+		// The slice is ours until the next record (the reader may reuse
+		// it): scale it in place; the table copies what it keeps.
 		r.warps = c.WarpCycles
 		for i, w := range r.warps {
 			r.warps[i] = b.clk.scale(w)
