@@ -29,7 +29,9 @@ type ctaTable struct {
 // costs a flat table (every host kernel's, every unpacked one's) nothing.
 type ctaOther struct {
 	chunks map[uint64]*[ctaChunk]ctaSpec
-	packed []byte // the grid's size, then the records not yet unpacked
+	// packed is how many per-warp cycles the records hold (4 bytes, for
+	// unpacking into one slice), the grid's size, then the records.
+	packed []byte
 }
 
 const (
@@ -51,8 +53,9 @@ func newPackedCTATable(total uint64) ctaTable {
 	if total > flatCTAs || total == 0 {
 		return newCTATable(total)
 	}
-	// Records take about 8 bytes each (BFS's children: 3.2 CTAs, 26 bytes).
-	p := binary.AppendUvarint(make([]byte, 0, 2+min(total, 16)*12), total)
+	// Records take 8 to 12 bytes each (BFS scale 20's children: 8 on
+	// average, more at the big levels, where 8 made most slices double).
+	p := binary.AppendUvarint(make([]byte, 4, 6+min(total, 16)*12), total)
 	return ctaTable{other: &ctaOther{packed: p}}
 }
 
@@ -97,6 +100,11 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 	if r.demand {
 		tag |= 1
 	}
+	if len(r.warps) > 0 {
+		// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
+		w := t.other.packed[:4]
+		binary.LittleEndian.PutUint32(w, binary.LittleEndian.Uint32(w)+uint32(len(r.warps)))
+	}
 	p := binary.AppendUvarint(t.other.packed, i)
 	p = binary.AppendUvarint(p, tag)
 	p = binary.AppendVarint(p, r.cycles)
@@ -127,15 +135,11 @@ func (r ctaRecord) fill(s *ctaSpec) {
 
 // unpack turns the packed records into specs, in the order they came. The
 // bytes are the table's own encoding, so they decode without error. The
-// CTAs' per-warp cycles share one slice: a first pass counts them.
+// CTAs' per-warp cycles share one slice.
 func (t *ctaTable) unpack() {
-	n, p := uvarint(t.other.packed)
+	warps := binary.LittleEndian.Uint32(t.other.packed)
+	n, p := uvarint(t.other.packed[4:])
 	t.flat, t.other = make([]ctaSpec, n), nil
-	var warps int
-	for q := p; len(q) > 0; {
-		_, _, nw, rest := decodeRecord(q, nil)
-		warps, q = warps+nw, rest
-	}
 	buf := make([]int64, warps)
 	for len(p) > 0 {
 		i, r, nw, rest := decodeRecord(p, buf)
@@ -146,21 +150,17 @@ func (t *ctaTable) unpack() {
 
 // decodeRecord decodes the packed record at the start of p: its CTA, the
 // record, its number of per-warp cycles and the bytes after it. The warps
-// are decoded into the start of buf, or skipped when buf is nil.
+// are decoded into the start of buf.
 func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
 	var tag uint64
 	i, p = uvarint(p)
 	tag, p = uvarint(p)
 	r.cycles, p = varint(p)
 	nw = int(tag >> 1)
-	if nw > 0 && buf != nil {
+	if nw > 0 {
 		r.warps = buf[:nw:nw]
-	}
-	for w := range nw {
-		var v int64
-		v, p = varint(p)
-		if r.warps != nil {
-			r.warps[w] = v
+		for w := range r.warps {
+			r.warps[w], p = varint(p)
 		}
 	}
 	if r.demand = tag&1 != 0; r.demand {

@@ -25,20 +25,27 @@ const maxDecls = 1024
 
 // declCache hands out one kernelDecl per distinct declaration among those
 // seen lately.
-type declCache map[kernelDecl]*kernelDecl
+type declCache struct {
+	m    map[kernelDecl]*kernelDecl
+	last *kernelDecl // the one handed out last: a launch level's children are declared alike
+}
 
 // of is d's shared kernelDecl. Past maxDecls the cache starts afresh:
 // kernels keep what they were given, so this bounds only the sharing.
 func (c *declCache) of(d *trace.Kernel) *kernelDecl {
 	key := kernelDecl{Name: d.Name, Block: d.Block, Regs: d.Regs, Smem: d.Smem}
-	if kd := (*c)[key]; kd != nil {
-		return kd
+	if c.last != nil && *c.last == key {
+		return c.last
 	}
-	if *c == nil || len(*c) >= maxDecls {
-		*c = make(declCache)
+	kd := c.m[key]
+	if kd == nil {
+		if c.m == nil || len(c.m) >= maxDecls {
+			c.m = make(map[kernelDecl]*kernelDecl)
+		}
+		kd = new(kernelDecl) // not &key: that would move every lookup's key to the heap
+		*kd = key
+		c.m[key] = kd
 	}
-	kd := new(kernelDecl) // not &key: that would move every lookup's key to the heap
-	*kd = key
-	(*c)[key] = kd
+	c.last = kd
 	return kd
 }
