@@ -24,16 +24,16 @@ type copyOp struct {
 
 func newCopy(m *trace.Memcpy) *Kernel {
 	return &Kernel{host: true, stream: m.Stream, order: -1, startCycle: -1,
-		copy: &copyOp{dir: m.Dir, bytes: m.Bytes}}
+		op: &hostOp{copy: &copyOp{dir: m.Dir, bytes: m.Bytes}}}
 }
 
 // startCopy runs a copy that reached the head of its stream.
 func (e *engine) startCopy(k *Kernel) {
 	ch, st := &e.io.h2d, stH2D
-	if k.copy.dir == trace.DirD2H {
+	if k.copyOp().dir == trace.DirD2H {
 		ch, st = &e.io.d2h, stD2H
 	}
-	start, end := ch.move(e.now, k.copy.bytes)
+	start, end := ch.move(e.now, k.copyOp().bytes)
 	e.io.stages[st].cover(start, end)
 	k.startCycle = start
 	e.busy.cover(start, end)

@@ -90,7 +90,7 @@ func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 	g := p.groups[p.next]
 	c.g, c.idx = g, g.next
 	g.next++
-	k.pooled--
+	p.pooled--
 	if g.next == g.src.total {
 		p.groups[p.next] = nil
 		p.next++
@@ -112,7 +112,7 @@ func (e *engine) tryStart(c *ctaRun) {
 // mayStart asks the CRCS scoreboard (for a host kernel's own CTAs) and the
 // policy's gate whether a placed CTA may execute now.
 func (e *engine) mayStart(c *ctaRun) bool {
-	if e.sb != nil && c.g == nil && c.k.order >= 0 && (e.now < c.k.profiled || !e.scoreboardStart(c)) {
+	if e.sb != nil && c.g == nil && c.k.order >= 0 && (e.now < c.k.profiled() || !e.scoreboardStart(c)) {
 		return false
 	}
 	return e.gate == nil || e.gate.MayStart(c.k, c.idx)
@@ -210,7 +210,7 @@ func (e *engine) startCTA(c *ctaRun) {
 
 func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
-	n := c.k.need.warps
+	n := int(c.k.need.warps)
 	c.end = e.now
 	if x == nil || len(x.sites) == 0 {
 		for w := 0; w < n; w++ {

@@ -1,13 +1,37 @@
 package replay
 
+import (
+	"encoding/binary"
+	"slices"
+)
+
 // ctaTable holds what the trace says about a kernel's CTAs, by index. A
 // kernel of up to flatCTAs CTAs gets one slice; a larger one gets chunks
 // allocated as its cta records arrive, so memory follows the records
 // read, never a declared grid (a header-only kernel of 2^32 CTAs costs
 // nothing until its records prove it).
+//
+// A device kernel's table starts packed: its cta records are kept as they
+// come, varint-encoded in one byte slice (about a fifth of a ctaSpec each),
+// and turned into specs only when a spec is first asked for — when the
+// kernel's first CTA is placed, or a launch site or page reference is
+// filed on one of its CTAs. Under CDP a launch-heavy trace has tens of
+// thousands of children launched and waiting for a Kernel Distributor
+// entry at once (BFS scale 20: most of a level's), whose specs nobody
+// reads until then.
 type ctaTable struct {
-	flat   []ctaSpec
+	flat  []ctaSpec
+	other *ctaOther // nil for a flat table
+}
+
+// ctaOther is a table that is not one slice: a grid over flatCTAs in
+// chunks, or a device kernel's records still packed. Behind a pointer, it
+// costs a flat table (every host kernel's, every unpacked one's) nothing.
+type ctaOther struct {
 	chunks map[uint64]*[ctaChunk]ctaSpec
+	// packed is how many per-warp cycles the records hold (4 bytes, for
+	// unpacking into one slice), the grid's size, then the records.
+	packed []byte
 }
 
 const (
@@ -19,19 +43,139 @@ func newCTATable(total uint64) ctaTable {
 	if total <= flatCTAs {
 		return ctaTable{flat: make([]ctaSpec, total)}
 	}
-	return ctaTable{chunks: map[uint64]*[ctaChunk]ctaSpec{}}
+	return ctaTable{other: &ctaOther{chunks: map[uint64]*[ctaChunk]ctaSpec{}}}
+}
+
+// newPackedCTATable is a table of total CTAs that keeps its records packed
+// until a spec is asked for. Grids too large for one slice are not packed:
+// their chunks already follow the records.
+func newPackedCTATable(total uint64) ctaTable {
+	if total > flatCTAs || total == 0 {
+		return newCTATable(total)
+	}
+	// Records take 8 to 12 bytes each (BFS scale 20's children: 8 on
+	// average, more at the big levels, where 8 made most slices double).
+	p := binary.AppendUvarint(make([]byte, 4, 6+min(total, 16)*12), total)
+	return ctaTable{other: &ctaOther{packed: p}}
 }
 
 // at is CTA i's spec, created empty on first use; i must be inside the
 // grid.
 func (t *ctaTable) at(i uint64) *ctaSpec {
-	if t.chunks == nil {
+	if t.other == nil {
 		return &t.flat[i]
 	}
-	c := t.chunks[i/ctaChunk]
+	if t.other.packed != nil {
+		t.unpack()
+		return &t.flat[i]
+	}
+	chunks := t.other.chunks
+	c := chunks[i/ctaChunk]
 	if c == nil {
 		c = new([ctaChunk]ctaSpec)
-		t.chunks[i/ctaChunk] = c
+		chunks[i/ctaChunk] = c
 	}
 	return &c[i%ctaChunk]
+}
+
+// ctaRecord is one cta record as the engine keeps it: its cycles and
+// non-uniform warps rescaled to the replay clock (warps nil when every
+// warp runs cycles), and its demand, if it records one.
+type ctaRecord struct {
+	cycles       int64
+	warps        []int64
+	demand       bool
+	insts, bytes uint64
+}
+
+// record files CTA i's record: packed while the table is, else into its
+// spec, with a copy of its warps (the trace reader may reuse the slice).
+func (t *ctaTable) record(i uint64, r ctaRecord) {
+	if t.other == nil || t.other.packed == nil {
+		r.warps = slices.Clone(r.warps)
+		r.fill(t.at(i))
+		return
+	}
+	tag := uint64(len(r.warps)) << 1
+	if r.demand {
+		tag |= 1
+	}
+	if len(r.warps) > 0 {
+		// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
+		w := t.other.packed[:4]
+		binary.LittleEndian.PutUint32(w, binary.LittleEndian.Uint32(w)+uint32(len(r.warps)))
+	}
+	p := binary.AppendUvarint(t.other.packed, i)
+	p = binary.AppendUvarint(p, tag)
+	p = binary.AppendVarint(p, r.cycles)
+	for _, w := range r.warps {
+		p = binary.AppendVarint(p, w)
+	}
+	if r.demand {
+		p = binary.AppendUvarint(p, r.insts)
+		p = binary.AppendUvarint(p, r.bytes)
+	}
+	t.other.packed = p
+}
+
+// fill writes the record into spec s, as record order has it: a later
+// record of the same CTA overwrites what it sets.
+func (r ctaRecord) fill(s *ctaSpec) {
+	s.cycles = r.cycles
+	if r.warps != nil {
+		s.warps = r.warps
+	}
+	if r.demand {
+		if alone := s.alone(); alone > 0 {
+			s.issue = float32(float64(r.insts) / float64(alone))
+			s.dram = float32(float64(r.bytes) / float64(alone))
+		}
+	}
+}
+
+// unpack turns the packed records into specs, in the order they came. The
+// bytes are the table's own encoding, so they decode without error. The
+// CTAs' per-warp cycles share one slice.
+func (t *ctaTable) unpack() {
+	warps := binary.LittleEndian.Uint32(t.other.packed)
+	n, p := uvarint(t.other.packed[4:])
+	t.flat, t.other = make([]ctaSpec, n), nil
+	buf := make([]int64, warps)
+	for len(p) > 0 {
+		i, r, nw, rest := decodeRecord(p, buf)
+		r.fill(&t.flat[i])
+		buf, p = buf[nw:], rest
+	}
+}
+
+// decodeRecord decodes the packed record at the start of p: its CTA, the
+// record, its number of per-warp cycles and the bytes after it. The warps
+// are decoded into the start of buf.
+func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
+	var tag uint64
+	i, p = uvarint(p)
+	tag, p = uvarint(p)
+	r.cycles, p = varint(p)
+	nw = int(tag >> 1)
+	if nw > 0 {
+		r.warps = buf[:nw:nw]
+		for w := range r.warps {
+			r.warps[w], p = varint(p)
+		}
+	}
+	if r.demand = tag&1 != 0; r.demand {
+		r.insts, p = uvarint(p)
+		r.bytes, p = uvarint(p)
+	}
+	return i, r, nw, p
+}
+
+func uvarint(p []byte) (uint64, []byte) {
+	v, n := binary.Uvarint(p)
+	return v, p[n:]
+}
+
+func varint(p []byte) (int64, []byte) {
+	v, n := binary.Varint(p)
+	return v, p[n:]
 }

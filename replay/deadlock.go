@@ -65,7 +65,7 @@ func (e *engine) waitsOn(k *Kernel) string {
 			return fmt.Sprintf("waits for kernel %d ahead of it in stream %d", s.head.id, k.stream)
 		}
 	case kWaiting:
-		for _, id := range k.after {
+		for _, id := range k.after() {
 			if _, running := e.live[id]; running {
 				return fmt.Sprintf("waits for kernel %d (after)", id)
 			}

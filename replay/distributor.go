@@ -49,8 +49,8 @@ func (e *engine) prepare(k *Kernel) error {
 	g := &e.cfg.GPU
 	d := k.decl
 	k.need = need{
-		warps: warpsPerCTA(d),
-		regs:  d.Regs * warpsPerCTA(d) * model.WarpSize,
+		warps: int32(warpsPerCTA(d.Threads())),
+		regs:  int32(d.Regs * warpsPerCTA(d.Threads()) * model.WarpSize),
 		smem:  d.Smem,
 	}
 	var empty sm

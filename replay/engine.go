@@ -86,8 +86,12 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		pf := trace.NewPrefetcher(body)
 		defer pf.Close() // before bodySrc is closed: defers run last first
 		body = pf
-	} else if s, ok := bodySrc.(interface{ ReuseRecords() }); ok {
+	} else if s, ok := bodySrc.(interface {
+		ReuseRecords()
+		ReuseWarpCycles()
+	}); ok {
 		s.ReuseRecords() // the body cursor copies what it keeps
+		s.ReuseWarpCycles()
 	}
 	e.body = newBodyCursor(body)
 	e.body.pageBytes = opt.Config.IO.PageBytes
@@ -391,7 +395,7 @@ func (e *engine) compactPending() {
 // a page to the earlier kernel first), not a tie the model leaves open.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
 	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)}
-	if (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copy != nil) {
+	if (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil) {
 		e.q.PushOrdered(ev)
 		return
 	}

@@ -106,7 +106,10 @@ func (e *engine) readNextHost() error {
 		cost += e.copyWait(m.Bytes)
 	} else {
 		l := r.(*trace.Launch)
-		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, after: l.After, order: e.hostOrder, startCycle: -1}
+		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: e.hostOrder, startCycle: -1}
+		if len(l.After) > 0 {
+			k.hostOp().after = l.After
+		}
 		e.hostOrder++
 		e.hostKernel = append(e.hostKernel, k)
 		stream, t = l.Stream, l.T
@@ -122,7 +125,7 @@ func (e *engine) readNextHost() error {
 func (e *engine) issue(k *Kernel) {
 	k.launchCycle = e.now
 	e.hosts.pending--
-	if k.copy == nil {
+	if k.copyOp() == nil {
 		if e.firstLaunch < 0 {
 			e.firstLaunch = e.now
 		}
@@ -191,12 +194,12 @@ type taskGroup struct {
 
 func (g taskGroups) stream(k *Kernel, fresh func() uint64) uint64 {
 	cur := g[k.stream]
-	opens := k.copy == nil || k.copy.dir == trace.DirH2D
+	opens := k.copyOp() == nil || k.copyOp().dir == trace.DirH2D
 	if cur == nil || (cur.closed && opens) {
 		cur = &taskGroup{stream: fresh()}
 		g[k.stream] = cur
 	}
-	if !opens || k.copy == nil {
+	if !opens || k.copyOp() == nil {
 		cur.closed = true
 	}
 	return cur.stream
@@ -205,12 +208,12 @@ func (g taskGroups) stream(k *Kernel, fresh func() uint64) uint64 {
 // headOfStream is a kernel whose stream lets it run; it still waits for its
 // `after` kernels, then for a Kernel Distributor entry.
 func (e *engine) headOfStream(k *Kernel) {
-	if k.copy != nil {
+	if k.copyOp() != nil {
 		e.startCopy(k)
 		return
 	}
 	k.state = kWaiting
-	for _, id := range k.after {
+	for _, id := range k.after() {
 		if _, running := e.live[id]; running {
 			e.waitAfter[id] = append(e.waitAfter[id], k)
 			return

@@ -80,15 +80,16 @@ func (h *hostCursor) next() (trace.Record, error) {
 // trace's streaming rule). It loads a segment only when its host kernel is
 // about to be dispatched.
 type bodyCursor struct {
-	src    trace.Source
-	clk    clock
-	decls  idtab.Table[*trace.Kernel] // declared, not yet launched
-	tree   idtab.Table[*Kernel]       // kernels of the segments loaded so far
-	held   *trace.Launch              // the host launch that ended the last segment
-	header *trace.Header
-	eof    bool
-	loaded int     // host launches whose segments are loaded
-	last   *Kernel // the kernel the last cta record named (they come in runs)
+	src      trace.Source
+	clk      clock
+	decls    idtab.Table[*trace.Kernel] // declared, not yet launched
+	declared declCache                  // the launched kernels' declarations, shared
+	tree     idtab.Table[*Kernel]       // kernels of the segments loaded so far
+	held     *trace.Launch              // the host launch that ended the last segment
+	header   *trace.Header
+	eof      bool
+	loaded   int     // host launches whose segments are loaded
+	last     *Kernel // the kernel the last cta record named (they come in runs)
 
 	// With ordered_trees the open segment is read host CTA by host CTA
 	// (reach); open is its host kernel, nil when no segment is half read.
@@ -247,9 +248,13 @@ func (b *bodyCursor) adopt(k *Kernel, l *trace.Launch) error {
 		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
 	b.decls.Delete(l.Kernel)
-	k.decl = d
+	k.decl = b.declared.of(d)
 	k.total = d.CTAs()
-	k.ctas = newCTATable(k.total)
+	if k.host {
+		k.ctas = newCTATable(k.total)
+	} else {
+		k.ctas = newPackedCTATable(k.total)
+	}
 	b.tree.Set(k.id, k)
 	return nil
 }
@@ -298,21 +303,16 @@ func (b *bodyCursor) cta(c *trace.CTA) error {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
 	b.passed(k, c.CTA)
-	spec := k.ctas.at(c.CTA)
-	spec.cycles = b.clk.scale(c.Cycles)
+	r := ctaRecord{cycles: b.clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
 	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
-		// The record is ours to keep: scale its slice in place.
-		spec.warps = c.WarpCycles
-		for i, w := range spec.warps {
-			spec.warps[i] = b.clk.scale(w)
+		// The slice is ours until the next record (the reader may reuse
+		// it): scale it in place; the table copies what it keeps.
+		r.warps = c.WarpCycles
+		for i, w := range r.warps {
+			r.warps[i] = b.clk.scale(w)
 		}
 	}
-	if c.HasDemand() {
-		if alone := spec.alone(); alone > 0 {
-			spec.issue = float32(float64(c.Insts) / float64(alone))
-			spec.dram = float32(float64(c.DRAMBytes) / float64(alone))
-		}
-	}
+	k.ctas.record(c.CTA, r)
 	return nil
 }
 

@@ -1,16 +1,12 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
-
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
 	id     uint64
-	decl   *trace.Kernel // nil until the body is loaded
+	decl   *kernelDecl // nil until the body is loaded
 	stream uint64
-	after  []uint64
-	copy   *copyOp  // set for an explicit host copy, which streams order like a kernel
-	sms    int      // SMs whose resident CTAs are this kernel's (exclusive SMs)
+	op     *hostOp  // a host operation's own parts; nil for device kernels
 	parent *Kernel  // the parent in the trace
 	root   uint64   // the host CTA whose tree it is in (device kernels)
 	owner  launcher // who launched it and waits for it (device kernels)
@@ -18,6 +14,7 @@ type Kernel struct {
 	// Small fields together, so a Kernel (tens of thousands may be in
 	// flight) carries no padding between them.
 	order  int32 // place in host launch order; -1 for device kernels and copies
+	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	host   bool
 	inKD   bool // holds a Kernel Distributor entry
 	marked bool // in the FCFS list of kernels with CTAs to place
@@ -26,21 +23,60 @@ type Kernel struct {
 	pendingLaunch bool
 	state         kernelState
 
-	need   need
-	total  uint64   // CTAs in the grid
-	ctas   ctaTable // per CTA index; released when the kernel completes
-	next   uint64   // next CTA index to place
-	done   uint64   // native CTAs finished
-	kids   int      // launched children and groups not complete
-	pooled uint64   // CTAs of joined groups not yet placed
-	pool   *pool    // aggregated groups coalesced here (DTBL); nil until one is
+	need  need
+	total uint64   // CTAs in the grid
+	ctas  ctaTable // per CTA index; released when the kernel completes
+	next  uint64   // next CTA index to place
+	done  uint64   // native CTAs finished
+	kids  int      // launched children and groups not complete
+	pool  *pool    // aggregated groups coalesced here (DTBL); nil until one is
 
 	launchCycle int64 // host issue or device launch
 	readyCycle  int64 // entered the Kernel Distributor
 	startCycle  int64 // first CTA started (-1 before)
 	endCycle    int64
 	ready       uint64 // FCFS position in the Kernel Distributor
-	profiled    int64  // when its CRCS pre-profiler ends (costs.go); 0 without one
+}
+
+// hostOp is what only host operations carry, behind a pointer so that the
+// device kernels (tens of thousands pending at once in a launch-heavy
+// trace) carry none of it; nil where a host launch has none of it either.
+type hostOp struct {
+	after    []uint64 // kernels a host launch waits for (its record's after)
+	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
+	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
+}
+
+// hostOp is k's host parts, created on first use.
+func (k *Kernel) hostOp() *hostOp {
+	if k.op == nil {
+		k.op = &hostOp{}
+	}
+	return k.op
+}
+
+// after is what a host launch waits for.
+func (k *Kernel) after() []uint64 {
+	if k.op == nil {
+		return nil
+	}
+	return k.op.after
+}
+
+// copyOp is what a copy moves; nil for a kernel.
+func (k *Kernel) copyOp() *copyOp {
+	if k.op == nil {
+		return nil
+	}
+	return k.op.copy
+}
+
+// profiled is when k's CRCS pre-profiler ends; 0 without one.
+func (k *Kernel) profiled() int64 {
+	if k.op == nil {
+		return 0
+	}
+	return k.op.profiled
 }
 
 type kernelState uint8
@@ -106,15 +142,21 @@ func (k *Kernel) CTAs() uint64 { return k.total }
 
 // Remaining is the number of CTAs ready to be placed on an SM: native CTAs
 // not yet placed, then those of coalesced groups.
-func (k *Kernel) Remaining() uint64 { return k.total - k.next + k.pooled }
+func (k *Kernel) Remaining() uint64 {
+	if k.pool == nil {
+		return k.total - k.next
+	}
+	return k.total - k.next + k.pool.pooled
+}
 
 // pool is the aggregated groups coalesced into a kernel, in FIFO order.
 // Few kernels ever receive a group, so it lives behind a pointer.
 type pool struct {
 	groups    []*group
-	next      int   // the group whose CTAs are placed next
-	open      int   // groups coalesced here and not complete
-	coalesced int64 // groups coalesced here, ever
+	pooled    uint64 // CTAs of the groups not yet placed
+	next      int    // the group whose CTAs are placed next
+	open      int    // groups coalesced here and not complete
+	coalesced int64  // groups coalesced here, ever
 }
 
 // openGroups is the number of groups coalesced into k and not complete.
@@ -132,6 +174,6 @@ func (k *Kernel) Complete() bool { return k.state == kComplete }
 func (k *Kernel) Parent() *Kernel { return k.parent }
 
 // warpsPerCTA is the CTA's thread count rounded up to whole warps.
-func warpsPerCTA(d *trace.Kernel) int {
-	return (d.Threads() + 31) / 32
+func warpsPerCTA(threads int) int {
+	return (threads + 31) / 32
 }

@@ -25,7 +25,7 @@ func (g *legacyGate) admit(k *Kernel) bool {
 	case g.barrier != nil:
 		g.held = append(g.held, k)
 		return false
-	case k.copy != nil:
+	case k.copyOp() != nil:
 		g.barrier = k
 		g.waiting = g.active > 0
 		return !g.waiting

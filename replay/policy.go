@@ -129,7 +129,7 @@ func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
 		return
 	}
 	spec := c.spec()
-	for w := 0; w < c.k.need.warps; w++ {
+	for w := range int(c.k.need.warps) {
 		fn(warpCycles(spec, w))
 	}
 }

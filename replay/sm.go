@@ -6,10 +6,12 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 )
 
-// need is what one CTA of a kernel occupies on an SM.
+// need is what one CTA of a kernel occupies on an SM. The validated trace
+// bounds a CTA to 1024 threads of at most 255 registers (32 warps, 2^18
+// registers), so 32 bits hold both and keep a Kernel small.
 type need struct {
-	warps int
-	regs  int
+	warps int32
+	regs  int32
 	smem  int64
 }
 
@@ -53,22 +55,22 @@ func (s *sm) freeSlot(i int) {
 // fits reports whether one more CTA with n fits under all four SM limits.
 func (s *sm) fits(g *model.GPU, n need) bool {
 	return s.ctas < g.MaxCTAsPerSM &&
-		(s.warps+n.warps)*model.WarpSize <= g.MaxThreadsPerSM &&
-		s.regs+n.regs <= g.RegsPerSM &&
+		(s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
+		s.regs+int(n.regs) <= g.RegsPerSM &&
 		s.smem+n.smem <= g.SmemPerSM
 }
 
 func (s *sm) reserve(n need) {
 	s.ctas++
-	s.warps += n.warps
-	s.regs += n.regs
+	s.warps += int(n.warps)
+	s.regs += int(n.regs)
 	s.smem += n.smem
 }
 
 func (s *sm) release(n need) {
 	s.ctas--
-	s.warps -= n.warps
-	s.regs -= n.regs
+	s.warps -= int(n.warps)
+	s.regs -= int(n.regs)
 	s.smem -= n.smem
 }
 

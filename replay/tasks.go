@@ -253,7 +253,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	if decl == nil {
 		return nil, false, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
-	ctas, wpc := decl.CTAs(), warpsPerCTA(decl)
+	ctas, wpc := decl.CTAs(), warpsPerCTA(decl.Threads())
 	if ctas > maxTaskWarps || ctas*uint64(wpc) > maxTaskWarps {
 		return nil, false, &ModelError{Msg: fmt.Sprintf("kernel %d (%s): %d CTAs of %d warps is too large for a task (at most %d warps)", decl.ID, decl.Name, ctas, wpc, maxTaskWarps)}
 	}

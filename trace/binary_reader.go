@@ -34,7 +34,8 @@ type Reader struct {
 	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
 	scratchCTA CTA
-	reuse      bool // see ReuseRecords
+	reuse      bool    // see ReuseRecords
+	warps      []int64 // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
 }
 
 // ReuseRecords lets Next return the same launch and cta record values on
@@ -43,6 +44,24 @@ type Reader struct {
 // allocation per record on the records a trace has most of. Slices in the
 // records (warp_cycles, after) are still fresh and may be kept.
 func (r *Reader) ReuseRecords() { r.reuse = true }
+
+// ReuseWarpCycles lets Next decode every cta record's warp_cycles into the
+// same slice, overwritten by the next call, for readers that copy the few
+// they keep: nearly every cta record has them, so this saves another
+// allocation per record.
+func (r *Reader) ReuseWarpCycles() { r.warps = make([]int64, 0, 32) }
+
+// warpBuf is the slice to decode n warp_cycles into: the reused one under
+// ReuseWarpCycles, else a fresh one.
+func (r *Reader) warpBuf(n int) []int64 {
+	if r.warps == nil {
+		return make([]int64, 0, n)
+	}
+	if cap(r.warps) < n {
+		r.warps = make([]int64, 0, n)
+	}
+	return r.warps[:0]
+}
 
 // ctaBatch is how many cta records the Reader allocates at once. They are
 // most of a trace, and one allocation each would be a third of the decoding
@@ -364,7 +383,7 @@ func (r *Reader) cta(demand bool) (Record, error) {
 	d := fieldReader{in: r.in}
 	c.Kernel, c.CTA = d.ref(&r.delta, true)
 	c.Cycles = d.varint()
-	c.WarpCycles = d.int64s(c.Cycles)
+	c.WarpCycles = d.int64s(c.Cycles, r.warpBuf)
 	c.Insts, c.DRAMBytes = 0, 0
 	if demand {
 		c.Insts = d.uvarint()
@@ -402,7 +421,7 @@ func (r *Reader) ctaFast(c *CTA) bool {
 	i := n1 + n2 + n3 + n4
 	var wc []int64
 	if warps > 0 {
-		wc = make([]int64, warps)
+		wc = r.warpBuf(int(warps))[:warps]
 		prev := cycles
 		for w := range wc {
 			d, n := binary.Varint(p[i:])
@@ -596,12 +615,14 @@ func (d *fieldReader) uint64s() []uint64 {
 	return xs
 }
 
-func (d *fieldReader) int64s(prev int64) []int64 {
+// int64s reads a delta-coded list into a slice from buf, asked for the
+// list's starting capacity.
+func (d *fieldReader) int64s(prev int64, buf func(capacity int) []int64) []int64 {
 	n, c := d.listLen()
 	if n == 0 || d.err != nil {
 		return nil
 	}
-	xs := make([]int64, 0, c)
+	xs := buf(c)
 	for i := 0; i < n && d.err == nil; i++ {
 		prev += d.varint()
 		xs = append(xs, prev)

@@ -161,3 +161,60 @@ func TestReuseRecords(t *testing.T) {
 		}
 	}
 }
+
+// With ReuseWarpCycles, every cta record's warp_cycles are the same as
+// without, decoded into one slice, on both the fast path and the general
+// one (records with demand).
+func TestReuseWarpCycles(t *testing.T) {
+	const ctas = 200 // enough bytes ahead of the first records for the fast path
+	all := []Record{
+		&Header{Version: Version, ClockMHz: 1000},
+		&Kernel{ID: 1, Name: "k", Grid: [3]uint32{ctas, 1, 1}, Block: [3]uint32{64, 1, 1}},
+		&Launch{Kernel: 1},
+	}
+	for i := range int64(ctas) {
+		c := &CTA{Kernel: 1, CTA: uint64(i), Cycles: 9 + i, WarpCycles: []int64{9 + i, 4}}
+		switch i % 3 {
+		case 1:
+			c.Insts, c.DRAMBytes = 20, 64
+		case 2:
+			c.WarpCycles = nil
+		}
+		all = append(all, c)
+	}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range all {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ReuseWarpCycles()
+	var first *int64
+	for i, want := range all {
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("record %d: got %#v, want %#v", i+1, got, want)
+		}
+		if c, ok := got.(*CTA); ok && len(c.WarpCycles) > 0 {
+			if first == nil {
+				first = &c.WarpCycles[0]
+			} else if &c.WarpCycles[0] != first {
+				t.Errorf("record %d: warp_cycles are not reused", i+1)
+			}
+		}
+	}
+	if first == nil {
+		t.Fatal("no record had warp_cycles")
+	}
+}

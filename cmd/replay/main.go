@@ -68,6 +68,7 @@ func commands() []command {
 }
 
 func main() {
+	tuneGC()
 	// Registered before anything is written, so no signal can find a
 	// temporary file without the handler that removes it.
 	sigs := make(chan os.Signal, 1)
