@@ -13,20 +13,7 @@ import (
 // and keeps counting records for its positions.
 func TestSkip(t *testing.T) {
 	all := readValidFixture(t)
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, r := range all {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewReader(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := binaryReader(t, all)
 	r.Skip(KindCTA, KindKernel, KindAccess)
 	var want []Record
 	var wantNums []int64
@@ -79,6 +66,27 @@ func TestSkipTruncated(t *testing.T) {
 	}
 }
 
+// binaryReader writes recs in the binary form and returns a Reader over
+// them.
+func binaryReader(t *testing.T, recs []Record) *Reader {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func readValidFixture(t *testing.T) []Record {
 	t.Helper()
 	f, err := os.Open("testdata/valid.jsonl")
@@ -97,16 +105,7 @@ func readValidFixture(t *testing.T) []Record {
 // every other record, unchanged.
 func TestSkipDeviceLaunches(t *testing.T) {
 	all := readValidFixture(t)
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, r := range all {
-		w.Write(r)
-	}
-	w.Close()
-	r, err := NewReader(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := binaryReader(t, all)
 	r.SkipDeviceLaunches()
 	got, err := ReadAll(r)
 	if err != nil {
@@ -133,16 +132,7 @@ func TestSkipDeviceLaunches(t *testing.T) {
 // before the next Next; launch and cta records share storage.
 func TestReuseRecords(t *testing.T) {
 	all := readValidFixture(t)
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, r := range all {
-		w.Write(r)
-	}
-	w.Close()
-	r, err := NewReader(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := binaryReader(t, all)
 	r.ReuseRecords()
 	var prevCTA *CTA
 	for i, want := range all {
@@ -182,20 +172,7 @@ func TestReuseWarpCycles(t *testing.T) {
 		}
 		all = append(all, c)
 	}
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, r := range all {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewReader(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := binaryReader(t, all)
 	r.ReuseWarpCycles()
 	var first *int64
 	for i, want := range all {
