@@ -268,6 +268,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		s.kernel = nil
 	}
 	e.stats.CTAs++
+	e.childEnded = e.childEnded || c.g != nil || !k.Host()
 	e.stats.StallCycles += c.stall
 	e.busy.cover(c.start, e.now)
 	e.countAfterPrelude(c, c.spec())

@@ -163,8 +163,10 @@ type engine struct {
 	err      error
 
 	stats Stats
-	busy  busySpan
-	occ   occupancy
+	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
+	childEnded bool
+	busy       busySpan
+	occ        occupancy
 
 	share     *contention.Model // the contention model; nil when off
 	jobs      []jobRef          // what each contention job stands for, by ref

@@ -236,6 +236,8 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				line += fmt.Sprintf(" coalesced=%d", st.Coalesced)
 			}
 			out = append(out, line)
+		case "blind":
+			out = append(out, fmt.Sprintf("blind sites=%d of %d", st.BlindSites, st.LaunchSites))
 		case "kernels":
 			ks := append([]results.Kernel(nil), r.kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })

@@ -256,6 +256,9 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 	st := &se.e.stats
 	st.LaunchSites++
+	if !se.e.childEnded {
+		st.BlindSites++
+	}
 	switch v.Decision {
 	case Launch:
 		st.Launched++

@@ -43,6 +43,12 @@ type Stats struct {
 	// make room (docs/model.md, "The device-runtime launch path").
 	PeakPending     int64
 	LaunchOverflows int64
+	// BlindSites counts the launching lanes decided before any CTA of
+	// device-launched work had finished: what a policy that learns from
+	// finished child CTAs (SPAWN's t_cta, Algorithm 1 line 2) decides
+	// with no measurement. Up to the first child CTA's end a SPAWN run is
+	// its CDP run, so the count is the same under both.
+	BlindSites int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/gpureplay/gpureplay/replay"
 )
 
 // ownLabel is the geometric-mean row of the paper's own benchmarks.
@@ -65,13 +67,18 @@ func ownOutcomes(outs []outcome) []outcome { return inGroup(outs, "") }
 // geoSpeedup is the geometric mean over outs' benchmarks of num's speedup
 // over den (den's makespan over num's); NaN with no benchmark.
 func geoSpeedup(outs []outcome, num, den string) float64 {
-	n, d := column(outs, num), column(outs, den)
-	if len(n) == 0 || len(n) != len(d) {
+	return geoRatio(column(outs, num), column(outs, den))
+}
+
+// geoRatio is the geometric-mean speedup of the runs num over the runs
+// den, benchmark by benchmark: NaN when the columns do not pair up.
+func geoRatio(num, den []*replay.Stats) float64 {
+	if len(num) == 0 || len(num) != len(den) {
 		return math.NaN()
 	}
 	logSum := 0.0
-	for i := range n {
-		logSum += math.Log(float64(d[i].MakespanCycles) / float64(n[i].MakespanCycles))
+	for i := range num {
+		logSum += math.Log(float64(den[i].MakespanCycles) / float64(num[i].MakespanCycles))
 	}
-	return math.Exp(logSum / float64(len(n)))
+	return math.Exp(logSum / float64(len(num)))
 }

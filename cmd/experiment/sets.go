@@ -180,13 +180,13 @@ func spawnFindings(_ *experiment, w io.Writer, outs []outcome) {
 	cdp, best := column(outs, "cdp"), column(outs, "offline-search")
 	for _, name := range []string{"spawn", "spawn-busy"} {
 		if sp := column(outs, name); len(sp) > 0 {
-			spawnColumnFindings(w, name, sp, cdp, best)
+			spawnColumnFindings(w, name, benchNames(outs, name), sp, cdp, best)
 		}
 	}
 }
 
 // spawnColumnFindings prints one SPAWN column's findings.
-func spawnColumnFindings(w io.Writer, name string, sp, cdp, best []*replay.Stats) {
+func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best []*replay.Stats) {
 	var cdpKernels, spKernels int64
 	worst, within := 0.0, 0
 	for i := range sp {
@@ -208,6 +208,7 @@ func spawnColumnFindings(w io.Writer, name string, sp, cdp, best []*replay.Stats
 	}
 	fmt.Fprintf(w, "Child kernels launched: %s %d, CDP %d (%.0f%% fewer; paper: 73%% fewer).\n", label, spKernels, cdpKernels, fewer)
 	fmt.Fprintf(w, "%s within 15%% of Offline-Search on %d of %d benchmarks; largest gap %.0f%% (paper: within 4–6%% on average).\n", label, within, len(sp), 100*worst)
+	blindFindings(w, label, names, sp, cdp, best)
 }
 
 // crcsExperiment is the CRCS paper's §5.2 (Table 2 workloads, Figure 9):

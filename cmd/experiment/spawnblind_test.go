@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+// blindFindings: a benchmark whose every lane was decided blind runs as
+// CDP and is set apart; the gap over the rest is their own geometric
+// mean (b: 440/400 = 1.1, c: 1000/1000 = 1, so sqrt(1.1)-1 = 4.9%), the
+// whole one includes a's 2000/500 (cube root of 4.4 - 1 = 63.9%).
+func TestBlindFindings(t *testing.T) {
+	run := func(makespan, sites, blind int64) *replay.Stats {
+		return &replay.Stats{MakespanCycles: makespan, LaunchSites: sites, BlindSites: blind}
+	}
+	names := []string{"a", "b", "c"}
+	sp := []*replay.Stats{run(2000, 10, 10), run(440, 10, 3), run(1000, 0, 0)}
+	cdp := []*replay.Stats{run(2000, 10, 10), run(900, 10, 3), run(1200, 0, 0)}
+	best := []*replay.Stats{run(500, 10, 10), run(400, 10, 3), run(1000, 0, 0)}
+	var buf bytes.Buffer
+	blindFindings(&buf, "SPAWN", names, sp, cdp, best)
+	got := buf.String()
+	for _, want := range []string{
+		"SPAWN decided 13 of 20 launching lanes (65%) before any child CTA had finished (a 10/10, b 3/10)",
+		"CDP's runs count the same.",
+		"Every lane blind on a: there SPAWN's run is CDP's (makespans equal)",
+		"over the other 2 benchmarks: 4.9% (all 3: 63.9%)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+
+	// A CDP count or makespan that differs is reported, not hidden.
+	cdp[0] = run(2100, 10, 9)
+	buf.Reset()
+	blindFindings(&buf, "SPAWN", names, sp, cdp, best)
+	for _, want := range []string{"count differently on a", "makespans NOT equal"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("findings lack %q:\n%s", want, buf.String())
+		}
+	}
+}
