@@ -38,14 +38,15 @@ type ctaRun struct {
 	pausedAfter int64 // of paused, the cycles after the prelude's end
 }
 
-// warpRun tracks a warp that has launch sites: where it is in its own
-// cycles and how much the sites so far have extended it.
+// warpRun tracks a warp of a CTA with launch sites: where it is in its
+// own cycles and how much the sites so far have extended it.
 type warpRun struct {
 	cycles int64 // the warp's own execution time
 	next   int   // index of its next launching lane in the CTA's sites
 	shift  int64 // cycles added by the sites already passed
 	end    int64 // when it ended, once known
 	work   int64 // progress to make after a site's API stall (contention model)
+	sited  bool  // it has launch sites (the others run as one job when shared)
 }
 
 // place puts k's next CTA on SM i, reserving its resources: native CTAs
@@ -234,6 +235,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 			c.end = max(c.end, wr.end)
 			continue
 		}
+		wr.sited = true
 		c.pending++
 		e.scheduleCTA(e.now+x.sites[wr.next].at, evSite, c, w)
 	}

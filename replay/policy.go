@@ -119,7 +119,10 @@ type CTAEvent struct {
 }
 
 // WarpTimes calls fn with each warp's execution time, launch-site work
-// included. Only for a finished CTA.
+// included. Only for a finished CTA. Under the contention model a warp
+// without sites runs as part of one job with the CTA's other such warps,
+// and its time is the job's run scaled to its own cycles (the job's mean
+// rate); a warp with sites has its own end.
 func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
 	c := ev.run
 	if len(c.warps) > 0 {
@@ -130,7 +133,11 @@ func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
 	}
 	spec := c.spec()
 	for w := range int(c.k.need.warps) {
-		fn(warpCycles(spec, w))
+		if !c.shared {
+			fn(warpCycles(spec, w))
+			continue
+		}
+		fn(scaleTime(ev.Cycle-c.start-c.paused, warpCycles(spec, w), c.alone))
 	}
 }
 

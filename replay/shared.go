@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"math"
+
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 )
@@ -77,6 +79,7 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 			others++
 			continue
 		}
+		wr.sited = true
 		c.pending++
 		e.startJob(c, w, x.sites[wr.next].at, per)
 	}
@@ -115,13 +118,42 @@ func (e *engine) shareWake(ev eventq.Event) {
 		case j.warp >= 0 && j.c.warps[j.warp].next >= 0:
 			e.sites.reachShared(j.c, int(j.warp))
 		case j.warp >= 0:
+			j.c.warps[j.warp].end = e.now
 			e.warpDone(j.c, e.now) // past its last site
 		case j.c.pending == 0:
 			e.ctaEnd(j.c) // a CTA without launch sites
 		default:
+			e.unsitedDone(j.c)
 			e.warpDone(j.c, e.now) // the warps without sites
 		}
 	}
+}
+
+// unsitedDone records the ends of a shared CTA's warps without launch
+// sites, which ran as one job of their longest warp's cycles that has just
+// finished: each warp ends when the job's progress passed its own cycles,
+// taken at the job's mean rate.
+func (e *engine) unsitedDone(c *ctaRun) {
+	var rest int64
+	for _, wr := range c.warps {
+		if !wr.sited {
+			rest = max(rest, wr.cycles)
+		}
+	}
+	for w := range c.warps {
+		if wr := &c.warps[w]; !wr.sited {
+			wr.end = c.start + scaleTime(e.now-c.start, wr.cycles, rest)
+		}
+	}
+}
+
+// scaleTime is t·part/whole (t when whole is 0), in floating point: the
+// product of two cycle counts may not fit in an int64.
+func scaleTime(t, part, whole int64) int64 {
+	if whole <= 0 {
+		return t
+	}
+	return int64(math.Round(float64(t) * float64(part) / float64(whole)))
 }
 
 // resumeWarp goes on with a warp's progress after a launch site's API
@@ -129,6 +161,7 @@ func (e *engine) shareWake(ev eventq.Event) {
 func (e *engine) resumeWarp(c *ctaRun, w int) {
 	wr := &c.warps[w]
 	if wr.next < 0 && wr.work == 0 {
+		wr.end = e.now
 		e.warpDone(c, e.now)
 		return
 	}
