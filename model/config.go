@@ -111,6 +111,14 @@ type Spawn struct {
 	// the controller launches) or "inline" (Algorithm 1 read literally:
 	// t_parent = workload·0 = 0 < t_child, the behaviour before).
 	NoTWarp string `json:"no_twarp"`
+	// Queue is when a launched child's CTAs join n, the child CTAs in the
+	// Child CTA Queuing System: "arrival" (§IV-A: "CCQS tracks the child
+	// kernel CTAs only *after* they are pushed into GMU", the launch
+	// overhead being "the time to push child CTAs from SPAWN controller
+	// to CCQS": from the child's arrival at the KMU) or "decision"
+	// (Algorithm 1 line 8, n ← n + x as the controller decides, the
+	// behaviour before).
+	Queue string `json:"queue"`
 }
 
 // DTBL holds the Aggregated Group Table parameters (DTBL §4).

@@ -84,6 +84,9 @@
 //	spawn.no_twarp      launch               SPAWN Algorithm 1 lines 2–3 (launch while a
 //	                                         metric is still its initial 0; inline:
 //	                                         t_parent = 0 as line 2 literally gives)
+//	spawn.queue         arrival              SPAWN §IV-A (a child's CTAs join n when it
+//	                                         reaches the KMU; decision: at the decision,
+//	                                         Algorithm 1 line 8, the behaviour before)
 //	spawn.ncon          window               DESIGN §4 (n_con over the whole window;
 //	                                         busy: over cycles a child CTA runs)
 //	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)

@@ -25,6 +25,7 @@ var shared = map[string]string{
 	"spawn.max_queue":         "65536",
 	"spawn.ncon":              "window",
 	"spawn.no_twarp":          "launch",
+	"spawn.queue":             "arrival",
 	"dtbl.agt_entries":        "1024",
 	"dtbl.agt_spill":          "140",
 	"dtbl.fallback":           "dispatch",

@@ -81,6 +81,7 @@ func (c Config) Validate() error {
 	v.oneOf("dtbl.fallback", c.DTBL.Fallback, "dispatch", "instant")
 	v.oneOf("dtbl.spill_loads", c.DTBL.SpillLoads, "cta", "first")
 	v.oneOf("spawn.no_twarp", c.Spawn.NoTWarp, "launch", "inline")
+	v.oneOf("spawn.queue", c.Spawn.Queue, "arrival", "decision")
 	v.oneOf("crcs.pages", c.CRCS.Pages, "ranges", "exact")
 	v.oneOf("crcs.share", c.CRCS.Share, "ready", "available")
 	v.oneOf("crcs.gate", c.CRCS.Gate, "access", "start")

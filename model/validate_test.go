@@ -39,6 +39,7 @@ func TestValidateRejects(t *testing.T) {
 		{"spawn.max_queue", "0", "spawn.max_queue is 0; must be at least 1"},
 		{"spawn.ncon", "all", `spawn.ncon is "all"; want window or busy`},
 		{"spawn.no_twarp", "cta", `spawn.no_twarp is "cta"; want launch or inline`},
+		{"spawn.queue", "site", `spawn.queue is "site"; want arrival or decision`},
 		{"dtbl.agt_entries", "0", "dtbl.agt_entries is 0; must be at least 1"},
 		{"dtbl.agt_entries", "1000", "dtbl.agt_entries is 1000; must be a power of two"},
 		{"dtbl.agt_spill", "-1", "dtbl.agt_spill is -1; must be at least 0"},

@@ -21,7 +21,8 @@ func newSpawn(cfg model.Config) *spawn {
 }
 
 // Decide implements replay.SiteDecider: Algorithm 1 per launching lane, in
-// lane order, each launch counting towards n for the next.
+// lane order; with spawn.queue=decision each launch counts towards n for
+// the next (line 8), with arrival it joins n when it reaches the KMU.
 func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 	q := &p.q
 	q.advance(s.Cycle)
@@ -36,7 +37,9 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 		d := replay.Inline
 		if p.noEstimate(tCTA) || (child <= parent && q.n+x <= p.cfg.Spawn.MaxQueue) {
 			d = replay.Launch
-			q.launched(x)
+			if !p.atArrival() {
+				q.launched(x)
+			}
 		}
 		out[i] = replay.Verdict{Decision: d, EstChildCycles: &child, EstParentCycles: &parent, QueuedCTAs: &n, ConcurrentCTAs: &nCon}
 	}
@@ -58,6 +61,19 @@ func (p *spawn) noEstimate(tCTA float64) bool {
 	return tCTA == 0 || (!p.q.warpOK && p.cfg.Spawn.NoTWarp == "launch")
 }
 
+// atArrival says a child's CTAs join n when the child reaches the KMU
+// (spawn.queue=arrival), not at the decision.
+func (p *spawn) atArrival() bool { return p.cfg.Spawn.Queue == "arrival" }
+
+// KernelArrived implements replay.ArrivalObserver: with
+// spawn.queue=arrival a device kernel's CTAs enter CCQS once its launch
+// overhead is paid, "pushed into GMU" (§IV-A).
+func (p *spawn) KernelArrived(k *replay.Kernel, _ int64) {
+	if p.atArrival() {
+		p.q.launched(int64(k.CTAs()))
+	}
+}
+
 // CTAStarted implements replay.Observer: CCQS counts child CTAs only.
 func (p *spawn) CTAStarted(ev *replay.CTAEvent) {
 	if !ev.Kernel.Host() && !ev.Group {
@@ -77,7 +93,7 @@ func init() {
 		Name:   "spawn",
 		Doc:    "the SPAWN controller launches a child only when it is estimated to finish before the parent could do the work",
 		Source: "SPAWN §IV, Algorithm 1",
-		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon", "spawn.no_twarp", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit"},
+		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon", "spawn.no_twarp", "spawn.queue", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit"},
 		New: func(cfg model.Config) replay.Policy {
 			p := newSpawn(cfg)
 			return replay.Policy{Name: "spawn", Sites: p, Observer: p}

@@ -153,10 +153,23 @@ func TestSpawnDecisions(t *testing.T) {
 		}
 	}
 	// The first site, with no finished child CTA, launches whatever the
-	// estimates say.
-	p := newSpawn(cfg)
-	if v := decideSpawn(p, 0, replay.Lane{Workload: 0, ChildCTAs: 5})[0]; v.Decision != replay.Launch || p.q.n != 5 {
-		t.Errorf("t_cta = 0: got %s, n = %d; want launch and n = 5", v.Decision, p.q.n)
+	// estimates say. Its CTAs join n at the decision (spawn.queue=decision,
+	// Algorithm 1 line 8) or when the child reaches the KMU (arrival).
+	for _, tc := range []struct {
+		queue         string
+		atSite, atKMU int64
+	}{{"decision", 5, 5}, {"arrival", 0, 5}} {
+		cfg.Spawn.Queue = tc.queue
+		p := newSpawn(cfg)
+		v := decideSpawn(p, 0, replay.Lane{Workload: 0, ChildCTAs: 5})[0]
+		atSite := p.q.n
+		if tc.queue == "arrival" {
+			p.q.launched(5) // what KernelArrived adds for a 5-CTA child
+		}
+		if v.Decision != replay.Launch || atSite != tc.atSite || p.q.n != tc.atKMU {
+			t.Errorf("queue=%s, t_cta = 0: got %s, n = %d after the decision and %d at the KMU; want launch, %d and %d",
+				tc.queue, v.Decision, atSite, p.q.n, tc.atSite, tc.atKMU)
+		}
 	}
 }
 

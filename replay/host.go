@@ -140,6 +140,9 @@ func (e *engine) issue(k *Kernel) {
 // arrive puts a kernel that reached the KMU behind its stream's head.
 func (e *engine) arrive(k *Kernel) {
 	if !k.host {
+		if a, ok := e.obs.(ArrivalObserver); ok {
+			a.KernelArrived(k, e.now)
+		}
 		e.privateStream(k)
 		e.headOfStream(k)
 		return

@@ -107,6 +107,15 @@ type Observer interface {
 	CTAFinished(ev *CTAEvent)
 }
 
+// ArrivalObserver is an Observer also told when a device-launched kernel
+// reaches the KMU, its launch overhead paid: SPAWN's queuing system counts
+// child CTAs from there ("CCQS tracks the child kernel CTAs only *after*
+// they are pushed into GMU", SPAWN §IV-A).
+type ArrivalObserver interface {
+	Observer
+	KernelArrived(k *Kernel, cycle int64)
+}
+
 // CTAEvent is a CTA starting or finishing.
 type CTAEvent struct {
 	Kernel *Kernel // the kernel it runs in (for a coalesced group, the target)
