@@ -9,7 +9,7 @@
 # prints. With arguments, only the named experiments are rerun (the other
 # blocks stay as they are); without, every marked block is.
 #
-#   scripts/experiments-docs.sh dtbl spawn spawn-premise
+#   scripts/experiments-docs.sh dtbl spawn spawn-amortised
 set -euo pipefail
 cd "$(dirname "$0")/.."
 doc=docs/experiments.md

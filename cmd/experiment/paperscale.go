@@ -1,6 +1,9 @@
 package main
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The papers' graph inputs at their own sizes, from the 10th DIMACS
 // Implementation Challenge collection both papers cite (DTBL Table 4's
@@ -76,17 +79,40 @@ var spawnPaperInputs = map[string][]string{
 }
 
 // atPaperScale is x with the named benchmarks' generator parameters
-// replaced by params: the same policies, columns and headlines on other
-// inputs.
+// replaced by params, key by key (a parameter params does not name, such
+// as spawn's loop_cycles, stays): the same policies, columns and
+// headlines on other inputs.
 func atPaperScale(x *experiment, doc string, params map[string][]string) *experiment {
 	c := *x
 	c.doc = doc
 	c.benchmarks = make([]benchmark, len(x.benchmarks))
 	for i, b := range x.benchmarks {
 		if p, ok := params[b.name]; ok {
-			b.params = p
+			b.params = mergeParams(b.params, p)
 		}
 		c.benchmarks[i] = b
 	}
 	return &c
+}
+
+// mergeParams is old's key=value parameters with those new names replaced,
+// then new's.
+func mergeParams(old, new []string) []string {
+	named := map[string]bool{}
+	for _, p := range new {
+		named[paramKey(p)] = true
+	}
+	var out []string
+	for _, p := range old {
+		if !named[paramKey(p)] {
+			out = append(out, p)
+		}
+	}
+	return append(out, new...)
+}
+
+// paramKey is a key=value parameter's key.
+func paramKey(p string) string {
+	k, _, _ := strings.Cut(p, "=")
+	return k
 }
