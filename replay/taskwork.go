@@ -27,6 +27,10 @@ type TaskWork struct {
 	// its demand as the runtimes charge it (per-cycle demand × cycles).
 	WarpCycles       int64
 	Insts, DRAMBytes float64
+	// TaskCycles sums each task's time alone, its longest warp: under
+	// hyperq the least time its kernel holds a Kernel Distributor entry
+	// once dispatched.
+	TaskCycles int64
 }
 
 // add counts one task's threadblocks: blocks[0] carries the task's host
@@ -41,13 +45,16 @@ func (w *TaskWork) add(blocks []taskrun.Task, in, out float64) {
 		w.CopyWaitCycles += blocks[0].CopyWait
 	}
 	w.D2HCycles += out
+	var longest int64
 	for i := range blocks {
 		var cycles int64
 		for _, c := range blocks[i].WarpCycles {
 			cycles += c
+			longest = max(longest, c)
 		}
 		w.WarpCycles += cycles
 		w.Insts += blocks[i].Demand.Issue * float64(cycles)
 		w.DRAMBytes += blocks[i].Demand.DRAM * float64(cycles)
 	}
+	w.TaskCycles += longest
 }

@@ -84,6 +84,30 @@ func TestHyperQFloorTiny(t *testing.T) {
 	if hq.MakespanCycles < 25500 {
 		t.Errorf("hyperq's makespan %d is below its floor 25500", hq.MakespanCycles)
 	}
+	// The kernel slots: each task's longest warp, 2000, plus its dispatch,
+	// over titanx's 32 Kernel Distributor entries.
+	if want := float64(2*2000+2*cfg.Lat.KernelDispatch) / 32; pg.Tasks.TaskCycles != 4000 || f.slots != want {
+		t.Errorf("task cycles %d, slots %.1f; want 4000 and %.1f", pg.Tasks.TaskCycles, f.slots, want)
+	}
+}
+
+// HyperQ's kernel slots bind when tasks are long and the host is free:
+// 96 tasks of 10,000 cycles alone, each dispatched in 300, hold 32
+// entries 96 × 10,300 / 32 = 30,900 cycles at least, above the issue
+// slots' 96 × 20,000 / 96 = 20,000.
+func TestHyperQFloorSlots(t *testing.T) {
+	cfg, err := pagodaExperiment.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Lat.HostIssue, cfg.Lat.KernelDispatch, cfg.GPU.MaxKernels, cfg.GPU.SMs, cfg.GPU.IssueWidth = 0, 300, 32, 24, 4
+	w := replay.TaskWork{Tasks: 96, Blocks: 96, TaskCycles: 96 * 10000, WarpCycles: 96 * 40000, Insts: 96 * 20000}
+	if floor, binds := newHyperQFloor(cfg, w).cycles(); floor != 30900 || binds != "kernel slots" {
+		t.Errorf("floor %.1f (%s), want 30900 (kernel slots)", floor, binds)
+	}
+	if _, binds := newPagodaFloor(cfg, w).cycles(); binds == "kernel slots" {
+		t.Errorf("Pagoda's floor counts kernel slots")
+	}
 }
 
 // On a small mix of every kind, with and without the contention model,

@@ -27,6 +27,12 @@ var pagodaTable5 = &experiment{
 		{name: "dct64-noshared", gen: "tasks", params: []string{"kind=dct", "threads=64", "count=32768", "smem=off", "work=model"}, paper: "1.25× at 97%"},
 		{name: "mm256", gen: "tasks", params: []string{"kind=matmul", "threads=256", "count=32768", "work=model"}, paper: "1.51× at 97%"},
 		{name: "mm256-noshared", gen: "tasks", params: []string{"kind=matmul", "threads=256", "count=32768", "smem=off", "work=model"}, paper: "1.20× at 97%"},
+		// The shared-memory versions again at Table 3's costs (work=table3:
+		// each kind's time alone set by the HyperQ copy/compute split Table
+		// 3 measured, the one sourced figure for a task's length), each
+		// against its own HyperQ run.
+		{name: "dct64-table3", gen: "tasks", params: []string{"kind=dct", "threads=64", "count=32768", "work=table3"}, paper: "1.35× at 25%"},
+		{name: "mm256-table3", gen: "tasks", params: []string{"kind=matmul", "threads=256", "count=32768", "work=table3"}, paper: "1.51× at 97%"},
 	},
 	custom: runTable5,
 }
@@ -45,18 +51,21 @@ func runTable5(x *experiment, dir string, stdout, log io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "Pagoda Table 5 on titanx, compute only; %s\n\n", x.model())
-	fmt.Fprintln(stdout, "| benchmark | HyperQ with shared memory (cycles) | Pagoda (cycles) | Pagoda vs HyperQ | Pagoda occupancy | Pagoda issue / DRAM utilisation | Pagoda's floor (binds) | bound | paper |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---|---:|---:|---|")
+	fmt.Fprintln(stdout, "| benchmark | HyperQ with shared memory (cycles) | Pagoda (cycles) | Pagoda vs HyperQ | Pagoda occupancy | Pagoda issue / DRAM utilisation | Pagoda's floor (binds) | bound | HyperQ's floor (binds) | at least | paper |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|")
 	for _, b := range x.benchmarks {
 		base := byName[withShared(b.name)+"/hyperq"].stats
 		p := byName[b.name+"/pagoda"].stats
 		floor, binds := newPagodaFloor(cfg, p.Tasks).cycles()
-		fmt.Fprintf(stdout, "| %s | %d | %d | %.2f× | %.0f%% | %.0f%% / %.0f%% | %.0f (%s) | %.2f× | %s |\n", b.name, base.MakespanCycles, p.MakespanCycles,
+		// HyperQ's floor from its baseline's own trace: the shared-memory
+		// version's Pagoda run counted the same tasks.
+		hq, hqBinds := newHyperQFloor(cfg, byName[withShared(b.name)+"/pagoda"].stats.Tasks).cycles()
+		fmt.Fprintf(stdout, "| %s | %d | %d | %.2f× | %.0f%% | %.0f%% / %.0f%% | %.0f (%s) | %.2f× | %.0f (%s) | %.2f× | %s |\n", b.name, base.MakespanCycles, p.MakespanCycles,
 			float64(base.MakespanCycles)/float64(p.MakespanCycles), 100*p.AvgOccupancy, 100*p.IssueUtilization, 100*p.DRAMUtilization,
-			floor, binds, float64(base.MakespanCycles)/floor, b.paper)
+			floor, binds, float64(base.MakespanCycles)/floor, hq, hqBinds, hq/float64(p.MakespanCycles), b.paper)
 	}
 	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "The floor is the least makespan of any Pagoda run of the trace (cmd/experiment/pagodabounds.go): the busiest of the host, the copy engines, the executor warps, the issue slots and the DRAM, from the work the trace asks; the bound is HyperQ's makespan over it.")
+	fmt.Fprintln(stdout, "The floor is the least makespan of any Pagoda run of the trace (cmd/experiment/pagodabounds.go): the busiest of the host, the copy engines, the executor warps, the issue slots and the DRAM, from the work the trace asks; the bound is HyperQ's makespan over it. HyperQ's floor is the least makespan of any HyperQ run of the baseline's trace, its kernel slots included (32 tasks at once, each through its dispatch and its time alone); at least is that floor over Pagoda's replayed makespan: no HyperQ run comes closer to this Pagoda run.")
 	return nil
 }
 
