@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/gpureplay/gpureplay/replay"
 )
 
 // headline is one of a paper's summary claims, recomputed from an
@@ -106,18 +108,21 @@ func gapTo(a, best string) func([]outcome) float64 {
 // column b over all the benchmarks together, in percent of b's.
 func fewerKernels(a, b string) func([]outcome) float64 {
 	return func(own []outcome) float64 {
-		var na, nb int64
-		for _, st := range column(own, a) {
-			na += st.DeviceKernels
-		}
-		for _, st := range column(own, b) {
-			nb += st.DeviceKernels
-		}
+		na, nb := sumKernels(column(own, a)), sumKernels(column(own, b))
 		if nb == 0 {
 			return math.NaN()
 		}
 		return 100 * (1 - float64(na)/float64(nb))
 	}
+}
+
+// sumKernels is the child kernels the runs launched, all together.
+func sumKernels(runs []*replay.Stats) int64 {
+	var n int64
+	for _, st := range runs {
+		n += st.DeviceKernels
+	}
+	return n
 }
 
 // dtblHeadlines are DTBL §5.2 (C)'s averages over the flat

@@ -197,6 +197,10 @@ var spawnAmortisedExperiment = &experiment{
 // and how close it came to the best static threshold on each benchmark.
 func spawnFindings(_ *experiment, w io.Writer, outs []outcome) {
 	cdp, best := column(outs, "cdp"), column(outs, "offline-search")
+	if len(best) > 0 {
+		fmt.Fprintf(w, "Child kernels launched by Offline-Search (each benchmark's best threshold): %d, %.0f%% fewer than CDP.\n",
+			sumKernels(best), fewerKernels("offline-search", "cdp")(outs))
+	}
 	for _, name := range []string{"spawn", "spawn-busy"} {
 		if sp := column(outs, name); len(sp) > 0 {
 			spawnColumnFindings(w, name, benchNames(outs, name), sp, cdp, best)
@@ -206,11 +210,9 @@ func spawnFindings(_ *experiment, w io.Writer, outs []outcome) {
 
 // spawnColumnFindings prints one SPAWN column's findings.
 func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best []*replay.Stats) {
-	var cdpKernels, spKernels int64
+	cdpKernels, spKernels := sumKernels(cdp), sumKernels(sp)
 	worst, within := 0.0, 0
 	for i := range sp {
-		cdpKernels += cdp[i].DeviceKernels
-		spKernels += sp[i].DeviceKernels
 		gap := float64(sp[i].MakespanCycles)/float64(best[i].MakespanCycles) - 1
 		worst = max(worst, gap)
 		if gap <= 0.15 {
