@@ -168,3 +168,27 @@ func TestPaperScaleNames(t *testing.T) {
 		}
 	}
 }
+
+// dtblWithout recomputes the headlines without the named benchmark: with
+// amr gone only b counts (flat 1200, DTBL 1000: 1.20×, inside ±30% of
+// 1.21×; CDP 1500: 0.80×, inside; DTBL over CDP 1.50×, inside).
+func TestDTBLWithout(t *testing.T) {
+	amr, b := benchmark{name: "amr"}, benchmark{name: "b"}
+	var outs []outcome
+	for _, bm := range []benchmark{amr, b} {
+		scale := int64(1)
+		if bm.name == "amr" {
+			scale = 20 // amr's own speedups would dominate the means
+		}
+		outs = append(outs, stat(bm, "flat", 1200*scale, 0), stat(bm, "inlined", 1200*scale, 0),
+			stat(bm, "cdp", 1500, 0), stat(bm, "dtbl", 1000, 0),
+			stat(bm, "cdp-ideal", 800, 0), stat(bm, "dtbl-ideal", 700, 0))
+	}
+	var buf bytes.Buffer
+	dtblWithout("amr")(dtblExperiment, &buf, outs)
+	for _, want := range []string{"Without amr: DTBL over flat 1.20× (inside ±30%)", "DTBL over CDP 1.50× (inside ±30%)", "CDP over flat 0.80× (inside ±30%)", "DTBL-ideal over flat 1.71× (inside ±20%)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("findings lack %q:\n%s", want, buf.String())
+		}
+	}
+}
