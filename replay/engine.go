@@ -81,17 +81,20 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
 		s.SkipDeviceLaunches()
 	}
+	if s, ok := bodySrc.(interface {
+		ReuseRecords()
+		ReuseWarpCycles()
+	}); ok {
+		// The body cursor copies what it keeps, and a Prefetcher copies
+		// launch and cta records into its batches.
+		s.ReuseRecords()
+		s.ReuseWarpCycles()
+	}
 	var body trace.Source = trace.NewValidator(bodySrc)
 	if opt.Prefetch {
 		pf := trace.NewPrefetcher(body)
 		defer pf.Close() // before bodySrc is closed: defers run last first
 		body = pf
-	} else if s, ok := bodySrc.(interface {
-		ReuseRecords()
-		ReuseWarpCycles()
-	}); ok {
-		s.ReuseRecords() // the body cursor copies what it keeps
-		s.ReuseWarpCycles()
 	}
 	e.body = newBodyCursor(body)
 	e.body.pageBytes = opt.Config.IO.PageBytes
