@@ -92,9 +92,14 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	}
 	var body trace.Source = trace.NewValidator(bodySrc)
 	if opt.Prefetch {
-		pf := trace.NewPrefetcher(body)
-		defer pf.Close() // before bodySrc is closed: defers run last first
-		body = pf
+		// Both passes read ahead on their own goroutines (defers run last
+		// first: each Prefetcher is closed before its source). The host
+		// cursor's pass decodes the whole trace to skip the bodies, time
+		// the engine would otherwise spend between two host launches.
+		body = prefetch(body)
+		defer closeSource(body)
+		e.host.src = prefetch(hostSrc)
+		defer closeSource(e.host.src)
 	}
 	e.body = newBodyCursor(body)
 	e.body.pageBytes = opt.Config.IO.PageBytes
@@ -107,6 +112,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	}
 	return e.finish(), nil
 }
+
+// prefetch reads s on a goroutine of its own (trace.Prefetcher).
+func prefetch(s trace.Source) trace.Source { return trace.NewPrefetcher(s) }
 
 func closeSource(s trace.Source) {
 	if c, ok := s.(io.Closer); ok {
