@@ -26,8 +26,9 @@ type Options struct {
 	Context context.Context
 	// Prefetch decodes and validates the trace's bodies on a second
 	// goroutine, a bounded window of records ahead of the engine
-	// (trace.Prefetcher): a single replay then uses two cores. Leave it
-	// off when as many replays run at once as there are cores.
+	// (trace.Prefetcher), and the host cursor's pass on a third: a single
+	// replay then uses two cores. Leave it off when as many replays run
+	// at once as there are cores.
 	Prefetch bool
 }
 
