@@ -74,12 +74,13 @@ func (p *Prefetcher) run(src Source) {
 			b = &batch{recs: make([]Record, 0, prefetchBatch)}
 		}
 		b.fill(src)
+		last := b.err != nil // b is the caller's once sent
 		select {
 		case p.full <- b:
 		case <-p.stop:
 			return
 		}
-		if b.err != nil {
+		if last {
 			return
 		}
 	}
