@@ -72,6 +72,12 @@ func benchReplayOn(b *testing.B, data []byte, gpu, policy string) {
 // benchReplayWith replays the trace open gives under policy on cfg once
 // per iteration and reports CTAs replayed per second.
 func benchReplayWith(b *testing.B, cfg model.Config, policy string, open replay.Opener) {
+	benchReplayOpt(b, replay.Options{Config: cfg}, policy, open)
+}
+
+// benchReplayOpt is benchReplayWith under opt (its Policy set from policy).
+func benchReplayOpt(b *testing.B, opt replay.Options, policy string, open replay.Opener) {
+	cfg := opt.Config
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -80,7 +86,8 @@ func benchReplayWith(b *testing.B, cfg model.Config, policy string, open replay.
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+		opt.Policy = pol
+		st, err := replay.Run(open, opt, discard{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -104,6 +111,15 @@ func BenchmarkReplayBFSScale(b *testing.B) {
 		data := genTrace(b, "bfs", "scale="+scale)
 		b.Run("scale"+scale, func(b *testing.B) { benchReplay(b, data, "cdp") })
 	}
+}
+
+// BFS scale 20 under CDP with the trace decoded and validated on a second
+// goroutine (Options.Prefetch), as cmd/replay runs a lone replay.
+func BenchmarkReplayPrefetch(b *testing.B) {
+	data := genTrace(b, "bfs", "scale=20")
+	cfg, _ := model.Preset("k20c")
+	benchReplayOpt(b, replay.Options{Config: cfg, Prefetch: true}, "cdp",
+		func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) })
 }
 
 // 1M CTAs in 100 host kernels, no launch sites: the engine's core loop.

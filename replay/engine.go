@@ -26,8 +26,9 @@ type Options struct {
 	Context context.Context
 	// Prefetch decodes and validates the trace's bodies on a second
 	// goroutine, a bounded window of records ahead of the engine
-	// (trace.Prefetcher): a single replay then uses two cores. Leave it
-	// off when as many replays run at once as there are cores.
+	// (trace.Prefetcher), and the host cursor's pass on a third: a single
+	// replay then uses two cores. Leave it off when as many replays run
+	// at once as there are cores.
 	Prefetch bool
 }
 
@@ -81,17 +82,25 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
 		s.SkipDeviceLaunches()
 	}
-	var body trace.Source = trace.NewValidator(bodySrc)
-	if opt.Prefetch {
-		pf := trace.NewPrefetcher(body)
-		defer pf.Close() // before bodySrc is closed: defers run last first
-		body = pf
-	} else if s, ok := bodySrc.(interface {
+	if s, ok := bodySrc.(interface {
 		ReuseRecords()
 		ReuseWarpCycles()
 	}); ok {
-		s.ReuseRecords() // the body cursor copies what it keeps
+		// The body cursor copies what it keeps, and a Prefetcher copies
+		// launch and cta records into its batches.
+		s.ReuseRecords()
 		s.ReuseWarpCycles()
+	}
+	var body trace.Source = trace.NewValidator(bodySrc)
+	if opt.Prefetch {
+		// Both passes read ahead on their own goroutines (defers run last
+		// first: each Prefetcher is closed before its source). The host
+		// cursor's pass decodes the whole trace to skip the bodies, time
+		// the engine would otherwise spend between two host launches.
+		body = prefetch(body)
+		defer closeSource(body)
+		e.host.src = prefetch(hostSrc)
+		defer closeSource(e.host.src)
 	}
 	e.body = newBodyCursor(body)
 	e.body.pageBytes = opt.Config.IO.PageBytes
@@ -104,6 +113,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	}
 	return e.finish(), nil
 }
+
+// prefetch reads s on a goroutine of its own (trace.Prefetcher).
+func prefetch(s trace.Source) trace.Source { return trace.NewPrefetcher(s) }
 
 func closeSource(s trace.Source) {
 	if c, ok := s.(io.Closer); ok {

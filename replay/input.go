@@ -45,7 +45,9 @@ func (c clock) scale(v int64) int64 {
 }
 
 // hostCursor yields host launch records in trace order, one ahead of the
-// simulated host, so the host never reads further than it has issued.
+// simulated host, so the host never reads further than it has issued
+// (under Options.Prefetch its source decodes a bounded window further on
+// another goroutine; the records still come one at a time).
 type hostCursor struct {
 	src trace.Source
 	eof bool

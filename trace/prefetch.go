@@ -14,32 +14,49 @@ const (
 // a bounded window ahead of its caller, so that decompressing, decoding and
 // validating a trace overlap with whatever the caller does with the
 // records (the replay's engine). Records come out in the same order, with
-// the same error after the last of them. The source must return fresh
-// records (not ReuseRecords): they cross goroutines.
+// the same error after the last of them.
+//
+// The source may reuse its launch and cta records (a Reader under
+// ReuseRecords and ReuseWarpCycles): the goroutine copies each into storage
+// its batch owns (the record, its parent, its warp_cycles into one slab), so
+// the records cross goroutines without an allocation each. Records of the
+// other kinds must be fresh, as a Reader returns them; they are handed on
+// as they are. A batch is recycled once its caller has asked for a record
+// past it, so a launch or cta record Next returns, and its warp_cycles, are
+// the caller's until the next call to Next (as under ReuseRecords): it
+// copies what it keeps, and may change them meanwhile. At most
+// prefetchDepth+2 batches exist, so the memory held stays bounded
+// whatever the trace's length.
 //
 // Close stops the goroutine and waits for it; it must be called before the
 // source is closed, and is safe to call more than once.
 type Prefetcher struct {
-	full   chan prefetched
-	free   chan []Record // emptied batches, for reuse
+	full   chan *batch
+	free   chan *batch // used batches, for reuse
 	stop   chan struct{}
 	exited chan struct{}
-	cur    []Record
-	batch  []Record // backing array of cur, returned to free when used up
-	err    error
+	cur    *batch // the batch Next reads from
+	next   int    // index of its next record
 	closed bool
 }
 
-type prefetched struct {
-	recs []Record
-	err  error // after recs; nil while more follow
+// batch is up to prefetchBatch records in order and the storage its launch
+// and cta records live in, then err once the source has ended (io.EOF) or
+// failed.
+type batch struct {
+	recs     []Record
+	ctas     []CTA
+	launches []Launch
+	parents  []Parent
+	warps    []int64 // the cta records' warp_cycles, one after another
+	err      error
 }
 
 // NewPrefetcher starts reading src.
 func NewPrefetcher(src Source) *Prefetcher {
 	p := &Prefetcher{
-		full:   make(chan prefetched, prefetchDepth),
-		free:   make(chan []Record, prefetchDepth+2),
+		full:   make(chan *batch, prefetchDepth),
+		free:   make(chan *batch, prefetchDepth+2),
 		stop:   make(chan struct{}),
 		exited: make(chan struct{}),
 	}
@@ -50,29 +67,83 @@ func NewPrefetcher(src Source) *Prefetcher {
 func (p *Prefetcher) run(src Source) {
 	defer close(p.exited)
 	for {
-		var recs []Record
+		var b *batch
 		select {
-		case recs = <-p.free:
+		case b = <-p.free:
 		default:
-			recs = make([]Record, 0, prefetchBatch)
+			b = &batch{recs: make([]Record, 0, prefetchBatch)}
 		}
-		var err error
-		for len(recs) < prefetchBatch {
-			var r Record
-			if r, err = src.Next(); err != nil {
-				break
-			}
-			recs = append(recs, r)
-		}
+		b.fill(src)
+		last := b.err != nil // b is the caller's once sent
 		select {
-		case p.full <- prefetched{recs, err}:
+		case p.full <- b:
 		case <-p.stop:
 			return
 		}
-		if err != nil {
+		if last {
 			return
 		}
 	}
+}
+
+// fill reads records from src into b until it holds prefetchBatch of them
+// or src returns an error.
+func (b *batch) fill(src Source) {
+	for len(b.recs) < prefetchBatch {
+		r, err := src.Next()
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.recs = append(b.recs, b.own(r))
+	}
+}
+
+// own returns r in storage b owns when it is a launch or cta record (which
+// the source may overwrite), else r itself.
+func (b *batch) own(r Record) Record {
+	switch r := r.(type) {
+	case *CTA:
+		if b.ctas == nil {
+			b.ctas = make([]CTA, 0, prefetchBatch) // never grows: pointers stay put
+		}
+		b.ctas = append(b.ctas, *r)
+		c := &b.ctas[len(b.ctas)-1]
+		if len(r.WarpCycles) > 0 {
+			// A grown slab leaves the earlier records' slices in the old
+			// one, still theirs; the larger one is kept for the next fill.
+			at := len(b.warps)
+			b.warps = append(b.warps, r.WarpCycles...)
+			c.WarpCycles = b.warps[at:len(b.warps):len(b.warps)]
+		}
+		return c
+	case *Launch:
+		if b.launches == nil {
+			b.launches = make([]Launch, 0, prefetchBatch)
+		}
+		b.launches = append(b.launches, *r)
+		l := &b.launches[len(b.launches)-1]
+		if r.Parent != nil {
+			if b.parents == nil {
+				b.parents = make([]Parent, 0, prefetchBatch)
+			}
+			b.parents = append(b.parents, *r.Parent)
+			l.Parent = &b.parents[len(b.parents)-1]
+		}
+		return l
+	}
+	return r
+}
+
+// reset empties b for another fill, dropping its references to the records
+// it handed on.
+func (b *batch) reset() {
+	clear(b.recs)
+	b.recs = b.recs[:0]
+	clear(b.launches) // their after lists
+	b.ctas, b.launches, b.parents = b.ctas[:0], b.launches[:0], b.parents[:0]
+	b.warps = b.warps[:0]
+	b.err = nil
 }
 
 // Next returns the next record, or the source's error (io.EOF at the end)
@@ -81,22 +152,21 @@ func (p *Prefetcher) Next() (Record, error) {
 	if p.closed {
 		return nil, io.ErrClosedPipe
 	}
-	for len(p.cur) == 0 {
-		if p.err != nil {
-			return nil, p.err
-		}
-		if p.batch != nil {
+	for p.cur == nil || p.next == len(p.cur.recs) {
+		if p.cur != nil {
+			if p.cur.err != nil {
+				return nil, p.cur.err
+			}
+			p.cur.reset()
 			select {
-			case p.free <- p.batch[:0]:
+			case p.free <- p.cur:
 			default:
 			}
 		}
-		b := <-p.full
-		p.batch, p.cur, p.err = b.recs, b.recs, b.err
+		p.cur, p.next = <-p.full, 0
 	}
-	r := p.cur[0]
-	p.cur[0] = nil // the caller owns it now
-	p.cur = p.cur[1:]
+	r := p.cur.recs[p.next]
+	p.next++
 	return r, nil
 }
 

@@ -1,9 +1,12 @@
 package trace
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -66,10 +69,149 @@ func TestPrefetcherCloseMidStream(t *testing.T) {
 	if _, err := p.Next(); err == nil {
 		t.Error("Next after Close returned a record")
 	}
-	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+	waitGoroutines(t, before)
+}
+
+// treeTrace returns the records of a valid trace with n host CTAs, each
+// with per-warp cycles and a device launch of a one-CTA child kernel: many
+// batches of the launch and cta records a Reader reuses.
+func treeTrace(n int) []Record {
+	recs := []Record{
+		&Header{Version: Version, ClockMHz: 706, Source: "prefetch"},
+		&Kernel{ID: 1, Name: "parent", Grid: [3]uint32{uint32(n), 1, 1}, Block: [3]uint32{64, 1, 1}},
+		&Launch{Kernel: 1, T: 10},
+	}
+	for i := 0; i < n; i++ {
+		c := int64(1000 + i%97)
+		child := uint64(2 + i)
+		recs = append(recs,
+			&CTA{Kernel: 1, CTA: uint64(i), Cycles: c, WarpCycles: []int64{c, c - int64(i%5)}},
+			&Kernel{ID: child, Name: "child", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32 * uint32(1+i%3), 1, 1}},
+			&Launch{Kernel: child, Parent: &Parent{Kernel: 1, CTA: uint64(i), Warp: i % 2, Lane: i % 32, At: int64(i % 400)}, Workload: int64(i)},
+			&CTA{Kernel: child, CTA: 0, Cycles: 300, WarpCycles: []int64{300, 299, 250}[:1+i%3]})
+	}
+	return recs
+}
+
+// encode writes recs as a binary trace.
+func encode(t *testing.T, recs []Record) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// drain reads src to its error, copying every record as it comes (a
+// reused one is overwritten later), and closes src if it is a Closer.
+func drain(src Source) ([]Record, error) {
+	var recs []Record
+	for {
+		r, err := src.Next()
+		if err != nil {
+			if c, ok := src.(io.Closer); ok {
+				c.Close()
+			}
+			return recs, err
+		}
+		switch r := r.(type) {
+		case *CTA:
+			c := *r
+			c.WarpCycles = slices.Clone(r.WarpCycles)
+			recs = append(recs, &c)
+		case *Launch:
+			l := *r
+			if r.Parent != nil {
+				p := *r.Parent
+				l.Parent = &p
+			}
+			recs = append(recs, &l)
+		default:
+			recs = append(recs, r)
+		}
+	}
+}
+
+// The prefetched, reusing read of a binary trace yields the records and
+// the error, message and all, of a plain validated read: for a valid
+// trace, one the validator rejects halfway and one cut short.
+func TestPrefetcherMatchesReader(t *testing.T) {
+	valid := treeTrace(30000)
+	bad := slices.Clone(valid)
+	bad[4001] = &CTA{Kernel: 99999, CTA: 0, Cycles: 5} // a kernel never launched
+	whole := encode(t, valid)
+	for name, data := range map[string][]byte{
+		"valid":     whole,
+		"invalid":   encode(t, bad),
+		"truncated": whole[:len(whole)*2/3],
+	} {
+		t.Run(name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			open := func(reuse bool) Source {
+				r, err := NewReader(bytes.NewReader(data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reuse {
+					return NewValidator(r)
+				}
+				r.ReuseRecords()
+				r.ReuseWarpCycles()
+				return NewPrefetcher(NewValidator(r))
+			}
+			want, wantErr := drain(open(false))
+			got, gotErr := drain(open(true))
+			if len(want) < 2*prefetchBatch {
+				t.Fatalf("only %d records before the error: too few to cross batches", len(want))
+			}
+			if name == "valid" && wantErr != io.EOF || name != "valid" && wantErr == io.EOF {
+				t.Fatalf("the plain read ended with %v", wantErr)
+			}
+			if gotErr == nil || wantErr.Error() != gotErr.Error() {
+				t.Errorf("error %v, want %v", gotErr, wantErr)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d records, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if !reflect.DeepEqual(got[i], want[i]) {
+					t.Fatalf("record %d: %+v, want %+v", i, got[i], want[i])
+				}
+			}
+			waitGoroutines(t, before)
+		})
+	}
+}
+
+// A prefetcher whose source failed has stopped its goroutine even before
+// Close.
+func TestPrefetcherStopsAtError(t *testing.T) {
+	before := runtime.NumGoroutine()
+	p := NewPrefetcher(&countingSource{n: 3 * prefetchBatch, err: errors.New("broken")})
+	for {
+		if _, err := p.Next(); err != nil {
+			break
+		}
+	}
+	waitGoroutines(t, before)
+	p.Close()
+}
+
+// waitGoroutines fails t unless the goroutines are back to n within a
+// second.
+func waitGoroutines(t *testing.T, n int) {
+	t.Helper()
+	for i := 0; runtime.NumGoroutine() > n && i < 1000; i++ {
 		time.Sleep(time.Millisecond)
 	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after Close, %d before", n, before)
+	if got := runtime.NumGoroutine(); got > n {
+		t.Errorf("%d goroutines, %d before", got, n)
 	}
 }
