@@ -36,13 +36,16 @@ var beforeContention = map[string]struct {
 // spawn.overhead_b=20210), which later became the engine's charge; and
 // DTBL's matching at the site with the first spilled CTA alone paying the
 // load (dtbl.fallback=instant, dtbl.spill_loads=first), which later
-// became matching at the command's arrival and a load per spilled CTA.
+// became matching at the command's arrival and a load per spilled CTA;
+// and SPAWN's n counting a child from the decision (spawn.queue=decision),
+// which later became its arrival at the KMU.
 func TestContentionOffIsTheOldReplay(t *testing.T) {
 	dir := t.TempDir()
 	code, _, stderr := replayCmd(t, "--policy=cdp,flat,threshold,dtbl,spawn", "--set", "launch.threshold=64",
 		"--set", "model.contention=off", "--set", "cdp.launch_servers=0",
 		"--set", "spawn.overhead_a=1721", "--set", "spawn.overhead_b=20210",
-		"--set", "dtbl.fallback=instant", "--set", "dtbl.spill_loads=first", "--format=csv", "--out", dir, sample)
+		"--set", "dtbl.fallback=instant", "--set", "dtbl.spill_loads=first", "--set", "spawn.queue=decision",
+		"--format=csv", "--out", dir, sample)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
