@@ -178,8 +178,8 @@ var offlineSearch = search{policy: "threshold", key: "launch.threshold", values:
 // where the generators' defaults are their amortised 40–50 cycles (loads
 // of successive iterations overlapping, a modelling choice no paper
 // states; spawn-amortised keeps them). The flat codes loop the same way,
-// so they take the same iteration cost. The other benchmarks' parents do
-// not loop per child thread and keep their costs.
+// so they take the same iteration cost. The other generators have no
+// loop_cycles and keep their own cost models.
 var eq2Premise = map[string][]string{
 	"bfs": {"loop_cycles=224"}, "sssp": {"loop_cycles=234"}, "gc": {"loop_cycles=298"},
 }
