@@ -168,7 +168,8 @@ type engine struct {
 	agt      agt
 	gate     Gate
 	obs      Observer
-	ev       CTAEvent // reused for every observer call
+	arrivals ArrivalObserver // obs, when it is one; else nil
+	ev       CTAEvent        // reused for every observer call
 	placer   Placer
 	sites    siteEngine
 	launch   launchPath // the device runtime's launch servers and pending pool
@@ -222,6 +223,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if opt.Config.IO.Memcpy == "legacy" {
 		e.legacy = &legacyGate{}
 	}
+	e.arrivals, _ = e.obs.(ArrivalObserver)
 	return e
 }
 

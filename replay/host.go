@@ -140,8 +140,8 @@ func (e *engine) issue(k *Kernel) {
 // arrive puts a kernel that reached the KMU behind its stream's head.
 func (e *engine) arrive(k *Kernel) {
 	if !k.host {
-		if a, ok := e.obs.(ArrivalObserver); ok {
-			a.KernelArrived(k, e.now)
+		if e.arrivals != nil {
+			e.arrivals.KernelArrived(k, e.now)
 		}
 		e.privateStream(k)
 		e.headOfStream(k)

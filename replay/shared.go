@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"math"
-
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 )
@@ -153,7 +151,7 @@ func scaleTime(t, part, whole int64) int64 {
 	if whole <= 0 {
 		return t
 	}
-	return int64(math.Round(float64(t) * float64(part) / float64(whole)))
+	return roundCycle(float64(t) * float64(part) / float64(whole))
 }
 
 // resumeWarp goes on with a warp's progress after a launch site's API

@@ -70,17 +70,7 @@ func TestSkipTruncated(t *testing.T) {
 // them.
 func binaryReader(t *testing.T, recs []Record) *Reader {
 	t.Helper()
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewReader(bytes.NewReader(buf.Bytes()))
+	r, err := NewReader(bytes.NewReader(encode(t, recs)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,20 +125,29 @@ func TestReuseRecords(t *testing.T) {
 	r := binaryReader(t, all)
 	r.ReuseRecords()
 	var prevCTA *CTA
-	for i, want := range all {
-		got, err := r.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("record %d: got %#v, want %#v", i+1, got, want)
-		}
+	readEach(t, r, all, func(i int, got Record) {
 		if c, ok := got.(*CTA); ok {
 			if prevCTA != nil && c != prevCTA {
 				t.Errorf("record %d: cta records are not reused", i+1)
 			}
 			prevCTA = c
 		}
+	})
+}
+
+// readEach reads len(want) records from r, each equal to its want (read
+// before the next is), and hands each to check.
+func readEach(t *testing.T, r *Reader, want []Record, check func(i int, got Record)) {
+	t.Helper()
+	for i, w := range want {
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Fatalf("record %d: got %#v, want %#v", i+1, got, w)
+		}
+		check(i, got)
 	}
 }
 
@@ -175,14 +174,7 @@ func TestReuseWarpCycles(t *testing.T) {
 	r := binaryReader(t, all)
 	r.ReuseWarpCycles()
 	var first *int64
-	for i, want := range all {
-		got, err := r.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("record %d: got %#v, want %#v", i+1, got, want)
-		}
+	readEach(t, r, all, func(i int, got Record) {
 		if c, ok := got.(*CTA); ok && len(c.WarpCycles) > 0 {
 			if first == nil {
 				first = &c.WarpCycles[0]
@@ -190,7 +182,7 @@ func TestReuseWarpCycles(t *testing.T) {
 				t.Errorf("record %d: warp_cycles are not reused", i+1)
 			}
 		}
-	}
+	})
 	if first == nil {
 		t.Fatal("no record had warp_cycles")
 	}

@@ -40,7 +40,8 @@ const (
 // Copy-backs of the TaskTable, scheduling and queueing only add to it.
 type pagodaFloor struct {
 	host, h2d, d2h, warps, issue, dram float64
-	// slots is HyperQ's alone (newHyperQFloor); 0 for Pagoda.
+	// slots is the least time HyperQ's kernel slots are held, over their
+	// number (newHyperQFloor); 0 for Pagoda, which has no such limit.
 	slots float64
 }
 

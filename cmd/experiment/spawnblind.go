@@ -20,7 +20,6 @@ import (
 func blindFindings(w io.Writer, label string, names []string, sp, cdp, best []*replay.Stats) {
 	var blind, sites int64
 	var all, differ, each []string
-	var restNames []string
 	var restSp, restBest []*replay.Stats
 	equal := true
 	for i := range sp {
@@ -37,7 +36,6 @@ func blindFindings(w io.Writer, label string, names []string, sp, cdp, best []*r
 			equal = equal && sp[i].MakespanCycles == cdp[i].MakespanCycles
 			continue
 		}
-		restNames = append(restNames, names[i])
 		restSp, restBest = append(restSp, sp[i]), append(restBest, best[i])
 	}
 	if sites == 0 {
