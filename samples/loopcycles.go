@@ -14,7 +14,11 @@ const maxLoopCycles = 100000
 // parameter exists to test the premise of SPAWN's controller: its Eq. 2
 // (t_parent = workload × t_warp) prices one iteration of a parent lane's
 // loop like one child warp's whole run (~220-300 cycles here), where the
-// cost models charge an amortised 40-50 cycles.
+// cost models charge an amortised 40-50 cycles. The spawn experiments
+// calibrate it on that premise, SPAWN §IV-A's "Each iteration time is
+// approximately similar to the counterpart's child warp execution time":
+// one full child warp of each cost model, bfs 224, sssp 234, gc 298
+// (cmd/experiment's eq2Premise; docs/experiments.md, SPAWN).
 func loopParam(def int) Param {
 	return Param{
 		Name:    "loop_cycles",
