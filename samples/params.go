@@ -212,3 +212,13 @@ func variantMeta(p Params, meta map[string]string) map[string]string {
 	p.omitDefaults(meta, variantParam.Name)
 	return meta
 }
+
+// IntAuto is Int for a parameter whose declared default is "auto": that
+// text stands for def, a default that depends on other parameters (join's
+// algo), and is not range-checked.
+func (p Params) IntAuto(name string, def, lo, hi int) (int, error) {
+	if s, err := p.lookup(name); err != nil || s != "auto" {
+		return p.Int(name, lo, hi)
+	}
+	return def, nil
+}
