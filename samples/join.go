@@ -33,10 +33,6 @@ func init() {
 	})
 }
 
-// auto is the default of the join parameters whose value depends on algo:
-// the chosen algorithm's own default (joinDefaults).
-const auto = "auto"
-
 // maxJoinTuples bounds each relation, so the keys and the table stay
 // within a few hundred MiB.
 const maxJoinTuples = 1 << 26
@@ -45,7 +41,7 @@ const maxJoinTuples = 1 << 26
 // values this generator had before algo existed, so algo=hash writes
 // those traces byte for byte. merge's block and site_threshold are
 // Dragon_li's THREADS and CDP_THRESHOLD (tests/testJoin.cu); its sizes are
-// inputs no paper states, chosen as runJoin's doc says.
+// inputs no paper states, chosen as runMergeJoin's doc says.
 var joinDefaults = map[string]map[string]int{
 	"hash":  {"r_tuples": 8192, "s_tuples": 8192, "block": 256, "site_threshold": 32},
 	"merge": {"r_tuples": 65536, "s_tuples": 65536, "block": 128, "site_threshold": joinOutputBlock, "max_key": 8192},
@@ -64,7 +60,7 @@ type joinConfig struct {
 	loopCycles                         int64 // merge only: an output of a join_main thread's loop
 	sigma                              float64
 	seed                               uint64
-	flat                               bool           // variant=flat: no launches (runJoin)
+	flat                               bool           // variant=flat: no launches (runMergeJoin, runHashJoin)
 	resolved                           map[string]int // the auto parameters' values
 }
 

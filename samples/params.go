@@ -213,11 +213,15 @@ func variantMeta(p Params, meta map[string]string) map[string]string {
 	return meta
 }
 
-// IntAuto is Int for a parameter whose declared default is "auto": that
-// text stands for def, a default that depends on other parameters (join's
-// algo), and is not range-checked.
+// auto is the declared default of a parameter whose default depends on
+// other parameters (join's r_tuples, block, ... on its algo).
+const auto = "auto"
+
+// IntAuto is Int for a parameter whose declared default is auto: that
+// text stands for def, the default the other parameters give, and is not
+// range-checked.
 func (p Params) IntAuto(name string, def, lo, hi int) (int, error) {
-	if s, err := p.lookup(name); err != nil || s != "auto" {
+	if s, err := p.lookup(name); err != nil || s != auto {
 		return p.Int(name, lo, hi)
 	}
 	return def, nil
