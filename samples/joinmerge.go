@@ -10,21 +10,22 @@ import (
 
 // runMergeJoin (algo=merge, the default) writes the trace of Dragon_li's
 // block merge join (joinmergeloop.go gives its structure, file by file):
-// a header, the buffers, and five host kernels in stream 0:
+// a header, the buffers, and the host kernels in stream 0:
 //
 //   - join_bounds: a thread per join_main CTA finds that CTA's range of
 //     the right input (joinRegFindBoundsKernel);
-//   - join_scan_bounds: the prefix scan of the per-CTA output bounds;
+//   - the prefix scan of the grid+1 per-CTA output bounds, as
+//     util/primitive.h's prefixScan runs it: join_scan_blocks
+//     (scanBlocks), and when that takes more than one CTA,
+//     join_scan_totals (scanTotals) and join_scan_distribute
+//     (scanDistribute);
 //   - join_main: the persistent grid (grid CTAs of block threads, the
 //     source's CTAS × THREADS) looping over its partition's blocks
 //     (mergeSteps), with the join_output child of each launch site after
 //     its CTAs;
-//   - join_scan_hist: the prefix scan of the per-CTA output counts;
+//   - the same scan of the per-CTA output counts;
 //   - join_gather: a CTA per partition compacting its outputs.
 //
-// The source scans with three kernels (util/primitive.h's scanBlocks,
-// scanTotals, scanDistribute); each scan here is one kernel of
-// join_build_scan's cost, as they are a few cycles of the join either way.
 // The kernels reach the keys through searches, so they have no access
 // records.
 //
@@ -174,7 +175,7 @@ func (t *mergeTrace) records(out trace.Sink) error {
 		heap.alloc("out_scattered", 8*est, trace.RoleTemp),
 		heap.alloc("out_pairs", 8*int64(t.matches), trace.RoleOutput),
 	)
-	for _, step := range []func() error{t.bounds, t.scan("join_scan_bounds"), t.joinMain, t.scan("join_scan_hist"), t.gather} {
+	for _, step := range []func() error{t.bounds, t.prefixScan, t.joinMain, t.prefixScan, t.gather} {
 		if err != nil {
 			return err
 		}
@@ -214,19 +215,31 @@ func (t *mergeTrace) bounds() error {
 	return err
 }
 
-// scan returns the writer of a prefix scan over the grid's grid+1
-// per-CTA values, joinScanItems a thread as join_build_scan.
-func (t *mergeTrace) scan(name string) func() error {
-	return func() error {
-		perCTA := t.cfg.block * joinScanItems
-		_, err := t.hostKernel(name, ceilDiv(t.cfg.grid+1, perCTA), joinScanRegs, func(c, w int) int64 {
-			if c*perCTA+w*warpSize*joinScanItems > t.cfg.grid {
-				return idleWarpCycles
-			}
-			return joinScanWarpCycles
-		})
+// prefixScan writes util/primitive.h's prefixScan over the grid+1
+// per-CTA values with CTAs of block threads: join_scan_blocks scans each
+// CTA's values, and if there are several CTAs join_scan_totals (one CTA)
+// scans their totals, block at a time, and join_scan_distribute adds
+// them back.
+func (t *mergeTrace) prefixScan() error {
+	n := t.cfg.grid + 1
+	ctas := ceilDiv(n, t.cfg.block)
+	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
+	if err != nil || ctas == 1 {
 		return err
 	}
+	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, func(int, int) int64 {
+		return int64(ceilDiv(ctas, t.cfg.block)) * joinScanBlockCycles(t.cfg.block)
+	})
+	if err != nil {
+		return err
+	}
+	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, func(c, w int) int64 {
+		if c*t.cfg.block+w*warpSize >= n {
+			return idleWarpCycles
+		}
+		return joinGatherCycles + joinStoreCycles
+	})
+	return err
 }
 
 // joinMain writes join_main's CTAs, every warp on its CTA's timeline, then

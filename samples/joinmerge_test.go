@@ -211,7 +211,7 @@ func TestMergeTraceRecords(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"join_bounds", "join_scan_bounds", "join_main", "join_scan_hist", "join_gather"}
+	want := []string{"join_bounds", "join_scan_blocks", "join_main", "join_scan_blocks", "join_gather"} // 5 values: one scan CTA
 	if !slices.Equal(hosts, want) || sites == 0 || h.Meta["sites"] != strconv.Itoa(sites) || h.Meta["site_threshold"] != "128" || h.Meta["block"] != "128" {
 		t.Errorf("host kernels %v (want %v), %d sites; meta %v", hosts, want, sites, h.Meta)
 	}
@@ -233,6 +233,44 @@ func TestMergeTraceRecords(t *testing.T) {
 	for _, r := range flat {
 		if c, ok := r.(*trace.CTA); ok && c.Kernel == 3 && c.Cycles < dpMain[c.CTA] {
 			t.Errorf("flat join_main CTA %d: %d cycles, dp %d", c.CTA, c.Cycles, dpMain[c.CTA])
+		}
+	}
+}
+
+// TestMergeScanKernels checks the prefix scans of 131 per-CTA values
+// (grid 130) in CTAs of 128: join_scan_blocks' 2 CTAs, every warp
+// 100+8·30+20 = 360 (load, prefix sum, store); join_scan_totals' one trip
+// (2 totals), 360; join_scan_distribute's 2 CTAs, 100+20 = 120 in the
+// warps holding values (CTA 1's first warp: values 128-130), idle after.
+func TestMergeScanKernels(t *testing.T) {
+	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
+	names := map[uint64]string{}
+	var hosts []string
+	warps := map[string][][]int64{}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			names[r.ID] = r.Name
+		case *trace.Launch:
+			hosts = append(hosts, names[r.Kernel])
+		case *trace.CTA:
+			warps[names[r.Kernel]] = append(warps[names[r.Kernel]], r.WarpCycles)
+		}
+	}
+	scan := []string{"join_scan_blocks", "join_scan_totals", "join_scan_distribute"}
+	want := slices.Concat([]string{"join_bounds"}, scan, []string{"join_main"}, scan, []string{"join_gather"})
+	if !slices.Equal(hosts, want) {
+		t.Fatalf("host kernels %v, want %v", hosts, want)
+	}
+	all, i := []int64{360, 360, 360, 360}, int64(idleWarpCycles)
+	dist := [][]int64{{120, 120, 120, 120}, {120, i, i, i}}
+	for name, w := range map[string][][]int64{
+		"join_scan_blocks":     {all, all, all, all},
+		"join_scan_totals":     {all, all},
+		"join_scan_distribute": slices.Concat(dist, dist),
+	} {
+		if !reflect.DeepEqual(warps[name], w) {
+			t.Errorf("%s warps %v, want %v (both scans' CTAs, in order)", name, warps[name], w)
 		}
 	}
 }

@@ -71,6 +71,14 @@ func joinPrefixCycles(block int) int64 {
 	return int64(1+bits.Len(uint(block-1))) * joinPrefixStepCycles
 }
 
+// joinScanBlockCycles is a warp of join_scan_blocks, or one trip of
+// join_scan_totals' loop, over CTAs of block threads: load a value (one
+// round trip), prefixSumCta, store the result. Every warp runs the
+// prefix sum's barriers, values or not.
+func joinScanBlockCycles(block int) int64 {
+	return joinGatherCycles + joinPrefixCycles(block) + joinStoreCycles
+}
+
 // joinBoundsWarpCycles is a join_bounds warp with a partition in some lane:
 // load the partition's first and last left keys (one round trip), search
 // the right input of n keys for each in global memory, a dependent round
