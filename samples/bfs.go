@@ -16,7 +16,7 @@ func init() {
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per bfs_level CTA, one frontier vertex each"},
 			{Name: "site_threshold", Default: "16", Doc: "a frontier vertex with more neighbours than this is a launch site"},
-			loopParam(levelEdgeCycles),
+			loopParam(levelEdgeCycles, "neighbour loop"),
 			variantParam,
 			seedParam,
 		},

@@ -37,13 +37,16 @@
 //
 //   - Where a thread holds several work items and launches from inside its
 //     loop over them (sa: a thread maps its section's reads one after
-//     another), a lane's site is at the cycle the loop reaches that item:
+//     another; join's default algo=merge: a persistent CTA's threads take a
+//     right key of each block its loop joins, the CTA's barriers making
+//     each step wait for its slowest warp), a lane's site is at the cycle
+//     the loop reaches that item:
 //     the cost of the steps before it, each step waiting for the warp's
 //     slowest lane, as SIMT runs a loop whose trip counts differ across
 //     lanes. A warp's sites are then spread and ordered as its loop
 //     reaches them.
 //   - Where a thread holds one work item (bfs, sssp, gc: a frontier or
-//     worklist vertex; join: an S tuple; spmm: a row of A; amr: a cell;
+//     worklist vertex; join's algo=hash: an S tuple; spmm: a row of A; amr: a cell;
 //     mandel: a tile), the original kernel is `if (work > threshold)
 //     launch; else loop over the work;` after a prologue every lane runs
 //     in step (load the item and its extent; mandel: walk the tile's

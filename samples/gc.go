@@ -16,7 +16,7 @@ func init() {
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per gc_color CTA, one uncolored vertex each"},
 			{Name: "site_threshold", Default: "64", Doc: "an uncolored vertex with more neighbours than this is a launch site"},
-			loopParam(gcEdgeCycles),
+			loopParam(gcEdgeCycles, "neighbour loop"),
 			variantParam,
 			seedParam,
 		},

@@ -2,6 +2,7 @@ package samples
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -23,15 +24,16 @@ func TestDPTally(t *testing.T) {
 	}
 }
 
-// TestDPSinkErrorsPropagate checks that the sssp, amr and join generators
-// stop at a sink's first error and return it, wherever it happens.
+// TestDPSinkErrorsPropagate checks that the sssp, amr and join (both
+// algorithms) generators stop at a sink's first error and return it, wherever it happens.
 func TestDPSinkErrorsPropagate(t *testing.T) {
 	for name, kv := range map[string][]string{
-		"sssp": {"scale=8", "seed=3"},
-		"amr":  {"cells=8", "steps=2"},
-		"join": {"r_tuples=1000", "s_tuples=500", "site_threshold=8"},
+		"sssp":       {"scale=8", "seed=3"},
+		"amr":        {"cells=8", "steps=2"},
+		"join":       {"algo=hash", "r_tuples=1000", "s_tuples=500", "site_threshold=8"},
+		"join-merge": {"dist=uniform", "grid=2", "r_tuples=2048", "s_tuples=256", "max_key=4"},
 	} {
-		g, _ := Lookup(name)
+		g, _ := Lookup(strings.TrimSuffix(name, "-merge"))
 		p, err := g.ParseParams(kv)
 		if err != nil {
 			t.Fatal(err)

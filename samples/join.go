@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -9,14 +10,21 @@ import (
 func init() {
 	register(&Generator{
 		Name: "join",
-		Doc:  "hash join of two relations with uniform or gaussian keys; probes of large buckets launch child kernels (DTBL, SPAWN); variant=flat: each probe thread scans its bucket in a loop",
+		Doc: "relational join of two relations with uniform or gaussian keys (DTBL, SPAWN): algo=merge, Dragon_li's sorted block merge join, " +
+			"a persistent grid whose threads launch a child to write a key's matches in a left block when there are site_threshold or more; " +
+			"algo=hash, a hash join whose probes of large buckets launch; variant=flat: every thread writes or scans its own matches in a loop",
 		Params: []Param{
-			{Name: "dist", Default: "gaussian", Doc: "key distribution: uniform (even buckets) or gaussian (skewed buckets)"},
-			{Name: "r_tuples", Default: "8192", Doc: "tuples of R, the relation hashed; keys are drawn from [0, r_tuples)"},
-			{Name: "s_tuples", Default: "8192", Doc: "tuples of S, the relation probing, one join_probe thread each"},
+			{Name: "algo", Default: "merge", Doc: "merge: Dragon_li's block merge join (the papers' benchmark source); hash: the hash join this generator wrote before"},
+			{Name: "dist", Default: "gaussian", Doc: "key distribution: uniform or gaussian (skewed)"},
+			{Name: "r_tuples", Default: auto, Doc: "tuples of R: merge's left input, partitioned over the grid's CTAs (auto: 65536); hash's relation hashed (auto: 8192)"},
+			{Name: "s_tuples", Default: auto, Doc: "tuples of S: merge's right input, a thread per tuple of each block (auto: 65536); hash's relation probing, a thread per tuple (auto: 8192)"},
+			{Name: "max_key", Default: auto, Doc: "keys are drawn from [0, max_key) (merge; auto: 8192); hash draws them from [0, r_tuples)"},
 			{Name: "sigma", Default: "0.01", Doc: "gaussian keys' standard deviation, as a fraction of the key range"},
-			{Name: "block", Default: "256", Doc: "threads per join_probe CTA"},
-			{Name: "site_threshold", Default: "32", Doc: "a probe whose bucket holds more entries than this is a launch site"},
+			{Name: "grid", Default: "240", Doc: "CTAs of merge's persistent join_main grid, each owning a partition of R (Dragon_li's CTAS)"},
+			{Name: "block", Default: auto, Doc: "threads per CTA: merge's join_main, also its tuples per block (auto: 128, Dragon_li's THREADS); hash's join_probe (auto: 256)"},
+			{Name: "site_threshold", Default: auto, Doc: "merge: a thread whose key matches at least this many tuples of the left block launches (auto: 128, Dragon_li's CDP_THRESHOLD; at least 128); " +
+				"hash: a probe whose bucket holds more entries than this launches (auto: 32)"},
+			loopParam(joinOutputCycles, "output loop (algo=merge)"),
 			variantParam,
 			seedParam,
 		},
@@ -29,33 +37,49 @@ func init() {
 // within a few hundred MiB.
 const maxJoinTuples = 1 << 26
 
+// joinDefaults are what auto means for each algorithm. hash's are the
+// values this generator had before algo existed, so algo=hash writes
+// those traces byte for byte. merge's block and site_threshold are
+// Dragon_li's THREADS and CDP_THRESHOLD (tests/testJoin.cu); its sizes are
+// inputs no paper states, chosen as runMergeJoin's doc says.
+var joinDefaults = map[string]map[string]int{
+	"hash":  {"r_tuples": 8192, "s_tuples": 8192, "block": 256, "site_threshold": 32},
+	"merge": {"r_tuples": 65536, "s_tuples": 65536, "block": 128, "site_threshold": joinOutputBlock, "max_key": 8192},
+}
+
+// mergeOnly are the parameters only algo=merge reads; algo=hash refuses a
+// value other than their default and leaves them out of its meta.
+var mergeOnly = []string{"max_key", "grid", "loop_cycles"}
+
 // joinConfig is the join generator's parameters, checked.
 type joinConfig struct {
+	merge                              bool // algo=merge
 	gaussian                           bool
 	rTuples, sTuples, block, threshold int
+	maxKey, grid                       int   // merge only
+	loopCycles                         int64 // merge only: an output of a join_main thread's loop
 	sigma                              float64
 	seed                               uint64
-	flat                               bool // variant=flat: no probe launches (runJoin)
+	flat                               bool           // variant=flat: no launches (runMergeJoin, runHashJoin)
+	resolved                           map[string]int // the auto parameters' values
 }
 
 func parseJoin(p Params) (c joinConfig, err error) {
+	algo, err := p.Choice("algo", "merge", "hash")
+	if err != nil {
+		return c, err
+	}
+	c.merge = algo == "merge"
 	dist, err := p.Choice("dist", "uniform", "gaussian")
 	if err != nil {
 		return c, err
 	}
 	c.gaussian = dist == "gaussian"
-	ints := []struct {
-		name   string
-		dst    *int
-		lo, hi int
-	}{
-		{"r_tuples", &c.rTuples, 1, maxJoinTuples},
-		{"s_tuples", &c.sTuples, 1, maxJoinTuples},
-		{"block", &c.block, 1, 1024},
-		{"site_threshold", &c.threshold, 0, 1 << 30},
+	if err := c.parseInts(p, algo); err != nil {
+		return c, err
 	}
-	for _, f := range ints {
-		if *f.dst, err = p.Int(f.name, f.lo, f.hi); err != nil {
+	if c.merge {
+		if c.loopCycles, err = parseLoopCycles(p); err != nil {
 			return c, err
 		}
 	}
@@ -72,239 +96,84 @@ func parseJoin(p Params) (c joinConfig, err error) {
 	return c, err
 }
 
-// runJoin draws both relations' keys, builds the hash table, and writes
-// the join's trace: a header, the buffers, the three build kernels
-// (join_build_hist counts R's tuples per bucket, join_build_scan turns the
-// counts into offsets, join_build_scatter places the tuples) and
-// join_probe, one thread per S tuple, with the join_probe_child of each
-// launch site after its CTAs. All are host-launched into stream 0. The
-// kernels reach the table through hashed keys, so they have no access
-// records.
-//
-// Launch-site times: a join_probe thread holds one S tuple and, once it
-// has hashed it and loaded its bucket's offsets, launches or scans the
-// bucket in a loop, so a warp's launching lanes all reach their launch at
-// joinProbeBaseCycles, one warp-level site (see the package doc).
-//
-// variant=flat is the original non-DP join, as the DTBL paper (§5.1)
-// defines the flat versions of its benchmarks, JOIN among them: "We refer
-// to the original CUDA implementations as flat implementations since the
-// nested algorithmic structure is flattened and effectively serialized
-// within each thread", the DP versions changing neither "the data
-// structures and algorithms of the original implementations". So the same
-// build kernels and a join_probe with a thread per S tuple, each scanning
-// its whole bucket in its own loop: the DP code's `else` branch for every
-// tuple, so no lane launches (site_threshold is ignored) and a warp waits
-// for its largest bucket, all its lanes scanning together. The work is
-// the DP variant's: every bucket entry is compared and every match
-// emitted at the same joinEntryCycles and joinEmitCycles; a child warp
-// instead pays joinChildBaseCycles per entry and one emit per warp.
+// parseInts reads the integer parameters algo uses, auto standing for
+// algo's default, and keeps what auto resolved to for the meta. A merge
+// site_threshold below joinOutputBlock would make Dragon_li launch a child
+// of foundCount>>7 = 0 CTAs, so merge refuses it.
+func (c *joinConfig) parseInts(p Params, algo string) error {
+	ints := []struct {
+		name   string
+		dst    *int
+		lo, hi int
+	}{
+		{"r_tuples", &c.rTuples, 1, maxJoinTuples},
+		{"s_tuples", &c.sTuples, 1, maxJoinTuples},
+		{"block", &c.block, 1, 1024},
+		{"site_threshold", &c.threshold, 0, 1 << 30},
+		{"max_key", &c.maxKey, 1, maxJoinTuples},
+		{"grid", &c.grid, 1, 1 << 20},
+	}
+	if !c.merge {
+		ints = ints[:4]
+		if err := hashRefusesMergeParams(p); err != nil {
+			return err
+		}
+	} else {
+		ints[3].lo = joinOutputBlock
+	}
+	c.resolved = map[string]int{}
+	for _, f := range ints {
+		v, err := p.IntAuto(f.name, joinDefaults[algo][f.name], f.lo, f.hi)
+		if err != nil {
+			return err
+		}
+		*f.dst = v
+		if p.vals[f.name] == auto {
+			c.resolved[f.name] = v
+		}
+	}
+	return nil
+}
+
+// hashRefusesMergeParams rejects a merge-only parameter given to
+// algo=hash, which would otherwise ignore it silently.
+func hashRefusesMergeParams(p Params) error {
+	for _, d := range p.gen.Params {
+		if v := p.vals[d.Name]; slices.Contains(mergeOnly, d.Name) && v != d.Default {
+			return p.errorf(d.Name, v, "applies to algo=merge only")
+		}
+	}
+	return nil
+}
+
+// joinMeta is the header's record of the parameters: each auto value
+// resolved to the number it stood for, and for algo=hash without algo and
+// the merge-only parameters, so that algo=hash writes the header the
+// generator wrote before algo existed.
+func joinMeta(p Params, c joinConfig) map[string]string {
+	meta := variantMeta(p, p.Values())
+	for k, v := range c.resolved {
+		meta[k] = strconv.Itoa(v)
+	}
+	if c.merge {
+		return meta
+	}
+	delete(meta, "algo")
+	for _, k := range mergeOnly {
+		delete(meta, k)
+	}
+	return meta
+}
+
+// runJoin writes the trace of the join algo names (runMergeJoin,
+// runHashJoin).
 func runJoin(p Params, out trace.Sink) error {
 	cfg, err := parseJoin(p)
 	if err != nil {
 		return err
 	}
-	rng := newRand(cfg.seed)
-	r := joinKeys(rng, cfg.rTuples, cfg.rTuples, cfg.gaussian, cfg.sigma)
-	s := joinKeys(rng, cfg.sTuples, cfg.rTuples, cfg.gaussian, cfg.sigma)
-	t := &joinTrace{r: r, s: s, table: newJoinTable(r), block: cfg.block, threshold: cfg.threshold}
-	for _, k := range s {
-		t.matches += joinMatches(t.table.probe(k), k)
+	if cfg.merge {
+		return runMergeJoin(p, cfg, out)
 	}
-	return writeTallied(out, t.records, func() *trace.Header {
-		meta := variantMeta(p, p.Values())
-		meta["buckets"] = strconv.Itoa(t.table.buckets())
-		meta["max_bucket"] = strconv.Itoa(t.table.maxBucket())
-		meta["matches"] = strconv.Itoa(t.matches)
-		return k20cHeader("gen:join", meta)
-	})
-}
-
-// joinTrace writes one join's records.
-type joinTrace struct {
-	r, s             []int32 // the relations' keys
-	table            *joinTable
-	block, threshold int
-	matches          int // result pairs
-
-	out trace.Sink
-	ids dpKernels
-}
-
-// joinSite is a probing thread that launches a child: its place in the
-// parent grid, its key, and the bucket it scans.
-type joinSite struct {
-	cta, warp, lane int
-	key             int32
-	bucket          []int32
-}
-
-// records writes the buffers and the four kernels with the probe's
-// children.
-func (t *joinTrace) records(out trace.Sink) error {
-	t.out, t.ids = out, dpKernels{}
-	var heap deviceHeap
-	nb := int64(t.table.buckets())
-	err := writeAll(out,
-		heap.alloc("r_tuples", 8*int64(len(t.r)), trace.RoleInput),
-		heap.alloc("s_tuples", 8*int64(len(t.s)), trace.RoleInput),
-		heap.alloc("bucket_counts", 4*nb, trace.RoleTemp),
-		heap.alloc("bucket_offsets", 4*(nb+1), trace.RoleTemp),
-		heap.alloc("table", 8*int64(len(t.r)), trace.RoleTemp),
-		heap.alloc("out_count", 4, trace.RoleTemp),
-		heap.alloc("out_pairs", 8*int64(t.matches), trace.RoleOutput),
-	)
-	if err == nil {
-		err = t.build(false)
-	}
-	if err == nil {
-		err = t.scan()
-	}
-	if err == nil {
-		err = t.build(true)
-	}
-	if err == nil {
-		err = t.probe()
-	}
-	return err
-}
-
-// hostKernel declares and host-launches a kernel of a 1-D grid.
-func (t *joinTrace) hostKernel(name string, grid, block, regs int) (*trace.Kernel, error) {
-	k := t.ids.declare(name, dpLine(grid), dpLine(block), regs)
-	return k, writeAll(t.out, k, &trace.Launch{Kernel: k.ID})
-}
-
-// build writes join_build_hist, or with scatter join_build_scatter: one
-// thread per R tuple.
-func (t *joinTrace) build(scatter bool) error {
-	name := "join_build_hist"
-	if scatter {
-		name = "join_build_scatter"
-	}
-	k, err := t.hostKernel(name, ceilDiv(len(t.r), joinBuildBlock), joinBuildBlock, joinBuildRegs)
-	if err != nil {
-		return err
-	}
-	buckets := make([]int, 0, warpSize)
-	for c := 0; c < int(k.CTAs()); c++ {
-		rec := &trace.CTA{Kernel: k.ID, CTA: uint64(c), WarpCycles: make([]int64, joinBuildBlock/warpSize)}
-		for w := range rec.WarpCycles {
-			first := c*joinBuildBlock + w*warpSize
-			buckets = buckets[:0]
-			for i := first; i < min(first+warpSize, len(t.r)); i++ {
-				buckets = append(buckets, t.table.bucket(t.r[i]))
-			}
-			rec.WarpCycles[w] = joinBuildWarpCycles(buckets, scatter)
-		}
-		rec.Cycles = dpWarpMax(rec.WarpCycles)
-		if err := t.out.Write(rec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// scan writes join_build_scan over the bucket counts, joinScanItems per
-// thread.
-func (t *joinTrace) scan() error {
-	perCTA := joinScanBlock * joinScanItems
-	k, err := t.hostKernel("join_build_scan", ceilDiv(t.table.buckets(), perCTA), joinScanBlock, joinScanRegs)
-	if err != nil {
-		return err
-	}
-	for c := 0; c < int(k.CTAs()); c++ {
-		rec := &trace.CTA{Kernel: k.ID, CTA: uint64(c), WarpCycles: make([]int64, joinScanBlock/warpSize)}
-		for w := range rec.WarpCycles {
-			rec.WarpCycles[w] = idleWarpCycles
-			if c*perCTA+w*warpSize*joinScanItems < t.table.buckets() {
-				rec.WarpCycles[w] = joinScanWarpCycles
-			}
-		}
-		rec.Cycles = dpWarpMax(rec.WarpCycles)
-		if err := t.out.Write(rec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// probe writes join_probe, one thread per S tuple, then its children.
-func (t *joinTrace) probe() error {
-	k, err := t.hostKernel("join_probe", ceilDiv(len(t.s), t.block), t.block, joinProbeRegs)
-	if err != nil {
-		return err
-	}
-	var sites []joinSite
-	for c := 0; c < int(k.CTAs()); c++ {
-		rec, s := t.probeCTA(k.ID, c, t.s[c*t.block:min((c+1)*t.block, len(t.s))])
-		if err := t.out.Write(rec); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.child(k.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// probeCTA costs one join_probe CTA whose threads hold keys and finds its
-// launch sites: probes of buckets larger than site_threshold.
-func (t *joinTrace) probeCTA(kernel uint64, cta int, keys []int32) (*trace.CTA, []joinSite) {
-	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(t.block, warpSize))}
-	var sites []joinSite
-	for w := range rec.WarpCycles {
-		lanes := min(max(len(keys)-w*warpSize, 0), warpSize)
-		longest := int64(0)
-		for lane := 0; lane < lanes; lane++ {
-			key := keys[w*warpSize+lane]
-			bucket := t.table.probe(key)
-			if len(bucket) > t.threshold {
-				sites = append(sites, joinSite{cta: cta, warp: w, lane: lane, key: key, bucket: bucket})
-				continue
-			}
-			longest = max(longest, joinLaneCycles(len(bucket), joinMatches(bucket, key)))
-		}
-		rec.WarpCycles[w] = joinProbeWarpCycles(lanes, longest)
-	}
-	rec.Cycles = dpWarpMax(rec.WarpCycles)
-	return rec, sites
-}
-
-// child writes a launch site's join_probe_child: one thread per entry of
-// the site's bucket. The launch record also carries what scanning the
-// bucket in the parent's loop would cost, so a policy can choose.
-func (t *joinTrace) child(parent uint64, s joinSite) error {
-	grid := ceilDiv(len(s.bucket), joinChildBlock)
-	k := t.ids.declare("join_probe_child", dpLine(grid), dpLine(joinChildBlock), joinChildRegs)
-	launch := &trace.Launch{
-		Kernel:       k.ID,
-		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: joinProbeBaseCycles},
-		Workload:     int64(len(s.bucket)),
-		InlineCycles: joinLaneCycles(len(s.bucket), joinMatches(s.bucket, s.key)),
-	}
-	if err := writeAll(t.out, k, launch); err != nil {
-		return err
-	}
-	for c := 0; c < grid; c++ {
-		if err := t.out.Write(joinChildCTA(k.ID, c, s.bucket, s.key)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// joinChildCTA costs CTA cta of a join_probe_child scanning bucket for key.
-func joinChildCTA(kernel uint64, cta int, bucket []int32, key int32) *trace.CTA {
-	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, joinChildBlock/warpSize)}
-	for w := range rec.WarpCycles {
-		lo := min(cta*joinChildBlock+w*warpSize, len(bucket))
-		entries := bucket[lo:min(lo+warpSize, len(bucket))]
-		rec.WarpCycles[w] = joinChildWarpCycles(len(entries), joinMatches(entries, key))
-	}
-	rec.Cycles = dpWarpMax(rec.WarpCycles)
-	return rec
+	return runHashJoin(p, cfg, out)
 }

@@ -155,7 +155,7 @@ func TestJoinProbeCTA(t *testing.T) {
 // cost model, and that no looping lane in a probe warp can exceed it.
 func TestJoinSites(t *testing.T) {
 	const threshold = 20
-	recs := generate(t, "join", "r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02")
+	recs := generate(t, "join", "algo=hash", "r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02")
 	if err := checkOrder(recs); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestJoinSites(t *testing.T) {
 // TestJoinHeaderMatchesRecords checks the kernels, buffers and meta.
 func TestJoinHeaderMatchesRecords(t *testing.T) {
 	for _, dist := range []string{"uniform", "gaussian"} {
-		recs := generate(t, "join", "dist="+dist, "r_tuples=3000", "s_tuples=1000")
+		recs := generate(t, "join", "algo=hash", "dist="+dist, "r_tuples=3000", "s_tuples=1000")
 		h := recs[0].(*trace.Header)
 		n, host, device := countKinds(recs)
 		meta := func(k string) int {

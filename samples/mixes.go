@@ -51,14 +51,30 @@ var (
 	// joinTupleCycles + joinAtomicCycles + joinConflictCycles a lane,
 	// streaming the tuples. The probe loop (joinEntryCycles): load the next
 	// bucket entry, compare its key, branch, advance: ~6 instructions,
-	// streaming the bucket's two-word entries.
+	// streaming the bucket's two-word entries. The merge join (algo=merge):
+	// join_bounds' search step is a dependent gather (~6 instructions and a
+	// key a lane per round trip); a scan's block (joinScanBlockCycles) loads
+	// and stores a value a lane around the 8-step prefix sum (~5 each), and
+	// its distribution loads two values and stores one (~6);
+	// join_main's is a joined block of 128 with one output a thread, the
+	// common case: staging (~6 instructions, two keys a lane), two 8-step
+	// searches (~4 each), the 8-step prefix sum (~5 each) and the output
+	// (~6, two words a lane); join_output's thread ~8 instructions writing
+	// two words a lane; join_gather's copy ~6, two words read and written.
 	joinMixes = map[string]warpMix{
-		"":                   loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
-		"join_probe":         loopMix(6, 2*warpStream, joinEntryCycles),
-		"join_probe_child":   loopMix(6, 2*warpStream, joinEntryCycles),
-		"join_build_scan":    loopMix(12, warpStream, joinScanWarpCycles),
-		"join_build_hist":    loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
-		"join_build_scatter": loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
+		"":                     loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
+		"join_probe":           loopMix(6, 2*warpStream, joinEntryCycles),
+		"join_probe_child":     loopMix(6, 2*warpStream, joinEntryCycles),
+		"join_build_scan":      loopMix(12, warpStream, joinScanWarpCycles),
+		"join_build_hist":      loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
+		"join_build_scatter":   loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
+		"join_bounds":          loopMix(6, warpStream, joinGatherCycles),
+		"join_scan_blocks":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
+		"join_scan_totals":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
+		"join_scan_distribute": loopMix(6, 3*warpStream, joinGatherCycles+joinStoreCycles),
+		"join_main":            loopMix(6+2*8*4+8*5+6, 4*warpStream, float64(joinStageCycles+joinSearchCycles(128)+joinPrefixCycles(128)+joinOutputCycles)),
+		"join_output":          loopMix(8, 2*warpStream, joinOutputChildCycles),
+		"join_gather":          loopMix(6, 4*warpStream, joinCopyCycles),
 	}
 
 	// spmm: the row update (spmmInlineElemCycles) and the child's dot

@@ -212,3 +212,17 @@ func variantMeta(p Params, meta map[string]string) map[string]string {
 	p.omitDefaults(meta, variantParam.Name)
 	return meta
 }
+
+// auto is the declared default of a parameter whose default depends on
+// other parameters (join's r_tuples, block, ... on its algo).
+const auto = "auto"
+
+// IntAuto is Int for a parameter whose declared default is auto: that
+// text stands for def, the default the other parameters give, and is not
+// range-checked.
+func (p Params) IntAuto(name string, def, lo, hi int) (int, error) {
+	if s, err := p.lookup(name); err != nil || s != auto {
+		return p.Int(name, lo, hi)
+	}
+	return def, nil
+}

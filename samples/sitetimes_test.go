@@ -2,6 +2,7 @@ package samples
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -47,29 +48,31 @@ type warpKey struct {
 // TestDPSiteTimes checks each DP generator's launch-site times on a small
 // trace against the rule its doc comment states (package doc, "Launch-site
 // times"): one item per thread puts all of a warp's sites at one cycle, the
-// named constant where there is one; sa's loop over reads spreads a warp's
-// sites, nondecreasing in record (loop) order, a lane's at distinct cycles.
+// named constant where there is one; sa's loop over reads and the merge
+// join's block loop spread a warp's sites, nondecreasing in record (loop)
+// order, a lane's at distinct cycles.
 func TestDPSiteTimes(t *testing.T) {
 	cases := []struct {
 		name string
 		kv   []string
-		at   int64 // the documented cycle of every site; 0: one per warp (mandel) or spread (sa)
+		at   int64 // the documented cycle of every site; 0: one per warp (mandel) or spread (sa, join-merge)
 	}{
 		{"bfs", []string{"scale=10", "site_threshold=24", "seed=3"}, levelBaseCycles},
 		{"sssp", []string{"scale=9", "site_threshold=12", "seed=3"}, ssspBaseCycles},
 		{"gc", []string{"scale=9", "edgefactor=8", "site_threshold=24", "seed=3"}, gcBaseCycles},
-		{"join", []string{"r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02"}, joinProbeBaseCycles},
+		{"join", []string{"algo=hash", "r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02"}, joinProbeBaseCycles},
 		{"spmm", []string{"rows=2000", "cols=96", "nnz_per_row=6", "site_threshold=20", "block=64", "seed=9"}, spmmRowBaseCycles},
 		{"amr", []string{"cells=16", "steps=2", "seed=5"}, amrCellCycles + amrRefineCycles},
 		{"mandel", []string{"width=240", "height=144", "tile=48", "depth=3", "subdiv=3", "site_threshold=4", "region=seahorse", "block=32"}, 0},
 		{"sa", []string{"genome=65536", "reads=1024", "section=3", "block=32", "site_threshold=16", "seed=6"}, 0},
+		{"join-merge", []string{"grid=4", "r_tuples=8192", "s_tuples=4096", "max_key=512", "seed=2"}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ats := map[warpKey][]int64{}
 			lanes := map[warpKey]map[int][]int64{}
 			var order []warpKey
-			for _, r := range generate(t, tc.name, tc.kv...) {
+			for _, r := range generate(t, strings.TrimSuffix(tc.name, "-merge"), tc.kv...) {
 				l, ok := r.(*trace.Launch)
 				if !ok || l.Host() {
 					continue
@@ -85,7 +88,7 @@ func TestDPSiteTimes(t *testing.T) {
 			if len(order) == 0 {
 				t.Fatal("no launch sites")
 			}
-			if tc.name == "sa" {
+			if tc.name == "sa" || tc.name == "join-merge" {
 				checkSpread(t, order, ats, lanes)
 				return
 			}

@@ -18,7 +18,7 @@ func init() {
 			{Name: "block", Default: "256", Doc: "threads per sssp_relax CTA, one worklist vertex each"},
 			{Name: "site_threshold", Default: "16", Doc: "a worklist vertex with more edges than this is a launch site"},
 			{Name: "iters", Default: "1000", Doc: "at most this many relaxation iterations (the search stops earlier when no distance falls)"},
-			loopParam(ssspEdgeCycles),
+			loopParam(ssspEdgeCycles, "neighbour loop"),
 			ssspVariantParam,
 			seedParam,
 		},

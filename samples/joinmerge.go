@@ -1,0 +1,297 @@
+package samples
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// runMergeJoin (algo=merge, the default) writes the trace of Dragon_li's
+// block merge join (joinmergeloop.go gives its structure, file by file):
+// a header, the buffers, and the host kernels in stream 0:
+//
+//   - join_bounds: a thread per join_main CTA finds that CTA's range of
+//     the right input (joinRegFindBoundsKernel);
+//   - the prefix scan of the grid+1 per-CTA output bounds, as
+//     util/primitive.h's prefixScan runs it: join_scan_blocks
+//     (scanBlocks), and when that takes more than one CTA,
+//     join_scan_totals (scanTotals) and join_scan_distribute
+//     (scanDistribute);
+//   - join_main: the persistent grid (grid CTAs of block threads, the
+//     source's CTAS × THREADS) looping over its partition's blocks
+//     (mergeSteps), with the join_output child of each launch site after
+//     its CTAs;
+//   - the same scan of the per-CTA output counts;
+//   - join_gather: a CTA per partition compacting its outputs.
+//
+// The kernels reach the keys through searches, so they have no access
+// records.
+//
+// Inputs. Both relations' keys come from joinKeys over [0, max_key),
+// sorted, as the source's generateRandomData sorts them on the host.
+// Uniform keys are the source's (rand() % max); the public source has no
+// gaussian generator, so dist=gaussian keeps this generator's own normal
+// distribution (sigma). The sizes are inputs no paper states: neither
+// DTBL nor SPAWN sizes JOIN's data, and the source's defaults (1024
+// tuples a side, keys below 1024) give its 240 CTAs partitions of 5 left
+// tuples, below the 128 a launch needs (a thread's matches lie in one left
+// block, so it launches only when a whole 128-tuple block holds its key,
+// and a partition must hold one). The defaults keep the hash join's key
+// range, 8,192 keys, and its sigma, 0.01 of the range (sd 82 keys), and
+// take 65,536 tuples a side, the smallest power of two whose partitions
+// (274 tuples) hold two full blocks: uniform keys repeat about 8 times
+// each, never filling a block, so JOIN-uniform has no launch site (SPAWN
+// §V Observation 2: "Join-uniform's input is regular, and the workload is
+// balanced across all parent threads"), and the gaussian peak, about 320
+// copies of a key, fills blocks for the central keys.
+//
+// Launch-site times. A join_main thread holds one right key per joined
+// block and launches from inside the CTA's block loop (the package doc's
+// looping case): its site is at the cycle the loop reaches that block's
+// launch, after the prologue, every earlier step and the block's staging,
+// searches and prefix sum. The loop's __syncthreads make every step end
+// for the whole CTA when its slowest warp does, so all warps share one
+// timeline: a step's output loop lasts for the CTA's longest loop among
+// lanes that do not launch (and launching lanes' remainders), at
+// loop_cycles an output. The launches' own costs, which the replay adds to
+// the launching warp alone, cannot hold the CTA's other warps at the next
+// barrier: the trace format has no barrier.
+//
+// variant=flat is Dragon_li's non-CDP JoinReg, the DTBL paper's flat
+// code (§5.1: "the nested algorithmic structure is flattened and
+// effectively serialized within each thread"): the same kernels and loop,
+// every thread writing all its foundCount outputs in its own loop. The
+// source's JoinReg stages the outputs through shared memory before a
+// cooperative copy (STAGE_COPY); the model charges them as the CDP code's
+// remainder loop writes them, loop_cycles each, so the two variants
+// differ only in where the launching lanes' outputs are written.
+func runMergeJoin(p Params, cfg joinConfig, out trace.Sink) error {
+	rng := newRand(cfg.seed)
+	left := sortedJoinKeys(rng, cfg.rTuples, cfg)
+	right := sortedJoinKeys(rng, cfg.sTuples, cfg)
+	t := newMergeTrace(cfg, left, right)
+	return writeTallied(out, t.records, func() *trace.Header {
+		meta := joinMeta(p, cfg)
+		meta["matches"] = strconv.Itoa(t.matches)
+		meta["joined_blocks"] = strconv.Itoa(t.joined)
+		meta["max_found"] = strconv.Itoa(t.maxFound)
+		return k20cHeader("gen:join", meta)
+	})
+}
+
+// sortedJoinKeys draws n keys of cfg's distribution over [0, max_key) and
+// sorts them.
+func sortedJoinKeys(rng *rand.Rand, n int, cfg joinConfig) []int32 {
+	keys := joinKeys(rng, n, cfg.maxKey, cfg.gaussian, cfg.sigma)
+	slices.Sort(keys)
+	return keys
+}
+
+// mergeTrace is one merge join, costed once: writeTallied writes its
+// records twice.
+type mergeTrace struct {
+	cfg         joinConfig
+	left, right []int32
+	parts       []mergePartition
+	main        []mergeCTA // join_main's CTAs, by index
+
+	matches, joined, maxFound int
+
+	out trace.Sink
+	ids dpKernels
+}
+
+// mergeCTA is a costed join_main CTA: its warps' cycles (one timeline,
+// the barriers'), its launch sites in loop order, and its output pairs.
+type mergeCTA struct {
+	cycles  int64
+	sites   []mergeSite
+	outputs int
+}
+
+// mergeSite is a join_main thread that launches: its warp, lane and
+// cycle, and its foundCount.
+type mergeSite struct {
+	warp, lane int
+	at         int64
+	found      int
+}
+
+func newMergeTrace(cfg joinConfig, left, right []int32) *mergeTrace {
+	t := &mergeTrace{cfg: cfg, left: left, right: right, parts: mergePartitions(left, right, cfg.grid)}
+	t.main = make([]mergeCTA, len(t.parts))
+	for id, p := range t.parts {
+		t.main[id] = t.costCTA(p)
+		t.matches += t.main[id].outputs
+	}
+	return t
+}
+
+// costCTA runs partition p's block loop through the cost model: the
+// prologue loads the CTA's bounds (a round trip), each step stages its
+// blocks, and a join step searches, scans and writes; the epilogue stores
+// the CTA's output count.
+func (t *mergeTrace) costCTA(p mergePartition) mergeCTA {
+	c := mergeCTA{}
+	now := int64(joinGatherCycles)
+	for _, s := range mergeSteps(t.left, t.right, p, t.cfg.block) {
+		now += joinStageCycles
+		if !s.join {
+			continue
+		}
+		t.joined++
+		now += joinSearchCycles(s.lb) + joinPrefixCycles(t.cfg.block)
+		loop := 0
+		for th := 0; th < s.rb; th++ {
+			found := mergeFound(t.left, t.right, s, th)
+			c.outputs += found
+			t.maxFound = max(t.maxFound, found)
+			if found >= t.cfg.threshold {
+				c.sites = append(c.sites, mergeSite{warp: th / warpSize, lane: th % warpSize, at: now, found: found})
+				found -= found >> joinOutputShift << joinOutputShift
+			}
+			loop = max(loop, found)
+		}
+		now += int64(loop) * t.cfg.loopCycles
+	}
+	c.cycles = now + joinStoreCycles
+	return c
+}
+
+// records writes the buffers and the five kernels with join_main's
+// children.
+func (t *mergeTrace) records(out trace.Sink) error {
+	t.out, t.ids = out, dpKernels{}
+	var heap deviceHeap
+	grid := int64(t.cfg.grid)
+	est := int64(max(len(t.left), len(t.right))) * joinScaleFactor
+	err := writeAll(out,
+		heap.alloc("left_keys", 4*int64(len(t.left)), trace.RoleInput),
+		heap.alloc("right_keys", 4*int64(len(t.right)), trace.RoleInput),
+		heap.alloc("bounds", 4*(3*grid+1), trace.RoleTemp),
+		heap.alloc("histogram", 4*(grid+1), trace.RoleTemp),
+		heap.alloc("out_scattered", 8*est, trace.RoleTemp),
+		heap.alloc("out_pairs", 8*int64(t.matches), trace.RoleOutput),
+	)
+	for _, step := range []func() error{t.bounds, t.prefixScan, t.joinMain, t.prefixScan, t.gather} {
+		if err != nil {
+			return err
+		}
+		err = step()
+	}
+	return err
+}
+
+// hostKernel declares and host-launches a 1-D kernel and writes its CTAs,
+// warp w of CTA c costing warp(c, w).
+func (t *mergeTrace) hostKernel(name string, grid, regs int, warp func(c, w int) int64) (*trace.Kernel, error) {
+	k := t.ids.declare(name, dpLine(grid), dpLine(t.cfg.block), regs)
+	if err := writeAll(t.out, k, &trace.Launch{Kernel: k.ID}); err != nil {
+		return nil, err
+	}
+	for c := 0; c < grid; c++ {
+		rec := &trace.CTA{Kernel: k.ID, CTA: uint64(c), WarpCycles: make([]int64, ceilDiv(t.cfg.block, warpSize))}
+		for w := range rec.WarpCycles {
+			rec.WarpCycles[w] = warp(c, w)
+		}
+		rec.Cycles = dpWarpMax(rec.WarpCycles)
+		if err := t.out.Write(rec); err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
+// bounds writes join_bounds: a thread per partition.
+func (t *mergeTrace) bounds() error {
+	_, err := t.hostKernel("join_bounds", ceilDiv(t.cfg.grid, t.cfg.block), joinBoundsRegs, func(c, w int) int64 {
+		if c*t.cfg.block+w*warpSize >= t.cfg.grid {
+			return idleWarpCycles
+		}
+		return joinBoundsWarpCycles(len(t.right))
+	})
+	return err
+}
+
+// prefixScan writes util/primitive.h's prefixScan over the grid+1
+// per-CTA values with CTAs of block threads: join_scan_blocks scans each
+// CTA's values, and if there are several CTAs join_scan_totals (one CTA)
+// scans their totals, block at a time, and join_scan_distribute adds
+// them back.
+func (t *mergeTrace) prefixScan() error {
+	n := t.cfg.grid + 1
+	ctas := ceilDiv(n, t.cfg.block)
+	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
+	if err != nil || ctas == 1 {
+		return err
+	}
+	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, func(int, int) int64 {
+		return int64(ceilDiv(ctas, t.cfg.block)) * joinScanBlockCycles(t.cfg.block)
+	})
+	if err != nil {
+		return err
+	}
+	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, func(c, w int) int64 {
+		if c*t.cfg.block+w*warpSize >= n {
+			return idleWarpCycles
+		}
+		return joinGatherCycles + joinStoreCycles
+	})
+	return err
+}
+
+// joinMain writes join_main's CTAs, every warp on its CTA's timeline, then
+// the children of its sites, CTA by CTA.
+func (t *mergeTrace) joinMain() error {
+	k, err := t.hostKernel("join_main", t.cfg.grid, joinMainRegs, func(c, _ int) int64 { return t.main[c].cycles })
+	if err != nil {
+		return err
+	}
+	for c := range t.main {
+		for _, s := range t.main[c].sites {
+			if err := t.child(k.ID, c, s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// child writes a site's join_output: foundCount>>7 CTAs of 128 threads,
+// an output pair each. The launch record carries what writing those pairs
+// in the parent's loop would cost, so a policy can choose; the remainder
+// is the parent's either way.
+func (t *mergeTrace) child(parent uint64, cta int, s mergeSite) error {
+	grid := s.found >> joinOutputShift
+	work := int64(grid * joinOutputBlock)
+	k := t.ids.declare("join_output", dpLine(grid), dpLine(joinOutputBlock), joinOutputRegs)
+	launch := &trace.Launch{
+		Kernel:       k.ID,
+		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(cta), Warp: s.warp, Lane: s.lane, At: s.at},
+		Workload:     work,
+		InlineCycles: work * t.cfg.loopCycles,
+	}
+	if err := writeAll(t.out, k, launch); err != nil {
+		return err
+	}
+	for c := 0; c < grid; c++ {
+		rec := &trace.CTA{Kernel: k.ID, CTA: uint64(c), Cycles: joinOutputChildCycles, WarpCycles: make([]int64, joinOutputBlock/warpSize)}
+		for w := range rec.WarpCycles {
+			rec.WarpCycles[w] = joinOutputChildCycles
+		}
+		if err := t.out.Write(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gather writes join_gather: CTA c compacts partition c's outputs.
+func (t *mergeTrace) gather() error {
+	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, func(c, w int) int64 {
+		return joinGatherWarpCycles(t.main[c].outputs, t.cfg.block, w)
+	})
+	return err
+}

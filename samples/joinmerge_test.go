@@ -1,0 +1,319 @@
+package samples
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// TestJoinHashUnchanged checks that algo=hash writes, byte for byte, the
+// traces the join generator wrote at commit aa52402, before algo existed
+// (dpTraces holds two more, the dp variant's defaults among them).
+func TestJoinHashUnchanged(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		hash string
+	}{
+		{[]string{"variant=flat"}, "96afb078e933b0ba2f8f27118b8bcf454f85c8c0e8c4b49b87468e3ecf6e59d8"},
+		{[]string{"dist=uniform"}, "58c14a6332a39814e7d181ae89d4f4b20da25f82ee0f3f8ba278e266c7d02f5a"},
+		{[]string{"dist=uniform", "variant=flat"}, "7f3afd5bb72018ac1c29031fbf4af1772049252c0621351664f95f93c2ac0c9f"},
+		{[]string{"r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02", "block=64", "seed=7"},
+			"7f01688f5c4c6322d825d4b4689dd98ee45b8abcb7d8b4d818f981ea71ed82d0"},
+	} {
+		if got := traceHash(t, "join", append([]string{"algo=hash"}, c.kv...)...); got != c.hash {
+			t.Errorf("algo=hash %v: hash %s, want %s", c.kv, got, c.hash)
+		}
+	}
+}
+
+// TestMergeStepsByHand follows joinRegMainJoinKernel's loop on one
+// partition with blocks of 4:
+//
+//	left  = 1 1 2 5 | 5 5 5 9        right = 0 [1 5 5 6 | 9 9] 12
+//
+// The partition's right range is [lower_bound(1), upper_bound(9)) = [1, 7).
+//
+//	left [0,4) × right [1,5): joined (found 2 1 1 0); right [5,7) starts
+//	    at 9 > 5: staged, breaks
+//	left [4,8) × right [1,5): joined (0 3 3 0); right [5,7): 9 ≤ 9, joined
+//	    (1 1)
+//
+// 12 pairs, as the nested loops count: 2·1 (key 1) + 4·2 (5) + 1·2 (9).
+func TestMergeStepsByHand(t *testing.T) {
+	left := []int32{1, 1, 2, 5, 5, 5, 5, 9}
+	right := []int32{0, 1, 5, 5, 6, 9, 9, 12}
+	parts := mergePartitions(left, right, 1)
+	if want := (mergePartition{lo: 0, hi: 8, rlo: 1, rhi: 7}); parts[0] != want {
+		t.Fatalf("partition %+v, want %+v", parts[0], want)
+	}
+	steps := mergeSteps(left, right, parts[0], 4)
+	want := []mergeStep{
+		{join: true, l: 0, lb: 4, r: 1, rb: 4}, {l: 0, lb: 4, r: 5, rb: 2},
+		{join: true, l: 4, lb: 4, r: 1, rb: 4}, {join: true, l: 4, lb: 4, r: 5, rb: 2},
+	}
+	if !slices.Equal(steps, want) {
+		t.Fatalf("steps %+v, want %+v", steps, want)
+	}
+	var found []int
+	for _, s := range steps {
+		for th := 0; s.join && th < s.rb; th++ {
+			found = append(found, mergeFound(left, right, s, th))
+		}
+	}
+	if want := []int{2, 1, 1, 0, 0, 3, 3, 0, 1, 1}; !slices.Equal(found, want) {
+		t.Errorf("found %v, want %v", found, want)
+	}
+}
+
+// TestMergeSkipsAndPartitions checks the loop's skips and the partitions:
+// with two partitions of 4 the second CTA owns left [4,8) = 6 7 8 9 and
+// the right range of keys in [6, 9]; an empty third partition gets the
+// empty range at the end. Blocks of 2: left 6 7 × right 6 6 joins, and
+// staging right 9 ends the inner loop (9 > 7); right 6 6 is then below
+// left 8 9 and is skipped; 8 9 × 9 joins.
+func TestMergeSkipsAndPartitions(t *testing.T) {
+	left := []int32{1, 2, 3, 4, 6, 7, 8, 9}
+	right := []int32{2, 6, 6, 9, 11}
+	parts := mergePartitions(left, right, 3) // ⌈8/3⌉ = 3 a partition
+	want := []mergePartition{{0, 3, 0, 1}, {3, 6, 1, 3}, {6, 8, 3, 4}}
+	if !slices.Equal(parts, want) {
+		t.Fatalf("3 partitions %+v, want %+v", parts, want)
+	}
+	parts = mergePartitions(left, right, 2)
+	steps := mergeSteps(left, right, parts[1], 2)
+	wantSteps := []mergeStep{
+		{join: true, l: 4, lb: 2, r: 1, rb: 2}, {l: 4, lb: 2, r: 3, rb: 1},
+		{l: 6, lb: 2, r: 1, rb: 2}, {join: true, l: 6, lb: 2, r: 3, rb: 1},
+	}
+	if parts[1] != (mergePartition{4, 8, 1, 4}) || !slices.Equal(steps, wantSteps) {
+		t.Errorf("partition %+v steps %+v, want steps %+v", parts[1], steps, wantSteps)
+	}
+	if empty := mergePartitions(left, right, 9)[8]; empty != (mergePartition{8, 8, 5, 5}) {
+		t.Errorf("empty partition %+v", empty)
+	}
+}
+
+// TestMergeMatchesBruteForce checks that the partitions' block loops find
+// every pair of a nested-loop join exactly once, over grids and blocks.
+func TestMergeMatchesBruteForce(t *testing.T) {
+	rng := newRand(5)
+	cfg := joinConfig{maxKey: 300, gaussian: true, sigma: 0.05}
+	left, right := sortedJoinKeys(rng, 1500, cfg), sortedJoinKeys(rng, 700, cfg)
+	nested := 0
+	for _, l := range left {
+		for _, r := range right {
+			if l == r {
+				nested++
+			}
+		}
+	}
+	for _, shape := range [][2]int{{1, 128}, {7, 32}, {240, 128}, {3, 5}} {
+		merged := 0
+		for _, p := range mergePartitions(left, right, shape[0]) {
+			for _, s := range mergeSteps(left, right, p, shape[1]) {
+				for th := 0; s.join && th < s.rb; th++ {
+					merged += mergeFound(left, right, s, th)
+				}
+			}
+		}
+		if merged != nested || nested == 0 {
+			t.Errorf("grid %d, block %d: merge join found %d pairs, nested loops %d", shape[0], shape[1], merged, nested)
+		}
+	}
+}
+
+// TestMergeCTAByHand costs join_main CTAs by hand.
+//
+// Left 256 copies of 7, right 3 7 7 7, blocks of 128, threshold 128: the
+// right range is [1, 4), two joined steps of lb 128, rb 3, every thread
+// finding 128 and launching a 1-CTA child, no remainder. Step times:
+// prologue 100, staging 120, searches 2·8·30 = 480, prefix (1+7)·30 =
+// 240: sites at 100+120+480+240 = 940 and 940+0+120+480+240 = 1780 (lanes
+// 0-2 of warp 0), the CTA ending at 1780+20 (the count's store) = 1800.
+// Flat: each step's loop writes 128 outputs at 40, 5120: 940+5120 = 6060,
+// 6060+840+5120 = 12020, +20 = 12040.
+//
+// Left 200 copies of 7 in blocks of 256, right one 7: found 200 launches
+// one CTA (200>>7) and writes the remaining 72 itself: at 100+120+2·8·30
+// (bits.Len(200) = 8) + (1+8)·30 (256 threads) = 970, ending at
+// 970+72·40+20 = 3870.
+func TestMergeCTAByHand(t *testing.T) {
+	sevens := func(n int) []int32 {
+		k := make([]int32, n)
+		for i := range k {
+			k[i] = 7
+		}
+		return k
+	}
+	cfg := joinConfig{merge: true, grid: 1, block: 128, threshold: 128, loopCycles: 40}
+	left, right := sevens(256), []int32{3, 7, 7, 7}
+	dp := newMergeTrace(cfg, left, right).main[0]
+	var sites []mergeSite
+	for _, at := range []int64{940, 1780} {
+		for lane := range 3 {
+			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
+		}
+	}
+	if dp.cycles != 1800 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
+		t.Errorf("dp CTA %+v, want 1800 cycles, 768 outputs, sites %+v", dp, sites)
+	}
+	cfg.threshold = noSites
+	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != 12040 || len(flat.sites) != 0 || flat.outputs != 768 {
+		t.Errorf("flat CTA %+v, want 12040 cycles, 768 outputs, no sites", flat)
+	}
+	cfg.block, cfg.threshold = 256, 128
+	rem := newMergeTrace(cfg, sevens(200), []int32{7}).main[0]
+	if want := []mergeSite{{at: 970, found: 200}}; rem.cycles != 3870 || !slices.Equal(rem.sites, want) {
+		t.Errorf("remainder CTA %+v, want 3870 cycles, sites %+v", rem, want)
+	}
+}
+
+// mergeSmall is a merge join with launch sites that generates quickly: 4
+// CTAs of 2048 left tuples each, gaussian keys over 512 values (sd 5), so
+// the central keys fill whole blocks.
+var mergeSmall = []string{"grid=4", "r_tuples=8192", "s_tuples=4096", "max_key=512", "seed=2"}
+
+// TestMergeTraceRecords checks a generated merge trace: its order and
+// kernels, every launch a join_main thread's of found>>7 CTAs with the
+// inline cost of those outputs, the meta's totals against the records and
+// a nested-loop count, and the flat variant: the same host kernels and
+// work, no launches, no CTA faster than its dp CTA.
+func TestMergeTraceRecords(t *testing.T) {
+	recs := generate(t, "join", mergeSmall...)
+	if err := checkOrder(recs); err != nil {
+		t.Fatal(err)
+	}
+	h := recs[0].(*trace.Header)
+	names, hosts, grids := map[uint64]string{}, []string{}, map[uint64]uint64{}
+	dpMain := map[uint64]int64{}
+	sites := 0
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			names[r.ID], grids[r.ID] = r.Name, r.CTAs()
+		case *trace.Launch:
+			if r.Host() {
+				hosts = append(hosts, names[r.Kernel])
+				continue
+			}
+			sites++
+			if names[r.Parent.Kernel] != "join_main" || names[r.Kernel] != "join_output" || r.Workload%joinOutputBlock != 0 ||
+				grids[r.Kernel] != uint64(r.Workload/joinOutputBlock) || r.InlineCycles != r.Workload*joinOutputCycles {
+				t.Errorf("site %+v at %+v", r, r.Parent)
+			}
+		case *trace.CTA:
+			if names[r.Kernel] == "join_main" {
+				dpMain[r.CTA] = r.Cycles
+			}
+		}
+	}
+	want := []string{"join_bounds", "join_scan_blocks", "join_main", "join_scan_blocks", "join_gather"} // 5 values: one scan CTA
+	if !slices.Equal(hosts, want) || sites == 0 || h.Meta["sites"] != strconv.Itoa(sites) || h.Meta["site_threshold"] != "128" || h.Meta["block"] != "128" {
+		t.Errorf("host kernels %v (want %v), %d sites; meta %v", hosts, want, sites, h.Meta)
+	}
+	cfg := joinConfig{maxKey: 512, gaussian: true, sigma: 0.01}
+	rng := newRand(2)
+	left, right := sortedJoinKeys(rng, 8192, cfg), sortedJoinKeys(rng, 4096, cfg)
+	nested := 0
+	for _, k := range right {
+		nested += upperBound(left, k) - lowerBound(left, k)
+	}
+	if h.Meta["matches"] != strconv.Itoa(nested) {
+		t.Errorf("meta matches %s, nested loops %d", h.Meta["matches"], nested)
+	}
+	flat := generate(t, "join", append(mergeSmall, "variant=flat")...)
+	fh := flat[0].(*trace.Header)
+	if n, _, device := countKinds(flat); device != 0 || n[trace.KindKernel] != len(want) || fh.Meta["matches"] != h.Meta["matches"] {
+		t.Errorf("flat: %v records, %d device launches, meta %v", n, device, fh.Meta)
+	}
+	for _, r := range flat {
+		if c, ok := r.(*trace.CTA); ok && c.Kernel == 3 && c.Cycles < dpMain[c.CTA] {
+			t.Errorf("flat join_main CTA %d: %d cycles, dp %d", c.CTA, c.Cycles, dpMain[c.CTA])
+		}
+	}
+}
+
+// TestMergeScanKernels checks the prefix scans of 131 per-CTA values
+// (grid 130) in CTAs of 128: join_scan_blocks' 2 CTAs, every warp
+// 100+8·30+20 = 360 (load, prefix sum, store); join_scan_totals' one trip
+// (2 totals), 360; join_scan_distribute's 2 CTAs, 100+20 = 120 in the
+// warps holding values (CTA 1's first warp: values 128-130), idle after.
+func TestMergeScanKernels(t *testing.T) {
+	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
+	names := map[uint64]string{}
+	var hosts []string
+	warps := map[string][][]int64{}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			names[r.ID] = r.Name
+		case *trace.Launch:
+			hosts = append(hosts, names[r.Kernel])
+		case *trace.CTA:
+			warps[names[r.Kernel]] = append(warps[names[r.Kernel]], r.WarpCycles)
+		}
+	}
+	scan := []string{"join_scan_blocks", "join_scan_totals", "join_scan_distribute"}
+	want := slices.Concat([]string{"join_bounds"}, scan, []string{"join_main"}, scan, []string{"join_gather"})
+	if !slices.Equal(hosts, want) {
+		t.Fatalf("host kernels %v, want %v", hosts, want)
+	}
+	all, i := []int64{360, 360, 360, 360}, int64(idleWarpCycles)
+	dist := [][]int64{{120, 120, 120, 120}, {120, i, i, i}}
+	for name, w := range map[string][][]int64{
+		"join_scan_blocks":     {all, all, all, all},
+		"join_scan_totals":     {all, all},
+		"join_scan_distribute": slices.Concat(dist, dist),
+	} {
+		if !reflect.DeepEqual(warps[name], w) {
+			t.Errorf("%s warps %v, want %v (both scans' CTAs, in order)", name, warps[name], w)
+		}
+	}
+}
+
+// TestMergeDefaults checks the default inputs' premise (runMergeJoin):
+// uniform keys make no launch site, gaussian keys do, the hash join's key
+// range kept.
+func TestMergeDefaults(t *testing.T) {
+	for dist, sited := range map[string]bool{"uniform": false, "gaussian": true} {
+		h := generate(t, "join", "dist="+dist)[0].(*trace.Header)
+		if (h.Meta["sites"] != "0") != sited || h.Meta["r_tuples"] != "65536" || h.Meta["max_key"] != "8192" || h.Meta["algo"] != "merge" {
+			t.Errorf("%s: meta %v", dist, h.Meta)
+		}
+	}
+}
+
+// TestMergeDeterministic checks that a merge trace depends on its
+// parameters only, the seed included.
+func TestMergeDeterministic(t *testing.T) {
+	a, b := generate(t, "join", mergeSmall...), generate(t, "join", mergeSmall...)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two runs differ")
+	}
+	if c := generate(t, "join", append(slices.Clone(mergeSmall[:4]), "seed=3")...); reflect.DeepEqual(a, c) {
+		t.Error("the seed changes nothing")
+	}
+}
+
+// TestJoinAlgoBadParams checks the merge join's ranges and that algo=hash
+// refuses the merge-only parameters.
+func TestJoinAlgoBadParams(t *testing.T) {
+	for _, kv := range [][]string{
+		{"algo=sort"}, {"site_threshold=127"}, {"grid=0"}, {"max_key=0"}, {"loop_cycles=0"}, {"block=auto2"},
+		{"algo=hash", "grid=100"}, {"algo=hash", "max_key=10"}, {"algo=hash", "loop_cycles=60"},
+	} {
+		g, _ := Lookup("join")
+		p, err := g.ParseParams(kv)
+		if err == nil {
+			err = g.Run(p, &sliceSink{})
+		}
+		var pe *ParamError
+		if !errors.As(err, &pe) {
+			t.Errorf("%v: err %v, want a ParamError", kv, err)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package samples
+
+import "math/bits"
+
+// The merge join's cost model (algo=merge), in K20c core cycles like the
+// hash join's (joincost.go), whose memory constants it reuses: a global
+// round trip joinGatherCycles, a store the thread does not wait for
+// joinStoreCycles. Change them here only.
+const (
+	// joinStageCycles is a trip of join_main's block loop staging its
+	// blocks in shared memory (memcpyCta): each thread loads a key of each
+	// block, coalesced and both in flight together, one round trip
+	// (joinGatherCycles), stores them to shared memory and waits at the
+	// __syncthreads (~20). The block comparisons that follow read shared
+	// memory and are folded in.
+	joinStageCycles = joinGatherCycles + 20
+
+	// joinSearchStepCycles is one iteration of a binary search over the
+	// shared-memory left block: a dependent shared load (~25 cycles on
+	// GK110) and the compare and branch.
+	joinSearchStepCycles = 30
+
+	// joinPrefixStepCycles is one step of prefixSumCta: a shared load and
+	// add, a __syncthreads, the store and a second __syncthreads.
+	joinPrefixStepCycles = 30
+
+	// joinOutputCycles is one iteration of a join_main thread's output
+	// loop: two stores (the left and right tuple ids) it does not wait
+	// for, the index arithmetic overlapping them. loop_cycles' default.
+	joinOutputCycles = 2 * joinStoreCycles
+
+	// joinOutputChildCycles is a join_output thread: its output id and the
+	// bounds check against the count (~20), then the same two stores.
+	joinOutputChildCycles = 20 + 2*joinStoreCycles
+
+	// joinCopyCycles is one iteration of join_gather's copy loop: load the
+	// two scattered ids (coalesced, successive iterations' loads
+	// overlapping) and store them, as a probe iteration (joinEntryCycles).
+	joinCopyCycles = joinEntryCycles
+)
+
+// Dragon_li's shapes (tests/testJoin.cu): a child has CDP_THREADS =
+// 1<<CDP_THREADS_BITS = 128 threads, so a thread launching for foundCount
+// outputs asks for foundCount>>7 CTAs; joinScaleFactor (JOIN_SF) sizes the
+// scattered output buffers at that many pairs per input tuple.
+const (
+	joinOutputBlock = 128
+	joinOutputShift = 7 // log2(joinOutputBlock)
+	joinScaleFactor = 700
+)
+
+// Register counts of the merge join's kernels; they matter only through
+// occupancy.
+const (
+	joinBoundsRegs = 24
+	joinMainRegs   = 32
+	joinOutputRegs = 16
+	joinGatherRegs = 16
+)
+
+// joinSearchCycles is a thread's two binary searches (lower and upper
+// bound) over a left block of lb keys: the warp waits for its longest,
+// bits.Len(lb) iterations each.
+func joinSearchCycles(lb int) int64 {
+	return int64(2*bits.Len(uint(lb))) * joinSearchStepCycles
+}
+
+// joinPrefixCycles is prefixSumCta over a block of threads: the first
+// store and barrier, then log2(block) steps.
+func joinPrefixCycles(block int) int64 {
+	return int64(1+bits.Len(uint(block-1))) * joinPrefixStepCycles
+}
+
+// joinScanBlockCycles is a warp of join_scan_blocks, or one trip of
+// join_scan_totals' loop, over CTAs of block threads: load a value (one
+// round trip), prefixSumCta, store the result. Every warp runs the
+// prefix sum's barriers, values or not.
+func joinScanBlockCycles(block int) int64 {
+	return joinGatherCycles + joinPrefixCycles(block) + joinStoreCycles
+}
+
+// joinBoundsWarpCycles is a join_bounds warp with a partition in some lane:
+// load the partition's first and last left keys (one round trip), search
+// the right input of n keys for each in global memory, a dependent round
+// trip per iteration, and store the three bounds.
+func joinBoundsWarpCycles(n int) int64 {
+	return joinGatherCycles + int64(2*bits.Len(uint(n)))*joinGatherCycles + joinStoreCycles
+}
+
+// joinGatherWarpCycles is warp w of a join_gather CTA of block threads
+// compacting a partition's outputs: load its histogram offsets (one round
+// trip), then copy element i in the thread i mod block, the warp waiting
+// for its first lane's trips.
+func joinGatherWarpCycles(outputs, block, w int) int64 {
+	first := w * warpSize
+	trips := 0
+	if outputs > first {
+		trips = ceilDiv(outputs-first, block)
+	}
+	return joinGatherCycles + int64(trips)*joinCopyCycles
+}
