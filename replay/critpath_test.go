@@ -79,13 +79,14 @@ func randomHost(r *rand.Rand, base model.Config) model.Config {
 	return cfg
 }
 
-// randomTasks is a trace of 1–12 tasks and whether it has Fig. 1a's
-// shape: each task's copies in, launch and copies back on one stream,
-// consecutive tasks on different streams, no copy back after the next
-// task's copy in. Half the traces break the shape somewhere.
+// randomTasks is a trace of 1–12 tasks, on titanx's clock or another,
+// and whether it has Fig. 1a's shape: each task's copies in, launch and
+// copies back on one stream, consecutive tasks on different streams, no
+// copy back after the next task's copy in. Half the traces try to break
+// the shape somewhere.
 func randomTasks(r *rand.Rand) (string, bool) {
 	var b strings.Builder
-	b.WriteString(`{"type":"header","version":1,"clock_mhz":1000}` + "\n")
+	fmt.Fprintf(&b, `{"type":"header","version":1,"clock_mhz":%d}`+"\n", []int{1000, 745}[r.Intn(2)]) // titanx's clock, or scaled
 	b.WriteString(`{"type":"buffer","id":1,"name":"in","base":0,"bytes":1048576,"role":"temp"}` + "\n")
 	b.WriteString(`{"type":"buffer","id":2,"name":"out","base":1048576,"bytes":1048576,"role":"temp"}` + "\n")
 	breakAt := -1 // the task whose calls break the shape, if it can
