@@ -104,8 +104,9 @@ func (f *pathFloors) task(stream uint64, in, out copies, blocks []taskrun.Task) 
 	f.pagoda(outMove, blocks)
 }
 
-// move is a transfer's least time on its copy engine: the engines round
-// their float clocks to whole cycles, and a copy starts on a whole cycle.
+// move is the least time from a copy's whole-cycle arrival (at its
+// stream, or its task's end) to its end: an engine starts it no earlier
+// and rounds its float clock's end to a whole cycle.
 func (f *pathFloors) move(bytes int64) int64 { return roundCycle(float64(bytes) * f.perByte) }
 
 // hyperq adds the task's chain under hyperq: its calls are one piece on
