@@ -41,6 +41,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		sms:   make([]sm, opt.Config.GPU.SMs),
 		occ:   newOccupancy(opt.Config, sink),
 		d2h:   channel{perByte: pcieCyclesPerByte(opt.Config.GPU.ClockMHz, opt.Config.IO.PCIeGBps)},
+		paths: newPathFloors(opt.Config),
 	}
 	for i := range d.sms {
 		d.sms[i].id = i
@@ -83,6 +84,7 @@ type taskDriver struct {
 	now   int64
 	stats Stats
 	busy  busySpan
+	paths *pathFloors // the critical-path floors, as the tasks are read
 }
 
 // taskRow is what the kernels table needs of a task in flight. A task's
@@ -209,6 +211,31 @@ func (d *taskDriver) read() (*trace.CTA, error) {
 type copies struct {
 	n     int64 // memcpy calls
 	bytes int64
+	// wait sums each call's synchronous wait (syncCopyWait of its own
+	// bytes), as the engine's host threads charge them under hyperq.
+	wait   int64
+	stream uint64 // the first call's stream
+	// apart says the calls are not Fig. 1a's: on more than one stream, or
+	// a copy back read after the next task's copy in (critpath.go).
+	apart bool
+}
+
+// add files one call of the direction.
+func (c *copies) add(cfg model.Config, m *trace.Memcpy) {
+	if c.n == 0 {
+		c.stream = m.Stream
+	} else if m.Stream != c.stream {
+		c.apart = true
+	}
+	c.n++
+	c.bytes += m.Bytes
+	c.wait += syncCopyWait(cfg, m.Bytes)
+}
+
+// shaped says the calls are Fig. 1a's for a task launched on stream: all
+// on it, none out of order.
+func (c *copies) shaped(stream uint64) bool {
+	return !c.apart && (c.n == 0 || c.stream == stream)
 }
 
 // copy files a memcpy record: a copy to the GPU is the next task's input, a
@@ -221,9 +248,9 @@ func (d *taskDriver) copy(m *trace.Memcpy) {
 			return // a copy back before any task has nothing to wait for
 		}
 		c = &d.cur.out
+		c.apart = c.apart || d.in.n > 0 // the host made the next task's call first
 	}
-	c.n++
-	c.bytes += m.Bytes
+	c.add(d.cfg, m)
 }
 
 // pendingTask is a task read from the trace, not yet submitted: one
@@ -286,6 +313,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	first.CopyWait = syncCopyWait(d.cfg, in.bytes) + syncCopyWait(d.cfg, p.row.out.bytes)
 	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
 	d.stats.Tasks.add(p.blocks, float64(in.bytes)*d.d2h.perByte, float64(p.row.out.bytes)*d.d2h.perByte)
+	d.paths.task(l.Stream, in, p.row.out, p.blocks)
 	return p, true, nil
 }
 
@@ -404,6 +432,7 @@ func (d *taskDriver) finish() *Stats {
 	d.occ.close(d.sms, end)
 	writeStages(d.sink, &d.stage, false)
 	s := d.stats
+	s.Tasks.HyperQPath, s.Tasks.PagodaPath = d.paths.floors()
 	s.BusyCycles = d.busy.cycles()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / d.cfg.GPU.ClockMHz

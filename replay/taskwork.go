@@ -31,6 +31,13 @@ type TaskWork struct {
 	// hyperq the least time its kernel holds a Kernel Distributor entry
 	// once dispatched.
 	TaskCycles int64
+	// HyperQPath and PagodaPath are the critical-path floors
+	// (critpath.go): the least makespan of any hyperq or pagoda run of
+	// the trace under the run's configuration, from each task's chain of
+	// host calls, copies and time alone. HyperQPath is 0 when a task's
+	// calls are not Fig. 1a's (its copies in, launch and copies back on
+	// one stream, the next task on another).
+	HyperQPath, PagodaPath int64
 }
 
 // add counts one task's threadblocks: blocks[0] carries the task's host

@@ -110,9 +110,108 @@ func TestHyperQFloorSlots(t *testing.T) {
 	}
 }
 
+// threeTasks is three one-CTA tasks of 128 threads on titanx's clock
+// (1000 MHz), each on its own stream, copies at 11 GB/s (1/11 cycle a
+// byte): task 1 copies 110,000 bytes in (10,000 cycles) and 55,000 out
+// (5,000), its longest warp 20,000; task 2 copies 220,000 in (20,000) and
+// nothing out, warps of 2,000; task 3 copies nothing in and 11,000 out
+// (1,000), warps of 30,000.
+const threeTasks = `{"type":"header","version":1,"clock_mhz":1000}
+{"type":"buffer","id":1,"name":"in","base":0,"bytes":1048576,"role":"temp"}
+{"type":"buffer","id":2,"name":"out","base":1048576,"bytes":1048576,"role":"temp"}
+{"type":"memcpy","dir":"h2d","buffer":1,"bytes":110000,"stream":1,"t":0}
+{"type":"kernel","id":1,"name":"task","grid":[1,1,1],"block":[128,1,1],"regs":32,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":1}
+{"type":"cta","kernel":1,"cta":0,"cycles":20000,"warp_cycles":[20000,20000,1000,1000]}
+{"type":"memcpy","dir":"d2h","buffer":2,"bytes":55000,"stream":1,"t":0}
+{"type":"memcpy","dir":"h2d","buffer":1,"bytes":220000,"stream":2,"t":0}
+{"type":"kernel","id":2,"name":"task","grid":[1,1,1],"block":[128,1,1],"regs":32,"smem":0}
+{"type":"launch","kernel":2,"t":0,"stream":2}
+{"type":"cta","kernel":2,"cta":0,"cycles":2000}
+{"type":"kernel","id":3,"name":"task","grid":[1,1,1],"block":[128,1,1],"regs":32,"smem":0}
+{"type":"launch","kernel":3,"t":0,"stream":3}
+{"type":"cta","kernel":3,"cta":0,"cycles":30000}
+{"type":"memcpy","dir":"d2h","buffer":2,"bytes":11000,"stream":3,"t":0}
+`
+
+// The critical-path floors of threeTasks, by hand, on the Pagoda
+// experiments' setup: 2 host threads, synchronous copies, a call
+// (lat.host_issue) and a spawn 3,500 cycles, lat.host_launch 5,000,
+// lat.kernel_dispatch 283, pagoda.sched_cycles 1,000, pipelined spawns.
+//
+// HyperQ: a task's calls are one piece on the thread free first, threads
+// free at 0 and 0.
+//   - task 1: copy in 3,500 + 10,000 wait, launch 3,500, copy back
+//     3,500 + 5,000 wait: 25,500 on thread 0 from 0. Launch at 13,500,
+//     the kernel at its stream 13,500 + 3,500 + 5,000 = 22,000 (its copy
+//     in is there by 0 + 8,500 + 10,000 = 18,500), ends at least at
+//     22,000 + 283 + 20,000 = 42,283; its copy back reaches the stream
+//     at 13,500 + 7,000 + 5,000 = 25,500, so it ends at least at
+//     42,283 + 5,000 = 47,283.
+//   - task 2: 3,500 + 20,000 + 3,500 = 27,000 on thread 1 from 0. Launch
+//     at 23,500, at its stream 32,000 (copy in 8,500 + 20,000 = 28,500),
+//     ends 32,000 + 283 + 2,000 = 34,283.
+//   - task 3: launch 3,500, copy back 3,500 + 1,000: 8,000 on thread 0
+//     from 25,500. At its stream 34,000, ends 34,000 + 283 + 30,000 =
+//     64,283, its copy back 65,283.
+//
+// The floor is 65,283.
+//
+// Pagoda: a task's copy calls (3,500 each), its waits for both copies and
+// its spawn (3,500) are one piece; threads free from 3,500 (the
+// MasterKernel's launch call), which is resident at 3,500 + 5,000 + 283
+// = 8,783.
+//   - task 1: 7,000 + 15,000 + 3,500 = 25,500 on thread 0 from 3,500:
+//     spawned at 29,000 (its input arrived by 3,500 + 7,000 + 10,000 =
+//     20,500), read by 30,000, ends 50,000, copied back by 55,000.
+//   - task 2: 3,500 + 20,000 + 3,500 = 27,000 on thread 1 from 3,500:
+//     spawned 30,500, ends 30,500 + 1,000 + 2,000 = 33,500.
+//   - task 3: 3,500 + 1,000 + 3,500 = 8,000 on thread 0 from 29,000:
+//     spawned 37,000, ends 37,000 + 1,000 + 30,000 = 68,000, copied back
+//     by 69,000.
+//   - the last spawn (37,000) is flushed at least 3,500 later and
+//     waitAll's copy-back takes 5,000: 45,500.
+//
+// The floor is 69,000. The replayed runs take no less.
+func TestCriticalPathThreeTasks(t *testing.T) {
+	for _, policy := range []string{"hyperq", "pagoda"} {
+		_, st := replayTrace(t, threeTasks, policy)
+		if policy == "pagoda" {
+			if w := st.Tasks; w.HyperQPath != 65283 || w.PagodaPath != 69000 {
+				t.Errorf("critical paths: hyperq %d, pagoda %d; want 65283 and 69000", w.HyperQPath, w.PagodaPath)
+			}
+		}
+		floor := map[string]int64{"hyperq": 65283, "pagoda": 69000}[policy]
+		if st.MakespanCycles < floor {
+			t.Errorf("%s's makespan %d is below its critical path %d", policy, st.MakespanCycles, floor)
+		}
+		t.Logf("%s: makespan %d, critical path %d", policy, st.MakespanCycles, floor)
+	}
+}
+
+// Two consecutive tasks on one stream are one piece of the host's under
+// HyperQ (a stream's consecutive calls stay on a thread), not the shape
+// the HyperQ floor counts: it gives none, and Pagoda's still holds.
+func TestCriticalPathNeedsFig1a(t *testing.T) {
+	shared := strings.Replace(threeTasks, `"stream":2`, `"stream":1`, 2)
+	_, st := replayTrace(t, shared, "pagoda")
+	if st.Tasks.HyperQPath != 0 || st.Tasks.PagodaPath != 69000 {
+		t.Errorf("critical paths: hyperq %d, pagoda %d; want 0 and 69000", st.Tasks.HyperQPath, st.Tasks.PagodaPath)
+	}
+	interleaved := strings.Replace(threeTasks,
+		"{\"type\":\"memcpy\",\"dir\":\"h2d\",\"buffer\":1,\"bytes\":220000,\"stream\":2,\"t\":0}\n", "", 1)
+	interleaved = strings.Replace(interleaved, `{"type":"memcpy","dir":"d2h","buffer":2,"bytes":55000,"stream":1,"t":0}`,
+		`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":220000,"stream":2,"t":0}
+{"type":"memcpy","dir":"d2h","buffer":2,"bytes":55000,"stream":1,"t":0}`, 1)
+	_, st = replayTrace(t, interleaved, "pagoda")
+	if st.Tasks.HyperQPath != 0 {
+		t.Errorf("a copy back after the next task's copy in: hyperq critical path %d, want 0", st.Tasks.HyperQPath)
+	}
+}
+
 // On a small mix of every kind, with and without the contention model,
-// no replayed Pagoda run beats its floor: each bound is at least the
-// replayed speedup over HyperQ and over GeMTC.
+// no replayed run beats its floors: each bound is at least the replayed
+// speedup over HyperQ and over GeMTC, and each "at least" at most it.
 func TestPagodaBoundsHold(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates and replays two small mixes")
@@ -124,25 +223,7 @@ func TestPagodaBoundsHold(t *testing.T) {
 			{name: "mpe-256", gen: "tasks", params: []string{"kind=mixed", "count=256"}},
 			{name: "dct-128", gen: "tasks", params: []string{"kind=dct", "count=128"}},
 		}
-		outs, err := x.run(t.TempDir(), io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, _ := x.config()
-		rows := pagodaRows(outs)
-		if len(rows) != 2 {
-			t.Fatalf("%d rows, want 2", len(rows))
-		}
-		for _, r := range rows {
-			floor, _ := newPagodaFloor(cfg, r.pagoda.Tasks).cycles()
-			if floor <= 0 || float64(r.pagoda.MakespanCycles) < floor {
-				t.Errorf("%s %v: pagoda's makespan %d, floor %.0f", r.name, extra, r.pagoda.MakespanCycles, floor)
-			}
-			hq, _ := newHyperQFloor(cfg, r.pagoda.Tasks).cycles()
-			if hq <= 0 || float64(r.hyperq.MakespanCycles) < hq {
-				t.Errorf("%s %v: hyperq's makespan %d, floor %.0f", r.name, extra, r.hyperq.MakespanCycles, hq)
-			}
-		}
+		outs := floorsHold(t, &x)
 		var out strings.Builder
 		pagodaBounds(&x, &out, outs)
 		if !strings.Contains(out.String(), "| mpe-256 |") || !strings.Contains(out.String(), "geometric mean: bound") {
@@ -151,12 +232,66 @@ func TestPagodaBoundsHold(t *testing.T) {
 	}
 }
 
+// Every benchmark of pagoda-scaling (Figure 6) and pagoda (Figure 5), on
+// their setup: no replayed HyperQ or Pagoda run ends before its
+// throughput floor or its critical path.
+func TestPagodaExperimentsFloorsHold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays both experiments, about a minute")
+	}
+	for _, x := range []*experiment{pagodaScaling, pagodaExperiment} {
+		floorsHold(t, x)
+	}
+}
+
+// floorsHold runs x and checks every benchmark's replayed HyperQ and
+// Pagoda makespans against both of their floors; it returns the runs.
+func floorsHold(t *testing.T, x *experiment) []outcome {
+	t.Helper()
+	outs, err := x.run(t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := x.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := pagodaRows(outs)
+	if len(rows) != len(x.benchmarks) {
+		t.Fatalf("%d rows, want %d", len(rows), len(x.benchmarks))
+	}
+	for _, r := range rows {
+		w := r.pagoda.Tasks
+		if w.PagodaPath <= 0 || w.HyperQPath <= 0 {
+			t.Errorf("%s %v: critical paths hyperq %d, pagoda %d; the tasks generator writes Fig. 1a's shape", r.name, x.sets, w.HyperQPath, w.PagodaPath)
+		}
+		for _, c := range []struct {
+			runtime string
+			f       pagodaFloor
+			st      *replay.Stats
+		}{{"pagoda", newPagodaFloor(cfg, w), r.pagoda}, {"hyperq", newHyperQFloor(cfg, w), r.hyperq}} {
+			floor, _ := c.f.cycles()
+			if floor <= 0 || float64(c.st.MakespanCycles) < c.f.larger() {
+				t.Errorf("%s %v: %s's makespan %d, floor %.0f, critical path %.0f", r.name, x.sets, c.runtime, c.st.MakespanCycles, floor, c.f.path)
+			}
+		}
+	}
+	return outs
+}
+
 // replayTiny replays tinyTasks under policy on the Pagoda experiment's
 // setup.
 func replayTiny(t *testing.T, policy string) (model.Config, *replay.Stats) {
 	t.Helper()
+	return replayTrace(t, tinyTasks, policy)
+}
+
+// replayTrace replays a JSONL trace under policy on the Pagoda
+// experiment's setup.
+func replayTrace(t *testing.T, jsonl, policy string) (model.Config, *replay.Stats) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "tiny.jsonl")
-	if err := os.WriteFile(path, []byte(tinyTasks), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(jsonl), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	x := *pagodaExperiment
