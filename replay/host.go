@@ -12,10 +12,16 @@ import "github.com/gpureplay/gpureplay/trace"
 // its launch are one thread's work, in order); a call on another stream
 // goes to the thread free first, the lowest-numbered on a tie. A stream's
 // calls issue in trace order, so they reach the GPU in order; calls on
-// different streams need not. The engine reads one call ahead per
-// thread, so memory stays bounded by the threads.
+// different streams need not. The engine reads calls ahead until every
+// thread has one planned and not yet issued (threads run their calls
+// concurrently, so a thread must not wait for another's calls to be read:
+// with Fig. 1a's tasks, one thread's next task is read only past the
+// other thread's launch and copies), at most hostReadAhead calls a thread,
+// so memory stays bounded by the threads.
 type hostThreads struct {
 	free    []int64          // when each thread can call again
+	waiting []int32          // each thread's calls planned, not yet issued
+	idle    int              // threads with no call waiting
 	last    int              // the previous call's thread, -1 before the first
 	stream  uint64           // the previous call's stream
 	issued  map[uint64]int64 // a stream's latest call, while it may be ahead of the clock
@@ -23,14 +29,34 @@ type hostThreads struct {
 	eof     bool             // the trace has no more host calls
 }
 
+// hostReadAhead bounds the calls read ahead per host thread: enough for a
+// task's copies and launch on one thread (Fig. 1a's loop body, a handful
+// of calls) while the others wait for their next task to be read.
+const hostReadAhead = 16
+
 func newHostThreads(n int64) hostThreads {
-	return hostThreads{free: make([]int64, max(n, 1)), last: -1, issued: map[uint64]int64{}}
+	n = max(n, 1)
+	return hostThreads{free: make([]int64, n), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
+}
+
+// readMore reports whether the engine should read another host call: a
+// thread has none waiting, and the read-ahead bound leaves room.
+func (h *hostThreads) readMore() bool {
+	return !h.eof && h.idle > 0 && h.pending < hostReadAhead*len(h.free)
+}
+
+// issuedOn notes that a call planned on thread j has issued.
+func (h *hostThreads) issuedOn(j int) {
+	h.pending--
+	if h.waiting[j]--; h.waiting[j] == 0 {
+		h.idle++
+	}
 }
 
 // assign picks the thread for a call on stream that may issue no earlier
 // than earliest (nor before now) and costs the thread cost cycles; it
-// returns the issue cycle.
-func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) int64 {
+// returns the issue cycle and the thread.
+func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) (int64, int) {
 	j := h.last
 	if j < 0 || stream != h.stream {
 		j = 0
@@ -47,8 +73,12 @@ func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) int64 {
 	h.free[j] = at + cost
 	h.last, h.stream = j, stream
 	h.pending++
+	if h.waiting[j] == 0 {
+		h.idle--
+	}
+	h.waiting[j]++
 	h.remember(stream, at, now)
-	return at
+	return at, j
 }
 
 // remember notes a stream's latest call. A call at or before now orders
@@ -56,7 +86,7 @@ func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) int64 {
 // dropped once the map outgrows the calls that can be pending.
 func (h *hostThreads) remember(stream uint64, at, now int64) {
 	h.issued[stream] = at
-	if len(h.issued) <= 4*len(h.free) {
+	if len(h.issued) <= (hostReadAhead+4)*len(h.free) {
 		return
 	}
 	for s, t := range h.issued {
@@ -76,10 +106,10 @@ type stream struct {
 // (each child gets its own stream) apart from host stream ids.
 const deviceStreamBase = 1 << 32
 
-// readHost reads host calls ahead, one per host thread, scheduling each
-// call's issue.
+// readHost reads host calls ahead until every host thread has one
+// waiting (hostThreads), scheduling each call's issue.
 func (e *engine) readHost() error {
-	for !e.hosts.eof && e.hosts.pending < len(e.hosts.free) {
+	for e.hosts.readMore() {
 		if err := e.readNextHost(); err != nil {
 			return err
 		}
@@ -114,7 +144,8 @@ func (e *engine) readNextHost() error {
 		e.hostKernel = append(e.hostKernel, k)
 		stream, t = l.Stream, l.T
 	}
-	at := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, cost)
+	at, j := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, cost)
+	k.thread = uint16(j)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
 }
@@ -124,7 +155,7 @@ func (e *engine) readNextHost() error {
 // that.
 func (e *engine) issue(k *Kernel) {
 	k.launchCycle = e.now
-	e.hosts.pending--
+	e.hosts.issuedOn(int(k.thread))
 	if k.copyOp() == nil {
 		if e.firstLaunch < 0 {
 			e.firstLaunch = e.now

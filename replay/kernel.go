@@ -22,6 +22,7 @@ type Kernel struct {
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
 	state         kernelState
+	thread        uint16 // the host thread that issues a host call (hostThreads)
 
 	need  need
 	total uint64   // CTAs in the grid
