@@ -23,14 +23,19 @@ func TestDPTally(t *testing.T) {
 	}
 }
 
-// TestDPSinkErrorsPropagate checks that the sssp, amr and join generators
+// TestDPSinkErrorsPropagate checks that the sssp, amr (both codes) and join generators
 // stop at a sink's first error and return it, wherever it happens.
 func TestDPSinkErrorsPropagate(t *testing.T) {
-	for name, kv := range map[string][]string{
-		"sssp": {"scale=8", "seed=3"},
-		"amr":  {"cells=8", "steps=2"},
-		"join": {"r_tuples=1000", "s_tuples=500", "site_threshold=8"},
+	for _, c := range []struct {
+		name string
+		kv   []string
+	}{
+		{"sssp", []string{"scale=8", "seed=3"}},
+		{"amr", []string{"code=fronts", "cells=8", "steps=2"}},
+		{"amr", []string{"start_value=3000", "max_level=3"}},
+		{"join", []string{"r_tuples=1000", "s_tuples=500", "site_threshold=8"}},
 	} {
+		name, kv := c.name, c.kv
 		g, _ := Lookup(name)
 		p, err := g.ParseParams(kv)
 		if err != nil {
