@@ -19,8 +19,13 @@ func TestDTBLBeatsCDPOnDPWorkloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// amr's start value is the one Dragon_li's runs start from (its
+	// unseeded glibc rand()): 789 sites, of which only the host kernel's
+	// one can find no eligible kernel (its children run another function).
+	// The default seed draws 375.7, 9 sites: one miss in nine.
+	params := map[string][]string{"amr": {"start_value=5041.126"}}
 	for _, name := range []string{"bfs", "amr", "join"} {
-		data := generateBytes(t, name)
+		data := generateBytes(t, name, params[name]...)
 		open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 		run := func(policy string) *replay.Stats {
 			pol, err := policies.New(policy, cfg)

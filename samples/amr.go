@@ -2,6 +2,7 @@ package samples
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -10,21 +11,79 @@ import (
 func init() {
 	register(&Generator{
 		Name: "amr",
-		Doc:  "adaptive mesh refinement of expanding flame fronts; refining cells launch nested child kernels (DTBL, SPAWN); variant=flat: each thread refines its coarse cell's subtree in a loop",
+		Doc:  "adaptive mesh refinement: Dragon_li's AMR (code=dragonli, the papers' benchmark: one random start cell, 32 sub-cells per refinement, a 1×32 child kernel per refining cell, nested; variant=flat: its level-by-level host loop) or the flame-front model (code=fronts)",
 		Params: []Param{
-			{Name: "cells", Default: "32", Doc: "the coarse grid is cells×cells over the unit square"},
-			{Name: "ratio", Default: "4", Doc: "a refined cell splits into ratio×ratio sub-cells; amr_refine CTAs are ratio×ratio threads"},
-			{Name: "depth", Default: "3", Doc: "refinement levels below the coarse grid at most"},
-			{Name: "fronts", Default: "3", Doc: "flame kernels, placed by the seed"},
-			{Name: "steps", Default: "3", Doc: "time steps; the fronts grow each step and the mesh is refined again"},
-			{Name: "tol", Default: "0.1", Doc: "a cell refines when the heat-release rate (peak 1) varies across it by more than this"},
-			{Name: "site_threshold", Default: "16", Doc: "a refining cell with more sub-cells than this below it (all levels) is a launch site"},
+			{Name: "code", Default: "dragonli", Doc: "dragonli: Jin Wang's Dragon_li AMR, the DTBL/SPAWN benchmark (amrdragonli.go); fronts: the flame-front model written before that source was found"},
+			{Name: "start_cells", Default: "1", Doc: "code=dragonli: cells of the start grid (the source: 1)"},
+			{Name: "start_value", Default: "5041.126", Doc: "code=dragonli: the start cells' value; the default is the one every run of the source starts from (it draws its cell as rand()/RAND_MAX·max_value and never seeds glibc's rand(), whose first value is 1804289383); random: each drawn uniformly in [0, max_value] from the seed"},
+			{Name: "max_value", Default: "6000", Doc: "code=dragonli: the largest start value (maxGridValue)"},
+			{Name: "refine_threshold", Default: "100", Doc: "code=dragonli: a cell whose value is at least this refines into 32 sub-cells (gridRefineThreshold)"},
+			{Name: "max_level", Default: "4", Doc: "code=dragonli: levels examined for refinement, the start grid's included (maxRefineLevel)"},
+			{Name: "max_cells", Default: "4194304", Doc: "code=dragonli: the grid buffers' size in cells; a grid that refines past it is an error, as the source's overflow (maxGridDataSize)"},
+			{Name: "ctas", Default: "104", Doc: "code=dragonli: CTAs of the persistent host kernels (CTAS)"},
+			{Name: "threads", Default: "256", Doc: "code=dragonli: threads per CTA of the persistent host kernels, a multiple of 32 (THREADS)"},
+			{Name: "cells", Default: "32", Doc: "code=fronts: the coarse grid is cells×cells over the unit square"},
+			{Name: "ratio", Default: "4", Doc: "code=fronts: a refined cell splits into ratio×ratio sub-cells; amr_refine CTAs are ratio×ratio threads"},
+			{Name: "depth", Default: "3", Doc: "code=fronts: refinement levels below the coarse grid at most"},
+			{Name: "fronts", Default: "3", Doc: "code=fronts: flame kernels, placed by the seed"},
+			{Name: "steps", Default: "3", Doc: "code=fronts: time steps; the fronts grow each step and the mesh is refined again"},
+			{Name: "tol", Default: "0.1", Doc: "code=fronts: a cell refines when the heat-release rate (peak 1) varies across it by more than this"},
+			{Name: "site_threshold", Default: "16", Doc: "code=fronts: a refining cell with more sub-cells than this below it (all levels) is a launch site"},
 			variantParam,
 			seedParam,
 		},
 		run:   runAMR,
 		mixes: amrMixes,
 	})
+}
+
+// amrCodes are the amr generator's two models, each with the parameters
+// only it reads; variant and seed are both's.
+var amrCodes = map[string][]string{
+	"dragonli": {"start_cells", "start_value", "max_value", "refine_threshold", "max_level", "max_cells", "ctas", "threads"},
+	"fronts":   {"cells", "ratio", "depth", "fronts", "steps", "tol", "site_threshold"},
+}
+
+// runAMR writes the chosen code's trace, after refusing a parameter of the
+// other code given a value other than its default (which that code would
+// silently ignore).
+func runAMR(p Params, out trace.Sink) error {
+	code, err := p.Choice("code", "dragonli", "fronts")
+	if err != nil {
+		return err
+	}
+	for other, names := range amrCodes {
+		if other == code {
+			continue
+		}
+		for _, d := range p.gen.Params {
+			if slices.Contains(names, d.Name) && p.vals[d.Name] != d.Default {
+				return p.errorf(d.Name, p.vals[d.Name], "applies to code=%s only (this run has code=%s)", other, code)
+			}
+		}
+	}
+	if code == "fronts" {
+		return runAMRFronts(p, out)
+	}
+	return runAMRDragonLi(p, out)
+}
+
+// amrMeta is the header meta of a code's trace: every parameter's value
+// but those of the other code. code=fronts leaves out code too, so its
+// traces are byte for byte those written before code=dragonli existed.
+func amrMeta(p Params, code string) map[string]string {
+	meta := variantMeta(p, p.Values())
+	for other, names := range amrCodes {
+		if other != code {
+			for _, n := range names {
+				delete(meta, n)
+			}
+		}
+	}
+	if code == "fronts" {
+		delete(meta, "code")
+	}
+	return meta
 }
 
 // maxAMRCells bounds cells²·ratio^(2·depth), the cells evaluated if every
@@ -42,7 +101,7 @@ type amrConfig struct {
 	cells, ratio, depth, fronts, steps, threshold int
 	tol                                           float64
 	seed                                          uint64
-	flat                                          bool // variant=flat: no cell launches (runAMR)
+	flat                                          bool // variant=flat: no cell launches (runAMRFronts)
 }
 
 func parseAMR(p Params) (c amrConfig, err error) {
@@ -92,8 +151,9 @@ func amrMaxDepth(cells, ratio int) int {
 	return d
 }
 
-// runAMR places the flames, then writes the simulation's trace: a header,
-// the mesh's buffers, and per time step one host-launched amr_refine over
+// runAMRFronts (code=fronts, the model written before Dragon_li's source
+// was found; amrdragonli.go lists how it differs) places the flames, then
+// writes the simulation's trace: a header, the mesh's buffers, and per time step one host-launched amr_refine over
 // the coarse grid, followed depth first by the amr_refine children its
 // refining cells launch, and theirs. Every level runs the same kernel with
 // the same block shape, as in the DTBL paper's AMR (its Figure 2a), where
@@ -118,7 +178,7 @@ func amrMaxDepth(cells, ratio int) int {
 // for its deepest subtree, all its lanes looping together. The work is the
 // DP variant's: the same cells are evaluated at the same amrCellCycles,
 // only in the refining thread rather than in child CTAs.
-func runAMR(p Params, out trace.Sink) error {
+func runAMRFronts(p Params, out trace.Sink) error {
 	cfg, err := parseAMR(p)
 	if err != nil {
 		return err
@@ -131,7 +191,7 @@ func runAMR(p Params, out trace.Sink) error {
 	}
 	perStep, total := t.subcells()
 	return writeTallied(out, func(out trace.Sink) error { return t.records(out, perStep) }, func() *trace.Header {
-		meta := variantMeta(p, p.Values())
+		meta := amrMeta(p, "fronts")
 		meta["subcells"] = strconv.Itoa(total)
 		meta["pool_cells"] = strconv.Itoa(perStep)
 		return k20cHeader("gen:amr", meta)

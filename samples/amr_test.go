@@ -141,7 +141,7 @@ func newAMRTree(t *testing.T, recs []trace.Record) *amrTree {
 // so the device kernels' threads are exactly the sub-cells refined, and a
 // site's workload is its child's cells plus its child's sites' workloads.
 func TestAMRNested(t *testing.T) {
-	recs := generate(t, "amr", "cells=16", "steps=2", "site_threshold=0", "seed=5")
+	recs := generate(t, "amr", "code=fronts", "cells=16", "steps=2", "site_threshold=0", "seed=5")
 	if err := checkOrder(recs); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestAMRNested(t *testing.T) {
 // warp pays for a lane refining more cells than it.
 func TestAMRSites(t *testing.T) {
 	const threshold = 47 // subtrees are multiples of 16: 48 must launch
-	recs := generate(t, "amr", "cells=16", "site_threshold=47", "seed=2")
+	recs := generate(t, "amr", "code=fronts", "cells=16", "site_threshold=47", "seed=2")
 	tr := newAMRTree(t, recs)
 	grandchildren, boundary := 0, 0
 	for _, l := range tr.launches {
@@ -214,7 +214,7 @@ func TestAMRSites(t *testing.T) {
 // tiles of 8×8 leave the upper tiles' second warp (rows 4-7 of the tile,
 // rows 12-15 of the mesh) past the edge, idle.
 func TestAMRCoarseEdge(t *testing.T) {
-	recs := generate(t, "amr", "cells=10", "ratio=8", "depth=0", "steps=1")
+	recs := generate(t, "amr", "code=fronts", "cells=10", "ratio=8", "depth=0", "steps=1")
 	if err := checkOrder(recs); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestAMRCoarseEdge(t *testing.T) {
 }
 
 func TestAMRHeaderMatchesRecords(t *testing.T) {
-	recs := generate(t, "amr", "cells=16", "fronts=2", "steps=4")
+	recs := generate(t, "amr", "code=fronts", "cells=16", "fronts=2", "steps=4")
 	h := recs[0].(*trace.Header)
 	n, host, device := countKinds(recs)
 	meta := func(k string) int {
@@ -260,7 +260,7 @@ func TestAMRBadParams(t *testing.T) {
 		{"cells=0"}, {"ratio=1"}, {"ratio=33"}, {"depth=-1"}, {"cells=4096", "ratio=32", "depth=2"},
 		{"fronts=-1"}, {"steps=0"}, {"tol=-0.1"}, {"tol=NaN"}, {"site_threshold=-1"},
 	} {
-		p, err := g.ParseParams(kv)
+		p, err := g.ParseParams(append([]string{"code=fronts"}, kv...))
 		if err == nil {
 			err = g.Run(p, &sliceSink{})
 		}

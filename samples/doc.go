@@ -44,7 +44,11 @@
 //     the cost of the steps before it, each step waiting for the warp's
 //     slowest lane, as SIMT runs a loop whose trip counts differ across
 //     lanes. A warp's sites are then spread and ordered as its loop
-//     reaches them.
+//     reaches them. amr's code=dragonli host kernels are persistent: a
+//     thread takes one cell per pass of its CTA's chunk loop, and each
+//     pass's launching lanes of a warp form one site at the pass's end,
+//     after the barrier-synchronised scan, so later passes' sites come
+//     later (amrdragonli.go).
 //   - Where a thread holds one work item (bfs, sssp, gc: a frontier or
 //     worklist vertex; join's algo=hash: an S tuple; spmm: a row of A; amr: a cell;
 //     mandel: a tile), the original kernel is `if (work > threshold)

@@ -2,7 +2,6 @@ package samples
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -24,16 +23,22 @@ func TestDPTally(t *testing.T) {
 	}
 }
 
-// TestDPSinkErrorsPropagate checks that the sssp, amr and join (both
-// algorithms) generators stop at a sink's first error and return it, wherever it happens.
+// TestDPSinkErrorsPropagate checks that the sssp, amr (both codes) and join
+// (both algorithms) generators stop at a sink's first error and return it,
+// wherever it happens.
 func TestDPSinkErrorsPropagate(t *testing.T) {
-	for name, kv := range map[string][]string{
-		"sssp":       {"scale=8", "seed=3"},
-		"amr":        {"cells=8", "steps=2"},
-		"join":       {"algo=hash", "r_tuples=1000", "s_tuples=500", "site_threshold=8"},
-		"join-merge": {"dist=uniform", "grid=2", "r_tuples=2048", "s_tuples=256", "max_key=4"},
+	for _, c := range []struct {
+		name string
+		kv   []string
+	}{
+		{"sssp", []string{"scale=8", "seed=3"}},
+		{"amr", []string{"code=fronts", "cells=8", "steps=2"}},
+		{"amr", []string{"start_value=3000", "max_level=3"}},
+		{"join", []string{"algo=hash", "r_tuples=1000", "s_tuples=500", "site_threshold=8"}},
+		{"join", []string{"dist=uniform", "grid=2", "r_tuples=2048", "s_tuples=256", "max_key=4"}},
 	} {
-		g, _ := Lookup(strings.TrimSuffix(name, "-merge"))
+		name, kv := c.name, c.kv
+		g, _ := Lookup(name)
 		p, err := g.ParseParams(kv)
 		if err != nil {
 			t.Fatal(err)

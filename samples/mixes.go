@@ -40,10 +40,18 @@ var (
 		"gc_color_child": loopMix(14+warpSize, warpStream, gcChildBaseCycles+gcEdgeCycles+gcGatherCycles*warpSize),
 	}
 
-	// amr: a cell evaluation (amrCellCycles): load the cell's four-word
-	// state, ~20 flux and error-estimate instructions, store: ~24
-	// instructions streaming four words a lane.
-	amrMixes = map[string]warpMix{"": loopMix(24, 4*warpStream, amrCellCycles)}
+	// amr: code=fronts's cell evaluation (amrCellCycles): load the cell's
+	// four-word state, ~20 flux and error-estimate instructions, store:
+	// ~24 instructions streaming four words a lane.
+	// code=dragonli's kernels: a sub-cell's value and store
+	// (amrDLTempCycles, amrDLTempInsts instructions), streaming one float
+	// a lane.
+	amrMixes = map[string]warpMix{
+		"":                      loopMix(24, 4*warpStream, amrCellCycles),
+		"amr_reg_refine":        loopMix(amrDLTempInsts, warpStream, amrDLTempCycles),
+		"amr_cdp_refine":        loopMix(amrDLTempInsts, warpStream, amrDLTempCycles),
+		"amr_cdp_thread_refine": loopMix(amrDLTempInsts, warpStream, amrDLTempCycles),
+	}
 
 	// join: the build kernels load a two-word tuple, hash it and atomicAdd
 	// a bucket counter, each conflicting lane replaying the atomic

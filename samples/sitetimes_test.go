@@ -55,14 +55,15 @@ func TestDPSiteTimes(t *testing.T) {
 	cases := []struct {
 		name string
 		kv   []string
-		at   int64 // the documented cycle of every site; 0: one per warp (mandel) or spread (sa, join-merge)
+		at   int64 // the documented cycle of every site; 0: one per warp (mandel, amr code=dragonli) or spread (sa, join-merge)
 	}{
 		{"bfs", []string{"scale=10", "site_threshold=24", "seed=3"}, levelBaseCycles},
 		{"sssp", []string{"scale=9", "site_threshold=12", "seed=3"}, ssspBaseCycles},
 		{"gc", []string{"scale=9", "edgefactor=8", "site_threshold=24", "seed=3"}, gcBaseCycles},
 		{"join", []string{"algo=hash", "r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02"}, joinProbeBaseCycles},
 		{"spmm", []string{"rows=2000", "cols=96", "nnz_per_row=6", "site_threshold=20", "block=64", "seed=9"}, spmmRowBaseCycles},
-		{"amr", []string{"cells=16", "steps=2", "seed=5"}, amrCellCycles + amrRefineCycles},
+		{"amr", []string{"code=fronts", "cells=16", "steps=2", "seed=5"}, amrCellCycles + amrRefineCycles},
+		{"amr", []string{"start_value=5041.126", "max_level=3"}, 0}, // code=dragonli: host and child sites differ
 		{"mandel", []string{"width=240", "height=144", "tile=48", "depth=3", "subdiv=3", "site_threshold=4", "region=seahorse", "block=32"}, 0},
 		{"sa", []string{"genome=65536", "reads=1024", "section=3", "block=32", "site_threshold=16", "seed=6"}, 0},
 		{"join-merge", []string{"grid=4", "r_tuples=8192", "s_tuples=4096", "max_key=512", "seed=2"}, 0},

@@ -30,15 +30,17 @@ func traceHash(t *testing.T, name string, kv ...string) string {
 
 // dpTraces are DP-variant configurations and the SHA-256 of the trace each
 // gave at commit 9b78662, before the variant parameter existed (join's
-// with algo=hash, the algorithm it had then).
+// with algo=hash, the algorithm it had then; amr's with code=fronts, the
+// model of that commit, before the code parameter existed: see
+// TestAMRFrontsUnchanged).
 var dpTraces = []struct {
 	gen  string
 	kv   []string
 	hash string
 }{
-	{"amr", nil,
+	{"amr", []string{"code=fronts"},
 		"347cc7c8d1267e49cdcaf854204a6a7bfe4b6b295a0be27825d48544fa4d79ff"},
-	{"amr", []string{"cells=16", "depth=2", "seed=3"},
+	{"amr", []string{"code=fronts", "cells=16", "depth=2", "seed=3"},
 		"e9d1e086b18a90d03ce870990eeae202c89c70911e720ae3d9bb913bf4b440ff"},
 	{"join", []string{"algo=hash"},
 		"72acaf39b751bec840a3c8ca1a4ff38ef8775d4f897de529f2f47331e7c8b132"},
