@@ -13,7 +13,7 @@ import "github.com/gpureplay/gpureplay/trace"
 // expandWarpCycles).
 func (t *bfsTrace) dragonliLevel(frontier []int32) error {
 	k := dlKernel{n: len(frontier), block: t.block, base: levelBaseCycles, barrier: true,
-		lane: func(i int) dlLane { return t.dragonliLane(t.g.degree(frontier[i])) }}
+		lane: func(i int) dlLane { return t.dragonliLane(t.g.degree(frontier[i])) }, mix: bfsMixes["bfs_level"]}
 	parent := t.kernel("bfs_level", dragonliCTAs, t.block, levelRegs)
 	sites, err := dlParent(t.out, parent, k)
 	if err != nil {

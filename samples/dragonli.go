@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -52,7 +53,8 @@ import (
 // only in structure. bfs's prefix sum is not charged: it allocates the
 // output of Dragon_li's expand-contract BFS, whose appends our level BFS
 // pays per edge in levelEdgeCycles; its barrier is kept. A chunk's barrier
-// waits are in each warp's warp_cycles, but a replay that lengthens one
+// waits are in each warp's warp_cycles (at no demand, as twc.go's), but a
+// replay that lengthens one
 // warp at a launch site does not delay the others at the next barrier, so
 // a dragonli bfs trace slightly understates what launches cost it.
 const (
@@ -122,6 +124,13 @@ type dlKernel struct {
 	base     int64 // a warp's chunk prologue before the launch branch, when it holds an item
 	barrier  bool  // the chunk's __syncthreads before the launch branch (bfs)
 	lane     func(item int) dlLane
+	mix      warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
+}
+
+// dlWarps is a persistent CTA's warps as its chunks advance them: each
+// one's time so far and how much of it was spent waiting at barriers.
+type dlWarps struct {
+	t, wait []int64
 }
 
 // cta costs CTA c of the persistent grid and finds its sites, in the
@@ -133,22 +142,28 @@ type dlKernel struct {
 // the prologue (or barrier). The final empty assignment costs every warp
 // idleWarpCycles, as does a CTA whose first chunk is already past the end.
 func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
-	t := make([]int64, ceilDiv(k.block, warpSize))
+	n := ceilDiv(k.block, warpSize)
+	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n)}
 	var sites []dlSite
 	for lo := c * k.block; lo < k.n; lo += dragonliCTAs * k.block {
-		sites = k.chunk(t, c, lo, min(lo+k.block, k.n), sites)
+		sites = k.chunk(ws, c, lo, min(lo+k.block, k.n), sites)
 	}
-	rec := &trace.CTA{Kernel: kernel, CTA: uint64(c), WarpCycles: t}
-	for w := range t {
-		t[w] += idleWarpCycles
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(c), WarpCycles: ws.t}
+	var own int64
+	for w := range ws.t {
+		ws.t[w] += idleWarpCycles
+		own += ws.t[w] - ws.wait[w]
 	}
-	rec.Cycles = dpWarpMax(t)
+	rec.Cycles = dpWarpMax(ws.t)
+	rec.Insts = uint64(math.Round(float64(own) * k.mix.ipc))
+	rec.DRAMBytes = uint64(math.Round(float64(own) * k.mix.bpc))
 	return rec, sites
 }
 
-// chunk advances each warp's time t over items [lo, hi), the CTA's
-// chunk, and appends its sites.
-func (k dlKernel) chunk(t []int64, c, lo, hi int, sites []dlSite) []dlSite {
+// chunk advances the warps over items [lo, hi), the CTA's chunk, and
+// appends its sites.
+func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
+	t := ws.t
 	loops := make([]int64, len(t))
 	var found []dlSite
 	for w := range t {
@@ -169,6 +184,7 @@ func (k dlKernel) chunk(t []int64, c, lo, hi int, sites []dlSite) []dlSite {
 	if k.barrier {
 		release := dpWarpMax(t)
 		for w := range t {
+			ws.wait[w] += release - t[w]
 			t[w] = release
 		}
 	}

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"math"
 	"reflect"
 	"strconv"
 	"testing"
@@ -131,6 +132,15 @@ func checkDLParent(t *testing.T, parent []*trace.CTA, cta0, cta1, rest []int64) 
 	}
 }
 
+// checkDLDemand checks a parent CTA's demand: mix m over own cycles.
+func checkDLDemand(t *testing.T, rec *trace.CTA, m warpMix, own int64) {
+	t.Helper()
+	insts, bytes := uint64(math.Round(float64(own)*m.ipc)), uint64(math.Round(float64(own)*m.bpc))
+	if rec.Insts != insts || rec.DRAMBytes != bytes || insts == 0 {
+		t.Errorf("CTA %d demand %d insts %d bytes, want %d, %d (%d cycles)", rec.CTA, rec.Insts, rec.DRAMBytes, insts, bytes, own)
+	}
+}
+
 // TestDragonliBFSHand checks one level of code=dragonli bfs on
 // dlHandGraph (block 64, loop 40, threshold 31). Base 200, idle 20, the
 // warps meeting at each chunk's barrier:
@@ -145,7 +155,9 @@ func checkDLParent(t *testing.T, parent []*trace.CTA, cta0, cta1, rest []int64) 
 //
 // Children: v1 2 CTAs of 32 over 64 edges (inline 64·40 = 2560), v3 1 CTA
 // over 32 (1280), each CTA one full warp, expandWarpCycles(32) = 224.
-// 4 sites, 5 kernels, 104+2+1+2+1 = 110 CTAs.
+// 4 sites, 5 kernels, 104+2+1+2+1 = 110 CTAs. CTA 0's warp 0 waited
+// 1640-640 = 1000 cycles at chunk 1's barrier, so its demand is
+// bfs_level's mix over 1660+1900-1000 = 2560 cycles.
 func TestDragonliBFSHand(t *testing.T) {
 	g, frontier := dlHandGraph()
 	var sink sliceSink
@@ -155,6 +167,7 @@ func TestDragonliBFSHand(t *testing.T) {
 	}
 	parent, launches := dlSplit(t, sink.recs)
 	checkDLParent(t, parent, []int64{1660, 1900}, []int64{220, 220}, []int64{220, 220})
+	checkDLDemand(t, parent[0], bfsMixes["bfs_level"], 2560)
 	full := expandWarpCycles(32)
 	want := []dlLaunch{
 		{0, 0, 0, 200, 64, 2560, 2, 32, []int64{full, full}},
@@ -221,6 +234,7 @@ func TestDragonliSSSPHand(t *testing.T) {
 	}
 	parent, launches := dlSplit(t, sink.recs)
 	checkDLParent(t, parent, []int64{870, 2270}, []int64{220, 220}, []int64{220, 220})
+	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 870+2270) // no barrier, no waits
 	want := []dlLaunch{
 		{0, 0, 0, 200, 64, 3350, 2, 32, []int64{386, 234}},
 		{0, 0, 0, 850, 32, 1600, 1, 32, []int64{234}},
