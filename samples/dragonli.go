@@ -8,10 +8,13 @@ import (
 )
 
 // The dragonli code of the graph generators (bfs, sssp; code=dragonli):
-// the structure of the code SPAWN's Table I cites for BFS and SSSP, [44]
-// (Wang and Yalamanchili, "Characterization and Analysis of Dynamic
-// Parallelism in Unstructured GPU Applications", IISWC 2014), whose suite
-// is Dragon_li (github.com/gtcasl/dragon_li, by DTBL's first author). Its
+// the structure of the code SPAWN's Table I cites for BFS and SSSP
+// ("Breadth-First Search [22, 44]", "Single Source Shortest Path [6, 44]"),
+// [44] being Wang and Yalamanchili, "Characterization and Analysis of
+// Dynamic Parallelism in Unstructured GPU Applications" (IISWC 2014), whose
+// suite is Dragon_li (github.com/gtcasl/dragon_li, by DTBL's first author).
+// SPAWN §III-A's static study varies the same knob, "changing THRESHOLD
+// in the application code" (Dragon_li's CDP_THRESHOLD). Its
 // expand kernels (bfs/bfsCdpDevice.h, sssp/ssspCdpDevice.h) differ from
 // the default code (code=dtbl, one thread per vertex in a grid sized to
 // the frontier) in three ways:
@@ -66,7 +69,8 @@ const (
 	dragonliChildBlock = 1 << dragonliChildBits
 	// dragonliMinThreshold is the least site_threshold code=dragonli
 	// takes: a site needs rowLength ≥ CDP_THREADS for a child of at least
-	// one CTA. Dragon_li's own CDP_THRESHOLD, 32, is this value.
+	// one CTA. Dragon_li's own CDP_THRESHOLD (rowLength ≥ 32) is this
+	// site_threshold, 31.
 	dragonliMinThreshold = dragonliChildBlock - 1
 )
 
