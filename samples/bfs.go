@@ -17,6 +17,7 @@ func init() {
 			{Name: "block", Default: "256", Doc: "threads per bfs_level CTA, one frontier vertex each"},
 			{Name: "site_threshold", Default: "16", Doc: "a frontier vertex with more neighbours than this is a launch site"},
 			loopParam(levelEdgeCycles, "neighbour loop"),
+			codeParam,
 			variantParam,
 			seedParam,
 		},
@@ -39,6 +40,11 @@ func init() {
 // parallelism: each level's bfs_level expands long neighbour lists by CTA
 // and by warp, Merrill's technique (twc.go), and has no launch sites.
 //
+// code=dragonli writes Dragon_li's structure instead (dragonli.go,
+// bfsdragonli.go): a persistent bfs_level grid walking the frontier in
+// chunks, each site's bfs_expand covering whole 32-thread CTAs of its
+// neighbours; its variant=flat is Dragon_li's Reg kernel.
+//
 // Launch-site times: a bfs_level thread holds one frontier vertex and, in
 // the original kernel, loads its extent, then either launches (degree above
 // site_threshold) or loops over its edges; the warp's launching lanes take
@@ -46,6 +52,10 @@ func init() {
 // levelBaseCycles, one warp-level site (see the package doc).
 func runBFS(p Params, out trace.Sink) error {
 	cfg, err := parseGraphKernel(p, "kron", "citation")
+	if err != nil {
+		return err
+	}
+	dragonli, err := parseDragonli(p, cfg.threshold, cfg.flat)
 	if err != nil {
 		return err
 	}
@@ -57,7 +67,7 @@ func runBFS(p Params, out trace.Sink) error {
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
 	frontiers := bfsFrontiers(g, root)
-	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat}
+	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat, dragonli: dragonli}
 	if err := t.prologue(p, root, frontiers); err != nil {
 		return err
 	}
@@ -77,6 +87,7 @@ type bfsTrace struct {
 	block, threshold int
 	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
 	flat             bool  // variant=flat: bfs_level balances its lists itself (bfsflat.go)
+	dragonli         bool  // code=dragonli: Dragon_li's persistent grid (bfsdragonli.go)
 	lastID           uint64
 }
 
@@ -92,7 +103,7 @@ type bfsSite struct {
 func (t *bfsTrace) prologue(p Params, root int32, frontiers [][]int32) error {
 	kernels, ctas, sites := t.count(frontiers)
 	meta := p.Values()
-	p.omitDefaults(meta, "graph", "loop_cycles", "variant")
+	p.omitDefaults(meta, "graph", "loop_cycles", "variant", "code")
 	meta["vertices"] = strconv.Itoa(t.g.vertices())
 	meta["edges"] = strconv.Itoa(t.g.edges())
 	meta["max_degree"] = strconv.Itoa(t.g.maxDegree())
@@ -115,6 +126,9 @@ func (t *bfsTrace) prologue(p Params, root int32, frontiers [][]int32) error {
 
 // count totals the kernels, CTAs and launch sites the trace will hold.
 func (t *bfsTrace) count(frontiers [][]int32) (kernels, ctas, sites int) {
+	if t.dragonli {
+		return t.dragonliCount(frontiers)
+	}
 	for _, f := range frontiers {
 		kernels++
 		ctas += ceilDiv(len(f), t.block)
@@ -132,6 +146,9 @@ func (t *bfsTrace) count(frontiers [][]int32) (kernels, ctas, sites int) {
 // level writes one BFS level: the bfs_level kernel, one thread per frontier
 // vertex, then its children.
 func (t *bfsTrace) level(frontier []int32) error {
+	if t.dragonli {
+		return t.dragonliLevel(frontier)
+	}
 	if t.flat {
 		return t.flatLevel(frontier)
 	}
@@ -177,33 +194,41 @@ func (t *bfsTrace) levelCTA(kernel uint64, cta int, vertices []int32) (*trace.CT
 }
 
 // expand writes a launch site's bfs_expand child: one thread per edge of the
-// site's vertex. The launch record also carries what inlining would cost, so
-// a policy can choose.
+// site's vertex.
 func (t *bfsTrace) expand(parent uint64, s bfsSite) error {
-	grid := ceilDiv(s.degree, bfsExpandBlock)
-	child := t.kernel("bfs_expand", grid, bfsExpandBlock, expandRegs)
+	at := trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: levelBaseCycles}
+	return t.child(at, s.degree, bfsExpandBlock)
+}
+
+// child writes a bfs_expand launched from at over edges neighbours, one a
+// thread in CTAs of block threads. The launch record also carries what
+// inlining would cost, so a policy can choose.
+func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
+	grid := ceilDiv(edges, block)
+	child := t.kernel("bfs_expand", grid, block, expandRegs)
 	launch := &trace.Launch{
 		Kernel:       child.ID,
-		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: levelBaseCycles},
-		Workload:     int64(s.degree),
-		InlineCycles: inlineCycles(s.degree, t.loop),
+		Parent:       &at,
+		Workload:     int64(edges),
+		InlineCycles: inlineCycles(edges, t.loop),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
 	}
 	for c := 0; c < grid; c++ {
-		if err := t.out.Write(expandCTA(child.ID, c, s.degree)); err != nil {
+		if err := t.out.Write(expandCTA(child.ID, c, block, edges)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// expandCTA costs CTA cta of a bfs_expand child over degree edges.
-func expandCTA(kernel uint64, cta, degree int) *trace.CTA {
-	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, bfsExpandBlock/warpSize)}
+// expandCTA costs CTA cta, of block threads, of a bfs_expand child over
+// degree edges.
+func expandCTA(kernel uint64, cta, block, degree int) *trace.CTA {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(block, warpSize))}
 	for w := range rec.WarpCycles {
-		active := min(max(degree-cta*bfsExpandBlock-w*warpSize, 0), warpSize)
+		active := min(max(degree-cta*block-w*warpSize, 0), warpSize)
 		rec.WarpCycles[w] = expandWarpCycles(active)
 		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
 	}

@@ -39,8 +39,9 @@
 //     loop over them (sa: a thread maps its section's reads one after
 //     another; join's default algo=merge: a persistent CTA's threads take a
 //     right key of each block its loop joins, the CTA's barriers making
-//     each step wait for its slowest warp), a lane's site is at the cycle
-//     the loop reaches that item:
+//     each step wait for its slowest warp; bfs and sssp with code=dragonli:
+//     a persistent grid's thread takes a vertex a chunk, dragonli.go), a
+//     lane's site is at the cycle the loop reaches that item:
 //     the cost of the steps before it, each step waiting for the warp's
 //     slowest lane, as SIMT runs a loop whose trip counts differ across
 //     lanes. A warp's sites are then spread and ordered as its loop
@@ -62,7 +63,9 @@
 //     over distinct cycles would split one call into x calls, each paying
 //     the fixed cost, which the original does not. The grid has a thread
 //     per item, as the generated kernels declare it, so no thread has a
-//     second item whose loop could spread its warp's sites.
+//     second item whose loop could spread its warp's sites. (Within one
+//     chunk of the dragonli code the same holds: a warp's launching lanes
+//     of a chunk share one site.)
 //
 // Each generator's run function says which case it is and which cost
 // constant sets at.

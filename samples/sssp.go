@@ -19,6 +19,7 @@ func init() {
 			{Name: "site_threshold", Default: "16", Doc: "a worklist vertex with more edges than this is a launch site"},
 			{Name: "iters", Default: "1000", Doc: "at most this many relaxation iterations (the search stops earlier when no distance falls)"},
 			loopParam(ssspEdgeCycles, "neighbour loop"),
+			codeParam,
 			ssspVariantParam,
 			seedParam,
 		},
@@ -35,6 +36,7 @@ type ssspConfig struct {
 	seed                               uint64
 	flat                               bool // variant=flat: no sites, each thread loops over its edges
 	twc                                bool // variant=twc (ssspflat.go)
+	dragonli                           bool // code=dragonli (ssspdragonli.go)
 }
 
 // ssspVariantParam is variantParam with a third value. DTBL §5.1 says its
@@ -76,6 +78,12 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 		return c, err
 	}
 	c.flat, c.twc = variant == "flat", variant == "twc"
+	if c.dragonli, err = parseDragonli(p, c.threshold, c.flat); err != nil {
+		return c, err
+	}
+	if c.dragonli && c.twc {
+		return c, p.errorf(ssspVariantParam.Name, variant, "code=dragonli has no twc code: its non-DP code is variant=flat, the Reg kernel")
+	}
 	if c.flat {
 		c.threshold = noSites
 	}
@@ -97,6 +105,11 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 // variant=twc is the load-balanced alternative: sssp_relax relaxes long
 // edge lists by CTA and by warp, as bfs's flat variant does (twc.go).
 //
+// code=dragonli writes Dragon_li's structure instead (dragonli.go,
+// ssspdragonli.go): a persistent sssp_relax grid walking the worklist in
+// chunks, each site's sssp_relax_child covering whole 32-thread CTAs of its
+// edges; its variant=flat is Dragon_li's Reg kernel (and it has no twc).
+//
 // Launch-site times: an sssp_relax thread holds one worklist vertex and
 // launches or relaxes its edges in a loop after the same prologue on every
 // lane, so a warp's launching lanes all reach their launch at
@@ -114,10 +127,10 @@ func runSSSP(p Params, out trace.Sink) error {
 		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
 			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 	}
-	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, twc: cfg.twc}
+	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, twc: cfg.twc, dragonli: cfg.dragonli}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
-		p.omitDefaults(meta, "loop_cycles", "variant")
+		p.omitDefaults(meta, "loop_cycles", "variant", "code")
 		meta["vertices"] = strconv.Itoa(g.vertices())
 		meta["edges"] = strconv.Itoa(g.edges())
 		meta["max_degree"] = strconv.Itoa(g.maxDegree())
@@ -139,6 +152,7 @@ type ssspTrace struct {
 	block, threshold, iters int
 	loop                    int64 // cycles of one iteration of a looping lane (loop_cycles)
 	twc                     bool  // variant=twc: sssp_relax balances its lists itself (ssspflat.go)
+	dragonli                bool  // code=dragonli: Dragon_li's persistent grid (ssspdragonli.go)
 
 	out trace.Sink
 	ids dpKernels
@@ -206,6 +220,9 @@ func (t *ssspTrace) buffers() error {
 // iteration writes one sssp_relax kernel over worklist, whose edges'
 // outcomes are lowered (in worklist order), then its children.
 func (t *ssspTrace) iteration(worklist []int32, lowered []bool) error {
+	if t.dragonli {
+		return t.dragonliIteration(worklist, lowered)
+	}
 	if t.twc {
 		return t.flatIteration(worklist, lowered)
 	}
@@ -257,35 +274,43 @@ func (t *ssspTrace) relaxCTA(kernel uint64, cta int, vertices []int32, lowered [
 }
 
 // child writes a launch site's sssp_relax_child: one thread per edge of the
-// site's vertex. The launch record also carries what relaxing the edges
-// in the parent's loop would cost, so a policy can choose.
+// site's vertex.
 func (t *ssspTrace) child(parent uint64, s ssspSite) error {
-	degree := len(s.lowered)
-	grid := ceilDiv(degree, ssspChildBlock)
-	child := t.ids.declare("sssp_relax_child", dpLine(grid), dpLine(ssspChildBlock), ssspChildRegs)
+	at := trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: ssspBaseCycles}
+	return t.childOver(at, s.lowered, ssspChildBlock)
+}
+
+// childOver writes an sssp_relax_child launched from at over edges with
+// the given outcomes, one a thread in CTAs of block threads. The launch
+// record also carries what relaxing the edges in the parent's loop would
+// cost, so a policy can choose.
+func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error {
+	degree := len(lowered)
+	grid := ceilDiv(degree, block)
+	child := t.ids.declare("sssp_relax_child", dpLine(grid), dpLine(block), ssspChildRegs)
 	launch := &trace.Launch{
 		Kernel:       child.ID,
-		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: ssspBaseCycles},
+		Parent:       &at,
 		Workload:     int64(degree),
-		InlineCycles: ssspLaneCycles(degree, ssspCount(s.lowered), t.loop),
+		InlineCycles: ssspLaneCycles(degree, ssspCount(lowered), t.loop),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
 	}
 	for c := 0; c < grid; c++ {
-		if err := t.out.Write(ssspChildCTA(child.ID, c, s.lowered)); err != nil {
+		if err := t.out.Write(ssspChildCTA(child.ID, c, block, lowered)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ssspChildCTA costs CTA cta of an sssp_relax_child over edges with the
-// given outcomes.
-func ssspChildCTA(kernel uint64, cta int, lowered []bool) *trace.CTA {
-	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ssspChildBlock/warpSize)}
+// ssspChildCTA costs CTA cta, of block threads, of an sssp_relax_child
+// over edges with the given outcomes.
+func ssspChildCTA(kernel uint64, cta, block int, lowered []bool) *trace.CTA {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(block, warpSize))}
 	for w := range rec.WarpCycles {
-		lo := min(cta*ssspChildBlock+w*warpSize, len(lowered))
+		lo := min(cta*block+w*warpSize, len(lowered))
 		edges := lowered[lo:min(lo+warpSize, len(lowered))]
 		rec.WarpCycles[w] = ssspChildWarpCycles(len(edges), ssspCount(edges))
 	}

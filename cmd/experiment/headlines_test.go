@@ -140,7 +140,7 @@ func TestSPAWNHeadlines(t *testing.T) {
 // Every paper-scale input names a benchmark of its base experiment, and
 // the registered experiments are the scaled ones: the paper's inputs
 // replace the base's graph parameters and keep the others (spawn's
-// calibrated loop_cycles).
+// calibrated loop_cycles, and its bfs and sssp's code=dragonli).
 func TestPaperScaleNames(t *testing.T) {
 	for name, c := range map[string]struct {
 		scaled, base *experiment
@@ -159,8 +159,11 @@ func TestPaperScaleNames(t *testing.T) {
 				continue
 			}
 			want := params
-			if name == "spawn-paper" {
-				want = append(slices.Clone(eq2Premise[c.base.benchmarks[i].gen]), params...)
+			if gen := c.base.benchmarks[i].gen; name == "spawn-paper" {
+				want = append(slices.Clone(eq2Premise[gen]), params...)
+				if gen == "bfs" || gen == "sssp" {
+					want = append(dragonliCode(), want...)
+				}
 			}
 			if got := c.scaled.benchmarks[i].params; !slices.Equal(got, want) {
 				t.Errorf("%s %s: params %v, want %v", name, bench, got, want)

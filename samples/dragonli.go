@@ -1,0 +1,219 @@
+package samples
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// The dragonli code of the graph generators (bfs, sssp; code=dragonli):
+// the structure of the code SPAWN's Table I cites for BFS and SSSP
+// ("Breadth-First Search [22, 44]", "Single Source Shortest Path [6, 44]"),
+// [44] being Wang and Yalamanchili, "Characterization and Analysis of
+// Dynamic Parallelism in Unstructured GPU Applications" (IISWC 2014), whose
+// suite is Dragon_li (github.com/gtcasl/dragon_li, by DTBL's first author).
+// SPAWN §III-A's static study varies the same knob, "changing THRESHOLD
+// in the application code" (Dragon_li's CDP_THRESHOLD). Its
+// expand kernels (bfs/bfsCdpDevice.h, sssp/ssspCdpDevice.h) differ from
+// the default code (code=dtbl, one thread per vertex in a grid sized to
+// the frontier) in three ways:
+//
+//  1. A persistent grid: the host launches CTAS×THREADS threads whatever
+//     the frontier's size, and each CTA walks the frontier in grid-stride
+//     chunks of THREADS vertices (util/ctaWorkAssignment.h: CTA c takes
+//     vertices c·THREADS, then (c+CTAS)·THREADS, …), one vertex a thread a
+//     chunk; after its last chunk it takes one more, empty, assignment and
+//     leaves. A thread thus holds several vertices one after another, and
+//     its warp's launch sites are spread over the chunks its loop reaches
+//     (package doc, "Launch-site times", the looping case).
+//  2. `if (rowLength >= CDP_THRESHOLD)` launches a child of
+//     rowLength >> CDP_THREADS_BITS CTAs of CDP_THREADS threads, one
+//     neighbour a thread, and the thread then loops over the rest,
+//     rowLength mod CDP_THREADS neighbours, itself; every other thread
+//     loops over all its neighbours. The non-CDP code (bfsRegDevice.h,
+//     ssspRegDevice.h; variant=flat here) is the same chunk loop with
+//     every thread looping over all its neighbours: no block- or
+//     warp-level expansion.
+//  3. bfs's chunk computes its output offsets with a CTA-wide prefix sum
+//     and __syncthreads() before the launch branch, so its warps start
+//     each chunk's neighbour loop together; sssp's has that code commented
+//     out, so its warps run their chunks independently.
+//
+// The configuration is Dragon_li's K20c-era one, THREADS=256, CTAS=104,
+// CDP_THREADS_BITS=5, CDP_THRESHOLD=32: tests/testSssp.cu's, and
+// tests/testBfs.cu's until its commit 3dc0609 "use configuration for
+// K40c" (Sept 2015) moved bfs to 128/240/7/128. 104 CTAs of 256 threads is
+// one full wave on the K20c (13 SMXs × 8 such CTAs); the block parameter
+// keeps THREADS (default 256). Our site_threshold means "more neighbours
+// than this" (bfs.go, sssp.go), so CDP_THRESHOLD=32 (rowLength ≥ 32) is
+// site_threshold=31; a lower value would launch children of no CTAs, which
+// the code cannot, so code=dragonli refuses it.
+//
+// What is kept from the default code: the graph, the search (bfs's levels,
+// sssp's worklists and which edges lower a distance) and every cost
+// constant (bfscost.go, ssspcost.go, loop_cycles), so the two codes differ
+// only in structure. bfs's prefix sum is not charged: it allocates the
+// output of Dragon_li's expand-contract BFS, whose appends our level BFS
+// pays per edge in levelEdgeCycles; its barrier is kept. A chunk's barrier
+// waits are in each warp's warp_cycles (at no demand, as twc.go's), but a
+// replay that lengthens one
+// warp at a launch site does not delay the others at the next barrier, so
+// a dragonli bfs trace slightly understates what launches cost it.
+const (
+	// dragonliCTAs is Dragon_li's CTAS: the persistent grid.
+	dragonliCTAs = 104
+	// dragonliChildBits is CDP_THREADS_BITS: a child has rowLength >> 5
+	// CTAs of 1<<5 threads.
+	dragonliChildBits  = 5
+	dragonliChildBlock = 1 << dragonliChildBits
+	// dragonliMinThreshold is the least site_threshold code=dragonli
+	// takes: a site needs rowLength ≥ CDP_THREADS for a child of at least
+	// one CTA. Dragon_li's own CDP_THRESHOLD (rowLength ≥ 32) is this
+	// site_threshold, 31.
+	dragonliMinThreshold = dragonliChildBlock - 1
+)
+
+// codeParam chooses the kernel structure of bfs and sssp.
+var codeParam = Param{
+	Name:    "code",
+	Default: "dtbl",
+	Doc: "dtbl: a grid of one thread per vertex, a site's child of 64-thread CTAs covering all its neighbours; " +
+		"dragonli: Dragon_li's code (SPAWN's [44]): a persistent 104-CTA grid walking the vertices in chunks, " +
+		"a site (site_threshold ≥ 31; Dragon_li's CDP_THRESHOLD 32 is 31) launching degree>>5 CTAs of 32 threads " +
+		"and looping over the remainder; its variant=flat is Dragon_li's Reg kernel, each thread looping over all its neighbours",
+}
+
+// parseDragonli reads code and, for dragonli's DP variant (flat has no
+// sites), checks the site threshold against what its children can cover.
+func parseDragonli(p Params, threshold int, flat bool) (bool, error) {
+	code, err := p.Choice(codeParam.Name, "dtbl", "dragonli")
+	if err != nil || code != "dragonli" {
+		return false, err
+	}
+	if !flat && threshold < dragonliMinThreshold {
+		return false, p.errorf("site_threshold", strconv.Itoa(threshold),
+			"code=dragonli launches degree>>%d CTAs, so a site needs at least %d neighbours: want site_threshold ≥ %d (Dragon_li's CDP_THRESHOLD 32 is %d)",
+			dragonliChildBits, dragonliChildBlock, dragonliMinThreshold, dragonliMinThreshold)
+	}
+	return true, nil
+}
+
+// dragonliSplit is a site's split of its degree neighbours: the child's
+// share, whole CTAs of dragonliChildBlock, and the rest the thread loops
+// over.
+func dragonliSplit(degree int) (child, rest int) {
+	child = degree >> dragonliChildBits << dragonliChildBits
+	return child, degree - child
+}
+
+// dlLane is one thread's part of a chunk: whether it launches, and what
+// its own loop costs (over the remainder, for a launching thread).
+type dlLane struct {
+	site bool
+	loop int64
+}
+
+// dlSite is a launching thread of the persistent grid: the index of its
+// item (into the frontier or worklist), its place, and the cycle of its
+// warp's own run at which it reaches the launch.
+type dlSite struct {
+	item, cta, warp, lane int
+	at                    int64
+}
+
+// dlKernel is one persistent parent kernel over n items.
+type dlKernel struct {
+	n, block int
+	base     int64 // a warp's chunk prologue before the launch branch, when it holds an item
+	barrier  bool  // the chunk's __syncthreads before the launch branch (bfs)
+	lane     func(item int) dlLane
+	mix      warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
+}
+
+// dlWarps is a persistent CTA's warps as its chunks advance them: each
+// one's time so far and how much of it was spent waiting at barriers.
+type dlWarps struct {
+	t, wait []int64
+}
+
+// cta costs CTA c of the persistent grid and finds its sites, in the
+// order its chunks reach them (then warp, then lane). Each warp's time is
+// its chunks' in turn: the prologue (idleWarpCycles for a warp holding no
+// item of the chunk), then, with the barrier, a wait for the CTA's
+// slowest prologue, then its longest lane's loop; the launching lanes of a
+// warp take the launch branch together, one warp-level site at the end of
+// the prologue (or barrier). The final empty assignment costs every warp
+// idleWarpCycles, as does a CTA whose first chunk is already past the end.
+func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
+	n := ceilDiv(k.block, warpSize)
+	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n)}
+	var sites []dlSite
+	for lo := c * k.block; lo < k.n; lo += dragonliCTAs * k.block {
+		sites = k.chunk(ws, c, lo, min(lo+k.block, k.n), sites)
+	}
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(c), WarpCycles: ws.t}
+	var own int64
+	for w := range ws.t {
+		ws.t[w] += idleWarpCycles
+		own += ws.t[w] - ws.wait[w]
+	}
+	rec.Cycles = dpWarpMax(ws.t)
+	rec.Insts = uint64(math.Round(float64(own) * k.mix.ipc))
+	rec.DRAMBytes = uint64(math.Round(float64(own) * k.mix.bpc))
+	return rec, sites
+}
+
+// chunk advances the warps over items [lo, hi), the CTA's chunk, and
+// appends its sites.
+func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
+	t := ws.t
+	loops := make([]int64, len(t))
+	var found []dlSite
+	for w := range t {
+		first := lo + w*warpSize
+		if first >= hi {
+			t[w] += idleWarpCycles
+			continue
+		}
+		t[w] += k.base
+		for i := first; i < min(first+warpSize, hi); i++ {
+			l := k.lane(i)
+			loops[w] = max(loops[w], l.loop)
+			if l.site {
+				found = append(found, dlSite{item: i, cta: c, warp: w, lane: i - first})
+			}
+		}
+	}
+	if k.barrier {
+		release := dpWarpMax(t)
+		for w := range t {
+			ws.wait[w] += release - t[w]
+			t[w] = release
+		}
+	}
+	for i := range found {
+		found[i].at = t[found[i].warp]
+	}
+	for w := range t {
+		t[w] += loops[w]
+	}
+	return append(sites, found...)
+}
+
+// dlParent writes a persistent parent kernel's declaration, host launch
+// and CTAs, and returns its sites in CTA order.
+func dlParent(out trace.Sink, decl *trace.Kernel, k dlKernel) ([]dlSite, error) {
+	if err := writeAll(out, decl, &trace.Launch{Kernel: decl.ID}); err != nil {
+		return nil, err
+	}
+	var sites []dlSite
+	for c := range dragonliCTAs {
+		rec, s := k.cta(decl.ID, c)
+		if err := out.Write(rec); err != nil {
+			return nil, err
+		}
+		sites = append(sites, s...)
+	}
+	return sites, nil
+}

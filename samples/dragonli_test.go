@@ -1,0 +1,371 @@
+package samples
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// defaultCodeTraces are bfs and sssp configurations (the spawn experiments'
+// among them) and the SHA-256 of the trace each gave at commit 0411b47,
+// before the code parameter existed.
+var defaultCodeTraces = []struct {
+	gen  string
+	kv   []string
+	hash string
+}{
+	{"bfs", nil,
+		"63131e33b0a820d84bd6b41b1ba1e47ab93c48cde77836fb8d51cbc375fada0c"},
+	{"bfs", []string{"scale=10", "site_threshold=8", "seed=2"},
+		"6d840fb50722065336365e904d9e3336c128351a3cbfb421b2d98e0b9112d579"},
+	{"bfs", []string{"graph=citation", "scale=10", "edgefactor=4", "loop_cycles=224", "variant=flat"},
+		"68e57a0b00680f849725659bac05ba665c37ade0b774ba5035bbb5c807c11549"},
+	{"sssp", []string{"graph=citation", "scale=9", "edgefactor=4", "loop_cycles=234"},
+		"977a467dd3ae9628f168881ef433cf258fb759b9c4ebb5a70fd888a187ff2931"},
+	{"sssp", []string{"scale=9", "variant=flat"},
+		"673c2abcddd9cf715489986763fd5eedd82ebaf38d184151edaf4f93e9e9de36"},
+	{"sssp", []string{"scale=9", "variant=twc"},
+		"653700a76825bf3e5e991acce1055e44c17e156c53cf3fc6b15763824c6d8570"},
+}
+
+// TestDefaultCodeUnchanged checks that the default code, dtbl, writes byte
+// for byte what bfs and sssp wrote before code=dragonli was added, with
+// and without code=dtbl given.
+func TestDefaultCodeUnchanged(t *testing.T) {
+	for _, c := range defaultCodeTraces {
+		if got := traceHash(t, c.gen, c.kv...); got != c.hash {
+			t.Errorf("%s %v: hash %s, want %s", c.gen, c.kv, got, c.hash)
+		}
+		if got := traceHash(t, c.gen, append(c.kv, "code=dtbl")...); got != c.hash {
+			t.Errorf("%s %v code=dtbl: hash %s, want %s", c.gen, c.kv, got, c.hash)
+		}
+	}
+}
+
+// dlHandGraph has vertices of degrees 0, 70, 31, 32 and 5, and dlHandItems
+// is a frontier (or worklist) over them of 104·64+33 items, so that with
+// block=64 CTA 0 walks two chunks, [0,64) and [6656,6689), and every
+// other CTA one: mostly vertex 0, with
+//
+//	CTA 0 chunk 0: item 0 = v1 (warp 0 lane 0), 1 = v4, 40 = v2 (warp 1 lane 8)
+//	CTA 0 chunk 1: item 6656 = v3 (warp 0 lane 0), 6688 = v1 (warp 1 lane 0)
+//	CTA 1 chunk 0: item 97 = v3 (warp 1 lane 1)
+//
+// At site_threshold 31 (Dragon_li's CDP_THRESHOLD 32) v1 launches 70>>5 = 2
+// CTAs over its first 64 edges and loops over 6; v3 launches 1 CTA and
+// loops over none; v2, with 31, loops over all.
+func dlHandGraph() (*csr, []int32) {
+	degrees := []int{0, 70, 31, 32, 5}
+	g := &csr{offsets: make([]int32, len(degrees)+1)}
+	for v, d := range degrees {
+		g.offsets[v+1] = g.offsets[v] + int32(d)
+	}
+	g.cols = make([]int32, g.offsets[len(degrees)])
+	items := make([]int32, dragonliCTAs*64+33)
+	items[0], items[1], items[40] = 1, 4, 2
+	items[6656], items[6688] = 3, 1
+	items[97] = 3
+	return g, items
+}
+
+// dlLaunch is what a test checks of a device launch: the parent's place,
+// the workload, inline cost, and the child's grid, block and CTA cycles.
+type dlLaunch struct {
+	cta         uint64
+	warp, lane  int
+	at          int64
+	workload    int64
+	inline      int64
+	grid, block uint32
+	ctaCycles   []int64
+}
+
+// dlSplit returns a one-level trace's parent CTAs and its launches with
+// their children's CTA cycles, in record order.
+func dlSplit(t *testing.T, recs []trace.Record) (parent []*trace.CTA, launches []dlLaunch) {
+	t.Helper()
+	kernels := map[uint64]*trace.Kernel{}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			kernels[r.ID] = r
+		case *trace.Launch:
+			if r.Host() {
+				continue
+			}
+			k := kernels[r.Kernel]
+			launches = append(launches, dlLaunch{r.Parent.CTA, r.Parent.Warp, r.Parent.Lane, r.Parent.At,
+				r.Workload, r.InlineCycles, k.Grid[0], k.Block[0], nil})
+		case *trace.CTA:
+			if r.Kernel == 1 {
+				parent = append(parent, r)
+			} else {
+				l := &launches[len(launches)-1]
+				l.ctaCycles = append(l.ctaCycles, r.Cycles)
+			}
+		}
+	}
+	return parent, launches
+}
+
+// checkDLParent checks the persistent grid's CTAs: CTA 0's and CTA 1's
+// warps as computed by hand, every other CTA one chunk of vertex 0.
+func checkDLParent(t *testing.T, parent []*trace.CTA, cta0, cta1, rest []int64) {
+	t.Helper()
+	if len(parent) != dragonliCTAs {
+		t.Fatalf("%d parent CTAs, want %d", len(parent), dragonliCTAs)
+	}
+	for c, rec := range parent {
+		want := rest
+		switch c {
+		case 0:
+			want = cta0
+		case 1:
+			want = cta1
+		}
+		if !reflect.DeepEqual(rec.WarpCycles, want) || rec.Cycles != dpWarpMax(want) {
+			t.Errorf("parent CTA %d: warps %v cycles %d, want %v", c, rec.WarpCycles, rec.Cycles, want)
+		}
+	}
+}
+
+// checkDLDemand checks a parent CTA's demand: mix m over own cycles.
+func checkDLDemand(t *testing.T, rec *trace.CTA, m warpMix, own int64) {
+	t.Helper()
+	insts, bytes := uint64(math.Round(float64(own)*m.ipc)), uint64(math.Round(float64(own)*m.bpc))
+	if rec.Insts != insts || rec.DRAMBytes != bytes || insts == 0 {
+		t.Errorf("CTA %d demand %d insts %d bytes, want %d, %d (%d cycles)", rec.CTA, rec.Insts, rec.DRAMBytes, insts, bytes, own)
+	}
+}
+
+// TestDragonliBFSHand checks one level of code=dragonli bfs on
+// dlHandGraph (block 64, loop 40, threshold 31). Base 200, idle 20, the
+// warps meeting at each chunk's barrier:
+//
+//	CTA 0 chunk 0: both warps 200, release 200; v1 launches at 200;
+//	  warp 0 loops max(6, 5)·40 = 240 → 440, warp 1 v2's 31·40 = 1240 → 1440
+//	CTA 0 chunk 1: 440+200, 1440+200 → release 1640; v3 (w0) and v1 (w1)
+//	  launch at 1640; warp 0 loops 0, warp 1 6·40 = 240 → 1640, 1880;
+//	  the empty assignment +20: [1660, 1900]
+//	CTA 1: release 200, v3 (w1 l1) launches at 200, no loops: [220, 220]
+//	CTAs 2-103: [220, 220]
+//
+// Children: v1 2 CTAs of 32 over 64 edges (inline 64·40 = 2560), v3 1 CTA
+// over 32 (1280), each CTA one full warp, expandWarpCycles(32) = 224.
+// 4 sites, 5 kernels, 104+2+1+2+1 = 110 CTAs. CTA 0's warp 0 waited
+// 1640-640 = 1000 cycles at chunk 1's barrier, so its demand is
+// bfs_level's mix over 1660+1900-1000 = 2560 cycles.
+func TestDragonliBFSHand(t *testing.T) {
+	g, frontier := dlHandGraph()
+	var sink sliceSink
+	tr := &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: levelEdgeCycles, dragonli: true}
+	if err := tr.level(frontier); err != nil {
+		t.Fatal(err)
+	}
+	parent, launches := dlSplit(t, sink.recs)
+	checkDLParent(t, parent, []int64{1660, 1900}, []int64{220, 220}, []int64{220, 220})
+	checkDLDemand(t, parent[0], bfsMixes["bfs_level"], 2560)
+	full := expandWarpCycles(32)
+	want := []dlLaunch{
+		{0, 0, 0, 200, 64, 2560, 2, 32, []int64{full, full}},
+		{0, 0, 0, 1640, 32, 1280, 1, 32, []int64{full}},
+		{0, 1, 0, 1640, 64, 2560, 2, 32, []int64{full, full}},
+		{1, 1, 1, 200, 32, 1280, 1, 32, []int64{full}},
+	}
+	if !reflect.DeepEqual(launches, want) {
+		t.Errorf("launches\n%v, want\n%v", launches, want)
+	}
+	if k, c, s := tr.count([][]int32{frontier}); k != 5 || c != 110 || s != 4 {
+		t.Errorf("count: %d kernels, %d CTAs, %d sites; want 5, 110, 4", k, c, s)
+	}
+}
+
+// TestDragonliBFSFlatHand checks the Reg kernel (variant=flat) on the same
+// level: every thread loops over all its neighbours, no sites.
+//
+//	CTA 0 chunk 0: release 200; warp 0 v1's 70·40 = 2800 → 3000, warp 1 1240 → 1440
+//	CTA 0 chunk 1: 3200, 1640 → release 3200; warp 0 v3's 32·40 = 1280 → 4480,
+//	  warp 1 v1's 2800 → 6000; +20: [4500, 6020]
+//	CTA 1: release 200, warp 1 v3's 1280 → [220, 1500]
+func TestDragonliBFSFlatHand(t *testing.T) {
+	g, frontier := dlHandGraph()
+	var sink sliceSink
+	tr := &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: levelEdgeCycles, flat: true, dragonli: true}
+	if err := tr.level(frontier); err != nil {
+		t.Fatal(err)
+	}
+	parent, launches := dlSplit(t, sink.recs)
+	checkDLParent(t, parent, []int64{4500, 6020}, []int64{220, 1500}, []int64{220, 220})
+	if len(launches) != 0 {
+		t.Errorf("flat: %d launches, want none", len(launches))
+	}
+}
+
+// TestDragonliSSSPHand checks one iteration of code=dragonli sssp on
+// dlHandGraph (block 64, loop 50, threshold 31, a lowering edge +150),
+// its warps running their chunks without a barrier. The first v1 (item 0)
+// lowers its edges 0 (the child's) and 65 (its loop's); nothing else
+// lowers. Base 200, idle 20:
+//
+//	CTA 0 warp 0: 200, v1 launches at 200; loops max(6·50+150, 5·50) = 450
+//	  → 650; chunk 1: 850, v3 launches at 850, no loop; +20: 870
+//	CTA 0 warp 1: 200 + v2's 31·50 = 1750; chunk 1: 1950, v1 launches at
+//	  1950, loops 6·50 = 300 → 2250; +20: 2270
+//	CTA 1: warp 1's v3 launches at 200: [220, 220]
+//
+// Children (32-thread CTAs over the first 64 or 32 edges):
+// ssspChildWarpCycles(32, 1) = 120+50+64+150+2 = 386 for the first v1's
+// lowering CTA, 234 for the others; inline ssspLaneCycles: 64·50+150 =
+// 3350, 32·50 = 1600, 64·50 = 3200.
+func TestDragonliSSSPHand(t *testing.T) {
+	g, worklist := dlHandGraph()
+	lowered := make([]bool, 0, 4096)
+	for _, v := range worklist {
+		lowered = append(lowered, make([]bool, g.degree(v))...)
+	}
+	lowered[0], lowered[65] = true, true // item 0 is v1: its edges come first
+	var sink sliceSink
+	tr := &ssspTrace{out: &sink, g: g, block: 64, threshold: 31, loop: ssspEdgeCycles, dragonli: true}
+	if err := tr.iteration(worklist, lowered); err != nil {
+		t.Fatal(err)
+	}
+	parent, launches := dlSplit(t, sink.recs)
+	checkDLParent(t, parent, []int64{870, 2270}, []int64{220, 220}, []int64{220, 220})
+	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 870+2270) // no barrier, no waits
+	want := []dlLaunch{
+		{0, 0, 0, 200, 64, 3350, 2, 32, []int64{386, 234}},
+		{0, 0, 0, 850, 32, 1600, 1, 32, []int64{234}},
+		{0, 1, 0, 1950, 64, 3200, 2, 32, []int64{234, 234}},
+		{1, 1, 1, 200, 32, 1600, 1, 32, []int64{234}},
+	}
+	if !reflect.DeepEqual(launches, want) {
+		t.Errorf("launches\n%v, want\n%v", launches, want)
+	}
+}
+
+// TestDragonliTraces checks whole dragonli traces of both generators, dp
+// and flat: valid order, the header's totals equal to the records, the
+// persistent grid in every host kernel, children of 32-thread CTAs
+// covering whole warps, sites above the threshold only, spread over their
+// warps' loops in order; and two runs byte-identical.
+func TestDragonliTraces(t *testing.T) {
+	for _, kv := range [][]string{
+		{"bfs", "scale=12", "site_threshold=31", "code=dragonli"},
+		{"bfs", "graph=citation", "edgefactor=4", "scale=12", "site_threshold=31", "code=dragonli", "variant=flat"},
+		{"sssp", "scale=11", "site_threshold=31", "code=dragonli"},
+		{"sssp", "graph=citation", "edgefactor=4", "scale=11", "site_threshold=63", "code=dragonli", "variant=flat"},
+	} {
+		recs := generate(t, kv[0], kv[1:]...)
+		if err := checkOrder(recs); err != nil {
+			t.Errorf("%v: %v", kv, err)
+		}
+		if traceHash(t, kv[0], kv[1:]...) != traceHash(t, kv[0], kv[1:]...) {
+			t.Errorf("%v: two runs differ", kv)
+		}
+		checkDLTotals(t, kv, recs)
+	}
+}
+
+// checkDLTotals checks one dragonli trace's shape against its header.
+func checkDLTotals(t *testing.T, kv []string, recs []trace.Record) {
+	t.Helper()
+	h := recs[0].(*trace.Header)
+	n, host, device := countKinds(recs)
+	if strconv.Itoa(n[trace.KindKernel]) != h.Meta["kernels"] || strconv.Itoa(n[trace.KindCTA]) != h.Meta["ctas"] ||
+		strconv.Itoa(device) != h.Meta["sites"] || h.Meta["code"] != "dragonli" {
+		t.Errorf("%v: %d kernels, %d CTAs, %d sites; meta %v", kv, n[trace.KindKernel], n[trace.KindCTA], device, h.Meta)
+	}
+	threshold, _ := strconv.Atoi(h.Meta["site_threshold"])
+	flat := h.Meta["variant"] == "flat"
+	if flat != (device == 0) {
+		t.Errorf("%v: %d sites", kv, device)
+	}
+	lastAt := map[warpKey]int64{}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			parent := r.Name == "bfs_level" || r.Name == "sssp_relax"
+			if parent && r.Grid[0] != dragonliCTAs || !parent && r.Block[0] != dragonliChildBlock {
+				t.Errorf("%v: kernel %+v", kv, r)
+			}
+		case *trace.Launch:
+			if r.Host() {
+				continue
+			}
+			k := warpKey{r.Parent.Kernel, r.Parent.CTA, r.Parent.Warp}
+			// A site has degree > threshold and its child all but degree mod 32.
+			if r.Workload < int64(threshold-dragonliMinThreshold+1) || r.Workload%dragonliChildBlock != 0 || r.Parent.At < lastAt[k] {
+				t.Errorf("%v: site %+v at %+v (warp's last %d)", kv, r, r.Parent, lastAt[k])
+			}
+			lastAt[k] = r.Parent.At
+		}
+	}
+	if host == 0 {
+		t.Errorf("%v: no host kernels", kv)
+	}
+}
+
+// TestDragonliBadParams checks what code=dragonli refuses: a threshold its
+// children cannot cover (unless flat, which has no sites), sssp's twc, and
+// an unknown code.
+func TestDragonliBadParams(t *testing.T) {
+	for _, c := range []struct {
+		gen string
+		kv  []string
+		ok  bool
+	}{
+		{"bfs", []string{"code=dragonli"}, false},
+		{"bfs", []string{"code=dragonli", "site_threshold=30"}, false},
+		{"bfs", []string{"code=dragonli", "site_threshold=31", "scale=8"}, true},
+		{"bfs", []string{"code=dragonli", "variant=flat", "scale=8"}, true},
+		{"bfs", []string{"code=cuda"}, false},
+		{"sssp", []string{"code=dragonli", "site_threshold=16"}, false},
+		{"sssp", []string{"code=dragonli", "site_threshold=31", "variant=twc"}, false},
+		{"sssp", []string{"code=dragonli", "variant=flat", "scale=8"}, true},
+	} {
+		g, _ := Lookup(c.gen)
+		p, err := g.ParseParams(c.kv)
+		if err == nil {
+			err = g.Run(p, &sliceSink{})
+		}
+		if _, isParam := err.(*ParamError); (err == nil) != c.ok || (err != nil && !isParam) {
+			t.Errorf("%s %v: err %v, want ok %v or a ParamError", c.gen, c.kv, err, c.ok)
+		}
+	}
+}
+
+// TestDragonliSitesFollowChunks checks, on traces whose frontiers outgrow
+// the persistent grid (block 8: 832 vertices a stride), that a warp's sites
+// follow its chunk loop (package doc, "Launch-site times"): nondecreasing
+// in record order, a lane's strictly later, some warp's over several
+// cycles. (The barrier's effect on site times is in TestDragonliBFSHand.)
+func TestDragonliSitesFollowChunks(t *testing.T) {
+	for _, kv := range [][]string{
+		{"bfs", "scale=12", "block=8", "site_threshold=31", "code=dragonli"},
+		{"sssp", "scale=11", "block=8", "site_threshold=31", "code=dragonli"},
+	} {
+		ats := map[warpKey][]int64{}
+		lanes := map[warpKey]map[int][]int64{}
+		var order []warpKey
+		for _, r := range generate(t, kv[0], kv[1:]...) {
+			l, ok := r.(*trace.Launch)
+			if !ok || l.Host() {
+				continue
+			}
+			k := warpKey{l.Parent.Kernel, l.Parent.CTA, l.Parent.Warp}
+			if ats[k] == nil {
+				order = append(order, k)
+				lanes[k] = map[int][]int64{}
+			}
+			ats[k] = append(ats[k], l.Parent.At)
+			lanes[k][l.Parent.Lane] = append(lanes[k][l.Parent.Lane], l.Parent.At)
+		}
+		if len(order) == 0 {
+			t.Fatalf("%v: no launch sites", kv)
+		}
+		checkSpread(t, order, ats, lanes)
+	}
+}
