@@ -282,20 +282,9 @@ func (t *amrTrace) kernel(grid [3]uint32) *trace.Kernel {
 // body writes kernel k's CTAs, whose threads own the cells cellAt gives
 // (ok false for a thread past the mesh's edge), then its children.
 func (t *amrTrace) body(k *trace.Kernel, cellAt func(cta, thread int) (amrCell, bool)) error {
-	var sites []amrSite
-	for c := 0; c < int(k.CTAs()); c++ {
-		cta, s := t.refineCTA(k.ID, c, cellAt)
-		if err := t.out.Write(cta); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.child(k.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, int(k.CTAs()),
+		func(c int) (*trace.CTA, []amrSite) { return t.refineCTA(k.ID, c, cellAt) },
+		func(s amrSite) error { return t.child(k.ID, s) })
 }
 
 // refineCTA costs one amr_refine CTA and finds its launch sites: refining

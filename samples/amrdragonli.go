@@ -392,18 +392,11 @@ func (t *amrDLTrace) cdp() error {
 	if err != nil {
 		return err
 	}
-	var sites []amrDLSite
-	for b := 0; b < t.cfg.ctas; b++ {
-		rec, s := t.persistentCTA(k.ID, b, 0)
-		if err := t.out.Write(rec); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.child(k.ID, s); err != nil {
-			return err
-		}
+	err = writeFamily(t.out, t.cfg.ctas,
+		func(b int) (*trace.CTA, []amrDLSite) { return t.persistentCTA(k.ID, b, 0) },
+		func(s amrDLSite) error { return t.child(k.ID, s) })
+	if err != nil {
+		return err
 	}
 	return t.copyCounter()
 }

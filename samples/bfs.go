@@ -156,20 +156,11 @@ func (t *bfsTrace) level(frontier []int32) error {
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err
 	}
-	var sites []bfsSite
-	for c := 0; c*t.block < len(frontier); c++ {
-		cta, s := t.levelCTA(parent.ID, c, frontier[c*t.block:min((c+1)*t.block, len(frontier))])
-		if err := t.out.Write(cta); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.expand(parent.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, ceilDiv(len(frontier), t.block),
+		func(c int) (*trace.CTA, []bfsSite) {
+			return t.levelCTA(parent.ID, c, frontier[c*t.block:min((c+1)*t.block, len(frontier))])
+		},
+		func(s bfsSite) error { return t.expand(parent.ID, s) })
 }
 
 // levelCTA costs one bfs_level CTA whose threads hold vertices (fewer than

@@ -207,13 +207,5 @@ func dlParent(out trace.Sink, decl *trace.Kernel, k dlKernel) ([]dlSite, error) 
 	if err := writeAll(out, decl, &trace.Launch{Kernel: decl.ID}); err != nil {
 		return nil, err
 	}
-	var sites []dlSite
-	for c := range dragonliCTAs {
-		rec, s := k.cta(decl.ID, c)
-		if err := out.Write(rec); err != nil {
-			return nil, err
-		}
-		sites = append(sites, s...)
-	}
-	return sites, nil
+	return writeCTAs(out, dragonliCTAs, func(c int) (*trace.CTA, []dlSite) { return k.cta(decl.ID, c) })
 }

@@ -135,21 +135,12 @@ func (t *gcTrace) round(c *gcColoring, worklist []int32) error {
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err
 	}
-	var sites []gcSite
-	for lo := 0; lo < len(worklist); lo += t.block {
-		hi := min(lo+t.block, len(worklist))
-		cta, s := t.colorCTA(c, parent.ID, lo/t.block, worklist[lo:hi], c.scanned[lo:hi])
-		if err := t.out.Write(cta); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.child(parent.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, ceilDiv(len(worklist), t.block),
+		func(b int) (*trace.CTA, []gcSite) {
+			lo, hi := b*t.block, min((b+1)*t.block, len(worklist))
+			return t.colorCTA(c, parent.ID, b, worklist[lo:hi], c.scanned[lo:hi])
+		},
+		func(s gcSite) error { return t.child(parent.ID, s) })
 }
 
 // colorCTA costs one gc_color CTA whose threads hold vertices, which

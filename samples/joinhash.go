@@ -165,20 +165,11 @@ func (t *joinTrace) probe() error {
 	if err != nil {
 		return err
 	}
-	var sites []joinSite
-	for c := 0; c < int(k.CTAs()); c++ {
-		rec, s := t.probeCTA(k.ID, c, t.s[c*t.block:min((c+1)*t.block, len(t.s))])
-		if err := t.out.Write(rec); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.child(k.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, int(k.CTAs()),
+		func(c int) (*trace.CTA, []joinSite) {
+			return t.probeCTA(k.ID, c, t.s[c*t.block:min((c+1)*t.block, len(t.s))])
+		},
+		func(s joinSite) error { return t.child(k.ID, s) })
 }
 
 // probeCTA costs one join_probe CTA whose threads hold keys and finds its

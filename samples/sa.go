@@ -195,20 +195,9 @@ func (t *saTrace) mapping() error {
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err
 	}
-	var sites []saSite
-	for c := 0; c < int(parent.CTAs()); c++ {
-		cta, s := t.sectionCTA(parent.ID, c)
-		if err := t.out.Write(cta); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.verify(s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, int(parent.CTAs()),
+		func(c int) (*trace.CTA, []saSite) { return t.sectionCTA(parent.ID, c) },
+		t.verify)
 }
 
 // sectionCTA costs one sa_section CTA and finds its launch sites.

@@ -193,20 +193,11 @@ func (t *spmmTrace) multiply() error {
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err
 	}
-	var sites []spmmSite
-	for c := 0; c*block < t.cfg.rows; c++ {
-		cta, s := t.rowCTA(parent.ID, c, t.rows[c*block:min((c+1)*block, t.cfg.rows)])
-		if err := t.out.Write(cta); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.col(parent.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, ceilDiv(t.cfg.rows, block),
+		func(c int) (*trace.CTA, []spmmSite) {
+			return t.rowCTA(parent.ID, c, t.rows[c*block:min((c+1)*block, t.cfg.rows)])
+		},
+		func(s spmmSite) error { return t.col(parent.ID, s) })
 }
 
 // rowCTA costs one spmm_row CTA whose threads hold rows of the given

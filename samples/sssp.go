@@ -230,22 +230,12 @@ func (t *ssspTrace) iteration(worklist []int32, lowered []bool) error {
 	if err := writeAll(t.out, parent, &trace.Launch{Kernel: parent.ID}); err != nil {
 		return err
 	}
-	var sites []ssspSite
-	for c := 0; c*t.block < len(worklist); c++ {
-		var cta *trace.CTA
-		var s []ssspSite
-		cta, s, lowered = t.relaxCTA(parent.ID, c, worklist[c*t.block:min((c+1)*t.block, len(worklist))], lowered)
-		if err := t.out.Write(cta); err != nil {
-			return err
-		}
-		sites = append(sites, s...)
-	}
-	for _, s := range sites {
-		if err := t.child(parent.ID, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFamily(t.out, ceilDiv(len(worklist), t.block),
+		func(c int) (cta *trace.CTA, s []ssspSite) {
+			cta, s, lowered = t.relaxCTA(parent.ID, c, worklist[c*t.block:min((c+1)*t.block, len(worklist))], lowered)
+			return cta, s
+		},
+		func(s ssspSite) error { return t.child(parent.ID, s) })
 }
 
 // relaxCTA costs one sssp_relax CTA whose threads hold vertices, given the
