@@ -347,22 +347,7 @@ func TestDragonliSitesFollowChunks(t *testing.T) {
 		{"bfs", "scale=12", "block=8", "site_threshold=31", "code=dragonli"},
 		{"sssp", "scale=11", "block=8", "site_threshold=31", "code=dragonli"},
 	} {
-		ats := map[warpKey][]int64{}
-		lanes := map[warpKey]map[int][]int64{}
-		var order []warpKey
-		for _, r := range generate(t, kv[0], kv[1:]...) {
-			l, ok := r.(*trace.Launch)
-			if !ok || l.Host() {
-				continue
-			}
-			k := warpKey{l.Parent.Kernel, l.Parent.CTA, l.Parent.Warp}
-			if ats[k] == nil {
-				order = append(order, k)
-				lanes[k] = map[int][]int64{}
-			}
-			ats[k] = append(ats[k], l.Parent.At)
-			lanes[k][l.Parent.Lane] = append(lanes[k][l.Parent.Lane], l.Parent.At)
-		}
+		order, ats, lanes := warpSites(generate(t, kv[0], kv[1:]...))
 		if len(order) == 0 {
 			t.Fatalf("%v: no launch sites", kv)
 		}

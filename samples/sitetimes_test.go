@@ -45,6 +45,27 @@ type warpKey struct {
 	warp        int
 }
 
+// warpSites gathers a trace's device launch sites by parent warp: the
+// warps in the order their first site appears, each warp's site cycles in
+// record order, and each lane's.
+func warpSites(recs []trace.Record) (order []warpKey, ats map[warpKey][]int64, lanes map[warpKey]map[int][]int64) {
+	ats, lanes = map[warpKey][]int64{}, map[warpKey]map[int][]int64{}
+	for _, r := range recs {
+		l, ok := r.(*trace.Launch)
+		if !ok || l.Host() {
+			continue
+		}
+		k := warpKey{l.Parent.Kernel, l.Parent.CTA, l.Parent.Warp}
+		if ats[k] == nil {
+			order = append(order, k)
+			lanes[k] = map[int][]int64{}
+		}
+		ats[k] = append(ats[k], l.Parent.At)
+		lanes[k][l.Parent.Lane] = append(lanes[k][l.Parent.Lane], l.Parent.At)
+	}
+	return order, ats, lanes
+}
+
 // TestDPSiteTimes checks each DP generator's launch-site times on a small
 // trace against the rule its doc comment states (package doc, "Launch-site
 // times"): one item per thread puts all of a warp's sites at one cycle, the
@@ -70,22 +91,7 @@ func TestDPSiteTimes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ats := map[warpKey][]int64{}
-			lanes := map[warpKey]map[int][]int64{}
-			var order []warpKey
-			for _, r := range generate(t, strings.TrimSuffix(tc.name, "-merge"), tc.kv...) {
-				l, ok := r.(*trace.Launch)
-				if !ok || l.Host() {
-					continue
-				}
-				k := warpKey{l.Parent.Kernel, l.Parent.CTA, l.Parent.Warp}
-				if ats[k] == nil {
-					order = append(order, k)
-					lanes[k] = map[int][]int64{}
-				}
-				ats[k] = append(ats[k], l.Parent.At)
-				lanes[k][l.Parent.Lane] = append(lanes[k][l.Parent.Lane], l.Parent.At)
-			}
+			order, ats, lanes := warpSites(generate(t, strings.TrimSuffix(tc.name, "-merge"), tc.kv...))
 			if len(order) == 0 {
 				t.Fatal("no launch sites")
 			}
