@@ -55,7 +55,7 @@ func TestFloorFindings(t *testing.T) {
 // and the two policies' floors are the same (their blind prefixes are).
 func TestSpawnBlindFloorsHold(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays spawn and spawn-paper under cdp and spawn")
+		t.Skip("replays spawn and spawn-paper under cdp and spawn, about four minutes")
 	}
 	for _, e := range []*experiment{spawnExperiment, spawnPaperExperiment} {
 		x := *e
