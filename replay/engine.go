@@ -178,6 +178,7 @@ type engine struct {
 	stats Stats
 	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
 	childEnded bool
+	blind      blindFloor // the blind launches per SM (Stats.BlindFloorCycles)
 	busy       busySpan
 	occ        occupancy
 
@@ -215,6 +216,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
+	e.blind = newBlindFloor(len(e.sms))
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {

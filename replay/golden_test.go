@@ -237,7 +237,7 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 			}
 			out = append(out, line)
 		case "blind":
-			out = append(out, fmt.Sprintf("blind sites=%d of %d", st.BlindSites, st.LaunchSites))
+			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, st.BlindFloorCycles))
 		case "kernels":
 			ks := append([]results.Kernel(nil), r.kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })

@@ -133,6 +133,9 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
 		return siteCost{}, false
 	}
+	if !e.childEnded && cost.runtime > 0 {
+		e.blind.add(c.sm, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
+	}
 	held := cost.launched > 0 && !e.launch.admit(cost.launched)
 	if !held {
 		cost.launch = se.launchEnd(c, cost)

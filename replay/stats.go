@@ -49,6 +49,12 @@ type Stats struct {
 	// with no measurement. Up to the first child CTA's end a SPAWN run is
 	// its CDP run, so the count is the same under both.
 	BlindSites int64
+	// BlindFloorCycles is the makespan no run with the same blind
+	// launches can beat: the earliest the launch servers can have served
+	// the runtime launches of the blind lanes (blindfloor.go). A SPAWN
+	// run launches every blind lane, and its blind lanes are CDP's, so
+	// it is a floor on every SPAWN run of the trace on the same GPU.
+	BlindFloorCycles int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
@@ -136,6 +142,7 @@ func (e *engine) finish() *Stats {
 	s.PostludeCycles = e.io.stages[stPostlude].length()
 	s.AfterPrelude.PostludeCycles = e.io.postAfterPrelude
 	s.MakespanCycles = end
+	s.BlindFloorCycles = e.blind.cycles(&e.launch)
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
 		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)

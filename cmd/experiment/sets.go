@@ -248,20 +248,20 @@ var spawnAmortisedExperiment = &experiment{
 // spawnFindings prints how many child kernels SPAWN launched against CDP
 // and how close it came to the best static threshold on each benchmark.
 func spawnFindings(_ *experiment, w io.Writer, outs []outcome) {
-	cdp, best := column(outs, "cdp"), column(outs, "offline-search")
+	cdp, best, flat := column(outs, "cdp"), column(outs, "offline-search"), column(outs, "flat")
 	if len(best) > 0 {
 		fmt.Fprintf(w, "Child kernels launched by Offline-Search (each benchmark's best threshold): %d, %.0f%% fewer than CDP.\n",
 			sumKernels(best), fewerKernels("offline-search", "cdp")(outs))
 	}
 	for _, name := range []string{"spawn", "spawn-busy"} {
 		if sp := column(outs, name); len(sp) > 0 {
-			spawnColumnFindings(w, name, benchNames(outs, name), sp, cdp, best)
+			spawnColumnFindings(w, name, benchNames(outs, name), sp, cdp, best, flat)
 		}
 	}
 }
 
 // spawnColumnFindings prints one SPAWN column's findings.
-func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best []*replay.Stats) {
+func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best, flat []*replay.Stats) {
 	cdpKernels, spKernels := sumKernels(cdp), sumKernels(sp)
 	worst, within := 0.0, 0
 	for i := range sp {
@@ -282,6 +282,7 @@ func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best
 	fmt.Fprintf(w, "Child kernels launched: %s %d, CDP %d (%.0f%% fewer; paper: 73%% fewer).\n", label, spKernels, cdpKernels, fewer)
 	fmt.Fprintf(w, "%s within 15%% of Offline-Search on %d of %d benchmarks; largest gap %.0f%% (paper: within 4–6%% on average).\n", label, within, len(sp), 100*worst)
 	blindFindings(w, label, names, sp, cdp, best)
+	floorFindings(w, label, names, sp, cdp, best, flat)
 }
 
 // crcsExperiment is the CRCS paper's §5.2 (Table 2 workloads, Figure 9):

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/replay"
+)
+
+// floorFindings on three benchmarks. a: floor 3000 against Offline's 1500
+// (flat 3000): bound 3000/3000 = 1.00×, Offline 2.00×, least gap
+// 3000/1500 - 1 = 100%; SPAWN replayed 4000, floor 75% of it, gap
+// 4000/1500 - 1 = 166.7%. b: floor 500 under Offline's 1000 (flat 2000):
+// bound 4.00×, least gap 0 (max(1, 500/1000)); replayed 1100, gap 10%.
+// c: no blind lane, no floor. Mean: cube root of 2·1·1 = 1.2599, 26.0%;
+// replayed: cube root of (8/3)·1.1·1 = 1.4310, 43.1%.
+func TestFloorFindings(t *testing.T) {
+	run := func(makespan, blind, floor int64) *replay.Stats {
+		return &replay.Stats{MakespanCycles: makespan, BlindSites: blind, LaunchSites: blind, BlindFloorCycles: floor}
+	}
+	names := []string{"a", "b", "c"}
+	sp := []*replay.Stats{run(4000, 10, 3000), run(1100, 2, 500), run(900, 0, 0)}
+	cdp := []*replay.Stats{run(5000, 10, 3000), run(1200, 2, 500), run(900, 0, 0)}
+	best := []*replay.Stats{run(1500, 10, 0), run(1000, 2, 0), run(900, 0, 0)}
+	flat := []*replay.Stats{run(3000, 0, 0), run(2000, 0, 0), run(900, 0, 0)}
+	var buf bytes.Buffer
+	floorFindings(&buf, "SPAWN", names, sp, cdp, best, flat)
+	got := buf.String()
+	for _, want := range []string{
+		"| a | 10 | 3000 | 4000 | 75% | 1.00× | 2.00× | 0.75× | 100.0% | 166.7% |",
+		"| b | 2 | 500 | 1100 | 45% | 4.00× | 2.00× | 1.82× | 0.0% | 10.0% |",
+		"| c | 0 | — | 900 | — | — | 1.00× | 1.00× | 0.0% | 0.0% |",
+		"Assuming SPAWN equalled Offline-Search on every benchmark except where its blind floor forces it lower",
+		"over the 3 benchmarks would be 26.0%: the part no SPAWN estimate can remove (replayed: 43.1%).",
+		"CDP's runs give the same floors.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+
+	// A CDP floor that differs is reported.
+	cdp[1] = run(1200, 2, 600)
+	buf.Reset()
+	floorFindings(&buf, "SPAWN", names, sp, cdp, best, flat)
+	if !strings.Contains(buf.String(), "CDP's runs give different floors on b.") {
+		t.Errorf("findings hide a differing floor:\n%s", buf.String())
+	}
+}
+
+// On every benchmark of spawn and spawn-paper, no replayed SPAWN or CDP
+// run ends before its blind floor, a benchmark with blind lanes has one,
+// and the two policies' floors are the same (their blind prefixes are).
+func TestSpawnBlindFloorsHold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays spawn and spawn-paper under cdp and spawn, about four minutes")
+	}
+	for _, e := range []*experiment{spawnExperiment, spawnPaperExperiment} {
+		x := *e
+		x.policies = []string{"cdp", "spawn"}
+		outs, err := x.run(t.TempDir(), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, cdp := column(outs, "spawn"), column(outs, "cdp")
+		names := benchNames(outs, "spawn")
+		if len(sp) != len(x.benchmarks) || len(cdp) != len(sp) {
+			t.Fatalf("%d spawn and %d cdp runs, want %d", len(sp), len(cdp), len(x.benchmarks))
+		}
+		for i, s := range sp {
+			if s.BlindSites > 0 && s.BlindFloorCycles <= 0 {
+				t.Errorf("%s: %d blind lanes and no floor", names[i], s.BlindSites)
+			}
+			if s.BlindFloorCycles > s.MakespanCycles || cdp[i].BlindFloorCycles > cdp[i].MakespanCycles {
+				t.Errorf("%s: floor %d over a makespan: spawn %d, cdp %d", names[i], s.BlindFloorCycles, s.MakespanCycles, cdp[i].MakespanCycles)
+			}
+			if s.BlindFloorCycles != cdp[i].BlindFloorCycles {
+				t.Errorf("%s: spawn floor %d, cdp floor %d", names[i], s.BlindFloorCycles, cdp[i].BlindFloorCycles)
+			}
+		}
+	}
+}
