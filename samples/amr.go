@@ -11,7 +11,7 @@ import (
 func init() {
 	register(&Generator{
 		Name: "amr",
-		Doc:  "adaptive mesh refinement: Dragon_li's AMR (code=dragonli, the papers' benchmark: one random start cell, 32 sub-cells per refinement, a 1×32 child kernel per refining cell, nested; variant=flat: its level-by-level host loop) or the flame-front model (code=fronts)",
+		Doc:  "adaptive mesh refinement: Dragon_li's AMR (code=dragonli, the papers' benchmark: one start cell (random in the source, 5041.13 in its every run), 32 sub-cells per refinement, a 1×32 child kernel per refining cell, nested; variant=flat: its level-by-level host loop) or the flame-front model (code=fronts)",
 		Params: []Param{
 			{Name: "code", Default: "dragonli", Doc: "dragonli: Jin Wang's Dragon_li AMR, the DTBL/SPAWN benchmark (amrdragonli.go); fronts: the flame-front model written before that source was found"},
 			{Name: "start_cells", Default: "1", Doc: "code=dragonli: cells of the start grid (the source: 1)"},
