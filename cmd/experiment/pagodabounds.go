@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/replay"
@@ -165,9 +166,11 @@ func pagodaBounds(x *experiment, w io.Writer, outs []outcome) {
 			float64(row.gemtc.MakespanCycles) / floor, float64(row.gemtc.MakespanCycles) / p}
 		hf := newHyperQFloor(cfg, row.pagoda.Tasks)
 		hq, hqBinds := hf.cycles()
-		fmt.Fprintf(w, " %.0f (%s) | %.2f× / %.2f× | %.2f× / %.2f× | %.0f (%s) | %.2f× |", floor, binds, s[0], s[1], s[2], s[3], hq, hqBinds, hq/p)
-		fmt.Fprintf(w, " %s | %s | %.2f× – %.2f× | %.2f× |\n", pathCell(f.path), pathCell(hf.path),
-			hf.larger()/p, float64(row.hyperq.MakespanCycles)/f.larger(), float64(row.gemtc.MakespanCycles)/f.larger())
+		fmt.Fprintf(w, " %.0f (%s) | %s / %s | %s / %s | %.0f (%s) | %s |", floor, binds,
+			ratioCell(s[0]), ratioCell(s[1]), ratioCell(s[2]), ratioCell(s[3]), hq, hqBinds, ratioCell(hq/p))
+		fmt.Fprintf(w, " %s | %s | %s – %s | %s |\n", pathCell(f.path), pathCell(hf.path),
+			ratioCell(hf.larger()/p), ratioCell(float64(row.hyperq.MakespanCycles)/f.larger()),
+			ratioCell(float64(row.gemtc.MakespanCycles)/f.larger()))
 		for i := range logs {
 			logs[i] += math.Log(s[i])
 		}
@@ -180,6 +183,18 @@ func pagodaBounds(x *experiment, w io.Writer, outs []outcome) {
 	fmt.Fprintln(w)
 	bandLine(w, "HyperQ", mean(0), mean(1), paperPagodaOverHyperQ)
 	bandLine(w, "GeMTC", mean(2), mean(3), paperPagodaOverGeMTC)
+}
+
+// ratioCell prints a bound's ratio to two places, or to as many more (up
+// to six) as it takes not to read 1 for a ratio that is not 1: which side
+// of 1 a bound lies on is what says which runtime is proven ahead.
+func ratioCell(x float64) string {
+	for places := 2; ; places += 2 {
+		c := strconv.FormatFloat(x, 'f', places, 64)
+		if x == 1 || places >= 6 || c != strconv.FormatFloat(1, 'f', places, 64) {
+			return c + "×"
+		}
+	}
 }
 
 // bandLine says where the geometric mean of the bounds stands against the

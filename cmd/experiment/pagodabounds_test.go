@@ -316,3 +316,12 @@ func discardWriter(t *testing.T) *results.Writer {
 	t.Cleanup(w.Abort)
 	return w
 }
+
+// TestRatioCell checks that a bound that is not 1 never prints as 1.00×.
+func TestRatioCell(t *testing.T) {
+	for x, want := range map[float64]string{1: "1.00×", 0.99967: "0.9997×", 1.003: "1.0030×", 0.996: "0.9960×", 0.994: "0.99×", 1.24: "1.24×", 0.99998: "0.999980×", 1.0000001: "1.000000×", 10: "10.00×"} {
+		if got := ratioCell(x); got != want {
+			t.Errorf("ratioCell(%v) = %s, want %s", x, got, want)
+		}
+	}
+}
