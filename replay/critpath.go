@@ -158,7 +158,7 @@ func longest(blocks []taskrun.Task) int64 {
 func (f *pathFloors) floors() (hyperq, pagoda int64) {
 	pagoda = f.pgEnd
 	if f.pipelined && f.blocks > 0 {
-		pagoda = max(pagoda, f.lastSpawned+f.spawn+max(f.launch, 0))
+		pagoda = max(pagoda, f.lastSpawned+f.spawn+f.launch)
 	}
 	if f.fig1a {
 		hyperq = f.hqEnd
@@ -166,26 +166,10 @@ func (f *pathFloors) floors() (hyperq, pagoda int64) {
 	return hyperq, pagoda
 }
 
-// threadPool is the greedy schedule of host threads: when each is free.
-type threadPool []int64
-
-func newThreadPool(n, from int64) threadPool {
-	p := make(threadPool, max(n, 1))
-	for i := range p {
-		p[i] = from
-	}
-	return p
-}
-
-// take gives a piece of cost cycles the thread free first (the lowest on
-// a tie) and returns when it starts.
+// take gives a piece of cost cycles the thread free first and returns
+// when it starts: the greedy schedule of the floors.
 func (p threadPool) take(cost int64) int64 {
-	j := 0
-	for i, t := range p {
-		if t < p[j] {
-			j = i
-		}
-	}
+	j := p.first()
 	start := p[j]
 	p[j] = start + cost
 	return start

@@ -120,6 +120,19 @@ type amrTree struct {
 	level    map[uint64]int // 0 for host-launched kernels
 }
 
+// sitesBelow sums the workloads of the sites in each kernel (by the
+// kernel's id) and finds the deepest nesting level.
+func (tr *amrTree) sitesBelow() (below map[uint64]int64, deepest int) {
+	below = map[uint64]int64{}
+	for id, l := range tr.launches {
+		if !l.Host() {
+			below[l.Parent.Kernel] += l.Workload
+			deepest = max(deepest, tr.level[id])
+		}
+	}
+	return below, deepest
+}
+
 func newAMRTree(t *testing.T, recs []trace.Record) *amrTree {
 	tr := &amrTree{kernels: map[uint64]*trace.Kernel{}, launches: map[uint64]*trace.Launch{}, level: map[uint64]int{}}
 	for _, r := range recs {
@@ -146,14 +159,7 @@ func TestAMRNested(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := newAMRTree(t, recs)
-	below := map[uint64]int64{} // kernel: workloads of the sites in it
-	deepest := 0
-	for id, l := range tr.launches {
-		if !l.Host() {
-			below[l.Parent.Kernel] += l.Workload
-			deepest = max(deepest, tr.level[id])
-		}
-	}
+	below, deepest := tr.sitesBelow()
 	device := 0
 	for id, k := range tr.kernels {
 		if k.Name != "amr_refine" || k.Block != [3]uint32{4, 4, 1} || k.Smem != amrSmem(4) {

@@ -187,14 +187,7 @@ func TestAMRDLNested(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := newAMRTree(t, recs)
-	below := map[uint64]int64{}
-	deepest := 0
-	for id, l := range tr.launches {
-		if !l.Host() {
-			below[l.Parent.Kernel] += l.Workload
-			deepest = max(deepest, tr.level[id])
-		}
-	}
+	below, deepest := tr.sitesBelow()
 	device := 0
 	for id, l := range tr.launches {
 		if l.Host() {

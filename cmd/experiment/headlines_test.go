@@ -189,9 +189,15 @@ func TestDTBLWithout(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	dtblWithout("amr")(dtblExperiment, &buf, outs)
-	for _, want := range []string{"Without amr: DTBL over flat 1.20× (inside ±30%)", "DTBL over CDP 1.50× (inside ±30%)", "CDP over flat 0.80× (inside ±30%)", "DTBL-ideal over flat 1.71× (inside ±20%)"} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("findings lack %q:\n%s", want, buf.String())
+	wantFindings(t, buf.String(), "Without amr: DTBL over flat 1.20× (inside ±30%)", "DTBL over CDP 1.50× (inside ±30%)", "CDP over flat 0.80× (inside ±30%)", "DTBL-ideal over flat 1.71× (inside ±20%)")
+}
+
+// wantFindings reports each of wants that the printed findings got lack.
+func wantFindings(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
 		}
 	}
 }

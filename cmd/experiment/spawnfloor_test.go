@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/replay"
@@ -28,27 +27,19 @@ func TestFloorFindings(t *testing.T) {
 	flat := []*replay.Stats{run(3000, 0, 0), run(2000, 0, 0), run(900, 0, 0)}
 	var buf bytes.Buffer
 	floorFindings(&buf, "SPAWN", names, sp, cdp, best, flat)
-	got := buf.String()
-	for _, want := range []string{
+	wantFindings(t, buf.String(),
 		"| a | 10 | 3000 | 4000 | 75% | 1.00× | 2.00× | 0.75× | 100.0% | 166.7% |",
 		"| b | 2 | 500 | 1100 | 45% | 4.00× | 2.00× | 1.82× | 0.0% | 10.0% |",
 		"| c | 0 | — | 900 | — | — | 1.00× | 1.00× | 0.0% | 0.0% |",
 		"Assuming SPAWN equalled Offline-Search on every benchmark except where its blind floor forces it lower",
 		"over the 3 benchmarks would be 26.0%: the part no SPAWN estimate can remove (replayed: 43.1%).",
-		"CDP's runs give the same floors.",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("findings lack %q:\n%s", want, got)
-		}
-	}
+		"CDP's runs give the same floors.")
 
 	// A CDP floor that differs is reported.
 	cdp[1] = run(1200, 2, 600)
 	buf.Reset()
 	floorFindings(&buf, "SPAWN", names, sp, cdp, best, flat)
-	if !strings.Contains(buf.String(), "CDP's runs give different floors on b.") {
-		t.Errorf("findings hide a differing floor:\n%s", buf.String())
-	}
+	wantFindings(t, buf.String(), "CDP's runs give different floors on b.")
 }
 
 // On every benchmark of spawn and spawn-paper, no replayed SPAWN or CDP
