@@ -194,6 +194,9 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
+	if !e.floor.off {
+		e.floor.cta(c.k, spec)
+	}
 	if e.segmented(c, spec) {
 		e.runSegment(c)
 		return

@@ -79,6 +79,7 @@ func (e *engine) complete(k *Kernel) {
 	k.state = kComplete
 	k.endCycle = e.now
 	e.kernelsEnd = e.now
+	e.floor.done(k)
 	e.emitKernel(k)
 	e.body.forget(k)
 	k.ctas = ctaTable{}

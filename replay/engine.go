@@ -179,6 +179,7 @@ type engine struct {
 	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
 	childEnded bool
 	blind      blindFloor // the blind launches per SM (Stats.BlindFloorCycles)
+	floor      cdpFloor   // the CDP floor's chains and areas (Stats.CDPFloorCycles)
 	busy       busySpan
 	occ        occupancy
 
@@ -217,6 +218,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.blind = newBlindFloor(len(e.sms))
+	e.floor = newCDPFloor(opt.Config, e.launch.cdp)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {

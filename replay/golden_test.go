@@ -236,6 +236,8 @@ func (r *recorder) render(st *replay.Stats, show []string) []string {
 				line += fmt.Sprintf(" coalesced=%d", st.Coalesced)
 			}
 			out = append(out, line)
+		case "cdpfloor":
+			out = append(out, fmt.Sprintf("cdpfloor floor=%d", st.CDPFloorCycles))
 		case "blind":
 			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, st.BlindFloorCycles))
 		case "kernels":

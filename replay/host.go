@@ -163,6 +163,7 @@ func (e *engine) readNextHost() error {
 		e.hostKernel = append(e.hostKernel, k)
 		stream, t = l.Stream, l.T
 	}
+	e.floor.hostCall(k, cost)
 	at, j := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, cost)
 	k.thread = uint16(j)
 	e.scheduleKernel(at, evHostIssue, k)
@@ -218,6 +219,7 @@ func (e *engine) enterStream(k *Kernel) {
 		return
 	}
 	s.head = k
+	e.floor.streamHead(k, e.floor.reopen(k.stream))
 	e.headOfStream(k)
 }
 
@@ -301,10 +303,12 @@ func (e *engine) nextInStream(k *Kernel) {
 	s.head = nil
 	if len(s.queue) == 0 {
 		delete(e.streams, k.stream)
+		e.floor.idle(k.stream, k)
 		return
 	}
 	s.head = s.queue[0]
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
+	e.floor.streamHead(s.head, k.floorEnd)
 	e.headOfStream(s.head)
 }

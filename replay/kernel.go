@@ -37,6 +37,11 @@ type Kernel struct {
 	startCycle  int64 // first CTA started (-1 before)
 	endCycle    int64
 	ready       uint64 // FCFS position in the Kernel Distributor
+
+	// The CDP floor's (cdpfloor.go): when the kernel's CTAs may be placed
+	// at the earliest (for a host operation, until it heads its stream,
+	// when it reaches the stream), and when it completes at the earliest.
+	floorReady, floorEnd int64
 }
 
 // hostOp is what only host operations carry, behind a pointer so that the

@@ -143,6 +143,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	se.reqs = se.reqs[:0]
 	for i, v := range out {
 		se.record(s, lanes[i], v)
+		e.floor.verdict(v)
 		switch v.Decision {
 		case Launch:
 			if held {

@@ -55,6 +55,14 @@ type Stats struct {
 	// run launches every blind lane, and its blind lanes are CDP's, so
 	// it is a floor on every SPAWN run of the trace on the same GPU.
 	BlindFloorCycles int64
+	// CDPFloorCycles is the makespan no run of the trace that launches
+	// every launching lane through the device runtime (policy cdp) can
+	// beat on the same GPU and costs: the longer of the trace's longest
+	// chain of host calls, stream order, kernel dispatch, warps' own
+	// cycles and device-runtime calls, and its CTAs' room held over the
+	// GPU's (cdpfloor.go). 0 in a run where a lane was not launched
+	// through the device runtime.
+	CDPFloorCycles int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
@@ -143,6 +151,7 @@ func (e *engine) finish() *Stats {
 	s.AfterPrelude.PostludeCycles = e.io.postAfterPrelude
 	s.MakespanCycles = end
 	s.BlindFloorCycles = e.blind.cycles(&e.launch)
+	s.CDPFloorCycles = e.floor.cycles(len(e.sms))
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
 		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)

@@ -48,7 +48,7 @@ var dtblExperiment = &experiment{
 	benchmarks: append(slices.Clone(dtblOwn), dtblSPAWN...),
 	paperMean:  dtblPaperMean,
 	detail:     &dtblDetail,
-	extra:      dtblWithout("amr"),
+	extra:      dtblFindings,
 	headlines:  dtblHeadlines,
 }
 

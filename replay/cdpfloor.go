@@ -1,0 +1,254 @@
+package replay
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gpureplay/gpureplay/model"
+)
+
+// The CDP floor (Stats.CDPFloorCycles): a makespan no run of the trace in
+// which every launching lane launches its child through the device runtime
+// (policy cdp, and cdp with other costs: cdp-ideal) can beat, on the same
+// GPU and costs, whatever the SMX scheduler, the contention model, the
+// launch servers or the pending pool do. It is computed beside the run
+// from the trace and the model's parameters alone: every term below is a
+// sum of costs the engine charges for certain, never a time the run's
+// schedule chose, so the floor is the same in every such run. It is the
+// larger of two bounds.
+//
+// The path: the longest chain of things that must happen one after
+// another.
+//   - A host call issues no earlier than the host thread allows: with one
+//     host thread (lat.host_threads=1) each call after the previous one
+//     has held it (lat.host_issue, and a synchronous copy's own transfer,
+//     syncCopyWait), since hostThreads.assign never issues a call before
+//     its thread is free; with more threads, no earlier than cycle 0. The
+//     call reaches its stream lat.host_issue + lat.host_launch later
+//     (engine.issue).
+//   - A host operation starts no earlier than the one before it in its
+//     stream has ended (nextInStream lets the next one through only
+//     then). A kernel then waits for a Kernel Distributor entry, which
+//     it holds lat.kernel_dispatch before its CTAs may be placed
+//     (fillKD); a copy moves its bytes on its copy engine, taking at
+//     least their transfer (channel.move; rounded as critpath.go's move).
+//   - A CTA starts no earlier than its kernel is ready, and each warp of
+//     it runs its own cycles and pays, at each of its sites in order, the
+//     site's full device-runtime call: cudaGetParameterBuffer and
+//     cudaLaunchDevice for the site's x launching lanes and one stream
+//     (model.CDP.APICost of the engine's own converted costs, e.g. DTBL
+//     Table 3: 7165 + 8023 + 129x + 12187 + 1592x cycles at 706 MHz). A
+//     warp reaches its next site at its start plus the site's position
+//     plus the calls before it (siteEngine.goOn), or later under the
+//     contention model, where a job of w cycles of progress takes at least
+//     w cycles (every SM's rate is at most 1, and the model wakes a job at
+//     the first whole cycle at or after its exact finish); a call returns
+//     no earlier than its buffers, latency and service (launchPath.serve:
+//     a busy server or a full pending pool only delays it). The warp ends
+//     at the latest of its own cycles and its last site, plus its calls.
+//   - A child reaches the KMU when its site's call returns (launchChild),
+//     takes a Kernel Distributor entry and lat.kernel_dispatch (fillKD),
+//     and its CTAs follow the same rule, recursively.
+//   - A kernel completes no earlier than its CTAs have ended and its
+//     children have completed: a parent whose CTAs are done waits for
+//     its children (maybeComplete: kids must be 0), and the next host
+//     operation on its stream waits for that.
+//
+// An `after` dependency only delays a kernel further; the floor does not
+// count it (it would only raise the floor).
+//
+// The area: every CTA holds its SM's room — one of gpu.max_ctas_per_sm
+// slots, its warps of the threads, its registers and its shared memory —
+// from its placement to its end (sm.reserve, sm.release), at least its
+// chain as above, and an SM never holds more than its limits (sm.fits). So
+// the run lasts at least, per resource, the CTAs' summed use × chain over
+// the GPU's total (gpu.sms × the per-SM limit). With cdp.launch_servers
+// > 0 each site's call also holds one of an SM's servers for its service,
+// launch_a·x (launchPath.serve), so the run lasts at least the summed
+// service over all the GPU's servers.
+//
+// The floor is computed only while every verdict is a device-runtime
+// launch: a run in which any lane is inlined, coalesced or launched by
+// DTBL's hardware has no CDP floor (0).
+type cdpFloor struct {
+	cdp      model.CDP // the engine's converted device-runtime costs
+	gpu      model.GPU
+	issue    int64 // lat.host_issue
+	launch   int64 // lat.host_launch
+	dispatch int64 // lat.kernel_dispatch
+	perByte  float64
+	serial   bool  // one host thread: its calls are serial
+	hostFree int64 // serial: when the thread is free for the next call, at the earliest
+
+	off       bool             // a verdict other than a runtime launch was given
+	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
+	path      int64            // the latest end of any chain so far
+	area      [4]wide          // CTA slots, warps, registers, smem, each × cycles held
+	service   int64            // the launch servers' summed service
+	firstCall int64            // the earliest a call reaches the servers; -1 before one
+}
+
+func newCDPFloor(cfg model.Config, cdp model.CDP) cdpFloor {
+	return cdpFloor{
+		cdp: cdp, gpu: cfg.GPU,
+		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
+		perByte:   pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
+		serial:    cfg.Lat.HostThreads <= 1,
+		streamEnd: map[uint64]int64{},
+		firstCall: -1,
+	}
+}
+
+// verdict notes a lane's verdict: only runtime launches keep the floor.
+func (f *cdpFloor) verdict(v Verdict) {
+	if v.Decision != Launch || v.Hardware {
+		f.off = true
+	}
+}
+
+// hostCall is a host call read in trace order, costing its thread cost
+// cycles: k reaches its stream at k.floorReady at the earliest.
+func (f *cdpFloor) hostCall(k *Kernel, cost int64) {
+	var at int64
+	if f.serial {
+		at = f.hostFree
+		f.hostFree = at + cost
+	}
+	k.floorReady = at + f.issue + f.launch
+}
+
+// streamHead is host operation k at the head of its stream, after the
+// operation whose end is at prev at the earliest: a kernel is ready
+// lat.kernel_dispatch after it may take its entry, a copy ends its
+// transfer after it may start.
+func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
+	at := max(k.floorReady, prev)
+	if c := k.copyOp(); c != nil {
+		k.floorReady = at
+		k.floorEnd = at + roundCycle(float64(c.bytes)*f.perByte)
+		return
+	}
+	k.floorReady = at + f.dispatch
+	k.floorEnd = k.floorReady
+}
+
+// idle is a stream left with nothing after k: the next operation on it
+// starts after k's end.
+func (f *cdpFloor) idle(stream uint64, k *Kernel) { f.streamEnd[stream] = k.floorEnd }
+
+// reopen is an operation entering idle stream: what it follows.
+func (f *cdpFloor) reopen(stream uint64) int64 {
+	end := f.streamEnd[stream]
+	delete(f.streamEnd, stream)
+	return end
+}
+
+// cta adds a CTA of k starting at k's floorReady at the earliest: its
+// chain (each warp's cycles and calls), its children's ready times, and
+// its room held for that long.
+func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
+	chain := spec.alone()
+	if x := spec.x; x != nil && len(x.sites) > 0 {
+		sortSites(x.sites)
+		chain = max(chain, f.sited(k.floorReady, spec))
+	}
+	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
+	n := k.need
+	for i, use := range [4]int64{1, int64(n.warps), int64(n.regs), n.smem} {
+		f.area[i].add(use, chain)
+	}
+}
+
+// sited is the longest chain of the warps with sites of a CTA starting at
+// start, and sets each site's children's ready time: its call's return
+// plus lat.kernel_dispatch.
+func (f *cdpFloor) sited(start int64, spec *ctaSpec) int64 {
+	sites := spec.x.sites
+	var chain, shift int64
+	for first := 0; first < len(sites); {
+		w := int(sites[first].warp)
+		_, last := siteLanes(sites, first, w)
+		x := int64(last - first)
+		reach := start + sites[first].at + shift
+		f.call(reach+f.cdp.ParamCost(x)+f.cdp.LaunchLatency(), x)
+		back := reach + f.cdp.APICost(x)
+		for _, l := range sites[first:last] {
+			l.child.floorReady = back + f.dispatch
+			l.child.floorEnd = l.child.floorReady
+		}
+		shift += f.cdp.APICost(x)
+		if last == len(sites) || int(sites[last].warp) != w {
+			chain = max(chain, max(warpCycles(spec, w), sites[first].at)+shift)
+			shift = 0
+		}
+		first = last
+	}
+	return chain
+}
+
+// call is a site's call for x lanes reaching the launch servers at
+// cycle arrive at the earliest.
+func (f *cdpFloor) call(arrive, x int64) {
+	if f.firstCall < 0 || arrive < f.firstCall {
+		f.firstCall = arrive
+	}
+	f.service += f.cdp.LaunchService(x)
+}
+
+// done is kernel k complete: its parent (or, for a host kernel, its
+// stream's next operation) completes after it.
+func (f *cdpFloor) done(k *Kernel) {
+	f.path = max(f.path, k.floorEnd)
+	if p := k.owner.k; p != nil {
+		p.floorEnd = max(p.floorEnd, k.floorEnd)
+	}
+}
+
+// cycles is the floor once the run is over: 0 when a verdict was not a
+// runtime launch.
+func (f *cdpFloor) cycles(sms int) int64 {
+	if f.off {
+		return 0
+	}
+	floor := f.path
+	g := f.gpu
+	caps := [4]int64{int64(g.MaxCTAsPerSM), int64(g.MaxWarpsPerSM()), int64(g.RegsPerSM), g.SmemPerSM}
+	for i, c := range caps {
+		floor = max(floor, f.area[i].ceilDiv(c*int64(sms)))
+	}
+	if n := f.cdp.LaunchServers * int64(sms); n > 0 && f.firstCall >= 0 {
+		floor = max(floor, f.firstCall+(f.service+n-1)/n+f.dispatch)
+	}
+	return floor
+}
+
+// wide is an unsigned 128-bit sum: a trace's CTAs × cycles × room can
+// pass 2^63.
+type wide struct{ hi, lo uint64 }
+
+// add adds a·b, both non-negative.
+func (w *wide) add(a, b int64) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	var carry uint64
+	w.lo, carry = bits.Add64(w.lo, lo, 0)
+	w.hi += hi + carry
+}
+
+// ceilDiv is the sum over d rounded up, capped at the largest int64; 0
+// for d ≤ 0 (no limit).
+func (w wide) ceilDiv(d int64) int64 {
+	if d <= 0 {
+		return 0
+	}
+	if w.hi >= uint64(d) {
+		return math.MaxInt64
+	}
+	q, r := bits.Div64(w.hi, w.lo, uint64(d))
+	if r > 0 {
+		q++
+	}
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}
