@@ -19,13 +19,14 @@ import (
 //
 // The path: the longest chain of things that must happen one after
 // another.
-//   - A host call issues no earlier than the host thread allows: with one
-//     host thread (lat.host_threads=1) each call after the previous one
-//     has held it (lat.host_issue, and a synchronous copy's own transfer,
+//   - A host call issues no earlier than its t (after the launch base of
+//     the host stages, io.model, planned from the trace's buffers before
+//     the run) and than the host thread allows: with one host thread
+//     (lat.host_threads=1) each call after the previous one has held it
+//     (lat.host_issue, and a synchronous copy's own transfer,
 //     syncCopyWait), since hostThreads.assign never issues a call before
-//     its thread is free; with more threads, no earlier than cycle 0. The
-//     call reaches its stream lat.host_issue + lat.host_launch later
-//     (engine.issue).
+//     its thread is free. The call reaches its stream lat.host_issue +
+//     lat.host_launch later (engine.issue).
 //   - A host operation starts no earlier than the one before it in its
 //     stream has ended (nextInStream lets the next one through only
 //     then). A kernel then waits for a Kernel Distributor entry, which
@@ -106,12 +107,14 @@ func (f *cdpFloor) verdict(v Verdict) {
 	}
 }
 
-// hostCall is a host call read in trace order, costing its thread cost
-// cycles: k reaches its stream at k.floorReady at the earliest.
-func (f *cdpFloor) hostCall(k *Kernel, cost int64) {
-	var at int64
+// hostCall is a host call read in trace order that may issue no earlier
+// than earliest (its t, after the host stages' launch base: a plan made
+// from the trace before the run) and costs its thread cost cycles: k
+// reaches its stream at k.floorReady at the earliest.
+func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
+	at := earliest
 	if f.serial {
-		at = f.hostFree
+		at = max(at, f.hostFree)
 		f.hostFree = at + cost
 	}
 	k.floorReady = at + f.issue + f.launch

@@ -163,8 +163,9 @@ func (e *engine) readNextHost() error {
 		e.hostKernel = append(e.hostKernel, k)
 		stream, t = l.Stream, l.T
 	}
-	e.floor.hostCall(k, cost)
-	at, j := e.hosts.assign(stream, base+e.body.clk.scale(t), e.now, cost)
+	earliest := base + e.body.clk.scale(t)
+	e.floor.hostCall(k, earliest, cost)
+	at, j := e.hosts.assign(stream, earliest, e.now, cost)
 	k.thread = uint16(j)
 	e.scheduleKernel(at, evHostIssue, k)
 	return nil
