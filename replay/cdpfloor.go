@@ -87,16 +87,21 @@ type cdpFloor struct {
 	area      [4]wide          // CTA slots, warps, registers, smem, each × cycles held
 	service   int64            // the launch servers' summed service
 	firstCall int64            // the earliest a call reaches the servers; -1 before one
+	entries   int64            // the Kernel Distributor entries' summed hold
+
+	contention  bool    // model.contention=on
+	insts, dram float64 // the CTAs' demand as the contention model charges it
 }
 
 func newCDPFloor(cfg model.Config, cdp model.CDP) cdpFloor {
 	return cdpFloor{
 		cdp: cdp, gpu: cfg.GPU,
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
-		perByte:   pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
-		serial:    cfg.Lat.HostThreads <= 1,
-		streamEnd: map[uint64]int64{},
-		firstCall: -1,
+		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
+		serial:     cfg.Lat.HostThreads <= 1,
+		streamEnd:  map[uint64]int64{},
+		firstCall:  -1,
+		contention: cfg.Model.Contention == "on",
 	}
 }
 
@@ -131,8 +136,14 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 		k.floorEnd = at + roundCycle(float64(c.bytes)*f.perByte)
 		return
 	}
-	k.floorReady = at + f.dispatch
-	k.floorEnd = k.floorReady
+	f.ready(k, at+f.dispatch)
+}
+
+// ready is kernel k ready at cycle at at the earliest, having held its
+// Kernel Distributor entry lat.kernel_dispatch.
+func (f *cdpFloor) ready(k *Kernel, at int64) {
+	k.floorReady, k.floorEnd = at, at
+	f.entries += f.dispatch
 }
 
 // idle is a stream left with nothing after k: the next operation on it
@@ -155,11 +166,36 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 		sortSites(x.sites)
 		chain = max(chain, f.sited(k.floorReady, spec))
 	}
+	f.entries += max(0, k.floorReady+chain-k.floorEnd)
 	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
 	n := k.need
 	for i, use := range [4]int64{1, int64(n.warps), int64(n.regs), n.smem} {
 		f.area[i].add(use, chain)
 	}
+	f.demand(k, spec)
+}
+
+// demand adds what a CTA with a recorded demand asks of the shared
+// hardware under the contention model (shared.go): a CTA without sites
+// is one job of its time alone at its demand; one with sites is a job per
+// warp with sites, of at least the warp's own cycles, and one for the
+// others of their longest warp's, each at its share of the demand, so at
+// least the demand × its warps' mean cycles.
+func (f *cdpFloor) demand(k *Kernel, spec *ctaSpec) {
+	if !f.contention || (spec.issue <= 0 && spec.dram <= 0) {
+		return
+	}
+	work := float64(spec.alone())
+	if x := spec.x; x != nil && len(x.sites) > 0 {
+		n := int(k.need.warps)
+		var sum int64
+		for w := 0; w < n; w++ {
+			sum += warpCycles(spec, w)
+		}
+		work = float64(sum) / float64(n)
+	}
+	f.insts += float64(spec.issue) * work
+	f.dram += float64(spec.dram) * work
 }
 
 // sited is the longest chain of the warps with sites of a CTA starting at
@@ -176,8 +212,7 @@ func (f *cdpFloor) sited(start int64, spec *ctaSpec) int64 {
 		f.call(reach+f.cdp.ParamCost(x)+f.cdp.LaunchLatency(), x)
 		back := reach + f.cdp.APICost(x)
 		for _, l := range sites[first:last] {
-			l.child.floorReady = back + f.dispatch
-			l.child.floorEnd = l.child.floorReady
+			f.ready(l.child, back+f.dispatch)
 		}
 		shift += f.cdp.APICost(x)
 		if last == len(sites) || int(sites[last].warp) != w {
@@ -219,10 +254,28 @@ func (f *cdpFloor) cycles(sms int) int64 {
 	for i, c := range caps {
 		floor = max(floor, f.area[i].ceilDiv(c*int64(sms)))
 	}
+	if f.contention {
+		floor = max(floor, demandFloor(f.insts, float64(sms)*g.IssueWidth), demandFloor(f.dram, g.DRAMBytesPerCycle()))
+	}
+	if n := int64(g.MaxKernels); n > 0 {
+		floor = max(floor, (f.entries+n-1)/n)
+	}
 	if n := f.cdp.LaunchServers * int64(sms); n > 0 && f.firstCall >= 0 {
 		floor = max(floor, f.firstCall+(f.service+n-1)/n+f.dispatch)
 	}
 	return floor
+}
+
+// demandFloor is the cycles a total demand takes at most rate a cycle,
+// less a part in 10^4 and a cycle: the float sums' rounding, and a job
+// the model ends when its progress is within a tolerance of its work
+// (contention.tolerance, at most 10^-5 of a cycle while an SM's virtual
+// clock stays under 10^7), must not lift it past the exact bound.
+func demandFloor(total, rate float64) int64 {
+	if !(rate > 0) || !(total > 0) {
+		return 0
+	}
+	return max(0, int64(math.Floor(total/rate*(1-1e-4)))-1)
 }
 
 // wide is an unsigned 128-bit sum: a trace's CTAs × cycles × room can
