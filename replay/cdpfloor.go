@@ -15,7 +15,7 @@ import (
 // from the trace and the model's parameters alone: every term below is a
 // sum of costs the engine charges for certain, never a time the run's
 // schedule chose, so the floor is the same in every such run. It is the
-// larger of two bounds.
+// largest of five bounds.
 //
 // The path: the longest chain of things that must happen one after
 // another.
@@ -32,7 +32,7 @@ import (
 //     then). A kernel then waits for a Kernel Distributor entry, which
 //     it holds lat.kernel_dispatch before its CTAs may be placed
 //     (fillKD); a copy moves its bytes on its copy engine, taking at
-//     least their transfer (channel.move; rounded as critpath.go's move).
+//     least their transfer (channel.move, rounded to a whole cycle).
 //   - A CTA starts no earlier than its kernel is ready, and each warp of
 //     it runs its own cycles and pays, at each of its sites in order, the
 //     site's full device-runtime call: cudaGetParameterBuffer and
@@ -58,15 +58,42 @@ import (
 // An `after` dependency only delays a kernel further; the floor does not
 // count it (it would only raise the floor).
 //
-// The area: every CTA holds its SM's room — one of gpu.max_ctas_per_sm
+// The room: every CTA holds its SM's room — one of gpu.max_ctas_per_sm
 // slots, its warps of the threads, its registers and its shared memory —
 // from its placement to its end (sm.reserve, sm.release), at least its
 // chain as above, and an SM never holds more than its limits (sm.fits). So
 // the run lasts at least, per resource, the CTAs' summed use × chain over
-// the GPU's total (gpu.sms × the per-SM limit). With cdp.launch_servers
-// > 0 each site's call also holds one of an SM's servers for its service,
-// launch_a·x (launchPath.serve), so the run lasts at least the summed
-// service over all the GPU's servers.
+// the GPU's total (gpu.sms × the per-SM limit), rounded up (the makespan
+// is a whole cycle). The sums are exact (128 bits).
+//
+// The entries: a kernel holds one of the gpu.max_kernels Kernel
+// Distributor entries from its dispatch until its CTAs have all ended
+// (enterKD; maybeComplete gives it back when nothing is left to
+// distribute), at least lat.kernel_dispatch and its longest CTA's chain,
+// and no more than gpu.max_kernels are held at once (fillKD). So the run
+// lasts at least the summed hold over the entries, rounded up. A CTA's
+// chain counts only as far as it raises its kernel's end past what the
+// kernel had: a child that completed first can only make the sum smaller.
+//
+// The demand: under the contention model (model.contention=on) a CTA
+// with a recorded demand asks for issue slots and DRAM bytes in proportion
+// to its progress, at least its warps' own cycles' worth, and the model
+// never gives an SM more than gpu.issue_width slots a cycle nor the SMs
+// together more than the DRAM's bytes a cycle (the issue share and the
+// DRAM water level, internal/contention). So the run lasts at least the
+// CTAs' instructions over gpu.sms × issue_width and their bytes over the
+// DRAM bandwidth, as TaskWork bounds the task runtimes.
+//
+// The servers: with cdp.launch_servers > 0 each site's call holds one of
+// its SM's servers for its service, launch_a·x, one call at a time, and
+// no call reaches a server before its site's earliest reach plus its
+// parameter buffers and latency (launchPath.serve). Of the gpu.sms ×
+// launch_servers servers the busiest serves at least the summed service
+// over their number, rounded up, none of it before the earliest call
+// arrives; its last call's children then reach the KMU and take
+// lat.kernel_dispatch before they can run. As blindfloor.go bounds the
+// blind lanes' calls per SM, this bounds all of them over the GPU, for
+// the SM a CTA runs on is the schedule's choice.
 //
 // The floor is computed only while every verdict is a device-runtime
 // launch: a run in which any lane is inlined, coalesced or launched by
@@ -266,16 +293,19 @@ func (f *cdpFloor) cycles(sms int) int64 {
 	return floor
 }
 
-// demandFloor is the cycles a total demand takes at most rate a cycle,
-// less a part in 10^4 and a cycle: the float sums' rounding, and a job
-// the model ends when its progress is within a tolerance of its work
-// (contention.tolerance, at most 10^-5 of a cycle while an SM's virtual
-// clock stays under 10^7), must not lift it past the exact bound.
+// demandFloor is the least makespan M in which a total demand can be
+// served at most rate a cycle, allowing for how the model rounds: a job
+// ends once its progress is within contention.tolerance of its work,
+// 10^-6 + 10^-12·v cycles at an SM's virtual clock v ≤ M, so of a job of
+// w ≥ 1 cycles' work at least w·(1 - 10^-6 - 10^-12·M) is served. With
+// L = total / rate, M ≥ L·(1 - 10^-6)/(1 + 10^-12·L); a further 10^-8
+// and a cycle cover the float sums.
 func demandFloor(total, rate float64) int64 {
 	if !(rate > 0) || !(total > 0) {
 		return 0
 	}
-	return max(0, int64(math.Floor(total/rate*(1-1e-4)))-1)
+	l := total / rate
+	return max(0, int64(math.Floor(l*(1-1e-6-1e-8)/(1+1e-12*l)))-1)
 }
 
 // wide is an unsigned 128-bit sum: a trace's CTAs × cycles × room can
