@@ -108,6 +108,8 @@ type cdpFloor struct {
 	serial   bool  // one host thread: its calls are serial
 	hostFree int64 // serial: when the thread is free for the next call, at the earliest
 
+	ownStreams bool // the policy gives each task group a fresh stream (Policy.OwnStreams)
+
 	off       bool             // a verdict other than a runtime launch was given
 	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
 	path      int64            // the latest end of any chain so far
@@ -120,9 +122,10 @@ type cdpFloor struct {
 	insts, dram float64 // the CTAs' demand as the contention model charges it
 }
 
-func newCDPFloor(cfg model.Config, cdp model.CDP) cdpFloor {
+func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
 	return cdpFloor{
-		cdp: cdp, gpu: cfg.GPU,
+		ownStreams: ownStreams,
+		cdp:        cdp, gpu: cfg.GPU,
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
 		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
 		serial:     cfg.Lat.HostThreads <= 1,
@@ -174,8 +177,14 @@ func (f *cdpFloor) ready(k *Kernel, at int64) {
 }
 
 // idle is a stream left with nothing after k: the next operation on it
-// starts after k's end.
-func (f *cdpFloor) idle(stream uint64, k *Kernel) { f.streamEnd[stream] = k.floorEnd }
+// starts after k's end. Under a policy of fresh streams per task group
+// most streams are never used again, so none is remembered (the floor
+// only loses that term).
+func (f *cdpFloor) idle(stream uint64, k *Kernel) {
+	if !f.ownStreams {
+		f.streamEnd[stream] = k.floorEnd
+	}
+}
 
 // reopen is an operation entering idle stream: what it follows.
 func (f *cdpFloor) reopen(stream uint64) int64 {
