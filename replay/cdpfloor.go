@@ -1,11 +1,6 @@
 package replay
 
-import (
-	"math"
-	"math/bits"
-
-	"github.com/gpureplay/gpureplay/model"
-)
+import "github.com/gpureplay/gpureplay/model"
 
 // The CDP floor (Stats.CDPFloorCycles): a makespan no run of the trace in
 // which every launching lane launches its child through the device runtime
@@ -113,13 +108,12 @@ type cdpFloor struct {
 	off       bool             // a verdict other than a runtime launch was given
 	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
 	path      int64            // the latest end of any chain so far
-	area      [4]wide          // CTA slots, warps, registers, smem, each × cycles held
 	service   int64            // the launch servers' summed service
 	firstCall int64            // the earliest a call reaches the servers; -1 before one
-	entries   int64            // the Kernel Distributor entries' summed hold
 
-	contention  bool    // model.contention=on
-	insts, dram float64 // the CTAs' demand as the contention model charges it
+	contention bool                 // model.contention=on
+	all        gpuLoad              // what the run's CTAs and kernels hold and ask
+	trees      map[*Kernel]*gpuLoad // the same of each running host kernel's tree
 }
 
 func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
@@ -130,6 +124,7 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
 		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
 		serial:     cfg.Lat.HostThreads <= 1,
 		streamEnd:  map[uint64]int64{},
+		trees:      map[*Kernel]*gpuLoad{},
 		firstCall:  -1,
 		contention: cfg.Model.Contention == "on",
 	}
@@ -166,14 +161,32 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 		k.floorEnd = at + roundCycle(float64(c.bytes)*f.perByte)
 		return
 	}
-	f.ready(k, at+f.dispatch)
+	f.ready(k, at+f.dispatch, nil)
+	f.trees[k] = &gpuLoad{}
 }
 
 // ready is kernel k ready at cycle at at the earliest, having held its
-// Kernel Distributor entry lat.kernel_dispatch.
-func (f *cdpFloor) ready(k *Kernel, at int64) {
+// Kernel Distributor entry lat.kernel_dispatch; tree is the load of the
+// host kernel's tree it is in (nil for a host kernel, whose dispatch is
+// before its tree's time).
+func (f *cdpFloor) ready(k *Kernel, at int64, tree *gpuLoad) {
 	k.floorReady, k.floorEnd = at, at
-	f.entries += f.dispatch
+	f.all.entries += f.dispatch
+	if tree != nil {
+		tree.entries += f.dispatch
+	}
+}
+
+// tree is the load of the host kernel's tree k is in; nil where k's
+// launcher is an aggregated group (no CDP floor then).
+func (f *cdpFloor) tree(k *Kernel) *gpuLoad {
+	for k != nil && !k.host {
+		k = k.owner.k
+	}
+	if k == nil {
+		return nil
+	}
+	return f.trees[k]
 }
 
 // idle is a stream left with nothing after k: the next operation on it
@@ -197,18 +210,20 @@ func (f *cdpFloor) reopen(stream uint64) int64 {
 // chain (each warp's cycles and calls), its children's ready times, and
 // its room held for that long.
 func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
+	tree := f.tree(k)
 	chain := spec.alone()
 	if x := spec.x; x != nil && len(x.sites) > 0 {
 		sortSites(x.sites)
-		chain = max(chain, f.sited(k.floorReady, spec))
+		chain = max(chain, f.sited(k.floorReady, spec, tree))
 	}
-	f.entries += max(0, k.floorReady+chain-k.floorEnd)
+	hold := max(0, k.floorReady+chain-k.floorEnd)
 	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
-	n := k.need
-	for i, use := range [4]int64{1, int64(n.warps), int64(n.regs), n.smem} {
-		f.area[i].add(use, chain)
+	insts, dram := f.demand(k, spec)
+	for _, l := range []*gpuLoad{&f.all, tree} {
+		if l != nil {
+			l.cta(k.need, chain, hold, insts, dram)
+		}
 	}
-	f.demand(k, spec)
 }
 
 // demand adds what a CTA with a recorded demand asks of the shared
@@ -217,9 +232,9 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 // warp with sites, of at least the warp's own cycles, and one for the
 // others of their longest warp's, each at its share of the demand, so at
 // least the demand × its warps' mean cycles.
-func (f *cdpFloor) demand(k *Kernel, spec *ctaSpec) {
+func (f *cdpFloor) demand(k *Kernel, spec *ctaSpec) (insts, dram float64) {
 	if !f.contention || (spec.issue <= 0 && spec.dram <= 0) {
-		return
+		return 0, 0
 	}
 	work := float64(spec.alone())
 	if x := spec.x; x != nil && len(x.sites) > 0 {
@@ -230,14 +245,13 @@ func (f *cdpFloor) demand(k *Kernel, spec *ctaSpec) {
 		}
 		work = float64(sum) / float64(n)
 	}
-	f.insts += float64(spec.issue) * work
-	f.dram += float64(spec.dram) * work
+	return float64(spec.issue) * work, float64(spec.dram) * work
 }
 
 // sited is the longest chain of the warps with sites of a CTA starting at
 // start, and sets each site's children's ready time: its call's return
 // plus lat.kernel_dispatch.
-func (f *cdpFloor) sited(start int64, spec *ctaSpec) int64 {
+func (f *cdpFloor) sited(start int64, spec *ctaSpec, tree *gpuLoad) int64 {
 	sites := spec.x.sites
 	var chain, shift int64
 	for first := 0; first < len(sites); {
@@ -248,7 +262,7 @@ func (f *cdpFloor) sited(start int64, spec *ctaSpec) int64 {
 		f.call(reach+f.cdp.ParamCost(x)+f.cdp.LaunchLatency(), x)
 		back := reach + f.cdp.APICost(x)
 		for _, l := range sites[first:last] {
-			f.ready(l.child, back+f.dispatch)
+			f.ready(l.child, back+f.dispatch, tree)
 		}
 		shift += f.cdp.APICost(x)
 		if last == len(sites) || int(sites[last].warp) != w {
@@ -270,8 +284,15 @@ func (f *cdpFloor) call(arrive, x int64) {
 }
 
 // done is kernel k complete: its parent (or, for a host kernel, its
-// stream's next operation) completes after it.
+// stream's next operation) completes after it. A host kernel completes
+// no earlier than its tree's load fits in the GPU from its ready time:
+// every CTA and entry of the tree is held, and every demand made, after
+// the kernel is ready and before it completes.
 func (f *cdpFloor) done(k *Kernel) {
+	if t := f.trees[k]; t != nil {
+		k.floorEnd = max(k.floorEnd, k.floorReady+f.fit(t))
+		delete(f.trees, k)
+	}
 	f.path = max(f.path, k.floorEnd)
 	if p := k.owner.k; p != nil {
 		p.floorEnd = max(p.floorEnd, k.floorEnd)
@@ -280,70 +301,16 @@ func (f *cdpFloor) done(k *Kernel) {
 
 // cycles is the floor once the run is over: 0 when a verdict was not a
 // runtime launch.
-func (f *cdpFloor) cycles(sms int) int64 {
+func (f *cdpFloor) cycles() int64 {
 	if f.off {
 		return 0
 	}
-	floor := f.path
-	g := f.gpu
-	caps := [4]int64{int64(g.MaxCTAsPerSM), int64(g.MaxWarpsPerSM()), int64(g.RegsPerSM), g.SmemPerSM}
-	for i, c := range caps {
-		floor = max(floor, f.area[i].ceilDiv(c*int64(sms)))
-	}
-	if f.contention {
-		floor = max(floor, demandFloor(f.insts, float64(sms)*g.IssueWidth), demandFloor(f.dram, g.DRAMBytesPerCycle()))
-	}
-	if n := int64(g.MaxKernels); n > 0 {
-		floor = max(floor, (f.entries+n-1)/n)
-	}
-	if n := f.cdp.LaunchServers * int64(sms); n > 0 && f.firstCall >= 0 {
+	floor := max(f.path, f.fit(&f.all))
+	if n := f.cdp.LaunchServers * int64(f.gpu.SMs); n > 0 && f.firstCall >= 0 {
 		floor = max(floor, f.firstCall+(f.service+n-1)/n+f.dispatch)
 	}
 	return floor
 }
 
-// demandFloor is the least makespan M in which a total demand can be
-// served at most rate a cycle, allowing for how the model rounds: a job
-// ends once its progress is within contention.tolerance of its work,
-// 10^-6 + 10^-12·v cycles at an SM's virtual clock v ≤ M, so of a job of
-// w ≥ 1 cycles' work at least w·(1 - 10^-6 - 10^-12·M) is served. With
-// L = total / rate, M ≥ L·(1 - 10^-6)/(1 + 10^-12·L); a further 10^-8
-// and a cycle cover the float sums.
-func demandFloor(total, rate float64) int64 {
-	if !(rate > 0) || !(total > 0) {
-		return 0
-	}
-	l := total / rate
-	return max(0, int64(math.Floor(l*(1-1e-6-1e-8)/(1+1e-12*l)))-1)
-}
-
-// wide is an unsigned 128-bit sum: a trace's CTAs × cycles × room can
-// pass 2^63.
-type wide struct{ hi, lo uint64 }
-
-// add adds a·b, both non-negative.
-func (w *wide) add(a, b int64) {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	var carry uint64
-	w.lo, carry = bits.Add64(w.lo, lo, 0)
-	w.hi += hi + carry
-}
-
-// ceilDiv is the sum over d rounded up, capped at the largest int64; 0
-// for d ≤ 0 (no limit).
-func (w wide) ceilDiv(d int64) int64 {
-	if d <= 0 {
-		return 0
-	}
-	if w.hi >= uint64(d) {
-		return math.MaxInt64
-	}
-	q, r := bits.Div64(w.hi, w.lo, uint64(d))
-	if r > 0 {
-		q++
-	}
-	if q > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(q)
-}
+// fit is the least time load takes on the GPU.
+func (f *cdpFloor) fit(l *gpuLoad) int64 { return l.cycles(f.gpu, f.contention) }

@@ -151,7 +151,7 @@ func (e *engine) finish() *Stats {
 	s.AfterPrelude.PostludeCycles = e.io.postAfterPrelude
 	s.MakespanCycles = end
 	s.BlindFloorCycles = e.blind.cycles(&e.launch)
-	s.CDPFloorCycles = e.floor.cycles(len(e.sms))
+	s.CDPFloorCycles = e.floor.cycles()
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
 		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)
