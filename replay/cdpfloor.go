@@ -10,7 +10,7 @@ import "github.com/gpureplay/gpureplay/model"
 // from the trace and the model's parameters alone: every term below is a
 // sum of costs the engine charges for certain, never a time the run's
 // schedule chose, so the floor is the same in every such run. It is the
-// largest of five bounds.
+// largest of the bounds below.
 //
 // The path: the longest chain of things that must happen one after
 // another.
@@ -78,6 +78,14 @@ import "github.com/gpureplay/gpureplay/model"
 // DRAM water level, internal/contention). So the run lasts at least the
 // CTAs' instructions over gpu.sms × issue_width and their bytes over the
 // DRAM bandwidth, as TaskWork bounds the task runtimes.
+//
+// The trees: every CTA, entry and demand of a host kernel's tree (its
+// CTAs and its children's, recursively) falls between the kernel's ready
+// time and its completion — a child is launched by a running CTA of its
+// parent, and a kernel completes after its children — so the kernel
+// completes no earlier than its ready time plus its tree's room, entries
+// and demand (gpuLoad.cycles), and its stream's next operation starts
+// after that: a host loop's kernels add their trees' loads up.
 //
 // The servers: with cdp.launch_servers > 0 each site's call holds one of
 // its SM's servers for its service, launch_a·x, one call at a time, and
