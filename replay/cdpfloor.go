@@ -85,7 +85,10 @@ import "github.com/gpureplay/gpureplay/model"
 // parent, and a kernel completes after its children — so the kernel
 // completes no earlier than its ready time plus its tree's room, entries
 // and demand (gpuLoad.cycles), and its stream's next operation starts
-// after that: a host loop's kernels add their trees' loads up.
+// after that: a host loop's kernels add their trees' loads up. Its device
+// kernels' load alone falls after the first of them takes its entry,
+// which is no earlier than a site's call can return: the kernel completes
+// no earlier than that plus their load.
 //
 // The servers: with cdp.launch_servers > 0 each site's call holds one of
 // its SM's servers for its service, launch_a·x, one call at a time, and
@@ -119,9 +122,17 @@ type cdpFloor struct {
 	service   int64            // the launch servers' summed service
 	firstCall int64            // the earliest a call reaches the servers; -1 before one
 
-	contention bool                 // model.contention=on
-	all        gpuLoad              // what the run's CTAs and kernels hold and ask
-	trees      map[*Kernel]*gpuLoad // the same of each running host kernel's tree
+	contention bool                  // model.contention=on
+	all        gpuLoad               // what the run's CTAs and kernels hold and ask
+	trees      map[*Kernel]*treeLoad // the same of each running host kernel's tree
+}
+
+// treeLoad is the load of a host kernel's tree: all of it, and that of
+// its device kernels alone, none of which takes its Kernel Distributor
+// entry before kidsFrom (-1 before one does).
+type treeLoad struct {
+	all, kids gpuLoad
+	kidsFrom  int64
 }
 
 func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
@@ -132,7 +143,7 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
 		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
 		serial:     cfg.Lat.HostThreads <= 1,
 		streamEnd:  map[uint64]int64{},
-		trees:      map[*Kernel]*gpuLoad{},
+		trees:      map[*Kernel]*treeLoad{},
 		firstCall:  -1,
 		contention: cfg.Model.Contention == "on",
 	}
@@ -170,24 +181,28 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)
-	f.trees[k] = &gpuLoad{}
+	f.trees[k] = &treeLoad{kidsFrom: -1}
 }
 
 // ready is kernel k ready at cycle at at the earliest, having held its
 // Kernel Distributor entry lat.kernel_dispatch; tree is the load of the
-// host kernel's tree it is in (nil for a host kernel, whose dispatch is
-// before its tree's time).
-func (f *cdpFloor) ready(k *Kernel, at int64, tree *gpuLoad) {
+// host kernel's tree a device kernel is in (nil for a host kernel, whose
+// dispatch is before its tree's time).
+func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
 	k.floorReady, k.floorEnd = at, at
 	f.all.entries += f.dispatch
 	if tree != nil {
-		tree.entries += f.dispatch
+		tree.all.entries += f.dispatch
+		tree.kids.entries += f.dispatch
+		if tree.kidsFrom < 0 || at-f.dispatch < tree.kidsFrom {
+			tree.kidsFrom = at - f.dispatch
+		}
 	}
 }
 
 // tree is the load of the host kernel's tree k is in; nil where k's
 // launcher is an aggregated group (no CDP floor then).
-func (f *cdpFloor) tree(k *Kernel) *gpuLoad {
+func (f *cdpFloor) tree(k *Kernel) *treeLoad {
 	for k != nil && !k.host {
 		k = k.owner.k
 	}
@@ -227,10 +242,13 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 	hold := max(0, k.floorReady+chain-k.floorEnd)
 	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
 	insts, dram := f.demand(k, spec)
-	for _, l := range []*gpuLoad{&f.all, tree} {
-		if l != nil {
-			l.cta(k.need, chain, hold, insts, dram)
-		}
+	f.all.cta(k.need, chain, hold, insts, dram)
+	if tree == nil {
+		return
+	}
+	tree.all.cta(k.need, chain, hold, insts, dram)
+	if !k.host {
+		tree.kids.cta(k.need, chain, hold, insts, dram)
 	}
 }
 
@@ -259,7 +277,7 @@ func (f *cdpFloor) demand(k *Kernel, spec *ctaSpec) (insts, dram float64) {
 // sited is the longest chain of the warps with sites of a CTA starting at
 // start, and sets each site's children's ready time: its call's return
 // plus lat.kernel_dispatch.
-func (f *cdpFloor) sited(start int64, spec *ctaSpec, tree *gpuLoad) int64 {
+func (f *cdpFloor) sited(start int64, spec *ctaSpec, tree *treeLoad) int64 {
 	sites := spec.x.sites
 	var chain, shift int64
 	for first := 0; first < len(sites); {
@@ -298,7 +316,10 @@ func (f *cdpFloor) call(arrive, x int64) {
 // the kernel is ready and before it completes.
 func (f *cdpFloor) done(k *Kernel) {
 	if t := f.trees[k]; t != nil {
-		k.floorEnd = max(k.floorEnd, k.floorReady+f.fit(t))
+		k.floorEnd = max(k.floorEnd, k.floorReady+f.fit(&t.all))
+		if t.kidsFrom >= 0 {
+			k.floorEnd = max(k.floorEnd, t.kidsFrom+f.fit(&t.kids))
+		}
 		delete(f.trees, k)
 	}
 	f.path = max(f.path, k.floorEnd)
