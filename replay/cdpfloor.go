@@ -5,12 +5,15 @@ import "github.com/gpureplay/gpureplay/model"
 // The CDP floor (Stats.CDPFloorCycles): a makespan no run of the trace in
 // which every launching lane launches its child through the device runtime
 // (policy cdp, and cdp with other costs: cdp-ideal) can beat, on the same
-// GPU and costs, whatever the SMX scheduler, the contention model, the
-// launch servers or the pending pool do. It is computed beside the run
+// GPU and costs, whatever the SMX scheduler (the FCFS gate below: the
+// baseline's FCFS placement), the contention model, the launch servers or
+// the pending pool do. It is computed beside the run
 // from the trace and the model's parameters alone: every term below is a
 // sum of costs the engine charges for certain, never a time the run's
-// schedule chose, so the floor is the same in every such run. It is the
-// largest of the bounds below.
+// schedule chose, so the floor is the same in every such run (but for the
+// FCFS gate, which needs a host kernel to run alone: on traces of more
+// than one stream whether it does is the run's). It is the largest of the
+// bounds below.
 //
 // The path: the longest chain of things that must happen one after
 // another.
@@ -90,6 +93,49 @@ import "github.com/gpureplay/gpureplay/model"
 // which is no earlier than a site's call can return: the kernel completes
 // no earlier than that plus their load.
 //
+// The waves: at most r of a host kernel's CTAs are resident at once, r =
+// gpu.sms × the CTAs of its size an empty SM holds (sm.fits; other
+// kernels' CTAs only leave fewer), and a CTA is resident from its
+// placement, no later than its start, to its end, at least its chain
+// after its start. So with its CTAs numbered in the order they start
+// (cdpFloor.cta is called at each start), the i-th starts no earlier
+// than the (i-1)-th, nor before i-r of the CTAs started before it have
+// ended: at its start at most r-1 others are resident, the rest of the
+// i-1 have ended. By induction each starts no earlier than s_i, the same
+// recurrence over the kernel's ready time and the chains (waves), since a
+// larger set of ends has no smaller order statistic: the kernel
+// completes no earlier than any s_i plus its chain. This holds under any
+// placement.
+//
+// The FCFS gate: under the baseline SMX scheduler (RoundRobin, kernels
+// in FCFS order; no gate, CRCS scoreboard or exclusive SMs, so a CTA
+// starts when placed: fcfsPlacement) a kernel places a CTA only after
+// every kernel that reached the Kernel Distributor before it has either
+// placed all its CTAs or fits on no SM (its loop leaves a kernel only
+// then; SMs only fill during one Place call) — GPGPU-Sim's select_kernel,
+// which DTBL's authors extended for dynamic parallelism (docs/model.md,
+// "CTA placement"). Every device kernel of a host kernel K's tree arrives
+// after K. Suppose none of its CTAs fits beside an SM holding as many of
+// K's CTAs as fit, and no other host kernel headed a stream while K was
+// not complete (alone: then no CTA of another tree is resident in K's
+// life). Then no CTA of K's tree below K is placed before K's last CTA:
+// at the first such placement, K fits on no SM, every SM holds only K's
+// CTAs, so as many as fit, and the device kernel's CTA fits beside them,
+// against the premise. K's last CTA starts at s_N at the earliest
+// (the waves); so K completes no earlier than s_N plus the longest any
+// device kernel of the tree takes from its CTAs' start to its completion
+// (its floorEnd - floorReady: the chains are relative to the start), nor
+// than s_N plus what must fit after it (gpuLoad.cycles): the device
+// kernels' room and demand, K's last CTA's chain, room and demand, and
+// the entries the device kernels hold after s_N — all of their holds but
+// a dispatch for each of those holding an entry at s_N, at most
+// gpu.max_kernels-1 of them (K holds one, and none gives its entry back
+// before its CTAs have ended), and K's own for its last CTA's chain. The
+// gate depends on the placement rule: other placers, a gate on CTA
+// starts, or children that fit beside their parent's CTAs, lose it; and
+// on the run keeping host kernels apart (a trace on one stream always
+// does).
+//
 // The servers: with cdp.launch_servers > 0 each site's call holds one of
 // its SM's servers for its service, launch_a·x, one call at a time, and
 // no call reaches a server before its site's earliest reach plus its
@@ -115,6 +161,7 @@ type cdpFloor struct {
 	hostFree int64 // serial: when the thread is free for the next call, at the earliest
 
 	ownStreams bool // the policy gives each task group a fresh stream (Policy.OwnStreams)
+	fcfs       bool // the baseline FCFS placement, CTAs starting when placed (fcfsPlacement)
 
 	off       bool             // a verdict other than a runtime launch was given
 	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
@@ -129,15 +176,29 @@ type cdpFloor struct {
 
 // treeLoad is the load of a host kernel's tree: all of it, and that of
 // its device kernels alone, none of which takes its Kernel Distributor
-// entry before kidsFrom (-1 before one does).
+// entry before kidsFrom (-1 before one does); and what the waves and the
+// FCFS gate need (cdpfcfs.go).
 type treeLoad struct {
 	all, kids gpuLoad
 	kidsFrom  int64
+
+	host   *Kernel
+	chains []int64 // the host kernel's CTAs' chains, in the order they start
+	last   struct {
+		chain       int64
+		insts, dram float64
+	} // the last of them
+	nKids int64 // device kernels in the tree
+	tail  int64 // the longest a device kernel takes from its CTAs' start to its completion
+	alone bool  // no other host kernel headed a stream while this one was not complete
+	sneak bool  // a device kernel's CTA fits beside a full SM of the host kernel's
+	seen  need  // the last device kernel's need checked for sneak
 }
 
-func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
+func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy) cdpFloor {
 	return cdpFloor{
-		ownStreams: ownStreams,
+		ownStreams: pol.OwnStreams,
+		fcfs:       fcfsPlacement(pol),
 		cdp:        cdp, gpu: cfg.GPU,
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
 		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
@@ -181,7 +242,11 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)
-	f.trees[k] = &treeLoad{kidsFrom: -1}
+	alone := len(f.trees) == 0
+	for _, t := range f.trees {
+		t.alone = false
+	}
+	f.trees[k] = &treeLoad{host: k, kidsFrom: -1, alone: alone}
 }
 
 // ready is kernel k ready at cycle at at the earliest, having held its
@@ -194,6 +259,7 @@ func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
 	if tree != nil {
 		tree.all.entries += f.dispatch
 		tree.kids.entries += f.dispatch
+		tree.nKids++
 		if tree.kidsFrom < 0 || at-f.dispatch < tree.kidsFrom {
 			tree.kidsFrom = at - f.dispatch
 		}
@@ -247,9 +313,13 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 		return
 	}
 	tree.all.cta(k.need, chain, hold, insts, dram)
-	if !k.host {
-		tree.kids.cta(k.need, chain, hold, insts, dram)
+	if k.host {
+		tree.chains = append(tree.chains, chain)
+		tree.last.chain, tree.last.insts, tree.last.dram = chain, insts, dram
+		return
 	}
+	tree.kids.cta(k.need, chain, hold, insts, dram)
+	f.checkSneak(tree, k)
 }
 
 // demand adds what a CTA with a recorded demand asks of the shared
@@ -320,7 +390,12 @@ func (f *cdpFloor) done(k *Kernel) {
 		if t.kidsFrom >= 0 {
 			k.floorEnd = max(k.floorEnd, t.kidsFrom+f.fit(&t.kids))
 		}
+		k.floorEnd = max(k.floorEnd, f.afterWaves(k, t))
 		delete(f.trees, k)
+	} else if !k.host {
+		if t := f.tree(k); t != nil {
+			t.tail = max(t.tail, k.floorEnd-k.floorReady)
+		}
 	}
 	f.path = max(f.path, k.floorEnd)
 	if p := k.owner.k; p != nil {

@@ -218,7 +218,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.blind = newBlindFloor(len(e.sms))
-	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy.OwnStreams)
+	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {
