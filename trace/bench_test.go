@@ -166,6 +166,39 @@ func BenchmarkDecodeBinary(b *testing.B) {
 	}
 }
 
+// BenchmarkSkipBinary is the replay's host pass over the traces of
+// BenchmarkDecodeBinary: every record but host launches skipped.
+func BenchmarkSkipBinary(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		warps int
+	}{{"cta", 0}, {"cta+8warps", 8}} {
+		b.Run(bc.name, func(b *testing.B) {
+			tr := binaryBenchTrace(b, bc.warps)
+			b.SetBytes(int64(len(tr.data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r, err := NewReader(bytes.NewReader(tr.data))
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
+				r.SkipDeviceLaunches()
+				for {
+					if _, err := r.Next(); err == io.EOF {
+						break
+					} else if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			s := b.Elapsed().Seconds()
+			b.ReportMetric(float64(tr.records)*float64(b.N)/s, "records/s")
+		})
+	}
+}
+
 func BenchmarkEncodeBinary(b *testing.B) {
 	var sink sliceSink
 	syntheticTrace(b, &sink, 1<<18, 0)

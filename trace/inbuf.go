@@ -119,6 +119,41 @@ func (b *inbuf) uvarint() (uint64, error) {
 	}
 }
 
+// skipVarints reads past n varints. It scans the buffer for the bytes
+// that end them, much faster than decoding each; a varint that reaches its
+// tenth byte is left to uvarint, which refuses one longer than 64 bits.
+func (b *inbuf) skipVarints(n int) error {
+	for n > 0 {
+		buf := b.buf[b.r:b.w]
+		end, run := 0, 0 // end: past the last whole varint; run: its continuation bytes
+		for i := 0; i < len(buf) && n > 0; i++ {
+			if buf[i] >= 0x80 {
+				if run++; run == binary.MaxVarintLen64-1 {
+					break
+				}
+				continue
+			}
+			end, run = i+1, 0
+			n--
+		}
+		b.r += end
+		switch {
+		case n == 0:
+			return nil
+		case run == binary.MaxVarintLen64-1:
+			if _, err := b.uvarint(); err != nil {
+				return err
+			}
+			n--
+		default:
+			if err := b.more(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (b *inbuf) varint() (int64, error) {
 	u, err := b.uvarint()
 	return int64(u>>1) ^ -int64(u&1), err

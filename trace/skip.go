@@ -82,8 +82,8 @@ func (d *fieldReader) skipStr() {
 // skipList reads past a list of varints.
 func (d *fieldReader) skipList() {
 	n, _ := d.listLen()
-	for i := 0; i < n && d.err == nil; i++ {
-		d.varint()
+	if n > 0 && d.err == nil {
+		d.fail(d.in.skipVarints(n))
 	}
 }
 
