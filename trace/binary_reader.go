@@ -34,8 +34,9 @@ type Reader struct {
 	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
 	scratchCTA CTA
-	reuse      bool    // see ReuseRecords
-	warps      []int64 // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	reuse      bool        // see ReuseRecords
+	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	pause      func() bool // see pauseWhen; nil: never
 }
 
 // ReuseRecords lets Next return the same launch and cta record values on
@@ -146,6 +147,9 @@ func (r *Reader) Next() (Record, error) {
 			if err := r.skipBody(k, extended); err != nil {
 				return nil, r.fail(k, err)
 			}
+			if r.paused() {
+				return nil, errPaused
+			}
 			continue
 		}
 		if k == KindLaunch && r.skipDevice {
@@ -154,6 +158,9 @@ func (r *Reader) Next() (Record, error) {
 				return nil, r.fail(k, err)
 			}
 			if l == nil {
+				if r.paused() {
+					return nil, errPaused
+				}
 				continue
 			}
 			return l, nil

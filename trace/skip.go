@@ -1,6 +1,9 @@
 package trace
 
-import "unicode/utf8"
+import (
+	"errors"
+	"unicode/utf8"
+)
 
 // Skip makes Next pass over records of the given kinds instead of returning
 // them. A reader that needs only some records — the replay's host-launch
@@ -30,6 +33,18 @@ func (r *Reader) hostLaunch() (*Launch, error) {
 	l := r.scratch
 	return &l, nil
 }
+
+// errPaused is what Next returns, between two skipped records, once the
+// function given to pauseWhen says to pause; the next call goes on.
+var errPaused = errors.New("trace: reading paused between skipped records")
+
+// pauseWhen makes Next return errPaused after a skipped record whenever f
+// reports true. A Prefetcher asks it so that records it already holds
+// reach a waiting caller while the reader skips a long run of records
+// (the replay's host pass crossing a launch tree of millions of records).
+func (r *Reader) pauseWhen(f func() bool) { r.pause = f }
+
+func (r *Reader) paused() bool { return r.pause != nil && r.pause() }
 
 func (r *Reader) skipped(k Kind) bool { return k < 64 && r.skip&(1<<k) != 0 }
 
