@@ -107,16 +107,37 @@ type benchTrace struct {
 	records int
 }
 
-var benchTraces sync.Map // warps → *benchTrace
+var benchTraces sync.Map // benchShape → *benchTrace
 
-// binaryBenchTrace builds (once per warps) a binary trace of 1M CTAs.
-func binaryBenchTrace(b *testing.B, warps int) *benchTrace {
-	if t, ok := benchTraces.Load(warps); ok {
+// benchShape is a bench trace's CTAs: warp_cycles each, and whether they
+// record a demand (insts and dram_bytes, as the generators write).
+type benchShape struct {
+	warps  int
+	demand bool
+}
+
+// demandSink gives every cta record a demand on its way to Sink.
+type demandSink struct{ Sink }
+
+func (d demandSink) Write(r Record) error {
+	if c, ok := r.(*CTA); ok {
+		c.Insts, c.DRAMBytes = uint64(c.Cycles)/3, uint64(c.Cycles)*5
+	}
+	return d.Sink.Write(r)
+}
+
+// binaryBenchTrace builds (once per shape) a binary trace of 1M CTAs.
+func binaryBenchTrace(b *testing.B, shape benchShape) *benchTrace {
+	if t, ok := benchTraces.Load(shape); ok {
 		return t.(*benchTrace)
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
-	n := syntheticTrace(b, w, 1<<20, warps)
+	var sink Sink = w
+	if shape.demand {
+		sink = demandSink{w}
+	}
+	n := syntheticTrace(b, sink, 1<<20, shape.warps)
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
@@ -126,17 +147,17 @@ func binaryBenchTrace(b *testing.B, warps int) *benchTrace {
 		b.Fatal(err)
 	}
 	t := &benchTrace{data: buf.Bytes(), raw: len(raw), records: n}
-	benchTraces.Store(warps, t)
+	benchTraces.Store(shape, t)
 	return t
 }
 
 func BenchmarkDecodeBinary(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
-		warps int
-	}{{"cta", 0}, {"cta+8warps", 8}} {
+		shape benchShape
+	}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}} {
 		b.Run(bc.name, func(b *testing.B) {
-			tr := binaryBenchTrace(b, bc.warps)
+			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -171,10 +192,10 @@ func BenchmarkDecodeBinary(b *testing.B) {
 func BenchmarkSkipBinary(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
-		warps int
-	}{{"cta", 0}, {"cta+8warps", 8}} {
+		shape benchShape
+	}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}} {
 		b.Run(bc.name, func(b *testing.B) {
-			tr := binaryBenchTrace(b, bc.warps)
+			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))
 			b.ReportAllocs()
 			b.ResetTimer()
