@@ -193,7 +193,7 @@ func BenchmarkSkipBinary(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		shape benchShape
-	}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}} {
+	}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/binary"
 	"errors"
 	"unicode/utf8"
 )
@@ -54,6 +55,9 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 	d := fieldReader{in: r.in}
 	switch k {
 	case KindCTA:
+		if r.skipCTAFast(extended) {
+			return nil
+		}
 		d.ref(&r.delta, true)
 		d.varint()
 		d.skipList()
@@ -74,6 +78,52 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 		return err
 	}
 	return d.err
+}
+
+// skipCTAFast passes over a cta record straight from the buffer, as
+// ctaFast decodes one: only its kernel and CTA are decoded (later records
+// are coded against them). It gives up, consuming nothing, unless the
+// buffer surely holds the whole record and it has at most a warp's worth
+// of warp_cycles, none of them or of its other fields longer than nine
+// bytes; skipBody then takes the general path, which reports what is
+// wrong. demand says the record has insts and dram_bytes.
+func (r *Reader) skipCTAFast(demand bool) bool {
+	const maxWarps = 32
+	p := r.in.buf[r.in.r:r.in.w]
+	if len(p) < (6+maxWarps)*binary.MaxVarintLen64 {
+		return false
+	}
+	dk, n1 := binary.Varint(p)
+	if n1 <= 0 {
+		return false
+	}
+	dc, n2 := binary.Varint(p[n1:])
+	if n2 <= 0 {
+		return false
+	}
+	i := n1 + n2
+	n3, left, _ := varintEnds(p[i:], 1) // cycles
+	if left > 0 {
+		return false
+	}
+	i += n3
+	warps, n4 := binary.Uvarint(p[i:])
+	if n4 <= 0 || warps > maxWarps {
+		return false
+	}
+	i += n4
+	rest := int(warps)
+	if demand {
+		rest += 2
+	}
+	n5, left, _ := varintEnds(p[i:], rest)
+	if left > 0 {
+		return false
+	}
+	kernel := r.delta.kernel + uint64(dk)
+	r.delta.kernel, r.delta.cta = kernel, r.delta.expectedCTA(kernel, true)+uint64(dc)
+	r.in.r += i + n5
+	return true
 }
 
 // skipStr reads past a length-prefixed string.
