@@ -220,6 +220,41 @@ func BenchmarkSkipBinary(b *testing.B) {
 	}
 }
 
+// BenchmarkSkipTree is the replay's host pass over a launch-heavy trace:
+// 100K host CTAs, each launching a one-CTA child (treeTrace), so kernel
+// declarations and device launches are two thirds of what it skips.
+func BenchmarkSkipTree(b *testing.B) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	recs := treeTrace(100000)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := NewReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
+		r.SkipDeviceLaunches()
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
 func BenchmarkEncodeBinary(b *testing.B) {
 	var sink sliceSink
 	syntheticTrace(b, &sink, 1<<18, 0)

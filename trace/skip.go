@@ -25,6 +25,9 @@ func (r *Reader) SkipDeviceLaunches() { r.skipDevice = true }
 // hostLaunch decodes a launch record without allocating and returns it
 // (as a fresh record) only if the host launched it.
 func (r *Reader) hostLaunch() (*Launch, error) {
+	if r.skipDeviceLaunchFast() {
+		return nil, nil
+	}
 	if err := r.launchInto(&r.scratch, &r.scratchP); err != nil {
 		return nil, err
 	}
@@ -66,6 +69,9 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 			d.uvarint()
 		}
 	case KindKernel:
+		if r.skipKernelFast() {
+			return nil
+		}
 		d.uvarint()
 		d.skipStr()
 		for i := 0; i < 6; i++ {
@@ -123,6 +129,90 @@ func (r *Reader) skipCTAFast(demand bool) bool {
 	kernel := r.delta.kernel + uint64(dk)
 	r.delta.kernel, r.delta.cta = kernel, r.delta.expectedCTA(kernel, true)+uint64(dc)
 	r.in.r += i + n5
+	return true
+}
+
+// skipDeviceLaunchFast passes over a device launch record straight from
+// the buffer, decoding only what later records are coded against (its
+// kernel and its parent's kernel and CTA). It gives up, consuming nothing,
+// on a host launch, one with an after list, unknown flags, or a buffer
+// that might not hold the whole record; launchInto then reads it.
+func (r *Reader) skipDeviceLaunchFast() bool {
+	p := r.in.buf[r.in.r:r.in.w]
+	if len(p) < 12*binary.MaxVarintLen64 {
+		return false
+	}
+	flags, i := binary.Uvarint(p)
+	if i <= 0 || flags&^launchFlagsMask != 0 || flags&launchHasParent == 0 || flags&launchHasAfter != 0 {
+		return false
+	}
+	dl, n := binary.Varint(p[i:])
+	if n <= 0 {
+		return false
+	}
+	i += n
+	if flags&launchHasT != 0 {
+		if n, left, _ := varintEnds(p[i:], 1); left == 0 {
+			i += n
+		} else {
+			return false
+		}
+	}
+	if flags&launchHasStream != 0 {
+		if n, left, _ := varintEnds(p[i:], 1); left == 0 {
+			i += n
+		} else {
+			return false
+		}
+	}
+	dk, n := binary.Varint(p[i:])
+	if n <= 0 {
+		return false
+	}
+	i += n
+	dc, n := binary.Varint(p[i:])
+	if n <= 0 {
+		return false
+	}
+	i += n
+	rest := 3 // warp, lane, at
+	if flags&launchHasWorkload != 0 {
+		rest++
+	}
+	if flags&launchHasInline != 0 {
+		rest++
+	}
+	n, left, _ := varintEnds(p[i:], rest)
+	if left > 0 {
+		return false
+	}
+	kernel := r.delta.kernel + uint64(dk)
+	r.delta.kernel, r.delta.cta = kernel, r.delta.expectedCTA(kernel, false)+uint64(dc)
+	r.delta.launched += 1 + uint64(dl)
+	r.in.r += i + n
+	return true
+}
+
+// skipKernelFast passes over a kernel record straight from the buffer
+// (nothing later is coded against it). It gives up, consuming nothing,
+// unless the buffer surely holds the whole record; skipBody's general path
+// then reads it.
+func (r *Reader) skipKernelFast() bool {
+	p := r.in.buf[r.in.r:r.in.w]
+	i, left, _ := varintEnds(p, 1) // id
+	if left > 0 {
+		return false
+	}
+	name, n := binary.Uvarint(p[i:])
+	if n <= 0 || name > maxStringLen || uint64(len(p)-i-n) < name+9*binary.MaxVarintLen64 {
+		return false
+	}
+	i += n + int(name)
+	n, left, _ = varintEnds(p[i:], 8) // grid, block, regs, smem
+	if left > 0 {
+		return false
+	}
+	r.in.r += i + n
 	return true
 }
 

@@ -221,3 +221,32 @@ func TestSkipCTAsKeepsDeltas(t *testing.T) {
 		t.Errorf("after the last record: %v, want io.EOF", err)
 	}
 }
+
+// Skipped kernel records and device launches keep the delta coding of the
+// records after them on the fast paths too (skipKernelFast,
+// skipDeviceLaunchFast): the cta records after each launch are coded
+// against its parent ref, and the host launch after the trees against the
+// last device launch's kernel.
+func TestSkipLaunchesKeepsDeltas(t *testing.T) {
+	all := append(treeTrace(20000), &Launch{Kernel: 20002, T: 30, Stream: 2})
+	r := binaryReader(t, all)
+	r.Skip(KindKernel)
+	r.SkipDeviceLaunches()
+	n := 0
+	for _, want := range all {
+		if l, ok := want.(*Launch); want.Kind() == KindKernel || ok && !l.Host() {
+			continue
+		}
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("record %d after skipping: got %#v, want %#v", n, got, want)
+		}
+		n++
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Errorf("after the last record: %v, want io.EOF", err)
+	}
+}
