@@ -34,8 +34,9 @@ type Reader struct {
 	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
 	scratchCTA CTA
-	reuse      bool    // see ReuseRecords
-	warps      []int64 // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	reuse      bool        // see ReuseRecords
+	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	pause      func() bool // see pauseWhen; nil: never
 }
 
 // ReuseRecords lets Next return the same launch and cta record values on
@@ -146,6 +147,9 @@ func (r *Reader) Next() (Record, error) {
 			if err := r.skipBody(k, extended); err != nil {
 				return nil, r.fail(k, err)
 			}
+			if r.paused() {
+				return nil, errPaused
+			}
 			continue
 		}
 		if k == KindLaunch && r.skipDevice {
@@ -154,6 +158,9 @@ func (r *Reader) Next() (Record, error) {
 				return nil, r.fail(k, err)
 			}
 			if l == nil {
+				if r.paused() {
+					return nil, errPaused
+				}
 				continue
 			}
 			return l, nil
@@ -377,7 +384,7 @@ func (r *Reader) cta(demand bool) (Record, error) {
 		c = &r.ctas[0]
 		r.ctas = r.ctas[1:]
 	}
-	if !demand && r.ctaFast(c) {
+	if r.ctaFast(c, demand) {
 		return c, nil
 	}
 	d := fieldReader{in: r.in}
@@ -395,11 +402,11 @@ func (r *Reader) cta(demand bool) (Record, error) {
 // ctaFast decodes a cta record straight from the buffer, for speed: it is
 // most of a trace. It gives up, consuming nothing, unless the buffer surely
 // holds the whole record and the record has at most a warp's worth of
-// warp_cycles; cta then takes the general path.
-func (r *Reader) ctaFast(c *CTA) bool {
+// warp_cycles; cta then takes the general path. demand is cta's.
+func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	const maxWarps = 32
 	p := r.in.buf[r.in.r:r.in.w]
-	if len(p) < (4+maxWarps)*binary.MaxVarintLen64 {
+	if len(p) < (6+maxWarps)*binary.MaxVarintLen64 {
 		return false
 	}
 	dk, n1 := binary.Varint(p)
@@ -433,11 +440,23 @@ func (r *Reader) ctaFast(c *CTA) bool {
 			wc[w] = prev
 		}
 	}
+	var insts, bytes uint64
+	if demand {
+		var n int
+		if insts, n = binary.Uvarint(p[i:]); n <= 0 {
+			return false
+		}
+		i += n
+		if bytes, n = binary.Uvarint(p[i:]); n <= 0 {
+			return false
+		}
+		i += n
+	}
 	c.Kernel = r.delta.kernel + uint64(dk)
 	c.CTA = r.delta.expectedCTA(c.Kernel, true) + uint64(dc)
 	c.Cycles = cycles
 	c.WarpCycles = wc
-	c.Insts, c.DRAMBytes = 0, 0
+	c.Insts, c.DRAMBytes = insts, bytes
 	r.delta.kernel, r.delta.cta = c.Kernel, c.CTA
 	r.in.r += i
 	return true
