@@ -151,11 +151,15 @@ func binaryBenchTrace(b *testing.B, shape benchShape) *benchTrace {
 	return t
 }
 
+// benchShapes are the cta-record traces the decode and skip benchmarks
+// read: bare, with a warp list, and with demand.
+var benchShapes = []struct {
+	name  string
+	shape benchShape
+}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}}
+
 func BenchmarkDecodeBinary(b *testing.B) {
-	for _, bc := range []struct {
-		name  string
-		shape benchShape
-	}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}} {
+	for _, bc := range benchShapes {
 		b.Run(bc.name, func(b *testing.B) {
 			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))
@@ -190,10 +194,7 @@ func BenchmarkDecodeBinary(b *testing.B) {
 // BenchmarkSkipBinary is the replay's host pass over the traces of
 // BenchmarkDecodeBinary: every record but host launches skipped.
 func BenchmarkSkipBinary(b *testing.B) {
-	for _, bc := range []struct {
-		name  string
-		shape benchShape
-	}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}} {
+	for _, bc := range benchShapes {
 		b.Run(bc.name, func(b *testing.B) {
 			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))

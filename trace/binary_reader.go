@@ -399,33 +399,49 @@ func (r *Reader) cta(demand bool) (Record, error) {
 	return c, d.err
 }
 
+// maxFastWarps is the most warp_cycles a cta record read or skipped
+// straight from the buffer may have (a warp's worth); longer lists take the
+// general path.
+const maxFastWarps = 32
+
+// ctaHead opens a cta record straight from the buffer for ctaFast and
+// skipCTAFast: the buffer and the record's kernel and CTA deltas, and the
+// bytes they took. It gives up (ok false) unless the buffer surely holds a
+// whole record of at most maxFastWarps warp_cycles.
+func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
+	p = r.in.buf[r.in.r:r.in.w]
+	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
+		return nil, 0, 0, 0, false
+	}
+	dk, n1 := binary.Varint(p)
+	if n1 <= 0 {
+		return nil, 0, 0, 0, false
+	}
+	dc, n2 := binary.Varint(p[n1:])
+	if n2 <= 0 {
+		return nil, 0, 0, 0, false
+	}
+	return p, dk, dc, n1 + n2, true
+}
+
 // ctaFast decodes a cta record straight from the buffer, for speed: it is
 // most of a trace. It gives up, consuming nothing, unless the buffer surely
 // holds the whole record and the record has at most a warp's worth of
 // warp_cycles; cta then takes the general path. demand is cta's.
 func (r *Reader) ctaFast(c *CTA, demand bool) bool {
-	const maxWarps = 32
-	p := r.in.buf[r.in.r:r.in.w]
-	if len(p) < (6+maxWarps)*binary.MaxVarintLen64 {
+	p, dk, dc, i, ok := r.ctaHead()
+	if !ok {
 		return false
 	}
-	dk, n1 := binary.Varint(p)
-	if n1 <= 0 {
-		return false
-	}
-	dc, n2 := binary.Varint(p[n1:])
-	if n2 <= 0 {
-		return false
-	}
-	cycles, n3 := binary.Varint(p[n1+n2:])
+	cycles, n3 := binary.Varint(p[i:])
 	if n3 <= 0 {
 		return false
 	}
-	warps, n4 := binary.Uvarint(p[n1+n2+n3:])
-	if n4 <= 0 || warps > maxWarps {
+	warps, n4 := binary.Uvarint(p[i+n3:])
+	if n4 <= 0 || warps > maxFastWarps {
 		return false
 	}
-	i := n1 + n2 + n3 + n4
+	i += n3 + n4
 	var wc []int64
 	if warps > 0 {
 		wc = r.warpBuf(int(warps))[:warps]

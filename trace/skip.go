@@ -94,27 +94,17 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 // bytes; skipBody then takes the general path, which reports what is
 // wrong. demand says the record has insts and dram_bytes.
 func (r *Reader) skipCTAFast(demand bool) bool {
-	const maxWarps = 32
-	p := r.in.buf[r.in.r:r.in.w]
-	if len(p) < (6+maxWarps)*binary.MaxVarintLen64 {
+	p, dk, dc, i, ok := r.ctaHead()
+	if !ok {
 		return false
 	}
-	dk, n1 := binary.Varint(p)
-	if n1 <= 0 {
-		return false
-	}
-	dc, n2 := binary.Varint(p[n1:])
-	if n2 <= 0 {
-		return false
-	}
-	i := n1 + n2
 	n3, left, _ := varintEnds(p[i:], 1) // cycles
 	if left > 0 {
 		return false
 	}
 	i += n3
 	warps, n4 := binary.Uvarint(p[i:])
-	if n4 <= 0 || warps > maxWarps {
+	if n4 <= 0 || warps > maxFastWarps {
 		return false
 	}
 	i += n4
