@@ -158,6 +158,28 @@ var benchShapes = []struct {
 	shape benchShape
 }{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}}
 
+// benchRead reads the binary trace data to its end and returns how many
+// records it yielded; hostPass skips what the replay's host pass skips
+// (every record but host launches).
+func benchRead(b *testing.B, data []byte, hostPass bool) int {
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if hostPass {
+		r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
+		r.SkipDeviceLaunches()
+	}
+	n := 0
+	for ; ; n++ {
+		if _, err := r.Next(); err == io.EOF {
+			return n
+		} else if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDecodeBinary(b *testing.B) {
 	for _, bc := range benchShapes {
 		b.Run(bc.name, func(b *testing.B) {
@@ -166,19 +188,7 @@ func BenchmarkDecodeBinary(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				r, err := NewReader(bytes.NewReader(tr.data))
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := 0
-				for ; ; n++ {
-					if _, err := r.Next(); err == io.EOF {
-						break
-					} else if err != nil {
-						b.Fatal(err)
-					}
-				}
-				if n != tr.records {
+				if n := benchRead(b, tr.data, false); n != tr.records {
 					b.Fatalf("read %d records, want %d", n, tr.records)
 				}
 			}
@@ -201,19 +211,7 @@ func BenchmarkSkipBinary(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				r, err := NewReader(bytes.NewReader(tr.data))
-				if err != nil {
-					b.Fatal(err)
-				}
-				r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
-				r.SkipDeviceLaunches()
-				for {
-					if _, err := r.Next(); err == io.EOF {
-						break
-					} else if err != nil {
-						b.Fatal(err)
-					}
-				}
+				benchRead(b, tr.data, true)
 			}
 			s := b.Elapsed().Seconds()
 			b.ReportMetric(float64(tr.records)*float64(b.N)/s, "records/s")
@@ -239,19 +237,7 @@ func BenchmarkSkipTree(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r, err := NewReader(bytes.NewReader(buf.Bytes()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
-		r.SkipDeviceLaunches()
-		for {
-			if _, err := r.Next(); err == io.EOF {
-				break
-			} else if err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchRead(b, buf.Bytes(), true)
 	}
 	b.ReportMetric(float64(len(recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
