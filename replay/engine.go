@@ -296,11 +296,12 @@ func (e *engine) nextPage() {
 	}
 }
 
-// loop fires events in (cycle, tie key) order until none are left.
+// loop fires events in (cycle, tie key) order until none are left and no
+// warp waits for room in the pending pool.
 func (e *engine) loop() error {
 	var batch int
 	fired := false // an event has fired since the last settle
-	for e.q.Len() > 0 {
+	for e.q.Len() > 0 || e.overflowWhenDry() {
 		ev := e.q.Pop()
 		if !e.stale(ev) {
 			e.now = ev.At
@@ -315,9 +316,6 @@ func (e *engine) loop() error {
 			e.settle()
 			if e.err != nil {
 				return e.err
-			}
-			if e.q.Len() == 0 && e.launch.waiting() > 0 {
-				e.launchOverflow()
 			}
 		}
 		if batch++; batch&0xffff == 0 {
@@ -371,6 +369,8 @@ func (e *engine) fire(ev eventq.Event) {
 		e.sb.changed = true // its stalled CTAs may start now
 	case evLaunchSlot:
 		e.launchSlots()
+	case evOverflow:
+		e.launchOverflow()
 	}
 }
 

@@ -18,6 +18,7 @@ const (
 	evTouch                           // a CTA reaches the next pages it touches (CRCS, access order)
 	evProfiled                        // a kernel's pre-profiler ends (CRCS)
 	evLaunchSlot                      // pending launches have begun: warps held for room in the pool go on
+	evOverflow                        // the replay ran out of events while warps are held: the oldest goes over the pool's limit
 )
 
 // slotTable names objects by small integers so events can refer to them

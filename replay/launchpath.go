@@ -128,12 +128,29 @@ func (e *engine) launchBegun(k *Kernel) {
 	}
 }
 
-// launchOverflow is the replay about to run out of events while warps wait
-// for room in the pool: nothing could ever make room (the pending
-// children need the SMs their waiting parents hold), so the oldest
-// waiting warp's launches go to CUDA's virtualized pool, over the limit.
-// The real device runtime does the same ("if it is full, uses the
-// virtualized pool"), where a stall would deadlock.
+// overflowWhenDry is the replay's queue run dry while warps wait for room
+// in the pool: nothing could ever make room (the pending children need
+// the SMs their waiting parents hold), so it schedules the overflow now
+// and reports whether it did. Dry means every event has been popped:
+// contention wake-ups superseded while queued (an SM's next finish moved
+// earlier, then its warps stopped at held sites) do not fire, so they
+// count as none; checking the queue's length after a cycle instead lets
+// such a wake-up hide the stall, and the loop ended on it with the warps
+// still held, a deadlock. The
+// overflow is an event of its own so that the cycle it releases the warp
+// in is settled (the placer, the contention model's rates) like any other.
+func (e *engine) overflowWhenDry() bool {
+	if e.launch.waiting() == 0 {
+		return false
+	}
+	e.q.Push(eventq.Event{At: e.now, Kind: uint8(evOverflow)})
+	return true
+}
+
+// launchOverflow is the oldest waiting warp's launches going to CUDA's
+// virtualized pool, over the limit, as the real device runtime does when
+// its pool is full ("if it is full, uses the virtualized pool"), where a
+// stall would deadlock.
 func (e *engine) launchOverflow() {
 	p := &e.launch
 	lw := p.waiters[p.waitAt]

@@ -107,16 +107,37 @@ type benchTrace struct {
 	records int
 }
 
-var benchTraces sync.Map // warps → *benchTrace
+var benchTraces sync.Map // benchShape → *benchTrace
 
-// binaryBenchTrace builds (once per warps) a binary trace of 1M CTAs.
-func binaryBenchTrace(b *testing.B, warps int) *benchTrace {
-	if t, ok := benchTraces.Load(warps); ok {
+// benchShape is a bench trace's CTAs: warp_cycles each, and whether they
+// record a demand (insts and dram_bytes, as the generators write).
+type benchShape struct {
+	warps  int
+	demand bool
+}
+
+// demandSink gives every cta record a demand on its way to Sink.
+type demandSink struct{ Sink }
+
+func (d demandSink) Write(r Record) error {
+	if c, ok := r.(*CTA); ok {
+		c.Insts, c.DRAMBytes = uint64(c.Cycles)/3, uint64(c.Cycles)*5
+	}
+	return d.Sink.Write(r)
+}
+
+// binaryBenchTrace builds (once per shape) a binary trace of 1M CTAs.
+func binaryBenchTrace(b *testing.B, shape benchShape) *benchTrace {
+	if t, ok := benchTraces.Load(shape); ok {
 		return t.(*benchTrace)
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
-	n := syntheticTrace(b, w, 1<<20, warps)
+	var sink Sink = w
+	if shape.demand {
+		sink = demandSink{w}
+	}
+	n := syntheticTrace(b, sink, 1<<20, shape.warps)
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
@@ -126,34 +147,48 @@ func binaryBenchTrace(b *testing.B, warps int) *benchTrace {
 		b.Fatal(err)
 	}
 	t := &benchTrace{data: buf.Bytes(), raw: len(raw), records: n}
-	benchTraces.Store(warps, t)
+	benchTraces.Store(shape, t)
 	return t
 }
 
+// benchShapes are the cta-record traces the decode and skip benchmarks
+// read: bare, with a warp list, and with demand.
+var benchShapes = []struct {
+	name  string
+	shape benchShape
+}{{"cta", benchShape{}}, {"cta+8warps", benchShape{warps: 8}}, {"cta+2warps+demand", benchShape{warps: 2, demand: true}}}
+
+// benchRead reads the binary trace data to its end and returns how many
+// records it yielded; hostPass skips what the replay's host pass skips
+// (every record but host launches).
+func benchRead(b *testing.B, data []byte, hostPass bool) int {
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if hostPass {
+		r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
+		r.SkipDeviceLaunches()
+	}
+	n := 0
+	for ; ; n++ {
+		if _, err := r.Next(); err == io.EOF {
+			return n
+		} else if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDecodeBinary(b *testing.B) {
-	for _, bc := range []struct {
-		name  string
-		warps int
-	}{{"cta", 0}, {"cta+8warps", 8}} {
+	for _, bc := range benchShapes {
 		b.Run(bc.name, func(b *testing.B) {
-			tr := binaryBenchTrace(b, bc.warps)
+			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				r, err := NewReader(bytes.NewReader(tr.data))
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := 0
-				for ; ; n++ {
-					if _, err := r.Next(); err == io.EOF {
-						break
-					} else if err != nil {
-						b.Fatal(err)
-					}
-				}
-				if n != tr.records {
+				if n := benchRead(b, tr.data, false); n != tr.records {
 					b.Fatalf("read %d records, want %d", n, tr.records)
 				}
 			}
@@ -164,6 +199,47 @@ func BenchmarkDecodeBinary(b *testing.B) {
 			b.ReportMetric(float64(len(tr.data))/float64(tr.records), "zst-B/record")
 		})
 	}
+}
+
+// BenchmarkSkipBinary is the replay's host pass over the traces of
+// BenchmarkDecodeBinary: every record but host launches skipped.
+func BenchmarkSkipBinary(b *testing.B) {
+	for _, bc := range benchShapes {
+		b.Run(bc.name, func(b *testing.B) {
+			tr := binaryBenchTrace(b, bc.shape)
+			b.SetBytes(int64(len(tr.data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				benchRead(b, tr.data, true)
+			}
+			s := b.Elapsed().Seconds()
+			b.ReportMetric(float64(tr.records)*float64(b.N)/s, "records/s")
+		})
+	}
+}
+
+// BenchmarkSkipTree is the replay's host pass over a launch-heavy trace:
+// 100K host CTAs, each launching a one-CTA child (treeTrace), so kernel
+// declarations and device launches are two thirds of what it skips.
+func BenchmarkSkipTree(b *testing.B) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	recs := treeTrace(100000)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		benchRead(b, buf.Bytes(), true)
+	}
+	b.ReportMetric(float64(len(recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
 
 func BenchmarkEncodeBinary(b *testing.B) {

@@ -34,8 +34,9 @@ type Reader struct {
 	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
 	scratchCTA CTA
-	reuse      bool    // see ReuseRecords
-	warps      []int64 // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	reuse      bool        // see ReuseRecords
+	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	pause      func() bool // see pauseWhen; nil: never
 }
 
 // ReuseRecords lets Next return the same launch and cta record values on
@@ -146,6 +147,9 @@ func (r *Reader) Next() (Record, error) {
 			if err := r.skipBody(k, extended); err != nil {
 				return nil, r.fail(k, err)
 			}
+			if r.paused() {
+				return nil, errPaused
+			}
 			continue
 		}
 		if k == KindLaunch && r.skipDevice {
@@ -154,6 +158,9 @@ func (r *Reader) Next() (Record, error) {
 				return nil, r.fail(k, err)
 			}
 			if l == nil {
+				if r.paused() {
+					return nil, errPaused
+				}
 				continue
 			}
 			return l, nil
@@ -377,7 +384,7 @@ func (r *Reader) cta(demand bool) (Record, error) {
 		c = &r.ctas[0]
 		r.ctas = r.ctas[1:]
 	}
-	if !demand && r.ctaFast(c) {
+	if r.ctaFast(c, demand) {
 		return c, nil
 	}
 	d := fieldReader{in: r.in}
@@ -392,33 +399,49 @@ func (r *Reader) cta(demand bool) (Record, error) {
 	return c, d.err
 }
 
-// ctaFast decodes a cta record straight from the buffer, for speed: it is
-// most of a trace. It gives up, consuming nothing, unless the buffer surely
-// holds the whole record and the record has at most a warp's worth of
-// warp_cycles; cta then takes the general path.
-func (r *Reader) ctaFast(c *CTA) bool {
-	const maxWarps = 32
-	p := r.in.buf[r.in.r:r.in.w]
-	if len(p) < (4+maxWarps)*binary.MaxVarintLen64 {
-		return false
+// maxFastWarps is the most warp_cycles a cta record read or skipped
+// straight from the buffer may have (a warp's worth); longer lists take the
+// general path.
+const maxFastWarps = 32
+
+// ctaHead opens a cta record straight from the buffer for ctaFast and
+// skipCTAFast: the buffer and the record's kernel and CTA deltas, and the
+// bytes they took. It gives up (ok false) unless the buffer surely holds a
+// whole record of at most maxFastWarps warp_cycles.
+func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
+	p = r.in.buf[r.in.r:r.in.w]
+	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
+		return nil, 0, 0, 0, false
 	}
 	dk, n1 := binary.Varint(p)
 	if n1 <= 0 {
-		return false
+		return nil, 0, 0, 0, false
 	}
 	dc, n2 := binary.Varint(p[n1:])
 	if n2 <= 0 {
+		return nil, 0, 0, 0, false
+	}
+	return p, dk, dc, n1 + n2, true
+}
+
+// ctaFast decodes a cta record straight from the buffer, for speed: it is
+// most of a trace. It gives up, consuming nothing, unless the buffer surely
+// holds the whole record and the record has at most a warp's worth of
+// warp_cycles; cta then takes the general path. demand is cta's.
+func (r *Reader) ctaFast(c *CTA, demand bool) bool {
+	p, dk, dc, i, ok := r.ctaHead()
+	if !ok {
 		return false
 	}
-	cycles, n3 := binary.Varint(p[n1+n2:])
+	cycles, n3 := binary.Varint(p[i:])
 	if n3 <= 0 {
 		return false
 	}
-	warps, n4 := binary.Uvarint(p[n1+n2+n3:])
-	if n4 <= 0 || warps > maxWarps {
+	warps, n4 := binary.Uvarint(p[i+n3:])
+	if n4 <= 0 || warps > maxFastWarps {
 		return false
 	}
-	i := n1 + n2 + n3 + n4
+	i += n3 + n4
 	var wc []int64
 	if warps > 0 {
 		wc = r.warpBuf(int(warps))[:warps]
@@ -433,11 +456,23 @@ func (r *Reader) ctaFast(c *CTA) bool {
 			wc[w] = prev
 		}
 	}
+	var insts, bytes uint64
+	if demand {
+		var n int
+		if insts, n = binary.Uvarint(p[i:]); n <= 0 {
+			return false
+		}
+		i += n
+		if bytes, n = binary.Uvarint(p[i:]); n <= 0 {
+			return false
+		}
+		i += n
+	}
 	c.Kernel = r.delta.kernel + uint64(dk)
 	c.CTA = r.delta.expectedCTA(c.Kernel, true) + uint64(dc)
 	c.Cycles = cycles
 	c.WarpCycles = wc
-	c.Insts, c.DRAMBytes = 0, 0
+	c.Insts, c.DRAMBytes = insts, bytes
 	r.delta.kernel, r.delta.cta = c.Kernel, c.CTA
 	r.in.r += i
 	return true

@@ -429,3 +429,32 @@ func TestWriterIOErrorIsSticky(t *testing.T) {
 		t.Error("Close after an I/O error succeeded")
 	}
 }
+
+// Demand cta records (insts, dram_bytes) decode to what was written on the
+// reader's fast path too (ctaFast, taken while the buffer surely holds a
+// whole record) and on the general one near the buffer's end: values of
+// one to ten bytes, with and without warp_cycles.
+func TestBinaryDemandCTAsRoundTrip(t *testing.T) {
+	const n = 20000
+	recs := []Record{
+		&Header{Version: Version, ClockMHz: 706, Source: "demand"},
+		&Kernel{ID: 1, Name: "k", Grid: [3]uint32{n, 1, 1}, Block: [3]uint32{96, 1, 1}},
+		&Launch{Kernel: 1},
+	}
+	for i := 0; i < n; i++ {
+		c := &CTA{Kernel: 1, CTA: uint64(i), Cycles: int64(100 + i), Insts: uint64(i) << (i % 50), DRAMBytes: uint64(n-i) << (i % 40)}
+		if i%3 != 0 {
+			c.WarpCycles = []int64{c.Cycles, c.Cycles - int64(i%7), int64(i % 5)}
+		}
+		recs = append(recs, c)
+	}
+	got := decodeBinary(t, encodeBinary(t, recs))
+	if len(got) != len(recs) {
+		t.Fatalf("got %d records, want %d", len(got), len(recs))
+	}
+	for i := range recs {
+		if !reflect.DeepEqual(got[i], recs[i]) {
+			t.Fatalf("record %d:\n got %#v\nwant %#v", i+1, got[i], recs[i])
+		}
+	}
+}

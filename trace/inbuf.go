@@ -119,6 +119,50 @@ func (b *inbuf) uvarint() (uint64, error) {
 	}
 }
 
+// varintEnds scans p for the ends of n varints: it returns the bytes the
+// whole ones take, how many of the n are left, and the continuation bytes
+// seen of the next one. It stops at a varint's ninth continuation byte
+// (run == MaxVarintLen64-1), for a decoder to refuse one longer than 64
+// bits.
+func varintEnds(p []byte, n int) (end, left, run int) {
+	for i := 0; i < len(p) && n > 0; i++ {
+		if p[i] >= 0x80 {
+			if run++; run == binary.MaxVarintLen64-1 {
+				break
+			}
+			continue
+		}
+		end, run = i+1, 0
+		n--
+	}
+	return end, n, run
+}
+
+// skipVarints reads past n varints. It scans the buffer for the bytes
+// that end them, much faster than decoding each; a varint that reaches its
+// tenth byte is left to uvarint, which refuses one longer than 64 bits.
+func (b *inbuf) skipVarints(n int) error {
+	for n > 0 {
+		end, left, run := varintEnds(b.buf[b.r:b.w], n)
+		b.r += end
+		n = left
+		switch {
+		case n == 0:
+			return nil
+		case run == binary.MaxVarintLen64-1:
+			if _, err := b.uvarint(); err != nil {
+				return err
+			}
+			n--
+		default:
+			if err := b.more(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (b *inbuf) varint() (int64, error) {
 	u, err := b.uvarint()
 	return int64(u>>1) ^ -int64(u&1), err

@@ -1,6 +1,9 @@
 package trace
 
-import "io"
+import (
+	"io"
+	"sync/atomic"
+)
 
 // prefetchBatch is how many records the Prefetcher hands over at a time,
 // and prefetchDepth how many full batches may wait: the read-ahead window
@@ -28,16 +31,25 @@ const (
 // prefetchDepth+2 batches exist, so the memory held stays bounded
 // whatever the trace's length.
 //
+// A batch goes out when it is full, or, from a source that pauses between
+// the records it skips (a Reader under Skip: Reader.pauseWhen), as soon as
+// it holds a record while the caller waits for one (hungry). The replay's
+// host pass decodes the whole trace to yield a handful of host launches:
+// without the pause its first batch, and the engine with it, would wait
+// for the end of the trace.
+//
 // Close stops the goroutine and waits for it; it must be called before the
 // source is closed, and is safe to call more than once.
 type Prefetcher struct {
-	full   chan *batch
-	free   chan *batch // used batches, for reuse
-	stop   chan struct{}
-	exited chan struct{}
-	cur    *batch // the batch Next reads from
-	next   int    // index of its next record
-	closed bool
+	hungry  atomic.Bool // the caller has found no batch waiting and waits for one
+	full    chan *batch
+	free    chan *batch // used batches, for reuse
+	stop    chan struct{}
+	exited  chan struct{}
+	cur     *batch // the batch Next reads from
+	filling *batch // the batch the goroutine fills (the goroutine's alone)
+	next    int    // index of its next record
+	closed  bool
 }
 
 // batch is up to prefetchBatch records in order and the storage its launch
@@ -66,6 +78,10 @@ func NewPrefetcher(src Source) *Prefetcher {
 
 func (p *Prefetcher) run(src Source) {
 	defer close(p.exited)
+	if s, ok := src.(interface{ pauseWhen(func() bool) }); ok {
+		// Called on this goroutine, inside src.Next.
+		s.pauseWhen(func() bool { return len(p.filling.recs) > 0 && p.hungry.Load() })
+	}
 	for {
 		var b *batch
 		select {
@@ -73,7 +89,8 @@ func (p *Prefetcher) run(src Source) {
 		default:
 			b = &batch{recs: make([]Record, 0, prefetchBatch)}
 		}
-		b.fill(src)
+		p.filling = b
+		b.fill(src, &p.hungry)
 		last := b.err != nil // b is the caller's once sent
 		select {
 		case p.full <- b:
@@ -87,10 +104,15 @@ func (p *Prefetcher) run(src Source) {
 }
 
 // fill reads records from src into b until it holds prefetchBatch of them
-// or src returns an error.
-func (b *batch) fill(src Source) {
+// or src returns an error; a pause of the source (a hungry caller) ends
+// the batch early, and the caller is no longer hungry.
+func (b *batch) fill(src Source, hungry *atomic.Bool) {
 	for len(b.recs) < prefetchBatch {
 		r, err := src.Next()
+		if err == errPaused {
+			hungry.Store(false)
+			return
+		}
 		if err != nil {
 			b.err = err
 			return
@@ -163,11 +185,25 @@ func (p *Prefetcher) Next() (Record, error) {
 			default:
 			}
 		}
-		p.cur, p.next = <-p.full, 0
+		p.cur, p.next = p.receive(), 0
 	}
 	r := p.cur.recs[p.next]
 	p.next++
 	return r, nil
+}
+
+// receive returns the next batch, telling the goroutine to send what it
+// has when none is waiting.
+func (p *Prefetcher) receive() *batch {
+	select {
+	case b := <-p.full:
+		return b
+	default:
+	}
+	p.hungry.Store(true)
+	b := <-p.full
+	p.hungry.Store(false) // b may have gone out full, before the goroutine saw it
+	return b
 }
 
 // Close stops reading ahead and waits until the goroutine has left the

@@ -215,3 +215,66 @@ func waitGoroutines(t *testing.T, n int) {
 		t.Errorf("%d goroutines, %d before", got, n)
 	}
 }
+
+// gatedReader yields the first n bytes of data, then blocks until open is
+// closed.
+type gatedReader struct {
+	data []byte
+	n    int
+	open chan struct{}
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	if len(g.data) == 0 {
+		return 0, io.EOF
+	}
+	if g.n == 0 {
+		<-g.open
+		g.n = len(g.data)
+	}
+	k := copy(p[:min(len(p), g.n)], g.data)
+	g.data, g.n = g.data[k:], g.n-k
+	return k, nil
+}
+
+// A host launch read before a long run of skipped records reaches the
+// caller while the reader is still skipping (it pauses between skipped
+// records while the caller waits), not once the batch is full: here the
+// stream stops halfway, and the launch must come out all the same.
+func TestPrefetcherHandsOnBeforeLongSkip(t *testing.T) {
+	recs := append(treeTrace(30000), &Launch{Kernel: 1, T: 20})
+	data := encode(t, recs)
+	g := &gatedReader{data: data, n: len(data) / 2, open: make(chan struct{})}
+	r, err := NewReader(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
+	r.SkipDeviceLaunches()
+	p := NewPrefetcher(r)
+	got := make(chan Record)
+	go func() {
+		for i := 0; i < 2; i++ {
+			rec, err := p.Next()
+			if err != nil {
+				t.Error(err)
+			}
+			got <- rec
+		}
+	}()
+	for i, want := range []Kind{KindHeader, KindLaunch} {
+		select {
+		case rec := <-got:
+			if rec.Kind() != want {
+				t.Fatalf("record %d is a %v, want a %v", i, rec.Kind(), want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("record %d not handed on while the reader skips", i)
+		}
+	}
+	close(g.open)
+	rest, err := drain(p)
+	if err != io.EOF || len(rest) != 1 || rest[0].(*Launch).T != 20 {
+		t.Errorf("after the gate: %v, %v; want the last host launch and EOF", rest, err)
+	}
+}

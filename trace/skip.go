@@ -1,6 +1,10 @@
 package trace
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"errors"
+	"unicode/utf8"
+)
 
 // Skip makes Next pass over records of the given kinds instead of returning
 // them. A reader that needs only some records — the replay's host-launch
@@ -21,6 +25,9 @@ func (r *Reader) SkipDeviceLaunches() { r.skipDevice = true }
 // hostLaunch decodes a launch record without allocating and returns it
 // (as a fresh record) only if the host launched it.
 func (r *Reader) hostLaunch() (*Launch, error) {
+	if r.skipDeviceLaunchFast() {
+		return nil, nil
+	}
 	if err := r.launchInto(&r.scratch, &r.scratchP); err != nil {
 		return nil, err
 	}
@@ -31,6 +38,18 @@ func (r *Reader) hostLaunch() (*Launch, error) {
 	return &l, nil
 }
 
+// errPaused is what Next returns, between two skipped records, once the
+// function given to pauseWhen says to pause; the next call goes on.
+var errPaused = errors.New("trace: reading paused between skipped records")
+
+// pauseWhen makes Next return errPaused after a skipped record whenever f
+// reports true. A Prefetcher asks it so that records it already holds
+// reach a waiting caller while the reader skips a long run of records
+// (the replay's host pass crossing a launch tree of millions of records).
+func (r *Reader) pauseWhen(f func() bool) { r.pause = f }
+
+func (r *Reader) paused() bool { return r.pause != nil && r.pause() }
+
 func (r *Reader) skipped(k Kind) bool { return k < 64 && r.skip&(1<<k) != 0 }
 
 // skipBody reads past the body of a record of kind k without building it.
@@ -39,6 +58,9 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 	d := fieldReader{in: r.in}
 	switch k {
 	case KindCTA:
+		if r.skipCTAFast(extended) {
+			return nil
+		}
 		d.ref(&r.delta, true)
 		d.varint()
 		d.skipList()
@@ -47,6 +69,9 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 			d.uvarint()
 		}
 	case KindKernel:
+		if r.skipKernelFast() {
+			return nil
+		}
 		d.uvarint()
 		d.skipStr()
 		for i := 0; i < 6; i++ {
@@ -59,6 +84,126 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 		return err
 	}
 	return d.err
+}
+
+// skipCTAFast passes over a cta record straight from the buffer, as
+// ctaFast decodes one: only its kernel and CTA are decoded (later records
+// are coded against them). It gives up, consuming nothing, unless the
+// buffer surely holds the whole record and it has at most a warp's worth
+// of warp_cycles, none of them or of its other fields longer than nine
+// bytes; skipBody then takes the general path, which reports what is
+// wrong. demand says the record has insts and dram_bytes.
+func (r *Reader) skipCTAFast(demand bool) bool {
+	p, dk, dc, i, ok := r.ctaHead()
+	if !ok {
+		return false
+	}
+	n3, left, _ := varintEnds(p[i:], 1) // cycles
+	if left > 0 {
+		return false
+	}
+	i += n3
+	warps, n4 := binary.Uvarint(p[i:])
+	if n4 <= 0 || warps > maxFastWarps {
+		return false
+	}
+	i += n4
+	rest := int(warps)
+	if demand {
+		rest += 2
+	}
+	n5, left, _ := varintEnds(p[i:], rest)
+	if left > 0 {
+		return false
+	}
+	kernel := r.delta.kernel + uint64(dk)
+	r.delta.kernel, r.delta.cta = kernel, r.delta.expectedCTA(kernel, true)+uint64(dc)
+	r.in.r += i + n5
+	return true
+}
+
+// skipDeviceLaunchFast passes over a device launch record straight from
+// the buffer, decoding only what later records are coded against (its
+// kernel and its parent's kernel and CTA). It gives up, consuming nothing,
+// on a host launch, one with an after list, unknown flags, or a buffer
+// that might not hold the whole record; launchInto then reads it.
+func (r *Reader) skipDeviceLaunchFast() bool {
+	p := r.in.buf[r.in.r:r.in.w]
+	if len(p) < 12*binary.MaxVarintLen64 {
+		return false
+	}
+	flags, i := binary.Uvarint(p)
+	if i <= 0 || flags&^launchFlagsMask != 0 || flags&launchHasParent == 0 || flags&launchHasAfter != 0 {
+		return false
+	}
+	dl, n := binary.Varint(p[i:])
+	if n <= 0 {
+		return false
+	}
+	i += n
+	if flags&launchHasT != 0 {
+		if n, left, _ := varintEnds(p[i:], 1); left == 0 {
+			i += n
+		} else {
+			return false
+		}
+	}
+	if flags&launchHasStream != 0 {
+		if n, left, _ := varintEnds(p[i:], 1); left == 0 {
+			i += n
+		} else {
+			return false
+		}
+	}
+	dk, n := binary.Varint(p[i:])
+	if n <= 0 {
+		return false
+	}
+	i += n
+	dc, n := binary.Varint(p[i:])
+	if n <= 0 {
+		return false
+	}
+	i += n
+	rest := 3 // warp, lane, at
+	if flags&launchHasWorkload != 0 {
+		rest++
+	}
+	if flags&launchHasInline != 0 {
+		rest++
+	}
+	n, left, _ := varintEnds(p[i:], rest)
+	if left > 0 {
+		return false
+	}
+	kernel := r.delta.kernel + uint64(dk)
+	r.delta.kernel, r.delta.cta = kernel, r.delta.expectedCTA(kernel, false)+uint64(dc)
+	r.delta.launched += 1 + uint64(dl)
+	r.in.r += i + n
+	return true
+}
+
+// skipKernelFast passes over a kernel record straight from the buffer
+// (nothing later is coded against it). It gives up, consuming nothing,
+// unless the buffer surely holds the whole record; skipBody's general path
+// then reads it.
+func (r *Reader) skipKernelFast() bool {
+	p := r.in.buf[r.in.r:r.in.w]
+	i, left, _ := varintEnds(p, 1) // id
+	if left > 0 {
+		return false
+	}
+	name, n := binary.Uvarint(p[i:])
+	if n <= 0 || name > maxStringLen || uint64(len(p)-i-n) < name+9*binary.MaxVarintLen64 {
+		return false
+	}
+	i += n + int(name)
+	n, left, _ = varintEnds(p[i:], 8) // grid, block, regs, smem
+	if left > 0 {
+		return false
+	}
+	r.in.r += i + n
+	return true
 }
 
 // skipStr reads past a length-prefixed string.
@@ -82,8 +227,8 @@ func (d *fieldReader) skipStr() {
 // skipList reads past a list of varints.
 func (d *fieldReader) skipList() {
 	n, _ := d.listLen()
-	for i := 0; i < n && d.err == nil; i++ {
-		d.varint()
+	if n > 0 && d.err == nil {
+		d.fail(d.in.skipVarints(n))
 	}
 }
 

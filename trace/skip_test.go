@@ -187,3 +187,60 @@ func TestReuseWarpCycles(t *testing.T) {
 		t.Fatal("no record had warp_cycles")
 	}
 }
+
+// Skipped cta records keep the delta coding of the records after them, on
+// the fast path (skipCTAFast, taken while the buffer surely holds a whole
+// record) and the general one: a long tree trace whose cta records have
+// warp_cycles and, every other one, a demand, read with the cta records
+// skipped, yields every other record as a full read does, launches' parent
+// refs included.
+func TestSkipCTAsKeepsDeltas(t *testing.T) {
+	all := treeTrace(20000)
+	for i, rec := range all {
+		if c, ok := rec.(*CTA); ok && i%2 == 0 {
+			c.Insts, c.DRAMBytes = uint64(i)<<(i%40), uint64(c.Cycles)*7
+		}
+	}
+	r := binaryReader(t, all)
+	r.Skip(KindCTA)
+	wantKept(t, r, all, func(rec Record) bool { return rec.Kind() != KindCTA })
+}
+
+// wantKept reads r to its end and fails unless it yields exactly the
+// records of all that keep accepts, in order.
+func wantKept(t *testing.T, r *Reader, all []Record, keep func(Record) bool) {
+	t.Helper()
+	n := 0
+	for _, want := range all {
+		if !keep(want) {
+			continue
+		}
+		got, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("record %d after skipping: got %#v, want %#v", n, got, want)
+		}
+		n++
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Errorf("after the last record: %v, want io.EOF", err)
+	}
+}
+
+// Skipped kernel records and device launches keep the delta coding of the
+// records after them on the fast paths too (skipKernelFast,
+// skipDeviceLaunchFast): the cta records after each launch are coded
+// against its parent ref, and the host launch after the trees against the
+// last device launch's kernel.
+func TestSkipLaunchesKeepsDeltas(t *testing.T) {
+	all := append(treeTrace(20000), &Launch{Kernel: 20002, T: 30, Stream: 2})
+	r := binaryReader(t, all)
+	r.Skip(KindKernel)
+	r.SkipDeviceLaunches()
+	wantKept(t, r, all, func(rec Record) bool {
+		l, ok := rec.(*Launch)
+		return rec.Kind() != KindKernel && !(ok && !l.Host())
+	})
+}

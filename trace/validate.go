@@ -44,6 +44,7 @@ type Validator struct {
 	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
 	done     int           // order[:done] are checked and forgotten
 	last     *treeKernel   // the tree kernel looked up last
+	free     []*treeKernel // device kernels checked and forgotten, for reuse
 	treeAt   int64         // record number of the tree's host launch
 
 	// With ordered_trees (rule 4 of docs/trace-format.md): the host CTA
@@ -344,7 +345,8 @@ func (v *Validator) checkLaunch(l *Launch) error {
 		return err
 	}
 	v.pending.Delete(l.Kernel)
-	k := &treeKernel{id: l.Kernel, shape: sh, root: root}
+	k := v.newTreeKernel()
+	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
 	v.tree.Set(l.Kernel, k)
 	v.order = append(v.order, k)
 	return nil
@@ -398,6 +400,7 @@ func (v *Validator) enterRoot(child, root uint64) error {
 		}
 		v.order[v.done] = nil
 		v.done++
+		v.forget(k)
 	}
 	if v.done > 1024 && v.done > len(v.order)/2 {
 		n := copy(v.order, v.order[v.done:])
@@ -582,6 +585,31 @@ func (k *treeKernel) checkIndex(what string, cta uint64) error {
 	return nil
 }
 
+// maxFreeKernels bounds the checked device kernels the validator keeps
+// for reuse: a tree's children are checked and forgotten in the order they
+// were launched, so a few hundred cover the kernels in flight of any one
+// host CTA's tree.
+const maxFreeKernels = 1024
+
+// newTreeKernel returns a forgotten device kernel to reuse, or a new one:
+// a launch-heavy trace declares a kernel per launch (BFS scale 20: 165K),
+// each checked and forgotten a host CTA later.
+func (v *Validator) newTreeKernel() *treeKernel {
+	if n := len(v.free); n > 0 {
+		k := v.free[n-1]
+		v.free = v.free[:n-1]
+		return k
+	}
+	return new(treeKernel)
+}
+
+// forget keeps k, checked and out of every table, for newTreeKernel.
+func (v *Validator) forget(k *treeKernel) {
+	if len(v.free) < maxFreeKernels {
+		v.free = append(v.free, k)
+	}
+}
+
 // complete checks that every CTA of k has had its cta record.
 func (k *treeKernel) complete() error {
 	if got := k.seen.len(); got != k.ctas {
@@ -601,6 +629,9 @@ func (v *Validator) endTree() error {
 		if err := k.complete(); err != nil {
 			return err
 		}
+	}
+	for _, k := range v.order[v.done:] {
+		v.forget(k)
 	}
 	v.tree.Clear()
 	clear(v.order)

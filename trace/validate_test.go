@@ -209,6 +209,9 @@ func TestValidatorRejects(t *testing.T) {
 		{"ordered: child record after the next tree", ordered(c10, c11, k2, d2, c20, c21, k3, d3from(1), `{"type":"access","kernel":2,"cta":0,"buffer":1,"lo":0,"hi":1,"mode":"r"}`), 13,
 			"or, with ordered_trees, to the tree of a host CTA this tree has moved past"},
 		{"ordered: tree left incomplete", ordered(c10, c11, k2, d2, c20, k3, d3from(1)), 11, "kernel 2 has cta records for 1 of its 2 CTAs (1 missing) when launch of kernel 3 moved on to the tree of host CTA 1"},
+		// kernel 3 reuses kernel 2's state, forgotten when the trees moved
+		// on to host CTA 1: it starts with no cta records
+		{"ordered: a reused kernel starts afresh", ordered(c10, c11, k2, d2, c20, c21, k3, d3from(1)), 0, "at end of trace: kernel 3 has cta records for 0 of its 2 CTAs (2 missing)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
