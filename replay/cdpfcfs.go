@@ -10,34 +10,33 @@ import (
 // FCFS gate"): when a host kernel's last CTA starts at the earliest, and
 // what its tree still has to do after that.
 
-// waves is the earliest start of each CTA of a host kernel ready at
-// from, its CTAs' chains in the order they start, at most r of them
-// resident at once: the i-th starts no earlier than the (i-1)-th, nor
-// before i-r of the CTAs before it have ended, each no earlier than its
-// own earliest start plus its chain. It returns the last CTA's earliest
-// start and the latest earliest end of any of them.
-func waves(chains []int64, from, r int64) (last, end int64) {
-	low := &cycleHeap{max: true} // the smallest ends so far, i-r of them
-	high := &cycleHeap{}         // the other ends
-	last, end = from, from
-	r = max(r, 1)
-	for i, c := range chains {
-		if m := int64(i) - r + 1; m >= 1 {
-			for int64(low.Len()) < m {
-				heap.Push(low, heap.Pop(high))
-			}
-			last = max(last, low.xs[0])
-		}
-		e := last + c
-		end = max(end, e)
-		if low.Len() > 0 && e < low.xs[0] {
-			heap.Push(low, e)
-			heap.Push(high, heap.Pop(low))
-		} else {
-			heap.Push(high, e)
-		}
+// waveFront runs the waves' recurrence over a host kernel's CTAs as they
+// start: the i-th starts (at the earliest) no earlier than the (i-1)-th,
+// nor before the (i-r+1)-th smallest end of the CTAs before it, each
+// ending its own earliest start plus its chain. Once i ≥ r each start is
+// at least that order statistic, so every new end is at least it too: the
+// ends below it never matter again, and the front keeps only the others,
+// at most r of them, in a heap (memory grows with the CTAs resident at
+// once, not with the kernel's size).
+type waveFront struct {
+	r, n      int64     // CTAs resident at once at most; CTAs started so far
+	last, end int64     // the last CTA's earliest start; the latest earliest end
+	ends      cycleHeap // the ends above the order statistic, at most r
+}
+
+// begin is the kernel ready at from, at most r of its CTAs resident at
+// once.
+func (w *waveFront) begin(from, r int64) { w.r, w.last, w.end = max(r, 1), from, from }
+
+// start adds a CTA with chain cycles.
+func (w *waveFront) start(chain int64) {
+	if w.n >= w.r {
+		w.last = max(w.last, heap.Pop(&w.ends).(int64))
 	}
-	return last, end
+	e := w.last + chain
+	w.end = max(w.end, e)
+	heap.Push(&w.ends, e)
+	w.n++
 }
 
 // perSM is how many CTAs needing n an empty SM of g holds at once.
@@ -61,22 +60,13 @@ func beside(g *model.GPU, n need, r int64, d need) bool {
 	return s.fits(g, d)
 }
 
-// cycleHeap is a heap of cycles, the least on top, or the largest with
-// max.
-type cycleHeap struct {
-	xs  []int64
-	max bool
-}
+// cycleHeap is a heap of cycles, the least on top.
+type cycleHeap struct{ xs []int64 }
 
-func (h *cycleHeap) Len() int { return len(h.xs) }
-func (h *cycleHeap) Less(i, j int) bool {
-	if h.max {
-		return h.xs[i] > h.xs[j]
-	}
-	return h.xs[i] < h.xs[j]
-}
-func (h *cycleHeap) Swap(i, j int) { h.xs[i], h.xs[j] = h.xs[j], h.xs[i] }
-func (h *cycleHeap) Push(x any)    { h.xs = append(h.xs, x.(int64)) }
+func (h *cycleHeap) Len() int           { return len(h.xs) }
+func (h *cycleHeap) Less(i, j int) bool { return h.xs[i] < h.xs[j] }
+func (h *cycleHeap) Swap(i, j int)      { h.xs[i], h.xs[j] = h.xs[j], h.xs[i] }
+func (h *cycleHeap) Push(x any)         { h.xs = append(h.xs, x.(int64)) }
 func (h *cycleHeap) Pop() any {
 	x := h.xs[len(h.xs)-1]
 	h.xs = h.xs[:len(h.xs)-1]
@@ -105,9 +95,12 @@ func (f *cdpFloor) checkSneak(t *treeLoad, k *Kernel) {
 // afterWaves is the earliest host kernel k completes by its waves and,
 // under the FCFS gate, by what its tree does after its last CTA starts.
 func (f *cdpFloor) afterWaves(k *Kernel, t *treeLoad) int64 {
-	r := perSM(&f.gpu, k.need) * int64(f.gpu.SMs)
-	last, end := waves(t.chains, k.floorReady, r)
-	if !f.fcfs || !t.alone || t.sneak || len(t.chains) == 0 {
+	w := &t.waves
+	if w.n == 0 {
+		return k.floorReady
+	}
+	last, end := w.last, w.end
+	if !f.fcfs || !t.alone || t.head != f.heads || t.sneak {
 		return end
 	}
 	after := t.kids

@@ -163,7 +163,7 @@ type cdpFloor struct {
 	ownStreams bool // the policy gives each task group a fresh stream (Policy.OwnStreams)
 	fcfs       bool // the baseline FCFS placement, CTAs starting when placed (fcfsPlacement)
 
-	off       bool             // a verdict other than a runtime launch was given
+	off       bool             // not asked for (Options.CDPFloor), or a verdict other than a runtime launch was given
 	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
 	path      int64            // the latest end of any chain so far
 	service   int64            // the launch servers' summed service
@@ -172,6 +172,7 @@ type cdpFloor struct {
 	contention bool                  // model.contention=on
 	all        gpuLoad               // what the run's CTAs and kernels hold and ask
 	trees      map[*Kernel]*treeLoad // the same of each running host kernel's tree
+	heads      int64                 // host kernels that have come to a stream's head
 }
 
 // treeLoad is the load of a host kernel's tree: all of it, and that of
@@ -182,20 +183,24 @@ type treeLoad struct {
 	all, kids gpuLoad
 	kidsFrom  int64
 
-	host   *Kernel
-	chains []int64 // the host kernel's CTAs' chains, in the order they start
-	last   struct {
+	host  *Kernel
+	waves waveFront // the host kernel's CTAs, in the order they start
+	last  struct {
 		chain       int64
 		insts, dram float64
 	} // the last of them
 	nKids int64 // device kernels in the tree
 	tail  int64 // the longest a device kernel takes from its CTAs' start to its completion
-	alone bool  // no other host kernel headed a stream while this one was not complete
+	alone bool  // no other host kernel was at a stream's head when this one came to its
+	head  int64 // cdpFloor.heads when it came: alone while no other host kernel came since
 	sneak bool  // a device kernel's CTA fits beside a full SM of the host kernel's
 	seen  need  // the last device kernel's need checked for sneak
 }
 
-func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy) cdpFloor {
+func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor {
+	if !on {
+		return cdpFloor{off: true}
+	}
 	return cdpFloor{
 		ownStreams: pol.OwnStreams,
 		fcfs:       fcfsPlacement(pol),
@@ -212,8 +217,8 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy) cdpFloor {
 
 // verdict notes a lane's verdict: only runtime launches keep the floor.
 func (f *cdpFloor) verdict(v Verdict) {
-	if v.Decision != Launch || v.Hardware {
-		f.off = true
+	if !f.off && (v.Decision != Launch || v.Hardware) {
+		f.off, f.trees, f.streamEnd = true, nil, nil
 	}
 }
 
@@ -222,6 +227,9 @@ func (f *cdpFloor) verdict(v Verdict) {
 // from the trace before the run) and costs its thread cost cycles: k
 // reaches its stream at k.floorReady at the earliest.
 func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
+	if f.off {
+		return
+	}
 	at := earliest
 	if f.serial {
 		at = max(at, f.hostFree)
@@ -235,6 +243,9 @@ func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
 // lat.kernel_dispatch after it may take its entry, a copy ends its
 // transfer after it may start.
 func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
+	if f.off {
+		return
+	}
 	at := max(k.floorReady, prev)
 	if c := k.copyOp(); c != nil {
 		k.floorReady = at
@@ -242,11 +253,8 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)
-	alone := len(f.trees) == 0
-	for _, t := range f.trees {
-		t.alone = false
-	}
-	f.trees[k] = &treeLoad{host: k, kidsFrom: -1, alone: alone}
+	f.heads++
+	f.trees[k] = &treeLoad{host: k, kidsFrom: -1, alone: len(f.trees) == 0, head: f.heads}
 }
 
 // ready is kernel k ready at cycle at at the earliest, having held its
@@ -283,6 +291,9 @@ func (f *cdpFloor) tree(k *Kernel) *treeLoad {
 // most streams are never used again, so none is remembered (the floor
 // only loses that term).
 func (f *cdpFloor) idle(stream uint64, k *Kernel) {
+	if f.off {
+		return
+	}
 	if !f.ownStreams {
 		f.streamEnd[stream] = k.floorEnd
 	}
@@ -290,6 +301,9 @@ func (f *cdpFloor) idle(stream uint64, k *Kernel) {
 
 // reopen is an operation entering idle stream: what it follows.
 func (f *cdpFloor) reopen(stream uint64) int64 {
+	if f.off {
+		return 0
+	}
 	end := f.streamEnd[stream]
 	delete(f.streamEnd, stream)
 	return end
@@ -299,6 +313,9 @@ func (f *cdpFloor) reopen(stream uint64) int64 {
 // chain (each warp's cycles and calls), its children's ready times, and
 // its room held for that long.
 func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
+	if f.off {
+		return
+	}
 	tree := f.tree(k)
 	chain := spec.alone()
 	if x := spec.x; x != nil && len(x.sites) > 0 {
@@ -314,7 +331,10 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 	}
 	tree.all.cta(k.need, chain, hold, insts, dram)
 	if k.host {
-		tree.chains = append(tree.chains, chain)
+		if tree.waves.n == 0 {
+			tree.waves.begin(k.floorReady, perSM(&f.gpu, k.need)*int64(f.gpu.SMs))
+		}
+		tree.waves.start(chain)
 		tree.last.chain, tree.last.insts, tree.last.dram = chain, insts, dram
 		return
 	}
@@ -385,6 +405,9 @@ func (f *cdpFloor) call(arrive, x int64) {
 // every CTA and entry of the tree is held, and every demand made, after
 // the kernel is ready and before it completes.
 func (f *cdpFloor) done(k *Kernel) {
+	if f.off {
+		return
+	}
 	if t := f.trees[k]; t != nil {
 		k.floorEnd = max(k.floorEnd, k.floorReady+f.fit(&t.all))
 		if t.kidsFrom >= 0 {
