@@ -5,12 +5,15 @@ import "github.com/gpureplay/gpureplay/model"
 // The CDP floor (Stats.CDPFloorCycles): a makespan no run of the trace in
 // which every launching lane launches its child through the device runtime
 // (policy cdp, and cdp with other costs: cdp-ideal) can beat, on the same
-// GPU and costs, whatever the SMX scheduler, the contention model, the
-// launch servers or the pending pool do. It is computed beside the run
+// GPU and costs, whatever the SMX scheduler (the FCFS gate below: the
+// baseline's FCFS placement), the contention model, the launch servers or
+// the pending pool do. It is computed beside the run
 // from the trace and the model's parameters alone: every term below is a
 // sum of costs the engine charges for certain, never a time the run's
-// schedule chose, so the floor is the same in every such run. It is the
-// largest of the bounds below.
+// schedule chose, so the floor is the same in every such run (but for the
+// FCFS gate, which needs a host kernel to run alone: on traces of more
+// than one stream whether it does is the run's). It is the largest of the
+// bounds below.
 //
 // The path: the longest chain of things that must happen one after
 // another.
@@ -90,6 +93,49 @@ import "github.com/gpureplay/gpureplay/model"
 // which is no earlier than a site's call can return: the kernel completes
 // no earlier than that plus their load.
 //
+// The waves: at most r of a host kernel's CTAs are resident at once, r =
+// gpu.sms × the CTAs of its size an empty SM holds (sm.fits; other
+// kernels' CTAs only leave fewer), and a CTA is resident from its
+// placement, no later than its start, to its end, at least its chain
+// after its start. So with its CTAs numbered in the order they start
+// (cdpFloor.cta is called at each start), the i-th starts no earlier
+// than the (i-1)-th, nor before i-r of the CTAs started before it have
+// ended: at its start at most r-1 others are resident, the rest of the
+// i-1 have ended. By induction each starts no earlier than s_i, the same
+// recurrence over the kernel's ready time and the chains (waves), since a
+// larger set of ends has no smaller order statistic: the kernel
+// completes no earlier than any s_i plus its chain. This holds under any
+// placement.
+//
+// The FCFS gate: under the baseline SMX scheduler (RoundRobin, kernels
+// in FCFS order; no gate, CRCS scoreboard or exclusive SMs, so a CTA
+// starts when placed: fcfsPlacement) a kernel places a CTA only after
+// every kernel that reached the Kernel Distributor before it has either
+// placed all its CTAs or fits on no SM (its loop leaves a kernel only
+// then; SMs only fill during one Place call) — GPGPU-Sim's select_kernel,
+// which DTBL's authors extended for dynamic parallelism (docs/model.md,
+// "CTA placement"). Every device kernel of a host kernel K's tree arrives
+// after K. Suppose none of its CTAs fits beside an SM holding as many of
+// K's CTAs as fit, and no other host kernel headed a stream while K was
+// not complete (alone: then no CTA of another tree is resident in K's
+// life). Then no CTA of K's tree below K is placed before K's last CTA:
+// at the first such placement, K fits on no SM, every SM holds only K's
+// CTAs, so as many as fit, and the device kernel's CTA fits beside them,
+// against the premise. K's last CTA starts at s_N at the earliest
+// (the waves); so K completes no earlier than s_N plus the longest any
+// device kernel of the tree takes from its CTAs' start to its completion
+// (its floorEnd - floorReady: the chains are relative to the start), nor
+// than s_N plus what must fit after it (gpuLoad.cycles): the device
+// kernels' room and demand, K's last CTA's chain, room and demand, and
+// the entries the device kernels hold after s_N — all of their holds but
+// a dispatch for each of those holding an entry at s_N, at most
+// gpu.max_kernels-1 of them (K holds one, and none gives its entry back
+// before its CTAs have ended), and K's own for its last CTA's chain. The
+// gate depends on the placement rule: other placers, a gate on CTA
+// starts, or children that fit beside their parent's CTAs, lose it; and
+// on the run keeping host kernels apart (a trace on one stream always
+// does).
+//
 // The servers: with cdp.launch_servers > 0 each site's call holds one of
 // its SM's servers for its service, launch_a·x, one call at a time, and
 // no call reaches a server before its site's earliest reach plus its
@@ -115,8 +161,9 @@ type cdpFloor struct {
 	hostFree int64 // serial: when the thread is free for the next call, at the earliest
 
 	ownStreams bool // the policy gives each task group a fresh stream (Policy.OwnStreams)
+	fcfs       bool // the baseline FCFS placement, CTAs starting when placed (fcfsPlacement)
 
-	off       bool             // a verdict other than a runtime launch was given
+	off       bool             // not asked for (Options.CDPFloor), or a verdict other than a runtime launch was given
 	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
 	path      int64            // the latest end of any chain so far
 	service   int64            // the launch servers' summed service
@@ -125,19 +172,38 @@ type cdpFloor struct {
 	contention bool                  // model.contention=on
 	all        gpuLoad               // what the run's CTAs and kernels hold and ask
 	trees      map[*Kernel]*treeLoad // the same of each running host kernel's tree
+	heads      int64                 // host kernels that have come to a stream's head
 }
 
 // treeLoad is the load of a host kernel's tree: all of it, and that of
 // its device kernels alone, none of which takes its Kernel Distributor
-// entry before kidsFrom (-1 before one does).
+// entry before kidsFrom (-1 before one does); and what the waves and the
+// FCFS gate need (cdpfcfs.go).
 type treeLoad struct {
 	all, kids gpuLoad
 	kidsFrom  int64
+
+	host  *Kernel
+	waves waveFront // the host kernel's CTAs, in the order they start
+	last  struct {
+		chain       int64
+		insts, dram float64
+	} // the last of them
+	nKids int64 // device kernels in the tree
+	tail  int64 // the longest a device kernel takes from its CTAs' start to its completion
+	alone bool  // no other host kernel was at a stream's head when this one came to its
+	head  int64 // cdpFloor.heads when it came: alone while no other host kernel came since
+	sneak bool  // a device kernel's CTA fits beside a full SM of the host kernel's
+	seen  need  // the last device kernel's need checked for sneak
 }
 
-func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
+func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor {
+	if !on {
+		return cdpFloor{off: true}
+	}
 	return cdpFloor{
-		ownStreams: ownStreams,
+		ownStreams: pol.OwnStreams,
+		fcfs:       fcfsPlacement(pol),
 		cdp:        cdp, gpu: cfg.GPU,
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
 		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
@@ -151,8 +217,8 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, ownStreams bool) cdpFloor {
 
 // verdict notes a lane's verdict: only runtime launches keep the floor.
 func (f *cdpFloor) verdict(v Verdict) {
-	if v.Decision != Launch || v.Hardware {
-		f.off = true
+	if !f.off && (v.Decision != Launch || v.Hardware) {
+		f.off, f.trees, f.streamEnd = true, nil, nil
 	}
 }
 
@@ -161,6 +227,9 @@ func (f *cdpFloor) verdict(v Verdict) {
 // from the trace before the run) and costs its thread cost cycles: k
 // reaches its stream at k.floorReady at the earliest.
 func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
+	if f.off {
+		return
+	}
 	at := earliest
 	if f.serial {
 		at = max(at, f.hostFree)
@@ -174,6 +243,9 @@ func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
 // lat.kernel_dispatch after it may take its entry, a copy ends its
 // transfer after it may start.
 func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
+	if f.off {
+		return
+	}
 	at := max(k.floorReady, prev)
 	if c := k.copyOp(); c != nil {
 		k.floorReady = at
@@ -181,7 +253,8 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)
-	f.trees[k] = &treeLoad{kidsFrom: -1}
+	f.heads++
+	f.trees[k] = &treeLoad{host: k, kidsFrom: -1, alone: len(f.trees) == 0, head: f.heads}
 }
 
 // ready is kernel k ready at cycle at at the earliest, having held its
@@ -194,6 +267,7 @@ func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
 	if tree != nil {
 		tree.all.entries += f.dispatch
 		tree.kids.entries += f.dispatch
+		tree.nKids++
 		if tree.kidsFrom < 0 || at-f.dispatch < tree.kidsFrom {
 			tree.kidsFrom = at - f.dispatch
 		}
@@ -217,6 +291,9 @@ func (f *cdpFloor) tree(k *Kernel) *treeLoad {
 // most streams are never used again, so none is remembered (the floor
 // only loses that term).
 func (f *cdpFloor) idle(stream uint64, k *Kernel) {
+	if f.off {
+		return
+	}
 	if !f.ownStreams {
 		f.streamEnd[stream] = k.floorEnd
 	}
@@ -224,6 +301,9 @@ func (f *cdpFloor) idle(stream uint64, k *Kernel) {
 
 // reopen is an operation entering idle stream: what it follows.
 func (f *cdpFloor) reopen(stream uint64) int64 {
+	if f.off {
+		return 0
+	}
 	end := f.streamEnd[stream]
 	delete(f.streamEnd, stream)
 	return end
@@ -233,6 +313,9 @@ func (f *cdpFloor) reopen(stream uint64) int64 {
 // chain (each warp's cycles and calls), its children's ready times, and
 // its room held for that long.
 func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
+	if f.off {
+		return
+	}
 	tree := f.tree(k)
 	chain := spec.alone()
 	if x := spec.x; x != nil && len(x.sites) > 0 {
@@ -247,9 +330,16 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 		return
 	}
 	tree.all.cta(k.need, chain, hold, insts, dram)
-	if !k.host {
-		tree.kids.cta(k.need, chain, hold, insts, dram)
+	if k.host {
+		if tree.waves.n == 0 {
+			tree.waves.begin(k.floorReady, perSM(&f.gpu, k.need)*int64(f.gpu.SMs))
+		}
+		tree.waves.start(chain)
+		tree.last.chain, tree.last.insts, tree.last.dram = chain, insts, dram
+		return
 	}
+	tree.kids.cta(k.need, chain, hold, insts, dram)
+	f.checkSneak(tree, k)
 }
 
 // demand adds what a CTA with a recorded demand asks of the shared
@@ -315,12 +405,20 @@ func (f *cdpFloor) call(arrive, x int64) {
 // every CTA and entry of the tree is held, and every demand made, after
 // the kernel is ready and before it completes.
 func (f *cdpFloor) done(k *Kernel) {
+	if f.off {
+		return
+	}
 	if t := f.trees[k]; t != nil {
 		k.floorEnd = max(k.floorEnd, k.floorReady+f.fit(&t.all))
 		if t.kidsFrom >= 0 {
 			k.floorEnd = max(k.floorEnd, t.kidsFrom+f.fit(&t.kids))
 		}
+		k.floorEnd = max(k.floorEnd, f.afterWaves(k, t))
 		delete(f.trees, k)
+	} else if !k.host {
+		if t := f.tree(k); t != nil {
+			t.tail = max(t.tail, k.floorEnd-k.floorReady)
+		}
 	}
 	f.path = max(f.path, k.floorEnd)
 	if p := k.owner.k; p != nil {

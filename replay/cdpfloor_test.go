@@ -42,12 +42,18 @@ func TestCDPFloorHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 		open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(tr)), nil }
-		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, CDPFloor: true}, discard{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, tr)
 		}
 		if st.CDPFloorCycles <= 0 || st.CDPFloorCycles > st.MakespanCycles {
 			t.Errorf("seed %d: floor %d, makespan %d\n%s", seed, st.CDPFloorCycles, st.MakespanCycles, tr)
+		}
+		if seed%50 == 0 { // the floor only reads the run: without it, the same run and no floor
+			off, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+			if err != nil || off.CDPFloorCycles != 0 || off.MakespanCycles != st.MakespanCycles {
+				t.Errorf("seed %d without the floor: %v, floor %d, makespan %d (with it %d)", seed, err, off.CDPFloorCycles, off.MakespanCycles, st.MakespanCycles)
+			}
 		}
 		if roomy {
 			rooms++

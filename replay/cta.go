@@ -194,9 +194,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
-	if !e.floor.off {
-		e.floor.cta(c.k, spec)
-	}
+	e.floor.cta(c.k, spec)
 	if e.segmented(c, spec) {
 		e.runSegment(c)
 		return

@@ -30,6 +30,11 @@ type Options struct {
 	// replay then uses two cores. Leave it off when as many replays run
 	// at once as there are cores.
 	Prefetch bool
+	// CDPFloor computes Stats.CDPFloorCycles beside the run (cdpfloor.go):
+	// what the experiments compare replayed CDP against. It costs the
+	// engine's goroutine a pass over every CTA's sites and memory for
+	// each host kernel in flight, so a run not asking for it does without.
+	CDPFloor bool
 }
 
 // checkpoint is where a long loop looks up now and then (every 65536
@@ -218,7 +223,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.blind = newBlindFloor(len(e.sms))
-	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy.OwnStreams)
+	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy, opt.CDPFloor)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {

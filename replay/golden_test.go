@@ -178,7 +178,7 @@ func runCase(t *testing.T, c goldenCase) []string {
 		}
 		open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
 		rec := &recorder{}
-		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch}, rec)
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch, CDPFloor: true}, rec)
 		if err != nil {
 			return []string{"error: " + err.Error()}
 		}

@@ -60,8 +60,8 @@ type Stats struct {
 	// beat on the same GPU and costs: the longer of the trace's longest
 	// chain of host calls, stream order, kernel dispatch, warps' own
 	// cycles and device-runtime calls, and its CTAs' room held over the
-	// GPU's (cdpfloor.go). 0 in a run where a lane was not launched
-	// through the device runtime.
+	// GPU's (cdpfloor.go). 0 unless Options.CDPFloor asked for it, and in
+	// a run where a lane was not launched through the device runtime.
 	CDPFloorCycles int64
 }
 

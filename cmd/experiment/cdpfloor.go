@@ -26,7 +26,7 @@ func dtblFindings(x *experiment, w io.Writer, outs []outcome) {
 // replay gives, with DTBL over flat anywhere inside its band (at least
 // its low end), DTBL over CDP ≥ that low end / geomean(bound).
 func cdpFloorFindings(w io.Writer, outs []outcome) {
-	fmt.Fprintln(w, "CDP floors (replay.Stats.CDPFloorCycles: no run launching every lane through the device runtime ends before its longest chain of host calls, dispatches, warps' own cycles and DTBL Table 3 calls, nor before what its CTAs hold and ask — SM room, Kernel Distributor entries, issue slots, DRAM bytes, launch servers — fits in the GPU's); bound = flat / floor, the most CDP can gain over flat:")
+	fmt.Fprintln(w, "CDP floors (replay.Stats.CDPFloorCycles: no run launching every lane through the device runtime ends before its longest chain of host calls, dispatches, warps' own cycles and DTBL Table 3 calls, nor before what its CTAs hold and ask — SM room, Kernel Distributor entries, issue slots, DRAM bytes, launch servers — fits in the GPU's, nor before a host kernel's CTAs can have started in waves of what the GPU holds and, under FCFS placement, its children's work after its last wave); bound = flat / floor, the most CDP can gain over flat:")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| benchmark | CDP floor | replayed CDP | floor / replayed | bound (CDP vs flat ≤) | replayed CDP vs flat | DTBL vs flat / bound (DTBL vs CDP ≥) |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")

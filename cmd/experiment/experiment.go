@@ -237,7 +237,7 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 	}
 	w.Begin(results.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
-	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, w)
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, CDPFloor: true}, w)
 	if err != nil {
 		return nil, err
 	}
