@@ -1,14 +1,11 @@
 package replay_test
 
 import (
-	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/trace"
 )
 
 // TestBlindFloorHolds replays random DP traces (randomDP: host kernels
@@ -19,17 +16,9 @@ import (
 // CTA's end a SPAWN run is its CDP run, and what follows the blind calls
 // is counted from the trace alone).
 func TestBlindFloorHolds(t *testing.T) {
-	base, err := model.Preset("k20c-spawn")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const traces = 1500
 	blind := 0
-	for seed := int64(1); seed <= traces; seed++ {
-		r := rand.New(rand.NewSource(seed))
-		tr := randomDP(r)
-		cfg, _ := randomDevice(r, base)
-		open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(tr)), nil }
+	forRandomDP(t, "k20c-spawn", traces, func(seed int64, tr string, cfg model.Config, _ bool, open replay.Opener) {
 		var floors [2]int64
 		for i, name := range []string{"spawn", "cdp"} {
 			pol, err := policies.New(name, cfg)
@@ -51,7 +40,7 @@ func TestBlindFloorHolds(t *testing.T) {
 		if floors[0] > 0 {
 			blind++
 		}
-	}
+	})
 	if blind < traces/2 {
 		t.Errorf("a blind floor on %d of %d traces: too few to test it", blind, traces)
 	}
