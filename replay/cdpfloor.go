@@ -277,10 +277,7 @@ func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
 // tree is the load of the host kernel's tree k is in; nil where k's
 // launcher is an aggregated group (no CDP floor then).
 func (f *cdpFloor) tree(k *Kernel) *treeLoad {
-	for k != nil && !k.host {
-		k = k.owner.k
-	}
-	if k == nil {
+	if k = hostRoot(k); k == nil {
 		return nil
 	}
 	return f.trees[k]
@@ -324,7 +321,7 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 	}
 	hold := max(0, k.floorReady+chain-k.floorEnd)
 	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
-	insts, dram := f.demand(k, spec)
+	insts, dram := ctaDemand(k, spec, f.contention)
 	f.all.cta(k.need, chain, hold, insts, dram)
 	if tree == nil {
 		return
@@ -342,14 +339,14 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 	f.checkSneak(tree, k)
 }
 
-// demand adds what a CTA with a recorded demand asks of the shared
-// hardware under the contention model (shared.go): a CTA without sites
-// is one job of its time alone at its demand; one with sites is a job per
-// warp with sites, of at least the warp's own cycles, and one for the
-// others of their longest warp's, each at its share of the demand, so at
-// least the demand × its warps' mean cycles.
-func (f *cdpFloor) demand(k *Kernel, spec *ctaSpec) (insts, dram float64) {
-	if !f.contention || (spec.issue <= 0 && spec.dram <= 0) {
+// ctaDemand is what a CTA of k with a recorded demand asks of the shared
+// hardware under the contention model (shared.go; 0 without it): a CTA
+// without sites is one job of its time alone at its demand; one with
+// sites is a job per warp with sites, of at least the warp's own cycles,
+// and one for the others of their longest warp's, each at its share of
+// the demand, so at least the demand × its warps' mean cycles.
+func ctaDemand(k *Kernel, spec *ctaSpec, contention bool) (insts, dram float64) {
+	if !contention || (spec.issue <= 0 && spec.dram <= 0) {
 		return 0, 0
 	}
 	work := float64(spec.alone())

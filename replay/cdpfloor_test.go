@@ -24,24 +24,15 @@ import (
 // term inflated by a cycle would pass the makespan, so the test fails
 // on any term that charges what the engine does not.
 func TestCDPFloorHolds(t *testing.T) {
-	base, err := model.Preset("k20c")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// 2500 reach seed 2453: 3 SMs of one CTA slot, a pool of 3 and the
 	// contention model, where a superseded wake-up once hid the stall that
 	// sends a held warp over the limit, and the replay ended in a deadlock.
-	const traces = 2500
 	tight, rooms := 0, 0
-	for seed := int64(1); seed <= traces; seed++ {
-		r := rand.New(rand.NewSource(seed))
-		tr := randomDP(r)
-		cfg, roomy := randomDevice(r, base)
+	forRandomDP(t, "k20c", 2500, func(seed int64, tr string, cfg model.Config, roomy bool, open replay.Opener) {
 		pol, err := policies.New("cdp", cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(tr)), nil }
 		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, CDPFloor: true}, discard{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, tr)
@@ -61,9 +52,26 @@ func TestCDPFloorHolds(t *testing.T) {
 				tight++
 			}
 		}
-	}
+	})
 	if tight < rooms/2 {
 		t.Errorf("the floor is the makespan on %d of %d traces on a roomy GPU: too few to catch an inflated term", tight, rooms)
+	}
+}
+
+// forRandomDP calls check with each of n random DP traces (randomDP, seeds
+// 1 to n) on a random device (randomDevice) based on preset, and an
+// opener of the trace.
+func forRandomDP(t *testing.T, preset string, n int64, check func(seed int64, tr string, cfg model.Config, roomy bool, open replay.Opener)) {
+	t.Helper()
+	base, err := model.Preset(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= n; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		tr := randomDP(r)
+		cfg, roomy := randomDevice(r, base)
+		check(seed, tr, cfg, roomy, func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(tr)), nil })
 	}
 }
 

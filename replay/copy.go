@@ -44,6 +44,7 @@ func (e *engine) startCopy(k *Kernel) {
 func (e *engine) copyDone(k *Kernel) {
 	k.state = kComplete
 	e.floor.done(k)
+	e.blind.done(k)
 	e.nextInStream(k)
 	if e.legacy != nil {
 		for _, h := range e.legacy.copyDone(k) {

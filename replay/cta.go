@@ -195,6 +195,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	}
 	spec := c.spec()
 	e.floor.cta(c.k, spec)
+	e.blind.cta(c.k, spec)
 	if e.segmented(c, spec) {
 		e.runSegment(c)
 		return

@@ -80,6 +80,7 @@ func (e *engine) complete(k *Kernel) {
 	k.endCycle = e.now
 	e.kernelsEnd = e.now
 	e.floor.done(k)
+	e.blind.done(k)
 	e.emitKernel(k)
 	e.body.forget(k)
 	k.ctas = ctaTable{}

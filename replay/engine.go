@@ -222,7 +222,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
-	e.blind = newBlindFloor(len(e.sms))
+	e.blind = newBlindFloor(opt.Config, len(e.sms))
 	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy, opt.CDPFloor)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)

@@ -134,7 +134,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 		return siteCost{}, false
 	}
 	if !e.childEnded && cost.runtime > 0 {
-		e.blind.add(c.sm, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
+		e.blind.add(c.sm, c.k, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
 	}
 	held := cost.launched > 0 && !e.launch.admit(cost.launched)
 	if !held {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/replay"
@@ -33,7 +34,15 @@ func TestFloorFindings(t *testing.T) {
 		"| c | 0 | — | 900 | — | — | 1.00× | 1.00× | 0.0% | 0.0% |",
 		"Assuming SPAWN equalled Offline-Search on every benchmark except where its blind floor forces it lower",
 		"over the 3 benchmarks would be 26.0%: the part no SPAWN estimate can remove (replayed: 43.1%).",
+		"That is over 10%: no run of these traces under Algorithm 1, whatever its estimates, comes within 10% of Offline-Search on the geometric mean.",
 		"CDP's runs give the same floors.")
+
+	// Under 10% the findings say nothing more: b alone forces no gap.
+	buf.Reset()
+	floorFindings(&buf, "SPAWN", names[1:], sp[1:], cdp[1:], best[1:], flat[1:])
+	if out := buf.String(); strings.Contains(out, "That is over") || !strings.Contains(out, "would be 0.0%") {
+		t.Errorf("findings with no forced gap:\n%s", out)
+	}
 
 	// A CDP floor that differs is reported.
 	cdp[1] = run(1200, 2, 600)
