@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -219,18 +220,32 @@ func waitGoroutines(t *testing.T, n int) {
 // gatedReader yields the first n bytes of data, then blocks until open is
 // closed.
 type gatedReader struct {
-	data []byte
-	n    int
-	open chan struct{}
+	data    []byte
+	n       int
+	open    chan struct{}
+	waiting func() bool // whether the Prefetcher's caller waits for a record
+	hold    int         // the last bytes, which no trickle lets through
 }
 
+// Read gives the bytes before the gate, then blocks until it opens; while
+// the caller waits it lets a few bytes through at a time, as a slow read
+// would, so the reader goes on skipping (and may pause) rather than stop
+// for good wherever it has got to when the caller starts waiting. The
+// last hold bytes wait for the gate: a reader that does not pause for a
+// waiting caller gets stuck there.
 func (g *gatedReader) Read(p []byte) (int, error) {
 	if len(g.data) == 0 {
 		return 0, io.EOF
 	}
-	if g.n == 0 {
-		<-g.open
-		g.n = len(g.data)
+	for g.n == 0 {
+		select {
+		case <-g.open:
+			g.n = len(g.data)
+		case <-time.After(time.Millisecond):
+			if g.waiting() && len(g.data) > g.hold {
+				g.n = min(64, len(g.data)-g.hold)
+			}
+		}
 	}
 	k := copy(p[:min(len(p), g.n)], g.data)
 	g.data, g.n = g.data[k:], g.n-k
@@ -240,11 +255,17 @@ func (g *gatedReader) Read(p []byte) (int, error) {
 // A host launch read before a long run of skipped records reaches the
 // caller while the reader is still skipping (it pauses between skipped
 // records while the caller waits), not once the batch is full: here the
-// stream stops halfway, and the launch must come out all the same.
+// stream stops halfway (but for a trickle while the caller waits: a
+// reader blocked in a read cannot pause, and it may have got there before
+// the caller asked), and the launch must come out all the same.
 func TestPrefetcherHandsOnBeforeLongSkip(t *testing.T) {
 	recs := append(treeTrace(30000), &Launch{Kernel: 1, T: 20})
 	data := encode(t, recs)
-	g := &gatedReader{data: data, n: len(data) / 2, open: make(chan struct{})}
+	var started atomic.Pointer[Prefetcher]
+	g := &gatedReader{data: data, n: len(data) / 2, hold: len(data) / 4, open: make(chan struct{}), waiting: func() bool {
+		p := started.Load()
+		return p != nil && p.hungry.Load()
+	}}
 	r, err := NewReader(g)
 	if err != nil {
 		t.Fatal(err)
@@ -252,6 +273,7 @@ func TestPrefetcherHandsOnBeforeLongSkip(t *testing.T) {
 	r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
 	r.SkipDeviceLaunches()
 	p := NewPrefetcher(r)
+	started.Store(p)
 	got := make(chan Record)
 	go func() {
 		for i := 0; i < 2; i++ {
