@@ -28,9 +28,9 @@ import (
 type treeReader struct {
 	src      trace.Source
 	clk      clock
-	decls    idtab.Table[*trace.Kernel] // declared, not yet launched
-	declared declCache                  // the launched kernels' declarations, shared
-	tree     idtab.Table[*Kernel]       // the open segment's kernels, not yet handed over
+	decls    idtab.Table[declaration] // declared, not yet launched
+	declared declCache                // the launched kernels' declarations, shared
+	tree     idtab.Table[*Kernel]     // the open segment's kernels, not yet handed over
 	header   *trace.Header
 	eof      bool
 	last     *Kernel // the kernel the last cta record named (they come in runs)
@@ -49,6 +49,13 @@ type treeReader struct {
 	hostPast, rootPast uint64
 	kids               []*Kernel
 
+	// sites gathers the launch sites of the CTA the device launches name
+	// now (siteOf; they come CTA by CTA), until another CTA's come or its
+	// tree is handed over: then it gets them in a slice of their number,
+	// not one grown by doubling a launch at a time.
+	sites  []siteRec
+	siteOf *ctaExtra
+
 	pageBytes int64      // io.page_bytes, for headers that give none
 	stages    bool       // host I/O is modelled: buffers must come first
 	space     *pageSpace // the buffers declared before the first launch
@@ -56,6 +63,13 @@ type treeReader struct {
 	refs      *refSource // where CTAs' page references come from (CRCS), or nil
 	irregular map[uint64]bool
 	touches   touchMode // which CTAs' touches to keep (touch.go)
+}
+
+// declaration is what the reader keeps of a kernel record until the
+// kernel's launch: the record itself is the source's to reuse.
+type declaration struct {
+	decl *kernelDecl
+	ctas uint64
 }
 
 // treeMsg is what the reader hands over at a time: events in trace order,
@@ -146,7 +160,7 @@ func (b *treeReader) step(m *treeMsg) error {
 			return err
 		}
 	case *trace.Kernel:
-		b.decls.Set(r.ID, r)
+		b.decls.Set(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
 	case *trace.Launch:
 		if r.Host() {
 			b.end(m)
@@ -188,6 +202,7 @@ func (b *treeReader) end(m *treeMsg) {
 	if h == nil {
 		return
 	}
+	b.flushSites()
 	ev := treeEvent{end: true}
 	if b.ordered {
 		b.handOverTo(m, h.total)
@@ -220,6 +235,7 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	if n <= b.win.from {
 		return
 	}
+	b.flushSites()
 	at := len(m.specs)
 	m.specs = b.win.take(m.specs, n)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, upTo: n})
@@ -227,8 +243,9 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
 		b.forget(b.kids[i])
 	}
-	clear(b.kids[:i])
-	b.kids = b.kids[i:]
+	k := copy(b.kids, b.kids[i:])
+	clear(b.kids[k:])
+	b.kids = b.kids[:k]
 }
 
 // forget drops a kernel the engine now holds from the reader's tree.
@@ -243,13 +260,12 @@ func (b *treeReader) forget(k *Kernel) {
 
 // adopt gives a launched kernel its declaration and room for its CTAs.
 func (b *treeReader) adopt(k *Kernel, l *trace.Launch) error {
-	d, _ := b.decls.Get(l.Kernel)
-	if d == nil {
+	d, ok := b.decls.Get(l.Kernel)
+	if !ok {
 		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
 	b.decls.Delete(l.Kernel)
-	k.decl = b.declared.of(d)
-	k.total = d.CTAs()
+	k.decl, k.total = d.decl, d.ctas
 	if k.host {
 		k.ctas = newCTATable(k.total)
 	} else {
@@ -284,7 +300,12 @@ func (b *treeReader) device(l *trace.Launch) error {
 	if err != nil {
 		return err
 	}
-	x.sites = append(x.sites, siteRec{
+	if x != b.siteOf {
+		b.flushSites()
+		b.siteOf = x
+		b.sites = append(b.sites, x.sites...)
+	}
+	b.sites = append(b.sites, siteRec{
 		warp:     int32(l.Parent.Warp),
 		lane:     int32(l.Parent.Lane),
 		at:       b.clk.scale(l.Parent.At),
@@ -293,6 +314,16 @@ func (b *treeReader) device(l *trace.Launch) error {
 		inline:   b.clk.scale(l.InlineCycles),
 	})
 	return nil
+}
+
+// flushSites gives the CTA whose sites are gathering its sites.
+func (b *treeReader) flushSites() {
+	if b.siteOf == nil {
+		return
+	}
+	b.siteOf.sites = slices.Clone(b.sites)
+	clear(b.sites)
+	b.sites, b.siteOf = b.sites[:0], nil
 }
 
 // cta records one CTA's cost in its kernel.

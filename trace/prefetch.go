@@ -20,14 +20,14 @@ const (
 // records (the replay's engine). Records come out in the same order, with
 // the same error after the last of them.
 //
-// The source may reuse its launch and cta records (a Reader under
+// The source may reuse its launch, cta and kernel records (a Reader under
 // ReuseRecords and ReuseWarpCycles): the goroutine copies each into storage
 // its batch owns (the record, its parent, its warp_cycles into one slab), so
 // the records cross goroutines without an allocation each. Records of the
 // other kinds must be fresh, as a Reader returns them; they are handed on
 // as they are. A batch is recycled once its caller has asked for a record
-// past it, so a launch or cta record Next returns, and its warp_cycles, are
-// the caller's until the next call to Next (as under ReuseRecords): it
+// past it, so a launch, cta or kernel record Next returns, and its
+// warp_cycles, are the caller's until the next call to Next (as under ReuseRecords): it
 // copies what it keeps, and may change them meanwhile. At most
 // prefetchDepth+2 batches exist, so the memory held stays bounded
 // whatever the trace's length.
@@ -54,6 +54,7 @@ type Prefetcher struct {
 // failed.
 type batch struct {
 	recs     []Record
+	kernels  []Kernel
 	ctas     []CTA
 	launches []Launch
 	parents  []Parent
@@ -101,6 +102,12 @@ func (b *batch) fill(src Source, w *ahead.Window[batch]) {
 // the source may overwrite), else r itself.
 func (b *batch) own(r Record) Record {
 	switch r := r.(type) {
+	case *Kernel:
+		if b.kernels == nil {
+			b.kernels = make([]Kernel, 0, prefetchBatch) // never grows: pointers stay put
+		}
+		b.kernels = append(b.kernels, *r)
+		return &b.kernels[len(b.kernels)-1]
 	case *CTA:
 		if b.ctas == nil {
 			b.ctas = make([]CTA, 0, prefetchBatch) // never grows: pointers stay put
@@ -139,7 +146,7 @@ func (b *batch) reset() {
 	clear(b.recs)
 	b.recs = b.recs[:0]
 	clear(b.launches) // their after lists
-	b.ctas, b.launches, b.parents = b.ctas[:0], b.launches[:0], b.parents[:0]
+	b.kernels, b.ctas, b.launches, b.parents = b.kernels[:0], b.ctas[:0], b.launches[:0], b.parents[:0]
 	b.warps = b.warps[:0]
 	b.err = nil
 }
