@@ -36,6 +36,11 @@ type ctaRun struct {
 	paused      int64
 	pausedAt    int64
 	pausedAfter int64 // of paused, the cycles after the prelude's end
+
+	// own is its spec when its kernel's table streams (ctaTable.nextSpec):
+	// decoded as it is placed, not kept in the table.
+	own      ctaSpec
+	streamed bool
 }
 
 // warpRun tracks a warp of a CTA with launch sites: where it is in its
@@ -70,6 +75,10 @@ func (e *engine) place(k *Kernel, i int) {
 		k.next++
 		if err := e.body.reach(k, c.idx); err != nil {
 			e.fail(err)
+		}
+		if k.ctas.streams() {
+			k.ctas.nextSpec(&c.own)
+			c.streamed = true
 		}
 	} else {
 		e.placeGrouped(k, c)
@@ -147,6 +156,9 @@ func (e *engine) scoreboardStart(c *ctaRun) bool {
 func (c *ctaRun) spec() *ctaSpec {
 	if c.g != nil {
 		return c.g.src.ctas.at(c.idx)
+	}
+	if c.streamed {
+		return &c.own
 	}
 	return c.k.ctas.at(c.idx)
 }

@@ -19,6 +19,12 @@ import (
 // thousands of children launched and waiting for a Kernel Distributor
 // entry at once (BFS scale 20: most of a level's), whose specs nobody
 // reads until then.
+//
+// A packed table whose records came one a CTA in CTA order (as every
+// generator writes them) need not unpack at all: its CTAs are placed in
+// that order, and each placed CTA's spec is decoded from the next record
+// into the CTA's own state (streams, nextSpec), so a child kernel's specs
+// are never all held at once.
 type ctaTable struct {
 	flat  []ctaSpec
 	other *ctaOther // nil for a flat table
@@ -29,10 +35,22 @@ type ctaTable struct {
 // costs a flat table (every host kernel's, every unpacked one's) nothing.
 type ctaOther struct {
 	chunks map[uint64]*[ctaChunk]ctaSpec
-	// packed is how many per-warp cycles the records hold (4 bytes, for
-	// unpacking into one slice), the grid's size, then the records.
+	// packed is a header of 8 bytes, the grid's size, then the records.
+	// The header's first word is how many per-warp cycles the records
+	// hold (for unpacking into one slice) and two flags (outOfOrder,
+	// streaming); its second is, while records come, the CTA the next
+	// record names if they come one a CTA in order, and once specs are
+	// streamed, where the next record starts.
 	packed []byte
 }
+
+// The flags in a packed table's first header word.
+const (
+	outOfOrder = 1 << 31 // a record came for another CTA than the one after the last record's
+	streaming  = 1 << 30 // nextSpec has begun
+	warpsMask  = streaming - 1
+	headerLen  = 8
+)
 
 const (
 	flatCTAs = 1 << 22
@@ -55,7 +73,7 @@ func newPackedCTATable(total uint64) ctaTable {
 	}
 	// Records take 8 to 12 bytes each (BFS scale 20's children: 8 on
 	// average, more at the big levels, where 8 made most slices double).
-	p := binary.AppendUvarint(make([]byte, 4, 6+min(total, 16)*12), total)
+	p := binary.AppendUvarint(make([]byte, headerLen, headerLen+2+min(total, 16)*12), total)
 	return ctaTable{other: &ctaOther{packed: p}}
 }
 
@@ -100,11 +118,15 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 	if r.demand {
 		tag |= 1
 	}
-	if len(r.warps) > 0 {
-		// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
-		w := t.other.packed[:4]
-		binary.LittleEndian.PutUint32(w, binary.LittleEndian.Uint32(w)+uint32(len(r.warps)))
+	h := binary.LittleEndian.Uint32(t.other.packed)
+	// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
+	h += uint32(len(r.warps))
+	if next := t.other.packed[4:headerLen]; uint64(binary.LittleEndian.Uint32(next)) != i {
+		h |= outOfOrder
+	} else {
+		binary.LittleEndian.PutUint32(next, uint32(i+1))
 	}
+	binary.LittleEndian.PutUint32(t.other.packed, h)
 	p := binary.AppendUvarint(t.other.packed, i)
 	p = binary.AppendUvarint(p, tag)
 	p = binary.AppendVarint(p, r.cycles)
@@ -137,8 +159,8 @@ func (r ctaRecord) fill(s *ctaSpec) {
 // bytes are the table's own encoding, so they decode without error. The
 // CTAs' per-warp cycles share one slice.
 func (t *ctaTable) unpack() {
-	warps := binary.LittleEndian.Uint32(t.other.packed)
-	n, p := uvarint(t.other.packed[4:])
+	warps := binary.LittleEndian.Uint32(t.other.packed) & warpsMask
+	n, p := uvarint(t.other.packed[headerLen:])
 	t.flat, t.other = make([]ctaSpec, n), nil
 	buf := make([]int64, warps)
 	for len(p) > 0 {
@@ -146,6 +168,51 @@ func (t *ctaTable) unpack() {
 		r.fill(&t.flat[i])
 		buf, p = buf[nw:], rest
 	}
+}
+
+// streams reports whether the table is packed with its records one a CTA
+// in CTA order (CTAs past the last record have none): nextSpec gives its
+// CTAs' specs in order without unpacking.
+func (t *ctaTable) streams() bool {
+	return t.other != nil && t.other.packed != nil && binary.LittleEndian.Uint32(t.other.packed)&outOfOrder == 0
+}
+
+// nextSpec sets s to the spec of the CTA after the one it gave last (the
+// first, at first), decoded from its record; the table must stream and be
+// filed no further.
+func (t *ctaTable) nextSpec(s *ctaSpec) {
+	p := t.other.packed
+	h := binary.LittleEndian.Uint32(p)
+	at := len(p) - len(skipUvarint(p[headerLen:])) // the first record
+	if h&streaming != 0 {
+		at = int(binary.LittleEndian.Uint32(p[4:headerLen]))
+	} else {
+		binary.LittleEndian.PutUint32(p, h|streaming)
+	}
+	*s = ctaSpec{}
+	if at == len(p) {
+		return // a CTA past the last record: none
+	}
+	var warps []int64 // the CTA's own; most have none
+	if nw := recordWarps(p[at:]); nw > 0 {
+		warps = make([]int64, nw)
+	}
+	_, r, _, rest := decodeRecord(p[at:], warps)
+	r.fill(s)
+	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
+}
+
+// recordWarps is how many per-warp cycles the packed record at the start
+// of p holds.
+func recordWarps(p []byte) int {
+	_, p = uvarint(p)
+	tag, _ := uvarint(p)
+	return int(tag >> 1)
+}
+
+func skipUvarint(p []byte) []byte {
+	_, rest := uvarint(p)
+	return rest
 }
 
 // decodeRecord decodes the packed record at the start of p: its CTA, the

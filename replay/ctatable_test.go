@@ -60,3 +60,50 @@ func TestPackedCTATableKinds(t *testing.T) {
 		t.Error("a grid over flatCTAs did not get chunks")
 	}
 }
+
+// A packed table whose records came one a CTA in CTA order streams: its
+// specs come one after another, exactly as a flat table holds them (none
+// for the CTAs past the last record); one whose records came in any other
+// order, repeated or with a CTA left out, does not.
+func TestPackedCTATableStreams(t *testing.T) {
+	inOrder := []ctaRecord{
+		{cycles: 1 << 40, warps: []int64{5, -1, 1 << 40}},
+		{cycles: 700, demand: true, insts: 1400, bytes: 1 << 50},
+		{cycles: 9, warps: []int64{4, 9}, demand: true, insts: 3, bytes: 0},
+		{},
+	}
+	const n = 6 // CTAs 4 and 5 have no record
+	flat, packed := newCTATable(n), newPackedCTATable(n)
+	for i, r := range inOrder {
+		flat.record(uint64(i), clone(r))
+		packed.record(uint64(i), clone(r))
+	}
+	if !packed.streams() {
+		t.Fatal("records one a CTA in order do not stream")
+	}
+	for i := uint64(0); i < n; i++ {
+		var s ctaSpec
+		s.cycles = -1 // overwritten: a spec is set whole
+		packed.nextSpec(&s)
+		if want := *flat.at(i); !reflect.DeepEqual(s, want) {
+			t.Errorf("cta %d streamed %+v, want %+v", i, s, want)
+		}
+	}
+	for name, order := range map[string][]uint64{
+		"out of order": {1, 0, 2},
+		"repeated":     {0, 1, 1, 2},
+		"a gap":        {0, 2, 3},
+		"not from 0":   {1, 2},
+	} {
+		tb := newPackedCTATable(n)
+		for _, i := range order {
+			tb.record(i, ctaRecord{cycles: int64(i) + 1})
+		}
+		if tb.streams() {
+			t.Errorf("%s: the table streams", name)
+		}
+		if got := tb.at(order[len(order)-1]).cycles; got != int64(order[len(order)-1])+1 {
+			t.Errorf("%s: unpacked cycles %d", name, got)
+		}
+	}
+}

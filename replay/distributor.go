@@ -18,7 +18,7 @@ func (e *engine) fillKD() {
 		e.kdWait[0] = nil
 		e.kdWait = e.kdWait[1:]
 		if k.decl == nil {
-			if err := e.body.load(k, e.hostByIndex); err != nil {
+			if err := e.body.load(k); err != nil {
 				e.fail(err)
 				return
 			}
@@ -82,7 +82,6 @@ func (e *engine) complete(k *Kernel) {
 	e.floor.done(k)
 	e.blind.done(k)
 	e.emitKernel(k)
-	e.body.forget(k)
 	k.ctas = ctaTable{}
 	if k.host {
 		delete(e.live, k.id)

@@ -56,9 +56,15 @@ func generateBytes(t *testing.T, name string, params ...string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return encode(t, func(w *trace.Writer) error { return g.Run(p, w) })
+}
+
+// encode is the binary trace write writes.
+func encode(t *testing.T, write func(*trace.Writer) error) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	w := trace.NewWriter(&buf)
-	if err := g.Run(p, w); err != nil {
+	if err := write(w); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

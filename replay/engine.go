@@ -26,9 +26,10 @@ type Options struct {
 	Context context.Context
 	// Prefetch decodes and validates the trace's bodies on a second
 	// goroutine, a bounded window of records ahead of the engine
-	// (trace.Prefetcher), and the host cursor's pass on a third: a single
-	// replay then uses two cores. Leave it off when as many replays run
-	// at once as there are cores.
+	// (trace.Prefetcher), files an ordered_trees trace's launch trees on
+	// a third (treeAhead), and runs the host cursor's pass on a fourth: a
+	// single replay then uses two cores. Leave it off when as many
+	// replays run at once as there are cores.
 	Prefetch bool
 	// CDPFloor computes Stats.CDPFloorCycles beside the run (cdpfloor.go):
 	// what the experiments compare replayed CDP against. It costs the
@@ -91,27 +92,31 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		ReuseRecords()
 		ReuseWarpCycles()
 	}); ok {
-		// The body cursor copies what it keeps, and a Prefetcher copies
+		// The tree reader copies what it keeps, and a Prefetcher copies
 		// launch and cta records into its batches.
 		s.ReuseRecords()
 		s.ReuseWarpCycles()
 	}
-	var body trace.Source = trace.NewValidator(bodySrc)
+	e.body = newBodyCursor(trace.NewValidator(bodySrc), e.hostByIndex)
+	e.body.r.pageBytes = opt.Config.IO.PageBytes
+	e.body.r.stages = opt.Config.IO.Model == "stages"
+	// Defers run last first: the readers ahead stop before their sources
+	// close.
+	defer e.body.close()
 	if opt.Prefetch {
-		// Both passes read ahead on their own goroutines (defers run last
-		// first: each Prefetcher is closed before its source). The host
-		// cursor's pass decodes the whole trace to skip the bodies, time
-		// the engine would otherwise spend between two host launches.
-		body = prefetch(body)
-		defer closeSource(body)
+		// The host cursor's pass decodes the whole trace to skip the
+		// bodies, time the engine would otherwise spend between two host
+		// launches: it reads ahead on a goroutine of its own, and so do
+		// the bodies (bodyCursor.readAhead, once start has set the tree
+		// reader up).
 		e.host.src = prefetch(hostSrc)
 		defer closeSource(e.host.src)
 	}
-	e.body = newBodyCursor(body)
-	e.body.pageBytes = opt.Config.IO.PageBytes
-	e.body.stages = opt.Config.IO.Model == "stages"
 	if err := e.start(open); err != nil {
 		return nil, err
+	}
+	if opt.Prefetch {
+		e.body.readAhead()
 	}
 	if err := e.loop(); err != nil {
 		return nil, err
@@ -248,8 +253,8 @@ func (e *engine) start(open Opener) error {
 	if err != nil {
 		return err
 	}
-	e.body.clk = clk
-	space := e.body.space
+	e.body.setClock(clk)
+	space := e.body.r.space
 	io := e.cfg.IO
 	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
 	if e.pol.IO == IOPaged {
@@ -279,14 +284,14 @@ func (e *engine) profile(open Opener, space *pageSpace) error {
 		return err
 	}
 	e.sb = sb
-	e.body.refs = &refSource{exact: exact, space: space}
-	e.body.irregular = sb.irregular
+	e.body.r.refs = &refSource{exact: exact, space: space}
+	e.body.r.irregular = sb.irregular
 	e.accessOrder = sb.positioned && e.cfg.CRCS.Gate == "access"
 	switch {
 	case e.accessOrder:
-		e.body.touches = touchAll
+		e.body.r.touches = touchAll
 	case e.cfg.CRCS.Irregular == "ready":
-		e.body.touches = touchIrregular
+		e.body.r.touches = touchIrregular
 	}
 	return nil
 }

@@ -162,7 +162,6 @@ func (e *engine) mark(k *Kernel) {
 // its target no longer waits for it.
 func (e *engine) groupCTAsDone(g *group) {
 	e.agt.free(g.agtSlot)
-	e.body.forget(g.src)
 	g.src.ctas = ctaTable{}
 	g.target.pool.open--
 	e.maybeComplete(g.target)

@@ -3,13 +3,13 @@ package replay
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
-	id     uint64
-	decl   *kernelDecl // nil until the body is loaded
-	stream uint64
-	op     *hostOp  // a host operation's own parts; nil for device kernels
-	parent *Kernel  // the parent in the trace
-	root   uint64   // the host CTA whose tree it is in (device kernels)
-	owner  launcher // who launched it and waits for it (device kernels)
+	id       uint64
+	decl     *kernelDecl // nil until the body is loaded
+	stream   uint64
+	op       *hostOp  // a host operation's own parts; nil for device kernels
+	parentID uint64   // the kernel whose CTA launched it (device kernels)
+	root     uint64   // the host CTA whose tree it is in (device kernels)
+	owner    launcher // who launched it and waits for it (device kernels)
 
 	// Small fields together, so a Kernel (tens of thousands may be in
 	// flight) carries no padding between them.
@@ -176,8 +176,12 @@ func (k *Kernel) openGroups() int {
 // Complete reports whether the kernel has finished, children included.
 func (k *Kernel) Complete() bool { return k.state == kComplete }
 
-// Parent is the kernel whose CTA launched this one, nil for host kernels.
-func (k *Kernel) Parent() *Kernel { return k.parent }
+// ParentID is the id of the kernel whose CTA launched this one; ok is
+// false for host kernels and copies.
+func (k *Kernel) ParentID() (id uint64, ok bool) { return k.parentID, k.device() }
+
+// device reports whether a CTA on the GPU launched k.
+func (k *Kernel) device() bool { return !k.host && k.op == nil }
 
 // warpsPerCTA is the CTA's thread count rounded up to whole warps.
 func warpsPerCTA(threads int) int {

@@ -14,7 +14,9 @@ import (
 // A trace that declares ordered_trees is read a host CTA's tree at a time;
 // the same records without the declaration are read a launch tree at a
 // time. The schedule must not notice: every table row and the summary are
-// the same under every dynamic-parallelism policy.
+// the same under every dynamic-parallelism policy, and with Prefetch,
+// where an ordered trace's trees are filed on a goroutine of their own
+// (treeAhead) and a plain one's on the engine's.
 func TestOrderedTreesReplayTheSame(t *testing.T) {
 	cfg, err := model.Preset("k20c")
 	if err != nil {
@@ -38,35 +40,31 @@ func TestOrderedTreesReplayTheSame(t *testing.T) {
 			t.Fatalf("%s: the generator does not declare ordered_trees", name)
 		}
 		h.OrderedTrees = false
-		var buf bytes.Buffer
-		w := trace.NewWriter(&buf)
-		for _, r := range recs {
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		plain := buf.Bytes()
+		plain := writeBinary(t, recs)
 		for _, pol := range []string{"cdp", "dtbl", "spawn", "flat", "threshold"} {
-			run := func(data []byte) (*replay.Stats, *recorder) {
+			run := func(data []byte, prefetch bool) (*replay.Stats, *recorder) {
 				p, err := policies.New(pol, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
 				rec := &recorder{}
 				open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
-				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p}, rec)
+				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p, Prefetch: prefetch}, rec)
 				if err != nil {
 					t.Fatalf("%s under %s: %v", name, pol, err)
 				}
 				return st, rec
 			}
-			sa, ra := run(ordered)
-			sb, rb := run(plain)
-			if *sa != *sb || !reflect.DeepEqual(ra, rb) {
-				t.Errorf("%s under %s: ordered and plain reading differ (makespan %d vs %d)", name, pol, sa.MakespanCycles, sb.MakespanCycles)
+			sa, ra := run(ordered, false)
+			for _, v := range []struct {
+				what     string
+				data     []byte
+				prefetch bool
+			}{{"plain", plain, false}, {"ordered, prefetched,", ordered, true}, {"plain, prefetched,", plain, true}} {
+				sb, rb := run(v.data, v.prefetch)
+				if *sa != *sb || !reflect.DeepEqual(ra, rb) {
+					t.Errorf("%s under %s: ordered and %s reading differ (makespan %d vs %d)", name, pol, v.what, sa.MakespanCycles, sb.MakespanCycles)
+				}
 			}
 		}
 	}
@@ -79,4 +77,58 @@ func mustReader(t *testing.T, data []byte) *trace.Reader {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// A trace that fails halfway through a launch tree fails alike whether its
+// trees are filed on the engine's goroutine or ahead of it on their own
+// (Prefetch): the error surfaces when the engine needs what lies past it,
+// not when the reader ahead first meets it.
+func TestOrderedTreesFailTheSame(t *testing.T) {
+	cfg, err := model.Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := trace.ReadAll(trace.NewValidator(mustReader(t, generateBytes(t, "bfs", "scale=12"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A cta record of a device kernel two thirds of the way through names
+	// a CTA outside its grid.
+	for i := 2 * len(recs) / 3; ; i++ {
+		if c, ok := recs[i].(*trace.CTA); ok && c.CTA > 0 {
+			c.CTA += 1 << 20
+			break
+		}
+	}
+	bad := writeBinary(t, recs)
+	var errs [2]string
+	for i, prefetch := range []bool{false, true} {
+		p, err := policies.New("cdp", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bad)) }
+		_, err = replay.Run(open, replay.Options{Config: cfg, Policy: p, Prefetch: prefetch}, &recorder{})
+		if err == nil {
+			t.Fatalf("prefetch %v: the replay of a bad trace succeeded", prefetch)
+		}
+		errs[i] = err.Error()
+	}
+	if errs[0] != errs[1] {
+		t.Errorf("without Prefetch: %s\nwith: %s", errs[0], errs[1])
+	}
+	t.Log(errs[0])
+}
+
+// writeBinary writes recs as a binary trace.
+func writeBinary(t *testing.T, recs []trace.Record) []byte {
+	t.Helper()
+	return encode(t, func(w *trace.Writer) error {
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

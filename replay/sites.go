@@ -157,8 +157,6 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 				continue
 			}
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
-		case Inline:
-			e.body.forget(lanes[i].child)
 		}
 	}
 	if held {

@@ -130,9 +130,8 @@ func (e *engine) emitKernel(k *Kernel) {
 		WaitCycles:      wait,
 		CoalescedGroups: k.coalescedGroups(),
 	}
-	if k.parent != nil {
+	if id, ok := k.ParentID(); ok {
 		row.Origin = "device"
-		id := k.parent.id
 		row.ParentKernelID = &id
 	}
 	e.sink.Kernel(row)

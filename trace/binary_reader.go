@@ -34,15 +34,17 @@ type Reader struct {
 	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
 	scratchCTA CTA
+	scratchK   Kernel
 	reuse      bool        // see ReuseRecords
 	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
 	pause      func() bool // see pauseWhen; nil: never
 }
 
-// ReuseRecords lets Next return the same launch and cta record values on
-// every call, overwritten by the next call (like encoding/csv's
+// ReuseRecords lets Next return the same launch, cta and kernel record
+// values on every call, overwritten by the next call (like encoding/csv's
 // ReuseRecord), for readers that copy what they keep: it saves an
-// allocation per record on the records a trace has most of. Slices in the
+// allocation per record on the records a trace has most of (a
+// launch-heavy trace declares a kernel per launch). Slices in the
 // records (warp_cycles, after) are still fresh and may be kept.
 func (r *Reader) ReuseRecords() { r.reuse = true }
 
@@ -303,7 +305,11 @@ func (r *Reader) memcpy() (Record, error) {
 
 func (r *Reader) kernel() (Record, error) {
 	d := fieldReader{in: r.in}
-	k := &Kernel{ID: d.uvarint()}
+	k := &r.scratchK
+	if !r.reuse {
+		k = new(Kernel)
+	}
+	*k = Kernel{ID: d.uvarint()}
 	k.Name = r.kernelName(&d)
 	for i := range k.Grid {
 		k.Grid[i] = d.uint32("grid")

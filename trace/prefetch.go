@@ -2,7 +2,8 @@ package trace
 
 import (
 	"io"
-	"sync/atomic"
+
+	"github.com/gpureplay/gpureplay/internal/ahead"
 )
 
 // prefetchBatch is how many records the Prefetcher hands over at a time,
@@ -19,14 +20,14 @@ const (
 // records (the replay's engine). Records come out in the same order, with
 // the same error after the last of them.
 //
-// The source may reuse its launch and cta records (a Reader under
+// The source may reuse its launch, cta and kernel records (a Reader under
 // ReuseRecords and ReuseWarpCycles): the goroutine copies each into storage
 // its batch owns (the record, its parent, its warp_cycles into one slab), so
 // the records cross goroutines without an allocation each. Records of the
 // other kinds must be fresh, as a Reader returns them; they are handed on
 // as they are. A batch is recycled once its caller has asked for a record
-// past it, so a launch or cta record Next returns, and its warp_cycles, are
-// the caller's until the next call to Next (as under ReuseRecords): it
+// past it, so a launch, cta or kernel record Next returns, and its
+// warp_cycles, are the caller's until the next call to Next (as under ReuseRecords): it
 // copies what it keeps, and may change them meanwhile. At most
 // prefetchDepth+2 batches exist, so the memory held stays bounded
 // whatever the trace's length.
@@ -41,11 +42,7 @@ const (
 // Close stops the goroutine and waits for it; it must be called before the
 // source is closed, and is safe to call more than once.
 type Prefetcher struct {
-	hungry  atomic.Bool // the caller has found no batch waiting and waits for one
-	full    chan *batch
-	free    chan *batch // used batches, for reuse
-	stop    chan struct{}
-	exited  chan struct{}
+	w       *ahead.Window[batch]
 	cur     *batch // the batch Next reads from
 	filling *batch // the batch the goroutine fills (the goroutine's alone)
 	next    int    // index of its next record
@@ -57,6 +54,7 @@ type Prefetcher struct {
 // failed.
 type batch struct {
 	recs     []Record
+	kernels  []Kernel
 	ctas     []CTA
 	launches []Launch
 	parents  []Parent
@@ -66,51 +64,30 @@ type batch struct {
 
 // NewPrefetcher starts reading src.
 func NewPrefetcher(src Source) *Prefetcher {
-	p := &Prefetcher{
-		full:   make(chan *batch, prefetchDepth),
-		free:   make(chan *batch, prefetchDepth+2),
-		stop:   make(chan struct{}),
-		exited: make(chan struct{}),
-	}
-	go p.run(src)
-	return p
-}
-
-func (p *Prefetcher) run(src Source) {
-	defer close(p.exited)
+	p := &Prefetcher{w: ahead.New[batch](prefetchDepth)}
 	if s, ok := src.(interface{ pauseWhen(func() bool) }); ok {
-		// Called on this goroutine, inside src.Next.
-		s.pauseWhen(func() bool { return len(p.filling.recs) > 0 && p.hungry.Load() })
+		// Called on the goroutine, inside src.Next.
+		s.pauseWhen(func() bool { return len(p.filling.recs) > 0 && p.w.Hungry() })
 	}
-	for {
-		var b *batch
-		select {
-		case b = <-p.free:
-		default:
-			b = &batch{recs: make([]Record, 0, prefetchBatch)}
-		}
+	p.w.Go(func(b *batch) bool {
 		p.filling = b
-		b.fill(src, &p.hungry)
-		last := b.err != nil // b is the caller's once sent
-		select {
-		case p.full <- b:
-		case <-p.stop:
-			return
-		}
-		if last {
-			return
-		}
-	}
+		b.fill(src, p.w)
+		return b.err != nil
+	})
+	return p
 }
 
 // fill reads records from src into b until it holds prefetchBatch of them
 // or src returns an error; a pause of the source (a hungry caller) ends
 // the batch early, and the caller is no longer hungry.
-func (b *batch) fill(src Source, hungry *atomic.Bool) {
+func (b *batch) fill(src Source, w *ahead.Window[batch]) {
+	if b.recs == nil {
+		b.recs = make([]Record, 0, prefetchBatch)
+	}
 	for len(b.recs) < prefetchBatch {
 		r, err := src.Next()
 		if err == errPaused {
-			hungry.Store(false)
+			w.NotHungry()
 			return
 		}
 		if err != nil {
@@ -125,6 +102,12 @@ func (b *batch) fill(src Source, hungry *atomic.Bool) {
 // the source may overwrite), else r itself.
 func (b *batch) own(r Record) Record {
 	switch r := r.(type) {
+	case *Kernel:
+		if b.kernels == nil {
+			b.kernels = make([]Kernel, 0, prefetchBatch) // never grows: pointers stay put
+		}
+		b.kernels = append(b.kernels, *r)
+		return &b.kernels[len(b.kernels)-1]
 	case *CTA:
 		if b.ctas == nil {
 			b.ctas = make([]CTA, 0, prefetchBatch) // never grows: pointers stay put
@@ -163,7 +146,7 @@ func (b *batch) reset() {
 	clear(b.recs)
 	b.recs = b.recs[:0]
 	clear(b.launches) // their after lists
-	b.ctas, b.launches, b.parents = b.ctas[:0], b.launches[:0], b.parents[:0]
+	b.kernels, b.ctas, b.launches, b.parents = b.kernels[:0], b.ctas[:0], b.launches[:0], b.parents[:0]
 	b.warps = b.warps[:0]
 	b.err = nil
 }
@@ -180,30 +163,13 @@ func (p *Prefetcher) Next() (Record, error) {
 				return nil, p.cur.err
 			}
 			p.cur.reset()
-			select {
-			case p.free <- p.cur:
-			default:
-			}
+			p.w.Recycle(p.cur)
 		}
-		p.cur, p.next = p.receive(), 0
+		p.cur, p.next = p.w.Receive(), 0
 	}
 	r := p.cur.recs[p.next]
 	p.next++
 	return r, nil
-}
-
-// receive returns the next batch, telling the goroutine to send what it
-// has when none is waiting.
-func (p *Prefetcher) receive() *batch {
-	select {
-	case b := <-p.full:
-		return b
-	default:
-	}
-	p.hungry.Store(true)
-	b := <-p.full
-	p.hungry.Store(false) // b may have gone out full, before the goroutine saw it
-	return b
 }
 
 // Close stops reading ahead and waits until the goroutine has left the
@@ -211,8 +177,7 @@ func (p *Prefetcher) receive() *batch {
 func (p *Prefetcher) Close() error {
 	if !p.closed {
 		p.closed = true
-		close(p.stop)
-		<-p.exited
+		p.w.Close()
 	}
 	return nil
 }

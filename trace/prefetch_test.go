@@ -134,6 +134,9 @@ func drain(src Source) ([]Record, error) {
 				l.Parent = &p
 			}
 			recs = append(recs, &l)
+		case *Kernel:
+			k := *r
+			recs = append(recs, &k)
 		default:
 			recs = append(recs, r)
 		}

@@ -1,0 +1,51 @@
+package replay
+
+import "github.com/gpureplay/gpureplay/internal/ahead"
+
+// treeBatch is how many trace records the reader files into a message
+// before it hands it over, and treeDepth how many full messages may wait:
+// the reader goes at most (treeDepth+2)·treeBatch records ahead of the
+// engine, as a trace.Prefetcher does.
+const (
+	treeBatch = 1024
+	treeDepth = 4
+)
+
+// treeAhead runs a treeReader on a goroutine of its own, a bounded window
+// of records ahead of the engine: it files them (device kernels with
+// their packed CTA tables, launch sites, host CTA specs) while the engine
+// simulates, and hands them over in messages the engine takes in order
+// (bodyCursor). Its source is a Prefetcher, which decodes and validates on
+// a goroutine of its own: filing on the engine's goroutine made it wait,
+// where a level of a launch-heavy trace places its host CTAs, for both.
+//
+// A message goes out when it holds treeBatch records' worth, or as soon
+// as it holds an event while the engine waits for one (hungry), so the
+// engine never waits for a batch to fill. What the reader builds is its
+// own until the message carrying it goes out, and the engine's after; a
+// message comes back empty (reset by the engine) for reuse.
+type treeAhead struct {
+	w *ahead.Window[treeMsg]
+}
+
+func startTreeAhead(r *treeReader) *treeAhead {
+	a := &treeAhead{w: ahead.New[treeMsg](treeDepth)}
+	enough := func(m *treeMsg) bool {
+		return m.records >= treeBatch || len(m.events) > 0 && a.w.Hungry()
+	}
+	a.w.Go(func(m *treeMsg) bool {
+		r.fill(m, enough)
+		return m.err != nil
+	})
+	return a
+}
+
+// receive gives used back for reuse and returns the next message.
+func (a *treeAhead) receive(used *treeMsg) *treeMsg {
+	used.reset()
+	a.w.Recycle(used)
+	return a.w.Receive()
+}
+
+// close stops the reader and waits until it has left the source.
+func (a *treeAhead) close() { a.w.Close() }

@@ -1,0 +1,489 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/gpureplay/gpureplay/internal/idtab"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// treeReader files the trace's launch-tree records into what the engine
+// runs: device kernels with their CTA tables and launch sites, and the
+// specs of host kernels' CTAs. Everything it builds is its own until it
+// hands it over in a treeMsg (the bodyCursor takes the messages in order),
+// so it may run on a goroutine of its own, ahead of the engine
+// (bodyCursor.readAhead): it never touches a Kernel the engine holds. A
+// host kernel it files into is a stand-in of its own (the id and grid);
+// the engine installs what the stand-in gathered into its own kernel.
+//
+// Once it hands a tree over it forgets the tree's kernels: with
+// ordered_trees a host CTA's tree as soon as the host kernel's records
+// and the device records are past that CTA (rule 4), else a whole segment
+// at the next host launch. The Validator in front of it rejects a record
+// that comes after its tree, so nothing is filed into a kernel the engine
+// already holds.
+type treeReader struct {
+	src      trace.Source
+	clk      clock
+	decls    idtab.Table[declaration] // declared, not yet launched
+	declared declCache                // the launched kernels' declarations, shared
+	tree     idtab.Table[*Kernel]     // the open segment's kernels, not yet handed over
+	header   *trace.Header
+	eof      bool
+	last     *Kernel // the kernel the last cta record named (they come in runs)
+
+	// host is the open segment's host kernel as the reader files it; nil
+	// before the first host launch. Under ordered_trees its CTAs' specs
+	// gather in win until they are handed over; otherwise in its table,
+	// handed over whole when the segment ends.
+	host *Kernel
+	win  specWindow
+	// With ordered_trees: hostPast and rootPast are one past the host CTA
+	// the host kernel's own records and the device records have reached
+	// (0: none yet); kids are the device kernels of the trees not yet
+	// handed over, in the order they were launched.
+	ordered            bool
+	hostPast, rootPast uint64
+	kids               []*Kernel
+
+	// sites gathers the launch sites of the CTA the device launches name
+	// now (siteOf; they come CTA by CTA), until another CTA's come or its
+	// tree is handed over: then it gets them in a slice of their number,
+	// not one grown by doubling a launch at a time.
+	sites  []siteRec
+	siteOf *ctaExtra
+
+	pageBytes int64      // io.page_bytes, for headers that give none
+	stages    bool       // host I/O is modelled: buffers must come first
+	space     *pageSpace // the buffers declared before the first launch
+	launched  bool       // a host launch has been read
+	refs      *refSource // where CTAs' page references come from (CRCS), or nil
+	irregular map[uint64]bool
+	touches   touchMode // which CTAs' touches to keep (touch.go)
+}
+
+// declaration is what the reader keeps of a kernel record until the
+// kernel's launch: the record itself is the source's to reuse.
+type declaration struct {
+	decl *kernelDecl
+	ctas uint64
+}
+
+// treeMsg is what the reader hands over at a time: events in trace order,
+// then, once it has stopped, its error (io.EOF at the end of the trace).
+type treeMsg struct {
+	events  []treeEvent
+	specs   []ctaSpec // the host CTA specs the events hand over, one after another
+	err     error
+	records int // trace records read to fill it
+}
+
+// treeEvent is one step of the segments: a host launch opens the next
+// (start), host CTAs of the open one are complete (specs, under
+// ordered_trees), or the open one is complete (end).
+type treeEvent struct {
+	start *treeStart
+	// Under ordered_trees: the open segment's host CTAs up to upTo
+	// (exclusive) are complete, the first specs of them with the next
+	// specs of treeMsg.specs, the rest with none.
+	specs int
+	upTo  uint64
+	end   bool     // the open segment is complete
+	table ctaTable // at its end without ordered_trees: the host kernel's whole table
+}
+
+// treeStart is a host launch that opens a segment: its kernel, grid and
+// declaration.
+type treeStart struct {
+	kernel uint64
+	total  uint64
+	decl   *kernelDecl
+}
+
+func (m *treeMsg) reset() {
+	clear(m.events) // tables and starts
+	clear(m.specs)  // sites and children
+	m.events, m.specs = m.events[:0], m.specs[:0]
+	m.err, m.records = nil, 0
+}
+
+// fill reads records into m until enough says m holds enough after a
+// record, or the reader stops (m.err).
+func (b *treeReader) fill(m *treeMsg, enough func(*treeMsg) bool) {
+	for {
+		if err := b.step(m); err != nil {
+			m.err = err
+			return
+		}
+		m.records++
+		if enough(m) {
+			return
+		}
+	}
+}
+
+// step files the next record.
+func (b *treeReader) step(m *treeMsg) error {
+	if b.eof {
+		return io.EOF
+	}
+	r, err := b.src.Next()
+	if errors.Is(err, io.EOF) {
+		b.eof = true
+		b.end(m)
+		return io.EOF
+	}
+	if err != nil {
+		return err
+	}
+	switch r := r.(type) {
+	case *trace.Header:
+		b.header = r
+		b.ordered = r.OrderedTrees
+		pb := r.PageBytes
+		if pb <= 0 {
+			pb = b.pageBytes
+		}
+		b.space = newPageSpace(pb)
+	case *trace.Buffer:
+		if b.launched && b.stages {
+			return lateBuffer(r)
+		}
+		if !b.launched && b.space != nil {
+			b.space.add(r)
+		}
+	case *trace.Access, *trace.Pages:
+		if err := b.ref(r); err != nil {
+			return err
+		}
+	case *trace.Kernel:
+		b.decls.Set(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
+	case *trace.Launch:
+		if r.Host() {
+			b.end(m)
+			return b.begin(m, r)
+		}
+		if err := b.device(r); err != nil {
+			return err
+		}
+	case *trace.CTA:
+		if err := b.cta(r); err != nil {
+			return err
+		}
+	}
+	b.handOver(m)
+	return nil
+}
+
+// begin opens a segment at host launch l.
+func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
+	b.launched = true
+	h := &Kernel{id: l.Kernel, host: true}
+	if err := b.adopt(h, l); err != nil {
+		return err
+	}
+	if b.ordered {
+		h.ctas = ctaTable{} // its specs gather in win
+		b.win.reset()
+		b.hostPast, b.rootPast = 0, 0
+	}
+	b.host = h
+	m.events = append(m.events, treeEvent{start: &treeStart{kernel: h.id, total: h.total, decl: h.decl}})
+	return nil
+}
+
+// end closes the open segment, if any: what is left of it is handed over
+// and its kernels forgotten.
+func (b *treeReader) end(m *treeMsg) {
+	h := b.host
+	if h == nil {
+		return
+	}
+	b.flushSites()
+	ev := treeEvent{end: true}
+	if b.ordered {
+		b.handOverTo(m, h.total)
+	} else {
+		ev.table = h.ctas
+	}
+	m.events = append(m.events, ev)
+	b.host = nil
+	b.tree.Clear()
+	clear(b.kids)
+	b.kids = b.kids[:0]
+	b.last = nil
+}
+
+// handOver, under ordered_trees, hands over the host CTAs whose trees the
+// records have passed (rule 4): both the host kernel's records and the
+// device records are past the CTA.
+func (b *treeReader) handOver(m *treeMsg) {
+	if !b.ordered || b.host == nil {
+		return
+	}
+	if past := min(b.hostPast, b.rootPast); past > 1 {
+		b.handOverTo(m, past-1)
+	}
+}
+
+// handOverTo hands over the open segment's host CTAs up to n (exclusive)
+// and forgets their trees' device kernels.
+func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
+	if n <= b.win.from {
+		return
+	}
+	b.flushSites()
+	at := len(m.specs)
+	m.specs = b.win.take(m.specs, n)
+	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, upTo: n})
+	i := 0
+	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
+		b.forget(b.kids[i])
+	}
+	k := copy(b.kids, b.kids[i:])
+	clear(b.kids[k:])
+	b.kids = b.kids[:k]
+}
+
+// forget drops a kernel the engine now holds from the reader's tree.
+func (b *treeReader) forget(k *Kernel) {
+	if t, _ := b.tree.Get(k.id); t == k {
+		b.tree.Delete(k.id)
+	}
+	if b.last == k {
+		b.last = nil
+	}
+}
+
+// adopt gives a launched kernel its declaration and room for its CTAs.
+func (b *treeReader) adopt(k *Kernel, l *trace.Launch) error {
+	d, ok := b.decls.Get(l.Kernel)
+	if !ok {
+		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
+	}
+	b.decls.Delete(l.Kernel)
+	k.decl, k.total = d.decl, d.ctas
+	if k.host {
+		k.ctas = newCTATable(k.total)
+	} else {
+		k.ctas = newPackedCTATable(k.total)
+	}
+	b.tree.Set(k.id, k)
+	return nil
+}
+
+// device creates a child kernel for a device launch record and attaches the
+// site to its parent CTA.
+func (b *treeReader) device(l *trace.Launch) error {
+	p, _ := b.tree.Get(l.Parent.Kernel)
+	if p == nil {
+		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
+	}
+	if l.Parent.CTA >= p.total {
+		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
+	}
+	child := &Kernel{id: l.Kernel, parentID: p.id, order: -1, startCycle: -1, root: p.root}
+	if b.ordered && p == b.host {
+		child.root = l.Parent.CTA
+	}
+	if err := b.adopt(child, l); err != nil {
+		return err
+	}
+	if b.ordered {
+		b.kids = append(b.kids, child)
+	}
+	b.passed(child, 0)
+	x, err := b.extra(p, l.Parent.CTA)
+	if err != nil {
+		return err
+	}
+	if x != b.siteOf {
+		b.flushSites()
+		b.siteOf = x
+		b.sites = append(b.sites, x.sites...)
+	}
+	b.sites = append(b.sites, siteRec{
+		warp:     int32(l.Parent.Warp),
+		lane:     int32(l.Parent.Lane),
+		at:       b.clk.scale(l.Parent.At),
+		child:    child,
+		workload: l.Workload,
+		inline:   b.clk.scale(l.InlineCycles),
+	})
+	return nil
+}
+
+// flushSites gives the CTA whose sites are gathering its sites.
+func (b *treeReader) flushSites() {
+	if b.siteOf == nil {
+		return
+	}
+	b.siteOf.sites = slices.Clone(b.sites)
+	clear(b.sites)
+	b.sites, b.siteOf = b.sites[:0], nil
+}
+
+// cta records one CTA's cost in its kernel.
+func (b *treeReader) cta(c *trace.CTA) error {
+	k := b.last
+	if k == nil || k.id != c.Kernel {
+		k, _ = b.tree.Get(c.Kernel)
+		b.last = k
+	}
+	if k == nil {
+		return fmt.Errorf("cta %d of kernel %d: kernel not launched in this launch tree", c.CTA, c.Kernel)
+	}
+	if c.CTA >= k.total {
+		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
+	}
+	b.passed(k, c.CTA)
+	r := ctaRecord{cycles: b.clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
+	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
+		// The slice is ours until the next record (the reader may reuse
+		// it): scale it in place; the table copies what it keeps.
+		r.warps = c.WarpCycles
+		for i, w := range r.warps {
+			r.warps[i] = b.clk.scale(w)
+		}
+	}
+	if k == b.host && b.ordered {
+		s, err := b.win.at(c.CTA)
+		if err != nil {
+			return err
+		}
+		r.warps = slices.Clone(r.warps)
+		r.fill(s)
+		return nil
+	}
+	k.ctas.record(c.CTA, r)
+	return nil
+}
+
+// extra returns CTA i of k's rare parts, creating them on first use.
+func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
+	if k == b.host && b.ordered {
+		s, err := b.win.at(i)
+		if err != nil {
+			return nil, err
+		}
+		if s.x == nil {
+			s.x = &ctaExtra{}
+		}
+		return s.x, nil
+	}
+	return k.extra(i), nil
+}
+
+// passed notes, in the open segment of an ordered_trees trace, that a
+// record of CTA cta of k has been read: how far the host kernel's records
+// or the device records have got.
+func (b *treeReader) passed(k *Kernel, cta uint64) {
+	switch {
+	case !b.ordered || k == nil:
+	case k == b.host:
+		b.hostPast = cta + 1
+	case k.order < 0:
+		b.rootPast = k.root + 1
+	}
+}
+
+// ref files an access or pages record as the CTA's page references when the
+// scoreboard needs them.
+func (b *treeReader) ref(r trace.Record) error {
+	kid, cta := recordCTA(r)
+	if b.ordered {
+		k, _ := b.tree.Get(kid)
+		b.passed(k, cta)
+	}
+	if b.refs == nil {
+		return nil
+	}
+	isRef := b.refs.counts(r) && !b.irregular[kid]
+	isTouch := b.touches == touchAll || b.touches == touchIrregular && b.irregular[kid] && r.Kind() == trace.KindPages
+	if !isRef && !isTouch {
+		return nil
+	}
+	k := b.last
+	if k == nil || k.id != kid {
+		k, _ = b.tree.Get(kid)
+	}
+	if k == nil || !k.host {
+		return nil // device kernels are not scoreboarded
+	}
+	if cta >= k.total {
+		return fmt.Errorf("%s record of kernel %d: cta %d outside the grid of %d CTAs", r.Kind(), kid, cta, k.total)
+	}
+	x, err := b.extra(k, cta)
+	if err != nil {
+		return err
+	}
+	if isRef {
+		x.refs = b.refs.appendRanges(r, x.refs)
+	}
+	if isTouch {
+		x.touches = b.refs.appendTouches(r, x.touches)
+	}
+	return nil
+}
+
+// specWindow holds, under ordered_trees, the specs of the open segment's
+// host CTAs from `from` on that records have reached and that are not
+// handed over yet: the host kernel's records come in CTA order and its
+// CTAs' trees too, so the window is the CTAs between the trees handed
+// over and the host kernel's records (one or two in a trace written tree
+// after tree).
+type specWindow struct {
+	from  uint64
+	specs []ctaSpec
+	head  int // specs[head] is CTA from's
+}
+
+func (w *specWindow) reset() {
+	clear(w.specs)
+	w.from, w.specs, w.head = 0, w.specs[:0], 0
+}
+
+// at is CTA i's spec in the window, grown to hold it.
+func (w *specWindow) at(i uint64) (*ctaSpec, error) {
+	if i < w.from {
+		return nil, fmt.Errorf("host CTA %d: a record for it after its launch tree was complete", i)
+	}
+	for uint64(len(w.specs)-w.head) <= i-w.from {
+		w.specs = append(w.specs, ctaSpec{})
+	}
+	return &w.specs[w.head+int(i-w.from)], nil
+}
+
+// take appends to dst the specs the window holds of CTAs from up to n
+// (exclusive), the first of them (those after have no record yet), and
+// moves the window past n.
+func (w *specWindow) take(dst []ctaSpec, n uint64) []ctaSpec {
+	have := min(uint64(len(w.specs)-w.head), n-w.from)
+	dst = append(dst, w.specs[w.head:w.head+int(have)]...)
+	clear(w.specs[w.head : w.head+int(have)])
+	w.head += int(have)
+	w.from = n
+	if w.head == len(w.specs) {
+		w.specs, w.head = w.specs[:0], 0
+	} else if w.head > len(w.specs)/2 {
+		k := copy(w.specs, w.specs[w.head:])
+		clear(w.specs[k:])
+		w.specs, w.head = w.specs[:k], 0
+	}
+	return dst
+}
+
+// uniform reports whether every warp runs the CTA's cycles, which is what
+// a spec without warps says: such CTAs (most of a child kernel's, full
+// ones) keep no slice.
+func uniform(warps []int64, cycles int64) bool {
+	for _, w := range warps {
+		if w != cycles {
+			return false
+		}
+	}
+	return true
+}
