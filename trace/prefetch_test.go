@@ -267,7 +267,7 @@ func TestPrefetcherHandsOnBeforeLongSkip(t *testing.T) {
 	var started atomic.Pointer[Prefetcher]
 	g := &gatedReader{data: data, n: len(data) / 2, hold: len(data) / 4, open: make(chan struct{}), waiting: func() bool {
 		p := started.Load()
-		return p != nil && p.hungry.Load()
+		return p != nil && p.w.Hungry()
 	}}
 	r, err := NewReader(g)
 	if err != nil {
