@@ -181,40 +181,41 @@ func benchRead(b *testing.B, data []byte, hostPass bool) int {
 }
 
 func BenchmarkDecodeBinary(b *testing.B) {
-	for _, bc := range benchShapes {
-		b.Run(bc.name, func(b *testing.B) {
-			tr := binaryBenchTrace(b, bc.shape)
-			b.SetBytes(int64(len(tr.data)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if n := benchRead(b, tr.data, false); n != tr.records {
-					b.Fatalf("read %d records, want %d", n, tr.records)
-				}
+	eachShape(b, func(b *testing.B, tr *benchTrace) {
+		for i := 0; i < b.N; i++ {
+			if n := benchRead(b, tr.data, false); n != tr.records {
+				b.Fatalf("read %d records, want %d", n, tr.records)
 			}
-			s := b.Elapsed().Seconds()
-			b.ReportMetric(float64(tr.records)*float64(b.N)/s, "records/s")
-			b.ReportMetric(float64(tr.raw)*float64(b.N)/s/1e6, "raw-MB/s")
-			b.ReportMetric(float64(tr.raw)/float64(tr.records), "raw-B/record")
-			b.ReportMetric(float64(len(tr.data))/float64(tr.records), "zst-B/record")
-		})
-	}
+		}
+		s := b.Elapsed().Seconds()
+		b.ReportMetric(float64(tr.records)*float64(b.N)/s, "records/s")
+		b.ReportMetric(float64(tr.raw)*float64(b.N)/s/1e6, "raw-MB/s")
+		b.ReportMetric(float64(tr.raw)/float64(tr.records), "raw-B/record")
+		b.ReportMetric(float64(len(tr.data))/float64(tr.records), "zst-B/record")
+	})
 }
 
 // BenchmarkSkipBinary is the replay's host pass over the traces of
 // BenchmarkDecodeBinary: every record but host launches skipped.
 func BenchmarkSkipBinary(b *testing.B) {
+	eachShape(b, func(b *testing.B, tr *benchTrace) {
+		for i := 0; i < b.N; i++ {
+			benchRead(b, tr.data, true)
+		}
+		b.ReportMetric(float64(tr.records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	})
+}
+
+// eachShape runs bench as a sub-benchmark over each of benchShapes'
+// traces, its timer started once the trace is built.
+func eachShape(b *testing.B, bench func(*testing.B, *benchTrace)) {
 	for _, bc := range benchShapes {
 		b.Run(bc.name, func(b *testing.B) {
 			tr := binaryBenchTrace(b, bc.shape)
 			b.SetBytes(int64(len(tr.data)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				benchRead(b, tr.data, true)
-			}
-			s := b.Elapsed().Seconds()
-			b.ReportMetric(float64(tr.records)*float64(b.N)/s, "records/s")
+			bench(b, tr)
 		})
 	}
 }
@@ -223,21 +224,12 @@ func BenchmarkSkipBinary(b *testing.B) {
 // 100K host CTAs, each launching a one-CTA child (treeTrace), so kernel
 // declarations and device launches are two thirds of what it skips.
 func BenchmarkSkipTree(b *testing.B) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
 	recs := treeTrace(100000)
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
+	data := encodeBinary(b, recs)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		benchRead(b, buf.Bytes(), true)
+		benchRead(b, data, true)
 	}
 	b.ReportMetric(float64(len(recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }

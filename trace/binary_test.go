@@ -128,6 +128,21 @@ func decompress(t testing.TB, data []byte) []byte {
 	return raw
 }
 
+// roundTrip checks that recs come back from the binary format as they
+// went in.
+func roundTrip(t *testing.T, recs []Record) {
+	t.Helper()
+	got := decodeBinary(t, encodeBinary(t, recs))
+	if len(got) != len(recs) {
+		t.Fatalf("got %d records, want %d", len(got), len(recs))
+	}
+	for i := range recs {
+		if !reflect.DeepEqual(got[i], recs[i]) {
+			t.Errorf("record %d:\n got %#v\nwant %#v", i+1, got[i], recs[i])
+		}
+	}
+}
+
 // preamble is the start of every decompressed stream.
 func preamble() []byte {
 	return binary.AppendUvarint([]byte(binaryMagic), Version)
@@ -135,15 +150,7 @@ func preamble() []byte {
 
 func TestBinaryRoundTrip(t *testing.T) {
 	for _, recs := range [][]Record{exoticRecords(), fixture(t, "valid.jsonl")} {
-		got := decodeBinary(t, encodeBinary(t, recs))
-		if len(got) != len(recs) {
-			t.Fatalf("got %d records, want %d", len(got), len(recs))
-		}
-		for i := range recs {
-			if !reflect.DeepEqual(got[i], recs[i]) {
-				t.Errorf("record %d:\n got %#v\nwant %#v", i+1, got[i], recs[i])
-			}
-		}
+		roundTrip(t, recs)
 	}
 }
 
@@ -448,13 +455,5 @@ func TestBinaryDemandCTAsRoundTrip(t *testing.T) {
 		}
 		recs = append(recs, c)
 	}
-	got := decodeBinary(t, encodeBinary(t, recs))
-	if len(got) != len(recs) {
-		t.Fatalf("got %d records, want %d", len(got), len(recs))
-	}
-	for i := range recs {
-		if !reflect.DeepEqual(got[i], recs[i]) {
-			t.Fatalf("record %d:\n got %#v\nwant %#v", i+1, got[i], recs[i])
-		}
-	}
+	roundTrip(t, recs)
 }

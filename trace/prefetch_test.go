@@ -94,22 +94,6 @@ func treeTrace(n int) []Record {
 	return recs
 }
 
-// encode writes recs as a binary trace.
-func encode(t *testing.T, recs []Record) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // drain reads src to its error, copying every record as it comes (a
 // reused one is overwritten later), and closes src if it is a Closer.
 func drain(src Source) ([]Record, error) {
@@ -150,10 +134,10 @@ func TestPrefetcherMatchesReader(t *testing.T) {
 	valid := treeTrace(30000)
 	bad := slices.Clone(valid)
 	bad[4001] = &CTA{Kernel: 99999, CTA: 0, Cycles: 5} // a kernel never launched
-	whole := encode(t, valid)
+	whole := encodeBinary(t, valid)
 	for name, data := range map[string][]byte{
 		"valid":     whole,
-		"invalid":   encode(t, bad),
+		"invalid":   encodeBinary(t, bad),
 		"truncated": whole[:len(whole)*2/3],
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -263,7 +247,7 @@ func (g *gatedReader) Read(p []byte) (int, error) {
 // the caller asked), and the launch must come out all the same.
 func TestPrefetcherHandsOnBeforeLongSkip(t *testing.T) {
 	recs := append(treeTrace(30000), &Launch{Kernel: 1, T: 20})
-	data := encode(t, recs)
+	data := encodeBinary(t, recs)
 	var started atomic.Pointer[Prefetcher]
 	g := &gatedReader{data: data, n: len(data) / 2, hold: len(data) / 4, open: make(chan struct{}), waiting: func() bool {
 		p := started.Load()

@@ -70,7 +70,7 @@ func TestSkipTruncated(t *testing.T) {
 // them.
 func binaryReader(t *testing.T, recs []Record) *Reader {
 	t.Helper()
-	r, err := NewReader(bytes.NewReader(encode(t, recs)))
+	r, err := NewReader(bytes.NewReader(encodeBinary(t, recs)))
 	if err != nil {
 		t.Fatal(err)
 	}
