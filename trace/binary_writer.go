@@ -20,10 +20,13 @@ const writerChunk = 64 << 10
 // only on the records written, never on timing or on how writes are split,
 // so the same records always give byte-identical files.
 //
-// A Writer keeps O(1) state besides its buffers; Close must be called to
-// finish the zstd stream.
+// A Writer keeps O(1) state besides its buffers and the host index it
+// appends at Close (see hostindex.go), which is bounded by maxHostIndex;
+// Close must be called to finish the zstd stream and write the index.
 type Writer struct {
+	out    io.Writer
 	enc    *zstd.Encoder
+	index  hostIndexWriter
 	buf    []byte // encoded records not yet handed to enc
 	delta  deltaState
 	record int64 // records written
@@ -45,7 +48,7 @@ func NewWriter(w io.Writer) *Writer {
 	buf := make([]byte, 0, writerChunk+1024)
 	buf = append(buf, binaryMagic...)
 	buf = binary.AppendUvarint(buf, Version)
-	return &Writer{enc: enc, buf: buf, delta: newDeltaState(), err: err}
+	return &Writer{out: w, enc: enc, index: newHostIndexWriter(), buf: buf, delta: newDeltaState(), err: err}
 }
 
 // Write encodes one record. A record the format cannot carry (a nil or
@@ -70,14 +73,16 @@ func (w *Writer) Write(rec Record) error {
 	}
 	w.buf = e.buf
 	w.record++
+	w.index.add(rec)
 	if len(w.buf) >= writerChunk {
 		return w.flush()
 	}
 	return nil
 }
 
-// Close writes what is buffered and ends the zstd stream. It does not close
-// the underlying writer. Closing twice is harmless.
+// Close writes what is buffered, ends the zstd stream and appends the host
+// index after it. It does not close the underlying writer. Closing twice
+// is harmless.
 func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
@@ -91,6 +96,10 @@ func (w *Writer) Close() error {
 	}
 	if err := w.enc.Close(); err != nil {
 		w.err = err
+		return err
+	}
+	if f := w.index.frame(); f != nil {
+		_, w.err = w.out.Write(f)
 	}
 	return w.err
 }

@@ -91,3 +91,55 @@ func checkTraceError(t *testing.T, err error) {
 		t.Fatalf("error %#v has no message", te)
 	}
 }
+
+// FuzzHostIndex feeds ReadHostIndex arbitrary file ends, twice: as they
+// are after a zstd magic, which explores the frame and footer, and as an
+// index's records (after a first byte, the count) in a frame with a good
+// checksum, which explores their decoder. A damaged index must be a
+// *Error naming the host index; an index it accepts must yield exactly
+// its count of host operations, which a Writer indexes the same.
+func FuzzHostIndex(f *testing.F) {
+	data := encodeBinary(f, hostOpsTrace())
+	frame := data[len(data)-indexFrameLen(f, data):]
+	records := frame[8 : len(frame)-hostIndexFooter]
+	for _, seed := range [][]byte{
+		frame,
+		frame[:len(frame)/2],
+		append([]byte{13}, records...),
+		append([]byte{4}, decompress(f, encodeBinary(f, exoticHostOps()))[len(preamble()):]...),
+		{1, byte(KindMemcpy), 0, 1, 'x', 0, 0, 0, 0},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ends := [][]byte{append([]byte(zstdMagic), data...)}
+		if len(data) > 0 {
+			ends = append(ends, append([]byte(zstdMagic), forgedRaw(data[1:], uint32(data[0]))...))
+		}
+		for _, end := range ends {
+			x, err := ReadHostIndex(bytes.NewReader(end), int64(len(end)))
+			if err != nil {
+				checkTraceError(t, err)
+				if !strings.HasPrefix(err.(*Error).Msg, "host index: ") {
+					t.Fatalf("%v does not name the host index", err)
+				}
+				continue
+			}
+			if x == nil {
+				continue
+			}
+			ops, err := ReadAll(x.Source())
+			if err != nil || len(ops) != x.Len() {
+				t.Fatalf("an accepted index yields %d of its %d records, then %v", len(ops), x.Len(), err)
+			}
+			for _, op := range ops {
+				if !isHostOp(op) {
+					t.Fatalf("an accepted index yields %#v", op)
+				}
+			}
+			if again := indexHostOps(t, encodeBinary(t, ops)); !reflect.DeepEqual(again, ops) {
+				t.Fatalf("rewritten, the index yields\n%#v\nnot\n%#v", again, ops)
+			}
+		}
+	})
+}

@@ -25,7 +25,8 @@ type SinkCloser interface {
 // (a zstd stream is the binary encoding, anything else is read as JSONL), so
 // a user never has to say which one a file is. The Source it returns is the
 // raw reader, with Pos (and for JSONL Line); wrap it in NewValidator to check
-// the trace.
+// the trace. A binary file's Source also has a HostIndex method that reads
+// the file's host index (nil where it has none).
 func Open(path string) (SourceCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -58,6 +59,19 @@ type binaryFile struct {
 }
 
 func (b *binaryFile) Close() error { return b.f.Close() }
+
+// HostIndex reads the file's host index (ReadHostIndex): nil where it has
+// none. It reads the file's end without moving the Reader.
+func (b *binaryFile) HostIndex() (*HostIndex, error) {
+	st, err := b.f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil // a pipe: no end to read first
+	}
+	return ReadHostIndex(b.f, st.Size())
+}
 
 type jsonlFile struct {
 	*JSONLReader
