@@ -27,8 +27,9 @@ type Options struct {
 	// Prefetch decodes and validates the trace's bodies on a second
 	// goroutine, a bounded window of records ahead of the engine
 	// (trace.Prefetcher), files an ordered_trees trace's launch trees on
-	// a third (treeAhead), and runs the host cursor's pass on a fourth: a
-	// single replay then uses two cores. Leave it off when as many
+	// a third (treeAhead), and runs the host cursor's pass on a fourth
+	// (unless the trace has a host index, which the pass reads instead):
+	// a single replay then uses two cores. Leave it off when as many
 	// replays run at once as there are cores.
 	Prefetch bool
 	// CDPFloor computes Stats.CDPFloorCycles beside the run (cdpfloor.go):
@@ -81,7 +82,14 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	// records first, but every launch it yields is validated by the body
 	// cursor before the kernel can reach the Kernel Distributor, so checking
 	// twice would only cost time. Decoding errors surface on either.
+	index, err := hostIndex(hostSrc)
+	if err != nil {
+		return nil, err
+	}
 	e.host.src = hostSrc
+	if index != nil {
+		e.host.src = index.Source()
+	}
 	if s, ok := hostSrc.(interface{ Skip(...trace.Kind) }); ok {
 		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
 	}
@@ -97,18 +105,28 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		s.ReuseRecords()
 		s.ReuseWarpCycles()
 	}
-	e.body = newBodyCursor(trace.NewValidator(bodySrc), e.hostByIndex)
+	body := bodySrc
+	if index != nil {
+		// The host operations the engine issues come from the index, a
+		// second copy of the stream's: the bodies' read holds each of
+		// the stream's against it before validating it. A run that
+		// completes has read the bodies to the trace's end (the last
+		// host kernel's segment ends only there), so every one is held,
+		// copies after the last launch too.
+		body = index.Check(bodySrc)
+	}
+	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex)
 	e.body.r.pageBytes = opt.Config.IO.PageBytes
 	e.body.r.stages = opt.Config.IO.Model == "stages"
 	// Defers run last first: the readers ahead stop before their sources
 	// close.
 	defer e.body.close()
-	if opt.Prefetch {
-		// The host cursor's pass decodes the whole trace to skip the
-		// bodies, time the engine would otherwise spend between two host
-		// launches: it reads ahead on a goroutine of its own, and so do
-		// the bodies (bodyCursor.readAhead, once start has set the tree
-		// reader up).
+	if opt.Prefetch && index == nil {
+		// Without an index the host cursor's pass decodes the whole trace
+		// to skip the bodies, time the engine would otherwise spend
+		// between two host launches: it reads ahead on a goroutine of its
+		// own. The bodies do too (bodyCursor.readAhead, once start has
+		// set the tree reader up).
 		e.host.src = prefetch(hostSrc)
 		defer closeSource(e.host.src)
 	}
@@ -122,6 +140,19 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		return nil, err
 	}
 	return e.finish(), nil
+}
+
+// hostIndex is the host index of the trace src reads (trace.HostIndex),
+// nil where it has none (JSONL, a pipe, a file written without one): the
+// host cursor then skims the stream.
+func hostIndex(src trace.Source) (*trace.HostIndex, error) {
+	s, ok := src.(interface {
+		HostIndex() (*trace.HostIndex, error)
+	})
+	if !ok {
+		return nil, nil
+	}
+	return s.HostIndex()
 }
 
 // prefetch reads s on a goroutine of its own (trace.Prefetcher).

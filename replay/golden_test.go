@@ -168,7 +168,8 @@ func runCase(t *testing.T, c goldenCase) []string {
 	}
 	show := strings.Split(orDefault(c.args["show"], "summary,kernels,ctas,launches"), ",")
 	src := strings.Join(c.trace, "\n")
-	run := func(prefetch bool) []string {
+	jsonl := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
+	run := func(open replay.Opener, prefetch bool) []string {
 		pol, err := policies.New(orDefault(c.args["policy"], "cdp"), cfg)
 		if p, ok := testPolicies[c.args["policy"]]; ok {
 			pol, err = p, nil
@@ -176,7 +177,6 @@ func runCase(t *testing.T, c goldenCase) []string {
 		if err != nil {
 			t.Fatalf("line %d: %v", c.line, err)
 		}
-		open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
 		rec := &recorder{}
 		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch, CDPFloor: true}, rec)
 		if err != nil {
@@ -184,10 +184,25 @@ func runCase(t *testing.T, c goldenCase) []string {
 		}
 		return rec.render(st, show)
 	}
-	got := run(false)
+	got := run(jsonl, false)
 	// Reading the trace on a goroutine of its own changes nothing.
-	if pre := run(true); !slices.Equal(pre, got) {
+	if pre := run(jsonl, true); !slices.Equal(pre, got) {
 		t.Errorf("line %d: with Prefetch the case gives\n%s\nwithout\n%s", c.line, strings.Join(pre, "\n"), strings.Join(got, "\n"))
+	}
+	// Nor does taking the host operations from a binary trace's host
+	// index. A trace error names its record in either encoding's terms
+	// (a line, a byte offset), so then both must fail.
+	if data, ok := binaryOf(src); ok {
+		for _, prefetch := range []bool{false, true} {
+			ix := run(openIndexed(data, nil), prefetch)
+			same := slices.Equal(ix, got)
+			if strings.HasPrefix(strings.Join(got, ""), "error: trace:") {
+				same = strings.HasPrefix(strings.Join(ix, ""), "error: trace:")
+			}
+			if !same {
+				t.Errorf("line %d: from the host index (prefetch %v) the case gives\n%s\nfrom JSONL\n%s", c.line, prefetch, strings.Join(ix, "\n"), strings.Join(got, "\n"))
+			}
+		}
 	}
 	return got
 }

@@ -13,7 +13,10 @@ import (
 
 // Opener opens a fresh Source over the same trace on every call. The engine
 // opens the trace twice, to read host launches and launch-tree bodies at
-// their own paces. Sources that are io.Closers are closed when Run returns.
+// their own paces; where the first Source has a HostIndex method (a binary
+// file from trace.Open) and the file a host index, the host launches come
+// from the index instead of a pass over the stream. Sources that are
+// io.Closers are closed when Run returns.
 type Opener func() (trace.Source, error)
 
 // clock rescales trace cycles to replay-GPU cycles.
@@ -45,7 +48,8 @@ func (c clock) scale(v int64) int64 {
 // hostCursor yields host launch records in trace order, one ahead of the
 // simulated host, so the host never reads further than it has issued
 // (under Options.Prefetch its source decodes a bounded window further on
-// another goroutine; the records still come one at a time).
+// another goroutine; the records still come one at a time). Its source is
+// the trace's host index where it has one, else the stream, skimmed.
 type hostCursor struct {
 	src trace.Source
 	eof bool
