@@ -2,7 +2,12 @@ package trace
 
 // The binary trace format (*.trace.zst).
 //
-// The whole file is one zstd stream (frame checksums on). Decompressed, it is
+// The file is one zstd stream (frame checksums on), optionally followed by
+// the host index: a zstd skippable frame, which every zstd decoder passes
+// over, holding a copy of the host launch and memcpy records, found from
+// the file's end and checksummed. A Writer writes it where host
+// operations are sparse in the stream and it stays under a cap (layout,
+// cap and rule in hostindex.go). Decompressed, the file is
 //
 //	stream  = "GPUTRACE" uvarint(version) record*
 //	record  = tag body          tag is one byte, the record's Kind

@@ -98,7 +98,7 @@ func (w *Writer) Close() error {
 		w.err = err
 		return err
 	}
-	if f := w.index.frame(); f != nil {
+	if f := w.index.frame(w.offset); f != nil {
 		_, w.err = w.out.Write(f)
 	}
 	return w.err

@@ -224,10 +224,48 @@ func TestHostIndexAboveCap(t *testing.T) {
 	if got := decodeBinary(t, data); len(got) != len(recs) {
 		t.Errorf("%d records, want %d", len(got), len(recs))
 	}
-	// Half as many launches get an index.
-	below := encodeBinary(t, recs[:maxHostIndex/(8+len(after)*2)])
-	if indexFrameLen(t, below) == 0 {
-		t.Error("no index below the cap")
+}
+
+// An index over hostIndexFree bytes is written only where the stream
+// holds hostIndexSparsity bytes per index byte: host operations that are
+// much of the stream are found as fast by a skim.
+func TestHostIndexOnlyWhereSparse(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		stream int64
+		want   bool
+	}{
+		{hostIndexFree, 0, true},
+		{hostIndexFree + 1, (hostIndexFree + 1) * hostIndexSparsity, true},
+		{hostIndexFree + 1, (hostIndexFree+1)*hostIndexSparsity - 1, false},
+	} {
+		if got := hostIndexWorth(c.n, c.stream); got != c.want {
+			t.Errorf("an index of %d bytes after %d: %v", c.n, c.stream, got)
+		}
+	}
+	// 2,000 host launches (about 8 KiB of index), with one CTA each and
+	// with 64 of 8 warps each.
+	trace := func(ctas uint64) []Record {
+		recs := []Record{&Header{Version: Version, ClockMHz: 706}}
+		g := cycleGen(1)
+		for k := uint64(0); k < 2000; k++ {
+			recs = append(recs, &Kernel{ID: k, Name: "k", Grid: [3]uint32{uint32(ctas), 1, 1}, Block: [3]uint32{256, 1, 1}},
+				&Launch{Kernel: k, T: int64(k) * 1000, Stream: k % 4})
+			for c := uint64(0); c < ctas; c++ {
+				recs = append(recs, syntheticCTA(k, int(c), 8, &g))
+			}
+		}
+		return recs
+	}
+	if data := encodeBinary(t, trace(1)); indexFrameLen(t, data) != 0 {
+		t.Error("an index where host launches are most of the stream")
+	}
+	data := encodeBinary(t, trace(64))
+	if indexFrameLen(t, data) == 0 {
+		t.Fatal("no index where host launches are sparse")
+	}
+	if got, want := indexHostOps(t, data), skimHostOps(t, data); !reflect.DeepEqual(got, want) || len(got) != 2000 {
+		t.Errorf("the index yields %d host launches, the skim %d", len(got), len(want))
 	}
 }
 
@@ -288,7 +326,7 @@ func forgedIndex(records []Record, count uint32) []byte {
 		x.buf = e.buf
 	}
 	x.count = count
-	return x.frame()
+	return x.encode()
 }
 
 func TestHostIndexForged(t *testing.T) {
@@ -322,7 +360,7 @@ func TestHostIndexForged(t *testing.T) {
 // forgedRaw is a frame with a good checksum around any bytes.
 func forgedRaw(records []byte, count uint32) []byte {
 	x := hostIndexWriter{buf: records, count: count}
-	return x.frame()
+	return x.encode()
 }
 
 // Check passes a stream that agrees with its index through unchanged and
