@@ -89,12 +89,8 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	e.host.src = hostSrc
 	if index != nil {
 		e.host.src = index.Source()
-	}
-	if s, ok := hostSrc.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
-	}
-	if s, ok := hostSrc.(interface{ SkipDeviceLaunches() }); ok {
-		s.SkipDeviceLaunches()
+	} else {
+		skimHost(hostSrc)
 	}
 	if s, ok := bodySrc.(interface {
 		ReuseRecords()
@@ -153,6 +149,17 @@ func hostIndex(src trace.Source) (*trace.HostIndex, error) {
 		return nil, nil
 	}
 	return s.HostIndex()
+}
+
+// skimHost makes a trace reader pass over every record but host launches
+// and copies without building them (trace.Reader.Skip).
+func skimHost(src trace.Source) {
+	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
+		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
+	}
+	if s, ok := src.(interface{ SkipDeviceLaunches() }); ok {
+		s.SkipDeviceLaunches()
+	}
 }
 
 // prefetch reads s on a goroutine of its own (trace.Prefetcher).
