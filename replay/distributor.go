@@ -13,10 +13,8 @@ import (
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
-	for e.kdUsed < e.cfg.GPU.MaxKernels && len(e.kdWait) > 0 {
-		k := e.kdWait[0]
-		e.kdWait[0] = nil
-		e.kdWait = e.kdWait[1:]
+	for e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.len() > 0 {
+		k := e.kdWait.pop()
 		if k.decl == nil {
 			if err := e.body.load(k); err != nil {
 				e.fail(err)

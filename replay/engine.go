@@ -162,7 +162,7 @@ type engine struct {
 	streams    map[uint64]*stream
 	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
 	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
-	kdWait     []*Kernel            // stream heads waiting for a KD entry
+	kdWait     fifo[*Kernel]        // stream heads waiting for a KD entry
 	kdUsed     int
 	kd         []*Kernel // kernels holding a KD entry, in entry order
 	pending    []*Kernel // ready kernels with CTAs to place, FCFS

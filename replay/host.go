@@ -275,7 +275,7 @@ func (e *engine) headOfStream(k *Kernel) {
 			return
 		}
 	}
-	e.kdWait = append(e.kdWait, k)
+	e.kdWait.push(k)
 	e.fillKD()
 }
 
