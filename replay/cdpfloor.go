@@ -322,20 +322,20 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 	hold := max(0, k.floorReady+chain-k.floorEnd)
 	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
 	insts, dram := ctaDemand(k, spec, f.contention)
-	f.all.cta(k.need, chain, hold, insts, dram)
+	f.all.cta(k.decl.need, chain, hold, insts, dram)
 	if tree == nil {
 		return
 	}
-	tree.all.cta(k.need, chain, hold, insts, dram)
+	tree.all.cta(k.decl.need, chain, hold, insts, dram)
 	if k.host {
 		if tree.waves.n == 0 {
-			tree.waves.begin(k.floorReady, perSM(&f.gpu, k.need)*int64(f.gpu.SMs))
+			tree.waves.begin(k.floorReady, perSM(&f.gpu, k.decl.need)*int64(f.gpu.SMs))
 		}
 		tree.waves.start(chain)
 		tree.last.chain, tree.last.insts, tree.last.dram = chain, insts, dram
 		return
 	}
-	tree.kids.cta(k.need, chain, hold, insts, dram)
+	tree.kids.cta(k.decl.need, chain, hold, insts, dram)
 	f.checkSneak(tree, k)
 }
 
@@ -351,7 +351,7 @@ func ctaDemand(k *Kernel, spec *ctaSpec, contention bool) (insts, dram float64) 
 	}
 	work := float64(spec.alone())
 	if x := spec.x; x != nil && len(x.sites) > 0 {
-		n := int(k.need.warps)
+		n := int(k.decl.need.warps)
 		var sum int64
 		for w := 0; w < n; w++ {
 			sum += warpCycles(spec, w)

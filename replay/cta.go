@@ -67,7 +67,7 @@ func (e *engine) place(k *Kernel, i int) {
 		k.sms++
 		e.flushL1(s, k)
 	}
-	s.reserve(k.need)
+	s.reserve(k.decl.need)
 	c := e.newRun()
 	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0]}
 	if k.next < k.total {
@@ -225,7 +225,7 @@ func (e *engine) startCTA(c *ctaRun) {
 
 func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
-	n := int(c.k.need.warps)
+	n := int(c.k.decl.need.warps)
 	c.end = e.now
 	if x == nil || len(x.sites) == 0 {
 		for w := 0; w < n; w++ {
@@ -277,7 +277,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	k := c.k
 	s := &e.sms[c.sm]
 	e.occ.change(s, e.now)
-	s.release(k.need)
+	s.release(k.decl.need)
 	s.freeSlot(c.smSlot)
 	if s.ctas == 0 {
 		s.kernel.sms--

@@ -24,7 +24,6 @@ type Kernel struct {
 	state         kernelState
 	thread        uint16 // the host thread that issues a host call (hostThreads)
 
-	need  need
 	total uint64   // CTAs in the grid
 	ctas  ctaTable // per CTA index; released when the kernel completes
 	next  uint64   // next CTA index to place

@@ -58,7 +58,7 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 		return
 	}
 	sortSites(x.sites)
-	n := int(c.k.need.warps)
+	n := int(c.k.decl.need.warps)
 	c.warps = c.warps[:0]
 	for w := 0; w < n; w++ {
 		c.warps = append(c.warps, warpRun{cycles: warpCycles(spec, w), next: -1})
