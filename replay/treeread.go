@@ -181,10 +181,12 @@ func (b *treeReader) step(m *treeMsg) error {
 // begin opens a segment at host launch l.
 func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	b.launched = true
-	h := &Kernel{id: l.Kernel, host: true}
-	if err := b.adopt(h, l); err != nil {
+	d, err := b.takeDecl(l)
+	if err != nil {
 		return err
 	}
+	h := &Kernel{id: l.Kernel, host: true}
+	b.adopt(h, d)
 	if b.ordered {
 		h.ctas = ctaTable{} // its specs gather in win
 		b.win.reset()
@@ -258,21 +260,26 @@ func (b *treeReader) forget(k *Kernel) {
 	}
 }
 
-// adopt gives a launched kernel its declaration and room for its CTAs.
-func (b *treeReader) adopt(k *Kernel, l *trace.Launch) error {
+// takeDecl is the declaration of the kernel l launches, which it takes:
+// a kernel is launched once.
+func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
 	d, ok := b.decls.Get(l.Kernel)
 	if !ok {
-		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
+		return d, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
 	b.decls.Delete(l.Kernel)
+	return d, nil
+}
+
+// adopt gives a launched kernel its declaration and files it in the
+// tree; a host kernel gets room for its CTAs here (a device kernel has
+// its packed table from newDeviceKernel).
+func (b *treeReader) adopt(k *Kernel, d declaration) {
 	k.decl, k.total = d.decl, d.ctas
 	if k.host {
 		k.ctas = newCTATable(k.total)
-	} else {
-		k.ctas = newPackedCTATable(k.total)
 	}
 	b.tree.Set(k.id, k)
-	return nil
 }
 
 // device creates a child kernel for a device launch record and attaches the
@@ -285,13 +292,16 @@ func (b *treeReader) device(l *trace.Launch) error {
 	if l.Parent.CTA >= p.total {
 		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
 	}
-	child := &Kernel{id: l.Kernel, parentID: p.id, order: -1, startCycle: -1, root: p.root}
+	d, err := b.takeDecl(l)
+	if err != nil {
+		return err
+	}
+	child := newDeviceKernel(d.ctas)
+	child.id, child.parentID, child.order, child.startCycle, child.root = l.Kernel, p.id, -1, -1, p.root
 	if b.ordered && p == b.host {
 		child.root = l.Parent.CTA
 	}
-	if err := b.adopt(child, l); err != nil {
-		return err
-	}
+	b.adopt(child, d)
 	if b.ordered {
 		b.kids = append(b.kids, child)
 	}
