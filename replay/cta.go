@@ -41,6 +41,9 @@ type ctaRun struct {
 	// decoded as it is placed, not kept in the table.
 	own      ctaSpec
 	streamed bool
+	// ownWarps holds own's per-warp cycles: kept when the state is reused
+	// for the next CTA, so streaming a CTA with them allocates nothing.
+	ownWarps []int64
 }
 
 // warpRun tracks a warp of a CTA with launch sites: where it is in its
@@ -69,7 +72,7 @@ func (e *engine) place(k *Kernel, i int) {
 	}
 	s.reserve(k.decl.need)
 	c := e.newRun()
-	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0]}
+	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0], ownWarps: c.ownWarps}
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -77,7 +80,7 @@ func (e *engine) place(k *Kernel, i int) {
 			e.fail(err)
 		}
 		if k.ctas.streams() {
-			k.ctas.nextSpec(&c.own)
+			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
 			c.streamed = true
 		}
 	} else {

@@ -192,8 +192,9 @@ func (t *ctaTable) streams() bool {
 
 // nextSpec sets s to the spec of the CTA after the one it gave last (the
 // first, at first), decoded from its record; the table must stream and be
-// filed no further.
-func (t *ctaTable) nextSpec(s *ctaSpec) {
+// filed no further. The CTA's per-warp cycles, if any, go in buf, grown
+// if it is too short: nextSpec returns it to be reused once s is done.
+func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	p := t.packed
 	h := binary.LittleEndian.Uint32(p)
 	at := len(p) - len(skipUvarint(p[headerLen:])) // the first record
@@ -204,15 +205,15 @@ func (t *ctaTable) nextSpec(s *ctaSpec) {
 	}
 	*s = ctaSpec{}
 	if at == len(p) {
-		return // a CTA past the last record: none
+		return buf // a CTA past the last record: none
 	}
-	var warps []int64 // the CTA's own; most have none
-	if nw := recordWarps(p[at:]); nw > 0 {
-		warps = make([]int64, nw)
+	if nw := recordWarps(p[at:]); nw > cap(buf) { // most CTAs have none
+		buf = make([]int64, nw)
 	}
-	_, r, _, rest := decodeRecord(p[at:], warps)
+	_, r, _, rest := decodeRecord(p[at:], buf)
 	r.fill(s)
 	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
+	return buf
 }
 
 // recordWarps is how many per-warp cycles the packed record at the start

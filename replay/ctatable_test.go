@@ -64,7 +64,8 @@ func TestPackedCTATableKinds(t *testing.T) {
 // A packed table whose records came one a CTA in CTA order streams: its
 // specs come one after another, exactly as a flat table holds them (none
 // for the CTAs past the last record); one whose records came in any other
-// order, repeated or with a CTA left out, does not.
+// order, repeated or with a CTA left out, does not. The CTAs' warps may
+// share storage, one CTA after another.
 func TestPackedCTATableStreams(t *testing.T) {
 	inOrder := []ctaRecord{
 		{cycles: 1 << 40, warps: []int64{5, -1, 1 << 40}},
@@ -81,10 +82,11 @@ func TestPackedCTATableStreams(t *testing.T) {
 	if !packed.streams() {
 		t.Fatal("records one a CTA in order do not stream")
 	}
+	var buf []int64 // each CTA's warps in the last one's storage
 	for i := uint64(0); i < n; i++ {
 		var s ctaSpec
 		s.cycles = -1 // overwritten: a spec is set whole
-		packed.nextSpec(&s)
+		buf = packed.nextSpec(&s, buf)
 		if want := *flat.at(i); !reflect.DeepEqual(s, want) {
 			t.Errorf("cta %d streamed %+v, want %+v", i, s, want)
 		}
