@@ -196,7 +196,8 @@ type engine struct {
 	share     *contention.Model // the contention model; nil when off
 	jobs      []jobRef          // what each contention job stands for, by ref
 	freeJobs  []int32
-	slowdowns []float64 // the unused rest of the slab ctas.slowdown values come from
+	slowdowns slab[float64] // CTA rows' slowdowns
+	parentIDs slab[uint64]  // device kernel rows' parent ids
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {
