@@ -97,7 +97,7 @@ func (f *cdpFloor) checkSneak(t *treeLoad, k *Kernel) {
 func (f *cdpFloor) afterWaves(k *Kernel, t *treeLoad) int64 {
 	w := &t.waves
 	if w.n == 0 {
-		return k.floorReady
+		return f.times(k).ready
 	}
 	last, end := w.last, w.end
 	if !f.fcfs || !t.alone || t.head != f.heads || t.sneak {

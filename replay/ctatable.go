@@ -69,14 +69,14 @@ func newPackedCTATable(total uint64) ctaTable {
 	return newPackedCTATableIn(total, nil)
 }
 
-// newPackedCTATableIn is newPackedCTATable with its bytes in buf where
-// they fit (packedRoom), else in a slice of their own.
+// newPackedCTATableIn is newPackedCTATable with its bytes in buf, or, if
+// buf is nil, in a slice of packedRoom.
 func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 	if total > flatCTAs || total == 0 {
 		return newCTATable(total)
 	}
-	if room := packedRoom(total); cap(buf) < room {
-		buf = make([]byte, 0, room)
+	if buf == nil {
+		buf = make([]byte, 0, packedRoom(total))
 	}
 	p := buf[:headerLen]
 	clear(p)

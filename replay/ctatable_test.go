@@ -130,7 +130,7 @@ func TestDeviceKernelTable(t *testing.T) {
 			}
 		}
 	}
-	for n := uint64(1); n <= 3; n++ {
+	for n := uint64(1); n <= 7; n++ {
 		if a := testing.AllocsPerRun(10, func() { newDeviceKernel(n) }); a != 1 {
 			t.Errorf("a device kernel of %d CTAs: %v allocations, want 1", n, a)
 		}
