@@ -6,9 +6,9 @@
 // A Go map of that size spends its time hashing, growing and probing; a
 // Table keeps pages of 64 consecutive ids instead, finds the page a
 // sequential id is on without hashing (the last page used is cached), and
-// drops a page when its last id is deleted, so memory follows the ids
-// present, not the largest id seen. Sparse ids still work, at up to a page
-// (64 values) per id.
+// drops a page when its last id is deleted (keeping a few dropped pages
+// for reuse), so memory follows the ids present, not the largest id seen.
+// Sparse ids still work, at up to a page (64 values) per id.
 package idtab
 
 const (
