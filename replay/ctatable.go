@@ -69,8 +69,9 @@ func newPackedCTATable(total uint64) ctaTable {
 	return newPackedCTATableIn(total, nil)
 }
 
-// newPackedCTATableIn is newPackedCTATable with its bytes in buf, or, if
-// buf is nil, in a slice of packedRoom.
+// newPackedCTATableIn is newPackedCTATable with its bytes in buf (room
+// for the header at least; records past its capacity move to a slice of
+// their own as they come), or, if buf is nil, in a slice of packedRoom.
 func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 	if total > flatCTAs || total == 0 {
 		return newCTATable(total)
