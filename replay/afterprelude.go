@@ -36,7 +36,7 @@ func (e *engine) countAfterPrelude(c *ctaRun, spec *ctaSpec) {
 	}
 	a := &e.stats.AfterPrelude
 	a.CTACycles += run
-	n := c.k.need
+	n := c.k.decl.need
 	a.WarpCycles += float64(n.warps) * float64(run)
 	a.RegCycles += float64(n.regs) * float64(run)
 	a.SmemCycles += float64(n.smem) * float64(run)

@@ -92,7 +92,7 @@ func (t *blindTail) cta(k *Kernel, spec *ctaSpec) {
 	}
 	own := spec.alone()
 	insts, dram := ctaDemand(k, spec, t.contention)
-	l.load.cta(k.need, own, 0, insts, dram)
+	l.load.cta(k.decl.need, own, 0, insts, dram)
 	l.longest = max(l.longest, own)
 }
 

@@ -84,12 +84,12 @@ func fcfsPlacement(pol Policy) bool {
 // checkSneak notes whether device kernel k of tree t could have a CTA
 // placed beside a full SM of the host kernel's CTAs.
 func (f *cdpFloor) checkSneak(t *treeLoad, k *Kernel) {
-	if t.sneak || k.need == t.seen {
+	if t.sneak || k.decl.need == t.seen {
 		return
 	}
-	t.seen = k.need
+	t.seen = k.decl.need
 	host := t.host
-	t.sneak = beside(&f.gpu, host.need, perSM(&f.gpu, host.need), k.need)
+	t.sneak = beside(&f.gpu, host.decl.need, perSM(&f.gpu, host.decl.need), k.decl.need)
 }
 
 // afterWaves is the earliest host kernel k completes by its waves and,
@@ -97,7 +97,7 @@ func (f *cdpFloor) checkSneak(t *treeLoad, k *Kernel) {
 func (f *cdpFloor) afterWaves(k *Kernel, t *treeLoad) int64 {
 	w := &t.waves
 	if w.n == 0 {
-		return k.floorReady
+		return f.times(k).ready
 	}
 	last, end := w.last, w.end
 	if !f.fcfs || !t.alone || t.head != f.heads || t.sneak {
@@ -107,6 +107,6 @@ func (f *cdpFloor) afterWaves(k *Kernel, t *treeLoad) int64 {
 	if n := int64(f.gpu.MaxKernels); n > 0 {
 		after.entries = max(0, after.entries-min(t.nKids, n-1)*f.dispatch)
 	}
-	after.cta(k.need, t.last.chain, t.last.chain, t.last.insts, t.last.dram)
+	after.cta(k.decl.need, t.last.chain, t.last.chain, t.last.insts, t.last.dram)
 	return max(end, last+t.tail, last+f.fit(&after))
 }

@@ -124,7 +124,7 @@ import "github.com/gpureplay/gpureplay/model"
 // against the premise. K's last CTA starts at s_N at the earliest
 // (the waves); so K completes no earlier than s_N plus the longest any
 // device kernel of the tree takes from its CTAs' start to its completion
-// (its floorEnd - floorReady: the chains are relative to the start), nor
+// (its floor end - ready: the chains are relative to the start), nor
 // than s_N plus what must fit after it (gpuLoad.cycles): the device
 // kernels' room and demand, K's last CTA's chain, room and demand, and
 // the entries the device kernels hold after s_N — all of their holds but
@@ -215,6 +215,30 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor 
 	}
 }
 
+// floorTimes is the floor's of one kernel: when its CTAs may be placed at
+// the earliest (for a host operation, until it heads its stream, when it
+// reaches the stream), and when it completes at the earliest. Behind a
+// pointer in the Kernel (times), a run without the floor carries none.
+type floorTimes struct {
+	ready, end int64
+}
+
+// times is k's floor times, zero on first use.
+func (f *cdpFloor) times(k *Kernel) *floorTimes {
+	if k.floor == nil {
+		k.floor = &floorTimes{}
+	}
+	return k.floor
+}
+
+// end is when k completes at the earliest; 0 without the floor.
+func (f *cdpFloor) end(k *Kernel) int64 {
+	if f.off || k.floor == nil {
+		return 0
+	}
+	return k.floor.end
+}
+
 // verdict notes a lane's verdict: only runtime launches keep the floor.
 func (f *cdpFloor) verdict(v Verdict) {
 	if !f.off && (v.Decision != Launch || v.Hardware) {
@@ -225,7 +249,7 @@ func (f *cdpFloor) verdict(v Verdict) {
 // hostCall is a host call read in trace order that may issue no earlier
 // than earliest (its t, after the host stages' launch base: a plan made
 // from the trace before the run) and costs its thread cost cycles: k
-// reaches its stream at k.floorReady at the earliest.
+// reaches its stream at its floor's ready at the earliest.
 func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
 	if f.off {
 		return
@@ -235,7 +259,7 @@ func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
 		at = max(at, f.hostFree)
 		f.hostFree = at + cost
 	}
-	k.floorReady = at + f.issue + f.launch
+	f.times(k).ready = at + f.issue + f.launch
 }
 
 // streamHead is host operation k at the head of its stream, after the
@@ -246,10 +270,11 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 	if f.off {
 		return
 	}
-	at := max(k.floorReady, prev)
+	kt := f.times(k)
+	at := max(kt.ready, prev)
 	if c := k.copyOp(); c != nil {
-		k.floorReady = at
-		k.floorEnd = at + roundCycle(float64(c.bytes)*f.perByte)
+		kt.ready = at
+		kt.end = at + roundCycle(float64(c.bytes)*f.perByte)
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)
@@ -262,7 +287,7 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 // host kernel's tree a device kernel is in (nil for a host kernel, whose
 // dispatch is before its tree's time).
 func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
-	k.floorReady, k.floorEnd = at, at
+	*f.times(k) = floorTimes{ready: at, end: at}
 	f.all.entries += f.dispatch
 	if tree != nil {
 		tree.all.entries += f.dispatch
@@ -292,7 +317,7 @@ func (f *cdpFloor) idle(stream uint64, k *Kernel) {
 		return
 	}
 	if !f.ownStreams {
-		f.streamEnd[stream] = k.floorEnd
+		f.streamEnd[stream] = f.times(k).end
 	}
 }
 
@@ -306,7 +331,7 @@ func (f *cdpFloor) reopen(stream uint64) int64 {
 	return end
 }
 
-// cta adds a CTA of k starting at k's floorReady at the earliest: its
+// cta adds a CTA of k starting at k's floor ready time at the earliest: its
 // chain (each warp's cycles and calls), its children's ready times, and
 // its room held for that long.
 func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
@@ -315,27 +340,28 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 	}
 	tree := f.tree(k)
 	chain := spec.alone()
+	kt := f.times(k)
 	if x := spec.x; x != nil && len(x.sites) > 0 {
 		sortSites(x.sites)
-		chain = max(chain, f.sited(k.floorReady, spec, tree))
+		chain = max(chain, f.sited(kt.ready, spec, tree))
 	}
-	hold := max(0, k.floorReady+chain-k.floorEnd)
-	k.floorEnd = max(k.floorEnd, k.floorReady+chain)
+	hold := max(0, kt.ready+chain-kt.end)
+	kt.end = max(kt.end, kt.ready+chain)
 	insts, dram := ctaDemand(k, spec, f.contention)
-	f.all.cta(k.need, chain, hold, insts, dram)
+	f.all.cta(k.decl.need, chain, hold, insts, dram)
 	if tree == nil {
 		return
 	}
-	tree.all.cta(k.need, chain, hold, insts, dram)
+	tree.all.cta(k.decl.need, chain, hold, insts, dram)
 	if k.host {
 		if tree.waves.n == 0 {
-			tree.waves.begin(k.floorReady, perSM(&f.gpu, k.need)*int64(f.gpu.SMs))
+			tree.waves.begin(kt.ready, perSM(&f.gpu, k.decl.need)*int64(f.gpu.SMs))
 		}
 		tree.waves.start(chain)
 		tree.last.chain, tree.last.insts, tree.last.dram = chain, insts, dram
 		return
 	}
-	tree.kids.cta(k.need, chain, hold, insts, dram)
+	tree.kids.cta(k.decl.need, chain, hold, insts, dram)
 	f.checkSneak(tree, k)
 }
 
@@ -351,7 +377,7 @@ func ctaDemand(k *Kernel, spec *ctaSpec, contention bool) (insts, dram float64) 
 	}
 	work := float64(spec.alone())
 	if x := spec.x; x != nil && len(x.sites) > 0 {
-		n := int(k.need.warps)
+		n := int(k.decl.need.warps)
 		var sum int64
 		for w := 0; w < n; w++ {
 			sum += warpCycles(spec, w)
@@ -405,21 +431,23 @@ func (f *cdpFloor) done(k *Kernel) {
 	if f.off {
 		return
 	}
+	kt := f.times(k)
 	if t := f.trees[k]; t != nil {
-		k.floorEnd = max(k.floorEnd, k.floorReady+f.fit(&t.all))
+		kt.end = max(kt.end, kt.ready+f.fit(&t.all))
 		if t.kidsFrom >= 0 {
-			k.floorEnd = max(k.floorEnd, t.kidsFrom+f.fit(&t.kids))
+			kt.end = max(kt.end, t.kidsFrom+f.fit(&t.kids))
 		}
-		k.floorEnd = max(k.floorEnd, f.afterWaves(k, t))
+		kt.end = max(kt.end, f.afterWaves(k, t))
 		delete(f.trees, k)
 	} else if !k.host {
 		if t := f.tree(k); t != nil {
-			t.tail = max(t.tail, k.floorEnd-k.floorReady)
+			t.tail = max(t.tail, kt.end-kt.ready)
 		}
 	}
-	f.path = max(f.path, k.floorEnd)
+	f.path = max(f.path, kt.end)
 	if p := k.owner.k; p != nil {
-		p.floorEnd = max(p.floorEnd, k.floorEnd)
+		pt := f.times(p)
+		pt.end = max(pt.end, kt.end)
 	}
 }
 

@@ -41,6 +41,9 @@ type ctaRun struct {
 	// decoded as it is placed, not kept in the table.
 	own      ctaSpec
 	streamed bool
+	// ownWarps holds own's per-warp cycles: kept when the state is reused
+	// for the next CTA, so streaming a CTA with them allocates nothing.
+	ownWarps []int64
 }
 
 // warpRun tracks a warp of a CTA with launch sites: where it is in its
@@ -67,9 +70,9 @@ func (e *engine) place(k *Kernel, i int) {
 		k.sms++
 		e.flushL1(s, k)
 	}
-	s.reserve(k.need)
+	s.reserve(k.decl.need)
 	c := e.newRun()
-	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0]}
+	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0], ownWarps: c.ownWarps}
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -77,7 +80,7 @@ func (e *engine) place(k *Kernel, i int) {
 			e.fail(err)
 		}
 		if k.ctas.streams() {
-			k.ctas.nextSpec(&c.own)
+			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
 			c.streamed = true
 		}
 	} else {
@@ -225,7 +228,7 @@ func (e *engine) startCTA(c *ctaRun) {
 
 func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
-	n := int(c.k.need.warps)
+	n := int(c.k.decl.need.warps)
 	c.end = e.now
 	if x == nil || len(x.sites) == 0 {
 		for w := 0; w < n; w++ {
@@ -277,7 +280,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	k := c.k
 	s := &e.sms[c.sm]
 	e.occ.change(s, e.now)
-	s.release(k.need)
+	s.release(k.decl.need)
 	s.freeSlot(c.smSlot)
 	if s.ctas == 0 {
 		s.kernel.sms--

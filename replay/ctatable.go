@@ -25,16 +25,14 @@ import (
 // that order, and each placed CTA's spec is decoded from the next record
 // into the CTA's own state (streams, nextSpec), so a child kernel's specs
 // are never all held at once.
+//
+// A table is one of the three: flat, chunks or packed, the others nil.
+// They are fields of the table, not behind a pointer of their own, so a
+// device kernel's table costs no allocation beside its packed bytes
+// (newDeviceKernel: for a small grid, not even those).
 type ctaTable struct {
-	flat  []ctaSpec
-	other *ctaOther // nil for a flat table
-}
-
-// ctaOther is a table that is not one slice: a grid over flatCTAs in
-// chunks, or a device kernel's records still packed. Behind a pointer, it
-// costs a flat table (every host kernel's, every unpacked one's) nothing.
-type ctaOther struct {
-	chunks map[uint64]*[ctaChunk]ctaSpec
+	flat   []ctaSpec
+	chunks map[uint64]*[ctaChunk]ctaSpec // a grid over flatCTAs
 	// packed is a header of 8 bytes, the grid's size, then the records.
 	// The header's first word is how many per-warp cycles the records
 	// hold (for unpacking into one slice) and two flags (outOfOrder,
@@ -61,33 +59,49 @@ func newCTATable(total uint64) ctaTable {
 	if total <= flatCTAs {
 		return ctaTable{flat: make([]ctaSpec, total)}
 	}
-	return ctaTable{other: &ctaOther{chunks: map[uint64]*[ctaChunk]ctaSpec{}}}
+	return ctaTable{chunks: map[uint64]*[ctaChunk]ctaSpec{}}
 }
 
 // newPackedCTATable is a table of total CTAs that keeps its records packed
 // until a spec is asked for. Grids too large for one slice are not packed:
 // their chunks already follow the records.
 func newPackedCTATable(total uint64) ctaTable {
+	return newPackedCTATableIn(total, nil)
+}
+
+// newPackedCTATableIn is newPackedCTATable with its bytes in buf (room
+// for the header at least; records past its capacity move to a slice of
+// their own as they come), or, if buf is nil, in a slice of packedRoom.
+func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 	if total > flatCTAs || total == 0 {
 		return newCTATable(total)
 	}
-	// Records take 8 to 12 bytes each (BFS scale 20's children: 8 on
-	// average, more at the big levels, where 8 made most slices double).
-	p := binary.AppendUvarint(make([]byte, headerLen, headerLen+2+min(total, 16)*12), total)
-	return ctaTable{other: &ctaOther{packed: p}}
+	if buf == nil {
+		buf = make([]byte, 0, packedRoom(total))
+	}
+	p := buf[:headerLen]
+	clear(p)
+	return ctaTable{packed: binary.AppendUvarint(p, total)}
+}
+
+// packedRoom is the bytes a packed table of total CTAs starts with room
+// for: its header and grid, and a record per CTA (up to 16). Records take
+// 8 to 12 bytes each (BFS scale 20's children: 8 on average, more at the
+// big levels, where 8 made most slices double).
+func packedRoom(total uint64) int {
+	return headerLen + 2 + int(min(total, 16))*12
 }
 
 // at is CTA i's spec, created empty on first use; i must be inside the
 // grid.
 func (t *ctaTable) at(i uint64) *ctaSpec {
-	if t.other == nil {
-		return &t.flat[i]
-	}
-	if t.other.packed != nil {
+	if t.packed != nil {
 		t.unpack()
+	}
+	if t.chunks == nil {
 		return &t.flat[i]
 	}
-	chunks := t.other.chunks
+	chunks := t.chunks
 	c := chunks[i/ctaChunk]
 	if c == nil {
 		c = new([ctaChunk]ctaSpec)
@@ -109,7 +123,7 @@ type ctaRecord struct {
 // record files CTA i's record: packed while the table is, else into its
 // spec, with a copy of its warps (the trace reader may reuse the slice).
 func (t *ctaTable) record(i uint64, r ctaRecord) {
-	if t.other == nil || t.other.packed == nil {
+	if t.packed == nil {
 		r.warps = slices.Clone(r.warps)
 		r.fill(t.at(i))
 		return
@@ -118,16 +132,16 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 	if r.demand {
 		tag |= 1
 	}
-	h := binary.LittleEndian.Uint32(t.other.packed)
+	h := binary.LittleEndian.Uint32(t.packed)
 	// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
 	h += uint32(len(r.warps))
-	if next := t.other.packed[4:headerLen]; uint64(binary.LittleEndian.Uint32(next)) != i {
+	if next := t.packed[4:headerLen]; uint64(binary.LittleEndian.Uint32(next)) != i {
 		h |= outOfOrder
 	} else {
 		binary.LittleEndian.PutUint32(next, uint32(i+1))
 	}
-	binary.LittleEndian.PutUint32(t.other.packed, h)
-	p := binary.AppendUvarint(t.other.packed, i)
+	binary.LittleEndian.PutUint32(t.packed, h)
+	p := binary.AppendUvarint(t.packed, i)
 	p = binary.AppendUvarint(p, tag)
 	p = binary.AppendVarint(p, r.cycles)
 	for _, w := range r.warps {
@@ -137,7 +151,7 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 		p = binary.AppendUvarint(p, r.insts)
 		p = binary.AppendUvarint(p, r.bytes)
 	}
-	t.other.packed = p
+	t.packed = p
 }
 
 // fill writes the record into spec s, as record order has it: a later
@@ -159,9 +173,9 @@ func (r ctaRecord) fill(s *ctaSpec) {
 // bytes are the table's own encoding, so they decode without error. The
 // CTAs' per-warp cycles share one slice.
 func (t *ctaTable) unpack() {
-	warps := binary.LittleEndian.Uint32(t.other.packed) & warpsMask
-	n, p := uvarint(t.other.packed[headerLen:])
-	t.flat, t.other = make([]ctaSpec, n), nil
+	warps := binary.LittleEndian.Uint32(t.packed) & warpsMask
+	n, p := uvarint(t.packed[headerLen:])
+	t.flat, t.packed = make([]ctaSpec, n), nil
 	buf := make([]int64, warps)
 	for len(p) > 0 {
 		i, r, nw, rest := decodeRecord(p, buf)
@@ -174,14 +188,15 @@ func (t *ctaTable) unpack() {
 // in CTA order (CTAs past the last record have none): nextSpec gives its
 // CTAs' specs in order without unpacking.
 func (t *ctaTable) streams() bool {
-	return t.other != nil && t.other.packed != nil && binary.LittleEndian.Uint32(t.other.packed)&outOfOrder == 0
+	return t.packed != nil && binary.LittleEndian.Uint32(t.packed)&outOfOrder == 0
 }
 
 // nextSpec sets s to the spec of the CTA after the one it gave last (the
 // first, at first), decoded from its record; the table must stream and be
-// filed no further.
-func (t *ctaTable) nextSpec(s *ctaSpec) {
-	p := t.other.packed
+// filed no further. The CTA's per-warp cycles, if any, go in buf, grown
+// if it is too short: nextSpec returns it to be reused once s is done.
+func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
+	p := t.packed
 	h := binary.LittleEndian.Uint32(p)
 	at := len(p) - len(skipUvarint(p[headerLen:])) // the first record
 	if h&streaming != 0 {
@@ -191,15 +206,15 @@ func (t *ctaTable) nextSpec(s *ctaSpec) {
 	}
 	*s = ctaSpec{}
 	if at == len(p) {
-		return // a CTA past the last record: none
+		return buf // a CTA past the last record: none
 	}
-	var warps []int64 // the CTA's own; most have none
-	if nw := recordWarps(p[at:]); nw > 0 {
-		warps = make([]int64, nw)
+	if nw := recordWarps(p[at:]); nw > cap(buf) { // most CTAs have none
+		buf = make([]int64, nw)
 	}
-	_, r, _, rest := decodeRecord(p[at:], warps)
+	_, r, _, rest := decodeRecord(p[at:], buf)
 	r.fill(s)
 	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
+	return buf
 }
 
 // recordWarps is how many per-warp cycles the packed record at the start

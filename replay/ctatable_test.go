@@ -23,7 +23,7 @@ func TestPackedCTATable(t *testing.T) {
 	const n = 6
 	for split := 0; split <= len(recs); split++ {
 		flat, packed := newCTATable(n), newPackedCTATable(n)
-		if packed.other == nil || packed.other.packed == nil {
+		if packed.packed == nil {
 			t.Fatal("a device kernel's table is not packed")
 		}
 		for j, rec := range recs {
@@ -38,7 +38,7 @@ func TestPackedCTATable(t *testing.T) {
 				t.Errorf("unpacked after %d records: cta %d = %+v, want %+v", split, i, got, want)
 			}
 		}
-		if packed.other != nil {
+		if packed.packed != nil {
 			t.Errorf("unpacked after %d records: still packed", split)
 		}
 	}
@@ -53,10 +53,10 @@ func clone(r ctaRecord) ctaRecord {
 
 // Empty grids and grids too large for one slice are not packed.
 func TestPackedCTATableKinds(t *testing.T) {
-	if tb := newPackedCTATable(0); tb.other != nil {
+	if tb := newPackedCTATable(0); tb.packed != nil || tb.chunks != nil {
 		t.Error("an empty grid got a packed table")
 	}
-	if tb := newPackedCTATable(flatCTAs + 1); tb.other == nil || tb.other.chunks == nil || tb.other.packed != nil {
+	if tb := newPackedCTATable(flatCTAs + 1); tb.chunks == nil || tb.packed != nil {
 		t.Error("a grid over flatCTAs did not get chunks")
 	}
 }
@@ -64,7 +64,8 @@ func TestPackedCTATableKinds(t *testing.T) {
 // A packed table whose records came one a CTA in CTA order streams: its
 // specs come one after another, exactly as a flat table holds them (none
 // for the CTAs past the last record); one whose records came in any other
-// order, repeated or with a CTA left out, does not.
+// order, repeated or with a CTA left out, does not. The CTAs' warps may
+// share storage, one CTA after another.
 func TestPackedCTATableStreams(t *testing.T) {
 	inOrder := []ctaRecord{
 		{cycles: 1 << 40, warps: []int64{5, -1, 1 << 40}},
@@ -81,10 +82,11 @@ func TestPackedCTATableStreams(t *testing.T) {
 	if !packed.streams() {
 		t.Fatal("records one a CTA in order do not stream")
 	}
+	var buf []int64 // each CTA's warps in the last one's storage
 	for i := uint64(0); i < n; i++ {
 		var s ctaSpec
 		s.cycles = -1 // overwritten: a spec is set whole
-		packed.nextSpec(&s)
+		buf = packed.nextSpec(&s, buf)
 		if want := *flat.at(i); !reflect.DeepEqual(s, want) {
 			t.Errorf("cta %d streamed %+v, want %+v", i, s, want)
 		}
@@ -104,6 +106,33 @@ func TestPackedCTATableStreams(t *testing.T) {
 		}
 		if got := tb.at(order[len(order)-1]).cycles; got != int64(order[len(order)-1])+1 {
 			t.Errorf("%s: unpacked cycles %d", name, got)
+		}
+	}
+}
+
+// A device kernel's packed table holds its records wherever its first
+// bytes are (with the Kernel or not) and unpacks to what a flat table
+// holds; a kernel of up to three CTAs is one allocation, table included.
+func TestDeviceKernelTable(t *testing.T) {
+	for n := uint64(0); n <= 20; n++ {
+		k, flat := newDeviceKernel(n), newCTATable(n)
+		if n > 0 && k.ctas.packed == nil {
+			t.Fatalf("%d CTAs: the table is not packed", n)
+		}
+		for i := range n {
+			r := ctaRecord{cycles: 1000 * int64(i+1), warps: []int64{int64(i), 1 << 40, 3}, demand: true, insts: 99, bytes: 1 << 33}
+			flat.record(i, clone(r))
+			k.ctas.record(i, clone(r))
+		}
+		for i := range n {
+			if got, want := *k.ctas.at(i), *flat.at(i); !reflect.DeepEqual(got, want) {
+				t.Errorf("%d CTAs: cta %d = %+v, want %+v", n, i, got, want)
+			}
+		}
+	}
+	for n := uint64(1); n <= 7; n++ {
+		if a := testing.AllocsPerRun(10, func() { newDeviceKernel(n) }); a != 1 {
+			t.Errorf("a device kernel of %d CTAs: %v allocations, want 1", n, a)
 		}
 	}
 }

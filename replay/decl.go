@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // kernelDecl is what the engine keeps of a kernel's declaration: what one
 // CTA is and occupies, without the kernel's id and grid (a Kernel has its
@@ -12,6 +15,18 @@ type kernelDecl struct {
 	Block [3]uint32
 	Regs  int
 	Smem  int64
+	// need is what one CTA occupies on an SM, which the declaration
+	// alone sets: kept here, not in each Kernel, it costs the kernels
+	// declared alike nothing.
+	need need
+}
+
+// declOf is what the engine keeps of declaration d.
+func declOf(d *trace.Kernel) kernelDecl {
+	kd := kernelDecl{Name: d.Name, Block: d.Block, Regs: d.Regs, Smem: d.Smem}
+	warps := warpsPerCTA(kd.Threads())
+	kd.need = need{warps: int32(warps), regs: int32(kd.Regs * warps * model.WarpSize), smem: kd.Smem}
+	return kd
 }
 
 // Threads is the number of threads per CTA.
@@ -33,7 +48,7 @@ type declCache struct {
 // of is d's shared kernelDecl. Past maxDecls the cache starts afresh:
 // kernels keep what they were given, so this bounds only the sharing.
 func (c *declCache) of(d *trace.Kernel) *kernelDecl {
-	key := kernelDecl{Name: d.Name, Block: d.Block, Regs: d.Regs, Smem: d.Smem}
+	key := declOf(d)
 	if c.last != nil && *c.last == key {
 		return c.last
 	}

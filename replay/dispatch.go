@@ -22,7 +22,7 @@ func (d *Dispatch) Fits(k *Kernel, sm int) bool {
 	if d.e.pol.ExclusiveSMs && s.kernel != nil && s.kernel != k {
 		return false
 	}
-	return s.fits(&d.e.cfg.GPU, k.need)
+	return s.fits(&d.e.cfg.GPU, k.decl.need)
 }
 
 // Exclusive reports whether CTAs of different kernels may not share an SM,
@@ -81,10 +81,10 @@ func (r *RoundRobin) Place(d *Dispatch) {
 	r.failed = r.failed[:0]
 	for i := 0; i < len(d.Pending()); i++ {
 		k := d.Pending()[i]
-		for k.Remaining() > 0 && (d.Exclusive() || !r.hopeless(k.need)) {
+		for k.Remaining() > 0 && (d.Exclusive() || !r.hopeless(k.decl.need)) {
 			sm := r.find(d, k, n)
 			if sm < 0 {
-				r.failed = append(r.failed, k.need)
+				r.failed = append(r.failed, k.decl.need)
 				break
 			}
 			d.Place(k, sm)

@@ -4,19 +4,13 @@ package replay
 // to be dispatched, become ready, and give the entry back when they have
 // nothing left to distribute; completion waits for their children too.
 
-import (
-	"fmt"
-
-	"github.com/gpureplay/gpureplay/model"
-)
+import "fmt"
 
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
-	for e.kdUsed < e.cfg.GPU.MaxKernels && len(e.kdWait) > 0 {
-		k := e.kdWait[0]
-		e.kdWait[0] = nil
-		e.kdWait = e.kdWait[1:]
+	for e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.len() > 0 {
+		k := e.kdWait.pop()
 		if k.decl == nil {
 			if err := e.body.load(k); err != nil {
 				e.fail(err)
@@ -41,20 +35,12 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	e.scheduleKernel(readyAt, evReady, k)
 }
 
-// prepare computes what one CTA of k occupies and checks it can run at all.
+// prepare checks that one CTA of k can run at all.
 func (e *engine) prepare(k *Kernel) error {
-	if k.need.warps > 0 {
-		return nil
-	}
 	g := &e.cfg.GPU
 	d := k.decl
-	k.need = need{
-		warps: int32(warpsPerCTA(d.Threads())),
-		regs:  int32(d.Regs * warpsPerCTA(d.Threads()) * model.WarpSize),
-		smem:  d.Smem,
-	}
 	var empty sm
-	if !empty.fits(g, k.need) {
+	if !empty.fits(g, d.need) {
 		return &ModelError{Msg: fmt.Sprintf("kernel %d (%s): one CTA (%d threads, %d regs/thread, %d B smem) does not fit on an empty SM of %s (max_threads_per_sm %d, regs_per_sm %d, smem_per_sm %d)",
 			k.id, d.Name, d.Threads(), d.Regs, d.Smem, g.Name, g.MaxThreadsPerSM, g.RegsPerSM, g.SmemPerSM)}
 	}

@@ -200,7 +200,7 @@ type engine struct {
 	streams    map[uint64]*stream
 	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
 	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
-	kdWait     []*Kernel            // stream heads waiting for a KD entry
+	kdWait     fifo[*Kernel]        // stream heads waiting for a KD entry
 	kdUsed     int
 	kd         []*Kernel // kernels holding a KD entry, in entry order
 	pending    []*Kernel // ready kernels with CTAs to place, FCFS
@@ -234,7 +234,8 @@ type engine struct {
 	share     *contention.Model // the contention model; nil when off
 	jobs      []jobRef          // what each contention job stands for, by ref
 	freeJobs  []int32
-	slowdowns []float64 // the unused rest of the slab ctas.slowdown values come from
+	slowdowns slab[float64] // CTA rows' slowdowns
+	parentIDs slab[uint64]  // device kernel rows' parent ids
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {

@@ -130,7 +130,7 @@ func (e *engine) launchGroupKernel(g *group) {
 // CTA's slot on the SM times its warp-rounded size, plus the thread's place
 // in the CTA. It is what the AGT hashes.
 func (e *engine) hwThread(c *ctaRun, warp, lane int) uint64 {
-	return uint64(c.smSlot)*uint64(c.k.need.warps)*32 + uint64(warp*32+lane)
+	return uint64(c.smSlot)*uint64(c.k.decl.need.warps)*32 + uint64(warp*32+lane)
 }
 
 // join adds a group's CTAs to its target's pool, re-marking the target for

@@ -275,7 +275,7 @@ func (e *engine) headOfStream(k *Kernel) {
 			return
 		}
 	}
-	e.kdWait = append(e.kdWait, k)
+	e.kdWait.push(k)
 	e.fillKD()
 }
 
@@ -310,6 +310,6 @@ func (e *engine) nextInStream(k *Kernel) {
 	s.head = s.queue[0]
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
-	e.floor.streamHead(s.head, k.floorEnd)
+	e.floor.streamHead(s.head, e.floor.end(k))
 	e.headOfStream(s.head)
 }

@@ -8,7 +8,6 @@ type Kernel struct {
 	stream   uint64
 	op       *hostOp  // a host operation's own parts; nil for device kernels
 	parentID uint64   // the kernel whose CTA launched it (device kernels)
-	root     uint64   // the host CTA whose tree it is in (device kernels)
 	owner    launcher // who launched it and waits for it (device kernels)
 
 	// Small fields together, so a Kernel (tens of thousands may be in
@@ -24,7 +23,6 @@ type Kernel struct {
 	state         kernelState
 	thread        uint16 // the host thread that issues a host call (hostThreads)
 
-	need  need
 	total uint64   // CTAs in the grid
 	ctas  ctaTable // per CTA index; released when the kernel completes
 	next  uint64   // next CTA index to place
@@ -38,10 +36,46 @@ type Kernel struct {
 	endCycle    int64
 	ready       uint64 // FCFS position in the Kernel Distributor
 
-	// The CDP floor's (cdpfloor.go): when the kernel's CTAs may be placed
-	// at the earliest (for a host operation, until it heads its stream,
-	// when it reaches the stream), and when it completes at the earliest.
-	floorReady, floorEnd int64
+	floor *floorTimes // the CDP floor's (cdpfloor.go); nil without it
+}
+
+// newDeviceKernel is a device kernel of total CTAs with its empty packed
+// CTA table (ctaTable.packed). Under CDP most children are small (BFS
+// scale 20: 63% of its 165K have one CTA, 87% up to three, 95% up to
+// seven), and such a table's bytes are allocated together with the Kernel,
+// so each child costs one allocation, not two: room for records of 8
+// bytes a CTA (BFS's children's, which have no per-warp cycles; longer
+// ones outgrow it into a slice of their own) fills the Kernel's 216 bytes
+// up to the 240, 256 or 288-byte size class.
+func newDeviceKernel(total uint64) *Kernel {
+	switch room := headerLen + 2 + 8*total; {
+	case total > flatCTAs || total == 0:
+	case room <= 24:
+		d := new(struct {
+			Kernel
+			records [24]byte
+		})
+		return d.packIn(total, d.records[:0])
+	case room <= 40:
+		d := new(struct {
+			Kernel
+			records [40]byte
+		})
+		return d.packIn(total, d.records[:0])
+	case room <= 72:
+		d := new(struct {
+			Kernel
+			records [72]byte
+		})
+		return d.packIn(total, d.records[:0])
+	}
+	return new(Kernel).packIn(total, nil)
+}
+
+// packIn gives k an empty packed table of total CTAs, in buf where it fits.
+func (k *Kernel) packIn(total uint64, buf []byte) *Kernel {
+	k.ctas = newPackedCTATableIn(total, buf)
+	return k
 }
 
 // hostOp is what only host operations carry, behind a pointer so that the

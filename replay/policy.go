@@ -141,7 +141,7 @@ func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
 		return
 	}
 	spec := c.spec()
-	for w := range int(c.k.need.warps) {
+	for w := range int(c.k.decl.need.warps) {
 		if !c.shared {
 			fn(warpCycles(spec, w))
 			continue

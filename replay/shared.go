@@ -58,7 +58,7 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 		return
 	}
 	sortSites(x.sites)
-	n := int(c.k.need.warps)
+	n := int(c.k.decl.need.warps)
 	c.warps = c.warps[:0]
 	for w := 0; w < n; w++ {
 		c.warps = append(c.warps, warpRun{cycles: warpCycles(spec, w), next: -1})
@@ -201,21 +201,15 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost) {
 	e.resumeWarp(c, w)
 }
 
-// slowdown is a shared CTA's run time over its time alone, for its row.
-// Rows may outlive the call (a sink can batch them), so each gets a value
-// of its own, carved from a slab to keep the allocator out of the loop.
+// slowdown is a shared CTA's run time over its time alone, for its row
+// (from a slab, as rows may outlive the call).
 func (e *engine) slowdown(c *ctaRun) *float64 {
 	if !c.shared {
 		return nil
 	}
-	if len(e.slowdowns) == 0 {
-		e.slowdowns = make([]float64, 1024)
-	}
-	v := &e.slowdowns[0]
-	e.slowdowns = e.slowdowns[1:]
-	*v = 1
+	v := 1.0
 	if c.alone > 0 {
-		*v = float64(e.now-c.start-c.paused) / float64(c.alone)
+		v = float64(e.now-c.start-c.paused) / float64(c.alone)
 	}
-	return v
+	return e.slowdowns.of(v)
 }

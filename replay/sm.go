@@ -8,7 +8,7 @@ import (
 
 // need is what one CTA of a kernel occupies on an SM. The validated trace
 // bounds a CTA to 1024 threads of at most 255 registers (32 warps, 2^18
-// registers), so 32 bits hold both and keep a Kernel small.
+// registers), so 32 bits hold both.
 type need struct {
 	warps int32
 	regs  int32

@@ -132,7 +132,7 @@ func (e *engine) emitKernel(k *Kernel) {
 	}
 	if id, ok := k.ParentID(); ok {
 		row.Origin = "device"
-		row.ParentKernelID = &id
+		row.ParentKernelID = e.parentIDs.of(id)
 	}
 	e.sink.Kernel(row)
 }

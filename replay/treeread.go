@@ -30,10 +30,10 @@ type treeReader struct {
 	clk      clock
 	decls    idtab.Table[declaration] // declared, not yet launched
 	declared declCache                // the launched kernels' declarations, shared
-	tree     idtab.Table[*Kernel]     // the open segment's kernels, not yet handed over
+	tree     idtab.Table[filed]       // the open segment's kernels, not yet handed over
 	header   *trace.Header
 	eof      bool
-	last     *Kernel // the kernel the last cta record named (they come in runs)
+	last     filed // the kernel the last cta record named (they come in runs)
 
 	// host is the open segment's host kernel as the reader files it; nil
 	// before the first host launch. Under ordered_trees its CTAs' specs
@@ -47,7 +47,7 @@ type treeReader struct {
 	// handed over, in the order they were launched.
 	ordered            bool
 	hostPast, rootPast uint64
-	kids               []*Kernel
+	kids               []filed
 
 	// sites gathers the launch sites of the CTA the device launches name
 	// now (siteOf; they come CTA by CTA), until another CTA's come or its
@@ -63,6 +63,15 @@ type treeReader struct {
 	refs      *refSource // where CTAs' page references come from (CRCS), or nil
 	irregular map[uint64]bool
 	touches   touchMode // which CTAs' touches to keep (touch.go)
+}
+
+// filed is a kernel of the open segment as the reader keeps it: with the
+// host CTA whose tree it is in (device kernels under ordered_trees), which
+// only the reader needs, so it is not in the Kernel (tens of thousands of
+// which are pending at once under CDP).
+type filed struct {
+	k    *Kernel
+	root uint64
 }
 
 // declaration is what the reader keeps of a kernel record until the
@@ -181,10 +190,12 @@ func (b *treeReader) step(m *treeMsg) error {
 // begin opens a segment at host launch l.
 func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	b.launched = true
-	h := &Kernel{id: l.Kernel, host: true}
-	if err := b.adopt(h, l); err != nil {
+	d, err := b.takeDecl(l)
+	if err != nil {
 		return err
 	}
+	h := &Kernel{id: l.Kernel, host: true}
+	b.adopt(h, d, 0)
 	if b.ordered {
 		h.ctas = ctaTable{} // its specs gather in win
 		b.win.reset()
@@ -214,7 +225,7 @@ func (b *treeReader) end(m *treeMsg) {
 	b.tree.Clear()
 	clear(b.kids)
 	b.kids = b.kids[:0]
-	b.last = nil
+	b.last = filed{}
 }
 
 // handOver, under ordered_trees, hands over the host CTAs whose trees the
@@ -249,53 +260,65 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 }
 
 // forget drops a kernel the engine now holds from the reader's tree.
-func (b *treeReader) forget(k *Kernel) {
-	if t, _ := b.tree.Get(k.id); t == k {
-		b.tree.Delete(k.id)
+func (b *treeReader) forget(f filed) {
+	if t, _ := b.tree.Get(f.k.id); t.k == f.k {
+		b.tree.Delete(f.k.id)
 	}
-	if b.last == k {
-		b.last = nil
+	if b.last.k == f.k {
+		b.last = filed{}
 	}
 }
 
-// adopt gives a launched kernel its declaration and room for its CTAs.
-func (b *treeReader) adopt(k *Kernel, l *trace.Launch) error {
+// takeDecl is the declaration of the kernel l launches, which it takes:
+// a kernel is launched once.
+func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
 	d, ok := b.decls.Get(l.Kernel)
 	if !ok {
-		return fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
+		return d, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
 	b.decls.Delete(l.Kernel)
+	return d, nil
+}
+
+// adopt gives a launched kernel its declaration and files it in the
+// tree, in the tree of host CTA root; a host kernel gets room for its
+// CTAs here (a device kernel has its packed table from newDeviceKernel).
+func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
 	k.decl, k.total = d.decl, d.ctas
 	if k.host {
 		k.ctas = newCTATable(k.total)
-	} else {
-		k.ctas = newPackedCTATable(k.total)
 	}
-	b.tree.Set(k.id, k)
-	return nil
+	f := filed{k: k, root: root}
+	b.tree.Set(k.id, f)
+	return f
 }
 
 // device creates a child kernel for a device launch record and attaches the
 // site to its parent CTA.
 func (b *treeReader) device(l *trace.Launch) error {
-	p, _ := b.tree.Get(l.Parent.Kernel)
+	pf, _ := b.tree.Get(l.Parent.Kernel)
+	p := pf.k
 	if p == nil {
 		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
 	}
 	if l.Parent.CTA >= p.total {
 		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
 	}
-	child := &Kernel{id: l.Kernel, parentID: p.id, order: -1, startCycle: -1, root: p.root}
-	if b.ordered && p == b.host {
-		child.root = l.Parent.CTA
-	}
-	if err := b.adopt(child, l); err != nil {
+	d, err := b.takeDecl(l)
+	if err != nil {
 		return err
 	}
-	if b.ordered {
-		b.kids = append(b.kids, child)
+	child := newDeviceKernel(d.ctas)
+	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
+	root := pf.root
+	if b.ordered && p == b.host {
+		root = l.Parent.CTA
 	}
-	b.passed(child, 0)
+	cf := b.adopt(child, d, root)
+	if b.ordered {
+		b.kids = append(b.kids, cf)
+	}
+	b.passed(cf, 0)
 	x, err := b.extra(p, l.Parent.CTA)
 	if err != nil {
 		return err
@@ -328,18 +351,19 @@ func (b *treeReader) flushSites() {
 
 // cta records one CTA's cost in its kernel.
 func (b *treeReader) cta(c *trace.CTA) error {
-	k := b.last
-	if k == nil || k.id != c.Kernel {
-		k, _ = b.tree.Get(c.Kernel)
-		b.last = k
+	f := b.last
+	if f.k == nil || f.k.id != c.Kernel {
+		f, _ = b.tree.Get(c.Kernel)
+		b.last = f
 	}
+	k := f.k
 	if k == nil {
 		return fmt.Errorf("cta %d of kernel %d: kernel not launched in this launch tree", c.CTA, c.Kernel)
 	}
 	if c.CTA >= k.total {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
-	b.passed(k, c.CTA)
+	b.passed(f, c.CTA)
 	r := ctaRecord{cycles: b.clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
 	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
 		// The slice is ours until the next record (the reader may reuse
@@ -378,15 +402,15 @@ func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
 }
 
 // passed notes, in the open segment of an ordered_trees trace, that a
-// record of CTA cta of k has been read: how far the host kernel's records
-// or the device records have got.
-func (b *treeReader) passed(k *Kernel, cta uint64) {
-	switch {
+// record of CTA cta of kernel f has been read: how far the host kernel's
+// records or the device records have got.
+func (b *treeReader) passed(f filed, cta uint64) {
+	switch k := f.k; {
 	case !b.ordered || k == nil:
 	case k == b.host:
 		b.hostPast = cta + 1
 	case k.order < 0:
-		b.rootPast = k.root + 1
+		b.rootPast = f.root + 1
 	}
 }
 
@@ -395,8 +419,8 @@ func (b *treeReader) passed(k *Kernel, cta uint64) {
 func (b *treeReader) ref(r trace.Record) error {
 	kid, cta := recordCTA(r)
 	if b.ordered {
-		k, _ := b.tree.Get(kid)
-		b.passed(k, cta)
+		f, _ := b.tree.Get(kid)
+		b.passed(f, cta)
 	}
 	if b.refs == nil {
 		return nil
@@ -406,10 +430,11 @@ func (b *treeReader) ref(r trace.Record) error {
 	if !isRef && !isTouch {
 		return nil
 	}
-	k := b.last
-	if k == nil || k.id != kid {
-		k, _ = b.tree.Get(kid)
+	f := b.last
+	if f.k == nil || f.k.id != kid {
+		f, _ = b.tree.Get(kid)
 	}
+	k := f.k
 	if k == nil || !k.host {
 		return nil // device kernels are not scoreboarded
 	}

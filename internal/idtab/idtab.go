@@ -6,9 +6,9 @@
 // A Go map of that size spends its time hashing, growing and probing; a
 // Table keeps pages of 64 consecutive ids instead, finds the page a
 // sequential id is on without hashing (the last page used is cached), and
-// drops a page when its last id is deleted, so memory follows the ids
-// present, not the largest id seen. Sparse ids still work, at up to a page
-// (64 values) per id.
+// drops a page when its last id is deleted (keeping a few dropped pages
+// for reuse), so memory follows the ids present, not the largest id seen.
+// Sparse ids still work, at up to a page (64 values) per id.
 package idtab
 
 const (
@@ -29,12 +29,19 @@ type Table[V any] struct {
 	// other.
 	keys [2]uint64
 	hot  [2]*page[V]
-	// spare is the page dropped last, kept (all zero) for the next one
-	// needed: a table whose few ids come and go, as declarations do, would
-	// otherwise allocate a page per id.
-	spare *page[V]
-	n     int
+	// spares are pages dropped lately, kept (all zero) for the next ones
+	// needed, at most maxSpares: a table whose few ids come and go, as
+	// declarations do, would otherwise allocate a page per id, and one
+	// whose ids go many pages at a time, as a launch tree's kernels do
+	// once it is checked or handed over (BFS scale 20: several pages of
+	// children a host CTA), a page per page.
+	spares []*page[V]
+	n      int
 }
+
+// maxSpares bounds the pages a Table keeps for reuse: a few tens of KB,
+// however many ids it has held.
+const maxSpares = 32
 
 // page returns the page holding id, creating it if create is set; nil if
 // it does not exist.
@@ -56,9 +63,11 @@ func (t *Table[V]) page(id uint64, create bool) *page[V] {
 		if t.pages == nil {
 			t.pages = make(map[uint64]*page[V])
 		}
-		p = t.spare
-		t.spare = nil
-		if p == nil {
+		if n := len(t.spares); n > 0 {
+			p = t.spares[n-1]
+			t.spares[n-1] = nil
+			t.spares = t.spares[:n-1]
+		} else {
 			p = new(page[V])
 		}
 		t.pages[key] = p
@@ -106,18 +115,30 @@ func (t *Table[V]) Delete(id uint64) {
 				t.hot[i] = nil
 			}
 		}
-		t.spare = p
+		t.spare(p)
+	}
+}
+
+// spare keeps emptied page p for reuse, if there is room.
+func (t *Table[V]) spare(p *page[V]) {
+	if len(t.spares) < maxSpares {
+		t.spares = append(t.spares, p)
 	}
 }
 
 // Len is the number of ids set.
 func (t *Table[V]) Len() int { return t.n }
 
-// Clear removes every id.
+// Clear removes every id. Its pages are kept for reuse as far as there
+// is room: a table cleared often stays the pages it needs.
 func (t *Table[V]) Clear() {
-	if p := t.hot[0]; p != nil && t.spare == nil {
-		*p = page[V]{} // kept for the next id: a table cleared often stays one page
-		t.spare = p
+	for key, p := range t.pages {
+		if len(t.spares) == maxSpares {
+			break
+		}
+		*p = page[V]{}
+		t.spare(p)
+		delete(t.pages, key)
 	}
 	clear(t.pages)
 	t.hot, t.n = [2]*page[V]{}, 0

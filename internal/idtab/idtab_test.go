@@ -124,3 +124,36 @@ func TestComeAndGo(t *testing.T) {
 		t.Errorf("%.0f allocations for 100 ids each set and cleared", allocs)
 	}
 }
+
+// TestBurstsReusePages checks that ids set and deleted many pages at a
+// time, as a launch tree's kernels are once it is handed over, reuse the
+// pages dropped rather than allocate new ones, and that the pages kept
+// for reuse stay bounded however many such bursts come.
+func TestBurstsReusePages(t *testing.T) {
+	var tab Table[*int]
+	x := new(int)
+	next := uint64(0)
+	burst := func() {
+		from := next
+		for ; next < from+8*pageLen; next++ {
+			tab.Set(next, x)
+		}
+		for id := from; id < next; id++ {
+			tab.Delete(id)
+		}
+	}
+	burst()
+	if allocs := testing.AllocsPerRun(100, burst); allocs > 0 {
+		t.Errorf("%.0f allocations for ids over 8 pages set and deleted", allocs)
+	}
+	for i := 0; i < 100; i++ {
+		for id := next; id < next+100*pageLen; id++ {
+			tab.Set(id, x)
+		}
+		next += 100 * pageLen
+		tab.Clear()
+	}
+	if len(tab.spares) > maxSpares || len(tab.pages) > 0 {
+		t.Errorf("%d pages kept for reuse, %d in use after Clear", len(tab.spares), len(tab.pages))
+	}
+}
