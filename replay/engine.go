@@ -462,13 +462,22 @@ func (e *engine) compactPending() {
 // stream's calls queue in it, a call's `after` names calls issued before
 // it, the KMU dispatches host kernels in it, and the CRCS scoreboard gives
 // a page to the earlier kernel first), not a tie the model leaves open.
+//
+// A device kernel's arrival and readiness come a latency after the cycle
+// that schedules them (a launch's cost, the dispatch), tens of thousands
+// pending at once under CDP: they go in the queue's runs of their delays
+// (eventq.PushDelayed), which keeps its heap small; the order events fire
+// in is the same.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
 	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)}
-	if (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil) {
+	switch {
+	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
 		e.q.PushOrdered(ev)
-		return
+	case kind == evArrive || kind == evReady:
+		e.q.PushDelayed(at-e.now, ev)
+	default:
+		e.q.Push(ev)
 	}
-	e.q.Push(ev)
 }
 
 // kernelOf returns a kernel event's kernel and frees its slot.

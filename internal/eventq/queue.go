@@ -6,7 +6,7 @@
 // caller can measure how much its results owe to that order. Events are pointer-free
 // values: scheduling one allocates nothing once the heap has grown, and
 // the garbage collector never scans the heap — the engine schedules
-// millions of them.
+// millions of them. Delayed events wait in runs behind the heap (runs.go).
 package eventq
 
 // Event is one scheduled state change. Its meaning is its owner's: Kind
@@ -19,13 +19,17 @@ type Event struct {
 	Ref  int32
 	Aux  int32
 	Kind uint8
+	run  uint16 // in the heap: 1 + the run it heads (runs.go), or 0
 }
 
 // Queue is the heap. The zero value is empty and ready.
 type Queue struct {
-	h    []Event
-	seq  uint64
-	seed uint64 // 0: ties fire in scheduling order
+	h      []Event // a min-heap: the events in no run, and each run's head
+	runs   []run
+	delays map[int64]int // the run of each delay (runs.go)
+	n      int           // events pending, in the heap and behind the runs' heads
+	seq    uint64
+	seed   uint64 // 0: ties fire in scheduling order
 }
 
 // permuted is the top bit of a tie key: set on the keys of the events a
@@ -41,7 +45,7 @@ const permuted = 1 << 63
 func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 
 // Len is the number of pending events.
-func (q *Queue) Len() int { return len(q.h) }
+func (q *Queue) Len() int { return q.n }
 
 // Peek is the earliest pending event's cycle; the queue must not be empty.
 func (q *Queue) Peek() int64 { return q.h[0].At }
@@ -50,12 +54,17 @@ func (q *Queue) Peek() int64 { return q.h[0].At }
 // under a tie seed, at the place among them the seed and the scheduling
 // order pick.
 func (q *Queue) Push(e Event) {
+	q.push(q.key(e))
+}
+
+// key gives e the next tie key Push gives.
+func (q *Queue) key(e Event) Event {
 	q.seq++
 	e.seq = q.seq
 	if q.seed != 0 {
 		e.seq = mix(q.seed, q.seq) | permuted
 	}
-	q.push(e)
+	return e
 }
 
 // PushOrdered schedules e after every event already scheduled for its
@@ -78,6 +87,7 @@ func mix(seed, n uint64) uint64 {
 }
 
 func (q *Queue) push(e Event) {
+	q.n++
 	q.h = append(q.h, e)
 	// Sift up by moving parents into the hole: one write per level.
 	i := len(q.h) - 1
@@ -93,8 +103,20 @@ func (q *Queue) push(e Event) {
 }
 
 // Pop removes and returns the earliest event; the queue must not be empty.
+// When it heads a run, the run's next event (which fires no earlier) takes
+// its place at the root and sifts down from there.
 func (q *Queue) Pop() Event {
+	q.n--
 	top := q.h[0]
+	if top.run != 0 {
+		if x, ok := q.runs[top.run-1].take(); ok {
+			x.run = top.run
+			q.siftDown(x)
+			top.run = 0
+			return top
+		}
+		top.run = 0
+	}
 	last := len(q.h) - 1
 	x := q.h[last]
 	q.h = q.h[:last]
