@@ -122,6 +122,15 @@ func BenchmarkReplayPrefetch(b *testing.B) {
 		func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) })
 }
 
+// BenchmarkReplayPrefetch from a trace with a host index, as cmd/replay
+// reads a file our writer made: the host pass reads the index, not a skim
+// of the whole trace.
+func BenchmarkReplayPrefetchIndexed(b *testing.B) {
+	data := genTrace(b, "bfs", "scale=20")
+	cfg, _ := model.Preset("k20c")
+	benchReplayOpt(b, replay.Options{Config: cfg, Prefetch: true}, "cdp", openIndexed(data, nil))
+}
+
 // 1M CTAs in 100 host kernels, no launch sites: the engine's core loop.
 func BenchmarkReplaySynth1M(b *testing.B) {
 	benchReplay(b, genTrace(b, "synth", "kernels=100", "ctas=10000"), "cdp")
