@@ -14,7 +14,12 @@ Usage:
   replay inspect TRACE [--json]
 
 Reads and validates the whole trace and prints its header and counts:
-records by type, host and device kernels, CTAs, launch sites.
+records by type, host and device kernels, CTAs, launch sites, and the
+host operations its host index lists (a binary trace's copy of its host
+launches and memcpys, which the replay's host pass reads instead of the
+whole trace; checked against the records here as in a replay). A trace
+without one gets one from replay convert where host operations are
+sparse in it.
 `
 
 // census is what inspect reports.
@@ -28,6 +33,9 @@ type census struct {
 	CTAs          int64            `json:"ctas"`
 	LaunchSites   int64            `json:"launch_sites"`
 	CTACycles     int64            `json:"cta_cycles"`
+	// HostIndex is how many host operations the trace's host index lists,
+	// nil (null) for a trace without one.
+	HostIndex *int `json:"host_index"`
 }
 
 func runInspect(args []string, stdout, stderr io.Writer) error {
@@ -60,6 +68,11 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "kernels      %d host, %d device\n", c.HostKernels, c.DeviceKernels)
 	fmt.Fprintf(stdout, "ctas         %d (%d cycles in all)\n", c.CTAs, c.CTACycles)
 	fmt.Fprintf(stdout, "launch sites %d\n", c.LaunchSites)
+	if c.HostIndex != nil {
+		fmt.Fprintf(stdout, "host index   %d host operations\n", *c.HostIndex)
+	} else {
+		fmt.Fprintf(stdout, "host index   none\n")
+	}
 	return nil
 }
 
@@ -71,7 +84,21 @@ func take(path string) (*census, error) {
 	}
 	defer src.Close()
 	c := &census{Trace: path, ByType: map[string]int64{}}
-	err = forEach(trace.NewValidator(src), func(r trace.Record) error {
+	var body trace.Source = src
+	if f, ok := src.(interface {
+		HostIndex() (*trace.HostIndex, error)
+	}); ok {
+		index, err := f.HostIndex()
+		if err != nil {
+			return nil, badInput(err)
+		}
+		if index != nil {
+			n := index.Len()
+			c.HostIndex = &n
+			body = index.Check(src)
+		}
+	}
+	err = forEach(trace.NewValidator(body), func(r trace.Record) error {
 		c.Records++
 		c.ByType[r.Kind().String()]++
 		switch r := r.(type) {

@@ -289,10 +289,36 @@ func TestInspectJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	for _, want := range []string{`"host_kernels": 5`, `"launch_sites": 1039`, `"source": "gen:bfs"`} {
+	for _, want := range []string{`"host_kernels": 5`, `"launch_sites": 1039`, `"source": "gen:bfs"`, `"host_index": 5`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("inspect --json lacks %s:\n%s", want, out)
 		}
+	}
+	// The same records in JSONL have no host index.
+	code, text, stderr := replayCmd(t, "dump", sample)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	jsonl := filepath.Join(t.TempDir(), "sample.jsonl")
+	os.WriteFile(jsonl, []byte(text), 0o644)
+	if code, out, stderr := replayCmd(t, "inspect", jsonl); code != 0 || !strings.Contains(out, "host index   none") {
+		t.Errorf("inspect of JSONL: exit %d, %s%s; want host index none", code, out, stderr)
+	}
+}
+
+// inspect reads the host index as a replay does: a damaged one (here its
+// last record's byte, which the checksum covers) is bad input naming it.
+func TestInspectDamagedHostIndex(t *testing.T) {
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-21] ^= 0x40 // the byte before the 20-byte footer
+	path := filepath.Join(t.TempDir(), "damaged.trace.zst")
+	os.WriteFile(path, data, 0o644)
+	code, _, stderr := replayCmd(t, "inspect", path)
+	if code != 2 || !strings.Contains(stderr, "host index") {
+		t.Errorf("inspect of a damaged host index: exit %d %q, want 2 naming the host index", code, stderr)
 	}
 }
 
