@@ -8,6 +8,10 @@
 // sequential id is on without hashing (the last page used is cached), and
 // drops a page when its last id is deleted (keeping a few dropped pages
 // for reuse), so memory follows the ids present, not the largest id seen.
+// A cached page that empties stays until it leaves the cache: a table
+// whose one id at a time comes and goes (a kernel declared, then
+// launched) would otherwise drop and remake its page, two map operations,
+// for every id.
 // Sparse ids still work, at up to a page (64 values) per id.
 package idtab
 
@@ -26,7 +30,7 @@ type Table[V any] struct {
 	pages map[uint64]*page[V]
 	// The two pages used last, most recent first: the replay's tables are
 	// written at one end of the ids in flight and read or deleted at the
-	// other.
+	// other. They may be empty; every other page in pages holds an id.
 	keys [2]uint64
 	hot  [2]*page[V]
 	// spares are pages dropped lately, kept (all zero) for the next ones
@@ -72,6 +76,10 @@ func (t *Table[V]) page(id uint64, create bool) *page[V] {
 		}
 		t.pages[key] = p
 	}
+	if old := t.hot[1]; old != nil && old.used == 0 {
+		delete(t.pages, t.keys[1]) // an emptied page leaves the cache
+		t.spare(old)
+	}
 	t.keys[1], t.hot[1] = t.keys[0], t.hot[0]
 	t.keys[0], t.hot[0] = key, p
 	return p
@@ -108,13 +116,8 @@ func (t *Table[V]) Delete(id uint64) {
 	p.vals[id%pageLen] = zero
 	p.used &^= bit
 	t.n--
-	if p.used == 0 {
+	if p.used == 0 && p != t.hot[0] && p != t.hot[1] {
 		delete(t.pages, id>>pageBits)
-		for i := range t.hot {
-			if t.hot[i] == p {
-				t.hot[i] = nil
-			}
-		}
 		t.spare(p)
 	}
 }

@@ -157,3 +157,42 @@ func TestBurstsReusePages(t *testing.T) {
 		t.Errorf("%d pages kept for reuse, %d in use after Clear", len(tab.spares), len(tab.pages))
 	}
 }
+
+// Every page the table keeps holds an id, but for the two cached ones: a
+// cached page that empties stays (an id that comes and goes on it costs
+// no map operation), and goes once it leaves the cache.
+func TestOnlyCachedPagesStayEmpty(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var tab Table[int]
+	live := map[uint64]bool{}
+	var next uint64
+	for i := 0; i < 20000; i++ {
+		if r.IntN(2) == 0 || len(live) == 0 {
+			id := next + uint64(r.IntN(3))*pageLen // mostly in order, now and then a page on
+			next++
+			tab.Set(id, i)
+			live[id] = true
+		} else {
+			for id := range live {
+				tab.Delete(id)
+				delete(live, id)
+				break
+			}
+		}
+		for key, p := range tab.pages {
+			cached := p == tab.hot[0] || p == tab.hot[1]
+			if p.used == 0 && !cached {
+				t.Fatalf("op %d: page %d is empty and not cached", i, key)
+			}
+		}
+	}
+	// One id at a time, declared then launched: one page, never dropped.
+	var one Table[int]
+	for id := uint64(0); id < 60; id++ {
+		one.Set(id, 1)
+		one.Delete(id)
+		if len(one.pages) != 1 || one.Len() != 0 {
+			t.Fatalf("id %d: %d pages, %d ids", id, len(one.pages), one.Len())
+		}
+	}
+}
