@@ -5,23 +5,22 @@ import "github.com/gpureplay/gpureplay/internal/ahead"
 // treeBatch is how many trace records the reader files into a message
 // before it hands it over, and treeDepth how many full messages may wait:
 // the reader goes at most (treeDepth+2)·treeBatch records ahead of the
-// engine (133,120), as a trace.Prefetcher does.
+// engine (67,584), as a trace.Prefetcher does.
 //
 // Why so far: the engine takes a level of a launch-heavy trace in bursts.
 // While a level's last children run it takes no records, and as the next
 // level's host kernel starts it places a hundred host CTAs at once, each
 // needing its whole tree. A reader only a few thousand records ahead
-// stops in the first and makes the engine wait in the second; 130
-// messages carry it across. BFS scale 20 under cdp, 12 interleaved runs:
-// median wall 0.735 s at 4 messages, 0.675 s at 128 (and at 256), peak
-// RSS 75 → 91 MiB. What a message holds is bounded by its records: a
-// device kernel with its site (~340 bytes), a packed cta record (8–12
-// bytes and its warps), a host CTA's spec (48 bytes and its warps), so
-// the window holds under 25 MB even were every other record a device
-// launch (BFS scale 20: about 9 MB).
+// stops in the first and makes the engine wait in the second. BFS scale
+// 20 under cdp, 12 interleaved runs: median wall 0.730 s at 4 messages,
+// 0.695 s at 64 and at 128; median RSS 74, 94 and 99 MiB. What a message
+// holds is bounded by its records: a device kernel with its site (~340
+// bytes), a packed cta record (8–12 bytes and its warps), a host CTA's
+// spec (48 bytes and its warps), so the window holds under 12 MB even
+// were every other record a device launch (BFS scale 20: about 5 MB).
 const (
 	treeBatch = 1024
-	treeDepth = 128
+	treeDepth = 64
 )
 
 // treeAhead runs a treeReader on a goroutine of its own, a bounded window
