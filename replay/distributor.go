@@ -9,8 +9,8 @@ import "fmt"
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
-	for e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.len() > 0 {
-		k := e.kdWait.pop()
+	for e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.Len() > 0 {
+		k := e.kdWait.Pop()
 		if k.decl == nil {
 			if err := e.body.load(k); err != nil {
 				e.fail(err)

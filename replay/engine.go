@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/internal/fifo"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/trace"
@@ -82,7 +83,7 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	// records first, but every launch it yields is validated by the body
 	// cursor before the kernel can reach the Kernel Distributor, so checking
 	// twice would only cost time. Decoding errors surface on either.
-	index, err := hostIndex(hostSrc)
+	index, err := trace.HostIndexOf(hostSrc) // nil: the host cursor skims the stream
 	if err != nil {
 		return nil, err
 	}
@@ -138,19 +139,6 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	return e.finish(), nil
 }
 
-// hostIndex is the host index of the trace src reads (trace.HostIndex),
-// nil where it has none (JSONL, a pipe, a file written without one): the
-// host cursor then skims the stream.
-func hostIndex(src trace.Source) (*trace.HostIndex, error) {
-	s, ok := src.(interface {
-		HostIndex() (*trace.HostIndex, error)
-	})
-	if !ok {
-		return nil, nil
-	}
-	return s.HostIndex()
-}
-
 // skimHost makes a trace reader pass over every record but host launches
 // and copies without building them (trace.Reader.Skip).
 func skimHost(src trace.Source) {
@@ -200,7 +188,7 @@ type engine struct {
 	streams    map[uint64]*stream
 	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
 	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
-	kdWait     fifo[*Kernel]        // stream heads waiting for a KD entry
+	kdWait     fifo.Queue[*Kernel]  // stream heads waiting for a KD entry
 	kdUsed     int
 	kd         []*Kernel // kernels holding a KD entry, in entry order
 	pending    []*Kernel // ready kernels with CTAs to place, FCFS

@@ -275,7 +275,7 @@ func (e *engine) headOfStream(k *Kernel) {
 			return
 		}
 	}
-	e.kdWait.push(k)
+	e.kdWait.Push(k)
 	e.fillKD()
 }
 

@@ -312,7 +312,7 @@ func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
 	child.owner = owner
 	e.adopt(owner)
 	e.stats.DeviceKernels++
-	if e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.len() == 0 {
+	if e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.Len() == 0 {
 		e.privateStream(child)
 		e.enterKD(child, readyAt)
 		return

@@ -60,6 +60,19 @@ type binaryFile struct {
 
 func (b *binaryFile) Close() error { return b.f.Close() }
 
+// HostIndexOf is the host index of the trace src reads, where src offers
+// one (Open's binary files: HostIndex); nil for any other source (JSONL,
+// a pipe, a Reader over bytes) or a file without one.
+func HostIndexOf(src Source) (*HostIndex, error) {
+	f, ok := src.(interface {
+		HostIndex() (*HostIndex, error)
+	})
+	if !ok {
+		return nil, nil
+	}
+	return f.HostIndex()
+}
+
 // HostIndex reads the file's host index (ReadHostIndex): nil where it has
 // none. It reads the file's end without moving the Reader.
 func (b *binaryFile) HostIndex() (*HostIndex, error) {

@@ -84,19 +84,15 @@ func take(path string) (*census, error) {
 	}
 	defer src.Close()
 	c := &census{Trace: path, ByType: map[string]int64{}}
+	index, err := trace.HostIndexOf(src)
+	if err != nil {
+		return nil, badInput(err)
+	}
 	var body trace.Source = src
-	if f, ok := src.(interface {
-		HostIndex() (*trace.HostIndex, error)
-	}); ok {
-		index, err := f.HostIndex()
-		if err != nil {
-			return nil, badInput(err)
-		}
-		if index != nil {
-			n := index.Len()
-			c.HostIndex = &n
-			body = index.Check(src)
-		}
+	if index != nil {
+		n := index.Len()
+		c.HostIndex = &n
+		body = index.Check(src)
 	}
 	err = forEach(trace.NewValidator(body), func(r trace.Record) error {
 		c.Records++

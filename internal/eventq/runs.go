@@ -1,5 +1,7 @@
 package eventq
 
+import "github.com/gpureplay/gpureplay/internal/fifo"
+
 // Runs keep a launch-heavy replay's heap small. Most of its pending events
 // are device kernels' arrivals at the Kernel Management Unit and their
 // readiness after dispatch: BFS scale 20 under CDP has 24,000 events
@@ -20,11 +22,10 @@ package eventq
 // the queue's life): past it, events go into the heap.
 const maxRuns = 256
 
-// run is one source's events in firing order: the head in the heap (when
-// active), the rest in ev[next:], last the latest one's key.
+// run is one delay's events in firing order: the head in the heap (when
+// active), the rest queued behind it, last the latest one's key.
 type run struct {
-	ev     []Event
-	next   int
+	ev     fifo.Queue[Event]
 	active bool
 	last   Event
 }
@@ -56,7 +57,7 @@ func (q *Queue) PushDelayed(delay int64, e Event) {
 		q.push(e)
 	case before(&ru.last, &e):
 		q.n++
-		ru.ev = append(ru.ev, e)
+		ru.ev.Push(e)
 		ru.last = e
 	default:
 		q.push(e) // out of the run's order: an event of the heap's
@@ -64,22 +65,11 @@ func (q *Queue) PushDelayed(delay int64, e Event) {
 }
 
 // take removes the event behind the run's head, or reports the run idle
-// (its head was its last event). An emptied run starts again at the start
-// of its slice, and a long-lived one moves its events down once half of
-// the slice is taken, so a run holds at most twice its pending events.
+// (its head was its last event).
 func (ru *run) take() (Event, bool) {
-	if ru.next == len(ru.ev) {
+	if ru.ev.Len() == 0 {
 		ru.active = false
 		return Event{}, false
 	}
-	e := ru.ev[ru.next]
-	ru.next++
-	switch {
-	case ru.next == len(ru.ev):
-		ru.ev, ru.next = ru.ev[:0], 0
-	case ru.next >= 64 && ru.next > len(ru.ev)/2:
-		k := copy(ru.ev, ru.ev[ru.next:])
-		ru.ev, ru.next = ru.ev[:k], 0
-	}
-	return e, true
+	return ru.ev.Pop(), true
 }

@@ -116,10 +116,8 @@ func (t *Table[V]) Delete(id uint64) {
 	p.vals[id%pageLen] = zero
 	p.used &^= bit
 	t.n--
-	if p.used == 0 && p != t.hot[0] && p != t.hot[1] {
-		delete(t.pages, id>>pageBits)
-		t.spare(p)
-	}
+	// p is the cached page now (page): if this emptied it, it goes when
+	// it leaves the cache.
 }
 
 // spare keeps emptied page p for reuse, if there is room.
@@ -135,13 +133,12 @@ func (t *Table[V]) Len() int { return t.n }
 // Clear removes every id. Its pages are kept for reuse as far as there
 // is room: a table cleared often stays the pages it needs.
 func (t *Table[V]) Clear() {
-	for key, p := range t.pages {
+	for _, p := range t.pages {
 		if len(t.spares) == maxSpares {
 			break
 		}
 		*p = page[V]{}
 		t.spare(p)
-		delete(t.pages, key)
 	}
 	clear(t.pages)
 	t.hot, t.n = [2]*page[V]{}, 0

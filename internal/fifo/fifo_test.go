@@ -1,4 +1,4 @@
-package replay
+package fifo
 
 import (
 	"math/rand/v2"
@@ -6,27 +6,27 @@ import (
 	"testing"
 )
 
-// TestFifo checks a fifo against a plain slice over random pushes and
+// TestQueue checks a Queue against a plain slice over random pushes and
 // pops, and that a queue whose length stays bounded keeps its slice
 // bounded too (the front's room is reused, not stranded).
-func TestFifo(t *testing.T) {
+func TestQueue(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var q fifo[int]
+	var q Queue[int]
 	var want []int
 	most := 0
 	for i := range 200000 {
 		if len(want) < 1000 && (len(want) == 0 || r.IntN(2) == 0) {
-			q.push(i)
+			q.Push(i)
 			want = append(want, i)
 		} else {
-			if got := q.pop(); got != want[0] {
+			if got := q.Pop(); got != want[0] {
 				t.Fatalf("step %d: pop %d, want %d", i, got, want[0])
 			}
 			want = want[1:]
 		}
 		most = max(most, len(want))
-		if q.len() != len(want) || !slices.Equal(q.queued(), want) {
-			t.Fatalf("step %d: queued %v, want %v", i, q.queued(), want)
+		if q.Len() != len(want) || !slices.Equal(q.Queued(), want) {
+			t.Fatalf("step %d: queued %v, want %v", i, q.Queued(), want)
 		}
 	}
 	if c := cap(q.items); c > 4*most {
