@@ -20,15 +20,16 @@ import (
 // naming the record and its byte offset in the decompressed stream, and it is
 // returned again by every later call.
 type Reader struct {
-	in     *inbuf
-	src    *sourceReader
-	delta  deltaState
-	record int64 // number of the record last returned or being read
-	offset int64 // its offset
-	err    error
-	ctas   []CTA             // the rest of the batch cta records are allocated from
-	skip   uint64            // bit k set: records of Kind k are skipped (see Skip)
-	names  map[string]string // kernel names seen, for reuse (see kernelName)
+	in       *inbuf
+	src      *sourceReader
+	delta    deltaState
+	record   int64 // number of the record last returned or being read
+	offset   int64 // its offset
+	err      error
+	ctas     []CTA             // the rest of the batch cta records are allocated from
+	skip     uint64            // bit k set: records of Kind k are skipped (see Skip)
+	names    map[string]string // kernel names seen, for reuse (see kernelName)
+	lastName string            // the kernel name read last (see kernelName)
 
 	skipDevice bool   // pass over device launches (see SkipDeviceLaunches)
 	scratch    Launch // a skipped or reused launch is decoded here
@@ -419,15 +420,15 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
 		return nil, 0, 0, 0, false
 	}
-	dk, n1 := binary.Varint(p)
+	k, n1 := binary.Uvarint(p)
 	if n1 <= 0 {
 		return nil, 0, 0, 0, false
 	}
-	dc, n2 := binary.Varint(p[n1:])
+	c, n2 := binary.Uvarint(p[n1:])
 	if n2 <= 0 {
 		return nil, 0, 0, 0, false
 	}
-	return p, dk, dc, n1 + n2, true
+	return p, zigzag(k), zigzag(c), n1 + n2, true
 }
 
 // ctaFast decodes a cta record straight from the buffer, for speed: it is
@@ -439,10 +440,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	if !ok {
 		return false
 	}
-	cycles, n3 := binary.Varint(p[i:])
+	u, n3 := binary.Uvarint(p[i:])
 	if n3 <= 0 {
 		return false
 	}
+	cycles := zigzag(u)
 	warps, n4 := binary.Uvarint(p[i+n3:])
 	if n4 <= 0 || warps > maxFastWarps {
 		return false
@@ -453,12 +455,12 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		wc = r.warpBuf(int(warps))[:warps]
 		prev := cycles
 		for w := range wc {
-			d, n := binary.Varint(p[i:])
+			d, n := binary.Uvarint(p[i:])
 			if n <= 0 {
 				return false
 			}
 			i += n
-			prev += d
+			prev += zigzag(d)
 			wc[w] = prev
 		}
 	}
@@ -533,7 +535,22 @@ func (d *fieldReader) byte() byte {
 	return c
 }
 
+// uvarint reads a field. A field the buffer holds whole, as nearly every
+// one is, takes no further call: this is the innermost step of every
+// record but cta records (ctaFast).
 func (d *fieldReader) uvarint() uint64 {
+	if b := d.in; d.err == nil {
+		if v, n := binary.Uvarint(b.buf[b.r:b.w]); n > 0 {
+			b.r += n
+			return v
+		}
+	}
+	return d.uvarintLong()
+}
+
+// uvarintLong is uvarint's every other case: a varint the buffer holds
+// only part of, one longer than 64 bits, or a field after a failed one.
+func (d *fieldReader) uvarintLong() uint64 {
 	if d.err != nil {
 		return 0
 	}
@@ -542,14 +559,7 @@ func (d *fieldReader) uvarint() uint64 {
 	return v
 }
 
-func (d *fieldReader) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, err := d.in.varint()
-	d.fail(err)
-	return v
-}
+func (d *fieldReader) varint() int64 { return zigzag(d.uvarint()) }
 
 // at reads the at that ends an extended access or pages body. The writer
 // uses the extended tag only for an at that is not 0, so reading 0 there
