@@ -39,6 +39,7 @@ type Reader struct {
 	reuse      bool        // see ReuseRecords
 	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
 	pause      func() bool // see pauseWhen; nil: never
+	slab       *slab       // see decodeInto; nil: none
 }
 
 // ReuseRecords lets Next return the same launch, cta and kernel record
@@ -55,9 +56,13 @@ func (r *Reader) ReuseRecords() { r.reuse = true }
 // allocation per record.
 func (r *Reader) ReuseWarpCycles() { r.warps = make([]int64, 0, 32) }
 
-// warpBuf is the slice to decode n warp_cycles into: the reused one under
-// ReuseWarpCycles, else a fresh one.
+// warpBuf is the slice to decode n warp_cycles into: room in the slab
+// given to decodeInto, the reused one under ReuseWarpCycles, else a fresh
+// one.
 func (r *Reader) warpBuf(n int) []int64 {
+	if r.slab != nil {
+		return r.slab.warpBuf(n)
+	}
 	if r.warps == nil {
 		return make([]int64, 0, n)
 	}
@@ -65,6 +70,14 @@ func (r *Reader) warpBuf(n int) []int64 {
 		r.warps = make([]int64, 0, n)
 	}
 	return r.warps[:0]
+}
+
+// decodeInto makes Next decode launch, cta and kernel records, their
+// parents and warp_cycles into s (nil: as before): a Prefetcher gives it
+// each batch's storage, which saves copying every record there.
+func (r *Reader) decodeInto(s *slab) bool {
+	r.slab = s
+	return true
 }
 
 // ctaBatch is how many cta records the Reader allocates at once. They are
@@ -306,8 +319,13 @@ func (r *Reader) memcpy() (Record, error) {
 
 func (r *Reader) kernel() (Record, error) {
 	d := fieldReader{in: r.in}
-	k := &r.scratchK
-	if !r.reuse {
+	var k *Kernel
+	switch {
+	case r.slab != nil:
+		k = r.slab.kernel()
+	case r.reuse:
+		k = &r.scratchK
+	default:
 		k = new(Kernel)
 	}
 	*k = Kernel{ID: d.uvarint()}
@@ -324,11 +342,15 @@ func (r *Reader) kernel() (Record, error) {
 }
 
 func (r *Reader) launch() (Record, error) {
-	if r.reuse {
-		if err := r.launchInto(&r.scratch, &r.scratchP); err != nil {
+	if r.slab != nil || r.reuse {
+		l, p := &r.scratch, &r.scratchP
+		if r.slab != nil {
+			l, p = r.slab.launch()
+		}
+		if err := r.launchInto(l, p); err != nil {
 			return nil, err
 		}
-		return &r.scratch, nil
+		return l, nil
 	}
 	// One allocation for a device launch and its parent: most launch
 	// records of a DP trace are device launches.
@@ -382,9 +404,12 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 // tagCTADemand form) with insts and dram_bytes after the warp cycles.
 func (r *Reader) cta(demand bool) (Record, error) {
 	var c *CTA
-	if r.reuse {
+	switch {
+	case r.slab != nil:
+		c = r.slab.cta()
+	case r.reuse:
 		c = &r.scratchCTA
-	} else {
+	default:
 		if len(r.ctas) == 0 {
 			r.ctas = make([]CTA, ctaBatch)
 		}

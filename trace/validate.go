@@ -109,6 +109,10 @@ func (v *Validator) Next() (Record, error) {
 	return rec, nil
 }
 
+// decodeInto passes a Prefetcher's storage on to src (see slab): the
+// Validator keeps no record past the next.
+func (v *Validator) decodeInto(s *slab) bool { return decodeInto(v.src, s) }
+
 // errorAt places err at the record just read, using src's idea of where that
 // is when it has one.
 func (v *Validator) errorAt(k Kind, err error) *Error {
