@@ -480,9 +480,14 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		wc = r.warpBuf(int(warps))[:warps]
 		prev := cycles
 		for w := range wc {
-			d, n := binary.Uvarint(p[i:])
-			if n <= 0 {
-				return false
+			// Most warps' deltas are a byte; binary.Uvarint takes
+			// several times the instructions for one. ctaHead left
+			// room for every warp.
+			d, n := uint64(p[i]), 1
+			if d >= 0x80 {
+				if d, n = binary.Uvarint(p[i:]); n <= 0 {
+					return false
+				}
 			}
 			i += n
 			prev += zigzag(d)
@@ -562,9 +567,14 @@ func (d *fieldReader) byte() byte {
 
 // uvarint reads a field. A field the buffer holds whole, as nearly every
 // one is, takes no further call: this is the innermost step of every
-// record but cta records (ctaFast).
+// record but cta records (ctaFast). Most fields are a byte, tested first:
+// binary.Uvarint takes several times the instructions for one.
 func (d *fieldReader) uvarint() uint64 {
-	if b := d.in; d.err == nil {
+	if b := d.in; d.err == nil && b.r < b.w {
+		if c := b.buf[b.r]; c < 0x80 {
+			b.r++
+			return uint64(c)
+		}
 		if v, n := binary.Uvarint(b.buf[b.r:b.w]); n > 0 {
 			b.r += n
 			return v
