@@ -230,8 +230,7 @@ func (b *inbuf) long(n int) (string, error) {
 }
 
 // zigzag is a varint's value from its uvarint coding (binary.Varint's
-// last step). The decoders that read straight from the buffer (ctaFast
-// and the skips) call binary.Uvarint and this rather than binary.Varint,
-// which is too large for the compiler to inline: a varint is the
-// innermost step of most records.
+// last step). ctaFast, which reads most of a trace's varints straight
+// from the buffer, calls binary.Uvarint and this rather than
+// binary.Varint, which is too large for the compiler to inline.
 func zigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
