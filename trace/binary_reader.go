@@ -20,15 +20,16 @@ import (
 // naming the record and its byte offset in the decompressed stream, and it is
 // returned again by every later call.
 type Reader struct {
-	in     *inbuf
-	src    *sourceReader
-	delta  deltaState
-	record int64 // number of the record last returned or being read
-	offset int64 // its offset
-	err    error
-	ctas   []CTA             // the rest of the batch cta records are allocated from
-	skip   uint64            // bit k set: records of Kind k are skipped (see Skip)
-	names  map[string]string // kernel names seen, for reuse (see kernelName)
+	in       *inbuf
+	src      *sourceReader
+	delta    deltaState
+	record   int64 // number of the record last returned or being read
+	offset   int64 // its offset
+	err      error
+	ctas     []CTA             // the rest of the batch cta records are allocated from
+	skip     uint64            // bit k set: records of Kind k are skipped (see Skip)
+	names    map[string]string // kernel names seen, for reuse (see kernelName)
+	lastName string            // the kernel name read last (see kernelName)
 
 	skipDevice bool   // pass over device launches (see SkipDeviceLaunches)
 	scratch    Launch // a skipped or reused launch is decoded here
@@ -38,6 +39,7 @@ type Reader struct {
 	reuse      bool        // see ReuseRecords
 	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
 	pause      func() bool // see pauseWhen; nil: never
+	slab       *slab       // see decodeInto; nil: none
 }
 
 // ReuseRecords lets Next return the same launch, cta and kernel record
@@ -54,9 +56,13 @@ func (r *Reader) ReuseRecords() { r.reuse = true }
 // allocation per record.
 func (r *Reader) ReuseWarpCycles() { r.warps = make([]int64, 0, 32) }
 
-// warpBuf is the slice to decode n warp_cycles into: the reused one under
-// ReuseWarpCycles, else a fresh one.
+// warpBuf is the slice to decode n warp_cycles into: room in the slab
+// given to decodeInto, the reused one under ReuseWarpCycles, else a fresh
+// one.
 func (r *Reader) warpBuf(n int) []int64 {
+	if r.slab != nil {
+		return r.slab.warpBuf(n)
+	}
 	if r.warps == nil {
 		return make([]int64, 0, n)
 	}
@@ -64,6 +70,14 @@ func (r *Reader) warpBuf(n int) []int64 {
 		r.warps = make([]int64, 0, n)
 	}
 	return r.warps[:0]
+}
+
+// decodeInto makes Next decode launch, cta and kernel records, their
+// parents and warp_cycles into s (nil: as before): a Prefetcher gives it
+// each batch's storage, which saves copying every record there.
+func (r *Reader) decodeInto(s *slab) bool {
+	r.slab = s
+	return true
 }
 
 // ctaBatch is how many cta records the Reader allocates at once. They are
@@ -305,8 +319,13 @@ func (r *Reader) memcpy() (Record, error) {
 
 func (r *Reader) kernel() (Record, error) {
 	d := fieldReader{in: r.in}
-	k := &r.scratchK
-	if !r.reuse {
+	var k *Kernel
+	switch {
+	case r.slab != nil:
+		k = r.slab.kernel()
+	case r.reuse:
+		k = &r.scratchK
+	default:
 		k = new(Kernel)
 	}
 	*k = Kernel{ID: d.uvarint()}
@@ -323,11 +342,15 @@ func (r *Reader) kernel() (Record, error) {
 }
 
 func (r *Reader) launch() (Record, error) {
-	if r.reuse {
-		if err := r.launchInto(&r.scratch, &r.scratchP); err != nil {
+	if r.slab != nil || r.reuse {
+		l, p := &r.scratch, &r.scratchP
+		if r.slab != nil {
+			l, p = r.slab.launch()
+		}
+		if err := r.launchInto(l, p); err != nil {
 			return nil, err
 		}
-		return &r.scratch, nil
+		return l, nil
 	}
 	// One allocation for a device launch and its parent: most launch
 	// records of a DP trace are device launches.
@@ -381,9 +404,12 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 // tagCTADemand form) with insts and dram_bytes after the warp cycles.
 func (r *Reader) cta(demand bool) (Record, error) {
 	var c *CTA
-	if r.reuse {
+	switch {
+	case r.slab != nil:
+		c = r.slab.cta()
+	case r.reuse:
 		c = &r.scratchCTA
-	} else {
+	default:
 		if len(r.ctas) == 0 {
 			r.ctas = make([]CTA, ctaBatch)
 		}
@@ -419,15 +445,15 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
 		return nil, 0, 0, 0, false
 	}
-	dk, n1 := binary.Varint(p)
+	k, n1 := binary.Uvarint(p)
 	if n1 <= 0 {
 		return nil, 0, 0, 0, false
 	}
-	dc, n2 := binary.Varint(p[n1:])
+	c, n2 := binary.Uvarint(p[n1:])
 	if n2 <= 0 {
 		return nil, 0, 0, 0, false
 	}
-	return p, dk, dc, n1 + n2, true
+	return p, zigzag(k), zigzag(c), n1 + n2, true
 }
 
 // ctaFast decodes a cta record straight from the buffer, for speed: it is
@@ -439,10 +465,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	if !ok {
 		return false
 	}
-	cycles, n3 := binary.Varint(p[i:])
+	u, n3 := binary.Uvarint(p[i:])
 	if n3 <= 0 {
 		return false
 	}
+	cycles := zigzag(u)
 	warps, n4 := binary.Uvarint(p[i+n3:])
 	if n4 <= 0 || warps > maxFastWarps {
 		return false
@@ -453,12 +480,17 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		wc = r.warpBuf(int(warps))[:warps]
 		prev := cycles
 		for w := range wc {
-			d, n := binary.Varint(p[i:])
-			if n <= 0 {
-				return false
+			// Most warps' deltas are a byte; binary.Uvarint takes
+			// several times the instructions for one. ctaHead left
+			// room for every warp.
+			d, n := uint64(p[i]), 1
+			if d >= 0x80 {
+				if d, n = binary.Uvarint(p[i:]); n <= 0 {
+					return false
+				}
 			}
 			i += n
-			prev += d
+			prev += zigzag(d)
 			wc[w] = prev
 		}
 	}
@@ -533,7 +565,27 @@ func (d *fieldReader) byte() byte {
 	return c
 }
 
+// uvarint reads a field. A field the buffer holds whole, as nearly every
+// one is, takes no further call: this is the innermost step of every
+// record but cta records (ctaFast). Most fields are a byte, tested first:
+// binary.Uvarint takes several times the instructions for one.
 func (d *fieldReader) uvarint() uint64 {
+	if b := d.in; d.err == nil && b.r < b.w {
+		if c := b.buf[b.r]; c < 0x80 {
+			b.r++
+			return uint64(c)
+		}
+		if v, n := binary.Uvarint(b.buf[b.r:b.w]); n > 0 {
+			b.r += n
+			return v
+		}
+	}
+	return d.uvarintLong()
+}
+
+// uvarintLong is uvarint's every other case: a varint the buffer holds
+// only part of, one longer than 64 bits, or a field after a failed one.
+func (d *fieldReader) uvarintLong() uint64 {
 	if d.err != nil {
 		return 0
 	}
@@ -542,14 +594,7 @@ func (d *fieldReader) uvarint() uint64 {
 	return v
 }
 
-func (d *fieldReader) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, err := d.in.varint()
-	d.fail(err)
-	return v
-}
+func (d *fieldReader) varint() int64 { return zigzag(d.uvarint()) }
 
 // at reads the at that ends an extended access or pages body. The writer
 // uses the extended tag only for an at that is not 0, so reading 0 there

@@ -301,6 +301,10 @@ func (c *hostCheck) Next() (Record, error) {
 	return rec, nil
 }
 
+// decodeInto passes a Prefetcher's storage on to src (see slab): the
+// check keeps no record past the next.
+func (c *hostCheck) decodeInto(s *slab) bool { return decodeInto(c.src, s) }
+
 // Pos is src's position, or the number of records read where src reports
 // none.
 func (c *hostCheck) Pos() (record, offset int64) {

@@ -21,9 +21,11 @@ const (
 // the same error after the last of them.
 //
 // The source may reuse its launch, cta and kernel records (a Reader under
-// ReuseRecords and ReuseWarpCycles): the goroutine copies each into storage
-// its batch owns (the record, its parent, its warp_cycles into one slab), so
-// the records cross goroutines without an allocation each. Records of the
+// ReuseRecords and ReuseWarpCycles): they live in storage their batch owns
+// (the records, their parents, their warp_cycles into one slab), so they
+// cross goroutines without an allocation each. A Reader, and a Validator
+// or host index check over one, decodes them there itself; from any other
+// source the goroutine copies each in. Records of the
 // other kinds must be fresh, as a Reader returns them; they are handed on
 // as they are. A batch is recycled once its caller has asked for a record
 // past it, so a launch, cta or kernel record Next returns, and its
@@ -49,17 +51,14 @@ type Prefetcher struct {
 	closed  bool
 }
 
-// batch is up to prefetchBatch records in order and the storage its launch
-// and cta records live in, then err once the source has ended (io.EOF) or
-// failed.
+// batch is up to prefetchBatch records in order and the storage its launch,
+// cta and kernel records live in, then err once the source has ended
+// (io.EOF) or failed.
 type batch struct {
-	recs     []Record
-	kernels  []Kernel
-	ctas     []CTA
-	launches []Launch
-	parents  []Parent
-	warps    []int64 // the cta records' warp_cycles, one after another
-	err      error
+	recs []Record
+	slab
+	direct bool // the source decodes into slab itself (decodeInto)
+	err    error
 }
 
 // NewPrefetcher starts reading src.
@@ -71,6 +70,7 @@ func NewPrefetcher(src Source) *Prefetcher {
 	}
 	p.w.Go(func(b *batch) bool {
 		p.filling = b
+		b.direct = decodeInto(src, &b.slab)
 		b.fill(src, p.w)
 		return b.err != nil
 	})
@@ -94,46 +94,34 @@ func (b *batch) fill(src Source, w *ahead.Window[batch]) {
 			b.err = err
 			return
 		}
-		b.recs = append(b.recs, b.own(r))
+		if !b.direct {
+			r = b.own(r)
+		}
+		b.recs = append(b.recs, r)
 	}
 }
 
-// own returns r in storage b owns when it is a launch or cta record (which
-// the source may overwrite), else r itself.
+// own returns r in storage b owns when it is a launch, cta or kernel
+// record (which the source may overwrite), else r itself.
 func (b *batch) own(r Record) Record {
 	switch r := r.(type) {
 	case *Kernel:
-		if b.kernels == nil {
-			b.kernels = make([]Kernel, 0, prefetchBatch) // never grows: pointers stay put
-		}
-		b.kernels = append(b.kernels, *r)
-		return &b.kernels[len(b.kernels)-1]
+		k := b.kernel()
+		*k = *r
+		return k
 	case *CTA:
-		if b.ctas == nil {
-			b.ctas = make([]CTA, 0, prefetchBatch) // never grows: pointers stay put
-		}
-		b.ctas = append(b.ctas, *r)
-		c := &b.ctas[len(b.ctas)-1]
+		c := b.cta()
+		*c = *r
 		if len(r.WarpCycles) > 0 {
-			// A grown slab leaves the earlier records' slices in the old
-			// one, still theirs; the larger one is kept for the next fill.
-			at := len(b.warps)
-			b.warps = append(b.warps, r.WarpCycles...)
-			c.WarpCycles = b.warps[at:len(b.warps):len(b.warps)]
+			c.WarpCycles = append(b.warpBuf(len(r.WarpCycles)), r.WarpCycles...)
 		}
 		return c
 	case *Launch:
-		if b.launches == nil {
-			b.launches = make([]Launch, 0, prefetchBatch)
-		}
-		b.launches = append(b.launches, *r)
-		l := &b.launches[len(b.launches)-1]
+		l, p := b.launch()
+		*l = *r
 		if r.Parent != nil {
-			if b.parents == nil {
-				b.parents = make([]Parent, 0, prefetchBatch)
-			}
-			b.parents = append(b.parents, *r.Parent)
-			l.Parent = &b.parents[len(b.parents)-1]
+			*p = *r.Parent
+			l.Parent = p
 		}
 		return l
 	}
@@ -145,9 +133,7 @@ func (b *batch) own(r Record) Record {
 func (b *batch) reset() {
 	clear(b.recs)
 	b.recs = b.recs[:0]
-	clear(b.launches) // their after lists
-	b.kernels, b.ctas, b.launches, b.parents = b.kernels[:0], b.ctas[:0], b.launches[:0], b.parents[:0]
-	b.warps = b.warps[:0]
+	b.slab.reset()
 	b.err = nil
 }
 

@@ -129,7 +129,10 @@ func drain(src Source) ([]Record, error) {
 
 // The prefetched, reusing read of a binary trace yields the records and
 // the error, message and all, of a plain validated read: for a valid
-// trace, one the validator rejects halfway and one cut short.
+// trace, one the validator rejects halfway and one cut short; both where
+// the Reader decodes into the Prefetcher's batches and where the
+// Prefetcher copies the records it reuses (a source that hides
+// decodeInto).
 func TestPrefetcherMatchesReader(t *testing.T) {
 	valid := treeTrace(30000)
 	bad := slices.Clone(valid)
@@ -142,7 +145,7 @@ func TestPrefetcherMatchesReader(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			before := runtime.NumGoroutine()
-			open := func(reuse bool) Source {
+			open := func(reuse, copied bool) Source {
 				r, err := NewReader(bytes.NewReader(data))
 				if err != nil {
 					t.Fatal(err)
@@ -152,29 +155,40 @@ func TestPrefetcherMatchesReader(t *testing.T) {
 				}
 				r.ReuseRecords()
 				r.ReuseWarpCycles()
+				if copied {
+					return NewPrefetcher(struct{ Source }{NewValidator(r)})
+				}
 				return NewPrefetcher(NewValidator(r))
 			}
-			want, wantErr := drain(open(false))
-			got, gotErr := drain(open(true))
-			if len(want) < 2*prefetchBatch {
-				t.Fatalf("only %d records before the error: too few to cross batches", len(want))
-			}
-			if name == "valid" && wantErr != io.EOF || name != "valid" && wantErr == io.EOF {
-				t.Fatalf("the plain read ended with %v", wantErr)
-			}
-			if gotErr == nil || wantErr.Error() != gotErr.Error() {
-				t.Errorf("error %v, want %v", gotErr, wantErr)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%d records, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if !reflect.DeepEqual(got[i], want[i]) {
-					t.Fatalf("record %d: %+v, want %+v", i, got[i], want[i])
-				}
+			want, wantErr := drain(open(false, false))
+			for _, copied := range []bool{false, true} {
+				got, gotErr := drain(open(true, copied))
+				matchRead(t, name, got, want, gotErr, wantErr)
 			}
 			waitGoroutines(t, before)
 		})
+	}
+}
+
+// matchRead compares a prefetched read of trace name with the plain one.
+func matchRead(t *testing.T, name string, got, want []Record, gotErr, wantErr error) {
+	t.Helper()
+	if len(want) < 2*prefetchBatch {
+		t.Fatalf("only %d records before the error: too few to cross batches", len(want))
+	}
+	if name == "valid" && wantErr != io.EOF || name != "valid" && wantErr == io.EOF {
+		t.Fatalf("the plain read ended with %v", wantErr)
+	}
+	if gotErr == nil || wantErr.Error() != gotErr.Error() {
+		t.Errorf("error %v, want %v", gotErr, wantErr)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("record %d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }
 

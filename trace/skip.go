@@ -238,7 +238,9 @@ const maxInterned = 1024
 
 // kernelName reads a kernel's name, returning the same string for repeated
 // names so a trace of a million device launches of one kernel does not
-// allocate a million copies.
+// allocate a million copies. The name read last is tried before the map:
+// a launch-heavy trace declares one child kernel after another under the
+// same name (BFS scale 20: 165,464 of them).
 func (r *Reader) kernelName(d *fieldReader) string {
 	n := d.uvarint()
 	if d.err != nil || n > maxStringLen || int(n) > len(d.in.buf) {
@@ -253,20 +255,24 @@ func (r *Reader) kernelName(d *fieldReader) string {
 		d.fail(err)
 		return ""
 	}
-	if s, ok := r.names[string(p)]; ok {
-		return s
+	if string(p) == r.lastName {
+		return r.lastName
 	}
-	s := string(p)
-	if !utf8.ValidString(s) {
-		d.fail(errRange("string %q is not valid UTF-8", s))
-		return ""
+	s, ok := r.names[string(p)]
+	if !ok {
+		s = string(p)
+		if !utf8.ValidString(s) {
+			d.fail(errRange("string %q is not valid UTF-8", s))
+			return ""
+		}
+		if r.names == nil {
+			r.names = map[string]string{}
+		}
+		if len(r.names) < maxInterned {
+			r.names[s] = s
+		}
 	}
-	if r.names == nil {
-		r.names = map[string]string{}
-	}
-	if len(r.names) < maxInterned {
-		r.names[s] = s
-	}
+	r.lastName = s
 	return s
 }
 

@@ -109,6 +109,10 @@ func (v *Validator) Next() (Record, error) {
 	return rec, nil
 }
 
+// decodeInto passes a Prefetcher's storage on to src (see slab): the
+// Validator keeps no record past the next.
+func (v *Validator) decodeInto(s *slab) bool { return decodeInto(v.src, s) }
+
 // errorAt places err at the record just read, using src's idea of where that
 // is when it has one.
 func (v *Validator) errorAt(k Kind, err error) *Error {
@@ -411,19 +415,24 @@ func (v *Validator) enterRoot(child, root uint64) error {
 }
 
 // inOrder checks, under ordered_trees, that a cta, access or pages record
-// of CTA cta of kernel k comes where rule 4 puts it.
+// of CTA cta of kernel k comes where rule 4 puts it. Device kernels of
+// trees moved past are no longer in the tree: only the host kernel's
+// records are held here. (Small enough to inline: most records are a
+// device kernel's.)
 func (v *Validator) inOrder(what string, k *treeKernel, cta uint64) error {
-	if !v.ordered {
+	if !v.ordered || k != v.hostK {
 		return nil
 	}
-	if k == v.hostK {
-		if cta < v.hostCTA {
-			return fmt.Errorf("%s for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", what, cta, k.id, v.hostCTA)
-		}
-		v.hostCTA = cta
-		return nil
+	return v.inHostOrder(what, cta)
+}
+
+// inHostOrder is inOrder for a record of the host kernel's CTA cta.
+func (v *Validator) inHostOrder(what string, cta uint64) error {
+	if cta < v.hostCTA {
+		return fmt.Errorf("%s for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", what, cta, v.hostK.id, v.hostCTA)
 	}
-	return nil // device kernels of trees moved past are no longer in the tree
+	v.hostCTA = cta
+	return nil
 }
 
 func (k *treeKernel) checkParent(child uint64, p *Parent) error {
@@ -486,14 +495,14 @@ const (
 	maxBytesPerWarpCycle = 32 * 32
 )
 
+// checkDemand holds c's demand to those bounds. checkCTA has checked its
+// cycles first: with warp_cycles, Cycles is the longest warp's, so Cycles
+// is its time alone either way.
 func checkDemand(c *CTA, warps int) error {
 	if !c.HasDemand() {
 		return nil
 	}
 	alone := c.Cycles
-	for _, w := range c.WarpCycles {
-		alone = max(alone, w)
-	}
 	span := float64(alone) * float64(warps)
 	if float64(c.Insts) > maxInstsPerWarpCycle*span {
 		return fmt.Errorf("CTA %d of kernel %d issues %d warp instructions in %d cycles: more than its %d warps can (%d a cycle each)", c.CTA, c.Kernel, c.Insts, alone, warps, maxInstsPerWarpCycle)
@@ -557,10 +566,16 @@ func (v *Validator) checkPages(p *Pages) error {
 }
 
 // inTree returns the kernel a record of the given kind refers to, which must
-// belong to the current launch tree.
+// belong to the current launch tree. The kernel looked up last and the
+// host kernel (in the tree while there is one) need no table: a kernel's
+// cta records come one after another, and a device launch's parent is
+// most often the host kernel, between the records of its children.
 func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 	if v.last != nil && v.last.id == id {
 		return v.last, nil
+	}
+	if v.hostK != nil && v.hostK.id == id {
+		return v.hostK, nil
 	}
 	if k, _ := v.tree.Get(id); k != nil {
 		v.last = k
@@ -578,11 +593,16 @@ func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 	return nil, fmt.Errorf("%s for undeclared kernel %d", what, id)
 }
 
+// checkIndex checks that k has a CTA cta (inline; its message apart).
 func (k *treeKernel) checkIndex(what string, cta uint64) error {
-	if cta >= k.ctas {
-		return fmt.Errorf("%s for CTA %d of kernel %d, which has %d CTAs", what, cta, k.id, k.ctas)
+	if cta < k.ctas {
+		return nil
 	}
-	return nil
+	return k.indexError(what, cta)
+}
+
+func (k *treeKernel) indexError(what string, cta uint64) error {
+	return fmt.Errorf("%s for CTA %d of kernel %d, which has %d CTAs", what, cta, k.id, k.ctas)
 }
 
 // maxFreeKernels bounds the checked device kernels the validator keeps
