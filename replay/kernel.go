@@ -12,11 +12,8 @@ type Kernel struct {
 
 	// Small fields together, so a Kernel (tens of thousands may be in
 	// flight) carries no padding between them.
-	order  int32 // place in host launch order; -1 for device kernels and copies
-	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
-	host   bool
-	inKD   bool // holds a Kernel Distributor entry
-	marked bool // in the FCFS list of kernels with CTAs to place
+	order int32 // place in host launch order; -1 for device kernels and copies
+	host  bool
 	// pendingLaunch: a device launch in the pending pool, made and not
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
@@ -25,18 +22,16 @@ type Kernel struct {
 
 	total uint64   // CTAs in the grid
 	ctas  ctaTable // per CTA index; released when the kernel completes
-	next  uint64   // next CTA index to place
-	done  uint64   // native CTAs finished
-	kids  int      // launched children and groups not complete
-	pool  *pool    // aggregated groups coalesced here (DTBL); nil until one is
 
 	launchCycle int64 // host issue or device launch
-	readyCycle  int64 // entered the Kernel Distributor
 	startCycle  int64 // first CTA started (-1 before)
-	endCycle    int64
-	ready       uint64 // FCFS position in the Kernel Distributor
 
 	floor *floorTimes // the CDP floor's (cdpfloor.go); nil without it
+
+	// The parts a kernel needs from when it takes a Kernel Distributor
+	// entry; a device kernel gets them there (enterKD), a host operation
+	// when it is made.
+	*kernelRun
 }
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
@@ -45,8 +40,8 @@ type Kernel struct {
 // seven), and such a table's bytes are allocated together with the Kernel,
 // so each child costs one allocation, not two: room for records of 8
 // bytes a CTA (BFS's children's, which have no per-warp cycles; longer
-// ones outgrow it into a slice of their own) fills the Kernel's 216 bytes
-// up to the 240, 256 or 288-byte size class.
+// ones outgrow it into a slice of their own) fills the Kernel's 168 bytes
+// up to the 192, 208 or 240-byte size class.
 func newDeviceKernel(total uint64) *Kernel {
 	switch room := headerLen + 2 + 8*total; {
 	case total > flatCTAs || total == 0:
@@ -181,9 +176,16 @@ func (k *Kernel) Host() bool { return k.host }
 func (k *Kernel) CTAs() uint64 { return k.total }
 
 // Remaining is the number of CTAs ready to be placed on an SM: native CTAs
-// not yet placed, then those of coalesced groups.
+// not yet placed, then those of coalesced groups. A device kernel has no
+// running parts before its Kernel Distributor entry (none placed yet) nor
+// once they have gone to another kernel after its completion (kernelRuns).
 func (k *Kernel) Remaining() uint64 {
-	if k.pool == nil {
+	switch {
+	case k.kernelRun == nil && k.state == kComplete:
+		return 0
+	case k.kernelRun == nil:
+		return k.total
+	case k.pool == nil:
 		return k.total - k.next
 	}
 	return k.total - k.next + k.pool.pooled
