@@ -40,27 +40,28 @@ type Kernel struct {
 // seven), and such a table's bytes are allocated together with the Kernel,
 // so each child costs one allocation, not two: room for records of 8
 // bytes a CTA (BFS's children's, which have no per-warp cycles; longer
-// ones outgrow it into a slice of their own) fills the Kernel's 168 bytes
-// up to the 192, 208 or 240-byte size class.
+// ones outgrow it into a slice of their own) fills the Kernel's 144 bytes
+// up to the 176, 192 or 224-byte size class, for up to two, four or
+// eight CTAs.
 func newDeviceKernel(total uint64) *Kernel {
 	switch room := headerLen + 2 + 8*total; {
 	case total > flatCTAs || total == 0:
-	case room <= 24:
+	case room <= 32:
 		d := new(struct {
 			Kernel
-			records [24]byte
+			records [32]byte
 		})
 		return d.packIn(total, d.records[:0])
-	case room <= 40:
+	case room <= 48:
 		d := new(struct {
 			Kernel
-			records [40]byte
+			records [48]byte
 		})
 		return d.packIn(total, d.records[:0])
-	case room <= 72:
+	case room <= 80:
 		d := new(struct {
 			Kernel
-			records [72]byte
+			records [80]byte
 		})
 		return d.packIn(total, d.records[:0])
 	}

@@ -4,10 +4,8 @@ package replay
 // Distributor entry to its completion. Under CDP tens of thousands of
 // device kernels are filed or pending at once (BFS scale 20: ~57K at its
 // peak), nearly all before their entry, so a device kernel gets these
-// only at its entry (kernelRuns.start): its Kernel is 168 bytes, not 216,
-// and with its first packed records in the 192, 208 and 240-byte size
-// classes (newDeviceKernel), not 240, 256 and 288. A host operation gets
-// them when it is made.
+// only at its entry (kernelRuns.start), 48 bytes its Kernel does not
+// carry while it waits. A host operation gets them when it is made.
 type kernelRun struct {
 	next uint64 // next CTA index to place
 	done uint64 // native CTAs finished
