@@ -112,7 +112,7 @@ func TestPackedCTATableStreams(t *testing.T) {
 
 // A device kernel's packed table holds its records wherever its first
 // bytes are (with the Kernel or not) and unpacks to what a flat table
-// holds; a kernel of up to eight CTAs is one allocation, table included.
+// holds; a kernel of up to seven CTAs is one allocation, table included.
 func TestDeviceKernelTable(t *testing.T) {
 	for n := uint64(0); n <= 20; n++ {
 		k, flat := newDeviceKernel(n), newCTATable(n)
@@ -130,7 +130,7 @@ func TestDeviceKernelTable(t *testing.T) {
 			}
 		}
 	}
-	for n := uint64(1); n <= 8; n++ {
+	for n := uint64(1); n <= 7; n++ {
 		if a := testing.AllocsPerRun(10, func() { newDeviceKernel(n) }); a != 1 {
 			t.Errorf("a device kernel of %d CTAs: %v allocations, want 1", n, a)
 		}

@@ -157,7 +157,7 @@ func (e *engine) readNextHost() error {
 		l := r.(*trace.Launch)
 		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: e.hostOrder, startCycle: -1, kernelRun: &kernelRun{}}
 		if len(l.After) > 0 {
-			k.hostOp().after = l.After
+			k.rareParts().after = l.After
 		}
 		e.hostOrder++
 		e.hostKernel = append(e.hostKernel, k)

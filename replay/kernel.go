@@ -6,9 +6,9 @@ type Kernel struct {
 	id       uint64
 	decl     *kernelDecl // nil until the body is loaded
 	stream   uint64
-	op       *hostOp  // a host operation's own parts; nil for device kernels
-	parentID uint64   // the kernel whose CTA launched it (device kernels)
-	owner    launcher // who launched it and waits for it (device kernels)
+	rare     *kernelRare // what few kernels carry; nil for most device kernels
+	parentID uint64      // the kernel whose CTA launched it (device kernels)
+	owner    launcher    // who launched it and waits for it (device kernels)
 
 	// Small fields together, so a Kernel (tens of thousands may be in
 	// flight) carries no padding between them.
@@ -26,8 +26,6 @@ type Kernel struct {
 	launchCycle int64 // host issue or device launch
 	startCycle  int64 // first CTA started (-1 before)
 
-	floor *floorTimes // the CDP floor's (cdpfloor.go); nil without it
-
 	// The parts a kernel needs from when it takes a Kernel Distributor
 	// entry; a device kernel gets them there (enterKD), a host operation
 	// when it is made.
@@ -40,28 +38,28 @@ type Kernel struct {
 // seven), and such a table's bytes are allocated together with the Kernel,
 // so each child costs one allocation, not two: room for records of 8
 // bytes a CTA (BFS's children's, which have no per-warp cycles; longer
-// ones outgrow it into a slice of their own) fills the Kernel's 144 bytes
-// up to the 176, 192 or 224-byte size class, for up to two, four or
-// eight CTAs.
+// ones outgrow it into a slice of their own) fills the Kernel's 136 bytes
+// up to the 160, 176 or 208-byte size class, for one CTA, up to three or
+// up to seven.
 func newDeviceKernel(total uint64) *Kernel {
 	switch room := headerLen + 2 + 8*total; {
 	case total > flatCTAs || total == 0:
-	case room <= 32:
+	case room <= 24:
 		d := new(struct {
 			Kernel
-			records [32]byte
+			records [24]byte
 		})
 		return d.packIn(total, d.records[:0])
-	case room <= 48:
+	case room <= 40:
 		d := new(struct {
 			Kernel
-			records [48]byte
+			records [40]byte
 		})
 		return d.packIn(total, d.records[:0])
-	case room <= 80:
+	case room <= 72:
 		d := new(struct {
 			Kernel
-			records [80]byte
+			records [72]byte
 		})
 		return d.packIn(total, d.records[:0])
 	}
@@ -74,45 +72,48 @@ func (k *Kernel) packIn(total uint64, buf []byte) *Kernel {
 	return k
 }
 
-// hostOp is what only host operations carry, behind a pointer so that the
+// kernelRare is what few kernels carry, behind a pointer so that the
 // device kernels (tens of thousands pending at once in a launch-heavy
-// trace) carry none of it; nil where a host launch has none of it either.
-type hostOp struct {
-	after    []uint64 // kernels a host launch waits for (its record's after)
-	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
-	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
+// trace) carry none of it: a host operation's own parts, and the CDP
+// floor's times where Options.CDPFloor asks for them (cdpfloor.go). Nil
+// where a kernel has none of it.
+type kernelRare struct {
+	after    []uint64    // kernels a host launch waits for (its record's after)
+	copy     *copyOp     // set for an explicit host copy, which streams order like a kernel
+	profiled int64       // when its CRCS pre-profiler ends (costs.go); 0 without one
+	floor    *floorTimes // the CDP floor's times; nil without the floor
 }
 
-// hostOp is k's host parts, created on first use.
-func (k *Kernel) hostOp() *hostOp {
-	if k.op == nil {
-		k.op = &hostOp{}
+// rareParts is k's rare parts, created on first use.
+func (k *Kernel) rareParts() *kernelRare {
+	if k.rare == nil {
+		k.rare = &kernelRare{}
 	}
-	return k.op
+	return k.rare
 }
 
 // after is what a host launch waits for.
 func (k *Kernel) after() []uint64 {
-	if k.op == nil {
+	if k.rare == nil {
 		return nil
 	}
-	return k.op.after
+	return k.rare.after
 }
 
 // copyOp is what a copy moves; nil for a kernel.
 func (k *Kernel) copyOp() *copyOp {
-	if k.op == nil {
+	if k.rare == nil {
 		return nil
 	}
-	return k.op.copy
+	return k.rare.copy
 }
 
 // profiled is when k's CRCS pre-profiler ends; 0 without one.
 func (k *Kernel) profiled() int64 {
-	if k.op == nil {
+	if k.rare == nil {
 		return 0
 	}
-	return k.op.profiled
+	return k.rare.profiled
 }
 
 type kernelState uint8
@@ -218,7 +219,7 @@ func (k *Kernel) Complete() bool { return k.state == kComplete }
 func (k *Kernel) ParentID() (id uint64, ok bool) { return k.parentID, k.device() }
 
 // device reports whether a CTA on the GPU launched k.
-func (k *Kernel) device() bool { return !k.host && k.op == nil }
+func (k *Kernel) device() bool { return !k.host }
 
 // warpsPerCTA is the CTA's thread count rounded up to whole warps.
 func warpsPerCTA(threads int) int {
