@@ -63,7 +63,7 @@ func (r *kernelRuns) start(k *Kernel, now int64) {
 // the first placed, counted in k.sms until the SM empties), its parts
 // stay its own.
 func (r *kernelRuns) done(k *Kernel, now int64) {
-	if k.sms > 0 {
+	if k.sms > 0 || !reuseKernelRuns {
 		return
 	}
 	r.settle(now)
@@ -79,3 +79,7 @@ func (r *kernelRuns) settle(now int64) {
 	clear(r.now)
 	r.now, r.at = r.now[:0], now
 }
+
+// reuseKernelRuns is off only in a test that compares replays with and
+// without the reuse (export_test.go).
+var reuseKernelRuns = true
