@@ -2,7 +2,7 @@ package replay
 
 // kernelRun is what a kernel needs once it runs: from its Kernel
 // Distributor entry to its completion. Under CDP tens of thousands of
-// device kernels are filed or pending at once (BFS scale 20: ~57K at its
+// device kernels are filed or pending at once (BFS scale 20: ~100K at its
 // peak), nearly all before their entry, so a device kernel gets these
 // only at its entry (kernelRuns.start), 48 bytes its Kernel does not
 // carry while it waits. A host operation gets them when it is made.
