@@ -218,25 +218,27 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor 
 // floorTimes is the floor's of one kernel: when its CTAs may be placed at
 // the earliest (for a host operation, until it heads its stream, when it
 // reaches the stream), and when it completes at the earliest. Behind a
-// pointer in the Kernel (times), a run without the floor carries none.
+// pointer in the Kernel's rare parts (times), a run without the floor
+// carries none.
 type floorTimes struct {
 	ready, end int64
 }
 
 // times is k's floor times, zero on first use.
 func (f *cdpFloor) times(k *Kernel) *floorTimes {
-	if k.floor == nil {
-		k.floor = &floorTimes{}
+	r := k.rareParts()
+	if r.floor == nil {
+		r.floor = &floorTimes{}
 	}
-	return k.floor
+	return r.floor
 }
 
 // end is when k completes at the earliest; 0 without the floor.
 func (f *cdpFloor) end(k *Kernel) int64 {
-	if f.off || k.floor == nil {
+	if f.off || k.rare == nil || k.rare.floor == nil {
 		return 0
 	}
-	return k.floor.end
+	return k.rare.floor.end
 }
 
 // verdict notes a lane's verdict: only runtime launches keep the floor.

@@ -24,7 +24,7 @@ type copyOp struct {
 
 func newCopy(m *trace.Memcpy) *Kernel {
 	return &Kernel{host: true, stream: m.Stream, order: -1, startCycle: -1,
-		op: &hostOp{copy: &copyOp{dir: m.Dir, bytes: m.Bytes}}}
+		rare: &kernelRare{copy: &copyOp{dir: m.Dir, bytes: m.Bytes}}, kernelRun: &kernelRun{}}
 }
 
 // startCopy runs a copy that reached the head of its stream.

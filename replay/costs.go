@@ -34,8 +34,8 @@ func (e *engine) preProfile(k *Kernel) {
 	perWave := uint64(max(g.SMs*g.MaxCTAsPerSM, 1))
 	waves := int64((k.total + perWave - 1) / perWave)
 	calls := max(e.sb.setRanges[k.order]/int64(k.total), 1) // per CTA, at least one
-	k.hostOp().profiled = e.now + waves*calls*cost
-	e.scheduleKernel(k.op.profiled, evProfiled, k)
+	k.rareParts().profiled = e.now + waves*calls*cost
+	e.scheduleKernel(k.rare.profiled, evProfiled, k)
 }
 
 // flushL1 starts an L1 flush on SM s, turning to kernel k's CTAs, when it

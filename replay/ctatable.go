@@ -26,13 +26,14 @@ import (
 // into the CTA's own state (streams, nextSpec), so a child kernel's specs
 // are never all held at once.
 //
-// A table is one of the three: flat, chunks or packed, the others nil.
-// They are fields of the table, not behind a pointer of their own, so a
-// device kernel's table costs no allocation beside its packed bytes
-// (newDeviceKernel: for a small grid, not even those).
+// A table is packed or has specs, flat or in chunks. The specs are
+// behind a pointer and the packed bytes are not, so a device kernel's
+// table costs no allocation beside its packed bytes (newDeviceKernel: for
+// a small grid, not even those) and takes 32 bytes of its Kernel, not 56,
+// while tens of thousands are pending; a kernel with specs (a host
+// kernel, a device kernel that unpacks) pays one allocation more.
 type ctaTable struct {
-	flat   []ctaSpec
-	chunks map[uint64]*[ctaChunk]ctaSpec // a grid over flatCTAs
+	specs *ctaSpecs // nil while packed
 	// packed is a header of 8 bytes, the grid's size, then the records.
 	// The header's first word is how many per-warp cycles the records
 	// hold (for unpacking into one slice) and two flags (outOfOrder,
@@ -40,6 +41,13 @@ type ctaTable struct {
 	// record names if they come one a CTA in order, and once specs are
 	// streamed, where the next record starts.
 	packed []byte
+}
+
+// ctaSpecs are a table's specs: one slice, or chunks for a grid over
+// flatCTAs (flat nil).
+type ctaSpecs struct {
+	flat   []ctaSpec
+	chunks map[uint64]*[ctaChunk]ctaSpec
 }
 
 // The flags in a packed table's first header word.
@@ -57,9 +65,9 @@ const (
 
 func newCTATable(total uint64) ctaTable {
 	if total <= flatCTAs {
-		return ctaTable{flat: make([]ctaSpec, total)}
+		return ctaTable{specs: &ctaSpecs{flat: make([]ctaSpec, total)}}
 	}
-	return ctaTable{chunks: map[uint64]*[ctaChunk]ctaSpec{}}
+	return ctaTable{specs: &ctaSpecs{chunks: map[uint64]*[ctaChunk]ctaSpec{}}}
 }
 
 // newPackedCTATable is a table of total CTAs that keeps its records packed
@@ -98,10 +106,11 @@ func (t *ctaTable) at(i uint64) *ctaSpec {
 	if t.packed != nil {
 		t.unpack()
 	}
-	if t.chunks == nil {
-		return &t.flat[i]
+	s := t.specs
+	if s.chunks == nil {
+		return &s.flat[i]
 	}
-	chunks := t.chunks
+	chunks := s.chunks
 	c := chunks[i/ctaChunk]
 	if c == nil {
 		c = new([ctaChunk]ctaSpec)
@@ -175,11 +184,12 @@ func (r ctaRecord) fill(s *ctaSpec) {
 func (t *ctaTable) unpack() {
 	warps := binary.LittleEndian.Uint32(t.packed) & warpsMask
 	n, p := uvarint(t.packed[headerLen:])
-	t.flat, t.packed = make([]ctaSpec, n), nil
+	flat := make([]ctaSpec, n)
+	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
 	buf := make([]int64, warps)
 	for len(p) > 0 {
 		i, r, nw, rest := decodeRecord(p, buf)
-		r.fill(&t.flat[i])
+		r.fill(&flat[i])
 		buf, p = buf[nw:], rest
 	}
 }

@@ -53,10 +53,10 @@ func clone(r ctaRecord) ctaRecord {
 
 // Empty grids and grids too large for one slice are not packed.
 func TestPackedCTATableKinds(t *testing.T) {
-	if tb := newPackedCTATable(0); tb.packed != nil || tb.chunks != nil {
+	if tb := newPackedCTATable(0); tb.packed != nil || tb.specs.chunks != nil {
 		t.Error("an empty grid got a packed table")
 	}
-	if tb := newPackedCTATable(flatCTAs + 1); tb.chunks == nil || tb.packed != nil {
+	if tb := newPackedCTATable(flatCTAs + 1); tb.specs.chunks == nil || tb.packed != nil {
 		t.Error("a grid over flatCTAs did not get chunks")
 	}
 }
@@ -112,7 +112,7 @@ func TestPackedCTATableStreams(t *testing.T) {
 
 // A device kernel's packed table holds its records wherever its first
 // bytes are (with the Kernel or not) and unpacks to what a flat table
-// holds; a kernel of up to three CTAs is one allocation, table included.
+// holds; a kernel of up to seven CTAs is one allocation, table included.
 func TestDeviceKernelTable(t *testing.T) {
 	for n := uint64(0); n <= 20; n++ {
 		k, flat := newDeviceKernel(n), newCTATable(n)

@@ -30,6 +30,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	}
 	e.kdUsed++
 	e.kd = append(e.kd, k)
+	e.kruns.start(k, e.now)
 	k.inKD = true
 	k.state = kDispatched
 	e.scheduleKernel(readyAt, evReady, k)
@@ -83,6 +84,7 @@ func (e *engine) complete(k *Kernel) {
 		delete(e.waitAfter, k.id)
 	}
 	if !k.host {
+		e.kruns.done(k, e.now)
 		e.release(k.owner)
 	}
 }

@@ -199,6 +199,7 @@ type engine struct {
 	stalled  []*ctaRun
 	runs     []*ctaRun         // every CTA state ever made, by slot (events name them so)
 	freeRuns []*ctaRun         // finished CTAs' state, for reuse
+	kruns    kernelRuns        // device kernels' running parts, for reuse
 	kslots   slotTable[Kernel] // kernels with an event pending
 	gslots   slotTable[group]  // aggregated groups on their way to a pool
 	agt      agt

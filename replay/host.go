@@ -155,9 +155,9 @@ func (e *engine) readNextHost() error {
 		cost += e.copyWait(m.Bytes)
 	} else {
 		l := r.(*trace.Launch)
-		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: e.hostOrder, startCycle: -1}
+		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: e.hostOrder, startCycle: -1, kernelRun: &kernelRun{}}
 		if len(l.After) > 0 {
-			k.hostOp().after = l.After
+			k.rareParts().after = l.After
 		}
 		e.hostOrder++
 		e.hostKernel = append(e.hostKernel, k)

@@ -6,17 +6,14 @@ type Kernel struct {
 	id       uint64
 	decl     *kernelDecl // nil until the body is loaded
 	stream   uint64
-	op       *hostOp  // a host operation's own parts; nil for device kernels
-	parentID uint64   // the kernel whose CTA launched it (device kernels)
-	owner    launcher // who launched it and waits for it (device kernels)
+	rare     *kernelRare // what few kernels carry; nil for most device kernels
+	parentID uint64      // the kernel whose CTA launched it (device kernels)
+	owner    launcher    // who launched it and waits for it (device kernels)
 
 	// Small fields together, so a Kernel (tens of thousands may be in
 	// flight) carries no padding between them.
-	order  int32 // place in host launch order; -1 for device kernels and copies
-	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
-	host   bool
-	inKD   bool // holds a Kernel Distributor entry
-	marked bool // in the FCFS list of kernels with CTAs to place
+	order int32 // place in host launch order; -1 for device kernels and copies
+	host  bool
 	// pendingLaunch: a device launch in the pending pool, made and not
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
@@ -25,18 +22,14 @@ type Kernel struct {
 
 	total uint64   // CTAs in the grid
 	ctas  ctaTable // per CTA index; released when the kernel completes
-	next  uint64   // next CTA index to place
-	done  uint64   // native CTAs finished
-	kids  int      // launched children and groups not complete
-	pool  *pool    // aggregated groups coalesced here (DTBL); nil until one is
 
 	launchCycle int64 // host issue or device launch
-	readyCycle  int64 // entered the Kernel Distributor
 	startCycle  int64 // first CTA started (-1 before)
-	endCycle    int64
-	ready       uint64 // FCFS position in the Kernel Distributor
 
-	floor *floorTimes // the CDP floor's (cdpfloor.go); nil without it
+	// The parts a kernel needs from when it takes a Kernel Distributor
+	// entry; a device kernel gets them there (enterKD), a host operation
+	// when it is made.
+	*kernelRun
 }
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
@@ -45,8 +38,9 @@ type Kernel struct {
 // seven), and such a table's bytes are allocated together with the Kernel,
 // so each child costs one allocation, not two: room for records of 8
 // bytes a CTA (BFS's children's, which have no per-warp cycles; longer
-// ones outgrow it into a slice of their own) fills the Kernel's 216 bytes
-// up to the 240, 256 or 288-byte size class.
+// ones outgrow it into a slice of their own) fills the Kernel's 136 bytes
+// up to the 160, 176 or 208-byte size class, for one CTA, up to three or
+// up to seven.
 func newDeviceKernel(total uint64) *Kernel {
 	switch room := headerLen + 2 + 8*total; {
 	case total > flatCTAs || total == 0:
@@ -78,45 +72,48 @@ func (k *Kernel) packIn(total uint64, buf []byte) *Kernel {
 	return k
 }
 
-// hostOp is what only host operations carry, behind a pointer so that the
+// kernelRare is what few kernels carry, behind a pointer so that the
 // device kernels (tens of thousands pending at once in a launch-heavy
-// trace) carry none of it; nil where a host launch has none of it either.
-type hostOp struct {
-	after    []uint64 // kernels a host launch waits for (its record's after)
-	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
-	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
+// trace) carry none of it: a host operation's own parts, and the CDP
+// floor's times where Options.CDPFloor asks for them (cdpfloor.go). Nil
+// where a kernel has none of it.
+type kernelRare struct {
+	after    []uint64    // kernels a host launch waits for (its record's after)
+	copy     *copyOp     // set for an explicit host copy, which streams order like a kernel
+	profiled int64       // when its CRCS pre-profiler ends (costs.go); 0 without one
+	floor    *floorTimes // the CDP floor's times; nil without the floor
 }
 
-// hostOp is k's host parts, created on first use.
-func (k *Kernel) hostOp() *hostOp {
-	if k.op == nil {
-		k.op = &hostOp{}
+// rareParts is k's rare parts, created on first use.
+func (k *Kernel) rareParts() *kernelRare {
+	if k.rare == nil {
+		k.rare = &kernelRare{}
 	}
-	return k.op
+	return k.rare
 }
 
 // after is what a host launch waits for.
 func (k *Kernel) after() []uint64 {
-	if k.op == nil {
+	if k.rare == nil {
 		return nil
 	}
-	return k.op.after
+	return k.rare.after
 }
 
 // copyOp is what a copy moves; nil for a kernel.
 func (k *Kernel) copyOp() *copyOp {
-	if k.op == nil {
+	if k.rare == nil {
 		return nil
 	}
-	return k.op.copy
+	return k.rare.copy
 }
 
 // profiled is when k's CRCS pre-profiler ends; 0 without one.
 func (k *Kernel) profiled() int64 {
-	if k.op == nil {
+	if k.rare == nil {
 		return 0
 	}
-	return k.op.profiled
+	return k.rare.profiled
 }
 
 type kernelState uint8
@@ -181,9 +178,16 @@ func (k *Kernel) Host() bool { return k.host }
 func (k *Kernel) CTAs() uint64 { return k.total }
 
 // Remaining is the number of CTAs ready to be placed on an SM: native CTAs
-// not yet placed, then those of coalesced groups.
+// not yet placed, then those of coalesced groups. A device kernel has no
+// running parts before its Kernel Distributor entry (none placed yet) nor
+// once they have gone to another kernel after its completion (kernelRuns).
 func (k *Kernel) Remaining() uint64 {
-	if k.pool == nil {
+	switch {
+	case k.kernelRun == nil && k.state == kComplete:
+		return 0
+	case k.kernelRun == nil:
+		return k.total
+	case k.pool == nil:
 		return k.total - k.next
 	}
 	return k.total - k.next + k.pool.pooled
@@ -215,7 +219,7 @@ func (k *Kernel) Complete() bool { return k.state == kComplete }
 func (k *Kernel) ParentID() (id uint64, ok bool) { return k.parentID, k.device() }
 
 // device reports whether a CTA on the GPU launched k.
-func (k *Kernel) device() bool { return !k.host && k.op == nil }
+func (k *Kernel) device() bool { return !k.host }
 
 // warpsPerCTA is the CTA's thread count rounded up to whole warps.
 func warpsPerCTA(threads int) int {

@@ -1,0 +1,85 @@
+package replay
+
+// kernelRun is what a kernel needs once it runs: from its Kernel
+// Distributor entry to its completion. Under CDP tens of thousands of
+// device kernels are filed or pending at once (BFS scale 20: ~100K at its
+// peak), nearly all before their entry, so a device kernel gets these
+// only at its entry (kernelRuns.start), 48 bytes its Kernel does not
+// carry while it waits. A host operation gets them when it is made.
+type kernelRun struct {
+	next uint64 // next CTA index to place
+	done uint64 // native CTAs finished
+	kids int    // launched children and groups not complete
+	pool *pool  // aggregated groups coalesced here (DTBL); nil until one is
+
+	readyCycle int64  // entered the Kernel Distributor
+	endCycle   int64  // completed
+	ready      uint64 // FCFS position in the Kernel Distributor
+
+	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
+	inKD   bool  // holds a Kernel Distributor entry
+	marked bool  // in the FCFS list of kernels with CTAs to place
+}
+
+// kernelRuns hands device kernels their running parts, reusing those of
+// kernels that have completed: only a few dozen device kernels run at
+// once, so a replay of hundreds of thousands needs only that many, and
+// allocating one per kernel spent the engine's goroutine in the
+// allocator.
+//
+// A completed kernel's parts are still read until the end of the cycle
+// it completed in (the FCFS list drops it then: compactPending), so they
+// are reused only by a kernel entering the Kernel Distributor in a later
+// cycle; the completed kernel then loses them (nil), so that anything
+// that still reads them fails at once rather than reading another
+// kernel's.
+type kernelRuns struct {
+	free []*Kernel // completed before cycle `at`: their parts may go
+	now  []*Kernel // completed in cycle `at`
+	at   int64
+}
+
+// start gives device kernel k its running parts as it enters the Kernel
+// Distributor in cycle now.
+func (r *kernelRuns) start(k *Kernel, now int64) {
+	if k.kernelRun != nil {
+		return // a host operation's
+	}
+	r.settle(now)
+	n := len(r.free)
+	if n == 0 {
+		k.kernelRun = &kernelRun{}
+		return
+	}
+	old := r.free[n-1]
+	r.free[n-1] = nil
+	r.free = r.free[:n-1]
+	k.kernelRun, old.kernelRun = old.kernelRun, nil
+	*k.kernelRun = kernelRun{}
+}
+
+// done takes the running parts of device kernel k, completed in cycle
+// now. Where k is still the kernel of an SM's resident CTAs (sm.kernel:
+// the first placed, counted in k.sms until the SM empties), its parts
+// stay its own.
+func (r *kernelRuns) done(k *Kernel, now int64) {
+	if k.sms > 0 || !reuseKernelRuns {
+		return
+	}
+	r.settle(now)
+	r.now = append(r.now, k)
+}
+
+// settle moves the kernels completed before cycle now to free.
+func (r *kernelRuns) settle(now int64) {
+	if now == r.at {
+		return
+	}
+	r.free = append(r.free, r.now...)
+	clear(r.now)
+	r.now, r.at = r.now[:0], now
+}
+
+// reuseKernelRuns is off only in a test that compares replays with and
+// without the reuse (export_test.go).
+var reuseKernelRuns = true

@@ -1,0 +1,60 @@
+package replay
+
+import "testing"
+
+// A completed device kernel's running parts go to a kernel entering the
+// Kernel Distributor in a later cycle, not the same one (the FCFS list
+// still reads them until the cycle's end), zeroed, and the completed
+// kernel loses them, so that a read of them after fails at once: the
+// replay tests of every policy run through this, so a late read would
+// fail there. A kernel still counted as an SM's kernel (sms) keeps them.
+func TestKernelRunsReuse(t *testing.T) {
+	var r kernelRuns
+	a, b, c, d := &Kernel{}, &Kernel{}, &Kernel{}, &Kernel{}
+	r.start(a, 10)
+	parts := a.kernelRun
+	a.next, a.done, a.kids, a.ready, a.marked = 3, 3, 0, 7, true
+	r.done(a, 20)
+	r.start(b, 20)
+	if b.kernelRun == parts || a.kernelRun != parts || a.next != 3 {
+		t.Fatalf("a kernel entering in the cycle a kernel completed in took its parts")
+	}
+	r.start(c, 21)
+	if c.kernelRun != parts {
+		t.Fatalf("a kernel entering a cycle later did not reuse the completed kernel's parts")
+	}
+	if *c.kernelRun != (kernelRun{}) {
+		t.Errorf("reused parts not zeroed: %+v", *c.kernelRun)
+	}
+	if a.kernelRun != nil {
+		t.Errorf("the completed kernel kept its parts after their reuse")
+	}
+
+	b.sms = 1 // still the kernel of an SM's resident CTAs
+	held := b.kernelRun
+	r.done(b, 30)
+	r.start(d, 40)
+	if d.kernelRun == held || b.kernelRun != held {
+		t.Errorf("parts of a kernel an SM still counts were reused")
+	}
+
+	h := &Kernel{host: true, kernelRun: &kernelRun{next: 5}}
+	r.start(h, 50)
+	if h.next != 5 {
+		t.Errorf("a host operation's parts were replaced at its entry")
+	}
+}
+
+// Remaining answers for a device kernel without running parts, as it did
+// when every Kernel had them: its whole grid before its entry, none once
+// complete.
+func TestRemainingWithoutRunningParts(t *testing.T) {
+	k := &Kernel{total: 4}
+	if got := k.Remaining(); got != 4 {
+		t.Errorf("before its entry: Remaining %d, want 4", got)
+	}
+	k.state = kComplete
+	if got := k.Remaining(); got != 0 {
+		t.Errorf("complete, its parts reused: Remaining %d, want 0", got)
+	}
+}
