@@ -195,34 +195,29 @@ func (t *ctaTable) streams() bool {
 // first, at first), decoded from its record; the table must stream and be
 // filed no further. The CTA's per-warp cycles, if any, go in buf, grown
 // if it is too short: nextSpec returns it to be reused once s is done.
+// It runs once per CTA placed (BFS scale 20: 536K times), so it reads
+// each record once, its head telling how long a buf its body needs.
 func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	p := t.packed
-	h := binary.LittleEndian.Uint32(p)
-	at := len(p) - len(skipUvarint(p[headerLen:])) // the first record
-	if h&streaming != 0 {
+	var at int
+	if h := binary.LittleEndian.Uint32(p); h&streaming != 0 {
 		at = int(binary.LittleEndian.Uint32(p[4:headerLen]))
 	} else {
+		at = len(p) - len(skipUvarint(p[headerLen:])) // the first record
 		binary.LittleEndian.PutUint32(p, h|streaming)
 	}
 	*s = ctaSpec{}
 	if at == len(p) {
 		return buf // a CTA past the last record: none
 	}
-	if nw := recordWarps(p[at:]); nw > cap(buf) { // most CTAs have none
+	_, tag, body := recordHead(p[at:])
+	if nw := int(tag >> 1); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
-	_, r, _, rest := decodeRecord(p[at:], buf)
+	r, _, rest := recordBody(tag, body, buf)
 	r.fill(s)
 	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
 	return buf
-}
-
-// recordWarps is how many per-warp cycles the packed record at the start
-// of p holds.
-func recordWarps(p []byte) int {
-	_, p = uvarint(p)
-	tag, _ := uvarint(p)
-	return int(tag >> 1)
 }
 
 func skipUvarint(p []byte) []byte {
@@ -234,9 +229,23 @@ func skipUvarint(p []byte) []byte {
 // record, its number of per-warp cycles and the bytes after it. The warps
 // are decoded into the start of buf.
 func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
-	var tag uint64
+	i, tag, p := recordHead(p)
+	r, nw, rest = recordBody(tag, p, buf)
+	return i, r, nw, rest
+}
+
+// recordHead decodes the head of the packed record at the start of p: its
+// CTA and its tag (the number of per-warp cycles, shifted left by one,
+// and whether it records a demand), and returns the bytes after them.
+func recordHead(p []byte) (i, tag uint64, rest []byte) {
 	i, p = uvarint(p)
 	tag, p = uvarint(p)
+	return i, tag, p
+}
+
+// recordBody decodes the rest of a packed record whose head held tag, the
+// warps into the start of buf (which must hold them).
+func recordBody(tag uint64, p []byte, buf []int64) (r ctaRecord, nw int, rest []byte) {
 	r.cycles, p = varint(p)
 	nw = int(tag >> 1)
 	if nw > 0 {
@@ -249,15 +258,27 @@ func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []
 		r.insts, p = uvarint(p)
 		r.bytes, p = uvarint(p)
 	}
-	return i, r, nw, p
+	return r, nw, p
 }
 
+// uvarint decodes binary.Uvarint's encoding at the start of p. Most of the
+// numbers a packed record holds (its CTA in a small grid, its tag) take a
+// byte, which the fast path decodes without binary.Uvarint's loop.
 func uvarint(p []byte) (uint64, []byte) {
+	if len(p) > 0 && p[0] < 0x80 {
+		return uint64(p[0]), p[1:]
+	}
 	v, n := binary.Uvarint(p)
 	return v, p[n:]
 }
 
+// varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
+// start of p, as binary.Varint does.
 func varint(p []byte) (int64, []byte) {
-	v, n := binary.Varint(p)
-	return v, p[n:]
+	ux, p := uvarint(p)
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
+	return x, p
 }
