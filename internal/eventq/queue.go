@@ -27,7 +27,8 @@ type Queue struct {
 	h      []Event // a min-heap: the events in no run, and each run's head
 	runs   []run
 	delays map[int64]int // the run of each delay (runs.go)
-	n      int           // events pending, in the heap and behind the runs' heads
+	recent [recentRuns]recentRun
+	n      int // events pending, in the heap and behind the runs' heads
 	seq    uint64
 	seed   uint64 // 0: ties fire in scheduling order
 }
