@@ -25,9 +25,9 @@ const maxRuns = 256
 // run is one delay's events in firing order: the head in the heap (when
 // active), the rest queued behind it, last the latest one's key.
 type run struct {
-	ev     fifo.Queue[Event]
+	ev     fifo.Queue[entry]
 	active bool
-	last   Event
+	last   entry
 }
 
 // PushDelayed schedules e as Push does, for a caller that schedules it
@@ -49,19 +49,18 @@ func (q *Queue) PushDelayed(delay int64, e Event) {
 		q.runs = append(q.runs, run{})
 		q.recent[recentSlot(delay)] = recentRun{delay: delay, run: r + 1}
 	}
-	e = q.key(e)
+	x := q.key(e)
 	ru := &q.runs[r]
 	switch {
 	case !ru.active:
-		ru.active, ru.last = true, e
-		e.run = uint16(r + 1)
-		q.push(e)
-	case before(&ru.last, &e):
+		ru.active, ru.last = true, x
+		q.push(x.heading(uint32(r + 1)))
+	case before(ru.last, x):
 		q.n++
-		ru.ev.Push(e)
-		ru.last = e
+		ru.ev.Push(x)
+		ru.last = x
 	default:
-		q.push(e) // out of the run's order: an event of the heap's
+		q.push(x) // out of the run's order: an event of the heap's
 	}
 }
 
@@ -101,10 +100,10 @@ func recentSlot(delay int64) int {
 
 // take removes the event behind the run's head, or reports the run idle
 // (its head was its last event).
-func (ru *run) take() (Event, bool) {
+func (ru *run) take() (entry, bool) {
 	if ru.ev.Len() == 0 {
 		ru.active = false
-		return Event{}, false
+		return entry{}, false
 	}
 	return ru.ev.Pop(), true
 }
