@@ -156,7 +156,7 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 
 // fill writes the record into spec s, as record order has it: a later
 // record of the same CTA overwrites what it sets.
-func (r ctaRecord) fill(s *ctaSpec) {
+func (r *ctaRecord) fill(s *ctaSpec) {
 	s.cycles = r.cycles
 	if r.warps != nil {
 		s.warps = r.warps
@@ -214,7 +214,8 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	if nw := int(tag >> 1); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
-	r, _, rest := recordBody(tag, body, buf)
+	var r ctaRecord
+	rest := r.decodeBody(tag, body, buf)
 	r.fill(s)
 	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
 	return buf
@@ -230,8 +231,8 @@ func skipUvarint(p []byte) []byte {
 // are decoded into the start of buf.
 func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
 	i, tag, p := recordHead(p)
-	r, nw, rest = recordBody(tag, p, buf)
-	return i, r, nw, rest
+	rest = r.decodeBody(tag, p, buf)
+	return i, r, int(tag >> 1), rest
 }
 
 // recordHead decodes the head of the packed record at the start of p: its
@@ -243,12 +244,15 @@ func recordHead(p []byte) (i, tag uint64, rest []byte) {
 	return i, tag, p
 }
 
-// recordBody decodes the rest of a packed record whose head held tag, the
-// warps into the start of buf (which must hold them).
-func recordBody(tag uint64, p []byte, buf []int64) (r ctaRecord, nw int, rest []byte) {
+// decodeBody decodes into r the rest of a packed record whose head held
+// tag, the warps into the start of buf (which must hold them), and
+// returns the bytes after it. It fills r in place, and fill reads it in
+// place: a record (seven words) returned or passed by value is written
+// field by field and copied whole, a read the processor cannot forward
+// from its store buffer (nextSpec: one placed CTA each).
+func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
 	r.cycles, p = varint(p)
-	nw = int(tag >> 1)
-	if nw > 0 {
+	if nw := int(tag >> 1); nw > 0 {
 		r.warps = buf[:nw:nw]
 		for w := range r.warps {
 			r.warps[w], p = varint(p)
@@ -258,7 +262,7 @@ func recordBody(tag uint64, p []byte, buf []int64) (r ctaRecord, nw int, rest []
 		r.insts, p = uvarint(p)
 		r.bytes, p = uvarint(p)
 	}
-	return r, nw, p
+	return p
 }
 
 // uvarint decodes binary.Uvarint's encoding at the start of p. Most of the
