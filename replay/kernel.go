@@ -3,32 +3,36 @@ package replay
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
-	id       uint64
-	decl     *kernelDecl // nil until the body is loaded
-	stream   uint64
-	op       *hostOp  // a host operation's own parts; nil for device kernels
-	parentID uint64   // the kernel whose CTA launched it (device kernels)
-	owner    launcher // who launched it and waits for it (device kernels)
-
-	// Small fields together, so a Kernel (tens of thousands may be in
-	// flight) carries no padding between them.
-	order  int32 // place in host launch order; -1 for device kernels and copies
-	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
-	host   bool
-	inKD   bool // holds a Kernel Distributor entry
-	marked bool // in the FCFS list of kernels with CTAs to place
+	// What the engine reads at most steps of a kernel's life (placing and
+	// ending its CTAs, entering and leaving the Kernel Distributor) comes
+	// first, in 64 bytes: tens of thousands of kernels wait at once under
+	// CDP, and each step finds its kernel out of the cache, so the fewer
+	// lines a step reads the fewer it waits for.
+	decl  *kernelDecl // nil until the body is loaded
+	op    *hostOp     // a host operation's own parts; nil for device kernels
+	pool  *pool       // aggregated groups coalesced here (DTBL); nil until one is
+	total uint64      // CTAs in the grid
+	next  uint64      // next CTA index to place
+	done  uint64      // native CTAs finished
+	order int32       // place in host launch order; -1 for device kernels and copies
+	sms   int32       // SMs whose resident CTAs are this kernel's (exclusive SMs)
+	host  bool
+	inKD  bool // holds a Kernel Distributor entry
+	// marked: in the FCFS list of kernels with CTAs to place
+	marked bool
 	// pendingLaunch: a device launch in the pending pool, made and not
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
 	state         kernelState
 	thread        uint16 // the host thread that issues a host call (hostThreads)
 
-	total uint64   // CTAs in the grid
-	ctas  ctaTable // per CTA index; released when the kernel completes
-	next  uint64   // next CTA index to place
-	done  uint64   // native CTAs finished
-	kids  int      // launched children and groups not complete
-	pool  *pool    // aggregated groups coalesced here (DTBL); nil until one is
+	ctas ctaTable // per CTA index; released when the kernel completes
+	kids int      // launched children and groups not complete
+
+	id       uint64
+	stream   uint64
+	parentID uint64   // the kernel whose CTA launched it (device kernels)
+	owner    launcher // who launched it and waits for it (device kernels)
 
 	launchCycle int64 // host issue or device launch
 	readyCycle  int64 // entered the Kernel Distributor
