@@ -265,24 +265,24 @@ func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
 	return p
 }
 
-// uvarint decodes binary.Uvarint's encoding at the start of p. Most of the
-// numbers a packed record holds (its CTA in a small grid, its tag) take a
-// byte, which the fast path decodes without binary.Uvarint's loop.
+// uvarint decodes binary.Uvarint's encoding at the start of p, which must
+// hold a valid one (the table's own bytes do). Small enough to be inlined
+// where binary.Uvarint, which checks for overflow, is not: nextSpec
+// decodes five numbers or so for every CTA placed.
 func uvarint(p []byte) (uint64, []byte) {
-	if len(p) > 0 && p[0] < 0x80 {
-		return uint64(p[0]), p[1:]
+	var x uint64
+	for i, s := 0, uint(0); ; i, s = i+1, s+7 {
+		b := p[i]
+		if b < 0x80 {
+			return x | uint64(b)<<s, p[i+1:]
+		}
+		x |= uint64(b&0x7f) << s
 	}
-	v, n := binary.Uvarint(p)
-	return v, p[n:]
 }
 
 // varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
-// start of p, as binary.Varint does.
+// start of p: x, or ^x when the low bit is set.
 func varint(p []byte) (int64, []byte) {
 	ux, p := uvarint(p)
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
-	}
-	return x, p
+	return int64(ux>>1) ^ -int64(ux&1), p
 }
