@@ -72,7 +72,8 @@ func (e *engine) place(k *Kernel, i int) {
 	}
 	s.reserve(k.decl.need)
 	c := e.newRun()
-	*c = ctaRun{slot: c.slot, k: k, sm: i, smSlot: s.takeSlot(), dispatch: e.now, warps: c.warps[:0], ownWarps: c.ownWarps}
+	c.reset()
+	c.k, c.sm, c.smSlot, c.dispatch = k, i, s.takeSlot(), e.now
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -321,6 +322,16 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	}
 	k.done++
 	e.maybeComplete(k)
+}
+
+// reset clears a reused CTA state, keeping its slot and its slices' room.
+// It clears in place and sets what it keeps field by field: a ctaRun
+// literal is built whole on the stack and copied, and the copy reads
+// back stores the processor cannot forward (one placed CTA each).
+func (c *ctaRun) reset() {
+	slot, warps, ownWarps := c.slot, c.warps[:0], c.ownWarps
+	*c = ctaRun{}
+	c.slot, c.warps, c.ownWarps = slot, warps, ownWarps
 }
 
 // newRun reuses a finished CTA's state: replays run millions of CTAs, and

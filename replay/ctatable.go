@@ -165,7 +165,7 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 
 // fill writes the record into spec s, as record order has it: a later
 // record of the same CTA overwrites what it sets.
-func (r ctaRecord) fill(s *ctaSpec) {
+func (r *ctaRecord) fill(s *ctaSpec) {
 	s.cycles = r.cycles
 	if r.warps != nil {
 		s.warps = r.warps
@@ -205,34 +205,30 @@ func (t *ctaTable) streams() bool {
 // first, at first), decoded from its record; the table must stream and be
 // filed no further. The CTA's per-warp cycles, if any, go in buf, grown
 // if it is too short: nextSpec returns it to be reused once s is done.
+// It runs once per CTA placed (BFS scale 20: 536K times), so it reads
+// each record once, its head telling how long a buf its body needs.
 func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	p := t.packed
-	h := binary.LittleEndian.Uint32(p)
-	at := len(p) - len(skipUvarint(p[headerLen:])) // the first record
-	if h&streaming != 0 {
+	var at int
+	if h := binary.LittleEndian.Uint32(p); h&streaming != 0 {
 		at = int(binary.LittleEndian.Uint32(p[4:headerLen]))
 	} else {
+		at = len(p) - len(skipUvarint(p[headerLen:])) // the first record
 		binary.LittleEndian.PutUint32(p, h|streaming)
 	}
 	*s = ctaSpec{}
 	if at == len(p) {
 		return buf // a CTA past the last record: none
 	}
-	if nw := recordWarps(p[at:]); nw > cap(buf) { // most CTAs have none
+	_, tag, body := recordHead(p[at:])
+	if nw := int(tag >> 1); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
-	_, r, _, rest := decodeRecord(p[at:], buf)
+	var r ctaRecord
+	rest := r.decodeBody(tag, body, buf)
 	r.fill(s)
 	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
 	return buf
-}
-
-// recordWarps is how many per-warp cycles the packed record at the start
-// of p holds.
-func recordWarps(p []byte) int {
-	_, p = uvarint(p)
-	tag, _ := uvarint(p)
-	return int(tag >> 1)
 }
 
 func skipUvarint(p []byte) []byte {
@@ -244,12 +240,29 @@ func skipUvarint(p []byte) []byte {
 // record, its number of per-warp cycles and the bytes after it. The warps
 // are decoded into the start of buf.
 func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
-	var tag uint64
+	i, tag, p := recordHead(p)
+	rest = r.decodeBody(tag, p, buf)
+	return i, r, int(tag >> 1), rest
+}
+
+// recordHead decodes the head of the packed record at the start of p: its
+// CTA and its tag (the number of per-warp cycles, shifted left by one,
+// and whether it records a demand), and returns the bytes after them.
+func recordHead(p []byte) (i, tag uint64, rest []byte) {
 	i, p = uvarint(p)
 	tag, p = uvarint(p)
+	return i, tag, p
+}
+
+// decodeBody decodes into r the rest of a packed record whose head held
+// tag, the warps into the start of buf (which must hold them), and
+// returns the bytes after it. It fills r in place, and fill reads it in
+// place: a record (seven words) returned or passed by value is written
+// field by field and copied whole, a read the processor cannot forward
+// from its store buffer (nextSpec: one placed CTA each).
+func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
 	r.cycles, p = varint(p)
-	nw = int(tag >> 1)
-	if nw > 0 {
+	if nw := int(tag >> 1); nw > 0 {
 		r.warps = buf[:nw:nw]
 		for w := range r.warps {
 			r.warps[w], p = varint(p)
@@ -259,15 +272,27 @@ func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []
 		r.insts, p = uvarint(p)
 		r.bytes, p = uvarint(p)
 	}
-	return i, r, nw, p
+	return p
 }
 
+// uvarint decodes binary.Uvarint's encoding at the start of p, which must
+// hold a valid one (the table's own bytes do). Small enough to be inlined
+// where binary.Uvarint, which checks for overflow, is not: nextSpec
+// decodes five numbers or so for every CTA placed.
 func uvarint(p []byte) (uint64, []byte) {
-	v, n := binary.Uvarint(p)
-	return v, p[n:]
+	var x uint64
+	for i, s := 0, uint(0); ; i, s = i+1, s+7 {
+		b := p[i]
+		if b < 0x80 {
+			return x | uint64(b)<<s, p[i+1:]
+		}
+		x |= uint64(b&0x7f) << s
+	}
 }
 
+// varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
+// start of p: x, or ^x when the low bit is set.
 func varint(p []byte) (int64, []byte) {
-	v, n := binary.Varint(p)
-	return v, p[n:]
+	ux, p := uvarint(p)
+	return int64(ux>>1) ^ -int64(ux&1), p
 }

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"encoding/binary"
+	"math"
 	"reflect"
 	"testing"
 )
@@ -134,5 +136,50 @@ func TestDeviceKernelTable(t *testing.T) {
 		if a := testing.AllocsPerRun(10, func() { newDeviceKernel(n) }); a != 1 {
 			t.Errorf("a device kernel of %d CTAs: %v allocations, want 1", n, a)
 		}
+	}
+}
+
+// uvarint and varint, with their fast path for one byte, decode every
+// value as encoding/binary does, at both sides of each byte boundary.
+func TestPackedVarints(t *testing.T) {
+	for shift := 0; shift < 64; shift++ {
+		for _, d := range []int64{-1, 0, 1} {
+			u := uint64(1)<<shift + uint64(d)
+			p := binary.AppendUvarint(nil, u)
+			p = binary.AppendVarint(p, int64(u))
+			p = binary.AppendVarint(p, -int64(u))
+			gu, rest := uvarint(p)
+			gp, rest := varint(rest)
+			gn, rest := varint(rest)
+			if gu != u || gp != int64(u) || gn != -int64(u) || len(rest) != 0 {
+				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(rest))
+			}
+		}
+	}
+	p := binary.AppendVarint(binary.AppendUvarint(nil, math.MaxUint64), math.MinInt64)
+	if u, rest := uvarint(p); u != math.MaxUint64 {
+		t.Errorf("decoded %d, want MaxUint64", u)
+	} else if x, _ := varint(rest); x != math.MinInt64 {
+		t.Errorf("decoded %d, want MinInt64", x)
+	}
+}
+
+// BenchmarkNextSpec streams the specs of a table of BFS-like records (no
+// per-warp cycles, a demand), as placing each CTA of a child does.
+func BenchmarkNextSpec(b *testing.B) {
+	const n = 64
+	tb := newPackedCTATable(n)
+	for i := range uint64(n) {
+		tb.record(i, ctaRecord{cycles: 3000 + int64(i), demand: true, insts: 900 + i, bytes: 40000 + 64*i})
+	}
+	fresh := append([]byte(nil), tb.packed...)
+	var s ctaSpec
+	var buf []int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%n == 0 {
+			copy(tb.packed, fresh) // stream the table again from its start
+		}
+		buf = tb.nextSpec(&s, buf)
 	}
 }

@@ -380,6 +380,10 @@ func (e *engine) fire(ev eventq.Event) {
 	case evHostIssue:
 		e.issue(e.kernelOf(ev))
 	case evArrive:
+		if ev.Aux == deviceArrival {
+			e.arriveDevice(e.kernelOf(ev))
+			break
+		}
 		e.arrive(e.kernelOf(ev))
 	case evReady:
 		e.becomeReady(e.kernelOf(ev))
@@ -463,11 +467,18 @@ func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
 	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
 		e.q.PushOrdered(ev)
 	case kind == evArrive || kind == evReady:
+		if kind == evArrive {
+			ev.Aux = deviceArrival
+		}
 		e.q.PushDelayed(at-e.now, ev)
 	default:
 		e.q.Push(ev)
 	}
 }
+
+// deviceArrival marks, in Aux, the arrival of a device kernel: when it
+// fires, the engine goes on without reading the kernel (arriveDevice).
+const deviceArrival = 1
 
 // kernelOf returns a kernel event's kernel and frees its slot.
 func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.take(ev.Ref) }

@@ -192,11 +192,7 @@ func (e *engine) issue(k *Kernel) {
 // arrive puts a kernel that reached the KMU behind its stream's head.
 func (e *engine) arrive(k *Kernel) {
 	if !k.host {
-		if e.arrivals != nil {
-			e.arrivals.KernelArrived(k, e.now)
-		}
-		e.privateStream(k)
-		e.headOfStream(k)
+		e.arriveDevice(k)
 		return
 	}
 	if e.legacy != nil && !e.legacy.admit(k) {
@@ -261,6 +257,20 @@ func (g taskGroups) stream(k *Kernel, fresh func() uint64) uint64 {
 	return cur.stream
 }
 
+// arriveDevice is arrive for a device kernel: on a private stream of its
+// own, with no copy to start and nothing `after`, it goes straight to wait
+// for a Kernel Distributor entry. It only writes to k: the kernel was
+// launched tens of thousands of cycles ago and is out of the cache, and
+// under CDP another kernel, long waiting, takes the free entry (BFS scale
+// 20: tens of thousands wait), so reading k here would only wait for it.
+func (e *engine) arriveDevice(k *Kernel) {
+	if e.arrivals != nil {
+		e.arrivals.KernelArrived(k, e.now)
+	}
+	e.privateStream(k)
+	e.awaitKD(k)
+}
+
 // headOfStream is a kernel whose stream lets it run; it still waits for its
 // `after` kernels, then for a Kernel Distributor entry.
 func (e *engine) headOfStream(k *Kernel) {
@@ -268,13 +278,20 @@ func (e *engine) headOfStream(k *Kernel) {
 		e.startCopy(k)
 		return
 	}
-	k.state = kWaiting
 	for _, id := range k.after() {
 		if _, running := e.live[id]; running {
+			k.state = kWaiting
 			e.waitAfter[id] = append(e.waitAfter[id], k)
 			return
 		}
 	}
+	e.awaitKD(k)
+}
+
+// awaitKD queues k for a Kernel Distributor entry and hands out the free
+// ones.
+func (e *engine) awaitKD(k *Kernel) {
+	k.state = kWaiting
 	e.kdWait.Push(k)
 	e.fillKD()
 }

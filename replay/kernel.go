@@ -3,15 +3,21 @@ package replay
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
-	id       uint64
-	decl     *kernelDecl // nil until the body is loaded
-	stream   uint64
-	rare     *kernelRare // what few kernels carry; nil for most device kernels
-	parentID uint64      // the kernel whose CTA launched it (device kernels)
-	owner    launcher    // who launched it and waits for it (device kernels)
+	// What the engine reads at most steps of a kernel's life (placing and
+	// ending its CTAs, entering and leaving the Kernel Distributor) comes
+	// first: tens of thousands of kernels wait at once under CDP, and each
+	// step finds its kernel out of the cache, so the fewer lines a step
+	// reads the fewer it waits for.
+	decl  *kernelDecl // nil until the body is loaded
+	rare  *kernelRare // what few kernels carry; nil for most device kernels
+	total uint64      // CTAs in the grid
 
-	// Small fields together, so a Kernel (tens of thousands may be in
-	// flight) carries no padding between them.
+	// The parts a kernel needs from when it takes a Kernel Distributor
+	// entry; a device kernel gets them there (enterKD), a host operation
+	// when it is made.
+	*kernelRun
+
+	// Small fields together, so a Kernel carries no padding between them.
 	order int32 // place in host launch order; -1 for device kernels and copies
 	host  bool
 	// pendingLaunch: a device launch in the pending pool, made and not
@@ -20,16 +26,14 @@ type Kernel struct {
 	state         kernelState
 	thread        uint16 // the host thread that issues a host call (hostThreads)
 
-	total uint64   // CTAs in the grid
-	ctas  ctaTable // per CTA index; released when the kernel completes
+	id       uint64
+	stream   uint64
+	parentID uint64   // the kernel whose CTA launched it (device kernels)
+	owner    launcher // who launched it and waits for it (device kernels)
+	ctas     ctaTable // per CTA index; released when the kernel completes
 
 	launchCycle int64 // host issue or device launch
 	startCycle  int64 // first CTA started (-1 before)
-
-	// The parts a kernel needs from when it takes a Kernel Distributor
-	// entry; a device kernel gets them there (enterKD), a host operation
-	// when it is made.
-	*kernelRun
 }
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed

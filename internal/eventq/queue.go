@@ -15,19 +15,51 @@ package eventq
 // some kinds need (a warp, an MTB, a worker).
 type Event struct {
 	At   int64
-	seq  uint64 // the tie key: the order among events of one cycle
 	Ref  int32
 	Aux  int32
 	Kind uint8
-	run  uint16 // in the heap: 1 + the run it heads (runs.go), or 0
+}
+
+// entry is an event as the queue holds it: with its tie key, and packed
+// into four fields, the most the compiler keeps a struct in registers
+// for. Events are copied at every level of a sift; a struct it keeps in
+// memory is written field by field and read back whole, a pattern the
+// processor cannot forward from its store buffer, and each such read
+// stalled (BFS scale 20 under CDP pops 821K events).
+type entry struct {
+	At   int64
+	seq  uint64 // the tie key: the order among events of one cycle
+	refs uint64 // Ref, then Aux in the high half
+	meta uint32 // Kind, then 1 + the run it heads (runs.go) in the heap, or 0
+}
+
+// entryOf is e with tie key seq, heading no run.
+func entryOf(e Event, seq uint64) entry {
+	return entry{At: e.At, seq: seq, refs: uint64(uint32(e.Ref)) | uint64(uint32(e.Aux))<<32, meta: uint32(e.Kind)}
+}
+
+// event is the event x holds.
+func (x entry) event() Event {
+	return Event{At: x.At, Ref: int32(uint32(x.refs)), Aux: int32(uint32(x.refs >> 32)), Kind: uint8(x.meta)}
+}
+
+// run is 1 + the run x heads, or 0.
+func (x entry) run() uint32 { return x.meta >> 8 }
+
+// heading is x marked as the head of run r (1 + its index), or as heading
+// none (0).
+func (x entry) heading(r uint32) entry {
+	x.meta = x.meta&0xff | r<<8
+	return x
 }
 
 // Queue is the heap. The zero value is empty and ready.
 type Queue struct {
-	h      []Event // a min-heap: the events in no run, and each run's head
+	h      []entry // a min-heap: the events in no run, and each run's head
 	runs   []run
 	delays map[int64]int // the run of each delay (runs.go)
-	n      int           // events pending, in the heap and behind the runs' heads
+	recent [recentRuns]recentRun
+	n      int // events pending, in the heap and behind the runs' heads
 	seq    uint64
 	seed   uint64 // 0: ties fire in scheduling order
 }
@@ -58,13 +90,13 @@ func (q *Queue) Push(e Event) {
 }
 
 // key gives e the next tie key Push gives.
-func (q *Queue) key(e Event) Event {
+func (q *Queue) key(e Event) entry {
 	q.seq++
-	e.seq = q.seq
+	seq := q.seq
 	if q.seed != 0 {
-		e.seq = mix(q.seed, q.seq) | permuted
+		seq = mix(q.seed, q.seq) | permuted
 	}
-	return e
+	return entryOf(e, seq)
 }
 
 // PushOrdered schedules e after every event already scheduled for its
@@ -73,8 +105,7 @@ func (q *Queue) key(e Event) Event {
 // fire before the cycle's permuted events.
 func (q *Queue) PushOrdered(e Event) {
 	q.seq++
-	e.seq = q.seq
-	q.push(e)
+	q.push(entryOf(e, q.seq))
 }
 
 // mix is SplitMix64's finaliser over the seed's stream: a bijection of n for
@@ -86,14 +117,14 @@ func mix(seed, n uint64) uint64 {
 	return z ^ z>>31
 }
 
-func (q *Queue) push(e Event) {
+func (q *Queue) push(e entry) {
 	q.n++
 	q.h = append(q.h, e)
 	// Sift up by moving parents into the hole: one write per level.
 	i := len(q.h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !before(&e, &q.h[p]) {
+		if !before(e, q.h[p]) {
 			break
 		}
 		q.h[i] = q.h[p]
@@ -108,14 +139,11 @@ func (q *Queue) push(e Event) {
 func (q *Queue) Pop() Event {
 	q.n--
 	top := q.h[0]
-	if top.run != 0 {
-		if x, ok := q.runs[top.run-1].take(); ok {
-			x.run = top.run
-			q.siftDown(x)
-			top.run = 0
-			return top
+	if r := top.run(); r != 0 {
+		if x, ok := q.runs[r-1].take(); ok {
+			q.siftDown(x.heading(r))
+			return top.event()
 		}
-		top.run = 0
 	}
 	last := len(q.h) - 1
 	x := q.h[last]
@@ -123,12 +151,12 @@ func (q *Queue) Pop() Event {
 	if last > 0 {
 		q.siftDown(x)
 	}
-	return top
+	return top.event()
 }
 
 // siftDown places x, which replaces the root, by moving smaller children
 // into the hole.
-func (q *Queue) siftDown(x Event) {
+func (q *Queue) siftDown(x entry) {
 	h := q.h
 	n := len(h)
 	i := 0
@@ -138,10 +166,10 @@ func (q *Queue) siftDown(x Event) {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && before(&h[r], &h[l]) {
+		if r := l + 1; r < n && before(h[r], h[l]) {
 			m = r
 		}
-		if !before(&h[m], &x) {
+		if !before(h[m], x) {
 			break
 		}
 		h[i] = h[m]
@@ -151,7 +179,7 @@ func (q *Queue) siftDown(x Event) {
 }
 
 // before orders events by (cycle, tie key).
-func before(a, b *Event) bool {
+func before(a, b entry) bool {
 	if a.At != b.At {
 		return a.At < b.At
 	}

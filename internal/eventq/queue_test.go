@@ -93,3 +93,33 @@ func TestTieSeed(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSteady pops and pushes events in a heap of about 150, the
+// size BFS scale 20 under CDP keeps on average: each popped event
+// schedules one a few hundred cycles on (a contention wake-up), and
+// every other a device kernel's arrival or readiness in a delay's run,
+// BFS's delays: its dispatch latency and 32 launch costs.
+func BenchmarkSteady(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var q Queue
+	for i := range 150 {
+		q.Push(Event{At: rng.Int64N(500), Ref: int32(i)})
+	}
+	delays := []int64{283}
+	for i := range int64(32) {
+		delays = append(delays, 29096+1721*i)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		e := q.Pop()
+		q.Push(Event{At: e.At + 1 + rng.Int64N(600), Ref: e.Ref})
+		if i%2 == 0 {
+			d := delays[0]
+			if i%4 == 0 {
+				d = delays[1+rng.IntN(32)]
+			}
+			q.PushDelayed(d, Event{At: e.At + d, Ref: e.Ref})
+			q.Pop()
+		}
+	}
+}
