@@ -267,6 +267,9 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 	case Inline:
 		st.Inlined++
 	}
+	if se.e.quiet {
+		return // a sink that keeps no rows
+	}
 	var target *uint64
 	if v.Target != nil {
 		target = &v.Target.id
