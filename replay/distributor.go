@@ -4,13 +4,19 @@ package replay
 // to be dispatched, become ready, and give the entry back when they have
 // nothing left to distribute; completion waits for their children too.
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gpureplay/gpureplay/internal/cacheline"
+)
 
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
 	for e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.Len() > 0 {
 		k := e.kdWait.Pop()
+		e.prefetchNextKD()
 		if k.decl == nil {
 			if err := e.body.load(k); err != nil {
 				e.fail(err)
@@ -18,6 +24,17 @@ func (e *engine) fillKD() {
 			}
 		}
 		e.enterKD(k, e.now+e.cfg.Lat.KernelDispatch)
+	}
+}
+
+// prefetchNextKD starts loading the kernel that takes the next free
+// Kernel Distributor entry, which has waited out of the cache (under CDP
+// tens of thousands wait): fillKD's one read of it (its decl) stalled the
+// engine on memory at every entry. Its first line is enough: prefetching
+// the next one too measured no better.
+func (e *engine) prefetchNextKD() {
+	if q := e.kdWait.Queued(); len(q) > 0 {
+		cacheline.Prefetch(unsafe.Pointer(q[0]))
 	}
 }
 

@@ -164,6 +164,7 @@ type engine struct {
 	cfg      model.Config
 	pol      Policy
 	sink     results.Sink
+	quiet    bool // the sink keeps no rows (results.Discards): none is built
 	opt      *Options
 	dispatch Dispatch // the placer's view, made once: Place escapes it
 
@@ -232,6 +233,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		cfg:       opt.Config,
 		pol:       opt.Policy,
 		sink:      sink,
+		quiet:     results.Discards(sink),
 		opt:       &opt,
 		live:      map[uint64]*Kernel{},
 		streams:   map[uint64]*stream{},

@@ -10,18 +10,21 @@ import (
 type siteEngine struct {
 	e       *engine
 	decider SiteDecider
-	nextID  uint64
-	site    Site        // reused for every site
-	verdict []Verdict   // reused for every site
-	reqs    []launchReq // a held site's launches, reused
-	arrival Site        // a group command's match at arrival, reused
+	// launchAll: the decider is LaunchAll, whose verdicts read no lane
+	launchAll bool
+	nextID    uint64
+	site      Site        // reused for every site
+	verdict   []Verdict   // reused for every site
+	reqs      []launchReq // a held site's launches, reused
+	arrival   Site        // a group command's match at arrival, reused
 }
 
 func newSiteEngine(e *engine, d SiteDecider) siteEngine {
 	if d == nil {
 		d = LaunchAll{}
 	}
-	return siteEngine{e: e, decider: d}
+	_, all := d.(LaunchAll)
+	return siteEngine{e: e, decider: d, launchAll: all}
 }
 
 // LaunchAll is CUDA Dynamic Parallelism as the hardware does it: every
@@ -115,19 +118,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	se.nextID++
 	s := &se.site
 	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd}
-	for _, l := range lanes {
-		s.Lanes = append(s.Lanes, Lane{
-			Lane: int(l.lane), ChildKernel: l.child.id, ChildName: l.child.decl.Name, ChildBlock: l.child.decl.Block,
-			ChildCTAs: l.child.total, Workload: l.workload, InlineCycles: l.inline,
-		})
-	}
-	if cap(se.verdict) < len(lanes) {
-		se.verdict = make([]Verdict, len(lanes))
-	}
-	out := se.verdict[:len(lanes)]
-	clear(out)
-	se.decider.Decide(s, out)
-
+	out := se.verdicts(s, lanes)
 	cost, ok := se.cost(lanes, out)
 	if !ok {
 		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
@@ -163,6 +154,31 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 		e.launch.hold(c, w, first, last, e.now, cost, se.reqs)
 	}
 	return cost, held
+}
+
+// verdicts asks the policy for its verdicts on site s's lanes. The lanes
+// are built for it only when it reads them: CDP's LaunchAll launches every
+// lane whatever the site, and building a lane reads its child kernel (id,
+// declaration, size), a line out of the cache at nearly every CDP site, as
+// the child was filed long before.
+func (se *siteEngine) verdicts(s *Site, lanes []siteRec) []Verdict {
+	if cap(se.verdict) < len(lanes) {
+		se.verdict = make([]Verdict, len(lanes))
+	}
+	out := se.verdict[:len(lanes)]
+	clear(out)
+	if se.launchAll {
+		LaunchAll{}.Decide(s, out)
+		return out
+	}
+	for _, l := range lanes {
+		s.Lanes = append(s.Lanes, Lane{
+			Lane: int(l.lane), ChildKernel: l.child.id, ChildName: l.child.decl.Name, ChildBlock: l.child.decl.Block,
+			ChildCTAs: l.child.total, Workload: l.workload, InlineCycles: l.inline,
+		})
+	}
+	se.decider.Decide(s, out)
+	return out
 }
 
 // launchEnd is when, in cycles from now, a site's device-runtime call
@@ -266,6 +282,9 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 		st.Launched++
 	case Inline:
 		st.Inlined++
+	}
+	if se.e.quiet {
+		return // a sink that keeps no rows
 	}
 	var target *uint64
 	if v.Target != nil {

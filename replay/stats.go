@@ -111,11 +111,15 @@ func (s *Stats) AvgKernelWaitCycles() float64 {
 	return float64(s.WaitCycles) / float64(s.Kernels)
 }
 
-// emitKernel writes a completed kernel's row.
+// emitKernel counts a completed kernel and writes its row (not for a
+// sink that keeps no rows: the engine's totals come from its stats).
 func (e *engine) emitKernel(k *Kernel) {
 	e.stats.Kernels++
 	wait := k.startCycle - k.launchCycle
 	e.stats.WaitCycles += wait
+	if e.quiet {
+		return
+	}
 	row := results.Kernel{
 		KernelID:        k.id,
 		Name:            k.decl.Name,

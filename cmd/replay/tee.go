@@ -35,3 +35,6 @@ func (discard) Begin(results.Run)           {}
 func (discard) Summary(results.Summary)     {}
 func (discard) Close() error                { return nil }
 func (discard) Abort()                      {}
+
+// DiscardsRows tells the engine not to build the rows (results.Discarder).
+func (discard) DiscardsRows() bool { return true }

@@ -282,22 +282,38 @@ func (m *Model) reshare(i int32) {
 // mostly fit (BFS scale 20 under CDP: 2,147 of 426,619 times they do
 // not), so what they would move unslowed, Σ a_j·D_j, is first summed from
 // the SMs' loads, kept as their shares and demands change: the passes run
-// only when that sum is not clearly under the bandwidth. It sums the
-// passes' terms in their order, but a platform that fuses the passes'
-// multiply-adds rounds them otherwise, so "clearly" leaves a margin far
-// above the rounding of a sum of a few hundred terms.
+// only when that sum is not clearly under the bandwidth. "Clearly" leaves
+// a margin far above the rounding of a sum of a few hundred terms, so the
+// sum's order does not matter (nor does a platform that fuses the passes'
+// multiply-adds): near the margin the passes run and find the level in
+// full, +Inf when the SMs fit. So loadSum may sum in any order.
 func (m *Model) dramFactor() float64 {
 	if m.nDRAM == 0 {
 		return math.Inf(1)
 	}
-	var want float64
-	for _, l := range m.load {
-		want += l
-	}
-	if want <= m.bw*(1-1e-9) {
+	if loadSum(m.load) <= m.bw*(1-1e-9) {
 		return math.Inf(1)
 	}
 	return m.waterLevel()
+}
+
+// loadSum is the sum of the SMs' loads in four running sums: one sum is a
+// chain of dependent additions, each waiting for the last (13 SMs: some 50
+// cycles at every Settle), where four overlap. The terms are not negative,
+// so any order rounds the sum within a few ulps per term of the exact one.
+func loadSum(load []float64) float64 {
+	var a, b, c, d float64
+	i := 0
+	for ; i+4 <= len(load); i += 4 {
+		a += load[i]
+		b += load[i+1]
+		c += load[i+2]
+		d += load[i+3]
+	}
+	for ; i < len(load); i++ {
+		a += load[i]
+	}
+	return (a + b) + (c + d)
 }
 
 // waterLevel is dramFactor's level computed in full: the passes.
