@@ -8,6 +8,7 @@ import (
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/fifo"
+	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/trace"
@@ -198,11 +199,11 @@ type engine struct {
 
 	sms      []sm
 	stalled  []*ctaRun
-	runs     []*ctaRun         // every CTA state ever made, by slot (events name them so)
-	freeRuns []*ctaRun         // finished CTAs' state, for reuse
-	kruns    kernelRuns        // device kernels' running parts, for reuse
-	kslots   slotTable[Kernel] // kernels with an event pending
-	gslots   slotTable[group]  // aggregated groups on their way to a pool
+	runs     []*ctaRun            // every CTA state ever made, by slot (events name them so)
+	freeRuns []*ctaRun            // finished CTAs' state, for reuse
+	kruns    kernelRuns           // device kernels' running parts, for reuse
+	kslots   slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
+	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
 	agt      agt
 	gate     Gate
 	obs      Observer
@@ -396,7 +397,7 @@ func (e *engine) fire(ev eventq.Event) {
 	case evStart:
 		e.tryStart(e.runs[ev.Ref])
 	case evJoin:
-		e.arriveGroup(e.gslots.take(ev.Ref))
+		e.arriveGroup(e.gslots.Take(ev.Ref))
 	case evCopyDone:
 		e.copyDone(e.kernelOf(ev))
 	case evPageReady:
@@ -464,7 +465,7 @@ func (e *engine) compactPending() {
 // (eventq.PushDelayed), which keeps its heap small; the order events fire
 // in is the same.
 func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
-	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.put(k)}
+	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.Put(k)}
 	switch {
 	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
 		e.q.PushOrdered(ev)
@@ -483,12 +484,12 @@ func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
 const deviceArrival = 1
 
 // kernelOf returns a kernel event's kernel and frees its slot.
-func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.take(ev.Ref) }
+func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.Take(ev.Ref) }
 
 // scheduleGroup schedules an aggregated group's arrival in its target's
 // pool.
 func (e *engine) scheduleGroup(at int64, g *group) {
-	e.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: e.gslots.put(g)})
+	e.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: e.gslots.Put(g)})
 }
 
 // scheduleCTA schedules a CTA event; warp matters for launch sites.

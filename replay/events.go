@@ -20,29 +20,3 @@ const (
 	evLaunchSlot                      // pending launches have begun: warps held for room in the pool go on
 	evOverflow                        // the replay ran out of events while warps are held: the oldest goes over the pool's limit
 )
-
-// slotTable names objects by small integers so events can refer to them
-// without holding pointers. An object holds a slot while an event names it.
-type slotTable[T any] struct {
-	items []*T
-	free  []int32
-}
-
-func (t *slotTable[T]) put(x *T) int32 {
-	if n := len(t.free); n > 0 {
-		i := t.free[n-1]
-		t.free = t.free[:n-1]
-		t.items[i] = x
-		return i
-	}
-	t.items = append(t.items, x)
-	return int32(len(t.items) - 1)
-}
-
-// take returns the object in slot i and frees the slot.
-func (t *slotTable[T]) take(i int32) *T {
-	x := t.items[i]
-	t.items[i] = nil
-	t.free = append(t.free, i)
-	return x
-}

@@ -40,7 +40,11 @@
 // which it started or finished work.
 package contention
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpureplay/gpureplay/internal/slots"
+)
 
 // Demand is what a job asks of the shared hardware per cycle of its own
 // progress when it runs alone.
@@ -68,17 +72,16 @@ type Model struct {
 	wake  Waker
 
 	sms    []smState
-	load   []float64 // per SM, a_j·D_j while it moves DRAM bytes, else 0 (dramFactor)
-	dirty  []int32   // SMs whose jobs changed this cycle
-	g      float64   // the DRAM factor (+Inf: DRAM does not bind)
-	nDRAM  int       // SMs with DRAM demand
-	seq    uint64    // job start order, to break finish ties
-	order  []int32   // scratch for the water-filling
-	done   []int32   // scratch: refs finished by the last Wake
-	held   []heldJob // by slot, what the jobs in the heaps hold
-	free   []int32   // slots of held no job holds
-	issued float64   // warp instructions issued so far
-	moved  float64   // DRAM bytes moved so far
+	load   []float64            // per SM, a_j·D_j while it moves DRAM bytes, else 0 (dramFactor)
+	dirty  []int32              // SMs whose jobs changed this cycle
+	g      float64              // the DRAM factor (+Inf: DRAM does not bind)
+	nDRAM  int                  // SMs with DRAM demand
+	seq    uint64               // job start order, to break finish ties
+	order  []int32              // scratch for the water-filling
+	done   []int32              // scratch: refs finished by the last Wake
+	held   slots.Table[heldJob] // by slot, what the jobs in the heaps hold
+	issued float64              // warp instructions issued so far
+	moved  float64              // DRAM bytes moved so far
 }
 
 // New makes the model of a GPU of sms SMs, each issuing width warp
@@ -145,7 +148,7 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref int32) {
 	s := &m.sms[sm]
 	m.advance(s, now)
 	m.seq++
-	s.push(job{tag: s.v + max(work, 0), seq: m.seq, slot: m.hold(heldJob{ref: ref, demand: d})})
+	s.push(job{tag: s.v + max(work, 0), seq: m.seq, slot: m.held.Put(heldJob{ref: ref, demand: d})})
 	hadDRAM := s.demand.DRAM > 0
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
@@ -170,7 +173,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 	s.next = -1
 	hadDRAM := s.demand.DRAM > 0
 	for len(s.jobs) > 0 && s.jobs[0].tag <= s.v+tolerance(s.v) {
-		j := m.release(s.pop().slot)
+		j := m.held.Take(s.pop().slot)
 		s.demand.Issue -= j.demand.Issue
 		s.demand.DRAM -= j.demand.DRAM
 		m.done = append(m.done, j.ref)
@@ -183,24 +186,6 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 	m.countDRAM(hadDRAM, s)
 	m.markDirty(sm)
 	return m.done
-}
-
-// hold keeps j in a free slot of held and returns the slot.
-func (m *Model) hold(j heldJob) int32 {
-	if n := len(m.free); n > 0 {
-		i := m.free[n-1]
-		m.free = m.free[:n-1]
-		m.held[i] = j
-		return i
-	}
-	m.held = append(m.held, j)
-	return int32(len(m.held) - 1)
-}
-
-// release frees slot i of held and returns what it held.
-func (m *Model) release(i int32) heldJob {
-	m.free = append(m.free, i)
-	return m.held[i]
 }
 
 // tolerance absorbs the rounding of virtual times: a wake-up is scheduled
