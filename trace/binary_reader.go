@@ -445,11 +445,11 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
 		return nil, 0, 0, 0, false
 	}
-	k, n1 := binary.Uvarint(p)
+	k, n1 := uvarint3(p)
 	if n1 <= 0 {
 		return nil, 0, 0, 0, false
 	}
-	c, n2 := binary.Uvarint(p[n1:])
+	c, n2 := uvarint3(p[n1:])
 	if n2 <= 0 {
 		return nil, 0, 0, 0, false
 	}
@@ -465,12 +465,12 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	if !ok {
 		return false
 	}
-	u, n3 := binary.Uvarint(p[i:])
+	u, n3 := uvarint3(p[i:])
 	if n3 <= 0 {
 		return false
 	}
 	cycles := zigzag(u)
-	warps, n4 := binary.Uvarint(p[i+n3:])
+	warps, n4 := uvarint3(p[i+n3:])
 	if n4 <= 0 || warps > maxFastWarps {
 		return false
 	}
@@ -480,12 +480,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		wc = r.warpBuf(int(warps))[:warps]
 		prev := cycles
 		for w := range wc {
-			// Most warps' deltas are a byte; binary.Uvarint takes
-			// several times the instructions for one. ctaHead left
-			// room for every warp.
+			// Most warps' deltas are a byte, read here without
+			// uvarint3's call. ctaHead left room for every warp.
 			d, n := uint64(p[i]), 1
 			if d >= 0x80 {
-				if d, n = binary.Uvarint(p[i:]); n <= 0 {
+				if d, n = uvarint3(p[i:]); n <= 0 {
 					return false
 				}
 			}
@@ -497,11 +496,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	var insts, bytes uint64
 	if demand {
 		var n int
-		if insts, n = binary.Uvarint(p[i:]); n <= 0 {
+		if insts, n = uvarint3(p[i:]); n <= 0 {
 			return false
 		}
 		i += n
-		if bytes, n = binary.Uvarint(p[i:]); n <= 0 {
+		if bytes, n = uvarint3(p[i:]); n <= 0 {
 			return false
 		}
 		i += n
@@ -567,15 +566,15 @@ func (d *fieldReader) byte() byte {
 
 // uvarint reads a field. A field the buffer holds whole, as nearly every
 // one is, takes no further call: this is the innermost step of every
-// record but cta records (ctaFast). Most fields are a byte, tested first:
-// binary.Uvarint takes several times the instructions for one.
+// record but cta records (ctaFast). Most fields are a byte, tested first,
+// without uvarint3's call.
 func (d *fieldReader) uvarint() uint64 {
 	if b := d.in; d.err == nil && b.r < b.w {
 		if c := b.buf[b.r]; c < 0x80 {
 			b.r++
 			return uint64(c)
 		}
-		if v, n := binary.Uvarint(b.buf[b.r:b.w]); n > 0 {
+		if v, n := uvarint3(b.buf[b.r:b.w]); n > 0 {
 			b.r += n
 			return v
 		}
