@@ -28,8 +28,9 @@ import (
 // declared kernel id and per buffer, never to the length of the trace.
 type Validator struct {
 	src    Source
-	record int64 // records read from src
-	err    error // sticky
+	hosts  *hostCheck // the host index check src was, now reading its src (see NewValidator)
+	record int64      // records read from src
+	err    error      // sticky
 
 	header    bool
 	pageBytes int64
@@ -74,12 +75,21 @@ type treeKernel struct {
 // NewValidator returns a Validator reading from src. Where src has a
 // Pos() (record, offset int64) method, and a Line() int64 method, as
 // Reader and JSONLReader do, errors carry the position it reports.
+//
+// A host index check (HostIndex.Check) as src is taken apart: the
+// Validator reads the check's source and has the check pass each record
+// itself, one call through the Source interface less for every record of
+// the replay's body read; records, errors and their positions are the same.
 func NewValidator(src Source) *Validator {
-	return &Validator{
+	v := &Validator{
 		src:     src,
 		buffers: make(map[uint64]int64),
 		streamT: make(map[uint64]int64),
 	}
+	if c, ok := src.(*hostCheck); ok {
+		v.src, v.hosts = c.src, c
+	}
+	return v
 }
 
 // Next returns src's next record once it has checked it, or io.EOF after the
@@ -89,6 +99,12 @@ func (v *Validator) Next() (Record, error) {
 		return nil, v.err
 	}
 	rec, err := v.src.Next()
+	if err == nil {
+		v.record++
+	}
+	if v.hosts != nil && (err != nil || isHostOp(rec)) {
+		err = v.hosts.check(rec, err, v.record)
+	}
 	switch {
 	case err == io.EOF:
 		if err := v.finish(); err != nil {
@@ -101,7 +117,6 @@ func (v *Validator) Next() (Record, error) {
 		v.err = err
 		return nil, err
 	}
-	v.record++
 	if err := v.check(rec); err != nil {
 		v.err = v.errorAt(kindOf(rec), err)
 		return nil, v.err
