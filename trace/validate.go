@@ -491,8 +491,8 @@ func (v *Validator) checkCTA(c *CTA) error {
 	if c.WarpCycles != nil && longest != c.Cycles {
 		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
 	}
-	if err := checkDemand(c, k.warps); err != nil {
-		return err
+	if c.HasDemand() && !withinDemand(c, k.warps) {
+		return demandError(c, k.warps)
 	}
 	if !k.seen.add(c.CTA) {
 		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
@@ -510,22 +510,24 @@ const (
 	maxBytesPerWarpCycle = 32 * 32
 )
 
-// checkDemand holds c's demand to those bounds. checkCTA has checked its
-// cycles first: with warp_cycles, Cycles is the longest warp's, so Cycles
-// is its time alone either way.
-func checkDemand(c *CTA, warps int) error {
-	if !c.HasDemand() {
-		return nil
-	}
+// withinDemand reports whether c's demand keeps to those bounds. checkCTA
+// has checked its cycles first: with warp_cycles, Cycles is the longest
+// warp's, so Cycles is its time alone either way. Small enough to inline
+// in checkCTA, which asks it for every cta record with demand;
+// demandError says which bound is broken.
+func withinDemand(c *CTA, warps int) bool {
+	span := float64(c.Cycles) * float64(warps)
+	return float64(c.Insts) <= maxInstsPerWarpCycle*span && float64(c.DRAMBytes) <= maxBytesPerWarpCycle*span
+}
+
+// demandError is the error for c, whose demand breaks a bound.
+func demandError(c *CTA, warps int) error {
 	alone := c.Cycles
 	span := float64(alone) * float64(warps)
 	if float64(c.Insts) > maxInstsPerWarpCycle*span {
 		return fmt.Errorf("CTA %d of kernel %d issues %d warp instructions in %d cycles: more than its %d warps can (%d a cycle each)", c.CTA, c.Kernel, c.Insts, alone, warps, maxInstsPerWarpCycle)
 	}
-	if float64(c.DRAMBytes) > maxBytesPerWarpCycle*span {
-		return fmt.Errorf("CTA %d of kernel %d moves %d DRAM bytes in %d cycles: more than its %d warps can (%d bytes a cycle each)", c.CTA, c.Kernel, c.DRAMBytes, alone, warps, maxBytesPerWarpCycle)
-	}
-	return nil
+	return fmt.Errorf("CTA %d of kernel %d moves %d DRAM bytes in %d cycles: more than its %d warps can (%d bytes a cycle each)", c.CTA, c.Kernel, c.DRAMBytes, alone, warps, maxBytesPerWarpCycle)
 }
 
 func (v *Validator) checkAccess(a *Access) error {
