@@ -147,8 +147,17 @@ func (r *Reader) Next() (Record, error) {
 		if r.err != nil {
 			return nil, r.err
 		}
-		offset := r.in.offset()
-		tag, err := r.in.byte0()
+		in := r.in
+		offset := in.offset()
+		var tag byte
+		var err error
+		if in.r < in.w {
+			// inbuf.byte0 without its call, for every record but the
+			// one a buffer ends at.
+			tag, in.r = in.buf[in.r], in.r+1
+		} else {
+			tag, err = in.byte0()
+		}
 		if err == io.EOF {
 			r.err = io.EOF
 			return nil, io.EOF
