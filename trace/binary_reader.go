@@ -647,9 +647,17 @@ func (d *fieldReader) byte() byte {
 // without uvarint3's call.
 func (d *fieldReader) uvarint() uint64 {
 	if b := d.in; d.err == nil && b.r < b.w {
-		if c := b.buf[b.r]; c < 0x80 {
+		c := b.buf[b.r]
+		if c < 0x80 {
 			b.r++
 			return uint64(c)
+		}
+		if b.r+1 < b.w && b.buf[b.r+1] < 0x80 {
+			// Two bytes (a launch's at, a kernel's id), also
+			// without a call.
+			v := uint64(c&0x7f) | uint64(b.buf[b.r+1])<<7
+			b.r += 2
+			return v
 		}
 		if v, n := uvarint3(b.buf[b.r:b.w]); n > 0 {
 			b.r += n
