@@ -242,7 +242,9 @@ func (b *treeReader) handOver(m *treeMsg) {
 	if !b.ordered || b.host == nil {
 		return
 	}
-	if past := min(b.hostPast, b.rootPast); past > 1 {
+	// handOverTo's own first test too, here: it has nothing to do after
+	// most records, and saying so costs no call.
+	if past := min(b.hostPast, b.rootPast); past > 1 && past-1 > b.win.from {
 		b.handOverTo(m, past-1)
 	}
 }
