@@ -29,6 +29,14 @@ func declOf(d *trace.Kernel) kernelDecl {
 	return kd
 }
 
+// declares reports whether kd is declaration d's (kd may be nil): what
+// declOf takes from it is the same, so is what it makes of that. It
+// spares declCache.of building the key of a kernel declared as the one
+// before it, as a launch level's children are.
+func (kd *kernelDecl) declares(d *trace.Kernel) bool {
+	return kd != nil && kd.Name == d.Name && kd.Block == d.Block && kd.Regs == d.Regs && kd.Smem == d.Smem
+}
+
 // Threads is the number of threads per CTA.
 func (d *kernelDecl) Threads() int {
 	return int(d.Block[0]) * int(d.Block[1]) * int(d.Block[2])
@@ -48,10 +56,10 @@ type declCache struct {
 // of is d's shared kernelDecl. Past maxDecls the cache starts afresh:
 // kernels keep what they were given, so this bounds only the sharing.
 func (c *declCache) of(d *trace.Kernel) *kernelDecl {
-	key := declOf(d)
-	if c.last != nil && *c.last == key {
+	if c.last.declares(d) {
 		return c.last
 	}
+	key := declOf(d)
 	kd := c.m[key]
 	if kd == nil {
 		if c.m == nil || len(c.m) >= maxDecls {

@@ -140,13 +140,8 @@ func (b *treeReader) step(m *treeMsg) error {
 		return io.EOF
 	}
 	r, err := b.src.Next()
-	if errors.Is(err, io.EOF) {
-		b.eof = true
-		b.end(m)
-		return io.EOF
-	}
 	if err != nil {
-		return err
+		return b.stop(m, err)
 	}
 	switch r := r.(type) {
 	case *trace.Header:
@@ -185,6 +180,18 @@ func (b *treeReader) step(m *treeMsg) error {
 	}
 	b.handOver(m)
 	return nil
+}
+
+// stop is step's end at the source's error err: at the end of the trace
+// (io.EOF) the open segment is complete. Apart from step, which asks
+// errors.Is only of an error, not of every record.
+func (b *treeReader) stop(m *treeMsg, err error) error {
+	if !errors.Is(err, io.EOF) {
+		return err
+	}
+	b.eof = true
+	b.end(m)
+	return io.EOF
 }
 
 // begin opens a segment at host launch l.
@@ -235,7 +242,9 @@ func (b *treeReader) handOver(m *treeMsg) {
 	if !b.ordered || b.host == nil {
 		return
 	}
-	if past := min(b.hostPast, b.rootPast); past > 1 {
+	// handOverTo's own first test too, here: it has nothing to do after
+	// most records, and saying so costs no call.
+	if past := min(b.hostPast, b.rootPast); past > 1 && past-1 > b.win.from {
 		b.handOverTo(m, past-1)
 	}
 }

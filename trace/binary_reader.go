@@ -147,8 +147,17 @@ func (r *Reader) Next() (Record, error) {
 		if r.err != nil {
 			return nil, r.err
 		}
-		offset := r.in.offset()
-		tag, err := r.in.byte0()
+		in := r.in
+		offset := in.offset()
+		var tag byte
+		var err error
+		if in.r < in.w {
+			// inbuf.byte0 without its call, for every record but the
+			// one a buffer ends at.
+			tag, in.r = in.buf[in.r], in.r+1
+		} else {
+			tag, err = in.byte0()
+		}
 		if err == io.EOF {
 			r.err = io.EOF
 			return nil, io.EOF
@@ -318,7 +327,6 @@ func (r *Reader) memcpy() (Record, error) {
 }
 
 func (r *Reader) kernel() (Record, error) {
-	d := fieldReader{in: r.in}
 	var k *Kernel
 	switch {
 	case r.slab != nil:
@@ -328,6 +336,10 @@ func (r *Reader) kernel() (Record, error) {
 	default:
 		k = new(Kernel)
 	}
+	if r.kernelFast(k) {
+		return k, nil
+	}
+	d := fieldReader{in: r.in}
 	*k = Kernel{ID: d.uvarint()}
 	k.Name = r.kernelName(&d)
 	for i := range k.Grid {
@@ -339,6 +351,71 @@ func (r *Reader) kernel() (Record, error) {
 	k.Regs = d.int()
 	k.Smem = d.varint()
 	return k, d.err
+}
+
+// kernelFields is the most varints a kernel record holds: its id, its
+// name's length, grid, block, regs and smem.
+const kernelFields = 10
+
+// kernelFast decodes a kernel record straight from the buffer, for speed:
+// a launch-heavy trace declares a kernel for every launch, under one name
+// (BFS scale 20: 165,464 of them). It gives up, consuming nothing, unless
+// the buffer surely holds the whole record, its name is the one read last
+// (kernelName) and its fields are in range; kernel then takes the general
+// path, which reads the record or says what is wrong with it.
+func (r *Reader) kernelFast(k *Kernel) bool {
+	name := r.lastName
+	p := r.in.buf[r.in.r:r.in.w]
+	if name == "" || len(p) < len(name)+kernelFields*binary.MaxVarintLen64 {
+		return false
+	}
+	var f [8]uint64 // grid, block, regs, smem
+	id, i := uvarint3(p)
+	n, j := uvarint3(p[max(i, 0):])
+	if i <= 0 || j <= 0 || n != uint64(len(name)) || string(p[i+j:i+j+len(name)]) != name {
+		return false
+	}
+	i += j + len(name)
+	j, ok := uvarintsFast(p[i:], f[:])
+	if !ok || (f[0]|f[1]|f[2]|f[3]|f[4]|f[5])>>32 != 0 {
+		return false
+	}
+	regs := zigzag(f[6])
+	if int64(int(regs)) != regs {
+		return false
+	}
+	*k = Kernel{
+		ID:    id,
+		Name:  name,
+		Grid:  [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])},
+		Block: [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])},
+		Regs:  int(regs),
+		Smem:  zigzag(f[7]),
+	}
+	r.in.r += i + j
+	return true
+}
+
+// uvarintsFast decodes len(out) varints from p, which the caller has
+// checked holds binary.MaxVarintLen64 bytes for each, for a record's fast
+// path: the bytes they took, or false for one longer than 64 bits. A
+// varint of a byte, most of them, takes no call.
+func uvarintsFast(p []byte, out []uint64) (int, bool) {
+	i := 0
+	for j := range out {
+		if i < len(p) && p[i] < 0x80 {
+			out[j] = uint64(p[i])
+			i++
+			continue
+		}
+		v, n := uvarint3(p[i:])
+		if n <= 0 {
+			return 0, false
+		}
+		out[j] = v
+		i += n
+	}
+	return i, true
 }
 
 func (r *Reader) launch() (Record, error) {
@@ -445,11 +522,11 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
 		return nil, 0, 0, 0, false
 	}
-	k, n1 := binary.Uvarint(p)
+	k, n1 := uvarint3(p)
 	if n1 <= 0 {
 		return nil, 0, 0, 0, false
 	}
-	c, n2 := binary.Uvarint(p[n1:])
+	c, n2 := uvarint3(p[n1:])
 	if n2 <= 0 {
 		return nil, 0, 0, 0, false
 	}
@@ -465,12 +542,12 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	if !ok {
 		return false
 	}
-	u, n3 := binary.Uvarint(p[i:])
+	u, n3 := uvarint3(p[i:])
 	if n3 <= 0 {
 		return false
 	}
 	cycles := zigzag(u)
-	warps, n4 := binary.Uvarint(p[i+n3:])
+	warps, n4 := uvarint3(p[i+n3:])
 	if n4 <= 0 || warps > maxFastWarps {
 		return false
 	}
@@ -480,12 +557,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		wc = r.warpBuf(int(warps))[:warps]
 		prev := cycles
 		for w := range wc {
-			// Most warps' deltas are a byte; binary.Uvarint takes
-			// several times the instructions for one. ctaHead left
-			// room for every warp.
+			// Most warps' deltas are a byte, read here without
+			// uvarint3's call. ctaHead left room for every warp.
 			d, n := uint64(p[i]), 1
 			if d >= 0x80 {
-				if d, n = binary.Uvarint(p[i:]); n <= 0 {
+				if d, n = uvarint3(p[i:]); n <= 0 {
 					return false
 				}
 			}
@@ -497,11 +573,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	var insts, bytes uint64
 	if demand {
 		var n int
-		if insts, n = binary.Uvarint(p[i:]); n <= 0 {
+		if insts, n = uvarint3(p[i:]); n <= 0 {
 			return false
 		}
 		i += n
-		if bytes, n = binary.Uvarint(p[i:]); n <= 0 {
+		if bytes, n = uvarint3(p[i:]); n <= 0 {
 			return false
 		}
 		i += n
@@ -567,15 +643,23 @@ func (d *fieldReader) byte() byte {
 
 // uvarint reads a field. A field the buffer holds whole, as nearly every
 // one is, takes no further call: this is the innermost step of every
-// record but cta records (ctaFast). Most fields are a byte, tested first:
-// binary.Uvarint takes several times the instructions for one.
+// record but cta records (ctaFast). Most fields are a byte, tested first,
+// without uvarint3's call.
 func (d *fieldReader) uvarint() uint64 {
 	if b := d.in; d.err == nil && b.r < b.w {
-		if c := b.buf[b.r]; c < 0x80 {
+		c := b.buf[b.r]
+		if c < 0x80 {
 			b.r++
 			return uint64(c)
 		}
-		if v, n := binary.Uvarint(b.buf[b.r:b.w]); n > 0 {
+		if b.r+1 < b.w && b.buf[b.r+1] < 0x80 {
+			// Two bytes (a launch's at, a kernel's id), also
+			// without a call.
+			v := uint64(c&0x7f) | uint64(b.buf[b.r+1])<<7
+			b.r += 2
+			return v
+		}
+		if v, n := uvarint3(b.buf[b.r:b.w]); n > 0 {
 			b.r += n
 			return v
 		}

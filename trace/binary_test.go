@@ -460,3 +460,42 @@ func TestBinaryDemandCTAsRoundTrip(t *testing.T) {
 	}
 	roundTrip(t, recs)
 }
+
+// Kernel records of the name read last, with the buffer holding enough
+// after them, take kernelFast: they decode as the general path does,
+// fields at their limits included, and one with a field out of range is
+// refused with the general path's error at its record.
+func TestKernelFast(t *testing.T) {
+	var recs []Record
+	for i, g := range []uint32{1, 127, 128, 16383, 16384, 1<<21 - 1, 1 << 21, math.MaxUint32} {
+		recs = append(recs, &Kernel{ID: uint64(i) << (7 * i), Name: "child", Grid: [3]uint32{g, 1, g}, Block: [3]uint32{32, uint32(i + 1), 1}, Regs: 255 - i, Smem: int64(i)*-1000 + 1})
+	}
+	recs = append(recs, &Kernel{ID: 1<<64 - 1, Name: "other", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{1, 1, 1}})
+	recs = append(recs, recs...) // a name read last for the first ones again
+	roundTrip(t, recs)
+
+	kernel := func(name string, fields ...uint64) []byte {
+		p := binary.AppendUvarint([]byte{byte(KindKernel), 7}, uint64(len(name)))
+		p = append(p, name...)
+		for _, f := range fields {
+			p = binary.AppendUvarint(p, f)
+		}
+		return p
+	}
+	first := kernel("k", 1, 1, 1, 1, 1, 1, 0, 0)
+	pad := bytes.Repeat([]byte{0}, 200)
+	for _, tt := range []struct {
+		name, want string
+		second     []byte
+	}{
+		{"grid", "grid dimension 4294967296 does not fit", kernel("k", 1, 1<<32, 1, 1, 1, 1, 0, 0)},
+		{"block", "block dimension 4294967296 does not fit", kernel("k", 1, 1, 1, 1, 1, 1<<32, 0, 0)},
+		{"overflow", "varint longer than 64 bits", append(kernel("k", 1, 1, 1, 1, 1, 1, 0), bytes.Repeat([]byte{0xff}, 10)...)},
+	} {
+		data := append(append(preamble(), first...), tt.second...)
+		e, _ := readToError(t, compress(append(data, pad...)))
+		if !strings.Contains(e.Msg, tt.want) || e.Record != 2 || e.Offset != int64(len(preamble())+len(first)) {
+			t.Errorf("%s: got %q (record %d, offset %d), want %q at record 2, offset %d", tt.name, e, e.Record, e.Offset, tt.want, len(preamble())+len(first))
+		}
+	}
+}

@@ -271,34 +271,47 @@ func (c *hostCheck) Next() (Record, error) {
 		return nil, c.err
 	}
 	rec, err := c.src.Next()
+	if err == nil {
+		c.record++
+		if !isHostOp(rec) {
+			return rec, nil
+		}
+	}
+	if err := c.check(rec, err, c.record); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// check is Next's work for what src's Next returned when it is not a
+// record other than a host operation (those pass unchecked): a host
+// operation, the record-th read, against the index's, or src's error,
+// io.EOF against the number of host operations the index lists. It says
+// what to return in err's place. A Validator over the check calls it
+// itself (NewValidator), which saves every record a call through the
+// Source interface and a layer of returns.
+func (c *hostCheck) check(rec Record, err error, record int64) error {
 	switch {
 	case err == io.EOF:
 		if c.seen < c.want {
 			c.err = &Error{Offset: -1, Msg: fmt.Sprintf("at end of trace: the host index lists %d host launches and memcpys, the trace has %d", c.want, c.seen)}
-			return nil, c.err
+			return c.err
 		}
-		return nil, err
+		return err
 	case err != nil:
-		return nil, err
-	}
-	c.record++
-	if !isHostOp(rec) {
-		return rec, nil
+		return err
 	}
 	c.seen++
 	want, err := c.ops.Next()
 	switch {
 	case err == io.EOF:
-		c.err = c.errorAt(rec, fmt.Sprintf("the host index lists %d host launches and memcpys, the trace has more", c.want))
+		c.err = c.errorAt(rec, record, fmt.Sprintf("the host index lists %d host launches and memcpys, the trace has more", c.want))
 	case err != nil:
 		c.err = err
 	case !sameHostOp(want, rec):
-		c.err = c.errorAt(rec, fmt.Sprintf("differs from its host index's copy: the trace has %s, the index %s", jsonText(rec), jsonText(want)))
+		c.err = c.errorAt(rec, record, fmt.Sprintf("differs from its host index's copy: the trace has %s, the index %s", jsonText(rec), jsonText(want)))
 	}
-	if c.err != nil {
-		return nil, c.err
-	}
-	return rec, nil
+	return c.err
 }
 
 // decodeInto passes a Prefetcher's storage on to src (see slab): the
@@ -314,8 +327,13 @@ func (c *hostCheck) Pos() (record, offset int64) {
 	return c.record, -1
 }
 
-func (c *hostCheck) errorAt(rec Record, msg string) *Error {
-	n, off := c.Pos()
+// errorAt places msg at rec, the record-th read, using src's idea of
+// where that is when it has one.
+func (c *hostCheck) errorAt(rec Record, record int64, msg string) *Error {
+	n, off := record, int64(-1)
+	if p, ok := c.src.(interface{ Pos() (int64, int64) }); ok {
+		n, off = p.Pos()
+	}
 	return &Error{Record: n, Offset: off, Kind: rec.Kind(), Msg: msg}
 }
 

@@ -376,17 +376,41 @@ func TestHostIndexCheck(t *testing.T) {
 		return x
 	}
 	stream := encodeBinary(t, recs)
-	read := func(x *HostIndex) ([]Record, error) {
-		r, err := NewReader(bytes.NewReader(stream))
-		if err != nil {
-			t.Fatal(err)
+	// The check alone; under a Validator, which takes it apart
+	// (NewValidator); and so over a source that reports no position.
+	ways := []struct {
+		name string
+		read func(*HostIndex, *Reader) Source
+		pos  bool
+	}{
+		{"check", func(x *HostIndex, r *Reader) Source { return x.Check(r) }, true},
+		{"validated", func(x *HostIndex, r *Reader) Source { return NewValidator(x.Check(r)) }, true},
+		{"validated, no Pos", func(x *HostIndex, r *Reader) Source { return NewValidator(x.Check(sourceOnly{r})) }, false},
+	}
+	for _, way := range ways {
+		read := func(x *HostIndex) ([]Record, error) {
+			r, err := NewReader(bytes.NewReader(stream))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ReadAll(way.read(x, r))
 		}
-		return ReadAll(x.Check(r))
+		got, err := read(index(recs))
+		if err != nil || len(got) != len(recs) {
+			t.Fatalf("%s: agreeing index: %d records, %v", way.name, len(got), err)
+		}
+		checkHostIndexErrors(t, way.name, way.pos, stream, recs, index, read)
 	}
-	got, err := read(index(recs))
-	if err != nil || len(got) != len(recs) {
-		t.Fatalf("agreeing index: %d records, %v", len(got), err)
-	}
+}
+
+// sourceOnly hides its Source's other methods (Pos).
+type sourceOnly struct{ Source }
+
+// checkHostIndexErrors reads stream, recs encoded, against indexes that
+// differ from it, each a way TestHostIndexCheck reads: every error names
+// the record that differs (at its offset where pos says the source
+// reports one).
+func checkHostIndexErrors(t *testing.T, way string, pos bool, stream []byte, recs []Record, index func([]Record) *HostIndex, read func(*HostIndex) ([]Record, error)) {
 	// recs[4] is the first host launch, recs[10] the memcpy after its
 	// tree, recs[20] the first launch with after [1 2].
 	change := func(i int, f func(Record)) []Record {
@@ -414,14 +438,15 @@ func TestHostIndexCheck(t *testing.T) {
 		got, err := read(index(c.index))
 		e, ok := err.(*Error)
 		if !ok || !strings.Contains(e.Msg, c.msg) || e.Record != c.record {
-			t.Errorf("%s: %v after %d records; want record %d: %q", c.name, err, len(got), c.record, c.msg)
+			t.Errorf("%s, %s: %v after %d records; want record %d: %q", way, c.name, err, len(got), c.record, c.msg)
 			continue
 		}
-		if c.record > 0 && (e.Kind != recs[c.record-1].Kind() || e.Offset <= 0 || !strings.Contains(e.Msg, "differs from its host index's copy") && c.name != "one fewer") {
-			t.Errorf("%s: %#v does not place the record", c.name, e)
+		placed := e.Offset > 0 || !pos && e.Offset == -1
+		if c.record > 0 && (e.Kind != recs[c.record-1].Kind() || !placed || !strings.Contains(e.Msg, "differs from its host index's copy") && c.name != "one fewer") {
+			t.Errorf("%s, %s: %#v does not place the record", way, c.name, e)
 		}
 		if _, again := read(index(c.index)); again == nil {
-			t.Errorf("%s: no error the second time", c.name)
+			t.Errorf("%s, %s: no error the second time", way, c.name)
 		}
 	}
 }

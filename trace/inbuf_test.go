@@ -48,3 +48,28 @@ func TestSkipVarintsMatchesUvarint(t *testing.T) {
 		}
 	}
 }
+
+// uvarint3 decodes what binary.Uvarint does, value and length, for
+// varints of every length up to ten bytes and one longer than 64 bits,
+// whatever the bytes after them and wherever the slice ends.
+func TestUvarint3(t *testing.T) {
+	var vals []uint64
+	for s := 0; s < 64; s += 7 {
+		vals = append(vals, 1<<s-1, 1<<s, 1<<s+1, 0x55<<s)
+	}
+	vals = append(vals, 1<<64-1)
+	var bufs [][]byte
+	for _, v := range vals {
+		bufs = append(bufs, append(binary.AppendUvarint(nil, v), 0x81, 0x7f, 0x00))
+	}
+	bufs = append(bufs, append(bytes.Repeat([]byte{0xff}, 10), 0x01), append(bytes.Repeat([]byte{0x80}, 9), 0x02))
+	for _, buf := range bufs {
+		for end := 0; end <= len(buf); end++ {
+			v, n := uvarint3(buf[:end])
+			wv, wn := binary.Uvarint(buf[:end])
+			if v != wv || n != wn {
+				t.Errorf("% x: uvarint3 %d, %d; binary.Uvarint %d, %d", buf[:end], v, n, wv, wn)
+			}
+		}
+	}
+}

@@ -28,8 +28,9 @@ import (
 // declared kernel id and per buffer, never to the length of the trace.
 type Validator struct {
 	src    Source
-	record int64 // records read from src
-	err    error // sticky
+	hosts  *hostCheck // the host index check src was, now reading its src (see NewValidator)
+	record int64      // records read from src
+	err    error      // sticky
 
 	header    bool
 	pageBytes int64
@@ -74,12 +75,21 @@ type treeKernel struct {
 // NewValidator returns a Validator reading from src. Where src has a
 // Pos() (record, offset int64) method, and a Line() int64 method, as
 // Reader and JSONLReader do, errors carry the position it reports.
+//
+// A host index check (HostIndex.Check) as src is taken apart: the
+// Validator reads the check's source and has the check pass each record
+// itself, one call through the Source interface less for every record of
+// the replay's body read; records, errors and their positions are the same.
 func NewValidator(src Source) *Validator {
-	return &Validator{
+	v := &Validator{
 		src:     src,
 		buffers: make(map[uint64]int64),
 		streamT: make(map[uint64]int64),
 	}
+	if c, ok := src.(*hostCheck); ok {
+		v.src, v.hosts = c.src, c
+	}
+	return v
 }
 
 // Next returns src's next record once it has checked it, or io.EOF after the
@@ -89,6 +99,12 @@ func (v *Validator) Next() (Record, error) {
 		return nil, v.err
 	}
 	rec, err := v.src.Next()
+	if err == nil {
+		v.record++
+	}
+	if v.hosts != nil && (err != nil || isHostOp(rec)) {
+		err = v.hosts.check(rec, err, v.record)
+	}
 	switch {
 	case err == io.EOF:
 		if err := v.finish(); err != nil {
@@ -101,7 +117,6 @@ func (v *Validator) Next() (Record, error) {
 		v.err = err
 		return nil, err
 	}
-	v.record++
 	if err := v.check(rec); err != nil {
 		v.err = v.errorAt(kindOf(rec), err)
 		return nil, v.err
@@ -476,8 +491,8 @@ func (v *Validator) checkCTA(c *CTA) error {
 	if c.WarpCycles != nil && longest != c.Cycles {
 		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
 	}
-	if err := checkDemand(c, k.warps); err != nil {
-		return err
+	if c.HasDemand() && !withinDemand(c, k.warps) {
+		return demandError(c, k.warps)
 	}
 	if !k.seen.add(c.CTA) {
 		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
@@ -495,22 +510,24 @@ const (
 	maxBytesPerWarpCycle = 32 * 32
 )
 
-// checkDemand holds c's demand to those bounds. checkCTA has checked its
-// cycles first: with warp_cycles, Cycles is the longest warp's, so Cycles
-// is its time alone either way.
-func checkDemand(c *CTA, warps int) error {
-	if !c.HasDemand() {
-		return nil
-	}
+// withinDemand reports whether c's demand keeps to those bounds. checkCTA
+// has checked its cycles first: with warp_cycles, Cycles is the longest
+// warp's, so Cycles is its time alone either way. Small enough to inline
+// in checkCTA, which asks it for every cta record with demand;
+// demandError says which bound is broken.
+func withinDemand(c *CTA, warps int) bool {
+	span := float64(c.Cycles) * float64(warps)
+	return float64(c.Insts) <= maxInstsPerWarpCycle*span && float64(c.DRAMBytes) <= maxBytesPerWarpCycle*span
+}
+
+// demandError is the error for c, whose demand breaks a bound.
+func demandError(c *CTA, warps int) error {
 	alone := c.Cycles
 	span := float64(alone) * float64(warps)
 	if float64(c.Insts) > maxInstsPerWarpCycle*span {
 		return fmt.Errorf("CTA %d of kernel %d issues %d warp instructions in %d cycles: more than its %d warps can (%d a cycle each)", c.CTA, c.Kernel, c.Insts, alone, warps, maxInstsPerWarpCycle)
 	}
-	if float64(c.DRAMBytes) > maxBytesPerWarpCycle*span {
-		return fmt.Errorf("CTA %d of kernel %d moves %d DRAM bytes in %d cycles: more than its %d warps can (%d bytes a cycle each)", c.CTA, c.Kernel, c.DRAMBytes, alone, warps, maxBytesPerWarpCycle)
-	}
-	return nil
+	return fmt.Errorf("CTA %d of kernel %d moves %d DRAM bytes in %d cycles: more than its %d warps can (%d bytes a cycle each)", c.CTA, c.Kernel, c.DRAMBytes, alone, warps, maxBytesPerWarpCycle)
 }
 
 func (v *Validator) checkAccess(a *Access) error {
