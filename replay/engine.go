@@ -98,8 +98,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		ReuseRecords()
 		ReuseWarpCycles()
 	}); ok {
-		// The tree reader copies what it keeps, and a Prefetcher copies
-		// launch and cta records into its batches.
+		// The tree reader copies what it keeps, and a Prefetcher has its
+		// Reader decode launch, cta and kernel records into its batches'
+		// own storage (trace/slab.go), or copies them there.
 		s.ReuseRecords()
 		s.ReuseWarpCycles()
 	}

@@ -320,20 +320,20 @@ func (c *hostCheck) decodeInto(s *slab) bool { return decodeInto(c.src, s) }
 
 // Pos is src's position, or the number of records read where src reports
 // none.
-func (c *hostCheck) Pos() (record, offset int64) {
+func (c *hostCheck) Pos() (record, offset int64) { return c.posOf(c.record) }
+
+// posOf is src's position of the record-th record read, its last, or
+// record itself where src reports none.
+func (c *hostCheck) posOf(record int64) (int64, int64) {
 	if p, ok := c.src.(interface{ Pos() (int64, int64) }); ok {
 		return p.Pos()
 	}
-	return c.record, -1
+	return record, -1
 }
 
-// errorAt places msg at rec, the record-th read, using src's idea of
-// where that is when it has one.
+// errorAt places msg at rec, the record-th read.
 func (c *hostCheck) errorAt(rec Record, record int64, msg string) *Error {
-	n, off := record, int64(-1)
-	if p, ok := c.src.(interface{ Pos() (int64, int64) }); ok {
-		n, off = p.Pos()
-	}
+	n, off := c.posOf(record)
 	return &Error{Record: n, Offset: off, Kind: rec.Kind(), Msg: msg}
 }
 
