@@ -1,27 +1,62 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/internal/ahead"
+import (
+	"unsafe"
 
-// treeBatch is how many trace records the reader files into a message
-// before it hands it over, and treeDepth how many full messages may wait:
-// the reader goes at most (treeDepth+2)·treeBatch records ahead of the
-// engine (67,584), as a trace.Prefetcher does.
-//
-// Why so far: the engine takes a level of a launch-heavy trace in bursts.
-// While a level's last children run it takes no records, and as the next
-// level's host kernel starts it places a hundred host CTAs at once, each
-// needing its whole tree. A reader only a few thousand records ahead
-// stops in the first and makes the engine wait in the second. BFS scale
-// 20 under cdp, 12 interleaved runs: median wall 0.730 s at 4 messages,
-// 0.695 s at 64 and at 128; median RSS 74, 94 and 99 MiB. What a message
-// holds is bounded by its records: a device kernel with its site (~340
-// bytes), a packed cta record (8–12 bytes and its warps), a host CTA's
-// spec (48 bytes and its warps), so the window holds under 12 MB even
-// were every other record a device launch (BFS scale 20: about 5 MB).
-const (
-	treeBatch = 1024
-	treeDepth = 64
+	"github.com/gpureplay/gpureplay/internal/ahead"
+	"github.com/gpureplay/gpureplay/trace"
 )
+
+// The reader runs ahead of the engine by a bounded window of messages:
+// treeDepth full messages may wait, one is being filled and one read. A
+// message goes out when it has read treeBatch records or filed about
+// treeMsgBytes of kernels, sites, CTA records and page references
+// (treeMsg.held), whichever comes first, so the window holds at most
+// (treeDepth+2)·treeMsgBytes, about 33 MB, whatever the mix of records
+// (plus one record's worth per message, the one that crossed the line).
+//
+// Why so far: the engine takes a launch-heavy trace in bursts. As a level
+// of BFS starts it places a hundred host CTAs at once, each needing its
+// whole launch tree, and waits for the readers; then, while the level's
+// last children run, it takes no records at all, for a third of the run
+// at BFS scale 20. A reader a few thousand records ahead stops in the
+// second and makes the engine wait in the first; a reader that may run on
+// through the second, on the core the engine leaves idle, has the next
+// levels' trees filed when the engine gets there. A window of 66 messages
+// (the depth until now, 67,584 records) was full within the first tenth
+// of that pause; 512 holds all of BFS scale 20 but its last levels, whose
+// trees the reader files meanwhile (about 55 filed bytes a record there).
+//
+// Measured: BFS scale 20 under cdp, rounds alternating the two builds,
+// median of the per-round ratios: see docs/scale-out.md.
+const (
+	treeBatch    = 1024
+	treeMsgBytes = 64 << 10
+	treeDepth    = 510
+)
+
+// What the reader files for a record, for treeMsg.held: an estimate from
+// above of what it allocates, not a count (the allocator's size classes
+// and the id tables' growth are not followed).
+const (
+	// deviceHeld is a device launch: the child Kernel with the start of
+	// its packed table (newDeviceKernel), its site, its entry in the tree.
+	deviceHeld = int(unsafe.Sizeof(Kernel{})) + headerLen + 2 + int(unsafe.Sizeof(siteRec{})) + int(unsafe.Sizeof(filed{}))
+)
+
+// ctaHeld is a cta record with warps per-warp cycles: at most a host
+// CTA's spec and its warps (a device CTA's packed record is smaller).
+func ctaHeld(warps int) int { return int(unsafe.Sizeof(ctaSpec{})) + 8*warps }
+
+// refHeld is an access or pages record kept as page references and
+// touches: a range and a touch for each range it names.
+func refHeld(r trace.Record) int {
+	n := 1
+	if p, ok := r.(*trace.Pages); ok {
+		n = len(p.R) + len(p.W)
+	}
+	return n * int(unsafe.Sizeof(pageRange{})+unsafe.Sizeof(touch{}))
+}
 
 // treeAhead runs a treeReader on a goroutine of its own, a bounded window
 // of records ahead of the engine: it files them (device kernels with
@@ -31,11 +66,11 @@ const (
 // a goroutine of its own: filing on the engine's goroutine made it wait,
 // where a level of a launch-heavy trace places its host CTAs, for both.
 //
-// A message goes out when it holds treeBatch records' worth, or as soon
-// as it holds an event while the engine waits for one (hungry), so the
-// engine never waits for a batch to fill. What the reader builds is its
-// own until the message carrying it goes out, and the engine's after; a
-// message comes back empty (reset by the engine) for reuse.
+// A message goes out when it holds enough (above), or as soon as it holds
+// an event while the engine waits for one (hungry), so the engine never
+// waits for a batch to fill. What the reader builds is its own until the
+// message carrying it goes out, and the engine's after; a message comes
+// back empty (reset by the engine) for reuse.
 type treeAhead struct {
 	w *ahead.Window[treeMsg]
 }
@@ -43,7 +78,7 @@ type treeAhead struct {
 func startTreeAhead(r *treeReader) *treeAhead {
 	a := &treeAhead{w: ahead.New[treeMsg](treeDepth)}
 	enough := func(m *treeMsg) bool {
-		return m.records >= treeBatch || len(m.events) > 0 && a.w.Hungry()
+		return m.records >= treeBatch || m.held >= treeMsgBytes || len(m.events) > 0 && a.w.Hungry()
 	}
 	a.w.Go(func(m *treeMsg) bool {
 		r.fill(m, enough)

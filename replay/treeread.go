@@ -63,6 +63,7 @@ type treeReader struct {
 	refs      *refSource // where CTAs' page references come from (CRCS), or nil
 	irregular map[uint64]bool
 	touches   touchMode // which CTAs' touches to keep (touch.go)
+	held      int       // bytes filed since the last record was counted (treeMsg.held)
 }
 
 // filed is a kernel of the open segment as the reader keeps it: with the
@@ -88,6 +89,7 @@ type treeMsg struct {
 	specs   []ctaSpec // the host CTA specs the events hand over, one after another
 	err     error
 	records int // trace records read to fill it
+	held    int // about how many bytes the reader filed while filling it (heldBytes)
 }
 
 // treeEvent is one step of the segments: a host launch opens the next
@@ -116,7 +118,7 @@ func (m *treeMsg) reset() {
 	clear(m.events) // tables and starts
 	clear(m.specs)  // sites and children
 	m.events, m.specs = m.events[:0], m.specs[:0]
-	m.err, m.records = nil, 0
+	m.err, m.records, m.held = nil, 0, 0
 }
 
 // fill reads records into m until enough says m holds enough after a
@@ -128,6 +130,7 @@ func (b *treeReader) fill(m *treeMsg, enough func(*treeMsg) bool) {
 			return
 		}
 		m.records++
+		m.held, b.held = m.held+b.held, 0
 		if enough(m) {
 			return
 		}
@@ -324,6 +327,7 @@ func (b *treeReader) device(l *trace.Launch) error {
 		root = l.Parent.CTA
 	}
 	cf := b.adopt(child, d, root)
+	b.held += deviceHeld
 	if b.ordered {
 		b.kids = append(b.kids, cf)
 	}
@@ -389,9 +393,11 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		}
 		r.warps = slices.Clone(r.warps)
 		r.fill(s)
+		b.held += ctaHeld(len(r.warps))
 		return nil
 	}
 	k.ctas.record(c.CTA, r)
+	b.held += ctaHeld(len(r.warps))
 	return nil
 }
 
@@ -460,6 +466,7 @@ func (b *treeReader) ref(r trace.Record) error {
 	if isTouch {
 		x.touches = b.refs.appendTouches(r, x.touches)
 	}
+	b.held += refHeld(r)
 	return nil
 }
 
