@@ -1,0 +1,82 @@
+package replay
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// The tree reader's window is bounded by what its messages file, not by
+// their records alone: a message goes out once it has filed treeMsgBytes
+// (by treeMsg.held's estimate), so a launch-heavy stretch makes more,
+// smaller messages. Filing a trace the way startTreeAhead does, every
+// message must stop at the first record past either line, and a trace of
+// wide CTAs and many launches must reach the bytes' line before the
+// records'.
+func TestTreeMsgHeldBound(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		params []string
+		byHeld bool // some message must have gone out for its bytes
+	}{
+		{"bfs", []string{"scale=12"}, true},
+		{"synth", []string{"kernels=2", "ctas=3000", "site_rate=0.9"}, true},
+	} {
+		g, _ := samples.Lookup(c.name)
+		p, err := g.ParseParams(c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		w := trace.NewWriter(&buf)
+		if err := g.Run(p, w); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		src, err := trace.NewReader(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &treeReader{src: trace.NewValidator(src)}
+		enough := func(m *treeMsg) bool { return m.records >= treeBatch || m.held >= treeMsgBytes }
+		var msgs, byHeld, records int
+		for {
+			m := &treeMsg{}
+			before := 0
+			b.fill(m, func(m *treeMsg) bool {
+				if enough(m) {
+					return true
+				}
+				before = m.held
+				return false
+			})
+			msgs++
+			records += m.records
+			if before >= treeMsgBytes {
+				t.Fatalf("%s: message %d went on past %d bytes filed", c.name, msgs, before)
+			}
+			if m.held >= treeMsgBytes && m.records < treeBatch {
+				byHeld++
+			}
+			if m.err != nil {
+				if !errors.Is(m.err, io.EOF) {
+					t.Fatalf("%s: %v", c.name, m.err)
+				}
+				break
+			}
+			if m.held == 0 {
+				t.Fatalf("%s: message %d of %d records filed nothing", c.name, msgs, m.records)
+			}
+		}
+		if c.byHeld && byHeld == 0 {
+			t.Errorf("%s: none of %d messages (%d records) went out for its bytes", c.name, msgs, records)
+		}
+		t.Logf("%s: %d records in %d messages, %d of them closed by bytes", c.name, records, msgs, byHeld)
+	}
+}
