@@ -436,11 +436,17 @@ func (e *engine) settle() {
 	}
 }
 
+// compactPending drops from the FCFS list the kernels with no CTA left to
+// place. A kept kernel is written back only where it moves: most stay
+// where they are, and while the collector marks every pointer written
+// into the list takes a write barrier.
 func (e *engine) compactPending() {
 	j := 0
-	for _, k := range e.pending {
+	for i, k := range e.pending {
 		if k.Remaining() > 0 {
-			e.pending[j] = k
+			if j != i {
+				e.pending[j] = k
+			}
 			j++
 		} else {
 			k.marked = false
