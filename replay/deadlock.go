@@ -40,7 +40,7 @@ func (e *engine) deadlock() error {
 	for _, k := range e.kd {
 		add(k)
 	}
-	for _, k := range e.kdWait.Queued() {
+	for k := range e.kdWait.All() {
 		add(k)
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id })

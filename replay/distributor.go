@@ -33,8 +33,8 @@ func (e *engine) fillKD() {
 // engine on memory at every entry. Its first line is enough: prefetching
 // the next one too measured no better.
 func (e *engine) prefetchNextKD() {
-	if q := e.kdWait.Queued(); len(q) > 0 {
-		cacheline.Prefetch(unsafe.Pointer(q[0]))
+	if k, ok := e.kdWait.Front(); ok {
+		cacheline.Prefetch(unsafe.Pointer(k))
 	}
 }
 
