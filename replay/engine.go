@@ -192,9 +192,8 @@ type engine struct {
 	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
 	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
 	kdWait     fifo.Queue[*Kernel]  // stream heads waiting for a KD entry
-	kdUsed     int
-	kd         []*Kernel // kernels holding a KD entry, in entry order
-	pending    []*Kernel // ready kernels with CTAs to place, FCFS
+	kd         kdOrder              // kernels holding a KD entry, in entry order
+	pending    []*Kernel            // ready kernels with CTAs to place, FCFS
 	readySeq   uint64
 	devStreams uint64
 
