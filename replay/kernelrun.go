@@ -33,10 +33,18 @@ type kernelRun struct {
 // cycle; the completed kernel then loses them (nil), so that anything
 // that still reads them fails at once rather than reading another
 // kernel's.
+//
+// The completed kernels wait in one list, those of the current cycle
+// last: a kernel of an earlier cycle leaves it by taking the place of
+// the list's last. Under CDP nearly every device kernel's entry falls in
+// a cycle after the last completion, where moving the previous cycle's
+// kernels to a list of reusable ones (a slice of pointers copied, and
+// cleared, each taking write barriers while the collector marks) cost
+// more than the reuse.
 type kernelRuns struct {
-	free []*Kernel // completed before cycle `at`: their parts may go
-	now  []*Kernel // completed in cycle `at`
-	at   int64
+	ended []*Kernel // completed kernels holding parts to reuse; the last `fresh` completed in cycle `at`
+	fresh int
+	at    int64
 }
 
 // start gives device kernel k its running parts as it enters the Kernel
@@ -45,17 +53,28 @@ func (r *kernelRuns) start(k *Kernel, now int64) {
 	if k.kernelRun != nil {
 		return // a host operation's
 	}
-	r.settle(now)
-	n := len(r.free)
-	if n == 0 {
+	old := r.take(now)
+	if old == nil {
 		k.kernelRun = &kernelRun{}
 		return
 	}
-	old := r.free[n-1]
-	r.free[n-1] = nil
-	r.free = r.free[:n-1]
 	k.kernelRun, old.kernelRun = old.kernelRun, nil
 	*k.kernelRun = kernelRun{}
+}
+
+// take removes from the list a kernel completed before cycle now, or
+// returns nil when there is none.
+func (r *kernelRuns) take(now int64) *Kernel {
+	r.settle(now)
+	n := len(r.ended) - r.fresh
+	if n == 0 {
+		return nil
+	}
+	old, last := r.ended[n-1], len(r.ended)-1
+	r.ended[n-1] = r.ended[last] // a fresh one, if any, where old was: still among the last `fresh`
+	r.ended[last] = nil
+	r.ended = r.ended[:last]
+	return old
 }
 
 // done takes the running parts of device kernel k, completed in cycle
@@ -67,17 +86,15 @@ func (r *kernelRuns) done(k *Kernel, now int64) {
 		return
 	}
 	r.settle(now)
-	r.now = append(r.now, k)
+	r.ended = append(r.ended, k)
+	r.fresh++
 }
 
-// settle moves the kernels completed before cycle now to free.
+// settle makes the kernels completed before cycle now reusable.
 func (r *kernelRuns) settle(now int64) {
-	if now == r.at {
-		return
+	if now != r.at {
+		r.fresh, r.at = 0, now
 	}
-	r.free = append(r.free, r.now...)
-	clear(r.now)
-	r.now, r.at = r.now[:0], now
 }
 
 // reuseKernelRuns is off only in a test that compares replays with and

@@ -58,3 +58,37 @@ func TestRemainingWithoutRunningParts(t *testing.T) {
 		t.Errorf("complete, its parts reused: Remaining %d, want 0", got)
 	}
 }
+
+// Kernels completed in earlier cycles and in the current one wait in one
+// list (kernelRuns.ended, the current cycle's last): an entry takes only
+// the earlier ones' parts, each once, and the current cycle's once the
+// cycle is over.
+func TestKernelRunsMixedCycles(t *testing.T) {
+	var r kernelRuns
+	x, y, z := &Kernel{}, &Kernel{}, &Kernel{}
+	for _, k := range []*Kernel{x, y, z} {
+		r.start(k, 1)
+	}
+	old := map[*kernelRun]bool{x.kernelRun: true, y.kernelRun: true}
+	fresh := z.kernelRun
+	r.done(x, 5)
+	r.done(y, 5)
+	r.done(z, 6)
+	p, q, s, u := &Kernel{}, &Kernel{}, &Kernel{}, &Kernel{}
+	r.start(p, 6)
+	r.start(q, 6)
+	if !old[p.kernelRun] || !old[q.kernelRun] || p.kernelRun == q.kernelRun {
+		t.Fatalf("entries in cycle 6 did not take the parts of the two kernels completed in cycle 5, once each")
+	}
+	r.start(s, 6)
+	if s.kernelRun == fresh || z.kernelRun != fresh {
+		t.Fatalf("an entry took the parts of a kernel completed in its own cycle")
+	}
+	r.start(u, 7)
+	if u.kernelRun != fresh || z.kernelRun != nil {
+		t.Fatalf("an entry a cycle later did not take the parts of the kernel completed in cycle 6")
+	}
+	if len(r.ended) != 0 {
+		t.Errorf("%d kernels left in the list, all taken", len(r.ended))
+	}
+}
