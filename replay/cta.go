@@ -302,7 +302,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		e.sb.release(e.io, e.sink, k, c.spec().x, e.now)
 	}
 	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
-	e.freeRuns = append(e.freeRuns, c)
+	e.freeRuns = append(e.freeRuns, c.slot)
 	if g := c.g; g != nil {
 		if g.done++; g.done == g.src.total {
 			e.groupCTAsDone(g)
@@ -347,7 +347,7 @@ func (c *ctaRun) reset() {
 // recycling keeps the garbage collector out of the hot loop.
 func (e *engine) newRun() *ctaRun {
 	if n := len(e.freeRuns); n > 0 {
-		c := e.freeRuns[n-1]
+		c := e.runs[e.freeRuns[n-1]]
 		e.freeRuns = e.freeRuns[:n-1]
 		return c
 	}

@@ -200,7 +200,7 @@ type engine struct {
 	sms      []sm
 	stalled  []*ctaRun
 	runs     []*ctaRun            // every CTA state ever made, by slot (events name them so)
-	freeRuns []*ctaRun            // finished CTAs' state, for reuse
+	freeRuns []int32              // finished CTAs' state for reuse, by slot in runs (no pointer: no write barrier at a CTA's end)
 	kruns    kernelRuns           // device kernels' running parts, for reuse
 	kslots   slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
 	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
@@ -222,11 +222,10 @@ type engine struct {
 	busy       busySpan
 	occ        occupancy
 
-	share     *contention.Model // the contention model; nil when off
-	jobs      []jobRef          // what each contention job stands for, by ref
-	freeJobs  []int32
-	slowdowns slab[float64] // CTA rows' slowdowns
-	parentIDs slab[uint64]  // device kernel rows' parent ids
+	share     *contention.Model   // the contention model; nil when off
+	jobs      slots.Table[jobRef] // what each contention job stands for, by ref
+	slowdowns slab[float64]       // CTA rows' slowdowns
+	parentIDs slab[uint64]        // device kernel rows' parent ids
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {
