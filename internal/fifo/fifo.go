@@ -60,9 +60,7 @@ func (q *Queue[T]) addBlock() {
 	q.tail, q.last = b, 0
 }
 
-// Pop takes the oldest item; the queue must not be empty. It is small
-// enough to inline, as the engine pops at every Kernel Distributor entry
-// and every delayed event.
+// Pop takes the oldest item; the queue must not be empty.
 func (q *Queue[T]) Pop() T {
 	b := q.head
 	v := b.items[q.first]
