@@ -9,7 +9,11 @@
 // one copied while the garbage collector marks takes a write barrier: the
 // engine goroutine spent 1-2% of its time there (BFS scale 20 under CDP).
 // A Queue instead holds its items in blocks of a fixed size chained in
-// order: an item, once pushed, stays where it is until it is popped.
+// order: an item, once pushed, stays where it is until it is popped. The
+// blocks it empties it keeps for reuse, as a slice keeps its room: a
+// queue that grows and drains again and again (the engine's, at every
+// level of a launch tree) would otherwise allocate its blocks each time
+// (BFS scale 20: 1,181 blocks of up to 8 KiB, 1% of the engine's time).
 package fifo
 
 import "iter"
@@ -32,7 +36,7 @@ type Queue[T any] struct {
 	first int
 	last  int
 	n     int
-	spare *block[T] // an emptied block, kept for the next one needed
+	spare *block[T] // emptied blocks, chained, for the next ones needed
 }
 
 // Push queues v last.
@@ -45,13 +49,14 @@ func (q *Queue[T]) Push(v T) {
 	q.n++
 }
 
-// addBlock chains an empty block after the tail: the spare, or a new one.
+// addBlock chains an empty block after the tail: a spare one, or a new one.
 func (q *Queue[T]) addBlock() {
 	b := q.spare
 	if b == nil {
 		b = new(block[T])
+	} else {
+		q.spare, b.next = b.next, nil
 	}
-	q.spare = nil
 	if q.tail == nil {
 		q.head, q.first = b, 0
 	} else {
@@ -75,13 +80,12 @@ func (q *Queue[T]) Pop() T {
 }
 
 // popped follows a Pop that emptied the head block, or the queue: the
-// block is unchained and kept as the spare (so Pop on an empty queue
-// panics on the nil head).
+// block is unchained and kept with the spare ones (so Pop on an empty
+// queue panics on the nil head).
 func (q *Queue[T]) popped() {
 	b := q.head
 	q.head, q.first = b.next, 0
-	b.next = nil
-	q.spare = b
+	b.next, q.spare = q.spare, b
 	if q.head == nil {
 		q.tail, q.last = nil, 0
 	}

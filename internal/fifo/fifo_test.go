@@ -9,7 +9,7 @@ import (
 // TestQueue checks a Queue against a plain slice over random pushes and
 // pops whose queue length wanders across many blocks and back to empty:
 // the order popped, Len, Front and All at every step; that a queue holds
-// no more blocks than its items need (plus the spare); and that no block
+// no more blocks than its items need; that no block, queued or spare,
 // keeps a popped item (they are pointers here, which would stay alive).
 func TestQueue(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -70,8 +70,10 @@ func checkBlocks(t *testing.T, q *Queue[*int], step int) {
 	if held != q.n {
 		t.Fatalf("step %d: blocks hold %d items, %d queued", step, held, q.n)
 	}
-	if q.spare != nil && (q.spare.next != nil || slices.ContainsFunc(q.spare.items[:], func(v *int) bool { return v != nil })) {
-		t.Fatalf("step %d: the spare block is not empty", step)
+	for b := q.spare; b != nil; b = b.next {
+		if slices.ContainsFunc(b.items[:], func(v *int) bool { return v != nil }) {
+			t.Fatalf("step %d: a spare block is not empty", step)
+		}
 	}
 }
 
@@ -95,4 +97,23 @@ func TestEmptyQueue(t *testing.T) {
 		}
 	}()
 	q.Pop()
+}
+
+// TestQueueReusesBlocks: a queue that grows and drains again allocates
+// only the first time (the blocks it empties are kept), as a slice keeps
+// its room. Fails when emptied blocks are dropped.
+func TestQueueReusesBlocks(t *testing.T) {
+	var q Queue[int]
+	wave := func() {
+		for i := range 5*blockLen + 3 {
+			q.Push(i)
+		}
+		for q.Len() > 0 {
+			q.Pop()
+		}
+	}
+	wave()
+	if allocs := testing.AllocsPerRun(10, wave); allocs != 0 {
+		t.Errorf("a wave as long as the first allocates %v times", allocs)
+	}
 }
