@@ -285,6 +285,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	s.freeSlot(c.smSlot)
 	if s.ctas == 0 {
 		s.kernel.sms--
+		e.kruns.leftSM(s.kernel, e.now)
 		s.kernel = nil
 	}
 	e.stats.CTAs++

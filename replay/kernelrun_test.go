@@ -92,3 +92,38 @@ func TestKernelRunsMixedCycles(t *testing.T) {
 		t.Errorf("%d kernels left in the list, all taken", len(r.ended))
 	}
 }
+
+// A device kernel completed while an SM still counted it as its kernel
+// keeps its parts until the last such SM empties (leftSM), and gives
+// them up then, for an entry in a later cycle; one not complete, or a
+// host operation, keeps them.
+func TestKernelRunsLeftSM(t *testing.T) {
+	var r kernelRuns
+	k, running, host := &Kernel{}, &Kernel{}, &Kernel{host: true, kernelRun: &kernelRun{}}
+	r.start(k, 1)
+	r.start(running, 1)
+	parts := k.kernelRun
+	k.sms, k.state = 2, kComplete
+	r.done(k, 5)
+	k.sms--
+	r.leftSM(k, 6) // one SM still counts it
+	running.sms = 1
+	running.sms--
+	r.leftSM(running, 6)
+	host.sms, host.state = 1, kComplete
+	host.sms--
+	r.leftSM(host, 6)
+	a := &Kernel{}
+	r.start(a, 7)
+	if a.kernelRun == parts || a.kernelRun == running.kernelRun || a.kernelRun == host.kernelRun {
+		t.Fatalf("an entry took parts still held: by an SM, a running kernel or a host operation")
+	}
+	k.sms--
+	r.leftSM(k, 8)
+	b, c := &Kernel{}, &Kernel{}
+	r.start(b, 8)
+	r.start(c, 9)
+	if b.kernelRun == parts || c.kernelRun != parts || k.kernelRun != nil {
+		t.Fatalf("the parts of a completed kernel whose last SM emptied in cycle 8 did not go to the entry of cycle 9 alone")
+	}
+}
