@@ -71,6 +71,7 @@ func (e *engine) place(k *Kernel, i int) {
 		e.flushL1(s, k)
 	}
 	s.reserve(k.decl.need)
+	e.noteSlots(s)
 	c := e.newRun()
 	c.reset()
 	c.k, c.sm, c.smSlot, c.dispatch = k, i, s.takeSlot(), e.now
@@ -282,6 +283,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	s := &e.sms[c.sm]
 	e.occ.change(s, e.now)
 	s.release(k.decl.need)
+	e.noteSlots(s)
 	s.freeSlot(c.smSlot)
 	if s.ctas == 0 {
 		s.kernel.sms--

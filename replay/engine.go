@@ -198,6 +198,7 @@ type engine struct {
 	devStreams uint64
 
 	sms      []sm
+	open     smSet // SMs with a free CTA slot (noteSlots)
 	stalled  []*ctaRun
 	runs     []*ctaRun            // every CTA state ever made, by slot (events name them so)
 	freeRuns []int32              // finished CTAs' state for reuse, by slot in runs (no pointer: no write barrier at a CTA's end)
@@ -247,8 +248,10 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		firstLaunch: -1,
 		hosts:       newHostThreads(opt.Config.Lat.HostThreads),
 	}
+	e.open = newSMSet(len(e.sms))
 	for i := range e.sms {
 		e.sms[i].id = i
+		e.noteSlots(&e.sms[i])
 	}
 	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
 	e.dispatch.e = e
