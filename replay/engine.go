@@ -194,6 +194,7 @@ type engine struct {
 	kdWait     fifo.Queue[*Kernel]  // stream heads waiting for a KD entry
 	kd         kdOrder              // kernels holding a KD entry, in entry order
 	pending    []*Kernel            // ready kernels with CTAs to place, FCFS
+	drained    bool                 // a kernel in pending may have no CTA left (compactPending)
 	readySeq   uint64
 	devStreams uint64
 
@@ -430,7 +431,9 @@ func (e *engine) settle() {
 	}
 	if len(e.pending) > 0 {
 		e.placer.Place(&e.dispatch)
-		e.compactPending()
+		if e.drained {
+			e.compactPending()
+		}
 	}
 	if e.share != nil {
 		e.share.Settle(e.now)
@@ -441,7 +444,13 @@ func (e *engine) settle() {
 // place. A kept kernel is written back only where it moves: most stay
 // where they are, and while the collector marks every pointer written
 // into the list takes a write barrier.
+//
+// settle calls it only when a kernel in the list may have none left
+// (drained): a kernel's last CTA placed, or a kernel listed with none.
+// Nothing else takes a listed kernel's CTAs, and under CDP a third of
+// the Place calls place no kernel's last (BFS scale 20: 74K of 232K).
 func (e *engine) compactPending() {
+	e.drained = false
 	j := 0
 	for i, k := range e.pending {
 		if k.Remaining() > 0 {
