@@ -102,8 +102,13 @@ func (t *blindTail) cta(k *Kernel, spec *ctaSpec) {
 // root's own load misses its CTAs started before its first blind call,
 // which only matters to the roots before it in the stream: it is a
 // lower bound there too.
+//
+// A device kernel is none of a watched stream's (it runs on a private
+// stream of its own), and, as in cta, is let go before the map is asked:
+// under CDP every one of the hundreds of thousands completing asked it
+// in vain.
 func (t *blindTail) done(k *Kernel) {
-	if t.sums == nil {
+	if !k.host || t.sums == nil {
 		return
 	}
 	sum, ok := t.sums[k.stream]

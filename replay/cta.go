@@ -71,6 +71,7 @@ func (e *engine) place(k *Kernel, i int) {
 		e.flushL1(s, k)
 	}
 	s.reserve(k.decl.need)
+	e.noteSlots(s)
 	c := e.newRun()
 	c.reset()
 	c.k, c.sm, c.smSlot, c.dispatch = k, i, s.takeSlot(), e.now
@@ -86,6 +87,9 @@ func (e *engine) place(k *Kernel, i int) {
 		}
 	} else {
 		e.placeGrouped(k, c)
+	}
+	if k.Remaining() == 0 {
+		e.drained = true
 	}
 	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == "cta") {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
@@ -282,9 +286,11 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	s := &e.sms[c.sm]
 	e.occ.change(s, e.now)
 	s.release(k.decl.need)
+	e.noteSlots(s)
 	s.freeSlot(c.smSlot)
 	if s.ctas == 0 {
 		s.kernel.sms--
+		e.kruns.leftSM(s.kernel, e.now)
 		s.kernel = nil
 	}
 	e.stats.CTAs++
@@ -302,7 +308,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		e.sb.release(e.io, e.sink, k, c.spec().x, e.now)
 	}
 	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
-	e.freeRuns = append(e.freeRuns, c)
+	e.freeRuns = append(e.freeRuns, c.slot)
 	if g := c.g; g != nil {
 		if g.done++; g.done == g.src.total {
 			e.groupCTAsDone(g)
@@ -347,7 +353,7 @@ func (c *ctaRun) reset() {
 // recycling keeps the garbage collector out of the hot loop.
 func (e *engine) newRun() *ctaRun {
 	if n := len(e.freeRuns); n > 0 {
-		c := e.freeRuns[n-1]
+		c := e.runs[e.freeRuns[n-1]]
 		e.freeRuns = e.freeRuns[:n-1]
 		return c
 	}

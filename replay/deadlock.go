@@ -37,10 +37,10 @@ func (e *engine) deadlock() error {
 	for _, k := range e.live {
 		add(k)
 	}
-	for _, k := range e.kd {
+	for _, k := range e.kd.kernels() {
 		add(k)
 	}
-	for _, k := range e.kdWait.Queued() {
+	for k := range e.kdWait.All() {
 		add(k)
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id })
@@ -92,8 +92,8 @@ func (e *engine) waitsOn(k *Kernel) string {
 }
 
 func (e *engine) kdHolders() string {
-	ids := make([]string, 0, len(e.kd))
-	for i, k := range e.kd {
+	ids := make([]string, 0, e.kd.len())
+	for i, k := range e.kd.kernels() {
 		if i == 8 {
 			ids = append(ids, "...")
 			break

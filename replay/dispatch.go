@@ -75,11 +75,13 @@ type RoundRobin struct {
 	failed []need // CTA sizes that fit on no SM in this Place call
 }
 
-// Place implements Placer.
+// Place implements Placer. It stops once no SM has a free CTA slot
+// (engine.open), where no kernel's CTA fits: under CDP it would otherwise
+// read every waiting kernel to find each hopeless.
 func (r *RoundRobin) Place(d *Dispatch) {
 	n := d.SMs()
 	r.failed = r.failed[:0]
-	for i := 0; i < len(d.Pending()); i++ {
+	for i := 0; i < len(d.Pending()) && !d.e.open.empty(); i++ {
 		k := d.Pending()[i]
 		for k.Remaining() > 0 && (d.Exclusive() || !r.hopeless(k.decl.need)) {
 			sm := r.find(d, k, n)
@@ -107,14 +109,20 @@ func (r *RoundRobin) hopeless(n need) bool {
 	return false
 }
 
+// find is the first SM from r.next on, round the SMs, that k's next CTA
+// fits on, or -1. It tries only the SMs with a free CTA slot (engine.open):
+// the others fit no CTA, so the SM it finds is the same.
 func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	if r.next >= n {
 		r.next = 0
 	}
-	for j, sm := 0, r.next; j < n; j, sm = j+1, sm+1 {
-		if sm == n {
-			sm = 0
+	open := d.e.open
+	for sm := open.next(r.next); sm >= 0; sm = open.next(sm + 1) {
+		if d.Fits(k, sm) {
+			return sm
 		}
+	}
+	for sm := open.next(0); sm >= 0 && sm < r.next; sm = open.next(sm + 1) {
 		if d.Fits(k, sm) {
 			return sm
 		}

@@ -14,7 +14,7 @@ import (
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
-	for e.kdUsed < e.cfg.GPU.MaxKernels && e.kdWait.Len() > 0 {
+	for e.kd.len() < e.cfg.GPU.MaxKernels && e.kdWait.Len() > 0 {
 		k := e.kdWait.Pop()
 		e.prefetchNextKD()
 		if k.decl == nil {
@@ -33,8 +33,8 @@ func (e *engine) fillKD() {
 // engine on memory at every entry. Its first line is enough: prefetching
 // the next one too measured no better.
 func (e *engine) prefetchNextKD() {
-	if q := e.kdWait.Queued(); len(q) > 0 {
-		cacheline.Prefetch(unsafe.Pointer(q[0]))
+	if k, ok := e.kdWait.Front(); ok {
+		cacheline.Prefetch(unsafe.Pointer(k))
 	}
 }
 
@@ -45,8 +45,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 		e.fail(err)
 		return
 	}
-	e.kdUsed++
-	e.kd = append(e.kd, k)
+	e.kd.add(k)
 	e.kruns.start(k, e.now)
 	k.inKD = true
 	k.state = kDispatched
@@ -117,20 +116,10 @@ func (e *engine) maybeComplete(k *Kernel) {
 	}
 	if k.inKD {
 		k.inKD = false
-		e.leaveKD(k)
+		e.kd.remove(k)
 		e.fillKD()
 	}
 	if k.kids == 0 {
 		e.complete(k)
-	}
-}
-
-func (e *engine) leaveKD(k *Kernel) {
-	for i, x := range e.kd {
-		if x == k {
-			e.kd = append(e.kd[:i], e.kd[i+1:]...)
-			e.kdUsed--
-			return
-		}
 	}
 }

@@ -149,6 +149,9 @@ func (e *engine) mark(k *Kernel) {
 		return
 	}
 	k.marked = true
+	if k.Remaining() == 0 {
+		e.drained = true
+	}
 	i := len(e.pending)
 	for i > 0 && e.pending[i-1].ready > k.ready {
 		i--

@@ -58,3 +58,72 @@ func TestRemainingWithoutRunningParts(t *testing.T) {
 		t.Errorf("complete, its parts reused: Remaining %d, want 0", got)
 	}
 }
+
+// Kernels completed in earlier cycles and in the current one wait in one
+// list (kernelRuns.ended, the current cycle's last): an entry takes only
+// the earlier ones' parts, each once, and the current cycle's once the
+// cycle is over.
+func TestKernelRunsMixedCycles(t *testing.T) {
+	var r kernelRuns
+	x, y, z := &Kernel{}, &Kernel{}, &Kernel{}
+	for _, k := range []*Kernel{x, y, z} {
+		r.start(k, 1)
+	}
+	old := map[*kernelRun]bool{x.kernelRun: true, y.kernelRun: true}
+	fresh := z.kernelRun
+	r.done(x, 5)
+	r.done(y, 5)
+	r.done(z, 6)
+	p, q, s, u := &Kernel{}, &Kernel{}, &Kernel{}, &Kernel{}
+	r.start(p, 6)
+	r.start(q, 6)
+	if !old[p.kernelRun] || !old[q.kernelRun] || p.kernelRun == q.kernelRun {
+		t.Fatalf("entries in cycle 6 did not take the parts of the two kernels completed in cycle 5, once each")
+	}
+	r.start(s, 6)
+	if s.kernelRun == fresh || z.kernelRun != fresh {
+		t.Fatalf("an entry took the parts of a kernel completed in its own cycle")
+	}
+	r.start(u, 7)
+	if u.kernelRun != fresh || z.kernelRun != nil {
+		t.Fatalf("an entry a cycle later did not take the parts of the kernel completed in cycle 6")
+	}
+	if len(r.ended) != 0 {
+		t.Errorf("%d kernels left in the list, all taken", len(r.ended))
+	}
+}
+
+// A device kernel completed while an SM still counted it as its kernel
+// keeps its parts until the last such SM empties (leftSM), and gives
+// them up then, for an entry in a later cycle; one not complete, or a
+// host operation, keeps them.
+func TestKernelRunsLeftSM(t *testing.T) {
+	var r kernelRuns
+	k, running, host := &Kernel{}, &Kernel{}, &Kernel{host: true, kernelRun: &kernelRun{}}
+	r.start(k, 1)
+	r.start(running, 1)
+	parts := k.kernelRun
+	k.sms, k.state = 2, kComplete
+	r.done(k, 5)
+	k.sms--
+	r.leftSM(k, 6) // one SM still counts it
+	running.sms = 1
+	running.sms--
+	r.leftSM(running, 6)
+	host.sms, host.state = 1, kComplete
+	host.sms--
+	r.leftSM(host, 6)
+	a := &Kernel{}
+	r.start(a, 7)
+	if a.kernelRun == parts || a.kernelRun == running.kernelRun || a.kernelRun == host.kernelRun {
+		t.Fatalf("an entry took parts still held: by an SM, a running kernel or a host operation")
+	}
+	k.sms--
+	r.leftSM(k, 8)
+	b, c := &Kernel{}, &Kernel{}
+	r.start(b, 8)
+	r.start(c, 9)
+	if b.kernelRun == parts || c.kernelRun != parts || k.kernelRun != nil {
+		t.Fatalf("the parts of a completed kernel whose last SM emptied in cycle 8 did not go to the entry of cycle 9 alone")
+	}
+}

@@ -7,11 +7,17 @@ import (
 
 // occAccum integrates one SM's resident warps and CTAs over time, window by
 // window.
+//
+// The integrals are whole numbers, kept in integers: the engine changes
+// an SM's counts twice for every CTA (BFS scale 20: 1.07M times), and
+// each change converted and multiplied floats into sums whose additions
+// waited on one another. Floats held these sums exactly (they stay far
+// below 2^53), so the rows and the average are the same.
 type occAccum struct {
-	last   int64   // cycle of the last change
-	window int64   // start of the current window
-	warps  float64 // warp·cycles in the current window
-	ctas   float64 // CTA·cycles in the current window
+	last   int64 // cycle of the last change
+	window int64 // start of the current window
+	warps  int64 // warp·cycles in the current window
+	ctas   int64 // CTA·cycles in the current window
 }
 
 // occupancy turns SM state changes into occupancy-table rows and the run's
@@ -19,7 +25,7 @@ type occAccum struct {
 type occupancy struct {
 	width      int64
 	sink       results.Sink
-	warpCycles float64 // warp·cycles over the whole run, all SMs
+	warpCycles int64 // warp·cycles over the whole run, all SMs
 }
 
 func newOccupancy(cfg model.Config, sink results.Sink) occupancy {
@@ -50,10 +56,10 @@ func (o *occupancy) change(s *sm, now int64) {
 // current window).
 func (o *occupancy) add(s *sm, t int64) {
 	a := &s.occ
-	d := float64(t - a.last)
-	a.warps += float64(s.warps) * d
-	a.ctas += float64(s.ctas) * d
-	o.warpCycles += float64(s.warps) * d
+	d := t - a.last
+	a.warps += int64(s.warps) * d
+	a.ctas += int64(s.ctas) * d
+	o.warpCycles += int64(s.warps) * d
 	a.last = t
 }
 
@@ -69,8 +75,8 @@ func (o *occupancy) emit(s *sm, width int64) {
 		Cycle:        a.window,
 		WindowCycles: width,
 		SM:           int32(s.id),
-		ActiveWarps:  a.warps / w,
-		ActiveCTAs:   a.ctas / w,
+		ActiveWarps:  float64(a.warps) / w,
+		ActiveCTAs:   float64(a.ctas) / w,
 	})
 	a.window += width
 	a.warps, a.ctas = 0, 0
@@ -89,8 +95,8 @@ func (o *occupancy) close(sms []sm, end int64) {
 				Cycle:        a.window,
 				WindowCycles: width,
 				SM:           int32(s.id),
-				ActiveWarps:  a.warps / float64(width),
-				ActiveCTAs:   a.ctas / float64(width),
+				ActiveWarps:  float64(a.warps) / float64(width),
+				ActiveCTAs:   float64(a.ctas) / float64(width),
 			})
 		}
 	}

@@ -16,9 +16,12 @@ import (
 // cta.go, so traces without demands replay as they did before the model.
 
 // jobRef is what a contention job stands for: a CTA (warp −1: the whole
-// CTA, or its warps without sites) or one warp with launch sites.
+// CTA, or its warps without sites) or one warp with launch sites. It
+// names the CTA by its slot in engine.runs, not by a pointer, so that the
+// table of refs holds none: while the collector marks, each pointer
+// written into it (every job's start and end) took a write barrier.
 type jobRef struct {
-	c    *ctaRun
+	run  int32
 	warp int32
 }
 
@@ -91,38 +94,28 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 // startJob hands work cycles of c's progress (warp −1: the CTA's own) to
 // the model.
 func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) {
-	ref := jobRef{c: c, warp: int32(warp)}
-	var i int32
-	if n := len(e.freeJobs); n > 0 {
-		i = e.freeJobs[n-1]
-		e.freeJobs = e.freeJobs[:n-1]
-		e.jobs[i] = ref
-	} else {
-		i = int32(len(e.jobs))
-		e.jobs = append(e.jobs, ref)
-	}
-	e.share.Start(e.now, c.sm, float64(work), d, i)
+	ref := e.jobs.Put(jobRef{run: c.slot, warp: int32(warp)})
+	e.share.Start(e.now, c.sm, float64(work), d, ref)
 }
 
 // shareWake is an SM's wake-up: the jobs that have finished go on.
 func (e *engine) shareWake(ev eventq.Event) {
 	for _, i := range e.share.Wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
-		j := e.jobs[i]
-		e.jobs[i] = jobRef{}
-		e.freeJobs = append(e.freeJobs, i)
+		j := e.jobs.Take(i)
+		c := e.runs[j.run]
 		switch {
-		case j.warp < 0 && j.c.segment:
-			e.reachTouch(j.c) // a CTA run in segments between its touches
-		case j.warp >= 0 && j.c.warps[j.warp].next >= 0:
-			e.sites.reachShared(j.c, int(j.warp))
+		case j.warp < 0 && c.segment:
+			e.reachTouch(c) // a CTA run in segments between its touches
+		case j.warp >= 0 && c.warps[j.warp].next >= 0:
+			e.sites.reachShared(c, int(j.warp))
 		case j.warp >= 0:
-			j.c.warps[j.warp].end = e.now
-			e.warpDone(j.c, e.now) // past its last site
-		case j.c.pending == 0:
-			e.ctaEnd(j.c) // a CTA without launch sites
+			c.warps[j.warp].end = e.now
+			e.warpDone(c, e.now) // past its last site
+		case c.pending == 0:
+			e.ctaEnd(c) // a CTA without launch sites
 		default:
-			e.unsitedDone(j.c)
-			e.warpDone(j.c, e.now) // the warps without sites
+			e.unsitedDone(c)
+			e.warpDone(c, e.now) // the warps without sites
 		}
 	}
 }

@@ -60,6 +60,12 @@ func (s *sm) fits(g *model.GPU, n need) bool {
 		s.smem+n.smem <= g.SmemPerSM
 }
 
+// noteSlots records in e.open whether SM s has a free CTA slot, after
+// its resident CTAs changed.
+func (e *engine) noteSlots(s *sm) {
+	e.open.put(s.id, s.ctas < e.cfg.GPU.MaxCTAsPerSM)
+}
+
 func (s *sm) reserve(n need) {
 	s.ctas++
 	s.warps += int(n.warps)

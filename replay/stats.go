@@ -158,7 +158,7 @@ func (e *engine) finish() *Stats {
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
 		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)
-		s.AvgOccupancy = e.occ.warpCycles / capacity
+		s.AvgOccupancy = float64(e.occ.warpCycles) / capacity
 	}
 	if e.share != nil {
 		s.Contention = true

@@ -437,7 +437,7 @@ func (d *taskDriver) finish() *Stats {
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / d.cfg.GPU.ClockMHz
 	if end > 0 {
-		s.AvgOccupancy = d.occ.warpCycles / (float64(len(d.sms)*d.cfg.GPU.MaxWarpsPerSM()) * float64(end))
+		s.AvgOccupancy = float64(d.occ.warpCycles) / (float64(len(d.sms)*d.cfg.GPU.MaxWarpsPerSM()) * float64(end))
 	}
 	return &s
 }

@@ -7,29 +7,113 @@ import (
 )
 
 // TestQueue checks a Queue against a plain slice over random pushes and
-// pops, and that a queue whose length stays bounded keeps its slice
-// bounded too (the front's room is reused, not stranded).
+// pops whose queue length wanders across many blocks and back to empty:
+// the order popped, Len, Front and All at every step; that a queue holds
+// no more blocks than its items need; that no block, queued or spare,
+// keeps a popped item (they are pointers here, which would stay alive).
 func TestQueue(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var q Queue[int]
-	var want []int
-	most := 0
-	for i := range 200000 {
-		if len(want) < 1000 && (len(want) == 0 || r.IntN(2) == 0) {
-			q.Push(i)
-			want = append(want, i)
+	var q Queue[*int]
+	var want []*int
+	limit := 1
+	for i := range 300000 {
+		if i%20000 == 0 {
+			limit = []int{1, 5 * blockLen, 3, 2*blockLen + 7, blockLen}[i/20000%5]
+		}
+		if len(want) < limit && (len(want) == 0 || r.IntN(2) == 0) {
+			v := new(int)
+			*v = i
+			q.Push(v)
+			want = append(want, v)
 		} else {
 			if got := q.Pop(); got != want[0] {
-				t.Fatalf("step %d: pop %d, want %d", i, got, want[0])
+				t.Fatalf("step %d: pop %d, want %d", i, *got, *want[0])
 			}
 			want = want[1:]
 		}
-		most = max(most, len(want))
-		if q.Len() != len(want) || !slices.Equal(q.Queued(), want) {
-			t.Fatalf("step %d: queued %v, want %v", i, q.Queued(), want)
+		if q.Len() != len(want) {
+			t.Fatalf("step %d: Len %d, want %d", i, q.Len(), len(want))
+		}
+		front, ok := q.Front()
+		if ok != (len(want) > 0) || ok && front != want[0] {
+			t.Fatalf("step %d: Front %v %v, want %v", i, front, ok, want)
+		}
+		if i%97 == 0 {
+			if got := slices.Collect(q.All()); !slices.Equal(got, want) {
+				t.Fatalf("step %d: All %v, want %v", i, got, want)
+			}
+			checkBlocks(t, &q, i)
 		}
 	}
-	if c := cap(q.items); c > 4*most {
-		t.Errorf("slice of %d for at most %d queued", c, most)
+}
+
+// checkBlocks checks that q's blocks are as few as its items need and
+// hold nothing outside them.
+func checkBlocks(t *testing.T, q *Queue[*int], step int) {
+	t.Helper()
+	blocks, held := 0, 0
+	for b := q.head; b != nil; b = b.next {
+		blocks++
+		for i, v := range b.items {
+			if v == nil {
+				continue
+			}
+			held++
+			if b == q.head && i < q.first || b == q.tail && i >= q.last {
+				t.Fatalf("step %d: block %d keeps item %d outside the queue", step, blocks, i)
+			}
+		}
+	}
+	if need := (q.first + q.n + blockLen - 1) / blockLen; blocks != need {
+		t.Fatalf("step %d: %d blocks for %d items from %d", step, blocks, q.n, q.first)
+	}
+	if held != q.n {
+		t.Fatalf("step %d: blocks hold %d items, %d queued", step, held, q.n)
+	}
+	for b := q.spare; b != nil; b = b.next {
+		if slices.ContainsFunc(b.items[:], func(v *int) bool { return v != nil }) {
+			t.Fatalf("step %d: a spare block is not empty", step)
+		}
+	}
+}
+
+// TestEmptyQueue checks the zero value and a queue emptied again.
+func TestEmptyQueue(t *testing.T) {
+	var q Queue[int]
+	if _, ok := q.Front(); ok || q.Len() != 0 {
+		t.Fatal("zero Queue not empty")
+	}
+	for range slices.Collect(q.All()) {
+		t.Fatal("zero Queue yields an item")
+	}
+	q.Push(1)
+	q.Pop()
+	if _, ok := q.Front(); ok || q.Len() != 0 {
+		t.Fatal("emptied Queue not empty")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Pop of an empty queue did not panic")
+		}
+	}()
+	q.Pop()
+}
+
+// TestQueueReusesBlocks: a queue that grows and drains again allocates
+// only the first time (the blocks it empties are kept), as a slice keeps
+// its room. Fails when emptied blocks are dropped.
+func TestQueueReusesBlocks(t *testing.T) {
+	var q Queue[int]
+	wave := func() {
+		for i := range 5*blockLen + 3 {
+			q.Push(i)
+		}
+		for q.Len() > 0 {
+			q.Pop()
+		}
+	}
+	wave()
+	if allocs := testing.AllocsPerRun(10, wave); allocs != 0 {
+		t.Errorf("a wave as long as the first allocates %v times", allocs)
 	}
 }

@@ -1,0 +1,70 @@
+package replay
+
+// kdOrder is the kernels holding a Kernel Distributor entry, in the order
+// they took it: what a policy looking for a kernel to coalesce into sees
+// (Site.KD), oldest first.
+//
+// Kernels mostly give their entries back in the order they took them
+// (BFS scale 20 under CDP: 83% of 165K leave as the oldest, nearly all
+// of them from 32 entries), so the kernels sit in a window of a larger
+// array that a removal narrows from whichever end is nearer: the oldest
+// leaves by moving the window's start, where closing the gap from the
+// back moved all the others, each a pointer that while the collector
+// marks took a write barrier. The window moves down to the array's start
+// only when it reaches the end, and only if that leaves it room for as
+// many again; otherwise the array grows.
+type kdOrder struct {
+	buf    []*Kernel // buf[lo:hi] are the kernels
+	lo, hi int
+}
+
+// kernels is the kernels in entry order, valid until the next change.
+func (o *kdOrder) kernels() []*Kernel { return o.buf[o.lo:o.hi] }
+
+// len is the number of entries held.
+func (o *kdOrder) len() int { return o.hi - o.lo }
+
+// add appends k, the latest to take an entry.
+func (o *kdOrder) add(k *Kernel) {
+	if o.hi == len(o.buf) {
+		o.makeRoom()
+	}
+	o.buf[o.hi] = k
+	o.hi++
+}
+
+// makeRoom moves the window down to the array's start when that frees
+// at least as much room as the window holds, and otherwise moves it to
+// an array four times its length.
+func (o *kdOrder) makeRoom() {
+	n := o.len()
+	if o.lo < max(n, 1) {
+		buf := make([]*Kernel, max(4*n, 16))
+		copy(buf, o.kernels())
+		o.buf, o.lo, o.hi = buf, 0, n
+		return
+	}
+	copy(o.buf, o.kernels())
+	clear(o.buf[o.lo:o.hi]) // lo >= n: the copy overwrote none of these
+	o.lo, o.hi = 0, n
+}
+
+// remove takes k out, keeping the others' order.
+func (o *kdOrder) remove(k *Kernel) {
+	s := o.kernels()
+	for i, x := range s {
+		if x != k {
+			continue
+		}
+		if i < len(s)/2 {
+			copy(s[1:i+1], s[:i])
+			s[0] = nil
+			o.lo++
+			return
+		}
+		copy(s[i:], s[i+1:])
+		s[len(s)-1] = nil
+		o.hi--
+		return
+	}
+}

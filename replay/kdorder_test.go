@@ -1,0 +1,58 @@
+package replay
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestKDOrder checks kdOrder against a plain slice over random entries
+// and removals (most of the oldest, as under CDP, some from anywhere): the
+// kernels in entry order after every change, no kernel kept outside the
+// window (it would stay alive), and an array that stays within four times
+// the most entries held (plus its least size).
+func TestKDOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var o kdOrder
+	var want []*Kernel
+	most := 0
+	for step := range 100000 {
+		limit := []int{32, 5, 1, 60}[step/25000]
+		if len(want) < limit && (len(want) == 0 || r.IntN(2) == 0) {
+			k := &Kernel{id: uint64(step)}
+			o.add(k)
+			want = append(want, k)
+		} else {
+			i := 0
+			if r.IntN(5) == 0 {
+				i = r.IntN(len(want))
+			}
+			o.remove(want[i])
+			want = slices.Delete(want, i, i+1)
+		}
+		most = max(most, len(want))
+		if !slices.Equal(o.kernels(), want) || o.len() != len(want) {
+			t.Fatalf("step %d: kernels %v, want %v", step, ids(o.kernels()), ids(want))
+		}
+		for i, k := range o.buf {
+			if k != nil && (i < o.lo || i >= o.hi) {
+				t.Fatalf("step %d: kernel %d kept at %d, outside [%d, %d)", step, k.id, i, o.lo, o.hi)
+			}
+		}
+		if len(o.buf) > max(4*most, 16) {
+			t.Fatalf("step %d: array of %d for at most %d entries", step, len(o.buf), most)
+		}
+	}
+	o.remove(&Kernel{}) // one it does not hold: nothing changes
+	if !slices.Equal(o.kernels(), want) {
+		t.Fatalf("removing a kernel not held: kernels %v, want %v", ids(o.kernels()), ids(want))
+	}
+}
+
+func ids(ks []*Kernel) []uint64 {
+	out := make([]uint64, len(ks))
+	for i, k := range ks {
+		out[i] = k.id
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package replay
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSMSet checks smSet against a slice of bools over random changes, on
+// sets of one word, of a word exactly, and of several words: next from
+// every SM (and one past the last) is the least member at or after it,
+// and empty says whether there is none.
+func TestSMSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 13, 64, 65, 200} {
+		s, want := newSMSet(n), make([]bool, n)
+		for step := range 2000 {
+			i, in := r.IntN(n), r.IntN(3) == 0
+			s.put(i, in)
+			want[i] = in
+			if got := s.empty(); got != !slices.Contains(want, true) {
+				t.Fatalf("%d SMs, step %d: empty %v for %v", n, step, got, want)
+			}
+			for from := 0; from <= n; from++ {
+				exp := -1
+				for j := from; j < n; j++ {
+					if want[j] {
+						exp = j
+						break
+					}
+				}
+				if got := s.next(from); got != exp {
+					t.Fatalf("%d SMs, step %d: next(%d) = %d, want %d", n, step, from, got, exp)
+				}
+			}
+		}
+	}
+}
