@@ -150,18 +150,34 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 		binary.LittleEndian.PutUint32(next, uint32(i+1))
 	}
 	binary.LittleEndian.PutUint32(t.packed, h)
-	p := binary.AppendUvarint(t.packed, i)
-	p = binary.AppendUvarint(p, tag)
-	p = binary.AppendVarint(p, r.cycles)
+	p := appendUvarint(t.packed, i)
+	p = appendUvarint(p, tag)
+	p = appendUvarint(p, zigzagOf(r.cycles))
 	for _, w := range r.warps {
-		p = binary.AppendVarint(p, w)
+		p = appendUvarint(p, zigzagOf(w))
 	}
 	if r.demand {
-		p = binary.AppendUvarint(p, r.insts)
-		p = binary.AppendUvarint(p, r.bytes)
+		p = appendUvarint(p, r.insts)
+		p = appendUvarint(p, r.bytes)
 	}
 	t.packed = p
 }
+
+// appendUvarint is binary.AppendUvarint with its one- and two-byte cases
+// (a CTA's index and tag, most cycles) unrolled: record appends some five
+// for every CTA of a device kernel.
+func appendUvarint(p []byte, x uint64) []byte {
+	switch {
+	case x < 1<<7:
+		return append(p, byte(x))
+	case x < 1<<14:
+		return append(p, byte(x)|0x80, byte(x>>7))
+	}
+	return binary.AppendUvarint(p, x)
+}
+
+// zigzagOf is binary.AppendVarint's coding of v as a uvarint.
+func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 // fill writes the record into spec s, as record order has it: a later
 // record of the same CTA overwrites what it sets.

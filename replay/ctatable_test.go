@@ -1,9 +1,11 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -161,6 +163,26 @@ func TestPackedVarints(t *testing.T) {
 		t.Errorf("decoded %d, want MaxUint64", u)
 	} else if x, _ := varint(rest); x != math.MinInt64 {
 		t.Errorf("decoded %d, want MinInt64", x)
+	}
+}
+
+// record's appendUvarint and zigzagOf write what binary.AppendUvarint
+// and binary.AppendVarint do, at every byte boundary, after bytes already
+// there.
+func TestPackedAppends(t *testing.T) {
+	head := []byte{1, 2, 3}
+	for shift := 0; shift < 64; shift++ {
+		for _, d := range []int64{-1, 0, 1} {
+			u := uint64(1)<<shift + uint64(d)
+			for _, v := range []int64{int64(u), -int64(u)} {
+				if got, want := appendUvarint(slices.Clip(head), zigzagOf(v)), binary.AppendVarint(slices.Clip(head), v); !bytes.Equal(got, want) {
+					t.Errorf("varint %d: % x, want % x", v, got, want)
+				}
+			}
+			if got, want := appendUvarint(slices.Clip(head), u), binary.AppendUvarint(slices.Clip(head), u); !bytes.Equal(got, want) {
+				t.Errorf("uvarint %d: % x, want % x", u, got, want)
+			}
+		}
 	}
 }
 
