@@ -48,11 +48,11 @@ func TestPackedCTATable(t *testing.T) {
 	}
 }
 
-func clone(r ctaRecord) ctaRecord {
+func clone(r ctaRecord) *ctaRecord {
 	if r.warps != nil {
 		r.warps = append([]int64(nil), r.warps...)
 	}
-	return r
+	return &r
 }
 
 // Empty grids and grids too large for one slice are not packed.
@@ -103,7 +103,7 @@ func TestPackedCTATableStreams(t *testing.T) {
 	} {
 		tb := newPackedCTATable(n)
 		for _, i := range order {
-			tb.record(i, ctaRecord{cycles: int64(i) + 1})
+			tb.record(i, &ctaRecord{cycles: int64(i) + 1})
 		}
 		if tb.streams() {
 			t.Errorf("%s: the table streams", name)
@@ -192,7 +192,7 @@ func BenchmarkNextSpec(b *testing.B) {
 	const n = 64
 	tb := newPackedCTATable(n)
 	for i := range uint64(n) {
-		tb.record(i, ctaRecord{cycles: 3000 + int64(i), demand: true, insts: 900 + i, bytes: 40000 + 64*i})
+		tb.record(i, &ctaRecord{cycles: 3000 + int64(i), demand: true, insts: 900 + i, bytes: 40000 + 64*i})
 	}
 	fresh := append([]byte(nil), tb.packed...)
 	var s ctaSpec

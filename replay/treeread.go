@@ -391,7 +391,7 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		r.fill(s)
 		return nil
 	}
-	k.ctas.record(c.CTA, r)
+	k.ctas.record(c.CTA, &r)
 	return nil
 }
 
