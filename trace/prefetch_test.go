@@ -48,6 +48,49 @@ func TestPrefetcherKeepsOrderAndError(t *testing.T) {
 	}
 }
 
+// Batch hands over the records Next would, in order, a batch's rest at a
+// time (never none), then the source's error; Next and Batch may take
+// turns.
+func TestPrefetcherBatch(t *testing.T) {
+	bad := errors.New("record 2001: broken")
+	for _, n := range []int{0, 1, prefetchBatch, 3*prefetchBatch + 5} {
+		for _, end := range []error{io.EOF, bad} {
+			p := NewPrefetcher(&countingSource{n: n, err: end})
+			got := 0
+			for call := 0; got < n; call++ {
+				var recs []Record
+				if call%3 == 1 {
+					r, err := p.Next()
+					recs = []Record{r}
+					if err != nil {
+						t.Fatalf("n=%d: Next after %d records: %v", n, got, err)
+					}
+				} else {
+					var err error
+					if recs, err = p.Batch(); err != nil || len(recs) == 0 || len(recs) > prefetchBatch {
+						t.Fatalf("n=%d: Batch after %d records: %d records, %v", n, got, len(recs), err)
+					}
+				}
+				for _, r := range recs {
+					if c := r.(*CTA).CTA; c != uint64(got) {
+						t.Fatalf("n=%d: record %d is CTA %d", n, got, c)
+					}
+					got++
+				}
+			}
+			for k := 0; k < 2; k++ {
+				if recs, err := p.Batch(); err != end || recs != nil {
+					t.Fatalf("n=%d: after the records Batch gave %d records, %v; want none, %v", n, len(recs), err, end)
+				}
+			}
+			p.Close()
+			if _, err := p.Batch(); err != io.ErrClosedPipe {
+				t.Fatalf("n=%d: Batch after Close: %v", n, err)
+			}
+		}
+	}
+}
+
 // Close stops a prefetcher that is blocked on a full window, and the
 // goroutine leaves the source before Close returns.
 func TestPrefetcherCloseMidStream(t *testing.T) {
