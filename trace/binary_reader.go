@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
@@ -399,13 +400,20 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 // uvarintsFast decodes len(out) varints from p, which the caller has
 // checked holds binary.MaxVarintLen64 bytes for each, for a record's fast
 // path: the bytes they took, or false for one longer than 64 bits. A
-// varint of a byte, most of them, takes no call.
+// varint of one or two bytes, most of them (a kernel's fields, a device
+// launch's but its workload), takes no call.
 func uvarintsFast(p []byte, out []uint64) (int, bool) {
 	i := 0
 	for j := range out {
-		if i < len(p) && p[i] < 0x80 {
-			out[j] = uint64(p[i])
+		b0 := uint64(p[i])
+		if b0 < 0x80 {
+			out[j] = b0
 			i++
+			continue
+		}
+		if b1 := uint64(p[i+1]); b1 < 0x80 {
+			out[j] = b0&0x7f | b1<<7
+			i += 2
 			continue
 		}
 		v, n := uvarint3(p[i:])
@@ -444,6 +452,9 @@ func (r *Reader) launch() (Record, error) {
 // launchInto decodes a launch record into l, using p for its parent when
 // it has one.
 func (r *Reader) launchInto(l *Launch, p *Parent) error {
+	if r.launchFast(l, p) {
+		return nil
+	}
 	d := fieldReader{in: r.in}
 	flags := d.uvarint()
 	if flags&^launchFlagsMask != 0 {
@@ -475,6 +486,68 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 		r.delta.launched = l.Kernel
 	}
 	return d.err
+}
+
+// launchFields is the most varints a launch record holds before its
+// after list: its flags, kernel, t and stream, its parent's kernel, CTA,
+// warp, lane and at, its workload and inline_cycles.
+const launchFields = 11
+
+// launchFast decodes a launch record straight from the buffer, for speed:
+// a launch-heavy trace has one for every kernel (BFS scale 20: 165,464,
+// nearly all device launches of seven fields), and the general path took a
+// call or two for each field, where this decodes them in one
+// (uvarintsFast). It gives up, consuming nothing, unless the buffer surely
+// holds the whole record, its flags are known (in their one byte) and it
+// has no after list, and its fields are in range; launchInto then takes
+// the general path, which reads the record or says what is wrong with it.
+func (r *Reader) launchFast(l *Launch, p *Parent) bool {
+	b := r.in.buf[r.in.r:r.in.w]
+	const flagsFast = launchFlagsMask &^ launchHasAfter
+	if len(b) < launchFields*binary.MaxVarintLen64 || b[0]&^flagsFast != 0 {
+		return false
+	}
+	flags := uint64(b[0])
+	n := 1 + bits.OnesCount64(flags&(launchHasT|launchHasStream|launchHasWorkload|launchHasInline))
+	if flags&launchHasParent != 0 {
+		n += 5
+	}
+	var f [launchFields - 1]uint64
+	j, ok := uvarintsFast(b[1:], f[:n])
+	if !ok {
+		return false
+	}
+	*l = Launch{Kernel: r.delta.launched + 1 + uint64(zigzag(f[0]))}
+	k := 1
+	if flags&launchHasT != 0 {
+		l.T = zigzag(f[k])
+		k++
+	}
+	if flags&launchHasStream != 0 {
+		l.Stream = f[k]
+		k++
+	}
+	if flags&launchHasParent != 0 {
+		warp, lane := zigzag(f[k+2]), zigzag(f[k+3])
+		if int64(int(warp)) != warp || int64(int(lane)) != lane {
+			return false
+		}
+		kernel := r.delta.kernel + uint64(zigzag(f[k]))
+		*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(f[k+1])), Warp: int(warp), Lane: int(lane), At: zigzag(f[k+4])}
+		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
+		l.Parent = p
+		k += 5
+	}
+	if flags&launchHasWorkload != 0 {
+		l.Workload = zigzag(f[k])
+		k++
+	}
+	if flags&launchHasInline != 0 {
+		l.InlineCycles = zigzag(f[k])
+	}
+	r.delta.launched = l.Kernel
+	r.in.r += 1 + j
+	return true
 }
 
 // cta decodes a cta record's body; demand says it is a ctad body (the
