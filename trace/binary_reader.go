@@ -583,8 +583,11 @@ func (r *Reader) cta(demand bool) (Record, error) {
 
 // maxFastWarps is the most warp_cycles a cta record read or skipped
 // straight from the buffer may have (a warp's worth); longer lists take the
-// general path.
+// general path. Their count is then one byte (ctaFast reads it so): the
+// constant below does not compile past 127.
 const maxFastWarps = 32
+
+const _ uint8 = 0x7f - maxFastWarps
 
 // ctaHead opens a cta record straight from the buffer for ctaFast and
 // skipCTAFast: the buffer and the record's kernel and CTA deltas, and the
@@ -594,6 +597,11 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	p = r.in.buf[r.in.r:r.in.w]
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
 		return nil, 0, 0, 0, false
+	}
+	if h := binary.LittleEndian.Uint16(p); h&0x8080 == 0 {
+		// Both a byte, as nearly always (a kernel's CTAs come in a
+		// run, in order): read together, without uvarint3's calls.
+		return p, zigzag(uint64(h & 0x7f)), zigzag(uint64(h >> 8)), 2, true
 	}
 	k, n1 := uvarint3(p)
 	if n1 <= 0 {
@@ -620,11 +628,13 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		return false
 	}
 	cycles := zigzag(u)
-	warps, n4 := uvarint3(p[i+n3:])
-	if n4 <= 0 || warps > maxFastWarps {
+	// A count of warp_cycles up to maxFastWarps is one byte; one of more
+	// bytes is past it (the first byte alone is), for the general path.
+	warps := uint64(p[i+n3])
+	if warps > maxFastWarps {
 		return false
 	}
-	i += n3 + n4
+	i += n3 + 1
 	var wc []int64
 	if warps > 0 {
 		wc = r.warpBuf(int(warps))[:warps]

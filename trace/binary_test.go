@@ -500,6 +500,29 @@ func TestKernelFast(t *testing.T) {
 	}
 }
 
+// Cta records with the buffer holding enough after them take ctaFast:
+// they decode as the general path does with kernel and CTA deltas of one
+// to ten bytes in every pairing (both of a byte are read together), and
+// with up to maxFastWarps warp_cycles or more (the general path).
+func TestCTAFast(t *testing.T) {
+	var recs []Record
+	ids := []uint64{0, 1, 63, 64, 65, 8192, 1 << 20, 1 << 40, 1<<64 - 1}
+	for i, k := range ids {
+		for j, c := range ids {
+			rec := &CTA{Kernel: k, CTA: c, Cycles: int64(i*1000 + j)}
+			if n := (i + j) % 5; n > 0 {
+				rec.WarpCycles = make([]int64, []int{0, 1, 8, maxFastWarps, maxFastWarps + 1}[n])
+				for w := range rec.WarpCycles {
+					rec.WarpCycles[w] = rec.Cycles - int64(w)
+				}
+			}
+			// The next CTA of the same kernel: deltas of zero.
+			recs = append(recs, rec, &CTA{Kernel: k, CTA: c + 1, Cycles: 5, Insts: uint64(j) << (7 * i), DRAMBytes: 3})
+		}
+	}
+	roundTrip(t, recs)
+}
+
 // Launch records with the buffer holding enough after them take
 // launchFast: host and device launches decode as the general path does,
 // with fields of one to ten bytes, and an after list takes the general
