@@ -272,14 +272,13 @@ func (b *treeReader) end(m *treeMsg) {
 
 // handOver, under ordered_trees, hands over the host CTAs whose trees the
 // records have passed (rule 4): both the host kernel's records and the
-// device records are past the CTA.
+// device records are past the CTA. It is handOverTo's own first test,
+// inlined into step: there is nothing to do after most records. It needs
+// no other: without ordered_trees hostPast and rootPast stay 0 (passed);
+// with it they are at most the host kernel's grid, which end hands over
+// whole, and begin sets them to 0.
 func (b *treeReader) handOver(m *treeMsg) {
-	if !b.ordered || b.host == nil {
-		return
-	}
-	// handOverTo's own first test too, here: it has nothing to do after
-	// most records, and saying so costs no call.
-	if past := min(b.hostPast, b.rootPast); past > 1 && past-1 > b.win.from {
+	if past := min(b.hostPast, b.rootPast); past > b.win.from+1 {
 		b.handOverTo(m, past-1)
 	}
 }
