@@ -164,6 +164,14 @@ func (t *ctaTable) record(i uint64, r *ctaRecord) {
 		p = appendUvarint(p, r.insts)
 		p = appendUvarint(p, r.bytes)
 	}
+	if cap(p) == cap(t.packed) {
+		// The appends did not grow the slice (they mostly do not), so
+		// only its length changes: a self-assignment, which the compiler
+		// stores without the write barrier a pointer store takes while
+		// the GC marks (much of a replay's first reading).
+		t.packed = t.packed[:len(p)]
+		return
+	}
 	t.packed = p
 }
 
