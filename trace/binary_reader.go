@@ -385,14 +385,13 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	if int64(int(regs)) != regs {
 		return false
 	}
-	*k = Kernel{
-		ID:    id,
-		Name:  name,
-		Grid:  [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])},
-		Block: [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])},
-		Regs:  int(regs),
-		Smem:  zigzag(f[7]),
-	}
+	// Field by field: a Kernel assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks (see storeChanged).
+	k.ID = id
+	storeChanged(&k.Name, name)
+	k.Grid = [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])}
+	k.Block = [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])}
+	k.Regs, k.Smem = int(regs), zigzag(f[7])
 	r.in.r += i + j
 	return true
 }
@@ -517,7 +516,10 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	if !ok {
 		return false
 	}
-	*l = Launch{Kernel: r.delta.launched + 1 + uint64(zigzag(f[0]))}
+	// Field by field: a Launch assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks (see storeChanged).
+	l.Kernel = r.delta.launched + 1 + uint64(zigzag(f[0]))
+	l.T, l.Stream, l.Workload, l.InlineCycles = 0, 0, 0, 0
 	k := 1
 	if flags&launchHasT != 0 {
 		l.T = zigzag(f[k])
@@ -527,6 +529,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		l.Stream = f[k]
 		k++
 	}
+	var parent *Parent
 	if flags&launchHasParent != 0 {
 		warp, lane := zigzag(f[k+2]), zigzag(f[k+3])
 		if int64(int(warp)) != warp || int64(int(lane)) != lane {
@@ -535,7 +538,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		kernel := r.delta.kernel + uint64(zigzag(f[k]))
 		*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(f[k+1])), Warp: int(warp), Lane: int(lane), At: zigzag(f[k+4])}
 		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
-		l.Parent = p
+		parent = p
 		k += 5
 	}
 	if flags&launchHasWorkload != 0 {
@@ -544,6 +547,10 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	}
 	if flags&launchHasInline != 0 {
 		l.InlineCycles = zigzag(f[k])
+	}
+	storeChanged(&l.Parent, parent)
+	if l.After != nil {
+		l.After = nil
 	}
 	r.delta.launched = l.Kernel
 	r.in.r += 1 + j

@@ -128,10 +128,13 @@ func (b *batch) own(r Record) Record {
 	return r
 }
 
-// reset empties b for another fill, dropping its references to the records
-// it handed on.
+// reset empties b for another fill. It does not clear its records, which
+// the fill overwrites from the first: clearing them, on the caller's
+// goroutine, cost write barriers for every one while the GC marks. Those
+// past a shorter batch's end (a paused or the last one) stay referenced
+// until a later fill overwrites them, at most prefetchBatch records a
+// batch; most are in the batch's own slab.
 func (b *batch) reset() {
-	clear(b.recs)
 	b.recs = b.recs[:0]
 	b.slab.reset()
 	b.err = nil

@@ -41,8 +41,17 @@ func (s *slots[T]) next() *T {
 	return &s.all[s.taken-1]
 }
 
-// handedOut is the elements next has handed out since the last reset.
-func (s *slots[T]) handedOut() []T { return s.all[:s.taken] }
+// storeChanged stores v in *dst unless it holds v already. A slab's
+// records are decoded into the same places batch after batch, where a
+// device launch keeps its parent (the slab's parent of the same index)
+// and a kernel record its name (the name of the one before it), and a
+// pointer store costs a write barrier while the GC marks, as it does
+// through much of a replay's first reading.
+func storeChanged[T comparable](dst *T, v T) {
+	if *dst != v {
+		*dst = v
+	}
+}
 
 func (s *slab) kernel() *Kernel { return s.kernels.next() }
 func (s *slab) cta() *CTA       { return s.ctas.next() }
@@ -63,10 +72,11 @@ func (s *slab) warpBuf(n int) []int64 {
 	return s.warps[at : at : at+n]
 }
 
-// reset empties s for another batch, dropping the references its launch
-// records' after lists hold.
+// reset empties s for another batch. Like batch.reset it clears nothing:
+// every record decoded or copied into s is written whole, after list
+// included, and an after list of a launch before stays referenced only
+// until its place is taken again.
 func (s *slab) reset() {
-	clear(s.launches.handedOut())
 	s.kernels.taken, s.ctas.taken, s.launches.taken, s.parents.taken = 0, 0, 0, 0
 	s.nwarps = 0
 }
