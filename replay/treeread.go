@@ -28,9 +28,9 @@ import (
 type treeReader struct {
 	src      trace.Source
 	clk      clock
-	decls    pendingDecls       // declared, not yet launched
-	declared declCache          // the launched kernels' declarations, shared
-	tree     idtab.Table[filed] // the open segment's kernels, not yet handed over
+	decls    idtab.Pending[declaration] // declared, not yet launched
+	declared declCache                  // the launched kernels' declarations, shared
+	tree     idtab.Table[filed]         // the open segment's kernels, not yet handed over
 	header   *trace.Header
 	eof      bool
 	// recs are the records of the batch the source handed over last,
@@ -175,7 +175,7 @@ func (b *treeReader) step(m *treeMsg) error {
 			return err
 		}
 	case *trace.Kernel:
-		b.decls.declare(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
+		b.decls.Set(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
 	case *trace.Launch:
 		if r.Host() {
 			b.end(m)
@@ -315,7 +315,7 @@ func (b *treeReader) forget(f filed) {
 // takeDecl is the declaration of the kernel l launches, which it takes:
 // a kernel is launched once.
 func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
-	d, ok := b.decls.take(l.Kernel)
+	d, ok := b.decls.Take(l.Kernel)
 	if !ok {
 		return d, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}

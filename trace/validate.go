@@ -35,11 +35,11 @@ type Validator struct {
 	header    bool
 	pageBytes int64
 
-	buffers  map[uint64]int64   // id → bytes
-	declared idSet              // every kernel id declared so far
-	pending  idtab.Table[shape] // declared kernels not yet launched
-	host     idSet              // host-launched kernel ids, for after
-	streamT  map[uint64]int64   // host stream → its last launch's or copy's t
+	buffers  map[uint64]int64     // id → bytes
+	declared idSet                // every kernel id declared so far
+	pending  idtab.Pending[shape] // declared kernels not yet launched
+	host     idSet                // host-launched kernel ids, for after
+	streamT  map[uint64]int64     // host stream → its last launch's or copy's t
 	tree     idtab.Table[*treeKernel]
 	hostK    *treeKernel   // the tree's host-launched kernel
 	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
