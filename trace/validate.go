@@ -150,13 +150,19 @@ func (v *Validator) finish() error {
 }
 
 func (v *Validator) check(rec Record) error {
-	if h, ok := rec.(*Header); ok && h != nil {
-		return v.checkHeader(h)
-	}
 	if !v.header {
+		if h, ok := rec.(*Header); ok && h != nil {
+			return v.checkHeader(h)
+		}
 		return fmt.Errorf("the first record must be the header, not a %s record", kindOf(rec))
 	}
+	// One type switch for every record after the header, where a test
+	// for a header came first.
 	switch r := rec.(type) {
+	case *Header:
+		if r != nil {
+			return v.checkHeader(r)
+		}
 	case *Buffer:
 		if r != nil {
 			return v.checkBuffer(r)
