@@ -191,7 +191,13 @@ func (r *Reader) Next() (Record, error) {
 			}
 			return l, nil
 		}
-		rec, err := r.decode(k, extended)
+		var rec Record
+		if k == KindCTA {
+			// decode's case for most records, without its call.
+			rec, err = r.cta(extended)
+		} else {
+			rec, err = r.decode(k, extended)
+		}
 		if err != nil {
 			return nil, r.fail(k, err)
 		}
