@@ -131,10 +131,14 @@ type ctaRecord struct {
 
 // record files CTA i's record: packed while the table is, else into its
 // spec, with a copy of its warps (the trace reader may reuse the slice).
-func (t *ctaTable) record(i uint64, r ctaRecord) {
+// It takes the record by reference, which it leaves as it is: copying its
+// seven words into every call (the tree filer's, once a CTA) cost record
+// and its caller some twelve instructions.
+func (t *ctaTable) record(i uint64, r *ctaRecord) {
 	if t.packed == nil {
-		r.warps = slices.Clone(r.warps)
-		r.fill(t.at(i))
+		c := *r
+		c.warps = slices.Clone(r.warps)
+		c.fill(t.at(i))
 		return
 	}
 	tag := uint64(len(r.warps)) << 1
@@ -150,18 +154,42 @@ func (t *ctaTable) record(i uint64, r ctaRecord) {
 		binary.LittleEndian.PutUint32(next, uint32(i+1))
 	}
 	binary.LittleEndian.PutUint32(t.packed, h)
-	p := binary.AppendUvarint(t.packed, i)
-	p = binary.AppendUvarint(p, tag)
-	p = binary.AppendVarint(p, r.cycles)
+	p := appendUvarint(t.packed, i)
+	p = appendUvarint(p, tag)
+	p = appendUvarint(p, zigzagOf(r.cycles))
 	for _, w := range r.warps {
-		p = binary.AppendVarint(p, w)
+		p = appendUvarint(p, zigzagOf(w))
 	}
 	if r.demand {
-		p = binary.AppendUvarint(p, r.insts)
-		p = binary.AppendUvarint(p, r.bytes)
+		p = appendUvarint(p, r.insts)
+		p = appendUvarint(p, r.bytes)
+	}
+	if cap(p) == cap(t.packed) {
+		// The appends did not grow the slice (they mostly do not), so
+		// only its length changes: a self-assignment, which the compiler
+		// stores without the write barrier a pointer store takes while
+		// the GC marks (much of a replay's first reading).
+		t.packed = t.packed[:len(p)]
+		return
 	}
 	t.packed = p
 }
+
+// appendUvarint is binary.AppendUvarint with its one- and two-byte cases
+// (a CTA's index and tag, most cycles) unrolled: record appends some five
+// for every CTA of a device kernel.
+func appendUvarint(p []byte, x uint64) []byte {
+	switch {
+	case x < 1<<7:
+		return append(p, byte(x))
+	case x < 1<<14:
+		return append(p, byte(x)|0x80, byte(x>>7))
+	}
+	return binary.AppendUvarint(p, x)
+}
+
+// zigzagOf is binary.AppendVarint's coding of v as a uvarint.
+func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 // fill writes the record into spec s, as record order has it: a later
 // record of the same CTA overwrites what it sets.

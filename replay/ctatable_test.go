@@ -1,9 +1,11 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -46,11 +48,11 @@ func TestPackedCTATable(t *testing.T) {
 	}
 }
 
-func clone(r ctaRecord) ctaRecord {
+func clone(r ctaRecord) *ctaRecord {
 	if r.warps != nil {
 		r.warps = append([]int64(nil), r.warps...)
 	}
-	return r
+	return &r
 }
 
 // Empty grids and grids too large for one slice are not packed.
@@ -101,7 +103,7 @@ func TestPackedCTATableStreams(t *testing.T) {
 	} {
 		tb := newPackedCTATable(n)
 		for _, i := range order {
-			tb.record(i, ctaRecord{cycles: int64(i) + 1})
+			tb.record(i, &ctaRecord{cycles: int64(i) + 1})
 		}
 		if tb.streams() {
 			t.Errorf("%s: the table streams", name)
@@ -164,13 +166,33 @@ func TestPackedVarints(t *testing.T) {
 	}
 }
 
+// record's appendUvarint and zigzagOf write what binary.AppendUvarint
+// and binary.AppendVarint do, at every byte boundary, after bytes already
+// there.
+func TestPackedAppends(t *testing.T) {
+	head := []byte{1, 2, 3}
+	for shift := 0; shift < 64; shift++ {
+		for _, d := range []int64{-1, 0, 1} {
+			u := uint64(1)<<shift + uint64(d)
+			for _, v := range []int64{int64(u), -int64(u)} {
+				if got, want := appendUvarint(slices.Clip(head), zigzagOf(v)), binary.AppendVarint(slices.Clip(head), v); !bytes.Equal(got, want) {
+					t.Errorf("varint %d: % x, want % x", v, got, want)
+				}
+			}
+			if got, want := appendUvarint(slices.Clip(head), u), binary.AppendUvarint(slices.Clip(head), u); !bytes.Equal(got, want) {
+				t.Errorf("uvarint %d: % x, want % x", u, got, want)
+			}
+		}
+	}
+}
+
 // BenchmarkNextSpec streams the specs of a table of BFS-like records (no
 // per-warp cycles, a demand), as placing each CTA of a child does.
 func BenchmarkNextSpec(b *testing.B) {
 	const n = 64
 	tb := newPackedCTATable(n)
 	for i := range uint64(n) {
-		tb.record(i, ctaRecord{cycles: 3000 + int64(i), demand: true, insts: 900 + i, bytes: 40000 + 64*i})
+		tb.record(i, &ctaRecord{cycles: 3000 + int64(i), demand: true, insts: 900 + i, bytes: 40000 + 64*i})
 	}
 	fresh := append([]byte(nil), tb.packed...)
 	var s ctaSpec

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
@@ -190,7 +191,13 @@ func (r *Reader) Next() (Record, error) {
 			}
 			return l, nil
 		}
-		rec, err := r.decode(k, extended)
+		var rec Record
+		if k == KindCTA {
+			// decode's case for most records, without its call.
+			rec, err = r.cta(extended)
+		} else {
+			rec, err = r.decode(k, extended)
+		}
 		if err != nil {
 			return nil, r.fail(k, err)
 		}
@@ -384,14 +391,13 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	if int64(int(regs)) != regs {
 		return false
 	}
-	*k = Kernel{
-		ID:    id,
-		Name:  name,
-		Grid:  [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])},
-		Block: [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])},
-		Regs:  int(regs),
-		Smem:  zigzag(f[7]),
-	}
+	// Field by field: a Kernel assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks (see storeChanged).
+	k.ID = id
+	storeChanged(&k.Name, name)
+	k.Grid = [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])}
+	k.Block = [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])}
+	k.Regs, k.Smem = int(regs), zigzag(f[7])
 	r.in.r += i + j
 	return true
 }
@@ -399,13 +405,20 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 // uvarintsFast decodes len(out) varints from p, which the caller has
 // checked holds binary.MaxVarintLen64 bytes for each, for a record's fast
 // path: the bytes they took, or false for one longer than 64 bits. A
-// varint of a byte, most of them, takes no call.
+// varint of one or two bytes, most of them (a kernel's fields, a device
+// launch's but its workload), takes no call.
 func uvarintsFast(p []byte, out []uint64) (int, bool) {
 	i := 0
 	for j := range out {
-		if i < len(p) && p[i] < 0x80 {
-			out[j] = uint64(p[i])
+		b0 := uint64(p[i])
+		if b0 < 0x80 {
+			out[j] = b0
 			i++
+			continue
+		}
+		if b1 := uint64(p[i+1]); b1 < 0x80 {
+			out[j] = b0&0x7f | b1<<7
+			i += 2
 			continue
 		}
 		v, n := uvarint3(p[i:])
@@ -444,6 +457,9 @@ func (r *Reader) launch() (Record, error) {
 // launchInto decodes a launch record into l, using p for its parent when
 // it has one.
 func (r *Reader) launchInto(l *Launch, p *Parent) error {
+	if r.launchFast(l, p) {
+		return nil
+	}
 	d := fieldReader{in: r.in}
 	flags := d.uvarint()
 	if flags&^launchFlagsMask != 0 {
@@ -475,6 +491,76 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 		r.delta.launched = l.Kernel
 	}
 	return d.err
+}
+
+// launchFields is the most varints a launch record holds before its
+// after list: its flags, kernel, t and stream, its parent's kernel, CTA,
+// warp, lane and at, its workload and inline_cycles.
+const launchFields = 11
+
+// launchFast decodes a launch record straight from the buffer, for speed:
+// a launch-heavy trace has one for every kernel (BFS scale 20: 165,464,
+// nearly all device launches of seven fields), and the general path took a
+// call or two for each field, where this decodes them in one
+// (uvarintsFast). It gives up, consuming nothing, unless the buffer surely
+// holds the whole record, its flags are known (in their one byte) and it
+// has no after list, and its fields are in range; launchInto then takes
+// the general path, which reads the record or says what is wrong with it.
+func (r *Reader) launchFast(l *Launch, p *Parent) bool {
+	b := r.in.buf[r.in.r:r.in.w]
+	const flagsFast = launchFlagsMask &^ launchHasAfter
+	if len(b) < launchFields*binary.MaxVarintLen64 || b[0]&^flagsFast != 0 {
+		return false
+	}
+	flags := uint64(b[0])
+	n := 1 + bits.OnesCount64(flags&(launchHasT|launchHasStream|launchHasWorkload|launchHasInline))
+	if flags&launchHasParent != 0 {
+		n += 5
+	}
+	var f [launchFields - 1]uint64
+	j, ok := uvarintsFast(b[1:], f[:n])
+	if !ok {
+		return false
+	}
+	// Field by field: a Launch assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks (see storeChanged).
+	l.Kernel = r.delta.launched + 1 + uint64(zigzag(f[0]))
+	l.T, l.Stream, l.Workload, l.InlineCycles = 0, 0, 0, 0
+	k := 1
+	if flags&launchHasT != 0 {
+		l.T = zigzag(f[k])
+		k++
+	}
+	if flags&launchHasStream != 0 {
+		l.Stream = f[k]
+		k++
+	}
+	var parent *Parent
+	if flags&launchHasParent != 0 {
+		warp, lane := zigzag(f[k+2]), zigzag(f[k+3])
+		if int64(int(warp)) != warp || int64(int(lane)) != lane {
+			return false
+		}
+		kernel := r.delta.kernel + uint64(zigzag(f[k]))
+		*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(f[k+1])), Warp: int(warp), Lane: int(lane), At: zigzag(f[k+4])}
+		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
+		parent = p
+		k += 5
+	}
+	if flags&launchHasWorkload != 0 {
+		l.Workload = zigzag(f[k])
+		k++
+	}
+	if flags&launchHasInline != 0 {
+		l.InlineCycles = zigzag(f[k])
+	}
+	storeChanged(&l.Parent, parent)
+	if l.After != nil {
+		l.After = nil
+	}
+	r.delta.launched = l.Kernel
+	r.in.r += 1 + j
+	return true
 }
 
 // cta decodes a cta record's body; demand says it is a ctad body (the
@@ -510,8 +596,11 @@ func (r *Reader) cta(demand bool) (Record, error) {
 
 // maxFastWarps is the most warp_cycles a cta record read or skipped
 // straight from the buffer may have (a warp's worth); longer lists take the
-// general path.
+// general path. Their count is then one byte (ctaFast reads it so): the
+// constant below does not compile past 127.
 const maxFastWarps = 32
+
+const _ uint8 = 0x7f - maxFastWarps
 
 // ctaHead opens a cta record straight from the buffer for ctaFast and
 // skipCTAFast: the buffer and the record's kernel and CTA deltas, and the
@@ -521,6 +610,11 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	p = r.in.buf[r.in.r:r.in.w]
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
 		return nil, 0, 0, 0, false
+	}
+	if h := binary.LittleEndian.Uint16(p); h&0x8080 == 0 {
+		// Both a byte, as nearly always (a kernel's CTAs come in a
+		// run, in order): read together, without uvarint3's calls.
+		return p, zigzag(uint64(h & 0x7f)), zigzag(uint64(h >> 8)), 2, true
 	}
 	k, n1 := uvarint3(p)
 	if n1 <= 0 {
@@ -547,11 +641,13 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 		return false
 	}
 	cycles := zigzag(u)
-	warps, n4 := uvarint3(p[i+n3:])
-	if n4 <= 0 || warps > maxFastWarps {
+	// A count of warp_cycles up to maxFastWarps is one byte; one of more
+	// bytes is past it (the first byte alone is), for the general path.
+	warps := uint64(p[i+n3])
+	if warps > maxFastWarps {
 		return false
 	}
-	i += n3 + n4
+	i += n3 + 1
 	var wc []int64
 	if warps > 0 {
 		wc = r.warpBuf(int(warps))[:warps]

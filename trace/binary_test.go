@@ -499,3 +499,70 @@ func TestKernelFast(t *testing.T) {
 		}
 	}
 }
+
+// Cta records with the buffer holding enough after them take ctaFast:
+// they decode as the general path does with kernel and CTA deltas of one
+// to ten bytes in every pairing (both of a byte are read together), and
+// with up to maxFastWarps warp_cycles or more (the general path).
+func TestCTAFast(t *testing.T) {
+	var recs []Record
+	ids := []uint64{0, 1, 63, 64, 65, 8192, 1 << 20, 1 << 40, 1<<64 - 1}
+	for i, k := range ids {
+		for j, c := range ids {
+			rec := &CTA{Kernel: k, CTA: c, Cycles: int64(i*1000 + j)}
+			if n := (i + j) % 5; n > 0 {
+				rec.WarpCycles = make([]int64, []int{0, 1, 8, maxFastWarps, maxFastWarps + 1}[n])
+				for w := range rec.WarpCycles {
+					rec.WarpCycles[w] = rec.Cycles - int64(w)
+				}
+			}
+			// The next CTA of the same kernel: deltas of zero.
+			recs = append(recs, rec, &CTA{Kernel: k, CTA: c + 1, Cycles: 5, Insts: uint64(j) << (7 * i), DRAMBytes: 3})
+		}
+	}
+	roundTrip(t, recs)
+}
+
+// Launch records with the buffer holding enough after them take
+// launchFast: host and device launches decode as the general path does,
+// with fields of one to ten bytes, and an after list takes the general
+// path; one with unknown flags or a varint past 64 bits is refused with
+// the general path's error at its record.
+func TestLaunchFast(t *testing.T) {
+	var recs []Record
+	for i, v := range []int64{0, 1, -64, 63, 64, -8192, 8191, 8192, 1 << 20, -1 << 30, 1 << 40, math.MaxInt64, math.MinInt64} {
+		host := &Launch{Kernel: uint64(2 * i), T: v, Stream: uint64(v), Workload: v, InlineCycles: -v}
+		if i%4 == 3 {
+			host.After = []uint64{uint64(i), 1 << 40}
+		}
+		recs = append(recs, host, &Launch{
+			Kernel:   uint64(2*i+1) << (5 * i),
+			Parent:   &Parent{Kernel: uint64(2 * i), CTA: uint64(v), Warp: int(v % 32), Lane: int(v), At: v},
+			Workload: v / 3,
+		}, &Launch{Kernel: uint64(v)}, &Launch{Kernel: 1<<64 - 1, Parent: &Parent{Kernel: uint64(v), CTA: 1 << 63, At: -v}})
+	}
+	roundTrip(t, recs)
+
+	launch := func(flags byte, fields ...uint64) []byte {
+		p := []byte{byte(KindLaunch), flags}
+		for _, f := range fields {
+			p = binary.AppendUvarint(p, f)
+		}
+		return p
+	}
+	first := launch(launchHasT|launchHasStream, 0, 8, 1)
+	pad := bytes.Repeat([]byte{0}, 200)
+	for _, tt := range []struct {
+		name, want string
+		second     []byte
+	}{
+		{"flags", "launch flags 0x40 has unknown bits", launch(0x40, 0)},
+		{"overflow", "varint longer than 64 bits", append(launch(launchHasParent, 0, 0, 0, 0, 0), bytes.Repeat([]byte{0xff}, 10)...)},
+	} {
+		data := append(append(preamble(), first...), tt.second...)
+		e, _ := readToError(t, compress(append(data, pad...)))
+		if !strings.Contains(e.Msg, tt.want) || e.Record != 2 || e.Offset != int64(len(preamble())+len(first)) {
+			t.Errorf("%s: got %q (record %d, offset %d), want %q at record 2, offset %d", tt.name, e, e.Record, e.Offset, tt.want, len(preamble())+len(first))
+		}
+	}
+}

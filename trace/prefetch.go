@@ -128,10 +128,13 @@ func (b *batch) own(r Record) Record {
 	return r
 }
 
-// reset empties b for another fill, dropping its references to the records
-// it handed on.
+// reset empties b for another fill. It does not clear its records, which
+// the fill overwrites from the first: clearing them, on the caller's
+// goroutine, cost write barriers for every one while the GC marks. Those
+// past a shorter batch's end (a paused or the last one) stay referenced
+// until a later fill overwrites them, at most prefetchBatch records a
+// batch; most are in the batch's own slab.
 func (b *batch) reset() {
-	clear(b.recs)
 	b.recs = b.recs[:0]
 	b.slab.reset()
 	b.err = nil
@@ -140,22 +143,48 @@ func (b *batch) reset() {
 // Next returns the next record, or the source's error (io.EOF at the end)
 // once every record before it has been returned.
 func (p *Prefetcher) Next() (Record, error) {
+	if err := p.advance(); err != nil {
+		return nil, err
+	}
+	r := p.cur.recs[p.next]
+	p.next++
+	return r, nil
+}
+
+// Batch returns the records Next would return next, as many as the batch
+// it reads from holds (at least one), or the source's error (io.EOF at the
+// end) once every record before it has been returned. They are the
+// caller's, as Next's are, until its next call to Batch or Next, which
+// may recycle their batch. A caller that takes every record (the replay's
+// tree filer) makes one call a batch, where Next is a call a record, most
+// often through the Source interface.
+func (p *Prefetcher) Batch() ([]Record, error) {
+	if err := p.advance(); err != nil {
+		return nil, err
+	}
+	recs := p.cur.recs[p.next:]
+	p.next = len(p.cur.recs)
+	return recs, nil
+}
+
+// advance makes cur a batch with a record left, recycling the batch
+// read out, or returns the source's error once every record before it
+// has been returned.
+func (p *Prefetcher) advance() error {
 	if p.closed {
-		return nil, io.ErrClosedPipe
+		return io.ErrClosedPipe
 	}
 	for p.cur == nil || p.next == len(p.cur.recs) {
 		if p.cur != nil {
 			if p.cur.err != nil {
-				return nil, p.cur.err
+				return p.cur.err
 			}
 			p.cur.reset()
 			p.w.Recycle(p.cur)
 		}
 		p.cur, p.next = p.w.Receive(), 0
 	}
-	r := p.cur.recs[p.next]
-	p.next++
-	return r, nil
+	return nil
 }
 
 // Close stops reading ahead and waits until the goroutine has left the

@@ -48,6 +48,49 @@ func TestPrefetcherKeepsOrderAndError(t *testing.T) {
 	}
 }
 
+// Batch hands over the records Next would, in order, a batch's rest at a
+// time (never none), then the source's error; Next and Batch may take
+// turns.
+func TestPrefetcherBatch(t *testing.T) {
+	bad := errors.New("record 2001: broken")
+	for _, n := range []int{0, 1, prefetchBatch, 3*prefetchBatch + 5} {
+		for _, end := range []error{io.EOF, bad} {
+			p := NewPrefetcher(&countingSource{n: n, err: end})
+			got := 0
+			for call := 0; got < n; call++ {
+				var recs []Record
+				if call%3 == 1 {
+					r, err := p.Next()
+					recs = []Record{r}
+					if err != nil {
+						t.Fatalf("n=%d: Next after %d records: %v", n, got, err)
+					}
+				} else {
+					var err error
+					if recs, err = p.Batch(); err != nil || len(recs) == 0 || len(recs) > prefetchBatch {
+						t.Fatalf("n=%d: Batch after %d records: %d records, %v", n, got, len(recs), err)
+					}
+				}
+				for _, r := range recs {
+					if c := r.(*CTA).CTA; c != uint64(got) {
+						t.Fatalf("n=%d: record %d is CTA %d", n, got, c)
+					}
+					got++
+				}
+			}
+			for k := 0; k < 2; k++ {
+				if recs, err := p.Batch(); err != end || recs != nil {
+					t.Fatalf("n=%d: after the records Batch gave %d records, %v; want none, %v", n, len(recs), err, end)
+				}
+			}
+			p.Close()
+			if _, err := p.Batch(); err != io.ErrClosedPipe {
+				t.Fatalf("n=%d: Batch after Close: %v", n, err)
+			}
+		}
+	}
+}
+
 // Close stops a prefetcher that is blocked on a full window, and the
 // goroutine leaves the source before Close returns.
 func TestPrefetcherCloseMidStream(t *testing.T) {
@@ -133,6 +176,44 @@ func drain(src Source) ([]Record, error) {
 // the Reader decodes into the Prefetcher's batches and where the
 // Prefetcher copies the records it reuses (a source that hides
 // decodeInto).
+// A batch's slab is decoded into batch after batch, its launches' places
+// taken by host and device launches, with an after list and without, in
+// turn: each record is what a plain read gives (launchFast stores a
+// launch's parent and after list only where they change).
+func TestPrefetcherReusesLaunches(t *testing.T) {
+	recs := []Record{&Header{Version: Version, ClockMHz: 706, Source: "reuse"}}
+	for i := 0; i < 3*prefetchBatch; i++ {
+		host, child := uint64(2*i+1), uint64(2*i+2)
+		l := &Launch{Kernel: host, T: int64(i)}
+		if i%3 == 1 {
+			l.After = []uint64{host - 2}
+		}
+		recs = append(recs, &Kernel{ID: host, Name: "host", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}}, l,
+			&CTA{Kernel: host, CTA: 0, Cycles: 50})
+		if i%2 == 0 {
+			recs = append(recs, &Kernel{ID: child, Name: "child", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}},
+				&Launch{Kernel: child, Parent: &Parent{Kernel: host, CTA: 0, Lane: i % 32, At: 7}},
+				&CTA{Kernel: child, CTA: 0, Cycles: 9})
+		}
+	}
+	data := encodeBinary(t, recs)
+	read := func(prefetch bool) ([]Record, error) {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !prefetch {
+			return drain(NewValidator(r))
+		}
+		r.ReuseRecords()
+		r.ReuseWarpCycles()
+		return drain(NewPrefetcher(NewValidator(r)))
+	}
+	want, wantErr := read(false)
+	got, gotErr := read(true)
+	matchRead(t, "valid", got, want, gotErr, wantErr)
+}
+
 func TestPrefetcherMatchesReader(t *testing.T) {
 	valid := treeTrace(30000)
 	bad := slices.Clone(valid)

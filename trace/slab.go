@@ -10,54 +10,75 @@ package trace
 // allocated with that capacity, never grow and the records handed out
 // stay put until reset.
 type slab struct {
-	kernels  []Kernel
-	ctas     []CTA
-	launches []Launch
-	parents  []Parent
-	warps    []int64 // the cta records' warp_cycles, one after another
+	kernels  slots[Kernel]
+	ctas     slots[CTA]
+	launches slots[Launch]
+	parents  slots[Parent]
+	warps    []int64 // the cta records' warp_cycles, one after another: warps[:nwarps]
+	nwarps   int
 }
 
-// slot returns the next free element of *xs. A full slice (never, for a
-// batch) gives a fresh element instead: growing it would move the ones
-// handed out.
-func slot[T any](xs *[]T) *T {
-	s := *xs
-	if s == nil {
-		s = make([]T, 0, prefetchBatch)
+// slots is a slab's storage for records of one type, taken in order. It
+// counts what it has handed out rather than reslicing: a slice header
+// stored back for every record is a pointer write, which costs a write
+// barrier while the GC marks (a good part of a replay's first reading).
+type slots[T any] struct {
+	all   []T // prefetchBatch of them, once the first is asked for
+	taken int
+}
+
+// next returns the next free element. A full slab (never, for a batch)
+// gives a fresh element instead: growing it would move the ones handed
+// out.
+func (s *slots[T]) next() *T {
+	if s.all == nil {
+		s.all = make([]T, prefetchBatch)
 	}
-	if len(s) == cap(s) {
+	if s.taken == len(s.all) {
 		return new(T)
 	}
-	s = s[:len(s)+1]
-	*xs = s
-	return &s[len(s)-1]
+	s.taken++
+	return &s.all[s.taken-1]
 }
 
-func (s *slab) kernel() *Kernel { return slot(&s.kernels) }
-func (s *slab) cta() *CTA       { return slot(&s.ctas) }
+// storeChanged stores v in *dst unless it holds v already. A slab's
+// records are decoded into the same places batch after batch, where a
+// device launch keeps its parent (the slab's parent of the same index)
+// and a kernel record its name (the name of the one before it), and a
+// pointer store costs a write barrier while the GC marks, as it does
+// through much of a replay's first reading.
+func storeChanged[T comparable](dst *T, v T) {
+	if *dst != v {
+		*dst = v
+	}
+}
+
+func (s *slab) kernel() *Kernel { return s.kernels.next() }
+func (s *slab) cta() *CTA       { return s.ctas.next() }
 
 // launch returns a launch record and a parent for it, should it have one.
-func (s *slab) launch() (*Launch, *Parent) { return slot(&s.launches), slot(&s.parents) }
+func (s *slab) launch() (*Launch, *Parent) { return s.launches.next(), s.parents.next() }
 
 // warpBuf returns room for n warp_cycles (length 0, capacity n). A slab
 // too small for them is replaced by one twice as large: the earlier
 // records' warp_cycles stay in the old one, still theirs.
 func (s *slab) warpBuf(n int) []int64 {
-	at := len(s.warps)
-	if cap(s.warps)-at < n {
-		s.warps = make([]int64, 0, max(2*cap(s.warps), n, 8*prefetchBatch))
-		at = 0
+	if len(s.warps)-s.nwarps < n {
+		s.warps = make([]int64, max(2*len(s.warps), n, 8*prefetchBatch))
+		s.nwarps = 0
 	}
-	s.warps = s.warps[:at+n]
+	at := s.nwarps
+	s.nwarps += n
 	return s.warps[at : at : at+n]
 }
 
-// reset empties s for another batch, dropping the references its launch
-// records' after lists hold.
+// reset empties s for another batch. Like batch.reset it clears nothing:
+// every record decoded or copied into s is written whole, after list
+// included, and an after list of a launch before stays referenced only
+// until its place is taken again.
 func (s *slab) reset() {
-	clear(s.launches)
-	s.kernels, s.ctas, s.launches, s.parents = s.kernels[:0], s.ctas[:0], s.launches[:0], s.parents[:0]
-	s.warps = s.warps[:0]
+	s.kernels.taken, s.ctas.taken, s.launches.taken, s.parents.taken = 0, 0, 0, 0
+	s.nwarps = 0
 }
 
 // decodeInto asks src, or the Reader it reads from through a Validator or

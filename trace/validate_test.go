@@ -124,6 +124,7 @@ func TestValidatorRejects(t *testing.T) {
 		{"empty grid", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[0,1,1],"block":[1,1,1]}`}, 2, "every dimension must be at least 1"},
 		{"empty block", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,0]}`}, 2, "every dimension must be at least 1"},
 		{"wide block", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[2000,1,1]}`}, 2, "block.x is 2000"},
+		{"deep block", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1025]}`}, 2, "block.z is 1025"},
 		{"too many threads", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[32,33,1]}`}, 2, "1056 threads per CTA"},
 		{"too many registers", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"regs":256}`}, 2, "256 registers"},
 		{"negative registers", []string{hdr, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1],"regs":-1}`}, 2, "-1 registers"},

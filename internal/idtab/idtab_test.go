@@ -196,3 +196,29 @@ func TestOnlyCachedPagesStayEmpty(t *testing.T) {
 		}
 	}
 }
+
+// The page used last is found by its tag (page): a zero table and a
+// cleared one have none, so their first Set makes a page, whatever the id
+// (ids 0..63 included, whose page's tag is 63, and those of the pages used
+// last before Clear), and Get finds nothing.
+func TestClearForgetsCachedPages(t *testing.T) {
+	var tab Table[int]
+	for _, id := range []uint64{0, 63} {
+		if _, ok := tab.Get(id); ok {
+			t.Fatalf("zero table: Get(%d) found a value", id)
+		}
+	}
+	last := uint64(3*pageLen - 1)
+	for id := uint64(0); id <= last; id += 7 {
+		tab.Set(id, int(id)+1)
+	}
+	tab.Clear()
+	if _, ok := tab.Get(last); ok {
+		t.Fatalf("cleared table: Get(%d) found a value", last)
+	}
+	tab.Set(last, 70)
+	tab.Set(7, 80)
+	if v, ok := tab.Get(last); !ok || v != 70 || tab.Len() != 2 {
+		t.Fatalf("after Clear: Get(%d) = %d, %v, Len %d; want 70, true, 2", last, v, ok, tab.Len())
+	}
+}
