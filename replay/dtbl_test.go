@@ -7,7 +7,6 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/samples"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -49,26 +48,8 @@ func TestDTBLBeatsCDPOnDPWorkloads(t *testing.T) {
 	}
 }
 
-func generateBytes(t *testing.T, name string, params ...string) []byte {
-	t.Helper()
-	g, _ := samples.Lookup(name)
-	p, err := g.ParseParams(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return encode(t, func(w *trace.Writer) error { return g.Run(p, w) })
-}
-
-// encode is the binary trace write writes.
-func encode(t *testing.T, write func(*trace.Writer) error) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := trace.NewWriter(&buf)
-	if err := write(w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// generateBytes and encode are the package's own (generate_test.go).
+var (
+	generateBytes = replay.GenerateBytes
+	encode        = replay.Encode
+)

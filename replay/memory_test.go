@@ -7,7 +7,6 @@ import (
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/samples"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -19,20 +18,7 @@ func TestReplayStreams5MCTAs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5M CTAs take a few seconds")
 	}
-	g, _ := samples.Lookup("synth")
-	p, err := g.ParseParams([]string{"kernels=500", "ctas=10000", "site_rate=0.01"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	w := trace.NewWriter(&buf)
-	if err := g.Run(p, w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
+	data := generateBytes(t, "synth", "kernels=500", "ctas=10000", "site_rate=0.01")
 	cfg, _ := model.Preset("k20c")
 	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 

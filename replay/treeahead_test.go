@@ -6,7 +6,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/gpureplay/gpureplay/samples"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -26,20 +25,8 @@ func TestTreeMsgHeldBound(t *testing.T) {
 		{"bfs", []string{"scale=12"}, true},
 		{"synth", []string{"kernels=2", "ctas=3000", "site_rate=0.9"}, true},
 	} {
-		g, _ := samples.Lookup(c.name)
-		p, err := g.ParseParams(c.params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		w := trace.NewWriter(&buf)
-		if err := g.Run(p, w); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		src, err := trace.NewReader(&buf)
+		data := GenerateBytes(t, c.name, c.params...)
+		src, err := trace.NewReader(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}
