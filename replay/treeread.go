@@ -94,7 +94,7 @@ type treeMsg struct {
 	specs   []ctaSpec // the host CTA specs the events hand over, one after another
 	err     error
 	records int // trace records read to fill it
-	held    int // about how many bytes the reader filed while filling it (heldBytes)
+	held    int // about how many bytes the reader filed while filling it (treeahead.go's estimates)
 }
 
 // treeEvent is one step of the segments: a host launch opens the next
@@ -419,6 +419,7 @@ func (b *treeReader) cta(c *trace.CTA) error {
 			r.warps[i] = b.clk.scale(w)
 		}
 	}
+	b.held += ctaHeld(len(r.warps))
 	if k == b.host && b.ordered {
 		s, err := b.win.at(c.CTA)
 		if err != nil {
@@ -426,11 +427,9 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		}
 		r.warps = slices.Clone(r.warps)
 		r.fill(s)
-		b.held += ctaHeld(len(r.warps))
 		return nil
 	}
 	k.ctas.record(c.CTA, &r)
-	b.held += ctaHeld(len(r.warps))
 	return nil
 }
 

@@ -10,19 +10,19 @@ package trace
 // allocated with that capacity, never grow and the records handed out
 // stay put until reset.
 type slab struct {
-	kernels  slots[Kernel]
-	ctas     slots[CTA]
-	launches slots[Launch]
-	parents  slots[Parent]
+	kernels  arena[Kernel]
+	ctas     arena[CTA]
+	launches arena[Launch]
+	parents  arena[Parent]
 	warps    []int64 // the cta records' warp_cycles, one after another: warps[:nwarps]
 	nwarps   int
 }
 
-// slots is a slab's storage for records of one type, taken in order. It
+// arena is a slab's storage for records of one type, taken in order. It
 // counts what it has handed out rather than reslicing: a slice header
 // stored back for every record is a pointer write, which costs a write
 // barrier while the GC marks (a good part of a replay's first reading).
-type slots[T any] struct {
+type arena[T any] struct {
 	all   []T // prefetchBatch of them, once the first is asked for
 	taken int
 }
@@ -30,7 +30,7 @@ type slots[T any] struct {
 // next returns the next free element. A full slab (never, for a batch)
 // gives a fresh element instead: growing it would move the ones handed
 // out.
-func (s *slots[T]) next() *T {
+func (s *arena[T]) next() *T {
 	if s.all == nil {
 		s.all = make([]T, prefetchBatch)
 	}
