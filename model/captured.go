@@ -1,7 +1,10 @@
 package model
 
 import (
+	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -44,6 +47,32 @@ func FromSpec(base Config, name string, spec *trace.GPUSpec) Config {
 	override(&c.GPU.SmemPerSM, spec.SmemPerSM)
 	override(&c.GPU.MaxKernels, spec.MaxKernels)
 	return c
+}
+
+// SetPrefix marks the header meta keys that are model settings an
+// importer measured from the captured machine ("set.lat.kernel_dispatch":
+// "5001"): FromHeader applies them after the GPU spec, so --gpu=captured
+// replays with them, and a --set on the command line still overrides them.
+const SetPrefix = "set."
+
+// FromHeader is FromSpec with the header's GPU and spec, then every meta
+// setting under SetPrefix, in key order. A setting the model refuses is an
+// error naming its key.
+func FromHeader(base Config, h *trace.Header) (Config, error) {
+	c := FromSpec(base, h.GPU, h.GPUSpec)
+	var keys []string
+	for k := range h.Meta {
+		if strings.HasPrefix(k, SetPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := c.Set(strings.TrimPrefix(k, SetPrefix), h.Meta[k]); err != nil {
+			return c, fmt.Errorf("header meta %q: %w", k, err)
+		}
+	}
+	return c, nil
 }
 
 // override sets *dst to v when the importer knew it (v > 0).

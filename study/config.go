@@ -72,7 +72,9 @@ func set(cfg *model.Config, kv string) error {
 	return cfg.Set(k, v)
 }
 
-// CapturedConfig is the k20c model with the GPU the trace header records.
+// CapturedConfig is the k20c model with the GPU the trace header records,
+// and then the model settings its importer measured (header meta keys
+// "set.KEY", in key order; see model.FromHeader).
 func CapturedConfig(path string) (model.Config, error) {
 	base, err := model.Preset("k20c")
 	if err != nil {
@@ -85,7 +87,11 @@ func CapturedConfig(path string) (model.Config, error) {
 	if h.GPUSpec == nil {
 		return base, fmt.Errorf("%s: --gpu=captured, but the trace header records no gpu_spec", path)
 	}
-	return model.FromSpec(base, h.GPU, h.GPUSpec), nil
+	cfg, err := model.FromHeader(base, h)
+	if err != nil {
+		return cfg, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
 }
 
 // ReadHeader reads a trace's first record.

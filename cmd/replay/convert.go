@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpureplay/gpureplay/convert/accelsim"
+	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/convert/kineto"
 	"github.com/gpureplay/gpureplay/convert/nsys"
 	"github.com/gpureplay/gpureplay/internal/tempfile"
@@ -34,12 +35,19 @@ mem_parallelism, clock_mhz, page_bytes, host_gap; see the README).
 --from=nsys reads an Nsight Systems SQLite export (nsys export --type
 sqlite); its --opt keys are clock_mhz, device, gpu and names
 (demangled|short).
+--from=gpgpusim reads a GPGPU-Sim run's output (plain, .xz, .gz or .zst)
+logged with LIVENESS tracing (-trace_enabled 1, -trace_components
+LIVENESS, -trace_sampling_core -1); device launches need the run to have
+had PTX_SIM_DEBUG=1. Its --opt keys are config (a gpgpusim.config for
+options the log does not print; default: the one beside the log) and gpu.
+Replay it with --gpu=captured to get the simulator's GPU and latencies.
 
 Examples:
   replay convert --from=jsonl testdata/app.jsonl -o app.trace.zst
   replay convert --from=accelsim traces/kernelslist.g -o app.trace.zst
   replay convert --from=kineto --opt clock_mhz=1410 trace.json.gz -o app.trace.zst
   replay convert --from=nsys report.sqlite -o app.trace.zst
+  replay convert --from=gpgpusim run.log -o app.trace.zst && replay --gpu=captured app.trace.zst
 `
 
 // importer converts inputs into out, with its --opt KEY=VALUE settings;
@@ -52,13 +60,14 @@ var importers = map[string]importer{
 	"accelsim": importAccelSim,
 	"kineto":   importKineto,
 	"nsys":     importNsys,
+	"gpgpusim": importGPGPUSim,
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", convertSynopsis, stdout)
 	from := fs.String("from", "", "input format: "+strings.Join(importerNames(), ", "))
 	out := fs.StringP("output", "o", "", "output trace file")
-	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; accelsim, kineto and nsys)")
+	opts := fs.StringArray("opt", nil, "importer option KEY=VALUE (repeatable; accelsim, gpgpusim, kineto and nsys)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -156,6 +165,27 @@ func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
 	}
 	sum, err := nsys.Convert(inputs[0], out, o)
 	var bad *nsys.Error
+	if errors.As(err, &bad) {
+		return badInput(err)
+	}
+	if err == nil {
+		fmt.Fprintln(stderr, sum)
+	}
+	return err
+}
+
+// importGPGPUSim converts a GPGPU-Sim log and reports what it made and
+// what it could not carry over.
+func importGPGPUSim(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=gpgpusim takes one log, got %d inputs", len(inputs))
+	}
+	o := gpgpusim.DefaultOptions()
+	if err := setOpts(opts, o.Set); err != nil {
+		return err
+	}
+	sum, err := gpgpusim.Convert(inputs[0], out, o)
+	var bad *gpgpusim.Error
 	if errors.As(err, &bad) {
 		return badInput(err)
 	}

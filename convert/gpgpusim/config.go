@@ -1,0 +1,220 @@
+package gpgpusim
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// options holds the simulator options a conversion uses, by name without
+// the leading '-', as GPGPU-Sim prints them at the top of its output
+// ("-gpgpu_n_clusters                      80 # number of ...") and as
+// gpgpusim.config sets them ("-gpgpu_n_clusters 80"). A later setting of a
+// name replaces an earlier one, as in the simulator.
+type options map[string]string
+
+// wanted are the options the importer reads; every other is ignored.
+var wanted = map[string]bool{
+	"gpgpu_n_clusters": true, "gpgpu_n_cores_per_cluster": true,
+	"gpgpu_clock_domains": true, "gpgpu_shader_cta": true,
+	"gpgpu_shader_core_pipeline": true, "gpgpu_shader_registers": true,
+	"gpgpu_shmem_size": true, "gpgpu_max_concurrent_kernel": true,
+	"gpgpu_kernel_launch_latency": true, "gpgpu_TB_launch_latency": true,
+	"gpgpu_cdp_enabled": true, "cdp_latency": true, "gpgpu_n_mem": true,
+	"gpgpu_dram_buswidth": true, "gpgpu_dram_burst_length": true,
+	"gpgpu_n_mem_per_ctrlr": true, "gpgpu_num_sched_per_core": true,
+}
+
+// parseOption reads one option line; ok is false for any other line.
+func (o options) parseOption(line string) bool {
+	if len(line) < 2 || line[0] != '-' {
+		return false
+	}
+	if i := strings.Index(line, "#"); i >= 0 {
+		line = line[:i]
+	}
+	name, value, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
+	name = strings.TrimSpace(name)
+	if !wanted[name] {
+		return false
+	}
+	o[name] = strings.TrimSpace(value)
+	return true
+}
+
+// readConfigFile adds a gpgpusim.config's settings to o, where o has none
+// for them (the log's own printout wins).
+func (o options) readConfigFile(name string, r io.Reader) error {
+	file := options{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		file.parseOption(strings.TrimSpace(sc.Text()))
+	}
+	if err := sc.Err(); err != nil {
+		return &Error{File: name, Msg: "reading the config", Err: err}
+	}
+	for k, v := range file {
+		if _, ok := o[k]; !ok {
+			o[k] = v
+		}
+	}
+	return nil
+}
+
+// gpu is what a conversion takes from the options: the captured GPU and
+// the simulator's launch latencies.
+type gpu struct {
+	spec          trace.GPUSpec
+	dramClockMHz  float64
+	dramGBps      float64 // 0 when the options do not give it
+	issueWidth    int
+	launchLatency int64    // gpgpu_kernel_launch_latency
+	tbLatency     int64    // gpgpu_TB_launch_latency
+	cdp           bool     // gpgpu_cdp_enabled
+	cdpLatency    [5]int64 // stream create, param b, param a, launch b, launch a
+	dramAtomBytes int64    // bytes one DRAM access counted in the stats moves
+	warpSize      int
+}
+
+// gpu checks and converts the options; name is the file for errors.
+func (o options) gpu(name string) (gpu, error) {
+	var g gpu
+	bad := func(key, why string) error {
+		return &Error{File: name, Msg: fmt.Sprintf("option -%s %q: %s", key, o[key], why)}
+	}
+	need := func(key string) (string, error) {
+		v, ok := o[key]
+		if !ok {
+			return "", &Error{File: name, Msg: fmt.Sprintf("the simulator's option -%s is not in the log (GPGPU-Sim prints its options first) and no gpgpusim.config gives it; pass --opt config=PATH", key)}
+		}
+		return v, nil
+	}
+	integer := func(key string, lo, hi int64) (int64, error) {
+		v, err := need(key)
+		if err != nil {
+			return 0, err
+		}
+		n, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil || n < lo || n > hi {
+			return 0, bad(key, fmt.Sprintf("want a whole number from %d to %d", lo, hi))
+		}
+		return n, nil
+	}
+	optional := func(key string, def, lo, hi int64) (int64, error) {
+		if _, ok := o[key]; !ok {
+			return def, nil
+		}
+		return integer(key, lo, hi)
+	}
+	clusters, err := integer("gpgpu_n_clusters", 1, 1<<16)
+	if err != nil {
+		return g, err
+	}
+	perCluster, err := optional("gpgpu_n_cores_per_cluster", 1, 1, 1<<10)
+	if err != nil {
+		return g, err
+	}
+	if clusters*perCluster > 1<<20 {
+		return g, bad("gpgpu_n_cores_per_cluster", "more than 2^20 SMs in all")
+	}
+	g.spec.SMs = int(clusters * perCluster)
+	v, err := need("gpgpu_clock_domains")
+	if err != nil {
+		return g, err
+	}
+	clocks := strings.Split(v, ":")
+	core, perr := strconv.ParseFloat(clocks[0], 64)
+	if perr != nil || !(core >= 0.001 && core <= 1e6) {
+		return g, bad("gpgpu_clock_domains", "want <core MHz>:<icnt MHz>:<L2 MHz>:<DRAM MHz>, the core clock from 0.001 to 10^6")
+	}
+	g.spec.ClockMHz = core
+	if len(clocks) == 4 {
+		if d, err := strconv.ParseFloat(clocks[3], 64); err == nil && d > 0 && d <= 1e6 {
+			g.dramClockMHz = d
+		}
+	}
+	if n, err := integer("gpgpu_shader_cta", 1, 1<<16); err != nil {
+		return g, err
+	} else {
+		g.spec.MaxCTAsPerSM = int(n)
+	}
+	v, err = need("gpgpu_shader_core_pipeline")
+	if err != nil {
+		return g, err
+	}
+	threads, warp, _ := strings.Cut(v, ":")
+	nt, e1 := strconv.Atoi(threads)
+	ws, e2 := strconv.Atoi(warp)
+	if e1 != nil || e2 != nil || nt < 1 || nt > 1<<20 || ws != 32 {
+		return g, bad("gpgpu_shader_core_pipeline", "want <threads per SM>:32 (the replay's warps are 32 threads)")
+	}
+	g.spec.MaxThreadsPerSM, g.warpSize = nt, ws
+	if n, err := integer("gpgpu_shader_registers", 1, 1<<30); err != nil {
+		return g, err
+	} else {
+		g.spec.RegsPerSM = int(n)
+	}
+	if n, err := integer("gpgpu_shmem_size", 0, 1<<40); err != nil {
+		return g, err
+	} else {
+		g.spec.SmemPerSM = n
+	}
+	if n, err := optional("gpgpu_max_concurrent_kernel", 0, 0, 1<<20); err != nil {
+		return g, err
+	} else {
+		g.spec.MaxKernels = int(n)
+	}
+	if g.launchLatency, err = optional("gpgpu_kernel_launch_latency", 0, 0, 1<<40); err != nil {
+		return g, err
+	}
+	if g.tbLatency, err = optional("gpgpu_TB_launch_latency", 0, 0, 1<<40); err != nil {
+		return g, err
+	}
+	if n, err := optional("gpgpu_cdp_enabled", 0, 0, 1); err != nil {
+		return g, err
+	} else {
+		g.cdp = n == 1
+	}
+	g.cdpLatency = [5]int64{7200, 8000, 100, 12000, 1600} // the simulator's default
+	if v, ok := o["cdp_latency"]; ok {
+		f := strings.Split(v, ",")
+		if len(f) != 5 {
+			return g, bad("cdp_latency", "want five cycle counts")
+		}
+		for i, s := range f {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil || n < 0 || n > 1<<30 {
+				return g, bad("cdp_latency", "want five cycle counts from 0 to 2^30")
+			}
+			g.cdpLatency[i] = n
+		}
+	}
+	if n, err := optional("gpgpu_num_sched_per_core", 0, 1, 64); err != nil {
+		return g, err
+	} else {
+		g.issueWidth = int(n)
+	}
+	// DRAM: the stats count accesses of dram_atom_size = burst length ×
+	// bus width × chips per controller bytes (gpu-sim.cc); each channel
+	// moves 2 × bus width bytes per DRAM clock (DDR).
+	bus, err1 := optional("gpgpu_dram_buswidth", 0, 1, 1<<10)
+	burst, err2 := optional("gpgpu_dram_burst_length", 0, 1, 1<<10)
+	chips, err3 := optional("gpgpu_n_mem_per_ctrlr", 1, 1, 1<<10)
+	mems, err4 := optional("gpgpu_n_mem", 0, 1, 1<<16)
+	for _, e := range []error{err1, err2, err3, err4} {
+		if e != nil {
+			return g, e
+		}
+	}
+	g.dramAtomBytes = bus * burst * chips
+	if mems > 0 && bus > 0 && g.dramClockMHz > 0 {
+		g.dramGBps = math.Round(float64(mems*bus*chips*2)*g.dramClockMHz/1000*1000) / 1000
+	}
+	return g, nil
+}

@@ -1,0 +1,41 @@
+package gpgpusim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Options are the assumptions a conversion makes where the log is silent.
+//
+// Config names a gpgpusim.config to read the simulated GPU from when the
+// log does not print its options (GPGPU-Sim prints every option at the
+// top of its output, and those win); Convert defaults it to the
+// gpgpusim.config beside the log, if there is one. GPU is the name the
+// header gives the captured GPU (--gpu=captured replays on it).
+//
+// Start from DefaultOptions and change fields, or call Set with the keys
+// listed on it.
+type Options struct {
+	Config string
+	GPU    string
+}
+
+// DefaultOptions returns the documented defaults.
+func DefaultOptions() Options { return Options{GPU: "gpgpusim"} }
+
+// Set sets the option named key (config, gpu) from its text form, so a
+// command line can expose every option as key=value.
+func (o *Options) Set(key, value string) error {
+	switch key {
+	case "config":
+		o.Config = value
+	case "gpu":
+		if strings.TrimSpace(value) == "" {
+			return fmt.Errorf("gpgpusim option gpu: want a name")
+		}
+		o.GPU = value
+	default:
+		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu", key)
+	}
+	return nil
+}

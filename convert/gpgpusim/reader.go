@@ -1,0 +1,544 @@
+package gpgpusim
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// Reader reads a GPGPU-Sim log and returns its trace records in order,
+// as trace.Reader does a trace: the header first, then each host launch
+// tree once the log has shown all of it (the tree's CTAs have finished and
+// its statistics block has been printed). It holds the trees still running
+// and nothing of those already returned.
+type Reader struct {
+	name string
+	opts Options
+	in   *bufio.Reader
+	line int
+	text []byte // the current line, for errors
+
+	opt      options
+	g        gpu
+	header   bool // the header has been queued
+	version  string
+	out      []trace.Record
+	eof      bool
+	err      error
+	sum      Summary
+	finished bool
+
+	cycle    int64 // the last cycle a line was stamped with
+	totCycle int64 // gpu_tot_sim_cycle of the last statistics block
+
+	res       map[string]resources // ptxas info by kernel name
+	kernels   map[uint64]*kernel   // launched and not yet written
+	running   map[string][]*kernel // kernels with CTAs to run, by name
+	host      []*kernel            // host kernels not yet written, in launch order
+	nextUID   uint64
+	resident  map[[2]int64]slot // (core, hardware CTA slot) -> CTA
+	params    map[string]childShape
+	param     childShape // the parameter buffer being described
+	child     pendingLaunch
+	lastSite  *site
+	openSites []*site         // sites whose hi is not known yet
+	streams   map[string]bool // device streams used so far
+
+	session      []uint64 // kernel uids of the open statistics block
+	warpInsts    [2]int64 // gpgpu_n_tot_w_icount: before the block, in it
+	dram         [2]int64 // DRAM reads + writes (atoms), likewise
+	dramSeen     int      // how many of the two DRAM totals the block has given
+	sessionOpen  bool
+	stampedSince bool // a stamped line came since the last device launch
+}
+
+// resources is what ptxas reports for a kernel.
+type resources struct {
+	regs int
+	smem int64
+}
+
+// slot is a CTA resident in a hardware CTA slot of a core.
+type slot struct {
+	k   *kernel
+	cta uint64
+}
+
+// childShape is a child grid as cudaGetParameterBufferV2 reports it.
+type childShape struct {
+	name        string
+	grid, block [3]uint32
+	smem        int64
+}
+
+// pendingLaunch is a cudaLaunchDeviceV2 being reported, line by line.
+type pendingLaunch struct {
+	active bool
+	shape  childShape
+	parent *kernel
+	cta    uint64
+	tid    uint64
+}
+
+// Summary says what a conversion made, and what it could not carry over.
+type Summary struct {
+	Kernels, DeviceKernels int    // kernels in all, and of those launched from the device
+	CTAs                   uint64 // cta records
+	Sites                  int    // warp-level device launch sites
+	Sessions               int    // statistics blocks read
+	Cycles                 int64  // the simulated run, from the last gpu_tot_sim_cycle
+	SharedStreams          int    // device kernels launched into a stream an earlier one used
+	NoPTXInfo              int    // kernels without ptxas info (written with 0 registers and shared memory)
+}
+
+func (s Summary) String() string {
+	b := fmt.Sprintf("gpgpusim: %d kernels (%d launched from the device, at %d warp-level sites), %d CTAs, %d cycles simulated, %d statistics blocks",
+		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
+	if s.SharedStreams > 0 {
+		b += fmt.Sprintf("; note: %d device kernels went into a stream an earlier device kernel used (a CTA's default stream), which GPGPU-Sim runs in order and the replay does not", s.SharedStreams)
+	}
+	if s.NoPTXInfo > 0 {
+		b += fmt.Sprintf("; note: %d kernels have no ptxas info in the log (0 registers and shared memory written)", s.NoPTXInfo)
+	}
+	return b
+}
+
+// NewReader reads the log r, whose name is used in errors.
+func NewReader(r io.Reader, name string, o Options) *Reader {
+	return &Reader{
+		name: name, opts: o, in: bufio.NewReaderSize(r, 1<<16),
+		opt: options{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
+		running: map[string][]*kernel{}, nextUID: 1, resident: map[[2]int64]slot{},
+		params: map[string]childShape{}, streams: map[string]bool{},
+		warpInsts: [2]int64{-1, -1}, dram: [2]int64{-1, -1},
+	}
+}
+
+// Summary is what has been converted so far; complete once Next has
+// returned io.EOF.
+func (r *Reader) Summary() Summary { return r.sum }
+
+// Next returns the next record, or io.EOF after the last.
+func (r *Reader) Next() (trace.Record, error) {
+	for len(r.out) == 0 {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.finished {
+			return nil, io.EOF
+		}
+		if err := r.step(); err != nil {
+			r.err = err
+			return nil, err
+		}
+	}
+	rec := r.out[0]
+	r.out[0] = nil
+	r.out = r.out[1:]
+	return rec, nil
+}
+
+// maxLine bounds one log line (the statistics' longest lines list every
+// kernel of a block by name).
+const maxLine = 64 << 20
+
+// step reads one line, or finishes the log at its end.
+func (r *Reader) step() error {
+	b, err := r.in.ReadSlice('\n')
+	for err == bufio.ErrBufferFull {
+		// A long line: gather it whole, up to maxLine.
+		long := append([]byte(nil), b...)
+		for err == bufio.ErrBufferFull && len(long) <= maxLine {
+			b, err = r.in.ReadSlice('\n')
+			long = append(long, b...)
+		}
+		if len(long) > maxLine {
+			return &Error{File: r.name, Line: r.line + 1, Msg: "a line longer than 64 MiB; not a GPGPU-Sim log?"}
+		}
+		b = long
+	}
+	if err == io.EOF {
+		if len(b) == 0 {
+			return r.end()
+		}
+	} else if err != nil {
+		return &Error{File: r.name, Line: r.line + 1, Msg: "reading the log", Err: err}
+	}
+	r.line++
+	r.text = bytes.TrimRight(b, "\r\n")
+	return r.parse(bytes.TrimLeft(r.text, " \t"))
+}
+
+func (r *Reader) errf(format string, a ...any) error {
+	return lineError(r.name, r.line, r.text, format, a...)
+}
+
+// parse dispatches one line on its shape.
+func (r *Reader) parse(b []byte) error {
+	switch {
+	case len(b) == 0:
+	case b[0] == '-' && !r.header:
+		r.opt.parseOption(string(b))
+	case bytes.HasPrefix(b, prefixCycle):
+		return r.stamped(b)
+	case bytes.HasPrefix(b, prefixDevRT):
+		return r.deviceRuntime(b[len(prefixDevRT):])
+	case bytes.HasPrefix(b, prefixPush):
+		return r.push(b)
+	case bytes.HasPrefix(b, prefixPTXInfo):
+		return r.ptxInfo(b)
+	case bytes.HasPrefix(b, prefixVersion):
+		r.version = strings.TrimSpace(strings.TrimSuffix(string(b[len(prefixVersion):]), "***"))
+	case bytes.HasPrefix(b, prefixUIDs):
+		return r.openSession(b[len(prefixUIDs):])
+	case !r.sessionOpen:
+	case bytes.HasPrefix(b, prefixTotCycle):
+		v, ok := lastInt(b, prefixTotCycle)
+		if !ok {
+			return r.errf("gpu_tot_sim_cycle is not a cycle count")
+		}
+		r.totCycle = v
+	case bytes.HasPrefix(b, prefixWarpInst):
+		v, ok := lastInt(b, prefixWarpInst)
+		if !ok {
+			return r.errf("gpgpu_n_tot_w_icount is not a count")
+		}
+		r.warpInsts[1] = v
+	case bytes.HasPrefix(b, prefixDRAMRd), bytes.HasPrefix(b, prefixDRAMWr):
+		v, ok := lastInt(b, prefixDRAMRd) // both prefixes are as long
+		if !ok {
+			return r.errf("a DRAM total is not a count")
+		}
+		if r.dramSeen == 0 {
+			r.dram[1] = 0
+		}
+		r.dram[1] += v
+		r.dramSeen++
+	case bytes.Contains(b, markStatsEnd):
+		return r.closeSession()
+	}
+	return nil
+}
+
+// start queues the header once the simulator's options are known: at the
+// first line about the run itself.
+func (r *Reader) start() error {
+	if r.header {
+		return nil
+	}
+	r.header = true
+	if r.opts.Config != "" {
+		f, err := os.Open(r.opts.Config)
+		if err != nil {
+			return &Error{File: r.opts.Config, Msg: "cannot open the simulator config", Err: err}
+		}
+		err = r.opt.readConfigFile(r.opts.Config, f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	g, err := r.opt.gpu(r.name)
+	if err != nil {
+		return err
+	}
+	r.g = g
+	r.out = append(r.out, r.headerRecord())
+	return nil
+}
+
+// now is the current simulated cycle: the last stamp, or the end of the
+// last statistics block's run when no stamp has come since.
+func (r *Reader) now() int64 { return max(r.cycle, r.totCycle) }
+
+// ptxInfo reads "GPGPU-Sim PTX: Kernel 'NAME' : regs=R, lmem=L, smem=S, cmem=C".
+func (r *Reader) ptxInfo(b []byte) error {
+	c := newCursor(b[len(prefixPTXInfo):])
+	name := c.until("'")
+	c.past("regs=")
+	regs := c.int(0, 255)
+	c.past("smem=")
+	smem := c.int(0, 1<<40)
+	if !c.ok || name == "" {
+		return r.errf("ptxas info not as GPGPU-Sim prints it (Kernel 'NAME' : regs=R, lmem=L, smem=S, cmem=C)")
+	}
+	r.res[name] = resources{regs: int(regs), smem: smem}
+	return nil
+}
+
+// push reads a host launch: "GPGPU-Sim PTX: pushing kernel 'NAME' to
+// stream S, gridDim= (x,y,z) blockDim = (x,y,z)". GPGPU-Sim numbers
+// kernels in the order it creates them, host and device alike.
+func (r *Reader) push(b []byte) error {
+	if err := r.start(); err != nil {
+		return err
+	}
+	c := newCursor(b[len(prefixPush):])
+	name := c.until("'")
+	c.skip("to stream")
+	stream := c.int(0, 1<<62)
+	c.past("gridDim=")
+	grid := c.dim3(false)
+	c.past("blockDim =")
+	block := c.dim3(false)
+	if !c.ok || name == "" {
+		return r.errf("kernel push not as GPGPU-Sim prints it (pushing kernel 'NAME' to stream S, gridDim= (x,y,z) blockDim = (x,y,z))")
+	}
+	k, err := r.newKernel(r.nextUID, childShape{name: name, grid: grid, block: block})
+	if err != nil {
+		return err
+	}
+	k.host, k.stream, k.t = true, uint64(stream), r.now()
+	r.host = append(r.host, k)
+	return nil
+}
+
+// newKernel registers kernel id of the given shape.
+func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
+	if _, dup := r.kernels[id]; dup {
+		return nil, r.errf("kernel %d launched twice", id)
+	}
+	for a := range s.block {
+		if s.block[a] > 1024 || s.grid[a] == 0 || s.block[a] == 0 {
+			return nil, r.errf("kernel %s has grid %v and block %v; want every dimension at least 1 and blocks of at most 1024 threads", s.name, s.grid, s.block)
+		}
+	}
+	k := &kernel{id: id, name: s.name, grid: s.grid, block: s.block, line: r.line, started: -1}
+	if k.threads() > 1024 {
+		return nil, r.errf("kernel %s has %d threads per CTA; at most 1024", s.name, k.threads())
+	}
+	if res, ok := r.res[s.name]; ok {
+		k.regs, k.smem = res.regs, res.smem
+	} else {
+		r.sum.NoPTXInfo++
+	}
+	k.smem += s.smem
+	r.kernels[id] = k
+	r.running[s.name] = append(r.running[s.name], k)
+	if id >= r.nextUID {
+		r.nextUID = id + 1
+	}
+	r.sum.Kernels++
+	return k, nil
+}
+
+// stamped reads a line that starts "GPGPU-Sim Cycle N: ".
+func (r *Reader) stamped(b []byte) error {
+	c := newCursor(b[len(prefixCycle):])
+	n := c.int(0, 1<<62)
+	c.skip(":")
+	if !c.ok {
+		return r.errf("a cycle stamp that is not a cycle count")
+	}
+	if n < r.cycle {
+		return r.errf("cycle %d comes after cycle %d; GPGPU-Sim's stamps never go back", n, r.cycle)
+	}
+	r.cycle = n
+	for _, s := range r.openSites {
+		s.hi = n
+	}
+	r.openSites = r.openSites[:0]
+	r.stampedSince = true
+	rest := c.b
+	i := bytes.Index(rest, livenessCore)
+	if i < 0 {
+		return nil
+	}
+	c = newCursor(rest[i+len(livenessCore):])
+	core := c.int(0, 1<<30)
+	c.skip("-")
+	if !c.ok {
+		return r.errf("a LIVENESS line without its core")
+	}
+	c.b = bytes.TrimLeft(c.b, " ")
+	switch {
+	case bytes.HasPrefix(c.b, livenessCTA):
+		if err := r.start(); err != nil {
+			return err
+		}
+		return r.ctaStart(core, c)
+	case bytes.HasPrefix(c.b, livenessFinished):
+		c.b = c.b[len(livenessFinished):]
+		hw := c.int(0, 1<<30)
+		if !c.ok {
+			return r.errf("a Finished CTA line without its slot")
+		}
+		return r.ctaEnd(core, hw)
+	}
+	return nil
+}
+
+// ctaStart reads "cta: S, start_tid: A, end_tid: B, initialized @(N,M),
+// kernel_uid:K, kernel_name:NAME". GPGPU-Sim hands a kernel's CTAs out in
+// linear order, so the kernel's n-th started CTA is CTA n.
+func (r *Reader) ctaStart(core int64, c cursor) error {
+	c.skip(string(livenessCTA))
+	hw := c.int(0, 1<<30)
+	c.past("kernel_uid:")
+	uid := c.int(1, 1<<62)
+	c.past("kernel_name:")
+	name := strings.TrimSpace(string(c.b))
+	if !c.ok {
+		return r.errf("a CTA start not as GPGPU-Sim prints it (cta: S, ..., kernel_uid:K, kernel_name:NAME)")
+	}
+	k := r.kernels[uint64(uid)]
+	if k == nil {
+		if r.g.cdp && !r.sawDeviceRuntime() {
+			return r.errf("kernel %d (%s) starts a CTA, but the log shows no launch of it: a device launch, which the log reports only when the program ran with PTX_SIM_DEBUG=1", uid, name)
+		}
+		return r.errf("kernel %d (%s) starts a CTA, but the log shows no launch of it", uid, name)
+	}
+	if k.name != name {
+		return r.errf("kernel %d starts a CTA as %s but was launched as %s", uid, name, k.name)
+	}
+	n := uint64(len(k.ctas))
+	if n >= k.total() {
+		return r.errf("kernel %d (%s) starts CTA %d of a grid of %d", uid, name, n+1, k.total())
+	}
+	key := [2]int64{core, hw}
+	if old, busy := r.resident[key]; busy {
+		return r.errf("core %d slot %d starts a CTA of kernel %d while CTA %d of kernel %d still holds it", core, hw, uid, old.cta, old.k.id)
+	}
+	r.resident[key] = slot{k, n}
+	k.ctas = append(k.ctas, ctaRun{start: r.cycle, end: -1})
+	if k.started < 0 {
+		k.started = r.cycle
+	}
+	return nil
+}
+
+// sawDeviceRuntime reports whether any device-runtime line has been read.
+func (r *Reader) sawDeviceRuntime() bool {
+	return len(r.params) > 0 || r.sum.DeviceKernels > 0 || r.param.name != ""
+}
+
+// ctaEnd reads "Finished CTA #S (N,M), K CTAs running" on core.
+func (r *Reader) ctaEnd(core, hw int64) error {
+	key := [2]int64{core, hw}
+	s, ok := r.resident[key]
+	if !ok {
+		return r.errf("core %d slot %d finishes a CTA it never started", core, hw)
+	}
+	delete(r.resident, key)
+	s.k.ctas[s.cta].end = r.cycle
+	s.k.ended++
+	if s.k.finished() {
+		r.dropRunning(s.k)
+	}
+	return nil
+}
+
+// dropRunning forgets k as a possible parent once all its CTAs have run.
+func (r *Reader) dropRunning(k *kernel) {
+	list := r.running[k.name]
+	for i, x := range list {
+		if x == k {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(r.running, k.name)
+	} else {
+		r.running[k.name] = list
+	}
+}
+
+// openSession reads "kernel_launch_uid = U1 U2 ...": the kernels whose
+// run the statistics block that follows covers.
+func (r *Reader) openSession(b []byte) error {
+	if r.sessionOpen {
+		if err := r.closeSession(); err != nil {
+			return err
+		}
+	}
+	var uids []uint64
+	for _, f := range bytes.Fields(b) {
+		u, err := strconv.ParseUint(string(f), 10, 64)
+		if err != nil {
+			return r.errf("kernel_launch_uid lists %q, not a kernel id", f)
+		}
+		k := r.kernels[u]
+		if k == nil {
+			return r.errf("the statistics of kernel %d, which the log never launched (or listed twice)", u)
+		}
+		if !k.finished() {
+			return r.errf("the statistics of kernel %d (%s) come before its CTA %d finished", u, k.name, len(k.ctas))
+		}
+		uids = append(uids, u)
+	}
+	r.session, r.sessionOpen, r.dramSeen = uids, true, 0
+	return nil
+}
+
+// closeSession spreads the block's warp instructions and DRAM traffic
+// over its kernels' CTAs by cycles, and writes every launch tree now
+// complete.
+func (r *Reader) closeSession() error {
+	r.sessionOpen = false
+	r.sum.Sessions++
+	insts := delta(r.warpInsts)
+	bytes := delta(r.dram) * r.g.dramAtomBytes
+	r.warpInsts[0], r.dram[0] = r.warpInsts[1], r.dram[1]
+	var runs []*ctaRun
+	var warps []int64
+	for _, u := range r.session {
+		k := r.kernels[u]
+		k.stats = true
+		for i := range k.ctas {
+			runs = append(runs, &k.ctas[i])
+			warps = append(warps, k.warps())
+		}
+	}
+	spread(runs, warps, uint64(max(insts, 0)), uint64(max(bytes, 0)))
+	r.session = nil
+	r.sum.Cycles = r.totCycle
+	return r.flush()
+}
+
+// delta is a cumulative counter's growth over one block; a counter that
+// went back (a simulator that resets it) counts from zero.
+func delta(v [2]int64) int64 {
+	switch {
+	case v[1] < 0:
+		return 0
+	case v[0] < 0 || v[1] < v[0]:
+		return v[1]
+	}
+	return v[1] - v[0]
+}
+
+// end finishes the log: the last statistics block, and the check that
+// every launch tree was written.
+func (r *Reader) end() error {
+	if err := r.start(); err != nil {
+		return err
+	}
+	if r.sessionOpen {
+		if err := r.closeSession(); err != nil {
+			return err
+		}
+	}
+	if len(r.host) > 0 {
+		k := r.host[0]
+		for _, x := range r.kernels {
+			if !x.finished() || !x.stats {
+				k = x
+				break
+			}
+		}
+		what := "its statistics block"
+		if !k.finished() {
+			what = fmt.Sprintf("CTA %d of its %d", k.ended, k.total())
+		}
+		return &Error{File: r.name, Line: k.line, Msg: fmt.Sprintf("the log ends before kernel %d (%s) launched here has %s: a log cut short, or a run that failed", k.id, k.name, what)}
+	}
+	r.finished = true
+	return nil
+}

@@ -1,0 +1,227 @@
+package gpgpusim
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// headerRecord describes the simulated GPU, and in meta the simulator's
+// latencies as model settings (see the package doc, "Replaying").
+func (r *Reader) headerRecord() *trace.Header {
+	g := r.g
+	spec := g.spec
+	meta := map[string]string{
+		"importer":                       "gpgpusim",
+		"gpgpusim.kernel_launch_latency": strconv.FormatInt(g.launchLatency, 10),
+		"gpgpusim.cdp_latency":           joinInts(g.cdpLatency[:]),
+		"gpgpusim.cdp_enabled":           strconv.FormatBool(g.cdp),
+	}
+	if r.version != "" {
+		meta["gpgpusim.version"] = r.version
+	}
+	if g.tbLatency != 0 {
+		meta["gpgpusim.tb_launch_latency"] = strconv.FormatInt(g.tbLatency, 10)
+	}
+	set := func(k, v string) { meta[model.SetPrefix+k] = v }
+	// GPGPU-Sim's host takes no simulated time to call a launch; the kernel
+	// waits out gpgpu_kernel_launch_latency at its stream's head and its
+	// CTAs issue the cycle after (measured: 5001 for a latency of 5000).
+	set("lat.host_issue", "0")
+	set("lat.host_launch", "0")
+	set("lat.kernel_dispatch", strconv.FormatInt(g.launchLatency+1, 10))
+	// cdp_latency: the warp stalls b + a·x at cudaGetParameterBufferV2 and
+	// again at cudaLaunchDeviceV2 (shader.cc), for x active lanes, each warp
+	// on its own: the model's Table 3 cost with no launch servers, in the
+	// simulator's own cycles. Stream creation is a call of its own there,
+	// left in the calling warp's time.
+	set("cdp.clock_mhz", "0")
+	set("cdp.stream_create", "0")
+	set("cdp.param_b", strconv.FormatInt(g.cdpLatency[1], 10))
+	set("cdp.param_a", strconv.FormatInt(g.cdpLatency[2], 10))
+	set("cdp.launch_b", strconv.FormatInt(g.cdpLatency[3], 10))
+	set("cdp.launch_a", strconv.FormatInt(g.cdpLatency[4], 10))
+	set("cdp.launch_servers", "0")
+	// The CTAs' measured cycles already hold the sharing of the captured
+	// run; the demands are for replays that change who runs beside whom.
+	set("model.contention", "off")
+	if g.dramGBps > 0 {
+		set("gpu.dram_gbps", strconv.FormatFloat(g.dramGBps, 'f', -1, 64))
+	}
+	if g.issueWidth > 0 {
+		set("gpu.issue_width", strconv.Itoa(g.issueWidth))
+	}
+	return &trace.Header{
+		Version: 1, ClockMHz: spec.ClockMHz, PageBytes: 4096, Source: "gpgpusim",
+		GPU: r.opts.GPU, GPUSpec: &spec, Meta: meta,
+	}
+}
+
+func joinInts(v []int64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// flush queues every launch tree at the head of the host order that the
+// log has shown whole, and forgets it.
+func (r *Reader) flush() error {
+	for len(r.host) > 0 {
+		tree, ok := r.tree(r.host[0])
+		if !ok {
+			return nil
+		}
+		r.host[0] = nil
+		r.host = r.host[1:]
+		r.write(tree)
+		for _, k := range tree {
+			delete(r.kernels, k.id)
+		}
+	}
+	return nil
+}
+
+// tree is the launch tree of h in breadth-first order (a parent before
+// its children, children in launch order); ok is false while any of it
+// has CTAs to run or statistics to come.
+func (r *Reader) tree(h *kernel) ([]*kernel, bool) {
+	tree := []*kernel{h}
+	for i := 0; i < len(tree); i++ {
+		k := tree[i]
+		if !k.finished() || !k.stats {
+			return nil, false
+		}
+		for _, id := range k.kids {
+			tree = append(tree, r.kernels[id])
+		}
+	}
+	return tree, true
+}
+
+// write queues a tree's records.
+func (r *Reader) write(tree []*kernel) {
+	for _, k := range tree {
+		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: k.name, Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
+		l := &trace.Launch{Kernel: k.id}
+		if k.host {
+			l.T, l.Stream = k.t, k.stream
+		} else {
+			s := k.site
+			l.Parent = &trace.Parent{Kernel: s.parent.id, CTA: s.cta, Warp: s.warp, Lane: k.lane, At: s.at}
+			l.Workload, l.InlineCycles = inlineCost(k)
+		}
+		r.out = append(r.out, l)
+		cycles := k.siteTimes(r.g, r.launchCycle)
+		for i := range k.ctas {
+			c := &k.ctas[i]
+			r.out = append(r.out, &trace.CTA{Kernel: k.id, CTA: uint64(i), Cycles: cycles[i], Insts: c.insts, DRAMBytes: c.dramBytes})
+			r.sum.CTAs++
+		}
+	}
+}
+
+// launchCycle is where in [lo, hi] a site's launch lies: no later than its
+// children could reach the Kernel Distributor, launch latency + 1 cycles
+// before the first of their CTAs starts (a bound that is exact when an SM
+// had room for that CTA at once).
+func (r *Reader) launchCycle(s *site) int64 {
+	l := s.hi
+	if l < 0 {
+		l = r.now()
+	}
+	for _, k := range s.kids {
+		if k.started >= 0 {
+			l = min(l, k.started-r.g.launchLatency-1)
+		}
+	}
+	return max(l, s.lo)
+}
+
+// siteTimes places k's launch sites in its warps' own time and returns
+// each CTA's cycles without them (the trace's cta.cycles excludes
+// launch-site work, which the replay's policy prices).
+//
+// GPGPU-Sim stalls a warp b + a·x cycles at cudaGetParameterBufferV2 and
+// again at cudaLaunchDeviceV2 (x its active lanes), and launches when the
+// second call issues, at the launch cycle L. So the site lies at
+// L − start − cost − (the costs of the warp's earlier sites) into the
+// warp's own run, and the CTA's own cycles are its measured span less the
+// largest total of site costs of any one warp.
+func (k *kernel) siteTimes(g gpu, at func(*site) int64) []int64 {
+	cycles := make([]int64, len(k.ctas))
+	for i, c := range k.ctas {
+		cycles[i] = c.end - c.start
+	}
+	if len(k.sites) == 0 {
+		return cycles
+	}
+	type warpKey struct {
+		cta  uint64
+		warp int
+	}
+	spent := map[warpKey]int64{}
+	last := map[warpKey]int64{}
+	worst := map[uint64]int64{}
+	for _, s := range k.sites { // in log order, so each warp's in its own order
+		x := int64(len(s.kids))
+		cost := g.cdpLatency[1] + g.cdpLatency[2]*x + g.cdpLatency[3] + g.cdpLatency[4]*x
+		key := warpKey{s.cta, s.warp}
+		s.at = max(at(s)-k.ctas[s.cta].start-cost-spent[key], last[key], 0)
+		last[key] = s.at
+		spent[key] += cost
+		worst[s.cta] = max(worst[s.cta], spent[key])
+	}
+	for cta, w := range worst {
+		cycles[cta] = max(cycles[cta]-w, 0)
+	}
+	return cycles
+}
+
+// inlineCost is what a launching lane would do instead of launching, as
+// SPAWN and the flat policies price it: the child's threads as loop
+// iterations (workload), and one warp running the child's warps one after
+// another, each as long as the CTA it ran in (inline_cycles). GPGPU-Sim
+// ran the launch, not this: inline_cycles is an estimate, not a
+// measurement.
+func inlineCost(k *kernel) (workload, cycles int64) {
+	for _, c := range k.ctas {
+		cycles += (c.end - c.start) * k.warps()
+	}
+	return int64(k.total()) * k.threads(), min(cycles, trace.MaxCycles)
+}
+
+// spread divides a statistics block's warp instructions and DRAM bytes
+// over its CTAs in proportion to their cycles (the block gives totals
+// only), exactly: the parts sum to the totals. Each part is capped at the
+// trace format's per-warp rate limits.
+func spread(runs []*ctaRun, warps []int64, insts, dram uint64) {
+	var total uint64
+	for _, c := range runs {
+		total += uint64(c.end - c.start)
+	}
+	if total == 0 {
+		return
+	}
+	var cum uint64
+	var prevI, prevD uint64
+	for i, c := range runs {
+		cum += uint64(c.end - c.start)
+		ni, nd := share(insts, cum, total), share(dram, cum, total)
+		cycles := uint64(c.end - c.start)
+		c.insts = min(ni-prevI, 2*uint64(warps[i])*cycles)
+		c.dramBytes = min(nd-prevD, 1024*uint64(warps[i])*cycles)
+		prevI, prevD = ni, nd
+	}
+}
+
+// share is ⌊v·num/den⌋ without overflow (num ≤ den).
+func share(v, num, den uint64) uint64 {
+	hi, lo := bits.Mul64(v, num)
+	q, _ := bits.Div64(hi, lo, den)
+	return q
+}
