@@ -69,8 +69,8 @@ func (r *Reader) deviceRuntime(b []byte) error {
 }
 
 // launchedBy reads "child kernel launched by P, cta (x, y, z), thread
-// (x, y, z)" and finds the parent: the running kernel named P whose CTA
-// of that index is resident.
+// (x, y, z)" and finds the parent among the running kernels named P whose
+// CTA of that index is resident (see parentOf).
 func (r *Reader) launchedBy(b []byte) error {
 	c := newCursor(b[len("child kernel launched by "):])
 	name := c.until(", cta")
@@ -80,27 +80,78 @@ func (r *Reader) launchedBy(b []byte) error {
 	if !c.ok || !r.child.active || r.child.shape.name == "" {
 		return r.errf("a device launch's parent not as GPGPU-Sim prints it, or without its parameter buffer")
 	}
-	var found *kernel
-	var lin uint64
+	k, lin, err := r.parentOf(name, cta, tid)
+	if err != nil {
+		return err
+	}
+	t, _ := linear(tid, k.block)
+	r.child.parent, r.child.cta, r.child.tid = k, lin, t
+	return nil
+}
+
+// parentOf picks the kernel that launched: the log names the parent
+// kernel, CTA and thread but not the kernel's id, and several kernels of
+// one name (a recursion's siblings) may have that CTA resident at once.
+// Then, in order:
+//
+//  1. a lane of the instruction being reported (the last site, no stamped
+//     line since, the same CTA and warp, a lane not yet in it) belongs to
+//     that site's kernel;
+//  2. a warp still stalled in an earlier launch (its last site less than
+//     the two calls' fixed costs ago) cannot launch again, so it is out;
+//  3. of those left, the CTA that started first (then the lower id):
+//     siblings run the same code, so the oldest reaches its launch first.
+//
+// A choice made at step 3 among several is counted (Summary.Ambiguous).
+func (r *Reader) parentOf(name string, cta, tid [3]uint32) (*kernel, uint64, error) {
+	type cand struct {
+		k   *kernel
+		cta uint64
+	}
+	var cands []cand
 	for _, k := range r.running[name] {
 		i, ok := linear(cta, k.grid)
-		if !ok || i >= uint64(len(k.ctas)) || k.ctas[i].end >= 0 {
-			continue
+		if ok && i < uint64(len(k.ctas)) && k.ctas[i].end < 0 {
+			if _, ok := linear(tid, k.block); ok {
+				cands = append(cands, cand{k, i})
+			}
 		}
-		if found != nil {
-			return r.errf("two running kernels named %s (%d and %d) have CTA %v running; the log does not say which launched", name, found.id, k.id, cta)
+	}
+	if len(cands) == 0 {
+		return nil, 0, r.errf("no running kernel named %s has CTA %v running with a thread %v", name, cta, tid)
+	}
+	warpOf := func(c cand) int {
+		t, _ := linear(tid, c.k.block)
+		return int(t / 32)
+	}
+	if s := r.lastSite; s != nil && !r.stampedSince {
+		for _, c := range cands {
+			t, _ := linear(tid, c.k.block)
+			if s.parent == c.k && s.cta == c.cta && s.warp == warpOf(c) && !s.has(int(t%32)) {
+				return c.k, c.cta, nil
+			}
 		}
-		found, lin = k, i
 	}
-	if found == nil {
-		return r.errf("no running kernel named %s has CTA %v running", name, cta)
+	stall := r.g.cdpLatency[1] + r.g.cdpLatency[3]
+	free := cands[:0:0]
+	for _, c := range cands {
+		if lo, ok := c.k.lastLaunch[[2]uint64{c.cta, uint64(warpOf(c))}]; !ok || lo <= r.cycle-stall {
+			free = append(free, c)
+		}
 	}
-	t, ok := linear(tid, found.block)
-	if !ok {
-		return r.errf("thread %v is outside kernel %d's blocks of %v", tid, found.id, found.block)
+	if len(free) == 0 {
+		free = cands
 	}
-	r.child.parent, r.child.cta, r.child.tid = found, lin, t
-	return nil
+	best := free[0]
+	for _, c := range free[1:] {
+		if s, b := c.k.ctas[c.cta].start, best.k.ctas[best.cta].start; s < b || s == b && c.k.id < best.k.id {
+			best = c
+		}
+	}
+	if len(free) > 1 {
+		r.sum.Ambiguous++
+	}
+	return best.k, best.cta, nil
 }
 
 // launchChild reads "launching child kernel U to default stream of the
@@ -128,11 +179,15 @@ func (r *Reader) launchChild(b []byte) error {
 	p := r.child.parent
 	warp, lane := int(r.child.tid/32), int(r.child.tid%32)
 	s := r.lastSite
-	if s == nil || r.stampedSince || s.parent != p || s.cta != r.child.cta || s.warp != warp {
+	if s == nil || r.stampedSince || s.parent != p || s.cta != r.child.cta || s.warp != warp || s.has(lane) {
 		// A new instruction: lanes of one warp's launch instruction are
 		// reported one after another, with no stamped line between.
 		s = &site{parent: p, cta: r.child.cta, warp: warp, lo: r.cycle, hi: -1}
 		p.sites = append(p.sites, s)
+		if p.lastLaunch == nil {
+			p.lastLaunch = map[[2]uint64]int64{}
+		}
+		p.lastLaunch[[2]uint64{r.child.cta, uint64(warp)}] = r.cycle
 		r.openSites = append(r.openSites, s)
 		r.lastSite = s
 		r.sum.Sites++

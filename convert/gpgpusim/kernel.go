@@ -17,12 +17,14 @@ type kernel struct {
 	site *site
 	lane int
 
-	ctas    []ctaRun // by linear CTA index, in the order they started
-	ended   uint64   // CTAs finished
-	sites   []*site  // launch sites reached by its CTAs, in log order
-	kids    []uint64 // kernels its CTAs launched, in launch order
-	stats   bool     // its statistics block has been read
-	started int64    // its first CTA's start cycle; -1 before
+	ctas  []ctaRun // by linear CTA index, in the order they started
+	ended uint64   // CTAs finished
+	sites []*site  // launch sites reached by its CTAs, in log order
+	// lastLaunch is the lo of each (CTA, warp)'s latest site.
+	lastLaunch map[[2]uint64]int64
+	kids       []uint64 // kernels its CTAs launched, in launch order
+	stats      bool     // its statistics block has been read
+	started    int64    // its first CTA's start cycle; -1 before
 }
 
 // ctaRun is one CTA's measured run and the demand spread onto it.
@@ -68,4 +70,14 @@ type site struct {
 	kids   []*kernel // in lane order of the log
 	lo, hi int64     // the launch cycle lies in [lo, hi]; hi is -1 until known
 	at     int64     // cycles into the warp's own run, set when written
+}
+
+// has reports whether lane already launched at s.
+func (s *site) has(lane int) bool {
+	for _, k := range s.kids {
+		if k.lane == lane {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,19 @@ import (
 type Options struct {
 	Config string
 	GPU    string
+	// Measured, when set, is called with each kernel's measured run as its
+	// records are written: what the simulator did, for comparing a replay
+	// with it (cmd/experiment's validation does).
+	Measured func(Kernel)
+}
+
+// Kernel is one kernel's run as the log measured it, in the simulator's
+// cycles.
+type Kernel struct {
+	ID, Parent uint64 // Parent is 0 for a host launch
+	Name       string
+	Launch     int64 // the host's push, or the device launch's cycle (an upper bound; see launchCycle)
+	Start, End int64 // its first CTA's start and its last CTA's end, children not included
 }
 
 // DefaultOptions returns the documented defaults.

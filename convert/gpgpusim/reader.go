@@ -95,6 +95,7 @@ type Summary struct {
 	Cycles                 int64  // the simulated run, from the last gpu_tot_sim_cycle
 	SharedStreams          int    // device kernels launched into a stream an earlier one used
 	NoPTXInfo              int    // kernels without ptxas info (written with 0 registers and shared memory)
+	Ambiguous              int    // device launches whose parent was one of several same-named kernels (see parentOf)
 }
 
 func (s Summary) String() string {
@@ -102,6 +103,9 @@ func (s Summary) String() string {
 		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
 	if s.SharedStreams > 0 {
 		b += fmt.Sprintf("; note: %d device kernels went into a stream an earlier device kernel used (a CTA's default stream), which GPGPU-Sim runs in order and the replay does not", s.SharedStreams)
+	}
+	if s.Ambiguous > 0 {
+		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the one whose CTA started first", s.Ambiguous)
 	}
 	if s.NoPTXInfo > 0 {
 		b += fmt.Sprintf("; note: %d kernels have no ptxas info in the log (0 registers and shared memory written)", s.NoPTXInfo)

@@ -105,6 +105,10 @@ func (r *Reader) tree(h *kernel) ([]*kernel, bool) {
 
 // write queues a tree's records.
 func (r *Reader) write(tree []*kernel) {
+	cycles := make(map[uint64][]int64, len(tree))
+	for _, k := range tree {
+		cycles[k.id] = k.siteTimes(r.g, r.launchCycle)
+	}
 	for _, k := range tree {
 		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: k.name, Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
 		l := &trace.Launch{Kernel: k.id}
@@ -113,13 +117,18 @@ func (r *Reader) write(tree []*kernel) {
 		} else {
 			s := k.site
 			l.Parent = &trace.Parent{Kernel: s.parent.id, CTA: s.cta, Warp: s.warp, Lane: k.lane, At: s.at}
-			l.Workload, l.InlineCycles = inlineCost(k)
+			l.Workload, l.InlineCycles = inlineCost(k, cycles[k.id])
 		}
 		r.out = append(r.out, l)
-		cycles := k.siteTimes(r.g, r.launchCycle)
-		for i := range k.ctas {
+		if r.opts.Measured != nil {
+			r.opts.Measured(k.measured(r.launchCycle))
+		}
+		for i, n := range cycles[k.id] {
 			c := &k.ctas[i]
-			r.out = append(r.out, &trace.CTA{Kernel: k.id, CTA: uint64(i), Cycles: cycles[i], Insts: c.insts, DRAMBytes: c.dramBytes})
+			// The demand was spread by measured spans; the rate limits hold
+			// for the cycles left once the sites' stalls are taken out.
+			w := uint64(k.warps()) * uint64(n)
+			r.out = append(r.out, &trace.CTA{Kernel: k.id, CTA: uint64(i), Cycles: n, Insts: min(c.insts, 2*w), DRAMBytes: min(c.dramBytes, 1024*w)})
 			r.sum.CTAs++
 		}
 	}
@@ -185,14 +194,14 @@ func (k *kernel) siteTimes(g gpu, at func(*site) int64) []int64 {
 // inlineCost is what a launching lane would do instead of launching, as
 // SPAWN and the flat policies price it: the child's threads as loop
 // iterations (workload), and one warp running the child's warps one after
-// another, each as long as the CTA it ran in (inline_cycles). GPGPU-Sim
-// ran the launch, not this: inline_cycles is an estimate, not a
-// measurement.
-func inlineCost(k *kernel) (workload, cycles int64) {
-	for _, c := range k.ctas {
-		cycles += (c.end - c.start) * k.warps()
+// another, each as long as its CTA's own cycles (inline_cycles; its own
+// launch sites left out, as they would still launch). GPGPU-Sim ran the
+// launch, not this: inline_cycles is an estimate, not a measurement.
+func inlineCost(k *kernel, cycles []int64) (workload, inline int64) {
+	for _, c := range cycles {
+		inline += c * k.warps()
 	}
-	return int64(k.total()) * k.threads(), min(cycles, trace.MaxCycles)
+	return int64(k.total()) * k.threads(), min(inline, trace.MaxCycles)
 }
 
 // spread divides a statistics block's warp instructions and DRAM bytes
@@ -224,4 +233,16 @@ func share(v, num, den uint64) uint64 {
 	hi, lo := bits.Mul64(v, num)
 	q, _ := bits.Div64(hi, lo, den)
 	return q
+}
+
+// measured is k's run as the log shows it.
+func (k *kernel) measured(launch func(*site) int64) Kernel {
+	m := Kernel{ID: k.id, Name: k.name, Launch: k.t, Start: k.started}
+	for _, c := range k.ctas {
+		m.End = max(m.End, c.end)
+	}
+	if !k.host {
+		m.Parent, m.Launch = k.site.parent.id, launch(k.site)
+	}
+	return m
 }

@@ -1,0 +1,40 @@
+package gpgpusim
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// discard is a trace.Sink that keeps nothing.
+type discard struct{}
+
+func (discard) Write(trace.Record) error { return nil }
+
+// FuzzReader feeds arbitrary text to the importer as a log: it must never
+// panic, and whatever it converts without an error must be a trace the
+// replay accepts (an invalid trace from valid-looking input is the
+// importer's bug, not the input's).
+//
+//	go test ./convert/gpgpusim -fuzz FuzzReader
+func FuzzReader(f *testing.F) {
+	for _, c := range readCases(&testing.T{}, "testdata/convert.txt") {
+		f.Add([]byte(c.input))
+	}
+	f.Fuzz(func(t *testing.T, log []byte) {
+		checked := trace.NewCheckedSink(discard{})
+		_, err := Read(bytes.NewReader(log), "fuzz.log", checked, DefaultOptions())
+		if err != nil {
+			// Bad input is an *Error naming its line; anything else (the
+			// validator refusing a record) is the importer's own fault.
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T, not *Error: %v", err, err)
+			}
+			return
+		}
+		if err := checked.Finish(); err != nil {
+			t.Fatalf("converted without error, but the trace is refused: %v", err)
+		}
+	})
+}

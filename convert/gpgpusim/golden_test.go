@@ -1,0 +1,105 @@
+package gpgpusim
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// TestConvert runs the data-driven cases of testdata/convert.txt: each
+// log must convert to exactly the records worked out by hand (or fail
+// with the error given), and the records must pass the trace validator.
+func TestConvert(t *testing.T) {
+	for _, c := range readCases(t, "testdata/convert.txt") {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := convertString(c.input)
+			if want, ok := strings.CutPrefix(c.want, "error: "); ok {
+				if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
+					t.Fatalf("line %d: want error containing %q, got %v", c.line, want, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("line %d: %v", c.line, err)
+			}
+			if got != c.want {
+				t.Errorf("line %d: records differ\n got:\n%s\nwant:\n%s", c.line, got, c.want)
+			}
+		})
+	}
+}
+
+// convertString converts a log given as text to validated JSONL.
+func convertString(log string) (string, error) {
+	var buf bytes.Buffer
+	w := trace.NewJSONLWriter(&buf)
+	checked := trace.NewCheckedSink(w)
+	if _, err := Read(strings.NewReader(log), "test.log", checked, DefaultOptions()); err != nil {
+		return "", err
+	}
+	if err := checked.Finish(); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+type dataCase struct {
+	name, input, want string
+	line              int
+}
+
+// readCases parses a data-driven file: comment lines (#) before a case,
+// the directive line, the input, "----", the expected output, "====".
+func readCases(t *testing.T, path string) []dataCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []dataCase
+	var cur *dataCase
+	var in, want strings.Builder
+	part := 0 // 0 between cases, 1 input, 2 expected
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		switch {
+		case part == 0 && (line == "" || strings.HasPrefix(line, "#")):
+		case part == 0:
+			cur = &dataCase{name: strings.Fields(line)[0] + "@" + strconv.Itoa(n), line: n}
+			in.Reset()
+			want.Reset()
+			part = 1
+		case part == 1 && line == "----":
+			part = 2
+		case part == 1:
+			in.WriteString(line + "\n")
+		case part == 2 && line == "====":
+			cur.input, cur.want = in.String(), want.String()
+			cases = append(cases, *cur)
+			part = 0
+		default:
+			want.WriteString(line + "\n")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if part != 0 {
+		t.Fatalf("%s: case at line %d has no ====", path, cur.line)
+	}
+	return cases
+}
+
