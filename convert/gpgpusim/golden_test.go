@@ -102,4 +102,3 @@ func readCases(t *testing.T, path string) []dataCase {
 	}
 	return cases
 }
-
