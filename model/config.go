@@ -20,7 +20,17 @@ type GPU struct {
 	// DRAMGBps is the GPU's DRAM bandwidth in decimal GB/s, shared by
 	// every SM.
 	DRAMGBps float64 `json:"dram_gbps"`
+	// ConcurrentKernelSM is "on" when CTAs of different kernels
+	// may share an SM, as on every NVIDIA GPU since Kepler and in the
+	// DTBL authors' GPGPU-Sim; "off" when an SM runs one kernel's CTAs at
+	// a time, taking another kernel's only once it has drained: GPGPU-Sim's
+	// -gpgpu_concurrent_kernel_sm 0, the default of its tested configs
+	// (and of v3.2.2 as released), which the GPGPU-Sim importer records.
+	ConcurrentKernelSM string `json:"concurrent_kernel_sm"`
 }
+
+// ExclusiveSMs reports whether an SM runs one kernel's CTAs at a time.
+func (g GPU) ExclusiveSMs() bool { return g.ConcurrentKernelSM == "off" }
 
 // DRAMBytesPerCycle is the DRAM bandwidth in bytes per replay cycle.
 func (g GPU) DRAMBytesPerCycle() float64 { return g.DRAMGBps * 1000 / g.ClockMHz }

@@ -59,35 +59,35 @@ var shared = map[string]string{
 // (3.5 µs issue, 5 µs launch, 3.5 µs spawn, 1 µs schedule).
 var perPreset = map[string]map[string]string{
 	"k20c": {
-		"io.model": "none", "gpu.name": "k20c", "gpu.dram_gbps": "208", "gpu.sms": "13", "gpu.clock_mhz": "706", "gpu.max_ctas_per_sm": "16",
+		"io.model": "none", "gpu.name": "k20c", "gpu.dram_gbps": "208", "gpu.concurrent_kernel_sm": "on", "gpu.sms": "13", "gpu.clock_mhz": "706", "gpu.max_ctas_per_sm": "16",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
 		"lat.host_issue": "2471", "lat.host_launch": "3530", "pagoda.spawn_cycles": "2471", "pagoda.sched_cycles": "706",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
 		"cdp.stream_create": "7165", "cdp.launch_servers": "0", // DTBL §5.1: calls "interleaved for all the warps"
 	},
 	"k20c-spawn": {
-		"io.model": "none", "gpu.name": "k20c-spawn", "gpu.dram_gbps": "208", "gpu.sms": "13", "gpu.clock_mhz": "1400", "gpu.max_ctas_per_sm": "16",
+		"io.model": "none", "gpu.name": "k20c-spawn", "gpu.dram_gbps": "208", "gpu.concurrent_kernel_sm": "on", "gpu.sms": "13", "gpu.clock_mhz": "1400", "gpu.max_ctas_per_sm": "16",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "49152", "gpu.max_kernels": "32",
 		"lat.host_issue": "4900", "lat.host_launch": "7000", "pagoda.spawn_cycles": "4900", "pagoda.sched_cycles": "1400",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "16384",
 		"cdp.stream_create": "0",
 	},
 	"gk110-64": {
-		"io.model": "stages", "gpu.name": "gk110-64", "gpu.dram_gbps": "307.2", "gpu.sms": "64", "gpu.clock_mhz": "700", "gpu.max_ctas_per_sm": "8",
+		"io.model": "stages", "gpu.name": "gk110-64", "gpu.dram_gbps": "307.2", "gpu.concurrent_kernel_sm": "on", "gpu.sms": "64", "gpu.clock_mhz": "700", "gpu.max_ctas_per_sm": "8",
 		"gpu.max_threads_per_sm": "1024", "gpu.regs_per_sm": "32768", "gpu.smem_per_sm": "16384", "gpu.max_kernels": "32",
 		"lat.host_issue": "2450", "lat.host_launch": "3500", "pagoda.spawn_cycles": "2450", "pagoda.sched_cycles": "700",
 		"pagoda.mtbs_per_sm": "1", "pagoda.smem_per_mtb": "16384",
 		"cdp.stream_create": "7165",
 	},
 	"titanx": {
-		"io.model": "none", "gpu.name": "titanx", "gpu.dram_gbps": "336.5", "gpu.sms": "24", "gpu.clock_mhz": "1000", "gpu.max_ctas_per_sm": "32",
+		"io.model": "none", "gpu.name": "titanx", "gpu.dram_gbps": "336.5", "gpu.concurrent_kernel_sm": "on", "gpu.sms": "24", "gpu.clock_mhz": "1000", "gpu.max_ctas_per_sm": "32",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "98304", "gpu.max_kernels": "32",
 		"lat.host_issue": "3500", "lat.host_launch": "5000", "pagoda.spawn_cycles": "3500", "pagoda.sched_cycles": "1000",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "32768",
 		"cdp.stream_create": "7165",
 	},
 	"h100": {
-		"io.model": "none", "gpu.name": "h100", "gpu.dram_gbps": "3350", "gpu.sms": "132", "gpu.clock_mhz": "1755", "gpu.max_ctas_per_sm": "32",
+		"io.model": "none", "gpu.name": "h100", "gpu.dram_gbps": "3350", "gpu.concurrent_kernel_sm": "on", "gpu.sms": "132", "gpu.clock_mhz": "1755", "gpu.max_ctas_per_sm": "32",
 		"gpu.max_threads_per_sm": "2048", "gpu.regs_per_sm": "65536", "gpu.smem_per_sm": "233472", "gpu.max_kernels": "128",
 		"lat.host_issue": "6143", "lat.host_launch": "8775", "pagoda.spawn_cycles": "6143", "pagoda.sched_cycles": "1755",
 		"pagoda.mtbs_per_sm": "2", "pagoda.smem_per_mtb": "32768",

@@ -35,6 +35,7 @@ func (c Config) Validate() error {
 	v.positive("gpu.issue_width", g.IssueWidth)
 	v.positive("gpu.dram_gbps", g.DRAMGBps)
 	v.oneOf("model.contention", c.Model.Contention, "on", "off")
+	v.oneOf("gpu.concurrent_kernel_sm", g.ConcurrentKernelSM, "on", "off")
 	v.atLeast("model.tie_seed", c.Model.TieSeed, 0)
 
 	for _, f := range []struct {

@@ -76,9 +76,10 @@ func (h *cycleHeap) Pop() any {
 // fcfsPlacement reports whether pol keeps the baseline SMX scheduler
 // (RoundRobin: kernels in FCFS order) with CTAs starting when placed (no
 // gate, no CRCS scoreboard or exclusive SMs, whose L1 flush delays a
-// start): the FCFS gate's premises.
-func fcfsPlacement(pol Policy) bool {
-	return pol.Placer == nil && pol.Gate == nil && !pol.ExclusiveSMs && pol.IO != IOPaged
+// start, and a GPU whose SMs run CTAs of several kernels at once): the
+// FCFS gate's premises.
+func fcfsPlacement(pol Policy, g model.GPU) bool {
+	return pol.Placer == nil && pol.Gate == nil && !pol.ExclusiveSMs && pol.IO != IOPaged && !g.ExclusiveSMs()
 }
 
 // checkSneak notes whether device kernel k of tree t could have a CTA

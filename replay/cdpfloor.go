@@ -203,7 +203,7 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor 
 	}
 	return cdpFloor{
 		ownStreams: pol.OwnStreams,
-		fcfs:       fcfsPlacement(pol),
+		fcfs:       fcfsPlacement(pol, cfg.GPU),
 		cdp:        cdp, gpu: cfg.GPU,
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
 		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),

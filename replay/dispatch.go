@@ -19,15 +19,16 @@ func (d *Dispatch) SMs() int { return len(d.e.sms) }
 // (and, under a policy with exclusive SMs, whether sm is idle or k's).
 func (d *Dispatch) Fits(k *Kernel, sm int) bool {
 	s := &d.e.sms[sm]
-	if d.e.pol.ExclusiveSMs && s.kernel != nil && s.kernel != k {
+	if d.e.exclusive && s.kernel != nil && s.kernel != k {
 		return false
 	}
 	return s.fits(&d.e.cfg.GPU, k.decl.need)
 }
 
-// Exclusive reports whether CTAs of different kernels may not share an SM,
+// Exclusive reports whether CTAs of different kernels may not share an SM
+// (the policy's ExclusiveSMs, or a GPU with gpu.concurrent_kernel_sm=off),
 // so an SM full for one kernel says nothing about another.
-func (d *Dispatch) Exclusive() bool { return d.e.pol.ExclusiveSMs }
+func (d *Dispatch) Exclusive() bool { return d.e.exclusive }
 
 // SMShare is the fraction of SMs running k's CTAs (PPCS's SM share).
 func (d *Dispatch) SMShare(k *Kernel) float64 {

@@ -163,12 +163,15 @@ func closeSource(s trace.Source) {
 
 // engine is one replay's whole state.
 type engine struct {
-	cfg      model.Config
-	pol      Policy
-	sink     results.Sink
-	quiet    bool // the sink keeps no rows (results.Discards): none is built
-	opt      *Options
-	dispatch Dispatch // the placer's view, made once: Place escapes it
+	cfg model.Config
+	pol Policy
+	// exclusive keeps CTAs of different kernels off one SM at a time: the
+	// policy's ExclusiveSMs or the GPU's gpu.concurrent_kernel_sm=off.
+	exclusive bool
+	sink      results.Sink
+	quiet     bool // the sink keeps no rows (results.Discards): none is built
+	opt       *Options
+	dispatch  Dispatch // the placer's view, made once: Place escapes it
 
 	q    eventq.Queue
 	now  int64
@@ -234,6 +237,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e := &engine{
 		cfg:       opt.Config,
 		pol:       opt.Policy,
+		exclusive: opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(),
 		sink:      sink,
 		quiet:     results.Discards(sink),
 		opt:       &opt,

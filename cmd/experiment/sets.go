@@ -30,6 +30,8 @@ var experiments = map[string]*experiment{
 	"contention-knee": kneeExperiment,
 
 	"ties": tiesExperiment,
+
+	"validation-gpgpusim": validationGPGPUSim,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 11): flat, CDP

@@ -28,6 +28,7 @@ var wanted = map[string]bool{
 	"gpgpu_cdp_enabled": true, "cdp_latency": true, "gpgpu_n_mem": true,
 	"gpgpu_dram_buswidth": true, "gpgpu_dram_burst_length": true,
 	"gpgpu_n_mem_per_ctrlr": true, "gpgpu_num_sched_per_core": true,
+	"gpgpu_concurrent_kernel_sm": true,
 }
 
 // parseOption reads one option line; ok is false for any other line.
@@ -77,6 +78,7 @@ type gpu struct {
 	launchLatency int64    // gpgpu_kernel_launch_latency
 	tbLatency     int64    // gpgpu_TB_launch_latency
 	cdp           bool     // gpgpu_cdp_enabled
+	concurrentSM  bool     // gpgpu_concurrent_kernel_sm
 	cdpLatency    [5]int64 // stream create, param b, param a, launch b, launch a
 	dramAtomBytes int64    // bytes one DRAM access counted in the stats moves
 	warpSize      int
@@ -175,6 +177,11 @@ func (o options) gpu(name string) (gpu, error) {
 	}
 	if g.tbLatency, err = optional("gpgpu_TB_launch_latency", 0, 0, 1<<40); err != nil {
 		return g, err
+	}
+	if n, err := optional("gpgpu_concurrent_kernel_sm", 0, 0, 1); err != nil {
+		return g, err
+	} else {
+		g.concurrentSM = n == 1 // the simulator's default is 0
 	}
 	if n, err := optional("gpgpu_cdp_enabled", 0, 0, 1); err != nil {
 		return g, err

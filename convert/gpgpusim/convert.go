@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
@@ -88,4 +89,42 @@ func decompress(name string, f io.Reader) (io.Reader, func(), error) {
 		return zr, zr.Close, nil
 	}
 	return br, func() {}, nil
+}
+
+// ReadGPU reads only the simulator options of a GPGPU-Sim (or Accel-Sim)
+// log or gpgpusim.config and returns the header a conversion would
+// write: the simulated GPU and, in meta, its latencies as model settings
+// (model.FromHeader applies them). It lets a replay of another trace be
+// matched to the GPU a simulator ran.
+func ReadGPU(path string, o Options) (*trace.Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot open", Err: err}
+	}
+	defer f.Close()
+	in, closeIn, err := decompress(path, f)
+	if err != nil {
+		return nil, err
+	}
+	defer closeIn()
+	r := NewReader(in, path, o)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if bytes.HasPrefix(line, prefixCycle) {
+			break // the options come before the run
+		}
+		if bytes.HasPrefix(line, prefixVersion) {
+			r.version = strings.TrimSpace(strings.TrimSuffix(string(line[len(prefixVersion):]), "***"))
+		}
+		r.opt.parseOption(string(line))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &Error{File: path, Msg: "reading", Err: err}
+	}
+	if err := r.start(); err != nil {
+		return nil, err
+	}
+	return r.out[0].(*trace.Header), nil
 }

@@ -48,6 +48,13 @@ func (r *Reader) headerRecord() *trace.Header {
 	// The CTAs' measured cycles already hold the sharing of the captured
 	// run; the demands are for replays that change who runs beside whom.
 	set("model.contention", "off")
+	// -gpgpu_concurrent_kernel_sm 0 (the simulator's default and its tested
+	// configs'): an SM takes CTAs of one kernel at a time.
+	if g.concurrentSM {
+		set("gpu.concurrent_kernel_sm", "on")
+	} else {
+		set("gpu.concurrent_kernel_sm", "off")
+	}
 	if g.dramGBps > 0 {
 		set("gpu.dram_gbps", strconv.FormatFloat(g.dramGBps, 'f', -1, 64))
 	}

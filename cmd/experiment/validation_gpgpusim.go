@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// validationGPGPUSim replays each committed GPGPU-Sim capture of our own
+// programs (validation/gpgpusim/captures) under cdp on the captured GPU
+// and compares the makespan and every kernel's span with the simulator's;
+// flat, dtbl and spawn run on the same trace for the model's predictions.
+var validationGPGPUSim = &experiment{
+	doc:    "ground truth: replay of GPGPU-Sim captures (validation/gpgpusim/captures) against the simulator's own cycles",
+	custom: runValidationGPGPUSim,
+}
+
+// validationPolicies are replayed on every capture; the first is the
+// captured run's own mechanism.
+var validationPolicies = []string{"cdp", "flat", "dtbl", "spawn"}
+
+func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) error {
+	capDir := filepath.Join(validationDir, "gpgpusim", "captures")
+	logs, err := filepath.Glob(filepath.Join(capDir, "*.log.xz"))
+	if err != nil || len(logs) == 0 {
+		return fmt.Errorf("no captures in %s (run from the repository root)", capDir)
+	}
+	times, err := simTimes(filepath.Join(capDir, "times.tsv"))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "| capture | kernels (device) | CTAs | GPGPU-Sim cycles | cdp replay | error | kernel spans: MAPE | worst | flat | dtbl | spawn |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var speed []string
+	contention := ""
+	for _, path := range logs {
+		name := strings.TrimSuffix(filepath.Base(path), ".log.xz")
+		measured := map[uint64]gpgpusim.Kernel{}
+		o := gpgpusim.DefaultOptions()
+		o.Measured = func(k gpgpusim.Kernel) { measured[k.ID] = k }
+		tr := filepath.Join(dir, name+".trace.zst")
+		sw := startWatch()
+		sum, err := convertGPGPUSim(path, tr, o)
+		if err != nil {
+			return err
+		}
+		convWall, convCPU := sw.read()
+		cfg, err := capturedConfig(tr)
+		if err != nil {
+			return err
+		}
+		if err := applySets(&cfg, x.sets); err != nil {
+			return err
+		}
+		contention = cfg.Model.Contention
+		// GPGPU-Sim's makespan: the last CTA's end (its cycle count is one
+		// more, counting cycle 0).
+		var simEnd int64
+		ends := subtreeEnds(measured)
+		for _, e := range ends {
+			simEnd = max(simEnd, e)
+		}
+		row := fmt.Sprintf("| %s | %d (%d) | %d | %d |", name, sum.Kernels, sum.DeviceKernels, sum.CTAs, simEnd)
+		var cdpMakespan int64
+		var replayWall, replayCPU float64
+		for _, pol := range validationPolicies {
+			sw := startWatch()
+			st, kernels, err := replayFile(cfg, pol, tr)
+			if err != nil {
+				return fmt.Errorf("%s under %s: %w", name, pol, err)
+			}
+			if pol != "cdp" {
+				row += fmt.Sprintf(" %d (%.2f×) |", st.MakespanCycles, float64(cdpMakespan)/float64(st.MakespanCycles))
+				continue
+			}
+			replayWall, replayCPU = sw.read()
+			cdpMakespan = st.MakespanCycles
+			var e errStats
+			for _, k := range kernels {
+				m, ok := measured[k.KernelID]
+				if !ok {
+					continue
+				}
+				e.add(float64(k.EndCycle-k.StartCycle), float64(ends[k.KernelID]-m.Start))
+				fmt.Fprintf(log, "%s kernel %d %s: GPGPU-Sim %d-%d, replay %d-%d\n", name, k.KernelID, m.Name, m.Start, ends[k.KernelID], k.StartCycle, k.EndCycle)
+			}
+			row += fmt.Sprintf(" %d | %s | %.1f%% | %+.1f%% |", st.MakespanCycles, relErr(float64(st.MakespanCycles), float64(simEnd)), e.mape(), 100*e.worstSigned)
+		}
+		fmt.Fprintln(stdout, row)
+		t := times[name]
+		speed = append(speed, fmt.Sprintf("| %s | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f | %.0f× |", name, t[0], t[1], convWall, convCPU, replayWall, replayCPU, t[1]/max(convCPU+replayCPU, 1e-3)))
+	}
+	fmt.Fprintf(stdout, "\nSpans are first CTA start to last CTA end, children included; cdp replays with --gpu=captured (model.contention=%s: the measured cycles hold the run's sharing). flat, dtbl and spawn are the model's predictions on the same trace (speedup over the cdp replay); GPGPU-Sim ran only the launches.\n\n", contention)
+	fmt.Fprintln(stdout, "| capture | GPGPU-Sim wall s | CPU s | convert wall s | CPU s | replay (cdp) wall s | CPU s | CPU ratio |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, s := range speed {
+		fmt.Fprintln(stdout, s)
+	}
+	fmt.Fprintln(stdout, "\nGPGPU-Sim's seconds are the capture's, from validation/gpgpusim/captures/times.tsv; gpureplay's are this run's, on this machine.")
+	return nil
+}
+
+// convertGPGPUSim converts a log to a validated binary trace.
+func convertGPGPUSim(log, out string, o gpgpusim.Options) (gpgpusim.Summary, error) {
+	w, err := trace.Create(out)
+	if err != nil {
+		return gpgpusim.Summary{}, err
+	}
+	checked := trace.NewCheckedSink(w)
+	sum, err := gpgpusim.Convert(log, checked, o)
+	if err == nil {
+		err = checked.Finish()
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return sum, err
+}
+
+// subtreeEnds is each kernel's end with its descendants' (what the
+// replay's kernels.end_cycle is: completion waits for the children).
+func subtreeEnds(m map[uint64]gpgpusim.Kernel) map[uint64]int64 {
+	ends := make(map[uint64]int64, len(m))
+	for id, k := range m {
+		ends[id] = max(ends[id], k.End)
+		for p := k.Parent; p != 0; p = m[p].Parent {
+			ends[p] = max(ends[p], k.End)
+		}
+	}
+	return ends
+}
+
+// applySets applies key=value settings.
+func applySets(cfg interface{ Set(k, v string) error }, sets []string) error {
+	for _, kv := range sets {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := cfg.Set(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
