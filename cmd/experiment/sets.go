@@ -32,6 +32,7 @@ var experiments = map[string]*experiment{
 	"ties": tiesExperiment,
 
 	"validation-gpgpusim": validationGPGPUSim,
+	"validation-knee":     validationKnee,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 11): flat, CDP

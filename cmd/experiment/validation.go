@@ -4,17 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
@@ -81,7 +78,7 @@ func cpuSeconds() float64 {
 // kernelRows keeps the kernels table of a replay.
 type kernelRows struct{ kernels []results.Kernel }
 
-func (r *kernelRows) Kernel(k results.Kernel)  { r.kernels = append(r.kernels, k) }
+func (r *kernelRows) Kernel(k results.Kernel)   { r.kernels = append(r.kernels, k) }
 func (*kernelRows) CTA(results.CTA)             {}
 func (*kernelRows) Launch(results.Launch)       {}
 func (*kernelRows) Occupancy(results.Occupancy) {}
@@ -189,7 +186,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(ks)
 	return ks
 }
-
-var _ = io.Discard
-var _ = gpgpusim.DefaultOptions
-var _ = filepath.Join

@@ -28,7 +28,8 @@ var wanted = map[string]bool{
 	"gpgpu_cdp_enabled": true, "cdp_latency": true, "gpgpu_n_mem": true,
 	"gpgpu_dram_buswidth": true, "gpgpu_dram_burst_length": true,
 	"gpgpu_n_mem_per_ctrlr": true, "gpgpu_num_sched_per_core": true,
-	"gpgpu_concurrent_kernel_sm": true,
+	"gpgpu_concurrent_kernel_sm": true, "gpgpu_num_sp_units": true,
+	"ptx_opcode_initiation_fp": true,
 }
 
 // parseOption reads one option line; ok is false for any other line.
@@ -79,6 +80,7 @@ type gpu struct {
 	tbLatency     int64    // gpgpu_TB_launch_latency
 	cdp           bool     // gpgpu_cdp_enabled
 	concurrentSM  bool     // gpgpu_concurrent_kernel_sm
+	fp32Rate      float64  // FP32 FMA warp instructions an SM can start a cycle; 0 if unknown
 	cdpLatency    [5]int64 // stream create, param b, param a, launch b, launch a
 	dramAtomBytes int64    // bytes one DRAM access counted in the stats moves
 	warpSize      int
@@ -206,6 +208,15 @@ func (o options) gpu(name string) (gpu, error) {
 		return g, err
 	} else {
 		g.issueWidth = int(n)
+	}
+	// The FP32 pipes: -gpgpu_num_sp_units units, each starting a warp's FMA
+	// every initiation interval (-ptx_opcode_initiation_fp's MAD entry).
+	if units, err := optional("gpgpu_num_sp_units", 0, 1, 1<<10); err == nil && units > 0 {
+		if f := strings.Split(o["ptx_opcode_initiation_fp"], ","); len(f) == 5 {
+			if ii, err := strconv.Atoi(strings.TrimSpace(f[3])); err == nil && ii > 0 {
+				g.fp32Rate = float64(units) / float64(ii)
+			}
+		}
 	}
 	// DRAM: the stats count accesses of dram_atom_size = burst length ×
 	// bus width × chips per controller bytes (gpu-sim.cc); each channel

@@ -23,6 +23,12 @@ func (r *Reader) headerRecord() *trace.Header {
 	if r.version != "" {
 		meta["gpgpusim.version"] = r.version
 	}
+	if g.fp32Rate > 0 {
+		// Not a setting: the model has one issue width for every
+		// instruction (gpu.issue_width, the schedulers); FP32-bound code on
+		// the simulator is bound by this instead (docs/validation.md).
+		meta["gpgpusim.fp32_warp_insts_per_cycle"] = strconv.FormatFloat(g.fp32Rate, 'f', -1, 64)
+	}
 	if g.tbLatency != 0 {
 		meta["gpgpusim.tb_launch_latency"] = strconv.FormatInt(g.tbLatency, 10)
 	}

@@ -1,0 +1,123 @@
+// Package gpgpusim imports the output of a GPGPU-Sim run (the simulator
+// the DTBL, SPAWN and CRCS papers used) as a gpureplay trace, so real CUDA
+// programs, dynamic parallelism included, can be replayed and the replay
+// checked against the simulator's own cycles.
+//
+// # Capturing
+//
+// Run the program under GPGPU-Sim with three config lines that log every
+// CTA's start and end (../shared/gpgpusim has such a config):
+//
+//	-trace_enabled 1
+//	-trace_components LIVENESS
+//	-trace_sampling_core -1
+//
+// and keep the whole standard output. For dynamic parallelism
+// (-gpgpu_cdp_enabled 1) also set PTX_SIM_DEBUG=1 in the environment:
+// only then does the device runtime report its launches. The simulator's
+// source is not changed. validation/gpgpusim/README.md gives the
+// commands used for the committed captures.
+//
+// # What is read
+//
+//   - The options GPGPU-Sim prints first (or, when the log lacks them, a
+//     gpgpusim.config: Options.Config, by default the one beside the log):
+//     SMs (-gpgpu_n_clusters × -gpgpu_n_cores_per_cluster), the core clock
+//     (-gpgpu_clock_domains), CTAs, threads, registers and shared memory
+//     per SM, concurrent kernels, the kernel launch latency, the device
+//     runtime's latencies (-cdp_latency), whether an SM runs several
+//     kernels (-gpgpu_concurrent_kernel_sm), schedulers per SM and the
+//     DRAM (channels, bus width, burst, clock).
+//   - ptxas info ("GPGPU-Sim PTX: Kernel 'K' : regs=R, ..., smem=S"): a
+//     kernel's registers and static shared memory, by name.
+//   - Host launches ("pushing kernel 'K' to stream S, gridDim= ...
+//     blockDim = ..."), in program order. GPGPU-Sim numbers kernels in the
+//     order it creates them, host and device alike, so a push takes the
+//     next free number; the first CTA's kernel_uid and name check it.
+//   - CTA starts and ends (LIVENESS "cta: S, ... kernel_uid:K" and
+//     "Finished CTA #S" on a core): S is the core's hardware CTA slot, not
+//     the block index. GPGPU-Sim hands a kernel's CTAs out in linear block
+//     order (kernel_info_t::get_next_cta_id_single), so the kernel's n-th
+//     CTA to start is block n, and a Finished line ends the CTA its core
+//     and slot hold. Nothing is lost in this mapping.
+//   - Device launches (PTX_SIM_DEBUG's cuda_device_runtime.cc lines):
+//     the child's name, grid, block and dynamic shared memory from
+//     cudaGetParameterBufferV2, and from cudaLaunchDeviceV2 the child's
+//     number and the parent's name, block and thread. The parent's kernel
+//     number is not printed: it is the running kernel of that name whose
+//     block is resident; where several are (a recursion's siblings), see
+//     Reader.parentOf, and Summary.Ambiguous counts such choices.
+//   - Statistics blocks (one per run of the simulator's loop: one kernel,
+//     or a whole launch tree under CDP): which kernels they cover
+//     (kernel_launch_uid), the warp instructions issued
+//     (gpgpu_n_tot_w_icount) and DRAM accesses (total dram reads and
+//     writes), all cumulative, so a block's share is its difference from
+//     the block before.
+//
+// # What is written
+//
+// A header with the simulated GPU (--gpu=captured replays on it) and, in
+// meta, the importer's model settings under "set." (model.FromHeader
+// applies them; a --set still overrides them):
+//
+//	lat.host_issue, lat.host_launch  0: a push takes the simulator no time
+//	lat.kernel_dispatch              launch latency + 1: a kernel's CTAs
+//	                                 issue the cycle after its countdown ends
+//	                                 (a 5000-cycle latency starts CTAs at 5001)
+//	cdp.param_b/_a, cdp.launch_b/_a  -cdp_latency's per-warp and per-lane
+//	                                 stalls of the two calls; cdp.clock_mhz 0
+//	cdp.stream_create                0 (a stream creation is a call of its
+//	                                 own, left in the warp's time)
+//	cdp.launch_servers               0: each warp stalls on its own
+//	gpu.concurrent_kernel_sm         -gpgpu_concurrent_kernel_sm (off by
+//	                                 default in GPGPU-Sim and its configs)
+//	gpu.issue_width, gpu.dram_gbps   schedulers per SM; channels × bus width
+//	                                 × 2 × DRAM clock
+//	model.contention                 off: measured cycles already hold the
+//	                                 run's sharing of the SMs and DRAM
+//
+// Then each host launch tree, once the log has shown all of it: the host
+// kernel's kernel and launch records (t is the simulated cycle of its
+// push: the last stamp or statistics block's gpu_tot_sim_cycle before
+// it), its cta records, and its device-launched kernels breadth first.
+//
+// A CTA's cycles are its measured span (end − start), less its launch
+// sites' stalls (the trace's cycles exclude launch-site work, which the
+// replay's policy prices): the largest total of site costs of any one of
+// its warps. A device launch's site is where its warp reached the launch
+// in the warp's own run: the launch cycle L less the CTA's start, the
+// call's stall (param_b + param_a·x + launch_b + launch_a·x for x lanes)
+// and the warp's earlier sites' stalls. The log does not stamp L; it lies
+// between the stamped lines around the launch's report and no later than
+// the children's first CTA start less the dispatch (exact when an SM had
+// room for it at once), and the importer takes the latest such cycle.
+// The lanes of one warp whose reports follow each other with no stamped
+// line between are one warp-level site, as SIMT executed them. A launch's
+// workload is the child's threads; its inline_cycles, what a flat policy
+// would charge the lane instead, is one warp running the child's warps one
+// after another, each as long as its CTA's own cycles: an estimate, not a
+// measurement (GPGPU-Sim ran the launch).
+//
+// Demand: a statistics block's warp instructions and DRAM bytes (accesses
+// × burst length × bus width × chips per channel) are spread over its
+// kernels' CTAs in proportion to their measured spans, exactly (the parts
+// sum to the block's totals), then capped at the trace format's per-warp
+// rates for the CTA's own cycles. The log has no per-CTA counts, so a CTA
+// that computed more than another of the same span gets the same demand.
+//
+// # What is lost
+//
+//   - Memory: the log names no buffers or copies (they are printed only at
+//     PTX_SIM_DEBUG=3), so the trace has no buffer, memcpy, access or pages
+//     records, and CRCS sees every kernel as irregular.
+//   - Streams of device launches: GPGPU-Sim runs two children launched
+//     into one stream (a CTA's default stream) in order; the replay gives
+//     each device kernel a stream of its own. Summary.SharedStreams counts
+//     them.
+//   - Dynamic shared memory of host launches (the push line does not
+//     give it); -gpgpu_TB_launch_latency (kept in meta when not 0).
+//   - GPGPU-Sim's stream manager serves one stream per cycle, so with n
+//     kernels waiting out their launch latency each counts down about n
+//     times slower; the replay's dispatch latency is the same for every
+//     kernel (docs/validation.md measures what that costs).
+package gpgpusim
