@@ -33,6 +33,7 @@ var experiments = map[string]*experiment{
 
 	"validation-gpgpusim": validationGPGPUSim,
 	"validation-knee":     validationKnee,
+	"validation-accelsim": validationAccelSim,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 11): flat, CDP

@@ -128,3 +128,25 @@ func ReadGPU(path string, o Options) (*trace.Header, error) {
 	}
 	return r.out[0].(*trace.Header), nil
 }
+
+// OpenLog opens a log for reading, plain or compressed with xz, gzip or
+// zstd (told apart by content), as Convert reads it.
+func OpenLog(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot open", Err: err}
+	}
+	in, closeIn, err := decompress(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{in, closer(func() error { closeIn(); return f.Close() })}, nil
+}
+
+type closer func() error
+
+func (c closer) Close() error { return c() }
