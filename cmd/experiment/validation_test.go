@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The replay of every committed GPGPU-Sim capture stays within the
+// tolerance docs/validation.md states: makespan within 6.5% of the
+// simulator's, host-only programs within 0.1%. It fails when the
+// importer's sites, latencies or placement rule drift (without
+// gpu.concurrent_kernel_sm=off, cdpmulti-lat0 is 35% off).
+func TestValidationGPGPUSim(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir("../..")
+	var out, log bytes.Buffer
+	if err := run([]string{"validation-gpgpusim", "--out", dir}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	rows := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 12 || !strings.HasSuffix(strings.TrimSpace(f[6]), "%") {
+			continue
+		}
+		rows++
+		name := strings.TrimSpace(f[1])
+		e, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(f[6]), "%"), 64)
+		if err != nil {
+			t.Fatalf("%s: error cell %q", name, f[6])
+		}
+		limit := 6.5
+		if strings.Contains(f[2], "(0)") { // no device launches
+			limit = 0.1
+		}
+		if e > limit || e < -limit {
+			t.Errorf("%s: makespan error %.1f%%, over %.1f%%", name, e, limit)
+		}
+	}
+	if rows < 6 {
+		t.Errorf("%d capture rows, want 6:\n%s", rows, out.String())
+	}
+}
