@@ -215,7 +215,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--format=xml", "--out", "x", sample}, "parquet"},
 		{[]string{"--bogus", sample}, "unknown flag"},
 		{[]string{}, "no trace"},
-		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: accelsim, jsonl, kineto, nsys"},
+		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: accelsim, gpgpusim, jsonl, kineto, nsys"},
 		{[]string{"gen", "nope", "-o", "x"}, "unknown workload"},
 		{[]string{"gen", "bfs", "--param", "scale=99", "-o", "x"}, "scale"},
 	}
@@ -654,6 +654,41 @@ func TestConvertRefusesAHugeCopy(t *testing.T) {
 		t.Errorf("exit %d, %q", code, stderr)
 	}
 	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed conversion left its output")
+	}
+}
+
+// A GPGPU-Sim log of a CDP program converts, and replays on the captured
+// GPU under cdp within 0.5% of the simulator's 33055 cycles; a log cut
+// short exits 2 naming the kernel and line, and leaves no output.
+func TestConvertGPGPUSim(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cdp.trace.zst")
+	code, _, stderr := replayCmd(t, "convert", "--from=gpgpusim", "../../convert/gpgpusim/testdata/real/cdp.log.xz", "-o", out)
+	if code != 0 || !strings.Contains(stderr, "5 kernels (4 launched from the device") {
+		t.Fatalf("convert: exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr := replayCmd(t, "--gpu=captured", "--policy=cdp", out)
+	if code != 0 {
+		t.Fatalf("replay: exit %d, %q", code, stderr)
+	}
+	var makespan int64
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[1] == "cdp" {
+			makespan, _ = strconv.ParseInt(f[2], 10, 64)
+		}
+	}
+	if makespan < 33054-165 || makespan > 33054+165 {
+		t.Errorf("makespan %d, want GPGPU-Sim's 33054 within 0.5%%:\n%s", makespan, stdout)
+	}
+	cut := filepath.Join(dir, "cut.log")
+	os.WriteFile(cut, []byte("-gpgpu_n_clusters 1\n-gpgpu_shader_cta 4\n-gpgpu_shader_core_pipeline 1024:32\n-gpgpu_shader_registers 32768\n-gpgpu_shmem_size 49152\n-gpgpu_clock_domains 1000.0:1000.0:1000.0:500.0\nGPGPU-Sim PTX: pushing kernel '_Z1kv' to stream 0, gridDim= (1,1,1) blockDim = (64,1,1)\n"), 0o644)
+	bad := filepath.Join(dir, "bad.trace.zst")
+	code, _, stderr = replayCmd(t, "convert", "--from=gpgpusim", cut, "-o", bad)
+	if code != 2 || !strings.Contains(stderr, "cut.log:7: the log ends before kernel 1 (_Z1kv)") {
+		t.Errorf("cut log: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(bad); err == nil {
 		t.Error("a failed conversion left its output")
 	}
 }
