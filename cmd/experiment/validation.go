@@ -24,8 +24,9 @@ import (
 // repository root.
 const validationDir = "validation"
 
-// simTimes reads a capture directory's times.tsv: per capture name, the
-// simulator's wall and CPU seconds as /usr/bin/time measured them.
+// simTimes reads a capture directory's times.tsv: per capture name (the
+// name column, or mode-kK where the rows are a sweep's), the simulator's
+// wall and CPU seconds as /usr/bin/time measured them.
 func simTimes(path string) (map[string][2]float64, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -50,7 +51,11 @@ func simTimes(path string) (map[string][2]float64, error) {
 		wall, _ := strconv.ParseFloat(row["wall_s"], 64)
 		user, _ := strconv.ParseFloat(row["user_s"], 64)
 		sys, _ := strconv.ParseFloat(row["sys_s"], 64)
-		out[row["name"]] = [2]float64{wall, user + sys}
+		name := row["name"]
+		if name == "" {
+			name = row["mode"] + "-k" + row["k"]
+		}
+		out[name] = [2]float64{wall, user + sys}
 	}
 	return out, sc.Err()
 }

@@ -31,12 +31,12 @@ var kneeLog = regexp.MustCompile(`^(compute|memory)-k([0-9]+)\.log\.xz$`)
 
 // ctaStats gathers a converted log's CTA records.
 type ctaStats struct {
-	header            *trace.Header
-	n                 int
-	cycles            float64
-	insts, dram       float64
-	ctasPerKernel, id uint64
-	threads           uint32
+	header      *trace.Header
+	n           int
+	cycles      float64
+	insts, dram float64
+	threads     uint32
+	wall, cpu   float64 // converting the log
 }
 
 func (c *ctaStats) Write(r trace.Record) error {
@@ -62,7 +62,12 @@ func runValidationKnee(x *experiment, dir string, stdout, log io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w (run from the repository root)", err)
 	}
+	times, err := simTimes(filepath.Join(kneeDir, "times.tsv"))
+	if err != nil {
+		return err
+	}
 	runs := map[string]map[int]*ctaStats{}
+	var speed []string
 	for _, e := range entries {
 		m := kneeLog.FindStringSubmatch(e.Name())
 		if m == nil {
@@ -70,9 +75,11 @@ func runValidationKnee(x *experiment, dir string, stdout, log io.Writer) error {
 		}
 		k, _ := strconv.Atoi(m[2])
 		st := &ctaStats{}
+		sw := startWatch()
 		if _, err := gpgpusim.Convert(filepath.Join(kneeDir, e.Name()), st, gpgpusim.DefaultOptions()); err != nil {
 			return err
 		}
+		st.wall, st.cpu = sw.read()
 		if runs[m[1]] == nil {
 			runs[m[1]] = map[int]*ctaStats{}
 		}
@@ -126,10 +133,14 @@ func runValidationKnee(x *experiment, dir string, stdout, log io.Writer) error {
 		simKnee, modelKnee, fpKnee := 0, 0, 0
 		for _, k := range ks {
 			sim := byK[k].mean()
+			rw := startWatch()
 			got, err := kneeModelRun(cfg, filepath.Join(dir, fmt.Sprintf("%s-k%d.trace.zst", mode, k)), k*g.SMs, one.threads, alone, insts, dram)
 			if err != nil {
 				return err
 			}
+			replayWall, replayCPU := rw.read()
+			t := times[fmt.Sprintf("%s-k%d", mode, k)]
+			speed = append(speed, fmt.Sprintf("| %s | %d | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f |", mode, k, t[0], t[1], byK[k].wall, byK[k].cpu, replayWall, replayCPU))
 			gotFP, err := kneeModelRun(fp, filepath.Join(dir, fmt.Sprintf("%s-fp-k%d.trace.zst", mode, k)), k*g.SMs, one.threads, alone, insts, dram)
 			if err != nil {
 				return err
@@ -152,6 +163,12 @@ func runValidationKnee(x *experiment, dir string, stdout, log io.Writer) error {
 		fmt.Fprintf(stdout, "\nFirst k more than 10%% slower than alone: GPGPU-Sim %s; model %s with the schedulers' width, %s with the FP32 pipes'. Over k > 1, MAPE %.1f%% (worst %+.1f%%) and %.1f%% (worst %+.1f%%).\n\n",
 			kneeName(simKnee), kneeName(modelKnee), kneeName(fpKnee), e.mape(), 100*e.worstSigned, efp.mape(), 100*efp.worstSigned)
 	}
+	fmt.Fprintln(stdout, "| run | CTAs/SM | GPGPU-Sim wall s | CPU s | gpureplay convert wall s | CPU s | model replay wall s | CPU s |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, s := range speed {
+		fmt.Fprintln(stdout, s)
+	}
+	fmt.Fprintln(stdout, "\nGPGPU-Sim's seconds are the capture's (knee/times.tsv); gpureplay's are this run's, on this machine; the model replay writes and replays the k-CTA trace once (issue width of the schedulers).")
 	return nil
 }
 
