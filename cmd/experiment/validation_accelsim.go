@@ -48,109 +48,221 @@ func importerSets(sets []string) (opts []string, rest []string) {
 	return opts, rest
 }
 
-func runValidationAccelSim(x *experiment, dir string, stdout, log io.Writer) error {
-	runs, err := filepath.Glob(filepath.Join(validationDir, "accelsim", "*", "accelsim.log.xz"))
-	if err != nil || len(runs) == 0 {
-		return fmt.Errorf("no Accel-Sim runs in %s (run from the repository root)", filepath.Join(validationDir, "accelsim"))
+// asRun is one committed Accel-Sim run and what replaying its trace needs.
+type asRun struct {
+	name, trace, config string
+	list                string // the trace's kernelslist.g
+	calibration         bool   // a hand-made trace (convert/accelsim's goldens): calibrates; the others validate
+	sim                 []simKernel
+	cfg                 model.Config
+	time                [2]float64 // Accel-Sim's wall and CPU seconds
+}
+
+func loadAccelsimRuns(sets []string, log io.Writer) ([]*asRun, error) {
+	logs, err := filepath.Glob(filepath.Join(validationDir, "accelsim", "*", "accelsim.log.xz"))
+	if err != nil || len(logs) == 0 {
+		return nil, fmt.Errorf("no Accel-Sim runs in %s (run from the repository root)", filepath.Join(validationDir, "accelsim"))
 	}
-	sort.Strings(runs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	impOpts, sets := importerSets(x.sets)
-	fmt.Fprintln(stdout, "| trace | config | SMs | kernel | CTAs | Accel-Sim cycles | gpureplay cycles | error |")
-	fmt.Fprintln(stdout, "|---|---|---:|---|---:|---:|---:|---:|")
-	var all errStats
-	perConfig := map[string]*errStats{}
-	var speed []string
-	for _, logPath := range runs {
+	sort.Strings(logs)
+	var runs []*asRun
+	for _, logPath := range logs {
 		runDir := filepath.Dir(logPath)
-		name := filepath.Base(runDir)
-		traceName, config, _ := strings.Cut(name, ".")
-		list := findAccelsimTrace(traceName)
-		if list == "" {
-			fmt.Fprintf(log, "%s: trace %s not found in %v; skipped\n", name, traceName, accelsimTraceDirs)
+		r := &asRun{name: filepath.Base(runDir)}
+		r.trace, r.config, _ = strings.Cut(r.name, ".")
+		if r.list = findAccelsimTrace(r.trace); r.list == "" {
+			fmt.Fprintf(log, "%s: trace %s not found in %v; skipped\n", r.name, r.trace, accelsimTraceDirs)
 			continue
 		}
-		sim, err := accelsimKernels(logPath)
-		if err != nil {
-			return err
+		r.calibration = strings.Contains(filepath.ToSlash(r.list), "testdata/golden/")
+		if r.sim, err = accelsimKernels(logPath); err != nil {
+			return nil, err
 		}
-		if len(sim) == 0 {
-			fmt.Fprintf(log, "%s: the log has no finished kernel; skipped\n", name)
+		if len(r.sim) == 0 {
+			fmt.Fprintf(log, "%s: the log has no finished kernel; skipped\n", r.name)
 			continue
 		}
 		h, err := gpgpusim.ReadGPU(logPath, gpgpusim.DefaultOptions())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		base, err := model.Preset("k20c")
 		if err != nil {
+			return nil, err
+		}
+		if r.cfg, err = model.FromHeader(base, h); err != nil {
+			return nil, err
+		}
+		// The importer's cycles are each CTA alone; the model shares.
+		r.cfg.Model.Contention = "on"
+		if err := applySets(&r.cfg, sets); err != nil {
+			return nil, err
+		}
+		r.time, _ = readTime(filepath.Join(runDir, "time.txt"))
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// replay converts r's trace with the importer's options o (at r's GPU's
+// clock) and replays it; it returns the kernels' cycles, first CTA start
+// to last CTA end, in kernel order, and the seconds it took.
+func (r *asRun) replay(o accelsim.Options, dir string) (cycles []float64, wall, cpu float64, err error) {
+	o.ClockMHz = r.cfg.GPU.ClockMHz
+	tr := filepath.Join(dir, r.name+".trace.zst")
+	sw := startWatch()
+	if err := convertAccelsim(r.list, tr, o); err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %w", r.name, err)
+	}
+	_, kernels, err := replayFile(r.cfg, "cdp", tr)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %w", r.name, err)
+	}
+	wall, cpu = sw.read()
+	sort.Slice(kernels, func(i, j int) bool { return kernels[i].KernelID < kernels[j].KernelID })
+	for _, k := range kernels {
+		cycles = append(cycles, float64(k.EndCycle-k.StartCycle))
+	}
+	return cycles, wall, cpu, nil
+}
+
+// errors adds r's kernels' errors under o to e.
+func (r *asRun) errors(o accelsim.Options, dir string, e *errStats) error {
+	got, _, _, err := r.replay(o, dir)
+	for i := range got {
+		if i < len(r.sim) {
+			e.add(got[i], float64(r.sim[i].cycles))
+		}
+	}
+	return err
+}
+
+// calibrationLatencies are the importer's global_latency values the
+// calibration tries: its default is 400 cycles.
+var calibrationLatencies = func() []float64 {
+	var v []float64
+	for l := 100.0; l <= 1500; l += 25 {
+		v = append(v, l)
+	}
+	return v
+}()
+
+func runValidationAccelSim(x *experiment, dir string, stdout, log io.Writer) error {
+	impOpts, sets := importerSets(x.sets)
+	runs, err := loadAccelsimRuns(sets, log)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	o := accelsim.DefaultOptions()
+	for _, kv := range impOpts {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := o.Set(k, v); err != nil {
 			return err
 		}
-		cfg, err := model.FromHeader(base, h)
+	}
+	// Calibration: per config, the global_latency that minimises the
+	// mean absolute error over the hand-made traces' kernels.
+	latency := map[string]float64{}
+	calMAPE := map[string]float64{}
+	for _, r := range runs {
+		if !r.calibration {
+			continue
+		}
+		if _, done := latency[r.config]; done {
+			continue
+		}
+		best, bestErr := o.GlobalLatency, -1.0
+		for _, l := range calibrationLatencies {
+			oc := o
+			oc.GlobalLatency = l
+			var e errStats
+			for _, c := range runs {
+				if c.calibration && c.config == r.config {
+					if err := c.errors(oc, dir, &e); err != nil {
+						return err
+					}
+				}
+			}
+			if m := e.mape(); bestErr < 0 || m < bestErr {
+				best, bestErr = l, m
+			}
+		}
+		latency[r.config], calMAPE[r.config] = best, bestErr
+	}
+	fmt.Fprintf(stdout, "Importer options: %s; calibrated: global_latency per config, on the hand-made traces (convert/accelsim/testdata/golden), tried from %g to %g cycles.\n\n",
+		importerDesc(impOpts), calibrationLatencies[0], calibrationLatencies[len(calibrationLatencies)-1])
+	fmt.Fprintln(stdout, "| trace | set | config | SMs | kernel | Accel-Sim cycles | gpureplay, defaults | error | gpureplay, calibrated | error |")
+	fmt.Fprintln(stdout, "|---|---|---|---:|---|---:|---:|---:|---:|---:|")
+	stats := map[string]*errStats{}
+	stat := func(k string) *errStats {
+		if stats[k] == nil {
+			stats[k] = &errStats{}
+		}
+		return stats[k]
+	}
+	var speed []string
+	for _, r := range runs {
+		def, wall, cpu, err := r.replay(o, dir)
 		if err != nil {
 			return err
 		}
-		// The importer's cycles are each CTA alone; the model shares.
-		cfg.Model.Contention = "on"
-		if err := applySets(&cfg, sets); err != nil {
-			return err
-		}
-		o := accelsim.DefaultOptions()
-		o.ClockMHz = cfg.GPU.ClockMHz
-		for _, kv := range impOpts {
-			k, v, _ := strings.Cut(kv, "=")
-			if err := o.Set(k, v); err != nil {
+		cal := def
+		oc := o
+		l, calibrated := latency[r.config]
+		if calibrated {
+			oc.GlobalLatency = l
+			if cal, _, _, err = r.replay(oc, dir); err != nil {
 				return err
 			}
 		}
-		tr := filepath.Join(dir, name+".trace.zst")
-		sw := startWatch()
-		if err := convertAccelsim(list, tr, o); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		set := "validation"
+		if r.calibration {
+			set = "calibration"
 		}
-		st, kernels, err := replayFile(cfg, "cdp", tr)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		wall, cpu := sw.read()
-		sort.Slice(kernels, func(i, j int) bool { return kernels[i].KernelID < kernels[j].KernelID })
-		cs := perConfig[config]
-		if cs == nil {
-			cs = &errStats{}
-			perConfig[config] = cs
-		}
-		for i, k := range kernels {
-			if i >= len(sim) {
+		for i, got := range def {
+			if i >= len(r.sim) {
 				break
 			}
-			got, want := float64(k.EndCycle-k.StartCycle), float64(sim[i].cycles)
-			all.add(got, want)
-			cs.add(got, want)
-			fmt.Fprintf(stdout, "| %s | %s | %d | %s | %d | %d | %.0f | %s |\n", traceName, config, cfg.GPU.SMs, shortName(k.Name), k.CTAs, sim[i].cycles, got, relErr(got, want))
+			want := float64(r.sim[i].cycles)
+			stat(set+"/defaults").add(got, want)
+			calCell, calErr := "—", "—"
+			if calibrated {
+				stat(set+"/calibrated").add(cal[i], want)
+				calCell, calErr = fmt.Sprintf("%.0f", cal[i]), relErr(cal[i], want)
+			}
+			fmt.Fprintf(stdout, "| %s | %s | %s | %d | %s | %d | %.0f | %s | %s | %s |\n", r.trace, set, r.config, r.cfg.GPU.SMs, shortName(r.sim[i].name), r.sim[i].cycles, got, relErr(got, want), calCell, calErr)
 		}
-		t, _ := readTime(filepath.Join(runDir, "time.txt"))
-		speed = append(speed, fmt.Sprintf("| %s | %s | %.1f | %.1f | %.3f | %.3f | %.0f× |", traceName, config, t[0], t[1], wall, cpu, t[1]/max(cpu, 1e-3)))
-		_ = st
+		speed = append(speed, fmt.Sprintf("| %s | %s | %.1f | %.1f | %.3f | %.3f | %.0f× |", r.trace, r.config, r.time[0], r.time[1], wall, cpu, r.time[1]/max(cpu, 1e-3)))
 	}
-	fmt.Fprintf(stdout, "\nKernel cycles are first CTA start to last CTA end, in each tool. All %d kernels: MAPE %.1f%%, worst %+.1f%%, correlation %.3f.", len(all.abs), all.mape(), 100*all.worstSigned, all.corr())
-	for _, c := range sortedKeys(perConfig) {
-		e := perConfig[c]
-		fmt.Fprintf(stdout, " %s: %d kernels, MAPE %.1f%%.", c, len(e.abs), e.mape())
+	fmt.Fprintf(stdout, "\nKernel cycles are first CTA start to last CTA end in each tool.")
+	for _, c := range sortedKeys(latency) {
+		fmt.Fprintf(stdout, " %s: global_latency %g (calibration MAPE %.1f%%).", c, latency[c], calMAPE[c])
 	}
-	opts := "the defaults"
-	if len(impOpts) > 0 {
-		opts = strings.Join(impOpts, ", ")
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "\n| kernels | options | n | MAPE | worst | correlation |")
+	fmt.Fprintln(stdout, "|---|---|---:|---:|---:|---:|")
+	for _, k := range []string{"validation/defaults", "validation/calibrated", "calibration/defaults", "calibration/calibrated"} {
+		if e := stats[k]; e != nil {
+			set, opts, _ := strings.Cut(k, "/")
+			fmt.Fprintf(stdout, "| %s | %s | %d | %.1f%% | %+.1f%% | %.3f |\n", set, opts, len(e.abs), e.mape(), 100*e.worstSigned, e.corr())
+		}
 	}
-	fmt.Fprintf(stdout, " Importer options: %s.\n\n", opts)
-	fmt.Fprintln(stdout, "| trace | config | Accel-Sim wall s | CPU s | gpureplay convert + replay wall s | CPU s | CPU ratio |")
+	fmt.Fprintln(stdout, "\n| trace | config | Accel-Sim wall s | CPU s | gpureplay convert + replay wall s | CPU s | CPU ratio |")
 	fmt.Fprintln(stdout, "|---|---|---:|---:|---:|---:|---:|")
 	for _, s := range speed {
 		fmt.Fprintln(stdout, s)
 	}
-	fmt.Fprintln(stdout, "\nAccel-Sim's seconds are the capture's (time.txt beside each log); gpureplay's are this run's, on this machine.")
+	fmt.Fprintln(stdout, "\nAccel-Sim's seconds are the capture's (time.txt beside each log); gpureplay's are this run's, on this machine (defaults).")
 	return nil
+}
+
+func importerDesc(opts []string) string {
+	if len(opts) == 0 {
+		return "the defaults"
+	}
+	return strings.Join(opts, ", ")
 }
 
 // findAccelsimTrace is the kernelslist.g of the named trace, or "".
