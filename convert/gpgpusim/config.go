@@ -29,7 +29,7 @@ var wanted = map[string]bool{
 	"gpgpu_dram_buswidth": true, "gpgpu_dram_burst_length": true,
 	"gpgpu_n_mem_per_ctrlr": true, "gpgpu_num_sched_per_core": true,
 	"gpgpu_concurrent_kernel_sm": true, "gpgpu_num_sp_units": true,
-	"ptx_opcode_initiation_fp": true,
+	"ptx_opcode_initiation_fp": true, "dram_data_command_freq_ratio": true,
 }
 
 // parseOption reads one option line; ok is false for any other line.
@@ -220,19 +220,22 @@ func (o options) gpu(name string) (gpu, error) {
 	}
 	// DRAM: the stats count accesses of dram_atom_size = burst length ×
 	// bus width × chips per controller bytes (gpu-sim.cc); each channel
-	// moves 2 × bus width bytes per DRAM clock (DDR).
+	// moves bus width × chips bytes per data-bus beat, and the data bus
+	// beats dram_data_command_freq_ratio times per DRAM (command) clock:
+	// 2 for DDR (the default), 4 for GDDR6's QDR (SM86_RTX3070).
 	bus, err1 := optional("gpgpu_dram_buswidth", 0, 1, 1<<10)
 	burst, err2 := optional("gpgpu_dram_burst_length", 0, 1, 1<<10)
 	chips, err3 := optional("gpgpu_n_mem_per_ctrlr", 1, 1, 1<<10)
 	mems, err4 := optional("gpgpu_n_mem", 0, 1, 1<<16)
-	for _, e := range []error{err1, err2, err3, err4} {
+	ratio, err5 := optional("dram_data_command_freq_ratio", 2, 1, 64)
+	for _, e := range []error{err1, err2, err3, err4, err5} {
 		if e != nil {
 			return g, e
 		}
 	}
 	g.dramAtomBytes = bus * burst * chips
 	if mems > 0 && bus > 0 && g.dramClockMHz > 0 {
-		g.dramGBps = math.Round(float64(mems*bus*chips*2)*g.dramClockMHz/1000*1000) / 1000
+		g.dramGBps = math.Round(float64(mems*bus*chips*ratio)*g.dramClockMHz/1000*1000) / 1000
 	}
 	return g, nil
 }
