@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -190,4 +191,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// speedTable prints the tools' seconds side by side: a Markdown table of
+// header (its alignment row made from it, the first cells left-aligned)
+// and rows, then where the seconds come from.
+func speedTable(w io.Writer, header string, left int, rows []string, source string) {
+	fmt.Fprintln(w, header)
+	cells := strings.Count(header, "|") - 1
+	align := "|" + strings.Repeat("---|", left) + strings.Repeat("---:|", cells-left)
+	fmt.Fprintln(w, align)
+	for _, r := range rows {
+		fmt.Fprintln(w, r)
+	}
+	fmt.Fprintln(w, "\n"+source)
 }

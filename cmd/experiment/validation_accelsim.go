@@ -249,12 +249,9 @@ func runValidationAccelSim(x *experiment, dir string, stdout, log io.Writer) err
 			fmt.Fprintf(stdout, "| %s | %s | %d | %.1f%% | %+.1f%% | %.3f |\n", set, opts, len(e.abs), e.mape(), 100*e.worstSigned, e.corr())
 		}
 	}
-	fmt.Fprintln(stdout, "\n| trace | config | Accel-Sim wall s | CPU s | gpureplay convert + replay wall s | CPU s | CPU ratio |")
-	fmt.Fprintln(stdout, "|---|---|---:|---:|---:|---:|---:|")
-	for _, s := range speed {
-		fmt.Fprintln(stdout, s)
-	}
-	fmt.Fprintln(stdout, "\nAccel-Sim's seconds are the capture's (time.txt beside each log); gpureplay's are this run's, on this machine (defaults).")
+	fmt.Fprintln(stdout)
+	speedTable(stdout, "| trace | config | Accel-Sim wall s | CPU s | gpureplay convert + replay wall s | CPU s | CPU ratio |", 2, speed,
+		"Accel-Sim's seconds are the capture's (time.txt beside each log); gpureplay's are this run's, on this machine (defaults).")
 	return nil
 }
 

@@ -99,12 +99,8 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 		speed = append(speed, fmt.Sprintf("| %s | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f | %.0f× |", name, t[0], t[1], convWall, convCPU, replayWall, replayCPU, t[1]/max(convCPU+replayCPU, 1e-3)))
 	}
 	fmt.Fprintf(stdout, "\nSpans are first CTA start to last CTA end, children included; cdp replays with --gpu=captured (model.contention=%s: the measured cycles hold the run's sharing). flat, dtbl and spawn are the model's predictions on the same trace (speedup over the cdp replay); GPGPU-Sim ran only the launches.\n\n", contention)
-	fmt.Fprintln(stdout, "| capture | GPGPU-Sim wall s | CPU s | convert wall s | CPU s | replay (cdp) wall s | CPU s | CPU ratio |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|")
-	for _, s := range speed {
-		fmt.Fprintln(stdout, s)
-	}
-	fmt.Fprintln(stdout, "\nGPGPU-Sim's seconds are the capture's, from validation/gpgpusim/captures/times.tsv; gpureplay's are this run's, on this machine.")
+	speedTable(stdout, "| capture | GPGPU-Sim wall s | CPU s | convert wall s | CPU s | replay (cdp) wall s | CPU s | CPU ratio |", 1, speed,
+		"GPGPU-Sim's seconds are the capture's, from validation/gpgpusim/captures/times.tsv; gpureplay's are this run's, on this machine.")
 	return nil
 }
 

@@ -163,12 +163,8 @@ func runValidationKnee(x *experiment, dir string, stdout, log io.Writer) error {
 		fmt.Fprintf(stdout, "\nFirst k more than 10%% slower than alone: GPGPU-Sim %s; model %s with the schedulers' width, %s with the FP32 pipes'. Over k > 1, MAPE %.1f%% (worst %+.1f%%) and %.1f%% (worst %+.1f%%).\n\n",
 			kneeName(simKnee), kneeName(modelKnee), kneeName(fpKnee), e.mape(), 100*e.worstSigned, efp.mape(), 100*efp.worstSigned)
 	}
-	fmt.Fprintln(stdout, "| run | CTAs/SM | GPGPU-Sim wall s | CPU s | gpureplay convert wall s | CPU s | model replay wall s | CPU s |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|")
-	for _, s := range speed {
-		fmt.Fprintln(stdout, s)
-	}
-	fmt.Fprintln(stdout, "\nGPGPU-Sim's seconds are the capture's (knee/times.tsv); gpureplay's are this run's, on this machine; the model replay writes and replays the k-CTA trace once (issue width of the schedulers).")
+	speedTable(stdout, "| run | CTAs/SM | GPGPU-Sim wall s | CPU s | gpureplay convert wall s | CPU s | model replay wall s | CPU s |", 1, speed,
+		"GPGPU-Sim's seconds are the capture's (knee/times.tsv); gpureplay's are this run's, on this machine; the model replay writes and replays the k-CTA trace once (issue width of the schedulers).")
 	return nil
 }
 
