@@ -39,7 +39,7 @@ func TestValidationGPGPUSim(t *testing.T) {
 			t.Errorf("%s: makespan error %.1f%%, over %.1f%%", name, e, limit)
 		}
 	}
-	if rows < 6 {
-		t.Errorf("%d capture rows, want 6:\n%s", rows, out.String())
+	if rows < 7 {
+		t.Errorf("%d capture rows, want 7:\n%s", rows, out.String())
 	}
 }
