@@ -20,6 +20,14 @@ type ctaWork struct {
 	shift uint
 
 	warpCycles []float64
+	// Barriers: each warp's time at its last barrier and how many it
+	// passed, and for the k-th barrier the longest any warp took to reach
+	// it from the (k-1)-th (see synced).
+	lastBar    []float64
+	bars       []int
+	maxSeg     []float64
+	phaseInsts []float64 // warp instructions issued between barrier k-1 and k, all warps
+	release    []float64 // scratch for slowest
 	insts      uint64
 	sectors32  uint64    // global and local 32-byte sectors its warps moved
 	now        float64   // the issuing warp's time before the current instruction
@@ -58,6 +66,8 @@ func newCTAWork(opts *Options, h *kernelHeader, table *bufferTable) *ctaWork {
 		table:      table,
 		shift:      uint(bits.TrailingZeros64(uint64(opts.PageBytes))),
 		warpCycles: make([]float64, h.warps()),
+		lastBar:    make([]float64, h.warps()),
+		bars:       make([]int, h.warps()),
 		slot:       make([]int32, len(table.all)),
 		cache:      regionCache{regionOf: table.index},
 	}
@@ -66,6 +76,10 @@ func newCTAWork(opts *Options, h *kernelHeader, table *bufferTable) *ctaWork {
 // reset makes the work ready for the next CTA.
 func (c *ctaWork) reset() {
 	clear(c.warpCycles)
+	clear(c.lastBar)
+	clear(c.bars)
+	c.maxSeg = c.maxSeg[:0]
+	c.phaseInsts = c.phaseInsts[:0]
 	c.insts, c.sectors32 = 0, 0
 	for _, cb := range c.bufs {
 		clear(cb.pages)
@@ -80,6 +94,14 @@ func (c *ctaWork) inst(warp int, in *inst) error {
 	c.now = c.warpCycles[warp] // it issues once the warp's earlier ones are done
 	c.insts++
 	c.warpCycles[warp] += c.opts.CPI
+	for len(c.phaseInsts) <= c.bars[warp] {
+		c.phaseInsts = append(c.phaseInsts, 0)
+	}
+	c.phaseInsts[c.bars[warp]]++
+	if isBarrier(in.opcode) {
+		c.barrier(warp)
+		return nil
+	}
 	if in.width == 0 || in.n == 0 {
 		return nil
 	}
@@ -253,11 +275,50 @@ func (c *ctaWork) direct(lane int) (uint64, bool) {
 	return 0, false
 }
 
-// slowest is the time of the CTA's slowest warp.
+// barrier records that warp reached its next CTA barrier, at its own
+// time so far.
+func (c *ctaWork) barrier(warp int) {
+	k := c.bars[warp]
+	if k == len(c.maxSeg) {
+		c.maxSeg = append(c.maxSeg, 0)
+	}
+	c.maxSeg[k] = max(c.maxSeg[k], c.warpCycles[warp]-c.lastBar[warp])
+	c.lastBar[warp] = c.warpCycles[warp]
+	c.bars[warp]++
+}
+
+// slowest is when the CTA's last warp ends, its warps held at each
+// barrier (__syncthreads) until every warp that reaches it has. Between
+// two barriers the warps share the SM's issue width as they do over a
+// whole CTA without barriers (cycles), so the k-th barrier releases at
+// the (k-1)-th's release plus the longer of the longest any warp took
+// between the two and the instructions all warps issued between them
+// over the issue width; a warp ends its own time after its last barrier
+// later, and the instructions after the last barrier take their share of
+// the width too. A warp that exits before a barrier does not hold it, as
+// on the hardware. Without barriers it is the slowest warp's own time
+// (cycles then bounds it by the issue width, as before).
+//
+// The trace lists a CTA's warps one after another, so the warps' own
+// times are all the pass has when it reads an instruction; positions
+// (positions.go) place a first touch at its warp's own time scaled to
+// the CTA's cycles, which is never later than the synchronised time
+// scaled the same way.
 func (c *ctaWork) slowest() float64 {
+	nb := len(c.maxSeg)
+	c.release = append(c.release[:0], 0)
+	for k, seg := range c.maxSeg {
+		c.release = append(c.release, c.release[k]+max(seg, c.phaseInsts[k]/c.opts.IssueWidth))
+	}
 	slowest := 0.0
-	for _, w := range c.warpCycles {
-		slowest = max(slowest, w)
+	if nb > 0 && len(c.phaseInsts) > nb {
+		slowest = c.release[nb] + c.phaseInsts[nb]/c.opts.IssueWidth
+	}
+	for w, t := range c.warpCycles {
+		if b := c.bars[w]; b > 0 {
+			t = c.release[b] + t - c.lastBar[w]
+		}
+		slowest = max(slowest, t)
 	}
 	return slowest
 }

@@ -72,3 +72,13 @@ func (w windows) where(a uint64) space {
 	}
 	return spaceGeneric
 }
+
+// isBarrier reports whether an opcode is a CTA-wide barrier a warp waits
+// at (__syncthreads: BAR.SYNC, BAR.RED, plain BAR on older ISAs), as
+// opposed to BAR.ARV, which only signals arrival and does not wait.
+func isBarrier(opcode []byte) bool {
+	if !bytes.HasPrefix(opcode, []byte("BAR")) || len(opcode) > 3 && opcode[3] != '.' {
+		return false
+	}
+	return !bytes.HasPrefix(opcode, []byte("BAR.ARV"))
+}

@@ -18,6 +18,11 @@ import (
 //	            + shared and constant memory instructions × SharedLatency ÷ MemParallelism
 //	CTA cycles  = ⌈max(slowest warp, CTA's warp instructions ÷ IssueWidth)⌉
 //
+// with CTA barriers (BAR.SYNC: __syncthreads) holding the warps: the k-th
+// barrier releases when the (k-1)-th did plus the longer of the slowest
+// warp's time between the two and the instructions all warps issued
+// between them ÷ IssueWidth; each warp then goes on from the release
+// (ctaWork.slowest). Without barriers this is the formula above;
 // where sectors is the number of distinct 32-byte sectors the instruction's
 // active lanes touch (1 for a coalesced access, up to 32 for a scattered
 // one). The defaults are order-of-magnitude figures for the Pascal to

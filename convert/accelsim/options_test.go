@@ -81,3 +81,32 @@ func TestCostModel(t *testing.T) {
 		}
 	}
 }
+
+// TestBarrierPhases checks the barrier rule by hand on testdata/golden/
+// barrier (one CTA: warp 0 runs 5 MOVs and a BAR.SYNC, own time 24 there,
+// then MOV and EXIT; warp 1 a MOV, a BAR.ARV, the BAR.SYNC at 12, then 5
+// MOVs and EXIT; 9 instructions before the barrier, 8 after).
+func TestBarrierPhases(t *testing.T) {
+	for _, c := range []struct {
+		issueWidth string
+		want       int64
+	}{
+		// The barrier releases at 24; warp 1 ends 24 + 24 = 48 (36 alone).
+		{"4", 48},
+		// Issue width 0.35: the 9 instructions before the barrier take
+		// 25.71 cycles, so it releases then; warp 1 ends 25.71 + 24 =
+		// 49.71, after the 8 later instructions' 22.86: 50. Bounding the
+		// whole CTA by its 17 instructions instead gives 48.57: 49.
+		{"0.35", 50},
+	} {
+		o := DefaultOptions()
+		if err := o.Set("issue_width", c.issueWidth); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range convert(t, "testdata/golden/barrier", o) {
+			if cta, ok := r.(*trace.CTA); ok && cta.Cycles != c.want {
+				t.Errorf("issue width %s: %d cycles; want %d", c.issueWidth, cta.Cycles, c.want)
+			}
+		}
+	}
+}
