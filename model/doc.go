@@ -11,6 +11,12 @@
 //	titanx      Pagoda §2, §6     24  1000  32      2048       65536   98304    32
 //	h100        H100 SXM specs   132  1755  32      2048       65536  233472   128
 //
+// gpu.concurrent_kernel_sm = on in every preset: CTAs of different kernels
+// share an SM (concurrent kernel execution, Kepler onwards, and the DTBL
+// authors' GPGPU-Sim). off keeps an SM to one kernel at a time, as
+// GPGPU-Sim's -gpgpu_concurrent_kernel_sm 0 (its default and its tested
+// configs'); the GPGPU-Sim importer sets it for --gpu=captured.
+//
 // # Shared throughput (the contention model)
 //
 // model.contention = on: co-resident CTAs that record a demand (trace
