@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -101,28 +100,6 @@ func replayFile(cfg model.Config, policy, path string) (*replay.Stats, []results
 	rows := &kernelRows{}
 	st, err := replay.Run(func() (trace.Source, error) { return trace.Open(path) }, replay.Options{Config: cfg, Policy: pol}, rows)
 	return st, rows.kernels, err
-}
-
-// capturedConfig is what --gpu=captured builds for a trace file.
-func capturedConfig(path string) (model.Config, error) {
-	src, err := trace.Open(path)
-	if err != nil {
-		return model.Config{}, err
-	}
-	defer src.Close()
-	r, err := src.Next()
-	if err != nil {
-		return model.Config{}, err
-	}
-	h, ok := r.(*trace.Header)
-	if !ok {
-		return model.Config{}, errors.New(path + ": no header")
-	}
-	base, err := model.Preset("k20c")
-	if err != nil {
-		return base, err
-	}
-	return model.FromHeader(base, h)
 }
 
 // relErr formats got's error relative to want.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -53,7 +54,7 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 			return err
 		}
 		convWall, convCPU := sw.read()
-		cfg, err := capturedConfig(tr)
+		cfg, err := study.CapturedConfig(tr)
 		if err != nil {
 			return err
 		}

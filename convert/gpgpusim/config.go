@@ -83,7 +83,6 @@ type gpu struct {
 	fp32Rate      float64  // FP32 FMA warp instructions an SM can start a cycle; 0 if unknown
 	cdpLatency    [5]int64 // stream create, param b, param a, launch b, launch a
 	dramAtomBytes int64    // bytes one DRAM access counted in the stats moves
-	warpSize      int
 }
 
 // gpu checks and converts the options; name is the file for errors.
@@ -158,7 +157,7 @@ func (o options) gpu(name string) (gpu, error) {
 	if e1 != nil || e2 != nil || nt < 1 || nt > 1<<20 || ws != 32 {
 		return g, bad("gpgpu_shader_core_pipeline", "want <threads per SM>:32 (the replay's warps are 32 threads)")
 	}
-	g.spec.MaxThreadsPerSM, g.warpSize = nt, ws
+	g.spec.MaxThreadsPerSM = nt
 	if n, err := integer("gpgpu_shader_registers", 1, 1<<30); err != nil {
 		return g, err
 	} else {

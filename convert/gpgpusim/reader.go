@@ -29,7 +29,6 @@ type Reader struct {
 	header   bool // the header has been queued
 	version  string
 	out      []trace.Record
-	eof      bool
 	err      error
 	sum      Summary
 	finished bool
@@ -488,19 +487,17 @@ func (r *Reader) closeSession() error {
 	r.sessionOpen = false
 	r.sum.Sessions++
 	insts := delta(r.warpInsts)
-	bytes := delta(r.dram) * r.g.dramAtomBytes
+	dram := delta(r.dram) * r.g.dramAtomBytes
 	r.warpInsts[0], r.dram[0] = r.warpInsts[1], r.dram[1]
 	var runs []*ctaRun
-	var warps []int64
 	for _, u := range r.session {
 		k := r.kernels[u]
 		k.stats = true
 		for i := range k.ctas {
 			runs = append(runs, &k.ctas[i])
-			warps = append(warps, k.warps())
 		}
 	}
-	spread(runs, warps, uint64(max(insts, 0)), uint64(max(bytes, 0)))
+	spread(runs, uint64(max(insts, 0)), uint64(max(dram, 0)))
 	r.session = nil
 	r.sum.Cycles = r.totCycle
 	return r.flush()

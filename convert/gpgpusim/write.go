@@ -219,9 +219,9 @@ func inlineCost(k *kernel, cycles []int64) (workload, inline int64) {
 
 // spread divides a statistics block's warp instructions and DRAM bytes
 // over its CTAs in proportion to their cycles (the block gives totals
-// only), exactly: the parts sum to the totals. Each part is capped at the
-// trace format's per-warp rate limits.
-func spread(runs []*ctaRun, warps []int64, insts, dram uint64) {
+// only), exactly: the parts sum to the totals. write caps each part at
+// the trace format's per-warp rates for the CTA's own cycles.
+func spread(runs []*ctaRun, insts, dram uint64) {
 	var total uint64
 	for _, c := range runs {
 		total += uint64(c.end - c.start)
@@ -229,14 +229,11 @@ func spread(runs []*ctaRun, warps []int64, insts, dram uint64) {
 	if total == 0 {
 		return
 	}
-	var cum uint64
-	var prevI, prevD uint64
-	for i, c := range runs {
+	var cum, prevI, prevD uint64
+	for _, c := range runs {
 		cum += uint64(c.end - c.start)
 		ni, nd := share(insts, cum, total), share(dram, cum, total)
-		cycles := uint64(c.end - c.start)
-		c.insts = min(ni-prevI, 2*uint64(warps[i])*cycles)
-		c.dramBytes = min(nd-prevD, 1024*uint64(warps[i])*cycles)
+		c.insts, c.dramBytes = ni-prevI, nd-prevD
 		prevI, prevD = ni, nd
 	}
 }
