@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 	"github.com/gpureplay/gpureplay/results"
 )
 
-const sample = "../../samples/bfs-kron12.trace.zst"
+const sample = "../samples/bfs-kron12.trace.zst"
 
 // replayCmd runs the command line in-process and returns its exit status,
 // stdout and stderr.
@@ -252,7 +252,7 @@ func TestConvertDumpRoundTrip(t *testing.T) {
 // package's fixture) survives convert and dump unchanged: dump gives back
 // the text, and converting that again gives the same bytes.
 func TestConvertDumpKeepsAt(t *testing.T) {
-	const fixture = "../../trace/testdata/valid.jsonl"
+	const fixture = "../trace/testdata/valid.jsonl"
 	text, err := os.ReadFile(fixture)
 	if err != nil {
 		t.Fatal(err)
@@ -641,7 +641,7 @@ func TestLongMessagesAreCut(t *testing.T) {
 // trace) is the net for what an importer misses.
 func TestConvertRefusesAHugeCopy(t *testing.T) {
 	dir := t.TempDir()
-	kernel, err := os.ReadFile("../../convert/accelsim/testdata/golden/v4/kernel-1.traceg")
+	kernel, err := os.ReadFile("../convert/accelsim/testdata/golden/v4/kernel-1.traceg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +664,7 @@ func TestConvertRefusesAHugeCopy(t *testing.T) {
 func TestConvertGPGPUSim(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cdp.trace.zst")
-	code, _, stderr := replayCmd(t, "convert", "--from=gpgpusim", "../../convert/gpgpusim/testdata/real/cdp.log.xz", "-o", out)
+	code, _, stderr := replayCmd(t, "convert", "--from=gpgpusim", "../convert/gpgpusim/testdata/real/cdp.log.xz", "-o", out)
 	if code != 0 || !strings.Contains(stderr, "5 kernels (4 launched from the device") {
 		t.Fatalf("convert: exit %d, %q", code, stderr)
 	}

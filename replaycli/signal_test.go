@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ func TestSignalsLeaveNothingBehind(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "replay")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/replay").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	big := filepath.Join(dir, "big.trace.zst")
