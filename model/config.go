@@ -277,6 +277,10 @@ type Config struct {
 	Pagoda Pagoda    `json:"pagoda"`
 	Model  Model     `json:"model"`
 	Output Output    `json:"output"`
+
+	// params are the declared parameters (Param) set away from their
+	// defaults (params.go).
+	params string
 }
 
 // APICost is what a warp stalls for when x of its lanes launch child kernels

@@ -224,6 +224,10 @@
 // preset files under presets/, may name only some keys (the rest come from
 // DefaultPreset), and may not name unknown ones.
 //
+// A policy built outside this module declares keys of its own sections
+// with DeclareParam (through policies.Register); Set, Get and Validate
+// take them like Config's own, and Int and Float read them.
+//
 // # Occupancy
 //
 // GPU.CTAsPerSM applies the four per-SM limits of DESIGN §3. Threads are

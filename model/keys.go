@@ -35,6 +35,9 @@ func buildKeys() []key {
 	var keys []key
 	ct := reflect.TypeOf(Config{})
 	for s := 0; s < ct.NumField(); s++ {
+		if !ct.Field(s).IsExported() {
+			continue // the declared parameters (params.go)
+		}
 		st := ct.Field(s).Type
 		for f := 0; f < st.NumField(); f++ {
 			k := key{
@@ -77,8 +80,9 @@ func sectionNames(keys []key) map[string]bool {
 	return m
 }
 
-// Keys returns every dotted key of Config in sorted order: the names --set
-// and --sweep accept and the paths a JSON GPU file may name.
+// Keys returns every dotted key of Config in sorted order: the paths a JSON
+// GPU file may name, and with the declared parameters (Params) the names
+// --set and --sweep accept.
 func Keys() []string {
 	names := make([]string, len(keyTable))
 	for i, k := range keyTable {
@@ -91,7 +95,7 @@ func lookup(name string) (*key, error) {
 	if k, ok := keyByName[name]; ok {
 		return k, nil
 	}
-	return nil, fmt.Errorf("unknown key %q; valid keys: %s", name, keyList)
+	return nil, fmt.Errorf("unknown key %q; valid keys: %s", name, validKeys())
 }
 
 // value is the key's field inside the Config v points at or holds.
@@ -104,6 +108,9 @@ func (k *key) value(v reflect.Value) reflect.Value {
 // applying several overrides validates once at the end and the order of the
 // overrides does not matter.
 func (c *Config) Set(key, value string) error {
+	if p := findParam(key); p != nil {
+		return c.setParam(p, value)
+	}
 	k, err := lookup(key)
 	if err != nil {
 		return err
@@ -116,6 +123,9 @@ func (c *Config) Set(key, value string) error {
 
 // Get formats key's value so that Set(key, Get(key)) restores it exactly.
 func (c Config) Get(key string) (string, error) {
+	if p := findParam(key); p != nil {
+		return formatParam(c.param(p)), nil
+	}
 	k, err := lookup(key)
 	if err != nil {
 		return "", err

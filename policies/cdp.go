@@ -8,7 +8,7 @@ import (
 // cdp is the baseline: the engine's own hardware behaviour, CUDA Dynamic
 // Parallelism launching a device kernel at every site.
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:    "cdp",
 		Aliases: []string{"baseline"},
 		Doc:     "every launch site launches a device kernel (CUDA Dynamic Parallelism)",

@@ -26,14 +26,14 @@ func overlap1(model.Config) replay.Policy {
 var crcsKeys = []string{"crcs.pages", "crcs.share", "crcs.gate", "crcs.irregular", "crcs.profile_cycles", "crcs.l1_flush", "io.model", "io.ssd_mbps", "io.pcie_gbps", "io.page_bytes"}
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "crcs",
 		Doc:    "dependent kernels overlap each other and the host I/O, gated by per-page reference counts; FIFO CTA order",
 		Source: "CRCS paper §3–4.3",
 		Keys:   crcsKeys,
 		New:    crcs,
 	})
-	register(&Info{
+	mustRegister(Info{
 		Name:   "overlap1",
 		Doc:    "only the first kernel overlaps the prelude and only the last the postlude; free copies (the CRCS paper's state-of-the-art bound)",
 		Source: "CRCS paper §5.2",

@@ -27,7 +27,7 @@ func (dtbl) Decide(s *replay.Site, out []replay.Verdict) {
 }
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "dtbl",
 		Doc:    "launch sites become aggregated groups coalesced into an eligible running kernel (same name and block shape), else device kernels",
 		Source: "DTBL §4",

@@ -16,7 +16,7 @@ func (inlineAll) Decide(s *replay.Site, out []replay.Verdict) {
 }
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "flat",
 		Doc:    "every launch site is inlined: the parent thread does the child's work (non-DP code)",
 		Source: "DTBL §5, SPAWN §V",

@@ -64,7 +64,7 @@ func (p *ppcs) choose(d *replay.Dispatch) *replay.Kernel {
 }
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "ppcs",
 		Doc:    "crcs with the pipeline-aware CTA scheduler: idle SMs go to the kernel whose page share most exceeds its SM share",
 		Source: "CRCS paper §4.4",

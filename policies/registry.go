@@ -4,36 +4,111 @@
 package policies
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/replay"
 )
 
-// Info describes a policy for `replay policies` and builds it from a config.
+// Info describes a policy for `replay policies` and builds it from a
+// config. The built-in policies fill one in each and Register it, as a
+// policy from another module does.
 type Info struct {
+	// Name is what --policy names: lower-case letters, digits and '-',
+	// so it can sit in a spec (a+b), a list (a,b), a file name and a
+	// table's policy column. Aliases are other such names for it.
 	Name    string
 	Aliases []string
 	Doc     string // one line
-	Source  string // where the mechanism comes from
-	Keys    []string
-	New     func(cfg model.Config) replay.Policy
+	Source  string // where the mechanism comes from (a paper's section, a module)
+	// Keys are the model's keys the mechanism reads besides those that
+	// shape every replay (a sweep over a key of another policy's section
+	// gets a warning), and Params the keys of its own it declares, with
+	// their defaults: --set, --sweep and `replay policies` take them as
+	// they take the model's keys.
+	Keys   []string
+	Params []model.Param
+	New    func(cfg model.Config) replay.Policy
 }
 
-var registry = map[string]*Info{}
+var (
+	mu       sync.RWMutex
+	registry = map[string]*Info{}
+	nameRE   = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+)
 
-func register(i *Info) {
-	registry[i.Name] = i
+// Register makes a policy available to New, List and the replay command.
+// It returns an error where database/sql.Register panics, because a
+// policy from another module usually reaches it through replaycli.Main,
+// which reports the mistake as the command's error (exit status 1); the
+// built-in policies call it from init through mustRegister, where an error
+// is a bug every test catches. A name or alias already taken, a malformed
+// name, a missing Doc or New, a key the model does not know, or a Param
+// DeclareParam refuses is an error, and the policy is not registered.
+func Register(i Info) error {
+	if err := check(&i); err != nil {
+		return fmt.Errorf("policy %q: %w", i.Name, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, name := range append([]string{i.Name}, i.Aliases...) {
+		if registry[name] != nil {
+			return fmt.Errorf("policy %q: the name %s is taken by policy %s", i.Name, name, registry[name].Name)
+		}
+	}
+	for _, p := range i.Params {
+		if err := model.DeclareParam(p); err != nil {
+			return fmt.Errorf("policy %q: %w", i.Name, err)
+		}
+		if !slices.Contains(i.Keys, p.Name) {
+			i.Keys = append(slices.Clip(i.Keys), p.Name)
+		}
+	}
+	registry[i.Name] = &i
 	for _, a := range i.Aliases {
-		registry[a] = i
+		registry[a] = &i
+	}
+	return nil
+}
+
+// check is what Register refuses before it changes anything.
+func check(i *Info) error {
+	for _, name := range append([]string{i.Name}, i.Aliases...) {
+		if !nameRE.MatchString(name) {
+			return fmt.Errorf("name %q: want lower-case letters, digits and '-', starting with a letter", name)
+		}
+	}
+	if i.Doc == "" || strings.Contains(i.Doc, "\n") {
+		return errors.New("want a one-line Doc")
+	}
+	if i.New == nil {
+		return errors.New("no New")
+	}
+	known := model.Keys()
+	for _, k := range i.Keys {
+		if !slices.Contains(known, k) && !model.IsParam(k) && !slices.ContainsFunc(i.Params, func(p model.Param) bool { return p.Name == k }) {
+			return fmt.Errorf("key %s: the model has no such key and the policy declares no such Param", k)
+		}
+	}
+	return nil
+}
+
+func mustRegister(i Info) {
+	if err := Register(i); err != nil {
+		panic(err)
 	}
 }
 
 // List returns every policy once, sorted by name.
 func List() []*Info {
+	mu.RLock()
+	defer mu.RUnlock()
 	var out []*Info
 	for name, i := range registry {
 		if name == i.Name {
@@ -60,7 +135,7 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 	p := replay.Policy{Name: spec}
 	owner := map[string]string{}
 	for _, name := range parts {
-		i := registry[strings.TrimSpace(name)]
+		i := lookup(strings.TrimSpace(name))
 		if i == nil {
 			return p, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
 		}
@@ -78,8 +153,16 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 	return p, nil
 }
 
-// policySections are the parameter sections only some policies read;
-// the others (gpu, lat, cdp, io, model, output) shape every replay.
+// lookup is the policy a name or alias names, or nil.
+func lookup(name string) *Info {
+	mu.RLock()
+	defer mu.RUnlock()
+	return registry[name]
+}
+
+// policySections are the model's parameter sections only some policies
+// read; the others (gpu, lat, cdp, io, model, output) shape every replay.
+// A declared Param's section is a policy's too.
 var policySections = map[string]bool{"launch": true, "spawn": true, "dtbl": true, "crcs": true, "gemtc": true, "pagoda": true}
 
 // Reads reports whether the policy spec (names joined with +) reads the
@@ -87,11 +170,11 @@ var policySections = map[string]bool{"launch": true, "spawn": true, "dtbl": true
 // only other policies read, which a sweep over would replay alike.
 func Reads(spec, key string) bool {
 	section, _, _ := strings.Cut(key, ".")
-	if !policySections[section] {
+	if !policySections[section] && !model.IsParam(key) {
 		return true
 	}
 	for _, name := range strings.Split(spec, "+") {
-		if i := registry[strings.TrimSpace(name)]; i != nil && slices.Contains(i.Keys, key) {
+		if i := lookup(strings.TrimSpace(name)); i != nil && slices.Contains(i.Keys, key) {
 			return true
 		}
 	}

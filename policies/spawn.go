@@ -89,7 +89,7 @@ func (p *spawn) CTAFinished(ev *replay.CTAEvent) {
 }
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "spawn",
 		Doc:    "the SPAWN controller launches a child only when it is estimated to finish before the parent could do the work",
 		Source: "SPAWN §IV, Algorithm 1",

@@ -12,7 +12,7 @@ import (
 // launch per task); GeMTC and Pagoda hand them to a software runtime.
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "hyperq",
 		Doc:    "each host-launched task is a kernel on its own stream: at most gpu.max_kernels run at once, CTA granularity, lat.host_issue per launch",
 		Source: "Pagoda §2, §6 (CUDA-HyperQ)",
@@ -21,7 +21,7 @@ func init() {
 			return replay.Policy{Name: "hyperq", OwnStreams: true}
 		},
 	})
-	register(&Info{
+	mustRegister(Info{
 		Name:   "gemtc",
 		Doc:    "tasks run in batches of gemtc.batch on a persistent SuperKernel whose warps take them through one locked queue (gemtc.dequeue_cycles) and return results through another (gemtc.result_cycles); a serial host with synchronous copies; a batch starts when the last has finished",
 		Source: "Pagoda §6 (GeMTC); GeMTC's source, skrieder/gemtc",
@@ -32,7 +32,7 @@ func init() {
 			}}
 		},
 	})
-	register(&Info{
+	mustRegister(Info{
 		Name:   "pagoda",
 		Doc:    "tasks are scheduled at warp granularity onto a persistent MasterKernel (TaskTable, scheduler warps, buddy shared memory, named barriers)",
 		Source: "Pagoda §4–5",

@@ -23,7 +23,7 @@ func (t threshold) Decide(s *replay.Site, out []replay.Verdict) {
 }
 
 func init() {
-	register(&Info{
+	mustRegister(Info{
 		Name:   "threshold",
 		Doc:    "a site launches iff its workload > launch.threshold, else it is inlined",
 		Source: "SPAWN §III",

@@ -27,8 +27,8 @@ func TestDiscardingSinkSameStats(t *testing.T) {
 		if *a != *b {
 			t.Errorf("%s under %s: totals differ with a discarding sink:\n%+v\n%+v", gen, pol, *a, *b)
 		}
-		if n := len(quiet.ctas) + len(quiet.kernels) + len(quiet.launches); n != 0 || len(rec.ctas) == 0 {
-			t.Errorf("%s under %s: %d rows built for a discarding sink (%d CTA rows for a recorder)", gen, pol, n, len(rec.ctas))
+		if n := len(quiet.CTAs) + len(quiet.Kernels) + len(quiet.Launches); n != 0 || len(rec.CTAs) == 0 {
+			t.Errorf("%s under %s: %d rows built for a discarding sink (%d CTA rows for a recorder)", gen, pol, n, len(rec.CTAs))
 		}
 	})
 }

@@ -59,7 +59,7 @@ func (g *afterFirst) CTAFinished(ev *replay.CTAEvent) {
 func TestGateStallsCTA(t *testing.T) {
 	g := &afterFirst{}
 	rec, st := replayString(t, twoKernels, testConfig(t, 1), replay.Policy{Name: "gated", Gate: g, Observer: g})
-	c := rec.ctas[len(rec.ctas)-1]
+	c := rec.CTAs[len(rec.CTAs)-1]
 	if c.KernelID != 2 || c.DispatchCycle != 403 || c.StartCycle != 1393 || c.EndCycle != 1893 || c.StallCycles != 990 {
 		t.Errorf("kernel 2's CTA: got %+v, want dispatch 403, start 1393, end 1893, stall 990", c)
 	}
@@ -84,7 +84,7 @@ func (lastSM) Place(d *replay.Dispatch) {
 // A Placer replaces round-robin placement.
 func TestPlacerChoosesSM(t *testing.T) {
 	rec, _ := replayString(t, twoKernels, testConfig(t, 4), replay.Policy{Name: "last", Placer: lastSM{}})
-	for _, c := range rec.ctas {
+	for _, c := range rec.CTAs {
 		if c.SM != 3 {
 			t.Errorf("kernel %d CTA %d on SM %d, want 3", c.KernelID, c.CTA, c.SM)
 		}

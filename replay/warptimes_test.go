@@ -59,7 +59,7 @@ func TestWarpTimesShared(t *testing.T) {
 			t.Errorf("CTA %s: warp times %v, want %v", key, w.got[key], want)
 		}
 	}
-	for _, c := range rec.ctas {
+	for _, c := range rec.CTAs {
 		if c.KernelID == 4 && (c.StartCycle != 403 || c.EndCycle != 2403) {
 			t.Errorf("kernel 4 CTA %d ran %d..%d, want 403..2403", c.CTA, c.StartCycle, c.EndCycle)
 		}

@@ -26,6 +26,10 @@ func runPolicies(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "; keys: %s", strings.Join(p.Keys, ", "))
 		}
 		fmt.Fprintln(stdout)
+		for _, k := range p.Params {
+			v, _ := model.Config{}.Get(k.Name)
+			fmt.Fprintf(stdout, "%-22s   %s = %s: %s\n", "", k.Name, v, k.Doc)
+		}
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ import (
 	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
+	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/spf13/pflag"
 )
@@ -74,7 +75,19 @@ func commands() []command {
 // program name) and returns the exit status for os.Exit. It installs the
 // handler that removes unfinished files on SIGINT and SIGTERM and tunes the
 // garbage collector, so call it once per process.
-func Main(args []string) int {
+//
+// extra are policies of the caller's own, registered (policies.Register)
+// beside the built-in ones before anything runs: --policy, --set and
+// --sweep of their Params, `replay policies`, studies and Slurm array
+// tasks (which run this same binary) take them as they take the built-in
+// ones. One that Register refuses is reported, with exit status 1.
+func Main(args []string, extra ...policies.Info) int {
+	for _, p := range extra {
+		if err := policies.Register(p); err != nil {
+			fmt.Fprintln(os.Stderr, "replay: "+err.Error())
+			return 1
+		}
+	}
 	tuneGC()
 	// Registered before anything is written, so no signal can find a
 	// temporary file without the handler that removes it.
