@@ -3,6 +3,7 @@ package replaycli
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -446,8 +447,58 @@ func TestNoSilentDataLoss(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.csv"))
-	if !strings.Contains(string(summary), filepath.ToSlash(a)+"/x,cdp") || !strings.Contains(string(summary), filepath.ToSlash(b)+"/x,cdp") {
+	if !strings.Contains(string(summary), filepath.ToSlash(a)+"/x.trace.zst,cdp") || !strings.Contains(string(summary), filepath.ToSlash(b)+"/x.trace.zst,cdp") {
 		t.Errorf("trace values not kept apart:\n%s", summary)
+	}
+}
+
+// Runs that could not be told apart in the tables are refused (one file
+// given twice, under any path; a policy given twice), and two files of
+// one directory that differ only in their extension get distinct trace
+// values, so their ctas rows do not merge.
+func TestIndistinguishableRuns(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x.trace.zst")
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(x, data, 0o644)
+	out := filepath.Join(dir, "o")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", out, x, x}, "are the same trace file"},
+		{[]string{"--out", out, x, filepath.Join(dir, ".", "x.trace.zst")}, "are the same trace file"},
+		{[]string{"--out", out, "--policy=cdp,flat,cdp", x}, "--policy: cdp given twice"},
+	} {
+		code, _, stderr := replayCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line saying %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused run made %s", out)
+	}
+	var jsonl bytes.Buffer
+	if code := run([]string{"dump", x}, &jsonl, io.Discard); code != 0 {
+		t.Fatal("dump failed")
+	}
+	os.WriteFile(filepath.Join(dir, "x.jsonl"), jsonl.Bytes(), 0o644)
+	code, _, stderr := replayCmd(t, "--quiet", "--format=csv", "--out", out, x, filepath.Join(dir, "x.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ctas, _ := os.ReadFile(filepath.Join(out, "ctas.csv"))
+	labels := map[string]int{}
+	lines := strings.Split(strings.TrimSpace(string(ctas)), "\n")
+	for _, l := range lines[1:] {
+		labels[strings.SplitN(l, ",", 2)[0]]++
+	}
+	slash := filepath.ToSlash(dir)
+	if len(labels) != 2 || labels[slash+"/x.trace.zst"] != labels[slash+"/x.jsonl"] || labels[slash+"/x.jsonl"] != (len(lines)-1)/2 {
+		t.Errorf("ctas trace values %v over %d rows; want the two paths, half the rows each", labels, len(lines)-1)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/policies"
@@ -164,12 +165,20 @@ type summaryRow struct {
 // numbers the replays they ask for.
 func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Replay, error) {
 	var axes []study.Axis
+	var files []os.FileInfo
 	for i, path := range traces {
-		if st, err := os.Stat(path); err != nil {
+		st, err := os.Stat(path)
+		if err != nil {
 			return nil, badInput(err)
 		} else if st.IsDir() {
 			return nil, badInput(fmt.Errorf("%s is a directory, not a trace (*.trace.zst or *.jsonl)", path))
 		}
+		for j, prev := range files {
+			if os.SameFile(prev, st) {
+				return nil, usagef("%s and %s are the same trace file: their rows could not be told apart; give it once", traces[j], path)
+			}
+		}
+		files = append(files, st)
 		base, err := study.Replay{Trace: path, GPU: f.gpu, Sets: f.sets}.Config()
 		if err != nil {
 			return nil, err
@@ -183,7 +192,10 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 			return nil, err
 		}
 		if i == 0 {
-			for _, spec := range f.policies {
+			for j, spec := range f.policies {
+				if slices.Contains(f.policies[:j], spec) {
+					return nil, usagef("--policy: %s given twice: its rows could not be told apart; give it once", spec)
+				}
 				if _, err := policies.New(spec, base); err != nil {
 					return nil, usagef("%v", err)
 				}

@@ -46,11 +46,27 @@ func TestExpandGroups(t *testing.T) {
 	}
 	plan := Expand(spec("cdp", "flat"))
 	first, last := plan[0], plan[len(plan)-1]
-	if first.Name != "a/bfs" || first.Params() != "gpu.sms=8,launch.threshold=16" || first.Policy != "cdp" {
+	if first.Name != "a/bfs.trace.zst" || first.Params() != "gpu.sms=8,launch.threshold=16" || first.Policy != "cdp" {
 		t.Errorf("first replay %+v", first)
 	}
 	if last.Name != "sssp" || last.Params() != "gpu.sms=13,launch.threshold=16" || last.Policy != "flat" {
 		t.Errorf("last replay %+v", last)
+	}
+}
+
+// Trace values are short names unless shared; shared ones become the
+// paths, which stay apart even where a path equals another file's short
+// name.
+func TestTraceNames(t *testing.T) {
+	for _, c := range []struct{ paths, want []string }{
+		{[]string{"a/x.trace.zst", "b/y.jsonl"}, []string{"x", "y"}},
+		{[]string{"a/x.trace.zst", "./b/x.trace.zst"}, []string{"a/x.trace.zst", "b/x.trace.zst"}},
+		{[]string{"d2/x.trace.zst", "d2/x.jsonl", "y.jsonl"}, []string{"d2/x.trace.zst", "d2/x.jsonl", "y"}},
+		{[]string{"x.jsonl", "x.trace.zst", "x.jsonl.json"}, []string{"x.jsonl", "x.trace.zst", "x.jsonl.json"}},
+	} {
+		if got := TraceNames(c.paths); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("TraceNames(%q) = %q, want %q", c.paths, got, c.want)
+		}
 	}
 }
 
