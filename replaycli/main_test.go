@@ -658,6 +658,9 @@ func TestContradictionsAndSweeps(t *testing.T) {
 		{[]string{header}, "launches no kernel: nothing to replay"},
 		{[]string{warps}, "takes 10 cycles but its longest warp 20"},
 		{[]string{"--policy=threshold", "--sweep", "launch.threshold=16,64,16", sample}, "value 16 given twice"},
+		{[]string{"--policy=threshold", "--sweep", "launch.threshold=64,064", sample}, "--sweep launch.threshold: values 64 and 064 are equal"},
+		{[]string{"--sweep", "gpu.clock_mhz=706,706.0", sample}, "--sweep gpu.clock_mhz: values 706 and 706.0 are equal"},
+		{[]string{"--policy=threshold", "--set", "launch.threshold=32", "--sweep", "launch.threshold=16,64", sample}, "--sweep launch.threshold and --set launch.threshold"},
 	} {
 		if code, _, stderr := replayCmd(t, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)

@@ -65,7 +65,7 @@ func (f *replayFlags) planFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
-	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it)")
+	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it; a key also given to --set, or two values that set it alike, such as 64,064, are refused)")
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -188,7 +188,7 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 				fmt.Fprintf(stderr, "replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)\n", path, base.GPU.SMs)
 			}
 		}
-		if axes, err = parseSweeps(f.sweeps, base); err != nil {
+		if axes, err = parseSweeps(f.sweeps, f.sets, base); err != nil {
 			return nil, err
 		}
 		if i == 0 {
