@@ -746,3 +746,31 @@ func TestConvertGPGPUSim(t *testing.T) {
 		t.Error("a failed conversion left its output")
 	}
 }
+
+// Host stream ids fit the kernels table's int64 stream column: 2^63-1
+// reads back as itself, and a larger id (2^64-1, which showed as -1) is
+// refused with a one-line input error.
+func TestStreamIDRange(t *testing.T) {
+	dir := t.TempDir()
+	trace := func(stream string) string {
+		path := filepath.Join(dir, "s"+stream+".jsonl")
+		os.WriteFile(path, []byte(`{"type":"header","version":1,"clock_mhz":706}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":`+stream+`}
+{"type":"cta","kernel":1,"cta":0,"cycles":10}
+`), 0o644)
+		return path
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := replayCmd(t, "--quiet", "--format=csv", "--out", out, trace("9223372036854775807")); code != 0 {
+		t.Fatalf("stream 2^63-1: exit %d: %s", code, stderr)
+	}
+	kernels, _ := os.ReadFile(filepath.Join(out, "kernels.csv"))
+	if !strings.Contains(string(kernels), ",host,,9223372036854775807,") {
+		t.Errorf("stream 2^63-1 not kept:\n%s", kernels)
+	}
+	code, _, stderr := replayCmd(t, "--quiet", trace("18446744073709551615"))
+	if code != 2 || !strings.Contains(stderr, "host launch of kernel 1 on stream 18446744073709551615; want a stream id from 0 to 2^63-1") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("stream 2^64-1: exit %d, %q; want 2 and one line", code, stderr)
+	}
+}
