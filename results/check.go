@@ -92,6 +92,7 @@ func checkCSV(path string, want *arrow.Schema) error {
 	return nil
 }
 
+// columnNames lists a schema's column names in order.
 func columnNames(s *arrow.Schema) []string {
 	var out []string
 	for _, f := range s.Fields() {
