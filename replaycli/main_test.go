@@ -3,6 +3,7 @@ package replaycli
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -446,8 +447,58 @@ func TestNoSilentDataLoss(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.csv"))
-	if !strings.Contains(string(summary), filepath.ToSlash(a)+"/x,cdp") || !strings.Contains(string(summary), filepath.ToSlash(b)+"/x,cdp") {
+	if !strings.Contains(string(summary), filepath.ToSlash(a)+"/x.trace.zst,cdp") || !strings.Contains(string(summary), filepath.ToSlash(b)+"/x.trace.zst,cdp") {
 		t.Errorf("trace values not kept apart:\n%s", summary)
+	}
+}
+
+// Runs that could not be told apart in the tables are refused (one file
+// given twice, under any path; a policy given twice), and two files of
+// one directory that differ only in their extension get distinct trace
+// values, so their ctas rows do not merge.
+func TestIndistinguishableRuns(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x.trace.zst")
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(x, data, 0o644)
+	out := filepath.Join(dir, "o")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", out, x, x}, "are the same trace file"},
+		{[]string{"--out", out, x, filepath.Join(dir, ".", "x.trace.zst")}, "are the same trace file"},
+		{[]string{"--out", out, "--policy=cdp,flat,cdp", x}, "--policy: cdp given twice"},
+	} {
+		code, _, stderr := replayCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line saying %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused run made %s", out)
+	}
+	var jsonl bytes.Buffer
+	if code := run([]string{"dump", x}, &jsonl, io.Discard); code != 0 {
+		t.Fatal("dump failed")
+	}
+	os.WriteFile(filepath.Join(dir, "x.jsonl"), jsonl.Bytes(), 0o644)
+	code, _, stderr := replayCmd(t, "--quiet", "--format=csv", "--out", out, x, filepath.Join(dir, "x.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ctas, _ := os.ReadFile(filepath.Join(out, "ctas.csv"))
+	labels := map[string]int{}
+	lines := strings.Split(strings.TrimSpace(string(ctas)), "\n")
+	for _, l := range lines[1:] {
+		labels[strings.SplitN(l, ",", 2)[0]]++
+	}
+	slash := filepath.ToSlash(dir)
+	if len(labels) != 2 || labels[slash+"/x.trace.zst"] != labels[slash+"/x.jsonl"] || labels[slash+"/x.jsonl"] != (len(lines)-1)/2 {
+		t.Errorf("ctas trace values %v over %d rows; want the two paths, half the rows each", labels, len(lines)-1)
 	}
 }
 
@@ -607,6 +658,9 @@ func TestContradictionsAndSweeps(t *testing.T) {
 		{[]string{header}, "launches no kernel: nothing to replay"},
 		{[]string{warps}, "takes 10 cycles but its longest warp 20"},
 		{[]string{"--policy=threshold", "--sweep", "launch.threshold=16,64,16", sample}, "value 16 given twice"},
+		{[]string{"--policy=threshold", "--sweep", "launch.threshold=64,064", sample}, "--sweep launch.threshold: values 64 and 064 are equal"},
+		{[]string{"--sweep", "gpu.clock_mhz=706,706.0", sample}, "--sweep gpu.clock_mhz: values 706 and 706.0 are equal"},
+		{[]string{"--policy=threshold", "--set", "launch.threshold=32", "--sweep", "launch.threshold=16,64", sample}, "--sweep launch.threshold and --set launch.threshold"},
 	} {
 		if code, _, stderr := replayCmd(t, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
@@ -690,5 +744,33 @@ func TestConvertGPGPUSim(t *testing.T) {
 	}
 	if _, err := os.Stat(bad); err == nil {
 		t.Error("a failed conversion left its output")
+	}
+}
+
+// Host stream ids fit the kernels table's int64 stream column: 2^63-1
+// reads back as itself, and a larger id (2^64-1, which showed as -1) is
+// refused with a one-line input error.
+func TestStreamIDRange(t *testing.T) {
+	dir := t.TempDir()
+	trace := func(stream string) string {
+		path := filepath.Join(dir, "s"+stream+".jsonl")
+		os.WriteFile(path, []byte(`{"type":"header","version":1,"clock_mhz":706}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":`+stream+`}
+{"type":"cta","kernel":1,"cta":0,"cycles":10}
+`), 0o644)
+		return path
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := replayCmd(t, "--quiet", "--format=csv", "--out", out, trace("9223372036854775807")); code != 0 {
+		t.Fatalf("stream 2^63-1: exit %d: %s", code, stderr)
+	}
+	kernels, _ := os.ReadFile(filepath.Join(out, "kernels.csv"))
+	if !strings.Contains(string(kernels), ",host,,9223372036854775807,") {
+		t.Errorf("stream 2^63-1 not kept:\n%s", kernels)
+	}
+	code, _, stderr := replayCmd(t, "--quiet", trace("18446744073709551615"))
+	if code != 2 || !strings.Contains(stderr, "host launch of kernel 1 on stream 18446744073709551615; want a stream id from 0 to 2^63-1") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("stream 2^64-1: exit %d, %q; want 2 and one line", code, stderr)
 	}
 }

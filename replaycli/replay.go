@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/policies"
@@ -64,7 +65,7 @@ func (f *replayFlags) planFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
-	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it)")
+	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it; a key also given to --set, or two values that set it alike, such as 64,064, are refused)")
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -164,12 +165,20 @@ type summaryRow struct {
 // numbers the replays they ask for.
 func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Replay, error) {
 	var axes []study.Axis
+	var files []os.FileInfo
 	for i, path := range traces {
-		if st, err := os.Stat(path); err != nil {
+		st, err := os.Stat(path)
+		if err != nil {
 			return nil, badInput(err)
 		} else if st.IsDir() {
 			return nil, badInput(fmt.Errorf("%s is a directory, not a trace (*.trace.zst or *.jsonl)", path))
 		}
+		for j, prev := range files {
+			if os.SameFile(prev, st) {
+				return nil, usagef("%s and %s are the same trace file: their rows could not be told apart; give it once", traces[j], path)
+			}
+		}
+		files = append(files, st)
 		base, err := study.Replay{Trace: path, GPU: f.gpu, Sets: f.sets}.Config()
 		if err != nil {
 			return nil, err
@@ -179,11 +188,14 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 				fmt.Fprintf(stderr, "replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)\n", path, base.GPU.SMs)
 			}
 		}
-		if axes, err = parseSweeps(f.sweeps, base); err != nil {
+		if axes, err = parseSweeps(f.sweeps, f.sets, base); err != nil {
 			return nil, err
 		}
 		if i == 0 {
-			for _, spec := range f.policies {
+			for j, spec := range f.policies {
+				if slices.Contains(f.policies[:j], spec) {
+					return nil, usagef("--policy: %s given twice: its rows could not be told apart; give it once", spec)
+				}
 				if _, err := policies.New(spec, base); err != nil {
 					return nil, usagef("%v", err)
 				}

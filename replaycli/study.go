@@ -32,8 +32,10 @@ with a stable id). run replays shard i of N of it (all of it without
   OUT/<table>/policy=<policy>/shard=<i>/part-<id>.parquet
 
 so shards can run anywhere, side by side or again: a rerun replaces only
-its own files. status says which replays are done, failed or missing
-(exit status 1 until every replay is done, once).
+its own files. status says which replays are done, failed, corrupt (a
+part file cut short or overwritten: its Parquet or Arrow footer, or its
+CSV header and final newline, is not whole) or missing (exit status 1
+until every replay is done, once).
 slurm writes an sbatch script that runs the shards as a Slurm job array.
 Read the result with DuckDB:
 
@@ -221,6 +223,12 @@ func runStudyStatus(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "    %s: %s\n", describe(r), oneLine(msg))
 		}
 	}
+	fmt.Fprintf(stdout, "  corrupt  %d\n", len(st.Corrupt))
+	for _, r := range st.Plan {
+		if msg, ok := st.Corrupt[r.ID]; ok {
+			fmt.Fprintf(stdout, "    %s: %s\n", describe(r), oneLine(msg))
+		}
+	}
 	fmt.Fprintf(stdout, "  missing  %d\n", len(st.Missing))
 	for _, id := range st.Missing {
 		fmt.Fprintf(stdout, "    %s\n", describe(st.Plan[id]))
@@ -242,6 +250,9 @@ func unfinishedGroups(st study.Status) string {
 	var ids []int
 	ids = append(append(ids, st.Missing...), st.Duplicated...)
 	for id := range st.Failed {
+		ids = append(ids, id)
+	}
+	for id := range st.Corrupt {
 		ids = append(ids, id)
 	}
 	var groups []int

@@ -3,6 +3,7 @@ package replaycli
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -12,8 +13,12 @@ import (
 )
 
 // parseSweeps reads the --sweep flags, checking every key and value
-// against the model so a typo fails before hours of replays.
-func parseSweeps(flags []string, base model.Config) ([]study.Axis, error) {
+// against the model so a typo fails before hours of replays. A key that a
+// --set also gives is refused (the sweep would replace the --set in every
+// replay), and so is a value that sets the key as an earlier one does,
+// however it is written (64 and 064, 706 and 706.0, on and true): both
+// would replay the same configuration.
+func parseSweeps(flags, sets []string, base model.Config) ([]study.Axis, error) {
 	var axes []study.Axis
 	seen := map[string]bool{}
 	for _, f := range flags {
@@ -24,12 +29,13 @@ func parseSweeps(flags []string, base model.Config) ([]study.Axis, error) {
 		if seen[key] {
 			return nil, usagef("--sweep: key %s given twice", key)
 		}
+		if setsKey(sets, key) {
+			return nil, usagef("--sweep %s and --set %s: the sweep would replace the --set value in every replay; give %s in one of them", key, key, key)
+		}
 		seen[key] = true
 		ax := study.Axis{Key: key, Values: strings.Split(list, ",")}
+		cfgs := make([]model.Config, len(ax.Values))
 		for i, v := range ax.Values {
-			if slices.Contains(ax.Values[:i], v) {
-				return nil, usagef("--sweep %s: value %s given twice", key, v)
-			}
 			cfg := base
 			if err := cfg.Set(key, v); err != nil {
 				return nil, usagef("--sweep: %v", err)
@@ -37,6 +43,15 @@ func parseSweeps(flags []string, base model.Config) ([]study.Axis, error) {
 			if err := cfg.Validate(); err != nil {
 				return nil, usagef("--sweep %s=%s: %v", key, v, err)
 			}
+			for j := range i {
+				if reflect.DeepEqual(cfgs[j], cfg) {
+					if ax.Values[j] == v {
+						return nil, usagef("--sweep %s: value %s given twice", key, v)
+					}
+					return nil, usagef("--sweep %s: values %s and %s are equal; give each value once", key, ax.Values[j], v)
+				}
+			}
+			cfgs[i] = cfg
 		}
 		axes = append(axes, ax)
 	}

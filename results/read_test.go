@@ -27,10 +27,10 @@ func readTable(t *testing.T, dir, table string, f Format) (*arrow.Schema, []stri
 	switch f {
 	case Parquet:
 		s, rows := readParquet(t, path)
-		return s, names(s), rows
+		return s, columnNames(s), rows
 	case Arrow:
 		s, rows := readIPC(t, path)
-		return s, names(s), rows
+		return s, columnNames(s), rows
 	default:
 		header, rows := readCSV(t, path)
 		return nil, header, rows
@@ -140,14 +140,6 @@ func value(t *testing.T, a arrow.Array, i int) any {
 	return nil
 }
 
-func names(s *arrow.Schema) []string {
-	var n []string
-	for _, f := range s.Fields() {
-		n = append(n, f.Name)
-	}
-	return n
-}
-
 // asText is how a value is written in CSV: nulls empty, floats in the
 // shortest form that reads back exactly, a whole one with ".0".
 func asText(rows [][]any) [][]any {
@@ -177,7 +169,7 @@ func sameSchema(t *testing.T, table string, got *arrow.Schema) {
 	t.Helper()
 	want := Schema(table)
 	if got.NumFields() != want.NumFields() {
-		t.Fatalf("%s: %d columns, want %d: %v", table, got.NumFields(), want.NumFields(), names(got))
+		t.Fatalf("%s: %d columns, want %d: %v", table, got.NumFields(), want.NumFields(), columnNames(got))
 	}
 	for i, g := range got.Fields() {
 		w := want.Field(i)

@@ -47,7 +47,7 @@ func TestSchemas(t *testing.T) {
 		if s == nil {
 			t.Fatalf("Schema(%q) = nil", table)
 		}
-		if got := strings.Join(names(s), " "); got != designColumns[table] {
+		if got := strings.Join(columnNames(s), " "); got != designColumns[table] {
 			t.Errorf("%s columns\n got %s\nwant %s", table, got, designColumns[table])
 		}
 		for _, f := range s.Fields() {

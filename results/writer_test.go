@@ -84,7 +84,7 @@ func checkTable(t *testing.T, dir, table string, f Format, want [][]any) {
 	if s != nil {
 		sameSchema(t, table, s)
 	}
-	if got := names(Schema(table)); !reflect.DeepEqual(header, got) {
+	if got := columnNames(Schema(table)); !reflect.DeepEqual(header, got) {
 		t.Errorf("%s header %v, want %v", table, header, got)
 	}
 	if f == CSV {

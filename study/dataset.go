@@ -124,10 +124,11 @@ func (d Dataset) Settle(r Replay, runErr error, stale []string) error {
 // part is one file of the dataset.
 type part struct {
 	path, table string
+	format      results.Format
 	shard, id   int
 }
 
-var partName = regexp.MustCompile(`^([a-z]+)/policy=[^/]+/shard=([0-9]+)/part-([0-9]+)\.[a-z]+$`)
+var partName = regexp.MustCompile(`^([a-z]+)/policy=[^/]+/shard=([0-9]+)/part-([0-9]+)\.([a-z]+)$`)
 
 // parts lists the dataset's part files.
 func (d Dataset) parts() ([]part, error) {
@@ -148,7 +149,7 @@ func (d Dataset) parts() ([]part, error) {
 			}
 			shard, _ := strconv.Atoi(m[2])
 			id, _ := strconv.Atoi(m[3])
-			out = append(out, part{path: path, table: m[1], shard: shard, id: id})
+			out = append(out, part{path: path, table: m[1], format: results.Format(m[4]), shard: shard, id: id})
 			return nil
 		})
 		if err != nil {
@@ -160,11 +161,19 @@ func (d Dataset) parts() ([]part, error) {
 
 // A Status says where each replay of a study stands.
 type Status struct {
-	Plan       []Replay
-	Done       []int          // ids whose summary part exists
-	Failed     map[int]string // id → the error of its last attempt
-	Missing    []int          // neither done nor failed
-	Duplicated []int          // ids with parts in more than one shard
+	Plan []Replay
+	// Done are the ids whose summary part exists and whose part of every
+	// table is whole (results.Check: a Parquet or Arrow footer, a CSV
+	// header and final newline).
+	Done   []int
+	Failed map[int]string // id → the error of its last attempt
+	// Corrupt are the ids whose summary part exists but one of whose
+	// parts is missing or not whole (id → what is wrong): a file cut
+	// short or overwritten after the replay wrote it. Rerunning the
+	// replay's shard writes it anew.
+	Corrupt    map[int]string
+	Missing    []int // neither done, failed nor corrupt
+	Duplicated []int // ids with parts in more than one shard
 }
 
 // Complete reports whether every replay is done, once.
@@ -178,13 +187,14 @@ func (d Dataset) Status() (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Plan: plan, Failed: map[int]string{}}
+	st := Status{Plan: plan, Failed: map[int]string{}, Corrupt: map[int]string{}}
 	parts, err := d.parts()
 	if err != nil {
 		return st, err
 	}
 	done := map[int]bool{}
 	shards := map[int]map[int]bool{}
+	byID := map[int][]part{}
 	for _, p := range parts {
 		if p.id >= len(plan) {
 			continue
@@ -196,19 +206,43 @@ func (d Dataset) Status() (Status, error) {
 			shards[p.id] = map[int]bool{}
 		}
 		shards[p.id][p.shard] = true
+		byID[p.id] = append(byID[p.id], p)
 	}
 	for _, r := range plan {
-		switch msg, err := os.ReadFile(d.failedPath(r.ID)); {
+		msg, err := os.ReadFile(d.failedPath(r.ID))
+		switch {
 		case err == nil:
 			st.Failed[r.ID] = string(bytes.TrimSpace(msg))
-		case done[r.ID]:
-			st.Done = append(st.Done, r.ID)
-		default:
+		case !done[r.ID]:
 			st.Missing = append(st.Missing, r.ID)
+		default:
+			if bad := unsound(byID[r.ID]); bad != "" {
+				st.Corrupt[r.ID] = bad
+			} else {
+				st.Done = append(st.Done, r.ID)
+			}
 		}
 		if len(shards[r.ID]) > 1 {
 			st.Duplicated = append(st.Duplicated, r.ID)
 		}
 	}
 	return st, nil // each list in plan order, so by id
+}
+
+// unsound says what is wrong with a done replay's parts: a table without
+// a part, or a part that is not whole; "" when nothing is.
+func unsound(parts []part) string {
+	have := map[string]bool{}
+	for _, p := range parts {
+		if err := results.Check(p.path, p.table, p.format); err != nil {
+			return err.Error()
+		}
+		have[p.table] = true
+	}
+	for _, table := range results.Tables() {
+		if !have[table] {
+			return "no part of table " + table
+		}
+	}
+	return ""
 }

@@ -51,8 +51,7 @@ type Spec struct {
 
 // Expand numbers every replay the spec asks for, in the order of a single
 // run: by trace, then combination (the first axis varying slowest), then
-// policy. Trace names are the file names without trace extensions, or,
-// for files that share a name, the paths without them.
+// policy. Trace names are those of TraceNames.
 func Expand(s Spec) []Replay {
 	names := TraceNames(s.Traces)
 	var plan []Replay
@@ -90,21 +89,35 @@ func combos(axes []Axis) [][]string {
 }
 
 // TraceNames are the trace column's values for the paths: each file's
-// name without its trace extensions, or, for files that share a name, the
-// path without them, so their rows stay apart.
+// name without its trace extensions, or, for a file whose value another
+// path shares, its path as given (cleaned, with / separators and its
+// extensions), so their rows stay apart: a/x.trace.zst and b/x.trace.zst,
+// or d/x.trace.zst and d/x.jsonl. The values are distinct as long as the
+// paths are distinct files (the replay command refuses a file given
+// twice).
 func TraceNames(paths []string) []string {
-	count := map[string]int{}
-	for _, p := range paths {
-		count[TraceName(p)]++
-	}
 	names := make([]string, len(paths))
 	for i, p := range paths {
 		names[i] = TraceName(p)
-		if count[names[i]] > 1 {
-			names[i] = filepath.ToSlash(filepath.Join(filepath.Dir(filepath.Clean(p)), names[i]))
+	}
+	// A path can equal another file's short name ("x.jsonl" beside
+	// "x.jsonl.json"), so repeat until no value is shared; each round
+	// turns at least one short name into a path, so it ends.
+	for {
+		count := map[string]int{}
+		for _, n := range names {
+			count[n]++
+		}
+		changed := false
+		for i, p := range paths {
+			if full := filepath.ToSlash(filepath.Clean(p)); count[names[i]] > 1 && names[i] != full {
+				names[i], changed = full, true
+			}
+		}
+		if !changed {
+			return names
 		}
 	}
-	return names
 }
 
 // TraceName is the trace column's value for one trace: the file name

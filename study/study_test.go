@@ -46,11 +46,27 @@ func TestExpandGroups(t *testing.T) {
 	}
 	plan := Expand(spec("cdp", "flat"))
 	first, last := plan[0], plan[len(plan)-1]
-	if first.Name != "a/bfs" || first.Params() != "gpu.sms=8,launch.threshold=16" || first.Policy != "cdp" {
+	if first.Name != "a/bfs.trace.zst" || first.Params() != "gpu.sms=8,launch.threshold=16" || first.Policy != "cdp" {
 		t.Errorf("first replay %+v", first)
 	}
 	if last.Name != "sssp" || last.Params() != "gpu.sms=13,launch.threshold=16" || last.Policy != "flat" {
 		t.Errorf("last replay %+v", last)
+	}
+}
+
+// Trace values are short names unless shared; shared ones become the
+// paths, which stay apart even where a path equals another file's short
+// name.
+func TestTraceNames(t *testing.T) {
+	for _, c := range []struct{ paths, want []string }{
+		{[]string{"a/x.trace.zst", "b/y.jsonl"}, []string{"x", "y"}},
+		{[]string{"a/x.trace.zst", "./b/x.trace.zst"}, []string{"a/x.trace.zst", "b/x.trace.zst"}},
+		{[]string{"d2/x.trace.zst", "d2/x.jsonl", "y.jsonl"}, []string{"d2/x.trace.zst", "d2/x.jsonl", "y"}},
+		{[]string{"x.jsonl", "x.trace.zst", "x.jsonl.json"}, []string{"x.jsonl", "x.trace.zst", "x.jsonl.json"}},
+	} {
+		if got := TraceNames(c.paths); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("TraceNames(%q) = %q, want %q", c.paths, got, c.want)
+		}
 	}
 }
 
@@ -133,8 +149,22 @@ func touch(t *testing.T, d Dataset, table, policy string, shard, id int) string 
 	return p
 }
 
-// Status reads done (a summary part), failed (an error file, whatever
-// parts exist), missing and duplicated (parts in two shards) replays.
+// write writes replay r's parts of every table, with no rows, in shard,
+// as a replay that ran to the end does.
+func write(t *testing.T, d Dataset, r Replay, shard int) {
+	t.Helper()
+	w, err := d.Open(r, r.Policy, shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Status reads done (a summary part and every table's part whole),
+// failed (an error file, whatever parts exist), corrupt, missing and
+// duplicated (parts in two shards) replays.
 func TestDatasetStatus(t *testing.T) {
 	plan := Expand(spec("cdp", "flat"))[:6]
 	d := Dataset{Dir: t.TempDir(), Format: results.Parquet}
@@ -150,10 +180,10 @@ func TestDatasetStatus(t *testing.T) {
 	if err := d.Claim(plan[:4]); err == nil || !strings.Contains(err.Error(), "another study") {
 		t.Fatalf("Claim of another plan: %v", err)
 	}
-	touch(t, d, "summary", "cdp", 0, 0)
+	write(t, d, plan[0], 0)
 	touch(t, d, "kernels", "flat", 0, 1) // cut short: no summary part
-	touch(t, d, "summary", "cdp", 1, 2)
-	touch(t, d, "summary", "cdp", 0, 2) // also in another shard's files
+	write(t, d, plan[2], 1)
+	write(t, d, plan[2], 0) // also in another shard's files
 	touch(t, d, "summary", "cdp", 0, 4)
 	if err := d.Settle(plan[4], errors.New("trace: boom"), nil); err != nil {
 		t.Fatal(err)
@@ -177,22 +207,74 @@ func TestDatasetStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := map[int][]string{2: {d.Part("summary", "cdp", 0, 2)}}; !reflect.DeepEqual(stale, want) {
+	var shard0 []string
+	for _, table := range results.Tables() {
+		shard0 = append(shard0, d.Part(table, "cdp", 0, 2))
+	}
+	if want := map[int][]string{2: shard0}; !reflect.DeepEqual(stale, want) {
 		t.Errorf("Elsewhere: %v, want %v", stale, want)
 	}
 	for _, r := range plan {
-		touch(t, d, "summary", r.Policy, int(r.Group%2), r.ID)
+		write(t, d, r, int(r.Group%2))
 		if err := d.Settle(r, nil, stale[r.ID]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	touch(t, d, "summary", "cdp", 0, 0) // a replay rerun in its own shard replaces its files
+	write(t, d, plan[0], 0) // a replay rerun in its own shard replaces its files
 	st, err = d.Status()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !st.Complete() || len(st.Failed) > 0 {
 		t.Errorf("after the reruns: done %v missing %v failed %v duplicated %v", st.Done, st.Missing, st.Failed, st.Duplicated)
+	}
+
+	// A part overwritten with garbage, one cut short and one removed make
+	// their replays corrupt, not done; writing them anew mends them.
+	os.WriteFile(d.Part("ctas", "flat", 0, 1), []byte("garbage"), 0o644)
+	pq, _ := os.ReadFile(d.Part("kernels", "cdp", 1, 2))
+	os.WriteFile(d.Part("kernels", "cdp", 1, 2), pq[:len(pq)-5], 0o644)
+	os.Remove(d.Part("pages", "flat", 1, 3))
+	st, err = d.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Corrupt) != 3 || !strings.Contains(st.Corrupt[1], "part-1.parquet: not a whole Parquet file") ||
+		!strings.Contains(st.Corrupt[2], "part-2.parquet: not a whole Parquet file") || st.Corrupt[3] != "no part of table pages" ||
+		!reflect.DeepEqual(st.Done, []int{0, 4, 5}) || st.Complete() {
+		t.Errorf("corrupt parts: done %v corrupt %v", st.Done, st.Corrupt)
+	}
+	for _, r := range plan[1:4] {
+		write(t, d, r, int(r.Group%2))
+	}
+	if st, err = d.Status(); err != nil || !st.Complete() {
+		t.Errorf("after writing the corrupt replays anew: done %v corrupt %v (%v)", st.Done, st.Corrupt, err)
+	}
+}
+
+// A CSV part is whole when its header is the table's and its last row
+// ends with a newline.
+func TestDatasetStatusCSV(t *testing.T) {
+	plan := Expand(spec("cdp"))[:1]
+	d := Dataset{Dir: t.TempDir(), Format: results.CSV}
+	if err := d.Claim(plan); err != nil {
+		t.Fatal(err)
+	}
+	write(t, d, plan[0], 0)
+	if st, err := d.Status(); err != nil || !st.Complete() {
+		t.Fatalf("whole CSV parts: done %v corrupt %v (%v)", st.Done, st.Corrupt, err)
+	}
+	p := d.Part("summary", "cdp", 0, 0)
+	b, _ := os.ReadFile(p)
+	for _, c := range []struct{ data, want string }{
+		{string(b[:len(b)-1]), "cut short"},
+		{"garbage\n", "header \"garbage\""},
+		{"", "no CSV header line"},
+	} {
+		os.WriteFile(p, []byte(c.data), 0o644)
+		if st, err := d.Status(); err != nil || !strings.Contains(st.Corrupt[0], c.want) {
+			t.Errorf("summary part %q: corrupt %v (%v), want %q", c.data, st.Corrupt, err, c.want)
+		}
 	}
 }
 

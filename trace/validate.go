@@ -265,9 +265,18 @@ func (v *Validator) checkMemcpy(m *Memcpy) error {
 	return v.inStreamOrder("memcpy", m.Stream, m.T)
 }
 
-// inStreamOrder checks that a host operation's t is not before the last
-// one on its stream: a stream's calls are in program order.
+// MaxStream is the largest host stream id: the tables hold stream ids as
+// int64, and the replay numbers the private streams it gives device
+// kernels above every trace stream.
+const MaxStream = 1<<63 - 1
+
+// inStreamOrder checks that a host operation's stream id is in range and
+// its t is not before the last one on its stream: a stream's calls are in
+// program order.
 func (v *Validator) inStreamOrder(what string, stream uint64, t int64) error {
+	if stream > MaxStream {
+		return fmt.Errorf("%s on stream %d; want a stream id from 0 to 2^63-1", what, stream)
+	}
 	if last, ok := v.streamT[stream]; ok && t < last {
 		return fmt.Errorf("%s at t %d on stream %d, before the stream's previous call at t %d; a stream's calls are in program order", what, t, stream, last)
 	}

@@ -116,6 +116,7 @@ func TestValidatorRejects(t *testing.T) {
 		{"memcpy too big", with(`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":10001}`), 5, "memcpy of 10001 bytes, outside 0..10000"},
 		{"memcpy negative", with(`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":-1}`), 5, "memcpy of -1 bytes"},
 		{"memcpy before time", with(`{"type":"memcpy","dir":"d2h","buffer":1,"t":-1}`), 5, "memcpy at t -1"},
+		{"memcpy stream 2^63", with(`{"type":"memcpy","dir":"h2d","buffer":1,"stream":9223372036854775808}`), 5, "memcpy on stream 9223372036854775808; want a stream id from 0 to 2^63-1"},
 
 		// kernel
 		{"kernel twice", []string{hdr, k1, k1}, 3, "kernel 1 declared twice"},
@@ -136,6 +137,7 @@ func TestValidatorRejects(t *testing.T) {
 		{"launch of undeclared kernel", []string{hdr, l1}, 2, "launch of undeclared kernel 1"},
 		{"launched twice", with(c10, c11, l1), 7, "kernel 1 launched twice"},
 		{"host launch before time", []string{hdr, k1, `{"type":"launch","kernel":1,"t":-5}`}, 3, "at t -5"},
+		{"host launch on stream 2^64-1", []string{hdr, k1, `{"type":"launch","kernel":1,"t":0,"stream":18446744073709551615}`}, 3, "host launch of kernel 1 on stream 18446744073709551615; want a stream id from 0 to 2^63-1"},
 		{"after unknown kernel", with(c10, c11, k2, `{"type":"launch","kernel":2,"after":[7]}`), 8, "after kernel 7, which is not a host-launched kernel"},
 		{"after itself", with(c10, c11, k2, `{"type":"launch","kernel":2,"after":[2]}`), 8, "after kernel 2, which is not"},
 		{"after device kernel", with(k2, d2, c10, c11, c20, c21, k3, `{"type":"launch","kernel":3,"after":[2]}`), 12, "after kernel 2, which is not a host-launched kernel"},

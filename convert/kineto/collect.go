@@ -8,7 +8,11 @@ import (
 // launchArgs are the args of kernel, memcpy and runtime events that the
 // importer reads. ROCm traces put grid, block and shared memory on the
 // hipLaunchKernel runtime event, under either these names or the
-// roctracer ones ("grid dim", "block dim", "shared size").
+// roctracer ones ("grid dim", "block dim", "shared size"), and a copy's
+// size on its hipMemcpy* call ("size" from roctracer, "bytes" as a string
+// from rocprofiler), not on the gpu_memcpy event; kind is the copy's
+// direction, "HtoD"/"DtoH" on a ROCm gpu_memcpy event and hipMemcpyKind's
+// number on its call.
 type launchArgs struct {
 	Device      ident `json:"device"`
 	Stream      ident `json:"stream"`
@@ -21,6 +25,8 @@ type launchArgs struct {
 	Smem        ident `json:"shared memory"`
 	SharedSize  ident `json:"shared size"`
 	Bytes       ident `json:"bytes"`
+	Size        ident `json:"size"`
+	Kind        ident `json:"kind"`
 }
 
 // gpuOp is a kernel or memcpy event of the GPU timeline.

@@ -7,16 +7,46 @@ import (
 
 // deviceProps is one entry of deviceProperties: what CUDA (or HIP) said
 // about a GPU. Kineto records no clock and no CTA-slot limit.
+//
+// Kineto writes the entry from cudaDeviceProp or hipDeviceProp_t
+// (libkineto/src/DeviceProperties.cpp): the keys both share, then
+// regsPerMultiprocessor and sharedMemPerMultiprocessor on CUDA but only
+// maxSharedMemoryPerMultiProcessor on ROCm, which has regsPerBlock for
+// the register file.
 type deviceProps struct {
-	ID                          ident  `json:"id"`
-	Name                        string `json:"name"`
-	ComputeMajor                int    `json:"computeMajor"`
-	ComputeMinor                int    `json:"computeMinor"`
-	NumSMs                      int    `json:"numSms"`
-	MaxThreadsPerMultiprocessor int    `json:"maxThreadsPerMultiprocessor"`
-	RegsPerMultiprocessor       int    `json:"regsPerMultiprocessor"`
-	SharedMemPerMultiprocessor  int64  `json:"sharedMemPerMultiprocessor"`
-	MaxBlocksPerMultiProcessor  int    `json:"maxBlocksPerMultiProcessor"`
+	ID                               ident  `json:"id"`
+	Name                             string `json:"name"`
+	ComputeMajor                     int    `json:"computeMajor"`
+	ComputeMinor                     int    `json:"computeMinor"`
+	NumSMs                           int    `json:"numSms"`
+	MaxThreadsPerMultiprocessor      int    `json:"maxThreadsPerMultiprocessor"`
+	RegsPerMultiprocessor            int    `json:"regsPerMultiprocessor"`
+	RegsPerBlock                     int    `json:"regsPerBlock"`
+	SharedMemPerMultiprocessor       int64  `json:"sharedMemPerMultiprocessor"`
+	MaxSharedMemoryPerMultiProcessor int64  `json:"maxSharedMemoryPerMultiProcessor"`
+	MaxBlocksPerMultiProcessor       int    `json:"maxBlocksPerMultiProcessor"`
+}
+
+// regsPerSM is the register file of one SM (CU): regsPerMultiprocessor,
+// else regsPerBlock. HIP fills regsPerBlock with the registers available
+// per CU (hipGetDeviceProperties in ROCm's clr: regsPerBlock =
+// availableRegistersPerCU_), so on ROCm it is the per-CU figure the
+// occupancy limit needs; on CUDA regsPerBlock ≤ regsPerMultiprocessor,
+// which is always present there.
+func (p *deviceProps) regsPerSM() int {
+	if p.RegsPerMultiprocessor > 0 {
+		return p.RegsPerMultiprocessor
+	}
+	return p.RegsPerBlock
+}
+
+// smemPerSM is the shared memory (LDS) of one SM (CU):
+// sharedMemPerMultiprocessor, else ROCm's maxSharedMemoryPerMultiProcessor.
+func (p *deviceProps) smemPerSM() int64 {
+	if p.SharedMemPerMultiprocessor > 0 {
+		return p.SharedMemPerMultiprocessor
+	}
+	return p.MaxSharedMemoryPerMultiProcessor
 }
 
 // spec is the header's gpu_spec for p at clockMHz; missing names the first
@@ -29,10 +59,10 @@ func (p *deviceProps) spec(clockMHz float64) (s *trace.GPUSpec, missing string) 
 		return nil, "numSms"
 	case p.MaxThreadsPerMultiprocessor <= 0:
 		return nil, "maxThreadsPerMultiprocessor"
-	case p.RegsPerMultiprocessor <= 0:
-		return nil, "regsPerMultiprocessor"
-	case p.SharedMemPerMultiprocessor <= 0:
-		return nil, "sharedMemPerMultiprocessor"
+	case p.regsPerSM() <= 0:
+		return nil, "regsPerMultiprocessor (nor regsPerBlock)"
+	case p.smemPerSM() <= 0:
+		return nil, "sharedMemPerMultiprocessor (nor maxSharedMemoryPerMultiProcessor)"
 	}
 	ctas := p.MaxBlocksPerMultiProcessor
 	if ctas <= 0 {
@@ -43,7 +73,7 @@ func (p *deviceProps) spec(clockMHz float64) (s *trace.GPUSpec, missing string) 
 		ClockMHz:        clockMHz,
 		MaxCTAsPerSM:    ctas,
 		MaxThreadsPerSM: p.MaxThreadsPerMultiprocessor,
-		RegsPerSM:       p.RegsPerMultiprocessor,
-		SmemPerSM:       p.SharedMemPerMultiprocessor,
+		RegsPerSM:       p.regsPerSM(),
+		SmemPerSM:       p.smemPerSM(),
 	}, ""
 }

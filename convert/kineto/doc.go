@@ -30,8 +30,20 @@
 //     maxThreadsPerMultiprocessor, regsPerMultiprocessor,
 //     sharedMemPerMultiprocessor, and maxBlocksPerMultiProcessor or else
 //     the CUDA programming guide's resident-block limit for the compute
-//     capability. A trace without them (old or bare-array traces) needs
-//     Options.GPU, a model preset that stands in.
+//     capability. ROCm's entry (from hipDeviceProp_t) has no
+//     regsPerMultiprocessor and spells shared memory
+//     maxSharedMemoryPerMultiProcessor: its regsPerBlock, which HIP fills
+//     with the registers available per CU, stands in for the first, and
+//     the second is read as sharedMemPerMultiprocessor. A trace without
+//     them (old or bare-array traces), or whose entry lacks one of these
+//     limits, needs Options.GPU, a model preset that stands in; complete
+//     properties are the measured GPU and are never overridden.
+//   - A copy's size is its gpu_memcpy event's args.bytes, else its host
+//     call's "bytes" or "size" (ROCm keeps it on hipMemcpyWithStream,
+//     hipMemcpyAsync: roctracer writes "size", rocprofiler "bytes", as
+//     strings); its direction is read from its name (HtoD, DtoH,
+//     HostToDevice, DeviceToHost), else from the ROCm event's kind, else
+//     from the call's hipMemcpyKind (1 host-to-device, 2 device-to-host).
 //   - Everything else — CPU operators, flow events, syncs, memsets,
 //     metadata, host calls no GPU event points at — is counted by
 //     category in Summary.Unused, never silently dropped.

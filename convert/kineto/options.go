@@ -22,8 +22,10 @@ const DefaultClockMHz = profile.DefaultClockMHz
 // up in the clock table (see the package doc) and falls back to
 // DefaultClockMHz; Device is the kernel events' args.device, else pid,
 // and −1 (the default) takes the device of the first kernel launched;
-// GPU stands in for a device the trace has no deviceProperties for, as
-// older and bare-array traces do not.
+// GPU stands in for a device the trace has no deviceProperties for (older
+// and bare-array traces have none) or whose deviceProperties lack a limit
+// the estimate needs; complete deviceProperties are the measured GPU and
+// win.
 //
 // Start from DefaultOptions and change fields, or call Set with the keys
 // listed on it.

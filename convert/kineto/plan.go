@@ -101,14 +101,21 @@ func (pl *plan) pickDevice(p *capture) error {
 	}
 	spec, missing := props.spec(clock)
 	if spec == nil {
-		return errorf(pl.file, -1, -1, "deviceProperties of device %s has no %s; the per-CTA estimate needs it", pl.device, missing)
+		if pl.opts.GPU != "" {
+			return pl.presetDevice()
+		}
+		return errorf(pl.file, -1, -1, "deviceProperties of device %s has no %s; the per-CTA estimate needs it (set the gpu option to a preset to assume one)", pl.device, missing)
 	}
 	pl.gpu = profile.Captured(props.Name, spec, src)
 	return nil
 }
 
 // presetDevice stands Options.GPU's preset in for a device the trace has
-// no deviceProperties for.
+// no deviceProperties for, or whose deviceProperties lack a limit the
+// estimate needs. Complete deviceProperties describe the GPU the
+// durations were measured on, so the option never overrides them: the
+// wave estimate must use the captured GPU (replay --gpu=PRESET then
+// replays on another).
 func (pl *plan) presetDevice() error {
 	if pl.opts.GPU == "" {
 		return errorf(pl.file, -1, -1, "deviceProperties has no entry for device %s; the per-CTA estimate needs its numSms and limits (set the gpu option to a preset to assume one)", pl.device)
@@ -129,7 +136,7 @@ func (pl *plan) keep(op *gpuOp) error {
 	case op.device != pl.device:
 		pl.unused[cat+" (other device)"]++
 		return nil
-	case op.copy && (copyDir(op.name) == "" || bytesOf(op) <= 0):
+	case op.copy && (copyDir(op) == "" || bytesOf(op) <= 0):
 		pl.unused["gpu_memcpy:"+op.name]++
 		return nil
 	case !op.copy && op.call == nil:
@@ -161,23 +168,41 @@ func (pl *plan) numberStreams() {
 	}
 }
 
-// copyDir is the trace direction of a Kineto memcpy by its name
-// ("Memcpy HtoD (Pageable -> Device)", ROCm "CopyHostToDevice"); "" for
-// device-to-device, peer and host-to-host copies, which have no trace
-// record.
-func copyDir(name string) string {
+// copyDir is the trace direction of a Kineto memcpy: by its name
+// ("Memcpy HtoD (Pageable -> Device)", ROCm "Memcpy DtoH (Device ->
+// Host)" or "CopyHostToDevice"), else by the kind a ROCm export records
+// ("HtoD" on the event; hipMemcpyKind 1 host-to-device or 2
+// device-to-host on its hipMemcpy* call, as roctracer's Kineto logger
+// writes it where its event name carries no direction). "" for
+// device-to-device, peer, host-to-host and unknown copies, which have no
+// trace record.
+func copyDir(op *gpuOp) string {
+	name := op.name
 	switch {
-	case strings.Contains(name, "HtoD") || strings.Contains(name, "HostToDevice"):
+	case strings.Contains(name, "HtoD") || strings.Contains(name, "HostToDevice") || op.args.Kind == "HtoD":
 		return trace.DirH2D
-	case strings.Contains(name, "DtoH") || strings.Contains(name, "DeviceToHost"):
+	case strings.Contains(name, "DtoH") || strings.Contains(name, "DeviceToHost") || op.args.Kind == "DtoH":
 		return trace.DirD2H
+	}
+	if op.call != nil && op.args.Kind == "" {
+		switch op.call.args.Kind {
+		case "1":
+			return trace.DirH2D
+		case "2":
+			return trace.DirD2H
+		}
 	}
 	return ""
 }
 
-// bytesOf is a copy's size from args.bytes, or -1 when it has none.
+// bytesOf is a copy's size from its args.bytes, else from its host call's
+// bytes or size (where ROCm exports keep it), or -1 when none says.
 func bytesOf(op *gpuOp) int64 {
-	v, ok := op.args.Bytes.uint()
+	id := op.args.Bytes
+	if id == "" && op.call != nil {
+		id = firstIdent(op.call.args.Bytes, op.call.args.Size)
+	}
+	v, ok := id.uint()
 	if !ok || v > 1<<62 {
 		return -1
 	}

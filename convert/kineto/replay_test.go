@@ -35,7 +35,9 @@ import (
 //
 // Samples: the two shared ones (testdata copies of
 // /work/shared/traces/kineto), rocm.json (a leading H2D copy, two
-// streams one after the other), queued.json (ten 1 µs kernels queued
+// streams one after the other), rocm_roctracer.json (ROCm as Kineto's
+// roctracer logger writes it: AMD deviceProperties, copy sizes on the
+// hipMemcpy* calls), queued.json (ten 1 µs kernels queued
 // behind a 100 µs one, launched 4 µs apart, faster than the model's host
 // can issue them) and overlap.json, whose two streams run kernels at
 // the same time: the one sample exempt from the criterion, as the test
@@ -45,6 +47,7 @@ func TestReplayMatchesProfile(t *testing.T) {
 		"testdata/event_sync_trace.json",
 		"testdata/triton_example.json",
 		"testdata/rocm.json",
+		"testdata/rocm_roctracer.json",
 		"testdata/queued.json",
 		"testdata/overlap.json",
 	} {

@@ -132,6 +132,29 @@ func TestSamples(t *testing.T) {
 			"kernel 3 reduce_kernel grid 2,1,1 block 128,1,1 regs 0 smem 0",
 			"launch 3 stream 7 t 127217", "ctas 2 cycles 13600",
 		}, 12, "kineto: 3 kernels, 1018 CTAs, 1 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 1 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 ph=M"},
+		// ROCm as Kineto's roctracer logger writes it: deviceProperties
+		// spelled from hipDeviceProp_t (regsPerBlock, no
+		// regsPerMultiprocessor; maxSharedMemoryPerMultiProcessor), copies
+		// whose size and hipMemcpyKind are on the hipMemcpyWithStream /
+		// hipMemcpyAsync call, a hipExtLaunchKernel. At 1700 MHz: the
+		// 256 CTAs of 256 threads fit one wave (8 per CU × 110), 30 µs =
+		// 51000 cycles; 2200 CTAs of 1024 threads and 32 KiB fit 2 per CU
+		// (2048 threads, 64 KiB LDS), 10 waves of 66 µs · 1700 / 10 =
+		// 11220. Each t is the profiled start (120, 160, 200, 280 µs) less
+		// 8.5 µs (14450 cycles) for a copy and 8.5 µs + 283 cycles for a
+		// kernel, from the first copy's: 40 µs · 1700 − 283 = 67717,
+		// 80 µs · 1700 − 283 = 135717, 160 µs · 1700 = 272000. The
+		// device-to-device copy has no trace record.
+		{"testdata/rocm_roctracer.json", DefaultOptions(), []string{
+			"header AMD Instinct MI250X clock 1700",
+			"buffer 1 input 65536 at 0", "buffer 2 output 4096 at 65536",
+			"memcpy h2d buffer 1 stream 0 t 0",
+			"kernel 1 void at::native::vectorized_elementwise_kernel<4> grid 256,1,1 block 256,1,1 regs 0 smem 0",
+			"launch 1 stream 0 t 67717", "ctas 256 cycles 51000",
+			"kernel 2 Cijk_Alik_Bljk_HHS_BH_MT128x128x32 grid 2200,1,1 block 1024,1,1 regs 0 smem 32768",
+			"launch 2 stream 1 t 135717", "ctas 2200 cycles 11220",
+			"memcpy d2h buffer 2 stream 1 t 272000",
+		}, 11, "kineto: 2 kernels, 2456 CTAs, 2 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 2 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 gpu_memcpy:Memcpy DtoD (Device -> Device), 1 ph=M"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			recs, sum := convertFile(t, tc.file, tc.opts)
@@ -215,4 +238,33 @@ func itoa(v int64) string   { return strconv.FormatInt(v, 10) }
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 func fmtDims(d [3]uint32) string {
 	return fmt.Sprintf("%d,%d,%d", d[0], d[1], d[2])
+}
+
+// TestGPUOptionIncompleteProps: the gpu option's preset stands in for
+// deviceProperties that lack a limit (here an AMD entry without any
+// register count), and never for complete ones, which describe the GPU
+// the durations were measured on.
+func TestGPUOptionIncompleteProps(t *testing.T) {
+	const events = `"traceEvents":[
+	{"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":1,"tid":1,"ts":1,"dur":1,"args":{"correlation":5,"grid":[4,1,1],"block":[64,1,1]}},
+	{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":0,"ts":10,"dur":2,"args":{"device":0,"stream":0,"correlation":5}}]}`
+	const partial = `{"deviceProperties":[{"id":0,"name":"AMD Instinct MI300X","numSms":304,"maxThreadsPerMultiprocessor":2048,"maxSharedMemoryPerMultiProcessor":65536,"computeMajor":9,"computeMinor":4}],` + events
+	const complete = `{"deviceProperties":[{"id":0,"name":"AMD Instinct MI300X","numSms":304,"maxThreadsPerMultiprocessor":2048,"regsPerBlock":65536,"maxSharedMemoryPerMultiProcessor":65536,"computeMajor":9,"computeMinor":4}],` + events
+	var c collect
+	_, err := Read(strings.NewReader(partial), "mi300.json", &c, DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), "deviceProperties of device 0 has no regsPerMultiprocessor (nor regsPerBlock)") || !strings.Contains(err.Error(), "set the gpu option") {
+		t.Fatalf("incomplete props, no gpu option: err = %v", err)
+	}
+	o := DefaultOptions()
+	if err := o.Set("gpu", "h100"); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Read(strings.NewReader(partial), "mi300.json", &c, o)
+	if err != nil || sum.Clock != "preset h100" || strings.Contains(sum.GPU, "AMD") {
+		t.Fatalf("incomplete props, gpu=h100: %+v, %v", sum, err)
+	}
+	sum, err = Read(strings.NewReader(complete), "mi300.json", &c, o)
+	if err != nil || sum.GPU != "AMD Instinct MI300X" {
+		t.Fatalf("complete props, gpu=h100: %+v, %v; want the captured GPU", sum, err)
+	}
 }

@@ -86,7 +86,7 @@ func (w *writer) buffer(op *gpuOp) error {
 	w.bid++
 	n := bytesOf(op)
 	role := trace.RoleInput
-	if copyDir(op.name) == trace.DirD2H {
+	if copyDir(op) == trace.DirD2H {
 		role = trace.RoleOutput
 	}
 	b := &trace.Buffer{ID: w.bid, Name: fmt.Sprintf("copy %d: %s", w.bid, op.name), Base: w.base, Bytes: n, Role: role}
@@ -98,7 +98,7 @@ func (w *writer) memcpy(op *gpuOp) error {
 	w.bid++
 	w.sum.Memcpys++
 	return w.out.Write(&trace.Memcpy{
-		Dir: copyDir(op.name), Buffer: w.bid, Bytes: bytesOf(op),
+		Dir: copyDir(op), Buffer: w.bid, Bytes: bytesOf(op),
 		Stream: w.pl.streams[op.stream], T: op.t,
 	})
 }
