@@ -12,6 +12,7 @@
 //	replay dump TRACE
 //	replay policies | replay gpus
 //	replay report DIR... -o report.html [--figures DIR]
+//	replay study plan|run|status|slurm ...
 //
 // Exit status: 0 success; 2 bad usage or bad input; 1 any other failure.
 package replaycli

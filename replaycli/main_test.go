@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -364,6 +365,11 @@ func TestListings(t *testing.T) {
 	code, out, _ := replayCmd(t, "--help")
 	if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--policy") {
 		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+	for _, c := range commands() {
+		if !regexp.MustCompile(`replay ` + c.name + `\b`).MatchString(out) {
+			t.Errorf("--help does not list replay %s", c.name)
+		}
 	}
 }
 

@@ -36,7 +36,8 @@ Other commands:
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
   replay inspect TRACE [--json]      replay dump TRACE
   replay policies                    replay gpus
-  replay report OUT -o report.html   (HTML page of tables and figures)
+  replay report OUT -o OUT/report.html   (HTML page of tables and figures)
+  replay study plan|run|status|slurm ...   (many replays in shards, on a cluster; replay study --help)
 
 Exit status: 0 success, 2 bad usage or bad input, 1 other failure.
 `
