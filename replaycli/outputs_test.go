@@ -58,6 +58,7 @@ func TestOutputsNeverReplaceInputs(t *testing.T) {
 		{[]string{"convert", "--from=jsonl", b, "-o", in("alias/b.trace.zst")}, "-o " + in("alias/b.trace.zst") + " is also an input"},
 		{[]string{"convert", "--from=jsonl", b, "-o", in("adir")}, "is a directory"},
 		{[]string{"gen", "synth", "-o", in("adir")}, "-o: create " + in("adir") + ": is a directory"},
+		{[]string{"study", "plan", b, "-o", in("link.trace.zst")}, "-o " + in("link.trace.zst") + " is also an input trace"},
 		{[]string{"report", out, "-o", filepath.Join(out, "summary.parquet")}, "is also the summary table in " + out},
 		{[]string{"report", out, "-o", in("alias/o/ctas.parquet")}, "is also the ctas table"},
 	} {

@@ -169,13 +169,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 // destroy a trace, a GPU preset or each other (checkOutputs), and a
 // --timeline that would replace a file that is not a timeline.
 func checkReplayOutputs(traces []string, f replayFlags, format results.Format) error {
-	var in, out []named
-	for _, t := range traces {
-		in = append(in, named{"an input trace", t})
-	}
-	if fileExists(f.gpu) {
-		in = append(in, named{"the --gpu preset", f.gpu})
-	}
+	var out []named
 	if f.out != "" {
 		out = tableFiles(f.out, format)
 	}
@@ -188,7 +182,20 @@ func checkReplayOutputs(traces []string, f replayFlags, format results.Format) e
 	if f.cpuprof != "" {
 		out = append(out, named{"--cpuprofile", f.cpuprof})
 	}
-	return checkOutputs(in, out)
+	return checkOutputs(replayInputs(traces, f.gpu), out)
+}
+
+// replayInputs are the files replays read: their traces, and a --gpu
+// preset file.
+func replayInputs(traces []string, gpu string) []named {
+	var in []named
+	for _, t := range traces {
+		in = append(in, named{"an input trace", t})
+	}
+	if fileExists(gpu) {
+		in = append(in, named{"the --gpu preset", gpu})
+	}
+	return in
 }
 
 // summaryRow is one line of the terminal summary.
