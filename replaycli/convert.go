@@ -82,6 +82,13 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	case fs.NArg() == 0:
 		return usagef("convert: no input given")
 	}
+	var inputs []named
+	for _, in := range fs.Args() {
+		inputs = append(inputs, named{"an input", in})
+	}
+	if err := checkOutputs(inputs, []named{{"-o", *out}}); err != nil {
+		return err
+	}
 	// Every importer's output is validated on its way out, so a trace that
 	// converts is one the replay accepts.
 	return writeTrace(*out, func(s trace.Sink) error {
@@ -228,10 +235,20 @@ func importAccelSim(inputs, opts []string, out trace.Sink, stderr io.Writer) err
 func copyTrace(path string, out trace.Sink) error {
 	src, err := trace.Open(path)
 	if err != nil {
-		return badInput(err)
+		return badInput(inFile(path, err))
 	}
 	defer src.Close()
-	return badInputIfTrace(forEach(trace.NewValidator(src), out.Write))
+	return badInputIfTrace(inFile(path, forEach(trace.NewValidator(src), out.Write)))
+}
+
+// inFile names the trace at path in a trace error about its records (an
+// error of the output, which names its own file, stays as it is).
+func inFile(path string, err error) error {
+	var te *trace.Error
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return err
 }
 
 // forEach calls fn for every record of src.
@@ -256,7 +273,7 @@ func forEach(src trace.Source, fn func(trace.Record) error) error {
 func writeTrace(path string, fill func(trace.Sink) error) (err error) {
 	tmp, err := tempfile.Create(path)
 	if err != nil {
-		return err
+		return badInput(fmt.Errorf("-o: %w", err))
 	}
 	defer func() {
 		if err != nil {

@@ -27,7 +27,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	}
 	src, err := trace.Open(fs.Arg(0))
 	if err != nil {
-		return badInput(err)
+		return badInput(inFile(fs.Arg(0), err))
 	}
 	defer src.Close()
 	bw := bufio.NewWriterSize(stdout, 1<<16)
@@ -35,7 +35,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	if err := forEach(trace.NewValidator(src), w.Write); err != nil {
 		w.Close()
 		bw.Flush()
-		return badInputIfTrace(err)
+		return badInputIfTrace(inFile(fs.Arg(0), err))
 	}
 	if err := w.Close(); err != nil {
 		return err

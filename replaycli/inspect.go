@@ -80,13 +80,13 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 func take(path string) (*census, error) {
 	src, err := trace.Open(path)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, badInput(inFile(path, err))
 	}
 	defer src.Close()
 	c := &census{Trace: path, ByType: map[string]int64{}}
 	index, err := trace.HostIndexOf(src)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, badInput(fmt.Errorf("%s: %w", path, err))
 	}
 	var body trace.Source = src
 	if index != nil {
@@ -113,5 +113,5 @@ func take(path string) (*census, error) {
 		}
 		return nil
 	})
-	return c, badInputIfTrace(err)
+	return c, badInputIfTrace(inFile(path, err))
 }

@@ -12,6 +12,7 @@
 //	replay dump TRACE
 //	replay policies | replay gpus
 //	replay report DIR... -o report.html [--figures DIR]
+//	replay study plan|run|status|slurm ...
 //
 // Exit status: 0 success; 2 bad usage or bad input; 1 any other failure.
 package replaycli
@@ -73,8 +74,8 @@ func commands() []command {
 
 // Main runs the replay command on args (the command line without the
 // program name) and returns the exit status for os.Exit. It installs the
-// handler that removes unfinished files on SIGINT and SIGTERM and tunes the
-// garbage collector, so call it once per process.
+// handler that removes unfinished files on SIGINT, SIGTERM and SIGHUP and
+// tunes the garbage collector, so call it once per process.
 //
 // extra are policies of the caller's own, registered (policies.Register)
 // beside the built-in ones before anything runs: --policy, --set and
@@ -92,20 +93,52 @@ func Main(args []string, extra ...policies.Info) int {
 	// Registered before anything is written, so no signal can find a
 	// temporary file without the handler that removes it.
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go exitOnSignal(sigs)
-	return run(args, os.Stdout, os.Stderr)
+	tempfile.OnSweep(func(dir string, removed []string) {
+		fmt.Fprintf(os.Stderr, "replay: note: removed %d unfinished %s in %s left by a stopped run\n", len(removed), plural(len(removed), "file"), dir)
+	})
+	stdout := &checkedWriter{w: os.Stdout}
+	code := run(args, stdout, os.Stderr)
+	if code == 0 && stdout.err != nil {
+		// The results went nowhere (a full disk, a closed pipe): a
+		// success would be a lie.
+		fmt.Fprintf(os.Stderr, "replay: writing standard output: %v\n", stdout.err)
+		return 1
+	}
+	return code
 }
 
-// exitOnSignal waits for SIGINT or SIGTERM, removes every temporary file
-// the command has open (tables, timeline, report, traces: nothing half
-// written is left, and earlier complete files stay as they were), says so,
-// and exits 130 or 143 as a shell does for a process the signal killed.
+// checkedWriter remembers the first error writing to w, so that output
+// lost after the fact (standard output on a full disk) still fails the
+// command.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.err = err
+	return n, err
+}
+
+// exitOnSignal waits for SIGINT, SIGTERM or SIGHUP, removes every
+// temporary file the command has open (tables, timeline, report, traces:
+// nothing half written is left, and earlier complete files stay as they
+// were), says so, and exits 130, 143 or 129 as a shell does for a process
+// the signal killed.
 func exitOnSignal(sigs <-chan os.Signal) {
 	s := <-sigs
 	code := 130
-	if s == syscall.SIGTERM {
+	switch s {
+	case syscall.SIGTERM:
 		code = 143
+	case syscall.SIGHUP:
+		code = 129
 	}
 	tempfile.Exit(code, func(n int) {
 		fmt.Fprintf(os.Stderr, "\nreplay: %s: stopped; removed %d unfinished %s\n", s, n, plural(n, "file"))

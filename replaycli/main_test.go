@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,8 +161,8 @@ func TestDeterministicTables(t *testing.T) {
 	}
 }
 
-// Bad input exits with status 2 and a one-line message naming the record,
-// never a Go stack trace.
+// Bad input exits with status 2 and a one-line message naming the file and
+// the record, never a Go stack trace.
 func TestBadTracesExit2(t *testing.T) {
 	dir := t.TempDir()
 	// A trace of several zstd blocks, so the damage is in the middle.
@@ -193,8 +194,8 @@ func TestBadTracesExit2(t *testing.T) {
 			if code != 2 {
 				t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
 			}
-			if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "record") || strings.Contains(stderr, "goroutine") {
-				t.Errorf("%v: want one line naming the record, got %q", args, stderr)
+			if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "record") || !strings.Contains(stderr, path) || strings.Contains(stderr, "goroutine") {
+				t.Errorf("%v: want one line naming the file and the record, got %q", args, stderr)
 			}
 		}
 	}
@@ -365,6 +366,11 @@ func TestListings(t *testing.T) {
 	code, out, _ := replayCmd(t, "--help")
 	if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--policy") {
 		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+	for _, c := range commands() {
+		if !regexp.MustCompile(`replay ` + c.name + `\b`).MatchString(out) {
+			t.Errorf("--help does not list replay %s", c.name)
+		}
 	}
 }
 

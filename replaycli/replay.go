@@ -37,7 +37,8 @@ Other commands:
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
   replay inspect TRACE [--json]      replay dump TRACE
   replay policies                    replay gpus
-  replay report OUT -o report.html   (HTML page of tables and figures)
+  replay report OUT -o OUT/report.html   (HTML page of tables and figures)
+  replay study plan|run|status|slurm ...   (many replays in shards, on a cluster; replay study --help)
 
 Exit status: 0 success, 2 bad usage or bad input, 1 other failure.
 `
@@ -76,7 +77,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.out, "out", "", "write the result tables into this directory")
 	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
-	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run)")
+	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run); - writes it to standard output and the summary to standard error. An existing file is replaced only if it is a timeline")
 	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); kernels, stages and flows are always drawn")
 	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
 	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once (0: one per CPU); the tables are the same for any number")
@@ -87,13 +88,6 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if f.version {
 		fmt.Fprintln(stdout, versionLine())
 		return nil
-	}
-	if f.cpuprof != "" {
-		stop, err := startCPUProfile(f.cpuprof)
-		if err != nil {
-			return err
-		}
-		defer stop()
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -116,6 +110,16 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkReplayOutputs(fs.Args(), f, format); err != nil {
+		return err
+	}
+	if f.cpuprof != "" {
+		stop, err := startCPUProfile(f.cpuprof)
+		if err != nil {
+			return badInput(fmt.Errorf("--cpuprofile: %w", err))
+		}
+		defer stop()
+	}
 	var w *results.Writer
 	if f.out != "" {
 		if w, err = results.Create(f.out, format); err != nil {
@@ -123,12 +127,20 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var tl *timeline.Writer
-	if f.timeline != "" {
-		if tl, err = timeline.Create(f.timeline, timeline.Options{MaxCTAs: f.tlCTAs}); err != nil {
+	tlOpt := timeline.Options{MaxCTAs: f.tlCTAs}
+	switch f.timeline {
+	case "":
+	case "-":
+		// The timeline is standard output, so the summary goes to
+		// standard error: replay --timeline - app.trace.zst | gzip works.
+		tl = timeline.New(stdout, tlOpt)
+		stdout = stderr
+	default:
+		if tl, err = timeline.Create(f.timeline, tlOpt); err != nil {
 			if w != nil {
 				w.Abort()
 			}
-			return err
+			return badInput(fmt.Errorf("--timeline: %w", err))
 		}
 	}
 	res, err := runPlan(plan, f.jobs, w, tl, stderr)
@@ -147,11 +159,44 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		if f.out != "" {
 			fmt.Fprintf(stdout, "tables written to %s (%s)\n", f.out, format)
 		}
-		if f.timeline != "" {
+		if f.timeline != "" && f.timeline != "-" {
 			fmt.Fprintf(stdout, "timeline written to %s (open it in ui.perfetto.dev or chrome://tracing)\n", f.timeline)
 		}
 	}
 	return nil
+}
+
+// checkReplayOutputs refuses, before any replay, outputs that would
+// destroy a trace, a GPU preset or each other (checkOutputs), and a
+// --timeline that would replace a file that is not a timeline.
+func checkReplayOutputs(traces []string, f replayFlags, format results.Format) error {
+	var out []named
+	if f.out != "" {
+		out = tableFiles(f.out, format)
+	}
+	if f.timeline != "" && f.timeline != "-" {
+		if err := checkTimelinePath(f.timeline); err != nil {
+			return err
+		}
+		out = append(out, named{"--timeline", f.timeline})
+	}
+	if f.cpuprof != "" {
+		out = append(out, named{"--cpuprofile", f.cpuprof})
+	}
+	return checkOutputs(replayInputs(traces, f.gpu), out)
+}
+
+// replayInputs are the files replays read: their traces, and a --gpu
+// preset file.
+func replayInputs(traces []string, gpu string) []named {
+	var in []named
+	for _, t := range traces {
+		in = append(in, named{"an input trace", t})
+	}
+	if fileExists(gpu) {
+		in = append(in, named{"the --gpu preset", gpu})
+	}
+	return in
 }
 
 // summaryRow is one line of the terminal summary.

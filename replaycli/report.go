@@ -1,7 +1,7 @@
 package replaycli
 
 import (
-	"bytes"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +17,7 @@ const reportSynopsis = `replay report — one HTML page of tables and figures fr
 Usage:
   replay report DIR... -o report.html [--figures FIGDIR]
 
-Reads the tables replay --out wrote (Parquet or Arrow) in each DIR and
+Reads the tables replay --out wrote (Parquet, Arrow or CSV) in each DIR and
 writes one self-contained page: the summary, speedups, occupancy over
 time, launch decisions and controller estimates, page readiness and host
 stages (CRCS), task latency (narrow tasks) and a kernel Gantt chart per
@@ -26,7 +26,7 @@ SVG and PNG, for papers.
 
 Examples:
   replay --policy=cdp,flat,dtbl --out out samples/bfs-kron12.trace.zst
-  replay report out -o report.html
+  replay report out -o out/report.html
   replay report results/a results/b -o compare.html --figures figs/
 `
 
@@ -43,12 +43,38 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return usagef("report: want -o FILE.html")
 	}
+	var tables []named
 	for _, dir := range fs.Args() {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return badInput(fmt.Errorf("report: %s is not a directory of result tables", dir))
 		}
+		for _, f := range []results.Format{results.Parquet, results.Arrow, results.CSV} {
+			tables = append(tables, tableFiles(dir, f)...)
+		}
 	}
-	data, err := report.Load(fs.Args())
+	if err := checkOutputs(tables, []named{{"-o", *out}}); err != nil {
+		return err
+	}
+	// Created first, so an output that cannot be written fails before the
+	// tables are read.
+	page, err := tempfile.Create(*out)
+	if err != nil {
+		return badInput(fmt.Errorf("-o: %w", err))
+	}
+	if err := writeReport(page, fs.Args(), *figs); err != nil {
+		page.Discard()
+		return err
+	}
+	if err := page.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "report written to %s\n", *out)
+	return nil
+}
+
+// writeReport reads the tables of dirs and writes the page into page.
+func writeReport(page io.Writer, dirs []string, figs string) error {
+	data, err := report.Load(dirs)
 	var old *results.OldTableError
 	if errors.Is(err, report.ErrNoResults) || errors.As(err, &old) {
 		return badInput(err)
@@ -56,13 +82,9 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var page bytes.Buffer
-	if err := data.Write(&page, fs.Args(), *figs); err != nil {
+	bw := bufio.NewWriter(page)
+	if err := data.Write(bw, dirs, figs); err != nil {
 		return err
 	}
-	if err := tempfile.WriteFile(*out, page.Bytes()); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "report written to %s\n", *out)
-	return nil
+	return bw.Flush()
 }

@@ -80,6 +80,11 @@ func runStudyPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *out != "" {
+		if err := checkOutputs(replayInputs(fs.Args(), f.gpu), []named{{"-o", *out}}); err != nil {
+			return err
+		}
+	}
 	// Paths absolute, so array tasks find the traces (and a GPU file) from
 	// any directory.
 	gpu := f.gpu
@@ -297,6 +302,16 @@ func runStudySlurm(args []string, stdout, stderr io.Writer) error {
 	f, plan, err := formatAndPlan(*format, fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if *script != "" {
+		var traces []string
+		for _, r := range plan {
+			traces = append(traces, r.Trace)
+		}
+		in := append(replayInputs(traces, plan[0].GPU), named{"the manifest", fs.Arg(0)})
+		if err := checkOutputs(in, []named{{"-o", *script}}); err != nil {
+			return err
+		}
 	}
 	manifest, err := filepath.Abs(fs.Arg(0))
 	if err != nil {

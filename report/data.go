@@ -124,7 +124,7 @@ func (d *Data) load(dir string) error {
 		return nil
 	})
 	if errors.Is(err, results.ErrNoTable) {
-		return fmt.Errorf("%w in %s (no summary.parquet or summary.arrow): write them with replay --out %s", ErrNoResults, dir, dir)
+		return fmt.Errorf("%w in %s (no summary.parquet, summary.arrow or summary.csv): write them with replay --out %s", ErrNoResults, dir, dir)
 	}
 	if err != nil {
 		return err

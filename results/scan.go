@@ -2,6 +2,7 @@ package results
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	arrowcsv "github.com/apache/arrow-go/v18/arrow/csv"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -16,11 +18,11 @@ import (
 )
 
 // ErrNoTable says a directory holds no file of the table in a format
-// Scan reads (Parquet or Arrow IPC).
+// Scan reads (Parquet, Arrow IPC or CSV).
 var ErrNoTable = errors.New("no such table")
 
-// Scan reads the named table from dir (NAME.parquet, else NAME.arrow)
-// batch by batch, calling fn with each record batch; memory holds one
+// Scan reads the named table from dir (NAME.parquet, else NAME.arrow,
+// else NAME.csv) batch by batch, calling fn with each record batch; memory holds one
 // batch at a time. The batch is valid only during the call. A table whose
 // columns are not this version's (Schema) is refused with an error that
 // names the first difference, so readers can index columns by position.
@@ -37,7 +39,11 @@ func Scan(dir, table string, fn func(arrow.Record) error) error {
 	if _, err := os.Stat(ar); err == nil {
 		return scanIPC(ar, want, fn)
 	}
-	return fmt.Errorf("%s: %w (%s.parquet or %s.arrow)", dir, ErrNoTable, table, table)
+	cs := filepath.Join(dir, table+".csv")
+	if _, err := os.Stat(cs); err == nil {
+		return scanCSV(cs, want, fn)
+	}
+	return fmt.Errorf("%s: %w (%s.parquet, %s.arrow or %s.csv)", dir, ErrNoTable, table, table, table)
 }
 
 func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
@@ -91,6 +97,43 @@ func scanIPC(path string, want *arrow.Schema, fn func(arrow.Record) error) error
 		if err := fn(rec); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// scanCSV reads a CSV table as the CSV encoder writes it: a header line
+// of the schema's column names, an empty field for a null (a string
+// column's empty field is the empty string).
+func scanCSV(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	header, err := csv.NewReader(f).Read()
+	if err != nil {
+		return fmt.Errorf("%s: reading the header line: %w", path, err)
+	}
+	if len(header) != want.NumFields() {
+		return &OldTableError{path, fmt.Sprintf("%d columns, want %d", len(header), want.NumFields())}
+	}
+	for i, f := range want.Fields() {
+		if header[i] != f.Name {
+			return &OldTableError{path, fmt.Sprintf("column %d is %s, want %s", i+1, header[i], f.Name)}
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := arrowcsv.NewReader(f, want, arrowcsv.WithHeader(true), arrowcsv.WithNullReader(false, ""), arrowcsv.WithChunk(1<<14))
+	defer r.Release()
+	for r.Next() {
+		if err := fn(r.Record()); err != nil {
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

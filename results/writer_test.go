@@ -225,13 +225,15 @@ func TestCloseRemovedDir(t *testing.T) {
 
 // A table whose final name cannot be taken fails Close; no temporary file
 // stays, the tables renamed before it are whole, and the summary, renamed
-// last as the mark of a finished output, is not there.
+// last as the mark of a finished output, is not there. (The directory in
+// the way appears after the writer started: one there at the start is
+// refused then.)
 func TestCloseRenameFails(t *testing.T) {
 	dir := t.TempDir()
+	w := newTestWriter(t, dir, CSV, batchRows)
 	if err := os.MkdirAll(filepath.Join(dir, "stages.csv", "x"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	w := newTestWriter(t, dir, CSV, batchRows)
 	writeFixture(w)
 	err := w.Close()
 	if err == nil || !strings.Contains(err.Error(), "stages table") {

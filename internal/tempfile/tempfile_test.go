@@ -1,9 +1,13 @@
 package tempfile
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A file appears under its final name, readable by all, only on Commit;
@@ -38,5 +42,123 @@ func TestCommitAndDiscard(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || len(live) != 0 {
 		t.Errorf("after Discard: %d files in the directory (want 1), %d in flight", len(entries), len(live))
+	}
+}
+
+// Errors name the final path; a directory is refused before anything is
+// written; a device is written in place and its write errors come back.
+func TestCreateRefusals(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Create(dir); err == nil || !strings.Contains(err.Error(), dir+": is a directory") {
+		t.Errorf("Create(a directory): %v", err)
+	}
+	ro := filepath.Join(dir, "ro")
+	os.Mkdir(ro, 0o555)
+	final := filepath.Join(ro, "t.json")
+	if _, err := Create(final); err == nil || err.Error() != "create "+final+": permission denied" {
+		if os.Geteuid() != 0 {
+			t.Errorf("Create in a read-only directory: %v", err)
+		}
+	}
+	if f, err := Create("/dev/null"); err != nil {
+		t.Errorf("Create(/dev/null): %v", err)
+	} else if _, err := f.WriteString("x"); err != nil || f.Commit() != nil {
+		t.Errorf("writing /dev/null: %v", err)
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		f, err := Create("/dev/full")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString("x"); err == nil || !strings.Contains(err.Error(), "/dev/full: no space left") {
+			t.Errorf("writing /dev/full: %v", err)
+		}
+		f.Discard()
+	}
+}
+
+// A temporary file carries its process id and is locked while open, and
+// a sweep removes only the files whose writer is gone: not this process's,
+// not another live process's, not one whose lock is held, not one written
+// in the last staleAge, never a file of another name.
+func TestSweepRemovesOnlyOrphans(t *testing.T) {
+	dir := t.TempDir()
+	mine, err := Create(filepath.Join(dir, "mine.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mine.Discard()
+	if pid, ok := ownerPID(filepath.Base(mine.Name())); !ok || pid != os.Getpid() {
+		t.Fatalf("%s: owner %d, %v; want this process, %d", mine.Name(), pid, ok, os.Getpid())
+	}
+	if removeIfUnlocked(mine.Name()) {
+		t.Fatal("took the lock of a file this process is writing")
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := gone.Process.Pid
+	old := time.Now().Add(-2 * staleAge)
+	put := func(name string, age time.Time) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("part"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, age, age)
+		return p
+	}
+	orphan := put(fmt.Sprintf(".summary.parquet.tmp-%d-123", dead), old)
+	keep := []string{
+		put(fmt.Sprintf(".fresh.parquet.tmp-%d-124", dead), time.Now()),
+		put(".ctas.parquet.tmp-1-125", old), // pid 1 is alive
+		put(".older.parquet.tmp-987654", old),
+		put("notes.tmp-12-34", old),
+		put(fmt.Sprintf(".a.tmp-%d-x1", dead), old),
+	}
+	locked := put(fmt.Sprintf(".locked.parquet.tmp-%d-126", dead), old)
+	keep = append(keep, locked)
+	holder, err := os.Open(locked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := lock(holder); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(mine.Name(), old, old)
+	keep = append(keep, mine.Name())
+
+	removed := Sweep(dir)
+	if len(removed) != 1 || removed[0] != orphan {
+		t.Errorf("removed %v, want only %s", removed, orphan)
+	}
+	for _, p := range keep {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+		}
+	}
+	if err := mine.Commit(); err != nil {
+		t.Errorf("commit after a sweep: %v", err)
+	}
+}
+
+// The first Create in a directory sweeps it, and says what it removed.
+func TestCreateSweepsOnce(t *testing.T) {
+	dir := t.TempDir()
+	gone := exec.Command("true")
+	gone.Run()
+	orphan := filepath.Join(dir, fmt.Sprintf(".t.json.tmp-%d-1", gone.Process.Pid))
+	os.WriteFile(orphan, nil, 0o600)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(orphan, old, old)
+	var told []string
+	OnSweep(func(d string, removed []string) { told = append(told, removed...) })
+	defer OnSweep(nil)
+	if err := WriteFile(filepath.Join(dir, "t.json"), []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(orphan); err == nil || len(told) != 1 || told[0] != orphan {
+		t.Errorf("after Create: orphan stat %v, told %v", err, told)
 	}
 }
