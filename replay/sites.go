@@ -12,14 +12,14 @@ type siteEngine struct {
 	decider SiteDecider
 	// launchAll: the decider is LaunchAll, whose verdicts read no lane
 	launchAll bool
-	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
-	// their command arrives (byCommand); set by the engine
-	commands bool
 	nextID    uint64
 	site      Site        // reused for every site
 	verdict   []Verdict   // reused for every site; LaunchAll's kept as decided (launchVerdicts)
 	reqs      []launchReq // a held site's launches, reused
 	arrival   Site        // a group command's match at arrival, reused
+	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
+	// their command arrives (byCommand); set by the engine
+	commands bool
 }
 
 func newSiteEngine(e *engine, d SiteDecider) siteEngine {
