@@ -264,6 +264,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		e.placer = &RoundRobin{}
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
+	e.sites.commands = e.cfg.DTBL.Fallback == "dispatch"
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.blind = newBlindFloor(opt.Config, len(e.sms))
 	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy, opt.CDPFloor)

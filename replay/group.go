@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/gpureplay/gpureplay/results"
+
 // group is an aggregated group (DTBL §4): a child grid whose CTAs run as
 // part of an eligible kernel instead of as a kernel of their own. Its CTAs
 // join the target's pool after the target's native CTAs and earlier groups.
@@ -15,6 +17,9 @@ type group struct {
 	agtSlot  int      // Aggregated Group Table entry held, -1 when spilled to memory
 	launched bool     // sent by command with a launch verdict at its site
 	spilled  bool     // its first CTA pays dtbl.agt_spill to load the group's metadata
+	// row is a group sent by command's launches row, written when the
+	// command arrives with what the lane did; nil when rows are not kept.
+	row *results.Launch
 }
 
 // agt is the Aggregated Group Table: a fixed number of on-chip entries
@@ -61,10 +66,12 @@ func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
 // parameters are loaded to the parameter buffer. Nothing is pinned
 // meanwhile; the launching kernel waits for the group from now on.
 // launched says whether the site's verdict was a launch (no eligible
-// kernel then), so the summary's counts can follow what happens instead.
-func (e *engine) command(c *ctaRun, l siteRec, arriveAt int64, launched bool) {
+// kernel then), so the summary's counts can follow what happens instead;
+// row is the lane's launches row, written at the arrival likewise.
+func (e *engine) command(c *ctaRun, l siteRec, arriveAt int64, launched bool, row *results.Launch) {
 	g := e.newGroup(c, l)
 	g.launched = launched
+	g.row = row
 	l.child.launchCycle = e.now
 	e.scheduleGroup(arriveAt, g)
 }
@@ -101,6 +108,7 @@ func (e *engine) attach(g *group, target *Kernel) {
 func (e *engine) arriveGroup(g *group) {
 	if g.target == nil {
 		t := e.sites.match(g)
+		e.writeCommand(g, t)
 		if t == nil {
 			e.launchGroupKernel(g)
 			return
@@ -111,6 +119,24 @@ func (e *engine) arriveGroup(g *group) {
 		e.attach(g, t)
 	}
 	e.join(g)
+}
+
+// writeCommand writes the launches row of a group sent by command, now
+// that its arrival decided what the lane did: coalesced into target, or
+// launched when target is nil. The site's verdict stays in the row's
+// decision; its outcome and target are the arrival's, as the summary's
+// counts are.
+func (e *engine) writeCommand(g *group, target *Kernel) {
+	r := g.row
+	if r == nil {
+		return
+	}
+	g.row = nil
+	r.Outcome, r.TargetKernelID = Launch.outcome(), nil
+	if target != nil {
+		r.Outcome, r.TargetKernelID = Coalesce.outcome(), &target.id
+	}
+	e.sink.Launch(*r)
 }
 
 // launchGroupKernel launches an unmatched group's child as a device

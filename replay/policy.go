@@ -29,6 +29,21 @@ func (d Decision) String() string {
 	return "invalid"
 }
 
+// outcome is what a lane carried out under decision d did, in the words
+// of the summary's counters (launched, inlined, coalesced): the launches
+// table's outcome column.
+func (d Decision) outcome() string {
+	switch d {
+	case Launch:
+		return "launched"
+	case Inline:
+		return "inlined"
+	case Coalesce:
+		return "coalesced"
+	}
+	return "invalid"
+}
+
 // Lane is one lane reaching a launch site, as a policy sees it. Cycles are
 // already in replay-GPU cycles.
 type Lane struct {

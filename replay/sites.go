@@ -17,6 +17,9 @@ type siteEngine struct {
 	verdict   []Verdict   // reused for every site; LaunchAll's kept as decided (launchVerdicts)
 	reqs      []launchReq // a held site's launches, reused
 	arrival   Site        // a group command's match at arrival, reused
+	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
+	// their command arrives (byCommand); set by the engine
+	commands bool
 }
 
 func newSiteEngine(e *engine, d SiteDecider) siteEngine {
@@ -88,7 +91,7 @@ func (se *siteEngine) release(lw *launchWait) {
 	cost := lw.cost
 	cost.launch = se.launchEnd(c, cost)
 	for _, r := range lw.reqs {
-		se.launchOne(c, r.lane, r.hardware, cost)
+		se.launchOne(c, r.lane, r.hardware, cost, r.row)
 	}
 	wr := &c.warps[w]
 	wr.shift += e.now - lw.since + cost.launch + cost.inline
@@ -133,18 +136,18 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	}
 	se.reqs = se.reqs[:0]
 	for i, v := range out {
-		se.record(s, lanes[i], v)
+		row := se.record(s, lanes[i], v)
 		e.floor.verdict(v)
 		switch v.Decision {
 		case Launch:
 			if held {
-				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware})
+				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware, row: row})
 				continue
 			}
-			se.launchOne(c, lanes[i], v.Hardware, cost)
+			se.launchOne(c, lanes[i], v.Hardware, cost, row)
 		case Coalesce:
-			if e.cfg.DTBL.Fallback == "dispatch" {
-				e.command(c, lanes[i], e.now+cost.front, false)
+			if se.byCommand(v) {
+				e.command(c, lanes[i], e.now+cost.front, false, row)
 				continue
 			}
 			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
@@ -208,12 +211,13 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost) int64 {
 
 // launchOne makes one lane's launch now, at a site costing cost. A
 // launch by DTBL's hardware is an aggregated group's command under
-// dtbl.fallback=dispatch, matched when it arrives.
-func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost) {
+// dtbl.fallback=dispatch, matched when it arrives; row is its launches
+// row, written then (nil when rows are not kept).
+func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost, row *results.Launch) {
 	e := se.e
 	switch {
-	case hardware && e.cfg.DTBL.Fallback == "dispatch":
-		e.command(c, l, e.now+cost.front, true)
+	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
+		e.command(c, l, e.now+cost.front, true, row)
 	case hardware:
 		e.launchHardware(launcherOf(c), l.child, e.now+cost.front)
 	default:
@@ -283,8 +287,19 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime}, true
 }
 
-// record counts a lane's verdict and writes its launches row.
-func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
+// byCommand reports whether a lane decided v becomes an aggregated group
+// sent to the SMX scheduler by command, to be matched when it arrives
+// (dtbl.fallback=dispatch): a coalescing lane, or a launch by DTBL's
+// hardware.
+func (se *siteEngine) byCommand(v Verdict) bool {
+	return se.commands && (v.Decision == Coalesce || v.Decision == Launch && v.Hardware)
+}
+
+// record counts a lane's verdict and writes its launches row. The row of
+// a lane sent by command is returned instead, to be written when the
+// command arrives and what the lane did is known (writeCommand); record
+// returns nil otherwise, and when the sink keeps no rows.
+func (se *siteEngine) record(s *Site, l siteRec, v Verdict) *results.Launch {
 	st := &se.e.stats
 	st.LaunchSites++
 	if !se.e.childEnded {
@@ -297,13 +312,13 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 		st.Inlined++
 	}
 	if se.e.quiet {
-		return // a sink that keeps no rows
+		return nil // a sink that keeps no rows
 	}
 	var target *uint64
-	if v.Target != nil {
+	if v.Decision == Coalesce {
 		target = &v.Target.id
 	}
-	se.e.sink.Launch(results.Launch{
+	row := results.Launch{
 		SiteID:          s.ID,
 		Cycle:           s.Cycle,
 		ParentKernelID:  s.ParentKernel,
@@ -318,7 +333,14 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) {
 		EstParentCycles: v.EstParentCycles,
 		SpawnN:          v.QueuedCTAs,
 		SpawnNCon:       v.ConcurrentCTAs,
-	})
+		Outcome:         v.Decision.outcome(),
+	}
+	if se.byCommand(v) {
+		kept := row // on the heap for this lane alone: a row written at once stays on the stack
+		return &kept
+	}
+	se.e.sink.Launch(row)
+	return nil
 }
 
 // launchChild starts a device kernel: it exists from the site's cycle and

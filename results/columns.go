@@ -137,6 +137,7 @@ type launchCols struct {
 	estChild, estParent            *array.Float64Builder
 	spawnN                         *array.Int64Builder
 	spawnNCon                      *array.Float64Builder
+	outcome                        *array.StringBuilder
 }
 
 func (t *launchCols) bind() {
@@ -145,6 +146,7 @@ func (t *launchCols) bind() {
 	t.child, t.workload, t.decision = t.int64s(), t.int64s(), t.str()
 	t.target, t.estChild, t.estParent = t.int64s(), t.float64s(), t.float64s()
 	t.spawnN, t.spawnNCon = t.int64s(), t.float64s()
+	t.outcome = t.str()
 }
 
 func (t *launchCols) append(r Launch) {
@@ -166,6 +168,7 @@ func (t *launchCols) append(r Launch) {
 		t.spawnN.Append(*r.SpawnN)
 	}
 	appendOptFloat(t.spawnNCon, r.SpawnNCon)
+	t.outcome.Append(r.Outcome)
 }
 
 type occupancyCols struct {

@@ -20,10 +20,11 @@ func writeFixture(w *Writer) {
 	w.CTA(CTA{KernelID: 1, CTA: 1, SM: 12, DispatchCycle: 304, StartCycle: 310, EndCycle: 900,
 		StallCycles: 6, GroupID: u64(42), Slowdown: f64p(1.75)})
 	w.Launch(Launch{SiteID: 3, Cycle: 480, ParentKernelID: 1, ParentCTA: 1, Warp: 2, Lane: 31,
-		ChildKernelID: math.MaxUint64, Workload: 17, Decision: "launch"})
+		ChildKernelID: math.MaxUint64, Workload: 17, Decision: "launch", Outcome: "launched"})
 	w.Launch(Launch{SiteID: 3, Cycle: 481, ParentKernelID: 1, ParentCTA: 1, Warp: 2, Lane: 30,
 		ChildKernelID: 9, Workload: 2, Decision: "coalesce", TargetKernelID: u64(1),
-		EstChildCycles: f64p(1234.5), EstParentCycles: f64p(0.1), SpawnN: i64p(-7), SpawnNCon: f64p(2.5)})
+		EstChildCycles: f64p(1234.5), EstParentCycles: f64p(0.1), SpawnN: i64p(-7), SpawnNCon: f64p(2.5),
+		Outcome: "coalesced"})
 	w.Occupancy(Occupancy{Cycle: 0, WindowCycles: 1000, SM: 12, ActiveWarps: 15.75, ActiveCTAs: 1.5})
 	w.Page(Page{Page: 5, Buffer: 2, Event: "ready", Cycle: 100})
 	w.Page(Page{Page: 5, Buffer: 2, Event: "owner", KernelID: u64(1), Cycle: 303})
@@ -64,9 +65,9 @@ var fixtureRows = map[string][][]any{
 	},
 	"launches": {
 		{"bfs.trace.zst", "cdp", "", int64(3), int64(480), int64(1), int64(1), int32(2), int32(31),
-			int64(-1), int64(17), "launch", nil, nil, nil, nil, nil},
+			int64(-1), int64(17), "launch", nil, nil, nil, nil, nil, "launched"},
 		{"bfs.trace.zst", "cdp", "", int64(3), int64(481), int64(1), int64(1), int32(2), int32(30),
-			int64(9), int64(2), "coalesce", int64(1), 1234.5, 0.1, int64(-7), 2.5},
+			int64(9), int64(2), "coalesce", int64(1), 1234.5, 0.1, int64(-7), 2.5, "coalesced"},
 	},
 	"occupancy": {
 		{"bfs.trace.zst", "cdp", "", int64(0), int64(1000), int32(12), 15.75, 1.5},

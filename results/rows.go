@@ -77,15 +77,19 @@ type CTA struct {
 
 // Launch is one row per launching lane at a launch site.
 type Launch struct {
-	SiteID          uint64
-	Cycle           int64
-	ParentKernelID  uint64
-	ParentCTA       uint64
-	Warp            int32
-	Lane            int32
-	ChildKernelID   uint64
-	Workload        int64
-	Decision        string // "launch", "inline" or "coalesce"
+	SiteID         uint64
+	Cycle          int64
+	ParentKernelID uint64
+	ParentCTA      uint64
+	Warp           int32
+	Lane           int32
+	ChildKernelID  uint64
+	Workload       int64
+	// Decision is the policy's verdict at the site: "launch", "inline"
+	// or "coalesce".
+	Decision string
+	// TargetKernelID is the kernel the lane's group joined, when its
+	// Outcome is "coalesced"; nil otherwise.
 	TargetKernelID  *uint64
 	EstChildCycles  *float64
 	EstParentCycles *float64
@@ -94,6 +98,12 @@ type Launch struct {
 	// for other policies.
 	SpawnN    *int64
 	SpawnNCon *float64
+	// Outcome is what the lane did, counted as the summary counts it:
+	// "launched", "inlined" or "coalesced". It differs from Decision
+	// where DTBL matches a group when its command arrives
+	// (dtbl.fallback=dispatch): a site's "launch" may have coalesced
+	// then, and a "coalesce" launched.
+	Outcome string
 }
 
 // Occupancy is one row per SM per time window.

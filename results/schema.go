@@ -68,7 +68,7 @@ var schemas = [numTables]*arrow.Schema{
 		col("parent_kernel_id", i64), col("parent_cta", i64), col("warp", i32), col("lane", i32),
 		col("child_kernel_id", i64), col("workload", i64), col("decision", str),
 		nullable("target_kernel_id", i64), nullable("est_child_cycles", f64), nullable("est_parent_cycles", f64),
-		nullable("spawn_n", i64), nullable("spawn_ncon", f64),
+		nullable("spawn_n", i64), nullable("spawn_ncon", f64), col("outcome", str),
 	),
 	occupancyTable: schema(
 		col("cycle", i64), col("window_cycles", i64), col("sm", i32),

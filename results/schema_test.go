@@ -20,7 +20,7 @@ var designColumns = map[string]string{
 		"launch_cycle ready_cycle start_cycle end_cycle wait_cycles coalesced_groups",
 	"ctas": "trace policy params kernel_id cta sm dispatch_cycle start_cycle end_cycle stall_cycles group_id slowdown",
 	"launches": "trace policy params site_id cycle parent_kernel_id parent_cta warp lane child_kernel_id " +
-		"workload decision target_kernel_id est_child_cycles est_parent_cycles spawn_n spawn_ncon",
+		"workload decision target_kernel_id est_child_cycles est_parent_cycles spawn_n spawn_ncon outcome",
 	"occupancy": "trace policy params cycle window_cycles sm active_warps active_ctas",
 	"pages":     "trace policy params page buffer event kernel_id cycle",
 	"stages":    "trace policy params stage start_cycle end_cycle",

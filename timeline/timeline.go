@@ -76,6 +76,12 @@ type Writer struct {
 	sites     map[ctaKey][]site // launch sites waiting for their parent CTA's lane
 	groups    map[uint64]bool   // coalesced groups waiting for their first CTA
 	names     map[uint64]string // kernel names seen (kernel rows come after their CTAs)
+	// ended holds the lanes of the CTAs whose rows came at endedAt, the
+	// latest end cycle: a DTBL group's launches row is written when its
+	// command arrives, which can be in the cycle its parent CTA ended, after
+	// the CTA's row (model.tie_seed orders such events), but never later.
+	ended   map[ctaKey]int
+	endedAt int64
 }
 
 type ctaKey struct {
@@ -172,6 +178,7 @@ func (w *Writer) Begin(run results.Run) {
 	w.kernels, w.stages, w.host = lanes{}, lanes{}, lanes{}
 	w.sites = map[ctaKey][]site{}
 	w.groups = map[uint64]bool{}
+	w.ended, w.endedAt = map[ctaKey]int{}, -1
 	w.names = map[uint64]string{}
 	w.hostCall = "launch"
 	switch run.Policy {
@@ -264,6 +271,11 @@ func (w *Writer) CTA(c results.CTA) {
 	for _, s := range sites {
 		w.flow("s", s.child, tid, s.cycle)
 	}
+	if c.EndCycle != w.endedAt {
+		clear(w.ended)
+		w.endedAt = c.EndCycle
+	}
+	w.ended[key] = tid
 	if first {
 		delete(w.groups, *c.GroupID)
 		w.flow("f", *c.GroupID, tid, c.StartCycle)
@@ -289,8 +301,12 @@ func (w *Writer) kernelName(id uint64) string {
 }
 
 // Launch remembers a launch site until its parent CTA's row gives it a
-// lane; a coalesced group waits for its first CTA. A controller's view at
-// the decision (SPAWN's n and n_con) becomes two counters.
+// lane; a coalesced group waits for its first CTA. What the lane did
+// (its outcome, not the site's verdict: under DTBL's default
+// dtbl.fallback=dispatch a site's launch may coalesce when its command
+// arrives) says where the flow ends: at the kernel launched, or at the
+// first CTA of the group. A controller's view at the decision (SPAWN's n
+// and n_con) becomes two counters.
 func (w *Writer) Launch(l results.Launch) {
 	if l.SpawnN != nil {
 		w.counter("SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
@@ -298,14 +314,17 @@ func (w *Writer) Launch(l results.Launch) {
 	if l.SpawnNCon != nil {
 		w.counter("SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
 	}
-	switch l.Decision {
-	case "launch":
+	switch l.Outcome {
+	case "launched", "coalesced":
+		if l.Outcome == "coalesced" {
+			w.groups[l.ChildKernelID] = true
+		}
 		k := ctaKey{l.ParentKernelID, l.ParentCTA}
+		if tid, ok := w.ended[k]; ok {
+			w.flow("s", l.ChildKernelID, tid, l.Cycle) // its parent's row came first
+			return
+		}
 		w.sites[k] = append(w.sites[k], site{cycle: l.Cycle, child: l.ChildKernelID})
-	case "coalesce":
-		k := ctaKey{l.ParentKernelID, l.ParentCTA}
-		w.sites[k] = append(w.sites[k], site{cycle: l.Cycle, child: l.ChildKernelID})
-		w.groups[l.ChildKernelID] = true
 	}
 }
 

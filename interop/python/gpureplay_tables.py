@@ -59,6 +59,7 @@ SCHEMA: dict[str, list[tuple[str, pa.DataType, bool]]] = {
         ("child_kernel_id", I64, False), ("workload", I64, False), ("decision", STR, False),
         ("target_kernel_id", I64, True), ("est_child_cycles", F64, True),
         ("est_parent_cycles", F64, True), ("spawn_n", I64, True), ("spawn_ncon", F64, True),
+        ("outcome", STR, False),
     ],
     "occupancy": _KEYS + [
         ("cycle", I64, False), ("window_cycles", I64, False), ("sm", I32, False),

@@ -84,8 +84,8 @@ func (r *Recorder) Render(st *replay.Stats, show []string) []string {
 			}
 		case "launches":
 			for _, l := range r.Launches {
-				line := fmt.Sprintf("site %d cycle=%d parent=%d/%d warp=%d lane=%d child=%d workload=%d %s",
-					l.SiteID, l.Cycle, l.ParentKernelID, l.ParentCTA, l.Warp, l.Lane, l.ChildKernelID, l.Workload, l.Decision)
+				line := fmt.Sprintf("site %d cycle=%d parent=%d/%d warp=%d lane=%d child=%d workload=%d %s %s",
+					l.SiteID, l.Cycle, l.ParentKernelID, l.ParentCTA, l.Warp, l.Lane, l.ChildKernelID, l.Workload, l.Decision, l.Outcome)
 				if l.TargetKernelID != nil {
 					line += fmt.Sprintf(" target=%d", *l.TargetKernelID)
 				}
