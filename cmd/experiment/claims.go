@@ -26,12 +26,12 @@ var dtblHeadlines = []headline{
 	{claim: "CDP-ideal over flat", source: "§5.2 (C)", lo: 1.43, unit: "×", band: 0.20, value: speedupOf("cdp-ideal", "flat"), restsOn: dtblIdealRestsOn},
 	{claim: "DTBL-ideal over flat", source: "§5.2 (C)", lo: 1.63, unit: "×", band: 0.20, value: speedupOf("dtbl-ideal", "flat"), restsOn: dtblIdealRestsOn},
 	{claim: "clr_graph500: DTBL over flat", source: "§5.2 (C)", lo: 0.97, unit: "×", band: 0.30, value: speedupOf("dtbl", "flat"), bench: "clr-graph500",
-		restsOn: "invented: gc's costs (samples/gccost.go); stated: a Graph500 Kronecker input, Table 3's latencies"},
+		restsOn: "invented: gc's costs (samples/gccost.go); stated: Table 3's latencies, a Kronecker graph"},
 }
 
 const (
-	dtblRestsOn      = "invented: every workload cost (samples/amrdlcost.go, bfscost.go, gccost.go, ssspcost.go, joincost.go); stated: Table 2's GPU, Table 3's launch latencies, Table 4's inputs"
-	dtblIdealRestsOn = "invented: every workload cost (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (no launch latency)"
+	dtblRestsOn      = "invented: workload costs (samples/*cost.go); stated: Table 2's GPU, Table 3's latencies, Table 4's inputs (sizes in dtbl-paper)"
+	dtblIdealRestsOn = "invented: workload costs (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (sizes in dtbl-paper)"
 )
 
 // spawnGap is SPAWN's gap to Offline-Search, which the blind floors
@@ -60,12 +60,12 @@ var spawnHeadlines = []headline{
 	spawnGap,
 	{claim: "child kernels: SPAWN fewer than CDP, mean per benchmark", source: "§V-B", lo: 73, unit: "%", band: 0.30, value: fewerKernels("spawn", "cdp"), restsOn: spawnRestsOn},
 	{claim: "SA-thaliana: best offloading threshold over flat", source: "§III Obs. 4", lo: 8.6, unit: "×", band: 0.30, value: offloadSpeedup("offline-search", "flat"), bench: "sa",
-		restsOn: "invented: sa's costs (samples/sacost.go) and genome (samples/sagenome.go); stated: Table II's GPU"},
+		restsOn: "invented: sa's costs and genome (samples/sacost.go, sagenome.go); stated: Table II's GPU"},
 	{claim: "JOIN-gaussian: gain of the best offloading threshold over flat", source: "§III Obs. 4", lo: 4, unit: "%", band: 0.30, value: offloadGain("offline-search", "flat"), bench: "join-gaussian",
-		restsOn: "invented: join's costs (samples/joincost.go, joinmergecost.go) and data; stated: Table II's GPU"},
+		restsOn: "invented: join's costs and keys (samples/joincost.go, joinmergecost.go); stated: Table II's GPU"},
 }
 
-const spawnRestsOn = "invented: every workload cost (samples/*cost.go), the parent loops set by Eq. 2's premise in spawn and spawn-paper; stated: Table II's GPU"
+const spawnRestsOn = "invented: workload costs (samples/*cost.go); stated: Table II's GPU, §IV-A's parent loop premise (amortised in spawn-amortised), DIMACS sizes (spawn-paper)"
 
 // offloadSpeedup is the geometric-mean speedup over column den of column
 // num's best run that launched a child kernel (outcome.offload); NaN
@@ -106,10 +106,10 @@ var crcsHeadlines = []headline{
 	{claim: "overlap1 over baseline", source: "§5.2: bounded by 11%", lo: math.Inf(-1), hi: 1.11, unit: "×", band: 0.30, value: speedupOf("overlap1", "baseline"), restsOn: crcsRestsOn},
 	{claim: "3MM: the products' share of the baseline, as PPCS's 1.67× needs", source: "§5.2", hi: math.Inf(1), unit: "%", band: 0.30,
 		value: baselineShare, implied: threeMMNeedOf, bench: "3mm",
-		restsOn: "invented: mmStepWarpCycles = 4 (samples/threemm.go); stated: Table 2's 256×256 matrices, §5.1's host"},
+		restsOn: "invented: mmStepWarpCycles (samples/threemm.go); stated: Table 2's 256×256 matrices, §5.1's host"},
 }
 
-const crcsRestsOn = "invented: every kernel cost (samples/hotspot.go, laplace.go, conv.go, threemm.go, pathfinder.go, stencil3d.go, bfslevels.go); stated: Table 1's GPU, §5.1's host, Table 2's sizes"
+const crcsRestsOn = "invented: kernel costs (samples/*.go) but HSP's; stated: Table 1's GPU, §5.1's host, Table 2's sizes, §5.3's HSP kernel shares"
 
 // baselineShare is the kernels' share of the baseline run, in percent.
 func baselineShare(own []outcome) float64 {
@@ -138,4 +138,4 @@ var pagodaHeadlines = []headline{
 	{claim: "Pagoda over GeMTC", source: "§6.2", lo: paperPagodaOverGeMTC, unit: "×", band: 0.20, value: speedupOf("pagoda", "gemtc"), restsOn: pagodaRestsOn},
 }
 
-const pagodaRestsOn = "invented: the per-warp task cost model (samples/taskscost.go), scaled to Table 3's task times (stated); stated: the Titan X, 32K tasks of 128 threads, Fig. 1a's 2 host threads; measured elsewhere: 11 GB/s copies (a Titan X's pinned rate)"
+const pagodaRestsOn = "invented: per-warp task costs (samples/taskscost.go) but their scale; stated: Table 3's copy shares, Titan X, 32K tasks, Fig. 1a's host; measured elsewhere: 11 GB/s copies"

@@ -305,10 +305,15 @@ func summaryRow(cfg model.Config, st *replay.Stats, base int64) results.Summary 
 	return st.Summary(cfg.GPU.Name, base)
 }
 
-// report prints the Markdown table: per benchmark the baseline's makespan
-// and every other policy's speedup over it, then the geometric means beside
-// the paper's.
+// report prints the scorecard (the paper's headlines judged), then the
+// Markdown table: per benchmark the baseline's makespan and every other
+// policy's speedup over it, then the geometric means beside the paper's,
+// then the experiment's findings.
 func (x *experiment) report(w io.Writer, outs []outcome) error {
+	if len(x.headlines) > 0 {
+		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)))
+		fmt.Fprintln(w)
+	}
 	base := x.policies[0]
 	fmt.Fprintf(w, "| benchmark | %s (cycles) |", base)
 	for _, p := range x.policies[1:] {
@@ -341,10 +346,6 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 	if x.extra != nil {
 		fmt.Fprintln(w)
 		x.extra(x, w, outs)
-	}
-	if len(x.headlines) > 0 {
-		fmt.Fprintln(w)
-		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)))
 	}
 	return nil
 }
