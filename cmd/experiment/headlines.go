@@ -79,13 +79,7 @@ func evalHeadlines(hs []headline, own []outcome) []verdict {
 
 // ofBench is the outcomes of the benchmark named name.
 func ofBench(outs []outcome, name string) []outcome {
-	var in []outcome
-	for _, o := range outs {
-		if o.bench.name == name {
-			in = append(in, o)
-		}
-	}
-	return in
+	return outcomesOf(outs, func(b benchmark) bool { return b.name == name })
 }
 
 // printHeadlines prints the verdicts as a Markdown table: the experiment's
