@@ -45,7 +45,7 @@ var experiments = map[string]*experiment{
 // with (at small sizes: dtbl-paper has the papers' sizes); SPAWN's
 // benchmarks are averaged apart.
 var dtblExperiment = &experiment{
-	doc:        "DTBL §5: flat vs CDP vs DTBL and the zero-latency CDP-ideal and DTBL-ideal on the DP benchmarks (k20c)",
+	doc:        "DTBL §5 quick check, small graphs (dtbl-paper is the result of record): flat vs CDP vs DTBL and the zero-latency CDP-ideal and DTBL-ideal (k20c)",
 	gpu:        "k20c",
 	policies:   dtblPolicies,
 	searches:   dtblIdeal,
@@ -160,7 +160,7 @@ var thresholds = []string{"0", "8", "16", "32", "64", "128", "256", "512", "1024
 // child kernels than CDP on average per benchmark. The graph benchmarks' parent loops are calibrated on
 // the premise SPAWN states for its benchmarks (eq2Premise).
 var spawnExperiment = &experiment{
-	doc:        "SPAWN §V: flat vs CDP vs Offline-Search vs SPAWN on the 13 benchmarks, parent iterations at Eq. 2's premise (k20c-spawn)",
+	doc:        "SPAWN §V quick check, small graphs (spawn-paper is the result of record): flat vs CDP vs Offline-Search vs SPAWN, parent iterations at Eq. 2's premise (k20c-spawn)",
 	gpu:        "k20c-spawn",
 	policies:   []string{"flat", "inlined", "cdp", "offline-search", "spawn"},
 	searches:   map[string]search{"offline-search": offlineSearch},
