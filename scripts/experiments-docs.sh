@@ -7,8 +7,15 @@
 #   <!-- end experiment -->
 #
 # is replaced by what `go run ./cmd/experiment NAME --out out/NAME`
-# prints. With arguments, only the named experiments are rerun (the other
-# blocks stay as they are); without, every marked block of both docs is.
+# prints, and each block between
+#
+#   <!-- scorecard: NAME -->
+#   <!-- end scorecard -->
+#
+# by the scorecard NAME's output starts with (its first table, the
+# paper's headlines judged), from the same run. With arguments, only the
+# named experiments are rerun (the other blocks stay as they are);
+# without, every experiment with a marked block in either doc is.
 #
 #   scripts/experiments-docs.sh dtbl spawn spawn-amortised
 #   scripts/experiments-docs.sh validation-gpgpusim validation-accelsim validation-knee
@@ -41,7 +48,21 @@ for doc in "${docs[@]}"; do
 			}
 			next
 		}
-		/^<!-- end experiment -->$/ { skip = 0 }
+		/^<!-- scorecard: .* -->$/ {
+			print
+			f = dir "/" $3 ".md"
+			n = 0
+			while ((getline line < f) > 0) {
+				if (n == 0 && line !~ /^\| headline /) continue
+				if (line == "") break
+				if (n++ == 0) { skip = 1; print "" }
+				print line
+			}
+			close(f)
+			if (n > 0) print ""
+			next
+		}
+		/^<!-- end (experiment|scorecard) -->$/ { skip = 0 }
 		!skip { print }
 	' "$doc" >"$tmp/doc"
 	mv "$tmp/doc" "$doc"

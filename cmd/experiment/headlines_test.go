@@ -49,6 +49,40 @@ func TestHeadlineJudge(t *testing.T) {
 	if v := point.judge(math.NaN()); v.inside {
 		t.Error("a missing value is inside the band")
 	}
+	// One side only: "within 4%" takes any gap up to 4%, a negative one
+	// (faster than the best) included; "at least 58%" anything above.
+	within := headline{lo: math.Inf(-1), hi: 4, unit: "%", band: 0.30}
+	atLeast := headline{lo: 58, hi: math.Inf(1), unit: "%", band: 0.30}
+	for _, c := range []struct {
+		h      headline
+		ours   float64
+		ratio  float64
+		inside bool
+	}{
+		{within, -3, 1, true},
+		{within, 4, 1, true},
+		{within, 5.1, 5.1 / 4, true},  // 1.275
+		{within, 5.3, 5.3 / 4, false}, // 1.325
+		{within, 6, 1.5, false},       // inside §I's "within 6%", not §V-B's 4%
+		{atLeast, 100, 1, true},
+		{atLeast, 45, 45.0 / 58, true},  // 0.776
+		{atLeast, 3.5, 3.5 / 58, false}, // 3MM's share
+		{atLeast, 40, 40.0 / 58, false}, // 0.690
+	} {
+		v := c.h.judge(c.ours)
+		if math.Abs(v.ratio-c.ratio) > 1e-12 || v.inside != c.inside {
+			t.Errorf("paper %g–%g ±%g, ours %g: ratio %.4f inside %v; want %.4f %v",
+				c.h.lo, c.h.hi, c.h.band, c.ours, v.ratio, v.inside, c.ratio, c.inside)
+		}
+	}
+	for h, want := range map[*headline]string{
+		&within: "≤ 4.0%", &atLeast: "≥ 58.0%", &point: "1.21×", &rng: "4–6%",
+		{lo: math.Inf(-1), hi: 1.11, unit: "×"}: "≤ 1.11×",
+	} {
+		if got := h.paperValue(); got != want {
+			t.Errorf("paper value %q, want %q", got, want)
+		}
+	}
 }
 
 // stat is an outcome of policy on b with makespan cycles and kernels
@@ -114,26 +148,118 @@ func TestDTBLMeanExcludesSPAWN(t *testing.T) {
 }
 
 // SPAWN's headlines: the gap to Offline-Search is a geometric mean of
-// makespan ratios, the kernel reduction a ratio of sums.
+// makespan ratios, the kernel reduction a mean of per-benchmark
+// reductions over the benchmarks CDP launches on (u launches nothing),
+// and Obs. 4's claims compare a benchmark's best offloading threshold
+// (outcome.offload) with flat.
 func TestSPAWNHeadlines(t *testing.T) {
-	a, b := benchmark{name: "a"}, benchmark{name: "b"}
+	a, sa, jg, u := benchmark{name: "a"}, benchmark{name: "sa"}, benchmark{name: "join-gaussian"}, benchmark{name: "u"}
+	search := func(b benchmark, cycles, kernels int64, offload *replay.Stats) outcome {
+		o := stat(b, "offline-search", cycles, kernels)
+		o.offload = offload
+		return o
+	}
 	outs := []outcome{
-		stat(a, "flat", 1000, 0), stat(a, "cdp", 2000, 300), stat(a, "offline-search", 500, 10), stat(a, "spawn", 550, 100),
-		stat(b, "flat", 1000, 0), stat(b, "cdp", 500, 100), stat(b, "offline-search", 400, 10), stat(b, "spawn", 400, 0),
+		stat(a, "flat", 1000, 0), stat(a, "cdp", 2000, 300), search(a, 500, 10, nil), stat(a, "spawn", 550, 100),
+		// sa: the best threshold offloads (10 kernels) and is the best run.
+		stat(sa, "flat", 1000, 0), stat(sa, "cdp", 500, 100), search(sa, 400, 10, &replay.Stats{MakespanCycles: 400, DeviceKernels: 10}), stat(sa, "spawn", 400, 0),
+		// join-gaussian: the best threshold launches nothing (1000
+		// cycles); the best that offloads runs 960.
+		stat(jg, "flat", 1000, 0), stat(jg, "cdp", 4000, 50), search(jg, 1000, 0, &replay.Stats{MakespanCycles: 960, DeviceKernels: 5}), stat(jg, "spawn", 1000, 10),
+		stat(u, "flat", 1000, 0), stat(u, "cdp", 1000, 0), search(u, 1000, 0, nil), stat(u, "spawn", 1000, 0),
 	}
 	got := map[string]float64{}
 	for _, v := range evalHeadlines(spawnHeadlines, outs) {
 		got[v.claim] = v.ours
 	}
 	for claim, want := range map[string]float64{
-		"SPAWN over flat":                     math.Sqrt(1000.0 / 550 * 1000.0 / 400),
-		"SPAWN over CDP":                      math.Sqrt(2000.0 / 550 * 500.0 / 400),
-		"SPAWN's gap to Offline-Search":       100 * (math.Sqrt(1.1) - 1),
-		"child kernels: SPAWN fewer than CDP": 75,
+		"SPAWN over flat":               math.Pow(1000.0/550*1000.0/400, 0.25),
+		"SPAWN over CDP":                math.Pow(2000.0/550*500.0/400*4000.0/1000, 0.25),
+		"SPAWN's gap to Offline-Search": 100 * (math.Pow(1.1, 0.25) - 1),
+		// a 1 − 100/300, sa 1 − 0/100, join-gaussian 1 − 10/50; pooled
+		// it would be 1 − 110/450 = 75.6%.
+		"child kernels: SPAWN fewer than CDP, mean per benchmark":        100 * (2.0/3 + 1 + 0.8) / 3,
+		"SA-thaliana: best offloading threshold over flat":               2.5,
+		"JOIN-gaussian: gain of the best offloading threshold over flat": 100 * (1000.0/960 - 1),
 	} {
 		if math.Abs(got[claim]-want) > 1e-9 {
 			t.Errorf("%s = %.6f, want %.6f", claim, got[claim], want)
 		}
+	}
+	if len(got) != len(spawnHeadlines) {
+		t.Errorf("%d headlines evaluated, want %d", len(got), len(spawnHeadlines))
+	}
+	// No threshold of join-gaussian's launched a kernel: no offloading
+	// gain, outside every band.
+	outs[10].offload = nil
+	for _, v := range evalHeadlines(spawnHeadlines, outs) {
+		if v.bench == "join-gaussian" && (!math.IsNaN(v.ours) || v.inside) {
+			t.Errorf("join-gaussian without an offloading run: %v, inside %v", v.ours, v.inside)
+		}
+	}
+}
+
+// DTBL's clr_graph500 claim is that benchmark's DTBL over flat alone.
+func TestDTBLPerBenchmark(t *testing.T) {
+	clr, b := benchmark{name: "clr-graph500"}, benchmark{name: "b"}
+	var outs []outcome
+	for _, bm := range []benchmark{clr, b} {
+		dtbl := int64(1000) // clr-graph500: 1200/1000 = 1.20×
+		if bm.name == "b" {
+			dtbl = 100
+		}
+		outs = append(outs, stat(bm, "flat", 1200, 0), stat(bm, "cdp", 1500, 0), stat(bm, "dtbl", dtbl, 0))
+	}
+	for _, v := range evalHeadlines(dtblHeadlines, outs) {
+		if v.claim == "clr_graph500: DTBL over flat" {
+			if math.Abs(v.ours-1.2) > 1e-12 || !v.inside { // 1.20 / 0.97 = 1.237
+				t.Errorf("clr_graph500: %.4f inside %v, want 1.2000 inside", v.ours, v.inside)
+			}
+			return
+		}
+	}
+	t.Error("no clr_graph500 headline")
+}
+
+// CRCS's 3MM claim: the products' share of the baseline against the share
+// PPCS's 1.67× needs with the run's prelude P = 400, postlude Q = 100 and
+// copies X = 600 − 400 − 100 − 60 = 40: K = (1.67·500 − 540) / (1 −
+// 1.67/3) = 295·3/1.33 = 665.41, 665.41 / (540 + 665.41) = 55.20%; here
+// K = 60 of 600, 10%: ratio 0.181, outside.
+func TestCRCSThreeMM(t *testing.T) {
+	mm := benchmark{name: "3mm"}
+	base := outcome{bench: mm, policy: "baseline", stats: &replay.Stats{MakespanCycles: 600, PreludeCycles: 400, PostludeCycles: 100, KernelsCycles: 60}}
+	outs := []outcome{base, stat(mm, "overlap1", 580, 0), stat(mm, "crcs", 560, 0), stat(mm, "ppcs", 550, 0)}
+	for _, v := range evalHeadlines(crcsHeadlines, outs) {
+		if v.bench != "3mm" {
+			continue
+		}
+		need := 100 * (295 * 3 / 1.33) / (540 + 295*3/1.33)
+		if math.Abs(need-55.2021) > 1e-4 || math.Abs(v.lo-need) > 1e-9 || v.ours != 10 || v.inside {
+			t.Errorf("3MM: needs %.4f (want %.4f), ours %.4f (want 10), inside %v", v.lo, need, v.ours, v.inside)
+		}
+		if got := v.paperValue(); got != "≥ 55.2%" {
+			t.Errorf("3MM paper value %q", got)
+		}
+		return
+	}
+	t.Error("no 3MM headline")
+}
+
+// The scorecard carries what each number rests on, and every claim says.
+func TestScorecardRestsOn(t *testing.T) {
+	for name, x := range experiments {
+		for _, h := range x.headlines {
+			if !strings.Contains(h.restsOn, "invented") && !strings.Contains(h.restsOn, "measured") {
+				t.Errorf("%s %q: rests on %q, naming nothing invented or measured", name, h.claim, h.restsOn)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	printHeadlines(&buf, []verdict{spawnGap.judge(52.2)})
+	want := "| SPAWN's gap to Offline-Search | ≤ 4.0% (§V-B: within 4%) | 52.2% | 13.05 | ±30% | outside | " + spawnRestsOn + " |"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("scorecard row:\n%s\nwant %s", buf.String(), want)
 	}
 }
 
@@ -190,6 +316,9 @@ func TestDTBLWithout(t *testing.T) {
 	var buf bytes.Buffer
 	dtblWithout("amr")(dtblExperiment, &buf, outs)
 	wantFindings(t, buf.String(), "Without amr: DTBL over flat 1.20× (inside ±30%)", "DTBL over CDP 1.50× (inside ±30%)", "CDP over flat 0.80× (inside ±30%)", "DTBL-ideal over flat 1.71× (inside ±20%)")
+	if strings.Contains(buf.String(), "clr_graph500") {
+		t.Errorf("a one-benchmark claim among the means:\n%s", buf.String())
+	}
 }
 
 // wantFindings reports each of wants that the printed findings got lack.

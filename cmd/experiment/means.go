@@ -51,9 +51,14 @@ func groups(outs []outcome) []string {
 
 // inGroup is the outcomes of group g's benchmarks.
 func inGroup(outs []outcome, g string) []outcome {
+	return outcomesOf(outs, func(b benchmark) bool { return b.group == g })
+}
+
+// outcomesOf is the outcomes of the benchmarks keep keeps, in order.
+func outcomesOf(outs []outcome, keep func(benchmark) bool) []outcome {
 	var in []outcome
 	for _, o := range outs {
-		if o.bench.group == g {
+		if keep(o.bench) {
 			in = append(in, o)
 		}
 	}

@@ -46,7 +46,7 @@ var (
 // paper's sizes (the others name no size: AMR's combustion simulation and
 // JOIN's data keep their generators' defaults).
 var dtblPaperExperiment = atPaperScale(dtblExperiment,
-	"DTBL §5 as dtbl, the graph inputs at Table 4's sizes (citationCiteseer, kron_g500-logn20, cage15) (k20c)",
+	"DTBL §5, the result of record: as dtbl, the graph inputs at Table 4's sizes (citationCiteseer, kron_g500-logn20, cage15) (k20c)",
 	dtblPaperInputs)
 
 // dtblPaperInputs are the dtbl benchmarks' generator parameters at the
@@ -64,7 +64,7 @@ var dtblPaperInputs = map[string][]string{
 // graphs: the citation network is its citationCiteseer (the one citation
 // graph in it) and graph500 the logn20 DTBL used.
 var spawnPaperExperiment = atPaperScale(spawnExperiment,
-	"SPAWN §V as spawn, the graph inputs at the DIMACS sizes (citationCiteseer, kron_g500-logn20) (k20c-spawn)",
+	"SPAWN §V, the result of record: as spawn, the graph inputs at the DIMACS sizes (citationCiteseer, kron_g500-logn20) (k20c-spawn)",
 	spawnPaperInputs)
 
 // spawnPaperInputs are the spawn benchmarks' generator parameters at the

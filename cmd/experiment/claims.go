@@ -1,0 +1,141 @@
+package main
+
+import (
+	"math"
+)
+
+// The papers' claims each experiment is scored against (headlines.go), with
+// the sentences they come from. Every workload cost behind them is a
+// hand-set constant in samples/ until measured workloads replace them, so
+// each claim's restsOn names the stated inputs and the invented costs.
+
+// dtblHeadlines are DTBL §5.2 (C)'s averages over the flat
+// implementations: "As CDPI and DTBLI decrease control flow divergence
+// and increases memory efficiency, they achieve average 1.43x and 1.63x
+// ideal speedup respectively. However the non-trivial overhead of kernel
+// launching negates the CDP performance gain, which results in an average
+// of 1.16x slow down from the flat implementations. DTBL, on the other
+// hand, shows an average of 1.21x speedup over the flat implementation
+// and 1.40x over the CDP". The ideal ones are held to ±20%, the rest to
+// ±30% (issue 16). And one benchmark's: "Two benchmarks have slow down
+// instead of speedup: clr_graph500 (0.97x) and regx_string (0.95x)".
+var dtblHeadlines = []headline{
+	{claim: "DTBL over flat", source: "§5.2 (C)", lo: 1.21, unit: "×", band: 0.30, value: speedupOf("dtbl", "flat"), restsOn: dtblRestsOn},
+	{claim: "DTBL over CDP", source: "§5.2 (C)", lo: 1.40, unit: "×", band: 0.30, value: speedupOf("dtbl", "cdp"), restsOn: dtblRestsOn},
+	{claim: "CDP over flat", source: "§5.2 (C): 1.16× slower", lo: 1 / 1.16, unit: "×", band: 0.30, value: speedupOf("cdp", "flat"), restsOn: dtblRestsOn},
+	{claim: "CDP-ideal over flat", source: "§5.2 (C)", lo: 1.43, unit: "×", band: 0.20, value: speedupOf("cdp-ideal", "flat"), restsOn: dtblIdealRestsOn},
+	{claim: "DTBL-ideal over flat", source: "§5.2 (C)", lo: 1.63, unit: "×", band: 0.20, value: speedupOf("dtbl-ideal", "flat"), restsOn: dtblIdealRestsOn},
+	{claim: "clr_graph500: DTBL over flat", source: "§5.2 (C)", lo: 0.97, unit: "×", band: 0.30, value: speedupOf("dtbl", "flat"), bench: "clr-graph500",
+		restsOn: "invented: gc's costs (samples/gccost.go); stated: Table 3's latencies, a Kronecker graph"},
+}
+
+const (
+	dtblRestsOn      = "invented: workload costs (samples/*cost.go); stated: Table 2's GPU, Table 3's latencies, Table 4's inputs (sizes in dtbl-paper)"
+	dtblIdealRestsOn = "invented: workload costs (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (sizes in dtbl-paper)"
+)
+
+// spawnGap is SPAWN's gap to Offline-Search, which the blind floors
+// bound from below (spawnfloor.go). §V-B states it: "Note that, SPAWN is
+// able to achieve within 4% of the Offline-Search's performance." (§I
+// says "within 6%"; Figure 15's bars imply about 2.5%.) It is held to
+// the evaluation's 4%: any gap up to 4% (SPAWN faster included) is the
+// paper's, and the band reaches 5.2%.
+var spawnGap = headline{claim: "SPAWN's gap to Offline-Search", source: "§V-B: within 4%", lo: math.Inf(-1), hi: 4, unit: "%", band: 0.30,
+	value: gapTo("spawn", "offline-search"), restsOn: spawnRestsOn}
+
+// spawnHeadlines are SPAWN's: "SPAWN outperforms the flat (non-DP)
+// implementations by 69% on average", "an average speedup of 57%" over
+// the baseline DP (CDP) (§I), the gap to Offline-Search (spawnGap), "With
+// SPAWN, the number of child kernels launched significantly reduces (by
+// 73% on average)" (§V-B, of Figure 18's per-benchmark counts: a mean
+// over the benchmarks, fewerKernels), and Observation 4's two ends: "All
+// the other benchmarks gain significant (8.6× in SA-thaliana) to modest
+// (4% in Join-Gaussian) performance improvements by offloading parts of
+// their computational workloads to child kernels" (§III-A2, Figure 5:
+// over flat, the best threshold that offloads anything). JOIN-gaussian's
+// 4% is scored as a gain in percent, so its band is ±30% of the 4%.
+var spawnHeadlines = []headline{
+	{claim: "SPAWN over flat", source: "§I", lo: 1.69, unit: "×", band: 0.30, value: speedupOf("spawn", "flat"), restsOn: spawnRestsOn},
+	{claim: "SPAWN over CDP", source: "§I", lo: 1.57, unit: "×", band: 0.30, value: speedupOf("spawn", "cdp"), restsOn: spawnRestsOn},
+	spawnGap,
+	{claim: "child kernels: SPAWN fewer than CDP, mean per benchmark", source: "§V-B", lo: 73, unit: "%", band: 0.30, value: fewerKernels("spawn", "cdp"), restsOn: spawnRestsOn},
+	{claim: "SA-thaliana: best offloading threshold over flat", source: "§III Obs. 4", lo: 8.6, unit: "×", band: 0.30, value: offloadSpeedup("offline-search", "flat"), bench: "sa",
+		restsOn: "invented: sa's costs and genome (samples/sacost.go, sagenome.go); stated: Table II's GPU"},
+	{claim: "JOIN-gaussian: gain of the best offloading threshold over flat", source: "§III Obs. 4", lo: 4, unit: "%", band: 0.30, value: offloadGain("offline-search", "flat"), bench: "join-gaussian",
+		restsOn: "invented: join's costs and keys (samples/joincost.go, joinmergecost.go); stated: Table II's GPU"},
+}
+
+const spawnRestsOn = "invented: workload costs (samples/*cost.go); stated: Table II's GPU, §IV-A's parent loop premise (amortised in spawn-amortised), DIMACS sizes (spawn-paper)"
+
+// offloadSpeedup is the geometric-mean speedup over column den of column
+// num's best run that launched a child kernel (outcome.offload); NaN
+// where no run of num launched one.
+func offloadSpeedup(num, den string) func([]outcome) float64 {
+	return func(own []outcome) float64 {
+		var off []outcome
+		for _, o := range own {
+			if o.policy == num {
+				if o.offload == nil {
+					return math.NaN()
+				}
+				o.stats = o.offload
+			}
+			off = append(off, o)
+		}
+		return geoSpeedup(off, num, den)
+	}
+}
+
+// offloadGain is offloadSpeedup as a gain in percent.
+func offloadGain(num, den string) func([]outcome) float64 {
+	speedup := offloadSpeedup(num, den)
+	return func(own []outcome) float64 { return 100 * (speedup(own) - 1) }
+}
+
+// crcsHeadlines are the CRCS paper's (§5.2): "While the state-of-the-art
+// was bounded by 11% speedup, combining CRCS with PPCS resulted in an
+// overall speedup of 33% (up to 67%). PPCS resulted in up to 40% (14%
+// overall) higher performance compared to the FIFO scheduler", and 3MM's
+// "the PPCS resulted in 67% speedup over baseline", which needs the three
+// products to be a share of the baseline that the run's own prelude,
+// postlude and copies set (threeMMNeed); the paper's Figure 11 breakdown
+// has no number for it.
+var crcsHeadlines = []headline{
+	{claim: "CRCS+PPCS over baseline", source: "§5.2", lo: 1.33, unit: "×", band: 0.30, value: speedupOf("ppcs", "baseline"), restsOn: crcsRestsOn},
+	{claim: "PPCS over FIFO", source: "§5.2: 14% overall", lo: 1.14, unit: "×", band: 0.30, value: speedupOf("ppcs", "crcs"), restsOn: crcsRestsOn},
+	{claim: "overlap1 over baseline", source: "§5.2: bounded by 11%", lo: math.Inf(-1), hi: 1.11, unit: "×", band: 0.30, value: speedupOf("overlap1", "baseline"), restsOn: crcsRestsOn},
+	{claim: "3MM: the products' share of the baseline, as PPCS's 1.67× needs", source: "§5.2", hi: math.Inf(1), unit: "%", band: 0.30,
+		value: baselineShare, implied: threeMMNeedOf, bench: "3mm",
+		restsOn: "invented: mmStepWarpCycles (samples/threemm.go); stated: Table 2's 256×256 matrices, §5.1's host"},
+}
+
+const crcsRestsOn = "invented: kernel costs (samples/*.go) but HSP's; stated: Table 1's GPU, §5.1's host, Table 2's sizes, §5.3's HSP kernel shares"
+
+// baselineShare is the kernels' share of the baseline run, in percent.
+func baselineShare(own []outcome) float64 {
+	b := column(own, "baseline")
+	if len(b) != 1 || b[0].MakespanCycles == 0 {
+		return math.NaN()
+	}
+	return 100 * float64(b[0].KernelsCycles) / float64(b[0].MakespanCycles)
+}
+
+// threeMMNeedOf is threeMMNeed of the baseline run, in percent.
+func threeMMNeedOf(own []outcome) float64 {
+	b := column(own, "baseline")
+	if len(b) != 1 {
+		return math.NaN()
+	}
+	return threeMMNeed(b[0], 1.67)
+}
+
+// pagodaHeadlines are Pagoda's geometric means (§6.2, Figure 5; the
+// conclusion: "Pagoda achieves a geometric mean speedup of 1.51x over
+// CUDA-HyperQ, 1.69x over GeMTC"), held to ±20% as pagodabounds.go's
+// band lines are.
+var pagodaHeadlines = []headline{
+	{claim: "Pagoda over HyperQ", source: "§6.2", lo: paperPagodaOverHyperQ, unit: "×", band: 0.20, value: speedupOf("pagoda", "hyperq"), restsOn: pagodaRestsOn},
+	{claim: "Pagoda over GeMTC", source: "§6.2", lo: paperPagodaOverGeMTC, unit: "×", band: 0.20, value: speedupOf("pagoda", "gemtc"), restsOn: pagodaRestsOn},
+}
+
+const pagodaRestsOn = "invented: per-warp task costs (samples/taskscost.go) but their scale; stated: Table 3's copy shares, Titan X, 32K tasks, Fig. 1a's host; measured elsewhere: 11 GB/s copies"
