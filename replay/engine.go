@@ -138,7 +138,11 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if err := e.loop(); err != nil {
 		return nil, err
 	}
-	return e.finish(), nil
+	s := e.finish()
+	if err := checkHorizon(s.MakespanCycles); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // skimHost makes a trace reader pass over every record but host launches
@@ -351,6 +355,9 @@ func (e *engine) loop() error {
 	fired := false // an event has fired since the last settle
 	for e.q.Len() > 0 || e.overflowWhenDry() {
 		ev := e.q.Pop()
+		if err := checkHorizon(ev.At); err != nil {
+			return err
+		}
 		if !e.stale(ev) {
 			e.now = ev.At
 			e.fire(ev)

@@ -148,7 +148,29 @@ func (c *channel) move(at int64, bytes int64) (start, end int64) {
 	return roundCycle(s), roundCycle(c.free)
 }
 
-func roundCycle(f float64) int64 { return int64(f + 0.5) }
+// roundCycle rounds a float cycle count to a whole cycle, saturating at
+// maxSimCycle so that a rate slow enough to overflow int64 gives a time
+// the engine refuses (checkHorizon) rather than a wrapped one.
+func roundCycle(f float64) int64 {
+	if !(f < maxSimCycle) {
+		return maxSimCycle
+	}
+	return int64(f + 0.5)
+}
+
+// maxSimCycle is the latest cycle a replay may reach: 2^62, far beyond any
+// trace's own times (trace.MaxCycles, 2^40) plus every modelled cost, and
+// with room below int64's end for the sums of a few such times.
+const maxSimCycle = 1 << 62
+
+// checkHorizon is the error for a run whose clock reached maxSimCycle:
+// some rate is too slow for the bytes it moves.
+func checkHorizon(at int64) error {
+	if at < maxSimCycle {
+		return nil
+	}
+	return &ModelError{Msg: "simulated time passed 2^62 cycles: a bandwidth (io.ssd_mbps, io.pcie_gbps or gpu.dram_gbps) is too low for the bytes the trace moves"}
+}
 
 // pcieCyclesPerByte is one direction of PCIe in GPU cycles per byte: GB/s
 // are decimal, so clock_mhz / (1000 · gbps).
