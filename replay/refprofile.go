@@ -136,6 +136,7 @@ func profileRefs(src trace.Source, exact bool, space *pageSpace, staged, madeLat
 		r, err := src.Next()
 		if errors.Is(err, io.EOF) {
 			p.flush()
+			p.sb.countOwners()
 			return p.sb, nil
 		}
 		if err != nil {
@@ -179,10 +180,7 @@ func (p *profiler) flush() {
 		if p.ctas == 0 {
 			return
 		}
-		p.sb.irregular[p.host] = true
-		for pg := range p.sb.pages {
-			p.sb.addRefs(pg, p.order, int32(min(p.ctas, 1<<31-1)))
-		}
+		p.sb.addIrregular(p.host, p.order, int32(min(p.ctas, 1<<31-1)))
 		return
 	}
 	p.sb.setRanges[p.order] = int64(p.calls)

@@ -5,6 +5,13 @@ package replay
 // The page's owner is the oldest kernel with references left; a CTA runs
 // only when every page it references is ready on the GPU and owned by its
 // kernel, and gives its references back when it finishes.
+//
+// An irregular kernel references every page with all its CTAs, so its
+// references are one count for the whole page space (irr) rather than an
+// entry per page: a CTA of it gives its references back in one step, and
+// only the kernel's last CTA walks the pages, to pass each to its next
+// owner. Kernels without access records (every Kineto and nsys import)
+// so cost a pass over the pages per kernel, not per CTA.
 
 import (
 	"fmt"
@@ -21,7 +28,7 @@ type pageRef struct {
 
 // pageState is one page's entry in the GPU page table.
 type pageState struct {
-	refs  []pageRef // in kernel order; refs[cur] is the owner
+	refs  []pageRef // regular kernels', in kernel order; refs[cur] is the oldest left
 	cur   int32
 	ready bool // on the GPU
 	input bool // filled by the prelude
@@ -31,11 +38,26 @@ type pageState struct {
 	avail bool
 }
 
-func (p *pageState) owner() int32 {
+// regular is the oldest regular kernel with references to the page left,
+// or -1.
+func (p *pageState) regular() int32 {
 	if int(p.cur) < len(p.refs) {
 		return p.refs[p.cur].order
 	}
 	return -1
+}
+
+// owner is page p's owner: the oldest kernel with references to it left,
+// a regular kernel's (the page's own list) or an irregular one's (irr);
+// -1 when none is left.
+func (sb *scoreboard) owner(p int) int32 {
+	o := sb.pages[p].regular()
+	if sb.irrCur < len(sb.irr) {
+		if i := sb.irr[sb.irrCur].order; o < 0 || i < o {
+			return i
+		}
+	}
+	return o
 }
 
 // pageRange is the pages lo..hi (inclusive) of the run's page space.
@@ -63,10 +85,15 @@ type scoreboard struct {
 	ids        []uint64 // kernel id by order
 	irregular  map[uint64]bool
 	setRanges  []int64 // by order: its pre-profiler's SetRange calls, CTAs × arrays (costs.go)
-	owned      []int32 // by order: pages it owns
-	ownedAvail []int32 // by order: pages it owns that count towards page shares
-	avail      int     // pages that count towards page shares
-	readyIn    int     // input pages ready
+	owned      []int   // by order: pages it owns
+	ownedAvail []int   // by order: pages it owns that count towards page shares
+	// irr are the irregular kernels in order, each with its CTAs that
+	// still hold references to every page; irr[irrCur] is the oldest
+	// with some left.
+	irr        []pageRef
+	irrCur     int
+	avail      int // pages that count towards page shares
+	readyIn    int // input pages ready
 	inputPages int
 	changed    bool // a page became ready or changed owner since the last look
 	// positioned: some access or pages record says where in its CTA's
@@ -129,10 +156,24 @@ func (sb *scoreboard) addKernel(id uint64) int32 {
 func (sb *scoreboard) addRefs(p int, order int32, n int32) {
 	st := &sb.pages[p]
 	st.refs = append(st.refs, pageRef{order: order, left: n})
-	if len(st.refs) == 1 {
-		sb.owned[order]++
-		if st.avail {
-			sb.ownedAvail[order]++
+}
+
+// addIrregular gives irregular kernel order n CTAs' references to every
+// page.
+func (sb *scoreboard) addIrregular(id uint64, order int32, n int32) {
+	sb.irregular[id] = true
+	sb.irr = append(sb.irr, pageRef{order: order, left: n})
+}
+
+// countOwners fills the owned counts once every kernel's references are
+// in.
+func (sb *scoreboard) countOwners() {
+	for p := range sb.pages {
+		if o := sb.owner(p); o >= 0 {
+			sb.owned[o]++
+			if sb.pages[p].avail {
+				sb.ownedAvail[o]++
+			}
 		}
 	}
 }
@@ -141,12 +182,11 @@ func (sb *scoreboard) addRefs(p int, order int32, n int32) {
 // pages no kernel references.
 func (sb *scoreboard) start(io *hostIO, sink results.Sink) {
 	for p := range sb.pages {
-		st := &sb.pages[p]
-		if o := st.owner(); o >= 0 {
+		if o := sb.owner(p); o >= 0 {
 			io.pageRow(sink, p, "owner", &sb.ids[o], 0)
 			continue
 		}
-		if st.ready && sb.space.buffer(p).writes() {
+		if sb.pages[p].ready && sb.space.buffer(p).writes() {
 			io.writeBack(sink, p, nil, 0)
 		}
 	}
@@ -159,7 +199,7 @@ func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
 	sb.readyIn++
 	sb.avail++
 	sb.changed = true
-	o := st.owner()
+	o := sb.owner(p)
 	var kid *uint64
 	if o >= 0 {
 		sb.ownedAvail[o]++
@@ -175,7 +215,7 @@ func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
 // owned by its kernel. An irregular kernel references every page.
 func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 	if sb.irregular[k.id] {
-		return sb.readyIn == sb.inputPages && int(sb.owned[k.order]) == len(sb.pages)
+		return sb.readyIn == sb.inputPages && sb.ownsAll(k)
 	}
 	if x == nil {
 		return true
@@ -195,7 +235,7 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 			continue
 		}
 		for p := r.lo + skip; p <= r.hi; p++ {
-			if st := &sb.pages[p]; !st.ready || st.owner() != k.order {
+			if !sb.pages[p].ready || sb.owner(p) != k.order {
 				return false
 			}
 			x.checked++
@@ -208,7 +248,7 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 // blocker names the first page that keeps a CTA of k from starting: not
 // yet on the GPU, or owned by an older kernel. For deadlock reports.
 func (sb *scoreboard) blocker(k *Kernel, x *ctaExtra) string {
-	if x != nil && x.touchesReady && (!sb.irregular[k.id] || int(sb.owned[k.order]) == len(sb.pages)) {
+	if x != nil && x.touchesReady && (!sb.irregular[k.id] || sb.ownsAll(k)) {
 		return sb.touchBlocker(k, x)
 	}
 	why := ""
@@ -224,7 +264,7 @@ func (sb *scoreboard) blocker(k *Kernel, x *ctaExtra) string {
 func (sb *scoreboard) pageProblem(k *Kernel, p int) string {
 	st := &sb.pages[p]
 	b := sb.space.buffer(p)
-	switch o := st.owner(); {
+	switch o := sb.owner(p); {
 	case !st.ready:
 		return fmt.Sprintf("page %d of buffer %d is not on the GPU", p-b.first, b.id)
 	case o != k.order && o >= 0:
@@ -256,9 +296,17 @@ func (sb *scoreboard) eachPage(k *Kernel, x *ctaExtra, fn func(p int) bool) {
 	}
 }
 
+// ownsAll reports whether k owns every page, as an irregular kernel must
+// to run.
+func (sb *scoreboard) ownsAll(k *Kernel) bool { return sb.owned[k.order] == len(sb.pages) }
+
 // release drops a finished CTA's references; pages whose owner has no
 // references left pass to the next kernel, or back to the host.
 func (sb *scoreboard) release(io *hostIO, sink results.Sink, k *Kernel, x *ctaExtra, now int64) {
+	if sb.irregular[k.id] {
+		sb.dropIrregular(io, sink, now)
+		return
+	}
 	sb.eachPage(k, x, func(p int) bool {
 		sb.drop(io, sink, p, now)
 		return true
@@ -277,7 +325,34 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 	if ref.left--; ref.left > 0 {
 		return
 	}
-	old := ref.order
+	st.cur++
+	if int(st.cur) == len(st.refs) {
+		st.refs, st.cur = nil, 0
+	}
+	sb.passOn(io, sink, p, ref.order, now)
+}
+
+// dropIrregular gives back one reference of the oldest irregular kernel
+// with some left, which a CTA of it only holds while it owns every page.
+// When its last CTA ends every page passes on.
+func (sb *scoreboard) dropIrregular(io *hostIO, sink results.Sink, now int64) {
+	if sb.irrCur >= len(sb.irr) {
+		return // cannot happen with a validated trace
+	}
+	ref := &sb.irr[sb.irrCur]
+	if ref.left--; ref.left > 0 {
+		return
+	}
+	sb.irrCur++
+	for p := range sb.pages {
+		sb.passOn(io, sink, p, ref.order, now)
+	}
+}
+
+// passOn moves page p on from old, whose references to it are all given
+// back: to its next owner, or to the host.
+func (sb *scoreboard) passOn(io *hostIO, sink results.Sink, p int, old int32, now int64) {
+	st := &sb.pages[p]
 	sb.changed = true
 	sb.owned[old]--
 	if st.avail {
@@ -289,8 +364,7 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 		st.avail = true
 		sb.avail++
 	}
-	st.cur++
-	if o := st.owner(); o >= 0 {
+	if o := sb.owner(p); o >= 0 {
 		sb.owned[o]++
 		if st.avail {
 			sb.ownedAvail[o]++
@@ -298,7 +372,6 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
 		io.pageRow(sink, p, "owner", &sb.ids[o], now)
 		return
 	}
-	st.refs = nil
 	if sb.space.buffer(p).writes() {
 		io.writeBack(sink, p, &sb.ids[old], now)
 	}

@@ -92,7 +92,7 @@ func (x *ctaExtra) nextTouch() (int64, bool) {
 // where this one stopped.
 func (sb *scoreboard) passes(k *Kernel, x *ctaExtra, pos int64) bool {
 	irregular := sb.irregular[k.id]
-	if irregular && int(sb.owned[k.order]) != len(sb.pages) {
+	if irregular && !sb.ownsAll(k) {
 		return false
 	}
 	if x == nil || len(x.touches) == 0 {
@@ -124,7 +124,7 @@ func (sb *scoreboard) mayTouch(k *Kernel, p int) bool {
 	if !st.ready {
 		return false
 	}
-	if st.owner() == k.order || sb.irregular[k.id] {
+	if sb.owner(p) == k.order || sb.irregular[k.id] {
 		return true
 	}
 	for _, r := range st.refs[min(int(st.cur), len(st.refs)):] {
