@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,69 @@ func TestCRCSIrregularCostFollowsKernels(t *testing.T) {
 		if n := len(rec.pages); n != 5*65536 {
 			t.Errorf("%s: %d page rows, want %d", pol, n, 5*65536)
 		}
+	}
+}
+
+// A 2^46-byte buffer under crcs and ppcs replays in well under a second
+// and 100 MB whether it holds 2^34 pages of 4 KiB or 2^46 of 1 byte, with
+// a kernel with no access records (the buffer is one page group) or one
+// that names a few pages (three groups): the scoreboard's state follows
+// the ranges the trace names, not the bytes it declares. (Before, a 1 TiB
+// buffer needed 13 GB and ran out of memory.)
+func TestHugeBufferCRCSMemory(t *testing.T) {
+	const access = `{"type":"access","kernel":1,"cta":0,"buffer":1,"lo":4096,"hi":8191,"mode":"r"}` + "\n"
+	for _, pageBytes := range []int{4096, 1} {
+		for _, extra := range []string{"", access} {
+			src := fmt.Sprintf(`{"type":"header","version":1,"clock_mhz":1000,"page_bytes":%d}`+"\n", pageBytes) +
+				`{"type":"buffer","id":1,"name":"b","base":0,"bytes":70368744177664,"role":"inout"}` + "\n" +
+				`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":70368744177664,"stream":1,"t":0}` + "\n" +
+				`{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}` + "\n" +
+				`{"type":"launch","kernel":1,"t":0,"stream":0}` + "\n" +
+				`{"type":"cta","kernel":1,"cta":0,"cycles":500}` + "\n" + extra
+			for _, pol := range []string{"crcs", "ppcs"} {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				st, err := replayJSONL(t, src, "k20c", pol, &discarder{})
+				d := time.Since(start)
+				runtime.ReadMemStats(&after)
+				if err != nil {
+					t.Fatalf("%s, %d-byte pages, access %v: %v", pol, pageBytes, extra != "", err)
+				}
+				if st.CTAs != 1 {
+					t.Errorf("%s: %d CTAs, want 1", pol, st.CTAs)
+				}
+				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 || d > time.Second {
+					t.Errorf("%s, %d-byte pages, access %v: %v and %d MiB allocated, want under 1 s and 100 MiB", pol, pageBytes, extra != "", d, alloc>>20)
+				}
+			}
+		}
+	}
+}
+
+// Where the replay must walk pages one by one — the pages table's rows
+// (a sink that keeps them, as --out), the host stages' prelude and copies
+// — a page space beyond 2^22 pages is refused with an input error (exit
+// 2) naming the buffer, before any page is walked.
+func TestHugeBufferRefusedWherePerPage(t *testing.T) {
+	src := irregularTrace(1, 1, 1<<40, "input")
+	for _, c := range []struct {
+		gpu, policy string
+		sink        results.Sink
+		want        string
+	}{
+		{"k20c", "crcs", &recorder{}, "the pages table (kept with --out)"},
+		{"k20c", "ppcs", &recorder{}, "the pages table (kept with --out)"},
+		{"gk110-64", "crcs", &discarder{}, "the host I/O stages (io.model=stages)"},
+		{"gk110-64", "baseline", &discarder{}, "the host I/O stages (io.model=stages)"},
+	} {
+		_, err := replayJSONL(t, src, c.gpu, c.policy, c.sink)
+		if err == nil || !replay.IsInputError(err) || !strings.Contains(err.Error(), "buffer 1 has 268435456 pages of 4096 bytes") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s on %s: got %v, want an input error naming buffer 1 and %q", c.policy, c.gpu, err, c.want)
+		}
+	}
+	// Without the pages table and the stages, the same trace replays.
+	if _, err := replayJSONL(t, src, "k20c", "crcs", &discarder{}); err != nil {
+		t.Errorf("crcs without rows: %v", err)
 	}
 }

@@ -299,6 +299,10 @@ func (e *engine) start(open Opener) error {
 	space := e.body.r.space
 	io := e.cfg.IO
 	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
+	e.io.rows = !e.quiet
+	if err := checkPages(space, e.io.on, e.pol.IO == IOPaged, e.io.rows); err != nil {
+		return err
+	}
 	if e.pol.IO == IOPaged {
 		if err := e.profile(open, space); err != nil {
 			return err
