@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
@@ -141,5 +142,41 @@ func TestHugeBufferRefusedWherePerPage(t *testing.T) {
 	// Without the pages table and the stages, the same trace replays.
 	if _, err := replayJSONL(t, src, "k20c", "crcs", &discarder{}); err != nil {
 		t.Errorf("crcs without rows: %v", err)
+	}
+}
+
+// PPCS on the stock HotSpot generator's trace at io.ssd_mbps 220 to 255
+// placed younger kernels' CTAs that waited for pages the first kernel's
+// unplaced CTAs would make, until every SM was held so and the first
+// kernel could never be placed ("deadlock at cycle 5872208: kernel 1 has
+// 728 CTA(s) that policy ppcs never placed"). Every rate replays now, and
+// PPCS still beats FIFO.
+func TestPPCSHotspotNoDeadlock(t *testing.T) {
+	data := generateBytes(t, "hotspot")
+	cfg, err := model.Preset("gk110-64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+	for _, ssd := range []string{"220", "250", "255"} {
+		if err := cfg.Set("io.ssd_mbps", ssd); err != nil {
+			t.Fatal(err)
+		}
+		var fifo int64
+		for _, name := range []string{"crcs", "ppcs", "spawn+ppcs"} {
+			pol, err := policies.New(name, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &discarder{})
+			if err != nil {
+				t.Fatalf("%s at io.ssd_mbps=%s: %v", name, ssd, err)
+			}
+			if name == "crcs" {
+				fifo = st.MakespanCycles
+			} else if st.MakespanCycles >= fifo {
+				t.Errorf("%s at io.ssd_mbps=%s: makespan %d, not below crcs's %d", name, ssd, st.MakespanCycles, fifo)
+			}
+		}
 	}
 }

@@ -33,8 +33,9 @@ import (
 
 // pageRef is one kernel's remaining references to a page.
 type pageRef struct {
-	order int32 // the kernel's place in host launch order
-	left  int32 // its CTAs that may still touch the page
+	order  int32 // the kernel's place in host launch order
+	left   int32 // its CTAs that may still touch the page
+	placed int32 // of those, the ones on an SM (the others are not placed yet)
 }
 
 // pageState is the state each page of a group is in.
@@ -420,6 +421,7 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, g int, now int64) {
 		return // nothing left to give back (cannot happen with a validated trace)
 	}
 	ref := &st.refs[st.cur]
+	ref.placed--
 	if ref.left--; ref.left > 0 {
 		return
 	}
@@ -438,6 +440,7 @@ func (sb *scoreboard) dropIrregular(io *hostIO, sink results.Sink, now int64) {
 		return // cannot happen with a validated trace
 	}
 	ref := &sb.irr[sb.irrCur]
+	ref.placed--
 	if ref.left--; ref.left > 0 {
 		return
 	}
@@ -474,6 +477,72 @@ func (sb *scoreboard) passOn(io *hostIO, sink results.Sink, g int, old int32, no
 	if sb.space.buffer(lo).writes() {
 		io.writeBackRun(sink, lo, n, &sb.ids[old], now)
 	}
+}
+
+// placed notes a CTA of k placed on an SM: its references are no longer
+// an unplaced CTA's (waitsOnUnplaced).
+func (sb *scoreboard) placed(k *Kernel, x *ctaExtra) {
+	if sb.irregular[k.id] {
+		sb.irrRef(k).placed++
+		return
+	}
+	x.normalizeRefs()
+	sb.eachGroup(k, x, func(g, _ int) bool {
+		if r := sb.groups[g].st.ref(k.order); r != nil {
+			r.placed++
+		}
+		return true
+	})
+}
+
+// irrRef is irregular kernel k's entry in irr.
+func (sb *scoreboard) irrRef(k *Kernel) *pageRef {
+	i, _ := slices.BinarySearchFunc(sb.irr, k.order, func(r pageRef, o int32) int { return cmp.Compare(r.order, o) })
+	return &sb.irr[i]
+}
+
+// ref is kernel order o's references to the group's pages, or nil.
+func (p *pageState) ref(o int32) *pageRef {
+	for i := int(p.cur); i < len(p.refs); i++ {
+		if p.refs[i].order == o {
+			return &p.refs[i]
+		}
+	}
+	return nil
+}
+
+// waitsOnUnplaced reports whether a CTA of k with extra x, if placed now,
+// could wait for a CTA of an older kernel that is not placed yet: some
+// page it references is also referenced by an older kernel's unplaced
+// CTAs (an older irregular kernel's reference every page). Such a CTA
+// holds its SM until that older CTA runs, which needs an SM of its own.
+func (sb *scoreboard) waitsOnUnplaced(k *Kernel, x *ctaExtra) bool {
+	for _, r := range sb.irr[sb.irrCur:] {
+		if r.order >= k.order {
+			break
+		}
+		if r.left > r.placed {
+			return true
+		}
+	}
+	if !sb.irregular[k.id] {
+		x.normalizeRefs()
+	}
+	waits := false
+	sb.eachGroup(k, x, func(g, _ int) bool {
+		st := &sb.groups[g].st
+		for _, r := range st.refs[st.cur:] {
+			if r.order >= k.order {
+				break
+			}
+			if r.left > r.placed {
+				waits = true
+				return false
+			}
+		}
+		return true
+	})
+	return waits
 }
 
 // pageShare is PPCS's page share of kernel order o (CRCS §4.4): "the
