@@ -402,11 +402,18 @@ func (sb *scoreboard) release(io *hostIO, sink results.Sink, k *Kernel, x *ctaEx
 		sb.dropIrregular(io, sink, now)
 		return
 	}
+	sb.eachGroupOnce(k, x, func(g int) { sb.drop(io, sink, g, now) })
+}
+
+// eachGroupOnce calls fn once with each group a regular CTA of k
+// references, in the order its records first name them (the order the
+// pages table's rows follow).
+func (sb *scoreboard) eachGroupOnce(k *Kernel, x *ctaExtra, fn func(g int)) {
 	sb.stamp++
 	sb.eachGroup(k, x, func(g, _ int) bool {
 		if sb.groups[g].seen != sb.stamp {
 			sb.groups[g].seen = sb.stamp
-			sb.drop(io, sink, g, now)
+			fn(g)
 		}
 		return true
 	})
@@ -486,12 +493,10 @@ func (sb *scoreboard) placed(k *Kernel, x *ctaExtra) {
 		sb.irrRef(k).placed++
 		return
 	}
-	x.normalizeRefs()
-	sb.eachGroup(k, x, func(g, _ int) bool {
+	sb.eachGroupOnce(k, x, func(g int) {
 		if r := sb.groups[g].st.ref(k.order); r != nil {
 			r.placed++
 		}
-		return true
 	})
 }
 
@@ -524,9 +529,6 @@ func (sb *scoreboard) waitsOnUnplaced(k *Kernel, x *ctaExtra) bool {
 		if r.left > r.placed {
 			return true
 		}
-	}
-	if !sb.irregular[k.id] {
-		x.normalizeRefs()
 	}
 	waits := false
 	sb.eachGroup(k, x, func(g, _ int) bool {
