@@ -75,6 +75,9 @@ func (c Config) Validate() error {
 	v.powerOfTwo("dtbl.agt_entries", c.DTBL.AGTEntries)
 	v.positive("io.ssd_mbps", c.IO.SSDMBps)
 	v.positive("io.pcie_gbps", c.IO.PCIeGBps)
+	v.between("io.ssd_mbps", c.IO.SSDMBps, MinMBps, 1e9)
+	v.between("io.pcie_gbps", c.IO.PCIeGBps, MinMBps/1000, 1e7)
+	v.between("gpu.dram_gbps", g.DRAMGBps, MinMBps/1000, 1e7)
 	v.atLeast("io.page_bytes", c.IO.PageBytes, 1)
 	v.oneOf("io.model", c.IO.Model, "stages", "none")
 	v.oneOf("io.memcpy", c.IO.Memcpy, "async", "sync", "legacy")
@@ -168,6 +171,18 @@ const MaxLaunchServers = 64
 // MaxPendingLimit bounds cdp.pending_limit, far above any count a device
 // runtime's launch pool could be given.
 const MaxPendingLimit = 1 << 30
+
+// MinMBps is the slowest bandwidth a rate key may give, in decimal MB/s
+// (io.ssd_mbps; the GB/s keys take a thousandth of it): 1 kB/s. A
+// bandwidth near zero makes a byte cost more cycles than an int64 holds.
+const MinMBps = 1e-3
+
+// between checks a float key against its allowed range, naming both ends.
+func (v *validator) between(key string, f, lo, hi float64) {
+	if f < lo || f > hi {
+		v.fail(key, fmt.Sprintf("is %g; must be between %g and %g", f, lo, hi))
+	}
+}
 
 func (v *validator) positive(key string, f float64) {
 	if !(f > 0) || math.IsInf(f, 0) {

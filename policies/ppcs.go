@@ -31,7 +31,7 @@ func (p *ppcs) Place(d *replay.Dispatch) {
 		if k == nil {
 			return
 		}
-		for k.Remaining() > 0 && d.Fits(k, sm) {
+		for k.Remaining() > 0 && d.Fits(k, sm) && (!p.spread || !d.NextWaitsOnUnplaced(k)) {
 			d.Place(k, sm)
 			placed = true
 		}
@@ -46,6 +46,20 @@ func (p *ppcs) Place(d *replay.Dispatch) {
 // kernel that has the maximum value of (page share−SM share)", over every
 // kernel with CTAs to place, a kernel with no page share included (it
 // then loses only to one the data favours); the oldest wins a tie.
+//
+// Candidates are the kernels whose next CTA cannot wait for an older
+// kernel's CTA that is not placed yet (Dispatch.NextWaitsOnUnplaced), and
+// Place fills the SM only with such CTAs. The page share counts only
+// pages "initialized by the prelude and transferred", so the oldest
+// kernel, waiting for the prelude, has next to none, and younger kernels
+// win the idle SMs; CTAs of theirs that need pages the oldest kernel's
+// unplaced CTAs will make stop there, their SM never becomes completely
+// idle again, and once every SM is held so, the oldest kernel, which all
+// of them wait for, can never be placed: the HotSpot generator's trace
+// deadlocked at io.ssd_mbps from 220 to 255. With the rule, every placed
+// CTA waits only for placed CTAs (and arriving pages), so SMs keep
+// becoming idle, and the oldest kernel with CTAs to place, never waiting
+// on an older unplaced one, is always a candidate.
 func (p *ppcs) choose(d *replay.Dispatch) *replay.Kernel {
 	var best *replay.Kernel
 	var bestScore float64
@@ -55,6 +69,9 @@ func (p *ppcs) choose(d *replay.Dispatch) *replay.Kernel {
 		}
 		if !p.spread {
 			return k
+		}
+		if d.NextWaitsOnUnplaced(k) {
+			continue
 		}
 		if s := d.PageShare(k) - d.SMShare(k); best == nil || s > bestScore {
 			best, bestScore = k, s

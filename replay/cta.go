@@ -85,6 +85,9 @@ func (e *engine) place(k *Kernel, i int) {
 			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
 			c.streamed = true
 		}
+		if e.sb != nil && k.order >= 0 {
+			e.sb.placed(k, c.spec().x)
+		}
 	} else {
 		e.placeGrouped(k, c)
 	}

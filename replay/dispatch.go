@@ -44,6 +44,22 @@ func (d *Dispatch) PageShare(k *Kernel) float64 {
 	return d.e.sb.pageShare(k.order)
 }
 
+// NextWaitsOnUnplaced reports whether k's next CTA, if placed now, could
+// wait on the CRCS scoreboard for an older kernel's CTA that is not placed
+// yet (a page both reference): false without the scoreboard, for device
+// kernels, and for the oldest kernel with CTAs to place.
+func (d *Dispatch) NextWaitsOnUnplaced(k *Kernel) bool {
+	e := d.e
+	if e.sb == nil || k.order < 0 || k.next >= k.total {
+		return false
+	}
+	if err := e.body.reach(k, k.next); err != nil {
+		e.fail(err)
+		return false
+	}
+	return e.sb.waitsOnUnplaced(k, k.ctas.at(k.next).x)
+}
+
 // PreludeOver reports whether the host has read every input page (always
 // true when host I/O is not modelled).
 func (d *Dispatch) PreludeOver() bool {

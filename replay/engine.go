@@ -138,7 +138,11 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if err := e.loop(); err != nil {
 		return nil, err
 	}
-	return e.finish(), nil
+	s := e.finish()
+	if err := checkHorizon(s.MakespanCycles); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // skimHost makes a trace reader pass over every record but host launches
@@ -296,6 +300,10 @@ func (e *engine) start(open Opener) error {
 	space := e.body.r.space
 	io := e.cfg.IO
 	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
+	e.io.rows = !e.quiet
+	if err := checkPages(space, e.io.on, e.pol.IO == IOPaged, e.io.rows); err != nil {
+		return err
+	}
 	if e.pol.IO == IOPaged {
 		if err := e.profile(open, space); err != nil {
 			return err
@@ -352,6 +360,9 @@ func (e *engine) loop() error {
 	fired := false // an event has fired since the last settle
 	for e.q.Len() > 0 || e.overflowWhenDry() {
 		ev := e.q.Pop()
+		if err := checkHorizon(ev.At); err != nil {
+			return err
+		}
 		if !e.stale(ev) {
 			e.now = ev.At
 			e.fire(ev)

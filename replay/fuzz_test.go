@@ -33,22 +33,45 @@ func FuzzReplay(f *testing.F) {
 	cfg.DTBL.AGTEntries = 2
 	staged := cfg
 	staged.IO.Model = "stages" // the host I/O stages and the CRCS scoreboard's page arrivals
+	// The page-level policies once more with a sink that keeps no rows
+	// (the terminal summary's), where huge buffers replay rather than
+	// being refused, over 1-byte pages (a header without page_bytes: a
+	// page per byte of every buffer) and exact pages.
+	tiny := cfg
+	tiny.IO.PageBytes = 1
+	exact := cfg
+	exact.CRCS.Pages = "exact"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !small(data) {
 			return
 		}
+		open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(data)), nil }
 		for _, c := range []model.Config{cfg, staged} {
 			for _, name := range policies.Names() {
 				pol, err := policies.New(name, c)
 				if err != nil {
 					t.Fatal(err)
 				}
-				open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(data)), nil }
 				replay.Run(open, replay.Options{Config: c, Policy: pol, Prefetch: c.IO.Model == "stages"}, discard{})
+			}
+		}
+		for _, c := range []model.Config{cfg, tiny, exact} {
+			for _, name := range []string{"crcs", "ppcs"} {
+				pol, err := policies.New(name, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				replay.Run(open, replay.Options{Config: c, Policy: pol}, quietDiscard{})
 			}
 		}
 	})
 }
+
+// quietDiscard is a sink that keeps no rows and says so
+// (results.Discarder), as the terminal summary's does.
+type quietDiscard struct{ discard }
+
+func (quietDiscard) DiscardsRows() bool { return true }
 
 // small accepts valid traces of few records and small grids. Times,
 // cycles and clocks may be as large as the validator allows: the engine's

@@ -148,7 +148,29 @@ func (c *channel) move(at int64, bytes int64) (start, end int64) {
 	return roundCycle(s), roundCycle(c.free)
 }
 
-func roundCycle(f float64) int64 { return int64(f + 0.5) }
+// roundCycle rounds a float cycle count to a whole cycle, saturating at
+// maxSimCycle so that a rate slow enough to overflow int64 gives a time
+// the engine refuses (checkHorizon) rather than a wrapped one.
+func roundCycle(f float64) int64 {
+	if !(f < maxSimCycle) {
+		return maxSimCycle
+	}
+	return int64(f + 0.5)
+}
+
+// maxSimCycle is the latest cycle a replay may reach: 2^62, far beyond any
+// trace's own times (trace.MaxCycles, 2^40) plus every modelled cost, and
+// with room below int64's end for the sums of a few such times.
+const maxSimCycle = 1 << 62
+
+// checkHorizon is the error for a run whose clock reached maxSimCycle:
+// some rate is too slow for the bytes it moves.
+func checkHorizon(at int64) error {
+	if at < maxSimCycle {
+		return nil
+	}
+	return &ModelError{Msg: "simulated time passed 2^62 cycles: a bandwidth (io.ssd_mbps, io.pcie_gbps or gpu.dram_gbps) is too low for the bytes the trace moves"}
+}
 
 // pcieCyclesPerByte is one direction of PCIe in GPU cycles per byte: GB/s
 // are decimal, so clock_mhz / (1000 · gbps).
@@ -179,8 +201,14 @@ func (s *span) cover(start, end int64) {
 // hostIO is the run's host stages. It is inert (on == false) when the
 // configuration does not model I/O.
 type hostIO struct {
-	on      bool
-	mode    IOMode
+	on   bool
+	mode IOMode
+	rows bool // the sink keeps page rows
+	// perPage: every page moves and is reported alone (the page space is
+	// at most maxPagedPages); otherwise a run of pages that are alike
+	// crosses PCIe as one transfer (a run with no rows and no host
+	// stages: checkPages refuses the others).
+	perPage bool
 	space   *pageSpace
 	ssdIn   channel // the prelude's storage
 	h2d     channel
@@ -209,7 +237,7 @@ var stageNames = [5]string{"prelude", "h2d", "kernels", "d2h", "postlude"}
 // newHostIO sets up the stages for a run on a GPU clocked at clockMHz.
 // Rates: MB/s and GB/s are decimal, so bytes·MHz/(MB/s) is cycles.
 func newHostIO(on bool, mode IOMode, space *pageSpace, clockMHz, ssdMBps, pcieGBps float64) *hostIO {
-	io := &hostIO{on: on, mode: mode, space: space}
+	io := &hostIO{on: on, mode: mode, space: space, perPage: space.pages <= maxPagedPages}
 	io.ssdIn.perByte = clockMHz / ssdMBps
 	io.ssdOut.perByte = io.ssdIn.perByte
 	io.h2d.perByte = pcieCyclesPerByte(clockMHz, pcieGBps)
@@ -288,6 +316,27 @@ func (io *hostIO) writeBack(sink results.Sink, p int, kernel *uint64, at int64) 
 	io.stages[stD2H].cover(s, e)
 	io.pageRow(sink, p, "d2h", kernel, e)
 	ws, we := io.ssdOut.move(e, n)
+	io.stages[stPostlude].cover(ws, we)
+	if e >= io.preludeEnd {
+		io.postAfterPrelude += we - ws
+	}
+}
+
+// writeBackRun writes back the n pages from lo, released together: one
+// page at a time (writeBack), or, beyond maxPagedPages, as one transfer of
+// their bytes.
+func (io *hostIO) writeBackRun(sink results.Sink, lo, n int, kernel *uint64, at int64) {
+	if io.perPage {
+		for p := lo; p < lo+n; p++ {
+			io.writeBack(sink, p, kernel, at)
+		}
+		return
+	}
+	b := io.space.buffer(lo)
+	bytes := min(int64(lo-b.first+n)*io.space.pageBytes, b.bytes) - int64(lo-b.first)*io.space.pageBytes
+	s, e := io.d2h.move(at, bytes)
+	io.stages[stD2H].cover(s, e)
+	ws, we := io.ssdOut.move(e, bytes)
 	io.stages[stPostlude].cover(ws, we)
 	if e >= io.preludeEnd {
 		io.postAfterPrelude += we - ws
@@ -381,9 +430,51 @@ func writeStages(sink results.Sink, stages *[5]span, all bool) {
 	}
 }
 
+// pageRows emits the same event for the n pages from lo, when the sink
+// keeps rows.
+func (io *hostIO) pageRows(sink results.Sink, lo, n int, event string, kernel *uint64, at int64) {
+	if !io.rows {
+		return
+	}
+	for p := lo; p < lo+n; p++ {
+		io.pageRow(sink, p, event, kernel, at)
+	}
+}
+
 func (io *hostIO) pageRow(sink results.Sink, p int, event string, kernel *uint64, at int64) {
 	b := io.space.buffer(p)
 	sink.Page(results.Page{Page: uint64(p - b.first), Buffer: b.id, Event: event, KernelID: kernel, Cycle: at})
+}
+
+// maxPagedPages bounds the pages a run moves or reports one at a time:
+// the host stages' (io.model=stages) and the pages table's (under a CRCS
+// policy with a sink that keeps rows). 2^22 pages is 16 GiB of 4 KiB
+// pages, and about 8M rows and a few seconds of replay.
+const maxPagedPages = 1 << 22
+
+// checkPages refuses a page space the run would walk page by page beyond
+// maxPagedPages: the host stages' buffers, or, when the pages table is
+// kept under a CRCS policy, every buffer. Without either, the scoreboard
+// keeps state per group of alike pages and any size replays.
+func checkPages(space *pageSpace, stages, paged, rows bool) error {
+	n, big := 0, (*bufPages)(nil)
+	for i := range space.bufs {
+		b := &space.bufs[i]
+		if stages && (b.reads() || b.writes()) || paged && rows {
+			n += b.pages
+			if big == nil || b.pages > big.pages {
+				big = b
+			}
+		}
+	}
+	if n <= maxPagedPages {
+		return nil
+	}
+	why := "the host I/O stages (io.model=stages) move each page alone; replay with io.model=none"
+	if !stages {
+		why = "the pages table (kept with --out) has a row for each page's events; replay without --out"
+	}
+	return &ModelError{Msg: fmt.Sprintf("buffer %d has %d pages of %d bytes (%d pages in all): %s, or declare larger pages (page_bytes in the trace header, else io.page_bytes): at most %d (2^22) pages", big.id, big.pages, space.pageBytes, n, why, maxPagedPages)}
 }
 
 // lateBuffer is the error for a buffer the I/O model cannot place.

@@ -151,7 +151,7 @@ type ctaExtra struct {
 	// touchNext and touchWithin are how far the checks have got.
 	touches      []touch
 	touchNext    int32
-	touchWithin  int32
+	touchWithin  int
 	touchesReady bool
 }
 

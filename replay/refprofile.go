@@ -115,19 +115,18 @@ type profiler struct {
 	ctas  uint64            // its CTAs
 	order int32
 	refs  map[uint64][]pageRange // its CTAs' ranges
-	count []int32                // per page: its CTAs referencing it (reused)
 	calls int                    // its records: the pre-profiler's SetRange calls
 	open  bool
+	spans []refSpan // every kernel's references so far, in kernel order
 }
 
 // profileRefs reads src to the end and returns the filled scoreboard.
 func profileRefs(src trace.Source, exact bool, space *pageSpace, staged, madeLater bool) (*scoreboard, error) {
 	p := &profiler{
 		src:   refSource{exact: exact, space: space},
-		sb:    newScoreboard(space, staged, madeLater),
+		sb:    newScoreboard(space),
 		decls: map[uint64]uint64{},
 		refs:  map[uint64][]pageRange{},
-		count: make([]int32, space.pages),
 	}
 	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
 		s.Skip(trace.KindCTA, trace.KindMemcpy)
@@ -136,6 +135,7 @@ func profileRefs(src trace.Source, exact bool, space *pageSpace, staged, madeLat
 		r, err := src.Next()
 		if errors.Is(err, io.EOF) {
 			p.flush()
+			p.sb.build(p.spans, staged, madeLater)
 			return p.sb, nil
 		}
 		if err != nil {
@@ -179,27 +179,10 @@ func (p *profiler) flush() {
 		if p.ctas == 0 {
 			return
 		}
-		p.sb.irregular[p.host] = true
-		for pg := range p.sb.pages {
-			p.sb.addRefs(pg, p.order, int32(min(p.ctas, 1<<31-1)))
-		}
+		p.sb.addIrregular(p.host, p.order, int32(min(p.ctas, 1<<31-1)))
 		return
 	}
 	p.sb.setRanges[p.order] = int64(p.calls)
-	lo, hi := len(p.count), -1
-	for cta, rs := range p.refs {
-		for _, r := range normalizeRanges(rs) {
-			for pg := r.lo; pg <= r.hi; pg++ {
-				p.count[pg]++
-			}
-			lo, hi = min(lo, r.lo), max(hi, r.hi)
-		}
-		delete(p.refs, cta)
-	}
-	for pg := lo; pg <= hi; pg++ {
-		if n := p.count[pg]; n > 0 {
-			p.sb.addRefs(pg, p.order, n)
-			p.count[pg] = 0
-		}
-	}
+	p.spans = spansOf(p.order, p.refs, p.spans)
+	clear(p.refs)
 }

@@ -5,23 +5,42 @@ package replay
 // The page's owner is the oldest kernel with references left; a CTA runs
 // only when every page it references is ready on the GPU and owned by its
 // kernel, and gives its references back when it finishes.
+//
+// The table keeps its state per page group, not per page: a run of
+// consecutive pages that no CTA's range starts or ends inside, so that
+// every reference, release and arrival touches a group whole and its
+// pages stay alike for the whole run (page i of a 1 TiB buffer no kernel
+// names is in the same state as page j). Groups split at every buffer
+// start and every end of a range the profiler saw, and at every page when
+// the host stages bring pages in one at a time. Memory and time follow the
+// ranges the trace names, not the bytes it declares.
+//
+// An irregular kernel references every page with all its CTAs, so its
+// references are one count for the whole page space (irr) rather than an
+// entry per group: a CTA of it gives its references back in one step, and
+// only the kernel's last CTA walks the groups, to pass each to its next
+// owner. Kernels without access records (every Kineto and nsys import)
+// so cost a pass over the groups per kernel, not per CTA.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/gpureplay/gpureplay/results"
 )
 
 // pageRef is one kernel's remaining references to a page.
 type pageRef struct {
-	order int32 // the kernel's place in host launch order
-	left  int32 // its CTAs that may still touch the page
+	order  int32 // the kernel's place in host launch order
+	left   int32 // its CTAs that may still touch the page
+	placed int32 // of those, the ones on an SM (the others are not placed yet)
 }
 
-// pageState is one page's entry in the GPU page table.
+// pageState is the state each page of a group is in.
 type pageState struct {
-	refs  []pageRef // in kernel order; refs[cur] is the owner
+	refs  []pageRef // regular kernels', in kernel order; refs[cur] is the oldest left
 	cur   int32
 	ready bool // on the GPU
 	input bool // filled by the prelude
@@ -31,11 +50,28 @@ type pageState struct {
 	avail bool
 }
 
-func (p *pageState) owner() int32 {
+// regular is the oldest regular kernel with references to the page left,
+// or -1.
+func (p *pageState) regular() int32 {
 	if int(p.cur) < len(p.refs) {
 		return p.refs[p.cur].order
 	}
 	return -1
+}
+
+// pageGroup is pages lo up to the next group's lo, all in state st.
+type pageGroup struct {
+	lo   int
+	st   pageState
+	seen uint64 // the last release (scoreboard.stamp) that dropped it
+}
+
+// refSpan is a profiled kernel's references: n of its CTAs reference each
+// page lo..hi.
+type refSpan struct {
+	order  int32
+	n      int32
+	lo, hi int
 }
 
 // pageRange is the pages lo..hi (inclusive) of the run's page space.
@@ -56,19 +92,36 @@ func normalizeRanges(rs []pageRange) []pageRange {
 	return out
 }
 
+// normalizeRefs merges the CTA's ranges once, as the profiler counted
+// them: one reference per page however many records name it, and ranges
+// that each cover whole groups. Nil-safe.
+func (x *ctaExtra) normalizeRefs() {
+	if x != nil && !x.refsSorted {
+		x.refs = normalizeRanges(x.refs)
+		x.refsSorted = true
+	}
+}
+
 // scoreboard is the reference count table and the page states.
 type scoreboard struct {
 	space      *pageSpace
-	pages      []pageState
+	groups     []pageGroup
+	pages      int      // in the page space
 	ids        []uint64 // kernel id by order
 	irregular  map[uint64]bool
 	setRanges  []int64 // by order: its pre-profiler's SetRange calls, CTAs × arrays (costs.go)
-	owned      []int32 // by order: pages it owns
-	ownedAvail []int32 // by order: pages it owns that count towards page shares
-	avail      int     // pages that count towards page shares
-	readyIn    int     // input pages ready
+	owned      []int   // by order: pages it owns
+	ownedAvail []int   // by order: pages it owns that count towards page shares
+	// irr are the irregular kernels in order, each with its CTAs that
+	// still hold references to every page; irr[irrCur] is the oldest
+	// with some left.
+	irr        []pageRef
+	irrCur     int
+	avail      int // pages that count towards page shares
+	readyIn    int // input pages ready
 	inputPages int
-	changed    bool // a page became ready or changed owner since the last look
+	changed    bool   // a page became ready or changed owner since the last look
+	stamp      uint64 // releases so far (pageGroup.seen)
 	// positioned: some access or pages record says where in its CTA's
 	// run it touches its pages (a non-zero at), so crcs.gate=access
 	// checks CTAs in access order.
@@ -87,20 +140,48 @@ func (sb *scoreboard) changedSince() bool {
 	return true
 }
 
-// newScoreboard starts with the pages the prelude fills not ready when the
-// host stages are modelled (staged), and every page ready otherwise. With
-// madeLater (crcs.share=available), pages the GPU makes count towards page
-// shares only once their producer has released them; otherwise from the
-// start, like the prelude's pages that are already there.
-func newScoreboard(space *pageSpace, staged, madeLater bool) *scoreboard {
-	sb := &scoreboard{space: space, pages: make([]pageState, space.pages), irregular: map[uint64]bool{}}
+func newScoreboard(space *pageSpace) *scoreboard {
+	return &scoreboard{space: space, pages: space.pages, irregular: map[uint64]bool{}}
+}
+
+// build makes the groups once every kernel's references are in (spans,
+// in kernel order) and fills them. The pages the prelude fills start not
+// ready when the host stages are modelled (staged), each a group of its
+// own as it arrives alone; every page is ready otherwise. With madeLater
+// (crcs.share=available), pages the GPU makes count towards page shares
+// only once their producer has released them; otherwise from the start,
+// like the prelude's pages that are already there.
+func (sb *scoreboard) build(spans []refSpan, staged, madeLater bool) {
+	space := sb.space
+	var cuts []int
 	for i := range space.bufs {
 		b := &space.bufs[i]
-		for p := b.first; p < b.first+b.pages; p++ {
-			sb.pages[p].input = b.reads()
-			sb.pages[p].ready = !staged || !b.reads()
-			sb.pages[p].avail = b.reads() && !staged || !b.reads() && !madeLater
+		cuts = append(cuts, b.first)
+		if staged && b.reads() {
+			for p := b.first + 1; p < b.first+b.pages; p++ {
+				cuts = append(cuts, p)
+			}
 		}
+	}
+	for _, s := range spans {
+		cuts = append(cuts, s.lo, s.hi+1)
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	if n := len(cuts); n > 0 && cuts[n-1] >= space.pages {
+		cuts = cuts[:sort.SearchInts(cuts, space.pages)]
+	}
+	sb.groups = make([]pageGroup, len(cuts))
+	for i, lo := range cuts {
+		b := space.buffer(lo)
+		sb.groups[i] = pageGroup{lo: lo, st: pageState{
+			input: b.reads(),
+			ready: !staged || !b.reads(),
+			avail: b.reads() && !staged || !b.reads() && !madeLater,
+		}}
+	}
+	for i := range space.bufs {
+		b := &space.bufs[i]
 		if !b.reads() && !madeLater {
 			sb.avail += b.pages
 		}
@@ -112,7 +193,61 @@ func newScoreboard(space *pageSpace, staged, madeLater bool) *scoreboard {
 			}
 		}
 	}
-	return sb
+	for _, s := range spans {
+		for g := sb.group(s.lo); g < len(sb.groups) && sb.groups[g].lo <= s.hi; g++ {
+			st := &sb.groups[g].st
+			st.refs = append(st.refs, pageRef{order: s.order, left: s.n})
+		}
+	}
+	for g := range sb.groups {
+		if o := sb.owner(g); o >= 0 {
+			sb.owned[o] += sb.size(g)
+			if sb.groups[g].st.avail {
+				sb.ownedAvail[o] += sb.size(g)
+			}
+		}
+	}
+}
+
+// group is the index of the group holding page p.
+func (sb *scoreboard) group(p int) int {
+	if len(sb.groups) == sb.pages {
+		return p // a group per page
+	}
+	lo, hi := 0, len(sb.groups) // groups[lo].lo <= p < groups[hi].lo
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if sb.groups[mid].lo <= p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// end is the first page after group g.
+func (sb *scoreboard) end(g int) int {
+	if g+1 < len(sb.groups) {
+		return sb.groups[g+1].lo
+	}
+	return sb.pages
+}
+
+// size is group g's pages.
+func (sb *scoreboard) size(g int) int { return sb.end(g) - sb.groups[g].lo }
+
+// owner is group g's owner: the oldest kernel with references to its pages
+// left, a regular kernel's (the group's own list) or an irregular one's
+// (irr); -1 when none is left.
+func (sb *scoreboard) owner(g int) int32 {
+	o := sb.groups[g].st.regular()
+	if sb.irrCur < len(sb.irr) {
+		if i := sb.irr[sb.irrCur].order; o < 0 || i < o {
+			return i
+		}
+	}
+	return o
 }
 
 // addKernel registers the next kernel in host order.
@@ -124,42 +259,38 @@ func (sb *scoreboard) addKernel(id uint64) int32 {
 	return int32(len(sb.ids) - 1)
 }
 
-// addRefs gives kernel order n CTAs' references to page p. Kernels are
-// added in order, so each page's list stays sorted.
-func (sb *scoreboard) addRefs(p int, order int32, n int32) {
-	st := &sb.pages[p]
-	st.refs = append(st.refs, pageRef{order: order, left: n})
-	if len(st.refs) == 1 {
-		sb.owned[order]++
-		if st.avail {
-			sb.ownedAvail[order]++
-		}
-	}
+// addIrregular gives irregular kernel order n CTAs' references to every
+// page.
+func (sb *scoreboard) addIrregular(id uint64, order int32, n int32) {
+	sb.irregular[id] = true
+	sb.irr = append(sb.irr, pageRef{order: order, left: n})
 }
 
 // start emits each page's first owner and writes back at once the output
 // pages no kernel references.
 func (sb *scoreboard) start(io *hostIO, sink results.Sink) {
-	for p := range sb.pages {
-		st := &sb.pages[p]
-		if o := st.owner(); o >= 0 {
-			io.pageRow(sink, p, "owner", &sb.ids[o], 0)
+	for g := range sb.groups {
+		lo, n := sb.groups[g].lo, sb.size(g)
+		if o := sb.owner(g); o >= 0 {
+			io.pageRows(sink, lo, n, "owner", &sb.ids[o], 0)
 			continue
 		}
-		if st.ready && sb.space.buffer(p).writes() {
-			io.writeBack(sink, p, nil, 0)
+		if sb.groups[g].st.ready && sb.space.buffer(lo).writes() {
+			io.writeBackRun(sink, lo, n, nil, 0)
 		}
 	}
 }
 
-// ready marks page p ready on the GPU at cycle now.
+// ready marks page p ready on the GPU at cycle now: a group of its own,
+// as every page the prelude fills is.
 func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
-	st := &sb.pages[p]
+	g := sb.group(p)
+	st := &sb.groups[g].st
 	st.ready, st.avail = true, true
 	sb.readyIn++
 	sb.avail++
 	sb.changed = true
-	o := st.owner()
+	o := sb.owner(g)
 	var kid *uint64
 	if o >= 0 {
 		sb.ownedAvail[o]++
@@ -175,15 +306,12 @@ func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
 // owned by its kernel. An irregular kernel references every page.
 func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 	if sb.irregular[k.id] {
-		return sb.readyIn == sb.inputPages && int(sb.owned[k.order]) == len(sb.pages)
+		return sb.readyIn == sb.inputPages && sb.ownsAll(k)
 	}
 	if x == nil {
 		return true
 	}
-	if !x.refsSorted {
-		x.refs = normalizeRanges(x.refs)
-		x.refsSorted = true
-	}
+	x.normalizeRefs()
 	// A page once ready and owned by the CTA's kernel stays so until the
 	// CTA ends (it holds a reference), so a stalled CTA's next check
 	// resumes at the page that stopped the last one.
@@ -194,11 +322,14 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 			skip -= n
 			continue
 		}
-		for p := r.lo + skip; p <= r.hi; p++ {
-			if st := &sb.pages[p]; !st.ready || st.owner() != k.order {
+		for p := r.lo + skip; p <= r.hi; {
+			g := sb.group(p)
+			if !sb.groups[g].st.ready || sb.owner(g) != k.order {
 				return false
 			}
-			x.checked++
+			next := min(sb.end(g), r.hi+1)
+			x.checked += next - p
+			p = next
 		}
 		skip = 0
 	}
@@ -208,23 +339,23 @@ func (sb *scoreboard) mayStart(k *Kernel, x *ctaExtra) bool {
 // blocker names the first page that keeps a CTA of k from starting: not
 // yet on the GPU, or owned by an older kernel. For deadlock reports.
 func (sb *scoreboard) blocker(k *Kernel, x *ctaExtra) string {
-	if x != nil && x.touchesReady && (!sb.irregular[k.id] || int(sb.owned[k.order]) == len(sb.pages)) {
+	if x != nil && x.touchesReady && (!sb.irregular[k.id] || sb.ownsAll(k)) {
 		return sb.touchBlocker(k, x)
 	}
 	why := ""
-	sb.eachPage(k, x, func(p int) bool {
-		why = sb.pageProblem(k, p)
+	sb.eachGroup(k, x, func(g, p int) bool {
+		why = sb.pageProblem(k, g, p)
 		return why == ""
 	})
 	return why
 }
 
-// pageProblem says why page p keeps a CTA of k waiting, or "" if nothing
-// does.
-func (sb *scoreboard) pageProblem(k *Kernel, p int) string {
-	st := &sb.pages[p]
+// pageProblem says why page p, of group g, keeps a CTA of k waiting, or ""
+// if nothing does.
+func (sb *scoreboard) pageProblem(k *Kernel, g, p int) string {
+	st := &sb.groups[g].st
 	b := sb.space.buffer(p)
-	switch o := st.owner(); {
+	switch o := sb.owner(g); {
 	case !st.ready:
 		return fmt.Sprintf("page %d of buffer %d is not on the GPU", p-b.first, b.id)
 	case o != k.order && o >= 0:
@@ -233,12 +364,13 @@ func (sb *scoreboard) pageProblem(k *Kernel, p int) string {
 	return ""
 }
 
-// eachPage calls fn with every page a CTA of k references — all of them
-// for an irregular kernel — until fn returns false.
-func (sb *scoreboard) eachPage(k *Kernel, x *ctaExtra, fn func(p int) bool) {
+// eachGroup calls fn with every group a CTA of k references — all of
+// them for an irregular kernel — and the first page of it the CTA
+// references, until fn returns false.
+func (sb *scoreboard) eachGroup(k *Kernel, x *ctaExtra, fn func(g, p int) bool) {
 	if sb.irregular[k.id] {
-		for p := range sb.pages {
-			if !fn(p) {
+		for g := range sb.groups {
+			if !fn(g, sb.groups[g].lo) {
 				return
 			}
 		}
@@ -248,60 +380,171 @@ func (sb *scoreboard) eachPage(k *Kernel, x *ctaExtra, fn func(p int) bool) {
 		return
 	}
 	for _, r := range x.refs {
-		for p := r.lo; p <= r.hi; p++ {
-			if !fn(p) {
+		for g := sb.group(r.lo); g < len(sb.groups) && sb.groups[g].lo <= r.hi; g++ {
+			if !fn(g, max(sb.groups[g].lo, r.lo)) {
 				return
 			}
 		}
 	}
 }
 
+// ownsAll reports whether k owns every page, as an irregular kernel must
+// to run.
+func (sb *scoreboard) ownsAll(k *Kernel) bool { return sb.owned[k.order] == sb.pages }
+
 // release drops a finished CTA's references; pages whose owner has no
-// references left pass to the next kernel, or back to the host.
+// references left pass to the next kernel, or back to the host. The
+// CTA's ranges, merged, are those the profiler counted, so they cover
+// whole groups; each group gives back one reference however many of the
+// CTA's records name it, in the order the records first do.
 func (sb *scoreboard) release(io *hostIO, sink results.Sink, k *Kernel, x *ctaExtra, now int64) {
-	sb.eachPage(k, x, func(p int) bool {
-		sb.drop(io, sink, p, now)
+	if sb.irregular[k.id] {
+		sb.dropIrregular(io, sink, now)
+		return
+	}
+	sb.eachGroupOnce(k, x, func(g int) { sb.drop(io, sink, g, now) })
+}
+
+// eachGroupOnce calls fn once with each group a regular CTA of k
+// references, in the order its records first name them (the order the
+// pages table's rows follow).
+func (sb *scoreboard) eachGroupOnce(k *Kernel, x *ctaExtra, fn func(g int)) {
+	sb.stamp++
+	sb.eachGroup(k, x, func(g, _ int) bool {
+		if sb.groups[g].seen != sb.stamp {
+			sb.groups[g].seen = sb.stamp
+			fn(g)
+		}
 		return true
 	})
 }
 
-// drop gives back one reference of the page's owner (a CTA only ran once
+// drop gives back one reference of group g's owner (a CTA only ran once
 // its kernel owned all its pages, and ownership cannot move while the
 // kernel holds references, so the reference is the owner's).
-func (sb *scoreboard) drop(io *hostIO, sink results.Sink, p int, now int64) {
-	st := &sb.pages[p]
+func (sb *scoreboard) drop(io *hostIO, sink results.Sink, g int, now int64) {
+	st := &sb.groups[g].st
 	if int(st.cur) >= len(st.refs) {
 		return // nothing left to give back (cannot happen with a validated trace)
 	}
 	ref := &st.refs[st.cur]
+	ref.placed--
 	if ref.left--; ref.left > 0 {
 		return
 	}
-	old := ref.order
+	st.cur++
+	if int(st.cur) == len(st.refs) {
+		st.refs, st.cur = nil, 0
+	}
+	sb.passOn(io, sink, g, ref.order, now)
+}
+
+// dropIrregular gives back one reference of the oldest irregular kernel
+// with some left, which a CTA of it only holds while it owns every page.
+// When its last CTA ends every page passes on.
+func (sb *scoreboard) dropIrregular(io *hostIO, sink results.Sink, now int64) {
+	if sb.irrCur >= len(sb.irr) {
+		return // cannot happen with a validated trace
+	}
+	ref := &sb.irr[sb.irrCur]
+	ref.placed--
+	if ref.left--; ref.left > 0 {
+		return
+	}
+	sb.irrCur++
+	for g := range sb.groups {
+		sb.passOn(io, sink, g, ref.order, now)
+	}
+}
+
+// passOn moves group g's pages on from old, whose references to them are
+// all given back: to their next owner, or to the host.
+func (sb *scoreboard) passOn(io *hostIO, sink results.Sink, g int, old int32, now int64) {
+	st := &sb.groups[g].st
+	lo, n := sb.groups[g].lo, sb.size(g)
 	sb.changed = true
-	sb.owned[old]--
+	sb.owned[old] -= n
 	if st.avail {
-		sb.ownedAvail[old]--
+		sb.ownedAvail[old] -= n
 	}
 	if !st.input && !st.avail {
 		// Its producer, the first kernel to reference it, is done with
 		// it: from now on it is data a later kernel can work on.
 		st.avail = true
-		sb.avail++
+		sb.avail += n
 	}
-	st.cur++
-	if o := st.owner(); o >= 0 {
-		sb.owned[o]++
+	if o := sb.owner(g); o >= 0 {
+		sb.owned[o] += n
 		if st.avail {
-			sb.ownedAvail[o]++
+			sb.ownedAvail[o] += n
 		}
-		io.pageRow(sink, p, "owner", &sb.ids[o], now)
+		io.pageRows(sink, lo, n, "owner", &sb.ids[o], now)
 		return
 	}
-	st.refs = nil
-	if sb.space.buffer(p).writes() {
-		io.writeBack(sink, p, &sb.ids[old], now)
+	if sb.space.buffer(lo).writes() {
+		io.writeBackRun(sink, lo, n, &sb.ids[old], now)
 	}
+}
+
+// placed notes a CTA of k placed on an SM: its references are no longer
+// an unplaced CTA's (waitsOnUnplaced).
+func (sb *scoreboard) placed(k *Kernel, x *ctaExtra) {
+	if sb.irregular[k.id] {
+		sb.irrRef(k).placed++
+		return
+	}
+	sb.eachGroupOnce(k, x, func(g int) {
+		if r := sb.groups[g].st.ref(k.order); r != nil {
+			r.placed++
+		}
+	})
+}
+
+// irrRef is irregular kernel k's entry in irr.
+func (sb *scoreboard) irrRef(k *Kernel) *pageRef {
+	i, _ := slices.BinarySearchFunc(sb.irr, k.order, func(r pageRef, o int32) int { return cmp.Compare(r.order, o) })
+	return &sb.irr[i]
+}
+
+// ref is kernel order o's references to the group's pages, or nil.
+func (p *pageState) ref(o int32) *pageRef {
+	for i := int(p.cur); i < len(p.refs); i++ {
+		if p.refs[i].order == o {
+			return &p.refs[i]
+		}
+	}
+	return nil
+}
+
+// waitsOnUnplaced reports whether a CTA of k with extra x, if placed now,
+// could wait for a CTA of an older kernel that is not placed yet: some
+// page it references is also referenced by an older kernel's unplaced
+// CTAs (an older irregular kernel's reference every page). Such a CTA
+// holds its SM until that older CTA runs, which needs an SM of its own.
+func (sb *scoreboard) waitsOnUnplaced(k *Kernel, x *ctaExtra) bool {
+	for _, r := range sb.irr[sb.irrCur:] {
+		if r.order >= k.order {
+			break
+		}
+		if r.left > r.placed {
+			return true
+		}
+	}
+	waits := false
+	sb.eachGroup(k, x, func(g, _ int) bool {
+		st := &sb.groups[g].st
+		for _, r := range st.refs[st.cur:] {
+			if r.order >= k.order {
+				break
+			}
+			if r.left > r.placed {
+				waits = true
+				return false
+			}
+		}
+		return true
+	})
+	return waits
 }
 
 // pageShare is PPCS's page share of kernel order o (CRCS §4.4): "the
@@ -316,4 +559,35 @@ func (sb *scoreboard) pageShare(o int32) float64 {
 		return 0
 	}
 	return float64(sb.ownedAvail[o]) / float64(sb.avail)
+}
+
+// spansOf is one kernel's references as spans: the pages between two
+// consecutive ends of its CTAs' ranges (normalized), each with the count
+// of its CTAs referencing them, by a sweep over the ranges' ends.
+func spansOf(order int32, ctas map[uint64][]pageRange, out []refSpan) []refSpan {
+	type edge struct {
+		at int
+		d  int32
+	}
+	var edges []edge
+	for _, rs := range ctas {
+		for _, r := range normalizeRanges(rs) {
+			edges = append(edges, edge{r.lo, 1}, edge{r.hi + 1, -1})
+		}
+	}
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.at, b.at) })
+	var n int32
+	for i := 0; i < len(edges); {
+		at := edges[i].at
+		for ; i < len(edges) && edges[i].at == at; i++ {
+			n += edges[i].d
+		}
+		if n == 0 || i == len(edges) {
+			continue
+		}
+		// Spans stay apart at every range end, equal counts or not: a CTA
+		// gives back its own ranges, so a group must not straddle one.
+		out = append(out, refSpan{order: order, n: n, lo: at, hi: edges[i].at - 1})
+	}
+	return out
 }

@@ -22,7 +22,7 @@ import (
 // touch is a run of pages a CTA first touches at one point of its run.
 type touch struct {
 	at     int64 // cycles into the CTA's own run
-	lo, hi int32 // pages of the run's page space, inclusive
+	lo, hi int   // pages of the run's page space, inclusive
 	exact  bool  // from a pages record; otherwise an access range
 }
 
@@ -42,16 +42,15 @@ func (s refSource) appendTouches(r trace.Record, out []touch) []touch {
 	switch r := r.(type) {
 	case *trace.Access:
 		if pr, ok := s.accessRange(r); ok {
-			out = append(out, touch{at: r.At, lo: int32(pr.lo), hi: int32(pr.hi)})
+			out = append(out, touch{at: r.At, lo: pr.lo, hi: pr.hi})
 		}
 	case *trace.Pages:
 		s.eachPage(r, func(p int) {
-			pg := int32(p)
-			if n := len(out); n > 0 && out[n-1].exact && out[n-1].at == r.At && out[n-1].hi+1 == pg {
-				out[n-1].hi = pg
+			if n := len(out); n > 0 && out[n-1].exact && out[n-1].at == r.At && out[n-1].hi+1 == p {
+				out[n-1].hi = p
 				return
 			}
-			out = append(out, touch{at: r.At, lo: pg, hi: pg, exact: true})
+			out = append(out, touch{at: r.At, lo: p, hi: p, exact: true})
 		})
 	}
 	return out
@@ -92,7 +91,7 @@ func (x *ctaExtra) nextTouch() (int64, bool) {
 // where this one stopped.
 func (sb *scoreboard) passes(k *Kernel, x *ctaExtra, pos int64) bool {
 	irregular := sb.irregular[k.id]
-	if irregular && int(sb.owned[k.order]) != len(sb.pages) {
+	if irregular && !sb.ownsAll(k) {
 		return false
 	}
 	if x == nil || len(x.touches) == 0 {
@@ -104,11 +103,14 @@ func (sb *scoreboard) passes(k *Kernel, x *ctaExtra, pos int64) bool {
 		if t.at > pos {
 			return true
 		}
-		for p := t.lo + x.touchWithin; p <= t.hi; p++ {
-			if !sb.mayTouch(k, int(p)) {
+		for p := t.lo + x.touchWithin; p <= t.hi; {
+			g := sb.group(p)
+			if !sb.mayTouch(k, g) {
 				return false
 			}
-			x.touchWithin++
+			next := min(sb.end(g), t.hi+1)
+			x.touchWithin += next - p
+			p = next
 		}
 		x.touchNext++
 		x.touchWithin = 0
@@ -116,15 +118,16 @@ func (sb *scoreboard) passes(k *Kernel, x *ctaExtra, pos int64) bool {
 	return true
 }
 
-// mayTouch reports whether a CTA of k may access page p now: it is ready,
-// and owned by k unless k holds no reference to it (an exact page outside
-// the profiler's ranges, which only a trace at odds with itself has).
-func (sb *scoreboard) mayTouch(k *Kernel, p int) bool {
-	st := &sb.pages[p]
+// mayTouch reports whether a CTA of k may access the pages of group g
+// now: they are ready, and owned by k unless k holds no reference to them
+// (an exact page outside the profiler's ranges, which only a trace at
+// odds with itself has).
+func (sb *scoreboard) mayTouch(k *Kernel, g int) bool {
+	st := &sb.groups[g].st
 	if !st.ready {
 		return false
 	}
-	if st.owner() == k.order || sb.irregular[k.id] {
+	if sb.owner(g) == k.order || sb.irregular[k.id] {
 		return true
 	}
 	for _, r := range st.refs[min(int(st.cur), len(st.refs)):] {
@@ -142,9 +145,9 @@ func (sb *scoreboard) touchBlocker(k *Kernel, x *ctaExtra) string {
 		return ""
 	}
 	t := x.touches[x.touchNext]
-	for p := t.lo; p <= t.hi; p++ {
-		if !sb.mayTouch(k, int(p)) {
-			return sb.pageProblem(k, int(p))
+	for p := t.lo; p <= t.hi; p = min(sb.end(sb.group(p)), t.hi+1) {
+		if g := sb.group(p); !sb.mayTouch(k, g) {
+			return sb.pageProblem(k, g, p)
 		}
 	}
 	return ""

@@ -16,8 +16,10 @@
 // A line "defaults set=... show=..." applies to the cases after it (a
 // case's set= adds to the defaults'). gpu= names the preset (k20c when
 // absent), policy= the --policy spec (cdp), show= the tables (summary,
-// kernels, ctas, launches). go test -rewrite writes each case's output as
-// its expected rows, to be checked by hand.
+// kernels, ctas, launches). With rows=none the sink keeps no rows
+// (results.Discarder), as the terminal summary's does: the tables it shows
+// are then the ones the engine still writes. go test -rewrite writes each
+// case's output as its expected rows, to be checked by hand.
 package policytest
 
 import (
@@ -31,6 +33,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -101,12 +104,21 @@ func (c Case) JSONL() replay.Opener {
 // Run replays open with opts and renders the tables c shows.
 func Run(c Case, opts replay.Options, open replay.Opener) []string {
 	rec := &Recorder{}
-	st, err := replay.Run(open, opts, rec)
+	var sink results.Sink = rec
+	if c.Args["rows"] == "none" {
+		sink = discarder{rec}
+	}
+	st, err := replay.Run(open, opts, sink)
 	if err != nil {
 		return []string{"error: " + err.Error()}
 	}
 	return rec.Render(st, c.Show())
 }
+
+// discarder is a Recorder that asks for no rows (results.Discarder).
+type discarder struct{ *Recorder }
+
+func (discarder) DiscardsRows() bool { return true }
 
 // Files runs every case of the files glob matches, each file a subtest,
 // comparing what run returns with the expected rows (or, under -rewrite,
