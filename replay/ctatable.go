@@ -44,10 +44,18 @@ type ctaTable struct {
 }
 
 // ctaSpecs are a table's specs: one slice, or chunks for a grid over
-// flatCTAs (flat nil).
+// flatCTAs (flat nil), or a queue (both nil).
+//
+// A host kernel of an ordered_trees trace has a queue: its CTAs' specs
+// come in CTA order (bodyCursor.install) and its CTAs are placed in that
+// order, each taking its spec out as it is placed (into ctaRun.own), so
+// the kernel holds only the specs installed and not yet placed, not its
+// grid's: installed as each CTA is placed, unless another kernel's load
+// reads through its segment first.
 type ctaSpecs struct {
 	flat   []ctaSpec
 	chunks map[uint64]*[ctaChunk]ctaSpec
+	queue  *specWindow
 }
 
 // The flags in a packed table's first header word.
@@ -68,6 +76,19 @@ func newCTATable(total uint64) ctaTable {
 		return ctaTable{specs: &ctaSpecs{flat: make([]ctaSpec, total)}}
 	}
 	return ctaTable{specs: &ctaSpecs{chunks: map[uint64]*[ctaChunk]ctaSpec{}}}
+}
+
+// newQueuedCTATable is an empty queue of specs (ctaSpecs).
+func newQueuedCTATable() ctaTable {
+	return ctaTable{specs: &ctaSpecs{queue: &specWindow{}}}
+}
+
+// queued is the table's queue, or nil.
+func (t *ctaTable) queued() *specWindow {
+	if t.specs == nil {
+		return nil
+	}
+	return t.specs.queue
 }
 
 // newPackedCTATable is a table of total CTAs that keeps its records packed

@@ -69,6 +69,15 @@ type treeReader struct {
 	irregular map[uint64]bool
 	touches   touchMode // which CTAs' touches to keep (touch.go)
 	held      int       // bytes filed since the last record was counted (treeMsg.held)
+
+	// due is, under ordered_trees, how far the open segment's host CTAs
+	// are complete: those from win.from up to due wait to be handed over,
+	// msgSpecs at most a message (handOverTo). A host launch or the end of the
+	// trace that finds some waiting is read again (redo, ending) once they
+	// are all handed over, since it ends the segment.
+	due    uint64
+	redo   trace.Record
+	ending bool
 }
 
 // filed is a kernel of the open segment as the reader keeps it: with the
@@ -93,7 +102,7 @@ type treeMsg struct {
 	events  []treeEvent
 	specs   []ctaSpec // the host CTA specs the events hand over, one after another
 	err     error
-	records int // trace records read to fill it
+	records int // trace records read to fill it (one read again after a hand-over counts again)
 	held    int // about how many bytes the reader filed while filling it (treeahead.go's estimates)
 }
 
@@ -126,8 +135,17 @@ func (m *treeMsg) reset() {
 	m.err, m.records, m.held = nil, 0, 0
 }
 
+// size is about how many bytes m holds, for the read-ahead's byte limit
+// (treeahead.go): what the reader filed while filling it, and its own
+// storage of events and specs (up to msgSpecs specs, about
+// treeMsgBytes).
+func (m *treeMsg) size() int64 {
+	return int64(m.held) + int64(cap(m.specs))*specBytes + int64(cap(m.events))*eventBytes
+}
+
 // fill reads records into m until enough says m holds enough after a
-// record, or the reader stops (m.err).
+// record, m holds as many specs as a message takes (msgSpecs), or the
+// reader stops (m.err).
 func (b *treeReader) fill(m *treeMsg, enough func(*treeMsg) bool) {
 	for {
 		if err := b.step(m); err != nil {
@@ -136,7 +154,7 @@ func (b *treeReader) fill(m *treeMsg, enough func(*treeMsg) bool) {
 		}
 		m.records++
 		m.held, b.held = m.held+b.held, 0
-		if enough(m) {
+		if len(m.specs) == msgSpecs || enough(m) {
 			return
 		}
 	}
@@ -147,8 +165,13 @@ func (b *treeReader) step(m *treeMsg) error {
 	if b.eof {
 		return io.EOF
 	}
+	if b.ending {
+		return b.stop(m, io.EOF)
+	}
 	var r trace.Record
-	if b.at < len(b.recs) {
+	if b.redo != nil {
+		r, b.redo = b.redo, nil
+	} else if b.at < len(b.recs) {
 		r = b.recs[b.at]
 		b.at++
 	} else {
@@ -181,7 +204,10 @@ func (b *treeReader) step(m *treeMsg) error {
 		b.decls.Set(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
 	case *trace.Launch:
 		if r.Host() {
-			b.end(m)
+			if !b.end(m) {
+				b.redo = r // the record stays the source's until the next is read
+				return nil
+			}
 			return b.begin(m, r)
 		}
 		if err := b.device(r); err != nil {
@@ -227,8 +253,10 @@ func (b *treeReader) stop(m *treeMsg, err error) error {
 	if !errors.Is(err, io.EOF) {
 		return err
 	}
+	if b.ending = !b.end(m); b.ending {
+		return nil
+	}
 	b.eof = true
-	b.end(m)
 	return io.EOF
 }
 
@@ -244,7 +272,7 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	if b.ordered {
 		h.ctas = ctaTable{} // its specs gather in win
 		b.win.reset()
-		b.hostPast, b.rootPast = 0, 0
+		b.hostPast, b.rootPast, b.due = 0, 0, 0
 	}
 	b.host = h
 	m.events = append(m.events, treeEvent{start: &treeStart{kernel: h.id, total: h.total, decl: h.decl}})
@@ -252,16 +280,19 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 }
 
 // end closes the open segment, if any: what is left of it is handed over
-// and its kernels forgotten.
-func (b *treeReader) end(m *treeMsg) {
+// and its kernels forgotten. It reports false, having done nothing else,
+// while more of its host CTAs wait to be handed over than m takes.
+func (b *treeReader) end(m *treeMsg) bool {
 	h := b.host
 	if h == nil {
-		return
+		return true
 	}
 	b.flushSites()
 	ev := treeEvent{end: true}
 	if b.ordered {
-		b.handOverTo(m, h.total)
+		if b.handOverTo(m, h.total); b.win.from < h.total {
+			return false
+		}
 	} else {
 		ev.table = h.ctas
 	}
@@ -271,6 +302,7 @@ func (b *treeReader) end(m *treeMsg) {
 	clear(b.kids)
 	b.kids = b.kids[:0]
 	b.last = filed{}
+	return true
 }
 
 // handOver, under ordered_trees, hands over the host CTAs whose trees the
@@ -286,15 +318,30 @@ func (b *treeReader) handOver(m *treeMsg) {
 	}
 }
 
-// handOverTo hands over the open segment's host CTAs up to n (exclusive)
-// and forgets their trees' device kernels.
+// handOverTo hands over the open segment's host CTAs up to n (exclusive),
+// as many as m has room for (the rest wait for the next messages: a
+// message carries msgSpecs specs at most, however many CTAs a record
+// completes, such as a host kernel's whole grid where its trees come after
+// all its CTAs' records), and forgets their trees' device kernels.
 func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
-	if n <= b.win.from {
+	b.due = max(b.due, n)
+	if b.due <= b.win.from {
 		return
 	}
 	b.flushSites()
 	at := len(m.specs)
-	m.specs = b.win.take(m.specs, n)
+	room := msgSpecs - at
+	if room == 0 {
+		return
+	}
+	if need := at + int(min(uint64(min(room, b.win.len())), b.due-b.win.from)); need > cap(m.specs) {
+		// Grown by doubling, but never past msgSpecs (append's
+		// growth would): a reused message keeps its storage.
+		grown := make([]ctaSpec, at, min(max(2*cap(m.specs), need), msgSpecs))
+		copy(grown, m.specs)
+		m.specs = grown
+	}
+	m.specs, n = b.win.take(m.specs, b.due, room)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, upTo: n})
 	i := 0
 	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
@@ -507,7 +554,9 @@ func (b *treeReader) ref(r trace.Record) error {
 // handed over yet: the host kernel's records come in CTA order and its
 // CTAs' trees too, so the window is the CTAs between the trees handed
 // over and the host kernel's records (one or two in a trace written tree
-// after tree).
+// after tree; the grid where all the host kernel's records come first).
+// The engine keeps a host kernel's specs installed and not yet placed in
+// one too (ctaSpecs' queue).
 type specWindow struct {
 	from  uint64
 	specs []ctaSpec
@@ -530,15 +579,56 @@ func (w *specWindow) at(i uint64) (*ctaSpec, error) {
 	return &w.specs[w.head+int(i-w.from)], nil
 }
 
+// put copies specs into the window as the specs of CTAs i, i+1, ….
+func (w *specWindow) put(i uint64, specs []ctaSpec) {
+	if len(specs) == 0 {
+		return
+	}
+	at := w.head + int(i-w.from) // i is not before from
+	if end := at + len(specs); end > len(w.specs) {
+		w.specs = append(w.specs, make([]ctaSpec, end-len(w.specs))...)
+	}
+	copy(w.specs[at:], specs)
+}
+
+// pop takes CTA i's spec out of the window, i being from: an empty spec
+// where it holds none (a CTA with no record).
+func (w *specWindow) pop(i uint64) ctaSpec {
+	var s ctaSpec
+	if w.len() > 0 && i == w.from {
+		s = w.specs[w.head]
+		w.specs[w.head] = ctaSpec{}
+		w.head++
+	}
+	w.from = i + 1
+	w.compact()
+	return s
+}
+
+// len is how many specs the window holds.
+func (w *specWindow) len() int { return len(w.specs) - w.head }
+
 // take appends to dst the specs the window holds of CTAs from up to n
-// (exclusive), the first of them (those after have no record yet), and
-// moves the window past n.
-func (w *specWindow) take(dst []ctaSpec, n uint64) []ctaSpec {
-	have := min(uint64(len(w.specs)-w.head), n-w.from)
+// (exclusive), the first of them (those after have no record yet), but
+// at most most, and moves the window past them: to n, or to the CTA after
+// the last spec taken where most stopped it short, which it returns.
+func (w *specWindow) take(dst []ctaSpec, n uint64, most int) ([]ctaSpec, uint64) {
+	have := min(uint64(w.len()), n-w.from)
+	if have > uint64(most) {
+		have = uint64(most)
+		n = w.from + have
+	}
 	dst = append(dst, w.specs[w.head:w.head+int(have)]...)
 	clear(w.specs[w.head : w.head+int(have)])
 	w.head += int(have)
 	w.from = n
+	w.compact()
+	return dst, n
+}
+
+// compact moves the specs held to the front of the storage once the
+// specs taken fill half of it, so the storage follows what it holds.
+func (w *specWindow) compact() {
 	if w.head == len(w.specs) {
 		w.specs, w.head = w.specs[:0], 0
 	} else if w.head > len(w.specs)/2 {
@@ -546,7 +636,6 @@ func (w *specWindow) take(dst []ctaSpec, n uint64) []ctaSpec {
 		clear(w.specs[k:])
 		w.specs, w.head = w.specs[:k], 0
 	}
-	return dst
 }
 
 // uniform reports whether every warp runs the CTA's cycles, which is what
