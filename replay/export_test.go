@@ -1,5 +1,7 @@
 package replay
 
+import "unsafe"
+
 // SetKernelRunReuse turns the reuse of completed device kernels' running
 // parts (kernelRuns) on or off, for a test that compares the two.
 func SetKernelRunReuse(on bool) { reuseKernelRuns = on }
@@ -12,5 +14,5 @@ func SetKernelRunReuse(on bool) { reuseKernelRuns = on }
 // whose trees are not (a quarter more for its storage's growth).
 func TreeAheadBound(grid int) int64 {
 	msg := int64(treeMsgBytes) + int64(msgSpecs)*specBytes + 4*treeBatch*eventBytes
-	return treeLimit + 3*msg + int64(grid)*int64(ctaHeld(0))*5/4
+	return treeLimit + 3*msg + int64(grid)*int64(unsafe.Sizeof(slimSpec{}))*5/4
 }

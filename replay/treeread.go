@@ -468,13 +468,8 @@ func (b *treeReader) cta(c *trace.CTA) error {
 	}
 	b.held += ctaHeld(len(r.warps))
 	if k == b.host && b.ordered {
-		s, err := b.win.at(c.CTA)
-		if err != nil {
-			return err
-		}
 		r.warps = slices.Clone(r.warps)
-		r.fill(s)
-		return nil
+		return b.win.record(c.CTA, &r)
 	}
 	k.ctas.record(c.CTA, &r)
 	return nil
@@ -483,14 +478,7 @@ func (b *treeReader) cta(c *trace.CTA) error {
 // extra returns CTA i of k's rare parts, creating them on first use.
 func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
 	if k == b.host && b.ordered {
-		s, err := b.win.at(i)
-		if err != nil {
-			return nil, err
-		}
-		if s.x == nil {
-			s.x = &ctaExtra{}
-		}
-		return s.x, nil
+		return b.win.extra(i)
 	}
 	return k.extra(i), nil
 }
@@ -547,95 +535,6 @@ func (b *treeReader) ref(r trace.Record) error {
 	}
 	b.held += refHeld(r)
 	return nil
-}
-
-// specWindow holds, under ordered_trees, the specs of the open segment's
-// host CTAs from `from` on that records have reached and that are not
-// handed over yet: the host kernel's records come in CTA order and its
-// CTAs' trees too, so the window is the CTAs between the trees handed
-// over and the host kernel's records (one or two in a trace written tree
-// after tree; the grid where all the host kernel's records come first).
-// The engine keeps a host kernel's specs installed and not yet placed in
-// one too (ctaSpecs' queue).
-type specWindow struct {
-	from  uint64
-	specs []ctaSpec
-	head  int // specs[head] is CTA from's
-}
-
-func (w *specWindow) reset() {
-	clear(w.specs)
-	w.from, w.specs, w.head = 0, w.specs[:0], 0
-}
-
-// at is CTA i's spec in the window, grown to hold it.
-func (w *specWindow) at(i uint64) (*ctaSpec, error) {
-	if i < w.from {
-		return nil, fmt.Errorf("host CTA %d: a record for it after its launch tree was complete", i)
-	}
-	for uint64(len(w.specs)-w.head) <= i-w.from {
-		w.specs = append(w.specs, ctaSpec{})
-	}
-	return &w.specs[w.head+int(i-w.from)], nil
-}
-
-// put copies specs into the window as the specs of CTAs i, i+1, ….
-func (w *specWindow) put(i uint64, specs []ctaSpec) {
-	if len(specs) == 0 {
-		return
-	}
-	at := w.head + int(i-w.from) // i is not before from
-	if end := at + len(specs); end > len(w.specs) {
-		w.specs = append(w.specs, make([]ctaSpec, end-len(w.specs))...)
-	}
-	copy(w.specs[at:], specs)
-}
-
-// pop takes CTA i's spec out of the window, i being from: an empty spec
-// where it holds none (a CTA with no record).
-func (w *specWindow) pop(i uint64) ctaSpec {
-	var s ctaSpec
-	if w.len() > 0 && i == w.from {
-		s = w.specs[w.head]
-		w.specs[w.head] = ctaSpec{}
-		w.head++
-	}
-	w.from = i + 1
-	w.compact()
-	return s
-}
-
-// len is how many specs the window holds.
-func (w *specWindow) len() int { return len(w.specs) - w.head }
-
-// take appends to dst the specs the window holds of CTAs from up to n
-// (exclusive), the first of them (those after have no record yet), but
-// at most most, and moves the window past them: to n, or to the CTA after
-// the last spec taken where most stopped it short, which it returns.
-func (w *specWindow) take(dst []ctaSpec, n uint64, most int) ([]ctaSpec, uint64) {
-	have := min(uint64(w.len()), n-w.from)
-	if have > uint64(most) {
-		have = uint64(most)
-		n = w.from + have
-	}
-	dst = append(dst, w.specs[w.head:w.head+int(have)]...)
-	clear(w.specs[w.head : w.head+int(have)])
-	w.head += int(have)
-	w.from = n
-	w.compact()
-	return dst, n
-}
-
-// compact moves the specs held to the front of the storage once the
-// specs taken fill half of it, so the storage follows what it holds.
-func (w *specWindow) compact() {
-	if w.head == len(w.specs) {
-		w.specs, w.head = w.specs[:0], 0
-	} else if w.head > len(w.specs)/2 {
-		k := copy(w.specs, w.specs[w.head:])
-		clear(w.specs[k:])
-		w.specs, w.head = w.specs[:k], 0
-	}
 }
 
 // uniform reports whether every warp runs the CTA's cycles, which is what
