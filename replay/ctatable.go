@@ -3,6 +3,8 @@ package replay
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/gpureplay/gpureplay/internal/fifo"
 )
 
 // ctaTable holds what the trace says about a kernel's CTAs, by index. A
@@ -55,7 +57,41 @@ type ctaTable struct {
 type ctaSpecs struct {
 	flat   []ctaSpec
 	chunks map[uint64]*[ctaChunk]ctaSpec
-	queue  *specWindow
+	queue  *specQueue
+}
+
+// specQueue is a host kernel's specs installed and not yet placed, in CTA
+// order: those of the CTAs from the next to be placed up to end. CTAs
+// with no record between two that have one are queued empty (the tree
+// reader's window held them so); those after the last are not.
+type specQueue struct {
+	specs fifo.Queue[ctaSpec]
+	end   uint64
+}
+
+// put queues specs as those of CTAs i, i+1, …; i is not before end
+// (the CTAs between are queued empty) unless specs is empty.
+func (q *specQueue) put(i uint64, specs []ctaSpec) {
+	if len(specs) == 0 {
+		return
+	}
+	for ; q.end < i; q.end++ {
+		q.specs.Push(ctaSpec{})
+	}
+	for j := range specs {
+		q.specs.Push(specs[j])
+	}
+	q.end = i + uint64(len(specs))
+}
+
+// pop takes out the spec of CTA i, the next to be placed: an empty one
+// past the specs queued.
+func (q *specQueue) pop(i uint64) ctaSpec {
+	if i < q.end {
+		return q.specs.Pop()
+	}
+	q.end = i + 1
+	return ctaSpec{}
 }
 
 // The flags in a packed table's first header word.
@@ -80,11 +116,11 @@ func newCTATable(total uint64) ctaTable {
 
 // newQueuedCTATable is an empty queue of specs (ctaSpecs).
 func newQueuedCTATable() ctaTable {
-	return ctaTable{specs: &ctaSpecs{queue: &specWindow{}}}
+	return ctaTable{specs: &ctaSpecs{queue: &specQueue{}}}
 }
 
 // queued is the table's queue, or nil.
-func (t *ctaTable) queued() *specWindow {
+func (t *ctaTable) queued() *specQueue {
 	if t.specs == nil {
 		return nil
 	}

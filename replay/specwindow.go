@@ -2,17 +2,13 @@ package replay
 
 import "fmt"
 
-// specWindow holds the specs of a run of consecutive CTAs of one kernel,
-// from `from` on, taken out in CTA order.
-//
-// The tree reader keeps one, under ordered_trees, of the open segment's
-// host CTAs that records have reached and that are not handed over yet:
-// the host kernel's records come in CTA order and its CTAs' trees too, so
-// the window is the CTAs between the trees handed over and the host
-// kernel's records (one or two in a trace written tree after tree; the
-// grid where all the host kernel's records come first, as every generator
-// writes them). The engine keeps a host kernel's specs installed and not
-// yet placed in one too (ctaSpecs' queue).
+// specWindow holds, under ordered_trees, the specs of the open segment's
+// host CTAs from `from` on that records have reached and that are not
+// handed over yet: the host kernel's records come in CTA order and its
+// CTAs' trees too, so the window is the CTAs between the trees handed
+// over and the host kernel's records (one or two in a trace written tree
+// after tree; the grid where all the host kernel's records come first, as
+// every generator writes them).
 //
 // Its storage has no pointers where it can do without: a CTA's entry
 // (slimSpec, 24 bytes, half a ctaSpec) holds its cycles and demand, and
@@ -22,7 +18,9 @@ import "fmt"
 // that the collector need not scan. rare is emptied whenever the window
 // is (its entries are cleared as their CTAs are taken out), so it holds
 // at most the window's CTAs that have rare parts since the window last
-// emptied, within the kernel's grid.
+// emptied, within the kernel's grid. It lives on the tree reader's
+// goroutine; the engine's queue of specs (specQueue) keeps whole ctaSpecs,
+// which it hands out without converting.
 type specWindow struct {
 	from  uint64
 	slims []slimSpec
@@ -127,30 +125,6 @@ func (w *specWindow) out() ctaSpec {
 	}
 	*e = slimSpec{}
 	w.head++
-	return s
-}
-
-// put sets specs as those of CTAs i, i+1, …; i is not before from.
-func (w *specWindow) put(i uint64, specs []ctaSpec) {
-	if len(specs) == 0 {
-		return
-	}
-	w.slot(i + uint64(len(specs)) - 1) // grown to hold them
-	at := w.head + int(i-w.from)
-	for j := range specs {
-		w.set(&w.slims[at+j], &specs[j])
-	}
-}
-
-// pop takes CTA i's spec out of the window, i being from: an empty spec
-// where it holds none (a CTA with no record).
-func (w *specWindow) pop(i uint64) ctaSpec {
-	var s ctaSpec
-	if w.len() > 0 && i == w.from {
-		s = w.out()
-	}
-	w.from = i + 1
-	w.compact()
 	return s
 }
 

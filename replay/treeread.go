@@ -270,8 +270,7 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	h := &Kernel{id: l.Kernel, host: true}
 	b.adopt(h, d, 0)
 	if b.ordered {
-		h.ctas = ctaTable{} // its specs gather in win
-		b.win.reset()
+		b.win.reset() // its specs gather here, not in a table
 		b.hostPast, b.rootPast, b.due = 0, 0, 0
 	}
 	b.host = h
@@ -374,10 +373,11 @@ func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
 
 // adopt gives a launched kernel its declaration and files it in the
 // tree, in the tree of host CTA root; a host kernel gets room for its
-// CTAs here (a device kernel has its packed table from newDeviceKernel).
+// CTAs here unless they gather in the window (ordered_trees), and a
+// device kernel has its packed table from newDeviceKernel.
 func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
 	k.decl, k.total = d.decl, d.ctas
-	if k.host {
+	if k.host && !b.ordered {
 		k.ctas = newCTATable(k.total)
 	}
 	f := filed{k: k, root: root}
