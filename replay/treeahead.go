@@ -26,9 +26,9 @@ import (
 // kernel's CTAs whose records it has read and whose trees it has not
 // (specWindow): one or two CTAs where a trace is written tree after tree,
 // its grid where all the host kernel's records come first (what every
-// generator writes), at ctaHeld bytes a CTA: 4.8 MB for 100K CTAs, 192 MB
-// for 4M (TestReplayLiveHeapBound). The engine keeps of a host kernel only
-// the specs handed over and not yet placed (ctaSpecs' queue).
+// generator writes), at 24 bytes a CTA (slimSpec): 2.4 MB for 100K CTAs,
+// 96 MB for 4M (TestReplayLiveHeapBound). The engine keeps of a host
+// kernel only the specs handed over and not yet placed (specQueue).
 //
 // Why so far: the engine takes a launch-heavy trace in bursts. As a level
 // of BFS starts it places a hundred host CTAs at once, each needing its
