@@ -17,10 +17,11 @@ import (
 // CTA specs (a record that completes more CTAs than that, such as a host
 // kernel's whole grid where its trees come after all its CTAs' records,
 // hands them over in as many messages as it takes), whichever comes first.
-// So a message holds at most about 2·treeMsgBytes (plus the record that
-// crossed the line), and what the messages hold at most treeLimit, about
-// 33 MB, plus three messages (the one that crossed the limit, the one
-// being filled and the one being read), whatever the records.
+// So a message holds at most about treeMsgBytes filed (plus the record
+// that crossed the line), as much again of specs and a few events a
+// record, and the messages waiting at most treeLimit, about 33 MB, plus
+// three messages (the one that crossed the limit, the one being filled
+// and the one being read), whatever the records.
 //
 // Besides its messages the reader holds its window of the open host
 // kernel's CTAs whose records it has read and whose trees it has not
