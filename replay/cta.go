@@ -38,7 +38,8 @@ type ctaRun struct {
 	pausedAfter int64 // of paused, the cycles after the prelude's end
 
 	// own is its spec when its kernel's table streams (ctaTable.nextSpec):
-	// decoded as it is placed, not kept in the table.
+	// decoded as it is placed, not kept in the table; or when it is a
+	// queue (ctaSpecs), taken out of it.
 	own      ctaSpec
 	streamed bool
 	// ownWarps holds own's per-warp cycles: kept when the state is reused
@@ -83,6 +84,9 @@ func (e *engine) place(k *Kernel, i int) {
 		}
 		if k.ctas.streams() {
 			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
+			c.streamed = true
+		} else if q := k.ctas.queued(); q != nil {
+			c.own = q.pop(c.idx)
 			c.streamed = true
 		}
 		if e.sb != nil && k.order >= 0 {

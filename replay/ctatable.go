@@ -3,6 +3,8 @@ package replay
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/gpureplay/gpureplay/internal/fifo"
 )
 
 // ctaTable holds what the trace says about a kernel's CTAs, by index. A
@@ -44,10 +46,52 @@ type ctaTable struct {
 }
 
 // ctaSpecs are a table's specs: one slice, or chunks for a grid over
-// flatCTAs (flat nil).
+// flatCTAs (flat nil), or a queue (both nil).
+//
+// A host kernel of an ordered_trees trace has a queue: its CTAs' specs
+// come in CTA order (bodyCursor.install) and its CTAs are placed in that
+// order, each taking its spec out as it is placed (into ctaRun.own), so
+// the kernel holds only the specs installed and not yet placed, not its
+// grid's: installed as each CTA is placed, unless another kernel's load
+// reads through its segment first.
 type ctaSpecs struct {
 	flat   []ctaSpec
 	chunks map[uint64]*[ctaChunk]ctaSpec
+	queue  *specQueue
+}
+
+// specQueue is a host kernel's specs installed and not yet placed, in CTA
+// order: those of the CTAs from the next to be placed up to end. CTAs
+// with no record between two that have one are queued empty (the tree
+// reader's window held them so); those after the last are not.
+type specQueue struct {
+	specs fifo.Queue[ctaSpec]
+	end   uint64
+}
+
+// put queues specs as those of CTAs i, i+1, …; i is not before end
+// (the CTAs between are queued empty) unless specs is empty.
+func (q *specQueue) put(i uint64, specs []ctaSpec) {
+	if len(specs) == 0 {
+		return
+	}
+	for ; q.end < i; q.end++ {
+		q.specs.Push(ctaSpec{})
+	}
+	for j := range specs {
+		q.specs.Push(specs[j])
+	}
+	q.end = i + uint64(len(specs))
+}
+
+// pop takes out the spec of CTA i, the next to be placed: an empty one
+// past the specs queued.
+func (q *specQueue) pop(i uint64) ctaSpec {
+	if i < q.end {
+		return q.specs.Pop()
+	}
+	q.end = i + 1
+	return ctaSpec{}
 }
 
 // The flags in a packed table's first header word.
@@ -68,6 +112,19 @@ func newCTATable(total uint64) ctaTable {
 		return ctaTable{specs: &ctaSpecs{flat: make([]ctaSpec, total)}}
 	}
 	return ctaTable{specs: &ctaSpecs{chunks: map[uint64]*[ctaChunk]ctaSpec{}}}
+}
+
+// newQueuedCTATable is an empty queue of specs (ctaSpecs).
+func newQueuedCTATable() ctaTable {
+	return ctaTable{specs: &ctaSpecs{queue: &specQueue{}}}
+}
+
+// queued is the table's queue, or nil.
+func (t *ctaTable) queued() *specQueue {
+	if t.specs == nil {
+		return nil
+	}
+	return t.specs.queue
 }
 
 // newPackedCTATable is a table of total CTAs that keeps its records packed

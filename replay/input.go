@@ -200,20 +200,18 @@ func (b *bodyCursor) begin(s *treeStart) error {
 	b.loaded++
 	k.decl, k.total = s.decl, s.total
 	if b.ordered {
-		k.ctas = newCTATable(k.total)
+		k.ctas = newQueuedCTATable()
 	}
 	b.open, b.past = k, 0
 	return nil
 }
 
 // install puts the specs of the open segment's host CTAs ev completes into
-// its kernel's table.
+// its kernel's queue.
 func (b *bodyCursor) install(ev *treeEvent) {
 	specs := b.cur.specs[b.spec : b.spec+ev.specs]
 	b.spec += ev.specs
-	for j := range specs {
-		*b.open.ctas.at(b.past + uint64(j)) = specs[j]
-	}
+	b.open.ctas.queued().put(b.past, specs)
 	b.past = ev.upTo
 }
 

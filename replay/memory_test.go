@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"testing"
 
@@ -40,5 +41,69 @@ func TestReplayStreams5MCTAs(t *testing.T) {
 	t.Logf("%d CTAs, peak heap in use %.1f MiB (trace %.1f MiB compressed)", st.CTAs, float64(peak)/(1<<20), float64(len(data))/(1<<20))
 	if peak > limit {
 		t.Errorf("peak heap in use %.1f MiB, want under %d MiB: replay is not streaming", float64(peak)/(1<<20), limit>>20)
+	}
+}
+
+// With the launch trees filed ahead (Options.Prefetch, as the command
+// runs), the live heap stays within what the tree filer may hold
+// (replay.TreeAheadBound: a byte limit on its messages and its window of
+// host CTAs, which for a host kernel whose trees come after all its CTAs'
+// records is the grid) plus the engine's state and the trace readers',
+// inFlight. Measured after a collection at every sampled progress report.
+// A message used to keep the storage of the largest hand-over it ever
+// carried (a host kernel's grid of specs), and a host kernel its grid of
+// specs: 20 kernels of 100K CTAs held about 200 MB, a kernel of 4M CTAs
+// three times its grid.
+func TestReplayLiveHeapBound(t *testing.T) {
+	const inFlight = 16 << 20
+	for _, c := range []struct {
+		kernels, ctas int
+		siteRate      string
+		every         int // progress reports per sample
+		long          bool
+	}{
+		{20, 100_000, "0.01", 2, false},
+		{1, 4_000_000, "0", 8, true},
+	} {
+		name := fmt.Sprintf("%dx%d", c.kernels, c.ctas)
+		t.Run(name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a 4M-CTA kernel takes a few seconds")
+			}
+			data := generateBytes(t, "synth", fmt.Sprint("kernels=", c.kernels), fmt.Sprint("ctas=", c.ctas), "site_rate="+c.siteRate)
+			cfg, _ := model.Preset("k20c")
+			open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+			var peak uint64
+			var ms runtime.MemStats
+			reports := 0
+			sample := func(int64, int64) {
+				if reports++; reports%c.every != 0 {
+					return
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapAlloc)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			base := ms.HeapAlloc // the trace itself, in memory here
+			opt := replay.Options{Config: cfg, Policy: replay.Policy{Name: "cdp"}, Progress: sample, Prefetch: true}
+			st, err := replay.Run(open, opt, discard{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := int64(c.kernels * c.ctas); st.CTAs < want {
+				t.Fatalf("replayed %d CTAs, want at least %d", st.CTAs, want)
+			}
+			if reports < 4*c.every {
+				t.Fatalf("%d progress reports: too few samples", reports)
+			}
+			live := int64(peak) - int64(base)
+			bound := replay.TreeAheadBound(c.ctas) + inFlight
+			t.Logf("%d CTAs: peak live heap %.1f MiB above the trace's %.1f MiB, bound %.1f MiB", st.CTAs, float64(live)/(1<<20), float64(base)/(1<<20), float64(bound)/(1<<20))
+			if live > bound {
+				t.Errorf("peak live heap %.1f MiB, want at most %.1f MiB: memory is not bounded by work in flight", float64(live)/(1<<20), float64(bound)/(1<<20))
+			}
+		})
 	}
 }

@@ -7,13 +7,29 @@ import (
 	"github.com/gpureplay/gpureplay/trace"
 )
 
-// The reader runs ahead of the engine by a bounded window of messages:
-// treeDepth full messages may wait, one is being filled and one read. A
-// message goes out when it has read treeBatch records or filed about
-// treeMsgBytes of kernels, sites, CTA records and page references
-// (treeMsg.held), whichever comes first, so the window holds at most
-// (treeDepth+2)·treeMsgBytes, about 33 MB, whatever the mix of records
-// (plus one record's worth per message, the one that crossed the line).
+// The reader runs ahead of the engine by a bounded window of messages,
+// bounded in bytes: the messages waiting may hold treeLimit bytes (by
+// treeMsg.size's count: what the reader filed while filling each, and its
+// own storage), after which the reader starts no message until the engine
+// takes one; treeDepth of them at most. A message goes out when it has
+// read treeBatch records, filed about treeMsgBytes of kernels, sites, CTA
+// records and page references (treeMsg.held), or carries msgSpecs host
+// CTA specs (a record that completes more CTAs than that, such as a host
+// kernel's whole grid where its trees come after all its CTAs' records,
+// hands them over in as many messages as it takes), whichever comes first.
+// So a message holds at most about treeMsgBytes filed (plus the record
+// that crossed the line), as much again of specs and a few events a
+// record, and the messages waiting at most treeLimit, about 33 MB, plus
+// three messages (the one that crossed the limit, the one being filled
+// and the one being read), whatever the records.
+//
+// Besides its messages the reader holds its window of the open host
+// kernel's CTAs whose records it has read and whose trees it has not
+// (specWindow): one or two CTAs where a trace is written tree after tree,
+// its grid where all the host kernel's records come first (what every
+// generator writes), at 24 bytes a CTA (slimSpec): 2.4 MB for 100K CTAs,
+// 96 MB for 4M (TestReplayLiveHeapBound). The engine keeps of a host
+// kernel only the specs handed over and not yet placed (specQueue).
 //
 // Why so far: the engine takes a launch-heavy trace in bursts. As a level
 // of BFS starts it places a hundred host CTAs at once, each needing its
@@ -33,6 +49,15 @@ const (
 	treeBatch    = 1024
 	treeMsgBytes = 64 << 10
 	treeDepth    = 510
+	treeLimit    = treeDepth * treeMsgBytes
+)
+
+// The sizes treeMsg.size counts a message's storage by, and the most
+// specs a message carries (about treeMsgBytes of them; handOverTo).
+const (
+	specBytes  = int64(unsafe.Sizeof(ctaSpec{}))
+	eventBytes = int64(unsafe.Sizeof(treeEvent{}))
+	msgSpecs   = treeMsgBytes / int(specBytes)
 )
 
 // What the reader files for a record, for treeMsg.held: an estimate from
@@ -77,6 +102,7 @@ type treeAhead struct {
 
 func startTreeAhead(r *treeReader) *treeAhead {
 	a := &treeAhead{w: ahead.New[treeMsg](treeDepth)}
+	a.w.Limit(treeLimit, (*treeMsg).size)
 	enough := func(m *treeMsg) bool {
 		return m.records >= treeBatch || m.held >= treeMsgBytes || len(m.events) > 0 && a.w.Hungry()
 	}

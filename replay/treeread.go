@@ -69,6 +69,15 @@ type treeReader struct {
 	irregular map[uint64]bool
 	touches   touchMode // which CTAs' touches to keep (touch.go)
 	held      int       // bytes filed since the last record was counted (treeMsg.held)
+
+	// due is, under ordered_trees, how far the open segment's host CTAs
+	// are complete: those from win.from up to due wait to be handed over,
+	// msgSpecs at most a message (handOverTo). A host launch or the end of the
+	// trace that finds some waiting is read again (redo, ending) once they
+	// are all handed over, since it ends the segment.
+	due    uint64
+	redo   trace.Record
+	ending bool
 }
 
 // filed is a kernel of the open segment as the reader keeps it: with the
@@ -93,7 +102,7 @@ type treeMsg struct {
 	events  []treeEvent
 	specs   []ctaSpec // the host CTA specs the events hand over, one after another
 	err     error
-	records int // trace records read to fill it
+	records int // trace records read to fill it (one read again after a hand-over counts again)
 	held    int // about how many bytes the reader filed while filling it (treeahead.go's estimates)
 }
 
@@ -126,8 +135,17 @@ func (m *treeMsg) reset() {
 	m.err, m.records, m.held = nil, 0, 0
 }
 
+// size is about how many bytes m holds, for the read-ahead's byte limit
+// (treeahead.go): what the reader filed while filling it, and its own
+// storage of events and specs (up to msgSpecs specs, about
+// treeMsgBytes).
+func (m *treeMsg) size() int64 {
+	return int64(m.held) + int64(cap(m.specs))*specBytes + int64(cap(m.events))*eventBytes
+}
+
 // fill reads records into m until enough says m holds enough after a
-// record, or the reader stops (m.err).
+// record, m holds as many specs as a message takes (msgSpecs), or the
+// reader stops (m.err).
 func (b *treeReader) fill(m *treeMsg, enough func(*treeMsg) bool) {
 	for {
 		if err := b.step(m); err != nil {
@@ -136,7 +154,7 @@ func (b *treeReader) fill(m *treeMsg, enough func(*treeMsg) bool) {
 		}
 		m.records++
 		m.held, b.held = m.held+b.held, 0
-		if enough(m) {
+		if len(m.specs) == msgSpecs || enough(m) {
 			return
 		}
 	}
@@ -147,8 +165,13 @@ func (b *treeReader) step(m *treeMsg) error {
 	if b.eof {
 		return io.EOF
 	}
+	if b.ending {
+		return b.stop(m, io.EOF)
+	}
 	var r trace.Record
-	if b.at < len(b.recs) {
+	if b.redo != nil {
+		r, b.redo = b.redo, nil
+	} else if b.at < len(b.recs) {
 		r = b.recs[b.at]
 		b.at++
 	} else {
@@ -181,7 +204,10 @@ func (b *treeReader) step(m *treeMsg) error {
 		b.decls.Set(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
 	case *trace.Launch:
 		if r.Host() {
-			b.end(m)
+			if !b.end(m) {
+				b.redo = r // the record stays the source's until the next is read
+				return nil
+			}
 			return b.begin(m, r)
 		}
 		if err := b.device(r); err != nil {
@@ -227,8 +253,10 @@ func (b *treeReader) stop(m *treeMsg, err error) error {
 	if !errors.Is(err, io.EOF) {
 		return err
 	}
+	if b.ending = !b.end(m); b.ending {
+		return nil
+	}
 	b.eof = true
-	b.end(m)
 	return io.EOF
 }
 
@@ -242,9 +270,8 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	h := &Kernel{id: l.Kernel, host: true}
 	b.adopt(h, d, 0)
 	if b.ordered {
-		h.ctas = ctaTable{} // its specs gather in win
-		b.win.reset()
-		b.hostPast, b.rootPast = 0, 0
+		b.win.reset() // its specs gather here, not in a table
+		b.hostPast, b.rootPast, b.due = 0, 0, 0
 	}
 	b.host = h
 	m.events = append(m.events, treeEvent{start: &treeStart{kernel: h.id, total: h.total, decl: h.decl}})
@@ -252,16 +279,19 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 }
 
 // end closes the open segment, if any: what is left of it is handed over
-// and its kernels forgotten.
-func (b *treeReader) end(m *treeMsg) {
+// and its kernels forgotten. It reports false, having done nothing else,
+// while more of its host CTAs wait to be handed over than m takes.
+func (b *treeReader) end(m *treeMsg) bool {
 	h := b.host
 	if h == nil {
-		return
+		return true
 	}
 	b.flushSites()
 	ev := treeEvent{end: true}
 	if b.ordered {
-		b.handOverTo(m, h.total)
+		if b.handOverTo(m, h.total); b.win.from < h.total {
+			return false
+		}
 	} else {
 		ev.table = h.ctas
 	}
@@ -271,6 +301,7 @@ func (b *treeReader) end(m *treeMsg) {
 	clear(b.kids)
 	b.kids = b.kids[:0]
 	b.last = filed{}
+	return true
 }
 
 // handOver, under ordered_trees, hands over the host CTAs whose trees the
@@ -286,15 +317,30 @@ func (b *treeReader) handOver(m *treeMsg) {
 	}
 }
 
-// handOverTo hands over the open segment's host CTAs up to n (exclusive)
-// and forgets their trees' device kernels.
+// handOverTo hands over the open segment's host CTAs up to n (exclusive),
+// as many as m has room for (the rest wait for the next messages: a
+// message carries msgSpecs specs at most, however many CTAs a record
+// completes, such as a host kernel's whole grid where its trees come after
+// all its CTAs' records), and forgets their trees' device kernels.
 func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
-	if n <= b.win.from {
+	b.due = max(b.due, n)
+	if b.due <= b.win.from {
 		return
 	}
 	b.flushSites()
 	at := len(m.specs)
-	m.specs = b.win.take(m.specs, n)
+	room := msgSpecs - at
+	if room == 0 {
+		return
+	}
+	if need := at + int(min(uint64(min(room, b.win.len())), b.due-b.win.from)); need > cap(m.specs) {
+		// Grown by doubling, but never past msgSpecs (append's
+		// growth would): a reused message keeps its storage.
+		grown := make([]ctaSpec, at, min(max(2*cap(m.specs), need), msgSpecs))
+		copy(grown, m.specs)
+		m.specs = grown
+	}
+	m.specs, n = b.win.take(m.specs, b.due, room)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, upTo: n})
 	i := 0
 	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
@@ -327,10 +373,11 @@ func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
 
 // adopt gives a launched kernel its declaration and files it in the
 // tree, in the tree of host CTA root; a host kernel gets room for its
-// CTAs here (a device kernel has its packed table from newDeviceKernel).
+// CTAs here unless they gather in the window (ordered_trees), and a
+// device kernel has its packed table from newDeviceKernel.
 func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
 	k.decl, k.total = d.decl, d.ctas
-	if k.host {
+	if k.host && !b.ordered {
 		k.ctas = newCTATable(k.total)
 	}
 	f := filed{k: k, root: root}
@@ -421,13 +468,8 @@ func (b *treeReader) cta(c *trace.CTA) error {
 	}
 	b.held += ctaHeld(len(r.warps))
 	if k == b.host && b.ordered {
-		s, err := b.win.at(c.CTA)
-		if err != nil {
-			return err
-		}
 		r.warps = slices.Clone(r.warps)
-		r.fill(s)
-		return nil
+		return b.win.record(c.CTA, &r)
 	}
 	k.ctas.record(c.CTA, &r)
 	return nil
@@ -436,14 +478,7 @@ func (b *treeReader) cta(c *trace.CTA) error {
 // extra returns CTA i of k's rare parts, creating them on first use.
 func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
 	if k == b.host && b.ordered {
-		s, err := b.win.at(i)
-		if err != nil {
-			return nil, err
-		}
-		if s.x == nil {
-			s.x = &ctaExtra{}
-		}
-		return s.x, nil
+		return b.win.extra(i)
 	}
 	return k.extra(i), nil
 }
@@ -500,53 +535,6 @@ func (b *treeReader) ref(r trace.Record) error {
 	}
 	b.held += refHeld(r)
 	return nil
-}
-
-// specWindow holds, under ordered_trees, the specs of the open segment's
-// host CTAs from `from` on that records have reached and that are not
-// handed over yet: the host kernel's records come in CTA order and its
-// CTAs' trees too, so the window is the CTAs between the trees handed
-// over and the host kernel's records (one or two in a trace written tree
-// after tree).
-type specWindow struct {
-	from  uint64
-	specs []ctaSpec
-	head  int // specs[head] is CTA from's
-}
-
-func (w *specWindow) reset() {
-	clear(w.specs)
-	w.from, w.specs, w.head = 0, w.specs[:0], 0
-}
-
-// at is CTA i's spec in the window, grown to hold it.
-func (w *specWindow) at(i uint64) (*ctaSpec, error) {
-	if i < w.from {
-		return nil, fmt.Errorf("host CTA %d: a record for it after its launch tree was complete", i)
-	}
-	for uint64(len(w.specs)-w.head) <= i-w.from {
-		w.specs = append(w.specs, ctaSpec{})
-	}
-	return &w.specs[w.head+int(i-w.from)], nil
-}
-
-// take appends to dst the specs the window holds of CTAs from up to n
-// (exclusive), the first of them (those after have no record yet), and
-// moves the window past n.
-func (w *specWindow) take(dst []ctaSpec, n uint64) []ctaSpec {
-	have := min(uint64(len(w.specs)-w.head), n-w.from)
-	dst = append(dst, w.specs[w.head:w.head+int(have)]...)
-	clear(w.specs[w.head : w.head+int(have)])
-	w.head += int(have)
-	w.from = n
-	if w.head == len(w.specs) {
-		w.specs, w.head = w.specs[:0], 0
-	} else if w.head > len(w.specs)/2 {
-		k := copy(w.specs, w.specs[w.head:])
-		clear(w.specs[k:])
-		w.specs, w.head = w.specs[:k], 0
-	}
-	return dst
 }
 
 // uniform reports whether every warp runs the CTA's cycles, which is what

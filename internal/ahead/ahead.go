@@ -6,7 +6,9 @@
 // A buffer is the producer's until it is sent and the consumer's after;
 // the consumer gives it back for reuse. At most depth+2 buffers exist (depth
 // sent and waiting, one being filled, one being read), so the memory held
-// stays bounded whatever the length of the stream.
+// stays bounded whatever the length of the stream. Where buffers differ
+// widely in size (the tree filer's: a message may carry a host kernel's
+// whole grid of CTA specs), Limit bounds the bytes waiting as well.
 package ahead
 
 import "sync/atomic"
@@ -19,6 +21,14 @@ type Window[T any] struct {
 	free   chan *T // used buffers, for reuse
 	stop   chan struct{}
 	exited chan struct{}
+
+	// With Limit: the bytes the sent buffers waiting hold, by size's
+	// count, and a signal (one pending at most) that the consumer has
+	// taken one.
+	size   func(*T) int64
+	limit  int64
+	queued atomic.Int64
+	taken  chan struct{}
 }
 
 // New is a window of depth buffers sent and waiting; Go starts its
@@ -32,6 +42,17 @@ func New[T any](depth int) *Window[T] {
 	}
 }
 
+// Limit bounds, besides their number, the bytes the buffers sent and
+// waiting hold, as size counts them: the producer starts no buffer while
+// they hold limit or more. So at most limit bytes wait, plus the buffer
+// that crossed it, the one being filled and the one being read (a buffer
+// stops counting when the consumer receives it, so a buffer larger than
+// limit never stalls the producer for good). size must count the same
+// for a buffer when it is sent and when it is received. Call it before Go.
+func (w *Window[T]) Limit(limit int64, size func(*T) int64) {
+	w.size, w.limit, w.taken = size, limit, make(chan struct{}, 1)
+}
+
 // Go runs fill on a goroutine of its own, buffer after buffer, until it
 // reports the buffer it filled is the last or Close stops it. fill gets a
 // fresh buffer or a reused one as the consumer gave it back. Call it once.
@@ -42,6 +63,9 @@ func (w *Window[T]) Go(fill func(*T) (last bool)) {
 func (w *Window[T]) run(fill func(*T) bool) {
 	defer close(w.exited)
 	for {
+		if !w.room() {
+			return
+		}
 		var b *T
 		select {
 		case b = <-w.free:
@@ -49,6 +73,9 @@ func (w *Window[T]) run(fill func(*T) bool) {
 			b = new(T)
 		}
 		last := fill(b) // b is the consumer's once sent
+		if w.size != nil {
+			w.queued.Add(w.size(b))
+		}
 		select {
 		case w.full <- b:
 		case <-w.stop:
@@ -58,6 +85,19 @@ func (w *Window[T]) run(fill func(*T) bool) {
 			return
 		}
 	}
+}
+
+// room waits, with Limit, until the buffers waiting hold less than its
+// bytes; false when Close stops it first.
+func (w *Window[T]) room() bool {
+	for w.size != nil && w.queued.Load() >= w.limit {
+		select {
+		case <-w.taken:
+		case <-w.stop:
+			return false
+		}
+	}
+	return true
 }
 
 // Hungry reports, to the producer, whether the consumer waits for a
@@ -71,14 +111,21 @@ func (w *Window[T]) NotHungry() { w.hungry.Store(false) }
 // Receive returns the next buffer, telling the producer the consumer
 // waits when none is ready.
 func (w *Window[T]) Receive() *T {
+	var b *T
 	select {
-	case b := <-w.full:
-		return b
+	case b = <-w.full:
 	default:
+		w.hungry.Store(true)
+		b = <-w.full
+		w.hungry.Store(false) // b may have gone out full, before the producer saw it
 	}
-	w.hungry.Store(true)
-	b := <-w.full
-	w.hungry.Store(false) // b may have gone out full, before the producer saw it
+	if w.size != nil {
+		w.queued.Add(-w.size(b))
+		select {
+		case w.taken <- struct{}{}:
+		default: // a signal is pending already
+		}
+	}
 	return b
 }
 

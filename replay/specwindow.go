@@ -1,0 +1,159 @@
+package replay
+
+import "fmt"
+
+// specWindow holds, under ordered_trees, the specs of the open segment's
+// host CTAs from `from` on that records have reached and that are not
+// handed over yet: the host kernel's records come in CTA order and its
+// CTAs' trees too, so the window is the CTAs between the trees handed
+// over and the host kernel's records (one or two in a trace written tree
+// after tree; the grid where all the host kernel's records come first, as
+// every generator writes them).
+//
+// Its storage has no pointers where it can do without: a CTA's entry
+// (slimSpec, 24 bytes, half a ctaSpec) holds its cycles and demand, and
+// the parts a ctaSpec keeps behind pointers, per-warp cycles and rare
+// parts, sit in rare, used only by the CTAs that have them. So a window
+// of a grid of plain CTAs costs 24 bytes a CTA (4M CTAs: 96 MB, not 192)
+// that the collector need not scan. rare is emptied whenever the window
+// is (its entries are cleared as their CTAs are taken out), so it holds
+// at most the window's CTAs that have rare parts since the window last
+// emptied, within the kernel's grid. It lives on the tree reader's
+// goroutine; the engine's queue of specs (specQueue) keeps whole ctaSpecs,
+// which it hands out without converting.
+type specWindow struct {
+	from  uint64
+	slims []slimSpec
+	head  int // slims[head] is CTA from's
+	rare  []rareSpec
+}
+
+// slimSpec is a ctaSpec without its pointers.
+type slimSpec struct {
+	cycles      int64
+	issue, dram float32
+	rare        int32 // 1 + the index of its rare parts in the window's rare; 0: none
+}
+
+// rareSpec is what of a ctaSpec is behind pointers.
+type rareSpec struct {
+	warps []int64
+	x     *ctaExtra
+}
+
+func (w *specWindow) reset() {
+	clear(w.slims)
+	clear(w.rare)
+	w.from, w.slims, w.head, w.rare = 0, w.slims[:0], 0, w.rare[:0]
+}
+
+// len is how many specs the window holds.
+func (w *specWindow) len() int { return len(w.slims) - w.head }
+
+// slot is CTA i's entry in the window, grown to hold it.
+func (w *specWindow) slot(i uint64) (*slimSpec, error) {
+	if i < w.from {
+		return nil, fmt.Errorf("host CTA %d: a record for it after its launch tree was complete", i)
+	}
+	at := w.head + int(i-w.from)
+	if at >= len(w.slims) {
+		w.slims = append(w.slims, make([]slimSpec, at+1-len(w.slims))...)
+	}
+	return &w.slims[at], nil
+}
+
+// record files cta record r as CTA i's (ctaRecord.fill); r.warps become
+// the window's.
+func (w *specWindow) record(i uint64, r *ctaRecord) error {
+	e, err := w.slot(i)
+	if err != nil {
+		return err
+	}
+	s := w.spec(e)
+	r.fill(&s)
+	w.set(e, &s)
+	return nil
+}
+
+// extra returns CTA i's rare parts, creating them on first use.
+func (w *specWindow) extra(i uint64) (*ctaExtra, error) {
+	e, err := w.slot(i)
+	if err != nil {
+		return nil, err
+	}
+	r := w.rareOf(e)
+	if r.x == nil {
+		r.x = &ctaExtra{}
+	}
+	return r.x, nil
+}
+
+// rareOf is e's rare parts, made on first use.
+func (w *specWindow) rareOf(e *slimSpec) *rareSpec {
+	if e.rare == 0 {
+		w.rare = append(w.rare, rareSpec{})
+		e.rare = int32(len(w.rare))
+	}
+	return &w.rare[e.rare-1]
+}
+
+// spec is the ctaSpec entry e stands for.
+func (w *specWindow) spec(e *slimSpec) ctaSpec {
+	s := ctaSpec{cycles: e.cycles, issue: e.issue, dram: e.dram}
+	if e.rare != 0 {
+		r := &w.rare[e.rare-1]
+		s.warps, s.x = r.warps, r.x
+	}
+	return s
+}
+
+// set makes entry e stand for s.
+func (w *specWindow) set(e *slimSpec, s *ctaSpec) {
+	e.cycles, e.issue, e.dram = s.cycles, s.issue, s.dram
+	if e.rare != 0 || s.warps != nil || s.x != nil {
+		r := w.rareOf(e)
+		r.warps, r.x = s.warps, s.x
+	}
+}
+
+// out is the spec of the window's first CTA, which it clears.
+func (w *specWindow) out() ctaSpec {
+	e := &w.slims[w.head]
+	s := w.spec(e)
+	if e.rare != 0 {
+		w.rare[e.rare-1] = rareSpec{}
+	}
+	*e = slimSpec{}
+	w.head++
+	return s
+}
+
+// take appends to dst the specs the window holds of CTAs from up to n
+// (exclusive), the first of them (those after have no record yet), but
+// at most most, and moves the window past them: to n, or to the CTA after
+// the last spec taken where most stopped it short, which it returns.
+func (w *specWindow) take(dst []ctaSpec, n uint64, most int) ([]ctaSpec, uint64) {
+	have := min(uint64(w.len()), n-w.from)
+	if have > uint64(most) {
+		have = uint64(most)
+		n = w.from + have
+	}
+	for range have {
+		dst = append(dst, w.out())
+	}
+	w.from = n
+	w.compact()
+	return dst, n
+}
+
+// compact moves the entries held to the front of the storage once those
+// taken out fill half of it, so the storage follows what it holds.
+func (w *specWindow) compact() {
+	if w.head == len(w.slims) {
+		w.slims, w.head, w.rare = w.slims[:0], 0, w.rare[:0]
+	} else if w.head > len(w.slims)/2 {
+		k := copy(w.slims, w.slims[w.head:])
+		clear(w.slims[k:])
+		w.slims, w.head = w.slims[:k], 0
+	}
+}
