@@ -33,7 +33,7 @@ Examples:
   replay --policy=cdp,dtbl --timeline schedule.json app.trace.zst               (open in ui.perfetto.dev)
 
 Other commands:
-  replay convert --from=accelsim|kineto|nsys|jsonl IN -o OUT.trace.zst   (captured traces)
+  replay convert --from=accelsim|gpgpusim|kineto|nsys|jsonl IN -o OUT.trace.zst   (captured runs)
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
   replay inspect TRACE [--json]      replay dump TRACE
   replay policies                    replay gpus
