@@ -221,8 +221,6 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
-	e.floor.cta(c.k, spec)
-	e.blind.cta(c.k, spec)
 	if e.segmented(c, spec) {
 		e.runSegment(c)
 		return

@@ -82,8 +82,9 @@ func (e *engine) complete(k *Kernel) {
 	k.state = kComplete
 	k.endCycle = e.now
 	e.kernelsEnd = e.now
-	e.floor.done(k)
-	e.blind.done(k)
+	if e.an != nil {
+		e.an.KernelDone(k)
+	}
 	e.emitKernel(k)
 	k.ctas = ctaTable{}
 	if k.host {

@@ -34,11 +34,10 @@ type Options struct {
 	// a single replay then uses two cores. Leave it off when as many
 	// replays run at once as there are cores.
 	Prefetch bool
-	// CDPFloor computes Stats.CDPFloorCycles beside the run (cdpfloor.go):
-	// what the experiments compare replayed CDP against. It costs the
-	// engine's goroutine a pass over every CTA's sites and memory for
-	// each host kernel in flight, so a run not asking for it does without.
-	CDPFloor bool
+	// Analyses are told of the run's events and compute what they will
+	// beside it (Analysis; package bounds: the floors cmd/experiment
+	// compares runs against). A run without any pays nothing for them.
+	Analyses []Analysis
 }
 
 // checkpoint is where a long loop looks up now and then (every 65536
@@ -215,8 +214,9 @@ type engine struct {
 	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
 	agt      agt
 	gate     Gate
-	obs      Observer
-	arrivals ArrivalObserver // obs, when it is one; else nil
+	obs      Observer        // the policy's observer, then the analyses; nil for neither
+	arrivals ArrivalObserver // the policy's observer, when it is one; else nil
+	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
 	sites    siteEngine
@@ -226,8 +226,6 @@ type engine struct {
 	stats Stats
 	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
 	childEnded bool
-	blind      blindFloor // the blind launches per SM (Stats.BlindFloorCycles)
-	floor      cdpFloor   // the CDP floor's chains and areas (Stats.CDPFloorCycles)
 	busy       busySpan
 	occ        occupancy
 
@@ -251,7 +249,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		groups:    taskGroups{},
 		sms:       make([]sm, opt.Config.GPU.SMs),
 		gate:      opt.Policy.Gate,
-		obs:       opt.Policy.Observer,
+		an:        joinAnalyses(opt.Analyses),
 		placer:    opt.Policy.Placer,
 
 		firstLaunch: -1,
@@ -270,8 +268,6 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.sites.commands = e.cfg.DTBL.Fallback == "dispatch"
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
-	e.blind = newBlindFloor(opt.Config, len(e.sms))
-	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy, opt.CDPFloor)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {
@@ -280,7 +276,8 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if opt.Config.IO.Memcpy == "legacy" {
 		e.legacy = &legacyGate{}
 	}
-	e.arrivals, _ = e.obs.(ArrivalObserver)
+	e.obs = watching(opt.Policy.Observer, e.an)
+	e.arrivals, _ = opt.Policy.Observer.(ArrivalObserver)
 	return e
 }
 

@@ -164,7 +164,9 @@ func (e *engine) readNextHost() error {
 		stream, t = l.Stream, l.T
 	}
 	earliest := base + e.body.clk.scale(t)
-	e.floor.hostCall(k, earliest, cost)
+	if e.an != nil {
+		e.an.HostCall(k, earliest, cost)
+	}
 	at, j := e.hosts.assign(stream, earliest, e.now, cost)
 	k.thread = uint16(j)
 	e.scheduleKernel(at, evHostIssue, k)
@@ -216,7 +218,9 @@ func (e *engine) enterStream(k *Kernel) {
 		return
 	}
 	s.head = k
-	e.floor.streamHead(k, e.floor.reopen(k.stream))
+	if e.an != nil {
+		e.an.StreamHead(k, nil)
+	}
 	e.headOfStream(k)
 }
 
@@ -321,12 +325,16 @@ func (e *engine) nextInStream(k *Kernel) {
 	s.head = nil
 	if len(s.queue) == 0 {
 		delete(e.streams, k.stream)
-		e.floor.idle(k.stream, k)
+		if e.an != nil {
+			e.an.StreamIdle(k)
+		}
 		return
 	}
 	s.head = s.queue[0]
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
-	e.floor.streamHead(s.head, e.floor.end(k))
+	if e.an != nil {
+		e.an.StreamHead(s.head, k)
+	}
 	e.headOfStream(s.head)
 }

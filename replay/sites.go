@@ -127,8 +127,8 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
 		return siteCost{}, false
 	}
-	if !e.childEnded && cost.runtime > 0 {
-		e.blind.add(c.sm, c.k, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
+	if !e.childEnded && cost.runtime > 0 && e.an != nil {
+		e.an.BlindCall(c.sm, c.k, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
 	}
 	held := cost.launched > 0 && !e.launch.admit(cost.launched)
 	if !held {
@@ -137,7 +137,6 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	se.reqs = se.reqs[:0]
 	for i, v := range out {
 		row := se.record(s, lanes[i], v)
-		e.floor.verdict(v)
 		switch v.Decision {
 		case Launch:
 			if held {
@@ -180,6 +179,9 @@ func (se *siteEngine) verdicts(s *Site, lanes []siteRec) []Verdict {
 		})
 	}
 	se.decider.Decide(s, out)
+	if se.e.an != nil {
+		se.e.an.Decided(out) // LaunchAll's are all runtime launches: not told
+	}
 	return out
 }
 

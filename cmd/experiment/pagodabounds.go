@@ -213,7 +213,7 @@ func bandLine(w io.Writer, over string, bound, replayed, paper float64) {
 // pagodaRow is one benchmark's three runs.
 type pagodaRow struct {
 	name                  string
-	hyperq, gemtc, pagoda *replay.Stats
+	hyperq, gemtc, pagoda *stats
 }
 
 // pagodaRows pairs each benchmark's hyperq, gemtc and pagoda runs, in the
