@@ -234,6 +234,17 @@ func (ev *CTAEvent) Demand() (issue, dram float64) {
 	return float64(s.issue), float64(s.dram)
 }
 
+// RunAfterPrelude is, for a finished CTA of a host kernel under the host
+// stages (io.model=stages), its time after the prelude's end less the
+// time it stood stopped at pages then; 0 for any other CTA.
+func (ev *CTAEvent) RunAfterPrelude() int64 {
+	c, io := ev.run, ev.io
+	if io == nil || !io.on || c.k.order < 0 || ev.Cycle <= io.preludeEnd {
+		return 0
+	}
+	return max(ev.Cycle-max(c.start, io.preludeEnd)-c.pausedAfter, 0)
+}
+
 // HasSites reports whether the CTA has launch sites.
 func (ev *CTAEvent) HasSites() bool {
 	x := ev.run.spec().x

@@ -302,7 +302,6 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.childEnded = e.childEnded || c.g != nil || !k.Host()
 	e.stats.StallCycles += c.stall
 	e.busy.cover(c.start, e.now)
-	e.countAfterPrelude(c, c.spec())
 	if !e.quiet {
 		e.emitCTA(c)
 	}
@@ -369,6 +368,6 @@ func (e *engine) newRun() *ctaRun {
 
 // ctaEvent describes c for observers; the engine reuses one event.
 func (e *engine) ctaEvent(c *ctaRun) *CTAEvent {
-	e.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: e.now, Start: c.start, run: c}
+	e.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: e.now, Start: c.start, run: c, io: e.io}
 	return &e.ev
 }

@@ -33,7 +33,9 @@ type Stats struct {
 	PreludeCycles  int64
 	KernelsCycles  int64
 	PostludeCycles int64
-	AfterPrelude   AfterPrelude // afterprelude.go
+	// PostludeAfterPreludeCycles is the postlude's work on pages that
+	// came back from the GPU after the prelude's end (bounds.AfterPrelude).
+	PostludeAfterPreludeCycles int64
 	// Tasks is the work of a task trace under gemtc or pagoda
 	// (taskwork.go); zero under the hardware policies.
 	Tasks TaskWork
@@ -138,7 +140,7 @@ func (e *engine) finish() *Stats {
 	s.PreludeCycles = e.io.stages[stPrelude].length()
 	s.KernelsCycles = e.io.stages[stKernels].length()
 	s.PostludeCycles = e.io.stages[stPostlude].length()
-	s.AfterPrelude.PostludeCycles = e.io.postAfterPrelude
+	s.PostludeAfterPreludeCycles = e.io.postAfterPrelude
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {

@@ -13,7 +13,7 @@ import (
 // The ideal run (idealCRCS) is the as-soon-as-possible schedule: every
 // CTA gets as far as its pages allow as early as they allow, so the work
 // it still has after the prelude's end is left after it in any schedule
-// (replay.AfterPrelude). On the experiment's GPU that work takes at least
+// (bounds.AfterPrelude). On the experiment's GPU that work takes at least
 // its CTA-cycles over what its SMs hold at once (CTA slots, warps,
 // registers, shared memory, each weighed by what a CTA holds), its warp
 // instructions over the SMs' issue width, and its DRAM bytes over the

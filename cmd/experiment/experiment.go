@@ -124,6 +124,7 @@ type stats struct {
 	replay.Stats
 	CDPFloorCycles   int64 // bounds.CDPFloor
 	BlindFloorCycles int64 // bounds.BlindFloor
+	AfterPrelude     bounds.AfterPreludeWork
 }
 
 type outcome struct {
@@ -264,13 +265,13 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 	w.Begin(results.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
 	opt := replay.Options{Config: cfg, Policy: pol}
-	floors := bounds.Attach(&opt)
+	found := bounds.Attach(&opt)
 	rs, err := replay.Run(open, opt, w)
 	if err != nil {
 		return nil, err
 	}
-	f := floors()
-	st := &stats{Stats: *rs, CDPFloorCycles: f.CDP, BlindFloorCycles: f.Blind}
+	bs := found(rs)
+	st := &stats{Stats: *rs, CDPFloorCycles: bs.CDPFloor, BlindFloorCycles: bs.BlindFloor, AfterPrelude: bs.AfterPrelude}
 	if base == 0 {
 		base = st.MakespanCycles
 	}

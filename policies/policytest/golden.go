@@ -111,15 +111,15 @@ func Run(c Case, opts replay.Options, open replay.Opener) []string {
 	if c.Args["rows"] == "none" {
 		sink = discarder{rec}
 	}
-	floors := func() bounds.Floors { return bounds.Floors{} }
+	found := func(*replay.Stats) bounds.Bounds { return bounds.Bounds{} }
 	if show := c.Show(); slices.Contains(show, "cdpfloor") || slices.Contains(show, "blind") {
-		floors = bounds.Attach(&opts)
+		found = bounds.Attach(&opts)
 	}
 	st, err := replay.Run(open, opts, sink)
 	if err != nil {
 		return []string{"error: " + err.Error()}
 	}
-	return rec.Render(st, floors(), c.Show())
+	return rec.Render(st, found(st), c.Show())
 }
 
 // discarder is a Recorder that asks for no rows (results.Discarder).

@@ -30,7 +30,7 @@ func (r *Recorder) Stage(x results.Stage)         { r.Stages = append(r.Stages, 
 // ctas, launches, pages, stages, occupancy, utilization, cdpfloor, blind,
 // occupancy-avg), in a stable order (kernels by id, CTAs by kernel and
 // index, launches by cycle, parent and lane) so cases read naturally.
-func (r *Recorder) Render(st *replay.Stats, floors bounds.Floors, show []string) []string {
+func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []string {
 	var out []string
 	for _, s := range show {
 		switch s {
@@ -42,9 +42,9 @@ func (r *Recorder) Render(st *replay.Stats, floors bounds.Floors, show []string)
 			}
 			out = append(out, line)
 		case "cdpfloor":
-			out = append(out, fmt.Sprintf("cdpfloor floor=%d", floors.CDP))
+			out = append(out, fmt.Sprintf("cdpfloor floor=%d", b.CDPFloor))
 		case "blind":
-			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, floors.Blind))
+			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, b.BlindFloor))
 		case "kernels":
 			ks := append([]results.Kernel(nil), r.Kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })
