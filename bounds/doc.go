@@ -2,8 +2,9 @@
 // compare runs against: the CDP floor (CDPFloor: no run that launches
 // every lane through the device runtime ends before it), the SPAWN blind
 // floor (BlindFloor: no run with a trace's blind launches ends before its
-// launch servers have served them) and the work after the CRCS prelude
-// (AfterPrelude: what no overlap can hide behind it).
+// launch servers have served them), the work after the CRCS prelude
+// (AfterPrelude: what no overlap can hide behind it) and what a trace of
+// narrow tasks asks of any runtime, with its critical paths (TaskBounds).
 //
 // Each is a replay.Analysis, attached through replay.Options.Analyses and
 // fed only by the events the engine emits (host calls, stream heads, CTA
@@ -22,6 +23,7 @@ type Bounds struct {
 	CDPFloor     int64            // CDPFloor.Cycles
 	BlindFloor   int64            // BlindFloor.Cycles
 	AfterPrelude AfterPreludeWork // AfterPrelude.Result
+	Tasks        TaskWork         // TaskBounds.Result
 }
 
 // Attach adds every analysis of the package for a run of opt.Policy on
@@ -31,8 +33,9 @@ func Attach(opt *replay.Options) func(*replay.Stats) Bounds {
 	cdp := NewCDPFloor(opt.Config, opt.Policy)
 	blind := NewBlindFloor(opt.Config)
 	after := &AfterPrelude{}
-	opt.Analyses = append(opt.Analyses, cdp, blind, after)
+	tasks := NewTaskBounds(opt.Config)
+	opt.Analyses = append(opt.Analyses, cdp, blind, after, tasks)
 	return func(st *replay.Stats) Bounds {
-		return Bounds{CDPFloor: cdp.Cycles(), BlindFloor: blind.Cycles(), AfterPrelude: after.Result(st)}
+		return Bounds{CDPFloor: cdp.Cycles(), BlindFloor: blind.Cycles(), AfterPrelude: after.Result(st), Tasks: tasks.Result()}
 	}
 }

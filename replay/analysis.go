@@ -4,6 +4,7 @@ import (
 	"iter"
 
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/taskrun"
 )
 
 // Analysis computes something from a replay's events beside the run and
@@ -26,6 +27,8 @@ import (
 //	CTAFinished a CTA ending (Observer)
 //	KernelDone  a kernel or copy complete
 //	StreamIdle  a host operation's stream left with nothing behind it
+//	TaskRead    a narrow task read, under a task runtime (which makes
+//	            none of the calls above)
 //
 // Every argument is only valid during the call; an Analysis keeps the
 // *Kernel pointers as keys at most, never writing through them.
@@ -49,20 +52,26 @@ type Analysis interface {
 	BlindCall(sm int, k *Kernel, arrive, lanes int64)
 	// KernelDone is kernel or copy k complete.
 	KernelDone(k *Kernel)
+	// TaskRead is a task of a narrow-task trace read in trace order
+	// under a task runtime (Policy.Tasks): its launch's stream, its copies
+	// each way, and its threadblocks as the driver built them (the first
+	// carries the task's host cycles and copy waits).
+	TaskRead(stream uint64, in, out TaskCopies, blocks []taskrun.Task)
 }
 
 // NoAnalysis does nothing at every event: an Analysis embeds it and
 // overrides the calls it needs.
 type NoAnalysis struct{}
 
-func (NoAnalysis) CTAStarted(*CTAEvent)                 {}
-func (NoAnalysis) CTAFinished(*CTAEvent)                {}
-func (NoAnalysis) HostCall(*Kernel, int64, int64)       {}
-func (NoAnalysis) StreamHead(*Kernel, *Kernel)          {}
-func (NoAnalysis) StreamIdle(*Kernel)                   {}
-func (NoAnalysis) Decided([]Verdict)                    {}
-func (NoAnalysis) BlindCall(int, *Kernel, int64, int64) {}
-func (NoAnalysis) KernelDone(*Kernel)                   {}
+func (NoAnalysis) CTAStarted(*CTAEvent)                                    {}
+func (NoAnalysis) CTAFinished(*CTAEvent)                                   {}
+func (NoAnalysis) HostCall(*Kernel, int64, int64)                          {}
+func (NoAnalysis) StreamHead(*Kernel, *Kernel)                             {}
+func (NoAnalysis) StreamIdle(*Kernel)                                      {}
+func (NoAnalysis) Decided([]Verdict)                                       {}
+func (NoAnalysis) BlindCall(int, *Kernel, int64, int64)                    {}
+func (NoAnalysis) KernelDone(*Kernel)                                      {}
+func (NoAnalysis) TaskRead(uint64, TaskCopies, TaskCopies, []taskrun.Task) {}
 
 // analyses fans the events out to several analyses, in order.
 type analyses []Analysis
@@ -124,6 +133,12 @@ func (as analyses) BlindCall(sm int, k *Kernel, arrive, lanes int64) {
 func (as analyses) KernelDone(k *Kernel) {
 	for _, a := range as {
 		a.KernelDone(k)
+	}
+}
+
+func (as analyses) TaskRead(stream uint64, in, out TaskCopies, blocks []taskrun.Task) {
+	for _, a := range as {
+		a.TaskRead(stream, in, out, blocks)
 	}
 }
 
@@ -217,7 +232,12 @@ func (n Need) Beside(g *model.GPU, r int64, d Need) bool {
 // CopyCycles is the least time a copy of bytes takes on a copy engine at
 // io.pcie_gbps, rounded to a whole cycle as the engine ends it.
 func CopyCycles(cfg model.Config, bytes int64) int64 {
-	return roundCycle(float64(bytes) * pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps))
+	return roundCycle(float64(bytes) * CopyCyclesPerByte(cfg))
+}
+
+// CopyCyclesPerByte is a copy engine's cycles a byte at io.pcie_gbps.
+func CopyCyclesPerByte(cfg model.Config) float64 {
+	return pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps)
 }
 
 // Alone is the CTA's time alone: its longest warp's own cycles, sites

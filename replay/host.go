@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"github.com/gpureplay/gpureplay/internal/threadpool"
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // The host side of a replay: host threads issuing launches and copies
 // (each stream's in trace order), streams that run their kernels in order,
@@ -19,7 +22,7 @@ import "github.com/gpureplay/gpureplay/trace"
 // other thread's launch and copies), at most hostReadAhead calls a thread,
 // so memory stays bounded by the threads.
 type hostThreads struct {
-	free    threadPool       // when each thread can call again
+	free    threadpool.Pool  // when each thread can call again
 	waiting []int32          // each thread's calls planned, not yet issued
 	idle    int              // threads with no call waiting
 	last    int              // the previous call's thread, -1 before the first
@@ -36,7 +39,7 @@ const hostReadAhead = 16
 
 func newHostThreads(n int64) hostThreads {
 	n = max(n, 1)
-	return hostThreads{free: newThreadPool(n, 0), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
+	return hostThreads{free: threadpool.New(n, 0), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
 }
 
 // readMore reports whether the engine should read another host call: a
@@ -59,7 +62,7 @@ func (h *hostThreads) issuedOn(j int) {
 func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) (int64, int) {
 	j := h.last
 	if j < 0 || stream != h.stream {
-		j = h.free.first()
+		j = h.free.First()
 	}
 	at := max(earliest, now, h.free[j])
 	if prev, ok := h.issued[stream]; ok {
@@ -89,30 +92,6 @@ func (h *hostThreads) remember(stream uint64, at, now int64) {
 			delete(h.issued, s)
 		}
 	}
-}
-
-// threadPool is when each host thread is free: the replay's host threads
-// (hostThreads) and the greedy schedule of the critical-path floors
-// (critpath.go) pick a thread by the same rule, first.
-type threadPool []int64
-
-func newThreadPool(n, from int64) threadPool {
-	p := make(threadPool, max(n, 1))
-	for i := range p {
-		p[i] = from
-	}
-	return p
-}
-
-// first is the thread free first, the lowest-numbered on a tie.
-func (p threadPool) first() int {
-	j := 0
-	for i, t := range p {
-		if t < p[j] {
-			j = i
-		}
-	}
-	return j
 }
 
 // stream is a host stream: its kernels run one after another.

@@ -36,9 +36,6 @@ type Stats struct {
 	// PostludeAfterPreludeCycles is the postlude's work on pages that
 	// came back from the GPU after the prelude's end (bounds.AfterPrelude).
 	PostludeAfterPreludeCycles int64
-	// Tasks is the work of a task trace under gemtc or pagoda
-	// (taskwork.go); zero under the hardware policies.
-	Tasks TaskWork
 	// PeakPending is the most device launches pending at once (made, not
 	// yet begun to execute); LaunchOverflows counts the warps whose
 	// launches went over cdp.pending_limit because nothing else could

@@ -125,6 +125,7 @@ type stats struct {
 	CDPFloorCycles   int64 // bounds.CDPFloor
 	BlindFloorCycles int64 // bounds.BlindFloor
 	AfterPrelude     bounds.AfterPreludeWork
+	Tasks            bounds.TaskWork
 }
 
 type outcome struct {
@@ -271,7 +272,7 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 		return nil, err
 	}
 	bs := found(rs)
-	st := &stats{Stats: *rs, CDPFloorCycles: bs.CDPFloor, BlindFloorCycles: bs.BlindFloor, AfterPrelude: bs.AfterPrelude}
+	st := &stats{Stats: *rs, CDPFloorCycles: bs.CDPFloor, BlindFloorCycles: bs.BlindFloor, AfterPrelude: bs.AfterPrelude, Tasks: bs.Tasks}
 	if base == 0 {
 		base = st.MakespanCycles
 	}

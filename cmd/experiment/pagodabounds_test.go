@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 )
 
@@ -101,7 +101,7 @@ func TestHyperQFloorSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Lat.HostIssue, cfg.Lat.KernelDispatch, cfg.GPU.MaxKernels, cfg.GPU.SMs, cfg.GPU.IssueWidth = 0, 300, 32, 24, 4
-	w := replay.TaskWork{Tasks: 96, Blocks: 96, TaskCycles: 96 * 10000, WarpCycles: 96 * 40000, Insts: 96 * 20000}
+	w := bounds.TaskWork{Tasks: 96, Blocks: 96, TaskCycles: 96 * 10000, WarpCycles: 96 * 40000, Insts: 96 * 20000}
 	if floor, binds := newHyperQFloor(cfg, w).cycles(); floor != 30900 || binds != "kernel slots" {
 		t.Errorf("floor %.1f (%s), want 30900 (kernel slots)", floor, binds)
 	}
