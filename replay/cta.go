@@ -96,7 +96,7 @@ func (e *engine) place(k *Kernel, i int) {
 		e.placeGrouped(k, c)
 	}
 	if k.Remaining() == 0 {
-		e.drained = true
+		e.kd.placedLast()
 	}
 	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == "cta") {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
@@ -151,7 +151,7 @@ func (e *engine) mayStart(c *ctaRun) bool {
 // must be ready and owned.
 func (e *engine) scoreboardStart(c *ctaRun) bool {
 	k, x := c.k, c.spec().x
-	irregular := e.sb.irregular[k.id]
+	irregular := e.sb.isIrregular(k)
 	switch {
 	case irregular && e.cfg.CRCS.Irregular == "all":
 		return e.sb.mayStart(k, x)

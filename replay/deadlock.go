@@ -37,10 +37,10 @@ func (e *engine) deadlock() error {
 	for _, k := range e.live {
 		add(k)
 	}
-	for _, k := range e.kd.kernels() {
+	for _, k := range e.kd.holders() {
 		add(k)
 	}
-	for k := range e.kdWait.All() {
+	for k := range e.kd.waiters() {
 		add(k)
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id })
@@ -92,8 +92,8 @@ func (e *engine) waitsOn(k *Kernel) string {
 }
 
 func (e *engine) kdHolders() string {
-	ids := make([]string, 0, e.kd.len())
-	for i, k := range e.kd.kernels() {
+	ids := make([]string, 0, e.kd.heldLen())
+	for i, k := range e.kd.holders() {
 		if i == 8 {
 			ids = append(ids, "...")
 			break

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
-	"github.com/gpureplay/gpureplay/internal/fifo"
 	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
@@ -197,11 +196,7 @@ type engine struct {
 	streams    map[uint64]*stream
 	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
 	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
-	kdWait     fifo.Queue[*Kernel]  // stream heads waiting for a KD entry
-	kd         kdOrder              // kernels holding a KD entry, in entry order
-	pending    []*Kernel            // ready kernels with CTAs to place, FCFS
-	drained    bool                 // a kernel in pending may have no CTA left (compactPending)
-	readySeq   uint64
+	kd         kernelDistributor    // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
 	devStreams uint64
 
 	sms      []sm
@@ -248,6 +243,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		waitAfter: map[uint64][]*Kernel{},
 		groups:    taskGroups{},
 		sms:       make([]sm, opt.Config.GPU.SMs),
+		kd:        newKernelDistributor(opt.Config.GPU.MaxKernels),
 		gate:      opt.Policy.Gate,
 		an:        joinAnalyses(opt.Analyses),
 		placer:    opt.Policy.Placer,
@@ -330,7 +326,7 @@ func (e *engine) profile(open Opener, space *pageSpace) error {
 	e.sb = sb
 	e.body.r.refs = &refSource{exact: exact, space: space}
 	e.body.r.irregular = sb.irregular
-	e.accessOrder = sb.positioned && e.cfg.CRCS.Gate == "access"
+	e.accessOrder = sb.accessPositioned() && e.cfg.CRCS.Gate == "access"
 	switch {
 	case e.accessOrder:
 		e.body.r.touches = touchAll
@@ -427,7 +423,7 @@ func (e *engine) fire(ev eventq.Event) {
 		e.reachTouch(e.runs[ev.Ref])
 	case evProfiled:
 		e.kernelOf(ev)
-		e.sb.changed = true // its stalled CTAs may start now
+		e.sb.wake() // its stalled CTAs may start now
 	case evLaunchSlot:
 		e.launchSlots()
 	case evOverflow:
@@ -442,41 +438,13 @@ func (e *engine) settle() {
 		e.retryPaused()
 		e.retryStalled()
 	}
-	if len(e.pending) > 0 {
+	if len(e.kd.listed()) > 0 {
 		e.placer.Place(&e.dispatch)
-		if e.drained {
-			e.compactPending()
-		}
+		e.kd.compact()
 	}
 	if e.share != nil {
 		e.share.Settle(e.now)
 	}
-}
-
-// compactPending drops from the FCFS list the kernels with no CTA left to
-// place. A kept kernel is written back only where it moves: most stay
-// where they are, and while the collector marks every pointer written
-// into the list takes a write barrier.
-//
-// settle calls it only when a kernel in the list may have none left
-// (drained): a kernel's last CTA placed, or a kernel listed with none.
-// Nothing else takes a listed kernel's CTAs, and under CDP a third of
-// the Place calls place no kernel's last (BFS scale 20: 74K of 232K).
-func (e *engine) compactPending() {
-	e.drained = false
-	j := 0
-	for i, k := range e.pending {
-		if k.Remaining() > 0 {
-			if j != i {
-				e.pending[j] = k
-			}
-			j++
-		} else {
-			k.marked = false
-		}
-	}
-	clear(e.pending[j:])
-	e.pending = e.pending[:j]
 }
 
 // scheduleKernel schedules a kernel event. A kernel has at most one event

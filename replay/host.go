@@ -275,7 +275,7 @@ func (e *engine) headOfStream(k *Kernel) {
 // ones.
 func (e *engine) awaitKD(k *Kernel) {
 	k.state = kWaiting
-	e.kdWait.Push(k)
+	e.kd.wait(k)
 	e.fillKD()
 }
 

@@ -102,7 +102,14 @@ func (x *ctaExtra) normalizeRefs() {
 	}
 }
 
-// scoreboard is the reference count table and the page states.
+// scoreboard is the reference count table and the page states: the CRCS
+// component. Its state is its own, read and written only by its methods
+// (here, touch.go's access-order checks, refprofile.go's pre-profiler,
+// which builds it); the engine asks it whether a CTA may start or go on
+// (mayStart, passes), tells it of placements, page arrivals and CTA ends
+// (placed, ready, release), and re-asks stalled CTAs only when it reports
+// a change (changedSince). It never schedules an event nor touches a CTA
+// or an SM: what a page's arrival or a stall costs is the engine's.
 type scoreboard struct {
 	space      *pageSpace
 	groups     []pageGroup
@@ -139,6 +146,26 @@ func (sb *scoreboard) changedSince() bool {
 	sb.changed = false
 	return true
 }
+
+// wake has the engine re-ask the CTAs the scoreboard stalled at the end
+// of the cycle, as if a page had changed (a kernel's pre-profiler ended).
+func (sb *scoreboard) wake() { sb.changed = true }
+
+// isIrregular reports whether k references every page (no profiled
+// ranges).
+func (sb *scoreboard) isIrregular(k *Kernel) bool { return sb.irregular[k.id] }
+
+// profilerCalls is host kernel k's pre-profiler's SetRange calls, its CTAs
+// × arrays (costs.go).
+func (sb *scoreboard) profilerCalls(k *Kernel) int64 { return sb.setRanges[k.order] }
+
+// hostKernels is the number of host kernels in the trace.
+func (sb *scoreboard) hostKernels() int { return len(sb.ids) }
+
+// accessPositioned reports whether some access or pages record says where
+// in its CTA's run it touches its pages, so crcs.gate=access can check
+// CTAs in access order.
+func (sb *scoreboard) accessPositioned() bool { return sb.positioned }
 
 func newScoreboard(space *pageSpace) *scoreboard {
 	return &scoreboard{space: space, pages: space.pages, irregular: map[uint64]bool{}}

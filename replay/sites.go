@@ -120,7 +120,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	lanes := c.spec().x.sites[first:last]
 	se.nextID++
 	s := &se.site
-	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd.kernels()}
+	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd.holders()}
 	out := se.verdicts(s, lanes)
 	cost, ok := se.cost(lanes, out)
 	if !ok {
@@ -236,7 +236,7 @@ func (se *siteEngine) match(g *group) *Kernel {
 	s := &se.arrival
 	*s = Site{Cycle: e.now, Lanes: append(s.Lanes[:0], Lane{
 		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
-	}), KD: e.kd.kernels()}
+	}), KD: e.kd.holders()}
 	var out [1]Verdict
 	se.decider.Decide(s, out[:])
 	if out[0].Decision != Coalesce {
@@ -368,7 +368,7 @@ func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
 	child.owner = owner
 	e.adopt(owner)
 	e.stats.DeviceKernels++
-	if e.kd.len() < e.cfg.GPU.MaxKernels && e.kdWait.Len() == 0 {
+	if e.kd.free() {
 		e.privateStream(child)
 		e.enterKD(child, readyAt)
 		return
