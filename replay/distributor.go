@@ -73,17 +73,16 @@ func (e *engine) complete(k *Kernel) {
 	e.emitKernel(k)
 	k.ctas = ctaTable{}
 	if k.host {
-		delete(e.live, k.id)
+		waiters := e.streams.completed(k)
 		e.nextInStream(k)
 		if e.legacy != nil {
 			if b := e.legacy.kernelDone(); b != nil {
 				e.enterStream(b)
 			}
 		}
-		for _, w := range e.waitAfter[k.id] {
+		for _, w := range waiters {
 			e.headOfStream(w)
 		}
-		delete(e.waitAfter, k.id)
 	}
 	if !k.host {
 		e.kruns.done(k, e.now)

@@ -94,16 +94,6 @@ func (h *hostThreads) remember(stream uint64, at, now int64) {
 	}
 }
 
-// stream is a host stream: its kernels run one after another.
-type stream struct {
-	queue []*Kernel // issued, waiting behind the head
-	head  *Kernel   // the kernel allowed to run, nil when idle
-}
-
-// deviceStreamBase numbers the private streams of device-launched kernels
-// (each child gets its own stream) apart from host stream ids.
-const deviceStreamBase = 1 << 32
-
 // readHost reads host calls ahead until every host thread has one
 // waiting (hostThreads), scheduling each call's issue.
 func (e *engine) readHost() error {
@@ -162,7 +152,7 @@ func (e *engine) issue(k *Kernel) {
 		if e.firstLaunch < 0 {
 			e.firstLaunch = e.now
 		}
-		e.live[k.id] = k
+		e.streams.issued(k)
 	}
 	e.scheduleKernel(e.now+e.cfg.Lat.HostIssue+e.cfg.Lat.HostLaunch, evArrive, k)
 	if err := e.readHost(); err != nil {
@@ -184,60 +174,13 @@ func (e *engine) arrive(k *Kernel) {
 
 // enterStream puts a host operation behind its stream's head.
 func (e *engine) enterStream(k *Kernel) {
-	if e.pol.OwnStreams || e.pol.IO == IOPaged {
-		k.stream = e.groups.stream(k, e.nextPrivate)
-	}
-	s := e.streams[k.stream]
-	if s == nil {
-		s = &stream{}
-		e.streams[k.stream] = s
-	}
-	if s.head != nil {
-		s.queue = append(s.queue, k)
+	if !e.streams.enter(k) {
 		return
 	}
-	s.head = k
 	if e.an != nil {
 		e.an.StreamHead(k, nil)
 	}
 	e.headOfStream(k)
-}
-
-// privateStream gives a device-launched kernel a stream of its own.
-func (e *engine) privateStream(k *Kernel) {
-	k.stream = e.nextPrivate()
-}
-
-// nextPrivate numbers a fresh private stream.
-func (e *engine) nextPrivate() uint64 {
-	e.devStreams++
-	return deviceStreamBase + e.devStreams
-}
-
-// taskGroups splits each trace stream into task groups for policies that
-// give every host kernel a stream of its own (HyperQ tasks, CRCS): a group
-// is the copies to the GPU before a kernel, the kernel, and the copies back
-// after it, so a task's copies stay ordered with its kernel while tasks
-// run apart. A group ends where a copy to the GPU or a kernel follows a
-// kernel or a copy back.
-type taskGroups map[uint64]*taskGroup
-
-type taskGroup struct {
-	stream uint64
-	closed bool // a kernel or a copy back has joined: the next H2D or kernel starts a group
-}
-
-func (g taskGroups) stream(k *Kernel, fresh func() uint64) uint64 {
-	cur := g[k.stream]
-	opens := k.copyOp() == nil || k.copyOp().dir == trace.DirH2D
-	if cur == nil || (cur.closed && opens) {
-		cur = &taskGroup{stream: fresh()}
-		g[k.stream] = cur
-	}
-	if !opens || k.copyOp() == nil {
-		cur.closed = true
-	}
-	return cur.stream
 }
 
 // arriveDevice is arrive for a device kernel: on a private stream of its
@@ -250,7 +193,7 @@ func (e *engine) arriveDevice(k *Kernel) {
 	if e.arrivals != nil {
 		e.arrivals.KernelArrived(k, e.now)
 	}
-	e.privateStream(k)
+	e.streams.privateStream(k)
 	e.awaitKD(k)
 }
 
@@ -261,12 +204,10 @@ func (e *engine) headOfStream(k *Kernel) {
 		e.startCopy(k)
 		return
 	}
-	for _, id := range k.after() {
-		if _, running := e.live[id]; running {
-			k.state = kWaiting
-			e.waitAfter[id] = append(e.waitAfter[id], k)
-			return
-		}
+	if id, blocked := e.streams.blockedBy(k); blocked {
+		k.state = kWaiting
+		e.streams.waitFor(id, k)
+		return
 	}
 	e.awaitKD(k)
 }
@@ -296,24 +237,18 @@ func (e *engine) hostByIndex(i int) *Kernel {
 	return k
 }
 
+// nextInStream lets the operation behind host operation k, complete, in
+// its stream go.
 func (e *engine) nextInStream(k *Kernel) {
-	s := e.streams[k.stream]
-	if s == nil {
-		return // a private stream: nothing queues behind k
-	}
-	s.head = nil
-	if len(s.queue) == 0 {
-		delete(e.streams, k.stream)
-		if e.an != nil {
+	head, idle := e.streams.next(k)
+	if head == nil {
+		if idle && e.an != nil {
 			e.an.StreamIdle(k)
 		}
 		return
 	}
-	s.head = s.queue[0]
-	s.queue[0] = nil
-	s.queue = s.queue[1:]
 	if e.an != nil {
-		e.an.StreamHead(s.head, k)
+		e.an.StreamHead(head, k)
 	}
-	e.headOfStream(s.head)
+	e.headOfStream(head)
 }

@@ -369,7 +369,7 @@ func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
 	e.adopt(owner)
 	e.stats.DeviceKernels++
 	if e.kd.free() {
-		e.privateStream(child)
+		e.streams.privateStream(child)
 		e.enterKD(child, readyAt)
 		return
 	}
