@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -41,7 +42,7 @@ func TestAfterPrelude(t *testing.T) {
 	pol := replay.Policy{Name: "crcs", IO: replay.IOPaged, ExclusiveSMs: true}
 	after := &bounds.AfterPrelude{}
 	open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
-	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{after}}, discard{})
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{after}}, &policytest.Recorder{})
 	if err != nil {
 		t.Fatal(err)
 	}

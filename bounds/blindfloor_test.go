@@ -6,6 +6,7 @@ import (
 	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 )
 
@@ -27,7 +28,7 @@ func TestBlindFloorHolds(t *testing.T) {
 				t.Fatal(err)
 			}
 			floor := bounds.NewBlindFloor(cfg)
-			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{floor}}, discard{})
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{floor}}, &policytest.Recorder{})
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, tr)
 			}

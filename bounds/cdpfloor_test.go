@@ -9,6 +9,7 @@ import (
 	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -35,7 +36,7 @@ func TestCDPFloorHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 		floor := bounds.NewCDPFloor(cfg, pol)
-		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{floor}}, discard{})
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{floor}}, &policytest.Recorder{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, tr)
 		}
@@ -43,7 +44,7 @@ func TestCDPFloorHolds(t *testing.T) {
 			t.Errorf("seed %d: floor %d, makespan %d\n%s", seed, f, st.MakespanCycles, tr)
 		}
 		if seed%50 == 0 { // the floor only reads the run: without it, the same run
-			off, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+			off, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &policytest.Recorder{})
 			if err != nil || off.MakespanCycles != st.MakespanCycles {
 				t.Errorf("seed %d without the floor: %v, makespan %d (with it %d)", seed, err, off.MakespanCycles, st.MakespanCycles)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -40,7 +41,7 @@ func TestCriticalPathsHold(t *testing.T) {
 			}
 			open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(tr)), nil }
 			tasks := bounds.NewTaskBounds(cfg)
-			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{tasks}}, discard{})
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{tasks}}, &policytest.Recorder{})
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, tr)
 			}
