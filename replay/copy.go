@@ -43,8 +43,9 @@ func (e *engine) startCopy(k *Kernel) {
 // copyDone releases what waits behind a finished copy in its stream.
 func (e *engine) copyDone(k *Kernel) {
 	k.state = kComplete
-	e.floor.done(k)
-	e.blind.done(k)
+	if e.an != nil {
+		e.an.KernelDone(k)
+	}
 	e.nextInStream(k)
 	if e.legacy != nil {
 		for _, h := range e.legacy.copyDone(k) {

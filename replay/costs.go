@@ -33,7 +33,7 @@ func (e *engine) preProfile(k *Kernel) {
 	g := e.cfg.GPU
 	perWave := uint64(max(g.SMs*g.MaxCTAsPerSM, 1))
 	waves := int64((k.total + perWave - 1) / perWave)
-	calls := max(e.sb.setRanges[k.order]/int64(k.total), 1) // per CTA, at least one
+	calls := max(e.sb.profilerCalls(k)/int64(k.total), 1) // per CTA, at least one
 	k.rareParts().profiled = e.now + waves*calls*cost
 	e.scheduleKernel(k.rare.profiled, evProfiled, k)
 }

@@ -96,7 +96,7 @@ func (e *engine) place(k *Kernel, i int) {
 		e.placeGrouped(k, c)
 	}
 	if k.Remaining() == 0 {
-		e.drained = true
+		e.kd.placedLast()
 	}
 	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == "cta") {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
@@ -151,7 +151,7 @@ func (e *engine) mayStart(c *ctaRun) bool {
 // must be ready and owned.
 func (e *engine) scoreboardStart(c *ctaRun) bool {
 	k, x := c.k, c.spec().x
-	irregular := e.sb.irregular[k.id]
+	irregular := e.sb.isIrregular(k)
 	switch {
 	case irregular && e.cfg.CRCS.Irregular == "all":
 		return e.sb.mayStart(k, x)
@@ -221,8 +221,6 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.obs.CTAStarted(e.ctaEvent(c))
 	}
 	spec := c.spec()
-	e.floor.cta(c.k, spec)
-	e.blind.cta(c.k, spec)
 	if e.segmented(c, spec) {
 		e.runSegment(c)
 		return
@@ -304,7 +302,6 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.childEnded = e.childEnded || c.g != nil || !k.Host()
 	e.stats.StallCycles += c.stall
 	e.busy.cover(c.start, e.now)
-	e.countAfterPrelude(c, c.spec())
 	if !e.quiet {
 		e.emitCTA(c)
 	}
@@ -371,6 +368,6 @@ func (e *engine) newRun() *ctaRun {
 
 // ctaEvent describes c for observers; the engine reuses one event.
 func (e *engine) ctaEvent(c *ctaRun) *CTAEvent {
-	e.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: e.now, Start: c.start, run: c}
+	e.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: e.now, Start: c.start, run: c, io: e.io}
 	return &e.ev
 }

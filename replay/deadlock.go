@@ -34,13 +34,13 @@ func (e *engine) deadlock() error {
 			ks = append(ks, k)
 		}
 	}
-	for _, k := range e.live {
+	for k := range e.streams.liveKernels() {
 		add(k)
 	}
-	for _, k := range e.kd.kernels() {
+	for _, k := range e.kd.holders() {
 		add(k)
 	}
-	for k := range e.kdWait.All() {
+	for k := range e.kd.waiters() {
 		add(k)
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id })
@@ -61,14 +61,12 @@ func (e *engine) deadlock() error {
 func (e *engine) waitsOn(k *Kernel) string {
 	switch k.state {
 	case kIssued:
-		if s := e.streams[k.stream]; s != nil && s.head != nil {
-			return fmt.Sprintf("waits for kernel %d ahead of it in stream %d", s.head.id, k.stream)
+		if h := e.streams.headOf(k.stream); h != nil {
+			return fmt.Sprintf("waits for kernel %d ahead of it in stream %d", h.id, k.stream)
 		}
 	case kWaiting:
-		for _, id := range k.after() {
-			if _, running := e.live[id]; running {
-				return fmt.Sprintf("waits for kernel %d (after)", id)
-			}
+		if id, blocked := e.streams.blockedBy(k); blocked {
+			return fmt.Sprintf("waits for kernel %d (after)", id)
 		}
 		return fmt.Sprintf("waits for a Kernel Distributor entry (all %d held by kernels %s)", e.cfg.GPU.MaxKernels, e.kdHolders())
 	case kReady:
@@ -92,8 +90,8 @@ func (e *engine) waitsOn(k *Kernel) string {
 }
 
 func (e *engine) kdHolders() string {
-	ids := make([]string, 0, e.kd.len())
-	for i, k := range e.kd.kernels() {
+	ids := make([]string, 0, e.kd.heldLen())
+	for i, k := range e.kd.holders() {
 		if i == 8 {
 			ids = append(ids, "...")
 			break

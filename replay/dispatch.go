@@ -10,7 +10,7 @@ type Dispatch struct {
 // Pending returns the kernels in the Kernel Distributor that still have CTAs
 // to place, oldest first (FCFS). The slice is only valid until the next
 // Place call.
-func (d *Dispatch) Pending() []*Kernel { return d.e.pending }
+func (d *Dispatch) Pending() []*Kernel { return d.e.kd.listed() }
 
 // SMs is the number of SMs.
 func (d *Dispatch) SMs() int { return len(d.e.sms) }
@@ -71,7 +71,7 @@ func (d *Dispatch) PreludeOver() bool {
 // read so far.
 func (d *Dispatch) HostKernels() int {
 	if d.e.sb != nil {
-		return len(d.e.sb.ids)
+		return d.e.sb.hostKernels()
 	}
 	return int(d.e.hostOrder)
 }

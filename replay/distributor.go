@@ -4,19 +4,16 @@ package replay
 // to be dispatched, become ready, and give the entry back when they have
 // nothing left to distribute; completion waits for their children too.
 
-import (
-	"fmt"
-	"unsafe"
-
-	"github.com/gpureplay/gpureplay/internal/cacheline"
-)
+import "fmt"
 
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
-	for e.kd.len() < e.cfg.GPU.MaxKernels && e.kdWait.Len() > 0 {
-		k := e.kdWait.Pop()
-		e.prefetchNextKD()
+	for {
+		k, ok := e.kd.next()
+		if !ok {
+			return
+		}
 		if k.decl == nil {
 			if err := e.body.load(k); err != nil {
 				e.fail(err)
@@ -27,17 +24,6 @@ func (e *engine) fillKD() {
 	}
 }
 
-// prefetchNextKD starts loading the kernel that takes the next free
-// Kernel Distributor entry, which has waited out of the cache (under CDP
-// tens of thousands wait): fillKD's one read of it (its decl) stalled the
-// engine on memory at every entry. Its first line is enough: prefetching
-// the next one too measured no better.
-func (e *engine) prefetchNextKD() {
-	if k, ok := e.kdWait.Front(); ok {
-		cacheline.Prefetch(unsafe.Pointer(k))
-	}
-}
-
 // enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
 // from readyAt on.
 func (e *engine) enterKD(k *Kernel, readyAt int64) {
@@ -45,7 +31,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 		e.fail(err)
 		return
 	}
-	e.kd.add(k)
+	e.kd.enter(k)
 	e.kruns.start(k, e.now)
 	k.inKD = true
 	k.state = kDispatched
@@ -69,8 +55,7 @@ func (e *engine) prepare(k *Kernel) error {
 func (e *engine) becomeReady(k *Kernel) {
 	k.state = kReady
 	k.readyCycle = e.now
-	e.readySeq++
-	k.ready = e.readySeq
+	e.kd.ready(k)
 	e.preProfile(k)
 	e.mark(k)
 }
@@ -82,22 +67,22 @@ func (e *engine) complete(k *Kernel) {
 	k.state = kComplete
 	k.endCycle = e.now
 	e.kernelsEnd = e.now
-	e.floor.done(k)
-	e.blind.done(k)
+	if e.an != nil {
+		e.an.KernelDone(k)
+	}
 	e.emitKernel(k)
 	k.ctas = ctaTable{}
 	if k.host {
-		delete(e.live, k.id)
+		waiters := e.streams.completed(k)
 		e.nextInStream(k)
 		if e.legacy != nil {
 			if b := e.legacy.kernelDone(); b != nil {
 				e.enterStream(b)
 			}
 		}
-		for _, w := range e.waitAfter[k.id] {
+		for _, w := range waiters {
 			e.headOfStream(w)
 		}
-		delete(e.waitAfter, k.id)
 	}
 	if !k.host {
 		e.kruns.done(k, e.now)
@@ -116,7 +101,7 @@ func (e *engine) maybeComplete(k *Kernel) {
 	}
 	if k.inKD {
 		k.inKD = false
-		e.kd.remove(k)
+		e.kd.leave(k)
 		e.fillKD()
 	}
 	if k.kids == 0 {

@@ -1,169 +1,16 @@
 package replay
 
-import (
-	"context"
-	"errors"
-	"io"
+// The engine: one replay's state, its event loop (the clock, the queue
+// in (cycle, tie key) order, the end-of-cycle settle, the checkpoints)
+// and the dispatch of each event to the component it is for.
 
+import (
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
-	"github.com/gpureplay/gpureplay/internal/fifo"
 	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
-	"github.com/gpureplay/gpureplay/trace"
 )
-
-// Options are the knobs of one replay besides the trace.
-type Options struct {
-	Config model.Config
-	Policy Policy
-	// Progress, when set, is called now and then with the number of CTAs
-	// finished so far and the simulated cycle reached, so a command can
-	// show that a long run is alive (and moving through idle time too).
-	Progress func(ctasDone, cycle int64)
-	// Context, when set, stops the run once it is done (another replay of
-	// a study failed, say): Run returns the context's error. It is checked
-	// as often as Progress is called.
-	Context context.Context
-	// Prefetch decodes and validates the trace's bodies on a second
-	// goroutine, a bounded window of records ahead of the engine
-	// (trace.Prefetcher), files an ordered_trees trace's launch trees on
-	// a third (treeAhead), and runs the host cursor's pass on a fourth
-	// (unless the trace has a host index, which the pass reads instead):
-	// a single replay then uses two cores. Leave it off when as many
-	// replays run at once as there are cores.
-	Prefetch bool
-	// CDPFloor computes Stats.CDPFloorCycles beside the run (cdpfloor.go):
-	// what the experiments compare replayed CDP against. It costs the
-	// engine's goroutine a pass over every CTA's sites and memory for
-	// each host kernel in flight, so a run not asking for it does without.
-	CDPFloor bool
-}
-
-// checkpoint is where a long loop looks up now and then (every 65536
-// steps): it returns the context's error once the run is to stop, and
-// otherwise reports progress.
-func (o *Options) checkpoint(ctas, cycle int64) error {
-	if o.Context != nil {
-		if err := o.Context.Err(); err != nil {
-			return err
-		}
-	}
-	if o.Progress != nil {
-		o.Progress(ctas, cycle)
-	}
-	return nil
-}
-
-// Run replays the trace open returns under opt and streams result rows into
-// sink. It returns the run's totals. Errors in the trace come back as they
-// are (*trace.Error); a run that cannot make progress returns a
-// *DeadlockError; a trace the GPU cannot run at all (a CTA larger than an
-// SM) returns a *ModelError.
-func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
-	if err := opt.Config.Validate(); err != nil {
-		return nil, err
-	}
-	if opt.Policy.Tasks != nil {
-		return runTasks(open, opt, sink)
-	}
-	hostSrc, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer closeSource(hostSrc)
-	bodySrc, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer closeSource(bodySrc)
-
-	e := newEngine(opt, sink)
-	// Only the body cursor validates: the host cursor passes over the same
-	// records first, but every launch it yields is validated by the body
-	// cursor before the kernel can reach the Kernel Distributor, so checking
-	// twice would only cost time. Decoding errors surface on either.
-	index, err := trace.HostIndexOf(hostSrc) // nil: the host cursor skims the stream
-	if err != nil {
-		return nil, err
-	}
-	e.host.src = hostSrc
-	if index != nil {
-		e.host.src = index.Source()
-	} else {
-		skimHost(hostSrc)
-	}
-	if s, ok := bodySrc.(interface {
-		ReuseRecords()
-		ReuseWarpCycles()
-	}); ok {
-		// The tree reader copies what it keeps, and a Prefetcher has its
-		// Reader decode launch, cta and kernel records into its batches'
-		// own storage (trace/slab.go), or copies them there.
-		s.ReuseRecords()
-		s.ReuseWarpCycles()
-	}
-	body := bodySrc
-	if index != nil {
-		// The host operations the engine issues come from the index, a
-		// second copy of the stream's: the bodies' read holds each of
-		// the stream's against it before validating it. A run that
-		// completes has read the bodies to the trace's end (the last
-		// host kernel's segment ends only there), so every one is held,
-		// copies after the last launch too.
-		body = index.Check(bodySrc)
-	}
-	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex)
-	e.body.r.pageBytes = opt.Config.IO.PageBytes
-	e.body.r.stages = opt.Config.IO.Model == "stages"
-	// Defers run last first: the readers ahead stop before their sources
-	// close.
-	defer e.body.close()
-	if opt.Prefetch && index == nil {
-		// Without an index the host cursor's pass decodes the whole trace
-		// to skip the bodies, time the engine would otherwise spend
-		// between two host launches: it reads ahead on a goroutine of its
-		// own. The bodies do too (bodyCursor.readAhead, once start has
-		// set the tree reader up).
-		e.host.src = prefetch(hostSrc)
-		defer closeSource(e.host.src)
-	}
-	if err := e.start(open); err != nil {
-		return nil, err
-	}
-	if opt.Prefetch {
-		e.body.readAhead()
-	}
-	if err := e.loop(); err != nil {
-		return nil, err
-	}
-	s := e.finish()
-	if err := checkHorizon(s.MakespanCycles); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// skimHost makes a trace reader pass over every record but host launches
-// and copies without building them (trace.Reader.Skip).
-func skimHost(src trace.Source) {
-	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
-	}
-	if s, ok := src.(interface{ SkipDeviceLaunches() }); ok {
-		s.SkipDeviceLaunches()
-	}
-}
-
-// prefetch reads s on a goroutine of its own (trace.Prefetcher).
-func prefetch(s trace.Source) trace.Source { return trace.NewPrefetcher(s) }
-
-func closeSource(s trace.Source) {
-	if c, ok := s.(io.Closer); ok {
-		c.Close()
-	}
-}
 
 // engine is one replay's whole state.
 type engine struct {
@@ -188,22 +35,14 @@ type engine struct {
 	paused      []*ctaRun   // CTAs stopped mid-run at a page, in the order they stopped
 	hostOrder   int32       // host launches read so far
 	kernelsEnd  int64       // the last kernel's completion
-	groups      taskGroups  // trace stream → its current task group (OwnStreams)
 	firstLaunch int64       // the first host issue (-1 before)
 
 	hosts      hostThreads
-	hostKernel []*Kernel // host kernels issued, body not loaded yet (issue order)
-	hostLoaded int       // host kernels whose bodies were loaded
-	live       map[uint64]*Kernel
-	streams    map[uint64]*stream
-	waitAfter  map[uint64][]*Kernel // kernel id -> kernels waiting on it
-	legacy     *legacyGate          // copies on the legacy default stream (io.memcpy=legacy), else nil
-	kdWait     fifo.Queue[*Kernel]  // stream heads waiting for a KD entry
-	kd         kdOrder              // kernels holding a KD entry, in entry order
-	pending    []*Kernel            // ready kernels with CTAs to place, FCFS
-	drained    bool                 // a kernel in pending may have no CTA left (compactPending)
-	readySeq   uint64
-	devStreams uint64
+	hostKernel []*Kernel         // host kernels issued, body not loaded yet (issue order)
+	hostLoaded int               // host kernels whose bodies were loaded
+	streams    hostStreams       // streams, task groups, `after` waits (streams.go)
+	legacy     *legacyGate       // copies on the legacy default stream (io.memcpy=legacy), else nil
+	kd         kernelDistributor // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
 
 	sms      []sm
 	open     smSet // SMs with a free CTA slot (noteSlots)
@@ -215,8 +54,9 @@ type engine struct {
 	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
 	agt      agt
 	gate     Gate
-	obs      Observer
-	arrivals ArrivalObserver // obs, when it is one; else nil
+	obs      Observer        // the policy's observer, then the analyses; nil for neither
+	arrivals ArrivalObserver // the policy's observer, when it is one; else nil
+	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
 	sites    siteEngine
@@ -226,8 +66,6 @@ type engine struct {
 	stats Stats
 	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
 	childEnded bool
-	blind      blindFloor // the blind launches per SM (Stats.BlindFloorCycles)
-	floor      cdpFloor   // the CDP floor's chains and areas (Stats.CDPFloorCycles)
 	busy       busySpan
 	occ        occupancy
 
@@ -245,13 +83,11 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		sink:      sink,
 		quiet:     results.Discards(sink),
 		opt:       &opt,
-		live:      map[uint64]*Kernel{},
-		streams:   map[uint64]*stream{},
-		waitAfter: map[uint64][]*Kernel{},
-		groups:    taskGroups{},
+		streams:   newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
 		sms:       make([]sm, opt.Config.GPU.SMs),
+		kd:        newKernelDistributor(opt.Config.GPU.MaxKernels),
 		gate:      opt.Policy.Gate,
-		obs:       opt.Policy.Observer,
+		an:        joinAnalyses(opt.Analyses),
 		placer:    opt.Policy.Placer,
 
 		firstLaunch: -1,
@@ -270,8 +106,6 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.sites.commands = e.cfg.DTBL.Fallback == "dispatch"
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
-	e.blind = newBlindFloor(opt.Config, len(e.sms))
-	e.floor = newCDPFloor(opt.Config, e.launch.cdp, opt.Policy, opt.CDPFloor)
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
 	if opt.Config.Model.Contention == "on" {
@@ -280,7 +114,8 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if opt.Config.IO.Memcpy == "legacy" {
 		e.legacy = &legacyGate{}
 	}
-	e.arrivals, _ = e.obs.(ArrivalObserver)
+	e.obs = watching(opt.Policy.Observer, e.an)
+	e.arrivals, _ = opt.Policy.Observer.(ArrivalObserver)
 	return e
 }
 
@@ -333,7 +168,7 @@ func (e *engine) profile(open Opener, space *pageSpace) error {
 	e.sb = sb
 	e.body.r.refs = &refSource{exact: exact, space: space}
 	e.body.r.irregular = sb.irregular
-	e.accessOrder = sb.positioned && e.cfg.CRCS.Gate == "access"
+	e.accessOrder = sb.accessPositioned() && e.cfg.CRCS.Gate == "access"
 	switch {
 	case e.accessOrder:
 		e.body.r.touches = touchAll
@@ -384,7 +219,7 @@ func (e *engine) loop() error {
 			}
 		}
 	}
-	if len(e.live) > 0 || e.hosts.pending > 0 {
+	if e.streams.busy() || e.hosts.pending > 0 {
 		return e.deadlock()
 	}
 	return nil
@@ -430,7 +265,7 @@ func (e *engine) fire(ev eventq.Event) {
 		e.reachTouch(e.runs[ev.Ref])
 	case evProfiled:
 		e.kernelOf(ev)
-		e.sb.changed = true // its stalled CTAs may start now
+		e.sb.wake() // its stalled CTAs may start now
 	case evLaunchSlot:
 		e.launchSlots()
 	case evOverflow:
@@ -445,41 +280,13 @@ func (e *engine) settle() {
 		e.retryPaused()
 		e.retryStalled()
 	}
-	if len(e.pending) > 0 {
+	if len(e.kd.listed()) > 0 {
 		e.placer.Place(&e.dispatch)
-		if e.drained {
-			e.compactPending()
-		}
+		e.kd.compact()
 	}
 	if e.share != nil {
 		e.share.Settle(e.now)
 	}
-}
-
-// compactPending drops from the FCFS list the kernels with no CTA left to
-// place. A kept kernel is written back only where it moves: most stay
-// where they are, and while the collector marks every pointer written
-// into the list takes a write barrier.
-//
-// settle calls it only when a kernel in the list may have none left
-// (drained): a kernel's last CTA placed, or a kernel listed with none.
-// Nothing else takes a listed kernel's CTAs, and under CDP a third of
-// the Place calls place no kernel's last (BFS scale 20: 74K of 232K).
-func (e *engine) compactPending() {
-	e.drained = false
-	j := 0
-	for i, k := range e.pending {
-		if k.Remaining() > 0 {
-			if j != i {
-				e.pending[j] = k
-			}
-			j++
-		} else {
-			k.marked = false
-		}
-	}
-	clear(e.pending[j:])
-	e.pending = e.pending[:j]
 }
 
 // scheduleKernel schedules a kernel event. A kernel has at most one event
@@ -534,18 +341,4 @@ func (e *engine) fail(err error) {
 	if e.err == nil {
 		e.err = err
 	}
-}
-
-// ModelError says the configured GPU cannot run the trace at all.
-type ModelError struct{ Msg string }
-
-func (m *ModelError) Error() string { return m.Msg }
-
-// IsInputError reports whether err is the user's to fix (a bad trace, a
-// trace the GPU cannot run, a deadlock) rather than an internal failure.
-func IsInputError(err error) bool {
-	var te *trace.Error
-	var me *ModelError
-	var de *DeadlockError
-	return errors.As(err, &te) || errors.As(err, &me) || errors.As(err, &de)
 }

@@ -35,7 +35,7 @@ func runCase(t *testing.T, c policytest.Case) []string {
 		if err != nil {
 			t.Fatalf("line %d: %v", c.Line, err)
 		}
-		return policytest.Run(c, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch, CDPFloor: true}, open)
+		return policytest.Run(c, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch}, open)
 	}
 	got := run(jsonl, false)
 	// Reading the trace on a goroutine of its own changes nothing.

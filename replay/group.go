@@ -175,16 +175,7 @@ func (e *engine) mark(k *Kernel) {
 		return
 	}
 	k.marked = true
-	if k.Remaining() == 0 {
-		e.drained = true
-	}
-	i := len(e.pending)
-	for i > 0 && e.pending[i-1].ready > k.ready {
-		i--
-	}
-	e.pending = append(e.pending, nil)
-	copy(e.pending[i+1:], e.pending[i:])
-	e.pending[i] = k
+	e.kd.list(k)
 }
 
 // groupCTAsDone is a group's last CTA ending: its table entry frees and

@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"github.com/gpureplay/gpureplay/internal/threadpool"
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // The host side of a replay: host threads issuing launches and copies
 // (each stream's in trace order), streams that run their kernels in order,
@@ -19,7 +22,7 @@ import "github.com/gpureplay/gpureplay/trace"
 // other thread's launch and copies), at most hostReadAhead calls a thread,
 // so memory stays bounded by the threads.
 type hostThreads struct {
-	free    threadPool       // when each thread can call again
+	free    threadpool.Pool  // when each thread can call again
 	waiting []int32          // each thread's calls planned, not yet issued
 	idle    int              // threads with no call waiting
 	last    int              // the previous call's thread, -1 before the first
@@ -36,7 +39,7 @@ const hostReadAhead = 16
 
 func newHostThreads(n int64) hostThreads {
 	n = max(n, 1)
-	return hostThreads{free: newThreadPool(n, 0), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
+	return hostThreads{free: threadpool.New(n, 0), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
 }
 
 // readMore reports whether the engine should read another host call: a
@@ -59,7 +62,7 @@ func (h *hostThreads) issuedOn(j int) {
 func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) (int64, int) {
 	j := h.last
 	if j < 0 || stream != h.stream {
-		j = h.free.first()
+		j = h.free.First()
 	}
 	at := max(earliest, now, h.free[j])
 	if prev, ok := h.issued[stream]; ok {
@@ -90,40 +93,6 @@ func (h *hostThreads) remember(stream uint64, at, now int64) {
 		}
 	}
 }
-
-// threadPool is when each host thread is free: the replay's host threads
-// (hostThreads) and the greedy schedule of the critical-path floors
-// (critpath.go) pick a thread by the same rule, first.
-type threadPool []int64
-
-func newThreadPool(n, from int64) threadPool {
-	p := make(threadPool, max(n, 1))
-	for i := range p {
-		p[i] = from
-	}
-	return p
-}
-
-// first is the thread free first, the lowest-numbered on a tie.
-func (p threadPool) first() int {
-	j := 0
-	for i, t := range p {
-		if t < p[j] {
-			j = i
-		}
-	}
-	return j
-}
-
-// stream is a host stream: its kernels run one after another.
-type stream struct {
-	queue []*Kernel // issued, waiting behind the head
-	head  *Kernel   // the kernel allowed to run, nil when idle
-}
-
-// deviceStreamBase numbers the private streams of device-launched kernels
-// (each child gets its own stream) apart from host stream ids.
-const deviceStreamBase = 1 << 32
 
 // readHost reads host calls ahead until every host thread has one
 // waiting (hostThreads), scheduling each call's issue.
@@ -164,7 +133,9 @@ func (e *engine) readNextHost() error {
 		stream, t = l.Stream, l.T
 	}
 	earliest := base + e.body.clk.scale(t)
-	e.floor.hostCall(k, earliest, cost)
+	if e.an != nil {
+		e.an.HostCall(k, earliest, cost)
+	}
 	at, j := e.hosts.assign(stream, earliest, e.now, cost)
 	k.thread = uint16(j)
 	e.scheduleKernel(at, evHostIssue, k)
@@ -181,7 +152,7 @@ func (e *engine) issue(k *Kernel) {
 		if e.firstLaunch < 0 {
 			e.firstLaunch = e.now
 		}
-		e.live[k.id] = k
+		e.streams.issued(k)
 	}
 	e.scheduleKernel(e.now+e.cfg.Lat.HostIssue+e.cfg.Lat.HostLaunch, evArrive, k)
 	if err := e.readHost(); err != nil {
@@ -203,58 +174,13 @@ func (e *engine) arrive(k *Kernel) {
 
 // enterStream puts a host operation behind its stream's head.
 func (e *engine) enterStream(k *Kernel) {
-	if e.pol.OwnStreams || e.pol.IO == IOPaged {
-		k.stream = e.groups.stream(k, e.nextPrivate)
-	}
-	s := e.streams[k.stream]
-	if s == nil {
-		s = &stream{}
-		e.streams[k.stream] = s
-	}
-	if s.head != nil {
-		s.queue = append(s.queue, k)
+	if !e.streams.enter(k) {
 		return
 	}
-	s.head = k
-	e.floor.streamHead(k, e.floor.reopen(k.stream))
+	if e.an != nil {
+		e.an.StreamHead(k, nil)
+	}
 	e.headOfStream(k)
-}
-
-// privateStream gives a device-launched kernel a stream of its own.
-func (e *engine) privateStream(k *Kernel) {
-	k.stream = e.nextPrivate()
-}
-
-// nextPrivate numbers a fresh private stream.
-func (e *engine) nextPrivate() uint64 {
-	e.devStreams++
-	return deviceStreamBase + e.devStreams
-}
-
-// taskGroups splits each trace stream into task groups for policies that
-// give every host kernel a stream of its own (HyperQ tasks, CRCS): a group
-// is the copies to the GPU before a kernel, the kernel, and the copies back
-// after it, so a task's copies stay ordered with its kernel while tasks
-// run apart. A group ends where a copy to the GPU or a kernel follows a
-// kernel or a copy back.
-type taskGroups map[uint64]*taskGroup
-
-type taskGroup struct {
-	stream uint64
-	closed bool // a kernel or a copy back has joined: the next H2D or kernel starts a group
-}
-
-func (g taskGroups) stream(k *Kernel, fresh func() uint64) uint64 {
-	cur := g[k.stream]
-	opens := k.copyOp() == nil || k.copyOp().dir == trace.DirH2D
-	if cur == nil || (cur.closed && opens) {
-		cur = &taskGroup{stream: fresh()}
-		g[k.stream] = cur
-	}
-	if !opens || k.copyOp() == nil {
-		cur.closed = true
-	}
-	return cur.stream
 }
 
 // arriveDevice is arrive for a device kernel: on a private stream of its
@@ -267,7 +193,7 @@ func (e *engine) arriveDevice(k *Kernel) {
 	if e.arrivals != nil {
 		e.arrivals.KernelArrived(k, e.now)
 	}
-	e.privateStream(k)
+	e.streams.privateStream(k)
 	e.awaitKD(k)
 }
 
@@ -278,12 +204,10 @@ func (e *engine) headOfStream(k *Kernel) {
 		e.startCopy(k)
 		return
 	}
-	for _, id := range k.after() {
-		if _, running := e.live[id]; running {
-			k.state = kWaiting
-			e.waitAfter[id] = append(e.waitAfter[id], k)
-			return
-		}
+	if id, blocked := e.streams.blockedBy(k); blocked {
+		k.state = kWaiting
+		e.streams.waitFor(id, k)
+		return
 	}
 	e.awaitKD(k)
 }
@@ -292,7 +216,7 @@ func (e *engine) headOfStream(k *Kernel) {
 // ones.
 func (e *engine) awaitKD(k *Kernel) {
 	k.state = kWaiting
-	e.kdWait.Push(k)
+	e.kd.wait(k)
 	e.fillKD()
 }
 
@@ -313,20 +237,18 @@ func (e *engine) hostByIndex(i int) *Kernel {
 	return k
 }
 
+// nextInStream lets the operation behind host operation k, complete, in
+// its stream go.
 func (e *engine) nextInStream(k *Kernel) {
-	s := e.streams[k.stream]
-	if s == nil {
-		return // a private stream: nothing queues behind k
-	}
-	s.head = nil
-	if len(s.queue) == 0 {
-		delete(e.streams, k.stream)
-		e.floor.idle(k.stream, k)
+	head, idle := e.streams.next(k)
+	if head == nil {
+		if idle && e.an != nil {
+			e.an.StreamIdle(k)
+		}
 		return
 	}
-	s.head = s.queue[0]
-	s.queue[0] = nil
-	s.queue = s.queue[1:]
-	e.floor.streamHead(s.head, e.floor.end(k))
-	e.headOfStream(s.head)
+	if e.an != nil {
+		e.an.StreamHead(head, k)
+	}
+	e.headOfStream(head)
 }

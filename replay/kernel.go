@@ -78,14 +78,12 @@ func (k *Kernel) packIn(total uint64, buf []byte) *Kernel {
 
 // kernelRare is what few kernels carry, behind a pointer so that the
 // device kernels (tens of thousands pending at once in a launch-heavy
-// trace) carry none of it: a host operation's own parts, and the CDP
-// floor's times where Options.CDPFloor asks for them (cdpfloor.go). Nil
-// where a kernel has none of it.
+// trace) carry none of it: a host operation's own parts. Nil where a
+// kernel has none of it.
 type kernelRare struct {
-	after    []uint64    // kernels a host launch waits for (its record's after)
-	copy     *copyOp     // set for an explicit host copy, which streams order like a kernel
-	profiled int64       // when its CRCS pre-profiler ends (costs.go); 0 without one
-	floor    *floorTimes // the CDP floor's times; nil without the floor
+	after    []uint64 // kernels a host launch waits for (its record's after)
+	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
+	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
 }
 
 // rareParts is k's rare parts, created on first use.

@@ -28,11 +28,11 @@ type kernelRun struct {
 // allocator.
 //
 // A completed kernel's parts are still read until the end of the cycle
-// it completed in (the FCFS list drops it then: compactPending), so they
-// are reused only by a kernel entering the Kernel Distributor in a later
-// cycle; the completed kernel then loses them (nil), so that anything
-// that still reads them fails at once rather than reading another
-// kernel's.
+// it completed in (the FCFS list drops it then:
+// kernelDistributor.compact), so they are reused only by a kernel
+// entering the Kernel Distributor in a later cycle; the completed kernel
+// then loses them (nil), so that anything that still reads them fails at
+// once rather than reading another kernel's.
 //
 // The completed kernels wait in one list, those of the current cycle
 // last: a kernel of an earlier cycle leaves it by taking the place of

@@ -140,6 +140,7 @@ type CTAEvent struct {
 	Cycle  int64 // now
 	Start  int64 // when it began executing
 	run    *ctaRun
+	io     *hostIO // the host stages (RunAfterPrelude)
 }
 
 // WarpTimes calls fn with each warp's execution time, launch-site work

@@ -7,8 +7,10 @@ package replay
 // one tree's references in memory besides the table itself.
 
 import (
+	"cmp"
 	"errors"
 	"io"
+	"slices"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -185,4 +187,35 @@ func (p *profiler) flush() {
 	p.sb.setRanges[p.order] = int64(p.calls)
 	p.spans = spansOf(p.order, p.refs, p.spans)
 	clear(p.refs)
+}
+
+// spansOf is one kernel's references as spans: the pages between two
+// consecutive ends of its CTAs' ranges (normalized), each with the count
+// of its CTAs referencing them, by a sweep over the ranges' ends.
+func spansOf(order int32, ctas map[uint64][]pageRange, out []refSpan) []refSpan {
+	type edge struct {
+		at int
+		d  int32
+	}
+	var edges []edge
+	for _, rs := range ctas {
+		for _, r := range normalizeRanges(rs) {
+			edges = append(edges, edge{r.lo, 1}, edge{r.hi + 1, -1})
+		}
+	}
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.at, b.at) })
+	var n int32
+	for i := 0; i < len(edges); {
+		at := edges[i].at
+		for ; i < len(edges) && edges[i].at == at; i++ {
+			n += edges[i].d
+		}
+		if n == 0 || i == len(edges) {
+			continue
+		}
+		// Spans stay apart at every range end, equal counts or not: a CTA
+		// gives back its own ranges, so a group must not straddle one.
+		out = append(out, refSpan{order: order, n: n, lo: at, hi: edges[i].at - 1})
+	}
+	return out
 }

@@ -76,3 +76,14 @@ func (e *engine) retryPaused() {
 		return true
 	})
 }
+
+// pauseEnded accounts a stop at a page that ends now: the CTA's stall,
+// and of it the cycles after the prelude's end, which the run after the
+// prelude does not count (CTAEvent.RunAfterPrelude).
+func (e *engine) pauseEnded(c *ctaRun) {
+	c.paused += e.now - c.pausedAt
+	c.stall += e.now - c.pausedAt
+	if e.io.on {
+		c.pausedAfter += max(e.now-max(c.pausedAt, e.io.preludeEnd), 0)
+	}
+}

@@ -120,15 +120,15 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	lanes := c.spec().x.sites[first:last]
 	se.nextID++
 	s := &se.site
-	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd.kernels()}
+	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd.holders()}
 	out := se.verdicts(s, lanes)
 	cost, ok := se.cost(lanes, out)
 	if !ok {
 		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
 		return siteCost{}, false
 	}
-	if !e.childEnded && cost.runtime > 0 {
-		e.blind.add(c.sm, c.k, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
+	if !e.childEnded && cost.runtime > 0 && e.an != nil {
+		e.an.BlindCall(c.sm, c.k, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
 	}
 	held := cost.launched > 0 && !e.launch.admit(cost.launched)
 	if !held {
@@ -137,7 +137,6 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 	se.reqs = se.reqs[:0]
 	for i, v := range out {
 		row := se.record(s, lanes[i], v)
-		e.floor.verdict(v)
 		switch v.Decision {
 		case Launch:
 			if held {
@@ -180,6 +179,9 @@ func (se *siteEngine) verdicts(s *Site, lanes []siteRec) []Verdict {
 		})
 	}
 	se.decider.Decide(s, out)
+	if se.e.an != nil {
+		se.e.an.Decided(out) // LaunchAll's are all runtime launches: not told
+	}
 	return out
 }
 
@@ -234,7 +236,7 @@ func (se *siteEngine) match(g *group) *Kernel {
 	s := &se.arrival
 	*s = Site{Cycle: e.now, Lanes: append(s.Lanes[:0], Lane{
 		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
-	}), KD: e.kd.kernels()}
+	}), KD: e.kd.holders()}
 	var out [1]Verdict
 	se.decider.Decide(s, out[:])
 	if out[0].Decision != Coalesce {
@@ -366,8 +368,8 @@ func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
 	child.owner = owner
 	e.adopt(owner)
 	e.stats.DeviceKernels++
-	if e.kd.len() < e.cfg.GPU.MaxKernels && e.kdWait.Len() == 0 {
-		e.privateStream(child)
+	if e.kd.free() {
+		e.streams.privateStream(child)
 		e.enterKD(child, readyAt)
 		return
 	}

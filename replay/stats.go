@@ -33,10 +33,9 @@ type Stats struct {
 	PreludeCycles  int64
 	KernelsCycles  int64
 	PostludeCycles int64
-	AfterPrelude   AfterPrelude // afterprelude.go
-	// Tasks is the work of a task trace under gemtc or pagoda
-	// (taskwork.go); zero under the hardware policies.
-	Tasks TaskWork
+	// PostludeAfterPreludeCycles is the postlude's work on pages that
+	// came back from the GPU after the prelude's end (bounds.AfterPrelude).
+	PostludeAfterPreludeCycles int64
 	// PeakPending is the most device launches pending at once (made, not
 	// yet begun to execute); LaunchOverflows counts the warps whose
 	// launches went over cdp.pending_limit because nothing else could
@@ -48,21 +47,8 @@ type Stats struct {
 	// finished child CTAs (SPAWN's t_cta, Algorithm 1 line 2) decides
 	// with no measurement. Up to the first child CTA's end a SPAWN run is
 	// its CDP run, so the count is the same under both.
+	// (The floor their calls put under a run is bounds.BlindFloor's.)
 	BlindSites int64
-	// BlindFloorCycles is the makespan no run with the same blind
-	// launches can beat: the earliest the launch servers can have served
-	// the runtime launches of the blind lanes (blindfloor.go). A SPAWN
-	// run launches every blind lane, and its blind lanes are CDP's, so
-	// it is a floor on every SPAWN run of the trace on the same GPU.
-	BlindFloorCycles int64
-	// CDPFloorCycles is the makespan no run of the trace that launches
-	// every launching lane through the device runtime (policy cdp) can
-	// beat on the same GPU and costs: the longer of the trace's longest
-	// chain of host calls, stream order, kernel dispatch, warps' own
-	// cycles and device-runtime calls, and its CTAs' room held over the
-	// GPU's (cdpfloor.go). 0 unless Options.CDPFloor asked for it, and in
-	// a run where a lane was not launched through the device runtime.
-	CDPFloorCycles int64
 }
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
@@ -151,10 +137,8 @@ func (e *engine) finish() *Stats {
 	s.PreludeCycles = e.io.stages[stPrelude].length()
 	s.KernelsCycles = e.io.stages[stKernels].length()
 	s.PostludeCycles = e.io.stages[stPostlude].length()
-	s.AfterPrelude.PostludeCycles = e.io.postAfterPrelude
+	s.PostludeAfterPreludeCycles = e.io.postAfterPrelude
 	s.MakespanCycles = end
-	s.BlindFloorCycles = e.blind.cycles(&e.launch)
-	s.CDPFloorCycles = e.floor.cycles()
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
 		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)

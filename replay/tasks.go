@@ -41,7 +41,7 @@ func runTasks(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		sms:   make([]sm, opt.Config.GPU.SMs),
 		occ:   newOccupancy(opt.Config, sink),
 		d2h:   channel{perByte: pcieCyclesPerByte(opt.Config.GPU.ClockMHz, opt.Config.IO.PCIeGBps)},
-		paths: newPathFloors(opt.Config),
+		an:    joinAnalyses(opt.Analyses),
 	}
 	for i := range d.sms {
 		d.sms[i].id = i
@@ -74,7 +74,7 @@ type taskDriver struct {
 	cur   *taskRow                 // the task whose records are being read
 	eof   bool
 
-	in    copies               // copies to the GPU read since the last task, for the next one
+	in    TaskCopies           // copies to the GPU read since the last task, for the next one
 	d2h   channel              // the copy engine back to the host
 	stage [5]span              // h2d, d2h: the copy engines in use; kernels: first launch to last end
 	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
@@ -84,7 +84,7 @@ type taskDriver struct {
 	now   int64
 	stats Stats
 	busy  busySpan
-	paths *pathFloors // the critical-path floors, as the tasks are read
+	an    Analysis // the analyses (Options.Analyses); nil for none
 }
 
 // taskRow is what the kernels table needs of a task in flight. A task's
@@ -95,9 +95,9 @@ type taskRow struct {
 	stream        uint64
 	ctas          uint64
 	threads       int64
-	left          uint64 // threadblocks not finished
-	out           copies // copies back to the host after it
-	launch, ready int64  // the first threadblock's (-1 before)
+	left          uint64     // threadblocks not finished
+	out           TaskCopies // copies back to the host after it
+	launch, ready int64      // the first threadblock's (-1 before)
 	start         int64
 }
 
@@ -207,35 +207,31 @@ func (d *taskDriver) read() (*trace.CTA, error) {
 	return nil, nil
 }
 
-// copies is a task's explicit copies in one direction.
-type copies struct {
-	n     int64 // memcpy calls
-	bytes int64
-	// wait sums each call's synchronous wait (syncCopyWait of its own
-	// bytes), as the engine's host threads charge them under hyperq.
-	wait   int64
-	stream uint64 // the first call's stream
-	// apart says the calls are not Fig. 1a's: on more than one stream, or
-	// a copy back read after the next task's copy in (critpath.go).
-	apart bool
+// TaskCopies is a task's explicit copies in one direction, as the
+// narrow-task driver reads them (Analysis.TaskRead).
+type TaskCopies struct {
+	N     int64 // memcpy calls
+	Bytes int64
+	// Wait sums each call's synchronous wait (its own transfer under
+	// io.memcpy=sync), as the engine's host threads charge them under
+	// hyperq.
+	Wait   int64
+	Stream uint64 // the first call's stream
+	// Apart says the calls are not Fig. 1a's: on more than one stream, or
+	// a copy back read after the next task's copy in.
+	Apart bool
 }
 
 // add files one call of the direction.
-func (c *copies) add(cfg model.Config, m *trace.Memcpy) {
-	if c.n == 0 {
-		c.stream = m.Stream
-	} else if m.Stream != c.stream {
-		c.apart = true
+func (c *TaskCopies) add(cfg model.Config, m *trace.Memcpy) {
+	if c.N == 0 {
+		c.Stream = m.Stream
+	} else if m.Stream != c.Stream {
+		c.Apart = true
 	}
-	c.n++
-	c.bytes += m.Bytes
-	c.wait += syncCopyWait(cfg, m.Bytes)
-}
-
-// shaped says the calls are Fig. 1a's for a task launched on stream: all
-// on it, none out of order.
-func (c *copies) shaped(stream uint64) bool {
-	return !c.apart && (c.n == 0 || c.stream == stream)
+	c.N++
+	c.Bytes += m.Bytes
+	c.Wait += syncCopyWait(cfg, m.Bytes)
 }
 
 // copy files a memcpy record: a copy to the GPU is the next task's input, a
@@ -248,7 +244,7 @@ func (d *taskDriver) copy(m *trace.Memcpy) {
 			return // a copy back before any task has nothing to wait for
 		}
 		c = &d.cur.out
-		c.apart = c.apart || d.in.n > 0 // the host made the next task's call first
+		c.Apart = c.Apart || d.in.N > 0 // the host made the next task's call first
 	}
 	c.add(d.cfg, m)
 }
@@ -286,7 +282,7 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	}
 	spawn := d.clk.scale(l.T)
 	in := d.in
-	d.in = copies{}
+	d.in = TaskCopies{}
 	p := &pendingTask{
 		blocks: make([]taskrun.Task, ctas),
 		row: taskRow{id: l.Kernel, name: decl.Name, stream: l.Stream, ctas: ctas, left: ctas,
@@ -309,11 +305,12 @@ func (d *taskDriver) next() (*pendingTask, bool, error) {
 	// The host makes every copy call of the task (lat.host_issue each) before
 	// spawning it; its input must be on the GPU before it is scheduled.
 	first := &p.blocks[0]
-	first.HostCycles = (in.n + p.row.out.n) * d.cfg.Lat.HostIssue
-	first.CopyWait = syncCopyWait(d.cfg, in.bytes) + syncCopyWait(d.cfg, p.row.out.bytes)
-	first.CopyIn = roundCycle(float64(in.bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
-	d.stats.Tasks.add(p.blocks, float64(in.bytes)*d.d2h.perByte, float64(p.row.out.bytes)*d.d2h.perByte)
-	d.paths.task(l.Stream, in, p.row.out, p.blocks)
+	first.HostCycles = (in.N + p.row.out.N) * d.cfg.Lat.HostIssue
+	first.CopyWait = syncCopyWait(d.cfg, in.Bytes) + syncCopyWait(d.cfg, p.row.out.Bytes)
+	first.CopyIn = roundCycle(float64(in.Bytes) * d.d2h.perByte) // both directions run at io.pcie_gbps
+	if d.an != nil {
+		d.an.TaskRead(l.Stream, in, p.row.out, p.blocks)
+	}
 	return p, true, nil
 }
 
@@ -393,8 +390,8 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	if row.left--; row.left > 0 {
 		return
 	}
-	if row.out.bytes > 0 {
-		start, end := d.d2h.move(cycle, row.out.bytes)
+	if row.out.Bytes > 0 {
+		start, end := d.d2h.move(cycle, row.out.Bytes)
 		d.stage[stD2H].cover(start, end)
 		d.now = max(d.now, end)
 	}
@@ -432,7 +429,6 @@ func (d *taskDriver) finish() *Stats {
 	d.occ.close(d.sms, end)
 	writeStages(d.sink, &d.stage, false)
 	s := d.stats
-	s.Tasks.HyperQPath, s.Tasks.PagodaPath = d.paths.floors()
 	s.BusyCycles = d.busy.cycles()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / d.cfg.GPU.ClockMHz

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // dtblFindings prints the dtbl experiments' findings under the table:
@@ -17,7 +15,7 @@ func dtblFindings(x *experiment, w io.Writer, outs []outcome) {
 }
 
 // cdpFloorFindings prints each benchmark's CDP floor
-// (replay.Stats.CDPFloorCycles: no run that launches every lane through
+// (bounds.CDPFloor: no run that launches every lane through
 // the device runtime ends before it) and what it proves about the
 // headlines. A benchmark's CDP speedup over flat is at most bound = flat /
 // floor, so over the paper's benchmarks (the rows the headlines use):
@@ -61,7 +59,7 @@ func cdpFloorFindings(w io.Writer, outs []outcome) {
 // floorBounds is the geometric mean of the benchmarks' bounds (flat /
 // CDP floor) and of DTBL's speedup over flat divided by them; NaN when a
 // floor is missing or the columns do not pair up.
-func floorBounds(flat, dtbl, cdp []*replay.Stats) (bound, least float64) {
+func floorBounds(flat, dtbl, cdp []*stats) (bound, least float64) {
 	if len(cdp) == 0 || len(flat) != len(cdp) || len(dtbl) != len(cdp) {
 		return math.NaN(), math.NaN()
 	}
@@ -109,7 +107,7 @@ func aboveBand(h headline, lower float64) string {
 }
 
 // cdpFloorShare is how close the CDP floor comes to the replayed makespan.
-func cdpFloorShare(s *replay.Stats) string {
+func cdpFloorShare(s *stats) string {
 	if s.CDPFloorCycles == 0 || s.MakespanCycles == 0 {
 		return "—"
 	}
@@ -118,7 +116,7 @@ func cdpFloorShare(s *replay.Stats) string {
 
 // dtblOverBound is DTBL's speedup over flat over the benchmark's bound:
 // the least DTBL over CDP the floor allows.
-func dtblOverBound(flat, dtbl *replay.Stats, floor int64) string {
+func dtblOverBound(flat, dtbl *stats, floor int64) string {
 	if floor == 0 || dtbl.MakespanCycles == 0 {
 		return "—"
 	}

@@ -25,7 +25,7 @@ func TestCDPFloorFindings(t *testing.T) {
 	a, b := benchmark{name: "a"}, benchmark{name: "b"}
 	c := benchmark{name: "c", group: spawnInDTBL}
 	run := func(bm benchmark, policy string, makespan, floor int64) outcome {
-		return outcome{bench: bm, policy: policy, stats: &replay.Stats{MakespanCycles: makespan, CDPFloorCycles: floor}}
+		return outcome{bench: bm, policy: policy, stats: &stats{Stats: replay.Stats{MakespanCycles: makespan}, CDPFloorCycles: floor}}
 	}
 	outs := []outcome{
 		run(a, "flat", 1000, 0), run(a, "cdp", 4000, 2000), run(a, "dtbl", 800, 0),

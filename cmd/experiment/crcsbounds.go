@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // crcsBounds prints, under a CRCS table, the most any CTA scheduler could
@@ -15,7 +13,7 @@ import (
 // The ideal run (idealCRCS) is the as-soon-as-possible schedule: every
 // CTA gets as far as its pages allow as early as they allow, so the work
 // it still has after the prelude's end is left after it in any schedule
-// (replay.AfterPrelude). On the experiment's GPU that work takes at least
+// (bounds.AfterPrelude). On the experiment's GPU that work takes at least
 // its CTA-cycles over what its SMs hold at once (CTA slots, warps,
 // registers, shared memory, each weighed by what a CTA holds), its warp
 // instructions over the SMs' issue width, and its DRAM bytes over the
@@ -46,8 +44,8 @@ func crcsBounds(x *experiment, w io.Writer, outs []outcome) {
 		return
 	}
 	g := cfg.GPU
-	base := map[string]*replay.Stats{}
-	ideal := map[string]*replay.Stats{}
+	base := map[string]*stats{}
+	ideal := map[string]*stats{}
 	var names []string
 	for _, o := range outs {
 		switch o.policy {
@@ -103,7 +101,7 @@ func crcsBounds(x *experiment, w io.Writer, outs []outcome) {
 // B / (P + K/3 + Q) of crcsBounds), with b's prelude P, postlude Q and
 // copies and gaps X as they are: K = (speedup·(P + Q) − (P + Q + X)) /
 // (1 − speedup/3), of a baseline P + Q + X + K.
-func threeMMNeed(b *replay.Stats, speedup float64) float64 {
+func threeMMNeed(b *stats, speedup float64) float64 {
 	B, P, Q, K := float64(b.MakespanCycles), float64(b.PreludeCycles), float64(b.PostludeCycles), float64(b.KernelsCycles)
 	X := B - P - Q - K
 	need := (speedup*(P+Q) - (P + Q + X)) / (1 - speedup/3)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
@@ -64,7 +65,7 @@ type experiment struct {
 // its baseline run and its last policy's run.
 type detail struct {
 	header string
-	cell   func(base, last *replay.Stats) string
+	cell   func(base, last *stats) string
 	policy string // the column cell gets as last; "" for the last one
 }
 
@@ -81,7 +82,7 @@ func (d *detail) column(policies []string) int {
 // launchDetail is the DP experiments' column.
 var launchDetail = detail{
 	header: "sites | launched / coalesced / inlined (%s)",
-	cell: func(_, st *replay.Stats) string {
+	cell: func(_, st *stats) string {
 		return fmt.Sprintf("%d | %d / %d / %d", st.LaunchSites, st.Launched, st.Coalesced, st.Inlined)
 	},
 }
@@ -117,14 +118,24 @@ func flatTracePath(path string) string {
 }
 
 // outcome is one replay's summary.
+// stats is a run's totals and the floors computed beside it (package
+// bounds): what the tables and findings compare.
+type stats struct {
+	replay.Stats
+	CDPFloorCycles   int64 // bounds.CDPFloor
+	BlindFloorCycles int64 // bounds.BlindFloor
+	AfterPrelude     bounds.AfterPreludeWork
+	Tasks            bounds.TaskWork
+}
+
 type outcome struct {
 	bench  benchmark
 	policy string
-	stats  *replay.Stats
+	stats  *stats
 	// offload is the column's best run that launched a child kernel (of
 	// a search, the best such value; nil when no run launched one): what
 	// a claim about offloading part of the work (SPAWN Obs. 4) compares.
-	offload *replay.Stats
+	offload *stats
 }
 
 // run generates every trace and replays it under every policy, writing
@@ -197,7 +208,7 @@ func (x *experiment) config() (model.Config, error) {
 // replayColumn replays one benchmark for one column of the table: a
 // policy, or a search keeping its best run. Every run lands in the tables.
 // offload is the best run that launched a child kernel, nil if none did.
-func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (best, offload *replay.Stats, err error) {
+func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (best, offload *stats, err error) {
 	s, ok := x.searches[column]
 	if !ok {
 		s, ok = baselines[column]
@@ -240,24 +251,28 @@ func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, 
 }
 
 // launching is st if its run launched a child kernel, else nil.
-func launching(st *replay.Stats) *replay.Stats {
+func launching(st *stats) *stats {
 	if st == nil || st.DeviceKernels == 0 {
 		return nil
 	}
 	return st
 }
 
-func replayOnce(cfg model.Config, policy, params string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (*replay.Stats, error) {
+func replayOnce(cfg model.Config, policy, params string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (*stats, error) {
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		return nil, err
 	}
 	w.Begin(results.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
-	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, CDPFloor: true}, w)
+	opt := replay.Options{Config: cfg, Policy: pol}
+	found := bounds.Attach(&opt)
+	rs, err := replay.Run(open, opt, w)
 	if err != nil {
 		return nil, err
 	}
+	bs := found(rs)
+	st := &stats{Stats: *rs, CDPFloorCycles: bs.CDPFloor, BlindFloorCycles: bs.BlindFloor, AfterPrelude: bs.AfterPrelude, Tasks: bs.Tasks}
 	if base == 0 {
 		base = st.MakespanCycles
 	}
@@ -301,7 +316,7 @@ func generate(path string, b benchmark) error {
 	return out.Close()
 }
 
-func summaryRow(cfg model.Config, st *replay.Stats, base int64) results.Summary {
+func summaryRow(cfg model.Config, st *stats, base int64) results.Summary {
 	return st.Summary(cfg.GPU.Name, base)
 }
 
@@ -351,8 +366,8 @@ func (x *experiment) report(w io.Writer, outs []outcome) error {
 }
 
 // column returns each benchmark's stats for one column, in order.
-func column(outs []outcome, policy string) []*replay.Stats {
-	var out []*replay.Stats
+func column(outs []outcome, policy string) []*stats {
+	var out []*stats
 	for _, o := range outs {
 		if o.policy == policy {
 			out = append(out, o.stats)

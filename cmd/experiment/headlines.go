@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // headline is one of a paper's summary claims, recomputed from an
@@ -168,7 +166,7 @@ func fewerPooled(a, b string) func([]outcome) float64 {
 }
 
 // sumKernels is the child kernels the runs launched, all together.
-func sumKernels(runs []*replay.Stats) int64 {
+func sumKernels(runs []*stats) int64 {
 	var n int64
 	for _, st := range runs {
 		n += st.DeviceKernels

@@ -88,7 +88,7 @@ func TestHeadlineJudge(t *testing.T) {
 // stat is an outcome of policy on b with makespan cycles and kernels
 // device kernels.
 func stat(b benchmark, policy string, cycles, kernels int64) outcome {
-	return outcome{bench: b, policy: policy, stats: &replay.Stats{MakespanCycles: cycles, DeviceKernels: kernels}}
+	return outcome{bench: b, policy: policy, stats: &stats{Stats: replay.Stats{MakespanCycles: cycles, DeviceKernels: kernels}}}
 }
 
 // The DTBL means and headlines are over Table 4's benchmarks alone:
@@ -154,7 +154,7 @@ func TestDTBLMeanExcludesSPAWN(t *testing.T) {
 // (outcome.offload) with flat.
 func TestSPAWNHeadlines(t *testing.T) {
 	a, sa, jg, u := benchmark{name: "a"}, benchmark{name: "sa"}, benchmark{name: "join-gaussian"}, benchmark{name: "u"}
-	search := func(b benchmark, cycles, kernels int64, offload *replay.Stats) outcome {
+	search := func(b benchmark, cycles, kernels int64, offload *stats) outcome {
 		o := stat(b, "offline-search", cycles, kernels)
 		o.offload = offload
 		return o
@@ -162,10 +162,10 @@ func TestSPAWNHeadlines(t *testing.T) {
 	outs := []outcome{
 		stat(a, "flat", 1000, 0), stat(a, "cdp", 2000, 300), search(a, 500, 10, nil), stat(a, "spawn", 550, 100),
 		// sa: the best threshold offloads (10 kernels) and is the best run.
-		stat(sa, "flat", 1000, 0), stat(sa, "cdp", 500, 100), search(sa, 400, 10, &replay.Stats{MakespanCycles: 400, DeviceKernels: 10}), stat(sa, "spawn", 400, 0),
+		stat(sa, "flat", 1000, 0), stat(sa, "cdp", 500, 100), search(sa, 400, 10, &stats{Stats: replay.Stats{MakespanCycles: 400, DeviceKernels: 10}}), stat(sa, "spawn", 400, 0),
 		// join-gaussian: the best threshold launches nothing (1000
 		// cycles); the best that offloads runs 960.
-		stat(jg, "flat", 1000, 0), stat(jg, "cdp", 4000, 50), search(jg, 1000, 0, &replay.Stats{MakespanCycles: 960, DeviceKernels: 5}), stat(jg, "spawn", 1000, 10),
+		stat(jg, "flat", 1000, 0), stat(jg, "cdp", 4000, 50), search(jg, 1000, 0, &stats{Stats: replay.Stats{MakespanCycles: 960, DeviceKernels: 5}}), stat(jg, "spawn", 1000, 10),
 		stat(u, "flat", 1000, 0), stat(u, "cdp", 1000, 0), search(u, 1000, 0, nil), stat(u, "spawn", 1000, 0),
 	}
 	got := map[string]float64{}
@@ -228,7 +228,7 @@ func TestDTBLPerBenchmark(t *testing.T) {
 // K = 60 of 600, 10%: ratio 0.181, outside.
 func TestCRCSThreeMM(t *testing.T) {
 	mm := benchmark{name: "3mm"}
-	base := outcome{bench: mm, policy: "baseline", stats: &replay.Stats{MakespanCycles: 600, PreludeCycles: 400, PostludeCycles: 100, KernelsCycles: 60}}
+	base := outcome{bench: mm, policy: "baseline", stats: &stats{Stats: replay.Stats{MakespanCycles: 600, PreludeCycles: 400, PostludeCycles: 100, KernelsCycles: 60}}}
 	outs := []outcome{base, stat(mm, "overlap1", 580, 0), stat(mm, "crcs", 560, 0), stat(mm, "ppcs", 550, 0)}
 	for _, v := range evalHeadlines(crcsHeadlines, outs) {
 		if v.bench != "3mm" {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // ownLabel is the geometric-mean row of the paper's own benchmarks.
@@ -77,7 +75,7 @@ func geoSpeedup(outs []outcome, num, den string) float64 {
 
 // geoRatio is the geometric-mean speedup of the runs num over the runs
 // den, benchmark by benchmark: NaN when the columns do not pair up.
-func geoRatio(num, den []*replay.Stats) float64 {
+func geoRatio(num, den []*stats) float64 {
 	if len(num) == 0 || len(num) != len(den) {
 		return math.NaN()
 	}

@@ -6,8 +6,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/taskrun"
 )
 
@@ -21,7 +21,7 @@ const (
 
 // pagodaFloor is the least makespan any Pagoda run of a task trace can
 // have under a configuration, resource by resource, from the work the
-// trace asks (replay.TaskWork, counted by the replay as it read the
+// trace asks (bounds.TaskWork, counted by the replay as it read the
 // tasks). A run takes at least as long as its busiest resource needs:
 //
 //   - host: every threadblock is one spawn (pagoda.spawn_cycles) on one
@@ -45,7 +45,7 @@ type pagodaFloor struct {
 	// number (newHyperQFloor); 0 for Pagoda, which has no such limit.
 	slots float64
 	// path is the critical-path floor the replay computed as it read the
-	// tasks (replay.TaskWork.PagodaPath, HyperQPath; replay/critpath.go):
+	// tasks (bounds.TaskWork.PagodaPath, HyperQPath; bounds/critpath.go):
 	// the longest chain of one task's host calls, copies and time alone.
 	// It binds short runs, where the resources' totals are loose; it is
 	// not one of cycles' resources, so the columns that predate it keep
@@ -53,7 +53,7 @@ type pagodaFloor struct {
 	path float64
 }
 
-func newPagodaFloor(cfg model.Config, w replay.TaskWork) pagodaFloor {
+func newPagodaFloor(cfg model.Config, w bounds.TaskWork) pagodaFloor {
 	g := cfg.GPU
 	spawns := float64(w.Blocks) * float64(cfg.Pagoda.SpawnCycles)
 	launch := 0.0
@@ -85,7 +85,7 @@ func newPagodaFloor(cfg model.Config, w replay.TaskWork) pagodaFloor {
 // at least its longest warp's time alone (sharing only slows it), so the
 // entries together are held at least the sum (docs/model.md, "A kernel's
 // path").
-func newHyperQFloor(cfg model.Config, w replay.TaskWork) pagodaFloor {
+func newHyperQFloor(cfg model.Config, w bounds.TaskWork) pagodaFloor {
 	f := newPagodaFloor(cfg, w)
 	f.host = float64(w.HostCycles+w.CopyWaitCycles+w.Tasks*cfg.Lat.HostIssue) / float64(max(cfg.Lat.HostThreads, 1))
 	f.warps = 0
@@ -213,7 +213,7 @@ func bandLine(w io.Writer, over string, bound, replayed, paper float64) {
 // pagodaRow is one benchmark's three runs.
 type pagodaRow struct {
 	name                  string
-	hyperq, gemtc, pagoda *replay.Stats
+	hyperq, gemtc, pagoda *stats
 }
 
 // pagodaRows pairs each benchmark's hyperq, gemtc and pagoda runs, in the

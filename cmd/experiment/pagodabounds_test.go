@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 )
 
@@ -101,7 +101,7 @@ func TestHyperQFloorSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Lat.HostIssue, cfg.Lat.KernelDispatch, cfg.GPU.MaxKernels, cfg.GPU.SMs, cfg.GPU.IssueWidth = 0, 300, 32, 24, 4
-	w := replay.TaskWork{Tasks: 96, Blocks: 96, TaskCycles: 96 * 10000, WarpCycles: 96 * 40000, Insts: 96 * 20000}
+	w := bounds.TaskWork{Tasks: 96, Blocks: 96, TaskCycles: 96 * 10000, WarpCycles: 96 * 40000, Insts: 96 * 20000}
 	if floor, binds := newHyperQFloor(cfg, w).cycles(); floor != 30900 || binds != "kernel slots" {
 		t.Errorf("floor %.1f (%s), want 30900 (kernel slots)", floor, binds)
 	}
@@ -268,7 +268,7 @@ func floorsHold(t *testing.T, x *experiment) []outcome {
 		for _, c := range []struct {
 			runtime string
 			f       pagodaFloor
-			st      *replay.Stats
+			st      *stats
 		}{{"pagoda", newPagodaFloor(cfg, w), r.pagoda}, {"hyperq", newHyperQFloor(cfg, w), r.hyperq}} {
 			floor, _ := c.f.cycles()
 			if floor <= 0 || float64(c.st.MakespanCycles) < c.f.larger() {
@@ -281,14 +281,14 @@ func floorsHold(t *testing.T, x *experiment) []outcome {
 
 // replayTiny replays tinyTasks under policy on the Pagoda experiment's
 // setup.
-func replayTiny(t *testing.T, policy string) (model.Config, *replay.Stats) {
+func replayTiny(t *testing.T, policy string) (model.Config, *stats) {
 	t.Helper()
 	return replayTrace(t, tinyTasks, policy)
 }
 
 // replayTrace replays a JSONL trace under policy on the Pagoda
 // experiment's setup.
-func replayTrace(t *testing.T, jsonl, policy string) (model.Config, *replay.Stats) {
+func replayTrace(t *testing.T, jsonl, policy string) (model.Config, *stats) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tiny.jsonl")
 	if err := os.WriteFile(path, []byte(jsonl), 0o644); err != nil {

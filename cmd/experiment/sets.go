@@ -5,8 +5,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // experiments are the papers' evaluations this command can rerun.
@@ -271,7 +269,7 @@ func spawnFindings(_ *experiment, w io.Writer, outs []outcome) {
 }
 
 // spawnColumnFindings prints one SPAWN column's findings.
-func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best, flat []*replay.Stats) {
+func spawnColumnFindings(w io.Writer, name string, names []string, sp, cdp, best, flat []*stats) {
 	cdpKernels, spKernels := sumKernels(cdp), sumKernels(sp)
 	worst, within := 0.0, 0
 	for i := range sp {
@@ -360,7 +358,7 @@ var crcsHSPExperiment = &experiment{
 // pages, summed over CTAs.
 var stallDetail = detail{
 	header: "baseline prelude / kernels | CTA stall cycles (%s)",
-	cell: func(base, st *replay.Stats) string {
+	cell: func(base, st *stats) string {
 		return fmt.Sprintf("%s / %s | %d", share(base.PreludeCycles, base.MakespanCycles), share(base.KernelsCycles, base.MakespanCycles), st.StallCycles)
 	},
 	policy: "ppcs",
@@ -494,5 +492,5 @@ var pagodaScaling = &experiment{
 // average occupancy (executor warps busy with task work, for Pagoda).
 var occupancyDetail = detail{
 	header: "occupancy (%s)",
-	cell:   func(_, st *replay.Stats) string { return fmt.Sprintf("%.1f%%", 100*st.AvgOccupancy) },
+	cell:   func(_, st *stats) string { return fmt.Sprintf("%.1f%%", 100*st.AvgOccupancy) },
 }

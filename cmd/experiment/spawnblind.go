@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // blindFindings prints how much of a SPAWN column was decided blind: the
@@ -17,10 +15,10 @@ import (
 // the findings check. On a benchmark where every lane is blind no SPAWN
 // run can differ from CDP's, and its gap to Offline-Search is CDP's; the
 // findings give the gap over the other benchmarks beside the whole one.
-func blindFindings(w io.Writer, label string, names []string, sp, cdp, best []*replay.Stats) {
+func blindFindings(w io.Writer, label string, names []string, sp, cdp, best []*stats) {
 	var blind, sites int64
 	var all, differ, each []string
-	var restSp, restBest []*replay.Stats
+	var restSp, restBest []*stats
 	equal := true
 	for i := range sp {
 		blind += sp[i].BlindSites

@@ -12,13 +12,13 @@ import (
 // mean (b: 440/400 = 1.1, c: 1000/1000 = 1, so sqrt(1.1)-1 = 4.9%), the
 // whole one includes a's 2000/500 (cube root of 4.4 - 1 = 63.9%).
 func TestBlindFindings(t *testing.T) {
-	run := func(makespan, sites, blind int64) *replay.Stats {
-		return &replay.Stats{MakespanCycles: makespan, LaunchSites: sites, BlindSites: blind}
+	run := func(makespan, sites, blind int64) *stats {
+		return &stats{Stats: replay.Stats{MakespanCycles: makespan, LaunchSites: sites, BlindSites: blind}}
 	}
 	names := []string{"a", "b", "c"}
-	sp := []*replay.Stats{run(2000, 10, 10), run(440, 10, 3), run(1000, 0, 0)}
-	cdp := []*replay.Stats{run(2000, 10, 10), run(900, 10, 3), run(1200, 0, 0)}
-	best := []*replay.Stats{run(500, 10, 10), run(400, 10, 3), run(1000, 0, 0)}
+	sp := []*stats{run(2000, 10, 10), run(440, 10, 3), run(1000, 0, 0)}
+	cdp := []*stats{run(2000, 10, 10), run(900, 10, 3), run(1200, 0, 0)}
+	best := []*stats{run(500, 10, 10), run(400, 10, 3), run(1000, 0, 0)}
 	var buf bytes.Buffer
 	blindFindings(&buf, "SPAWN", names, sp, cdp, best)
 	wantFindings(t, buf.String(),

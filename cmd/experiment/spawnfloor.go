@@ -5,12 +5,10 @@ import (
 	"io"
 	"math"
 	"strings"
-
-	"github.com/gpureplay/gpureplay/replay"
 )
 
 // floorFindings prints what the blind launches alone cost a SPAWN column
-// (replay.Stats.BlindFloorCycles): the blind lanes, the SM of each one's
+// (bounds.BlindFloor): the blind lanes, the SM of each one's
 // parent CTA and the cycle it reaches the launch path are CDP's in every
 // SPAWN run (Algorithm 1 launches them, lines 2–3), so every SPAWN run
 // waits for its SMs' launch servers to serve them. A benchmark's SPAWN
@@ -18,7 +16,7 @@ import (
 // its gap to Offline-Search at least Offline's speedup over that bound.
 // The mean line assumes SPAWN equals Offline-Search wherever the floor
 // allows it: the part of the gap no SPAWN estimate can remove.
-func floorFindings(w io.Writer, label string, names []string, sp, cdp, best, flat []*replay.Stats) {
+func floorFindings(w io.Writer, label string, names []string, sp, cdp, best, flat []*stats) {
 	if len(flat) != len(sp) || len(best) != len(sp) {
 		return
 	}
@@ -74,7 +72,7 @@ func forcedRatio(floor, best int64) float64 {
 }
 
 // flatSpeedup is run's speedup over flat.
-func flatSpeedup(flat, run *replay.Stats) float64 {
+func flatSpeedup(flat, run *stats) float64 {
 	return float64(flat.MakespanCycles) / float64(run.MakespanCycles)
 }
 
@@ -86,7 +84,7 @@ func floorCell(floor int64) string {
 }
 
 // floorShare is how close the floor comes to the replayed makespan.
-func floorShare(s *replay.Stats) string {
+func floorShare(s *stats) string {
 	if s.BlindFloorCycles == 0 || s.MakespanCycles == 0 {
 		return "—"
 	}

@@ -18,14 +18,14 @@ import (
 // c: no blind lane, no floor. Mean: cube root of 2·1·1 = 1.2599, 26.0%;
 // replayed: cube root of (8/3)·1.1·1 = 1.4310, 43.1%.
 func TestFloorFindings(t *testing.T) {
-	run := func(makespan, blind, floor int64) *replay.Stats {
-		return &replay.Stats{MakespanCycles: makespan, BlindSites: blind, LaunchSites: blind, BlindFloorCycles: floor}
+	run := func(makespan, blind, floor int64) *stats {
+		return &stats{Stats: replay.Stats{MakespanCycles: makespan, BlindSites: blind, LaunchSites: blind}, BlindFloorCycles: floor}
 	}
 	names := []string{"a", "b", "c"}
-	sp := []*replay.Stats{run(4000, 10, 3000), run(1100, 2, 500), run(900, 0, 0)}
-	cdp := []*replay.Stats{run(5000, 10, 3000), run(1200, 2, 500), run(900, 0, 0)}
-	best := []*replay.Stats{run(1500, 10, 0), run(1000, 2, 0), run(900, 0, 0)}
-	flat := []*replay.Stats{run(3000, 0, 0), run(2000, 0, 0), run(900, 0, 0)}
+	sp := []*stats{run(4000, 10, 3000), run(1100, 2, 500), run(900, 0, 0)}
+	cdp := []*stats{run(5000, 10, 3000), run(1200, 2, 500), run(900, 0, 0)}
+	best := []*stats{run(1500, 10, 0), run(1000, 2, 0), run(900, 0, 0)}
+	flat := []*stats{run(3000, 0, 0), run(2000, 0, 0), run(900, 0, 0)}
 	var buf bytes.Buffer
 	floorFindings(&buf, "SPAWN", names, sp, cdp, best, flat)
 	wantFindings(t, buf.String(),
@@ -40,8 +40,8 @@ func TestFloorFindings(t *testing.T) {
 	// Above the band but under 10%: a floor 29.5% over Offline's makespan
 	// on one of three benchmarks, a cube root of 1.295 = 1.0900, 9.0%.
 	buf.Reset()
-	mid := []*replay.Stats{run(1400, 10, 1295), sp[1], sp[2]}
-	midBest := []*replay.Stats{run(1000, 10, 0), best[1], best[2]}
+	mid := []*stats{run(1400, 10, 1295), sp[1], sp[2]}
+	midBest := []*stats{run(1000, 10, 0), best[1], best[2]}
 	floorFindings(&buf, "SPAWN", names, mid, mid, midBest, flat)
 	wantFindings(t, buf.String(), "would be 9.0%", "That is above the band's 5.2% (the paper's within 4%, ±30%), so the headline cannot be reached.")
 	if strings.Contains(buf.String(), "over 10%") {
@@ -52,13 +52,13 @@ func TestFloorFindings(t *testing.T) {
 	// the band once was: a floor 19.1% over Offline's makespan on one
 	// of three benchmarks, a cube root of 1.191 = 1.0600, 6.0%.
 	buf.Reset()
-	six := []*replay.Stats{run(1400, 10, 1191), sp[1], sp[2]}
+	six := []*stats{run(1400, 10, 1191), sp[1], sp[2]}
 	floorFindings(&buf, "SPAWN", names, six, six, midBest, flat)
 	wantFindings(t, buf.String(), "would be 6.0%", "That is above the band's 5.2% (the paper's within 4%, ±30%), so the headline cannot be reached.")
 
 	// Under the band: 5.0% (a cube root of 1.158 = 1.0501) reaches it, so no verdict.
 	buf.Reset()
-	five := []*replay.Stats{run(1400, 10, 1158), sp[1], sp[2]}
+	five := []*stats{run(1400, 10, 1158), sp[1], sp[2]}
 	floorFindings(&buf, "SPAWN", names, five, five, midBest, flat)
 	wantFindings(t, buf.String(), "would be 5.0%")
 	if strings.Contains(buf.String(), "cannot be reached") {

@@ -27,9 +27,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
@@ -92,7 +94,7 @@ func Replay(t *testing.T, c Case) []string {
 	if err != nil {
 		t.Fatalf("line %d: %v", c.Line, err)
 	}
-	return Run(c, replay.Options{Config: cfg, Policy: pol, CDPFloor: true}, c.JSONL())
+	return Run(c, replay.Options{Config: cfg, Policy: pol}, c.JSONL())
 }
 
 // JSONL opens the case's trace.
@@ -101,18 +103,23 @@ func (c Case) JSONL() replay.Opener {
 	return func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
 }
 
-// Run replays open with opts and renders the tables c shows.
+// Run replays open with opts and renders the tables c shows: where they
+// include cdpfloor or blind, with the floors attached (bounds.Attach).
 func Run(c Case, opts replay.Options, open replay.Opener) []string {
 	rec := &Recorder{}
 	var sink results.Sink = rec
 	if c.Args["rows"] == "none" {
 		sink = discarder{rec}
 	}
+	found := func(*replay.Stats) bounds.Bounds { return bounds.Bounds{} }
+	if show := c.Show(); slices.Contains(show, "cdpfloor") || slices.Contains(show, "blind") {
+		found = bounds.Attach(&opts)
+	}
 	st, err := replay.Run(open, opts, sink)
 	if err != nil {
 		return []string{"error: " + err.Error()}
 	}
-	return rec.Render(st, c.Show())
+	return rec.Render(st, found(st), c.Show())
 }
 
 // discarder is a Recorder that asks for no rows (results.Discarder).

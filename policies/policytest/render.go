@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 )
@@ -29,7 +30,7 @@ func (r *Recorder) Stage(x results.Stage)         { r.Stages = append(r.Stages, 
 // ctas, launches, pages, stages, occupancy, utilization, cdpfloor, blind,
 // occupancy-avg), in a stable order (kernels by id, CTAs by kernel and
 // index, launches by cycle, parent and lane) so cases read naturally.
-func (r *Recorder) Render(st *replay.Stats, show []string) []string {
+func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []string {
 	var out []string
 	for _, s := range show {
 		switch s {
@@ -41,9 +42,9 @@ func (r *Recorder) Render(st *replay.Stats, show []string) []string {
 			}
 			out = append(out, line)
 		case "cdpfloor":
-			out = append(out, fmt.Sprintf("cdpfloor floor=%d", st.CDPFloorCycles))
+			out = append(out, fmt.Sprintf("cdpfloor floor=%d", b.CDPFloor))
 		case "blind":
-			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, st.BlindFloorCycles))
+			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, b.BlindFloor))
 		case "kernels":
 			ks := append([]results.Kernel(nil), r.Kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })

@@ -1,6 +1,39 @@
-package replay
+package bounds
 
-import "github.com/gpureplay/gpureplay/taskrun"
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/taskrun"
+)
+
+// TaskBounds is an Analysis of a narrow-task trace run under a task
+// runtime (gemtc, pagoda): what its tasks ask of any runtime, and their
+// critical paths (critpath.go), both counted as the driver reads them
+// (TaskRead). Under other policies it sees no task and stays zero.
+type TaskBounds struct {
+	replay.NoAnalysis
+	perByte float64 // a copy engine's cycles a byte
+	work    TaskWork
+	paths   *pathFloors
+}
+
+// NewTaskBounds is the task bounds of a run on cfg.
+func NewTaskBounds(cfg model.Config) *TaskBounds {
+	return &TaskBounds{perByte: replay.CopyCyclesPerByte(cfg), paths: newPathFloors(cfg)}
+}
+
+// TaskRead adds one task.
+func (b *TaskBounds) TaskRead(stream uint64, in, out replay.TaskCopies, blocks []taskrun.Task) {
+	b.work.add(blocks, float64(in.Bytes)*b.perByte, float64(out.Bytes)*b.perByte)
+	b.paths.task(stream, in, out, blocks)
+}
+
+// Result is the tasks' work and critical paths once every task is read.
+func (b *TaskBounds) Result() TaskWork {
+	w := b.work
+	w.HyperQPath, w.PagodaPath = b.paths.floors()
+	return w
+}
 
 // TaskWork is what a trace of narrow tasks asks of any runtime that runs
 // it under gemtc or pagoda, summed as the driver reads the tasks: the

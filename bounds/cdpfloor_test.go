@@ -1,4 +1,4 @@
-package replay_test
+package bounds_test
 
 import (
 	"fmt"
@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -33,22 +35,23 @@ func TestCDPFloorHolds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, CDPFloor: true}, discard{})
+		floor := bounds.NewCDPFloor(cfg, pol)
+		st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{floor}}, &policytest.Recorder{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, tr)
 		}
-		if st.CDPFloorCycles <= 0 || st.CDPFloorCycles > st.MakespanCycles {
-			t.Errorf("seed %d: floor %d, makespan %d\n%s", seed, st.CDPFloorCycles, st.MakespanCycles, tr)
+		if f := floor.Cycles(); f <= 0 || f > st.MakespanCycles {
+			t.Errorf("seed %d: floor %d, makespan %d\n%s", seed, f, st.MakespanCycles, tr)
 		}
-		if seed%50 == 0 { // the floor only reads the run: without it, the same run and no floor
-			off, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
-			if err != nil || off.CDPFloorCycles != 0 || off.MakespanCycles != st.MakespanCycles {
-				t.Errorf("seed %d without the floor: %v, floor %d, makespan %d (with it %d)", seed, err, off.CDPFloorCycles, off.MakespanCycles, st.MakespanCycles)
+		if seed%50 == 0 { // the floor only reads the run: without it, the same run
+			off, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &policytest.Recorder{})
+			if err != nil || off.MakespanCycles != st.MakespanCycles {
+				t.Errorf("seed %d without the floor: %v, makespan %d (with it %d)", seed, err, off.MakespanCycles, st.MakespanCycles)
 			}
 		}
 		if roomy {
 			rooms++
-			if st.CDPFloorCycles == st.MakespanCycles {
+			if floor.Cycles() == st.MakespanCycles {
 				tight++
 			}
 		}

@@ -1,9 +1,12 @@
-package replay
+package bounds
 
-import "github.com/gpureplay/gpureplay/model"
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
 
 // The floor that a run's blind launches put under its makespan
-// (Stats.BlindFloorCycles). A lane decided before any device-launched CTA
+// (BlindFloor.Cycles). A lane decided before any device-launched CTA
 // has finished is decided with no measurement: SPAWN launches it
 // ("if t_cta = 0 then Spawn child kernel", Algorithm 1 lines 2–3), and up
 // to the first child CTA's end a SPAWN run is its CDP run, so which lanes
@@ -21,22 +24,32 @@ type blindLoad struct {
 	roots  []*blindRoot
 }
 
-// blindFloor gathers the blind launches per SM, and what follows them in
-// their host kernels' streams (blindtail.go).
-type blindFloor struct {
+// BlindFloor is the floor's analysis: it gathers the blind launches per
+// SM (BlindCall), and what follows them in their host kernels' streams
+// (blindtail.go).
+type BlindFloor struct {
+	replay.NoAnalysis
+	cdp model.CDP // the device-runtime costs, converted as the engine's (cfg.LaunchCosts)
 	sms []blindLoad
 	blindTail
 }
 
-func newBlindFloor(cfg model.Config, sms int) blindFloor {
-	return blindFloor{sms: make([]blindLoad, sms), blindTail: newBlindTail(cfg)}
+// NewBlindFloor is the blind floor of a run on cfg.
+func NewBlindFloor(cfg model.Config) *BlindFloor {
+	return &BlindFloor{cdp: cfg.LaunchCosts(), sms: make([]blindLoad, cfg.GPU.SMs), blindTail: newBlindTail(cfg)}
 }
 
-// add is a blind site's call for x runtime lanes of kernel k on SM sm
-// reaching the launch path at cycle arrive at the earliest (a site held
-// for room in the pending pool reaches it later, which only raises the
-// floor).
-func (b *blindFloor) add(sm int, k *Kernel, arrive, x int64) {
+// CTAStarted adds a host CTA of a watched stream to its kernel's load.
+func (b *BlindFloor) CTAStarted(ev *replay.CTAEvent) { b.cta(ev) }
+
+// KernelDone adds a watched stream's operation to its sum.
+func (b *BlindFloor) KernelDone(k *replay.Kernel) { b.done(k) }
+
+// BlindCall is a blind site's call for x runtime lanes of kernel k on SM
+// sm reaching the launch path at cycle arrive at the earliest (a site
+// held for room in the pending pool reaches it later, which only raises
+// the floor).
+func (b *BlindFloor) BlindCall(sm int, k *replay.Kernel, arrive, x int64) {
 	l := &b.sms[sm]
 	if l.lanes == 0 || arrive < l.first {
 		l.first = arrive
@@ -61,8 +74,8 @@ func (b *blindFloor) add(sm int, k *Kernel, arrive, x int64) {
 // the least of that over the SM's calls' host kernels follows. With no
 // servers configured every call is served at once: the widest call
 // alone.
-func (b *blindFloor) cycles(p *launchPath) int64 {
-	n := p.cdp.LaunchServers
+func (b *BlindFloor) Cycles() int64 {
+	n := b.cdp.LaunchServers
 	var floor int64
 	for _, l := range b.sms {
 		if l.lanes == 0 {
@@ -72,7 +85,7 @@ func (b *blindFloor) cycles(p *launchPath) int64 {
 		if n > 0 {
 			load = max(load, (l.lanes+n-1)/n)
 		}
-		floor = max(floor, l.first+p.cdp.LaunchService(load)+b.dispatch+b.least(l.roots))
+		floor = max(floor, l.first+b.cdp.LaunchService(load)+b.dispatch+b.least(l.roots))
 	}
 	return floor
 }

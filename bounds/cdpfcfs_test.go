@@ -1,4 +1,4 @@
-package replay
+package bounds
 
 import (
 	"math/rand"

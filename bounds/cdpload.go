@@ -1,10 +1,11 @@
-package replay
+package bounds
 
 import (
 	"math"
 	"math/bits"
 
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
 )
 
 // gpuLoad is what a set of CTAs and kernels holds and asks of the GPU
@@ -19,8 +20,8 @@ type gpuLoad struct {
 
 // cta adds a CTA needing n for chain cycles, raising its kernel's entry
 // hold by hold and asking insts and dram.
-func (l *gpuLoad) cta(n need, chain, hold int64, insts, dram float64) {
-	for i, use := range [4]int64{1, int64(n.warps), int64(n.regs), n.smem} {
+func (l *gpuLoad) cta(n replay.Need, chain, hold int64, insts, dram float64) {
+	for i, use := range [4]int64{1, int64(n.Warps), int64(n.Regs), n.Smem} {
 		l.area[i].add(use, chain)
 	}
 	l.entries += hold

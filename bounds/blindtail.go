@@ -1,6 +1,9 @@
-package replay
+package bounds
 
-import "github.com/gpureplay/gpureplay/model"
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
 
 // blindTail is what must follow a blind call in any run (blindfloor.go):
 // its host kernel — the root of the launch tree the calling CTA is in —
@@ -23,14 +26,14 @@ import "github.com/gpureplay/gpureplay/model"
 // watched: their later operations' loads are gathered as their CTAs
 // start, and summed as they complete.
 type blindTail struct {
+	cfg        model.Config
 	gpu        model.GPU
 	contention bool
 	dispatch   int64
-	perByte    float64
 
-	roots map[*Kernel]*blindRoot
-	sums  map[uint64]int64        // a watched stream's operations' least durations, summed as they complete
-	loads map[*Kernel]*kernelLoad // a watched stream's kernels in flight
+	roots map[*replay.Kernel]*blindRoot
+	sums  map[uint64]int64               // a watched stream's operations' least durations, summed as they complete
+	loads map[*replay.Kernel]*kernelLoad // a watched stream's kernels in flight
 }
 
 // blindRoot is a host kernel that made blind calls (or whose tree did).
@@ -49,15 +52,14 @@ type kernelLoad struct {
 
 func newBlindTail(cfg model.Config) blindTail {
 	return blindTail{
-		gpu: cfg.GPU, contention: cfg.Model.Contention == "on",
+		cfg: cfg, gpu: cfg.GPU, contention: cfg.Model.Contention == "on",
 		dispatch: cfg.Lat.KernelDispatch,
-		perByte:  pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
 	}
 }
 
 // root is the record of the host kernel whose tree k is in, watching its
 // stream from now on; nil where k's launcher is an aggregated group.
-func (t *blindTail) root(k *Kernel) *blindRoot {
+func (t *blindTail) root(k *replay.Kernel) *blindRoot {
 	h := hostRoot(k)
 	if h == nil {
 		return nil
@@ -66,23 +68,24 @@ func (t *blindTail) root(k *Kernel) *blindRoot {
 		return r
 	}
 	if t.roots == nil {
-		t.roots, t.sums, t.loads = map[*Kernel]*blindRoot{}, map[uint64]int64{}, map[*Kernel]*kernelLoad{}
+		t.roots, t.sums, t.loads = map[*replay.Kernel]*blindRoot{}, map[uint64]int64{}, map[*replay.Kernel]*kernelLoad{}
 	}
-	r := &blindRoot{stream: h.stream}
+	r := &blindRoot{stream: h.Stream()}
 	t.roots[h] = r
-	if _, ok := t.sums[h.stream]; !ok {
-		t.sums[h.stream] = 0
+	if _, ok := t.sums[h.Stream()]; !ok {
+		t.sums[h.Stream()] = 0
 	}
 	return r
 }
 
-// cta is a CTA of k starting: a host kernel of a watched stream adds it
-// to its load.
-func (t *blindTail) cta(k *Kernel, spec *ctaSpec) {
-	if !k.host || t.sums == nil {
+// cta is a CTA starting: a host kernel of a watched stream adds it to
+// its load.
+func (t *blindTail) cta(ev *replay.CTAEvent) {
+	k := ev.Kernel
+	if !k.Host() || t.sums == nil {
 		return
 	}
-	if _, ok := t.sums[k.stream]; !ok {
+	if _, ok := t.sums[k.Stream()]; !ok {
 		return
 	}
 	l := t.loads[k]
@@ -90,9 +93,9 @@ func (t *blindTail) cta(k *Kernel, spec *ctaSpec) {
 		l = &kernelLoad{}
 		t.loads[k] = l
 	}
-	own := spec.alone()
-	insts, dram := ctaDemand(k, spec, t.contention)
-	l.load.cta(k.decl.need, own, 0, insts, dram)
+	own := ev.Alone()
+	insts, dram := ctaDemand(ev, t.contention)
+	l.load.cta(k.Need(), own, 0, insts, dram)
 	l.longest = max(l.longest, own)
 }
 
@@ -107,16 +110,16 @@ func (t *blindTail) cta(k *Kernel, spec *ctaSpec) {
 // stream of its own), and, as in cta, is let go before the map is asked:
 // under CDP every one of the hundreds of thousands completing asked it
 // in vain.
-func (t *blindTail) done(k *Kernel) {
-	if !k.host || t.sums == nil {
+func (t *blindTail) done(k *replay.Kernel) {
+	if !k.Host() || t.sums == nil {
 		return
 	}
-	sum, ok := t.sums[k.stream]
+	sum, ok := t.sums[k.Stream()]
 	if !ok {
 		return
 	}
-	if c := k.copyOp(); c != nil {
-		sum += roundCycle(float64(c.bytes) * t.perByte)
+	if bytes, ok := k.CopyBytes(); ok {
+		sum += replay.CopyCycles(t.cfg, bytes)
 	} else {
 		sum += t.dispatch
 		if l := t.loads[k]; l != nil {
@@ -124,7 +127,7 @@ func (t *blindTail) done(k *Kernel) {
 			delete(t.loads, k)
 		}
 	}
-	t.sums[k.stream] = sum
+	t.sums[k.Stream()] = sum
 	if r := t.roots[k]; r != nil {
 		r.done, r.at = true, sum
 	}
@@ -148,9 +151,9 @@ func (t *blindTail) least(roots []*blindRoot) int64 {
 
 // hostRoot is the host kernel whose launch tree k is in; nil where k's
 // launcher is an aggregated group.
-func hostRoot(k *Kernel) *Kernel {
-	for k != nil && !k.host {
-		k = k.owner.k
+func hostRoot(k *replay.Kernel) *replay.Kernel {
+	for k != nil && !k.Host() {
+		k = k.Parent()
 	}
 	return k
 }

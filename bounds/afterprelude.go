@@ -1,4 +1,6 @@
-package replay
+package bounds
+
+import "github.com/gpureplay/gpureplay/replay"
 
 // What a run does after the prelude ends (io.model=stages): the work no
 // overlap can hide behind the prelude. In the as-soon-as-possible
@@ -7,8 +9,15 @@ package replay
 // left after the prelude there is left after it in any schedule; with the
 // GPU's throughput that bounds every scheduler (cmd/experiment, CRCS).
 
-// AfterPrelude is a run's work after its prelude ended.
+// AfterPrelude is a run's work after its prelude ended: an Analysis
+// (CTAFinished) whose totals Result completes from the run's Stats.
 type AfterPrelude struct {
+	replay.NoAnalysis
+	work AfterPreludeWork
+}
+
+// AfterPreludeWork is the work AfterPrelude counts.
+type AfterPreludeWork struct {
 	// CTACycles is host kernels' CTA time after the prelude's end, less
 	// the time they stood stopped at pages: under no contention, the
 	// cycles of their own runs left to do. WarpCycles, RegCycles and
@@ -24,31 +33,26 @@ type AfterPrelude struct {
 	PostludeCycles int64
 }
 
-// countAfterPrelude adds a finished host CTA's time after the prelude.
-func (e *engine) countAfterPrelude(c *ctaRun, spec *ctaSpec) {
-	p := e.io.preludeEnd
-	if !e.io.on || c.k.order < 0 || e.now <= p {
-		return
-	}
-	run := e.now - max(c.start, p) - c.pausedAfter
+// CTAFinished adds a finished host CTA's time after the prelude.
+func (a *AfterPrelude) CTAFinished(ev *replay.CTAEvent) {
+	run := ev.RunAfterPrelude()
 	if run <= 0 {
 		return
 	}
-	a := &e.stats.AfterPrelude
-	a.CTACycles += run
-	n := c.k.decl.need
-	a.WarpCycles += float64(n.warps) * float64(run)
-	a.RegCycles += float64(n.regs) * float64(run)
-	a.SmemCycles += float64(n.smem) * float64(run)
-	a.Insts += float64(spec.issue) * float64(run)
-	a.DRAMBytes += float64(spec.dram) * float64(run)
+	w := &a.work
+	w.CTACycles += run
+	n := ev.Kernel.Need()
+	w.WarpCycles += float64(n.Warps) * float64(run)
+	w.RegCycles += float64(n.Regs) * float64(run)
+	w.SmemCycles += float64(n.Smem) * float64(run)
+	issue, dram := ev.Demand()
+	w.Insts += issue * float64(run)
+	w.DRAMBytes += dram * float64(run)
 }
 
-// pauseEnded accounts a stop at a page that ends now.
-func (e *engine) pauseEnded(c *ctaRun) {
-	c.paused += e.now - c.pausedAt
-	c.stall += e.now - c.pausedAt
-	if e.io.on {
-		c.pausedAfter += max(e.now-max(c.pausedAt, e.io.preludeEnd), 0)
-	}
+// Result is the work after the prelude of the run st totals.
+func (a *AfterPrelude) Result(st *replay.Stats) AfterPreludeWork {
+	w := a.work
+	w.PostludeCycles = st.PostludeAfterPreludeCycles
+	return w
 }

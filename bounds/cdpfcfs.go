@@ -1,9 +1,10 @@
-package replay
+package bounds
 
 import (
 	"container/heap"
 
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
 )
 
 // The CDP floor's waves and FCFS gate (cdpfloor.go, "The waves" and "The
@@ -39,27 +40,6 @@ func (w *waveFront) start(chain int64) {
 	w.n++
 }
 
-// perSM is how many CTAs needing n an empty SM of g holds at once.
-func perSM(g *model.GPU, n need) int64 {
-	var s sm
-	var r int64
-	for s.fits(g, n) {
-		s.reserve(n)
-		r++
-	}
-	return r
-}
-
-// beside reports whether a CTA needing d fits on an SM of g holding r
-// CTAs needing n.
-func beside(g *model.GPU, n need, r int64, d need) bool {
-	var s sm
-	for ; r > 0; r-- {
-		s.reserve(n)
-	}
-	return s.fits(g, d)
-}
-
 // cycleHeap is a heap of cycles, the least on top.
 type cycleHeap struct{ xs []int64 }
 
@@ -78,27 +58,28 @@ func (h *cycleHeap) Pop() any {
 // gate, no CRCS scoreboard or exclusive SMs, whose L1 flush delays a
 // start, and a GPU whose SMs run CTAs of several kernels at once): the
 // FCFS gate's premises.
-func fcfsPlacement(pol Policy, g model.GPU) bool {
-	return pol.Placer == nil && pol.Gate == nil && !pol.ExclusiveSMs && pol.IO != IOPaged && !g.ExclusiveSMs()
+func fcfsPlacement(pol replay.Policy, g model.GPU) bool {
+	return pol.Placer == nil && pol.Gate == nil && !pol.ExclusiveSMs && pol.IO != replay.IOPaged && !g.ExclusiveSMs()
 }
 
 // checkSneak notes whether device kernel k of tree t could have a CTA
 // placed beside a full SM of the host kernel's CTAs.
-func (f *cdpFloor) checkSneak(t *treeLoad, k *Kernel) {
-	if t.sneak || k.decl.need == t.seen {
+func (f *CDPFloor) checkSneak(t *treeLoad, k *replay.Kernel) {
+	n := k.Need()
+	if t.sneak || n == t.seen {
 		return
 	}
-	t.seen = k.decl.need
-	host := t.host
-	t.sneak = beside(&f.gpu, host.decl.need, perSM(&f.gpu, host.decl.need), k.decl.need)
+	t.seen = n
+	host := t.host.Need()
+	t.sneak = host.Beside(&f.gpu, host.PerSM(&f.gpu), n)
 }
 
 // afterWaves is the earliest host kernel k completes by its waves and,
 // under the FCFS gate, by what its tree does after its last CTA starts.
-func (f *cdpFloor) afterWaves(k *Kernel, t *treeLoad) int64 {
+func (f *CDPFloor) afterWaves(k *replay.Kernel, t *treeLoad) int64 {
 	w := &t.waves
 	if w.n == 0 {
-		return f.times(k).ready
+		return f.kernelTimes(k).ready
 	}
 	last, end := w.last, w.end
 	if !f.fcfs || !t.alone || t.head != f.heads || t.sneak {
@@ -108,6 +89,6 @@ func (f *cdpFloor) afterWaves(k *Kernel, t *treeLoad) int64 {
 	if n := int64(f.gpu.MaxKernels); n > 0 {
 		after.entries = max(0, after.entries-min(t.nKids, n-1)*f.dispatch)
 	}
-	after.cta(k.decl.need, t.last.chain, t.last.chain, t.last.insts, t.last.dram)
+	after.cta(k.Need(), t.last.chain, t.last.chain, t.last.insts, t.last.dram)
 	return max(end, last+t.tail, last+f.fit(&after))
 }

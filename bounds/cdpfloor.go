@@ -1,8 +1,11 @@
-package replay
+package bounds
 
-import "github.com/gpureplay/gpureplay/model"
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
+)
 
-// The CDP floor (Stats.CDPFloorCycles): a makespan no run of the trace in
+// The CDP floor (CDPFloor.Cycles): a makespan no run of the trace in
 // which every launching lane launches its child through the device runtime
 // (policy cdp, and cdp with other costs: cdp-ideal) can beat, on the same
 // GPU and costs, whatever the SMX scheduler (the FCFS gate below: the
@@ -98,7 +101,7 @@ import "github.com/gpureplay/gpureplay/model"
 // kernels' CTAs only leave fewer), and a CTA is resident from its
 // placement, no later than its start, to its end, at least its chain
 // after its start. So with its CTAs numbered in the order they start
-// (cdpFloor.cta is called at each start), the i-th starts no earlier
+// (CDPFloor.CTAStarted is called at each start), the i-th starts no earlier
 // than the (i-1)-th, nor before i-r of the CTAs started before it have
 // ended: at its start at most r-1 others are resident, the rest of the
 // i-1 have ended. By induction each starts no earlier than s_i, the same
@@ -150,29 +153,36 @@ import "github.com/gpureplay/gpureplay/model"
 // The floor is computed only while every verdict is a device-runtime
 // launch: a run in which any lane is inlined, coalesced or launched by
 // DTBL's hardware has no CDP floor (0).
-type cdpFloor struct {
-	cdp      model.CDP // the engine's converted device-runtime costs
+//
+// CDPFloor is the floor's analysis. It keeps each host operation's and
+// each running device kernel's times, a host kernel's tree's load while it
+// runs, and for each idle stream its last operation's end: memory grows
+// with the work in flight.
+type CDPFloor struct {
+	replay.NoAnalysis
+	cfg      model.Config
+	cdp      model.CDP // the device-runtime costs, converted as the engine's (cfg.LaunchCosts)
 	gpu      model.GPU
 	issue    int64 // lat.host_issue
 	launch   int64 // lat.host_launch
 	dispatch int64 // lat.kernel_dispatch
-	perByte  float64
 	serial   bool  // one host thread: its calls are serial
 	hostFree int64 // serial: when the thread is free for the next call, at the earliest
 
 	ownStreams bool // the policy gives each task group a fresh stream (Policy.OwnStreams)
 	fcfs       bool // the baseline FCFS placement, CTAs starting when placed (fcfsPlacement)
 
-	off       bool             // not asked for (Options.CDPFloor), or a verdict other than a runtime launch was given
+	off       bool // a verdict other than a runtime launch was given
+	times     map[*replay.Kernel]*floorTimes
 	streamEnd map[uint64]int64 // an idle stream's last operation's end, at the earliest
 	path      int64            // the latest end of any chain so far
 	service   int64            // the launch servers' summed service
 	firstCall int64            // the earliest a call reaches the servers; -1 before one
 
-	contention bool                  // model.contention=on
-	all        gpuLoad               // what the run's CTAs and kernels hold and ask
-	trees      map[*Kernel]*treeLoad // the same of each running host kernel's tree
-	heads      int64                 // host kernels that have come to a stream's head
+	contention bool                         // model.contention=on
+	all        gpuLoad                      // what the run's CTAs and kernels hold and ask
+	trees      map[*replay.Kernel]*treeLoad // the same of each running host kernel's tree
+	heads      int64                        // host kernels that have come to a stream's head
 }
 
 // treeLoad is the load of a host kernel's tree: all of it, and that of
@@ -183,33 +193,32 @@ type treeLoad struct {
 	all, kids gpuLoad
 	kidsFrom  int64
 
-	host  *Kernel
+	host  *replay.Kernel
 	waves waveFront // the host kernel's CTAs, in the order they start
 	last  struct {
 		chain       int64
 		insts, dram float64
 	} // the last of them
-	nKids int64 // device kernels in the tree
-	tail  int64 // the longest a device kernel takes from its CTAs' start to its completion
-	alone bool  // no other host kernel was at a stream's head when this one came to its
-	head  int64 // cdpFloor.heads when it came: alone while no other host kernel came since
-	sneak bool  // a device kernel's CTA fits beside a full SM of the host kernel's
-	seen  need  // the last device kernel's need checked for sneak
+	nKids int64       // device kernels in the tree
+	tail  int64       // the longest a device kernel takes from its CTAs' start to its completion
+	alone bool        // no other host kernel was at a stream's head when this one came to its
+	head  int64       // CDPFloor.heads when it came: alone while no other host kernel came since
+	sneak bool        // a device kernel's CTA fits beside a full SM of the host kernel's
+	seen  replay.Need // the last device kernel's need checked for sneak
 }
 
-func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor {
-	if !on {
-		return cdpFloor{off: true}
-	}
-	return cdpFloor{
+// NewCDPFloor is the CDP floor of a run of pol on cfg.
+func NewCDPFloor(cfg model.Config, pol replay.Policy) *CDPFloor {
+	return &CDPFloor{
+		cfg:        cfg,
 		ownStreams: pol.OwnStreams,
 		fcfs:       fcfsPlacement(pol, cfg.GPU),
-		cdp:        cdp, gpu: cfg.GPU,
+		cdp:        cfg.LaunchCosts(), gpu: cfg.GPU,
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
-		perByte:    pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
 		serial:     cfg.Lat.HostThreads <= 1,
+		times:      map[*replay.Kernel]*floorTimes{},
 		streamEnd:  map[uint64]int64{},
-		trees:      map[*Kernel]*treeLoad{},
+		trees:      map[*replay.Kernel]*treeLoad{},
 		firstCall:  -1,
 		contention: cfg.Model.Contention == "on",
 	}
@@ -217,34 +226,37 @@ func newCDPFloor(cfg model.Config, cdp model.CDP, pol Policy, on bool) cdpFloor 
 
 // floorTimes is the floor's of one kernel: when its CTAs may be placed at
 // the earliest (for a host operation, until it heads its stream, when it
-// reaches the stream), and when it completes at the earliest. Behind a
-// pointer in the Kernel's rare parts (times), a run without the floor
-// carries none.
+// reaches the stream), and when it completes at the earliest. A device
+// kernel's are let go when it completes (its parent has them then), a
+// host operation's once its stream has gone on past it.
 type floorTimes struct {
 	ready, end int64
 }
 
-// times is k's floor times, zero on first use.
-func (f *cdpFloor) times(k *Kernel) *floorTimes {
-	r := k.rareParts()
-	if r.floor == nil {
-		r.floor = &floorTimes{}
+// kernelTimes is k's floor times, zero on first use.
+func (f *CDPFloor) kernelTimes(k *replay.Kernel) *floorTimes {
+	t := f.times[k]
+	if t == nil {
+		t = &floorTimes{}
+		f.times[k] = t
 	}
-	return r.floor
+	return t
 }
 
-// end is when k completes at the earliest; 0 without the floor.
-func (f *cdpFloor) end(k *Kernel) int64 {
-	if f.off || k.rare == nil || k.rare.floor == nil {
-		return 0
+// end is when k completes at the earliest; 0 when not known.
+func (f *CDPFloor) end(k *replay.Kernel) int64 {
+	if t := f.times[k]; t != nil {
+		return t.end
 	}
-	return k.rare.floor.end
+	return 0
 }
 
-// verdict notes a lane's verdict: only runtime launches keep the floor.
-func (f *cdpFloor) verdict(v Verdict) {
-	if !f.off && (v.Decision != Launch || v.Hardware) {
-		f.off, f.trees, f.streamEnd = true, nil, nil
+// Decided notes a site's verdicts: only runtime launches keep the floor.
+func (f *CDPFloor) Decided(out []replay.Verdict) {
+	for _, v := range out {
+		if !f.off && (v.Decision != replay.Launch || v.Hardware) {
+			f.off, f.trees, f.streamEnd, f.times = true, nil, nil, nil
+		}
 	}
 }
 
@@ -252,7 +264,7 @@ func (f *cdpFloor) verdict(v Verdict) {
 // than earliest (its t, after the host stages' launch base: a plan made
 // from the trace before the run) and costs its thread cost cycles: k
 // reaches its stream at its floor's ready at the earliest.
-func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
+func (f *CDPFloor) HostCall(k *replay.Kernel, earliest, cost int64) {
 	if f.off {
 		return
 	}
@@ -261,22 +273,29 @@ func (f *cdpFloor) hostCall(k *Kernel, earliest, cost int64) {
 		at = max(at, f.hostFree)
 		f.hostFree = at + cost
 	}
-	f.times(k).ready = at + f.issue + f.launch
+	f.kernelTimes(k).ready = at + f.issue + f.launch
 }
 
-// streamHead is host operation k at the head of its stream, after the
-// operation whose end is at prev at the earliest: a kernel is ready
-// lat.kernel_dispatch after it may take its entry, a copy ends its
+// StreamHead is host operation k at the head of its stream, after prev
+// (nil: after the operation that left the stream idle): a kernel is
+// ready lat.kernel_dispatch after it may take its entry, a copy ends its
 // transfer after it may start.
-func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
+func (f *CDPFloor) StreamHead(k, prev *replay.Kernel) {
 	if f.off {
 		return
 	}
-	kt := f.times(k)
-	at := max(kt.ready, prev)
-	if c := k.copyOp(); c != nil {
+	var after int64
+	if prev == nil {
+		after = f.reopen(k.Stream())
+	} else {
+		after = f.end(prev)
+		delete(f.times, prev)
+	}
+	kt := f.kernelTimes(k)
+	at := max(kt.ready, after)
+	if bytes, ok := k.CopyBytes(); ok {
 		kt.ready = at
-		kt.end = at + roundCycle(float64(c.bytes)*f.perByte)
+		kt.end = at + replay.CopyCycles(f.cfg, bytes)
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)
@@ -288,8 +307,8 @@ func (f *cdpFloor) streamHead(k *Kernel, prev int64) {
 // Kernel Distributor entry lat.kernel_dispatch; tree is the load of the
 // host kernel's tree a device kernel is in (nil for a host kernel, whose
 // dispatch is before its tree's time).
-func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
-	*f.times(k) = floorTimes{ready: at, end: at}
+func (f *CDPFloor) ready(k *replay.Kernel, at int64, tree *treeLoad) {
+	*f.kernelTimes(k) = floorTimes{ready: at, end: at}
 	f.all.entries += f.dispatch
 	if tree != nil {
 		tree.all.entries += f.dispatch
@@ -303,67 +322,66 @@ func (f *cdpFloor) ready(k *Kernel, at int64, tree *treeLoad) {
 
 // tree is the load of the host kernel's tree k is in; nil where k's
 // launcher is an aggregated group (no CDP floor then).
-func (f *cdpFloor) tree(k *Kernel) *treeLoad {
+func (f *CDPFloor) tree(k *replay.Kernel) *treeLoad {
 	if k = hostRoot(k); k == nil {
 		return nil
 	}
 	return f.trees[k]
 }
 
-// idle is a stream left with nothing after k: the next operation on it
-// starts after k's end. Under a policy of fresh streams per task group
-// most streams are never used again, so none is remembered (the floor
-// only loses that term).
-func (f *cdpFloor) idle(stream uint64, k *Kernel) {
+// StreamIdle is a stream left with nothing after k: the next operation
+// on it starts after k's end. Under a policy of fresh streams per task
+// group most streams are never used again, so none is remembered (the
+// floor only loses that term).
+func (f *CDPFloor) StreamIdle(k *replay.Kernel) {
 	if f.off {
 		return
 	}
 	if !f.ownStreams {
-		f.streamEnd[stream] = f.times(k).end
+		f.streamEnd[k.Stream()] = f.end(k)
 	}
+	delete(f.times, k)
 }
 
 // reopen is an operation entering idle stream: what it follows.
-func (f *cdpFloor) reopen(stream uint64) int64 {
-	if f.off {
-		return 0
-	}
+func (f *CDPFloor) reopen(stream uint64) int64 {
 	end := f.streamEnd[stream]
 	delete(f.streamEnd, stream)
 	return end
 }
 
-// cta adds a CTA of k starting at k's floor ready time at the earliest: its
-// chain (each warp's cycles and calls), its children's ready times, and
-// its room held for that long.
-func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
+// CTAStarted adds a CTA of k starting at k's floor ready time at the
+// earliest: its chain (each warp's cycles and calls), its children's
+// ready times, and its room held for that long.
+func (f *CDPFloor) CTAStarted(ev *replay.CTAEvent) {
 	if f.off {
 		return
 	}
+	k := ev.Kernel
 	tree := f.tree(k)
-	chain := spec.alone()
-	kt := f.times(k)
-	if x := spec.x; x != nil && len(x.sites) > 0 {
-		sortSites(x.sites)
-		chain = max(chain, f.sited(kt.ready, spec, tree))
+	chain := ev.Alone()
+	kt := f.kernelTimes(k)
+	if ev.HasSites() {
+		chain = max(chain, f.sited(kt.ready, ev, tree))
 	}
 	hold := max(0, kt.ready+chain-kt.end)
 	kt.end = max(kt.end, kt.ready+chain)
-	insts, dram := ctaDemand(k, spec, f.contention)
-	f.all.cta(k.decl.need, chain, hold, insts, dram)
+	insts, dram := ctaDemand(ev, f.contention)
+	n := k.Need()
+	f.all.cta(n, chain, hold, insts, dram)
 	if tree == nil {
 		return
 	}
-	tree.all.cta(k.decl.need, chain, hold, insts, dram)
-	if k.host {
+	tree.all.cta(n, chain, hold, insts, dram)
+	if k.Host() {
 		if tree.waves.n == 0 {
-			tree.waves.begin(kt.ready, perSM(&f.gpu, k.decl.need)*int64(f.gpu.SMs))
+			tree.waves.begin(kt.ready, n.PerSM(&f.gpu)*int64(f.gpu.SMs))
 		}
 		tree.waves.start(chain)
 		tree.last.chain, tree.last.insts, tree.last.dram = chain, insts, dram
 		return
 	}
-	tree.kids.cta(k.decl.need, chain, hold, insts, dram)
+	tree.kids.cta(n, chain, hold, insts, dram)
 	f.checkSneak(tree, k)
 }
 
@@ -373,67 +391,71 @@ func (f *cdpFloor) cta(k *Kernel, spec *ctaSpec) {
 // sites is a job per warp with sites, of at least the warp's own cycles,
 // and one for the others of their longest warp's, each at its share of
 // the demand, so at least the demand × its warps' mean cycles.
-func ctaDemand(k *Kernel, spec *ctaSpec, contention bool) (insts, dram float64) {
-	if !contention || (spec.issue <= 0 && spec.dram <= 0) {
+func ctaDemand(ev *replay.CTAEvent, contention bool) (insts, dram float64) {
+	issue, bytes := ev.Demand()
+	if !contention || (issue <= 0 && bytes <= 0) {
 		return 0, 0
 	}
-	work := float64(spec.alone())
-	if x := spec.x; x != nil && len(x.sites) > 0 {
-		n := int(k.decl.need.warps)
+	work := float64(ev.Alone())
+	if ev.HasSites() {
+		n := int(ev.Kernel.Need().Warps)
 		var sum int64
 		for w := 0; w < n; w++ {
-			sum += warpCycles(spec, w)
+			sum += ev.WarpCycles(w)
 		}
 		work = float64(sum) / float64(n)
 	}
-	return float64(spec.issue) * work, float64(spec.dram) * work
+	return issue * work, bytes * work
 }
 
 // sited is the longest chain of the warps with sites of a CTA starting at
 // start, and sets each site's children's ready time: its call's return
 // plus lat.kernel_dispatch.
-func (f *cdpFloor) sited(start int64, spec *ctaSpec, tree *treeLoad) int64 {
-	sites := spec.x.sites
-	var chain, shift int64
-	for first := 0; first < len(sites); {
-		w := int(sites[first].warp)
-		_, last := siteLanes(sites, first, w)
-		x := int64(last - first)
-		reach := start + sites[first].at + shift
+func (f *CDPFloor) sited(start int64, ev *replay.CTAEvent, tree *treeLoad) int64 {
+	var chain, shift, lastAt int64
+	w := -1 // the warp whose sites are being walked
+	for s := range ev.Sites() {
+		if s.Warp != w {
+			if w >= 0 {
+				chain = max(chain, max(ev.WarpCycles(w), lastAt)+shift)
+			}
+			w, shift = s.Warp, 0
+		}
+		x := int64(s.Len())
+		reach := start + s.At + shift
 		f.call(reach+f.cdp.ParamCost(x)+f.cdp.LaunchLatency(), x)
 		back := reach + f.cdp.APICost(x)
-		for _, l := range sites[first:last] {
-			f.ready(l.child, back+f.dispatch, tree)
+		for i := range s.Len() {
+			f.ready(s.Child(i), back+f.dispatch, tree)
 		}
 		shift += f.cdp.APICost(x)
-		if last == len(sites) || int(sites[last].warp) != w {
-			chain = max(chain, max(warpCycles(spec, w), sites[first].at)+shift)
-			shift = 0
-		}
-		first = last
+		lastAt = s.At
+	}
+	if w >= 0 {
+		chain = max(chain, max(ev.WarpCycles(w), lastAt)+shift)
 	}
 	return chain
 }
 
 // call is a site's call for x lanes reaching the launch servers at
 // cycle arrive at the earliest.
-func (f *cdpFloor) call(arrive, x int64) {
+func (f *CDPFloor) call(arrive, x int64) {
 	if f.firstCall < 0 || arrive < f.firstCall {
 		f.firstCall = arrive
 	}
 	f.service += f.cdp.LaunchService(x)
 }
 
-// done is kernel k complete: its parent (or, for a host kernel, its
-// stream's next operation) completes after it. A host kernel completes
-// no earlier than its tree's load fits in the GPU from its ready time:
-// every CTA and entry of the tree is held, and every demand made, after
-// the kernel is ready and before it completes.
-func (f *cdpFloor) done(k *Kernel) {
+// KernelDone is kernel k complete: its parent (or, for a host kernel,
+// its stream's next operation) completes after it. A host kernel
+// completes no earlier than its tree's load fits in the GPU from its
+// ready time: every CTA and entry of the tree is held, and every demand
+// made, after the kernel is ready and before it completes.
+func (f *CDPFloor) KernelDone(k *replay.Kernel) {
 	if f.off {
 		return
 	}
-	kt := f.times(k)
+	kt := f.kernelTimes(k)
 	if t := f.trees[k]; t != nil {
 		kt.end = max(kt.end, kt.ready+f.fit(&t.all))
 		if t.kidsFrom >= 0 {
@@ -441,21 +463,24 @@ func (f *cdpFloor) done(k *Kernel) {
 		}
 		kt.end = max(kt.end, f.afterWaves(k, t))
 		delete(f.trees, k)
-	} else if !k.host {
+	} else if !k.Host() {
 		if t := f.tree(k); t != nil {
 			t.tail = max(t.tail, kt.end-kt.ready)
 		}
 	}
 	f.path = max(f.path, kt.end)
-	if p := k.owner.k; p != nil {
-		pt := f.times(p)
+	if p := k.Parent(); p != nil {
+		pt := f.kernelTimes(p)
 		pt.end = max(pt.end, kt.end)
+	}
+	if !k.Host() {
+		delete(f.times, k)
 	}
 }
 
-// cycles is the floor once the run is over: 0 when a verdict was not a
+// Cycles is the floor once the run is over: 0 when a verdict was not a
 // runtime launch.
-func (f *cdpFloor) cycles() int64 {
+func (f *CDPFloor) Cycles() int64 {
 	if f.off {
 		return 0
 	}
@@ -467,4 +492,4 @@ func (f *cdpFloor) cycles() int64 {
 }
 
 // fit is the least time load takes on the GPU.
-func (f *cdpFloor) fit(l *gpuLoad) int64 { return l.cycles(f.gpu, f.contention) }
+func (f *CDPFloor) fit(l *gpuLoad) int64 { return l.cycles(f.gpu, f.contention) }

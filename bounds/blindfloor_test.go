@@ -1,10 +1,12 @@
-package replay_test
+package bounds_test
 
 import (
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 )
 
@@ -25,14 +27,15 @@ func TestBlindFloorHolds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+			floor := bounds.NewBlindFloor(cfg)
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{floor}}, &policytest.Recorder{})
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, tr)
 			}
-			if st.BlindFloorCycles > st.MakespanCycles {
-				t.Errorf("seed %d, %s: blind floor %d, makespan %d\n%s", seed, name, st.BlindFloorCycles, st.MakespanCycles, tr)
+			if f := floor.Cycles(); f > st.MakespanCycles {
+				t.Errorf("seed %d, %s: blind floor %d, makespan %d\n%s", seed, name, f, st.MakespanCycles, tr)
 			}
-			floors[i] = st.BlindFloorCycles
+			floors[i] = floor.Cycles()
 		}
 		if floors[0] != floors[1] {
 			t.Errorf("seed %d: spawn's blind floor %d, cdp's %d\n%s", seed, floors[0], floors[1], tr)

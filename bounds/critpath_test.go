@@ -1,4 +1,4 @@
-package replay_test
+package bounds_test
 
 import (
 	"fmt"
@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -31,19 +33,23 @@ func TestCriticalPathsHold(t *testing.T) {
 		tr, fig1a := randomTasks(r)
 		cfg := randomHost(r, base)
 		runs := map[string]*replay.Stats{}
+		var w bounds.TaskWork
 		for _, name := range []string{"hyperq", "pagoda"} {
 			pol, err := policies.New(name, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(tr)), nil }
-			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, discard{})
+			tasks := bounds.NewTaskBounds(cfg)
+			st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{tasks}}, &policytest.Recorder{})
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, tr)
 			}
 			runs[name] = st
+			if name == "pagoda" {
+				w = tasks.Result()
+			}
 		}
-		w := runs["pagoda"].Tasks
 		if w.PagodaPath <= 0 || (fig1a && w.HyperQPath <= 0) || (!fig1a && w.HyperQPath != 0) {
 			t.Errorf("seed %d: critical paths hyperq %d, pagoda %d (Fig. 1a's shape: %v)", seed, w.HyperQPath, w.PagodaPath, fig1a)
 		}

@@ -1,7 +1,9 @@
-package replay
+package bounds
 
 import (
+	"github.com/gpureplay/gpureplay/internal/threadpool"
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/taskrun"
 )
 
@@ -10,18 +12,19 @@ import (
 // its host thread's calls, its copy in, its run alone, its copy back — as
 // the replay charges them. TaskWork's totals bound a run by its busiest
 // resource, which is tight for long runs; a short run is a chain, and
-// this bounds it. The driver computes both while it reads the tasks, for
-// cmd/experiment's bounds (TaskWork.HyperQPath, TaskWork.PagodaPath).
+// this bounds it. Both are computed as the driver reads the tasks
+// (TaskBounds.TaskRead), for cmd/experiment's bounds (TaskWork.HyperQPath,
+// TaskWork.PagodaPath).
 //
 // The host threads. Both runtimes hand a trace's work to
 // lat.host_threads threads in trace order, and a thread does one piece
-// of it at a time: under hyperq (host.go) a run of consecutive calls on
+// of it at a time: under hyperq (replay/host.go) a run of consecutive calls on
 // one stream stays on one thread and the next run takes the thread free
 // first; under pagoda (taskrun/pagoda_host.go) an idle thread takes the
 // next threadblock, at most the threads at once. Neither starts a piece
 // earlier than the greedy schedule that gives every piece, in order, the
 // thread free first, as soon as it is free, and holds it exactly the
-// piece's cost (threadPool). By induction over the pieces: under hyperq
+// piece's cost (threadpool.Pool.Take). By induction over the pieces: under hyperq
 // the threads' free times, sorted, are never below the greedy's, since
 // both give the next piece their earliest thread and the replay starts
 // it no earlier and holds it no shorter; under pagoda a threadblock
@@ -60,10 +63,10 @@ type pathFloors struct {
 	issue, launch, dispatch int64 // lat.host_issue, lat.host_launch, lat.kernel_dispatch
 	spawn, sched            int64 // pagoda.spawn_cycles, pagoda.sched_cycles
 	pipelined               bool
-	resident                int64   // when the MasterKernel is resident at the earliest
-	perByte                 float64 // a copy engine's cycles a byte
+	resident                int64 // when the MasterKernel is resident at the earliest
+	cfg                     model.Config
 
-	hq, pg      threadPool
+	hq, pg      threadpool.Pool
 	hqEnd       int64  // the latest hyperq task's end so far, at the earliest
 	pgEnd       int64  // the latest pagoda task's end so far, at the earliest
 	lastSpawned int64  // the latest spawn's end, at the earliest
@@ -78,28 +81,28 @@ func newPathFloors(cfg model.Config) *pathFloors {
 		issue: cfg.Lat.HostIssue, launch: cfg.Lat.HostLaunch, dispatch: cfg.Lat.KernelDispatch,
 		spawn: cfg.Pagoda.SpawnCycles, sched: cfg.Pagoda.SchedCycles,
 		pipelined: cfg.Pagoda.Spawn == "pipelined", fig1a: true,
-		perByte: pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps),
+		cfg: cfg,
 	}
 	from := int64(0)
 	if f.pipelined {
 		from = f.issue
 		f.resident = f.issue + f.launch + f.dispatch
 	}
-	f.hq = newThreadPool(cfg.Lat.HostThreads, 0)
-	f.pg = newThreadPool(cfg.Lat.HostThreads, from)
+	f.hq = threadpool.New(cfg.Lat.HostThreads, 0)
+	f.pg = threadpool.New(cfg.Lat.HostThreads, from)
 	return f
 }
 
 // task adds one task, read in trace order: its launch's stream, its
 // copies each way and its threadblocks as the driver built them.
-func (f *pathFloors) task(stream uint64, in, out copies, blocks []taskrun.Task) {
-	shaped := in.shaped(stream) && out.shaped(stream)
+func (f *pathFloors) task(stream uint64, in, out replay.TaskCopies, blocks []taskrun.Task) {
+	shaped := fig1a(in, stream) && fig1a(out, stream)
 	if !shaped || (f.tasks > 0 && stream == f.stream) {
 		f.fig1a = false
 	}
 	f.tasks++
 	f.stream = stream
-	outMove := f.move(out.bytes)
+	outMove := f.move(out.Bytes)
 	f.hyperq(in, out, outMove, blocks)
 	f.pagoda(outMove, blocks)
 }
@@ -107,20 +110,26 @@ func (f *pathFloors) task(stream uint64, in, out copies, blocks []taskrun.Task) 
 // move is the least time from a copy's whole-cycle arrival (at its
 // stream, or its task's end) to its end: an engine starts it no earlier
 // and rounds its float clock's end to a whole cycle.
-func (f *pathFloors) move(bytes int64) int64 { return roundCycle(float64(bytes) * f.perByte) }
+func (f *pathFloors) move(bytes int64) int64 { return replay.CopyCycles(f.cfg, bytes) }
+
+// fig1a says a task's calls in one direction are Fig. 1a's for a task
+// launched on stream: all on it, none out of order.
+func fig1a(c replay.TaskCopies, stream uint64) bool {
+	return !c.Apart && (c.N == 0 || c.Stream == stream)
+}
 
 // hyperq adds the task's chain under hyperq: its calls are one piece on
-// one thread, each copy's wait its own transfer (copies.wait).
-func (f *pathFloors) hyperq(in, out copies, outMove int64, blocks []taskrun.Task) {
-	before := in.n*f.issue + in.wait // the calls before the launch
-	s := f.hq.take(before + f.issue + out.n*f.issue + out.wait)
+// one thread, each copy's wait its own transfer (TaskCopies.Wait).
+func (f *pathFloors) hyperq(in, out replay.TaskCopies, outMove int64, blocks []taskrun.Task) {
+	before := in.N*f.issue + in.Wait // the calls before the launch
+	s := f.hq.Take(before + f.issue + out.N*f.issue + out.Wait)
 	launch := s + before
 	ready := launch + f.issue + f.launch
-	if in.n > 0 {
-		ready = max(ready, s+f.issue+f.launch+f.move(in.bytes))
+	if in.N > 0 {
+		ready = max(ready, s+f.issue+f.launch+f.move(in.Bytes))
 	}
 	end := ready + f.dispatch + longest(blocks)
-	if out.n > 0 {
+	if out.N > 0 {
 		end = max(end, launch+2*f.issue+f.launch) + outMove
 	}
 	f.hqEnd = max(f.hqEnd, end)
@@ -132,7 +141,7 @@ func (f *pathFloors) pagoda(outMove int64, blocks []taskrun.Task) {
 	var done int64
 	for i := range blocks {
 		b := &blocks[i]
-		s := f.pg.take(b.HostCycles + b.CopyWait + f.spawn)
+		s := f.pg.Take(b.HostCycles + b.CopyWait + f.spawn)
 		spawned := s + b.HostCycles + b.CopyWait + f.spawn
 		f.lastSpawned = max(f.lastSpawned, spawned)
 		visible := max(spawned, s+b.HostCycles+b.CopyIn, f.resident)
@@ -164,13 +173,4 @@ func (f *pathFloors) floors() (hyperq, pagoda int64) {
 		hyperq = f.hqEnd
 	}
 	return hyperq, pagoda
-}
-
-// take gives a piece of cost cycles the thread free first and returns
-// when it starts: the greedy schedule of the floors.
-func (p threadPool) take(cost int64) int64 {
-	j := p.first()
-	start := p[j]
-	p[j] = start + cost
-	return start
 }

@@ -1,10 +1,14 @@
-package replay_test
+package bounds_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // The work after the prelude, by hand, for crcsorder.txt's first case:
@@ -36,9 +40,14 @@ func TestAfterPrelude(t *testing.T) {
 		}
 	}
 	pol := replay.Policy{Name: "crcs", IO: replay.IOPaged, ExclusiveSMs: true}
-	_, st := replayString(t, src, cfg, pol)
-	want := replay.AfterPrelude{CTACycles: 600, WarpCycles: 2 * 600, Insts: 1800, PostludeCycles: 1000}
-	if st.AfterPrelude != want || st.MakespanCycles != 3800 {
-		t.Errorf("after the prelude %+v (makespan %d), want %+v (3800)", st.AfterPrelude, st.MakespanCycles, want)
+	after := &bounds.AfterPrelude{}
+	open := func() (trace.Source, error) { return trace.NewJSONLReader(strings.NewReader(src)), nil }
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol, Analyses: []replay.Analysis{after}}, &policytest.Recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bounds.AfterPreludeWork{CTACycles: 600, WarpCycles: 2 * 600, Insts: 1800, PostludeCycles: 1000}
+	if got := after.Result(st); got != want || st.MakespanCycles != 3800 {
+		t.Errorf("after the prelude %+v (makespan %d), want %+v (3800)", got, st.MakespanCycles, want)
 	}
 }

@@ -1,0 +1,136 @@
+package replay
+
+import (
+	"iter"
+	"unsafe"
+
+	"github.com/gpureplay/gpureplay/internal/cacheline"
+	"github.com/gpureplay/gpureplay/internal/fifo"
+)
+
+// kernelDistributor is the Kernel Distributor and the KMU's queue in
+// front of it: the kernels waiting for an entry, oldest first; the
+// gpu.max_kernels entries, held in entry order; and the FCFS list of
+// ready kernels with CTAs to place, which the placer walks.
+//
+// It owns that state and nothing else: it never schedules an event, loads
+// a body, or completes a kernel. The engine's orchestration
+// (distributor.go: fillKD, enterKD, becomeReady, maybeComplete) calls it
+// and does those; policies see its entries through Site.KD and its list
+// through Dispatch.Pending.
+type kernelDistributor struct {
+	entries  int                 // gpu.max_kernels
+	waiting  fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry
+	held     kdOrder             // kernels holding an entry, in entry order
+	pending  []*Kernel           // ready kernels with CTAs to place, FCFS (by ready sequence)
+	drained  bool                // a kernel in pending may have no CTA left (compact)
+	readySeq uint64              // kernels become ready in this order
+}
+
+func newKernelDistributor(entries int) kernelDistributor {
+	return kernelDistributor{entries: entries}
+}
+
+// wait queues k for an entry.
+func (d *kernelDistributor) wait(k *Kernel) { d.waiting.Push(k) }
+
+// next takes the oldest waiting kernel if an entry is free for it.
+func (d *kernelDistributor) next() (*Kernel, bool) {
+	if d.held.len() >= d.entries || d.waiting.Len() == 0 {
+		return nil, false
+	}
+	k := d.waiting.Pop()
+	d.prefetchNext()
+	return k, true
+}
+
+// prefetchNext starts loading the kernel that takes the next free entry,
+// which has waited out of the cache (under CDP tens of thousands wait):
+// fillKD's one read of it (its decl) stalled the engine on memory at
+// every entry. Its first line is enough: prefetching the next one too
+// measured no better.
+func (d *kernelDistributor) prefetchNext() {
+	if k, ok := d.waiting.Front(); ok {
+		cacheline.Prefetch(unsafe.Pointer(k))
+	}
+}
+
+// free reports whether a kernel arriving now would take an entry at once:
+// one is free and no kernel waits before it.
+func (d *kernelDistributor) free() bool {
+	return d.held.len() < d.entries && d.waiting.Len() == 0
+}
+
+// enter gives k an entry.
+func (d *kernelDistributor) enter(k *Kernel) { d.held.add(k) }
+
+// leave takes k's entry back.
+func (d *kernelDistributor) leave(k *Kernel) { d.held.remove(k) }
+
+// ready numbers k in the order kernels become ready: the FCFS order.
+func (d *kernelDistributor) ready(k *Kernel) {
+	d.readySeq++
+	k.ready = d.readySeq
+}
+
+// list puts ready kernel k with CTAs to place into the FCFS list, in its
+// ready order (a kernel comes back when a group joins its pool).
+func (d *kernelDistributor) list(k *Kernel) {
+	if k.Remaining() == 0 {
+		d.drained = true
+	}
+	i := len(d.pending)
+	for i > 0 && d.pending[i-1].ready > k.ready {
+		i--
+	}
+	d.pending = append(d.pending, nil)
+	copy(d.pending[i+1:], d.pending[i:])
+	d.pending[i] = k
+}
+
+// placedLast notes that a listed kernel has placed its last CTA.
+func (d *kernelDistributor) placedLast() { d.drained = true }
+
+// compact drops from the FCFS list the kernels with no CTA left to place,
+// if one may have none (drained: a kernel's last CTA placed, or a kernel
+// listed with none; nothing else takes a listed kernel's CTAs, and under
+// CDP a third of the Place calls place no kernel's last, BFS scale 20: 74K
+// of 232K). A kept kernel is written back only where it moves: most stay
+// where they are, and while the collector marks every pointer written
+// into the list takes a write barrier.
+func (d *kernelDistributor) compact() {
+	if d.drained { // small enough to inline: most calls stop here
+		d.dropDrained()
+	}
+}
+
+// dropDrained is compact's work.
+func (d *kernelDistributor) dropDrained() {
+	d.drained = false
+	j := 0
+	for i, k := range d.pending {
+		if k.Remaining() > 0 {
+			if j != i {
+				d.pending[j] = k
+			}
+			j++
+		} else {
+			k.marked = false
+		}
+	}
+	clear(d.pending[j:])
+	d.pending = d.pending[:j]
+}
+
+// listed is the FCFS list, valid until the next change.
+func (d *kernelDistributor) listed() []*Kernel { return d.pending }
+
+// holders is the kernels holding an entry, in entry order, valid until
+// the next change.
+func (d *kernelDistributor) holders() []*Kernel { return d.held.kernels() }
+
+// heldLen is how many entries are held.
+func (d *kernelDistributor) heldLen() int { return d.held.len() }
+
+// waiters yields the kernels waiting for an entry, oldest first.
+func (d *kernelDistributor) waiters() iter.Seq[*Kernel] { return d.waiting.All() }

@@ -1,0 +1,179 @@
+package replay
+
+// Run, the one way into a replay: it builds the engine from Options (a
+// configuration, a policy, analyses) and the trace's two cursors, runs
+// its loop and returns its totals.
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// Options are the knobs of one replay besides the trace.
+type Options struct {
+	Config model.Config
+	Policy Policy
+	// Progress, when set, is called now and then with the number of CTAs
+	// finished so far and the simulated cycle reached, so a command can
+	// show that a long run is alive (and moving through idle time too).
+	Progress func(ctasDone, cycle int64)
+	// Context, when set, stops the run once it is done (another replay of
+	// a study failed, say): Run returns the context's error. It is checked
+	// as often as Progress is called.
+	Context context.Context
+	// Prefetch decodes and validates the trace's bodies on a second
+	// goroutine, a bounded window of records ahead of the engine
+	// (trace.Prefetcher), files an ordered_trees trace's launch trees on
+	// a third (treeAhead), and runs the host cursor's pass on a fourth
+	// (unless the trace has a host index, which the pass reads instead):
+	// a single replay then uses two cores. Leave it off when as many
+	// replays run at once as there are cores.
+	Prefetch bool
+	// Analyses are told of the run's events and compute what they will
+	// beside it (Analysis; package bounds: the floors cmd/experiment
+	// compares runs against). A run without any pays nothing for them.
+	Analyses []Analysis
+}
+
+// checkpoint is where a long loop looks up now and then (every 65536
+// steps): it returns the context's error once the run is to stop, and
+// otherwise reports progress.
+func (o *Options) checkpoint(ctas, cycle int64) error {
+	if o.Context != nil {
+		if err := o.Context.Err(); err != nil {
+			return err
+		}
+	}
+	if o.Progress != nil {
+		o.Progress(ctas, cycle)
+	}
+	return nil
+}
+
+// Run replays the trace open returns under opt and streams result rows into
+// sink. It returns the run's totals. Errors in the trace come back as they
+// are (*trace.Error); a run that cannot make progress returns a
+// *DeadlockError; a trace the GPU cannot run at all (a CTA larger than an
+// SM) returns a *ModelError.
+func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
+	if err := opt.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Policy.Tasks != nil {
+		return runTasks(open, opt, sink)
+	}
+	hostSrc, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer closeSource(hostSrc)
+	bodySrc, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer closeSource(bodySrc)
+
+	e := newEngine(opt, sink)
+	// Only the body cursor validates: the host cursor passes over the same
+	// records first, but every launch it yields is validated by the body
+	// cursor before the kernel can reach the Kernel Distributor, so checking
+	// twice would only cost time. Decoding errors surface on either.
+	index, err := trace.HostIndexOf(hostSrc) // nil: the host cursor skims the stream
+	if err != nil {
+		return nil, err
+	}
+	e.host.src = hostSrc
+	if index != nil {
+		e.host.src = index.Source()
+	} else {
+		skimHost(hostSrc)
+	}
+	if s, ok := bodySrc.(interface {
+		ReuseRecords()
+		ReuseWarpCycles()
+	}); ok {
+		// The tree reader copies what it keeps, and a Prefetcher has its
+		// Reader decode launch, cta and kernel records into its batches'
+		// own storage (trace/slab.go), or copies them there.
+		s.ReuseRecords()
+		s.ReuseWarpCycles()
+	}
+	body := bodySrc
+	if index != nil {
+		// The host operations the engine issues come from the index, a
+		// second copy of the stream's: the bodies' read holds each of
+		// the stream's against it before validating it. A run that
+		// completes has read the bodies to the trace's end (the last
+		// host kernel's segment ends only there), so every one is held,
+		// copies after the last launch too.
+		body = index.Check(bodySrc)
+	}
+	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex)
+	e.body.r.pageBytes = opt.Config.IO.PageBytes
+	e.body.r.stages = opt.Config.IO.Model == "stages"
+	// Defers run last first: the readers ahead stop before their sources
+	// close.
+	defer e.body.close()
+	if opt.Prefetch && index == nil {
+		// Without an index the host cursor's pass decodes the whole trace
+		// to skip the bodies, time the engine would otherwise spend
+		// between two host launches: it reads ahead on a goroutine of its
+		// own. The bodies do too (bodyCursor.readAhead, once start has
+		// set the tree reader up).
+		e.host.src = prefetch(hostSrc)
+		defer closeSource(e.host.src)
+	}
+	if err := e.start(open); err != nil {
+		return nil, err
+	}
+	if opt.Prefetch {
+		e.body.readAhead()
+	}
+	if err := e.loop(); err != nil {
+		return nil, err
+	}
+	s := e.finish()
+	if err := checkHorizon(s.MakespanCycles); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// skimHost makes a trace reader pass over every record but host launches
+// and copies without building them (trace.Reader.Skip).
+func skimHost(src trace.Source) {
+	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
+		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
+	}
+	if s, ok := src.(interface{ SkipDeviceLaunches() }); ok {
+		s.SkipDeviceLaunches()
+	}
+}
+
+// prefetch reads s on a goroutine of its own (trace.Prefetcher).
+func prefetch(s trace.Source) trace.Source { return trace.NewPrefetcher(s) }
+
+func closeSource(s trace.Source) {
+	if c, ok := s.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// ModelError says the configured GPU cannot run the trace at all.
+type ModelError struct{ Msg string }
+
+func (m *ModelError) Error() string { return m.Msg }
+
+// IsInputError reports whether err is the user's to fix (a bad trace, a
+// trace the GPU cannot run, a deadlock) rather than an internal failure.
+func IsInputError(err error) bool {
+	var te *trace.Error
+	var me *ModelError
+	var de *DeadlockError
+	return errors.As(err, &te) || errors.As(err, &me) || errors.As(err, &de)
+}
