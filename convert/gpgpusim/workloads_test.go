@@ -2,14 +2,11 @@ package gpgpusim
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/gpureplay/gpureplay/trace"
 )
 
 // workloadsDir holds GPGPU-Sim runs of the papers' public benchmark codes
@@ -37,23 +34,11 @@ func TestWorkloadCaptures(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			var buf bytes.Buffer
-			w := trace.NewJSONLWriter(&buf)
-			checked := trace.NewCheckedSink(w)
-			sum, err := Convert(filepath.Join(workloadsDir, name+".log.xz"), checked, DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := checked.Finish(); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			jsonl, sum := convertLog(t, filepath.Join(workloadsDir, name+".log.xz"))
 			if sum.Kernels == 0 || sum.CTAs == 0 || sum.Cycles == 0 {
 				t.Fatalf("empty capture: %v", sum)
 			}
-			makespan := replayCaptured(t, buf.Bytes())
+			makespan := replayCaptured(t, jsonl)
 			// GPGPU-Sim's cycle count is one more than its last cycle's index.
 			if d := float64(makespan-(sum.Cycles-1)) / float64(sum.Cycles); d > 0.005 || d < -0.005 {
 				t.Errorf("replay makespan %d, GPGPU-Sim %d cycles (%+.2f%%)", makespan, sum.Cycles, 100*d)
