@@ -74,10 +74,19 @@ func TestReplayMatchesSimulator(t *testing.T) {
 
 func convertFile(t *testing.T, path string) []byte {
 	t.Helper()
+	jsonl, _ := convertLog(t, path)
+	return jsonl
+}
+
+// convertLog converts the log at path through a checked sink and returns
+// the JSONL records and the importer's summary.
+func convertLog(t *testing.T, path string) ([]byte, Summary) {
+	t.Helper()
 	var buf bytes.Buffer
 	w := trace.NewJSONLWriter(&buf)
 	checked := trace.NewCheckedSink(w)
-	if _, err := Convert(path, checked, DefaultOptions()); err != nil {
+	sum, err := Convert(path, checked, DefaultOptions())
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := checked.Finish(); err != nil {
@@ -86,7 +95,7 @@ func convertFile(t *testing.T, path string) []byte {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return buf.Bytes(), sum
 }
 
 // replayCaptured replays a JSONL trace under cdp on the k20c model with
