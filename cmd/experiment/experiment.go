@@ -58,6 +58,11 @@ type experiment struct {
 	// custom runs an experiment that is not a benchmarks × policies
 	// table (the contention model's validations) and prints its report.
 	custom func(x *experiment, dir string, stdout, log io.Writer) error
+	// unstated are the inputs no paper states that the experiment's bounds
+	// are recomputed across (unstated.go); points is the grid of them with
+	// the outcomes at each, filled by runUnstated.
+	unstated []unstated
+	points   []point
 }
 
 // detail is the table's last columns describing a benchmark: cell gets
