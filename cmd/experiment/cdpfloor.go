@@ -83,24 +83,36 @@ func floorBounds(flat, dtbl, cdp []*replay.Stats) (bound, least float64) {
 // recomputed at every point of x's grid of unstated inputs.
 func cdpFloorAcross(w io.Writer, x *experiment) {
 	cdpH, dtblH, dtblFlat := dtblHeadline("CDP over flat"), dtblHeadline("DTBL over CDP"), dtblHeadline("DTBL over flat")
-	dtblLow := dtblFlat.lo * (1 - dtblFlat.band)
-	at := func(p point) (bound, least float64) {
-		own := ownOutcomes(p.outs)
-		return floorBounds(column(own, "flat"), column(own, "dtbl"), column(own, "cdp"))
-	}
-	acrossLine(w, x, fmt.Sprintf("CDP over flat ≤ (band from %.2f×)", cdpH.lo*(1-cdpH.band)), func(p point) reach {
-		bound, _ := at(p)
-		return reach{value: fmt.Sprintf("%.2f×", bound), out: bound < cdpH.lo*(1-cdpH.band)}
-	})
+	acrossLine(w, x, fmt.Sprintf("CDP over flat ≤ (band from %.2f×)", cdpH.lo*(1-cdpH.band)), func(p point) reach { return cdpOverFlatBound(cdpH, p) })
 	high := dtblH.lo * (1 + dtblH.band)
-	acrossLine(w, x, fmt.Sprintf("DTBL over CDP ≥ (band to %.2f×)", high), func(p point) reach {
-		_, least := at(p)
-		return reach{value: fmt.Sprintf("%.2f×", least), out: least > high}
-	})
+	acrossLine(w, x, fmt.Sprintf("DTBL over CDP ≥ (band to %.2f×)", high), func(p point) reach { return dtblOverCDPBound(dtblH, p) })
+	dtblLow := dtblFlat.lo * (1 - dtblFlat.band)
 	acrossLine(w, x, fmt.Sprintf("With DTBL over flat inside its band, DTBL over CDP ≥ (band to %.2f×)", high), func(p point) reach {
-		bound, _ := at(p)
+		bound, _ := pointFloorBounds(p)
 		return reach{value: fmt.Sprintf("%.2f×", dtblLow/bound), out: dtblLow/bound > high}
 	})
+}
+
+// pointFloorBounds is floorBounds over the paper's benchmarks at p.
+func pointFloorBounds(p point) (bound, least float64) {
+	own := ownOutcomes(p.outs)
+	return floorBounds(column(own, "flat"), column(own, "dtbl"), column(own, "cdp"))
+}
+
+// cdpOverFlatBound is the CDP floors' bound on h, CDP over flat, at p:
+// the geometric mean of flat over the floors, outside the band when under
+// its low end. No bound (a missing floor) is never outside.
+func cdpOverFlatBound(h headline, p point) reach {
+	bound, _ := pointFloorBounds(p)
+	return reach{value: fmt.Sprintf("%.2f×", bound), out: bound < h.lo*(1-h.band)}
+}
+
+// dtblOverCDPBound is the CDP floors' bound on h, DTBL over CDP, at p:
+// the geometric mean of DTBL over flat over the floors' bounds, outside
+// the band when over its high end.
+func dtblOverCDPBound(h headline, p point) reach {
+	_, least := pointFloorBounds(p)
+	return reach{value: fmt.Sprintf("%.2f×", least), out: least > max(h.hi, h.lo)*(1+h.band)}
 }
 
 // dtblHeadline is the dtbl headline of that claim.

@@ -316,7 +316,7 @@ func summaryRow(cfg model.Config, st *replay.Stats, base int64) results.Summary 
 // then the experiment's findings.
 func (x *experiment) report(w io.Writer, outs []outcome) error {
 	if len(x.headlines) > 0 {
-		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)))
+		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)), x.points)
 		fmt.Fprintln(w)
 	}
 	base := x.policies[0]

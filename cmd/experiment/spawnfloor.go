@@ -77,12 +77,19 @@ func leastGap(sp, best []*replay.Stats) float64 {
 // spawnGapAcross prints SPAWN column name's least gap recomputed at every
 // point of x's grid of unstated inputs, against the headline's band.
 func spawnGapAcross(w io.Writer, x *experiment, name string) {
-	top := spawnGap.hi * (1 + spawnGap.band)
-	acrossLine(w, x, fmt.Sprintf("%s's least gap to Offline-Search (band: ≤ %.1f%%)", name, top), func(p point) reach {
+	acrossLine(w, x, fmt.Sprintf("%s's least gap to Offline-Search (band: ≤ %.1f%%)", name, spawnGap.hi*(1+spawnGap.band)),
+		func(p point) reach { return gapBound(name)(spawnGap, p) })
+}
+
+// gapBound is the blind floors' bound on h, SPAWN column name's gap to
+// Offline-Search, at a point: leastGap, outside the band when over its
+// high end.
+func gapBound(name string) func(h headline, p point) reach {
+	return func(h headline, p point) reach {
 		own := ownOutcomes(p.outs)
-		least := leastGap(column(own, name), column(own, "offline-search"))
-		return reach{value: fmt.Sprintf("%.1f%%", 100*least), out: !(100*least <= top)}
-	})
+		least := 100 * leastGap(column(own, name), column(own, "offline-search"))
+		return reach{value: fmt.Sprintf("%.1f%%", least), out: least > h.hi*(1+h.band)}
+	}
 }
 
 // closeGap is the geometric-mean gap to Offline-Search the findings hold

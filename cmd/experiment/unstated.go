@@ -154,21 +154,27 @@ func acrossLine(w io.Writer, x *experiment, what string, eval func(p point) reac
 		}
 		names = append(names, fmt.Sprintf("%s ∈ {%s}", u.name, strings.Join(labels, "; ")))
 	}
-	var values []string
-	open := ""
-	for _, p := range x.points {
-		r := eval(p)
-		values = append(values, fmt.Sprintf("%s (%s)", r.value, p.label()))
-		if !r.out && open == "" {
-			open = p.label()
-		}
-	}
+	values, open := across(x.points, eval)
 	fmt.Fprintf(w, "%s, across the inputs no paper states (%s): %s. ", what, strings.Join(names, ", "), strings.Join(values, "; "))
 	if open != "" {
 		fmt.Fprintf(w, "Open: the bound reaches the band with %s.\n", open)
 		return
 	}
 	fmt.Fprintln(w, "Outside the band at every one: the headline cannot be reached.")
+}
+
+// across evaluates a bound at every point: each value with its point's
+// label, and the label of the first point where the bound does not put
+// the headline outside its band ("" when it does at all of them).
+func across(points []point, eval func(p point) reach) (values []string, open string) {
+	for _, p := range points {
+		r := eval(p)
+		values = append(values, fmt.Sprintf("%s (%s)", r.value, p.label()))
+		if !r.out && open == "" {
+			open = p.label()
+		}
+	}
+	return values, open
 }
 
 // launchServers is the CDP launch path's servers per SM, which no paper

@@ -117,3 +117,30 @@ func TestTable3Call(t *testing.T) {
 		t.Errorf("no calls: %v, want NaN", got)
 	}
 }
+
+// The scorecard's bound column: SPAWN's gap bound at two points, a least
+// gap of 11.5% and 9% against the band's 5.2%: out of reach at both;
+// with 4% at the second point (launch servers 0), open there; no grid or
+// no bound, a dash.
+func TestBoundCell(t *testing.T) {
+	ps := grid([]unstated{launchServers("1")})
+	gaps := []float64{11.5, 9}
+	h := spawnGap
+	h.bound = func(h headline, p point) reach {
+		v := gaps[slices.IndexFunc(ps, func(q point) bool { return q.label() == p.label() })]
+		return reach{value: fmt.Sprintf("%g%%", v), out: v > h.hi*(1+h.band)}
+	}
+	if got, want := h.boundCell(ps), "cannot be reached (all 2 settings)"; got != want {
+		t.Errorf("both out: %q, want %q", got, want)
+	}
+	gaps[1] = 4
+	if got, want := h.boundCell(ps), "open: reached with cdp.launch_servers 0"; got != want {
+		t.Errorf("one in: %q, want %q", got, want)
+	}
+	if got := h.boundCell(nil); got != "—" {
+		t.Errorf("no grid: %q", got)
+	}
+	if got := dtblHeadlines[0].boundCell(ps); got != "—" {
+		t.Errorf("no bound: %q", got)
+	}
+}
