@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,8 +240,31 @@ func TestPagodaExperimentsFloorsHold(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays both experiments, about a minute")
 	}
-	for _, x := range []*experiment{pagodaScaling, pagodaExperiment} {
-		floorsHold(t, x)
+	floorsHold(t, pagodaScaling)
+	outs := floorsHold(t, pagodaExperiment)
+	cfg, err := pagodaExperiment.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table3HostsHold(t, cfg, outs)
+}
+
+// table3HostsHold checks pagodaHosts against Table 3's constraint on the
+// pagoda experiment's traces: each host's per-call cost is the largest
+// whole number of cycles table3Call allows on every Table 3 row (mpe has
+// none), so the constants are the derivation's, not tuned.
+func table3HostsHold(t *testing.T, cfg model.Config, outs []outcome) {
+	t.Helper()
+	for _, h := range pagodaHosts {
+		least := math.Inf(1)
+		for _, r := range pagodaRows(outs) {
+			if r.name != "mpe" {
+				least = min(least, table3Call(cfg, r.pagoda.Tasks, h.threads, h.sync))
+			}
+		}
+		if want := int64(math.Floor(least)); h.call != want {
+			t.Errorf("%v: Table 3 allows at most %.2f cycles a call; set %d, want %d", h, least, h.call, want)
+		}
 	}
 }
 
