@@ -150,12 +150,13 @@
 //   - lat.host_threads = 1: DESIGN §3's single host thread, whose calls
 //     serialise. Pagoda's host programs spawn from two OpenMP threads
 //     (Fig. 1a, "#pragma omp parallel num_threads(2)", on §6.1's
-//     quad-core i7), so the Pagoda experiments set 2; see
-//     docs/experiments.md. lat.host_issue = 3.5 µs is on the low side of
+//     quad-core i7). lat.host_issue = 3.5 µs is on the low side of
 //     measured CUDA call costs (Wu et al., "DualPath", arXiv:2602.21548,
-//     §5.2, measure 5–7 µs per cudaMemcpyAsync); no measurement puts a
-//     call below a microsecond, which the host would need not to bind
-//     the Pagoda comparison on two threads (docs/experiments.md).
+//     §5.2, measure 5–7 µs per cudaMemcpyAsync). The Pagoda experiments
+//     set neither from these: they take the host Pagoda's Table 3
+//     allows (4 threads and the largest per-call cost with which the
+//     host binds no HyperQ run, cmd/experiment/table3host.go; see
+//     docs/experiments.md).
 //
 // FromSpec rescales lat.host_issue, lat.host_launch,
 // pagoda.spawn_cycles and pagoda.sched_cycles when a captured clock

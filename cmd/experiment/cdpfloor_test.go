@@ -46,8 +46,8 @@ func TestCDPFloorFindings(t *testing.T) {
 	buf.Reset()
 	cdpFloorFindings(&buf, outs)
 	wantFindings(t, buf.String(),
-		"CDP over flat ≤ 0.50× (geomean of the bounds; replayed 0.50×): below the band's 0.60×, so the headline cannot be reached.",
-		"DTBL over CDP ≥ 3.16× (geomean of DTBL over flat / bound; replayed 3.16×): above the band's 1.82×, so the headline cannot be reached.",
+		"CDP over flat ≤ 0.50× (geomean of the bounds; replayed 0.50×): below the band's 0.60×, so at this run's inputs the headline is beyond reach.",
+		"DTBL over CDP ≥ 3.16× (geomean of DTBL over flat / bound; replayed 3.16×): above the band's 1.82×, so at this run's inputs the headline is beyond reach.",
 		"DTBL over CDP ≥ 0.847× / 0.50× = 1.69×: not above the band's 1.82× (short by 7%).")
 
 	outs[1].stats.CDPFloorCycles = 0

@@ -59,6 +59,11 @@ type experiment struct {
 	// custom runs an experiment that is not a benchmarks × policies
 	// table (the contention model's validations) and prints its report.
 	custom func(x *experiment, dir string, stdout, log io.Writer) error
+	// unstated are the inputs no paper states that the experiment's bounds
+	// are recomputed across (unstated.go); points is the grid of them with
+	// the outcomes at each, filled by runUnstated.
+	unstated []unstated
+	points   []point
 }
 
 // detail is the table's last columns describing a benchmark: cell gets
@@ -326,7 +331,7 @@ func summaryRow(cfg model.Config, st *stats, base int64) results.Summary {
 // then the experiment's findings.
 func (x *experiment) report(w io.Writer, outs []outcome) error {
 	if len(x.headlines) > 0 {
-		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)))
+		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)), x.points)
 		fmt.Fprintln(w)
 	}
 	base := x.policies[0]

@@ -29,6 +29,12 @@ type headline struct {
 	// paper (or measured) and which are invented (hand-set constants), so
 	// a verdict is read with what it can prove.
 	restsOn string
+	// bound, when set, is a bound on the claim over every run of the
+	// experiment's traces, computed at one point of its grid of inputs no
+	// paper states (unstated.go): whether it puts the claim outside its
+	// band there. The scorecard's bound column says whether it does at
+	// every point.
+	bound func(h headline, p point) reach
 }
 
 // verdict is a headline evaluated: ours, its ratio to the paper's value
@@ -81,18 +87,34 @@ func ofBench(outs []outcome, name string) []outcome {
 }
 
 // printHeadlines prints the verdicts as a Markdown table: the experiment's
-// scorecard.
-func printHeadlines(w io.Writer, vs []verdict) {
-	fmt.Fprintln(w, "| headline (paper's benchmarks) | paper | ours | ours / paper | band | verdict | rests on |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|")
+// scorecard, with each claim's bound judged across points, the grid of
+// inputs no paper states.
+func printHeadlines(w io.Writer, vs []verdict, points []point) {
+	fmt.Fprintln(w, "| headline (paper's benchmarks) | paper | ours | ours / paper | band | verdict | bound, across unstated inputs | rests on |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|---|")
 	for _, v := range vs {
 		verdict := "outside"
 		if v.inside {
 			verdict = "inside"
 		}
-		fmt.Fprintf(w, "| %s | %s (%s) | %s | %.2f | ±%.0f%% | %s | %s |\n",
-			v.claim, v.paperValue(), v.source, v.format(v.ours), v.ratio, 100*v.band, verdict, v.restsOn)
+		fmt.Fprintf(w, "| %s | %s (%s) | %s | %.2f | ±%.0f%% | %s | %s | %s |\n",
+			v.claim, v.paperValue(), v.source, v.format(v.ours), v.ratio, 100*v.band, verdict, v.boundCell(points), v.restsOn)
 	}
+}
+
+// boundCell is the scorecard's verdict of h's bound across points: out
+// of reach when it puts the claim outside its band at every point, open
+// (with the first point where it does not) otherwise, and "—" with no
+// bound or no grid.
+func (h headline) boundCell(points []point) string {
+	if h.bound == nil || len(points) == 0 {
+		return "—"
+	}
+	_, open := across(points, func(p point) reach { return h.bound(h, p) })
+	if open != "" {
+		return "open: reached with " + open
+	}
+	return fmt.Sprintf("cannot be reached (all %d settings)", len(points))
 }
 
 // format writes x in the headline's unit.

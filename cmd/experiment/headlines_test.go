@@ -256,8 +256,8 @@ func TestScorecardRestsOn(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	printHeadlines(&buf, []verdict{spawnGap.judge(52.2)})
-	want := "| SPAWN's gap to Offline-Search | ≤ 4.0% (§V-B: within 4%) | 52.2% | 13.05 | ±30% | outside | " + spawnRestsOn + " |"
+	printHeadlines(&buf, []verdict{spawnGap.judge(52.2)}, nil)
+	want := "| SPAWN's gap to Offline-Search | ≤ 4.0% (§V-B: within 4%) | 52.2% | 13.05 | ±30% | outside | — | " + spawnRestsOn + " |"
 	if !strings.Contains(buf.String(), want) {
 		t.Errorf("scorecard row:\n%s\nwant %s", buf.String(), want)
 	}

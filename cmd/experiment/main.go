@@ -65,6 +65,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := x.runUnstated(dir, stderr, res); err != nil {
+		return err
+	}
 	return x.report(stdout, res)
 }
 

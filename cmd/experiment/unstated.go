@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
+)
+
+// A bound on a headline is a bound on the model: it holds for the inputs
+// the run was given, and some inputs no paper states flip it (SPAWN's
+// launch servers, Pagoda's host threads and copy calls, JOIN's key
+// spread). So an experiment names those inputs with the values each can
+// plausibly take (unstated), reruns what changes at every combination of
+// them (runUnstated), and its findings recompute each bound at every
+// combination: a headline is printed as out of reach only when the bound
+// holds at all of them, and otherwise as open, with the setting that
+// reaches it (acrossLine).
+
+// unstated is one input no paper states, with the values a run of the
+// experiment could plausibly give it. The first choice is the
+// experiment's own setting, with no sets or params of its own: the main
+// run stands for it.
+type unstated struct {
+	name    string // what the input is, e.g. "cdp.launch_servers"
+	choices []choice
+}
+
+// choice is one value of an unstated input: model settings applied after
+// the experiment's, and generator parameters by generator (withParams).
+type choice struct {
+	label  string
+	sets   []string
+	params map[string][]string
+}
+
+// point is one combination of the unstated inputs' choices and the
+// experiment's outcomes there.
+type point struct {
+	labels []string // one "name: label" per unstated input
+	sets   []string // the experiment's sets, then the choices'
+	params map[string][]string
+	cfg    model.Config
+	outs   []outcome
+}
+
+// label is the point's choices, e.g. "cdp.launch_servers 0, join sigma 0.02".
+func (p point) label() string { return strings.Join(p.labels, ", ") }
+
+// grid is every combination of us's choices, the first one each
+// input's first choice (the experiment's own setting), the last input
+// varying fastest.
+func grid(us []unstated) []point {
+	points := []point{{params: map[string][]string{}}}
+	for _, u := range us {
+		var next []point
+		for _, p := range points {
+			for _, c := range u.choices {
+				q := point{labels: append(slices.Clone(p.labels), u.name+" "+c.label),
+					sets: append(slices.Clone(p.sets), c.sets...), params: map[string][]string{}}
+				for gen, ps := range p.params {
+					q.params[gen] = slices.Clone(ps)
+				}
+				for gen, ps := range c.params {
+					q.params[gen] = append(q.params[gen], ps...)
+				}
+				next = append(next, q)
+			}
+		}
+		points = next
+	}
+	return points
+}
+
+// runUnstated fills x.points: the main run's outcomes (outs) at the first
+// point, and at every other one the experiment rerun with the point's
+// settings and parameters, into dir/unstated/N. A benchmark whose trace
+// and settings a point leaves as an earlier point had them is not rerun.
+func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome) error {
+	if len(x.unstated) == 0 {
+		return nil
+	}
+	done := map[string][]outcome{}
+	key := func(sets []string, b benchmark) string {
+		return strings.Join(sets, ",") + "|" + b.name + "|" + strings.Join(b.params, ",")
+	}
+	for _, o := range outs {
+		k := key(x.sets, o.bench)
+		done[k] = append(done[k], o)
+	}
+	x.points = grid(x.unstated)
+	for i := range x.points {
+		p := &x.points[i]
+		y := *x
+		y.sets = append(slices.Clone(x.sets), p.sets...)
+		y.unstated, y.points = nil, nil
+		p.sets = y.sets
+		benchmarks := withParams(x.benchmarks, p.params)
+		var missing []benchmark
+		for _, b := range benchmarks {
+			if _, ok := done[key(y.sets, b)]; !ok {
+				missing = append(missing, b)
+			}
+		}
+		cfg, err := y.config()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.label(), err)
+		}
+		p.cfg = cfg
+		if len(missing) > 0 {
+			fmt.Fprintf(log, "unstated inputs: %s\n", p.label())
+			y.benchmarks = missing
+			got, err := y.run(filepath.Join(dir, "unstated", strconv.Itoa(i)), log)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.label(), err)
+			}
+			for _, o := range got {
+				k := key(y.sets, o.bench)
+				done[k] = append(done[k], o)
+			}
+		}
+		for _, b := range benchmarks {
+			p.outs = append(p.outs, done[key(y.sets, b)]...)
+		}
+	}
+	return nil
+}
+
+// reach is a bound evaluated at one point: what it is, printed, and
+// whether it puts the headline outside its band there.
+type reach struct {
+	value string
+	out   bool
+}
+
+// acrossLine prints a bound recomputed at every point of x's grid (eval
+// at each) and the verdict: the headline cannot be reached only if the
+// bound puts it outside its band at every point; otherwise it is open,
+// and the line names the first point where the bound reaches the band.
+// With no grid it prints nothing.
+func acrossLine(w io.Writer, x *experiment, what string, eval func(p point) reach) {
+	if len(x.points) == 0 {
+		return
+	}
+	var names []string
+	for _, u := range x.unstated {
+		var labels []string
+		for _, c := range u.choices {
+			labels = append(labels, c.label)
+		}
+		names = append(names, fmt.Sprintf("%s ∈ {%s}", u.name, strings.Join(labels, "; ")))
+	}
+	values, open := across(x.points, eval)
+	fmt.Fprintf(w, "%s, across the inputs no paper states (%s): %s. ", what, strings.Join(names, ", "), strings.Join(values, "; "))
+	if open != "" {
+		fmt.Fprintf(w, "Open: the bound reaches the band with %s.\n", open)
+		return
+	}
+	fmt.Fprintln(w, "Outside the band at every one: the headline cannot be reached.")
+}
+
+// across evaluates a bound at every point: each value with its point's
+// label, and the label of the first point where the bound does not put
+// the headline outside its band ("" when it does at all of them).
+func across(points []point, eval func(p point) reach) (values []string, open string) {
+	for _, p := range points {
+		r := eval(p)
+		values = append(values, fmt.Sprintf("%s (%s)", r.value, p.label()))
+		if !r.out && open == "" {
+			open = p.label()
+		}
+	}
+	return values, open
+}
+
+// launchServers is the CDP launch path's servers per SM, which no paper
+// states as a count: DTBL §5.1 has the calls "interleaved for all the
+// warps" (k20c: 0, unlimited), SPAWN §II-C says a burst "cannot be
+// serviced simultaneously" (k20c-spawn: 1). own is the preset's.
+func launchServers(own string) unstated {
+	other := "1"
+	if own == "1" {
+		other = "0"
+	}
+	return unstated{name: "cdp.launch_servers", choices: []choice{
+		{label: own + " (the preset's)"},
+		{label: other, sets: []string{"cdp.launch_servers=" + other}},
+	}}
+}
+
+// joinSpread is the gaussian JOIN keys' standard deviation, which neither
+// DTBL nor SPAWN states (samples/joinmerge.go): the generator's 0.01 of
+// the key range, and twice and half that.
+var joinSpread = unstated{name: "join sigma", choices: []choice{
+	{label: "0.01 (the generator's)"},
+	{label: "0.005", params: map[string][]string{"join": {"sigma=0.005"}}},
+	{label: "0.02", params: map[string][]string{"join": {"sigma=0.02"}}},
+}}
