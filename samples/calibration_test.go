@@ -1,7 +1,7 @@
 package samples
 
 import (
-	"bytes"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,13 +27,9 @@ const workloadsDir = "../validation/gpgpusim/workloads"
 // kernels in launch order.
 func captureCTAs(t *testing.T, name string) [][]int64 {
 	t.Helper()
-	var sink sliceSink
-	if _, err := gpgpusim.Convert(filepath.Join(workloadsDir, name+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
 	var order []uint64
 	byKernel := map[uint64][]int64{}
-	for _, r := range sink.recs {
+	for _, r := range convertCapture(t, name) {
 		if c, ok := r.(*trace.CTA); ok {
 			if _, seen := byKernel[c.Kernel]; !seen {
 				order = append(order, c.Kernel)
@@ -56,17 +52,7 @@ type kernelTime struct{ kernel, cta float64 }
 // kernel's times, in kernel id order.
 func replayKernels(t *testing.T, recs []trace.Record, cfg model.Config, policy string) []kernelTime {
 	t.Helper()
-	var buf bytes.Buffer
-	w := trace.NewJSONLWriter(&buf)
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	open := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(buf.Bytes())), nil }
+	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -93,22 +79,43 @@ func replayKernels(t *testing.T, recs []trace.Record, cfg model.Config, policy s
 	return out
 }
 
+// recordSource yields records from memory.
+type recordSource struct {
+	recs []trace.Record
+	next int
+}
+
+func (s *recordSource) Next() (trace.Record, error) {
+	if s.next == len(s.recs) {
+		return nil, io.EOF
+	}
+	s.next++
+	return s.recs[s.next-1], nil
+}
+
 // captured replays capture name on the GPU it records (--gpu=captured).
 func captured(t *testing.T, name string) []kernelTime {
+	t.Helper()
+	recs := convertCapture(t, name)
+	base, err := model.Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := model.FromHeader(base, recs[0].(*trace.Header))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replayKernels(t, recs, cfg, "cdp")
+}
+
+// convertCapture is capture name's records, through the GPGPU-Sim importer.
+func convertCapture(t *testing.T, name string) []trace.Record {
 	t.Helper()
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(workloadsDir, name+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
-	base, err := model.Preset("k20c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := model.FromHeader(base, sink.recs[0].(*trace.Header))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return replayKernels(t, sink.recs, cfg, "cdp")
+	return sink.recs
 }
 
 // modelled generates gen with kv and replays it under baseline on preset
