@@ -45,7 +45,7 @@ const (
 	// hotspotWarpCycles is one warp's time step, in issue slots: measured,
 	// 160 warp instructions a warp (capture hotspot-256: 1285 a CTA of 8
 	// warps: the index arithmetic, the halo loads and bounds tests, the
-	// update), where a hand count of the update alone gave 24.
+	// update).
 	hotspotWarpCycles = 160
 
 	// hotspotRounds is the dependent memory phases of a CTA: load the

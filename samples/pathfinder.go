@@ -31,7 +31,7 @@ const (
 	// measured, 44 warp instructions a warp a row (capture pathfinder-20k:
 	// 1780 a CTA of 8 warps over 5 rows: the shared-memory loads of the row
 	// above, the mins, the wall load and add, the range tests,
-	// __syncthreads), where a hand count gave 12.
+	// __syncthreads).
 	pathRowWarpCycles = 44
 
 	// pathKernelCost is kernel_cost's default: the factor at which the

@@ -69,8 +69,8 @@ const (
 	// GPGPU-Sim's Titan X take 861 cycles a k step (captures
 	// matrixmul-64, -k128, -k256: 3897, 7353, 14234 cycles at 4, 8 and 16
 	// steps, a least-squares line), and a k step's L2 trip, staged loads
-	// and barriers (248) leave (861 − 248) / 16 ≈ 38 a MAC, where the
-	// FFMA's ~6-cycle dependency alone, the hand-set cost, gave 6.
+	// and barriers (248) leave (861 − 248) / 16 ≈ 38 a MAC: far more than
+	// the FFMA's own ~6-cycle dependency.
 	tasksSmemMACChainCycles = 38
 
 	// tasksDualIssue is the most instructions a Maxwell warp scheduler
@@ -134,13 +134,12 @@ const (
 	// takes 2766 cycles on GPGPU-Sim's Titan X (capture dct8x8-128, warm
 	// and cold alike), and the round's other terms (564) leave
 	// (2766 − 40 − 524) / 2 ≈ 1101 a DCT: two warps a CTA hide no
-	// latency, one instruction issued per ~12 cycles. A hand count of the
-	// dependency chain (~7 deep at 6 cycles, plus the loads) gave 90.
+	// latency, one instruction issued per ~12 cycles.
 	dct8Cycles = 1101
 
 	// dctPassWarpInsts is the warp instructions of one pass (an 8-point
 	// DCT with its loads and stores): measured, 440 a CTA of two warps
-	// over two passes (capture dct8x8-128), where a hand count gave 58.
+	// over two passes (capture dct8x8-128).
 	dctPassWarpInsts = 110
 
 	// matmulTile is the SDK matrixMul's BLOCK_SIZE: 16×16 tiles of A and B

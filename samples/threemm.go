@@ -13,7 +13,7 @@ func init() {
 		Doc:  "PolyBench 3MM: E=A×B, F=C×D, G=E×F, three dependent matrix-multiply kernels (CRCS 3MM)",
 		Params: []Param{
 			{Name: "size", Default: "256", Doc: "every matrix is size×size floats (CRCS Table 2: 256)"},
-			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
+			kernelCostParam("1", "measured: the per-operation costs are fitted to GPGPU-Sim's mm3_kernel1 (docs/calibration.md)"),
 			seedParam,
 		},
 		run: run3MM,
@@ -29,8 +29,8 @@ const (
 	// mmStepWarpCycles is one warp's trip through the inner product loop,
 	// in issue slots: measured, 6.0 warp instructions a warp and k step
 	// (GPGPU-Sim capture 3mm-256-k1-crcs: 12184 a CTA of 8 warps over 256
-	// steps; 3mm-128: 6296 over 128), where a hand count of the loads, the
-	// fused multiply-add and the branch gave 4.
+	// steps; 3mm-128: 6296 over 128): the loads, the fused multiply-add,
+	// the store of E[i][j] and the loop branch.
 	mmStepWarpCycles = 6
 
 	// mmCacheReuse divides the bytes a CTA reads: the 1.5 MB L2 holds all
@@ -45,7 +45,6 @@ const (
 	// the next step's loads, which may alias it, issue after the store, so
 	// every step waits a memory round trip behind the FMA; 64 SMs' stores
 	// and loads queueing at the memory partitions make a round ~2 trips.
-	// The hand-set model before charged 2 rounds a CTA, not a step.
 	mmStepRounds = 2.2
 
 	// mmRegs is what ptxas (CUDA 11.8, sm_35, -O2) gives mm3_kernel1.
