@@ -7,7 +7,7 @@ import (
 )
 
 func TestHotspotShape(t *testing.T) {
-	recs := generate(t, "hotspot", "size=48", "iterations=3")
+	recs := generate(t, "hotspot", "size=42", "iterations=3")
 	checkChain(t, recs, 3)
 	pr := indexPipeline(t, recs)
 	if got := len(pr.access); got != 3*9*3 {
@@ -18,10 +18,10 @@ func TestHotspotShape(t *testing.T) {
 	if pr.buffers["temp_a"].Role != trace.RoleInput || pr.buffers["temp_b"].Role != trace.RoleOutput {
 		t.Errorf("roles %s, %s", pr.buffers["temp_a"].Role, pr.buffers["temp_b"].Role)
 	}
-	// CTA 4 is the middle tile (16..31 square): its halo reaches one cell
-	// into each neighbour, so its read range starts on row 15 at column 16.
+	// CTA 4 is the middle tile (14..27 square): its halo reaches one cell
+	// into each neighbour, so its read range starts on row 13 at column 14.
 	a := pr.access[ctaBuf{1, 4, pr.buffers["temp_a"].ID}]
-	if want := uint64((15*48 + 16) * 4); a.Lo != want || a.Hi != uint64((32*48+31)*4+3) || a.Mode != "r" {
+	if want := uint64((13*42 + 14) * 4); a.Lo != want || a.Hi != uint64((28*42+27)*4+3) || a.Mode != "r" {
 		t.Errorf("middle tile range %+v, want lo %d", *a, want)
 	}
 }
@@ -33,7 +33,7 @@ func TestHotspotHalo(t *testing.T) {
 	recs := generate(t, "hotspot", "size=1024", "iterations=2")
 	pr := indexPipeline(t, recs)
 	b := pr.buffers["temp_b"].ID
-	tiles := uint64(1024 / hotspotTile)
+	tiles := uint64(ceilDiv(1024, hotspotTile))
 	above, self := ctaBuf{1, 0, b}, ctaBuf{2, tiles, b}
 	if !pr.shares(self, above, false, true) {
 		t.Error("tile (0,1) of step 2 does not read a page tile (0,0) of step 1 wrote")
@@ -44,8 +44,8 @@ func TestHotspotHalo(t *testing.T) {
 	if pr.shares(ctaBuf{2, 3 * tiles, b}, above, false, true) {
 		t.Error("tile (0,3) reads what tile (0,0) wrote")
 	}
-	if p := pr.pages[self]; len(p.R) != 18 || p.R[0] != 15 || p.R[17] != 32 {
-		t.Errorf("tile (0,1) reads pages %v, want rows 15..32", p.R)
+	if p := pr.pages[self]; len(p.R) != 16 || p.R[0] != 13 || p.R[15] != 28 {
+		t.Errorf("tile (0,1) reads pages %v, want rows 13..28", p.R)
 	}
 	if over := pr.checkCover(t); over != 0 {
 		t.Errorf("%d ranges over-cover a tile of whole-page rows", over)

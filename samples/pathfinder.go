@@ -14,7 +14,7 @@ func init() {
 			{Name: "cols", Default: "100000", Doc: "grid columns (CRCS Table 2: 100K)"},
 			{Name: "rows", Default: "100", Doc: "grid rows; the first is the starting cost (CRCS Table 2: 100)"},
 			{Name: "pyramid", Default: "5", Doc: "rows each kernel advances, Rodinia's pyramid_height (CRCS Table 2: 5, so 20 kernels)"},
-			kernelCostParam("1", "calibrated: CRCS §5.2, the prelude takes 95% of the baseline, which the model gives at 1"),
+			kernelCostParam(pathKernelCost, "measured: GPGPU-Sim's dynproc_kernel CTAs (docs/calibration.md); CRCS §5.2's 95% prelude holds at it"),
 			seedParam,
 		},
 		run: runPathfinder,
@@ -27,13 +27,24 @@ const (
 	// 256-column window, which shrinks by one column each side per row.
 	pathBlock = 256
 
-	// pathRowWarpCycles is one warp's step down one row: three shared-
-	// memory loads of the row above, two mins, an add of the wall cost,
-	// the range tests and __syncthreads, ~12 issue slots.
-	pathRowWarpCycles = 12
+	// pathRowWarpCycles is one warp's step down one row, in issue slots:
+	// measured, 44 warp instructions a warp a row (capture pathfinder-20k:
+	// 1780 a CTA of 8 warps over 5 rows: the shared-memory loads of the row
+	// above, the mins, the wall load and add, the range tests,
+	// __syncthreads).
+	pathRowWarpCycles = 44
 
-	// pathRegs is what nvcc gives dynproc_kernel.
-	pathRegs = 20
+	// pathKernelCost is kernel_cost's default: the factor at which the
+	// generator's CTAs take what GPGPU-Sim measured for dynproc_kernel
+	// (capture pathfinder-20k on the 14-SM Kepler Titan: 3943 cycles at
+	// 837 MHz, warm; docs/calibration.md). The cost model's serial memory
+	// rounds and bytes overstate the measured CTA 3.6×. CRCS §5.2 states
+	// the prelude takes 95% of the baseline, which holds at any kernel
+	// cost near this one: the kernels are under 1% of the run.
+	pathKernelCost = "0.28"
+
+	// pathRegs is what ptxas (CUDA 11.8, sm_35, -O2) gives dynproc_kernel.
+	pathRegs = 14
 )
 
 // runPathfinder writes a PathFinder run: the wall (every row but the first,

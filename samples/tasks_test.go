@@ -122,21 +122,21 @@ func TestTasksCostByHand(t *testing.T) {
 		{[]string{"kind=filterbank", "signal=64", "threads=32"}, 512, nil, start + 2*2*32*8 + 2*4 + 3*220},
 		// One 8×8 block, 8 threads: a DRAM round, 16 elements moved, two
 		// DCT8s, three barriers.
-		{[]string{"kind=dct", "image=8", "threads=8"}, 264, nil, 40 + 400 + 16*4 + 2*90 + 3*20},
+		{[]string{"kind=dct", "image=8", "threads=8"}, 264, nil, 40 + 400 + 16*4 + 2*1101 + 3*20},
 		// 64 threads are the SDK's CTA: 8 groups, 2112 bytes; 16 blocks
 		// take them two rounds.
-		{[]string{"kind=dct", "image=32", "threads=64"}, 2112, nil, 40 + 2*(400+16*4+2*90+3*20)},
+		{[]string{"kind=dct", "image=32", "threads=64"}, 2112, nil, 40 + 2*(400+16*4+2*1101+3*20)},
 		// 4 blocks need only 4 groups' buffers.
-		{[]string{"kind=dct", "image=16", "threads=64"}, 4 * 264, nil, 40 + 400 + 16*4 + 2*90 + 3*20},
+		{[]string{"kind=dct", "image=16", "threads=64"}, 4 * 264, nil, 40 + 400 + 16*4 + 2*1101 + 3*20},
 		// One 16×16 tile, one element a thread: one k step (an L2 trip, 2
 		// loads, 2 barriers, 16 shared-memory MACs on one accumulator, the
-		// FFMA chain's 6 cycles each), then the store.
-		{[]string{"kind=matmul", "matrix=16", "threads=256"}, 2048, nil, start + 200 + 2*4 + 2*20 + 16*6 + 4},
+		// measured chain's 38 cycles each), then the store.
+		{[]string{"kind=matmul", "matrix=16", "threads=256"}, 2048, nil, start + 200 + 2*4 + 2*20 + 16*38 + 4},
 		// Two tiles in flight, two at once: the same time, twice the smem.
-		{[]string{"kind=matmul", "matrix=32", "threads=512"}, 4096, nil, start + 2*(2*(200+2*4+2*20+16*6)+4)},
+		{[]string{"kind=matmul", "matrix=32", "threads=512"}, 4096, nil, start + 2*(2*(200+2*4+2*20+16*38)+4)},
 		// 128 threads, two elements a thread on two accumulators: a MAC
-		// every 3 cycles (the chain's 6 shared; issue would allow 2).
-		{[]string{"kind=matmul", "matrix=16", "threads=128"}, 2048, nil, start + 200 + 2*2*4 + 2*20 + 2*16*3 + 2*4},
+		// every 19 cycles (the chain's 38 shared; issue would allow 2).
+		{[]string{"kind=matmul", "matrix=16", "threads=128"}, 2048, nil, start + 200 + 2*2*4 + 2*20 + 2*16*19 + 2*4},
 		// One 8-byte block: 48 rounds of 150 and 300 around them.
 		{[]string{"kind=3des", "packet_min=8", "packet_max=8", "threads=32"}, 0, nil, start + 300 + 48*150},
 		// 17 blocks to 16 threads: thread 0 takes two.

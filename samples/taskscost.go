@@ -1,9 +1,14 @@
 package samples
 
 // The tasks cost model, in cycles of the 1000 MHz Maxwell Titan X (the
-// trace's clock). Modelled, not measured: each constant is what one warp
-// spends on one operation of its task's inner loop, running alone (the
-// replay adds the contention between tasks). The Maxwell figures used
+// trace's clock). Each constant is what one warp spends on one operation
+// of its task's inner loop, running alone (the replay adds the contention
+// between tasks). Two are fitted to GPGPU-Sim runs of the CUDA samples'
+// kernels (validation/gpgpusim/workloads, docs/calibration.md): the
+// shared-memory MAC of matmul (tasksSmemMACChainCycles) and the 8-point
+// DCT (dct8Cycles), counted as core cycles of the simulated Titan X
+// (1417 MHz) taken as cycles of this one, since both are bound by on-chip
+// latencies set in core cycles; the others are modelled, not measured. The Maxwell figures used
 // throughout: a dependent arithmetic instruction waits ~6 cycles for its
 // operand (NVIDIA's Maxwell tuning guide), shared memory answers in ~28
 // cycles, the L2 in ~200 and DRAM in ~400 (Mei and Chu, "Dissecting GPU
@@ -57,10 +62,16 @@ const (
 	// smemMACCycles: the FFMA chain or the issue, whichever binds.
 	tasksSmemMACInsts = 3
 
-	// tasksFFMAChainCycles is a dependent FFMA's wait for the one before
-	// it (the ~6 cycles above): a thread's MACs into one accumulator form
-	// a chain, paid once per MAC.
-	tasksFFMAChainCycles = 6
+	// tasksSmemMACChainCycles is one shared-memory MAC on one accumulator
+	// once its loop is running: a thread's MACs into one accumulator form
+	// a chain (each FFMA waits for the one before and for its two LDS),
+	// paid once per MAC. Fitted: the SDK matrixMul's 16×16 CTAs on
+	// GPGPU-Sim's Titan X take 861 cycles a k step (captures
+	// matrixmul-64, -k128, -k256: 3897, 7353, 14234 cycles at 4, 8 and 16
+	// steps, a least-squares line), and a k step's L2 trip, staged loads
+	// and barriers (248) leave (861 − 248) / 16 ≈ 38 a MAC: far more than
+	// the FFMA's own ~6-cycle dependency.
+	tasksSmemMACChainCycles = 38
 
 	// tasksDualIssue is the most instructions a Maxwell warp scheduler
 	// issues for one warp in a cycle: two, to different units, such as an
@@ -118,9 +129,18 @@ const (
 	dctBlockSmem = 264
 
 	// dct8Cycles is one 8-point DCT in shared memory, the SDK's in-place
-	// butterfly: 8 LDS, ~26 FADDs and ~16 FMULs in a dependency chain ~7
-	// deep (~42 cycles at 6 each), 8 STS.
-	dct8Cycles = 90
+	// butterfly: 8 LDS, ~26 FADDs and ~16 FMULs, 8 STS. Fitted: the SDK's
+	// CUDAkernel2DCT CTA (64 threads, eight blocks, one round of dctWarps)
+	// takes 2766 cycles on GPGPU-Sim's Titan X (capture dct8x8-128, warm
+	// and cold alike), and the round's other terms (564) leave
+	// (2766 − 40 − 524) / 2 ≈ 1101 a DCT: two warps a CTA hide no
+	// latency, one instruction issued per ~12 cycles.
+	dct8Cycles = 1101
+
+	// dctPassWarpInsts is the warp instructions of one pass (an 8-point
+	// DCT with its loads and stores): measured, 440 a CTA of two warps
+	// over two passes (capture dct8x8-128).
+	dctPassWarpInsts = 110
 
 	// matmulTile is the SDK matrixMul's BLOCK_SIZE: 16×16 tiles of A and B
 	// in shared memory, one output element per thread of a 256-thread
@@ -227,16 +247,22 @@ func dctBlocks(image int) int {
 func dctWarps(c *tasksConfig) []int64 {
 	groups, rows := dctGroups(c.threads)
 	rounds := int64(ceilDiv(dctBlocks(c.image), groups))
-	round := tasksDRAMCycles + int64(2*rows*dctSize)*tasksStreamCycles +
-		int64(2*rows)*dct8Cycles + 3*tasksBarrierCycles
-	if c.noSmem {
+	return syncedWarps(c.threads, min(c.threads, groups*dctSize), tasksWarpStartCycles+rounds*dctRound(rows, c.noSmem))
+}
+
+// dctRound is one round of dctWarps: its groups' blocks loaded, their
+// rows transformed (rows of them a thread), barrier, their columns,
+// barrier, stored.
+func dctRound(rows int, noSmem bool) int64 {
+	if noSmem {
 		// Without shared memory each pass reads and writes its block in
 		// global memory: no staging copy, but the column pass must wait
 		// for the row pass's stores through the L2, an exposed trip per
 		// pass on each of its rows.
-		round = tasksDRAMCycles + int64(2*rows)*(dct8Cycles+tasksL2Cycles) + 2*tasksBarrierCycles
+		return tasksDRAMCycles + int64(2*rows)*(dct8Cycles+tasksL2Cycles) + 2*tasksBarrierCycles
 	}
-	return syncedWarps(c.threads, min(c.threads, groups*dctSize), tasksWarpStartCycles+rounds*round)
+	return tasksDRAMCycles + int64(2*rows*dctSize)*tasksStreamCycles +
+		int64(2*rows)*dct8Cycles + 3*tasksBarrierCycles
 }
 
 // dctSmem is the SDK's 264 bytes per 8×8 block, for the blocks the task's
@@ -261,15 +287,13 @@ func matmulElems(c *tasksConfig) int {
 }
 
 // smemMACCycles is one shared-memory MAC of a thread with elems output
-// elements on independent accumulators: each accumulator's FFMA chain,
-// shared by elems MACs, or the issue of the MAC's instructions at the
-// dual-issue rate, whichever is longer. The cost model charged 4 cycles
-// for any shape before, which asked 8 warps of a 256-thread task for 6
-// instructions a cycle of an SM that issues 4: with one accumulator a
-// thread the chain binds, 6 cycles (0.5 instructions a warp-cycle, 4 for
-// the task); at 128 threads, two accumulators, 3 (4 warps at 1).
+// elements on independent accumulators: each accumulator's chain, shared
+// by elems MACs, or the issue of the MAC's instructions at the dual-issue
+// rate, whichever is longer. With one accumulator a thread the chain
+// binds, 38 cycles (tasksSmemMACChainCycles); at 128 threads, two
+// accumulators, 19.
 func smemMACCycles(elems int) int64 {
-	return int64(max(ceilDiv(tasksSmemMACInsts, tasksDualIssue), ceilDiv(tasksFFMAChainCycles, elems)))
+	return int64(max(ceilDiv(tasksSmemMACInsts, tasksDualIssue), ceilDiv(tasksSmemMACChainCycles, elems)))
 }
 
 // matmulIPC is a matmul warp's issue rate alone in its shared-memory
@@ -288,16 +312,21 @@ func matmulWarps(c *tasksConfig) []int64 {
 	elems := matmulElems(c)
 	steps := int64(ceilDiv(tiles, inflight))   // rounds of output tiles
 	ks := int64(ceilDiv(c.matrix, matmulTile)) // k steps per output tile
-	k := tasksL2Cycles + int64(2*elems)*tasksStreamCycles + 2*tasksBarrierCycles +
-		int64(elems*matmulTile)*smemMACCycles(elems)
-	if c.noSmem {
+	total := tasksWarpStartCycles + tasksDRAMCycles + steps*(ks*matmulKStep(elems, c.noSmem)+int64(elems)*tasksStreamCycles)
+	return syncedWarps(c.threads, min(c.threads, inflight*area), total)
+}
+
+// matmulKStep is one step along k of an output tile whose threads hold
+// elems output elements each.
+func matmulKStep(elems int, noSmem bool) int64 {
+	if noSmem {
 		// Without shared memory every product streams its operands from
 		// global memory (L2 hits after the first touch), as a FIR tap
 		// does: no staging, no barriers, a dearer multiply-accumulate.
-		k = tasksL2Cycles + int64(elems*matmulTile)*tasksMACCycles
+		return tasksL2Cycles + int64(elems*matmulTile)*tasksMACCycles
 	}
-	total := tasksWarpStartCycles + tasksDRAMCycles + steps*(ks*k+int64(elems)*tasksStreamCycles)
-	return syncedWarps(c.threads, min(c.threads, inflight*area), total)
+	return tasksL2Cycles + int64(2*elems)*tasksStreamCycles + 2*tasksBarrierCycles +
+		int64(elems*matmulTile)*smemMACCycles(elems)
 }
 
 // matmulSmem is the SDK's two 16×16 float tiles, As and Bs, per output

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -12,7 +13,7 @@ func init() {
 		Doc:  "PolyBench 3MM: E=A×B, F=C×D, G=E×F, three dependent matrix-multiply kernels (CRCS 3MM)",
 		Params: []Param{
 			{Name: "size", Default: "256", Doc: "every matrix is size×size floats (CRCS Table 2: 256)"},
-			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
+			kernelCostParam("1", "measured: the per-operation costs are fitted to GPGPU-Sim's mm3_kernel1 (docs/calibration.md)"),
 			seedParam,
 		},
 		run: run3MM,
@@ -25,22 +26,29 @@ const (
 	// per element of a 32×8 tile of the product.
 	mmBlockX, mmBlockY = 32, 8
 
-	// mmStepWarpCycles is one warp's trip through the inner product loop:
-	// a broadcast load of the left row, a coalesced load of the right
-	// row, a fused multiply-add and the loop branch, ~4 issue slots.
-	mmStepWarpCycles = 4
+	// mmStepWarpCycles is one warp's trip through the inner product loop,
+	// in issue slots: measured, 6.0 warp instructions a warp and k step
+	// (GPGPU-Sim capture 3mm-256-k1-crcs: 12184 a CTA of 8 warps over 256
+	// steps; 3mm-128: 6296 over 128): the loads, the fused multiply-add,
+	// the store of E[i][j] and the loop branch.
+	mmStepWarpCycles = 6
 
 	// mmCacheReuse divides the bytes a CTA reads: the 1.5 MB L2 holds all
 	// of a 256×256 multiply's operands, so a band comes from DRAM once and
 	// reaches the other CTAs that read it from L2, about 4× faster.
 	mmCacheReuse = 4
 
-	// mmRounds is the dependent memory phases the loop cannot hide: the
-	// first loads, then the store.
-	mmRounds = 2
+	// mmStepRounds is the exposed memory rounds (of dramLatencyCycles) a
+	// k step costs, fitted to GPGPU-Sim's mm3_kernel1 at 256×256 on the
+	// CRCS-shaped GPU (capture 3mm-256-k1-crcs, 253819 cycles at 700 MHz;
+	// docs/calibration.md). PolyBench's loop stores E[i][j] every step and
+	// the next step's loads, which may alias it, issue after the store, so
+	// every step waits a memory round trip behind the FMA; 64 SMs' stores
+	// and loads queueing at the memory partitions make a round ~2 trips.
+	mmStepRounds = 2.2
 
-	// mmRegs is what nvcc gives the PolyBench kernel.
-	mmRegs = 18
+	// mmRegs is what ptxas (CUDA 11.8, sm_35, -O2) gives mm3_kernel1.
+	mmRegs = 24
 )
 
 // run3MM writes the three products. Each CTA computes a 32×8 tile of its
@@ -107,7 +115,8 @@ func mmKernel(pl *pipeline, g grid2D, left, right, dst *trace.Buffer) error {
 			compute := int64(g.width) * mmBlockX * mmBlockY / warpSize * mmStepWarpCycles
 			// The bands come from DRAM once and from the L2 after (mmCacheReuse).
 			bytes := footprintBytes(fps) / mmCacheReuse
-			if err := pl.cta(k, cta, ctaCycles(pl.rng, mmRounds, bytes, compute), streamDemand(bytes, compute), fps); err != nil {
+			rounds := int(math.Round(float64(g.width) * mmStepRounds))
+			if err := pl.cta(k, cta, ctaCycles(pl.rng, rounds, bytes, compute), streamDemand(bytes, compute), fps); err != nil {
 				return err
 			}
 			cta++

@@ -106,10 +106,10 @@ var crcsHeadlines = []headline{
 	{claim: "overlap1 over baseline", source: "§5.2: bounded by 11%", lo: math.Inf(-1), hi: 1.11, unit: "×", band: 0.30, value: speedupOf("overlap1", "baseline"), restsOn: crcsRestsOn},
 	{claim: "3MM: the products' share of the baseline, as PPCS's 1.67× needs", source: "§5.2", hi: math.Inf(1), unit: "%", band: 0.30,
 		value: baselineShare, implied: threeMMNeedOf, bench: "3mm",
-		restsOn: "invented: mmStepWarpCycles (samples/threemm.go); stated: Table 2's 256×256 matrices, §5.1's host"},
+		restsOn: "measured: the products' costs (GPGPU-Sim's mm3_kernel1 at 256 on the CRCS-shaped GPU, docs/calibration.md); stated: Table 2's 256×256 matrices, §5.1's host"},
 }
 
-const crcsRestsOn = "invented: kernel costs (samples/*.go) but HSP's; stated: Table 1's GPU, §5.1's host, Table 2's sizes, §5.3's HSP kernel shares"
+const crcsRestsOn = "invented: LPC's, CONV's, STN's, BFS's kernel costs (samples/*.go); measured (GPGPU-Sim, docs/calibration.md): 3MM's and PATH's kernel costs, HSP's per-operation costs; stated: Table 1's GPU, §5.1's host, Table 2's sizes, §5.3's HSP kernel shares (HSP's kernel_cost; the measured one in crcs-measured)"
 
 // baselineShare is the kernels' share of the baseline run, in percent.
 func baselineShare(own []outcome) float64 {
@@ -138,4 +138,4 @@ var pagodaHeadlines = []headline{
 	{claim: "Pagoda over GeMTC", source: "§6.2", lo: paperPagodaOverGeMTC, unit: "×", band: 0.20, value: speedupOf("pagoda", "gemtc"), restsOn: pagodaRestsOn, bound: pagodaBound("gemtc")},
 }
 
-const pagodaRestsOn = "invented: per-warp task costs (samples/taskscost.go) but their scale; stated: Table 3's copy shares, Titan X, 32K tasks, §6.1's quad-core; derived from Table 3: the host's per-call cost (table3host.go); measured elsewhere: 11 GB/s copies"
+const pagodaRestsOn = "invented: per-warp task costs (samples/taskscost.go) but their scale and MM's and DCT's (measured in GPGPU-Sim, docs/calibration.md); stated: Table 3's copy shares, Titan X, 32K tasks, §6.1's quad-core; derived from Table 3: the host's per-call cost (table3host.go); measured elsewhere: 11 GB/s copies"

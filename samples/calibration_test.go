@@ -1,0 +1,267 @@
+package samples
+
+import (
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/policies/policytest"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// The fitted costs against the GPGPU-Sim captures they were fitted to
+// (docs/calibration.md, "Measured workload costs"; the captures'
+// provenance is validation/gpgpusim/workloads/README.md). Each test reads
+// the capture through the GPGPU-Sim importer, so a changed capture or
+// importer moves the target, and a changed cost constant moves the model.
+
+// workloadsDir holds the GPGPU-Sim captures of the papers' benchmark codes.
+const workloadsDir = "../validation/gpgpusim/workloads"
+
+// captureCTAs converts capture name and returns each kernel's CTA cycles,
+// kernels in launch order.
+func captureCTAs(t *testing.T, name string) [][]int64 {
+	t.Helper()
+	var order []uint64
+	byKernel := map[uint64][]int64{}
+	for _, r := range convertCapture(t, name) {
+		if c, ok := r.(*trace.CTA); ok {
+			if _, seen := byKernel[c.Kernel]; !seen {
+				order = append(order, c.Kernel)
+			}
+			byKernel[c.Kernel] = append(byKernel[c.Kernel], c.Cycles)
+		}
+	}
+	out := make([][]int64, len(order))
+	for i, k := range order {
+		out[i] = byKernel[k]
+	}
+	return out
+}
+
+// kernelTime is one replayed kernel: its cycles, start to end, and its
+// CTAs' mean cycles.
+type kernelTime struct{ kernel, cta float64 }
+
+// replayKernels replays recs under policy on cfg and returns each
+// kernel's times, in kernel id order.
+func replayKernels(t *testing.T, recs []trace.Record, cfg model.Config, policy string) []kernelTime {
+	t.Helper()
+	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
+	pol, err := policies.New(policy, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows policytest.Recorder
+	if _, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &rows); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]kernelTime, len(rows.Kernels))
+	index := map[uint64]int{}
+	for i, k := range rows.Kernels {
+		out[i].kernel = float64(k.EndCycle - k.StartCycle)
+		index[k.KernelID] = i
+	}
+	n := make([]int, len(out))
+	for _, c := range rows.CTAs {
+		i := index[c.KernelID]
+		out[i].cta += float64(c.EndCycle - c.StartCycle)
+		n[i]++
+	}
+	for i := range out {
+		out[i].cta /= float64(n[i])
+	}
+	return out
+}
+
+// recordSource yields records from memory.
+type recordSource struct {
+	recs []trace.Record
+	next int
+}
+
+func (s *recordSource) Next() (trace.Record, error) {
+	if s.next == len(s.recs) {
+		return nil, io.EOF
+	}
+	s.next++
+	return s.recs[s.next-1], nil
+}
+
+// captured replays capture name on the GPU it records (--gpu=captured).
+func captured(t *testing.T, name string) []kernelTime {
+	t.Helper()
+	recs := convertCapture(t, name)
+	base, err := model.Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := model.FromHeader(base, recs[0].(*trace.Header))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replayKernels(t, recs, cfg, "cdp")
+}
+
+// convertCapture is capture name's records, through the GPGPU-Sim importer.
+func convertCapture(t *testing.T, name string) []trace.Record {
+	t.Helper()
+	var sink sliceSink
+	if _, err := gpgpusim.Convert(filepath.Join(workloadsDir, name+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	return sink.recs
+}
+
+// modelled generates gen with kv and replays it under baseline on preset
+// with sets applied.
+func modelled(t *testing.T, preset string, sets []string, gen string, kv ...string) []kernelTime {
+	t.Helper()
+	cfg, err := model.Preset(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sets {
+		k, v, _ := strings.Cut(s, "=")
+		if err := cfg.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return replayKernels(t, generate(t, gen, kv...), cfg, "baseline")
+}
+
+// meanFrom is the mean kernel and CTA time of kernels[from:].
+func meanFrom(ks []kernelTime, from int) kernelTime {
+	var m kernelTime
+	for _, k := range ks[from:] {
+		m.kernel += k.kernel
+		m.cta += k.cta
+	}
+	n := float64(len(ks) - from)
+	return kernelTime{m.kernel / n, m.cta / n}
+}
+
+// relErr is (got − want) / want.
+func relErr(got, want float64) float64 { return (got - want) / want }
+
+// keplerTitan is GPGPU-Sim's SM3_KEPLER_TITAN as gpu settings on the
+// gk110-64 preset (14 SMs at 837 MHz, 16 CTAs and 2048 threads an SM,
+// 288.4 GB/s), without the host stages: the GPU of captures 3mm-128,
+// hotspot-256 and pathfinder-20k. The generators' 700 MHz cycles are
+// rescaled to its clock by time, as every replay does: these kernels wait
+// on DRAM, whose 1502 MHz clock both configurations share.
+var keplerTitan = []string{"gpu.sms=14", "gpu.clock_mhz=837", "gpu.max_ctas_per_sm=16", "gpu.max_threads_per_sm=2048",
+	"gpu.regs_per_sm=65536", "gpu.smem_per_sm=49152", "gpu.dram_gbps=288.4", "io.model=none"}
+
+// crcs64 is the capture 3mm-256-k1-crcs's GPU: gk110-64 with GPGPU-Sim's
+// 288.4 GB/s DRAM, without the host stages.
+var crcs64 = []string{"gpu.dram_gbps=288.4", "io.model=none"}
+
+// TestPipelinesFitCaptures replays each fitted pipeline generator on the
+// captured GPU's shape and input and holds its warm kernels' mean CTA and
+// kernel cycles to the capture's within the errors docs/calibration.md
+// states. The first kernel of a Rodinia capture runs on cold caches and
+// is left out, as it was from the fit.
+func TestPipelinesFitCaptures(t *testing.T) {
+	for _, tc := range []struct {
+		capture, gen string
+		kv           []string
+		gpu          []string
+		warm         int     // the capture's first warm kernel
+		cta, kernel  float64 // the largest |error| allowed
+	}{
+		{"3mm-256-k1-crcs", "3mm", []string{"size=256"}, crcs64, 0, 0.02, 0.05},
+		{"hotspot-256", "hotspot", []string{"size=256", "iterations=5", "kernel_cost=" + HotspotMeasuredKernelCost}, keplerTitan, 1, 0.02, 0.10},
+		{"pathfinder-20k", "pathfinder", []string{"cols=20000", "rows=26"}, keplerTitan, 1, 0.02, 0.20},
+	} {
+		t.Run(tc.capture, func(t *testing.T) {
+			want := meanFrom(captured(t, tc.capture), tc.warm)
+			got := meanFrom(modelled(t, "gk110-64", tc.gpu, tc.gen, tc.kv...), tc.warm)
+			ce, ke := relErr(got.cta, want.cta), relErr(got.kernel, want.kernel)
+			t.Logf("CTA %.0f cycles, captured %.0f (%+.1f%%); kernel %.0f, captured %.0f (%+.1f%%)",
+				got.cta, want.cta, 100*ce, got.kernel, want.kernel, 100*ke)
+			if ce > tc.cta || ce < -tc.cta || ke > tc.kernel || ke < -tc.kernel {
+				t.Errorf("CTA error %+.1f%% (allowed ±%.0f%%), kernel error %+.1f%% (allowed ±%.0f%%)",
+					100*ce, 100*tc.cta, 100*ke, 100*tc.kernel)
+			}
+		})
+	}
+}
+
+// Test3MMFitOnTheTitan holds what the 3MM fit gives on the other capture,
+// 3mm-128 on the 14-SM Kepler Titan, which it was not fitted to: a k step
+// there waits ~510 cycles at 837 MHz where the 64-SM GPU's queues make it
+// ~970 at 700, so the fitted rounds overstate it. The model's CTAs and
+// kernels run 2.0–2.5× the capture's; a change that moves them out of that
+// range changes what docs/calibration.md states.
+func Test3MMFitOnTheTitan(t *testing.T) {
+	want := meanFrom(captured(t, "3mm-128"), 0)
+	got := meanFrom(modelled(t, "gk110-64", keplerTitan, "3mm", "size=128"), 0)
+	t.Logf("CTA %.0f cycles, captured %.0f (%.2f×); kernel %.0f, captured %.0f (%.2f×)",
+		got.cta, want.cta, got.cta/want.cta, got.kernel, want.kernel, got.kernel/want.kernel)
+	for _, r := range []float64{got.cta / want.cta, got.kernel / want.kernel} {
+		if r < 2.0 || r > 2.5 {
+			t.Errorf("model over capture %.2f×, want 2.0–2.5×", r)
+		}
+	}
+}
+
+// meanCTA is the mean of the CTA cycles of kernels[from:to].
+func meanCTA(kernels [][]int64, from, to int) float64 {
+	var sum, n float64
+	for _, k := range kernels[from:to] {
+		for _, c := range k {
+			sum += float64(c)
+			n++
+		}
+	}
+	return sum / n
+}
+
+// TestMatmulFitsCaptures holds the SDK matrixMul's CTA, one 16×16 output
+// tile with 256 threads, to the model: the warp start, the first DRAM
+// touch, ks k steps (matmulKStep) and the store. The captures run 64×K by
+// K×64 products, K = 64, 128, 256 (4, 8, 16 k steps); kernels 2–5 are
+// warm (the warm-up kernel before them brought the operands into the L2).
+// Cycles are compared as cycles (taskscost.go).
+func TestMatmulFitsCaptures(t *testing.T) {
+	for _, tc := range []struct {
+		capture string
+		ks      int64
+	}{{"matrixmul-64", 4}, {"matrixmul-64-k128", 8}, {"matrixmul-64-k256", 16}} {
+		want := meanCTA(captureCTAs(t, tc.capture), 1, 5)
+		got := float64(tasksWarpStartCycles + tasksDRAMCycles + tc.ks*matmulKStep(1, false) + tasksStreamCycles)
+		e := relErr(got, want)
+		t.Logf("%s: %d k steps, model %.0f cycles, captured %.0f (%+.1f%%)", tc.capture, tc.ks, got, want, 100*e)
+		if e > 0.02 || e < -0.02 {
+			t.Errorf("%s: model %.0f cycles, captured %.0f: %+.1f%%, allowed ±2%%", tc.capture, got, want, 100*e)
+		}
+	}
+}
+
+// TestDCTFitsCapture holds the SDK's CUDAkernel2DCT CTA (64 threads, eight
+// 8×8 blocks: one dctWarps round of 8 groups) to the model; the fit is on
+// the warm-up kernel, and the timed one (kernel 2) and the inverse
+// transform (kernel 4, CUDAkernel2IDCT, which the model does not tell
+// apart) are held to it too.
+func TestDCTFitsCapture(t *testing.T) {
+	kernels := captureCTAs(t, "dct8x8-128")
+	got := float64(tasksWarpStartCycles + dctRound(1, false))
+	for _, tc := range []struct {
+		kernel int
+		name   string
+		tol    float64
+	}{{0, "CUDAkernel2DCT, warm-up", 0.01}, {1, "CUDAkernel2DCT", 0.01}, {3, "CUDAkernel2IDCT", 0.05}} {
+		want := meanCTA(kernels, tc.kernel, tc.kernel+1)
+		e := relErr(got, want)
+		t.Logf("%s: model %.0f cycles, captured %.0f (%+.1f%%)", tc.name, got, want, 100*e)
+		if e > tc.tol || e < -tc.tol {
+			t.Errorf("%s: model %.0f cycles, captured %.0f: %+.1f%%, allowed ±%.0f%%", tc.name, got, want, 100*e, 100*tc.tol)
+		}
+	}
+}
