@@ -5,7 +5,6 @@ package replay
 // and the dispatch of each event to the component it is for.
 
 import (
-	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
@@ -14,15 +13,12 @@ import (
 
 // engine is one replay's whole state.
 type engine struct {
-	cfg model.Config
-	pol Policy
-	// exclusive keeps CTAs of different kernels off one SM at a time: the
-	// policy's ExclusiveSMs or the GPU's gpu.concurrent_kernel_sm=off.
-	exclusive bool
-	sink      results.Sink
-	quiet     bool // the sink keeps no rows (results.Discards): none is built
-	opt       *Options
-	dispatch  Dispatch // the placer's view, made once: Place escapes it
+	cfg      model.Config
+	pol      Policy
+	sink     results.Sink
+	quiet    bool // the sink keeps no rows (results.Discards): none is built
+	opt      *Options
+	dispatch Dispatch // the placer's view, made once: Place escapes it
 
 	q    eventq.Queue
 	now  int64
@@ -32,7 +28,6 @@ type engine struct {
 	io          *hostIO
 	sb          *scoreboard // the CRCS reference count table (IOPaged only)
 	accessOrder bool        // the scoreboard checks CTAs at each touch (touch.go)
-	paused      []*ctaRun   // CTAs stopped mid-run at a page, in the order they stopped
 	hostOrder   int32       // host launches read so far
 	kernelsEnd  int64       // the last kernel's completion
 	firstLaunch int64       // the first host issue (-1 before)
@@ -44,12 +39,8 @@ type engine struct {
 	legacy     *legacyGate       // copies on the legacy default stream (io.memcpy=legacy), else nil
 	kd         kernelDistributor // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
 
-	sms      []sm
-	open     smSet // SMs with a free CTA slot (noteSlots)
-	stalled  []*ctaRun
-	runs     []*ctaRun            // every CTA state ever made, by slot (events name them so)
-	freeRuns []int32              // finished CTAs' state for reuse, by slot in runs (no pointer: no write barrier at a CTA's end)
-	kruns    kernelRuns           // device kernels' running parts, for reuse
+	sms      smArray              // the SMs: slots, resources, occupancy, the contention model (sm.go)
+	ctas     ctaRuns              // the CTA records and the CTAs waiting to go on (ctaruns.go)
 	kslots   slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
 	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
 	agt      agt
@@ -67,36 +58,33 @@ type engine struct {
 	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
 	childEnded bool
 	busy       busySpan
-	occ        occupancy
 
-	share     *contention.Model   // the contention model; nil when off
-	jobs      slots.Table[jobRef] // what each contention job stands for, by ref
-	slowdowns slab[float64]       // CTA rows' slowdowns
-	parentIDs slab[uint64]        // device kernel rows' parent ids
+	parentIDs slab[uint64] // device kernel rows' parent ids
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {
 	e := &engine{
-		cfg:       opt.Config,
-		pol:       opt.Policy,
-		exclusive: opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(),
-		sink:      sink,
-		quiet:     results.Discards(sink),
-		opt:       &opt,
-		streams:   newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
-		sms:       make([]sm, opt.Config.GPU.SMs),
-		kd:        newKernelDistributor(opt.Config.GPU.MaxKernels),
-		gate:      opt.Policy.Gate,
-		an:        joinAnalyses(opt.Analyses),
-		placer:    opt.Policy.Placer,
+		cfg:     opt.Config,
+		pol:     opt.Policy,
+		sink:    sink,
+		quiet:   results.Discards(sink),
+		opt:     &opt,
+		streams: newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
+		kd:      newKernelDistributor(opt.Config.GPU.MaxKernels),
+		gate:    opt.Policy.Gate,
+		an:      joinAnalyses(opt.Analyses),
+		placer:  opt.Policy.Placer,
 
 		firstLaunch: -1,
 		hosts:       newHostThreads(opt.Config.Lat.HostThreads),
 	}
-	e.open = newSMSet(len(e.sms))
-	for i := range e.sms {
-		e.sms[i].id = i
-		e.noteSlots(&e.sms[i])
+	var l1Flush int64
+	if opt.Policy.ExclusiveSMs {
+		l1Flush = opt.Config.CRCS.L1Flush
+	}
+	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), l1Flush, sink)
+	if opt.Config.Model.Contention == "on" {
+		e.sms.share = newShareJobs(&e.cfg.GPU, &e.q)
 	}
 	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
 	e.dispatch.e = e
@@ -105,12 +93,8 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.sites = newSiteEngine(e, opt.Policy.Sites)
 	e.sites.commands = e.cfg.DTBL.Fallback == "dispatch"
-	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
+	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
-	e.occ = newOccupancy(opt.Config, sink)
-	if opt.Config.Model.Contention == "on" {
-		e.share = newShare(e)
-	}
 	if opt.Config.IO.Memcpy == "legacy" {
 		e.legacy = &legacyGate{}
 	}
@@ -229,7 +213,7 @@ func (e *engine) loop() error {
 // superseded: it does nothing, so it neither moves the clock (a run's
 // makespan is its last event's cycle) nor ends a cycle.
 func (e *engine) stale(ev eventq.Event) bool {
-	return eventKind(ev.Kind) == evShare && e.share.Stale(int(ev.Ref), uint32(ev.Aux))
+	return eventKind(ev.Kind) == evShare && e.sms.share.stale(int(ev.Ref), uint32(ev.Aux))
 }
 
 func (e *engine) fire(ev eventq.Event) {
@@ -245,11 +229,11 @@ func (e *engine) fire(ev eventq.Event) {
 	case evReady:
 		e.becomeReady(e.kernelOf(ev))
 	case evSite:
-		e.sites.reach(e.runs[ev.Ref], int(ev.Aux))
+		e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux))
 	case evCTAEnd:
-		e.ctaEnd(e.runs[ev.Ref])
+		e.ctaEnd(e.ctas.at(ev.Ref))
 	case evStart:
-		e.tryStart(e.runs[ev.Ref])
+		e.tryStart(e.ctas.at(ev.Ref))
 	case evJoin:
 		e.arriveGroup(e.gslots.Take(ev.Ref))
 	case evCopyDone:
@@ -260,9 +244,9 @@ func (e *engine) fire(ev eventq.Event) {
 	case evShare:
 		e.shareWake(ev)
 	case evResume:
-		e.resumeWarp(e.runs[ev.Ref], int(ev.Aux))
+		e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux))
 	case evTouch:
-		e.reachTouch(e.runs[ev.Ref])
+		e.reachTouch(e.ctas.at(ev.Ref))
 	case evProfiled:
 		e.kernelOf(ev)
 		e.sb.wake() // its stalled CTAs may start now
@@ -276,7 +260,7 @@ func (e *engine) fire(ev eventq.Event) {
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
 func (e *engine) settle() {
-	if len(e.stalled)+len(e.paused) > 0 && (e.gate != nil || e.sb.changedSince()) {
+	if e.ctas.waiting() && (e.gate != nil || e.sb.changedSince()) {
 		e.retryPaused()
 		e.retryStalled()
 	}
@@ -284,8 +268,8 @@ func (e *engine) settle() {
 		e.placer.Place(&e.dispatch)
 		e.kd.compact()
 	}
-	if e.share != nil {
-		e.share.Settle(e.now)
+	if e.sms.share != nil {
+		e.sms.share.settle(e.now)
 	}
 }
 
