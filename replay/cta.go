@@ -270,7 +270,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		e.kd.leftSM(emptied, e.now)
 	}
 	e.stats.CTAs++
-	e.childEnded = e.childEnded || c.g != nil || !k.Host()
+	e.sites.ctaEnded(c)
 	e.stats.StallCycles += c.stall
 	e.busy.cover(c.start, e.now)
 	if !e.quiet {

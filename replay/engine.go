@@ -42,22 +42,19 @@ type engine struct {
 	sms      smArray              // the SMs: slots, resources, occupancy, the contention model (sm.go)
 	ctas     ctaRuns              // the CTA records and the CTAs waiting to go on (ctaruns.go)
 	kslots   slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
-	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
-	agt      agt
+	groups   groupTable           // DTBL's aggregated groups and the AGT (group.go)
 	gate     Gate
 	obs      Observer        // the policy's observer, then the analyses; nil for neither
 	arrivals ArrivalObserver // the policy's observer, when it is one; else nil
 	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
-	sites    siteEngine
+	sites    siteEngine // the device runtime's launch sites (sites.go)
 	launch   launchPath // the device runtime's launch servers and pending pool
 	err      error
 
 	stats Stats
-	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
-	childEnded bool
-	busy       busySpan
+	busy  busySpan
 
 	parentIDs slab[uint64] // device kernel rows' parent ids
 }
@@ -91,10 +88,16 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if e.placer == nil {
 		e.placer = &RoundRobin{}
 	}
-	e.sites = newSiteEngine(e, opt.Policy.Sites)
-	e.sites.commands = e.cfg.DTBL.Fallback == "dispatch"
+	var rows results.Sink // the launches rows, written by the device runtime
+	if !e.quiet {
+		rows = sink
+	}
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
-	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
+	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, &e.q, &e.stats, rows)
+	e.sites = newSiteEngine(opt.Policy.Sites, siteLinks{
+		host: e, launch: &e.launch, groups: &e.groups, kd: &e.kd,
+		stats: &e.stats, rows: rows, an: e.an, policy: opt.Policy.Name,
+	}, e.cfg.DTBL.Fallback == "dispatch")
 	if opt.Config.IO.Memcpy == "legacy" {
 		e.legacy = &legacyGate{}
 	}
@@ -229,13 +232,13 @@ func (e *engine) fire(ev eventq.Event) {
 	case evReady:
 		e.becomeReady(e.kernelOf(ev))
 	case evSite:
-		e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux))
+		e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), e.now)
 	case evCTAEnd:
 		e.ctaEnd(e.ctas.at(ev.Ref))
 	case evStart:
 		e.tryStart(e.ctas.at(ev.Ref))
 	case evJoin:
-		e.arriveGroup(e.gslots.Take(ev.Ref))
+		e.arriveGroup(e.groups.arrived(ev.Ref))
 	case evCopyDone:
 		e.copyDone(e.kernelOf(ev))
 	case evPageReady:
@@ -309,12 +312,6 @@ const deviceArrival = 1
 
 // kernelOf returns a kernel event's kernel and frees its slot.
 func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.Take(ev.Ref) }
-
-// scheduleGroup schedules an aggregated group's arrival in its target's
-// pool.
-func (e *engine) scheduleGroup(at int64, g *group) {
-	e.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: e.gslots.Put(g)})
-}
 
 // scheduleCTA schedules a CTA event; warp matters for launch sites.
 func (e *engine) scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int) {

@@ -151,7 +151,7 @@ func (e *engine) shareWake(ev eventq.Event) {
 		case j.warp < 0 && c.segment:
 			e.reachTouch(c) // a CTA run in segments between its touches
 		case j.warp >= 0 && c.warps[j.warp].next >= 0:
-			e.sites.reachShared(c, int(j.warp))
+			e.sites.reachShared(c, int(j.warp), e.now)
 		case j.warp >= 0:
 			c.warps[j.warp].end = e.now
 			e.warpDone(c, e.now) // past its last site
@@ -207,19 +207,18 @@ func (e *engine) resumeWarp(c *ctaRun, w int) {
 // reachShared is a warp under the contention model reaching its next
 // site: the site is decided and priced as in reach; the API stall is wall
 // time, the inlined work is progress.
-func (se *siteEngine) reachShared(c *ctaRun, w int) {
-	first, last, cost, held := se.pass(c, w)
+func (se *siteEngine) reachShared(c *ctaRun, w int, now int64) {
+	first, last, cost, held := se.pass(c, w, now)
 	if held {
 		return
 	}
-	se.goOnShared(c, w, first, last, cost)
+	se.goOnShared(c, w, first, last, cost, now)
 }
 
 // goOnShared moves a shared warp past the site sites[first:last]: its
 // API stall is wall time, then its inlined work and own cycles up to its
 // next site or end are progress.
-func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost) {
-	e := se.e
+func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost, now int64) {
 	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	wr.work = cost.inline
@@ -232,10 +231,10 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost) {
 		c.alone = max(c.alone, max(wr.cycles, sites[first].at)+wr.shift)
 	}
 	if cost.launch > 0 {
-		e.scheduleCTA(e.now+cost.launch, evResume, c, w)
+		se.host.scheduleCTA(now+cost.launch, evResume, c, w)
 		return
 	}
-	e.resumeWarp(c, w)
+	se.host.resumeWarp(c, w)
 }
 
 // slowdown is a shared CTA's run time over its time alone, for its row
