@@ -1,5 +1,12 @@
 package replay
 
+// A CTA's run, from its placement to its end: the engine places it on an
+// SM (smArray.enter), starts it when the gate and the scoreboard let it,
+// runs its warps to their sites and ends (as events, or as jobs of the
+// contention model: shared.go; in segments between pages: segments.go),
+// and at its end frees its SM (smArray.leave), writes its row and counts
+// it towards its kernel or group. The records live in ctaRuns.
+
 import (
 	"math"
 

@@ -11,7 +11,12 @@ import (
 	"github.com/gpureplay/gpureplay/results"
 )
 
-// engine is one replay's whole state.
+// engine is one replay: the clock and the queue, the configuration and
+// the policy, and each component as a field of its own (the SMs, the CTA
+// records, the Kernel Distributor, the host's streams and I/O, the
+// device runtime, the scoreboard), whose state is private to it. The
+// engine's methods fire events at them and carry what one component's
+// change means for another (docs/architecture.md).
 type engine struct {
 	cfg      model.Config
 	pol      Policy
