@@ -11,11 +11,7 @@ import "github.com/gpureplay/gpureplay/internal/eventq"
 // launchChild starts a device kernel: it exists from the site's cycle and
 // reaches the KMU when the API call returns.
 func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
-	e.launchPending(child)
-	child.launchCycle = e.now
-	child.owner = owner
-	owner.adopt()
-	e.stats.DeviceKernels++
+	e.launchDevice(owner, child)
 	e.scheduleKernel(arrive, evArrive, child)
 }
 
@@ -26,17 +22,23 @@ func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
 // its parameter buffer is (readyAt). Otherwise it queues at the KMU like
 // any device kernel.
 func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
-	e.launchPending(child)
-	child.launchCycle = e.now
-	child.owner = owner
-	owner.adopt()
-	e.stats.DeviceKernels++
+	e.launchDevice(owner, child)
 	if e.kd.free() {
 		e.streams.privateStream(child)
 		e.enterKD(child, readyAt)
 		return
 	}
 	e.scheduleKernel(readyAt, evArrive, child)
+}
+
+// launchDevice is a device kernel launched now by owner, which waits for
+// it from now on: it enters the pending pool.
+func (e *engine) launchDevice(owner launcher, child *Kernel) {
+	e.launchPending(child)
+	child.launchCycle = e.now
+	child.owner = owner
+	owner.adopt()
+	e.stats.DeviceKernels++
 }
 
 // launchPending counts a device launch into the pending pool.
