@@ -210,7 +210,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.runSegment(c)
 		return
 	}
-	if e.sms.share != nil && (spec.issue > 0 || spec.dram > 0) {
+	if e.sms.contention() != nil && (spec.issue > 0 || spec.dram > 0) {
 		e.startShared(c, spec)
 		return
 	}

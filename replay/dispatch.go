@@ -22,7 +22,7 @@ func (d *Dispatch) Fits(k *Kernel, sm int) bool { return d.e.sms.fits(k, sm) }
 // Exclusive reports whether CTAs of different kernels may not share an SM
 // (the policy's ExclusiveSMs, or a GPU with gpu.concurrent_kernel_sm=off),
 // so an SM full for one kernel says nothing about another.
-func (d *Dispatch) Exclusive() bool { return d.e.sms.exclusive }
+func (d *Dispatch) Exclusive() bool { return d.e.sms.exclusiveSMs() }
 
 // SMShare is the fraction of SMs running k's CTAs (PPCS's SM share).
 func (d *Dispatch) SMShare(k *Kernel) float64 {

@@ -84,10 +84,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if opt.Policy.ExclusiveSMs {
 		l1Flush = opt.Config.CRCS.L1Flush
 	}
-	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), l1Flush, sink)
-	if opt.Config.Model.Contention == "on" {
-		e.sms.share = newShareJobs(&e.cfg.GPU, &e.q)
-	}
+	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), l1Flush, sink, &e.q)
 	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
 	e.dispatch.e = e
 	if e.placer == nil {
@@ -221,7 +218,7 @@ func (e *engine) loop() error {
 // superseded: it does nothing, so it neither moves the clock (a run's
 // makespan is its last event's cycle) nor ends a cycle.
 func (e *engine) stale(ev eventq.Event) bool {
-	return eventKind(ev.Kind) == evShare && e.sms.share.stale(int(ev.Ref), uint32(ev.Aux))
+	return eventKind(ev.Kind) == evShare && e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux))
 }
 
 func (e *engine) fire(ev eventq.Event) {
@@ -276,8 +273,8 @@ func (e *engine) settle() {
 		e.placer.Place(&e.dispatch)
 		e.kd.compact()
 	}
-	if e.sms.share != nil {
-		e.sms.share.settle(e.now)
+	if e.sms.contention() != nil {
+		e.sms.contention().settle(e.now)
 	}
 }
 

@@ -71,6 +71,14 @@ func (p *launchPath) serve(sm int, at, x int64) int64 {
 	return end
 }
 
+// paramCost is the cycles x lanes' parameter buffers take
+// (cudaGetParameterBuffer).
+func (p *launchPath) paramCost(x int64) int64 { return p.cdp.ParamCost(x) }
+
+// latency is a cudaLaunchDevice call's per-warp latency before its
+// service.
+func (p *launchPath) latency() int64 { return p.cdp.LaunchLatency() }
+
 // admit reports whether x launches may enter the pending pool now: no
 // warp is waiting ahead of them and they fit under the limit, or the
 // pool is empty (a warp with more lanes than the limit launches alone

@@ -35,7 +35,7 @@ func (e *engine) runSegment(c *ctaRun) {
 	}
 	work := stop - c.pos
 	c.pos = stop
-	if e.sms.share != nil && (spec.issue > 0 || spec.dram > 0) {
+	if e.sms.contention() != nil && (spec.issue > 0 || spec.dram > 0) {
 		c.shared, c.alone = true, alone
 		if work > 0 {
 			e.startJob(c, -1, work, spec.demand())

@@ -138,12 +138,12 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 // startJob hands work cycles of c's progress (warp −1: the CTA's own) to
 // the model.
 func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) {
-	e.sms.share.start(e.now, c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
+	e.sms.contention().start(e.now, c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
 }
 
 // shareWake is an SM's wake-up: the jobs that have finished go on.
 func (e *engine) shareWake(ev eventq.Event) {
-	share := e.sms.share
+	share := e.sms.contention()
 	for _, i := range share.wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
 		j := share.job(i)
 		c := e.ctas.at(j.run)
@@ -247,5 +247,5 @@ func (e *engine) slowdown(c *ctaRun) *float64 {
 	if c.alone > 0 {
 		v = float64(e.now-c.start-c.paused) / float64(c.alone)
 	}
-	return e.sms.share.slowdown(v)
+	return e.sms.contention().slowdown(v)
 }

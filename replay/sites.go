@@ -168,7 +168,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 		return siteCost{}, false
 	}
 	if !se.childEnded && cost.runtime > 0 && se.an != nil {
-		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.cdp.LaunchLatency(), cost.runtime)
+		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(), cost.runtime)
 	}
 	held := cost.launched > 0 && !se.launch.admit(cost.launched)
 	if !held {
@@ -322,7 +322,7 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 			return siteCost{}, false
 		}
 	}
-	front := max(se.launch.cdp.ParamCost(launched+coalesced), search)
+	front := max(se.launch.paramCost(launched+coalesced), search)
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime}, true
 }
 

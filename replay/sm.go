@@ -3,6 +3,7 @@ package replay
 import (
 	"math/bits"
 
+	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 )
@@ -30,7 +31,9 @@ type smArray struct {
 	share     *shareJobs // the contention model and its jobs; nil when off
 }
 
-func newSMArray(cfg *model.Config, exclusive bool, l1Flush int64, sink results.Sink) smArray {
+// newSMArray makes the SMs of cfg's GPU, idle, with the contention model
+// when model.contention is on (its wake-ups are events in q).
+func newSMArray(cfg *model.Config, exclusive bool, l1Flush int64, sink results.Sink, q *eventq.Queue) smArray {
 	a := smArray{
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),
@@ -39,12 +42,18 @@ func newSMArray(cfg *model.Config, exclusive bool, l1Flush int64, sink results.S
 		l1Flush:   l1Flush,
 		occ:       newOccupancy(*cfg, sink),
 	}
+	if cfg.Model.Contention == "on" {
+		a.share = newShareJobs(&cfg.GPU, q)
+	}
 	for i := range a.sms {
 		a.sms[i].id = i
 		a.noteSlots(&a.sms[i])
 	}
 	return a
 }
+
+// contention is the contention model and its jobs, nil when it is off.
+func (a *smArray) contention() *shareJobs { return a.share }
 
 // count is the number of SMs.
 func (a *smArray) count() int { return len(a.sms) }
@@ -58,6 +67,10 @@ func (a *smArray) fits(k *Kernel, i int) bool {
 	}
 	return s.fits(a.gpu, k.decl.need)
 }
+
+// exclusiveSMs reports whether CTAs of different kernels may not share an
+// SM.
+func (a *smArray) exclusiveSMs() bool { return a.exclusive }
 
 // idle reports whether SM i has no resident CTA.
 func (a *smArray) idle(i int) bool { return a.sms[i].idle() }

@@ -143,9 +143,9 @@ func (e *engine) finish() *Stats {
 	if end > 0 {
 		s.AvgOccupancy = e.sms.avgOccupancy(end)
 	}
-	if e.sms.share != nil {
+	if e.sms.contention() != nil {
 		s.Contention = true
-		s.IssueUtilization, s.DRAMUtilization = e.sms.share.utilization(end)
+		s.IssueUtilization, s.DRAMUtilization = e.sms.contention().utilization(end)
 	}
 	return &s
 }
