@@ -8,7 +8,8 @@ import (
 // lane, charges the warp the SIMT cost of those verdicts, and launches the
 // children that were not inlined.
 //
-// It owns the sites' numbering and the policy's decider, and reaches
+// It owns the sites' numbering, the policy's decider and whether the blind
+// phase is over (childEnded), and reaches
 // nothing of the engine's but through siteLinks: the rest of the engine
 // through siteHost (a warp going on, a device kernel launched), the
 // device runtime's launch path and aggregated groups, the Kernel
