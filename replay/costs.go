@@ -38,14 +38,12 @@ func (e *engine) preProfile(k *Kernel) {
 	e.scheduleKernel(k.rare.profiled, evProfiled, k)
 }
 
-// flushL1 starts an L1 flush on SM s, turning to kernel k's CTAs, when it
-// ran another kernel's last (under policies that keep kernels apart).
-func (e *engine) flushL1(s *sm, k *Kernel) {
-	if !e.pol.ExclusiveSMs {
-		return
-	}
-	if s.last != nil && s.last != k && e.cfg.CRCS.L1Flush > 0 {
-		s.flushUntil = e.now + e.cfg.CRCS.L1Flush
+// flushL1 starts an L1 flush on SM s, turning to kernel k's CTAs at now,
+// when it ran another kernel's last (under policies that keep kernels
+// apart: a.l1Flush is 0 otherwise).
+func (a *smArray) flushL1(s *sm, k *Kernel, now int64) {
+	if s.last != nil && s.last != k && a.l1Flush > 0 {
+		s.flushUntil = now + a.l1Flush
 	}
 	s.last = k
 }

@@ -1,5 +1,12 @@
 package replay
 
+// A CTA's run, from its placement to its end: the engine places it on an
+// SM (smArray.enter), starts it when the gate and the scoreboard let it,
+// runs its warps to their sites and ends (as events, or as jobs of the
+// contention model: shared.go; in segments between pages: segments.go),
+// and at its end frees its SM (smArray.leave), writes its row and counts
+// it towards its kernel or group. The records live in ctaRuns.
+
 import (
 	"math"
 
@@ -8,7 +15,7 @@ import (
 
 // ctaRun is one CTA resident on an SM.
 type ctaRun struct {
-	slot     int32 // index in engine.runs, for events
+	slot     int32 // index in the CTA records (ctaRuns), for events
 	k        *Kernel
 	g        *group // the aggregated group it belongs to; nil for a native CTA
 	idx      uint64 // index in its kernel, or in its group
@@ -64,18 +71,10 @@ type warpRun struct {
 // of the group under dtbl.spill_loads=cta, for its first under first) or
 // the policy's gate holds it.
 func (e *engine) place(k *Kernel, i int) {
-	s := &e.sms[i]
-	e.occ.change(s, e.now)
-	if s.ctas == 0 {
-		s.kernel = k
-		k.sms++
-		e.flushL1(s, k)
-	}
-	s.reserve(k.decl.need)
-	e.noteSlots(s)
-	c := e.newRun()
+	slot, startAt := e.sms.enter(k, i, e.now)
+	c := e.ctas.get()
 	c.reset()
-	c.k, c.sm, c.smSlot, c.dispatch = k, i, s.takeSlot(), e.now
+	c.k, c.sm, c.smSlot, c.dispatch = k, i, slot, e.now
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -102,8 +101,8 @@ func (e *engine) place(k *Kernel, i int) {
 		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
 		return
 	}
-	if s.flushUntil > e.now {
-		e.scheduleCTA(s.flushUntil, evStart, c, 0)
+	if startAt > e.now {
+		e.scheduleCTA(startAt, evStart, c, 0)
 		return
 	}
 	e.tryStart(c)
@@ -128,7 +127,7 @@ func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 // tryStart starts a placed CTA, or holds it stalled if the gate says no.
 func (e *engine) tryStart(c *ctaRun) {
 	if !e.mayStart(c) {
-		e.stalled = append(e.stalled, c)
+		e.ctas.stall(c)
 		return
 	}
 	e.startCTA(c)
@@ -181,27 +180,13 @@ func (c *ctaRun) spec() *ctaSpec {
 // retryStalled starts every stalled CTA whose gate now opens, in the order
 // they were placed.
 func (e *engine) retryStalled() {
-	e.stalled = retry(e.stalled, func(c *ctaRun) bool {
+	e.ctas.retryStalled(func(c *ctaRun) bool {
 		if !e.mayStart(c) {
 			return false
 		}
 		e.startCTA(c)
 		return true
 	})
-}
-
-// retry calls went on each waiting CTA in order and keeps, in order, those
-// for which it reports false (it did not go on).
-func retry(waiting []*ctaRun, went func(*ctaRun) bool) []*ctaRun {
-	j := 0
-	for _, c := range waiting {
-		if !went(c) {
-			waiting[j] = c
-			j++
-		}
-	}
-	clear(waiting[j:])
-	return waiting[:j]
 }
 
 // startCTA begins execution: warps without launch sites end after their own
@@ -225,7 +210,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		e.runSegment(c)
 		return
 	}
-	if e.share != nil && (spec.issue > 0 || spec.dram > 0) {
+	if e.sms.contention() != nil && (spec.issue > 0 || spec.dram > 0) {
 		e.startShared(c, spec)
 		return
 	}
@@ -288,18 +273,11 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
 func (e *engine) ctaEnd(c *ctaRun) {
 	k := c.k
-	s := &e.sms[c.sm]
-	e.occ.change(s, e.now)
-	s.release(k.decl.need)
-	e.noteSlots(s)
-	s.freeSlot(c.smSlot)
-	if s.ctas == 0 {
-		s.kernel.sms--
-		e.kruns.leftSM(s.kernel, e.now)
-		s.kernel = nil
+	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, e.now); emptied != nil {
+		e.kd.leftSM(emptied, e.now)
 	}
 	e.stats.CTAs++
-	e.childEnded = e.childEnded || c.g != nil || !k.Host()
+	e.sites.ctaEnded(c)
 	e.stats.StallCycles += c.stall
 	e.busy.cover(c.start, e.now)
 	if !e.quiet {
@@ -312,7 +290,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		e.sb.release(e.io, e.sink, k, c.spec().x, e.now)
 	}
 	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
-	e.freeRuns = append(e.freeRuns, c.slot)
+	e.ctas.put(c)
 	if g := c.g; g != nil {
 		if g.done++; g.done == g.src.total {
 			e.groupCTAsDone(g)
@@ -351,19 +329,6 @@ func (c *ctaRun) reset() {
 	slot, warps, ownWarps := c.slot, c.warps[:0], c.ownWarps
 	*c = ctaRun{}
 	c.slot, c.warps, c.ownWarps = slot, warps, ownWarps
-}
-
-// newRun reuses a finished CTA's state: replays run millions of CTAs, and
-// recycling keeps the garbage collector out of the hot loop.
-func (e *engine) newRun() *ctaRun {
-	if n := len(e.freeRuns); n > 0 {
-		c := e.runs[e.freeRuns[n-1]]
-		e.freeRuns = e.freeRuns[:n-1]
-		return c
-	}
-	c := &ctaRun{slot: int32(len(e.runs))}
-	e.runs = append(e.runs, c)
-	return c
 }
 
 // ctaEvent describes c for observers; the engine reuses one event.

@@ -107,11 +107,9 @@ func (e *engine) pageWait(k *Kernel) string {
 	if e.sb == nil {
 		return ""
 	}
-	for _, list := range [2][]*ctaRun{e.stalled, e.paused} {
-		for _, c := range list {
-			if c.k == k && c.g == nil && k.order >= 0 {
-				return e.sb.blocker(k, c.spec().x)
-			}
+	for c := range e.ctas.held() {
+		if c.k == k && c.g == nil && k.order >= 0 {
+			return e.sb.blocker(k, c.spec().x)
 		}
 	}
 	return ""
@@ -119,11 +117,9 @@ func (e *engine) pageWait(k *Kernel) string {
 
 func (e *engine) stalledOf(k *Kernel) int {
 	n := 0
-	for _, list := range [2][]*ctaRun{e.stalled, e.paused} {
-		for _, c := range list {
-			if c.k == k {
-				n++
-			}
+	for c := range e.ctas.held() {
+		if c.k == k {
+			n++
 		}
 	}
 	return n

@@ -13,26 +13,20 @@ type Dispatch struct {
 func (d *Dispatch) Pending() []*Kernel { return d.e.kd.listed() }
 
 // SMs is the number of SMs.
-func (d *Dispatch) SMs() int { return len(d.e.sms) }
+func (d *Dispatch) SMs() int { return d.e.sms.count() }
 
 // Fits reports whether k's next CTA fits on SM sm under all four limits
 // (and, under a policy with exclusive SMs, whether sm is idle or k's).
-func (d *Dispatch) Fits(k *Kernel, sm int) bool {
-	s := &d.e.sms[sm]
-	if d.e.exclusive && s.kernel != nil && s.kernel != k {
-		return false
-	}
-	return s.fits(&d.e.cfg.GPU, k.decl.need)
-}
+func (d *Dispatch) Fits(k *Kernel, sm int) bool { return d.e.sms.fits(k, sm) }
 
 // Exclusive reports whether CTAs of different kernels may not share an SM
 // (the policy's ExclusiveSMs, or a GPU with gpu.concurrent_kernel_sm=off),
 // so an SM full for one kernel says nothing about another.
-func (d *Dispatch) Exclusive() bool { return d.e.exclusive }
+func (d *Dispatch) Exclusive() bool { return d.e.sms.exclusiveSMs() }
 
 // SMShare is the fraction of SMs running k's CTAs (PPCS's SM share).
 func (d *Dispatch) SMShare(k *Kernel) float64 {
-	return float64(k.sms) / float64(len(d.e.sms))
+	return float64(k.sms) / float64(d.e.sms.count())
 }
 
 // PageShare is the fraction of the ready input pages that k owns (PPCS's
@@ -77,7 +71,7 @@ func (d *Dispatch) HostKernels() int {
 }
 
 // Idle reports whether SM sm has no resident CTA.
-func (d *Dispatch) Idle(sm int) bool { return d.e.sms[sm].idle() }
+func (d *Dispatch) Idle(sm int) bool { return d.e.sms.idle(sm) }
 
 // Place puts k's next CTA on SM sm. The caller must have checked Fits and
 // that k has CTAs left (k.Remaining() > 0).
@@ -93,12 +87,12 @@ type RoundRobin struct {
 }
 
 // Place implements Placer. It stops once no SM has a free CTA slot
-// (engine.open), where no kernel's CTA fits: under CDP it would otherwise
+// (smArray.anyOpen), where no kernel's CTA fits: under CDP it would otherwise
 // read every waiting kernel to find each hopeless.
 func (r *RoundRobin) Place(d *Dispatch) {
 	n := d.SMs()
 	r.failed = r.failed[:0]
-	for i := 0; i < len(d.Pending()) && !d.e.open.empty(); i++ {
+	for i := 0; i < len(d.Pending()) && d.e.sms.anyOpen(); i++ {
 		k := d.Pending()[i]
 		for k.Remaining() > 0 && (d.Exclusive() || !r.hopeless(k.decl.need)) {
 			sm := r.find(d, k, n)
@@ -127,19 +121,19 @@ func (r *RoundRobin) hopeless(n need) bool {
 }
 
 // find is the first SM from r.next on, round the SMs, that k's next CTA
-// fits on, or -1. It tries only the SMs with a free CTA slot (engine.open):
+// fits on, or -1. It tries only the SMs with a free CTA slot (smArray.open):
 // the others fit no CTA, so the SM it finds is the same.
 func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	if r.next >= n {
 		r.next = 0
 	}
-	open := d.e.open
-	for sm := open.next(r.next); sm >= 0; sm = open.next(sm + 1) {
+	sms := &d.e.sms
+	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
 		if d.Fits(k, sm) {
 			return sm
 		}
 	}
-	for sm := open.next(0); sm >= 0 && sm < r.next; sm = open.next(sm + 1) {
+	for sm := sms.nextOpen(0); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm + 1) {
 		if d.Fits(k, sm) {
 			return sm
 		}

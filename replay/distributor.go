@@ -31,8 +31,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 		e.fail(err)
 		return
 	}
-	e.kd.enter(k)
-	e.kruns.start(k, e.now)
+	e.kd.enter(k, e.now)
 	k.inKD = true
 	k.state = kDispatched
 	e.scheduleKernel(readyAt, evReady, k)
@@ -85,7 +84,7 @@ func (e *engine) complete(k *Kernel) {
 		}
 	}
 	if !k.host {
-		e.kruns.done(k, e.now)
+		e.kd.completed(k, e.now)
 		e.release(k.owner)
 	}
 }

@@ -5,24 +5,25 @@ package replay
 // and the dispatch of each event to the component it is for.
 
 import (
-	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 )
 
-// engine is one replay's whole state.
+// engine is one replay: the clock and the queue, the configuration and
+// the policy, and each component as a field of its own (the SMs, the CTA
+// records, the Kernel Distributor, the host's streams and I/O, the
+// device runtime, the scoreboard), whose state is private to it. The
+// engine's methods fire events at them and carry what one component's
+// change means for another (docs/architecture.md).
 type engine struct {
-	cfg model.Config
-	pol Policy
-	// exclusive keeps CTAs of different kernels off one SM at a time: the
-	// policy's ExclusiveSMs or the GPU's gpu.concurrent_kernel_sm=off.
-	exclusive bool
-	sink      results.Sink
-	quiet     bool // the sink keeps no rows (results.Discards): none is built
-	opt       *Options
-	dispatch  Dispatch // the placer's view, made once: Place escapes it
+	cfg      model.Config
+	pol      Policy
+	sink     results.Sink
+	quiet    bool // the sink keeps no rows (results.Discards): none is built
+	opt      *Options
+	dispatch Dispatch // the placer's view, made once: Place escapes it
 
 	q    eventq.Queue
 	now  int64
@@ -32,7 +33,6 @@ type engine struct {
 	io          *hostIO
 	sb          *scoreboard // the CRCS reference count table (IOPaged only)
 	accessOrder bool        // the scoreboard checks CTAs at each touch (touch.go)
-	paused      []*ctaRun   // CTAs stopped mid-run at a page, in the order they stopped
 	hostOrder   int32       // host launches read so far
 	kernelsEnd  int64       // the last kernel's completion
 	firstLaunch int64       // the first host issue (-1 before)
@@ -44,73 +44,62 @@ type engine struct {
 	legacy     *legacyGate       // copies on the legacy default stream (io.memcpy=legacy), else nil
 	kd         kernelDistributor // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
 
-	sms      []sm
-	open     smSet // SMs with a free CTA slot (noteSlots)
-	stalled  []*ctaRun
-	runs     []*ctaRun            // every CTA state ever made, by slot (events name them so)
-	freeRuns []int32              // finished CTAs' state for reuse, by slot in runs (no pointer: no write barrier at a CTA's end)
-	kruns    kernelRuns           // device kernels' running parts, for reuse
+	sms      smArray              // the SMs: slots, resources, occupancy, the contention model (sm.go)
+	ctas     ctaRuns              // the CTA records and the CTAs waiting to go on (ctaruns.go)
 	kslots   slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
-	gslots   slots.Table[*group]  // aggregated groups on their way to a pool
-	agt      agt
+	groups   groupTable           // DTBL's aggregated groups and the AGT (group.go)
 	gate     Gate
 	obs      Observer        // the policy's observer, then the analyses; nil for neither
 	arrivals ArrivalObserver // the policy's observer, when it is one; else nil
 	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
-	sites    siteEngine
+	sites    siteEngine // the device runtime's launch sites (sites.go)
 	launch   launchPath // the device runtime's launch servers and pending pool
 	err      error
 
 	stats Stats
-	// childEnded: a CTA of device-launched work has finished (Stats.BlindSites).
-	childEnded bool
-	busy       busySpan
-	occ        occupancy
+	busy  busySpan
 
-	share     *contention.Model   // the contention model; nil when off
-	jobs      slots.Table[jobRef] // what each contention job stands for, by ref
-	slowdowns slab[float64]       // CTA rows' slowdowns
-	parentIDs slab[uint64]        // device kernel rows' parent ids
+	parentIDs slab[uint64] // device kernel rows' parent ids
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {
 	e := &engine{
-		cfg:       opt.Config,
-		pol:       opt.Policy,
-		exclusive: opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(),
-		sink:      sink,
-		quiet:     results.Discards(sink),
-		opt:       &opt,
-		streams:   newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
-		sms:       make([]sm, opt.Config.GPU.SMs),
-		kd:        newKernelDistributor(opt.Config.GPU.MaxKernels),
-		gate:      opt.Policy.Gate,
-		an:        joinAnalyses(opt.Analyses),
-		placer:    opt.Policy.Placer,
+		cfg:     opt.Config,
+		pol:     opt.Policy,
+		sink:    sink,
+		quiet:   results.Discards(sink),
+		opt:     &opt,
+		streams: newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
+		kd:      newKernelDistributor(opt.Config.GPU.MaxKernels),
+		gate:    opt.Policy.Gate,
+		an:      joinAnalyses(opt.Analyses),
+		placer:  opt.Policy.Placer,
 
 		firstLaunch: -1,
 		hosts:       newHostThreads(opt.Config.Lat.HostThreads),
 	}
-	e.open = newSMSet(len(e.sms))
-	for i := range e.sms {
-		e.sms[i].id = i
-		e.noteSlots(&e.sms[i])
+	var l1Flush int64
+	if opt.Policy.ExclusiveSMs {
+		l1Flush = opt.Config.CRCS.L1Flush
 	}
+	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), l1Flush, sink, &e.q)
 	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
 	e.dispatch.e = e
 	if e.placer == nil {
 		e.placer = &RoundRobin{}
 	}
-	e.sites = newSiteEngine(e, opt.Policy.Sites)
-	e.sites.commands = e.cfg.DTBL.Fallback == "dispatch"
-	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
-	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
-	e.occ = newOccupancy(opt.Config, sink)
-	if opt.Config.Model.Contention == "on" {
-		e.share = newShare(e)
+	var rows results.Sink // the launches rows, written by the device runtime
+	if !e.quiet {
+		rows = sink
 	}
+	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
+	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, &e.q, &e.stats, rows)
+	e.sites = newSiteEngine(opt.Policy.Sites, siteLinks{
+		host: e, launch: &e.launch, groups: &e.groups, kd: &e.kd,
+		stats: &e.stats, rows: rows, an: e.an, policy: opt.Policy.Name,
+	}, e.cfg.DTBL.Fallback == "dispatch")
 	if opt.Config.IO.Memcpy == "legacy" {
 		e.legacy = &legacyGate{}
 	}
@@ -229,7 +218,7 @@ func (e *engine) loop() error {
 // superseded: it does nothing, so it neither moves the clock (a run's
 // makespan is its last event's cycle) nor ends a cycle.
 func (e *engine) stale(ev eventq.Event) bool {
-	return eventKind(ev.Kind) == evShare && e.share.Stale(int(ev.Ref), uint32(ev.Aux))
+	return eventKind(ev.Kind) == evShare && e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux))
 }
 
 func (e *engine) fire(ev eventq.Event) {
@@ -245,13 +234,13 @@ func (e *engine) fire(ev eventq.Event) {
 	case evReady:
 		e.becomeReady(e.kernelOf(ev))
 	case evSite:
-		e.sites.reach(e.runs[ev.Ref], int(ev.Aux))
+		e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), e.now)
 	case evCTAEnd:
-		e.ctaEnd(e.runs[ev.Ref])
+		e.ctaEnd(e.ctas.at(ev.Ref))
 	case evStart:
-		e.tryStart(e.runs[ev.Ref])
+		e.tryStart(e.ctas.at(ev.Ref))
 	case evJoin:
-		e.arriveGroup(e.gslots.Take(ev.Ref))
+		e.arriveGroup(e.groups.arrived(ev.Ref))
 	case evCopyDone:
 		e.copyDone(e.kernelOf(ev))
 	case evPageReady:
@@ -260,9 +249,9 @@ func (e *engine) fire(ev eventq.Event) {
 	case evShare:
 		e.shareWake(ev)
 	case evResume:
-		e.resumeWarp(e.runs[ev.Ref], int(ev.Aux))
+		e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux))
 	case evTouch:
-		e.reachTouch(e.runs[ev.Ref])
+		e.reachTouch(e.ctas.at(ev.Ref))
 	case evProfiled:
 		e.kernelOf(ev)
 		e.sb.wake() // its stalled CTAs may start now
@@ -276,7 +265,7 @@ func (e *engine) fire(ev eventq.Event) {
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
 func (e *engine) settle() {
-	if len(e.stalled)+len(e.paused) > 0 && (e.gate != nil || e.sb.changedSince()) {
+	if e.ctas.waiting() && (e.gate != nil || e.sb.changedSince()) {
 		e.retryPaused()
 		e.retryStalled()
 	}
@@ -284,8 +273,8 @@ func (e *engine) settle() {
 		e.placer.Place(&e.dispatch)
 		e.kd.compact()
 	}
-	if e.share != nil {
-		e.share.Settle(e.now)
+	if e.sms.contention() != nil {
+		e.sms.contention().settle(e.now)
 	}
 }
 
@@ -325,12 +314,6 @@ const deviceArrival = 1
 
 // kernelOf returns a kernel event's kernel and frees its slot.
 func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.Take(ev.Ref) }
-
-// scheduleGroup schedules an aggregated group's arrival in its target's
-// pool.
-func (e *engine) scheduleGroup(at int64, g *group) {
-	e.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: e.gslots.Put(g)})
-}
 
 // scheduleCTA schedules a CTA event; warp matters for launch sites.
 func (e *engine) scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int) {

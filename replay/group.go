@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/results"
+import (
+	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/internal/slots"
+	"github.com/gpureplay/gpureplay/results"
+)
 
 // group is an aggregated group (DTBL §4): a child grid whose CTAs run as
 // part of an eligible kernel instead of as a kernel of their own. Its CTAs
@@ -48,14 +52,35 @@ func (a *agt) free(i int) {
 	}
 }
 
+// groupTable is DTBL's aggregation (§4): it makes a launching lane's
+// child an aggregated group, holds the Aggregated Group Table and the
+// groups on their way to their target's pool (each an evJoin event),
+// attaches a group to its target, and joins it to the target's pool.
+//
+// It owns the AGT, the groups in flight and their launches rows; it never
+// asks the policy for a match (the site engine does, siteEngine.match),
+// launches a kernel, or completes one: the engine's arriveGroup and
+// groupCTAsDone (devlaunch.go) do those around its calls.
+type groupTable struct {
+	agt      agt
+	inFlight slots.Table[*group] // groups on their way to a pool (events name them by slot)
+	q        *eventq.Queue
+	stats    *Stats
+	rows     results.Sink // the launches rows of groups sent by command; nil when none is kept
+}
+
+func newGroupTable(entries int64, q *eventq.Queue, stats *Stats, rows results.Sink) groupTable {
+	return groupTable{agt: newAGT(entries), q: q, stats: stats, rows: rows}
+}
+
 // coalesce makes a launching lane's child an aggregated group of target.
 // The target cannot complete from now on until the group has; the group's
 // CTAs become schedulable at joinAt, when the launch command reaches the
 // SMX scheduler.
-func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
-	g := e.newGroup(c, l)
-	e.attach(g, target)
-	e.scheduleGroup(joinAt, g)
+func (t *groupTable) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
+	g := newGroup(c, l)
+	t.attach(g, target)
+	t.schedule(joinAt, g)
 }
 
 // command sends a launching lane's aggregated group to the SMX scheduler,
@@ -68,57 +93,42 @@ func (e *engine) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
 // launched says whether the site's verdict was a launch (no eligible
 // kernel then), so the summary's counts can follow what happens instead;
 // row is the lane's launches row, written at the arrival likewise.
-func (e *engine) command(c *ctaRun, l siteRec, arriveAt int64, launched bool, row *results.Launch) {
-	g := e.newGroup(c, l)
+func (t *groupTable) command(c *ctaRun, l siteRec, now, arriveAt int64, launched bool, row *results.Launch) {
+	g := newGroup(c, l)
 	g.launched = launched
 	g.row = row
-	l.child.launchCycle = e.now
-	e.scheduleGroup(arriveAt, g)
+	l.child.launchCycle = now
+	t.schedule(arriveAt, g)
 }
+
+// schedule sends g to arrive in its target's pool, or to be matched, at at.
+func (t *groupTable) schedule(at int64, g *group) {
+	t.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: t.inFlight.Put(g)})
+}
+
+// arrived takes the group of an evJoin event.
+func (t *groupTable) arrived(ref int32) *group { return t.inFlight.Take(ref) }
 
 // newGroup is the aggregated group a launching lane's child becomes; its
 // launcher waits for it from now on.
-func (e *engine) newGroup(c *ctaRun, l siteRec) *group {
-	g := &group{id: l.child.id, src: l.child, owner: launcherOf(c), hwTID: e.hwThread(c, int(l.warp), int(l.lane)), agtSlot: -1}
-	e.adopt(g.owner)
+func newGroup(c *ctaRun, l siteRec) *group {
+	g := &group{id: l.child.id, src: l.child, owner: launcherOf(c), hwTID: c.hwThread(int(l.warp), int(l.lane)), agtSlot: -1}
+	g.owner.adopt()
 	return g
 }
 
 // attach coalesces g into target: it takes its Aggregated Group Table
 // entry (or spills), and the target cannot complete until it has.
-func (e *engine) attach(g *group, target *Kernel) {
+func (t *groupTable) attach(g *group, target *Kernel) {
 	g.target = target
-	g.agtSlot = e.agt.take(g.hwTID)
+	g.agtSlot = t.agt.take(g.hwTID)
 	g.spilled = g.agtSlot < 0
 	if target.pool == nil {
 		target.pool = &pool{}
 	}
 	target.pool.open++
 	target.pool.coalesced++
-	e.stats.Coalesced++
-}
-
-// arriveGroup is a group's launch command reaching the SMX scheduler.
-// A group matched at its site joins its target; one sent by command is
-// matched now, and with no eligible kernel is launched as a new device
-// kernel (DTBL §4.2: "If none are found, the aggregated group is launched
-// as a new device kernel"): it goes to the KMU and pays
-// lat.kernel_dispatch like any kernel, with no cudaLaunchDevice call and
-// no stream creation (DTBL Table 3 marks only those "CDP only").
-func (e *engine) arriveGroup(g *group) {
-	if g.target == nil {
-		t := e.sites.match(g)
-		e.writeCommand(g, t)
-		if t == nil {
-			e.launchGroupKernel(g)
-			return
-		}
-		if g.launched {
-			e.stats.Launched--
-		}
-		e.attach(g, t)
-	}
-	e.join(g)
+	t.stats.Coalesced++
 }
 
 // writeCommand writes the launches row of a group sent by command, now
@@ -126,7 +136,7 @@ func (e *engine) arriveGroup(g *group) {
 // launched when target is nil. The site's verdict stays in the row's
 // decision; its outcome and target are the arrival's, as the summary's
 // counts are.
-func (e *engine) writeCommand(g *group, target *Kernel) {
+func (t *groupTable) writeCommand(g *group, target *Kernel) {
 	r := g.row
 	if r == nil {
 		return
@@ -136,64 +146,31 @@ func (e *engine) writeCommand(g *group, target *Kernel) {
 	if target != nil {
 		r.Outcome, r.TargetKernelID = Coalesce.outcome(), &target.id
 	}
-	e.sink.Launch(*r)
+	t.rows.Launch(*r)
 }
 
-// launchGroupKernel launches an unmatched group's child as a device
-// kernel now; its launcher already waits for it.
-func (e *engine) launchGroupKernel(g *group) {
-	child := g.src
-	e.launchPending(child)
-	child.owner = g.owner
-	e.stats.DeviceKernels++
-	if !g.launched {
-		e.stats.Launched++
-	}
-	e.arrive(child)
+// join adds a group's CTAs to its target's pool and returns the target.
+func (t *groupTable) join(g *group) *Kernel {
+	k := g.target
+	k.pool.groups = append(k.pool.groups, g)
+	k.pool.pooled += g.src.total
+	return k
+}
+
+// ctasDone is a group's last CTA ending: its table entry frees and its
+// target no longer waits for it. It returns the target.
+func (t *groupTable) ctasDone(g *group) *Kernel {
+	t.agt.free(g.agtSlot)
+	g.src.ctas = ctaTable{}
+	g.target.pool.open--
+	return g.target
 }
 
 // hwThread is the launching thread's hardware thread index on its SM: the
 // CTA's slot on the SM times its warp-rounded size, plus the thread's place
 // in the CTA. It is what the AGT hashes.
-func (e *engine) hwThread(c *ctaRun, warp, lane int) uint64 {
+func (c *ctaRun) hwThread(warp, lane int) uint64 {
 	return uint64(c.smSlot)*uint64(c.k.decl.need.warps)*32 + uint64(warp*32+lane)
-}
-
-// join adds a group's CTAs to its target's pool, re-marking the target for
-// the FCFS scheduler if it had finished distributing.
-func (e *engine) join(g *group) {
-	k := g.target
-	k.pool.groups = append(k.pool.groups, g)
-	k.pool.pooled += g.src.total
-	e.mark(k)
-}
-
-// mark puts a ready kernel with CTAs to place back into the FCFS list, in
-// its original order.
-func (e *engine) mark(k *Kernel) {
-	if k.state != kReady || k.marked {
-		return
-	}
-	k.marked = true
-	e.kd.list(k)
-}
-
-// groupCTAsDone is a group's last CTA ending: its table entry frees and
-// its target no longer waits for it.
-func (e *engine) groupCTAsDone(g *group) {
-	e.agt.free(g.agtSlot)
-	g.src.ctas = ctaTable{}
-	g.target.pool.open--
-	e.maybeComplete(g.target)
-	e.maybeGroupDone(g)
-}
-
-// maybeGroupDone completes a group whose CTAs and launched work are done,
-// releasing whoever launched it.
-func (e *engine) maybeGroupDone(g *group) {
-	if g.done == g.src.total && g.kids == 0 {
-		e.release(g.owner)
-	}
 }
 
 // launcher is what waits for the work a CTA launches: the CTA's kernel, or
@@ -211,21 +188,10 @@ func launcherOf(c *ctaRun) launcher {
 }
 
 // adopt counts one more piece of launched work the launcher waits for.
-func (e *engine) adopt(l launcher) {
+func (l launcher) adopt() {
 	if l.g != nil {
 		l.g.kids++
 		return
 	}
 	l.k.kids++
-}
-
-// release is a piece of launched work completing.
-func (e *engine) release(l launcher) {
-	if l.g != nil {
-		l.g.kids--
-		e.maybeGroupDone(l.g)
-		return
-	}
-	l.k.kids--
-	e.maybeComplete(l.k)
 }

@@ -13,7 +13,8 @@ import (
 // gpu.max_kernels entries, held in entry order; and the FCFS list of
 // ready kernels with CTAs to place, which the placer walks.
 //
-// It owns that state and nothing else: it never schedules an event, loads
+// It owns that state, and the running parts it gives a device kernel at
+// its entry (kernelRuns), and nothing else: it never schedules an event, loads
 // a body, or completes a kernel. The engine's orchestration
 // (distributor.go: fillKD, enterKD, becomeReady, maybeComplete) calls it
 // and does those; policies see its entries through Site.KD and its list
@@ -25,6 +26,7 @@ type kernelDistributor struct {
 	pending  []*Kernel           // ready kernels with CTAs to place, FCFS (by ready sequence)
 	drained  bool                // a kernel in pending may have no CTA left (compact)
 	readySeq uint64              // kernels become ready in this order
+	runs     kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
 }
 
 func newKernelDistributor(entries int) kernelDistributor {
@@ -61,8 +63,18 @@ func (d *kernelDistributor) free() bool {
 	return d.held.len() < d.entries && d.waiting.Len() == 0
 }
 
-// enter gives k an entry.
-func (d *kernelDistributor) enter(k *Kernel) { d.held.add(k) }
+// enter gives k an entry at now, and a device kernel its running parts.
+func (d *kernelDistributor) enter(k *Kernel, now int64) {
+	d.held.add(k)
+	d.runs.start(k, now)
+}
+
+// completed is device kernel k completing at now: its running parts may
+// go to a kernel entering later.
+func (d *kernelDistributor) completed(k *Kernel, now int64) { d.runs.done(k, now) }
+
+// leftSM is k no longer the kernel of an SM that emptied at now.
+func (d *kernelDistributor) leftSM(k *Kernel, now int64) { d.runs.leftSM(k, now) }
 
 // leave takes k's entry back.
 func (d *kernelDistributor) leave(k *Kernel) { d.held.remove(k) }

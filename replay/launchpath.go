@@ -3,11 +3,11 @@ package replay
 // The device runtime's launch path: the per-SM servers that serve
 // cudaLaunchDevice calls (cdp.launch_servers) and the pool of pending
 // launches (cdp.pending_limit). Every policy's device launches pass here
-// through the site engine; docs/model.md, "The device-runtime launch
+// through the site engine; the engine's side (what a launch does to
+// kernels, the pool's events) is devlaunch.go. docs/model.md, "The device-runtime launch
 // path", says what is modelled and why.
 
 import (
-	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
 )
@@ -71,6 +71,14 @@ func (p *launchPath) serve(sm int, at, x int64) int64 {
 	return end
 }
 
+// paramCost is the cycles x lanes' parameter buffers take
+// (cudaGetParameterBuffer).
+func (p *launchPath) paramCost(x int64) int64 { return p.cdp.ParamCost(x) }
+
+// latency is a cudaLaunchDevice call's per-warp latency before its
+// service.
+func (p *launchPath) latency() int64 { return p.cdp.LaunchLatency() }
+
 // admit reports whether x launches may enter the pending pool now: no
 // warp is waiting ahead of them and they fit under the limit, or the
 // pool is empty (a warp with more lanes than the limit launches alone
@@ -107,83 +115,52 @@ func (p *launchPath) hold(c *ctaRun, w, first, last int, since int64, cost siteC
 // waiting is the number of warps held for room in the pool.
 func (p *launchPath) waiting() int { return len(p.waiters) - p.waitAt }
 
-// launchPending counts a device launch into the pending pool.
-func (e *engine) launchPending(child *Kernel) {
-	child.pendingLaunch = true
-	e.launch.pending++
-	e.stats.PeakPending = max(e.stats.PeakPending, e.launch.pending)
+// enter counts a device launch into the pool and returns how many are
+// pending now.
+func (p *launchPath) enter() int64 {
+	p.pending++
+	return p.pending
 }
 
-// launchBegun is a pending launch's kernel starting its first CTA: it leaves
-// the pool. Waiting warps are let through at an event of their own, so
-// none resumes in the middle of a placement.
-func (e *engine) launchBegun(k *Kernel) {
-	if !k.pendingLaunch {
-		return
-	}
-	k.pendingLaunch = false
-	p := &e.launch
+// begun is a pending launch's kernel starting: it leaves the pool. It
+// reports whether waiting warps may now be let through at an
+// evLaunchSlot the caller schedules (one at a time is queued).
+func (p *launchPath) begun() bool {
 	p.pending--
 	if p.waiting() > 0 && !p.slotEv {
 		p.slotEv = true
-		e.q.Push(eventq.Event{At: e.now, Kind: uint8(evLaunchSlot)})
+		return true
 	}
+	return false
 }
 
-// overflowWhenDry is the replay's queue run dry while warps wait for room
-// in the pool: nothing could ever make room (the pending children need
-// the SMs their waiting parents hold), so it schedules the overflow now
-// and reports whether it did. Dry means every event has been popped:
-// contention wake-ups superseded while queued (an SM's next finish moved
-// earlier, then its warps stopped at held sites) do not fire, so they
-// count as none; checking the queue's length after a cycle instead lets
-// such a wake-up hide the stall, and the loop ended on it with the warps
-// still held, a deadlock. The
-// overflow is an event of its own so that the cycle it releases the warp
-// in is settled (the placer, the contention model's rates) like any other.
-func (e *engine) overflowWhenDry() bool {
-	if e.launch.waiting() == 0 {
-		return false
-	}
-	e.q.Push(eventq.Event{At: e.now, Kind: uint8(evOverflow)})
-	return true
-}
+// slotFired is the evLaunchSlot event firing.
+func (p *launchPath) slotFired() { p.slotEv = false }
 
-// launchOverflow is the oldest waiting warp's launches going to CUDA's
-// virtualized pool, over the limit, as the real device runtime does when
-// its pool is full ("if it is full, uses the virtualized pool"), where a
-// stall would deadlock.
-func (e *engine) launchOverflow() {
-	p := &e.launch
+// letThrough takes the oldest waiting warp, whether or not its launches
+// fit (launchOverflow).
+func (p *launchPath) letThrough() *launchWait {
 	lw := p.waiters[p.waitAt]
 	p.waiters[p.waitAt] = nil
 	p.waitAt++
-	e.stats.LaunchOverflows++
-	e.sites.release(lw)
-	p.recycle(lw)
+	return lw
 }
 
+// nextFitting takes the oldest waiting warp if its launches fit now, or
+// returns nil.
+func (p *launchPath) nextFitting() *launchWait {
+	if p.waiting() == 0 || !p.fits(p.waiters[p.waitAt].cost.launched) {
+		return nil
+	}
+	return p.letThrough()
+}
+
+// recycle keeps a let-through warp's wait for reuse, once its launches
+// are made.
 func (p *launchPath) recycle(lw *launchWait) {
 	lw.c = nil
 	p.spare = append(p.spare, lw)
 	if p.waitAt == len(p.waiters) {
 		p.waiters, p.waitAt = p.waiters[:0], 0
-	}
-}
-
-// launchSlots lets waiting warps through, oldest first, while their
-// launches fit.
-func (e *engine) launchSlots() {
-	p := &e.launch
-	p.slotEv = false
-	for p.waiting() > 0 {
-		lw := p.waiters[p.waitAt]
-		if !p.fits(lw.cost.launched) {
-			break
-		}
-		p.waiters[p.waitAt] = nil
-		p.waitAt++
-		e.sites.release(lw)
-		p.recycle(lw)
 	}
 }

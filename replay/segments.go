@@ -35,7 +35,7 @@ func (e *engine) runSegment(c *ctaRun) {
 	}
 	work := stop - c.pos
 	c.pos = stop
-	if e.share != nil && (spec.issue > 0 || spec.dram > 0) {
+	if e.sms.contention() != nil && (spec.issue > 0 || spec.dram > 0) {
 		c.shared, c.alone = true, alone
 		if work > 0 {
 			e.startJob(c, -1, work, spec.demand())
@@ -59,13 +59,13 @@ func (e *engine) reachTouch(c *ctaRun) {
 		return
 	}
 	c.pausedAt = e.now
-	e.paused = append(e.paused, c)
+	e.ctas.pause(c)
 }
 
 // retryPaused resumes, in the order they stopped, every CTA stopped at a
 // page whose check now passes.
 func (e *engine) retryPaused() {
-	e.paused = retry(e.paused, func(c *ctaRun) bool {
+	e.ctas.retryPaused(func(c *ctaRun) bool {
 		x := c.spec().x
 		at, _ := x.nextTouch()
 		if !e.sb.passes(c.k, x, at) {

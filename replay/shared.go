@@ -3,6 +3,8 @@ package replay
 import (
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/internal/slots"
+	"github.com/gpureplay/gpureplay/model"
 )
 
 // CTAs that record a demand (trace fields insts, dram_bytes) run through
@@ -17,7 +19,7 @@ import (
 
 // jobRef is what a contention job stands for: a CTA (warp −1: the whole
 // CTA, or its warps without sites) or one warp with launch sites. It
-// names the CTA by its slot in engine.runs, not by a pointer, so that the
+// names the CTA by its slot in the CTA records (ctaRuns), not by a pointer, so that the
 // table of refs holds none: while the collector marks, each pointer
 // written into it (every job's start and end) took a write barrier.
 type jobRef struct {
@@ -25,13 +27,55 @@ type jobRef struct {
 	warp int32
 }
 
-// newShare makes the engine's contention model; its wake-ups are events.
-func newShare(e *engine) *contention.Model {
-	g := e.cfg.GPU
-	return contention.New(g.SMs, g.IssueWidth, g.DRAMBytesPerCycle(), func(sm int, at int64, gen uint32) {
-		e.q.Push(eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)})
-	})
+// shareJobs is the contention model (internal/contention) and what its
+// jobs stand for: the SMs' shared issue slots and DRAM bandwidth, with the
+// CTAs' progress on them. It owns the model, the job table and the CTA
+// rows' slowdowns; it never decides what a finished job's CTA does next
+// (the engine's shareWake does) and makes no event but the model's
+// wake-ups (evShare).
+type shareJobs struct {
+	model     *contention.Model
+	jobs      slots.Table[jobRef] // what each contention job stands for, by ref
+	slowdowns slab[float64]       // CTA rows' slowdowns
 }
+
+// newShareJobs makes the contention model for g; its wake-ups are events
+// in q.
+func newShareJobs(g *model.GPU, q *eventq.Queue) *shareJobs {
+	return &shareJobs{model: contention.New(g.SMs, g.IssueWidth, g.DRAMBytesPerCycle(), func(sm int, at int64, gen uint32) {
+		q.Push(eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)})
+	})}
+}
+
+// start hands the model work cycles of progress on SM sm at now, demanding
+// d per cycle alone, standing for j.
+func (s *shareJobs) start(now int64, sm int, j jobRef, work int64, d contention.Demand) {
+	s.model.Start(now, sm, float64(work), d, s.jobs.Put(j))
+}
+
+// wake is SM sm's wake-up of generation gen at now: the refs of the jobs
+// that have finished, to be taken with job.
+func (s *shareJobs) wake(now int64, sm int, gen uint32) []int32 {
+	return s.model.Wake(now, sm, gen)
+}
+
+// job takes a finished job's ref.
+func (s *shareJobs) job(ref int32) jobRef { return s.jobs.Take(ref) }
+
+// stale reports whether SM sm's wake-up of generation gen is superseded.
+func (s *shareJobs) stale(sm int, gen uint32) bool { return s.model.Stale(sm, gen) }
+
+// settle sets the rates for the cycle now ends.
+func (s *shareJobs) settle(now int64) { s.model.Settle(now) }
+
+// utilization is the issue slots' and DRAM's use over the run to end.
+func (s *shareJobs) utilization(end int64) (issue, dram float64) {
+	return s.model.Utilization(end, end)
+}
+
+// slowdown keeps a CTA row's slowdown v (in a slab, as rows may outlive
+// the call).
+func (s *shareJobs) slowdown(v float64) *float64 { return s.slowdowns.of(v) }
 
 // demand is the CTA's demand per cycle alone.
 func (s *ctaSpec) demand() contention.Demand {
@@ -94,20 +138,20 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 // startJob hands work cycles of c's progress (warp −1: the CTA's own) to
 // the model.
 func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) {
-	ref := e.jobs.Put(jobRef{run: c.slot, warp: int32(warp)})
-	e.share.Start(e.now, c.sm, float64(work), d, ref)
+	e.sms.contention().start(e.now, c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
 }
 
 // shareWake is an SM's wake-up: the jobs that have finished go on.
 func (e *engine) shareWake(ev eventq.Event) {
-	for _, i := range e.share.Wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
-		j := e.jobs.Take(i)
-		c := e.runs[j.run]
+	share := e.sms.contention()
+	for _, i := range share.wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
+		j := share.job(i)
+		c := e.ctas.at(j.run)
 		switch {
 		case j.warp < 0 && c.segment:
 			e.reachTouch(c) // a CTA run in segments between its touches
 		case j.warp >= 0 && c.warps[j.warp].next >= 0:
-			e.sites.reachShared(c, int(j.warp))
+			e.sites.reachShared(c, int(j.warp), e.now)
 		case j.warp >= 0:
 			c.warps[j.warp].end = e.now
 			e.warpDone(c, e.now) // past its last site
@@ -163,19 +207,18 @@ func (e *engine) resumeWarp(c *ctaRun, w int) {
 // reachShared is a warp under the contention model reaching its next
 // site: the site is decided and priced as in reach; the API stall is wall
 // time, the inlined work is progress.
-func (se *siteEngine) reachShared(c *ctaRun, w int) {
-	first, last, cost, held := se.pass(c, w)
+func (se *siteEngine) reachShared(c *ctaRun, w int, now int64) {
+	first, last, cost, held := se.pass(c, w, now)
 	if held {
 		return
 	}
-	se.goOnShared(c, w, first, last, cost)
+	se.goOnShared(c, w, first, last, cost, now)
 }
 
 // goOnShared moves a shared warp past the site sites[first:last]: its
 // API stall is wall time, then its inlined work and own cycles up to its
 // next site or end are progress.
-func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost) {
-	e := se.e
+func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost, now int64) {
 	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	wr.work = cost.inline
@@ -188,10 +231,10 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost) {
 		c.alone = max(c.alone, max(wr.cycles, sites[first].at)+wr.shift)
 	}
 	if cost.launch > 0 {
-		e.scheduleCTA(e.now+cost.launch, evResume, c, w)
+		se.host.scheduleCTA(now+cost.launch, evResume, c, w)
 		return
 	}
-	e.resumeWarp(c, w)
+	se.host.resumeWarp(c, w)
 }
 
 // slowdown is a shared CTA's run time over its time alone, for its row
@@ -204,5 +247,5 @@ func (e *engine) slowdown(c *ctaRun) *float64 {
 	if c.alone > 0 {
 		v = float64(e.now-c.start-c.paused) / float64(c.alone)
 	}
-	return e.slowdowns.of(v)
+	return e.sms.contention().slowdown(v)
 }

@@ -7,8 +7,17 @@ import (
 // siteEngine carries out launch sites: it asks the policy for a verdict per
 // lane, charges the warp the SIMT cost of those verdicts, and launches the
 // children that were not inlined.
+//
+// It owns the sites' numbering, the policy's decider and whether the blind
+// phase is over (childEnded), and reaches
+// nothing of the engine's but through siteLinks: the rest of the engine
+// through siteHost (a warp going on, a device kernel launched), the
+// device runtime's launch path and aggregated groups, the Kernel
+// Distributor's entries (read only, for Site.KD), and the run's counts
+// and launches rows. It never places or ends a CTA, and never completes a
+// kernel.
 type siteEngine struct {
-	e       *engine
+	siteLinks
 	decider SiteDecider
 	// launchAll: the decider is LaunchAll, whose verdicts read no lane
 	launchAll bool
@@ -18,16 +27,51 @@ type siteEngine struct {
 	reqs      []launchReq // a held site's launches, reused
 	arrival   Site        // a group command's match at arrival, reused
 	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
-	// their command arrives (byCommand); set by the engine
+	// their command arrives (byCommand)
 	commands bool
+	// childEnded: a CTA of device-launched work has finished
+	// (Stats.BlindSites, Analysis.BlindCall).
+	childEnded bool
 }
 
-func newSiteEngine(e *engine, d SiteDecider) siteEngine {
+// siteHost is what the site engine needs from the rest of the engine: a
+// CTA's events, its warps going on past their sites, and device kernels
+// launched.
+type siteHost interface {
+	scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int)
+	warpDone(c *ctaRun, end int64)
+	resumeWarp(c *ctaRun, w int)
+	launchChild(owner launcher, child *Kernel, arrive int64)
+	launchHardware(owner launcher, child *Kernel, readyAt int64)
+	fail(err error)
+}
+
+// siteLinks is everything outside itself a site engine reaches.
+type siteLinks struct {
+	host   siteHost
+	launch *launchPath        // the launch servers and the pending pool
+	groups *groupTable        // DTBL's aggregated groups
+	kd     *kernelDistributor // its entries, for Site.KD
+	stats  *Stats             // the run's counts of sites and verdicts
+	rows   results.Sink       // the launches rows; nil when none is kept
+	an     Analysis           // told of blind calls and verdicts; nil for none
+	policy string             // the policy's name, for errors
+}
+
+func newSiteEngine(d SiteDecider, links siteLinks, commands bool) siteEngine {
 	if d == nil {
 		d = LaunchAll{}
 	}
 	_, all := d.(LaunchAll)
-	return siteEngine{e: e, decider: d, launchAll: all}
+	return siteEngine{siteLinks: links, decider: d, launchAll: all, commands: commands}
+}
+
+// ctaEnded is a CTA ending: one of device-launched work (a child kernel's,
+// or an aggregated group's) ends the sites' blind phase.
+func (se *siteEngine) ctaEnded(c *ctaRun) {
+	if c.g != nil || !c.k.host {
+		se.childEnded = true
+	}
 }
 
 // LaunchAll is CUDA Dynamic Parallelism as the hardware does it: every
@@ -41,10 +85,10 @@ func (LaunchAll) Decide(s *Site, out []Verdict) {
 	}
 }
 
-// reach is warp w of CTA c arriving at its next site: the lanes of that warp
-// launching at the same point form one site.
-func (se *siteEngine) reach(c *ctaRun, w int) {
-	first, last, _, held := se.pass(c, w)
+// reach is warp w of CTA c arriving at its next site at now: the lanes of
+// that warp launching at the same point form one site.
+func (se *siteEngine) reach(c *ctaRun, w int, now int64) {
+	first, last, _, held := se.pass(c, w, now)
 	if held {
 		return
 	}
@@ -54,17 +98,16 @@ func (se *siteEngine) reach(c *ctaRun, w int) {
 // goOn moves warp w of CTA c past the site sites[first:last], whose cost
 // is in the warp's shift: to its next site, or to its end.
 func (se *siteEngine) goOn(c *ctaRun, w, first, last int) {
-	e := se.e
 	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last
-		e.scheduleCTA(c.start+sites[last].at+wr.shift, evSite, c, w)
+		se.host.scheduleCTA(c.start+sites[last].at+wr.shift, evSite, c, w)
 		return
 	}
 	own := max(wr.cycles, sites[first].at)
 	wr.end = c.start + own + wr.shift
-	e.warpDone(c, wr.end)
+	se.host.warpDone(c, wr.end)
 }
 
 // pass decides warp w's next site, adds what it costs to the warp's
@@ -72,11 +115,11 @@ func (se *siteEngine) goOn(c *ctaRun, w, first, last int) {
 // sites and its cost. Whether sites[last] is the warp's next site is the
 // caller's to check. A site whose launches do not fit in the pending pool
 // is held: the warp stops there until release lets it go on.
-func (se *siteEngine) pass(c *ctaRun, w int) (first, last int, cost siteCost, held bool) {
+func (se *siteEngine) pass(c *ctaRun, w int, now int64) (first, last int, cost siteCost, held bool) {
 	sites := c.spec().x.sites
 	wr := &c.warps[w]
 	first, last = siteLanes(sites, wr.next, w)
-	cost, held = se.decide(c, w, first, last)
+	cost, held = se.decide(c, w, first, last, now)
 	if !held {
 		wr.shift += cost.launch + cost.inline
 	}
@@ -85,18 +128,17 @@ func (se *siteEngine) pass(c *ctaRun, w int) (first, last int, cost siteCost, he
 
 // release is a held warp's launches entering the pending pool now: they
 // are made, and the warp goes on, having waited since its site.
-func (se *siteEngine) release(lw *launchWait) {
-	e := se.e
+func (se *siteEngine) release(lw *launchWait, now int64) {
 	c, w := lw.c, lw.w
 	cost := lw.cost
-	cost.launch = se.launchEnd(c, cost)
+	cost.launch = se.launchEnd(c, cost, now)
 	for _, r := range lw.reqs {
-		se.launchOne(c, r.lane, r.hardware, cost, r.row)
+		se.launchOne(c, r.lane, r.hardware, cost, r.row, now)
 	}
 	wr := &c.warps[w]
-	wr.shift += e.now - lw.since + cost.launch + cost.inline
+	wr.shift += now - lw.since + cost.launch + cost.inline
 	if c.shared {
-		se.goOnShared(c, w, lw.first, lw.last, cost)
+		se.goOnShared(c, w, lw.first, lw.last, cost, now)
 		return
 	}
 	se.goOn(c, w, lw.first, lw.last)
@@ -115,24 +157,23 @@ func siteLanes(sites []siteRec, first, w int) (int, int) {
 // decide asks the policy about one site and returns what the warp pays
 // there: the API cost of its launching lanes, then its longest inlining
 // lane (the two branches diverge, so the warp runs both in turn).
-func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
-	e := se.e
+func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost, bool) {
 	lanes := c.spec().x.sites[first:last]
 	se.nextID++
 	s := &se.site
-	*s = Site{ID: se.nextID, Cycle: e.now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: e.kd.holders()}
+	*s = Site{ID: se.nextID, Cycle: now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: se.kd.holders()}
 	out := se.verdicts(s, lanes)
 	cost, ok := se.cost(lanes, out)
 	if !ok {
-		e.fail(&ModelError{Msg: "policy " + e.pol.Name + " gave no valid decision at a launch site"})
+		se.host.fail(&ModelError{Msg: "policy " + se.policy + " gave no valid decision at a launch site"})
 		return siteCost{}, false
 	}
-	if !e.childEnded && cost.runtime > 0 && e.an != nil {
-		e.an.BlindCall(c.sm, c.k, e.now+cost.front+e.launch.cdp.LaunchLatency(), cost.runtime)
+	if !se.childEnded && cost.runtime > 0 && se.an != nil {
+		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(), cost.runtime)
 	}
-	held := cost.launched > 0 && !e.launch.admit(cost.launched)
+	held := cost.launched > 0 && !se.launch.admit(cost.launched)
 	if !held {
-		cost.launch = se.launchEnd(c, cost)
+		cost.launch = se.launchEnd(c, cost, now)
 	}
 	se.reqs = se.reqs[:0]
 	for i, v := range out {
@@ -143,17 +184,17 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int) (siteCost, bool) {
 				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware, row: row})
 				continue
 			}
-			se.launchOne(c, lanes[i], v.Hardware, cost, row)
+			se.launchOne(c, lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
 			if se.byCommand(v) {
-				e.command(c, lanes[i], e.now+cost.front, false, row)
+				se.groups.command(c, lanes[i], now, now+cost.front, false, row)
 				continue
 			}
-			e.coalesce(c, lanes[i], v.Target, e.now+cost.front)
+			se.groups.coalesce(c, lanes[i], v.Target, now+cost.front)
 		}
 	}
 	if held {
-		e.launch.hold(c, w, first, last, e.now, cost, se.reqs)
+		se.launch.hold(c, w, first, last, now, cost, se.reqs)
 	}
 	return cost, held
 }
@@ -179,8 +220,8 @@ func (se *siteEngine) verdicts(s *Site, lanes []siteRec) []Verdict {
 		})
 	}
 	se.decider.Decide(s, out)
-	if se.e.an != nil {
-		se.e.an.Decided(out) // LaunchAll's are all runtime launches: not told
+	if se.an != nil {
+		se.an.Decided(out) // LaunchAll's are all runtime launches: not told
 	}
 	return out
 }
@@ -203,40 +244,37 @@ func (se *siteEngine) launchVerdicts(s *Site, n int) []Verdict {
 // returns and its children reach the KMU: its parameter buffers, then
 // cudaLaunchDevice on the SM's launch path. With no runtime launch it is
 // the front cost alone.
-func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost) int64 {
+func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 	if cost.runtime == 0 {
 		return cost.front
 	}
-	e := se.e
-	return e.launch.serve(c.sm, e.now+cost.front, cost.runtime) - e.now
+	return se.launch.serve(c.sm, now+cost.front, cost.runtime) - now
 }
 
 // launchOne makes one lane's launch now, at a site costing cost. A
 // launch by DTBL's hardware is an aggregated group's command under
 // dtbl.fallback=dispatch, matched when it arrives; row is its launches
 // row, written then (nil when rows are not kept).
-func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost, row *results.Launch) {
-	e := se.e
+func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost, row *results.Launch, now int64) {
 	switch {
 	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
-		e.command(c, l, e.now+cost.front, true, row)
+		se.groups.command(c, l, now, now+cost.front, true, row)
 	case hardware:
-		e.launchHardware(launcherOf(c), l.child, e.now+cost.front)
+		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
 	default:
-		e.launchChild(launcherOf(c), l.child, e.now+cost.launch)
+		se.host.launchChild(launcherOf(c), l.child, now+cost.launch)
 	}
 }
 
-// match asks the policy, now, for the kernel group g's launching lane
+// match asks the policy, at now, for the kernel group g's launching lane
 // would coalesce into: the SMX scheduler's match when the group's command
 // arrives. Nil when the policy finds none (or would not coalesce).
-func (se *siteEngine) match(g *group) *Kernel {
-	e := se.e
+func (se *siteEngine) match(g *group, now int64) *Kernel {
 	l := g.src
 	s := &se.arrival
-	*s = Site{Cycle: e.now, Lanes: append(s.Lanes[:0], Lane{
+	*s = Site{Cycle: now, Lanes: append(s.Lanes[:0], Lane{
 		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
-	}), KD: e.kd.holders()}
+	}), KD: se.kd.holders()}
 	var out [1]Verdict
 	se.decider.Decide(s, out[:])
 	if out[0].Decision != Coalesce {
@@ -285,7 +323,7 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 			return siteCost{}, false
 		}
 	}
-	front := max(se.e.launch.cdp.ParamCost(launched+coalesced), search)
+	front := max(se.launch.paramCost(launched+coalesced), search)
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime}, true
 }
 
@@ -302,9 +340,9 @@ func (se *siteEngine) byCommand(v Verdict) bool {
 // command arrives and what the lane did is known (writeCommand); record
 // returns nil otherwise, and when the sink keeps no rows.
 func (se *siteEngine) record(s *Site, l siteRec, v Verdict) *results.Launch {
-	st := &se.e.stats
+	st := se.stats
 	st.LaunchSites++
-	if !se.e.childEnded {
+	if !se.childEnded {
 		st.BlindSites++
 	}
 	switch v.Decision {
@@ -313,7 +351,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) *results.Launch {
 	case Inline:
 		st.Inlined++
 	}
-	if se.e.quiet {
+	if se.rows == nil {
 		return nil // a sink that keeps no rows
 	}
 	var target *uint64
@@ -341,37 +379,6 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) *results.Launch {
 		kept := row // on the heap for this lane alone: a row written at once stays on the stack
 		return &kept
 	}
-	se.e.sink.Launch(row)
+	se.rows.Launch(row)
 	return nil
-}
-
-// launchChild starts a device kernel: it exists from the site's cycle and
-// reaches the KMU when the API call returns.
-func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
-	e.launchPending(child)
-	child.launchCycle = e.now
-	child.owner = owner
-	e.adopt(owner)
-	e.stats.DeviceKernels++
-	e.scheduleKernel(arrive, evArrive, child)
-}
-
-// launchHardware starts a device kernel the way DTBL's launch hardware
-// does for a group with no eligible kernel: the SMX scheduler gives it a
-// Kernel Distributor entry at once, if one is free and no kernel is queued
-// for one, so later groups can coalesce into it; its CTAs become ready when
-// its parameter buffer is (readyAt). Otherwise it queues at the KMU like
-// any device kernel.
-func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
-	e.launchPending(child)
-	child.launchCycle = e.now
-	child.owner = owner
-	e.adopt(owner)
-	e.stats.DeviceKernels++
-	if e.kd.free() {
-		e.streams.privateStream(child)
-		e.enterKD(child, readyAt)
-		return
-	}
-	e.scheduleKernel(readyAt, evArrive, child)
 }

@@ -7,7 +7,7 @@ import "testing"
 // made once and kept (launchVerdicts). Fails when the room a larger site
 // adds is not filled, or a verdict carries anything but Launch.
 func TestLaunchVerdicts(t *testing.T) {
-	se := newSiteEngine(nil, nil)
+	se := newSiteEngine(nil, siteLinks{}, false)
 	if !se.launchAll {
 		t.Fatal("the default decider is not LaunchAll")
 	}

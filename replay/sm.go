@@ -3,8 +3,134 @@ package replay
 import (
 	"math/bits"
 
+	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/results"
 )
+
+// smArray is the GPU's SMs: each SM's CTA slots and resources, the set of
+// SMs with a free slot, the L1 flush when an SM turns to another kernel,
+// the occupancy they integrate, and the contention model's jobs on them
+// (shared.go). It is what placement sees (Dispatch asks it whether a CTA
+// fits) and what a CTA's placement and end change (enter, leave).
+//
+// It never places a CTA, schedules one, or completes a kernel: the engine
+// decides where a CTA goes and calls enter; it calls leave at a CTA's end
+// and hands the kernel an SM emptied of to the Kernel Distributor's
+// running parts (kernelRuns.leftSM). A contention wake-up is the one
+// event it makes (evShare, through the queue it is given).
+type smArray struct {
+	sms  []sm
+	open smSet // SMs with a free CTA slot (noteSlots)
+	gpu  *model.GPU
+	// exclusive keeps CTAs of different kernels off one SM at a time: the
+	// policy's ExclusiveSMs or the GPU's gpu.concurrent_kernel_sm=off.
+	exclusive bool
+	l1Flush   int64 // crcs.l1_flush under a policy with exclusive SMs, else 0 (costs.go)
+	occ       occupancy
+	share     *shareJobs // the contention model and its jobs; nil when off
+}
+
+// newSMArray makes the SMs of cfg's GPU, idle, with the contention model
+// when model.contention is on (its wake-ups are events in q).
+func newSMArray(cfg *model.Config, exclusive bool, l1Flush int64, sink results.Sink, q *eventq.Queue) smArray {
+	a := smArray{
+		sms:       make([]sm, cfg.GPU.SMs),
+		open:      newSMSet(cfg.GPU.SMs),
+		gpu:       &cfg.GPU,
+		exclusive: exclusive,
+		l1Flush:   l1Flush,
+		occ:       newOccupancy(*cfg, sink),
+	}
+	if cfg.Model.Contention == "on" {
+		a.share = newShareJobs(&cfg.GPU, q)
+	}
+	for i := range a.sms {
+		a.sms[i].id = i
+		a.noteSlots(&a.sms[i])
+	}
+	return a
+}
+
+// contention is the contention model and its jobs, nil when it is off.
+func (a *smArray) contention() *shareJobs { return a.share }
+
+// count is the number of SMs.
+func (a *smArray) count() int { return len(a.sms) }
+
+// fits reports whether a CTA of k fits on SM i under all four limits
+// (and, with exclusive SMs, whether i is idle or k's).
+func (a *smArray) fits(k *Kernel, i int) bool {
+	s := &a.sms[i]
+	if a.exclusive && s.kernel != nil && s.kernel != k {
+		return false
+	}
+	return s.fits(a.gpu, k.decl.need)
+}
+
+// exclusiveSMs reports whether CTAs of different kernels may not share an
+// SM.
+func (a *smArray) exclusiveSMs() bool { return a.exclusive }
+
+// idle reports whether SM i has no resident CTA.
+func (a *smArray) idle(i int) bool { return a.sms[i].idle() }
+
+// anyOpen reports whether some SM has a free CTA slot: with none, no
+// kernel's CTA fits anywhere.
+func (a *smArray) anyOpen() bool { return !a.open.empty() }
+
+// nextOpen is the least SM at or after i with a free CTA slot, or -1.
+func (a *smArray) nextOpen(i int) int { return a.open.next(i) }
+
+// enter reserves room for a CTA of k on SM i at now: it returns the CTA's
+// slot on the SM (for hardware thread ids) and the cycle it may start at
+// the earliest (later than now while the SM's L1 flushes).
+func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
+	s := &a.sms[i]
+	a.occ.change(s, now)
+	if s.ctas == 0 {
+		s.kernel = k
+		k.sms++
+		a.flushL1(s, k, now)
+	}
+	s.reserve(k.decl.need)
+	a.noteSlots(s)
+	return s.takeSlot(), max(s.flushUntil, now)
+}
+
+// leave frees a CTA's room (need n, slot on SM i) at now. When the SM is
+// left empty it returns the kernel it held, which no longer counts it;
+// otherwise nil.
+func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
+	s := &a.sms[i]
+	a.occ.change(s, now)
+	s.release(n)
+	a.noteSlots(s)
+	s.freeSlot(slot)
+	if s.ctas > 0 {
+		return nil
+	}
+	k := s.kernel
+	k.sms--
+	s.kernel = nil
+	return k
+}
+
+// noteSlots records in a.open whether SM s has a free CTA slot, after its
+// resident CTAs changed.
+func (a *smArray) noteSlots(s *sm) {
+	a.open.put(s.id, s.ctas < a.gpu.MaxCTAsPerSM)
+}
+
+// close accounts every SM's occupancy up to the run's end.
+func (a *smArray) close(end int64) { a.occ.close(a.sms, end) }
+
+// avgOccupancy is the run's resident warps over the SMs' capacity, time
+// averaged up to end.
+func (a *smArray) avgOccupancy(end int64) float64 {
+	capacity := float64(len(a.sms)*a.gpu.MaxWarpsPerSM()) * float64(end)
+	return float64(a.occ.warpCycles) / capacity
+}
 
 // need is what one CTA of a kernel occupies on an SM. The validated trace
 // bounds a CTA to 1024 threads of at most 255 registers (32 warps, 2^18
@@ -58,12 +184,6 @@ func (s *sm) fits(g *model.GPU, n need) bool {
 		(s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
 		s.regs+int(n.regs) <= g.RegsPerSM &&
 		s.smem+n.smem <= g.SmemPerSM
-}
-
-// noteSlots records in e.open whether SM s has a free CTA slot, after
-// its resident CTAs changed.
-func (e *engine) noteSlots(s *sm) {
-	e.open.put(s.id, s.ctas < e.cfg.GPU.MaxCTAsPerSM)
 }
 
 func (s *sm) reserve(n need) {

@@ -4,7 +4,7 @@ import "math/bits"
 
 // smSet is a set of SMs by id, a bit each.
 //
-// The engine keeps the SMs with a free CTA slot in one (engine.open), so
+// The SMs keep those with a free CTA slot in one (smArray.open), so
 // that the round-robin placer tries only those: an SM at
 // gpu.max_ctas_per_sm fits no CTA of any kernel, and under CDP most SMs
 // are there most of the time (BFS scale 20: 80% of the 2.9M SMs

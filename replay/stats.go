@@ -131,7 +131,7 @@ func (e *engine) emitKernel(k *Kernel) {
 func (e *engine) finish() *Stats {
 	end := e.io.finish(e.sink, e.firstLaunch, e.kernelsEnd, e.now)
 	e.io.emitStages(e.sink)
-	e.occ.close(e.sms, end)
+	e.sms.close(end)
 	s := e.stats
 	s.BusyCycles = e.busy.cycles()
 	s.PreludeCycles = e.io.stages[stPrelude].length()
@@ -141,12 +141,11 @@ func (e *engine) finish() *Stats {
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
-		capacity := float64(len(e.sms)*e.cfg.GPU.MaxWarpsPerSM()) * float64(end)
-		s.AvgOccupancy = float64(e.occ.warpCycles) / capacity
+		s.AvgOccupancy = e.sms.avgOccupancy(end)
 	}
-	if e.share != nil {
+	if e.sms.contention() != nil {
 		s.Contention = true
-		s.IssueUtilization, s.DRAMUtilization = e.share.Utilization(end, end)
+		s.IssueUtilization, s.DRAMUtilization = e.sms.contention().utilization(end)
 	}
 	return &s
 }

@@ -1,0 +1,201 @@
+package replay
+
+// The tree reader's filing: each launch-tree record goes into the kernel
+// it belongs to, a device launch as a child kernel with its launch site
+// in the parent CTA, a CTA record as the CTA's cost in its kernel's
+// table, an access or pages record as the CTA's page references.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// takeDecl is the declaration of the kernel l launches, which it takes:
+// a kernel is launched once.
+func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
+	d, ok := b.decls.Take(l.Kernel)
+	if !ok {
+		return d, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
+	}
+	return d, nil
+}
+
+// adopt gives a launched kernel its declaration and files it in the
+// tree, in the tree of host CTA root; a host kernel gets room for its
+// CTAs here unless they gather in the window (ordered_trees), and a
+// device kernel has its packed table from newDeviceKernel.
+func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
+	k.decl, k.total = d.decl, d.ctas
+	if k.host && !b.ordered {
+		k.ctas = newCTATable(k.total)
+	}
+	f := filed{k: k, root: root}
+	b.tree.Set(k.id, f)
+	return f
+}
+
+// device creates a child kernel for a device launch record and attaches the
+// site to its parent CTA.
+func (b *treeReader) device(l *trace.Launch) error {
+	pf, _ := b.tree.Get(l.Parent.Kernel)
+	p := pf.k
+	if p == nil {
+		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
+	}
+	if l.Parent.CTA >= p.total {
+		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
+	}
+	d, err := b.takeDecl(l)
+	if err != nil {
+		return err
+	}
+	child := newDeviceKernel(d.ctas)
+	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
+	root := pf.root
+	if b.ordered && p == b.host {
+		root = l.Parent.CTA
+	}
+	cf := b.adopt(child, d, root)
+	b.held += deviceHeld
+	if b.ordered {
+		b.kids = append(b.kids, cf)
+	}
+	b.passed(cf, 0)
+	x, err := b.extra(p, l.Parent.CTA)
+	if err != nil {
+		return err
+	}
+	if x != b.siteOf {
+		b.flushSites()
+		b.siteOf = x
+		b.sites = append(b.sites, x.sites...)
+	}
+	b.sites = append(b.sites, siteRec{
+		warp:     int32(l.Parent.Warp),
+		lane:     int32(l.Parent.Lane),
+		at:       b.clk.scale(l.Parent.At),
+		child:    child,
+		workload: l.Workload,
+		inline:   b.clk.scale(l.InlineCycles),
+	})
+	return nil
+}
+
+// flushSites gives the CTA whose sites are gathering its sites.
+func (b *treeReader) flushSites() {
+	if b.siteOf == nil {
+		return
+	}
+	b.siteOf.sites = slices.Clone(b.sites)
+	clear(b.sites)
+	b.sites, b.siteOf = b.sites[:0], nil
+}
+
+// cta records one CTA's cost in its kernel.
+func (b *treeReader) cta(c *trace.CTA) error {
+	f := b.last
+	if f.k == nil || f.k.id != c.Kernel {
+		f, _ = b.tree.Get(c.Kernel)
+		b.last = f
+	}
+	k := f.k
+	if k == nil {
+		return fmt.Errorf("cta %d of kernel %d: kernel not launched in this launch tree", c.CTA, c.Kernel)
+	}
+	if c.CTA >= k.total {
+		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
+	}
+	b.passed(f, c.CTA)
+	r := ctaRecord{cycles: b.clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
+	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
+		// The slice is ours until the next record (the reader may reuse
+		// it): scale it in place; the table copies what it keeps.
+		r.warps = c.WarpCycles
+		for i, w := range r.warps {
+			r.warps[i] = b.clk.scale(w)
+		}
+	}
+	b.held += ctaHeld(len(r.warps))
+	if k == b.host && b.ordered {
+		r.warps = slices.Clone(r.warps)
+		return b.win.record(c.CTA, &r)
+	}
+	k.ctas.record(c.CTA, &r)
+	return nil
+}
+
+// extra returns CTA i of k's rare parts, creating them on first use.
+func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
+	if k == b.host && b.ordered {
+		return b.win.extra(i)
+	}
+	return k.extra(i), nil
+}
+
+// passed notes, in the open segment of an ordered_trees trace, that a
+// record of CTA cta of kernel f has been read: how far the host kernel's
+// records or the device records have got.
+func (b *treeReader) passed(f filed, cta uint64) {
+	switch k := f.k; {
+	case !b.ordered || k == nil:
+	case k == b.host:
+		b.hostPast = cta + 1
+	case k.order < 0:
+		b.rootPast = f.root + 1
+	}
+}
+
+// ref files an access or pages record as the CTA's page references when the
+// scoreboard needs them.
+func (b *treeReader) ref(r trace.Record) error {
+	kid, cta := recordCTA(r)
+	if b.ordered {
+		f, _ := b.tree.Get(kid)
+		b.passed(f, cta)
+	}
+	if b.refs == nil {
+		return nil
+	}
+	isRef := b.refs.counts(r) && !b.irregular[kid]
+	isTouch := b.touches == touchAll || b.touches == touchIrregular && b.irregular[kid] && r.Kind() == trace.KindPages
+	if !isRef && !isTouch {
+		return nil
+	}
+	f := b.last
+	if f.k == nil || f.k.id != kid {
+		f, _ = b.tree.Get(kid)
+	}
+	k := f.k
+	if k == nil || !k.host {
+		return nil // device kernels are not scoreboarded
+	}
+	if cta >= k.total {
+		return fmt.Errorf("%s record of kernel %d: cta %d outside the grid of %d CTAs", r.Kind(), kid, cta, k.total)
+	}
+	x, err := b.extra(k, cta)
+	if err != nil {
+		return err
+	}
+	if isRef {
+		x.refs = b.refs.appendRanges(r, x.refs)
+	}
+	if isTouch {
+		x.touches = b.refs.appendTouches(r, x.touches)
+	}
+	b.held += refHeld(r)
+	return nil
+}
+
+// uniform reports whether every warp runs the CTA's cycles, which is what
+// a spec without warps says: such CTAs (most of a child kernel's, full
+// ones) keep no slice.
+func uniform(warps []int64, cycles int64) bool {
+	for _, w := range warps {
+		if w != cycles {
+			return false
+		}
+	}
+	return true
+}

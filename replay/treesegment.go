@@ -1,0 +1,109 @@
+package replay
+
+// The tree reader's segments: a host launch opens one (begin), and its
+// host CTAs are handed over to the engine, with their trees, as the
+// records pass them (handOver, under ordered_trees) or when the segment
+// ends; the reader then forgets their kernels.
+
+import "github.com/gpureplay/gpureplay/trace"
+
+// begin opens a segment at host launch l.
+func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
+	b.launched = true
+	d, err := b.takeDecl(l)
+	if err != nil {
+		return err
+	}
+	h := &Kernel{id: l.Kernel, host: true}
+	b.adopt(h, d, 0)
+	if b.ordered {
+		b.win.reset() // its specs gather here, not in a table
+		b.hostPast, b.rootPast, b.due = 0, 0, 0
+	}
+	b.host = h
+	m.events = append(m.events, treeEvent{start: &treeStart{kernel: h.id, total: h.total, decl: h.decl}})
+	return nil
+}
+
+// end closes the open segment, if any: what is left of it is handed over
+// and its kernels forgotten. It reports false, having done nothing else,
+// while more of its host CTAs wait to be handed over than m takes.
+func (b *treeReader) end(m *treeMsg) bool {
+	h := b.host
+	if h == nil {
+		return true
+	}
+	b.flushSites()
+	ev := treeEvent{end: true}
+	if b.ordered {
+		if b.handOverTo(m, h.total); b.win.from < h.total {
+			return false
+		}
+	} else {
+		ev.table = h.ctas
+	}
+	m.events = append(m.events, ev)
+	b.host = nil
+	b.tree.Clear()
+	clear(b.kids)
+	b.kids = b.kids[:0]
+	b.last = filed{}
+	return true
+}
+
+// handOver, under ordered_trees, hands over the host CTAs whose trees the
+// records have passed (rule 4): both the host kernel's records and the
+// device records are past the CTA. It is handOverTo's own first test,
+// inlined into step: there is nothing to do after most records. It needs
+// no other: without ordered_trees hostPast and rootPast stay 0 (passed);
+// with it they are at most the host kernel's grid, which end hands over
+// whole, and begin sets them to 0.
+func (b *treeReader) handOver(m *treeMsg) {
+	if past := min(b.hostPast, b.rootPast); past > b.win.from+1 {
+		b.handOverTo(m, past-1)
+	}
+}
+
+// handOverTo hands over the open segment's host CTAs up to n (exclusive),
+// as many as m has room for (the rest wait for the next messages: a
+// message carries msgSpecs specs at most, however many CTAs a record
+// completes, such as a host kernel's whole grid where its trees come after
+// all its CTAs' records), and forgets their trees' device kernels.
+func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
+	b.due = max(b.due, n)
+	if b.due <= b.win.from {
+		return
+	}
+	b.flushSites()
+	at := len(m.specs)
+	room := msgSpecs - at
+	if room == 0 {
+		return
+	}
+	if need := at + int(min(uint64(min(room, b.win.len())), b.due-b.win.from)); need > cap(m.specs) {
+		// Grown by doubling, but never past msgSpecs (append's
+		// growth would): a reused message keeps its storage.
+		grown := make([]ctaSpec, at, min(max(2*cap(m.specs), need), msgSpecs))
+		copy(grown, m.specs)
+		m.specs = grown
+	}
+	m.specs, n = b.win.take(m.specs, b.due, room)
+	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, upTo: n})
+	i := 0
+	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
+		b.forget(b.kids[i])
+	}
+	k := copy(b.kids, b.kids[i:])
+	clear(b.kids[k:])
+	b.kids = b.kids[:k]
+}
+
+// forget drops a kernel the engine now holds from the reader's tree.
+func (b *treeReader) forget(f filed) {
+	if t, _ := b.tree.Get(f.k.id); t.k == f.k {
+		b.tree.Delete(f.k.id)
+	}
+	if b.last.k == f.k {
+		b.last = filed{}
+	}
+}
