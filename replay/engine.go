@@ -60,7 +60,8 @@ type engine struct {
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
 	sites    siteEngine
-	launch   launchPath // the device runtime's launch servers and pending pool
+	launch   launchPath  // the device runtime's launch servers and pending pool
+	tasks    *taskDriver // the narrow-task runtime (Policy.Tasks), else nil
 	err      error
 
 	stats Stats
@@ -108,7 +109,9 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
-	if opt.Config.Model.Contention == "on" {
+	if opt.Policy.Tasks != nil {
+		e.tasks = newTaskDriver(e, &opt) // its runtime models contention itself
+	} else if opt.Config.Model.Contention == "on" {
 		e.share = newShare(e)
 	}
 	if opt.Config.IO.Memcpy == "legacy" {
@@ -219,6 +222,9 @@ func (e *engine) loop() error {
 			}
 		}
 	}
+	if e.tasks != nil {
+		return e.tasks.stuck()
+	}
 	if e.streams.busy() || e.hosts.pending > 0 {
 		return e.deadlock()
 	}
@@ -270,6 +276,8 @@ func (e *engine) fire(ev eventq.Event) {
 		e.launchSlots()
 	case evOverflow:
 		e.launchOverflow()
+	case evTasks:
+		e.advanceTasks()
 	}
 }
 

@@ -65,7 +65,7 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		return nil, err
 	}
 	if opt.Policy.Tasks != nil {
-		return runTasks(open, opt, sink)
+		return newEngine(opt, sink).replayTasks(open)
 	}
 	hostSrc, err := open()
 	if err != nil {
@@ -134,6 +134,12 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if opt.Prefetch {
 		e.body.readAhead()
 	}
+	return e.run()
+}
+
+// run is the engine's loop from the events start scheduled to the end,
+// and the run's totals.
+func (e *engine) run() (*Stats, error) {
 	if err := e.loop(); err != nil {
 		return nil, err
 	}
