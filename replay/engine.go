@@ -109,9 +109,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), len(e.sms))
 	e.agt = newAGT(opt.Config.DTBL.AGTEntries)
 	e.occ = newOccupancy(opt.Config, sink)
-	if opt.Policy.Tasks != nil {
-		e.tasks = newTaskDriver(e, &opt) // its runtime models contention itself
-	} else if opt.Config.Model.Contention == "on" {
+	if opt.Config.Model.Contention == "on" && opt.Policy.Tasks == nil { // a task runtime models contention itself
 		e.share = newShare(e)
 	}
 	if opt.Config.IO.Memcpy == "legacy" {
@@ -119,6 +117,9 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.obs = watching(opt.Policy.Observer, e.an)
 	e.arrivals, _ = opt.Policy.Observer.(ArrivalObserver)
+	if opt.Policy.Tasks != nil {
+		e.tasks = newTaskDriver(e, &opt, sink, e.an)
+	}
 	return e
 }
 

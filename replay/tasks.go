@@ -9,9 +9,9 @@ package replay
 // event is an evTasks event in the engine's queue; when it fires the
 // runtime advances to it and the host hands it more tasks. The driver
 // reads the tasks (taskread.go) and turns the runtime's reports into rows
-// (taskrows.go). It never reads the engine's fields: it returns the
-// cycles of the events the engine schedules, and it reports to the
-// engine's SMs and totals through the engine's methods below.
+// (taskrows.go). It never reads the engine's fields, nor the engine its:
+// it returns the cycles of the events the engine schedules, and reports
+// to the engine's SMs and totals through the engine's methods below.
 
 import (
 	"fmt"
@@ -46,18 +46,19 @@ type taskDriver struct {
 	last  int64                // the last cycle a report reached: the run lasts until then
 }
 
-// newTaskDriver is the component for a replay under a task policy; its
-// runtime is built when the replay starts (replayTasks).
-func newTaskDriver(e *engine, opt *Options) *taskDriver {
+// newTaskDriver is the component for a replay under a task policy, which
+// reports to e's SMs and totals; its runtime is built when the replay
+// starts (replayTasks).
+func newTaskDriver(e *engine, opt *Options, sink results.Sink, an Analysis) *taskDriver {
 	cfg := opt.Config
 	perByte := pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps)
 	return &taskDriver{
 		e:      e,
 		build:  opt.Policy.Tasks,
 		policy: opt.Policy.Name,
-		in:     newTaskReader(cfg, perByte, e.an),
-		sink:   e.sink,
-		rows:   !e.quiet,
+		in:     newTaskReader(cfg, perByte, an),
+		sink:   sink,
+		rows:   !results.Discards(sink),
 		live:   map[uint64]*blockRef{},
 		d2h:    channel{perByte: perByte},
 	}
@@ -75,23 +76,19 @@ func (e *engine) replayTasks(open Opener) (*Stats, error) {
 	if err := e.tasks.start(src); err != nil {
 		return nil, err
 	}
-	if e.scheduleTasks(); e.err != nil {
+	if e.scheduleTasks(e.tasks.step()); e.err != nil {
 		return nil, e.err
 	}
 	return e.run()
 }
 
-// advanceTasks fires the runtime's events up to now (an evTasks event)
-// and schedules its next one.
-func (e *engine) advanceTasks() {
-	e.tasks.rt.Advance(e.now)
-	e.scheduleTasks()
-}
+// advanceTasks is an evTasks event: the runtime fires its events up to
+// now, the host hands it tasks, and its next event is scheduled.
+func (e *engine) advanceTasks() { e.scheduleTasks(e.tasks.advance(e.now)) }
 
-// scheduleTasks lets the host hand the runtime tasks, then schedules the
-// runtime's next event, if it has one.
-func (e *engine) scheduleTasks() {
-	at, ok, err := e.tasks.step()
+// scheduleTasks schedules the runtime's next event at, if it has one (ok),
+// or fails the run with err.
+func (e *engine) scheduleTasks(at int64, ok bool, err error) {
 	if err != nil {
 		e.fail(err)
 		return
@@ -113,6 +110,12 @@ func (d *taskDriver) start(src trace.Source) error {
 	d.rt = rt
 	d.more = true
 	return d.in.start(trace.NewValidator(src))
+}
+
+// advance fires the runtime's events up to now, then steps the host.
+func (d *taskDriver) advance(now int64) (int64, bool, error) {
+	d.rt.Advance(now)
+	return d.step()
 }
 
 // step is the host's work between two of the runtime's events: it submits
