@@ -1,8 +1,9 @@
 package replay
 
 // Run, the one way into a replay: it builds the engine from Options (a
-// configuration, a policy, analyses) and the trace's two cursors, runs
-// its loop and returns its totals.
+// configuration, a policy, analyses) and the trace's two cursors (under
+// a task policy, the narrow-task driver's one reader instead), runs its
+// loop and returns its totals.
 
 import (
 	"context"
