@@ -11,5 +11,7 @@
 // only host launch records, at the pace the simulated host issues them; the
 // other reads the bodies of launch trees (CTAs, device launches) when their
 // kernels reach the Kernel Distributor. Memory therefore grows with the
-// kernels in flight, not with the length of the trace.
+// kernels in flight, not with the length of the trace. Under a task policy
+// (Policy.Tasks) one reader hands tasks to the narrow-task runtime as it
+// takes them (tasks.go), driven by the same event loop.
 package replay

@@ -54,8 +54,9 @@ type engine struct {
 	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
-	sites    siteEngine // the device runtime's launch sites (sites.go)
-	launch   launchPath // the device runtime's launch servers and pending pool
+	sites    siteEngine  // the device runtime's launch sites (sites.go)
+	launch   launchPath  // the device runtime's launch servers and pending pool
+	tasks    *taskDriver // the narrow-task runtime (Policy.Tasks), else nil
 	err      error
 
 	stats Stats
@@ -84,7 +85,9 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if opt.Policy.ExclusiveSMs {
 		l1Flush = opt.Config.CRCS.L1Flush
 	}
-	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), l1Flush, sink, &e.q)
+	// A task runtime models contention itself (taskrun).
+	shared := opt.Config.Model.Contention == "on" && opt.Policy.Tasks == nil
+	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), shared, l1Flush, sink, &e.q)
 	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
 	e.dispatch.e = e
 	if e.placer == nil {
@@ -105,6 +108,9 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.obs = watching(opt.Policy.Observer, e.an)
 	e.arrivals, _ = opt.Policy.Observer.(ArrivalObserver)
+	if opt.Policy.Tasks != nil {
+		e.tasks = newTaskDriver(e, &opt, sink, e.an)
+	}
 	return e
 }
 
@@ -208,6 +214,9 @@ func (e *engine) loop() error {
 			}
 		}
 	}
+	if e.tasks != nil {
+		return e.tasks.stuck()
+	}
 	if e.streams.busy() || e.hosts.pending > 0 {
 		return e.deadlock()
 	}
@@ -259,6 +268,8 @@ func (e *engine) fire(ev eventq.Event) {
 		e.launchSlots()
 	case evOverflow:
 		e.launchOverflow()
+	case evTasks:
+		e.advanceTasks()
 	}
 }
 

@@ -1,8 +1,9 @@
 package replay
 
 // Run, the one way into a replay: it builds the engine from Options (a
-// configuration, a policy, analyses) and the trace's two cursors, runs
-// its loop and returns its totals.
+// configuration, a policy, analyses) and the trace's two cursors (under
+// a task policy, the narrow-task driver's one reader instead), runs its
+// loop and returns its totals.
 
 import (
 	"context"
@@ -65,7 +66,7 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		return nil, err
 	}
 	if opt.Policy.Tasks != nil {
-		return runTasks(open, opt, sink)
+		return newEngine(opt, sink).replayTasks(open)
 	}
 	hostSrc, err := open()
 	if err != nil {
@@ -134,6 +135,12 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if opt.Prefetch {
 		e.body.readAhead()
 	}
+	return e.run()
+}
+
+// run is the engine's loop from the events start scheduled to the end,
+// and the run's totals.
+func (e *engine) run() (*Stats, error) {
 	if err := e.loop(); err != nil {
 		return nil, err
 	}

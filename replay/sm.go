@@ -32,8 +32,8 @@ type smArray struct {
 }
 
 // newSMArray makes the SMs of cfg's GPU, idle, with the contention model
-// when model.contention is on (its wake-ups are events in q).
-func newSMArray(cfg *model.Config, exclusive bool, l1Flush int64, sink results.Sink, q *eventq.Queue) smArray {
+// when shared is set (its wake-ups are events in q).
+func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink results.Sink, q *eventq.Queue) smArray {
 	a := smArray{
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),
@@ -42,7 +42,7 @@ func newSMArray(cfg *model.Config, exclusive bool, l1Flush int64, sink results.S
 		l1Flush:   l1Flush,
 		occ:       newOccupancy(*cfg, sink),
 	}
-	if cfg.Model.Contention == "on" {
+	if shared {
 		a.share = newShareJobs(&cfg.GPU, q)
 	}
 	for i := range a.sms {
@@ -120,6 +120,21 @@ func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
 // resident CTAs changed.
 func (a *smArray) noteSlots(s *sm) {
 	a.open.put(s.id, s.ctas < a.gpu.MaxCTAsPerSM)
+}
+
+// resident changes SM i's resident CTAs and warps by ctas and warps at
+// now, occupancy accounted first: a narrow-task runtime's threadblocks,
+// which the runtime places itself (taskrun). False for an SM the GPU
+// lacks.
+func (a *smArray) resident(i int, now int64, ctas, warps int) bool {
+	if i < 0 || i >= len(a.sms) {
+		return false
+	}
+	s := &a.sms[i]
+	a.occ.change(s, now)
+	s.ctas += ctas
+	s.warps += warps
+	return true
 }
 
 // close accounts every SM's occupancy up to the run's end.

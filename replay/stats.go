@@ -100,9 +100,8 @@ func (s *Stats) AvgKernelWaitCycles() float64 {
 // emitKernel counts a completed kernel and writes its row (not for a
 // sink that keeps no rows: the engine's totals come from its stats).
 func (e *engine) emitKernel(k *Kernel) {
-	e.stats.Kernels++
 	wait := k.startCycle - k.launchCycle
-	e.stats.WaitCycles += wait
+	e.countKernel(wait)
 	if e.quiet {
 		return
 	}
@@ -127,25 +126,45 @@ func (e *engine) emitKernel(k *Kernel) {
 	e.sink.Kernel(row)
 }
 
-// finish closes the occupancy accounts and computes the run's totals.
+// countKernel counts a completed kernel (or narrow task) that waited wait
+// cycles from launch to start.
+func (e *engine) countKernel(wait int64) {
+	e.stats.Kernels++
+	e.stats.WaitCycles += wait
+}
+
+// finish closes the stages and computes the run's totals: the host's
+// stages, or the narrow-task driver's under a task policy.
 func (e *engine) finish() *Stats {
+	if e.tasks != nil {
+		s := e.totals(e.tasks.finish())
+		e.tasks.utilization(s)
+		return s
+	}
 	end := e.io.finish(e.sink, e.firstLaunch, e.kernelsEnd, e.now)
 	e.io.emitStages(e.sink)
-	e.sms.close(end)
-	s := e.stats
-	s.BusyCycles = e.busy.cycles()
+	s := e.totals(end)
 	s.PreludeCycles = e.io.stages[stPrelude].length()
 	s.KernelsCycles = e.io.stages[stKernels].length()
 	s.PostludeCycles = e.io.stages[stPostlude].length()
 	s.PostludeAfterPreludeCycles = e.io.postAfterPrelude
+	if e.sms.contention() != nil {
+		s.Contention = true
+		s.IssueUtilization, s.DRAMUtilization = e.sms.contention().utilization(end)
+	}
+	return s
+}
+
+// totals closes the occupancy accounts at the run's end and computes the
+// totals every replay has.
+func (e *engine) totals(end int64) *Stats {
+	e.sms.close(end)
+	s := e.stats
+	s.BusyCycles = e.busy.cycles()
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
 		s.AvgOccupancy = e.sms.avgOccupancy(end)
-	}
-	if e.sms.contention() != nil {
-		s.Contention = true
-		s.IssueUtilization, s.DRAMUtilization = e.sms.contention().utilization(end)
 	}
 	return &s
 }
