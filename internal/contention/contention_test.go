@@ -233,3 +233,30 @@ func BenchmarkSettle(b *testing.B) {
 		newSim(13, 4, 450).play(starts, nil)
 	}
 }
+
+// boundStarts is perSM jobs per SM on sms SMs with the demands of
+// hardware CTAs (whole warp instructions and DRAM bytes per cycle, as
+// float32 records give), some 16 of them at once on each SM, so that DRAM
+// binds at the end of almost every cycle, as under synth.
+func boundStarts(r *rand.Rand, perSM, sms int) []start {
+	starts := make([]start, perSM*sms)
+	for i := range starts {
+		d := Demand{Issue: float64(1 + r.IntN(3)), DRAM: float64(8 * (1 + r.IntN(4)))}
+		starts[i] = start{at: int64(r.IntN(perSM * 47)), sm: r.IntN(sms), work: float64(500 + r.IntN(500)), d: d}
+	}
+	return starts
+}
+
+// BenchmarkSettleBound is BenchmarkSettle with DRAM binding at the end of
+// almost every cycle, on a GPU of 13 SMs (k20c) and of 80: the water
+// level on every Settle.
+func BenchmarkSettleBound(b *testing.B) {
+	for _, sms := range []int{13, 80} {
+		b.Run(fmt.Sprint("sms=", sms), func(b *testing.B) {
+			starts := boundStarts(rand.New(rand.NewPCG(5, 6)), 60, sms)
+			for range b.N {
+				newSim(sms, 4, 20*float64(sms)).play(starts, nil)
+			}
+		})
+	}
+}
