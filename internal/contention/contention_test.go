@@ -2,7 +2,6 @@ package contention
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -200,28 +199,6 @@ func randomStarts(r *rand.Rand, n, sms int) []start {
 		starts[i] = start{at: int64(r.IntN(4000)), sm: r.IntN(sms), work: float64(50 + r.IntN(500)), d: d}
 	}
 	return starts
-}
-
-// The DRAM factor that Settle takes from the SMs' loads is the one the
-// passes compute from every SM's state, at the end of every cycle of
-// random runs, bandwidth bound or not.
-func TestDRAMFactorFromLoads(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := range 40 {
-		s := newSim(13, 4, 50+400*r.Float64())
-		var bound int
-		s.play(randomStarts(r, 300, 13), func(at int64) {
-			if want := s.m.waterLevel(); s.m.g != want {
-				t.Fatalf("trial %d, cycle %d: DRAM factor %g, the passes give %g", trial, at, s.m.g, want)
-			}
-			if !math.IsInf(s.m.g, 1) {
-				bound++
-			}
-		})
-		if trial == 0 && bound == 0 {
-			t.Fatal("the first trial never binds DRAM")
-		}
-	}
 }
 
 // BenchmarkSettle runs jobs of random demand through 13 SMs, DRAM
