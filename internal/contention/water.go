@@ -18,19 +18,21 @@ import (
 // SM in SM order, because the replay's tables are. Three things make that
 // cheap:
 //
-//   - The SMs held are always those whose share is below every level
-//     found so far: a prefix of the SMs ordered by share. byShare keeps
-//     that order, moved only for the SMs whose share or demand changed, so
-//     a pass looks at the SMs it holds and one more; the SMs it holds are
-//     taken from left and rest in SM order, as the passes over all SMs
-//     took them.
+//   - The SMs held after a pass are those whose share is below the
+//     highest level found so far: a prefix of the SMs ordered by share.
+//     byShare keeps that order, an SM moved only when its share changes
+//     or it starts or stops moving DRAM bytes, so a pass looks at the SMs
+//     it holds and one more; the SMs it holds are taken from left and rest
+//     in SM order, as the passes over all SMs took them, with the products
+//     a_j·D_j written as they wrote them (a platform that fuses
+//     multiply-adds fuses both alike).
 //   - rest starts as Σ D_j summed in SM order. When every D_j is a whole
 //     number of 2⁻³² bytes per cycle and the sum is under 2⁵³ of them (so
 //     under 2²¹ bytes per cycle), every partial sum is such a number too,
 //     which a float64 holds exactly: each addition is exact, in any order,
 //     and the sum is the integer sum of the units, kept in grid as the
 //     demands change. Hardware CTAs' demands are float32 values of whole
-//     or fractional bytes per cycle, whole 2⁻³² units from 2⁻⁸ up; a
+//     or fractional bytes per cycle, whole 2⁻³² units from 2⁻⁹ up; a
 //     demand split over warps (1/n of it) is generally not, and then rest
 //     is summed in SM order as before.
 //   - The passes run only when Σ a_j·D_j > B summed in SM order. load's
@@ -45,8 +47,10 @@ type water struct {
 
 	byShare []int32 // the SMs moving DRAM bytes, by (a_j, j)
 	place   []int32 // per SM, its index in byShare; -1 when not there
+	stale   []bool  // per SM, set since byShare and grid last caught up
+	pending []int32 // the stale SMs
 
-	grid    []int64 // per SM, D_j in units of 2⁻³² bytes per cycle; offGrid when not whole
+	grid    []int64 // per SM, D_j in units of 2⁻³² bytes per cycle; offGridMark when not whole
 	gridSum int64   // Σ grid over the SMs on the grid
 	offGrid int     // SMs moving DRAM bytes whose D_j is off the grid
 	exact   bool    // the SMs are few enough for the sums' arguments (maxExactSMs)
@@ -71,7 +75,7 @@ const (
 func newWater(sms int) water {
 	w := water{
 		share: make([]float64, sms), dram: make([]float64, sms), load: make([]float64, sms),
-		place: make([]int32, sms), grid: make([]int64, sms), exact: sms <= maxExactSMs,
+		place: make([]int32, sms), stale: make([]bool, sms), grid: make([]int64, sms), exact: sms <= maxExactSMs,
 	}
 	for i := range w.place {
 		w.share[i], w.place[i] = 1, -1
@@ -79,25 +83,58 @@ func newWater(sms int) water {
 	return w
 }
 
-// set records SM i's issue share a and summed DRAM demand d.
+// set records SM i's issue share a and summed DRAM demand d. Its place
+// in byShare and on the grid wait for level to need them (catchUp): the
+// SMs mostly fit the bandwidth, and then neither is looked at.
 func (w *water) set(i int32, a, d float64) {
-	moved := w.share[i] != a
 	w.share[i] = a
 	w.dram[i], w.load[i] = 0, 0
 	if d > 0 {
 		w.dram[i], w.load[i] = d, a*d
 	}
-	w.setGrid(i, d)
-	p := w.place[i]
+	if !w.stale[i] {
+		w.stale[i] = true
+		w.pending = append(w.pending, i)
+	}
+}
+
+// catchUp brings byShare and the grid up to the SMs set since the last
+// time: one SM moves to its place; more are taken out and put back in.
+func (w *water) catchUp() {
+	if len(w.pending) == 1 {
+		w.replace(w.pending[0])
+	} else if len(w.pending) > 1 {
+		by := w.byShare[:0]
+		for _, j := range w.byShare {
+			if !w.stale[j] {
+				w.place[j] = int32(len(by))
+				by = append(by, j)
+			}
+		}
+		w.byShare = by
+		for _, i := range w.pending {
+			w.place[i] = -1
+			w.replace(i)
+		}
+	}
+	for _, i := range w.pending {
+		w.setGrid(i, w.dram[i])
+		w.stale[i] = false
+	}
+	w.pending = w.pending[:0]
+}
+
+// replace puts SM i in its place in byShare, or takes it out when it
+// moves no DRAM bytes, the other SMs there being in order.
+func (w *water) replace(i int32) {
+	p, moving := w.place[i], w.dram[i] > 0
 	switch {
-	case p < 0 && d > 0:
+	case p < 0 && moving:
 		w.place[i] = int32(len(w.byShare))
 		w.byShare = append(w.byShare, i)
 		w.resort(i)
-	case p >= 0 && d > 0:
-		if moved {
-			w.resort(i)
-		}
+	case moving:
+		w.resort(i)
 	case p >= 0:
 		copy(w.byShare[p:], w.byShare[p+1:])
 		w.byShare = w.byShare[:len(w.byShare)-1]
@@ -163,11 +200,12 @@ func (w *water) resort(i int32) {
 // the passes' multiply-adds); near the margin the sum in SM order decides,
 // as the passes over all SMs did.
 func (w *water) level(bw float64) float64 {
-	if len(w.byShare) == 0 {
-		return math.Inf(1)
-	}
 	ls := loadSum(w.load)
 	if ls <= bw*(1-1e-9) {
+		return math.Inf(1)
+	}
+	w.catchUp()
+	if len(w.byShare) == 0 {
 		return math.Inf(1)
 	}
 	if !w.exact || !(ls >= bw*(1+1e-9)) {
