@@ -240,12 +240,11 @@ func (m *Model) Settle(now int64) {
 
 // reshare recomputes SM i's issue share after its jobs changed.
 func (m *Model) reshare(i int32) {
-	s := &m.sms[i]
-	share := 1.0
-	if s.demand.Issue > m.width {
-		share = m.width / s.demand.Issue
+	d, share := m.sms[i].demand, 1.0
+	if d.Issue > m.width {
+		share = m.width / d.Issue
 	}
-	m.water.set(i, share, s.demand.DRAM)
+	m.water.set(i, share, d.DRAM)
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's

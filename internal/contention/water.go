@@ -87,11 +87,10 @@ func newWater(sms int) water {
 // in byShare and on the grid wait for level to need them (catchUp): the
 // SMs mostly fit the bandwidth, and then neither is looked at.
 func (w *water) set(i int32, a, d float64) {
-	w.share[i] = a
-	w.dram[i], w.load[i] = 0, 0
-	if d > 0 {
-		w.dram[i], w.load[i] = d, a*d
+	if !(d > 0) {
+		d = 0 // and the load a·0 = 0: a is finite
 	}
+	w.share[i], w.dram[i], w.load[i] = a, d, a*d
 	if !w.stale[i] {
 		w.stale[i] = true
 		w.pending = append(w.pending, i)
