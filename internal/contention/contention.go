@@ -37,15 +37,16 @@
 // changed (every SM moving DRAM bytes when the water level moves).
 //
 // The water level itself comes from state kept as the SMs' jobs change
-// (water): the SMs moving DRAM bytes in issue-share order, each moved only
-// when its share changes, and their demands summed as exact integers. At
-// the end of a cycle it costs a sum of the SMs' loads (four running sums,
-// to see whether DRAM binds at all) plus, when it binds, the SMs the
-// passes hold, sorted into SM order; not two sums in SM order and a walk
-// over every SM per pass, which it replaces with the same float64 results
-// (water's doc gives the argument; water_test.go keeps the walk and
-// compares). On synth's 1M CTAs under CDP (13 SMs, DRAM binding) that took
-// the replay from 4,907 to 4,347 instructions per CTA.
+// (water): each SM's share, demand and load are stored as they change; the
+// SMs moving DRAM bytes are kept in issue-share order and their demands
+// summed as exact integers, both brought up to date only at the end of a
+// cycle where DRAM may bind, which a sum of the SMs' loads (four running
+// sums) tells. There the level costs the SMs changed since (each moved to
+// its place), the SMs the passes hold (sorted into SM order), and a sum
+// of the demands in SM order only when some demand is off the integers'
+// grid (a CTA's demand split over its warps); the passes' results over
+// every SM, the same float64s (water's doc gives the argument, and
+// water_test.go keeps those passes and compares).
 //
 // The model does no I/O and owns no clock: its owner schedules
 // the wake-ups it asks for (Model.wake) in its own event queue and calls
