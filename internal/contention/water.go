@@ -20,9 +20,9 @@ import (
 //
 //   - The SMs held after a pass are those whose share is below the
 //     highest level found so far: a prefix of the SMs ordered by share.
-//     byShare keeps that order, an SM moved only when its share changes
-//     or it starts or stops moving DRAM bytes, so a pass looks at the SMs
-//     it holds and one more; the SMs it holds are taken from left and rest
+//     byShare keeps that order, brought up to date for the SMs set since
+//     (catchUp) only when the passes are to run, so a pass looks at the
+//     SMs it holds and one more; the SMs it holds are taken from left and rest
 //     in SM order, as the passes over all SMs took them, with the products
 //     a_j·D_j written as they wrote them (a platform that fuses
 //     multiply-adds fuses both alike).
@@ -30,8 +30,8 @@ import (
 //     number of 2⁻³² bytes per cycle and the sum is under 2⁵³ of them (so
 //     under 2²¹ bytes per cycle), every partial sum is such a number too,
 //     which a float64 holds exactly: each addition is exact, in any order,
-//     and the sum is the integer sum of the units, kept in grid as the
-//     demands change. Hardware CTAs' demands are float32 values of whole
+//     and the sum is the integer sum of the units, kept in grid and
+//     brought up to date with byShare. Hardware CTAs' demands are float32 values of whole
 //     or fractional bytes per cycle, whole 2⁻³² units from 2⁻⁹ up; a
 //     demand split over warps (1/n of it) is generally not, and then rest
 //     is summed in SM order as before.
