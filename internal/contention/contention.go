@@ -34,7 +34,21 @@
 // a fixed virtual time (its start's v_j plus its work), kept in a per-SM
 // heap. A rate change therefore moves one wake-up per SM, not one per job:
 // starting or finishing a job costs O(log jobs) plus the SMs whose rate
-// changed. The model does no I/O and owns no clock: its owner schedules
+// changed (every SM moving DRAM bytes when the water level moves).
+//
+// The water level itself comes from state kept as the SMs' jobs change
+// (water): each SM's share, demand and load are stored as they change; the
+// SMs moving DRAM bytes are kept in issue-share order and their demands
+// summed as exact integers, both brought up to date only at the end of a
+// cycle where DRAM may bind, which a sum of the SMs' loads (four running
+// sums) tells. There the level costs the SMs changed since (each moved to
+// its place), the SMs the passes hold (sorted into SM order), and a sum
+// of the demands in SM order only when some demand is off the integers'
+// grid (a CTA's demand split over its warps); the passes' results over
+// every SM, the same float64s (water's doc gives the argument, and
+// water_test.go keeps those passes and compares).
+//
+// The model does no I/O and owns no clock: its owner schedules
 // the wake-ups it asks for (Model.wake) in its own event queue and calls
 // Wake when one fires, and calls Settle once at the end of every cycle in
 // which it started or finished work.
@@ -72,12 +86,10 @@ type Model struct {
 	wake  Waker
 
 	sms    []smState
-	load   []float64            // per SM, a_j·D_j while it moves DRAM bytes, else 0 (dramFactor)
+	water  water                // the SMs' shares and demands the DRAM factor comes from
 	dirty  []int32              // SMs whose jobs changed this cycle
 	g      float64              // the DRAM factor (+Inf: DRAM does not bind)
-	nDRAM  int                  // SMs with DRAM demand
 	seq    uint64               // job start order, to break finish ties
-	order  []int32              // scratch for the water-filling
 	done   []int32              // scratch: refs finished by the last Wake
 	held   slots.Table[heldJob] // by slot, what the jobs in the heaps hold
 	issued float64              // warp instructions issued so far
@@ -87,9 +99,9 @@ type Model struct {
 // New makes the model of a GPU of sms SMs, each issuing width warp
 // instructions per cycle, sharing bw DRAM bytes per cycle.
 func New(sms int, width, bw float64, wake Waker) *Model {
-	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), load: make([]float64, sms), g: math.Inf(1)}
+	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), g: math.Inf(1)}
 	for i := range m.sms {
-		m.sms[i] = smState{rate: 1, share: 1, next: -1}
+		m.sms[i] = smState{rate: 1, next: -1}
 	}
 	return m
 }
@@ -123,7 +135,6 @@ type smState struct {
 	v      float64 // virtual time: progress of a job running since v = 0
 	at     int64   // cycle v was last advanced to
 	rate   float64 // progress per cycle now
-	share  float64 // a_j: the issue share
 	demand Demand  // summed over jobs
 	gen    uint32
 	next   int64 // the wake-up asked for, -1 for none
@@ -149,10 +160,8 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref int32) {
 	m.advance(s, now)
 	m.seq++
 	s.push(job{tag: s.v + max(work, 0), seq: m.seq, slot: m.held.Put(heldJob{ref: ref, demand: d})})
-	hadDRAM := s.demand.DRAM > 0
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
-	m.countDRAM(hadDRAM, s)
 	m.markDirty(sm)
 }
 
@@ -171,7 +180,6 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 	}
 	m.advance(s, now)
 	s.next = -1
-	hadDRAM := s.demand.DRAM > 0
 	for len(s.jobs) > 0 && s.jobs[0].tag <= s.v+tolerance(s.v) {
 		j := m.held.Take(s.pop().slot)
 		s.demand.Issue -= j.demand.Issue
@@ -183,7 +191,6 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 		// and so does its virtual clock, which bounds its magnitude.
 		s.demand, s.v = Demand{}, 0
 	}
-	m.countDRAM(hadDRAM, s)
 	m.markDirty(sm)
 	return m.done
 }
@@ -191,16 +198,6 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 // tolerance absorbs the rounding of virtual times: a wake-up is scheduled
 // at the first whole cycle at or after a job's exact finish.
 func tolerance(v float64) float64 { return 1e-6 + 1e-12*math.Abs(v) }
-
-func (m *Model) countDRAM(had bool, s *smState) {
-	has := s.demand.DRAM > 0
-	switch {
-	case has && !had:
-		m.nDRAM++
-	case had && !has:
-		m.nDRAM--
-	}
-}
 
 func (m *Model) markDirty(sm int) {
 	if s := &m.sms[sm]; !s.dirty {
@@ -219,7 +216,7 @@ func (m *Model) Settle(now int64) {
 	for _, i := range m.dirty {
 		m.reshare(i)
 	}
-	g := m.dramFactor()
+	g := m.water.level(m.bw)
 	if g != m.g {
 		// Every SM moving DRAM bytes changes pace.
 		m.g = g
@@ -233,7 +230,7 @@ func (m *Model) Settle(now int64) {
 		s := &m.sms[i]
 		s.dirty = false
 		m.advance(s, now)
-		s.rate = s.share
+		s.rate = m.water.share[i]
 		if s.demand.DRAM > 0 {
 			s.rate = min(s.rate, m.g)
 		}
@@ -242,101 +239,13 @@ func (m *Model) Settle(now int64) {
 	m.dirty = m.dirty[:0]
 }
 
-// reshare recomputes SM i's issue share, and its load, after its jobs
-// changed.
+// reshare recomputes SM i's issue share after its jobs changed.
 func (m *Model) reshare(i int32) {
-	s := &m.sms[i]
-	s.share = 1
-	if s.demand.Issue > m.width {
-		s.share = m.width / s.demand.Issue
+	d, share := m.sms[i].demand, 1.0
+	if d.Issue > m.width {
+		share = m.width / d.Issue
 	}
-	m.load[i] = 0
-	if s.demand.DRAM > 0 {
-		m.load[i] = s.share * s.demand.DRAM
-	}
-}
-
-// dramFactor is the water level g with Σ min(a_j, g)·D_j = B over the SMs
-// moving DRAM bytes, or +Inf when they fit in the bandwidth unslowed. It
-// raises the level pass by pass: an SM whose issue share is below the
-// level is held at its share, which leaves more for the others and lifts
-// the level; it stops when no SM is newly held (a pass or two in
-// practice, at most one per SM).
-//
-// Settle asks for it at the end of every cycle with changes, and the SMs
-// mostly fit (BFS scale 20 under CDP: 2,147 of 426,619 times they do
-// not), so what they would move unslowed, Σ a_j·D_j, is first summed from
-// the SMs' loads, kept as their shares and demands change: the passes run
-// only when that sum is not clearly under the bandwidth. "Clearly" leaves
-// a margin far above the rounding of a sum of a few hundred terms, so the
-// sum's order does not matter (nor does a platform that fuses the passes'
-// multiply-adds): near the margin the passes run and find the level in
-// full, +Inf when the SMs fit. So loadSum may sum in any order.
-func (m *Model) dramFactor() float64 {
-	if m.nDRAM == 0 {
-		return math.Inf(1)
-	}
-	if loadSum(m.load) <= m.bw*(1-1e-9) {
-		return math.Inf(1)
-	}
-	return m.waterLevel()
-}
-
-// loadSum is the sum of the SMs' loads in four running sums: one sum is a
-// chain of dependent additions, each waiting for the last (13 SMs: some 50
-// cycles at every Settle), where four overlap. The terms are not negative,
-// so any order rounds the sum within a few ulps per term of the exact one.
-func loadSum(load []float64) float64 {
-	var a, b, c, d float64
-	i := 0
-	for ; i+4 <= len(load); i += 4 {
-		a += load[i]
-		b += load[i+1]
-		c += load[i+2]
-		d += load[i+3]
-	}
-	for ; i < len(load); i++ {
-		a += load[i]
-	}
-	return (a + b) + (c + d)
-}
-
-// waterLevel is dramFactor's level computed in full: the passes.
-func (m *Model) waterLevel() float64 {
-	m.order = m.order[:0]
-	var want, rest float64
-	for i := range m.sms {
-		s := &m.sms[i]
-		if s.demand.DRAM > 0 {
-			want += s.share * s.demand.DRAM
-			rest += s.demand.DRAM
-			m.order = append(m.order, int32(i))
-		}
-	}
-	if want <= m.bw {
-		return math.Inf(1)
-	}
-	left := m.bw
-	for {
-		g := left / rest
-		free := m.order[:0]
-		for _, i := range m.order {
-			s := &m.sms[i]
-			if s.share < g {
-				left -= s.share * s.demand.DRAM
-				rest -= s.demand.DRAM
-				continue
-			}
-			free = append(free, i)
-		}
-		if len(free) == len(m.order) {
-			return g
-		}
-		if len(free) == 0 || !(rest > 0) {
-			return math.Inf(1)
-		}
-		m.order = free
-	}
+	m.water.set(i, share, d.DRAM)
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's

@@ -2,7 +2,6 @@ package contention
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -202,28 +201,6 @@ func randomStarts(r *rand.Rand, n, sms int) []start {
 	return starts
 }
 
-// The DRAM factor that Settle takes from the SMs' loads is the one the
-// passes compute from every SM's state, at the end of every cycle of
-// random runs, bandwidth bound or not.
-func TestDRAMFactorFromLoads(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := range 40 {
-		s := newSim(13, 4, 50+400*r.Float64())
-		var bound int
-		s.play(randomStarts(r, 300, 13), func(at int64) {
-			if want := s.m.waterLevel(); s.m.g != want {
-				t.Fatalf("trial %d, cycle %d: DRAM factor %g, the passes give %g", trial, at, s.m.g, want)
-			}
-			if !math.IsInf(s.m.g, 1) {
-				bound++
-			}
-		})
-		if trial == 0 && bound == 0 {
-			t.Fatal("the first trial never binds DRAM")
-		}
-	}
-}
-
 // BenchmarkSettle runs jobs of random demand through 13 SMs, DRAM
 // binding at the end of about 1% of the cycles (116 of 7,795), as under
 // BFS scale 20 with CDP (0.5%): mostly Start, Wake and Settle.
@@ -231,5 +208,32 @@ func BenchmarkSettle(b *testing.B) {
 	starts := randomStarts(rand.New(rand.NewPCG(3, 4)), 4000, 13)
 	for range b.N {
 		newSim(13, 4, 450).play(starts, nil)
+	}
+}
+
+// boundStarts is perSM jobs per SM on sms SMs with the demands of
+// hardware CTAs (whole warp instructions and DRAM bytes per cycle, as
+// float32 records give), some 16 of them at once on each SM, so that DRAM
+// binds at the end of almost every cycle, as under synth.
+func boundStarts(r *rand.Rand, perSM, sms int) []start {
+	starts := make([]start, perSM*sms)
+	for i := range starts {
+		d := Demand{Issue: float64(1 + r.IntN(3)), DRAM: float64(8 * (1 + r.IntN(4)))}
+		starts[i] = start{at: int64(r.IntN(perSM * 47)), sm: r.IntN(sms), work: float64(500 + r.IntN(500)), d: d}
+	}
+	return starts
+}
+
+// BenchmarkSettleBound is BenchmarkSettle with DRAM binding at the end of
+// almost every cycle, on a GPU of 13 SMs (k20c) and of 80: the water
+// level on every Settle.
+func BenchmarkSettleBound(b *testing.B) {
+	for _, sms := range []int{13, 80} {
+		b.Run(fmt.Sprint("sms=", sms), func(b *testing.B) {
+			starts := boundStarts(rand.New(rand.NewPCG(5, 6)), 60, sms)
+			for range b.N {
+				newSim(sms, 4, 20*float64(sms)).play(starts, nil)
+			}
+		})
 	}
 }

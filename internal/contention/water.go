@@ -1,0 +1,277 @@
+package contention
+
+import (
+	"math"
+	"slices"
+)
+
+// water is the state the DRAM factor g is computed from, kept as the SMs'
+// issue shares and DRAM demands change, so that finding g at the end of a
+// cycle costs what the cycle changed, not a walk over every SM.
+//
+// The level is defined by passes (the package doc's rule): with rest the
+// SMs' summed DRAM demand and left the bandwidth, g = left/rest; an SM
+// whose share is below g is held at its share, which takes its a_j·D_j
+// from left and its D_j from rest, and the next pass finds the level of
+// the SMs not held; the passes stop when a pass holds no new SM. The
+// results must be the same float64s as those passes computed over every
+// SM in SM order, because the replay's tables are. Three things make that
+// cheap:
+//
+//   - The SMs held after a pass are those whose share is below the
+//     highest level found so far: a prefix of the SMs ordered by share.
+//     byShare keeps that order, brought up to date for the SMs set since
+//     (catchUp) only when the passes are to run, so a pass looks at the
+//     SMs it holds and one more; the SMs it holds are taken from left and rest
+//     in SM order, as the passes over all SMs took them, with the products
+//     a_j·D_j written as they wrote them (a platform that fuses
+//     multiply-adds fuses both alike).
+//   - rest starts as Σ D_j summed in SM order. When every D_j is a whole
+//     number of 2⁻³² bytes per cycle and the sum is under 2⁵³ of them (so
+//     under 2²¹ bytes per cycle), every partial sum is such a number too,
+//     which a float64 holds exactly: each addition is exact, in any order,
+//     and the sum is the integer sum of the units, kept in grid and
+//     brought up to date with byShare. Hardware CTAs' demands are float32 values of whole
+//     or fractional bytes per cycle, whole 2⁻³² units from 2⁻⁹ up; a
+//     demand split over warps (1/n of it) is generally not, and then rest
+//     is summed in SM order as before.
+//   - The passes run only when Σ a_j·D_j > B summed in SM order. load's
+//     sum in any order (loadSum) is within (n−1)·2⁻⁵³ of the exact sum
+//     relative, as that one is, for n SMs of non-negative loads: when it
+//     is more than B·(1+10⁻⁹), so is the sum in SM order for any n up to
+//     maxExactSMs, and that sum is not needed; nearer B it is computed.
+type water struct {
+	share []float64 // per SM, a_j
+	dram  []float64 // per SM, D_j when positive, else 0
+	load  []float64 // per SM, a_j·D_j while it moves DRAM bytes, else 0
+
+	byShare []int32 // the SMs moving DRAM bytes, by (a_j, j)
+	place   []int32 // per SM, its index in byShare; -1 when not there
+	stale   []bool  // per SM, set since byShare and grid last caught up
+	pending []int32 // the stale SMs
+
+	grid    []int64 // per SM, D_j in units of 2⁻³² bytes per cycle; offGridMark when not whole
+	gridSum int64   // Σ grid over the SMs on the grid
+	offGrid int     // SMs moving DRAM bytes whose D_j is off the grid
+	exact   bool    // the SMs are few enough for the sums' arguments (maxExactSMs)
+
+	held []int32 // scratch: the SMs a pass holds, in SM order
+}
+
+const (
+	// gridUnit is the grid's unit, 2⁻³² bytes per cycle.
+	gridUnit = 0x1p-32
+	// gridMax bounds one SM's D_j on the grid (2¹⁵ bytes per cycle), so
+	// that gridSum of maxExactSMs SMs cannot overflow.
+	gridMax = 1 << 47
+	// gridExact bounds the sum whose float64 is exact.
+	gridExact = 1 << 53
+	// maxExactSMs is the most SMs the arguments hold for (model.MaxSMs).
+	maxExactSMs = 1 << 16
+	// offGridMark is grid's value for a D_j off the grid.
+	offGridMark = -1
+)
+
+func newWater(sms int) water {
+	w := water{
+		share: make([]float64, sms), dram: make([]float64, sms), load: make([]float64, sms),
+		place: make([]int32, sms), stale: make([]bool, sms), grid: make([]int64, sms), exact: sms <= maxExactSMs,
+	}
+	for i := range w.place {
+		w.share[i], w.place[i] = 1, -1
+	}
+	return w
+}
+
+// set records SM i's issue share a and summed DRAM demand d. Its place
+// in byShare and on the grid wait for level to need them (catchUp): the
+// SMs mostly fit the bandwidth, and then neither is looked at.
+func (w *water) set(i int32, a, d float64) {
+	if !(d > 0) {
+		d = 0 // and the load a·0 = 0: a is finite
+	}
+	w.share[i], w.dram[i], w.load[i] = a, d, a*d
+	if !w.stale[i] {
+		w.stale[i] = true
+		w.pending = append(w.pending, i)
+	}
+}
+
+// catchUp brings byShare and the grid up to the SMs set since the last
+// time: one SM moves to its place; more are taken out and put back in.
+func (w *water) catchUp() {
+	if len(w.pending) == 1 {
+		w.replace(w.pending[0])
+	} else if len(w.pending) > 1 {
+		by := w.byShare[:0]
+		for _, j := range w.byShare {
+			if !w.stale[j] {
+				w.place[j] = int32(len(by))
+				by = append(by, j)
+			}
+		}
+		w.byShare = by
+		for _, i := range w.pending {
+			w.place[i] = -1
+			w.replace(i)
+		}
+	}
+	for _, i := range w.pending {
+		w.setGrid(i, w.dram[i])
+		w.stale[i] = false
+	}
+	w.pending = w.pending[:0]
+}
+
+// replace puts SM i in its place in byShare, or takes it out when it
+// moves no DRAM bytes, the other SMs there being in order.
+func (w *water) replace(i int32) {
+	p, moving := w.place[i], w.dram[i] > 0
+	switch {
+	case p < 0 && moving:
+		w.place[i] = int32(len(w.byShare))
+		w.byShare = append(w.byShare, i)
+		w.resort(i)
+	case moving:
+		w.resort(i)
+	case p >= 0:
+		copy(w.byShare[p:], w.byShare[p+1:])
+		w.byShare = w.byShare[:len(w.byShare)-1]
+		for k := p; k < int32(len(w.byShare)); k++ {
+			w.place[w.byShare[k]] = k
+		}
+		w.place[i] = -1
+	}
+}
+
+// setGrid records d's units on the grid.
+func (w *water) setGrid(i int32, d float64) {
+	switch old := w.grid[i]; {
+	case old == offGridMark:
+		w.offGrid--
+	default:
+		w.gridSum -= old
+	}
+	w.grid[i] = 0
+	if !(d > 0) {
+		return
+	}
+	if x := d / gridUnit; x < gridMax && x == math.Trunc(x) {
+		w.grid[i] = int64(x)
+		w.gridSum += w.grid[i]
+		return
+	}
+	w.grid[i] = offGridMark
+	w.offGrid++
+}
+
+// resort moves SM i, whose share changed, to its place in byShare.
+func (w *water) resort(i int32) {
+	by, place, share := w.byShare, w.place, w.share
+	a := share[i]
+	p := place[i]
+	for ; p > 0; p-- {
+		j := by[p-1]
+		if b := share[j]; !(a < b || a == b && i < j) {
+			break
+		}
+		by[p], place[j] = j, p
+	}
+	for ; int(p)+1 < len(by); p++ {
+		j := by[p+1]
+		if b := share[j]; !(b < a || b == a && j < i) {
+			break
+		}
+		by[p], place[j] = j, p
+	}
+	by[p], place[i] = i, p
+}
+
+// level is the DRAM factor g under bandwidth bw, +Inf when the SMs fit in
+// it unslowed.
+//
+// Settle asks for it at the end of every cycle with changes, and the SMs
+// often fit (BFS scale 20 under CDP: 2,147 of 426,619 times they do not),
+// so what they would move unslowed, Σ a_j·D_j, is first summed from the
+// loads in any order (loadSum): "clearly" under the bandwidth leaves a
+// margin far above the rounding of a sum of up to maxExactSMs terms, so
+// the sum's order does not matter there (nor does a platform that fuses
+// the passes' multiply-adds); near the margin the sum in SM order decides,
+// as the passes over all SMs did.
+func (w *water) level(bw float64) float64 {
+	ls := loadSum(w.load)
+	if ls <= bw*(1-1e-9) {
+		return math.Inf(1)
+	}
+	w.catchUp()
+	if len(w.byShare) == 0 {
+		return math.Inf(1)
+	}
+	if !w.exact || !(ls >= bw*(1+1e-9)) {
+		var want float64
+		for i, d := range w.dram {
+			if d > 0 {
+				want += w.share[i] * d
+			}
+		}
+		if want <= bw {
+			return math.Inf(1)
+		}
+	}
+	left, rest := bw, w.demand()
+	for h := 0; ; {
+		g := left / rest
+		e := h
+		for e < len(w.byShare) && w.share[w.byShare[e]] < g {
+			e++
+		}
+		if e == h {
+			return g
+		}
+		held := append(w.held[:0], w.byShare[h:e]...)
+		slices.Sort(held)
+		for _, i := range held {
+			left -= w.share[i] * w.dram[i]
+			rest -= w.dram[i]
+		}
+		w.held = held
+		if e == len(w.byShare) || !(rest > 0) {
+			return math.Inf(1)
+		}
+		h = e
+	}
+}
+
+// demand is Σ D_j over the SMs moving DRAM bytes, the float64 that summing
+// them in SM order gives.
+func (w *water) demand() float64 {
+	if w.exact && w.offGrid == 0 && w.gridSum < gridExact {
+		return float64(w.gridSum) * gridUnit
+	}
+	var rest float64
+	for _, d := range w.dram {
+		if d > 0 {
+			rest += d
+		}
+	}
+	return rest
+}
+
+// loadSum is the sum of the SMs' loads in four running sums: one sum is a
+// chain of dependent additions, each waiting for the last (13 SMs: some 50
+// cycles at every Settle), where four overlap. The terms are not negative,
+// so any order rounds the sum within a few ulps per term of the exact one.
+func loadSum(load []float64) float64 {
+	var a, b, c, d float64
+	i := 0
+	for ; i+4 <= len(load); i += 4 {
+		a += load[i]
+		b += load[i+1]
+		c += load[i+2]
+		d += load[i+3]
+	}
+	for ; i < len(load); i++ {
+		a += load[i]
+	}
+	return (a + b) + (c + d)
+}
