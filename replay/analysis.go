@@ -259,10 +259,10 @@ func (ev *CTAEvent) Demand() (issue, dram float64) {
 // time it stood stopped at pages then; 0 for any other CTA.
 func (ev *CTAEvent) RunAfterPrelude() int64 {
 	c, io := ev.run, ev.io
-	if io == nil || !io.on || c.k.order < 0 || ev.Cycle <= io.preludeEnd {
+	if io == nil || c.k.order < 0 {
 		return 0
 	}
-	return max(ev.Cycle-max(c.start, io.preludeEnd)-c.pausedAfter, 0)
+	return max(io.afterPrelude(c.start, ev.Cycle)-c.pausedAfter, 0)
 }
 
 // HasSites reports whether the CTA has launch sites.

@@ -29,12 +29,7 @@ func newCopy(m *trace.Memcpy) *Kernel {
 
 // startCopy runs a copy that reached the head of its stream.
 func (e *engine) startCopy(k *Kernel) {
-	ch, st := &e.io.h2d, stH2D
-	if k.copyOp().dir == trace.DirD2H {
-		ch, st = &e.io.d2h, stD2H
-	}
-	start, end := ch.move(e.now, k.copyOp().bytes)
-	e.io.stages[st].cover(start, end)
+	start, end := e.io.copy(k.copyOp().dir == trace.DirD2H, e.now, k.copyOp().bytes)
 	k.startCycle = start
 	e.busy.cover(start, end)
 	e.scheduleKernel(end, evCopyDone, k)

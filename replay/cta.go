@@ -166,6 +166,27 @@ func (e *engine) scoreboardStart(c *ctaRun) bool {
 	return e.sb.mayStart(k, x)
 }
 
+// pageShare is Dispatch.PageShare: the scoreboard's, 0 without one.
+func (e *engine) pageShare(k *Kernel) float64 {
+	if e.sb == nil {
+		return 0
+	}
+	return e.sb.pageShare(k.order)
+}
+
+// nextWaitsOnUnplaced is Dispatch.NextWaitsOnUnplaced: k's next CTA is
+// read (the body cursor) for the scoreboard to check its pages.
+func (e *engine) nextWaitsOnUnplaced(k *Kernel) bool {
+	if e.sb == nil || k.order < 0 || k.next >= k.total {
+		return false
+	}
+	if err := e.body.reach(k, k.next); err != nil {
+		e.fail(err)
+		return false
+	}
+	return e.sb.waitsOnUnplaced(k, k.ctas.at(k.next).x)
+}
+
 // spec is what the trace says about c: its kernel's CTA, or its group's.
 func (c *ctaRun) spec() *ctaSpec {
 	if c.g != nil {
@@ -199,7 +220,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		k.startCycle = e.now
 		e.launchBegun(k)
 		if k.host {
-			e.io.kernelStarted(k, e.hosts.eof && k.order == e.hostOrder-1)
+			e.io.kernelStarted(k, e.lastHostKernel(k))
 		}
 	}
 	if e.obs != nil {

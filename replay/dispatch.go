@@ -31,44 +31,24 @@ func (d *Dispatch) SMShare(k *Kernel) float64 {
 
 // PageShare is the fraction of the ready input pages that k owns (PPCS's
 // page share); 0 without the CRCS scoreboard or for device kernels.
-func (d *Dispatch) PageShare(k *Kernel) float64 {
-	if d.e.sb == nil {
-		return 0
-	}
-	return d.e.sb.pageShare(k.order)
-}
+func (d *Dispatch) PageShare(k *Kernel) float64 { return d.e.pageShare(k) }
 
 // NextWaitsOnUnplaced reports whether k's next CTA, if placed now, could
 // wait on the CRCS scoreboard for an older kernel's CTA that is not placed
 // yet (a page both reference): false without the scoreboard, for device
 // kernels, and for the oldest kernel with CTAs to place.
-func (d *Dispatch) NextWaitsOnUnplaced(k *Kernel) bool {
-	e := d.e
-	if e.sb == nil || k.order < 0 || k.next >= k.total {
-		return false
-	}
-	if err := e.body.reach(k, k.next); err != nil {
-		e.fail(err)
-		return false
-	}
-	return e.sb.waitsOnUnplaced(k, k.ctas.at(k.next).x)
-}
+func (d *Dispatch) NextWaitsOnUnplaced(k *Kernel) bool { return d.e.nextWaitsOnUnplaced(k) }
 
 // PreludeOver reports whether the host has read every input page (always
 // true when host I/O is not modelled).
 func (d *Dispatch) PreludeOver() bool {
-	return !d.e.io.on || d.e.now >= d.e.io.preludeEnd
+	return d.e.io.preludeOver(d.e.now)
 }
 
 // HostKernels is the number of host kernels in the trace when the CRCS
 // scoreboard knows it (from its pass over the trace), otherwise the number
 // read so far.
-func (d *Dispatch) HostKernels() int {
-	if d.e.sb != nil {
-		return d.e.sb.hostKernels()
-	}
-	return int(d.e.hostOrder)
-}
+func (d *Dispatch) HostKernels() int { return d.e.hostKernels() }
 
 // Idle reports whether SM sm has no resident CTA.
 func (d *Dispatch) Idle(sm int) bool { return d.e.sms.idle(sm) }

@@ -127,11 +127,10 @@ func (e *engine) start(open Opener) error {
 		return err
 	}
 	e.body.setClock(clk)
-	space := e.body.r.space
+	space := e.body.pages()
 	io := e.cfg.IO
-	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
-	e.io.rows = !e.quiet
-	if err := checkPages(space, e.io.on, e.pol.IO == IOPaged, e.io.rows); err != nil {
+	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, !e.quiet, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
+	if err := checkPages(space, e.io.modelled(), e.pol.IO == IOPaged, !e.quiet); err != nil {
 		return err
 	}
 	if e.pol.IO == IOPaged {
@@ -156,28 +155,25 @@ func (e *engine) profile(open Opener, space *pageSpace) error {
 	}
 	defer closeSource(src)
 	exact := e.cfg.CRCS.Pages == "exact"
-	sb, err := profileRefs(src, exact, space, e.io.on, e.cfg.CRCS.Share == "available")
+	sb, err := profileRefs(src, exact, space, e.io.modelled(), e.cfg.CRCS.Share == "available")
 	if err != nil {
 		return err
 	}
 	e.sb = sb
-	e.body.r.refs = &refSource{exact: exact, space: space}
-	e.body.r.irregular = sb.irregular
 	e.accessOrder = sb.accessPositioned() && e.cfg.CRCS.Gate == "access"
+	touches := touchNone
 	switch {
 	case e.accessOrder:
-		e.body.r.touches = touchAll
+		touches = touchAll
 	case e.cfg.CRCS.Irregular == "ready":
-		e.body.r.touches = touchIrregular
+		touches = touchIrregular
 	}
+	e.body.setRefs(&refSource{exact: exact, space: space}, sb.irregularKernels(), touches)
 	return nil
 }
 
 // nextPage schedules the next prelude page's arrival on the GPU.
 func (e *engine) nextPage() {
-	if !e.io.on {
-		return
-	}
 	if p, at, ok := e.io.nextReady(); ok {
 		e.q.Push(eventq.Event{At: at, Kind: uint8(evPageReady), Ref: int32(p)})
 	}
@@ -217,7 +213,7 @@ func (e *engine) loop() error {
 	if e.tasks != nil {
 		return e.tasks.stuck()
 	}
-	if e.streams.busy() || e.hosts.pending > 0 {
+	if e.streams.busy() || e.hosts.planned() {
 		return e.deadlock()
 	}
 	return nil

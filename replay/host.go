@@ -48,6 +48,15 @@ func (h *hostThreads) readMore() bool {
 	return !h.eof && h.idle > 0 && h.pending < hostReadAhead*len(h.free)
 }
 
+// ended notes that the trace has no more host calls.
+func (h *hostThreads) ended() { h.eof = true }
+
+// allRead reports whether every host call in the trace has been read.
+func (h *hostThreads) allRead() bool { return h.eof }
+
+// planned reports whether calls read and scheduled have not issued yet.
+func (h *hostThreads) planned() bool { return h.pending > 0 }
+
 // issuedOn notes that a call planned on thread j has issued.
 func (h *hostThreads) issuedOn(j int) {
 	h.pending--
@@ -109,7 +118,7 @@ func (e *engine) readHost() error {
 func (e *engine) readNextHost() error {
 	r, err := e.host.next()
 	if err != nil || r == nil {
-		e.hosts.eof = true
+		e.hosts.ended()
 		return err
 	}
 	// A call may issue no earlier than its t, counted from the launch
@@ -132,7 +141,7 @@ func (e *engine) readNextHost() error {
 		e.hostKernel = append(e.hostKernel, k)
 		stream, t = l.Stream, l.T
 	}
-	earliest := base + e.body.clk.scale(t)
+	earliest := base + e.body.scale(t)
 	if e.an != nil {
 		e.an.HostCall(k, earliest, cost)
 	}
@@ -235,6 +244,22 @@ func (e *engine) hostByIndex(i int) *Kernel {
 		e.hostLoaded++
 	}
 	return k
+}
+
+// lastHostKernel reports whether k is the trace's last host kernel, as far
+// as the host has read: only once it has read every call.
+func (e *engine) lastHostKernel(k *Kernel) bool {
+	return e.hosts.allRead() && k.order == e.hostOrder-1
+}
+
+// hostKernels is the number of host kernels in the trace when the CRCS
+// scoreboard knows it (from its pass over the trace), otherwise the number
+// read so far.
+func (e *engine) hostKernels() int {
+	if e.sb != nil {
+		return e.sb.hostKernels()
+	}
+	return int(e.hostOrder)
 }
 
 // nextInStream lets the operation behind host operation k, complete, in

@@ -129,16 +129,54 @@ const (
 
 var stageNames = [5]string{"prelude", "h2d", "kernels", "d2h", "postlude"}
 
-// newHostIO sets up the stages for a run on a GPU clocked at clockMHz.
-// Rates: MB/s and GB/s are decimal, so bytes·MHz/(MB/s) is cycles.
-func newHostIO(on bool, mode IOMode, space *pageSpace, clockMHz, ssdMBps, pcieGBps float64) *hostIO {
-	io := &hostIO{on: on, mode: mode, space: space, perPage: space.pages <= maxPagedPages}
+// newHostIO sets up the stages for a run on a GPU clocked at clockMHz;
+// rows: the sink keeps page rows. Rates: MB/s and GB/s are decimal, so
+// bytes·MHz/(MB/s) is cycles.
+func newHostIO(on bool, mode IOMode, space *pageSpace, rows bool, clockMHz, ssdMBps, pcieGBps float64) *hostIO {
+	io := &hostIO{on: on, mode: mode, rows: rows, space: space, perPage: space.pages <= maxPagedPages}
 	io.ssdIn.perByte = clockMHz / ssdMBps
 	io.ssdOut.perByte = io.ssdIn.perByte
 	io.h2d.perByte = pcieCyclesPerByte(clockMHz, pcieGBps)
 	io.d2h.perByte = io.h2d.perByte
 	io.prelude = newPreludeOrder(space)
 	return io
+}
+
+// modelled reports whether the configuration models the host stages
+// (io.model=stages); otherwise only explicit copies use them.
+func (io *hostIO) modelled() bool { return io.on }
+
+// preludeOver reports whether the prelude has read every input page by
+// now (always, when the stages are not modelled).
+func (io *hostIO) preludeOver(now int64) bool { return !io.on || now >= io.preludeEnd }
+
+// afterPrelude is how many cycles of [from, to) come after the prelude's
+// end: 0 when the stages are not modelled.
+func (io *hostIO) afterPrelude(from, to int64) int64 {
+	if !io.on {
+		return 0
+	}
+	return max(to-max(from, io.preludeEnd), 0)
+}
+
+// copy moves an explicit copy's bytes over its direction's copy engine
+// (d2h, else h2d), starting no earlier than at; it returns the start and
+// end cycles.
+func (io *hostIO) copy(d2h bool, at, bytes int64) (start, end int64) {
+	ch, st := &io.h2d, stH2D
+	if d2h {
+		ch, st = &io.d2h, stD2H
+	}
+	start, end = ch.move(at, bytes)
+	io.stages[st].cover(start, end)
+	return start, end
+}
+
+// stageCycles are the run's totals of the stages: the prelude's, the
+// kernels' and the postlude's lengths, and the postlude's cycles on pages
+// back after the prelude's end.
+func (io *hostIO) stageCycles() (prelude, kernels, postlude, postAfterPrelude int64) {
+	return io.stages[stPrelude].length(), io.stages[stKernels].length(), io.stages[stPostlude].length(), io.postAfterPrelude
 }
 
 // plan computes what is known before the first launch: for IOSerial the
@@ -190,8 +228,12 @@ func (io *hostIO) launchBase(index int) int64 {
 }
 
 // nextReady reads the next prelude page and copies it to the GPU (IOPaged):
-// it returns the page and the cycle it becomes ready.
+// it returns the page and the cycle it becomes ready; none when the stages
+// are not modelled.
 func (io *hostIO) nextReady() (page int, at int64, ok bool) {
+	if !io.on {
+		return 0, 0, false
+	}
 	p, ok := io.prelude.next()
 	if !ok {
 		return 0, 0, false

@@ -55,6 +55,8 @@ type hostCursor struct {
 	eof bool
 }
 
+func newHostCursor(src trace.Source) hostCursor { return hostCursor{src: src} }
+
 // next returns the next host operation — a host launch or an explicit
 // copy — or nil at the end of the trace.
 func (h *hostCursor) next() (trace.Record, error) {
@@ -105,8 +107,11 @@ type bodyCursor struct {
 	closer  io.Closer         // a Prefetcher the reader reads through, to close
 }
 
-func newBodyCursor(src trace.Source, byIndex func(int) *Kernel) *bodyCursor {
-	return &bodyCursor{r: &treeReader{src: src}, byIndex: byIndex}
+// newBodyCursor reads the bodies from src; pageBytes is io.page_bytes (for
+// headers that give none), stages whether host I/O is modelled (buffers
+// must then come before the first launch).
+func newBodyCursor(src trace.Source, byIndex func(int) *Kernel, pageBytes int64, stages bool) *bodyCursor {
+	return &bodyCursor{r: &treeReader{src: src, pageBytes: pageBytes, stages: stages}, byIndex: byIndex}
 }
 
 // readHeader consumes the preamble up to the first host launch (header,
@@ -133,6 +138,19 @@ func hasEvent(m *treeMsg) bool { return len(m.events) > 0 }
 func (b *bodyCursor) setClock(c clock) {
 	b.clk = c
 	b.r.clk = c
+}
+
+// scale rescales a trace time with the trace's clock (setClock).
+func (b *bodyCursor) scale(v int64) int64 { return b.clk.scale(v) }
+
+// pages is the page space of the buffers the preamble declared (readHeader).
+func (b *bodyCursor) pages() *pageSpace { return b.r.space }
+
+// setRefs has the reader keep CTAs' page references (CRCS) from refs, with
+// the kernels in irregular referencing every page, and the touches of the
+// CTAs that touches names. Call it before the first load.
+func (b *bodyCursor) setRefs(refs *refSource, irregular map[uint64]bool, touches touchMode) {
+	b.r.refs, b.r.irregular, b.r.touches = refs, irregular, touches
 }
 
 // load reads segments until host kernel k has its body: its declaration

@@ -160,7 +160,7 @@ func (p *profiler) record(r trace.Record) {
 		}
 	default:
 		if at := recordAt(r); at != 0 {
-			p.sb.positioned = true
+			p.sb.notePositioned()
 		}
 		if k, cta := recordCTA(r); p.src.counts(r) && p.open && k == p.host {
 			p.refs[cta] = p.src.appendRanges(r, p.refs[cta])
@@ -184,7 +184,7 @@ func (p *profiler) flush() {
 		p.sb.addIrregular(p.host, p.order, int32(min(p.ctas, 1<<31-1)))
 		return
 	}
-	p.sb.setRanges[p.order] = int64(p.calls)
+	p.sb.setCalls(p.order, p.calls)
 	p.spans = spansOf(p.order, p.refs, p.spans)
 	clear(p.refs)
 }

@@ -88,9 +88,9 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.host.src = hostSrc
+	hostOps := hostSrc
 	if index != nil {
-		e.host.src = index.Source()
+		hostOps = index.Source()
 	} else {
 		skimHost(hostSrc)
 	}
@@ -114,9 +114,7 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		// copies after the last launch too.
 		body = index.Check(bodySrc)
 	}
-	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex)
-	e.body.r.pageBytes = opt.Config.IO.PageBytes
-	e.body.r.stages = opt.Config.IO.Model == "stages"
+	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages")
 	// Defers run last first: the readers ahead stop before their sources
 	// close.
 	defer e.body.close()
@@ -126,9 +124,10 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		// between two host launches: it reads ahead on a goroutine of its
 		// own. The bodies do too (bodyCursor.readAhead, once start has
 		// set the tree reader up).
-		e.host.src = prefetch(hostSrc)
-		defer closeSource(e.host.src)
+		hostOps = prefetch(hostSrc)
+		defer closeSource(hostOps)
 	}
+	e.host = newHostCursor(hostOps)
 	if err := e.start(open); err != nil {
 		return nil, err
 	}

@@ -161,6 +161,10 @@ func (sb *scoreboard) profilerCalls(k *Kernel) int64 { return sb.setRanges[k.ord
 // hostKernels is the number of host kernels in the trace.
 func (sb *scoreboard) hostKernels() int { return len(sb.ids) }
 
+// irregularKernels are the ids of the kernels with no access records, which
+// reference every page (the body cursor gives their CTAs those references).
+func (sb *scoreboard) irregularKernels() map[uint64]bool { return sb.irregular }
+
 // accessPositioned reports whether some access or pages record says where
 // in its CTA's run it touches its pages, so crcs.gate=access can check
 // CTAs in access order.
@@ -284,6 +288,14 @@ func (sb *scoreboard) addKernel(id uint64) int32 {
 	sb.ownedAvail = append(sb.ownedAvail, 0)
 	return int32(len(sb.ids) - 1)
 }
+
+// setCalls notes host kernel order's pre-profiler SetRange calls
+// (profilerCalls).
+func (sb *scoreboard) setCalls(order int32, calls int) { sb.setRanges[order] = int64(calls) }
+
+// notePositioned notes a record that says where in its CTA's run it
+// touches its pages (accessPositioned).
+func (sb *scoreboard) notePositioned() { sb.positioned = true }
 
 // addIrregular gives irregular kernel order n CTAs' references to every
 // page.

@@ -83,7 +83,5 @@ func (e *engine) retryPaused() {
 func (e *engine) pauseEnded(c *ctaRun) {
 	c.paused += e.now - c.pausedAt
 	c.stall += e.now - c.pausedAt
-	if e.io.on {
-		c.pausedAfter += max(e.now-max(c.pausedAt, e.io.preludeEnd), 0)
-	}
+	c.pausedAfter += e.io.afterPrelude(c.pausedAt, e.now)
 }

@@ -144,10 +144,7 @@ func (e *engine) finish() *Stats {
 	end := e.io.finish(e.sink, e.firstLaunch, e.kernelsEnd, e.now)
 	e.io.emitStages(e.sink)
 	s := e.totals(end)
-	s.PreludeCycles = e.io.stages[stPrelude].length()
-	s.KernelsCycles = e.io.stages[stKernels].length()
-	s.PostludeCycles = e.io.stages[stPostlude].length()
-	s.PostludeAfterPreludeCycles = e.io.postAfterPrelude
+	s.PreludeCycles, s.KernelsCycles, s.PostludeCycles, s.PostludeAfterPreludeCycles = e.io.stageCycles()
 	if e.sms.contention() != nil {
 		s.Contention = true
 		s.IssueUtilization, s.DRAMUtilization = e.sms.contention().utilization(end)
