@@ -101,3 +101,9 @@ func (o *occupancy) close(sms []sm, end int64) {
 		}
 	}
 }
+
+// average is the run's warp·cycles over capacity warps held for end
+// cycles: the time-averaged share of the warp slots in use.
+func (o *occupancy) average(capacity int, end int64) float64 {
+	return float64(o.warpCycles) / (float64(capacity) * float64(end))
+}

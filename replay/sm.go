@@ -143,8 +143,7 @@ func (a *smArray) close(end int64) { a.occ.close(a.sms, end) }
 // avgOccupancy is the run's resident warps over the SMs' capacity, time
 // averaged up to end.
 func (a *smArray) avgOccupancy(end int64) float64 {
-	capacity := float64(len(a.sms)*a.gpu.MaxWarpsPerSM()) * float64(end)
-	return float64(a.occ.warpCycles) / capacity
+	return a.occ.average(len(a.sms)*a.gpu.MaxWarpsPerSM(), end)
 }
 
 // need is what one CTA of a kernel occupies on an SM. The validated trace
