@@ -54,8 +54,9 @@ type engine struct {
 	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
-	sites    siteEngine // the device runtime's launch sites (sites.go)
-	launch   launchPath // the device runtime's launch servers and pending pool
+	sites    siteEngine  // the device runtime's launch sites (sites.go)
+	launch   launchPath  // the device runtime's launch servers and pending pool
+	agg      *aggregator // KLAP's launch aggregation (klap.go); nil unless Policy.Aggregate
 	err      error
 
 	stats Stats
@@ -96,8 +97,11 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
 	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, &e.q, &e.stats, rows)
+	if opt.Policy.Aggregate != AggregateNone {
+		e.agg = newAggregator(opt.Policy.Aggregate)
+	}
 	e.sites = newSiteEngine(opt.Policy.Sites, siteLinks{
-		host: e, launch: &e.launch, groups: &e.groups, kd: &e.kd,
+		host: e, launch: &e.launch, groups: &e.groups, agg: e.agg, kd: &e.kd,
 		stats: &e.stats, rows: rows, an: e.an, policy: opt.Policy.Name,
 	}, e.cfg.DTBL.Fallback == "dispatch")
 	if opt.Config.IO.Memcpy == "legacy" {
