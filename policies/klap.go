@@ -21,7 +21,7 @@ func init() {
 	mustRegister(Info{
 		Name:   "klap",
 		Doc:    "the child launches of a warp, a block or a kernel (klap.granularity) are fused into one aggregated kernel per child name",
-		Source: "KLAP (El Hajj et al., MICRO 2016) §abstract; github.com/illinois-impact/klap src/Transform/AWB, AG",
+		Source: "KLAP (El Hajj et al., MICRO 2016), abstract; github.com/illinois-impact/klap src/Transform/AWB, src/Transform/AG",
 		Keys:   []string{"cdp.param_a", "cdp.param_b", "cdp.launch_a", "cdp.launch_b", "cdp.stream_create", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit", "lat.host_issue", "lat.host_launch"},
 		Params: []model.Param{{
 			Name:    "klap.granularity",
