@@ -54,15 +54,16 @@ type engine struct {
 	an       Analysis        // the analyses (Options.Analyses); nil for none
 	ev       CTAEvent        // reused for every observer call
 	placer   Placer
-	sites    siteEngine  // the device runtime's launch sites (sites.go)
-	launch   launchPath  // the device runtime's launch servers and pending pool
-	agg      *aggregator // KLAP's launch aggregation (klap.go); nil unless Policy.Aggregate
+	sites    siteEngine // the device runtime's launch sites (sites.go)
+	launch   launchPath // the device runtime's launch servers and pending pool
 	err      error
 
 	stats Stats
 	busy  busySpan
 
 	parentIDs slab[uint64] // device kernel rows' parent ids
+
+	agg *aggregator // KLAP's launch aggregation (klap.go); nil unless Policy.Aggregate
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {

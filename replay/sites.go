@@ -51,12 +51,12 @@ type siteLinks struct {
 	host   siteHost
 	launch *launchPath        // the launch servers and the pending pool
 	groups *groupTable        // DTBL's aggregated groups
-	agg    *aggregator        // KLAP's launch aggregation; nil unless the policy aggregates
 	kd     *kernelDistributor // its entries, for Site.KD
 	stats  *Stats             // the run's counts of sites and verdicts
 	rows   results.Sink       // the launches rows; nil when none is kept
 	an     Analysis           // told of blind calls and verdicts; nil for none
 	policy string             // the policy's name, for errors
+	agg    *aggregator        // KLAP's launch aggregation; nil unless the policy aggregates
 }
 
 func newSiteEngine(d SiteDecider, links siteLinks, commands bool) siteEngine {
