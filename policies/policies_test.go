@@ -72,7 +72,7 @@ func TestCDPAndFlat(t *testing.T) {
 // are refused; mechanisms at different points combine.
 func TestNewErrorsAndCombinations(t *testing.T) {
 	cfg := k20c(t)
-	if _, err := New("nope", cfg); err == nil || !strings.Contains(err.Error(), "valid policies: cdp, crcs, dtbl, flat, gemtc, hyperq, overlap1, pagoda, ppcs, spawn, threshold") {
+	if _, err := New("nope", cfg); err == nil || !strings.Contains(err.Error(), "valid policies: cdp, crcs, dtbl, flat, gemtc, hyperq, klap, overlap1, pagoda, ppcs, spawn, threshold") {
 		t.Errorf("unknown policy: %v", err)
 	}
 	if _, err := New("flat+threshold", cfg); err == nil || !strings.Contains(err.Error(), "both decide launch sites") {
@@ -115,5 +115,37 @@ func TestTaskPoliciesCombineWithNone(t *testing.T) {
 	}
 	if _, err := New("hyperq+dtbl", cfg); err != nil {
 		t.Errorf("hyperq+dtbl: %v (hyperq is the hardware path and combines)", err)
+	}
+}
+
+// klap picks the engine's aggregation scope from klap.granularity (block
+// by default), refuses any other value naming the key and the values it
+// takes, and combines with a site decider but not with another
+// aggregation.
+func TestKLAPGranularity(t *testing.T) {
+	cfg := k20c(t)
+	for g, want := range map[string]replay.Aggregation{"": replay.AggregateBlock, "warp": replay.AggregateWarp, "block": replay.AggregateBlock, "kernel": replay.AggregateKernel} {
+		c := cfg
+		if g != "" {
+			if err := c.Set("klap.granularity", g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := New("klap", c)
+		if err != nil || p.Aggregate != want || p.Sites != nil {
+			t.Errorf("klap.granularity=%q: aggregate %v, sites %v, err %v; want %v", g, p.Aggregate, p.Sites, err, want)
+		}
+	}
+	c := cfg
+	err := c.Set("klap.granularity", "grid")
+	if err == nil {
+		err = c.Validate()
+	}
+	if err == nil || !strings.Contains(err.Error(), "klap.granularity") || !strings.Contains(err.Error(), "want warp, block or kernel") {
+		t.Errorf("klap.granularity=grid: %v", err)
+	}
+	p, err := New("klap+threshold", cfg)
+	if err != nil || p.Aggregate != replay.AggregateBlock || p.Sites == nil {
+		t.Errorf("klap+threshold: %+v, %v", p, err)
 	}
 }

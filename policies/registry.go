@@ -184,7 +184,7 @@ func Reads(spec, key string) bool {
 // baseline reports whether q overrides no hook: the hardware as it is.
 func baseline(q replay.Policy) bool {
 	return q.Sites == nil && q.Placer == nil && q.Gate == nil && q.Observer == nil &&
-		q.IO == replay.IOSerial && !q.OwnStreams && q.Tasks == nil && !q.ExclusiveSMs
+		q.IO == replay.IOSerial && !q.OwnStreams && q.Tasks == nil && !q.ExclusiveSMs && q.Aggregate == replay.AggregateNone
 }
 
 // merge adds q's hooks to p, refusing two mechanisms at one decision point.
@@ -213,6 +213,12 @@ func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]stri
 	}
 	if err := take("where tasks run", q.Tasks != nil); err != nil {
 		return err
+	}
+	if err := take("launch aggregation", q.Aggregate != replay.AggregateNone); err != nil {
+		return err
+	}
+	if q.Aggregate != replay.AggregateNone {
+		p.Aggregate = q.Aggregate
 	}
 	if q.Tasks != nil {
 		p.Tasks = q.Tasks

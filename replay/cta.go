@@ -277,7 +277,10 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 // warpCycles is warp w's own execution time.
 func warpCycles(spec *ctaSpec, w int) int64 {
 	if spec.warps != nil {
-		return spec.warps[w]
+		if w < len(spec.warps) {
+			return spec.warps[w]
+		}
+		return 0 // beyond its own block, in an aggregated kernel's wider CTA (klap.go): it exits at once
 	}
 	return spec.cycles
 }

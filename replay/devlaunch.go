@@ -35,10 +35,30 @@ func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
 // it from now on: it enters the pending pool.
 func (e *engine) launchDevice(owner launcher, child *Kernel) {
 	e.launchPending(child)
+	e.launchedBy(owner, child)
+}
+
+// launchedBy is child launched now by owner, which waits for it from now
+// on.
+func (e *engine) launchedBy(owner launcher, child *Kernel) {
 	child.launchCycle = e.now
 	child.owner = owner
 	owner.adopt()
 	e.stats.DeviceKernels++
+}
+
+// promote is kernel k's CTAs done under KLAP's kernel scope: the host
+// launches the children they stored, one aggregated kernel per name,
+// lat.host_issue + lat.host_launch from now, as a host launch reaches the
+// KMU ("after the parent kernel finishes, the host launches the
+// aggregated child": src/Transform/AG/Host.cpp). k completes after them,
+// so its stream's next operation follows them. Not a device-runtime
+// call: they take no room in the pending pool.
+func (e *engine) promote(k *Kernel) {
+	for _, child := range e.agg.promoted(k) {
+		e.launchedBy(launcher{k: k}, child)
+		e.scheduleKernel(e.now+e.cfg.Lat.HostIssue+e.cfg.Lat.HostLaunch, evArrive, child)
+	}
 }
 
 // launchPending counts a device launch into the pending pool.

@@ -101,6 +101,9 @@ func (e *engine) maybeComplete(k *Kernel) {
 	if k.inKD {
 		k.inKD = false
 		e.kd.leave(k)
+		if e.agg != nil {
+			e.promote(k)
+		}
 		e.fillKD()
 	}
 	if k.kids == 0 {

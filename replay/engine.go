@@ -63,6 +63,8 @@ type engine struct {
 	busy  busySpan
 
 	parentIDs slab[uint64] // device kernel rows' parent ids
+
+	agg *aggregator // KLAP's launch aggregation (klap.go); nil unless Policy.Aggregate
 }
 
 func newEngine(opt Options, sink results.Sink) *engine {
@@ -99,8 +101,11 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	}
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
 	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, &e.q, &e.stats, rows)
+	if opt.Policy.Aggregate != AggregateNone {
+		e.agg = newAggregator(opt.Policy.Aggregate)
+	}
 	e.sites = newSiteEngine(opt.Policy.Sites, siteLinks{
-		host: e, launch: &e.launch, groups: &e.groups, kd: &e.kd,
+		host: e, launch: &e.launch, groups: &e.groups, agg: e.agg, kd: &e.kd,
 		stats: &e.stats, rows: rows, an: e.an, policy: opt.Policy.Name,
 	}, e.cfg.DTBL.Fallback == "dispatch")
 	if opt.Config.IO.Memcpy == "legacy" {

@@ -41,6 +41,16 @@ func FuzzReplay(f *testing.F) {
 	tiny.IO.PageBytes = 1
 	exact := cfg
 	exact.CRCS.Pages = "exact"
+	// klap at its other granularities (every policy runs at its defaults:
+	// klap's is block).
+	var klaps []model.Config
+	for _, g := range []string{"warp", "kernel"} {
+		c := cfg
+		if err := c.Set("klap.granularity", g); err != nil {
+			f.Fatal(err)
+		}
+		klaps = append(klaps, c)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !small(data) {
 			return
@@ -54,6 +64,13 @@ func FuzzReplay(f *testing.F) {
 				}
 				replay.Run(open, replay.Options{Config: c, Policy: pol, Prefetch: c.IO.Model == "stages"}, discard{})
 			}
+		}
+		for _, c := range klaps {
+			pol, err := policies.New("klap", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay.Run(open, replay.Options{Config: c, Policy: pol}, discard{})
 		}
 		for _, c := range []model.Config{cfg, tiny, exact} {
 			for _, name := range []string{"crcs", "ppcs"} {

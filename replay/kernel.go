@@ -84,6 +84,7 @@ type kernelRare struct {
 	after    []uint64 // kernels a host launch waits for (its record's after)
 	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
 	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
+	grid     uint64   // an aggregated kernel's CTAs, its members' included (klap.go); 0 otherwise
 }
 
 // rareParts is k's rare parts, created on first use.

@@ -44,6 +44,11 @@ func (d Decision) outcome() string {
 	return "invalid"
 }
 
+// aggregatedOutcome is the launches table's outcome of a lane whose
+// launch went into an aggregated kernel (KLAP, Policy.Aggregate): the
+// summary counts it among the launched.
+const aggregatedOutcome = "aggregated"
+
 // Lane is one lane reaching a launch site, as a policy sees it. Cycles are
 // already in replay-GPU cycles.
 type Lane struct {
@@ -191,4 +196,9 @@ type Policy struct {
 	// ExclusiveSMs keeps CTAs of different kernels off one SM at the same
 	// time (CRCS §4.3: without L1 coherence, an SM runs one kernel).
 	ExclusiveSMs bool
+	// Aggregate fuses the child launches of a warp, a block or a whole
+	// kernel into one aggregated kernel per child kernel name (KLAP's
+	// kernel launch aggregation: klap.go); AggregateNone launches each
+	// lane's child as the site's verdict says.
+	Aggregate Aggregation
 }

@@ -56,6 +56,7 @@ type siteLinks struct {
 	rows   results.Sink       // the launches rows; nil when none is kept
 	an     Analysis           // told of blind calls and verdicts; nil for none
 	policy string             // the policy's name, for errors
+	agg    *aggregator        // KLAP's launch aggregation; nil unless the policy aggregates
 }
 
 func newSiteEngine(d SiteDecider, links siteLinks, commands bool) siteEngine {
@@ -168,16 +169,17 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 		se.host.fail(&ModelError{Msg: "policy " + se.policy + " gave no valid decision at a launch site"})
 		return siteCost{}, false
 	}
-	if !se.childEnded && cost.runtime > 0 && se.an != nil {
-		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(), cost.runtime)
+	if se.agg != nil {
+		return se.aggregate(c, w, first, last, s, lanes, out, cost, now)
 	}
+	se.blind(c, cost, now)
 	held := cost.launched > 0 && !se.launch.admit(cost.launched)
 	if !held {
 		cost.launch = se.launchEnd(c, cost, now)
 	}
 	se.reqs = se.reqs[:0]
 	for i, v := range out {
-		row := se.record(s, lanes[i], v)
+		row := se.record(s, lanes[i], v, nil)
 		switch v.Decision {
 		case Launch:
 			if held {
@@ -197,6 +199,14 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 		se.launch.hold(c, w, first, last, now, cost, se.reqs)
 	}
 	return cost, held
+}
+
+// blind tells the analyses of a site's runtime call made before any
+// device-launched work has ended.
+func (se *siteEngine) blind(c *ctaRun, cost siteCost, now int64) {
+	if !se.childEnded && cost.runtime > 0 && se.an != nil {
+		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(), cost.runtime)
+	}
 }
 
 // verdicts asks the policy for its verdicts on site s's lanes. The lanes
@@ -338,8 +348,9 @@ func (se *siteEngine) byCommand(v Verdict) bool {
 // record counts a lane's verdict and writes its launches row. The row of
 // a lane sent by command is returned instead, to be written when the
 // command arrives and what the lane did is known (writeCommand); record
-// returns nil otherwise, and when the sink keeps no rows.
-func (se *siteEngine) record(s *Site, l siteRec, v Verdict) *results.Launch {
+// returns nil otherwise, and when the sink keeps no rows. into is the
+// aggregated kernel a launching lane's child runs in (KLAP), else nil.
+func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *results.Launch {
 	st := se.stats
 	st.LaunchSites++
 	if !se.childEnded {
@@ -374,6 +385,9 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict) *results.Launch {
 		SpawnN:          v.QueuedCTAs,
 		SpawnNCon:       v.ConcurrentCTAs,
 		Outcome:         v.Decision.outcome(),
+	}
+	if into != nil {
+		row.Outcome, row.TargetKernelID = aggregatedOutcome, &into.id
 	}
 	if se.byCommand(v) {
 		kept := row // on the heap for this lane alone: a row written at once stays on the stack

@@ -110,7 +110,7 @@ func (e *engine) emitKernel(k *Kernel) {
 		Name:            k.decl.Name,
 		Origin:          "host",
 		Stream:          k.stream,
-		CTAs:            int64(k.total),
+		CTAs:            int64(k.gridCTAs()),
 		ThreadsPerCTA:   int64(k.decl.Threads()),
 		LaunchCycle:     k.launchCycle,
 		ReadyCycle:      k.readyCycle,

@@ -17,8 +17,9 @@
 //   - "host": each host launch's API call (lat.host_issue at its
 //     launch cycle); "host I/O" and copy-engine stages from the stages
 //     table.
-//   - flows from a launch site to the child kernel it launched, or to the
-//     first CTA of the group it coalesced into, and from each host call
+//   - flows from a launch site to the child kernel it launched (under
+//     KLAP, the aggregated kernel its child runs in), or to the first CTA
+//     of the group it coalesced into, and from each host call
 //     (launch; Pagoda's spawn, GeMTC's push) to its kernel or task.
 //   - counters: resident warps per SM (the occupancy table's rows), the
 //     contention model's issue and DRAM utilisation (as run averages), and
@@ -314,17 +315,21 @@ func (w *Writer) Launch(l results.Launch) {
 	if l.SpawnNCon != nil {
 		w.counter("SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
 	}
+	child := l.ChildKernelID
 	switch l.Outcome {
-	case "launched", "coalesced":
+	case "launched", "coalesced", "aggregated":
 		if l.Outcome == "coalesced" {
 			w.groups[l.ChildKernelID] = true
 		}
+		if l.Outcome == "aggregated" {
+			child = *l.TargetKernelID // the kernel KLAP launched for the lane's group
+		}
 		k := ctaKey{l.ParentKernelID, l.ParentCTA}
 		if tid, ok := w.ended[k]; ok {
-			w.flow("s", l.ChildKernelID, tid, l.Cycle) // its parent's row came first
+			w.flow("s", child, tid, l.Cycle) // its parent's row came first
 			return
 		}
-		w.sites[k] = append(w.sites[k], site{cycle: l.Cycle, child: l.ChildKernelID})
+		w.sites[k] = append(w.sites[k], site{cycle: l.Cycle, child: child})
 	}
 }
 

@@ -13,6 +13,8 @@ func dtblFindings(x *experiment, w io.Writer, outs []outcome) {
 	fmt.Fprintln(w)
 	cdpFloorFindings(w, outs)
 	cdpFloorAcross(w, x)
+	fmt.Fprintln(w)
+	klapFindings(w, outs)
 }
 
 // cdpFloorFindings prints each benchmark's CDP floor

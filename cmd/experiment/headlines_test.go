@@ -110,18 +110,22 @@ func TestDTBLMeanExcludesSPAWN(t *testing.T) {
 	x := &experiment{policies: dtblPolicies, paperMean: dtblPaperMean}
 	var outs []outcome
 	// own: DTBL 2× and 8× over flat (geometric mean 4×), CDP 0.5× and 2×
-	// (1×), the ideal ones 1.5× and 6× (3×) and 3× and 12× (6×); spmm:
-	// everything 100×, which would move every mean if it were counted.
+	// (1×), the ideal ones 1.5× and 6× (3×) and 3× and 12× (6×), KLAP 2×
+	// and 4× at every granularity (2.83×); spmm: everything 100×, which
+	// would move every mean if it were counted.
 	for _, r := range []struct {
-		b                               benchmark
-		flat, cdp, dtbl, cdpI, dtblI, k int64
+		b                                     benchmark
+		flat, cdp, dtbl, klap, cdpI, dtblI, k int64
 	}{
-		{own, 800, 1600, 400, 533, 267, 10},
-		{own2, 800, 400, 100, 133, 67, 30},
-		{spawn, 800, 8, 8, 8, 8, 1000},
+		{own, 800, 1600, 400, 400, 533, 267, 10},
+		{own2, 800, 400, 100, 200, 133, 67, 30},
+		{spawn, 800, 8, 8, 8, 8, 8, 1000},
 	} {
-		outs = append(outs, stat(r.b, "flat", r.flat, 0), stat(r.b, "inlined", r.flat, 0), stat(r.b, "cdp", r.cdp, r.k), stat(r.b, "dtbl", r.dtbl, r.k),
-			stat(r.b, "cdp-ideal", r.cdpI, r.k), stat(r.b, "dtbl-ideal", r.dtblI, r.k))
+		outs = append(outs, stat(r.b, "flat", r.flat, 0), stat(r.b, "inlined", r.flat, 0), stat(r.b, "cdp", r.cdp, r.k), stat(r.b, "dtbl", r.dtbl, r.k))
+		for _, c := range klapColumns {
+			outs = append(outs, stat(r.b, c, r.klap, 1))
+		}
+		outs = append(outs, stat(r.b, "cdp-ideal", r.cdpI, r.k), stat(r.b, "dtbl-ideal", r.dtblI, r.k))
 	}
 	vs := evalHeadlines(dtblHeadlines, ownOutcomes(outs))
 	want := map[string]float64{
@@ -137,9 +141,9 @@ func TestDTBLMeanExcludesSPAWN(t *testing.T) {
 	x.meanRows(&buf, outs, "")
 	got := buf.String()
 	for _, row := range []string{
-		"| **geometric mean** | | **1.00×** | **1.00×** | **4.00×** |",
-		"| " + spawnInDTBL + " | | **1.00×** | **100.00×** | **100.00×** | **100.00×** | **100.00×** |",
-		"| paper (mean) | | — | 0.86× | 1.21× | 1.43× | 1.63× |",
+		"| **geometric mean** | | **1.00×** | **1.00×** | **4.00×** | **2.83×** | **2.83×** | **2.83×** | **3.00×** | **5.98×** |",
+		"| " + spawnInDTBL + " | | **1.00×** | **100.00×** | **100.00×** | **100.00×** | **100.00×** | **100.00×** | **100.00×** | **100.00×** |",
+		"| paper (mean) | | — | 0.86× | 1.21× | — | — | — | 1.43× | 1.63× |",
 	} {
 		if !strings.Contains(got, row) {
 			t.Errorf("mean rows lack %q:\n%s", row, got)

@@ -49,7 +49,7 @@ var dtblExperiment = &experiment{
 	doc:        "DTBL §5 quick check, small graphs (dtbl-paper is the result of record): flat vs CDP vs DTBL and the zero-latency CDP-ideal and DTBL-ideal (k20c)",
 	gpu:        "k20c",
 	policies:   dtblPolicies,
-	searches:   dtblIdeal,
+	searches:   dtblSearches,
 	benchmarks: append(slices.Clone(dtblOwn), dtblSPAWN...),
 	paperMean:  dtblPaperMean,
 	detail:     &dtblDetail,
@@ -88,11 +88,13 @@ func dtblWithout(name string) func(*experiment, io.Writer, []outcome) {
 	}
 }
 
-// dtblPolicies are the dtbl experiments' columns.
-var dtblPolicies = []string{"flat", "inlined", "cdp", "dtbl", "cdp-ideal", "dtbl-ideal"}
+// dtblPolicies are the dtbl experiment's columns: DTBL §5's, and KLAP at
+// its three granularities beside CDP and DTBL (klapFindings).
+var dtblPolicies = []string{"flat", "inlined", "cdp", "dtbl", "klap-warp", "klap-block", "klap-kernel", "cdp-ideal", "dtbl-ideal"}
 
-// dtblPaperMean is DTBL §5.2 (C)'s means.
-var dtblPaperMean = map[string]string{"inlined": "—", "cdp": "0.86×", "dtbl": "1.21×", "cdp-ideal": "1.43×", "dtbl-ideal": "1.63×"}
+// dtblPaperMean is DTBL §5.2 (C)'s means. KLAP's paper reports its
+// speedups over CDP, not over flat: klapFindings sets them beside ours.
+var dtblPaperMean = map[string]string{"inlined": "—", "cdp": "0.86×", "dtbl": "1.21×", "klap-warp": "—", "klap-block": "—", "klap-kernel": "—", "cdp-ideal": "1.43×", "dtbl-ideal": "1.63×"}
 
 // dtblOwn are DTBL Table 4's applications and inputs that have a
 // generator, in §5.2's names: AMR on the combustion simulation, BFS on the
@@ -142,10 +144,14 @@ var zeroLaunchLatency = []string{
 	"cdp.launch_b=0", "cdp.launch_a=0", "lat.kernel_dispatch=0",
 }
 
-// dtblIdeal are the zero-latency columns of the dtbl experiments.
-var dtblIdeal = map[string]search{
-	"cdp-ideal":  {policy: "cdp", sets: zeroLaunchLatency},
-	"dtbl-ideal": {policy: "dtbl", sets: zeroLaunchLatency},
+// dtblSearches are the dtbl experiment's columns that are a policy with
+// settings: the zero-latency ones, and KLAP at each klap.granularity.
+var dtblSearches = map[string]search{
+	"cdp-ideal":   {policy: "cdp", sets: zeroLaunchLatency},
+	"dtbl-ideal":  {policy: "dtbl", sets: zeroLaunchLatency},
+	"klap-warp":   {policy: "klap", sets: []string{"klap.granularity=warp"}},
+	"klap-block":  {policy: "klap", sets: []string{"klap.granularity=block"}},
+	"klap-kernel": {policy: "klap", sets: []string{"klap.granularity=kernel"}},
 }
 
 // dtblDetail is launchDetail for the dtbl column (not the last, ideal one).

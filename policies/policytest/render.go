@@ -28,7 +28,7 @@ func (r *Recorder) Stage(x results.Stage)         { r.Stages = append(r.Stages, 
 
 // Render prints the rows of the tables show names (summary, kernels,
 // ctas, launches, pages, stages, occupancy, utilization, cdpfloor, blind,
-// occupancy-avg), in a stable order (kernels by id, CTAs by kernel and
+// occupancy-avg, grids: each kernel's CTAs and threads per CTA), in a stable order (kernels by id, CTAs by kernel and
 // index, launches by cycle, parent and lane) so cases read naturally.
 func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []string {
 	var out []string
@@ -59,6 +59,12 @@ func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []st
 					line += fmt.Sprintf(" groups=%d", k.CoalescedGroups)
 				}
 				out = append(out, line)
+			}
+		case "grids":
+			ks := append([]results.Kernel(nil), r.Kernels...)
+			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })
+			for _, k := range ks {
+				out = append(out, fmt.Sprintf("grid %d ctas=%d threads=%d", k.KernelID, k.CTAs, k.ThreadsPerCTA))
 			}
 		case "ctas":
 			cs := append([]results.CTA(nil), r.CTAs...)
