@@ -30,7 +30,7 @@ func (se *siteEngine) aggregate(c *ctaRun, w, first, last int, s *Site, lanes []
 		se.record(s, lanes[i], v, into)
 	}
 	cost = siteCost{inline: cost.inline}
-	switch se.agg.scope {
+	switch se.agg.granularity() {
 	case AggregateKernel:
 		return cost, false
 	case AggregateBlock:

@@ -27,7 +27,7 @@ var components = []string{
 	"kernelDistributor", "kernelRuns",
 	"smArray", "shareJobs", "occupancy",
 	"ctaRuns",
-	"siteEngine", "launchPath", "groupTable", "agt",
+	"siteEngine", "launchPath", "groupTable", "agt", "aggregator",
 	"scoreboard",
 	"taskDriver",
 }

@@ -59,6 +59,9 @@ func newAggregator(scope Aggregation) *aggregator {
 	return &aggregator{scope: scope, blocks: map[*ctaRun]*blockSync{}, kernels: map[*Kernel]*batch{}}
 }
 
+// granularity is the scope the aggregator gathers launches over.
+func (a *aggregator) granularity() Aggregation { return a.scope }
+
 // batch is one aggregation group's children: for each child kernel name
 // its aggregated kernel, the first child of that name, which the others
 // join as groups of its pool (as KLAP's aggregated kernel is one call of
