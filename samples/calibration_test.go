@@ -101,15 +101,7 @@ func (s *recordSource) Next() (trace.Record, error) {
 func captured(t *testing.T, name string) []kernelTime {
 	t.Helper()
 	recs := convertCapture(t, name)
-	base, err := model.Preset("k20c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := model.FromHeader(base, recs[0].(*trace.Header))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return replayKernels(t, recs, cfg, "cdp")
+	return replayKernels(t, recs, capturedConfig(t, recs), "cdp")
 }
 
 // convertCapture is capture name's records, through the GPGPU-Sim importer.
@@ -319,7 +311,7 @@ func replayDragonli(t *testing.T, recs []trace.Record, cfg model.Config, parent 
 	return host, device
 }
 
-// capturedConfig is the GPU capture name's header records, as
+// capturedConfig is the GPU a capture's header (recs[0]) records, as
 // --gpu=captured reads it.
 func capturedConfig(t *testing.T, recs []trace.Record) model.Config {
 	t.Helper()
