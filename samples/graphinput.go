@@ -13,7 +13,7 @@ var graphKinds = map[string]string{
 	"kron":     "kron (Graph500 Kronecker, heavily skewed degrees)",
 	"uniform":  "uniform (uniform random edges, degrees near the mean)",
 	"citation": "citation (preferential-attachment citation network, power-law degrees with a lighter top)",
-	grKind: "or PATH.gr (a DIMACS shortest-path file, the format Dragon_li's tests read: its directed arcs and weights, " +
+	grKind: "or PATH.gr (a DIMACS shortest-path file, the format Dragon_li's tests read: its directed arcs, and for sssp their weights, " +
 		"searched from its vertex 1 as Dragon_li's -s 0; scale, edgefactor and max_weight are then unused)",
 }
 
