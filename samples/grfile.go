@@ -37,7 +37,7 @@ func loadGR(path string) (*grGraph, error) {
 // readGR reads a .gr graph from r; name is the file's name for errors,
 // which give its line. The format, as Dragon_li's reader takes it:
 //
-//	c comment text              (any number, anywhere)
+//	c comment text              (any number, anywhere; any line starting c)
 //	p sp VERTICES ARCS          (once, before the arcs)
 //	a FROM TO WEIGHT            (ARCS of them; vertices numbered from 1)
 //
@@ -62,7 +62,7 @@ func readGR(name string, r io.Reader) (*grGraph, error) {
 	for sc.Scan() {
 		line++
 		f := strings.Fields(sc.Text())
-		if len(f) == 0 || f[0] == "c" {
+		if len(f) == 0 || f[0][0] == 'c' { // Dragon_li reads one keyword character
 			continue
 		}
 		switch f[0] {

@@ -59,6 +59,11 @@ func TestReadGRErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
 		}
 	}
+	// Any line whose keyword starts with c is a comment, as Dragon_li
+	// reads one keyword character.
+	if g, err := readGR("g.gr", strings.NewReader("comment\n\np sp 2 1\ncx\na 2 1 7\n")); err != nil || g.g.degree(1) != 1 || g.weights[0] != 7 {
+		t.Errorf("comments: %v, %v", g, err)
+	}
 }
 
 // TestGenSampleGraph runs sssp and bfs with code=dragonli on the sample
@@ -96,7 +101,7 @@ func FuzzReadGR(f *testing.F) {
 	}
 	f.Add(sample)
 	f.Add([]byte("p sp 3 2\na 1 2 5\na 3 1 0\n"))
-	f.Add([]byte("c\n\np sp 1 0\n"))
+	f.Add([]byte("c\n\ncomment\np sp 1 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := readGR("fuzz.gr", strings.NewReader(string(data)))
 		if err != nil {
