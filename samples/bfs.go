@@ -11,7 +11,7 @@ func init() {
 		Name: "bfs",
 		Doc:  "BFS over a Graph500 Kronecker or citation-like graph; high-degree frontier vertices launch child kernels (DTBL, SPAWN)",
 		Params: []Param{
-			graphParam("kron", "citation"),
+			graphParam("kron", "citation", grKind),
 			{Name: "scale", Default: "12", Doc: "the graph has 2^scale vertices"},
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per bfs_level CTA, one frontier vertex each"},
@@ -51,7 +51,7 @@ func init() {
 // that branch together, so all of them reach their launch at
 // levelBaseCycles, one warp-level site (see the package doc).
 func runBFS(p Params, out trace.Sink) error {
-	cfg, err := parseGraphKernel(p, "kron", "citation")
+	cfg, err := parseGraphKernel(p, "kron", "citation", grKind)
 	if err != nil {
 		return err
 	}
@@ -61,10 +61,9 @@ func runBFS(p Params, out trace.Sink) error {
 	}
 	rng := newRand(cfg.seed)
 	g := cfg.graph.build(rng)
-	root, ok := graph500Root(rng, g)
+	root, ok := cfg.graph.root(rng, g)
 	if !ok {
-		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
-			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
+		return cfg.graph.noEdges(p)
 	}
 	frontiers := bfsFrontiers(g, root)
 	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat, dragonli: dragonli}

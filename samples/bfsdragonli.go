@@ -12,7 +12,7 @@ import "github.com/gpureplay/gpureplay/trace"
 // priced as the default code's (inlineCycles at loop_cycles an edge,
 // expandWarpCycles).
 func (t *bfsTrace) dragonliLevel(frontier []int32) error {
-	k := dlKernel{n: len(frontier), block: t.block, base: levelBaseCycles, barrier: true,
+	k := dlKernel{n: len(frontier), block: t.block, base: levelBaseCycles, idle: idleWarpCycles, barrier: true,
 		lane: func(i int) dlLane { return t.dragonliLane(t.g.degree(frontier[i])) }, mix: bfsMixes["bfs_level"]}
 	parent := t.kernel("bfs_level", dragonliCTAs, t.block, levelRegs)
 	sites, err := dlParent(t.out, parent, k)

@@ -126,6 +126,7 @@ type dlSite struct {
 type dlKernel struct {
 	n, block int
 	base     int64 // a warp's chunk prologue before the launch branch, when it holds an item
+	idle     int64 // a warp's pass over a chunk where it holds no item, and over the final empty one
 	barrier  bool  // the chunk's __syncthreads before the launch branch (bfs)
 	lane     func(item int) dlLane
 	mix      warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
@@ -139,12 +140,12 @@ type dlWarps struct {
 
 // cta costs CTA c of the persistent grid and finds its sites, in the
 // order its chunks reach them (then warp, then lane). Each warp's time is
-// its chunks' in turn: the prologue (idleWarpCycles for a warp holding no
+// its chunks' in turn: the prologue (k.idle for a warp holding no
 // item of the chunk), then, with the barrier, a wait for the CTA's
 // slowest prologue, then its longest lane's loop; the launching lanes of a
 // warp take the launch branch together, one warp-level site at the end of
 // the prologue (or barrier). The final empty assignment costs every warp
-// idleWarpCycles, as does a CTA whose first chunk is already past the end.
+// k.idle, as does a CTA whose first chunk is already past the end.
 func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	n := ceilDiv(k.block, warpSize)
 	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n)}
@@ -155,7 +156,7 @@ func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	rec := &trace.CTA{Kernel: kernel, CTA: uint64(c), WarpCycles: ws.t}
 	var own int64
 	for w := range ws.t {
-		ws.t[w] += idleWarpCycles
+		ws.t[w] += k.idle
 		own += ws.t[w] - ws.wait[w]
 	}
 	rec.Cycles = dpWarpMax(ws.t)
@@ -173,7 +174,7 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 	for w := range t {
 		first := lo + w*warpSize
 		if first >= hi {
-			t[w] += idleWarpCycles
+			t[w] += k.idle
 			continue
 		}
 		t[w] += k.base

@@ -11,7 +11,8 @@ import (
 
 // defaultCodeTraces are bfs and sssp configurations (the spawn experiments'
 // among them) and the SHA-256 of the trace each gave at commit 0411b47,
-// before the code parameter existed.
+// before the code parameter existed; sssp's are those traces with
+// ssspcost.go's costs as fitted to the dragonli-sssp-sample capture.
 var defaultCodeTraces = []struct {
 	gen  string
 	kv   []string
@@ -24,11 +25,11 @@ var defaultCodeTraces = []struct {
 	{"bfs", []string{"graph=citation", "scale=10", "edgefactor=4", "loop_cycles=224", "variant=flat"},
 		"68e57a0b00680f849725659bac05ba665c37ade0b774ba5035bbb5c807c11549"},
 	{"sssp", []string{"graph=citation", "scale=9", "edgefactor=4", "loop_cycles=234"},
-		"977a467dd3ae9628f168881ef433cf258fb759b9c4ebb5a70fd888a187ff2931"},
+		"9876d1bf80b2c66e90e7ae63bbbac814f76c3a8363bc51a04ec8bbfdd6546913"},
 	{"sssp", []string{"scale=9", "variant=flat"},
-		"673c2abcddd9cf715489986763fd5eedd82ebaf38d184151edaf4f93e9e9de36"},
+		"15157dde939f1abb2d8c3e32c7776cbb1b205a2171eb8a4a10daff9cd592e06a"},
 	{"sssp", []string{"scale=9", "variant=twc"},
-		"653700a76825bf3e5e991acce1055e44c17e156c53cf3fc6b15763824c6d8570"},
+		"3c30587b072aa1af080188b8f622cc73518230a4814c8cb0c11f703b43e7a754"},
 }
 
 // TestDefaultCodeUnchanged checks that the default code, dtbl, writes byte
@@ -205,21 +206,22 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 }
 
 // TestDragonliSSSPHand checks one iteration of code=dragonli sssp on
-// dlHandGraph (block 64, loop 50, threshold 31, a lowering edge +150),
+// dlHandGraph (block 64, loop 209, threshold 31, a lowering edge +799),
 // its warps running their chunks without a barrier. The first v1 (item 0)
 // lowers its edges 0 (the child's) and 65 (its loop's); nothing else
-// lowers. Base 200, idle 20:
+// lowers. Base 359, an idle pass 255:
 //
-//	CTA 0 warp 0: 200, v1 launches at 200; loops max(6·50+150, 5·50) = 450
-//	  → 650; chunk 1: 850, v3 launches at 850, no loop; +20: 870
-//	CTA 0 warp 1: 200 + v2's 31·50 = 1750; chunk 1: 1950, v1 launches at
-//	  1950, loops 6·50 = 300 → 2250; +20: 2270
-//	CTA 1: warp 1's v3 launches at 200: [220, 220]
+//	CTA 0 warp 0: 359, v1 launches at 359; loops max(6·209+799, 5·209) =
+//	  2053 → 2412; chunk 1: 2771, v3 launches at 2771, no loop; +255: 3026
+//	CTA 0 warp 1: 359 + v2's 31·209 = 6838; chunk 1: 7197, v1 launches at
+//	  7197, loops 6·209 = 1254 → 8451; +255: 8706
+//	CTA 1: warp 1's v3 launches at 359, no loop: 359 + 255 = 614 each warp
+//	CTAs 2–103: one chunk of v0s: [614, 614]
 //
 // Children (32-thread CTAs over the first 64 or 32 edges):
-// ssspChildWarpCycles(32, 1) = 120+50+64+150+2 = 386 for the first v1's
-// lowering CTA, 234 for the others; inline ssspLaneCycles: 64·50+150 =
-// 3350, 32·50 = 1600, 64·50 = 3200.
+// ssspChildWarpCycles(32, 1) = 515+209+64+799+2 = 1589 for the first v1's
+// lowering CTA, 515+209+64 = 788 for the others; inline ssspLaneCycles:
+// 64·209+799 = 14175, 32·209 = 6688, 64·209 = 13376.
 func TestDragonliSSSPHand(t *testing.T) {
 	g, worklist := dlHandGraph()
 	lowered := make([]bool, 0, 4096)
@@ -233,13 +235,13 @@ func TestDragonliSSSPHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{870, 2270}, []int64{220, 220}, []int64{220, 220})
-	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 870+2270) // no barrier, no waits
+	checkDLParent(t, parent, []int64{3026, 8706}, []int64{614, 614}, []int64{614, 614})
+	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 3026+8706) // no barrier, no waits
 	want := []dlLaunch{
-		{0, 0, 0, 200, 64, 3350, 2, 32, []int64{386, 234}},
-		{0, 0, 0, 850, 32, 1600, 1, 32, []int64{234}},
-		{0, 1, 0, 1950, 64, 3200, 2, 32, []int64{234, 234}},
-		{1, 1, 1, 200, 32, 1600, 1, 32, []int64{234}},
+		{0, 0, 0, 359, 64, 14175, 2, 32, []int64{1589, 788}},
+		{0, 0, 0, 2771, 32, 6688, 1, 32, []int64{788}},
+		{0, 1, 0, 7197, 64, 13376, 2, 32, []int64{788, 788}},
+		{1, 1, 1, 359, 32, 6688, 1, 32, []int64{788}},
 	}
 	if !reflect.DeepEqual(launches, want) {
 		t.Errorf("launches\n%v, want\n%v", launches, want)

@@ -9,6 +9,9 @@ import "slices"
 type csr struct {
 	offsets []int32 // len = vertices+1
 	cols    []int32
+	// directed marks a graph read from a file (grfile.go): each arc is
+	// stored once, from its source only.
+	directed bool
 }
 
 // newCSR builds the simple undirected graph of n vertices whose edges are
@@ -66,8 +69,14 @@ func dedup(g *csr) *csr {
 
 func (g *csr) vertices() int { return len(g.offsets) - 1 }
 
-// edges is the number of undirected edges (each is stored twice).
-func (g *csr) edges() int { return len(g.cols) / 2 }
+// edges is the number of undirected edges (each is stored twice), or of
+// a directed graph's arcs.
+func (g *csr) edges() int {
+	if g.directed {
+		return len(g.cols)
+	}
+	return len(g.cols) / 2
+}
 
 func (g *csr) degree(v int32) int { return int(g.offsets[v+1] - g.offsets[v]) }
 

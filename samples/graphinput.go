@@ -2,6 +2,7 @@ package samples
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,7 +13,13 @@ var graphKinds = map[string]string{
 	"kron":     "kron (Graph500 Kronecker, heavily skewed degrees)",
 	"uniform":  "uniform (uniform random edges, degrees near the mean)",
 	"citation": "citation (preferential-attachment citation network, power-law degrees with a lighter top)",
+	grKind: "or PATH.gr (a DIMACS shortest-path file, the format Dragon_li's tests read: its directed arcs, and for sssp their weights, " +
+		"searched from its vertex 1 as Dragon_li's -s 0; scale, edgefactor and max_weight are then unused)",
 }
+
+// grKind, among a generator's graph kinds, lets its graph parameter name a
+// .gr file (grfile.go) instead of a generated graph.
+const grKind = "gr"
 
 // graphParam declares a generator's graph parameter, defaulting to kron,
 // the first of kinds.
@@ -29,17 +36,24 @@ func graphParam(kinds ...string) Param {
 const maxBFSEdges = 1 << 26
 
 // graphInput is the input graph a generator's parameters chose: its kind
-// and size.
+// and size, or the graph a .gr file holds.
 type graphInput struct {
 	kind              string
 	scale, edgefactor int
+	file              *grGraph // graph=PATH.gr
 }
 
 // parseGraphInput reads and checks the graph, scale and edgefactor
 // parameters; kinds are the graphs the generator offers.
 func parseGraphInput(p Params, kinds ...string) (in graphInput, err error) {
-	if in.kind, err = p.Choice("graph", kinds...); err != nil {
+	if in.kind, err = graphKind(p, kinds); err != nil {
 		return in, err
+	}
+	if in.kind == grKind {
+		path, _ := p.lookup("graph")
+		if in.file, err = loadGR(path); err != nil {
+			return in, p.errorf("graph", path, "%v", err)
+		}
 	}
 	if in.scale, err = p.Int("scale", 1, 24); err != nil {
 		return in, err
@@ -54,9 +68,33 @@ func parseGraphInput(p Params, kinds ...string) (in graphInput, err error) {
 	return in, nil
 }
 
-// build generates the graph, drawing on rng.
+// graphKind is the graph parameter's kind: one of kinds, or grKind for a
+// value ending in .gr where kinds offers it.
+func graphKind(p Params, kinds []string) (string, error) {
+	s, err := p.lookup("graph")
+	if err != nil {
+		return "", err
+	}
+	file := slices.Contains(kinds, grKind)
+	if file && strings.HasSuffix(s, ".gr") {
+		return grKind, nil
+	}
+	generated := slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return k == grKind })
+	if slices.Contains(generated, s) {
+		return s, nil
+	}
+	want := "one of " + strings.Join(generated, ", ")
+	if file {
+		want += ", or a .gr file's path"
+	}
+	return "", p.errorf("graph", s, "want %s", want)
+}
+
+// build generates the graph, drawing on rng, or returns the file's.
 func (in graphInput) build(rng *rand.Rand) *csr {
 	switch in.kind {
+	case grKind:
+		return in.file.g
 	case "uniform":
 		return ssspUniformGraph(rng, in.scale, in.edgefactor)
 	case "citation":
@@ -64,6 +102,26 @@ func (in graphInput) build(rng *rand.Rand) *csr {
 	default:
 		return kroneckerGraph(rng, in.scale, in.edgefactor)
 	}
+}
+
+// root is where a search of g, the graph build gave, starts: a file's
+// vertex 1 (index 0, Dragon_li's default source), else graph500Root's
+// draw. ok is false when g has no edges to search.
+func (in graphInput) root(rng *rand.Rand, g *csr) (int32, bool) {
+	if in.file != nil {
+		return 0, g.edges() > 0
+	}
+	return graph500Root(rng, g)
+}
+
+// noEdges is the error for a graph with no edge to search.
+func (in graphInput) noEdges(p Params) error {
+	if in.file != nil {
+		path, _ := p.lookup("graph")
+		return p.errorf("graph", path, "the file's graph has no arcs to search")
+	}
+	return p.errorf("scale", strconv.Itoa(in.scale),
+		"with this edgefactor and seed the graph has no edges to search; use a larger scale")
 }
 
 // graphKernel is the parameters every one-thread-per-vertex graph

@@ -131,16 +131,16 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 // Left 256 copies of 7, right 3 7 7 7, blocks of 128, threshold 128: the
 // right range is [1, 4), two joined steps of lb 128, rb 3, every thread
 // finding 128 and launching a 1-CTA child, no remainder. Step times:
-// prologue 100, staging 120, searches 2·8·30 = 480, prefix (1+7)·30 =
-// 240: sites at 100+120+480+240 = 940 and 940+0+120+480+240 = 1780 (lanes
-// 0-2 of warp 0), the CTA ending at 1780+20 (the count's store) = 1800.
-// Flat: each step's loop writes 128 outputs at 40, 5120: 940+5120 = 6060,
-// 6060+840+5120 = 12020, +20 = 12040.
+// prologue 100, staging 120, searches 2·8·30 = 480, prefix (1+7)·123 =
+// 984: sites at 100+120+480+984 = 1684 and 1684+0+120+480+984 = 3268
+// (lanes 0-2 of warp 0), the CTA ending at 3268+20 (the count's store) =
+// 3288. Flat: each step's loop writes 128 outputs at 40, 5120:
+// 1684+5120 = 6804, 6804+1584+5120 = 13508, +20 = 13528.
 //
 // Left 200 copies of 7 in blocks of 256, right one 7: found 200 launches
 // one CTA (200>>7) and writes the remaining 72 itself: at 100+120+2·8·30
-// (bits.Len(200) = 8) + (1+8)·30 (256 threads) = 970, ending at
-// 970+72·40+20 = 3870.
+// (bits.Len(200) = 8) + (1+8)·123 (256 threads) = 1807, ending at
+// 1807+72·40+20 = 4707.
 func TestMergeCTAByHand(t *testing.T) {
 	sevens := func(n int) []int32 {
 		k := make([]int32, n)
@@ -153,21 +153,21 @@ func TestMergeCTAByHand(t *testing.T) {
 	left, right := sevens(256), []int32{3, 7, 7, 7}
 	dp := newMergeTrace(cfg, left, right).main[0]
 	var sites []mergeSite
-	for _, at := range []int64{940, 1780} {
+	for _, at := range []int64{1684, 3268} {
 		for lane := range 3 {
 			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
 		}
 	}
-	if dp.cycles != 1800 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
-		t.Errorf("dp CTA %+v, want 1800 cycles, 768 outputs, sites %+v", dp, sites)
+	if dp.cycles != 3288 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
+		t.Errorf("dp CTA %+v, want 3288 cycles, 768 outputs, sites %+v", dp, sites)
 	}
 	cfg.threshold = noSites
-	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != 12040 || len(flat.sites) != 0 || flat.outputs != 768 {
-		t.Errorf("flat CTA %+v, want 12040 cycles, 768 outputs, no sites", flat)
+	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != 13528 || len(flat.sites) != 0 || flat.outputs != 768 {
+		t.Errorf("flat CTA %+v, want 13528 cycles, 768 outputs, no sites", flat)
 	}
 	cfg.block, cfg.threshold = 256, 128
 	rem := newMergeTrace(cfg, sevens(200), []int32{7}).main[0]
-	if want := []mergeSite{{at: 970, found: 200}}; rem.cycles != 3870 || !slices.Equal(rem.sites, want) {
+	if want := []mergeSite{{at: 1807, found: 200}}; rem.cycles != 4707 || !slices.Equal(rem.sites, want) {
 		t.Errorf("remainder CTA %+v, want 3870 cycles, sites %+v", rem, want)
 	}
 }
@@ -239,8 +239,8 @@ func TestMergeTraceRecords(t *testing.T) {
 
 // TestMergeScanKernels checks the prefix scans of 131 per-CTA values
 // (grid 130) in CTAs of 128: join_scan_blocks' 2 CTAs, every warp
-// 100+8·30+20 = 360 (load, prefix sum, store); join_scan_totals' one trip
-// (2 totals), 360; join_scan_distribute's 2 CTAs, 100+20 = 120 in the
+// 100+8·123+20 = 1104 (load, prefix sum, store); join_scan_totals' one
+// trip (2 totals), 1104; join_scan_distribute's 2 CTAs, 100+20 = 120 in the
 // warps holding values (CTA 1's first warp: values 128-130), idle after.
 func TestMergeScanKernels(t *testing.T) {
 	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
@@ -262,7 +262,7 @@ func TestMergeScanKernels(t *testing.T) {
 	if !slices.Equal(hosts, want) {
 		t.Fatalf("host kernels %v, want %v", hosts, want)
 	}
-	all, i := []int64{360, 360, 360, 360}, int64(idleWarpCycles)
+	all, i := []int64{1104, 1104, 1104, 1104}, int64(idleWarpCycles)
 	dist := [][]int64{{120, 120, 120, 120}, {120, i, i, i}}
 	for name, w := range map[string][][]int64{
 		"join_scan_blocks":     {all, all, all, all},

@@ -22,7 +22,12 @@ const (
 
 	// joinPrefixStepCycles is one step of prefixSumCta: a shared load and
 	// add, a __syncthreads, the store and a second __syncthreads.
-	joinPrefixStepCycles = 30
+	// Measured: Dragon_li's second (warm) scanBlocks, one load, a 128-thread
+	// prefixSumCta (8 steps) and a store, takes 1306 cycles at 837 MHz in
+	// capture dragonli-join-1024: 1102 at the trace's 706 MHz, (1102 −
+	// joinGatherCycles − joinStoreCycles) / 8 = 123 a step (it was 30, a
+	// shared load and two barriers as assumed).
+	joinPrefixStepCycles = 123
 
 	// joinOutputCycles is one iteration of a join_main thread's output
 	// loop: two stores (the left and right tuple ids) it does not wait
@@ -37,6 +42,16 @@ const (
 	// two scattered ids (coalesced, successive iterations' loads
 	// overlapping) and store them, as a probe iteration (joinEntryCycles).
 	joinCopyCycles = joinEntryCycles
+
+	// joinBoundsStepCycles is one iteration of join_bounds' binary search
+	// of the right input in global memory: a dependent load at a
+	// data-dependent address, a DRAM access on the kernel's cold caches.
+	// Measured: Dragon_li's joinRegFindBoundsKernel searches 1024 keys
+	// twice (22 steps) in 6956 cycles at 837 MHz (capture
+	// dragonli-join-1024), 5867 at 706: (5867 − joinGatherCycles −
+	// joinStoreCycles) / 22 = 261 (it was joinGatherCycles, 100, an
+	// assumed L2 round trip).
+	joinBoundsStepCycles = 261
 )
 
 // Dragon_li's shapes (tests/testJoin.cu): a child has CDP_THREADS =
@@ -50,12 +65,17 @@ const (
 )
 
 // Register counts of the merge join's kernels; they matter only through
-// occupancy.
+// occupancy. join_bounds', join_main's and join_gather's are ptxas's for
+// Dragon_li's joinRegFindBoundsKernel, joinCdpMainJoinKernel and
+// joinRegGatherKernel (CUDA 11.8, sm_35; capture dragonli-join-1024's
+// log; they were 24, 32 and 16): join_main's 111 holds 4 of its
+// 128-thread CTAs on an SM of 64K registers. join_output's 16 is
+// assumed (the capture launched none).
 const (
-	joinBoundsRegs = 24
-	joinMainRegs   = 32
+	joinBoundsRegs = 19
+	joinMainRegs   = 111
 	joinOutputRegs = 16
-	joinGatherRegs = 16
+	joinGatherRegs = 14
 )
 
 // joinSearchCycles is a thread's two binary searches (lower and upper
@@ -81,10 +101,10 @@ func joinScanBlockCycles(block int) int64 {
 
 // joinBoundsWarpCycles is a join_bounds warp with a partition in some lane:
 // load the partition's first and last left keys (one round trip), search
-// the right input of n keys for each in global memory, a dependent round
-// trip per iteration, and store the three bounds.
+// the right input of n keys for each in global memory, a dependent
+// access per iteration (joinBoundsStepCycles), and store the three bounds.
 func joinBoundsWarpCycles(n int) int64 {
-	return joinGatherCycles + int64(2*bits.Len(uint(n)))*joinGatherCycles + joinStoreCycles
+	return joinGatherCycles + int64(2*bits.Len(uint(n)))*joinBoundsStepCycles + joinStoreCycles
 }
 
 // joinGatherWarpCycles is warp w of a join_gather CTA of block threads

@@ -76,7 +76,7 @@ var (
 		"join_build_scan":      loopMix(12, warpStream, joinScanWarpCycles),
 		"join_build_hist":      loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
 		"join_build_scatter":   loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
-		"join_bounds":          loopMix(6, warpStream, joinGatherCycles),
+		"join_bounds":          loopMix(6, warpStream, joinBoundsStepCycles),
 		"join_scan_blocks":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
 		"join_scan_totals":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
 		"join_scan_distribute": loopMix(6, 3*warpStream, joinGatherCycles+joinStoreCycles),

@@ -11,7 +11,7 @@ func init() {
 		Name: "sssp",
 		Doc:  "worklist Bellman-Ford SSSP over a weighted Kronecker, uniform or citation-like graph; high-degree vertices launch child kernels (DTBL, SPAWN)",
 		Params: []Param{
-			graphParam("kron", "uniform", "citation"),
+			graphParam("kron", "uniform", "citation", grKind),
 			{Name: "scale", Default: "11", Doc: "the graph has 2^scale vertices"},
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "max_weight", Default: "64", Doc: "edge weights are integers drawn uniformly from [1, max_weight]"},
@@ -52,7 +52,7 @@ var ssspVariantParam = Param{
 }
 
 func parseSSSP(p Params) (c ssspConfig, err error) {
-	if c.graph, err = parseGraphInput(p, "kron", "uniform", "citation"); err != nil {
+	if c.graph, err = parseGraphInput(p, "kron", "uniform", "citation", grKind); err != nil {
 		return c, err
 	}
 	ints := []struct {
@@ -121,11 +121,15 @@ func runSSSP(p Params, out trace.Sink) error {
 	}
 	rng := newRand(cfg.seed)
 	g := cfg.graph.build(rng)
-	weight := ssspWeights(rng, g, cfg.maxWeight)
-	root, ok := graph500Root(rng, g)
+	var weight []int32
+	if f := cfg.graph.file; f != nil {
+		weight = f.weights
+	} else {
+		weight = ssspWeights(rng, g, cfg.maxWeight)
+	}
+	root, ok := cfg.graph.root(rng, g)
 	if !ok {
-		return p.errorf("scale", strconv.Itoa(cfg.graph.scale),
-			"with this edgefactor and seed the graph has no edges to search; use a larger scale")
+		return cfg.graph.noEdges(p)
 	}
 	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, twc: cfg.twc, dragonli: cfg.dragonli}
 	return writeTallied(out, t.records, func() *trace.Header {

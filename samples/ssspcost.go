@@ -1,44 +1,73 @@
 package samples
 
-// The sssp cost model, in K20c core cycles (the trace's clock_mhz, 706),
-// sized from GK110 memory and atomic latencies like the bfs model
-// (bfscost.go), whose proportions it keeps: a relaxation is a BFS edge
-// visit plus a weight load, and an edge that lowers a distance also pays
-// the atomics that publish it. Change them here only.
+// The sssp cost model, in K20c core cycles (the trace's clock_mhz, 706).
+// The per-operation costs are measured: fitted to GPGPU-Sim's run of
+// Dragon_li's own SSSP (testSssp, CDP) on its sample graph, capture
+// dragonli-sssp-sample (validation/gpgpusim/workloads; docs/calibration.md
+// lists each fit), whose Kepler Titan runs at 837 MHz; the capture's
+// cycles are converted by time (×706/837), as the replay converts a
+// trace's cycles to the GPU's clock, because these costs are memory round
+// trips and atomics, which wait on the L2 and DRAM. The capture's CTA 0
+// of each relaxation kernel holds the whole worklist (1 to 34 vertices),
+// so CTAs without a launch give the costs below exactly:
+// ssspIdlePassCycles from the empty CTAs, ssspBaseCycles from a CTA whose
+// vertex has no edge, ssspEdgeCycles and ssspLowerCycles from the CTAs
+// relaxing one edge that lowers (1923 cycles) and two of which one lowers
+// (2171). Both codes (code=dtbl, code=dragonli) charge them. Change them
+// here only.
 const (
 	// ssspBaseCycles is what every sssp_relax thread spends before its
 	// first edge: load its vertex from the worklist, then row_offsets[v],
-	// row_offsets[v+1] and dist[v] (independent, so issued together): two
-	// global-memory round trips of ~100 cycles. A launching lane reaches its
-	// launch site here.
-	ssspBaseCycles = 200
+	// row_offsets[v+1] and dist[v]. Measured: a CTA whose one vertex has
+	// no edge takes 728 cycles at 837 MHz, its final empty pass
+	// (ssspIdlePassCycles) included: 425, or 359 here (it was 200, two
+	// assumed round trips of ~100). A launching lane reaches its launch
+	// site here; in the capture it reached it ~800 cycles later, the
+	// launch path's own instructions (see docs/calibration.md).
+	ssspBaseCycles = 359
 
 	// ssspEdgeCycles is one iteration of the relaxation loop that does not
-	// lower a distance: load col_indices[e] and weights[e] (consecutive, so
-	// mostly L1 hits), gather dist[u], add and compare. It is bfs's
-	// levelEdgeCycles (40) plus the second stream of loads. A child thread
-	// always pays it for its one edge; for the parent's loop it is the
-	// default of sssp's loop_cycles parameter.
-	ssspEdgeCycles = 50
+	// lower a distance: load col_indices[e] and weights[e], gather
+	// dist[u], add and compare. Measured: 248 cycles at 837 MHz (the two
+	// edges' CTA less the one edge's), 209 here (it was 50, bfs's
+	// levelEdgeCycles plus a second stream of loads: the loads of
+	// successive iterations do not overlap in Dragon_li's loop). A child
+	// thread always pays it for its one edge; for the parent's loop it is
+	// the default of sssp's loop_cycles parameter.
+	ssspEdgeCycles = 209
 
-	// ssspLowerCycles is what an edge that lowers dist[u] adds: an
-	// atomicMin on dist[u] (an L2 round trip, since another thread may be
-	// lowering it too) and the worklist append guarded by an atomic
-	// test-and-set of u's queued flag: about one and a half atomic round
-	// trips, the second partly overlapping the first.
-	ssspLowerCycles = 150
+	// ssspLowerCycles is what an edge that lowers dist[u] adds: the
+	// atomicMin on dist[u], the atomic add that claims a worklist slot and
+	// the append. Measured: 947 cycles at 837 MHz, 799 here (it was 150,
+	// about one and a half assumed atomic round trips).
+	ssspLowerCycles = 799
+
+	// ssspIdlePassCycles is a persistent (code=dragonli) sssp_relax warp's
+	// pass over a chunk where it holds no vertex, and the final empty
+	// assignment every CTA takes before it leaves. Measured: a CTA with
+	// only that pass takes 303 cycles at 837 MHz when it is alone on its
+	// SM (the first 13 empty CTAs of each warm kernel), 255 here. Empty
+	// CTAs sharing an SM with 6 or 7 others take up to ~800 (their mean is
+	// 556): the sharing of the SM's issue, which the replay's contention
+	// model, not the CTA's own cycles, accounts for.
+	ssspIdlePassCycles = 255
 
 	// ssspChildBaseCycles is what an sssp_relax_child thread spends before
-	// its edge: compute the edge index from blockIdx and threadIdx, then
-	// load col_indices and weights, which coalesce across the warp: one
-	// memory round trip plus the arithmetic, as bfs's expandBaseCycles.
-	ssspChildBaseCycles = 120
+	// its edge: compute the edge index from blockIdx and threadIdx, load
+	// the parent's arguments, then col_indices and weights. Measured: the
+	// capture's child whose 32 edges lower nothing takes 935 cycles at
+	// 837 MHz, less its edge and 32 gathers: 611, 515 here (it was 120,
+	// bfs's expandBaseCycles).
+	ssspChildBaseCycles = 515
 
 	// ssspGatherCycles is charged per active lane of a child warp, once for
 	// the dist[u] gathers and once more per lowering lane for its atomics:
 	// the lanes' addresses fall on different cache lines, and the load and
 	// atomic units issue one transaction per line (bfs's
-	// expandGatherCycles).
+	// expandGatherCycles). Kept: with the costs above the capture's other
+	// child, 30 of whose 32 edges lower, takes 1953 cycles at 837 MHz
+	// against the measured 1946 (+0.4%); one such child cannot separate
+	// the per-lane term from the lowering's fixed cost.
 	ssspGatherCycles = 2
 )
 
@@ -48,12 +77,13 @@ const (
 // SSSP on Graph500 graphs runs best with small child CTAs.
 const ssspChildBlock = 64
 
-// Register counts of the two kernels, typical of what nvcc gives such
-// loops (the relax loop keeps a 64-bit distance live); they matter only
-// through occupancy.
+// Register counts of the two kernels: ptxas's for Dragon_li's
+// ssspCdpExpandKernel and ssspCdpThreadExpandKernel (CUDA 11.8, sm_35; the
+// capture's log). They were 32 and 20, typical of what nvcc gives such
+// loops; they matter only through occupancy.
 const (
-	ssspRelaxRegs = 32
-	ssspChildRegs = 20
+	ssspRelaxRegs = 30
+	ssspChildRegs = 12
 )
 
 // ssspLaneCycles is what relaxing a vertex's edges costs one thread that

@@ -20,7 +20,7 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		d := t.g.degree(v)
 		edges[i], lowered = lowered[:d], lowered[d:]
 	}
-	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles,
+	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles, idle: ssspIdlePassCycles,
 		lane: func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	parent := t.ids.declare("sssp_relax", dpLine(dragonliCTAs), dpLine(t.block), ssspRelaxRegs)
 	sites, err := dlParent(t.out, parent, k)

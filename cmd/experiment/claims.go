@@ -30,8 +30,8 @@ var dtblHeadlines = []headline{
 }
 
 const (
-	dtblRestsOn      = "invented: workload costs (samples/*cost.go); stated: Table 2's GPU, Table 3's latencies, Table 4's inputs (sizes in dtbl-paper)"
-	dtblIdealRestsOn = "invented: workload costs (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (sizes in dtbl-paper)"
+	dtblRestsOn      = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md); invented: the other workload costs (samples/*cost.go); stated: Table 2's GPU, Table 3's latencies, Table 4's inputs (sizes in dtbl-paper)"
+	dtblIdealRestsOn = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md); invented: the other workload costs (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (sizes in dtbl-paper)"
 )
 
 // spawnGap is SPAWN's gap to Offline-Search, which the blind floors
@@ -62,10 +62,10 @@ var spawnHeadlines = []headline{
 	{claim: "SA-thaliana: best offloading threshold over flat", source: "§III Obs. 4", lo: 8.6, unit: "×", band: 0.30, value: offloadSpeedup("offline-search", "flat"), bench: "sa",
 		restsOn: "invented: sa's costs and genome (samples/sacost.go, sagenome.go); stated: Table II's GPU"},
 	{claim: "JOIN-gaussian: gain of the best offloading threshold over flat", source: "§III Obs. 4", lo: 4, unit: "%", band: 0.30, value: offloadGain("offline-search", "flat"), bench: "join-gaussian",
-		restsOn: "invented: join's costs and keys (samples/joincost.go, joinmergecost.go); stated: Table II's GPU"},
+		restsOn: "measured: join's search and prefix steps, join_main's registers (docs/calibration.md); invented: join's other costs and keys (samples/joincost.go, joinmergecost.go); stated: Table II's GPU"},
 }
 
-const spawnRestsOn = "invented: workload costs (samples/*cost.go); stated: Table II's GPU, §IV-A's parent loop premise (amortised in spawn-amortised), DIMACS sizes (spawn-paper)"
+const spawnRestsOn = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md); invented: the other workload costs (samples/*cost.go); stated: Table II's GPU, §IV-A's parent loop premise (amortised in spawn-amortised), DIMACS sizes (spawn-paper)"
 
 // offloadSpeedup is the geometric-mean speedup over column den of column
 // num's best run that launched a child kernel (outcome.offload); NaN
