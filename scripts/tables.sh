@@ -40,6 +40,9 @@ for c in off on; do
 done
 run dtbl-dispatch --policy=dtbl --set dtbl.fallback=dispatch "${dp[@]}"
 run crcs-access --gpu=gk110-64 --policy=crcs,ppcs --set crcs.gate=access "$tmp/3mm.trace.zst"
+for g in warp block kernel; do
+	run "klap-$g" --policy=klap --set klap.granularity=$g "${dp[@]}"
+done
 if [ "$mode" = save ]; then
 	rm -rf "$dir"
 	mkdir -p "$(dirname "$dir")"
