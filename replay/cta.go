@@ -85,7 +85,7 @@ func (e *engine) place(k *Kernel, i int) {
 			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
 			c.streamed = true
 		} else if q := k.ctas.queued(); q != nil {
-			c.own = q.pop(c.idx)
+			q.pop(c.idx, &c.own)
 			c.streamed = true
 		}
 		if e.sb != nil && k.order >= 0 {

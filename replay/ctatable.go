@@ -78,20 +78,19 @@ func (q *specQueue) put(i uint64, specs []ctaSpec) {
 	for ; q.end < i; q.end++ {
 		q.specs.Push(ctaSpec{})
 	}
-	for j := range specs {
-		q.specs.Push(specs[j])
-	}
+	q.specs.PushAll(specs)
 	q.end = i + uint64(len(specs))
 }
 
-// pop takes out the spec of CTA i, the next to be placed: an empty one
-// past the specs queued.
-func (q *specQueue) pop(i uint64) ctaSpec {
+// pop moves the spec of CTA i, the next to be placed, into *dst: an empty
+// one past the specs queued.
+func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 	if i < q.end {
-		return q.specs.Pop()
+		q.specs.PopTo(dst)
+		return
 	}
 	q.end = i + 1
-	return ctaSpec{}
+	*dst = ctaSpec{}
 }
 
 // The flags in a packed table's first header word.

@@ -1,6 +1,9 @@
 package replay
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // specWindow holds, under ordered_trees, the specs of the open segment's
 // host CTAs from `from` on that records have reached and that are not
@@ -56,7 +59,11 @@ func (w *specWindow) slot(i uint64) (*slimSpec, error) {
 		return nil, fmt.Errorf("host CTA %d: a record for it after its launch tree was complete", i)
 	}
 	at := w.head + int(i-w.from)
-	if at >= len(w.slims) {
+	if at == len(w.slims) {
+		// The next CTA's, as records in CTA order ask: one entry
+		// appended, without append's clearing of a run of them.
+		w.slims = append(w.slims, slimSpec{})
+	} else if at > len(w.slims) {
 		w.slims = append(w.slims, make([]slimSpec, at+1-len(w.slims))...)
 	}
 	return &w.slims[at], nil
@@ -116,31 +123,33 @@ func (w *specWindow) set(e *slimSpec, s *ctaSpec) {
 	}
 }
 
-// out is the spec of the window's first CTA, which it clears.
-func (w *specWindow) out() ctaSpec {
-	e := &w.slims[w.head]
-	s := w.spec(e)
-	if e.rare != 0 {
-		w.rare[e.rare-1] = rareSpec{}
-	}
-	*e = slimSpec{}
-	w.head++
-	return s
-}
-
 // take appends to dst the specs the window holds of CTAs from up to n
 // (exclusive), the first of them (those after have no record yet), but
 // at most most, and moves the window past them: to n, or to the CTA after
-// the last spec taken where most stopped it short, which it returns.
+// the last spec taken where most stopped it short, which it returns. The
+// entries taken are cleared, their rare parts too. Every host CTA passes
+// through here once, so dst grows once and each spec is written in place,
+// not appended from a call that returned it (a 48-byte copy and a
+// capacity check more): 56 instructions a CTA on synth, against 123.
 func (w *specWindow) take(dst []ctaSpec, n uint64, most int) ([]ctaSpec, uint64) {
 	have := min(uint64(w.len()), n-w.from)
 	if have > uint64(most) {
 		have = uint64(most)
 		n = w.from + have
 	}
-	for range have {
-		dst = append(dst, w.out())
+	at := len(dst)
+	dst = slices.Grow(dst, int(have))[:at+int(have)]
+	out := dst[at:]
+	taken := w.slims[w.head : w.head+int(have)]
+	for j := range taken {
+		e := &taken[j]
+		out[j] = w.spec(e)
+		if e.rare != 0 {
+			w.rare[e.rare-1] = rareSpec{}
+		}
 	}
+	clear(taken)
+	w.head += int(have)
 	w.from = n
 	w.compact()
 	return dst, n

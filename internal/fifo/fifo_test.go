@@ -6,11 +6,13 @@ import (
 	"testing"
 )
 
-// TestQueue checks a Queue against a plain slice over random pushes and
-// pops whose queue length wanders across many blocks and back to empty:
-// the order popped, Len, Front and All at every step; that a queue holds
-// no more blocks than its items need; that no block, queued or spare,
-// keeps a popped item (they are pointers here, which would stay alive).
+// TestQueue checks a Queue against a plain slice over random pushes (one
+// at a time, or a run of up to two blocks' worth with PushAll) and pops
+// (Pop, or PopTo) whose queue length wanders across many blocks and back
+// to empty: the order popped, Len, Front and All at every step; that a
+// queue holds no more blocks than its items need; that no block, queued
+// or spare, keeps a popped item (they are pointers here, which would stay
+// alive).
 func TestQueue(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var q Queue[*int]
@@ -21,12 +23,28 @@ func TestQueue(t *testing.T) {
 			limit = []int{1, 5 * blockLen, 3, 2*blockLen + 7, blockLen}[i/20000%5]
 		}
 		if len(want) < limit && (len(want) == 0 || r.IntN(2) == 0) {
-			v := new(int)
-			*v = i
-			q.Push(v)
-			want = append(want, v)
-		} else {
-			if got := q.Pop(); got != want[0] {
+			run := make([]*int, 1)
+			if r.IntN(8) == 0 {
+				run = make([]*int, r.IntN(2*blockLen+1))
+			}
+			for j := range run {
+				run[j] = new(int)
+				*run[j] = i
+			}
+			if len(run) == 1 && r.IntN(2) == 0 {
+				q.Push(run[0])
+			} else {
+				q.PushAll(run)
+			}
+			want = append(want, run...)
+		} else if len(want) > 0 {
+			var got *int
+			if i%3 == 0 {
+				q.PopTo(&got)
+			} else {
+				got = q.Pop()
+			}
+			if got != want[0] {
 				t.Fatalf("step %d: pop %d, want %d", i, *got, *want[0])
 			}
 			want = want[1:]
