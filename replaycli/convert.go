@@ -142,37 +142,43 @@ func importJSONL(inputs, opts []string, out trace.Sink, _ io.Writer) error {
 // importKineto converts a PyTorch profiler trace (JSON or .json.gz) and
 // reports what it made and what it left out.
 func importKineto(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
-	if len(inputs) != 1 {
-		return usagef("convert --from=kineto takes one trace, got %d inputs", len(inputs))
-	}
 	o := kineto.DefaultOptions()
-	if err := setOpts(opts, o.Set); err != nil {
-		return err
-	}
-	sum, err := kineto.Convert(inputs[0], out, o)
-	var bad *kineto.Error
-	if errors.As(err, &bad) {
-		return badInput(err)
-	}
-	if err == nil {
-		fmt.Fprintln(stderr, sum)
-	}
-	return err
+	return importOne("kineto", "one trace", inputs, opts, o.Set, func(path string) (any, error) {
+		return kineto.Convert(path, out, o)
+	}, isError[*kineto.Error], stderr)
 }
 
 // importNsys converts an Nsight Systems SQLite export and reports what it
 // made and what it left out.
 func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
-	if len(inputs) != 1 {
-		return usagef("convert --from=nsys takes one report (.sqlite), got %d inputs", len(inputs))
-	}
 	o := nsys.DefaultOptions()
-	if err := setOpts(opts, o.Set); err != nil {
+	return importOne("nsys", "one report (.sqlite)", inputs, opts, o.Set, func(path string) (any, error) {
+		return nsys.Convert(path, out, o)
+	}, isError[*nsys.Error], stderr)
+}
+
+// importGPGPUSim converts a GPGPU-Sim log and reports what it made and
+// what it could not carry over.
+func importGPGPUSim(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+	o := gpgpusim.DefaultOptions()
+	return importOne("gpgpusim", "one log", inputs, opts, o.Set, func(path string) (any, error) {
+		return gpgpusim.Convert(path, out, o)
+	}, isError[*gpgpusim.Error], stderr)
+}
+
+// importOne is an importer of one input file (one, what it takes, is
+// said in the usage error): it applies the --opt settings through set,
+// converts, and prints the converter's summary on stderr. An error the
+// converter's own type names (bad) is the input's fault (exit 2).
+func importOne(from, one string, inputs, opts []string, set func(key, value string) error, convert func(path string) (any, error), bad func(error) bool, stderr io.Writer) error {
+	if len(inputs) != 1 {
+		return usagef("convert --from=%s takes %s, got %d inputs", from, one, len(inputs))
+	}
+	if err := setOpts(opts, set); err != nil {
 		return err
 	}
-	sum, err := nsys.Convert(inputs[0], out, o)
-	var bad *nsys.Error
-	if errors.As(err, &bad) {
+	sum, err := convert(inputs[0])
+	if bad(err) {
 		return badInput(err)
 	}
 	if err == nil {
@@ -181,25 +187,10 @@ func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
 	return err
 }
 
-// importGPGPUSim converts a GPGPU-Sim log and reports what it made and
-// what it could not carry over.
-func importGPGPUSim(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
-	if len(inputs) != 1 {
-		return usagef("convert --from=gpgpusim takes one log, got %d inputs", len(inputs))
-	}
-	o := gpgpusim.DefaultOptions()
-	if err := setOpts(opts, o.Set); err != nil {
-		return err
-	}
-	sum, err := gpgpusim.Convert(inputs[0], out, o)
-	var bad *gpgpusim.Error
-	if errors.As(err, &bad) {
-		return badInput(err)
-	}
-	if err == nil {
-		fmt.Fprintln(stderr, sum)
-	}
-	return err
+// isError reports whether err is, or wraps, an error of type E.
+func isError[E error](err error) bool {
+	var e E
+	return errors.As(err, &e)
 }
 
 // importAccelSim converts an Accel-Sim trace (DIR/kernelslist.g) with the
@@ -224,8 +215,7 @@ func importAccelSim(inputs, opts []string, out trace.Sink, stderr io.Writer) err
 		defer fmt.Fprint(stderr, "\r\033[K")
 	}
 	err := accelsim.Convert(inputs[0], out, o)
-	var bad *accelsim.Error
-	if errors.As(err, &bad) {
+	if isError[*accelsim.Error](err) {
 		return badInput(err)
 	}
 	return err
