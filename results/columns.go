@@ -106,6 +106,11 @@ type ctaCols struct {
 	sm                                 *array.Int32Builder
 	dispatch, start, end, stall, group *array.Int64Builder
 	slowdown                           *array.Float64Builder
+	// scratch columns of appendRows (ctabulk.go)
+	i64   []int64
+	f64   []float64
+	i32   []int32
+	valid []bool
 }
 
 func (t *ctaCols) bind() {

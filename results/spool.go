@@ -96,8 +96,32 @@ func (w *Writer) build(c *rowChunk) {
 }
 
 func addAll[R any, T columns[R]](w *Writer, t T, rs []R) {
+	if b, ok := any(t).(bulkColumns[R]); ok {
+		addBulk(w, t.base(), b, rs)
+		return
+	}
 	for _, r := range rs {
 		add(w, t, r)
+	}
+}
+
+// bulkColumns is a column set that appends rows a column at a time (the
+// ctas table's, ctabulk.go).
+type bulkColumns[R any] interface {
+	appendRows([]R)
+}
+
+// addBulk appends rs to t's columns as runs that each fit the pending
+// batch, so a batch holds the same rows as when they come one at a time.
+func addBulk[R any](w *Writer, t *table, b bulkColumns[R], rs []R) {
+	for len(rs) > 0 && w.err == nil {
+		n := min(len(rs), t.room())
+		t.addRun(&w.run, n)
+		b.appendRows(rs[:n])
+		if err := t.addRows(n); err != nil {
+			w.err = err
+		}
+		rs = rs[n:]
 	}
 }
 

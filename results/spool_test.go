@@ -12,17 +12,18 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// replayInto records rows with write through a Recorder and writes its
-// batches into a Parquet Writer in dir, as a study's merge does.
-func replayInto(t *testing.T, dir string, write func(*Writer)) {
+// replayInto records rows with write through a Recorder of batches of
+// batch rows and writes its batches into a Parquet Writer in dir, as a
+// study's merge does.
+func replayInto(t *testing.T, dir string, batch int, write func(*Writer)) {
 	t.Helper()
 	var mu sync.Mutex
 	var batches []Batch
-	rec := NewRecorder(func(b Batch) {
+	rec := newRecorder(func(b Batch) {
 		mu.Lock()
 		batches = append(batches, b)
 		mu.Unlock()
-	})
+	}, batch)
 	write(rec)
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func replayInto(t *testing.T, dir string, write func(*Writer)) {
 // runs (several chunks, a Begin between them) byte for byte.
 func TestRecorderRows(t *testing.T) {
 	dir := t.TempDir()
-	replayInto(t, dir, writeFixture)
+	replayInto(t, dir, batchRows, writeFixture)
 	for name, rows := range fixtureRows {
 		checkTable(t, dir, name, Parquet, rows)
 	}
@@ -53,7 +54,15 @@ func TestRecorderRows(t *testing.T) {
 		for r, n := range []int{3*spoolRows + 7, spoolRows - 1, 2 * spoolRows} {
 			w.Begin(Run{Trace: "t", Policy: []string{"cdp", "dtbl", "spawn"}[r]})
 			for i := 0; i < n; i++ {
-				w.CTA(CTA{KernelID: uint64(r), CTA: uint64(i), EndCycle: int64(i)})
+				c := CTA{KernelID: uint64(r), CTA: uint64(i), SM: int32(i % 13), DispatchCycle: int64(i),
+					StartCycle: int64(i + 1), EndCycle: int64(i + 2), StallCycles: int64(i % 5)}
+				if i%7 == 0 {
+					c.GroupID = u64(uint64(i / 7))
+				}
+				if i%3 == 0 {
+					c.Slowdown = f64p(1 + float64(i)/8)
+				}
+				w.CTA(c)
 				if i%100 == 0 {
 					w.Occupancy(Occupancy{Cycle: int64(i)})
 				}
@@ -61,21 +70,25 @@ func TestRecorderRows(t *testing.T) {
 			w.Summary(Summary{MakespanCycles: int64(n)})
 		}
 	}
-	a, b := t.TempDir(), t.TempDir()
-	replayInto(t, a, many)
-	direct, err := create(b, Parquet, memory.DefaultAllocator, batchRows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	many(direct)
-	if err := direct.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range finalNames(Parquet) {
-		x, _ := os.ReadFile(filepath.Join(a, name))
-		y, _ := os.ReadFile(filepath.Join(b, name))
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s: recorded rows differ from rows written directly", name)
+	// Batches of a size that no chunk of spooled rows divides put batch
+	// boundaries inside chunks.
+	for _, batch := range []int{batchRows, 1000} {
+		a, b := t.TempDir(), t.TempDir()
+		replayInto(t, a, batch, many)
+		direct, err := create(b, Parquet, memory.DefaultAllocator, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		many(direct)
+		if err := direct.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range finalNames(Parquet) {
+			x, _ := os.ReadFile(filepath.Join(a, name))
+			y, _ := os.ReadFile(filepath.Join(b, name))
+			if !bytes.Equal(x, y) {
+				t.Errorf("batch %d: %s: recorded rows differ from rows written directly", batch, name)
+			}
 		}
 	}
 }

@@ -24,14 +24,14 @@ type table struct {
 	file    *tempfile.File // written under a temporary name until then
 	out     *posWriter
 	enc     encoder
-	rb      *array.RecordBuilder
-	trace   *array.StringBuilder
-	policy  *array.StringBuilder
-	params  *array.StringBuilder
-	batch   int   // rows per record batch
-	pending int   // rows in the builders
-	written int64 // rows handed to the encoder
-	next    int   // next column for bind
+	mem     memory.Allocator
+	schema  *arrow.Schema
+	rb      *array.RecordBuilder // the columns after the run columns
+	runs    []runRows            // the pending rows' run columns (runcols.go)
+	batch   int                  // rows per record batch
+	pending int                  // rows in the builders
+	written int64                // rows handed to the encoder
+	next    int                  // next column for bind
 }
 
 // base is the table under a column set (which embeds it), for write.
@@ -70,27 +70,34 @@ func (t *table) record(id int, emit func(Batch), mem memory.Allocator, batch int
 func (t *table) build(id int, mem memory.Allocator, batch int, enc encoder) {
 	t.name = tableNames[id]
 	t.batch = batch
-	t.rb = array.NewRecordBuilder(mem, schemas[id])
-	t.trace, t.policy, t.params = t.str(), t.str(), t.str()
+	t.mem, t.schema = mem, schemas[id]
+	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(t.schema.Fields()[runColumns:], nil))
 	t.enc = enc
 }
 
 // add counts a row whose columns have all been appended, and flushes the
 // batch when it is full.
-func (t *table) add() error {
-	t.pending++
+func (t *table) add() error { return t.addRows(1) }
+
+// addRows counts n rows whose columns have all been appended, and flushes
+// the batch when it is full; n is at most the batch's room (room).
+func (t *table) addRows(n int) error {
+	t.pending += n
 	if t.pending < t.batch {
 		return nil
 	}
 	return t.flush()
 }
 
+// room is how many more rows the pending batch takes.
+func (t *table) room() int { return t.batch - t.pending }
+
 // flush hands the rows in the builders to the encoder as one batch.
 func (t *table) flush() error {
 	if t.pending == 0 {
 		return nil
 	}
-	rec := t.rb.NewRecord()
+	rec := t.batchRecord()
 	defer rec.Release()
 	if t.pending == t.batch {
 		// A table that fills a batch is likely to fill the next: size the
@@ -99,6 +106,20 @@ func (t *table) flush() error {
 	}
 	t.pending = 0
 	return t.writeRecord(rec)
+}
+
+// batchRecord takes the pending rows out of the builders and the run
+// stretches as one batch.
+func (t *table) batchRecord() arrow.Record {
+	rest := t.rb.NewRecord()
+	defer rest.Release()
+	run := t.runArrays(t.mem)
+	cols := append(run[:], rest.Columns()...)
+	rec := array.NewRecord(t.schema, cols, int64(t.pending))
+	for _, c := range run {
+		c.Release()
+	}
+	return rec
 }
 
 // writeRecord hands a batch of rows to the encoder, after any rows still

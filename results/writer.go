@@ -104,10 +104,13 @@ func createFiles(f Format, path func(table string) string, mem memory.Allocator,
 // Rows are built into batches on a goroutine of the Recorder's own
 // (spool.go), so emit is called from it, in each table's order; the
 // Recorder must be closed or aborted to end it.
-func NewRecorder(emit func(Batch)) *Writer {
+func NewRecorder(emit func(Batch)) *Writer { return newRecorder(emit, batchRows) }
+
+// newRecorder is NewRecorder with the batch size chosen, for tests.
+func newRecorder(emit func(Batch), batch int) *Writer {
 	w := &Writer{}
 	for i, t := range w.tables() {
-		t.record(i, emit, memory.DefaultAllocator, batchRows)
+		t.record(i, emit, memory.DefaultAllocator, batch)
 	}
 	w.bind()
 	w.startSpool()
@@ -222,15 +225,13 @@ func add[R any, T columns[R]](w *Writer, t T, r R) {
 	}
 }
 
-// start appends the run columns of a row to t, or reports that the row is
+// start counts the run columns of a row into t, or reports that the row is
 // to be dropped after an error.
 func (w *Writer) start(t *table) bool {
 	if w.err != nil {
 		return false
 	}
-	t.trace.Append(w.run.Trace)
-	t.policy.Append(w.run.Policy)
-	t.params.Append(w.run.Params)
+	t.addRun(&w.run, 1)
 	return true
 }
 

@@ -1,0 +1,48 @@
+package results
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// TestRunArrays lays out the run columns of stretches of rows, empty
+// values and a stretch of one row among them.
+func TestRunArrays(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var tb table
+	runs := []struct {
+		run  Run
+		rows int
+	}{{Run{"a", "cdp", ""}, 3}, {Run{"bb", "", "x=1"}, 1}, {Run{"a", "cdp", ""}, 2}}
+	var want [runColumns][]string
+	for _, r := range runs {
+		for range r.rows {
+			tb.addRun(&r.run, 1)
+			for i, v := range []string{r.run.Trace, r.run.Policy, r.run.Params} {
+				want[i] = append(want[i], v)
+			}
+		}
+	}
+	if len(tb.runs) != len(runs) {
+		t.Fatalf("%d stretches, want %d", len(tb.runs), len(runs))
+	}
+	cols := tb.runArrays(mem)
+	for i, c := range cols {
+		s := c.(*array.String)
+		var got []string
+		for j := range s.Len() {
+			got = append(got, s.Value(j))
+		}
+		if !reflect.DeepEqual(got, want[i]) || s.NullN() != 0 {
+			t.Errorf("column %d: %q (%d nulls), want %q", i, got, s.NullN(), want[i])
+		}
+		c.Release()
+	}
+	if len(tb.runs) != 0 {
+		t.Errorf("%d stretches left after runArrays", len(tb.runs))
+	}
+}
