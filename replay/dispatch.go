@@ -68,7 +68,10 @@ type RoundRobin struct {
 
 // Place implements Placer. It stops once no SM has a free CTA slot
 // (smArray.anyOpen), where no kernel's CTA fits: under CDP it would otherwise
-// read every waiting kernel to find each hopeless.
+// read every waiting kernel to find each hopeless. It asks after each
+// placement too: one that filled the last free slot leaves nothing for
+// a search of the SMs to find (synth, where a CTA's end makes room for
+// one, searched twice a CTA, noting each second search's failed size).
 func (r *RoundRobin) Place(d *Dispatch) {
 	n := d.SMs()
 	r.failed = r.failed[:0]
@@ -83,6 +86,9 @@ func (r *RoundRobin) Place(d *Dispatch) {
 			d.Place(k, sm)
 			if r.next = sm + 1; r.next == n {
 				r.next = 0
+			}
+			if !d.e.sms.anyOpen() {
+				return
 			}
 		}
 	}
