@@ -188,12 +188,21 @@ func (e *engine) nextWaitsOnUnplaced(k *Kernel) bool {
 }
 
 // spec is what the trace says about c: its kernel's CTA, or its group's.
+// Most CTAs carry their own (streamed: never a group's), which this, small
+// enough to inline, returns without a call; a CTA asks it two to four
+// times.
 func (c *ctaRun) spec() *ctaSpec {
-	if c.g != nil {
-		return c.g.src.ctas.at(c.idx)
-	}
 	if c.streamed {
 		return &c.own
+	}
+	return c.tableSpec()
+}
+
+// tableSpec is spec for a CTA whose spec stays in its kernel's table or
+// its group's.
+func (c *ctaRun) tableSpec() *ctaSpec {
+	if c.g != nil {
+		return c.g.src.ctas.at(c.idx)
 	}
 	return c.k.ctas.at(c.idx)
 }

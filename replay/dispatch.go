@@ -68,7 +68,14 @@ type RoundRobin struct {
 
 // Place implements Placer. It stops once no SM has a free CTA slot
 // (smArray.anyOpen), where no kernel's CTA fits: under CDP it would otherwise
-// read every waiting kernel to find each hopeless.
+// read every waiting kernel to find each hopeless. It asks after each
+// placement too: one that filled the last free slot leaves nothing for
+// a search of the SMs to find (synth, where a CTA's end makes room for
+// one, searched twice a CTA, noting each second search's failed size).
+// And it stops when a CTA that fitted nowhere needs no more of any
+// resource than the least any listed kernel needs (kernelDistributor.
+// lowest): every kernel left is hopeless, and under CDP thousands of
+// listed kernels, most of one shape, were each asked in turn.
 func (r *RoundRobin) Place(d *Dispatch) {
 	n := d.SMs()
 	r.failed = r.failed[:0]
@@ -78,11 +85,17 @@ func (r *RoundRobin) Place(d *Dispatch) {
 			sm := r.find(d, k, n)
 			if sm < 0 {
 				r.failed = append(r.failed, k.decl.need)
+				if !d.Exclusive() && k.decl.need.within(d.e.kd.lowest()) {
+					return // every listed kernel is hopeless
+				}
 				break
 			}
 			d.Place(k, sm)
 			if r.next = sm + 1; r.next == n {
 				r.next = 0
+			}
+			if !d.e.sms.anyOpen() {
+				return
 			}
 		}
 	}
@@ -93,7 +106,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 // Place call), which saves scanning every SM for every waiting kernel.
 func (r *RoundRobin) hopeless(n need) bool {
 	for _, f := range r.failed {
-		if f.warps <= n.warps && f.regs <= n.regs && f.smem <= n.smem {
+		if f.within(n) {
 			return true
 		}
 	}

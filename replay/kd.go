@@ -24,6 +24,7 @@ type kernelDistributor struct {
 	waiting  fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry
 	held     kdOrder             // kernels holding an entry, in entry order
 	pending  []*Kernel           // ready kernels with CTAs to place, FCFS (by ready sequence)
+	least    need                // each resource's least need among pending's kernels (lowest)
 	drained  bool                // a kernel in pending may have no CTA left (compact)
 	readySeq uint64              // kernels become ready in this order
 	runs     kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
@@ -95,10 +96,26 @@ func (d *kernelDistributor) list(k *Kernel) {
 	for i > 0 && d.pending[i-1].ready > k.ready {
 		i--
 	}
+	d.lower(k, len(d.pending) == 0)
 	d.pending = append(d.pending, nil)
 	copy(d.pending[i+1:], d.pending[i:])
 	d.pending[i] = k
 }
+
+// lower brings least down to listed kernel k's need, or sets it to k's
+// where k is the first kernel of the list.
+func (d *kernelDistributor) lower(k *Kernel, first bool) {
+	if first {
+		d.least = k.decl.need
+		return
+	}
+	d.least = d.least.lower(k.decl.need)
+}
+
+// lowest is, for each resource, the least a CTA of a listed kernel needs:
+// no more than any listed kernel's need (a kernel with no CTA left counts
+// until compact drops it). The list must not be empty.
+func (d *kernelDistributor) lowest() need { return d.least }
 
 // placedLast notes that a listed kernel has placed its last CTA.
 func (d *kernelDistributor) placedLast() { d.drained = true }
@@ -125,6 +142,7 @@ func (d *kernelDistributor) dropDrained() {
 			if j != i {
 				d.pending[j] = k
 			}
+			d.lower(k, j == 0)
 			j++
 		} else {
 			k.marked = false

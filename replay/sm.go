@@ -155,6 +155,17 @@ type need struct {
 	smem  int64
 }
 
+// lower is, for each resource, the lesser of n's and o's.
+func (n need) lower(o need) need {
+	return need{warps: min(n.warps, o.warps), regs: min(n.regs, o.regs), smem: min(n.smem, o.smem)}
+}
+
+// within reports whether n is no more than o of every resource: where a
+// CTA needing n fits on no SM, one needing o fits on none either.
+func (n need) within(o need) bool {
+	return n.warps <= o.warps && n.regs <= o.regs && n.smem <= o.smem
+}
+
 // sm is one streaming multiprocessor's free resources plus its occupancy
 // accounting. Resources are reserved when a CTA is placed and released when
 // it ends.

@@ -123,3 +123,141 @@ func BenchmarkSteady(b *testing.B) {
 		}
 	}
 }
+
+// refQueue is the queue's rule written out plainly: every pending event
+// with its tie key, the least (cycle, key) popped first by a scan, keys
+// given as Push, PushOrdered and PushDelayed give them (a sequence
+// number, mixed under a tie seed for all but PushOrdered).
+type refQueue struct {
+	seed, seq uint64
+	pending   []entry
+}
+
+func (r *refQueue) push(e Event, ordered bool) {
+	r.seq++
+	key := r.seq
+	if r.seed != 0 && !ordered {
+		key = mix(r.seed, r.seq) | permuted
+	}
+	r.pending = append(r.pending, entryOf(e, key))
+}
+
+func (r *refQueue) pop() Event {
+	m := 0
+	for i, x := range r.pending {
+		if before(x, r.pending[m]) {
+			m = i
+		}
+	}
+	x := r.pending[m]
+	r.pending = slices.Delete(r.pending, m, m+1)
+	return x.event()
+}
+
+// checkAgainstRef drives a Queue and refQueue with the operations ops
+// spells, a byte each (and the bytes after it as arguments): Push,
+// PushOrdered, PushDelayed from a clock that moves on (and sometimes
+// back), and Pop, then pops both empty, and fails on the first event they
+// disagree on.
+func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
+	var q Queue
+	q.SetTieSeed(seed)
+	ref := refQueue{seed: seed}
+	now := int64(0)
+	ref32 := int32(0)
+	arg := func(i int) int64 {
+		if i < len(ops) {
+			return int64(ops[i])
+		}
+		return 0
+	}
+	check := func(step int) {
+		if q.Len() != len(ref.pending) {
+			t.Fatalf("step %d: %d pending, want %d", step, q.Len(), len(ref.pending))
+		}
+		if q.Len() == 0 {
+			return
+		}
+		want := ref.pop()
+		if q.Peek() != want.At {
+			t.Fatalf("step %d: peek %d, want %d", step, q.Peek(), want.At)
+		}
+		if got := q.Pop(); got != want {
+			t.Fatalf("step %d: popped %+v, want %+v", step, got, want)
+		}
+	}
+	for i := 0; i < len(ops); i++ {
+		op := ops[i]
+		ref32++
+		e := Event{Ref: ref32, Aux: int32(op), Kind: op}
+		switch op % 8 {
+		case 0, 1: // Push, a small delay: ties are common
+			e.At = now + arg(i+1)%8
+			q.Push(e)
+			ref.push(e, false)
+			i++
+		case 2: // Push, far ahead
+			e.At = now + arg(i+1)*arg(i+2)
+			q.Push(e)
+			ref.push(e, false)
+			i += 2
+		case 3:
+			e.At = now + arg(i+1)%16
+			q.PushOrdered(e)
+			ref.push(e, true)
+			i++
+		case 4, 5: // one of a few delays, as device kernels' arrivals
+			d := arg(i+1) % 5 * 3
+			e.At = now + d
+			q.PushDelayed(d, e)
+			ref.push(e, false)
+			i++
+		case 6:
+			check(i)
+		case 7: // the clock moves: on mostly, back sometimes
+			now += arg(i+1)%32 - 4
+			i++
+		}
+	}
+	for q.Len() > 0 || len(ref.pending) > 0 {
+		check(len(ops))
+	}
+}
+
+// The queue pops exactly what the (cycle, tie key) rule says, for random
+// pushes, pops and tie seeds.
+func TestQueueMatchesRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for run := range 300 {
+		ops := make([]byte, 50+rng.IntN(3000))
+		for i := range ops {
+			ops[i] = byte(rng.Uint32())
+		}
+		checkAgainstRef(t, uint64(run%3), ops)
+	}
+}
+
+// FuzzQueueMatchesRule is TestQueueMatchesRule on the fuzzer's inputs.
+func FuzzQueueMatchesRule(f *testing.F) {
+	f.Add(uint8(0), []byte{0, 3, 1, 5, 4, 2, 6, 3, 1, 6, 7, 9, 6, 6})
+	f.Add(uint8(1), []byte{8, 0, 8, 0, 16, 0, 6, 12, 1, 20, 2, 6, 6, 6})
+	f.Fuzz(func(t *testing.T, seed uint8, ops []byte) {
+		checkAgainstRef(t, uint64(seed%3), ops)
+	})
+}
+
+// BenchmarkSmall pops and pushes events in a heap of about 35, the size
+// the synthetic 1M-CTA replay (contention on) keeps: each popped event
+// schedules one a few thousand cycles on.
+func BenchmarkSmall(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var q Queue
+	for i := range 35 {
+		q.Push(Event{At: rng.Int64N(3000), Ref: int32(i)})
+	}
+	b.ResetTimer()
+	for range b.N {
+		e := q.Pop()
+		q.Push(Event{At: e.At + 1 + rng.Int64N(3000), Ref: e.Ref})
+	}
+}
