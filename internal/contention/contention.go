@@ -213,16 +213,21 @@ func (m *Model) Settle(now int64) {
 	if len(m.dirty) == 0 {
 		return
 	}
+	moved := false
 	for _, i := range m.dirty {
-		m.reshare(i)
+		moved = m.reshare(i) || moved
 	}
-	g := m.water.level(m.bw)
-	if g != m.g {
-		// Every SM moving DRAM bytes changes pace.
-		m.g = g
-		for i := range m.sms {
-			if m.sms[i].demand.DRAM > 0 {
-				m.markDirty(i)
+	// The level moves only with some SM's share or demand (a NaN one
+	// never equals itself, and marked every SM again).
+	if g := m.g; moved || g != g {
+		g = m.water.level(m.bw)
+		if g != m.g {
+			// Every SM moving DRAM bytes changes pace.
+			m.g = g
+			for i := range m.sms {
+				if m.sms[i].demand.DRAM > 0 {
+					m.markDirty(i)
+				}
 			}
 		}
 	}
@@ -239,13 +244,14 @@ func (m *Model) Settle(now int64) {
 	m.dirty = m.dirty[:0]
 }
 
-// reshare recomputes SM i's issue share after its jobs changed.
-func (m *Model) reshare(i int32) {
+// reshare recomputes SM i's issue share after its jobs changed, and
+// reports whether its share or DRAM demand moved.
+func (m *Model) reshare(i int32) bool {
 	d, share := m.sms[i].demand, 1.0
 	if d.Issue > m.width {
 		share = m.width / d.Issue
 	}
-	m.water.set(i, share, d.DRAM)
+	return m.water.set(i, share, d.DRAM)
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's

@@ -83,18 +83,24 @@ func newWater(sms int) water {
 	return w
 }
 
-// set records SM i's issue share a and summed DRAM demand d. Its place
-// in byShare and on the grid wait for level to need them (catchUp): the
-// SMs mostly fit the bandwidth, and then neither is looked at.
-func (w *water) set(i int32, a, d float64) {
+// set records SM i's issue share a and summed DRAM demand d, and reports
+// whether either changed: when no SM's did, the level has not moved (it is
+// a function of the shares and demands alone). Its place in byShare and on
+// the grid wait for level to need them (catchUp): the SMs mostly fit the
+// bandwidth, and then neither is looked at.
+func (w *water) set(i int32, a, d float64) bool {
 	if !(d > 0) {
 		d = 0 // and the load a·0 = 0: a is finite
+	}
+	if a == w.share[i] && d == w.dram[i] {
+		return false // a CTA's end and the next one's start in one cycle, alike
 	}
 	w.share[i], w.dram[i], w.load[i] = a, d, a*d
 	if !w.stale[i] {
 		w.stale[i] = true
 		w.pending = append(w.pending, i)
 	}
+	return true
 }
 
 // catchUp brings byShare and the grid up to the SMs set since the last
