@@ -180,7 +180,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 	}
 	m.advance(s, now)
 	s.next = -1
-	for len(s.jobs) > 0 && s.jobs[0].tag <= s.v+tolerance(s.v) {
+	for due := s.v + tolerance(s.v); len(s.jobs) > 0 && s.jobs[0].tag <= due; {
 		j := m.held.Take(s.pop().slot)
 		s.demand.Issue -= j.demand.Issue
 		s.demand.DRAM -= j.demand.DRAM
@@ -215,7 +215,12 @@ func (m *Model) Settle(now int64) {
 	}
 	moved := false
 	for _, i := range m.dirty {
-		moved = m.reshare(i) || moved
+		// SM i's issue share, now that its jobs changed.
+		d, share := m.sms[i].demand, 1.0
+		if d.Issue > m.width {
+			share = m.width / d.Issue
+		}
+		moved = m.water.set(i, share, d.DRAM) || moved
 	}
 	// The level moves only with some SM's share or demand (a NaN one
 	// never equals itself, and marked every SM again).
@@ -242,16 +247,6 @@ func (m *Model) Settle(now int64) {
 		m.reschedule(int(i), s, now)
 	}
 	m.dirty = m.dirty[:0]
-}
-
-// reshare recomputes SM i's issue share after its jobs changed, and
-// reports whether its share or DRAM demand moved.
-func (m *Model) reshare(i int32) bool {
-	d, share := m.sms[i].demand, 1.0
-	if d.Issue > m.width {
-		share = m.width / d.Issue
-	}
-	return m.water.set(i, share, d.DRAM)
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's
@@ -320,6 +315,12 @@ func (s *smState) push(j job) {
 	h[i] = j
 }
 
+// pop takes the earliest job. The hole at the root goes down the earlier
+// children to a leaf, then the last job rises from there to its place
+// (Floyd's bottom-up deletion): the last job is mostly late, so it would
+// sink nearly as far, and the way down compares the children only, one
+// comparison a level instead of two. The heap's layout differs from a
+// sift-down's; its order, (tag, seq) with seq unique, does not.
 func (s *smState) pop() job {
 	h := s.jobs
 	top := h[0]
@@ -340,11 +341,16 @@ func (s *smState) pop() job {
 		if r := l + 1; r < last && h[r].before(&h[l]) {
 			c = r
 		}
-		if !h[c].before(&x) {
-			break
-		}
 		h[i] = h[c]
 		i = c
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !x.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
 	}
 	h[i] = x
 	return top

@@ -237,3 +237,63 @@ func BenchmarkSettleBound(b *testing.B) {
 		})
 	}
 }
+
+// The per-SM heap gives its jobs back in (tag, seq) order, ties in tag
+// included, however pushes and pops interleave.
+func TestHeapOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 200 {
+		var s smState
+		var live []job
+		var seq uint64
+		for range 400 {
+			if len(live) == 0 || r.IntN(5) < 3 {
+				seq++
+				j := job{tag: float64(r.IntN(20)), seq: seq, slot: int32(seq)}
+				s.push(j)
+				live = append(live, j)
+				continue
+			}
+			k := 0
+			for i := range live {
+				if live[i].before(&live[k]) {
+					k = i
+				}
+			}
+			if got := s.pop(); got != live[k] {
+				t.Fatalf("trial %d: popped %+v, want %+v", trial, got, live[k])
+			}
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+}
+
+// A cycle in which an SM's jobs change but its share and DRAM demand come
+// out the same (a CTA ends and one alike starts in its place) leaves the
+// water as it was: nothing to catch up, and the level is still the
+// passes'.
+func TestWaterUnchangedCycle(t *testing.T) {
+	m := New(2, 4, 10, func(int, int64, uint32) {})
+	d := Demand{Issue: 2, DRAM: 8}
+	for sm := range 2 {
+		m.Start(0, sm, 100, d, int32(sm))
+		m.Start(0, sm, 300, d, int32(2+sm))
+	}
+	m.Settle(0)
+	g := m.g
+	if g != 10.0/32 {
+		t.Fatalf("g %v, want 10/32", g)
+	}
+	// At 10/32 the first jobs finish at cycle 320.
+	if got := m.Wake(320, 0, m.sms[0].gen); !slices.Equal(got, []int32{0}) {
+		t.Fatalf("at 320: %v", got)
+	}
+	m.Start(320, 0, 50, d, 4)
+	m.Settle(320)
+	if m.g != g || len(m.water.pending) != 0 {
+		t.Errorf("g %v (was %v), %d SMs pending", m.g, g, len(m.water.pending))
+	}
+	if err := checkWater(m); err != nil {
+		t.Error(err)
+	}
+}
