@@ -34,7 +34,12 @@
 // a fixed virtual time (its start's v_j plus its work), kept in a per-SM
 // heap. A rate change therefore moves one wake-up per SM, not one per job:
 // starting or finishing a job costs O(log jobs) plus the SMs whose rate
-// changed (every SM moving DRAM bytes when the water level moves).
+// changed (every SM moving DRAM bytes when the water level moves). A
+// cycle whose SMs come out with the issue shares and DRAM demands they
+// had (a CTA ending and a like one starting in its place: most cycles
+// with changes under synth) leaves the level where it was: Settle does
+// not look at it, and only finds the next finish of the SMs whose jobs
+// changed.
 //
 // The water level itself comes from state kept as the SMs' jobs change
 // (water): each SM's share, demand and load are stored as they change; the
@@ -90,7 +95,7 @@ type Model struct {
 	dirty  []int32              // SMs whose jobs changed this cycle
 	g      float64              // the DRAM factor (+Inf: DRAM does not bind)
 	seq    uint64               // job start order, to break finish ties
-	done   []int32              // scratch: refs finished by the last Wake
+	done   []uint64             // scratch: refs finished by the last Wake
 	held   slots.Table[heldJob] // by slot, what the jobs in the heaps hold
 	issued float64              // warp instructions issued so far
 	moved  float64              // DRAM bytes moved so far
@@ -119,7 +124,7 @@ type job struct {
 
 // heldJob is what a job holds besides its place in the heap.
 type heldJob struct {
-	ref    int32
+	ref    uint64
 	demand Demand
 }
 
@@ -154,8 +159,10 @@ func (m *Model) advance(s *smState, now int64) {
 }
 
 // Start begins a job of work cycles of progress on SM sm at cycle now.
-// When it finishes, a Wake returns ref.
-func (m *Model) Start(now int64, sm int, work float64, d Demand, ref int32) {
+// When it finishes, a Wake returns ref: the owner's name for the job, 64
+// bits so that it can hold what the owner needs (the replay's CTA slot
+// and warp) without a table of the owner's own to look it up in.
+func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	s := &m.sms[sm]
 	m.advance(s, now)
 	m.seq++
@@ -172,7 +179,7 @@ func (m *Model) Stale(sm int, gen uint32) bool { return gen != m.sms[sm].gen }
 // Wake is the owner's wake-up for SM sm firing at now. It returns the refs
 // of the jobs that have finished, in (finish, start) order; the slice is
 // valid until the next call. A stale wake-up returns nothing.
-func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
+func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	s := &m.sms[sm]
 	m.done = m.done[:0]
 	if gen != s.gen {
