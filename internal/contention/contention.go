@@ -309,8 +309,12 @@ func (m *Model) Utilization(now, span int64) (issue, dram float64) {
 
 func (s *smState) push(j job) {
 	s.jobs = append(s.jobs, j)
-	h := s.jobs
-	i := len(h) - 1
+	rise(s.jobs, len(s.jobs)-1, j)
+}
+
+// rise puts j in the heap h from the hole at i up, moving the later jobs
+// above it down.
+func rise(h []job, i int, j job) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !j.before(&h[p]) {
@@ -351,14 +355,6 @@ func (s *smState) pop() job {
 		h[i] = h[c]
 		i = c
 	}
-	for i > 0 {
-		p := (i - 1) / 2
-		if !x.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = x
+	rise(h, i, x)
 	return top
 }
