@@ -39,7 +39,9 @@
 // had (a CTA ending and a like one starting in its place: most cycles
 // with changes under synth) leaves the level where it was: Settle does
 // not look at it, and only finds the next finish of the SMs whose jobs
-// changed.
+// changed. Under synth (k20c, cdp: each CTA one job, 16 on an SM, DRAM
+// bound) a CTA's start, end and settles cost the model some 660
+// instructions (callgrind), the heap's pop ~160 of them.
 //
 // The water level itself comes from state kept as the SMs' jobs change
 // (water): each SM's share, demand and load are stored as they change; the

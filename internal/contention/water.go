@@ -196,9 +196,9 @@ func (w *water) resort(i int32) {
 // level is the DRAM factor g under bandwidth bw, +Inf when the SMs fit in
 // it unslowed.
 //
-// Settle asks for it at the end of every cycle with changes, and the SMs
-// often fit (BFS scale 20 under CDP: 2,147 of 426,619 times they do not),
-// so what they would move unslowed, Σ a_j·D_j, is first summed from the
+// Settle asks for it at the end of every cycle in which some SM's share
+// or demand moved, and the SMs often fit (BFS scale 20 under CDP: 2,141
+// of 381,784 times they do not), so what they would move unslowed, Σ a_j·D_j, is first summed from the
 // loads in any order (loadSum): "clearly" under the bandwidth leaves a
 // margin far above the rounding of a sum of up to maxExactSMs terms, so
 // the sum's order does not matter there (nor does a platform that fuses
