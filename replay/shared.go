@@ -3,7 +3,6 @@ package replay
 import (
 	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
-	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
 )
 
@@ -19,24 +18,28 @@ import (
 
 // jobRef is what a contention job stands for: a CTA (warp −1: the whole
 // CTA, or its warps without sites) or one warp with launch sites. It
-// names the CTA by its slot in the CTA records (ctaRuns), not by a pointer, so that the
-// table of refs holds none: while the collector marks, each pointer
-// written into it (every job's start and end) took a write barrier.
+// names the CTA by its slot in the CTA records (ctaRuns), not by a
+// pointer, and travels in the model as its ref (bits): the model holds
+// no pointer to write-barrier, and no table maps its refs back.
 type jobRef struct {
 	run  int32
 	warp int32
 }
 
+// bits is j as the model's ref.
+func (j jobRef) bits() uint64 { return uint64(uint32(j.run)) | uint64(uint32(j.warp))<<32 }
+
+// jobOf is the jobRef whose bits are x.
+func jobOf(x uint64) jobRef { return jobRef{run: int32(uint32(x)), warp: int32(uint32(x >> 32))} }
+
 // shareJobs is the contention model (internal/contention) and what its
 // jobs stand for: the SMs' shared issue slots and DRAM bandwidth, with the
-// CTAs' progress on them. It owns the model, the job table and the CTA
-// rows' slowdowns; it never decides what a finished job's CTA does next
+// CTAs' progress on them. It owns the model and the CTA rows' slowdowns; it never decides what a finished job's CTA does next
 // (the engine's shareWake does) and makes no event but the model's
 // wake-ups (evShare).
 type shareJobs struct {
 	model     *contention.Model
-	jobs      slots.Table[jobRef] // what each contention job stands for, by ref
-	slowdowns slab[float64]       // CTA rows' slowdowns
+	slowdowns slab[float64] // CTA rows' slowdowns
 }
 
 // newShareJobs makes the contention model for g; its wake-ups are events
@@ -50,17 +53,14 @@ func newShareJobs(g *model.GPU, q *eventq.Queue) *shareJobs {
 // start hands the model work cycles of progress on SM sm at now, demanding
 // d per cycle alone, standing for j.
 func (s *shareJobs) start(now int64, sm int, j jobRef, work int64, d contention.Demand) {
-	s.model.Start(now, sm, float64(work), d, s.jobs.Put(j))
+	s.model.Start(now, sm, float64(work), d, j.bits())
 }
 
 // wake is SM sm's wake-up of generation gen at now: the refs of the jobs
-// that have finished, to be taken with job.
-func (s *shareJobs) wake(now int64, sm int, gen uint32) []int32 {
+// that have finished (jobOf gives what each stands for).
+func (s *shareJobs) wake(now int64, sm int, gen uint32) []uint64 {
 	return s.model.Wake(now, sm, gen)
 }
-
-// job takes a finished job's ref.
-func (s *shareJobs) job(ref int32) jobRef { return s.jobs.Take(ref) }
 
 // stale reports whether SM sm's wake-up of generation gen is superseded.
 func (s *shareJobs) stale(sm int, gen uint32) bool { return s.model.Stale(sm, gen) }
@@ -144,8 +144,8 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 // shareWake is an SM's wake-up: the jobs that have finished go on.
 func (e *engine) shareWake(ev eventq.Event) {
 	share := e.sms.contention()
-	for _, i := range share.wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
-		j := share.job(i)
+	for _, ref := range share.wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
+		j := jobOf(ref)
 		c := e.ctas.at(j.run)
 		switch {
 		case j.warp < 0 && c.segment:

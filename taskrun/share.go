@@ -17,12 +17,8 @@ const evShare kind = 64
 // events. A finished job gives back the event its warp would have had
 // (ref, aux), so a runtime handles it as it always has.
 type workShare struct {
-	m    *contention.Model
-	jobs []warpJob
-	free []int32
+	m *contention.Model
 }
-
-type warpJob struct{ ref, aux int32 }
 
 // newWorkShare is nil (wall time for every warp) when cfg turns the model
 // off; wake-ups go into q.
@@ -38,31 +34,20 @@ func newWorkShare(cfg model.Config, q *eventq.Queue) *workShare {
 
 // run schedules work cycles of a warp on SM sm: as the event (k, ref, aux)
 // at now + work when s is nil or the warp records no demand, else as a job
-// whose end gives (ref, aux) back from wake.
+// whose end gives (ref, aux) back from wake (the job's ref holds both).
 func (s *workShare) run(q *eventq.Queue, now int64, sm int, work int64, d contention.Demand, k kind, ref, aux int32) {
 	if s == nil || d.None() {
 		q.Push(eventq.Event{At: satAdd(now, work), Kind: uint8(k), Ref: ref, Aux: aux})
 		return
 	}
-	var i int32
-	if n := len(s.free); n > 0 {
-		i = s.free[n-1]
-		s.free = s.free[:n-1]
-		s.jobs[i] = warpJob{ref, aux}
-	} else {
-		i = int32(len(s.jobs))
-		s.jobs = append(s.jobs, warpJob{ref, aux})
-	}
-	s.m.Start(now, sm, float64(work), d, i)
+	s.m.Start(now, sm, float64(work), d, uint64(uint32(ref))|uint64(uint32(aux))<<32)
 }
 
 // wake handles the model's wake-up ev, calling done for each warp that
 // finished.
 func (s *workShare) wake(now int64, ev eventq.Event, done func(ref, aux int32)) {
-	for _, i := range s.m.Wake(now, int(ev.Ref), uint32(ev.Aux)) {
-		j := s.jobs[i]
-		s.free = append(s.free, i)
-		done(j.ref, j.aux)
+	for _, x := range s.m.Wake(now, int(ev.Ref), uint32(ev.Aux)) {
+		done(int32(uint32(x)), int32(uint32(x>>32)))
 	}
 }
 

@@ -34,7 +34,14 @@
 // a fixed virtual time (its start's v_j plus its work), kept in a per-SM
 // heap. A rate change therefore moves one wake-up per SM, not one per job:
 // starting or finishing a job costs O(log jobs) plus the SMs whose rate
-// changed (every SM moving DRAM bytes when the water level moves).
+// changed (every SM moving DRAM bytes when the water level moves). A
+// cycle whose SMs come out with the issue shares and DRAM demands they
+// had (a CTA ending and a like one starting in its place: most cycles
+// with changes under synth) leaves the level where it was: Settle does
+// not look at it, and only finds the next finish of the SMs whose jobs
+// changed. Under synth (k20c, cdp: each CTA one job, 16 on an SM, DRAM
+// bound) a CTA's start, end and settles cost the model some 660
+// instructions (callgrind), the heap's pop ~160 of them.
 //
 // The water level itself comes from state kept as the SMs' jobs change
 // (water): each SM's share, demand and load are stored as they change; the
@@ -90,7 +97,7 @@ type Model struct {
 	dirty  []int32              // SMs whose jobs changed this cycle
 	g      float64              // the DRAM factor (+Inf: DRAM does not bind)
 	seq    uint64               // job start order, to break finish ties
-	done   []int32              // scratch: refs finished by the last Wake
+	done   []uint64             // scratch: refs finished by the last Wake
 	held   slots.Table[heldJob] // by slot, what the jobs in the heaps hold
 	issued float64              // warp instructions issued so far
 	moved  float64              // DRAM bytes moved so far
@@ -119,7 +126,7 @@ type job struct {
 
 // heldJob is what a job holds besides its place in the heap.
 type heldJob struct {
-	ref    int32
+	ref    uint64
 	demand Demand
 }
 
@@ -154,8 +161,10 @@ func (m *Model) advance(s *smState, now int64) {
 }
 
 // Start begins a job of work cycles of progress on SM sm at cycle now.
-// When it finishes, a Wake returns ref.
-func (m *Model) Start(now int64, sm int, work float64, d Demand, ref int32) {
+// When it finishes, a Wake returns ref: the owner's name for the job, 64
+// bits so that it can hold what the owner needs (the replay's CTA slot
+// and warp) without a table of the owner's own to look it up in.
+func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	s := &m.sms[sm]
 	m.advance(s, now)
 	m.seq++
@@ -172,7 +181,7 @@ func (m *Model) Stale(sm int, gen uint32) bool { return gen != m.sms[sm].gen }
 // Wake is the owner's wake-up for SM sm firing at now. It returns the refs
 // of the jobs that have finished, in (finish, start) order; the slice is
 // valid until the next call. A stale wake-up returns nothing.
-func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
+func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	s := &m.sms[sm]
 	m.done = m.done[:0]
 	if gen != s.gen {
@@ -180,7 +189,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []int32 {
 	}
 	m.advance(s, now)
 	s.next = -1
-	for len(s.jobs) > 0 && s.jobs[0].tag <= s.v+tolerance(s.v) {
+	for due := s.v + tolerance(s.v); len(s.jobs) > 0 && s.jobs[0].tag <= due; {
 		j := m.held.Take(s.pop().slot)
 		s.demand.Issue -= j.demand.Issue
 		s.demand.DRAM -= j.demand.DRAM
@@ -213,16 +222,26 @@ func (m *Model) Settle(now int64) {
 	if len(m.dirty) == 0 {
 		return
 	}
+	moved := false
 	for _, i := range m.dirty {
-		m.reshare(i)
+		// SM i's issue share, now that its jobs changed.
+		d, share := m.sms[i].demand, 1.0
+		if d.Issue > m.width {
+			share = m.width / d.Issue
+		}
+		moved = m.water.set(i, share, d.DRAM) || moved
 	}
-	g := m.water.level(m.bw)
-	if g != m.g {
-		// Every SM moving DRAM bytes changes pace.
-		m.g = g
-		for i := range m.sms {
-			if m.sms[i].demand.DRAM > 0 {
-				m.markDirty(i)
+	// The level moves only with some SM's share or demand (a NaN one
+	// never equals itself, and marked every SM again).
+	if g := m.g; moved || g != g {
+		g = m.water.level(m.bw)
+		if g != m.g {
+			// Every SM moving DRAM bytes changes pace.
+			m.g = g
+			for i := range m.sms {
+				if m.sms[i].demand.DRAM > 0 {
+					m.markDirty(i)
+				}
 			}
 		}
 	}
@@ -237,15 +256,6 @@ func (m *Model) Settle(now int64) {
 		m.reschedule(int(i), s, now)
 	}
 	m.dirty = m.dirty[:0]
-}
-
-// reshare recomputes SM i's issue share after its jobs changed.
-func (m *Model) reshare(i int32) {
-	d, share := m.sms[i].demand, 1.0
-	if d.Issue > m.width {
-		share = m.width / d.Issue
-	}
-	m.water.set(i, share, d.DRAM)
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's
@@ -301,8 +311,12 @@ func (m *Model) Utilization(now, span int64) (issue, dram float64) {
 
 func (s *smState) push(j job) {
 	s.jobs = append(s.jobs, j)
-	h := s.jobs
-	i := len(h) - 1
+	rise(s.jobs, len(s.jobs)-1, j)
+}
+
+// rise puts j in the heap h from the hole at i up, moving the later jobs
+// above it down.
+func rise(h []job, i int, j job) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !j.before(&h[p]) {
@@ -314,6 +328,12 @@ func (s *smState) push(j job) {
 	h[i] = j
 }
 
+// pop takes the earliest job. The hole at the root goes down the earlier
+// children to a leaf, then the last job rises from there to its place
+// (Floyd's bottom-up deletion): the last job is mostly late, so it would
+// sink nearly as far, and the way down compares the children only, one
+// comparison a level instead of two. The heap's layout differs from a
+// sift-down's; its order, (tag, seq) with seq unique, does not.
 func (s *smState) pop() job {
 	h := s.jobs
 	top := h[0]
@@ -334,12 +354,9 @@ func (s *smState) pop() job {
 		if r := l + 1; r < last && h[r].before(&h[l]) {
 			c = r
 		}
-		if !h[c].before(&x) {
-			break
-		}
 		h[i] = h[c]
 		i = c
 	}
-	h[i] = x
+	rise(h, i, x)
 	return top
 }

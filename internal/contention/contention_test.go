@@ -16,7 +16,7 @@ import (
 type sim struct {
 	q    eventq.Queue
 	m    *Model
-	ends map[int32]int64
+	ends map[uint64]int64
 }
 
 type start struct {
@@ -28,7 +28,7 @@ type start struct {
 
 const evWake, evStart = 1, 2
 
-func run(t *testing.T, sms int, width, bw float64, starts []start) map[int32]int64 {
+func run(t *testing.T, sms int, width, bw float64, starts []start) map[uint64]int64 {
 	t.Helper()
 	s := newSim(sms, width, bw)
 	s.play(starts, nil)
@@ -36,7 +36,7 @@ func run(t *testing.T, sms int, width, bw float64, starts []start) map[int32]int
 }
 
 func newSim(sms int, width, bw float64) *sim {
-	s := &sim{ends: map[int32]int64{}}
+	s := &sim{ends: map[uint64]int64{}}
 	s.m = New(sms, width, bw, func(sm int, at int64, gen uint32) {
 		s.q.Push(eventq.Event{At: at, Kind: evWake, Ref: int32(sm), Aux: int32(gen)})
 	})
@@ -54,7 +54,7 @@ func (s *sim) play(starts []start, settled func(at int64)) {
 		switch ev.Kind {
 		case evStart:
 			st := starts[ev.Ref]
-			s.m.Start(ev.At, st.sm, st.work, st.d, ev.Ref)
+			s.m.Start(ev.At, st.sm, st.work, st.d, uint64(ev.Ref))
 		case evWake:
 			for _, ref := range s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux)) {
 				s.ends[ref] = ev.At
@@ -69,11 +69,11 @@ func (s *sim) play(starts []start, settled func(at int64)) {
 	}
 }
 
-func check(t *testing.T, got map[int32]int64, want ...int64) {
+func check(t *testing.T, got map[uint64]int64, want ...int64) {
 	t.Helper()
 	for i, w := range want {
-		if got[int32(i)] != w {
-			t.Errorf("job %d ends at %d, want %d (all: %v)", i, got[int32(i)], w, got)
+		if got[uint64(i)] != w {
+			t.Errorf("job %d ends at %d, want %d (all: %v)", i, got[uint64(i)], w, got)
 		}
 	}
 }
@@ -160,11 +160,11 @@ func TestOrderAndStale(t *testing.T) {
 		t.Errorf("stale wake-up finished %v", got)
 	}
 	// 0–5: two at 1/2 (2.5 each); 5–8: three at 1/3 (job 9 done at 8, the others at 3.5); then 6.5 left each at 1/2: 21.
-	if got := m.Wake(8, 0, 2); !slices.Equal(got, []int32{9}) {
+	if got := m.Wake(8, 0, 2); !slices.Equal(got, []uint64{9}) {
 		t.Errorf("at 8: %v", got)
 	}
 	m.Settle(8)
-	if got := m.Wake(21, 0, 3); !slices.Equal(got, []int32{7, 3}) {
+	if got := m.Wake(21, 0, 3); !slices.Equal(got, []uint64{7, 3}) {
 		t.Errorf("at 21: %v (wake-ups %s)", got, strings.Join(wakes, " "))
 	}
 }
@@ -235,5 +235,65 @@ func BenchmarkSettleBound(b *testing.B) {
 				newSim(sms, 4, 20*float64(sms)).play(starts, nil)
 			}
 		})
+	}
+}
+
+// The per-SM heap gives its jobs back in (tag, seq) order, ties in tag
+// included, however pushes and pops interleave.
+func TestHeapOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 200 {
+		var s smState
+		var live []job
+		var seq uint64
+		for range 400 {
+			if len(live) == 0 || r.IntN(5) < 3 {
+				seq++
+				j := job{tag: float64(r.IntN(20)), seq: seq, slot: int32(seq)}
+				s.push(j)
+				live = append(live, j)
+				continue
+			}
+			k := 0
+			for i := range live {
+				if live[i].before(&live[k]) {
+					k = i
+				}
+			}
+			if got := s.pop(); got != live[k] {
+				t.Fatalf("trial %d: popped %+v, want %+v", trial, got, live[k])
+			}
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+}
+
+// A cycle in which an SM's jobs change but its share and DRAM demand come
+// out the same (a CTA ends and one alike starts in its place) leaves the
+// water as it was: nothing to catch up, and the level is still the
+// passes'.
+func TestWaterUnchangedCycle(t *testing.T) {
+	m := New(2, 4, 10, func(int, int64, uint32) {})
+	d := Demand{Issue: 2, DRAM: 8}
+	for sm := range 2 {
+		m.Start(0, sm, 100, d, uint64(sm))
+		m.Start(0, sm, 300, d, uint64(2+sm))
+	}
+	m.Settle(0)
+	g := m.g
+	if g != 10.0/32 {
+		t.Fatalf("g %v, want 10/32", g)
+	}
+	// At 10/32 the first jobs finish at cycle 320.
+	if got := m.Wake(320, 0, m.sms[0].gen); !slices.Equal(got, []uint64{0}) {
+		t.Fatalf("at 320: %v", got)
+	}
+	m.Start(320, 0, 50, d, 4)
+	m.Settle(320)
+	if m.g != g || len(m.water.pending) != 0 {
+		t.Errorf("g %v (was %v), %d SMs pending", m.g, g, len(m.water.pending))
+	}
+	if err := checkWater(m); err != nil {
+		t.Error(err)
 	}
 }

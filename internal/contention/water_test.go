@@ -203,7 +203,7 @@ func TestWaterNearMargin(t *testing.T) {
 	}{{300, math.Inf(1)}, {300 - 1e-7, (300 - 1e-7) / 300}} {
 		m := New(3, 4, c.bw, func(int, int64, uint32) {})
 		for sm := range 3 {
-			m.Start(0, sm, 100, Demand{Issue: 1, DRAM: 100}, int32(sm))
+			m.Start(0, sm, 100, Demand{Issue: 1, DRAM: 100}, uint64(sm))
 		}
 		m.Settle(0)
 		if m.g != c.g {
@@ -225,7 +225,7 @@ func TestWaterOffGrid(t *testing.T) {
 	for _, d := range [][]float64{{1 << 20, 1 << 20, 3}, {1 << 15, 1}, {0x1p-33, 5, 7}, {1e300, 1}} {
 		m := New(len(d), 4, 1, func(int, int64, uint32) {})
 		for sm, x := range d {
-			m.Start(0, sm, 100, Demand{Issue: float64(sm + 1), DRAM: x}, int32(sm))
+			m.Start(0, sm, 100, Demand{Issue: float64(sm + 1), DRAM: x}, uint64(sm))
 		}
 		m.Settle(0)
 		if err := checkWater(m); err != nil {
