@@ -31,36 +31,46 @@ func (s *scratch) size(n int) {
 	}
 }
 
-// appendInt64s appends field of every row to b.
-func appendInt64s[R any](s *scratch, b *array.Int64Builder, rs []R, field func(*R) int64) {
-	v := s.i64[:len(rs)]
+// gather returns field of every row, in buf's storage. It is small
+// enough to be inlined, and with it the field's function: a column costs
+// a load and a store a row.
+func gather[R, V any](buf []V, rs []R, field func(*R) V) []V {
+	v := buf[:len(rs)]
 	for i := range rs {
 		v[i] = field(&rs[i])
 	}
-	b.AppendValues(v, nil)
+	return v
 }
 
-// appendIDs appends the ids field of every row to b (as id converts them).
-func appendIDs[R any](s *scratch, b *array.Int64Builder, rs []R, field func(*R) uint64) {
-	v := s.i64[:len(rs)]
+// gatherOpt returns an optional field of every row and whether each is
+// set, the value zero where it is not (a null slot holds zero).
+func gatherOpt[R, V any](buf []V, valid []bool, rs []R, field func(*R) (V, bool)) ([]V, []bool) {
+	v, ok := buf[:len(rs)], valid[:len(rs)]
 	for i := range rs {
-		v[i] = id(field(&rs[i]))
+		v[i], ok[i] = field(&rs[i])
 	}
-	b.AppendValues(v, nil)
+	return v, ok
 }
 
-func appendInt32s[R any](s *scratch, b *array.Int32Builder, rs []R, field func(*R) int32) {
-	v := s.i32[:len(rs)]
-	for i := range rs {
-		v[i] = field(&rs[i])
+func optID(p *uint64) (int64, bool) {
+	if p == nil {
+		return 0, false
 	}
-	b.AppendValues(v, nil)
+	return id(*p), true
 }
 
+func opt[V any](p *V) (V, bool) {
+	if p == nil {
+		var zero V
+		return zero, false
+	}
+	return *p, true
+}
+
+// appendStrings appends field of every row to b.
 func appendStrings[R any](s *scratch, b *array.StringBuilder, rs []R, field func(*R) string) {
-	v, size := s.str[:len(rs)], 0
-	for i := range rs {
-		v[i] = field(&rs[i])
+	v, size := gather(s.str, rs, field), 0
+	for i := range v {
 		size += len(v[i])
 	}
 	// AppendValues reserves room for exactly these bytes, which
@@ -73,101 +83,57 @@ func appendStrings[R any](s *scratch, b *array.StringBuilder, rs []R, field func
 	clear(v) // hold no strings past the rows
 }
 
-// appendOptInt64s appends field of every row to b, null where it is nil.
-func appendOptInt64s[R any](s *scratch, b *array.Int64Builder, rs []R, field func(*R) *int64) {
-	v, valid := s.i64[:len(rs)], s.valid[:len(rs)]
-	for i := range rs {
-		p := field(&rs[i])
-		valid[i] = p != nil
-		if p != nil {
-			v[i] = *p
-		} else {
-			v[i] = 0
-		}
-	}
-	b.AppendValues(v, valid)
-}
-
-// appendOptIDs appends the ids field of every row to b, null where it is nil.
-func appendOptIDs[R any](s *scratch, b *array.Int64Builder, rs []R, field func(*R) *uint64) {
-	v, valid := s.i64[:len(rs)], s.valid[:len(rs)]
-	for i := range rs {
-		p := field(&rs[i])
-		valid[i] = p != nil
-		if p != nil {
-			v[i] = id(*p)
-		} else {
-			v[i] = 0
-		}
-	}
-	b.AppendValues(v, valid)
-}
-
-func appendOptFloats[R any](s *scratch, b *array.Float64Builder, rs []R, field func(*R) *float64) {
-	v, valid := s.f64[:len(rs)], s.valid[:len(rs)]
-	for i := range rs {
-		p := field(&rs[i])
-		valid[i] = p != nil
-		if p != nil {
-			v[i] = *p
-		} else {
-			v[i] = 0
-		}
-	}
-	b.AppendValues(v, valid)
-}
-
 // appendRows appends CTA rows a column at a time.
 func (t *ctaCols) appendRows(rs []CTA) {
 	s := &t.sc
 	s.size(len(rs))
-	appendIDs(s, t.kernelID, rs, func(r *CTA) uint64 { return r.KernelID })
-	appendIDs(s, t.cta, rs, func(r *CTA) uint64 { return r.CTA })
-	appendInt32s(s, t.sm, rs, func(r *CTA) int32 { return r.SM })
-	appendInt64s(s, t.dispatch, rs, func(r *CTA) int64 { return r.DispatchCycle })
-	appendInt64s(s, t.start, rs, func(r *CTA) int64 { return r.StartCycle })
-	appendInt64s(s, t.end, rs, func(r *CTA) int64 { return r.EndCycle })
-	appendInt64s(s, t.stall, rs, func(r *CTA) int64 { return r.StallCycles })
-	appendOptIDs(s, t.group, rs, func(r *CTA) *uint64 { return r.GroupID })
-	appendOptFloats(s, t.slowdown, rs, func(r *CTA) *float64 { return r.Slowdown })
+	t.kernelID.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return id(r.KernelID) }), nil)
+	t.cta.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return id(r.CTA) }), nil)
+	t.sm.AppendValues(gather(s.i32, rs, func(r *CTA) int32 { return r.SM }), nil)
+	t.dispatch.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.DispatchCycle }), nil)
+	t.start.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.StartCycle }), nil)
+	t.end.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.EndCycle }), nil)
+	t.stall.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.StallCycles }), nil)
+	t.group.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *CTA) (int64, bool) { return optID(r.GroupID) }))
+	t.slowdown.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *CTA) (float64, bool) { return opt(r.Slowdown) }))
 }
 
 // appendRows appends kernel rows a column at a time.
 func (t *kernelCols) appendRows(rs []Kernel) {
 	s := &t.sc
 	s.size(len(rs))
-	appendIDs(s, t.kernelID, rs, func(r *Kernel) uint64 { return r.KernelID })
+	t.kernelID.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return id(r.KernelID) }), nil)
 	appendStrings(s, t.name, rs, func(r *Kernel) string { return r.Name })
 	appendStrings(s, t.origin, rs, func(r *Kernel) string { return r.Origin })
-	appendOptIDs(s, t.parent, rs, func(r *Kernel) *uint64 { return r.ParentKernelID })
-	appendIDs(s, t.stream, rs, func(r *Kernel) uint64 { return r.Stream })
-	appendInt64s(s, t.ctas, rs, func(r *Kernel) int64 { return r.CTAs })
-	appendInt64s(s, t.threads, rs, func(r *Kernel) int64 { return r.ThreadsPerCTA })
-	appendInt64s(s, t.launch, rs, func(r *Kernel) int64 { return r.LaunchCycle })
-	appendInt64s(s, t.ready, rs, func(r *Kernel) int64 { return r.ReadyCycle })
-	appendInt64s(s, t.start, rs, func(r *Kernel) int64 { return r.StartCycle })
-	appendInt64s(s, t.end, rs, func(r *Kernel) int64 { return r.EndCycle })
-	appendInt64s(s, t.wait, rs, func(r *Kernel) int64 { return r.WaitCycles })
-	appendInt64s(s, t.groups, rs, func(r *Kernel) int64 { return r.CoalescedGroups })
+	t.parent.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Kernel) (int64, bool) { return optID(r.ParentKernelID) }))
+	t.stream.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return id(r.Stream) }), nil)
+	t.ctas.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.CTAs }), nil)
+	t.threads.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.ThreadsPerCTA }), nil)
+	t.launch.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.LaunchCycle }), nil)
+	t.ready.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.ReadyCycle }), nil)
+	t.start.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.StartCycle }), nil)
+	t.end.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.EndCycle }), nil)
+	t.wait.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.WaitCycles }), nil)
+	t.groups.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.CoalescedGroups }), nil)
 }
 
 // appendRows appends launch rows a column at a time.
 func (t *launchCols) appendRows(rs []Launch) {
 	s := &t.sc
 	s.size(len(rs))
-	appendIDs(s, t.site, rs, func(r *Launch) uint64 { return r.SiteID })
-	appendInt64s(s, t.cycle, rs, func(r *Launch) int64 { return r.Cycle })
-	appendIDs(s, t.parent, rs, func(r *Launch) uint64 { return r.ParentKernelID })
-	appendIDs(s, t.parentCTA, rs, func(r *Launch) uint64 { return r.ParentCTA })
-	appendInt32s(s, t.warp, rs, func(r *Launch) int32 { return r.Warp })
-	appendInt32s(s, t.lane, rs, func(r *Launch) int32 { return r.Lane })
-	appendIDs(s, t.child, rs, func(r *Launch) uint64 { return r.ChildKernelID })
-	appendInt64s(s, t.workload, rs, func(r *Launch) int64 { return r.Workload })
+	t.site.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.SiteID) }), nil)
+	t.cycle.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return r.Cycle }), nil)
+	t.parent.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ParentKernelID) }), nil)
+	t.parentCTA.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ParentCTA) }), nil)
+	t.warp.AppendValues(gather(s.i32, rs, func(r *Launch) int32 { return r.Warp }), nil)
+	t.lane.AppendValues(gather(s.i32, rs, func(r *Launch) int32 { return r.Lane }), nil)
+	t.child.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ChildKernelID) }), nil)
+	t.workload.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return r.Workload }), nil)
 	appendStrings(s, t.decision, rs, func(r *Launch) string { return r.Decision })
-	appendOptIDs(s, t.target, rs, func(r *Launch) *uint64 { return r.TargetKernelID })
-	appendOptFloats(s, t.estChild, rs, func(r *Launch) *float64 { return r.EstChildCycles })
-	appendOptFloats(s, t.estParent, rs, func(r *Launch) *float64 { return r.EstParentCycles })
-	appendOptInt64s(s, t.spawnN, rs, func(r *Launch) *int64 { return r.SpawnN })
-	appendOptFloats(s, t.spawnNCon, rs, func(r *Launch) *float64 { return r.SpawnNCon })
+	t.target.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return optID(r.TargetKernelID) }))
+	t.estChild.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.EstChildCycles) }))
+	t.estParent.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.EstParentCycles) }))
+	t.spawnN.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return opt(r.SpawnN) }))
+	t.spawnNCon.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.SpawnNCon) }))
 	appendStrings(s, t.outcome, rs, func(r *Launch) string { return r.Outcome })
 }
