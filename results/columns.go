@@ -75,6 +75,7 @@ type kernelCols struct {
 	parent, stream, ctas, threads *array.Int64Builder
 	launch, ready, start, end     *array.Int64Builder
 	wait, groups                  *array.Int64Builder
+	sc                            scratch // appendRows' (bulk.go)
 }
 
 func (t *kernelCols) bind() {
@@ -106,11 +107,7 @@ type ctaCols struct {
 	sm                                 *array.Int32Builder
 	dispatch, start, end, stall, group *array.Int64Builder
 	slowdown                           *array.Float64Builder
-	// scratch columns of appendRows (ctabulk.go)
-	i64   []int64
-	f64   []float64
-	i32   []int32
-	valid []bool
+	sc                                 scratch // appendRows' (bulk.go)
 }
 
 func (t *ctaCols) bind() {
@@ -143,6 +140,7 @@ type launchCols struct {
 	spawnN                         *array.Int64Builder
 	spawnNCon                      *array.Float64Builder
 	outcome                        *array.StringBuilder
+	sc                             scratch // appendRows' (bulk.go)
 }
 
 func (t *launchCols) bind() {

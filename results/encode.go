@@ -79,7 +79,14 @@ func newEncoder(f Format, w *posWriter, s *arrow.Schema, mem memory.Allocator) (
 //
 // Dictionary encoding is off: with zstd the repeated strings (trace,
 // policy, names) cost next to nothing anyway, and the library's dictionary
-// encoder allocates for every value.
+// encoder allocates for every value. Handing the run columns over as
+// Arrow dictionary arrays (one value, its indices all zero) saves little:
+// the library takes a column's statistics from the dictionary alone only
+// when it is the very array object of the batch before, and pqarrow
+// slices every column it writes, which makes a new one each time, so it
+// hashes every index to find the values used; with writing the indices
+// that cost about what the plain encoding and statistics it replaced did
+// (BFS scale 20 --out: 6,533M to 6,459M instructions, 1%).
 func parquetProps(mem memory.Allocator) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),

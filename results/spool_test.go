@@ -42,7 +42,9 @@ func replayInto(t *testing.T, dir string, batch int, write func(*Writer)) {
 
 // Rows a Recorder builds on its own goroutine reach the tables as the
 // Writer's own rows do: the fixture's every table, and many rows across
-// runs (several chunks, a Begin between them) byte for byte.
+// runs (several chunks, a Begin between them) byte for byte, the ctas,
+// kernels and launches rows, which a Recorder appends a column at a time
+// (bulk.go), with and without their optional values.
 func TestRecorderRows(t *testing.T) {
 	dir := t.TempDir()
 	replayInto(t, dir, batchRows, writeFixture)
@@ -63,6 +65,10 @@ func TestRecorderRows(t *testing.T) {
 					c.Slowdown = f64p(1 + float64(i)/8)
 				}
 				w.CTA(c)
+				if i%3 == 1 {
+					w.Kernel(kernelRow(r, i))
+					w.Launch(launchRow(i))
+				}
 				if i%100 == 0 {
 					w.Occupancy(Occupancy{Cycle: int64(i)})
 				}
@@ -91,6 +97,35 @@ func TestRecorderRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// kernelRow and launchRow make the i-th kernels and launches rows of
+// run r, each optional value nil in some rows and set in others.
+func kernelRow(r, i int) Kernel {
+	k := Kernel{KernelID: uint64(i), Name: []string{"bfs", "k", ""}[i%3], Origin: "device",
+		Stream: uint64(r), CTAs: int64(i % 9), ThreadsPerCTA: 256, LaunchCycle: int64(i),
+		ReadyCycle: int64(i + 1), StartCycle: int64(i + 2), EndCycle: int64(i + 3),
+		WaitCycles: int64(i % 4), CoalescedGroups: int64(i % 2)}
+	if i%4 != 0 {
+		k.ParentKernelID = u64(uint64(i / 4))
+	}
+	return k
+}
+
+func launchRow(i int) Launch {
+	l := Launch{SiteID: uint64(i % 11), Cycle: int64(i), ParentKernelID: uint64(i / 3),
+		ParentCTA: uint64(i % 17), Warp: int32(i % 8), Lane: int32(i % 32),
+		ChildKernelID: uint64(i), Workload: int64(i % 100),
+		Decision: []string{"launch", "inline", "coalesce"}[i%3], Outcome: []string{"launched", "inlined"}[i%2]}
+	if i%5 == 0 {
+		l.TargetKernelID = u64(uint64(i / 5))
+		l.EstChildCycles, l.EstParentCycles = f64p(float64(i)/3), f64p(float64(i)/7)
+	}
+	if i%2 == 0 {
+		n := int64(i)
+		l.SpawnN, l.SpawnNCon = &n, f64p(float64(i)/2)
+	}
+	return l
 }
 
 // Abort ends a Recorder's builder goroutine and drops its rows.

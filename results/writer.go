@@ -43,7 +43,7 @@ var errClosed = errors.New("results: writer is closed")
 // creating dir if needed. Files already in dir under the final names are
 // replaced when Close succeeds.
 func Create(dir string, f Format) (*Writer, error) {
-	return create(dir, f, memory.DefaultAllocator, batchRows)
+	return create(dir, f, buffers, batchRows)
 }
 
 // create is Create with the allocator and batch size chosen, for tests.
@@ -72,7 +72,7 @@ func CreateFiles(f Format, path func(table string) string) (*Writer, error) {
 	if !f.valid() {
 		return nil, fmt.Errorf("results: unknown format %q (valid formats: %s)", f, formatList())
 	}
-	return createFiles(f, path, memory.DefaultAllocator, batchRows)
+	return createFiles(f, path, buffers, batchRows)
 }
 
 func createFiles(f Format, path func(table string) string, mem memory.Allocator, batch int) (*Writer, error) {
@@ -110,7 +110,7 @@ func NewRecorder(emit func(Batch)) *Writer { return newRecorder(emit, batchRows)
 func newRecorder(emit func(Batch), batch int) *Writer {
 	w := &Writer{}
 	for i, t := range w.tables() {
-		t.record(i, emit, memory.DefaultAllocator, batch)
+		t.record(i, emit, buffers, batch)
 	}
 	w.bind()
 	w.startSpool()
