@@ -72,6 +72,9 @@ type Queue struct {
 	n      int // events pending, in the heap and behind the runs' heads
 	seq    uint64
 	seed   uint64 // 0: ties fire in scheduling order
+	// hole is whether h[0] is the place of an event popped and not yet
+	// refilled (see Pop).
+	hole bool
 }
 
 // permuted is the top bit of a tie key: set on the keys of the events a
@@ -90,7 +93,12 @@ func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 func (q *Queue) Len() int { return q.n }
 
 // Peek is the earliest pending event's cycle; the queue must not be empty.
-func (q *Queue) Peek() int64 { return q.h[0].At }
+func (q *Queue) Peek() int64 {
+	if q.hole {
+		q.fill()
+	}
+	return q.h[0].At
+}
 
 // Push schedules e after every event already scheduled for its cycle, or,
 // under a tie seed, at the place among them the seed and the scheduling
@@ -129,8 +137,18 @@ func mix(seed, n uint64) uint64 {
 
 func (q *Queue) push(e entry) {
 	q.n++
+	if q.hole {
+		q.hole = false
+		q.siftDown(e)
+		return
+	}
+	q.siftUp(e)
+}
+
+// siftUp adds x to the heap: it moves parents down into the place at the
+// end while they are greater than x, one write per level.
+func (q *Queue) siftUp(e entry) {
 	q.h = append(q.h, e)
-	// Sift up by moving parents into the hole: one write per level.
 	h := q.h
 	i := len(h) - 1
 	for i > 0 {
@@ -146,8 +164,16 @@ func (q *Queue) push(e entry) {
 
 // Pop removes and returns the earliest event; the queue must not be empty.
 // When it heads a run, the run's next event (which fires no earlier) takes
-// its place at the root and sifts down from there.
+// its place at the root and sifts down from there. Otherwise its place is
+// left a hole, which the next Push fills with its event, sifted down from
+// the root: the engine schedules an event after nearly every one it fires,
+// and one sift down then does the work of a pop's and a push's sifts (the
+// heap's order is the same either way: no two events share a key). Peek
+// and Pop fill a hole left unfilled as a pop would, with the last event.
 func (q *Queue) Pop() Event {
+	if q.hole {
+		q.fill()
+	}
 	q.n--
 	top := q.h[0]
 	if r := top.run(); r != 0 {
@@ -156,13 +182,19 @@ func (q *Queue) Pop() Event {
 			return top.event()
 		}
 	}
+	q.hole = true
+	return top.event()
+}
+
+// fill fills the hole at the root with the heap's last event.
+func (q *Queue) fill() {
+	q.hole = false
 	last := len(q.h) - 1
 	x := q.h[last]
 	q.h = q.h[:last]
 	if last > 0 {
 		q.siftDown(x)
 	}
-	return top.event()
 }
 
 // siftDown places x, which replaces the root, by moving the least child
