@@ -63,34 +63,45 @@ type ctaSpecs struct {
 // specQueue is a host kernel's specs installed and not yet placed, in CTA
 // order: those of the CTAs from the next to be placed up to end. CTAs
 // with no record between two that have one are queued empty (the tree
-// reader's window held them so); those after the last are not.
+// reader's window held them so); those after the last are not. The specs
+// wait as the window holds them (specWindow): slims, pointer-free, and
+// apart, in order, the rare parts of those whose rare is set. So the
+// engine's pop, once a CTA placed, copies 24 bytes with no write barrier
+// and leaves nothing to clear, and the collector scans none of it.
 type specQueue struct {
-	specs fifo.Queue[ctaSpec]
+	specs fifo.Queue[slimSpec]
+	rare  fifo.Queue[rareSpec]
 	end   uint64
 }
 
-// put queues specs as those of CTAs i, i+1, …; i is not before end
-// (the CTAs between are queued empty) unless specs is empty.
-func (q *specQueue) put(i uint64, specs []ctaSpec) {
+// put queues specs as those of CTAs i, i+1, …, with rare the rare parts
+// of those whose rare is set, in order; i is not before end (the CTAs
+// between are queued empty) unless specs is empty.
+func (q *specQueue) put(i uint64, specs []slimSpec, rare []rareSpec) {
 	if len(specs) == 0 {
 		return
 	}
 	for ; q.end < i; q.end++ {
-		q.specs.Push(ctaSpec{})
+		q.specs.Push(slimSpec{})
 	}
 	q.specs.PushAll(specs)
+	q.rare.PushAll(rare)
 	q.end = i + uint64(len(specs))
 }
 
-// pop moves the spec of CTA i, the next to be placed, into *dst: an empty
-// one past the specs queued.
+// pop moves the spec of CTA i, the next to be placed, into *dst, which is
+// empty (ctaRun.reset): it stays empty past the specs queued.
 func (q *specQueue) pop(i uint64, dst *ctaSpec) {
-	if i < q.end {
-		q.specs.PopTo(dst)
+	if i >= q.end {
+		q.end = i + 1
 		return
 	}
-	q.end = i + 1
-	*dst = ctaSpec{}
+	e := q.specs.Pop()
+	dst.cycles, dst.issue, dst.dram = e.cycles, e.issue, e.dram
+	if e.rare != 0 {
+		r := q.rare.Pop()
+		dst.warps, dst.x = r.warps, r.x
+	}
 }
 
 // The flags in a packed table's first header word.

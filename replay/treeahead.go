@@ -55,7 +55,8 @@ const (
 // The sizes treeMsg.size counts a message's storage by, and the most
 // specs a message carries (about treeMsgBytes of them; handOverTo).
 const (
-	specBytes  = int64(unsafe.Sizeof(ctaSpec{}))
+	specBytes  = int64(unsafe.Sizeof(slimSpec{}))
+	rareBytes  = int64(unsafe.Sizeof(rareSpec{}))
 	eventBytes = int64(unsafe.Sizeof(treeEvent{}))
 	msgSpecs   = treeMsgBytes / int(specBytes)
 )
