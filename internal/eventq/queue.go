@@ -93,11 +93,24 @@ func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 func (q *Queue) Len() int { return q.n }
 
 // Peek is the earliest pending event's cycle; the queue must not be empty.
+// Over a hole it is the least of the root's children's, and the hole
+// stays for a Push to fill: the engine peeks after each event it fires,
+// before settling the cycle schedules the next.
 func (q *Queue) Peek() int64 {
 	if q.hole {
-		q.fill()
+		return q.peekUnder()
 	}
 	return q.h[0].At
+}
+
+// peekUnder is the least cycle among the hole's children.
+func (q *Queue) peekUnder() int64 {
+	k := q.h[1:min(len(q.h), 1+arity)]
+	at := k[0].At
+	for _, x := range k[1:] {
+		at = min(at, x.At)
+	}
+	return at
 }
 
 // Push schedules e after every event already scheduled for its cycle, or,
@@ -168,8 +181,8 @@ func (q *Queue) siftUp(e entry) {
 // left a hole, which the next Push fills with its event, sifted down from
 // the root: the engine schedules an event after nearly every one it fires,
 // and one sift down then does the work of a pop's and a push's sifts (the
-// heap's order is the same either way: no two events share a key). Peek
-// and Pop fill a hole left unfilled as a pop would, with the last event.
+// heap's order is the same either way: no two events share a key). Pop
+// fills a hole left unfilled as a pop would, with the last event.
 func (q *Queue) Pop() Event {
 	if q.hole {
 		q.fill()
