@@ -103,11 +103,17 @@ func (q *Queue) Peek() int64 {
 	return q.h[0].At
 }
 
-// peekUnder is the least cycle among the hole's children.
+// peekUnder is the least cycle among the hole's children: all four in
+// the common case, unrolled (a loop over them cost some 50 instructions a
+// peek, once an event the engine fires).
 func (q *Queue) peekUnder() int64 {
-	k := q.h[1:min(len(q.h), 1+arity)]
-	at := k[0].At
-	for _, x := range k[1:] {
+	h := q.h
+	if len(h) > arity {
+		k := h[1 : 1+arity : 1+arity]
+		return min(min(k[0].At, k[1].At), min(k[2].At, k[3].At))
+	}
+	at := h[1].At
+	for _, x := range h[2:] {
 		at = min(at, x.At)
 	}
 	return at
