@@ -123,17 +123,17 @@ func (q *Queue) peekUnder() int64 {
 // under a tie seed, at the place among them the seed and the scheduling
 // order pick.
 func (q *Queue) Push(e Event) {
-	q.push(q.key(e))
+	q.push(entryOf(e, q.tie()))
 }
 
-// key gives e the next tie key Push gives.
-func (q *Queue) key(e Event) entry {
+// tie is the next tie key Push gives. It returns the key alone, not the
+// entry, so that it is inlined (Push: one call fewer an event).
+func (q *Queue) tie() uint64 {
 	q.seq++
-	seq := q.seq
 	if q.seed != 0 {
-		seq = mix(q.seed, q.seq) | permuted
+		return mix(q.seed, q.seq) | permuted
 	}
-	return entryOf(e, seq)
+	return q.seq
 }
 
 // PushOrdered schedules e after every event already scheduled for its
@@ -161,13 +161,8 @@ func (q *Queue) push(e entry) {
 		q.siftDown(e)
 		return
 	}
-	q.siftUp(e)
-}
-
-// siftUp adds x to the heap: it moves parents down into the place at the
-// end while they are greater than x, one write per level.
-func (q *Queue) siftUp(e entry) {
 	q.h = append(q.h, e)
+	// Sift up by moving parents into the hole: one write per level.
 	h := q.h
 	i := len(h) - 1
 	for i > 0 {
