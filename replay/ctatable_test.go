@@ -205,3 +205,66 @@ func BenchmarkNextSpec(b *testing.B) {
 		buf = tb.nextSpec(&s, buf)
 	}
 }
+
+// A spec queue hands out, CTA after CTA, the specs put in: empty ones for
+// the CTAs between two puts and past the last, each rare part with the
+// slim it belongs to, across puts that compact what is left.
+func TestSpecQueue(t *testing.T) {
+	x := &ctaExtra{checked: 7}
+	var want []ctaSpec
+	var q specQueue
+	var popped []ctaSpec
+	next := uint64(0)
+	for round := range 40 {
+		// CTAs next, next+1, … with a gap of round%3 empty ones first.
+		at := next + uint64(round%3)
+		for ; next < at; next++ {
+			want = append(want, ctaSpec{})
+		}
+		var slims []slimSpec
+		var rare []rareSpec
+		for j := range 5 + round%4 {
+			s := ctaSpec{cycles: int64(100*round + j), issue: float32(j), dram: float32(round)}
+			if j%3 == 1 {
+				s.warps = []int64{int64(round), int64(j)}
+			}
+			if j%4 == 2 {
+				s.x = x
+			}
+			e := slimSpec{cycles: s.cycles, issue: s.issue, dram: s.dram}
+			if s.warps != nil || s.x != nil {
+				e.rare = 1
+				rare = append(rare, rareSpec{warps: s.warps, x: s.x})
+			}
+			slims, want = append(slims, e), append(want, s)
+		}
+		q.put(at, slims, rare)
+		next = at + uint64(len(slims))
+		// Pop about half of what is queued, so puts compact a queue
+		// that still holds specs.
+		for len(want) > 4 {
+			i := uint64(len(popped))
+			var got ctaSpec
+			q.pop(i, &got)
+			if !reflect.DeepEqual(got, want[0]) {
+				t.Fatalf("round %d, CTA %d: popped %+v, want %+v", round, i, got, want[0])
+			}
+			popped, want = append(popped, got), want[1:]
+		}
+	}
+	for len(want) > 0 {
+		var got ctaSpec
+		q.pop(uint64(len(popped)), &got)
+		if !reflect.DeepEqual(got, want[0]) {
+			t.Fatalf("CTA %d: popped %+v, want %+v", len(popped), got, want[0])
+		}
+		popped, want = append(popped, got), want[1:]
+	}
+	var past ctaSpec
+	if q.pop(uint64(len(popped)), &past); !reflect.DeepEqual(past, ctaSpec{}) {
+		t.Fatalf("past the specs queued: %+v, want an empty spec", past)
+	}
+	if len(q.rare) > 8 || cap(q.specs) > 64 {
+		t.Fatalf("queue storage %d rare parts, room for %d slims: not compacted", len(q.rare), cap(q.specs))
+	}
+}

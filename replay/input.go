@@ -100,6 +100,7 @@ type bodyCursor struct {
 	cur     *treeMsg          // the message whose events are being applied
 	ev      int               // its next event
 	spec    int               // its next spec
+	rare    int               // its next rare parts
 	open    *Kernel           // the engine's kernel of the segment the events are in; nil between segments
 	past    uint64            // with ordered_trees, its host CTAs installed
 	loaded  int               // host launches whose segments have begun
@@ -191,7 +192,7 @@ func (b *bodyCursor) advance() error {
 		if b.cur.err != nil {
 			return b.cur.err
 		}
-		b.cur, b.ev, b.spec = b.receive(), 0, 0
+		b.cur, b.ev, b.spec, b.rare = b.receive(), 0, 0, 0
 	}
 	ev := &b.cur.events[b.ev]
 	b.ev++
@@ -228,8 +229,10 @@ func (b *bodyCursor) begin(s *treeStart) error {
 // its kernel's queue.
 func (b *bodyCursor) install(ev *treeEvent) {
 	specs := b.cur.specs[b.spec : b.spec+ev.specs]
+	rare := b.cur.rare[b.rare : b.rare+ev.rare]
 	b.spec += ev.specs
-	b.open.ctas.queued().put(b.past, specs)
+	b.rare += ev.rare
+	b.open.ctas.queued().put(b.past, specs, rare)
 	b.past = ev.upTo
 }
 

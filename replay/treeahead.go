@@ -53,11 +53,13 @@ const (
 )
 
 // The sizes treeMsg.size counts a message's storage by, and the most
-// specs a message carries (about treeMsgBytes of them; handOverTo).
+// specs a message carries (handOverTo): at most treeMsgBytes of them with
+// their rare parts, were every one to have some.
 const (
-	specBytes  = int64(unsafe.Sizeof(ctaSpec{}))
+	specBytes  = int64(unsafe.Sizeof(slimSpec{}))
+	rareBytes  = int64(unsafe.Sizeof(rareSpec{}))
 	eventBytes = int64(unsafe.Sizeof(treeEvent{}))
-	msgSpecs   = treeMsgBytes / int(specBytes)
+	msgSpecs   = treeMsgBytes / int(specBytes+rareBytes)
 )
 
 // What the reader files for a record, for treeMsg.held: an estimate from

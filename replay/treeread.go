@@ -98,7 +98,8 @@ type declaration struct {
 // then, once it has stopped, its error (io.EOF at the end of the trace).
 type treeMsg struct {
 	events  []treeEvent
-	specs   []ctaSpec // the host CTA specs the events hand over, one after another
+	specs   []slimSpec // the host CTA specs the events hand over, one after another
+	rare    []rareSpec // the rare parts of those specs that have any, in order (specWindow.take)
 	err     error
 	records int // trace records read to fill it (one read again after a hand-over counts again)
 	held    int // about how many bytes the reader filed while filling it (treeahead.go's estimates)
@@ -113,6 +114,7 @@ type treeEvent struct {
 	// (exclusive) are complete, the first specs of them with the next
 	// specs of treeMsg.specs, the rest with none.
 	specs int
+	rare  int // of treeMsg.rare, the next rare of them are those specs'
 	upTo  uint64
 	end   bool     // the open segment is complete
 	table ctaTable // at its end without ordered_trees: the host kernel's whole table
@@ -128,8 +130,8 @@ type treeStart struct {
 
 func (m *treeMsg) reset() {
 	clear(m.events) // tables and starts
-	clear(m.specs)  // sites and children
-	m.events, m.specs = m.events[:0], m.specs[:0]
+	clear(m.rare)   // warps, sites and children
+	m.events, m.specs, m.rare = m.events[:0], m.specs[:0], m.rare[:0]
 	m.err, m.records, m.held = nil, 0, 0
 }
 
@@ -138,7 +140,7 @@ func (m *treeMsg) reset() {
 // storage of events and specs (up to msgSpecs specs, about
 // treeMsgBytes).
 func (m *treeMsg) size() int64 {
-	return int64(m.held) + int64(cap(m.specs))*specBytes + int64(cap(m.events))*eventBytes
+	return int64(m.held) + int64(cap(m.specs))*specBytes + int64(cap(m.rare))*rareBytes + int64(cap(m.events))*eventBytes
 }
 
 // fill reads records into m until enough says m holds enough after a

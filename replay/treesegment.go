@@ -83,12 +83,13 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	if need := at + int(min(uint64(min(room, b.win.len())), b.due-b.win.from)); need > cap(m.specs) {
 		// Grown by doubling, but never past msgSpecs (append's
 		// growth would): a reused message keeps its storage.
-		grown := make([]ctaSpec, at, min(max(2*cap(m.specs), need), msgSpecs))
+		grown := make([]slimSpec, at, min(max(2*cap(m.specs), need), msgSpecs))
 		copy(grown, m.specs)
 		m.specs = grown
 	}
-	m.specs, n = b.win.take(m.specs, b.due, room)
-	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, upTo: n})
+	rare := len(m.rare)
+	m.specs, m.rare, n = b.win.take(m.specs, m.rare, b.due, room)
+	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, rare: len(m.rare) - rare, upTo: n})
 	i := 0
 	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
 		b.forget(b.kids[i])

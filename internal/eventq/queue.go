@@ -72,6 +72,9 @@ type Queue struct {
 	n      int // events pending, in the heap and behind the runs' heads
 	seq    uint64
 	seed   uint64 // 0: ties fire in scheduling order
+	// hole is whether h[0] is the place of an event popped and not yet
+	// refilled (see Pop).
+	hole bool
 }
 
 // permuted is the top bit of a tie key: set on the keys of the events a
@@ -90,23 +93,47 @@ func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 func (q *Queue) Len() int { return q.n }
 
 // Peek is the earliest pending event's cycle; the queue must not be empty.
-func (q *Queue) Peek() int64 { return q.h[0].At }
+// Over a hole it is the least of the root's children's, and the hole
+// stays for a Push to fill: the engine peeks after each event it fires,
+// before settling the cycle schedules the next.
+func (q *Queue) Peek() int64 {
+	if q.hole {
+		return q.peekUnder()
+	}
+	return q.h[0].At
+}
+
+// peekUnder is the least cycle among the hole's children: all four in
+// the common case, unrolled (a loop over them cost some 50 instructions a
+// peek, once an event the engine fires).
+func (q *Queue) peekUnder() int64 {
+	h := q.h
+	if len(h) > arity {
+		k := h[1 : 1+arity : 1+arity]
+		return min(min(k[0].At, k[1].At), min(k[2].At, k[3].At))
+	}
+	at := h[1].At
+	for _, x := range h[2:] {
+		at = min(at, x.At)
+	}
+	return at
+}
 
 // Push schedules e after every event already scheduled for its cycle, or,
 // under a tie seed, at the place among them the seed and the scheduling
 // order pick.
 func (q *Queue) Push(e Event) {
-	q.push(q.key(e))
+	q.push(entryOf(e, q.tie()))
 }
 
-// key gives e the next tie key Push gives.
-func (q *Queue) key(e Event) entry {
+// tie is the next tie key Push gives. It returns the key alone, not the
+// entry, so that it is inlined (Push: one call fewer an event).
+func (q *Queue) tie() uint64 {
 	q.seq++
-	seq := q.seq
 	if q.seed != 0 {
-		seq = mix(q.seed, q.seq) | permuted
+		return mix(q.seed, q.seq) | permuted
 	}
-	return entryOf(e, seq)
+	return q.seq
 }
 
 // PushOrdered schedules e after every event already scheduled for its
@@ -129,6 +156,11 @@ func mix(seed, n uint64) uint64 {
 
 func (q *Queue) push(e entry) {
 	q.n++
+	if q.hole {
+		q.hole = false
+		q.siftDown(e)
+		return
+	}
 	q.h = append(q.h, e)
 	// Sift up by moving parents into the hole: one write per level.
 	h := q.h
@@ -146,8 +178,16 @@ func (q *Queue) push(e entry) {
 
 // Pop removes and returns the earliest event; the queue must not be empty.
 // When it heads a run, the run's next event (which fires no earlier) takes
-// its place at the root and sifts down from there.
+// its place at the root and sifts down from there. Otherwise its place is
+// left a hole, which the next Push fills with its event, sifted down from
+// the root: the engine schedules an event after nearly every one it fires,
+// and one sift down then does the work of a pop's and a push's sifts (the
+// heap's order is the same either way: no two events share a key). Pop
+// fills a hole left unfilled as a pop would, with the last event.
 func (q *Queue) Pop() Event {
+	if q.hole {
+		q.fill()
+	}
 	q.n--
 	top := q.h[0]
 	if r := top.run(); r != 0 {
@@ -156,13 +196,19 @@ func (q *Queue) Pop() Event {
 			return top.event()
 		}
 	}
+	q.hole = true
+	return top.event()
+}
+
+// fill fills the hole at the root with the heap's last event.
+func (q *Queue) fill() {
+	q.hole = false
 	last := len(q.h) - 1
 	x := q.h[last]
 	q.h = q.h[:last]
 	if last > 0 {
 		q.siftDown(x)
 	}
-	return top.event()
 }
 
 // siftDown places x, which replaces the root, by moving the least child

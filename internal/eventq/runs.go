@@ -49,7 +49,7 @@ func (q *Queue) PushDelayed(delay int64, e Event) {
 		q.runs = append(q.runs, run{})
 		q.recent[recentSlot(delay)] = recentRun{delay: delay, run: r + 1}
 	}
-	x := q.key(e)
+	x := entryOf(e, q.tie())
 	ru := &q.runs[r]
 	switch {
 	case !ru.active:

@@ -49,22 +49,6 @@ func (q *Queue[T]) Push(v T) {
 	q.n++
 }
 
-// PushAll queues vs last, in order, as a Push of each would: a block at
-// a time, one copy for the run of them a block takes (the replay's specs
-// handed over from the tree reader: 7 instructions a CTA, against 68 one
-// Push at a time).
-func (q *Queue[T]) PushAll(vs []T) {
-	for len(vs) > 0 {
-		if q.tail == nil || q.last == blockLen {
-			q.addBlock()
-		}
-		k := copy(q.tail.items[q.last:], vs)
-		q.last += k
-		q.n += k
-		vs = vs[k:]
-	}
-}
-
 // addBlock chains an empty block after the tail: a spare one, or a new one.
 func (q *Queue[T]) addBlock() {
 	b := q.spare
@@ -86,15 +70,6 @@ func (q *Queue[T]) Pop() T {
 	v := q.head.items[q.first]
 	q.drop()
 	return v
-}
-
-// PopTo moves the oldest item into *dst, as *dst = q.Pop() would without
-// copying it out through a result (a spec of 48 bytes, taken once a CTA);
-// the queue must not be empty. Pop is not written as a call of PopTo:
-// that made it too large for the event queue's pops to inline.
-func (q *Queue[T]) PopTo(dst *T) {
-	*dst = q.head.items[q.first]
-	q.drop()
 }
 
 // drop takes the oldest item out of the queue, clearing its place so a

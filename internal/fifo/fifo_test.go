@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestQueue checks a Queue against a plain slice over random pushes (one
-// at a time, or a run of up to two blocks' worth with PushAll) and pops
-// (Pop, or PopTo) whose queue length wanders across many blocks and back
+// TestQueue checks a Queue against a plain slice over random pushes (one,
+// or a run of up to two blocks' worth) and pops whose queue length
+// wanders across many blocks and back
 // to empty: the order popped, Len, Front and All at every step; that a
 // queue holds no more blocks than its items need; that no block, queued
 // or spare, keeps a popped item (they are pointers here, which would stay
@@ -31,19 +31,12 @@ func TestQueue(t *testing.T) {
 				run[j] = new(int)
 				*run[j] = i
 			}
-			if len(run) == 1 && r.IntN(2) == 0 {
-				q.Push(run[0])
-			} else {
-				q.PushAll(run)
+			for _, v := range run {
+				q.Push(v)
 			}
 			want = append(want, run...)
 		} else if len(want) > 0 {
-			var got *int
-			if i%3 == 0 {
-				q.PopTo(&got)
-			} else {
-				got = q.Pop()
-			}
+			got := q.Pop()
 			if got != want[0] {
 				t.Fatalf("step %d: pop %d, want %d", i, *got, *want[0])
 			}
