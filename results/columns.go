@@ -85,21 +85,8 @@ func (t *kernelCols) bind() {
 	t.wait, t.groups = t.int64s(), t.int64s()
 }
 
-func (t *kernelCols) append(r Kernel) {
-	t.kernelID.Append(id(r.KernelID))
-	t.name.Append(r.Name)
-	t.origin.Append(r.Origin)
-	appendOptID(t.parent, r.ParentKernelID)
-	t.stream.Append(id(r.Stream))
-	t.ctas.Append(r.CTAs)
-	t.threads.Append(r.ThreadsPerCTA)
-	t.launch.Append(r.LaunchCycle)
-	t.ready.Append(r.ReadyCycle)
-	t.start.Append(r.StartCycle)
-	t.end.Append(r.EndCycle)
-	t.wait.Append(r.WaitCycles)
-	t.groups.Append(r.CoalescedGroups)
-}
+// append appends one row the way appendRows appends many (bulk.go).
+func (t *kernelCols) append(r Kernel) { t.appendRows([]Kernel{r}) }
 
 type ctaCols struct {
 	table
@@ -117,17 +104,8 @@ func (t *ctaCols) bind() {
 	t.slowdown = t.float64s()
 }
 
-func (t *ctaCols) append(r CTA) {
-	t.kernelID.Append(id(r.KernelID))
-	t.cta.Append(id(r.CTA))
-	t.sm.Append(r.SM)
-	t.dispatch.Append(r.DispatchCycle)
-	t.start.Append(r.StartCycle)
-	t.end.Append(r.EndCycle)
-	t.stall.Append(r.StallCycles)
-	appendOptID(t.group, r.GroupID)
-	appendOptFloat(t.slowdown, r.Slowdown)
-}
+// append appends one row the way appendRows appends many (bulk.go).
+func (t *ctaCols) append(r CTA) { t.appendRows([]CTA{r}) }
 
 type launchCols struct {
 	table
@@ -152,27 +130,8 @@ func (t *launchCols) bind() {
 	t.outcome = t.str()
 }
 
-func (t *launchCols) append(r Launch) {
-	t.site.Append(id(r.SiteID))
-	t.cycle.Append(r.Cycle)
-	t.parent.Append(id(r.ParentKernelID))
-	t.parentCTA.Append(id(r.ParentCTA))
-	t.warp.Append(r.Warp)
-	t.lane.Append(r.Lane)
-	t.child.Append(id(r.ChildKernelID))
-	t.workload.Append(r.Workload)
-	t.decision.Append(r.Decision)
-	appendOptID(t.target, r.TargetKernelID)
-	appendOptFloat(t.estChild, r.EstChildCycles)
-	appendOptFloat(t.estParent, r.EstParentCycles)
-	if r.SpawnN == nil {
-		t.spawnN.AppendNull()
-	} else {
-		t.spawnN.Append(*r.SpawnN)
-	}
-	appendOptFloat(t.spawnNCon, r.SpawnNCon)
-	t.outcome.Append(r.Outcome)
-}
+// append appends one row the way appendRows appends many (bulk.go).
+func (t *launchCols) append(r Launch) { t.appendRows([]Launch{r}) }
 
 type occupancyCols struct {
 	table
