@@ -28,7 +28,7 @@ type fieldText func(col arrow.Array, row int) string
 
 // newCSVEncoder writes the header line and picks each column's text form
 // once, so a schema with a type CSV cannot hold fails here, not per row.
-func newCSVEncoder(w io.Writer, s *arrow.Schema) (encoder, error) {
+func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 	e := &csvEncoder{w: csv.NewWriter(w), rec: make([]string, s.NumFields())}
 	for i, f := range s.Fields() {
 		text, ok := textOf[f.Type.ID()]
@@ -41,7 +41,7 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (encoder, error) {
 	return e, e.w.Write(e.rec)
 }
 
-func (e *csvEncoder) write(rec arrow.Record) error {
+func (e *csvEncoder) Write(rec arrow.Record) error {
 	for row := 0; row < int(rec.NumRows()); row++ {
 		for j, col := range rec.Columns() {
 			e.rec[j] = ""
@@ -56,7 +56,7 @@ func (e *csvEncoder) write(rec arrow.Record) error {
 	return nil
 }
 
-func (e *csvEncoder) close() error {
+func (e *csvEncoder) Close() error {
 	e.w.Flush()
 	return e.w.Error()
 }

@@ -10,21 +10,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// rowGroupRows caps a Parquet row group. Batches are buffered into row
-// groups of up to this many rows: large enough for good compression and for
-// DuckDB to split a scan, small enough that the encoded group held in memory
-// stays a few tens of megabytes.
-const rowGroupRows = 1 << 18
-
-// An encoder turns record batches into one table file of a Format.
+// An encoder turns blocks of rows into one table file of a Format.
 type encoder interface {
-	// write appends a batch of rows.
-	write(rec arrow.Record) error
+	// write appends a block of rows.
+	write(b block) error
 	// close writes what ends the file (footer, buffered row group) to the
 	// underlying writer, without closing it.
 	close() error
@@ -40,94 +31,36 @@ func newEncoder(f Format, w *posWriter, s *arrow.Schema, mem memory.Allocator) (
 		if err != nil {
 			return nil, err
 		}
-		return ipcEncoder{fw}, nil
+		return records{fw, s, mem}, nil
 	case CSV:
-		return newCSVEncoder(w, s)
-	default:
-		fw, err := pqarrow.NewFileWriter(s, w, parquetProps(mem), pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
+		enc, err := newCSVEncoder(w, s)
 		if err != nil {
 			return nil, err
 		}
-		return parquetEncoder{fw}, nil
+		return records{enc, s, mem}, nil
+	default:
+		return newParquetEncoder(w, s, mem)
 	}
 }
 
-// parquetProps sets every writer property that shapes the file, so the
-// output does not drift with the library's defaults: format 2.6 with v1 data
-// pages (the most widely read), statistics, zstd, and the encodings below.
-//
-// Zstd level 1: the files are within 2% of level 3's size, and encoding is
-// the largest cost of a run with --out. (arrow-go v18 pools its zstd
-// encoders; the frozen v15 line built one with a 4 MiB history per data
-// page, which is why we moved: BenchmarkWriteCTAs/parquet went from 1.28M
-// to 2.19M rows/s and from 1.36 GB to 0.50 GB allocated per million rows.)
-//
-// Integer columns are DELTA_BINARY_PACKED: ids and cycles mostly climb by
-// small steps, so their deltas pack into a few bits a value where plain
-// encoding hands zstd eight bytes. Zstd's work is what shrinks: a BFS
-// scale-20 replay with --out costs 13% fewer instructions (callgrind,
-// 7,668M to 6,705M for the whole process) and its tables are 11% smaller
-// (4.66 to 4.14 MB). DuckDB, pyarrow (pandas) and polars read the
-// encoding and get the same columns and values (interop).
-//
-// Data pages of 256 KiB, not the library's 1 MiB: every column of every
-// open table keeps a page's values in hand, so with seven tables the
-// default page size held ~170 MB (a 32-replay study with --out: 460 MB
-// resident, now 290 MB); the files stay within 2% of the size, and
-// encoding is faster (BenchmarkWriteCTAs/parquet +29% rows/s, -33% bytes
-// allocated, benchstat n=6).
-//
-// Dictionary encoding is off: with zstd the repeated strings (trace,
-// policy, names) cost next to nothing anyway, and the library's dictionary
-// encoder allocates for every value. Handing the run columns over as
-// Arrow dictionary arrays (one value, its indices all zero) saves little:
-// the library takes a column's statistics from the dictionary alone only
-// when it is the very array object of the batch before, and pqarrow
-// slices every column it writes, which makes a new one each time, so it
-// hashes every index to find the values used; with writing the indices
-// that cost about what the plain encoding and statistics it replaced did
-// (BFS scale 20 --out: 6,533M to 6,459M instructions, 1%).
-func parquetProps(mem memory.Allocator) *parquet.WriterProperties {
-	props := []parquet.WriterProperty{
-		parquet.WithAllocator(mem),
-		parquet.WithVersion(parquet.V2_6),
-		parquet.WithDataPageVersion(parquet.DataPageV1),
-		parquet.WithCreatedBy(parquet.DefaultCreatedBy),
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(1),
-		parquet.WithMaxRowGroupLength(rowGroupRows),
-		parquet.WithDataPageSize(256 << 10),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithStats(true),
+// records is the encoder of a format that takes whole records (Arrow IPC,
+// CSV): it lays each block out with its run columns as strings.
+type records struct {
+	w interface {
+		Write(arrow.Record) error
+		Close() error
 	}
-	return parquet.NewWriterProperties(append(props, deltaProps()...)...)
+	schema *arrow.Schema
+	mem    memory.Allocator
 }
 
-// deltaProps sets DELTA_BINARY_PACKED for every integer column of every
-// table (a property names a column by its path, which is its name).
-func deltaProps() []parquet.WriterProperty {
-	var ps []parquet.WriterProperty
-	for _, s := range schemas {
-		for _, f := range s.Fields() {
-			if id := f.Type.ID(); id == arrow.INT64 || id == arrow.INT32 {
-				ps = append(ps, parquet.WithEncodingFor(f.Name, parquet.Encodings.DeltaBinaryPacked))
-			}
-		}
-	}
-	return ps
+func (e records) write(b block) error {
+	rec := b.record(e.schema, e.mem)
+	defer rec.Release()
+	return e.w.Write(rec)
 }
 
-// parquetEncoder collects batches into row groups of up to rowGroupRows
-// rows, held encoded and compressed in memory until the group is full.
-type parquetEncoder struct{ fw *pqarrow.FileWriter }
-
-func (e parquetEncoder) write(rec arrow.Record) error { return e.fw.WriteBuffered(rec) }
-func (e parquetEncoder) close() error                 { return e.fw.Close() }
-
-type ipcEncoder struct{ fw *ipc.FileWriter }
-
-func (e ipcEncoder) write(rec arrow.Record) error { return e.fw.Write(rec) }
-func (e ipcEncoder) close() error                 { return e.fw.Close() }
+func (e records) close() error { return e.w.Close() }
 
 // posWriter buffers writes to a file and counts them. The Arrow IPC writer
 // asks for its position with Seek(0, io.SeekCurrent) and nothing else, so a
@@ -169,26 +102,26 @@ const encodeAhead = 2
 // goroutines would not shorten it on two cores. A
 // failure is returned by the next write, or by close.
 type asyncEncoder struct {
-	in   chan arrow.Record
+	in   chan block
 	done chan struct{}
 	mu   sync.Mutex
 	err  error
 }
 
 func newAsyncEncoder(enc encoder) *asyncEncoder {
-	in := make(chan arrow.Record, encodeAhead)
+	in := make(chan block, encodeAhead)
 	a := &asyncEncoder{in: in, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
 		var rows int64
-		for rec := range in {
+		for b := range in {
 			if a.failed() == nil {
-				if err := enc.write(rec); err != nil {
-					a.fail(fmt.Errorf("rows %d-%d: %w", rows+1, rows+rec.NumRows(), err))
+				if err := enc.write(b); err != nil {
+					a.fail(fmt.Errorf("rows %d-%d: %w", rows+1, rows+b.rows(), err))
 				}
 			}
-			rows += rec.NumRows()
-			rec.Release()
+			rows += b.rows()
+			b.release()
 		}
 		if a.failed() == nil {
 			if err := enc.close(); err != nil {
@@ -211,12 +144,12 @@ func (a *asyncEncoder) fail(err error) {
 	a.err = err
 }
 
-func (a *asyncEncoder) write(rec arrow.Record) error {
+func (a *asyncEncoder) write(b block) error {
 	if err := a.failed(); err != nil {
 		return err
 	}
-	rec.Retain()
-	a.in <- rec
+	b.retain()
+	a.in <- b
 	return nil
 }
 

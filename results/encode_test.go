@@ -10,7 +10,8 @@ import (
 )
 
 // TestParquetEncodings checks each column chunk's encoding in every
-// table (parquetProps): integers DELTA_BINARY_PACKED, the rest plain.
+// table (parquetProps): the run columns a dictionary, integers
+// DELTA_BINARY_PACKED, the rest plain.
 func TestParquetEncodings(t *testing.T) {
 	dir := t.TempDir()
 	w := newTestWriter(t, dir, Parquet, batchRows)
@@ -33,12 +34,25 @@ func TestParquetEncodings(t *testing.T) {
 			if id := f.Type.ID(); id == arrow.INT64 || id == arrow.INT32 {
 				want = parquet.Encodings.DeltaBinaryPacked
 			}
+			if c < runColumns && distinct(fixtureRows[table], c) == 1 {
+				// A group with a second value falls back to plain.
+				want = parquet.Encodings.RLEDict
+			}
 			if !hasEncoding(col.Encodings(), want) {
 				t.Errorf("%s.%s: encodings %v, want %v", table, f.Name, col.Encodings(), want)
 			}
 		}
 		pf.Close()
 	}
+}
+
+// distinct counts the values of column c of rows.
+func distinct(rows [][]any, c int) int {
+	seen := map[any]bool{}
+	for _, r := range rows {
+		seen[r[c]] = true
+	}
+	return len(seen)
 }
 
 func hasEncoding(es []parquet.Encoding, e parquet.Encoding) bool {

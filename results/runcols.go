@@ -16,7 +16,8 @@ const runColumns = 3
 // stretches, not in column builders: the three values are the same for
 // every row of a replay, and appending them to string builders one row
 // at a time was a third of what building a ctas row cost. The columns
-// are laid out whole when the batch is flushed (runArrays).
+// travel with the batch's other columns as these stretches (block.go),
+// and each file format lays them out its own way.
 type runRows struct {
 	run  Run
 	rows int
@@ -31,19 +32,27 @@ func (t *table) addRun(r *Run, rows int) {
 	t.runs = append(t.runs, runRows{*r, rows})
 }
 
-// runArrays builds the run columns of the pending rows, in schema order,
-// and forgets the stretches.
-func (t *table) runArrays(mem memory.Allocator) [runColumns]arrow.Array {
-	fields := [runColumns]func(*Run) string{
-		func(r *Run) string { return r.Trace },
-		func(r *Run) string { return r.Policy },
-		func(r *Run) string { return r.Params },
-	}
-	var cols [runColumns]arrow.Array
-	for i, field := range fields {
-		cols[i] = repeatStrings(mem, t.runs, field)
-	}
+// takeRuns hands over the pending rows' stretches and forgets them.
+func (t *table) takeRuns() []runRows {
+	runs := append([]runRows(nil), t.runs...)
 	t.runs = t.runs[:0]
+	return runs
+}
+
+// runFields reads each run column's value from a run, in schema order.
+var runFields = [runColumns]func(*Run) string{
+	func(r *Run) string { return r.Trace },
+	func(r *Run) string { return r.Policy },
+	func(r *Run) string { return r.Params },
+}
+
+// runArrays lays out the run columns of the rows of runs as strings, in
+// schema order.
+func runArrays(mem memory.Allocator, runs []runRows) [runColumns]arrow.Array {
+	var cols [runColumns]arrow.Array
+	for i, field := range runFields {
+		cols[i] = repeatStrings(mem, runs, field)
+	}
 	return cols
 }
 

@@ -30,7 +30,7 @@ func TestRunArrays(t *testing.T) {
 	if len(tb.runs) != len(runs) {
 		t.Fatalf("%d stretches, want %d", len(tb.runs), len(runs))
 	}
-	cols := tb.runArrays(mem)
+	cols := runArrays(mem, tb.takeRuns())
 	for i, c := range cols {
 		s := c.(*array.String)
 		var got []string
@@ -43,6 +43,6 @@ func TestRunArrays(t *testing.T) {
 		c.Release()
 	}
 	if len(tb.runs) != 0 {
-		t.Errorf("%d stretches left after runArrays", len(tb.runs))
+		t.Errorf("%d stretches left after takeRuns", len(tb.runs))
 	}
 }

@@ -97,41 +97,27 @@ func (t *table) flush() error {
 	if t.pending == 0 {
 		return nil
 	}
-	rec := t.batchRecord()
-	defer rec.Release()
+	b := block{runs: t.takeRuns(), rest: t.rb.NewRecord()}
+	defer b.release()
 	if t.pending == t.batch {
 		// A table that fills a batch is likely to fill the next: size the
 		// builders for it at once instead of growing them by doubling.
 		t.rb.Reserve(t.batch)
 	}
 	t.pending = 0
-	return t.writeRecord(rec)
+	return t.writeBlock(b)
 }
 
-// batchRecord takes the pending rows out of the builders and the run
-// stretches as one batch.
-func (t *table) batchRecord() arrow.Record {
-	rest := t.rb.NewRecord()
-	defer rest.Release()
-	run := t.runArrays(t.mem)
-	cols := append(run[:], rest.Columns()...)
-	rec := array.NewRecord(t.schema, cols, int64(t.pending))
-	for _, c := range run {
-		c.Release()
-	}
-	return rec
-}
-
-// writeRecord hands a batch of rows to the encoder, after any rows still
+// writeBlock hands a batch of rows to the encoder, after any rows still
 // in the builders.
-func (t *table) writeRecord(rec arrow.Record) error {
+func (t *table) writeBlock(b block) error {
 	if t.pending > 0 {
 		if err := t.flush(); err != nil {
 			return err
 		}
 	}
-	t.written += rec.NumRows()
-	if err := t.enc.write(rec); err != nil {
+	t.written += b.rows()
+	if err := t.enc.write(b); err != nil {
 		return t.errorf("writing: %w", err)
 	}
 	return nil

@@ -255,7 +255,7 @@ func (w *Writer) WriteBatch(b Batch) {
 	if w.err != nil {
 		return
 	}
-	if err := w.tables()[b.table].writeRecord(b.rec); err != nil {
+	if err := w.tables()[b.table].writeBlock(b.b); err != nil {
 		w.err = err
 	}
 }

@@ -1,0 +1,351 @@
+package results
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// rowGroupRows caps a Parquet row group. Blocks are buffered into row
+// groups of up to this many rows: large enough for good compression and for
+// DuckDB to split a scan, small enough that the encoded group held in memory
+// stays a few tens of megabytes.
+const rowGroupRows = 1 << 18
+
+// parquetProps sets every writer property that shapes the file, so the
+// output does not drift with the library's defaults: format 2.6 with v1 data
+// pages (the most widely read), statistics, zstd, and the encodings below.
+//
+// Zstd level 1: the files are within 2% of level 3's size, and encoding is
+// the largest cost of a run with --out. (arrow-go v18 pools its zstd
+// encoders; the frozen v15 line built one with a 4 MiB history per data
+// page, which is why we moved: BenchmarkWriteCTAs/parquet went from 1.28M
+// to 2.19M rows/s and from 1.36 GB to 0.50 GB allocated per million rows.)
+//
+// Integer columns are DELTA_BINARY_PACKED: ids and cycles mostly climb by
+// small steps, so their deltas pack into a few bits a value where plain
+// encoding hands zstd eight bytes. Zstd's work is what shrinks: a BFS
+// scale-20 replay with --out costs 13% fewer instructions (callgrind,
+// 7,668M to 6,705M for the whole process) and its tables are 11% smaller
+// (4.66 to 4.14 MB). DuckDB, pyarrow (pandas) and polars read the
+// encoding and get the same columns and values (interop).
+//
+// Data pages of 256 KiB, not the library's 1 MiB: every column of every
+// open table keeps a page's values in hand, so with seven tables the
+// default page size held ~170 MB (a 32-replay study with --out: 460 MB
+// resident, now 290 MB); the files stay within 2% of the size, and
+// encoding is faster (BenchmarkWriteCTAs/parquet +29% rows/s, -33% bytes
+// allocated, benchstat n=6).
+//
+// Dictionary encoding is on for the run columns alone (trace, policy,
+// params), which the encoder hands over as one dictionary value a stretch
+// of rows (parquetEncoder.writeRun). Elsewhere it is off: handed plain
+// strings, the library's dictionary encoder hashes every value, which
+// costs more than it saves.
+func parquetProps(mem memory.Allocator) *parquet.WriterProperties {
+	props := []parquet.WriterProperty{
+		parquet.WithAllocator(mem),
+		parquet.WithVersion(parquet.V2_6),
+		parquet.WithDataPageVersion(parquet.DataPageV1),
+		parquet.WithCreatedBy(parquet.DefaultCreatedBy),
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(1),
+		parquet.WithDataPageSize(256 << 10),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithDictionaryFor("trace", true),
+		parquet.WithDictionaryFor("policy", true),
+		parquet.WithDictionaryFor("params", true),
+		parquet.WithStats(true),
+	}
+	return parquet.NewWriterProperties(append(props, deltaProps()...)...)
+}
+
+// deltaProps sets DELTA_BINARY_PACKED for every integer column of every
+// table (a property names a column by its path, which is its name).
+func deltaProps() []parquet.WriterProperty {
+	var ps []parquet.WriterProperty
+	for _, s := range schemas {
+		for _, f := range s.Fields() {
+			if id := f.Type.ID(); id == arrow.INT64 || id == arrow.INT32 {
+				ps = append(ps, parquet.WithEncodingFor(f.Name, parquet.Encodings.DeltaBinaryPacked))
+			}
+		}
+	}
+	return ps
+}
+
+// parquetEncoder collects blocks into row groups of rowGroupRows rows
+// (the last one fewer), each held encoded and compressed in memory until
+// it is full.
+//
+// It writes column by column through the library's column writers, not
+// its record writer, for the run columns' sake: a run column is one value
+// over a stretch of rows, and handed to the column writer as a dictionary
+// array of that value it costs an index a row, where a string column
+// costs the string's bytes, their statistics and zstd's pass over them
+// (on a synth 5M replay with --out those three columns were a sixth of
+// the process's CPU).
+type parquetEncoder struct {
+	w         *file.Writer
+	ctx       context.Context // the library's write context: scratch buffers
+	fields    []arrow.Field
+	mem       memory.Allocator
+	rg        file.BufferedRowGroupWriter // the group being filled; nil before the first row
+	rgRows    int64                       // rows in rg
+	groupRows int64                       // rows a group holds: rowGroupRows, less in tests
+	defs      []int16                     // a nullable column's definition levels, reused
+	runCols   [runColumns]runColumn
+}
+
+func newParquetEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*parquetEncoder, error) {
+	props := parquetProps(mem)
+	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
+	ps, err := pqarrow.ToParquet(s, props, arrProps)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := file.NewParquetWriterWithError(w, ps.Root(), file.WithWriterProps(props))
+	if err != nil {
+		return nil, err
+	}
+	return &parquetEncoder{
+		w:         fw,
+		ctx:       pqarrow.NewArrowWriteContext(context.Background(), &arrProps),
+		fields:    s.Fields(),
+		mem:       mem,
+		groupRows: rowGroupRows,
+	}, nil
+}
+
+// write appends b's rows to the row group being filled, starting the next
+// one whenever it is full.
+func (e *parquetEncoder) write(b block) error {
+	for off, n := int64(0), b.rows(); off < n; {
+		if e.rg == nil || e.rgRows == e.groupRows {
+			rg, err := e.w.AppendBufferedRowGroupChecked() // closes the full one
+			if err != nil {
+				return err
+			}
+			e.rg, e.rgRows = rg, 0
+			for i := range e.runCols {
+				e.runCols[i].started = false
+			}
+		}
+		k := min(n-off, e.groupRows-e.rgRows)
+		if err := e.writeRows(b, off, k); err != nil {
+			return err
+		}
+		e.rgRows += k
+		off += k
+	}
+	return nil
+}
+
+// writeRows appends rows [off, off+n) of b to the row group, column by
+// column.
+func (e *parquetEncoder) writeRows(b block, off, n int64) error {
+	for i := range runColumns {
+		cw, err := e.rg.Column(i)
+		if err != nil {
+			return err
+		}
+		if err := e.writeRun(cw, i, b.runs, off, n); err != nil {
+			return fmt.Errorf("column %s: %w", e.fields[i].Name, err)
+		}
+	}
+	for j, col := range b.rest.Columns() {
+		i := runColumns + j
+		cw, err := e.rg.Column(i)
+		if err != nil {
+			return err
+		}
+		arr := col
+		if off != 0 || n != int64(col.Len()) {
+			arr = array.NewSlice(col, off, off+n)
+			defer arr.Release()
+		}
+		var defs []int16
+		if e.fields[i].Nullable {
+			defs = e.defLevels(arr)
+		}
+		if err := e.put(cw, arr, defs, e.fields[i].Nullable); err != nil {
+			return fmt.Errorf("column %s: %w", e.fields[i].Name, err)
+		}
+	}
+	return nil
+}
+
+// defLevels are a nullable column's Parquet definition levels: 1 where
+// arr holds a value, 0 where it is null.
+func (e *parquetEncoder) defLevels(arr arrow.Array) []int16 {
+	n := arr.Len()
+	if cap(e.defs) < n {
+		e.defs = make([]int16, n)
+	}
+	defs := e.defs[:n]
+	for i := range defs {
+		defs[i] = 1
+	}
+	if arr.NullN() > 0 {
+		for i := range defs {
+			if arr.IsNull(i) {
+				defs[i] = 0
+			}
+		}
+	}
+	return defs
+}
+
+// runChunkRows is the length of the dictionary array a run column's value
+// is written in: a stretch of rows is written as whole chunks, then one
+// slice of a chunk.
+const runChunkRows = 4096
+
+// runChunkIndices is runChunkRows zero indices: every run chunk's.
+var runChunkIndices = array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, runChunkRows,
+	[]*memory.Buffer{nil, memory.NewBufferBytes(make([]byte, runChunkRows*arrow.Int32SizeBytes))}, nil, 0, 0))
+
+var runChunkType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// A runColumn is what the encoder keeps of one run column: its chunk, and
+// the value the column's dictionary starts with in the row group being
+// filled.
+//
+// The chunk is runChunkRows rows of one value, as a dictionary array of
+// that value alone, and the encoder writes the same array object again
+// and again, on purpose: the library takes a dictionary column's
+// statistics from its dictionary without looking at the indices only when
+// the dictionary is the very object it was given first in the row group;
+// any other array, even an equal one, has it hash every index to find
+// the values used. (A slice is another object, so a stretch's last
+// partial chunk is hashed: fewer than runChunkRows indices. A group that
+// begins with such a slice has every chunk after it hashed.)
+//
+// A group that holds rows of a second run, in one of its columns, gets
+// that run's value as strings: the library adds it to the group's
+// dictionary. Handing it over as a second dictionary array instead would
+// make the library fall back to plain encoding for the rest of the group
+// and recompute the strings itself.
+type runColumn struct {
+	value   string // the chunk's
+	chunk   *array.Dictionary
+	first   string // the value the group's dictionary starts with
+	started bool   // whether the group has a row in this column yet
+}
+
+// chunk returns c's chunk of value v.
+func (c *runColumn) chunkOf(mem memory.Allocator, r *Run, field func(*Run) string) *array.Dictionary {
+	if v := field(r); c.chunk == nil || c.value != v {
+		c.release()
+		dict := repeatStrings(mem, []runRows{{*r, 1}}, field)
+		c.value, c.chunk = v, array.NewDictionaryArray(runChunkType, runChunkIndices, dict)
+		dict.Release()
+	}
+	return c.chunk
+}
+
+func (c *runColumn) release() {
+	if c.chunk != nil {
+		c.chunk.Release()
+		c.chunk = nil
+	}
+}
+
+// writeRun writes rows [off, off+n) of run column col, whose values the
+// stretches runs hold.
+func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []runRows, off, n int64) error {
+	c, field := &e.runCols[col], runFields[col]
+	at := int64(0)
+	for i := range runs {
+		r := &runs[i].run
+		lo, hi := max(at, off), min(at+int64(runs[i].rows), off+n)
+		at += int64(runs[i].rows)
+		if lo >= hi {
+			continue
+		}
+		if !c.started {
+			c.first, c.started = field(r), true
+		}
+		if field(r) != c.first {
+			strs := repeatStrings(e.mem, []runRows{{*r, int(hi - lo)}}, field)
+			err := e.put(cw, strs, nil, false)
+			strs.Release()
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		chunk := c.chunkOf(e.mem, r, field)
+		for m := hi - lo; m > 0; {
+			var arr arrow.Array = chunk
+			if m < runChunkRows {
+				arr = array.NewSlice(chunk, 0, m)
+			}
+			err := e.put(cw, arr, nil, false)
+			m -= int64(arr.Len())
+			if arr != arrow.Array(chunk) {
+				arr.Release()
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// put writes arr to column cw, arr's definition levels defs if the column
+// is nullable.
+//
+// The library leaves empty strings out of a column's statistics when the
+// array holds no string bytes at all (and from a dictionary's always), so
+// a row group with rows of "" and of another value would be bounded by
+// the other alone, and a reader that looks for "" (the params of a run
+// with the defaults, say) would skip the group. put counts "" in itself,
+// into the page the rows start in and the one they end in.
+func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []int16, nullable bool) error {
+	empty := onlyEmpty(arr)
+	if empty {
+		boundEmpty(cw)
+	}
+	if err := pqarrow.WriteArrowToColumn(e.ctx, cw, arr, defs, nil, nullable); err != nil {
+		return err
+	}
+	if empty {
+		boundEmpty(cw)
+	}
+	return nil
+}
+
+// onlyEmpty reports whether arr is a string column with values, all "".
+func onlyEmpty(arr arrow.Array) bool {
+	if d, ok := arr.(*array.Dictionary); ok {
+		return d.Len() > d.NullN() && onlyEmpty(d.Dictionary())
+	}
+	s, ok := arr.(*array.String)
+	return ok && s.Len() > s.NullN() && len(s.ValueBytes()) == 0
+}
+
+// boundEmpty counts "" into the statistics of cw's current page.
+func boundEmpty(cw file.ColumnChunkWriter) {
+	if st, ok := cw.PageStatistics().(*metadata.ByteArrayStatistics); ok {
+		st.SetMinMax(parquet.ByteArray{}, parquet.ByteArray{})
+	}
+}
+
+// close ends the row group being filled and writes the footer.
+func (e *parquetEncoder) close() error {
+	for i := range e.runCols {
+		e.runCols[i].release()
+	}
+	return e.w.Close()
+}

@@ -1,0 +1,136 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+)
+
+// TestParquetRunColumns writes run columns as dictionary chunks across
+// every case writeRun meets, with row groups of 10,000 rows: stretches of
+// several whole chunks and a partial one, a block split by a row group's
+// end, a group that starts with a partial chunk, and groups holding two
+// values, one of them "", first or second. Every row must read back with its run's values,
+// every group must stay dictionary-encoded, and each group's statistics
+// must be the least and greatest value it holds, "" included.
+func TestParquetRunColumns(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	s := schema(col("x", i64))
+	var out bytes.Buffer
+	e, err := newParquetEncoder(&out, s, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.groupRows = 10000
+	a := Run{Trace: "a.trace", Policy: "cdp"}
+	b := Run{Trace: "b.trace", Policy: "dtbl", Params: "dtbl.agt_entries=512"}
+	c := Run{Trace: "a.trace", Policy: "spawn"}
+	blocks := [][]runRows{
+		{{a, 9000}},            // group 0: two whole chunks and 808 rows of a
+		{{a, 1000}, {b, 7000}}, // group 0 ends with 1,000 a; group 1 starts with b
+		{{b, 2000}, {c, 1500}}, // group 1 ends with c, params ""; group 2 starts with 500 c
+		{{c, 9000}},            // group 2: after a partial chunk, whole ones
+		{{c, 500}},             // group 2 ends
+		{{a, 5000}, {b, 5000}}, // group 3: params "" first, then another
+	}
+	var want []Run
+	x := int64(0)
+	for _, runs := range blocks {
+		xb := array.NewInt64Builder(mem)
+		for _, r := range runs {
+			for range r.rows {
+				want = append(want, r.run)
+				xb.Append(x)
+				x++
+			}
+		}
+		col := xb.NewArray()
+		xb.Release()
+		rest := array.NewRecord(arrow.NewSchema(s.Fields()[runColumns:], nil), []arrow.Array{col}, int64(col.Len()))
+		col.Release()
+		if err := e.write(block{runs: runs, rest: rest}); err != nil {
+			t.Fatal(err)
+		}
+		rest.Release()
+	}
+	if err := e.close(); err != nil {
+		t.Fatal(err)
+	}
+
+	pf, err := file.NewParquetReader(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	if got := pf.NumRowGroups(); got != 4 {
+		t.Fatalf("%d row groups, want 4", got)
+	}
+	path := t.TempDir() + "/t.parquet"
+	if err := os.WriteFile(path, out.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := readParquet(t, path)
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(rows), len(want))
+	}
+	for i, row := range rows {
+		r := want[i]
+		if row[0] != r.Trace || row[1] != r.Policy || row[2] != r.Params || row[3] != int64(i) {
+			t.Fatalf("row %d: %v, want %v %d", i, row, r, i)
+		}
+	}
+
+	for g := range pf.NumRowGroups() {
+		lo, hi := int64(g)*e.groupRows, min(int64(g+1)*e.groupRows, int64(len(want)))
+		rg := pf.MetaData().RowGroup(g)
+		for i, field := range runFields {
+			chunk, err := rg.ColumnChunk(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			values := map[string]bool{}
+			least, greatest := field(&want[lo]), field(&want[lo])
+			for _, r := range want[lo:hi] {
+				v := field(&r)
+				values[v] = true
+				least, greatest = min(least, v), max(greatest, v)
+			}
+			where := fmt.Sprintf("group %d column %s", g, s.Field(i).Name)
+			checkStats(t, where, chunk, least, greatest)
+			if plainDataPages(chunk) {
+				t.Errorf("%s: %d values, but plain data pages: %v", where, len(values), chunk.EncodingStats())
+			}
+		}
+	}
+}
+
+func checkStats(t *testing.T, where string, chunk *metadata.ColumnChunkMetaData, least, greatest string) {
+	t.Helper()
+	st, err := chunk.Statistics()
+	if err != nil || st == nil {
+		t.Fatalf("%s: no statistics (%v)", where, err)
+	}
+	bs := st.(*metadata.ByteArrayStatistics)
+	if !bs.HasMinMax() || string(bs.Min()) != least || string(bs.Max()) != greatest {
+		t.Errorf("%s: statistics %q..%q, want %q..%q", where, bs.Min(), bs.Max(), least, greatest)
+	}
+}
+
+// plainDataPages reports whether any data page of the chunk is plain.
+func plainDataPages(chunk *metadata.ColumnChunkMetaData) bool {
+	for _, s := range chunk.EncodingStats() {
+		if s.PageType != 2 /* DICTIONARY_PAGE */ && s.Encoding == parquet.Encodings.Plain {
+			return true
+		}
+	}
+	return false
+}
