@@ -224,7 +224,7 @@ func (r *runner) one(i int) (err error) {
 		ropt.Progress = func(ctas, cycle int64) { r.opt.Progress(rep, ctas, cycle) }
 	}
 	open := func() (trace.Source, error) { return trace.Open(rep.Trace) }
-	st, err := replay.Run(open, ropt, out)
+	st, err := replay.Run(open, ropt, rowSink(out))
 	if err != nil {
 		if replay.IsInputError(err) {
 			err = inputErr(err)
@@ -254,6 +254,17 @@ func (r *runner) one(i int) (err error) {
 		}
 	}()
 	return nil
+}
+
+// rowSink is what replay.Run gets to write a replay's rows to: out, or
+// the Recorder of a merge's recording itself, which saves the replay's
+// engine a call for every row (a CTA's, a kernel's, a launch's: millions
+// a replay), on its own goroutine, the one a replay's wall time follows.
+func rowSink(out Output) results.Sink {
+	if rc, ok := out.(*recording); ok {
+		return rc.Writer
+	}
+	return out
 }
 
 // finish waits for replay i's baseline, then writes its summary row and
