@@ -185,21 +185,27 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 }
 
 // defLevels are a nullable column's Parquet definition levels: 1 where
-// arr holds a value, 0 where it is null.
+// arr holds a value, 0 where it is null, read from its validity bitmap
+// (a column is often all set or all null: a launch's SPAWN fields under
+// any other policy).
 func (e *parquetEncoder) defLevels(arr arrow.Array) []int16 {
 	n := arr.Len()
 	if cap(e.defs) < n {
 		e.defs = make([]int16, n)
 	}
 	defs := e.defs[:n]
-	for i := range defs {
-		defs[i] = 1
-	}
-	if arr.NullN() > 0 {
+	switch arr.NullN() {
+	case 0:
 		for i := range defs {
-			if arr.IsNull(i) {
-				defs[i] = 0
-			}
+			defs[i] = 1
+		}
+	case n:
+		clear(defs)
+	default:
+		bits, off := arr.NullBitmapBytes(), arr.Data().Offset()
+		for i := range defs {
+			j := off + i
+			defs[i] = int16(bits[j>>3] >> (j & 7) & 1)
 		}
 	}
 	return defs

@@ -20,11 +20,12 @@ import (
 // end, a group that starts with a partial chunk, and groups holding two
 // values, one of them "", first or second. Every row must read back with its run's values,
 // every group must stay dictionary-encoded, and each group's statistics
-// must be the least and greatest value it holds, "" included.
+// must be the least and greatest value it holds, "" included. A nullable
+// column beside them, sliced at the same places, keeps its nulls.
 func TestParquetRunColumns(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	s := schema(col("x", i64))
+	s := schema(col("x", i64), nullable("y", i64))
 	var out bytes.Buffer
 	e, err := newParquetEncoder(&out, s, mem)
 	if err != nil {
@@ -45,18 +46,25 @@ func TestParquetRunColumns(t *testing.T) {
 	var want []Run
 	x := int64(0)
 	for _, runs := range blocks {
-		xb := array.NewInt64Builder(mem)
+		xb, yb := array.NewInt64Builder(mem), array.NewInt64Builder(mem)
 		for _, r := range runs {
 			for range r.rows {
 				want = append(want, r.run)
 				xb.Append(x)
+				if x%3 == 0 {
+					yb.AppendNull()
+				} else {
+					yb.Append(-x)
+				}
 				x++
 			}
 		}
-		col := xb.NewArray()
+		xs, ys := xb.NewArray(), yb.NewArray()
 		xb.Release()
-		rest := array.NewRecord(arrow.NewSchema(s.Fields()[runColumns:], nil), []arrow.Array{col}, int64(col.Len()))
-		col.Release()
+		yb.Release()
+		rest := array.NewRecord(arrow.NewSchema(s.Fields()[runColumns:], nil), []arrow.Array{xs, ys}, int64(xs.Len()))
+		xs.Release()
+		ys.Release()
 		if err := e.write(block{runs: runs, rest: rest}); err != nil {
 			t.Fatal(err)
 		}
@@ -84,8 +92,12 @@ func TestParquetRunColumns(t *testing.T) {
 	}
 	for i, row := range rows {
 		r := want[i]
-		if row[0] != r.Trace || row[1] != r.Policy || row[2] != r.Params || row[3] != int64(i) {
-			t.Fatalf("row %d: %v, want %v %d", i, row, r, i)
+		var y any = -int64(i)
+		if i%3 == 0 {
+			y = nil
+		}
+		if row[0] != r.Trace || row[1] != r.Policy || row[2] != r.Params || row[3] != int64(i) || row[4] != y {
+			t.Fatalf("row %d: %v, want %v %d %v", i, row, r, i, y)
 		}
 	}
 
