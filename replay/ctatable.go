@@ -99,15 +99,22 @@ func (q *specQueue) put(i uint64, specs []slimSpec, rare []rareSpec) {
 // has passed half of it, so the storage follows what is queued (at most
 // twice it) and the moves are amortised over the pops.
 func (q *specQueue) compact() {
-	if q.head > len(q.specs)/2 {
-		k := copy(q.specs, q.specs[q.head:])
-		q.specs, q.head = q.specs[:k], 0
+	q.specs, q.head = shiftDown(q.specs, q.head)
+	q.rare, q.rareHead = shiftDown(q.rare, q.rareHead)
+}
+
+// shiftDown moves s[head:], what a slice read from a head holds, to the
+// front of s once head has passed half of s, clearing the places it
+// leaves (they may hold pointers), and returns s and head after: the
+// storage stays within twice what is held, and each move is paid for by
+// the reads before it.
+func shiftDown[T any](s []T, head int) ([]T, int) {
+	if head <= len(s)/2 {
+		return s, head
 	}
-	if q.rareHead > len(q.rare)/2 {
-		k := copy(q.rare, q.rare[q.rareHead:])
-		clear(q.rare[k:])
-		q.rare, q.rareHead = q.rare[:k], 0
-	}
+	k := copy(s, s[head:])
+	clear(s[k:])
+	return s[:k], 0
 }
 
 // pop moves the spec of CTA i, the next to be placed, into *dst, which is

@@ -163,9 +163,7 @@ func (w *specWindow) take(dst []slimSpec, rare []rareSpec, n uint64, most int) (
 func (w *specWindow) compact() {
 	if w.head == len(w.slims) {
 		w.slims, w.head, w.rare = w.slims[:0], 0, w.rare[:0]
-	} else if w.head > len(w.slims)/2 {
-		k := copy(w.slims, w.slims[w.head:])
-		clear(w.slims[k:])
-		w.slims, w.head = w.slims[:k], 0
+	} else {
+		w.slims, w.head = shiftDown(w.slims, w.head)
 	}
 }

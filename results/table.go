@@ -24,8 +24,6 @@ type table struct {
 	file    *tempfile.File // written under a temporary name until then
 	out     *posWriter
 	enc     encoder
-	mem     memory.Allocator
-	schema  *arrow.Schema
 	rb      *array.RecordBuilder // the columns after the run columns
 	runs    []runRows            // the pending rows' run columns (runcols.go)
 	batch   int                  // rows per record batch
@@ -70,8 +68,7 @@ func (t *table) record(id int, emit func(Batch), mem memory.Allocator, batch int
 func (t *table) build(id int, mem memory.Allocator, batch int, enc encoder) {
 	t.name = tableNames[id]
 	t.batch = batch
-	t.mem, t.schema = mem, schemas[id]
-	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(t.schema.Fields()[runColumns:], nil))
+	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(schemas[id].Fields()[runColumns:], nil))
 	t.enc = enc
 }
 
