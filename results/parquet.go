@@ -61,22 +61,23 @@ func parquetProps(mem memory.Allocator) *parquet.WriterProperties {
 		parquet.WithCompressionLevel(1),
 		parquet.WithDataPageSize(256 << 10),
 		parquet.WithDictionaryDefault(false),
-		parquet.WithDictionaryFor("trace", true),
-		parquet.WithDictionaryFor("policy", true),
-		parquet.WithDictionaryFor("params", true),
 		parquet.WithStats(true),
 	}
-	return parquet.NewWriterProperties(append(props, deltaProps()...)...)
+	return parquet.NewWriterProperties(append(props, columnProps()...)...)
 }
 
-// deltaProps sets DELTA_BINARY_PACKED for every integer column of every
-// table (a property names a column by its path, which is its name).
-func deltaProps() []parquet.WriterProperty {
+// columnProps sets DELTA_BINARY_PACKED for every integer column of every
+// table, and a dictionary for every string column (a property names a
+// column by its path, which is its name).
+func columnProps() []parquet.WriterProperty {
 	var ps []parquet.WriterProperty
 	for _, s := range schemas {
 		for _, f := range s.Fields() {
-			if id := f.Type.ID(); id == arrow.INT64 || id == arrow.INT32 {
+			switch f.Type.ID() {
+			case arrow.INT64, arrow.INT32:
 				ps = append(ps, parquet.WithEncodingFor(f.Name, parquet.Encodings.DeltaBinaryPacked))
+			case arrow.STRING:
+				ps = append(ps, parquet.WithDictionaryFor(f.Name, true))
 			}
 		}
 	}
@@ -104,6 +105,7 @@ type parquetEncoder struct {
 	groupRows int64                       // rows a group holds: rowGroupRows, less in tests
 	defs      []int16                     // a nullable column's definition levels, reused
 	runCols   [runColumns]runColumn
+	dictCols  []dictColumn // by field: the other string columns' (dictcols.go)
 }
 
 func newParquetEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*parquetEncoder, error) {
@@ -123,6 +125,7 @@ func newParquetEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*par
 		fields:    s.Fields(),
 		mem:       mem,
 		groupRows: rowGroupRows,
+		dictCols:  make([]dictColumn, len(s.Fields())),
 	}, nil
 }
 
@@ -138,6 +141,9 @@ func (e *parquetEncoder) write(b block) error {
 			e.rg, e.rgRows = rg, 0
 			for i := range e.runCols {
 				e.runCols[i].started = false
+			}
+			for i := range e.dictCols {
+				e.dictCols[i].reset()
 			}
 		}
 		k := min(n-off, e.groupRows-e.rgRows)
@@ -172,6 +178,12 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 		if off != 0 || n != int64(col.Len()) {
 			arr = array.NewSlice(col, off, off+n)
 			defer arr.Release()
+		}
+		if strs, ok := arr.(*array.String); ok && !e.fields[i].Nullable {
+			if err := e.writeDict(cw, &e.dictCols[i], strs); err != nil {
+				return fmt.Errorf("column %s: %w", e.fields[i].Name, err)
+			}
+			continue
 		}
 		var defs []int16
 		if e.fields[i].Nullable {
@@ -352,6 +364,9 @@ func boundEmpty(cw file.ColumnChunkWriter) {
 func (e *parquetEncoder) close() error {
 	for i := range e.runCols {
 		e.runCols[i].release()
+	}
+	for i := range e.dictCols {
+		e.dictCols[i].reset()
 	}
 	return e.w.Close()
 }

@@ -23,15 +23,8 @@ import (
 // must be the least and greatest value it holds, "" included. A nullable
 // column beside them, sliced at the same places, keeps its nulls.
 func TestParquetRunColumns(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	s := schema(col("x", i64), nullable("y", i64))
-	var out bytes.Buffer
-	e, err := newParquetEncoder(&out, s, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.groupRows = 10000
+	et := newEncodeTest(t, col("x", i64), nullable("y", i64))
+	mem, s := et.mem, et.schema
 	a := Run{Trace: "a.trace", Policy: "cdp"}
 	b := Run{Trace: "b.trace", Policy: "dtbl", Params: "dtbl.agt_entries=512"}
 	c := Run{Trace: "a.trace", Policy: "spawn"}
@@ -59,34 +52,14 @@ func TestParquetRunColumns(t *testing.T) {
 				x++
 			}
 		}
-		xs, ys := xb.NewArray(), yb.NewArray()
+		et.write(runs, xb.NewArray(), yb.NewArray())
 		xb.Release()
 		yb.Release()
-		rest := array.NewRecord(arrow.NewSchema(s.Fields()[runColumns:], nil), []arrow.Array{xs, ys}, int64(xs.Len()))
-		xs.Release()
-		ys.Release()
-		if err := e.write(block{runs: runs, rest: rest}); err != nil {
-			t.Fatal(err)
-		}
-		rest.Release()
 	}
-	if err := e.close(); err != nil {
-		t.Fatal(err)
-	}
-
-	pf, err := file.NewParquetReader(bytes.NewReader(out.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
+	rows, pf := et.finish()
 	if got := pf.NumRowGroups(); got != 4 {
 		t.Fatalf("%d row groups, want 4", got)
 	}
-	path := t.TempDir() + "/t.parquet"
-	if err := os.WriteFile(path, out.Bytes(), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	_, rows := readParquet(t, path)
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(rows), len(want))
 	}
@@ -102,7 +75,7 @@ func TestParquetRunColumns(t *testing.T) {
 	}
 
 	for g := range pf.NumRowGroups() {
-		lo, hi := int64(g)*e.groupRows, min(int64(g+1)*e.groupRows, int64(len(want)))
+		lo, hi := int64(g)*testGroupRows, min(int64(g+1)*testGroupRows, int64(len(want)))
 		rg := pf.MetaData().RowGroup(g)
 		for i, field := range runFields {
 			chunk, err := rg.ColumnChunk(i)
@@ -123,6 +96,64 @@ func TestParquetRunColumns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testGroupRows is the rows of an encodeTest's row group.
+const testGroupRows = 10000
+
+// An encodeTest writes blocks through a Parquet encoder of a table with
+// the run columns and the given fields, in row groups of testGroupRows
+// rows, into memory, and reads them back.
+type encodeTest struct {
+	t      *testing.T
+	mem    *memory.CheckedAllocator
+	schema *arrow.Schema
+	e      *parquetEncoder
+	out    bytes.Buffer
+}
+
+func newEncodeTest(t *testing.T, fields ...arrow.Field) *encodeTest {
+	et := &encodeTest{t: t, mem: memory.NewCheckedAllocator(memory.NewGoAllocator()), schema: schema(fields...)}
+	t.Cleanup(func() { et.mem.AssertSize(t, 0) })
+	e, err := newParquetEncoder(&et.out, et.schema, et.mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.groupRows = testGroupRows
+	et.e = e
+	return et
+}
+
+// write writes a block of the rows of runs with columns cols (the fields
+// after the run columns), releasing them.
+func (et *encodeTest) write(runs []runRows, cols ...arrow.Array) {
+	rest := array.NewRecord(arrow.NewSchema(et.schema.Fields()[runColumns:], nil), cols, int64(cols[0].Len()))
+	for _, c := range cols {
+		c.Release()
+	}
+	defer rest.Release()
+	if err := et.e.write(block{runs: runs, rest: rest}); err != nil {
+		et.t.Fatal(err)
+	}
+}
+
+// finish closes the file and returns its rows and a reader of it.
+func (et *encodeTest) finish() ([][]any, *file.Reader) {
+	t := et.t
+	if err := et.e.close(); err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/t.parquet"
+	if err := os.WriteFile(path, et.out.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := readParquet(t, path)
+	pf, err := file.NewParquetReader(bytes.NewReader(et.out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pf.Close() })
+	return rows, pf
 }
 
 func checkStats(t *testing.T, where string, chunk *metadata.ColumnChunkMetaData, least, greatest string) {
