@@ -78,11 +78,10 @@ func (c *dictColumn) indices(arr *array.String, grow *array.StringBuilder) []int
 }
 
 // writeDict writes arr, a slice of string column c, to column cw. The
-// group's first slice makes the group's dictionary and goes through the
-// library, which puts the dictionary in the column's encoder and counts it
-// into the statistics; every later slice's stretches of values the
-// dictionary holds go as indices straight to the column writer, the
-// others as strings.
+// group's first slice makes the group's dictionary, and its first row goes
+// through the library, which puts the dictionary in the column's encoder;
+// from there, stretches of values the dictionary holds go as indices
+// straight to the column writer, the others as strings.
 func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr *array.String) error {
 	if c.values == nil {
 		if c.index == nil {
@@ -98,9 +97,16 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 		if c.plain {
 			return e.put(cw, arr, nil, false)
 		}
-		d := c.array(idx)
-		defer d.Release()
-		return e.putBounded(cw, c, d)
+		// The first row goes through the library, which puts the
+		// dictionary in the column's encoder; given them all, it would
+		// hash every index to find the values they use.
+		d := c.array(idx[:1])
+		err := e.putBounded(cw, c, d)
+		d.Release()
+		if err != nil || len(idx) == 1 {
+			return err
+		}
+		return e.putIndices(cw, c, idx[1:])
 	}
 	if c.plain {
 		return e.put(cw, arr, nil, false)
