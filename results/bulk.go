@@ -2,8 +2,8 @@ package results
 
 import "github.com/apache/arrow-go/v18/arrow/array"
 
-// The tables with a row per CTA, kernel or launching lane (millions of
-// rows a replay) append their rows a column at a time: each column's
+// The tables with a row per CTA, kernel, launching lane or SM and time
+// window (millions of rows a replay) append their rows a column at a time: each column's
 // values are gathered into a scratch slice and appended in one call,
 // which copies them and sets their validity bits in bulk. Appended a
 // value at a time, each column checked its room and set a bit for every
@@ -136,4 +136,15 @@ func (t *launchCols) appendRows(rs []Launch) {
 	t.spawnN.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return opt(r.SpawnN) }))
 	t.spawnNCon.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.SpawnNCon) }))
 	appendStrings(s, t.outcome, rs, func(r *Launch) string { return r.Outcome })
+}
+
+// appendRows appends occupancy rows a column at a time.
+func (t *occupancyCols) appendRows(rs []Occupancy) {
+	s := &t.sc
+	s.size(len(rs))
+	t.cycle.AppendValues(gather(s.i64, rs, func(r *Occupancy) int64 { return r.Cycle }), nil)
+	t.window.AppendValues(gather(s.i64, rs, func(r *Occupancy) int64 { return r.WindowCycles }), nil)
+	t.sm.AppendValues(gather(s.i32, rs, func(r *Occupancy) int32 { return r.SM }), nil)
+	t.warps.AppendValues(gather(s.f64, rs, func(r *Occupancy) float64 { return r.ActiveWarps }), nil)
+	t.ctas.AppendValues(gather(s.f64, rs, func(r *Occupancy) float64 { return r.ActiveCTAs }), nil)
 }

@@ -138,6 +138,7 @@ type occupancyCols struct {
 	cycle, window *array.Int64Builder
 	sm            *array.Int32Builder
 	warps, ctas   *array.Float64Builder
+	sc            scratch // appendRows' (bulk.go)
 }
 
 func (t *occupancyCols) bind() {
@@ -145,13 +146,8 @@ func (t *occupancyCols) bind() {
 	t.warps, t.ctas = t.float64s(), t.float64s()
 }
 
-func (t *occupancyCols) append(r Occupancy) {
-	t.cycle.Append(r.Cycle)
-	t.window.Append(r.WindowCycles)
-	t.sm.Append(r.SM)
-	t.warps.Append(r.ActiveWarps)
-	t.ctas.Append(r.ActiveCTAs)
-}
+// append appends one row the way appendRows appends many (bulk.go).
+func (t *occupancyCols) append(r Occupancy) { t.appendRows([]Occupancy{r}) }
 
 type pageCols struct {
 	table

@@ -106,7 +106,7 @@ func addAll[R any, T columns[R]](w *Writer, t T, rs []R) {
 }
 
 // bulkColumns is a column set that appends rows a column at a time (the
-// ctas, kernels and launches tables', bulk.go).
+// ctas, kernels, launches and occupancy tables', bulk.go).
 type bulkColumns[R any] interface {
 	appendRows([]R)
 }
