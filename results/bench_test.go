@@ -6,11 +6,43 @@ import "testing"
 // the rate, the figure that matters for the replay's hot path.
 func BenchmarkWriteCTAs(b *testing.B) {
 	for _, f := range formats {
-		b.Run(string(f), func(b *testing.B) { benchmarkWriteCTAs(b, f) })
+		b.Run(string(f), func(b *testing.B) {
+			benchmarkWrite(b, f, func(w *Writer, j int) {
+				r := CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
+					DispatchCycle: int64(j) * 3, StartCycle: int64(j)*3 + 5, EndCycle: int64(j)*3 + 900}
+				if j%7 == 0 {
+					g := uint64(j >> 4)
+					r.GroupID = &g
+				}
+				w.CTA(r)
+			})
+		})
 	}
 }
 
-func benchmarkWriteCTAs(b *testing.B, f Format) {
+// BenchmarkWriteKernels writes a million kernel rows shaped as BFS's: a
+// host kernel now and then among device kernels of another name, so its
+// string columns hold two values each in long stretches.
+func BenchmarkWriteKernels(b *testing.B) {
+	for _, f := range formats {
+		b.Run(string(f), func(b *testing.B) {
+			parent := uint64(7)
+			benchmarkWrite(b, f, func(w *Writer, j int) {
+				r := Kernel{KernelID: uint64(j), Name: "bfs_expand", Origin: "device", ParentKernelID: &parent,
+					Stream: uint64(j % 4), CTAs: int64(1 + j%3), ThreadsPerCTA: 256,
+					LaunchCycle: int64(j) * 7, ReadyCycle: int64(j)*7 + 40, StartCycle: int64(j)*7 + 90, EndCycle: int64(j)*7 + 900}
+				if j%20000 == 0 {
+					r.Name, r.Origin, r.ParentKernelID = "bfs_level", "host", nil
+				}
+				w.Kernel(r)
+			})
+		})
+	}
+}
+
+// benchmarkWrite writes a million rows of one table in format f, row j
+// by write, and reports the rate.
+func benchmarkWrite(b *testing.B, f Format, write func(w *Writer, j int)) {
 	const rows = 1 << 20
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -20,13 +52,7 @@ func benchmarkWriteCTAs(b *testing.B, f Format) {
 		}
 		w.Begin(Run{Trace: "bfs.trace.zst", Policy: "cdp"})
 		for j := 0; j < rows; j++ {
-			r := CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
-				DispatchCycle: int64(j) * 3, StartCycle: int64(j)*3 + 5, EndCycle: int64(j)*3 + 900}
-			if j%7 == 0 {
-				g := uint64(j >> 4)
-				r.GroupID = &g
-			}
-			w.CTA(r)
+			write(w, j)
 		}
 		if err := w.Close(); err != nil {
 			b.Fatal(err)

@@ -31,6 +31,15 @@ func (s *scratch) size(n int) {
 	}
 }
 
+// oneRow hands appendRows one row as a slice without allocating one: a
+// slice literal of the row would escape through the field functions.
+type oneRow[R any] [1]R
+
+func (o *oneRow[R]) of(r R) []R {
+	o[0] = r
+	return o[:]
+}
+
 // gather returns field of every row, in buf's storage. It is small
 // enough to be inlined, and with it the field's function: a column costs
 // a load and a store a row.

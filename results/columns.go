@@ -75,7 +75,8 @@ type kernelCols struct {
 	parent, stream, ctas, threads *array.Int64Builder
 	launch, ready, start, end     *array.Int64Builder
 	wait, groups                  *array.Int64Builder
-	sc                            scratch // appendRows' (bulk.go)
+	sc                            scratch        // appendRows' (bulk.go)
+	one                           oneRow[Kernel] // append's
 }
 
 func (t *kernelCols) bind() {
@@ -86,7 +87,7 @@ func (t *kernelCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *kernelCols) append(r Kernel) { t.appendRows([]Kernel{r}) }
+func (t *kernelCols) append(r Kernel) { t.appendRows(t.one.of(r)) }
 
 type ctaCols struct {
 	table
@@ -94,7 +95,8 @@ type ctaCols struct {
 	sm                                 *array.Int32Builder
 	dispatch, start, end, stall, group *array.Int64Builder
 	slowdown                           *array.Float64Builder
-	sc                                 scratch // appendRows' (bulk.go)
+	sc                                 scratch     // appendRows' (bulk.go)
+	one                                oneRow[CTA] // append's
 }
 
 func (t *ctaCols) bind() {
@@ -105,7 +107,7 @@ func (t *ctaCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *ctaCols) append(r CTA) { t.appendRows([]CTA{r}) }
+func (t *ctaCols) append(r CTA) { t.appendRows(t.one.of(r)) }
 
 type launchCols struct {
 	table
@@ -118,7 +120,8 @@ type launchCols struct {
 	spawnN                         *array.Int64Builder
 	spawnNCon                      *array.Float64Builder
 	outcome                        *array.StringBuilder
-	sc                             scratch // appendRows' (bulk.go)
+	sc                             scratch        // appendRows' (bulk.go)
+	one                            oneRow[Launch] // append's
 }
 
 func (t *launchCols) bind() {
@@ -131,14 +134,15 @@ func (t *launchCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *launchCols) append(r Launch) { t.appendRows([]Launch{r}) }
+func (t *launchCols) append(r Launch) { t.appendRows(t.one.of(r)) }
 
 type occupancyCols struct {
 	table
 	cycle, window *array.Int64Builder
 	sm            *array.Int32Builder
 	warps, ctas   *array.Float64Builder
-	sc            scratch // appendRows' (bulk.go)
+	sc            scratch           // appendRows' (bulk.go)
+	one           oneRow[Occupancy] // append's
 }
 
 func (t *occupancyCols) bind() {
@@ -147,7 +151,7 @@ func (t *occupancyCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *occupancyCols) append(r Occupancy) { t.appendRows([]Occupancy{r}) }
+func (t *occupancyCols) append(r Occupancy) { t.appendRows(t.one.of(r)) }
 
 type pageCols struct {
 	table

@@ -332,14 +332,30 @@ func TestCloseReplacesOldTables(t *testing.T) {
 	checkTable(t, dir, "stages", CSV, fixtureRows["stages"])
 }
 
-func TestCTADoesNotAllocate(t *testing.T) {
+// TestRowsDoNotAllocate writes rows of the tables with a row per CTA,
+// kernel, launching lane and SM window one at a time to a file Writer:
+// none may allocate (they pass through the column-at-a-time appends,
+// bulk.go, as a slice of one row).
+func TestRowsDoNotAllocate(t *testing.T) {
 	w := newTestWriter(t, t.TempDir(), Parquet, 1<<20)
 	defer w.Abort()
-	row := CTA{KernelID: 7, CTA: 3, SM: 1, DispatchCycle: 10, StartCycle: 11, EndCycle: 90, GroupID: u64(2)}
 	w.Begin(Run{Trace: "t", Policy: "cdp"})
-	// Builders grow by doubling, so growth is a handful of allocations over
-	// the run; AllocsPerRun rounds the mean down to a whole number.
-	if n := testing.AllocsPerRun(20000, func() { w.CTA(row) }); n != 0 {
-		t.Errorf("CTA allocates %v times per row", n)
+	cta := CTA{KernelID: 7, CTA: 3, SM: 1, DispatchCycle: 10, StartCycle: 11, EndCycle: 90, GroupID: u64(2)}
+	kernel := Kernel{KernelID: 9, Name: "k", Origin: "device", ParentKernelID: u64(1), CTAs: 4, EndCycle: 90}
+	launch := Launch{SiteID: 1, Cycle: 5, Decision: "launch", Outcome: "launched"}
+	occupancy := Occupancy{Cycle: 100, WindowCycles: 100, SM: 2, ActiveWarps: 3}
+	rows := map[string]func(){
+		"ctas":      func() { w.CTA(cta) },
+		"kernels":   func() { w.Kernel(kernel) },
+		"launches":  func() { w.Launch(launch) },
+		"occupancy": func() { w.Occupancy(occupancy) },
+	}
+	for table, write := range rows {
+		// Builders grow by doubling, so growth is a handful of
+		// allocations over the run; AllocsPerRun rounds the mean down
+		// to a whole number.
+		if n := testing.AllocsPerRun(20000, write); n != 0 {
+			t.Errorf("a %s row allocates %v times", table, n)
+		}
 	}
 }
