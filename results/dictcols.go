@@ -83,6 +83,9 @@ func (c *dictColumn) indices(arr *array.String, grow *array.StringBuilder) []int
 // from there, stretches of values the dictionary holds go as indices
 // straight to the column writer, the others as strings.
 func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr *array.String) error {
+	if arr.Len() == 0 {
+		return nil
+	}
 	if c.values == nil {
 		if c.index == nil {
 			c.index = map[string]int32{}
