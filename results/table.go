@@ -99,7 +99,10 @@ func (t *table) flush() error {
 	if t.pending == t.batch {
 		// A table that fills a batch is likely to fill the next: size the
 		// builders for it at once instead of growing them by doubling.
-		t.rb.Reserve(t.batch)
+		// The builders round a reservation of n up to the power of two
+		// above n, so batch rows (a power of two) would get room for
+		// twice as many: batch-1 gets room for batch.
+		t.rb.Reserve(t.batch - 1)
 	}
 	t.pending = 0
 	return t.writeBlock(b)

@@ -359,3 +359,20 @@ func TestRowsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestFullBatchReserve checks that a table that filled a batch sizes its
+// builders for the next one exactly: room for a batch of rows, not twice
+// as many (the builders round a reservation up to the power of two above
+// it).
+func TestFullBatchReserve(t *testing.T) {
+	const batch = 1024
+	w := newTestWriter(t, t.TempDir(), Parquet, batch)
+	defer w.Abort()
+	w.Begin(Run{Trace: "t", Policy: "cdp"})
+	for i := range batch + 1 {
+		w.CTA(CTA{KernelID: 1, CTA: uint64(i)})
+	}
+	if c := w.ctas.kernelID.Cap(); c != batch {
+		t.Errorf("after a full batch the builders hold room for %d rows, want %d", c, batch)
+	}
+}
