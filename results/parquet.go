@@ -89,12 +89,12 @@ func columnProps() []parquet.WriterProperty {
 // it is full.
 //
 // It writes column by column through the library's column writers, not
-// its record writer, for the run columns' sake: a run column is one value
-// over a stretch of rows, and handed to the column writer as a dictionary
-// array of that value it costs an index a row, where a string column
-// costs the string's bytes, their statistics and zstd's pass over them
-// (on a synth 5M replay with --out those three columns were a sixth of
-// the process's CPU).
+// its record writer, for the string columns' sake: each is written as
+// dictionary indices, an index a row, where a string costs its bytes,
+// their statistics and zstd's pass over them (on a synth 5M replay with
+// --out the run columns were a sixth of the process's CPU). A run column
+// is one value over a stretch of rows (runColumn); the others hold a
+// handful of values in long stretches (dictColumn, dictcols.go).
 type parquetEncoder struct {
 	w         *file.Writer
 	ctx       context.Context // the library's write context: scratch buffers
