@@ -10,8 +10,9 @@ import (
 // run columns as the stretches of rows each run holds (runcols.go), the
 // other columns as a record. The run columns stay stretches this far
 // because the formats lay them out differently: the Arrow and CSV files
-// as a string a row (record), Parquet as one dictionary value a stretch
-// (parquet.go), which costs next to nothing to encode.
+// as a string a row (record), Parquet as indices into a dictionary of the
+// stretch's value (parquetEncoder.writeRun), which costs next to nothing
+// to encode.
 type block struct {
 	runs []runRows
 	rest arrow.Record // the columns after the run columns

@@ -10,12 +10,13 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
-// A dictColumn is what the Parquet encoder keeps of one of the other
-// string columns (a kernel's name and origin, a launch's decision and
-// outcome, a page's event, a stage's name) in the row group being filled:
-// the dictionary the group's first rows of it started with.
+// A dictColumn is what the Parquet encoder keeps of one string column in
+// the row group being filled: the dictionary the group's first rows of it
+// started with. A run column's rows come as stretches (writeRun); the
+// other string columns' (a kernel's name and origin, a launch's decision
+// and outcome, a page's event, a stage's name) as strings (writeDict).
 //
-// These columns hold a handful of values, in long stretches (BFS scale
+// The others hold a handful of values, in long stretches (BFS scale
 // 20: two kernel names over 165,471 rows, one decision). Written as
 // strings, every value cost its bytes, the statistics' comparisons with
 // the page's least and greatest value and zstd's pass over the bytes;
@@ -30,7 +31,7 @@ import (
 type dictColumn struct {
 	values *array.String    // the group's dictionary; nil before its first rows
 	index  map[string]int32 // where each of values sits
-	empty  bool             // values holds ""
+	empty  bool             // values holds "", which the library leaves out of its statistics
 	plain  bool             // values outgrew a dictionary page: strings for the group
 	idx    []int32          // a slice's indices, -1 where values lacks the value
 }
@@ -103,8 +104,10 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 		// The first row goes through the library, which puts the
 		// dictionary in the column's encoder; given them all, it would
 		// hash every index to find the values they use.
-		d := c.array(idx[:1])
-		err := e.putBounded(cw, c, d)
+		ind := indexArray(idx[:1])
+		d := array.NewDictionaryArray(dictType, ind, c.values)
+		ind.Release()
+		err := e.put(cw, d, nil, false)
 		d.Release()
 		if err != nil || len(idx) == 1 {
 			return err
@@ -136,30 +139,12 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 	return nil
 }
 
-// array returns the rows of indices idx into c's dictionary as a
-// dictionary array.
-func (c *dictColumn) array(idx []int32) *array.Dictionary {
+// indexArray returns idx as an Arrow array, over the same memory.
+func indexArray(idx []int32) *array.Int32 {
 	buf := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))
 	data := array.NewData(arrow.PrimitiveTypes.Int32, len(idx), []*memory.Buffer{nil, buf}, nil, 0, 0)
 	defer data.Release()
-	ind := array.NewInt32Data(data)
-	defer ind.Release()
-	return array.NewDictionaryArray(dictType, ind, c.values)
-}
-
-// putBounded writes d, rows of c, through the library, with "" counted
-// into the statistics where the dictionary holds it (put).
-func (e *parquetEncoder) putBounded(cw file.ColumnChunkWriter, c *dictColumn, d *array.Dictionary) error {
-	if c.empty {
-		boundEmpty(cw)
-	}
-	if err := e.put(cw, d, nil, false); err != nil {
-		return err
-	}
-	if c.empty {
-		boundEmpty(cw)
-	}
-	return nil
+	return array.NewInt32Data(data)
 }
 
 // putIndices writes rows of indices idx into c's dictionary, which the
@@ -170,8 +155,7 @@ func (e *parquetEncoder) putBounded(cw file.ColumnChunkWriter, c *dictColumn, d 
 // array, they would be: it compares the array's dictionary with the one
 // it holds by identity, and an array's dictionary is an object of the
 // array's own, so with any but the first array it hashes every index to
-// find the values used (runColumn works around this by writing one array
-// object again and again, which a column of several values cannot).
+// find the values used.
 func (e *parquetEncoder) putIndices(cw file.ColumnChunkWriter, c *dictColumn, idx []int32) error {
 	bound := func() error {
 		st := cw.PageStatistics()
@@ -189,9 +173,9 @@ func (e *parquetEncoder) putIndices(cw file.ColumnChunkWriter, c *dictColumn, id
 	if err := bound(); err != nil {
 		return err
 	}
-	d := c.array(idx)
-	defer d.Release()
-	if err := cw.WriteDictIndices(d.Indices(), nil, nil); err != nil {
+	ind := indexArray(idx)
+	defer ind.Release()
+	if err := cw.WriteDictIndices(ind, nil, nil); err != nil {
 		return err
 	}
 	// The rows may have ended in a page after the one they started in.

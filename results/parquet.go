@@ -46,11 +46,10 @@ const rowGroupRows = 1 << 18
 // encoding is faster (BenchmarkWriteCTAs/parquet +29% rows/s, -33% bytes
 // allocated, benchstat n=6).
 //
-// Dictionary encoding is on for the run columns alone (trace, policy,
-// params), which the encoder hands over as one dictionary value a stretch
-// of rows (parquetEncoder.writeRun). Elsewhere it is off: handed plain
-// strings, the library's dictionary encoder hashes every value, which
-// costs more than it saves.
+// Dictionary encoding is on for the string columns, whose rows the encoder
+// hands over as indices into a dictionary of its own (dictColumn).
+// Elsewhere it is off: handed plain values, the library's dictionary
+// encoder hashes every one, which costs more than it saves.
 func parquetProps(mem memory.Allocator) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
@@ -93,7 +92,7 @@ func columnProps() []parquet.WriterProperty {
 // dictionary indices, an index a row, where a string costs its bytes,
 // their statistics and zstd's pass over them (on a synth 5M replay with
 // --out the run columns were a sixth of the process's CPU). A run column
-// is one value over a stretch of rows (runColumn); the others hold a
+// is one value over a stretch of rows (writeRun); the others hold a
 // handful of values in long stretches (dictColumn, dictcols.go).
 type parquetEncoder struct {
 	w         *file.Writer
@@ -104,8 +103,7 @@ type parquetEncoder struct {
 	rgRows    int64                       // rows in rg
 	groupRows int64                       // rows a group holds: rowGroupRows, less in tests
 	defs      []int16                     // a nullable column's definition levels, reused
-	runCols   [runColumns]runColumn
-	dictCols  []dictColumn // by field: the other string columns' (dictcols.go)
+	dictCols  []dictColumn                // by field: the string columns' (dictcols.go)
 }
 
 func newParquetEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*parquetEncoder, error) {
@@ -139,9 +137,6 @@ func (e *parquetEncoder) write(b block) error {
 				return err
 			}
 			e.rg, e.rgRows = rg, 0
-			for i := range e.runCols {
-				e.runCols[i].started = false
-			}
 			for i := range e.dictCols {
 				e.dictCols[i].reset()
 			}
@@ -223,65 +218,21 @@ func (e *parquetEncoder) defLevels(arr arrow.Array) []int16 {
 	return defs
 }
 
-// runChunkRows is the length of the dictionary array a run column's value
-// is written in: a stretch of rows is written as whole chunks, then one
-// slice of a chunk.
+// runChunkRows is how many rows of a run column's stretch are handed
+// over at a time, as indices into the group's dictionary.
 const runChunkRows = 4096
 
-// runChunkIndices is runChunkRows zero indices: every run chunk's.
-var runChunkIndices = array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, runChunkRows,
-	[]*memory.Buffer{nil, memory.NewBufferBytes(make([]byte, runChunkRows*arrow.Int32SizeBytes))}, nil, 0, 0))
-
-var runChunkType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
-
-// A runColumn is what the encoder keeps of one run column: its chunk, and
-// the value the column's dictionary starts with in the row group being
-// filled.
-//
-// The chunk is runChunkRows rows of one value, as a dictionary array of
-// that value alone, and the encoder writes the same array object again
-// and again, on purpose: the library takes a dictionary column's
-// statistics from its dictionary without looking at the indices only when
-// the dictionary is the very object it was given first in the row group;
-// any other array, even an equal one, has it hash every index to find
-// the values used. (A slice is another object, so a stretch's last
-// partial chunk is hashed: fewer than runChunkRows indices. A group that
-// begins with such a slice has every chunk after it hashed.)
-//
-// A group that holds rows of a second run, in one of its columns, gets
-// that run's value as strings: the library adds it to the group's
-// dictionary. Handing it over as a second dictionary array instead would
-// make the library fall back to plain encoding for the rest of the group
-// and recompute the strings itself.
-type runColumn struct {
-	value   string // the chunk's
-	chunk   *array.Dictionary
-	first   string // the value the group's dictionary starts with
-	started bool   // whether the group has a row in this column yet
-}
-
-// chunk returns c's chunk of value v.
-func (c *runColumn) chunkOf(mem memory.Allocator, r *Run, field func(*Run) string) *array.Dictionary {
-	if v := field(r); c.chunk == nil || c.value != v {
-		c.release()
-		dict := repeatStrings(mem, []runRows{{*r, 1}}, field)
-		c.value, c.chunk = v, array.NewDictionaryArray(runChunkType, runChunkIndices, dict)
-		dict.Release()
-	}
-	return c.chunk
-}
-
-func (c *runColumn) release() {
-	if c.chunk != nil {
-		c.chunk.Release()
-		c.chunk = nil
-	}
-}
+// runChunkIndices is runChunkRows zero indices: a run column's group has
+// one value in its dictionary, the first it met.
+var runChunkIndices = make([]int32, runChunkRows)
 
 // writeRun writes rows [off, off+n) of run column col, whose values the
-// stretches runs hold.
+// stretches runs hold. The group's dictionary is the value of its first
+// row, written as writeDict writes a first row; a stretch of that value
+// is its index, runChunkRows rows at a time, and a stretch of a second
+// run's value is strings, which the library adds to the dictionary.
 func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []runRows, off, n int64) error {
-	c, field := &e.runCols[col], runFields[col]
+	c, field := &e.dictCols[col], runFields[col]
 	at := int64(0)
 	for i := range runs {
 		r := &runs[i].run
@@ -290,10 +241,19 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 		if lo >= hi {
 			continue
 		}
-		if !c.started {
-			c.first, c.started = field(r), true
+		if c.values == nil {
+			first := repeatStrings(e.mem, []runRows{{*r, 1}}, field)
+			err := e.writeDict(cw, c, first.(*array.String))
+			first.Release()
+			if err != nil {
+				return err
+			}
+			lo++
 		}
-		if field(r) != c.first {
+		if _, ok := c.index[field(r)]; !ok || !dictEncoded(cw) {
+			if lo == hi {
+				continue
+			}
 			strs := repeatStrings(e.mem, []runRows{{*r, int(hi - lo)}}, field)
 			err := e.put(cw, strs, nil, false)
 			strs.Release()
@@ -302,20 +262,12 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 			}
 			continue
 		}
-		chunk := c.chunkOf(e.mem, r, field)
 		for m := hi - lo; m > 0; {
-			var arr arrow.Array = chunk
-			if m < runChunkRows {
-				arr = array.NewSlice(chunk, 0, m)
-			}
-			err := e.put(cw, arr, nil, false)
-			m -= int64(arr.Len())
-			if arr != arrow.Array(chunk) {
-				arr.Release()
-			}
-			if err != nil {
+			k := min(m, runChunkRows)
+			if err := e.putIndices(cw, c, runChunkIndices[:k]); err != nil {
 				return err
 			}
+			m -= k
 		}
 	}
 	return nil
@@ -325,13 +277,13 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 // is nullable.
 //
 // The library leaves empty strings out of a column's statistics when the
-// array holds no string bytes at all (and from a dictionary's always), so
+// array holds no string bytes at all, and from a dictionary's always, so
 // a row group with rows of "" and of another value would be bounded by
 // the other alone, and a reader that looks for "" (the params of a run
 // with the defaults, say) would skip the group. put counts "" in itself,
 // into the page the rows start in and the one they end in.
 func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []int16, nullable bool) error {
-	empty := onlyEmpty(arr)
+	empty := leftEmpty(arr)
 	if empty {
 		boundEmpty(cw)
 	}
@@ -344,13 +296,26 @@ func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []
 	return nil
 }
 
-// onlyEmpty reports whether arr is a string column with values, all "".
-func onlyEmpty(arr arrow.Array) bool {
+// leftEmpty reports whether the library would leave "" out of the
+// statistics of arr's values: a dictionary array whose dictionary holds
+// "", or strings with values, all "".
+func leftEmpty(arr arrow.Array) bool {
 	if d, ok := arr.(*array.Dictionary); ok {
-		return d.Len() > d.NullN() && onlyEmpty(d.Dictionary())
+		s, ok := d.Dictionary().(*array.String)
+		return d.Len() > d.NullN() && ok && holdsEmpty(s)
 	}
 	s, ok := arr.(*array.String)
 	return ok && s.Len() > s.NullN() && len(s.ValueBytes()) == 0
+}
+
+// holdsEmpty reports whether s holds "".
+func holdsEmpty(s *array.String) bool {
+	for i := range s.Len() {
+		if s.IsValid(i) && s.ValueLen(i) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // boundEmpty counts "" into the statistics of cw's current page.
@@ -362,9 +327,6 @@ func boundEmpty(cw file.ColumnChunkWriter) {
 
 // close ends the row group being filled and writes the footer.
 func (e *parquetEncoder) close() error {
-	for i := range e.runCols {
-		e.runCols[i].release()
-	}
 	for i := range e.dictCols {
 		e.dictCols[i].reset()
 	}

@@ -14,14 +14,15 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
-// TestParquetRunColumns writes run columns as dictionary chunks across
+// TestParquetRunColumns writes run columns as dictionary indices across
 // every case writeRun meets, with row groups of 10,000 rows: stretches of
 // several whole chunks and a partial one, a block split by a row group's
 // end, a group that starts with a partial chunk, and groups holding two
-// values, one of them "", first or second. Every row must read back with its run's values,
-// every group must stay dictionary-encoded, and each group's statistics
-// must be the least and greatest value it holds, "" included. A nullable
-// column beside them, sliced at the same places, keeps its nulls.
+// values, one of them "", first or second. Every row must read back with
+// its run's values, every group must stay dictionary-encoded, and each
+// group's statistics must be the least and greatest value it holds, ""
+// included. A nullable column beside them, sliced at the same places,
+// keeps its nulls.
 func TestParquetRunColumns(t *testing.T) {
 	et := newEncodeTest(t, col("x", i64), nullable("y", i64))
 	mem, s := et.mem, et.schema
