@@ -27,6 +27,7 @@ package trace
 //	launch  = uvarint(flags) delta(kernel) [varint(t)] [uvarint(stream)]
 //	          [ref(parent) varint(warp) varint(lane) varint(at)]
 //	          [varint(workload)] [varint(inline_cycles)] [list(after)]
+//	          [uvarint(device_stream<<1 | creates_stream)]
 //	cta     = ref varint(cycles) list(warp_cycles)
 //	ctad    = ref varint(cycles) list(warp_cycles) uvarint(insts)
 //	          uvarint(dram_bytes)
@@ -141,6 +142,11 @@ const (
 	launchHasWorkload
 	launchHasInline
 	launchHasAfter
+	// launchHasDevStream: a device launch's stream kind other than
+	// OwnStream, or creates_stream. Traces without it are byte-identical
+	// to those written before the fields existed, and a reader that
+	// predates them rejects the unknown bit rather than misread.
+	launchHasDevStream
 	launchFlagsMask = 1<<iota - 1
 )
 

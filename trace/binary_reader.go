@@ -487,16 +487,26 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 	if flags&launchHasAfter != 0 {
 		l.After = d.uint64s()
 	}
+	l.DeviceStream, l.CreatesStream = OwnStream, false
+	if flags&launchHasDevStream != 0 {
+		setDevStream(l, d.uvarint())
+	}
 	if d.err == nil {
 		r.delta.launched = l.Kernel
 	}
 	return d.err
 }
 
-// launchFields is the most varints a launch record holds before its
-// after list: its flags, kernel, t and stream, its parent's kernel, CTA,
-// warp, lane and at, its workload and inline_cycles.
-const launchFields = 11
+// launchFields is the most varints a launch record without an after
+// list holds: its flags, kernel, t and stream, its parent's kernel, CTA,
+// warp, lane and at, its workload, inline_cycles and device stream.
+const launchFields = 12
+
+// setDevStream unpacks a launch's stream kind and creates_stream; a kind
+// this reader does not know stays as it is, for the validator to name.
+func setDevStream(l *Launch, v uint64) {
+	l.DeviceStream, l.CreatesStream = DeviceStream(min(v>>1, 255)), v&1 != 0
+}
 
 // launchFast decodes a launch record straight from the buffer, for speed:
 // a launch-heavy trace has one for every kernel (BFS scale 20: 165,464,
@@ -513,7 +523,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		return false
 	}
 	flags := uint64(b[0])
-	n := 1 + bits.OnesCount64(flags&(launchHasT|launchHasStream|launchHasWorkload|launchHasInline))
+	n := 1 + bits.OnesCount64(flags&(launchHasT|launchHasStream|launchHasWorkload|launchHasInline|launchHasDevStream))
 	if flags&launchHasParent != 0 {
 		n += 5
 	}
@@ -553,6 +563,11 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	}
 	if flags&launchHasInline != 0 {
 		l.InlineCycles = zigzag(f[k])
+		k++
+	}
+	l.DeviceStream, l.CreatesStream = OwnStream, false
+	if flags&launchHasDevStream != 0 {
+		setDevStream(l, f[k])
 	}
 	storeChanged(&l.Parent, parent)
 	if l.After != nil {

@@ -39,6 +39,11 @@ func exoticRecords() []Record {
 		&Launch{Kernel: 43, T: 5, Stream: 1, Parent: &Parent{Kernel: 3, CTA: math.MaxUint64}, InlineCycles: 1},
 		&Launch{Kernel: math.MaxUint64},
 		&Launch{Kernel: 45, Parent: &Parent{}, Workload: -1, After: []uint64{7}},
+		&Launch{Kernel: 46, Stream: math.MaxUint64, Parent: &Parent{Kernel: 45}, DeviceStream: CreatedStream, CreatesStream: true},
+		&Launch{Kernel: 47, Parent: &Parent{Kernel: 45}, DeviceStream: CTAStream, After: []uint64{1}},
+		&Launch{Kernel: 48, Parent: &Parent{Kernel: 45}, DeviceStream: TailStream},
+		&Launch{Kernel: 49, Parent: &Parent{Kernel: 45}, DeviceStream: FireAndForgetStream, Workload: 3},
+		&Launch{Kernel: 50, T: 1, CreatesStream: true},
 		&CTA{Kernel: 42, CTA: 0, Cycles: 100},
 		&CTA{Kernel: 42, CTA: 1, Cycles: 100, WarpCycles: []int64{100, -4, math.MaxInt64, math.MinInt64}},
 		&CTA{Kernel: 42, CTA: math.MaxUint64, Cycles: -1},
@@ -333,7 +338,7 @@ func TestBinaryBadInput(t *testing.T) {
 		{"varint overflow", compress(append(preamble(), byte(KindBuffer), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01)), "varint longer than 64 bits", 1, 9},
 		{"bad enum", compress(append(preamble(), byte(KindMemcpy), 9)), "enum value 9 is out of range", 1, 9},
 		{"bad utf-8", compress(append(preamble(), byte(KindKernel), 1, 2, 0xff, 0xfe)), "not valid UTF-8", 1, 9},
-		{"bad launch flags", compress(append(preamble(), byte(KindLaunch), 0x40, 0)), "unknown bits", 1, 9},
+		{"bad launch flags", compress(append(preamble(), byte(KindLaunch), 0x80, 1, 0)), "unknown bits", 1, 9},
 		{"bad flags byte", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7)), "flags byte 0x7 has unknown bits", 1, 9},
 		{"meta out of order", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 'b', 0, 1, 'a', 0)), "not in ascending order", 1, 9},
 	}
@@ -539,6 +544,9 @@ func TestLaunchFast(t *testing.T) {
 			Kernel:   uint64(2*i+1) << (5 * i),
 			Parent:   &Parent{Kernel: uint64(2 * i), CTA: uint64(v), Warp: int(v % 32), Lane: int(v), At: v},
 			Workload: v / 3,
+			// Every stream kind, with and without creation, by turns.
+			DeviceStream: DeviceStream(i % int(numDeviceStreams)), CreatesStream: i%3 == 1,
+			Stream: uint64(i % 2 * i),
 		}, &Launch{Kernel: uint64(v)}, &Launch{Kernel: 1<<64 - 1, Parent: &Parent{Kernel: uint64(v), CTA: 1 << 63, At: -v}})
 	}
 	roundTrip(t, recs)
@@ -556,7 +564,7 @@ func TestLaunchFast(t *testing.T) {
 		name, want string
 		second     []byte
 	}{
-		{"flags", "launch flags 0x40 has unknown bits", launch(0x40, 0)},
+		{"flags", "launch flags 0x80 has unknown bits", launch(0x80, 1, 0)},
 		{"overflow", "varint longer than 64 bits", append(launch(launchHasParent, 0, 0, 0, 0, 0), bytes.Repeat([]byte{0xff}, 10)...)},
 	} {
 		data := append(append(preamble(), first...), tt.second...)

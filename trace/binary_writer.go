@@ -266,6 +266,7 @@ func (e *encoder) launch(l *Launch) {
 	set(launchHasWorkload, l.Workload != 0)
 	set(launchHasInline, l.InlineCycles != 0)
 	set(launchHasAfter, len(l.After) > 0)
+	set(launchHasDevStream, l.DeviceStream != OwnStream || l.CreatesStream)
 
 	e.tag(KindLaunch)
 	e.uvarint(flags)
@@ -292,6 +293,18 @@ func (e *encoder) launch(l *Launch) {
 	if flags&launchHasAfter != 0 {
 		e.uint64s(l.After)
 	}
+	if flags&launchHasDevStream != 0 {
+		e.uvarint(devStreamField(l))
+	}
+}
+
+// devStreamField packs a launch's stream kind and creates_stream.
+func devStreamField(l *Launch) uint64 {
+	v := uint64(l.DeviceStream) << 1
+	if l.CreatesStream {
+		v |= 1
+	}
+	return v
 }
 
 func (e *encoder) tag(k Kind) { e.buf = append(e.buf, byte(k)) }

@@ -238,6 +238,13 @@ func (e *jsonEncoder) launch(l *Launch) {
 		e.int("inline_cycles", l.InlineCycles)
 	}
 	e.uints("after", l.After)
+	if l.DeviceStream != OwnStream {
+		e.str("stream_kind", l.DeviceStream.String())
+	}
+	if l.CreatesStream {
+		e.key("creates_stream")
+		e.b = append(e.b, "true"...)
+	}
 	e.close()
 }
 

@@ -197,6 +197,16 @@ func (d *lineDecoder) launch() (Record, error) {
 			return true, d.i64(&l.InlineCycles)
 		case "after":
 			return true, d.u64s(&l.After)
+		case "stream_kind":
+			var name string
+			if err := d.str(&name); err != nil {
+				return true, err
+			}
+			v, err := ParseDeviceStream(name)
+			l.DeviceStream = v
+			return true, err
+		case "creates_stream":
+			return true, d.bool(&l.CreatesStream)
 		}
 		return false, nil
 	})

@@ -8,6 +8,8 @@
 // can be replayed in memory proportional to the work in flight.
 package trace
 
+import "fmt"
+
 // Version is the trace format version this package writes and reads. A
 // header naming another version is rejected, so an old binary never guesses
 // at a newer layout.
@@ -167,6 +169,75 @@ type Launch struct {
 	Workload     int64    `json:"workload"`
 	InlineCycles int64    `json:"inline_cycles"`
 	After        []uint64 `json:"after,omitempty"`
+	// DeviceStream is the stream a device launch goes into; Stream is
+	// then the id of a created stream (unique within the launching CTA),
+	// and CreatesStream says the launching thread created that stream
+	// just before this launch. Zero (OwnStream) is what every trace
+	// written before the field existed means: a stream of the child's own.
+	DeviceStream  DeviceStream `json:"stream_kind,omitempty"`
+	CreatesStream bool         `json:"creates_stream,omitempty"`
+}
+
+// DeviceStream says which stream a device launch goes into (CUDA
+// Programming Guide, "Streams" under dynamic parallelism; SPAWN §II-B:
+// "If the application does not specify c_stream, each parent CTA assigns
+// the same SWQ ID to all its child kernels").
+type DeviceStream uint8
+
+const (
+	// OwnStream: a stream of the child's own, created by its launching
+	// warp (the meaning of a trace that does not say).
+	OwnStream DeviceStream = iota
+	// CTAStream: the launching CTA's default (NULL) stream, shared by
+	// every launch of the CTA that names no stream: they run in order.
+	CTAStream
+	// CreatedStream: a stream the CTA created (cudaStreamCreateWithFlags),
+	// Launch.Stream its id within the CTA: its launches run in order.
+	CreatedStream
+	// TailStream: cudaStreamTailLaunch (CUDA 12): the child starts when
+	// the launching grid and its other work have completed, in order
+	// among the grid's tail launches.
+	TailStream
+	// FireAndForgetStream: cudaStreamFireAndForget (CUDA 12): the child
+	// starts at once, ordered with nothing.
+	FireAndForgetStream
+	numDeviceStreams
+)
+
+var deviceStreamNames = [numDeviceStreams]string{"own", "cta", "created", "tail", "fire_and_forget"}
+
+// String is the name JSONL uses ("own", "cta", "created", "tail",
+// "fire_and_forget").
+func (s DeviceStream) String() string {
+	if s < numDeviceStreams {
+		return deviceStreamNames[s]
+	}
+	return fmt.Sprintf("DeviceStream(%d)", uint8(s))
+}
+
+// ParseDeviceStream is the DeviceStream named s.
+func ParseDeviceStream(s string) (DeviceStream, error) {
+	for i, n := range deviceStreamNames {
+		if n == s {
+			return DeviceStream(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown stream_kind %q (want own, cta, created, tail or fire_and_forget)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s DeviceStream) MarshalText() ([]byte, error) {
+	if s >= numDeviceStreams {
+		return nil, fmt.Errorf("unknown device stream %d", uint8(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *DeviceStream) UnmarshalText(b []byte) error {
+	v, err := ParseDeviceStream(string(b))
+	*s = v
+	return err
 }
 
 // Host reports whether the host (not a device thread) launched the kernel.

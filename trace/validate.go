@@ -359,6 +359,9 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	if l.Workload < 0 || l.InlineCycles < 0 || l.InlineCycles > MaxCycles {
 		return fmt.Errorf("launch of kernel %d has workload %d and inline_cycles %d; neither may be negative, nor inline_cycles above 2^40", l.Kernel, l.Workload, l.InlineCycles)
 	}
+	if err := checkDeviceStream(l); err != nil {
+		return err
+	}
 	if l.Host() {
 		if l.T < 0 || l.T > MaxCycles {
 			return fmt.Errorf("host launch of kernel %d at t %d; want 0 to %d (2^40) cycles", l.Kernel, l.T, int64(MaxCycles))
@@ -385,6 +388,28 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
 	v.tree.Set(l.Kernel, k)
 	v.order = append(v.order, k)
+	return nil
+}
+
+// checkDeviceStream checks a launch's stream kind: a host launch has
+// none, a created stream an id (stream, up to 2^63-1 as a host stream's),
+// the CTA's default, tail and fire-and-forget streams none, and only a
+// launch into a created stream creates it.
+func checkDeviceStream(l *Launch) error {
+	switch {
+	case l.DeviceStream >= numDeviceStreams:
+		return fmt.Errorf("launch of kernel %d has stream kind %d; want 0 to %d", l.Kernel, uint8(l.DeviceStream), numDeviceStreams-1)
+	case l.Host() && (l.DeviceStream != OwnStream || l.CreatesStream):
+		return fmt.Errorf("host launch of kernel %d has stream_kind %q or creates_stream: those are a device launch's", l.Kernel, l.DeviceStream)
+	case l.Host():
+		return nil
+	case l.CreatesStream && l.DeviceStream != CreatedStream:
+		return fmt.Errorf("device launch of kernel %d creates a stream but launches into stream_kind %q; creates_stream goes with \"created\"", l.Kernel, l.DeviceStream)
+	case l.DeviceStream == CreatedStream && l.Stream > math.MaxInt64:
+		return fmt.Errorf("device launch of kernel %d into created stream %d; want 0 to 2^63-1", l.Kernel, l.Stream)
+	case l.DeviceStream != CreatedStream && l.DeviceStream != OwnStream && l.Stream != 0:
+		return fmt.Errorf("device launch of kernel %d names stream %d with stream_kind %q; only a created stream has an id", l.Kernel, l.Stream, l.DeviceStream)
+	}
 	return nil
 }
 

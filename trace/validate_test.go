@@ -118,6 +118,13 @@ func TestValidatorRejects(t *testing.T) {
 		{"memcpy before time", with(`{"type":"memcpy","dir":"d2h","buffer":1,"t":-1}`), 5, "memcpy at t -1"},
 		{"memcpy stream 2^63", with(`{"type":"memcpy","dir":"h2d","buffer":1,"stream":9223372036854775808}`), 5, "memcpy on stream 9223372036854775808; want a stream id from 0 to 2^63-1"},
 
+		// device streams
+		{"host launch with a stream kind", []string{hdr, k1, `{"type":"launch","kernel":1,"t":0,"stream":0,"stream_kind":"cta"}`}, 3, `host launch of kernel 1 has stream_kind "cta" or creates_stream`},
+		{"unknown stream kind", []string{hdr, k1, `{"type":"launch","kernel":1,"t":0,"stream_kind":"side"}`}, 3, `unknown stream_kind "side"`},
+		{"creates a default stream", with(c10, c11, k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":0},"stream_kind":"cta","creates_stream":true}`), 8, `creates a stream but launches into stream_kind "cta"`},
+		{"tail with an id", with(c10, c11, k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":0},"stream_kind":"tail","stream":3}`), 8, `names stream 3 with stream_kind "tail"`},
+		{"created stream 2^63", with(c10, c11, k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":0},"stream_kind":"created","stream":9223372036854775808}`), 8, "into created stream 9223372036854775808; want 0 to 2^63-1"},
+
 		// kernel
 		{"kernel twice", []string{hdr, k1, k1}, 3, "kernel 1 declared twice"},
 		{"kernel redeclared after launch", with(c10, c11, k1), 7, "kernel 1 declared twice"},
