@@ -86,6 +86,15 @@ type CDP struct {
 	// begun to execute. A warp whose launches would exceed it waits until
 	// enough pending launches have begun. 0: unlimited.
 	PendingLimit int64 `json:"pending_limit"`
+	// Streams is which streams device launches go into: "traced", as
+	// the trace says (trace.DeviceStream; a trace that does not say gives
+	// each child a stream of its own); "child", one created stream per
+	// child (SPAWN Figure 8's "unique SWQ id"); "cta", the launching
+	// CTA's default stream, so a CTA's children run one after another
+	// (SPAWN §II-B, "If the application does not specify c_stream");
+	// "tail" and "fire_and_forget", CUDA 12's named streams. The what-if
+	// of docs/model.md, "Device streams".
+	Streams string `json:"streams"`
 }
 
 // Launch holds the launch-vs-inline knob of the threshold policy.
@@ -341,7 +350,8 @@ func (c CDP) LaunchCost(x int64) int64 {
 // LaunchLatency is the part of a launch every warp pays on its own, however
 // many warps launch at once: the stream creation and cudaLaunchDevice's
 // per-warp initialisation b (DTBL §5.1: "b is the initialization latency
-// for each warp").
+// for each warp"). A warp that creates no stream (its children go into
+// its CTA's default stream, or one created before) pays LaunchB alone.
 func (c CDP) LaunchLatency() int64 { return c.StreamCreate + c.LaunchB }
 
 // LaunchService is the part of a warp's cudaLaunchDevice call for x lanes

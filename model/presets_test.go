@@ -18,6 +18,7 @@ var shared = map[string]string{
 	"cdp.launch_servers":      "1",
 	"cdp.clock_mhz":           "706",
 	"cdp.pending_limit":       "0",
+	"cdp.streams":             "traced",
 	"launch.threshold":        "128",
 	"spawn.window":            "1024",
 	"spawn.overhead_a":        "-1",
@@ -234,7 +235,7 @@ func TestLaunchCostsKeepTheirTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := c.LaunchCosts()
-		got.ClockMHz, got.LaunchServers, got.PendingLimit = 0, 0, 0
+		got.ClockMHz, got.LaunchServers, got.PendingLimit, got.Streams = 0, 0, 0, ""
 		if got != tc.want {
 			t.Errorf("%s: %+v; want %+v", tc.preset, got, tc.want)
 		}

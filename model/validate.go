@@ -83,6 +83,7 @@ func (c Config) Validate() error {
 	v.oneOf("io.memcpy", c.IO.Memcpy, "async", "sync", "legacy")
 	v.oneOf("spawn.ncon", c.Spawn.NCon, "window", "busy")
 	v.oneOf("dtbl.fallback", c.DTBL.Fallback, "dispatch", "instant")
+	v.oneOf("cdp.streams", c.CDP.Streams, "traced", "child", "cta", "tail", "fire_and_forget")
 	v.oneOf("dtbl.spill_loads", c.DTBL.SpillLoads, "cta", "first")
 	v.oneOf("spawn.no_twarp", c.Spawn.NoTWarp, "launch", "inline")
 	v.oneOf("spawn.queue", c.Spawn.Queue, "arrival", "decision")

@@ -44,6 +44,7 @@ func TestValidateRejects(t *testing.T) {
 		{"dtbl.agt_entries", "1000", "dtbl.agt_entries is 1000; must be a power of two"},
 		{"dtbl.agt_spill", "-1", "dtbl.agt_spill is -1; must be at least 0"},
 		{"dtbl.fallback", "kmu", `dtbl.fallback is "kmu"; want dispatch or instant`},
+		{"cdp.streams", "per-warp", `cdp.streams is "per-warp"; want traced, child, cta, tail or fire_and_forget`},
 		{"dtbl.spill_loads", "all", `dtbl.spill_loads is "all"; want cta or first`},
 		{"io.ssd_mbps", "0", "io.ssd_mbps is 0; must be a positive finite number"},
 		{"io.pcie_gbps", "-15.75", "io.pcie_gbps is -15.75; must be a positive finite number"},

@@ -13,7 +13,7 @@ func init() {
 		Aliases: []string{"baseline"},
 		Doc:     "every launch site launches a device kernel (CUDA Dynamic Parallelism)",
 		Source:  "DTBL §2.4, SPAWN §II",
-		Keys:    []string{"cdp.param_a", "cdp.param_b", "cdp.launch_a", "cdp.launch_b", "cdp.stream_create", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit"},
+		Keys:    []string{"cdp.param_a", "cdp.param_b", "cdp.launch_a", "cdp.launch_b", "cdp.stream_create", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit", "cdp.streams"},
 		New:     func(model.Config) replay.Policy { return replay.Policy{Name: "cdp"} },
 	})
 }

@@ -93,7 +93,7 @@ func init() {
 		Name:   "spawn",
 		Doc:    "the SPAWN controller launches a child only when it is estimated to finish before the parent could do the work",
 		Source: "SPAWN §IV, Algorithm 1",
-		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon", "spawn.no_twarp", "spawn.queue", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit"},
+		Keys:   []string{"spawn.window", "spawn.overhead_a", "spawn.overhead_b", "spawn.max_queue", "spawn.ncon", "spawn.no_twarp", "spawn.queue", "cdp.clock_mhz", "cdp.launch_servers", "cdp.pending_limit", "cdp.streams"},
 		New: func(cfg model.Config) replay.Policy {
 			p := newSpawn(cfg)
 			return replay.Policy{Name: "spawn", Sites: p, Observer: p}

@@ -27,7 +27,7 @@ func init() {
 		Name:   "threshold",
 		Doc:    "a site launches iff its workload > launch.threshold, else it is inlined",
 		Source: "SPAWN §III",
-		Keys:   []string{"launch.threshold", "cdp.launch_servers", "cdp.pending_limit"},
+		Keys:   []string{"launch.threshold", "cdp.launch_servers", "cdp.pending_limit", "cdp.streams"},
 		New: func(cfg model.Config) replay.Policy {
 			return replay.Policy{Name: "threshold", Sites: threshold{limit: cfg.Launch.Threshold}}
 		},

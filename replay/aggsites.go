@@ -61,7 +61,9 @@ func (se *siteEngine) launchAggregated(c *ctaRun, w, first, last int, heads []*K
 	if m == 0 {
 		return cost, false
 	}
-	cost.front, cost.launched, cost.runtime = se.launch.paramCost(m), m, m
+	// Each aggregated kernel goes into a stream of its own, created
+	// first, as every device launch did before the trace named streams.
+	cost.front, cost.launched, cost.runtime, cost.creates = se.launch.paramCost(m), m, m, true
 	se.blind(c, cost, now)
 	se.reqs = se.reqs[:0]
 	for _, k := range heads {

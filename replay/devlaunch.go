@@ -8,11 +8,16 @@ package replay
 
 import "github.com/gpureplay/gpureplay/internal/eventq"
 
-// launchChild starts a device kernel: it exists from the site's cycle and
+// launchChild starts the device kernel lane l of CTA c launches: it
+// exists from the site's cycle, takes its place in its stream, and
 // reaches the KMU when the API call returns.
-func (e *engine) launchChild(owner launcher, child *Kernel, arrive int64) {
-	e.launchDevice(owner, child)
-	e.scheduleKernel(arrive, evArrive, child)
+func (e *engine) launchChild(c *ctaRun, l *siteRec, arrive int64) {
+	owner := launcherOf(c)
+	e.launchDevice(owner, l.child)
+	if ordered(l.kind) {
+		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), owner, e.streams.fresh)
+	}
+	e.scheduleKernel(arrive, evArrive, l.child)
 }
 
 // launchHardware starts a device kernel the way DTBL's launch hardware
@@ -180,8 +185,12 @@ func (e *engine) groupCTAsDone(g *group) {
 // maybeGroupDone completes a group whose CTAs and launched work are done,
 // releasing whoever launched it.
 func (e *engine) maybeGroupDone(g *group) {
-	if g.done == g.src.total && g.kids == 0 {
+	switch {
+	case g.done < g.src.total:
+	case g.kids == 0:
 		e.release(g.owner)
+	default:
+		e.openTail(launcher{g: g}, g.kids)
 	}
 }
 

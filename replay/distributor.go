@@ -85,6 +85,11 @@ func (e *engine) complete(k *Kernel) {
 	}
 	if !k.host {
 		e.kd.completed(k, e.now)
+		if k.inDevStream {
+			if next := e.dstreams.done(k); next != nil {
+				e.awaitKD(next)
+			}
+		}
 		e.release(k.owner)
 	}
 }
@@ -108,5 +113,15 @@ func (e *engine) maybeComplete(k *Kernel) {
 	}
 	if k.kids == 0 {
 		e.complete(k)
+		return
+	}
+	e.openTail(launcher{k: k}, k.kids)
+}
+
+// openTail is a grid's own work done with kids pieces of launched work
+// left: its tail launches may start once those are all they are.
+func (e *engine) openTail(owner launcher, kids int) {
+	if next := e.dstreams.openTail(owner, kids); next != nil {
+		e.awaitKD(next)
 	}
 }

@@ -41,6 +41,7 @@ type engine struct {
 	hostKernel []*Kernel         // host kernels issued, body not loaded yet (issue order)
 	hostLoaded int               // host kernels whose bodies were loaded
 	streams    hostStreams       // streams, task groups, `after` waits (streams.go)
+	dstreams   deviceStreams     // ordered device streams (devstreams.go)
 	legacy     *legacyGate       // copies on the legacy default stream (io.memcpy=legacy), else nil
 	kd         kernelDistributor // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
 
@@ -69,16 +70,17 @@ type engine struct {
 
 func newEngine(opt Options, sink results.Sink) *engine {
 	e := &engine{
-		cfg:     opt.Config,
-		pol:     opt.Policy,
-		sink:    sink,
-		quiet:   results.Discards(sink),
-		opt:     &opt,
-		streams: newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
-		kd:      newKernelDistributor(opt.Config.GPU.MaxKernels),
-		gate:    opt.Policy.Gate,
-		an:      joinAnalyses(opt.Analyses),
-		placer:  opt.Policy.Placer,
+		cfg:      opt.Config,
+		pol:      opt.Policy,
+		sink:     sink,
+		quiet:    results.Discards(sink),
+		opt:      &opt,
+		streams:  newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
+		dstreams: newDeviceStreams(),
+		kd:       newKernelDistributor(opt.Config.GPU.MaxKernels),
+		gate:     opt.Policy.Gate,
+		an:       joinAnalyses(opt.Analyses),
+		placer:   opt.Policy.Placer,
 
 		firstLaunch: -1,
 		hosts:       newHostThreads(opt.Config.Lat.HostThreads),

@@ -187,6 +187,14 @@ func launcherOf(c *ctaRun) launcher {
 	return launcher{k: c.k}
 }
 
+// id is the launching grid's id: its kernel's, or the group's.
+func (l launcher) id() uint64 {
+	if l.g != nil {
+		return l.g.id
+	}
+	return l.k.id
+}
+
 // adopt counts one more piece of launched work the launcher waits for.
 func (l launcher) adopt() {
 	if l.g != nil {

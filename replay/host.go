@@ -202,6 +202,12 @@ func (e *engine) arriveDevice(k *Kernel) {
 	if e.arrivals != nil {
 		e.arrivals.KernelArrived(k, e.now)
 	}
+	if k.inDevStream {
+		if e.dstreams.arrive(k) {
+			e.awaitKD(k)
+		}
+		return
+	}
 	e.streams.privateStream(k)
 	e.awaitKD(k)
 }

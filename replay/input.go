@@ -110,9 +110,9 @@ type bodyCursor struct {
 
 // newBodyCursor reads the bodies from src; pageBytes is io.page_bytes (for
 // headers that give none), stages whether host I/O is modelled (buffers
-// must then come before the first launch).
-func newBodyCursor(src trace.Source, byIndex func(int) *Kernel, pageBytes int64, stages bool) *bodyCursor {
-	return &bodyCursor{r: &treeReader{src: src, pageBytes: pageBytes, stages: stages}, byIndex: byIndex}
+// must then come before the first launch), streams cdp.streams.
+func newBodyCursor(src trace.Source, byIndex func(int) *Kernel, pageBytes int64, stages bool, streams streamsWhatIf) *bodyCursor {
+	return &bodyCursor{r: &treeReader{src: src, pageBytes: pageBytes, stages: stages, streams: streams}, byIndex: byIndex}
 }
 
 // readHeader consumes the preamble up to the first host launch (header,

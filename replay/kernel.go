@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/gpureplay/gpureplay/trace"
+
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
 type Kernel struct {
@@ -23,7 +25,10 @@ type Kernel struct {
 	// pendingLaunch: a device launch in the pending pool, made and not
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
-	state         kernelState
+	// inDevStream: a device kernel in an ordered device stream
+	// (devstreams.go), from its launch until it completes
+	inDevStream bool
+	state       kernelState
 	thread        uint16 // the host thread that issues a host call (hostThreads)
 
 	id       uint64
@@ -157,8 +162,14 @@ type ctaExtra struct {
 // siteRec is one device launch record: a lane of a warp that reaches a
 // child launch.
 type siteRec struct {
-	warp     int32
-	lane     int32
+	warp int32
+	lane int16
+	// where its child goes (devstreams.go): the record's stream kind
+	// under cdp.streams, whether the lane creates the stream first, and
+	// a created stream's id
+	kind     trace.DeviceStream
+	creates  bool
+	stream   uint64
 	at       int64
 	child    *Kernel
 	workload int64

@@ -46,14 +46,15 @@ func newLaunchPath(cdp model.CDP, sms int) launchPath {
 }
 
 // serve is a warp's cudaLaunchDevice call for x lanes on SM sm, made at
-// cycle at (its parameter buffers ready): it returns the cycle the call
-// ends and its children reach the KMU, its per-warp latency and then its
-// service later at the earliest. The call takes the SM's server that frees
+// cycle at (its parameter buffers ready), after creating a stream for them
+// where create is set: it returns the cycle the call ends and its children
+// reach the KMU, its per-warp latency and then its service later at the
+// earliest. The call takes the SM's server that frees
 // first (the lowest-numbered among equals) and holds it for launch_a·x;
 // calls are served in the order their sites were decided. With no
 // servers configured every call is served at once.
-func (p *launchPath) serve(sm int, at, x int64) int64 {
-	arrive := at + p.cdp.LaunchLatency()
+func (p *launchPath) serve(sm int, at, x int64, create bool) int64 {
+	arrive := at + p.latency(create)
 	service := p.cdp.LaunchService(x)
 	n := int(p.cdp.LaunchServers)
 	if n == 0 {
@@ -76,8 +77,14 @@ func (p *launchPath) serve(sm int, at, x int64) int64 {
 func (p *launchPath) paramCost(x int64) int64 { return p.cdp.ParamCost(x) }
 
 // latency is a cudaLaunchDevice call's per-warp latency before its
-// service.
-func (p *launchPath) latency() int64 { return p.cdp.LaunchLatency() }
+// service, with the warp's stream creation where create is set
+// (cdp.stream_create, charged where the trace creates a stream).
+func (p *launchPath) latency(create bool) int64 {
+	if create {
+		return p.cdp.LaunchLatency()
+	}
+	return p.cdp.LaunchB
+}
 
 // admit reports whether x launches may enter the pending pool now: no
 // warp is waiting ahead of them and they fit under the limit, or the

@@ -114,7 +114,7 @@ func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
 		// copies after the last launch too.
 		body = index.Check(bodySrc)
 	}
-	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages")
+	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
 	// Defers run last first: the readers ahead stop before their sources
 	// close.
 	defer e.body.close()

@@ -41,7 +41,7 @@ type siteHost interface {
 	scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int)
 	warpDone(c *ctaRun, end int64)
 	resumeWarp(c *ctaRun, w int)
-	launchChild(owner launcher, child *Kernel, arrive int64)
+	launchChild(c *ctaRun, l *siteRec, arrive int64)
 	launchHardware(owner launcher, child *Kernel, readyAt int64)
 	fail(err error)
 }
@@ -205,7 +205,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 // device-launched work has ended.
 func (se *siteEngine) blind(c *ctaRun, cost siteCost, now int64) {
 	if !se.childEnded && cost.runtime > 0 && se.an != nil {
-		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(), cost.runtime)
+		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(cost.creates), cost.runtime)
 	}
 }
 
@@ -258,7 +258,7 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 	if cost.runtime == 0 {
 		return cost.front
 	}
-	return se.launch.serve(c.sm, now+cost.front, cost.runtime) - now
+	return se.launch.serve(c.sm, now+cost.front, cost.runtime, cost.creates) - now
 }
 
 // launchOne makes one lane's launch now, at a site costing cost. A
@@ -272,7 +272,7 @@ func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCo
 	case hardware:
 		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
 	default:
-		se.host.launchChild(launcherOf(c), l.child, now+cost.launch)
+		se.host.launchChild(c, &l, now+cost.launch)
 	}
 }
 
@@ -301,6 +301,7 @@ type siteCost struct {
 	inline   int64 // the longest inlining lane's work, run after the launches
 	launched int64 // launching lanes (runtime and hardware)
 	runtime  int64 // of them, those calling cudaLaunchDevice
+	creates  bool  // the warp creates a stream for a runtime launch first
 }
 
 // cost prices a site's verdicts. Launching and coalescing lanes first get
@@ -308,18 +309,22 @@ type siteCost struct {
 // coalescing lanes search the Kernel Distributor meanwhile, one cycle per
 // entry plus one for the AGT slot, and the slower of the two sets the pace
 // (DTBL §4.3); lanes launching through the device runtime then pay
-// cudaLaunchDevice and a stream. The inlining lanes' longest loop runs
+// cudaLaunchDevice, and a stream creation where one of them creates its
+// stream (siteRec.createsStream): once a warp, as DTBL Table 3 prices
+// cudaStreamCreateWithFlags with no per-thread term. The inlining lanes' longest loop runs
 // after that (the branches diverge). With only runtime launches and an
 // idle launch path this is exactly the CDP API cost. The launch itself is
 // priced by launchEnd once the launches may be made.
 func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 	var launched, runtime, coalesced, search, inline int64
+	creates := false
 	for i, v := range out {
 		switch v.Decision {
 		case Launch:
 			launched++
 			if !v.Hardware {
 				runtime++
+				creates = creates || lanes[i].createsStream()
 			}
 		case Coalesce:
 			if v.Target == nil {
@@ -334,7 +339,7 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 		}
 	}
 	front := max(se.launch.paramCost(launched+coalesced), search)
-	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime}, true
+	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime, creates: creates}, true
 }
 
 // byCommand reports whether a lane decided v becomes an aggregated group
@@ -375,7 +380,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *resul
 		ParentKernelID:  s.ParentKernel,
 		ParentCTA:       s.ParentCTA,
 		Warp:            int32(s.Warp),
-		Lane:            l.lane,
+		Lane:            int32(l.lane),
 		ChildKernelID:   l.child.id,
 		Workload:        l.workload,
 		Decision:        v.Decision.String(),

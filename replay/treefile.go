@@ -72,9 +72,13 @@ func (b *treeReader) device(l *trace.Launch) error {
 		b.siteOf = x
 		b.sites = append(b.sites, x.sites...)
 	}
+	kind, creates := b.streams.of(l)
 	b.sites = append(b.sites, siteRec{
 		warp:     int32(l.Parent.Warp),
-		lane:     int32(l.Parent.Lane),
+		lane:     int16(l.Parent.Lane),
+		kind:     kind,
+		creates:  creates,
+		stream:   l.Stream,
 		at:       b.clk.scale(l.Parent.At),
 		child:    child,
 		workload: l.Workload,

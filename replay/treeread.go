@@ -59,7 +59,8 @@ type treeReader struct {
 	sites  []siteRec
 	siteOf *ctaExtra
 
-	pageBytes int64      // io.page_bytes, for headers that give none
+	streams   streamsWhatIf // cdp.streams: the stream each device launch goes into
+	pageBytes int64         // io.page_bytes, for headers that give none
 	stages    bool       // host I/O is modelled: buffers must come first
 	space     *pageSpace // the buffers declared before the first launch
 	launched  bool       // a host launch has been read

@@ -215,6 +215,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--set", "gpu.sms=abc", sample}, "gpu.sms"},
 		{[]string{"--policy=klap", "--set", "klap.granularity=grid", sample}, "klap.granularity is grid; want warp, block or kernel"},
 		{[]string{"--policy=klap", "--sweep", "klap.granularity=warp,grid", sample}, "want warp, block or kernel"},
+		{[]string{"--set", "cdp.streams=percta", sample}, `cdp.streams is "percta"; want traced, child, cta, tail or fire_and_forget`},
 		{[]string{"--gpu=nope", sample}, "k20c"},
 		{[]string{"--format=xml", "--out", "x", sample}, "parquet"},
 		{[]string{"--bogus", sample}, "unknown flag"},
