@@ -3,6 +3,8 @@ package gpgpusim
 import (
 	"bytes"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // deviceRuntime reads the device runtime's report of a device launch,
@@ -16,6 +18,8 @@ import (
 //	  "child kernel launched by P, cta (x, y, z), thread (x, y, z)",
 //	  "launching child kernel U to default stream of the cta S: 0x..."
 //	  (or "... to stream S: 0x...")
+//	cudaStreamCreateWithFlags: "Create stream S: 0x..." (S is the
+//	  stream's uid, which a later launch "to stream S" names)
 //
 // The lines carry no cycle; the launch lies between the stamps of the
 // lines around it (see site).
@@ -61,6 +65,10 @@ func (r *Reader) deviceRuntime(b []byte) error {
 		return r.launchedBy(b)
 	case bytes.HasPrefix(b, []byte("launching child kernel ")):
 		return r.launchChild(b)
+	case bytes.HasPrefix(b, []byte("Create stream ")):
+		c.skip("Create stream")
+		r.created[uint64(c.int(0, 1<<62))] = true
+		r.sum.StreamsCreated++
 	}
 	if !c.ok {
 		return r.errf("a device-runtime line not as GPGPU-Sim prints it")
@@ -160,21 +168,34 @@ func (r *Reader) parentOf(name string, cta, tid [3]uint32) (*kernel, uint64, err
 func (r *Reader) launchChild(b []byte) error {
 	c := newCursor(b[len("launching child kernel "):])
 	uid := c.int(1, 1<<62)
-	c.past("stream")
-	stream := strings.TrimSpace(string(c.b))
-	if i := strings.Index(stream, ":"); i >= 0 {
-		stream = stream[:i]
+	// The CTA's default stream is shared by its launches that name no
+	// stream (kernel_info_t::get_default_stream_cta); a named one is a
+	// stream the CTA created (create_stream_cta), whose uid the log gave
+	// when it was created.
+	kind, stream := trace.CTAStream, uint64(0)
+	if bytes.Contains(c.b, []byte("to default stream of the cta")) {
+		c.past("to default stream of the cta")
+		c.int(0, 1<<62)
+	} else {
+		c.skip("to stream")
+		kind, stream = trace.CreatedStream, uint64(c.int(0, 1<<62))
 	}
 	if !c.ok || r.child.parent == nil {
 		return r.errf("a device launch not as GPGPU-Sim prints it, or without its parent")
 	}
-	if r.streams[stream] {
-		r.sum.SharedStreams++
-	}
-	r.streams[stream] = true
 	k, err := r.newKernel(uint64(uid), r.child.shape)
 	if err != nil {
 		return err
+	}
+	k.devStream, k.devStreamU = kind, stream
+	if kind == trace.CTAStream {
+		r.sum.DefaultStream++
+	} else {
+		r.sum.CreatedStream++
+		// The first launch into a stream created since is taken to be
+		// its creator's: the log does not say which thread created it.
+		k.creates = r.created[stream]
+		delete(r.created, stream)
 	}
 	p := r.child.parent
 	warp, lane := int(r.child.tid/32), int(r.child.tid%32)

@@ -66,8 +66,11 @@
 //	                                 (a 5000-cycle latency starts CTAs at 5001)
 //	cdp.param_b/_a, cdp.launch_b/_a  -cdp_latency's per-warp and per-lane
 //	                                 stalls of the two calls; cdp.clock_mhz 0
-//	cdp.stream_create                0 (a stream creation is a call of its
-//	                                 own, left in the warp's time)
+//	cdp.stream_create                -cdp_latency's first figure: the warp
+//	                                 stalls it at cudaStreamCreateWithFlags,
+//	                                 charged at the launch that creates its
+//	                                 stream (and taken out of the warp's
+//	                                 measured time there)
 //	cdp.launch_servers               0: each warp stalls on its own
 //	gpu.concurrent_kernel_sm         -gpgpu_concurrent_kernel_sm (off by
 //	                                 default in GPGPU-Sim and its configs)
@@ -110,10 +113,12 @@
 //   - Memory: the log names no buffers or copies (they are printed only at
 //     PTX_SIM_DEBUG=3), so the trace has no buffer, memcpy, access or pages
 //     records, and CRCS sees every kernel as irregular.
-//   - Streams of device launches: GPGPU-Sim runs two children launched
-//     into one stream (a CTA's default stream) in order; the replay gives
-//     each device kernel a stream of its own. Summary.SharedStreams counts
-//     them.
+//   - Which thread created a stream: the device runtime's "Create stream
+//     S" names the stream, not the thread, so the first launch into S
+//     after it is taken to be its creator's (creates_stream). Each
+//     launch's stream is read exactly: "to default stream of the cta" is
+//     the CTA's default stream (stream_kind cta), "to stream S" a stream
+//     the CTA created (created, stream S).
 //   - Dynamic shared memory of host launches (the push line does not
 //     give it); -gpgpu_TB_launch_latency (kept in meta when not 0).
 //   - GPGPU-Sim's stream manager serves one stream per cycle, so with n

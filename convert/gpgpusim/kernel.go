@@ -1,5 +1,7 @@
 package gpgpusim
 
+import "github.com/gpureplay/gpureplay/trace"
+
 // kernel is one grid the log shows running, from its launch until its
 // launch tree has been written.
 type kernel struct {
@@ -13,9 +15,14 @@ type kernel struct {
 	t           int64  // host launches: the cycle of the push
 	line        int    // the log line that launched it
 
-	// Device launches: the site that launched it, and its lane there.
-	site *site
-	lane int
+	// Device launches: the site that launched it, its lane there, and
+	// the stream it went into (a created stream's uid; creates: the
+	// first launch into a stream created since).
+	site       *site
+	lane       int
+	devStream  trace.DeviceStream
+	devStreamU uint64
+	creates    bool
 
 	ctas  []ctaRun // by linear CTA index, in the order they started
 	ended uint64   // CTAs finished
@@ -70,6 +77,16 @@ type site struct {
 	kids   []*kernel // in lane order of the log
 	lo, hi int64     // the launch cycle lies in [lo, hi]; hi is -1 until known
 	at     int64     // cycles into the warp's own run, set when written
+}
+
+// creates reports whether a lane of s created its child's stream first.
+func (s *site) creates() bool {
+	for _, k := range s.kids {
+		if k.creates {
+			return true
+		}
+	}
+	return false
 }
 
 // has reports whether lane already launched at s.

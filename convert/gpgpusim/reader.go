@@ -47,7 +47,7 @@ type Reader struct {
 	child     pendingLaunch
 	lastSite  *site
 	openSites []*site         // sites whose hi is not known yet
-	streams   map[string]bool // device streams used so far
+	created   map[uint64]bool // streams created ("Create stream U") and not yet launched into
 
 	session      []uint64 // kernel uids of the open statistics block
 	warpInsts    [2]int64 // gpgpu_n_tot_w_icount: before the block, in it
@@ -92,7 +92,9 @@ type Summary struct {
 	Sites                  int    // warp-level device launch sites
 	Sessions               int    // statistics blocks read
 	Cycles                 int64  // the simulated run, from the last gpu_tot_sim_cycle
-	SharedStreams          int    // device kernels launched into a stream an earlier one used
+	DefaultStream          int    // device launches into their CTA's default stream
+	CreatedStream          int    // device launches into a stream their CTA created
+	StreamsCreated         int    // streams the device runtime created
 	NoPTXInfo              int    // kernels without ptxas info (written with 0 registers and shared memory)
 	Ambiguous              int    // device launches whose parent was one of several same-named kernels (see parentOf)
 }
@@ -100,8 +102,8 @@ type Summary struct {
 func (s Summary) String() string {
 	b := fmt.Sprintf("gpgpusim: %d kernels (%d launched from the device, at %d warp-level sites), %d CTAs, %d cycles simulated, %d statistics blocks",
 		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
-	if s.SharedStreams > 0 {
-		b += fmt.Sprintf("; note: %d device kernels went into a stream an earlier device kernel used (a CTA's default stream), which GPGPU-Sim runs in order and the replay does not", s.SharedStreams)
+	if s.DeviceKernels > 0 {
+		b += fmt.Sprintf("; device streams: %d launches into their CTA's default stream, %d into %d created streams", s.DefaultStream, s.CreatedStream, s.StreamsCreated)
 	}
 	if s.Ambiguous > 0 {
 		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the one whose CTA started first", s.Ambiguous)
@@ -118,7 +120,7 @@ func NewReader(r io.Reader, name string, o Options) *Reader {
 		name: name, opts: o, in: bufio.NewReaderSize(r, 1<<16),
 		opt: options{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
 		running: map[string][]*kernel{}, nextUID: 1, resident: map[[2]int64]slot{},
-		params: map[string]childShape{}, streams: map[string]bool{},
+		params: map[string]childShape{}, created: map[uint64]bool{},
 		warpInsts: [2]int64{-1, -1}, dram: [2]int64{-1, -1},
 	}
 }

@@ -42,10 +42,12 @@ func (r *Reader) headerRecord() *trace.Header {
 	// cdp_latency: the warp stalls b + a·x at cudaGetParameterBufferV2 and
 	// again at cudaLaunchDeviceV2 (shader.cc), for x active lanes, each warp
 	// on its own: the model's Table 3 cost with no launch servers, in the
-	// simulator's own cycles. Stream creation is a call of its own there,
-	// left in the calling warp's time.
+	// simulator's own cycles; and its first figure at
+	// cudaStreamCreateWithFlags, once a warp, which the model charges at
+	// the launch that creates its stream (siteTimes takes it out of the
+	// warp's time there).
 	set("cdp.clock_mhz", "0")
-	set("cdp.stream_create", "0")
+	set("cdp.stream_create", strconv.FormatInt(g.cdpLatency[0], 10))
 	set("cdp.param_b", strconv.FormatInt(g.cdpLatency[1], 10))
 	set("cdp.param_a", strconv.FormatInt(g.cdpLatency[2], 10))
 	set("cdp.launch_b", strconv.FormatInt(g.cdpLatency[3], 10))
@@ -131,6 +133,10 @@ func (r *Reader) write(tree []*kernel) {
 			s := k.site
 			l.Parent = &trace.Parent{Kernel: s.parent.id, CTA: s.cta, Warp: s.warp, Lane: k.lane, At: s.at}
 			l.Workload, l.InlineCycles = inlineCost(k, cycles[k.id])
+			l.DeviceStream, l.CreatesStream = k.devStream, k.creates
+			if k.devStream == trace.CreatedStream {
+				l.Stream = k.devStreamU
+			}
 		}
 		r.out = append(r.out, l)
 		if r.opts.Measured != nil {
@@ -192,6 +198,9 @@ func (k *kernel) siteTimes(g gpu, at func(*site) int64) []int64 {
 	for _, s := range k.sites { // in log order, so each warp's in its own order
 		x := int64(len(s.kids))
 		cost := g.cdpLatency[1] + g.cdpLatency[2]*x + g.cdpLatency[3] + g.cdpLatency[4]*x
+		if s.creates() {
+			cost += g.cdpLatency[0]
+		}
 		key := warpKey{s.cta, s.warp}
 		s.at = max(at(s)-k.ctas[s.cta].start-cost-spent[key], last[key], 0)
 		last[key] = s.at
