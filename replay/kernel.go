@@ -29,7 +29,7 @@ type Kernel struct {
 	// (devstreams.go), from its launch until it completes
 	inDevStream bool
 	state       kernelState
-	thread        uint16 // the host thread that issues a host call (hostThreads)
+	thread      uint16 // the host thread that issues a host call (hostThreads)
 
 	id       uint64
 	stream   uint64

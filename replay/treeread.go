@@ -61,10 +61,10 @@ type treeReader struct {
 
 	streams   streamsWhatIf // cdp.streams: the stream each device launch goes into
 	pageBytes int64         // io.page_bytes, for headers that give none
-	stages    bool       // host I/O is modelled: buffers must come first
-	space     *pageSpace // the buffers declared before the first launch
-	launched  bool       // a host launch has been read
-	refs      *refSource // where CTAs' page references come from (CRCS), or nil
+	stages    bool          // host I/O is modelled: buffers must come first
+	space     *pageSpace    // the buffers declared before the first launch
+	launched  bool          // a host launch has been read
+	refs      *refSource    // where CTAs' page references come from (CRCS), or nil
 	irregular map[uint64]bool
 	touches   touchMode // which CTAs' touches to keep (touch.go)
 	held      int       // bytes filed since the last record was counted (treeMsg.held)
