@@ -16,6 +16,7 @@ var experiments = map[string]*experiment{
 	"spawn-amortised": spawnAmortisedExperiment,
 	"dtbl-paper":      dtblPaperExperiment,
 	"spawn-paper":     spawnPaperExperiment,
+	"spawn-streams":   spawnStreamsExperiment,
 	"crcs":            crcsExperiment,
 	"crcs-hsp":        crcsHSPExperiment,
 	"crcs-measured":   crcsMeasuredExperiment(),
@@ -177,6 +178,30 @@ var spawnExperiment = &experiment{
 	extra:      spawnFindings,
 	headlines:  spawnHeadlines,
 	unstated:   []unstated{launchServers("1"), joinSpread},
+}
+
+// spawnStreamsExperiment is SPAWN's Figure 8: CDP with one SWQ (stream)
+// per child kernel, the way every SPAWN benchmark launches (Figure 3b
+// lines 6-8: cudaStreamCreateWithFlags, then the launch into that
+// stream) against one per parent CTA (§II-B: "If the application does
+// not specify c_stream, each parent CTA assigns the same SWQ ID to all
+// its child kernels"), through the cdp.streams what-if. The paper:
+// "assigning each child kernel a unique SWQ id always performs better".
+// k20c-spawn prices no stream creation (SPAWN Table II's launch latency
+// has no stream term), which favours one stream per child; the grid
+// holds DTBL Table 3's 7165 cycles beside it.
+var spawnStreamsExperiment = &experiment{
+	doc:        "SPAWN Figure 8: CDP with one stream per child kernel against one per parent CTA (cdp.streams), parent iterations at Eq. 2's premise (k20c-spawn)",
+	gpu:        "k20c-spawn",
+	policies:   []string{"cdp-per-cta", "cdp"},
+	searches:   map[string]search{"cdp-per-cta": {policy: "cdp", key: "cdp.streams", values: []string{"cta"}}},
+	benchmarks: withParams(spawnBenchmarks, eq2Premise),
+	paperMean:  map[string]string{"cdp": "> 1× on every benchmark (Figure 8)"},
+	headlines:  []headline{spawnStreams},
+	unstated: []unstated{launchServers("1"), {name: "cdp.stream_create", choices: []choice{
+		{label: "0 (the preset's: SPAWN Table II)"},
+		{label: "7165 (DTBL Table 3)", sets: []string{"cdp.stream_create=7165"}},
+	}}},
 }
 
 // spawnPaperMean is SPAWN's means, by column (both SPAWN readings are
