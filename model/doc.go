@@ -77,6 +77,10 @@
 //	                                         DTBL §5.1's simulator: "the execution
 //	                                         of the device API calls will be
 //	                                         interleaved for all the warps")
+//	cdp.streams         traced               the trace's stream_kind (docs/model.md,
+//	                                         "Device streams"); child, cta, tail,
+//	                                         fire_and_forget: every device launch
+//	                                         into one kind of stream (what-if)
 //	cdp.pending_limit   0 (unlimited)        GPGPU-Sim, the papers' simulator, has no
 //	                                         limit, and CUDA on Kepler never stalls a
 //	                                         launch (it falls back to a virtualized
