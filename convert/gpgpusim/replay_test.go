@@ -20,13 +20,16 @@ var update = flag.Bool("update", false, "rewrite testdata/real/*.jsonl from the 
 // (validation/gpgpusim/programs; validation/gpgpusim/README.md says how
 // they were captured): vecadd 4096 (16 CTAs), imbalance 16 16 (two
 // kernels of 16 CTAs in one stream), cdp 4 (a parent launching 4
-// children) and cdpmulti 2 (four-lane launch sites in two warps, stream
-// creation, grandchildren).
+// children), cdpmulti 2 (four-lane launch sites in two warps, stream
+// creation, grandchildren) and cdpstreams default 2 3 400 (two warps of
+// each of 6 CTAs launching into their CTA's default stream, which
+// GPGPU-Sim runs in order: validation/gpgpusim/captures'
+// cdpstreams-default).
 var realLogs = []struct {
 	name string
 	tot  int64 // gpu_tot_sim_cycle at the end of the run
 }{
-	{"vecadd", 5569}, {"imbalance", 13282}, {"cdp", 33055}, {"cdpmulti", 83594},
+	{"vecadd", 5569}, {"imbalance", 13282}, {"cdp", 33055}, {"cdpmulti", 83594}, {"cdpstreams", 51033},
 }
 
 // TestRealLogs converts each captured log and compares the records with
