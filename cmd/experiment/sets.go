@@ -36,6 +36,7 @@ var experiments = map[string]*experiment{
 	"validation-gpgpusim": validationGPGPUSim,
 	"validation-knee":     validationKnee,
 	"validation-accelsim": validationAccelSim,
+	"validation-whatif":   validationWhatIf,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 11): flat, CDP

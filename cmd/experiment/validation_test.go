@@ -43,3 +43,44 @@ func TestValidationGPGPUSim(t *testing.T) {
 		t.Errorf("%d capture rows, want 7:\n%s", rows, out.String())
 	}
 }
+
+// Every what-if prediction stays within its pair's tolerance
+// (whatIfTolerance, or the wider one its named mechanism documents): a
+// regression test of the model's predictions against GPGPU-Sim's runs of
+// the thing predicted, not of the captures against themselves.
+func TestValidationWhatIf(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir("../..")
+	var out, log bytes.Buffer
+	if err := run([]string{"validation-whatif", "--out", dir}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	rows := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 12 || !strings.HasSuffix(strings.TrimSpace(f[7]), "%") {
+			continue
+		}
+		from, to := strings.TrimSpace(f[2]), strings.TrimSpace(f[3])
+		var pair *whatIf
+		for i := range whatIfPairs {
+			if whatIfPairs[i].from == from && whatIfPairs[i].to == to {
+				pair = &whatIfPairs[i]
+			}
+		}
+		if pair == nil {
+			t.Fatalf("row %s -> %s is no pair of whatIfPairs", from, to)
+		}
+		rows++
+		e, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(f[7]), "%"), 64)
+		if err != nil {
+			t.Fatalf("%s -> %s: error cell %q", from, to, f[7])
+		}
+		if e > pair.tolerance() || e < -pair.tolerance() {
+			t.Errorf("%s -> %s: makespan error %.1f%%, over %.0f%%", from, to, e, pair.tolerance())
+		}
+	}
+	if rows != len(whatIfPairs) {
+		t.Errorf("%d pair rows, want %d:\n%s", rows, len(whatIfPairs), out.String())
+	}
+}
