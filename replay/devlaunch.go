@@ -15,7 +15,7 @@ func (e *engine) launchChild(c *ctaRun, l *siteRec, arrive int64) {
 	owner := launcherOf(c)
 	e.launchDevice(owner, l.child)
 	if ordered(l.kind) {
-		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), owner, e.streams.fresh)
+		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.streams.fresh)
 	}
 	e.scheduleKernel(arrive, evArrive, l.child)
 }

@@ -55,20 +55,21 @@ func ordered(kind trace.DeviceStream) bool {
 
 // deviceStreams holds the ordered device streams with kernels in them:
 // which kernel heads each, which have reached the KMU, and whether a
-// grid's tail stream is open. CUDA's rule: "grids launched into the same
-// stream execute in-order" (Programming Guide, dynamic parallelism,
-// "Streams"); a CTA's default stream is shared by the CTA's threads, and
-// its created streams are the CTA's own ("streams ... created within a
-// grid exist within thread block scope"); a tail launch "will not run
-// until the launching grid and all its descendant work has completed",
-// and a grid's tail launches run in the order they were made.
+// grid's tail stream is open. CUDA's rule (Programming Guide, dynamic
+// parallelism, "Streams"): kernels launched into one stream run in
+// order; a CTA's default stream is shared by the CTA's threads (SPAWN
+// §II-B: "each parent CTA assigns the same SWQ ID to all its child
+// kernels. As a result, all the child kernels launched from the same
+// parent CTA execute sequentially"), and the streams a CTA creates are
+// its own; a tail launch starts once the launching grid and its other
+// work have completed, in order among the grid's tail launches.
 //
 // It owns that state and nothing else: the engine (devlaunch.go) starts a
 // kernel it lets go, by queueing it for a Kernel Distributor entry. A
 // kernel waiting behind another holds no entry, as a host stream's do not:
-// on Kepler it waits in its hardware work queue in the Grid Management
-// Unit, which dispatches a queue's head alone (DTBL §2.1's "the KMU
-// dispatches kernels from the head of each hardware queue").
+// it waits in its hardware work queue, whose head alone is dispatched
+// (SPAWN's Figure 4: "CTAs from a chosen HWQ's head-of-the-line kernel
+// are dispatched to the GPU multiprocessor units").
 type deviceStreams struct {
 	byKey map[devStreamKey]*devStream
 	of    map[*Kernel]*devStream // the kernels in them
@@ -91,7 +92,6 @@ const wholeGrid = ^uint64(0)
 type devStream struct {
 	key     devStreamKey
 	id      uint64    // the replay's stream id, the kernels table's stream
-	owner   launcher  // the launching grid, which a tail stream waits for
 	kernels []*Kernel // launched and not complete, in launch order: kernels[0] heads it
 	arrived []bool    // kernels[i] has reached the KMU
 	running bool      // the head has been let go
@@ -117,11 +117,11 @@ func keyOf(owner launcher, cta uint64, l *siteRec) devStreamKey {
 
 // enter puts device kernel k, launched now, at the back of stream key,
 // numbering a stream new to it with fresh; k takes the stream's id.
-func (d *deviceStreams) enter(k *Kernel, key devStreamKey, owner launcher, fresh func() uint64) {
+func (d *deviceStreams) enter(k *Kernel, key devStreamKey, fresh func() uint64) {
 	s := d.byKey[key]
 	if s == nil {
 		s = d.newStream()
-		s.key, s.id, s.owner = key, fresh(), owner
+		s.key, s.id = key, fresh()
 		d.byKey[key] = s
 	}
 	s.kernels = append(s.kernels, k)
