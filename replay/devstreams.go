@@ -68,8 +68,9 @@ func ordered(kind trace.DeviceStream) bool {
 // kernel it lets go, by queueing it for a Kernel Distributor entry. A
 // kernel waiting behind another holds no entry, as a host stream's do not:
 // it waits in its hardware work queue, whose head alone is dispatched
-// (SPAWN's Figure 4: "CTAs from a chosen HWQ's head-of-the-line kernel
-// are dispatched to the GPU multiprocessor units").
+// (DTBL §2.1: "the Kernel Management Unit (KMU) manages multiple HWQs by
+// inspecting and dispatching kernels at the head of the queue to the
+// Kernel Distributor").
 type deviceStreams struct {
 	byKey map[devStreamKey]*devStream
 	of    map[*Kernel]*devStream // the kernels in them
