@@ -68,7 +68,7 @@ func ordered(kind trace.DeviceStream) bool {
 // kernel it lets go, by queueing it for a Kernel Distributor entry. A
 // kernel waiting behind another holds no entry, as a host stream's do not:
 // it waits in its hardware work queue, whose head alone is dispatched
-// (DTBL §2.1: "the Kernel Management Unit (KMU) manages multiple HWQs by
+// (DTBL §2.2: "the Kernel Management Unit (KMU) manages multiple HWQs by
 // inspecting and dispatching kernels at the head of the queue to the
 // Kernel Distributor").
 type deviceStreams struct {
