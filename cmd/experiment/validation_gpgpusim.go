@@ -44,16 +44,13 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 	contention := ""
 	for _, path := range logs {
 		name := strings.TrimSuffix(filepath.Base(path), ".log.xz")
-		measured := map[uint64]gpgpusim.Kernel{}
-		o := gpgpusim.DefaultOptions()
-		o.Measured = func(k gpgpusim.Kernel) { measured[k.ID] = k }
-		tr := filepath.Join(dir, name+".trace.zst")
 		sw := startWatch()
-		sum, err := convertGPGPUSim(path, tr, o)
+		c, err := convertCapture(path, dir)
 		if err != nil {
 			return err
 		}
 		convWall, convCPU := sw.read()
+		sum, tr, measured, ends, simEnd := c.sum, c.trace, c.measured, c.ends, c.end
 		cfg, err := study.CapturedConfig(tr)
 		if err != nil {
 			return err
@@ -62,13 +59,6 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 			return err
 		}
 		contention = cfg.Model.Contention
-		// GPGPU-Sim's makespan: the last CTA's end (its cycle count is one
-		// more, counting cycle 0).
-		var simEnd int64
-		ends := subtreeEnds(measured)
-		for _, e := range ends {
-			simEnd = max(simEnd, e)
-		}
 		row := fmt.Sprintf("| %s | %d (%d) | %d | %d |", name, sum.Kernels, sum.DeviceKernels, sum.CTAs, simEnd)
 		var cdpMakespan int64
 		var replayWall, replayCPU float64
@@ -103,6 +93,35 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 	speedTable(stdout, "| capture | GPGPU-Sim wall s | CPU s | convert wall s | CPU s | replay (cdp) wall s | CPU s | CPU ratio |", 1, speed,
 		"GPGPU-Sim's seconds are the capture's, from validation/gpgpusim/captures/times.tsv; gpureplay's are this run's, on this machine.")
 	return nil
+}
+
+// simRun is a converted GPGPU-Sim capture: the conversion's summary, its
+// trace, what the simulator measured of each kernel, each kernel's end
+// with its descendants', and the run's makespan, its last CTA's end (the
+// simulator's cycle count is one more, counting cycle 0).
+type simRun struct {
+	sum      gpgpusim.Summary
+	trace    string
+	measured map[uint64]gpgpusim.Kernel
+	ends     map[uint64]int64
+	end      int64
+}
+
+// convertCapture converts the capture log into dir.
+func convertCapture(log, dir string) (simRun, error) {
+	name := strings.TrimSuffix(filepath.Base(log), ".log.xz")
+	r := simRun{trace: filepath.Join(dir, name+".trace.zst"), measured: map[uint64]gpgpusim.Kernel{}}
+	o := gpgpusim.DefaultOptions()
+	o.Measured = func(k gpgpusim.Kernel) { r.measured[k.ID] = k }
+	sum, err := convertGPGPUSim(log, r.trace, o)
+	if err != nil {
+		return simRun{}, err
+	}
+	r.sum, r.ends = sum, subtreeEnds(r.measured)
+	for _, e := range r.ends {
+		r.end = max(r.end, e)
+	}
+	return r, nil
 }
 
 // convertGPGPUSim converts a log to a validated binary trace.

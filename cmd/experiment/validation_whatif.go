@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/study"
 )
 
@@ -150,38 +149,13 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	return nil
 }
 
-// whatIfRun is a converted capture: its trace, what the simulator
-// measured of each kernel, each kernel's end with its descendants', and
-// the run's last CTA end.
-type whatIfRun struct {
-	trace    string
-	measured map[uint64]gpgpusim.Kernel
-	ends     map[uint64]int64
-	end      int64
-}
-
 // whatIfCapture converts the committed capture name into dir.
-func whatIfCapture(dir, name string) (whatIfRun, error) {
-	var path string
+func whatIfCapture(dir, name string) (simRun, error) {
 	for _, d := range whatIfDirs {
 		p := filepath.Join(validationDir, "gpgpusim", d, name+".log.xz")
 		if _, err := os.Stat(p); err == nil {
-			path = p
-			break
+			return convertCapture(p, dir)
 		}
 	}
-	if path == "" {
-		return whatIfRun{}, fmt.Errorf("no capture %s in validation/gpgpusim/{%s} (run from the repository root)", name, strings.Join(whatIfDirs, ","))
-	}
-	r := whatIfRun{trace: filepath.Join(dir, name+".trace.zst"), measured: map[uint64]gpgpusim.Kernel{}}
-	o := gpgpusim.DefaultOptions()
-	o.Measured = func(k gpgpusim.Kernel) { r.measured[k.ID] = k }
-	if _, err := convertGPGPUSim(path, r.trace, o); err != nil {
-		return whatIfRun{}, err
-	}
-	r.ends = subtreeEnds(r.measured)
-	for _, e := range r.ends {
-		r.end = max(r.end, e)
-	}
-	return r, nil
+	return simRun{}, fmt.Errorf("no capture %s in validation/gpgpusim/{%s} (run from the repository root)", name, strings.Join(whatIfDirs, ","))
 }
