@@ -67,6 +67,7 @@ func commands() []command {
 		{"dump", "print a trace as JSONL", runDump},
 		{"policies", "list the scheduling policies", runPolicies},
 		{"gpus", "list the GPU presets", runGPUs},
+		{"params", "list the model keys (--set) with defaults, units, ranges and meaning", runParams},
 		{"report", "write an HTML report (and figures) from result tables", runReport},
 		{"study", "plan a study, run it in shards, check it, or write a Slurm job array for it", runStudy},
 	}
