@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
@@ -52,6 +53,7 @@ type replayFlags struct {
 	format   string
 	quiet    bool
 	cpuprof  string
+	progress time.Duration
 	sweeps   []string
 	best     bool
 	timeline string
@@ -82,6 +84,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
 	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once (0: one per CPU); the tables are the same for any number")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
+	fs.DurationVar(&f.progress, "progress", 0, progressUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -143,7 +146,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 			return badInput(fmt.Errorf("--timeline: %w", err))
 		}
 	}
-	res, err := runPlan(plan, f.jobs, w, tl, stderr)
+	res, err := runPlan(plan, f.jobs, w, tl, stderr, f.progress)
 	if err != nil {
 		return err
 	}
@@ -262,7 +265,7 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 // runPlan replays the plan on jobs workers, its rows merged into w's
 // tables (if any) in plan order, and completes the tables. A timeline is
 // drawn one replay at a time.
-func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writer, stderr io.Writer) ([]study.Result, error) {
+func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writer, stderr io.Writer, every time.Duration) ([]study.Result, error) {
 	var merge *study.Merge
 	if w != nil {
 		merge = study.NewMerge(w, len(plan))
@@ -270,7 +273,7 @@ func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writ
 	if tl != nil {
 		jobs = 1
 	}
-	prog := newProgress(stderr, len(plan))
+	prog := newProgress(stderr, len(plan), every)
 	res, err := study.Run(plan, study.Options{
 		Jobs: jobs,
 		Open: func(r study.Replay, _ string) (study.Output, error) {
