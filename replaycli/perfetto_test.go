@@ -137,3 +137,35 @@ func head(s []string) string {
 	}
 	return strings.Join(s, "; ")
 }
+
+// KLAP's lanes, each with its own arrow into the one aggregated kernel
+// its launch went into, and the narrow-task policies' host calls (HyperQ's
+// launches, GeMTC's pushes, Pagoda's spawns) are drawn as Perfetto imports
+// them too.
+func TestTimelinePerfettoAggregatedAndTasks(t *testing.T) {
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "tasks.trace.zst")
+	if code, _, stderr := replayCmd(t, "gen", "tasks", "--param", "count=64", "-o", tasks); code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"klap", []string{"--policy=klap", sample}},
+		{"tasks", []string{"--gpu=titanx", "--policy=hyperq,gemtc,pagoda", tasks}},
+	} {
+		out := filepath.Join(dir, c.name)
+		tl := filepath.Join(out, "t.json")
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"--format=csv", "--quiet", "--out", out, "--timeline", tl}, c.args...)
+		if code, _, stderr := replayCmd(t, args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, stderr)
+		}
+		if n := checkPerfettoFlows(t, out, tl); n == 0 {
+			t.Errorf("%s: no arrows", c.name)
+		}
+	}
+}
