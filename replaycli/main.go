@@ -10,7 +10,7 @@
 //	replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst
 //	replay inspect TRACE [--json]
 //	replay dump TRACE
-//	replay policies | replay gpus
+//	replay policies | replay gpus | replay params
 //	replay report DIR... -o report.html [--figures DIR]
 //	replay study plan|run|status|slurm ...
 //
