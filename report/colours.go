@@ -3,8 +3,6 @@ package report
 import (
 	"image/color"
 	"slices"
-
-	"gonum.org/v1/plot/plotutil"
 )
 
 // One colour means one thing across the page: a hue is a policy (the
@@ -25,13 +23,20 @@ func (d *Data) policyColor(policy string) color.Color {
 	return seriesColor(max(0, slices.Index(seen, policy)))
 }
 
-// seriesColor is the colour of the i-th policy: gonum's soft palette, then
-// its dark one, so the first fourteen differ.
+// seriesColor is the colour of the i-th policy: twelve hues far apart
+// (Tableau's ten, its grey replaced, and two more), no grey among them,
+// as grey means an outcome or nothing; past twelve they repeat.
 func seriesColor(i int) color.Color {
-	if n := len(plotutil.SoftColors); i%(2*n) >= n {
-		return plotutil.DarkColors[i%n]
-	}
-	return plotutil.SoftColors[i%len(plotutil.SoftColors)]
+	return palette[i%len(palette)]
+}
+
+var palette = []color.Color{
+	rgb(0x4e79a7), rgb(0xf28e2b), rgb(0xe15759), rgb(0x59a14f), rgb(0xb07aa1), rgb(0x76b7b2),
+	rgb(0xedc948), rgb(0xff9da7), rgb(0x9c755f), rgb(0x17becf), rgb(0xbcbd22), rgb(0x7f3c8d),
+}
+
+func rgb(v uint32) color.RGBA {
+	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
 }
 
 // outcomeColor is the grey of what a launching lane did (the summary's

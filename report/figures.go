@@ -60,9 +60,6 @@ func (d *Data) Figures() []*Figure {
 		if f := d.gantt(rd, i); f != nil {
 			figs = append(figs, f)
 		}
-		if f := rd.stageChart(i); f != nil {
-			figs = append(figs, f)
-		}
 	}
 	return figs
 }
@@ -432,26 +429,44 @@ func (d *Data) lineFigure(name, title, caption, plotTitle, x, y string, pts func
 	return figure(Figure{Name: name, Title: title, Caption: caption, plot: p, width: 720, height: 320})
 }
 
-// gantt: the run's kernels running, one row per kernel name (the
-// maxNames names with the most run time, the rest on one row), so a run
-// of a thousand kernels is a dozen readable rows rather than a thousand
-// one-pixel ones. Waits are in the per-name table and the timeline.
+// gantt: the run's timeline, one row per kernel name (the maxNames names
+// with the most run time, the rest on one row) with its kernels running,
+// so a run of a thousand kernels is a dozen readable rows rather than a
+// thousand one-pixel ones; above them, where the run has host I/O, a row
+// per host stage on the same time axis. Waits are in the per-name table
+// and the timeline.
 func (d *Data) gantt(rd *runData, i int) *Figure {
 	if len(rd.kernels) == 0 {
 		return nil
 	}
-	row := map[string]int{}
 	var names []string
+	stageRow := map[string]int{}
+	if rd.hostIO() {
+		for _, s := range rd.stages {
+			if _, ok := stageRow[s.name]; !ok {
+				stageRow[s.name] = len(names)
+				names = append(names, s.name)
+			}
+		}
+	}
+	stages := len(names)
+	row := map[string]int{}
 	for j, n := range rd.byName() {
 		if j == maxNames {
 			names = append(names, "(other names)")
 			break
 		}
-		row[n.name] = j
+		row[n.name] = len(names)
 		names = append(names, n.name)
 	}
-	col := d.policyColor(rd.summary.run.policy)
+	y := func(r int) float64 { return float64(len(names) - 1 - r) }
 	b := &bars{}
+	for _, s := range rd.stages {
+		if r, ok := stageRow[s.name]; ok {
+			b.rows = append(b.rows, barRow{y(r), rd.us(s.start), rd.us(s.end), neutral})
+		}
+	}
+	col := d.policyColor(rd.summary.run.policy)
 	for _, k := range rd.kernels {
 		if k.start < 0 || k.end < k.start {
 			continue
@@ -460,49 +475,35 @@ func (d *Data) gantt(rd *runData, i int) *Figure {
 		if !ok {
 			r = len(names) - 1
 		}
-		b.rows = append(b.rows, barRow{float64(len(names) - 1 - r), rd.us(k.start), rd.us(k.end), col})
+		b.rows = append(b.rows, barRow{y(r), rd.us(k.start), rd.us(k.end), col})
 	}
-	p := newPlot("Kernels running: "+rd.summary.run.label(), "time (µs)", "")
+	p := newPlot(rd.summary.run.label(), "time (µs)", "")
 	p.Add(b)
 	ticks := make([]plot.Tick, len(names))
 	for j, n := range names {
-		ticks[j] = plot.Tick{Value: float64(len(names) - 1 - j), Label: n}
+		ticks[j] = plot.Tick{Value: y(j), Label: n}
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min = 0
-	caption := fmt.Sprintf("Each kernel from its first CTA to its completion, on its name's row (the names with the most run time first), in the policy's colour; kernels of one name that run at once overlap. %d kernels", len(rd.kernels))
+	caption := "Each kernel from its first CTA to its completion, on its name's row (the names with the most run time first), in the policy's colour; kernels of one name that run at once overlap."
+	if stages > 0 {
+		caption = "The host's stages (the stages table: prelude and postlude I/O, the h2d and d2h copy engines, the kernels' span) in grey, then each kernel from its first CTA to its completion on its name's row (the names with the most run time first), in the policy's colour."
+	}
+	caption += fmt.Sprintf(" %d kernels", len(rd.kernels))
 	if int64(len(rd.kernels)) < rd.summary.kernels {
 		caption += fmt.Sprintf(", the first by launch of %d", rd.summary.kernels)
 	}
 	if d.manyRuns() {
 		caption += fmt.Sprintf("; charts for the first %d of %d runs, the tables above cover all", maxLines, len(d.runs))
 	}
-	return figure(Figure{Name: fmt.Sprintf("kernels-%d", i+1), Title: "Kernels running — " + rd.summary.run.label(), Caption: caption + ".",
-		plot: p, width: 720, height: vg.Points(float64(90 + 22*len(names)))})
+	return figure(Figure{Name: fmt.Sprintf("kernels-%d", i+1), Title: "Timeline — " + rd.summary.run.label(), Caption: caption + ".",
+		plot: p, width: 720, height: vg.Points(float64(70 + 20*len(names)))})
 }
 
-// stageChart: the host I/O stages and copy engines of a run, drawn only
-// where there is host I/O: a run without it has one stage, its kernels'
-// span, which says nothing the makespan does not.
-func (rd *runData) stageChart(i int) *Figure {
-	if !slices.ContainsFunc(rd.stages, func(s span) bool { return s.name != "kernels" }) {
-		return nil
-	}
-	b := &bars{}
-	var names []string
-	for j, s := range rd.stages {
-		b.rows = append(b.rows, barRow{float64(len(rd.stages) - 1 - j), rd.us(s.start), rd.us(s.end), neutral})
-		names = append(names, s.name)
-	}
-	p := newPlot("Stages: "+rd.summary.run.label(), "time (µs)", "")
-	p.Add(b)
-	ticks := make([]plot.Tick, len(names))
-	for j, n := range names {
-		ticks[j] = plot.Tick{Value: float64(len(names) - 1 - j), Label: n}
-	}
-	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	return figure(Figure{Name: fmt.Sprintf("stages-%d", i+1), Title: "Host stages — " + rd.summary.run.label(), Caption: "The stages table: host I/O (prelude, postlude), the copy engines (h2d, d2h) and the kernels' span.",
-		plot: p, width: 720, height: vg.Points(float64(100 + 28*len(names)))})
+// hostIO reports whether the run has host I/O stages: a run without has
+// one stage, its kernels' span, which says nothing the makespan does not.
+func (rd *runData) hostIO() bool {
+	return slices.ContainsFunc(rd.stages, func(s span) bool { return s.name != "kernels" })
 }
 
 // us converts a run's cycles to microseconds (cycles when the clock is

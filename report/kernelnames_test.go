@@ -71,19 +71,21 @@ func TestNiceTicks(t *testing.T) {
 	}
 }
 
-// A chart is drawn only where there is data: no stage chart for a run
+// A chart is drawn only where there is data: no stage rows for a run
 // whose only stage is its kernels' span, no occupancy without resident
 // warps. Past maxLines runs the occupancy is small multiples, one per
 // run, not eight lines and the rest dropped.
 func TestChartsWhereThereIsData(t *testing.T) {
 	rd := runWith("cdp", kernelSpan{name: "a", start: 0, end: 10})
+	one := &Data{runs: []*runData{rd}}
+	rows := func() int { return len(one.gantt(rd, 0).plot.Y.Tick.Marker.Ticks(0, 1)) }
 	rd.stages = []span{{"kernels", 0, 10}}
-	if rd.stageChart(0) != nil {
-		t.Error("a stage chart for a run without host I/O")
+	if n := rows(); n != 1 {
+		t.Errorf("%d timeline rows for a run without host I/O, want its kernel's alone", n)
 	}
-	rd.stages = append(rd.stages, span{"h2d", 0, 5})
-	if rd.stageChart(0) == nil {
-		t.Error("no stage chart for a run with host I/O")
+	rd.stages = append(rd.stages, span{"h2d", 0, 5}, span{"h2d", 6, 8})
+	if n := rows(); n != 3 {
+		t.Errorf("%d timeline rows for a run with host I/O, want kernels, h2d and the kernel's", n)
 	}
 	var runs []string
 	for range 16 {
