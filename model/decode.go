@@ -46,8 +46,9 @@ func decodeConfig(name string, data []byte, c *Config) (map[string]bool, error) 
 				return nil, fmt.Errorf("%s: key %s: a GPU file nests keys by section, as the presets do: write {%q: {%q: ...}}, not %q (replay gpus lists the presets; docs/model.md the keys)", name, u, section, field, k)
 			}
 		}
-		return nil, fmt.Errorf("%s: unknown %s %s; valid keys: %s",
-			name, plural(len(d.unknown), "key"), strings.Join(d.unknown, ", "), keyList)
+		first, _, _ := strings.Cut(d.unknown[0], " ")
+		return nil, fmt.Errorf("%s: unknown %s %s; %s",
+			name, plural(len(d.unknown), "key"), strings.Join(d.unknown, ", "), unknownKeyHint(first))
 	}
 	return d.named, nil
 }

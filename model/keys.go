@@ -25,7 +25,6 @@ var (
 	keyTable  = buildKeys()
 	keyByName = indexKeys(keyTable)
 	sections  = sectionNames(keyTable)
-	keyList   = strings.Join(Keys(), ", ")
 )
 
 // buildKeys walks Config's sections in declaration order. A field of a kind
@@ -95,7 +94,7 @@ func lookup(name string) (*key, error) {
 	if k, ok := keyByName[name]; ok {
 		return k, nil
 	}
-	return nil, fmt.Errorf("unknown key %q; valid keys: %s", name, validKeys())
+	return nil, fmt.Errorf("unknown key %q; %s", name, unknownKeyHint(name))
 }
 
 // value is the key's field inside the Config v points at or holds.

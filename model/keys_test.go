@@ -83,13 +83,8 @@ func TestSetUnknownKey(t *testing.T) {
 		t.Fatal("Set(gpu.smz) succeeded")
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, `unknown key "gpu.smz"; valid keys: cdp.clock_mhz, cdp.launch_a, cdp.launch_b, `) {
+	if !strings.HasPrefix(msg, `unknown key "gpu.smz"; nearest: gpu.sms, `) || !strings.HasSuffix(msg, "(replay params lists every key)") {
 		t.Errorf("error = %q", msg)
-	}
-	for _, k := range Keys() {
-		if !strings.Contains(msg, k) {
-			t.Errorf("error does not list %s", k)
-		}
 	}
 	if _, err := c.Get("nope"); err == nil || !strings.Contains(err.Error(), `unknown key "nope"`) {
 		t.Errorf("Get(nope) error = %v", err)

@@ -70,9 +70,9 @@ func TestLoadErrors(t *testing.T) {
 		want       []string // substrings of the error
 	}{
 		{"unknown.json", "{\n \"gpu\": {\"smz\": 13},\n \"fpga\": {\"luts\": 1}\n}",
-			[]string{"unknown.json: unknown keys gpu.smz (line 2), fpga (line 3); valid keys: cdp.clock_mhz, cdp.launch_a,"}},
+			[]string{"unknown.json: unknown keys gpu.smz (line 2), fpga (line 3); nearest: gpu.sms,"}},
 		{"one.json", `{"gpu": {"sms": 13, "bogus": 1}}`,
-			[]string{"one.json: unknown key gpu.bogus (line 1); valid keys:"}},
+			[]string{"one.json: unknown key gpu.bogus (line 1); nearest: "}},
 		{"dup.json", "{\"gpu\": {\"sms\": 13,\n\"sms\": 14}}", []string{"dup.json:2: duplicate key gpu.sms"}},
 		{"type.json", "{\n\"gpu\": {\"sms\": \"13\"}}", []string{`type.json:2: bad value "13" for gpu.sms: want an integer`}},
 		{"frac.json", `{"gpu": {"sms": 12.5}}`, []string{`frac.json:1: bad value 12.5 for gpu.sms: want an integer`}},

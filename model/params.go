@@ -109,15 +109,6 @@ func findParam(name string) *param {
 	return paramByID[name]
 }
 
-// validKeys lists what a key may be, for an error naming an unknown one.
-func validKeys() string {
-	list := keyList
-	for _, p := range Params() {
-		list += ", " + p.Name
-	}
-	return list
-}
-
 // setParam parses s as p's value and records it in c.params, the text
 // "name=value" of each set key in name order, each ending in NUL: a string
 // keeps Config a comparable value whose copies (each replay of a sweep

@@ -165,12 +165,18 @@ func lookup(name string) *Info {
 // A declared Param's section is a policy's too.
 var policySections = map[string]bool{"launch": true, "spawn": true, "dtbl": true, "crcs": true, "gemtc": true, "pagoda": true}
 
+// Shared reports whether key shapes every replay, whatever the policy:
+// it is of none of the policy sections and no policy's declared Param.
+func Shared(key string) bool {
+	section, _, _ := strings.Cut(key, ".")
+	return !policySections[section] && !model.IsParam(key)
+}
+
 // Reads reports whether the policy spec (names joined with +) reads the
 // parameter key, or key shapes every replay; false for a key of a section
 // only other policies read, which a sweep over would replay alike.
 func Reads(spec, key string) bool {
-	section, _, _ := strings.Cut(key, ".")
-	if !policySections[section] && !model.IsParam(key) {
+	if Shared(key) {
 		return true
 	}
 	for _, name := range strings.Split(spec, "+") {

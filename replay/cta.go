@@ -347,6 +347,7 @@ func (e *engine) emitCTA(c *ctaRun) {
 		EndCycle:      e.now,
 		StallCycles:   c.stall,
 		Slowdown:      e.slowdown(c),
+		Name:          c.k.decl.Name,
 	}
 	if c.g != nil {
 		row.GroupID = &c.g.id

@@ -78,7 +78,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	row := b.row
 	if d.rows {
 		d.sink.CTA(results.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
-			StartCycle: b.start, EndCycle: cycle})
+			StartCycle: b.start, EndCycle: cycle, Name: row.name})
 	}
 	if row.left--; row.left > 0 {
 		return

@@ -10,7 +10,7 @@
 //	replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst
 //	replay inspect TRACE [--json]
 //	replay dump TRACE
-//	replay policies | replay gpus
+//	replay policies | replay gpus | replay params
 //	replay report DIR... -o report.html [--figures DIR]
 //	replay study plan|run|status|slurm ...
 //
@@ -67,6 +67,7 @@ func commands() []command {
 		{"dump", "print a trace as JSONL", runDump},
 		{"policies", "list the scheduling policies", runPolicies},
 		{"gpus", "list the GPU presets", runGPUs},
+		{"params", "list the model keys (--set) with defaults, units, ranges and meaning", runParams},
 		{"report", "write an HTML report (and figures) from result tables", runReport},
 		{"study", "plan a study, run it in shards, check it, or write a Slurm job array for it", runStudy},
 	}

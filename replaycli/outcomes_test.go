@@ -1,9 +1,7 @@
 package replaycli
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -16,8 +14,10 @@ import (
 // has a target_kernel_id exactly when it coalesced. Under DTBL's default
 // dtbl.fallback=dispatch most lanes' site verdict is launch but they
 // coalesce when their command arrives (issue 39 item 7: every row said
-// launch while the summary said 6 launched, 1,033 coalesced). Every flow
-// of the timeline written by the same command has one start and one end.
+// launch while the summary said 6 launched, 1,033 coalesced). The
+// timeline written by the same command, imported by Perfetto's rules,
+// draws exactly one arrow per launched, coalesced or aggregated lane and
+// per host launch.
 func TestSampleOutcomesMatchSummary(t *testing.T) {
 	for _, args := range [][]string{
 		{"--policy=cdp,crcs,dtbl,flat,overlap1,ppcs,spawn,threshold"},
@@ -54,14 +54,12 @@ func TestSampleOutcomesMatchSummary(t *testing.T) {
 			}
 		}
 		summary := readCSV(t, filepath.Join(dir, "summary.csv"))
-		flows := 0 // one per launched or coalesced lane at least
 		for _, s := range summary {
 			run := s["policy"] + " " + s["params"]
 			want := counts{atoi(t, s["launch_sites"]), atoi(t, s["launched"]), atoi(t, s["inlined"]), atoi(t, s["coalesced"])}
 			if want.sites == 0 {
 				t.Fatalf("%s: the sample has no launch sites", run)
 			}
-			flows += want.launched + want.coalesced
 			if c := got[run]; c == nil || *c != want {
 				t.Errorf("%s: launches table's outcomes %+v, summary %+v", run, c, want)
 			}
@@ -69,40 +67,8 @@ func TestSampleOutcomesMatchSummary(t *testing.T) {
 		if len(got) != len(summary) {
 			t.Errorf("%v: launch rows for %d runs, %d summary rows", args, len(got), len(summary))
 		}
-		if n := pairedFlows(t, tl); n < flows {
-			t.Errorf("%v: %d flows, want one per launched or coalesced lane, %d", args, n, flows)
-		}
+		checkPerfettoFlows(t, dir, tl)
 	}
-}
-
-// pairedFlows checks that every flow of a timeline has exactly one start
-// and one end, and returns how many flows it has.
-func pairedFlows(t *testing.T, path string) int {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct{ TraceEvents []traceEvent }
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: not JSON: %v", path, err)
-	}
-	type flow struct {
-		pid int
-		id  uint64
-	}
-	ends := map[flow]string{}
-	for _, e := range doc.TraceEvents {
-		if e.Ph == "s" || e.Ph == "f" {
-			ends[flow{e.Pid, e.ID}] += e.Ph
-		}
-	}
-	for f, ph := range ends {
-		if ph != "sf" && ph != "fs" {
-			t.Errorf("%s: process %d flow %d has ends %q, want one start and one finish", path, f.pid, f.id, ph)
-		}
-	}
-	return len(ends)
 }
 
 func atoi(t *testing.T, s string) int {

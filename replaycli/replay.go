@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
@@ -37,6 +38,7 @@ Other commands:
   replay gen WORKLOAD [--param k=v ...] -o OUT.trace.zst   (replay gen --list)
   replay inspect TRACE [--json]      replay dump TRACE
   replay policies                    replay gpus
+  replay params [--policy=P] [KEY...]   (every --set key: defaults per GPU, unit, range, meaning)
   replay report OUT -o OUT/report.html   (HTML page of tables and figures)
   replay study plan|run|status|slurm ...   (many replays in shards, on a cluster; replay study --help)
 
@@ -52,6 +54,7 @@ type replayFlags struct {
 	format   string
 	quiet    bool
 	cpuprof  string
+	progress time.Duration
 	sweeps   []string
 	best     bool
 	timeline string
@@ -65,7 +68,7 @@ type replayFlags struct {
 func (f *replayFlags) planFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
-	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
+	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; replay params lists the keys)")
 	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it; a key also given to --set, or two values that set it alike, such as 64,064, are refused)")
 }
 
@@ -82,6 +85,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
 	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once (0: one per CPU); the tables are the same for any number")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
+	fs.DurationVar(&f.progress, "progress", 0, progressUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -143,7 +147,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 			return badInput(fmt.Errorf("--timeline: %w", err))
 		}
 	}
-	res, err := runPlan(plan, f.jobs, w, tl, stderr)
+	res, err := runPlan(plan, f.jobs, w, tl, stderr, f.progress)
 	if err != nil {
 		return err
 	}
@@ -262,7 +266,7 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 // runPlan replays the plan on jobs workers, its rows merged into w's
 // tables (if any) in plan order, and completes the tables. A timeline is
 // drawn one replay at a time.
-func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writer, stderr io.Writer) ([]study.Result, error) {
+func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writer, stderr io.Writer, every time.Duration) ([]study.Result, error) {
 	var merge *study.Merge
 	if w != nil {
 		merge = study.NewMerge(w, len(plan))
@@ -270,7 +274,7 @@ func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writ
 	if tl != nil {
 		jobs = 1
 	}
-	prog := newProgress(stderr, len(plan))
+	prog := newProgress(stderr, len(plan), every)
 	res, err := study.Run(plan, study.Options{
 		Jobs: jobs,
 		Open: func(r study.Replay, _ string) (study.Output, error) {

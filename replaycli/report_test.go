@@ -3,6 +3,7 @@ package replaycli
 import (
 	"bytes"
 	"context"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +73,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("the page refers to the network: %s", m)
 	}
 	figures := regexp.MustCompile(`<figure class="figure" id="([^"]+)">`).FindAllSubmatch(html, -1)
-	want := []string{"speedup", "occupancy", "decisions", "estimates", "pages", "task-latency", "kernels-1", "stages-5"}
+	want := []string{"speedup", "occupancy", "decisions", "estimates", "pages", "task-latency", "kernels-1", "kernels-5"}
 	var ids []string
 	for _, f := range figures {
 		ids = append(ids, string(f[1]))
@@ -112,6 +113,11 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("figure %s rendered without its marks (%d paths)", id, strings.Count(fig, "<path"))
 		}
 	}
+	for _, part := range []string{"Kernels by name", "Against the baseline", "<td class=\"l\">bfs_expand</td>", "against cdp", "against baseline"} {
+		if !strings.Contains(dom.String(), part) {
+			t.Errorf("the rendered page has no %q", part)
+		}
+	}
 	for _, line := range strings.Split(logs.String(), "\n") {
 		if strings.Contains(line, "CONSOLE") || strings.Contains(line, "net::ERR") {
 			t.Errorf("browser: %s", line)
@@ -124,10 +130,48 @@ func TestReportInBrowser(t *testing.T) {
 	if st, err := os.Stat(shot); err != nil || st.Size() < 20_000 {
 		t.Errorf("screenshot missing or blank: %v", err)
 	}
+	// The ten runs (past eight: small multiples, decisions on their side,
+	// tables folded past the third run) make a page a reader scrolls, not
+	// the 9,000 px of 16 runs before issue 54.
+	tall := filepath.Join(dir, "tall.png")
+	cmd = exec.CommandContext(ctx, browser, append(offline, "--hide-scrollbars", "--window-size=1200,16000", "--screenshot="+tall, "file://"+page)...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, b)
+	}
+	if dst := os.Getenv("REPORT_TALL"); dst != "" {
+		data, _ := os.ReadFile(tall)
+		os.WriteFile(dst, data, 0o644)
+	}
+	if h := pageHeight(t, tall); h > 8000 {
+		t.Errorf("the page is %d px tall at 1200 px wide, want at most 8,000", h)
+	}
 	if dst := os.Getenv("REPORT_SCREENSHOT"); dst != "" {
 		data, _ := os.ReadFile(shot)
 		os.WriteFile(dst, data, 0o644)
 	}
+}
+
+// pageHeight is the last row of a screenshot that is not white.
+func pageHeight(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	for y := b.Max.Y - 1; y >= b.Min.Y; y-- {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r < 0xf000 || g < 0xf000 || bl < 0xf000 {
+				return y + 1
+			}
+		}
+	}
+	return 0
 }
 
 func findChromium() string {

@@ -135,6 +135,7 @@ func runStudyRun(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.Int("jobs", 0, "replays run at once (0: one per CPU)")
 	format := fs.String("format", "parquet", "table format: parquet, arrow or csv")
 	quiet := fs.BoolP("quiet", "q", false, "print nothing on success")
+	every := fs.Duration("progress", 0, progressUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -162,7 +163,7 @@ func runStudyRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	prog := newProgress(stderr, len(mine))
+	prog := newProgress(stderr, len(mine), *every)
 	var mu sync.Mutex
 	var settleErr error
 	settle := func(r study.Replay, runErr error) {

@@ -37,15 +37,17 @@ type traceEvent struct {
 }
 
 // The timeline has exactly the slices, flow and counters the hand-computed
-// schedule implies. CTA rows arrive in end order: CTA 1/1 (10..150) takes
-// SM 0's first lane, the child's CTA (190..200) reuses it, CTA 1/0
-// (10..250) needs a second. Kernel 2 ends first and takes the kernels
-// track's first lane (queued 90..190, running 190..200); kernel 1 (queued
-// 0..10, running 10..250) a second. The host's launch call is 0..10; the
-// stages table's kernels span 0..250. The flow runs from CTA 1/0's lane
-// at 90 to kernel 2's at 90, and one from the host's call at 0 to kernel
-// 1's wait at 0. Occupancy: one window, (240 + 140 + 10) /
-// 250 = 1.56 warps.
+// schedule implies, in its three processes (the run, its SMs, its launch
+// queue). CTA rows arrive in end order: CTA 1/1 (10..150) takes SM 0's
+// first lane, the child's CTA (190..200) reuses it, CTA 1/0 (10..250)
+// needs a second; each is named by its kernel. Kernel 2 ends first and
+// takes the kernels track's first lane (running 190..200) and the launch
+// queue's (queued 90..190); kernel 1 (queued 0..10, running 10..250) a
+// second of each. The host's launch call is 0..10; the stages table's
+// kernels span 0..250. Arrow 1 runs from CTA 1/0's lane at 90 to kernel
+// 2's wait at 90, its start written first though kernel 2's row comes
+// before CTA 1/0's; arrow 2 from the host's call at 0 to kernel 1's wait
+// at 0. Occupancy: one window, (240 + 140 + 10) / 250 = 1.56 warps.
 func TestTimelineOfASite(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "site.jsonl")
@@ -67,47 +69,55 @@ func TestTimelineOfASite(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
-	threads := map[int]string{}
+	procs := map[int]string{}
+	threads := map[[2]int]string{}
 	var slices_, flows, counters []string
 	for _, e := range doc.TraceEvents {
+		if e.Ph != "M" {
+			continue
+		}
+		var a struct{ Name string }
+		json.Unmarshal(e.Args, &a)
+		switch e.Name {
+		case "process_name":
+			procs[e.Pid] = a.Name
+		case "thread_name":
+			threads[[2]int{e.Pid, e.Tid}] = a.Name
+		}
+	}
+	track := func(e traceEvent) string { return procs[e.Pid] + "/" + threads[[2]int{e.Pid, e.Tid}] }
+	for _, e := range doc.TraceEvents {
 		switch e.Ph {
-		case "M":
-			if e.Name == "thread_name" {
-				var a struct{ Name string }
-				json.Unmarshal(e.Args, &a)
-				threads[e.Tid] = a.Name
-			}
 		case "X":
-			slices_ = append(slices_, fmt.Sprintf("%s|%s|%g+%g", threads[e.Tid], e.Name, e.Ts*1000, e.Dur*1000))
+			slices_ = append(slices_, fmt.Sprintf("%s|%s|%g+%g", track(e), e.Name, e.Ts*1000, e.Dur*1000))
 		case "s", "f":
-			flows = append(flows, fmt.Sprintf("%s %d %s@%g", e.Ph, e.ID, threads[e.Tid], e.Ts*1000))
+			flows = append(flows, fmt.Sprintf("%s %d %s@%g", e.Ph, e.ID, track(e), e.Ts*1000))
 		case "C":
-			counters = append(counters, fmt.Sprintf("%s@%g=%s", e.Name, e.Ts*1000, e.Args))
+			counters = append(counters, fmt.Sprintf("%s:%s@%g=%s", procs[e.Pid], e.Name, e.Ts*1000, e.Args))
 		}
 	}
 	slices.Sort(slices_)
 	want := []string{
-		"SM 0 (2)|kernel 1|10+240",
-		"SM 0|kernel 1|10+140",
-		"SM 0|kernel 2|190+10",
-		"host I/O and copies|kernels|0+250",
-		"host|launch parent|0+10",
-		"kernels (2)|parent|10+240",
-		"kernels (2)|queued parent|0+10",
-		"kernels|child|190+10",
-		"kernels|queued child|90+100",
+		"site · cdp/host I/O and copies|kernels|0+250",
+		"site · cdp/host|launch parent|0+10",
+		"site · cdp/kernels (2)|parent|10+240",
+		"site · cdp/kernels|child|190+10",
+		"site · cdp: SMs/SM 0 (2)|parent|10+240",
+		"site · cdp: SMs/SM 0|child|190+10",
+		"site · cdp: SMs/SM 0|parent|10+140",
+		"site · cdp: launch queue/queued (2)|queued parent|0+10",
+		"site · cdp: launch queue/queued|queued child|90+100",
 	}
 	if strings.Join(slices_, "\n") != strings.Join(want, "\n") {
 		t.Errorf("slices:\n%s\nwant:\n%s", strings.Join(slices_, "\n"), strings.Join(want, "\n"))
 	}
-	slices.Sort(flows)
-	if w := []string{"f 1 kernels (2)@0", "f 2 kernels@90", "s 1 host@0", "s 2 SM 0 (2)@90"}; !slices.Equal(flows, w) {
-		t.Errorf("flows %v, want %v", flows, w)
+	if w := []string{"s 1 site · cdp: SMs/SM 0 (2)@90", "f 1 site · cdp: launch queue/queued@90", "s 2 site · cdp/host@0", "f 2 site · cdp: launch queue/queued (2)@0"}; !slices.Equal(flows, w) {
+		t.Errorf("flows in file order %v, want %v", flows, w)
 	}
-	if !slices.Contains(counters, `SM 0 resident warps@0={"warps":1.56}`) {
+	if !slices.Contains(counters, `site · cdp: SMs:SM 0 resident warps@0={"warps":1.56}`) {
 		t.Errorf("counters %v: want resident warps 1.56 at 0", counters)
 	}
-	if !slices.ContainsFunc(counters, func(c string) bool { return strings.HasPrefix(c, "issue utilisation@250=") }) {
+	if !slices.ContainsFunc(counters, func(c string) bool { return strings.HasPrefix(c, "site · cdp:issue utilisation@250=") }) {
 		t.Errorf("counters %v: want the issue utilisation at the end of the run", counters)
 	}
 }

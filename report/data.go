@@ -6,6 +6,7 @@
 package report
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"sort"
@@ -66,6 +67,10 @@ type runData struct {
 	stages    []span
 	ready     []int64 // cycles at which pages became ready
 	estimates []estimate
+	names     map[string]*nameStats // every kernel, by name
+	// warpCycles is the run's resident warp·cycles summed over its SMs,
+	// from which the GPU's warp capacity follows (capacity).
+	warpCycles float64
 }
 
 type estimate struct {
@@ -76,7 +81,7 @@ type estimate struct {
 // maxGantt bounds the kernels a run's Gantt chart draws, and maxPoints the
 // page and estimate points kept per run.
 const (
-	maxGantt  = 300
+	maxGantt  = 5000
 	maxPoints = 20000
 )
 
@@ -117,7 +122,7 @@ func (d *Data) load(dir string) error {
 			if s.makespanUS > 0 {
 				s.clockMHz = float64(s.makespan) / s.makespanUS
 			}
-			rd := &runData{summary: s, occupancy: make([]float64, occBins)}
+			rd := &runData{summary: s, occupancy: make([]float64, occBins), names: map[string]*nameStats{}}
 			d.runs = append(d.runs, rd)
 			d.index[r] = rd
 		}
@@ -159,20 +164,36 @@ func addKernel(rd *runData, c colset, i int) {
 	if taskPolicies[rd.summary.run.policy] {
 		rd.latencies = append(rd.latencies, k.end-k.launch)
 	}
-	// Keep the maxGantt earliest launches: rows come in completion order.
+	n := rd.names[k.name]
+	if n == nil {
+		n = &nameStats{name: k.name}
+		rd.names[k.name] = n
+	}
+	n.add(k)
+	// Keep the maxGantt earliest launches: rows come in completion order,
+	// and a heap with the latest kept launch on top finds the one to drop.
 	if len(rd.kernels) < maxGantt {
-		rd.kernels = append(rd.kernels, k)
+		heap.Push((*latestFirst)(&rd.kernels), k)
 		return
 	}
-	latest := 0
-	for j := range rd.kernels {
-		if rd.kernels[j].launch > rd.kernels[latest].launch {
-			latest = j
-		}
+	if k.launch < rd.kernels[0].launch {
+		rd.kernels[0] = k
+		heap.Fix((*latestFirst)(&rd.kernels), 0)
 	}
-	if k.launch < rd.kernels[latest].launch {
-		rd.kernels[latest] = k
-	}
+}
+
+// latestFirst is a heap of kernels with the latest launch on top.
+type latestFirst []kernelSpan
+
+func (h latestFirst) Len() int           { return len(h) }
+func (h latestFirst) Less(i, j int) bool { return h[i].launch > h[j].launch }
+func (h latestFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *latestFirst) Push(x any)        { *h = append(*h, x.(kernelSpan)) }
+func (h *latestFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // addOccupancy spreads a row's warp·cycles over the bins its span covers:
@@ -181,6 +202,7 @@ func addKernel(rd *runData, c colset, i int) {
 // grid.
 func addOccupancy(rd *runData, c colset, i int) {
 	start, width, warps := c.i64(3, i), c.i64(4, i), c.f64(6, i)
+	rd.warpCycles += warps * float64(width)
 	bin := rd.occBin()
 	for t := start; t < start+width; {
 		b := min(t/bin, occBins-1)
@@ -191,6 +213,19 @@ func addOccupancy(rd *runData, c colset, i int) {
 		rd.occupancy[b] += warps * float64(end-t)
 		t = end
 	}
+}
+
+// capacity is the warps the run's GPU holds at once (its SMs times the
+// warps an SM holds), recovered from the summary's average occupancy, a
+// share of it: the tables carry no GPU geometry, and this keeps the
+// figure's percentages the summary's. 0 when the run had no resident
+// warps.
+func (rd *runData) capacity() float64 {
+	s := rd.summary
+	if s.occupancy <= 0 || s.makespan <= 0 {
+		return 0
+	}
+	return rd.warpCycles / float64(s.makespan) / s.occupancy
 }
 
 // occBins is the resolution of the occupancy figure.

@@ -7,10 +7,10 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -22,7 +22,8 @@ type Figure struct {
 	Title   string
 	Caption string
 	plot    *plot.Plot
-	legend  plot.Legend // drawn beside the plot (layout.go)
+	tiles   []*plot.Plot // small multiples, drawn in a grid instead of plot (layout.go)
+	legend  plot.Legend  // drawn beside the plot (layout.go)
 	width   vg.Length
 	height  vg.Length
 }
@@ -54,12 +55,9 @@ func (d *Data) Figures() []*Figure {
 	}
 	for i, rd := range d.runs {
 		if i == maxLines {
-			break
+			break // the per-name tables cover every run
 		}
-		if f := rd.gantt(i); f != nil {
-			figs = append(figs, f)
-		}
-		if f := rd.stageChart(i); f != nil {
+		if f := d.gantt(rd, i); f != nil {
 			figs = append(figs, f)
 		}
 	}
@@ -71,6 +69,8 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
+	p.X.Tick.Marker = niceTicks{}
+	p.Y.Tick.Marker = niceTicks{}
 	return p
 }
 
@@ -98,6 +98,9 @@ func (d *Data) speedups() *Figure {
 		}
 		val[[2]string{g, s.run.policy}] = s.speedup
 	}
+	if !slices.ContainsFunc(groups, func(g string) bool { return len(inGroup[g]) > 1 }) {
+		return nil // each run its own baseline: every bar would be 1
+	}
 	p := newPlot("Speedup over the first policy", "", "speedup (×)")
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = nil // a line through each group's middle bar says nothing
@@ -117,7 +120,7 @@ func (d *Data) speedups() *Figure {
 			if err != nil {
 				return nil
 			}
-			b.Color = seriesColor(slices.Index(policies, pol))
+			b.Color = d.policyColor(pol)
 			b.LineStyle.Width = 0
 			b.Offset = speedupBar * vg.Length(float64(k)-float64(len(present)-1)/2)
 			p.Add(b)
@@ -141,15 +144,6 @@ func (d *Data) speedups() *Figure {
 		plot: p, width: vg.Points(float64(max(480, len(groups)*(widest*int(speedupBar)+40)))), height: 300}).fitTicks()
 }
 
-// seriesColor is the colour of the i-th policy or run: gonum's soft
-// palette, then its dark one, so the first fourteen differ.
-func seriesColor(i int) color.Color {
-	if n := len(plotutil.SoftColors); i%(2*n) >= n {
-		return plotutil.DarkColors[i%n]
-	}
-	return plotutil.SoftColors[i%len(plotutil.SoftColors)]
-}
-
 // speedupBar is a speedup bar's width: room for its value on its side.
 const speedupBar = vg.Length(14)
 
@@ -170,39 +164,51 @@ func valueLabels(at plotter.XYLabels, offset vg.Length) (*plotter.Labels, error)
 	return l, nil
 }
 
-// occupancy: resident warps on the GPU over time, per run.
+// occupancy: resident warps on the GPU over time as a share of its
+// capacity, per run: lines up to maxLines runs, small multiples beyond.
 func (d *Data) occupancy() *Figure {
-	p := newPlot("Resident warps over time", "time (µs)", "resident warps (time-averaged per window)")
-	n := d.lines(p, func(rd *runData) plotter.XYs {
+	pts := func(rd *runData) plotter.XYs {
+		capacity := rd.capacity()
+		if capacity <= 0 {
+			return nil
+		}
 		bin := rd.occBin()
 		var pts plotter.XYs
 		for b, wc := range rd.occupancy {
 			if int64(b)*bin >= rd.summary.makespan {
 				break
 			}
-			pts = append(pts, plotter.XY{X: rd.us(int64(b) * bin), Y: wc / float64(bin)})
+			pts = append(pts, plotter.XY{X: rd.us(int64(b) * bin), Y: 100 * wc / float64(bin) / capacity})
 		}
-		if slices.ContainsFunc(pts, func(xy plotter.XY) bool { return xy.Y > 0 }) {
-			return pts
+		return pts
+	}
+	const y = "resident warps (% of capacity)"
+	caption := "Resident warps summed over the SMs (the occupancy table) as a share of the GPU's capacity (SMs × warps an SM holds; the summary's occupancy is this line's mean), time-averaged over 400 equal bins of each run."
+	if d.manyRuns() {
+		tiles := d.smallMultiples(pts, "time (µs)", y)
+		if len(tiles) == 0 {
+			return nil
 		}
-		return nil
-	})
-	if n == 0 {
+		return tiled(Figure{Name: "occupancy", Title: "Occupancy over time", Caption: caption + " One chart per run, on shared axes."}, tiles)
+	}
+	p := newPlot("Resident warps over time", "time (µs)", y)
+	if d.lines(p, pts) == 0 {
 		return nil
 	}
-	return figure(Figure{Name: "occupancy", Title: "Occupancy over time", Caption: "Resident warps summed over the SMs (the occupancy table), time-averaged over 400 equal bins of each run, for up to eight runs.",
-		plot: p, width: 720, height: 320})
+	p.Y.Min = 0
+	return figure(Figure{Name: "occupancy", Title: "Occupancy over time", Caption: caption, plot: p, width: 720, height: 320})
 }
 
-// lines adds one line per run for which pts gives points, up to maxLines,
-// each in its own colour with the run in the legend, and returns how many
-// it added.
+// manyRuns reports whether the runs are too many for one line chart.
+func (d *Data) manyRuns() bool { return len(d.runs) > maxLines }
+
+// lines adds one line per run for which pts gives points, each in its
+// policy's colour (dashed for a second run of the same policy) with the
+// run in the legend, and returns how many it added.
 func (d *Data) lines(p *plot.Plot, pts func(*runData) plotter.XYs) int {
 	n := 0
+	seen := map[string]int{}
 	for _, rd := range d.runs {
-		if n == maxLines {
-			break
-		}
 		xy := pts(rd)
 		if len(xy) == 0 {
 			continue
@@ -211,12 +217,49 @@ func (d *Data) lines(p *plot.Plot, pts func(*runData) plotter.XYs) int {
 		if err != nil {
 			continue
 		}
-		l.Color = seriesColor(n)
+		pol := rd.summary.run.policy
+		l.Color = d.policyColor(pol)
+		if k := seen[pol]; k > 0 {
+			l.Dashes = []vg.Length{vg.Length(2 + 2*k), 2}
+		}
+		seen[pol]++
+		l.Width = 1.5
 		p.Add(l)
 		p.Legend.Add(rd.summary.run.label(), l)
 		n++
 	}
 	return n
+}
+
+// smallMultiples is one small plot per run for which pts gives points,
+// all on the same axes, each titled by its run.
+func (d *Data) smallMultiples(pts func(*runData) plotter.XYs, x, y string) []*plot.Plot {
+	var tiles []*plot.Plot
+	xmax, ymax := 0.0, 0.0
+	for _, rd := range d.runs {
+		xy := pts(rd)
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			continue
+		}
+		l.Color = d.policyColor(rd.summary.run.policy)
+		l.Width = 1.5
+		p := newPlot(rd.summary.run.label(), x, y)
+		p.Title.TextStyle.Font.Size = 9
+		p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = 8, 8
+		p.Add(l)
+		for _, pt := range xy {
+			xmax, ymax = max(xmax, pt.X), max(ymax, pt.Y)
+		}
+		tiles = append(tiles, p)
+	}
+	for _, p := range tiles {
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xmax, 0, ymax*1.05
+	}
+	return tiles
 }
 
 // decisions: how each run's launch sites were decided.
@@ -237,17 +280,36 @@ func (d *Data) decisions() *Figure {
 		return nil
 	}
 	labels, shared := runLabels(runs)
+	// Past maxLines runs the bars lie on their side, one row per run,
+	// so each run's label has a line of its own at full size: side by
+	// side they would shrink to illegible.
+	horizontal := len(runs) > maxLines
 	p := newPlot("Launch-site decisions", shared, "launching lanes")
+	if horizontal {
+		p = newPlot("Launch-site decisions", "launching lanes", shared)
+		for i := range labels {
+			labels[i] = strings.ReplaceAll(labels[i], "\n", " · ")
+		}
+		// The first run at the top, as in the summary table.
+		slices.Reverse(labels)
+		for _, v := range []plotter.Values{launched, inlined, coalesced} {
+			slices.Reverse(v)
+		}
+	}
 	var below *plotter.BarChart
-	for i, v := range []struct {
+	for _, v := range []struct {
 		name string
 		vs   plotter.Values
 	}{{"launched", launched}, {"inlined", inlined}, {"coalesced", coalesced}} {
-		b, err := plotter.NewBarChart(v.vs, 24)
+		if slices.Max(v.vs) == 0 {
+			continue // an outcome no run had takes no legend entry
+		}
+		b, err := plotter.NewBarChart(v.vs, 16)
 		if err != nil {
 			return nil
 		}
-		b.Color = plotutil.Color(i)
+		b.Horizontal = horizontal
+		b.Color = outcomeColor(v.name)
 		b.LineStyle.Width = 0
 		if below != nil {
 			b.StackOn(below)
@@ -256,9 +318,17 @@ func (d *Data) decisions() *Figure {
 		p.Add(b)
 		p.Legend.Add(v.name, b)
 	}
-	p.Y.Min, p.Y.Max = 0, 1.05*slices.Max(sum(launched, inlined, coalesced)) // headroom, as for speedups
+	caption := "Launching lanes per run by what they did (the summary's counts): launched as a device kernel (dark grey), inlined by the parent (light grey), or coalesced into a running kernel (mid grey, DTBL)."
+	top := 1.05 * slices.Max(sum(launched, inlined, coalesced)) // headroom, as for speedups
+	if horizontal {
+		p.X.Min, p.X.Max = 0, top
+		p.NominalY(labels...)
+		return figure(Figure{Name: "decisions", Title: "Launch decisions", Caption: caption,
+			plot: p, width: 720, height: vg.Points(float64(80 + 20*len(labels)))})
+	}
+	p.Y.Min, p.Y.Max = 0, top
 	p.NominalX(labels...)
-	return figure(Figure{Name: "decisions", Title: "Launch decisions", Caption: "Launching lanes per run by what they did (the summary's counts): launched as a device kernel, inlined by the parent, or coalesced into a running kernel (DTBL).",
+	return figure(Figure{Name: "decisions", Title: "Launch decisions", Caption: caption,
 		plot: p, width: vg.Points(float64(max(480, 70*len(labels)))), height: 320}).fitTicks()
 }
 
@@ -291,131 +361,158 @@ func (d *Data) estimates() *Figure {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for i, k := range keys {
+	for _, k := range keys {
 		s, err := plotter.NewScatter(byDecision[k])
 		if err != nil {
 			continue
 		}
-		s.Color = plotutil.Color(i)
+		s.Color = outcomeColor(k)
 		s.GlyphStyle.Radius = 1.5
 		p.Add(s)
 		p.Legend.Add(k, s)
 	}
-	return figure(Figure{Name: "estimates", Title: "SPAWN's estimates against outcomes", Caption: "Each launching lane's estimated child and parent times (launches table), coloured by the decision taken: below the diagonal the controller expected launching to pay.",
+	diagonal := plotter.NewFunction(func(x float64) float64 { return x })
+	diagonal.Color = color.Gray{Y: 0x60}
+	diagonal.Dashes = []vg.Length{4, 3}
+	p.Add(diagonal)
+	p.Legend.Add("parent = child", diagonal)
+	return figure(Figure{Name: "estimates", Title: "SPAWN's estimates against outcomes", Caption: "Each launching lane's estimated child and parent times (launches table), in grey by the decision taken (launch dark, inline light); below the dashed diagonal the controller expected launching to pay.",
 		plot: p, width: 520, height: 420})
 }
 
 // pageReadiness: pages on the GPU over time (CRCS runs).
 func (d *Data) pageReadiness() *Figure {
-	p := newPlot("Pages ready on the GPU", "time (µs)", "pages ready")
-	n := d.lines(p, func(rd *runData) plotter.XYs {
-		r := slices.Clone(rd.ready)
-		slices.Sort(r)
-		pts := make(plotter.XYs, len(r))
-		for i, c := range r {
-			pts[i] = plotter.XY{X: rd.us(c), Y: float64(i + 1)}
-		}
-		return pts
-	})
-	if n == 0 {
-		return nil
-	}
-	return figure(Figure{Name: "pages", Title: "Page readiness (host I/O)", Caption: "Pages that have crossed PCIe and are ready on the GPU, over time (the pages table's ready events).",
-		plot: p, width: 720, height: 320})
+	return d.lineFigure("pages", "Page readiness (host I/O)", "Pages that have crossed PCIe and are ready on the GPU, over time (the pages table's ready events).",
+		"Pages ready on the GPU", "time (µs)", "pages ready", func(rd *runData) plotter.XYs {
+			r := slices.Clone(rd.ready)
+			slices.Sort(r)
+			pts := make(plotter.XYs, len(r))
+			for i, c := range r {
+				pts[i] = plotter.XY{X: rd.us(c), Y: float64(i + 1)}
+			}
+			return pts
+		})
 }
 
 // taskLatency: the distribution of task latencies per task-policy run.
 func (d *Data) taskLatency() *Figure {
-	p := newPlot("Task latency", "latency (µs)", "fraction of tasks")
-	n := d.lines(p, func(rd *runData) plotter.XYs {
-		if len(rd.latencies) == 0 {
+	return d.lineFigure("task-latency", "Task latency distribution", "Cumulative distribution of task latency (kernel end − launch) for the narrow-task policies.",
+		"Task latency", "latency (µs)", "fraction of tasks", func(rd *runData) plotter.XYs {
+			if len(rd.latencies) == 0 {
+				return nil
+			}
+			l := slices.Clone(rd.latencies)
+			slices.Sort(l)
+			step := max(1, len(l)/500)
+			var pts plotter.XYs
+			for i := 0; i < len(l); i += step {
+				pts = append(pts, plotter.XY{X: rd.us(l[i]), Y: float64(i+1) / float64(len(l))})
+			}
+			return append(pts, plotter.XY{X: rd.us(l[len(l)-1]), Y: 1})
+		})
+}
+
+// lineFigure is a line per run that pts gives points for, or past
+// maxLines runs small multiples; nil when no run has points.
+func (d *Data) lineFigure(name, title, caption, plotTitle, x, y string, pts func(*runData) plotter.XYs) *Figure {
+	if d.manyRuns() {
+		tiles := d.smallMultiples(pts, x, y)
+		if len(tiles) == 0 {
 			return nil
 		}
-		l := slices.Clone(rd.latencies)
-		slices.Sort(l)
-		step := max(1, len(l)/500)
-		var pts plotter.XYs
-		for i := 0; i < len(l); i += step {
-			pts = append(pts, plotter.XY{X: rd.us(l[i]), Y: float64(i+1) / float64(len(l))})
-		}
-		return append(pts, plotter.XY{X: rd.us(l[len(l)-1]), Y: 1})
-	})
-	if n == 0 {
+		return tiled(Figure{Name: name, Title: title, Caption: caption + " One chart per run, on shared axes."}, tiles)
+	}
+	p := newPlot(plotTitle, x, y)
+	if d.lines(p, pts) == 0 {
 		return nil
 	}
-	return figure(Figure{Name: "task-latency", Title: "Task latency distribution", Caption: "Cumulative distribution of task latency (kernel end − launch) for the narrow-task policies.",
-		plot: p, width: 720, height: 320})
+	return figure(Figure{Name: name, Title: title, Caption: caption, plot: p, width: 720, height: 320})
 }
 
-// The Gantt chart's colours, each with the name its caption calls it by,
-// so the caption cannot name other colours than the bars have.
-var (
-	waitSwatch   = swatch{"grey", color.Gray{Y: 190}}
-	hostSwatch   = swatch{"blue", plotutil.SoftColors[2]}
-	deviceSwatch = swatch{"red", plotutil.SoftColors[0]}
-)
-
-// swatch is a colour a figure draws with and its name in the caption.
-type swatch struct {
-	name  string
-	color color.Color
-}
-
-// gantt: the run's first kernels by launch, waiting then running.
-func (rd *runData) gantt(i int) *Figure {
+// gantt: the run's timeline, one row per kernel name (the maxNames names
+// with the most run time, the rest on one row) with its kernels running,
+// so a run of a thousand kernels is a dozen readable rows rather than a
+// thousand one-pixel ones; above them, where the run has host I/O, a row
+// per host stage on the same time axis. Waits are in the per-name table
+// and the timeline.
+func (d *Data) gantt(rd *runData, i int) *Figure {
 	if len(rd.kernels) == 0 {
 		return nil
 	}
-	b := &bars{}
 	var names []string
-	for j, k := range rd.kernels {
-		y := float64(len(rd.kernels) - 1 - j)
-		if k.start > k.launch {
-			b.rows = append(b.rows, barRow{y, rd.us(k.launch), rd.us(k.start), waitSwatch.color})
+	stageRow := map[string]int{}
+	if rd.hostIO() {
+		for _, s := range rd.stages {
+			if _, ok := stageRow[s.name]; !ok {
+				stageRow[s.name] = len(names)
+				names = append(names, s.name)
+			}
 		}
-		c := hostSwatch.color
-		if k.origin == "device" {
-			c = deviceSwatch.color
+	}
+	stages := len(names)
+	row := map[string]int{}
+	for j, n := range rd.byName() {
+		if j == maxNames {
+			names = append(names, "(other names)")
+			break
 		}
-		b.rows = append(b.rows, barRow{y, rd.us(max(k.start, k.launch)), rd.us(k.end), c})
-		names = append(names, fmt.Sprintf("%d", k.id))
+		row[n.name] = len(names)
+		names = append(names, n.name)
 	}
-	p := newPlot("Kernels: "+rd.summary.run.label(), "time (µs)", "kernel (by launch)")
-	p.Add(b)
-	p.HideY()
-	caption := fmt.Sprintf("Each kernel from launch to completion: %s while it waits (launch to first CTA), then %s for a host kernel, %s for a device kernel. The first %d kernels by launch.",
-		waitSwatch.name, hostSwatch.name, deviceSwatch.name, len(rd.kernels))
-	return figure(Figure{Name: fmt.Sprintf("kernels-%d", i+1), Title: "Kernel Gantt chart — " + rd.summary.run.label(), Caption: caption,
-		plot: p, width: 720, height: vg.Points(float64(min(600, 120+3*len(names))))})
-}
-
-// stageChart: the host I/O stages and copy engines of a run.
-func (rd *runData) stageChart(i int) *Figure {
-	if len(rd.stages) == 0 {
-		return nil
-	}
+	y := func(r int) float64 { return float64(len(names) - 1 - r) }
 	b := &bars{}
-	var names []string
-	for j, s := range rd.stages {
-		b.rows = append(b.rows, barRow{float64(len(rd.stages) - 1 - j), rd.us(s.start), rd.us(s.end), plotutil.Color(j)})
-		names = append(names, s.name)
+	for _, s := range rd.stages {
+		if r, ok := stageRow[s.name]; ok {
+			b.rows = append(b.rows, barRow{y(r), rd.us(s.start), rd.us(s.end), neutral})
+		}
 	}
-	p := newPlot("Stages: "+rd.summary.run.label(), "time (µs)", "")
+	col := d.policyColor(rd.summary.run.policy)
+	for _, k := range rd.kernels {
+		if k.start < 0 || k.end < k.start {
+			continue
+		}
+		r, ok := row[k.name]
+		if !ok {
+			r = len(names) - 1
+		}
+		b.rows = append(b.rows, barRow{y(r), rd.us(k.start), rd.us(k.end), col})
+	}
+	p := newPlot(rd.summary.run.label(), "time (µs)", "")
 	p.Add(b)
 	ticks := make([]plot.Tick, len(names))
 	for j, n := range names {
-		ticks[j] = plot.Tick{Value: float64(len(names) - 1 - j), Label: n}
+		ticks[j] = plot.Tick{Value: y(j), Label: n}
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	return figure(Figure{Name: fmt.Sprintf("stages-%d", i+1), Title: "Host stages — " + rd.summary.run.label(), Caption: "The stages table: host I/O (prelude, postlude), the copy engines (h2d, d2h) and the kernels' span.",
-		plot: p, width: 720, height: vg.Points(float64(100 + 28*len(names)))})
+	p.X.Min = 0
+	caption := "Each kernel from its first CTA to its completion, on its name's row (the names with the most run time first), in the policy's colour; kernels of one name that run at once overlap."
+	if stages > 0 {
+		caption = "The host's stages (the stages table: prelude and postlude I/O, the h2d and d2h copy engines, the kernels' span) in grey, then each kernel from its first CTA to its completion on its name's row (the names with the most run time first), in the policy's colour."
+	}
+	caption += fmt.Sprintf(" %d kernels", len(rd.kernels))
+	if int64(len(rd.kernels)) < rd.summary.kernels {
+		caption += fmt.Sprintf(", the first by launch of %d", rd.summary.kernels)
+	}
+	if d.manyRuns() {
+		caption += fmt.Sprintf("; charts for the first %d of %d runs, the tables above cover all", maxLines, len(d.runs))
+	}
+	return figure(Figure{Name: fmt.Sprintf("kernels-%d", i+1), Title: "Timeline — " + rd.summary.run.label(), Caption: caption + ".",
+		plot: p, width: 720, height: vg.Points(float64(70 + 20*len(names)))})
+}
+
+// hostIO reports whether the run has host I/O stages: a run without has
+// one stage, its kernels' span, which says nothing the makespan does not.
+func (rd *runData) hostIO() bool {
+	return slices.ContainsFunc(rd.stages, func(s span) bool { return s.name != "kernels" })
 }
 
 // us converts a run's cycles to microseconds (cycles when the clock is
 // unknown).
-func (rd *runData) us(cycles int64) float64 {
+func (rd *runData) us(cycles int64) float64 { return rd.usF(float64(cycles)) }
+
+func (rd *runData) usF(cycles float64) float64 {
 	if rd.summary.clockMHz <= 0 {
-		return float64(cycles)
+		return cycles
 	}
-	return float64(cycles) / rd.summary.clockMHz
+	return cycles / rd.summary.clockMHz
 }

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -53,35 +52,47 @@ func hex(c color.Color) string {
 	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
 }
 
-// The Gantt chart's caption names the colours its bars are drawn in: a
-// run of waiting host kernels draws only the wait and host colours, one
-// of device kernels only the wait and device colours, and the caption
-// says which is which (issue 39 item 14: it said blue for host and red
-// for device while host bars were red and device bars green).
-func TestGanttCaptionNamesItsColours(t *testing.T) {
-	for _, origin := range []string{"host", "device"} {
-		rd := &runData{summary: summaryRow{run: run{trace: "t", policy: "cdp"}, clockMHz: 1000}}
-		for k := range 3 {
-			rd.kernels = append(rd.kernels, kernelSpan{id: int64(k), origin: origin, launch: int64(10 * k), start: int64(10*k + 5), end: int64(10*k + 50)})
-		}
-		f := rd.gantt(0)
-		kind := hostSwatch
-		if origin == "device" {
-			kind = deviceSwatch
-		}
-		want := []string{hex(waitSwatch.color), hex(kind.color)}
-		slices.Sort(want)
-		if got := fills(t, f); !slices.Equal(got, want) {
-			t.Errorf("%s kernels drawn in %v, want %v (%s and %s)", origin, got, want, waitSwatch.name, kind.name)
-		}
-		for _, phrase := range []string{waitSwatch.name + " while it waits", kind.name + " for a " + origin + " kernel"} {
-			if !strings.Contains(f.Caption, phrase) {
-				t.Errorf("caption %q does not say %q", f.Caption, phrase)
+// The Gantt chart draws each run's kernels in its policy's colour, the
+// same as the policy's bar in the speedups chart and nothing else, one
+// row per kernel name, the most run time first (issue 54: a thousand
+// one-pixel rows, a wait colour and a red that meant launched, inline
+// and cdp in three charts).
+func TestGanttByNameInPolicyColour(t *testing.T) {
+	d := testData([]string{"t"}, "", []string{"cdp", "flat"}, []float64{1, 2})
+	for _, rd := range d.runs {
+		rd.names = map[string]*nameStats{}
+		for k := range 30 {
+			name := []string{"expand", "level"}[k%2]
+			ks := kernelSpan{id: int64(k), name: name, launch: int64(10 * k), start: int64(10*k + 5), end: int64(10*k + 50 + 100*(k%2))}
+			rd.kernels = append(rd.kernels, ks)
+			if rd.names[name] == nil {
+				rd.names[name] = &nameStats{name: name}
 			}
+			rd.names[name].add(ks)
 		}
 	}
-	if hex(hostSwatch.color) == hex(deviceSwatch.color) || hostSwatch.name == deviceSwatch.name {
-		t.Error("host and device kernels share a colour")
+	speedups := fills(t, d.speedups())
+	for i, rd := range d.runs {
+		f := d.gantt(rd, i)
+		want := []string{hex(d.policyColor(rd.summary.run.policy))}
+		if got := fills(t, f); !slices.Equal(got, want) {
+			t.Errorf("%s: Gantt drawn in %v, want %v", rd.summary.run.policy, got, want)
+		}
+		if !slices.Contains(speedups, want[0]) {
+			t.Errorf("%s: the speedups chart has no bar in the Gantt's colour %s (%v)", rd.summary.run.policy, want[0], speedups)
+		}
+		ticks := f.plot.Y.Tick.Marker.Ticks(0, 1)
+		if len(ticks) != 2 || ticks[0].Label != "level" || ticks[1].Label != "expand" {
+			t.Errorf("rows %v, want level (most run time) then expand", ticks)
+		}
+	}
+	if d.policyColor("cdp") == d.policyColor("flat") {
+		t.Error("two policies share a colour")
+	}
+	for _, o := range []string{"launched", "inlined", "coalesced"} {
+		if slices.Contains(speedups, hex(outcomeColor(o))) {
+			t.Errorf("outcome %s is drawn in a policy's colour", o)
+		}
 	}
 }
 
@@ -121,7 +132,7 @@ func TestSpeedupHeadroom(t *testing.T) {
 // Every figure with a legend draws it beside the data area, never on it,
 // and the decisions chart's run labels do not overlap: six runs of one
 // trace (the trace goes to the axis title), and twelve runs over three
-// traces with long names, which widen the figure.
+// traces with long names, past maxLines, which lie one per row.
 func TestLegendsAndLabelsClear(t *testing.T) {
 	long := []string{"bfs-graph500-scale20-weighted", "sssp-citation-network-large", "mandelbrot-4096-tiles"}
 	for _, d := range []*Data{
@@ -138,6 +149,10 @@ func TestLegendsAndLabelsClear(t *testing.T) {
 			}
 		}
 		f := d.decisions()
+		if len(d.runs) > maxLines {
+			checkRowLabels(t, f, len(d.runs))
+			continue
+		}
 		boxes := f.xTickBoxes()
 		if len(boxes) != len(d.runs) {
 			t.Fatalf("decisions: %d tick labels for %d runs", len(boxes), len(d.runs))
@@ -150,6 +165,33 @@ func TestLegendsAndLabelsClear(t *testing.T) {
 		if boxes[0][0] < 0 || boxes[len(boxes)-1][1] > f.width {
 			t.Errorf("decisions: labels %v outside the figure's width %v", boxes, f.width)
 		}
+	}
+}
+
+// checkRowLabels checks a chart with a row per run (the decisions chart
+// past maxLines runs): a label per run, each at full size with room for
+// its line between its neighbours.
+func checkRowLabels(t *testing.T, f *Figure, runs int) {
+	t.Helper()
+	data, _, _ := layoutOf(f)
+	_, trY := f.plot.Transforms(&data)
+	var ys []vg.Length
+	for _, tk := range f.plot.Y.Tick.Marker.Ticks(f.plot.Y.Min, f.plot.Y.Max) {
+		if tk.Label != "" {
+			ys = append(ys, trY(tk.Value))
+		}
+	}
+	if len(ys) != runs {
+		t.Fatalf("decisions: %d row labels for %d runs", len(ys), runs)
+	}
+	h := f.plot.Y.Tick.Label.Height("x")
+	for i := 1; i < len(ys); i++ {
+		if d := ys[i] - ys[i-1]; d < h {
+			t.Errorf("decisions: rows %d and %d %v apart, labels %v high", i-1, i, d, h)
+		}
+	}
+	if f.plot.Y.Tick.Label.Font.Size < 10 {
+		t.Errorf("decisions: row labels of %v", f.plot.Y.Tick.Label.Font.Size)
 	}
 }
 

@@ -19,23 +19,42 @@ var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <title>gpureplay report</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1180px; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; }
 th { background: #f3f3f3; } td.l { text-align: left; }
 figure { margin: 1.5em 0; } figcaption { font-size: 0.85em; color: #555; max-width: 720px; }
+div.scroll { overflow-x: auto; } #summary td { white-space: nowrap; }
+details { margin: 0.6em 0; } summary { cursor: pointer; font-weight: 600; }
+td.gain { color: #1a7f37; } td.loss { color: #b3261e; }
+p.note { font-size: 0.85em; color: #555; max-width: 720px; }
 .figure svg { max-width: 100%; height: auto; }
 </style>
 </head>
 <body>
 <h1>gpureplay report</h1>
-<p>{{.Runs}} runs from {{.Dirs}}.</p>
+<p>{{.Runs}} run{{if ne .Runs 1}}s{{end}} from {{.Dirs}}.</p>
 <h2>Summary</h2>
-<table id="summary">
+<div class="scroll"><table id="summary">
 <tr><th>trace</th><th>policy</th><th>params</th><th>gpu</th><th>makespan (cycles)</th><th>makespan (µs)</th><th>speedup</th><th>kernels</th><th>CTAs</th><th>launched</th><th>inlined</th><th>coalesced</th><th>occupancy</th><th>issue util.</th><th>DRAM util.</th></tr>
 {{range .Rows}}<tr><td class="l">{{.Trace}}</td><td class="l">{{.Policy}}</td><td class="l">{{.Params}}</td><td class="l">{{.GPU}}</td><td>{{.Makespan}}</td><td>{{.MakespanUS}}</td><td>{{.Speedup}}</td><td>{{.Kernels}}</td><td>{{.CTAs}}</td><td>{{.Launched}}</td><td>{{.Inlined}}</td><td>{{.Coalesced}}</td><td>{{.Occupancy}}</td><td>{{.Issue}}</td><td>{{.DRAM}}</td></tr>
-{{end}}</table>
+{{end}}</table></div>
+<h2>Kernels by name</h2>
+<p class="note">Per run, each kernel name's instances, run time (first CTA to completion: total, mean, min, max), summed wait (launch to first CTA), all in µs, and its run time's share of the makespan (summed over instances, so names running side by side can pass 100%). The {{.MaxNames}} names with the most run time; the rest in one row. The same table comes from the tables by the query in docs/tables.md.</p>
+{{range $i, $t := .Names}}<details class="names"{{if lt $i 3}} open{{end}}><summary>{{$t.Label}}</summary>
+<table>
+<tr><th>kernel</th><th>instances</th><th>total run</th><th>mean</th><th>min</th><th>max</th><th>wait</th><th>share of makespan</th></tr>
+{{range $t.Rows}}<tr><td class="l">{{.Name}}</td><td>{{.Instances}}</td><td>{{.Total}}</td><td>{{.Mean}}</td><td>{{.Min}}</td><td>{{.Max}}</td><td>{{.Wait}}</td><td>{{.Share}}</td></tr>
+{{end}}</table></details>
+{{end}}{{if .Diffs}}<h2>Against the baseline</h2>
+<p class="note">Each run against the first policy of its trace and sweep combination (the summary's speedup baseline), per kernel name: run time and wait in µs in the baseline, in the run, and the change (green: the run spends less time there). The {{.MaxNames}} names that changed most.</p>
+{{range $i, $t := .Diffs}}<details class="diff"{{if lt $i 3}} open{{end}}><summary>{{$t.Label}} against {{$t.Base}}</summary>
+<table>
+<tr><th>kernel</th><th>instances</th><th>run, baseline</th><th>run</th><th>change</th><th>wait, baseline</th><th>wait</th><th>change</th></tr>
+{{range $t.Rows}}<tr><td class="l">{{.Name}}</td><td>{{.BaseInstances}} → {{.Instances}}</td><td>{{.BaseRun}}</td><td>{{.Run}}</td><td class="{{.Change}}">{{.DRun}}</td><td>{{.BaseWait}}</td><td>{{.Wait}}</td><td>{{.DWait}}</td></tr>
+{{end}}</table></details>
+{{end}}{{end}}
 {{range .Figures}}<h2>{{.Title}}</h2>
 <figure class="figure" id="{{.Name}}">{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
@@ -50,6 +69,36 @@ type pageRow struct {
 	MakespanUS, Speedup, Occupancy, Issue, DRAM string
 }
 
+type nameView struct {
+	Label string
+	Rows  []nameRow
+}
+
+type diffView struct {
+	Label, Base string
+	Rows        []diffRow
+}
+
+// baselinePairs pairs each run that has kernels with the first run of its
+// trace and sweep combination (the summary's speedup baseline), when that
+// is another run.
+func (d *Data) baselinePairs() [][2]*runData {
+	first := map[[2]string]*runData{}
+	var out [][2]*runData
+	for _, rd := range d.runs {
+		k := [2]string{rd.summary.run.dir + "\x00" + rd.summary.run.trace, rd.summary.run.params}
+		base, ok := first[k]
+		if !ok {
+			first[k] = rd
+			continue
+		}
+		if len(base.names) > 0 || len(rd.names) > 0 {
+			out = append(out, [2]*runData{base, rd})
+		}
+	}
+	return out
+}
+
 type pageFigure struct {
 	Name, Title, Caption string
 	SVG                  template.HTML
@@ -59,11 +108,22 @@ type pageFigure struct {
 // empty every figure as NAME.svg and NAME.png there.
 func (d *Data) Write(w io.Writer, dirs []string, figDir string) error {
 	view := struct {
-		Runs    int
-		Dirs    string
-		Rows    []pageRow
-		Figures []pageFigure
-	}{Runs: len(d.runs), Dirs: strings.Join(dirs, ", ")}
+		Runs     int
+		Dirs     string
+		Rows     []pageRow
+		Names    []nameView
+		Diffs    []diffView
+		MaxNames int
+		Figures  []pageFigure
+	}{Runs: len(d.runs), Dirs: strings.Join(dirs, ", "), MaxNames: maxNames}
+	for _, rd := range d.runs {
+		if len(rd.names) > 0 {
+			view.Names = append(view.Names, nameView{rd.summary.run.label(), rd.nameTable()})
+		}
+	}
+	for _, p := range d.baselinePairs() {
+		view.Diffs = append(view.Diffs, diffView{p[1].summary.run.label(), p[0].summary.run.policy, diffTable(p[0], p[1])})
+	}
 	for _, rd := range d.runs {
 		s := rd.summary
 		view.Rows = append(view.Rows, pageRow{

@@ -47,6 +47,10 @@ func (f *Figure) areas(c draw.Canvas) (plotArea, legendArea draw.Canvas) {
 
 // draw draws the figure on c.
 func (f *Figure) draw(c draw.Canvas) {
+	if len(f.tiles) > 0 {
+		f.drawTiles(c)
+		return
+	}
 	plotArea, legendArea := f.areas(c)
 	f.plot.Draw(plotArea)
 	if f.legendWidth() > 0 {
@@ -128,4 +132,39 @@ func runLabels(rs []run) (labels []string, shared string) {
 		}
 	}
 	return labels, shared
+}
+
+// Small multiples: past maxLines runs a line chart is a grid of small
+// charts, one per run on shared axes, rather than a tangle of lines in
+// colours too alike to tell apart (or a chart that silently keeps eight).
+
+// tileCols is the columns of a grid of small multiples, and tileHeight
+// one tile's height.
+const (
+	tileCols   = 4
+	tileHeight = vg.Length(150)
+)
+
+// tiled makes a figure of small multiples, one plot per tile in rows of
+// tileCols.
+func tiled(f Figure, tiles []*plot.Plot) *Figure {
+	f.tiles = tiles
+	f.width = 1000
+	f.height = tileHeight * vg.Length((len(tiles)+tileCols-1)/tileCols)
+	return &f
+}
+
+func (f *Figure) drawTiles(c draw.Canvas) {
+	rows := (len(f.tiles) + tileCols - 1) / tileCols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, tileCols)
+	}
+	for i, p := range f.tiles {
+		grid[i/tileCols][i%tileCols] = p
+	}
+	canvases := plot.Align(grid, draw.Tiles{Rows: rows, Cols: tileCols, PadX: 12, PadY: 12, PadTop: 4, PadBottom: 4, PadLeft: 4, PadRight: 4}, c)
+	for i, p := range f.tiles {
+		p.Draw(canvases[i/tileCols][i%tileCols])
+	}
 }

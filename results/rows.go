@@ -73,6 +73,11 @@ type CTA struct {
 	// have taken alone on an idle GPU; nil when the contention model did
 	// not apply (it is off, or the CTA recorded no demand).
 	Slowdown *float64
+	// Name is the name of the kernel the CTA ran in, for readers of the
+	// rows that draw a CTA before its kernel's row arrives (the
+	// timeline); the cta table does not write it, as its kernel_id joins
+	// the kernels table.
+	Name string
 }
 
 // Launch is one row per launching lane at a launch site.

@@ -2,43 +2,59 @@
 // trace-event JSON file, which the Perfetto UI (ui.perfetto.dev, or its
 // offline build) and chrome://tracing open. It takes the same rows the
 // result tables do, as a results.Sink, and streams: memory holds the
-// launch sites whose parent CTA has not ended and a few lanes per SM, never
-// the schedule.
+// launch sites whose parent CTA has not ended, the arrows whose two ends
+// have not both been written, and a few lanes per SM, never the schedule.
 //
-// The layout, one process per replayed run (trace, policy, sweep
-// combination):
+// Each replayed run (trace, policy, sweep combination) is three
+// processes, which Perfetto shows as three groups of tracks, each
+// collapsible, in this order:
 //
-//   - "SM n" threads: each CTA as a slice from placement to end (a
-//     "stalled" slice first when it waited on its SM), named by kernel,
-//     with kernel id, CTA index, group, stall and slowdown in its args.
-//     CTAs resident together go on separate lanes of their SM.
-//   - "kernels" threads: each kernel's wait (launch to first CTA, "queued")
-//     and run (first CTA to completion), on as many lanes as overlap.
-//   - "host": each host launch's API call (lat.host_issue at its
-//     launch cycle); "host I/O" and copy-engine stages from the stages
-//     table.
-//   - flows from a launch site to the child kernel it launched (under
-//     KLAP, the aggregated kernel its child runs in), or to the first CTA
-//     of the group it coalesced into, and from each host call
-//     (launch; Pagoda's spawn, GeMTC's push) to its kernel or task.
-//   - counters: resident warps per SM (the occupancy table's rows), the
-//     contention model's issue and DRAM utilisation (as run averages), and
-//     SPAWN's n and n_con at each decision. Pending launches have no
-//     counter of their own: each is a "queued" slice on the kernels
-//     track, so their number at a time is the queued slices there.
+//   - "<run>": the "host" track (each host launch's API call,
+//     lat.host_issue long from its launch cycle; Pagoda's spawn, GeMTC's
+//     push), "host I/O and copies" (the stages table), "kernels" (each
+//     kernel from its first CTA to its completion, on as many lanes as
+//     run at once: the GPU's concurrent kernels bound them), and the
+//     run's counters: issue and DRAM utilisation (as run averages),
+//     SPAWN's n and n_con at each decision.
+//   - "<run>: SMs": a track per SM lane (CTAs resident together go on
+//     separate lanes of their SM), each CTA a slice from start to end
+//     named by its kernel (a "stalled" slice first when it waited on its
+//     SM), with kernel id, CTA index, group, stall and slowdown in its
+//     args; and each SM's resident warps as a counter.
+//   - "<run>: launch queue": each kernel's wait, launch to first CTA, as a
+//     "queued <name>" slice. Waits overlap without bound (a CDP run
+//     queues hundreds of children at once), so they have a group of their
+//     own that stays folded while the kernels above are read.
+//
+// An arrow (a flow) runs from each launch site to what it launched: from
+// the parent CTA's slice to the child kernel's queued slice (or its
+// running slice when it did not wait); under KLAP to the aggregated kernel
+// the lane's launch went into; under DTBL to the first CTA of the group it
+// coalesced into; and from each host launch call to its kernel.
+//
+// Perfetto imports this format by rules of its own (see
+// internal/perfetto, which models them for the tests): it sorts the
+// events by time, and keys a flow by its category, name and id alone, with
+// no pid, never closing it. So each arrow here has an id of its own across
+// the whole file, and its start is written before its end: rows arrive in
+// order of their end, so an end that comes first waits for its start.
+// Flow events bind to the slice enclosing them on their track, so a start
+// is placed strictly inside the parent CTA's slice, and times are whole
+// nanoseconds so that slices on one lane never overlap by a rounding.
 //
 // Times are microseconds of the replay GPU's clock; every slice also
-// carries its cycles in args. Chrome's JSON format was chosen over
-// Perfetto's protobuf because it streams with no schema code, opens in
-// both viewers, and compresses well; the CTA slices, the bulk of a large
-// replay, can be capped per run (Options.MaxCTAs).
+// carries its cycles in args. Chrome's JSON format was kept over
+// Perfetto's protobuf: it streams with no schema code and no dependency,
+// opens in both viewers (chrome://tracing reads no protobuf), and its
+// flows, once ids are unique and starts come first, draw every arrow the
+// protobuf's flow ids would. The CTA slices, the bulk of a large replay,
+// can be capped per run (Options.MaxCTAs).
 package timeline
 
 import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/results"
@@ -64,7 +80,7 @@ type Writer struct {
 	err  error
 	n    int // events written
 
-	pid       int
+	runs      int // runs begun: run r's processes are pids 3r-2, 3r-1, 3r
 	mhz       float64
 	hostIssue int64
 	hostCall  string // what the host's call for a kernel is named: launch, spawn, push
@@ -72,57 +88,11 @@ type Writer struct {
 	dropped   int64
 	sms       map[int32]*lanes // per SM
 	kernels   lanes
+	queue     lanes
 	stages    lanes
 	host      lanes
-	sites     map[ctaKey][]site // launch sites waiting for their parent CTA's lane
-	groups    map[uint64]bool   // coalesced groups waiting for their first CTA
-	names     map[uint64]string // kernel names seen (kernel rows come after their CTAs)
-	// ended holds the lanes of the CTAs whose rows came at endedAt, the
-	// latest end cycle: a DTBL group's launches row is written when its
-	// command arrives, which can be in the cycle its parent CTA ended, after
-	// the CTA's row (model.tie_seed orders such events), but never later.
-	ended   map[ctaKey]int
-	endedAt int64
+	flows     flows
 }
-
-type ctaKey struct {
-	kernel, cta uint64
-}
-
-type site struct {
-	cycle int64
-	child uint64
-}
-
-// lanes assigns slices that may overlap to threads on which they do not:
-// rows arrive in order of their end, and a slice takes the first lane
-// whose last slice ended by its start.
-type lanes struct {
-	last []int64
-}
-
-// take returns the lane for a slice from start to end, and whether the
-// lane is new.
-func (l *lanes) take(start, end int64) (int, bool) {
-	for i, e := range l.last {
-		if e <= start {
-			l.last[i] = end
-			return i, false
-		}
-	}
-	l.last = append(l.last, end)
-	return len(l.last) - 1, true
-}
-
-// Thread ids: each SM has 1000 lanes' worth of ids; the other tracks come
-// after the SMs.
-const (
-	smLanes      = 1000
-	kernelTID    = 1 << 24
-	stageTID     = 2 << 24
-	hostTID      = 3 << 24
-	defaultLimit = 1_000_000
-)
 
 // Create starts a timeline at path, written through a temporary file in
 // the same directory that Close renames into place. Call SetModel before
@@ -153,34 +123,16 @@ const Prefix = `{"displayTimeUnit":"ns","traceEvents":[`
 // DefaultMaxCTAs is the CTA slices per run the command writes unless told
 // otherwise: about 374 MB of JSON (measured on the 5M-CTA synth trace),
 // which the Perfetto UI loads.
-const DefaultMaxCTAs = defaultLimit
+const DefaultMaxCTAs = 1_000_000
 
-func (w *Writer) raw(s string) {
-	if w.err == nil {
-		_, w.err = w.w.WriteString(s)
-	}
-}
-
-// event writes one event object, given as its JSON members.
-func (w *Writer) event(members string) {
-	if w.n > 0 {
-		w.raw(",\n")
-	}
-	w.n++
-	w.raw("{" + members + "}")
-}
-
-// Begin starts a run: a process of its own, named by the run.
+// Begin starts a run: three processes of its own, named by the run.
 func (w *Writer) Begin(run results.Run) {
 	w.endRun()
-	w.pid++
+	w.runs++
 	w.ctas, w.dropped = 0, 0
 	w.sms = map[int32]*lanes{}
-	w.kernels, w.stages, w.host = lanes{}, lanes{}, lanes{}
-	w.sites = map[ctaKey][]site{}
-	w.groups = map[uint64]bool{}
-	w.ended, w.endedAt = map[ctaKey]int{}, -1
-	w.names = map[uint64]string{}
+	w.kernels, w.queue, w.stages, w.host = lanes{}, lanes{}, lanes{}, lanes{}
+	w.flows.reset()
 	w.hostCall = "launch"
 	switch run.Policy {
 	case "pagoda":
@@ -192,8 +144,9 @@ func (w *Writer) Begin(run results.Run) {
 	if run.Params != "" {
 		name += " · " + run.Params
 	}
-	w.meta("process_name", 0, name)
-	w.event(fmt.Sprintf(`"ph":"M","name":"process_sort_index","pid":%d,"args":{"sort_index":%d}`, w.pid, w.pid))
+	w.process(w.pid(runProc), name)
+	w.process(w.pid(smProc), name+": SMs")
+	w.process(w.pid(queueProc), name+": launch queue")
 }
 
 // SetModel gives the run's GPU clock, to turn cycles into microseconds,
@@ -201,200 +154,13 @@ func (w *Writer) Begin(run results.Run) {
 // for the host track.
 func (w *Writer) SetModel(mhz float64, hostIssue int64) { w.mhz, w.hostIssue = mhz, hostIssue }
 
-func (w *Writer) meta(what string, tid int, name string) {
-	w.event(fmt.Sprintf(`"ph":"M","name":%q,"pid":%d,"tid":%d,"args":{"name":%s}`, what, w.pid, tid, strconv.Quote(name)))
-}
-
-// us is a cycle count in microseconds.
-func (w *Writer) us(cycles int64) string {
-	mhz := w.mhz
-	if mhz <= 0 {
-		mhz = 1
-	}
-	return strconv.FormatFloat(float64(cycles)/mhz, 'f', -1, 64)
-}
-
-// slice writes a complete event on thread tid from start to end cycles.
-func (w *Writer) slice(tid int, name string, start, end int64, args string) {
-	a := fmt.Sprintf(`"start_cycle":%d,"end_cycle":%d`, start, end)
-	if args != "" {
-		a += "," + args
-	}
-	w.event(fmt.Sprintf(`"ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":%s,"name":%s,"args":{%s}`,
-		w.pid, tid, w.us(start), w.us(end-start), strconv.Quote(name), a))
-}
-
-// lane returns the thread of a slice from start to end on a track of
-// lanes, naming the lane when it is new.
-func (w *Writer) lane(base int, l *lanes, name string, start, end int64) int {
-	i, fresh := l.take(start, end)
-	tid := base + i
-	if fresh {
-		label := name
-		if i > 0 {
-			label = fmt.Sprintf("%s (%d)", name, i+1)
-		}
-		w.meta("thread_name", tid, label)
-		w.event(fmt.Sprintf(`"ph":"M","name":"thread_sort_index","pid":%d,"tid":%d,"args":{"sort_index":%d}`, w.pid, tid, tid))
-	}
-	return tid
-}
-
-// CTA writes a CTA's slices and the flows of the launch sites it reached.
-func (w *Writer) CTA(c results.CTA) {
-	l := w.sms[c.SM]
-	if l == nil {
-		l = &lanes{}
-		w.sms[c.SM] = l
-	}
-	key := ctaKey{c.KernelID, c.CTA}
-	sites := w.sites[key]
-	delete(w.sites, key)
-	first := c.GroupID != nil && w.groups[*c.GroupID]
-	if w.opt.MaxCTAs > 0 && w.ctas >= w.opt.MaxCTAs {
-		w.dropped++
-		return
-	}
-	w.ctas++
-	tid := w.lane(int(c.SM)*smLanes, l, fmt.Sprintf("SM %d", c.SM), c.DispatchCycle, c.EndCycle)
-	name := w.kernelName(c.KernelID)
-	args := fmt.Sprintf(`"kernel_id":%d,"cta":%d,"stall_cycles":%d`, c.KernelID, c.CTA, c.StallCycles)
-	if c.GroupID != nil {
-		args += fmt.Sprintf(`,"group_id":%d`, *c.GroupID)
-	}
-	if c.Slowdown != nil {
-		args += `,"slowdown":` + strconv.FormatFloat(*c.Slowdown, 'g', 6, 64)
-	}
-	if c.StartCycle > c.DispatchCycle {
-		w.slice(tid, "stalled", c.DispatchCycle, c.StartCycle, args)
-	}
-	w.slice(tid, name, c.StartCycle, c.EndCycle, args)
-	for _, s := range sites {
-		w.flow("s", s.child, tid, s.cycle)
-	}
-	if c.EndCycle != w.endedAt {
-		clear(w.ended)
-		w.endedAt = c.EndCycle
-	}
-	w.ended[key] = tid
-	if first {
-		delete(w.groups, *c.GroupID)
-		w.flow("f", *c.GroupID, tid, c.StartCycle)
-	}
-}
-
-// flow writes one end of the arrow from a launch site (s) to what it
-// launched (f); id is the child kernel's.
-func (w *Writer) flow(ph string, id uint64, tid int, cycle int64) {
-	bind := ""
-	if ph == "f" {
-		bind = `,"bp":"e"`
-	}
-	w.event(fmt.Sprintf(`"ph":%q,"id":%d,"pid":%d,"tid":%d,"ts":%s,"name":"launch","cat":"launch"%s`,
-		ph, id, w.pid, tid, w.us(cycle), bind))
-}
-
-func (w *Writer) kernelName(id uint64) string {
-	if n, ok := w.names[id]; ok {
-		return n
-	}
-	return "kernel " + strconv.FormatUint(id, 10)
-}
-
-// Launch remembers a launch site until its parent CTA's row gives it a
-// lane; a coalesced group waits for its first CTA. What the lane did
-// (its outcome, not the site's verdict: under DTBL's default
-// dtbl.fallback=dispatch a site's launch may coalesce when its command
-// arrives) says where the flow ends: at the kernel launched, or at the
-// first CTA of the group. A controller's view at the decision (SPAWN's n
-// and n_con) becomes two counters.
-func (w *Writer) Launch(l results.Launch) {
-	if l.SpawnN != nil {
-		w.counter("SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
-	}
-	if l.SpawnNCon != nil {
-		w.counter("SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
-	}
-	child := l.ChildKernelID
-	switch l.Outcome {
-	case "launched", "coalesced", "aggregated":
-		if l.Outcome == "coalesced" {
-			w.groups[l.ChildKernelID] = true
-		}
-		if l.Outcome == "aggregated" {
-			child = *l.TargetKernelID // the kernel KLAP launched for the lane's group
-		}
-		k := ctaKey{l.ParentKernelID, l.ParentCTA}
-		if tid, ok := w.ended[k]; ok {
-			w.flow("s", child, tid, l.Cycle) // its parent's row came first
-			return
-		}
-		w.sites[k] = append(w.sites[k], site{cycle: l.Cycle, child: child})
-	}
-}
-
-// Kernel writes a kernel's wait and run, the end of the flow from its
-// launch site, and for a host kernel its launch call on the host track.
-func (w *Writer) Kernel(k results.Kernel) {
-	w.names[k.KernelID] = k.Name
-	tid := w.lane(kernelTID, &w.kernels, "kernels", k.LaunchCycle, k.EndCycle)
-	args := fmt.Sprintf(`"kernel_id":%d,"origin":%q,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, k.Origin, k.Stream, k.CTAs, k.ReadyCycle)
-	if k.StartCycle > k.LaunchCycle {
-		w.slice(tid, "queued "+k.Name, k.LaunchCycle, k.StartCycle, args)
-	}
-	if k.StartCycle >= 0 {
-		w.slice(tid, k.Name, k.StartCycle, k.EndCycle, args)
-	}
-	if k.ParentKernelID != nil {
-		w.flow("f", k.KernelID, tid, k.LaunchCycle)
-	} else if w.hostIssue > 0 {
-		end := k.LaunchCycle + w.hostIssue
-		host := w.lane(hostTID, &w.host, "host", k.LaunchCycle, end)
-		w.slice(host, w.hostCall+" "+k.Name, k.LaunchCycle, end, fmt.Sprintf(`"kernel_id":%d`, k.KernelID))
-		w.flow("s", k.KernelID, host, k.LaunchCycle)
-		w.flow("f", k.KernelID, tid, k.LaunchCycle)
-	}
-}
-
-// Occupancy sets an SM's resident-warp counter for the row's span: rows
-// come per SM, lazily (an SM's unchanged windows are one row), so each SM
-// has a counter of its own rather than a GPU-wide sum.
-func (w *Writer) Occupancy(o results.Occupancy) {
-	w.counter(fmt.Sprintf("SM %d resident warps", o.SM), o.Cycle, "warps", o.ActiveWarps)
-}
-
-func (w *Writer) counter(name string, cycle int64, key string, v float64) {
-	w.event(fmt.Sprintf(`"ph":"C","pid":%d,"name":%q,"ts":%s,"args":{%q:%s}`, w.pid, name, w.us(cycle), key, strconv.FormatFloat(v, 'g', 6, 64)))
-}
-
-// Page is not drawn: page events are points, and there are many; the
-// report plots their readiness over time.
-func (w *Writer) Page(results.Page) {}
-
-// Stage writes a host I/O stage or a copy engine's busy span.
-func (w *Writer) Stage(s results.Stage) {
-	w.slice(w.lane(stageTID, &w.stages, "host I/O and copies", s.StartCycle, s.EndCycle), s.Stage, s.StartCycle, s.EndCycle, "")
-}
-
-// Summary closes the run's counters with its utilisation.
-func (w *Writer) Summary(s results.Summary) {
-	if s.IssueUtilization != nil {
-		w.counter("issue utilisation", 0, "fraction", *s.IssueUtilization)
-		w.counter("issue utilisation", s.MakespanCycles, "fraction", *s.IssueUtilization)
-	}
-	if s.DRAMUtilization != nil {
-		w.counter("DRAM utilisation", 0, "fraction", *s.DRAMUtilization)
-		w.counter("DRAM utilisation", s.MakespanCycles, "fraction", *s.DRAMUtilization)
-	}
-}
-
 // endRun flushes what a run left open.
 func (w *Writer) endRun() {
-	if w.pid == 0 {
+	if w.runs == 0 {
 		return
 	}
 	if w.dropped > 0 {
-		w.meta("process_labels", 0, fmt.Sprintf("%d CTA slices left out (--timeline-ctas %d)", w.dropped, w.opt.MaxCTAs))
+		w.meta("process_labels", w.pid(smProc), 0, fmt.Sprintf("%d CTA slices left out (--timeline-ctas %d)", w.dropped, w.opt.MaxCTAs))
 	}
 }
 

@@ -270,12 +270,13 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 	}
 	w.Begin(results.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
-	opt := replay.Options{Config: cfg, Policy: pol}
+	opt := replay.Options{Config: cfg, Policy: pol, Progress: progress.watch(log, b.name+" "+policy+" "+params, cfg.GPU.ClockMHz)}
 	found := bounds.Attach(&opt)
 	rs, err := replay.Run(open, opt, w)
 	if err != nil {
 		return nil, err
 	}
+	progress.finished()
 	bs := found(rs)
 	st := &stats{Stats: *rs, CDPFloorCycles: bs.CDPFloor, BlindFloorCycles: bs.BlindFloor, AfterPrelude: bs.AfterPrelude, Tasks: bs.Tasks}
 	if base == 0 {

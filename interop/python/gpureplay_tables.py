@@ -145,7 +145,12 @@ def read_dataset(out: str, table: str, lib: str = "pandas"):
 
 def split_params(df):
     """The `params` column ("k1=v1,k2=v2", empty without a sweep) split into
-    one column per key, numeric where every value is (a pandas DataFrame)."""
+    one column per key, integer where every value is one, else float where
+    every value is a number, else string: a pandas DataFrame (nullable
+    Int64, Float64, string) or a polars DataFrame (Int64, Float64, String),
+    whichever it is given."""
+    if type(df).__module__.split(".")[0] == "polars":
+        return _split_params_polars(df)
     import pandas as pd
     keys = sorted({kv.split("=", 1)[0] for p in df["params"].dropna() for kv in str(p).split(",") if kv})
     out = df.copy()
@@ -154,3 +159,21 @@ def split_params(df):
         num = pd.to_numeric(vals, errors="coerce")
         out[k] = num.convert_dtypes() if num.notna().sum() == vals.notna().sum() else vals.astype("string")
     return out
+
+
+def _split_params_polars(df):
+    """split_params for polars: the same keys and the same typing rule, in
+    polars' own types (a polars Series has no pandas methods: dropna, map)."""
+    import polars as pl
+    parsed = [dict(kv.split("=", 1) for kv in (p or "").split(",") if kv) for p in df["params"].to_list()]
+    keys = sorted({k for d in parsed for k in d})
+    cols = []
+    for k in keys:
+        vals = pl.Series(k, [d.get(k) for d in parsed], dtype=pl.String)
+        for dtype in (pl.Int64, pl.Float64):
+            typed = vals.cast(dtype, strict=False)
+            if typed.null_count() == vals.null_count():
+                vals = typed
+                break
+        cols.append(vals)
+    return df.with_columns(cols)

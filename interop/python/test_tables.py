@@ -123,6 +123,22 @@ def test_params_group_by_value(outs):
     assert len(by) == 6  # 3 policies x 2 thresholds
 
 
+def test_params_polars(outs):
+    """split_params takes a polars frame too (the README's lib="polars"),
+    with the same keys, types and values as pandas."""
+    import polars as pl
+    d = outs[("sample", "parquet")]
+    summary = gt.split_params(gt.read(d, "summary", lib="polars"))
+    assert summary["launch.threshold"].dtype == pl.Int64
+    by = summary.group_by(["policy", "launch.threshold"]).agg(pl.col("makespan_cycles").min())
+    assert by.height == 6  # 3 policies x 2 thresholds
+    pandas = gt.split_params(gt.read(d, "summary"))
+    assert summary["launch.threshold"].to_list() == pandas["launch.threshold"].tolist()
+    mixed = gt.split_params(pl.DataFrame({"params": ["a=1,b=x,c=0.5", "a=2,b=y,c=2", "", None]}))
+    assert [mixed[c].dtype for c in ("a", "b", "c")] == [pl.Int64, pl.String, pl.Float64]
+    assert mixed["a"].to_list() == [1, 2, None, None] and mixed["b"].to_list() == ["x", "y", None, None]
+
+
 def test_study_dataset(study):
     """The hive dataset reads in pandas (the directory) and polars (a glob),
     with policy and shard from the partitions, as DuckDB reads it."""

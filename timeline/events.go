@@ -1,0 +1,124 @@
+package timeline
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// A run's three processes (Writer.pid).
+const (
+	runProc = iota
+	smProc
+	queueProc
+	procsPerRun
+)
+
+// Thread ids within a process: each SM has smLanes lanes' worth of ids;
+// the run process's tracks are apart. They start at 1: Perfetto keeps
+// tid 0 for the idle task, one thread whatever the pid.
+const (
+	smLanes   = 1000
+	hostTID   = 1
+	stageTID  = 1 << 20
+	kernelTID = 2 << 20
+	queueTID  = 1
+)
+
+// pid is the current run's process of the given kind.
+func (w *Writer) pid(proc int) int { return (w.runs-1)*procsPerRun + proc + 1 }
+
+func (w *Writer) raw(s string) {
+	if w.err == nil {
+		_, w.err = w.w.WriteString(s)
+	}
+}
+
+// event writes one event object, given as its JSON members.
+func (w *Writer) event(members string) {
+	if w.n > 0 {
+		w.raw(",\n")
+	}
+	w.n++
+	w.raw("{" + members + "}")
+}
+
+func (w *Writer) meta(what string, pid, tid int, name string) {
+	w.event(fmt.Sprintf(`"ph":"M","name":%q,"pid":%d,"tid":%d,"args":{"name":%s}`, what, pid, tid, strconv.Quote(name)))
+}
+
+// process names a process and sorts it by its pid, so a run's three
+// groups stay together and runs keep their order.
+func (w *Writer) process(pid int, name string) {
+	w.meta("process_name", pid, 0, name)
+	w.event(fmt.Sprintf(`"ph":"M","name":"process_sort_index","pid":%d,"args":{"sort_index":%d}`, pid, pid))
+}
+
+// ns is a cycle count in whole nanoseconds. Every time written goes
+// through it, so slices that meet in cycles meet in the file, and a slice
+// ending where the next begins never overlaps it by a rounding (which
+// Perfetto would answer by dropping the later slice).
+func (w *Writer) ns(cycles int64) int64 {
+	mhz := w.mhz
+	if mhz <= 0 {
+		mhz = 1000
+	}
+	return int64(math.Round(float64(cycles) * 1000 / mhz))
+}
+
+// us formats nanoseconds as the microseconds the format counts in,
+// exactly: Perfetto rounds ts*1000 back to the same nanosecond.
+func us(ns int64) string {
+	s := strconv.FormatInt(ns/1000, 10)
+	if f := ns % 1000; f != 0 {
+		frac := strconv.FormatInt(1000+f, 10)[1:]
+		for frac[len(frac)-1] == '0' {
+			frac = frac[:len(frac)-1]
+		}
+		s += "." + frac
+	}
+	return s
+}
+
+// slice writes a complete event on a thread from start to end cycles.
+func (w *Writer) slice(pid, tid int, name string, start, end int64, args string) {
+	a := fmt.Sprintf(`"start_cycle":%d,"end_cycle":%d`, start, end)
+	if args != "" {
+		a += "," + args
+	}
+	s := w.ns(start)
+	w.event(fmt.Sprintf(`"ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":%s,"name":%s,"args":{%s}`,
+		pid, tid, us(s), us(w.ns(end)-s), strconv.Quote(name), a))
+}
+
+// lane returns the thread of a slice from start to end on a track of
+// lanes, naming the lane when it is new.
+func (w *Writer) lane(pid, base int, l *lanes, name string, start, end int64) int {
+	i, fresh := l.take(w.ns(start), w.ns(end))
+	tid := base + i
+	if fresh {
+		label := name
+		if i > 0 {
+			label = fmt.Sprintf("%s (%d)", name, i+1)
+		}
+		w.meta("thread_name", pid, tid, label)
+		w.event(fmt.Sprintf(`"ph":"M","name":"thread_sort_index","pid":%d,"tid":%d,"args":{"sort_index":%d}`, pid, tid, tid))
+	}
+	return tid
+}
+
+// flow writes one end of an arrow at ns on a thread: "s" its start,
+// "f" its end, bound to the slice enclosing it ("bp":"e").
+func (w *Writer) flow(ph string, id uint64, pid, tid int, ns int64) {
+	bind := ""
+	if ph == "f" {
+		bind = `,"bp":"e"`
+	}
+	w.event(fmt.Sprintf(`"ph":%q,"id":%d,"pid":%d,"tid":%d,"ts":%s,"name":"launch","cat":"launch"%s`,
+		ph, id, pid, tid, us(ns), bind))
+}
+
+func (w *Writer) counter(pid int, name string, cycle int64, key string, v float64) {
+	w.event(fmt.Sprintf(`"ph":"C","pid":%d,"name":%q,"ts":%s,"args":{%q:%s}`,
+		pid, name, us(w.ns(cycle)), key, strconv.FormatFloat(v, 'g', 6, 64)))
+}

@@ -1,0 +1,176 @@
+package timeline
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// CTA writes a CTA's slices on its SM's lane, the starts of the arrows of
+// the launch sites it reached, and, for the first CTA of a coalesced
+// group, the ends of the arrows into the group.
+func (w *Writer) CTA(c results.CTA) {
+	key := ctaKey{c.KernelID, c.CTA}
+	sites := w.flows.sites[key]
+	delete(w.flows.sites, key)
+	var into []uint64
+	if c.GroupID != nil {
+		into = w.flows.toGroup[*c.GroupID]
+		delete(w.flows.toGroup, *c.GroupID)
+	}
+	if c.EndCycle != w.flows.endedAt {
+		clear(w.flows.ended)
+		w.flows.endedAt = c.EndCycle
+	}
+	if w.opt.MaxCTAs > 0 && w.ctas >= w.opt.MaxCTAs {
+		w.dropped++
+		for _, s := range sites {
+			w.drop(s.id)
+		}
+		for _, id := range into {
+			w.drop(id)
+		}
+		w.flows.ended[key] = span{tid: -1}
+		return
+	}
+	w.ctas++
+	l := w.sms[c.SM]
+	if l == nil {
+		l = &lanes{}
+		w.sms[c.SM] = l
+	}
+	pid := w.pid(smProc)
+	tid := w.lane(pid, 1+int(c.SM)*smLanes, l, fmt.Sprintf("SM %d", c.SM), c.DispatchCycle, c.EndCycle)
+	name := c.Name
+	if name == "" {
+		name = "kernel " + strconv.FormatUint(c.KernelID, 10)
+	}
+	args := fmt.Sprintf(`"kernel_id":%d,"cta":%d,"stall_cycles":%d`, c.KernelID, c.CTA, c.StallCycles)
+	if c.GroupID != nil {
+		args += fmt.Sprintf(`,"group_id":%d`, *c.GroupID)
+	}
+	if c.Slowdown != nil {
+		args += `,"slowdown":` + strconv.FormatFloat(*c.Slowdown, 'g', 6, 64)
+	}
+	if w.ns(c.StartCycle) > w.ns(c.DispatchCycle) {
+		w.slice(pid, tid, "stalled", c.DispatchCycle, c.StartCycle, args)
+	}
+	w.slice(pid, tid, name, c.StartCycle, c.EndCycle, args)
+	sp := span{pid, tid, w.ns(c.StartCycle), w.ns(c.EndCycle)}
+	for _, s := range sites {
+		w.start(s.id, sp, s.ns)
+	}
+	w.flows.ended[key] = sp
+	w.end(into, pid, tid, sp.start)
+}
+
+// Launch gives each lane that launched (or coalesced, or went into an
+// aggregated kernel) its arrow, which starts on its parent CTA's lane
+// once that CTA's row has come. What the lane did (its outcome, not the
+// site's verdict: under DTBL's default dtbl.fallback=dispatch a site's
+// launch may coalesce when its command arrives) says where the arrow
+// ends. A controller's view at the decision (SPAWN's n and n_con)
+// becomes two counters.
+func (w *Writer) Launch(l results.Launch) {
+	if l.SpawnN != nil {
+		w.counter(w.pid(runProc), "SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
+	}
+	if l.SpawnNCon != nil {
+		w.counter(w.pid(runProc), "SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
+	}
+	f := &w.flows
+	id := f.id()
+	switch l.Outcome {
+	case "launched":
+		f.toKernel[l.ChildKernelID] = append(f.toKernel[l.ChildKernelID], id)
+	case "aggregated": // the kernel KLAP launched for the lane's group
+		f.toKernel[*l.TargetKernelID] = append(f.toKernel[*l.TargetKernelID], id)
+	case "coalesced":
+		f.toGroup[l.ChildKernelID] = append(f.toGroup[l.ChildKernelID], id)
+	default:
+		return
+	}
+	k := ctaKey{l.ParentKernelID, l.ParentCTA}
+	if sp, ok := f.ended[k]; ok { // its parent's row came first
+		if sp.tid < 0 {
+			w.drop(id)
+		} else {
+			w.start(id, sp, w.ns(l.Cycle))
+		}
+		return
+	}
+	f.sites[k] = append(f.sites[k], site{w.ns(l.Cycle), id})
+}
+
+// Kernel writes a kernel's wait on the launch queue and its run on the
+// kernels track, the ends of the arrows into it (at its wait, or at its
+// run when it did not wait), and for a host kernel its launch call on the
+// host track with the arrow from it.
+func (w *Writer) Kernel(k results.Kernel) {
+	args := fmt.Sprintf(`"kernel_id":%d,"origin":%q,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, k.Origin, k.Stream, k.CTAs, k.ReadyCycle)
+	var endPid, endTid int
+	var endNs int64
+	if k.StartCycle >= 0 && w.ns(k.StartCycle) > w.ns(k.LaunchCycle) {
+		pid := w.pid(queueProc)
+		tid := w.lane(pid, queueTID, &w.queue, "queued", k.LaunchCycle, k.StartCycle)
+		w.slice(pid, tid, "queued "+k.Name, k.LaunchCycle, k.StartCycle, args)
+		endPid, endTid, endNs = pid, tid, w.ns(k.LaunchCycle)
+	}
+	if k.StartCycle >= 0 {
+		pid := w.pid(runProc)
+		tid := w.lane(pid, kernelTID, &w.kernels, "kernels", k.StartCycle, k.EndCycle)
+		w.slice(pid, tid, k.Name, k.StartCycle, k.EndCycle, args)
+		if endTid == 0 {
+			endPid, endTid, endNs = pid, tid, w.ns(k.StartCycle)
+		}
+	}
+	ids := w.flows.toKernel[k.KernelID]
+	delete(w.flows.toKernel, k.KernelID)
+	if endTid == 0 {
+		for _, id := range ids {
+			w.drop(id)
+		}
+		return
+	}
+	w.end(ids, endPid, endTid, endNs)
+	if k.ParentKernelID == nil && w.hostIssue > 0 {
+		pid := w.pid(runProc)
+		end := k.LaunchCycle + w.hostIssue
+		host := w.lane(pid, hostTID, &w.host, "host", k.LaunchCycle, end)
+		w.slice(pid, host, w.hostCall+" "+k.Name, k.LaunchCycle, end, fmt.Sprintf(`"kernel_id":%d`, k.KernelID))
+		id := w.flows.id()
+		w.flow("s", id, pid, host, w.ns(k.LaunchCycle))
+		w.flow("f", id, endPid, endTid, endNs)
+	}
+}
+
+// Occupancy sets an SM's resident-warp counter for the row's span: rows
+// come per SM, lazily (an SM's unchanged windows are one row), so each SM
+// has a counter of its own rather than a GPU-wide sum.
+func (w *Writer) Occupancy(o results.Occupancy) {
+	w.counter(w.pid(smProc), fmt.Sprintf("SM %d resident warps", o.SM), o.Cycle, "warps", o.ActiveWarps)
+}
+
+// Page is not drawn: page events are points, and there are many; the
+// report plots their readiness over time.
+func (w *Writer) Page(results.Page) {}
+
+// Stage writes a host I/O stage or a copy engine's busy span.
+func (w *Writer) Stage(s results.Stage) {
+	pid := w.pid(runProc)
+	w.slice(pid, w.lane(pid, stageTID, &w.stages, "host I/O and copies", s.StartCycle, s.EndCycle), s.Stage, s.StartCycle, s.EndCycle, "")
+}
+
+// Summary closes the run's counters with its utilisation.
+func (w *Writer) Summary(s results.Summary) {
+	pid := w.pid(runProc)
+	if s.IssueUtilization != nil {
+		w.counter(pid, "issue utilisation", 0, "fraction", *s.IssueUtilization)
+		w.counter(pid, "issue utilisation", s.MakespanCycles, "fraction", *s.IssueUtilization)
+	}
+	if s.DRAMUtilization != nil {
+		w.counter(pid, "DRAM utilisation", 0, "fraction", *s.DRAMUtilization)
+		w.counter(pid, "DRAM utilisation", s.MakespanCycles, "fraction", *s.DRAMUtilization)
+	}
+}
