@@ -61,6 +61,12 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if err := checkOutputs(nil, []named{{"-o", *out}}); err != nil {
+		return err
+	}
+	if err := checkTracePath(*out); err != nil {
+		return err
+	}
 	err = writeTrace(*out, func(s trace.Sink) error { return g.Run(p, s) })
 	var pe *samples.ParamError
 	if errors.As(err, &pe) {

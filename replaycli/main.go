@@ -154,6 +154,7 @@ func plural(n int, what string) string {
 
 // run executes the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	tempfile.ForgetInputs()
 	err := dispatch(args, stdout, stderr)
 	if err == nil {
 		return 0
@@ -164,7 +165,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "replay: "+oneLine(err.Error()))
 	var u *usageError
 	var in *inputError
-	if errors.As(err, &u) || errors.As(err, &in) || study.IsInputError(err) {
+	var replaced *tempfile.InputError
+	if errors.As(err, &u) || errors.As(err, &in) || errors.As(err, &replaced) || study.IsInputError(err) {
 		return 2
 	}
 	return 1

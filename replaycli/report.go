@@ -55,6 +55,9 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(tables, []named{{"-o", *out}}); err != nil {
 		return err
 	}
+	if err := checkReportPath(*out); err != nil {
+		return err
+	}
 	// Created first, so an output that cannot be written fails before the
 	// tables are read.
 	page, err := tempfile.Create(*out)

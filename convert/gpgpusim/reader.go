@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -237,7 +237,7 @@ func (r *Reader) start() error {
 	}
 	r.header = true
 	if r.opts.Config != "" {
-		f, err := os.Open(r.opts.Config)
+		f, err := tempfile.Open(r.opts.Config)
 		if err != nil {
 			return &Error{File: r.opts.Config, Msg: "cannot open the simulator config", Err: err}
 		}
