@@ -35,6 +35,8 @@ type Reader struct {
 
 	cycle    int64 // the last cycle a line was stamped with
 	totCycle int64 // gpu_tot_sim_cycle of the last statistics block
+	simCycle int64 // gpu_sim_cycle of the open statistics block; -1 until given
+	exited   bool  // the end-of-run line (prefixExit) has been read
 
 	res       map[string]resources // ptxas info by kernel name
 	kernels   map[uint64]*kernel   // launched and not yet written
@@ -200,13 +202,21 @@ func (r *Reader) parse(b []byte) error {
 		r.version = strings.TrimSpace(strings.TrimSuffix(string(b[len(prefixVersion):]), "***"))
 	case bytes.HasPrefix(b, prefixUIDs):
 		return r.openSession(b[len(prefixUIDs):])
+	case bytes.HasPrefix(b, prefixExit):
+		r.exited = true
 	case !r.sessionOpen:
+	case bytes.HasPrefix(b, prefixSimCycle):
+		v, ok := lastInt(b, prefixSimCycle)
+		if !ok {
+			return r.errf("gpu_sim_cycle is not a cycle count")
+		}
+		r.simCycle = v
 	case bytes.HasPrefix(b, prefixTotCycle):
 		v, ok := lastInt(b, prefixTotCycle)
 		if !ok {
 			return r.errf("gpu_tot_sim_cycle is not a cycle count")
 		}
-		r.totCycle = v
+		return r.setTotCycle(v)
 	case bytes.HasPrefix(b, prefixWarpInst):
 		v, ok := lastInt(b, prefixWarpInst)
 		if !ok {
@@ -226,6 +236,27 @@ func (r *Reader) parse(b []byte) error {
 	case bytes.Contains(b, markStatsEnd):
 		return r.closeSession()
 	}
+	return nil
+}
+
+// setTotCycle takes a statistics block's gpu_tot_sim_cycle, the end of
+// the run so far, after checking it against the cycles around it: the
+// simulator adds the block's gpu_sim_cycle to the previous block's total
+// and prints both, its stamps count cycles from the run's start, so the
+// total is never before the last stamp (the block's kernels finished by
+// then), and the next stamp is never before it (checked in stamped). A
+// total that disagrees would move every later host launch (r.now).
+func (r *Reader) setTotCycle(v int64) error {
+	if r.simCycle >= 0 && v != r.totCycle+r.simCycle {
+		return r.errf("gpu_tot_sim_cycle %d is not the previous block's %d plus this block's gpu_sim_cycle %d", v, r.totCycle, r.simCycle)
+	}
+	if v < r.cycle {
+		return r.errf("gpu_tot_sim_cycle %d is before cycle %d, stamped on a line above", v, r.cycle)
+	}
+	if v < r.totCycle {
+		return r.errf("gpu_tot_sim_cycle %d is before the previous block's %d; the run's total never goes back", v, r.totCycle)
+	}
+	r.totCycle = v
 	return nil
 }
 
@@ -341,6 +372,9 @@ func (r *Reader) stamped(b []byte) error {
 	}
 	if n < r.cycle {
 		return r.errf("cycle %d comes after cycle %d; GPGPU-Sim's stamps never go back", n, r.cycle)
+	}
+	if n < r.totCycle {
+		return r.errf("cycle %d comes after a statistics block whose gpu_tot_sim_cycle is %d; GPGPU-Sim's stamps never go back", n, r.totCycle)
 	}
 	r.cycle = n
 	for _, s := range r.openSites {
@@ -476,7 +510,7 @@ func (r *Reader) openSession(b []byte) error {
 		}
 		uids = append(uids, u)
 	}
-	r.session, r.sessionOpen, r.dramSeen = uids, true, 0
+	r.session, r.sessionOpen, r.dramSeen, r.simCycle = uids, true, 0, -1
 	return nil
 }
 
@@ -518,6 +552,12 @@ func delta(v [2]int64) int64 {
 // end finishes the log: the last statistics block, and the check that
 // every launch tree was written.
 func (r *Reader) end() error {
+	switch {
+	case r.line == 0:
+		return &Error{File: r.name, Msg: "the log is empty"}
+	case !r.header && len(r.opt) == 0 && r.version == "":
+		return &Error{File: r.name, Msg: fmt.Sprintf("not a GPGPU-Sim log: none of its %d lines is GPGPU-Sim's output (its options, version or cycle stamps)", r.line)}
+	}
 	if err := r.start(); err != nil {
 		return err
 	}
@@ -539,6 +579,12 @@ func (r *Reader) end() error {
 			what = fmt.Sprintf("CTA %d of its %d", k.ended, k.total())
 		}
 		return &Error{File: r.name, Line: k.line, Msg: fmt.Sprintf("the log ends before kernel %d (%s) launched here has %s: a log cut short, or a run that failed", k.id, k.name, what)}
+	}
+	if !r.exited {
+		// Every launch seen so far is whole, but the log may have been
+		// cut between launch trees: only the simulator's last line says
+		// the program ran to its end.
+		return &Error{File: r.name, Line: r.line, Msg: fmt.Sprintf("the log ends without GPGPU-Sim's end-of-run line (%s) after %d kernels: a log cut short, or a run that failed", prefixExit, r.sum.Kernels)}
 	}
 	r.finished = true
 	return nil
