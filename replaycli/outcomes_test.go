@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -112,4 +113,33 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(fmt.Errorf("not an integer: %q", s))
 	}
 	return n
+}
+
+// The issue's --set extremes: dtbl.agt_entries=2^62 (a panic in make),
+// 2^40 (out of memory) replay as 2^14 does on the sample's k20c (16 CTAs
+// of at most 1024 threads index 2^14 entries), and gpu.clock_mhz=1e-308
+// (makespan_us +Inf) is a one-line exit 2 naming the key and its range,
+// with no output left.
+func TestSetExtremes(t *testing.T) {
+	dir := t.TempDir()
+	var want string
+	for _, n := range []string{"16384", "1099511627776", "4611686018427387904"} {
+		code, stdout, stderr := replayCmd(t, "--policy=dtbl", "--set", "dtbl.agt_entries="+n, sample)
+		if code != 0 {
+			t.Fatalf("agt_entries=%s: exit %d: %s", n, code, stderr)
+		}
+		if want == "" {
+			want = stdout
+		} else if stdout != want {
+			t.Errorf("agt_entries=%s:\n%s\nwant as 16384:\n%s", n, stdout, want)
+		}
+	}
+	out := filepath.Join(dir, "o")
+	code, stdout, stderr := replayCmd(t, "--set", "gpu.clock_mhz=1e-308", "--out", out, "--timeline", filepath.Join(dir, "t.json"), sample)
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "gpu.clock_mhz is 1e-308; must be between 1 and 1000000") {
+		t.Errorf("gpu.clock_mhz=1e-308: exit %d, %q %q", code, stdout, stderr)
+	}
+	if left := temps(t, dir); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
 }
