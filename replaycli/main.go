@@ -27,6 +27,7 @@ import (
 	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/spf13/pflag"
@@ -163,6 +164,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintln(stderr, "replay: "+oneLine(err.Error()))
+	var pp *model.PolicyPanic
+	if errors.As(err, &pp) {
+		return 1 // the policy's own defect, whatever input it met
+	}
 	var u *usageError
 	var in *inputError
 	var replaced *tempfile.InputError

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
@@ -242,6 +243,9 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 					return nil, usagef("--policy: %s given twice: its rows could not be told apart; give it once", spec)
 				}
 				if _, err := policies.New(spec, base); err != nil {
+					if isError[*model.PolicyPanic](err) {
+						return nil, err
+					}
 					return nil, usagef("%v", err)
 				}
 			}
