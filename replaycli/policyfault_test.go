@@ -51,7 +51,9 @@ var hostile = sync.OnceFunc(func() {
 			}
 			return ""
 		}}},
-		New: func(model.Config) replay.Policy { return replay.Policy{Name: "panic-check", Gate: gateFunc(func(*replay.Kernel, uint64) bool { return true })} }}))
+		New: func(model.Config) replay.Policy {
+			return replay.Policy{Name: "panic-check", Gate: gateFunc(func(*replay.Kernel, uint64) bool { return true })}
+		}}))
 	place := func(name string, pick func(d *replay.Dispatch) int) {
 		must(policies.Register(policies.Info{Name: name, Doc: "hostile", New: func(model.Config) replay.Policy {
 			return replay.Policy{Name: name, Placer: placeFunc(func(d *replay.Dispatch) {
