@@ -143,3 +143,43 @@ func TestSetExtremes(t *testing.T) {
 		t.Errorf("left %v", left)
 	}
 }
+
+// ctas.stall_cycles is what docs/tables.md says: start − dispatch, plus,
+// under the CRCS scoreboard, the pauses at pages during the run, so never
+// less than start − dispatch; and the summary's stall_cycles is the sum of
+// the rows'. GeMTC and Pagoda wrote 0 on every row (and in the summary)
+// while start − dispatch was positive.
+func TestStallCyclesAsDocumented(t *testing.T) {
+	dir := t.TempDir()
+	tasks, hsp := filepath.Join(dir, "tasks.trace.zst"), filepath.Join(dir, "hsp.trace.zst")
+	for _, args := range [][]string{
+		{"gen", "tasks", "--param", "count=64", "-o", tasks},
+		{"gen", "hotspot", "--param", "size=128", "--param", "iterations=4", "-o", hsp},
+		{"-q", "--format=csv", "--gpu=titanx", "--policy=hyperq,gemtc,pagoda", "--out", filepath.Join(dir, "tasks"), tasks},
+		{"-q", "--format=csv", "--gpu=gk110-64", "--policy=baseline,crcs,ppcs", "--out", filepath.Join(dir, "io"), hsp},
+	} {
+		if code, _, stderr := replayCmd(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	for _, out := range []string{"tasks", "io"} {
+		ctas := readCSV(t, filepath.Join(dir, out, "ctas.csv"))
+		sum := map[string]int64{}
+		exact := map[string]bool{"hyperq": true, "gemtc": true, "pagoda": true, "baseline": true}
+		for _, r := range ctas {
+			stall, wait := int64(atoi(t, r["stall_cycles"])), int64(atoi(t, r["start_cycle"])-atoi(t, r["dispatch_cycle"]))
+			if stall < wait || exact[r["policy"]] && stall != wait {
+				t.Fatalf("%s: %s kernel %s CTA %s: stall_cycles %d, start − dispatch %d", out, r["policy"], r["kernel_id"], r["cta"], stall, wait)
+			}
+			sum[r["policy"]] += stall
+		}
+		for _, r := range readCSV(t, filepath.Join(dir, out, "summary.csv")) {
+			if got := int64(atoi(t, r["stall_cycles"])); got != sum[r["policy"]] {
+				t.Errorf("%s: %s summary stall_cycles %d, the rows sum to %d", out, r["policy"], got, sum[r["policy"]])
+			}
+		}
+		if out == "tasks" && (sum["gemtc"] == 0 || sum["pagoda"] == 0) {
+			t.Errorf("tasks: gemtc %d, pagoda %d stall cycles; want their waits", sum["gemtc"], sum["pagoda"])
+		}
+	}
+}
