@@ -788,3 +788,22 @@ func TestStreamIDRange(t *testing.T) {
 		t.Errorf("stream 2^64-1: exit %d, %q; want 2 and one line", code, stderr)
 	}
 }
+
+// Spaces around a swept key or value are not part of it: the params
+// column reads launch.threshold=16, not launch.threshold= 16.
+func TestSweepSpaces(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := replayCmd(t, "-q", "--format=csv", "--out", dir, "--policy=threshold", "--sweep", " launch.threshold= 16, 32 ", sample); code != 0 {
+		t.Fatal(stderr)
+	}
+	var got []string
+	for _, r := range readCSV(t, filepath.Join(dir, "summary.csv")) {
+		got = append(got, r["params"])
+	}
+	if strings.Join(got, ";") != "launch.threshold=16;launch.threshold=32" {
+		t.Errorf("params %q", got)
+	}
+	if code, _, stderr := replayCmd(t, "--policy=threshold", "--sweep", "launch.threshold=16,,32", sample); code != 2 || !strings.Contains(stderr, "value 2 is empty") {
+		t.Errorf("an empty value: exit %d, %q", code, stderr)
+	}
+}
