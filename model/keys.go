@@ -95,7 +95,79 @@ func lookup(name string) (*key, error) {
 	if k, ok := keyByName[name]; ok {
 		return k, nil
 	}
-	return nil, fmt.Errorf("unknown key %q; valid keys: %s", name, validKeys())
+	return nil, unknownKey(name)
+}
+
+// unknownKey says what an unknown key might have meant and where to look,
+// short enough to read on one line (every key at once ran past a terminal
+// line's worth and was cut in the middle): the nearest keys by spelling
+// or by field, then the keys of the key's section, or the sections.
+func unknownKey(name string) error {
+	msg := fmt.Sprintf("unknown key %q", name)
+	all := strings.Split(validKeys(), ", ")
+	if near := nearKeys(name, all); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near, " or ") + "?"
+	}
+	section, _, _ := strings.Cut(name, ".")
+	var same []string
+	secs := map[string]bool{}
+	var order []string
+	for _, k := range all {
+		s, _, _ := strings.Cut(k, ".")
+		if s == section {
+			same = append(same, k)
+		}
+		if !secs[s] {
+			secs[s] = true
+			order = append(order, s)
+		}
+	}
+	if len(same) > 0 {
+		return fmt.Errorf("%s; the keys of %s: %s", msg, section, strings.Join(same, ", "))
+	}
+	return fmt.Errorf("%s; keys are section.field, the sections: %s (--set SECTION.x lists a section's keys; replay policies lists each policy's)", msg, strings.Join(order, ", "))
+}
+
+// nearKeys are the keys within two edits of name, or with name's field
+// in another section (gpu.threshold: launch.threshold), or whose field is
+// name (threshold).
+func nearKeys(name string, all []string) []string {
+	_, field, hasSection := strings.Cut(name, ".")
+	if !hasSection {
+		field = name
+	}
+	var near []string
+	for _, k := range all {
+		_, f, _ := strings.Cut(k, ".")
+		if editDistance(name, k) <= 2 || f == field {
+			near = append(near, k)
+		}
+	}
+	if len(near) > 4 {
+		near = near[:4]
+	}
+	return near
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // value is the key's field inside the Config v points at or holds.

@@ -83,12 +83,26 @@ func TestSetUnknownKey(t *testing.T) {
 		t.Fatal("Set(gpu.smz) succeeded")
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, `unknown key "gpu.smz"; valid keys: cdp.clock_mhz, cdp.launch_a, cdp.launch_b, `) {
+	if !strings.HasPrefix(msg, `unknown key "gpu.smz"; did you mean gpu.sms?; the keys of gpu: gpu.clock_mhz, `) {
 		t.Errorf("error = %q", msg)
 	}
+	// Every key is named by the message of an unknown key of its section,
+	// and every message fits on the command's one line (900 bytes).
 	for _, k := range Keys() {
-		if !strings.Contains(msg, k) {
-			t.Errorf("error does not list %s", k)
+		section, _, _ := strings.Cut(k, ".")
+		msg := c.Set(section+".nosuch", "1").Error()
+		if !strings.Contains(msg, k) || len(msg) > 900 {
+			t.Errorf("%s.nosuch: %q does not list %s in 900 bytes", section, msg, k)
+		}
+	}
+	for _, c2 := range []struct{ key, want string }{
+		{"threshold", "did you mean launch.threshold?"},
+		{"gpu.threshold", "did you mean launch.threshold?"},
+		{"lat.host_isue", "did you mean lat.host_issue?"},
+		{"nosuch.key", "the sections: cdp, crcs, dtbl, gemtc, gpu, io, lat, launch, model, output, pagoda, spawn"},
+	} {
+		if err := c.Set(c2.key, "1"); err == nil || !strings.Contains(err.Error(), c2.want) {
+			t.Errorf("%s: %v, want %q", c2.key, err, c2.want)
 		}
 	}
 	if _, err := c.Get("nope"); err == nil || !strings.Contains(err.Error(), `unknown key "nope"`) {

@@ -211,7 +211,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--policy=nope", sample}, "valid policies: cdp, crcs, dtbl, flat, gemtc, hyperq, klap, overlap1, pagoda, ppcs, spawn, threshold"},
-		{[]string{"--set", "gpu.smz=3", sample}, `unknown key "gpu.smz"; valid keys: cdp.clock_mhz, cdp.launch_a`},
+		{[]string{"--set", "gpu.smz=3", sample}, `unknown key "gpu.smz"; did you mean gpu.sms?; the keys of gpu: gpu.clock_mhz`},
 		{[]string{"--set", "gpu.sms=abc", sample}, "gpu.sms"},
 		{[]string{"--policy=klap", "--set", "klap.granularity=grid", sample}, "klap.granularity is grid; want warp, block or kernel"},
 		{[]string{"--policy=klap", "--sweep", "klap.granularity=warp,grid", sample}, "want warp, block or kernel"},

@@ -66,7 +66,7 @@ type replayFlags struct {
 func (f *replayFlags) planFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
-	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key lists the valid ones)")
+	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; an unknown key suggests the nearest and lists its section's keys)")
 	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it; a key also given to --set, or two values that set it alike, such as 64,064, are refused)")
 }
 
