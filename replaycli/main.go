@@ -14,7 +14,10 @@
 //	replay report DIR... -o report.html [--figures DIR]
 //	replay study plan|run|status|slurm ...
 //
-// Exit status: 0 success; 2 bad usage or bad input; 1 any other failure.
+// Exit status: 0 success; 2 bad usage, bad input, an output that cannot
+// be written or would replace an input, or a policy's decision the
+// engine refused; 1 a policy's panic or any other failure (the README's
+// table lists each cause).
 package replaycli
 
 import (
