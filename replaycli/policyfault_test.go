@@ -2,6 +2,7 @@ package replaycli
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -133,5 +134,25 @@ func TestPolicyFaults(t *testing.T) {
 	// The stock policies are untouched by the checks.
 	if code, _, stderr := replayCmd(t, "-q", "--policy=cdp,dtbl,ppcs,spawn", sample); code != 0 {
 		t.Errorf("stock policies: %s", stderr)
+	}
+}
+
+// klap+dtbl is refused before anything runs, as spawn+spawn is, where it
+// failed at its first coalescing lane with an empty --out directory left;
+// and a replay that fails leaves no --out directory it made.
+func TestRefusedBeforeRunning(t *testing.T) {
+	hostile()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o")
+	code, _, stderr := replayCmd(t, "--policy=klap+dtbl", "--out", out, sample)
+	if code != 2 || !strings.Contains(stderr, "policy klap aggregates launches and dtbl coalesces them") || strings.Contains(stderr, sample) {
+		t.Errorf("klap+dtbl: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = replayCmd(t, "--policy=place-beyond", "--out", out, sample)
+	if code != 2 {
+		t.Errorf("place-beyond: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was left", out)
 	}
 }
