@@ -15,11 +15,12 @@ import (
 // mu.
 var inputs []input
 
-// input is a file read: its path made absolute with its symbolic links
-// resolved, and its identity, so a hard link to it is caught too.
+// input is a file read: its path as given, and made absolute with its
+// symbolic links resolved. A hard link to it is caught by comparing the
+// files the two paths name when the output is checked (not when the input
+// was read: a file removed since may have left its inode to the output).
 type input struct {
 	path, resolved string
-	info           os.FileInfo
 }
 
 // InputError is an output that would replace a file the command reads.
@@ -59,11 +60,8 @@ func ReadFile(path string) ([]byte, error) {
 // output that is one is refused before any work.
 func AddInput(path string) {
 	in := input{path: path, resolved: resolve(path)}
-	if st, err := os.Stat(path); err == nil {
-		if !st.Mode().IsRegular() {
-			return // a device or a pipe is read and written in place
-		}
-		in.info = st
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return // a device or a pipe is read and written in place
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -86,8 +84,13 @@ func inputAt(final string) *InputError {
 	r := resolve(final)
 	st, statErr := os.Stat(final)
 	for _, in := range inputs {
-		if r == in.resolved || statErr == nil && in.info != nil && os.SameFile(st, in.info) {
+		if r == in.resolved {
 			return &InputError{Output: final, Input: in.path}
+		}
+		if statErr == nil {
+			if ist, err := os.Stat(in.path); err == nil && os.SameFile(st, ist) {
+				return &InputError{Output: final, Input: in.path}
+			}
 		}
 	}
 	return nil

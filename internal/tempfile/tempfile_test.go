@@ -208,3 +208,23 @@ func TestInputsNeverReplaced(t *testing.T) {
 		t.Errorf("after ForgetInputs: %v", err)
 	}
 }
+
+// An input removed since it was read does not refuse a new file that got
+// its inode (the file system reuses them): identity is compared with the
+// input's path as it is now, not as it was when read.
+func TestRemovedInputFreesItsInode(t *testing.T) {
+	defer ForgetInputs()
+	ForgetInputs()
+	dir := t.TempDir()
+	for i := range 20 {
+		in := filepath.Join(dir, fmt.Sprintf("in%d", i))
+		os.WriteFile(in, []byte("x"), 0o644)
+		if _, err := ReadFile(in); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(in)
+		if err := WriteFile(filepath.Join(dir, fmt.Sprintf("out%d", i)), []byte("y")); err != nil {
+			t.Fatalf("writing a new file after its input was removed: %v", err)
+		}
+	}
+}
