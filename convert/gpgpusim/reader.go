@@ -25,6 +25,7 @@ type Reader struct {
 	text []byte // the current line, for errors
 
 	opt      options
+	optLine  map[string]int // the log line of each option read
 	g        gpu
 	header   bool // the header has been queued
 	version  string
@@ -118,7 +119,7 @@ func (s Summary) String() string {
 func NewReader(r io.Reader, name string, o Options) *Reader {
 	return &Reader{
 		name: name, opts: o, in: bufio.NewReaderSize(r, 1<<16),
-		opt: options{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
+		opt: options{}, optLine: map[string]int{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
 		running: map[string][]*kernel{}, nextUID: 1, resident: map[[2]int64]slot{},
 		params: map[string]childShape{}, streams: map[string]bool{},
 		warpInsts: [2]int64{-1, -1}, dram: [2]int64{-1, -1},
@@ -189,7 +190,9 @@ func (r *Reader) parse(b []byte) error {
 	switch {
 	case len(b) == 0:
 	case b[0] == '-' && !r.header:
-		r.opt.parseOption(string(b))
+		if name, ok := r.opt.parseOptionName(string(b)); ok {
+			r.optLine[name] = r.line
+		}
 	case bytes.HasPrefix(b, prefixCycle):
 		return r.stamped(b)
 	case bytes.HasPrefix(b, prefixDevRT):
@@ -278,7 +281,7 @@ func (r *Reader) start() error {
 			return err
 		}
 	}
-	g, err := r.opt.gpu(r.name)
+	g, err := r.opt.gpu(r.name, r.optLine)
 	if err != nil {
 		return err
 	}
@@ -353,6 +356,9 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 		r.sum.NoPTXInfo++
 	}
 	k.smem += s.smem
+	if err := r.fitsAnSM(k); err != nil {
+		return nil, err
+	}
 	r.kernels[id] = k
 	r.running[s.name] = append(r.running[s.name], k)
 	if id >= r.nextUID {
@@ -360,6 +366,23 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 	}
 	r.sum.Kernels++
 	return k, nil
+}
+
+// fitsAnSM refuses a kernel whose CTA no SM of the simulated GPU can
+// hold: GPGPU-Sim could not have run it, and the replay would refuse it
+// later without naming this line.
+func (r *Reader) fitsAnSM(k *kernel) error {
+	s := r.g.spec
+	warps := (k.threads() + 31) / 32
+	switch {
+	case k.threads() > int64(s.MaxThreadsPerSM):
+		return r.errf("kernel %s has %d threads per CTA; an SM holds %d (-gpgpu_shader_core_pipeline)", k.name, k.threads(), s.MaxThreadsPerSM)
+	case k.smem > s.SmemPerSM:
+		return r.errf("kernel %s has %d bytes of shared memory per CTA; an SM has %d (-gpgpu_shmem_size)", k.name, k.smem, s.SmemPerSM)
+	case int64(k.regs)*warps*32 > int64(s.RegsPerSM):
+		return r.errf("kernel %s needs %d registers per CTA (%d a thread); an SM has %d (-gpgpu_shader_registers)", k.name, int64(k.regs)*warps*32, k.regs, s.RegsPerSM)
+	}
+	return nil
 }
 
 // stamped reads a line that starts "GPGPU-Sim Cycle N: ".
@@ -417,6 +440,10 @@ func (r *Reader) stamped(b []byte) error {
 func (r *Reader) ctaStart(core int64, c cursor) error {
 	c.skip(string(livenessCTA))
 	hw := c.int(0, 1<<30)
+	c.past("start_tid:")
+	lo := c.int(0, 1<<40)
+	c.past("end_tid:")
+	hi := c.int(0, 1<<40)
 	c.past("kernel_uid:")
 	uid := c.int(1, 1<<62)
 	c.past("kernel_name:")
@@ -433,6 +460,10 @@ func (r *Reader) ctaStart(core int64, c cursor) error {
 	}
 	if k.name != name {
 		return r.errf("kernel %d starts a CTA as %s but was launched as %s", uid, name, k.name)
+	}
+	if hi-lo != k.threads() {
+		// GPGPU-Sim gives a CTA start_tid..end_tid, its block's threads.
+		return r.errf("kernel %d (%s) starts a CTA of threads %d to %d (%d), but its block %v has %d threads", uid, name, lo, hi, hi-lo, k.block, k.threads())
 	}
 	n := uint64(len(k.ctas))
 	if n >= k.total() {
