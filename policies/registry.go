@@ -169,6 +169,19 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 	return p, nil
 }
 
+// Unknown returns the first name of spec (names joined with '+') that no
+// registered policy has, or "" when every one is known: a manifest made
+// by a binary with policies of its own names them before any of their
+// keys can fail as unknown ones.
+func Unknown(spec string) string {
+	for _, name := range strings.Split(spec, "+") {
+		if lookup(strings.TrimSpace(name)) == nil {
+			return name
+		}
+	}
+	return ""
+}
+
 // lookup is the policy a name or alias names, or nil.
 func lookup(name string) *Info {
 	mu.RLock()
