@@ -650,6 +650,15 @@ func TestFriction(t *testing.T) {
 	if _, _, stderr := replayCmd(t, "--gpu=captured", "--set", "gpu.sms=108", "--quiet", path); strings.Contains(stderr, "no SM count") {
 		t.Errorf("the note stays when gpu.sms is set: %q", stderr)
 	}
+	// A command line refused says one thing: the note comes only once
+	// every check has passed (it came before the refusal, two lines), and
+	// not at all where a sweep gives the SM count.
+	if code, _, stderr := replayCmd(t, "--gpu=captured", "--policy=bogus", path); code != 2 || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "no SM count") {
+		t.Errorf("a refused command line: exit %d, %q", code, stderr)
+	}
+	if _, _, stderr := replayCmd(t, "--gpu=captured", "--sweep", "gpu.sms=8,16", "--quiet", path); strings.Contains(stderr, "no SM count") {
+		t.Errorf("the note stays when gpu.sms is swept: %q", stderr)
+	}
 }
 
 // Contradictory or empty input is refused rather than replayed into
