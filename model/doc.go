@@ -252,7 +252,7 @@
 //	gemtc.dequeue_cycles     0 to 2^40: cycles
 //	gemtc.result_cycles      0 to 2^40: cycles
 //	gemtc.threads            1 to 1024: threads of one SuperKernel block, a CUDA block
-//	gpu.clock_mhz            1 to 1000000: MHz; below 1 MHz a microsecond column overflows, above 1 THz no clock
+//	gpu.clock_mhz            1 to 1000000: MHz; no GPU clocks below 1 MHz or above 1 THz (1e-308 made makespan_us +Inf)
 //	gpu.dram_gbps            1e-06 to 10000000: GB/s; 1 kB/s at least, so a byte's cycles fit int64
 //	gpu.issue_width          0.03125 to 1024: warp instructions an SM issues a cycle; below one every 32 cycles no GPU
 //	gpu.max_ctas_per_sm      1 to 4096: resident CTAs an SM holds

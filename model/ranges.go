@@ -30,7 +30,7 @@ const (
 // ranges holds the range of every numeric key of Config.
 var ranges = map[string]keyRange{
 	"gpu.sms":                 {1, MaxSMs, "SMs; the replay keeps state per SM"},
-	"gpu.clock_mhz":           {1, 1e6, "MHz; below 1 MHz a microsecond column overflows, above 1 THz no clock"},
+	"gpu.clock_mhz":           {1, 1e6, "MHz; no GPU clocks below 1 MHz or above 1 THz (1e-308 made makespan_us +Inf)"},
 	"gpu.issue_width":         {1.0 / 32, 1024, "warp instructions an SM issues a cycle; below one every 32 cycles no GPU"},
 	"gpu.dram_gbps":           {MinMBps / 1000, 1e7, "GB/s; 1 kB/s at least, so a byte's cycles fit int64"},
 	"gpu.max_ctas_per_sm":     {1, 1 << 12, "resident CTAs an SM holds"},
