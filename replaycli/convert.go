@@ -24,7 +24,9 @@ Usage:
 
 The input is read, validated record by record and written to OUT (binary
 *.trace.zst, or JSONL if OUT ends in .jsonl). OUT appears only when the
-whole input converted cleanly.
+whole input converted cleanly. An existing OUT is replaced only if it is a
+trace (or empty), and never if the conversion reads it (its input, the
+gpgpusim.config beside a log, an Accel-Sim kernel file).
 
 --from=accelsim reads an Accel-Sim trace directory's kernelslist.g; --opt
 KEY=VALUE (repeatable) sets its cost model and other assumptions (cpi,

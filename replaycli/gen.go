@@ -17,7 +17,8 @@ Usage:
 
 Generators run the real algorithm on a real-structured input (e.g. BFS over
 a Graph500 Kronecker graph), so launch sites and workloads follow the true
-distributions. The same parameters (and seed) give the same trace.
+distributions. The same parameters (and seed) give the same trace. An
+existing OUT is replaced only if it is a trace (or empty).
 
 Example:
   replay gen bfs --param scale=12 --param site_threshold=16 -o bfs.trace.zst

@@ -23,7 +23,8 @@ writes one self-contained page: the summary, speedups, occupancy over
 time, launch decisions and controller estimates, page readiness and host
 stages (CRCS), task latency (narrow tasks) and a kernel Gantt chart per
 run. It needs no network to open. --figures also writes each figure as
-SVG and PNG, for papers.
+SVG and PNG, for papers. An existing -o file is replaced only if it is a
+report (or empty).
 
 Examples:
   replay --policy=cdp,flat,dtbl --out out samples/bfs-kron12.trace.zst
