@@ -54,11 +54,13 @@ func recoverPolicy(err *error) {
 }
 
 // checkVerdicts refuses verdicts the engine cannot carry out for site s:
-// a decision it does not know, a coalesce into a kernel that is not in
-// the Kernel Distributor, complete, or of another name or block shape
-// than the child (its CTAs would run as another kernel's), a negative or
-// impossibly long search, and estimates that are not finite numbers (the
-// launches table would hold NaN or ±Inf).
+// a decision it does not know, a coalesce into a kernel that is
+// complete, not in the Kernel Distributor (not holding an entry, inKD:
+// Site.KD is those kernels, and scanning it for every lane would double
+// DTBL's own search) or of another name or block shape than the child
+// (its CTAs would run as another kernel's), a negative or impossibly
+// long search, and estimates that are not finite numbers (the launches
+// table would hold NaN or ±Inf).
 func (se *siteEngine) checkVerdicts(s *Site, out []Verdict) error {
 	for i := range out {
 		v := &out[i]
@@ -73,10 +75,10 @@ func (se *siteEngine) checkVerdicts(s *Site, out []Verdict) error {
 			switch {
 			case t == nil:
 				return bad("coalesce without a target kernel")
-			case !inKD(s.KD, t):
-				return bad("coalesce into kernel %d, which is not in the Kernel Distributor (Site.KD)", t.id)
 			case t.Complete():
 				return bad("coalesce into kernel %d, which is complete", t.id)
+			case t.kernelRun == nil || !t.inKD: // Site.KD is the kernels holding an entry now
+				return bad("coalesce into kernel %d, which is not in the Kernel Distributor (Site.KD)", t.id)
 			case t.Name() != l.ChildName || t.Block() != l.ChildBlock:
 				return bad("coalesce into kernel %d (%s, block %v), not of the child's name and block shape (%s, %v)", t.id, t.Name(), t.Block(), l.ChildName, l.ChildBlock)
 			case v.SearchCycles < 0 || v.SearchCycles > model.MaxCost:
@@ -98,14 +100,4 @@ func (se *siteEngine) checkVerdicts(s *Site, out []Verdict) error {
 		}
 	}
 	return nil
-}
-
-// inKD reports whether k is one of kd's kernels.
-func inKD(kd []*Kernel, k *Kernel) bool {
-	for _, x := range kd {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
