@@ -11,9 +11,14 @@ import (
 // an output reaches its final name (Commit), so it holds for every
 // command and every file a command discovers as it goes (the config
 // beside a GPGPU-Sim log, the kernel files an Accel-Sim kernelslist.g
-// names), not only the ones its command line names. Both are guarded by
-// mu.
-var inputs []input
+// names), not only the ones its command line names. A file read again
+// (a study's replays open each trace twice, and a GPU file once each) is
+// kept once, by resolved path: a study of many replays stays as cheap to
+// check as the files it reads. Guarded by mu.
+var (
+	inputs []input
+	known  = map[string]bool{} // the resolved paths in inputs
+)
 
 // input is a file read: its path as given, and made absolute with its
 // symbolic links resolved. A hard link to it is caught by comparing the
@@ -65,7 +70,10 @@ func AddInput(path string) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	inputs = append(inputs, in)
+	if !known[in.resolved] {
+		known[in.resolved] = true
+		inputs = append(inputs, in)
+	}
 }
 
 // ForgetInputs forgets every input: a process that runs one command after
@@ -73,7 +81,7 @@ func AddInput(path string) {
 func ForgetInputs() {
 	mu.Lock()
 	defer mu.Unlock()
-	inputs = nil
+	inputs, known = nil, map[string]bool{}
 }
 
 // inputAt is the input final would replace, if any; mu is held.
@@ -87,7 +95,7 @@ func inputAt(final string) *InputError {
 		if r == in.resolved {
 			return &InputError{Output: final, Input: in.path}
 		}
-		if statErr == nil {
+		if statErr == nil { // a hard link to an input is the input
 			if ist, err := os.Stat(in.path); err == nil && os.SameFile(st, ist) {
 				return &InputError{Output: final, Input: in.path}
 			}

@@ -228,3 +228,25 @@ func TestRemovedInputFreesItsInode(t *testing.T) {
 		}
 	}
 }
+
+// A file read many times (a study opens each trace twice a replay) is
+// remembered once, so checking an output costs the same however many
+// replays a process runs.
+func TestInputsKeptOnce(t *testing.T) {
+	defer ForgetInputs()
+	ForgetInputs()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.trace.zst")
+	os.WriteFile(in, []byte("x"), 0o644)
+	for range 1000 {
+		f, err := Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	AddInput(dir + "/./a.trace.zst")
+	if len(inputs) != 1 {
+		t.Errorf("%d inputs remembered, want 1", len(inputs))
+	}
+}
