@@ -233,6 +233,58 @@
 // with DeclareParam (through policies.Register); Set, Get and Validate
 // take them like Config's own, and Int and Float read them.
 //
+// # Ranges
+//
+// Every numeric key has a range derived from what it means (ranges.go;
+// Validate refuses a value outside it, naming the key and the range). A
+// key that sizes a table is bounded by what a run can use, not by memory:
+// the table is sized to what the run can use.
+//
+//	cdp.clock_mhz            0 to 1000000: MHz, 0 for gpu.clock_mhz, else at least 1
+//	cdp.launch_a             0 to 2^40: cycles a lane
+//	cdp.launch_b             0 to 2^40: cycles
+//	cdp.launch_servers       0 to 64: calls an SM serves at once, 0 unlimited
+//	cdp.param_a              0 to 2^40: cycles a lane
+//	cdp.param_b              0 to 2^40: cycles
+//	cdp.pending_limit        0 to 2^30: launches pending at once, 0 unlimited
+//	cdp.stream_create        0 to 2^40: cycles
+//	crcs.l1_flush            0 to 2^40: cycles
+//	crcs.profile_cycles      0 to 2^40: cycles
+//	dtbl.agt_entries         1 to 2^62: a power of two; the table holds only the entries an SM's hardware threads can index
+//	dtbl.agt_spill           0 to 2^40: cycles
+//	gemtc.batch              1 to 2^30: tasks a batch
+//	gemtc.dequeue_cycles     0 to 2^40: cycles
+//	gemtc.result_cycles      0 to 2^40: cycles
+//	gemtc.threads            1 to 1024: threads of one SuperKernel block, a CUDA block
+//	gpu.clock_mhz            1 to 1000000: MHz; no GPU clocks below 1 MHz or above 1 THz (1e-308 made makespan_us +Inf)
+//	gpu.dram_gbps            1e-06 to 10000000: GB/s; 1 kB/s at least, so a byte's cycles fit int64
+//	gpu.issue_width          0.03125 to 1024: warp instructions an SM issues a cycle; below one every 32 cycles no GPU
+//	gpu.max_ctas_per_sm      1 to 4096: resident CTAs an SM holds
+//	gpu.max_kernels          1 to 65536: kernels resident at once (Kernel Distributor entries)
+//	gpu.max_threads_per_sm   32 to 2^22: a multiple of 32, at most 4096 CTAs of 1024 threads
+//	gpu.regs_per_sm          1 to 1069547520: at most 255 registers for each thread an SM can hold
+//	gpu.smem_per_sm          0 to 2^40: bytes; far above any SM, so sums over CTAs fit int64
+//	gpu.sms                  1 to 65536: SMs; the replay keeps state per SM
+//	io.page_bytes            1 to 2^30: bytes; no MMU maps a page over 1 GiB
+//	io.pcie_gbps             1e-06 to 10000000: GB/s; 1 kB/s at least
+//	io.ssd_mbps              0.001 to 1000000000: MB/s; 1 kB/s at least
+//	lat.host_issue           0 to 2^40: cycles
+//	lat.host_launch          0 to 2^40: cycles
+//	lat.host_threads         1 to 4096: host threads; a clock is kept per thread
+//	lat.kernel_dispatch      0 to 2^40: cycles
+//	launch.threshold         0 to 2^40: a child's threads
+//	model.tie_seed           0 to 2^63-1: any seed
+//	output.occupancy_window  1 to 2^40: cycles a row
+//	pagoda.mtbs_per_sm       1 to 4096: MasterKernel blocks an SM holds, CTAs
+//	pagoda.sched_cycles      0 to 2^40: cycles
+//	pagoda.smem_per_mtb      0 to 2^40: bytes, 0 or 512 times a power of two
+//	pagoda.spawn_cycles      0 to 2^40: cycles
+//	pagoda.table_rows        1 to 2^24: task table rows a column; more change nothing a trace shows
+//	spawn.max_queue          1 to 2^40: CTAs the CCQS holds; a bound, nothing is allocated
+//	spawn.overhead_a         -1 to 2^40: cycles a lane, -1 for the engine's charge
+//	spawn.overhead_b         -1 to 2^40: cycles, -1 for the engine's charge
+//	spawn.window             1 to 2^40: cycles
+//
 // # Occupancy
 //
 // GPU.CTAsPerSM applies the four per-SM limits of DESIGN §3. Threads are

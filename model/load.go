@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // Load returns the configuration --gpu names: a built-in preset, or else the
@@ -19,7 +20,7 @@ func Load(nameOrPath string) (Config, error) {
 	if isPreset(nameOrPath) {
 		return Preset(nameOrPath)
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := tempfile.ReadFile(nameOrPath)
 	if errors.Is(err, fs.ErrNotExist) && !looksLikePath(nameOrPath) {
 		return Config{}, unknownPreset(nameOrPath)
 	}

@@ -176,15 +176,39 @@ func formatParam(v any) string {
 	return v.(string)
 }
 
-// checkParams runs each declared parameter's Check on c's value.
+// checkParams runs each declared parameter's Check on c's value. A Check
+// that panics is its policy's defect: Validate returns a *PolicyPanic
+// (policies.Register names the policy; a Param declared otherwise is
+// named by its key), and the other parameters are not checked.
 func (c Config) checkParams(v *validator) {
 	for _, p := range Params() {
 		if p.Check == nil {
 			continue
 		}
 		val := c.param(findParam(p.Name))
-		if problem := p.Check(val); problem != "" {
+		problem, pp := runCheck(p, val)
+		if pp != nil {
+			if v.err == nil {
+				v.err = pp
+			}
+			return
+		}
+		if problem != "" {
 			v.fail(p.Name, fmt.Sprintf("is %s; %s", formatParam(val), problem))
 		}
 	}
+}
+
+// runCheck calls p.Check, recovering a panic as a *PolicyPanic.
+func runCheck(p Param, val any) (problem string, pp *PolicyPanic) {
+	defer func() {
+		if r := recover(); r != nil {
+			if q, ok := r.(*PolicyPanic); ok {
+				pp = q
+				return
+			}
+			pp = &PolicyPanic{Policy: "of parameter " + p.Name, Hook: "Check", Value: r}
+		}
+	}()
+	return p.Check(val), nil
 }

@@ -107,6 +107,7 @@ func (c Config) Validate() error {
 	v.atMost("output.occupancy_window", c.Output.OccupancyWindow, MaxCost)
 	v.atMost("spawn.window", c.Spawn.Window, MaxCost)
 	v.atMost("gemtc.batch", c.GeMTC.Batch, 1<<30)
+	c.checkRanges(&v)
 	c.checkParams(&v)
 	return v.err
 }

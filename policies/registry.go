@@ -35,6 +35,8 @@ type Info struct {
 	Keys   []string
 	Params []model.Param
 	New    func(cfg model.Config) replay.Policy
+
+	builtin bool // registered by this package: its hooks are not guarded (guard.go)
 }
 
 var (
@@ -62,7 +64,12 @@ func Register(i Info) error {
 			return fmt.Errorf("policy %q: the name %s is taken by policy %s", i.Name, name, registry[name].Name)
 		}
 	}
-	for _, p := range i.Params {
+	i.Params = slices.Clone(i.Params) // the caller's slice stays as it was
+	for j, p := range i.Params {
+		if !i.builtin {
+			p = guardCheck(p, i.Name)
+			i.Params[j] = p
+		}
 		if err := model.DeclareParam(p); err != nil {
 			return fmt.Errorf("policy %q: %w", i.Name, err)
 		}
@@ -100,6 +107,7 @@ func check(i *Info) error {
 }
 
 func mustRegister(i Info) {
+	i.builtin = true
 	if err := Register(i); err != nil {
 		panic(err)
 	}
@@ -139,7 +147,10 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 		if i == nil {
 			return p, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
 		}
-		q := i.New(cfg)
+		q, err := newPolicy(i, cfg)
+		if err != nil {
+			return p, err
+		}
 		if len(parts) > 1 && baseline(q) {
 			return p, fmt.Errorf("policy %s is the baseline hardware and changes nothing in the combination %s; name the other policies without it", i.Name, spec)
 		}
@@ -150,7 +161,25 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 			return p, err
 		}
 	}
+	if _, ok := p.Sites.(dtbl); ok && p.Aggregate != replay.AggregateNone {
+		// The engine refuses the first coalescing lane of such a replay;
+		// known here, it is refused before anything runs.
+		return p, fmt.Errorf("policy %s aggregates launches and %s coalesces them or launches by hardware: under aggregation a lane may only launch through the device runtime or inline; combine %s with spawn, threshold or flat", owner["launch aggregation"], owner["launch sites"], owner["launch aggregation"])
+	}
 	return p, nil
+}
+
+// Unknown returns the first name of spec (names joined with '+') that no
+// registered policy has, or "" when every one is known: a manifest made
+// by a binary with policies of its own names them before any of their
+// keys can fail as unknown ones.
+func Unknown(spec string) string {
+	for _, name := range strings.Split(spec, "+") {
+		if lookup(strings.TrimSpace(name)) == nil {
+			return name
+		}
+	}
+	return ""
 }
 
 // lookup is the policy a name or alias names, or nil.

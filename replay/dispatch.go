@@ -17,7 +17,10 @@ func (d *Dispatch) SMs() int { return d.e.sms.count() }
 
 // Fits reports whether k's next CTA fits on SM sm under all four limits
 // (and, under a policy with exclusive SMs, whether sm is idle or k's).
-func (d *Dispatch) Fits(k *Kernel, sm int) bool { return d.e.sms.fits(k, sm) }
+// An sm that is not an SM's index fits nothing.
+func (d *Dispatch) Fits(k *Kernel, sm int) bool {
+	return sm >= 0 && sm < d.e.sms.count() && d.e.sms.fits(k, sm)
+}
 
 // Exclusive reports whether CTAs of different kernels may not share an SM
 // (the policy's ExclusiveSMs, or a GPU with gpu.concurrent_kernel_sm=off),
@@ -50,12 +53,28 @@ func (d *Dispatch) PreludeOver() bool {
 // read so far.
 func (d *Dispatch) HostKernels() int { return d.e.hostKernels() }
 
-// Idle reports whether SM sm has no resident CTA.
-func (d *Dispatch) Idle(sm int) bool { return d.e.sms.idle(sm) }
+// Idle reports whether SM sm has no resident CTA (false for an sm that is
+// not an SM's index).
+func (d *Dispatch) Idle(sm int) bool { return sm >= 0 && sm < d.e.sms.count() && d.e.sms.idle(sm) }
 
 // Place puts k's next CTA on SM sm. The caller must have checked Fits and
-// that k has CTAs left (k.Remaining() > 0).
-func (d *Dispatch) Place(k *Kernel, sm int) { d.e.place(k, sm) }
+// that k has CTAs left (k.Remaining() > 0): the engine checks both, and
+// the SM index, and stops the replay with a *PolicyError naming the
+// policy where one fails (a CTA over an SM's limits would make every
+// later cycle wrong).
+func (d *Dispatch) Place(k *Kernel, sm int) {
+	switch n := d.e.sms.count(); {
+	case k == nil:
+		d.e.refuse("Place", "a nil kernel on SM %d", sm)
+	case sm < 0 || sm >= n:
+		d.e.refuse("Place", "kernel %d's CTA on SM %d; the GPU has SMs 0 to %d", k.id, sm, n-1)
+	case k.Remaining() == 0:
+		d.e.refuse("Place", "kernel %d's CTA on SM %d, but the kernel has no CTA left to place", k.id, sm)
+	case !d.e.sms.fits(k, sm):
+		d.e.refuse("Place", "kernel %d's CTA on SM %d, where Fits says it does not fit", k.id, sm)
+	}
+	d.e.place(k, sm)
+}
 
 // RoundRobin is the baseline SMX scheduler: kernels in FCFS order, each
 // placing CTAs on SMs round-robin while any SM has room for them. A kernel
@@ -90,7 +109,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 				}
 				break
 			}
-			d.Place(k, sm)
+			d.e.place(k, sm) // find checked Fits
 			if r.next = sm + 1; r.next == n {
 				r.next = 0
 			}

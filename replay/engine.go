@@ -102,7 +102,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 		rows = sink
 	}
 	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
-	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, &e.q, &e.stats, rows)
+	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, opt.Config.GPU.MaxCTAsPerSM, &e.q, &e.stats, rows)
 	if opt.Policy.Aggregate != AggregateNone {
 		e.agg = newAggregator(opt.Policy.Aggregate)
 	}

@@ -33,7 +33,20 @@ type agt struct {
 	used []bool
 }
 
-func newAGT(entries int64) agt { return agt{used: make([]bool, max(entries, 1))} }
+// newAGT makes a table of entries entries (a power of two) for SMs of
+// maxCTAs CTA slots. A hardware thread index is below maxCTAs × 1024 (a
+// slot times a CTA's warp-rounded threads, plus the thread), so past the
+// power of two that covers it further entries are never indexed: the
+// table holds only those it can use and indexes exactly as the full one
+// would. Memory follows the GPU, not the setting (2^62 entries once
+// asked for 2^62 bytes).
+func newAGT(entries int64, maxCTAs int) agt {
+	usable := int64(1)
+	for usable < int64(max(maxCTAs, 1))*1024 {
+		usable <<= 1
+	}
+	return agt{used: make([]bool, max(min(entries, usable), 1))}
+}
 
 // take claims the entry for hardware thread hwTID, or returns -1 when it is
 // taken (the group spills).
@@ -69,8 +82,8 @@ type groupTable struct {
 	rows     results.Sink // the launches rows of groups sent by command; nil when none is kept
 }
 
-func newGroupTable(entries int64, q *eventq.Queue, stats *Stats, rows results.Sink) groupTable {
-	return groupTable{agt: newAGT(entries), q: q, stats: stats, rows: rows}
+func newGroupTable(entries int64, maxCTAs int, q *eventq.Queue, stats *Stats, rows results.Sink) groupTable {
+	return groupTable{agt: newAGT(entries, maxCTAs), q: q, stats: stats, rows: rows}
 }
 
 // coalesce makes a launching lane's child an aggregated group of target.

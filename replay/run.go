@@ -61,7 +61,12 @@ func (o *Options) checkpoint(ctas, cycle int64) error {
 // are (*trace.Error); a run that cannot make progress returns a
 // *DeadlockError; a trace the GPU cannot run at all (a CTA larger than an
 // SM) returns a *ModelError.
-func Run(open Opener, opt Options, sink results.Sink) (*Stats, error) {
+//
+// A policy's panic (model.PolicyPanic, raised by the guards policies.New
+// puts around a policy's own code) and a decision the engine cannot carry
+// out (*PolicyError) end the run with that error.
+func Run(open Opener, opt Options, sink results.Sink) (st *Stats, err error) {
+	defer recoverPolicy(&err)
 	if err := opt.Config.Validate(); err != nil {
 		return nil, err
 	}
@@ -176,10 +181,12 @@ type ModelError struct{ Msg string }
 func (m *ModelError) Error() string { return m.Msg }
 
 // IsInputError reports whether err is the user's to fix (a bad trace, a
-// trace the GPU cannot run, a deadlock) rather than an internal failure.
+// trace the GPU cannot run, a deadlock, a policy's decision the engine
+// refused) rather than an internal failure.
 func IsInputError(err error) bool {
 	var te *trace.Error
 	var me *ModelError
 	var de *DeadlockError
-	return errors.As(err, &te) || errors.As(err, &me) || errors.As(err, &de)
+	var pe *PolicyError
+	return errors.As(err, &te) || errors.As(err, &me) || errors.As(err, &de) || errors.As(err, &pe)
 }

@@ -164,6 +164,12 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 	s := &se.site
 	*s = Site{ID: se.nextID, Cycle: now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: se.kd.holders()}
 	out := se.verdicts(s, lanes)
+	if !se.launchAll {
+		if err := se.checkVerdicts(s, out); err != nil {
+			se.host.fail(err)
+			return siteCost{}, false
+		}
+	}
 	cost, ok := se.cost(lanes, out)
 	if !ok {
 		se.host.fail(&ModelError{Msg: "policy " + se.policy + " gave no valid decision at a launch site"})
@@ -288,6 +294,10 @@ func (se *siteEngine) match(g *group, now int64) *Kernel {
 	var out [1]Verdict
 	se.decider.Decide(s, out[:])
 	if out[0].Decision != Coalesce {
+		return nil
+	}
+	if err := se.checkVerdicts(s, out[:]); err != nil {
+		se.host.fail(err)
 		return nil
 	}
 	return out[0].Target

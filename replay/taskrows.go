@@ -75,10 +75,15 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	delete(d.live, id)
 	d.e.taskResident(b.sm, cycle, -1, 0)
 	d.e.taskBlockDone(b.start, cycle)
+	// Its stall is start − dispatch, as for a CTA of the hardware path
+	// (docs/tables.md): the cycles from its spawn, its dispatch_cycle, to
+	// a worker starting it. It was written as 0.
+	stall := b.start - b.spawned
+	d.e.stats.StallCycles += stall
 	row := b.row
 	if d.rows {
 		d.sink.CTA(results.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
-			StartCycle: b.start, EndCycle: cycle, Name: row.name})
+			StartCycle: b.start, EndCycle: cycle, StallCycles: stall, Name: row.name})
 	}
 	if row.left--; row.left > 0 {
 		return

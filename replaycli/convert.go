@@ -24,7 +24,9 @@ Usage:
 
 The input is read, validated record by record and written to OUT (binary
 *.trace.zst, or JSONL if OUT ends in .jsonl). OUT appears only when the
-whole input converted cleanly.
+whole input converted cleanly. An existing OUT is replaced only if it is a
+trace (or empty), and never if the conversion reads it (its input, the
+gpgpusim.config beside a log, an Accel-Sim kernel file).
 
 --from=accelsim reads an Accel-Sim trace directory's kernelslist.g; --opt
 KEY=VALUE (repeatable) sets its cost model and other assumptions (cpi,
@@ -50,9 +52,11 @@ Examples:
   replay convert --from=gpgpusim run.log -o app.trace.zst && replay --gpu=captured app.trace.zst
 `
 
-// importer converts inputs into out, with its --opt KEY=VALUE settings;
-// it reports what it made on stderr.
-type importer func(inputs, opts []string, out trace.Sink, stderr io.Writer) error
+// importer converts inputs into out, with its --opt KEY=VALUE settings,
+// showing progress on stderr; it returns what it made (nil when it has no
+// summary), printed only once the trace is in place, so a conversion
+// refused at the end says one thing.
+type importer func(inputs, opts []string, out trace.Sink, stderr io.Writer) (fmt.Stringer, error)
 
 // importers are the formats convert reads, by --from name.
 var importers = map[string]importer{
@@ -89,11 +93,16 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(inputs, []named{{"-o", *out}}); err != nil {
 		return err
 	}
+	if err := checkTracePath(*out); err != nil {
+		return err
+	}
 	// Every importer's output is validated on its way out, so a trace that
 	// converts is one the replay accepts.
-	return writeTrace(*out, func(s trace.Sink) error {
+	var sum fmt.Stringer
+	err := writeTrace(*out, func(s trace.Sink) error {
 		checked := trace.NewCheckedSink(s)
-		err := imp(fs.Args(), *opts, checked, stderr)
+		var err error
+		sum, err = imp(fs.Args(), *opts, checked, stderr)
 		if err == nil {
 			err = checked.Finish()
 		}
@@ -103,6 +112,10 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		}
 		return badInputIfTrace(err)
 	})
+	if err == nil && sum != nil {
+		fmt.Fprintln(stderr, sum)
+	}
+	return err
 }
 
 func importerNames() []string {
@@ -129,19 +142,19 @@ func setOpts(opts []string, set func(key, value string) error) error {
 }
 
 // importJSONL copies a validated JSONL trace.
-func importJSONL(inputs, opts []string, out trace.Sink, _ io.Writer) error {
+func importJSONL(inputs, opts []string, out trace.Sink, _ io.Writer) (fmt.Stringer, error) {
 	if len(inputs) != 1 {
-		return usagef("convert --from=jsonl takes one input, got %d", len(inputs))
+		return nil, usagef("convert --from=jsonl takes one input, got %d", len(inputs))
 	}
 	if len(opts) > 0 {
-		return usagef("convert --from=jsonl takes no --opt")
+		return nil, usagef("convert --from=jsonl takes no --opt")
 	}
-	return copyTrace(inputs[0], out)
+	return nil, copyTrace(inputs[0], out)
 }
 
 // importKineto converts a PyTorch profiler trace (JSON or .json.gz) and
 // reports what it made and what it left out.
-func importKineto(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+func importKineto(inputs, opts []string, out trace.Sink, stderr io.Writer) (fmt.Stringer, error) {
 	o := kineto.DefaultOptions()
 	return importOne("kineto", "one trace", inputs, opts, o.Set, func(path string) (any, error) {
 		return kineto.Convert(path, out, o)
@@ -150,7 +163,7 @@ func importKineto(inputs, opts []string, out trace.Sink, stderr io.Writer) error
 
 // importNsys converts an Nsight Systems SQLite export and reports what it
 // made and what it left out.
-func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) (fmt.Stringer, error) {
 	o := nsys.DefaultOptions()
 	return importOne("nsys", "one report (.sqlite)", inputs, opts, o.Set, func(path string) (any, error) {
 		return nsys.Convert(path, out, o)
@@ -159,7 +172,7 @@ func importNsys(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
 
 // importGPGPUSim converts a GPGPU-Sim log and reports what it made and
 // what it could not carry over.
-func importGPGPUSim(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+func importGPGPUSim(inputs, opts []string, out trace.Sink, stderr io.Writer) (fmt.Stringer, error) {
 	o := gpgpusim.DefaultOptions()
 	return importOne("gpgpusim", "one log", inputs, opts, o.Set, func(path string) (any, error) {
 		return gpgpusim.Convert(path, out, o)
@@ -168,24 +181,29 @@ func importGPGPUSim(inputs, opts []string, out trace.Sink, stderr io.Writer) err
 
 // importOne is an importer of one input file (one, what it takes, is
 // said in the usage error): it applies the --opt settings through set,
-// converts, and prints the converter's summary on stderr. An error the
-// converter's own type names (bad) is the input's fault (exit 2).
-func importOne(from, one string, inputs, opts []string, set func(key, value string) error, convert func(path string) (any, error), bad func(error) bool, stderr io.Writer) error {
+// converts, and returns the converter's summary. An error the converter's
+// own type names (bad) is the input's fault (exit 2).
+func importOne(from, one string, inputs, opts []string, set func(key, value string) error, convert func(path string) (any, error), bad func(error) bool, stderr io.Writer) (fmt.Stringer, error) {
 	if len(inputs) != 1 {
-		return usagef("convert --from=%s takes %s, got %d inputs", from, one, len(inputs))
+		return nil, usagef("convert --from=%s takes %s, got %d inputs", from, one, len(inputs))
 	}
 	if err := setOpts(opts, set); err != nil {
-		return err
+		return nil, err
 	}
 	sum, err := convert(inputs[0])
 	if bad(err) {
-		return badInput(err)
+		return nil, badInput(err)
 	}
-	if err == nil {
-		fmt.Fprintln(stderr, sum)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	return summary{sum}, nil
 }
+
+// summary prints a converter's summary value.
+type summary struct{ v any }
+
+func (s summary) String() string { return fmt.Sprint(s.v) }
 
 // isError reports whether err is, or wraps, an error of type E.
 func isError[E error](err error) bool {
@@ -196,13 +214,13 @@ func isError[E error](err error) bool {
 // importAccelSim converts an Accel-Sim trace (DIR/kernelslist.g) with the
 // given KEY=VALUE options, showing progress on stderr when it is a
 // terminal.
-func importAccelSim(inputs, opts []string, out trace.Sink, stderr io.Writer) error {
+func importAccelSim(inputs, opts []string, out trace.Sink, stderr io.Writer) (fmt.Stringer, error) {
 	if len(inputs) != 1 {
-		return usagef("convert --from=accelsim takes one kernelslist.g, got %d inputs", len(inputs))
+		return nil, usagef("convert --from=accelsim takes one kernelslist.g, got %d inputs", len(inputs))
 	}
 	o := accelsim.DefaultOptions()
 	if err := setOpts(opts, o.Set); err != nil {
-		return err
+		return nil, err
 	}
 	if isTerminal(stderr) {
 		last := time.Now()
@@ -216,9 +234,9 @@ func importAccelSim(inputs, opts []string, out trace.Sink, stderr io.Writer) err
 	}
 	err := accelsim.Convert(inputs[0], out, o)
 	if isError[*accelsim.Error](err) {
-		return badInput(err)
+		return nil, badInput(err)
 	}
-	return err
+	return nil, err
 }
 
 // copyTrace streams every record of a validated trace into out.
@@ -263,7 +281,7 @@ func forEach(src trace.Source, fn func(trace.Record) error) error {
 func writeTrace(path string, fill func(trace.Sink) error) (err error) {
 	tmp, err := tempfile.Create(path)
 	if err != nil {
-		return badInput(fmt.Errorf("-o: %w", err))
+		return badInput(outputError(err))
 	}
 	defer func() {
 		if err != nil {
@@ -286,5 +304,16 @@ func writeTrace(path string, fill func(trace.Sink) error) (err error) {
 	if err := errors.Join(enc.Close(), bw.Flush()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return tmp.Commit()
+	if err := tmp.Commit(); err != nil {
+		return badInput(outputError(err))
+	}
+	return nil
+}
+
+// outputError names -o in an error creating or committing its file.
+func outputError(err error) error {
+	if isError[*tempfile.InputError](err) {
+		return fmt.Errorf("-o %w", err)
+	}
+	return fmt.Errorf("-o: %w", err)
 }

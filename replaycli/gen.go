@@ -17,7 +17,8 @@ Usage:
 
 Generators run the real algorithm on a real-structured input (e.g. BFS over
 a Graph500 Kronecker graph), so launch sites and workloads follow the true
-distributions. The same parameters (and seed) give the same trace.
+distributions. The same parameters (and seed) give the same trace. An
+existing OUT is replaced only if it is a trace (or empty).
 
 Example:
   replay gen bfs --param scale=12 --param site_threshold=16 -o bfs.trace.zst
@@ -60,6 +61,12 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	p, err := g.ParseParams(*params)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if err := checkOutputs(nil, []named{{"-o", *out}}); err != nil {
+		return err
+	}
+	if err := checkTracePath(*out); err != nil {
+		return err
 	}
 	err = writeTrace(*out, func(s trace.Sink) error { return g.Run(p, s) })
 	var pe *samples.ParamError

@@ -14,7 +14,10 @@
 //	replay report DIR... -o report.html [--figures DIR]
 //	replay study plan|run|status|slurm ...
 //
-// Exit status: 0 success; 2 bad usage or bad input; 1 any other failure.
+// Exit status: 0 success; 2 bad usage, bad input, an output that cannot
+// be written or would replace an input, or a policy's decision the
+// engine refused; 1 a policy's panic or any other failure (the README's
+// table lists each cause).
 package replaycli
 
 import (
@@ -27,6 +30,7 @@ import (
 	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/spf13/pflag"
@@ -155,6 +159,7 @@ func plural(n int, what string) string {
 
 // run executes the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	tempfile.ForgetInputs()
 	err := dispatch(args, stdout, stderr)
 	if err == nil {
 		return 0
@@ -163,9 +168,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintln(stderr, "replay: "+oneLine(err.Error()))
+	var pp *model.PolicyPanic
+	if errors.As(err, &pp) {
+		return 1 // the policy's own defect, whatever input it met
+	}
 	var u *usageError
 	var in *inputError
-	if errors.As(err, &u) || errors.As(err, &in) || study.IsInputError(err) {
+	var replaced *tempfile.InputError
+	if errors.As(err, &u) || errors.As(err, &in) || errors.As(err, &replaced) || study.IsInputError(err) {
 		return 2
 	}
 	return 1

@@ -651,6 +651,15 @@ func TestFriction(t *testing.T) {
 	if _, _, stderr := replayCmd(t, "--gpu=captured", "--set", "gpu.sms=108", "--quiet", path); strings.Contains(stderr, "no SM count") {
 		t.Errorf("the note stays when gpu.sms is set: %q", stderr)
 	}
+	// A command line refused says one thing: the note comes only once
+	// every check has passed (it came before the refusal, two lines), and
+	// not at all where a sweep gives the SM count.
+	if code, _, stderr := replayCmd(t, "--gpu=captured", "--policy=bogus", path); code != 2 || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "no SM count") {
+		t.Errorf("a refused command line: exit %d, %q", code, stderr)
+	}
+	if _, _, stderr := replayCmd(t, "--gpu=captured", "--sweep", "gpu.sms=8,16", "--quiet", path); strings.Contains(stderr, "no SM count") {
+		t.Errorf("the note stays when gpu.sms is swept: %q", stderr)
+	}
 }
 
 // Contradictory or empty input is refused rather than replayed into
@@ -787,5 +796,24 @@ func TestStreamIDRange(t *testing.T) {
 	code, _, stderr := replayCmd(t, "--quiet", trace("18446744073709551615"))
 	if code != 2 || !strings.Contains(stderr, "host launch of kernel 1 on stream 18446744073709551615; want a stream id from 0 to 2^63-1") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("stream 2^64-1: exit %d, %q; want 2 and one line", code, stderr)
+	}
+}
+
+// Spaces around a swept key or value are not part of it: the params
+// column reads launch.threshold=16, not launch.threshold= 16.
+func TestSweepSpaces(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := replayCmd(t, "-q", "--format=csv", "--out", dir, "--policy=threshold", "--sweep", " launch.threshold= 16, 32 ", sample); code != 0 {
+		t.Fatal(stderr)
+	}
+	var got []string
+	for _, r := range readCSV(t, filepath.Join(dir, "summary.csv")) {
+		got = append(got, r["params"])
+	}
+	if strings.Join(got, ";") != "launch.threshold=16;launch.threshold=32" {
+		t.Errorf("params %q", got)
+	}
+	if code, _, stderr := replayCmd(t, "--policy=threshold", "--sweep", "launch.threshold=16,,32", sample); code != 2 || !strings.Contains(stderr, "value 2 is empty") {
+		t.Errorf("an empty value: exit %d, %q", code, stderr)
 	}
 }

@@ -57,7 +57,7 @@ func TestOutputsNeverReplaceInputs(t *testing.T) {
 		{[]string{"--timeline", in("adir"), b}, "--timeline " + in("adir") + " is a directory"},
 		{[]string{"convert", "--from=jsonl", b, "-o", in("alias/b.trace.zst")}, "-o " + in("alias/b.trace.zst") + " is also an input"},
 		{[]string{"convert", "--from=jsonl", b, "-o", in("adir")}, "is a directory"},
-		{[]string{"gen", "synth", "-o", in("adir")}, "-o: create " + in("adir") + ": is a directory"},
+		{[]string{"gen", "synth", "-o", in("adir")}, "-o " + in("adir") + " is a directory"},
 		{[]string{"study", "plan", b, "-o", in("link.trace.zst")}, "-o " + in("link.trace.zst") + " is also an input trace"},
 		{[]string{"report", out, "-o", filepath.Join(out, "summary.parquet")}, "is also the summary table in " + out},
 		{[]string{"report", out, "-o", in("alias/o/ctas.parquet")}, "is also the ctas table"},
@@ -189,5 +189,112 @@ func TestReportReadsCSV(t *testing.T) {
 	}
 	if !bytes.Equal(pages[0], pages[1]) || len(pages[0]) < 10000 {
 		t.Errorf("the reports of Parquet and CSV tables differ (%d and %d bytes)", len(pages[0]), len(pages[1]))
+	}
+}
+
+// A file a command reads is never replaced by its output, including the
+// files an importer finds for itself (the gpgpusim.config beside a log,
+// the kernel files a kernelslist.g names), however the output is spelled:
+// exit 2, one line, every file as it was, no temporary file left. The
+// empty config shows the rule holds where the check for a file of the
+// command's own kind lets an empty file be replaced.
+func TestOutputsNeverReplaceWhatTheyRead(t *testing.T) {
+	dir := t.TempDir()
+	d := filepath.Join(dir, "d")
+	os.Mkdir(d, 0o755)
+	copyFile(t, "../convert/gpgpusim/testdata/real/vecadd.log.xz", filepath.Join(d, "run.log.xz"))
+	cfg := filepath.Join(d, "gpgpusim.config")
+	os.WriteFile(cfg, nil, 0o644)
+	other := filepath.Join(dir, "other.config")
+	os.WriteFile(other, nil, 0o644)
+	os.Symlink(cfg, filepath.Join(dir, "cfglink"))
+	d2 := filepath.Join(dir, "d2")
+	os.Mkdir(d2, 0o755)
+	for _, f := range []string{"kernelslist.g", "kernel-1.traceg"} {
+		copyFile(t, filepath.Join("../convert/accelsim/testdata/golden/v2", f), filepath.Join(d2, f))
+	}
+	log := filepath.Join(d, "run.log.xz")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", "--from=gpgpusim", log, "-o", cfg}, "-o " + cfg + " is also an input of this command"},
+		{[]string{"convert", "--from=gpgpusim", log, "-o", d + "/../d/./gpgpusim.config"}, "is also an input of this command (" + cfg + ")"},
+		{[]string{"convert", "--from=gpgpusim", log, "-o", filepath.Join(dir, "cfglink")}, "is also an input of this command"},
+		{[]string{"convert", "--from=gpgpusim", "--opt", "config=" + other, log, "-o", other}, "is also an input of this command"},
+		{[]string{"convert", "--from=accelsim", filepath.Join(d2, "kernelslist.g"), "-o", filepath.Join(d2, "kernel-1.traceg")}, "is not a trace"},
+	} {
+		before := snapshot(t, dir)
+		code, stdout, stderr := replayCmd(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+		if after := snapshot(t, dir); after != before {
+			t.Errorf("%v changed the files:\n%s\nwas\n%s", c.args, after, before)
+		}
+	}
+	if left := temps(t, dir); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
+	// The same conversion to a new file works, and then replaces its own
+	// trace.
+	for range 2 {
+		if code, _, stderr := replayCmd(t, "convert", "--from=gpgpusim", log, "-o", filepath.Join(d, "a.trace.zst")); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+}
+
+// -o of convert, gen and report replaces only a file of its own kind (a
+// trace, a report) or an empty one, as --timeline does: a results table,
+// a log or a trace given as a report's name stays as it was.
+func TestOutputReplacesOnlyItsOwnKind(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o")
+	if code, _, stderr := replayCmd(t, "-q", "--out", out, sample); code != 0 {
+		t.Fatal(stderr)
+	}
+	tr := filepath.Join(dir, "a.trace.zst")
+	copyFile(t, sample, tr)
+	table := filepath.Join(out, "summary.parquet")
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte("my notes\n"), 0o644)
+	zlog := filepath.Join(dir, "run.log.zst")
+	copyFile(t, sample, zlog) // zstd, but named as a log: a trace all the same
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "synth", "-o", table}, "-o " + table + ": the file exists and is not a trace"},
+		{[]string{"gen", "synth", "-o", notes}, "is not a trace"},
+		{[]string{"convert", "--from=jsonl", sample, "-o", notes}, "is not a trace"},
+		{[]string{"report", out, "-o", tr}, "-o " + tr + ": the file exists and is not a report"},
+		{[]string{"report", out, "-o", notes}, "is not a report"},
+	} {
+		before := snapshot(t, dir)
+		code, stdout, stderr := replayCmd(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+		if after := snapshot(t, dir); after != before {
+			t.Errorf("%v changed the files", c.args)
+		}
+	}
+	// Each replaces its own kind, and an empty file.
+	empty := filepath.Join(dir, "empty")
+	for _, args := range [][]string{
+		{"gen", "synth", "-o", tr},
+		{"gen", "synth", "-o", zlog},
+		{"convert", "--from=jsonl", sample, "-o", tr},
+		{"report", out, "-o", filepath.Join(dir, "r.html")},
+		{"report", out, "-o", filepath.Join(dir, "r.html")},
+		{"gen", "synth", "-o", empty},
+	} {
+		if args[len(args)-1] == empty {
+			os.WriteFile(empty, nil, 0o644)
+		}
+		if code, _, stderr := replayCmd(t, args...); code != 0 {
+			t.Errorf("%v: %s", args, stderr)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
@@ -215,6 +216,7 @@ type summaryRow struct {
 func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Replay, error) {
 	var axes []study.Axis
 	var files []os.FileInfo
+	var notes []string // printed once every check has passed: a refused command line says one thing
 	for i, path := range traces {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -233,8 +235,8 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 			return nil, err
 		}
 		if f.gpu == "captured" {
-			if h, err := study.ReadHeader(path); err == nil && h.GPUSpec != nil && h.GPUSpec.SMs == 0 && !setsKey(f.sets, "gpu.sms") {
-				fmt.Fprintf(stderr, "replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)\n", path, base.GPU.SMs)
+			if h, err := study.ReadHeader(path); err == nil && h.GPUSpec != nil && h.GPUSpec.SMs == 0 && !setsKey(f.sets, "gpu.sms") && !setsKey(f.sweeps, "gpu.sms") {
+				notes = append(notes, fmt.Sprintf("replay: note: %s records no SM count; replaying on %d SMs (k20c's; --set gpu.sms=N for the captured GPU's)", path, base.GPU.SMs))
 			}
 		}
 		if axes, err = parseSweeps(f.sweeps, f.sets, base); err != nil {
@@ -246,10 +248,16 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 					return nil, usagef("--policy: %s given twice: its rows could not be told apart; give it once", spec)
 				}
 				if _, err := policies.New(spec, base); err != nil {
+					if isError[*model.PolicyPanic](err) {
+						return nil, err
+					}
 					return nil, usagef("%v", err)
 				}
 			}
 		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n)
 	}
 	warnUnread(f.sweeps, f.policies, stderr)
 	plan := study.Expand(study.Spec{Traces: traces, GPU: f.gpu, Sets: f.sets, Sweeps: axes, Policies: f.policies})

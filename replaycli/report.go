@@ -2,14 +2,15 @@ package replaycli
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/report"
 	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/study"
 )
 
 const reportSynopsis = `replay report — one HTML page of tables and figures from result tables
@@ -22,7 +23,8 @@ writes one self-contained page: the summary, speedups, occupancy over
 time, launch decisions and controller estimates, page readiness and host
 stages (CRCS), task latency (narrow tasks) and a kernel Gantt chart per
 run. It needs no network to open. --figures also writes each figure as
-SVG and PNG, for papers.
+SVG and PNG, for papers. An existing -o file is replaced only if it is a
+report (or empty).
 
 Examples:
   replay --policy=cdp,flat,dtbl --out out samples/bfs-kron12.trace.zst
@@ -48,6 +50,9 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return badInput(fmt.Errorf("report: %s is not a directory of result tables", dir))
 		}
+		if st, err := os.Stat(study.Dataset{Dir: dir}.StudyDir()); err == nil && st.IsDir() {
+			return badInput(fmt.Errorf("report: %s is a study's dataset (its tables are hive-partitioned parts, %s/<table>/policy=.../shard=.../part-*), not the tables of one replay --out; query it with DuckDB, pandas or polars (docs/scale-out.md), or replay the study's manifest with --out DIR for a report", dir, dir))
+		}
 		for _, f := range []results.Format{results.Parquet, results.Arrow, results.CSV} {
 			tables = append(tables, tableFiles(dir, f)...)
 		}
@@ -55,11 +60,19 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(tables, []named{{"-o", *out}}); err != nil {
 		return err
 	}
+	if err := checkReportPath(*out); err != nil {
+		return err
+	}
 	// Created first, so an output that cannot be written fails before the
-	// tables are read.
+	// tables are read; the figures' directory likewise, with the exit
+	// status of every output that cannot be written (2).
 	page, err := tempfile.Create(*out)
 	if err != nil {
 		return badInput(fmt.Errorf("-o: %w", err))
+	}
+	if err := checkFigures(*figs); err != nil {
+		page.Discard()
+		return err
 	}
 	if err := writeReport(page, fs.Args(), *figs); err != nil {
 		page.Discard()
@@ -72,15 +85,30 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// checkFigures makes --figures' directory and checks that a figure can
+// be written there, before any work.
+func checkFigures(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return badInput(fmt.Errorf("--figures: %w", err))
+	}
+	probe, err := tempfile.Create(filepath.Join(dir, "report.svg"))
+	if err != nil {
+		return badInput(fmt.Errorf("--figures: %w", err))
+	}
+	probe.Discard()
+	return nil
+}
+
 // writeReport reads the tables of dirs and writes the page into page.
+// Every error reading the tables is the tables' (a missing, old, damaged
+// or unreadable table: exit 2, as for any other input).
 func writeReport(page io.Writer, dirs []string, figs string) error {
 	data, err := report.Load(dirs)
-	var old *results.OldTableError
-	if errors.Is(err, report.ErrNoResults) || errors.As(err, &old) {
-		return badInput(err)
-	}
 	if err != nil {
-		return err
+		return badInput(err)
 	}
 	bw := bufio.NewWriter(page)
 	if err := data.Write(bw, dirs, figs); err != nil {

@@ -213,3 +213,40 @@ func TestReportBadInput(t *testing.T) {
 		t.Error("a failed report left a file")
 	}
 }
+
+// One cause, one exit status: --figures that cannot be written is 2, as
+// -o and --out are (it was 1); a damaged table is 2, as any bad input (it
+// was 1); a study's dataset is named as one (report suggested replay
+// --out DIR for it). Nothing is left behind.
+func TestReportExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o")
+	if code, _, stderr := replayCmd(t, "-q", "--out", out, sample); code != 0 {
+		t.Fatal(stderr)
+	}
+	bad := filepath.Join(dir, "bad")
+	os.Mkdir(bad, 0o755)
+	data, _ := os.ReadFile(filepath.Join(out, "summary.parquet"))
+	os.WriteFile(filepath.Join(bad, "summary.parquet"), data[:len(data)/2], 0o644)
+	ds := filepath.Join(dir, "ds")
+	os.MkdirAll(filepath.Join(ds, "_study"), 0o755)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", out, "-o", filepath.Join(dir, "r.html"), "--figures", filepath.Join(out, "summary.parquet", "figs")}, "--figures: mkdir"},
+		{[]string{"report", bad, "-o", filepath.Join(dir, "r.html")}, "summary.parquet"},
+		{[]string{"report", ds, "-o", filepath.Join(dir, "r.html")}, "is a study's dataset"},
+	} {
+		code, stdout, stderr := replayCmd(t, c.args...)
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.html")); err == nil {
+		t.Error("a failed report left its page")
+	}
+	if left := temps(t, dir); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
+	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
 )
@@ -433,6 +434,13 @@ func formatAndPlan(format, manifest string) (results.Format, []study.Replay, err
 	plan, err := study.ReadManifest(manifest)
 	if err != nil {
 		return "", nil, badInput(err)
+	}
+	// A policy this binary lacks is named before its keys are read (the
+	// first replay's config would fail on "unknown key mine.k").
+	for _, r := range plan {
+		if name := policies.Unknown(r.Policy); name != "" {
+			return "", nil, badInput(fmt.Errorf("%s: replay %d runs policy %s, which this replay binary does not have (it has %s): run the study with the binary that planned it, the one that registers %s (docs/policies.md)", manifest, r.ID, name, strings.Join(policies.Names(), ", "), name))
+		}
 	}
 	return f, plan, nil
 }

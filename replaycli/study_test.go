@@ -40,3 +40,16 @@ func TestStudyStatusChecksParts(t *testing.T) {
 		t.Fatalf("status after the rerun: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// A manifest planned by a binary with a policy of its own, run by the
+// stock replay, names the missing policy (it said "unknown key mine.k").
+func TestStudyRunNamesAMissingPolicy(t *testing.T) {
+	dir := t.TempDir()
+	abs, _ := filepath.Abs(sample)
+	manifest := filepath.Join(dir, "m.jsonl")
+	os.WriteFile(manifest, []byte(`{"id":0,"group":0,"trace":"`+abs+`","name":"bfs-kron12","gpu":"k20c","sets":["mine.k=2"],"policy":"mine"}`+"\n"), 0o644)
+	code, _, stderr := replayCmd(t, "study", "run", manifest, "--out", filepath.Join(dir, "out"))
+	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "replay 0 runs policy mine, which this replay binary does not have") {
+		t.Errorf("exit %d: %q", code, stderr)
+	}
+}

@@ -23,7 +23,8 @@ func parseSweeps(flags, sets []string, base model.Config) ([]study.Axis, error) 
 	seen := map[string]bool{}
 	for _, f := range flags {
 		key, list, ok := strings.Cut(f, "=")
-		if !ok || list == "" {
+		key = strings.TrimSpace(key)
+		if !ok || strings.TrimSpace(list) == "" {
 			return nil, usagef("--sweep %q: want key=v1,v2,...", f)
 		}
 		if seen[key] {
@@ -33,7 +34,15 @@ func parseSweeps(flags, sets []string, base model.Config) ([]study.Axis, error) 
 			return nil, usagef("--sweep %s and --set %s: the sweep would replace the --set value in every replay; give %s in one of them", key, key, key)
 		}
 		seen[key] = true
+		// Spaces around a key or a value are the shell's quoting, not the
+		// value: "launch.threshold= 16, 32" sweeps 16 and 32, and the
+		// params column says so without them.
 		ax := study.Axis{Key: key, Values: strings.Split(list, ",")}
+		for i, v := range ax.Values {
+			if ax.Values[i] = strings.TrimSpace(v); ax.Values[i] == "" {
+				return nil, usagef("--sweep %q: value %d is empty; want key=v1,v2,...", f, i+1)
+			}
+		}
 		cfgs := make([]model.Config, len(ax.Values))
 		for i, v := range ax.Values {
 			cfg := base
@@ -63,6 +72,7 @@ func parseSweeps(flags, sets []string, base model.Config) ([]study.Axis, error) 
 func warnUnread(flags, specs []string, w io.Writer) {
 	for _, f := range flags {
 		key, _, _ := strings.Cut(f, "=")
+		key = strings.TrimSpace(key)
 		if !slices.ContainsFunc(specs, func(spec string) bool { return policies.Reads(spec, key) }) {
 			fmt.Fprintf(w, "replay: warning: no chosen policy (%s) reads %s; its combinations replay alike\n", strings.Join(specs, ", "), key)
 		}

@@ -11,14 +11,18 @@ import (
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
-// page is the HTML report: one file, its figures inline as SVG, no script
-// and nothing fetched, so it opens offline and can be mailed.
-var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// Prefix is how every report starts: replay report -o replaces an
+// existing file only if it begins so (a report it wrote before).
+const Prefix = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>gpureplay report</title>
-<style>
+`
+
+// page is the HTML report: one file, its figures inline as SVG, no script
+// and nothing fetched, so it opens offline and can be mailed.
+var page = template.Must(template.New("report").Parse(Prefix + `<style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1180px; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; font-size: 0.85em; }

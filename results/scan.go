@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // ErrNoTable says a directory holds no file of the table in a format
@@ -47,6 +49,7 @@ func Scan(dir, table string, fn func(arrow.Record) error) error {
 }
 
 func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
+	tempfile.AddInput(path)
 	pf, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -76,7 +79,7 @@ func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) e
 }
 
 func scanIPC(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return err
 	}
@@ -105,7 +108,7 @@ func scanIPC(path string, want *arrow.Schema, fn func(arrow.Record) error) error
 // of the schema's column names, an empty field for a null (a string
 // column's empty field is the empty string).
 func scanCSV(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -31,6 +32,7 @@ type Writer struct {
 	err       error
 	closed    bool
 	sp        *spool // a Recorder's builder goroutine (spool.go); nil for files
+	madeDir   string // the directory Create made, removed by Abort if empty
 }
 
 var _ Sink = (*Writer)(nil)
@@ -54,10 +56,15 @@ func create(dir string, f Format, mem memory.Allocator, batch int) (*Writer, err
 	if !f.valid() {
 		return nil, fmt.Errorf("results: unknown format %q (valid formats: %s)", f, formatList())
 	}
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("results: creating output directory: %w", err)
 	}
-	return createFiles(f, func(table string) string { return filepath.Join(dir, table+"."+string(f)) }, mem, batch)
+	w, err := createFiles(f, func(table string) string { return filepath.Join(dir, table+"."+string(f)) }, mem, batch)
+	if err == nil && errors.Is(statErr, fs.ErrNotExist) {
+		w.madeDir = dir
+	}
+	return w, err
 }
 
 // CreateFiles starts a Writer of format f (Parquet if f is empty) that
@@ -321,6 +328,9 @@ func (w *Writer) Abort() {
 	w.closed = true
 	w.err = errClosed
 	w.discard()
+	if w.madeDir != "" {
+		os.Remove(w.madeDir) // only if empty: what else is there is not ours
+	}
 }
 
 func (w *Writer) discard() {

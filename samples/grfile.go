@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // grGraph is a graph read from a DIMACS shortest-path file (.gr), the
@@ -26,7 +27,7 @@ const maxGRVertices = 1 << 24
 
 // loadGR reads the .gr file at path.
 func loadGR(path string) (*grGraph, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

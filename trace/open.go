@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // SourceCloser is a Source backed by an open file.
@@ -28,7 +30,7 @@ type SinkCloser interface {
 // the trace. A binary file's Source also has a HostIndex method that reads
 // the file's host index (nil where it has none).
 func Open(path string) (SourceCloser, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -33,7 +34,7 @@ func readKernelsList(path string) (string, []command, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "kernelslist.g")
 	}
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return path, nil, &Error{File: path, Msg: "cannot open the kernel list", Err: err}
 	}

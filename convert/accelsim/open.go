@@ -3,16 +3,17 @@ package accelsim
 import (
 	"bufio"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ulikunitz/xz"
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // openKernel opens a kernel trace for reading, decompressing a .xz file on
 // the fly (in Go, so no xz binary is needed).
 func openKernel(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot open the kernel trace", Err: err}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -34,8 +35,14 @@ var wanted = map[string]bool{
 
 // parseOption reads one option line; ok is false for any other line.
 func (o options) parseOption(line string) bool {
+	_, ok := o.parseOptionName(line)
+	return ok
+}
+
+// parseOptionName is parseOption that also returns the option's name.
+func (o options) parseOptionName(line string) (string, bool) {
 	if len(line) < 2 || line[0] != '-' {
-		return false
+		return "", false
 	}
 	if i := strings.Index(line, "#"); i >= 0 {
 		line = line[:i]
@@ -43,10 +50,10 @@ func (o options) parseOption(line string) bool {
 	name, value, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
 	name = strings.TrimSpace(name)
 	if !wanted[name] {
-		return false
+		return "", false
 	}
 	o[name] = strings.TrimSpace(value)
-	return true
+	return name, true
 }
 
 // readConfigFile adds a gpgpusim.config's settings to o, where o has none
@@ -85,11 +92,14 @@ type gpu struct {
 	dramAtomBytes int64    // bytes one DRAM access counted in the stats moves
 }
 
-// gpu checks and converts the options; name is the file for errors.
-func (o options) gpu(name string) (gpu, error) {
+// gpu checks and converts the options; name is the file for errors, and
+// lines the log line of each option the log printed (an option from a
+// gpgpusim.config has none). The bounds are the replay's own (model's
+// Ranges), so a log that converts replays with --gpu=captured.
+func (o options) gpu(name string, lines map[string]int) (gpu, error) {
 	var g gpu
 	bad := func(key, why string) error {
-		return &Error{File: name, Msg: fmt.Sprintf("option -%s %q: %s", key, o[key], why)}
+		return &Error{File: name, Line: lines[key], Msg: fmt.Sprintf("option -%s %q: %s", key, o[key], why)}
 	}
 	need := func(key string) (string, error) {
 		v, ok := o[key]
@@ -115,7 +125,7 @@ func (o options) gpu(name string) (gpu, error) {
 		}
 		return integer(key, lo, hi)
 	}
-	clusters, err := integer("gpgpu_n_clusters", 1, 1<<16)
+	clusters, err := integer("gpgpu_n_clusters", 1, model.MaxSMs)
 	if err != nil {
 		return g, err
 	}
@@ -123,8 +133,8 @@ func (o options) gpu(name string) (gpu, error) {
 	if err != nil {
 		return g, err
 	}
-	if clusters*perCluster > 1<<20 {
-		return g, bad("gpgpu_n_cores_per_cluster", "more than 2^20 SMs in all")
+	if clusters*perCluster > model.MaxSMs {
+		return g, bad("gpgpu_n_cores_per_cluster", fmt.Sprintf("more than %d SMs in all", model.MaxSMs))
 	}
 	g.spec.SMs = int(clusters * perCluster)
 	v, err := need("gpgpu_clock_domains")
@@ -133,8 +143,8 @@ func (o options) gpu(name string) (gpu, error) {
 	}
 	clocks := strings.Split(v, ":")
 	core, perr := strconv.ParseFloat(clocks[0], 64)
-	if perr != nil || !(core >= 0.001 && core <= 1e6) {
-		return g, bad("gpgpu_clock_domains", "want <core MHz>:<icnt MHz>:<L2 MHz>:<DRAM MHz>, the core clock from 0.001 to 10^6")
+	if perr != nil || !(core >= 1 && core <= 1e6) {
+		return g, bad("gpgpu_clock_domains", "want <core MHz>:<icnt MHz>:<L2 MHz>:<DRAM MHz>, the core clock from 1 to 10^6")
 	}
 	g.spec.ClockMHz = core
 	if len(clocks) == 4 {
@@ -142,7 +152,7 @@ func (o options) gpu(name string) (gpu, error) {
 			g.dramClockMHz = d
 		}
 	}
-	if n, err := integer("gpgpu_shader_cta", 1, 1<<16); err != nil {
+	if n, err := integer("gpgpu_shader_cta", 1, 1<<12); err != nil {
 		return g, err
 	} else {
 		g.spec.MaxCTAsPerSM = int(n)
@@ -154,11 +164,11 @@ func (o options) gpu(name string) (gpu, error) {
 	threads, warp, _ := strings.Cut(v, ":")
 	nt, e1 := strconv.Atoi(threads)
 	ws, e2 := strconv.Atoi(warp)
-	if e1 != nil || e2 != nil || nt < 1 || nt > 1<<20 || ws != 32 {
-		return g, bad("gpgpu_shader_core_pipeline", "want <threads per SM>:32 (the replay's warps are 32 threads)")
+	if e1 != nil || e2 != nil || nt < 32 || nt > 1<<22 || nt%32 != 0 || ws != 32 {
+		return g, bad("gpgpu_shader_core_pipeline", "want <threads per SM>:32, the threads a multiple of 32 from 32 to 2^22 (the replay's warps are 32 threads)")
 	}
 	g.spec.MaxThreadsPerSM = nt
-	if n, err := integer("gpgpu_shader_registers", 1, 1<<30); err != nil {
+	if n, err := integer("gpgpu_shader_registers", 1, 255<<22); err != nil {
 		return g, err
 	} else {
 		g.spec.RegsPerSM = int(n)
@@ -168,7 +178,7 @@ func (o options) gpu(name string) (gpu, error) {
 	} else {
 		g.spec.SmemPerSM = n
 	}
-	if n, err := optional("gpgpu_max_concurrent_kernel", 0, 0, 1<<20); err != nil {
+	if n, err := optional("gpgpu_max_concurrent_kernel", 0, 0, 1<<16); err != nil {
 		return g, err
 	} else {
 		g.spec.MaxKernels = int(n)

@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -20,7 +21,7 @@ import (
 // gpgpusim.config lies beside the log, it is read for any option the log
 // does not print.
 func Convert(path string, out trace.Sink, o Options) (Summary, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return Summary{}, &Error{File: path, Msg: "cannot open the log", Err: err}
 	}
@@ -97,7 +98,7 @@ func decompress(name string, f io.Reader) (io.Reader, func(), error) {
 // (model.FromHeader applies them). It lets a replay of another trace be
 // matched to the GPU a simulator ran.
 func ReadGPU(path string, o Options) (*trace.Header, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot open", Err: err}
 	}
@@ -132,7 +133,7 @@ func ReadGPU(path string, o Options) (*trace.Header, error) {
 // OpenLog opens a log for reading, plain or compressed with xz, gzip or
 // zstd (told apart by content), as Convert reads it.
 func OpenLog(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot open", Err: err}
 	}

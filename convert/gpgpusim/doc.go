@@ -53,6 +53,15 @@
 //     (gpgpu_n_tot_w_icount) and DRAM accesses (total dram reads and
 //     writes), all cumulative, so a block's share is its difference from
 //     the block before.
+//     Its gpu_tot_sim_cycle, the run's end so far and the time of a host
+//     launch pushed after it, must be the previous block's plus the
+//     block's gpu_sim_cycle, no earlier than the last cycle stamp above
+//     it and no later than the next: a total that contradicts the stamps
+//     is refused, since it would move every later launch.
+//   - The end-of-run line ("GPGPU-Sim: *** exit detected ***"): a log
+//     without it was cut short (or the program failed), even where every
+//     kernel it shows is whole, and is refused rather than converted to
+//     part of the run.
 //
 // # What is written
 //

@@ -15,7 +15,11 @@ func (discard) Write(trace.Record) error { return nil }
 // FuzzReader feeds arbitrary text to the importer as a log: it must never
 // panic, and whatever it converts without an error must be a trace the
 // replay accepts (an invalid trace from valid-looking input is the
-// importer's bug, not the input's).
+// importer's bug, not the input's). Its seeds are the cases of
+// testdata/convert.txt, among them the end-of-run line's (a log cut
+// between launch trees or before the first push) and the statistics
+// block's (a gpu_tot_sim_cycle against gpu_sim_cycle and the stamps), so
+// mutations start from both sides of each check.
 //
 //	go test ./convert/gpgpusim -fuzz FuzzReader
 func FuzzReader(f *testing.F) {

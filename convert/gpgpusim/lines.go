@@ -18,6 +18,8 @@ var (
 	prefixDRAMRd   = []byte("total dram reads = ")
 	prefixDRAMWr   = []byte("total dram writes = ")
 	prefixTotCycle = []byte("gpu_tot_sim_cycle = ")
+	prefixSimCycle = []byte("gpu_sim_cycle = ")
+	prefixExit     = []byte("GPGPU-Sim: *** exit detected ***")
 	markStatsEnd   = []byte("END-of-Interconnect-DETAILS")
 
 	livenessCTA      = []byte("GPGPU-Sim uArch: cta:")

@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -25,6 +25,7 @@ type Reader struct {
 	text []byte // the current line, for errors
 
 	opt      options
+	optLine  map[string]int // the log line of each option read
 	g        gpu
 	header   bool // the header has been queued
 	version  string
@@ -35,6 +36,8 @@ type Reader struct {
 
 	cycle    int64 // the last cycle a line was stamped with
 	totCycle int64 // gpu_tot_sim_cycle of the last statistics block
+	simCycle int64 // gpu_sim_cycle of the open statistics block; -1 until given
+	exited   bool  // the end-of-run line (prefixExit) has been read
 
 	res       map[string]resources // ptxas info by kernel name
 	kernels   map[uint64]*kernel   // launched and not yet written
@@ -118,7 +121,7 @@ func (s Summary) String() string {
 func NewReader(r io.Reader, name string, o Options) *Reader {
 	return &Reader{
 		name: name, opts: o, in: bufio.NewReaderSize(r, 1<<16),
-		opt: options{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
+		opt: options{}, optLine: map[string]int{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
 		running: map[string][]*kernel{}, nextUID: 1, resident: map[[2]int64]slot{},
 		params: map[string]childShape{}, created: map[uint64]bool{},
 		warpInsts: [2]int64{-1, -1}, dram: [2]int64{-1, -1},
@@ -189,7 +192,9 @@ func (r *Reader) parse(b []byte) error {
 	switch {
 	case len(b) == 0:
 	case b[0] == '-' && !r.header:
-		r.opt.parseOption(string(b))
+		if name, ok := r.opt.parseOptionName(string(b)); ok {
+			r.optLine[name] = r.line
+		}
 	case bytes.HasPrefix(b, prefixCycle):
 		return r.stamped(b)
 	case bytes.HasPrefix(b, prefixDevRT):
@@ -202,13 +207,21 @@ func (r *Reader) parse(b []byte) error {
 		r.version = strings.TrimSpace(strings.TrimSuffix(string(b[len(prefixVersion):]), "***"))
 	case bytes.HasPrefix(b, prefixUIDs):
 		return r.openSession(b[len(prefixUIDs):])
+	case bytes.HasPrefix(b, prefixExit):
+		r.exited = true
 	case !r.sessionOpen:
+	case bytes.HasPrefix(b, prefixSimCycle):
+		v, ok := lastInt(b, prefixSimCycle)
+		if !ok {
+			return r.errf("gpu_sim_cycle is not a cycle count")
+		}
+		r.simCycle = v
 	case bytes.HasPrefix(b, prefixTotCycle):
 		v, ok := lastInt(b, prefixTotCycle)
 		if !ok {
 			return r.errf("gpu_tot_sim_cycle is not a cycle count")
 		}
-		r.totCycle = v
+		return r.setTotCycle(v)
 	case bytes.HasPrefix(b, prefixWarpInst):
 		v, ok := lastInt(b, prefixWarpInst)
 		if !ok {
@@ -231,6 +244,27 @@ func (r *Reader) parse(b []byte) error {
 	return nil
 }
 
+// setTotCycle takes a statistics block's gpu_tot_sim_cycle, the end of
+// the run so far, after checking it against the cycles around it: the
+// simulator adds the block's gpu_sim_cycle to the previous block's total
+// and prints both, its stamps count cycles from the run's start, so the
+// total is never before the last stamp (the block's kernels finished by
+// then), and the next stamp is never before it (checked in stamped). A
+// total that disagrees would move every later host launch (r.now).
+func (r *Reader) setTotCycle(v int64) error {
+	if r.simCycle >= 0 && v != r.totCycle+r.simCycle {
+		return r.errf("gpu_tot_sim_cycle %d is not the previous block's %d plus this block's gpu_sim_cycle %d", v, r.totCycle, r.simCycle)
+	}
+	if v < r.cycle {
+		return r.errf("gpu_tot_sim_cycle %d is before cycle %d, stamped on a line above", v, r.cycle)
+	}
+	if v < r.totCycle {
+		return r.errf("gpu_tot_sim_cycle %d is before the previous block's %d; the run's total never goes back", v, r.totCycle)
+	}
+	r.totCycle = v
+	return nil
+}
+
 // start queues the header once the simulator's options are known: at the
 // first line about the run itself.
 func (r *Reader) start() error {
@@ -239,7 +273,7 @@ func (r *Reader) start() error {
 	}
 	r.header = true
 	if r.opts.Config != "" {
-		f, err := os.Open(r.opts.Config)
+		f, err := tempfile.Open(r.opts.Config)
 		if err != nil {
 			return &Error{File: r.opts.Config, Msg: "cannot open the simulator config", Err: err}
 		}
@@ -249,7 +283,7 @@ func (r *Reader) start() error {
 			return err
 		}
 	}
-	g, err := r.opt.gpu(r.name)
+	g, err := r.opt.gpu(r.name, r.optLine)
 	if err != nil {
 		return err
 	}
@@ -324,6 +358,9 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 		r.sum.NoPTXInfo++
 	}
 	k.smem += s.smem
+	if err := r.fitsAnSM(k); err != nil {
+		return nil, err
+	}
 	r.kernels[id] = k
 	r.running[s.name] = append(r.running[s.name], k)
 	if id >= r.nextUID {
@@ -331,6 +368,23 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 	}
 	r.sum.Kernels++
 	return k, nil
+}
+
+// fitsAnSM refuses a kernel whose CTA no SM of the simulated GPU can
+// hold: GPGPU-Sim could not have run it, and the replay would refuse it
+// later without naming this line.
+func (r *Reader) fitsAnSM(k *kernel) error {
+	s := r.g.spec
+	warps := (k.threads() + 31) / 32
+	switch {
+	case k.threads() > int64(s.MaxThreadsPerSM):
+		return r.errf("kernel %s has %d threads per CTA; an SM holds %d (-gpgpu_shader_core_pipeline)", k.name, k.threads(), s.MaxThreadsPerSM)
+	case k.smem > s.SmemPerSM:
+		return r.errf("kernel %s has %d bytes of shared memory per CTA; an SM has %d (-gpgpu_shmem_size)", k.name, k.smem, s.SmemPerSM)
+	case int64(k.regs)*warps*32 > int64(s.RegsPerSM):
+		return r.errf("kernel %s needs %d registers per CTA (%d a thread); an SM has %d (-gpgpu_shader_registers)", k.name, int64(k.regs)*warps*32, k.regs, s.RegsPerSM)
+	}
+	return nil
 }
 
 // stamped reads a line that starts "GPGPU-Sim Cycle N: ".
@@ -343,6 +397,9 @@ func (r *Reader) stamped(b []byte) error {
 	}
 	if n < r.cycle {
 		return r.errf("cycle %d comes after cycle %d; GPGPU-Sim's stamps never go back", n, r.cycle)
+	}
+	if n < r.totCycle {
+		return r.errf("cycle %d comes after a statistics block whose gpu_tot_sim_cycle is %d; GPGPU-Sim's stamps never go back", n, r.totCycle)
 	}
 	r.cycle = n
 	for _, s := range r.openSites {
@@ -385,6 +442,10 @@ func (r *Reader) stamped(b []byte) error {
 func (r *Reader) ctaStart(core int64, c cursor) error {
 	c.skip(string(livenessCTA))
 	hw := c.int(0, 1<<30)
+	c.past("start_tid:")
+	lo := c.int(0, 1<<40)
+	c.past("end_tid:")
+	hi := c.int(0, 1<<40)
 	c.past("kernel_uid:")
 	uid := c.int(1, 1<<62)
 	c.past("kernel_name:")
@@ -401,6 +462,10 @@ func (r *Reader) ctaStart(core int64, c cursor) error {
 	}
 	if k.name != name {
 		return r.errf("kernel %d starts a CTA as %s but was launched as %s", uid, name, k.name)
+	}
+	if hi-lo != k.threads() {
+		// GPGPU-Sim gives a CTA start_tid..end_tid, its block's threads.
+		return r.errf("kernel %d (%s) starts a CTA of threads %d to %d (%d), but its block %v has %d threads", uid, name, lo, hi, hi-lo, k.block, k.threads())
 	}
 	n := uint64(len(k.ctas))
 	if n >= k.total() {
@@ -478,7 +543,7 @@ func (r *Reader) openSession(b []byte) error {
 		}
 		uids = append(uids, u)
 	}
-	r.session, r.sessionOpen, r.dramSeen = uids, true, 0
+	r.session, r.sessionOpen, r.dramSeen, r.simCycle = uids, true, 0, -1
 	return nil
 }
 
@@ -520,6 +585,12 @@ func delta(v [2]int64) int64 {
 // end finishes the log: the last statistics block, and the check that
 // every launch tree was written.
 func (r *Reader) end() error {
+	switch {
+	case r.line == 0:
+		return &Error{File: r.name, Msg: "the log is empty"}
+	case !r.header && len(r.opt) == 0 && r.version == "":
+		return &Error{File: r.name, Msg: fmt.Sprintf("not a GPGPU-Sim log: none of its %d lines is GPGPU-Sim's output (its options, version or cycle stamps)", r.line)}
+	}
 	if err := r.start(); err != nil {
 		return err
 	}
@@ -541,6 +612,12 @@ func (r *Reader) end() error {
 			what = fmt.Sprintf("CTA %d of its %d", k.ended, k.total())
 		}
 		return &Error{File: r.name, Line: k.line, Msg: fmt.Sprintf("the log ends before kernel %d (%s) launched here has %s: a log cut short, or a run that failed", k.id, k.name, what)}
+	}
+	if !r.exited {
+		// Every launch seen so far is whole, but the log may have been
+		// cut between launch trees: only the simulator's last line says
+		// the program ran to its end.
+		return &Error{File: r.name, Line: r.line, Msg: fmt.Sprintf("the log ends without GPGPU-Sim's end-of-run line (%s) after %d kernels: a log cut short, or a run that failed", prefixExit, r.sum.Kernels)}
 	}
 	r.finished = true
 	return nil

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -52,7 +52,7 @@ func (s Summary) String() string {
 // whatever its name) and writes it to out as trace records.
 // Errors in the input are *Error; errors from out come back as they are.
 func Convert(path string, out trace.Sink, o Options) (Summary, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return Summary{}, &Error{File: path, Event: -1, Offset: -1, Msg: "opening the trace", Err: err}
 	}

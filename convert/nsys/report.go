@@ -3,10 +3,11 @@ package nsys
 import (
 	"database/sql"
 	"io"
-	"os"
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver (pure Go)
+
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // sqliteMagic is the 16-byte string every SQLite 3 database file starts
@@ -25,7 +26,7 @@ type report struct {
 // openReport checks that path is an SQLite database and opens it
 // read-only.
 func openReport(path string) (*report, error) {
-	f, err := os.Open(path)
+	f, err := tempfile.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Row: -1, Msg: "opening the report", Err: err}
 	}

@@ -35,7 +35,9 @@ var (
 )
 
 // Create opens a new temporary file in final's directory, named after
-// final and this process (".NAME.tmp-PID-RANDOM"), and remembers it.
+// final and this process (".NAME.tmp-PID-RANDOM"), and remembers it. A
+// final path that is an input of this process (AddInput) is refused with
+// an *InputError.
 // Errors name final, not the temporary file. A final path that is a
 // directory is refused at once (the rename would fail only at the end);
 // one that is a device or a pipe is opened for writing in place.
@@ -59,6 +61,9 @@ func Create(final string) (*File, error) {
 	sweepOnce(dir)
 	mu.Lock()
 	defer mu.Unlock()
+	if err := inputAt(final); err != nil {
+		return nil, err
+	}
 	f, err := os.CreateTemp(dir, fmt.Sprintf(".%s.tmp-%d-*", filepath.Base(final), os.Getpid()))
 	if err != nil {
 		return nil, renamed(err, final)
@@ -109,6 +114,9 @@ func (f *File) Final() string { return f.final }
 // os.Create would make it under the usual umask), and closes it. On
 // failure the temporary file is removed. The file is renamed before it is
 // closed, so it keeps its lock until it no longer has a temporary name.
+// A final path that became an input after Create (a file the command
+// found it had to read, such as an importer's config) is not replaced:
+// the temporary file is removed and the error is an *InputError.
 func (f *File) Commit() error {
 	if f.inPlace {
 		if err := f.File.Close(); err != nil {
@@ -118,6 +126,12 @@ func (f *File) Commit() error {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	if ierr := inputAt(f.final); ierr != nil {
+		f.File.Close()
+		os.Remove(f.Name())
+		delete(live, f.Name())
+		return ierr
+	}
 	err := f.File.Chmod(0o644)
 	if err == nil {
 		err = os.Rename(f.Name(), f.final)

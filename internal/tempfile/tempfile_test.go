@@ -1,6 +1,7 @@
 package tempfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -160,5 +161,92 @@ func TestCreateSweepsOnce(t *testing.T) {
 	}
 	if _, err := os.Stat(orphan); err == nil || len(told) != 1 || told[0] != orphan {
 		t.Errorf("after Create: orphan stat %v, told %v", err, told)
+	}
+}
+
+// A file read (Open, ReadFile, AddInput) is never replaced: Create
+// refuses it, and so does Commit when it was read only after Create (an
+// importer's config), through a symbolic link, a hard link or ../ alike;
+// the final file is as it was and no temporary file is left.
+func TestInputsNeverReplaced(t *testing.T) {
+	defer ForgetInputs()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.config")
+	os.WriteFile(in, []byte("input"), 0o644)
+	os.Symlink(in, filepath.Join(dir, "link"))
+	os.Link(in, filepath.Join(dir, "hard"))
+	inFlight := len(live)
+	for _, final := range []string{in, filepath.Join(dir, "link"), filepath.Join(dir, "hard"), dir + "/../" + filepath.Base(dir) + "/in.config"} {
+		ForgetInputs()
+		f, err := Create(final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("output")
+		if _, err := Open(in); err != nil {
+			t.Fatal(err)
+		}
+		var ie *InputError
+		if err := f.Commit(); !errors.As(err, &ie) || ie.Input != in {
+			t.Errorf("Commit onto %s: %v, want an InputError naming %s", final, err, in)
+		}
+		if _, err := Create(final); !errors.As(err, &ie) {
+			t.Errorf("Create of %s after reading it: %v", final, err)
+		}
+		if got, _ := os.ReadFile(in); string(got) != "input" {
+			t.Errorf("%s replaced: %q", in, got)
+		}
+		if len(live) != inFlight {
+			t.Errorf("%d temporary files left in flight", len(live)-inFlight)
+		}
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(names) > 0 {
+		t.Errorf("left %v", names)
+	}
+	ForgetInputs()
+	if err := WriteFile(in, []byte("new")); err != nil {
+		t.Errorf("after ForgetInputs: %v", err)
+	}
+}
+
+// An input removed since it was read does not refuse a new file that got
+// its inode (the file system reuses them): identity is compared with the
+// input's path as it is now, not as it was when read.
+func TestRemovedInputFreesItsInode(t *testing.T) {
+	defer ForgetInputs()
+	ForgetInputs()
+	dir := t.TempDir()
+	for i := range 20 {
+		in := filepath.Join(dir, fmt.Sprintf("in%d", i))
+		os.WriteFile(in, []byte("x"), 0o644)
+		if _, err := ReadFile(in); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(in)
+		if err := WriteFile(filepath.Join(dir, fmt.Sprintf("out%d", i)), []byte("y")); err != nil {
+			t.Fatalf("writing a new file after its input was removed: %v", err)
+		}
+	}
+}
+
+// A file read many times (a study opens each trace twice a replay) is
+// remembered once, so checking an output costs the same however many
+// replays a process runs.
+func TestInputsKeptOnce(t *testing.T) {
+	defer ForgetInputs()
+	ForgetInputs()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.trace.zst")
+	os.WriteFile(in, []byte("x"), 0o644)
+	for range 1000 {
+		f, err := Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	AddInput(dir + "/./a.trace.zst")
+	if len(inputs) != 1 {
+		t.Errorf("%d inputs remembered, want 1", len(inputs))
 	}
 }

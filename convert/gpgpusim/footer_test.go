@@ -1,0 +1,61 @@
+package gpgpusim
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ulikunitz/xz"
+)
+
+// readLog returns a real log's text.
+func readLog(t *testing.T, name string) string {
+	t.Helper()
+	f, err := os.Open("testdata/real/" + name + ".log.xz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := xz.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(zr); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// The hostile edits of a real log (imbalance: two kernels, two statistics
+// blocks) are refused with an error naming the line, where they converted
+// to a wrong or partial trace: a first block's gpu_tot_sim_cycle set to
+// 2^32 (the makespan became 4,294,976,062 cycles instead of 20,711), the
+// log cut between the launch trees (1 of 2 kernels) or before the first
+// push (0), and the end-of-run line alone removed.
+func TestRealLogEdits(t *testing.T) {
+	log := readLog(t, "imbalance")
+	if _, err := convertString(log); err != nil {
+		t.Fatalf("the log itself: %v", err)
+	}
+	second := strings.Index(log, "GPGPU-Sim PTX: pushing kernel")
+	second += strings.Index(log[second+1:], "GPGPU-Sim PTX: pushing kernel") + 1
+	first := strings.Index(log, "GPGPU-Sim PTX: pushing kernel")
+	for _, c := range []struct {
+		name, log, want string
+	}{
+		{"tot far ahead", strings.Replace(log, "gpu_tot_sim_cycle = 7025", "gpu_tot_sim_cycle = 4294967296", 1),
+			"gpu_tot_sim_cycle 4294967296 is not the previous block's 0 plus this block's gpu_sim_cycle 7025"},
+		{"tot far ahead, no gpu_sim_cycle", strings.Replace(strings.Replace(log, "gpu_tot_sim_cycle = 7025", "gpu_tot_sim_cycle = 4294967296", 1), "gpu_sim_cycle = 7025", "", 1),
+			"comes after a statistics block whose gpu_tot_sim_cycle is 4294967296"},
+		{"cut between trees", log[:second], "the log ends without GPGPU-Sim's end-of-run line (GPGPU-Sim: *** exit detected ***) after 1 kernels"},
+		{"cut before the first push", log[:first], "after 0 kernels"},
+		{"no end-of-run line", strings.Replace(log, "GPGPU-Sim: *** exit detected ***", "", 1), "after 2 kernels"},
+	} {
+		_, err := convertString(c.log)
+		if _, ok := err.(*Error); !ok || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an *Error containing %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpureplay/gpureplay/model"
+)
+
+// PolicyError is a policy's decision the engine cannot carry out: a CTA
+// placed on an SM that does not exist or where Fits says it does not fit,
+// a coalesce into a kernel that is not eligible or at a negative cost, an
+// estimate that is not a finite number. It names the policy and the
+// decision; the replay stops there (the replay command's exit status 2).
+type PolicyError struct {
+	Policy   string
+	Decision string // "Place", "Decide"
+	Msg      string
+}
+
+func (p *PolicyError) Error() string {
+	return fmt.Sprintf("policy %s: %s: %s", p.Policy, p.Decision, p.Msg)
+}
+
+// PolicyFault marks PolicyError as the engine's own stop of a policy's
+// decision (model.CatchPolicyPanic lets it through as it is).
+func (*PolicyError) PolicyFault() {}
+
+// refuse stops the replay at a policy's decision it cannot carry out. It
+// panics: the policy called in (Dispatch.Place) and may loop on a call
+// that does nothing, so the run is unwound to Run, which returns the
+// error (recoverPolicy).
+func (e *engine) refuse(decision, format string, a ...any) {
+	panic(&PolicyError{Policy: e.opt.Policy.Name, Decision: decision, Msg: fmt.Sprintf(format, a...)})
+}
+
+// recoverPolicy, deferred in Run, returns a policy's panic (a
+// *model.PolicyPanic, raised by the guards policies.New puts around a
+// policy's hooks) or a decision the engine refused (*PolicyError) as the
+// run's error; any other panic is the engine's own and goes on.
+func recoverPolicy(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	switch p := r.(type) {
+	case *model.PolicyPanic:
+		*err = p
+	case *PolicyError:
+		*err = p
+	default:
+		panic(r)
+	}
+}
+
+// checkVerdicts refuses verdicts the engine cannot carry out for site s:
+// a decision it does not know, a coalesce into a kernel that is
+// complete, not in the Kernel Distributor (not holding an entry, inKD:
+// Site.KD is those kernels, and scanning it for every lane would double
+// DTBL's own search) or of another name or block shape than the child
+// (its CTAs would run as another kernel's), a negative or impossibly
+// long search, and estimates that are not finite numbers (the launches
+// table would hold NaN or ±Inf).
+func (se *siteEngine) checkVerdicts(s *Site, out []Verdict) error {
+	for i := range out {
+		v := &out[i]
+		l := &s.Lanes[i]
+		bad := func(format string, a ...any) error {
+			return &PolicyError{Policy: se.policy, Decision: "Decide", Msg: fmt.Sprintf("site %d, lane %d (child kernel %d): ", s.ID, l.Lane, l.ChildKernel) + fmt.Sprintf(format, a...)}
+		}
+		switch v.Decision {
+		case Launch, Inline:
+		case Coalesce:
+			t := v.Target
+			switch {
+			case t == nil:
+				return bad("coalesce without a target kernel")
+			case t.Complete():
+				return bad("coalesce into kernel %d, which is complete", t.id)
+			case t.kernelRun == nil || !t.inKD: // Site.KD is the kernels holding an entry now
+				return bad("coalesce into kernel %d, which is not in the Kernel Distributor (Site.KD)", t.id)
+			case t.Name() != l.ChildName || t.Block() != l.ChildBlock:
+				return bad("coalesce into kernel %d (%s, block %v), not of the child's name and block shape (%s, %v)", t.id, t.Name(), t.Block(), l.ChildName, l.ChildBlock)
+			case v.SearchCycles < 0 || v.SearchCycles > model.MaxCost:
+				return bad("coalesce searching %d cycles; want 0 to %d", v.SearchCycles, int64(model.MaxCost))
+			}
+		default:
+			return bad("decision %d is none of Launch, Inline and Coalesce", v.Decision)
+		}
+		for _, f := range []struct {
+			name string
+			v    *float64
+		}{{"EstChildCycles", v.EstChildCycles}, {"EstParentCycles", v.EstParentCycles}, {"ConcurrentCTAs", v.ConcurrentCTAs}} {
+			if f.v != nil && (math.IsNaN(*f.v) || math.IsInf(*f.v, 0)) {
+				return bad("%s is %v; want a finite number", f.name, *f.v)
+			}
+		}
+		if v.QueuedCTAs != nil && *v.QueuedCTAs < 0 {
+			return bad("QueuedCTAs is %d; want a count", *v.QueuedCTAs)
+		}
+	}
+	return nil
+}
