@@ -1,7 +1,6 @@
 package results
 
 import (
-	"context"
 	"fmt"
 	"io"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // rowGroupRows caps a Parquet row group. Blocks are buffered into row
@@ -96,7 +94,6 @@ func columnProps() []parquet.WriterProperty {
 // handful of values in long stretches (dictColumn, dictcols.go).
 type parquetEncoder struct {
 	w         *file.Writer
-	ctx       context.Context // the library's write context: scratch buffers
 	fields    []arrow.Field
 	mem       memory.Allocator
 	rg        file.BufferedRowGroupWriter // the group being filled; nil before the first row
@@ -108,18 +105,16 @@ type parquetEncoder struct {
 
 func newParquetEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*parquetEncoder, error) {
 	props := parquetProps(mem)
-	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
-	ps, err := pqarrow.ToParquet(s, props, arrProps)
+	root, err := parquetSchema(s, props)
 	if err != nil {
 		return nil, err
 	}
-	fw, err := file.NewParquetWriterWithError(w, ps.Root(), file.WithWriterProps(props))
+	fw, err := file.NewParquetWriterWithError(w, root, file.WithWriterProps(props))
 	if err != nil {
 		return nil, err
 	}
 	return &parquetEncoder{
 		w:         fw,
-		ctx:       pqarrow.NewArrowWriteContext(context.Background(), &arrProps),
 		fields:    s.Fields(),
 		mem:       mem,
 		groupRows: rowGroupRows,
@@ -184,7 +179,7 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 		if e.fields[i].Nullable {
 			defs = e.defLevels(arr)
 		}
-		if err := e.put(cw, arr, defs, e.fields[i].Nullable); err != nil {
+		if err := e.put(cw, arr, defs); err != nil {
 			return fmt.Errorf("column %s: %w", e.fields[i].Name, err)
 		}
 	}
@@ -255,7 +250,7 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 				continue
 			}
 			strs := repeatStrings(e.mem, []runRows{{*r, int(hi - lo)}}, field)
-			err := e.put(cw, strs, nil, false)
+			err := e.put(cw, strs, nil)
 			strs.Release()
 			if err != nil {
 				return err
@@ -282,12 +277,12 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 // the other alone, and a reader that looks for "" (the params of a run
 // with the defaults, say) would skip the group. put counts "" in itself,
 // into the page the rows start in and the one they end in.
-func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []int16, nullable bool) error {
+func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []int16) error {
 	empty := leftEmpty(arr)
 	if empty {
 		boundEmpty(cw)
 	}
-	if err := pqarrow.WriteArrowToColumn(e.ctx, cw, arr, defs, nil, nullable); err != nil {
+	if err := writeColumn(e.mem, cw, arr, defs); err != nil {
 		return err
 	}
 	if empty {
