@@ -26,23 +26,19 @@ const rowGroupRows = 1 << 18
 // Zstd level 1: the files are within 2% of level 3's size, and encoding is
 // the largest cost of a run with --out. (arrow-go v18 pools its zstd
 // encoders; the frozen v15 line built one with a 4 MiB history per data
-// page, which is why we moved: BenchmarkWriteCTAs/parquet went from 1.28M
-// to 2.19M rows/s and from 1.36 GB to 0.50 GB allocated per million rows.)
+// page.)
 //
 // Integer columns are DELTA_BINARY_PACKED: ids and cycles mostly climb by
 // small steps, so their deltas pack into a few bits a value where plain
-// encoding hands zstd eight bytes. Zstd's work is what shrinks: a BFS
-// scale-20 replay with --out costs 13% fewer instructions (callgrind,
-// 7,668M to 6,705M for the whole process) and its tables are 11% smaller
-// (4.66 to 4.14 MB). DuckDB, pyarrow (pandas) and polars read the
+// encoding hands zstd eight bytes; zstd's work, the tables and a replay's
+// instructions shrink. DuckDB, pyarrow (pandas) and polars read the
 // encoding and get the same columns and values (interop).
 //
 // Data pages of 256 KiB, not the library's 1 MiB: every column of every
 // open table keeps a page's values in hand, so with seven tables the
-// default page size held ~170 MB (a 32-replay study with --out: 460 MB
-// resident, now 290 MB); the files stay within 2% of the size, and
-// encoding is faster (BenchmarkWriteCTAs/parquet +29% rows/s, -33% bytes
-// allocated, benchstat n=6).
+// default page size held ~170 MB; the files stay within 2% of the size,
+// and encoding is faster. docs/performance.md has the current figures
+// and the commands that measure them.
 //
 // Dictionary encoding is on for the string columns, whose rows the encoder
 // hands over as indices into a dictionary of its own (dictColumn).
