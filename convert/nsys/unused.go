@@ -87,11 +87,8 @@ var versionSuffix = regexp.MustCompile(`_v[0-9]+$`)
 // correlation id is a call of its own. An activity row points at a call
 // with its correlation id and, where both sides know it, its process.
 func (r *report) countCalls(unused map[string]int) error {
-	type pids struct {
-		any  bool              // a row whose process is unknown
-		pids map[valueKey]bool // the processes of the rest
-	}
-	used := map[valueKey]*pids{}
+	anyPid := map[valueKey]bool{} // correlation id → used by a row whose process is unknown
+	used := map[launchKey]bool{}  // (correlation id, process) → used
 	for _, t := range []string{tabKernel, tabMemcpy, tabMemset, tabSync, tabEvent} {
 		if !r.hasCol(t, "correlationId") {
 			continue
@@ -101,20 +98,14 @@ func (r *report) countCalls(unused map[string]int) error {
 			if v[0] == nil {
 				return nil
 			}
-			k := keyOf(v[0])
-			u := used[k]
-			if u == nil {
-				u = &pids{pids: map[valueKey]bool{}}
-				used[k] = u
-			}
 			var pid any
 			if byPid {
 				pid = perProcess(v[1])
 			}
 			if pid == nil {
-				u.any = true
+				anyPid[keyOf(v[0])] = true
 			} else {
-				u.pids[keyOf(pid)] = true
+				used[launchKey{keyOf(v[0]), keyOf(pid)}] = true
 			}
 			return nil
 		})
@@ -122,12 +113,8 @@ func (r *report) countCalls(unused map[string]int) error {
 			return err
 		}
 	}
-	type call struct {
-		start, name any
-		pid         any
-	}
+	type call struct{ start, name any }
 	calls := map[launchKey]*call{}
-	var order []launchKey
 	var loose []any // the name ids of calls without a correlation id
 	byPid := r.hasCol(tabRuntime, "globalTid")
 	err := r.scan(tabRuntime, "counting unused API calls", []string{"correlationId", "globalTid", "nameId", "start"}, func(_ int64, v []any) error {
@@ -143,8 +130,7 @@ func (r *report) countCalls(unused map[string]int) error {
 		c := calls[k]
 		switch {
 		case c == nil:
-			calls[k] = &call{start: copyValue(v[3]), name: copyValue(v[2]), pid: pid}
-			order = append(order, k)
+			calls[k] = &call{start: copyValue(v[3]), name: copyValue(v[2])}
 		case v[3] != nil && (c.start == nil || compare(v[3], c.start) < 0):
 			c.start, c.name = copyValue(v[3]), copyValue(v[2])
 		}
@@ -170,10 +156,24 @@ func (r *report) countCalls(unused map[string]int) error {
 		}
 		unused["runtime:"+fn]++
 	}
-	for _, k := range order {
-		c := calls[k]
-		if u := used[k.corr]; u != nil && (u.any || c.pid == nil || u.pids[k.pid]) {
+	// A call is used by a row of its correlation id whose process is
+	// unknown or is the call's; a call whose process is unknown, by any
+	// row of its correlation id.
+	var usedCorr map[valueKey]bool
+	for k, c := range calls {
+		if anyPid[k.corr] || used[k] {
 			continue
+		}
+		if k.pid == (valueKey{}) {
+			if usedCorr == nil {
+				usedCorr = map[valueKey]bool{}
+				for u := range used {
+					usedCorr[u.corr] = true
+				}
+			}
+			if usedCorr[k.corr] {
+				continue
+			}
 		}
 		count(c.name)
 	}

@@ -138,9 +138,8 @@ func numeric(s string) any {
 // 1.0) get the same key; NULL has a key of its own (GROUP BY's and IS's
 // equality).
 type valueKey struct {
-	class int
-	i     int64
-	f     float64
+	class uint8
+	i     int64 // an integer, or a real's bits
 	s     string
 }
 
@@ -154,7 +153,7 @@ func keyOf(v any) valueKey {
 		if x == math.Trunc(x) && x >= -1<<63 && x < 1<<63 {
 			return valueKey{class: 1, i: int64(x)}
 		}
-		return valueKey{class: 4, f: x}
+		return valueKey{class: 4, i: int64(math.Float64bits(x))}
 	case string:
 		return valueKey{class: 2, s: x}
 	case []byte:

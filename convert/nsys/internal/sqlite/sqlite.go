@@ -57,6 +57,8 @@ type DB struct {
 	utf16    binary.ByteOrder
 	tables   []*Table
 	interior map[uint32][]byte // interior pages read by Row, kept
+	leaf     uint32            // the leaf page Row read last, kept in leafBuf
+	leafBuf  []byte
 }
 
 // Table is a table of the database.
@@ -265,7 +267,8 @@ func (t *Table) Scan(fn func(rowid int64, rec []any) error) error {
 }
 
 // Row reads the row with rowid id into rec (one value per column, as
-// Scan gives them); ok is false when there is none.
+// Scan gives them); ok is false when there is none. Rows read in
+// about rowid order cost a page read per leaf page, not per row.
 func (t *Table) Row(id int64, rec []any) (ok bool, err error) {
 	if t.root == 0 {
 		return false, &Error{Msg: fmt.Sprintf("table %s: its CREATE TABLE statement is not one this reader understands (a WITHOUT ROWID or virtual table?)", t.Name)}
@@ -277,7 +280,11 @@ func (t *Table) Row(id int64, rec []any) (ok bool, err error) {
 			return false, &Error{Page: pg, Offset: db.offset(pg), Msg: "the table's B-tree is deeper than 64 pages (a cycle?)"}
 		}
 		b, ok := db.interior[pg]
-		if !ok {
+		switch {
+		case ok:
+		case pg == db.leaf && db.leafBuf != nil:
+			b = db.leafBuf
+		default:
 			if b, err = db.page(pg); err != nil {
 				return false, err
 			}
@@ -312,6 +319,7 @@ func (t *Table) Row(id int64, rec []any) (ok bool, err error) {
 			}
 			pg = next
 		case 0x0d:
+			db.leaf, db.leafBuf = pg, b
 			lo, hi := 0, h.cells
 			for lo < hi {
 				m := (lo + hi) / 2
