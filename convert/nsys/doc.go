@@ -146,10 +146,8 @@
 // Memory. Each query's rows of the device are put in host order by
 // their sort keys and rowids, held in memory, and read again one at a
 // time, by rowid, as the walk merges the queries; the API calls' start
-// times are held by correlation id and process, and StringIds as a map.
-// Converting a synthetic export of 180,000 kernels, 20,000 copies and
-// 228,000 API calls peaks at 127 MB resident (91 MB when SQLite sorted
-// out of core), in 2.8 CPU seconds (3.6 with SQLite). The backward pass needs every op's GPU start before the
+// times are held by correlation id and process, and StringIds as a map
+// (docs/performance.md has a large export's figures). The backward pass needs every op's GPU start before the
 // first launch is written, so a first walk over the copies and kernels
 // keeps of each its start and kind (16 bytes) until the pass has run,
 // and its t (8 bytes) until it is written. Beyond these, a few entries
