@@ -3,10 +3,13 @@ package results
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -98,7 +101,8 @@ func TestParquetAsPqarrow(t *testing.T) {
 }
 
 // TestParquetColumnsAsPqarrow writes string and nullable columns over
-// several row groups with both column writers and compares the bytes.
+// several row groups with both column writers and compares the files
+// (sameParquet: the pages byte for byte, the footers' metadata).
 func TestParquetColumnsAsPqarrow(t *testing.T) {
 	write := func(pq bool) []byte {
 		if pq {
@@ -139,7 +143,65 @@ func TestParquetColumnsAsPqarrow(t *testing.T) {
 		return et.out.Bytes()
 	}
 	a, b := write(false), write(true)
-	if !bytes.Equal(a, b) {
-		t.Errorf("%d bytes, %d through pqarrow, not the same", len(a), len(b))
+	sameParquet(t, a, b)
+}
+
+// sameParquet compares two Parquet files byte for byte up to their
+// footers, and their footers' column chunk metadata with each chunk's
+// encodings as a set: the library keeps a chunk's encoding statistics in
+// a map, so the footer of a chunk with two data encodings (a dictionary
+// that fell back to plain) lists them in either order, whichever writer
+// wrote it.
+func sameParquet(t *testing.T, a, b []byte) {
+	t.Helper()
+	body := func(f []byte) []byte {
+		n := int(binary.LittleEndian.Uint32(f[len(f)-8:]))
+		return f[:len(f)-8-n]
+	}
+	if !bytes.Equal(body(a), body(b)) {
+		t.Fatalf("%d bytes, %d through pqarrow: the pages differ", len(a), len(b))
+	}
+	ra, err := file.NewParquetReader(bytes.NewReader(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := file.NewParquetReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(r *file.Reader) []string {
+		var out []string
+		md := r.MetaData()
+		for g := range md.NumRowGroups() {
+			rg := md.RowGroup(g)
+			for c := range rg.NumColumns() {
+				cc, err := rg.ColumnChunk(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				encs := fmt.Sprint(cc.Encodings())
+				if e := cc.Encodings(); len(e) > 0 {
+					sorted := slices.Clone(e)
+					slices.Sort(sorted)
+					encs = fmt.Sprint(sorted)
+				}
+				st, err := cc.Statistics()
+				if err != nil {
+					t.Fatal(err)
+				}
+				stats := "none"
+				if st != nil {
+					stats = fmt.Sprintf("%q %q nulls %d", st.EncodeMin(), st.EncodeMax(), st.NullCount())
+				}
+				out = append(out, fmt.Sprintf("group %d column %d: %d values, %d/%d bytes, pages at %d/%d, %s, %s",
+					g, c, cc.NumValues(), cc.TotalCompressedSize(), cc.TotalUncompressedSize(),
+					cc.DictionaryPageOffset(), cc.DataPageOffset(), encs, stats))
+			}
+		}
+		return out
+	}
+	da, db := describe(ra), describe(rb)
+	if !slices.Equal(da, db) {
+		t.Errorf("footers differ:\n%s\nthrough pqarrow:\n%s", strings.Join(da, "\n"), strings.Join(db, "\n"))
 	}
 }
