@@ -116,7 +116,7 @@ type Spawn struct {
 	OverheadB int64 `json:"overhead_b"`
 	MaxQueue  int64 `json:"max_queue"`
 	// NCon chooses what n_con, Algorithm 1's average number of concurrent
-	// child CTAs, averages over: "window" (DESIGN §4: every cycle of the
+	// child CTAs, averages over: "window" (docs/design.md §4: every cycle of the
 	// window, idle ones included; 0 for an idle window) or "busy" (only
 	// the cycles in which a child CTA runs, an idle window keeping the
 	// last value as t_warp does — what the GPU sustains while children

@@ -2,7 +2,7 @@
 //
 // A replay runs on one Config, chosen with --gpu: a built-in preset (see
 // Presets), a JSON file, or "captured" (FromSpec). The presets' GPU limits
-// are the tables of the papers (DESIGN §5):
+// are the tables of the papers (docs/design.md §5):
 //
 //	preset      source           SMs  MHz   CTAs/SM threads/SM regs/SM smem/SM  kernels
 //	k20c        DTBL Table 2      13   706  16      2048       65536   49152    32
@@ -97,7 +97,7 @@
 //	spawn.queue         arrival              SPAWN §IV-A (a child's CTAs join n when it
 //	                                         reaches the KMU; decision: at the decision,
 //	                                         Algorithm 1 line 8, the behaviour before)
-//	spawn.ncon          window               DESIGN §4 (n_con over the whole window;
+//	spawn.ncon          window               docs/design.md §4 (n_con over the whole window;
 //	                                         busy: over cycles a child CTA runs)
 //	dtbl.agt_entries    1024                 DTBL §4.3 (1024-entry AGT)
 //	dtbl.fallback       dispatch             DTBL §4.2 (match when the command arrives;
@@ -106,7 +106,7 @@
 //	dtbl.spill_loads    cta                  DTBL §4.3 (a spilled group's metadata loaded
 //	                                         for each CTA the scheduler distributes);
 //	                                         first: its first CTA only, the behaviour before
-//	dtbl.agt_spill      140                  DESIGN §4: a fixed cost for the global-memory
+//	dtbl.agt_spill      140                  docs/design.md §4: a fixed cost for the global-memory
 //	                                         load DTBL §4.3 says "is dependent on the
 //	                                         global memory traffic"
 //	io.model            none; gk110-64: stages  CRCS §3, §5.1: the host I/O stages
@@ -151,7 +151,7 @@
 //     update the WarpTable, flag the executor warps) is a couple of
 //     global-memory round trips with __threadfence, about 1000 cycles on
 //     the Titan X. The paper gives no measured figure.
-//   - lat.host_threads = 1: DESIGN §3's single host thread, whose calls
+//   - lat.host_threads = 1: docs/design.md §3's single host thread, whose calls
 //     serialise. Pagoda's host programs spawn from two OpenMP threads
 //     (Fig. 1a, "#pragma omp parallel num_threads(2)", on §6.1's
 //     quad-core i7). lat.host_issue = 3.5 µs is on the low side of
@@ -287,7 +287,7 @@
 //
 // # Occupancy
 //
-// GPU.CTAsPerSM applies the four per-SM limits of DESIGN §3. Threads are
+// GPU.CTAsPerSM applies the four per-SM limits of docs/design.md §3. Threads are
 // rounded up to whole warps and a CTA's registers are regs/thread × warps ×
 // 32 with no allocation granularity, a simplification that can admit a CTA
 // more than the hardware would when registers bind.

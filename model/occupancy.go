@@ -4,7 +4,7 @@ package model
 // resident at once — what a user tuning a kernel's shape wants to know.
 type Limit uint8
 
-// The four per-SM limits of DESIGN §3, in the order ties are reported: when
+// The four per-SM limits of docs/design.md §3, in the order ties are reported: when
 // two resources allow the same number of CTAs the earlier one is named.
 const (
 	LimitCTAs    Limit = iota // gpu.max_ctas_per_sm

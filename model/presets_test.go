@@ -56,7 +56,7 @@ var shared = map[string]string{
 	"model.tie_seed":          "0",
 }
 
-// perPreset holds DESIGN §5's table and the clock-derived host costs
+// perPreset holds docs/design.md §5's table and the clock-derived host costs
 // (3.5 µs issue, 5 µs launch, 3.5 µs spawn, 1 µs schedule).
 var perPreset = map[string]map[string]string{
 	"k20c": {

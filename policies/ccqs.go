@@ -81,7 +81,7 @@ func (q *ccqs) account(until int64) {
 }
 
 // windowNCon is n_con of the window just completed: the mean running
-// count over the whole window (0 when no child CTA ran, as in DESIGN), or
+// count over the whole window (0 when no child CTA ran, as in docs/design.md), or
 // with busyOnly over its busy cycles, prev when it had none.
 func (q *ccqs) windowNCon(prev float64) float64 {
 	switch {

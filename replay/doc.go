@@ -1,4 +1,4 @@
-// Package replay is the discrete-event engine of DESIGN §3. It replays a
+// Package replay is the discrete-event engine of docs/design.md §3. It replays a
 // trace on a model.Config GPU under a Policy and reports result rows to a
 // results.Sink.
 //

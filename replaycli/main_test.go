@@ -30,7 +30,7 @@ func replayCmd(t *testing.T, args ...string) (int, string, string) {
 }
 
 // The README's main command: three policies into Parquet tables with the
-// DESIGN columns.
+// docs/design.md columns.
 func TestReplaySampleWritesAllTables(t *testing.T) {
 	dir := t.TempDir()
 	code, out, stderr := replayCmd(t, "--policy=cdp,flat,threshold", "--set", "launch.threshold=64", "--out", dir, sample)

@@ -99,7 +99,7 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 		// outgrows a page, but it checks only as it adds strings to it.
 		c.plain = int64(len(c.values.ValueBytes())) >= cw.Properties().DictionaryPageSizeLimit()
 		if c.plain {
-			return e.put(cw, arr, nil, false)
+			return e.put(cw, arr, nil)
 		}
 		// The first row goes through the library, which puts the
 		// dictionary in the column's encoder; given them all, it would
@@ -107,7 +107,7 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 		ind := indexArray(idx[:1])
 		d := array.NewDictionaryArray(dictType, ind, c.values)
 		ind.Release()
-		err := e.put(cw, d, nil, false)
+		err := e.put(cw, d, nil)
 		d.Release()
 		if err != nil || len(idx) == 1 {
 			return err
@@ -115,7 +115,7 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 		return e.putIndices(cw, c, idx[1:])
 	}
 	if c.plain {
-		return e.put(cw, arr, nil, false)
+		return e.put(cw, arr, nil)
 	}
 	idx := c.indices(arr, nil)
 	for lo := 0; lo < len(idx); {
@@ -128,7 +128,7 @@ func (e *parquetEncoder) writeDict(cw file.ColumnChunkWriter, c *dictColumn, arr
 			err = e.putIndices(cw, c, idx[lo:hi])
 		} else {
 			s := array.NewSlice(arr, int64(lo), int64(hi))
-			err = e.put(cw, s, nil, false)
+			err = e.put(cw, s, nil)
 			s.Release()
 		}
 		if err != nil {

@@ -44,7 +44,7 @@ func writeFixture(w *Writer) {
 }
 
 // fixtureRows is what writeFixture must read back as, per table, in the
-// column order of DESIGN §6.
+// column order of docs/design.md §6.
 var fixtureRows = map[string][][]any{
 	"summary": {
 		{"bfs.trace.zst", "cdp", "", "k20c", int64(900), 1.2747875354107647, 1.0,

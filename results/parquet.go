@@ -1,7 +1,6 @@
 package results
 
 import (
-	"context"
 	"fmt"
 	"io"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // rowGroupRows caps a Parquet row group. Blocks are buffered into row
@@ -28,23 +26,19 @@ const rowGroupRows = 1 << 18
 // Zstd level 1: the files are within 2% of level 3's size, and encoding is
 // the largest cost of a run with --out. (arrow-go v18 pools its zstd
 // encoders; the frozen v15 line built one with a 4 MiB history per data
-// page, which is why we moved: BenchmarkWriteCTAs/parquet went from 1.28M
-// to 2.19M rows/s and from 1.36 GB to 0.50 GB allocated per million rows.)
+// page.)
 //
 // Integer columns are DELTA_BINARY_PACKED: ids and cycles mostly climb by
 // small steps, so their deltas pack into a few bits a value where plain
-// encoding hands zstd eight bytes. Zstd's work is what shrinks: a BFS
-// scale-20 replay with --out costs 13% fewer instructions (callgrind,
-// 7,668M to 6,705M for the whole process) and its tables are 11% smaller
-// (4.66 to 4.14 MB). DuckDB, pyarrow (pandas) and polars read the
+// encoding hands zstd eight bytes; zstd's work, the tables and a replay's
+// instructions shrink. DuckDB, pyarrow (pandas) and polars read the
 // encoding and get the same columns and values (interop).
 //
 // Data pages of 256 KiB, not the library's 1 MiB: every column of every
 // open table keeps a page's values in hand, so with seven tables the
-// default page size held ~170 MB (a 32-replay study with --out: 460 MB
-// resident, now 290 MB); the files stay within 2% of the size, and
-// encoding is faster (BenchmarkWriteCTAs/parquet +29% rows/s, -33% bytes
-// allocated, benchstat n=6).
+// default page size held ~170 MB; the files stay within 2% of the size,
+// and encoding is faster. docs/performance.md has the current figures
+// and the commands that measure them.
 //
 // Dictionary encoding is on for the string columns, whose rows the encoder
 // hands over as indices into a dictionary of its own (dictColumn).
@@ -96,7 +90,6 @@ func columnProps() []parquet.WriterProperty {
 // handful of values in long stretches (dictColumn, dictcols.go).
 type parquetEncoder struct {
 	w         *file.Writer
-	ctx       context.Context // the library's write context: scratch buffers
 	fields    []arrow.Field
 	mem       memory.Allocator
 	rg        file.BufferedRowGroupWriter // the group being filled; nil before the first row
@@ -108,18 +101,16 @@ type parquetEncoder struct {
 
 func newParquetEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*parquetEncoder, error) {
 	props := parquetProps(mem)
-	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
-	ps, err := pqarrow.ToParquet(s, props, arrProps)
+	root, err := parquetSchema(s, props)
 	if err != nil {
 		return nil, err
 	}
-	fw, err := file.NewParquetWriterWithError(w, ps.Root(), file.WithWriterProps(props))
+	fw, err := file.NewParquetWriterWithError(w, root, file.WithWriterProps(props))
 	if err != nil {
 		return nil, err
 	}
 	return &parquetEncoder{
 		w:         fw,
-		ctx:       pqarrow.NewArrowWriteContext(context.Background(), &arrProps),
 		fields:    s.Fields(),
 		mem:       mem,
 		groupRows: rowGroupRows,
@@ -184,7 +175,7 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 		if e.fields[i].Nullable {
 			defs = e.defLevels(arr)
 		}
-		if err := e.put(cw, arr, defs, e.fields[i].Nullable); err != nil {
+		if err := e.put(cw, arr, defs); err != nil {
 			return fmt.Errorf("column %s: %w", e.fields[i].Name, err)
 		}
 	}
@@ -255,7 +246,7 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 				continue
 			}
 			strs := repeatStrings(e.mem, []runRows{{*r, int(hi - lo)}}, field)
-			err := e.put(cw, strs, nil, false)
+			err := e.put(cw, strs, nil)
 			strs.Release()
 			if err != nil {
 				return err
@@ -282,12 +273,12 @@ func (e *parquetEncoder) writeRun(cw file.ColumnChunkWriter, col int, runs []run
 // the other alone, and a reader that looks for "" (the params of a run
 // with the defaults, say) would skip the group. put counts "" in itself,
 // into the page the rows start in and the one they end in.
-func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []int16, nullable bool) error {
+func (e *parquetEncoder) put(cw file.ColumnChunkWriter, arr arrow.Array, defs []int16) error {
 	empty := leftEmpty(arr)
 	if empty {
 		boundEmpty(cw)
 	}
-	if err := pqarrow.WriteArrowToColumn(e.ctx, cw, arr, defs, nil, nullable); err != nil {
+	if err := writeColumn(e.mem, cw, arr, defs); err != nil {
 		return err
 	}
 	if empty {

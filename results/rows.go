@@ -1,4 +1,4 @@
-// Package results defines the output tables of a replay (DESIGN §6) and
+// Package results defines the output tables of a replay (docs/design.md §6) and
 // writes them as Parquet, Arrow IPC or CSV. Rows stream in while a replay
 // runs and are flushed in batches, so a table of millions of CTAs never sits
 // in memory whole.

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,9 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowcsv "github.com/apache/arrow-go/v18/arrow/csv"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
@@ -46,36 +42,6 @@ func Scan(dir, table string, fn func(arrow.Record) error) error {
 		return scanCSV(cs, want, fn)
 	}
 	return fmt.Errorf("%s: %w (%s.parquet, %s.arrow or %s.csv)", dir, ErrNoTable, table, table, table)
-}
-
-func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
-	tempfile.AddInput(path)
-	pf, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 14}, memory.DefaultAllocator)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer rr.Release()
-	if err := sameColumns(path, rr.Schema(), want); err != nil {
-		return err
-	}
-	for rr.Next() {
-		if err := fn(rr.Record()); err != nil {
-			return err
-		}
-	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 func scanIPC(path string, want *arrow.Schema, fn func(arrow.Record) error) error {

@@ -2,7 +2,7 @@ package results
 
 import "github.com/apache/arrow-go/v18/arrow"
 
-// The tables, in the order of DESIGN §6. A table's index in tableNames is
+// The tables, in the order of docs/design.md §6. A table's index in tableNames is
 // its position in Writer.tables.
 const (
 	summaryTable = iota
@@ -89,7 +89,7 @@ func schema(fields ...arrow.Field) *arrow.Schema {
 	return arrow.NewSchema(all, nil)
 }
 
-// Tables returns the names of the output tables in DESIGN §6 order. Each is
+// Tables returns the names of the output tables in docs/design.md §6 order. Each is
 // written as NAME.FORMAT (kernels.parquet, ...).
 func Tables() []string {
 	return append([]string(nil), tableNames[:]...)

@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// The column lists of DESIGN §6, spelled out independently of schema.go,
-// with one deliberate change (docs/tables.md): params, DESIGN's summary
+// The column lists of docs/design.md §6, spelled out independently of schema.go,
+// with one deliberate change (docs/tables.md): params, docs/design.md's summary
 // column, is a run column of every table, so a sweep's combinations stay
 // apart in the kernels, ctas and launches tables too; and the contention
 // model's columns (summary issue_utilization and dram_utilization, ctas
-// slowdown) come after DESIGN's.
+// slowdown) come after docs/design.md's.
 var designColumns = map[string]string{
 	"summary": "trace policy params gpu makespan_cycles makespan_us speedup kernels device_kernels ctas " +
 		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles busy_cycles " +

@@ -134,7 +134,7 @@ func (w *Writer) bind() {
 	w.stages.bind()
 }
 
-// tables returns the tables in DESIGN order.
+// tables returns the tables in docs/design.md order.
 func (w *Writer) tables() [numTables]*table {
 	return [numTables]*table{
 		summaryTable:   &w.summary.table,

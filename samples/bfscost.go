@@ -3,7 +3,7 @@ package samples
 // The bfs cost model, in K20c core cycles (the trace's clock_mhz, 706). The
 // values are modelled, not measured: they are sized from GK110 memory
 // latencies so that what decides launch against inline — a parent lane's
-// per-edge loop against the device-launch costs of DESIGN §5 and the child's
+// per-edge loop against the device-launch costs of docs/design.md §5 and the child's
 // own run time — keeps realistic proportions. Change them here only.
 const (
 	// levelBaseCycles is what every frontier thread of bfs_level spends

@@ -85,7 +85,7 @@
 //     task may start on warps another task has released before that task
 //     has finished, and a task without Sync starts each warp as soon as it
 //     is placed — even one with more than 31 warps, which runs in waves.
-//   - A Sync task starts when all its warps are placed (DESIGN §4); its
+//   - A Sync task starts when all its warps are placed (docs/design.md §4); its
 //     placed warps sit reserved and idle until then and are not counted
 //     as busy. A Sync task wider than 31 warps is rejected by Submit.
 //   - Named barriers (§5.2): 16 per MTB, the lowest free one taken at

@@ -23,7 +23,7 @@ const DefaultPageBytes = 4096
 // in the binary encoding, so its values must never be renumbered.
 type Kind uint8
 
-// The record kinds, in the order DESIGN §2 lists them.
+// The record kinds, in the order docs/design.md §2 lists them.
 const (
 	KindHeader Kind = iota + 1
 	KindBuffer
@@ -105,7 +105,7 @@ type GPUSpec struct {
 // host before use, output/inout are read back afterwards.
 type Role string
 
-// The buffer roles of DESIGN §2.
+// The buffer roles of docs/design.md §2.
 const (
 	RoleInput  Role = "input"
 	RoleOutput Role = "output"

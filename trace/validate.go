@@ -12,10 +12,10 @@ import (
 
 // Validator is a Source that passes another Source's records through
 // unchanged and stops with a *Error at the first record that breaks the
-// schema's rules (DESIGN §2): references to undeclared buffers or kernels,
+// schema's rules (docs/design.md §2): references to undeclared buffers or kernels,
 // values out of range, records out of order.
 //
-// On top of DESIGN's order it enforces the streaming rule that lets a replay
+// On top of docs/design.md's order it enforces the streaming rule that lets a replay
 // keep only the work in flight: the records from one host launch up to the
 // next host launch form that launch's *tree segment*, and every record of the
 // launch tree (the cta, access and pages records of the host-launched kernel,

@@ -273,7 +273,7 @@ func dragonliCode(params ...string) []string {
 // own parent loops (their amortised 40–50 cycles an iteration, where
 // spawn calibrates them on Eq. 2's premise): how much the comparison rests
 // on that calibration. SPAWN runs twice: with n_con averaged over the
-// whole window (DESIGN) and over the cycles a child CTA runs
+// whole window (docs/design.md) and over the cycles a child CTA runs
 // (spawn.ncon=busy), the two readings of its "average number of
 // concurrent CTAs".
 var spawnAmortisedExperiment = &experiment{
@@ -498,7 +498,7 @@ var pagodaModelExperiment = &experiment{
 // pagodaHostExperiment is the comparison with the host's API calls on
 // threads threads instead of the experiments' four, at the same per-call
 // cost: the sensitivity of every runtime to the host. One thread is
-// DESIGN's default host; twenty the Xeon node's cores.
+// docs/design.md's default host; twenty the Xeon node's cores.
 func pagodaHostExperiment(threads int) *experiment {
 	return &experiment{
 		doc:        fmt.Sprintf("Pagoda §6.2 on %d host threads (titanx)", threads),

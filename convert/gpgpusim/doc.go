@@ -6,7 +6,8 @@
 // # Capturing
 //
 // Run the program under GPGPU-Sim with three config lines that log every
-// CTA's start and end (../shared/gpgpusim has such a config):
+// CTA's start and end (docs/importers/gpgpusim.md names the config the
+// project's captures use: GPGPU-Sim's tested SM7_QV100 with these appended):
 //
 //	-trace_enabled 1
 //	-trace_components LIVENESS

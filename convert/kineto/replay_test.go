@@ -33,8 +33,8 @@ import (
 // does not have, so for the short samples here the makespan itself is
 // 3% (event_sync) to 494% (triton, one 1.76 µs kernel) over it.
 //
-// Samples: the two shared ones (testdata copies of
-// /work/shared/traces/kineto), rocm.json (a leading H2D copy, two
+// Samples: the two shared ones (testdata copies of the project's
+// captured Kineto traces), rocm.json (a leading H2D copy, two
 // streams one after the other), rocm_roctracer.json (ROCm as Kineto's
 // roctracer logger writes it: AMD deviceProperties, copy sizes on the
 // hipMemcpy* calls), queued.json (ten 1 µs kernels queued

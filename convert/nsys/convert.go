@@ -65,5 +65,6 @@ func Convert(path string, out trace.Sink, o Options) (Summary, error) {
 	if err := c.convert(); err != nil {
 		return sum, err
 	}
+	r.sorted, r.launchT = nil, nil // the walk's; countUnused reads the tables afresh
 	return sum, r.countUnused(dev, sum.Unused)
 }

@@ -42,11 +42,13 @@ func copyLabel(kind sql.NullInt64) string {
 	return "copyKind " + nullText(kind)
 }
 
-// copyConverted is the SQL condition for a copy of m that becomes a
-// memcpy record: host-to-device or device-to-host, at least one byte.
-// Unified-memory migrations and copies within or between devices have no
-// trace record; countUnused counts the complement.
-const copyConverted = `COALESCE(m.copyKind IN (1, 2) AND m.bytes > 0, 0)`
+// copyConverted reports whether a copy of kind kind and size bytes
+// becomes a memcpy record: host-to-device or device-to-host, at least one
+// byte. Unified-memory migrations and copies within or between devices
+// have no trace record; countUnused counts the complement.
+func copyConverted(kind, bytes any) bool {
+	return (equal(kind, int64(copyHtoD)) || equal(kind, int64(copyDtoH))) && greater(bytes, int64(0))
+}
 
 // copyNames are the columns the copy query selects after the rowid, for
 // messages: the host time of the copy's API call (its own start without
@@ -56,20 +58,31 @@ var copyNames = []string{"call start", "streamId", "globalPid", "bytes", "copyKi
 // maxCopyBytes bounds a copy's size (256 TiB), above any GPU's memory.
 const maxCopyBytes = 1 << 48
 
-// copyQuery selects the device's converted copies in host order.
-func (r *report) copyQuery() string {
-	return r.launchCTE(tabMemcpy) + `SELECT m.rowid, COALESCE(l.t, m.start), m.streamId, ` + r.pidOf(tabMemcpy, "m") + `,
-		m.bytes, m.copyKind, m.start FROM ` + tabMemcpy + ` m` + r.launchJoin(tabMemcpy, "m") + `
-	WHERE m.deviceId = ? AND ` + copyConverted + ` ORDER BY 2, m.correlationId, m.start, m.rowid`
+// copyQuery selects the device's converted copies in host order: by
+// their API call's start (their own without one), correlation id and GPU
+// start.
+func (r *report) copyQuery() *query {
+	return &query{name: "memcpy", table: tabMemcpy, names: copyNames,
+		cols:  []string{"deviceId", "correlationId", "globalPid", "start", "streamId", "bytes", "copyKind"},
+		where: func(v []any, dev int64) bool { return equal(v[0], dev) && copyConverted(v[6], v[5]) },
+		order: func(v []any, t any) [3]any { return [3]any{coalesce(t, v[3]), v[1], v[3]} },
+		sel: func(r *report, v []any, t any) []any {
+			return []any{coalesce(t, v[3]), v[4], r.pid(tabMemcpy, v[2]), v[5], v[6], v[3]}
+		}}
+}
+
+// coalesce is a, or b where a is NULL.
+func coalesce(a, b any) any {
+	if a == nil {
+		return b
+	}
+	return a
 }
 
 // readCopy decodes a copy row.
-func (c *converter) readCopy(rows *sql.Rows) (op, error) {
-	rw, err := scanRow(rows, c.r.file, tabMemcpy, copyNames)
-	if err != nil {
-		return nil, err
-	}
+func (c *converter) readCopy(rw *row) (op, error) {
 	cp := &copyOp{row: rw, dir: trace.DirH2D}
+	var err error
 	// The GPU start first: a copy without an API call has it as its host
 	// time too, and a NULL one is reported under its own name.
 	if cp.start, err = rw.need(5); err != nil {

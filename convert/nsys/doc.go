@@ -5,9 +5,11 @@
 //
 // # What is read
 //
-// The database is opened read-only (a file: URI with mode=ro, after
-// checking the SQLite magic so "not an export" is a clear error) through
-// modernc.org/sqlite, a pure-Go SQLite. Nsight Systems creates tables
+// The database is read, read-only, by internal/sqlite, a reader of
+// SQLite's file format (no SQL engine), after checking the SQLite magic
+// so "not an export" is a clear error. The importer's selections, joins
+// and orders are Go (query.go), comparing values as SQLite's SQL does
+// (value.go). Nsight Systems creates tables
 // lazily and adds columns between versions (greenContextId, say), so
 // tables and columns are looked up by name, and a missing one that the
 // conversion needs is an error that names it.
@@ -141,14 +143,14 @@
 // rather than at its measured rate, so ops behind a long queue or a copy
 // may start somewhat early or late.
 //
-// Memory. Every query is ordered by host time in SQLite (which sorts
-// out of core) and read a row at a time; the walk merges the queries
-// holding one row of each. The backward pass needs every op's GPU start
-// before the first launch is written, so a first walk over the copies
-// and kernels keeps of each its start and kind (16 bytes) until the pass
-// has run, and its t (8 bytes) until it is written: at most 24 bytes per
-// kernel or copy (24 MB for a million), the importer's only memory in
-// the number of kernels.
-// Beyond it, a few entries per stream and per CUDA event; cta records are
-// generated while writing.
+// Memory. Each query's rows of the device are put in host order by
+// their sort keys and rowids, held in memory, and read again one at a
+// time, by rowid, as the walk merges the queries; the API calls' start
+// times are held by correlation id and process, and StringIds as a map
+// (docs/performance.md has a large export's figures). The backward pass needs every op's GPU start before the
+// first launch is written, so a first walk over the copies and kernels
+// keeps of each its start and kind (16 bytes) until the pass has run,
+// and its t (8 bytes) until it is written. Beyond these, a few entries
+// per stream and per CUDA event; cta records are generated while
+// writing.
 package nsys

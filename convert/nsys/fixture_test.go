@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	_ "modernc.org/sqlite" // the fixtures are written with SQLite itself
 )
 
 // table is a fixture table: its column declarations, as Nsight Systems

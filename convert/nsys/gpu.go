@@ -2,7 +2,6 @@ package nsys
 
 import (
 	"database/sql"
-	"errors"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
@@ -58,47 +57,61 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 // gpuInfo finds device dev's TARGET_INFO_GPU row: by cuDevice (the CUDA
 // device id) where the export has it, else through
 // TARGET_INFO_CUDA_DEVICE's cudaId → gpuId map, else by id. The first way
-// that finds a row wins; nil when none does.
+// that finds a row wins, and within a way the first row; nil when none
+// does.
 func (r *report) gpuInfo(dev int64) (*gpuInfo, error) {
 	if !r.has(tabGPU) {
 		return nil, nil
 	}
-	var ways []string
+	var ways []func(v []any) bool // v: the row's cuDevice, id, then gpuInfoCols
 	if r.hasCol(tabGPU, "cuDevice") {
-		ways = append(ways, `g.cuDevice = ?`)
+		ways = append(ways, func(v []any) bool { return equal(v[0], dev) })
 	}
 	if r.hasCol(tabGPU, "id") && r.hasCol(tabCUDADev, "gpuId") && r.hasCol(tabCUDADev, "cudaId") {
-		ways = append(ways, `g.id = (SELECT gpuId FROM `+tabCUDADev+` WHERE cudaId = ? ORDER BY rowid LIMIT 1)`)
+		var gpuID any
+		found := false
+		err := r.scan(tabCUDADev, "reading the device map", []string{"cudaId", "gpuId"}, func(_ int64, v []any) error {
+			if !found && equal(v[0], dev) {
+				gpuID, found = copyValue(v[1]), true
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		ways = append(ways, func(v []any) bool { return equal(v[1], gpuID) })
 	}
 	if r.hasCol(tabGPU, "id") {
-		ways = append(ways, `g.id = ?`)
+		ways = append(ways, func(v []any) bool { return equal(v[1], dev) })
 	}
-	sel := `SELECT g.rowid`
-	for _, c := range gpuInfoCols {
-		sel += ", " + r.colOrNull(tabGPU, "g", c)
-	}
-	for _, where := range ways {
-		var g gpuInfo
-		err := r.db.QueryRow(sel+` FROM `+tabGPU+` g WHERE `+where+` ORDER BY g.rowid LIMIT 1`, dev).Scan(
-			&g.row, &g.name, &g.clockRate, &g.smCount, &g.maxWarps, &g.warp,
-			&g.maxBlocks, &g.maxShmem, &g.maxRegs, &g.cc, &g.cm)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
+	cols := append([]string{"cuDevice", "id"}, gpuInfoCols...)
+	for _, match := range ways {
+		var g *gpuInfo
+		var conv error
+		err := r.scan(tabGPU, "reading the device's row", cols, func(id int64, v []any) error {
+			if g != nil || !match(v) {
+				return nil
+			}
+			g = &gpuInfo{row: id, name: scanString(v[2])}
+			for i, p := range []*sql.NullInt64{&g.clockRate, &g.smCount, &g.maxWarps, &g.warp,
+				&g.maxBlocks, &g.maxShmem, &g.maxRegs, &g.cc, &g.cm} {
+				if *p, conv = scanInt(v[3+i]); conv != nil {
+					return nil
+				}
+			}
+			return nil
+		})
+		if err == nil && conv != nil {
+			err = &Error{File: r.file, Table: tabGPU, Row: -1, Msg: "reading the device's row", Err: conv}
 		}
 		if err != nil {
-			return nil, &Error{File: r.file, Table: tabGPU, Row: -1, Msg: "reading the device's row", Err: err}
+			return nil, err
 		}
-		return &g, nil
+		if g != nil {
+			return g, nil
+		}
 	}
 	return nil, nil
-}
-
-// colOrNull is alias.col when table has col, else NULL.
-func (r *report) colOrNull(table, alias, col string) string {
-	if r.hasCol(table, col) {
-		return alias + "." + col
-	}
-	return "NULL"
 }
 
 // spec is the header's gpu_spec (without the clock) for g; missing names

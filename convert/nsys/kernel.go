@@ -49,13 +49,30 @@ const (
 
 // kernelQuery selects the device's kernels in launch order: by the start
 // of their launch call (the earliest of its rows), then correlation id
-// (kernels of one CUDA graph launch share a call) and GPU start.
-func (r *report) kernelQuery(names string) string {
-	return r.launchCTE(tabKernel) + `SELECT k.rowid, l.t, k.start, k."end", k.streamId, k.correlationId, ` +
-		r.pidOf(tabKernel, "k") + `, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ,
-		k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory, ` + r.nameExpr(names) + `
-	FROM ` + tabKernel + ` k` + r.launchJoin(tabKernel, "k") + r.nameJoins() + `
-	WHERE k.deviceId = ? ORDER BY l.t, k.correlationId, k.start, k.rowid`
+// (kernels of one CUDA graph launch share a call) and GPU start. A
+// kernel's name is the first of its name columns (names says which
+// first) whose string is in StringIds.
+func (r *report) kernelQuery(names string) *query {
+	nameCols := r.nameColumns(names)
+	cols := append([]string{"deviceId", "correlationId", "globalPid", "start", "end", "streamId",
+		"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+		"registersPerThread", "staticSharedMemory", "dynamicSharedMemory"}, nameCols...)
+	return &query{name: "kernel/" + names, table: tabKernel, cols: cols, names: kernelNames, strings: true,
+		where: func(v []any, dev int64) bool { return equal(v[0], dev) },
+		order: func(v []any, t any) [3]any { return [3]any{t, v[1], v[3]} },
+		sel: func(r *report, v []any, t any) []any {
+			out := make([]any, 0, len(kernelNames))
+			out = append(out, t, v[3], v[4], v[5], v[1], r.pid(tabKernel, v[2]))
+			out = append(out, v[6:15]...)
+			var name any
+			for _, id := range v[15:] {
+				if s := r.strs[keyOf(id)]; id != nil && s != nil {
+					name = s
+					break
+				}
+			}
+			return append(out, name)
+		}}
 }
 
 // nameColumns are the kernel name columns the export has, the preferred
@@ -74,31 +91,8 @@ func (r *report) nameColumns(names string) []string {
 	return cols
 }
 
-// nameJoins joins StringIds once per name column (as n_<column>).
-func (r *report) nameJoins() string {
-	s := ""
-	for _, c := range r.nameColumns(NamesDemangled) {
-		s += ` LEFT JOIN ` + tabStrings + ` n_` + c + ` ON n_` + c + `.id = k.` + c
-	}
-	return s
-}
-
-// nameExpr is the kernel's name: the first name column whose string
-// exists.
-func (r *report) nameExpr(names string) string {
-	s := "COALESCE("
-	for _, c := range r.nameColumns(names) {
-		s += "n_" + c + ".value, "
-	}
-	return s + "NULL)"
-}
-
 // readKernel decodes a kernel row, rejecting what no GPU could have run.
-func (c *converter) readKernel(rows *sql.Rows) (op, error) {
-	rw, err := scanRow(rows, c.r.file, tabKernel, kernelNames)
-	if err != nil {
-		return nil, err
-	}
+func (c *converter) readKernel(rw *row) (op, error) {
 	k := &kernelOp{row: rw, name: rw.text(kName)}
 	corr, err := rw.nullInt(kCorr)
 	if err != nil {

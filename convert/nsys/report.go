@@ -1,26 +1,31 @@
 package nsys
 
 import (
-	"database/sql"
+	"errors"
 	"io"
+	"os"
 	"strings"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver (pure Go)
-
+	"github.com/gpureplay/gpureplay/convert/nsys/internal/sqlite"
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
 // sqliteMagic is the 16-byte string every SQLite 3 database file starts
 // with; checking it first turns "not an nsys export" into a clear error
 // instead of an SQLite one.
-const sqliteMagic = "SQLite format 3\x00"
+const sqliteMagic = sqlite.Magic
 
 // report is an open Nsight Systems SQLite export and the columns of the
 // tables the importer reads.
 type report struct {
-	file string
-	db   *sql.DB
-	cols map[string]map[string]bool // lower-case table name → lower-case column names
+	file    string
+	f       *os.File
+	db      *sqlite.DB
+	tables  map[string]*sqlite.Table     // lower-case table name → the table
+	cols    map[string]map[string]bool   // lower-case table name → lower-case column names
+	strs    map[valueKey]any             // StringIds: id → value, read on first use
+	sorted  map[string][]entry           // a query's rows in its order, by query name
+	launchT map[string]map[launchKey]any // table → its rows' API calls' start
 }
 
 // openReport checks that path is an SQLite database and opens it
@@ -32,80 +37,45 @@ func openReport(path string) (*report, error) {
 	}
 	var head [len(sqliteMagic)]byte
 	_, err = io.ReadFull(f, head[:])
-	f.Close()
 	if err != nil || string(head[:]) != sqliteMagic {
+		f.Close()
 		return nil, errorf(path, "", -1, "not an SQLite database; convert takes the SQLite export of a report (nsys export --type sqlite REPORT.nsys-rep)")
 	}
-	db, err := sql.Open("sqlite", readOnlyURI(path))
+	st, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, &Error{File: path, Row: -1, Msg: "opening the database", Err: err}
 	}
-	r := &report{file: path, db: db, cols: map[string]map[string]bool{}}
-	if err := r.readSchema(); err != nil {
-		db.Close()
-		return nil, err
+	var wal int64
+	if ws, err := os.Stat(path + "-wal"); err == nil {
+		wal = ws.Size()
 	}
+	db, err := sqlite.Open(f, st.Size(), wal)
+	if err != nil {
+		f.Close()
+		return nil, &Error{File: path, Row: -1, Msg: "opening the database", Err: err}
+	}
+	r := &report{file: path, f: f, db: db, tables: map[string]*sqlite.Table{}, cols: map[string]map[string]bool{},
+		sorted: map[string][]entry{}, launchT: map[string]map[launchKey]any{}}
+	r.readSchema()
 	return r, nil
 }
 
-// readOnlyURI is the SQLite URI that opens path read-only. SQLite
-// percent-decodes a URI's path, and the driver splits its parameters at
-// the first '?', so those characters (and '#') are escaped.
-func readOnlyURI(path string) string {
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + esc + "?mode=ro"
-}
-
-func (r *report) close() error { return r.db.Close() }
+func (r *report) close() error { return r.f.Close() }
 
 // readSchema records the columns of every table the importer may read.
-func (r *report) readSchema() error {
-	rows, err := r.db.Query(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')`)
-	if err != nil {
-		return &Error{File: r.file, Row: -1, Msg: "reading the schema", Err: err}
-	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return &Error{File: r.file, Row: -1, Msg: "reading the schema", Err: err}
+func (r *report) readSchema() {
+	for _, t := range r.db.Tables() {
+		name := strings.ToLower(t.Name)
+		if !known[name] {
+			continue
 		}
-		if known[strings.ToLower(name)] {
-			tables = append(tables, name)
+		cols := map[string]bool{}
+		for _, c := range t.Columns {
+			cols[strings.ToLower(c.Name)] = true
 		}
+		r.tables[name], r.cols[name] = t, cols
 	}
-	if err := closeRows(rows); err != nil {
-		return &Error{File: r.file, Row: -1, Msg: "reading the schema", Err: err}
-	}
-	for _, t := range tables {
-		if err := r.readColumns(t); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readColumns records table's column names.
-func (r *report) readColumns(table string) error {
-	rows, err := r.db.Query(`SELECT name FROM pragma_table_info(?)`, table)
-	if err != nil {
-		return &Error{File: r.file, Table: table, Row: -1, Msg: "reading the columns", Err: err}
-	}
-	cols := map[string]bool{}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return &Error{File: r.file, Table: table, Row: -1, Msg: "reading the columns", Err: err}
-		}
-		cols[strings.ToLower(name)] = true
-	}
-	if err := closeRows(rows); err != nil {
-		return &Error{File: r.file, Table: table, Row: -1, Msg: "reading the columns", Err: err}
-	}
-	r.cols[strings.ToLower(table)] = cols
-	return nil
 }
 
 // has reports whether the report has table.
@@ -132,11 +102,61 @@ func (r *report) need(table string, cols ...string) error {
 	return nil
 }
 
-// closeRows closes rows and returns the first error iterating them met.
-func closeRows(rows *sql.Rows) error {
-	err := rows.Err()
-	if cerr := rows.Close(); err == nil {
-		err = cerr
+// scan calls fn with every row of table in rowid order: its rowid and
+// the values of cols (nil for a column the table lacks). The values are
+// valid during the call.
+func (r *report) scan(table, msg string, cols []string, fn func(id int64, v []any) error) error {
+	t := r.tables[strings.ToLower(table)]
+	if t == nil {
+		return nil
+	}
+	idx := columnIndex(t, cols)
+	v := make([]any, len(cols))
+	err := t.Scan(func(id int64, rec []any) error {
+		for i, j := range idx {
+			v[i] = nil
+			if j >= 0 {
+				v[i] = rec[j]
+			}
+		}
+		return fn(id, v)
+	})
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return &Error{File: r.file, Table: table, Row: -1, Msg: msg, Err: err}
 	}
 	return err
+}
+
+// columnIndex maps column names to their positions in t (-1: missing).
+func columnIndex(t *sqlite.Table, cols []string) []int {
+	idx := make([]int, len(cols))
+	for i, c := range cols {
+		idx[i] = t.Column(c)
+	}
+	return idx
+}
+
+// strings returns StringIds as a map from id to value.
+func (r *report) stringIds() (map[valueKey]any, error) {
+	if r.strs != nil {
+		return r.strs, nil
+	}
+	r.strs = map[valueKey]any{}
+	err := r.scan(tabStrings, "reading the strings", []string{"id", "value"}, func(_ int64, v []any) error {
+		k := keyOf(v[0])
+		if _, dup := r.strs[k]; !dup && v[0] != nil {
+			r.strs[k] = copyValue(v[1])
+		}
+		return nil
+	})
+	return r.strs, err
+}
+
+// copyValue copies a blob out of the reader's buffers.
+func copyValue(v any) any {
+	if b, ok := v.([]byte); ok {
+		return append([]byte{}, b...)
+	}
+	return v
 }

@@ -16,21 +16,6 @@ type row struct {
 	vals        []any
 }
 
-// scanRow reads the current row of rows: the rowid, then one value per
-// name.
-func scanRow(rows *sql.Rows, file, table string, names []string) (*row, error) {
-	vals := make([]any, len(names)+1)
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return nil, &Error{File: file, Table: table, Row: -1, Msg: "reading a row", Err: err}
-	}
-	id, _ := vals[0].(int64)
-	return &row{file: file, table: table, id: id, names: names, vals: vals[1:]}, nil
-}
-
 // int is value i as an integer; ok is false when it is NULL. A REAL that
 // holds an integer is accepted; text, blobs and fractions are errors.
 func (r *row) int(i int) (v int64, ok bool, err error) {

@@ -73,35 +73,12 @@ func (r *report) check() error {
 	return nil
 }
 
-// pidOf is the SQL for the process of alias's rows (table has globalPid,
-// a serialized id whose bits above the low 24 name the process), or NULL
-// when the process cannot be matched against the runtime table's
-// globalTid (either column missing). Correlation ids are per process, so
-// a report of several processes needs both to pair a GPU activity with
-// its API call.
-func (r *report) pidOf(table, alias string) string {
-	if r.hasCol(table, "globalPid") && r.hasCol(tabRuntime, "globalTid") {
-		return alias + ".globalPid / 16777216"
-	}
-	return "NULL"
-}
-
-// launchCTE is a WITH clause defining "launch": one row per CUDA API call
-// (corr, pid, t) that shares a correlation id with a row of table, for
-// pairing with table's rows. A call can appear twice under one
-// correlation id (cudaLaunchKernel_v7000 and cudaLaunchKernel); the
-// call's time is the earliest start, when the host began issuing.
-func (r *report) launchCTE(table string) string {
-	pid := "NULL"
-	if r.pidOf(table, "x") != "NULL" {
-		pid = "globalTid / 16777216"
-	}
-	return `WITH launch AS (SELECT correlationId AS corr, ` + pid + ` AS pid, MIN(start) AS t
-	FROM ` + tabRuntime + ` WHERE correlationId IN (SELECT correlationId FROM ` + table + `)
-	GROUP BY corr, pid) `
-}
-
-// launchJoin is the join of alias's rows (of table) to their API call.
-func (r *report) launchJoin(table, alias string) string {
-	return ` LEFT JOIN launch l ON l.corr = ` + alias + `.correlationId AND l.pid IS ` + r.pidOf(table, alias) + ` `
+// hasPid reports whether table's rows can be paired with their API calls
+// by process as well as correlation id: table has globalPid (a
+// serialized id whose bits above the low 24 name the process) and the
+// runtime table globalTid. Correlation ids are per process, so a report
+// of several processes needs both; without them the correlation id
+// alone decides.
+func (r *report) hasPid(table string) bool {
+	return r.hasCol(table, "globalPid") && r.hasCol(tabRuntime, "globalTid")
 }

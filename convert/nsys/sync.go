@@ -32,37 +32,44 @@ var eventNames = []string{"start", "streamId", "eventId", "globalPid"}
 // recordQuery selects the device's event records (CUPTI_ACTIVITY_KIND_
 // CUDA_EVENT, which tells the stream an event was recorded on) in host
 // order; the table has no times, so each comes from its API call.
-func (r *report) recordQuery() string {
-	return r.launchCTE(tabEvent) + `SELECT e.rowid, l.t, e.streamId, e.eventId, ` + r.pidOf(tabEvent, "e") + `
-	FROM ` + tabEvent + ` e` + r.launchJoin(tabEvent, "e") + `
-	WHERE e.deviceId = ? ORDER BY l.t, e.rowid`
+func (r *report) recordQuery() *query {
+	return &query{name: "cuda_event", table: tabEvent, names: eventNames,
+		cols:  []string{"deviceId", "correlationId", "globalPid", "streamId", "eventId"},
+		where: func(v []any, dev int64) bool { return equal(v[0], dev) },
+		order: func(v []any, t any) [3]any { return [3]any{t} },
+		sel: func(r *report, v []any, t any) []any {
+			return []any{t, v[3], v[4], r.pid(tabEvent, v[2])}
+		}}
 }
 
 // waitQuery selects the device's stream waits in host order.
-func (r *report) waitQuery() string {
-	return r.launchCTE(tabSync) + `SELECT m.rowid, COALESCE(l.t, m.start), m.streamId, m.eventId, ` + r.pidOf(tabSync, "m") + `
-	FROM ` + tabSync + ` m` + r.launchJoin(tabSync, "m") + `
-	WHERE m.deviceId = ? AND m.syncType = 2 ORDER BY 2, m.rowid`
+func (r *report) waitQuery() *query {
+	return &query{name: "synchronization", table: tabSync, names: eventNames,
+		cols: []string{"deviceId", "correlationId", "globalPid", "start", "streamId", "eventId", "syncType"},
+		where: func(v []any, dev int64) bool {
+			return equal(v[0], dev) && equal(v[6], int64(syncStreamWait))
+		},
+		order: func(v []any, t any) [3]any { return [3]any{coalesce(t, v[3])} },
+		sel: func(r *report, v []any, t any) []any {
+			return []any{coalesce(t, v[3]), v[4], v[5], r.pid(tabSync, v[2])}
+		}}
 }
 
 // readRecord decodes an event record row.
-func (c *converter) readRecord(rows *sql.Rows) (op, error) {
-	return c.readEvent(rows, tabEvent, "cuda_event", false)
+func (c *converter) readRecord(rw *row) (op, error) {
+	return c.readEvent(rw, "cuda_event", false)
 }
 
 // readWait decodes a stream wait row.
-func (c *converter) readWait(rows *sql.Rows) (op, error) {
-	return c.readEvent(rows, tabSync, "synchronization:"+syncLabels[syncStreamWait], true)
+func (c *converter) readWait(rw *row) (op, error) {
+	return c.readEvent(rw, "synchronization:"+syncLabels[syncStreamWait], true)
 }
 
 // readEvent decodes an event record or stream wait row (the queries
 // select the same columns); a row without a time or ids is counted as
 // unused under what and skipped.
-func (c *converter) readEvent(rows *sql.Rows, table, what string, wait bool) (op, error) {
-	rw, err := scanRow(rows, c.r.file, table, eventNames)
-	if err != nil {
-		return nil, err
-	}
+func (c *converter) readEvent(rw *row, what string, wait bool) (op, error) {
+	var err error
 	var v [3]int64
 	var has [3]bool
 	for i := range v {

@@ -10,129 +10,177 @@ import (
 // copies the trace cannot express, memsets, synchronizations other than
 // stream waits, and API calls no activity points at.
 func (r *report) countUnused(dev int64, unused map[string]int) error {
+	var d any = dev
+	other := func(v []any) bool { return !equal(v[0], d) } // deviceId IS NOT dev
 	counts := []struct {
-		table, what, query string
-		label              func(sql.NullInt64) string
+		table, what string
+		cols        []string
+		keep        func(v []any) bool // v: cols' values
+		label       func(sql.NullInt64) string
 	}{
-		{tabKernel, "kernel (other device)", `SELECT NULL, COUNT(*) FROM ` + tabKernel + ` WHERE deviceId IS NOT ?1`, nil},
-		{tabMemcpy, "memcpy (other device)", `SELECT NULL, COUNT(*) FROM ` + tabMemcpy + ` WHERE deviceId IS NOT ?1`, nil},
-		{tabMemcpy, "memcpy:", `SELECT copyKind, COUNT(*) FROM ` + tabMemcpy + `
-			WHERE deviceId = ?1 AND NOT COALESCE(copyKind IN (1, 2), 0) GROUP BY copyKind`, copyLabel},
-		{tabMemcpy, "memcpy (no bytes)", `SELECT NULL, COUNT(*) FROM ` + tabMemcpy + `
-			WHERE deviceId = ?1 AND copyKind IN (1, 2) AND NOT COALESCE(bytes > 0, 0)`, nil},
-		{tabMemset, "memset (other device)", `SELECT NULL, COUNT(*) FROM ` + tabMemset + ` WHERE deviceId IS NOT ?1`, nil},
-		{tabMemset, "memset", `SELECT NULL, COUNT(*) FROM ` + tabMemset + ` WHERE deviceId = ?1`, nil},
-		{tabSync, "synchronization (other device)", `SELECT NULL, COUNT(*) FROM ` + tabSync + ` WHERE deviceId IS NOT ?1`, nil},
-		{tabSync, "synchronization:", `SELECT syncType, COUNT(*) FROM ` + tabSync + `
-			WHERE deviceId = ?1 AND NOT COALESCE(syncType = 2, 0) GROUP BY syncType`, syncLabel},
-		{tabEvent, "cuda_event (other device)", `SELECT NULL, COUNT(*) FROM ` + tabEvent + ` WHERE deviceId IS NOT ?1`, nil},
+		{tabKernel, "kernel (other device)", []string{"deviceId"}, other, nil},
+		{tabMemcpy, "memcpy (other device)", []string{"deviceId"}, other, nil},
+		{tabMemcpy, "memcpy:", []string{"deviceId", "copyKind"}, func(v []any) bool {
+			return equal(v[0], d) && !(equal(v[1], int64(copyHtoD)) || equal(v[1], int64(copyDtoH)))
+		}, copyLabel},
+		{tabMemcpy, "memcpy (no bytes)", []string{"deviceId", "copyKind", "bytes"}, func(v []any) bool {
+			return equal(v[0], d) && (equal(v[1], int64(copyHtoD)) || equal(v[1], int64(copyDtoH))) && !greater(v[2], int64(0))
+		}, nil},
+		{tabMemset, "memset (other device)", []string{"deviceId"}, other, nil},
+		{tabMemset, "memset", []string{"deviceId"}, func(v []any) bool { return equal(v[0], d) }, nil},
+		{tabSync, "synchronization (other device)", []string{"deviceId"}, other, nil},
+		{tabSync, "synchronization:", []string{"deviceId", "syncType"}, func(v []any) bool {
+			return equal(v[0], d) && !equal(v[1], int64(syncStreamWait))
+		}, syncLabel},
+		{tabEvent, "cuda_event (other device)", []string{"deviceId"}, other, nil},
 	}
 	for _, q := range counts {
 		if !r.has(q.table) {
 			continue
 		}
-		if err := r.count(q.table, q.query, dev, func(key sql.NullInt64, n int) {
+		// Rows are counted by their grouping value (the kind a label
+		// names), as SQL's GROUP BY would.
+		n := map[valueKey]int{}
+		keys := map[valueKey]any{}
+		err := r.scan(q.table, "counting unused rows", q.cols, func(_ int64, v []any) error {
+			if !q.keep(v) {
+				return nil
+			}
+			var key any
+			if q.label != nil {
+				key = v[1]
+			}
+			k := keyOf(key)
+			if _, ok := keys[k]; !ok {
+				keys[k] = copyValue(key)
+			}
+			n[k]++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for k, c := range n {
 			what := q.what
 			if q.label != nil {
-				what += q.label(key)
+				kind, err := scanInt(keys[k])
+				if err != nil {
+					return &Error{File: r.file, Table: q.table, Row: -1, Msg: "counting unused rows", Err: err}
+				}
+				what += q.label(kind)
 			}
-			unused[what] += n
-		}); err != nil {
-			return err
+			unused[what] += c
 		}
 	}
 	return r.countCalls(unused)
-}
-
-// count runs a (key, count) query and passes every non-zero count on.
-func (r *report) count(table, query string, dev int64, add func(sql.NullInt64, int)) error {
-	rows, err := r.db.Query(query, dev)
-	if err != nil {
-		return &Error{File: r.file, Table: table, Row: -1, Msg: "counting unused rows", Err: err}
-	}
-	for rows.Next() {
-		var key sql.NullInt64
-		var n int
-		if err := rows.Scan(&key, &n); err != nil {
-			rows.Close()
-			return &Error{File: r.file, Table: table, Row: -1, Msg: "counting unused rows", Err: err}
-		}
-		if n > 0 {
-			add(key, n)
-		}
-	}
-	if err := closeRows(rows); err != nil {
-		return &Error{File: r.file, Table: table, Row: -1, Msg: "counting unused rows", Err: err}
-	}
-	return nil
 }
 
 // versionSuffix is the _vNNNN the CUDA runtime appends to an API
 // function's name in its callback ids (cudaLaunchKernel_v7000).
 var versionSuffix = regexp.MustCompile(`_v[0-9]+$`)
 
-// countCalls counts the API calls (runtime rows, one per correlation id)
-// that no GPU activity row points at, by function name without its
-// version suffix: cudaMalloc, cudaStreamSynchronize's call when the
-// report has no synchronization rows, and so on.
+// countCalls counts the API calls that no GPU activity row points at, by
+// function name without its version suffix: cudaMalloc,
+// cudaStreamSynchronize's call when the report has no synchronization
+// rows, and so on. A call is its runtime rows of one correlation id and
+// process (its name from the earliest of them); a row without a
+// correlation id is a call of its own. An activity row points at a call
+// with its correlation id and, where both sides know it, its process.
 func (r *report) countCalls(unused map[string]int) error {
-	rows, err := r.db.Query(r.orphanCallsQuery())
-	if err != nil {
-		return &Error{File: r.file, Table: tabRuntime, Row: -1, Msg: "counting unused API calls", Err: err}
+	anyPid := map[valueKey]bool{} // correlation id → used by a row whose process is unknown
+	used := map[launchKey]bool{}  // (correlation id, process) → used
+	for _, t := range []string{tabKernel, tabMemcpy, tabMemset, tabSync, tabEvent} {
+		if !r.hasCol(t, "correlationId") {
+			continue
+		}
+		byPid := r.hasCol(t, "globalPid")
+		err := r.scan(t, "counting unused API calls", []string{"correlationId", "globalPid"}, func(_ int64, v []any) error {
+			if v[0] == nil {
+				return nil
+			}
+			var pid any
+			if byPid {
+				pid = perProcess(v[1])
+			}
+			if pid == nil {
+				anyPid[keyOf(v[0])] = true
+			} else {
+				used[launchKey{keyOf(v[0]), keyOf(pid)}] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
-	for rows.Next() {
+	type call struct{ start, name any }
+	calls := map[launchKey]*call{}
+	var loose []any // the name ids of calls without a correlation id
+	byPid := r.hasCol(tabRuntime, "globalTid")
+	err := r.scan(tabRuntime, "counting unused API calls", []string{"correlationId", "globalTid", "nameId", "start"}, func(_ int64, v []any) error {
+		if v[0] == nil {
+			loose = append(loose, copyValue(v[2]))
+			return nil
+		}
+		var pid any
+		if byPid {
+			pid = perProcess(v[1])
+		}
+		k := launchKey{keyOf(v[0]), keyOf(pid)}
+		c := calls[k]
+		switch {
+		case c == nil:
+			calls[k] = &call{start: copyValue(v[3]), name: copyValue(v[2])}
+		case v[3] != nil && (c.start == nil || compare(v[3], c.start) < 0):
+			c.start, c.name = copyValue(v[3]), copyValue(v[2])
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	strs, err := r.stringIds()
+	if err != nil {
+		return err
+	}
+	count := func(nameID any) {
 		var name sql.NullString
-		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			rows.Close()
-			return &Error{File: r.file, Table: tabRuntime, Row: -1, Msg: "counting unused API calls", Err: err}
+		if nameID != nil {
+			if s, ok := strs[keyOf(nameID)]; ok {
+				name = scanString(s)
+			}
 		}
 		fn := versionSuffix.ReplaceAllString(name.String, "")
 		if !name.Valid {
 			fn = "(name not in " + tabStrings + ")"
 		}
-		unused["runtime:"+fn] += n
+		unused["runtime:"+fn]++
 	}
-	if err := closeRows(rows); err != nil {
-		return &Error{File: r.file, Table: tabRuntime, Row: -1, Msg: "counting unused API calls", Err: err}
-	}
-	return nil
-}
-
-// orphanCallsQuery counts, by name id, the API calls (deduplicated by
-// process and correlation id; calls without one each count) that no row
-// of the activity tables shares a correlation id with. Where the process
-// is unknown on either side the correlation id alone decides.
-func (r *report) orphanCallsQuery() string {
-	pid := "NULL"
-	if r.hasCol(tabRuntime, "globalTid") {
-		pid = "globalTid / 16777216"
-	}
-	used := ""
-	for _, t := range []string{tabKernel, tabMemcpy, tabMemset, tabSync, tabEvent} {
-		if !r.hasCol(t, "correlationId") {
+	// A call is used by a row of its correlation id whose process is
+	// unknown or is the call's; a call whose process is unknown, by any
+	// row of its correlation id.
+	var usedCorr map[valueKey]bool
+	for k, c := range calls {
+		if anyPid[k.corr] || used[k] {
 			continue
 		}
-		if used != "" {
-			used += " UNION ALL "
+		if k.pid == (valueKey{}) {
+			if usedCorr == nil {
+				usedCorr = map[valueKey]bool{}
+				for u := range used {
+					usedCorr[u.corr] = true
+				}
+			}
+			if usedCorr[k.corr] {
+				continue
+			}
 		}
-		p := "NULL"
-		if r.hasCol(t, "globalPid") {
-			p = "globalPid / 16777216"
-		}
-		used += `SELECT correlationId AS corr, ` + p + ` AS pid FROM ` + t + ` WHERE correlationId IS NOT NULL`
+		count(c.name)
 	}
-	return `WITH calls AS (
-		SELECT correlationId AS corr, ` + pid + ` AS pid, nameId, MIN(start) FROM ` + tabRuntime + `
-			WHERE correlationId IS NOT NULL GROUP BY corr, pid
-		UNION ALL
-		SELECT NULL, NULL, nameId, NULL FROM ` + tabRuntime + ` WHERE correlationId IS NULL),
-	used AS MATERIALIZED (SELECT corr, pid FROM (` + used + `) GROUP BY corr, pid)
-	SELECT s.value, COUNT(*) FROM calls c
-	LEFT JOIN used u ON u.corr = c.corr AND (u.pid IS NULL OR c.pid IS NULL OR u.pid = c.pid)
-	LEFT JOIN ` + tabStrings + ` s ON s.id = c.nameId
-	WHERE u.corr IS NULL
-	GROUP BY s.value ORDER BY s.value`
+	for _, id := range loose {
+		count(id)
+	}
+	return nil
 }
 
 // exportVersion is the Nsight Systems version that exported the report
@@ -142,7 +190,13 @@ func (r *report) exportVersion() string {
 		return ""
 	}
 	var v sql.NullString
-	err := r.db.QueryRow(`SELECT value FROM ` + tabMeta + ` WHERE name = 'EXPORT_PRODUCT_VERSION' LIMIT 1`).Scan(&v)
+	found := false
+	err := r.scan(tabMeta, "reading the export's version", []string{"name", "value"}, func(_ int64, row []any) error {
+		if !found && equal(row[0], "EXPORT_PRODUCT_VERSION") {
+			v, found = scanString(row[1]), true
+		}
+		return nil
+	})
 	if err != nil {
 		return ""
 	}

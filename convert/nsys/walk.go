@@ -1,7 +1,5 @@
 package nsys
 
-import "database/sql"
-
 // op is one row of the host-ordered walk over the report: a kernel, a
 // copy, an event record or a stream wait. at is when the host issued it
 // (ns on the report's clock).
@@ -10,15 +8,23 @@ type op interface{ at() int64 }
 // source walks one query whose rows come ordered by host time.
 type source struct {
 	table string
-	rows  *sql.Rows
-	read  func(*sql.Rows) (op, error) // decodes the current row; a nil op skips it
-	head  op                          // the next op; nil at the end
+	next  func() (*row, error)   // the query's next row; nil at the end
+	read  func(*row) (op, error) // decodes a row; a nil op skips it
+	head  op                     // the next op; nil at the end
 }
 
 // advance moves head to the next row that decodes to an op.
-func (s *source) advance(file string) error {
-	for s.rows.Next() {
-		o, err := s.read(s.rows)
+func (s *source) advance() error {
+	for {
+		rw, err := s.next()
+		if err != nil {
+			return err
+		}
+		if rw == nil {
+			s.head = nil
+			return nil
+		}
+		o, err := s.read(rw)
 		if err != nil {
 			return err
 		}
@@ -27,11 +33,6 @@ func (s *source) advance(file string) error {
 			return nil
 		}
 	}
-	s.head = nil
-	if err := s.rows.Err(); err != nil {
-		return &Error{File: file, Table: s.table, Row: -1, Msg: "reading rows", Err: err}
-	}
-	return nil
 }
 
 // walk is the merge of several sources into one host-ordered sequence.
@@ -41,15 +42,15 @@ type walk struct {
 	sources []*source
 }
 
-// open runs query on r for table and adds it to the walk.
-func (w *walk) open(r *report, table, query string, read func(*sql.Rows) (op, error), args ...any) error {
-	rows, err := r.db.Query(query, args...)
+// open runs q on r for device dev and adds it to the walk.
+func (w *walk) open(r *report, q *query, read func(*row) (op, error), dev int64) error {
+	next, err := r.rows(q, dev)
 	if err != nil {
-		return &Error{File: r.file, Table: table, Row: -1, Msg: "querying", Err: err}
+		return err
 	}
-	s := &source{table: table, rows: rows, read: read}
+	s := &source{table: q.table, next: next, read: read}
 	w.sources = append(w.sources, s)
-	return s.advance(r.file)
+	return s.advance()
 }
 
 // next returns the earliest pending op and moves its source on; nil at
@@ -65,12 +66,8 @@ func (w *walk) next() (op, error) {
 		return nil, nil
 	}
 	o := first.head
-	return o, first.advance(w.file)
+	return o, first.advance()
 }
 
-// close releases the sources' rows.
-func (w *walk) close() {
-	for _, s := range w.sources {
-		s.rows.Close()
-	}
-}
+// close ends the walk.
+func (w *walk) close() {}

@@ -63,21 +63,21 @@ func (c *converter) convert() error {
 func (c *converter) openWalk(deps bool) (*walk, error) {
 	w := &walk{file: c.r.file}
 	if deps && c.r.has(tabEvent) {
-		if err := w.open(c.r, tabEvent, c.r.recordQuery(), c.readRecord, c.dev); err != nil {
+		if err := w.open(c.r, c.r.recordQuery(), c.readRecord, c.dev); err != nil {
 			return w, err
 		}
 	}
 	if deps && c.r.has(tabSync) {
-		if err := w.open(c.r, tabSync, c.r.waitQuery(), c.readWait, c.dev); err != nil {
+		if err := w.open(c.r, c.r.waitQuery(), c.readWait, c.dev); err != nil {
 			return w, err
 		}
 	}
 	if c.r.has(tabMemcpy) {
-		if err := w.open(c.r, tabMemcpy, c.r.copyQuery(), c.readCopy, c.dev); err != nil {
+		if err := w.open(c.r, c.r.copyQuery(), c.readCopy, c.dev); err != nil {
 			return w, err
 		}
 	}
-	return w, w.open(c.r, tabKernel, c.r.kernelQuery(c.o.Names), c.readKernel, c.dev)
+	return w, w.open(c.r, c.r.kernelQuery(c.o.Names), c.readKernel, c.dev)
 }
 
 // buffers declares every copy's buffer up front, as a trace's preamble
@@ -88,7 +88,7 @@ func (c *converter) buffers() error {
 	}
 	w := &walk{file: c.r.file}
 	defer w.close()
-	if err := w.open(c.r, tabMemcpy, c.r.copyQuery(), c.readCopy, c.dev); err != nil {
+	if err := w.open(c.r, c.r.copyQuery(), c.readCopy, c.dev); err != nil {
 		return err
 	}
 	for {

@@ -1,0 +1,259 @@
+package cmp_test
+
+import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	. "github.com/gpureplay/gpureplay/convert/nsys/internal/sqlite"
+
+	_ "modernc.org/sqlite" // SQLite itself writes the test databases and reads them back
+)
+
+// Package cmp_test compares the reader with SQLite itself. It is a
+// package of its own so that the reader's fuzz target is not linked with
+// SQLite, whose size would slow every fuzzed run.
+
+// build writes a database with SQLite from statements, and returns its
+// path and bytes.
+func build(t testing.TB, stmts ...string) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.sqlite")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}
+
+// sqliteRows reads table with SQLite: each row's rowid, then its columns.
+func sqliteRows(t *testing.T, path, table string) [][]any {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT rowid, * FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" ORDER BY rowid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]any
+	for rows.Next() {
+		v := make([]any, len(cols))
+		p := make([]any, len(cols))
+		for i := range v {
+			p[i] = &v[i]
+		}
+		if err := rows.Scan(p...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// ourRows reads table with this package, by Scan and by Row.
+func ourRows(t *testing.T, b []byte, table string) [][]any {
+	t.Helper()
+	db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := db.Table(table)
+	if tb == nil {
+		t.Fatalf("no table %s", table)
+	}
+	var out [][]any
+	err = tb.Scan(func(id int64, rec []any) error {
+		row := []any{id}
+		for _, v := range rec {
+			if bs, ok := v.([]byte); ok {
+				v = append([]byte{}, bs...)
+			}
+			row = append(row, v)
+		}
+		out = append(out, row)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := make([]any, len(tb.Columns))
+	for _, want := range out {
+		ok, err := tb.Row(want[0].(int64), rec)
+		if err != nil || !ok {
+			t.Fatalf("Row(%d): %v, %v", want[0], ok, err)
+		}
+		if !reflect.DeepEqual(rec, want[1:]) {
+			t.Fatalf("Row(%d) = %v, Scan gave %v", want[0], rec, want[1:])
+		}
+	}
+	if ok, err := tb.Row(-5, rec); ok || err != nil {
+		t.Errorf("Row(-5): %v, %v; want no row", ok, err)
+	}
+	return out
+}
+
+// TestAgainstSQLite reads databases SQLite wrote — several page sizes,
+// B-trees of several levels, rows spilling onto overflow pages, every
+// serial type, an INTEGER PRIMARY KEY, a column added after rows were
+// written, a REAL column holding integers, deleted rows, UTF-16 text —
+// and compares every row with what SQLite reads.
+func TestAgainstSQLite(t *testing.T) {
+	rows := func(n int) string {
+		var b strings.Builder
+		b.WriteString("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < " + fmt.Sprint(n) + ") ")
+		b.WriteString(`INSERT INTO t (k, a, b, c, d, e) SELECT i * 7, i, i * 1000003, i - 0.5, printf('text %d %s', i, substr(hex(randomblob(8)), 1, 0)), CASE WHEN i % 50 = 0 THEN zeroblob(i * 40) WHEN i % 3 = 0 THEN NULL ELSE x'00ff' END FROM c`)
+		return b.String()
+	}
+	create := `CREATE TABLE t (k INTEGER NOT NULL PRIMARY KEY, a INTEGER, b BIGINT, c REAL, d TEXT, e BLOB)`
+	extra := []string{
+		`INSERT INTO t (k, a, b, c, d, e) VALUES (-9, 0, 1, 2.0, '', x'')`,
+		`INSERT INTO t (k, a, b, c, d) VALUES (9000000, -1, -128, 1e300, replace(printf('%.5000c', 'x'), 'x', 'é'))`,
+		`INSERT INTO t (k, a, b) VALUES (9000001, 127, 128), (9000002, 32767, 32768), (9000003, 8388607, 8388608),
+			(9000004, 2147483647, 2147483648), (9000005, 140737488355327, 140737488355328), (9000006, 9223372036854775807, -9223372036854775808)`,
+		`DELETE FROM t WHERE a % 17 = 0`,
+		`ALTER TABLE t ADD COLUMN late INTEGER`,
+		`INSERT INTO t (k, a, late) VALUES (9000010, 1, 42)`,
+		`CREATE TABLE "Quoted ""Name""" (id INTEGER, [weird col] TEXT, x, PRIMARY KEY (id))`,
+		`INSERT INTO "Quoted ""Name""" VALUES (5, 'five', 5.5), (6, NULL, 'six')`,
+		`CREATE VIEW v AS SELECT * FROM t`,
+		`CREATE INDEX ta ON t (a)`,
+	}
+	for _, tc := range []struct {
+		name   string
+		pragma []string
+		n      int
+	}{
+		{"4 KiB pages", nil, 3000},
+		{"512-byte pages", []string{"PRAGMA page_size = 512"}, 2000},
+		{"64 KiB pages", []string{"PRAGMA page_size = 65536"}, 5000},
+		{"UTF-16le", []string{"PRAGMA encoding = 'UTF-16le'"}, 500},
+		{"UTF-16be", []string{"PRAGMA encoding = 'UTF-16be'"}, 500},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stmts := append(append([]string{}, tc.pragma...), create, rows(tc.n))
+			path, b := build(t, append(stmts, extra...)...)
+			for _, table := range []string{"t", `Quoted "Name"`} {
+				want := sqliteRows(t, path, table)
+				got := ourRows(t, b, table)
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d rows, SQLite reads %d", table, len(got), len(want))
+				}
+				for i := range want {
+					if !reflect.DeepEqual(got[i], want[i]) {
+						t.Fatalf("%s row %d: %v, SQLite reads %v", table, i, got[i], want[i])
+					}
+				}
+			}
+			db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := db.Table(`quoted "name"`)
+			if got := fmt.Sprint(q.Columns); got != "[{id INTEGER} {weird col TEXT} {x }]" {
+				t.Errorf("columns %s", got)
+			}
+			if db.Table("v") != nil || db.Table("ta") != nil {
+				t.Errorf("a view or index listed as a table")
+			}
+		})
+	}
+}
+
+// TestCorrupt: damaged files are *Error, naming the page, and a
+// database whose write-ahead log holds writes is refused.
+func TestCorrupt(t *testing.T) {
+	_, b := build(t, `CREATE TABLE t (a INTEGER, b TEXT)`,
+		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, printf('%0300d', i) FROM c`)
+	scanAll := func(b []byte) error {
+		db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
+		if err != nil {
+			return err
+		}
+		for _, tb := range db.Tables() {
+			if err := tb.Scan(func(int64, []any) error { return nil }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := scanAll(b); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(b []byte)
+		want string
+	}{
+		{"magic", func(b []byte) { b[0] = 'X' }, "not an SQLite 3 database"},
+		{"page size", func(b []byte) { b[16], b[17] = 0, 100 }, "page size 100"},
+		{"page type", func(b []byte) { b[4096] = 0x07 }, "page 2 (byte 4096): page type 0x7"},
+		{"cell count", func(b []byte) { b[4096+3], b[4096+4] = 0xff, 0xff }, "page 2 (byte 4099): 65535 cells do not fit"},
+		{"child cycle", func(b []byte) { copy(b[4096+8:], []byte{0, 0, 0, 2}) }, "page 2"},
+		{"truncated", nil, "outside the file's"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := append([]byte{}, b...)
+			if tc.edit != nil {
+				tc.edit(c)
+			} else {
+				c = c[:len(c)/2]
+			}
+			err := scanAll(c)
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want an *Error containing %q", err, tc.want)
+			}
+		})
+	}
+	wal := append([]byte{}, b...)
+	wal[18], wal[19] = 2, 2
+	if _, err := Open(bytes.NewReader(wal), int64(len(wal)), 1000); err == nil || !strings.Contains(err.Error(), "write-ahead log") {
+		t.Errorf("WAL database with a log: %v", err)
+	}
+	if _, err := Open(bytes.NewReader(wal), int64(len(wal)), 0); err != nil {
+		t.Errorf("WAL database without a log: %v", err)
+	}
+}
+
+// TestWriteSeed writes the fuzz target's seed corpus entry (a small
+// database of 512-byte pages with an overflowing row) when
+// SQLITE_WRITE_SEED is set.
+func TestWriteSeed(t *testing.T) {
+	if os.Getenv("SQLITE_WRITE_SEED") == "" {
+		t.Skip("set SQLITE_WRITE_SEED=1 to rewrite ../testdata/fuzz/FuzzScan/seed")
+	}
+	_, b := build(t, `PRAGMA page_size = 512`, `CREATE TABLE t (k INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d BLOB)`,
+		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 40) INSERT INTO t SELECT i, i*i, printf('%0*d', i, i), i/3.0, CASE WHEN i = 20 THEN zeroblob(1200) ELSE x'01' END FROM c`)
+	dir := filepath.Join("..", "testdata", "fuzz", "FuzzScan")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entry := "go test fuzz v1\n[]byte(" + strconv.Quote(string(b)) + ")\n"
+	if err := os.WriteFile(filepath.Join(dir, "seed"), []byte(entry), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
