@@ -67,6 +67,44 @@ var whatIfPairs = []whatIf{
 		restsOn: "measured cycles; the importer's inline_cycles (estimate)", tol: 300, why: flatSpread},
 	{kind: "CDP → flat", from: "nested-cdp", to: "nested-flat", policy: "flat",
 		restsOn: "measured cycles; the importer's inline_cycles (estimate)", tol: 110, why: flatSpread},
+	{kind: "CDP → flat", from: "balanced-c8-cdp", to: "balanced-c8-flat", policy: "flat",
+		restsOn: "measured cycles; the importer's inline_cycles (estimate)", tol: 280, why: flatSpread},
+	{kind: "CDP → flat", from: "skewed-s4-cdp", to: "skewed-s4-flat", policy: "flat",
+		restsOn: "measured cycles; the importer's inline_cycles (estimate)", tol: 300, why: flatSpread},
+	{kind: "CDP → flat", from: "nested-c4-cdp", to: "nested-c4-flat", policy: "flat",
+		restsOn: "measured cycles; the importer's inline_cycles (estimate)", tol: 150, why: flatSpread},
+	{kind: "machine shape", from: "balanced-cdp", to: "balanced-cdp-sm40", policy: "cdp", sets: []string{"gpu.sms=40"},
+		restsOn: "measured cycles"},
+	{kind: "machine shape", from: "balanced-cdp", to: "balanced-cdp-sm20", policy: "cdp", sets: []string{"gpu.sms=20"},
+		restsOn: "measured cycles", tol: 16, why: fewerSMs},
+	{kind: "machine shape", from: "balanced-cdp-sm20", to: "balanced-cdp", policy: "cdp", sets: []string{"gpu.sms=80"},
+		restsOn: "measured cycles"},
+	{kind: "machine shape", from: "cdpmulti", to: "cdpmulti-sm40", policy: "cdp", sets: []string{"gpu.sms=40"},
+		restsOn: "measured cycles", tol: 13, why: fewerSMs},
+	{kind: "machine shape", from: "cdpmulti", to: "cdpmulti-sm20", policy: "cdp", sets: []string{"gpu.sms=20"},
+		restsOn: "measured cycles", tol: 18, why: fewerSMs},
+	{kind: "CDP latency", from: "balanced-cdp", to: "balanced-cdp-cdplat2x", policy: "cdp", sets: []string{"cdp.stream_create=14400", "cdp.param_b=16000", "cdp.param_a=200", "cdp.launch_b=24000", "cdp.launch_a=3200"},
+		restsOn: "measured cycles; -cdp_latency"},
+	{kind: "CDP latency", from: "balanced-cdp", to: "balanced-cdp-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+		restsOn: "measured cycles; -cdp_latency"},
+	{kind: "CDP latency", from: "cdpstreams-default", to: "cdpstreams-default-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+		restsOn: "measured cycles; -cdp_latency"},
+	{kind: "CDP latency", from: "cdpstreams-created", to: "cdpstreams-created-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+		restsOn: "measured cycles; -cdp_latency"},
+	{kind: "launch latency", from: "balanced-cdp", to: "balanced-cdp-launch2500", policy: "cdp", sets: []string{"lat.kernel_dispatch=2501"},
+		restsOn: "measured cycles"},
+	{kind: "launch latency", from: "balanced-cdp", to: "balanced-cdp-launch10000", policy: "cdp", sets: []string{"lat.kernel_dispatch=10001"},
+		restsOn: "measured cycles"},
+	{kind: "launch latency", from: "cdpstreams-default", to: "cdpstreams-default-lat0", policy: "cdp", sets: []string{"lat.kernel_dispatch=1"},
+		restsOn: "measured cycles"},
+	{kind: "launch latency", from: "cdpstreams-created-w4", to: "cdpstreams-created-w4-lat0", policy: "cdp", sets: []string{"lat.kernel_dispatch=1"},
+		restsOn: "measured cycles"},
+	{kind: "device streams", from: "cdpstreams-default-lat0", to: "cdpstreams-created-lat0", policy: "cdp", sets: []string{"cdp.streams=child"},
+		restsOn: "measured cycles; -cdp_latency's stream creation"},
+	{kind: "device streams", from: "cdpstreams-created-w4-lat0", to: "cdpstreams-default-w4-lat0", policy: "cdp", sets: []string{"cdp.streams=cta"},
+		restsOn: "measured cycles"},
+	{kind: "concurrency", from: "streams-sm20-cks0", to: "streams-sm20-maxk1", policy: "cdp", sets: []string{"gpu.max_kernels=1"},
+		restsOn: "measured cycles"},
 	{kind: "launch latency", from: "cdp", to: "cdp-lat0", policy: "cdp", sets: []string{"lat.kernel_dispatch=1"},
 		restsOn: "measured cycles"},
 	{kind: "launch latency", from: "cdp-lat0", to: "cdp", policy: "cdp", sets: []string{"lat.kernel_dispatch=5001"},
@@ -81,6 +119,9 @@ var whatIfPairs = []whatIf{
 // flatSpread is why the CDP -> flat pairs are off.
 const flatSpread = "the importer's inline_cycles is one lane running the child's warps one after another (SPAWN's and DTBL's flat codes, where the launching thread loops over its own workload), but this flat twin spreads the child's threads over all 128 threads of the parent CTA, so the launching warp does a quarter of it and the CTA's other warps the rest. The plan: an inline rule calibrated on part of these pairs (issue 52 item 4), with the flat code's spread as the trace's to state."
 
+// fewerSMs is why the predictions on fewer SMs fall short.
+const fewerSMs = "not yet explained: the replay falls short by more the fewer the SMs (balanced: -8.8% at 40, -14.0% at 20; growing 20 -> 80 is -0.4%). The contention model is not it: on, with gpu.issue_width 4 or the FP32 pipes' 2, it moves these runs by under 1%. The candidates are GPGPU-Sim's kernel selection under -gpgpu_concurrent_kernel_sm 0 (select_kernel gives a drained SM to the kernel after the one it issued from last, where the replay's Kernel Distributor is FCFS) and its stream manager's one-stream-a-cycle launch countdown, which a smaller GPU exposes as more kernels wait for SMs; the plan is the same pairs at -gpgpu_concurrent_kernel_sm 1, which separates the two."
+
 // whatIfDirs are where the captures are looked for, in order.
 var whatIfDirs = []string{"captures", "whatif"}
 
@@ -91,6 +132,8 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	fmt.Fprintln(stdout, "| kind | capture A | predicts B | how | GPGPU-Sim B cycles | predicted | error | kernel spans: MAPE | rests on | role |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---:|---:|---:|---:|---|---|")
 	var held errStats
+	byKind := map[string]*errStats{}
+	var kinds []string
 	for _, p := range whatIfPairs {
 		a, err := whatIfCapture(dir, p.from)
 		if err != nil {
@@ -130,6 +173,11 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 			role = "calibration"
 		} else {
 			held.add(float64(st.MakespanCycles), float64(b.end))
+			if byKind[p.kind] == nil {
+				byKind[p.kind] = &errStats{}
+				kinds = append(kinds, p.kind)
+			}
+			byKind[p.kind].add(float64(st.MakespanCycles), float64(b.end))
 		}
 		how := "--policy=" + p.policy
 		for _, s := range p.sets {
@@ -139,12 +187,27 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		fmt.Fprintf(stdout, "| %s | %s | %s | `%s` | %d | %d | %s | %s | %s | %s |\n", p.kind, p.from, p.to, how, b.end, st.MakespanCycles,
 			relErr(float64(st.MakespanCycles), float64(b.end)), mape, p.restsOn, role)
 	}
+	fmt.Fprintln(stdout, "\n| kind | held-out pairs | makespan MAPE | worst |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|")
+	for _, k := range kinds {
+		e := byKind[k]
+		fmt.Fprintf(stdout, "| %s | %d | %.1f%% | %+.1f%% |\n", k, len(e.abs), e.mape(), 100*e.worstSigned)
+	}
 	fmt.Fprintf(stdout, "\nHeld-out pairs: %d, makespan MAPE %.1f%%, worst %+.1f%%. Each prediction replays capture A with --gpu=captured (A's measured CTA cycles, the config's latencies, contention off) and the what-if's settings; B's cycles are GPGPU-Sim's last CTA end. Each error is held to %.0f%% (go test ./cmd/experiment -run WhatIf), except:\n\n",
 		len(held.abs), held.mape(), 100*held.worstSigned, whatIfTolerance)
+	var whys []string
+	pairs := map[string][]string{}
 	for _, p := range whatIfPairs {
-		if p.why != "" {
-			fmt.Fprintf(stdout, "- %s -> %s, held to %.0f%%: %s\n", p.from, p.to, p.tolerance(), p.why)
+		if p.why == "" {
+			continue
 		}
+		if pairs[p.why] == nil {
+			whys = append(whys, p.why)
+		}
+		pairs[p.why] = append(pairs[p.why], fmt.Sprintf("%s -> %s (%.0f%%)", p.from, p.to, p.tolerance()))
+	}
+	for _, why := range whys {
+		fmt.Fprintf(stdout, "- %s: %s\n", strings.Join(pairs[why], ", "), why)
 	}
 	return nil
 }
