@@ -221,6 +221,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--bogus", sample}, "unknown flag"},
 		{[]string{}, "no trace"},
 		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: accelsim, gpgpusim, jsonl, kineto, nsys"},
+		{[]string{"convert", "--from=gpgpusim", "--opt", "inline=warp", "x.log", "-o", "y"}, `gpgpusim option inline is "warp"; want lane or cta`},
 		{[]string{"gen", "nope", "-o", "x"}, "unknown workload"},
 		{[]string{"gen", "bfs", "--param", "scale=99", "-o", "x"}, "scale"},
 	}

@@ -106,10 +106,16 @@
 // room for it at once), and the importer takes the latest such cycle.
 // The lanes of one warp whose reports follow each other with no stamped
 // line between are one warp-level site, as SIMT executed them. A launch's
-// workload is the child's threads; its inline_cycles, what a flat policy
-// would charge the lane instead, is one warp running the child's warps one
-// after another, each as long as its CTA's own cycles: an estimate, not a
-// measurement (GPGPU-Sim ran the launch).
+// workload is the threads of the child's tree (the child and what it
+// launched, recursively: inlined, it never runs to launch them); its
+// inline_cycles, what a flat policy would charge the lane instead, is one
+// warp running the tree's warps one after another, each as long as its
+// CTA's own cycles (--opt inline=lane, the default: the launching thread
+// loops over the child's work, SPAWN's and DTBL's flat codes), or that
+// divided among the parent CTA's warps (--opt inline=cta: the CTA's
+// threads share the child's work). Either is an estimate, not a
+// measurement (GPGPU-Sim ran the launch); docs/validation.md holds it
+// against GPGPU-Sim runs of flat twins.
 //
 // Demand: a statistics block's warp instructions and DRAM bytes (accesses
 // × burst length × bus width × chips per channel) are spread over its

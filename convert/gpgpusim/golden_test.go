@@ -102,3 +102,27 @@ func readCases(t *testing.T, path string) []dataCase {
 	}
 	return cases
 }
+
+// treeWork adds a child's tree into its work, and spread shares it among
+// the parent CTA's warps. A parent of 128 threads (4 warps) launches a
+// child of 2 CTAs of 64 threads (2 warps) running 100 and 300 cycles,
+// whose first CTA launches a grandchild of 1 CTA of 32 threads running
+// 50: the grandchild's work is 32 threads and 1·50 = 50 cycles; the
+// child's 2·64 + 32 = 160 threads and 2·100 + 2·300 + 50 = 850 cycles
+// (one warp running the tree's warps in turn). Shared by the parent's 4
+// warps and 128 threads: ⌈850/4⌉ = 213 cycles and ⌈160/128⌉ = 2 threads.
+func TestTreeWork(t *testing.T) {
+	parent := &kernel{id: 1, grid: [3]uint32{1, 1, 1}, block: [3]uint32{128, 1, 1}, kids: []uint64{2}}
+	child := &kernel{id: 2, grid: [3]uint32{2, 1, 1}, block: [3]uint32{64, 1, 1}, kids: []uint64{3}}
+	grand := &kernel{id: 3, grid: [3]uint32{1, 1, 1}, block: [3]uint32{32, 1, 1}}
+	w := treeWork([]*kernel{parent, child, grand}, map[uint64][]int64{1: {1000}, 2: {100, 300}, 3: {50}})
+	if got, want := w[3], (work{threads: 32, cycles: 50}); got != want {
+		t.Errorf("grandchild %+v, want %+v", got, want)
+	}
+	if got, want := w[2], (work{threads: 160, cycles: 850}); got != want {
+		t.Errorf("child %+v, want %+v", got, want)
+	}
+	if got, want := w[2].spread(parent), (work{threads: 2, cycles: 213}); got != want {
+		t.Errorf("child shared by the parent CTA %+v, want %+v", got, want)
+	}
+}

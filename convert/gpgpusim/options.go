@@ -18,6 +18,12 @@ import (
 type Options struct {
 	Config string
 	GPU    string
+	// Inline is how a flat version of the program does a child's work
+	// in its parent (inline_cycles): "lane", the launching thread loops
+	// over the child's threads (SPAWN's and DTBL's flat codes), or "cta",
+	// the parent CTA's threads share them, each taking the child threads
+	// it stands for.
+	Inline string
 	// Measured, when set, is called with each kernel's measured run as its
 	// records are written: what the simulator did, for comparing a replay
 	// with it (cmd/experiment's validation does).
@@ -34,9 +40,9 @@ type Kernel struct {
 }
 
 // DefaultOptions returns the documented defaults.
-func DefaultOptions() Options { return Options{GPU: "gpgpusim"} }
+func DefaultOptions() Options { return Options{GPU: "gpgpusim", Inline: "lane"} }
 
-// Set sets the option named key (config, gpu) from its text form, so a
+// Set sets the option named key (config, gpu, inline) from its text form, so a
 // command line can expose every option as key=value.
 func (o *Options) Set(key, value string) error {
 	switch key {
@@ -47,8 +53,13 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option gpu: want a name")
 		}
 		o.GPU = value
+	case "inline":
+		if value != "lane" && value != "cta" {
+			return fmt.Errorf("gpgpusim option inline is %q; want lane or cta", value)
+		}
+		o.Inline = value
 	default:
-		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu", key)
+		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline", key)
 	}
 	return nil
 }

@@ -124,6 +124,7 @@ func (r *Reader) write(tree []*kernel) {
 	for _, k := range tree {
 		cycles[k.id] = k.siteTimes(r.g, r.launchCycle)
 	}
+	inline := treeWork(tree, cycles)
 	for _, k := range tree {
 		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: k.name, Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
 		l := &trace.Launch{Kernel: k.id}
@@ -132,7 +133,11 @@ func (r *Reader) write(tree []*kernel) {
 		} else {
 			s := k.site
 			l.Parent = &trace.Parent{Kernel: s.parent.id, CTA: s.cta, Warp: s.warp, Lane: k.lane, At: s.at}
-			l.Workload, l.InlineCycles = inlineCost(k, cycles[k.id])
+			w := inline[k.id]
+			if r.opts.Inline == "cta" {
+				w = w.spread(s.parent)
+			}
+			l.Workload, l.InlineCycles = w.threads, min(w.cycles, trace.MaxCycles)
 			l.DeviceStream, l.CreatesStream = k.devStream, k.creates
 			if k.devStream == trace.CreatedStream {
 				l.Stream = k.devStreamU
@@ -213,17 +218,43 @@ func (k *kernel) siteTimes(g gpu, at func(*site) int64) []int64 {
 	return cycles
 }
 
-// inlineCost is what a launching lane would do instead of launching, as
-// SPAWN and the flat policies price it: the child's threads as loop
-// iterations (workload), and one warp running the child's warps one after
-// another, each as long as its CTA's own cycles (inline_cycles; its own
-// launch sites left out, as they would still launch). GPGPU-Sim ran the
-// launch, not this: inline_cycles is an estimate, not a measurement.
-func inlineCost(k *kernel, cycles []int64) (workload, inline int64) {
-	for _, c := range cycles {
-		inline += c * k.warps()
+// work is what a launching lane would do instead of launching, as SPAWN
+// and the flat policies price it: the threads of the child's tree as loop
+// iterations (workload), and the cycles of one warp running the tree's
+// warps one after another, each as long as its CTA's own cycles
+// (inline_cycles). The tree, not the child alone: a child inlined never
+// runs, so the launches its CTAs would have made are the inlining lane's
+// to do as well, as the generators price them (AMR's "the cells its
+// child's tree computes"). GPGPU-Sim ran the launches, not this: it is an
+// estimate, not a measurement.
+type work struct{ threads, cycles int64 }
+
+// treeWork is each device kernel's tree's work, from its CTAs' own cycles
+// and its children's trees'. tree has every parent before its children.
+func treeWork(tree []*kernel, cycles map[uint64][]int64) map[uint64]work {
+	w := make(map[uint64]work, len(tree))
+	for i := len(tree) - 1; i >= 0; i-- {
+		k := tree[i]
+		own := work{threads: int64(k.total()) * k.threads()}
+		for _, c := range cycles[k.id] {
+			own.cycles += c * k.warps()
+		}
+		for _, id := range k.kids {
+			own.threads += w[id].threads
+			own.cycles += w[id].cycles
+		}
+		own.cycles = min(own.cycles, trace.MaxCycles)
+		w[k.id] = own
 	}
-	return int64(k.total()) * k.threads(), min(inline, trace.MaxCycles)
+	return w
+}
+
+// spread is w shared by the threads of a CTA of parent (Options.Inline
+// "cta"): the launching warp's part is its share of the warps' run, the
+// other warps doing theirs beside it.
+func (w work) spread(parent *kernel) work {
+	n := parent.warps()
+	return work{threads: (w.threads + parent.threads() - 1) / parent.threads(), cycles: (w.cycles + n - 1) / n}
 }
 
 // spread divides a statistics block's warp instructions and DRAM bytes
