@@ -45,7 +45,7 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 	for _, path := range logs {
 		name := strings.TrimSuffix(filepath.Base(path), ".log.xz")
 		sw := startWatch()
-		c, err := convertCapture(path, dir)
+		c, err := convertCapture(path, dir, gpgpusim.DefaultOptions())
 		if err != nil {
 			return err
 		}
@@ -107,11 +107,11 @@ type simRun struct {
 	end      int64
 }
 
-// convertCapture converts the capture log into dir.
-func convertCapture(log, dir string) (simRun, error) {
-	name := strings.TrimSuffix(filepath.Base(log), ".log.xz")
+// convertCapture converts the capture log into dir with the importer's
+// options o (inline names the trace apart).
+func convertCapture(log, dir string, o gpgpusim.Options) (simRun, error) {
+	name := strings.TrimSuffix(filepath.Base(log), ".log.xz") + "-" + o.Inline
 	r := simRun{trace: filepath.Join(dir, name+".trace.zst"), measured: map[uint64]gpgpusim.Kernel{}}
-	o := gpgpusim.DefaultOptions()
 	o.Measured = func(k gpgpusim.Kernel) { r.measured[k.ID] = k }
 	sum, err := convertGPGPUSim(log, r.trace, o)
 	if err != nil {
