@@ -115,7 +115,7 @@ func TestTreeWork(t *testing.T) {
 	parent := &kernel{id: 1, grid: [3]uint32{1, 1, 1}, block: [3]uint32{128, 1, 1}, kids: []uint64{2}}
 	child := &kernel{id: 2, grid: [3]uint32{2, 1, 1}, block: [3]uint32{64, 1, 1}, kids: []uint64{3}}
 	grand := &kernel{id: 3, grid: [3]uint32{1, 1, 1}, block: [3]uint32{32, 1, 1}}
-	w := treeWork([]*kernel{parent, child, grand}, map[uint64][]int64{1: {1000}, 2: {100, 300}, 3: {50}})
+	w := treeWork([]*kernel{parent, child, grand}, map[uint64][]int64{1: {1000}, 2: {100, 300}, 3: {50}}, 0)
 	if got, want := w[3], (work{threads: 32, cycles: 50}); got != want {
 		t.Errorf("grandchild %+v, want %+v", got, want)
 	}
@@ -124,5 +124,16 @@ func TestTreeWork(t *testing.T) {
 	}
 	if got, want := w[2].spread(parent), (work{threads: 2, cycles: 213}); got != want {
 		t.Errorf("child shared by the parent CTA %+v, want %+v", got, want)
+	}
+}
+
+// With cta_once 40, each CTA of the tree counts 40 cycles less:
+// 2·(100-40) + 2·(300-40) + 1·(50-40) = 650.
+func TestTreeWorkOnce(t *testing.T) {
+	child := &kernel{id: 2, grid: [3]uint32{2, 1, 1}, block: [3]uint32{64, 1, 1}, kids: []uint64{3}}
+	grand := &kernel{id: 3, grid: [3]uint32{1, 1, 1}, block: [3]uint32{32, 1, 1}}
+	w := treeWork([]*kernel{child, grand}, map[uint64][]int64{2: {100, 300}, 3: {50}}, 40)
+	if got, want := w[2].cycles, int64(650); got != want {
+		t.Errorf("child's tree %d cycles, want %d", got, want)
 	}
 }

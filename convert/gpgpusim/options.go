@@ -2,7 +2,10 @@ package gpgpusim
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // Options are the assumptions a conversion makes where the log is silent.
@@ -24,6 +27,13 @@ type Options struct {
 	// the parent CTA's threads share them, each taking the child threads
 	// it stands for.
 	Inline string
+	// CTAOnce is the cycles of a CTA's measured run that a CTA pays once
+	// (its placement, first loads, the wait for its slowest warp) and a
+	// loop iteration of a flat code would not: inline_cycles counts each
+	// CTA of a child's tree as its cycles less CTAOnce. 0 by default; a
+	// GPU's figure is measured as the intercept of a kernel's CTA cycles
+	// against its work (docs/calibration.md).
+	CTAOnce int64
 	// Measured, when set, is called with each kernel's measured run as its
 	// records are written: what the simulator did, for comparing a replay
 	// with it (cmd/experiment's validation does).
@@ -42,7 +52,7 @@ type Kernel struct {
 // DefaultOptions returns the documented defaults.
 func DefaultOptions() Options { return Options{GPU: "gpgpusim", Inline: "lane"} }
 
-// Set sets the option named key (config, gpu, inline) from its text form, so a
+// Set sets the option named key (config, gpu, inline, cta_once) from its text form, so a
 // command line can expose every option as key=value.
 func (o *Options) Set(key, value string) error {
 	switch key {
@@ -58,8 +68,14 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option inline is %q; want lane or cta", value)
 		}
 		o.Inline = value
+	case "cta_once":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < 0 || n > trace.MaxCycles {
+			return fmt.Errorf("gpgpusim option cta_once is %q; want cycles from 0 to 2^40", value)
+		}
+		o.CTAOnce = n
 	default:
-		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline", key)
+		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once", key)
 	}
 	return nil
 }

@@ -124,7 +124,7 @@ func (r *Reader) write(tree []*kernel) {
 	for _, k := range tree {
 		cycles[k.id] = k.siteTimes(r.g, r.launchCycle)
 	}
-	inline := treeWork(tree, cycles)
+	inline := treeWork(tree, cycles, r.opts.CTAOnce)
 	for _, k := range tree {
 		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: k.name, Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
 		l := &trace.Launch{Kernel: k.id}
@@ -229,15 +229,16 @@ func (k *kernel) siteTimes(g gpu, at func(*site) int64) []int64 {
 // estimate, not a measurement.
 type work struct{ threads, cycles int64 }
 
-// treeWork is each device kernel's tree's work, from its CTAs' own cycles
-// and its children's trees'. tree has every parent before its children.
-func treeWork(tree []*kernel, cycles map[uint64][]int64) map[uint64]work {
+// treeWork is each device kernel's tree's work, from its CTAs' own cycles,
+// less once (Options.CTAOnce) each, and its children's trees'. tree has
+// every parent before its children.
+func treeWork(tree []*kernel, cycles map[uint64][]int64, once int64) map[uint64]work {
 	w := make(map[uint64]work, len(tree))
 	for i := len(tree) - 1; i >= 0; i-- {
 		k := tree[i]
 		own := work{threads: int64(k.total()) * k.threads()}
 		for _, c := range cycles[k.id] {
-			own.cycles += c * k.warps()
+			own.cycles += max(c-once, 0) * k.warps()
 		}
 		for _, id := range k.kids {
 			own.threads += w[id].threads
