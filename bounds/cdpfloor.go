@@ -421,14 +421,14 @@ func (f *CDPFloor) sited(start int64, ev *replay.CTAEvent, tree *treeLoad) int64
 			}
 			w, shift = s.Warp, 0
 		}
-		x := int64(s.Len())
+		x, create := int64(s.Len()), s.CreatesStream()
 		reach := start + s.At + shift
-		f.call(reach+f.cdp.ParamCost(x)+f.cdp.LaunchLatency(), x)
-		back := reach + f.cdp.APICost(x)
+		f.call(reach+f.cdp.ParamCost(x)+f.cdp.LaunchLatency(create), x)
+		back := reach + f.cdp.APICost(x, create)
 		for i := range s.Len() {
 			f.ready(s.Child(i), back+f.dispatch, tree)
 		}
-		shift += f.cdp.APICost(x)
+		shift += f.cdp.APICost(x, create)
 		lastAt = s.At
 	}
 	if w >= 0 {

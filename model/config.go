@@ -295,10 +295,11 @@ type Config struct {
 // APICost is what a warp stalls for when x of its lanes launch child kernels
 // through the CUDA device runtime (DTBL Table 3): cudaGetParameterBuffer
 // (param_b + param_a·x) plus cudaLaunchDevice (launch_b + launch_a·x), plus
-// one stream creation for the warp because every child gets its own stream.
-// No launching lane, no cost.
-func (c CDP) APICost(x int64) int64 {
-	return c.ParamCost(x) + c.LaunchCost(x)
+// one stream creation for the warp where create is set (a launching lane
+// creates its child's stream first: docs/model.md, "Device streams"). No
+// launching lane, no cost.
+func (c CDP) APICost(x int64, create bool) int64 {
+	return c.ParamCost(x) + c.LaunchCost(x, create)
 }
 
 // LaunchCosts is cdp.* with its costs converted from cdp.clock_mhz to the
@@ -317,12 +318,13 @@ func (c Config) LaunchCosts() CDP {
 	return d
 }
 
-// SpawnOverhead is SPAWN's t_overhead for a site of xw lanes: the
-// configured spawn.overhead_a·xw + spawn.overhead_b, or, when those are -1,
-// the engine's charge for xw launching lanes on an idle launch path.
-func (c Config) SpawnOverhead(xw int64) int64 {
+// SpawnOverhead is SPAWN's t_overhead for a site of xw lanes, the warp
+// creating a stream first where create is set: the configured
+// spawn.overhead_a·xw + spawn.overhead_b, or, when those are -1, the
+// engine's charge for xw launching lanes on an idle launch path.
+func (c Config) SpawnOverhead(xw int64, create bool) int64 {
 	if c.Spawn.OverheadA < 0 {
-		return c.LaunchCosts().APICost(xw)
+		return c.LaunchCosts().APICost(xw, create)
 	}
 	return c.Spawn.OverheadA*xw + c.Spawn.OverheadB
 }
@@ -336,23 +338,29 @@ func (c CDP) ParamCost(x int64) int64 {
 	return c.ParamB + c.ParamA*x
 }
 
-// LaunchCost is cudaLaunchDevice for x lanes plus the warp's one stream
-// creation: what a device-kernel launch adds to the parameter buffer.
-// It is LaunchLatency, paid by every warp in parallel, plus LaunchService,
-// the part a launch server serves one call at a time.
-func (c CDP) LaunchCost(x int64) int64 {
+// LaunchCost is cudaLaunchDevice for x lanes, with the warp's one stream
+// creation where create is set: what a device-kernel launch adds to the
+// parameter buffer. It is LaunchLatency, paid by every warp in parallel,
+// plus LaunchService, the part a launch server serves one call at a time.
+func (c CDP) LaunchCost(x int64, create bool) int64 {
 	if x <= 0 {
 		return 0
 	}
-	return c.LaunchLatency() + c.LaunchService(x)
+	return c.LaunchLatency(create) + c.LaunchService(x)
 }
 
 // LaunchLatency is the part of a launch every warp pays on its own, however
-// many warps launch at once: the stream creation and cudaLaunchDevice's
-// per-warp initialisation b (DTBL §5.1: "b is the initialization latency
-// for each warp"). A warp that creates no stream (its children go into
-// its CTA's default stream, or one created before) pays LaunchB alone.
-func (c CDP) LaunchLatency() int64 { return c.StreamCreate + c.LaunchB }
+// many warps launch at once: cudaLaunchDevice's per-warp initialisation b
+// (DTBL §5.1: "b is the initialization latency for each warp"), after the
+// stream creation where create is set. A warp that creates no stream (its
+// children go into its CTA's default stream, or one created before) pays
+// LaunchB alone.
+func (c CDP) LaunchLatency(create bool) int64 {
+	if create {
+		return c.StreamCreate + c.LaunchB
+	}
+	return c.LaunchB
+}
 
 // LaunchService is the part of a warp's cudaLaunchDevice call for x lanes
 // that the SM's launch path serves one call at a time: A per calling

@@ -205,16 +205,16 @@ func TestSpawnOverheadIsTableII(t *testing.T) {
 		c.CDP.ClockMHz = tc.clock
 		for x := int64(1); x <= 32; x++ {
 			want := tc.b + tc.a*x
-			if got := c.SpawnOverhead(x); got != want {
+			if got := c.SpawnOverhead(x, true); got != want {
 				t.Errorf("cdp.clock_mhz=%v x=%d: t_overhead %d; want %d", tc.clock, x, got, want)
 			}
-			if got := c.LaunchCosts().APICost(x); got != want {
+			if got := c.LaunchCosts().APICost(x, true); got != want {
 				t.Errorf("cdp.clock_mhz=%v x=%d: engine charge %d; want %d", tc.clock, x, got, want)
 			}
 		}
 	}
 	c.Spawn.OverheadA, c.Spawn.OverheadB = 1, 2
-	if got := c.SpawnOverhead(3); got != 5 {
+	if got := c.SpawnOverhead(3, true); got != 5 {
 		t.Errorf("set overhead 1·3+2: %d; want 5", got)
 	}
 }
@@ -239,5 +239,25 @@ func TestLaunchCostsKeepTheirTime(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %+v; want %+v", tc.preset, got, tc.want)
 		}
+	}
+}
+
+// A warp that creates no stream (its children go into its CTA's default
+// stream) pays DTBL Table 3's costs less cudaStreamCreateWithFlags:
+// on k20c, 8023+129 + 12187+1592 = 21931 for one lane, against 29096.
+func TestAPICostWithoutStream(t *testing.T) {
+	c, err := Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.LaunchCosts()
+	if got, want := d.APICost(1, false), int64(21931); got != want {
+		t.Errorf("no creation: %d; want %d", got, want)
+	}
+	if got, want := d.APICost(1, true), int64(29096); got != want {
+		t.Errorf("with creation: %d; want %d", got, want)
+	}
+	if got, want := c.SpawnOverhead(1, false), int64(21931); got != want {
+		t.Errorf("SPAWN's t_overhead with no creation: %d; want %d", got, want)
 	}
 }

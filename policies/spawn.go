@@ -27,7 +27,11 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 	q := &p.q
 	q.advance(s.Cycle)
 	xw := int64(len(s.Lanes))
-	overhead := float64(p.cfg.SpawnOverhead(xw))
+	create := false
+	for _, l := range s.Lanes {
+		create = create || l.CreatesStream
+	}
+	overhead := float64(p.cfg.SpawnOverhead(xw, create))
 	tCTA := q.tCTA()
 	for i, l := range s.Lanes {
 		x := int64(l.ChildCTAs)

@@ -286,6 +286,17 @@ func (s SiteLanes) Len() int { return len(s.lanes) }
 // Child is lane i's child kernel.
 func (s SiteLanes) Child(i int) *Kernel { return s.lanes[i].child }
 
+// CreatesStream reports whether the site's warp creates a stream for a
+// lane's child before its launches (cdp.stream_create).
+func (s SiteLanes) CreatesStream() bool {
+	for i := range s.lanes {
+		if s.lanes[i].createsStream() {
+			return true
+		}
+	}
+	return false
+}
+
 // Sites yields the CTA's warp-level sites in the order its warps reach
 // them: by warp, then by position.
 func (ev *CTAEvent) Sites() iter.Seq[SiteLanes] {

@@ -79,12 +79,7 @@ func (p *launchPath) paramCost(x int64) int64 { return p.cdp.ParamCost(x) }
 // latency is a cudaLaunchDevice call's per-warp latency before its
 // service, with the warp's stream creation where create is set
 // (cdp.stream_create, charged where the trace creates a stream).
-func (p *launchPath) latency(create bool) int64 {
-	if create {
-		return p.cdp.LaunchLatency()
-	}
-	return p.cdp.LaunchB
-}
+func (p *launchPath) latency(create bool) int64 { return p.cdp.LaunchLatency(create) }
 
 // admit reports whether x launches may enter the pending pool now: no
 // warp is waiting ahead of them and they fit under the limit, or the

@@ -59,6 +59,10 @@ type Lane struct {
 	ChildCTAs    uint64
 	Workload     int64
 	InlineCycles int64
+	// CreatesStream: launched, the lane creates its child's stream first
+	// (docs/model.md, "Device streams"), so its warp pays
+	// cdp.stream_create.
+	CreatesStream bool
 }
 
 // Site is a warp reaching a launch statement: every lane of the warp that

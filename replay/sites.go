@@ -232,7 +232,7 @@ func (se *siteEngine) verdicts(s *Site, lanes []siteRec) []Verdict {
 	for _, l := range lanes {
 		s.Lanes = append(s.Lanes, Lane{
 			Lane: int(l.lane), ChildKernel: l.child.id, ChildName: l.child.decl.Name, ChildBlock: l.child.decl.Block,
-			ChildCTAs: l.child.total, Workload: l.workload, InlineCycles: l.inline,
+			ChildCTAs: l.child.total, Workload: l.workload, InlineCycles: l.inline, CreatesStream: l.createsStream(),
 		})
 	}
 	se.decider.Decide(s, out)
