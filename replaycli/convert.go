@@ -31,7 +31,7 @@ gpgpusim.config beside a log, an Accel-Sim kernel file).
 --from=accelsim reads an Accel-Sim trace directory's kernelslist.g; --opt
 KEY=VALUE (repeatable) sets its cost model and other assumptions (cpi,
 issue_width, global_latency, sector_cycles, shared_latency,
-mem_parallelism, clock_mhz, page_bytes, host_gap; see the README).
+mem_parallelism, clock_mhz, page_bytes, host_gap; docs/importers/accelsim.md).
 --from=kineto reads a PyTorch profiler trace (JSON or .json.gz); its
 --opt keys are clock_mhz, device and gpu.
 --from=nsys reads an Nsight Systems SQLite export (nsys export --type
@@ -41,7 +41,9 @@ sqlite); its --opt keys are clock_mhz, device, gpu and names
 logged with LIVENESS tracing (-trace_enabled 1, -trace_components
 LIVENESS, -trace_sampling_core -1); device launches need the run to have
 had PTX_SIM_DEBUG=1. Its --opt keys are config (a gpgpusim.config for
-options the log does not print; default: the one beside the log) and gpu.
+options the log does not print; default: the one beside the log), gpu,
+inline (lane|cta: how a flat code would do a child's work in its
+parent) and cta_once (cycles a CTA pays once; docs/importers/gpgpusim.md).
 Replay it with --gpu=captured to get the simulator's GPU and latencies.
 
 Examples:
