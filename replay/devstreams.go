@@ -197,6 +197,3 @@ func (d *deviceStreams) openTail(owner launcher, kids int) *Kernel {
 	s.open = true
 	return s.letGo()
 }
-
-// waiting is the number of kernels held in streams.
-func (d *deviceStreams) waiting() int { return len(d.of) }
