@@ -113,7 +113,8 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("figure %s rendered without its marks (%d paths)", id, strings.Count(fig, "<path"))
 		}
 	}
-	for _, part := range []string{"Kernels by name", "Against the baseline", "<td class=\"l\">bfs_expand</td>", "against cdp", "against baseline"} {
+	for _, part := range []string{"Kernels by name", "Against the baseline", "<td class=\"l\">bfs_expand</td>", "against cdp", "against baseline",
+		"Where the wait went", `<table id="waits">`, "<th>I/O</th>"} {
 		if !strings.Contains(dom.String(), part) {
 			t.Errorf("the rendered page has no %q", part)
 		}

@@ -68,6 +68,7 @@ type runData struct {
 	ready     []int64 // cycles at which pages became ready
 	estimates []estimate
 	names     map[string]*nameStats // every kernel, by name
+	waits     waitStats             // every kernel's launch-to-start wait, by cause
 	// warpCycles is the run's resident warp·cycles summed over its SMs,
 	// from which the GPU's warp capacity follows (capacity).
 	warpCycles float64
@@ -170,6 +171,7 @@ func addKernel(rd *runData, c colset, i int) {
 		rd.names[k.name] = n
 	}
 	n.add(k)
+	rd.waits.addWait(k, c.i64(7, i))
 	// Keep the maxGantt earliest launches: rows come in completion order,
 	// and a heap with the latest kept launch on top finds the one to drop.
 	if len(rd.kernels) < maxGantt {

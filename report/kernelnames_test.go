@@ -111,3 +111,38 @@ func TestChartsWhereThereIsData(t *testing.T) {
 		t.Errorf("capacity %g, want 0.128", c)
 	}
 }
+
+// The wait breakdown, by hand, at 1000 MHz (a cycle is a nanosecond):
+// host kernel h1 on stream 0 is launched at 0, ready at 30, starts at 50
+// (host 30, KD queue 20) and ends at 400; h2 on stream 0 is launched at
+// 10, behind h1 until 400, ready at 420, starts at 500 (dependencies
+// 390, host 20, KD queue 80); device kernel d (its own stream) is
+// launched at 100, ready at 160, starts at 200 (launch path 60, KD queue
+// 40). A prelude of 0–100 and a d2h of 900–1000 around a kernels stage
+// of 50–950 leave 100 cycles of I/O outside it, 10% of the makespan.
+func TestWaitBreakdown(t *testing.T) {
+	rd := runWith("p")
+	for _, k := range []struct {
+		k      kernelSpan
+		stream int64
+	}{ // completion order, as the table's rows
+		{kernelSpan{name: "h1", origin: "host", launch: 0, ready: 30, start: 50, end: 400}, 0},
+		{kernelSpan{name: "d", origin: "device", launch: 100, ready: 160, start: 200, end: 450}, 1 << 32},
+		{kernelSpan{name: "h2", origin: "host", launch: 10, ready: 420, start: 500, end: 900}, 0},
+	} {
+		rd.waits.addWait(k.k, k.stream)
+	}
+	if w := rd.waits; w.host != 50 || w.deps != 390 || w.path != 60 || w.kd != 140 {
+		t.Errorf("host %d, deps %d, path %d, kd %d; want 50, 390, 60, 140", w.host, w.deps, w.path, w.kd)
+	}
+	rd.stages = []span{{"prelude", 0, 100}, {"kernels", 50, 950}, {"d2h", 900, 1000}}
+	want := waitRow{Label: "t · p", Host: "0.05", Path: "0.06", Deps: "0.39", KD: "0.14", Wait: "0.64",
+		HostShare: "7.8%", PathShare: "9.4%", DepsShare: "60.9%", KDShare: "21.9%", IO: "0.1", IOShare: "10.0%"}
+	if got := rd.waitRow(); got != want {
+		t.Errorf("wait row %+v, want %+v", got, want)
+	}
+	rd.stages = []span{{"kernels", 0, 900}}
+	if got := rd.waitRow(); got.IO != "" {
+		t.Errorf("I/O %q without host I/O stages, want none", got.IO)
+	}
+}
