@@ -55,6 +55,15 @@ func (p whatIf) tolerance() float64 {
 	return whatIfTolerance
 }
 
+// cdpLatency2x and cdpLatencyHalf are -cdp_latency 14400,16000,200,24000,3200
+// and 3600,4000,50,6000,800 (GPGPU-Sim's default ×2 and ×0.5) as the
+// model's keys, in the simulator's cycles (the captures set
+// cdp.clock_mhz 0).
+var (
+	cdpLatency2x   = []string{"cdp.stream_create=14400", "cdp.param_b=16000", "cdp.param_a=200", "cdp.launch_b=24000", "cdp.launch_a=3200"}
+	cdpLatencyHalf = []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"}
+)
+
 // whatIfPairs are the committed pairs (validation/gpgpusim/README.md says
 // how each capture was made). No constant of the model was fitted on
 // them: each is a held-out check.
@@ -101,21 +110,21 @@ var whatIfPairs = []whatIf{
 		restsOn: "measured cycles"},
 	{kind: "machine shape", from: "nested-flat", to: "nested-flat-sm20", policy: "cdp", sets: []string{"gpu.sms=20"},
 		restsOn: "measured cycles"},
-	{kind: "CDP latency", from: "nested-cdp", to: "nested-cdp-cdplat2x", policy: "cdp", sets: []string{"cdp.stream_create=14400", "cdp.param_b=16000", "cdp.param_a=200", "cdp.launch_b=24000", "cdp.launch_a=3200"},
+	{kind: "CDP latency", from: "nested-cdp", to: "nested-cdp-cdplat2x", policy: "cdp", sets: cdpLatency2x,
 		restsOn: "measured cycles; -cdp_latency"},
-	{kind: "CDP latency", from: "nested-cdp", to: "nested-cdp-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+	{kind: "CDP latency", from: "nested-cdp", to: "nested-cdp-cdplat05x", policy: "cdp", sets: cdpLatencyHalf,
 		restsOn: "measured cycles; -cdp_latency"},
 	{kind: "launch latency", from: "nested-cdp", to: "nested-cdp-launch2500", policy: "cdp", sets: []string{"lat.kernel_dispatch=2501"},
 		restsOn: "measured cycles"},
 	{kind: "launch latency", from: "nested-cdp", to: "nested-cdp-launch10000", policy: "cdp", sets: []string{"lat.kernel_dispatch=10001"},
 		restsOn: "measured cycles"},
-	{kind: "CDP latency", from: "balanced-cdp", to: "balanced-cdp-cdplat2x", policy: "cdp", sets: []string{"cdp.stream_create=14400", "cdp.param_b=16000", "cdp.param_a=200", "cdp.launch_b=24000", "cdp.launch_a=3200"},
+	{kind: "CDP latency", from: "balanced-cdp", to: "balanced-cdp-cdplat2x", policy: "cdp", sets: cdpLatency2x,
 		restsOn: "measured cycles; -cdp_latency"},
-	{kind: "CDP latency", from: "balanced-cdp", to: "balanced-cdp-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+	{kind: "CDP latency", from: "balanced-cdp", to: "balanced-cdp-cdplat05x", policy: "cdp", sets: cdpLatencyHalf,
 		restsOn: "measured cycles; -cdp_latency"},
-	{kind: "CDP latency", from: "cdpstreams-default", to: "cdpstreams-default-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+	{kind: "CDP latency", from: "cdpstreams-default", to: "cdpstreams-default-cdplat05x", policy: "cdp", sets: cdpLatencyHalf,
 		restsOn: "measured cycles; -cdp_latency"},
-	{kind: "CDP latency", from: "cdpstreams-created", to: "cdpstreams-created-cdplat05x", policy: "cdp", sets: []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"},
+	{kind: "CDP latency", from: "cdpstreams-created", to: "cdpstreams-created-cdplat05x", policy: "cdp", sets: cdpLatencyHalf,
 		restsOn: "measured cycles; -cdp_latency"},
 	{kind: "launch latency", from: "balanced-cdp", to: "balanced-cdp-launch2500", policy: "cdp", sets: []string{"lat.kernel_dispatch=2501"},
 		restsOn: "measured cycles"},
