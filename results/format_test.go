@@ -32,11 +32,11 @@ func TestFloatText(t *testing.T) {
 		0: "0.0", -3: "-3.0", 23.4832: "23.4832", 1e21: "1e+21", 1.5e-7: "1.5e-07",
 		math.Inf(1): "+Inf", 2.0 / 3: "0.6666666666666666",
 	} {
-		if got := floatText(v); got != want {
+		if got := string(appendFloatText(nil, v)); got != want {
 			t.Errorf("floatText(%v) = %q, want %q", v, got, want)
 		}
 	}
-	if got := floatText(math.NaN()); got != "NaN" {
+	if got := string(appendFloatText(nil, math.NaN())); got != "NaN" {
 		t.Errorf("floatText(NaN) = %q", got)
 	}
 }
