@@ -27,6 +27,15 @@ type GPU struct {
 	// -gpgpu_concurrent_kernel_sm 0, the default of its tested configs
 	// (and of v3.2.2 as released), which the GPGPU-Sim importer records.
 	ConcurrentKernelSM string `json:"concurrent_kernel_sm"`
+	// CTAIssueInterval is the fewest cycles between two CTAs issued to
+	// one SM: an SM that takes a CTA at cycle t takes its next at t+n at
+	// the earliest, so a kernel's CTAs spread over the SMs that free up
+	// in the next few cycles rather than filling the first. GPGPU-Sim
+	// issues at most one CTA to a cluster a core cycle
+	// (simt_core_cluster::issue_block2core), which the GPGPU-Sim importer
+	// records. 0, every preset's value: any number of CTAs a cycle (no
+	// datasheet states the rate of NVIDIA's CTA scheduler).
+	CTAIssueInterval int64 `json:"cta_issue_interval"`
 }
 
 // ExclusiveSMs reports whether an SM runs one kernel's CTAs at a time.

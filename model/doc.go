@@ -17,6 +17,13 @@
 // GPGPU-Sim's -gpgpu_concurrent_kernel_sm 0 (its default and its tested
 // configs'); the GPGPU-Sim importer sets it for --gpu=captured.
 //
+// gpu.cta_issue_interval = 0 in every preset: an SM takes any number of
+// CTAs in a cycle (no datasheet states the rate of NVIDIA's CTA
+// scheduler). n > 0 lets an SM take a CTA at most every n cycles, so a
+// kernel's CTAs spread over the SMs that free up in the next cycles:
+// GPGPU-Sim issues one CTA to a cluster a core cycle, and its importer
+// sets 1 for --gpu=captured (docs/model.md "CTA issue").
+//
 // # Shared throughput (the contention model)
 //
 // model.contention = on: co-resident CTAs that record a demand (trace
@@ -257,6 +264,7 @@
 //	gemtc.result_cycles      0 to 2^40: cycles
 //	gemtc.threads            1 to 1024: threads of one SuperKernel block, a CUDA block
 //	gpu.clock_mhz            1 to 1000000: MHz; no GPU clocks below 1 MHz or above 1 THz (1e-308 made makespan_us +Inf)
+//	gpu.cta_issue_interval   0 to 2^40: cycles; a cost like any other
 //	gpu.dram_gbps            1e-06 to 10000000: GB/s; 1 kB/s at least, so a byte's cycles fit int64
 //	gpu.issue_width          0.03125 to 1024: warp instructions an SM issues a cycle; below one every 32 cycles no GPU
 //	gpu.max_ctas_per_sm      1 to 4096: resident CTAs an SM holds

@@ -41,6 +41,7 @@ var keyDocs = map[string]KeyDoc{
 	"gemtc.worker":             {"", "warp or block", "what takes tasks: each warp of a SuperKernel block, or the whole block"},
 	"gpu.clock_mhz":            {"MHz", "above 0, at most 10^6", "the replay GPU's clock: a trace's cycles are converted to it"},
 	"gpu.concurrent_kernel_sm": {"", "on or off", "whether CTAs of different kernels may share an SM"},
+	"gpu.cta_issue_interval":   {"cycles", costRange, "the fewest cycles between two CTAs issued to one SM; 0: any number a cycle"},
 	"gpu.dram_gbps":            {"GB/s (decimal)", "10^-6 to 10^7", "DRAM bandwidth shared by every SM (the contention model)"},
 	"gpu.issue_width":          {"warp instructions per cycle", "above 0, at most 1024", "what an SM issues per cycle, shared among its resident warps (the contention model)"},
 	"gpu.max_ctas_per_sm":      {"CTAs", "1 to 4096", "CTAs resident on an SM at once"},

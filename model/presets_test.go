@@ -10,6 +10,7 @@ import (
 // shared holds the values every preset has: the papers' cycle counts and
 // the policy knobs that do not depend on the GPU.
 var shared = map[string]string{
+	"gpu.cta_issue_interval":  "0",
 	"lat.kernel_dispatch":     "283",
 	"cdp.param_b":             "8023",
 	"cdp.param_a":             "129",

@@ -37,6 +37,7 @@ var ranges = map[string]keyRange{
 	"gpu.max_threads_per_sm":  {WarpSize, maxThreads, "a multiple of 32, at most 4096 CTAs of 1024 threads"},
 	"gpu.regs_per_sm":         {1, maxRegs, "at most 255 registers for each thread an SM can hold"},
 	"gpu.smem_per_sm":         {0, MaxCost, "bytes; far above any SM, so sums over CTAs fit int64"},
+	"gpu.cta_issue_interval":  {0, MaxCost, "cycles; a cost like any other"},
 	"gpu.max_kernels":         {1, 1 << 16, "kernels resident at once (Kernel Distributor entries)"},
 	"lat.host_issue":          {0, MaxCost, "cycles"},
 	"lat.host_launch":         {0, MaxCost, "cycles"},

@@ -42,6 +42,7 @@ func (c Config) Validate() error {
 		key string
 		n   int64
 	}{
+		{"gpu.cta_issue_interval", g.CTAIssueInterval},
 		{"lat.host_issue", c.Lat.HostIssue},
 		{"lat.host_launch", c.Lat.HostLaunch},
 		{"lat.kernel_dispatch", c.Lat.KernelDispatch},

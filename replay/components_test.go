@@ -25,7 +25,7 @@ import (
 var components = []string{
 	"hostIO", "hostCursor", "bodyCursor", "hostThreads", "hostStreams", "legacyGate",
 	"kernelDistributor", "kernelRuns",
-	"smArray", "shareJobs", "occupancy",
+	"smArray", "shareJobs", "occupancy", "ctaIssue",
 	"ctaRuns",
 	"siteEngine", "launchPath", "groupTable", "agt", "aggregator",
 	"scoreboard",

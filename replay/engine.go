@@ -273,6 +273,8 @@ func (e *engine) fire(ev eventq.Event) {
 		e.launchOverflow()
 	case evTasks:
 		e.advanceTasks()
+	case evIssue:
+		// settle releases the holds due and places
 	}
 }
 
@@ -284,8 +286,14 @@ func (e *engine) settle() {
 		e.retryStalled()
 	}
 	if len(e.kd.listed()) > 0 {
+		e.sms.releaseIssued(e.now)
 		e.placer.Place(&e.dispatch)
 		e.kd.compact()
+		if len(e.kd.listed()) > 0 {
+			if at, ok := e.sms.issueWake(); ok {
+				e.q.Push(eventq.Event{At: at, Kind: uint8(evIssue)})
+			}
+		}
 	}
 	if e.sms.contention() != nil {
 		e.sms.contention().settle(e.now)

@@ -20,4 +20,5 @@ const (
 	evLaunchSlot                      // pending launches have begun: warps held for room in the pool go on
 	evOverflow                        // the replay ran out of events while warps are held: the oldest goes over the pool's limit
 	evTasks                           // the narrow-task runtime's next event: it advances, the host hands it tasks
+	evIssue                           // an SM's CTA issue hold ends: kernels waiting to place try again
 )

@@ -29,6 +29,7 @@ type smArray struct {
 	l1Flush   int64 // crcs.l1_flush under a policy with exclusive SMs, else 0 (costs.go)
 	occ       occupancy
 	share     *shareJobs // the contention model and its jobs; nil when off
+	issue     ctaIssue   // the CTA issue rate: SMs held after taking a CTA (ctaissue.go)
 }
 
 // newSMArray makes the SMs of cfg's GPU, idle, with the contention model
@@ -41,6 +42,7 @@ func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink r
 		exclusive: exclusive,
 		l1Flush:   l1Flush,
 		occ:       newOccupancy(*cfg, sink),
+		issue:     newCTAIssue(cfg.GPU.CTAIssueInterval),
 	}
 	if shared {
 		a.share = newShareJobs(&cfg.GPU, q)
@@ -59,10 +61,11 @@ func (a *smArray) contention() *shareJobs { return a.share }
 func (a *smArray) count() int { return len(a.sms) }
 
 // fits reports whether a CTA of k fits on SM i under all four limits
-// (and, with exclusive SMs, whether i is idle or k's).
+// (and, with exclusive SMs, whether i is idle or k's, and with a CTA issue
+// rate, whether i is not held).
 func (a *smArray) fits(k *Kernel, i int) bool {
 	s := &a.sms[i]
-	if a.exclusive && s.kernel != nil && s.kernel != k {
+	if s.held || a.exclusive && s.kernel != nil && s.kernel != k {
 		return false
 	}
 	return s.fits(a.gpu, k.decl.need)
@@ -75,11 +78,12 @@ func (a *smArray) exclusiveSMs() bool { return a.exclusive }
 // idle reports whether SM i has no resident CTA.
 func (a *smArray) idle(i int) bool { return a.sms[i].idle() }
 
-// anyOpen reports whether some SM has a free CTA slot: with none, no
-// kernel's CTA fits anywhere.
+// anyOpen reports whether some SM has a free CTA slot and is not held by
+// the CTA issue rate: with none, no kernel's CTA fits anywhere.
 func (a *smArray) anyOpen() bool { return !a.open.empty() }
 
-// nextOpen is the least SM at or after i with a free CTA slot, or -1.
+// nextOpen is the least SM at or after i with a free CTA slot, not held,
+// or -1.
 func (a *smArray) nextOpen(i int) int { return a.open.next(i) }
 
 // enter reserves room for a CTA of k on SM i at now: it returns the CTA's
@@ -94,9 +98,28 @@ func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 		a.flushL1(s, k, now)
 	}
 	s.reserve(k.decl.need)
+	if a.issue.limits() {
+		s.held = true
+		a.issue.hold(i, now)
+	}
 	a.noteSlots(s)
 	return s.takeSlot(), max(s.flushUntil, now)
 }
+
+// releaseIssued ends the CTA issue rate's holds due by now: those SMs
+// may take a CTA again.
+func (a *smArray) releaseIssued(now int64) {
+	for i := a.issue.due(now); i >= 0; i = a.issue.due(now) {
+		s := &a.sms[i]
+		s.held = false
+		a.noteSlots(s)
+	}
+}
+
+// issueWake is the cycle the earliest hold of the CTA issue rate ends,
+// when nothing has asked to wake then yet (ok): the engine's next chance
+// to place CTAs that the holds keep waiting.
+func (a *smArray) issueWake() (at int64, ok bool) { return a.issue.wakeAt() }
 
 // leave frees a CTA's room (need n, slot on SM i) at now. When the SM is
 // left empty it returns the kernel it held, which no longer counts it;
@@ -116,10 +139,10 @@ func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
 	return k
 }
 
-// noteSlots records in a.open whether SM s has a free CTA slot, after its
-// resident CTAs changed.
+// noteSlots records in a.open whether SM s has a free CTA slot and is not
+// held, after its resident CTAs or its hold changed.
 func (a *smArray) noteSlots(s *sm) {
-	a.open.put(s.id, s.ctas < a.gpu.MaxCTAsPerSM)
+	a.open.put(s.id, s.ctas < a.gpu.MaxCTAsPerSM && !s.held)
 }
 
 // resident changes SM i's resident CTAs and warps by ctas and warps at
@@ -183,6 +206,9 @@ type sm struct {
 	// when its L1 is being flushed for another kernel's.
 	last       *Kernel
 	flushUntil int64
+
+	// held: it took a CTA less than gpu.cta_issue_interval ago (ctaissue.go).
+	held bool
 }
 
 // takeSlot claims the lowest free CTA slot. Beyond 64 resident CTAs slots

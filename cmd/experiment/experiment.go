@@ -64,6 +64,10 @@ type experiment struct {
 	// the outcomes at each, filled by runUnstated.
 	unstated []unstated
 	points   []point
+	// sensitive are the inputs the scorecard's verdicts are judged
+	// across besides, each on its own (sensitivity.go), set by
+	// runUnstated; their points follow the unstated grid's in points.
+	sensitive []unstated
 }
 
 // detail is the table's last columns describing a benchmark: cell gets
@@ -332,7 +336,7 @@ func summaryRow(cfg model.Config, st *stats, base int64) results.Summary {
 // then the experiment's findings.
 func (x *experiment) report(w io.Writer, outs []outcome) error {
 	if len(x.headlines) > 0 {
-		printHeadlines(w, evalHeadlines(x.headlines, ownOutcomes(outs)), x.points)
+		printScorecard(w, x, ownOutcomes(outs))
 		fmt.Fprintln(w)
 	}
 	base := x.policies[0]

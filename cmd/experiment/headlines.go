@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
 )
 
@@ -84,22 +83,6 @@ func evalHeadlines(hs []headline, own []outcome) []verdict {
 // ofBench is the outcomes of the benchmark named name.
 func ofBench(outs []outcome, name string) []outcome {
 	return outcomesOf(outs, func(b benchmark) bool { return b.name == name })
-}
-
-// printHeadlines prints the verdicts as a Markdown table: the experiment's
-// scorecard, with each claim's bound judged across points, the grid of
-// inputs no paper states.
-func printHeadlines(w io.Writer, vs []verdict, points []point) {
-	fmt.Fprintln(w, "| headline (paper's benchmarks) | paper | ours | ours / paper | band | verdict | bound, across unstated inputs | rests on |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|---|")
-	for _, v := range vs {
-		verdict := "outside"
-		if v.inside {
-			verdict = "inside"
-		}
-		fmt.Fprintf(w, "| %s | %s (%s) | %s | %.2f | ±%.0f%% | %s | %s | %s |\n",
-			v.claim, v.paperValue(), v.source, v.format(v.ours), v.ratio, 100*v.band, verdict, v.boundCell(points), v.restsOn)
-	}
 }
 
 // boundCell is the scorecard's verdict of h's bound across points: out

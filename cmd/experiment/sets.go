@@ -386,9 +386,10 @@ func crcsMeasuredExperiment() *experiment {
 // beat; its speedup over the 64-SM baseline bounds FIFO and PPCS.
 var idealCRCS = search{policy: "crcs", sets: []string{
 	// SMs that each hold a whole kernel of up to 4096 CTAs (one kernel
-	// an SM under CRCS), for up to 1024 kernels at once.
+	// an SM under CRCS), for up to 1024 kernels at once; registers for
+	// 255 a thread, the most ptxas gives (model's range).
 	"gpu.sms=1024", "gpu.max_ctas_per_sm=4096", "gpu.max_threads_per_sm=4194304",
-	"gpu.regs_per_sm=2147483647", "gpu.smem_per_sm=1099511627776", "gpu.max_kernels=1024",
+	"gpu.regs_per_sm=1069547520", "gpu.smem_per_sm=1099511627776", "gpu.max_kernels=1024",
 	"model.contention=off", "crcs.profile_cycles=0", "crcs.l1_flush=0",
 }}
 

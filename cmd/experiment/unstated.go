@@ -81,7 +81,11 @@ func grid(us []unstated) []point {
 // settings and parameters, into dir/unstated/N. A benchmark whose trace
 // and settings a point leaves as an earlier point had them is not rerun.
 func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome) error {
-	if len(x.unstated) == 0 {
+	sens, err := x.sensitivity()
+	if err != nil {
+		return err
+	}
+	if x.sensitive = sens; len(x.unstated) == 0 && len(sens) == 0 {
 		return nil
 	}
 	done := map[string][]outcome{}
@@ -92,7 +96,7 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome) erro
 		k := key(x.sets, o.bench)
 		done[k] = append(done[k], o)
 	}
-	x.points = grid(x.unstated)
+	x.points = append(grid(x.unstated), oneAtATime(sens)...)
 	for i := range x.points {
 		p := &x.points[i]
 		y := *x

@@ -84,6 +84,9 @@
 //	cdp.launch_servers               0: each warp stalls on its own
 //	gpu.concurrent_kernel_sm         -gpgpu_concurrent_kernel_sm (off by
 //	                                 default in GPGPU-Sim and its configs)
+//	gpu.cta_issue_interval           1: a cluster issues one CTA a core
+//	                                 cycle (issue_block2core), so an SM of
+//	                                 a one-SM cluster takes one a cycle
 //	gpu.issue_width, gpu.dram_gbps   schedulers per SM; channels × bus width
 //	                                 × 2 × DRAM clock
 //	model.contention                 off: measured cycles already hold the
@@ -103,7 +106,10 @@
 // and the warp's earlier sites' stalls. The log does not stamp L; it lies
 // between the stamped lines around the launch's report and no later than
 // the children's first CTA start less the dispatch (exact when an SM had
-// room for it at once), and the importer takes the latest such cycle.
+// room for it at once), and the importer takes the latest such cycle in
+// the log's order: of the launches reported between two stamps, each lies
+// a cycle before the next where the window has room (GPGPU-Sim numbers
+// kernels in launch order; a tie would let the replay order them).
 // The lanes of one warp whose reports follow each other with no stamped
 // line between are one warp-level site, as SIMT executed them. A launch's
 // workload is the threads of the child's tree (the child and what it

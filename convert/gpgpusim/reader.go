@@ -402,8 +402,13 @@ func (r *Reader) stamped(b []byte) error {
 		return r.errf("cycle %d comes after a statistics block whose gpu_tot_sim_cycle is %d; GPGPU-Sim's stamps never go back", n, r.totCycle)
 	}
 	r.cycle = n
-	for _, s := range r.openSites {
-		s.hi = n
+	// The sites reported since the last stamp launched in the order the
+	// log reports them (GPGPU-Sim numbers kernels in launch order), each
+	// no later than the next: the last at n, each earlier one a cycle
+	// before the next where the window has room. Taking n for all would
+	// tie them, and the replay would order the tie its own way.
+	for i, s := range r.openSites {
+		s.hi = max(n-int64(len(r.openSites)-1-i), s.lo)
 	}
 	r.openSites = r.openSites[:0]
 	r.stampedSince = true

@@ -63,6 +63,11 @@ func (r *Reader) headerRecord() *trace.Header {
 	} else {
 		set("gpu.concurrent_kernel_sm", "off")
 	}
+	// A cluster issues at most one CTA a core cycle (simt_core_cluster::
+	// issue_block2core stops after one), so an SM takes at most one a
+	// cycle: exactly the cluster's rate with one SM a cluster (every
+	// config we capture); with more, their shared rate is not modelled.
+	set("gpu.cta_issue_interval", "1")
 	if g.dramGBps > 0 {
 		set("gpu.dram_gbps", strconv.FormatFloat(g.dramGBps, 'f', -1, 64))
 	}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/samples"
+)
+
+// A verdict holds only across the values a paper leaves open. Beside the
+// inputs an experiment's bounds are recomputed across (unstated.go), every
+// scorecard is judged at the model's own unstated inputs, each varied on
+// its own from the experiment's setting (one at a time, so the grid grows
+// by a few runs rather than multiplying): the issue width the contention
+// model shares (the knee's validation brackets GPGPU-Sim between 2 and 4),
+// the contention model itself, the host's launch costs, the generators'
+// seeds, and where the device runtime's costs are counted on another
+// clock, those cycles read as stated rather than converted. A verdict then
+// says whether it holds at every point (scorecardVerdict), and the
+// scorecard prints the spread of ours over them.
+
+// sensitivity is x's inputs varied one at a time for its scorecard: none
+// for an experiment without headlines.
+func (x *experiment) sensitivity() ([]unstated, error) {
+	if len(x.headlines) == 0 {
+		return nil, nil
+	}
+	cfg, err := x.config()
+	if err != nil {
+		return nil, err
+	}
+	var us []unstated
+	width := unstated{name: "gpu.issue_width", choices: []choice{{label: fmtNum(cfg.GPU.IssueWidth) + " (the preset's)"}}}
+	for _, w := range []float64{2, 3, 4} {
+		if w != cfg.GPU.IssueWidth {
+			width.choices = append(width.choices, choice{label: fmtNum(w), sets: []string{"gpu.issue_width=" + fmtNum(w)}})
+		}
+	}
+	us = append(us, width)
+	other := "off"
+	if cfg.Model.Contention == "off" {
+		other = "on"
+	}
+	us = append(us, unstated{name: "model.contention", choices: []choice{
+		{label: cfg.Model.Contention + " (the preset's)"},
+		{label: other, sets: []string{"model.contention=" + other}},
+	}})
+	if cfg.Lat.HostIssue != 0 || cfg.Lat.HostLaunch != 0 {
+		us = append(us, unstated{name: "host launch costs", choices: []choice{
+			{label: fmt.Sprintf("%d + %d cycles (the preset's)", cfg.Lat.HostIssue, cfg.Lat.HostLaunch)},
+			{label: "0", sets: []string{"lat.host_issue=0", "lat.host_launch=0"}},
+		}})
+	}
+	if cfg.CDP.ClockMHz != 0 && cfg.CDP.ClockMHz != cfg.GPU.ClockMHz {
+		us = append(us, unstated{name: "cdp.clock_mhz", choices: []choice{
+			{label: fmt.Sprintf("%s (the preset's: cycles converted to %s MHz)", fmtNum(cfg.CDP.ClockMHz), fmtNum(cfg.GPU.ClockMHz))},
+			{label: "0 (cycles as stated)", sets: []string{"cdp.clock_mhz=0"}},
+		}})
+	}
+	if seeds := seedParams(x.benchmarks, "2"); len(seeds) > 0 {
+		us = append(us, unstated{name: "seed", choices: []choice{
+			{label: "the generators'"},
+			{label: "2", params: seeds},
+		}})
+	}
+	return us, nil
+}
+
+// seedParams sets seed to v for every generator of bs that has one.
+func seedParams(bs []benchmark, v string) map[string][]string {
+	ps := map[string][]string{}
+	for _, b := range bs {
+		g, ok := samples.Lookup(b.gen)
+		if !ok || ps[b.gen] != nil || !slices.ContainsFunc(g.Params, func(p samples.Param) bool { return p.Name == "seed" }) {
+			continue
+		}
+		ps[b.gen] = []string{"seed=" + v}
+	}
+	return ps
+}
+
+// oneAtATime is a point for every choice but the first of each input,
+// with that choice alone.
+func oneAtATime(us []unstated) []point {
+	var points []point
+	for _, u := range us {
+		for _, c := range u.choices[1:] {
+			p := point{labels: []string{u.name + " " + c.label}, sets: slices.Clone(c.sets), params: map[string][]string{}}
+			for gen, ps := range c.params {
+				p.params[gen] = slices.Clone(ps)
+			}
+			points = append(points, p)
+		}
+	}
+	return points
+}
+
+// fmtNum writes a model value without trailing zeros.
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// scorecardVerdict is v, judged here, across the verdicts of the same
+// headline at every point of the grid (at, the first of which is here):
+// which of four it is, and the spread of ours over the points.
+func scorecardVerdict(v verdict, at []verdict, points []point) (kind, spread string) {
+	if len(at) == 0 {
+		if v.inside {
+			return "inside", "—"
+		}
+		return "outside", "—"
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	flip, flips := "", 0
+	for i, a := range at {
+		if !math.IsNaN(a.ours) {
+			lo, hi = min(lo, a.ours), max(hi, a.ours)
+		}
+		if a.inside != v.inside {
+			flips++
+			if flip == "" {
+				flip = points[i].label()
+			}
+		}
+	}
+	spread = "—"
+	if !math.IsInf(lo, 1) {
+		spread = v.format(lo) + "–" + v.format(hi)
+	}
+	switch {
+	case v.inside && flips == 0:
+		kind = fmt.Sprintf("inside across the grid (%d settings)", len(at))
+	case v.inside:
+		kind = fmt.Sprintf("inside here, outside at %s (%d of %d settings)", flip, flips, len(at))
+	case flips == 0:
+		kind = fmt.Sprintf("outside across the grid (%d settings): cannot be reached", len(at))
+	default:
+		kind = fmt.Sprintf("outside here, inside at %s (%d of %d settings)", flip, flips, len(at))
+	}
+	return kind, spread
+}
+
+// printScorecard prints x's headlines judged on own and at every point
+// of its grid.
+func printScorecard(w io.Writer, x *experiment, own []outcome) {
+	vs := evalHeadlines(x.headlines, own)
+	at := make([][]verdict, len(x.points))
+	for i, p := range x.points {
+		at[i] = evalHeadlines(x.headlines, ownOutcomes(p.outs))
+	}
+	fmt.Fprintln(w, "| headline (paper's benchmarks) | paper | ours | ours / paper | band | verdict | ours across the grid | bound, across unstated inputs | rests on |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|---|---|")
+	for i, v := range vs {
+		var col []verdict
+		for _, a := range at {
+			col = append(col, a[i])
+		}
+		kind, spread := scorecardVerdict(v, col, x.points)
+		fmt.Fprintf(w, "| %s | %s (%s) | %s | %.2f | ±%.0f%% | %s | %s | %s | %s |\n",
+			v.claim, v.paperValue(), v.source, v.format(v.ours), v.ratio, 100*v.band, kind, spread, v.boundCell(x.points), v.restsOn)
+	}
+	if len(x.points) > 0 {
+		fmt.Fprintf(w, "\nThe grid: %s.\n", gridNames(x))
+	}
+}
+
+// gridNames lists the grid's inputs and their values.
+func gridNames(x *experiment) string {
+	var names []string
+	for _, u := range append(slices.Clone(x.unstated), x.sensitive...) {
+		var labels []string
+		for _, c := range u.choices {
+			labels = append(labels, c.label)
+		}
+		names = append(names, fmt.Sprintf("%s ∈ {%s}", u.name, strings.Join(labels, "; ")))
+	}
+	s := strings.Join(names, ", ")
+	if len(x.unstated) > 0 && len(x.sensitive) > 0 {
+		s += fmt.Sprintf(" (the first %d in every combination, the rest one at a time)", len(x.unstated))
+	} else if len(x.sensitive) > 0 {
+		s += " (one at a time)"
+	}
+	return s
+}
