@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
@@ -40,6 +41,10 @@ type whatIf struct {
 	calibrated     bool
 	tol            float64
 	why            string
+	// dramReach: predict with the DRAM bandwidth GPGPU-Sim reaches, the
+	// peak times the efficiency measured on dramReachRun (contention
+	// pairs), rather than the peak.
+	dramReach bool
 }
 
 // whatIfTolerance is the makespan error a prediction is held to, in
@@ -249,6 +254,10 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	if err != nil {
 		return err
 	}
+	reach, err := dramEfficiency()
+	if err != nil {
+		return err
+	}
 	var held errStats
 	byKind := map[string]*errStats{}
 	var kinds []string
@@ -272,7 +281,11 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		if err != nil {
 			return err
 		}
-		if err := applySets(&cfg, append(slices.Clone(x.sets), p.sets...)); err != nil {
+		sets := slices.Clone(p.sets)
+		if p.dramReach {
+			sets = append(sets, "gpu.dram_gbps="+strconv.FormatFloat(math.Round(cfg.GPU.DRAMGBps*reach*10)/10, 'f', -1, 64))
+		}
+		if err := applySets(&cfg, append(slices.Clone(x.sets), sets...)); err != nil {
 			return fmt.Errorf("%s -> %s: %w", p.from, p.to, err)
 		}
 		st, kernels, err := replayFile(cfg, p.policy, a.trace)
@@ -315,7 +328,7 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		if p.inline != "" {
 			how = "convert --opt inline=" + p.inline + "; " + how
 		}
-		for _, s := range p.sets {
+		for _, s := range sets {
 			how += " --set " + s
 		}
 		fmt.Fprintf(log, "%s -> %s: predicted %d, GPGPU-Sim %d\n", p.from, p.to, st.MakespanCycles, b.end)
@@ -328,6 +341,7 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		e := byKind[k]
 		fmt.Fprintf(stdout, "| %s | %d | %.1f%% | %+.1f%% |\n", k, len(e.abs), e.mape(), 100*e.worstSigned)
 	}
+	fmt.Fprintf(stdout, "\nDRAM efficiency, measured from %s (GPGPU-Sim's dram_eff, a channel's data transfers over its active cycles, the mean over its channels): %.3f of the peak. The pair predicting that run is marked calibration.\n", dramReachRun, reach)
 	fmt.Fprintf(stdout, "\ncta_once, measured from %s and %s (the median CTA of %s at %d and %d FMAs a thread): %d cycles. The pairs marked calibration are those two captures' own.\n", onceRuns[0].capture, onceRuns[1].capture, onceRuns[0].kernel, onceRuns[0].iters, onceRuns[1].iters, once)
 	fmt.Fprintf(stdout, "\nHeld-out pairs: %d, makespan MAPE %.1f%%, worst %+.1f%%. Each prediction replays capture A with --gpu=captured (A's measured CTA cycles, the config's latencies, contention off unless the pair turns it on) and the what-if's settings; B's cycles are GPGPU-Sim's last CTA end. Each error is held to %.0f%% (go test ./cmd/experiment -run WhatIf), except:\n\n",
 		len(held.abs), held.mape(), 100*held.worstSigned, whatIfTolerance)
