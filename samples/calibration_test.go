@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -145,6 +146,17 @@ func meanFrom(ks []kernelTime, from int) kernelTime {
 // relErr is (got − want) / want.
 func relErr(got, want float64) float64 { return (got - want) / want }
 
+// heldOut fails when a held-out ratio of model over capture is off by
+// more than worst, either way (worst ≥ 1, today's miss and a little): a
+// held-out error may shrink, not grow. An in-sample fit is held to its
+// tolerance both ways instead.
+func heldOut(t *testing.T, what string, r, worst float64) {
+	t.Helper()
+	if f := max(r, 1/r); f > worst || math.IsNaN(r) {
+		t.Errorf("%s (held out): model over capture %.2f×, off by %.2f×; it was at most %.2f×", what, r, f, worst)
+	}
+}
+
 // keplerTitan is GPGPU-Sim's SM3_KEPLER_TITAN as gpu settings on the
 // gk110-64 preset (14 SMs at 837 MHz, 16 CTAs and 2048 threads an SM,
 // 288.4 GB/s), without the host stages: the GPU of captures 3mm-128,
@@ -193,18 +205,15 @@ func TestPipelinesFitCaptures(t *testing.T) {
 // 3mm-128 on the 14-SM Kepler Titan, which it was not fitted to: a k step
 // there waits ~510 cycles at 837 MHz where the 64-SM GPU's queues make it
 // ~970 at 700, so the fitted rounds overstate it. The model's CTAs and
-// kernels run 2.0–2.5× the capture's; a change that moves them out of that
-// range changes what docs/calibration.md states.
+// kernels run 2.31× and 2.23× the capture's: a held-out miss, which may
+// shrink but not grow past 2.35× (heldOut).
 func Test3MMFitOnTheTitan(t *testing.T) {
 	want := meanFrom(captured(t, "3mm-128"), 0)
 	got := meanFrom(modelled(t, "gk110-64", keplerTitan, "3mm", "size=128"), 0)
 	t.Logf("CTA %.0f cycles, captured %.0f (%.2f×); kernel %.0f, captured %.0f (%.2f×)",
 		got.cta, want.cta, got.cta/want.cta, got.kernel, want.kernel, got.kernel/want.kernel)
-	for _, r := range []float64{got.cta / want.cta, got.kernel / want.kernel} {
-		if r < 2.0 || r > 2.5 {
-			t.Errorf("model over capture %.2f×, want 2.0–2.5×", r)
-		}
-	}
+	heldOut(t, "3mm-128 CTAs", got.cta/want.cta, 2.35)
+	heldOut(t, "3mm-128 kernels", got.kernel/want.kernel, 2.35)
 }
 
 // meanCTA is the mean of the CTA cycles of kernels[from:to].
@@ -374,11 +383,8 @@ func TestSSSPFitsCapture(t *testing.T) {
 		g += got[i].others / 5
 		w += want[i].others / 5
 	}
-	if e := relErr(g, w); e > -0.40 || e < -0.50 {
-		t.Errorf("empty CTAs: model %.0f, captured mean %.0f (%+.1f%%); want −40 to −50%%", g, w, 100*e)
-	} else {
-		t.Logf("empty CTAs: model %.0f cycles, captured mean %.0f (%+.1f%%)", g, w, 100*e)
-	}
+	t.Logf("empty CTAs: model %.0f cycles, captured mean %.0f (%+.1f%%)", g, w, 100*relErr(g, w))
+	heldOut(t, "empty CTAs", g/w, 1/0.53) // -45.7% today: 1.84× short
 }
 
 // TestJoinFitsCapture replays join (algo=merge) on the capture's input,
@@ -404,21 +410,25 @@ func TestJoinFitsCapture(t *testing.T) {
 	for _, tc := range []struct {
 		i      int
 		name   string
-		lo, hi float64 // model over capture, mean CTA cycles
+		fitted bool
+		worst  float64 // held out: the factor its mean CTA cycles may be off by, today's and a little
 	}{
-		{0, "join_bounds (fitted)", 0.98, 1.02},
-		{5, "join_scan_blocks, warm (fitted)", 0.98, 1.02},
-		{1, "join_scan_blocks, cold", 0.55, 0.65},
-		{6, "join_scan_totals, warm", 0.72, 0.82},
-		{7, "join_scan_distribute, warm", 0.17, 0.27},
-		{4, "join_main", 0.40, 0.50},
-		{8, "join_gather", 0.05, 0.15},
+		{0, "join_bounds (fitted)", true, 0},
+		{5, "join_scan_blocks, warm (fitted)", true, 0},
+		{1, "join_scan_blocks, cold", false, 1 / 0.57},
+		{6, "join_scan_totals, warm", false, 1 / 0.76},
+		{7, "join_scan_distribute, warm", false, 1 / 0.21},
+		{4, "join_main", false, 1 / 0.43},
+		{8, "join_gather", false, 1 / 0.08},
 	} {
 		r := got[tc.i].cta / want[tc.i].cta
 		t.Logf("%s: CTA %.0f cycles, captured %.0f (%.2f×); kernel %.0f, captured %.0f (%.2f×)", tc.name,
 			got[tc.i].cta, want[tc.i].cta, r, got[tc.i].kernel, want[tc.i].kernel, got[tc.i].kernel/want[tc.i].kernel)
-		if r < tc.lo || r > tc.hi {
-			t.Errorf("%s: model over capture %.2f×, want %.2f–%.2f×", tc.name, r, tc.lo, tc.hi)
+		switch {
+		case tc.fitted && (r < 0.98 || r > 1.02):
+			t.Errorf("%s: model over capture %.2f×, want 0.98–1.02× (fitted)", tc.name, r)
+		case !tc.fitted:
+			heldOut(t, tc.name, r, tc.worst)
 		}
 	}
 }
