@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/samples"
 )
 
@@ -33,8 +34,20 @@ func (x *experiment) sensitivity() ([]unstated, error) {
 	if err != nil {
 		return nil, err
 	}
+	preset, err := model.Load(x.gpu)
+	if err != nil {
+		return nil, err
+	}
+	// whose says where a setting comes from: the preset, or the
+	// experiment's (or the user's) --set.
+	whose := func(same bool) string {
+		if same {
+			return "the preset's"
+		}
+		return "this run's"
+	}
 	var us []unstated
-	width := unstated{name: "gpu.issue_width", choices: []choice{{label: fmtNum(cfg.GPU.IssueWidth) + " (the preset's)"}}}
+	width := unstated{name: "gpu.issue_width", choices: []choice{{label: fmtNum(cfg.GPU.IssueWidth) + " (" + whose(cfg.GPU.IssueWidth == preset.GPU.IssueWidth) + ")"}}}
 	for _, w := range []float64{2, 3, 4} {
 		if w != cfg.GPU.IssueWidth {
 			width.choices = append(width.choices, choice{label: fmtNum(w), sets: []string{"gpu.issue_width=" + fmtNum(w)}})
@@ -46,18 +59,18 @@ func (x *experiment) sensitivity() ([]unstated, error) {
 		other = "on"
 	}
 	us = append(us, unstated{name: "model.contention", choices: []choice{
-		{label: cfg.Model.Contention + " (the preset's)"},
+		{label: cfg.Model.Contention + " (" + whose(cfg.Model.Contention == preset.Model.Contention) + ")"},
 		{label: other, sets: []string{"model.contention=" + other}},
 	}})
 	if cfg.Lat.HostIssue != 0 || cfg.Lat.HostLaunch != 0 {
 		us = append(us, unstated{name: "host launch costs", choices: []choice{
-			{label: fmt.Sprintf("%d + %d cycles (the preset's)", cfg.Lat.HostIssue, cfg.Lat.HostLaunch)},
+			{label: fmt.Sprintf("%d + %d cycles (%s)", cfg.Lat.HostIssue, cfg.Lat.HostLaunch, whose(cfg.Lat == preset.Lat))},
 			{label: "0", sets: []string{"lat.host_issue=0", "lat.host_launch=0"}},
 		}})
 	}
 	if cfg.CDP.ClockMHz != 0 && cfg.CDP.ClockMHz != cfg.GPU.ClockMHz {
 		us = append(us, unstated{name: "cdp.clock_mhz", choices: []choice{
-			{label: fmt.Sprintf("%s (the preset's: cycles converted to %s MHz)", fmtNum(cfg.CDP.ClockMHz), fmtNum(cfg.GPU.ClockMHz))},
+			{label: fmt.Sprintf("%s (%s: cycles converted to %s MHz)", fmtNum(cfg.CDP.ClockMHz), whose(cfg.CDP.ClockMHz == preset.CDP.ClockMHz && cfg.GPU.ClockMHz == preset.GPU.ClockMHz), fmtNum(cfg.GPU.ClockMHz))},
 			{label: "0 (cycles as stated)", sets: []string{"cdp.clock_mhz=0"}},
 		}})
 	}
