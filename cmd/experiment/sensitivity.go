@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/samples"
@@ -181,15 +180,7 @@ func printScorecard(w io.Writer, x *experiment, own []outcome) {
 
 // gridNames lists the grid's inputs and their values.
 func gridNames(x *experiment) string {
-	var names []string
-	for _, u := range append(slices.Clone(x.unstated), x.sensitive...) {
-		var labels []string
-		for _, c := range u.choices {
-			labels = append(labels, c.label)
-		}
-		names = append(names, fmt.Sprintf("%s ∈ {%s}", u.name, strings.Join(labels, "; ")))
-	}
-	s := strings.Join(names, ", ")
+	s := inputNames(append(slices.Clone(x.unstated), x.sensitive...))
 	if len(x.unstated) > 0 && len(x.sensitive) > 0 {
 		s += fmt.Sprintf(" (the first %d in every combination, the rest one at a time)", len(x.unstated))
 	} else if len(x.sensitive) > 0 {

@@ -150,21 +150,26 @@ func acrossLine(w io.Writer, x *experiment, what string, eval func(p point) reac
 	if len(x.points) == 0 {
 		return
 	}
+	values, open := across(x.points, eval)
+	fmt.Fprintf(w, "%s, across the inputs no paper states (%s): %s. ", what, inputNames(x.unstated), strings.Join(values, "; "))
+	if open != "" {
+		fmt.Fprintf(w, "Open: the bound reaches the band with %s.\n", open)
+		return
+	}
+	fmt.Fprintln(w, "Outside the band at every one: the headline cannot be reached.")
+}
+
+// inputNames lists inputs with their values: "name ∈ {a; b}, ...".
+func inputNames(us []unstated) string {
 	var names []string
-	for _, u := range x.unstated {
+	for _, u := range us {
 		var labels []string
 		for _, c := range u.choices {
 			labels = append(labels, c.label)
 		}
 		names = append(names, fmt.Sprintf("%s ∈ {%s}", u.name, strings.Join(labels, "; ")))
 	}
-	values, open := across(x.points, eval)
-	fmt.Fprintf(w, "%s, across the inputs no paper states (%s): %s. ", what, strings.Join(names, ", "), strings.Join(values, "; "))
-	if open != "" {
-		fmt.Fprintf(w, "Open: the bound reaches the band with %s.\n", open)
-		return
-	}
-	fmt.Fprintln(w, "Outside the band at every one: the headline cannot be reached.")
+	return strings.Join(names, ", ")
 }
 
 // across evaluates a bound at every point: each value with its point's

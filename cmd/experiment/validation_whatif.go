@@ -69,6 +69,10 @@ var (
 	cdpLatencyHalf = []string{"cdp.stream_create=3600", "cdp.param_b=4000", "cdp.param_a=50", "cdp.launch_b=6000", "cdp.launch_a=800"}
 )
 
+// flatRestsOn is what a CDP → flat prediction of our own programs rests
+// on.
+const flatRestsOn = "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)"
+
 // whatIfPairs are the committed pairs (validation/gpgpusim/README.md says
 // how each capture was made). No constant of the model was fitted on
 // them: each is a held-out check.
@@ -82,17 +86,17 @@ var whatIfPairs = []whatIf{
 	{kind: "device streams", from: "cdpstreams-created-w4", to: "cdpstreams-default-w4", policy: "cdp", sets: []string{"cdp.streams=cta"},
 		restsOn: "measured cycles"},
 	{kind: "CDP → flat", from: "balanced-cdp", to: "balanced-flat", policy: "flat",
-		restsOn: "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)", inline: "cta", once: true, calibrated: true},
+		restsOn: flatRestsOn, inline: "cta", once: true, calibrated: true},
 	{kind: "CDP → flat", from: "skewed-cdp", to: "skewed-flat", policy: "flat",
-		restsOn: "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)", inline: "cta", once: true},
+		restsOn: flatRestsOn, inline: "cta", once: true},
 	{kind: "CDP → flat", from: "nested-cdp", to: "nested-flat", policy: "flat",
-		restsOn: "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)", inline: "cta", once: true},
+		restsOn: flatRestsOn, inline: "cta", once: true},
 	{kind: "CDP → flat", from: "balanced-c8-cdp", to: "balanced-c8-flat", policy: "flat",
-		restsOn: "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)", inline: "cta", once: true, calibrated: true},
+		restsOn: flatRestsOn, inline: "cta", once: true, calibrated: true},
 	{kind: "CDP → flat", from: "skewed-s4-cdp", to: "skewed-s4-flat", policy: "flat",
-		restsOn: "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)", inline: "cta", once: true},
+		restsOn: flatRestsOn, inline: "cta", once: true},
 	{kind: "CDP → flat", from: "nested-c4-cdp", to: "nested-c4-flat", policy: "flat",
-		restsOn: "measured cycles; the importer's inline_cycles (the parent CTA sharing the child's work, each CTA less its once-only cycles)", inline: "cta", once: true},
+		restsOn: flatRestsOn, inline: "cta", once: true},
 	{kind: "machine shape", from: "balanced-cdp", to: "balanced-cdp-sm40", policy: "cdp", sets: []string{"gpu.sms=40"},
 		restsOn: "measured cycles"},
 	{kind: "machine shape", from: "balanced-cdp", to: "balanced-cdp-sm20", policy: "cdp", sets: []string{"gpu.sms=20"},
