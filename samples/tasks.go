@@ -16,7 +16,7 @@ func init() {
 		Params: []Param{
 			{Name: "kind", Default: "mixed", Doc: "the benchmark: mandelbrot, filterbank, beamformer, conv, dct, matmul, slud, 3des, or mixed (an interleaving of the kinds in mix)"},
 			{Name: "mix", Default: "3des,filterbank,mandelbrot,matmul", Doc: "comma-separated kinds the mixed benchmark interleaves in equal shares (Pagoda's MPE: 3DES, MB, FB, MM)"},
-			{Name: "work", Default: "table3", Doc: "task costs: table3 (the per-warp cost model scaled, kind by kind, so that HyperQ's copy time, the busier direction's bytes at pcie_gbps, and its compute time, the tasks' times over its 32 kernel slots, split as Pagoda Table 3 measured; taskstable3.go) or model (the per-warp cost model of taskscost.go unscaled)"},
+			{Name: "work", Default: "table3", Doc: "task costs: table3 (the per-warp cost model scaled, kind by kind, so that HyperQ's copy time, the busier direction's bytes at pcie_gbps, and its compute time, the tasks' times over its 32 kernel slots, split as Pagoda Table 3 measured; taskstable3.go), measured (table3, but the kinds whose costs are fitted to GPGPU-Sim runs, dct and matmul, keep those costs) or model (the per-warp cost model of taskscost.go unscaled)"},
 			{Name: "pcie_gbps", Default: "11", Doc: "work=table3: the copy rate in GB/s the calibration assumes, one copy engine each way; replay at the same io.pcie_gbps (the Pagoda experiments' 11)"},
 			{Name: "smem", Default: "on", Doc: "on: the kinds that stage data in shared memory do (the CUDA SDK codes); off: dct and matmul read their operands from global memory instead and declare none (Pagoda Table 5's versions without shared memory)"},
 			{Name: "count", Default: "256", Doc: "number of tasks (Pagoda Table 3: 32768; 273K for SLUD)"},
@@ -56,7 +56,8 @@ type tasksConfig struct {
 	sludBlock      int
 	packetMin      int
 	packetMax      int
-	table3         bool    // work=table3: costs scaled to Table 3 (taskstable3.go)
+	table3         bool    // work=table3 or measured: costs scaled to Table 3 (taskstable3.go)
+	keepMeasured   bool    // work=measured: but the kinds with measured costs
 	pcieGBps       float64 // the copy rate the Table 3 calibration assumes
 	noSmem         bool    // smem=off: no shared-memory staging (Table 5)
 	seed           uint64
@@ -74,11 +75,12 @@ func parseTasks(p Params) (c tasksConfig, err error) {
 	if c.mix, err = parseMix(p); err != nil {
 		return c, err
 	}
-	work, err := p.Choice("work", "model", "table3")
+	work, err := p.Choice("work", "model", "table3", "measured")
 	if err != nil {
 		return c, err
 	}
-	c.table3 = work == "table3"
+	c.table3 = work != "model"
+	c.keepMeasured = work == "measured"
 	if c.pcieGBps, err = p.Float("pcie_gbps", 1e-3, 1e6); err != nil {
 		return c, err
 	}

@@ -320,7 +320,7 @@ func TestTasksBadParams(t *testing.T) {
 		{[]string{"slud_block=33"}, "slud_block"},
 		{[]string{"packet_max=1024"}, "packet_max"}, // below packet_min's 2048
 		{[]string{"max_iter=0"}, "max_iter"},
-		{[]string{"work=measured"}, "work"},
+		{[]string{"work=stated"}, "work"},
 		{[]string{"pcie_gbps=0"}, "pcie_gbps"},
 		{[]string{"pcie_gbps=NaN"}, "pcie_gbps"},
 		{[]string{"kind=mandelbrot", "count=1048576"}, "mandel_size"}, // 2^32 pixels
@@ -391,6 +391,33 @@ func TestTasksTable3(t *testing.T) {
 			checkScaledShape(t, kind, model, scaled)
 			if scaled.header.Meta["table3_scale_"+scaled.kernels[0].Name] == "" {
 				t.Errorf("%s: header meta %v has no table3 scale", kind, scaled.header.Meta)
+			}
+		}
+	}
+}
+
+// work=measured is work=table3 but for the kinds whose costs are fitted
+// to GPGPU-Sim runs (dct, matmul): those keep the cost model's cycles,
+// every warp as work=model has it, and record no scale, while the other
+// kinds are scaled as work=table3 scales them.
+func TestTasksMeasured(t *testing.T) {
+	for _, kind := range []string{"dct", "matmul", "conv", "mixed"} {
+		model := generateTasks(t, "kind="+kind, "count=64", "seed=5", "work=model")
+		table3 := generateTasks(t, "kind="+kind, "count=64", "seed=5", "work=table3")
+		measured := generateTasks(t, "kind="+kind, "count=64", "seed=5", "work=measured")
+		for i, c := range measured.ctas {
+			k := lookupTaskKind(measured.kernels[i].Name)
+			want := table3.ctas[i].Cycles
+			if k.measured {
+				want = model.ctas[i].Cycles
+			}
+			if c.Cycles != want {
+				t.Errorf("%s: task %d (%s) takes %d cycles; want %d (measured %v)", kind, i, k.name, c.Cycles, want, k.measured)
+				break
+			}
+			if got := measured.header.Meta["table3_scale_"+k.name]; (got == "") != k.measured {
+				t.Errorf("%s: %s's table3 scale %q; want one only for a kind not measured", kind, k.name, got)
+				break
 			}
 		}
 	}

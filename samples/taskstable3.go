@@ -51,9 +51,13 @@ func table3Split(work, bytesIn, bytesOut, gbps float64) (copying, compute float6
 }
 
 // calibrateTable3 sets each kind's scale from a pass over its tasks, drawn
-// again from the kind's own seed, and notes it in meta.
+// again from the kind's own seed, and notes it in meta. With
+// work=measured a kind whose costs are measured keeps them.
 func calibrateTable3(c *tasksConfig, pl *taskPlan, meta map[string]string) {
 	for i, k := range pl.kinds {
+		if c.keepMeasured && k.measured {
+			continue
+		}
 		src := k.source(c, pl.counts[i], pl.seeds[i], map[string]string{})
 		var work, in, out float64
 		for range pl.counts[i] {
