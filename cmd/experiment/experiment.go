@@ -34,6 +34,17 @@ type benchmark struct {
 	// headlines cover; another benchmark names the separate geometric-mean
 	// row it is averaged in (another paper's, with no number here).
 	group string
+	// notUnder are the columns the paper did not run the benchmark under
+	// (Pagoda's SLUD has no GeMTC version): it is replayed and printed
+	// under them, but a mean of a speedup over or of such a column leaves
+	// it out, as the paper's did.
+	notUnder []string
+}
+
+// in says whether the paper ran b under both columns num and den: whether
+// a mean of num's speedup over den counts it.
+func (b benchmark) in(num, den string) bool {
+	return !slices.Contains(b.notUnder, num) && !slices.Contains(b.notUnder, den)
 }
 
 // experiment is a paper's evaluation: benchmarks, a GPU and the policies
@@ -45,6 +56,9 @@ type experiment struct {
 	policies   []string
 	benchmarks []benchmark
 	paperMean  map[string]string // policy -> the paper's mean speedup over the baseline
+	// coverage says, in the own mean's row, how much of the paper's
+	// benchmark set the mean covers where it is not all of it.
+	coverage string
 	// headlines are the paper's summary claims, recomputed from the
 	// outcomes and printed under the table beside the paper's numbers.
 	headlines []headline
@@ -68,6 +82,11 @@ type experiment struct {
 	// across besides, each on its own (sensitivity.go), set by
 	// runUnstated; their points follow the unstated grid's in points.
 	sensitive []unstated
+	// stated, when set, is a paper's stated value of a quantity the
+	// experiment takes as measured (stated.go); beside is the run with
+	// it, filled by runStated, whose scorecard rows follow the record's.
+	stated *statedValue
+	beside *besideRun
 }
 
 // detail is the table's last columns describing a benchmark: cell gets

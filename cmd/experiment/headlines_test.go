@@ -293,7 +293,7 @@ func TestPaperScaleNames(t *testing.T) {
 			}
 			want := params
 			if gen := c.base.benchmarks[i].gen; name == "spawn-paper" {
-				want = append(slices.Clone(eq2Premise[gen]), params...)
+				want = append(slices.Clone(spawnLoops[gen]), params...)
 				if gen == "bfs" || gen == "sssp" {
 					want = append(dragonliCode(), want...)
 				}

@@ -66,8 +66,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := x.runUnstated(dir, stderr, res); err != nil {
+	c := runCache{}
+	if err := x.runUnstated(dir, stderr, res, c); err != nil {
 		return err
+	}
+	if x.stated != nil {
+		if err := x.runStated(dir, stderr, c); err != nil {
+			return err
+		}
 	}
 	return x.report(stdout, res)
 }

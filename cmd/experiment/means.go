@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // ownLabel is the geometric-mean row of the paper's own benchmarks.
@@ -18,11 +19,12 @@ func (x *experiment) meanRows(w io.Writer, outs []outcome, blank string) {
 	for _, g := range groups(outs) {
 		label := g
 		if g == "" {
-			label = ownLabel
+			label = ownLabel + x.coverage
 		}
 		fmt.Fprintf(w, "| %s | |", label)
+		in := inGroup(outs, g)
 		for _, p := range x.policies[1:] {
-			fmt.Fprintf(w, " **%.2f×** |", geoSpeedup(inGroup(outs, g), p, x.policies[0]))
+			fmt.Fprintf(w, " **%.2f×**%s |", geoSpeedup(in, p, x.policies[0]), leftOut(in, p, x.policies[0]))
 		}
 		fmt.Fprintln(w, blank)
 	}
@@ -31,6 +33,21 @@ func (x *experiment) meanRows(w io.Writer, outs []outcome, blank string) {
 		fmt.Fprintf(w, " %s |", x.paperMean[p])
 	}
 	fmt.Fprintln(w, blank)
+}
+
+// leftOut names the benchmarks of outs a mean of num's speedup over den
+// leaves out (benchmark.notUnder), for its cell: "" when none.
+func leftOut(outs []outcome, num, den string) string {
+	var names []string
+	for _, o := range outs {
+		if o.policy == den && !o.bench.in(num, den) {
+			names = append(names, o.bench.name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (without " + strings.Join(names, ", ") + ")"
 }
 
 // groups are the benchmark groups of outs in order of first appearance,
@@ -69,7 +86,10 @@ func ownOutcomes(outs []outcome) []outcome { return inGroup(outs, "") }
 
 // geoSpeedup is the geometric mean over outs' benchmarks of num's speedup
 // over den (den's makespan over num's); NaN with no benchmark.
+// A benchmark the paper did not run under num or den is left out
+// (benchmark.notUnder).
 func geoSpeedup(outs []outcome, num, den string) float64 {
+	outs = outcomesOf(outs, func(b benchmark) bool { return b.in(num, den) })
 	return geoRatio(column(outs, num), column(outs, den))
 }
 

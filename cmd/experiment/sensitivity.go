@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/samples"
@@ -155,27 +156,51 @@ func scorecardVerdict(v verdict, at []verdict, points []point) (kind, spread str
 }
 
 // printScorecard prints x's headlines judged on own and at every point
-// of its grid.
+// of its grid and, where x has a stated value (stated.go), under each
+// the same headline judged with it.
 func printScorecard(w io.Writer, x *experiment, own []outcome) {
+	fmt.Fprintln(w, "| headline (paper's benchmarks) | paper | ours | ours / paper | band | verdict | ours across the grid | bound, across unstated inputs | rests on |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|---|---|")
+	record := judgedRows(x, own)
+	var stated [][]string
+	if x.beside != nil {
+		stated = judgedRows(x.beside.x, x.beside.own)
+	}
+	for i, v := range evalHeadlines(x.headlines, own) {
+		fmt.Fprintf(w, "| %s | %s |\n", v.claim, strings.Join(record[i], " | "))
+		if stated != nil && x.statedChanges(v.headline) {
+			cells := stated[i]
+			cells[len(cells)-1] = "the row above's, but stated: " + x.stated.label
+			fmt.Fprintf(w, "| ↳ stated: %s | %s |\n", x.stated.short, strings.Join(cells, " | "))
+		}
+	}
+	if len(x.points) > 0 {
+		fmt.Fprintf(w, "\nThe grid: %s.\n", gridNames(x))
+	}
+	if x.beside != nil {
+		fmt.Fprintf(w, "\nThe rows marked ↳ stated are the headline above them with the paper's stated value in place of the measurement of record, judged across the same grid: %s. A claim about one benchmark the stated value leaves alone has no such row.\n", x.stated.label)
+	}
+}
+
+// judgedRows is each of x's headlines judged on own and across x's grid:
+// its scorecard cells after the claim.
+func judgedRows(x *experiment, own []outcome) [][]string {
 	vs := evalHeadlines(x.headlines, own)
 	at := make([][]verdict, len(x.points))
 	for i, p := range x.points {
 		at[i] = evalHeadlines(x.headlines, ownOutcomes(p.outs))
 	}
-	fmt.Fprintln(w, "| headline (paper's benchmarks) | paper | ours | ours / paper | band | verdict | ours across the grid | bound, across unstated inputs | rests on |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|---|---|")
+	rows := make([][]string, len(vs))
 	for i, v := range vs {
 		var col []verdict
 		for _, a := range at {
 			col = append(col, a[i])
 		}
 		kind, spread := scorecardVerdict(v, col, x.points)
-		fmt.Fprintf(w, "| %s | %s (%s) | %s | %.2f | ±%.0f%% | %s | %s | %s | %s |\n",
-			v.claim, v.paperValue(), v.source, v.format(v.ours), v.ratio, 100*v.band, kind, spread, v.boundCell(x.points), v.restsOn)
+		rows[i] = []string{fmt.Sprintf("%s (%s)", v.paperValue(), v.source), v.format(v.ours), fmt.Sprintf("%.2f", v.ratio),
+			fmt.Sprintf("±%.0f%%", 100*v.band), kind, spread, v.boundCell(x.points), v.restsOn}
 	}
-	if len(x.points) > 0 {
-		fmt.Fprintf(w, "\nThe grid: %s.\n", gridNames(x))
-	}
+	return rows
 }
 
 // gridNames lists the grid's inputs and their values.

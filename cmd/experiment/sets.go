@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,7 +20,7 @@ var experiments = map[string]*experiment{
 	"spawn-streams":   spawnStreamsExperiment,
 	"crcs":            crcsExperiment,
 	"crcs-hsp":        crcsHSPExperiment,
-	"crcs-measured":   crcsMeasuredExperiment(),
+	"crcs-stated":     crcsStatedExperiment(),
 
 	"pagoda":         pagodaExperiment,
 	"pagoda-model":   pagodaModelExperiment,
@@ -54,6 +55,7 @@ var dtblExperiment = &experiment{
 	searches:   dtblSearches,
 	benchmarks: append(slices.Clone(dtblOwn), dtblSPAWN...),
 	paperMean:  dtblPaperMean,
+	coverage:   dtblCoverage,
 	detail:     &dtblDetail,
 	extra:      dtblFindings,
 	headlines:  dtblHeadlines,
@@ -109,15 +111,26 @@ var dtblPaperMean = map[string]string{"inlined": "—", "cdp": "0.86×", "dtbl":
 // cage15 input of BFS and CLR (bfs and gc offer no uniform graph), or
 // BHT, REGX and PRE.
 var dtblOwn = []benchmark{
-	{name: "amr", gen: "amr", paper: "amr_combustion", flatParams: variantFlat},
-	{name: "bfs-citation", gen: "bfs", params: []string{"graph=citation", "edgefactor=4", "scale=16", "site_threshold=32"}, paper: "bfs_citation", flatParams: variantFlat},
-	{name: "clr-citation", gen: "gc", params: []string{"graph=citation", "edgefactor=4", "scale=14"}, paper: "clr_citation", flatParams: variantFlat},
+	{name: "amr", gen: "amr", paper: "amr_combustion" + substituteAMR, flatParams: variantFlat},
+	{name: "bfs-citation", gen: "bfs", params: []string{"graph=citation", "edgefactor=4", "scale=16", "site_threshold=32"}, paper: "bfs_citation" + substituteCitation, flatParams: variantFlat},
+	{name: "clr-citation", gen: "gc", params: []string{"graph=citation", "edgefactor=4", "scale=14"}, paper: "clr_citation" + substituteCitation, flatParams: variantFlat},
 	{name: "clr-graph500", gen: "gc", params: []string{"graph=kron"}, paper: "clr_graph500: DTBL 0.97×", flatParams: variantFlat},
 	{name: "join-uniform", gen: "join", params: []string{"dist=uniform"}, paper: "join_uniform", flatParams: variantFlat},
 	{name: "join-gaussian", gen: "join", params: []string{"dist=gaussian"}, paper: "join_gaussian", flatParams: variantFlat},
-	{name: "sssp-citation", gen: "sssp", params: []string{"graph=citation", "edgefactor=4", "site_threshold=32"}, paper: "sssp_citation", flatParams: variantFlat},
-	{name: "sssp-cage15", gen: "sssp", params: []string{"graph=uniform", "edgefactor=9", "site_threshold=32"}, paper: "sssp_cage15", flatParams: variantFlat},
+	{name: "sssp-citation", gen: "sssp", params: []string{"graph=citation", "edgefactor=4", "site_threshold=32"}, paper: "sssp_citation" + substituteCitation, flatParams: variantFlat},
+	{name: "sssp-cage15", gen: "sssp", params: []string{"graph=uniform", "edgefactor=9", "site_threshold=32"}, paper: "sssp_cage15 (substitute: a uniform random graph of cage15's mean degree)", flatParams: variantFlat},
 }
+
+// The substitutes flagged in the benchmarks' paper column: inputs the
+// papers name that no generator makes, and what stands for them.
+const (
+	substituteAMR      = " (substitute: Dragon_li's seeded initial cell for the combustion input)"
+	substituteCitation = " (substitute: a Price-model citation graph for DIMACS's citation network)"
+)
+
+// dtblCoverage is how much of DTBL Table 4 dtblOwn covers: 8 of its 16
+// application–input pairs.
+const dtblCoverage = " (8 of Table 4's 16 pairs; no generator: BHT, REGX's two, PRE, BFS on the USA road network and cage15, CLR on cage15, SSSP on the flight network)"
 
 // spawnInDTBL labels SPAWN's benchmarks in the dtbl experiments: DTBL's
 // mechanism applies to them, but the DTBL paper has no number for them.
@@ -167,14 +180,17 @@ var thresholds = []string{"0", "8", "16", "32", "64", "128", "256", "512", "1024
 // the best static THRESHOLD per benchmark (Offline-Search) and SPAWN on the
 // GPU of SPAWN Table II, with flat and inlined as in dtblExperiment. The paper reports SPAWN 1.69× over flat and 1.57×
 // over CDP on average, within 4% of Offline-Search (§V-B), with 73% fewer
-// child kernels than CDP on average per benchmark. The graph benchmarks' parent loops are calibrated on
-// the premise SPAWN states for its benchmarks (eq2Premise).
+// child kernels than CDP on average per benchmark. The graph benchmarks'
+// parent loops are sssp's measured one and, where none is measured, the
+// premise SPAWN states for its benchmarks (spawnLoops); the scorecard
+// scores sssp's at the premise beside (ssspPremise).
 var spawnExperiment = &experiment{
-	doc:        "SPAWN §V quick check, small graphs (spawn-paper is the result of record): flat vs CDP vs Offline-Search vs SPAWN, parent iterations at Eq. 2's premise (k20c-spawn)",
+	doc:        "SPAWN §V quick check, small graphs (spawn-paper is the result of record): flat vs CDP vs Offline-Search vs SPAWN, parent iterations measured (sssp) or at Eq. 2's premise (k20c-spawn)",
 	gpu:        "k20c-spawn",
 	policies:   []string{"flat", "inlined", "cdp", "offline-search", "spawn"},
 	searches:   map[string]search{"offline-search": offlineSearch},
-	benchmarks: withParams(spawnBenchmarks, eq2Premise),
+	benchmarks: withParams(spawnBenchmarks, spawnLoops),
+	stated:     ssspPremise,
 	paperMean:  spawnPaperMean,
 	extra:      spawnFindings,
 	headlines:  spawnHeadlines,
@@ -192,11 +208,12 @@ var spawnExperiment = &experiment{
 // has no stream term), which favours one stream per child; the grid
 // holds DTBL Table 3's 7165 cycles beside it.
 var spawnStreamsExperiment = &experiment{
-	doc:        "SPAWN Figure 8: CDP with one stream per child kernel against one per parent CTA (cdp.streams), parent iterations at Eq. 2's premise (k20c-spawn)",
+	doc:        "SPAWN Figure 8: CDP with one stream per child kernel against one per parent CTA (cdp.streams), parent iterations measured (sssp) or at Eq. 2's premise (k20c-spawn)",
 	gpu:        "k20c-spawn",
 	policies:   []string{"cdp-per-cta", "cdp"},
 	searches:   map[string]search{"cdp-per-cta": {policy: "cdp", key: "cdp.streams", values: []string{"cta"}}},
-	benchmarks: withParams(spawnBenchmarks, eq2Premise),
+	benchmarks: withParams(spawnBenchmarks, spawnLoops),
+	stated:     ssspPremise,
 	paperMean:  map[string]string{"cdp": "> 1× on every benchmark (Figure 8)"},
 	headlines:  []headline{spawnStreams},
 	unstated: []unstated{launchServers("1"), {name: "cdp.stream_create", choices: []choice{
@@ -240,17 +257,36 @@ var eq2Premise = map[string][]string{
 	"bfs": {"loop_cycles=224"}, "sssp": {"loop_cycles=788"}, "gc": {"loop_cycles=298"}, "join": {"loop_cycles=60"},
 }
 
+// spawnLoops are the spawn experiments' parent loops: sssp's measured one
+// (its generator default, 209: Dragon_li's own loop iteration on
+// GPGPU-Sim, docs/calibration.md), the result of record, and §IV-A's
+// premise (eq2Premise) for bfs, gc and join, whose loops nothing
+// measured.
+var spawnLoops = func() map[string][]string {
+	m := maps.Clone(eq2Premise)
+	delete(m, "sssp")
+	return m
+}()
+
+// ssspPremise is the premise's sssp loop (eq2Premise), scored beside the
+// measured one.
+var ssspPremise = &statedValue{
+	label:  "sssp's parent iteration at §IV-A's premise, a child warp's run (788 cycles; measured: 209)",
+	short:  "§IV-A's premise for sssp's loop",
+	params: map[string][]string{"sssp": eq2Premise["sssp"]},
+}
+
 // spawnBenchmarks are SPAWN Table I's 13 benchmarks with the generators'
 // own costs.
 var spawnBenchmarks = []benchmark{
 	{name: "amr", gen: "amr", paper: "AMR", flatParams: variantFlat},
-	{name: "bfs-citation", gen: "bfs", params: dragonliCode("graph=citation", "edgefactor=4", "scale=14"), paper: "BFS-citation", flatParams: variantFlat},
+	{name: "bfs-citation", gen: "bfs", params: dragonliCode("graph=citation", "edgefactor=4", "scale=14"), paper: "BFS-citation" + substituteCitation, flatParams: variantFlat},
 	{name: "bfs-graph500", gen: "bfs", params: dragonliCode("scale=14"), paper: "BFS-graph500", flatParams: variantFlat},
-	{name: "sssp-citation", gen: "sssp", params: dragonliCode("graph=citation", "edgefactor=4"), paper: "SSSP-citation", flatParams: variantFlat},
+	{name: "sssp-citation", gen: "sssp", params: dragonliCode("graph=citation", "edgefactor=4"), paper: "SSSP-citation" + substituteCitation, flatParams: variantFlat},
 	{name: "sssp-graph500", gen: "sssp", params: dragonliCode("graph=kron"), paper: "SSSP-graph500", flatParams: variantFlat},
 	{name: "join-uniform", gen: "join", params: []string{"dist=uniform"}, paper: "JOIN-uniform", flatParams: variantFlat},
 	{name: "join-gaussian", gen: "join", params: []string{"dist=gaussian"}, paper: "JOIN-gaussian", flatParams: variantFlat},
-	{name: "gc-citation", gen: "gc", params: []string{"graph=citation", "edgefactor=4", "scale=14"}, paper: "GC-citation", flatParams: variantFlat},
+	{name: "gc-citation", gen: "gc", params: []string{"graph=citation", "edgefactor=4", "scale=14"}, paper: "GC-citation" + substituteCitation, flatParams: variantFlat},
 	{name: "gc-graph500", gen: "gc", params: []string{"graph=kron"}, paper: "GC-graph500", flatParams: variantFlat},
 	{name: "mandel", gen: "mandel", paper: "Mandel", flatParams: variantFlat},
 	{name: "mm-small", gen: "spmm", params: []string{"size=small"}, paper: "MM-small", flatParams: variantFlat},
@@ -287,7 +323,7 @@ var spawnAmortisedExperiment = &experiment{
 	benchmarks: spawnBenchmarks,
 	paperMean:  spawnPaperMean,
 	extra:      spawnFindings,
-	headlines:  spawnHeadlines,
+	headlines:  withRestsOn(spawnHeadlines, spawnRestsOn, spawnAmortisedRestsOn),
 	unstated:   []unstated{launchServers("1"), joinSpread},
 }
 
@@ -345,7 +381,7 @@ var crcsExperiment = &experiment{
 	policies: []string{"baseline", "overlap1", "crcs", "ppcs", "ideal"},
 	searches: map[string]search{"ideal": idealCRCS},
 	benchmarks: []benchmark{
-		{name: "hsp", gen: "hotspot", paper: "HSP: FIFO 1.10×, PPCS 1.50×"},
+		{name: "hsp", gen: "hotspot", params: []string{"kernel_cost=" + samples.HotspotMeasuredKernelCost}, paper: "HSP: FIFO 1.10×, PPCS 1.50×"},
 		{name: "lpc", gen: "laplace", paper: "LPC: FIFO 1.20×, PPCS 1.39×"},
 		{name: "conv", gen: "conv", paper: "CONV: FIFO 1.10×, PPCS 1.51×"},
 		{name: "3mm", gen: "3mm", paper: "3MM: PPCS 1.67×, FIFO ~5% higher"},
@@ -353,29 +389,33 @@ var crcsExperiment = &experiment{
 		{name: "stn", gen: "stencil3d", paper: "STN: little (over-conservative ranges)"},
 		{name: "bfs", gen: "bfs-levels", paper: "BFS: overlap1 1.25×; CRCS = PPCS (irregular)"},
 	},
-	paperMean: map[string]string{"overlap1": "≤ 1.11×", "crcs": "—", "ppcs": "1.33×", "ideal": "—"},
+	paperMean: map[string]string{"overlap1": "1.11× (its bound, §5.2)", "crcs": "—", "ppcs": "1.33×", "ideal": "—"},
 	detail:    &stallDetail,
 	extra:     crcsBounds,
 	headlines: crcsHeadlines,
+	stated:    hspShares,
 }
 
-// crcsMeasuredExperiment is crcs with HSP at the kernel cost GPGPU-Sim's
-// measured CTAs give (samples.HotspotMeasuredKernelCost) instead of the
-// one CRCS §5.3's stated kernel shares give: the sensitivity of the CRCS
-// results to that choice (docs/calibration.md). It prints the table only:
-// the scorecard's claims rest on §5.3's shares, and the bounds under the
-// crcs table change only in HSP's row.
-func crcsMeasuredExperiment() *experiment {
-	x := *crcsExperiment
-	x.doc = "CRCS §5.2 as crcs, with HSP at GPGPU-Sim's measured kernel cost instead of §5.3's stated shares (gk110-64)"
-	x.benchmarks = slices.Clone(x.benchmarks)
-	for i, b := range x.benchmarks {
-		if b.gen == "hotspot" {
-			x.benchmarks[i].params = append(slices.Clone(b.params), "kernel_cost="+samples.HotspotMeasuredKernelCost)
-		}
-	}
+// hspShares is HSP's kernel cost at CRCS §5.3's stated kernel shares
+// (samples.HotspotStatedKernelCost: the kernels take 9.0% of the baseline
+// with 5 kernels and 66% with 100), scored beside the one GPGPU-Sim
+// measured (samples.HotspotMeasuredKernelCost), the result of record
+// (docs/calibration.md).
+var hspShares = &statedValue{
+	label:  "HSP's kernel cost at §5.3's kernel shares (kernel_cost " + samples.HotspotStatedKernelCost + "; measured: " + samples.HotspotMeasuredKernelCost + ")",
+	short:  "§5.3's HSP kernel shares",
+	params: map[string][]string{"hotspot": {"kernel_cost=" + samples.HotspotStatedKernelCost}},
+}
+
+// crcsStatedExperiment is crcs with HSP at CRCS §5.3's stated kernel
+// shares (hspShares) instead of GPGPU-Sim's measured kernel cost: the
+// whole table under the stated value the scorecard scores beside the
+// record's. It prints the table only.
+func crcsStatedExperiment() *experiment {
+	x := crcsExperiment.withStated()
+	x.doc = "CRCS §5.2 as crcs, with HSP at §5.3's stated kernel shares instead of GPGPU-Sim's measured kernel cost (gk110-64)"
 	x.headlines, x.extra = nil, nil
-	return &x
+	return x
 }
 
 // idealCRCS is the bound on any CTA scheduler under CRCS's rules: CRCS
@@ -437,17 +477,33 @@ func share(part, whole int64) string {
 // pagodaBenchmarks are Pagoda Table 3's benchmarks plus its
 // multi-programmed mix (MPE), 32K tasks of 128 threads each (§6.2) but
 // SLUD's 273K (Table 3; 279,552 = 273·1024, as 32K is 32,768), with the
-// tasks generator's default costs, Table 3's at the experiments' 11 GB/s.
-var pagodaBenchmarks = []benchmark{
+// task costs of record (pagodaWork).
+var pagodaBenchmarks = withParams([]benchmark{
 	{name: "mb", gen: "tasks", params: []string{"kind=mandelbrot", "count=32768"}, paper: "MB: GeMTC < HyperQ (irregular)"},
 	{name: "fb", gen: "tasks", params: []string{"kind=filterbank", "count=32768"}, paper: "FB"},
 	{name: "bf", gen: "tasks", params: []string{"kind=beamformer", "count=32768"}, paper: "BF"},
 	{name: "conv", gen: "tasks", params: []string{"kind=conv", "count=32768"}, paper: "CONV"},
 	{name: "dct", gen: "tasks", params: []string{"kind=dct", "count=32768"}, paper: "DCT: low (copy bound)"},
 	{name: "mm", gen: "tasks", params: []string{"kind=matmul", "count=32768"}, paper: "MM"},
-	{name: "slud", gen: "tasks", params: []string{"kind=slud", "count=279552"}, paper: "SLUD (no GeMTC version)"},
+	{name: "slud", gen: "tasks", params: []string{"kind=slud", "count=279552"}, paper: "SLUD (no GeMTC version)", notUnder: []string{"gemtc"}},
 	{name: "3des", gen: "tasks", params: []string{"kind=3des", "count=32768"}, paper: "3DES: GeMTC < HyperQ (irregular)"},
 	{name: "mpe", gen: "tasks", params: []string{"kind=mixed", "count=32768"}, paper: "MPE"},
+}, pagodaWork)
+
+// pagodaWork are the Pagoda experiments' task costs: the tasks
+// generator's work=measured, MM's and DCT's costs as fitted to GPGPU-Sim
+// runs of the CUDA SDK codes Pagoda ran (docs/calibration.md), the result
+// of record, and the other kinds', which nothing measured, scaled to
+// Table 3's copy shares at the experiments' 11 GB/s.
+var pagodaWork = map[string][]string{"tasks": {"work=measured"}}
+
+// table3Work is MM's and DCT's task costs scaled to Table 3's copy
+// shares as the other kinds' are (work=table3), scored beside the
+// measured ones.
+var table3Work = &statedValue{
+	label:  "MM's and DCT's task costs scaled to Table 3's copy shares (×1.64 and ×1.02; measured: unscaled)",
+	short:  "Table 3's shares for MM and DCT",
+	params: map[string][]string{"tasks": {"work=table3"}},
 }
 
 // pagodaCopies are the Pagoda experiments' copies at
@@ -480,6 +536,7 @@ var pagodaExperiment = &experiment{
 	extra:      pagodaBounds,
 	headlines:  pagodaHeadlines,
 	unstated:   []unstated{pagodaHostGrid()},
+	stated:     table3Work,
 }
 
 // pagodaModelExperiment is the same comparison with the tasks' costs
@@ -513,12 +570,12 @@ func pagodaHostExperiment(threads int) *experiment {
 }
 
 // withParams returns bs with extra generator parameters: extra[gen] on
-// each benchmark of that generator, extra["*"] on every one.
+// each benchmark of that generator, extra["*"] on every one. A parameter
+// the benchmark already sets takes the extra value instead.
 func withParams(bs []benchmark, extra map[string][]string) []benchmark {
 	out := make([]benchmark, len(bs))
 	for i, b := range bs {
-		b.params = append(slices.Clone(b.params), extra["*"]...)
-		b.params = append(b.params, extra[b.gen]...)
+		b.params = mergeParams(b.params, append(slices.Clone(extra["*"]), extra[b.gen]...))
 		out[i] = b
 	}
 	return out
@@ -532,14 +589,14 @@ var pagodaScaling = &experiment{
 	gpu:      "titanx",
 	sets:     pagodaSets,
 	policies: []string{"hyperq", "gemtc", "pagoda"},
-	benchmarks: []benchmark{
+	benchmarks: withParams([]benchmark{
 		{name: "mpe-32", gen: "tasks", params: []string{"kind=mixed", "count=32"}, paper: "Figure 6"},
 		{name: "mpe-128", gen: "tasks", params: []string{"kind=mixed", "count=128"}, paper: "Figure 6"},
 		{name: "mpe-512", gen: "tasks", params: []string{"kind=mixed", "count=512"}, paper: "Figure 6: Pagoda ahead from here"},
 		{name: "mpe-2k", gen: "tasks", params: []string{"kind=mixed", "count=2048"}, paper: "Figure 6"},
 		{name: "mpe-8k", gen: "tasks", params: []string{"kind=mixed", "count=8192"}, paper: "Figure 6"},
 		{name: "mpe-32k", gen: "tasks", params: []string{"kind=mixed", "count=32768"}, paper: "Figure 6"},
-	},
+	}, pagodaWork),
 	paperMean: map[string]string{},
 	detail:    &occupancyDetail,
 	extra:     pagodaBounds,

@@ -79,22 +79,16 @@ func grid(us []unstated) []point {
 // runUnstated fills x.points: the main run's outcomes (outs) at the first
 // point, and at every other one the experiment rerun with the point's
 // settings and parameters, into dir/unstated/N. A benchmark whose trace
-// and settings a point leaves as an earlier point had them is not rerun.
-func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome) error {
+// and settings an earlier run left in c (the main run's, an earlier
+// point's) is not rerun.
+func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c runCache) error {
+	c.add(x.sets, outs)
 	sens, err := x.sensitivity()
 	if err != nil {
 		return err
 	}
 	if x.sensitive = sens; len(x.unstated) == 0 && len(sens) == 0 {
 		return nil
-	}
-	done := map[string][]outcome{}
-	key := func(sets []string, b benchmark) string {
-		return strings.Join(sets, ",") + "|" + b.name + "|" + strings.Join(b.params, ",")
-	}
-	for _, o := range outs {
-		k := key(x.sets, o.bench)
-		done[k] = append(done[k], o)
 	}
 	x.points = append(grid(x.unstated), oneAtATime(sens)...)
 	for i := range x.points {
@@ -103,33 +97,16 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome) erro
 		y.sets = append(slices.Clone(x.sets), p.sets...)
 		y.unstated, y.points = nil, nil
 		p.sets = y.sets
-		benchmarks := withParams(x.benchmarks, p.params)
-		var missing []benchmark
-		for _, b := range benchmarks {
-			if _, ok := done[key(y.sets, b)]; !ok {
-				missing = append(missing, b)
-			}
-		}
 		cfg, err := y.config()
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.label(), err)
 		}
 		p.cfg = cfg
-		if len(missing) > 0 {
-			fmt.Fprintf(log, "unstated inputs: %s\n", p.label())
-			y.benchmarks = missing
-			got, err := y.run(filepath.Join(dir, "unstated", strconv.Itoa(i)), log)
-			if err != nil {
-				return fmt.Errorf("%s: %w", p.label(), err)
-			}
-			for _, o := range got {
-				k := key(y.sets, o.bench)
-				done[k] = append(done[k], o)
-			}
+		got, err := y.outcomesAt(filepath.Join(dir, "unstated", strconv.Itoa(i)), "unstated inputs: "+p.label(), withParams(x.benchmarks, p.params), c, log)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.label(), err)
 		}
-		for _, b := range benchmarks {
-			p.outs = append(p.outs, done[key(y.sets, b)]...)
-		}
+		p.outs = got
 	}
 	return nil
 }
