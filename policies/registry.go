@@ -216,68 +216,6 @@ func Reads(spec, key string) bool {
 	return false
 }
 
-// baseline reports whether q overrides no hook: the hardware as it is.
-func baseline(q replay.Policy) bool {
-	return q.Sites == nil && q.Placer == nil && q.Gate == nil && q.Observer == nil &&
-		q.IO == replay.IOSerial && !q.OwnStreams && q.Tasks == nil && !q.ExclusiveSMs && q.Aggregate == replay.AggregateNone
-}
-
-// merge adds q's hooks to p, refusing two mechanisms at one decision point.
-func merge(p *replay.Policy, q replay.Policy, name string, owner map[string]string) error {
-	take := func(point string, set bool) error {
-		if !set {
-			return nil
-		}
-		if prev, ok := owner[point]; ok {
-			return fmt.Errorf("policies %s and %s both decide %s; combine policies that act at different decision points", prev, name, point)
-		}
-		owner[point] = name
-		return nil
-	}
-	if err := take("launch sites", q.Sites != nil); err != nil {
-		return err
-	}
-	if err := take("CTA placement", q.Placer != nil); err != nil {
-		return err
-	}
-	if err := take("when CTAs may run", q.Gate != nil); err != nil {
-		return err
-	}
-	if err := take("host I/O overlap", q.IO != replay.IOSerial); err != nil {
-		return err
-	}
-	if err := take("where tasks run", q.Tasks != nil); err != nil {
-		return err
-	}
-	if err := take("launch aggregation", q.Aggregate != replay.AggregateNone); err != nil {
-		return err
-	}
-	if q.Aggregate != replay.AggregateNone {
-		p.Aggregate = q.Aggregate
-	}
-	if q.Tasks != nil {
-		p.Tasks = q.Tasks
-	}
-	if q.IO != replay.IOSerial {
-		p.IO = q.IO
-	}
-	p.OwnStreams = p.OwnStreams || q.OwnStreams
-	p.ExclusiveSMs = p.ExclusiveSMs || q.ExclusiveSMs
-	if q.Sites != nil {
-		p.Sites = q.Sites
-	}
-	if q.Observer != nil {
-		p.Observer = fanOut(p.Observer, q.Observer)
-	}
-	if q.Placer != nil {
-		p.Placer = q.Placer
-	}
-	if q.Gate != nil {
-		p.Gate = q.Gate
-	}
-	return nil
-}
-
 // observers tells several combined mechanisms about the same progress.
 type observers []replay.Observer
 
