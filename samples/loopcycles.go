@@ -19,7 +19,7 @@ const maxLoopCycles = 100000
 // an amortised 40-50 cycles. The spawn experiments
 // calibrate it on that premise, SPAWN §IV-A's "Each iteration time is
 // approximately similar to the counterpart's child warp execution time":
-// one full child warp of each cost model, bfs 224, sssp 234, gc 298, join
+// one full child warp of each cost model, bfs 224, sssp 788, gc 298, join
 // 60 (cmd/experiment's eq2Premise; docs/experiments.md, SPAWN).
 func loopParam(def int, loop string) Param {
 	return Param{
