@@ -1,6 +1,10 @@
 package results
 
-import "github.com/apache/arrow-go/v18/arrow/array"
+import (
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
 
 // The tables with a row per CTA, kernel, launching lane or SM and time
 // window (millions of rows a replay) append their rows a column at a time: each column's
@@ -93,67 +97,67 @@ func appendStrings[R any](s *scratch, b *array.StringBuilder, rs []R, field func
 }
 
 // appendRows appends CTA rows a column at a time.
-func (t *ctaCols) appendRows(rs []CTA) {
+func (t *ctaCols) appendRows(rs []tables.CTA) {
 	s := &t.sc
 	s.size(len(rs))
-	t.kernelID.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return id(r.KernelID) }), nil)
-	t.cta.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return id(r.CTA) }), nil)
-	t.sm.AppendValues(gather(s.i32, rs, func(r *CTA) int32 { return r.SM }), nil)
-	t.dispatch.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.DispatchCycle }), nil)
-	t.start.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.StartCycle }), nil)
-	t.end.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.EndCycle }), nil)
-	t.stall.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.StallCycles }), nil)
-	t.group.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *CTA) (int64, bool) { return optID(r.GroupID) }))
-	t.slowdown.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *CTA) (float64, bool) { return opt(r.Slowdown) }))
+	t.kernelID.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return id(r.KernelID) }), nil)
+	t.cta.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return id(r.CTA) }), nil)
+	t.sm.AppendValues(gather(s.i32, rs, func(r *tables.CTA) int32 { return r.SM }), nil)
+	t.dispatch.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.DispatchCycle }), nil)
+	t.start.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.StartCycle }), nil)
+	t.end.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.EndCycle }), nil)
+	t.stall.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.StallCycles }), nil)
+	t.group.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.CTA) (int64, bool) { return optID(r.GroupID) }))
+	t.slowdown.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.CTA) (float64, bool) { return opt(r.Slowdown) }))
 }
 
 // appendRows appends kernel rows a column at a time.
-func (t *kernelCols) appendRows(rs []Kernel) {
+func (t *kernelCols) appendRows(rs []tables.Kernel) {
 	s := &t.sc
 	s.size(len(rs))
-	t.kernelID.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return id(r.KernelID) }), nil)
-	appendStrings(s, t.name, rs, func(r *Kernel) string { return r.Name })
-	appendStrings(s, t.origin, rs, func(r *Kernel) string { return r.Origin })
-	t.parent.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Kernel) (int64, bool) { return optID(r.ParentKernelID) }))
-	t.stream.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return id(r.Stream) }), nil)
-	t.ctas.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.CTAs }), nil)
-	t.threads.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.ThreadsPerCTA }), nil)
-	t.launch.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.LaunchCycle }), nil)
-	t.ready.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.ReadyCycle }), nil)
-	t.start.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.StartCycle }), nil)
-	t.end.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.EndCycle }), nil)
-	t.wait.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.WaitCycles }), nil)
-	t.groups.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.CoalescedGroups }), nil)
+	t.kernelID.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return id(r.KernelID) }), nil)
+	appendStrings(s, t.name, rs, func(r *tables.Kernel) string { return r.Name })
+	appendStrings(s, t.origin, rs, func(r *tables.Kernel) string { return r.Origin })
+	t.parent.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Kernel) (int64, bool) { return optID(r.ParentKernelID) }))
+	t.stream.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return id(r.Stream) }), nil)
+	t.ctas.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.CTAs }), nil)
+	t.threads.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.ThreadsPerCTA }), nil)
+	t.launch.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.LaunchCycle }), nil)
+	t.ready.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.ReadyCycle }), nil)
+	t.start.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.StartCycle }), nil)
+	t.end.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.EndCycle }), nil)
+	t.wait.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.WaitCycles }), nil)
+	t.groups.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.CoalescedGroups }), nil)
 }
 
 // appendRows appends launch rows a column at a time.
-func (t *launchCols) appendRows(rs []Launch) {
+func (t *launchCols) appendRows(rs []tables.Launch) {
 	s := &t.sc
 	s.size(len(rs))
-	t.site.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.SiteID) }), nil)
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return r.Cycle }), nil)
-	t.parent.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ParentKernelID) }), nil)
-	t.parentCTA.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ParentCTA) }), nil)
-	t.warp.AppendValues(gather(s.i32, rs, func(r *Launch) int32 { return r.Warp }), nil)
-	t.lane.AppendValues(gather(s.i32, rs, func(r *Launch) int32 { return r.Lane }), nil)
-	t.child.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ChildKernelID) }), nil)
-	t.workload.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return r.Workload }), nil)
-	appendStrings(s, t.decision, rs, func(r *Launch) string { return r.Decision })
-	t.target.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return optID(r.TargetKernelID) }))
-	t.estChild.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.EstChildCycles) }))
-	t.estParent.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.EstParentCycles) }))
-	t.spawnN.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return opt(r.SpawnN) }))
-	t.spawnNCon.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.SpawnNCon) }))
-	appendStrings(s, t.outcome, rs, func(r *Launch) string { return r.Outcome })
+	t.site.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.SiteID) }), nil)
+	t.cycle.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return r.Cycle }), nil)
+	t.parent.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.ParentKernelID) }), nil)
+	t.parentCTA.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.ParentCTA) }), nil)
+	t.warp.AppendValues(gather(s.i32, rs, func(r *tables.Launch) int32 { return r.Warp }), nil)
+	t.lane.AppendValues(gather(s.i32, rs, func(r *tables.Launch) int32 { return r.Lane }), nil)
+	t.child.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.ChildKernelID) }), nil)
+	t.workload.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return r.Workload }), nil)
+	appendStrings(s, t.decision, rs, func(r *tables.Launch) string { return r.Decision })
+	t.target.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Launch) (int64, bool) { return optID(r.TargetKernelID) }))
+	t.estChild.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Launch) (float64, bool) { return opt(r.EstChildCycles) }))
+	t.estParent.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Launch) (float64, bool) { return opt(r.EstParentCycles) }))
+	t.spawnN.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Launch) (int64, bool) { return opt(r.SpawnN) }))
+	t.spawnNCon.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Launch) (float64, bool) { return opt(r.SpawnNCon) }))
+	appendStrings(s, t.outcome, rs, func(r *tables.Launch) string { return r.Outcome })
 }
 
 // appendRows appends occupancy rows a column at a time.
-func (t *occupancyCols) appendRows(rs []Occupancy) {
+func (t *occupancyCols) appendRows(rs []tables.Occupancy) {
 	s := &t.sc
 	s.size(len(rs))
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *Occupancy) int64 { return r.Cycle }), nil)
-	t.window.AppendValues(gather(s.i64, rs, func(r *Occupancy) int64 { return r.WindowCycles }), nil)
-	t.sm.AppendValues(gather(s.i32, rs, func(r *Occupancy) int32 { return r.SM }), nil)
-	t.warps.AppendValues(gather(s.f64, rs, func(r *Occupancy) float64 { return r.ActiveWarps }), nil)
-	t.ctas.AppendValues(gather(s.f64, rs, func(r *Occupancy) float64 { return r.ActiveCTAs }), nil)
+	t.cycle.AppendValues(gather(s.i64, rs, func(r *tables.Occupancy) int64 { return r.Cycle }), nil)
+	t.window.AppendValues(gather(s.i64, rs, func(r *tables.Occupancy) int64 { return r.WindowCycles }), nil)
+	t.sm.AppendValues(gather(s.i32, rs, func(r *tables.Occupancy) int32 { return r.SM }), nil)
+	t.warps.AppendValues(gather(s.f64, rs, func(r *tables.Occupancy) float64 { return r.ActiveWarps }), nil)
+	t.ctas.AppendValues(gather(s.f64, rs, func(r *tables.Occupancy) float64 { return r.ActiveCTAs }), nil)
 }

@@ -1,6 +1,10 @@
 package results
 
-import "github.com/apache/arrow-go/v18/arrow/array"
+import (
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
 
 // Each table type below holds its column builders, bound once in schema
 // order, and appends one row type to them. The leading trace and policy
@@ -48,7 +52,7 @@ func (t *summaryCols) bind() {
 	t.issueUtil, t.dramUtil = t.float64s(), t.float64s()
 }
 
-func (t *summaryCols) append(r Summary) {
+func (t *summaryCols) append(r tables.Summary) {
 	t.gpu.Append(r.GPU)
 	t.makespan.Append(r.MakespanCycles)
 	t.makespanUS.Append(r.MakespanUS)
@@ -75,8 +79,8 @@ type kernelCols struct {
 	parent, stream, ctas, threads *array.Int64Builder
 	launch, ready, start, end     *array.Int64Builder
 	wait, groups                  *array.Int64Builder
-	sc                            scratch        // appendRows' (bulk.go)
-	one                           oneRow[Kernel] // append's
+	sc                            scratch               // appendRows' (bulk.go)
+	one                           oneRow[tables.Kernel] // append's
 }
 
 func (t *kernelCols) bind() {
@@ -87,7 +91,7 @@ func (t *kernelCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *kernelCols) append(r Kernel) { t.appendRows(t.one.of(r)) }
+func (t *kernelCols) append(r tables.Kernel) { t.appendRows(t.one.of(r)) }
 
 type ctaCols struct {
 	table
@@ -95,8 +99,8 @@ type ctaCols struct {
 	sm                                 *array.Int32Builder
 	dispatch, start, end, stall, group *array.Int64Builder
 	slowdown                           *array.Float64Builder
-	sc                                 scratch     // appendRows' (bulk.go)
-	one                                oneRow[CTA] // append's
+	sc                                 scratch            // appendRows' (bulk.go)
+	one                                oneRow[tables.CTA] // append's
 }
 
 func (t *ctaCols) bind() {
@@ -107,7 +111,7 @@ func (t *ctaCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *ctaCols) append(r CTA) { t.appendRows(t.one.of(r)) }
+func (t *ctaCols) append(r tables.CTA) { t.appendRows(t.one.of(r)) }
 
 type launchCols struct {
 	table
@@ -120,8 +124,8 @@ type launchCols struct {
 	spawnN                         *array.Int64Builder
 	spawnNCon                      *array.Float64Builder
 	outcome                        *array.StringBuilder
-	sc                             scratch        // appendRows' (bulk.go)
-	one                            oneRow[Launch] // append's
+	sc                             scratch               // appendRows' (bulk.go)
+	one                            oneRow[tables.Launch] // append's
 }
 
 func (t *launchCols) bind() {
@@ -134,15 +138,15 @@ func (t *launchCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *launchCols) append(r Launch) { t.appendRows(t.one.of(r)) }
+func (t *launchCols) append(r tables.Launch) { t.appendRows(t.one.of(r)) }
 
 type occupancyCols struct {
 	table
 	cycle, window *array.Int64Builder
 	sm            *array.Int32Builder
 	warps, ctas   *array.Float64Builder
-	sc            scratch           // appendRows' (bulk.go)
-	one           oneRow[Occupancy] // append's
+	sc            scratch                  // appendRows' (bulk.go)
+	one           oneRow[tables.Occupancy] // append's
 }
 
 func (t *occupancyCols) bind() {
@@ -151,7 +155,7 @@ func (t *occupancyCols) bind() {
 }
 
 // append appends one row the way appendRows appends many (bulk.go).
-func (t *occupancyCols) append(r Occupancy) { t.appendRows(t.one.of(r)) }
+func (t *occupancyCols) append(r tables.Occupancy) { t.appendRows(t.one.of(r)) }
 
 type pageCols struct {
 	table
@@ -165,7 +169,7 @@ func (t *pageCols) bind() {
 	t.kernelID, t.cycle = t.int64s(), t.int64s()
 }
 
-func (t *pageCols) append(r Page) {
+func (t *pageCols) append(r tables.Page) {
 	t.page.Append(id(r.Page))
 	t.buffer.Append(id(r.Buffer))
 	t.event.Append(r.Event)
@@ -183,7 +187,7 @@ func (t *stageCols) bind() {
 	t.stage, t.start, t.end = t.str(), t.int64s(), t.int64s()
 }
 
-func (t *stageCols) append(r Stage) {
+func (t *stageCols) append(r tables.Stage) {
 	t.stage.Append(r.Stage)
 	t.start.Append(r.StartCycle)
 	t.end.Append(r.EndCycle)

@@ -3,6 +3,8 @@ package results
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // spoolRows is how many rows a Recorder gathers before its builder
@@ -24,7 +26,7 @@ type spool struct {
 	free   chan *rowChunk
 	done   chan struct{}
 	cur    *rowChunk
-	run    Run         // the run of the rows from now on (Begin)
+	run    tables.Run  // the run of the rows from now on (Begin)
 	failed atomic.Bool // the builder met an error: later rows are dropped
 	abort  atomic.Bool // Abort: the builder drops what is left
 	mu     sync.Mutex
@@ -35,15 +37,15 @@ type spool struct {
 // different tables need not keep their relative order (each table is its
 // own file), only rows of one table, which each slice does.
 type rowChunk struct {
-	run       Run
+	run       tables.Run
 	n         int
-	summary   []Summary
-	kernels   []Kernel
-	ctas      []CTA
-	launches  []Launch
-	occupancy []Occupancy
-	pages     []Page
-	stages    []Stage
+	summary   []tables.Summary
+	kernels   []tables.Kernel
+	ctas      []tables.CTA
+	launches  []tables.Launch
+	occupancy []tables.Occupancy
+	pages     []tables.Page
+	stages    []tables.Stage
 }
 
 func (c *rowChunk) reset() {
@@ -158,7 +160,7 @@ func (s *spool) send() {
 }
 
 // begin starts a new run: rows so far keep the old one.
-func (s *spool) begin(run Run) {
+func (s *spool) begin(run tables.Run) {
 	s.send()
 	s.run = run
 }
