@@ -97,30 +97,16 @@ func (w *Writer) build(c *rowChunk) {
 	addAll(w, &w.stages, c.stages)
 }
 
+// addAll appends rs to t's columns a column at a time (bulk.go), as runs
+// that each fit the pending batch, so a batch holds the same rows as when
+// they come one at a time.
 func addAll[R any, T columns[R]](w *Writer, t T, rs []R) {
-	if b, ok := any(t).(bulkColumns[R]); ok {
-		addBulk(w, t.base(), b, rs)
-		return
-	}
-	for _, r := range rs {
-		add(w, t, r)
-	}
-}
-
-// bulkColumns is a column set that appends rows a column at a time (the
-// ctas, kernels, launches and occupancy tables', bulk.go).
-type bulkColumns[R any] interface {
-	appendRows([]R)
-}
-
-// addBulk appends rs to t's columns as runs that each fit the pending
-// batch, so a batch holds the same rows as when they come one at a time.
-func addBulk[R any](w *Writer, t *table, b bulkColumns[R], rs []R) {
+	tb := t.base()
 	for len(rs) > 0 && w.err == nil {
-		n := min(len(rs), t.room())
-		t.addRun(&w.run, n)
-		b.appendRows(rs[:n])
-		if err := t.addRows(n); err != nil {
+		n := min(len(rs), tb.room())
+		tb.addRun(&w.run, n)
+		t.appendRows(rs[:n])
+		if err := tb.addRows(n); err != nil {
 			w.err = err
 		}
 		rs = rs[n:]

@@ -209,10 +209,13 @@ func (w *Writer) Stage(r tables.Stage) {
 	write(w, &w.stages, r, func(c *rowChunk) *[]tables.Stage { return &c.stages })
 }
 
-// columns is a table's column set for rows of type R (ctaCols for tables.CTA, ...).
+// columns is a table's column set for rows of type R (ctaCols for
+// tables.CTA, ...), generated from the table's declaration
+// (columns_gen.go).
 type columns[R any] interface {
 	base() *table
 	append(R)
+	appendRows([]R)
 }
 
 // write takes a row for table t: into a Recorder's spool (list names its
