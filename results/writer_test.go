@@ -162,9 +162,10 @@ func TestBeginRunsConcatenate(t *testing.T) {
 	for _, r := range runs {
 		w.Begin(r.run)
 		for i := 0; i < r.ctas; i++ {
-			w.CTA(tables.CTA{KernelID: 4, CTA: uint64(i), SM: int32(i), EndCycle: int64(10 * i)})
-			want = append(want, []any{r.run.Trace, r.run.Policy, r.run.Params, int64(4), int64(i), int32(i),
-				int64(0), int64(0), int64(10 * i), int64(0), nil, nil})
+			row := tables.CTA{KernelID: 4, CTA: uint64(i), SM: int32(i), EndCycle: int64(10 * i)}
+			w.CTA(row)
+			_, vals := rowValues(r.run, row)
+			want = append(want, vals)
 		}
 	}
 	if err := w.Close(); err != nil {
