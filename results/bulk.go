@@ -2,14 +2,16 @@ package results
 
 import "github.com/apache/arrow-go/v18/arrow/array"
 
-// The tables append their rows a column at a time (the generated
-// appendRows of columns_gen.go): each column's values are gathered into a
-// scratch slice and appended in one call, which copies them and sets their
-// validity bits in bulk. Appended a value at a time, each column checked
-// its room and set a bit for every row, most of what building a row of the
-// tables with a row per CTA, kernel, launching lane or SM and time window
-// (millions a replay) cost. A Recorder's builder goroutine hands them over
-// a spool chunk at a time (spool.go, addBulk).
+// The chunks of rows a Recorder's builder goroutine takes (spool.go,
+// addAll) are appended a column at a time (the generated appendRows of
+// columns_gen.go): each column's values are gathered into a scratch slice
+// and appended in one call, which copies them and sets their validity bits
+// in bulk. Appended a value at a time, each column checked its room and
+// set a bit for every row, most of what building a row of the tables with
+// a row per CTA, kernel, launching lane or SM and time window (millions a
+// replay) cost. A row written straight to a file Writer goes a value at a
+// time (the generated append): for one row, a call of AppendValues per
+// column costs more than it saves.
 
 // scratch holds the slices a column set gathers one column's values
 // into; they grow to the largest run of rows appended and are reused.
@@ -30,15 +32,6 @@ func (s *scratch) size(n int) {
 		s.str = make([]string, n)
 		s.valid = make([]bool, n)
 	}
-}
-
-// oneRow hands appendRows one row as a slice without allocating one: a
-// slice literal of the row would escape through the field functions.
-type oneRow[R any] [1]R
-
-func (o *oneRow[R]) of(r R) []R {
-	o[0] = r
-	return o[:]
 }
 
 // gather returns field of every row, in buf's storage. It is small

@@ -11,25 +11,24 @@ import (
 // summaryCols holds the summary table's column builders.
 type summaryCols struct {
 	table
-	sc                  scratch                // appendRows'
-	one                 oneRow[tables.Summary] // append's
-	gpu                 *array.StringBuilder   // gpu
-	makespanCycles      *array.Int64Builder    // makespan_cycles
-	makespanUs          *array.Float64Builder  // makespan_us
-	speedup             *array.Float64Builder  // speedup
-	kernels             *array.Int64Builder    // kernels
-	deviceKernels       *array.Int64Builder    // device_kernels
-	ctas                *array.Int64Builder    // ctas
-	launchSites         *array.Int64Builder    // launch_sites
-	launched            *array.Int64Builder    // launched
-	inlined             *array.Int64Builder    // inlined
-	coalesced           *array.Int64Builder    // coalesced
-	avgOccupancy        *array.Float64Builder  // avg_occupancy
-	avgKernelWaitCycles *array.Float64Builder  // avg_kernel_wait_cycles
-	stallCycles         *array.Int64Builder    // stall_cycles
-	busyCycles          *array.Int64Builder    // busy_cycles
-	issueUtilization    *array.Float64Builder  // issue_utilization
-	dramUtilization     *array.Float64Builder  // dram_utilization
+	sc                  scratch               // appendRows'
+	gpu                 *array.StringBuilder  // gpu
+	makespanCycles      *array.Int64Builder   // makespan_cycles
+	makespanUs          *array.Float64Builder // makespan_us
+	speedup             *array.Float64Builder // speedup
+	kernels             *array.Int64Builder   // kernels
+	deviceKernels       *array.Int64Builder   // device_kernels
+	ctas                *array.Int64Builder   // ctas
+	launchSites         *array.Int64Builder   // launch_sites
+	launched            *array.Int64Builder   // launched
+	inlined             *array.Int64Builder   // inlined
+	coalesced           *array.Int64Builder   // coalesced
+	avgOccupancy        *array.Float64Builder // avg_occupancy
+	avgKernelWaitCycles *array.Float64Builder // avg_kernel_wait_cycles
+	stallCycles         *array.Int64Builder   // stall_cycles
+	busyCycles          *array.Int64Builder   // busy_cycles
+	issueUtilization    *array.Float64Builder // issue_utilization
+	dramUtilization     *array.Float64Builder // dram_utilization
 }
 
 func (t *summaryCols) bind() {
@@ -52,10 +51,36 @@ func (t *summaryCols) bind() {
 	t.dramUtilization = t.float64s()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *summaryCols) append(r tables.Summary) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *summaryCols) append(r tables.Summary) {
+	t.gpu.Append(r.GPU)
+	t.makespanCycles.Append(r.MakespanCycles)
+	t.makespanUs.Append(r.MakespanUS)
+	t.speedup.Append(r.Speedup)
+	t.kernels.Append(r.Kernels)
+	t.deviceKernels.Append(r.DeviceKernels)
+	t.ctas.Append(r.CTAs)
+	t.launchSites.Append(r.LaunchSites)
+	t.launched.Append(r.Launched)
+	t.inlined.Append(r.Inlined)
+	t.coalesced.Append(r.Coalesced)
+	t.avgOccupancy.Append(r.AvgOccupancy)
+	t.avgKernelWaitCycles.Append(r.AvgKernelWaitCycles)
+	t.stallCycles.Append(r.StallCycles)
+	t.busyCycles.Append(r.BusyCycles)
+	if r.IssueUtilization == nil {
+		t.issueUtilization.AppendNull()
+	} else {
+		t.issueUtilization.Append(*r.IssueUtilization)
+	}
+	if r.DRAMUtilization == nil {
+		t.dramUtilization.AppendNull()
+	} else {
+		t.dramUtilization.Append(*r.DRAMUtilization)
+	}
+}
 
-// appendRows appends summary rows a column at a time (bulk.go).
+// appendRows appends summary rows a column at a time (a Recorder's, bulk.go).
 func (t *summaryCols) appendRows(rs []tables.Summary) {
 	s := &t.sc
 	s.size(len(rs))
@@ -81,21 +106,20 @@ func (t *summaryCols) appendRows(rs []tables.Summary) {
 // kernelCols holds the kernels table's column builders.
 type kernelCols struct {
 	table
-	sc              scratch               // appendRows'
-	one             oneRow[tables.Kernel] // append's
-	kernelID        *array.Int64Builder   // kernel_id
-	name            *array.StringBuilder  // name
-	origin          *array.StringBuilder  // origin
-	parentKernelID  *array.Int64Builder   // parent_kernel_id
-	stream          *array.Int64Builder   // stream
-	ctas            *array.Int64Builder   // ctas
-	threadsPerCta   *array.Int64Builder   // threads_per_cta
-	launchCycle     *array.Int64Builder   // launch_cycle
-	readyCycle      *array.Int64Builder   // ready_cycle
-	startCycle      *array.Int64Builder   // start_cycle
-	endCycle        *array.Int64Builder   // end_cycle
-	waitCycles      *array.Int64Builder   // wait_cycles
-	coalescedGroups *array.Int64Builder   // coalesced_groups
+	sc              scratch              // appendRows'
+	kernelID        *array.Int64Builder  // kernel_id
+	name            *array.StringBuilder // name
+	origin          *array.StringBuilder // origin
+	parentKernelID  *array.Int64Builder  // parent_kernel_id
+	stream          *array.Int64Builder  // stream
+	ctas            *array.Int64Builder  // ctas
+	threadsPerCta   *array.Int64Builder  // threads_per_cta
+	launchCycle     *array.Int64Builder  // launch_cycle
+	readyCycle      *array.Int64Builder  // ready_cycle
+	startCycle      *array.Int64Builder  // start_cycle
+	endCycle        *array.Int64Builder  // end_cycle
+	waitCycles      *array.Int64Builder  // wait_cycles
+	coalescedGroups *array.Int64Builder  // coalesced_groups
 }
 
 func (t *kernelCols) bind() {
@@ -114,10 +138,28 @@ func (t *kernelCols) bind() {
 	t.coalescedGroups = t.int64s()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *kernelCols) append(r tables.Kernel) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *kernelCols) append(r tables.Kernel) {
+	t.kernelID.Append(id(r.KernelID))
+	t.name.Append(r.Name)
+	t.origin.Append(r.Origin)
+	if r.ParentKernelID == nil {
+		t.parentKernelID.AppendNull()
+	} else {
+		t.parentKernelID.Append(id(*r.ParentKernelID))
+	}
+	t.stream.Append(id(r.Stream))
+	t.ctas.Append(r.CTAs)
+	t.threadsPerCta.Append(r.ThreadsPerCTA)
+	t.launchCycle.Append(r.LaunchCycle)
+	t.readyCycle.Append(r.ReadyCycle)
+	t.startCycle.Append(r.StartCycle)
+	t.endCycle.Append(r.EndCycle)
+	t.waitCycles.Append(r.WaitCycles)
+	t.coalescedGroups.Append(r.CoalescedGroups)
+}
 
-// appendRows appends kernels rows a column at a time (bulk.go).
+// appendRows appends kernels rows a column at a time (a Recorder's, bulk.go).
 func (t *kernelCols) appendRows(rs []tables.Kernel) {
 	s := &t.sc
 	s.size(len(rs))
@@ -140,7 +182,6 @@ func (t *kernelCols) appendRows(rs []tables.Kernel) {
 type ctaCols struct {
 	table
 	sc            scratch               // appendRows'
-	one           oneRow[tables.CTA]    // append's
 	kernelID      *array.Int64Builder   // kernel_id
 	cta           *array.Int64Builder   // cta
 	sm            *array.Int32Builder   // sm
@@ -164,10 +205,28 @@ func (t *ctaCols) bind() {
 	t.slowdown = t.float64s()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *ctaCols) append(r tables.CTA) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *ctaCols) append(r tables.CTA) {
+	t.kernelID.Append(id(r.KernelID))
+	t.cta.Append(id(r.CTA))
+	t.sm.Append(r.SM)
+	t.dispatchCycle.Append(r.DispatchCycle)
+	t.startCycle.Append(r.StartCycle)
+	t.endCycle.Append(r.EndCycle)
+	t.stallCycles.Append(r.StallCycles)
+	if r.GroupID == nil {
+		t.groupID.AppendNull()
+	} else {
+		t.groupID.Append(id(*r.GroupID))
+	}
+	if r.Slowdown == nil {
+		t.slowdown.AppendNull()
+	} else {
+		t.slowdown.Append(*r.Slowdown)
+	}
+}
 
-// appendRows appends ctas rows a column at a time (bulk.go).
+// appendRows appends ctas rows a column at a time (a Recorder's, bulk.go).
 func (t *ctaCols) appendRows(rs []tables.CTA) {
 	s := &t.sc
 	s.size(len(rs))
@@ -186,7 +245,6 @@ func (t *ctaCols) appendRows(rs []tables.CTA) {
 type launchCols struct {
 	table
 	sc              scratch               // appendRows'
-	one             oneRow[tables.Launch] // append's
 	siteID          *array.Int64Builder   // site_id
 	cycle           *array.Int64Builder   // cycle
 	parentKernelID  *array.Int64Builder   // parent_kernel_id
@@ -222,10 +280,46 @@ func (t *launchCols) bind() {
 	t.outcome = t.str()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *launchCols) append(r tables.Launch) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *launchCols) append(r tables.Launch) {
+	t.siteID.Append(id(r.SiteID))
+	t.cycle.Append(r.Cycle)
+	t.parentKernelID.Append(id(r.ParentKernelID))
+	t.parentCta.Append(id(r.ParentCTA))
+	t.warp.Append(r.Warp)
+	t.lane.Append(r.Lane)
+	t.childKernelID.Append(id(r.ChildKernelID))
+	t.workload.Append(r.Workload)
+	t.decision.Append(r.Decision)
+	if r.TargetKernelID == nil {
+		t.targetKernelID.AppendNull()
+	} else {
+		t.targetKernelID.Append(id(*r.TargetKernelID))
+	}
+	if r.EstChildCycles == nil {
+		t.estChildCycles.AppendNull()
+	} else {
+		t.estChildCycles.Append(*r.EstChildCycles)
+	}
+	if r.EstParentCycles == nil {
+		t.estParentCycles.AppendNull()
+	} else {
+		t.estParentCycles.Append(*r.EstParentCycles)
+	}
+	if r.SpawnN == nil {
+		t.spawnN.AppendNull()
+	} else {
+		t.spawnN.Append(*r.SpawnN)
+	}
+	if r.SpawnNCon == nil {
+		t.spawnNcon.AppendNull()
+	} else {
+		t.spawnNcon.Append(*r.SpawnNCon)
+	}
+	t.outcome.Append(r.Outcome)
+}
 
-// appendRows appends launches rows a column at a time (bulk.go).
+// appendRows appends launches rows a column at a time (a Recorder's, bulk.go).
 func (t *launchCols) appendRows(rs []tables.Launch) {
 	s := &t.sc
 	s.size(len(rs))
@@ -249,13 +343,12 @@ func (t *launchCols) appendRows(rs []tables.Launch) {
 // occupancyCols holds the occupancy table's column builders.
 type occupancyCols struct {
 	table
-	sc           scratch                  // appendRows'
-	one          oneRow[tables.Occupancy] // append's
-	cycle        *array.Int64Builder      // cycle
-	windowCycles *array.Int64Builder      // window_cycles
-	sm           *array.Int32Builder      // sm
-	activeWarps  *array.Float64Builder    // active_warps
-	activeCtas   *array.Float64Builder    // active_ctas
+	sc           scratch               // appendRows'
+	cycle        *array.Int64Builder   // cycle
+	windowCycles *array.Int64Builder   // window_cycles
+	sm           *array.Int32Builder   // sm
+	activeWarps  *array.Float64Builder // active_warps
+	activeCtas   *array.Float64Builder // active_ctas
 }
 
 func (t *occupancyCols) bind() {
@@ -266,10 +359,16 @@ func (t *occupancyCols) bind() {
 	t.activeCtas = t.float64s()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *occupancyCols) append(r tables.Occupancy) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *occupancyCols) append(r tables.Occupancy) {
+	t.cycle.Append(r.Cycle)
+	t.windowCycles.Append(r.WindowCycles)
+	t.sm.Append(r.SM)
+	t.activeWarps.Append(r.ActiveWarps)
+	t.activeCtas.Append(r.ActiveCTAs)
+}
 
-// appendRows appends occupancy rows a column at a time (bulk.go).
+// appendRows appends occupancy rows a column at a time (a Recorder's, bulk.go).
 func (t *occupancyCols) appendRows(rs []tables.Occupancy) {
 	s := &t.sc
 	s.size(len(rs))
@@ -284,7 +383,6 @@ func (t *occupancyCols) appendRows(rs []tables.Occupancy) {
 type pageCols struct {
 	table
 	sc       scratch              // appendRows'
-	one      oneRow[tables.Page]  // append's
 	page     *array.Int64Builder  // page
 	buffer   *array.Int64Builder  // buffer
 	event    *array.StringBuilder // event
@@ -300,10 +398,20 @@ func (t *pageCols) bind() {
 	t.cycle = t.int64s()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *pageCols) append(r tables.Page) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *pageCols) append(r tables.Page) {
+	t.page.Append(id(r.Page))
+	t.buffer.Append(id(r.Buffer))
+	t.event.Append(r.Event)
+	if r.KernelID == nil {
+		t.kernelID.AppendNull()
+	} else {
+		t.kernelID.Append(id(*r.KernelID))
+	}
+	t.cycle.Append(r.Cycle)
+}
 
-// appendRows appends pages rows a column at a time (bulk.go).
+// appendRows appends pages rows a column at a time (a Recorder's, bulk.go).
 func (t *pageCols) appendRows(rs []tables.Page) {
 	s := &t.sc
 	s.size(len(rs))
@@ -318,7 +426,6 @@ func (t *pageCols) appendRows(rs []tables.Page) {
 type stageCols struct {
 	table
 	sc         scratch              // appendRows'
-	one        oneRow[tables.Stage] // append's
 	stage      *array.StringBuilder // stage
 	startCycle *array.Int64Builder  // start_cycle
 	endCycle   *array.Int64Builder  // end_cycle
@@ -330,10 +437,14 @@ func (t *stageCols) bind() {
 	t.endCycle = t.int64s()
 }
 
-// append appends one row the way appendRows appends many.
-func (t *stageCols) append(r tables.Stage) { t.appendRows(t.one.of(r)) }
+// append appends one row a value at a time (a Writer's own rows).
+func (t *stageCols) append(r tables.Stage) {
+	t.stage.Append(r.Stage)
+	t.startCycle.Append(r.StartCycle)
+	t.endCycle.Append(r.EndCycle)
+}
 
-// appendRows appends stages rows a column at a time (bulk.go).
+// appendRows appends stages rows a column at a time (a Recorder's, bulk.go).
 func (t *stageCols) appendRows(rs []tables.Stage) {
 	s := &t.sc
 	s.size(len(rs))

@@ -337,8 +337,8 @@ func TestCloseReplacesOldTables(t *testing.T) {
 
 // TestRowsDoNotAllocate writes rows of the tables with a row per CTA,
 // kernel, launching lane and SM window one at a time to a file Writer:
-// none may allocate (they pass through the column-at-a-time appends,
-// bulk.go, as a slice of one row).
+// none may allocate (they are appended a value at a time, the generated
+// append of columns_gen.go).
 func TestRowsDoNotAllocate(t *testing.T) {
 	w := newTestWriter(t, t.TempDir(), Parquet, 1<<20)
 	defer w.Abort()

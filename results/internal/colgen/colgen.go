@@ -62,8 +62,8 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	rt := reflect.TypeOf(t.Row)
 	row, cols := "tables."+rt.Name(), lowerCamel(rt.Name())+"Cols"
 	fmt.Fprintf(b, "\n// %s holds the %s table's column builders.\ntype %s struct {\n\ttable\n", cols, t.Name, cols)
-	fmt.Fprintf(b, "\tsc scratch // appendRows'\n\tone oneRow[%s] // append's\n", row)
-	names := map[string]bool{"table": true, "sc": true, "one": true}
+	fmt.Fprintf(b, "\tsc scratch // appendRows'\n")
+	names := map[string]bool{"table": true, "sc": true}
 	for _, c := range t.Columns {
 		name := builderName(c.Name)
 		if names[name] || token.IsKeyword(name) {
@@ -76,17 +76,19 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	for _, c := range t.Columns {
 		fmt.Fprintf(b, "\tt.%s = t.%s()\n", builderName(c.Name), builders[c.Type].bind)
 	}
-	fmt.Fprintf(b, "}\n\n// append appends one row the way appendRows appends many.\n")
-	fmt.Fprintf(b, "func (t *%s) append(r %s) { t.appendRows(t.one.of(r)) }\n\n", cols, row)
-	fmt.Fprintf(b, "// appendRows appends %s rows a column at a time (bulk.go).\n", t.Name)
-	fmt.Fprintf(b, "func (t *%s) appendRows(rs []%s) {\n\ts := &t.sc\n\ts.size(len(rs))\n", cols, row)
+	var one, many bytes.Buffer
 	for _, c := range t.Columns {
 		line, err := goAppend(rt, row, c)
 		if err != nil {
 			return fmt.Errorf("colgen: %s.%s: %w", t.Name, c.Name, err)
 		}
-		b.WriteString("\t" + line + "\n")
+		many.WriteString("\t" + line + "\n")
+		one.WriteString(goAppendOne(rt, c))
 	}
+	fmt.Fprintf(b, "}\n\n// append appends one row a value at a time (a Writer's own rows).\n")
+	fmt.Fprintf(b, "func (t *%s) append(r %s) {\n%s}\n\n", cols, row, one.Bytes())
+	fmt.Fprintf(b, "// appendRows appends %s rows a column at a time (a Recorder's, bulk.go).\n", t.Name)
+	fmt.Fprintf(b, "func (t *%s) appendRows(rs []%s) {\n\ts := &t.sc\n\ts.size(len(rs))\n%s", cols, row, many.Bytes())
 	b.WriteString("}\n")
 	return nil
 }
@@ -127,6 +129,27 @@ func goAppend(rt reflect.Type, row string, c tables.Column) (string, error) {
 		field = "id(" + field + ")"
 	}
 	return fmt.Sprintf("%s.AppendValues(gather(s.%s, rs, func(r *%s) %s { return %s }), nil)", b, bt.scratch, row, bt.goType, field), nil
+}
+
+// goAppendOne is the statements that append column c of row r; goAppend
+// has checked the column against its field.
+func goAppendOne(rt reflect.Type, c tables.Column) string {
+	f, _ := rt.FieldByName(c.Field)
+	ft := f.Type
+	if c.Nullable {
+		ft = ft.Elem()
+	}
+	b, v := "t."+builderName(c.Name), "r."+c.Field
+	if c.Nullable {
+		v = "*" + v
+	}
+	if c.Type == tables.Int64 && ft.Kind() == reflect.Uint64 {
+		v = "id(" + v + ")"
+	}
+	if !c.Nullable {
+		return fmt.Sprintf("\t%s.Append(%s)\n", b, v)
+	}
+	return fmt.Sprintf("\tif r.%s == nil {\n\t\t%s.AppendNull()\n\t} else {\n\t\t%s.Append(%s)\n\t}\n", c.Field, b, b, v)
 }
 
 // builderName is a column's builder's field name: kernel_id as kernelID.
