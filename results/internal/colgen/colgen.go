@@ -1,11 +1,12 @@
 // Package colgen writes the code that follows from the tables' column
 // declarations (package tables): package results' column builders and
-// their bulk appends (columns_gen.go), and the Python reader's schema
+// their appends, a value at a time and a column at a time
+// (columns_gen.go), and the Python reader's schema
 // (interop/python/gpureplay_tables.py, between its generated markers).
 //
-// The builders are generated, not driven by the declarations at run
-// time, so each column's append stays a loop the compiler inlines: a
-// load and a store a row, with no call through a function value
+// The appends are generated, not driven by the declarations at run
+// time, so each column's stays a direct call or a loop the compiler
+// inlines, with no call through a function value a row
 // (results/bulk.go). results/gen.go runs it (`go generate ./results`),
 // and results' TestGeneratedCurrent checks that the files are what it
 // writes now.
@@ -78,78 +79,83 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	}
 	var one, many bytes.Buffer
 	for _, c := range t.Columns {
-		line, err := goAppend(rt, row, c)
+		id, err := source(rt, c)
 		if err != nil {
 			return fmt.Errorf("colgen: %s.%s: %w", t.Name, c.Name, err)
 		}
-		many.WriteString("\t" + line + "\n")
-		one.WriteString(goAppendOne(rt, c))
+		one.WriteString(appendOne(c, id))
+		many.WriteString(appendMany(row, c, id))
 	}
 	fmt.Fprintf(b, "}\n\n// append appends one row a value at a time (a Writer's own rows).\n")
 	fmt.Fprintf(b, "func (t *%s) append(r %s) {\n%s}\n\n", cols, row, one.Bytes())
 	fmt.Fprintf(b, "// appendRows appends %s rows a column at a time (a Recorder's, bulk.go).\n", t.Name)
-	fmt.Fprintf(b, "func (t *%s) appendRows(rs []%s) {\n\ts := &t.sc\n\ts.size(len(rs))\n%s", cols, row, many.Bytes())
-	b.WriteString("}\n")
+	fmt.Fprintf(b, "func (t *%s) appendRows(rs []%s) {\n\ts := &t.sc\n\ts.size(len(rs))\n%s}\n", cols, row, many.Bytes())
 	return nil
 }
 
-// goAppend is the statement that appends column c of rows rs.
-func goAppend(rt reflect.Type, row string, c tables.Column) (string, error) {
+// source checks column c against the field of row type rt it reads, and
+// reports whether the field is an unsigned id, which keeps its bits in
+// an int64 column (tables.Type).
+func source(rt reflect.Type, c tables.Column) (id bool, err error) {
 	f, ok := rt.FieldByName(c.Field)
 	if !ok {
-		return "", fmt.Errorf("%s has no field %s", rt.Name(), c.Field)
+		return false, fmt.Errorf("%s has no field %s", rt.Name(), c.Field)
 	}
 	ft := f.Type
 	if c.Nullable != (ft.Kind() == reflect.Pointer) {
-		return "", fmt.Errorf("nullable is %v but field %s is %s", c.Nullable, c.Field, ft)
+		return false, fmt.Errorf("nullable is %v but field %s is %s", c.Nullable, c.Field, ft)
 	}
 	if c.Nullable {
 		ft = ft.Elem()
 	}
 	bt, ok := builders[c.Type]
-	if !ok {
-		return "", fmt.Errorf("no builder for type %s", c.Type)
-	}
-	// An unsigned id keeps its bits in an int64 column (tables.Type).
-	id := c.Type == tables.Int64 && ft.Kind() == reflect.Uint64
-	if !id && ft.Kind().String() != bt.goType {
-		return "", fmt.Errorf("a %s column cannot hold field %s, a %s", c.Type, c.Field, ft)
-	}
-	b, field := "t."+builderName(c.Name), "r."+c.Field
 	switch {
-	case c.Type == tables.String && !c.Nullable:
-		return fmt.Sprintf("appendStrings(s, %s, rs, func(r *%s) string { return %s })", b, row, field), nil
-	case c.Nullable && id:
-		return fmt.Sprintf("%s.AppendValues(gatherOpt(s.%s, s.valid, rs, func(r *%s) (%s, bool) { return optID(%s) }))", b, bt.scratch, row, bt.goType, field), nil
-	case c.Nullable && c.Type != tables.String:
-		return fmt.Sprintf("%s.AppendValues(gatherOpt(s.%s, s.valid, rs, func(r *%s) (%s, bool) { return opt(%s) }))", b, bt.scratch, row, bt.goType, field), nil
-	case c.Nullable:
-		return "", fmt.Errorf("no nullable string columns yet")
-	case id:
-		field = "id(" + field + ")"
+	case !ok:
+		return false, fmt.Errorf("no builder for type %s", c.Type)
+	case c.Nullable && c.Type == tables.String:
+		return false, fmt.Errorf("no nullable string columns yet")
+	case c.Type == tables.Int64 && ft.Kind() == reflect.Uint64:
+		return true, nil
+	case ft.Kind().String() != bt.goType:
+		return false, fmt.Errorf("a %s column cannot hold field %s, a %s", c.Type, c.Field, ft)
 	}
-	return fmt.Sprintf("%s.AppendValues(gather(s.%s, rs, func(r *%s) %s { return %s }), nil)", b, bt.scratch, row, bt.goType, field), nil
+	return false, nil
 }
 
-// goAppendOne is the statements that append column c of row r; goAppend
-// has checked the column against its field.
-func goAppendOne(rt reflect.Type, c tables.Column) string {
-	f, _ := rt.FieldByName(c.Field)
-	ft := f.Type
-	if c.Nullable {
-		ft = ft.Elem()
-	}
+// appendOne is the statements that append column c of row r.
+func appendOne(c tables.Column, id bool) string {
 	b, v := "t."+builderName(c.Name), "r."+c.Field
 	if c.Nullable {
 		v = "*" + v
 	}
-	if c.Type == tables.Int64 && ft.Kind() == reflect.Uint64 {
+	if id {
 		v = "id(" + v + ")"
 	}
 	if !c.Nullable {
 		return fmt.Sprintf("\t%s.Append(%s)\n", b, v)
 	}
 	return fmt.Sprintf("\tif r.%s == nil {\n\t\t%s.AppendNull()\n\t} else {\n\t\t%s.Append(%s)\n\t}\n", c.Field, b, b, v)
+}
+
+// appendMany is the statement that appends column c of rows rs: its
+// values gathered into scratch, with their validity where nullable, and
+// appended in one call (bulk.go).
+func appendMany(row string, c tables.Column, id bool) string {
+	bt := builders[c.Type]
+	b, field := "t."+builderName(c.Name), "r."+c.Field
+	switch {
+	case c.Type == tables.String:
+		return fmt.Sprintf("\tappendStrings(s, %s, rs, func(r *%s) string { return %s })\n", b, row, field)
+	case c.Nullable:
+		opt := "opt"
+		if id {
+			opt = "optID"
+		}
+		return fmt.Sprintf("\t%s.AppendValues(gatherOpt(s.%s, s.valid, rs, func(r *%s) (%s, bool) { return %s(%s) }))\n", b, bt.scratch, row, bt.goType, opt, field)
+	case id:
+		field = "id(" + field + ")"
+	}
+	return fmt.Sprintf("\t%s.AppendValues(gather(s.%s, rs, func(r *%s) %s { return %s }), nil)\n", b, bt.scratch, row, bt.goType, field)
 }
 
 // builderName is a column's builder's field name: kernel_id as kernelID.
