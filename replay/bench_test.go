@@ -8,8 +8,8 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -47,15 +47,15 @@ func join(ss []string) string {
 	return b.String()
 }
 
-// discard is a results.Sink that keeps nothing.
+// discard is a tables.Sink that keeps nothing.
 type discard struct{}
 
-func (discard) Kernel(results.Kernel)       {}
-func (discard) CTA(results.CTA)             {}
-func (discard) Launch(results.Launch)       {}
-func (discard) Occupancy(results.Occupancy) {}
-func (discard) Page(results.Page)           {}
-func (discard) Stage(results.Stage)         {}
+func (discard) Kernel(tables.Kernel)       {}
+func (discard) CTA(tables.CTA)             {}
+func (discard) Launch(tables.Launch)       {}
+func (discard) Occupancy(tables.Occupancy) {}
+func (discard) Page(tables.Page)           {}
+func (discard) Stage(tables.Stage)         {}
 
 // benchReplay replays data under policy once per iteration and reports
 // CTAs replayed per second (decoding the trace twice included).

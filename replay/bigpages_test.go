@@ -10,7 +10,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -32,7 +32,7 @@ func irregularTrace(kernels, ctas int, bufBytes int64, role string) string {
 
 // replayJSONL replays a JSONL trace under policy on preset gpu with sets
 // applied.
-func replayJSONL(t testing.TB, src, gpu, policy string, sink results.Sink, sets ...string) (*replay.Stats, error) {
+func replayJSONL(t testing.TB, src, gpu, policy string, sink tables.Sink, sets ...string) (*replay.Stats, error) {
 	t.Helper()
 	cfg, err := model.Preset(gpu)
 	if err != nil {
@@ -157,7 +157,7 @@ func TestHugeBufferRefusedWherePerPage(t *testing.T) {
 	src := irregularTrace(1, 1, 1<<40, "input")
 	for _, c := range []struct {
 		gpu, policy string
-		sink        results.Sink
+		sink        tables.Sink
 		want        string
 	}{
 		{"k20c", "crcs", &recorder{}, "the pages table (kept with --out)"},

@@ -10,7 +10,7 @@ package replay
 import (
 	"math"
 
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // ctaRun is one CTA resident on an SM.
@@ -338,7 +338,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 // value to an interface, and its slowdown from a slab cost a CTA's end a
 // good part of its time, so ctaEnd skips it for a sink that keeps no rows.
 func (e *engine) emitCTA(c *ctaRun) {
-	row := results.CTA{
+	row := tables.CTA{
 		KernelID:      c.k.id,
 		CTA:           c.idx,
 		SM:            int32(c.sm),

@@ -4,10 +4,10 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
-// discarder is a recorder that keeps no rows (results.Discarder).
+// discarder is a recorder that keeps no rows (tables.Discarder).
 type discarder struct{ recorder }
 
 func (*discarder) DiscardsRows() bool { return true }
@@ -21,8 +21,8 @@ func TestDiscardingSinkSameStats(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays every generator twice")
 	}
-	pair := func() (results.Sink, results.Sink) { return &recorder{}, &discarder{} }
-	replayPairs(t, []string{"cdp", "dtbl", "spawn"}, func(bool) {}, pair, func(gen, pol string, a, b *replay.Stats, ra, rb results.Sink) {
+	pair := func() (tables.Sink, tables.Sink) { return &recorder{}, &discarder{} }
+	replayPairs(t, []string{"cdp", "dtbl", "spawn"}, func(bool) {}, pair, func(gen, pol string, a, b *replay.Stats, ra, rb tables.Sink) {
 		rec, quiet := ra.(*recorder), rb.(*discarder)
 		if *a != *b {
 			t.Errorf("%s under %s: totals differ with a discarding sink:\n%+v\n%+v", gen, pol, *a, *b)

@@ -8,7 +8,7 @@ import (
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // engine is one replay: the clock and the queue, the configuration and
@@ -20,8 +20,8 @@ import (
 type engine struct {
 	cfg      model.Config
 	pol      Policy
-	sink     results.Sink
-	quiet    bool // the sink keeps no rows (results.Discards): none is built
+	sink     tables.Sink
+	quiet    bool // the sink keeps no rows (tables.Discards): none is built
 	opt      *Options
 	dispatch Dispatch // the placer's view, made once: Place escapes it
 
@@ -68,12 +68,12 @@ type engine struct {
 	agg *aggregator // KLAP's launch aggregation (klap.go); nil unless Policy.Aggregate
 }
 
-func newEngine(opt Options, sink results.Sink) *engine {
+func newEngine(opt Options, sink tables.Sink) *engine {
 	e := &engine{
 		cfg:      opt.Config,
 		pol:      opt.Policy,
 		sink:     sink,
-		quiet:    results.Discards(sink),
+		quiet:    tables.Discards(sink),
 		opt:      &opt,
 		streams:  newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
 		dstreams: newDeviceStreams(),
@@ -97,7 +97,7 @@ func newEngine(opt Options, sink results.Sink) *engine {
 	if e.placer == nil {
 		e.placer = &RoundRobin{}
 	}
-	var rows results.Sink // the launches rows, written by the device runtime
+	var rows tables.Sink // the launches rows, written by the device runtime
 	if !e.quiet {
 		rows = sink
 	}

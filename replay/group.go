@@ -3,7 +3,7 @@ package replay
 import (
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/slots"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // group is an aggregated group (DTBL §4): a child grid whose CTAs run as
@@ -23,7 +23,7 @@ type group struct {
 	spilled  bool     // its first CTA pays dtbl.agt_spill to load the group's metadata
 	// row is a group sent by command's launches row, written when the
 	// command arrives with what the lane did; nil when rows are not kept.
-	row *results.Launch
+	row *tables.Launch
 }
 
 // agt is the Aggregated Group Table: a fixed number of on-chip entries
@@ -79,10 +79,10 @@ type groupTable struct {
 	inFlight slots.Table[*group] // groups on their way to a pool (events name them by slot)
 	q        *eventq.Queue
 	stats    *Stats
-	rows     results.Sink // the launches rows of groups sent by command; nil when none is kept
+	rows     tables.Sink // the launches rows of groups sent by command; nil when none is kept
 }
 
-func newGroupTable(entries int64, maxCTAs int, q *eventq.Queue, stats *Stats, rows results.Sink) groupTable {
+func newGroupTable(entries int64, maxCTAs int, q *eventq.Queue, stats *Stats, rows tables.Sink) groupTable {
 	return groupTable{agt: newAGT(entries, maxCTAs), q: q, stats: stats, rows: rows}
 }
 
@@ -106,7 +106,7 @@ func (t *groupTable) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64
 // launched says whether the site's verdict was a launch (no eligible
 // kernel then), so the summary's counts can follow what happens instead;
 // row is the lane's launches row, written at the arrival likewise.
-func (t *groupTable) command(c *ctaRun, l siteRec, now, arriveAt int64, launched bool, row *results.Launch) {
+func (t *groupTable) command(c *ctaRun, l siteRec, now, arriveAt int64, launched bool, row *tables.Launch) {
 	g := newGroup(c, l)
 	g.launched = launched
 	g.row = row

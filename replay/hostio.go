@@ -6,7 +6,7 @@ package replay
 // page's copy back (D2H); and a postlude that writes the outputs to
 // storage. How the stages overlap is the policy's IOMode.
 
-import "github.com/gpureplay/gpureplay/results"
+import "github.com/gpureplay/gpureplay/tables"
 
 // IOMode is how a policy overlaps the host stages with the kernels. It only
 // matters when the configuration models host I/O (io.model=stages).
@@ -183,7 +183,7 @@ func (io *hostIO) stageCycles() (prelude, kernels, postlude, postAfterPrelude in
 // whole prelude and H2D (emitting each page's ready row); for the other
 // modes only where the prelude ends. It returns when host launches may be
 // issued.
-func (io *hostIO) plan(sink results.Sink) {
+func (io *hostIO) plan(sink tables.Sink) {
 	if !io.on {
 		return
 	}
@@ -247,7 +247,7 @@ func (io *hostIO) nextReady() (page int, at int64, ok bool) {
 
 // writeBack copies an output page to the host and writes it to storage,
 // starting at cycle at; it emits the page's d2h row.
-func (io *hostIO) writeBack(sink results.Sink, p int, kernel *uint64, at int64) {
+func (io *hostIO) writeBack(sink tables.Sink, p int, kernel *uint64, at int64) {
 	n := io.space.pageBytesOf(p)
 	s, e := io.d2h.move(at, n)
 	io.stages[stD2H].cover(s, e)
@@ -262,7 +262,7 @@ func (io *hostIO) writeBack(sink results.Sink, p int, kernel *uint64, at int64) 
 // writeBackRun writes back the n pages from lo, released together: one
 // page at a time (writeBack), or, beyond maxPagedPages, as one transfer of
 // their bytes.
-func (io *hostIO) writeBackRun(sink results.Sink, lo, n int, kernel *uint64, at int64) {
+func (io *hostIO) writeBackRun(sink tables.Sink, lo, n int, kernel *uint64, at int64) {
 	if io.perPage {
 		for p := lo; p < lo+n; p++ {
 			io.writeBack(sink, p, kernel, at)
@@ -293,7 +293,7 @@ func (io *hostIO) kernelStarted(k *Kernel, last bool) {
 // returns the run's end: for IOSerial the copies back and the postlude
 // follow the kernels; for IOPaged pages never released by a kernel are
 // written back now.
-func (io *hostIO) finish(sink results.Sink, kernelsStart, kernelsEnd, end int64) int64 {
+func (io *hostIO) finish(sink tables.Sink, kernelsStart, kernelsEnd, end int64) int64 {
 	if kernelsStart >= 0 {
 		io.stages[stKernels].cover(kernelsStart, kernelsEnd)
 	}
@@ -316,7 +316,7 @@ func (io *hostIO) finish(sink results.Sink, kernelsStart, kernelsEnd, end int64)
 
 // writeBackAll is the serial D2H and postlude: every output page crosses
 // PCIe, then the postlude writes them all.
-func (io *hostIO) writeBackAll(sink results.Sink, at int64) {
+func (io *hostIO) writeBackAll(sink tables.Sink, at int64) {
 	s := io.space
 	for i := range s.bufs {
 		b := &s.bufs[i]
@@ -354,22 +354,22 @@ func (io *hostIO) overlapPostlude(end int64) {
 
 // emitStages writes the stages table: all five when I/O is modelled, the
 // kernels stage alone otherwise.
-func (io *hostIO) emitStages(sink results.Sink) { writeStages(sink, &io.stages, io.on) }
+func (io *hostIO) emitStages(sink tables.Sink) { writeStages(sink, &io.stages, io.on) }
 
 // writeStages writes the stages table: every stage when all, else the
 // kernels stage and those that explicit copies used.
-func writeStages(sink results.Sink, stages *[5]span, all bool) {
+func writeStages(sink tables.Sink, stages *[5]span, all bool) {
 	for i, s := range stages {
 		if !all && i != stKernels && !s.used {
 			continue
 		}
-		sink.Stage(results.Stage{Stage: stageNames[i], StartCycle: s.start, EndCycle: s.end})
+		sink.Stage(tables.Stage{Stage: stageNames[i], StartCycle: s.start, EndCycle: s.end})
 	}
 }
 
 // pageRows emits the same event for the n pages from lo, when the sink
 // keeps rows.
-func (io *hostIO) pageRows(sink results.Sink, lo, n int, event string, kernel *uint64, at int64) {
+func (io *hostIO) pageRows(sink tables.Sink, lo, n int, event string, kernel *uint64, at int64) {
 	if !io.rows {
 		return
 	}
@@ -378,7 +378,7 @@ func (io *hostIO) pageRows(sink results.Sink, lo, n int, event string, kernel *u
 	}
 }
 
-func (io *hostIO) pageRow(sink results.Sink, p int, event string, kernel *uint64, at int64) {
+func (io *hostIO) pageRow(sink tables.Sink, p int, event string, kernel *uint64, at int64) {
 	b := io.space.buffer(p)
-	sink.Page(results.Page{Page: uint64(p - b.first), Buffer: b.id, Event: event, KernelID: kernel, Cycle: at})
+	sink.Page(tables.Page{Page: uint64(p - b.first), Buffer: b.id, Event: event, KernelID: kernel, Cycle: at})
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // Reusing completed device kernels' running parts changes no row: every
@@ -19,8 +19,8 @@ func TestKernelRunReuseChangesNothing(t *testing.T) {
 		t.Skip("replays every generator twice")
 	}
 	replayed := 0
-	pair := func() (results.Sink, results.Sink) { return &recorder{}, &recorder{} }
-	replayPairs(t, []string{"cdp", "dtbl", "spawn", "threshold", "ppcs"}, replay.SetKernelRunReuse, pair, func(gen, pol string, a, b *replay.Stats, ra, rb results.Sink) {
+	pair := func() (tables.Sink, tables.Sink) { return &recorder{}, &recorder{} }
+	replayPairs(t, []string{"cdp", "dtbl", "spawn", "threshold", "ppcs"}, replay.SetKernelRunReuse, pair, func(gen, pol string, a, b *replay.Stats, ra, rb tables.Sink) {
 		if a.DeviceKernels == 0 {
 			return // no device kernel ran: nothing was reused
 		}

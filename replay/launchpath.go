@@ -9,7 +9,7 @@ package replay
 
 import (
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // launchPath holds the launch servers' state and the pending-launch pool.
@@ -37,8 +37,8 @@ type launchWait struct {
 // launchReq is one lane's launch at a site.
 type launchReq struct {
 	lane     siteRec
-	hardware bool            // DTBL's launch hardware, not the device runtime
-	row      *results.Launch // a command's launches row, written when it arrives (record)
+	hardware bool           // DTBL's launch hardware, not the device runtime
+	row      *tables.Launch // a command's launches row, written when it arrives (record)
 }
 
 func newLaunchPath(cdp model.CDP, sms int) launchPath {

@@ -2,7 +2,7 @@ package replay
 
 import (
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // occAccum integrates one SM's resident warps and CTAs over time, window by
@@ -24,11 +24,11 @@ type occAccum struct {
 // time-averaged occupancy.
 type occupancy struct {
 	width      int64
-	sink       results.Sink
+	sink       tables.Sink
 	warpCycles int64 // warp·cycles over the whole run, all SMs
 }
 
-func newOccupancy(cfg model.Config, sink results.Sink) occupancy {
+func newOccupancy(cfg model.Config, sink tables.Sink) occupancy {
 	return occupancy{width: cfg.Output.OccupancyWindow, sink: sink}
 }
 
@@ -71,7 +71,7 @@ func (o *occupancy) flush(s *sm) { o.emit(s, o.width) }
 func (o *occupancy) emit(s *sm, width int64) {
 	a := &s.occ
 	w := float64(width)
-	o.sink.Occupancy(results.Occupancy{
+	o.sink.Occupancy(tables.Occupancy{
 		Cycle:        a.window,
 		WindowCycles: width,
 		SM:           int32(s.id),
@@ -91,7 +91,7 @@ func (o *occupancy) close(sms []sm, end int64) {
 		a := &s.occ
 		if end > a.window {
 			width := end - a.window
-			o.sink.Occupancy(results.Occupancy{
+			o.sink.Occupancy(tables.Occupancy{
 				Cycle:        a.window,
 				WindowCycles: width,
 				SM:           int32(s.id),

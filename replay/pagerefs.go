@@ -10,7 +10,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // release drops a finished CTA's references; pages whose owner has no
@@ -18,7 +18,7 @@ import (
 // CTA's ranges, merged, are those the profiler counted, so they cover
 // whole groups; each group gives back one reference however many of the
 // CTA's records name it, in the order the records first do.
-func (sb *scoreboard) release(io *hostIO, sink results.Sink, k *Kernel, x *ctaExtra, now int64) {
+func (sb *scoreboard) release(io *hostIO, sink tables.Sink, k *Kernel, x *ctaExtra, now int64) {
 	if sb.irregular[k.id] {
 		sb.dropIrregular(io, sink, now)
 		return
@@ -43,7 +43,7 @@ func (sb *scoreboard) eachGroupOnce(k *Kernel, x *ctaExtra, fn func(g int)) {
 // drop gives back one reference of group g's owner (a CTA only ran once
 // its kernel owned all its pages, and ownership cannot move while the
 // kernel holds references, so the reference is the owner's).
-func (sb *scoreboard) drop(io *hostIO, sink results.Sink, g int, now int64) {
+func (sb *scoreboard) drop(io *hostIO, sink tables.Sink, g int, now int64) {
 	st := &sb.groups[g].st
 	if int(st.cur) >= len(st.refs) {
 		return // nothing left to give back (cannot happen with a validated trace)
@@ -63,7 +63,7 @@ func (sb *scoreboard) drop(io *hostIO, sink results.Sink, g int, now int64) {
 // dropIrregular gives back one reference of the oldest irregular kernel
 // with some left, which a CTA of it only holds while it owns every page.
 // When its last CTA ends every page passes on.
-func (sb *scoreboard) dropIrregular(io *hostIO, sink results.Sink, now int64) {
+func (sb *scoreboard) dropIrregular(io *hostIO, sink tables.Sink, now int64) {
 	if sb.irrCur >= len(sb.irr) {
 		return // cannot happen with a validated trace
 	}
@@ -80,7 +80,7 @@ func (sb *scoreboard) dropIrregular(io *hostIO, sink results.Sink, now int64) {
 
 // passOn moves group g's pages on from old, whose references to them are
 // all given back: to their next owner, or to the host.
-func (sb *scoreboard) passOn(io *hostIO, sink results.Sink, g int, old int32, now int64) {
+func (sb *scoreboard) passOn(io *hostIO, sink tables.Sink, g int, old int32, now int64) {
 	st := &sb.groups[g].st
 	lo, n := sb.groups[g].lo, sb.size(g)
 	sb.changed = true

@@ -7,8 +7,8 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -25,7 +25,7 @@ var smallParams = map[string][]string{
 // changes no total and no row. check compares the pair; a replay that
 // fails is TestEveryGeneratorUnderEveryPolicy's, and skipped here as long
 // as both fail alike.
-func replayPairs(t *testing.T, pols []string, set func(bool), pair func() (a, b results.Sink), check func(gen, pol string, a, b *replay.Stats, ra, rb results.Sink)) {
+func replayPairs(t *testing.T, pols []string, set func(bool), pair func() (a, b tables.Sink), check func(gen, pol string, a, b *replay.Stats, ra, rb tables.Sink)) {
 	t.Helper()
 	cfg, err := model.Preset("k20c")
 	if err != nil {
@@ -35,7 +35,7 @@ func replayPairs(t *testing.T, pols []string, set func(bool), pair func() (a, b 
 	for _, g := range samples.List() {
 		data := generateBytes(t, g.Name, smallParams[g.Name]...)
 		for _, name := range pols {
-			run := func(on bool, sink results.Sink) (*replay.Stats, error) {
+			run := func(on bool, sink tables.Sink) (*replay.Stats, error) {
 				pol, err := policies.New(name, cfg)
 				if err != nil {
 					t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"io"
 
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -65,7 +65,7 @@ func (o *Options) checkpoint(ctas, cycle int64) error {
 // A policy's panic (model.PolicyPanic, raised by the guards policies.New
 // puts around a policy's own code) and a decision the engine cannot carry
 // out (*PolicyError) end the run with that error.
-func Run(open Opener, opt Options, sink results.Sink) (st *Stats, err error) {
+func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	defer recoverPolicy(&err)
 	if err := opt.Config.Validate(); err != nil {
 		return nil, err

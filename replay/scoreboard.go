@@ -27,7 +27,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // scoreboard is the reference count table and the page states: the CRCS
@@ -235,7 +235,7 @@ func (sb *scoreboard) addIrregular(id uint64, order int32, n int32) {
 
 // start emits each page's first owner and writes back at once the output
 // pages no kernel references.
-func (sb *scoreboard) start(io *hostIO, sink results.Sink) {
+func (sb *scoreboard) start(io *hostIO, sink tables.Sink) {
 	for g := range sb.groups {
 		lo, n := sb.groups[g].lo, sb.size(g)
 		if o := sb.owner(g); o >= 0 {
@@ -250,7 +250,7 @@ func (sb *scoreboard) start(io *hostIO, sink results.Sink) {
 
 // ready marks page p ready on the GPU at cycle now: a group of its own,
 // as every page the prelude fills is.
-func (sb *scoreboard) ready(io *hostIO, sink results.Sink, p int, now int64) {
+func (sb *scoreboard) ready(io *hostIO, sink tables.Sink, p int, now int64) {
 	g := sb.group(p)
 	st := &sb.groups[g].st
 	st.ready, st.avail = true, true

@@ -1,7 +1,7 @@
 package replay
 
 import (
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // siteEngine carries out launch sites: it asks the policy for a verdict per
@@ -53,7 +53,7 @@ type siteLinks struct {
 	groups *groupTable        // DTBL's aggregated groups
 	kd     *kernelDistributor // its entries, for Site.KD
 	stats  *Stats             // the run's counts of sites and verdicts
-	rows   results.Sink       // the launches rows; nil when none is kept
+	rows   tables.Sink        // the launches rows; nil when none is kept
 	an     Analysis           // told of blind calls and verdicts; nil for none
 	policy string             // the policy's name, for errors
 	agg    *aggregator        // KLAP's launch aggregation; nil unless the policy aggregates
@@ -271,7 +271,7 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 // launch by DTBL's hardware is an aggregated group's command under
 // dtbl.fallback=dispatch, matched when it arrives; row is its launches
 // row, written then (nil when rows are not kept).
-func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost, row *results.Launch, now int64) {
+func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost, row *tables.Launch, now int64) {
 	switch {
 	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
 		se.groups.command(c, l, now, now+cost.front, true, row)
@@ -365,7 +365,7 @@ func (se *siteEngine) byCommand(v Verdict) bool {
 // command arrives and what the lane did is known (writeCommand); record
 // returns nil otherwise, and when the sink keeps no rows. into is the
 // aggregated kernel a launching lane's child runs in (KLAP), else nil.
-func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *results.Launch {
+func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *tables.Launch {
 	st := se.stats
 	st.LaunchSites++
 	if !se.childEnded {
@@ -384,7 +384,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *resul
 	if v.Decision == Coalesce {
 		target = &v.Target.id
 	}
-	row := results.Launch{
+	row := tables.Launch{
 		SiteID:          s.ID,
 		Cycle:           s.Cycle,
 		ParentKernelID:  s.ParentKernel,

@@ -5,7 +5,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // smArray is the GPU's SMs: each SM's CTA slots and resources, the set of
@@ -34,7 +34,7 @@ type smArray struct {
 
 // newSMArray makes the SMs of cfg's GPU, idle, with the contention model
 // when shared is set (its wake-ups are events in q).
-func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink results.Sink, q *eventq.Queue) smArray {
+func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink tables.Sink, q *eventq.Queue) smArray {
 	a := smArray{
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),

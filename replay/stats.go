@@ -1,6 +1,6 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/results"
+import "github.com/gpureplay/gpureplay/tables"
 
 // Stats are a replay's totals: what the summary table reports besides the
 // run-level columns (gpu, params, speedup) the caller knows.
@@ -53,12 +53,12 @@ type Stats struct {
 
 // Summary is the run's summary row on GPU gpu, with its speedup over a
 // baseline makespan of base cycles (0 when the run took no time).
-func (s *Stats) Summary(gpu string, base int64) results.Summary {
+func (s *Stats) Summary(gpu string, base int64) tables.Summary {
 	speedup := 0.0
 	if s.MakespanCycles > 0 {
 		speedup = float64(base) / float64(s.MakespanCycles)
 	}
-	row := results.Summary{
+	row := tables.Summary{
 		GPU: gpu, MakespanCycles: s.MakespanCycles, MakespanUS: s.MakespanUS,
 		Speedup: speedup, Kernels: s.Kernels, DeviceKernels: s.DeviceKernels,
 		CTAs: s.CTAs, LaunchSites: s.LaunchSites, Launched: s.Launched,
@@ -105,7 +105,7 @@ func (e *engine) emitKernel(k *Kernel) {
 	if e.quiet {
 		return
 	}
-	row := results.Kernel{
+	row := tables.Kernel{
 		KernelID:        k.id,
 		Name:            k.decl.Name,
 		Origin:          "host",

@@ -7,7 +7,7 @@ package replay
 // It owns the rows of the tasks in flight; it never decides anything the
 // runtime models.
 
-import "github.com/gpureplay/gpureplay/results"
+import "github.com/gpureplay/gpureplay/tables"
 
 // taskRow is what the kernels table needs of a task in flight. A task's
 // CTAs (threadblocks) run as separate runtime tasks; the row spans them.
@@ -82,7 +82,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	d.e.stats.StallCycles += stall
 	row := b.row
 	if d.rows {
-		d.sink.CTA(results.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
+		d.sink.CTA(tables.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
 			StartCycle: b.start, EndCycle: cycle, StallCycles: stall, Name: row.name})
 	}
 	if row.left--; row.left > 0 {
@@ -97,7 +97,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 	d.e.countKernel(wait)
 	d.stage[stKernels].cover(row.launch, cycle)
 	if d.rows {
-		d.sink.Kernel(results.Kernel{
+		d.sink.Kernel(tables.Kernel{
 			KernelID: row.id, Name: row.name, Origin: "host", Stream: row.stream, CTAs: int64(row.ctas),
 			ThreadsPerCTA: row.threads, LaunchCycle: row.launch, ReadyCycle: row.ready, StartCycle: row.start,
 			EndCycle: cycle, WaitCycles: wait,

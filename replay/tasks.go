@@ -18,7 +18,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/taskrun"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -37,7 +37,7 @@ type taskDriver struct {
 	more   bool // the host holds a task not yet handed over
 	closed bool // the runtime was told no more tasks come
 
-	sink  results.Sink
+	sink  tables.Sink
 	rows  bool                 // the sink keeps rows
 	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
 	seq   uint64               // runtime task ids, in submit order
@@ -49,7 +49,7 @@ type taskDriver struct {
 // newTaskDriver is the component for a replay under a task policy, which
 // reports to e's SMs and totals; its runtime is built when the replay
 // starts (replayTasks).
-func newTaskDriver(e *engine, opt *Options, sink results.Sink, an Analysis) *taskDriver {
+func newTaskDriver(e *engine, opt *Options, sink tables.Sink, an Analysis) *taskDriver {
 	cfg := opt.Config
 	perByte := pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps)
 	return &taskDriver{
@@ -58,7 +58,7 @@ func newTaskDriver(e *engine, opt *Options, sink results.Sink, an Analysis) *tas
 		policy: opt.Policy.Name,
 		in:     newTaskReader(cfg, perByte, an),
 		sink:   sink,
-		rows:   !results.Discards(sink),
+		rows:   !tables.Discards(sink),
 		live:   map[uint64]*blockRef{},
 		d2h:    channel{perByte: perByte},
 	}

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // progress shows, on stderr, how many replays have finished and the CTA
@@ -118,7 +118,7 @@ func (p *progress) clock(r study.Replay) float64 {
 	return mhz
 }
 
-func (p *progress) finished(r study.Replay, _ results.Summary) {
+func (p *progress) finished(r study.Replay, _ tables.Summary) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.count++

@@ -12,6 +12,7 @@ import (
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/timeline"
 	"github.com/spf13/pflag"
 )
@@ -207,7 +208,7 @@ func replayInputs(traces []string, gpu string) []named {
 // summaryRow is one line of the terminal summary.
 type summaryRow struct {
 	trace, policy, params string
-	s                     results.Summary
+	s                     tables.Summary
 }
 
 // planReplays checks the traces, policies and sweeps before anything

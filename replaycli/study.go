@@ -16,6 +16,7 @@ import (
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 const studySynopsis = `replay study — a study (traces × policies × swept values) as data, split any way
@@ -181,7 +182,7 @@ func runStudyRun(args []string, stdout, stderr io.Writer) error {
 			return ds.Open(r, policy, shard.I)
 		},
 		Progress: prog.update,
-		Finished: func(r study.Replay, s results.Summary) {
+		Finished: func(r study.Replay, s tables.Summary) {
 			prog.finished(r, s)
 			settle(r, nil)
 		},

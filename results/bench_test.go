@@ -1,6 +1,10 @@
 package results
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
 
 // BenchmarkWriteCTAs writes a million CTA rows in each format and reports
 // the rate, the figure that matters for the replay's hot path.
@@ -8,7 +12,7 @@ func BenchmarkWriteCTAs(b *testing.B) {
 	for _, f := range formats {
 		b.Run(string(f), func(b *testing.B) {
 			benchmarkWrite(b, f, func(w *Writer, j int) {
-				r := CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
+				r := tables.CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
 					DispatchCycle: int64(j) * 3, StartCycle: int64(j)*3 + 5, EndCycle: int64(j)*3 + 900}
 				if j%7 == 0 {
 					g := uint64(j >> 4)
@@ -28,7 +32,7 @@ func BenchmarkWriteKernels(b *testing.B) {
 		b.Run(string(f), func(b *testing.B) {
 			parent := uint64(7)
 			benchmarkWrite(b, f, func(w *Writer, j int) {
-				r := Kernel{KernelID: uint64(j), Name: "bfs_expand", Origin: "device", ParentKernelID: &parent,
+				r := tables.Kernel{KernelID: uint64(j), Name: "bfs_expand", Origin: "device", ParentKernelID: &parent,
 					Stream: uint64(j % 4), CTAs: int64(1 + j%3), ThreadsPerCTA: 256,
 					LaunchCycle: int64(j) * 7, ReadyCycle: int64(j)*7 + 40, StartCycle: int64(j)*7 + 90, EndCycle: int64(j)*7 + 900}
 				if j%20000 == 0 {
@@ -50,7 +54,7 @@ func benchmarkWrite(b *testing.B, f Format, write func(w *Writer, j int)) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w.Begin(Run{Trace: "bfs.trace.zst", Policy: "cdp"})
+		w.Begin(tables.Run{Trace: "bfs.trace.zst", Policy: "cdp"})
 		for j := 0; j < rows; j++ {
 			write(w, j)
 		}
@@ -69,9 +73,9 @@ func BenchmarkRecordCTAs(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		w := NewRecorder(func(b Batch) { b.Release() })
-		w.Begin(Run{Trace: "bfs.trace.zst", Policy: "cdp"})
+		w.Begin(tables.Run{Trace: "bfs.trace.zst", Policy: "cdp"})
 		for j := 0; j < rows; j++ {
-			w.CTA(CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
+			w.CTA(tables.CTA{KernelID: uint64(j >> 10), CTA: uint64(j & 1023), SM: int32(j % 13),
 				DispatchCycle: int64(j) * 3, StartCycle: int64(j)*3 + 5, EndCycle: int64(j)*3 + 900})
 		}
 		if err := w.Close(); err != nil {

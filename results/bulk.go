@@ -2,13 +2,16 @@ package results
 
 import "github.com/apache/arrow-go/v18/arrow/array"
 
-// The tables with a row per CTA, kernel, launching lane or SM and time
-// window (millions of rows a replay) append their rows a column at a time: each column's
-// values are gathered into a scratch slice and appended in one call,
-// which copies them and sets their validity bits in bulk. Appended a
-// value at a time, each column checked its room and set a bit for every
-// row, most of what building such a row cost. A Recorder's builder
-// goroutine hands them over a spool chunk at a time (spool.go, addBulk).
+// The chunks of rows a Recorder's builder goroutine takes (spool.go,
+// addAll) are appended a column at a time (the generated appendRows of
+// columns_gen.go): each column's values are gathered into a scratch slice
+// and appended in one call, which copies them and sets their validity bits
+// in bulk. Appended a value at a time, each column checked its room and
+// set a bit for every row, most of what building a row of the tables with
+// a row per CTA, kernel, launching lane or SM and time window (millions a
+// replay) cost. A row written straight to a file Writer goes a value at a
+// time (the generated append): for one row, a call of AppendValues per
+// column costs more than it saves.
 
 // scratch holds the slices a column set gathers one column's values
 // into; they grow to the largest run of rows appended and are reused.
@@ -31,15 +34,6 @@ func (s *scratch) size(n int) {
 	}
 }
 
-// oneRow hands appendRows one row as a slice without allocating one: a
-// slice literal of the row would escape through the field functions.
-type oneRow[R any] [1]R
-
-func (o *oneRow[R]) of(r R) []R {
-	o[0] = r
-	return o[:]
-}
-
 // gather returns field of every row, in buf's storage. It is small
 // enough to be inlined, and with it the field's function: a column costs
 // a load and a store a row.
@@ -60,6 +54,10 @@ func gatherOpt[R, V any](buf []V, valid []bool, rs []R, field func(*R) (V, bool)
 	}
 	return v, ok
 }
+
+// id stores an unsigned id in an int64 column, keeping its bits
+// (tables.Type).
+func id(v uint64) int64 { return int64(v) }
 
 func optID(p *uint64) (int64, bool) {
 	if p == nil {
@@ -90,70 +88,4 @@ func appendStrings[R any](s *scratch, b *array.StringBuilder, rs []R, field func
 	}
 	b.AppendValues(v, nil)
 	clear(v) // hold no strings past the rows
-}
-
-// appendRows appends CTA rows a column at a time.
-func (t *ctaCols) appendRows(rs []CTA) {
-	s := &t.sc
-	s.size(len(rs))
-	t.kernelID.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return id(r.KernelID) }), nil)
-	t.cta.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return id(r.CTA) }), nil)
-	t.sm.AppendValues(gather(s.i32, rs, func(r *CTA) int32 { return r.SM }), nil)
-	t.dispatch.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.DispatchCycle }), nil)
-	t.start.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.StartCycle }), nil)
-	t.end.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.EndCycle }), nil)
-	t.stall.AppendValues(gather(s.i64, rs, func(r *CTA) int64 { return r.StallCycles }), nil)
-	t.group.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *CTA) (int64, bool) { return optID(r.GroupID) }))
-	t.slowdown.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *CTA) (float64, bool) { return opt(r.Slowdown) }))
-}
-
-// appendRows appends kernel rows a column at a time.
-func (t *kernelCols) appendRows(rs []Kernel) {
-	s := &t.sc
-	s.size(len(rs))
-	t.kernelID.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return id(r.KernelID) }), nil)
-	appendStrings(s, t.name, rs, func(r *Kernel) string { return r.Name })
-	appendStrings(s, t.origin, rs, func(r *Kernel) string { return r.Origin })
-	t.parent.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Kernel) (int64, bool) { return optID(r.ParentKernelID) }))
-	t.stream.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return id(r.Stream) }), nil)
-	t.ctas.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.CTAs }), nil)
-	t.threads.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.ThreadsPerCTA }), nil)
-	t.launch.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.LaunchCycle }), nil)
-	t.ready.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.ReadyCycle }), nil)
-	t.start.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.StartCycle }), nil)
-	t.end.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.EndCycle }), nil)
-	t.wait.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.WaitCycles }), nil)
-	t.groups.AppendValues(gather(s.i64, rs, func(r *Kernel) int64 { return r.CoalescedGroups }), nil)
-}
-
-// appendRows appends launch rows a column at a time.
-func (t *launchCols) appendRows(rs []Launch) {
-	s := &t.sc
-	s.size(len(rs))
-	t.site.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.SiteID) }), nil)
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return r.Cycle }), nil)
-	t.parent.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ParentKernelID) }), nil)
-	t.parentCTA.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ParentCTA) }), nil)
-	t.warp.AppendValues(gather(s.i32, rs, func(r *Launch) int32 { return r.Warp }), nil)
-	t.lane.AppendValues(gather(s.i32, rs, func(r *Launch) int32 { return r.Lane }), nil)
-	t.child.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return id(r.ChildKernelID) }), nil)
-	t.workload.AppendValues(gather(s.i64, rs, func(r *Launch) int64 { return r.Workload }), nil)
-	appendStrings(s, t.decision, rs, func(r *Launch) string { return r.Decision })
-	t.target.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return optID(r.TargetKernelID) }))
-	t.estChild.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.EstChildCycles) }))
-	t.estParent.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.EstParentCycles) }))
-	t.spawnN.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *Launch) (int64, bool) { return opt(r.SpawnN) }))
-	t.spawnNCon.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *Launch) (float64, bool) { return opt(r.SpawnNCon) }))
-	appendStrings(s, t.outcome, rs, func(r *Launch) string { return r.Outcome })
-}
-
-// appendRows appends occupancy rows a column at a time.
-func (t *occupancyCols) appendRows(rs []Occupancy) {
-	s := &t.sc
-	s.size(len(rs))
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *Occupancy) int64 { return r.Cycle }), nil)
-	t.window.AppendValues(gather(s.i64, rs, func(r *Occupancy) int64 { return r.WindowCycles }), nil)
-	t.sm.AppendValues(gather(s.i32, rs, func(r *Occupancy) int32 { return r.SM }), nil)
-	t.warps.AppendValues(gather(s.f64, rs, func(r *Occupancy) float64 { return r.ActiveWarps }), nil)
-	t.ctas.AppendValues(gather(s.f64, rs, func(r *Occupancy) float64 { return r.ActiveCTAs }), nil)
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // TestParquetDictColumns writes a string column through dictColumn with
@@ -48,7 +50,7 @@ func TestParquetDictColumns(t *testing.T) {
 	}
 	plainGroups := map[int]bool{2: true, 4: true}
 	var want []string
-	a := Run{Trace: "a.trace", Policy: "cdp"}
+	a := tables.Run{Trace: "a.trace", Policy: "cdp"}
 	for _, vs := range blocks {
 		b := array.NewStringBuilder(et.mem)
 		b.AppendValues(vs, nil)
@@ -147,7 +149,7 @@ func greatest(vs []string) string {
 // "" comes from put alone.
 func TestParquetEmptyFirstRow(t *testing.T) {
 	et := newEncodeTest(t, col("name", str))
-	a := Run{Trace: "a.trace", Policy: "cdp"}
+	a := tables.Run{Trace: "a.trace", Policy: "cdp"}
 	for _, vs := range [][]string{{""}, slices.Repeat([]string{"x"}, 10)} {
 		b := array.NewStringBuilder(et.mem)
 		b.AppendValues(vs, nil)

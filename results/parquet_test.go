@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // TestParquetRunColumns writes run columns as dictionary indices across
@@ -26,9 +28,9 @@ import (
 func TestParquetRunColumns(t *testing.T) {
 	et := newEncodeTest(t, col("x", i64), nullable("y", i64))
 	mem, s := et.mem, et.schema
-	a := Run{Trace: "a.trace", Policy: "cdp"}
-	b := Run{Trace: "b.trace", Policy: "dtbl", Params: "dtbl.agt_entries=512"}
-	c := Run{Trace: "a.trace", Policy: "spawn"}
+	a := tables.Run{Trace: "a.trace", Policy: "cdp"}
+	b := tables.Run{Trace: "b.trace", Policy: "dtbl", Params: "dtbl.agt_entries=512"}
+	c := tables.Run{Trace: "a.trace", Policy: "spawn"}
 	blocks := [][]runRows{
 		{{a, 9000}},            // group 0: two whole chunks and 808 rows of a
 		{{a, 1000}, {b, 7000}}, // group 0 ends with 1,000 a; group 1 starts with b
@@ -37,7 +39,7 @@ func TestParquetRunColumns(t *testing.T) {
 		{{c, 500}},             // group 2 ends
 		{{a, 5000}, {b, 5000}}, // group 3: params "" first, then another
 	}
-	var want []Run
+	var want []tables.Run
 	x := int64(0)
 	for _, runs := range blocks {
 		xb, yb := array.NewInt64Builder(mem), array.NewInt64Builder(mem)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // The pool hands out zeroed memory of the size asked for, whatever the
@@ -54,9 +56,9 @@ func TestPooledTablesDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Begin(Run{Trace: "t", Policy: "cdp"})
+		w.Begin(tables.Run{Trace: "t", Policy: "cdp"})
 		for j := range 2500 {
-			c := CTA{KernelID: uint64(j), CTA: uint64(j), EndCycle: int64(j) * 977}
+			c := tables.CTA{KernelID: uint64(j), CTA: uint64(j), EndCycle: int64(j) * 977}
 			if !nulls || j%3 == 0 {
 				c.GroupID, c.Slowdown = u64(uint64(j)*31+7), f64p(float64(j)+0.5)
 			}

@@ -18,6 +18,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // viaPqarrow makes the encoder write its columns through the library's
@@ -133,7 +135,7 @@ func TestParquetColumnsAsPqarrow(t *testing.T) {
 				}
 				k.Append(int32(i - g))
 			}
-			et.write([]runRows{{Run{Trace: "a.trace", Policy: "cdp"}, 7000}}, names.NewArray(), n.NewArray(), x.NewArray(), k.NewArray())
+			et.write([]runRows{{tables.Run{Trace: "a.trace", Policy: "cdp"}, 7000}}, names.NewArray(), n.NewArray(), x.NewArray(), k.NewArray())
 			names.Release()
 			n.Release()
 			x.Release()

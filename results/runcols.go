@@ -4,6 +4,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // runColumns is how many columns every table starts with: trace, policy
@@ -19,12 +21,12 @@ const runColumns = 3
 // travel with the batch's other columns as these stretches (block.go),
 // and each file format lays them out its own way.
 type runRows struct {
-	run  Run
+	run  tables.Run
 	rows int
 }
 
 // addRun counts rows rows of run r into the pending stretches.
-func (t *table) addRun(r *Run, rows int) {
+func (t *table) addRun(r *tables.Run, rows int) {
 	if n := len(t.runs); n > 0 && t.runs[n-1].run == *r {
 		t.runs[n-1].rows += rows
 		return
@@ -40,10 +42,10 @@ func (t *table) takeRuns() []runRows {
 }
 
 // runFields reads each run column's value from a run, in schema order.
-var runFields = [runColumns]func(*Run) string{
-	func(r *Run) string { return r.Trace },
-	func(r *Run) string { return r.Policy },
-	func(r *Run) string { return r.Params },
+var runFields = [runColumns]func(*tables.Run) string{
+	func(r *tables.Run) string { return r.Trace },
+	func(r *tables.Run) string { return r.Policy },
+	func(r *tables.Run) string { return r.Params },
 }
 
 // runArrays lays out the run columns of the rows of runs as strings, in
@@ -59,7 +61,7 @@ func runArrays(mem memory.Allocator, runs []runRows) [runColumns]arrow.Array {
 // repeatStrings lays out a string column that holds field(run) for each
 // row of each stretch: its offsets and bytes are written directly, with
 // no validity bitmap (the run columns have no nulls).
-func repeatStrings(mem memory.Allocator, runs []runRows, field func(*Run) string) arrow.Array {
+func repeatStrings(mem memory.Allocator, runs []runRows, field func(*tables.Run) string) arrow.Array {
 	n, size := 0, 0
 	for i := range runs {
 		n += runs[i].rows

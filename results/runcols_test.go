@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // TestRunArrays lays out the run columns of stretches of rows, empty
@@ -15,9 +17,9 @@ func TestRunArrays(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	var tb table
 	runs := []struct {
-		run  Run
+		run  tables.Run
 		rows int
-	}{{Run{"a", "cdp", ""}, 3}, {Run{"bb", "", "x=1"}, 1}, {Run{"a", "cdp", ""}, 2}}
+	}{{tables.Run{Trace: "a", Policy: "cdp", Params: ""}, 3}, {tables.Run{Trace: "bb", Policy: "", Params: "x=1"}, 1}, {tables.Run{Trace: "a", Policy: "cdp", Params: ""}, 2}}
 	var want [runColumns][]string
 	for _, r := range runs {
 		for range r.rows {

@@ -1,9 +1,19 @@
 package results
 
-import "github.com/apache/arrow-go/v18/arrow"
+import (
+	"fmt"
 
-// The tables, in the order of docs/design.md §6. A table's index in tableNames is
-// its position in Writer.tables.
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
+
+// The column builders of columns_gen.go and the Python reader's schema
+// follow from the declarations in package tables.
+//go:generate go run gen.go
+
+// The tables, in the order of tables.All (docs/design.md §6). A table's
+// index is its position in Writer.tables.
 const (
 	summaryTable = iota
 	kernelsTable
@@ -15,14 +25,7 @@ const (
 	numTables
 )
 
-var tableNames = [numTables]string{"summary", "kernels", "ctas", "launches", "occupancy", "pages", "stages"}
-
-// Column types. Ids and counts are int64, not uint64: DuckDB and pandas
-// handle unsigned 64-bit columns poorly (pandas turns them into float64 as
-// soon as a null appears; several DuckDB functions reject UBIGINT). An id is
-// stored as the int64 with the same bits, so ids of 2^63 and above read back
-// negative; CAST(... AS UBIGINT) in DuckDB or .astype("uint64") in pandas
-// recovers them.
+// The Arrow types of the declared column types.
 var (
 	i64 = arrow.PrimitiveTypes.Int64
 	i32 = arrow.PrimitiveTypes.Int32
@@ -30,63 +33,26 @@ var (
 	str = arrow.BinaryTypes.String
 )
 
-// col is a non-null column; nullable is a column that is null where the row
-// field is a nil pointer.
-func col(name string, t arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: t} }
+var arrowTypes = map[tables.Type]arrow.DataType{tables.Int64: i64, tables.Int32: i32, tables.Float64: f64, tables.String: str}
 
-func nullable(name string, t arrow.DataType) arrow.Field {
-	return arrow.Field{Name: name, Type: t, Nullable: true}
-}
+// tableNames and schemas are each table's name and Arrow schema, the run
+// columns first, as package tables declares them.
+var tableNames, schemas = declared()
 
-// schemas holds each table's columns after the leading trace, policy and
-// params.
-var schemas = [numTables]*arrow.Schema{
-	summaryTable: schema(
-		col("gpu", str),
-		col("makespan_cycles", i64), col("makespan_us", f64), col("speedup", f64),
-		col("kernels", i64), col("device_kernels", i64), col("ctas", i64),
-		col("launch_sites", i64), col("launched", i64), col("inlined", i64), col("coalesced", i64),
-		col("avg_occupancy", f64), col("avg_kernel_wait_cycles", f64), col("stall_cycles", i64),
-		col("busy_cycles", i64),
-		nullable("issue_utilization", f64), nullable("dram_utilization", f64),
-	),
-	kernelsTable: schema(
-		col("kernel_id", i64), col("name", str), col("origin", str),
-		nullable("parent_kernel_id", i64), col("stream", i64),
-		col("ctas", i64), col("threads_per_cta", i64),
-		col("launch_cycle", i64), col("ready_cycle", i64), col("start_cycle", i64), col("end_cycle", i64),
-		col("wait_cycles", i64), col("coalesced_groups", i64),
-	),
-	ctasTable: schema(
-		col("kernel_id", i64), col("cta", i64), col("sm", i32),
-		col("dispatch_cycle", i64), col("start_cycle", i64), col("end_cycle", i64),
-		col("stall_cycles", i64), nullable("group_id", i64),
-		nullable("slowdown", f64),
-	),
-	launchesTable: schema(
-		col("site_id", i64), col("cycle", i64),
-		col("parent_kernel_id", i64), col("parent_cta", i64), col("warp", i32), col("lane", i32),
-		col("child_kernel_id", i64), col("workload", i64), col("decision", str),
-		nullable("target_kernel_id", i64), nullable("est_child_cycles", f64), nullable("est_parent_cycles", f64),
-		nullable("spawn_n", i64), nullable("spawn_ncon", f64), col("outcome", str),
-	),
-	occupancyTable: schema(
-		col("cycle", i64), col("window_cycles", i64), col("sm", i32),
-		col("active_warps", f64), col("active_ctas", f64),
-	),
-	pagesTable: schema(
-		col("page", i64), col("buffer", i64), col("event", str),
-		nullable("kernel_id", i64), col("cycle", i64),
-	),
-	stagesTable: schema(
-		col("stage", str), col("start_cycle", i64), col("end_cycle", i64),
-	),
-}
-
-// schema prefixes fields with the run columns every table starts with.
-func schema(fields ...arrow.Field) *arrow.Schema {
-	all := append([]arrow.Field{col("trace", str), col("policy", str), col("params", str)}, fields...)
-	return arrow.NewSchema(all, nil)
+func declared() (names [numTables]string, schemas [numTables]*arrow.Schema) {
+	all := tables.All()
+	if len(all) != numTables {
+		panic(fmt.Sprintf("results: %d tables declared, %d known", len(all), numTables))
+	}
+	for i, t := range all {
+		cols := append(append([]tables.Column(nil), tables.RunColumns()...), t.Columns...)
+		fields := make([]arrow.Field, len(cols))
+		for j, c := range cols {
+			fields[j] = arrow.Field{Name: c.Name, Type: arrowTypes[c.Type], Nullable: c.Nullable}
+		}
+		names[i], schemas[i] = t.Name, arrow.NewSchema(fields, nil)
+	}
+	return names, schemas
 }
 
 // Tables returns the names of the output tables in docs/design.md §6 order. Each is

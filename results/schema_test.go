@@ -1,38 +1,37 @@
 package results
 
 import (
+	"bytes"
+	"os"
 	"reflect"
-	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/gpureplay/gpureplay/results/internal/colgen"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
-// The column lists of docs/design.md §6, spelled out independently of schema.go,
-// with one deliberate change (docs/tables.md): params, docs/design.md's summary
-// column, is a run column of every table, so a sweep's combinations stay
-// apart in the kernels, ctas and launches tables too; and the contention
-// model's columns (summary issue_utilization and dram_utilization, ctas
-// slowdown) come after docs/design.md's.
-var designColumns = map[string]string{
-	"summary": "trace policy params gpu makespan_cycles makespan_us speedup kernels device_kernels ctas " +
-		"launch_sites launched inlined coalesced avg_occupancy avg_kernel_wait_cycles stall_cycles busy_cycles " +
-		"issue_utilization dram_utilization",
-	"kernels": "trace policy params kernel_id name origin parent_kernel_id stream ctas threads_per_cta " +
-		"launch_cycle ready_cycle start_cycle end_cycle wait_cycles coalesced_groups",
-	"ctas": "trace policy params kernel_id cta sm dispatch_cycle start_cycle end_cycle stall_cycles group_id slowdown",
-	"launches": "trace policy params site_id cycle parent_kernel_id parent_cta warp lane child_kernel_id " +
-		"workload decision target_kernel_id est_child_cycles est_parent_cycles spawn_n spawn_ncon outcome",
-	"occupancy": "trace policy params cycle window_cycles sm active_warps active_ctas",
-	"pages":     "trace policy params page buffer event kernel_id cycle",
-	"stages":    "trace policy params stage start_cycle end_cycle",
+// col and nullable make a test's columns, and schema a test's schema of
+// them after the run columns.
+func schema(fields ...arrow.Field) *arrow.Schema {
+	run := []arrow.Field{col("trace", str), col("policy", str), col("params", str)}
+	return arrow.NewSchema(append(run, fields...), nil)
 }
 
-// Nullable columns are exactly those of pointer fields in rows.go.
-var nullableColumns = map[string]bool{
-	"kernels.parent_kernel_id": true, "ctas.group_id": true, "launches.target_kernel_id": true,
-	"launches.est_child_cycles": true, "launches.est_parent_cycles": true, "pages.kernel_id": true,
-	"summary.issue_utilization": true, "launches.spawn_n": true, "launches.spawn_ncon": true, "summary.dram_utilization": true, "ctas.slowdown": true,
+func col(name string, t arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: t} }
+
+func nullable(name string, t arrow.DataType) arrow.Field {
+	return arrow.Field{Name: name, Type: t, Nullable: true}
 }
 
+// arrowNames are the Arrow types each declared type is written as.
+var arrowNames = map[tables.Type]string{tables.Int64: "int64", tables.Int32: "int32", tables.Float64: "float64", tables.String: "utf8"}
+
+// TestSchemas checks the tables' schemas against their declarations
+// (package tables): the order of the tables, which Writer.tables follows
+// by index, and each column's name, type and nullability, the run columns
+// first.
 func TestSchemas(t *testing.T) {
 	want := []string{"summary", "kernels", "ctas", "launches", "occupancy", "pages", "stages"}
 	if got := Tables(); !reflect.DeepEqual(got, want) {
@@ -42,21 +41,55 @@ func TestSchemas(t *testing.T) {
 	if Tables()[0] != "summary" {
 		t.Error("Tables() shares its slice with the caller")
 	}
-	for _, table := range want {
-		s := Schema(table)
+	for _, tb := range tables.All() {
+		s := Schema(tb.Name)
 		if s == nil {
-			t.Fatalf("Schema(%q) = nil", table)
+			t.Fatalf("Schema(%q) = nil", tb.Name)
 		}
-		if got := strings.Join(columnNames(s), " "); got != designColumns[table] {
-			t.Errorf("%s columns\n got %s\nwant %s", table, got, designColumns[table])
+		cols := append(append([]tables.Column(nil), tables.RunColumns()...), tb.Columns...)
+		if s.NumFields() != len(cols) {
+			t.Fatalf("%s: %d columns, %d declared", tb.Name, s.NumFields(), len(cols))
 		}
-		for _, f := range s.Fields() {
-			if f.Nullable != nullableColumns[table+"."+f.Name] {
-				t.Errorf("%s.%s nullable = %v", table, f.Name, f.Nullable)
+		for i, f := range s.Fields() {
+			c := cols[i]
+			if f.Name != c.Name || f.Type.String() != arrowNames[c.Type] || f.Nullable != c.Nullable {
+				t.Errorf("%s column %d is %s %s nullable=%v, declared %s %s nullable=%v",
+					tb.Name, i, f.Name, f.Type, f.Nullable, c.Name, c.Type, c.Nullable)
 			}
 		}
 	}
 	if Schema("nope") != nil {
 		t.Error(`Schema("nope") != nil`)
+	}
+}
+
+// TestGeneratedCurrent checks that the files generated from the tables'
+// declarations are what the generator writes now: run `go generate
+// ./results` after changing a declaration.
+func TestGeneratedCurrent(t *testing.T) {
+	src, err := colgen.Go()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare(t, "columns_gen.go", src)
+	const py = "../interop/python/gpureplay_tables.py"
+	old, err := os.ReadFile(py)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, err = colgen.Python(old); err != nil {
+		t.Fatal(err)
+	}
+	compare(t, py, src)
+}
+
+func compare(t *testing.T, path string, want []byte) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is not what package tables' declarations generate: run go generate ./results", path)
 	}
 }

@@ -3,6 +3,8 @@ package results
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // spoolRows is how many rows a Recorder gathers before its builder
@@ -24,7 +26,7 @@ type spool struct {
 	free   chan *rowChunk
 	done   chan struct{}
 	cur    *rowChunk
-	run    Run         // the run of the rows from now on (Begin)
+	run    tables.Run  // the run of the rows from now on (Begin)
 	failed atomic.Bool // the builder met an error: later rows are dropped
 	abort  atomic.Bool // Abort: the builder drops what is left
 	mu     sync.Mutex
@@ -35,15 +37,15 @@ type spool struct {
 // different tables need not keep their relative order (each table is its
 // own file), only rows of one table, which each slice does.
 type rowChunk struct {
-	run       Run
+	run       tables.Run
 	n         int
-	summary   []Summary
-	kernels   []Kernel
-	ctas      []CTA
-	launches  []Launch
-	occupancy []Occupancy
-	pages     []Page
-	stages    []Stage
+	summary   []tables.Summary
+	kernels   []tables.Kernel
+	ctas      []tables.CTA
+	launches  []tables.Launch
+	occupancy []tables.Occupancy
+	pages     []tables.Page
+	stages    []tables.Stage
 }
 
 func (c *rowChunk) reset() {
@@ -95,30 +97,16 @@ func (w *Writer) build(c *rowChunk) {
 	addAll(w, &w.stages, c.stages)
 }
 
+// addAll appends rs to t's columns a column at a time (bulk.go), as runs
+// that each fit the pending batch, so a batch holds the same rows as when
+// they come one at a time.
 func addAll[R any, T columns[R]](w *Writer, t T, rs []R) {
-	if b, ok := any(t).(bulkColumns[R]); ok {
-		addBulk(w, t.base(), b, rs)
-		return
-	}
-	for _, r := range rs {
-		add(w, t, r)
-	}
-}
-
-// bulkColumns is a column set that appends rows a column at a time (the
-// ctas, kernels, launches and occupancy tables', bulk.go).
-type bulkColumns[R any] interface {
-	appendRows([]R)
-}
-
-// addBulk appends rs to t's columns as runs that each fit the pending
-// batch, so a batch holds the same rows as when they come one at a time.
-func addBulk[R any](w *Writer, t *table, b bulkColumns[R], rs []R) {
+	tb := t.base()
 	for len(rs) > 0 && w.err == nil {
-		n := min(len(rs), t.room())
-		t.addRun(&w.run, n)
-		b.appendRows(rs[:n])
-		if err := t.addRows(n); err != nil {
+		n := min(len(rs), tb.room())
+		tb.addRun(&w.run, n)
+		t.appendRows(rs[:n])
+		if err := tb.addRows(n); err != nil {
 			w.err = err
 		}
 		rs = rs[n:]
@@ -158,7 +146,7 @@ func (s *spool) send() {
 }
 
 // begin starts a new run: rows so far keep the old one.
-func (s *spool) begin(run Run) {
+func (s *spool) begin(run tables.Run) {
 	s.send()
 	s.run = run
 }

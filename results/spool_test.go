@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // replayInto records rows with write through a Recorder of batches of
@@ -54,9 +56,9 @@ func TestRecorderRows(t *testing.T) {
 
 	many := func(w *Writer) {
 		for r, n := range []int{3*spoolRows + 7, spoolRows - 1, 2 * spoolRows} {
-			w.Begin(Run{Trace: "t", Policy: []string{"cdp", "dtbl", "spawn"}[r]})
+			w.Begin(tables.Run{Trace: "t", Policy: []string{"cdp", "dtbl", "spawn"}[r]})
 			for i := 0; i < n; i++ {
-				c := CTA{KernelID: uint64(r), CTA: uint64(i), SM: int32(i % 13), DispatchCycle: int64(i),
+				c := tables.CTA{KernelID: uint64(r), CTA: uint64(i), SM: int32(i % 13), DispatchCycle: int64(i),
 					StartCycle: int64(i + 1), EndCycle: int64(i + 2), StallCycles: int64(i % 5)}
 				if i%7 == 0 {
 					c.GroupID = u64(uint64(i / 7))
@@ -70,10 +72,10 @@ func TestRecorderRows(t *testing.T) {
 					w.Launch(launchRow(i))
 				}
 				if i%100 == 0 {
-					w.Occupancy(Occupancy{Cycle: int64(i)})
+					w.Occupancy(tables.Occupancy{Cycle: int64(i)})
 				}
 			}
-			w.Summary(Summary{MakespanCycles: int64(n)})
+			w.Summary(tables.Summary{MakespanCycles: int64(n)})
 		}
 	}
 	// Batches of a size that no chunk of spooled rows divides put batch
@@ -101,8 +103,8 @@ func TestRecorderRows(t *testing.T) {
 
 // kernelRow and launchRow make the i-th kernels and launches rows of
 // run r, each optional value nil in some rows and set in others.
-func kernelRow(r, i int) Kernel {
-	k := Kernel{KernelID: uint64(i), Name: []string{"bfs", "k", ""}[i%3], Origin: "device",
+func kernelRow(r, i int) tables.Kernel {
+	k := tables.Kernel{KernelID: uint64(i), Name: []string{"bfs", "k", ""}[i%3], Origin: "device",
 		Stream: uint64(r), CTAs: int64(i % 9), ThreadsPerCTA: 256, LaunchCycle: int64(i),
 		ReadyCycle: int64(i + 1), StartCycle: int64(i + 2), EndCycle: int64(i + 3),
 		WaitCycles: int64(i % 4), CoalescedGroups: int64(i % 2)}
@@ -112,8 +114,8 @@ func kernelRow(r, i int) Kernel {
 	return k
 }
 
-func launchRow(i int) Launch {
-	l := Launch{SiteID: uint64(i % 11), Cycle: int64(i), ParentKernelID: uint64(i / 3),
+func launchRow(i int) tables.Launch {
+	l := tables.Launch{SiteID: uint64(i % 11), Cycle: int64(i), ParentKernelID: uint64(i / 3),
 		ParentCTA: uint64(i % 17), Warp: int32(i % 8), Lane: int32(i % 32),
 		ChildKernelID: uint64(i), Workload: int64(i % 100),
 		Decision: []string{"launch", "inline", "coalesce"}[i%3], Outcome: []string{"launched", "inlined"}[i%2]}
@@ -133,9 +135,9 @@ func TestRecorderAbort(t *testing.T) {
 	before := runtime.NumGoroutine()
 	emitted := 0
 	rec := NewRecorder(func(b Batch) { emitted++; b.Release() })
-	rec.Begin(Run{Trace: "t", Policy: "cdp"})
+	rec.Begin(tables.Run{Trace: "t", Policy: "cdp"})
 	for i := 0; i < 10*spoolRows; i++ {
-		rec.CTA(CTA{CTA: uint64(i)})
+		rec.CTA(tables.CTA{CTA: uint64(i)})
 	}
 	rec.Abort()
 	rec.Abort()

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // A Writer writes the seven output tables of one or more replays into a
@@ -21,7 +23,7 @@ import (
 // error (a full disk, say) is kept: later rows are dropped, Err reports it
 // at once and Close returns it. A Writer is not safe for concurrent use.
 type Writer struct {
-	run       Run
+	run       tables.Run
 	summary   summaryCols
 	kernels   kernelCols
 	ctas      ctaCols
@@ -35,7 +37,7 @@ type Writer struct {
 	madeDir   string // the directory Create made, removed by Abort if empty
 }
 
-var _ Sink = (*Writer)(nil)
+var _ tables.Sink = (*Writer)(nil)
 
 // errClosed is kept as the Writer's error once it is closed or aborted, so
 // rows sent after that are dropped rather than written to freed builders.
@@ -150,7 +152,7 @@ func (w *Writer) tables() [numTables]*table {
 // Begin starts the rows of a replay: every row written after it carries
 // run's trace, policy and params, until the next Begin. Runs of several traces and
 // policies thus concatenate in one set of tables.
-func (w *Writer) Begin(run Run) {
+func (w *Writer) Begin(run tables.Run) {
 	if w.sp != nil {
 		w.sp.begin(run)
 		return
@@ -172,41 +174,48 @@ func (w *Writer) Err() error {
 }
 
 // Summary writes the summary row of the current run.
-func (w *Writer) Summary(r Summary) {
-	write(w, &w.summary, r, func(c *rowChunk) *[]Summary { return &c.summary })
+func (w *Writer) Summary(r tables.Summary) {
+	write(w, &w.summary, r, func(c *rowChunk) *[]tables.Summary { return &c.summary })
 }
 
 // Kernel writes a kernels row.
-func (w *Writer) Kernel(r Kernel) {
-	write(w, &w.kernels, r, func(c *rowChunk) *[]Kernel { return &c.kernels })
+func (w *Writer) Kernel(r tables.Kernel) {
+	write(w, &w.kernels, r, func(c *rowChunk) *[]tables.Kernel { return &c.kernels })
 }
 
 // CTA writes a ctas row. It allocates nothing beyond the amortised growth
 // of the column builders: replays produce millions of these.
-func (w *Writer) CTA(r CTA) { write(w, &w.ctas, r, func(c *rowChunk) *[]CTA { return &c.ctas }) }
+func (w *Writer) CTA(r tables.CTA) {
+	write(w, &w.ctas, r, func(c *rowChunk) *[]tables.CTA { return &c.ctas })
+}
 
 // Launch writes a launches row.
-func (w *Writer) Launch(r Launch) {
-	write(w, &w.launches, r, func(c *rowChunk) *[]Launch { return &c.launches })
+func (w *Writer) Launch(r tables.Launch) {
+	write(w, &w.launches, r, func(c *rowChunk) *[]tables.Launch { return &c.launches })
 }
 
 // Occupancy writes an occupancy row.
-func (w *Writer) Occupancy(r Occupancy) {
-	write(w, &w.occupancy, r, func(c *rowChunk) *[]Occupancy { return &c.occupancy })
+func (w *Writer) Occupancy(r tables.Occupancy) {
+	write(w, &w.occupancy, r, func(c *rowChunk) *[]tables.Occupancy { return &c.occupancy })
 }
 
 // Page writes a pages row.
-func (w *Writer) Page(r Page) { write(w, &w.pages, r, func(c *rowChunk) *[]Page { return &c.pages }) }
-
-// Stage writes a stages row.
-func (w *Writer) Stage(r Stage) {
-	write(w, &w.stages, r, func(c *rowChunk) *[]Stage { return &c.stages })
+func (w *Writer) Page(r tables.Page) {
+	write(w, &w.pages, r, func(c *rowChunk) *[]tables.Page { return &c.pages })
 }
 
-// columns is a table's column set for rows of type R (ctaCols for CTA, ...).
+// Stage writes a stages row.
+func (w *Writer) Stage(r tables.Stage) {
+	write(w, &w.stages, r, func(c *rowChunk) *[]tables.Stage { return &c.stages })
+}
+
+// columns is a table's column set for rows of type R (ctaCols for
+// tables.CTA, ...), generated from the table's declaration
+// (columns_gen.go).
 type columns[R any] interface {
 	base() *table
 	append(R)
+	appendRows([]R)
 }
 
 // write takes a row for table t: into a Recorder's spool (list names its
@@ -281,14 +290,14 @@ func (w *Writer) Close() error {
 	w.closed = true
 	err := w.err
 	w.err = errClosed
-	tables := w.tables()
+	ts := w.tables()
 	if err == nil {
 		// Each table ends its own file: they finish side by side, so the
 		// encoding left at the end (for a short run, all of it) and the
 		// syncs overlap instead of queueing.
-		errs := make([]error, len(tables))
+		errs := make([]error, len(ts))
 		var wg sync.WaitGroup
-		for i, t := range tables {
+		for i, t := range ts {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -306,7 +315,7 @@ func (w *Writer) Close() error {
 	// The summary is renamed last: where it exists, so do the other
 	// tables, which is how a study tells a finished replay (its summary
 	// part) from one cut short.
-	order := append(append([]*table(nil), tables[summaryTable+1:]...), tables[summaryTable])
+	order := append(append([]*table(nil), ts[summaryTable+1:]...), ts[summaryTable])
 	for _, t := range order {
 		if err == nil {
 			err = t.commit()

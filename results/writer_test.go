@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // newTestWriter creates a Writer whose allocator the test checks for leaks
@@ -148,21 +150,22 @@ func TestBeginRunsConcatenate(t *testing.T) {
 	dir := t.TempDir()
 	w := newTestWriter(t, dir, Parquet, 3)
 	runs := []struct {
-		run  Run
+		run  tables.Run
 		ctas int
 	}{
-		{Run{"a.trace.zst", "cdp", ""}, 5},
-		{Run{"a.trace.zst", "spawn", "spawn.ncon=busy"}, 4},
-		{Run{"b.trace.zst", "flat", ""}, 0},
-		{Run{"b.trace.zst", "dtbl+ppcs", "gpu.sms=26,dtbl.agt_entries=512"}, 2},
+		{tables.Run{Trace: "a.trace.zst", Policy: "cdp", Params: ""}, 5},
+		{tables.Run{Trace: "a.trace.zst", Policy: "spawn", Params: "spawn.ncon=busy"}, 4},
+		{tables.Run{Trace: "b.trace.zst", Policy: "flat", Params: ""}, 0},
+		{tables.Run{Trace: "b.trace.zst", Policy: "dtbl+ppcs", Params: "gpu.sms=26,dtbl.agt_entries=512"}, 2},
 	}
 	var want [][]any
 	for _, r := range runs {
 		w.Begin(r.run)
 		for i := 0; i < r.ctas; i++ {
-			w.CTA(CTA{KernelID: 4, CTA: uint64(i), SM: int32(i), EndCycle: int64(10 * i)})
-			want = append(want, []any{r.run.Trace, r.run.Policy, r.run.Params, int64(4), int64(i), int32(i),
-				int64(0), int64(0), int64(10 * i), int64(0), nil, nil})
+			row := tables.CTA{KernelID: 4, CTA: uint64(i), SM: int32(i), EndCycle: int64(10 * i)}
+			w.CTA(row)
+			_, vals := rowValues(r.run, row)
+			want = append(want, vals)
 		}
 	}
 	if err := w.Close(); err != nil {
@@ -180,7 +183,7 @@ func TestAbort(t *testing.T) {
 		t.Errorf("Abort left %v", names)
 	}
 	w.Abort()
-	w.CTA(CTA{KernelID: 1}) // dropped, no panic
+	w.CTA(tables.CTA{KernelID: 1}) // dropped, no panic
 	if err := w.Close(); err == nil {
 		t.Error("Close after Abort succeeded")
 	}
@@ -266,14 +269,14 @@ func TestWriteErrorIsSticky(t *testing.T) {
 	w.ctas.out.buf.Reset(failWriter{})
 	// The failure shows once the file's buffer fills and is written out.
 	for i := 0; i < 1e6 && w.Err() == nil; i++ {
-		w.CTA(CTA{KernelID: 1, CTA: uint64(i)})
-		w.Stage(Stage{Stage: "kernels"})
+		w.CTA(tables.CTA{KernelID: 1, CTA: uint64(i)})
+		w.Stage(tables.Stage{Stage: "kernels"})
 	}
 	if err := w.Err(); !errors.Is(err, errDiskFull) {
 		t.Fatalf("Err() = %v, want the write error", err)
 	}
 	pending := w.stages.pending
-	w.Stage(Stage{Stage: "d2h"})
+	w.Stage(tables.Stage{Stage: "d2h"})
 	if w.stages.pending != pending {
 		t.Error("a row was taken after the error")
 	}
@@ -334,16 +337,16 @@ func TestCloseReplacesOldTables(t *testing.T) {
 
 // TestRowsDoNotAllocate writes rows of the tables with a row per CTA,
 // kernel, launching lane and SM window one at a time to a file Writer:
-// none may allocate (they pass through the column-at-a-time appends,
-// bulk.go, as a slice of one row).
+// none may allocate (they are appended a value at a time, the generated
+// append of columns_gen.go).
 func TestRowsDoNotAllocate(t *testing.T) {
 	w := newTestWriter(t, t.TempDir(), Parquet, 1<<20)
 	defer w.Abort()
-	w.Begin(Run{Trace: "t", Policy: "cdp"})
-	cta := CTA{KernelID: 7, CTA: 3, SM: 1, DispatchCycle: 10, StartCycle: 11, EndCycle: 90, GroupID: u64(2)}
-	kernel := Kernel{KernelID: 9, Name: "k", Origin: "device", ParentKernelID: u64(1), CTAs: 4, EndCycle: 90}
-	launch := Launch{SiteID: 1, Cycle: 5, Decision: "launch", Outcome: "launched"}
-	occupancy := Occupancy{Cycle: 100, WindowCycles: 100, SM: 2, ActiveWarps: 3}
+	w.Begin(tables.Run{Trace: "t", Policy: "cdp"})
+	cta := tables.CTA{KernelID: 7, CTA: 3, SM: 1, DispatchCycle: 10, StartCycle: 11, EndCycle: 90, GroupID: u64(2)}
+	kernel := tables.Kernel{KernelID: 9, Name: "k", Origin: "device", ParentKernelID: u64(1), CTAs: 4, EndCycle: 90}
+	launch := tables.Launch{SiteID: 1, Cycle: 5, Decision: "launch", Outcome: "launched"}
+	occupancy := tables.Occupancy{Cycle: 100, WindowCycles: 100, SM: 2, ActiveWarps: 3}
 	rows := map[string]func(){
 		"ctas":      func() { w.CTA(cta) },
 		"kernels":   func() { w.Kernel(kernel) },
@@ -368,9 +371,9 @@ func TestFullBatchReserve(t *testing.T) {
 	const batch = 1024
 	w := newTestWriter(t, t.TempDir(), Parquet, batch)
 	defer w.Abort()
-	w.Begin(Run{Trace: "t", Policy: "cdp"})
+	w.Begin(tables.Run{Trace: "t", Policy: "cdp"})
 	for i := range batch + 1 {
-		w.CTA(CTA{KernelID: 1, CTA: uint64(i)})
+		w.CTA(tables.CTA{KernelID: 1, CTA: uint64(i)})
 	}
 	if c := w.ctas.kernelID.Cap(); c != batch {
 		t.Errorf("after a full batch the builders hold room for %d rows, want %d", c, batch)

@@ -15,7 +15,7 @@ import (
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -292,7 +292,7 @@ func replayDragonli(t *testing.T, recs []trace.Record, cfg model.Config, parent 
 	if _, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &rows); err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(rows.Kernels, func(a, b results.Kernel) int { return cmp.Compare(a.KernelID, b.KernelID) })
+	slices.SortFunc(rows.Kernels, func(a, b tables.Kernel) int { return cmp.Compare(a.KernelID, b.KernelID) })
 	for _, k := range rows.Kernels {
 		var kt dlKernelTimes
 		var n float64

@@ -10,16 +10,16 @@ import (
 
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
 // An Output is where one replay's rows go.
 type Output interface {
-	results.Sink
+	tables.Sink
 	// Begin comes before the first row, Summary after the last.
-	Begin(results.Run)
-	Summary(results.Summary)
+	Begin(tables.Run)
+	Summary(tables.Summary)
 	// Close completes the replay's rows; Abort gives them up after a
 	// failure. Exactly one of the two is called.
 	Close() error
@@ -40,7 +40,7 @@ type Options struct {
 	Progress func(r Replay, ctasDone, cycle int64)
 	// Finished, when set, is called from a replay's worker when it has
 	// ended well, after its output is closed.
-	Finished func(r Replay, s results.Summary)
+	Finished func(r Replay, s tables.Summary)
 	// KeepGoing runs every replay even when some fail (a replay whose
 	// baseline failed fails too); Failed, when set, is told of each
 	// failure from the replay's worker. Without it the first failure
@@ -53,7 +53,7 @@ type Options struct {
 type Result struct {
 	Replay  Replay
 	Policy  string // the policy's name in the tables
-	Summary results.Summary
+	Summary tables.Summary
 }
 
 // Run replays plan on opt.Jobs workers, which take replays in plan
@@ -218,7 +218,7 @@ func (r *runner) one(i int) (err error) {
 			out.Abort()
 		}
 	}()
-	out.Begin(results.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
+	out.Begin(tables.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
 	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx, Prefetch: r.prefetch}
 	if r.opt.Progress != nil {
 		ropt.Progress = func(ctas, cycle int64) { r.opt.Progress(rep, ctas, cycle) }
@@ -260,7 +260,7 @@ func (r *runner) one(i int) (err error) {
 // the Recorder of a merge's recording itself, which saves the replay's
 // engine a call for every row (a CTA's, a kernel's, a launch's: millions
 // a replay), on its own goroutine, the one a replay's wall time follows.
-func rowSink(out Output) results.Sink {
+func rowSink(out Output) tables.Sink {
 	if rc, ok := out.(*recording); ok {
 		return rc.Writer
 	}

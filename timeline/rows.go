@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // CTA writes a CTA's slices on its SM's lane, the starts of the arrows of
 // the launch sites it reached, and, for the first CTA of a coalesced
 // group, the ends of the arrows into the group.
-func (w *Writer) CTA(c results.CTA) {
+func (w *Writer) CTA(c tables.CTA) {
 	key := ctaKey{c.KernelID, c.CTA}
 	sites := w.flows.sites[key]
 	delete(w.flows.sites, key)
@@ -72,7 +72,7 @@ func (w *Writer) CTA(c results.CTA) {
 // launch may coalesce when its command arrives) says where the arrow
 // ends. A controller's view at the decision (SPAWN's n and n_con)
 // becomes two counters.
-func (w *Writer) Launch(l results.Launch) {
+func (w *Writer) Launch(l tables.Launch) {
 	if l.SpawnN != nil {
 		w.counter(w.pid(runProc), "SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
 	}
@@ -107,7 +107,7 @@ func (w *Writer) Launch(l results.Launch) {
 // kernels track, the ends of the arrows into it (at its wait, or at its
 // run when it did not wait), and for a host kernel its launch call on the
 // host track with the arrow from it.
-func (w *Writer) Kernel(k results.Kernel) {
+func (w *Writer) Kernel(k tables.Kernel) {
 	args := fmt.Sprintf(`"kernel_id":%d,"origin":%q,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, k.Origin, k.Stream, k.CTAs, k.ReadyCycle)
 	var endPid, endTid int
 	var endNs int64
@@ -148,22 +148,22 @@ func (w *Writer) Kernel(k results.Kernel) {
 // Occupancy sets an SM's resident-warp counter for the row's span: rows
 // come per SM, lazily (an SM's unchanged windows are one row), so each SM
 // has a counter of its own rather than a GPU-wide sum.
-func (w *Writer) Occupancy(o results.Occupancy) {
+func (w *Writer) Occupancy(o tables.Occupancy) {
 	w.counter(w.pid(smProc), fmt.Sprintf("SM %d resident warps", o.SM), o.Cycle, "warps", o.ActiveWarps)
 }
 
 // Page is not drawn: page events are points, and there are many; the
 // report plots their readiness over time.
-func (w *Writer) Page(results.Page) {}
+func (w *Writer) Page(tables.Page) {}
 
 // Stage writes a host I/O stage or a copy engine's busy span.
-func (w *Writer) Stage(s results.Stage) {
+func (w *Writer) Stage(s tables.Stage) {
 	pid := w.pid(runProc)
 	w.slice(pid, w.lane(pid, stageTID, &w.stages, "host I/O and copies", s.StartCycle, s.EndCycle), s.Stage, s.StartCycle, s.EndCycle, "")
 }
 
 // Summary closes the run's counters with its utilisation.
-func (w *Writer) Summary(s results.Summary) {
+func (w *Writer) Summary(s tables.Summary) {
 	pid := w.pid(runProc)
 	if s.IssueUtilization != nil {
 		w.counter(pid, "issue utilisation", 0, "fraction", *s.IssueUtilization)

@@ -1,7 +1,7 @@
 // Package timeline writes a replay's simulated schedule as a Chrome
 // trace-event JSON file, which the Perfetto UI (ui.perfetto.dev, or its
 // offline build) and chrome://tracing open. It takes the same rows the
-// result tables do, as a results.Sink, and streams: memory holds the
+// result tables do, as a tables.Sink, and streams: memory holds the
 // launch sites whose parent CTA has not ended, the arrows whose two ends
 // have not both been written, and a few lanes per SM, never the schedule.
 //
@@ -57,7 +57,7 @@ import (
 	"io"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // Options shape a timeline.
@@ -126,7 +126,7 @@ const Prefix = `{"displayTimeUnit":"ns","traceEvents":[`
 const DefaultMaxCTAs = 1_000_000
 
 // Begin starts a run: three processes of its own, named by the run.
-func (w *Writer) Begin(run results.Run) {
+func (w *Writer) Begin(run tables.Run) {
 	w.endRun()
 	w.runs++
 	w.ctas, w.dropped = 0, 0

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/internal/perfetto"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // rows is one run of a parent kernel 1 (host-launched, two CTAs) whose
@@ -15,20 +15,20 @@ import (
 // 3, given in the order the engine writes them: by end, so the child's
 // kernel row and the group's CTA come before their parent CTA's row.
 func rows(w *Writer, run string) {
-	w.Begin(results.Run{Trace: "t", Policy: run})
-	w.Launch(results.Launch{ParentKernelID: 1, ParentCTA: 0, ChildKernelID: 2, Cycle: 90, Outcome: "launched"})
-	w.Launch(results.Launch{ParentKernelID: 1, ParentCTA: 0, ChildKernelID: 7, Cycle: 95, Outcome: "coalesced"})
-	w.Launch(results.Launch{ParentKernelID: 1, ParentCTA: 1, ChildKernelID: 8, Cycle: 60, Outcome: "inlined"})
-	w.CTA(results.CTA{KernelID: 1, CTA: 1, SM: 0, StartCycle: 10, EndCycle: 150, Name: "parent"})
-	w.CTA(results.CTA{KernelID: 2, CTA: 0, SM: 0, StartCycle: 190, EndCycle: 200, Name: "child"})
+	w.Begin(tables.Run{Trace: "t", Policy: run})
+	w.Launch(tables.Launch{ParentKernelID: 1, ParentCTA: 0, ChildKernelID: 2, Cycle: 90, Outcome: "launched"})
+	w.Launch(tables.Launch{ParentKernelID: 1, ParentCTA: 0, ChildKernelID: 7, Cycle: 95, Outcome: "coalesced"})
+	w.Launch(tables.Launch{ParentKernelID: 1, ParentCTA: 1, ChildKernelID: 8, Cycle: 60, Outcome: "inlined"})
+	w.CTA(tables.CTA{KernelID: 1, CTA: 1, SM: 0, StartCycle: 10, EndCycle: 150, Name: "parent"})
+	w.CTA(tables.CTA{KernelID: 2, CTA: 0, SM: 0, StartCycle: 190, EndCycle: 200, Name: "child"})
 	parent := uint64(1)
-	w.Kernel(results.Kernel{KernelID: 2, Name: "child", ParentKernelID: &parent, LaunchCycle: 90, StartCycle: 190, EndCycle: 200})
+	w.Kernel(tables.Kernel{KernelID: 2, Name: "child", ParentKernelID: &parent, LaunchCycle: 90, StartCycle: 190, EndCycle: 200})
 	group := uint64(7)
-	w.CTA(results.CTA{KernelID: 3, CTA: 0, SM: 1, DispatchCycle: 100, StartCycle: 120, EndCycle: 210, GroupID: &group, Name: "host3"})
-	w.CTA(results.CTA{KernelID: 1, CTA: 0, SM: 1, StartCycle: 10, EndCycle: 250, Name: "parent"})
-	w.Kernel(results.Kernel{KernelID: 1, Name: "parent", LaunchCycle: 0, StartCycle: 10, EndCycle: 250})
-	w.Kernel(results.Kernel{KernelID: 3, Name: "host3", LaunchCycle: 0, StartCycle: 0, EndCycle: 210})
-	w.Summary(results.Summary{MakespanCycles: 250})
+	w.CTA(tables.CTA{KernelID: 3, CTA: 0, SM: 1, DispatchCycle: 100, StartCycle: 120, EndCycle: 210, GroupID: &group, Name: "host3"})
+	w.CTA(tables.CTA{KernelID: 1, CTA: 0, SM: 1, StartCycle: 10, EndCycle: 250, Name: "parent"})
+	w.Kernel(tables.Kernel{KernelID: 1, Name: "parent", LaunchCycle: 0, StartCycle: 10, EndCycle: 250})
+	w.Kernel(tables.Kernel{KernelID: 3, Name: "host3", LaunchCycle: 0, StartCycle: 0, EndCycle: 210})
+	w.Summary(tables.Summary{MakespanCycles: 250})
 }
 
 // Two runs of the same rows, imported by Perfetto's rules, draw four

@@ -14,6 +14,7 @@ import (
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -291,7 +292,7 @@ func replayOnce(cfg model.Config, policy, params string, b benchmark, path strin
 	if err != nil {
 		return nil, err
 	}
-	w.Begin(results.Run{Trace: b.name, Policy: policy, Params: params})
+	w.Begin(tables.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
 	opt := replay.Options{Config: cfg, Policy: pol, Progress: progress.watch(log, b.name+" "+policy+" "+params, cfg.GPU.ClockMHz)}
 	found := bounds.Attach(&opt)
@@ -345,7 +346,7 @@ func generate(path string, b benchmark) error {
 	return out.Close()
 }
 
-func summaryRow(cfg model.Config, st *stats, base int64) results.Summary {
+func summaryRow(cfg model.Config, st *stats, base int64) tables.Summary {
 	return st.Summary(cfg.GPU.Name, base)
 }
 

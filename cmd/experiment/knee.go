@@ -11,6 +11,7 @@ import (
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -123,7 +124,7 @@ func kneeRun(cfg model.Config, path, name string, w *results.Writer) (float64, e
 	if err != nil {
 		return 0, err
 	}
-	w.Begin(results.Run{Trace: name, Policy: "cdp"})
+	w.Begin(tables.Run{Trace: name, Policy: "cdp"})
 	m := &meanRun{Sink: w}
 	st, err := replay.Run(func() (trace.Source, error) { return trace.Open(path) }, replay.Options{Config: cfg, Policy: pol}, m)
 	if err != nil {
@@ -135,12 +136,12 @@ func kneeRun(cfg model.Config, path, name string, w *results.Writer) (float64, e
 
 // meanRun passes rows on and averages the CTAs' run times.
 type meanRun struct {
-	results.Sink
+	tables.Sink
 	sum float64
 	n   int
 }
 
-func (m *meanRun) CTA(c results.CTA) {
+func (m *meanRun) CTA(c tables.CTA) {
 	m.sum += float64(c.EndCycle - c.StartCycle)
 	m.n++
 	m.Sink.CTA(c)

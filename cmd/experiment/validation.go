@@ -15,7 +15,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -81,18 +81,18 @@ func cpuSeconds() float64 {
 }
 
 // kernelRows keeps the kernels table of a replay.
-type kernelRows struct{ kernels []results.Kernel }
+type kernelRows struct{ kernels []tables.Kernel }
 
-func (r *kernelRows) Kernel(k results.Kernel)   { r.kernels = append(r.kernels, k) }
-func (*kernelRows) CTA(results.CTA)             {}
-func (*kernelRows) Launch(results.Launch)       {}
-func (*kernelRows) Occupancy(results.Occupancy) {}
-func (*kernelRows) Page(results.Page)           {}
-func (*kernelRows) Stage(results.Stage)         {}
+func (r *kernelRows) Kernel(k tables.Kernel)   { r.kernels = append(r.kernels, k) }
+func (*kernelRows) CTA(tables.CTA)             {}
+func (*kernelRows) Launch(tables.Launch)       {}
+func (*kernelRows) Occupancy(tables.Occupancy) {}
+func (*kernelRows) Page(tables.Page)           {}
+func (*kernelRows) Stage(tables.Stage)         {}
 
 // replayFile replays a trace file under policy on cfg, keeping its
 // kernels table.
-func replayFile(cfg model.Config, policy, path string) (*replay.Stats, []results.Kernel, error) {
+func replayFile(cfg model.Config, policy, path string) (*replay.Stats, []tables.Kernel, error) {
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		return nil, nil, err

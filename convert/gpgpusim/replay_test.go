@@ -10,7 +10,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -130,12 +130,12 @@ func replayCaptured(t *testing.T, jsonl []byte) int64 {
 	return st.MakespanCycles
 }
 
-// noRows is a results.Sink that keeps no rows.
+// noRows is a tables.Sink that keeps no rows.
 type noRows struct{}
 
-func (noRows) Kernel(results.Kernel)       {}
-func (noRows) CTA(results.CTA)             {}
-func (noRows) Launch(results.Launch)       {}
-func (noRows) Occupancy(results.Occupancy) {}
-func (noRows) Page(results.Page)           {}
-func (noRows) Stage(results.Stage)         {}
+func (noRows) Kernel(tables.Kernel)       {}
+func (noRows) CTA(tables.CTA)             {}
+func (noRows) Launch(tables.Launch)       {}
+func (noRows) Occupancy(tables.Occupancy) {}
+func (noRows) Page(tables.Page)           {}
+func (noRows) Stage(tables.Stage)         {}

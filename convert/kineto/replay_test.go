@@ -15,7 +15,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -188,8 +188,8 @@ func readTimeline(t *testing.T, file string) *timeline {
 
 // replayed is what a replay of a converted trace gives.
 type replayed struct {
-	kernels  []results.Kernel
-	copies   []results.Stage // the h2d and d2h stages, which copies cover
+	kernels  []tables.Kernel
+	copies   []tables.Stage // the h2d and d2h stages, which copies cover
 	makespan int64
 	clock    float64           // replay MHz
 	meta     map[string]string // the trace header's
@@ -225,18 +225,18 @@ func (r *replayed) firstReady(p *timeline) int64 {
 	return sum
 }
 
-// rows is a results.Sink that keeps the kernels and stages tables.
+// rows is a tables.Sink that keeps the kernels and stages tables.
 type rows struct {
-	kernels []results.Kernel
-	stages  []results.Stage
+	kernels []tables.Kernel
+	stages  []tables.Stage
 }
 
-func (r *rows) Kernel(x results.Kernel)   { r.kernels = append(r.kernels, x) }
-func (*rows) CTA(results.CTA)             {}
-func (*rows) Launch(results.Launch)       {}
-func (*rows) Occupancy(results.Occupancy) {}
-func (*rows) Page(results.Page)           {}
-func (r *rows) Stage(x results.Stage)     { r.stages = append(r.stages, x) }
+func (r *rows) Kernel(x tables.Kernel)   { r.kernels = append(r.kernels, x) }
+func (*rows) CTA(tables.CTA)             {}
+func (*rows) Launch(tables.Launch)       {}
+func (*rows) Occupancy(tables.Occupancy) {}
+func (*rows) Page(tables.Page)           {}
+func (r *rows) Stage(x tables.Stage)     { r.stages = append(r.stages, x) }
 
 // replayCaptured replays a binary trace as `replay --gpu=captured
 // --policy=cdp` does: the default preset with the header's GPU.

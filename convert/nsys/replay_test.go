@@ -10,7 +10,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -140,21 +140,21 @@ func (f fixture) timeline(dev int64) *timeline {
 
 // replayed is what a replay of a converted trace gives.
 type replayed struct {
-	kernels        []results.Kernel
+	kernels        []tables.Kernel
 	busy, makespan int64
 	clock          float64 // replay MHz
 	origin         float64 // the report time (µs) cycle 0 stands for, from the header
 }
 
-// kernelRows is a results.Sink that keeps the kernels table.
-type kernelRows struct{ rows []results.Kernel }
+// kernelRows is a tables.Sink that keeps the kernels table.
+type kernelRows struct{ rows []tables.Kernel }
 
-func (r *kernelRows) Kernel(x results.Kernel)   { r.rows = append(r.rows, x) }
-func (*kernelRows) CTA(results.CTA)             {}
-func (*kernelRows) Launch(results.Launch)       {}
-func (*kernelRows) Occupancy(results.Occupancy) {}
-func (*kernelRows) Page(results.Page)           {}
-func (*kernelRows) Stage(results.Stage)         {}
+func (r *kernelRows) Kernel(x tables.Kernel)   { r.rows = append(r.rows, x) }
+func (*kernelRows) CTA(tables.CTA)             {}
+func (*kernelRows) Launch(tables.Launch)       {}
+func (*kernelRows) Occupancy(tables.Occupancy) {}
+func (*kernelRows) Page(tables.Page)           {}
+func (*kernelRows) Stage(tables.Stage)         {}
 
 // replayCaptured replays a binary trace as `replay --gpu=captured
 // --policy=cdp` does: the default preset with the header's GPU.

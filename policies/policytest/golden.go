@@ -17,7 +17,7 @@
 // case's set= adds to the defaults'). gpu= names the preset (k20c when
 // absent), policy= the --policy spec (cdp), show= the tables (summary,
 // kernels, ctas, launches). With rows=none the sink keeps no rows
-// (results.Discarder), as the terminal summary's does: the tables it shows
+// (tables.Discarder), as the terminal summary's does: the tables it shows
 // are then the ones the engine still writes. go test -rewrite writes each
 // case's output as its expected rows, to be checked by hand.
 package policytest
@@ -35,7 +35,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -107,7 +107,7 @@ func (c Case) JSONL() replay.Opener {
 // include cdpfloor or blind, with the floors attached (bounds.Attach).
 func Run(c Case, opts replay.Options, open replay.Opener) []string {
 	rec := &Recorder{}
-	var sink results.Sink = rec
+	var sink tables.Sink = rec
 	if c.Args["rows"] == "none" {
 		sink = discarder{rec}
 	}
@@ -122,7 +122,7 @@ func Run(c Case, opts replay.Options, open replay.Opener) []string {
 	return rec.Render(st, found(st), c.Show())
 }
 
-// discarder is a Recorder that asks for no rows (results.Discarder).
+// discarder is a Recorder that asks for no rows (tables.Discarder).
 type discarder struct{ *Recorder }
 
 func (discarder) DiscardsRows() bool { return true }

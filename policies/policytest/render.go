@@ -6,25 +6,25 @@ import (
 
 	"github.com/gpureplay/gpureplay/bounds"
 	"github.com/gpureplay/gpureplay/replay"
-	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/tables"
 )
 
-// Recorder is an in-memory results.Sink whose rows Render prints.
+// Recorder is an in-memory tables.Sink whose rows Render prints.
 type Recorder struct {
-	Kernels     []results.Kernel
-	CTAs        []results.CTA
-	Launches    []results.Launch
-	Occupancies []results.Occupancy
-	Pages       []results.Page
-	Stages      []results.Stage
+	Kernels     []tables.Kernel
+	CTAs        []tables.CTA
+	Launches    []tables.Launch
+	Occupancies []tables.Occupancy
+	Pages       []tables.Page
+	Stages      []tables.Stage
 }
 
-func (r *Recorder) Kernel(x results.Kernel)       { r.Kernels = append(r.Kernels, x) }
-func (r *Recorder) CTA(x results.CTA)             { r.CTAs = append(r.CTAs, x) }
-func (r *Recorder) Launch(x results.Launch)       { r.Launches = append(r.Launches, x) }
-func (r *Recorder) Occupancy(x results.Occupancy) { r.Occupancies = append(r.Occupancies, x) }
-func (r *Recorder) Page(x results.Page)           { r.Pages = append(r.Pages, x) }
-func (r *Recorder) Stage(x results.Stage)         { r.Stages = append(r.Stages, x) }
+func (r *Recorder) Kernel(x tables.Kernel)       { r.Kernels = append(r.Kernels, x) }
+func (r *Recorder) CTA(x tables.CTA)             { r.CTAs = append(r.CTAs, x) }
+func (r *Recorder) Launch(x tables.Launch)       { r.Launches = append(r.Launches, x) }
+func (r *Recorder) Occupancy(x tables.Occupancy) { r.Occupancies = append(r.Occupancies, x) }
+func (r *Recorder) Page(x tables.Page)           { r.Pages = append(r.Pages, x) }
+func (r *Recorder) Stage(x tables.Stage)         { r.Stages = append(r.Stages, x) }
 
 // Render prints the rows of the tables show names (summary, kernels,
 // ctas, launches, pages, stages, occupancy, utilization, cdpfloor, blind,
@@ -46,7 +46,7 @@ func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []st
 		case "blind":
 			out = append(out, fmt.Sprintf("blind sites=%d of %d floor=%d", st.BlindSites, st.LaunchSites, b.BlindFloor))
 		case "kernels":
-			ks := append([]results.Kernel(nil), r.Kernels...)
+			ks := append([]tables.Kernel(nil), r.Kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })
 			for _, k := range ks {
 				parent := "-"
@@ -61,13 +61,13 @@ func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []st
 				out = append(out, line)
 			}
 		case "grids":
-			ks := append([]results.Kernel(nil), r.Kernels...)
+			ks := append([]tables.Kernel(nil), r.Kernels...)
 			sort.Slice(ks, func(i, j int) bool { return ks[i].KernelID < ks[j].KernelID })
 			for _, k := range ks {
 				out = append(out, fmt.Sprintf("grid %d ctas=%d threads=%d", k.KernelID, k.CTAs, k.ThreadsPerCTA))
 			}
 		case "ctas":
-			cs := append([]results.CTA(nil), r.CTAs...)
+			cs := append([]tables.CTA(nil), r.CTAs...)
 			sort.Slice(cs, func(i, j int) bool {
 				if cs[i].KernelID != cs[j].KernelID {
 					return cs[i].KernelID < cs[j].KernelID
@@ -132,7 +132,7 @@ func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []st
 }
 
 // group is a CTA's aggregated group id, 0 for a native CTA (sorted first).
-func group(c results.CTA) uint64 {
+func group(c tables.CTA) uint64 {
 	if c.GroupID == nil {
 		return 0
 	}
