@@ -108,3 +108,31 @@ func TestScorecardStatedRows(t *testing.T) {
 		t.Errorf("stated rows do not say what they rest on:\n%s", buf.String())
 	}
 }
+
+// The grid varies a generator's parent-loop cost only where it is
+// invented: the generator's default, not set by the experiment (the
+// spawn experiments set the premise's) and not measured (sssp's).
+func TestInventedLoops(t *testing.T) {
+	names := func(bs []benchmark) []string {
+		var got []string
+		for _, u := range inventedLoops(bs) {
+			got = append(got, u.name+" "+u.choices[0].label+", "+u.choices[1].label+", "+u.choices[2].label)
+		}
+		return got
+	}
+	want := []string{
+		"bfs loop_cycles 40 (the generator's, invented), 20 (×0.5), 80 (×2)",
+		"gc loop_cycles 50 (the generator's, invented), 25 (×0.5), 100 (×2)",
+		"join loop_cycles 40 (the generator's, invented), 20 (×0.5), 80 (×2)",
+	}
+	if got := names(dtblExperiment.benchmarks); !slices.Equal(got, want) {
+		t.Errorf("dtbl's invented loops %q, want %q", got, want)
+	}
+	if got := names(spawnExperiment.benchmarks); len(got) != 0 {
+		t.Errorf("spawn's invented loops %q, want none (the premise's and sssp's measured)", got)
+	}
+	u := inventedLoops(dtblExperiment.benchmarks)[0]
+	if p := u.choices[1].params["bfs"]; !slices.Equal(p, []string{"loop_cycles=20"}) {
+		t.Errorf("bfs ×0.5 params %v", p)
+	}
+}
