@@ -6,7 +6,19 @@
 // caller can measure how much its results owe to that order. Events are pointer-free
 // values: scheduling one allocates nothing once the heap has grown, and
 // the garbage collector never scans the heap — the engine schedules
-// millions of them. Delayed events wait in runs behind the heap (runs.go).
+// millions of them. Delayed events wait in runs behind the heap (runs.go),
+// and so do a cycle's ties (ties.go).
+//
+// The heap stays because the replay's heaps are small: about 35 events on
+// synthetic jittered CTAs with the contention model on, 150 on BFS under
+// CDP once the runs hold the launches. Structures whose cost an event
+// does not grow with the events pending cost more there than the heap's
+// few levels (callgrind, 500K jittered CTAs, 585K events): a timing
+// wheel of one-cycle buckets (far events in a heap) and a radix heap over
+// cycles each about 90 instructions an event more than the heap's 233.
+// Where the heap was large it was large with ties (1M CTAs of one length:
+// waves of 208 ending in one cycle, 380 instructions an event), and the
+// ties run takes those out of it.
 package eventq
 
 // Event is one scheduled state change. Its meaning is its owner's: Kind
@@ -67,6 +79,7 @@ const arity = 4
 type Queue struct {
 	h      []entry // a min-heap: the events in no run, and each run's head
 	runs   []run
+	ties   ties          // the ties run (ties.go)
 	delays map[int64]int // the run of each delay (runs.go)
 	recent [recentRuns]recentRun
 	n      int // events pending, in the heap and behind the runs' heads
@@ -123,7 +136,12 @@ func (q *Queue) peekUnder() int64 {
 // under a tie seed, at the place among them the seed and the scheduling
 // order pick.
 func (q *Queue) Push(e Event) {
-	q.push(entryOf(e, q.tie()))
+	x := entryOf(e, q.tie())
+	if t := &q.ties; t.active && (x.At != t.last.At || x.seq < t.last.seq) {
+		q.push(x) // the ties run does not take it: the common case without ties
+		return
+	}
+	q.pushTied(x)
 }
 
 // tie is the next tie key Push gives. It returns the key alone, not the
@@ -191,7 +209,14 @@ func (q *Queue) Pop() Event {
 	q.n--
 	top := q.h[0]
 	if r := top.run(); r != 0 {
-		if x, ok := q.runs[r-1].take(); ok {
+		var x entry
+		var ok bool
+		if r == tiesRun {
+			x, ok = q.ties.take()
+		} else {
+			x, ok = q.runs[r-1].take()
+		}
+		if ok {
 			q.siftDown(x.heading(r))
 			return top.event()
 		}
