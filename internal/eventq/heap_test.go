@@ -1,11 +1,9 @@
 package eventq
 
-import "testing"
-
 // heapQueue is the queue as it was before the ties run (ties.go): a 4-ary
 // heap ordered by (cycle, tie key) whose Pop leaves the root a hole for
 // the next push to fill, without runs — its PushDelayed is Push. It is the
-// oracle the queue is tested against and the benchmarks' reference.
+// oracle the queue is tested against (ties_test.go).
 type heapQueue struct {
 	h    []entry
 	n    int
@@ -167,8 +165,3 @@ func (q *heapQueue) SetTieSeed(seed uint64) { q.seed = seed }
 
 // PushDelayed is Push: the heap has no runs.
 func (q *heapQueue) PushDelayed(_ int64, e Event) { q.Push(e) }
-
-// BenchmarkHeapSteady and BenchmarkHeapSmall are BenchmarkSteady and
-// BenchmarkSmall on the heap without runs.
-func BenchmarkHeapSteady(b *testing.B) { benchSteady(b, &heapQueue{}) }
-func BenchmarkHeapSmall(b *testing.B)  { benchSmall(b, &heapQueue{}) }

@@ -209,14 +209,12 @@ func (q *Queue) Pop() Event {
 	q.n--
 	top := q.h[0]
 	if r := top.run(); r != 0 {
-		var x entry
-		var ok bool
 		if r == tiesRun {
-			x, ok = q.ties.take()
-		} else {
-			x, ok = q.runs[r-1].take()
-		}
-		if ok {
+			if x, ok := q.ties.take(); ok {
+				q.siftDown(x.heading(r))
+				return top.event()
+			}
+		} else if x, ok := q.runs[r-1].take(); ok {
 			q.siftDown(x.heading(r))
 			return top.event()
 		}

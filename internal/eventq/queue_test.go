@@ -99,18 +99,9 @@ func TestTieSeed(t *testing.T) {
 // schedules one a few hundred cycles on (a contention wake-up), and
 // every other a device kernel's arrival or readiness in a delay's run,
 // BFS's delays: its dispatch latency and 32 launch costs.
-func BenchmarkSteady(b *testing.B) { benchSteady(b, &Queue{}) }
-
-// queue is what the benchmarks drive: Queue, or the heap it replaced
-// (heap_test.go).
-type queue interface {
-	Push(Event)
-	PushDelayed(int64, Event)
-	Pop() Event
-}
-
-func benchSteady(b *testing.B, q queue) {
+func BenchmarkSteady(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	var q Queue
 	for i := range 150 {
 		q.Push(Event{At: rng.Int64N(500), Ref: int32(i)})
 	}
@@ -260,10 +251,9 @@ func FuzzQueueMatchesRule(f *testing.F) {
 // BenchmarkSmall pops and pushes events in a heap of about 35, the size
 // the synthetic 1M-CTA replay (contention on) keeps: each popped event
 // schedules one a few thousand cycles on.
-func BenchmarkSmall(b *testing.B) { benchSmall(b, &Queue{}) }
-
-func benchSmall(b *testing.B, q queue) {
+func BenchmarkSmall(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
+	var q Queue
 	for i := range 35 {
 		q.Push(Event{At: rng.Int64N(3000), Ref: int32(i)})
 	}
