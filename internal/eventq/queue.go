@@ -137,11 +137,18 @@ func (q *Queue) peekUnder() int64 {
 // order pick.
 func (q *Queue) Push(e Event) {
 	x := entryOf(e, q.tie())
-	if t := &q.ties; t.active && (x.At != t.last.At || x.seq < t.last.seq) {
+	t := &q.ties
+	if !t.active {
+		q.startTies(x)
+		return
+	}
+	if x.At != t.last.At || x.seq < t.last.seq {
 		q.push(x) // the ties run does not take it: the common case without ties
 		return
 	}
-	q.pushTied(x)
+	q.n++
+	t.ev = append(t.ev, x)
+	t.last = x
 }
 
 // tie is the next tie key Push gives. It returns the key alone, not the
@@ -211,11 +218,11 @@ func (q *Queue) Pop() Event {
 	if r := top.run(); r != 0 {
 		if r == tiesRun {
 			if x, ok := q.ties.take(); ok {
-				q.siftDown(x.heading(r))
+				q.replaceRoot(x.heading(r))
 				return top.event()
 			}
 		} else if x, ok := q.runs[r-1].take(); ok {
-			q.siftDown(x.heading(r))
+			q.replaceRoot(x.heading(r))
 			return top.event()
 		}
 	}
@@ -232,6 +239,16 @@ func (q *Queue) fill() {
 	if last > 0 {
 		q.siftDown(x)
 	}
+}
+
+// replaceRoot puts x in the root's place: alone in the heap (the ties
+// run's head, when a cycle's wave is all there is), or sifted down.
+func (q *Queue) replaceRoot(x entry) {
+	if len(q.h) == 1 {
+		q.h[0] = x
+		return
+	}
+	q.siftDown(x)
 }
 
 // siftDown places x, which replaces the root, by moving the least child

@@ -30,18 +30,12 @@ type ties struct {
 	last   entry
 }
 
-// pushTied schedules x in the ties run, which it continues, or starts
-// when the run is idle: Push has checked which.
-func (q *Queue) pushTied(x entry) {
+// startTies starts the ties run, idle, with x at its head: Push's path
+// when the run is idle; when it is not, Push adds to it itself.
+func (q *Queue) startTies(x entry) {
 	t := &q.ties
-	if !t.active {
-		t.active, t.last = true, x
-		q.push(x.heading(tiesRun))
-		return
-	}
-	q.n++
-	t.ev = append(t.ev, x)
-	t.last = x
+	t.active, t.last = true, x
+	q.push(x.heading(tiesRun))
 }
 
 // take removes the event behind the ties run's head, or reports the run
