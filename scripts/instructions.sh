@@ -15,8 +15,8 @@
 #                  instructions --out adds, per CTA and as a % of the run
 #                  without it (which is measured too)
 #
-# --quick replays smaller traces (500K, scale 16, 100K CTAs): a few
-# minutes instead of most of an hour. --keep DIR keeps the callgrind
+# --quick replays smaller traces (500K, scale 16, 100K CTAs): about a
+# minute instead of ten. --keep DIR keeps the callgrind
 # files (DIR/RUN.callgrind) for callgrind_annotate.
 #
 # A run is GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1, so the count
