@@ -6,7 +6,20 @@
 // caller can measure how much its results owe to that order. Events are pointer-free
 // values: scheduling one allocates nothing once the heap has grown, and
 // the garbage collector never scans the heap — the engine schedules
-// millions of them. Delayed events wait in runs behind the heap (runs.go).
+// millions of them. Delayed events wait in runs behind the heap (runs.go),
+// and so do a cycle's ties (ties.go).
+//
+// The heap stays because the replay's heaps are small: about 35 events on
+// synthetic jittered CTAs with the contention model on, 150 on BFS under
+// CDP once the runs hold the launches. Structures whose cost an event
+// does not grow with the events pending cost more there than the heap's
+// few levels (callgrind, 500K jittered CTAs, 585K events, 233
+// instructions an event in the heap): a timing wheel of one-cycle
+// buckets with far events in a heap, and a radix heap over cycles, 90
+// more an event; the radix heap with 8-bit digits 140 more. The heap was
+// costly where it held ties: 1M CTAs of one length end in waves of 208 in
+// one cycle (380 instructions an event), which the ties run takes out of
+// it.
 package eventq
 
 // Event is one scheduled state change. Its meaning is its owner's: Kind
@@ -67,6 +80,7 @@ const arity = 4
 type Queue struct {
 	h      []entry // a min-heap: the events in no run, and each run's head
 	runs   []run
+	ties   ties          // the ties run (ties.go)
 	delays map[int64]int // the run of each delay (runs.go)
 	recent [recentRuns]recentRun
 	n      int // events pending, in the heap and behind the runs' heads
@@ -123,7 +137,19 @@ func (q *Queue) peekUnder() int64 {
 // under a tie seed, at the place among them the seed and the scheduling
 // order pick.
 func (q *Queue) Push(e Event) {
-	q.push(entryOf(e, q.tie()))
+	x := entryOf(e, q.tie())
+	t := &q.ties
+	if !t.active {
+		q.startTies(x)
+		return
+	}
+	if x.At != t.last.At || x.seq < t.last.seq {
+		q.push(x) // the ties run does not take it: the common case without ties
+		return
+	}
+	q.n++
+	t.ev = append(t.ev, x)
+	t.last = x
 }
 
 // tie is the next tie key Push gives. It returns the key alone, not the
@@ -191,8 +217,13 @@ func (q *Queue) Pop() Event {
 	q.n--
 	top := q.h[0]
 	if r := top.run(); r != 0 {
-		if x, ok := q.runs[r-1].take(); ok {
-			q.siftDown(x.heading(r))
+		if r == tiesRun {
+			if x, ok := q.ties.take(); ok {
+				q.replaceRoot(x.heading(r))
+				return top.event()
+			}
+		} else if x, ok := q.runs[r-1].take(); ok {
+			q.replaceRoot(x.heading(r))
 			return top.event()
 		}
 	}
@@ -209,6 +240,16 @@ func (q *Queue) fill() {
 	if last > 0 {
 		q.siftDown(x)
 	}
+}
+
+// replaceRoot puts x in the root's place: alone in the heap (the ties
+// run's head, when a cycle's wave is all there is), or sifted down.
+func (q *Queue) replaceRoot(x entry) {
+	if len(q.h) == 1 {
+		q.h[0] = x
+		return
+	}
+	q.siftDown(x)
 }
 
 // siftDown places x, which replaces the root, by moving the least child
