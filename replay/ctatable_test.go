@@ -231,10 +231,13 @@ func TestSpecQueue(t *testing.T) {
 			if j%4 == 2 {
 				s.x = x
 			}
-			e := slimSpec{cycles: s.cycles, issue: s.issue, dram: s.dram}
-			if s.warps != nil || s.x != nil {
+			var e slimSpec
+			e.slim(&s)
+			if s.hasRare() {
 				e.rare = 1
-				rare = append(rare, rareSpec{warps: s.warps, x: s.x})
+				var r rareSpec
+				r.setRare(&s)
+				rare = append(rare, r)
 			}
 			slims, want = append(slims, e), append(want, s)
 		}
