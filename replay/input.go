@@ -47,7 +47,7 @@ func (c clock) scale(v int64) int64 {
 
 // hostCursor yields host launch records in trace order, one ahead of the
 // simulated host, so the host never reads further than it has issued
-// (under Options.Prefetch its source decodes a bounded window further on
+// (under Options.Ahead its source decodes a bounded window further on
 // another goroutine; the records still come one at a time). Its source is
 // the trace's host index where it has one, else the stream, skimmed.
 type hostCursor struct {
@@ -248,22 +248,23 @@ func (b *bodyCursor) receive() *treeMsg {
 }
 
 // readAhead lets the reader go ahead of the engine: the records are
-// decoded and validated on a Prefetcher's goroutine, and with
+// decoded and validated on a goroutine of ra's (a Prefetcher), and with
 // ordered_trees filed into trees on another (treeAhead), each a bounded
 // window ahead. Without ordered_trees a segment is filed whole when its
 // host kernel is dispatched (filing it ahead would hold a second
 // segment's tree), on the engine's goroutine. Call it once the reader is
 // set up (its clock, page references), before the first load.
-func (b *bodyCursor) readAhead() {
+func (b *bodyCursor) readAhead(ra ReadAhead) {
 	if b.cur.err != nil {
 		return // the trace has ended, or failed, in its preamble
 	}
-	p := prefetch(b.r.src)
-	b.r.src, b.closer = p, p.(io.Closer)
+	p := ra.Records(b.r.src)
+	b.r.src = p
+	b.closer, _ = p.(io.Closer)
 	if !b.ordered {
 		return
 	}
-	b.ahead = startTreeAhead(b.r)
+	b.ahead = startTreeAhead(b.r, ra)
 }
 
 // close stops reading ahead; the source is the caller's to close after.

@@ -27,18 +27,35 @@ type Options struct {
 	// a study failed, say): Run returns the context's error. It is checked
 	// as often as Progress is called.
 	Context context.Context
-	// Prefetch decodes and validates the trace's bodies on a second
-	// goroutine, a bounded window of records ahead of the engine
-	// (trace.Prefetcher), files an ordered_trees trace's launch trees on
-	// a third (treeAhead), and runs the host cursor's pass on a fourth
+	// Ahead, when set, reads the trace ahead of the engine on goroutines
+	// of its own (ReadAhead; package ingest's Ahead): the bodies decoded
+	// and validated on one, an ordered_trees trace's launch trees filed
+	// on another (treeAhead), and the host cursor's pass on a third
 	// (unless the trace has a host index, which the pass reads instead):
-	// a single replay then uses two cores. Leave it off when as many
-	// replays run at once as there are cores.
-	Prefetch bool
+	// a single replay then uses two cores. Leave it nil when as many
+	// replays run at once as there are cores; the rows are the same.
+	Ahead ReadAhead
 	// Analyses are told of the run's events and compute what they will
 	// beside it (Analysis; package bounds: the floors cmd/experiment
 	// compares runs against). A run without any pays nothing for them.
 	Analyses []Analysis
+}
+
+// ReadAhead runs the reading of a trace ahead of the engine, on
+// goroutines other than Run's. The engine starts no goroutine of its own:
+// like etcd raft's RawNode, it is a deterministic function of its inputs,
+// stepped on its caller's goroutine, and whether reading overlaps
+// replaying is its caller's choice, made by what it passes here. Package
+// ingest has the implementation (ingest.Ahead); a test may pass one that
+// runs everything in step.
+type ReadAhead interface {
+	// Records returns a Source over src's records that reads them ahead
+	// of its consumer, a bounded window of them, and stops reading when
+	// closed (an io.Closer, closed before src is): trace.Prefetcher.
+	Records(src trace.Source) trace.Source
+	// Go runs run, a reader's loop that returns once its consumer closes
+	// it (internal/ahead's Window.Run), on a goroutine of its own.
+	Go(run func())
 }
 
 // checkpoint is where a long loop looks up now and then (every 65536
@@ -123,21 +140,21 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	// Defers run last first: the readers ahead stop before their sources
 	// close.
 	defer e.body.close()
-	if opt.Prefetch && index == nil {
+	if opt.Ahead != nil && index == nil {
 		// Without an index the host cursor's pass decodes the whole trace
 		// to skip the bodies, time the engine would otherwise spend
 		// between two host launches: it reads ahead on a goroutine of its
 		// own. The bodies do too (bodyCursor.readAhead, once start has
 		// set the tree reader up).
-		hostOps = prefetch(hostSrc)
+		hostOps = opt.Ahead.Records(hostSrc)
 		defer closeSource(hostOps)
 	}
 	e.host = newHostCursor(hostOps)
 	if err := e.start(open); err != nil {
 		return nil, err
 	}
-	if opt.Prefetch {
-		e.body.readAhead()
+	if opt.Ahead != nil {
+		e.body.readAhead(opt.Ahead)
 	}
 	return e.run()
 }
@@ -165,9 +182,6 @@ func skimHost(src trace.Source) {
 		s.SkipDeviceLaunches()
 	}
 }
-
-// prefetch reads s on a goroutine of its own (trace.Prefetcher).
-func prefetch(s trace.Source) trace.Source { return trace.NewPrefetcher(s) }
 
 func closeSource(s trace.Source) {
 	if c, ok := s.(io.Closer); ok {

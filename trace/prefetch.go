@@ -68,7 +68,7 @@ func NewPrefetcher(src Source) *Prefetcher {
 		// Called on the goroutine, inside src.Next.
 		s.pauseWhen(func() bool { return len(p.filling.recs) > 0 && p.w.Hungry() })
 	}
-	p.w.Go(func(b *batch) bool {
+	go p.w.Run(func(b *batch) bool {
 		p.filling = b
 		b.direct = decodeInto(src, &b.slab)
 		b.fill(src, p.w)
