@@ -15,8 +15,13 @@ import (
 // opens the trace twice, to read host launches and launch-tree bodies at
 // their own paces; where the first Source has a HostIndex method (a binary
 // file from trace.Open) and the file a host index, the host launches come
-// from the index instead of a pass over the stream. Sources that are
-// io.Closers are closed when Run returns.
+// from the index instead of a pass over the stream. The engine tells each
+// Source what its reader does without (trace.SetReadOptions): the host
+// pass skips all but host launches and copies, the bodies' reader reuses
+// records, the page-reference profile skips cta records; a Source that
+// takes options (trace.Open's binary files) saves that work, and one that
+// takes none is read all the same. Sources that are io.Closers are closed
+// when Run returns.
 type Opener func() (trace.Source, error)
 
 // clock rescales trace cycles to replay-GPU cycles.

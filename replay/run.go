@@ -116,16 +116,10 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	} else {
 		skimHost(hostSrc)
 	}
-	if s, ok := bodySrc.(interface {
-		ReuseRecords()
-		ReuseWarpCycles()
-	}); ok {
-		// The tree reader copies what it keeps, and a Prefetcher has its
-		// Reader decode launch, cta and kernel records into its batches'
-		// own storage (trace/slab.go), or copies them there.
-		s.ReuseRecords()
-		s.ReuseWarpCycles()
-	}
+	// The tree reader copies what it keeps, and a Prefetcher has its
+	// Reader decode launch, cta and kernel records into its batches' own
+	// storage (trace/slab.go), or copies them there.
+	trace.SetReadOptions(bodySrc, trace.ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
 	body := bodySrc
 	if index != nil {
 		// The host operations the engine issues come from the index, a
@@ -173,14 +167,12 @@ func (e *engine) run() (*Stats, error) {
 }
 
 // skimHost makes a trace reader pass over every record but host launches
-// and copies without building them (trace.Reader.Skip).
+// and copies without building them.
 func skimHost(src trace.Source) {
-	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
-	}
-	if s, ok := src.(interface{ SkipDeviceLaunches() }); ok {
-		s.SkipDeviceLaunches()
-	}
+	trace.SetReadOptions(src, trace.ReadOptions{
+		Skip:               []trace.Kind{trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer},
+		SkipDeviceLaunches: true,
+	})
 }
 
 func closeSource(s trace.Source) {
