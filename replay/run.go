@@ -1,15 +1,16 @@
 package replay
 
 // Run, the one way into a replay: it builds the engine from Options (a
-// configuration, a policy, analyses) and the trace's two cursors (under
-// a task policy, the narrow-task driver's one reader instead), runs its
-// loop and returns its totals.
+// configuration, a policy, analyses) and the trace's two streams
+// (ingest.Streams; under a task policy, the narrow-task driver's one
+// reader instead), runs its loop and returns its totals.
 
 import (
 	"context"
 	"errors"
 	"io"
 
+	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
@@ -30,7 +31,7 @@ type Options struct {
 	// Ahead, when set, reads the trace ahead of the engine on goroutines
 	// of its own (ReadAhead; package ingest's Ahead): the bodies decoded
 	// and validated on one, an ordered_trees trace's launch trees filed
-	// on another (treeAhead), and the host cursor's pass on a third
+	// on another (treeAhead), and the host operations' pass on a third
 	// (unless the trace has a host index, which the pass reads instead):
 	// a single replay then uses two cores. Leave it nil when as many
 	// replays run at once as there are cores; the rows are the same.
@@ -90,60 +91,21 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	if opt.Policy.Tasks != nil {
 		return newEngine(opt, sink).replayTasks(open)
 	}
-	hostSrc, err := open()
+	var records func(trace.Source) trace.Source
+	if opt.Ahead != nil {
+		records = opt.Ahead.Records
+	}
+	in, err := ingest.Open(open, records)
 	if err != nil {
 		return nil, err
 	}
-	defer closeSource(hostSrc)
-	bodySrc, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer closeSource(bodySrc)
-
+	defer in.Close()
 	e := newEngine(opt, sink)
-	// Only the body cursor validates: the host cursor passes over the same
-	// records first, but every launch it yields is validated by the body
-	// cursor before the kernel can reach the Kernel Distributor, so checking
-	// twice would only cost time. Decoding errors surface on either.
-	index, err := trace.HostIndexOf(hostSrc) // nil: the host cursor skims the stream
-	if err != nil {
-		return nil, err
-	}
-	hostOps := hostSrc
-	if index != nil {
-		hostOps = index.Source()
-	} else {
-		skimHost(hostSrc)
-	}
-	// The tree reader copies what it keeps, and a Prefetcher has its
-	// Reader decode launch, cta and kernel records into its batches' own
-	// storage (trace/slab.go), or copies them there.
-	trace.SetReadOptions(bodySrc, trace.ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
-	body := bodySrc
-	if index != nil {
-		// The host operations the engine issues come from the index, a
-		// second copy of the stream's: the bodies' read holds each of
-		// the stream's against it before validating it. A run that
-		// completes has read the bodies to the trace's end (the last
-		// host kernel's segment ends only there), so every one is held,
-		// copies after the last launch too.
-		body = index.Check(bodySrc)
-	}
-	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
+	e.host = in
+	e.body = newBodyCursor(in.Bodies(), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
 	// Defers run last first: the readers ahead stop before their sources
 	// close.
 	defer e.body.close()
-	if opt.Ahead != nil && index == nil {
-		// Without an index the host cursor's pass decodes the whole trace
-		// to skip the bodies, time the engine would otherwise spend
-		// between two host launches: it reads ahead on a goroutine of its
-		// own. The bodies do too (bodyCursor.readAhead, once start has
-		// set the tree reader up).
-		hostOps = opt.Ahead.Records(hostSrc)
-		defer closeSource(hostOps)
-	}
-	e.host = newHostCursor(hostOps)
 	if err := e.start(open); err != nil {
 		return nil, err
 	}
@@ -164,15 +126,6 @@ func (e *engine) run() (*Stats, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// skimHost makes a trace reader pass over every record but host launches
-// and copies without building them.
-func skimHost(src trace.Source) {
-	trace.SetReadOptions(src, trace.ReadOptions{
-		Skip:               []trace.Kind{trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer},
-		SkipDeviceLaunches: true,
-	})
 }
 
 func closeSource(s trace.Source) {
