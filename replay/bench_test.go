@@ -114,11 +114,11 @@ func BenchmarkReplayBFSScale(b *testing.B) {
 }
 
 // BFS scale 20 under CDP with the trace decoded and validated on a second
-// goroutine (Options.Prefetch), as cmd/replay runs a lone replay.
+// goroutine (Options.Ahead), as cmd/replay runs a lone replay.
 func BenchmarkReplayPrefetch(b *testing.B) {
 	data := genTrace(b, "bfs", "scale=20")
 	cfg, _ := model.Preset("k20c")
-	benchReplayOpt(b, replay.Options{Config: cfg, Prefetch: true}, "cdp",
+	benchReplayOpt(b, replay.Options{Config: cfg, Ahead: readAhead(true)}, "cdp",
 		func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) })
 }
 
@@ -128,7 +128,7 @@ func BenchmarkReplayPrefetch(b *testing.B) {
 func BenchmarkReplayPrefetchIndexed(b *testing.B) {
 	data := genTrace(b, "bfs", "scale=20")
 	cfg, _ := model.Preset("k20c")
-	benchReplayOpt(b, replay.Options{Config: cfg, Prefetch: true}, "cdp", openIndexed(data, nil))
+	benchReplayOpt(b, replay.Options{Config: cfg, Ahead: readAhead(true)}, "cdp", openIndexed(data, nil))
 }
 
 // 1M CTAs in 100 host kernels, no launch sites: the engine's core loop.

@@ -23,7 +23,7 @@ import (
 // constructor. What crosses between components is a method call or an
 // event.
 var components = []string{
-	"hostIO", "hostCursor", "bodyCursor", "hostThreads", "hostStreams", "legacyGate",
+	"hostIO", "bodyCursor", "hostThreads", "hostStreams", "legacyGate",
 	"kernelDistributor", "kernelRuns",
 	"smArray", "shareJobs", "occupancy", "ctaIssue",
 	"ctaRuns",

@@ -126,7 +126,7 @@ func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 	}
 	e := &q.specs[q.head]
 	q.head++
-	dst.cycles, dst.issue, dst.dram = e.cycles, e.issue, e.dram
+	e.expand(dst)
 	if e.rare != 0 {
 		q.popRare(dst)
 	}
@@ -135,7 +135,7 @@ func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 // popRare moves the next rare parts into *dst.
 func (q *specQueue) popRare(dst *ctaSpec) {
 	r := &q.rare[q.rareHead]
-	dst.warps, dst.x = r.warps, r.x
+	r.expand(dst)
 	*r = rareSpec{}
 	q.rareHead++
 }
@@ -222,16 +222,6 @@ func (t *ctaTable) at(i uint64) *ctaSpec {
 	return &c[i%ctaChunk]
 }
 
-// ctaRecord is one cta record as the engine keeps it: its cycles and
-// non-uniform warps rescaled to the replay clock (warps nil when every
-// warp runs cycles), and its demand, if it records one.
-type ctaRecord struct {
-	cycles       int64
-	warps        []int64
-	demand       bool
-	insts, bytes uint64
-}
-
 // record files CTA i's record: packed while the table is, else into its
 // spec, with a copy of its warps (the trace reader may reuse the slice).
 // It takes the record by reference, which it leaves as it is: copying its
@@ -244,10 +234,6 @@ func (t *ctaTable) record(i uint64, r *ctaRecord) {
 		c.fill(t.at(i))
 		return
 	}
-	tag := uint64(len(r.warps)) << 1
-	if r.demand {
-		tag |= 1
-	}
 	h := binary.LittleEndian.Uint32(t.packed)
 	// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
 	h += uint32(len(r.warps))
@@ -257,16 +243,7 @@ func (t *ctaTable) record(i uint64, r *ctaRecord) {
 		binary.LittleEndian.PutUint32(next, uint32(i+1))
 	}
 	binary.LittleEndian.PutUint32(t.packed, h)
-	p := appendUvarint(t.packed, i)
-	p = appendUvarint(p, tag)
-	p = appendUvarint(p, zigzagOf(r.cycles))
-	for _, w := range r.warps {
-		p = appendUvarint(p, zigzagOf(w))
-	}
-	if r.demand {
-		p = appendUvarint(p, r.insts)
-		p = appendUvarint(p, r.bytes)
-	}
+	p := r.appendPacked(t.packed, i)
 	if cap(p) == cap(t.packed) {
 		// The appends did not grow the slice (they mostly do not), so
 		// only its length changes: a self-assignment, which the compiler
@@ -276,37 +253,6 @@ func (t *ctaTable) record(i uint64, r *ctaRecord) {
 		return
 	}
 	t.packed = p
-}
-
-// appendUvarint is binary.AppendUvarint with its one- and two-byte cases
-// (a CTA's index and tag, most cycles) unrolled: record appends some five
-// for every CTA of a device kernel.
-func appendUvarint(p []byte, x uint64) []byte {
-	switch {
-	case x < 1<<7:
-		return append(p, byte(x))
-	case x < 1<<14:
-		return append(p, byte(x)|0x80, byte(x>>7))
-	}
-	return binary.AppendUvarint(p, x)
-}
-
-// zigzagOf is binary.AppendVarint's coding of v as a uvarint.
-func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
-
-// fill writes the record into spec s, as record order has it: a later
-// record of the same CTA overwrites what it sets.
-func (r *ctaRecord) fill(s *ctaSpec) {
-	s.cycles = r.cycles
-	if r.warps != nil {
-		s.warps = r.warps
-	}
-	if r.demand {
-		if alone := s.alone(); alone > 0 {
-			s.issue = float32(float64(r.insts) / float64(alone))
-			s.dram = float32(float64(r.bytes) / float64(alone))
-		}
-	}
 }
 
 // unpack turns the packed records into specs, in the order they came. The
@@ -360,70 +306,4 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	r.fill(s)
 	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
 	return buf
-}
-
-func skipUvarint(p []byte) []byte {
-	_, rest := uvarint(p)
-	return rest
-}
-
-// decodeRecord decodes the packed record at the start of p: its CTA, the
-// record, its number of per-warp cycles and the bytes after it. The warps
-// are decoded into the start of buf.
-func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
-	i, tag, p := recordHead(p)
-	rest = r.decodeBody(tag, p, buf)
-	return i, r, int(tag >> 1), rest
-}
-
-// recordHead decodes the head of the packed record at the start of p: its
-// CTA and its tag (the number of per-warp cycles, shifted left by one,
-// and whether it records a demand), and returns the bytes after them.
-func recordHead(p []byte) (i, tag uint64, rest []byte) {
-	i, p = uvarint(p)
-	tag, p = uvarint(p)
-	return i, tag, p
-}
-
-// decodeBody decodes into r the rest of a packed record whose head held
-// tag, the warps into the start of buf (which must hold them), and
-// returns the bytes after it. It fills r in place, and fill reads it in
-// place: a record (seven words) returned or passed by value is written
-// field by field and copied whole, a read the processor cannot forward
-// from its store buffer (nextSpec: one placed CTA each).
-func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
-	r.cycles, p = varint(p)
-	if nw := int(tag >> 1); nw > 0 {
-		r.warps = buf[:nw:nw]
-		for w := range r.warps {
-			r.warps[w], p = varint(p)
-		}
-	}
-	if r.demand = tag&1 != 0; r.demand {
-		r.insts, p = uvarint(p)
-		r.bytes, p = uvarint(p)
-	}
-	return p
-}
-
-// uvarint decodes binary.Uvarint's encoding at the start of p, which must
-// hold a valid one (the table's own bytes do). Small enough to be inlined
-// where binary.Uvarint, which checks for overflow, is not: nextSpec
-// decodes five numbers or so for every CTA placed.
-func uvarint(p []byte) (uint64, []byte) {
-	var x uint64
-	for i, s := 0, uint(0); ; i, s = i+1, s+7 {
-		b := p[i]
-		if b < 0x80 {
-			return x | uint64(b)<<s, p[i+1:]
-		}
-		x |= uint64(b&0x7f) << s
-	}
-}
-
-// varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
-// start of p: x, or ^x when the low bit is set.
-func varint(p []byte) (int64, []byte) {
-	ux, p := uvarint(p)
-	return int64(ux>>1) ^ -int64(ux&1), p
 }

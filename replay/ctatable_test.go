@@ -1,11 +1,7 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/binary"
-	"math"
 	"reflect"
-	"slices"
 	"testing"
 )
 
@@ -141,51 +137,6 @@ func TestDeviceKernelTable(t *testing.T) {
 	}
 }
 
-// uvarint and varint, with their fast path for one byte, decode every
-// value as encoding/binary does, at both sides of each byte boundary.
-func TestPackedVarints(t *testing.T) {
-	for shift := 0; shift < 64; shift++ {
-		for _, d := range []int64{-1, 0, 1} {
-			u := uint64(1)<<shift + uint64(d)
-			p := binary.AppendUvarint(nil, u)
-			p = binary.AppendVarint(p, int64(u))
-			p = binary.AppendVarint(p, -int64(u))
-			gu, rest := uvarint(p)
-			gp, rest := varint(rest)
-			gn, rest := varint(rest)
-			if gu != u || gp != int64(u) || gn != -int64(u) || len(rest) != 0 {
-				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(rest))
-			}
-		}
-	}
-	p := binary.AppendVarint(binary.AppendUvarint(nil, math.MaxUint64), math.MinInt64)
-	if u, rest := uvarint(p); u != math.MaxUint64 {
-		t.Errorf("decoded %d, want MaxUint64", u)
-	} else if x, _ := varint(rest); x != math.MinInt64 {
-		t.Errorf("decoded %d, want MinInt64", x)
-	}
-}
-
-// record's appendUvarint and zigzagOf write what binary.AppendUvarint
-// and binary.AppendVarint do, at every byte boundary, after bytes already
-// there.
-func TestPackedAppends(t *testing.T) {
-	head := []byte{1, 2, 3}
-	for shift := 0; shift < 64; shift++ {
-		for _, d := range []int64{-1, 0, 1} {
-			u := uint64(1)<<shift + uint64(d)
-			for _, v := range []int64{int64(u), -int64(u)} {
-				if got, want := appendUvarint(slices.Clip(head), zigzagOf(v)), binary.AppendVarint(slices.Clip(head), v); !bytes.Equal(got, want) {
-					t.Errorf("varint %d: % x, want % x", v, got, want)
-				}
-			}
-			if got, want := appendUvarint(slices.Clip(head), u), binary.AppendUvarint(slices.Clip(head), u); !bytes.Equal(got, want) {
-				t.Errorf("uvarint %d: % x, want % x", u, got, want)
-			}
-		}
-	}
-}
-
 // BenchmarkNextSpec streams the specs of a table of BFS-like records (no
 // per-warp cycles, a demand), as placing each CTA of a child does.
 func BenchmarkNextSpec(b *testing.B) {
@@ -231,10 +182,13 @@ func TestSpecQueue(t *testing.T) {
 			if j%4 == 2 {
 				s.x = x
 			}
-			e := slimSpec{cycles: s.cycles, issue: s.issue, dram: s.dram}
-			if s.warps != nil || s.x != nil {
+			var e slimSpec
+			e.slim(&s)
+			if s.hasRare() {
 				e.rare = 1
-				rare = append(rare, rareSpec{warps: s.warps, x: s.x})
+				var r rareSpec
+				r.setRare(&s)
+				rare = append(rare, r)
 			}
 			slims, want = append(slims, e), append(want, s)
 		}

@@ -7,10 +7,12 @@
 // function of (trace, config, policy). Events are ordered by (cycle,
 // sequence number), so equal inputs give identical rows.
 //
-// A trace is consumed in two passes that run side by side: one cursor reads
-// only host launch records, at the pace the simulated host issues them; the
-// other reads the bodies of launch trees (CTAs, device launches) when their
-// kernels reach the Kernel Distributor. Memory therefore grows with the
+// A trace is consumed in two passes that run side by side (package ingest
+// opens them): one reads only host launch records, at the pace the
+// simulated host issues them; the other reads the bodies of launch trees
+// (CTAs, device launches) when their kernels reach the Kernel Distributor.
+// The engine starts no goroutine: reading ahead of it on goroutines of
+// their own is its caller's choice (Options.Ahead). Memory therefore grows with the
 // kernels in flight, not with the length of the trace. Under a task policy
 // (Policy.Tasks) one reader hands tasks to the narrow-task runtime as it
 // takes them (tasks.go), driven by the same event loop.

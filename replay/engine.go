@@ -5,6 +5,7 @@ package replay
 // and the dispatch of each event to the component it is for.
 
 import (
+	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
@@ -27,7 +28,7 @@ type engine struct {
 
 	q    eventq.Queue
 	now  int64
-	host hostCursor
+	host *ingest.Streams // the host operations, one ahead of the simulated host (NextHost)
 	body *bodyCursor
 
 	io          *hostIO

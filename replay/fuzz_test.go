@@ -62,7 +62,7 @@ func FuzzReplay(f *testing.F) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				replay.Run(open, replay.Options{Config: c, Policy: pol, Prefetch: c.IO.Model == "stages"}, discard{})
+				replay.Run(open, replay.Options{Config: c, Policy: pol, Ahead: readAhead(c.IO.Model == "stages")}, discard{})
 			}
 		}
 		for _, c := range klaps {

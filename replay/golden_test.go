@@ -35,12 +35,12 @@ func runCase(t *testing.T, c policytest.Case) []string {
 		if err != nil {
 			t.Fatalf("line %d: %v", c.Line, err)
 		}
-		return policytest.Run(c, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch}, open)
+		return policytest.Run(c, replay.Options{Config: cfg, Policy: pol, Ahead: readAhead(prefetch)}, open)
 	}
 	got := run(jsonl, false)
 	// Reading the trace on a goroutine of its own changes nothing.
 	if pre := run(jsonl, true); !slices.Equal(pre, got) {
-		t.Errorf("line %d: with Prefetch the case gives\n%s\nwithout\n%s", c.Line, strings.Join(pre, "\n"), strings.Join(got, "\n"))
+		t.Errorf("line %d: with Options.Ahead the case gives\n%s\nwithout\n%s", c.Line, strings.Join(pre, "\n"), strings.Join(got, "\n"))
 	}
 	// Nor does taking the host operations from a binary trace's host
 	// index. A trace error names its record in either encoding's terms

@@ -116,7 +116,7 @@ func (e *engine) readHost() error {
 
 // readNextHost fetches the next host operation and schedules its issue.
 func (e *engine) readNextHost() error {
-	r, err := e.host.next()
+	r, err := e.host.NextHost()
 	if err != nil || r == nil {
 		e.hosts.ended()
 		return err

@@ -108,7 +108,7 @@ func replayPolicy(t *testing.T, open replay.Opener, policy string, prefetch bool
 	if err != nil {
 		t.Fatal(err)
 	}
-	return replay.Run(open, replay.Options{Config: cfg, Policy: pol, Prefetch: prefetch}, discard{})
+	return replay.Run(open, replay.Options{Config: cfg, Policy: pol, Ahead: readAhead(prefetch)}, discard{})
 }
 
 // With a host index the host pass reads no record of the stream, and the

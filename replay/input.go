@@ -12,11 +12,16 @@ import (
 )
 
 // Opener opens a fresh Source over the same trace on every call. The engine
-// opens the trace twice, to read host launches and launch-tree bodies at
-// their own paces; where the first Source has a HostIndex method (a binary
-// file from trace.Open) and the file a host index, the host launches come
-// from the index instead of a pass over the stream. Sources that are
-// io.Closers are closed when Run returns.
+// opens the trace twice (ingest.Streams), to read host launches and
+// launch-tree bodies at their own paces; where the first Source has a
+// HostIndex method (a binary file from trace.Open) and the file a host
+// index, the host launches come from the index instead of a pass over the
+// stream. Each Source is told what its reader does without
+// (trace.SetReadOptions): the host pass skips all but host launches and
+// copies, the bodies' reader reuses records, the page-reference profile
+// skips cta records; a Source that takes options (trace.Open's binary
+// files) saves that work, and one that takes none is read all the same.
+// Sources that are io.Closers are closed when Run returns.
 type Opener func() (trace.Source, error)
 
 // clock rescales trace cycles to replay-GPU cycles.
@@ -43,42 +48,6 @@ func (c clock) scale(v int64) int64 {
 		return v
 	}
 	return int64(math.Round(float64(v) * c.ratio))
-}
-
-// hostCursor yields host launch records in trace order, one ahead of the
-// simulated host, so the host never reads further than it has issued
-// (under Options.Prefetch its source decodes a bounded window further on
-// another goroutine; the records still come one at a time). Its source is
-// the trace's host index where it has one, else the stream, skimmed.
-type hostCursor struct {
-	src trace.Source
-	eof bool
-}
-
-func newHostCursor(src trace.Source) hostCursor { return hostCursor{src: src} }
-
-// next returns the next host operation — a host launch or an explicit
-// copy — or nil at the end of the trace.
-func (h *hostCursor) next() (trace.Record, error) {
-	for !h.eof {
-		r, err := h.src.Next()
-		if errors.Is(err, io.EOF) {
-			h.eof = true
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch r := r.(type) {
-		case *trace.Launch:
-			if r.Host() {
-				return r, nil
-			}
-		case *trace.Memcpy:
-			return r, nil
-		}
-	}
-	return nil, nil
 }
 
 // bodyCursor hands the engine the launch trees' bodies, segment by
@@ -248,22 +217,23 @@ func (b *bodyCursor) receive() *treeMsg {
 }
 
 // readAhead lets the reader go ahead of the engine: the records are
-// decoded and validated on a Prefetcher's goroutine, and with
+// decoded and validated on a goroutine of ra's (a Prefetcher), and with
 // ordered_trees filed into trees on another (treeAhead), each a bounded
 // window ahead. Without ordered_trees a segment is filed whole when its
 // host kernel is dispatched (filing it ahead would hold a second
 // segment's tree), on the engine's goroutine. Call it once the reader is
 // set up (its clock, page references), before the first load.
-func (b *bodyCursor) readAhead() {
+func (b *bodyCursor) readAhead(ra ReadAhead) {
 	if b.cur.err != nil {
 		return // the trace has ended, or failed, in its preamble
 	}
-	p := prefetch(b.r.src)
-	b.r.src, b.closer = p, p.(io.Closer)
+	p := ra.Records(b.r.src)
+	b.r.src = p
+	b.closer, _ = p.(io.Closer)
 	if !b.ordered {
 		return
 	}
-	b.ahead = startTreeAhead(b.r)
+	b.ahead = startTreeAhead(b.r, ra)
 }
 
 // close stops reading ahead; the source is the caller's to close after.

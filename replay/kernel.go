@@ -134,18 +134,6 @@ const (
 	kComplete
 )
 
-// ctaSpec is what the trace says about one CTA. Launch sites are rare, so
-// they live behind a pointer.
-type ctaSpec struct {
-	cycles int64
-	warps  []int64 // per-warp cycles; nil when every warp runs `cycles`
-	x      *ctaExtra
-	// issue and dram are the CTA's demand per cycle alone (insts and
-	// dram_bytes over its time alone), zero when the trace records none.
-	// float32 keeps a kernel's table of CTAs small.
-	issue, dram float32
-}
-
 type ctaExtra struct {
 	sites      []siteRec   // launching lanes, sorted by (warp, at, lane)
 	refs       []pageRange // pages it references (CRCS), merged once checked

@@ -44,7 +44,7 @@ func TestReplayStreams5MCTAs(t *testing.T) {
 	}
 }
 
-// With the launch trees filed ahead (Options.Prefetch, as the command
+// With the launch trees filed ahead (Options.Ahead, as the command
 // runs), the live heap stays within what the tree filer may hold
 // (replay.TreeAheadBound: a byte limit on its messages and its window of
 // host CTAs, which for a host kernel whose trees come after all its CTAs'
@@ -87,7 +87,7 @@ func TestReplayLiveHeapBound(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
 			base := ms.HeapAlloc // the trace itself, in memory here
-			opt := replay.Options{Config: cfg, Policy: replay.Policy{Name: "cdp"}, Progress: sample, Prefetch: true}
+			opt := replay.Options{Config: cfg, Policy: replay.Policy{Name: "cdp"}, Progress: sample, Ahead: readAhead(true)}
 			st, err := replay.Run(open, opt, discard{})
 			if err != nil {
 				t.Fatal(err)

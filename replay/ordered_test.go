@@ -14,7 +14,7 @@ import (
 // A trace that declares ordered_trees is read a host CTA's tree at a time;
 // the same records without the declaration are read a launch tree at a
 // time. The schedule must not notice: every table row and the summary are
-// the same under every dynamic-parallelism policy, and with Prefetch,
+// the same under every dynamic-parallelism policy, and with Options.Ahead,
 // where an ordered trace's trees are filed on a goroutine of their own
 // (treeAhead) and a plain one's on the engine's.
 func TestOrderedTreesReplayTheSame(t *testing.T) {
@@ -49,7 +49,7 @@ func TestOrderedTreesReplayTheSame(t *testing.T) {
 				}
 				rec := &recorder{}
 				open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
-				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p, Prefetch: prefetch}, rec)
+				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p, Ahead: readAhead(prefetch)}, rec)
 				if err != nil {
 					t.Fatalf("%s under %s: %v", name, pol, err)
 				}
@@ -81,7 +81,7 @@ func mustReader(t *testing.T, data []byte) *trace.Reader {
 
 // A trace that fails halfway through a launch tree fails alike whether its
 // trees are filed on the engine's goroutine or ahead of it on their own
-// (Prefetch): the error surfaces when the engine needs what lies past it,
+// (Options.Ahead): the error surfaces when the engine needs what lies past it,
 // not when the reader ahead first meets it.
 func TestOrderedTreesFailTheSame(t *testing.T) {
 	cfg, err := model.Preset("k20c")
@@ -108,14 +108,14 @@ func TestOrderedTreesFailTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 		open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bad)) }
-		_, err = replay.Run(open, replay.Options{Config: cfg, Policy: p, Prefetch: prefetch}, &recorder{})
+		_, err = replay.Run(open, replay.Options{Config: cfg, Policy: p, Ahead: readAhead(prefetch)}, &recorder{})
 		if err == nil {
 			t.Fatalf("prefetch %v: the replay of a bad trace succeeded", prefetch)
 		}
 		errs[i] = err.Error()
 	}
 	if errs[0] != errs[1] {
-		t.Errorf("without Prefetch: %s\nwith: %s", errs[0], errs[1])
+		t.Errorf("without Ahead: %s\nwith: %s", errs[0], errs[1])
 	}
 	t.Log(errs[0])
 }

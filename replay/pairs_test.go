@@ -42,7 +42,7 @@ func replayPairs(t *testing.T, pols []string, set func(bool), pair func() (a, b 
 				}
 				set(on)
 				open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
-				return replay.Run(open, replay.Options{Config: cfg, Policy: pol, Prefetch: true}, sink)
+				return replay.Run(open, replay.Options{Config: cfg, Policy: pol, Ahead: readAhead(true)}, sink)
 			}
 			ra, rb := pair()
 			a, errA := run(true, ra)

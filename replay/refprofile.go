@@ -130,9 +130,7 @@ func profileRefs(src trace.Source, exact bool, space *pageSpace, staged, madeLat
 		decls: map[uint64]uint64{},
 		refs:  map[uint64][]pageRange{},
 	}
-	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindCTA, trace.KindMemcpy)
-	}
+	trace.SetReadOptions(src, trace.ReadOptions{Skip: []trace.Kind{trace.KindCTA, trace.KindMemcpy}})
 	for {
 		r, err := src.Next()
 		if errors.Is(err, io.EOF) {

@@ -1,15 +1,16 @@
 package replay
 
 // Run, the one way into a replay: it builds the engine from Options (a
-// configuration, a policy, analyses) and the trace's two cursors (under
-// a task policy, the narrow-task driver's one reader instead), runs its
-// loop and returns its totals.
+// configuration, a policy, analyses) and the trace's two streams
+// (ingest.Streams; under a task policy, the narrow-task driver's one
+// reader instead), runs its loop and returns its totals.
 
 import (
 	"context"
 	"errors"
 	"io"
 
+	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
@@ -27,18 +28,35 @@ type Options struct {
 	// a study failed, say): Run returns the context's error. It is checked
 	// as often as Progress is called.
 	Context context.Context
-	// Prefetch decodes and validates the trace's bodies on a second
-	// goroutine, a bounded window of records ahead of the engine
-	// (trace.Prefetcher), files an ordered_trees trace's launch trees on
-	// a third (treeAhead), and runs the host cursor's pass on a fourth
+	// Ahead, when set, reads the trace ahead of the engine on goroutines
+	// of its own (ReadAhead; package ingest's Ahead): the bodies decoded
+	// and validated on one, an ordered_trees trace's launch trees filed
+	// on another (treeAhead), and the host operations' pass on a third
 	// (unless the trace has a host index, which the pass reads instead):
-	// a single replay then uses two cores. Leave it off when as many
-	// replays run at once as there are cores.
-	Prefetch bool
+	// a single replay then uses two cores. Leave it nil when as many
+	// replays run at once as there are cores; the rows are the same.
+	Ahead ReadAhead
 	// Analyses are told of the run's events and compute what they will
 	// beside it (Analysis; package bounds: the floors cmd/experiment
 	// compares runs against). A run without any pays nothing for them.
 	Analyses []Analysis
+}
+
+// ReadAhead runs the reading of a trace ahead of the engine, on
+// goroutines other than Run's. The engine starts no goroutine of its own:
+// like etcd raft's RawNode, it is a deterministic function of its inputs,
+// stepped on its caller's goroutine, and whether reading overlaps
+// replaying is its caller's choice, made by what it passes here. Package
+// ingest has the implementation (ingest.Ahead); a test may pass one that
+// runs everything in step.
+type ReadAhead interface {
+	// Records returns a Source over src's records that reads them ahead
+	// of its consumer, a bounded window of them, and stops reading when
+	// closed (an io.Closer, closed before src is): trace.Prefetcher.
+	Records(src trace.Source) trace.Source
+	// Go runs run, a reader's loop that returns once its consumer closes
+	// it (internal/ahead's Window.Run), on a goroutine of its own.
+	Go(run func())
 }
 
 // checkpoint is where a long loop looks up now and then (every 65536
@@ -73,71 +91,26 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	if opt.Policy.Tasks != nil {
 		return newEngine(opt, sink).replayTasks(open)
 	}
-	hostSrc, err := open()
+	var records func(trace.Source) trace.Source
+	if opt.Ahead != nil {
+		records = opt.Ahead.Records
+	}
+	in, err := ingest.Open(open, records)
 	if err != nil {
 		return nil, err
 	}
-	defer closeSource(hostSrc)
-	bodySrc, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer closeSource(bodySrc)
-
+	defer in.Close()
 	e := newEngine(opt, sink)
-	// Only the body cursor validates: the host cursor passes over the same
-	// records first, but every launch it yields is validated by the body
-	// cursor before the kernel can reach the Kernel Distributor, so checking
-	// twice would only cost time. Decoding errors surface on either.
-	index, err := trace.HostIndexOf(hostSrc) // nil: the host cursor skims the stream
-	if err != nil {
-		return nil, err
-	}
-	hostOps := hostSrc
-	if index != nil {
-		hostOps = index.Source()
-	} else {
-		skimHost(hostSrc)
-	}
-	if s, ok := bodySrc.(interface {
-		ReuseRecords()
-		ReuseWarpCycles()
-	}); ok {
-		// The tree reader copies what it keeps, and a Prefetcher has its
-		// Reader decode launch, cta and kernel records into its batches'
-		// own storage (trace/slab.go), or copies them there.
-		s.ReuseRecords()
-		s.ReuseWarpCycles()
-	}
-	body := bodySrc
-	if index != nil {
-		// The host operations the engine issues come from the index, a
-		// second copy of the stream's: the bodies' read holds each of
-		// the stream's against it before validating it. A run that
-		// completes has read the bodies to the trace's end (the last
-		// host kernel's segment ends only there), so every one is held,
-		// copies after the last launch too.
-		body = index.Check(bodySrc)
-	}
-	e.body = newBodyCursor(trace.NewValidator(body), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
+	e.host = in
+	e.body = newBodyCursor(in.Bodies(), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
 	// Defers run last first: the readers ahead stop before their sources
 	// close.
 	defer e.body.close()
-	if opt.Prefetch && index == nil {
-		// Without an index the host cursor's pass decodes the whole trace
-		// to skip the bodies, time the engine would otherwise spend
-		// between two host launches: it reads ahead on a goroutine of its
-		// own. The bodies do too (bodyCursor.readAhead, once start has
-		// set the tree reader up).
-		hostOps = prefetch(hostSrc)
-		defer closeSource(hostOps)
-	}
-	e.host = newHostCursor(hostOps)
 	if err := e.start(open); err != nil {
 		return nil, err
 	}
-	if opt.Prefetch {
-		e.body.readAhead()
+	if opt.Ahead != nil {
+		e.body.readAhead(opt.Ahead)
 	}
 	return e.run()
 }
@@ -154,20 +127,6 @@ func (e *engine) run() (*Stats, error) {
 	}
 	return s, nil
 }
-
-// skimHost makes a trace reader pass over every record but host launches
-// and copies without building them (trace.Reader.Skip).
-func skimHost(src trace.Source) {
-	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer)
-	}
-	if s, ok := src.(interface{ SkipDeviceLaunches() }); ok {
-		s.SkipDeviceLaunches()
-	}
-}
-
-// prefetch reads s on a goroutine of its own (trace.Prefetcher).
-func prefetch(s trace.Source) trace.Source { return trace.NewPrefetcher(s) }
 
 func closeSource(s trace.Source) {
 	if c, ok := s.(io.Closer); ok {

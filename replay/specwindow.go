@@ -31,19 +31,6 @@ type specWindow struct {
 	rare  []rareSpec
 }
 
-// slimSpec is a ctaSpec without its pointers.
-type slimSpec struct {
-	cycles      int64
-	issue, dram float32
-	rare        int32 // 1 + the index of its rare parts in the window's rare; 0: none
-}
-
-// rareSpec is what of a ctaSpec is behind pointers.
-type rareSpec struct {
-	warps []int64
-	x     *ctaExtra
-}
-
 func (w *specWindow) reset() {
 	clear(w.slims)
 	clear(w.rare)
@@ -106,20 +93,19 @@ func (w *specWindow) rareOf(e *slimSpec) *rareSpec {
 
 // spec is the ctaSpec entry e stands for.
 func (w *specWindow) spec(e *slimSpec) ctaSpec {
-	s := ctaSpec{cycles: e.cycles, issue: e.issue, dram: e.dram}
+	var s ctaSpec
+	e.expand(&s)
 	if e.rare != 0 {
-		r := &w.rare[e.rare-1]
-		s.warps, s.x = r.warps, r.x
+		w.rare[e.rare-1].expand(&s)
 	}
 	return s
 }
 
 // set makes entry e stand for s.
 func (w *specWindow) set(e *slimSpec, s *ctaSpec) {
-	e.cycles, e.issue, e.dram = s.cycles, s.issue, s.dram
-	if e.rare != 0 || s.warps != nil || s.x != nil {
-		r := w.rareOf(e)
-		r.warps, r.x = s.warps, s.x
+	e.slim(s)
+	if e.rare != 0 || s.hasRare() {
+		w.rareOf(e).setRare(s)
 	}
 }
 

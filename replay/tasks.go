@@ -100,9 +100,7 @@ func (e *engine) scheduleTasks(at int64, ok bool, err error) {
 
 // start builds the runtime and reads the trace up to its first task.
 func (d *taskDriver) start(src trace.Source) error {
-	if s, ok := src.(interface{ Skip(...trace.Kind) }); ok {
-		s.Skip(trace.KindAccess, trace.KindPages)
-	}
+	trace.SetReadOptions(src, trace.ReadOptions{Skip: []trace.Kind{trace.KindAccess, trace.KindPages}})
 	rt, err := d.build(d.in.cfg, d)
 	if err != nil {
 		return &ModelError{Msg: fmt.Sprintf("%s: %v", d.policy, err)}

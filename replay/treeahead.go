@@ -102,15 +102,18 @@ type treeAhead struct {
 	w *ahead.Window[treeMsg]
 }
 
-func startTreeAhead(r *treeReader) *treeAhead {
+// startTreeAhead runs r on a goroutine of ra's.
+func startTreeAhead(r *treeReader, ra ReadAhead) *treeAhead {
 	a := &treeAhead{w: ahead.New[treeMsg](treeDepth)}
 	a.w.Limit(treeLimit, (*treeMsg).size)
 	enough := func(m *treeMsg) bool {
 		return m.records >= treeBatch || m.held >= treeMsgBytes || len(m.events) > 0 && a.w.Hungry()
 	}
-	a.w.Go(func(m *treeMsg) bool {
-		r.fill(m, enough)
-		return m.err != nil
+	ra.Go(func() {
+		a.w.Run(func(m *treeMsg) bool {
+			r.fill(m, enough)
+			return m.err != nil
+		})
 	})
 	return a
 }

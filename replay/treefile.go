@@ -112,15 +112,8 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
 	b.passed(f, c.CTA)
-	r := ctaRecord{cycles: b.clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
-	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
-		// The slice is ours until the next record (the reader may reuse
-		// it): scale it in place; the table copies what it keeps.
-		r.warps = c.WarpCycles
-		for i, w := range r.warps {
-			r.warps[i] = b.clk.scale(w)
-		}
-	}
+	var r ctaRecord
+	r.read(c, b.clk) // its warps are c's: the table copies what it keeps
 	b.held += ctaHeld(len(r.warps))
 	if k == b.host && b.ordered {
 		r.warps = slices.Clone(r.warps)
@@ -190,16 +183,4 @@ func (b *treeReader) ref(r trace.Record) error {
 	}
 	b.held += refHeld(r)
 	return nil
-}
-
-// uniform reports whether every warp runs the CTA's cycles, which is what
-// a spec without warps says: such CTAs (most of a child kernel's, full
-// ones) keep no slice.
-func uniform(warps []int64, cycles int64) bool {
-	for _, w := range warps {
-		if w != cycles {
-			return false
-		}
-	}
-	return true
 }

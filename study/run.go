@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/tables"
@@ -133,8 +134,8 @@ type runner struct {
 	// order either runs, its rows taken as they come, or waits for a
 	// baseline that, earlier still, has ended.
 	slots chan struct{}
-	// prefetch gives each replay a decoding goroutine (replay.Options)
-	// while fewer replays run than there are cores to run them.
+	// prefetch has each replay read its trace ahead (ingest.Ahead) while
+	// fewer replays run than there are cores to run them.
 	prefetch bool
 }
 
@@ -219,7 +220,10 @@ func (r *runner) one(i int) (err error) {
 		}
 	}()
 	out.Begin(tables.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
-	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx, Prefetch: r.prefetch}
+	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx}
+	if r.prefetch {
+		ropt.Ahead = ingest.Ahead{}
+	}
 	if r.opt.Progress != nil {
 		ropt.Progress = func(ctas, cycle int64) { r.opt.Progress(rep, ctas, cycle) }
 	}

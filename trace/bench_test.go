@@ -167,8 +167,7 @@ func benchRead(b *testing.B, data []byte, hostPass bool) int {
 		b.Fatal(err)
 	}
 	if hostPass {
-		r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
-		r.SkipDeviceLaunches()
+		r.SetOptions(ReadOptions{Skip: []Kind{KindCTA, KindKernel, KindAccess, KindPages, KindBuffer}, SkipDeviceLaunches: true})
 	}
 	n := 0
 	for ; ; n++ {

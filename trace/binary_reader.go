@@ -28,38 +28,24 @@ type Reader struct {
 	offset   int64 // its offset
 	err      error
 	ctas     []CTA             // the rest of the batch cta records are allocated from
-	skip     uint64            // bit k set: records of Kind k are skipped (see Skip)
+	skip     uint64            // bit k set: records of Kind k are skipped (ReadOptions.Skip)
 	names    map[string]string // kernel names seen, for reuse (see kernelName)
 	lastName string            // the kernel name read last (see kernelName)
 
-	skipDevice bool   // pass over device launches (see SkipDeviceLaunches)
+	skipDevice bool   // pass over device launches (ReadOptions.SkipDeviceLaunches)
 	scratch    Launch // a skipped or reused launch is decoded here
 	scratchP   Parent
 	scratchCTA CTA
 	scratchK   Kernel
-	reuse      bool        // see ReuseRecords
-	warps      []int64     // warp_cycles are decoded here under ReuseWarpCycles; nil otherwise
+	reuse      bool        // ReadOptions.ReuseRecords
+	warps      []int64     // warp_cycles are decoded here under ReadOptions.ReuseWarpCycles; nil otherwise
 	pause      func() bool // see pauseWhen; nil: never
 	slab       *slab       // see decodeInto; nil: none
 }
 
-// ReuseRecords lets Next return the same launch, cta and kernel record
-// values on every call, overwritten by the next call (like encoding/csv's
-// ReuseRecord), for readers that copy what they keep: it saves an
-// allocation per record on the records a trace has most of (a
-// launch-heavy trace declares a kernel per launch). Slices in the
-// records (warp_cycles, after) are still fresh and may be kept.
-func (r *Reader) ReuseRecords() { r.reuse = true }
-
-// ReuseWarpCycles lets Next decode every cta record's warp_cycles into the
-// same slice, overwritten by the next call, for readers that copy the few
-// they keep: nearly every cta record has them, so this saves another
-// allocation per record.
-func (r *Reader) ReuseWarpCycles() { r.warps = make([]int64, 0, 32) }
-
 // warpBuf is the slice to decode n warp_cycles into: room in the slab
-// given to decodeInto, the reused one under ReuseWarpCycles, else a fresh
-// one.
+// given to decodeInto, the reused one under ReadOptions.ReuseWarpCycles,
+// else a fresh one.
 func (r *Reader) warpBuf(n int) []int64 {
 	if r.slab != nil {
 		return r.slab.warpBuf(n)

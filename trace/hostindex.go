@@ -230,8 +230,9 @@ func indexRecordError(err error) *Error {
 }
 
 // Source returns a Source yielding the index's host operations, fresh
-// records in trace order, as a Reader under SkipDeviceLaunches and Skip
-// of every other kind yields them from the stream.
+// records in trace order, as a Reader under ReadOptions'
+// SkipDeviceLaunches and Skip of every other kind yields them from the
+// stream.
 func (x *HostIndex) Source() Source { return hostIndexSource{x.reader()} }
 
 type hostIndexSource struct{ r *Reader }

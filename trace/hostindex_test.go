@@ -59,8 +59,7 @@ func skimHostOps(t testing.TB, data []byte) []Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
-	r.SkipDeviceLaunches()
+	r.SetOptions(ReadOptions{Skip: []Kind{KindCTA, KindKernel, KindAccess, KindPages, KindBuffer}, SkipDeviceLaunches: true})
 	recs, err := ReadAll(r)
 	if err != nil {
 		t.Fatal(err)

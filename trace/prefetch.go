@@ -21,7 +21,7 @@ const (
 // the same error after the last of them.
 //
 // The source may reuse its launch, cta and kernel records (a Reader under
-// ReuseRecords and ReuseWarpCycles): they live in storage their batch owns
+// ReadOptions' ReuseRecords and ReuseWarpCycles): they live in storage their batch owns
 // (the records, their parents, their warp_cycles into one slab), so they
 // cross goroutines without an allocation each. A Reader, and a Validator
 // or host index check over one, decodes them there itself; from any other
@@ -29,7 +29,7 @@ const (
 // other kinds must be fresh, as a Reader returns them; they are handed on
 // as they are. A batch is recycled once its caller has asked for a record
 // past it, so a launch, cta or kernel record Next returns, and its
-// warp_cycles, are the caller's until the next call to Next (as under ReuseRecords): it
+// warp_cycles, are the caller's until the next call to Next (as under ReadOptions.ReuseRecords): it
 // copies what it keeps, and may change them meanwhile. At most
 // prefetchDepth+2 batches exist, so the memory held stays bounded
 // whatever the trace's length.
@@ -68,7 +68,7 @@ func NewPrefetcher(src Source) *Prefetcher {
 		// Called on the goroutine, inside src.Next.
 		s.pauseWhen(func() bool { return len(p.filling.recs) > 0 && p.w.Hungry() })
 	}
-	p.w.Go(func(b *batch) bool {
+	go p.w.Run(func(b *batch) bool {
 		p.filling = b
 		b.direct = decodeInto(src, &b.slab)
 		b.fill(src, p.w)

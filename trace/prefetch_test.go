@@ -205,8 +205,7 @@ func TestPrefetcherReusesLaunches(t *testing.T) {
 		if !prefetch {
 			return drain(NewValidator(r))
 		}
-		r.ReuseRecords()
-		r.ReuseWarpCycles()
+		r.SetOptions(ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
 		return drain(NewPrefetcher(NewValidator(r)))
 	}
 	want, wantErr := read(false)
@@ -234,8 +233,7 @@ func TestPrefetcherMatchesReader(t *testing.T) {
 				if !reuse {
 					return NewValidator(r)
 				}
-				r.ReuseRecords()
-				r.ReuseWarpCycles()
+				r.SetOptions(ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
 				if copied {
 					return NewPrefetcher(struct{ Source }{NewValidator(r)})
 				}
@@ -352,8 +350,7 @@ func TestPrefetcherHandsOnBeforeLongSkip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Skip(KindCTA, KindKernel, KindAccess, KindPages, KindBuffer)
-	r.SkipDeviceLaunches()
+	r.SetOptions(ReadOptions{Skip: []Kind{KindCTA, KindKernel, KindAccess, KindPages, KindBuffer}, SkipDeviceLaunches: true})
 	p := NewPrefetcher(r)
 	started.Store(p)
 	got := make(chan Record)

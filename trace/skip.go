@@ -6,22 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-// Skip makes Next pass over records of the given kinds instead of returning
-// them. A reader that needs only some records — the replay's host-launch
-// cursor wants only launches — then spends no time building the rest.
-// Skipped records still count in record numbers and still fail on a
-// truncated or corrupt stream; their fields are not checked further.
-func (r *Reader) Skip(kinds ...Kind) {
-	for _, k := range kinds {
-		r.skip |= 1 << k
-	}
-}
-
-// SkipDeviceLaunches makes Next pass over device launch records too,
-// returning only host launches among launch records: what a reader that
-// follows the host, not the launch trees, needs.
-func (r *Reader) SkipDeviceLaunches() { r.skipDevice = true }
-
 // hostLaunch decodes a launch record without allocating and returns it
 // (as a fresh record) only if the host launched it.
 func (r *Reader) hostLaunch() (*Launch, error) {

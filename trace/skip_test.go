@@ -14,7 +14,7 @@ import (
 func TestSkip(t *testing.T) {
 	all := readValidFixture(t)
 	r := binaryReader(t, all)
-	r.Skip(KindCTA, KindKernel, KindAccess)
+	r.SetOptions(ReadOptions{Skip: []Kind{KindCTA, KindKernel, KindAccess}})
 	var want []Record
 	var wantNums []int64
 	for i, rec := range all {
@@ -56,7 +56,7 @@ func TestSkipTruncated(t *testing.T) {
 	data := buf.Bytes()[:buf.Len()/2]
 	r, err := NewReader(bytes.NewReader(data))
 	if err == nil {
-		r.Skip(KindCTA)
+		r.SetOptions(ReadOptions{Skip: []Kind{KindCTA}})
 		for err == nil {
 			_, err = r.Next()
 		}
@@ -96,7 +96,7 @@ func readValidFixture(t *testing.T) []Record {
 func TestSkipDeviceLaunches(t *testing.T) {
 	all := readValidFixture(t)
 	r := binaryReader(t, all)
-	r.SkipDeviceLaunches()
+	r.SetOptions(ReadOptions{SkipDeviceLaunches: true})
 	got, err := ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestSkipDeviceLaunches(t *testing.T) {
 func TestReuseRecords(t *testing.T) {
 	all := readValidFixture(t)
 	r := binaryReader(t, all)
-	r.ReuseRecords()
+	r.SetOptions(ReadOptions{ReuseRecords: true})
 	var prevCTA *CTA
 	readEach(t, r, all, func(i int, got Record) {
 		if c, ok := got.(*CTA); ok {
@@ -172,7 +172,7 @@ func TestReuseWarpCycles(t *testing.T) {
 		all = append(all, c)
 	}
 	r := binaryReader(t, all)
-	r.ReuseWarpCycles()
+	r.SetOptions(ReadOptions{ReuseWarpCycles: true})
 	var first *int64
 	readEach(t, r, all, func(i int, got Record) {
 		if c, ok := got.(*CTA); ok && len(c.WarpCycles) > 0 {
@@ -202,7 +202,7 @@ func TestSkipCTAsKeepsDeltas(t *testing.T) {
 		}
 	}
 	r := binaryReader(t, all)
-	r.Skip(KindCTA)
+	r.SetOptions(ReadOptions{Skip: []Kind{KindCTA}})
 	wantKept(t, r, all, func(rec Record) bool { return rec.Kind() != KindCTA })
 }
 
@@ -237,8 +237,7 @@ func wantKept(t *testing.T, r *Reader, all []Record, keep func(Record) bool) {
 func TestSkipLaunchesKeepsDeltas(t *testing.T) {
 	all := append(treeTrace(20000), &Launch{Kernel: 20002, T: 30, Stream: 2})
 	r := binaryReader(t, all)
-	r.Skip(KindKernel)
-	r.SkipDeviceLaunches()
+	r.SetOptions(ReadOptions{Skip: []Kind{KindKernel}, SkipDeviceLaunches: true})
 	wantKept(t, r, all, func(rec Record) bool {
 		l, ok := rec.(*Launch)
 		return rec.Kind() != KindKernel && !(ok && !l.Host())

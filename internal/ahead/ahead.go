@@ -1,7 +1,10 @@
-// Package ahead runs a producer on a goroutine of its own, a bounded
-// number of buffers ahead of the one consumer that takes them in order:
-// the replay's trace.Prefetcher (decoded records) and its launch-tree
-// filer (replay/treeahead.go) both read ahead this way.
+// Package ahead keeps a producer a bounded number of buffers ahead of
+// the one consumer that takes them in order: the replay's
+// trace.Prefetcher (decoded records) and its launch-tree filer
+// (replay/treeahead.go) both read ahead this way. The producer's loop
+// (Run) runs on a goroutine the window's user starts: the Prefetcher
+// starts its own; the filer's runs where the replay's caller puts it
+// (replay.ReadAhead, package ingest), so the engine starts none.
 //
 // A buffer is the producer's until it is sent and the consumer's after;
 // the consumer gives it back for reuse. At most depth+2 buffers exist (depth
@@ -13,8 +16,7 @@ package ahead
 
 import "sync/atomic"
 
-// Window is one producer's goroutine and the buffers between it and its
-// consumer.
+// Window is one producer and the buffers between it and its consumer.
 type Window[T any] struct {
 	hungry atomic.Bool // the consumer has found no buffer waiting and waits for one
 	full   chan *T
@@ -31,8 +33,8 @@ type Window[T any] struct {
 	taken  chan struct{}
 }
 
-// New is a window of depth buffers sent and waiting; Go starts its
-// producer.
+// New is a window of depth buffers sent and waiting; Run is its
+// producer's loop.
 func New[T any](depth int) *Window[T] {
 	return &Window[T]{
 		full:   make(chan *T, depth),
@@ -48,19 +50,18 @@ func New[T any](depth int) *Window[T] {
 // that crossed it, the one being filled and the one being read (a buffer
 // stops counting when the consumer receives it, so a buffer larger than
 // limit never stalls the producer for good). size must count the same
-// for a buffer when it is sent and when it is received. Call it before Go.
+// for a buffer when it is sent and when it is received. Call it before Run.
 func (w *Window[T]) Limit(limit int64, size func(*T) int64) {
 	w.size, w.limit, w.taken = size, limit, make(chan struct{}, 1)
 }
 
-// Go runs fill on a goroutine of its own, buffer after buffer, until it
-// reports the buffer it filled is the last or Close stops it. fill gets a
-// fresh buffer or a reused one as the consumer gave it back. Call it once.
-func (w *Window[T]) Go(fill func(*T) (last bool)) {
-	go w.run(fill)
-}
-
-func (w *Window[T]) run(fill func(*T) bool) {
+// Run is the producer's loop: it calls fill buffer after buffer until
+// fill reports the buffer it filled is the last or Close stops it, then
+// returns. fill gets a fresh buffer or a reused one as the consumer gave
+// it back. Call it once, on a goroutine other than the consumer's (go
+// w.Run(fill)): the window starts none itself, so its user says where its
+// producer runs, and Close waits for Run to return.
+func (w *Window[T]) Run(fill func(*T) (last bool)) {
 	defer close(w.exited)
 	for {
 		if !w.room() {

@@ -14,7 +14,7 @@ func TestWindowInOrderAndBounded(t *testing.T) {
 	w := New[buf](depth)
 	seen := map[*buf]bool{} // the producer's alone until Close
 	next := 0
-	w.Go(func(b *buf) bool {
+	go w.Run(func(b *buf) bool {
 		seen[b] = true
 		b.vals = append(b.vals[:0], next, next+1)
 		next += 2
@@ -43,7 +43,7 @@ func TestWindowInOrderAndBounded(t *testing.T) {
 // Close stops a producer that would run forever, even with the window full.
 func TestWindowCloseStops(t *testing.T) {
 	w := New[buf](2)
-	w.Go(func(b *buf) bool { return false })
+	go w.Run(func(b *buf) bool { return false })
 	time.Sleep(time.Millisecond)
 	w.Close()
 }
@@ -60,7 +60,7 @@ func TestWindowByteLimit(t *testing.T) {
 	sent := make(chan int64, n)
 	w.Limit(limit, size)
 	next := 0
-	w.Go(func(b *buf) bool {
+	go w.Run(func(b *buf) bool {
 		// Sizes 100, but every 50th buffer is 5000 bytes.
 		s := 100
 		if next%50 == 0 {

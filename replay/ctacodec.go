@@ -1,0 +1,230 @@
+package replay
+
+// The CTA-spec codec: every form a CTA's trace data takes between the
+// trace reader and a placed CTA, and the one way between each two. A
+// per-CTA field of the trace is added here, to each form that carries
+// it, and nowhere else in the engine.
+//
+//   - trace.CTA is the record as the trace reader decodes it, in trace
+//     cycles, its warps the reader's to reuse.
+//   - ctaRecord is the record as the engine keeps it (read): rescaled to
+//     the replay clock, its warps dropped where every warp runs the CTA's
+//     cycles.
+//   - The packed form is a ctaRecord as varints, appended to a device
+//     kernel's table until one of its specs is asked for (appendPacked,
+//     decodeRecord; ctaTable owns the table's header around them).
+//   - ctaSpec is what placing a CTA reads: its cycles, per-warp cycles,
+//     demand per cycle alone and rare parts (fill).
+//   - slimSpec and rareSpec are a ctaSpec split into its pointer-free part
+//     and its pointers (slim, setRare; expand), the form host CTAs take
+//     from the tree reader's window (specWindow) through its messages to
+//     the engine's queue (specQueue): 24 bytes a CTA the collector need
+//     not scan, the rare parts apart for the few that have them.
+//
+// The codec's functions are small enough to be inlined where they are
+// called once a CTA (appendPacked and decodeBody excepted), so the forms
+// cost no calls on the hot paths.
+
+import (
+	"encoding/binary"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// ctaSpec is what the trace says about one CTA. Launch sites are rare, so
+// they live behind a pointer.
+type ctaSpec struct {
+	cycles int64
+	warps  []int64 // per-warp cycles; nil when every warp runs `cycles`
+	x      *ctaExtra
+	// issue and dram are the CTA's demand per cycle alone (insts and
+	// dram_bytes over its time alone), zero when the trace records none.
+	// float32 keeps a kernel's table of CTAs small.
+	issue, dram float32
+}
+
+// ctaRecord is one cta record as the engine keeps it: its cycles and
+// non-uniform warps rescaled to the replay clock (warps nil when every
+// warp runs cycles), and its demand, if it records one.
+type ctaRecord struct {
+	cycles       int64
+	warps        []int64
+	demand       bool
+	insts, bytes uint64
+}
+
+// read sets r to the record c, rescaled with clk. The warps it keeps are
+// c's, rescaled in place: c is the reader's until its next record, so a
+// form that keeps r past that copies them (ctaTable.record, specWindow).
+func (r *ctaRecord) read(c *trace.CTA, clk clock) {
+	*r = ctaRecord{cycles: clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
+	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
+		r.warps = c.WarpCycles
+		for i, w := range r.warps {
+			r.warps[i] = clk.scale(w)
+		}
+	}
+}
+
+// uniform reports whether every warp runs the CTA's cycles, which is what
+// a spec without warps says: such CTAs (most of a child kernel's, full
+// ones) keep no slice.
+func uniform(warps []int64, cycles int64) bool {
+	for _, w := range warps {
+		if w != cycles {
+			return false
+		}
+	}
+	return true
+}
+
+// fill writes the record into spec s, as record order has it: a later
+// record of the same CTA overwrites what it sets.
+func (r *ctaRecord) fill(s *ctaSpec) {
+	s.cycles = r.cycles
+	if r.warps != nil {
+		s.warps = r.warps
+	}
+	if r.demand {
+		if alone := s.alone(); alone > 0 {
+			s.issue = float32(float64(r.insts) / float64(alone))
+			s.dram = float32(float64(r.bytes) / float64(alone))
+		}
+	}
+}
+
+// The packed form: a record of CTA i is the uvarints of i and a tag (the
+// number of per-warp cycles, shifted left by one, and whether it records
+// a demand), the varints of its cycles and per-warp cycles, and where it
+// records a demand the uvarints of its insts and bytes: 8 to 12 bytes a
+// CTA, about a fifth of a ctaSpec.
+
+// appendPacked appends r, the record of CTA i, in the packed form.
+func (r *ctaRecord) appendPacked(p []byte, i uint64) []byte {
+	tag := uint64(len(r.warps)) << 1
+	if r.demand {
+		tag |= 1
+	}
+	p = appendUvarint(p, i)
+	p = appendUvarint(p, tag)
+	p = appendUvarint(p, zigzagOf(r.cycles))
+	for _, w := range r.warps {
+		p = appendUvarint(p, zigzagOf(w))
+	}
+	if r.demand {
+		p = appendUvarint(p, r.insts)
+		p = appendUvarint(p, r.bytes)
+	}
+	return p
+}
+
+// decodeRecord decodes the packed record at the start of p: its CTA, the
+// record, its number of per-warp cycles and the bytes after it. The warps
+// are decoded into the start of buf.
+func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
+	i, tag, p := recordHead(p)
+	rest = r.decodeBody(tag, p, buf)
+	return i, r, int(tag >> 1), rest
+}
+
+// recordHead decodes the head of the packed record at the start of p: its
+// CTA and its tag, and returns the bytes after them.
+func recordHead(p []byte) (i, tag uint64, rest []byte) {
+	i, p = uvarint(p)
+	tag, p = uvarint(p)
+	return i, tag, p
+}
+
+// decodeBody decodes into r the rest of a packed record whose head held
+// tag, the warps into the start of buf (which must hold them), and
+// returns the bytes after it. It fills r in place, and fill reads it in
+// place: a record (seven words) returned or passed by value is written
+// field by field and copied whole, a read the processor cannot forward
+// from its store buffer (ctaTable.nextSpec: one placed CTA each).
+func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
+	r.cycles, p = varint(p)
+	if nw := int(tag >> 1); nw > 0 {
+		r.warps = buf[:nw:nw]
+		for w := range r.warps {
+			r.warps[w], p = varint(p)
+		}
+	}
+	if r.demand = tag&1 != 0; r.demand {
+		r.insts, p = uvarint(p)
+		r.bytes, p = uvarint(p)
+	}
+	return p
+}
+
+// appendUvarint is binary.AppendUvarint with its one- and two-byte cases
+// (a CTA's index and tag, most cycles) unrolled: appendPacked appends
+// some five for every CTA of a device kernel.
+func appendUvarint(p []byte, x uint64) []byte {
+	switch {
+	case x < 1<<7:
+		return append(p, byte(x))
+	case x < 1<<14:
+		return append(p, byte(x)|0x80, byte(x>>7))
+	}
+	return binary.AppendUvarint(p, x)
+}
+
+// zigzagOf is binary.AppendVarint's coding of v as a uvarint.
+func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
+
+// uvarint decodes binary.Uvarint's encoding at the start of p, which must
+// hold a valid one (the packed form's own bytes do). Small enough to be
+// inlined where binary.Uvarint, which checks for overflow, is not:
+// nextSpec decodes five numbers or so for every CTA placed.
+func uvarint(p []byte) (uint64, []byte) {
+	var x uint64
+	for i, s := 0, uint(0); ; i, s = i+1, s+7 {
+		b := p[i]
+		if b < 0x80 {
+			return x | uint64(b)<<s, p[i+1:]
+		}
+		x |= uint64(b&0x7f) << s
+	}
+}
+
+// varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
+// start of p: x, or ^x when the low bit is set.
+func varint(p []byte) (int64, []byte) {
+	ux, p := uvarint(p)
+	return int64(ux>>1) ^ -int64(ux&1), p
+}
+
+func skipUvarint(p []byte) []byte {
+	_, rest := uvarint(p)
+	return rest
+}
+
+// slimSpec is a ctaSpec without its pointers.
+type slimSpec struct {
+	cycles      int64
+	issue, dram float32
+	rare        int32 // where its rare parts are, in the holder's own terms (specWindow, specQueue); 0: none
+}
+
+// rareSpec is what of a ctaSpec is behind pointers.
+type rareSpec struct {
+	warps []int64
+	x     *ctaExtra
+}
+
+// slim sets e's pointer-free part to s's; s's rare parts, where it has
+// any (hasRare), go in a rareSpec of the holder's (setRare).
+func (e *slimSpec) slim(s *ctaSpec) { e.cycles, e.issue, e.dram = s.cycles, s.issue, s.dram }
+
+// hasRare reports whether s has parts behind pointers.
+func (s *ctaSpec) hasRare() bool { return s.warps != nil || s.x != nil }
+
+// setRare sets r to s's parts behind pointers.
+func (r *rareSpec) setRare(s *ctaSpec) { r.warps, r.x = s.warps, s.x }
+
+// expand sets the pointer-free part of *dst to e's; its rare parts, if
+// e has any, are the holder's to add (rareSpec.expand).
+func (e *slimSpec) expand(dst *ctaSpec) { dst.cycles, dst.issue, dst.dram = e.cycles, e.issue, e.dram }
+
+// expand sets the parts of *dst behind pointers to r's.
+func (r *rareSpec) expand(dst *ctaSpec) { dst.warps, dst.x = r.warps, r.x }

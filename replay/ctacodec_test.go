@@ -1,0 +1,127 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// A cta record reads as its rescaled cycles and demand, with its per-warp
+// cycles, rescaled, only where some warp's differ from the CTA's.
+func TestCTARecordRead(t *testing.T) {
+	for _, c := range []struct {
+		cta   trace.CTA
+		ratio float64
+		want  ctaRecord
+	}{
+		{trace.CTA{Cycles: 100}, 1, ctaRecord{cycles: 100}},
+		{trace.CTA{Cycles: 100, WarpCycles: []int64{100, 100}}, 2, ctaRecord{cycles: 200}},
+		{trace.CTA{Cycles: 100, WarpCycles: []int64{100, 60}}, 2, ctaRecord{cycles: 200, warps: []int64{200, 120}}},
+		{trace.CTA{Cycles: 7, Insts: 70, DRAMBytes: 0}, 1, ctaRecord{cycles: 7, demand: true, insts: 70}},
+		{trace.CTA{Cycles: 7, DRAMBytes: 64}, 1, ctaRecord{cycles: 7, demand: true, bytes: 64}},
+	} {
+		var r ctaRecord
+		r.read(&c.cta, clock{ratio: c.ratio})
+		if !reflect.DeepEqual(r, c.want) {
+			t.Errorf("%+v at x%g: read %+v, want %+v", c.cta, c.ratio, r, c.want)
+		}
+	}
+}
+
+// A record decodes from the packed form as it was appended, after the
+// bytes before it and with those after it left: its warps in the buffer
+// given, the bytes it took counted.
+func TestPackedRecordRoundTrip(t *testing.T) {
+	recs := []ctaRecord{
+		{cycles: 0},
+		{cycles: -5, warps: []int64{1, -1, 1 << 50}},
+		{cycles: 1 << 40, demand: true, insts: math.MaxUint64, bytes: 3},
+		{cycles: 9, warps: []int64{4}, demand: true, insts: 1},
+	}
+	for n, r := range recs {
+		i := uint64(n) * 1000
+		p := r.appendPacked([]byte{0xff}, i)
+		p = append(p, 0xee)
+		buf := make([]int64, 4)
+		gi, got, nw, rest := decodeRecord(p[1:], buf)
+		if len(r.warps) == 0 {
+			got.warps = r.warps // decoded as none
+		}
+		if gi != i || !reflect.DeepEqual(got, r) || nw != len(r.warps) || !bytes.Equal(rest, []byte{0xee}) {
+			t.Errorf("record %d: decoded CTA %d, %+v, %d warps, % x left", n, gi, got, nw, rest)
+		}
+	}
+}
+
+// A spec split into its slim and rare parts expands to itself.
+func TestSlimSpecRoundTrip(t *testing.T) {
+	x := &ctaExtra{}
+	for _, s := range []ctaSpec{
+		{cycles: 5, issue: 0.5, dram: 2},
+		{cycles: 6, warps: []int64{1, 2}},
+		{cycles: 7, x: x},
+	} {
+		var e slimSpec
+		e.slim(&s)
+		var got ctaSpec
+		e.expand(&got)
+		if s.hasRare() {
+			var r rareSpec
+			r.setRare(&s)
+			r.expand(&got)
+		}
+		if !reflect.DeepEqual(got, s) {
+			t.Errorf("%+v: expands to %+v", s, got)
+		}
+	}
+}
+
+// uvarint and varint, with their fast path for one byte, decode every
+// value as encoding/binary does, at both sides of each byte boundary.
+func TestPackedVarints(t *testing.T) {
+	for shift := 0; shift < 64; shift++ {
+		for _, d := range []int64{-1, 0, 1} {
+			u := uint64(1)<<shift + uint64(d)
+			p := binary.AppendUvarint(nil, u)
+			p = binary.AppendVarint(p, int64(u))
+			p = binary.AppendVarint(p, -int64(u))
+			gu, rest := uvarint(p)
+			gp, rest := varint(rest)
+			gn, rest := varint(rest)
+			if gu != u || gp != int64(u) || gn != -int64(u) || len(rest) != 0 {
+				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(rest))
+			}
+		}
+	}
+	p := binary.AppendVarint(binary.AppendUvarint(nil, math.MaxUint64), math.MinInt64)
+	if u, rest := uvarint(p); u != math.MaxUint64 {
+		t.Errorf("decoded %d, want MaxUint64", u)
+	} else if x, _ := varint(rest); x != math.MinInt64 {
+		t.Errorf("decoded %d, want MinInt64", x)
+	}
+}
+
+// appendPacked's appendUvarint and zigzagOf write what binary.AppendUvarint
+// and binary.AppendVarint do, at every byte boundary, after bytes already
+// there.
+func TestPackedAppends(t *testing.T) {
+	head := []byte{1, 2, 3}
+	for shift := 0; shift < 64; shift++ {
+		for _, d := range []int64{-1, 0, 1} {
+			u := uint64(1)<<shift + uint64(d)
+			for _, v := range []int64{int64(u), -int64(u)} {
+				if got, want := appendUvarint(slices.Clip(head), zigzagOf(v)), binary.AppendVarint(slices.Clip(head), v); !bytes.Equal(got, want) {
+					t.Errorf("varint %d: % x, want % x", v, got, want)
+				}
+			}
+			if got, want := appendUvarint(slices.Clip(head), u), binary.AppendUvarint(slices.Clip(head), u); !bytes.Equal(got, want) {
+				t.Errorf("uvarint %d: % x, want % x", u, got, want)
+			}
+		}
+	}
+}
