@@ -238,32 +238,44 @@ func BenchmarkSettleBound(b *testing.B) {
 	}
 }
 
-// The per-SM heap gives its jobs back in (tag, seq) order, ties in tag
-// included, however pushes and pops interleave.
-func TestHeapOrder(t *testing.T) {
+// The per-SM queue gives its jobs back in (tag, start order) order, ties
+// in tag included, however starts and finishes interleave: the order the
+// binary heap it replaced gave (ref stands for the start order here).
+func TestQueueOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 200 {
 		var s smState
 		var live []job
 		var seq uint64
+		spread := 1 + r.IntN(40) // how far a start's tag lands behind the latest
+		var now float64
 		for range 400 {
 			if len(live) == 0 || r.IntN(5) < 3 {
 				seq++
-				j := job{tag: float64(r.IntN(20)), seq: seq, slot: int32(seq)}
+				now += float64(r.IntN(3))
+				j := job{tag: now + float64(r.IntN(spread)), ref: seq}
 				s.push(j)
 				live = append(live, j)
 				continue
 			}
 			k := 0
 			for i := range live {
-				if live[i].before(&live[k]) {
+				if a, b := &live[i], &live[k]; a.tag < b.tag || a.tag == b.tag && a.ref < b.ref {
 					k = i
 				}
 			}
-			if got := s.pop(); got != live[k] {
-				t.Fatalf("trial %d: popped %+v, want %+v", trial, got, live[k])
+			// Take the first job as Wake does.
+			got := s.jobs[s.lo]
+			if s.lo++; s.lo == len(s.jobs) {
+				s.jobs, s.lo = s.jobs[:0], 0
+			}
+			if got != live[k] {
+				t.Fatalf("trial %d: took %+v, want %+v", trial, got, live[k])
 			}
 			live = slices.Delete(live, k, k+1)
+		}
+		if n := len(s.jobs) - s.lo; n != len(live) {
+			t.Fatalf("trial %d: %d jobs queued, want %d", trial, n, len(live))
 		}
 	}
 }
