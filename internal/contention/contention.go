@@ -155,7 +155,15 @@ func (m *Model) advance(s *smState, now int64) {
 func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	s := &m.sms[sm]
 	m.advance(s, now)
-	s.push(job{tag: s.v + max(work, 0), ref: ref, demand: d})
+	if work < 0 { // max(work, 0), as v is never -0
+		work = 0
+	}
+	j := job{tag: s.v + work, ref: ref, demand: d}
+	if h := s.jobs; len(h) < cap(h) && (len(h) == s.lo || !(j.tag < h[len(h)-1].tag)) {
+		s.jobs = append(h, j) // push's most common case, without its call
+	} else {
+		s.push(j)
+	}
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
 	m.markDirty(sm)
@@ -259,7 +267,10 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 			if dt > maxDelay {
 				dt = maxDelay
 			}
-			at = now + int64(max(dt, 0))
+			if dt < 0 { // max(dt, 0) but for -0 and NaN, which convert alike
+				dt = 0
+			}
+			at = now + int64(dt)
 		}
 	}
 	if at == s.next {
