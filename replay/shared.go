@@ -101,7 +101,8 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
 	if x == nil || len(x.sites) == 0 {
 		c.alone = spec.alone()
-		e.startJob(c, -1, c.alone, d)
+		// startJob's call, inline: one job a CTA is most of the starts.
+		e.sms.contention().start(e.now, c.sm, jobRef{run: c.slot, warp: -1}, c.alone, d)
 		return
 	}
 	sortSites(x.sites)
