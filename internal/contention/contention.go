@@ -46,7 +46,7 @@
 // with changes under synth) leaves the level where it was: Settle does
 // not look at it, and only finds the next finish of the SMs whose jobs
 // changed. Under synth (k20c, cdp: each CTA one job, 16 on an SM, DRAM
-// bound) a CTA's start, end and settles cost the model some 510
+// bound) a CTA's start, end and settles cost the model some 490
 // instructions (callgrind; 660 with a binary heap per SM, whose pop alone
 // took ~160), its wake-up's event in the owner's queue besides.
 //
