@@ -32,16 +32,23 @@
 //
 // Each SM keeps a virtual clock v_j that advances at f_j; a job's finish is
 // a fixed virtual time (its start's v_j plus its work), kept in a per-SM
-// heap. A rate change therefore moves one wake-up per SM, not one per job:
-// starting or finishing a job costs O(log jobs) plus the SMs whose rate
-// changed (every SM moving DRAM bytes when the water level moves). A
+// queue in (finish, start) order. A rate change therefore moves one
+// wake-up per SM, not one per job. Finishing a job takes it from the
+// queue's front; starting one puts it after the jobs that finish before
+// it, moving the later ones up a place, and they are few: a job starts at
+// its SM's latest virtual time, and a kernel's CTAs are alike (synth's
+// jittered CTAs, 16 on an SM, move about one a start; the jobs an SM holds
+// are bounded by its occupancy, a few dozen at most). Beyond that, a start
+// or a finish costs the SMs whose rate changed (every SM moving DRAM
+// bytes when the water level moves). A
 // cycle whose SMs come out with the issue shares and DRAM demands they
 // had (a CTA ending and a like one starting in its place: most cycles
 // with changes under synth) leaves the level where it was: Settle does
 // not look at it, and only finds the next finish of the SMs whose jobs
 // changed. Under synth (k20c, cdp: each CTA one job, 16 on an SM, DRAM
-// bound) a CTA's start, end and settles cost the model some 660
-// instructions (callgrind), the heap's pop ~160 of them.
+// bound) a CTA's start, end and settles cost the model some 490
+// instructions (callgrind; 660 with a binary heap per SM, whose pop alone
+// took ~160), its wake-up's event in the owner's queue besides.
 //
 // The water level itself comes from state kept as the SMs' jobs change
 // (water): each SM's share, demand and load are stored as they change; the
@@ -63,8 +70,6 @@ package contention
 
 import (
 	"math"
-
-	"github.com/gpureplay/gpureplay/internal/slots"
 )
 
 // Demand is what a job asks of the shared hardware per cycle of its own
@@ -93,14 +98,12 @@ type Model struct {
 	wake  Waker
 
 	sms    []smState
-	water  water                // the SMs' shares and demands the DRAM factor comes from
-	dirty  []int32              // SMs whose jobs changed this cycle
-	g      float64              // the DRAM factor (+Inf: DRAM does not bind)
-	seq    uint64               // job start order, to break finish ties
-	done   []uint64             // scratch: refs finished by the last Wake
-	held   slots.Table[heldJob] // by slot, what the jobs in the heaps hold
-	issued float64              // warp instructions issued so far
-	moved  float64              // DRAM bytes moved so far
+	water  water    // the SMs' shares and demands the DRAM factor comes from
+	dirty  []int32  // SMs whose jobs changed this cycle
+	g      float64  // the DRAM factor (+Inf: DRAM does not bind)
+	done   []uint64 // scratch: refs finished by the last Wake
+	issued float64  // warp instructions issued so far
+	moved  float64  // DRAM bytes moved so far
 }
 
 // New makes the model of a GPU of sms SMs, each issuing width warp
@@ -113,32 +116,17 @@ func New(sms int, width, bw float64, wake Waker) *Model {
 	return m
 }
 
-// job is a job in its SM's heap: when it finishes, and where the rest of
-// it is. Three fields, so the compiler keeps one in registers: a struct
-// it keeps in memory is written field by field and copied whole at every
-// level of a sift, loads the processor cannot forward from its store
-// buffer (BFS scale 20 under CDP starts 536K jobs).
+// job is a job in its SM's queue: when it finishes, and what it stands
+// for and demands.
 type job struct {
-	tag  float64 // virtual time at which it finishes
-	seq  uint64  // start order, to break finish ties
-	slot int32   // its ref and demand in Model.held
-}
-
-// heldJob is what a job holds besides its place in the heap.
-type heldJob struct {
+	tag    float64 // virtual time at which it finishes
 	ref    uint64
 	demand Demand
 }
 
-func (a *job) before(b *job) bool {
-	if a.tag != b.tag {
-		return a.tag < b.tag
-	}
-	return a.seq < b.seq
-}
-
 type smState struct {
-	jobs   []job   // min-heap by (tag, seq)
+	jobs   []job   // jobs[lo:] by (tag, start order): the queue
+	lo     int     // the queue's first job
 	v      float64 // virtual time: progress of a job running since v = 0
 	at     int64   // cycle v was last advanced to
 	rate   float64 // progress per cycle now
@@ -151,7 +139,7 @@ type smState struct {
 // advance brings SM s's virtual clock to now at its current rate and
 // accounts what it issued and moved meanwhile.
 func (m *Model) advance(s *smState, now int64) {
-	if dt := now - s.at; dt > 0 && len(s.jobs) > 0 {
+	if dt := now - s.at; dt > 0 && s.lo < len(s.jobs) {
 		dv := float64(dt) * s.rate
 		s.v += dv
 		m.issued += dv * s.demand.Issue
@@ -167,8 +155,15 @@ func (m *Model) advance(s *smState, now int64) {
 func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	s := &m.sms[sm]
 	m.advance(s, now)
-	m.seq++
-	s.push(job{tag: s.v + max(work, 0), seq: m.seq, slot: m.held.Put(heldJob{ref: ref, demand: d})})
+	if work < 0 { // max(work, 0), as v is never -0
+		work = 0
+	}
+	j := job{tag: s.v + work, ref: ref, demand: d}
+	if h := s.jobs; len(h) < cap(h) && (len(h) == s.lo || !(j.tag < h[len(h)-1].tag)) {
+		s.jobs = append(h, j) // push's most common case, without its call
+	} else {
+		s.push(j)
+	}
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
 	m.markDirty(sm)
@@ -189,17 +184,20 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	}
 	m.advance(s, now)
 	s.next = -1
-	for due := s.v + tolerance(s.v); len(s.jobs) > 0 && s.jobs[0].tag <= due; {
-		j := m.held.Take(s.pop().slot)
-		s.demand.Issue -= j.demand.Issue
-		s.demand.DRAM -= j.demand.DRAM
-		m.done = append(m.done, j.ref)
+	due := s.v + tolerance(s.v)
+	h, k := s.jobs, s.lo
+	for ; k < len(h) && h[k].tag <= due; k++ {
+		s.demand.Issue -= h[k].demand.Issue
+		s.demand.DRAM -= h[k].demand.DRAM
+		m.done = append(m.done, h[k].ref)
 	}
-	if len(s.jobs) == 0 {
+	if k == len(h) {
 		// Sums of floats drift; an empty SM starts again from exact zeros,
 		// and so does its virtual clock, which bounds its magnitude.
 		s.demand, s.v = Demand{}, 0
+		s.jobs, k = h[:0], 0
 	}
+	s.lo = k
 	m.markDirty(sm)
 	return m.done
 }
@@ -262,14 +260,17 @@ func (m *Model) Settle(now int64) {
 // earliest job finishes at its current rate.
 func (m *Model) reschedule(i int, s *smState, now int64) {
 	at := int64(-1)
-	if len(s.jobs) > 0 {
+	if s.lo < len(s.jobs) {
 		at = now
-		if left := s.jobs[0].tag - s.v; left > tolerance(s.v) {
+		if left := s.jobs[s.lo].tag - s.v; left > tolerance(s.v) {
 			dt := math.Ceil(left/s.rate - 1e-9)
 			if dt > maxDelay {
 				dt = maxDelay
 			}
-			at = now + int64(max(dt, 0))
+			if dt < 0 { // max(dt, 0) but for -0 and NaN, which convert alike
+				dt = 0
+			}
+			at = now + int64(dt)
 		}
 	}
 	if at == s.next {
@@ -287,7 +288,7 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 const maxDelay = 1 << 60
 
 // Busy reports whether SM sm has jobs in the model.
-func (m *Model) Busy(sm int) bool { return len(m.sms[sm].jobs) > 0 }
+func (m *Model) Busy(sm int) bool { s := &m.sms[sm]; return s.lo < len(s.jobs) }
 
 // Totals are the warp instructions issued and DRAM bytes moved by every job
 // up to cycle now, for utilisation figures.
@@ -309,54 +310,26 @@ func (m *Model) Utilization(now, span int64) (issue, dram float64) {
 	return insts / (float64(len(m.sms)) * m.width * float64(span)), bytes / (m.bw * float64(span))
 }
 
+// push puts j in the queue after the jobs that finish before it or with
+// it (those started earlier: start order breaks ties), moving the later
+// ones up a place, from the end: a job mostly finishes after most of
+// those already there (it starts at the SM's latest virtual time, and a
+// kernel's CTAs are alike: synth with jittered CTAs, 16 on an SM, moves
+// about one job a start, half of the starts none). The space before the
+// queue, where finished jobs were, is taken back when the slice is full
+// and that space is at least half of it, so the jobs move down at most
+// once for every job started since they last did.
 func (s *smState) push(j job) {
-	s.jobs = append(s.jobs, j)
-	rise(s.jobs, len(s.jobs)-1, j)
-}
-
-// rise puts j in the heap h from the hole at i up, moving the later jobs
-// above it down.
-func rise(h []job, i int, j job) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !j.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
+	h := s.jobs
+	if len(h) == cap(h) && 2*s.lo >= len(h) && s.lo > 0 {
+		h = h[:copy(h, h[s.lo:])]
+		s.lo = 0
+	}
+	h = append(h, j)
+	i := len(h) - 1
+	for lo := s.lo; i > lo && j.tag < h[i-1].tag; i-- {
+		h[i] = h[i-1]
 	}
 	h[i] = j
-}
-
-// pop takes the earliest job. The hole at the root goes down the earlier
-// children to a leaf, then the last job rises from there to its place
-// (Floyd's bottom-up deletion): the last job is mostly late, so it would
-// sink nearly as far, and the way down compares the children only, one
-// comparison a level instead of two. The heap's layout differs from a
-// sift-down's; its order, (tag, seq) with seq unique, does not.
-func (s *smState) pop() job {
-	h := s.jobs
-	top := h[0]
-	last := len(h) - 1
-	x := h[last]
-	h = h[:last]
 	s.jobs = h
-	if last == 0 {
-		return top
-	}
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= last {
-			break
-		}
-		c := l
-		if r := l + 1; r < last && h[r].before(&h[l]) {
-			c = r
-		}
-		h[i] = h[c]
-		i = c
-	}
-	rise(h, i, x)
-	return top
 }

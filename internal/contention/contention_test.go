@@ -1,6 +1,7 @@
 package contention
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -238,32 +239,95 @@ func BenchmarkSettleBound(b *testing.B) {
 	}
 }
 
-// The per-SM heap gives its jobs back in (tag, seq) order, ties in tag
-// included, however pushes and pops interleave.
-func TestHeapOrder(t *testing.T) {
+// The per-SM queue gives its jobs back in (tag, start order) order, ties
+// in tag included, however starts and finishes interleave: the order the
+// binary heap it replaced gave (ref stands for the start order here). Its
+// slice, reused as jobs finish, stays within a few times the most jobs
+// queued at once.
+func TestQueueOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 200 {
 		var s smState
 		var live []job
 		var seq uint64
+		spread := 1 + r.IntN(40) // how far a start's tag lands behind the latest
+		var now float64
+		most := 0 // the most jobs queued at once
 		for range 400 {
 			if len(live) == 0 || r.IntN(5) < 3 {
 				seq++
-				j := job{tag: float64(r.IntN(20)), seq: seq, slot: int32(seq)}
+				now += float64(r.IntN(3))
+				j := job{tag: now + float64(r.IntN(spread)), ref: seq}
 				s.push(j)
 				live = append(live, j)
+				most = max(most, len(live))
+				if c := cap(s.jobs); c > 4*most+4 {
+					t.Fatalf("trial %d: the queue's slice holds %d for at most %d jobs", trial, c, most)
+				}
 				continue
 			}
 			k := 0
 			for i := range live {
-				if live[i].before(&live[k]) {
+				if a, b := &live[i], &live[k]; a.tag < b.tag || a.tag == b.tag && a.ref < b.ref {
 					k = i
 				}
 			}
-			if got := s.pop(); got != live[k] {
-				t.Fatalf("trial %d: popped %+v, want %+v", trial, got, live[k])
+			// Take the first job as Wake does.
+			got := s.jobs[s.lo]
+			if s.lo++; s.lo == len(s.jobs) {
+				s.jobs, s.lo = s.jobs[:0], 0
+			}
+			if got != live[k] {
+				t.Fatalf("trial %d: took %+v, want %+v", trial, got, live[k])
 			}
 			live = slices.Delete(live, k, k+1)
+		}
+		if n := len(s.jobs) - s.lo; n != len(live) {
+			t.Fatalf("trial %d: %d jobs queued, want %d", trial, n, len(live))
+		}
+	}
+}
+
+// Start and Wake keep an SM's jobs in (finish, start) order, Start's own
+// append at the queue's end included: at rate 1 (no Settle), jobs of
+// random work started over random cycles end at each Wake as a reference
+// of the live jobs, sorted, says.
+func TestStartWakeOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 100 {
+		m := New(1, 4, 100, func(int, int64, uint32) {})
+		s := &m.sms[0]
+		var live []job
+		var now int64
+		for ref := uint64(0); ref < 300; {
+			now += int64(r.IntN(4))
+			if len(live) == 0 || r.IntN(2) == 0 {
+				work := float64(r.IntN(1 + trial%30))
+				m.Start(now, 0, work, Demand{}, ref)
+				live = append(live, job{tag: s.v + work, ref: ref})
+				ref++
+				continue
+			}
+			v := s.v + float64(now-s.at)*s.rate // as Wake advances it
+			got := slices.Clone(m.Wake(now, 0, s.gen))
+			slices.SortStableFunc(live, func(a, b job) int {
+				if a.tag != b.tag {
+					return cmp.Compare(a.tag, b.tag)
+				}
+				return cmp.Compare(a.ref, b.ref)
+			})
+			k := 0
+			for k < len(live) && live[k].tag <= v+tolerance(v) {
+				k++
+			}
+			var want []uint64
+			for _, j := range live[:k] {
+				want = append(want, j.ref)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d at %d: ended %v, want %v", trial, now, got, want)
+			}
+			live = live[k:]
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package slots names values by small integers, reusing the numbers of
 // values taken out, so that an event or a heap entry can refer to a value
 // by a 32-bit slot instead of holding it: the replay engine's events name
-// kernels and groups this way, the contention model's heaps their jobs.
+// kernels and groups this way.
 package slots
 
 // Table holds values by slot. The slots in use stay as few as the values
