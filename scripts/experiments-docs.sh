@@ -37,12 +37,12 @@ docs=(docs/experiments.md docs/validation.md)
 
 # quick: the experiments --check reruns by default, every one with a
 # block but the slow ones: the paper-size runs (tens of minutes) and
-# pagoda (about 4 minutes of one core since its scorecard is judged
+# pagoda (about 7 minutes of one core since its scorecard is judged
 # across a grid). The quick ones are deterministic (fixed seeds; ties
 # replays model.tie_seed 0 to 4), none over a minute on 2 cores, about
 # 4 minutes together. A new block's experiment goes in one list or the
 # other; --check fails until it does.
-quick=(dtbl spawn spawn-amortised spawn-streams ties crcs crcs-measured
+quick=(dtbl spawn spawn-amortised spawn-streams ties crcs crcs-stated
 	pagoda-host20 pagoda-scaling pagoda-model pagoda-table5
 	validation-gpgpusim validation-whatif validation-accelsim validation-knee)
 slow=(dtbl-paper spawn-paper pagoda)
