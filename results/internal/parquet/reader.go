@@ -1,0 +1,499 @@
+package parquet
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zstd"
+)
+
+// maxPageBytes bounds a page's uncompressed size: a hostile header
+// cannot make the reader allocate more. The pages this package writes
+// are a few hundred KiB; other writers' dictionaries may be larger.
+const maxPageBytes = 128 << 20
+
+// maxGroupRows bounds a row group's rows, and so what reading one
+// column of it allocates. The tables' groups are of 2^18 rows.
+const maxGroupRows = 1 << 22
+
+var decoderOnce = sync.OnceValue(func() *zstd.Decoder {
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxPageBytes))
+	if err != nil {
+		panic(err) // only for invalid options
+	}
+	return dec
+})
+
+// ErrFormat is a file this package cannot read: not Parquet, cut short,
+// damaged, or laid out in a way the tables never are.
+var ErrFormat = errors.New("parquet")
+
+func formatError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+}
+
+// An UnsupportedColumnError is a column that is not a flat column of
+// one of the four types.
+type UnsupportedColumnError struct {
+	Index int // from 0
+	Name  string
+	What  string // what it is instead
+}
+
+func (e *UnsupportedColumnError) Error() string {
+	return fmt.Sprintf("column %d (%s) is %s", e.Index+1, e.Name, e.What)
+}
+
+// A File is a Parquet file open for reading: its footer read and its
+// columns checked.
+type File struct {
+	r    io.ReaderAt
+	size int64
+	meta fileMeta
+	cols []Column
+}
+
+// Open reads the footer of the Parquet file r of size bytes. Every
+// column must be a flat column of one of the four types (an
+// *UnsupportedColumnError otherwise); an integer column of no logical
+// type, as older writers leave them, is taken as signed.
+func Open(r io.ReaderAt, size int64) (*File, error) {
+	if size < 12 {
+		return nil, formatError("%d bytes: too short for a Parquet file", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return nil, err
+	}
+	if string(tail[4:]) != magic {
+		return nil, formatError("no PAR1 at the end: not a whole Parquet file")
+	}
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > size-12 {
+		return nil, formatError("a footer of %d bytes in a file of %d", n, size)
+	}
+	var head [4]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return nil, err
+	}
+	if string(head[:]) != magic {
+		return nil, formatError("no PAR1 at the start: not a Parquet file")
+	}
+	foot := make([]byte, n)
+	if _, err := r.ReadAt(foot, size-8-n); err != nil {
+		return nil, err
+	}
+	f := &File{r: r, size: size}
+	d := &decoder{buf: foot}
+	f.meta.decode(d)
+	if d.err != nil {
+		return nil, formatError("footer: %v", d.err)
+	}
+	if err := f.columns(); err != nil {
+		return nil, err
+	}
+	var rows int64
+	for g, rg := range f.meta.rowGroups {
+		if len(rg.columns) != len(f.cols) {
+			return nil, formatError("row group %d has %d columns, the schema %d", g, len(rg.columns), len(f.cols))
+		}
+		if rg.numRows < 0 || rg.numRows > maxGroupRows {
+			return nil, formatError("row group %d has %d rows", g, rg.numRows)
+		}
+		rows += rg.numRows
+	}
+	if rows != f.meta.numRows {
+		return nil, formatError("row groups of %d rows in a file of %d", rows, f.meta.numRows)
+	}
+	return f, nil
+}
+
+// columns reads the schema into f.cols.
+func (f *File) columns() error {
+	s := f.meta.schema
+	if len(s) == 0 || s[0].numChildren != int32(len(s)-1) {
+		return formatError("the schema is not a root and its columns")
+	}
+	for i, el := range s[1:] {
+		c := Column{Name: el.name, Optional: el.repetition == repOptional}
+		bad := func(what string) error { return &UnsupportedColumnError{i, el.name, what} }
+		switch {
+		case el.numChildren > 0:
+			return bad("a group, not a flat column")
+		case el.repetition == repRepeated:
+			return bad("repeated, not a flat column")
+		case el.repetition != repRequired && el.repetition != repOptional:
+			return bad(fmt.Sprintf("of repetition %d", el.repetition))
+		}
+		l := el.logical
+		switch el.typ {
+		case typeInt32:
+			if (l.kind == 0 && (el.converted < 0 || el.converted == convInt32)) || (l.kind == logicalInteger && l.bitWidth == 32 && l.signed) {
+				c.Type = Int32
+			}
+		case typeInt64:
+			if (l.kind == 0 && (el.converted < 0 || el.converted == convInt64)) || (l.kind == logicalInteger && l.bitWidth == 64 && l.signed) {
+				c.Type = Int64
+			}
+		case typeDouble:
+			if l.kind == 0 && el.converted < 0 {
+				c.Type = Double
+			}
+		case typeByteArray:
+			if l.kind == logicalString || (l.kind == 0 && el.converted == convUTF8) {
+				c.Type = String
+			}
+		}
+		if c.Type == 0 {
+			return bad(fmt.Sprintf("of Parquet type %d (converted type %d, logical type %d)", el.typ, el.converted, l.kind))
+		}
+		f.cols = append(f.cols, c)
+	}
+	return nil
+}
+
+// Columns are the file's columns, in order.
+func (f *File) Columns() []Column { return f.cols }
+
+// NumRows is the file's row count.
+func (f *File) NumRows() int64 { return f.meta.numRows }
+
+// RowGroups is the number of row groups.
+func (f *File) RowGroups() int { return len(f.meta.rowGroups) }
+
+// RowGroupRows is the row count of row group g.
+func (f *File) RowGroupRows(g int) int64 { return f.meta.rowGroups[g].numRows }
+
+// Values are one column's rows of a row group. Valid is nil for a
+// required column; for an optional one it says which rows hold a value,
+// and a null row holds the zero value. One of Ints (Int32 and Int64
+// columns), Doubles and Strings holds a value per row.
+type Values struct {
+	Valid   []bool
+	Ints    []int64
+	Doubles []float64
+	Strings []string
+}
+
+// ReadColumn reads column col of row group g.
+func (f *File) ReadColumn(g, col int) (*Values, error) {
+	if g < 0 || g >= len(f.meta.rowGroups) || col < 0 || col >= len(f.cols) {
+		return nil, fmt.Errorf("parquet: no column %d in row group %d", col, g)
+	}
+	rows := f.meta.rowGroups[g].numRows
+	m := &f.meta.rowGroups[g].columns[col]
+	c := f.cols[col]
+	where := func(err error) error {
+		return fmt.Errorf("row group %d, column %s: %w", g, c.Name, err)
+	}
+	if m.numValues != rows {
+		return nil, where(formatError("%d values in a group of %d rows", m.numValues, rows))
+	}
+	start := m.chunkStart()
+	if start < 4 || m.compressedSize < 0 || start > f.size-8 || m.compressedSize > f.size-8-start {
+		return nil, where(formatError("a chunk of %d bytes at %d in a file of %d", m.compressedSize, start, f.size))
+	}
+	buf := make([]byte, m.compressedSize)
+	if _, err := f.r.ReadAt(buf, start); err != nil {
+		return nil, where(err)
+	}
+	cr := chunkReader{col: c, codec: m.codec, buf: buf, rows: int(rows)}
+	v, err := cr.read()
+	if err != nil {
+		return nil, where(err)
+	}
+	return v, nil
+}
+
+// chunkReader reads a column chunk's pages.
+type chunkReader struct {
+	col   Column
+	codec int32
+	buf   []byte
+	pos   int
+	rows  int
+	dict  []string
+	page  []byte // a page's uncompressed bytes
+}
+
+func (r *chunkReader) read() (*Values, error) {
+	v := &Values{}
+	if r.col.Optional {
+		v.Valid = make([]bool, 0, r.rows)
+	}
+	switch r.col.Type {
+	case Int32, Int64:
+		v.Ints = make([]int64, 0, r.rows)
+	case Double:
+		v.Doubles = make([]float64, 0, r.rows)
+	case String:
+		v.Strings = make([]string, 0, r.rows)
+	}
+	got := 0
+	for got < r.rows {
+		d := &decoder{buf: r.buf, pos: r.pos}
+		var h pageHeader
+		h.decode(d)
+		if d.err != nil {
+			return nil, formatError("page header at chunk byte %d: %v", r.pos, d.err)
+		}
+		r.pos = d.pos
+		if h.compressedSize < 0 || int(h.compressedSize) > len(r.buf)-r.pos {
+			return nil, formatError("a page of %d bytes past its chunk's end", h.compressedSize)
+		}
+		body := r.buf[r.pos : r.pos+int(h.compressedSize)]
+		r.pos += int(h.compressedSize)
+		switch h.typ {
+		case pageDictionary:
+			if err := r.readDictionary(h, body); err != nil {
+				return nil, err
+			}
+		case pageData:
+			if h.numValues <= 0 || int(h.numValues) > r.rows-got {
+				return nil, formatError("a page of %d values with %d rows left", h.numValues, r.rows-got)
+			}
+			if err := r.readData(h, body, v); err != nil {
+				return nil, fmt.Errorf("page at rows from %d: %w", got, err)
+			}
+			got += int(h.numValues)
+		case pageDataV2:
+			return nil, formatError("a data page v2, which the tables never hold")
+		default: // index pages and others: nothing the rows need
+		}
+	}
+	return v, nil
+}
+
+// uncompress returns a page's body uncompressed, valid until the next
+// page.
+func (r *chunkReader) uncompress(h pageHeader, body []byte) ([]byte, error) {
+	n := int(h.uncompressedSize)
+	if n < 0 || n > maxPageBytes {
+		return nil, formatError("a page of %d bytes uncompressed", n)
+	}
+	var out []byte
+	var err error
+	switch r.codec {
+	case codecNone:
+		out = body
+	case codecZstd:
+		out, err = decoderOnce().DecodeAll(body, r.page[:0])
+	case codecSnappy:
+		var m int
+		if m, err = snappy.DecodedLen(body); err == nil && m != n {
+			return nil, formatError("a snappy page of %d bytes, %d in its header", m, n)
+		}
+		if err == nil {
+			out, err = snappy.Decode(r.page[:cap(r.page)], body)
+		}
+	case codecGzip:
+		var zr *gzip.Reader
+		if zr, err = gzip.NewReader(bytes.NewReader(body)); err == nil {
+			out, err = io.ReadAll(io.LimitReader(zr, int64(n)+1))
+		}
+	default:
+		return nil, formatError("compression codec %d, which the tables never use", r.codec)
+	}
+	if err != nil {
+		return nil, formatError("decompressing a page: %v", err)
+	}
+	if len(out) != n {
+		return nil, formatError("a page of %d bytes uncompressed, %d in its header", len(out), n)
+	}
+	if r.codec != codecNone {
+		r.page = out
+	}
+	return out, nil
+}
+
+func (r *chunkReader) readDictionary(h pageHeader, body []byte) error {
+	if r.col.Type != String {
+		return formatError("a dictionary page in a %s column", r.col.Type)
+	}
+	if h.encoding != encPlain && h.encoding != encPlainDict {
+		return formatError("a dictionary page of encoding %d", h.encoding)
+	}
+	b, err := r.uncompress(h, body)
+	if err != nil {
+		return err
+	}
+	if h.numValues < 0 || int(h.numValues) > len(b)/4 {
+		return formatError("a dictionary of %d values in %d bytes", h.numValues, len(b))
+	}
+	r.dict = make([]string, h.numValues)
+	pos := 0
+	for i := range r.dict {
+		s, n, err := plainString(b[pos:])
+		if err != nil {
+			return fmt.Errorf("dictionary value %d: %w", i, err)
+		}
+		r.dict[i] = s
+		pos += n
+	}
+	return nil
+}
+
+func plainString(b []byte) (string, int, error) {
+	if len(b) < 4 {
+		return "", 0, formatError("a string past the page's end")
+	}
+	n := binary.LittleEndian.Uint32(b)
+	if uint64(n) > uint64(len(b)-4) {
+		return "", 0, formatError("a string of %d bytes past the page's end", n)
+	}
+	return string(b[4 : 4+n]), 4 + int(n), nil
+}
+
+func (r *chunkReader) readData(h pageHeader, body []byte, v *Values) error {
+	b, err := r.uncompress(h, body)
+	if err != nil {
+		return err
+	}
+	rows := int(h.numValues)
+	valid := rows
+	if r.col.Optional {
+		if h.defEncoding != encRLE {
+			return formatError("definition levels of encoding %d", h.defEncoding)
+		}
+		if len(b) < 4 {
+			return formatError("definition levels past the page's end")
+		}
+		n := binary.LittleEndian.Uint32(b)
+		if uint64(n) > uint64(len(b)-4) {
+			return formatError("definition levels of %d bytes past the page's end", n)
+		}
+		levels := make([]uint32, rows)
+		if _, err := decodeRLE(b[4:4+n], 1, levels); err != nil {
+			return fmt.Errorf("definition levels: %w", err)
+		}
+		b = b[4+n:]
+		valid = 0
+		for _, l := range levels {
+			v.Valid = append(v.Valid, l == 1)
+			valid += int(l)
+		}
+	}
+	// the valid values, then spread over the rows
+	switch r.col.Type {
+	case Int32, Int64:
+		vals, err := r.ints(h.encoding, b, valid)
+		if err != nil {
+			return err
+		}
+		v.Ints = spread(v.Ints, vals, v.Valid, rows)
+	case Double:
+		if h.encoding != encPlain {
+			return formatError("doubles of encoding %d", h.encoding)
+		}
+		if len(b) < 8*valid {
+			return formatError("%d doubles in %d bytes", valid, len(b))
+		}
+		vals := make([]float64, valid)
+		for i := range vals {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		v.Doubles = spread(v.Doubles, vals, v.Valid, rows)
+	case String:
+		vals, err := r.strings(h.encoding, b, valid)
+		if err != nil {
+			return err
+		}
+		v.Strings = spread(v.Strings, vals, v.Valid, rows)
+	}
+	return nil
+}
+
+// spread appends a page's rows to dst: vals in its valid rows, the
+// zero value in its null rows (the last rows of valid), or vals alone
+// for a required column.
+func spread[T any](dst, vals []T, valid []bool, rows int) []T {
+	if valid == nil {
+		return append(dst, vals...)
+	}
+	var zero T
+	j := 0
+	for _, ok := range valid[len(valid)-rows:] {
+		if ok {
+			dst = append(dst, vals[j])
+			j++
+		} else {
+			dst = append(dst, zero)
+		}
+	}
+	return dst
+}
+
+func (r *chunkReader) ints(enc int32, b []byte, n int) ([]int64, error) {
+	narrow := r.col.Type == Int32
+	vals := make([]int64, n)
+	switch enc {
+	case encDeltaBinary:
+		if err := decodeDelta(b, vals, narrow); err != nil {
+			return nil, err
+		}
+	case encPlain:
+		size := 8
+		if narrow {
+			size = 4
+		}
+		if len(b) < size*n {
+			return nil, formatError("%d integers in %d bytes", n, len(b))
+		}
+		for i := range vals {
+			if narrow {
+				vals[i] = int64(int32(binary.LittleEndian.Uint32(b[4*i:])))
+			} else {
+				vals[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+			}
+		}
+	default:
+		return nil, formatError("integers of encoding %d", enc)
+	}
+	return vals, nil
+}
+
+func (r *chunkReader) strings(enc int32, b []byte, n int) ([]string, error) {
+	vals := make([]string, n)
+	switch enc {
+	case encPlain:
+		pos := 0
+		for i := range vals {
+			s, k, err := plainString(b[pos:])
+			if err != nil {
+				return nil, fmt.Errorf("value %d: %w", i, err)
+			}
+			vals[i] = s
+			pos += k
+		}
+	case encRLEDict, encPlainDict:
+		if r.dict == nil {
+			return nil, formatError("dictionary indices before a dictionary page")
+		}
+		if n == 0 {
+			return vals, nil
+		}
+		if len(b) < 1 {
+			return nil, formatError("dictionary indices without a bit width")
+		}
+		idx := make([]uint32, n)
+		if _, err := decodeRLE(b[1:], uint(b[0]), idx); err != nil {
+			return nil, fmt.Errorf("dictionary indices: %w", err)
+		}
+		for i, j := range idx {
+			if int(j) >= len(r.dict) {
+				return nil, formatError("index %d past a dictionary of %d", j, len(r.dict))
+			}
+			vals[i] = r.dict[j]
+		}
+	default:
+		return nil, formatError("strings of encoding %d", enc)
+	}
+	return vals, nil
+}

@@ -1,0 +1,568 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// A Type is a column's physical type, with the logical type the tables
+// give it.
+type Type uint8
+
+const (
+	Int32  Type = iota + 1 // INT32, signed 32-bit integer
+	Int64                  // INT64, signed 64-bit integer
+	Double                 // DOUBLE
+	String                 // BYTE_ARRAY, UTF-8 string
+)
+
+func (t Type) String() string {
+	switch t {
+	case Int32:
+		return "int32"
+	case Int64:
+		return "int64"
+	case Double:
+		return "double"
+	case String:
+		return "string"
+	}
+	return "invalid"
+}
+
+// A Column is one column of a flat table: required, or optional (its
+// rows may be null).
+type Column struct {
+	Name     string
+	Type     Type
+	Optional bool
+}
+
+// Bitmap says which rows of a slice of values hold a value: bit Off+i of
+// Bits (least significant bit first, as Arrow lays out validity) for row
+// i. A nil Bits holds every row.
+type Bitmap struct {
+	Bits []byte
+	Off  int
+}
+
+func (b Bitmap) valid(i int) bool {
+	if b.Bits == nil {
+		return true
+	}
+	j := b.Off + i
+	return b.Bits[j>>3]>>(j&7)&1 != 0
+}
+
+// CreatedBy names the writer in every file's footer.
+const CreatedBy = "gpureplay"
+
+// PageRows is the most rows a data page holds: 256 KiB of int64 values
+// before encoding. Every column of every open table keeps a page of values
+// in hand.
+const PageRows = 1 << 15
+
+// zstdLevel: the fastest level, whose files are within a few per cent of
+// the default level's, and encoding is the largest cost of a run with
+// --out.
+var encoderOnce = sync.OnceValue(func() *zstd.Encoder {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		panic(err) // only for invalid options
+	}
+	return enc
+})
+
+// A Writer writes a Parquet file of flat columns, row group by row group.
+// The caller appends each column's rows of the group (the columns in any
+// order, each in row order), then ends the group; Close writes the
+// footer. Every column of a group must get the same number of rows.
+//
+// The file's layout is fixed, so the same rows give the same bytes: data
+// pages (v1) of up to PageRows rows, zstd-compressed; integers
+// DELTA_BINARY_PACKED; doubles PLAIN; strings dictionary-encoded, a
+// dictionary per row group; definition levels RLE; the chunk's
+// statistics (least and greatest value, null count).
+type Writer struct {
+	w      io.Writer
+	off    int64
+	cols   []Column
+	chunks []chunk
+	meta   fileMeta
+	err    error
+	page   []byte // a page's uncompressed bytes, reused
+	zbuf   []byte // its compressed bytes, reused
+	hdr    encoder
+}
+
+// NewWriter starts a file of the given columns on w and writes its
+// leading magic number.
+func NewWriter(w io.Writer, cols []Column) (*Writer, error) {
+	pw := &Writer{w: w, cols: cols, chunks: make([]chunk, len(cols))}
+	pw.meta.createdBy = CreatedBy
+	pw.meta.schema = append(pw.meta.schema, schemaElement{typ: -1, repetition: repRequired, name: "schema", numChildren: int32(len(cols)), converted: -1})
+	seen := map[string]bool{}
+	for i, c := range cols {
+		el := schemaElement{repetition: repRequired, name: c.Name, converted: -1}
+		if c.Optional {
+			el.repetition = repOptional
+		}
+		switch c.Type {
+		case Int32:
+			el.typ, el.converted, el.logical = typeInt32, convInt32, logicalType{kind: logicalInteger, bitWidth: 32, signed: true}
+		case Int64:
+			el.typ, el.converted, el.logical = typeInt64, convInt64, logicalType{kind: logicalInteger, bitWidth: 64, signed: true}
+		case Double:
+			el.typ = typeDouble
+		case String:
+			el.typ, el.converted, el.logical = typeByteArray, convUTF8, logicalType{kind: logicalString}
+		default:
+			return nil, fmt.Errorf("parquet: column %s: no type", c.Name)
+		}
+		if c.Name == "" || seen[c.Name] {
+			return nil, fmt.Errorf("parquet: column %d: empty or repeated name %q", i+1, c.Name)
+		}
+		seen[c.Name] = true
+		pw.meta.schema = append(pw.meta.schema, el)
+		pw.chunks[i].col = c
+		pw.chunks[i].defs.reset(1)
+	}
+	pw.write([]byte(magic))
+	return pw, pw.err
+}
+
+const magic = "PAR1"
+
+func (w *Writer) write(p []byte) {
+	if w.err != nil {
+		return
+	}
+	n, err := w.w.Write(p)
+	w.off += int64(n)
+	w.err = err
+}
+
+// Err is the first error the writer met: a write of the underlying
+// writer's or a misuse.
+func (w *Writer) Err() error { return w.err }
+
+func (w *Writer) chunk(col int, t Type) *chunk {
+	if col < 0 || col >= len(w.chunks) || w.chunks[col].col.Type != t {
+		if w.err == nil {
+			w.err = fmt.Errorf("parquet: column %d is not a %s column", col, t)
+		}
+		return nil
+	}
+	return &w.chunks[col]
+}
+
+// Int64s appends rows of an Int64 column: vs[i], or null where valid
+// says so (an optional column's).
+func (w *Writer) Int64s(col int, vs []int64, valid Bitmap) {
+	if c := w.chunk(col, Int64); c != nil {
+		appendRows(w, c, vs, valid, func(v []int64) { c.ints = append(c.ints, v...) })
+	}
+}
+
+// Int32s appends rows of an Int32 column.
+func (w *Writer) Int32s(col int, vs []int32, valid Bitmap) {
+	if c := w.chunk(col, Int32); c != nil {
+		appendRows(w, c, vs, valid, func(v []int32) {
+			for _, x := range v {
+				c.ints = append(c.ints, int64(x))
+			}
+		})
+	}
+}
+
+// Doubles appends rows of a Double column.
+func (w *Writer) Doubles(col int, vs []float64, valid Bitmap) {
+	if c := w.chunk(col, Double); c != nil {
+		appendRows(w, c, vs, valid, func(v []float64) { c.dbls = append(c.dbls, v...) })
+	}
+}
+
+// appendRows appends rows to c's page, ending pages at PageRows rows;
+// put appends a stretch of valid values.
+func appendRows[T any](w *Writer, c *chunk, vs []T, valid Bitmap, put func([]T)) {
+	if valid.Bits != nil && !c.col.Optional {
+		w.err = cmp(w.err, fmt.Errorf("parquet: column %s is required: no row may be null", c.col.Name))
+		return
+	}
+	for len(vs) > 0 {
+		k := min(len(vs), PageRows-c.pageRows)
+		if valid.Bits == nil {
+			put(vs[:k])
+			if c.col.Optional {
+				c.defs.repeat(1, k)
+			}
+		} else {
+			for i := 0; i < k; {
+				j := i
+				for j < k && valid.valid(j) {
+					j++
+				}
+				put(vs[i:j])
+				c.defs.repeat(1, j-i)
+				i = j
+				for j < k && !valid.valid(j) {
+					j++
+				}
+				c.defs.repeat(0, j-i)
+				c.nulls += int64(j - i)
+				i = j
+			}
+			valid.Off += k
+		}
+		vs = vs[k:]
+		c.pageRows += k
+		if c.pageRows == PageRows {
+			w.endPage(c)
+		}
+	}
+}
+
+func cmp(old, err error) error {
+	if old != nil {
+		return old
+	}
+	return err
+}
+
+// Index is the row group's dictionary index of s in String column col,
+// which adds s to the dictionary if it is new; Indices and Repeat append
+// rows by index.
+func (w *Writer) Index(col int, s string) uint32 {
+	c := w.chunk(col, String)
+	if c == nil {
+		return 0
+	}
+	if i, ok := c.dict[s]; ok {
+		return i
+	}
+	if c.dict == nil {
+		c.dict = map[string]uint32{}
+	}
+	i := uint32(len(c.dictVals))
+	c.dict[s] = i
+	c.dictVals = append(c.dictVals, s)
+	return i
+}
+
+// Indices appends rows of String column col by dictionary index (Index),
+// or null where valid says so.
+func (w *Writer) Indices(col int, idx []uint32, valid Bitmap) {
+	c := w.chunk(col, String)
+	if c == nil {
+		return
+	}
+	for _, i := range idx {
+		if int(i) >= len(c.dictVals) {
+			w.err = cmp(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
+			return
+		}
+	}
+	appendRows(w, c, idx, valid, func(v []uint32) {
+		for _, x := range v {
+			c.idx.repeatIndex(x, 1)
+		}
+	})
+}
+
+// Repeat appends n rows of the string of dictionary index i to String
+// column col. A stretch costs next to nothing, whatever its length.
+func (w *Writer) Repeat(col int, i uint32, n int) {
+	c := w.chunk(col, String)
+	if c == nil {
+		return
+	}
+	if int(i) >= len(c.dictVals) {
+		w.err = cmp(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
+		return
+	}
+	for n > 0 {
+		k := min(n, PageRows-c.pageRows)
+		c.idx.repeatIndex(i, k)
+		if c.col.Optional {
+			c.defs.repeat(1, k)
+		}
+		n -= k
+		c.pageRows += k
+		if c.pageRows == PageRows {
+			w.endPage(c)
+		}
+	}
+}
+
+// Rows is the number of rows the group being filled holds in column
+// col.
+func (w *Writer) Rows(col int) int64 {
+	return w.chunks[col].rows + int64(w.chunks[col].pageRows)
+}
+
+// EndRowGroup writes the row group being filled, if it has rows: every
+// column must hold the same number.
+func (w *Writer) EndRowGroup() error {
+	if w.err != nil {
+		return w.err
+	}
+	rows := w.Rows(0)
+	for i := range w.chunks {
+		if r := w.Rows(i); r != rows {
+			w.err = fmt.Errorf("parquet: row group of %d rows in column %s, %d in %s", rows, w.cols[0].Name, r, w.cols[i].Name)
+			return w.err
+		}
+	}
+	if rows == 0 {
+		return nil
+	}
+	g := rowGroup{numRows: rows, columns: make([]columnMeta, len(w.chunks))}
+	for i := range w.chunks {
+		c := &w.chunks[i]
+		if c.pageRows > 0 {
+			w.endPage(c)
+		}
+		m := &g.columns[i]
+		*m = columnMeta{path: c.col.Name, codec: codecZstd, numValues: c.rows, stats: c.statistics()}
+		switch c.col.Type {
+		case Int32:
+			m.typ, m.encodings = typeInt32, []int32{encDeltaBinary, encRLE}
+		case Int64:
+			m.typ, m.encodings = typeInt64, []int32{encDeltaBinary, encRLE}
+		case Double:
+			m.typ, m.encodings = typeDouble, []int32{encPlain, encRLE}
+		case String:
+			m.typ, m.encodings = typeByteArray, []int32{encPlain, encRLE, encRLEDict}
+			m.dictPageOffset = w.off
+			w.page = w.page[:0]
+			for _, s := range c.dictVals {
+				w.page = binary.LittleEndian.AppendUint32(w.page, uint32(len(s)))
+				w.page = append(w.page, s...)
+			}
+			u, z := w.writePage(pageHeader{typ: pageDictionary, numValues: int32(len(c.dictVals)), encoding: encPlain}, w.page)
+			m.uncompressedSize += u
+			m.compressedSize += z
+		}
+		m.dataPageOffset = w.off
+		w.write(c.pages)
+		m.uncompressedSize += c.uncompressed
+		m.compressedSize += int64(len(c.pages))
+		g.totalSize += m.uncompressedSize
+		c.reset()
+	}
+	w.meta.rowGroups = append(w.meta.rowGroups, g)
+	w.meta.numRows += rows
+	return w.err
+}
+
+// writePage compresses and writes a page, returning its sizes with its
+// header: uncompressed and as written.
+func (w *Writer) writePage(h pageHeader, body []byte) (int64, int64) {
+	w.zbuf = encoderOnce().EncodeAll(body, w.zbuf[:0])
+	h.uncompressedSize, h.compressedSize = int32(len(body)), int32(len(w.zbuf))
+	w.hdr.buf, w.hdr.last = w.hdr.buf[:0], w.hdr.last[:0]
+	h.encode(&w.hdr)
+	w.write(w.hdr.buf)
+	w.write(w.zbuf)
+	return int64(len(w.hdr.buf) + len(body)), int64(len(w.hdr.buf) + len(w.zbuf))
+}
+
+// endPage encodes, compresses and keeps the page c has filled.
+func (w *Writer) endPage(c *chunk) {
+	if c.pageRows > 0 {
+		b := w.page[:0]
+		if c.col.Optional {
+			levels := c.defs.finish()
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(levels)))
+			b = append(b, levels...)
+		}
+		enc := int32(encPlain)
+		switch c.col.Type {
+		case Int32, Int64:
+			c.bound(c.ints)
+			b = appendDelta(b, c.ints, c.col.Type == Int32)
+			enc = encDeltaBinary
+		case Double:
+			c.boundDoubles()
+			for _, v := range c.dbls {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			}
+		case String:
+			b = c.idx.appendTo(b, &c.rle)
+			enc = encRLEDict
+		}
+		w.page = b
+		w.zbuf = encoderOnce().EncodeAll(b, w.zbuf[:0])
+		h := pageHeader{typ: pageData, numValues: int32(c.pageRows), encoding: enc, defEncoding: encRLE,
+			uncompressedSize: int32(len(b)), compressedSize: int32(len(w.zbuf))}
+		w.hdr.buf, w.hdr.last = w.hdr.buf[:0], w.hdr.last[:0]
+		h.encode(&w.hdr)
+		c.pages = append(c.pages, w.hdr.buf...)
+		c.pages = append(c.pages, w.zbuf...)
+		c.uncompressed += int64(len(w.hdr.buf) + len(b))
+	}
+	c.rows += int64(c.pageRows)
+	c.pageRows = 0
+	c.ints, c.dbls = c.ints[:0], c.dbls[:0]
+	c.idx.runs = c.idx.runs[:0]
+	c.defs.reset(1)
+}
+
+// Close ends the row group being filled and writes the footer. It does
+// not close the underlying writer.
+func (w *Writer) Close() error {
+	if err := w.EndRowGroup(); err != nil {
+		return err
+	}
+	foot := w.meta.encode()
+	w.write(foot)
+	w.write(binary.LittleEndian.AppendUint32(nil, uint32(len(foot))))
+	w.write([]byte(magic))
+	return w.err
+}
+
+// A chunk is one column's part of the row group being filled: the pages
+// written so far, compressed, and the page being filled.
+type chunk struct {
+	col Column
+
+	// the page being filled
+	pageRows int
+	ints     []int64   // Int32 and Int64 columns' valid values
+	dbls     []float64 // a Double column's
+	idx      indexRuns // a String column's dictionary indices
+	defs     rleEncoder
+	rle      rleEncoder // the indices' encoder, reused
+
+	// the group so far
+	pages        []byte // page headers and compressed pages
+	uncompressed int64  // their size uncompressed, headers included
+	rows         int64  // rows in pages
+	nulls        int64
+	dict         map[string]uint32
+	dictVals     []string
+	hasBounds    bool
+	lo, hi       int64   // integer bounds
+	dlo, dhi     float64 // double bounds
+}
+
+func (c *chunk) reset() {
+	c.pages, c.uncompressed, c.rows, c.nulls = c.pages[:0], 0, 0, 0
+	clear(c.dict)
+	c.dictVals, c.hasBounds = c.dictVals[:0], false
+	c.defs.reset(1)
+}
+
+// bound takes a page's integers into the chunk's bounds.
+func (c *chunk) bound(vs []int64) {
+	if len(vs) == 0 {
+		return
+	}
+	lo, hi := vs[0], vs[0]
+	for _, v := range vs[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if !c.hasBounds {
+		c.lo, c.hi, c.hasBounds = lo, hi, true
+		return
+	}
+	c.lo, c.hi = min(c.lo, lo), max(c.hi, hi)
+}
+
+// boundDoubles takes a page's doubles into the chunk's bounds, leaving
+// NaN out as the format asks.
+func (c *chunk) boundDoubles() {
+	for _, v := range c.dbls {
+		if math.IsNaN(v) {
+			continue
+		}
+		if !c.hasBounds {
+			c.dlo, c.dhi, c.hasBounds = v, v, true
+			continue
+		}
+		c.dlo, c.dhi = math.Min(c.dlo, v), math.Max(c.dhi, v)
+	}
+}
+
+// statistics are the chunk's, in the format's encoding: plain values,
+// a zero least double written -0 and a zero greatest +0 (the format's
+// rule, so that a reader comparing bits finds both zeros inside).
+func (c *chunk) statistics() statistics {
+	s := statistics{nullCount: c.nulls}
+	switch c.col.Type {
+	case Int32:
+		if c.hasBounds {
+			s.min = binary.LittleEndian.AppendUint32(nil, uint32(int32(c.lo)))
+			s.max = binary.LittleEndian.AppendUint32(nil, uint32(int32(c.hi)))
+		}
+	case Int64:
+		if c.hasBounds {
+			s.min = binary.LittleEndian.AppendUint64(nil, uint64(c.lo))
+			s.max = binary.LittleEndian.AppendUint64(nil, uint64(c.hi))
+		}
+	case Double:
+		if c.hasBounds {
+			lo, hi := c.dlo, c.dhi
+			if lo == 0 {
+				lo = math.Copysign(0, -1)
+			}
+			if hi == 0 {
+				hi = 0
+			}
+			s.min = binary.LittleEndian.AppendUint64(nil, math.Float64bits(lo))
+			s.max = binary.LittleEndian.AppendUint64(nil, math.Float64bits(hi))
+		}
+	case String:
+		if len(c.dictVals) > 0 {
+			lo, hi := c.dictVals[0], c.dictVals[0]
+			for _, v := range c.dictVals[1:] {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+			s.min, s.max = []byte(lo), []byte(hi)
+		}
+	}
+	return s
+}
+
+// indexRuns are a page's dictionary indices as stretches of one index:
+// the run columns and most string columns hold a value over long
+// stretches.
+type indexRuns struct {
+	runs []indexRun
+}
+
+type indexRun struct {
+	i uint32
+	n int
+}
+
+func (r *indexRuns) repeatIndex(i uint32, n int) {
+	if k := len(r.runs); k > 0 && r.runs[k-1].i == i {
+		r.runs[k-1].n += n
+		return
+	}
+	r.runs = append(r.runs, indexRun{i, n})
+}
+
+// appendTo appends the page's RLE_DICTIONARY data: the indices' bit
+// width in a byte (at least 1, which every reader takes), then the
+// indices in the hybrid encoding.
+func (r *indexRuns) appendTo(dst []byte, enc *rleEncoder) []byte {
+	var most uint32
+	for _, run := range r.runs {
+		most = max(most, run.i)
+	}
+	w := uint(max(1, bits.Len32(most)))
+	enc.reset(w)
+	for _, run := range r.runs {
+		enc.repeat(uint64(run.i), run.n)
+	}
+	dst = append(dst, byte(w))
+	return append(dst, enc.finish()...)
+}
