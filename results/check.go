@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // Check reads what a finished file of the named table in format f ends
@@ -26,16 +25,11 @@ func Check(path, table string, f Format) error {
 	}
 	switch f {
 	case Parquet:
-		pf, err := file.OpenParquetFile(path, false)
-		if err != nil {
-			return fmt.Errorf("%s: not a whole Parquet file: %w", path, err)
-		}
-		defer pf.Close()
-		s, err := arrowSchema(path, pf.MetaData().Schema)
+		fh, _, err := openParquet(path, want)
 		if err != nil {
 			return err
 		}
-		return sameColumns(path, s, want)
+		return fh.Close()
 	case Arrow:
 		fh, err := os.Open(path)
 		if err != nil {

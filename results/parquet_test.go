@@ -17,7 +17,7 @@ import (
 )
 
 // TestParquetRunColumns writes run columns as dictionary indices across
-// every case writeRun meets, with row groups of 10,000 rows: stretches of
+// every case writeRuns meets, with row groups of 10,000 rows: stretches of
 // several whole chunks and a partial one, a block split by a row group's
 // end, a group that starts with a partial chunk, and groups holding two
 // values, one of them "", first or second. Every row must read back with
@@ -94,8 +94,8 @@ func TestParquetRunColumns(t *testing.T) {
 			}
 			where := fmt.Sprintf("group %d column %s", g, s.Field(i).Name)
 			checkStats(t, where, chunk, least, greatest)
-			if plainDataPages(chunk) {
-				t.Errorf("%s: %d values, but plain data pages: %v", where, len(values), chunk.EncodingStats())
+			if notDictionary(chunk) {
+				t.Errorf("%s: %d values, but not dictionary-encoded: %v", where, len(values), chunk.Encodings())
 			}
 		}
 	}
@@ -171,12 +171,8 @@ func checkStats(t *testing.T, where string, chunk *metadata.ColumnChunkMetaData,
 	}
 }
 
-// plainDataPages reports whether any data page of the chunk is plain.
-func plainDataPages(chunk *metadata.ColumnChunkMetaData) bool {
-	for _, s := range chunk.EncodingStats() {
-		if s.PageType != 2 /* DICTIONARY_PAGE */ && s.Encoding == parquet.Encodings.Plain {
-			return true
-		}
-	}
-	return false
+// notDictionary reports whether a string column chunk's data pages
+// are not dictionary indices.
+func notDictionary(chunk *metadata.ColumnChunkMetaData) bool {
+	return !hasEncoding(chunk.Encodings(), parquet.Encodings.RLEDict)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -250,6 +251,7 @@ func (w *Writer) Index(col int, s string) uint32 {
 		c.dict = map[string]uint32{}
 	}
 	i := uint32(len(c.dictVals))
+	s = strings.Clone(s) // s may live in a buffer the caller reuses
 	c.dict[s] = i
 	c.dictVals = append(c.dictVals, s)
 	return i
