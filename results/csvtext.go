@@ -3,7 +3,9 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -33,11 +35,14 @@ type csvEncoder struct {
 
 // csvColumn is one column of a record, its values typed once.
 type csvColumn struct {
-	arr arrow.Array
-	i64 []int64
-	i32 []int32
-	f64 []float64
-	str *array.String
+	kind  arrow.Type
+	arr   arrow.Array // nil where the column holds no null
+	i64   []int64
+	i32   []int32
+	f64   []float64
+	str   *array.String
+	last  string // a string column's last value written, and its field
+	field []byte
 }
 
 // csvFlushAt is the buffered bytes past which a row's end flushes.
@@ -64,10 +69,19 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 }
 
 func (e *csvEncoder) Write(rec arrow.Record) error {
-	e.cols = e.cols[:0]
+	if len(e.cols) != len(e.types) {
+		e.cols = make([]csvColumn, len(e.types))
+		for j := range e.cols {
+			e.cols[j].kind = e.types[j]
+		}
+	}
 	for j, col := range rec.Columns() {
-		c := csvColumn{arr: col}
-		switch e.types[j] {
+		c := &e.cols[j]
+		c.arr = nil
+		if col.NullN() > 0 {
+			c.arr = col
+		}
+		switch c.kind {
 		case arrow.INT64:
 			c.i64 = col.(*array.Int64).Int64Values()
 		case arrow.INT32:
@@ -77,7 +91,6 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 		case arrow.STRING:
 			c.str = col.(*array.String)
 		}
-		e.cols = append(e.cols, c)
 	}
 	for row := 0; row < int(rec.NumRows()); row++ {
 		for j := range e.cols {
@@ -85,18 +98,27 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 			if j > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			if c.arr.IsNull(row) {
+			if c.arr != nil && c.arr.IsNull(row) {
 				continue
 			}
-			switch {
-			case c.i64 != nil:
-				e.buf = strconv.AppendInt(e.buf, c.i64[row], 10)
-			case c.i32 != nil:
-				e.buf = strconv.AppendInt(e.buf, int64(c.i32[row]), 10)
-			case c.f64 != nil:
+			switch c.kind {
+			case arrow.INT64:
+				e.buf = appendInt(e.buf, c.i64[row])
+			case arrow.INT32:
+				e.buf = appendInt(e.buf, int64(c.i32[row]))
+			case arrow.FLOAT64:
 				e.buf = appendFloatText(e.buf, c.f64[row])
 			default:
-				e.buf = appendCSVString(e.buf, c.str.Value(row))
+				// A string column holds a value over long stretches (the
+				// run columns, kernel names): its field is quoted once.
+				if v := c.str.Value(row); v != c.last || c.field == nil {
+					c.last = strings.Clone(v)
+					c.field = appendCSVString(c.field[:0], v)
+					if c.field == nil {
+						c.field = []byte{}
+					}
+				}
+				e.buf = append(e.buf, c.field...)
 			}
 		}
 		e.buf = append(e.buf, '\n')
@@ -107,6 +129,15 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 		}
 	}
 	return nil
+}
+
+// appendInt appends v in decimal, a one-digit value without
+// strconv's call.
+func appendInt(dst []byte, v int64) []byte {
+	if uint64(v) < 10 {
+		return append(dst, byte('0'+v))
+	}
+	return strconv.AppendInt(dst, v, 10)
 }
 
 func (e *csvEncoder) Close() error { return e.flush() }
@@ -120,7 +151,14 @@ func (e *csvEncoder) flush() error {
 // appendFloatText appends the shortest text that reads back as exactly v,
 // with ".0" added to a whole number so that no reader takes the column
 // for integers.
+//
+// A whole number of at most six digits (an occupancy's warps, a slowdown
+// of 1) is its integer's digits and ".0", which is what the shortest 'g'
+// gives it: that form turns to an exponent only from 1e21 on.
 func appendFloatText(dst []byte, v float64) []byte {
+	if v > -1e6 && v < 1e6 && v == float64(int64(v)) && (v != 0 || !math.Signbit(v)) {
+		return append(appendInt(dst, int64(v)), ".0"...)
+	}
 	n := len(dst)
 	dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
 	for _, c := range dst[n:] {

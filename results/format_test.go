@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,5 +39,15 @@ func TestFloatText(t *testing.T) {
 	}
 	if got := string(appendFloatText(nil, math.NaN())); got != "NaN" {
 		t.Errorf("floatText(NaN) = %q", got)
+	}
+	// The whole numbers' fast path gives strconv's text.
+	for _, v := range []float64{1, -1, 999999, -999999, 1e6, 123456, math.Copysign(0, -1), 0.5, 1e6 - 0.5, 7e5} {
+		want := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(want, ".eIN") {
+			want += ".0"
+		}
+		if got := string(appendFloatText(nil, v)); got != want {
+			t.Errorf("floatText(%v) = %q, want %q", v, got, want)
+		}
 	}
 }

@@ -26,6 +26,10 @@ const (
 // appendDelta appends the encoding of vs. With narrow, vs are INT32
 // values, and the deltas wrap at 32 bits as the readers of an INT32
 // column compute them.
+//
+// Each block takes three passes over its 128 deltas, none of them a call
+// a value: the deltas and their least, each miniblock's deltas less the
+// least OR-ed into its width, then the packing.
 func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 	dst = binary.AppendUvarint(dst, deltaBlock)
 	dst = binary.AppendUvarint(dst, deltaMinis)
@@ -34,35 +38,43 @@ func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 		return binary.AppendVarint(dst, 0)
 	}
 	dst = binary.AppendVarint(dst, vs[0])
-	var deltas [deltaBlock]int64
 	var adj [deltaBlock]uint64
 	for at := 1; at < len(vs); at += deltaBlock {
 		n := min(deltaBlock, len(vs)-at)
-		least := int64(0)
-		for i := range n {
-			d := vs[at+i] - vs[at+i-1]
-			if narrow {
-				d = int64(int32(d))
+		prev, cur := vs[at-1:at-1+n], vs[at:at+n]
+		d := adj[:n]
+		least := cur[0] - prev[0]
+		if narrow {
+			least = int64(int32(least))
+			for i := range d {
+				x := int64(int32(cur[i] - prev[i]))
+				d[i] = uint64(x)
+				least = min(least, x)
 			}
-			deltas[i] = d
-			if i == 0 || d < least {
-				least = d
+			for i := range d {
+				d[i] = uint64(uint32(int32(d[i]) - int32(least)))
+			}
+		} else {
+			for i := range d {
+				x := cur[i] - prev[i]
+				d[i] = uint64(x)
+				least = min(least, x)
+			}
+			for i := range d {
+				d[i] -= uint64(least)
 			}
 		}
 		dst = binary.AppendVarint(dst, least)
-		var widths [deltaMinis]uint
-		for i := range n {
-			u := uint64(deltas[i] - least)
-			if narrow {
-				u = uint64(uint32(int32(deltas[i]) - int32(least)))
-			}
-			adj[i] = u
-			widths[i/deltaMiniblock] = max(widths[i/deltaMiniblock], uint(bits.Len64(u)))
-		}
 		clear(adj[n:])
-		for _, w := range widths {
-			dst = append(dst, byte(w))
+		var widths [deltaMinis]uint
+		for m := range widths {
+			var or uint64
+			for _, u := range adj[m*deltaMiniblock : (m+1)*deltaMiniblock] {
+				or |= u
+			}
+			widths[m] = uint(bits.Len64(or))
 		}
+		dst = append(dst, byte(widths[0]), byte(widths[1]), byte(widths[2]), byte(widths[3]))
 		for m := 0; m*deltaMiniblock < n; m++ {
 			dst = packBits(dst, adj[m*deltaMiniblock:(m+1)*deltaMiniblock], widths[m])
 		}

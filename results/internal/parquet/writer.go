@@ -69,11 +69,12 @@ const CreatedBy = "gpureplay"
 // in hand.
 const PageRows = 1 << 15
 
-// zstdLevel: the fastest level, whose files are within a few per cent of
-// the default level's, and encoding is the largest cost of a run with
-// --out.
+// encoderOnce is the pages' zstd encoder, shared (EncodeAll is safe for
+// concurrent use): the fastest level, whose files are within a few per
+// cent of the default level's, and no frame checksum, which Parquet
+// readers do not need.
 var encoderOnce = sync.OnceValue(func() *zstd.Encoder {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err != nil {
 		panic(err) // only for invalid options
 	}
@@ -481,14 +482,15 @@ func (c *chunk) bound(vs []int64) {
 // NaN out as the format asks.
 func (c *chunk) boundDoubles() {
 	for _, v := range c.dbls {
-		if math.IsNaN(v) {
-			continue
-		}
-		if !c.hasBounds {
+		switch {
+		case v != v: // NaN
+		case !c.hasBounds:
 			c.dlo, c.dhi, c.hasBounds = v, v, true
-			continue
+		case v < c.dlo:
+			c.dlo = v
+		case v > c.dhi:
+			c.dhi = v
 		}
-		c.dlo, c.dhi = math.Min(c.dlo, v), math.Max(c.dhi, v)
 	}
 }
 
