@@ -9,6 +9,7 @@
 //	# what the case shows and how the numbers were computed
 //	run policy=cdp set=gpu.sms=1,lat.host_issue=0 show=kernels,ctas
 //	{"type":"header",...}      <- the trace, JSONL
+//	kernels n=8 cycles=500     <- or a builder line standing for records (build.go)
 //	----
 //	kernel 1 host ...          <- the expected rows
 //	====
@@ -45,7 +46,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of golden
 type Case struct {
 	Line     int               // of its run line
 	Args     map[string]string // gpu, policy, set, show, and any a runner reads
-	Trace    []string          // JSONL records
+	Trace    []string          // JSONL records, builder lines expanded (build.go)
+	source   []string          // the trace as written
 	want     []string
 	comments []string
 }
@@ -202,7 +204,12 @@ func parse(t *testing.T, path string) ([]Case, string) {
 		case mode == "trace" && line == "----":
 			mode = "want"
 		case mode == "trace":
-			cur.Trace = append(cur.Trace, line)
+			recs, err := expand(line)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", path, n, err)
+			}
+			cur.Trace = append(cur.Trace, recs...)
+			cur.source = append(cur.source, line)
 		case mode == "want" && line == "====":
 			mode = ""
 		case mode == "want":
@@ -226,7 +233,7 @@ func joinLines(ls []string) string {
 
 func writeCase(b *strings.Builder, c Case) {
 	b.WriteString(joinLines(c.comments))
-	b.WriteString(joinLines(c.Trace))
+	b.WriteString(joinLines(c.source))
 	b.WriteString("----\n")
 	b.WriteString(joinLines(c.want))
 	b.WriteString("====\n")
