@@ -71,12 +71,18 @@ type ctaSpecs struct {
 // index, where a fifo.Queue's (block and count checks, the item copied
 // out through a result and its place cleared) cost 63 instructions a CTA
 // on synth against 51 for a whole ctaSpec.
+//
+// A queue past spillAt specs keeps the rest packed (spill, spill.go): a
+// host kernel waits whole here when a later one's body is read before
+// its CTAs are placed (kernels of many streams), and ten grids of 1M CTAs
+// held as slims took 240 MB.
 type specQueue struct {
 	specs    []slimSpec // queued from specs[head] on
 	head     int
 	rare     []rareSpec // queued from rare[rareHead] on
 	rareHead int
 	end      uint64
+	spill    specSpill // queued after specs, packed
 }
 
 // put queues specs as those of CTAs i, i+1, …, with rare the rare parts
@@ -87,10 +93,15 @@ func (q *specQueue) put(i uint64, specs []slimSpec, rare []rareSpec) {
 		return
 	}
 	q.compact()
-	if q.end < i {
-		q.specs = append(q.specs, make([]slimSpec, i-q.end)...)
+	gap := int(i - q.end)
+	if q.spill.held() || len(q.specs)-q.head+gap+len(specs) > spillAt {
+		q.spill.put(gap, specs)
+	} else {
+		if gap > 0 {
+			q.specs = append(q.specs, make([]slimSpec, gap)...)
+		}
+		q.specs = append(q.specs, specs...)
 	}
-	q.specs = append(q.specs, specs...)
 	q.rare = append(q.rare, rare...)
 	q.end = i + uint64(len(specs))
 }
@@ -123,6 +134,9 @@ func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 	if i >= q.end {
 		q.end = i + 1
 		return
+	}
+	if q.head == len(q.specs) {
+		q.specs, q.head = q.spill.take(q.specs[:0], spillAt), 0
 	}
 	e := &q.specs[q.head]
 	q.head++

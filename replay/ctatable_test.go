@@ -222,3 +222,58 @@ func TestSpecQueue(t *testing.T) {
 		t.Fatalf("queue storage %d rare parts, room for %d slims: not compacted", len(q.rare), cap(q.specs))
 	}
 }
+
+// A spec queue past spillAt keeps the rest packed and hands them out in
+// order all the same: gaps, rare parts, rates that change and repeat.
+func TestSpecQueueSpill(t *testing.T) {
+	x := &ctaExtra{checked: 3}
+	var q specQueue
+	var want []ctaSpec
+	next, popped, spilled := uint64(0), 0, false
+	check := func(n int) {
+		for ; n > 0 && popped < len(want); n-- {
+			var got ctaSpec
+			q.pop(uint64(popped), &got)
+			if w := want[popped]; got.cycles != w.cycles || got.issue != w.issue || got.dram != w.dram || got.x != w.x || len(got.warps) != len(w.warps) {
+				t.Fatalf("CTA %d: %+v, want %+v", popped, got, w)
+			}
+			popped++
+		}
+	}
+	for round := range 12 {
+		at := next + uint64(round%2)*3
+		for ; next < at; next++ {
+			want = append(want, ctaSpec{})
+		}
+		var slims []slimSpec
+		var rare []rareSpec
+		for j := range spillAt / 3 {
+			s := ctaSpec{cycles: int64(round*spillAt + j), issue: float32(round % 3), dram: float32(j / 1000)}
+			if j%5000 == 7 {
+				s.x = x
+			}
+			var e slimSpec
+			e.slim(&s)
+			if s.hasRare() {
+				e.rare = 1
+				var r rareSpec
+				r.setRare(&s)
+				rare = append(rare, r)
+			}
+			slims, want = append(slims, e), append(want, s)
+		}
+		q.put(at, slims, rare)
+		next = at + uint64(len(slims))
+		spilled = spilled || q.spill.held()
+		check(spillAt / 5)
+	}
+	if !spilled {
+		t.Fatal("nothing spilled")
+	}
+	check(len(want))
+	var past ctaSpec
+	q.pop(uint64(len(want)), &past)
+	if past.cycles != 0 {
+		t.Fatalf("past the last put: %+v", past)
+	}
+}

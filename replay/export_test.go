@@ -16,3 +16,17 @@ func TreeAheadBound(grid int) int64 {
 	msg := int64(treeMsgBytes) + int64(msgSpecs)*specBytes + 4*treeBatch*eventBytes
 	return treeLimit + 3*msg + int64(grid)*int64(unsafe.Sizeof(slimSpec{}))*5/4
 }
+
+// QueuedBound is what the engine's spec queues may hold for kernels host
+// kernels of grid CTAs each whose bodies were read before their CTAs were
+// placed: each queue spillAt specs as slims (twice that for the storage's
+// growth) and the rest packed, at most 13 bytes a CTA (a varint of cycles
+// and flags, both rates changed) and at most 3 where the rates repeat, as
+// in a generator's grid.
+func QueuedBound(kernels, grid int, ratesRepeat bool) int64 {
+	per := int64(13)
+	if ratesRepeat {
+		per = 3
+	}
+	return int64(kernels)*2*spillAt*specBytes + int64(kernels)*int64(grid)*per
+}

@@ -53,7 +53,10 @@ func TestReplayStreams5MCTAs(t *testing.T) {
 // A message used to keep the storage of the largest hand-over it ever
 // carried (a host kernel's grid of specs), and a host kernel its grid of
 // specs: 20 kernels of 100K CTAs held about 200 MB, a kernel of 4M CTAs
-// three times its grid.
+// three times its grid. Kernels on streams of their own arrive together,
+// and each one's body is read before the earlier ones' CTAs are placed:
+// those wait in their spec queues, packed past spillAt (QueuedBound); 10
+// kernels of 1M CTAs held 240 MB of specs before.
 func TestReplayLiveHeapBound(t *testing.T) {
 	const inFlight = 16 << 20
 	for _, c := range []struct {
@@ -61,16 +64,21 @@ func TestReplayLiveHeapBound(t *testing.T) {
 		siteRate      string
 		every         int // progress reports per sample
 		long          bool
+		streams       int
 	}{
-		{20, 100_000, "0.01", 2, false},
-		{1, 4_000_000, "0", 8, true},
+		{20, 100_000, "0.01", 2, false, 1},
+		{1, 4_000_000, "0", 8, true, 1},
+		// Every kernel's body is read as it arrives, before the earlier
+		// ones' CTAs are placed: all but the first wait in their spec
+		// queues, packed past spillAt.
+		{10, 1_000_000, "0", 8, true, 10},
 	} {
-		name := fmt.Sprintf("%dx%d", c.kernels, c.ctas)
+		name := fmt.Sprintf("%dx%d/%d", c.kernels, c.ctas, c.streams)
 		t.Run(name, func(t *testing.T) {
 			if c.long && testing.Short() {
 				t.Skip("a 4M-CTA kernel takes a few seconds")
 			}
-			data := generateBytes(t, "synth", fmt.Sprint("kernels=", c.kernels), fmt.Sprint("ctas=", c.ctas), "site_rate="+c.siteRate)
+			data := generateBytes(t, "synth", fmt.Sprint("kernels=", c.kernels), fmt.Sprint("ctas=", c.ctas), "site_rate="+c.siteRate, fmt.Sprint("streams=", c.streams))
 			cfg, _ := model.Preset("k20c")
 			open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 			var peak uint64
@@ -100,6 +108,9 @@ func TestReplayLiveHeapBound(t *testing.T) {
 			}
 			live := int64(peak) - int64(base)
 			bound := replay.TreeAheadBound(c.ctas) + inFlight
+			if c.streams > 1 {
+				bound += replay.QueuedBound(c.kernels, c.ctas, true)
+			}
 			t.Logf("%d CTAs: peak live heap %.1f MiB above the trace's %.1f MiB, bound %.1f MiB", st.CTAs, float64(live)/(1<<20), float64(base)/(1<<20), float64(bound)/(1<<20))
 			if live > bound {
 				t.Errorf("peak live heap %.1f MiB, want at most %.1f MiB: memory is not bounded by work in flight", float64(live)/(1<<20), float64(bound)/(1<<20))
