@@ -188,14 +188,20 @@ func (e *engine) nextPage() {
 }
 
 // loop fires events in (cycle, tie key) order until none are left and no
-// warp waits for room in the pending pool.
-func (e *engine) loop() error {
+// warp waits for room in the pending pool, or, with the cycle settled,
+// the next event is past until: then it reports paused, and a later loop
+// goes on from there (the golden cases that show the components' state
+// mid-run).
+func (e *engine) loop(until int64) (paused bool, err error) {
 	var batch int
 	fired := false // an event has fired since the last settle
 	for e.q.Len() > 0 || e.overflowWhenDry() {
+		if !fired && e.q.Peek() > until {
+			return true, nil
+		}
 		ev := e.q.Pop()
 		if err := checkHorizon(ev.At); err != nil {
-			return err
+			return false, err
 		}
 		if !e.stale(ev) {
 			e.now = ev.At
@@ -203,28 +209,28 @@ func (e *engine) loop() error {
 			fired = true
 		}
 		if e.err != nil {
-			return e.err
+			return false, e.err
 		}
 		if fired && (e.q.Len() == 0 || e.q.Peek() != e.now) {
 			fired = false
 			e.settle()
 			if e.err != nil {
-				return e.err
+				return false, e.err
 			}
 		}
 		if batch++; batch&0xffff == 0 {
 			if err := e.opt.checkpoint(e.stats.CTAs, e.now); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
 	if e.tasks != nil {
-		return e.tasks.stuck()
+		return false, e.tasks.stuck()
 	}
 	if e.streams.busy() || e.hosts.planned() {
-		return e.deadlock()
+		return false, e.deadlock()
 	}
-	return nil
+	return false, nil
 }
 
 // stale reports whether ev is a contention wake-up the model has since

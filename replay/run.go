@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 
 	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/model"
@@ -91,34 +92,44 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	if opt.Policy.Tasks != nil {
 		return newEngine(opt, sink).replayTasks(open)
 	}
+	e, closeAll, err := prepare(open, opt, sink)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	return e.run()
+}
+
+// prepare builds the engine of a replay of the trace open returns, its
+// first events scheduled, and what closes its readers.
+func prepare(open Opener, opt Options, sink tables.Sink) (*engine, func(), error) {
 	var records func(trace.Source) trace.Source
 	if opt.Ahead != nil {
 		records = opt.Ahead.Records
 	}
 	in, err := ingest.Open(open, records)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer in.Close()
 	e := newEngine(opt, sink)
 	e.host = in
 	e.body = newBodyCursor(in.Bodies(), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
-	// Defers run last first: the readers ahead stop before their sources
-	// close.
-	defer e.body.close()
+	// The readers ahead stop before their sources close.
+	closeAll := func() { e.body.close(); in.Close() }
 	if err := e.start(open); err != nil {
-		return nil, err
+		closeAll()
+		return nil, nil, err
 	}
 	if opt.Ahead != nil {
 		e.body.readAhead(opt.Ahead)
 	}
-	return e.run()
+	return e, closeAll, nil
 }
 
 // run is the engine's loop from the events start scheduled to the end,
 // and the run's totals.
 func (e *engine) run() (*Stats, error) {
-	if err := e.loop(); err != nil {
+	if _, err := e.loop(math.MaxInt64); err != nil {
 		return nil, err
 	}
 	s := e.finish()

@@ -1,0 +1,127 @@
+package replay
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
+
+// A Stepper runs a replay a stretch at a time and shows its components'
+// state between stretches, for the golden cases of testdata/state.txt
+// (raft's interaction tests, pebble's multi-command files).
+type Stepper struct {
+	e     *engine
+	close func()
+}
+
+// NewStepper prepares a replay as Run does, its first events scheduled.
+func NewStepper(open Opener, opt Options, sink tables.Sink) (*Stepper, error) {
+	e, closeAll, err := prepare(open, opt, sink)
+	if err != nil {
+		return nil, err
+	}
+	return &Stepper{e: e, close: closeAll}, nil
+}
+
+// Until fires every event up to cycle t and settles that cycle; it
+// reports whether events are left.
+func (s *Stepper) Until(t int64) (bool, error) {
+	paused, err := s.e.loop(t)
+	return paused, err
+}
+
+// Finish runs the replay to its end and returns its totals.
+func (s *Stepper) Finish() (*Stats, error) {
+	defer s.close()
+	return s.e.run()
+}
+
+// Now is the cycle of the last event fired.
+func (s *Stepper) Now() int64 { return s.e.now }
+
+// Show renders a component's state in lines: kd (the Kernel
+// Distributor), sms, streams (the host streams) or launchpath (the
+// device runtime's launch servers and pending pool).
+func (s *Stepper) Show(what string) ([]string, error) {
+	e := s.e
+	// ids lists kernels' ids, a run of consecutive ids as first-last.
+	ids := func(ks []*Kernel) string {
+		var b []string
+		for i := 0; i < len(ks); {
+			j := i + 1
+			for j < len(ks) && ks[j].id == ks[j-1].id+1 {
+				j++
+			}
+			if j-i > 2 {
+				b = append(b, fmt.Sprintf("%d-%d", ks[i].id, ks[j-1].id))
+			} else {
+				for _, k := range ks[i:j] {
+					b = append(b, fmt.Sprint(k.id))
+				}
+			}
+			i = j
+		}
+		return "[" + strings.Join(b, " ") + "]"
+	}
+	switch what {
+	case "kd":
+		// ready: the FCFS list's kernels with CTAs left to place.
+		d := &e.kd
+		var ready []*Kernel
+		for _, k := range d.listed() {
+			if k.Remaining() > 0 {
+				ready = append(ready, k)
+			}
+		}
+		return []string{fmt.Sprintf("kd entries=%d/%d held=%s waiting=%s ready=%s",
+			d.heldLen(), d.entries, ids(d.holders()), ids(slices.Collect(d.waiters())), ids(ready))}, nil
+	case "sms":
+		var out []string
+		for i := range e.sms.sms {
+			m := &e.sms.sms[i]
+			if m.ctas == 0 {
+				continue
+			}
+			out = append(out, fmt.Sprintf("sm%d kernel=%d ctas=%d warps=%d regs=%d smem=%d", m.id, m.kernel.id, m.ctas, m.warps, m.regs, m.smem))
+		}
+		if len(out) == 0 {
+			out = []string{"sms idle"}
+		}
+		return out, nil
+	case "streams":
+		st := &e.streams
+		keys := make([]uint64, 0, len(st.byID))
+		for id := range st.byID {
+			keys = append(keys, id)
+		}
+		slices.Sort(keys)
+		var out []string
+		for _, id := range keys {
+			q := st.byID[id]
+			head := "-"
+			if q.head != nil {
+				head = fmt.Sprint(q.head.id)
+			}
+			if q.head == nil && len(q.queue) == 0 {
+				continue
+			}
+			out = append(out, fmt.Sprintf("stream %d head=%s queue=%s", id, head, ids(q.queue)))
+		}
+		if len(out) == 0 {
+			out = []string{"streams idle"}
+		}
+		return out, nil
+	case "launchpath":
+		p := &e.launch
+		busy := 0
+		for _, f := range p.free {
+			if f > e.now {
+				busy++
+			}
+		}
+		return []string{fmt.Sprintf("launchpath servers=%d busy=%d pending=%d waiting=%d", len(p.free), busy, p.pending, p.waiting())}, nil
+	}
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath)", what)
+}
