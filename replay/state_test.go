@@ -42,8 +42,9 @@ func (s *Stepper) Finish() (*Stats, error) {
 func (s *Stepper) Now() int64 { return s.e.now }
 
 // Show renders a component's state in lines: kd (the Kernel
-// Distributor), sms, streams (the host streams) or launchpath (the
-// device runtime's launch servers and pending pool).
+// Distributor), sms, streams (the host streams), launchpath (the device
+// runtime's launch servers and pending pool) or groups (DTBL's
+// aggregated groups).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -122,6 +123,24 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			}
 		}
 		return []string{fmt.Sprintf("launchpath servers=%d busy=%d pending=%d waiting=%d", len(p.free), busy, p.pending, p.waiting())}, nil
+	case "groups":
+		// DTBL's aggregation: AGT entries held, groups on their way to a
+		// pool, and each kernel's groups not complete and pooled CTAs not
+		// placed.
+		g := &e.groups
+		used := 0
+		for _, u := range g.agt.used {
+			if u {
+				used++
+			}
+		}
+		out := []string{fmt.Sprintf("groups agt_used=%d inflight=%d", used, g.inFlight.Len())}
+		for _, k := range e.kd.holders() {
+			if k.pool != nil && (k.pool.open > 0 || k.pool.pooled > 0) {
+				out = append(out, fmt.Sprintf("pool kernel=%d open=%d pooled=%d", k.id, k.pool.open, k.pool.pooled))
+			}
+		}
+		return out, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups)", what)
 }

@@ -32,3 +32,6 @@ func (t *Table[T]) Take(i int32) T {
 	t.free = append(t.free, i)
 	return x
 }
+
+// Len is the number of values held.
+func (t *Table[T]) Len() int { return len(t.items) - len(t.free) }
