@@ -31,8 +31,8 @@ var dtblHeadlines = []headline{
 }
 
 const (
-	dtblRestsOn      = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go); stated: Table 2's GPU, Table 3's latencies, Table 4's inputs (sizes in dtbl-paper)"
-	dtblIdealRestsOn = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (sizes in dtbl-paper)"
+	dtblRestsOn      = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54× and on a 2,048-vertex R-MAT graph its relaxation kernels 0.60× and children 0.32×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go); stated: Table 2's GPU, Table 3's latencies, Table 4's inputs (sizes in dtbl-paper)"
+	dtblIdealRestsOn = "measured: sssp's per-operation costs, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54× and on a 2,048-vertex R-MAT graph its relaxation kernels 0.60× and children 0.32×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go); stated: Table 2's GPU, Table 4's inputs (sizes in dtbl-paper)"
 )
 
 // spawnGap is SPAWN's gap to Offline-Search, which the blind floors
@@ -66,11 +66,11 @@ var spawnHeadlines = []headline{
 		restsOn: "measured: join's search and prefix steps, join_main's registers (docs/calibration.md; held out: join's other kernels 0.09× to 0.78× of the capture); invented: join's other costs and keys (samples/joincost.go, joinmergecost.go); stated: Table II's GPU"},
 }
 
-const spawnRestsOn = "measured: sssp's per-operation costs and parent loop (209 cycles a trip; §IV-A's premise scored beside), join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go); stated: Table II's GPU, §IV-A's parent loop premise for bfs, gc and join (their amortised loops in spawn-amortised), DIMACS sizes (spawn-paper)"
+const spawnRestsOn = "measured: sssp's per-operation costs and parent loop (209 cycles a trip; §IV-A's premise scored beside), join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54× and on a 2,048-vertex R-MAT graph its relaxation kernels 0.60× and children 0.32×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go); stated: Table II's GPU, §IV-A's parent loop premise for bfs, gc and join (their amortised loops in spawn-amortised), DIMACS sizes (spawn-paper)"
 
 // spawnAmortisedRestsOn is what spawn-amortised's means rest on: the
 // generators' own parent loops, invented but for sssp's.
-const spawnAmortisedRestsOn = "measured: sssp's per-operation costs and parent loop, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go), bfs's, gc's and join's parent loops amortised (40–50 cycles a trip); stated: Table II's GPU"
+const spawnAmortisedRestsOn = "measured: sssp's per-operation costs and parent loop, join's search and prefix steps (GPGPU-Sim runs of Dragon_li, docs/calibration.md; held out, the captures' other CTAs: sssp's empty CTAs 0.54× and on a 2,048-vertex R-MAT graph its relaxation kernels 0.60× and children 0.32×, join's other kernels 0.09× to 0.78×); invented: the other workload costs (samples/*cost.go), bfs's, gc's and join's parent loops amortised (40–50 cycles a trip); stated: Table II's GPU"
 
 // withRestsOn is hs with every restsOn old replaced by new.
 func withRestsOn(hs []headline, old, new string) []headline {
