@@ -494,3 +494,80 @@ func unxz(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestJoinHeldOut30720 replays join (algo=merge) on the input shape of
+// capture dragonli-join-30720-cdp (testJoin -l 30720 -r 64 -m 16: 30,720
+// uniform keys below 16 on the left, 64 on the right), where one right
+// key matches whole 128-key left blocks and children launch, against
+// GPGPU-Sim's run, both under CDP on the captured GPU: held out, as the
+// fit was made on the 1,024-key input (TestJoinFitsCapture). The keys
+// are the generator's draw of the same distribution: 904 launches to
+// the capture's 897, 123,444 matches to its 122,920.
+func TestJoinHeldOut30720(t *testing.T) {
+	var sink sliceSink
+	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-join-30720-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := capturedConfig(t, sink.recs)
+	want := joinRun(t, sink.recs, cfg)
+	got := joinRun(t, generate(t, "join", "dist=uniform", "r_tuples=30720", "s_tuples=64", "max_key=16"), cfg)
+	for _, c := range []struct {
+		what      string
+		got, want float64
+		worst     float64 // today's and a little
+	}{
+		{"makespan", got.makespan, want.makespan, 1.25},                             // 0.83×
+		{"children launched", got.children, want.children, 1.05},                    // 1.01×
+		{"a child's CTA", got.childCTA, want.childCTA, 3.7},                         // 0.28×
+		{"the main join kernel", got.main, want.main, 1.15},                         // 0.90×
+		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.25}, // 0.83×
+	} {
+		t.Logf("%s: model %.0f, captured %.0f (%.2f×)", c.what, c.got, c.want, c.got/c.want)
+		heldOut(t, "join-30720 "+c.what, c.got/c.want, c.worst)
+	}
+}
+
+// joinTimes are what TestJoinHeldOut30720 compares of a join run.
+type joinTimes struct {
+	makespan, children, childCTA, main, bounds float64
+}
+
+// joinRun replays a join trace (the generator's or a capture's, whose
+// kernels are named join_main and join_bounds or Dragon_li's mangled
+// joinCdpMainJoinKernel and joinRegFindBoundsKernel) under cdp.
+func joinRun(t *testing.T, recs []trace.Record, cfg model.Config) joinTimes {
+	t.Helper()
+	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
+	pol, err := policies.New("cdp", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows policytest.Recorder
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jt := joinTimes{makespan: float64(st.MakespanCycles)}
+	device := map[uint64]bool{}
+	for _, k := range rows.Kernels {
+		span := float64(k.EndCycle - k.StartCycle)
+		switch {
+		case k.Origin == "device":
+			device[k.KernelID] = true
+			jt.children++
+		case strings.Contains(k.Name, "join_main") || strings.Contains(k.Name, "MainJoinKernel"):
+			jt.main += span
+		case strings.Contains(k.Name, "join_bounds") || strings.Contains(k.Name, "FindBoundsKernel"):
+			jt.bounds += span
+		}
+	}
+	var ctas float64
+	for _, c := range rows.CTAs {
+		if device[c.KernelID] {
+			jt.childCTA += float64(c.EndCycle - c.StartCycle)
+			ctas++
+		}
+	}
+	jt.childCTA /= ctas
+	return jt
+}
