@@ -36,3 +36,22 @@ func TestEmptyFile(t *testing.T) {
 		t.Fatalf("rows %d, groups %d, columns %v", f.NumRows(), f.RowGroups(), f.Columns())
 	}
 }
+
+// A nullable string column whose group holds only nulls has an empty
+// dictionary, and its null rows' indices are not read.
+func TestAllNullStrings(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := parquet.NewWriter(&buf, []parquet.Column{{Name: "s", Type: parquet.String, Optional: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Indices(0, []uint32{0, 0, 0}, parquet.Bitmap{Bits: []byte{0}})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := Read(t, buf.Bytes())
+	want := []parquet.Values{{Valid: []bool{false, false, false}, Strings: []string{"", "", ""}}}
+	if !reflect.DeepEqual(got.Groups, [][]parquet.Values{want}) {
+		t.Fatalf("read %+v", got.Groups)
+	}
+}

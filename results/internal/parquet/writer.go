@@ -259,14 +259,14 @@ func (w *Writer) Index(col int, s string) uint32 {
 }
 
 // Indices appends rows of String column col by dictionary index (Index),
-// or null where valid says so.
+// or null where valid says so (a null row's index is not read).
 func (w *Writer) Indices(col int, idx []uint32, valid Bitmap) {
 	c := w.chunk(col, String)
 	if c == nil {
 		return
 	}
-	for _, i := range idx {
-		if int(i) >= len(c.dictVals) {
+	for j, i := range idx {
+		if int(i) >= len(c.dictVals) && valid.valid(j) {
 			w.err = cmp(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
 			return
 		}
