@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,8 +44,8 @@ func (s *Stepper) Now() int64 { return s.e.now }
 
 // Show renders a component's state in lines: kd (the Kernel
 // Distributor), sms, streams (the host streams), launchpath (the device
-// runtime's launch servers and pending pool) or groups (DTBL's
-// aggregated groups).
+// runtime's launch servers and pending pool), groups (DTBL's aggregated
+// groups) or devstreams (the ordered device streams).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -141,6 +142,36 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			}
 		}
 		return out, nil
+	case "devstreams":
+		// The ordered device streams holding kernels: each one's kernels
+		// launched and not complete (the first heads it), those that
+		// reached the KMU, and whether its head has been let go.
+		var keys []devStreamKey
+		for k := range e.dstreams.byKey {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b devStreamKey) int {
+			return cmp.Or(cmp.Compare(a.grid, b.grid), cmp.Compare(a.cta, b.cta), cmp.Compare(a.kind, b.kind), cmp.Compare(a.id, b.id))
+		})
+		var out []string
+		for _, key := range keys {
+			d := e.dstreams.byKey[key]
+			if len(d.kernels) == 0 {
+				continue
+			}
+			var arrived []*Kernel
+			for i, k := range d.kernels {
+				if d.arrived[i] {
+					arrived = append(arrived, k)
+				}
+			}
+			out = append(out, fmt.Sprintf("devstream grid=%d cta=%d kind=%v id=%d kernels=%s arrived=%s running=%v",
+				key.grid, key.cta, key.kind, key.id, ids(d.kernels), ids(arrived), d.running))
+		}
+		if len(out) == 0 {
+			out = []string{"devstreams none"}
+		}
+		return out, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams)", what)
 }
