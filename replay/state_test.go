@@ -45,7 +45,8 @@ func (s *Stepper) Now() int64 { return s.e.now }
 // Show renders a component's state in lines: kd (the Kernel
 // Distributor), sms, streams (the host streams), launchpath (the device
 // runtime's launch servers and pending pool), groups (DTBL's aggregated
-// groups) or devstreams (the ordered device streams).
+// groups), devstreams (the ordered device streams) or contention (the
+// contention model's SMs).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -172,6 +173,21 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			out = []string{"devstreams none"}
 		}
 		return out, nil
+	case "contention":
+		// The contention model: each SM's jobs, their summed issue and
+		// DRAM demand and the rate they progress at; the DRAM factor.
+		share := e.sms.contention()
+		if share == nil {
+			return []string{"contention off"}, nil
+		}
+		m := share.model
+		out := []string{fmt.Sprintf("contention dram_factor=%g", m.DRAMFactor())}
+		for i := range e.sms.sms {
+			if jobs, d, rate := m.SM(i); jobs > 0 {
+				out = append(out, fmt.Sprintf("sm%d jobs=%d issue=%g dram=%g rate=%g", i, jobs, d.Issue, d.DRAM, rate))
+			}
+		}
+		return out, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention)", what)
 }

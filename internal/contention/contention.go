@@ -287,6 +287,18 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 // owner's clock; a job still unfinished then is simply woken again.
 const maxDelay = 1 << 60
 
+// SM reports SM sm's jobs, their summed demand and the rate they
+// progress at, as of the last Settle: the model's state for a reader
+// that shows it mid-run (the engine's golden cases).
+func (m *Model) SM(sm int) (jobs int, demand Demand, rate float64) {
+	s := &m.sms[sm]
+	return len(s.jobs) - s.lo, s.demand, s.rate
+}
+
+// DRAMFactor is the water level g of the last Settle: +Inf where DRAM
+// does not bind.
+func (m *Model) DRAMFactor() float64 { return m.g }
+
 // Busy reports whether SM sm has jobs in the model.
 func (m *Model) Busy(sm int) bool { s := &m.sms[sm]; return s.lo < len(s.jobs) }
 
