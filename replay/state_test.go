@@ -45,8 +45,9 @@ func (s *Stepper) Now() int64 { return s.e.now }
 // Show renders a component's state in lines: kd (the Kernel
 // Distributor), sms, streams (the host streams), launchpath (the device
 // runtime's launch servers and pending pool), groups (DTBL's aggregated
-// groups), devstreams (the ordered device streams) or contention (the
-// contention model's SMs).
+// groups), devstreams (the ordered device streams), contention (the
+// contention model's SMs), ctas (stalled and paused CTAs) or scoreboard
+// (CRCS's input pages ready).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -188,6 +189,23 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			}
 		}
 		return out, nil
+	case "ctas":
+		// The CTAs placed and not started (held by a gate) and those
+		// paused mid-run at a page, in order.
+		name := func(cs []*ctaRun) string {
+			var b []string
+			for _, c := range cs {
+				b = append(b, fmt.Sprintf("%d/%d", c.k.id, c.idx))
+			}
+			return "[" + strings.Join(b, " ") + "]"
+		}
+		return []string{fmt.Sprintf("ctas stalled=%s paused=%s", name(e.ctas.stalled), name(e.ctas.paused))}, nil
+	case "scoreboard":
+		// CRCS's reference-count scoreboard: the input pages ready.
+		if e.sb == nil {
+			return []string{"scoreboard none"}, nil
+		}
+		return []string{fmt.Sprintf("scoreboard input_ready=%d/%d", e.sb.readyIn, e.sb.inputPages)}, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard)", what)
 }
