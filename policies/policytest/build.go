@@ -17,6 +17,11 @@ import (
 // the kernel's id, so a stream of its own; else that stream id) and its
 // ctas CTAs of cycles cycles each. Every key but n and id has the
 // default shown; n defaults to 1, and id must be given.
+//
+//	header clock_mhz=706 page_bytes=1024
+//
+// is the trace's header record, version 1, with the trace's clock and,
+// where given, its page size.
 
 // kernelsDefaults are the builder's keys and their defaults.
 var kernelsDefaults = map[string]string{
@@ -28,6 +33,9 @@ var kernelsDefaults = map[string]string{
 // itself where it is a record, else its builder's records.
 func expand(line string) ([]string, error) {
 	f := strings.Fields(line)
+	if len(f) > 0 && f[0] == "header" {
+		return header(f[1:])
+	}
 	if len(f) == 0 || f[0] != "kernels" {
 		return []string{line}, nil
 	}
@@ -69,4 +77,23 @@ func expand(line string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// header is the header record a header line stands for.
+func header(kvs []string) ([]string, error) {
+	rec := `{"type":"header","version":1`
+	seen := map[string]bool{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		n, err := strconv.ParseInt(v, 10, 64)
+		if !ok || (k != "clock_mhz" && k != "page_bytes") || seen[k] || err != nil || n <= 0 {
+			return nil, fmt.Errorf("header: %q is not clock_mhz=N or page_bytes=N, each once", kv)
+		}
+		seen[k] = true
+		rec += fmt.Sprintf(`,%q:%d`, k, n)
+	}
+	if !seen["clock_mhz"] {
+		return nil, fmt.Errorf("header: clock_mhz=N is required")
+	}
+	return []string{rec + "}"}, nil
 }

@@ -8,6 +8,8 @@ import (
 func TestExpandKernels(t *testing.T) {
 	for line, want := range map[string]string{
 		`{"type":"header","version":1,"clock_mhz":706}`: `{"type":"header","version":1,"clock_mhz":706}`,
+		`header clock_mhz=706`:                          `{"type":"header","version":1,"clock_mhz":706}`,
+		`header clock_mhz=1000 page_bytes=1024`:         `{"type":"header","version":1,"clock_mhz":1000,"page_bytes":1024}`,
 		`kernels id=3 cycles=500`: `{"type":"kernel","id":3,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
 {"type":"launch","kernel":3,"t":0,"stream":3}
 {"type":"cta","kernel":3,"cta":0,"cycles":500}`,
@@ -28,7 +30,7 @@ func TestExpandKernels(t *testing.T) {
 			t.Errorf("%s:\n%s\nwant\n%s", line, g, want)
 		}
 	}
-	for _, bad := range []string{"kernels n=2", "kernels id=1 cycles=-4", "kernels id=1 colour=red", "kernels id=1 stream=some", "kernels id=1 n"} {
+	for _, bad := range []string{"kernels n=2", "kernels id=1 cycles=-4", "kernels id=1 colour=red", "kernels id=1 stream=some", "kernels id=1 n", "header", "header clock_mhz=0", "header page_bytes=4", "header clock_mhz=1 clock_mhz=2", "header clock_mhz=706 ordered_trees=1"} {
 		if _, err := expand(bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
