@@ -85,8 +85,10 @@ func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 var errDelta = errors.New("malformed DELTA_BINARY_PACKED data")
 
 // decodeDelta reads len(out) values from src; with narrow they are INT32
-// values and wrap at 32 bits.
-func decodeDelta(src []byte, out []int64, narrow bool) error {
+// values and wrap at 32 bits. It returns the bytes it read: where
+// len(out) is the header's count, the encoding's whole length (the
+// lengths of DELTA_LENGTH_BYTE_ARRAY come before their bytes).
+func decodeDelta(src []byte, out []int64, narrow bool) (int, error) {
 	pos := 0
 	uv := func() uint64 {
 		v, n := binary.Uvarint(src[pos:])
@@ -108,28 +110,28 @@ func decodeDelta(src []byte, out []int64, narrow bool) error {
 	}
 	block := uv()
 	if pos < 0 {
-		return fmt.Errorf("%w: bad header", errDelta)
+		return 0, fmt.Errorf("%w: bad header", errDelta)
 	}
 	minis := uv()
 	if pos < 0 {
-		return fmt.Errorf("%w: bad header", errDelta)
+		return 0, fmt.Errorf("%w: bad header", errDelta)
 	}
 	count := uv()
 	if pos < 0 {
-		return fmt.Errorf("%w: bad header", errDelta)
+		return 0, fmt.Errorf("%w: bad header", errDelta)
 	}
 	first := sv()
 	if pos < 0 {
-		return fmt.Errorf("%w: bad header", errDelta)
+		return 0, fmt.Errorf("%w: bad header", errDelta)
 	}
 	if block == 0 || block%128 != 0 || block > 1<<16 || minis == 0 || block%minis != 0 || (block/minis)%32 != 0 {
-		return fmt.Errorf("%w: blocks of %d values in %d miniblocks", errDelta, block, minis)
+		return 0, fmt.Errorf("%w: blocks of %d values in %d miniblocks", errDelta, block, minis)
 	}
 	if count < uint64(len(out)) {
-		return fmt.Errorf("%w: %d values, %d expected", errDelta, count, len(out))
+		return 0, fmt.Errorf("%w: %d values, %d expected", errDelta, count, len(out))
 	}
 	if len(out) == 0 {
-		return nil
+		return pos, nil
 	}
 	per := int(block / minis)
 	adj := make([]uint64, per)
@@ -138,7 +140,7 @@ func decodeDelta(src []byte, out []int64, narrow bool) error {
 	for i := 1; i < len(out); {
 		least := sv()
 		if pos < 0 || len(src)-pos < len(widths) {
-			return fmt.Errorf("%w: block header past the end (value %d)", errDelta, i)
+			return 0, fmt.Errorf("%w: block header past the end (value %d)", errDelta, i)
 		}
 		copy(widths, src[pos:])
 		pos += len(widths)
@@ -147,11 +149,11 @@ func decodeDelta(src []byte, out []int64, narrow bool) error {
 				break
 			}
 			if (narrow && w > 32) || w > 64 {
-				return fmt.Errorf("%w: bit width %d", errDelta, w)
+				return 0, fmt.Errorf("%w: bit width %d", errDelta, w)
 			}
 			nb := packedBytes(per, uint(w))
 			if len(src)-pos < nb {
-				return fmt.Errorf("%w: miniblock past the end (value %d)", errDelta, i)
+				return 0, fmt.Errorf("%w: miniblock past the end (value %d)", errDelta, i)
 			}
 			unpackBits(src[pos:pos+nb], adj, uint(w))
 			pos += nb
@@ -168,5 +170,5 @@ func decodeDelta(src []byte, out []int64, narrow bool) error {
 			}
 		}
 	}
-	return nil
+	return pos, nil
 }

@@ -1,10 +1,15 @@
 // Package parquet writes and reads the Parquet files of the replay's
 // tables: flat columns of four types (int32, int64, double, string),
 // required or optional, in one fixed layout (Writer). The reader takes
-// that layout and what arrow-go's writer gave the same tables before
-// (its v1 data pages, dictionary or plain strings, PLAIN or
-// DELTA_BINARY_PACKED integers, uncompressed, snappy, gzip or zstd
-// pages); any other file is refused with an error, never a panic.
+// that layout and what other writers give the same flat columns, since
+// users rewrite tables with DuckDB, pyarrow or arrow-go (which wrote them
+// before): data pages v1 and v2; PLAIN, dictionary (RLE_DICTIONARY,
+// PLAIN_DICTIONARY) and DELTA_BINARY_PACKED integers; PLAIN,
+// dictionary, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY strings;
+// PLAIN, dictionary and BYTE_STREAM_SPLIT doubles and integers;
+// uncompressed, snappy, gzip or zstd pages. Any other file is refused
+// with an error that names the row group, column and page, never a
+// panic.
 //
 // Why not arrow-go's parquet packages, which wrote these files before:
 // they import arrow/compute (for a cast the tables never need), whose

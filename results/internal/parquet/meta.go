@@ -29,12 +29,15 @@ const (
 
 // Encodings.
 const (
-	encPlain        = 0
-	encPlainDict    = 2
-	encRLE          = 3
-	encDeltaBinary  = 5
-	encRLEDict      = 8
-	encBitPackedOld = 4
+	encPlain           = 0
+	encPlainDict       = 2
+	encRLE             = 3
+	encDeltaBinary     = 5
+	encRLEDict         = 8
+	encBitPackedOld    = 4
+	encDeltaLength     = 6
+	encDeltaByteArray  = 7
+	encByteStreamSplit = 9
 )
 
 // Compression codecs.
@@ -349,6 +352,10 @@ type pageHeader struct {
 	numValues        int32
 	encoding         int32
 	defEncoding      int32 // a data page's definition levels'
+	// a data page v2's: its levels' lengths (uncompressed, before the
+	// values) and whether its values are compressed
+	defBytes, repBytes int32
+	compressed         bool
 }
 
 func (p *pageHeader) encode(e *encoder) {
@@ -373,7 +380,7 @@ func (p *pageHeader) encode(e *encoder) {
 }
 
 func (p *pageHeader) decode(d *decoder) {
-	p.typ = -1
+	p.typ, p.compressed = -1, true
 	d.structFields(func(id int16, typ byte) {
 		switch {
 		case id == 1 && d.want(typ, tI32):
@@ -392,6 +399,23 @@ func (p *pageHeader) decode(d *decoder) {
 					p.encoding = d.i32()
 				case data && id == 3 && d.want(typ, tI32):
 					p.defEncoding = d.i32()
+				default:
+					d.skip(typ)
+				}
+			})
+		case id == 8 && d.want(typ, tStruct): // DataPageHeaderV2
+			d.structFields(func(id int16, typ byte) {
+				switch {
+				case id == 1 && d.want(typ, tI32):
+					p.numValues = d.i32()
+				case id == 4 && d.want(typ, tI32):
+					p.encoding = d.i32()
+				case id == 5 && d.want(typ, tI32):
+					p.defBytes = d.i32()
+				case id == 6 && d.want(typ, tI32):
+					p.repBytes = d.i32()
+				case id == 7:
+					p.compressed = d.boolValue(typ)
 				default:
 					d.skip(typ)
 				}

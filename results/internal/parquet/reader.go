@@ -219,8 +219,12 @@ type chunkReader struct {
 	buf   []byte
 	pos   int
 	rows  int
-	dict  []string
-	page  []byte // a page's uncompressed bytes
+	// the chunk's dictionary, by the column's type
+	dict        []string
+	dictInts    []int64
+	dictDoubles []float64
+	hasDict     bool
+	page        []byte // a page's uncompressed bytes
 }
 
 func (r *chunkReader) read() (*Values, error) {
@@ -264,7 +268,13 @@ func (r *chunkReader) read() (*Values, error) {
 			}
 			got += int(h.numValues)
 		case pageDataV2:
-			return nil, formatError("a data page v2, which the tables never hold")
+			if h.numValues <= 0 || int(h.numValues) > r.rows-got {
+				return nil, formatError("a page of %d values with %d rows left", h.numValues, r.rows-got)
+			}
+			if err := r.readDataV2(h, body, v); err != nil {
+				return nil, fmt.Errorf("page at rows from %d: %w", got, err)
+			}
+			got += int(h.numValues)
 		default: // index pages and others: nothing the rows need
 		}
 	}
@@ -314,9 +324,6 @@ func (r *chunkReader) uncompress(h pageHeader, body []byte) ([]byte, error) {
 }
 
 func (r *chunkReader) readDictionary(h pageHeader, body []byte) error {
-	if r.col.Type != String {
-		return formatError("a dictionary page in a %s column", r.col.Type)
-	}
 	if h.encoding != encPlain && h.encoding != encPlainDict {
 		return formatError("a dictionary page of encoding %d", h.encoding)
 	}
@@ -324,20 +331,105 @@ func (r *chunkReader) readDictionary(h pageHeader, body []byte) error {
 	if err != nil {
 		return err
 	}
-	if h.numValues < 0 || int(h.numValues) > len(b)/4 {
-		return formatError("a dictionary of %d values in %d bytes", h.numValues, len(b))
+	n := int(h.numValues)
+	if n < 0 {
+		return formatError("a dictionary of %d values", n)
 	}
-	r.dict = make([]string, h.numValues)
-	pos := 0
-	for i := range r.dict {
-		s, n, err := plainString(b[pos:])
-		if err != nil {
-			return fmt.Errorf("dictionary value %d: %w", i, err)
+	r.hasDict = true
+	switch r.col.Type {
+	case String:
+		if n > len(b)/4 {
+			return formatError("a dictionary of %d strings in %d bytes", n, len(b))
 		}
-		r.dict[i] = s
-		pos += n
+		r.dict = make([]string, n)
+		pos := 0
+		for i := range r.dict {
+			s, k, err := plainString(b[pos:])
+			if err != nil {
+				return fmt.Errorf("dictionary value %d: %w", i, err)
+			}
+			r.dict[i] = s
+			pos += k
+		}
+	case Int32, Int64:
+		vals, err := r.plainInts(b, n)
+		if err != nil {
+			return fmt.Errorf("dictionary: %w", err)
+		}
+		r.dictInts = vals
+	case Double:
+		vals, err := plainDoubles(b, n)
+		if err != nil {
+			return fmt.Errorf("dictionary: %w", err)
+		}
+		r.dictDoubles = vals
 	}
 	return nil
+}
+
+// plainInts reads n PLAIN values of the column's integer type.
+func (r *chunkReader) plainInts(b []byte, n int) ([]int64, error) {
+	size := 8
+	if r.col.Type == Int32 {
+		size = 4
+	}
+	if len(b)/size < n {
+		return nil, formatError("%d integers in %d bytes", n, len(b))
+	}
+	vals := make([]int64, n)
+	for i := range vals {
+		if size == 4 {
+			vals[i] = int64(int32(binary.LittleEndian.Uint32(b[4*i:])))
+		} else {
+			vals[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+	}
+	return vals, nil
+}
+
+// plainDoubles reads n PLAIN doubles.
+func plainDoubles(b []byte, n int) ([]float64, error) {
+	if len(b)/8 < n {
+		return nil, formatError("%d doubles in %d bytes", n, len(b))
+	}
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return vals, nil
+}
+
+// indices reads n dictionary indices (RLE_DICTIONARY data) into a
+// dictionary of size values.
+func (r *chunkReader) indices(b []byte, n, size int) ([]uint32, error) {
+	if !r.hasDict {
+		return nil, formatError("dictionary indices before a dictionary page")
+	}
+	idx := make([]uint32, n)
+	if n == 0 {
+		return idx, nil
+	}
+	if len(b) < 1 {
+		return nil, formatError("dictionary indices without a bit width")
+	}
+	if _, err := decodeRLE(b[1:], uint(b[0]), idx); err != nil {
+		return nil, fmt.Errorf("dictionary indices: %w", err)
+	}
+	for _, j := range idx {
+		if int(j) >= size {
+			return nil, formatError("index %d past a dictionary of %d", j, size)
+		}
+	}
+	return idx, nil
+}
+
+// fromDict looks each index up in dict.
+func fromDict[T any](idx []uint32, dict []T) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = dict[j]
+	}
+	return out
 }
 
 func plainString(b []byte) (string, int, error) {
@@ -369,45 +461,109 @@ func (r *chunkReader) readData(h pageHeader, body []byte, v *Values) error {
 		if uint64(n) > uint64(len(b)-4) {
 			return formatError("definition levels of %d bytes past the page's end", n)
 		}
-		levels := make([]uint32, rows)
-		if _, err := decodeRLE(b[4:4+n], 1, levels); err != nil {
-			return fmt.Errorf("definition levels: %w", err)
+		if valid, err = r.levels(b[4:4+n], rows, v); err != nil {
+			return err
 		}
 		b = b[4+n:]
-		valid = 0
-		for _, l := range levels {
-			v.Valid = append(v.Valid, l == 1)
-			valid += int(l)
+	}
+	return r.values(h.encoding, b, rows, valid, v)
+}
+
+// readDataV2 reads a data page v2: its definition levels (and the
+// repetition levels a flat column has none of) stand uncompressed before
+// its values, which alone may be compressed.
+func (r *chunkReader) readDataV2(h pageHeader, body []byte, v *Values) error {
+	lv := int(h.defBytes) + int(h.repBytes)
+	if h.defBytes < 0 || h.repBytes != 0 || lv > len(body) || lv > int(h.uncompressedSize) {
+		return formatError("levels of %d and %d bytes in a page of %d", h.defBytes, h.repBytes, len(body))
+	}
+	levels, rest := body[:lv], body[lv:]
+	if h.compressed {
+		vh := h
+		vh.uncompressedSize -= int32(lv)
+		var err error
+		if rest, err = r.uncompress(vh, rest); err != nil {
+			return err
+		}
+	} else if len(rest) != int(h.uncompressedSize)-lv {
+		return formatError("a page of %d bytes, %d in its header", len(rest)+lv, h.uncompressedSize)
+	}
+	rows, valid := int(h.numValues), int(h.numValues)
+	if r.col.Optional {
+		var err error
+		if valid, err = r.levels(levels, rows, v); err != nil {
+			return err
 		}
 	}
-	// the valid values, then spread over the rows
+	return r.values(h.encoding, rest, rows, valid, v)
+}
+
+// levels reads rows definition levels (RLE, bit width 1) into v.Valid
+// and returns how many rows hold a value.
+func (r *chunkReader) levels(b []byte, rows int, v *Values) (int, error) {
+	levels := make([]uint32, rows)
+	if _, err := decodeRLE(b, 1, levels); err != nil {
+		return 0, fmt.Errorf("definition levels: %w", err)
+	}
+	valid := 0
+	for _, l := range levels {
+		v.Valid = append(v.Valid, l == 1)
+		valid += int(l)
+	}
+	return valid, nil
+}
+
+// values reads a page's valid values in encoding enc and spreads them
+// over its rows.
+func (r *chunkReader) values(enc int32, b []byte, rows, valid int, v *Values) error {
 	switch r.col.Type {
 	case Int32, Int64:
-		vals, err := r.ints(h.encoding, b, valid)
+		vals, err := r.ints(enc, b, valid)
 		if err != nil {
 			return err
 		}
 		v.Ints = spread(v.Ints, vals, v.Valid, rows)
 	case Double:
-		if h.encoding != encPlain {
-			return formatError("doubles of encoding %d", h.encoding)
-		}
-		if len(b) < 8*valid {
-			return formatError("%d doubles in %d bytes", valid, len(b))
-		}
-		vals := make([]float64, valid)
-		for i := range vals {
-			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		vals, err := r.doubles(enc, b, valid)
+		if err != nil {
+			return err
 		}
 		v.Doubles = spread(v.Doubles, vals, v.Valid, rows)
 	case String:
-		vals, err := r.strings(h.encoding, b, valid)
+		vals, err := r.strings(enc, b, valid)
 		if err != nil {
 			return err
 		}
 		v.Strings = spread(v.Strings, vals, v.Valid, rows)
 	}
 	return nil
+}
+
+func (r *chunkReader) doubles(enc int32, b []byte, n int) ([]float64, error) {
+	switch enc {
+	case encPlain:
+		return plainDoubles(b, n)
+	case encRLEDict, encPlainDict:
+		idx, err := r.indices(b, n, len(r.dictDoubles))
+		if err != nil {
+			return nil, err
+		}
+		return fromDict(idx, r.dictDoubles), nil
+	case encByteStreamSplit:
+		if len(b)/8 < n {
+			return nil, formatError("%d doubles in %d bytes", n, len(b))
+		}
+		vals := make([]float64, n)
+		for i := range vals {
+			var u uint64
+			for k := range 8 {
+				u |= uint64(b[k*n+i]) << (8 * k)
+			}
+			vals[i] = math.Float64frombits(u)
+		}
+		return vals, nil
+	}
+	return nil, formatError("doubles of encoding %d", enc)
 }
 
 // spread appends a page's rows to dst: vals in its valid rows, the
@@ -431,38 +587,50 @@ func spread[T any](dst, vals []T, valid []bool, rows int) []T {
 }
 
 func (r *chunkReader) ints(enc int32, b []byte, n int) ([]int64, error) {
-	narrow := r.col.Type == Int32
-	vals := make([]int64, n)
 	switch enc {
 	case encDeltaBinary:
-		if err := decodeDelta(b, vals, narrow); err != nil {
+		vals := make([]int64, n)
+		if _, err := decodeDelta(b, vals, r.col.Type == Int32); err != nil {
 			return nil, err
 		}
+		return vals, nil
 	case encPlain:
+		return r.plainInts(b, n)
+	case encRLEDict, encPlainDict:
+		idx, err := r.indices(b, n, len(r.dictInts))
+		if err != nil {
+			return nil, err
+		}
+		return fromDict(idx, r.dictInts), nil
+	case encByteStreamSplit:
 		size := 8
-		if narrow {
+		if r.col.Type == Int32 {
 			size = 4
 		}
-		if len(b) < size*n {
+		if len(b)/size < n {
 			return nil, formatError("%d integers in %d bytes", n, len(b))
 		}
+		vals := make([]int64, n)
 		for i := range vals {
-			if narrow {
-				vals[i] = int64(int32(binary.LittleEndian.Uint32(b[4*i:])))
+			var u uint64
+			for k := range size {
+				u |= uint64(b[k*n+i]) << (8 * k)
+			}
+			if size == 4 {
+				vals[i] = int64(int32(uint32(u)))
 			} else {
-				vals[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+				vals[i] = int64(u)
 			}
 		}
-	default:
-		return nil, formatError("integers of encoding %d", enc)
+		return vals, nil
 	}
-	return vals, nil
+	return nil, formatError("integers of encoding %d", enc)
 }
 
 func (r *chunkReader) strings(enc int32, b []byte, n int) ([]string, error) {
-	vals := make([]string, n)
 	switch enc {
 	case encPlain:
+		vals := make([]string, n)
 		pos := 0
 		for i := range vals {
 			s, k, err := plainString(b[pos:])
@@ -472,28 +640,58 @@ func (r *chunkReader) strings(enc int32, b []byte, n int) ([]string, error) {
 			vals[i] = s
 			pos += k
 		}
+		return vals, nil
 	case encRLEDict, encPlainDict:
-		if r.dict == nil {
-			return nil, formatError("dictionary indices before a dictionary page")
+		idx, err := r.indices(b, n, len(r.dict))
+		if err != nil {
+			return nil, err
 		}
-		if n == 0 {
-			return vals, nil
+		return fromDict(idx, r.dict), nil
+	case encDeltaLength:
+		vals, _, err := deltaLengths(b, n)
+		return vals, err
+	case encDeltaByteArray:
+		// The prefixes each value shares with the one before, then the
+		// rest of each value as DELTA_LENGTH_BYTE_ARRAY.
+		prefix := make([]int64, n)
+		k, err := decodeDelta(b, prefix, false)
+		if err != nil {
+			return nil, fmt.Errorf("prefix lengths: %w", err)
 		}
-		if len(b) < 1 {
-			return nil, formatError("dictionary indices without a bit width")
+		suffix, _, err := deltaLengths(b[k:], n)
+		if err != nil {
+			return nil, err
 		}
-		idx := make([]uint32, n)
-		if _, err := decodeRLE(b[1:], uint(b[0]), idx); err != nil {
-			return nil, fmt.Errorf("dictionary indices: %w", err)
-		}
-		for i, j := range idx {
-			if int(j) >= len(r.dict) {
-				return nil, formatError("index %d past a dictionary of %d", j, len(r.dict))
+		vals := make([]string, n)
+		prev := ""
+		for i := range vals {
+			if prefix[i] < 0 || prefix[i] > int64(len(prev)) {
+				return nil, formatError("value %d shares %d bytes with a value of %d", i, prefix[i], len(prev))
 			}
-			vals[i] = r.dict[j]
+			vals[i] = prev[:prefix[i]] + suffix[i]
+			prev = vals[i]
 		}
-	default:
-		return nil, formatError("strings of encoding %d", enc)
+		return vals, nil
 	}
-	return vals, nil
+	return nil, formatError("strings of encoding %d", enc)
+}
+
+// deltaLengths reads n strings in DELTA_LENGTH_BYTE_ARRAY: their lengths
+// DELTA_BINARY_PACKED, then their bytes one after another. It returns
+// the bytes it read.
+func deltaLengths(b []byte, n int) ([]string, int, error) {
+	lens := make([]int64, n)
+	k, err := decodeDelta(b, lens, true)
+	if err != nil {
+		return nil, 0, fmt.Errorf("string lengths: %w", err)
+	}
+	vals := make([]string, n)
+	for i, l := range lens {
+		if l < 0 || l > int64(len(b)-k) {
+			return nil, 0, formatError("a string of %d bytes past the page's end", l)
+		}
+		vals[i] = string(b[k : k+int(l)])
+		k += int(l)
+	}
+	return vals, k, nil
 }

@@ -151,8 +151,11 @@ func TestArrowGoReads(t *testing.T) {
 }
 
 // TestReadsArrowGoFiles: the reader reads what arrow-go's writer gives
-// the tables' columns with the settings the replay used, and with its
-// defaults (dictionary integers, snappy).
+// the tables' columns with the settings the replay used, with its
+// defaults (dictionary integers, snappy), and with what other writers
+// choose (DuckDB's PARQUET_VERSION v2, pyarrow's options): data pages
+// v2, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY strings,
+// BYTE_STREAM_SPLIT doubles.
 func TestReadsArrowGoFiles(t *testing.T) {
 	want := Random(4, 300, 9000)
 	for name, props := range map[string][]pq.WriterProperty{
@@ -160,8 +163,15 @@ func TestReadsArrowGoFiles(t *testing.T) {
 			pq.WithDataPageVersion(pq.DataPageV1), pq.WithDataPageSize(4 << 10),
 			pq.WithEncodingFor("id", pq.Encodings.DeltaBinaryPacked), pq.WithEncodingFor("small", pq.Encodings.DeltaBinaryPacked),
 			pq.WithDictionaryFor("name", true), pq.WithDictionaryFor("run", true)},
-		"plain, gzip":      {pq.WithCompression(compress.Codecs.Gzip), pq.WithDictionaryDefault(false), pq.WithDataPageVersion(pq.DataPageV1)},
-		"dictionary limit": {pq.WithCompression(compress.Codecs.Snappy), pq.WithDataPageVersion(pq.DataPageV1), pq.WithDictionaryPageSizeLimit(64)},
+		"plain, gzip":             {pq.WithCompression(compress.Codecs.Gzip), pq.WithDictionaryDefault(false), pq.WithDataPageVersion(pq.DataPageV1)},
+		"dictionary limit":        {pq.WithCompression(compress.Codecs.Snappy), pq.WithDataPageVersion(pq.DataPageV1), pq.WithDictionaryPageSizeLimit(64)},
+		"dictionary every column": {pq.WithCompression(compress.Codecs.Snappy), pq.WithDataPageVersion(pq.DataPageV1)},
+		"v2 pages, delta strings, split floats": {pq.WithCompression(compress.Codecs.Zstd), pq.WithDataPageVersion(pq.DataPageV2),
+			pq.WithDictionaryDefault(false), pq.WithDataPageSize(4 << 10),
+			pq.WithEncodingFor("name", pq.Encodings.DeltaLengthByteArray), pq.WithEncodingFor("maybe_name", pq.Encodings.DeltaByteArray),
+			pq.WithEncodingFor("run", pq.Encodings.DeltaByteArray), pq.WithEncodingFor("ratio", pq.Encodings.ByteStreamSplit),
+			pq.WithEncodingFor("maybe_ratio", pq.Encodings.ByteStreamSplit), pq.WithEncodingFor("id", pq.Encodings.DeltaBinaryPacked)},
+		"v2 pages, dictionaries, uncompressed": {pq.WithDataPageVersion(pq.DataPageV2), pq.WithDataPageSize(4 << 10)},
 	} {
 		data := arrowGoWrite(t, want, pq.NewWriterProperties(props...))
 		f, err := parquet.Open(bytes.NewReader(data), int64(len(data)))
