@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/bounds"
-	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 )
@@ -20,16 +19,8 @@ import (
 // TestGolden's cases.
 func TestGoldenState(t *testing.T) {
 	policytest.Files(t, "testdata/state/*.txt", func(t *testing.T, c policytest.Case) []string {
-		cfg, err := c.Config()
-		if err != nil {
-			t.Fatalf("line %d: %v", c.Line, err)
-		}
-		pol, err := policies.New(c.Arg("policy", "cdp"), cfg)
-		if err != nil {
-			t.Fatalf("line %d: %v", c.Line, err)
-		}
 		rec := &recorder{}
-		s, err := replay.NewStepper(c.JSONL(), replay.Options{Config: cfg, Policy: pol}, rec)
+		s, err := replay.NewStepper(c.JSONL(), c.Options(t), rec)
 		if err != nil {
 			return []string{"error: " + err.Error()}
 		}

@@ -59,15 +59,7 @@ type kernelTime struct{ kernel, cta float64 }
 // kernel's times, in kernel id order.
 func replayKernels(t *testing.T, recs []trace.Record, cfg model.Config, policy string) []kernelTime {
 	t.Helper()
-	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
-	pol, err := policies.New(policy, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows policytest.Recorder
-	if _, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows, _ := recorded(t, recs, cfg, policy)
 	out := make([]kernelTime, len(rows.Kernels))
 	index := map[uint64]int{}
 	for i, k := range rows.Kernels {
@@ -84,6 +76,23 @@ func replayKernels(t *testing.T, recs []trace.Record, cfg model.Config, policy s
 		out[i].cta /= float64(n[i])
 	}
 	return out
+}
+
+// recorded replays recs under policy on cfg and returns its rows and
+// totals.
+func recorded(t *testing.T, recs []trace.Record, cfg model.Config, policy string) (*policytest.Recorder, *replay.Stats) {
+	t.Helper()
+	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
+	pol, err := policies.New(policy, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := &policytest.Recorder{}
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, st
 }
 
 // recordSource yields records from memory.
@@ -285,15 +294,7 @@ type dlKernelTimes struct {
 // device-launched ones, each in creation order.
 func replayDragonli(t *testing.T, recs []trace.Record, cfg model.Config, parent string) (host, device []dlKernelTimes) {
 	t.Helper()
-	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
-	pol, err := policies.New("cdp", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows policytest.Recorder
-	if _, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows, _ := recorded(t, recs, cfg, "cdp")
 	slices.SortFunc(rows.Kernels, func(a, b tables.Kernel) int { return cmp.Compare(a.KernelID, b.KernelID) })
 	for _, k := range rows.Kernels {
 		var kt dlKernelTimes
@@ -537,16 +538,7 @@ type joinTimes struct {
 // joinCdpMainJoinKernel and joinRegFindBoundsKernel) under cdp.
 func joinRun(t *testing.T, recs []trace.Record, cfg model.Config) joinTimes {
 	t.Helper()
-	open := func() (trace.Source, error) { return &recordSource{recs: recs}, nil }
-	pol, err := policies.New("cdp", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows policytest.Recorder
-	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, &rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows, st := recorded(t, recs, cfg, "cdp")
 	jt := joinTimes{makespan: float64(st.MakespanCycles)}
 	device := map[uint64]bool{}
 	for _, k := range rows.Kernels {

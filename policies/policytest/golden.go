@@ -88,6 +88,13 @@ func (c Case) Show() []string {
 // one row "error: ...".
 func Replay(t *testing.T, c Case) []string {
 	t.Helper()
+	return Run(c, c.Options(t), c.JSONL())
+}
+
+// Options are the case's configuration (Config) and its policy
+// (policy=, cdp by default, through policies.New); a bad one fails t.
+func (c Case) Options(t testing.TB) replay.Options {
+	t.Helper()
 	cfg, err := c.Config()
 	if err != nil {
 		t.Fatalf("line %d: %v", c.Line, err)
@@ -96,7 +103,7 @@ func Replay(t *testing.T, c Case) []string {
 	if err != nil {
 		t.Fatalf("line %d: %v", c.Line, err)
 	}
-	return Run(c, replay.Options{Config: cfg, Policy: pol}, c.JSONL())
+	return replay.Options{Config: cfg, Policy: pol}
 }
 
 // JSONL opens the case's trace.

@@ -34,7 +34,6 @@ const (
 	encRLE             = 3
 	encDeltaBinary     = 5
 	encRLEDict         = 8
-	encBitPackedOld    = 4
 	encDeltaLength     = 6
 	encDeltaByteArray  = 7
 	encByteStreamSplit = 9

@@ -40,16 +40,7 @@ func TestEmptyFile(t *testing.T) {
 // A nullable string column whose group holds only nulls has an empty
 // dictionary, and its null rows' indices are not read.
 func TestAllNullStrings(t *testing.T) {
-	var buf bytes.Buffer
-	w, err := parquet.NewWriter(&buf, []parquet.Column{{Name: "s", Type: parquet.String, Optional: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Indices(0, []uint32{0, 0, 0}, parquet.Bitmap{Bits: []byte{0}})
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	got := Read(t, buf.Bytes())
+	got := Read(t, AllNullStrings(t))
 	want := []parquet.Values{{Valid: []bool{false, false, false}, Strings: []string{"", "", ""}}}
 	if !reflect.DeepEqual(got.Groups, [][]parquet.Values{want}) {
 		t.Fatalf("read %+v", got.Groups)

@@ -369,34 +369,67 @@ func (r *chunkReader) readDictionary(h pageHeader, body []byte) error {
 
 // plainInts reads n PLAIN values of the column's integer type.
 func (r *chunkReader) plainInts(b []byte, n int) ([]int64, error) {
+	return r.fixedInts(b, n, false)
+}
+
+// fixedInts reads n values of the column's integer type, 4 or 8 bytes
+// each (words).
+func (r *chunkReader) fixedInts(b []byte, n int, split bool) ([]int64, error) {
 	size := 8
 	if r.col.Type == Int32 {
 		size = 4
 	}
-	if len(b)/size < n {
-		return nil, formatError("%d integers in %d bytes", n, len(b))
+	ws, err := words(b, n, size, split)
+	if err != nil {
+		return nil, err
 	}
 	vals := make([]int64, n)
-	for i := range vals {
+	for i, u := range ws {
 		if size == 4 {
-			vals[i] = int64(int32(binary.LittleEndian.Uint32(b[4*i:])))
+			vals[i] = int64(int32(uint32(u)))
 		} else {
-			vals[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+			vals[i] = int64(u)
 		}
 	}
 	return vals, nil
 }
 
 // plainDoubles reads n PLAIN doubles.
-func plainDoubles(b []byte, n int) ([]float64, error) {
-	if len(b)/8 < n {
-		return nil, formatError("%d doubles in %d bytes", n, len(b))
+func plainDoubles(b []byte, n int) ([]float64, error) { return fixedDoubles(b, n, false) }
+
+// fixedDoubles reads n doubles (words).
+func fixedDoubles(b []byte, n int, split bool) ([]float64, error) {
+	ws, err := words(b, n, 8, split)
+	if err != nil {
+		return nil, err
 	}
 	vals := make([]float64, n)
-	for i := range vals {
-		vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	for i, u := range ws {
+		vals[i] = math.Float64frombits(u)
 	}
 	return vals, nil
+}
+
+// words reads n little-endian values of size bytes: PLAIN, one after
+// another, or BYTE_STREAM_SPLIT (split), byte k of every value in the
+// k-th of size streams.
+func words(b []byte, n, size int, split bool) ([]uint64, error) {
+	if len(b)/size < n {
+		return nil, formatError("%d values of %d bytes in %d bytes", n, size, len(b))
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		var u uint64
+		for k := range size {
+			at := i*size + k
+			if split {
+				at = k*n + i
+			}
+			u |= uint64(b[at]) << (8 * k)
+		}
+		out[i] = u
+	}
+	return out, nil
 }
 
 // indices reads n dictionary indices (RLE_DICTIONARY data) into a
@@ -550,18 +583,7 @@ func (r *chunkReader) doubles(enc int32, b []byte, n int) ([]float64, error) {
 		}
 		return fromDict(idx, r.dictDoubles), nil
 	case encByteStreamSplit:
-		if len(b)/8 < n {
-			return nil, formatError("%d doubles in %d bytes", n, len(b))
-		}
-		vals := make([]float64, n)
-		for i := range vals {
-			var u uint64
-			for k := range 8 {
-				u |= uint64(b[k*n+i]) << (8 * k)
-			}
-			vals[i] = math.Float64frombits(u)
-		}
-		return vals, nil
+		return fixedDoubles(b, n, true)
 	}
 	return nil, formatError("doubles of encoding %d", enc)
 }
@@ -603,26 +625,7 @@ func (r *chunkReader) ints(enc int32, b []byte, n int) ([]int64, error) {
 		}
 		return fromDict(idx, r.dictInts), nil
 	case encByteStreamSplit:
-		size := 8
-		if r.col.Type == Int32 {
-			size = 4
-		}
-		if len(b)/size < n {
-			return nil, formatError("%d integers in %d bytes", n, len(b))
-		}
-		vals := make([]int64, n)
-		for i := range vals {
-			var u uint64
-			for k := range size {
-				u |= uint64(b[k*n+i]) << (8 * k)
-			}
-			if size == 4 {
-				vals[i] = int64(int32(uint32(u)))
-			} else {
-				vals[i] = int64(u)
-			}
-		}
-		return vals, nil
+		return r.fixedInts(b, n, true)
 	}
 	return nil, formatError("integers of encoding %d", enc)
 }

@@ -194,7 +194,7 @@ func (w *Writer) Doubles(col int, vs []float64, valid Bitmap) {
 // put appends a stretch of valid values.
 func appendRows[T any](w *Writer, c *chunk, vs []T, valid Bitmap, put func([]T)) {
 	if valid.Bits != nil && !c.col.Optional {
-		w.err = cmp(w.err, fmt.Errorf("parquet: column %s is required: no row may be null", c.col.Name))
+		w.err = firstErr(w.err, fmt.Errorf("parquet: column %s is required: no row may be null", c.col.Name))
 		return
 	}
 	for len(vs) > 0 {
@@ -230,7 +230,8 @@ func appendRows[T any](w *Writer, c *chunk, vs []T, valid Bitmap, put func([]T))
 	}
 }
 
-func cmp(old, err error) error {
+// firstErr keeps the first error the writer met.
+func firstErr(old, err error) error {
 	if old != nil {
 		return old
 	}
@@ -267,7 +268,7 @@ func (w *Writer) Indices(col int, idx []uint32, valid Bitmap) {
 	}
 	for j, i := range idx {
 		if int(i) >= len(c.dictVals) && valid.valid(j) {
-			w.err = cmp(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
+			w.err = firstErr(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
 			return
 		}
 	}
@@ -286,7 +287,7 @@ func (w *Writer) Repeat(col int, i uint32, n int) {
 		return
 	}
 	if int(i) >= len(c.dictVals) {
-		w.err = cmp(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
+		w.err = firstErr(w.err, fmt.Errorf("parquet: column %s: index %d past its dictionary of %d", c.col.Name, i, len(c.dictVals)))
 		return
 	}
 	for n > 0 {

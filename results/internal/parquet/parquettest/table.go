@@ -219,3 +219,19 @@ func Compact(t Table) Table {
 	}
 	return out
 }
+
+// AllNullStrings is a file of one nullable string column whose one row
+// group holds only nulls: an empty dictionary, and indices that are
+// never read.
+func AllNullStrings(tb testing.TB) []byte {
+	var buf bytes.Buffer
+	w, err := parquet.NewWriter(&buf, []parquet.Column{{Name: "s", Type: parquet.String, Optional: true}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w.Indices(0, []uint32{0, 0, 0}, parquet.Bitmap{Bits: []byte{0}})
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
