@@ -182,15 +182,8 @@ func TestSpecQueue(t *testing.T) {
 			if j%4 == 2 {
 				s.x = x
 			}
-			var e slimSpec
-			e.slim(&s)
-			if s.hasRare() {
-				e.rare = 1
-				var r rareSpec
-				r.setRare(&s)
-				rare = append(rare, r)
-			}
-			slims, want = append(slims, e), append(want, s)
+			slims, rare = appendQueued(slims, rare, &s)
+			want = append(want, s)
 		}
 		q.put(at, slims, rare)
 		next = at + uint64(len(slims))
@@ -252,15 +245,8 @@ func TestSpecQueueSpill(t *testing.T) {
 			if j%5000 == 7 {
 				s.x = x
 			}
-			var e slimSpec
-			e.slim(&s)
-			if s.hasRare() {
-				e.rare = 1
-				var r rareSpec
-				r.setRare(&s)
-				rare = append(rare, r)
-			}
-			slims, want = append(slims, e), append(want, s)
+			slims, rare = appendQueued(slims, rare, &s)
+			want = append(want, s)
 		}
 		q.put(at, slims, rare)
 		next = at + uint64(len(slims))
@@ -276,4 +262,18 @@ func TestSpecQueueSpill(t *testing.T) {
 	if past.cycles != 0 {
 		t.Fatalf("past the last put: %+v", past)
 	}
+}
+
+// appendQueued appends s as a queue holds it: its slim, and its rare
+// parts, if any, to rare (the slim's rare set).
+func appendQueued(slims []slimSpec, rare []rareSpec, s *ctaSpec) ([]slimSpec, []rareSpec) {
+	var e slimSpec
+	e.slim(s)
+	if s.hasRare() {
+		e.rare = 1
+		var r rareSpec
+		r.setRare(s)
+		rare = append(rare, r)
+	}
+	return append(slims, e), rare
 }
