@@ -46,8 +46,8 @@ func (s *Stepper) Now() int64 { return s.e.now }
 // Distributor), sms, streams (the host streams), launchpath (the device
 // runtime's launch servers and pending pool), groups (DTBL's aggregated
 // groups), devstreams (the ordered device streams), contention (the
-// contention model's SMs), ctas (stalled and paused CTAs) or scoreboard
-// (CRCS's input pages ready).
+// contention model's SMs), ctas (stalled and paused CTAs), scoreboard
+// (CRCS's input pages ready) or klap (KLAP's rounds and batches).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -206,6 +206,42 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			return []string{"scoreboard none"}, nil
 		}
 		return []string{fmt.Sprintf("scoreboard input_ready=%d/%d", e.sb.readyIn, e.sb.inputPages)}, nil
+	case "klap":
+		// KLAP's aggregation: each CTA's barrier rounds not yet sealed
+		// (block granularity) and each kernel's stored children, by
+		// aggregated kernel (kernel granularity).
+		if e.agg == nil {
+			return []string{"klap off"}, nil
+		}
+		var out []string
+		var ctas []*ctaRun
+		for c, bs := range e.agg.blocks {
+			if bs.open > 0 {
+				ctas = append(ctas, c)
+			}
+		}
+		slices.SortFunc(ctas, func(a, b *ctaRun) int { return cmp.Or(cmp.Compare(a.k.id, b.k.id), cmp.Compare(a.idx, b.idx)) })
+		for _, c := range ctas {
+			out = append(out, fmt.Sprintf("klap block cta=%d/%d open=%d", c.k.id, c.idx, e.agg.blocks[c].open))
+		}
+		var ks []*Kernel
+		for k := range e.agg.kernels {
+			ks = append(ks, k)
+		}
+		slices.SortFunc(ks, func(a, b *Kernel) int { return cmp.Compare(a.id, b.id) })
+		for _, k := range ks {
+			for _, h := range e.agg.kernels[k].heads {
+				var members []string
+				for _, g := range h.members {
+					members = append(members, fmt.Sprint(g.id))
+				}
+				out = append(out, fmt.Sprintf("klap batch kernel=%d head=%d members=[%s] grid=%d", k.id, h.head.id, strings.Join(members, " "), h.grid))
+			}
+		}
+		if len(out) == 0 {
+			out = []string{"klap none held"}
+		}
+		return out, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap)", what)
 }
