@@ -5,6 +5,8 @@ package replay
 // and the dispatch of each event to the component it is for.
 
 import (
+	"math"
+
 	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/slots"
@@ -191,12 +193,13 @@ func (e *engine) nextPage() {
 // warp waits for room in the pending pool, or, with the cycle settled,
 // the next event is past until: then it reports paused, and a later loop
 // goes on from there (the golden cases that show the components' state
-// mid-run).
+// mid-run). Run passes math.MaxInt64, for which the test is one
+// comparison an event.
 func (e *engine) loop(until int64) (paused bool, err error) {
 	var batch int
 	fired := false // an event has fired since the last settle
 	for e.q.Len() > 0 || e.overflowWhenDry() {
-		if !fired && e.q.Peek() > until {
+		if until != math.MaxInt64 && !fired && e.q.Peek() > until {
 			return true, nil
 		}
 		ev := e.q.Pop()

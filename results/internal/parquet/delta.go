@@ -89,41 +89,14 @@ var errDelta = errors.New("malformed DELTA_BINARY_PACKED data")
 // len(out) is the header's count, the encoding's whole length (the
 // lengths of DELTA_LENGTH_BYTE_ARRAY come before their bytes).
 func decodeDelta(src []byte, out []int64, narrow bool) (int, error) {
-	pos := 0
-	uv := func() uint64 {
-		v, n := binary.Uvarint(src[pos:])
-		if n <= 0 {
-			pos = -1
-			return 0
-		}
-		pos += n
-		return v
-	}
-	sv := func() int64 {
-		v, n := binary.Varint(src[pos:])
-		if n <= 0 {
-			pos = -1
-			return 0
-		}
-		pos += n
-		return v
-	}
-	block := uv()
-	if pos < 0 {
+	// The header and each block's least delta are zigzag varints, as the
+	// compact protocol's integers are: its decoder reads them.
+	d := &decoder{buf: src}
+	block, minis, count, first := d.uvarint(), d.uvarint(), d.uvarint(), d.varint()
+	if d.err != nil {
 		return 0, fmt.Errorf("%w: bad header", errDelta)
 	}
-	minis := uv()
-	if pos < 0 {
-		return 0, fmt.Errorf("%w: bad header", errDelta)
-	}
-	count := uv()
-	if pos < 0 {
-		return 0, fmt.Errorf("%w: bad header", errDelta)
-	}
-	first := sv()
-	if pos < 0 {
-		return 0, fmt.Errorf("%w: bad header", errDelta)
-	}
+	pos := d.pos
 	if block == 0 || block%128 != 0 || block > 1<<16 || minis == 0 || block%minis != 0 || (block/minis)%32 != 0 {
 		return 0, fmt.Errorf("%w: blocks of %d values in %d miniblocks", errDelta, block, minis)
 	}
@@ -138,8 +111,10 @@ func decodeDelta(src []byte, out []int64, narrow bool) (int, error) {
 	widths := make([]byte, minis)
 	out[0] = first
 	for i := 1; i < len(out); {
-		least := sv()
-		if pos < 0 || len(src)-pos < len(widths) {
+		d.pos = pos
+		least := d.varint()
+		pos = d.pos
+		if d.err != nil || len(src)-pos < len(widths) {
 			return 0, fmt.Errorf("%w: block header past the end (value %d)", errDelta, i)
 		}
 		copy(widths, src[pos:])

@@ -368,13 +368,20 @@ func (w *Writer) EndRowGroup() error {
 // writePage compresses and writes a page, returning its sizes with its
 // header: uncompressed and as written.
 func (w *Writer) writePage(h pageHeader, body []byte) (int64, int64) {
+	head, data := w.compress(h, body)
+	w.write(head)
+	w.write(data)
+	return int64(len(head) + len(body)), int64(len(head) + len(data))
+}
+
+// compress compresses a page's body and encodes its header with both
+// sizes; the two are valid until the next page.
+func (w *Writer) compress(h pageHeader, body []byte) (head, data []byte) {
 	w.zbuf = encoderOnce().EncodeAll(body, w.zbuf[:0])
 	h.uncompressedSize, h.compressedSize = int32(len(body)), int32(len(w.zbuf))
 	w.hdr.buf, w.hdr.last = w.hdr.buf[:0], w.hdr.last[:0]
 	h.encode(&w.hdr)
-	w.write(w.hdr.buf)
-	w.write(w.zbuf)
-	return int64(len(w.hdr.buf) + len(body)), int64(len(w.hdr.buf) + len(w.zbuf))
+	return w.hdr.buf, w.zbuf
 }
 
 // endPage encodes, compresses and keeps the page c has filled.
@@ -402,14 +409,9 @@ func (w *Writer) endPage(c *chunk) {
 			enc = encRLEDict
 		}
 		w.page = b
-		w.zbuf = encoderOnce().EncodeAll(b, w.zbuf[:0])
-		h := pageHeader{typ: pageData, numValues: int32(c.pageRows), encoding: enc, defEncoding: encRLE,
-			uncompressedSize: int32(len(b)), compressedSize: int32(len(w.zbuf))}
-		w.hdr.buf, w.hdr.last = w.hdr.buf[:0], w.hdr.last[:0]
-		h.encode(&w.hdr)
-		c.pages = append(c.pages, w.hdr.buf...)
-		c.pages = append(c.pages, w.zbuf...)
-		c.uncompressed += int64(len(w.hdr.buf) + len(b))
+		head, data := w.compress(pageHeader{typ: pageData, numValues: int32(c.pageRows), encoding: enc, defEncoding: encRLE}, b)
+		c.pages = append(append(c.pages, head...), data...)
+		c.uncompressed += int64(len(head) + len(b))
 	}
 	c.rows += int64(c.pageRows)
 	c.pageRows = 0
