@@ -52,7 +52,7 @@ type kernelLoad struct {
 
 func newBlindTail(cfg model.Config) blindTail {
 	return blindTail{
-		cfg: cfg, gpu: cfg.GPU, contention: cfg.Model.Contention == "on",
+		cfg: cfg, gpu: cfg.GPU, contention: cfg.Model.Contention == model.On,
 		dispatch: cfg.Lat.KernelDispatch,
 	}
 }

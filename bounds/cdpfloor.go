@@ -220,7 +220,7 @@ func NewCDPFloor(cfg model.Config, pol replay.Policy) *CDPFloor {
 		streamEnd:  map[uint64]int64{},
 		trees:      map[*replay.Kernel]*treeLoad{},
 		firstCall:  -1,
-		contention: cfg.Model.Contention == "on",
+		contention: cfg.Model.Contention == model.On,
 	}
 }
 

@@ -101,9 +101,9 @@ func randomDevice(r *rand.Rand, base model.Config) (model.Config, bool) {
 	}
 	cfg.CDP.LaunchServers = r.Int63n(3)
 	cfg.CDP.PendingLimit = []int64{0, 0, 1, 3}[r.Intn(4)]
-	cfg.IO.Memcpy = []string{"sync", "async"}[r.Intn(2)]
+	cfg.IO.Memcpy = []model.Memcpy{model.MemcpySync, model.MemcpyAsync}[r.Intn(2)]
 	cfg.IO.PCIeGBps = []float64{11, 0.5}[r.Intn(2)]
-	cfg.Model.Contention = []string{"on", "off"}[r.Intn(2)]
+	cfg.Model.Contention = []model.Switch{model.On, model.Off}[r.Intn(2)]
 	if roomy {
 		cfg.GPU.SMs, cfg.GPU.MaxCTAsPerSM = base.GPU.SMs, base.GPU.MaxCTAsPerSM
 		cfg.Lat.HostThreads, cfg.CDP.LaunchServers, cfg.CDP.PendingLimit = 1, 0, 0

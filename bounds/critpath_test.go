@@ -78,10 +78,10 @@ func randomHost(r *rand.Rand, base model.Config) model.Config {
 	cfg.Lat.KernelDispatch = r.Int63n(1000)
 	cfg.Pagoda.SpawnCycles = r.Int63n(6000)
 	cfg.Pagoda.SchedCycles = r.Int63n(2000)
-	cfg.IO.Memcpy = []string{"sync", "async"}[r.Intn(2)]
+	cfg.IO.Memcpy = []model.Memcpy{model.MemcpySync, model.MemcpyAsync}[r.Intn(2)]
 	cfg.IO.PCIeGBps = []float64{11, 3}[r.Intn(2)]
 	cfg.Pagoda.Spawn = []string{"pipelined", "direct"}[r.Intn(2)]
-	cfg.Model.Contention = []string{"on", "off"}[r.Intn(2)]
+	cfg.Model.Contention = []model.Switch{model.On, model.Off}[r.Intn(2)]
 	return cfg
 }
 

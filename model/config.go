@@ -26,7 +26,7 @@ type GPU struct {
 	// a time, taking another kernel's only once it has drained: GPGPU-Sim's
 	// -gpgpu_concurrent_kernel_sm 0, the default of its tested configs
 	// (and of v3.2.2 as released), which the GPGPU-Sim importer records.
-	ConcurrentKernelSM string `json:"concurrent_kernel_sm"`
+	ConcurrentKernelSM Switch `json:"concurrent_kernel_sm"`
 	// CTAIssueInterval is the fewest cycles between two CTAs issued to
 	// one SM: an SM that takes a CTA at cycle t takes its next at t+n at
 	// the earliest, so a kernel's CTAs spread over the SMs that free up
@@ -103,7 +103,7 @@ type CDP struct {
 	// (SPAWN §II-B, "If the application does not specify c_stream");
 	// "tail" and "fire_and_forget", CUDA 12's named streams. The what-if
 	// of docs/model.md, "Device streams".
-	Streams string `json:"streams"`
+	Streams DeviceStreams `json:"streams"`
 }
 
 // Launch holds the launch-vs-inline knob of the threshold policy.
@@ -161,7 +161,7 @@ type DTBL struct {
 	// "instant" (matched at the site; with no eligible kernel the group
 	// takes a Kernel Distributor entry at the site's cycle, the behaviour
 	// before).
-	Fallback string `json:"fallback"`
+	Fallback Fallback `json:"fallback"`
 	// SpillLoads is when a spilled group's metadata is loaded from global
 	// memory, each load costing agt_spill: "cta" (DTBL §4.3: "If a free
 	// entry is found, there will be zero cost for the SMX scheduler to load
@@ -170,7 +170,7 @@ type DTBL struct {
 	// memory"; the scheduler keeps nothing of a spilled group on chip, so
 	// every CTA it distributes from the group waits for the load) or
 	// "first" (the group's first CTA only, the behaviour before).
-	SpillLoads string `json:"spill_loads"`
+	SpillLoads SpillLoads `json:"spill_loads"`
 }
 
 // IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).
@@ -178,7 +178,7 @@ type IO struct {
 	// Model is "stages" (the host reads inputs from storage, copies them
 	// over PCIe, and writes outputs back: the CRCS paper's host model) or
 	// "none" (kernels only, as the DTBL and SPAWN papers measure).
-	Model     string  `json:"model"`
+	Model     IOModel `json:"model"`
 	SSDMBps   float64 `json:"ssd_mbps"`
 	PCIeGBps  float64 `json:"pcie_gbps"`
 	PageBytes int64   `json:"page_bytes"`
@@ -188,29 +188,29 @@ type IO struct {
 	// PCIe, its own bytes at io.pcie_gbps) or "legacy" (sync, and on
 	// CUDA's legacy default stream: the copy waits for every operation
 	// issued before it and holds back every one issued after it).
-	Memcpy string `json:"memcpy"`
+	Memcpy Memcpy `json:"memcpy"`
 }
 
 // CRCS selects where page references come from, and which pages PPCS's
 // page shares count.
 type CRCS struct {
-	Pages string `json:"pages"` // "ranges" or "exact"
+	Pages PageRefs `json:"pages"` // "ranges" or "exact"
 	// Share is "available" (§4.4's wording: prelude pages once
 	// transferred, GPU-made pages once their producer has released them)
 	// or "ready" (every page on the GPU, those of temp and output buffers
 	// from the start).
-	Share string `json:"share"`
+	Share PageShare `json:"share"`
 	// Gate is "access" (a CTA is checked at each page as it first touches
 	// it, in the order the trace's positions give, and stalls mid-run at a
 	// page that is not ready or not its kernel's: §4.1, "The instruction
 	// can be issued only if all accessed pages are owned by the kernel;
 	// otherwise, the warp stalls") or "start" (every page it references is
 	// checked before it starts; what traces without positions always get).
-	Gate string `json:"gate"`
+	Gate PageGate `json:"gate"`
 	// Irregular is "ready" (the oldest unfinished irregular kernel runs
 	// during the prelude, each page it touches gated on its ready bit:
 	// §4.1) or "all" (it waits for every input page).
-	Irregular string `json:"irregular"`
+	Irregular Irregular `json:"irregular"`
 	// ProfileCycles is one pre-profiler CTA's SetRange call for one array
 	// (§4.2.2), which the kernel's CTAs wait for; L1Flush is an SM's L1
 	// invalidation when it turns to another kernel's CTAs (§4.3).
@@ -264,7 +264,7 @@ type Model struct {
 	// the GPU's DRAM bandwidth: CTAs with recorded demand slow each other)
 	// or "off" (every CTA runs its trace cycles whatever runs beside it,
 	// as before the model existed).
-	Contention string `json:"contention"`
+	Contention Switch `json:"contention"`
 	// TieSeed, when not 0, fires the engine's events of one cycle in an
 	// order the seed fixes instead of the order they were scheduled in
 	// (the host's calls keep theirs): replays under a few seeds measure

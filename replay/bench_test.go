@@ -171,8 +171,8 @@ func (d demanding) Next() (trace.Record, error) {
 // benchContention replays data under cdp with every CTA demanding, with
 // the contention model on and off (off: the demand is ignored).
 func benchContention(b *testing.B, data []byte) {
-	for _, mode := range []string{"on", "off"} {
-		b.Run("contention="+mode, func(b *testing.B) {
+	for _, mode := range []model.Switch{model.On, model.Off} {
+		b.Run("contention="+string(mode), func(b *testing.B) {
 			cfg, _ := model.Preset("k20c")
 			cfg.Model.Contention = mode
 			benchReplayWith(b, cfg, "cdp", func() (trace.Source, error) {

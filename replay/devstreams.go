@@ -4,7 +4,10 @@ package replay
 // and the order they put device kernels in. docs/model.md, "Device
 // streams", says what is modelled and why.
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // streamsWhatIf is cdp.streams, parsed once: the stream kind every device
 // launch is given, or traced (each keeps its record's).
@@ -15,15 +18,15 @@ type streamsWhatIf struct {
 
 // parseStreamsWhatIf parses a validated cdp.streams; "" (a configuration
 // built in code) is traced.
-func parseStreamsWhatIf(s string) streamsWhatIf {
+func parseStreamsWhatIf(s model.DeviceStreams) streamsWhatIf {
 	switch s {
-	case "child":
+	case model.StreamsChild:
 		return streamsWhatIf{kind: trace.OwnStream}
-	case "cta":
+	case model.StreamsCTA:
 		return streamsWhatIf{kind: trace.CTAStream}
-	case "tail":
+	case model.StreamsTail:
 		return streamsWhatIf{kind: trace.TailStream}
-	case "fire_and_forget":
+	case model.StreamsFireAndForget:
 		return streamsWhatIf{kind: trace.FireAndForgetStream}
 	}
 	return streamsWhatIf{traced: true}

@@ -23,7 +23,7 @@ type workShare struct {
 // newWorkShare is nil (wall time for every warp) when cfg turns the model
 // off; wake-ups go into q.
 func newWorkShare(cfg model.Config, q *eventq.Queue) *workShare {
-	if cfg.Model.Contention != "on" {
+	if cfg.Model.Contention != model.On {
 		return nil
 	}
 	g := cfg.GPU

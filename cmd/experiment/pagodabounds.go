@@ -67,7 +67,7 @@ func newPagodaFloor(cfg model.Config, w bounds.TaskWork) pagodaFloor {
 		warps: float64(w.WarpCycles) / float64(int64(g.SMs)*cfg.Pagoda.MTBsPerSM*taskrun.ExecutorWarps),
 		path:  float64(w.PagodaPath),
 	}
-	if cfg.Model.Contention == "on" {
+	if cfg.Model.Contention == model.On {
 		f.issue = w.Insts / (float64(g.SMs) * g.IssueWidth)
 		f.dram = w.DRAMBytes / g.DRAMBytesPerCycle()
 	}

@@ -56,11 +56,11 @@ func (x *experiment) sensitivity() ([]unstated, error) {
 	}
 	us = append(us, width)
 	other := "off"
-	if cfg.Model.Contention == "off" {
+	if cfg.Model.Contention == model.Off {
 		other = "on"
 	}
 	us = append(us, unstated{name: "model.contention", choices: []choice{
-		{label: cfg.Model.Contention + " (" + whose(cfg.Model.Contention == preset.Model.Contention) + ")"},
+		{label: string(cfg.Model.Contention) + " (" + whose(cfg.Model.Contention == preset.Model.Contention) + ")"},
 		{label: other, sets: []string{"model.contention=" + other}},
 	}})
 	if cfg.Lat.HostIssue != 0 || cfg.Lat.HostLaunch != 0 {

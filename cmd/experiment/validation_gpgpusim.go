@@ -58,7 +58,7 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 		if err := applySets(&cfg, x.sets); err != nil {
 			return err
 		}
-		contention = cfg.Model.Contention
+		contention = string(cfg.Model.Contention)
 		row := fmt.Sprintf("| %s | %d (%d) | %d | %d |", name, sum.Kernels, sum.DeviceKernels, sum.CTAs, simEnd)
 		var cdpMakespan int64
 		var replayWall, replayCPU float64
