@@ -144,6 +144,58 @@ func (as analyses) TaskRead(stream uint64, in, out TaskCopies, blocks []taskrun.
 
 // watching is the observer the engine tells of CTAs: the policy's, then
 // the analyses. It is nil when both are.
+// watchers are who watches the run: the policy's observer and the
+// analyses, told of each CTA's start and end through one event the
+// engine reuses, and the policy's observer of kernel arrivals.
+type watchers struct {
+	obs      Observer        // the policy's observer, then the analyses; nil for neither
+	arrivals ArrivalObserver // the policy's observer, when it is one; else nil
+	an       Analysis        // the analyses (Options.Analyses); nil for none
+	ev       CTAEvent        // reused for every observer call
+}
+
+func newWatchers(pol Observer, an Analysis) watchers {
+	w := watchers{obs: watching(pol, an), an: an}
+	w.arrivals, _ = pol.(ArrivalObserver)
+	return w
+}
+
+// event describes c at now for observers; the engine reuses one event.
+func (w *watchers) event(c *ctaRun, now int64, io *hostIO) *CTAEvent {
+	w.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: now, Start: c.start, run: c, io: io}
+	return &w.ev
+}
+
+// observing reports whether anyone watches CTAs: the engine asks before
+// it calls ctaStarted or ctaFinished, a check inlined where a call to
+// either would not be (most runs have no observer).
+func (w *watchers) observing() bool { return w.obs != nil }
+
+// ctaStarted tells the observers that c started at now.
+func (w *watchers) ctaStarted(c *ctaRun, now int64, io *hostIO) {
+	w.obs.CTAStarted(w.event(c, now, io))
+}
+
+// ctaFinished tells the observers that c ended at now.
+func (w *watchers) ctaFinished(c *ctaRun, now int64, io *hostIO) {
+	w.obs.CTAFinished(w.event(c, now, io))
+}
+
+// kernelDone tells the analyses that k completed.
+func (w *watchers) kernelDone(k *Kernel) {
+	if w.an != nil {
+		w.an.KernelDone(k)
+	}
+}
+
+// kernelArrived tells the policy's observer of arrivals that device
+// kernel k reached the KMU at now.
+func (w *watchers) kernelArrived(k *Kernel, now int64) {
+	if w.arrivals != nil {
+		w.arrivals.KernelArrived(k, now)
+	}
+}
+
 func watching(pol Observer, an Analysis) Observer {
 	switch {
 	case an == nil:

@@ -28,42 +28,36 @@ func newCopy(m *trace.Memcpy) *Kernel {
 }
 
 // startCopy runs a copy that reached the head of its stream.
-func (e *engine) startCopy(k *Kernel) {
-	start, end := e.io.copy(k.copyOp().dir == trace.DirD2H, e.now, k.copyOp().bytes)
+func (h *hostSide) startCopy(k *Kernel) {
+	start, end := h.io.copy(k.copyOp().dir == trace.DirD2H, h.clock.now(), k.copyOp().bytes)
 	k.startCycle = start
-	e.busy.cover(start, end)
-	e.scheduleKernel(end, evCopyDone, k)
+	h.out.busyFor(start, end)
+	h.clock.kernel(end, evCopyDone, k)
 }
 
 // copyDone releases what waits behind a finished copy in its stream.
-func (e *engine) copyDone(k *Kernel) {
+func (h *hostSide) copyDone(k *Kernel) {
 	k.state = kComplete
-	if e.an != nil {
-		e.an.KernelDone(k)
+	if h.an != nil {
+		h.an.KernelDone(k)
 	}
-	e.nextInStream(k)
-	if e.legacy != nil {
-		for _, h := range e.legacy.copyDone(k) {
-			e.enterStream(h)
+	h.nextInStream(k)
+	if h.legacy != nil {
+		for _, w := range h.legacy.copyDone(k) {
+			h.enterStream(w)
 		}
 	}
 }
 
-// copyWait is how long a synchronous copy of bytes holds its host thread
-// beyond the call (io.memcpy=sync): its own transfer at io.pcie_gbps. It
-// is a lower bound — a copy queued behind others on its copy engine would
-// hold the thread longer — chosen because the host's issue times are
-// planned when a call is read, before the engine's queue is known (with
-// io.memcpy=legacy, before it is known what the copy waits for). Zero
-// with io.memcpy=async.
-func (e *engine) copyWait(bytes int64) int64 {
-	return syncCopyWait(e.cfg, bytes)
-}
-
-// syncCopyWait is copyWait for a configuration, shared with the task
-// runtimes' driver.
+// syncCopyWait is how long a synchronous copy of bytes holds its host
+// thread beyond the call (io.memcpy=sync): its own transfer at
+// io.pcie_gbps. It is a lower bound — a copy queued behind others on its
+// copy engine would hold the thread longer — chosen because the host's
+// issue times are planned when a call is read, before the engine's queue
+// is known (with io.memcpy=legacy, before it is known what the copy waits
+// for). Zero with io.memcpy=async. The task runtimes' driver uses it too.
 func syncCopyWait(cfg model.Config, bytes int64) int64 {
-	if cfg.IO.Memcpy == "async" {
+	if cfg.IO.Memcpy == model.MemcpyAsync {
 		return 0
 	}
 	// Capped like every other cost, so absurd rates cannot wrap a thread's clock.

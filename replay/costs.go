@@ -23,21 +23,6 @@ package replay
 // that turns from one kernel's CTAs to another's starts them
 // crcs.l1_flush cycles later.
 
-// preProfile sets when k's pre-profiler ends, and an event then to retry
-// the CTAs it holds.
-func (e *engine) preProfile(k *Kernel) {
-	cost := e.cfg.CRCS.ProfileCycles
-	if e.sb == nil || k.order < 0 || cost == 0 || k.total == 0 {
-		return
-	}
-	g := e.cfg.GPU
-	perWave := uint64(max(g.SMs*g.MaxCTAsPerSM, 1))
-	waves := int64((k.total + perWave - 1) / perWave)
-	calls := max(e.sb.profilerCalls(k)/int64(k.total), 1) // per CTA, at least one
-	k.rareParts().profiled = e.now + waves*calls*cost
-	e.scheduleKernel(k.rare.profiled, evProfiled, k)
-}
-
 // flushL1 starts an L1 flush on SM s, turning to kernel k's CTAs at now,
 // when it ran another kernel's last (under policies that keep kernels
 // apart: a.l1Flush is 0 otherwise).

@@ -7,11 +7,7 @@ package replay
 // and at its end frees its SM (smArray.leave), writes its row and counts
 // it towards its kernel or group. The records live in ctaRuns.
 
-import (
-	"math"
-
-	"github.com/gpureplay/gpureplay/tables"
-)
+import "github.com/gpureplay/gpureplay/model"
 
 // ctaRun is one CTA resident on an SM.
 type ctaRun struct {
@@ -71,10 +67,11 @@ type warpRun struct {
 // of the group under dtbl.spill_loads=cta, for its first under first) or
 // the policy's gate holds it.
 func (e *engine) place(k *Kernel, i int) {
-	slot, startAt := e.sms.enter(k, i, e.now)
+	now := e.clock.now()
+	slot, startAt := e.sms.enter(k, i, now)
 	c := e.ctas.get()
 	c.reset()
-	c.k, c.sm, c.smSlot, c.dispatch = k, i, slot, e.now
+	c.k, c.sm, c.smSlot, c.dispatch = k, i, slot, now
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -88,21 +85,21 @@ func (e *engine) place(k *Kernel, i int) {
 			q.pop(c.idx, &c.own)
 			c.streamed = true
 		}
-		if e.sb != nil && k.order >= 0 {
-			e.sb.placed(k, c.spec().x)
-		}
 	} else {
 		e.placeGrouped(k, c)
+	}
+	for _, m := range e.mechs {
+		m.placed(c)
 	}
 	if k.Remaining() == 0 {
 		e.kd.placedLast()
 	}
-	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == "cta") {
-		e.scheduleCTA(e.now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
+		e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
 		return
 	}
-	if startAt > e.now {
-		e.scheduleCTA(startAt, evStart, c, 0)
+	if startAt > now {
+		e.clock.cta(startAt, evStart, c, 0)
 		return
 	}
 	e.tryStart(c)
@@ -133,58 +130,15 @@ func (e *engine) tryStart(c *ctaRun) {
 	e.startCTA(c)
 }
 
-// mayStart asks the CRCS scoreboard (for a host kernel's own CTAs) and the
-// policy's gate whether a placed CTA may execute now.
+// mayStart asks every mechanism (the CRCS page gate, the policy's gate)
+// whether a placed CTA may execute now.
 func (e *engine) mayStart(c *ctaRun) bool {
-	if e.sb != nil && c.g == nil && c.k.order >= 0 && (e.now < c.k.profiled() || !e.scoreboardStart(c)) {
-		return false
-	}
-	return e.gate == nil || e.gate.MayStart(c.k, c.idx)
-}
-
-// scoreboardStart is the scoreboard's word on a CTA about to start. In
-// access order (segments.go) it checks the pages touched at the start
-// (all of them for a CTA with launch sites, which runs unsegmented); an
-// irregular kernel under crcs.irregular=ready has its touched pages'
-// ready bits checked (touch.go); otherwise every page the CTA references
-// must be ready and owned.
-func (e *engine) scoreboardStart(c *ctaRun) bool {
-	k, x := c.k, c.spec().x
-	irregular := e.sb.isIrregular(k)
-	switch {
-	case irregular && e.cfg.CRCS.Irregular == "all":
-		return e.sb.mayStart(k, x)
-	case e.accessOrder:
-		pos := int64(0)
-		if x != nil && len(x.sites) > 0 {
-			pos = math.MaxInt64
+	for _, m := range e.mechs {
+		if !m.mayStart(c, e.clock.now()) {
+			return false
 		}
-		return e.sb.passes(k, x, pos)
-	case irregular:
-		return e.sb.passes(k, x, math.MaxInt64)
 	}
-	return e.sb.mayStart(k, x)
-}
-
-// pageShare is Dispatch.PageShare: the scoreboard's, 0 without one.
-func (e *engine) pageShare(k *Kernel) float64 {
-	if e.sb == nil {
-		return 0
-	}
-	return e.sb.pageShare(k.order)
-}
-
-// nextWaitsOnUnplaced is Dispatch.NextWaitsOnUnplaced: k's next CTA is
-// read (the body cursor) for the scoreboard to check its pages.
-func (e *engine) nextWaitsOnUnplaced(k *Kernel) bool {
-	if e.sb == nil || k.order < 0 || k.next >= k.total {
-		return false
-	}
-	if err := e.body.reach(k, k.next); err != nil {
-		e.fail(err)
-		return false
-	}
-	return e.sb.waitsOnUnplaced(k, k.ctas.at(k.next).x)
+	return true
 }
 
 // spec is what the trace says about c: its kernel's CTA, or its group's.
@@ -222,21 +176,22 @@ func (e *engine) retryStalled() {
 // startCTA begins execution: warps without launch sites end after their own
 // cycles; warps with sites meet their first site as an event.
 func (e *engine) startCTA(c *ctaRun) {
-	c.start = e.now
+	now := e.clock.now()
+	c.start = now
 	c.stall = c.start - c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
-		k.startCycle = e.now
-		e.launchBegun(k)
+		k.startCycle = now
+		e.dev.launchBegun(k)
 		if k.host {
-			e.io.kernelStarted(k, e.lastHostKernel(k))
+			e.io.kernelStarted(k, e.host.lastKernel(k))
 		}
 	}
-	if e.obs != nil {
-		e.obs.CTAStarted(e.ctaEvent(c))
+	if e.watch.observing() {
+		e.watch.ctaStarted(c, now, e.io)
 	}
 	spec := c.spec()
-	if e.segmented(c, spec) {
+	if e.pages != nil && e.pages.segmented(c, spec) {
 		e.runSegment(c)
 		return
 	}
@@ -245,7 +200,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		return
 	}
 	if spec.warps == nil && (spec.x == nil || len(spec.x.sites) == 0) {
-		e.scheduleCTA(e.now+spec.cycles, evCTAEnd, c, 0)
+		e.clock.cta(now+spec.cycles, evCTAEnd, c, 0)
 		return
 	}
 	e.startWarps(c, spec)
@@ -254,12 +209,12 @@ func (e *engine) startCTA(c *ctaRun) {
 func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
 	n := int(c.k.decl.need.warps)
-	c.end = e.now
+	c.end = e.clock.now()
 	if x == nil || len(x.sites) == 0 {
 		for w := 0; w < n; w++ {
-			c.end = max(c.end, e.now+warpCycles(spec, w))
+			c.end = max(c.end, e.clock.now()+warpCycles(spec, w))
 		}
-		e.scheduleCTA(c.end, evCTAEnd, c, 0)
+		e.clock.cta(c.end, evCTAEnd, c, 0)
 		return
 	}
 	sortSites(x.sites)
@@ -273,13 +228,13 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	for w := range c.warps {
 		wr := &c.warps[w]
 		if wr.next < 0 {
-			wr.end = e.now + wr.cycles
+			wr.end = e.clock.now() + wr.cycles
 			c.end = max(c.end, wr.end)
 			continue
 		}
 		wr.sited = true
 		c.pending++
-		e.scheduleCTA(e.now+x.sites[wr.next].at, evSite, c, w)
+		e.clock.cta(e.clock.now()+x.sites[wr.next].at, evSite, c, w)
 	}
 }
 
@@ -299,28 +254,26 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 	c.end = max(c.end, end)
 	c.pending--
 	if c.pending == 0 {
-		e.scheduleCTA(c.end, evCTAEnd, c, 0)
+		e.clock.cta(c.end, evCTAEnd, c, 0)
 	}
 }
 
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
 func (e *engine) ctaEnd(c *ctaRun) {
-	k := c.k
-	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, e.now); emptied != nil {
-		e.kd.leftSM(emptied, e.now)
+	k, now := c.k, e.clock.now()
+	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, now); emptied != nil {
+		e.kd.leftSM(emptied, now)
 	}
-	e.stats.CTAs++
 	e.sites.ctaEnded(c)
-	e.stats.StallCycles += c.stall
-	e.busy.cover(c.start, e.now)
-	if !e.quiet {
-		e.emitCTA(c)
+	e.out.cta(c.start, now, c.stall)
+	if e.out.keepsRows() {
+		e.out.ctaRow(c, now, e.slowdown(c))
 	}
-	if e.obs != nil {
-		e.obs.CTAFinished(e.ctaEvent(c))
+	if e.watch.observing() {
+		e.watch.ctaFinished(c, now, e.io)
 	}
-	if e.sb != nil && c.g == nil && k.order >= 0 {
-		e.sb.release(e.io, e.sink, k, c.spec().x, e.now)
+	for _, m := range e.mechs {
+		m.ctaEnded(c, now)
 	}
 	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
 	e.ctas.put(c)
@@ -334,27 +287,6 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.maybeComplete(k)
 }
 
-// emitCTA writes a finished CTA's row. The row, nine fields passed by
-// value to an interface, and its slowdown from a slab cost a CTA's end a
-// good part of its time, so ctaEnd skips it for a sink that keeps no rows.
-func (e *engine) emitCTA(c *ctaRun) {
-	row := tables.CTA{
-		KernelID:      c.k.id,
-		CTA:           c.idx,
-		SM:            int32(c.sm),
-		DispatchCycle: c.dispatch,
-		StartCycle:    c.start,
-		EndCycle:      e.now,
-		StallCycles:   c.stall,
-		Slowdown:      e.slowdown(c),
-		Name:          c.k.decl.Name,
-	}
-	if c.g != nil {
-		row.GroupID = &c.g.id
-	}
-	e.sink.CTA(row)
-}
-
 // reset clears a reused CTA state, keeping its slot and its slices' room.
 // It clears in place and sets what it keeps field by field: a ctaRun
 // literal is built whole on the stack and copied, and the copy reads
@@ -363,10 +295,4 @@ func (c *ctaRun) reset() {
 	slot, warps, ownWarps := c.slot, c.warps[:0], c.ownWarps
 	*c = ctaRun{}
 	c.slot, c.warps, c.ownWarps = slot, warps, ownWarps
-}
-
-// ctaEvent describes c for observers; the engine reuses one event.
-func (e *engine) ctaEvent(c *ctaRun) *CTAEvent {
-	e.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: e.now, Start: c.start, run: c, io: e.io}
-	return &e.ev
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 	"strings"
 )
@@ -34,7 +35,7 @@ func (e *engine) deadlock() error {
 			ks = append(ks, k)
 		}
 	}
-	for k := range e.streams.liveKernels() {
+	for k := range e.host.liveKernels() {
 		add(k)
 	}
 	for _, k := range e.kd.holders() {
@@ -44,7 +45,7 @@ func (e *engine) deadlock() error {
 		add(k)
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id })
-	d := &DeadlockError{Cycle: e.now}
+	d := &DeadlockError{Cycle: e.clock.now()}
 	for _, k := range ks {
 		if why := e.waitsOn(k); why != "" {
 			d.Waits = append(d.Waits, fmt.Sprintf("kernel %d %s", k.id, why))
@@ -59,16 +60,15 @@ func (e *engine) deadlock() error {
 // waitsOn says what k waits for, or "" if it waits only on kernels that
 // are themselves listed.
 func (e *engine) waitsOn(k *Kernel) string {
+	pol := e.opt.Policy.Name
 	switch k.state {
 	case kIssued:
-		if h := e.streams.headOf(k.stream); h != nil {
-			return fmt.Sprintf("waits for kernel %d ahead of it in stream %d", h.id, k.stream)
-		}
+		return e.host.waitsInStream(k)
 	case kWaiting:
-		if id, blocked := e.streams.blockedBy(k); blocked {
-			return fmt.Sprintf("waits for kernel %d (after)", id)
+		if why := e.host.waitsInStream(k); why != "" {
+			return why
 		}
-		return fmt.Sprintf("waits for a Kernel Distributor entry (all %d held by kernels %s)", e.cfg.GPU.MaxKernels, e.kdHolders())
+		return fmt.Sprintf("waits for a Kernel Distributor entry (all %d held by kernels %s)", e.cfg.GPU.MaxKernels, e.kd.holderIDs())
 	case kReady:
 		if k.done == k.total && k.kids > 0 {
 			return fmt.Sprintf("has finished its CTAs and waits for %d child kernel(s) or group(s)", k.kids)
@@ -76,22 +76,44 @@ func (e *engine) waitsOn(k *Kernel) string {
 		if k.done == k.total && k.openGroups() > 0 {
 			return fmt.Sprintf("has finished its CTAs and waits for %d aggregated group(s) coalesced into it", k.openGroups())
 		}
-		if n := e.stalledOf(k); n > 0 {
-			if why := e.pageWait(k); why != "" {
-				return fmt.Sprintf("has %d CTA(s) placed and waiting for pages (%s)", n, why)
+		if n, first := e.ctas.heldOf(k); n > 0 {
+			if e.pages != nil && first != nil {
+				if why := e.pages.blocker(first); why != "" {
+					return fmt.Sprintf("has %d CTA(s) placed and waiting for pages (%s)", n, why)
+				}
 			}
-			return fmt.Sprintf("has %d CTA(s) placed but held by policy %s", n, e.pol.Name)
+			return fmt.Sprintf("has %d CTA(s) placed but held by policy %s", n, pol)
 		}
 		if k.Remaining() > 0 {
-			return fmt.Sprintf("has %d CTA(s) that policy %s never placed", k.Remaining(), e.pol.Name)
+			return fmt.Sprintf("has %d CTA(s) that policy %s never placed", k.Remaining(), pol)
 		}
 	}
 	return ""
 }
 
-func (e *engine) kdHolders() string {
-	ids := make([]string, 0, e.kd.heldLen())
-	for i, k := range e.kd.holders() {
+// waitsInStream says what host kernel k waits for in its stream: the
+// kernel ahead of it, or one it must run `after`; "" for neither.
+func (h *hostSide) waitsInStream(k *Kernel) string {
+	switch k.state {
+	case kIssued:
+		if hd := h.streams.headOf(k.stream); hd != nil {
+			return fmt.Sprintf("waits for kernel %d ahead of it in stream %d", hd.id, k.stream)
+		}
+	case kWaiting:
+		if id, blocked := h.streams.blockedBy(k); blocked {
+			return fmt.Sprintf("waits for kernel %d (after)", id)
+		}
+	}
+	return ""
+}
+
+// liveKernels are the host kernels issued and not complete.
+func (h *hostSide) liveKernels() iter.Seq[*Kernel] { return h.streams.liveKernels() }
+
+// holderIDs lists the kernels holding an entry, the first eight.
+func (d *kernelDistributor) holderIDs() string {
+	ids := make([]string, 0, d.heldLen())
+	for i, k := range d.holders() {
 		if i == 8 {
 			ids = append(ids, "...")
 			break
@@ -101,26 +123,16 @@ func (e *engine) kdHolders() string {
 	return strings.Join(ids, ", ")
 }
 
-// pageWait says which page keeps k's first stalled CTA from starting, or
-// "" when the scoreboard is not what holds it.
-func (e *engine) pageWait(k *Kernel) string {
-	if e.sb == nil {
-		return ""
-	}
-	for c := range e.ctas.held() {
-		if c.k == k && c.g == nil && k.order >= 0 {
-			return e.sb.blocker(k, c.spec().x)
-		}
-	}
-	return ""
-}
-
-func (e *engine) stalledOf(k *Kernel) int {
-	n := 0
-	for c := range e.ctas.held() {
+// heldOf counts the placed CTAs of k held from starting, and returns the
+// first of them the page gate checks (gated), if any.
+func (r *ctaRuns) heldOf(k *Kernel) (n int, first *ctaRun) {
+	for c := range r.held() {
 		if c.k == k {
+			if first == nil && gated(c) {
+				first = c
+			}
 			n++
 		}
 	}
-	return n
+	return n, first
 }

@@ -1,87 +1,105 @@
 package replay
 
-// The engine's side of the device runtime: what a device launch, an
-// aggregated group's arrival and the end of launched work do to kernels
-// (the Kernel Distributor, completion), around the runtime's components:
-// the site engine (sites.go), the launch path (launchpath.go) and the
-// aggregated groups (group.go).
+// The device runtime: the launch path a device launch takes (the launch
+// servers and the pending pool: launchpath.go), KLAP's aggregation at
+// kernel scope (klap.go), and the engine's side of what a device launch,
+// an aggregated group's arrival and the end of launched work do to
+// kernels (the Kernel Distributor, completion), around the site engine
+// (sites.go) and the aggregated groups (group.go).
 
-import "github.com/gpureplay/gpureplay/internal/eventq"
+import (
+	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/model"
+)
 
-// launchChild starts the device kernel lane l of CTA c launches: it
-// exists from the site's cycle, takes its place in its stream, and
-// reaches the KMU when the API call returns.
-func (e *engine) launchChild(c *ctaRun, l *siteRec, arrive int64) {
-	owner := launcherOf(c)
-	e.launchDevice(owner, l.child)
-	if ordered(l.kind) {
-		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.streams.fresh)
-	}
-	e.scheduleKernel(arrive, evArrive, l.child)
+// deviceRuntime is the device runtime's own state: the launch path, the
+// aggregator (nil unless the policy aggregates), and its counts, summed
+// into the run's totals at the end. It reaches the clock to schedule its
+// events and the site engine to let held warps go on.
+type deviceRuntime struct {
+	noLifecycle
+	clock      *eventClock
+	launch     launchPath
+	agg        *aggregator
+	sites      *siteEngine
+	hostLaunch int64 // lat.host_issue + lat.host_launch: a promoted child's way to the KMU
+
+	deviceKernels int64 // device kernels launched (Stats.DeviceKernels)
+	launched      int64 // groups launched as kernels less those matched at arrival (Stats.Launched, beside the sites')
+	peakPending   int64 // Stats.PeakPending
+	overflows     int64 // Stats.LaunchOverflows
 }
 
-// launchHardware starts a device kernel the way DTBL's launch hardware
-// does for a group with no eligible kernel: the SMX scheduler gives it a
-// Kernel Distributor entry at once, if one is free and no kernel is queued
-// for one, so later groups can coalesce into it; its CTAs become ready when
-// its parameter buffer is (readyAt). Otherwise it queues at the KMU like
-// any device kernel.
-func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
-	e.launchDevice(owner, child)
-	if e.kd.free() {
-		e.streams.privateStream(child)
-		e.enterKD(child, readyAt)
-		return
+func newDeviceRuntime(c *eventClock, lat model.Latencies, costs model.CDP, sms int, scope Aggregation) deviceRuntime {
+	d := deviceRuntime{clock: c, launch: newLaunchPath(costs, sms), hostLaunch: lat.HostIssue + lat.HostLaunch}
+	if scope != AggregateNone {
+		d.agg = newAggregator(scope)
 	}
-	e.scheduleKernel(readyAt, evArrive, child)
+	return d
 }
 
-// launchDevice is a device kernel launched now by owner, which waits for
-// it from now on: it enters the pending pool.
-func (e *engine) launchDevice(owner launcher, child *Kernel) {
-	e.launchPending(child)
-	e.launchedBy(owner, child)
+// links gives the runtime the site engine, built after it.
+func (d *deviceRuntime) links(se *siteEngine) { d.sites = se }
+
+// path is the launch path, for the site engine.
+func (d *deviceRuntime) path() *launchPath { return &d.launch }
+
+// aggregator is KLAP's aggregator, nil unless the policy aggregates.
+func (d *deviceRuntime) aggregator() *aggregator { return d.agg }
+
+// register routes the pool's events to the runtime.
+func (d *deviceRuntime) register(c *eventClock) {
+	c.on(evLaunchSlot, func(eventq.Event) { d.launchSlots() })
+	c.on(evOverflow, func(eventq.Event) { d.launchOverflow() })
+}
+
+// count adds the runtime's counts to s.
+func (d *deviceRuntime) count(s *Stats) {
+	s.DeviceKernels += d.deviceKernels
+	s.Launched += d.launched
+	s.PeakPending = max(s.PeakPending, d.peakPending)
+	s.LaunchOverflows += d.overflows
 }
 
 // launchedBy is child launched now by owner, which waits for it from now
 // on.
-func (e *engine) launchedBy(owner launcher, child *Kernel) {
-	child.launchCycle = e.now
+func (d *deviceRuntime) launchedBy(owner launcher, child *Kernel) {
+	child.launchCycle = d.clock.now()
 	child.owner = owner
 	owner.adopt()
-	e.stats.DeviceKernels++
+	d.deviceKernels++
 }
 
-// promote is kernel k's CTAs done under KLAP's kernel scope: the host
-// launches the children they stored, one aggregated kernel per name,
+// kernelDrained is kernel k's CTAs done under KLAP's kernel scope: the
+// host launches the children they stored, one aggregated kernel per name,
 // lat.host_issue + lat.host_launch from now, as a host launch reaches the
 // KMU ("after the parent kernel finishes, the host launches the
 // aggregated child": src/Transform/AG/Host.cpp). k completes after them,
 // so its stream's next operation follows them. Not a device-runtime
 // call: they take no room in the pending pool.
-func (e *engine) promote(k *Kernel) {
-	for _, child := range e.agg.promoted(k) {
-		e.launchedBy(launcher{k: k}, child)
-		e.scheduleKernel(e.now+e.cfg.Lat.HostIssue+e.cfg.Lat.HostLaunch, evArrive, child)
+func (d *deviceRuntime) kernelDrained(k *Kernel) {
+	for _, child := range d.agg.promoted(k) {
+		d.launchedBy(launcher{k: k}, child)
+		d.clock.kernel(d.clock.now()+d.hostLaunch, evArrive, child)
 	}
 }
 
 // launchPending counts a device launch into the pending pool.
-func (e *engine) launchPending(child *Kernel) {
+func (d *deviceRuntime) launchPending(child *Kernel) {
 	child.pendingLaunch = true
-	e.stats.PeakPending = max(e.stats.PeakPending, e.launch.enter())
+	d.peakPending = max(d.peakPending, d.launch.enter())
 }
 
 // launchBegun is a pending launch's kernel starting its first CTA: it leaves
 // the pool. Waiting warps are let through at an event of their own, so
 // none resumes in the middle of a placement.
-func (e *engine) launchBegun(k *Kernel) {
+func (d *deviceRuntime) launchBegun(k *Kernel) {
 	if !k.pendingLaunch {
 		return
 	}
 	k.pendingLaunch = false
-	if e.launch.begun() {
-		e.q.Push(eventq.Event{At: e.now, Kind: uint8(evLaunchSlot)})
+	if d.launch.begun() {
+		d.clock.at(d.clock.now(), evLaunchSlot)
 	}
 }
 
@@ -93,14 +111,14 @@ func (e *engine) launchBegun(k *Kernel) {
 // earlier, then its warps stopped at held sites) do not fire, so they
 // count as none; checking the queue's length after a cycle instead lets
 // such a wake-up hide the stall, and the loop ended on it with the warps
-// still held, a deadlock. The
-// overflow is an event of its own so that the cycle it releases the warp
-// in is settled (the placer, the contention model's rates) like any other.
-func (e *engine) overflowWhenDry() bool {
-	if e.launch.waiting() == 0 {
+// still held, a deadlock. The overflow is an event of its own so that the
+// cycle it releases the warp in is settled (the placer, the contention
+// model's rates) like any other.
+func (d *deviceRuntime) overflowWhenDry(now int64) bool {
+	if d.launch.waiting() == 0 {
 		return false
 	}
-	e.q.Push(eventq.Event{At: e.now, Kind: uint8(evOverflow)})
+	d.clock.at(now, evOverflow)
 	return true
 }
 
@@ -108,25 +126,60 @@ func (e *engine) overflowWhenDry() bool {
 // virtualized pool, over the limit, as the real device runtime does when
 // its pool is full ("if it is full, uses the virtualized pool"), where a
 // stall would deadlock.
-func (e *engine) launchOverflow() {
-	lw := e.launch.letThrough()
-	e.stats.LaunchOverflows++
-	e.sites.release(lw, e.now)
-	e.launch.recycle(lw)
+func (d *deviceRuntime) launchOverflow() {
+	lw := d.launch.letThrough()
+	d.overflows++
+	d.sites.release(lw, d.clock.now())
+	d.launch.recycle(lw)
 }
 
 // launchSlots lets waiting warps through, oldest first, while their
 // launches fit.
-func (e *engine) launchSlots() {
-	e.launch.slotFired()
+func (d *deviceRuntime) launchSlots() {
+	d.launch.slotFired()
 	for {
-		lw := e.launch.nextFitting()
+		lw := d.launch.nextFitting()
 		if lw == nil {
 			return
 		}
-		e.sites.release(lw, e.now)
-		e.launch.recycle(lw)
+		d.sites.release(lw, d.clock.now())
+		d.launch.recycle(lw)
 	}
+}
+
+// launchChild starts the device kernel lane l of CTA c launches: it
+// exists from the site's cycle, takes its place in its stream, and
+// reaches the KMU when the API call returns.
+func (e *engine) launchChild(c *ctaRun, l *siteRec, arrive int64) {
+	owner := launcherOf(c)
+	e.launchDevice(owner, l.child)
+	if ordered(l.kind) {
+		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.host.freshStream)
+	}
+	e.clock.kernel(arrive, evArrive, l.child)
+}
+
+// launchHardware starts a device kernel the way DTBL's launch hardware
+// does for a group with no eligible kernel: the SMX scheduler gives it a
+// Kernel Distributor entry at once, if one is free and no kernel is queued
+// for one, so later groups can coalesce into it; its CTAs become ready when
+// its parameter buffer is (readyAt). Otherwise it queues at the KMU like
+// any device kernel.
+func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
+	e.launchDevice(owner, child)
+	if e.kd.free() {
+		e.host.privateStream(child)
+		e.enterKD(child, readyAt)
+		return
+	}
+	e.clock.kernel(readyAt, evArrive, child)
+}
+
+// launchDevice is a device kernel launched now by owner, which waits for
+// it from now on: it enters the pending pool.
+func (e *engine) launchDevice(owner launcher, child *Kernel) {
+	e.dev.launchPending(child)
+	e.dev.launchedBy(owner, child)
 }
 
 // arriveGroup is a group's launch command reaching the SMX scheduler.
@@ -138,31 +191,43 @@ func (e *engine) launchSlots() {
 // no stream creation (DTBL Table 3 marks only those "CDP only").
 func (e *engine) arriveGroup(g *group) {
 	if g.target == nil {
-		t := e.sites.match(g, e.now)
+		t := e.sites.match(g, e.clock.now())
 		e.groups.writeCommand(g, t)
 		if t == nil {
 			e.launchGroupKernel(g)
 			return
 		}
-		if g.launched {
-			e.stats.Launched--
-		}
+		e.dev.matchedAtArrival(g)
 		e.groups.attach(g, t)
 	}
 	e.mark(e.groups.join(g))
+}
+
+// matchedAtArrival is a group sent by command matched when it arrived: if
+// its site counted it launched, it was not.
+func (d *deviceRuntime) matchedAtArrival(g *group) {
+	if g.launched {
+		d.launched--
+	}
 }
 
 // launchGroupKernel launches an unmatched group's child as a device
 // kernel now; its launcher already waits for it.
 func (e *engine) launchGroupKernel(g *group) {
 	child := g.src
-	e.launchPending(child)
+	e.dev.launchPending(child)
 	child.owner = g.owner
-	e.stats.DeviceKernels++
+	e.dev.groupLaunched(g)
+	e.arriveDevice(child)
+}
+
+// groupLaunched counts an unmatched group's child launched as a device
+// kernel.
+func (d *deviceRuntime) groupLaunched(g *group) {
+	d.deviceKernels++
 	if !g.launched {
-		e.stats.Launched++
+		d.launched++
 	}
-	e.arrive(child)
 }
 
 // mark puts a ready kernel with CTAs to place back into the FCFS list, in

@@ -4,8 +4,19 @@ package replay
 // kernels in FCFS order and the SMs' room. It exists only during a Place
 // call.
 type Dispatch struct {
-	e *engine
+	e      *engine
+	placer Placer // the policy's, RoundRobin when it has none
 }
+
+func newDispatch(e *engine, p Placer) Dispatch {
+	if p == nil {
+		p = &RoundRobin{}
+	}
+	return Dispatch{e: e, placer: p}
+}
+
+// place has the placer fill free room.
+func (d *Dispatch) place() { d.placer.Place(d) }
 
 // Pending returns the kernels in the Kernel Distributor that still have CTAs
 // to place, oldest first (FCFS). The slice is only valid until the next
@@ -34,24 +45,35 @@ func (d *Dispatch) SMShare(k *Kernel) float64 {
 
 // PageShare is the fraction of the ready input pages that k owns (PPCS's
 // page share); 0 without the CRCS scoreboard or for device kernels.
-func (d *Dispatch) PageShare(k *Kernel) float64 { return d.e.pageShare(k) }
+func (d *Dispatch) PageShare(k *Kernel) float64 { return d.e.pages.pageShare(k) }
 
 // NextWaitsOnUnplaced reports whether k's next CTA, if placed now, could
 // wait on the CRCS scoreboard for an older kernel's CTA that is not placed
 // yet (a page both reference): false without the scoreboard, for device
 // kernels, and for the oldest kernel with CTAs to place.
-func (d *Dispatch) NextWaitsOnUnplaced(k *Kernel) bool { return d.e.nextWaitsOnUnplaced(k) }
+func (d *Dispatch) NextWaitsOnUnplaced(k *Kernel) bool {
+	waits, err := d.e.pages.nextWaitsOnUnplaced(k)
+	if err != nil {
+		d.e.fail(err)
+	}
+	return waits
+}
 
 // PreludeOver reports whether the host has read every input page (always
 // true when host I/O is not modelled).
 func (d *Dispatch) PreludeOver() bool {
-	return d.e.io.preludeOver(d.e.now)
+	return d.e.io.preludeOver(d.e.clock.now())
 }
 
 // HostKernels is the number of host kernels in the trace when the CRCS
 // scoreboard knows it (from its pass over the trace), otherwise the number
 // read so far.
-func (d *Dispatch) HostKernels() int { return d.e.hostKernels() }
+func (d *Dispatch) HostKernels() int {
+	if d.e.pages != nil {
+		return d.e.pages.hostKernels()
+	}
+	return d.e.host.kernelsRead()
+}
 
 // Idle reports whether SM sm has no resident CTA (false for an sm that is
 // not an SM's index).

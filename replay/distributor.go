@@ -20,8 +20,35 @@ func (e *engine) fillKD() {
 				return
 			}
 		}
-		e.enterKD(k, e.now+e.cfg.Lat.KernelDispatch)
+		e.enterKD(k, e.clock.now()+e.cfg.Lat.KernelDispatch)
 	}
+}
+
+// arriveDevice is a device kernel reaching the KMU: on a private stream
+// of its own, with no copy to start and nothing `after`, it goes straight
+// to wait for a Kernel Distributor entry. It only writes to k: the kernel
+// was launched tens of thousands of cycles ago and is out of the cache,
+// and under CDP another kernel, long waiting, takes the free entry (BFS
+// scale 20: tens of thousands wait), so reading k here would only wait
+// for it.
+func (e *engine) arriveDevice(k *Kernel) {
+	e.watch.kernelArrived(k, e.clock.now())
+	if k.inDevStream {
+		if e.dstreams.arrive(k) {
+			e.awaitKD(k)
+		}
+		return
+	}
+	e.host.privateStream(k)
+	e.awaitKD(k)
+}
+
+// awaitKD queues k for a Kernel Distributor entry and hands out the free
+// ones.
+func (e *engine) awaitKD(k *Kernel) {
+	k.state = kWaiting
+	e.kd.wait(k)
+	e.fillKD()
 }
 
 // enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
@@ -31,10 +58,10 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 		e.fail(err)
 		return
 	}
-	e.kd.enter(k, e.now)
+	e.kd.enter(k, e.clock.now())
 	k.inKD = true
 	k.state = kDispatched
-	e.scheduleKernel(readyAt, evReady, k)
+	e.clock.kernel(readyAt, evReady, k)
 }
 
 // prepare checks that one CTA of k can run at all.
@@ -52,10 +79,13 @@ func (e *engine) prepare(k *Kernel) error {
 // becomeReady is a kernel arriving in the Kernel Distributor: from now on
 // the SMX scheduler may place its CTAs.
 func (e *engine) becomeReady(k *Kernel) {
+	now := e.clock.now()
 	k.state = kReady
-	k.readyCycle = e.now
+	k.readyCycle = now
 	e.kd.ready(k)
-	e.preProfile(k)
+	for _, m := range e.mechs {
+		m.kernelReady(k, now)
+	}
 	e.mark(k)
 }
 
@@ -63,35 +93,23 @@ func (e *engine) becomeReady(k *Kernel) {
 // everything its completion releases: its stream successor, kernels
 // waiting on it, and whoever launched it.
 func (e *engine) complete(k *Kernel) {
+	now := e.clock.now()
 	k.state = kComplete
-	k.endCycle = e.now
-	e.kernelsEnd = e.now
-	if e.an != nil {
-		e.an.KernelDone(k)
-	}
-	e.emitKernel(k)
+	k.endCycle = now
+	e.watch.kernelDone(k)
+	e.out.kernel(k, now)
 	k.ctas = ctaTable{}
 	if k.host {
-		waiters := e.streams.completed(k)
-		e.nextInStream(k)
-		if e.legacy != nil {
-			if b := e.legacy.kernelDone(); b != nil {
-				e.enterStream(b)
-			}
-		}
-		for _, w := range waiters {
-			e.headOfStream(w)
+		e.host.kernelDone(k)
+		return
+	}
+	e.kd.completed(k, now)
+	if k.inDevStream {
+		if next := e.dstreams.done(k); next != nil {
+			e.awaitKD(next)
 		}
 	}
-	if !k.host {
-		e.kd.completed(k, e.now)
-		if k.inDevStream {
-			if next := e.dstreams.done(k); next != nil {
-				e.awaitKD(next)
-			}
-		}
-		e.release(k.owner)
-	}
+	e.release(k.owner)
 }
 
 // maybeComplete moves a kernel on once its own work is done. When its CTAs
@@ -106,8 +124,8 @@ func (e *engine) maybeComplete(k *Kernel) {
 	if k.inKD {
 		k.inKD = false
 		e.kd.leave(k)
-		if e.agg != nil {
-			e.promote(k)
+		for _, m := range e.mechs {
+			m.kernelDrained(k)
 		}
 		e.fillKD()
 	}

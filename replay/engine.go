@@ -7,121 +7,108 @@ package replay
 import (
 	"math"
 
-	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/internal/eventq"
-	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/tables"
 )
 
-// engine is one replay: the clock and the queue, the configuration and
-// the policy, and each component as a field of its own (the SMs, the CTA
-// records, the Kernel Distributor, the host's streams and I/O, the
-// device runtime, the scoreboard), whose state is private to it. The
-// engine's methods fire events at them and carry what one component's
-// change means for another (docs/architecture.md).
+// engine is one replay: the configuration, the clock (time, events and
+// the table that routes them), and each component as a field of its own
+// (the SMs, the CTA records, the Kernel Distributor, the host side, the
+// device runtime, the page gate, the recorder), whose state is private to
+// it. The engine's methods are the CTA's and the kernel's paths, which
+// carry what one component's change means for another
+// (docs/architecture.md); the optional mechanisms take part in them
+// through one lifecycle interface (mechanism.go), named by none of them.
 type engine struct {
-	cfg      model.Config
-	pol      Policy
-	sink     tables.Sink
-	quiet    bool // the sink keeps no rows (tables.Discards): none is built
-	opt      *Options
-	dispatch Dispatch // the placer's view, made once: Place escapes it
+	cfg   model.Config
+	opt   *Options
+	clock eventClock
+	err   error
 
-	q    eventq.Queue
-	now  int64
-	host *ingest.Streams // the host operations, one ahead of the simulated host (NextHost)
-	body *bodyCursor
-
-	io          *hostIO
-	sb          *scoreboard // the CRCS reference count table (IOPaged only)
-	accessOrder bool        // the scoreboard checks CTAs at each touch (touch.go)
-	hostOrder   int32       // host launches read so far
-	kernelsEnd  int64       // the last kernel's completion
-	firstLaunch int64       // the first host issue (-1 before)
-
-	hosts      hostThreads
-	hostKernel []*Kernel         // host kernels issued, body not loaded yet (issue order)
-	hostLoaded int               // host kernels whose bodies were loaded
-	streams    hostStreams       // streams, task groups, `after` waits (streams.go)
-	dstreams   deviceStreams     // ordered device streams (devstreams.go)
-	legacy     *legacyGate       // copies on the legacy default stream (io.memcpy=legacy), else nil
-	kd         kernelDistributor // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
-
-	sms      smArray              // the SMs: slots, resources, occupancy, the contention model (sm.go)
-	ctas     ctaRuns              // the CTA records and the CTAs waiting to go on (ctaruns.go)
-	kslots   slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
-	groups   groupTable           // DTBL's aggregated groups and the AGT (group.go)
-	gate     Gate
-	obs      Observer        // the policy's observer, then the analyses; nil for neither
-	arrivals ArrivalObserver // the policy's observer, when it is one; else nil
-	an       Analysis        // the analyses (Options.Analyses); nil for none
-	ev       CTAEvent        // reused for every observer call
-	placer   Placer
-	sites    siteEngine  // the device runtime's launch sites (sites.go)
-	launch   launchPath  // the device runtime's launch servers and pending pool
-	tasks    *taskDriver // the narrow-task runtime (Policy.Tasks), else nil
-	err      error
-
-	stats Stats
-	busy  busySpan
-
-	parentIDs slab[uint64] // device kernel rows' parent ids
-
-	agg *aggregator // KLAP's launch aggregation (klap.go); nil unless Policy.Aggregate
+	out      recorder          // the rows and the run's totals (stats.go)
+	host     hostSide          // host calls, threads, streams, copies (host.go)
+	body     *bodyCursor       // kernel bodies and their CTAs, read as needed (segments of the trace)
+	io       *hostIO           // the host's I/O stages (hostio.go)
+	kd       kernelDistributor // the KMU's queue, the Kernel Distributor's entries, the FCFS list (kd.go)
+	sms      smArray           // the SMs: slots, resources, occupancy, the contention model (sm.go)
+	ctas     ctaRuns           // the CTA records and the CTAs waiting to go on (ctaruns.go)
+	dispatch Dispatch          // the placer and its view, made once: Place escapes it
+	sites    siteEngine        // the device runtime's launch sites (sites.go)
+	dev      deviceRuntime     // launch path, device streams, KLAP's aggregation (devlaunch.go)
+	groups   groupTable        // DTBL's aggregated groups and the AGT (group.go)
+	watch    watchers          // the policy's observer and the analyses (analysis.go)
+	dstreams deviceStreams     // ordered device streams (devstreams.go)
+	pages    *pageGate         // the CRCS reference count table's gate (IOPaged only), else nil
+	tasks    *taskDriver       // the narrow-task runtime (Policy.Tasks), else nil
+	mechs    []mechanism       // the optional mechanisms in the CTA's and kernel's paths
 }
 
 func newEngine(opt Options, sink tables.Sink) *engine {
-	e := &engine{
-		cfg:      opt.Config,
-		pol:      opt.Policy,
-		sink:     sink,
-		quiet:    tables.Discards(sink),
-		opt:      &opt,
-		streams:  newHostStreams(opt.Policy.OwnStreams || opt.Policy.IO == IOPaged),
-		dstreams: newDeviceStreams(),
-		kd:       newKernelDistributor(opt.Config.GPU.MaxKernels),
-		gate:     opt.Policy.Gate,
-		an:       joinAnalyses(opt.Analyses),
-		placer:   opt.Policy.Placer,
-
-		firstLaunch: -1,
-		hosts:       newHostThreads(opt.Config.Lat.HostThreads),
-	}
+	e := &engine{cfg: opt.Config, opt: &opt}
+	pol := &opt.Policy
+	e.out = newRecorder(sink)
+	e.kd = newKernelDistributor(opt.Config.GPU.MaxKernels)
+	e.dstreams = newDeviceStreams()
+	an := joinAnalyses(opt.Analyses)
+	e.watch = newWatchers(pol.Observer, an)
 	var l1Flush int64
-	if opt.Policy.ExclusiveSMs {
+	if pol.ExclusiveSMs {
 		l1Flush = opt.Config.CRCS.L1Flush
 	}
 	// A task runtime models contention itself (taskrun).
-	shared := opt.Config.Model.Contention == "on" && opt.Policy.Tasks == nil
-	e.sms = newSMArray(&e.cfg, opt.Policy.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), shared, l1Flush, sink, &e.q)
-	e.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
-	e.dispatch.e = e
-	if e.placer == nil {
-		e.placer = &RoundRobin{}
+	shared := opt.Config.Model.Contention == model.On && pol.Tasks == nil
+	e.sms = newSMArray(&e.cfg, pol.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), shared, l1Flush, sink, &e.clock.q)
+	e.clock.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
+	e.dispatch = newDispatch(e, pol.Placer)
+	rows := e.out.rows() // the launches rows, written by the device runtime
+	e.host = newHostSide(pol.OwnStreams || pol.IO == IOPaged, opt.Config.IO.Memcpy == model.MemcpyLegacy,
+		hostLinks{clock: &e.clock, eng: e, cfg: &e.cfg, an: an, out: &e.out})
+	e.dev = newDeviceRuntime(&e.clock, e.cfg.Lat, e.cfg.LaunchCosts(), e.sms.count(), pol.Aggregate)
+	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, opt.Config.GPU.MaxCTAsPerSM, &e.clock.q, &e.out.stats, rows)
+	e.sites = newSiteEngine(pol.Sites, siteLinks{
+		host: e, clock: &e.clock, launch: e.dev.path(), groups: &e.groups, agg: e.dev.aggregator(), kd: &e.kd,
+		stats: &e.out.stats, rows: rows, an: an, policy: pol.Name,
+	}, e.cfg.DTBL.Fallback == model.FallbackDispatch)
+	e.dev.links(&e.sites)
+	if pol.Gate != nil {
+		e.mechs = append(e.mechs, newPolicyGate(pol.Gate))
 	}
-	var rows tables.Sink // the launches rows, written by the device runtime
-	if !e.quiet {
-		rows = sink
+	if e.dev.aggregator() != nil {
+		e.mechs = append(e.mechs, &e.dev)
 	}
-	e.launch = newLaunchPath(e.cfg.LaunchCosts(), e.sms.count())
-	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, opt.Config.GPU.MaxCTAsPerSM, &e.q, &e.stats, rows)
-	if opt.Policy.Aggregate != AggregateNone {
-		e.agg = newAggregator(opt.Policy.Aggregate)
+	if pol.Tasks != nil {
+		e.tasks = newTaskDriver(taskLinks{clock: &e.clock, sms: &e.sms, out: &e.out, fail: e.fail}, &opt, sink, an)
 	}
-	e.sites = newSiteEngine(opt.Policy.Sites, siteLinks{
-		host: e, launch: &e.launch, groups: &e.groups, agg: e.agg, kd: &e.kd,
-		stats: &e.stats, rows: rows, an: e.an, policy: opt.Policy.Name,
-	}, e.cfg.DTBL.Fallback == "dispatch")
-	if opt.Config.IO.Memcpy == "legacy" {
-		e.legacy = &legacyGate{}
-	}
-	e.obs = watching(opt.Policy.Observer, e.an)
-	e.arrivals, _ = opt.Policy.Observer.(ArrivalObserver)
-	if opt.Policy.Tasks != nil {
-		e.tasks = newTaskDriver(e, &opt, sink, e.an)
-	}
+	e.register()
 	return e
+}
+
+// register routes each kind of event to the component it is for.
+func (e *engine) register() {
+	c := &e.clock
+	e.host.register(c)
+	e.dev.register(c)
+	c.on(evArrive, func(ev eventq.Event) {
+		k := c.kernelOf(ev)
+		if ev.Aux == deviceArrival || !k.host {
+			e.arriveDevice(k)
+			return
+		}
+		e.host.arrive(k)
+	})
+	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
+	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
+	c.on(evCTAEnd, func(ev eventq.Event) { e.ctaEnd(e.ctas.at(ev.Ref)) })
+	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref)) })
+	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
+	c.on(evShare, e.shareWake)
+	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
+	c.on(evTouch, func(ev eventq.Event) { e.reachTouch(e.ctas.at(ev.Ref)) })
+	c.on(evIssue, func(eventq.Event) {}) // settle releases the holds due and places
+	if e.tasks != nil {
+		e.tasks.register(c)
+	}
 }
 
 // start reads the header and the buffers, plans the host stages (building
@@ -139,54 +126,33 @@ func (e *engine) start(open Opener) error {
 	e.body.setClock(clk)
 	space := e.body.pages()
 	io := e.cfg.IO
-	e.io = newHostIO(io.Model == "stages", e.pol.IO, space, !e.quiet, e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
-	if err := checkPages(space, e.io.modelled(), e.pol.IO == IOPaged, !e.quiet); err != nil {
+	pol := &e.opt.Policy
+	e.io = newHostIO(io.Model == model.IOStages, pol.IO, space, e.out.keepsRows(), e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
+	if err := checkPages(space, e.io.modelled(), pol.IO == IOPaged, e.out.keepsRows()); err != nil {
 		return err
 	}
-	if e.pol.IO == IOPaged {
-		if err := e.profile(open, space); err != nil {
+	if pol.IO == IOPaged {
+		src, err := open()
+		if err != nil {
 			return err
 		}
+		defer closeSource(src)
+		g, err := newPageGate(src, &e.cfg, space, pageLinks{clock: &e.clock, io: e.io, body: e.body, sink: e.out.output()})
+		if err != nil {
+			return err
+		}
+		e.pages = g
+		// The scoreboard is the first mechanism a CTA meets: a policy's
+		// gate is asked only of CTAs whose pages are ready.
+		e.mechs = append([]mechanism{g}, e.mechs...)
+		g.register(&e.clock)
 	}
-	e.io.plan(e.sink)
-	if e.sb != nil {
-		e.sb.start(e.io, e.sink)
-		e.nextPage()
+	e.io.plan(e.out.output())
+	e.host.started(e.io)
+	if e.pages != nil {
+		e.pages.start()
 	}
-	return e.readHost()
-}
-
-// profile builds the CRCS reference count table from a pass of its own
-// over the trace, as the pre-profiler runs before the kernels (§4.2).
-func (e *engine) profile(open Opener, space *pageSpace) error {
-	src, err := open()
-	if err != nil {
-		return err
-	}
-	defer closeSource(src)
-	exact := e.cfg.CRCS.Pages == "exact"
-	sb, err := profileRefs(src, exact, space, e.io.modelled(), e.cfg.CRCS.Share == "available")
-	if err != nil {
-		return err
-	}
-	e.sb = sb
-	e.accessOrder = sb.accessPositioned() && e.cfg.CRCS.Gate == "access"
-	touches := touchNone
-	switch {
-	case e.accessOrder:
-		touches = touchAll
-	case e.cfg.CRCS.Irregular == "ready":
-		touches = touchIrregular
-	}
-	e.body.setRefs(&refSource{exact: exact, space: space}, sb.irregularKernels(), touches)
-	return nil
-}
-
-// nextPage schedules the next prelude page's arrival on the GPU.
-func (e *engine) nextPage() {
-	if p, at, ok := e.io.nextReady(); ok {
-		e.q.Push(eventq.Event{At: at, Kind: uint8(evPageReady), Ref: int32(p)})
-	}
+	return e.host.readHost()
 }
 
 // loop fires events in (cycle, tie key) order until none are left and no
@@ -197,24 +163,27 @@ func (e *engine) nextPage() {
 // comparison an event.
 func (e *engine) loop(until int64) (paused bool, err error) {
 	var batch int
+	c := &e.clock
 	fired := false // an event has fired since the last settle
-	for e.q.Len() > 0 || e.overflowWhenDry() {
-		if until != math.MaxInt64 && !fired && e.q.Peek() > until {
+	for c.q.Len() > 0 || e.dev.overflowWhenDry(c.t) {
+		if until != math.MaxInt64 && !fired && c.q.Peek() > until {
 			return true, nil
 		}
-		ev := e.q.Pop()
+		ev := c.q.Pop()
 		if err := checkHorizon(ev.At); err != nil {
 			return false, err
 		}
-		if !e.stale(ev) {
-			e.now = ev.At
-			e.fire(ev)
+		// A contention wake-up the model has since superseded does
+		// nothing, so it neither moves the clock (a run's makespan is its
+		// last event's cycle) nor ends a cycle.
+		if eventKind(ev.Kind) != evShare || !e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux)) {
+			c.fire(ev)
 			fired = true
 		}
 		if e.err != nil {
 			return false, e.err
 		}
-		if fired && (e.q.Len() == 0 || e.q.Peek() != e.now) {
+		if fired && (c.q.Len() == 0 || c.q.Peek() != c.t) {
 			fired = false
 			e.settle()
 			if e.err != nil {
@@ -222,7 +191,7 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 			}
 		}
 		if batch++; batch&0xffff == 0 {
-			if err := e.opt.checkpoint(e.stats.CTAs, e.now); err != nil {
+			if err := e.opt.checkpoint(e.out.ctas(), c.now()); err != nil {
 				return false, err
 			}
 		}
@@ -230,126 +199,32 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 	if e.tasks != nil {
 		return false, e.tasks.stuck()
 	}
-	if e.streams.busy() || e.hosts.planned() {
+	if e.host.busy() {
 		return false, e.deadlock()
 	}
 	return false, nil
 }
 
-// stale reports whether ev is a contention wake-up the model has since
-// superseded: it does nothing, so it neither moves the clock (a run's
-// makespan is its last event's cycle) nor ends a cycle.
-func (e *engine) stale(ev eventq.Event) bool {
-	return eventKind(ev.Kind) == evShare && e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux))
-}
-
-func (e *engine) fire(ev eventq.Event) {
-	switch eventKind(ev.Kind) {
-	case evHostIssue:
-		e.issue(e.kernelOf(ev))
-	case evArrive:
-		if ev.Aux == deviceArrival {
-			e.arriveDevice(e.kernelOf(ev))
-			break
-		}
-		e.arrive(e.kernelOf(ev))
-	case evReady:
-		e.becomeReady(e.kernelOf(ev))
-	case evSite:
-		e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), e.now)
-	case evCTAEnd:
-		e.ctaEnd(e.ctas.at(ev.Ref))
-	case evStart:
-		e.tryStart(e.ctas.at(ev.Ref))
-	case evJoin:
-		e.arriveGroup(e.groups.arrived(ev.Ref))
-	case evCopyDone:
-		e.copyDone(e.kernelOf(ev))
-	case evPageReady:
-		e.sb.ready(e.io, e.sink, int(ev.Ref), e.now)
-		e.nextPage()
-	case evShare:
-		e.shareWake(ev)
-	case evResume:
-		e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux))
-	case evTouch:
-		e.reachTouch(e.ctas.at(ev.Ref))
-	case evProfiled:
-		e.kernelOf(ev)
-		e.sb.wake() // its stalled CTAs may start now
-	case evLaunchSlot:
-		e.launchSlots()
-	case evOverflow:
-		e.launchOverflow()
-	case evTasks:
-		e.advanceTasks()
-	case evIssue:
-		// settle releases the holds due and places
-	}
-}
-
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
 func (e *engine) settle() {
-	if e.ctas.waiting() && (e.gate != nil || e.sb.changedSince()) {
+	if e.ctas.waiting() && (e.opt.Policy.Gate != nil || e.pages.changedSince()) {
 		e.retryPaused()
 		e.retryStalled()
 	}
 	if len(e.kd.listed()) > 0 {
-		e.sms.releaseIssued(e.now)
-		e.placer.Place(&e.dispatch)
+		e.sms.releaseIssued(e.clock.now())
+		e.dispatch.place()
 		e.kd.compact()
 		if len(e.kd.listed()) > 0 {
 			if at, ok := e.sms.issueWake(); ok {
-				e.q.Push(eventq.Event{At: at, Kind: uint8(evIssue)})
+				e.clock.at(at, evIssue)
 			}
 		}
 	}
 	if e.sms.contention() != nil {
-		e.sms.contention().settle(e.now)
+		e.sms.contention().settle(e.clock.now())
 	}
-}
-
-// scheduleKernel schedules a kernel event. A kernel has at most one event
-// pending (issue, then arrival, then readiness), so it holds a slot in the
-// kernel table only while one is.
-//
-// A host call's issue, arrival and readiness keep their order within a
-// cycle under a tie seed (model.tie_seed): that order is the program's (a
-// stream's calls queue in it, a call's `after` names calls issued before
-// it, the KMU dispatches host kernels in it, and the CRCS scoreboard gives
-// a page to the earlier kernel first), not a tie the model leaves open.
-//
-// A device kernel's arrival and readiness come a latency after the cycle
-// that schedules them (a launch's cost, the dispatch), tens of thousands
-// pending at once under CDP: they go in the queue's runs of their delays
-// (eventq.PushDelayed), which keeps its heap small; the order events fire
-// in is the same.
-func (e *engine) scheduleKernel(at int64, kind eventKind, k *Kernel) {
-	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: e.kslots.Put(k)}
-	switch {
-	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
-		e.q.PushOrdered(ev)
-	case kind == evArrive || kind == evReady:
-		if kind == evArrive {
-			ev.Aux = deviceArrival
-		}
-		e.q.PushDelayed(at-e.now, ev)
-	default:
-		e.q.Push(ev)
-	}
-}
-
-// deviceArrival marks, in Aux, the arrival of a device kernel: when it
-// fires, the engine goes on without reading the kernel (arriveDevice).
-const deviceArrival = 1
-
-// kernelOf returns a kernel event's kernel and frees its slot.
-func (e *engine) kernelOf(ev eventq.Event) *Kernel { return e.kslots.Take(ev.Ref) }
-
-// scheduleCTA schedules a CTA event; warp matters for launch sites.
-func (e *engine) scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int) {
-	e.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: c.slot, Aux: int32(warp)})
 }
 
 func (e *engine) fail(err error) {

@@ -1,5 +1,10 @@
 package replay
 
+import (
+	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/internal/slots"
+)
+
 // eventKind says what an event does when it fires.
 type eventKind uint8
 
@@ -21,4 +26,91 @@ const (
 	evOverflow                        // the replay ran out of events while warps are held: the oldest goes over the pool's limit
 	evTasks                           // the narrow-task runtime's next event: it advances, the host hands it tasks
 	evIssue                           // an SM's CTA issue hold ends: kernels waiting to place try again
+	evKinds                           // the number of kinds, for the handler table
 )
+
+// eventClock is the replay's time and its pending events: the queue in
+// (cycle, tie key) order, the kernels kernel events name, and the table
+// that sends each kind of event to the component that registered it
+// (akita's engine: a component schedules events, the engine fires them).
+// Every component schedules through its methods; only the engine's loop
+// pops, and it reads the queue and sets the time directly (the loop's
+// three calls a event are the hottest lines of a replay: wrapped, they
+// cost a uniform replay 30 instructions a CTA, callgrind).
+type eventClock struct {
+	t      int64 // the cycle of the event firing, or last fired
+	q      eventq.Queue
+	kslots slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
+	// handlers routes each kind to its component; the funcs are made once,
+	// when the engine is built, so firing an event allocates nothing.
+	handlers [evKinds]func(eventq.Event)
+}
+
+// on registers h as the handler of kind's events.
+func (c *eventClock) on(kind eventKind, h func(eventq.Event)) {
+	if c.handlers[kind] != nil {
+		panic("replay: two handlers for one event kind")
+	}
+	c.handlers[kind] = h
+}
+
+// now is the cycle of the event firing, or last fired.
+func (c *eventClock) now() int64 { return c.t }
+
+// fire moves the time to ev's cycle and hands ev to its kind's handler.
+func (c *eventClock) fire(ev eventq.Event) {
+	c.t = ev.At
+	c.handlers[ev.Kind](ev)
+}
+
+// at schedules an event of kind that names nothing.
+func (c *eventClock) at(at int64, kind eventKind) {
+	c.q.Push(eventq.Event{At: at, Kind: uint8(kind)})
+}
+
+// ref schedules an event of kind that names ref (a page, a group).
+func (c *eventClock) ref(at int64, kind eventKind, ref int32) {
+	c.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: ref})
+}
+
+// kernel schedules a kernel event. A kernel has at most one event
+// pending (issue, then arrival, then readiness), so it holds a slot in the
+// kernel table only while one is.
+//
+// A host call's issue, arrival and readiness keep their order within a
+// cycle under a tie seed (model.tie_seed): that order is the program's (a
+// stream's calls queue in it, a call's `after` names calls issued before
+// it, the KMU dispatches host kernels in it, and the CRCS scoreboard gives
+// a page to the earlier kernel first), not a tie the model leaves open.
+//
+// A device kernel's arrival and readiness come a latency after the cycle
+// that schedules them (a launch's cost, the dispatch), tens of thousands
+// pending at once under CDP: they go in the queue's runs of their delays
+// (eventq.PushDelayed), which keeps its heap small; the order events fire
+// in is the same.
+func (c *eventClock) kernel(at int64, kind eventKind, k *Kernel) {
+	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)}
+	switch {
+	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
+		c.q.PushOrdered(ev)
+	case kind == evArrive || kind == evReady:
+		if kind == evArrive {
+			ev.Aux = deviceArrival
+		}
+		c.q.PushDelayed(at-c.t, ev)
+	default:
+		c.q.Push(ev)
+	}
+}
+
+// deviceArrival marks, in Aux, the arrival of a device kernel: when it
+// fires, the engine goes on without reading the kernel (arriveDevice).
+const deviceArrival = 1
+
+// kernelOf returns a kernel event's kernel and frees its slot.
+func (c *eventClock) kernelOf(ev eventq.Event) *Kernel { return c.kslots.Take(ev.Ref) }
+
+// cta schedules a CTA event; warp matters for launch sites.
+func (c *eventClock) cta(at int64, kind eventKind, r *ctaRun, warp int) {
+	c.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: r.slot, Aux: int32(warp)})
+}

@@ -1,7 +1,10 @@
 package replay
 
 import (
+	"github.com/gpureplay/gpureplay/ingest"
+	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/internal/threadpool"
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -103,11 +106,80 @@ func (h *hostThreads) remember(stream uint64, at, now int64) {
 	}
 }
 
+// hostSide is the host: its threads making API calls, its streams
+// (with task groups and `after` waits), the legacy stream's barrier, and
+// the host kernels issued whose bodies the body cursor has still to load.
+type hostSide struct {
+	hostLinks
+	in      *ingest.Streams // the host operations, one ahead of the simulated host (NextHost)
+	threads hostThreads
+	streams hostStreams
+	legacy  *legacyGate // copies on the legacy default stream (io.memcpy=legacy), else nil
+	issued  []*Kernel   // host kernels issued, body not loaded yet (issue order)
+	loaded  int         // host kernels whose bodies were loaded
+	order   int32       // host launches read so far
+	first   int64       // the first launch's issue (-1 before)
+}
+
+// hostLinks is what the host side reaches outside itself.
+type hostLinks struct {
+	clock *eventClock
+	eng   hostEngine
+	cfg   *model.Config
+	an    Analysis  // told of host calls and stream heads; nil for none
+	out   *recorder // a copy's span counts as busy
+	io    *hostIO   // set when the replay starts: launch bases, copies
+	body  *bodyCursor
+}
+
+// hostEngine is what the host side needs of the engine: a kernel at the
+// head of its stream waits for a Kernel Distributor entry; a failure ends
+// the run.
+type hostEngine interface {
+	awaitKD(k *Kernel)
+	fail(err error)
+}
+
+func newHostSide(own, legacy bool, l hostLinks) hostSide {
+	h := hostSide{hostLinks: l, threads: newHostThreads(l.cfg.Lat.HostThreads), streams: newHostStreams(own), first: -1}
+	if legacy {
+		h.legacy = &legacyGate{}
+	}
+	return h
+}
+
+// register routes the host's events to it.
+func (h *hostSide) register(c *eventClock) {
+	c.on(evHostIssue, func(ev eventq.Event) { h.issue(c.kernelOf(ev)) })
+	c.on(evCopyDone, func(ev eventq.Event) { h.copyDone(c.kernelOf(ev)) })
+}
+
+// reads gives the host side the trace's readers: the host operations,
+// and the body cursor that loads the kernels they launch.
+func (h *hostSide) reads(in *ingest.Streams, body *bodyCursor) { h.in, h.body = in, body }
+
+// started gives the host side the host's I/O, planned when the replay
+// starts.
+func (h *hostSide) started(io *hostIO) { h.io = io }
+
+// busy reports whether host work is left: a stream with a live
+// operation, or a call read and not issued.
+func (h *hostSide) busy() bool { return h.streams.busy() || h.threads.planned() }
+
+// firstLaunch is the first host launch's issue cycle, -1 before one.
+func (h *hostSide) firstLaunch() int64 { return h.first }
+
+// privateStream gives device kernel k a fresh stream of its own.
+func (h *hostSide) privateStream(k *Kernel) { h.streams.privateStream(k) }
+
+// freshStream numbers a fresh private stream.
+func (h *hostSide) freshStream() uint64 { return h.streams.fresh() }
+
 // readHost reads host calls ahead until every host thread has one
 // waiting (hostThreads), scheduling each call's issue.
-func (e *engine) readHost() error {
-	for e.hosts.readMore() {
-		if err := e.readNextHost(); err != nil {
+func (h *hostSide) readHost() error {
+	for h.threads.readMore() {
+		if err := h.readNextHost(); err != nil {
 			return err
 		}
 	}
@@ -115,171 +187,150 @@ func (e *engine) readHost() error {
 }
 
 // readNextHost fetches the next host operation and schedules its issue.
-func (e *engine) readNextHost() error {
-	r, err := e.host.NextHost()
+func (h *hostSide) readNextHost() error {
+	r, err := h.in.NextHost()
 	if err != nil || r == nil {
-		e.hosts.ended()
+		h.threads.ended()
 		return err
 	}
 	// A call may issue no earlier than its t, counted from the launch
 	// base of the host kernels issued so far (see hostIO.launchBase).
-	base := e.io.launchBase(int(e.hostOrder))
+	base := h.io.launchBase(int(h.order))
 	var k *Kernel
 	var stream uint64
 	var t int64
-	cost := e.cfg.Lat.HostIssue
+	cost := h.cfg.Lat.HostIssue
 	if m, ok := r.(*trace.Memcpy); ok {
 		k, stream, t = newCopy(m), m.Stream, m.T
-		cost += e.copyWait(m.Bytes)
+		cost += syncCopyWait(*h.cfg, m.Bytes)
 	} else {
 		l := r.(*trace.Launch)
-		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: e.hostOrder, startCycle: -1, kernelRun: &kernelRun{}}
+		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: h.order, startCycle: -1, kernelRun: &kernelRun{}}
 		if len(l.After) > 0 {
 			k.rareParts().after = l.After
 		}
-		e.hostOrder++
-		e.hostKernel = append(e.hostKernel, k)
+		h.order++
+		h.issued = append(h.issued, k)
 		stream, t = l.Stream, l.T
 	}
-	earliest := base + e.body.scale(t)
-	if e.an != nil {
-		e.an.HostCall(k, earliest, cost)
+	earliest := base + h.body.scale(t)
+	if h.an != nil {
+		h.an.HostCall(k, earliest, cost)
 	}
-	at, j := e.hosts.assign(stream, earliest, e.now, cost)
+	at, j := h.threads.assign(stream, earliest, h.clock.now(), cost)
 	k.thread = uint16(j)
-	e.scheduleKernel(at, evHostIssue, k)
+	h.clock.kernel(at, evHostIssue, k)
 	return nil
 }
 
 // issue is a host thread issuing a launch or a copy: the thread is busy
 // for lat.host_issue and the call reaches the GPU lat.host_launch after
 // that.
-func (e *engine) issue(k *Kernel) {
-	k.launchCycle = e.now
-	e.hosts.issuedOn(int(k.thread))
+func (h *hostSide) issue(k *Kernel) {
+	now := h.clock.now()
+	k.launchCycle = now
+	h.threads.issuedOn(int(k.thread))
 	if k.copyOp() == nil {
-		if e.firstLaunch < 0 {
-			e.firstLaunch = e.now
+		if h.first < 0 {
+			h.first = now
 		}
-		e.streams.issued(k)
+		h.streams.issued(k)
 	}
-	e.scheduleKernel(e.now+e.cfg.Lat.HostIssue+e.cfg.Lat.HostLaunch, evArrive, k)
-	if err := e.readHost(); err != nil {
-		e.fail(err)
+	h.clock.kernel(now+h.cfg.Lat.HostIssue+h.cfg.Lat.HostLaunch, evArrive, k)
+	if err := h.readHost(); err != nil {
+		h.eng.fail(err)
 	}
 }
 
-// arrive puts a kernel that reached the KMU behind its stream's head.
-func (e *engine) arrive(k *Kernel) {
-	if !k.host {
-		e.arriveDevice(k)
+// arrive puts a host operation that reached the KMU behind its stream's
+// head.
+func (h *hostSide) arrive(k *Kernel) {
+	if h.legacy != nil && !h.legacy.admit(k) {
 		return
 	}
-	if e.legacy != nil && !e.legacy.admit(k) {
-		return
-	}
-	e.enterStream(k)
+	h.enterStream(k)
 }
 
 // enterStream puts a host operation behind its stream's head.
-func (e *engine) enterStream(k *Kernel) {
-	if !e.streams.enter(k) {
+func (h *hostSide) enterStream(k *Kernel) {
+	if !h.streams.enter(k) {
 		return
 	}
-	if e.an != nil {
-		e.an.StreamHead(k, nil)
+	if h.an != nil {
+		h.an.StreamHead(k, nil)
 	}
-	e.headOfStream(k)
-}
-
-// arriveDevice is arrive for a device kernel: on a private stream of its
-// own, with no copy to start and nothing `after`, it goes straight to wait
-// for a Kernel Distributor entry. It only writes to k: the kernel was
-// launched tens of thousands of cycles ago and is out of the cache, and
-// under CDP another kernel, long waiting, takes the free entry (BFS scale
-// 20: tens of thousands wait), so reading k here would only wait for it.
-func (e *engine) arriveDevice(k *Kernel) {
-	if e.arrivals != nil {
-		e.arrivals.KernelArrived(k, e.now)
-	}
-	if k.inDevStream {
-		if e.dstreams.arrive(k) {
-			e.awaitKD(k)
-		}
-		return
-	}
-	e.streams.privateStream(k)
-	e.awaitKD(k)
+	h.headOfStream(k)
 }
 
 // headOfStream is a kernel whose stream lets it run; it still waits for its
 // `after` kernels, then for a Kernel Distributor entry.
-func (e *engine) headOfStream(k *Kernel) {
+func (h *hostSide) headOfStream(k *Kernel) {
 	if k.copyOp() != nil {
-		e.startCopy(k)
+		h.startCopy(k)
 		return
 	}
-	if id, blocked := e.streams.blockedBy(k); blocked {
+	if id, blocked := h.streams.blockedBy(k); blocked {
 		k.state = kWaiting
-		e.streams.waitFor(id, k)
+		h.streams.waitFor(id, k)
 		return
 	}
-	e.awaitKD(k)
+	h.eng.awaitKD(k)
 }
 
-// awaitKD queues k for a Kernel Distributor entry and hands out the free
-// ones.
-func (e *engine) awaitKD(k *Kernel) {
-	k.state = kWaiting
-	e.kd.wait(k)
-	e.fillKD()
+// kernelDone is host kernel k complete: what waits on it goes on (its
+// stream's next operation, the legacy stream's barrier, kernels `after`
+// it).
+func (h *hostSide) kernelDone(k *Kernel) {
+	waiters := h.streams.completed(k)
+	h.nextInStream(k)
+	if h.legacy != nil {
+		if b := h.legacy.kernelDone(); b != nil {
+			h.enterStream(b)
+		}
+	}
+	for _, w := range waiters {
+		h.headOfStream(w)
+	}
 }
 
-// hostByIndex returns the i-th host kernel issued, for the body cursor to
+// byIndex returns the i-th host kernel issued, for the body cursor to
 // match segments with; bodies are loaded in issue order, so the slice is
 // trimmed as it goes.
-func (e *engine) hostByIndex(i int) *Kernel {
-	j := i - e.hostLoaded
-	if j < 0 || j >= len(e.hostKernel) {
+func (h *hostSide) byIndex(i int) *Kernel {
+	j := i - h.loaded
+	if j < 0 || j >= len(h.issued) {
 		return nil
 	}
-	k := e.hostKernel[j]
+	k := h.issued[j]
 	if j == 0 {
-		e.hostKernel[0] = nil
-		e.hostKernel = e.hostKernel[1:]
-		e.hostLoaded++
+		h.issued[0] = nil
+		h.issued = h.issued[1:]
+		h.loaded++
 	}
 	return k
 }
 
-// lastHostKernel reports whether k is the trace's last host kernel, as far
+// lastKernel reports whether k is the trace's last host kernel, as far
 // as the host has read: only once it has read every call.
-func (e *engine) lastHostKernel(k *Kernel) bool {
-	return e.hosts.allRead() && k.order == e.hostOrder-1
+func (h *hostSide) lastKernel(k *Kernel) bool {
+	return h.threads.allRead() && k.order == h.order-1
 }
 
-// hostKernels is the number of host kernels in the trace when the CRCS
-// scoreboard knows it (from its pass over the trace), otherwise the number
-// read so far.
-func (e *engine) hostKernels() int {
-	if e.sb != nil {
-		return e.sb.hostKernels()
-	}
-	return int(e.hostOrder)
-}
+// kernelsRead is the number of host kernels read so far.
+func (h *hostSide) kernelsRead() int { return int(h.order) }
 
 // nextInStream lets the operation behind host operation k, complete, in
 // its stream go.
-func (e *engine) nextInStream(k *Kernel) {
-	head, idle := e.streams.next(k)
+func (h *hostSide) nextInStream(k *Kernel) {
+	head, idle := h.streams.next(k)
 	if head == nil {
-		if idle && e.an != nil {
-			e.an.StreamIdle(k)
+		if idle && h.an != nil {
+			h.an.StreamIdle(k)
 		}
 		return
 	}
-	if e.an != nil {
-		e.an.StreamHead(head, k)
+	if h.an != nil {
+		h.an.StreamHead(head, k)
 	}
-	e.headOfStream(head)
+	h.headOfStream(head)
 }

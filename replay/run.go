@@ -112,8 +112,8 @@ func prepare(open Opener, opt Options, sink tables.Sink) (*engine, func(), error
 		return nil, nil, err
 	}
 	e := newEngine(opt, sink)
-	e.host = in
-	e.body = newBodyCursor(in.Bodies(), e.hostByIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == "stages", parseStreamsWhatIf(opt.Config.CDP.Streams))
+	e.body = newBodyCursor(in.Bodies(), e.host.byIndex, opt.Config.IO.PageBytes, opt.Config.IO.Model == model.IOStages, parseStreamsWhatIf(opt.Config.CDP.Streams))
+	e.host.reads(in, e.body)
 	// The readers ahead stop before their sources close.
 	closeAll := func() { e.body.close(); in.Close() }
 	if err := e.start(open); err != nil {

@@ -11,16 +11,6 @@ package replay
 // (its longest warp), and a CTA with launch sites is checked whole at its
 // start instead.
 
-// segmented reports whether c, about to start, runs in segments: it is
-// checked in access order and has touches left past its start.
-func (e *engine) segmented(c *ctaRun, spec *ctaSpec) bool {
-	if !e.accessOrder || c.g != nil || c.k.order < 0 || spec.x == nil || len(spec.x.sites) > 0 {
-		return false
-	}
-	_, more := spec.x.nextTouch()
-	return more
-}
-
 // runSegment runs c from where it is to its next touch, or to its end
 // when none is left. Under the contention model (for a CTA with demand)
 // the segment is progress, not wall time.
@@ -46,19 +36,17 @@ func (e *engine) runSegment(c *ctaRun) {
 	if more {
 		kind = evTouch
 	}
-	e.scheduleCTA(e.now+work, kind, c, 0)
+	e.clock.cta(e.clock.now()+work, kind, c, 0)
 }
 
 // reachTouch is c at its next touch: it goes on if the pages pass, and
 // stops there otherwise.
 func (e *engine) reachTouch(c *ctaRun) {
-	x := c.spec().x
-	at, _ := x.nextTouch()
-	if e.sb.passes(c.k, x, at) {
+	if e.pages.passesNextTouch(c) {
 		e.runSegment(c)
 		return
 	}
-	c.pausedAt = e.now
+	c.pausedAt = e.clock.now()
 	e.ctas.pause(c)
 }
 
@@ -66,9 +54,7 @@ func (e *engine) reachTouch(c *ctaRun) {
 // page whose check now passes.
 func (e *engine) retryPaused() {
 	e.ctas.retryPaused(func(c *ctaRun) bool {
-		x := c.spec().x
-		at, _ := x.nextTouch()
-		if !e.sb.passes(c.k, x, at) {
+		if !e.pages.passesNextTouch(c) {
 			return false
 		}
 		e.pauseEnded(c)
@@ -81,7 +67,7 @@ func (e *engine) retryPaused() {
 // and of it the cycles after the prelude's end, which the run after the
 // prelude does not count (CTAEvent.RunAfterPrelude).
 func (e *engine) pauseEnded(c *ctaRun) {
-	c.paused += e.now - c.pausedAt
-	c.stall += e.now - c.pausedAt
-	c.pausedAfter += e.io.afterPrelude(c.pausedAt, e.now)
+	c.paused += e.clock.now() - c.pausedAt
+	c.stall += e.clock.now() - c.pausedAt
+	c.pausedAfter += e.io.afterPrelude(c.pausedAt, e.clock.now())
 }

@@ -102,7 +102,7 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 	if x == nil || len(x.sites) == 0 {
 		c.alone = spec.alone()
 		// startJob's call, inline: one job a CTA is most of the starts.
-		e.sms.contention().start(e.now, c.sm, jobRef{run: c.slot, warp: -1}, c.alone, d)
+		e.sms.contention().start(e.clock.now(), c.sm, jobRef{run: c.slot, warp: -1}, c.alone, d)
 		return
 	}
 	sortSites(x.sites)
@@ -115,7 +115,7 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 		c.warps[x.sites[i].warp].next = i
 	}
 	per := d.Scale(1 / float64(n))
-	c.end = e.now
+	c.end = e.clock.now()
 	var rest int64
 	var others int
 	for w := range c.warps {
@@ -139,36 +139,29 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 // startJob hands work cycles of c's progress (warp −1: the CTA's own) to
 // the model.
 func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) {
-	e.sms.contention().start(e.now, c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
+	e.sms.contention().start(e.clock.now(), c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
 }
 
-// shareWake is an SM's wake-up: the jobs that have finished go on.
-//
-// It stays a call (go:noinline): with the model's Wake inlined into it,
-// it fits the hot-call inlining budget that cmd/replay's default.pgo
-// grants, and fire, with it inlined, no longer fits the engine's loop —
-// which costs every event a call (callgrind, uniform 100K CTAs without
-// contention: +26 instructions a CTA; synth 500K: +35).
-//
-//go:noinline
+// shareWake is an SM's wake-up (evShare): the jobs that have finished go
+// on.
 func (e *engine) shareWake(ev eventq.Event) {
 	share := e.sms.contention()
-	for _, ref := range share.wake(e.now, int(ev.Ref), uint32(ev.Aux)) {
+	for _, ref := range share.wake(e.clock.now(), int(ev.Ref), uint32(ev.Aux)) {
 		j := jobOf(ref)
 		c := e.ctas.at(j.run)
 		switch {
 		case j.warp < 0 && c.segment:
 			e.reachTouch(c) // a CTA run in segments between its touches
 		case j.warp >= 0 && c.warps[j.warp].next >= 0:
-			e.sites.reachShared(c, int(j.warp), e.now)
+			e.sites.reachShared(c, int(j.warp), e.clock.now())
 		case j.warp >= 0:
-			c.warps[j.warp].end = e.now
-			e.warpDone(c, e.now) // past its last site
+			c.warps[j.warp].end = e.clock.now()
+			e.warpDone(c, e.clock.now()) // past its last site
 		case c.pending == 0:
 			e.ctaEnd(c) // a CTA without launch sites
 		default:
 			e.unsitedDone(c)
-			e.warpDone(c, e.now) // the warps without sites
+			e.warpDone(c, e.clock.now()) // the warps without sites
 		}
 	}
 }
@@ -186,7 +179,7 @@ func (e *engine) unsitedDone(c *ctaRun) {
 	}
 	for w := range c.warps {
 		if wr := &c.warps[w]; !wr.sited {
-			wr.end = c.start + scaleTime(e.now-c.start, wr.cycles, rest)
+			wr.end = c.start + scaleTime(e.clock.now()-c.start, wr.cycles, rest)
 		}
 	}
 }
@@ -205,8 +198,8 @@ func scaleTime(t, part, whole int64) int64 {
 func (e *engine) resumeWarp(c *ctaRun, w int) {
 	wr := &c.warps[w]
 	if wr.next < 0 && wr.work == 0 {
-		wr.end = e.now
-		e.warpDone(c, e.now)
+		wr.end = e.clock.now()
+		e.warpDone(c, e.clock.now())
 		return
 	}
 	spec := c.spec()
@@ -240,7 +233,7 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost, n
 		c.alone = max(c.alone, max(wr.cycles, sites[first].at)+wr.shift)
 	}
 	if cost.launch > 0 {
-		se.host.scheduleCTA(now+cost.launch, evResume, c, w)
+		se.clock.cta(now+cost.launch, evResume, c, w)
 		return
 	}
 	se.host.resumeWarp(c, w)
@@ -254,7 +247,7 @@ func (e *engine) slowdown(c *ctaRun) *float64 {
 	}
 	v := 1.0
 	if c.alone > 0 {
-		v = float64(e.now-c.start-c.paused) / float64(c.alone)
+		v = float64(e.clock.now()-c.start-c.paused) / float64(c.alone)
 	}
 	return e.sms.contention().slowdown(v)
 }

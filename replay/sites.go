@@ -38,7 +38,6 @@ type siteEngine struct {
 // CTA's events, its warps going on past their sites, and device kernels
 // launched.
 type siteHost interface {
-	scheduleCTA(at int64, kind eventKind, c *ctaRun, warp int)
 	warpDone(c *ctaRun, end int64)
 	resumeWarp(c *ctaRun, w int)
 	launchChild(c *ctaRun, l *siteRec, arrive int64)
@@ -49,6 +48,7 @@ type siteHost interface {
 // siteLinks is everything outside itself a site engine reaches.
 type siteLinks struct {
 	host   siteHost
+	clock  *eventClock        // a warp's next site, or its resumption
 	launch *launchPath        // the launch servers and the pending pool
 	groups *groupTable        // DTBL's aggregated groups
 	kd     *kernelDistributor // its entries, for Site.KD
@@ -103,7 +103,7 @@ func (se *siteEngine) goOn(c *ctaRun, w, first, last int) {
 	wr := &c.warps[w]
 	if last < len(sites) && sites[last].warp == int32(w) {
 		wr.next = last
-		se.host.scheduleCTA(c.start+sites[last].at+wr.shift, evSite, c, w)
+		se.clock.cta(c.start+sites[last].at+wr.shift, evSite, c, w)
 		return
 	}
 	own := max(wr.cycles, sites[first].at)

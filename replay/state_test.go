@@ -40,7 +40,7 @@ func (s *Stepper) Finish() (*Stats, error) {
 }
 
 // Now is the cycle of the last event fired.
-func (s *Stepper) Now() int64 { return s.e.now }
+func (s *Stepper) Now() int64 { return s.e.clock.now() }
 
 // Show renders a component's state in lines: kd (the Kernel
 // Distributor), sms, streams (the host streams), launchpath (the device
@@ -95,7 +95,7 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		}
 		return out, nil
 	case "streams":
-		st := &e.streams
+		st := &e.host.streams
 		keys := make([]uint64, 0, len(st.byID))
 		for id := range st.byID {
 			keys = append(keys, id)
@@ -118,10 +118,10 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		}
 		return out, nil
 	case "launchpath":
-		p := &e.launch
+		p := &e.dev.launch
 		busy := 0
 		for _, f := range p.free {
-			if f > e.now {
+			if f > e.clock.now() {
 				busy++
 			}
 		}
@@ -202,35 +202,35 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		return []string{fmt.Sprintf("ctas stalled=%s paused=%s", name(e.ctas.stalled), name(e.ctas.paused))}, nil
 	case "scoreboard":
 		// CRCS's reference-count scoreboard: the input pages ready.
-		if e.sb == nil {
+		if e.pages == nil {
 			return []string{"scoreboard none"}, nil
 		}
-		return []string{fmt.Sprintf("scoreboard input_ready=%d/%d", e.sb.readyIn, e.sb.inputPages)}, nil
+		return []string{fmt.Sprintf("scoreboard input_ready=%d/%d", e.pages.sb.readyIn, e.pages.sb.inputPages)}, nil
 	case "klap":
 		// KLAP's aggregation: each CTA's barrier rounds not yet sealed
 		// (block granularity) and each kernel's stored children, by
 		// aggregated kernel (kernel granularity).
-		if e.agg == nil {
+		if e.dev.agg == nil {
 			return []string{"klap off"}, nil
 		}
 		var out []string
 		var ctas []*ctaRun
-		for c, bs := range e.agg.blocks {
+		for c, bs := range e.dev.agg.blocks {
 			if bs.open > 0 {
 				ctas = append(ctas, c)
 			}
 		}
 		slices.SortFunc(ctas, func(a, b *ctaRun) int { return cmp.Or(cmp.Compare(a.k.id, b.k.id), cmp.Compare(a.idx, b.idx)) })
 		for _, c := range ctas {
-			out = append(out, fmt.Sprintf("klap block cta=%d/%d open=%d", c.k.id, c.idx, e.agg.blocks[c].open))
+			out = append(out, fmt.Sprintf("klap block cta=%d/%d open=%d", c.k.id, c.idx, e.dev.agg.blocks[c].open))
 		}
 		var ks []*Kernel
-		for k := range e.agg.kernels {
+		for k := range e.dev.agg.kernels {
 			ks = append(ks, k)
 		}
 		slices.SortFunc(ks, func(a, b *Kernel) int { return cmp.Compare(a.id, b.id) })
 		for _, k := range ks {
-			for _, h := range e.agg.kernels[k].heads {
+			for _, h := range e.dev.agg.kernels[k].heads {
 				var members []string
 				for _, g := range h.members {
 					members = append(members, fmt.Sprint(g.id))

@@ -97,12 +97,52 @@ func (s *Stats) AvgKernelWaitCycles() float64 {
 	return float64(s.WaitCycles) / float64(s.Kernels)
 }
 
-// emitKernel counts a completed kernel and writes its row (not for a
-// sink that keeps no rows: the engine's totals come from its stats).
-func (e *engine) emitKernel(k *Kernel) {
+// recorder is the run's output: the rows it writes to the sink and the
+// totals it keeps, which the summary row reports. A sink that keeps no
+// rows (quiet) is given none: building a row costs a CTA's end a good part
+// of its time.
+type recorder struct {
+	sink      tables.Sink
+	quiet     bool // the sink keeps no rows (tables.Discards): none is built
+	stats     Stats
+	busy      busySpan
+	parentIDs slab[uint64] // device kernel rows' parent ids
+	// kernelsEnd is the last kernel's completion: the kernels stage's end.
+	kernelsEnd int64
+}
+
+func newRecorder(sink tables.Sink) recorder {
+	return recorder{sink: sink, quiet: tables.Discards(sink)}
+}
+
+// rows is the sink for components that write rows of their own, or nil
+// when none is kept.
+func (r *recorder) rows() tables.Sink {
+	if r.quiet {
+		return nil
+	}
+	return r.sink
+}
+
+// output is the sink, for the stages the host's I/O writes at the end.
+func (r *recorder) output() tables.Sink { return r.sink }
+
+// lastKernelEnd is the last kernel's completion.
+func (r *recorder) lastKernelEnd() int64 { return r.kernelsEnd }
+
+// ctas is the CTAs ended so far, for progress.
+func (r *recorder) ctas() int64 { return r.stats.CTAs }
+
+// keepsRows reports whether the sink keeps rows.
+func (r *recorder) keepsRows() bool { return !r.quiet }
+
+// kernel counts a completed kernel and writes its row (not for a sink
+// that keeps no rows: the engine's totals come from its stats).
+func (r *recorder) kernel(k *Kernel, now int64) {
+	r.kernelsEnd = now
 	wait := k.startCycle - k.launchCycle
-	e.countKernel(wait)
-	if e.quiet {
+	r.countKernel(wait)
+	if r.quiet {
 		return
 	}
 	row := tables.Kernel{
@@ -121,16 +161,55 @@ func (e *engine) emitKernel(k *Kernel) {
 	}
 	if id, ok := k.ParentID(); ok {
 		row.Origin = "device"
-		row.ParentKernelID = e.parentIDs.of(id)
+		row.ParentKernelID = r.parentIDs.of(id)
 	}
-	e.sink.Kernel(row)
+	r.sink.Kernel(row)
 }
 
 // countKernel counts a completed kernel (or narrow task) that waited wait
 // cycles from launch to start.
-func (e *engine) countKernel(wait int64) {
-	e.stats.Kernels++
-	e.stats.WaitCycles += wait
+func (r *recorder) countKernel(wait int64) {
+	r.stats.Kernels++
+	r.stats.WaitCycles += wait
+}
+
+// cta counts a CTA (or a narrow task's threadblock) that ran from start
+// to end after stall cycles held.
+func (r *recorder) cta(start, end, stall int64) {
+	r.stats.CTAs++
+	r.stats.StallCycles += stall
+	r.busy.cover(start, end)
+}
+
+// busyFor widens the GPU's busy span to [start, end] (a copy's).
+func (r *recorder) busyFor(start, end int64) { r.busy.cover(start, end) }
+
+// ctaRow writes a finished CTA's row. The row, nine fields passed by
+// value to an interface, and its slowdown from a slab cost a CTA's end a
+// good part of its time, so ctaEnd skips it for a sink that keeps no rows.
+func (r *recorder) ctaRow(c *ctaRun, end int64, slowdown *float64) {
+	row := tables.CTA{
+		KernelID:      c.k.id,
+		CTA:           c.idx,
+		SM:            int32(c.sm),
+		DispatchCycle: c.dispatch,
+		StartCycle:    c.start,
+		EndCycle:      end,
+		StallCycles:   c.stall,
+		Slowdown:      slowdown,
+		Name:          c.k.decl.Name,
+	}
+	if c.g != nil {
+		row.GroupID = &c.g.id
+	}
+	r.sink.CTA(row)
+}
+
+// totals is the run's counts so far, with the busy span's cycles.
+func (r *recorder) totals() Stats {
+	s := r.stats
+	s.BusyCycles = r.busy.cycles()
+	return s
 }
 
 // finish closes the stages and computes the run's totals: the host's
@@ -141,8 +220,9 @@ func (e *engine) finish() *Stats {
 		e.tasks.utilization(s)
 		return s
 	}
-	end := e.io.finish(e.sink, e.firstLaunch, e.kernelsEnd, e.now)
-	e.io.emitStages(e.sink)
+	sink := e.out.output()
+	end := e.io.finish(sink, e.host.firstLaunch(), e.out.lastKernelEnd(), e.clock.now())
+	e.io.emitStages(sink)
 	s := e.totals(end)
 	s.PreludeCycles, s.KernelsCycles, s.PostludeCycles, s.PostludeAfterPreludeCycles = e.io.stageCycles()
 	if e.sms.contention() != nil {
@@ -156,8 +236,8 @@ func (e *engine) finish() *Stats {
 // totals every replay has.
 func (e *engine) totals(end int64) *Stats {
 	e.sms.close(end)
-	s := e.stats
-	s.BusyCycles = e.busy.cycles()
+	s := e.out.totals()
+	e.dev.count(&s)
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {

@@ -55,7 +55,7 @@ func (d *taskDriver) TaskSpawned(id uint64, cycle int64) {
 func (d *taskDriver) TaskStarted(id uint64, cycle int64, sm int) {
 	d.last = max(d.last, cycle)
 	b := d.live[id]
-	if b == nil || !d.e.taskResident(sm, cycle, 1, 0) {
+	if b == nil || !d.sms.resident(sm, cycle, 1, 0) {
 		return
 	}
 	b.start, b.sm = cycle, sm
@@ -73,13 +73,12 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 		return
 	}
 	delete(d.live, id)
-	d.e.taskResident(b.sm, cycle, -1, 0)
-	d.e.taskBlockDone(b.start, cycle)
+	d.sms.resident(b.sm, cycle, -1, 0)
 	// Its stall is start − dispatch, as for a CTA of the hardware path
 	// (docs/tables.md): the cycles from its spawn, its dispatch_cycle, to
 	// a worker starting it. It was written as 0.
 	stall := b.start - b.spawned
-	d.e.stats.StallCycles += stall
+	d.out.cta(b.start, cycle, stall)
 	row := b.row
 	if d.rows {
 		d.sink.CTA(tables.CTA{KernelID: row.id, CTA: b.cta, SM: int32(b.sm), DispatchCycle: b.spawned,
@@ -94,7 +93,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 		d.last = max(d.last, end)
 	}
 	wait := row.start - row.launch
-	d.e.countKernel(wait)
+	d.out.countKernel(wait)
 	d.stage[stKernels].cover(row.launch, cycle)
 	if d.rows {
 		d.sink.Kernel(tables.Kernel{
@@ -107,7 +106,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 
 // WarpsBusy implements taskrun.Listener.
 func (d *taskDriver) WarpsBusy(sm int, cycle int64, delta int) {
-	d.e.taskResident(sm, cycle, 0, delta)
+	d.sms.resident(sm, cycle, 0, delta)
 }
 
 // Drained implements taskrun.Listener: the run lasts until the host knows

@@ -10,8 +10,8 @@ package replay
 // runtime advances to it and the host hands it more tasks. The driver
 // reads the tasks (taskread.go) and turns the runtime's reports into rows
 // (taskrows.go). It never reads the engine's fields, nor the engine its:
-// it returns the cycles of the events the engine schedules, and reports
-// to the engine's SMs and totals through the engine's methods below.
+// it schedules its events on the clock, and reports to the SMs and the
+// recorder through their methods (taskLinks).
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ type TaskRuntime func(cfg model.Config, l taskrun.Listener) (taskrun.Runtime, er
 // taskDriver is the narrow-task component: the runtime, the host's side
 // of feeding it, and the rows of the tasks in flight.
 type taskDriver struct {
-	e      *engine // the SMs' occupancy and the run's totals (engine methods only)
+	taskLinks
 	build  TaskRuntime
 	policy string
 	rt     taskrun.Runtime
@@ -46,21 +46,30 @@ type taskDriver struct {
 	last  int64                // the last cycle a report reached: the run lasts until then
 }
 
-// newTaskDriver is the component for a replay under a task policy, which
-// reports to e's SMs and totals; its runtime is built when the replay
-// starts (replayTasks).
-func newTaskDriver(e *engine, opt *Options, sink tables.Sink, an Analysis) *taskDriver {
+// taskLinks is what the task driver reaches outside itself: the clock
+// its events go on, the SMs' occupancy, the run's totals, and the run's
+// failure.
+type taskLinks struct {
+	clock *eventClock
+	sms   *smArray
+	out   *recorder
+	fail  func(error)
+}
+
+// newTaskDriver is the component for a replay under a task policy; its
+// runtime is built when the replay starts (replayTasks).
+func newTaskDriver(l taskLinks, opt *Options, sink tables.Sink, an Analysis) *taskDriver {
 	cfg := opt.Config
 	perByte := pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps)
 	return &taskDriver{
-		e:      e,
-		build:  opt.Policy.Tasks,
-		policy: opt.Policy.Name,
-		in:     newTaskReader(cfg, perByte, an),
-		sink:   sink,
-		rows:   !tables.Discards(sink),
-		live:   map[uint64]*blockRef{},
-		d2h:    channel{perByte: perByte},
+		taskLinks: l,
+		build:     opt.Policy.Tasks,
+		policy:    opt.Policy.Name,
+		in:        newTaskReader(cfg, perByte, an),
+		sink:      sink,
+		rows:      !tables.Discards(sink),
+		live:      map[uint64]*blockRef{},
+		d2h:       channel{perByte: perByte},
 	}
 }
 
@@ -76,25 +85,28 @@ func (e *engine) replayTasks(open Opener) (*Stats, error) {
 	if err := e.tasks.start(src); err != nil {
 		return nil, err
 	}
-	if e.scheduleTasks(e.tasks.step()); e.err != nil {
+	if e.tasks.schedule(e.tasks.step()); e.err != nil {
 		return nil, e.err
 	}
 	return e.run()
 }
 
-// advanceTasks is an evTasks event: the runtime fires its events up to
-// now, the host hands it tasks, and its next event is scheduled.
-func (e *engine) advanceTasks() { e.scheduleTasks(e.tasks.advance(e.now)) }
+// register routes the runtime's events to the driver: the runtime fires
+// its events up to now, the host hands it tasks, and its next event is
+// scheduled.
+func (d *taskDriver) register(c *eventClock) {
+	c.on(evTasks, func(eventq.Event) { d.schedule(d.advance(c.now())) })
+}
 
-// scheduleTasks schedules the runtime's next event at, if it has one (ok),
-// or fails the run with err.
-func (e *engine) scheduleTasks(at int64, ok bool, err error) {
+// schedule schedules the runtime's next event at, if it has one (ok), or
+// fails the run with err.
+func (d *taskDriver) schedule(at int64, ok bool, err error) {
 	if err != nil {
-		e.fail(err)
+		d.fail(err)
 		return
 	}
 	if ok {
-		e.q.Push(eventq.Event{At: at, Kind: uint8(evTasks)})
+		d.clock.at(at, evTasks)
 	}
 }
 
@@ -179,19 +191,4 @@ func (d *taskDriver) utilization(s *Stats) {
 	}); ok {
 		s.IssueUtilization, s.DRAMUtilization, s.Contention = u.Utilization(s.MakespanCycles, s.MakespanCycles)
 	}
-}
-
-// The engine's side of the runtime's reports: the SMs' resident counts
-// and the run's totals are the engine's, as for CTAs of the kernel path.
-
-// taskResident changes SM i's resident threadblocks and warps at cycle,
-// with the occupancy accounted first; false for an SM the GPU lacks.
-func (e *engine) taskResident(i int, cycle int64, ctas, warps int) bool {
-	return e.sms.resident(i, cycle, ctas, warps)
-}
-
-// taskBlockDone counts a finished threadblock, as ctaEnd counts a CTA.
-func (e *engine) taskBlockDone(start, end int64) {
-	e.stats.CTAs++
-	e.busy.cover(start, end)
 }
