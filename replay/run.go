@@ -89,9 +89,6 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	if err := opt.Config.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.Policy.Tasks != nil {
-		return newEngine(opt, sink).replayTasks(open)
-	}
 	e, closeAll, err := prepare(open, opt, sink)
 	if err != nil {
 		return nil, err
@@ -103,6 +100,11 @@ func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 // prepare builds the engine of a replay of the trace open returns, its
 // first events scheduled, and what closes its readers.
 func prepare(open Opener, opt Options, sink tables.Sink) (*engine, func(), error) {
+	if opt.Policy.Tasks != nil {
+		e := newEngine(opt, sink)
+		closeTasks, err := e.startTasks(open)
+		return e, closeTasks, err
+	}
 	var records func(trace.Source) trace.Source
 	if opt.Ahead != nil {
 		records = opt.Ahead.Records

@@ -47,7 +47,10 @@ func (s *Stepper) Now() int64 { return s.e.clock.now() }
 // runtime's launch servers and pending pool), groups (DTBL's aggregated
 // groups), devstreams (the ordered device streams), contention (the
 // contention model's SMs), ctas (stalled and paused CTAs), scoreboard
-// (CRCS's input pages ready) or klap (KLAP's rounds and batches).
+// (CRCS's input pages ready), klap (KLAP's rounds and batches), host
+// (the host threads), hostio (the host's storage and copy engines), sites
+// (the site engine), tasks (the narrow-task driver) or totals (the
+// recorder's counts so far).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -242,6 +245,40 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			out = []string{"klap none held"}
 		}
 		return out, nil
+	case "host":
+		// The host threads: when each is free to call again and the calls
+		// it has planned, not issued; the calls read ahead, the host
+		// launches read, and those whose bodies are not loaded yet.
+		h := &e.host
+		t := &h.threads
+		return []string{fmt.Sprintf("host free=%v waiting=%v pending=%d all_read=%v launches_read=%d unloaded=%d",
+			[]int64(t.free), t.waiting, t.pending, t.eof, h.order, len(h.issued))}, nil
+	case "hostio":
+		// The host's I/O: when each channel (storage in, PCIe each way,
+		// storage out) is free again, and the prelude's end.
+		io := e.io
+		return []string{fmt.Sprintf("hostio on=%v ssd_in=%g h2d=%g d2h=%g ssd_out=%g prelude_end=%d",
+			io.on, io.ssdIn.free, io.h2d.free, io.d2h.free, io.ssdOut.free, io.preludeEnd)}, nil
+	case "sites":
+		// The site engine: the sites decided so far and whether the blind
+		// phase (no CTA of launched work ended yet) is over.
+		se := &e.sites
+		return []string{fmt.Sprintf("sites decided=%d blind=%v", se.nextID, !se.childEnded)}, nil
+	case "tasks":
+		// The narrow-task driver: threadblocks submitted and still live,
+		// the tasks the runtime holds not yet started, and whether the
+		// host has more to hand over.
+		d := e.tasks
+		if d == nil {
+			return []string{"tasks none"}, nil
+		}
+		return []string{fmt.Sprintf("tasks submitted=%d live=%d runtime_waiting=%d host_more=%v closed=%v",
+			d.seq, len(d.live), d.rt.Waiting(), d.more, d.closed)}, nil
+	case "totals":
+		// The recorder's counts so far.
+		st := &e.out.stats
+		return []string{fmt.Sprintf("totals kernels=%d ctas=%d stall=%d wait=%d",
+			st.Kernels, st.CTAs, st.StallCycles, st.WaitCycles)}, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, hostio, sites, tasks, totals)", what)
 }

@@ -57,7 +57,7 @@ type taskLinks struct {
 }
 
 // newTaskDriver is the component for a replay under a task policy; its
-// runtime is built when the replay starts (replayTasks).
+// runtime is built when the replay starts (startTasks).
 func newTaskDriver(l taskLinks, opt *Options, sink tables.Sink, an Analysis) *taskDriver {
 	cfg := opt.Config
 	perByte := pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps)
@@ -73,22 +73,24 @@ func newTaskDriver(l taskLinks, opt *Options, sink tables.Sink, an Analysis) *ta
 	}
 }
 
-// replayTasks runs a replay of a trace of tasks: the driver reads up to
+// startTasks starts a replay of a trace of tasks: the driver reads up to
 // the first task and schedules the runtime's first event; the engine's
-// loop does the rest.
-func (e *engine) replayTasks(open Opener) (*Stats, error) {
+// loop does the rest. It returns what closes the trace.
+func (e *engine) startTasks(open Opener) (func(), error) {
 	src, err := open()
 	if err != nil {
 		return nil, err
 	}
-	defer closeSource(src)
+	closeAll := func() { closeSource(src) }
 	if err := e.tasks.start(src); err != nil {
+		closeAll()
 		return nil, err
 	}
 	if e.tasks.schedule(e.tasks.step()); e.err != nil {
+		closeAll()
 		return nil, e.err
 	}
-	return e.run()
+	return closeAll, nil
 }
 
 // register routes the runtime's events to the driver: the runtime fires
