@@ -65,10 +65,10 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 	e.host = newHostSide(pol.OwnStreams || pol.IO == IOPaged, opt.Config.IO.Memcpy == model.MemcpyLegacy,
 		hostLinks{clock: &e.clock, eng: e, cfg: &e.cfg, an: an, out: &e.out})
 	e.dev = newDeviceRuntime(&e.clock, e.cfg.Lat, e.cfg.LaunchCosts(), e.sms.count(), pol.Aggregate)
-	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, opt.Config.GPU.MaxCTAsPerSM, &e.clock.q, &e.out.stats, rows)
+	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, opt.Config.GPU.MaxCTAsPerSM, &e.clock.q, rows)
 	e.sites = newSiteEngine(pol.Sites, siteLinks{
 		host: e, clock: &e.clock, launch: e.dev.path(), groups: &e.groups, agg: e.dev.aggregator(), kd: &e.kd,
-		stats: &e.out.stats, rows: rows, an: an, policy: pol.Name,
+		rows: rows, an: an, policy: pol.Name,
 	}, e.cfg.DTBL.Fallback == model.FallbackDispatch)
 	e.dev.links(&e.sites)
 	if pol.Gate != nil {

@@ -75,15 +75,18 @@ func (a *agt) free(i int) {
 // launches a kernel, or completes one: the engine's arriveGroup and
 // groupCTAsDone (devlaunch.go) do those around its calls.
 type groupTable struct {
-	agt      agt
-	inFlight slots.Table[*group] // groups on their way to a pool (events name them by slot)
-	q        *eventq.Queue
-	stats    *Stats
-	rows     tables.Sink // the launches rows of groups sent by command; nil when none is kept
+	agt       agt
+	inFlight  slots.Table[*group] // groups on their way to a pool (events name them by slot)
+	q         *eventq.Queue
+	coalesced int64       // groups coalesced into a running kernel (Stats.Coalesced)
+	rows      tables.Sink // the launches rows of groups sent by command; nil when none is kept
 }
 
-func newGroupTable(entries int64, maxCTAs int, q *eventq.Queue, stats *Stats, rows tables.Sink) groupTable {
-	return groupTable{agt: newAGT(entries, maxCTAs), q: q, stats: stats, rows: rows}
+// count adds the table's count to s.
+func (t *groupTable) count(s *Stats) { s.Coalesced += t.coalesced }
+
+func newGroupTable(entries int64, maxCTAs int, q *eventq.Queue, rows tables.Sink) groupTable {
+	return groupTable{agt: newAGT(entries, maxCTAs), q: q, rows: rows}
 }
 
 // coalesce makes a launching lane's child an aggregated group of target.
@@ -141,7 +144,7 @@ func (t *groupTable) attach(g *group, target *Kernel) {
 	}
 	target.pool.open++
 	target.pool.coalesced++
-	t.stats.Coalesced++
+	t.coalesced++
 }
 
 // writeCommand writes the launches row of a group sent by command, now

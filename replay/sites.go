@@ -32,6 +32,17 @@ type siteEngine struct {
 	// childEnded: a CTA of device-launched work has finished
 	// (Stats.BlindSites, Analysis.BlindCall).
 	childEnded bool
+	// counts are the launching lanes reached, those decided blind, and
+	// the verdicts: summed into the run's Stats at its end (count).
+	counts struct{ sites, blind, launched, inlined int64 }
+}
+
+// count adds the site engine's counts to s.
+func (se *siteEngine) count(s *Stats) {
+	s.LaunchSites += se.counts.sites
+	s.BlindSites += se.counts.blind
+	s.Launched += se.counts.launched
+	s.Inlined += se.counts.inlined
 }
 
 // siteHost is what the site engine needs from the rest of the engine: a
@@ -52,7 +63,6 @@ type siteLinks struct {
 	launch *launchPath        // the launch servers and the pending pool
 	groups *groupTable        // DTBL's aggregated groups
 	kd     *kernelDistributor // its entries, for Site.KD
-	stats  *Stats             // the run's counts of sites and verdicts
 	rows   tables.Sink        // the launches rows; nil when none is kept
 	an     Analysis           // told of blind calls and verdicts; nil for none
 	policy string             // the policy's name, for errors
@@ -366,16 +376,16 @@ func (se *siteEngine) byCommand(v Verdict) bool {
 // returns nil otherwise, and when the sink keeps no rows. into is the
 // aggregated kernel a launching lane's child runs in (KLAP), else nil.
 func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *tables.Launch {
-	st := se.stats
-	st.LaunchSites++
+	st := &se.counts
+	st.sites++
 	if !se.childEnded {
-		st.BlindSites++
+		st.blind++
 	}
 	switch v.Decision {
 	case Launch:
-		st.Launched++
+		st.launched++
 	case Inline:
-		st.Inlined++
+		st.inlined++
 	}
 	if se.rows == nil {
 		return nil // a sink that keeps no rows

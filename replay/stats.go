@@ -238,6 +238,8 @@ func (e *engine) totals(end int64) *Stats {
 	e.sms.close(end)
 	s := e.out.totals()
 	e.dev.count(&s)
+	e.sites.count(&s)
+	e.groups.count(&s)
 	s.MakespanCycles = end
 	s.MakespanUS = float64(end) / e.cfg.GPU.ClockMHz
 	if end > 0 {
