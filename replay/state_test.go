@@ -49,8 +49,9 @@ func (s *Stepper) Now() int64 { return s.e.clock.now() }
 // contention model's SMs), ctas (stalled and paused CTAs), scoreboard
 // (CRCS's input pages ready), klap (KLAP's rounds and batches), host
 // (the host threads), hostio (the host's storage and copy engines), sites
-// (the site engine), tasks (the narrow-task driver) or totals (the
-// recorder's counts so far).
+// (the site engine), tasks (the narrow-task driver), totals (the
+// recorder's counts so far), legacy (the legacy default stream's gate),
+// issue (the CTA issue rate's holds) or occupancy (warp·cycles held).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -274,11 +275,38 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		}
 		return []string{fmt.Sprintf("tasks submitted=%d live=%d runtime_waiting=%d host_more=%v closed=%v",
 			d.seq, len(d.live), d.rt.Waiting(), d.more, d.closed)}, nil
+	case "legacy":
+		// The legacy default stream's gate: host kernels let through and
+		// not complete, the barrier copy (waiting for them, or running)
+		// and the operations held behind it.
+		g := e.host.legacy
+		if g == nil {
+			return []string{"legacy off"}, nil
+		}
+		barrier := "none"
+		if g.barrier != nil {
+			barrier = "copy"
+		}
+		return []string{fmt.Sprintf("legacy active=%d barrier=%s waiting=%v held=%s", g.active, barrier, g.waiting, ids(g.held))}, nil
+	case "issue":
+		// The CTA issue rate's holds in force at the last event: an SM
+		// that took a CTA takes no other until its hold ends.
+		var b []string
+		for _, h := range e.sms.issue.held[e.sms.issue.head:] {
+			if h.until > e.clock.now() {
+				b = append(b, fmt.Sprintf("sm%d<%d", h.sm, h.until))
+			}
+		}
+		return []string{"issue held=[" + strings.Join(b, " ") + "]"}, nil
+	case "occupancy":
+		// The warp·cycles the SMs have held, accounted up to each SM's
+		// last change of resident counts.
+		return []string{fmt.Sprintf("occupancy warp_cycles=%d", e.sms.occ.warpCycles)}, nil
 	case "totals":
 		// The recorder's counts so far.
 		st := &e.out.stats
 		return []string{fmt.Sprintf("totals kernels=%d ctas=%d stall=%d wait=%d",
 			st.Kernels, st.CTAs, st.StallCycles, st.WaitCycles)}, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, hostio, sites, tasks, totals)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, hostio, sites, tasks, totals, legacy, issue, occupancy)", what)
 }
