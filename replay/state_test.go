@@ -51,7 +51,8 @@ func (s *Stepper) Now() int64 { return s.e.clock.now() }
 // (the host threads), hostio (the host's storage and copy engines), sites
 // (the site engine), tasks (the narrow-task driver), totals (the
 // recorder's counts so far), legacy (the legacy default stream's gate),
-// issue (the CTA issue rate's holds) or occupancy (warp·cycles held).
+// issue (the CTA issue rate's holds), occupancy (warp·cycles held) or
+// body (the body cursor's loads).
 func (s *Stepper) Show(what string) ([]string, error) {
 	e := s.e
 	// ids lists kernels' ids, a run of consecutive ids as first-last.
@@ -254,6 +255,10 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		t := &h.threads
 		return []string{fmt.Sprintf("host free=%v waiting=%v pending=%d all_read=%v launches_read=%d unloaded=%d",
 			[]int64(t.free), t.waiting, t.pending, t.eof, h.order, len(h.issued))}, nil
+	case "body":
+		// The body cursor: the host launches whose bodies (their
+		// segments of the trace) it has begun to load.
+		return []string{fmt.Sprintf("body loaded=%d", e.body.loaded)}, nil
 	case "hostio":
 		// The host's I/O: when each channel (storage in, PCIe each way,
 		// storage out) is free again, and the prelude's end.
@@ -308,5 +313,5 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		return []string{fmt.Sprintf("totals kernels=%d ctas=%d stall=%d wait=%d",
 			st.Kernels, st.CTAs, st.StallCycles, st.WaitCycles)}, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, hostio, sites, tasks, totals, legacy, issue, occupancy)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, hostio, sites, tasks, totals, legacy, issue, occupancy, body)", what)
 }
