@@ -25,6 +25,7 @@ func init() {
 		},
 		run:   runSSSP,
 		mixes: ssspMixes,
+		costs: ssspCosts,
 	})
 }
 

@@ -1,0 +1,165 @@
+package samples
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// costVariants are the parameter sets under which each generator's cost
+// parameters are checked to reach the trace: its default structure, its
+// flat variant, and the codes the experiments run.
+var costVariants = map[string][][]string{
+	"bfs":    {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
+	"sssp":   {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
+	"gc":     {{"scale=10"}, {"scale=10", "variant=flat"}},
+	"join":   {nil, {"dist=uniform"}, {"variant=flat"}},
+	"amr":    {nil, {"variant=flat"}},
+	"mandel": {nil, {"variant=flat"}},
+	"spmm":   {nil, {"size=small"}, {"size=large"}, {"variant=flat"}},
+	"sa":     {nil, {"variant=flat"}},
+}
+
+// traceCycles sums every cycle count a trace holds: CTAs' and warps'
+// cycles, launch sites' times and inline costs.
+func traceCycles(recs []trace.Record) int64 {
+	var sum int64
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.CTA:
+			sum += r.Cycles
+			for _, w := range r.WarpCycles {
+				sum += w
+			}
+		case *trace.Launch:
+			sum += r.InlineCycles
+			if r.Parent != nil {
+				sum += int64(r.Parent.At)
+			}
+		}
+	}
+	return sum
+}
+
+// TestCostParamsReachTheTrace sets each invented cost parameter of every
+// generator to twice its default and checks that the trace's cycles
+// change under at least one of the generator's structures, that the
+// header records the value, and that the default is back afterwards: a
+// parameter that stops reaching its constant fails here.
+func TestCostParamsReachTheTrace(t *testing.T) {
+	for _, g := range List() {
+		if len(g.costs) == 0 {
+			continue
+		}
+		variants, ok := costVariants[g.Name]
+		if !ok {
+			t.Errorf("%s has cost parameters but no variants to check them under", g.Name)
+			continue
+		}
+		base := make([]int64, len(variants))
+		for i, kv := range variants {
+			base[i] = traceCycles(generate(t, g.Name, kv...))
+		}
+		for _, c := range g.costs {
+			t.Run(g.Name+"/"+c.name, func(t *testing.T) {
+				set := fmt.Sprintf("%s=%d", c.name, 2*c.def)
+				moved := false
+				for i, kv := range variants {
+					recs := generate(t, g.Name, append(append([]string(nil), kv...), set)...)
+					if h := recs[0].(*trace.Header); h.Meta[c.name] != strconv.FormatInt(2*c.def, 10) {
+						t.Errorf("%v: header meta %s = %q, want %d", kv, c.name, h.Meta[c.name], 2*c.def)
+					}
+					moved = moved || traceCycles(recs) != base[i]
+				}
+				if !moved {
+					t.Errorf("%s at ×2 leaves every trace's cycles as they were", set)
+				}
+				if *c.v != c.def {
+					t.Errorf("after the run %s is %d, want its default %d back", c.name, *c.v, c.def)
+				}
+			})
+		}
+	}
+}
+
+// TestCostParamsByHand checks two parameters against the cost formulas:
+// bfs's expand_base_cycles adds its increase to every bfs_expand warp
+// that holds an edge, and gc's base_cycles to every gc_color warp that
+// holds a vertex (idle warps keep idleWarpCycles).
+func TestCostParamsByHand(t *testing.T) {
+	for _, tc := range []struct {
+		gen, kernel, param string
+		def                int64
+	}{
+		{"bfs", "bfs_expand", "expand_base_cycles", 120},
+		{"gc", "gc_color", "base_cycles", 200},
+	} {
+		t.Run(tc.gen, func(t *testing.T) {
+			warps := func(kv ...string) []int64 {
+				recs := generate(t, tc.gen, append([]string{"scale=10"}, kv...)...)
+				names := map[uint64]string{}
+				var ws []int64
+				for _, r := range recs {
+					switch r := r.(type) {
+					case *trace.Kernel:
+						names[r.ID] = r.Name
+					case *trace.CTA:
+						if names[r.Kernel] == tc.kernel {
+							ws = append(ws, r.WarpCycles...)
+						}
+					}
+				}
+				return ws
+			}
+			def, alt := warps(), warps(fmt.Sprintf("%s=%d", tc.param, 2*tc.def))
+			if len(def) != len(alt) || len(def) == 0 {
+				t.Fatalf("%d warps at the default, %d at ×2", len(def), len(alt))
+			}
+			busy := 0
+			for i := range def {
+				want := def[i] + tc.def
+				if def[i] == idleWarpCycles {
+					want = def[i]
+				} else {
+					busy++
+				}
+				if alt[i] != want {
+					t.Fatalf("warp %d: %d cycles at ×2, want %d (%d at the default)", i, alt[i], want, def[i])
+				}
+			}
+			if busy == 0 {
+				t.Fatal("no busy warp to check")
+			}
+		})
+	}
+}
+
+// TestCostParamsConcurrent runs generators at the defaults and at other
+// costs at once: each run sees its own values (run with -race).
+func TestCostParamsConcurrent(t *testing.T) {
+	want := traceCycles(generate(t, "bfs", "scale=8"))
+	alt := traceCycles(generate(t, "bfs", "scale=8", "level_base_cycles=400"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			kv, w := []string{"scale=8"}, want
+			if i%2 == 1 {
+				kv, w = append(kv, "level_base_cycles=400"), alt
+			}
+			if got := traceCycles(generate(t, "bfs", kv...)); got != w {
+				errs <- fmt.Errorf("run %d: %d cycles, want %d", i, got, w)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
