@@ -17,8 +17,12 @@ import (
 // The cost models read the variables directly, as they read constants.
 // A run that sets one holds them alone for its whole run (costMu) and
 // puts every one back when it ends; runs at the defaults share them, so
-// concurrent runs never see each other's values. What a parameter does
-// not change: the kernels' demand mixes (mixes.go) keep the rates the
+// concurrent runs never see each other's values. A measured constant
+// that was fitted beside invented ones (the capture's time less their
+// terms) is solved again from the capture with the values given
+// (Generator.refit), so the captured kernel keeps its measured time and
+// only what the capture did not measure moves. What a parameter does not
+// change: the kernels' demand mixes (mixes.go) keep the rates the
 // defaults give, as they do under loop_cycles.
 
 // costConst is an invented constant of a cost model that a generator's
@@ -94,13 +98,23 @@ func (g *Generator) setCosts(p Params) (func(), error) {
 	for i, c := range g.costs {
 		old[i], *c.v = *c.v, vals[i]
 	}
+	if g.refit != nil {
+		g.refit()
+	}
 	return func() {
 		for i, c := range g.costs {
 			*c.v = old[i]
 		}
+		if g.refit != nil {
+			g.refit()
+		}
 		costMu.Unlock()
 	}, nil
 }
+
+// roundDiv is a/b rounded to the nearest integer (a ≥ 0, b > 0): a
+// fitted constant solved from a capture.
+func roundDiv(a, b int64) int64 { return (2*a + b) / (2 * b) }
 
 // omitDefaultCosts deletes from meta each cost parameter at its default,
 // so that a trace at the defaults stays byte-identical to one written

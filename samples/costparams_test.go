@@ -21,6 +21,10 @@ var costVariants = map[string][][]string{
 	"mandel": {nil, {"variant=flat"}},
 	"spmm":   {nil, {"size=small"}, {"size=large"}, {"variant=flat"}},
 	"sa":     {nil, {"variant=flat"}},
+	// work=model: under work=table3 a kind's task time is scaled to
+	// Table 3's share whatever its constants.
+	"tasks": {{"work=model", "kind=mixed", "mix=3des,filterbank,mandelbrot,matmul,beamformer,conv,dct", "count=512"},
+		{"work=model", "kind=slud", "count=512"}, {"work=model", "kind=matmul", "count=64", "smem=off"}},
 }
 
 // traceCycles sums every cycle count a trace holds: CTAs' and warps'
@@ -161,5 +165,46 @@ func TestCostParamsConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestCostParamsRefit sets an invented constant a measured one was fitted
+// beside and checks that the fit is solved again, so the captured kernel
+// keeps its measured time (within the fit's rounding), and that both are
+// back at the end of the run.
+func TestCostParamsRefit(t *testing.T) {
+	for _, tc := range []struct {
+		gen, set   string
+		captured   float64
+		tol        float64
+		model      func() int64
+		fitted     *int64
+		fittedWant int64
+	}{
+		{"tasks", "l2_cycles=400", 861, 8, func() int64 { return matmulKStep(1, false) }, &tasksSmemMACChainCycles, 38},
+		{"tasks", "dram_cycles=800", 2766, 1, func() int64 { return tasksWarpStartCycles + dctRound(1, false) }, &dct8Cycles, 1101},
+		{"join", "gather_cycles=200", 5867, 11, func() int64 { return joinGatherCycles + 22*joinBoundsStepCycles + joinStoreCycles }, &joinBoundsStepCycles, 261},
+		{"join", "store_cycles=40", 1102, 4, func() int64 { return joinGatherCycles + 8*joinPrefixStepCycles + joinStoreCycles }, &joinPrefixStepCycles, 123},
+		{"sssp", "gather_cycles=4", 788, 1, func() int64 { return ssspChildBaseCycles + ssspEdgeCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 515},
+	} {
+		if *tc.fitted != tc.fittedWant {
+			t.Errorf("%s: the fitted constant is %d at the defaults, want %d", tc.gen, *tc.fitted, tc.fittedWant)
+		}
+		p := mustParams(t, tc.gen, tc.set)
+		done, err := p.gen.setCosts(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, fitted := tc.model(), *tc.fitted
+		done()
+		if d := float64(got) - tc.captured; d > tc.tol || d < -tc.tol {
+			t.Errorf("%s %s: the captured kernel takes %d cycles, measured %.0f", tc.gen, tc.set, got, tc.captured)
+		}
+		if fitted == tc.fittedWant {
+			t.Errorf("%s %s: the fitted constant stayed %d", tc.gen, tc.set, fitted)
+		}
+		if *tc.fitted != tc.fittedWant {
+			t.Errorf("%s: after the run the fitted constant is %d, want %d back", tc.gen, *tc.fitted, tc.fittedWant)
+		}
 	}
 }

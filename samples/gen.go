@@ -30,6 +30,9 @@ type Generator struct {
 	// costs are the invented constants of its cost model that parameters
 	// set (costparams.go), declared after Params.
 	costs []costConst
+	// refit solves the measured constants fitted beside those (the
+	// capture's time less the invented terms) again after costs change.
+	refit func()
 }
 
 // seedParam is shared so every generator documents its seed the same way.

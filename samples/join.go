@@ -31,6 +31,7 @@ func init() {
 		run:   runJoin,
 		mixes: joinMixes,
 		costs: joinCosts,
+		refit: joinRefit,
 	})
 }
 

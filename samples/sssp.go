@@ -26,6 +26,7 @@ func init() {
 		run:   runSSSP,
 		mixes: ssspMixes,
 		costs: ssspCosts,
+		refit: ssspRefit,
 	})
 }
 
