@@ -20,8 +20,10 @@ import (
 // model shares (the knee's validation brackets GPGPU-Sim between 2 and 4),
 // the contention model itself, the host's launch costs, the generators'
 // seeds, and where the device runtime's costs are counted on another
-// clock, those cycles read as stated rather than converted, and the
-// generators' invented parent-loop costs at ×0.5 and ×2. A verdict then
+// clock, those cycles read as stated rather than converted, the
+// generators' invented parent-loop costs at ×0.5 and ×2, and each other
+// invented constant of their cost models at ×0.5 and ×2 (inventedCosts).
+// A verdict then
 // says whether it holds at every point (scorecardVerdict), and the
 // scorecard prints the spread of ours over them.
 
@@ -81,7 +83,8 @@ func (x *experiment) sensitivity() ([]unstated, error) {
 			{label: "2", params: seeds},
 		}})
 	}
-	return append(us, inventedLoops(x.benchmarks)...), nil
+	us = append(us, inventedLoops(x.benchmarks)...)
+	return append(us, inventedCosts(x.benchmarks)...), nil
 }
 
 // measuredLoops are the generators whose loop_cycles default is
@@ -125,6 +128,48 @@ func inventedLoops(bs []benchmark) []unstated {
 				params: map[string][]string{b.gen: {fmt.Sprintf("loop_cycles=%d", v)}}})
 		}
 		us = append(us, u)
+	}
+	return us
+}
+
+// inventedCosts is an input for each invented cost constant
+// (samples/costparams.go) of each generator of the benchmarks of bs the
+// headlines cover (no group: another paper's benchmarks are averaged
+// apart), at ×0.5 and ×2 of its default: the constants nothing measured
+// and no paper states, each on its own. A constant that a benchmark of
+// the generator sets itself is the experiment's, not the grid's. Only
+// that generator's benchmarks are replayed again.
+func inventedCosts(bs []benchmark) []unstated {
+	var us []unstated
+	seen := map[string]bool{}
+	for _, b := range bs {
+		if b.group != "" || seen[b.gen] {
+			continue
+		}
+		seen[b.gen] = true
+		g, ok := samples.Lookup(b.gen)
+		if !ok {
+			continue
+		}
+		for _, p := range g.Params {
+			sets := func(c benchmark) bool {
+				return c.gen == b.gen && slices.ContainsFunc(c.params, func(q string) bool { return paramKey(q) == p.Name })
+			}
+			if !g.IsCost(p.Name) || slices.ContainsFunc(bs, sets) {
+				continue
+			}
+			def, err := strconv.Atoi(p.Default)
+			if err != nil {
+				continue
+			}
+			u := unstated{name: b.gen + " " + p.Name, choices: []choice{{label: fmt.Sprintf("%d (invented)", def)}}}
+			for _, f := range []float64{0.5, 2} {
+				v := int(math.Round(float64(def) * f))
+				u.choices = append(u.choices, choice{label: fmt.Sprintf("%d (×%s)", v, fmtNum(f)),
+					params: map[string][]string{b.gen: {fmt.Sprintf("%s=%d", p.Name, v)}}})
+			}
+			us = append(us, u)
+		}
 	}
 	return us
 }
