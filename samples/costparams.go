@@ -28,10 +28,11 @@ import (
 // costConst is an invented constant of a cost model that a generator's
 // parameter sets.
 type costConst struct {
-	name string // the parameter's name
-	v    *int64 // the variable the cost model reads
-	doc  string // one line: what it is (cycles of what)
-	def  int64  // *v's value at registration: the default
+	name string   // the parameter's name
+	v    *int64   // the variable the cost model reads, or
+	f    *float64 // the variable of a cost that is no whole number of cycles
+	doc  string   // one line: what it is (cycles of what)
+	def  float64  // the variable's value at registration: the default
 }
 
 // maxCostCycles bounds a cost parameter, as maxLoopCycles does
@@ -42,16 +43,40 @@ const maxCostCycles = maxLoopCycles
 // defaults, for writing by a run that sets a cost parameter.
 var costMu sync.RWMutex
 
-// cost declares an invented constant v as parameter name.
+// cost declares an invented constant v, in cycles, as parameter name.
 func cost(name string, v *int64, doc string) costConst {
-	return costConst{name: name, v: v, doc: doc}
+	return costConst{name: name, v: v, doc: "cycles of " + doc}
 }
 
-// costParamDoc is every cost parameter's documentation: what it prices,
-// and that it is invented.
+// floatCost declares an invented constant f that is no whole number of
+// cycles (bytes a cycle) as parameter name.
+func floatCost(name string, f *float64, doc string) costConst {
+	return costConst{name: name, f: f, doc: doc}
+}
+
+// get and set are the variable's value.
+func (c costConst) get() float64 {
+	if c.f != nil {
+		return *c.f
+	}
+	return float64(*c.v)
+}
+
+func (c costConst) set(x float64) {
+	if c.f != nil {
+		*c.f = x
+		return
+	}
+	*c.v = int64(x)
+}
+
+// text is the default as the parameter's text.
+func (c costConst) text() string { return strconv.FormatFloat(c.def, 'f', -1, 64) }
+
+// param is the parameter: what it prices, and that it is invented.
 func (c costConst) param() Param {
-	return Param{Name: c.name, Default: strconv.FormatInt(c.def, 10),
-		Doc: "cycles of " + c.doc + " (an invented cost constant; the sensitivity grid varies it ×0.5 and ×2)"}
+	return Param{Name: c.name, Default: c.text(),
+		Doc: c.doc + " (an invented cost constant; the sensitivity grid varies it ×0.5 and ×2)"}
 }
 
 // registerCosts records g's cost constants' defaults and declares them
@@ -59,34 +84,43 @@ func (c costConst) param() Param {
 func registerCosts(g *Generator) {
 	for i := range g.costs {
 		c := &g.costs[i]
-		c.def = *c.v
+		c.def = c.get()
 		g.Params = append(g.Params, c.param())
 	}
 }
 
-// IsCost says whether name is one of g's invented cost parameters: what
-// the experiments' sensitivity grid varies.
-func (g *Generator) IsCost(name string) bool {
+// CostParam says whether name is one of g's invented cost parameters,
+// what the experiments' sensitivity grid varies, and whether it takes
+// whole numbers only.
+func (g *Generator) CostParam(name string) (ok, whole bool) {
 	for _, c := range g.costs {
 		if c.name == name {
-			return true
+			return true, c.f == nil
 		}
 	}
-	return false
+	return false, false
 }
 
 // setCosts applies p's cost parameters for one run and returns what ends
 // it: at the defaults a shared hold on the variables, otherwise an
 // exclusive one with the given values, put back at the end.
 func (g *Generator) setCosts(p Params) (func(), error) {
-	vals := make([]int64, len(g.costs))
+	vals := make([]float64, len(g.costs))
 	same := true
 	for i, c := range g.costs {
-		v, err := p.Int(c.name, 0, maxCostCycles)
-		if err != nil {
-			return nil, err
+		if c.f != nil {
+			v, err := p.Float(c.name, 1e-3, maxCostCycles)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		} else {
+			v, err := p.Int(c.name, 0, maxCostCycles)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = float64(v)
 		}
-		vals[i] = int64(v)
 		same = same && vals[i] == c.def
 	}
 	if same {
@@ -94,16 +128,17 @@ func (g *Generator) setCosts(p Params) (func(), error) {
 		return costMu.RUnlock, nil
 	}
 	costMu.Lock()
-	old := make([]int64, len(g.costs))
+	old := make([]float64, len(g.costs))
 	for i, c := range g.costs {
-		old[i], *c.v = *c.v, vals[i]
+		old[i] = c.get()
+		c.set(vals[i])
 	}
 	if g.refit != nil {
 		g.refit()
 	}
 	return func() {
 		for i, c := range g.costs {
-			*c.v = old[i]
+			c.set(old[i])
 		}
 		if g.refit != nil {
 			g.refit()
@@ -124,7 +159,7 @@ func (p Params) omitDefaultCosts(meta map[string]string) {
 		return
 	}
 	for _, c := range p.gen.costs {
-		if meta[c.name] == strconv.FormatInt(c.def, 10) {
+		if meta[c.name] == c.text() {
 			delete(meta, c.name)
 		}
 	}

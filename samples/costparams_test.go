@@ -2,7 +2,6 @@ package samples
 
 import (
 	"fmt"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -13,14 +12,18 @@ import (
 // parameters are checked to reach the trace: its default structure, its
 // flat variant, and the codes the experiments run.
 var costVariants = map[string][][]string{
-	"bfs":    {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
-	"sssp":   {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
-	"gc":     {{"scale=10"}, {"scale=10", "variant=flat"}},
-	"join":   {nil, {"dist=uniform"}, {"variant=flat"}},
-	"amr":    {nil, {"variant=flat"}},
-	"mandel": {nil, {"variant=flat"}},
-	"spmm":   {nil, {"size=small"}, {"size=large"}, {"variant=flat"}},
-	"sa":     {nil, {"variant=flat"}},
+	"bfs":        {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
+	"sssp":       {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
+	"gc":         {{"scale=10"}, {"scale=10", "variant=flat"}},
+	"join":       {nil, {"dist=uniform"}, {"variant=flat"}},
+	"amr":        {nil, {"variant=flat"}},
+	"mandel":     {nil, {"variant=flat"}},
+	"spmm":       {nil, {"size=small"}, {"size=large"}, {"variant=flat"}},
+	"sa":         {nil, {"variant=flat"}},
+	"laplace":    {nil},
+	"conv":       {nil},
+	"stencil3d":  {nil},
+	"bfs-levels": {nil},
 	// work=model: under work=table3 a kind's task time is scaled to
 	// Table 3's share whatever its constants.
 	"tasks": {{"work=model", "kind=mixed", "mix=3des,filterbank,mandelbrot,matmul,beamformer,conv,dct", "count=512"},
@@ -28,7 +31,8 @@ var costVariants = map[string][][]string{
 }
 
 // traceCycles sums every cycle count a trace holds: CTAs' and warps'
-// cycles, launch sites' times and inline costs.
+// cycles, launch sites' times and inline costs, and when in its CTA each
+// page is first touched.
 func traceCycles(recs []trace.Record) int64 {
 	var sum int64
 	for _, r := range recs {
@@ -38,6 +42,8 @@ func traceCycles(recs []trace.Record) int64 {
 			for _, w := range r.WarpCycles {
 				sum += w
 			}
+		case *trace.Pages:
+			sum += r.At
 		case *trace.Launch:
 			sum += r.InlineCycles
 			if r.Parent != nil {
@@ -69,20 +75,20 @@ func TestCostParamsReachTheTrace(t *testing.T) {
 		}
 		for _, c := range g.costs {
 			t.Run(g.Name+"/"+c.name, func(t *testing.T) {
-				set := fmt.Sprintf("%s=%d", c.name, 2*c.def)
+				set := fmt.Sprintf("%s=%g", c.name, 2*c.def)
 				moved := false
 				for i, kv := range variants {
 					recs := generate(t, g.Name, append(append([]string(nil), kv...), set)...)
-					if h := recs[0].(*trace.Header); h.Meta[c.name] != strconv.FormatInt(2*c.def, 10) {
-						t.Errorf("%v: header meta %s = %q, want %d", kv, c.name, h.Meta[c.name], 2*c.def)
+					if h := recs[0].(*trace.Header); h.Meta[c.name] != fmt.Sprintf("%g", 2*c.def) {
+						t.Errorf("%v: header meta %s = %q, want %g", kv, c.name, h.Meta[c.name], 2*c.def)
 					}
 					moved = moved || traceCycles(recs) != base[i]
 				}
 				if !moved {
 					t.Errorf("%s at ×2 leaves every trace's cycles as they were", set)
 				}
-				if *c.v != c.def {
-					t.Errorf("after the run %s is %d, want its default %d back", c.name, *c.v, c.def)
+				if c.get() != c.def {
+					t.Errorf("after the run %s is %g, want its default %g back", c.name, c.get(), c.def)
 				}
 			})
 		}

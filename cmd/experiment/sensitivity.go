@@ -155,18 +155,22 @@ func inventedCosts(bs []benchmark) []unstated {
 			sets := func(c benchmark) bool {
 				return c.gen == b.gen && slices.ContainsFunc(c.params, func(q string) bool { return paramKey(q) == p.Name })
 			}
-			if !g.IsCost(p.Name) || slices.ContainsFunc(bs, sets) {
+			cost, whole := g.CostParam(p.Name)
+			if !cost || slices.ContainsFunc(bs, sets) {
 				continue
 			}
-			def, err := strconv.Atoi(p.Default)
+			def, err := strconv.ParseFloat(p.Default, 64)
 			if err != nil {
 				continue
 			}
-			u := unstated{name: b.gen + " " + p.Name, choices: []choice{{label: fmt.Sprintf("%d (invented)", def)}}}
+			u := unstated{name: b.gen + " " + p.Name, choices: []choice{{label: p.Default + " (invented)"}}}
 			for _, f := range []float64{0.5, 2} {
-				v := int(math.Round(float64(def) * f))
-				u.choices = append(u.choices, choice{label: fmt.Sprintf("%d (×%s)", v, fmtNum(f)),
-					params: map[string][]string{b.gen: {fmt.Sprintf("%s=%d", p.Name, v)}}})
+				v := def * f
+				if whole {
+					v = math.Round(v)
+				}
+				u.choices = append(u.choices, choice{label: fmt.Sprintf("%s (×%s)", fmtNum(v), fmtNum(f)),
+					params: map[string][]string{b.gen: {p.Name + "=" + fmtNum(v)}}})
 			}
 			us = append(us, u)
 		}
