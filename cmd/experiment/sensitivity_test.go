@@ -129,7 +129,7 @@ func TestReuseSameTraces(t *testing.T) {
 	for _, tc := range []struct {
 		set  string
 		same bool
-	}{{"des_round_cycles=300", true}, {"dram_cycles=800", false}} {
+	}{{"des_round_cycles=300", true}, {"warp_start_cycles=80", false}} {
 		c := runCache{}
 		c.add(nil, own)
 		b := base
