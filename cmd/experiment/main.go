@@ -32,6 +32,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory for the generated traces and result tables (default out/NAME; out/ is ignored by git)")
 	sets := fs.StringArray("set", nil, "override a model parameter after the experiment's own, e.g. --set model.contention=off (repeatable)")
+	fs.BoolVar(&costGrid, "cost-grid", false, "vary the invented cost constants in the grid of a paper-size experiment too (dtbl-paper, spawn-paper: a hundred more points, hours), as the quick ones always do")
 	fs.DurationVar(&progressEvery, "progress", 0, "write a line this often (e.g. 1m) while a replay runs: replays done, the running one's CTAs and simulated time, time elapsed (for batch logs)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR] [--set key=value ...]\n\nexperiments:\n")

@@ -118,6 +118,28 @@ func TestInventedCosts(t *testing.T) {
 	if got := inventedCosts(pagodaTable5.benchmarks); len(got) == 0 {
 		t.Error("pagoda-table5 varies none of the tasks' invented costs")
 	}
+	// The paper-size runs leave them to their quick runs unless asked.
+	count := func(x *experiment) int {
+		us, err := x.sensitivity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, u := range us {
+			if len(u.choices) > 0 && strings.HasSuffix(u.choices[0].label, " (invented)") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(dtblPaperExperiment); n != 0 {
+		t.Errorf("dtbl-paper varies %d cost constants without --cost-grid", n)
+	}
+	costGrid = true
+	defer func() { costGrid = false }()
+	if n, want := count(dtblPaperExperiment), len(us); n != want {
+		t.Errorf("dtbl-paper with --cost-grid varies %d cost constants, want dtbl's %d", n, want)
+	}
 }
 
 // A point that sets a constant a benchmark's code never charges takes
