@@ -170,7 +170,7 @@ func inventedCosts(bs []benchmark) []unstated {
 			if err != nil {
 				continue
 			}
-			u := unstated{name: b.gen + " " + p.Name, choices: []choice{{label: p.Default + " (invented)"}}}
+			u := unstated{name: b.gen + " " + p.Name, cost: true, choices: []choice{{label: p.Default + " (invented)"}}}
 			for _, f := range []float64{0.5, 2} {
 				v := def * f
 				if whole {
@@ -310,11 +310,42 @@ func judgedRows(x *experiment, own []outcome) [][]string {
 
 // gridNames lists the grid's inputs and their values.
 func gridNames(x *experiment) string {
-	s := inputNames(append(slices.Clone(x.unstated), x.sensitive...))
+	var named, costs []unstated
+	for _, u := range x.sensitive {
+		if u.cost {
+			costs = append(costs, u)
+		} else {
+			named = append(named, u)
+		}
+	}
+	s := inputNames(append(slices.Clone(x.unstated), named...))
 	if len(x.unstated) > 0 && len(x.sensitive) > 0 {
 		s += fmt.Sprintf(" (the first %d in every combination, the rest one at a time)", len(x.unstated))
 	} else if len(x.sensitive) > 0 {
 		s += " (one at a time)"
 	}
+	if len(costs) > 0 {
+		s += fmt.Sprintf("; and, one at a time, each of %d invented cost constants (samples/*cost.go) at ×0.5 and ×2 of its value: %s", len(costs), costNames(costs))
+	}
 	return s
+}
+
+// costNames lists the cost inputs by generator, each with its value:
+// "amr: temp_cycles 460, load_cycles 120; bfs: …".
+func costNames(us []unstated) string {
+	var gens []string
+	by := map[string][]string{}
+	for _, u := range us {
+		gen, name, _ := strings.Cut(u.name, " ")
+		if by[gen] == nil {
+			gens = append(gens, gen)
+		}
+		value, _, _ := strings.Cut(u.choices[0].label, " ")
+		by[gen] = append(by[gen], name+" "+value)
+	}
+	var parts []string
+	for _, g := range gens {
+		parts = append(parts, g+": "+strings.Join(by[g], ", "))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -31,6 +31,7 @@ import (
 type unstated struct {
 	name    string // what the input is, e.g. "cdp.launch_servers"
 	choices []choice
+	cost    bool // an invented cost constant (inventedCosts), listed apart
 }
 
 // choice is one value of an unstated input: model settings applied after
