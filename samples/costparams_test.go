@@ -214,3 +214,28 @@ func TestCostParamsRefit(t *testing.T) {
 		}
 	}
 }
+
+// TestTasksCostParamByHand: conv_pixel_cycles at ×2 adds its increase
+// to each output pixel a task's busiest lane computes: with 128 threads
+// over a 128×128 image, 128 pixels a lane, 128 × 20 cycles a task (its
+// warps are equal, so the CTA's cycles say it).
+func TestTasksCostParamByHand(t *testing.T) {
+	tasks := func(kv ...string) []int64 {
+		var cs []int64
+		for _, r := range generate(t, "tasks", append([]string{"kind=conv", "work=model", "count=4"}, kv...)...) {
+			if c, ok := r.(*trace.CTA); ok {
+				cs = append(cs, c.Cycles)
+			}
+		}
+		return cs
+	}
+	def, alt := tasks(), tasks("conv_pixel_cycles=40")
+	if len(def) != 4 || len(alt) != len(def) {
+		t.Fatalf("%d tasks at the default, %d at ×2; want 4", len(def), len(alt))
+	}
+	for i := range def {
+		if alt[i]-def[i] != 128*20 {
+			t.Errorf("task %d: %d cycles at ×2, %d at the default: want %d more", i, alt[i], def[i], 128*20)
+		}
+	}
+}
