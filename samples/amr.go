@@ -34,6 +34,7 @@ func init() {
 		},
 		run:   runAMR,
 		mixes: amrMixes,
+		costs: amrCosts,
 	})
 }
 

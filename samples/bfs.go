@@ -23,6 +23,7 @@ func init() {
 		},
 		run:   runBFS,
 		mixes: bfsMixes,
+		costs: bfsCosts,
 	})
 }
 

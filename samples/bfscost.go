@@ -5,14 +5,38 @@ package samples
 // latencies so that what decides launch against inline — a parent lane's
 // per-edge loop against the device-launch costs of docs/design.md §5 and the child's
 // own run time — keeps realistic proportions. Change them here only.
-const (
+// All are invented: each is a parameter of the generators that use it
+// (bfsCosts; costparams.go), levelEdgeCycles as loop_cycles.
+var (
 	// levelBaseCycles is what every frontier thread of bfs_level spends
 	// before its first edge: load its vertex from the frontier queue, then
 	// row_offsets[v] and row_offsets[v+1] (one transaction, dependent on the
 	// first load): two global-memory round trips, charged ~100 cycles each.
 	// A launching lane reaches its launch site at this point.
-	levelBaseCycles = 200
+	levelBaseCycles int64 = 200
 
+	// idleWarpCycles is a warp with nothing to do (past the end of the
+	// frontier, or of a child's edge list): compute its index, compare, exit.
+	idleWarpCycles int64 = 20
+
+	// expandBaseCycles is what a bfs_expand thread spends before its edge:
+	// compute the edge index from blockIdx and threadIdx, then load
+	// col_indices[start+i], which coalesces across the warp into one or two
+	// transactions: one memory round trip plus the arithmetic.
+	expandBaseCycles int64 = 120
+
+	// expandEdgeCycles is the same per-edge work as levelEdgeCycles, done
+	// once by each child thread.
+	expandEdgeCycles int64 = 40
+
+	// expandGatherCycles is charged per active lane of a child warp: its
+	// levels[u] gathers fall on up to 32 different cache lines and the load
+	// unit issues one transaction per line, so a full warp waits ~64 cycles
+	// longer than a lone lane (memory divergence).
+	expandGatherCycles int64 = 2
+)
+
+const (
 	// levelEdgeCycles is one iteration of the parent's edge loop: load
 	// col_indices[e] (consecutive, so mostly L1 hits), gather levels[u],
 	// compare, and for an unvisited u store its level and append it to the
@@ -21,26 +45,6 @@ const (
 	// default of bfs's loop_cycles parameter, which sets what the parent
 	// warps and launch sites are charged.
 	levelEdgeCycles = 40
-
-	// idleWarpCycles is a warp with nothing to do (past the end of the
-	// frontier, or of a child's edge list): compute its index, compare, exit.
-	idleWarpCycles = 20
-
-	// expandBaseCycles is what a bfs_expand thread spends before its edge:
-	// compute the edge index from blockIdx and threadIdx, then load
-	// col_indices[start+i], which coalesces across the warp into one or two
-	// transactions: one memory round trip plus the arithmetic.
-	expandBaseCycles = 120
-
-	// expandEdgeCycles is the same per-edge work as levelEdgeCycles, done
-	// once by each child thread.
-	expandEdgeCycles = 40
-
-	// expandGatherCycles is charged per active lane of a child warp: its
-	// levels[u] gathers fall on up to 32 different cache lines and the load
-	// unit issues one transaction per line, so a full warp waits ~64 cycles
-	// longer than a lone lane (memory divergence).
-	expandGatherCycles = 2
 )
 
 // bfsExpandBlock is the child kernel's CTA size: 64 threads (2 warps), the
@@ -87,4 +91,14 @@ func expandWarpCycles(active int) int64 {
 		return idleWarpCycles
 	}
 	return expandBaseCycles + expandEdgeCycles + int64(active)*expandGatherCycles
+}
+
+// bfsCosts are the bfs cost model's constants its parameters set.
+var bfsCosts = []costConst{
+	cost("level_base_cycles", &levelBaseCycles, "a bfs_level thread before its first edge (and a launching lane's site)"),
+	cost("idle_warp_cycles", &idleWarpCycles, "a warp with nothing to do"),
+	cost("expand_base_cycles", &expandBaseCycles, "a bfs_expand thread before its edge"),
+	cost("expand_edge_cycles", &expandEdgeCycles, "a bfs_expand thread's edge"),
+	cost("expand_gather_cycles", &expandGatherCycles, "each active lane of a bfs_expand warp (memory divergence)"),
+	cost("elect_cycles", &twcElectCycles, "one election round of the flat variant's load balancing (twc.go)"),
 }

@@ -18,30 +18,34 @@ func init() {
 			seedParam,
 		},
 		run:   runBFSLevels,
+		costs: pipelineCosts(cost("edge_cycles", &bflEdgeCycles, "one trip of the edge loop"), cost("idle_test_cycles", &bflIdleTestCycles, "an idle warp's test beyond its load"), cost("vertex_setup_cycles", &bflVertexSetupCycles, "a frontier lane's set-up beyond its round trip")),
 		mixes: bflMixes,
 	})
 }
 
 // Rodinia BFS's shape and cost, in 700 MHz GK110 cycles.
-const (
-	// bflBlock is Rodinia's MAX_THREADS_PER_BLOCK: one thread per vertex.
-	bflBlock = 512
+var (
+	// bflIdleTestCycles is what a warp none of whose vertices is in the
+	// frontier adds to one coalesced load of its mask bytes (a DRAM round
+	// trip): the test, exit (bflIdleWarpCycles).
+	bflIdleTestCycles int64 = 20
 
-	// bflIdleWarpCycles is a warp none of whose vertices is in the
-	// frontier: one coalesced load of its mask bytes, the test, exit.
-	bflIdleWarpCycles = dramLatencyCycles + 20
-
-	// bflVertexCycles is what a frontier lane spends before its first
-	// edge: clear its mask byte, load its node record (start, degree) and
-	// its cost, one more dependent round trip.
-	bflVertexCycles = dramLatencyCycles + 40
+	// bflVertexSetupCycles is what a frontier lane adds before its first
+	// edge to one more dependent round trip: clear its mask byte, load its
+	// node record (start, degree) and its cost (bflVertexCycles).
+	bflVertexSetupCycles int64 = 40
 
 	// bflEdgeCycles is one trip of the edge loop: load the neighbour id
 	// (consecutive, mostly L1 hits), gather visited[id] (a scattered load
 	// that usually misses), and for an unvisited neighbour store its cost,
 	// mask and visited flag. Successive trips' loads overlap, so the
 	// amortised cost is well under a full round trip.
-	bflEdgeCycles = 120
+	bflEdgeCycles int64 = 120
+)
+
+const (
+	// bflBlock is Rodinia's MAX_THREADS_PER_BLOCK: one thread per vertex.
+	bflBlock = 512
 
 	// bflRegs is what nvcc gives Rodinia's Kernel.
 	bflRegs = 16
@@ -183,7 +187,7 @@ func (b bflBuffers) cta(g *csr, level []int32, l, v0, v1 int) ([]footprint, int6
 	fp[bflCur].reads = []span{{uint64(v0), uint64(v1 - 1)}}
 	var cycles int64
 	for w := v0; w < v1; w += warpSize {
-		warp := int64(bflIdleWarpCycles)
+		warp := bflIdleWarpCycles()
 		for v := w; v < min(w+warpSize, v1); v++ {
 			if level[v] != int32(l) {
 				continue
@@ -203,7 +207,7 @@ func (b bflBuffers) cta(g *csr, level []int32, l, v0, v1 int) ([]footprint, int6
 					fp[bflNext].writes = append(fp[bflNext].writes, one(uint64(u), 1))
 				}
 			}
-			warp = max(warp, bflVertexCycles+int64(len(nb))*bflEdgeCycles)
+			warp = max(warp, bflVertexCycles()+int64(len(nb))*bflEdgeCycles)
 		}
 		cycles = max(cycles, warp)
 	}
@@ -215,3 +219,10 @@ func (b bflBuffers) cta(g *csr, level []int32, l, v0, v1 int) ([]footprint, int6
 	}
 	return fps, cycles
 }
+
+// bflIdleWarpCycles is a warp none of whose vertices is in the frontier:
+// one coalesced load of its mask bytes, the test, exit.
+func bflIdleWarpCycles() int64 { return dramLatencyCycles + bflIdleTestCycles }
+
+// bflVertexCycles is what a frontier lane spends before its first edge.
+func bflVertexCycles() int64 { return dramLatencyCycles + bflVertexSetupCycles }

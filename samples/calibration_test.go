@@ -163,8 +163,35 @@ func relErr(got, want float64) float64 { return (got - want) / want }
 // tolerance both ways instead.
 func heldOut(t *testing.T, what string, r, worst float64) {
 	t.Helper()
-	if f := max(r, 1/r); f > worst || math.IsNaN(r) {
-		t.Errorf("%s (held out): model over capture %.2f×, off by %.2f×; it was at most %.2f×", what, r, f, worst)
+	if err := heldOutErr(what, r, worst); err != nil {
+		t.Error(err)
+	}
+}
+
+// heldOutErr is heldOut's check: an error when r is off by more than
+// worst either way.
+func heldOutErr(what string, r, worst float64) error {
+	if f := max(r, 1/r); f > worst || math.IsNaN(r) || r <= 0 {
+		return fmt.Errorf("%s (held out): model over capture %.2f×, off by %.2f×; it was at most %.2f×", what, r, f, worst)
+	}
+	return nil
+}
+
+// TestHeldOutGrows checks the guard itself: a held-out error that shrinks
+// or stays passes, one that grows past today's either way fails, and so
+// does a ratio that is no number.
+func TestHeldOutGrows(t *testing.T) {
+	for _, tc := range []struct {
+		r, worst float64
+		fails    bool
+	}{
+		{2.31, 2.35, false}, {1.5, 2.35, false}, {1 / 2.3, 2.35, false}, // today's, or smaller
+		{2.5, 2.35, true}, {1 / 2.5, 2.35, true}, // grown, either way
+		{math.NaN(), 2.35, true}, {0, 2.35, true},
+	} {
+		if err := heldOutErr("x", tc.r, tc.worst); (err != nil) != tc.fails {
+			t.Errorf("ratio %.2f, worst %.2f: error %v, want failing %v", tc.r, tc.worst, err, tc.fails)
+		}
 	}
 }
 
@@ -262,9 +289,10 @@ func TestMatmulFitsCaptures(t *testing.T) {
 
 // TestDCTFitsCapture holds the SDK's CUDAkernel2DCT CTA (64 threads, eight
 // 8×8 blocks: one dctWarps round of 8 groups) to the model; the fit is on
-// the warm-up kernel, and the timed one (kernel 2) and the inverse
-// transform (kernel 4, CUDAkernel2IDCT, which the model does not tell
-// apart) are held to it too.
+// the warm-up kernel, and the timed one (kernel 2, the same kernel again)
+// is held to ±1% as well. The inverse transform (kernel 4,
+// CUDAkernel2IDCT, which the model does not tell apart) is held out: its
+// error, −4.0% today, may shrink but not grow (heldOut).
 func TestDCTFitsCapture(t *testing.T) {
 	kernels := captureCTAs(t, "dct8x8-128")
 	got := float64(tasksWarpStartCycles + dctRound(1, false))
@@ -272,7 +300,7 @@ func TestDCTFitsCapture(t *testing.T) {
 		kernel int
 		name   string
 		tol    float64
-	}{{0, "CUDAkernel2DCT, warm-up", 0.01}, {1, "CUDAkernel2DCT", 0.01}, {3, "CUDAkernel2IDCT", 0.05}} {
+	}{{0, "CUDAkernel2DCT, warm-up", 0.01}, {1, "CUDAkernel2DCT", 0.01}} {
 		want := meanCTA(kernels, tc.kernel, tc.kernel+1)
 		e := relErr(got, want)
 		t.Logf("%s: model %.0f cycles, captured %.0f (%+.1f%%)", tc.name, got, want, 100*e)
@@ -280,6 +308,9 @@ func TestDCTFitsCapture(t *testing.T) {
 			t.Errorf("%s: model %.0f cycles, captured %.0f: %+.1f%%, allowed ±%.0f%%", tc.name, got, want, 100*e, 100*tc.tol)
 		}
 	}
+	want := meanCTA(kernels, 3, 4)
+	t.Logf("CUDAkernel2IDCT: model %.0f cycles, captured %.0f (%+.1f%%)", got, want, 100*relErr(got, want))
+	heldOut(t, "CUDAkernel2IDCT", got/want, 1.045) // 0.96× today
 }
 
 // dlKernelTimes is one replayed kernel of a Dragon_li trace: its span, its
@@ -364,19 +395,32 @@ func TestSSSPFitsCapture(t *testing.T) {
 			t.Errorf("%s: %+.1f%%, allowed ±%.0f%%", what, 100*e, 100*tol)
 		}
 	}
-	// Iteration 1 ran on cold caches (its empty CTAs took 2016 cycles
-	// against 303 warm); 3 and 4 launch, and their launching warp reaches
-	// the launch ~800 cycles later than the model's prologue; 6's CTA 0 is
-	// fitted but its last CTAs share an SM with seven others.
-	for i, tol := range []float64{0.25, 0.01, 0.05, 0.08, 0.01, 0.12} {
-		check(fmt.Sprintf("relaxation %d kernel", i+1), got[i].span, want[i].span, tol)
+	// In sample, ±1%: the CTAs without a launch that the constants were
+	// solved from (relaxations 2 and 5, relaxation 6's CTA 0) and the
+	// child whose 32 edges lower nothing (child 2). Held out, each may
+	// shrink but not grow past today's miss (heldOut): relaxation 1 ran
+	// on cold caches (its empty CTAs took 2016 cycles against 303 warm);
+	// 3 and 4 launch, and their launching warp reaches the launch ~800
+	// cycles later than the model's prologue; relaxation 6's last CTAs
+	// share an SM with seven others; child 1 lowers 30 of its 32 edges.
+	for _, i := range []int{1, 4} {
+		check(fmt.Sprintf("relaxation %d kernel", i+1), got[i].span, want[i].span, 0.01)
+		check(fmt.Sprintf("relaxation %d CTA 0", i+1), got[i].cta0, want[i].cta0, 0.01)
 	}
-	for i, tol := range []float64{0.25, 0.01, 0.05, 0.08, 0.01, 0.01} {
-		check(fmt.Sprintf("relaxation %d CTA 0", i+1), got[i].cta0, want[i].cta0, tol)
+	check("relaxation 6 CTA 0", got[5].cta0, want[5].cta0, 0.01)
+	check("child 2", gotChild[1].span, wantChild[1].span, 0.01)
+	for _, h := range []struct {
+		i     int
+		worst float64
+	}{{0, 1.29}, {2, 1.03}, {3, 1.07}} { // 0.78×, 0.97×, 0.94× today
+		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
+		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
+		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
 	}
-	for i := range gotChild {
-		check(fmt.Sprintf("child %d", i+1), gotChild[i].span, wantChild[i].span, 0.01)
-	}
+	t.Logf("relaxation 6 kernel: model %.0f cycles, captured %.0f", got[5].span, want[5].span)
+	heldOut(t, "relaxation 6 kernel", got[5].span/want[5].span, 1.13) // 0.89× today
+	t.Logf("child 1: model %.0f cycles, captured %.0f", gotChild[0].span, wantChild[0].span)
+	heldOut(t, "child 1", gotChild[0].span/wantChild[0].span, 1.01) // 1.00× today
 	// The empty CTAs: the model's is the fitted lone CTA's 303 cycles;
 	// the capture's mean counts the sharing of an SM by 7 or 8 of them,
 	// which the captured configuration's replay leaves to the CTAs' own

@@ -16,11 +16,18 @@ func init() {
 			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
-		run: runConv,
+		run:   runConv,
+		costs: pipelineCosts(cost("pixel_warp_cycles", &convPixelWarpCycles, "one warp's output pixel")),
 	})
 }
 
 // The SDK kernels' shape and cost, in 700 MHz GK110 cycles.
+var (
+	// convPixelWarpCycles is one warp's output pixel: 17 shared-memory
+	// loads and 17 fused multiply-adds, ~34 issue slots.
+	convPixelWarpCycles int64 = 2 * (2*convRadius + 1)
+)
+
 const (
 	// convRadius is the filter's KERNEL_RADIUS: 17 taps.
 	convRadius = 8
@@ -33,10 +40,6 @@ const (
 	// CTA covers 16×64 pixels and loads one 8-pixel halo step above and
 	// below.
 	convColsX, convColsY, convColsSteps = 16, 8, 8
-
-	// convPixelWarpCycles is one warp's output pixel: 17 shared-memory
-	// loads and 17 fused multiply-adds, ~34 issue slots.
-	convPixelWarpCycles = 2 * (2*convRadius + 1)
 
 	// convRounds is a pass's dependent memory phases: load the tile and
 	// halo into shared memory, then store the results.

@@ -95,6 +95,11 @@ func (d *demandSink) Write(r trace.Record) error {
 // Run writes a complete trace of the workload with parameters p to out:
 // header first, every CTA with its demand.
 func (g *Generator) Run(p Params, out trace.Sink) error {
+	done, err := g.setCosts(p)
+	if err != nil {
+		return err
+	}
+	defer done()
 	if g.mixes != nil {
 		out = &demandSink{Sink: out, mixes: g.mixes, kernel: map[uint64]kernelMix{}}
 	}

@@ -16,12 +16,13 @@ func init() {
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per gc_color CTA, one uncolored vertex each"},
 			{Name: "site_threshold", Default: "64", Doc: "an uncolored vertex with more neighbours than this is a launch site"},
-			loopParam(gcEdgeCycles, "neighbour loop"),
+			loopParam(int(gcEdgeCycles), "neighbour loop"),
 			variantParam,
 			seedParam,
 		},
 		run:   runGC,
 		mixes: gcMixes,
+		costs: gcCosts,
 	})
 }
 

@@ -27,6 +27,12 @@ type Generator struct {
 	// mixes is each kernel's demand by name (demand.go); nil writes no
 	// demand.
 	mixes map[string]warpMix
+	// costs are the invented constants of its cost model that parameters
+	// set (costparams.go), declared after Params.
+	costs []costConst
+	// refit solves the measured constants fitted beside those (the
+	// capture's time less the invented terms) again after costs change.
+	refit func()
 }
 
 // seedParam is shared so every generator documents its seed the same way.
@@ -42,6 +48,7 @@ func register(g *Generator) {
 	if _, dup := registry[g.Name]; dup {
 		panic("samples: generator " + g.Name + " registered twice")
 	}
+	registerCosts(g)
 	seen := map[string]bool{}
 	for _, p := range g.Params {
 		if seen[p.Name] {

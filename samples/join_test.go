@@ -142,7 +142,7 @@ func TestJoinProbeCTA(t *testing.T) {
 	cta, sites := tr.probeCTA(5, 3, []int32{2, 1, 9})
 	b2 := tr.table.probe(2)
 	loop := max(joinLaneCycles(len(b2), 2), joinLaneCycles(len(tr.table.probe(9)), 0))
-	want := []int64{joinProbeBaseCycles + loop, idleWarpCycles}
+	want := []int64{joinProbeBaseCycles() + loop, idleWarpCycles}
 	if !reflect.DeepEqual(cta.WarpCycles, want) || cta.Cycles != want[0] {
 		t.Errorf("cta %+v, want warps %v", cta, want)
 	}
@@ -174,7 +174,7 @@ func TestJoinSites(t *testing.T) {
 			}
 			sites[r.Kernel] = r
 			n := r.Workload
-			if n <= threshold || r.Parent.At != joinProbeBaseCycles || names[r.Parent.Kernel] != "join_probe" ||
+			if n <= threshold || r.Parent.At != joinProbeBaseCycles() || names[r.Parent.Kernel] != "join_probe" ||
 				names[r.Kernel] != "join_probe_child" || r.InlineCycles < n*joinEntryCycles ||
 				(r.InlineCycles-n*joinEntryCycles)%joinEmitCycles != 0 || grids[r.Kernel] != uint64(ceilDiv(int(n), joinChildBlock)) {
 				t.Errorf("site %+v at %+v", r, r.Parent)
@@ -183,7 +183,7 @@ func TestJoinSites(t *testing.T) {
 			for w, c := range r.WarpCycles {
 				switch names[r.Kernel] {
 				case "join_probe":
-					if c != idleWarpCycles && (c < joinProbeBaseCycles || c-joinProbeBaseCycles > joinLaneCycles(threshold, threshold)) {
+					if c != idleWarpCycles && (c < joinProbeBaseCycles() || c-joinProbeBaseCycles() > joinLaneCycles(threshold, threshold)) {
 						t.Errorf("probe cta %d warp %d: %d cycles", r.CTA, w, c)
 					}
 				case "join_probe_child":

@@ -7,6 +7,21 @@ import "slices"
 // (bfscost.go). The build kernels' cost is fixed per warp but for the
 // atomics that collide on a bucket; the probe's is the bucket scan, which
 // is where skew makes threads unequal. Change them here only.
+var (
+	// joinGatherCycles is one dependent load at a data-dependent address
+	// (a bucket's offsets), which does not coalesce: a round trip.
+	joinGatherCycles int64 = 100
+
+	// joinStoreCycles is a store the warp does not wait for beyond issuing
+	// it (the scattered tuple).
+	joinStoreCycles int64 = 20
+
+	// joinEntryCycles is one iteration of the probe loop: load the next
+	// key of the bucket (consecutive, so mostly L1 hits) and compare it,
+	// the same work as bfs's levelEdgeCycles.
+	joinEntryCycles int64 = 40
+)
+
 const (
 	// joinTupleCycles is loading a thread's tuple (coalesced across the
 	// warp: one ~100-cycle round trip) and hashing its key (a multiply and
@@ -22,25 +37,12 @@ const (
 	// one after another, a few cycles each. Skewed keys collide more.
 	joinConflictCycles = 10
 
-	// joinGatherCycles is one dependent load at a data-dependent address
-	// (a bucket's offsets), which does not coalesce: a round trip.
-	joinGatherCycles = 100
-
-	// joinStoreCycles is a store the warp does not wait for beyond issuing
-	// it (the scattered tuple).
-	joinStoreCycles = 20
-
 	// joinScanWarpCycles is a warp of join_build_scan, which turns bucket
 	// counts into offsets (a single-pass scan): load four counts per
 	// thread (~100), a warp shuffle scan (~50), the block scan through
 	// shared memory (~60), the look-back at the previous CTA's total (an L2
 	// round trip and the wait for it, ~150) and the store (~20).
 	joinScanWarpCycles = 380
-
-	// joinEntryCycles is one iteration of the probe loop: load the next
-	// key of the bucket (consecutive, so mostly L1 hits) and compare it,
-	// the same work as bfs's levelEdgeCycles.
-	joinEntryCycles = 40
 
 	// joinEmitCycles is what a match adds: an atomicAdd on the output
 	// counter for a slot (an L2 round trip) and the store of the
@@ -55,10 +57,10 @@ const (
 	joinChildBaseCycles = 120
 )
 
-// joinProbeBaseCycles is what every join_probe thread spends before its
+// joinProbeBaseCycles() is what every join_probe thread spends before its
 // bucket scan: its tuple and hash, then the bucket's two offsets. A
 // launching lane reaches its launch site here.
-const joinProbeBaseCycles = joinTupleCycles + joinGatherCycles
+func joinProbeBaseCycles() int64 { return joinTupleCycles + joinGatherCycles }
 
 // Block shapes. The build kernels and the scan use 256 threads, a common
 // choice for such streaming kernels; join_probe_child uses 64, the
@@ -126,7 +128,7 @@ func joinProbeWarpCycles(lanes int, longest int64) int64 {
 	if lanes == 0 {
 		return idleWarpCycles
 	}
-	return joinProbeBaseCycles + longest
+	return joinProbeBaseCycles() + longest
 }
 
 // joinChildWarpCycles is a join_probe_child warp with active lanes, one

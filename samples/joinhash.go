@@ -18,7 +18,7 @@ import (
 // Launch-site times: a join_probe thread holds one S tuple and, once it
 // has hashed it and loaded its bucket's offsets, launches or scans the
 // bucket in a loop, so a warp's launching lanes all reach their launch at
-// joinProbeBaseCycles, one warp-level site (see the package doc).
+// joinProbeBaseCycles(), one warp-level site (see the package doc).
 //
 // variant=flat is the original non-DP join, as the DTBL paper (§5.1)
 // defines the flat versions of its benchmarks, JOIN among them: "We refer
@@ -203,7 +203,7 @@ func (t *joinTrace) child(parent uint64, s joinSite) error {
 	k := t.ids.declare("join_probe_child", dpLine(grid), dpLine(joinChildBlock), joinChildRegs)
 	launch := &trace.Launch{
 		Kernel:       k.ID,
-		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: joinProbeBaseCycles},
+		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: joinProbeBaseCycles()},
 		Workload:     int64(len(s.bucket)),
 		InlineCycles: joinLaneCycles(len(s.bucket), joinMatches(s.bucket, s.key)),
 	}

@@ -137,7 +137,7 @@ func (t *mergeTrace) costCTA(p mergePartition) mergeCTA {
 	c := mergeCTA{}
 	now := int64(joinGatherCycles)
 	for _, s := range mergeSteps(t.left, t.right, p, t.cfg.block) {
-		now += joinStageCycles
+		now += joinStageCycles()
 		if !s.join {
 			continue
 		}
@@ -277,9 +277,9 @@ func (t *mergeTrace) child(parent uint64, cta int, s mergeSite) error {
 		return err
 	}
 	for c := 0; c < grid; c++ {
-		rec := &trace.CTA{Kernel: k.ID, CTA: uint64(c), Cycles: joinOutputChildCycles, WarpCycles: make([]int64, joinOutputBlock/warpSize)}
+		rec := &trace.CTA{Kernel: k.ID, CTA: uint64(c), Cycles: joinOutputChildCycles(), WarpCycles: make([]int64, joinOutputBlock/warpSize)}
 		for w := range rec.WarpCycles {
-			rec.WarpCycles[w] = joinOutputChildCycles
+			rec.WarpCycles[w] = joinOutputChildCycles()
 		}
 		if err := t.out.Write(rec); err != nil {
 			return err

@@ -202,7 +202,7 @@ func TestMergeTraceRecords(t *testing.T) {
 			}
 			sites++
 			if names[r.Parent.Kernel] != "join_main" || names[r.Kernel] != "join_output" || r.Workload%joinOutputBlock != 0 ||
-				grids[r.Kernel] != uint64(r.Workload/joinOutputBlock) || r.InlineCycles != r.Workload*joinOutputCycles {
+				grids[r.Kernel] != uint64(r.Workload/joinOutputBlock) || r.InlineCycles != r.Workload*joinOutputCycles() {
 				t.Errorf("site %+v at %+v", r, r.Parent)
 			}
 		case *trace.CTA:

@@ -16,20 +16,23 @@ func init() {
 			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
-		run: runLaplace,
+		run:   runLaplace,
+		costs: pipelineCosts(cost("warp_cycles", &laplaceWarpCycles, "one warp's point update")),
 	})
 }
 
 // Laplace's shape and cost, in 700 MHz GK110 cycles.
+var (
+	// laplaceWarpCycles is one warp's point update: four neighbour loads
+	// (the row neighbours hit in L1), three adds and a multiply by 0.25,
+	// and the boundary test, ~12 issue slots.
+	laplaceWarpCycles int64 = 12
+)
+
 const (
 	// laplaceTile is the CTA's tile edge: 16×16 threads, one point each,
 	// the usual shape of a global-memory Jacobi kernel.
 	laplaceTile = 16
-
-	// laplaceWarpCycles is one warp's point update: four neighbour loads
-	// (the row neighbours hit in L1), three adds and a multiply by 0.25,
-	// and the boundary test, ~12 issue slots.
-	laplaceWarpCycles = 12
 
 	// laplaceRounds is a CTA's dependent memory phases: the neighbour
 	// loads, then the store.

@@ -25,6 +25,7 @@ func init() {
 		},
 		run:   runMandel,
 		mixes: mandelMixes,
+		costs: mandelCosts,
 	})
 }
 

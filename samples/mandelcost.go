@@ -4,39 +4,39 @@ package samples
 // modelled rather than measured. Mandelbrot is compute bound: what matters
 // is the escape-time loop, charged per iteration from the real dwells, and
 // the few memory operations around it.
-const (
+var (
 	// mandelIterCycles is one iteration of z ← z² + c in fp32: zr², zi²
 	// (independent), then 2·zr·zi + ci and zr² − zi² + cr, a chain of three
 	// dependent FMUL/FFMA at GK110's ~9-cycle latency, plus the |z|² test
 	// and branch.
-	mandelIterCycles = 30
+	mandelIterCycles int64 = 30
 
 	// mandelPixelCycles is a pixel's cost outside its loop: turn (x, y)
 	// into c (two int-to-float conversions and two FFMA), set up the loop,
 	// and store the dwell (a store is not waited for).
-	mandelPixelCycles = 40
+	mandelPixelCycles int64 = 40
 
 	// mandelTileBaseCycles is what a tile's thread spends before its
 	// border: compute the tile's rectangle from its index (a few integer
 	// multiplies and mins) and set up the border walk. A launching lane
 	// reaches its site after the border, so this is part of its at.
-	mandelTileBaseCycles = 60
+	mandelTileBaseCycles int64 = 60
 
 	// mandelFillPixelCycles is one pixel of a uniform tile's fill: the
 	// lane writes the interior row by row with 16-byte vector stores, four
 	// dwells per store issued every ~8 cycles, never waited for. This is
 	// what makes the fill cheap next to evaluating the pixels.
-	mandelFillPixelCycles = 2
+	mandelFillPixelCycles int64 = 2
 
-	// mandelPixelThreadCycles is an mandel_pixels child thread's cost
-	// outside its loop: its pixel from blockIdx and threadIdx plus
-	// mandelPixelCycles.
-	mandelPixelThreadCycles = 20 + mandelPixelCycles
+	// mandelPixelIndexCycles is what a mandel_pixels child thread adds
+	// to mandelPixelCycles outside its loop: its pixel from blockIdx and
+	// threadIdx (mandelPixelThreadCycles).
+	mandelPixelIndexCycles int64 = 20
 
 	// mandelIdleWarpCycles is a warp with nothing to do (past the last
 	// tile, an empty sub-tile, or past a child's pixels): compute its index,
 	// compare, exit.
-	mandelIdleWarpCycles = 20
+	mandelIdleWarpCycles int64 = 20
 )
 
 // mandelPixelsBlock is the mandel_pixels child's CTA shape, 16×16 threads
@@ -118,5 +118,20 @@ func mandelPixelsWarpCycles(active, longestDwell int) int64 {
 	if active == 0 {
 		return mandelIdleWarpCycles
 	}
-	return mandelPixelThreadCycles + int64(longestDwell)*mandelIterCycles
+	return mandelPixelThreadCycles() + int64(longestDwell)*mandelIterCycles
+}
+
+// mandelPixelThreadCycles is an mandel_pixels child thread's cost outside
+// its loop: its pixel from blockIdx and threadIdx plus mandelPixelCycles.
+func mandelPixelThreadCycles() int64 { return mandelPixelIndexCycles + mandelPixelCycles }
+
+// mandelCosts are the mandel cost model's constants, all invented, which
+// its parameters set.
+var mandelCosts = []costConst{
+	cost("iter_cycles", &mandelIterCycles, "one iteration of z ← z² + c"),
+	cost("pixel_cycles", &mandelPixelCycles, "a pixel outside its loop"),
+	cost("tile_base_cycles", &mandelTileBaseCycles, "a tile's thread before its border"),
+	cost("fill_pixel_cycles", &mandelFillPixelCycles, "one pixel of a uniform tile's fill"),
+	cost("pixel_index_cycles", &mandelPixelIndexCycles, "a mandel_pixels thread's pixel index"),
+	cost("idle_warp_cycles", &mandelIdleWarpCycles, "a warp with nothing to do"),
 }

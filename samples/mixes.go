@@ -18,8 +18,8 @@ var (
 	// expandGatherCycles a lane): ~14 instructions and one replay per lane
 	// of its levels[u] gather, streaming its index.
 	bfsMixes = map[string]warpMix{
-		"bfs_level":  loopMix(8, warpStream, levelEdgeCycles),
-		"bfs_expand": loopMix(14+warpSize, warpStream, expandBaseCycles+expandEdgeCycles+expandGatherCycles*warpSize),
+		"bfs_level":  loopMix(8, warpStream, float64(levelEdgeCycles)),
+		"bfs_expand": loopMix(14+warpSize, warpStream, float64(expandBaseCycles+expandEdgeCycles+expandGatherCycles*warpSize)),
 	}
 
 	// sssp: sssp_relax's edge loop (ssspEdgeCycles): load the neighbour
@@ -27,8 +27,8 @@ var (
 	// instructions streaming two words a lane. sssp_relax_child's thread
 	// likewise, ~16 instructions and one replay a lane for the gather.
 	ssspMixes = map[string]warpMix{
-		"sssp_relax":       loopMix(10, 2*warpStream, ssspEdgeCycles),
-		"sssp_relax_child": loopMix(16+warpSize, 2*warpStream, ssspChildBaseCycles+ssspEdgeCycles+ssspGatherCycles*warpSize),
+		"sssp_relax":       loopMix(10, 2*warpStream, float64(ssspEdgeCycles)),
+		"sssp_relax_child": loopMix(16+warpSize, 2*warpStream, float64(ssspChildBaseCycles+ssspEdgeCycles+ssspGatherCycles*warpSize)),
 	}
 
 	// gc: gc_color's neighbour loop (gcEdgeCycles): load the neighbour,
@@ -36,8 +36,8 @@ var (
 	// neighbour ids. gc_color_child's thread: ~14 instructions and one
 	// replay a lane for its color gather (gcGatherCycles a lane).
 	gcMixes = map[string]warpMix{
-		"gc_color":       loopMix(8, warpStream, gcEdgeCycles),
-		"gc_color_child": loopMix(14+warpSize, warpStream, gcChildBaseCycles+gcEdgeCycles+gcGatherCycles*warpSize),
+		"gc_color":       loopMix(8, warpStream, float64(gcEdgeCycles)),
+		"gc_color_child": loopMix(14+warpSize, warpStream, float64(gcChildBaseCycles+gcEdgeCycles+gcGatherCycles*warpSize)),
 	}
 
 	// amr: code=fronts's cell evaluation (amrCellCycles): load the cell's
@@ -47,10 +47,10 @@ var (
 	// (amrDLTempCycles, amrDLTempInsts instructions), streaming one float
 	// a lane.
 	amrMixes = map[string]warpMix{
-		"":                      loopMix(24, 4*warpStream, amrCellCycles),
-		"amr_reg_refine":        loopMix(amrDLTempInsts, warpStream, amrDLTempCycles),
-		"amr_cdp_refine":        loopMix(amrDLTempInsts, warpStream, amrDLTempCycles),
-		"amr_cdp_thread_refine": loopMix(amrDLTempInsts, warpStream, amrDLTempCycles),
+		"":                      loopMix(24, 4*warpStream, float64(amrCellCycles)),
+		"amr_reg_refine":        loopMix(amrDLTempInsts, warpStream, float64(amrDLTempCycles)),
+		"amr_cdp_refine":        loopMix(amrDLTempInsts, warpStream, float64(amrDLTempCycles)),
+		"amr_cdp_thread_refine": loopMix(amrDLTempInsts, warpStream, float64(amrDLTempCycles)),
 	}
 
 	// join: the build kernels load a two-word tuple, hash it and atomicAdd
@@ -70,19 +70,19 @@ var (
 	// (~6, two words a lane); join_output's thread ~8 instructions writing
 	// two words a lane; join_gather's copy ~6, two words read and written.
 	joinMixes = map[string]warpMix{
-		"":                     loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
-		"join_probe":           loopMix(6, 2*warpStream, joinEntryCycles),
-		"join_probe_child":     loopMix(6, 2*warpStream, joinEntryCycles),
-		"join_build_scan":      loopMix(12, warpStream, joinScanWarpCycles),
-		"join_build_hist":      loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
-		"join_build_scatter":   loopMix(10+warpSize, 2*warpStream, joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize),
-		"join_bounds":          loopMix(6, warpStream, joinBoundsStepCycles),
+		"":                     loopMix(10+warpSize, 2*warpStream, float64(joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize)),
+		"join_probe":           loopMix(6, 2*warpStream, float64(joinEntryCycles)),
+		"join_probe_child":     loopMix(6, 2*warpStream, float64(joinEntryCycles)),
+		"join_build_scan":      loopMix(12, warpStream, float64(joinScanWarpCycles)),
+		"join_build_hist":      loopMix(10+warpSize, 2*warpStream, float64(joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize)),
+		"join_build_scatter":   loopMix(10+warpSize, 2*warpStream, float64(joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize)),
+		"join_bounds":          loopMix(6, warpStream, float64(joinBoundsStepCycles)),
 		"join_scan_blocks":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
 		"join_scan_totals":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
-		"join_scan_distribute": loopMix(6, 3*warpStream, joinGatherCycles+joinStoreCycles),
-		"join_main":            loopMix(6+2*8*4+8*5+6, 4*warpStream, float64(joinStageCycles+joinSearchCycles(128)+joinPrefixCycles(128)+joinOutputCycles)),
-		"join_output":          loopMix(8, 2*warpStream, joinOutputChildCycles),
-		"join_gather":          loopMix(6, 4*warpStream, joinCopyCycles),
+		"join_scan_distribute": loopMix(6, 3*warpStream, float64(joinGatherCycles+joinStoreCycles)),
+		"join_main":            loopMix(6+2*8*4+8*5+6, 4*warpStream, float64(joinStageCycles()+joinSearchCycles(128)+joinPrefixCycles(128)+joinOutputCycles())),
+		"join_output":          loopMix(8, 2*warpStream, float64(joinOutputChildCycles())),
+		"join_gather":          loopMix(6, 4*warpStream, float64(joinCopyCycles())),
 	}
 
 	// spmm: the row update (spmmInlineElemCycles) and the child's dot
@@ -91,27 +91,27 @@ var (
 	// streaming two words a lane. These loops are cheap per element
 	// because their loads overlap, so they stream DRAM hard.
 	spmmMixes = map[string]warpMix{
-		"spmm_row": loopMix(4, 2*warpStream, spmmInlineElemCycles),
-		"spmm_col": loopMix(4, 2*warpStream, spmmColNnzCycles),
+		"spmm_row": loopMix(4, 2*warpStream, float64(spmmInlineElemCycles)),
+		"spmm_col": loopMix(4, 2*warpStream, float64(spmmColNnzCycles)),
 	}
 
 	// mandel: an iteration of z ← z² + c (mandelIterCycles): ~8 fp32
 	// instructions and the escape test; a pixel's one-word store is
 	// negligible beside its iterations.
-	mandelMixes = map[string]warpMix{"": loopMix(8, 0, mandelIterCycles)}
+	mandelMixes = map[string]warpMix{"": loopMix(8, 0, float64(mandelIterCycles))}
 
 	// sa: sa_section's seed lookup (saSeedCycles): pack the k-mer (~12
 	// instructions), hash and probe the index (~8), streaming a word of
 	// the read a lane; sa_verify's banded step (saStepCycles): ~5
 	// instructions on registers and shared memory.
 	saMixes = map[string]warpMix{
-		"sa_section": loopMix(20, warpStream, saSeedCycles),
-		"sa_verify":  loopMix(5, 0, saStepCycles),
+		"sa_section": loopMix(20, warpStream, float64(saSeedCycles)),
+		"sa_verify":  loopMix(5, 0, float64(saStepCycles)),
 	}
 
 	// bfs-levels (Rodinia's BFS Kernel): its edge trip (bflEdgeCycles):
 	// load the neighbour id, gather visited[id], and for a new vertex
 	// store its cost, mask and flag: ~10 instructions, streaming the
 	// neighbour ids.
-	bflMixes = map[string]warpMix{"": loopMix(10, warpStream, bflEdgeCycles)}
+	bflMixes = map[string]warpMix{"": loopMix(10, warpStream, float64(bflEdgeCycles))}
 )

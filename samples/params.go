@@ -119,12 +119,15 @@ func (p Params) Choice(name string, choices ...string) (string, error) {
 }
 
 // Values returns every parameter's text, defaults included, so a generator
-// can record exactly what produced a trace in its header's meta.
+// can record exactly what produced a trace in its header's meta; but the
+// invented cost constants' (costparams.go) only where they are not at
+// their defaults.
 func (p Params) Values() map[string]string {
 	m := make(map[string]string, len(p.vals))
 	for k, v := range p.vals {
 		m[k] = v
 	}
+	p.omitDefaultCosts(m)
 	return m
 }
 

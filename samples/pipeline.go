@@ -55,23 +55,29 @@ type footprint struct {
 }
 
 // Cost constants every pipeline shares, in 700 MHz GK110 cycles. Each
-// generator adds its own per-element compute cost.
-const (
+// generator adds its own per-element compute cost. The three below are
+// invented; they are parameters of the pipelines whose costs are
+// invented too (pipelineCosts: laplace, conv, stencil3d, bfs-levels),
+// not of those fitted to GPGPU-Sim captures beside them (hotspot,
+// pathfinder, 3mm), whose fits hold them at these values.
+var (
 	// ctaStartCycles is a CTA's fixed work before its first load: block and
 	// thread index arithmetic, kernel parameter loads from constant memory.
-	ctaStartCycles = 60
+	ctaStartCycles int64 = 60
 
 	// dramLatencyCycles is one dependent global-memory round trip that
 	// misses the caches, ~570 ns on a GK110-class part: the cost of each
 	// phase of loads a kernel must wait for before computing (a tile load
 	// into shared memory, a loop iteration's gather).
-	dramLatencyCycles = 400
+	dramLatencyCycles int64 = 400
 
 	// ctaBytesPerCycle is the DRAM bandwidth one CTA gets: GK110's ~208 GB/s
 	// is ~4.6 bytes per cycle per SM at 700 MHz, shared by the four to eight
 	// CTAs these kernels keep resident per SM, so about one byte per cycle.
-	ctaBytesPerCycle = 1.0
+	ctaBytesPerCycle float64 = 1.0
+)
 
+const (
 	// ctaJitter is the relative spread of CTA times around the model, drawn
 	// per CTA from the seed: DRAM row-buffer and bank conflicts make equal
 	// tiles finish at different times on real hardware.
@@ -200,7 +206,7 @@ func newLoop(cycles int64, fps []footprint) loop {
 		}
 	}
 	c := float64(max(cycles, 1))
-	start := min(ctaStartCycles/c, 1)
+	start := min(float64(ctaStartCycles)/c, 1)
 	return loop{start: start, end: max(start, 1-float64(stores)/ctaBytesPerCycle/c)}
 }
 
@@ -381,4 +387,17 @@ func parseSquareIterations(p Params, tile int) (size, iters int, seed uint64, er
 	}
 	seed, err = p.Uint64("seed")
 	return
+}
+
+// pipelineCosts are the shared pipeline constants as parameters of an
+// invented pipeline generator. A generator's own dependent memory phases
+// (its rounds) enter only as rounds × dramLatencyCycles, and stencil3d's
+// bandwidth share only as a factor on ctaBytesPerCycle: each is one
+// quantity with the shared constant, varied through it.
+func pipelineCosts(own ...costConst) []costConst {
+	return append([]costConst{
+		cost("cta_start_cycles", &ctaStartCycles, "a CTA's fixed work before its first load"),
+		cost("dram_latency_cycles", &dramLatencyCycles, "a dependent DRAM round trip (each of a CTA's memory phases)"),
+		floatCost("bytes_per_cycle", &ctaBytesPerCycle, "DRAM bytes a cycle one CTA gets"),
+	}, own...)
 }

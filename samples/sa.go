@@ -27,6 +27,7 @@ func init() {
 		},
 		run:   runSA,
 		mixes: saMixes,
+		costs: saCosts,
 	})
 }
 

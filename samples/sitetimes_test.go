@@ -81,7 +81,7 @@ func TestDPSiteTimes(t *testing.T) {
 		{"bfs", []string{"scale=10", "site_threshold=24", "seed=3"}, levelBaseCycles},
 		{"sssp", []string{"scale=9", "site_threshold=12", "seed=3"}, ssspBaseCycles},
 		{"gc", []string{"scale=9", "edgefactor=8", "site_threshold=24", "seed=3"}, gcBaseCycles},
-		{"join", []string{"algo=hash", "r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02"}, joinProbeBaseCycles},
+		{"join", []string{"algo=hash", "r_tuples=2048", "s_tuples=1024", "site_threshold=20", "sigma=0.02"}, joinProbeBaseCycles()},
 		{"spmm", []string{"rows=2000", "cols=96", "nnz_per_row=6", "site_threshold=20", "block=64", "seed=9"}, spmmRowBaseCycles},
 		{"amr", []string{"code=fronts", "cells=16", "steps=2", "seed=5"}, amrCellCycles + amrRefineCycles},
 		{"amr", []string{"start_value=5041.126", "max_level=3"}, 0}, // code=dragonli: host and child sites differ

@@ -24,6 +24,7 @@ func init() {
 		},
 		run:   runSpMM,
 		mixes: spmmMixes,
+		costs: spmmCosts,
 	})
 }
 

@@ -4,12 +4,12 @@ package samples
 // modelled rather than measured, with the same GK110 memory latencies as
 // the bfs model (bfscost.go). The parent computes C[i,:] += a·B[k,:] for
 // each nonzero (k, a) of its row i; a child thread computes one C[i,j].
-const (
+var (
 	// spmmRowBaseCycles is what every spmm_row thread spends before its
 	// first nonzero: load row_offsets[i] and row_offsets[i+1] (one
 	// transaction), a global-memory round trip, then the loop setup. A
 	// launching lane reaches its launch site at this point.
-	spmmRowBaseCycles = 150
+	spmmRowBaseCycles int64 = 150
 
 	// spmmInlineElemCycles is one element of the parent's row update, for
 	// one nonzero and one column j: load B[k][j] and C[i][j], one FFMA,
@@ -17,24 +17,24 @@ const (
 	// those loads splits into up to 32 transactions (L1 hits mostly, as each
 	// lane streams along its own rows); successive iterations overlap, so
 	// the amortised cost is a fraction of a round trip.
-	spmmInlineElemCycles = 16
+	spmmInlineElemCycles int64 = 16
 
 	// spmmIdleWarpCycles is a warp with nothing to do (past the last row,
 	// or past the last column of a child): compute its index, compare, exit.
-	spmmIdleWarpCycles = 20
+	spmmIdleWarpCycles int64 = 20
 
 	// spmmColBaseCycles is what an spmm_col thread spends outside its loop:
 	// compute its column from blockIdx and threadIdx, load the row's
 	// offsets (one round trip), and store C[i][j] (coalesced across the
 	// warp) at the end.
-	spmmColBaseCycles = 160
+	spmmColBaseCycles int64 = 160
 
 	// spmmColNnzCycles is one nonzero of a child thread's dot product: the
 	// nonzero's column index and value are the same address for every lane
 	// (one broadcast transaction, cached after the first warp), then
 	// B[k][j..j+31] is one coalesced 128-byte transaction and an FFMA. The
 	// loads of successive nonzeros are independent and overlap.
-	spmmColNnzCycles = 12
+	spmmColNnzCycles int64 = 12
 )
 
 // spmmColBlock is the spmm_col child's CTA size: 64 threads, one column
@@ -80,4 +80,14 @@ func spmmColWarpCycles(active, nnz int) int64 {
 		return spmmIdleWarpCycles
 	}
 	return spmmColBaseCycles + int64(nnz)*spmmColNnzCycles
+}
+
+// spmmCosts are the spmm cost model's constants, all invented, which its
+// parameters set: all but spmmIdleWarpCycles, which no warp of the
+// experiments' inputs pays.
+var spmmCosts = []costConst{
+	cost("row_base_cycles", &spmmRowBaseCycles, "an spmm_row thread before its first nonzero (and a launching lane's site)"),
+	cost("inline_elem_cycles", &spmmInlineElemCycles, "one element of the parent's row update"),
+	cost("col_base_cycles", &spmmColBaseCycles, "an spmm_col thread outside its loop"),
+	cost("col_nnz_cycles", &spmmColNnzCycles, "one nonzero of an spmm_col thread's dot product"),
 }

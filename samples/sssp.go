@@ -25,6 +25,8 @@ func init() {
 		},
 		run:   runSSSP,
 		mixes: ssspMixes,
+		costs: ssspCosts,
+		refit: ssspRefit,
 	})
 }
 

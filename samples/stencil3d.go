@@ -18,23 +18,26 @@ func init() {
 			kernelCostParam("1", "uncalibrated: the paper states no stage shares for it"),
 			seedParam,
 		},
-		run: runStencil3D,
+		run:   runStencil3D,
+		costs: pipelineCosts(cost("plane_warp_cycles", &stnPlaneWarpCycles, "one warp's step to the next plane")),
 	})
 }
 
 // Parboil's block2D_hybrid_coarsen_x shape and cost, in 700 MHz GK110
 // cycles.
+var (
+	// stnPlaneWarpCycles is one warp's step to the next plane: for each of
+	// its two points, the x and y neighbours from shared memory, the z
+	// neighbours from registers, six adds and two multiplies, the store,
+	// and the plane's __syncthreads: ~28 issue slots.
+	stnPlaneWarpCycles int64 = 28
+)
+
 const (
 	// stnBlockX, stnBlockY, stnCoarsen: 32×4 threads, each computing two
 	// points along x, so a CTA owns a 64×4 column of the grid through all
 	// z-planes.
 	stnBlockX, stnBlockY, stnCoarsen = 32, 4, 2
-
-	// stnPlaneWarpCycles is one warp's step to the next plane: for each of
-	// its two points, the x and y neighbours from shared memory, the z
-	// neighbours from registers, six adds and two multiplies, the store,
-	// and the plane's __syncthreads: ~28 issue slots.
-	stnPlaneWarpCycles = 28
 
 	// stnRounds is what the plane loop cannot hide: the first two planes'
 	// loads before the loop and the last store; later planes' loads are

@@ -31,7 +31,9 @@ func init() {
 			{Name: "packet_max", Default: "65536", Doc: "3des: largest packet in bytes (Table 3: 64K); sizes spread evenly over octaves between the two"},
 			seedParam,
 		},
-		run: runTasks,
+		run:   runTasks,
+		costs: tasksCosts,
+		refit: tasksRefit,
 	})
 }
 

@@ -100,7 +100,7 @@ func TestTasksShape(t *testing.T) {
 // TestTasksCostByHand checks one small task of each kind against its cost
 // formula worked by hand from the constants.
 func TestTasksCostByHand(t *testing.T) {
-	const start = tasksWarpStartCycles + tasksDRAMCycles // 440
+	start := tasksWarpStartCycles + tasksDRAMCycles // 440
 	for _, tc := range []struct {
 		kv     []string
 		smem   int64
@@ -158,7 +158,7 @@ func TestTasksCostByHand(t *testing.T) {
 func TestMandelTaskWarps(t *testing.T) {
 	dwells := make([]int, 64)
 	dwells[5], dwells[40], dwells[50], dwells[63] = 7, 3, 2, 9
-	const step = tasksMandelPixelCycles
+	step := tasksMandelPixelCycles
 	want := []int64{
 		tasksWarpStartCycles + (step + 7*tasksMandelIterCycles) + (step + 9*tasksMandelIterCycles),
 		tasksWarpStartCycles + (step + 3*tasksMandelIterCycles),
@@ -232,7 +232,7 @@ func TestSludStructure(t *testing.T) {
 // TestSludOpWarps checks the four block operations' costs on 4×4 blocks
 // by hand: 6 updates (3+2+1) per row or column over the elimination.
 func TestSludOpWarps(t *testing.T) {
-	const start = tasksWarpStartCycles + tasksDRAMCycles
+	start := tasksWarpStartCycles + tasksDRAMCycles
 	for _, tc := range []struct {
 		op   sludOp
 		want []int64

@@ -81,14 +81,14 @@ func matmulIO(c *tasksConfig) (int64, int64) {
 
 // taskKinds are Table 3's benchmarks, in its order.
 var taskKinds = []*taskKind{
-	{name: "mandelbrot", ipc: 7.0 / tasksMandelIterCycles, regs: 28, copyShare: 24, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
-	{name: "filterbank", ipc: 2.0 / tasksMACCycles, regs: 21, copyShare: 35, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
-	{name: "beamformer", ipc: 6.0 / tasksComplexMACCycles, regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
-	{name: "conv", ipc: 2.0 / tasksMACCycles, regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
+	{name: "mandelbrot", ipc: 7.0 / float64(tasksMandelIterCycles), regs: 28, copyShare: 24, irregular: true, smem: noSmem, io: mandelIO, source: newMandelTasks},
+	{name: "filterbank", ipc: 2.0 / float64(tasksMACCycles), regs: 21, copyShare: 35, sync: true, smem: filterbankSmem, io: signalIO, source: regularSource(filterbankWarps)},
+	{name: "beamformer", ipc: 6.0 / float64(tasksComplexMACCycles), regs: 34, copyShare: 13, smem: noSmem, io: signalIO, source: regularSource(beamformerWarps)},
+	{name: "conv", ipc: 2.0 / float64(tasksMACCycles), regs: 25, copyShare: 30, smem: noSmem, io: imageIO, source: regularSource(convWarps)},
 	{name: "dct", ipc: dctPassWarpInsts / float64(dct8Cycles), ipcGlobal: dctPassWarpInsts / float64(dct8Cycles+tasksL2Cycles), regs: 33, copyShare: 81, sync: true, measured: true, smem: dctSmem, io: imageIO, source: regularSource(dctWarps)},
-	{name: "matmul", ipcOf: matmulIPC, ipcGlobal: 2.0 / tasksMACCycles, regs: 30, copyShare: 51, sync: true, measured: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
-	{name: "slud", ipc: 4.0 / tasksUpdateCycles, regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
-	{name: "3des", ipc: 51.0 / desRoundCycles, regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
+	{name: "matmul", ipcOf: matmulIPC, ipcGlobal: 2.0 / float64(tasksMACCycles), regs: 30, copyShare: 51, sync: true, measured: true, smem: matmulSmem, io: matmulIO, source: regularSource(matmulWarps)},
+	{name: "slud", ipc: 4.0 / float64(tasksUpdateCycles), regs: 17, copyShare: 3, irregular: true, smem: noSmem, source: newSludTasks},
+	{name: "3des", ipc: 51.0 / float64(desRoundCycles), regs: 26, copyShare: 74, irregular: true, smem: noSmem, source: newDESTasks},
 }
 
 func noSmem(*tasksConfig) int64 { return 0 }

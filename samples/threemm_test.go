@@ -88,7 +88,7 @@ func TestMMAccessOrder(t *testing.T) {
 			}
 		}
 	}
-	const start = ctaStartCycles // 3mm's kernel_cost is 1
+	start := ctaStartCycles // 3mm's kernel_cost is 1
 	for id, m := range atOf {
 		switch names[id] {
 		case "A":

@@ -50,8 +50,8 @@ import (
 // write, the barrier (or, for a warp, the lanes' convergence), and every
 // thread's read of the winner's list bounds: two shared-memory accesses of
 // ~20 cycles on GK110 around the barrier. Modelled, like bfscost.go's
-// constants.
-const twcElectCycles = 40
+// constants: invented, a parameter of bfs and sssp (elect_cycles).
+var twcElectCycles int64 = 40
 
 // twcCosts prices one graph kernel's work in the DP variant's terms.
 type twcCosts struct {

@@ -158,7 +158,7 @@ var crcsHeadlines = []headline{
 		restsOn: "measured: the products' costs (GPGPU-Sim's mm3_kernel1 at 256 on the CRCS-shaped GPU, docs/calibration.md; held out, 3mm-128 on the Kepler Titan: 2.31×); stated: Table 2's 256×256 matrices, §5.1's host"},
 }
 
-const crcsRestsOn = "invented: LPC's, CONV's, STN's, BFS's kernel costs (samples/*.go); measured (GPGPU-Sim, docs/calibration.md): 3MM's and PATH's kernel costs (held out: 3MM on the Kepler Titan 2.31×), HSP's per-operation costs and kernel cost (0.49, on the Kepler Titan; §5.3's kernel shares scored beside); stated: Table 1's GPU, §5.1's host, Table 2's sizes"
+const crcsRestsOn = "invented: LPC's, CONV's, STN's, BFS's kernel costs (samples/*.go); measured (GPGPU-Sim, docs/calibration.md): 3MM's and PATH's kernel costs (held out: 3MM on the Kepler Titan 2.31×; PATH: none captured), HSP's per-operation costs and kernel cost (0.49, on the Kepler Titan, none held out; §5.3's kernel shares scored beside); stated: Table 1's GPU, §5.1's host, Table 2's sizes"
 
 // baselineShare is the kernels' share of the baseline run, in percent.
 func baselineShare(own []outcome) float64 {
@@ -187,4 +187,4 @@ var pagodaHeadlines = []headline{
 	{claim: "Pagoda over GeMTC", source: "§6.2", lo: paperPagodaOverGeMTC, unit: "×", band: 0.20, value: speedupOf("pagoda", "gemtc"), restsOn: pagodaRestsOn, bound: pagodaBound("gemtc")},
 }
 
-const pagodaRestsOn = "measured: MM's and DCT's task costs (GPGPU-Sim runs of the CUDA SDK codes, docs/calibration.md; held out: the inverse DCT -4.0%; Table 3's scaling scored beside); invented: the other kinds' per-warp task costs (samples/taskscost.go), scaled to Table 3's copy shares; stated: Table 3's copy shares, Titan X, 32K tasks, §6.1's quad-core; derived from Table 3: the host's per-call cost (table3host.go); measured elsewhere: 11 GB/s copies"
+const pagodaRestsOn = "measured: MM's and DCT's task costs (GPGPU-Sim runs of the CUDA SDK codes, docs/calibration.md; held out: the inverse DCT -4.0%; MM: none captured; Table 3's scaling scored beside); invented: the other kinds' per-warp task costs (samples/taskscost.go), scaled to Table 3's copy shares; stated: Table 3's copy shares, Titan X, 32K tasks, §6.1's quad-core; derived from Table 3: the host's per-call cost (table3host.go); measured elsewhere: 11 GB/s copies"

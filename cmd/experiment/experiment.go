@@ -88,6 +88,10 @@ type experiment struct {
 	// it, filled by runStated, whose scorecard rows follow the record's.
 	stated *statedValue
 	beside *besideRun
+	// costsIn, where set, is the quick experiment whose grid varies the
+	// invented cost constants this one's leaves out (a paper-size run,
+	// where a hundred more points would take hours): sensitivity.go.
+	costsIn string
 }
 
 // detail is the table's last columns describing a benchmark: cell gets

@@ -337,3 +337,16 @@ func wantFindings(t *testing.T, got string, wants ...string) {
 		}
 	}
 }
+
+// A headline that rests on a measured fit says beside it how the fit
+// does out of sample: the held-out errors (docs/calibration.md), or
+// that none is held out.
+func TestRestsOnHeldOut(t *testing.T) {
+	for name, x := range experiments {
+		for _, h := range x.headlines {
+			if strings.Contains(h.restsOn, "measured: ") && !strings.Contains(h.restsOn, "held out") && !strings.HasPrefix(h.restsOn, "the row above") {
+				t.Errorf("%s: %q rests on a measurement but names no held-out error: %s", name, h.claim, h.restsOn)
+			}
+		}
+	}
+}

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/samples"
 	"github.com/spf13/pflag"
 )
 
@@ -32,9 +34,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory for the generated traces and result tables (default out/NAME; out/ is ignored by git)")
 	sets := fs.StringArray("set", nil, "override a model parameter after the experiment's own, e.g. --set model.contention=off (repeatable)")
+	params := fs.StringArray("param", nil, "set a generator parameter on every benchmark of that generator, after the experiment's own, as GEN:NAME=VALUE, e.g. --param bfs:level_base_cycles=400 (repeatable; the invented cost constants are such parameters, samples/costparams.go)")
+	fs.BoolVar(&costGrid, "cost-grid", false, "vary the invented cost constants in the grid of a paper-size experiment too (dtbl-paper, spawn-paper: a hundred more points, hours), as the quick ones always do")
 	fs.DurationVar(&progressEvery, "progress", 0, "write a line this often (e.g. 1m) while a replay runs: replays done, the running one's CTAs and simulated time, time elapsed (for batch logs)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR] [--set key=value ...]\n\nexperiments:\n")
+		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR] [--set key=value ...] [--param gen:key=value ...]\n\nexperiments:\n")
 		for _, name := range names() {
 			fmt.Fprintf(stderr, "  %-8s %s\n", name, experiments[name].doc)
 		}
@@ -54,6 +58,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	withSets := *x
 	withSets.sets = append(append([]string(nil), x.sets...), *sets...)
+	if len(*params) > 0 {
+		byGen, err := genParams(*params)
+		if err != nil {
+			return err
+		}
+		withSets.benchmarks = withParams(x.benchmarks, byGen)
+	}
 	x = &withSets
 	dir := *out
 	if dir == "" {
@@ -85,4 +96,26 @@ func names() []string {
 	}
 	sort.Strings(ns)
 	return ns
+}
+
+// genParams reads --param's GEN:NAME=VALUE, by generator, checking that
+// the generator exists and declares the parameter.
+func genParams(kvs []string) (map[string][]string, error) {
+	byGen := map[string][]string{}
+	for _, kv := range kvs {
+		gen, p, ok := strings.Cut(kv, ":")
+		name, _, isKV := strings.Cut(p, "=")
+		if !ok || !isKV {
+			return nil, fmt.Errorf("--param %q: want GEN:NAME=VALUE", kv)
+		}
+		g, ok := samples.Lookup(gen)
+		if !ok {
+			return nil, fmt.Errorf("--param %q: no generator %q", kv, gen)
+		}
+		if !slices.ContainsFunc(g.Params, func(q samples.Param) bool { return q.Name == name }) {
+			return nil, fmt.Errorf("--param %q: %s has no parameter %q", kv, gen, name)
+		}
+		byGen[gen] = append(byGen[gen], p)
+	}
+	return byGen, nil
 }

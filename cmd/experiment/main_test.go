@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,6 +139,23 @@ func TestCRCSStageShares(t *testing.T) {
 		got := 100 * float64(part) / float64(st.MakespanCycles)
 		if got < want.pct-want.tol || got > want.pct+want.tol {
 			t.Errorf("%s: %s take %.1f%% of the baseline, want %.1f%% ± %.1f", outs[i].bench.name, want.stage, got, want.pct, want.tol)
+		}
+	}
+}
+
+// --param reaches a generator's parameters, invented costs among them,
+// and refuses one the generator does not declare.
+func TestGenParams(t *testing.T) {
+	got, err := genParams([]string{"bfs:level_base_cycles=400", "bfs:scale=8", "tasks:dram_cycles=800"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got["bfs"], []string{"level_base_cycles=400", "scale=8"}) || !slices.Equal(got["tasks"], []string{"dram_cycles=800"}) {
+		t.Errorf("got %v", got)
+	}
+	for _, bad := range []string{"bfs:no_such=1", "nogen:x=1", "bfs:level_base_cycles", "level_base_cycles=1"} {
+		if _, err := genParams([]string{bad}); err == nil {
+			t.Errorf("--param %q accepted", bad)
 		}
 	}
 }

@@ -48,7 +48,7 @@ const smallerColoring = " (smaller: logn14 at logn20's edgefactor, graph500Color
 // dtblPaperExperiment is the dtbl experiment on its graph inputs at the
 // paper's sizes (the others name no size: AMR's combustion simulation and
 // JOIN's data keep their generators' defaults).
-var dtblPaperExperiment = atPaperScale(dtblExperiment,
+var dtblPaperExperiment = atPaperScale(dtblExperiment, "dtbl",
 	"DTBL §5, the result of record: as dtbl, the graph inputs at Table 4's sizes (citationCiteseer, kron_g500-logn20, cage15) (k20c)",
 	dtblPaperInputs)
 
@@ -66,7 +66,7 @@ var dtblPaperInputs = map[string][]string{
 // DIMACS collection's sizes. SPAWN Table I names the collection, not the
 // graphs: the citation network is its citationCiteseer (the one citation
 // graph in it) and graph500 the logn20 DTBL used.
-var spawnPaperExperiment = atPaperScale(spawnExperiment,
+var spawnPaperExperiment = atPaperScale(spawnExperiment, "spawn",
 	"SPAWN §V, the result of record: as spawn, the graph inputs at the DIMACS sizes (citationCiteseer, kron_g500-logn20) (k20c-spawn)",
 	spawnPaperInputs)
 
@@ -85,10 +85,13 @@ var spawnPaperInputs = map[string][]string{
 // replaced by params, key by key (a parameter params does not name, such
 // as spawn's loop_cycles, stays): the same policies, columns and
 // headlines on other inputs. A benchmark run at graph500Coloring says in
-// its paper column that it is smaller than the paper's.
-func atPaperScale(x *experiment, doc string, params map[string][]string) *experiment {
+// its paper column that it is smaller than the paper's. Its grid leaves
+// the invented cost constants to quick, the same experiment at small
+// sizes (costsIn), unless --cost-grid asks for them here.
+func atPaperScale(x *experiment, quick, doc string, params map[string][]string) *experiment {
 	c := *x
 	c.doc = doc
+	c.costsIn = quick
 	c.benchmarks = make([]benchmark, len(x.benchmarks))
 	for i, b := range x.benchmarks {
 		if p, ok := params[b.name]; ok {

@@ -20,8 +20,10 @@ import (
 // model shares (the knee's validation brackets GPGPU-Sim between 2 and 4),
 // the contention model itself, the host's launch costs, the generators'
 // seeds, and where the device runtime's costs are counted on another
-// clock, those cycles read as stated rather than converted, and the
-// generators' invented parent-loop costs at ×0.5 and ×2. A verdict then
+// clock, those cycles read as stated rather than converted, the
+// generators' invented parent-loop costs at ×0.5 and ×2, and each other
+// invented constant of their cost models at ×0.5 and ×2 (inventedCosts).
+// A verdict then
 // says whether it holds at every point (scorecardVerdict), and the
 // scorecard prints the spread of ours over them.
 
@@ -81,8 +83,16 @@ func (x *experiment) sensitivity() ([]unstated, error) {
 			{label: "2", params: seeds},
 		}})
 	}
-	return append(us, inventedLoops(x.benchmarks)...), nil
+	us = append(us, inventedLoops(x.benchmarks)...)
+	if x.costsIn != "" && !costGrid {
+		return us, nil
+	}
+	return append(us, inventedCosts(x.benchmarks)...), nil
 }
+
+// costGrid is --cost-grid: vary the invented cost constants in the grid
+// of an experiment that leaves them to its quick run (costsIn).
+var costGrid bool
 
 // measuredLoops are the generators whose loop_cycles default is
 // measured: sssp's 209, Dragon_li's own loop iteration on GPGPU-Sim
@@ -125,6 +135,52 @@ func inventedLoops(bs []benchmark) []unstated {
 				params: map[string][]string{b.gen: {fmt.Sprintf("loop_cycles=%d", v)}}})
 		}
 		us = append(us, u)
+	}
+	return us
+}
+
+// inventedCosts is an input for each invented cost constant
+// (samples/costparams.go) of each generator of the benchmarks of bs the
+// headlines cover (no group: another paper's benchmarks are averaged
+// apart), at ×0.5 and ×2 of its default: the constants nothing measured
+// and no paper states, each on its own. A constant that a benchmark of
+// the generator sets itself is the experiment's, not the grid's. Only
+// that generator's benchmarks are replayed again.
+func inventedCosts(bs []benchmark) []unstated {
+	var us []unstated
+	seen := map[string]bool{}
+	for _, b := range bs {
+		if b.group != "" || seen[b.gen] {
+			continue
+		}
+		seen[b.gen] = true
+		g, ok := samples.Lookup(b.gen)
+		if !ok {
+			continue
+		}
+		for _, p := range g.Params {
+			sets := func(c benchmark) bool {
+				return c.gen == b.gen && slices.ContainsFunc(c.params, func(q string) bool { return paramKey(q) == p.Name })
+			}
+			cost, whole := g.CostParam(p.Name)
+			if !cost || slices.ContainsFunc(bs, sets) {
+				continue
+			}
+			def, err := strconv.ParseFloat(p.Default, 64)
+			if err != nil {
+				continue
+			}
+			u := unstated{name: b.gen + " " + p.Name, cost: true, choices: []choice{{label: p.Default + " (invented)"}}}
+			for _, f := range []float64{0.5, 2} {
+				v := def * f
+				if whole {
+					v = math.Round(v)
+				}
+				u.choices = append(u.choices, choice{label: fmt.Sprintf("%s (×%s)", fmtNum(v), fmtNum(f)),
+					params: map[string][]string{b.gen: {p.Name + "=" + fmtNum(v)}}})
+			}
+			us = append(us, u)
+		}
 	}
 	return us
 }
@@ -223,6 +279,9 @@ func printScorecard(w io.Writer, x *experiment, own []outcome) {
 	if len(x.points) > 0 {
 		fmt.Fprintf(w, "\nThe grid: %s.\n", gridNames(x))
 	}
+	if x.costsIn != "" && !costGrid {
+		fmt.Fprintf(w, "\nThe invented cost constants (samples/*cost.go) are varied at ×0.5 and ×2 in the grid of %s, the same benchmarks at small sizes, not here: at these sizes their hundred more points would take hours (`--cost-grid` adds them).\n", x.costsIn)
+	}
 	if x.beside != nil {
 		fmt.Fprintf(w, "\nThe rows marked ↳ stated are the headline above them with the paper's stated value in place of the measurement of record, judged across the same grid: %s. A claim about one benchmark the stated value leaves alone has no such row.\n", x.stated.label)
 	}
@@ -251,11 +310,42 @@ func judgedRows(x *experiment, own []outcome) [][]string {
 
 // gridNames lists the grid's inputs and their values.
 func gridNames(x *experiment) string {
-	s := inputNames(append(slices.Clone(x.unstated), x.sensitive...))
+	var named, costs []unstated
+	for _, u := range x.sensitive {
+		if u.cost {
+			costs = append(costs, u)
+		} else {
+			named = append(named, u)
+		}
+	}
+	s := inputNames(append(slices.Clone(x.unstated), named...))
 	if len(x.unstated) > 0 && len(x.sensitive) > 0 {
 		s += fmt.Sprintf(" (the first %d in every combination, the rest one at a time)", len(x.unstated))
 	} else if len(x.sensitive) > 0 {
 		s += " (one at a time)"
 	}
+	if len(costs) > 0 {
+		s += fmt.Sprintf("; and, one at a time, each of %d invented cost constants (samples/*cost.go) at ×0.5 and ×2 of its value: %s", len(costs), costNames(costs))
+	}
 	return s
+}
+
+// costNames lists the cost inputs by generator, each with its value:
+// "amr: temp_cycles 460, load_cycles 120; bfs: …".
+func costNames(us []unstated) string {
+	var gens []string
+	by := map[string][]string{}
+	for _, u := range us {
+		gen, name, _ := strings.Cut(u.name, " ")
+		if by[gen] == nil {
+			gens = append(gens, gen)
+		}
+		value, _, _ := strings.Cut(u.choices[0].label, " ")
+		by[gen] = append(by[gen], name+" "+value)
+	}
+	var parts []string
+	for _, g := range gens {
+		parts = append(parts, g+": "+strings.Join(by[g], ", "))
+	}
+	return strings.Join(parts, "; ")
 }

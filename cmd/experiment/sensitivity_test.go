@@ -1,7 +1,9 @@
 package main
 
 import (
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -48,12 +50,13 @@ func TestSensitivityInputs(t *testing.T) {
 	for _, u := range us {
 		names = append(names, u.name)
 	}
-	if want := []string{"gpu.issue_width", "model.contention", "host launch costs", "cdp.clock_mhz", "seed"}; !slices.Equal(names, want) {
-		t.Errorf("spawn's inputs %v, want %v", names, want)
+	costs := inventedCosts(spawnExperiment.benchmarks)
+	if want := []string{"gpu.issue_width", "model.contention", "host launch costs", "cdp.clock_mhz", "seed"}; !slices.Equal(names[:len(names)-len(costs)], want) {
+		t.Errorf("spawn's inputs %v, want %v and then the invented cost constants", names, want)
 	}
 	ps := oneAtATime(us)
-	if len(ps) != 6 { // widths 2 and 3, contention off, host 0, clock 0, seed 2
-		t.Errorf("%d points, want 6", len(ps))
+	if len(ps) != 6+2*len(costs) { // widths 2 and 3, contention off, host 0, clock 0, seed 2, each cost ×0.5 and ×2
+		t.Errorf("%d points, want %d", len(ps), 6+2*len(costs))
 	}
 	for _, p := range ps {
 		if len(p.labels) != 1 {
@@ -71,5 +74,98 @@ func TestSensitivityInputs(t *testing.T) {
 	}
 	if us, _ := kneeExperiment.sensitivity(); us != nil {
 		t.Errorf("an experiment without headlines has inputs %v", us)
+	}
+}
+
+// The grid varies each invented cost constant (samples/costparams.go) of
+// the generators of the benchmarks the headlines cover at ×0.5 and ×2,
+// each on its own, with only that generator's parameter; measured
+// constants are no parameters, and another paper's benchmarks (dtbl's
+// SPAWN group) add none.
+func TestInventedCosts(t *testing.T) {
+	us := inventedCosts(dtblExperiment.benchmarks)
+	byName := map[string]unstated{}
+	gens := map[string]bool{}
+	for _, u := range us {
+		byName[u.name] = u
+		gen, _, _ := strings.Cut(u.name, " ")
+		gens[gen] = true
+	}
+	for _, gen := range []string{"spmm", "mandel", "sa"} {
+		if gens[gen] {
+			t.Errorf("dtbl varies %s's costs, a benchmark of SPAWN's group", gen)
+		}
+	}
+	for _, gen := range []string{"amr", "bfs", "gc", "join", "sssp"} {
+		if !gens[gen] {
+			t.Errorf("dtbl varies none of %s's costs", gen)
+		}
+	}
+	u, ok := byName["bfs expand_base_cycles"]
+	if !ok {
+		t.Fatalf("no bfs expand_base_cycles in %v", slices.Collect(maps.Keys(byName)))
+	}
+	if len(u.choices) != 3 || u.choices[0].label != "120 (invented)" ||
+		!slices.Equal(u.choices[1].params["bfs"], []string{"expand_base_cycles=60"}) ||
+		!slices.Equal(u.choices[2].params["bfs"], []string{"expand_base_cycles=240"}) || len(u.choices[1].params) != 1 {
+		t.Errorf("bfs expand_base_cycles: %+v", u.choices)
+	}
+	for _, measured := range []string{"sssp base_cycles", "sssp edge_cycles", "sssp lower_cycles", "join bounds_step_cycles", "join prefix_step_cycles"} {
+		if _, ok := byName[measured]; ok {
+			t.Errorf("the grid varies %s, a measured constant", measured)
+		}
+	}
+	if got := inventedCosts(pagodaTable5.benchmarks); len(got) == 0 {
+		t.Error("pagoda-table5 varies none of the tasks' invented costs")
+	}
+	// The paper-size runs leave them to their quick runs unless asked.
+	count := func(x *experiment) int {
+		us, err := x.sensitivity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, u := range us {
+			if len(u.choices) > 0 && strings.HasSuffix(u.choices[0].label, " (invented)") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(dtblPaperExperiment); n != 0 {
+		t.Errorf("dtbl-paper varies %d cost constants without --cost-grid", n)
+	}
+	costGrid = true
+	defer func() { costGrid = false }()
+	if n, want := count(dtblPaperExperiment), len(us); n != want {
+		t.Errorf("dtbl-paper with --cost-grid varies %d cost constants, want dtbl's %d", n, want)
+	}
+}
+
+// A point that sets a constant a benchmark's code never charges takes
+// the experiment's own outcomes for it instead of replaying the same
+// trace; one the code charges is replayed.
+func TestReuseSameTraces(t *testing.T) {
+	base := benchmark{name: "dct", gen: "tasks", params: []string{"kind=dct", "count=64", "work=model"}}
+	own := []outcome{{bench: base, policy: "hyperq"}}
+	for _, tc := range []struct {
+		set  string
+		same bool
+	}{{"des_round_cycles=300", true}, {"warp_start_cycles=80", false}} {
+		c := runCache{}
+		c.add(nil, own)
+		b := base
+		b.params = append(slices.Clone(base.params), tc.set)
+		same, err := reuseSameTraces(c, nil, base, b, digests{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, filed := c[c.key(nil, b)]
+		if same != tc.same || filed != tc.same {
+			t.Errorf("%s: reused %v (filed %v), want %v", tc.set, same, filed, tc.same)
+		}
+		if filed && (len(got) != 1 || !slices.Equal(got[0].bench.params, b.params)) {
+			t.Errorf("%s: filed %+v", tc.set, got)
+		}
 	}
 }

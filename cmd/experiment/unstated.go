@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpureplay/gpureplay/model"
 )
@@ -28,6 +31,7 @@ import (
 type unstated struct {
 	name    string // what the input is, e.g. "cdp.launch_servers"
 	choices []choice
+	cost    bool // an invented cost constant (inventedCosts), listed apart
 }
 
 // choice is one value of an unstated input: model settings applied after
@@ -80,7 +84,9 @@ func grid(us []unstated) []point {
 // point, and at every other one the experiment rerun with the point's
 // settings and parameters, into dir/unstated/N. A benchmark whose trace
 // and settings an earlier run left in c (the main run's, an earlier
-// point's) is not rerun.
+// point's) is not rerun. The points' reruns run side by side, on as many
+// goroutines as GOMAXPROCS (each point's log is written whole, in the
+// points' order, so the output is the same as one after another).
 func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c runCache) error {
 	c.add(x.sets, outs)
 	sens, err := x.sensitivity()
@@ -91,24 +97,124 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c ru
 		return nil
 	}
 	x.points = append(grid(x.unstated), oneAtATime(sens)...)
+	// What each point must replay: what c lacks and no earlier point
+	// replays.
+	type rerun struct {
+		y       experiment
+		benches []benchmark
+		missing []benchmark
+		log     bytes.Buffer
+		got     []outcome
+		err     error
+	}
+	runs := make([]*rerun, len(x.points))
+	claimed := map[string]bool{}
+	ds := digests{}
+	perGen := map[string]int{}
+	for _, b := range x.benchmarks {
+		perGen[b.gen]++
+	}
 	for i := range x.points {
 		p := &x.points[i]
-		y := *x
-		y.sets = append(slices.Clone(x.sets), p.sets...)
-		y.unstated, y.points = nil, nil
-		p.sets = y.sets
-		cfg, err := y.config()
+		r := &rerun{y: *x}
+		paramsOnly := len(p.sets) == 0
+		r.y.sets = append(slices.Clone(x.sets), p.sets...)
+		r.y.unstated, r.y.points = nil, nil
+		p.sets = r.y.sets
+		cfg, err := r.y.config()
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.label(), err)
 		}
 		p.cfg = cfg
-		got, err := y.outcomesAt(filepath.Join(dir, "unstated", strconv.Itoa(i)), "unstated inputs: "+p.label(), withParams(x.benchmarks, p.params), c, log)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p.label(), err)
+		r.benches = withParams(x.benchmarks, p.params)
+		for j, b := range r.benches {
+			k := c.key(r.y.sets, b)
+			if _, ok := c[k]; ok || claimed[k] {
+				continue
+			}
+			if paramsOnly && perGen[b.gen] >= digestFrom {
+				same, err := reuseSameTraces(c, x.sets, x.benchmarks[j], b, ds)
+				if err != nil {
+					return fmt.Errorf("%s: %w", p.label(), err)
+				}
+				if same {
+					continue
+				}
+			}
+			claimed[k] = true
+			r.missing = append(r.missing, b)
 		}
-		p.outs = got
+		runs[i] = r
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := runs[i]
+				fmt.Fprintf(&r.log, "unstated inputs: %s\n", x.points[i].label())
+				y := r.y
+				y.benchmarks = r.missing
+				r.got, r.err = y.run(filepath.Join(dir, "unstated", strconv.Itoa(i)), &r.log)
+			}
+		}()
+	}
+	for i, r := range runs {
+		if len(r.missing) > 0 {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	for i, r := range runs {
+		log.Write(r.log.Bytes())
+		if r.err != nil {
+			return fmt.Errorf("%s: %w", x.points[i].label(), r.err)
+		}
+		c.add(r.y.sets, r.got)
+	}
+	for i, r := range runs {
+		for _, b := range r.benches {
+			x.points[i].outs = append(x.points[i].outs, c[c.key(r.y.sets, b)]...)
+		}
 	}
 	return nil
+}
+
+// digestFrom is how many benchmarks of one generator an experiment must
+// have before a point that sets that generator's parameters digests their
+// traces (reuseSameTraces): a digest costs about a generation, which pays
+// where one generator stands for many benchmarks and a constant reaches
+// few of them (the tasks generator's kinds), and not where a generator
+// has a benchmark or two, which its constants almost always reach.
+const digestFrom = 3
+
+// reuseSameTraces files under b, in c, the outcomes c holds for base
+// (b's benchmark at the experiment's own parameters) under sets, when
+// b's parameters differ from base's but its traces hold the same records
+// (traceDigest): replaying them again would give the same outcomes. It
+// reports whether it did.
+func reuseSameTraces(c runCache, sets []string, base, b benchmark, ds digests) (bool, error) {
+	own, ok := c[c.key(sets, base)]
+	if !ok || slices.Equal(base.params, b.params) {
+		return false, nil
+	}
+	d0, err := ds.of(base)
+	if err != nil {
+		return false, err
+	}
+	d1, err := ds.of(b)
+	if err != nil || d0 != d1 {
+		return false, err
+	}
+	outs := slices.Clone(own)
+	for i := range outs {
+		outs[i].bench = b
+	}
+	c[c.key(sets, b)] = outs
+	return true, nil
 }
 
 // reach is a bound evaluated at one point: what it is, printed, and
