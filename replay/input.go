@@ -65,7 +65,7 @@ type bodyCursor struct {
 	r       *treeReader
 	clk     clock
 	ordered bool              // the trace has ordered_trees (from its header)
-	byIndex func(int) *Kernel // the i-th host kernel issued (engine.hostByIndex)
+	byIndex func(int) *Kernel // the i-th host kernel issued (hostSide.byIndex)
 	cur     *treeMsg          // the message whose events are being applied
 	ev      int               // its next event
 	spec    int               // its next spec
