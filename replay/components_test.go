@@ -42,21 +42,7 @@ func TestComponentsKeepTheirFields(t *testing.T) {
 		t.Skip("type-checks the package")
 	}
 	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	files := packageFiles(t, fset)
 	conf := types.Config{Importer: exportImporter(t, fset)}
 	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	if _, err := conf.Check("replay", fset, files, info); err != nil {
@@ -162,20 +148,8 @@ func exportImporter(t *testing.T, fset *token.FileSet) types.Importer {
 // takes part through the lifecycle interface (mechanism.go) rather than
 // as another field and more methods here.
 func TestEngineStaysSmall(t *testing.T) {
-	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fields, methods := 0, 0
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range packageFiles(t, token.NewFileSet()) {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
@@ -196,4 +170,25 @@ func TestEngineStaysSmall(t *testing.T) {
 	if fields == 0 || fields > 20 || methods > 50 {
 		t.Errorf("engine has %d fields and %d methods; at most 20 and 50", fields, methods)
 	}
+}
+
+// packageFiles parses the package's own files, its tests left out.
+func packageFiles(t *testing.T, fset *token.FileSet) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
