@@ -81,7 +81,9 @@ type bodyCursor struct {
 // headers that give none), stages whether host I/O is modelled (buffers
 // must then come before the first launch), streams cdp.streams.
 func newBodyCursor(src trace.Source, byIndex func(int) *Kernel, pageBytes int64, stages bool, streams streamsWhatIf) *bodyCursor {
-	return &bodyCursor{r: &treeReader{src: src, pageBytes: pageBytes, stages: stages, streams: streams}, byIndex: byIndex}
+	r := &treeReader{pageBytes: pageBytes, stages: stages, streams: streams}
+	r.setSource(src)
+	return &bodyCursor{r: r, byIndex: byIndex}
 }
 
 // readHeader consumes the preamble up to the first host launch (header,
@@ -228,7 +230,7 @@ func (b *bodyCursor) readAhead(ra ReadAhead) {
 		return // the trace has ended, or failed, in its preamble
 	}
 	p := ra.Records(b.r.src)
-	b.r.src = p
+	b.r.setSource(p)
 	b.closer, _ = p.(io.Closer)
 	if !b.ordered {
 		return

@@ -37,6 +37,15 @@ type treeReader struct {
 	recs []trace.Record
 	at   int
 	last filed // the kernel the last cta record named (they come in runs)
+	// runs is the source's fast way to the cta records that follow one
+	// (trace.Validator.CTAs), nil for a source without (a Prefetcher):
+	// run[runAt:] are those it read last, not filed yet, runErr the
+	// error it stopped at. They come before the source's next record.
+	runs   runSource
+	run    []trace.CTA
+	runAt  int
+	runErr error
+	warps  []int64 // the run's warp_cycles
 
 	// host is the open segment's host kernel as the reader files it; nil
 	// before the first host launch. Under ordered_trees its CTAs' specs
@@ -169,6 +178,12 @@ func (b *treeReader) step(m *treeMsg) error {
 	if b.ending {
 		return b.stop(m, io.EOF)
 	}
+	if b.runAt < len(b.run) {
+		return b.runCTA(m)
+	}
+	if b.runErr != nil {
+		return b.runErr
+	}
 	var r trace.Record
 	if b.redo != nil {
 		r, b.redo = b.redo, nil
@@ -218,6 +233,52 @@ func (b *treeReader) step(m *treeMsg) error {
 		if err := b.cta(r); err != nil {
 			return err
 		}
+		b.readRun(r.Kernel)
+	}
+	b.handOver(m)
+	return nil
+}
+
+// runSource is a source with a fast way to runs of cta records.
+type runSource interface {
+	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
+}
+
+// runLen is how many cta records a run is read at a time: a run is 64
+// records and their warp_cycles (2048: 16 KiB) in storage the reader
+// reuses.
+const runLen = 64
+
+// setSource makes src the source of the records, and its fast way to
+// runs of cta records, where it has one, the way to them.
+func (b *treeReader) setSource(src trace.Source) {
+	b.src = src
+	b.runs, _ = src.(runSource)
+	if b.runs != nil && b.run == nil {
+		b.run, b.warps = make([]trace.CTA, 0, runLen), make([]int64, runLen*32)
+	}
+}
+
+// readRun reads the run of cta records after one of kernel, where the
+// source has a fast way to them.
+func (b *treeReader) readRun(kernel uint64) {
+	if b.runs == nil {
+		return
+	}
+	n, err := b.runs.CTAs(kernel, b.run[:runLen], b.warps)
+	b.run, b.runAt, b.runErr = b.run[:n], 0, err
+}
+
+// runCTA files the run's next cta record, and reads the next run after
+// its last.
+func (b *treeReader) runCTA(m *treeMsg) error {
+	c := &b.run[b.runAt]
+	b.runAt++
+	if err := b.cta(c); err != nil {
+		return err
+	}
+	if b.runAt == len(b.run) && b.runErr == nil {
+		b.readRun(c.Kernel)
 	}
 	b.handOver(m)
 	return nil

@@ -632,7 +632,11 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 // most of a trace. It gives up, consuming nothing, unless the buffer surely
 // holds the whole record and the record has at most a warp's worth of
 // warp_cycles; cta then takes the general path. demand is cta's.
-func (r *Reader) ctaFast(c *CTA, demand bool) bool {
+func (r *Reader) ctaFast(c *CTA, demand bool) bool { return r.ctaFastInto(c, demand, nil) }
+
+// ctaFastInto is ctaFast with the warp_cycles decoded into into (room for
+// maxFastWarps) where it is not nil, else into warpBuf's slice.
+func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64) bool {
 	p, dk, dc, i, ok := r.ctaHead()
 	if !ok {
 		return false
@@ -651,7 +655,11 @@ func (r *Reader) ctaFast(c *CTA, demand bool) bool {
 	i += n3 + 1
 	var wc []int64
 	if warps > 0 {
-		wc = r.warpBuf(int(warps))[:warps]
+		if into != nil {
+			wc = into[:warps:warps]
+		} else {
+			wc = r.warpBuf(int(warps))[:warps]
+		}
 		prev := cycles
 		for w := range wc {
 			// Most warps' deltas are a byte, read here without

@@ -98,7 +98,32 @@ func (b *batch) fill(src Source, w *ahead.Window[batch]) {
 			r = b.own(r)
 		}
 		b.recs = append(b.recs, r)
+		if c, ok := r.(*CTA); ok {
+			if b.err = b.run(src, c.Kernel); b.err != nil {
+				return
+			}
+		}
 	}
+}
+
+// run takes the run of cta records after one of kernel, where src is a
+// Validator with a fast way to them (Validator.CTAs), into b's storage,
+// as many as the batch has room for. Its error is the source's at the
+// record that ends the run.
+func (b *batch) run(src Source, kernel uint64) error {
+	v, ok := src.(*Validator)
+	if !ok {
+		return nil
+	}
+	dst, warps := b.runRoom(prefetchBatch - len(b.recs))
+	n, err := v.CTAs(kernel, dst, warps)
+	nw := 0
+	for i := range dst[:n] {
+		b.recs = append(b.recs, &dst[i])
+		nw += len(dst[i].WarpCycles)
+	}
+	b.took(n, nw)
+	return err
 }
 
 // own returns r in storage b owns when it is a launch, cta or kernel

@@ -72,6 +72,28 @@ func (s *slab) warpBuf(n int) []int64 {
 	return s.warps[at : at : at+n]
 }
 
+// runRoom is room for a run of up to n cta records in s and their
+// warp_cycles (Validator.CTAs), which took then takes: records are
+// taken from the arena in order, so it gives the rest of the arena.
+func (s *slab) runRoom(n int) ([]CTA, []int64) {
+	if s.ctas.all == nil {
+		s.ctas.all = make([]CTA, prefetchBatch)
+	}
+	n = min(n, len(s.ctas.all)-s.ctas.taken)
+	if len(s.warps)-s.nwarps < n*maxFastWarps {
+		s.warps = make([]int64, max(2*len(s.warps), n*maxFastWarps, 8*prefetchBatch))
+		s.nwarps = 0
+	}
+	return s.ctas.all[s.ctas.taken : s.ctas.taken+n], s.warps[s.nwarps:]
+}
+
+// took takes the first n records of what runRoom gave and nw of its
+// warp_cycles.
+func (s *slab) took(n, nw int) {
+	s.ctas.taken += n
+	s.nwarps += nw
+}
+
 // reset empties s for another batch. Like batch.reset it clears nothing:
 // every record decoded or copied into s is written whole, after list
 // included, and an after list of a launch before stays referenced only

@@ -511,6 +511,11 @@ func (v *Validator) checkCTA(c *CTA) error {
 	if err != nil {
 		return err
 	}
+	return v.checkCTAOf(k, c)
+}
+
+// checkCTAOf is checkCTA for a cta record of k, a kernel of the tree.
+func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	if err := k.checkIndex("cta", c.CTA); err != nil {
 		return err
 	}

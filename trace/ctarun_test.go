@@ -1,0 +1,293 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// readRuns reads a binary trace through a Validator as a replay does:
+// Next, and after each cta record CTAs for the run after it (batch
+// records at a time; 0: Next alone). It lists each record with the
+// position Pos gives, and the error the read ends at.
+func readRuns(t testing.TB, data []byte, batch int) (recs []string, err error) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	v := NewValidator(r)
+	dst := make([]CTA, batch)
+	warps := make([]int64, batch*maxFastWarps)
+	for {
+		rec, err := v.Next()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		rn, off := r.Pos()
+		recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(rec)))
+		c, ok := rec.(*CTA)
+		for ok && batch > 0 {
+			n, err := v.CTAs(c.Kernel, dst, warps)
+			for i := range dst[:n] {
+				c := dst[i]
+				if len(c.WarpCycles) == 0 {
+					c.WarpCycles = nil // as Next decodes none
+				}
+				recs = append(recs, "run "+show(&c))
+			}
+			if err != nil {
+				return recs, err
+			}
+			if n == 0 {
+				break
+			}
+		}
+	}
+}
+
+// show is rec's type and fields in JSON.
+func show(rec Record) string {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		panic(err)
+	}
+	return fmt.Sprintf("%T %s", rec, b)
+}
+
+// runTrace is a host kernel of n CTAs, each with two warps, and its cta
+// records; edit changes them before they are written.
+func runTrace(n int, edit func([]Record) []Record) []Record {
+	recs := []Record{
+		&Header{Version: 1, ClockMHz: 706},
+		&Kernel{ID: 1, Name: "k", Grid: [3]uint32{uint32(n), 1, 1}, Block: [3]uint32{64, 1, 1}},
+		&Launch{Kernel: 1, T: 10},
+	}
+	for i := range n {
+		c := int64(1000 + i%300)
+		recs = append(recs, &CTA{Kernel: 1, CTA: uint64(i), Cycles: c, WarpCycles: []int64{c - 7, c}})
+	}
+	if edit != nil {
+		recs = edit(recs)
+	}
+	return recs
+}
+
+// CTAs gives the records, positions and errors Next alone gives: for long
+// runs across the read buffer's end, runs that stop at another kind of
+// record or another kernel, and runs broken by a record that breaks a
+// rule (reported at that record's position).
+func TestCTARunsReadAsNext(t *testing.T) {
+	cases := map[string][]Record{
+		"long run": runTrace(5000, nil),
+		"demand": runTrace(300, func(r []Record) []Record {
+			for _, rec := range r[3:] {
+				rec.(*CTA).Insts, rec.(*CTA).DRAMBytes = 4000, 1<<16
+			}
+			return r
+		}),
+		"no warps": runTrace(200, func(r []Record) []Record {
+			for _, rec := range r[3:] {
+				rec.(*CTA).WarpCycles = nil
+			}
+			return r
+		}),
+		"a second cta record": runTrace(400, func(r []Record) []Record {
+			r[250].(*CTA).CTA = 100
+			return r
+		}),
+		"cycles not the longest warp": runTrace(400, func(r []Record) []Record {
+			r[123].(*CTA).Cycles++
+			return r
+		}),
+		"outside the grid": runTrace(400, func(r []Record) []Record {
+			r[402].(*CTA).CTA = 400
+			return r
+		}),
+		"warp count": runTrace(400, func(r []Record) []Record {
+			r[77].(*CTA).WarpCycles = []int64{r[77].(*CTA).Cycles}
+			return r
+		}),
+		"missing CTA": runTrace(400, func(r []Record) []Record {
+			return append(r[:200], r[201:]...)
+		}),
+		"page records between": runTrace(400, func(r []Record) []Record {
+			out := append([]Record{r[0], &Buffer{ID: 1, Bytes: 1 << 20, Role: RoleInput}}, r[1:100]...)
+			out = append(out, &Pages{Kernel: 1, CTA: 96, Buffer: 1, R: []uint64{1}, At: 5000})
+			return append(out, r[100:]...)
+		}),
+		"two kernels": append(runTrace(300, nil),
+			&Kernel{ID: 2, Name: "k2", Grid: [3]uint32{300, 1, 1}, Block: [3]uint32{32, 1, 1}},
+			&Launch{Kernel: 2, T: 20, Stream: 1},
+			&CTA{Kernel: 2, CTA: 0, Cycles: 5}, &CTA{Kernel: 2, CTA: 1, Cycles: 7}),
+		"fixture": fixture(t, "valid.jsonl"),
+	}
+	for name, recs := range cases {
+		data := encodeBinary(t, recs)
+		want, wantErr := readRuns(t, data, 0)
+		for _, batch := range []int{1, 3, 64} {
+			got, gotErr := readRuns(t, data, batch)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Errorf("%s, runs of %d: error %v, Next alone %v", name, batch, gotErr, wantErr)
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s, runs of %d: %d records, Next alone %d", name, batch, len(got), len(want))
+				continue
+			}
+			runs := 0
+			for i := range got {
+				g, w := got[i], want[i]
+				if len(g) > 4 && g[:4] == "run " {
+					runs++
+					g = g[4:]
+					w = w[bytes.IndexByte([]byte(w), ' ')+1:]
+				}
+				if g != w {
+					t.Errorf("%s, runs of %d: record %d\n got %s\nwant %s", name, batch, i, got[i], want[i])
+					break
+				}
+			}
+			if runs == 0 && name != "fixture" {
+				t.Errorf("%s, runs of %d: no record came in a run", name, batch)
+			}
+		}
+		if name != "fixture" && name != "page records between" && name != "two kernels" && name != "long run" && name != "demand" && name != "no warps" && wantErr == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// The run's records are those Next decodes, field for field, and all
+// but the last few hundred bytes' come in runs.
+func TestCTARunFields(t *testing.T) {
+	want := runTrace(2000, nil)
+	r, err := NewReader(bytes.NewReader(encodeBinary(t, want)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewValidator(r)
+	dst := make([]CTA, 100)
+	warps := make([]int64, 100*maxFastWarps)
+	var got []Record
+	inRuns := 0
+	for {
+		rec, err := v.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec)
+		for c, ok := rec.(*CTA); ok; {
+			n, err := v.CTAs(c.Kernel, dst, warps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range dst[:n] {
+				c := dst[i]
+				c.WarpCycles = slices.Clone(c.WarpCycles)
+				got = append(got, &c)
+			}
+			inRuns += n
+			if n == 0 {
+				break
+			}
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("records differ from those written")
+	}
+	if inRuns < 1950 {
+		t.Errorf("%d of 2000 cta records in runs, want all but the last few", inRuns)
+	}
+}
+
+// FuzzCTARuns reads arbitrary input with Next alone and with CTAs after
+// each cta record, as TestCTARunsReadAsNext does: the records, positions
+// and error must be the same. Input without the zstd magic is compressed
+// first, as in FuzzBinaryReader.
+func FuzzCTARuns(f *testing.F) {
+	for _, recs := range [][]Record{
+		runTrace(600, nil),
+		runTrace(600, func(r []Record) []Record { r[300].(*CTA).CTA = 5; return r }),
+		fixture(f, "valid.jsonl"),
+	} {
+		f.Add(decompress(f, encodeBinary(f, recs)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !bytes.HasPrefix(data, []byte(zstdMagic)) {
+			data = compress(data)
+		}
+		want, wantErr := readRuns(t, data, 0)
+		for _, batch := range []int{3, 64} {
+			got, gotErr := readRuns(t, data, batch)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("runs of %d: error %v, Next alone %v", batch, gotErr, wantErr)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("runs of %d: %d records, Next alone %d", batch, len(got), len(want))
+			}
+			for i := range got {
+				g, w := strings.TrimPrefix(got[i], "run "), want[i]
+				if g != got[i] {
+					w = w[strings.IndexByte(w, ' ')+1:]
+				}
+				if g != w {
+					t.Fatalf("runs of %d: record %d\n got %s\nwant %s", batch, i, got[i], want[i])
+				}
+			}
+		}
+	})
+}
+
+// A Prefetcher over a Validator takes its runs of cta records the fast
+// way into its batches: the records and the error are Next's.
+func TestPrefetcherReadsRuns(t *testing.T) {
+	for name, recs := range map[string][]Record{
+		"long run": runTrace(5000, nil),
+		"a second cta record": runTrace(3000, func(r []Record) []Record {
+			r[2500].(*CTA).CTA = 100
+			return r
+		}),
+	} {
+		data := encodeBinary(t, recs)
+		want, wantErr := readRuns(t, data, 0)
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		SetReadOptions(r, ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
+		p := NewPrefetcher(NewValidator(r))
+		var got []string
+		for {
+			rec, err := p.Next()
+			if err != nil {
+				if err != io.EOF || wantErr != nil {
+					if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+						t.Errorf("%s: error %v, Next alone %v", name, err, wantErr)
+					}
+				}
+				break
+			}
+			got = append(got, show(rec))
+		}
+		p.Close()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d records, Next alone %d", name, len(got), len(want))
+		}
+		for i := range got {
+			if w := want[i][strings.IndexByte(want[i], ' ')+1:]; got[i] != w {
+				t.Fatalf("%s: record %d\n got %s\nwant %s", name, i, got[i], w)
+			}
+		}
+	}
+}
