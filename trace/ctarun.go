@@ -9,7 +9,7 @@ package trace
 // ctaRunner is a source that decodes cta records straight into the
 // caller's storage: the binary Reader (and Open's file, which embeds it).
 type ctaRunner interface {
-	nextCTA(c *CTA, kernel uint64, warps []int64) bool
+	runOf(kernel uint64) *Reader
 }
 
 // CTAs reads on from a cta record of kernel that Next returned: the cta
@@ -26,8 +26,12 @@ type ctaRunner interface {
 // The records and their warp_cycles are the caller's, valid until it
 // reuses dst and warps.
 func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err error) {
-	run, ok := v.src.(ctaRunner)
+	src, ok := v.src.(ctaRunner)
 	if !ok || v.err != nil || !v.header {
+		return 0, nil
+	}
+	r := src.runOf(kernel)
+	if r == nil {
 		return 0, nil
 	}
 	k, err := v.inTree("cta", kernel)
@@ -36,7 +40,7 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	}
 	for n < len(dst) && len(warps) >= maxFastWarps {
 		c := &dst[n]
-		if !run.nextCTA(c, kernel, warps[:maxFastWarps:maxFastWarps]) {
+		if !r.nextCTA(c, warps[:maxFastWarps:maxFastWarps]) {
 			break
 		}
 		v.record++
@@ -50,13 +54,23 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	return n, nil
 }
 
+// runOf is r where its next records may be a run of kernel's cta
+// records: the record decoded last named kernel, and cta records are
+// read (not skipped); else nil.
+func (r *Reader) runOf(kernel uint64) *Reader {
+	if r.err != nil || r.delta.kernel != kernel || r.skipped(KindCTA) {
+		return nil
+	}
+	return r
+}
+
 // nextCTA decodes the next record into c, with its warp_cycles in warps,
-// when it is a cta record of kernel, whose kernel delta is zero (the
-// last record decoded named kernel), that ctaFast reads whole from the
-// buffer; else it reads nothing and reports false.
-func (r *Reader) nextCTA(c *CTA, kernel uint64, warps []int64) bool {
+// when it is a cta record of the kernel runOf was asked for (its kernel
+// delta is zero) that ctaFast reads whole from the buffer; else it reads
+// nothing and reports false.
+func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	in := r.in
-	if r.err != nil || r.delta.kernel != kernel || in.w-in.r < 2 || in.buf[in.r+1] != 0 || r.skipped(KindCTA) {
+	if in.w-in.r < 2 || in.buf[in.r+1] != 0 {
 		return false
 	}
 	tag := in.buf[in.r]
