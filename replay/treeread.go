@@ -179,7 +179,7 @@ func (b *treeReader) step(m *treeMsg) error {
 		return b.stop(m, io.EOF)
 	}
 	if b.runAt < len(b.run) {
-		return b.runCTA(m)
+		return b.runCTAs(m)
 	}
 	if b.runErr != nil {
 		return b.runErr
@@ -269,16 +269,22 @@ func (b *treeReader) readRun(kernel uint64) {
 	b.run, b.runAt, b.runErr = b.run[:n], 0, err
 }
 
-// runCTA files the run's next cta record, and reads the next run after
-// its last.
-func (b *treeReader) runCTA(m *treeMsg) error {
-	c := &b.run[b.runAt]
-	b.runAt++
-	if err := b.cta(c); err != nil {
-		return err
+// runCTAs files the run's cta records, then reads the next run: a step
+// of as many records, handed over together (fill counts one, m.records
+// the rest), where one at a time each would be a message of its own
+// (hasEvent).
+func (b *treeReader) runCTAs(m *treeMsg) error {
+	n := len(b.run) - b.runAt
+	for b.runAt < len(b.run) {
+		c := &b.run[b.runAt]
+		b.runAt++
+		if err := b.cta(c); err != nil {
+			return err
+		}
 	}
-	if b.runAt == len(b.run) && b.runErr == nil {
-		b.readRun(c.Kernel)
+	m.records += n - 1
+	if b.runErr == nil {
+		b.readRun(b.run[len(b.run)-1].Kernel)
 	}
 	b.handOver(m)
 	return nil
