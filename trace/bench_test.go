@@ -303,3 +303,51 @@ func benchValidate(b *testing.B, wrap func(Source) Source) {
 	}
 	b.ReportMetric(float64(len(sink.recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
+
+// BenchmarkValidateBinary reads the traces of BenchmarkDecodeBinary
+// through a Validator as the replay does (records reused), Next alone and with the runs of
+// cta records taken by CTAs (runLen at a time, the tree reader's).
+func BenchmarkValidateBinary(b *testing.B) {
+	for _, runs := range []bool{false, true} {
+		name := "next"
+		if runs {
+			name = "runs"
+		}
+		b.Run(name, func(b *testing.B) {
+			eachShape(b, func(b *testing.B, tr *benchTrace) {
+				dst, warps := make([]CTA, 64), make([]int64, 64*maxFastWarps)
+				for i := 0; i < b.N; i++ {
+					r, err := NewReader(bytes.NewReader(tr.data))
+					if err != nil {
+						b.Fatal(err)
+					}
+					r.SetOptions(ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
+					v := NewValidator(r)
+					n := 0
+					for {
+						rec, err := v.Next()
+						if err == io.EOF {
+							break
+						} else if err != nil {
+							b.Fatal(err)
+						}
+						n++
+						for c, ok := rec.(*CTA); ok && runs; {
+							k, err := v.CTAs(c.Kernel, dst, warps)
+							if err != nil {
+								b.Fatal(err)
+							}
+							if n += k; k == 0 {
+								break
+							}
+						}
+					}
+					if n != tr.records {
+						b.Fatalf("read %d records, want %d", n, tr.records)
+					}
+				}
+				b.ReportMetric(float64(tr.records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+			})
+		})
+	}
+}
