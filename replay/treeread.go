@@ -244,9 +244,8 @@ type runSource interface {
 	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
 }
 
-// runLen is how many cta records a run is read at a time: a run is 64
-// records and their warp_cycles (2048: 16 KiB) in storage the reader
-// reuses.
+// runLen is how many cta records a run is read at a time, into storage
+// the reader reuses: 64 records and room for their warp_cycles (16 KiB).
 const runLen = 64
 
 // setSource makes src the source of the records, and its fast way to
@@ -255,7 +254,7 @@ func (b *treeReader) setSource(src trace.Source) {
 	b.src = src
 	b.runs, _ = src.(runSource)
 	if b.runs != nil && b.run == nil {
-		b.run, b.warps = make([]trace.CTA, 0, runLen), make([]int64, runLen*32)
+		b.run, b.warps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
 	}
 }
 

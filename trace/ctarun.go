@@ -12,16 +12,21 @@ type ctaRunner interface {
 	runOf(kernel uint64) *Reader
 }
 
+// RunWarps is the room for warp_cycles CTAs needs for each record it
+// reads: a record with more takes Next's way.
+const RunWarps = maxFastWarps
+
 // CTAs reads on from a cta record of kernel that Next returned: the cta
 // records that follow it while they are kernel's, decoded into dst (at
-// most len(dst) of them) with their warp_cycles in warps, and checked as
-// Next checks them. It takes only what it can read the fast way, from a
-// binary trace, and leaves the rest to Next: another kind of record,
-// another kernel's, a record across the end of the read buffer, a record
-// with more than a warp's worth of warp_cycles (n is 0 for a source that
-// has no fast way, such as JSONL). dst[:n] are the records read, those
-// before any error; at a record that breaks a rule it returns the error
-// Next would return there, and so does every later call to Next.
+// most len(dst) of them) with their warp_cycles in warps (RunWarps of
+// room for each), and checked as Next checks them. It takes only what it
+// can read the fast way, from a binary trace, and leaves the rest to
+// Next: another kind of record, another kernel's, a record across the
+// end of the read buffer, a record with more than RunWarps warp_cycles
+// (n is 0 for a source that has no fast way, such as JSONL). dst[:n] are
+// the records read, those before any error; at a record that breaks a
+// rule it returns the error Next would return there, and so does every
+// later call to Next.
 //
 // The records and their warp_cycles are the caller's, valid until it
 // reuses dst and warps.
@@ -38,9 +43,9 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	if err != nil {
 		return 0, nil // Next says so, at the record
 	}
-	for n < len(dst) && len(warps) >= maxFastWarps {
+	for n < len(dst) && len(warps) >= RunWarps {
 		c := &dst[n]
-		if !r.nextCTA(c, warps[:maxFastWarps:maxFastWarps]) {
+		if !r.nextCTA(c, warps[:RunWarps:RunWarps]) {
 			break
 		}
 		v.record++
