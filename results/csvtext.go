@@ -131,15 +131,6 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 	return nil
 }
 
-// appendInt appends v in decimal, a one-digit value without
-// strconv's call.
-func appendInt(dst []byte, v int64) []byte {
-	if uint64(v) < 10 {
-		return append(dst, byte('0'+v))
-	}
-	return strconv.AppendInt(dst, v, 10)
-}
-
 func (e *csvEncoder) Close() error { return e.flush() }
 
 func (e *csvEncoder) flush() error {
