@@ -233,6 +233,9 @@ func (b *treeReader) step(m *treeMsg) error {
 		if err := b.cta(r); err != nil {
 			return err
 		}
+		if err := b.batchRun(m, r.Kernel); err != nil {
+			return err
+		}
 		b.readRun(r.Kernel)
 	}
 	b.handOver(m)
@@ -266,6 +269,25 @@ func (b *treeReader) readRun(kernel uint64) {
 	}
 	n, err := b.runs.CTAs(kernel, b.run[:runLen], b.warps)
 	b.run, b.runAt, b.runErr = b.run[:n], 0, err
+}
+
+// batchRun files the cta records of kernel that come next in the batch
+// the source handed over (a Prefetcher's), as part of the step that filed
+// the one before them: handed over together, as runCTAs hands over a
+// run.
+func (b *treeReader) batchRun(m *treeMsg, kernel uint64) error {
+	for b.at < len(b.recs) {
+		c, ok := b.recs[b.at].(*trace.CTA)
+		if !ok || c.Kernel != kernel {
+			return nil
+		}
+		b.at++
+		m.records++
+		if err := b.cta(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runCTAs files the run's cta records, then reads the next run: a step
