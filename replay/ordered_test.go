@@ -43,17 +43,7 @@ func TestOrderedTreesReplayTheSame(t *testing.T) {
 		plain := writeBinary(t, recs)
 		for _, pol := range []string{"cdp", "dtbl", "spawn", "flat", "threshold"} {
 			run := func(data []byte, prefetch bool) (*replay.Stats, *recorder) {
-				p, err := policies.New(pol, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rec := &recorder{}
-				open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
-				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p, Ahead: readAhead(prefetch)}, rec)
-				if err != nil {
-					t.Fatalf("%s under %s: %v", name, pol, err)
-				}
-				return st, rec
+				return replayRows(t, cfg, pol, binaryOpener(data), prefetch)
 			}
 			sa, ra := run(ordered, false)
 			for _, v := range []struct {
@@ -68,6 +58,27 @@ func TestOrderedTreesReplayTheSame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// replayRows replays the trace open opens under policy pol, with or
+// without Options.Ahead, and returns its summary and every row.
+func replayRows(t *testing.T, cfg model.Config, pol string, open replay.Opener, prefetch bool) (*replay.Stats, *recorder) {
+	t.Helper()
+	p, err := policies.New(pol, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p, Ahead: readAhead(prefetch)}, rec)
+	if err != nil {
+		t.Fatalf("under %s: %v", pol, err)
+	}
+	return st, rec
+}
+
+// binaryOpener opens the binary trace data.
+func binaryOpener(data []byte) replay.Opener {
+	return func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 }
 
 func mustReader(t *testing.T, data []byte) *trace.Reader {

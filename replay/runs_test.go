@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/model"
-	"github.com/gpureplay/gpureplay/policies"
-	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -41,24 +39,11 @@ func TestRunsReplayAsRecords(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
+		jsonl := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(text.Bytes())), nil }
 		for _, pol := range []string{"cdp", "dtbl", "flat"} {
-			run := func(open replay.Opener, prefetch bool) (*replay.Stats, *recorder) {
-				p, err := policies.New(pol, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rec := &recorder{}
-				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: p, Ahead: readAhead(prefetch)}, rec)
-				if err != nil {
-					t.Fatalf("%s under %s: %v", name, pol, err)
-				}
-				return st, rec
-			}
-			jsonl := func() (trace.Source, error) { return trace.NewJSONLReader(bytes.NewReader(text.Bytes())), nil }
-			bin := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(binary)) }
-			sa, ra := run(jsonl, false)
+			sa, ra := replayRows(t, cfg, pol, jsonl, false)
 			for _, prefetch := range []bool{false, true} {
-				sb, rb := run(bin, prefetch)
+				sb, rb := replayRows(t, cfg, pol, binaryOpener(binary), prefetch)
 				if *sa != *sb || !reflect.DeepEqual(ra, rb) {
 					t.Errorf("%s under %s (Ahead %v): binary and JSONL reading differ (makespan %d vs %d)", name, pol, prefetch, sb.MakespanCycles, sa.MakespanCycles)
 				}
