@@ -89,8 +89,9 @@ type experiment struct {
 	stated *statedValue
 	beside *besideRun
 	// costsIn, where set, is the quick experiment whose grid varies the
-	// invented cost constants this one's leaves out (a paper-size run,
-	// where a hundred more points would take hours): sensitivity.go.
+	// invented cost constants this one's leaves out unless --cost-grid
+	// asks for them (a paper-size run, where they take most of an hour):
+	// sensitivity.go.
 	costsIn string
 }
 

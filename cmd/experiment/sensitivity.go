@@ -280,7 +280,7 @@ func printScorecard(w io.Writer, x *experiment, own []outcome) {
 		fmt.Fprintf(w, "\nThe grid: %s.\n", gridNames(x))
 	}
 	if x.costsIn != "" && !costGrid {
-		fmt.Fprintf(w, "\nThe invented cost constants (samples/*cost.go) are varied at ×0.5 and ×2 in the grid of %s, the same benchmarks at small sizes, not here: at these sizes their hundred more points would take hours (`--cost-grid` adds them).\n", x.costsIn)
+		fmt.Fprintf(w, "\nThe invented cost constants (samples/*cost.go) are varied at ×0.5 and ×2 in the grid of %s, the same benchmarks at small sizes, not here; `--cost-grid` adds them (the results of record are judged so: most of an hour on 2 cores).\n", x.costsIn)
 	}
 	if x.beside != nil {
 		fmt.Fprintf(w, "\nThe rows marked ↳ stated are the headline above them with the paper's stated value in place of the measurement of record, judged across the same grid: %s. A claim about one benchmark the stated value leaves alone has no such row.\n", x.stated.label)
