@@ -41,11 +41,11 @@ type treeReader struct {
 	// (trace.Validator.CTAs), nil for a source without (a Prefetcher):
 	// run[runAt:] are those it read last, not filed yet, runErr the
 	// error it stopped at. They come before the source's next record.
-	runs   runSource
-	run    []trace.CTA
-	runAt  int
-	runErr error
-	warps  []int64 // the run's warp_cycles
+	runs     runSource
+	run      []trace.CTA
+	runAt    int
+	runErr   error
+	runWarps []int64 // the run's warp_cycles
 
 	// host is the open segment's host kernel as the reader files it; nil
 	// before the first host launch. Under ordered_trees its CTAs' specs
@@ -257,7 +257,7 @@ func (b *treeReader) setSource(src trace.Source) {
 	b.src = src
 	b.runs, _ = src.(runSource)
 	if b.runs != nil && b.run == nil {
-		b.run, b.warps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
+		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
 	}
 }
 
@@ -267,7 +267,7 @@ func (b *treeReader) readRun(kernel uint64) {
 	if b.runs == nil {
 		return
 	}
-	n, err := b.runs.CTAs(kernel, b.run[:runLen], b.warps)
+	n, err := b.runs.CTAs(kernel, b.run[:runLen], b.runWarps)
 	b.run, b.runAt, b.runErr = b.run[:n], 0, err
 }
 

@@ -4,9 +4,9 @@ import "math/bits"
 
 // appendInt appends v in decimal, as strconv.AppendInt(dst, v, 10) does,
 // straight into dst: a CSV row of the ctas table is seven integers, and
-// strconv formats each into a buffer of its own, then copies it (with
-// the call, about 140 instructions an integer of five or six digits on
-// synth; this takes about 40).
+// strconv formats each into a buffer of its own, then copies it. Written
+// in place they cost about 140 instructions a CTA less on synth
+// (scripts/instructions.sh --quick synth-csv).
 func appendInt(dst []byte, v int64) []byte {
 	if uint64(v) < 10 {
 		return append(dst, byte('0'+v))

@@ -41,6 +41,15 @@ func (s *arena[T]) next() *T {
 	return &s.all[s.taken-1]
 }
 
+// rest is the elements not handed out yet, for a caller that fills them
+// in order and then takes them (slab.took).
+func (s *arena[T]) rest() []T {
+	if s.all == nil {
+		s.all = make([]T, prefetchBatch)
+	}
+	return s.all[s.taken:]
+}
+
 // storeChanged stores v in *dst unless it holds v already. A slab's
 // records are decoded into the same places batch after batch, where a
 // device launch keeps its parent (the slab's parent of the same index)
@@ -59,32 +68,32 @@ func (s *slab) cta() *CTA       { return s.ctas.next() }
 // launch returns a launch record and a parent for it, should it have one.
 func (s *slab) launch() (*Launch, *Parent) { return s.launches.next(), s.parents.next() }
 
-// warpBuf returns room for n warp_cycles (length 0, capacity n). A slab
-// too small for them is replaced by one twice as large: the earlier
-// records' warp_cycles stay in the old one, still theirs.
+// warpBuf returns room for n warp_cycles (length 0, capacity n).
 func (s *slab) warpBuf(n int) []int64 {
-	if len(s.warps)-s.nwarps < n {
-		s.warps = make([]int64, max(2*len(s.warps), n, 8*prefetchBatch))
-		s.nwarps = 0
-	}
+	s.warpRoom(n)
 	at := s.nwarps
 	s.nwarps += n
 	return s.warps[at : at : at+n]
 }
 
-// runRoom is room for a run of up to n cta records in s and their
-// warp_cycles (Validator.CTAs), which took then takes: records are
-// taken from the arena in order, so it gives the rest of the arena.
-func (s *slab) runRoom(n int) ([]CTA, []int64) {
-	if s.ctas.all == nil {
-		s.ctas.all = make([]CTA, prefetchBatch)
-	}
-	n = min(n, len(s.ctas.all)-s.ctas.taken)
-	if len(s.warps)-s.nwarps < n*maxFastWarps {
-		s.warps = make([]int64, max(2*len(s.warps), n*maxFastWarps, 8*prefetchBatch))
+// warpRoom makes room for n more warp_cycles: a slab too small for them
+// is replaced by one twice as large, the earlier records' warp_cycles
+// staying in the old one, still theirs.
+func (s *slab) warpRoom(n int) {
+	if len(s.warps)-s.nwarps < n {
+		s.warps = make([]int64, max(2*len(s.warps), n, 8*prefetchBatch))
 		s.nwarps = 0
 	}
-	return s.ctas.all[s.ctas.taken : s.ctas.taken+n], s.warps[s.nwarps:]
+}
+
+// runRoom is room for a run of up to n cta records in s and their
+// warp_cycles (Validator.CTAs), which took then takes: the records not
+// yet handed out, in order, and RunWarps of warp_cycles for each.
+func (s *slab) runRoom(n int) ([]CTA, []int64) {
+	ctas := s.ctas.rest()
+	ctas = ctas[:min(n, len(ctas))]
+	s.warpRoom(len(ctas) * RunWarps)
+	return ctas, s.warps[s.nwarps:]
 }
 
 // took takes the first n records of what runRoom gave and nw of its
