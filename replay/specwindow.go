@@ -3,6 +3,8 @@ package replay
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // specWindow holds, under ordered_trees, the specs of the open segment's
@@ -67,6 +69,29 @@ func (w *specWindow) record(i uint64, r *ctaRecord) error {
 	r.fill(&s)
 	w.set(e, &s)
 	return nil
+}
+
+// appendPlain files cta record c, rescaled with clk, as record does, where
+// that is the window's next entry and c has no per-warp cycles of its own
+// (none, or all the CTA's): the host kernel's records in CTA order, as
+// every generator and importer writes them. It reports whether it did;
+// where it did not, record takes the record. Its entry is new, with no
+// rare parts, so the record's fill reduces to its cycles and its demand
+// over them, set here without the ctaRecord and ctaSpec between: 94
+// instructions a CTA fewer on synth and uniform (scripts/instructions.sh
+// --quick).
+func (w *specWindow) appendPlain(c *trace.CTA, clk clock) bool {
+	if c.CTA < w.from || w.head+int(c.CTA-w.from) != len(w.slims) ||
+		len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
+		return false
+	}
+	e := slimSpec{cycles: clk.scale(c.Cycles)}
+	if c.HasDemand() && e.cycles > 0 {
+		e.issue = float32(float64(c.Insts) / float64(e.cycles))
+		e.dram = float32(float64(c.DRAMBytes) / float64(e.cycles))
+	}
+	w.slims = append(w.slims, e)
+	return true
 }
 
 // extra returns CTA i's rare parts, creating them on first use.
