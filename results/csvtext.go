@@ -92,22 +92,25 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 			c.str = col.(*array.String)
 		}
 	}
-	for row := 0; row < int(rec.NumRows()); row++ {
-		for j := range e.cols {
-			c := &e.cols[j]
-			if j > 0 {
-				e.buf = append(e.buf, ',')
-			}
+	// The row loop keeps the buffer in a local, which the compiler holds
+	// in registers: appending to e.buf loaded and stored its header at
+	// every field. Each field ends in a comma, the row's last turned into
+	// its newline.
+	buf, cols := e.buf, e.cols
+	for row, rows := 0, int(rec.NumRows()); row < rows; row++ {
+		for j := range cols {
+			c := &cols[j]
 			if c.arr != nil && c.arr.IsNull(row) {
+				buf = append(buf, ',')
 				continue
 			}
 			switch c.kind {
 			case arrow.INT64:
-				e.buf = appendInt(e.buf, c.i64[row])
+				buf = appendInt(buf, c.i64[row])
 			case arrow.INT32:
-				e.buf = appendInt(e.buf, int64(c.i32[row]))
+				buf = appendInt(buf, int64(c.i32[row]))
 			case arrow.FLOAT64:
-				e.buf = appendFloatText(e.buf, c.f64[row])
+				buf = appendFloatText(buf, c.f64[row])
 			default:
 				// A string column holds a value over long stretches (the
 				// run columns, kernel names): its field is quoted once.
@@ -118,16 +121,24 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 						c.field = []byte{}
 					}
 				}
-				e.buf = append(e.buf, c.field...)
+				buf = append(buf, c.field...)
 			}
+			buf = append(buf, ',')
 		}
-		e.buf = append(e.buf, '\n')
-		if len(e.buf) >= csvFlushAt {
+		if len(cols) > 0 {
+			buf[len(buf)-1] = '\n'
+		} else {
+			buf = append(buf, '\n')
+		}
+		if len(buf) >= csvFlushAt {
+			e.buf = buf
 			if err := e.flush(); err != nil {
 				return err
 			}
+			buf = e.buf
 		}
 	}
+	e.buf = buf
 	return nil
 }
 

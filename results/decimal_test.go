@@ -1,6 +1,8 @@
 package results
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -26,6 +28,37 @@ func TestAppendIntIsStrconvs(t *testing.T) {
 				t.Fatalf("appendInt(%q, %d) = %q, want %q", dst, v, got, want)
 			}
 		}
+	}
+}
+
+// digits8's divisions by multiplication hold over the ranges it uses
+// them on, and it writes every value below 10^8 as its eight digits.
+func TestDigits8(t *testing.T) {
+	for y := uint64(0); y < 10000; y++ {
+		if y*10486>>20 != y/100 {
+			t.Fatalf("%d·10486>>20 = %d, want %d", y, y*10486>>20, y/100)
+		}
+		if y < 100 && y*103>>10 != y/10 {
+			t.Fatalf("%d·103>>10 = %d, want %d", y, y*103>>10, y/10)
+		}
+	}
+	var b [8]byte
+	for v := uint32(0); v < 1e8; v += 7 {
+		binary.LittleEndian.PutUint64(b[:], digits8(v))
+		if want := fmt.Sprintf("%08d", v); string(b[:]) != want {
+			t.Fatalf("digits8(%d) = %q, want %q", v, b[:], want)
+		}
+	}
+}
+
+// appendInt leaves what dst holds before it as it was.
+func TestAppendIntKeepsPrefix(t *testing.T) {
+	buf := make([]byte, 0, 40)
+	for _, v := range []int64{7, 12345, 123456789012, math.MaxInt64} {
+		buf = appendInt(append(buf, ','), v)
+	}
+	if want := ",7,12345,123456789012,9223372036854775807"; string(buf) != want {
+		t.Fatalf("got %q, want %q", buf, want)
 	}
 }
 
