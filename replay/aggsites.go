@@ -74,8 +74,8 @@ func (se *siteEngine) launchAggregated(c *ctaRun, w, first, last int, heads []*K
 		return cost, true
 	}
 	cost.launch = se.launchEnd(c, cost, now)
-	for _, r := range se.reqs {
-		se.launchOne(c, r.lane, false, cost, nil, now)
+	for i := range se.reqs {
+		se.launchOne(c, &se.reqs[i].lane, false, cost, nil, now)
 	}
 	return cost, false
 }

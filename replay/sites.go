@@ -143,8 +143,9 @@ func (se *siteEngine) release(lw *launchWait, now int64) {
 	c, w := lw.c, lw.w
 	cost := lw.cost
 	cost.launch = se.launchEnd(c, cost, now)
-	for _, r := range lw.reqs {
-		se.launchOne(c, r.lane, r.hardware, cost, r.row, now)
+	for i := range lw.reqs {
+		r := &lw.reqs[i]
+		se.launchOne(c, &r.lane, r.hardware, cost, r.row, now)
 	}
 	wr := &c.warps[w]
 	wr.shift += now - lw.since + cost.launch + cost.inline
@@ -202,7 +203,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware, row: row})
 				continue
 			}
-			se.launchOne(c, lanes[i], v.Hardware, cost, row, now)
+			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
 			if se.byCommand(v) {
 				se.groups.command(c, lanes[i], now, now+cost.front, false, row)
@@ -280,15 +281,19 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 // launchOne makes one lane's launch now, at a site costing cost. A
 // launch by DTBL's hardware is an aggregated group's command under
 // dtbl.fallback=dispatch, matched when it arrives; row is its launches
-// row, written then (nil when rows are not kept).
-func (se *siteEngine) launchOne(c *ctaRun, l siteRec, hardware bool, cost siteCost, row *tables.Launch, now int64) {
+// row, written then (nil when rows are not kept). l is the lane where it
+// is kept (the CTA's sites, a held launch's request), not a copy: a
+// copy's address handed on through siteHost, an interface, went to the
+// heap, an allocation at every CDP launch (BFS scale 16: 100
+// instructions a CTA).
+func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteCost, row *tables.Launch, now int64) {
 	switch {
 	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
-		se.groups.command(c, l, now, now+cost.front, true, row)
+		se.groups.command(c, *l, now, now+cost.front, true, row)
 	case hardware:
 		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
 	default:
-		se.host.launchChild(c, &l, now+cost.launch)
+		se.host.launchChild(c, l, now+cost.launch)
 	}
 }
 
