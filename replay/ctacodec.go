@@ -141,19 +141,26 @@ func recordHead(p []byte) (i, tag uint64, rest []byte) {
 // place: a record (seven words) returned or passed by value is written
 // field by field and copied whole, a read the processor cannot forward
 // from its store buffer (ctaTable.nextSpec: one placed CTA each).
+//
+// It walks the record by index (uvarintAt), not by the slice of what is
+// left after each number, whose length and capacity each number
+// computed again: a child CTA of BFS's has thirteen numbers
+// (scripts/instructions.sh --quick bfs: 30 instructions a CTA fewer).
 func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
-	r.cycles, p = varint(p)
+	u, i := uvarintAt(p, 0)
+	r.cycles = unzigzag(u)
 	if nw := int(tag >> 1); nw > 0 {
 		r.warps = buf[:nw:nw]
 		for w := range r.warps {
-			r.warps[w], p = varint(p)
+			u, i = uvarintAt(p, i)
+			r.warps[w] = unzigzag(u)
 		}
 	}
 	if r.demand = tag&1 != 0; r.demand {
-		r.insts, p = uvarint(p)
-		r.bytes, p = uvarint(p)
+		r.insts, i = uvarintAt(p, i)
+		r.bytes, i = uvarintAt(p, i)
 	}
-	return p
+	return p[i:]
 }
 
 // appendUvarint is binary.AppendUvarint with its one- and two-byte cases
@@ -187,11 +194,28 @@ func uvarint(p []byte) (uint64, []byte) {
 	}
 }
 
+// uvarintAt is uvarint of the number at p[i:]: it and the index after it.
+func uvarintAt(p []byte, i int) (uint64, int) {
+	var x uint64
+	for s := uint(0); ; s += 7 {
+		b := p[i]
+		i++
+		if b < 0x80 {
+			return x | uint64(b)<<s, i
+		}
+		x |= uint64(b&0x7f) << s
+	}
+}
+
+// unzigzag is binary.Varint's decoding of the uvarint ux: x, or ^x when
+// the low bit is set.
+func unzigzag(ux uint64) int64 { return int64(ux>>1) ^ -int64(ux&1) }
+
 // varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
 // start of p: x, or ^x when the low bit is set.
 func varint(p []byte) (int64, []byte) {
 	ux, p := uvarint(p)
-	return int64(ux>>1) ^ -int64(ux&1), p
+	return unzigzag(ux), p
 }
 
 func skipUvarint(p []byte) []byte {
