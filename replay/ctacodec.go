@@ -19,7 +19,9 @@ package replay
 //     and its pointers (slim, setRare; expand), the form host CTAs take
 //     from the tree reader's window (specWindow) through its messages to
 //     the engine's queue (specQueue): 24 bytes a CTA the collector need
-//     not scan, the rare parts apart for the few that have them.
+//     not scan, the rare parts apart for the few that have them. A
+//     record with no per-warp cycles of its own that fills a new entry
+//     becomes its slim directly (plainSlim).
 //
 // The codec's functions are small enough to be inlined where they are
 // called once a CTA (appendPacked and decodeBody excepted), so the forms
@@ -58,7 +60,7 @@ type ctaRecord struct {
 // form that keeps r past that copies them (ctaTable.record, specWindow).
 func (r *ctaRecord) read(c *trace.CTA, clk clock) {
 	*r = ctaRecord{cycles: clk.scale(c.Cycles), demand: c.HasDemand(), insts: c.Insts, bytes: c.DRAMBytes}
-	if len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
+	if ownWarps(c) {
 		r.warps = c.WarpCycles
 		for i, w := range r.warps {
 			r.warps[i] = clk.scale(w)
@@ -87,11 +89,33 @@ func (r *ctaRecord) fill(s *ctaSpec) {
 	}
 	if r.demand {
 		if alone := s.alone(); alone > 0 {
-			s.issue = float32(float64(r.insts) / float64(alone))
-			s.dram = float32(float64(r.bytes) / float64(alone))
+			s.issue, s.dram = perCycle(r.insts, r.bytes, alone)
 		}
 	}
 }
+
+// perCycle is a demand of insts and bytes over alone cycles (> 0), a
+// CTA's time alone: its issue and DRAM demand per cycle.
+func perCycle(insts, bytes uint64, alone int64) (issue, dram float32) {
+	return float32(float64(insts) / float64(alone)), float32(float64(bytes) / float64(alone))
+}
+
+// plainSlim is cta record c, rescaled with clk, as the slim of a new
+// entry it alone fills (fill over an empty spec), where c has no per-warp
+// cycles of its own (none, or all the CTA's: ownWarps). The tree reader
+// files the host kernel's records in CTA order so
+// (specWindow.appendPlain), without the ctaRecord and ctaSpec between.
+func plainSlim(c *trace.CTA, clk clock) slimSpec {
+	e := slimSpec{cycles: clk.scale(c.Cycles)}
+	if c.HasDemand() && e.cycles > 0 {
+		e.issue, e.dram = perCycle(c.Insts, c.DRAMBytes, e.cycles)
+	}
+	return e
+}
+
+// ownWarps reports whether c has per-warp cycles of its own, which the
+// engine keeps: some warp's differ from the CTA's.
+func ownWarps(c *trace.CTA) bool { return len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) }
 
 // The packed form: a record of CTA i is the uvarints of i and a tag (the
 // number of per-warp cycles, shifted left by one, and whether it records
@@ -184,14 +208,8 @@ func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 // inlined where binary.Uvarint, which checks for overflow, is not:
 // nextSpec decodes five numbers or so for every CTA placed.
 func uvarint(p []byte) (uint64, []byte) {
-	var x uint64
-	for i, s := 0, uint(0); ; i, s = i+1, s+7 {
-		b := p[i]
-		if b < 0x80 {
-			return x | uint64(b)<<s, p[i+1:]
-		}
-		x |= uint64(b&0x7f) << s
-	}
+	x, n := uvarintAt(p, 0)
+	return x, p[n:]
 }
 
 // uvarintAt is uvarint of the number at p[i:]: it and the index after it.
@@ -210,13 +228,6 @@ func uvarintAt(p []byte, i int) (uint64, int) {
 // unzigzag is binary.Varint's decoding of the uvarint ux: x, or ^x when
 // the low bit is set.
 func unzigzag(ux uint64) int64 { return int64(ux>>1) ^ -int64(ux&1) }
-
-// varint decodes binary.Varint's encoding (zig-zag over uvarint's) at the
-// start of p: x, or ^x when the low bit is set.
-func varint(p []byte) (int64, []byte) {
-	ux, p := uvarint(p)
-	return unzigzag(ux), p
-}
 
 func skipUvarint(p []byte) []byte {
 	_, rest := uvarint(p)

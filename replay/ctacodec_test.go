@@ -81,8 +81,9 @@ func TestSlimSpecRoundTrip(t *testing.T) {
 	}
 }
 
-// uvarint and varint, with their fast path for one byte, decode every
-// value as encoding/binary does, at both sides of each byte boundary.
+// uvarint and varint (unzigzag over uvarint, as decodeBody reads a
+// varint) decode every value as encoding/binary does, at both sides of
+// each byte boundary.
 func TestPackedVarints(t *testing.T) {
 	for shift := 0; shift < 64; shift++ {
 		for _, d := range []int64{-1, 0, 1} {
@@ -104,6 +105,13 @@ func TestPackedVarints(t *testing.T) {
 	} else if x, _ := varint(rest); x != math.MinInt64 {
 		t.Errorf("decoded %d, want MinInt64", x)
 	}
+}
+
+// varint decodes binary.Varint's encoding at the start of p as decodeBody
+// does.
+func varint(p []byte) (int64, []byte) {
+	ux, rest := uvarint(p)
+	return unzigzag(ux), rest
 }
 
 // appendPacked's appendUvarint and zigzagOf write what binary.AppendUvarint

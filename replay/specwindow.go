@@ -71,26 +71,17 @@ func (w *specWindow) record(i uint64, r *ctaRecord) error {
 	return nil
 }
 
-// appendPlain files cta record c, rescaled with clk, as record does, where
-// that is the window's next entry and c has no per-warp cycles of its own
-// (none, or all the CTA's): the host kernel's records in CTA order, as
-// every generator and importer writes them. It reports whether it did;
-// where it did not, record takes the record. Its entry is new, with no
-// rare parts, so the record's fill reduces to its cycles and its demand
-// over them, set here without the ctaRecord and ctaSpec between: 94
-// instructions a CTA fewer on synth and uniform (scripts/instructions.sh
-// --quick).
+// appendPlain files cta record c, rescaled with clk, as record does,
+// where that is the window's next entry and c has no per-warp cycles of
+// its own (ownWarps, plainSlim): the host kernel's records in CTA order,
+// as every generator and importer writes them. It reports whether it
+// did; where it did not, record takes the record. About 90 instructions
+// a CTA fewer than record on uniform (scripts/instructions.sh --quick).
 func (w *specWindow) appendPlain(c *trace.CTA, clk clock) bool {
-	if c.CTA < w.from || w.head+int(c.CTA-w.from) != len(w.slims) ||
-		len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) {
+	if c.CTA < w.from || w.head+int(c.CTA-w.from) != len(w.slims) || ownWarps(c) {
 		return false
 	}
-	e := slimSpec{cycles: clk.scale(c.Cycles)}
-	if c.HasDemand() && e.cycles > 0 {
-		e.issue = float32(float64(c.Insts) / float64(e.cycles))
-		e.dram = float32(float64(c.DRAMBytes) / float64(e.cycles))
-	}
-	w.slims = append(w.slims, e)
+	w.slims = append(w.slims, plainSlim(c, clk))
 	return true
 }
 
