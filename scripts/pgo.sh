@@ -4,7 +4,8 @@
 # hot paths' calls, such as smArray.enter and leave, are inlined beyond
 # the usual budget). The profile is of the runs issue-sized studies spend
 # their time in: synth 5M with the contention model on, with and without
-# --out, and BFS scale 20 under cdp, with and without --out.
+# --out, BFS scale 20 under cdp, with and without --out, and 1M CTAs of
+# one length with the model off (scripts/instructions.sh's uniform run).
 #
 #   scripts/pgo.sh        (a few minutes; rerun after large engine changes)
 #
@@ -18,6 +19,7 @@ go build -pgo=off -o "$tmp/replay" ./cmd/replay
 r="$tmp/replay"
 $r gen synth --param kernels=500 --param ctas=10000 -o "$tmp/synth.trace.zst"
 $r gen bfs --param scale=20 -o "$tmp/bfs.trace.zst"
+$r gen synth --param kernels=100 --param jitter=0 -o "$tmp/uniform.trace.zst"
 profiles=()
 n=0
 prof() { # trace, extra flags
@@ -30,5 +32,6 @@ prof "$tmp/synth.trace.zst"
 prof --out "$tmp/out" "$tmp/synth.trace.zst"
 for i in 1 2 3 4; do prof "$tmp/bfs.trace.zst"; done
 prof --out "$tmp/out" "$tmp/bfs.trace.zst"
+prof --set model.contention=off "$tmp/uniform.trace.zst"
 go tool pprof -proto "${profiles[@]}" > cmd/replay/default.pgo
 echo "wrote cmd/replay/default.pgo from ${#profiles[@]} profiles"
