@@ -1,12 +1,19 @@
 package trace
 
-// idSet is a set of uint64 ids kept as a sparse bitset: 512-id chunks,
-// allocated as ids arrive, with the last chunk cached. Dense ids (CTA
-// indices, kernel ids counted up by a producer) cost about a bit each and
-// sequential ids rarely touch the map, while a stray huge id costs one chunk,
-// not a bitset up to it. The zero value is an empty set; it must not be
-// copied once used.
+// idSet is a set of uint64 ids: a count of the ids added in order from
+// 0, then a sparse bitset of 512-id chunks, allocated as ids arrive, with
+// the last chunk cached.
+//
+// Ids nearly always come in order (a kernel's cta records, kernel ids
+// counted up by a producer): while they do, the set is the count alone,
+// an add a comparison and no memory, however many there are (a 1M-CTA
+// kernel's bitset was 128 KiB that grew with the trace). The first id
+// out of that order goes into the chunks, and so does every later one.
+// Dense ids out of order cost about a bit each and rarely touch the map,
+// while a stray huge id costs one chunk, not a bitset up to it. The zero
+// value is an empty set; it must not be copied once used.
 type idSet struct {
+	dense   uint64  // ids below it are members, and while n == dense no other is
 	first   idChunk // ids 0..511, inline: most sets (a small kernel's CTAs) need no allocation
 	chunks  map[uint64]*idChunk
 	lastKey uint64
@@ -42,12 +49,23 @@ func (s *idSet) chunk(id uint64, create bool) *idChunk {
 }
 
 func (s *idSet) has(id uint64) bool {
+	if id < s.dense {
+		return true
+	}
 	c := s.chunk(id, false)
 	return c != nil && c[id>>6&7]&(1<<(id&63)) != 0
 }
 
 // add inserts id and reports whether it was new.
 func (s *idSet) add(id uint64) bool {
+	switch {
+	case id == s.dense && s.n == id:
+		s.dense++
+		s.n++
+		return true
+	case id < s.dense:
+		return false
+	}
 	w := &s.chunk(id, true)[id>>6&7]
 	bit := uint64(1) << (id & 63)
 	if *w&bit != 0 {

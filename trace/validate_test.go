@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -385,6 +386,44 @@ func TestIDSet(t *testing.T) {
 	}
 	if s.len() != uint64(len(ids)) {
 		t.Errorf("len() = %d, want %d", s.len(), len(ids))
+	}
+}
+
+// idSet holds what a map would, for ids in order, out of order, repeated
+// and far apart, in every mix.
+func TestIDSetIsMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for run := range 200 {
+		var s idSet
+		m := map[uint64]bool{}
+		next := uint64(0)
+		for range rng.IntN(3000) {
+			var id uint64
+			switch r := rng.IntN(100); {
+			case r < 80 || run%4 == 0: // in order, as cta records come
+				id = next
+				next++
+			case r < 90: // one already added, or about to be
+				id = rng.Uint64N(next + 2)
+			case r < 97:
+				id = next + rng.Uint64N(1100)
+			default:
+				id = rng.Uint64()
+			}
+			if got, want := s.add(id), !m[id]; got != want {
+				t.Fatalf("run %d: add(%d) = %v, want %v", run, id, got, want)
+			}
+			m[id] = true
+		}
+		for range 2000 {
+			id := rng.Uint64N(next + 1100)
+			if s.has(id) != m[id] {
+				t.Fatalf("run %d: has(%d) = %v, want %v", run, id, s.has(id), m[id])
+			}
+		}
+		if s.len() != uint64(len(m)) {
+			t.Fatalf("run %d: len() = %d, want %d", run, s.len(), len(m))
+		}
 	}
 }
 
