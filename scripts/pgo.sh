@@ -7,7 +7,7 @@
 # --out, BFS scale 20 under cdp, with and without --out, and 1M CTAs of
 # one length with the model off (scripts/instructions.sh's uniform run).
 #
-#   scripts/pgo.sh        (a few minutes; rerun after large engine changes)
+#   scripts/pgo.sh        (about a minute; rerun after large engine changes)
 #
 # A stale profile costs only the speed it no longer gives: the results
 # never depend on it.
@@ -22,15 +22,24 @@ $r gen bfs --param scale=20 -o "$tmp/bfs.trace.zst"
 $r gen synth --param kernels=100 --param jitter=0 -o "$tmp/uniform.trace.zst"
 profiles=()
 n=0
+# Each run is profiled reps times: go build inlines the calls the profile
+# shows hot, and with one run each (100 samples a second, some 1,200 in
+# all) which calls made the cut changed from one profile to the next:
+# two profiles of the same code gave scripts/instructions.sh --quick
+# uniform 1,540 and 1,591.
+reps=16
 prof() { # trace, extra flags
-	n=$((n + 1))
-	$r --policy=cdp -q --cpuprofile "$tmp/$n.prof" "$@"
-	profiles+=("$tmp/$n.prof")
-	rm -rf "$tmp/out"
+	for _ in $(seq $reps); do
+		n=$((n + 1))
+		$r --policy=cdp -q --cpuprofile "$tmp/$n.prof" "$@"
+		profiles+=("$tmp/$n.prof")
+		rm -rf "$tmp/out"
+	done
 }
 prof "$tmp/synth.trace.zst"
 prof --out "$tmp/out" "$tmp/synth.trace.zst"
-for i in 1 2 3 4; do prof "$tmp/bfs.trace.zst"; done
+prof "$tmp/bfs.trace.zst"
+prof "$tmp/bfs.trace.zst"
 prof --out "$tmp/out" "$tmp/bfs.trace.zst"
 prof --set model.contention=off "$tmp/uniform.trace.zst"
 go tool pprof -proto "${profiles[@]}" > cmd/replay/default.pgo
