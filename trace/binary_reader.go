@@ -37,10 +37,11 @@ type Reader struct {
 	scratchP   Parent
 	scratchCTA CTA
 	scratchK   Kernel
-	reuse      bool        // ReadOptions.ReuseRecords
-	warps      []int64     // warp_cycles are decoded here under ReadOptions.ReuseWarpCycles; nil otherwise
-	pause      func() bool // see pauseWhen; nil: never
-	slab       *slab       // see decodeInto; nil: none
+	reuse      bool                // ReadOptions.ReuseRecords
+	warps      []int64             // warp_cycles are decoded here under ReadOptions.ReuseWarpCycles; nil otherwise
+	fastWarps  [maxFastWarps]int64 // ctaFast's warp_cycles, before they are copied where warpBuf says
+	pause      func() bool         // see pauseWhen; nil: never
+	slab       *slab               // see decodeInto; nil: none
 }
 
 // warpBuf is the slice to decode n warp_cycles into: room in the slab
@@ -606,7 +607,8 @@ const _ uint8 = 0x7f - maxFastWarps
 // ctaHead opens a cta record straight from the buffer for ctaFast and
 // skipCTAFast: the buffer and the record's kernel and CTA deltas, and the
 // bytes they took. It gives up (ok false) unless the buffer surely holds a
-// whole record of at most maxFastWarps warp_cycles.
+// whole record of at most maxFastWarps warp_cycles, and the deltas take
+// at most three bytes each.
 func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	p = r.in.buf[r.in.r:r.in.w]
 	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
@@ -614,15 +616,15 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	}
 	if h := binary.LittleEndian.Uint16(p); h&0x8080 == 0 {
 		// Both a byte, as nearly always (a kernel's CTAs come in a
-		// run, in order): read together, without uvarint3's calls.
+		// run, in order): read together.
 		return p, zigzag(uint64(h & 0x7f)), zigzag(uint64(h >> 8)), 2, true
 	}
-	k, n1 := uvarint3(p)
-	if n1 <= 0 {
+	k, n1 := short3(p, 0)
+	if n1 == 0 {
 		return nil, 0, 0, 0, false
 	}
-	c, n2 := uvarint3(p[n1:])
-	if n2 <= 0 {
+	c, n2 := short3(p, n1)
+	if n2 == 0 {
 		return nil, 0, 0, 0, false
 	}
 	return p, zigzag(k), zigzag(c), n1 + n2, true
@@ -630,45 +632,45 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 
 // ctaFast decodes a cta record straight from the buffer, for speed: it is
 // most of a trace. It gives up, consuming nothing, unless the buffer surely
-// holds the whole record and the record has at most a warp's worth of
-// warp_cycles; cta then takes the general path. demand is cta's.
-func (r *Reader) ctaFast(c *CTA, demand bool) bool { return r.ctaFastInto(c, demand, nil) }
+// holds the whole record, the record has at most a warp's worth of
+// warp_cycles and none of its numbers takes more than three bytes (a
+// CTA's cycles below 2^20, its insts and DRAM bytes below 2^21, as
+// nearly all are); cta then takes the general path. demand is cta's.
+func (r *Reader) ctaFast(c *CTA, demand bool) bool {
+	if !r.ctaFastInto(c, demand, r.fastWarps[:]) {
+		return false
+	}
+	if len(c.WarpCycles) > 0 {
+		c.WarpCycles = append(r.warpBuf(len(c.WarpCycles)), c.WarpCycles...)
+	}
+	return true
+}
 
-// ctaFastInto is ctaFast with the warp_cycles decoded into into (room for
-// maxFastWarps) where it is not nil, else into warpBuf's slice.
+// ctaFastInto is ctaFast with the warp_cycles decoded into into, which
+// has room for maxFastWarps. It makes no call: a call, even on a path
+// not taken, has the compiler keep the values live across it in memory,
+// a store and a load each (uniform: about 40 instructions a CTA).
 func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64) bool {
 	p, dk, dc, i, ok := r.ctaHead()
 	if !ok {
 		return false
 	}
-	u, n3 := uvarint3(p[i:])
-	if n3 <= 0 {
-		return false
-	}
-	cycles := zigzag(u)
+	u, n := short3(p, i)
 	// A count of warp_cycles up to maxFastWarps is one byte; one of more
 	// bytes is past it (the first byte alone is), for the general path.
-	warps := uint64(p[i+n3])
-	if warps > maxFastWarps {
+	if n == 0 || p[i+n] > maxFastWarps {
 		return false
 	}
-	i += n3 + 1
+	cycles, warps := zigzag(u), int(p[i+n])
+	i += n + 1
 	var wc []int64
 	if warps > 0 {
-		if into != nil {
-			wc = into[:warps:warps]
-		} else {
-			wc = r.warpBuf(int(warps))[:warps]
-		}
+		wc = into[:warps:warps]
 		prev := cycles
 		for w := range wc {
-			// Most warps' deltas are a byte, read here without
-			// uvarint3's call. ctaHead left room for every warp.
-			d, n := uint64(p[i]), 1
-			if d >= 0x80 {
-				if d, n = uvarint3(p[i:]); n <= 0 {
-					return false
-				}
+			d, n := short3(p, i)
+			if n == 0 {
+				return false
 			}
 			i += n
 			prev += zigzag(d)
@@ -677,12 +679,11 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64) bool {
 	}
 	var insts, bytes uint64
 	if demand {
-		var n int
-		if insts, n = uvarint3(p[i:]); n <= 0 {
+		if insts, n = short3(p, i); n == 0 {
 			return false
 		}
 		i += n
-		if bytes, n = uvarint3(p[i:]); n <= 0 {
+		if bytes, n = short3(p, i); n == 0 {
 			return false
 		}
 		i += n

@@ -507,8 +507,10 @@ func TestKernelFast(t *testing.T) {
 
 // Cta records with the buffer holding enough after them take ctaFast:
 // they decode as the general path does with kernel and CTA deltas of one
-// to ten bytes in every pairing (both of a byte are read together), and
-// with up to maxFastWarps warp_cycles or more (the general path).
+// to ten bytes in every pairing (both of a byte are read together), with
+// up to maxFastWarps warp_cycles or more, and with cycles, warp deltas,
+// insts and DRAM bytes of one to six bytes (past three, or past
+// maxFastWarps, the general path).
 func TestCTAFast(t *testing.T) {
 	var recs []Record
 	ids := []uint64{0, 1, 63, 64, 65, 8192, 1 << 20, 1 << 40, 1<<64 - 1}
@@ -524,6 +526,13 @@ func TestCTAFast(t *testing.T) {
 			// The next CTA of the same kernel: deltas of zero.
 			recs = append(recs, rec, &CTA{Kernel: k, CTA: c + 1, Cycles: 5, Insts: uint64(j) << (7 * i), DRAMBytes: 3})
 		}
+	}
+	for i, cy := range []int64{1 << 6, 1 << 13, 1 << 20, 1 << 27, 1 << 34, 1 << 40} {
+		rec := &CTA{Kernel: 7, CTA: uint64(i), Cycles: cy, Insts: uint64(cy), DRAMBytes: uint64(cy) << 10}
+		if i%2 == 1 { // the first warp the longest, the second far shorter
+			rec.WarpCycles = []int64{cy, cy / 2, cy / 2}
+		}
+		recs = append(recs, rec)
 	}
 	roundTrip(t, recs)
 }

@@ -231,9 +231,30 @@ func (b *inbuf) long(n int) (string, error) {
 
 // zigzag is a varint's value from its uvarint coding (binary.Varint's
 // last step). ctaFast, which reads most of a trace's varints straight
-// from the buffer, calls uvarint3 and this rather than
-// binary.Varint, which is too large for the compiler to inline.
+// from the buffer, calls short3 and this rather than binary.Varint,
+// which is too large for the compiler to inline.
 func zigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// short3 is the varint at p[i:] where it takes at most three bytes, and
+// 0 bytes (n) where it takes more, which the caller leaves to its general
+// path. A fast path's room check has made sure p holds three bytes from
+// i. It makes no call, so the compiler inlines it where uvarint3, with
+// binary.Uvarint behind it, is a call, and ctaFastInto, which reads a
+// CTA's cycles, insts and DRAM bytes with it, makes none.
+func short3(p []byte, i int) (v uint64, n int) {
+	b0 := uint64(p[i])
+	if b0 < 0x80 {
+		return b0, 1
+	}
+	b1 := uint64(p[i+1])
+	if b1 < 0x80 {
+		return b0&0x7f | b1<<7, 2
+	}
+	if b2 := uint64(p[i+2]); b2 < 0x80 {
+		return b0&0x7f | (b1&0x7f)<<7 | b2<<14, 3
+	}
+	return 0, 0
+}
 
 // uvarint3 is binary.Uvarint unrolled for a varint of up to three bytes,
 // nearly all of a trace's (a CTA's cycles, insts and DRAM bytes take two
