@@ -13,12 +13,12 @@ package trace
 // while a stray huge id costs one chunk, not a bitset up to it. The zero
 // value is an empty set; it must not be copied once used.
 type idSet struct {
-	dense   uint64  // ids below it are members, and while n == dense no other is
+	dense   uint64  // ids below it are members
+	out     uint64  // members at or past dense, in the chunks
 	first   idChunk // ids 0..511, inline: most sets (a small kernel's CTAs) need no allocation
 	chunks  map[uint64]*idChunk
 	lastKey uint64
 	last    *idChunk
-	n       uint64 // members
 }
 
 type idChunk [8]uint64
@@ -56,14 +56,21 @@ func (s *idSet) has(id uint64) bool {
 	return c != nil && c[id>>6&7]&(1<<(id&63)) != 0
 }
 
-// add inserts id and reports whether it was new.
+// add inserts id and reports whether it was new. Small enough to inline
+// for the next id in order, with none out of order yet; addOut takes the
+// others.
 func (s *idSet) add(id uint64) bool {
-	switch {
-	case id == s.dense && s.n == id:
+	if id == s.dense && s.out == 0 {
 		s.dense++
-		s.n++
 		return true
-	case id < s.dense:
+	}
+	return s.addOut(id)
+}
+
+// addOut is add for an id that is not the next in order, or in a set
+// that has one that was not.
+func (s *idSet) addOut(id uint64) bool {
+	if id < s.dense {
 		return false
 	}
 	w := &s.chunk(id, true)[id>>6&7]
@@ -72,9 +79,9 @@ func (s *idSet) add(id uint64) bool {
 		return false
 	}
 	*w |= bit
-	s.n++
+	s.out++
 	return true
 }
 
 // len is the number of ids in the set.
-func (s *idSet) len() uint64 { return s.n }
+func (s *idSet) len() uint64 { return s.dense + s.out }

@@ -42,6 +42,7 @@ type Validator struct {
 	streamT  map[uint64]int64     // host stream → its last launch's or copy's t
 	tree     idtab.Table[*treeKernel]
 	hostK    *treeKernel   // the tree's host-launched kernel
+	orderK   *treeKernel   // hostK with ordered_trees (inOrder), else nil
 	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
 	done     int           // order[:done] are checked and forgotten
 	last     *treeKernel   // the tree kernel looked up last
@@ -376,6 +377,9 @@ func (v *Validator) checkLaunch(l *Launch) error {
 		v.host.add(l.Kernel)
 		v.pending.Delete(l.Kernel)
 		v.hostK = &treeKernel{id: l.Kernel, shape: sh}
+		if v.ordered {
+			v.orderK = v.hostK
+		}
 		v.tree.Set(l.Kernel, v.hostK)
 		return nil
 	}
@@ -474,22 +478,22 @@ func (v *Validator) enterRoot(child, root uint64) error {
 // inOrder checks, under ordered_trees, that a cta, access or pages record
 // of CTA cta of kernel k comes where rule 4 puts it. Device kernels of
 // trees moved past are no longer in the tree: only the host kernel's
-// records are held here. (Small enough to inline: most records are a
-// device kernel's.)
-func (v *Validator) inOrder(what string, k *treeKernel, cta uint64) error {
-	if !v.ordered || k != v.hostK {
+// records are held here. Small enough to inline (orderError says what
+// is wrong): every record of a CTA asks it, and a call on the way, even
+// one not taken, has the compiler keep a run's values on the stack.
+func (v *Validator) inOrder(kind Kind, k *treeKernel, cta uint64) error {
+	if k != v.orderK {
 		return nil
 	}
-	return v.inHostOrder(what, cta)
-}
-
-// inHostOrder is inOrder for a record of the host kernel's CTA cta.
-func (v *Validator) inHostOrder(what string, cta uint64) error {
 	if cta < v.hostCTA {
-		return fmt.Errorf("%s for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", what, cta, v.hostK.id, v.hostCTA)
+		return v.orderError(kind, cta)
 	}
 	v.hostCTA = cta
 	return nil
+}
+
+func (v *Validator) orderError(kind Kind, cta uint64) error {
+	return fmt.Errorf("%s record for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", kind, cta, v.hostK.id, v.hostCTA)
 }
 
 func (k *treeKernel) checkParent(child uint64, p *Parent) error {
@@ -519,7 +523,7 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	if err := k.checkIndex("cta", c.CTA); err != nil {
 		return err
 	}
-	if err := v.inOrder("cta record", k, c.CTA); err != nil {
+	if err := v.inOrder(KindCTA, k, c.CTA); err != nil {
 		return err
 	}
 	if c.Cycles < 0 || c.Cycles > MaxCycles {
@@ -544,7 +548,7 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	if !k.seen.add(c.CTA) {
 		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
 	}
-	return v.at.ctaRecord(c.Kernel, c.CTA, c.Cycles)
+	return v.at.ctaRecord(c)
 }
 
 // Physical bounds on a CTA's demand over its time alone: no warp issues
@@ -585,7 +589,7 @@ func (v *Validator) checkAccess(a *Access) error {
 	if err := k.checkIndex("access", a.CTA); err != nil {
 		return err
 	}
-	if err := v.inOrder("access record", k, a.CTA); err != nil {
+	if err := v.inOrder(KindAccess, k, a.CTA); err != nil {
 		return err
 	}
 	size, err := v.buffer("access", a.Buffer)
@@ -611,7 +615,7 @@ func (v *Validator) checkPages(p *Pages) error {
 	if err := k.checkIndex("pages", p.CTA); err != nil {
 		return err
 	}
-	if err := v.inOrder("pages record", k, p.CTA); err != nil {
+	if err := v.inOrder(KindPages, k, p.CTA); err != nil {
 		return err
 	}
 	size, err := v.buffer("pages", p.Buffer)
@@ -720,7 +724,7 @@ func (v *Validator) endTree() error {
 	v.tree.Clear()
 	clear(v.order)
 	v.order, v.done = v.order[:0], 0
-	v.hostK, v.last = nil, nil
+	v.hostK, v.orderK, v.last = nil, nil, nil
 	v.hostCTA, v.rootCTA = 0, 0
 	return nil
 }

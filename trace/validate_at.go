@@ -24,10 +24,24 @@ type atCheck struct {
 	latestBuffer uint64
 }
 
-// ctaRecord is a cta record of CTA cta of kernel: its cycles must cover the
+// ctaRecord is cta record c of CTA cta of kernel: its cycles must cover the
 // at of the records of the CTA just before it. It then becomes the CTA whose
 // records follow.
-func (a *atCheck) ctaRecord(kernel, cta uint64, cycles int64) error {
+//
+// Where no record before it had an at (latest 0, and so latestKind and
+// latestBuffer too), as for nearly every cta record, it sets what
+// changes; ctaRecordAfter takes the others.
+func (a *atCheck) ctaRecord(c *CTA) error {
+	if a.latest != 0 {
+		return a.ctaRecordAfter(c)
+	}
+	a.kernel, a.cta, a.valid, a.cycles = c.Kernel, c.CTA, true, c.Cycles
+	return nil
+}
+
+// ctaRecordAfter is ctaRecord where a record before it had an at.
+func (a *atCheck) ctaRecordAfter(c *CTA) error {
+	kernel, cta, cycles := c.Kernel, c.CTA, c.Cycles
 	if a.valid && a.kernel == kernel && a.cta == cta && a.cycles < 0 && a.latest > cycles {
 		return fmt.Errorf("CTA %d of kernel %d takes %d cycles, but its %s record of buffer %d before this one says it first touches them at %d; at is cycles into the CTA's own run, at most its cycles", cta, kernel, cycles, a.latestKind, a.latestBuffer, a.latest)
 	}
