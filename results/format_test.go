@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,14 +41,29 @@ func TestFloatText(t *testing.T) {
 	if got := string(appendFloatText(nil, math.NaN())); got != "NaN" {
 		t.Errorf("floatText(NaN) = %q", got)
 	}
-	// The whole numbers' fast path gives strconv's text.
-	for _, v := range []float64{1, -1, 999999, -999999, 1e6, 123456, math.Copysign(0, -1), 0.5, 1e6 - 0.5, 7e5} {
+	// The whole numbers' fast path, and the 'f' form written from the
+	// 'e' form's digits, give strconv's shortest 'g' text.
+	vs := []float64{1, -1, 999999, -999999, 1e6, 123456, math.Copysign(0, -1), 0.5, 1e6 - 0.5, 7e5,
+		1e-4, 1e-5, 9.99999e-5, 0.000123, -0.00012345678901234, 123456.5, 999999.9999999999, 1234567.5,
+		1e5, 1e5 + 0.5, 100, 120000.25, 5e-324, math.MaxFloat64, -math.SmallestNonzeroFloat64, math.Inf(-1)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		switch rng.IntN(3) {
+		case 0: // any float
+			vs = append(vs, math.Float64frombits(rng.Uint64()))
+		case 1: // around the 'g' form's switch points
+			vs = append(vs, (rng.Float64()-0.5)*math.Pow(10, float64(rng.IntN(14)-7)))
+		default: // few digits, as many values are
+			vs = append(vs, float64(rng.IntN(2000000)-1000000)/float64(int(1)<<rng.IntN(20)))
+		}
+	}
+	for _, v := range vs {
 		want := strconv.FormatFloat(v, 'g', -1, 64)
 		if !strings.ContainsAny(want, ".eIN") {
 			want += ".0"
 		}
-		if got := string(appendFloatText(nil, v)); got != want {
-			t.Errorf("floatText(%v) = %q, want %q", v, got, want)
+		if got := string(appendFloatText([]byte("x"), v)[1:]); got != want {
+			t.Fatalf("floatText(%v) = %q, want %q", v, got, want)
 		}
 	}
 }
