@@ -122,8 +122,9 @@ func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 }
 
 // tryStart starts a placed CTA, or holds it stalled if the gate says no.
+// A run without mechanisms (most) does not call mayStart to find none.
 func (e *engine) tryStart(c *ctaRun) {
-	if !e.mayStart(c) {
+	if len(e.mechs) > 0 && !e.mayStart(c) {
 		e.ctas.stall(c)
 		return
 	}

@@ -161,14 +161,16 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	if r.next >= n {
 		r.next = 0
 	}
+	// The SMs nextOpen gives are the GPU's: sms.fits needs not Fits's
+	// check of the index.
 	sms := &d.e.sms
 	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
-		if d.Fits(k, sm) {
+		if sms.fits(k, sm) {
 			return sm
 		}
 	}
 	for sm := sms.nextOpen(0); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm + 1) {
-		if d.Fits(k, sm) {
+		if sms.fits(k, sm) {
 			return sm
 		}
 	}

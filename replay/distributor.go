@@ -117,8 +117,18 @@ func (e *engine) complete(k *Kernel) {
 // distribute and gives its Kernel Distributor entry back (as GPGPU-Sim
 // does: children are tracked apart from the entry, so nested launches
 // cannot starve for entries); when its children are done too, it completes.
+//
+// Small enough to inline: every CTA's end asks it, and nearly always k
+// has CTAs to go; drained does the rest.
 func (e *engine) maybeComplete(k *Kernel) {
-	if k.state != kReady || k.done < k.total || k.openGroups() > 0 {
+	if k.done >= k.total {
+		e.drained(k)
+	}
+}
+
+// drained is maybeComplete for a kernel whose own CTAs are all done.
+func (e *engine) drained(k *Kernel) {
+	if k.state != kReady || k.openGroups() > 0 {
 		return
 	}
 	if k.inKD {
