@@ -161,8 +161,8 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	if r.next >= n {
 		r.next = 0
 	}
-	// The SMs nextOpen gives are the GPU's: sms.fits needs not Fits's
-	// check of the index.
+	// The SMs nextOpen gives are the GPU's, so smArray.fits is asked
+	// without Dispatch.Fits's check of the index.
 	sms := &d.e.sms
 	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
 		if sms.fits(k, sm) {
