@@ -111,12 +111,11 @@ func (b *treeReader) cta(c *trace.CTA) error {
 	if c.CTA >= k.total {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
+	b.passed(f, c.CTA)
 	if k == b.host && b.ordered && b.win.appendPlain(c, b.clk) {
-		b.hostPast = c.CTA + 1 // passed's, for the host kernel
 		b.held += ctaHeld(0)
 		return nil
 	}
-	b.passed(f, c.CTA)
 	var r ctaRecord
 	r.read(c, b.clk) // its warps are c's: the table copies what it keeps
 	b.held += ctaHeld(len(r.warps))

@@ -24,9 +24,9 @@ type atCheck struct {
 	latestBuffer uint64
 }
 
-// ctaRecord is cta record c of CTA cta of kernel: its cycles must cover the
-// at of the records of the CTA just before it. It then becomes the CTA whose
-// records follow.
+// ctaRecord is cta record c: its cycles must cover the at of its CTA's
+// records just before it. Its CTA then becomes the one whose records
+// follow.
 //
 // Where no record before it had an at (latest 0, and so latestKind and
 // latestBuffer too), as for nearly every cta record, it sets what
