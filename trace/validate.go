@@ -84,6 +84,7 @@ type treeKernel struct {
 func NewValidator(src Source) *Validator {
 	v := &Validator{
 		src:     src,
+		at:      newAtCheck(),
 		buffers: make(map[uint64]int64),
 		streamT: make(map[uint64]int64),
 	}
@@ -548,7 +549,11 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	if !k.seen.add(c.CTA) {
 		return fmt.Errorf("second cta record for CTA %d of kernel %d", c.CTA, c.Kernel)
 	}
-	return v.at.ctaRecord(c)
+	if v.at.latest != 0 {
+		return v.at.ctaRecordAfter(c)
+	}
+	v.at.ctaRecord(c)
+	return nil
 }
 
 // Physical bounds on a CTA's demand over its time alone: no warp issues
