@@ -97,8 +97,21 @@ func (b *treeReader) flushSites() {
 	b.sites, b.siteOf = b.sites[:0], nil
 }
 
-// cta records one CTA's cost in its kernel.
+// cta records one CTA's cost in its kernel. Its common case, the next
+// plain CTA of the host kernel just filed (appendPlain), is its own few
+// lines, so that it inlines into runCTAs' loop; fileCTA takes the rest.
 func (b *treeReader) cta(c *trace.CTA) error {
+	if k := b.last.k; k != nil && k == b.host && k.id == c.Kernel && b.ordered &&
+		c.CTA < k.total && b.win.appendPlain(c, b.clk) {
+		b.hostPast = c.CTA + 1 // passed
+		b.held += ctaHeld(0)
+		return nil
+	}
+	return b.fileCTA(c)
+}
+
+// fileCTA is cta for any cta record.
+func (b *treeReader) fileCTA(c *trace.CTA) error {
 	f := b.last
 	if f.k == nil || f.k.id != c.Kernel {
 		f, _ = b.tree.Get(c.Kernel)
