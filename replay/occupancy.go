@@ -38,8 +38,15 @@ func newOccupancy(cfg model.Config, sink tables.Sink) occupancy {
 // row of their total width, so a replay's rows grow with its state
 // changes, not with simulated time (an idle gap of seconds is one row per
 // SM).
+//
+// A second change in the cycle of the last (a CTA ending and another
+// taking its place, most of a replay's) has nothing to add: the last
+// left now inside the current window.
 func (o *occupancy) change(s *sm, now int64) {
 	a := &s.occ
+	if now == a.last {
+		return
+	}
 	if now >= a.window+o.width {
 		o.add(s, a.window+o.width)
 		o.flush(s)
