@@ -530,18 +530,10 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	if c.Cycles < 0 || c.Cycles > MaxCycles {
 		return fmt.Errorf("CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", c.CTA, c.Kernel, c.Cycles, int64(MaxCycles))
 	}
-	if c.WarpCycles != nil && len(c.WarpCycles) != k.warps {
-		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
-	}
-	var longest int64
-	for w, cy := range c.WarpCycles {
-		if cy < 0 || cy > MaxCycles {
-			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", w, c.CTA, c.Kernel, cy, int64(MaxCycles))
+	if c.WarpCycles != nil {
+		if err := checkWarpCycles(k, c); err != nil {
+			return err
 		}
-		longest = max(longest, cy)
-	}
-	if c.WarpCycles != nil && longest != c.Cycles {
-		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
 	}
 	if c.HasDemand() && !withinDemand(c, k.warps) {
 		return demandError(c, k.warps)
@@ -553,6 +545,29 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 		return v.at.ctaRecordAfter(c)
 	}
 	v.at.ctaRecord(c)
+	return nil
+}
+
+// checkWarpCycles checks the warp_cycles of c, a cta record of k that
+// has them: one a warp, each within 0..2^40, the longest its cycles. It
+// is a call of its own, off checkCTAOf's path for the records without
+// them (most): its tests inline there, each asking for the slice, cost
+// a uniform trace 13 instructions a CTA (scripts/instructions.sh
+// --quick), the call costs BFS, whose CTAs have them, about 10.
+func checkWarpCycles(k *treeKernel, c *CTA) error {
+	if len(c.WarpCycles) != k.warps {
+		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
+	}
+	var longest int64
+	for w, cy := range c.WarpCycles {
+		if cy < 0 || cy > MaxCycles {
+			return fmt.Errorf("warp %d of CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", w, c.CTA, c.Kernel, cy, int64(MaxCycles))
+		}
+		longest = max(longest, cy)
+	}
+	if longest != c.Cycles {
+		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
+	}
 	return nil
 }
 
