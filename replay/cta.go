@@ -9,9 +9,29 @@ package replay
 
 import "github.com/gpureplay/gpureplay/model"
 
-// ctaRun is one CTA resident on an SM.
+// ctaRun is one CTA resident on an SM. Its record is reused for the
+// next CTA placed (ctaRuns): what it keeps across CTAs is here, what
+// one CTA's run sets is its ctaState, which reset clears.
 type ctaRun struct {
-	slot     int32 // index in the CTA records (ctaRuns), for events
+	slot int32 // index in the CTA records (ctaRuns), for events
+
+	// Only for CTAs with launch sites: per-warp progress. Kept with its
+	// room, emptied, for the next CTA.
+	warps []warpRun
+
+	// own is its spec when its kernel's table streams (ctaTable.nextSpec):
+	// decoded as it is placed, not kept in the table; or when it is a
+	// queue (ctaSpecs), taken out of it. Its end clears it (ctaEnd).
+	own ctaSpec
+	// ownWarps holds own's per-warp cycles: kept when the state is reused
+	// for the next CTA, so streaming a CTA with them allocates nothing.
+	ownWarps []int64
+
+	ctaState
+}
+
+// ctaState is what one CTA's run sets in its ctaRun.
+type ctaState struct {
 	k        *Kernel
 	g        *group // the aggregated group it belongs to; nil for a native CTA
 	idx      uint64 // index in its kernel, or in its group
@@ -21,8 +41,7 @@ type ctaRun struct {
 	start    int64
 	stall    int64
 
-	// Only for CTAs with launch sites: per-warp progress.
-	warps   []warpRun
+	// Only for CTAs with launch sites (warps).
 	pending int   // warps whose end is not known yet
 	end     int64 // latest warp end known so far
 
@@ -40,14 +59,7 @@ type ctaRun struct {
 	pausedAt    int64
 	pausedAfter int64 // of paused, the cycles after the prelude's end
 
-	// own is its spec when its kernel's table streams (ctaTable.nextSpec):
-	// decoded as it is placed, not kept in the table; or when it is a
-	// queue (ctaSpecs), taken out of it.
-	own      ctaSpec
-	streamed bool
-	// ownWarps holds own's per-warp cycles: kept when the state is reused
-	// for the next CTA, so streaming a CTA with them allocates nothing.
-	ownWarps []int64
+	streamed bool // its spec is own
 }
 
 // warpRun tracks a warp of a CTA with launch sites: where it is in its
@@ -288,12 +300,12 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.maybeComplete(k)
 }
 
-// reset clears a reused CTA state, keeping its slot and its slices' room.
-// It clears in place and sets what it keeps field by field: a ctaRun
-// literal is built whole on the stack and copied, and the copy reads
-// back stores the processor cannot forward (one placed CTA each).
+// reset clears a reused CTA record for the next CTA, keeping its slot
+// and its slices' room; own is clear since the last CTA's end. It clears
+// the state alone, where clearing the whole record and setting back what
+// it kept cost 30 instructions a CTA more (scripts/instructions.sh
+// --quick uniform).
 func (c *ctaRun) reset() {
-	slot, warps, ownWarps := c.slot, c.warps[:0], c.ownWarps
-	*c = ctaRun{}
-	c.slot, c.warps, c.ownWarps = slot, warps, ownWarps
+	c.ctaState = ctaState{}
+	c.warps = c.warps[:0]
 }
