@@ -71,10 +71,15 @@ const PageRows = 1 << 15
 
 // encoderOnce is the pages' zstd encoder, shared (EncodeAll is safe for
 // concurrent use): the fastest level, whose files are within a few per
-// cent of the default level's, and no frame checksum, which Parquet
-// readers do not need.
+// cent of the default level's; no frame checksum, which Parquet readers
+// do not need; and literals left as they are, not Huffman-coded. A
+// page's literals are mostly packed bits and doubles' low bytes, which
+// the coding shrank little for its cost: without it a replay's tables
+// are 0.5% larger (synth, 500K CTAs) to 2.7% (BFS scale 16 under CDP),
+// and --out parquet adds 48 and 155 instructions a CTA fewer
+// (scripts/instructions.sh --quick synth-parquet bfs-parquet).
 var encoderOnce = sync.OnceValue(func() *zstd.Encoder {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithNoEntropyCompression(true))
 	if err != nil {
 		panic(err) // only for invalid options
 	}
