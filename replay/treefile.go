@@ -97,21 +97,8 @@ func (b *treeReader) flushSites() {
 	b.sites, b.siteOf = b.sites[:0], nil
 }
 
-// cta records one CTA's cost in its kernel. Its common case, the next
-// plain CTA of the host kernel just filed (appendPlain), is its own few
-// lines, so that it inlines into runCTAs' loop; fileCTA takes the rest.
+// cta records one CTA's cost in its kernel.
 func (b *treeReader) cta(c *trace.CTA) error {
-	if k := b.last.k; k != nil && k == b.host && k.id == c.Kernel && b.ordered &&
-		c.CTA < k.total && b.win.appendPlain(c, b.clk) {
-		b.hostPast = c.CTA + 1 // passed
-		b.held += ctaHeld(0)
-		return nil
-	}
-	return b.fileCTA(c)
-}
-
-// fileCTA is cta for any cta record.
-func (b *treeReader) fileCTA(c *trace.CTA) error {
 	f := b.last
 	if f.k == nil || f.k.id != c.Kernel {
 		f, _ = b.tree.Get(c.Kernel)
@@ -125,14 +112,14 @@ func (b *treeReader) fileCTA(c *trace.CTA) error {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
 	b.passed(f, c.CTA)
-	if k == b.host && b.ordered && b.win.appendPlain(c, b.clk) {
+	if b.windowed(k) && b.win.appendPlain(c, b.clk) {
 		b.held += ctaHeld(0)
 		return nil
 	}
 	var r ctaRecord
 	r.read(c, b.clk) // its warps are c's: the table copies what it keeps
 	b.held += ctaHeld(len(r.warps))
-	if k == b.host && b.ordered {
+	if b.windowed(k) {
 		r.warps = slices.Clone(r.warps)
 		return b.win.record(c.CTA, &r)
 	}
@@ -140,9 +127,13 @@ func (b *treeReader) fileCTA(c *trace.CTA) error {
 	return nil
 }
 
+// windowed reports whether k's CTAs are filed in the spec window, not
+// in k's table: k is the host kernel of an ordered_trees trace.
+func (b *treeReader) windowed(k *Kernel) bool { return k == b.host && b.ordered }
+
 // extra returns CTA i of k's rare parts, creating them on first use.
 func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
-	if k == b.host && b.ordered {
+	if b.windowed(k) {
 		return b.win.extra(i)
 	}
 	return k.extra(i), nil

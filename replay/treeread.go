@@ -294,11 +294,6 @@ func (b *treeReader) batchRun(m *treeMsg, kernel uint64) error {
 // of as many records, handed over together (fill counts one, m.records
 // the rest), where one at a time each would be a message of its own
 // (hasEvent).
-//
-// It stays a call of its own from step, once a run: inlined there, step's
-// size left cta a call a record (go build -gcflags=-m).
-//
-//go:noinline
 func (b *treeReader) runCTAs(m *treeMsg) error {
 	n := len(b.run) - b.runAt
 	for b.runAt < len(b.run) {
