@@ -106,9 +106,19 @@ func perCycle(insts, bytes uint64, alone int64) (issue, dram float32) {
 // files the host kernel's records in CTA order so
 // (specWindow.appendPlain), without the ctaRecord and ctaSpec between.
 func plainSlim(c *trace.CTA, clk clock) slimSpec {
-	e := slimSpec{cycles: clk.scale(c.Cycles)}
-	if c.HasDemand() && e.cycles > 0 {
-		e.issue, e.dram = perCycle(c.Insts, c.DRAMBytes, e.cycles)
+	return slimOf(clk.scale(c.Cycles), c.Insts, c.DRAMBytes)
+}
+
+// slimOf is the slim of a new entry that a record with no per-warp
+// cycles of its own alone fills: its cycles, rescaled to the replay's
+// clock, and its demand of insts and bytes, if it records one, per cycle
+// of them. A plain record (trace.PlainCTA) becomes its slim so too
+// (specWindow.appendPlains). The scaling is the caller's, so that this
+// is small enough to inline without a profile's say.
+func slimOf(cycles int64, insts, bytes uint64) slimSpec {
+	e := slimSpec{cycles: cycles}
+	if (insts != 0 || bytes != 0) && cycles > 0 {
+		e.issue, e.dram = perCycle(insts, bytes, cycles)
 	}
 	return e
 }

@@ -85,6 +85,24 @@ func (w *specWindow) appendPlain(c *trace.CTA, clk clock) bool {
 	return true
 }
 
+// next is the CTA whose entry the window would append next: the one
+// after those it holds.
+func (w *specWindow) next() uint64 { return w.from + uint64(w.len()) }
+
+// appendPlains files plain records cs as the entries of the CTAs from
+// next on, as appendPlain files each: the records a trace.Validator's
+// PlainCTAs hands over, which are those CTAs' and have no per-warp
+// cycles.
+func (w *specWindow) appendPlains(cs []trace.PlainCTA, clk clock) {
+	at := len(w.slims)
+	w.slims = slices.Grow(w.slims, len(cs))[:at+len(cs)]
+	out := w.slims[at:]
+	for i := range cs {
+		c := &cs[i]
+		out[i] = slimOf(clk.scale(c.Cycles), c.Insts, c.DRAMBytes)
+	}
+}
+
 // extra returns CTA i's rare parts, creating them on first use.
 func (w *specWindow) extra(i uint64) (*ctaExtra, error) {
 	e, err := w.slot(i)

@@ -46,6 +46,11 @@ type treeReader struct {
 	runAt    int
 	runErr   error
 	runWarps []int64 // the run's warp_cycles
+	// plain are the plain records (trace.PlainCTA) of the open segment's
+	// host kernel the source read last, for the window's next CTAs, not
+	// filed yet: read in place of a run where the records allow
+	// (readRun). They come before the source's next record.
+	plain []trace.PlainCTA
 
 	// host is the open segment's host kernel as the reader files it; nil
 	// before the first host launch. Under ordered_trees its CTAs' specs
@@ -178,7 +183,7 @@ func (b *treeReader) step(m *treeMsg) error {
 	if b.ending {
 		return b.stop(m, io.EOF)
 	}
-	if b.runAt < len(b.run) {
+	if b.runAt < len(b.run) || len(b.plain) > 0 {
 		return b.runCTAs(m)
 	}
 	if b.runErr != nil {
@@ -242,9 +247,11 @@ func (b *treeReader) step(m *treeMsg) error {
 	return nil
 }
 
-// runSource is a source with a fast way to runs of cta records.
+// runSource is a source with a fast way to runs of cta records, and to
+// runs of plain ones.
 type runSource interface {
 	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
+	PlainCTAs(kernel, first uint64, dst []trace.PlainCTA) int
 }
 
 // runLen is how many cta records a run is read at a time, into storage
@@ -258,14 +265,25 @@ func (b *treeReader) setSource(src trace.Source) {
 	b.runs, _ = src.(runSource)
 	if b.runs != nil && b.run == nil {
 		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
+		b.plain = make([]trace.PlainCTA, 0, runLen)
 	}
 }
 
 // readRun reads the run of cta records after one of kernel, where the
-// source has a fast way to them.
+// source has a fast way to them: plain records where they are the open
+// segment's windowed host kernel's, for the window's next CTAs, else a
+// run of any.
 func (b *treeReader) readRun(kernel uint64) {
 	if b.runs == nil {
 		return
+	}
+	if h := b.host; h != nil && h.id == kernel && b.windowed(h) {
+		if next := b.win.next(); next < h.total {
+			n := b.runs.PlainCTAs(kernel, next, b.plain[:min(uint64(runLen), h.total-next)])
+			if b.plain = b.plain[:n]; n > 0 {
+				return
+			}
+		}
 	}
 	n, err := b.runs.CTAs(kernel, b.run[:runLen], b.runWarps)
 	b.run, b.runAt, b.runErr = b.run[:n], 0, err
@@ -290,11 +308,14 @@ func (b *treeReader) batchRun(m *treeMsg, kernel uint64) error {
 	return nil
 }
 
-// runCTAs files the run's cta records, then reads the next run: a step
-// of as many records, handed over together (fill counts one, m.records
-// the rest), where one at a time each would be a message of its own
-// (hasEvent).
+// runCTAs files the run's cta records, or the plain records read in its
+// place, then reads the next run: a step of as many records, handed over
+// together (fill counts one, m.records the rest), where one at a time
+// each would be a message of its own (hasEvent).
 func (b *treeReader) runCTAs(m *treeMsg) error {
+	if len(b.plain) > 0 {
+		return b.plainCTAs(m)
+	}
 	n := len(b.run) - b.runAt
 	for b.runAt < len(b.run) {
 		c := &b.run[b.runAt]
@@ -307,6 +328,20 @@ func (b *treeReader) runCTAs(m *treeMsg) error {
 	if b.runErr == nil {
 		b.readRun(b.run[len(b.run)-1].Kernel)
 	}
+	b.handOver(m)
+	return nil
+}
+
+// plainCTAs files the plain records read last into the window, as cta
+// files each, then reads on: a step of as many records, as runCTAs is.
+func (b *treeReader) plainCTAs(m *treeMsg) error {
+	n := len(b.plain)
+	b.win.appendPlains(b.plain, b.clk)
+	b.plain = b.plain[:0]
+	b.hostPast = b.win.next() // passed, for the last of them
+	b.held += n * ctaHeld(0)
+	m.records += n - 1
+	b.readRun(b.host.id)
 	b.handOver(m)
 	return nil
 }

@@ -1,5 +1,7 @@
 package trace
 
+import "encoding/binary"
+
 // Runs of cta records. Most of a trace is cta records, a kernel's CTAs
 // one after another, and through Next each is a call down every layer
 // (Validator, Reader) and a type switch at each: on a uniform trace of 1M
@@ -91,4 +93,117 @@ func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	r.record++
 	r.offset = offset
 	return true
+}
+
+// PlainCTA is a plain cta record as PlainCTAs hands it over: one with no
+// warp_cycles, for the CTA after the record before it, whose kernel and
+// CTA are therefore the caller's to count.
+type PlainCTA struct {
+	Cycles           int64
+	Insts, DRAMBytes uint64
+}
+
+// HasDemand reports whether the record carries insts or dram_bytes, as
+// CTA.HasDemand.
+func (c *PlainCTA) HasDemand() bool { return c.Insts != 0 || c.DRAMBytes != 0 }
+
+// PlainCTAs reads on, as CTAs does, from a cta record of kernel that Next
+// or CTAs returned, but only while the records are plain: CTAs first,
+// first+1, … of kernel, each the one after the record before it, with no
+// warp_cycles, each field of the fast form (ctaFastInto) and the rules
+// holding. dst[:n] are the records read; first must be the CTA after
+// the last record's, or it reads none. It never fails: it leaves a record
+// that is not plain, or that breaks a rule, to CTAs and Next, which say
+// what is wrong with it.
+//
+// A host kernel's grid is nearly all such records (every generator
+// writes them so). Read this way, a record is decoded and checked in one
+// short loop, with no CTA between, and what the checks of a run keep is
+// updated once a run (the CTAs seen, the host kernel's order, the at
+// check's CTA): on uniform about 170 instructions a CTA fewer than CTAs
+// with the tree reader's filing (scripts/instructions.sh --quick).
+func (v *Validator) PlainCTAs(kernel, first uint64, dst []PlainCTA) int {
+	src, ok := v.src.(ctaRunner)
+	if !ok || v.err != nil || !v.header || v.at.latest != 0 {
+		return 0
+	}
+	r := src.runOf(kernel)
+	if r == nil || r.delta.cta+1 != first {
+		return 0
+	}
+	k, err := v.inTree("cta", kernel)
+	// A record's checks come down to its own fields while its CTA is in
+	// the grid, the next the seen set counts in order, and, in an ordered
+	// host kernel, not before the last record's.
+	if err != nil || first >= k.ctas || k.seen.dense != first || k.seen.out != 0 || k == v.orderK && first < v.hostCTA {
+		return 0
+	}
+	n := r.plainCTAs(dst[:min(uint64(len(dst)), k.ctas-first)], k.warps)
+	if n == 0 {
+		return 0
+	}
+	last := first + uint64(n) - 1
+	v.record += int64(n)
+	k.seen.dense = last + 1
+	if k == v.orderK {
+		v.hostCTA = last
+	}
+	v.at.kernel, v.at.cta, v.at.cycles = kernel, last, dst[n-1].Cycles
+	return n
+}
+
+// plainMax is the most bytes a plain record takes in the fast form: its
+// tag, two zero deltas, its cycles in three bytes, a zero count of
+// warp_cycles, and insts and dram_bytes in three bytes each.
+const plainMax = 1 + 2 + 3 + 1 + 3 + 3
+
+// plainCTAs decodes into dst the plain records that come next, those of
+// the CTAs after the last record's, in kernel's (runOf) with warps warps
+// a CTA, as far as each is whole in the buffer and keeps to the rules
+// that hold a record alone: its cycles not negative, its demand within
+// the bounds. It returns how many it read, and moves the reader past
+// them as Next would have.
+func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
+	in := r.in
+	p := in.buf[:in.w]
+	i, last, n := in.r, in.r, 0
+	for n < len(dst) && len(p)-i >= plainMax {
+		// The tag and both deltas in one load: zero deltas, the CTA
+		// after the last, are its second and third bytes zero.
+		h := binary.LittleEndian.Uint32(p[i:])
+		tag := byte(h)
+		if tag != byte(KindCTA) && tag != tagCTADemand || h&0xffff00 != 0 {
+			break
+		}
+		u, m := short3(p, i+3)
+		j := i + 3 + m
+		if m == 0 || p[j] != 0 {
+			break
+		}
+		j++
+		c := PlainCTA{Cycles: zigzag(u)}
+		if tag == tagCTADemand {
+			if c.Insts, m = short3(p, j); m == 0 {
+				break
+			}
+			j += m
+			if c.DRAMBytes, m = short3(p, j); m == 0 {
+				break
+			}
+			j += m
+		}
+		if c.Cycles < 0 || !withinDemand(c.Cycles, c.Insts, c.DRAMBytes, warps) {
+			break
+		}
+		dst[n] = c
+		n++
+		last, i = i, j
+	}
+	if n > 0 {
+		r.record += int64(n)
+		r.offset = in.base + int64(last)
+		r.delta.cta += uint64(n)
+		in.r = i
+	}
+	return n
 }

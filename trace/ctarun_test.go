@@ -13,9 +13,10 @@ import (
 
 // readRuns reads a binary trace through a Validator as a replay does:
 // Next, and after each cta record CTAs for the run after it (batch
-// records at a time; 0: Next alone). It lists each record with the
+// records at a time; 0: Next alone), and with plain PlainCTAs first,
+// for the CTAs after the last record's. It lists each record with the
 // position Pos gives, and the error the read ends at.
-func readRuns(t testing.TB, data []byte, batch int) (recs []string, err error) {
+func readRuns(t testing.TB, data []byte, batch int, plain bool) (recs []string, err error) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -23,6 +24,7 @@ func readRuns(t testing.TB, data []byte, batch int) (recs []string, err error) {
 	}
 	v := NewValidator(r)
 	dst := make([]CTA, batch)
+	plains := make([]PlainCTA, batch)
 	warps := make([]int64, batch*maxFastWarps)
 	for {
 		rec, err := v.Next()
@@ -35,14 +37,26 @@ func readRuns(t testing.TB, data []byte, batch int) (recs []string, err error) {
 		rn, off := r.Pos()
 		recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(rec)))
 		c, ok := rec.(*CTA)
+		kernel, last := c.kernelAndCTA(ok)
 		for ok && batch > 0 {
-			n, err := v.CTAs(c.Kernel, dst, warps)
+			if plain {
+				n := v.PlainCTAs(kernel, last+1, plains)
+				for i, p := range plains[:n] {
+					c := CTA{Kernel: kernel, CTA: last + 1 + uint64(i), Cycles: p.Cycles, Insts: p.Insts, DRAMBytes: p.DRAMBytes}
+					recs = append(recs, "plain "+show(&c))
+				}
+				if last += uint64(n); n > 0 {
+					continue
+				}
+			}
+			n, err := v.CTAs(kernel, dst, warps)
 			for i := range dst[:n] {
 				c := dst[i]
 				if len(c.WarpCycles) == 0 {
 					c.WarpCycles = nil // as Next decodes none
 				}
 				recs = append(recs, "run "+show(&c))
+				last = c.CTA
 			}
 			if err != nil {
 				return recs, err
@@ -52,6 +66,26 @@ func readRuns(t testing.TB, data []byte, batch int) (recs []string, err error) {
 			}
 		}
 	}
+}
+
+// kernelAndCTA is c's kernel and CTA where ok, as a type assertion that
+// gave c reports.
+func (c *CTA) kernelAndCTA(ok bool) (kernel, cta uint64) {
+	if !ok {
+		return 0, 0
+	}
+	return c.Kernel, c.CTA
+}
+
+// inRun is a record readRuns listed, without the mark of the way it was
+// read in a run ("run" or "plain", "" for Next's).
+func inRun(rec string) (string, string) {
+	for _, how := range []string{"run", "plain"} {
+		if r, ok := strings.CutPrefix(rec, how+" "); ok {
+			return r, how
+		}
+	}
+	return rec, ""
 }
 
 // show is rec's type and fields in JSON.
@@ -81,7 +115,23 @@ func runTrace(n int, edit func([]Record) []Record) []Record {
 	return recs
 }
 
-// CTAs gives the records, positions and errors Next alone gives: for long
+// plainTrace is runTrace's with no warp_cycles and a demand: plain
+// records (PlainCTAs).
+func plainTrace(n int, edit func([]Record) []Record) []Record {
+	return runTrace(n, func(r []Record) []Record {
+		for _, rec := range r[3:] {
+			c := rec.(*CTA)
+			c.WarpCycles, c.Insts, c.DRAMBytes = nil, uint64(c.Cycles), 8*uint64(c.Cycles)
+		}
+		if edit != nil {
+			r = edit(r)
+		}
+		return r
+	})
+}
+
+// CTAs (and PlainCTAs before it, runs of -64) gives the records,
+// positions and errors Next alone gives: for long
 // runs across the read buffer's end, runs that stop at another kind of
 // record or another kernel, and runs broken by a record that breaks a
 // rule (reported at that record's position).
@@ -124,6 +174,32 @@ func TestCTARunsReadAsNext(t *testing.T) {
 			out = append(out, &Pages{Kernel: 1, CTA: 96, Buffer: 1, R: []uint64{1}, At: 5000})
 			return append(out, r[100:]...)
 		}),
+		"plain": plainTrace(5000, nil),
+		"plain, negative cycles": plainTrace(400, func(r []Record) []Record {
+			r[300].(*CTA).Cycles = -3
+			return r
+		}),
+		"plain, demand over the bound": plainTrace(400, func(r []Record) []Record {
+			r[150].(*CTA).Insts = 1 << 20
+			return r
+		}),
+		"plain, a second cta record": plainTrace(400, func(r []Record) []Record {
+			r[250].(*CTA).CTA = 100
+			return r
+		}),
+		"plain, outside the grid": plainTrace(400, func(r []Record) []Record {
+			r[402].(*CTA).CTA = 400
+			return r
+		}),
+		"plain, missing CTA": plainTrace(400, func(r []Record) []Record {
+			return append(r[:200], r[201:]...)
+		}),
+		"plain, among others": plainTrace(600, func(r []Record) []Record {
+			r[100].(*CTA).Cycles = 1 << 22 // more than three bytes
+			r[200].(*CTA).WarpCycles = []int64{1, r[200].(*CTA).Cycles}
+			r[300].(*CTA).Insts, r[300].(*CTA).DRAMBytes = 0, 0
+			return r
+		}),
 		"two kernels": append(runTrace(300, nil),
 			&Kernel{ID: 2, Name: "k2", Grid: [3]uint32{300, 1, 1}, Block: [3]uint32{32, 1, 1}},
 			&Launch{Kernel: 2, T: 20, Stream: 1},
@@ -132,9 +208,9 @@ func TestCTARunsReadAsNext(t *testing.T) {
 	}
 	for name, recs := range cases {
 		data := encodeBinary(t, recs)
-		want, wantErr := readRuns(t, data, 0)
-		for _, batch := range []int{1, 3, 64} {
-			got, gotErr := readRuns(t, data, batch)
+		want, wantErr := readRuns(t, data, 0, false)
+		for _, batch := range []int{1, 3, 64, -64} {
+			got, gotErr := readRuns(t, data, max(batch, -batch), batch < 0)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Errorf("%s, runs of %d: error %v, Next alone %v", name, batch, gotErr, wantErr)
 			}
@@ -142,13 +218,16 @@ func TestCTARunsReadAsNext(t *testing.T) {
 				t.Errorf("%s, runs of %d: %d records, Next alone %d", name, batch, len(got), len(want))
 				continue
 			}
-			runs := 0
+			runs, plains := 0, 0
 			for i := range got {
-				g, w := got[i], want[i]
-				if len(g) > 4 && g[:4] == "run " {
+				g, how := inRun(got[i])
+				w := want[i]
+				if how != "" {
 					runs++
-					g = g[4:]
 					w = w[bytes.IndexByte([]byte(w), ' ')+1:]
+				}
+				if how == "plain" {
+					plains++
 				}
 				if g != w {
 					t.Errorf("%s, runs of %d: record %d\n got %s\nwant %s", name, batch, i, got[i], want[i])
@@ -158,8 +237,13 @@ func TestCTARunsReadAsNext(t *testing.T) {
 			if runs == 0 && name != "fixture" {
 				t.Errorf("%s, runs of %d: no record came in a run", name, batch)
 			}
+			if strings.HasPrefix(name, "plain") && batch < 0 && plains < len(got)/3 {
+				t.Errorf("%s, runs of %d: %d of %d records plain", name, batch, plains, len(got))
+			}
 		}
-		if name != "fixture" && name != "page records between" && name != "two kernels" && name != "long run" && name != "demand" && name != "no warps" && wantErr == nil {
+		valid := map[string]bool{"fixture": true, "page records between": true, "two kernels": true, "long run": true,
+			"demand": true, "no warps": true, "plain": true, "plain, among others": true}
+		if !valid[name] && wantErr == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -219,6 +303,7 @@ func FuzzCTARuns(f *testing.F) {
 	for _, recs := range [][]Record{
 		runTrace(600, nil),
 		runTrace(600, func(r []Record) []Record { r[300].(*CTA).CTA = 5; return r }),
+		plainTrace(600, func(r []Record) []Record { r[300].(*CTA).Cycles = -5; return r }),
 		fixture(f, "valid.jsonl"),
 	} {
 		f.Add(decompress(f, encodeBinary(f, recs)))
@@ -227,9 +312,9 @@ func FuzzCTARuns(f *testing.F) {
 		if !bytes.HasPrefix(data, []byte(zstdMagic)) {
 			data = compress(data)
 		}
-		want, wantErr := readRuns(t, data, 0)
-		for _, batch := range []int{3, 64} {
-			got, gotErr := readRuns(t, data, batch)
+		want, wantErr := readRuns(t, data, 0, false)
+		for _, batch := range []int{3, 64, -3, -64} {
+			got, gotErr := readRuns(t, data, max(batch, -batch), batch < 0)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("runs of %d: error %v, Next alone %v", batch, gotErr, wantErr)
 			}
@@ -237,8 +322,9 @@ func FuzzCTARuns(f *testing.F) {
 				t.Fatalf("runs of %d: %d records, Next alone %d", batch, len(got), len(want))
 			}
 			for i := range got {
-				g, w := strings.TrimPrefix(got[i], "run "), want[i]
-				if g != got[i] {
+				g, how := inRun(got[i])
+				w := want[i]
+				if how != "" {
 					w = w[strings.IndexByte(w, ' ')+1:]
 				}
 				if g != w {
@@ -260,7 +346,7 @@ func TestPrefetcherReadsRuns(t *testing.T) {
 		}),
 	} {
 		data := encodeBinary(t, recs)
-		want, wantErr := readRuns(t, data, 0)
+		want, wantErr := readRuns(t, data, 0, false)
 		r, err := NewReader(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)

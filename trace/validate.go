@@ -535,7 +535,7 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 			return err
 		}
 	}
-	if c.HasDemand() && !withinDemand(c, k.warps) {
+	if c.HasDemand() && !withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps) {
 		return demandError(c, k.warps)
 	}
 	if !k.seen.add(c.CTA) {
@@ -581,14 +581,15 @@ const (
 	maxBytesPerWarpCycle = 32 * 32
 )
 
-// withinDemand reports whether c's demand keeps to those bounds. checkCTA
-// has checked its cycles first: with warp_cycles, Cycles is the longest
+// withinDemand reports whether a CTA of cycles, insts and bytes, of a
+// kernel of warps warps a CTA, keeps to those bounds. checkCTA has
+// checked its cycles first: with warp_cycles, Cycles is the longest
 // warp's, so Cycles is its time alone either way. Small enough to inline
-// in checkCTA, which asks it for every cta record with demand;
-// demandError says which bound is broken.
-func withinDemand(c *CTA, warps int) bool {
-	span := float64(c.Cycles) * float64(warps)
-	return float64(c.Insts) <= maxInstsPerWarpCycle*span && float64(c.DRAMBytes) <= maxBytesPerWarpCycle*span
+// in checkCTA, which asks it for every cta record with demand, and in
+// plainCTAs; demandError says which bound is broken.
+func withinDemand(cycles int64, insts, bytes uint64, warps int) bool {
+	span := float64(cycles) * float64(warps)
+	return float64(insts) <= maxInstsPerWarpCycle*span && float64(bytes) <= maxBytesPerWarpCycle*span
 }
 
 // demandError is the error for c, whose demand breaks a bound.
