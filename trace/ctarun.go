@@ -152,10 +152,12 @@ func (v *Validator) PlainCTAs(kernel, first uint64, dst []PlainCTA) int {
 	return n
 }
 
-// plainMax is the most bytes a plain record takes in the fast form: its
-// tag, two zero deltas, its cycles in three bytes, a zero count of
-// warp_cycles, and insts and dram_bytes in three bytes each.
-const plainMax = 1 + 2 + 3 + 1 + 3 + 3
+// plainMax is the room a plain record is decoded in: the most bytes one
+// takes in the fast form (its tag, two zero deltas, its cycles in three
+// bytes, a zero count of warp_cycles, and insts and dram_bytes in three
+// bytes each: 13), rounded up to a power of two, so that an index into
+// it masked by plainMax-1 needs no bounds check.
+const plainMax = 16
 
 // plainCTAs decodes into dst the plain records that come next, those of
 // the CTAs after the last record's, in kernel's (runOf) with warps warps
@@ -163,31 +165,38 @@ const plainMax = 1 + 2 + 3 + 1 + 3 + 3
 // that hold a record alone: its cycles not negative, its demand within
 // the bounds. It returns how many it read, and moves the reader past
 // them as Next would have.
+//
+// Each record is read from a fixed array of plainMax bytes, its varints
+// by offsets masked to it (short3At): the same loop over the slice, with
+// a bounds check at each byte, kept so many values live that the
+// compiler spilled them to the stack, 30 instructions a CTA more
+// (scripts/instructions.sh --quick uniform).
 func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 	in := r.in
-	p := in.buf[:in.w]
-	i, last, n := in.r, in.r, 0
-	for n < len(dst) && len(p)-i >= plainMax {
+	p := in.buf[in.r:in.w]
+	n, last, at := 0, 0, 0
+	for n < len(dst) && len(p)-at >= plainMax {
+		q := (*[plainMax]byte)(p[at:])
 		// The tag and both deltas in one load: zero deltas, the CTA
 		// after the last, are its second and third bytes zero.
-		h := binary.LittleEndian.Uint32(p[i:])
+		h := binary.LittleEndian.Uint32(q[:4])
 		tag := byte(h)
 		if tag != byte(KindCTA) && tag != tagCTADemand || h&0xffff00 != 0 {
 			break
 		}
-		u, m := short3(p, i+3)
-		j := i + 3 + m
-		if m == 0 || p[j] != 0 {
+		u, m := short3At(q, 3)
+		j := 3 + m
+		if m == 0 || q[j&(plainMax-1)] != 0 {
 			break
 		}
-		j++
 		c := PlainCTA{Cycles: zigzag(u)}
+		j++
 		if tag == tagCTADemand {
-			if c.Insts, m = short3(p, j); m == 0 {
+			if c.Insts, m = short3At(q, j); m == 0 {
 				break
 			}
 			j += m
-			if c.DRAMBytes, m = short3(p, j); m == 0 {
+			if c.DRAMBytes, m = short3At(q, j); m == 0 {
 				break
 			}
 			j += m
@@ -197,13 +206,33 @@ func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 		}
 		dst[n] = c
 		n++
-		last, i = i, j
+		last = at
+		at += j
 	}
 	if n > 0 {
 		r.record += int64(n)
-		r.offset = in.base + int64(last)
+		r.offset = in.offset() + int64(last)
 		r.delta.cta += uint64(n)
-		in.r = i
+		in.r += at
 	}
 	return n
+}
+
+// short3At is short3 over q: the varint at q[i:] where it takes at most
+// three bytes, and the bytes it takes, or 0 where it takes more. i is at
+// most plainMax-3.
+func short3At(q *[plainMax]byte, i int) (v uint64, n int) {
+	const m = plainMax - 1
+	b0 := uint64(q[i&m])
+	if b0 < 0x80 {
+		return b0, 1
+	}
+	b1 := uint64(q[(i+1)&m])
+	if b1 < 0x80 {
+		return b0&0x7f | b1<<7, 2
+	}
+	if b2 := uint64(q[(i+2)&m]); b2 < 0x80 {
+		return b0&0x7f | (b1&0x7f)<<7 | b2<<14, 3
+	}
+	return 0, 0
 }
