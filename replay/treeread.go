@@ -25,6 +25,7 @@ import (
 // already holds.
 type treeReader struct {
 	src      trace.Source
+	batches  batchSource // src, where it hands over batches (next), else nil
 	clk      clock
 	decls    idtab.Pending[declaration] // declared, not yet launched
 	declared declCache                  // the launched kernels' declarations, shared
@@ -262,6 +263,7 @@ const runLen = 64
 // runs of cta records, where it has one, the way to them.
 func (b *treeReader) setSource(src trace.Source) {
 	b.src = src
+	b.batches, _ = src.(batchSource)
 	b.runs, _ = src.(runSource)
 	if b.runs != nil && b.run == nil {
 		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
@@ -357,12 +359,14 @@ type batchSource interface {
 // or the next record of a source that is no batchSource. From a
 // Prefetcher that is a call a batch, where Next was a call through the
 // Source interface a record (BFS scale 20: 867K records, 1024 a batch).
+// Which the source is, setSource asks once: asked here, a type assertion
+// a record, it cost BFS 27 instructions a CTA (scripts/instructions.sh
+// --quick bfs).
 func (b *treeReader) next() (trace.Record, error) {
-	s, ok := b.src.(batchSource)
-	if !ok {
+	if b.batches == nil {
 		return b.src.Next()
 	}
-	recs, err := s.Batch()
+	recs, err := b.batches.Batch()
 	if err != nil {
 		return nil, err
 	}
