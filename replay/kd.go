@@ -88,6 +88,10 @@ func (d *kernelDistributor) ready(k *Kernel) {
 
 // list puts ready kernel k with CTAs to place into the FCFS list, in its
 // ready order (a kernel comes back when a group joins its pool).
+//
+// A kernel that has just become ready goes last, and is appended: the
+// copy that makes room for one coming back was a call into the runtime
+// (typedslicecopy) even with nothing to move.
 func (d *kernelDistributor) list(k *Kernel) {
 	if k.Remaining() == 0 {
 		d.drained = true
@@ -97,6 +101,10 @@ func (d *kernelDistributor) list(k *Kernel) {
 		i--
 	}
 	d.lower(k, len(d.pending) == 0)
+	if i == len(d.pending) {
+		d.pending = append(d.pending, k)
+		return
+	}
 	d.pending = append(d.pending, nil)
 	copy(d.pending[i+1:], d.pending[i:])
 	d.pending[i] = k
@@ -148,7 +156,9 @@ func (d *kernelDistributor) dropDrained() {
 			k.marked = false
 		}
 	}
-	clear(d.pending[j:])
+	for i := j; i < len(d.pending); i++ {
+		d.pending[i] = nil // a few at most: clear's call into the runtime cost more
+	}
 	d.pending = d.pending[:j]
 }
 
