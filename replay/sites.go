@@ -195,8 +195,10 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 		cost.launch = se.launchEnd(c, cost, now)
 	}
 	se.reqs = se.reqs[:0]
-	for i, v := range out {
-		row := se.record(s, lanes[i], v, nil)
+	for i := range out {
+		v := &out[i]
+		se.tally(v.Decision)
+		row := se.record(s, &lanes[i], v, nil)
 		switch v.Decision {
 		case Launch:
 			if held {
@@ -205,7 +207,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 			}
 			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
-			if se.byCommand(v) {
+			if se.byCommand(*v) {
 				se.groups.command(c, lanes[i], now, now+cost.front, false, row)
 				continue
 			}
@@ -375,26 +377,40 @@ func (se *siteEngine) byCommand(v Verdict) bool {
 	return se.commands && (v.Decision == Coalesce || v.Decision == Launch && v.Hardware)
 }
 
-// record counts a lane's verdict and writes its launches row. The row of
-// a lane sent by command is returned instead, to be written when the
-// command arrives and what the lane did is known (writeCommand); record
-// returns nil otherwise, and when the sink keeps no rows. into is the
-// aggregated kernel a launching lane's child runs in (KLAP), else nil.
-func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *tables.Launch {
+// tally counts a lane's verdict d.
+func (se *siteEngine) tally(d Decision) {
 	st := &se.counts
 	st.sites++
 	if !se.childEnded {
 		st.blind++
 	}
-	switch v.Decision {
+	switch d {
 	case Launch:
 		st.launched++
 	case Inline:
 		st.inlined++
 	}
+}
+
+// record writes a lane's launches row. The row of a lane sent by command
+// is returned instead, to be written when the command arrives and what
+// the lane did is known (writeCommand); record returns nil otherwise, and
+// when the sink keeps no rows. into is the aggregated kernel a launching
+// lane's child runs in (KLAP), else nil.
+//
+// Small enough to inline, as tally is, with the lane and the verdict by
+// reference: called for every lane of a CDP site, where most runs keep no
+// rows, it was a call that counted the verdict too and copied a siteRec
+// and a Verdict (64 bytes each) into its arguments.
+func (se *siteEngine) record(s *Site, l *siteRec, v *Verdict, into *Kernel) *tables.Launch {
 	if se.rows == nil {
 		return nil // a sink that keeps no rows
 	}
+	return se.launchRow(s, l, v, into)
+}
+
+// launchRow is record's work for a sink that keeps rows.
+func (se *siteEngine) launchRow(s *Site, l *siteRec, v *Verdict, into *Kernel) *tables.Launch {
 	var target *uint64
 	if v.Decision == Coalesce {
 		target = &v.Target.id
@@ -419,7 +435,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *table
 	if into != nil {
 		row.Outcome, row.TargetKernelID = aggregatedOutcome, &into.id
 	}
-	if se.byCommand(v) {
+	if se.byCommand(*v) {
 		kept := row // on the heap for this lane alone: a row written at once stays on the stack
 		return &kept
 	}
