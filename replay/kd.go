@@ -37,14 +37,19 @@ func newKernelDistributor(entries int) kernelDistributor {
 // wait queues k for an entry.
 func (d *kernelDistributor) wait(k *Kernel) { d.waiting.Push(k) }
 
-// next takes the oldest waiting kernel if an entry is free for it.
-func (d *kernelDistributor) next() (*Kernel, bool) {
-	if d.held.len() >= d.entries || d.waiting.Len() == 0 {
-		return nil, false
-	}
+// takes reports whether an entry is free for a waiting kernel. Small
+// enough to inline, apart from take: fillKD asks until there is none, so
+// every kernel it hands an entry is followed by a call that found none
+// (under CDP one of each per kernel), which cost more than the test.
+func (d *kernelDistributor) takes() bool {
+	return d.held.len() < d.entries && d.waiting.Len() > 0
+}
+
+// take takes the oldest waiting kernel, which takes a free entry.
+func (d *kernelDistributor) take() *Kernel {
 	k := d.waiting.Pop()
 	d.prefetchNext()
-	return k, true
+	return k
 }
 
 // prefetchNext starts loading the kernel that takes the next free entry,
