@@ -28,7 +28,7 @@ func (se *siteEngine) aggregate(c *ctaRun, w, first, last int, s *Site, lanes []
 			se.host.fail(&ModelError{Msg: "policy " + se.policy + " aggregates launches: a lane may only launch through the device runtime or inline"})
 			return siteCost{}, false
 		}
-		se.tally(v.Decision)
+		se.tally(v.Decision, 1)
 		se.record(s, &lanes[i], v, into)
 	}
 	cost = siteCost{inline: cost.inline}
