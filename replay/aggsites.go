@@ -18,7 +18,8 @@ package replay
 func (se *siteEngine) aggregate(c *ctaRun, w, first, last int, s *Site, lanes []siteRec, out []Verdict, cost siteCost, now int64) (siteCost, bool) {
 	b, round := se.agg.batchAt(c, w)
 	owner := se.agg.launcherAt(c)
-	for i, v := range out {
+	for i := range out {
+		v := &out[i]
 		var into *Kernel
 		switch {
 		case v.Decision == Launch && !v.Hardware:
@@ -27,7 +28,8 @@ func (se *siteEngine) aggregate(c *ctaRun, w, first, last int, s *Site, lanes []
 			se.host.fail(&ModelError{Msg: "policy " + se.policy + " aggregates launches: a lane may only launch through the device runtime or inline"})
 			return siteCost{}, false
 		}
-		se.record(s, lanes[i], v, into)
+		se.tally(v.Decision, 1)
+		se.record(s, &lanes[i], v, into)
 	}
 	cost = siteCost{inline: cost.inline}
 	switch se.agg.granularity() {

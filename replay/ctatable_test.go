@@ -112,27 +112,41 @@ func TestPackedCTATableStreams(t *testing.T) {
 
 // A device kernel's packed table holds its records wherever its first
 // bytes are (with the Kernel or not) and unpacks to what a flat table
-// holds; a kernel of up to seven CTAs is one allocation, table included.
+// holds, with its neighbours in the block filled too; kernels of up to
+// seven CTAs, table included, take one allocation a block.
 func TestDeviceKernelTable(t *testing.T) {
+	var a deviceKernels
+	var ks, flats []*ctaTable
 	for n := uint64(0); n <= 20; n++ {
-		k, flat := newDeviceKernel(n), newCTATable(n)
+		k, flat := a.newDeviceKernel(n), newCTATable(n)
 		if n > 0 && k.ctas.packed == nil {
 			t.Fatalf("%d CTAs: the table is not packed", n)
 		}
-		for i := range n {
+		ks, flats = append(ks, &k.ctas), append(flats, &flat)
+	}
+	for n, tb := range ks {
+		for i := range uint64(n) {
 			r := ctaRecord{cycles: 1000 * int64(i+1), warps: []int64{int64(i), 1 << 40, 3}, demand: true, insts: 99, bytes: 1 << 33}
-			flat.record(i, clone(r))
-			k.ctas.record(i, clone(r))
+			flats[n].record(i, clone(r))
+			tb.record(i, clone(r))
 		}
-		for i := range n {
-			if got, want := *k.ctas.at(i), *flat.at(i); !reflect.DeepEqual(got, want) {
+	}
+	for n, tb := range ks {
+		for i := range uint64(n) {
+			if got, want := *tb.at(i), *flats[n].at(i); !reflect.DeepEqual(got, want) {
 				t.Errorf("%d CTAs: cta %d = %+v, want %+v", n, i, got, want)
 			}
 		}
 	}
 	for n := uint64(1); n <= 7; n++ {
-		if a := testing.AllocsPerRun(10, func() { newDeviceKernel(n) }); a != 1 {
-			t.Errorf("a device kernel of %d CTAs: %v allocations, want 1", n, a)
+		block := func() {
+			var a deviceKernels
+			for range kernelBlock {
+				a.newDeviceKernel(n)
+			}
+		}
+		if a := testing.AllocsPerRun(10, block); a != 1 {
+			t.Errorf("%d device kernels of %d CTAs: %v allocations, want 1", kernelBlock, n, a)
 		}
 	}
 }

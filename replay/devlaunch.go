@@ -156,7 +156,7 @@ func (e *engine) launchChild(c *ctaRun, l *siteRec, arrive int64) {
 	if ordered(l.kind) {
 		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.host.freshStream)
 	}
-	e.clock.kernel(arrive, evArrive, l.child)
+	e.clock.arrival(arrive, l.child)
 }
 
 // launchHardware starts a device kernel the way DTBL's launch hardware

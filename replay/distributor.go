@@ -9,11 +9,8 @@ import "fmt"
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
 func (e *engine) fillKD() {
-	for {
-		k, ok := e.kd.next()
-		if !ok {
-			return
-		}
+	for e.kd.takes() {
+		k := e.kd.take()
 		if k.decl == nil {
 			if err := e.body.load(k); err != nil {
 				e.fail(err)

@@ -89,18 +89,23 @@ func (c *eventClock) ref(at int64, kind eventKind, ref int32) {
 // (eventq.PushDelayed), which keeps its heap small; the order events fire
 // in is the same.
 func (c *eventClock) kernel(at int64, kind eventKind, k *Kernel) {
-	ev := eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)}
 	switch {
 	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
-		c.q.PushOrdered(ev)
-	case kind == evArrive || kind == evReady:
-		if kind == evArrive {
-			ev.Aux = deviceArrival
-		}
-		c.q.PushDelayed(at-c.t, ev)
+		c.q.PushOrdered(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
+	case kind == evArrive:
+		c.arrival(at, k)
+	case kind == evReady:
+		c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	default:
-		c.q.Push(ev)
+		c.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	}
+}
+
+// arrival schedules device kernel k's arrival at the KMU: kernel's case
+// for it, which a launching lane, knowing its child a device kernel,
+// takes at once (BFS scale 16: one a CTA).
+func (c *eventClock) arrival(at int64, k *Kernel) {
+	c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(evArrive), Ref: c.kslots.Put(k), Aux: deviceArrival})
 }
 
 // deviceArrival marks, in Aux, the arrival of a device kernel: when it

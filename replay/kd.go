@@ -37,14 +37,19 @@ func newKernelDistributor(entries int) kernelDistributor {
 // wait queues k for an entry.
 func (d *kernelDistributor) wait(k *Kernel) { d.waiting.Push(k) }
 
-// next takes the oldest waiting kernel if an entry is free for it.
-func (d *kernelDistributor) next() (*Kernel, bool) {
-	if d.held.len() >= d.entries || d.waiting.Len() == 0 {
-		return nil, false
-	}
+// takes reports whether an entry is free for a waiting kernel. Small
+// enough to inline, apart from take: fillKD asks until there is none, so
+// every kernel it hands an entry is followed by a call that found none
+// (under CDP one of each per kernel), which cost more than the test.
+func (d *kernelDistributor) takes() bool {
+	return d.held.len() < d.entries && d.waiting.Len() > 0
+}
+
+// take takes the oldest waiting kernel, which takes a free entry.
+func (d *kernelDistributor) take() *Kernel {
 	k := d.waiting.Pop()
 	d.prefetchNext()
-	return k, true
+	return k
 }
 
 // prefetchNext starts loading the kernel that takes the next free entry,
@@ -88,6 +93,10 @@ func (d *kernelDistributor) ready(k *Kernel) {
 
 // list puts ready kernel k with CTAs to place into the FCFS list, in its
 // ready order (a kernel comes back when a group joins its pool).
+//
+// A kernel that has just become ready goes last, and is appended: the
+// copy that makes room for one coming back was a call into the runtime
+// (typedslicecopy) even with nothing to move.
 func (d *kernelDistributor) list(k *Kernel) {
 	if k.Remaining() == 0 {
 		d.drained = true
@@ -97,6 +106,10 @@ func (d *kernelDistributor) list(k *Kernel) {
 		i--
 	}
 	d.lower(k, len(d.pending) == 0)
+	if i == len(d.pending) {
+		d.pending = append(d.pending, k)
+		return
+	}
 	d.pending = append(d.pending, nil)
 	copy(d.pending[i+1:], d.pending[i:])
 	d.pending[i] = k
@@ -148,7 +161,9 @@ func (d *kernelDistributor) dropDrained() {
 			k.marked = false
 		}
 	}
-	clear(d.pending[j:])
+	for i := j; i < len(d.pending); i++ {
+		d.pending[i] = nil // a few at most: clear's call into the runtime cost more
+	}
 	d.pending = d.pending[:j]
 }
 

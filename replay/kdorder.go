@@ -57,7 +57,9 @@ func (o *kdOrder) remove(k *Kernel) {
 			continue
 		}
 		if i < len(s)/2 {
-			copy(s[1:i+1], s[:i])
+			if i > 0 { // the oldest leaving (most do) moves none: no call to copy
+				copy(s[1:i+1], s[:i])
+			}
 			s[0] = nil
 			o.lo++
 			return

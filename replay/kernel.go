@@ -41,38 +41,58 @@ type Kernel struct {
 	startCycle  int64 // first CTA started (-1 before)
 }
 
+// deviceKernels makes a reader's device kernels (newDeviceKernel), carved
+// from blocks of kernelBlock: under CDP every child is one (BFS scale 16:
+// 14,713 for 35,306 CTAs), and one allocation each spent about 280
+// instructions a kernel in the allocator, 115 a CTA. No kernel is ever
+// reused, so a *Kernel a policy or an analysis keeps (as a key, say)
+// never comes to name another; a block is garbage once all its kernels
+// are, so memory still follows the kernels in flight.
+//
+// Under CDP most children are small (BFS scale 20: 63% of its 165K have
+// one CTA, 87% up to three, 95% up to seven), and such a table's bytes
+// come with the Kernel: room for records of 8 bytes a CTA (BFS's
+// children's, which have no per-warp cycles; longer ones outgrow it into
+// a slice of their own) for one CTA, up to three or up to seven, each
+// size from a block of its own.
+type deviceKernels struct {
+	one slab[struct {
+		Kernel
+		records [24]byte
+	}]
+	three slab[struct {
+		Kernel
+		records [40]byte
+	}]
+	seven slab[struct {
+		Kernel
+		records [72]byte
+	}]
+	more slab[Kernel]
+}
+
+// kernelBlock is how many device kernels a block holds: enough that a
+// block's allocation costs each a few instructions, few enough that one
+// kernel long in flight keeps little else (a block of the largest size,
+// with room for seven CTAs, is about 14 KiB).
+const kernelBlock = 64
+
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
-// CTA table (ctaTable.packed). Under CDP most children are small (BFS
-// scale 20: 63% of its 165K have one CTA, 87% up to three, 95% up to
-// seven), and such a table's bytes are allocated together with the Kernel,
-// so each child costs one allocation, not two: room for records of 8
-// bytes a CTA (BFS's children's, which have no per-warp cycles; longer
-// ones outgrow it into a slice of their own) fills the Kernel's 136 bytes
-// up to the 160, 176 or 208-byte size class, for one CTA, up to three or
-// up to seven.
-func newDeviceKernel(total uint64) *Kernel {
+// CTA table (ctaTable.packed), in its bytes where they fit.
+func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	switch room := headerLen + 2 + 8*total; {
 	case total > flatCTAs || total == 0:
 	case room <= 24:
-		d := new(struct {
-			Kernel
-			records [24]byte
-		})
+		d := a.one.next(kernelBlock)
 		return d.packIn(total, d.records[:0])
 	case room <= 40:
-		d := new(struct {
-			Kernel
-			records [40]byte
-		})
+		d := a.three.next(kernelBlock)
 		return d.packIn(total, d.records[:0])
 	case room <= 72:
-		d := new(struct {
-			Kernel
-			records [72]byte
-		})
+		d := a.seven.next(kernelBlock)
 		return d.packIn(total, d.records[:0])
 	}
-	return new(Kernel).packIn(total, nil)
+	return a.more.next(kernelBlock).packIn(total, nil)
 }
 
 // packIn gives k an empty packed table of total CTAs, in buf where it fits.

@@ -194,9 +194,15 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 	if !held {
 		cost.launch = se.launchEnd(c, cost, now)
 	}
+	if se.launchAll && !held {
+		se.launchAllLanes(c, s, lanes, out, cost, now)
+		return cost, false
+	}
 	se.reqs = se.reqs[:0]
-	for i, v := range out {
-		row := se.record(s, lanes[i], v, nil)
+	for i := range out {
+		v := &out[i]
+		se.tally(v.Decision, 1)
+		row := se.record(s, &lanes[i], v, nil)
 		switch v.Decision {
 		case Launch:
 			if held {
@@ -205,7 +211,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 			}
 			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
-			if se.byCommand(v) {
+			if se.byCommand(*v) {
 				se.groups.command(c, lanes[i], now, now+cost.front, false, row)
 				continue
 			}
@@ -216,6 +222,21 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 		se.launch.hold(c, w, first, last, now, cost, se.reqs)
 	}
 	return cost, held
+}
+
+// launchAllLanes is decide's loop for LaunchAll's verdicts, every lane a
+// runtime launch, at a site not held: the lanes are counted at once, and
+// each is recorded and launched as launchOne launches through the device
+// runtime. CDP's sites (BFS scale 16: a child kernel a lane) spent 37
+// instructions a lane in the loop besides the launch, telling each
+// verdict apart, and 15 more in launchOne.
+func (se *siteEngine) launchAllLanes(c *ctaRun, s *Site, lanes []siteRec, out []Verdict, cost siteCost, now int64) {
+	se.tally(Launch, int64(len(lanes)))
+	arrive := now + cost.launch
+	for i := range lanes {
+		se.record(s, &lanes[i], &out[i], nil) // nil: a runtime launch is not sent by command
+		se.host.launchChild(c, &lanes[i], arrive)
+	}
 }
 
 // blind tells the analyses of a site's runtime call made before any
@@ -341,6 +362,9 @@ type siteCost struct {
 // idle launch path this is exactly the CDP API cost. The launch itself is
 // priced by launchEnd once the launches may be made.
 func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
+	if se.launchAll {
+		return se.launchAllCost(lanes), true
+	}
 	var launched, runtime, coalesced, search, inline int64
 	creates := false
 	for i, v := range out {
@@ -367,6 +391,18 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime, creates: creates}, true
 }
 
+// launchAllCost is cost for LaunchAll's verdicts, every lane a runtime
+// launch, which it need not read (BFS scale 16 under CDP: 31 instructions
+// a lane).
+func (se *siteEngine) launchAllCost(lanes []siteRec) siteCost {
+	creates := false
+	for i := range lanes {
+		creates = creates || lanes[i].createsStream()
+	}
+	n := int64(len(lanes))
+	return siteCost{front: max(se.launch.paramCost(n), 0), launched: n, runtime: n, creates: creates}
+}
+
 // byCommand reports whether a lane decided v becomes an aggregated group
 // sent to the SMX scheduler by command, to be matched when it arrives
 // (dtbl.fallback=dispatch): a coalescing lane, or a launch by DTBL's
@@ -375,26 +411,40 @@ func (se *siteEngine) byCommand(v Verdict) bool {
 	return se.commands && (v.Decision == Coalesce || v.Decision == Launch && v.Hardware)
 }
 
-// record counts a lane's verdict and writes its launches row. The row of
-// a lane sent by command is returned instead, to be written when the
-// command arrives and what the lane did is known (writeCommand); record
-// returns nil otherwise, and when the sink keeps no rows. into is the
-// aggregated kernel a launching lane's child runs in (KLAP), else nil.
-func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *tables.Launch {
+// tally counts n lanes' verdict d.
+func (se *siteEngine) tally(d Decision, n int64) {
 	st := &se.counts
-	st.sites++
+	st.sites += n
 	if !se.childEnded {
-		st.blind++
+		st.blind += n
 	}
-	switch v.Decision {
+	switch d {
 	case Launch:
-		st.launched++
+		st.launched += n
 	case Inline:
-		st.inlined++
+		st.inlined += n
 	}
+}
+
+// record writes a lane's launches row. The row of a lane sent by command
+// is returned instead, to be written when the command arrives and what
+// the lane did is known (writeCommand); record returns nil otherwise, and
+// when the sink keeps no rows. into is the aggregated kernel a launching
+// lane's child runs in (KLAP), else nil.
+//
+// Small enough to inline, as tally is, with the lane and the verdict by
+// reference: called for every lane of a CDP site, where most runs keep no
+// rows, it was a call that counted the verdict too and copied a siteRec
+// and a Verdict (64 bytes each) into its arguments.
+func (se *siteEngine) record(s *Site, l *siteRec, v *Verdict, into *Kernel) *tables.Launch {
 	if se.rows == nil {
 		return nil // a sink that keeps no rows
 	}
+	return se.launchRow(s, l, v, into)
+}
+
+// launchRow is record's work for a sink that keeps rows.
+func (se *siteEngine) launchRow(s *Site, l *siteRec, v *Verdict, into *Kernel) *tables.Launch {
 	var target *uint64
 	if v.Decision == Coalesce {
 		target = &v.Target.id
@@ -419,7 +469,7 @@ func (se *siteEngine) record(s *Site, l siteRec, v Verdict, into *Kernel) *table
 	if into != nil {
 		row.Outcome, row.TargetKernelID = aggregatedOutcome, &into.id
 	}
-	if se.byCommand(v) {
+	if se.byCommand(*v) {
 		kept := row // on the heap for this lane alone: a row written at once stays on the stack
 		return &kept
 	}

@@ -1,6 +1,10 @@
 package replay
 
-import "testing"
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // TestLaunchVerdicts: under LaunchAll every lane of every site is
 // launched, whatever the sites' sizes before it, though the verdicts are
@@ -20,6 +24,38 @@ func TestLaunchVerdicts(t *testing.T) {
 			if v != (Verdict{Decision: Launch}) {
 				t.Fatalf("site of %d lanes: lane %d's verdict %+v", n, i, v)
 			}
+		}
+	}
+}
+
+// sortSites leaves a CTA's lanes as a stable sort by cmpSite would, and
+// siteBefore, its check of the order, agrees with cmpSite on every pair:
+// lanes of few warps, positions and lane numbers, so that many tie on
+// one or two of the three. Fails when the check misses an out-of-order
+// pair, or orders ties differently.
+func TestSortSites(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 40 {
+		s := make([]siteRec, n)
+		for i := range s {
+			s[i] = siteRec{warp: r.Int32N(3), at: r.Int64N(3), lane: int16(r.IntN(3)), workload: int64(i)}
+		}
+		for _, a := range s {
+			for _, b := range s {
+				if siteBefore(&a, &b) != (cmpSite(a, b) < 0) {
+					t.Fatalf("siteBefore(%+v, %+v) = %v, cmpSite %d", a, b, siteBefore(&a, &b), cmpSite(a, b))
+				}
+			}
+		}
+		want := slices.Clone(s)
+		slices.SortStableFunc(want, cmpSite)
+		sortSites(s)
+		if !slices.Equal(s, want) {
+			t.Fatalf("%d lanes: sortSites gave %+v, want %+v", n, s, want)
+		}
+		sortSites(s) // sorted already: left as it is
+		if !slices.Equal(s, want) {
+			t.Fatalf("%d sorted lanes: sortSites moved them to %+v", n, s)
 		}
 	}
 }

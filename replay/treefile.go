@@ -51,7 +51,7 @@ func (b *treeReader) device(l *trace.Launch) error {
 	if err != nil {
 		return err
 	}
-	child := newDeviceKernel(d.ctas)
+	child := b.kernels.newDeviceKernel(d.ctas)
 	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
 	root := pf.root
 	if b.ordered && p == b.host {

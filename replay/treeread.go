@@ -74,6 +74,8 @@ type treeReader struct {
 	sites  []siteRec
 	siteOf *ctaExtra
 
+	kernels deviceKernels // where its device kernels come from
+
 	streams   streamsWhatIf // cdp.streams: the stream each device launch goes into
 	pageBytes int64         // io.page_bytes, for headers that give none
 	stages    bool          // host I/O is modelled: buffers must come first
