@@ -48,7 +48,10 @@
 // changed. Under synth (k20c, cdp: each CTA one job, 16 on an SM, DRAM
 // bound) a CTA's start, end and settles cost the model some 490
 // instructions (callgrind; 660 with a binary heap per SM, whose pop alone
-// took ~160), its wake-up's event in the owner's queue besides.
+// took ~160), its wake-up's event in the owner's queue besides. A
+// wake-up moved while still pending goes to the owner's Mover, where one
+// is given, so that the owner can move its event rather than leave it
+// to fire stale (the replay's does: eventq.Queue.Move).
 //
 // The water level itself comes from state kept as the SMs' jobs change
 // (water): each SM's share, demand and load are stored as they change; the
@@ -91,11 +94,18 @@ func (d Demand) Scale(f float64) Demand { return Demand{d.Issue * f, d.DRAM * f}
 // Wake-ups with an older gen than the SM's latest are stale and do nothing.
 type Waker func(sm int, at int64, gen uint32)
 
+// Mover schedules Wake(sm, gen) at cycle at as a Waker does, where the
+// SM's wake-up of generation gen−1, at cycle prev, is still pending and
+// superseded by it: the owner may take that one out of its queue
+// (eventq.Queue.Move), where it would otherwise come stale.
+type Mover func(sm int, at, prev int64, gen uint32)
+
 // Model is the shared-throughput state of one GPU.
 type Model struct {
 	width float64 // warp instructions per SM per cycle
 	bw    float64 // DRAM bytes per cycle
 	wake  Waker
+	move  Mover // nil: moves are wake-ups too
 
 	sms    []smState
 	water  water    // the SMs' shares and demands the DRAM factor comes from
@@ -115,6 +125,10 @@ func New(sms int, width, bw float64, wake Waker) *Model {
 	}
 	return m
 }
+
+// MoveWith has the model ask mv, not its Waker, for the wake-ups that
+// supersede a pending one.
+func (m *Model) MoveWith(mv Mover) { m.move = mv }
 
 // job is a job in its SM's queue: when it finishes, and what it stands
 // for and demands.
@@ -276,9 +290,14 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 	if at == s.next {
 		return
 	}
+	prev := s.next
 	s.gen++
 	s.next = at
-	if at >= 0 {
+	switch {
+	case at < 0:
+	case prev >= 0 && m.move != nil:
+		m.move(i, at, prev, s.gen)
+	default:
 		m.wake(i, at, s.gen)
 	}
 }
