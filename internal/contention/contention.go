@@ -58,12 +58,13 @@
 // SMs moving DRAM bytes are kept in issue-share order and their demands
 // summed as exact integers, both brought up to date only at the end of a
 // cycle where DRAM may bind, which a sum of the SMs' loads (four running
-// sums) tells. There the level costs the SMs changed since (each moved to
-// its place), the SMs the passes hold (sorted into SM order), and a sum
-// of the demands in SM order only when some demand is off the integers'
-// grid (a CTA's demand split over its warps); the passes' results over
-// every SM, the same float64s (water's doc gives the argument, and
-// water_test.go keeps those passes and compares).
+// sums) tells, or, while they fit, the loads' rises since that sum.
+// There the level costs the SMs changed since (each moved to its place),
+// the SMs the passes hold (sorted into SM order), and a sum of the
+// demands in SM order only when some demand is off the integers' grid (a
+// CTA's demand split over its warps); the passes' results over every SM,
+// the same float64s (water's doc gives the argument, and water_test.go
+// keeps those passes and compares).
 //
 // The model does no I/O and owns no clock: its owner schedules
 // the wake-ups it asks for (Model.wake) in its own event queue and calls
