@@ -102,16 +102,24 @@ func (w *water) set(i int32, a, d float64) bool {
 	if !(d > 0) {
 		d = 0 // and the load a·0 = 0: a is finite
 	}
-	if a == w.share[i] && d == w.dram[i] {
+	// The slices have one length: resliced to it, they are checked once
+	// (BFS scale 16 under CDP, a share or demand changed at nearly every
+	// set: 5,545 → 5,526 instructions a CTA, median of 7 callgrind runs).
+	// load and stale are resliced past the return, which synth mostly
+	// takes.
+	share := w.share
+	dram := w.dram[:len(share)]
+	if a == share[i] && d == dram[i] {
 		return false // a CTA's end and the next one's start in one cycle, alike
 	}
+	load, stale := w.load[:len(share)], w.stale[:len(share)]
 	l := a * d
-	if !(l <= w.load[i]) {
-		w.rise += l - w.load[i]
+	if !(l <= load[i]) {
+		w.rise += l - load[i]
 	}
-	w.share[i], w.dram[i], w.load[i] = a, d, l
-	if !w.stale[i] {
-		w.stale[i] = true
+	share[i], dram[i], load[i] = a, d, l
+	if !stale[i] {
+		stale[i] = true
 		w.pending = append(w.pending, i)
 	}
 	return true
