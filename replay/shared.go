@@ -43,11 +43,17 @@ type shareJobs struct {
 }
 
 // newShareJobs makes the contention model for g; its wake-ups are events
-// in q.
+// in q, moved there while pending (eventq.Queue.Move) rather than left
+// to come stale when an SM's rate changes.
 func newShareJobs(g *model.GPU, q *eventq.Queue) *shareJobs {
-	return &shareJobs{model: contention.New(g.SMs, g.IssueWidth, g.DRAMBytesPerCycle(), func(sm int, at int64, gen uint32) {
+	s := &shareJobs{model: contention.New(g.SMs, g.IssueWidth, g.DRAMBytesPerCycle(), func(sm int, at int64, gen uint32) {
 		q.Push(eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)})
 	})}
+	s.model.MoveWith(func(sm int, at, prev int64, gen uint32) {
+		e := eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)}
+		q.Move(eventq.Event{At: prev, Kind: e.Kind, Ref: e.Ref, Aux: int32(gen - 1)}, e)
+	})
+	return s
 }
 
 // start hands the model work cycles of progress on SM sm at now, demanding

@@ -41,6 +41,10 @@ func newSim(sms int, width, bw float64) *sim {
 	s.m = New(sms, width, bw, func(sm int, at int64, gen uint32) {
 		s.q.Push(eventq.Event{At: at, Kind: evWake, Ref: int32(sm), Aux: int32(gen)})
 	})
+	s.m.MoveWith(func(sm int, at, prev int64, gen uint32) {
+		s.q.Move(eventq.Event{At: prev, Kind: evWake, Ref: int32(sm), Aux: int32(gen - 1)},
+			eventq.Event{At: at, Kind: evWake, Ref: int32(sm), Aux: int32(gen)})
+	})
 	return s
 }
 
@@ -167,6 +171,26 @@ func TestOrderAndStale(t *testing.T) {
 	m.Settle(8)
 	if got := m.Wake(21, 0, 3); !slices.Equal(got, []uint64{7, 3}) {
 		t.Errorf("at 21: %v (wake-ups %s)", got, strings.Join(wakes, " "))
+	}
+}
+
+// A wake-up that supersedes a pending one goes to the Mover, with the
+// pending one's cycle; one after the SM's wake-up fired goes to the Waker.
+func TestMover(t *testing.T) {
+	var calls []string
+	m := New(1, 4, 1e9, func(sm int, at int64, gen uint32) { calls = append(calls, fmt.Sprint("wake ", at, "/", gen)) })
+	m.MoveWith(func(sm int, at, prev int64, gen uint32) {
+		calls = append(calls, fmt.Sprint("move ", prev, "→", at, "/", gen))
+	})
+	m.Start(0, 0, 10, Demand{Issue: 4}, 7)
+	m.Settle(0)
+	m.Start(5, 0, 1, Demand{Issue: 4}, 9) // two at 1/2: job 9 done at 7
+	m.Settle(5)
+	m.Wake(7, 0, 2) // job 7 alone, 4 left
+	m.Settle(7)
+	want := []string{"wake 10/1", "move 10→7/2", "wake 11/3"}
+	if !slices.Equal(calls, want) {
+		t.Errorf("got %q, want %q", calls, want)
 	}
 }
 

@@ -218,6 +218,29 @@ func TestWaterNearMargin(t *testing.T) {
 	}
 }
 
+// The loads' rises find the level without summing the loads while they
+// fit in the room the last sum left, and not once they pass it: an SM
+// moving 100 bytes a cycle of 300 leaves room for 200; rises of 100 and
+// 50 fit, one of 60 more does not, and DRAM binds at 300/310.
+func TestWaterRises(t *testing.T) {
+	m := New(2, 4, 300, func(int, int64, uint32) {})
+	for _, st := range []struct {
+		sm    int
+		dram  float64
+		skips int
+		g     float64
+	}{{0, 100, 0, math.Inf(1)}, {1, 100, 1, math.Inf(1)}, {0, 50, 2, math.Inf(1)}, {1, 60, 0, 300.0 / 310}} {
+		m.Start(0, st.sm, 100, Demand{Issue: 1, DRAM: st.dram}, 0)
+		m.Settle(0)
+		if err := checkWater(m); err != nil {
+			t.Fatal(err)
+		}
+		if m.water.skips != st.skips || m.g != st.g {
+			t.Fatalf("SM %d +%v: %d skips, g %v; want %d, %v", st.sm, st.dram, m.water.skips, m.g, st.skips, st.g)
+		}
+	}
+}
+
 // A demand on the grid whose sum leaves it (past 2²¹ bytes a cycle in
 // all), one too large for an SM's grid, and one below its unit: rest is
 // summed in SM order, as the passes sum it.

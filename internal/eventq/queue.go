@@ -33,14 +33,16 @@
 // it.
 //
 // The contention model's wake-ups, one an SM and moved as its rate
-// changes, leave superseded ones in the heap (synth: 15% of the events
-// popped), which fire for nothing. Timers that move in place instead, a
-// tournament tree over the SMs beside the heap, cost more than those
-// stale events: a wake-up is then two passes up the tree (k20c's 13
-// SMs: four levels, some 20 instructions each), one when it fires and
+// changes, left superseded ones in the heap (synth: 15% of the events
+// popped), which fired for nothing; Move now takes them out (its doc
+// gives the cost). Timers that move in place in a structure of their
+// own, a tournament tree over the SMs beside the heap, cost more than
+// those stale events: a wake-up is then two passes up the tree (k20c's
+// 13 SMs: four levels, some 20 instructions each), one when it fires and
 // one when it is set anew, where here the hole its Pop leaves is filled
 // by the next Push's one sift (synth with --quick: 2,451 → 2,513
-// instructions a CTA).
+// instructions a CTA). Move keeps that path: only a wake-up moved before
+// it fires pays for its scan.
 package eventq
 
 // Event is one scheduled state change. Its meaning is its owner's: Kind
@@ -205,7 +207,7 @@ func (q *Queue) push(e entry) {
 	q.n++
 	if q.hole {
 		q.hole = false
-		q.siftDown(e)
+		q.siftDown(0, e)
 		return
 	}
 	q.h = append(q.h, e)
@@ -221,6 +223,80 @@ func (q *Queue) push(e entry) {
 		i = p
 	}
 	h[i] = e
+}
+
+// Move schedules e as Push does (with the tie key Push would give it) in
+// place of the pending event old, which is then no longer pending: a
+// timer its owner moves before it fires, such as an SM's wake-up in the
+// contention model when the SM's rate changes. old is found by a scan of
+// the heap, so only where it waits there, heading no run; elsewhere (in a
+// run, or not pending) it stays, for its owner to ignore when it fires,
+// and e goes into the heap. Move reports whether old was taken out.
+//
+// A superseded event left pending costs more than the scan where the
+// heap is small: it was pushed, is popped for nothing, and its pop leaves
+// a hole the next Pop fills with the heap's last event, sifted down from
+// the root (synth with --quick, contention on: 86K of 586K wake-ups were
+// moved, some 400 instructions each, 250 of them that sift). In place, a
+// move is a scan (about 120 instructions there) and a sift from old's
+// place: synth 2,266 → 2,228 instructions a CTA. The scan gives up on a
+// heap of more than maxMoveScan events, which bounds its cost where a
+// launch-heavy replay's heap is deep (BFS scale 16 under CDP moves 1,400
+// wake-ups for its 35K CTAs, in a heap of 35 events on average, 85 of
+// them in one of more than 64).
+func (q *Queue) Move(old, e Event) bool {
+	x := entryOf(e, q.tie())
+	if i := q.find(entryOf(old, 0)); i >= 0 {
+		q.replaceAt(i, x)
+		return true
+	}
+	q.push(x)
+	return false
+}
+
+// maxMoveScan is the most events in the heap Move scans for the event it
+// replaces: synthetic jittered CTAs under the contention model keep about
+// 14 there when a wake-up moves (k20c's 13 SMs' wake-ups), and Move finds
+// it after 7 on average.
+const maxMoveScan = 64
+
+// find is the index in the heap of the event with o's cycle, kind and
+// refs that heads no run, or -1; the hole, if any, is no event.
+func (q *Queue) find(o entry) int {
+	h := q.h
+	if len(h) > maxMoveScan {
+		return -1
+	}
+	i := 0
+	if q.hole {
+		i = 1
+	}
+	for ; i < len(h); i++ {
+		if h[i].refs == o.refs && h[i].At == o.At && h[i].meta == o.meta {
+			return i
+		}
+	}
+	return -1
+}
+
+// replaceAt puts x in the place of the event at i and sifts it up or down
+// to its place; over a hole, no further up than the root's children.
+func (q *Queue) replaceAt(i int, x entry) {
+	h := q.h
+	j := i
+	for j > 0 {
+		p := (j - 1) / arity
+		if p == 0 && q.hole || !before(x, h[p]) {
+			break
+		}
+		h[j] = h[p]
+		j = p
+	}
+	if j < i {
+		h[j] = x // it moved up
+		return
+	}
+	q.siftDown(i, x)
 }
 
 // Pop removes and returns the earliest event; the queue must not be empty.
@@ -259,7 +335,7 @@ func (q *Queue) fill() {
 	x := q.h[last]
 	q.h = q.h[:last]
 	if last > 0 {
-		q.siftDown(x)
+		q.siftDown(0, x)
 	}
 }
 
@@ -270,15 +346,15 @@ func (q *Queue) replaceRoot(x entry) {
 		q.h[0] = x
 		return
 	}
-	q.siftDown(x)
+	q.siftDown(0, x)
 }
 
-// siftDown places x, which replaces the root, by moving the least child
-// into the hole while it is less than x.
-func (q *Queue) siftDown(x entry) {
+// siftDown places x, which replaces the event at i (the root, but for
+// Move's), by moving the least child into the hole while it is less than
+// x.
+func (q *Queue) siftDown(i int, x entry) {
 	h := q.h
 	n := len(h)
-	i := 0
 	for {
 		c := arity*i + 1
 		var m int

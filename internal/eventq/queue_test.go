@@ -192,7 +192,7 @@ func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
 		op := ops[i]
 		ref32++
 		e := Event{Ref: ref32, Aux: int32(op), Kind: op}
-		switch op % 8 {
+		switch op % 9 {
 		case 0, 1: // Push, a small delay: ties are common
 			e.At = now + arg(i+1)%8
 			q.Push(e)
@@ -219,6 +219,21 @@ func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
 		case 7: // the clock moves: on mostly, back sometimes
 			now += arg(i+1)%32 - 4
 			i++
+		case 8: // a pending event moves, or one no longer pending
+			e.At = now + arg(i+1)%16
+			old := Event{At: -1}
+			if n := len(ref.pending); n > 0 && arg(i+2)%8 != 0 {
+				old = ref.pending[int(arg(i+2))%n].event()
+			}
+			if q.Move(old, e) {
+				k := slices.IndexFunc(ref.pending, func(x entry) bool { return x.event() == old })
+				if k < 0 {
+					t.Fatalf("step %d: moved %+v, which is not pending", i, old)
+				}
+				ref.pending = slices.Delete(ref.pending, k, k+1)
+			}
+			ref.push(e, false)
+			i += 2
 		}
 	}
 	for q.Len() > 0 || len(ref.pending) > 0 {
@@ -246,6 +261,50 @@ func FuzzQueueMatchesRule(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint8, ops []byte) {
 		checkAgainstRef(t, uint64(seed%3), ops)
 	})
+}
+
+// Timers moved while pending, as the contention model's wake-ups, are
+// moved in the heap: none is left behind to pop, whether a hole waits
+// at the root or not, and they come out in (cycle, tie key) order.
+func TestMoveInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var q Queue
+	const timers = 13
+	at := make([]int64, timers)
+	gen := make([]int32, timers)
+	for i := range timers {
+		at[i] = 1000 + int64(i)
+		q.PushOrdered(Event{At: at[i], Ref: int32(i)}) // no ties run to head
+	}
+	now := int64(0)
+	move := func(step, i, pending int) {
+		old := Event{At: at[i], Ref: int32(i), Aux: gen[i]}
+		at[i] = now + rng.Int64N(500)
+		gen[i]++
+		if !q.Move(old, Event{At: at[i], Ref: int32(i), Aux: gen[i]}) {
+			t.Fatalf("step %d: %+v not moved", step, old)
+		}
+		if q.Len() != pending || q.heaped() != pending {
+			t.Fatalf("step %d: %d pending, %d in the heap; want %d", step, q.Len(), q.heaped(), pending)
+		}
+	}
+	for step := range 5000 {
+		if step%3 != 0 {
+			move(step, rng.IntN(timers), timers)
+			continue
+		}
+		e := q.Pop()
+		if e.At < now || e.At != at[e.Ref] || e.Aux != gen[e.Ref] {
+			t.Fatalf("step %d: popped %+v at %d, pending %d/%d", step, e, now, at[e.Ref], gen[e.Ref])
+		}
+		now = e.At
+		if i := rng.IntN(timers); i != int(e.Ref) {
+			move(step, i, timers-1) // over the hole the pop left
+		}
+		at[e.Ref] = now + 1 + rng.Int64N(500)
+		gen[e.Ref]++
+		q.PushOrdered(Event{At: at[e.Ref], Ref: e.Ref, Aux: gen[e.Ref]})
+	}
 }
 
 // BenchmarkSmall pops and pushes events in a heap of about 35, the size
