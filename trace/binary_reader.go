@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
@@ -353,9 +352,13 @@ const kernelFields = 10
 
 // kernelFast decodes a kernel record straight from the buffer, for speed:
 // a launch-heavy trace declares a kernel for every launch, under one name
-// (BFS scale 20: 165,464 of them). It gives up, consuming nothing, unless
-// the buffer surely holds the whole record, its name is the one read last
-// (kernelName) and its fields are in range; kernel then takes the general
+// (BFS scale 20: 165,464 of them). Its grid, block, regs and smem are read
+// one after another, each of up to three bytes with no call (short3),
+// which also keeps them in range: a loop over them into an array, then
+// from it into the record, cost BFS (--quick) 14 instructions a CTA
+// more. It gives up, consuming nothing, unless the buffer surely holds the
+// whole record, its name is the one read last (kernelName) and those
+// fields take at most three bytes each; kernel then takes the general
 // path, which reads the record or says what is wrong with it.
 func (r *Reader) kernelFast(k *Kernel) bool {
 	name := r.lastName
@@ -363,59 +366,36 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	if name == "" || len(p) < len(name)+kernelFields*binary.MaxVarintLen64 {
 		return false
 	}
-	var f [8]uint64 // grid, block, regs, smem
 	id, i := uvarint3(p)
 	n, j := uvarint3(p[max(i, 0):])
 	if i <= 0 || j <= 0 || n != uint64(len(name)) || string(p[i+j:i+j+len(name)]) != name {
 		return false
 	}
 	i += j + len(name)
-	j, ok := uvarintsFast(p[i:], f[:])
-	if !ok || (f[0]|f[1]|f[2]|f[3]|f[4]|f[5])>>32 != 0 {
-		return false
-	}
-	regs := zigzag(f[6])
-	if int64(int(regs)) != regs {
+	// Past a field of more than three bytes (n 0), the rest read on
+	// from it, within the room checked above, and are thrown away.
+	gx, n0 := short3(p, i)
+	gy, n1 := short3(p, i+n0)
+	gz, n2 := short3(p, i+n0+n1)
+	i += n0 + n1 + n2
+	bx, n3 := short3(p, i)
+	by, n4 := short3(p, i+n3)
+	bz, n5 := short3(p, i+n3+n4)
+	i += n3 + n4 + n5
+	regs, n6 := short3(p, i)
+	smem, n7 := short3(p, i+n6)
+	if min(n0, n1, n2, n3, n4, n5, n6, n7) == 0 {
 		return false
 	}
 	// Field by field: a Kernel assigned whole is a typed copy, with a
 	// bulk write barrier while the GC marks (see storeChanged).
 	k.ID = id
 	storeChanged(&k.Name, name)
-	k.Grid = [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])}
-	k.Block = [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])}
-	k.Regs, k.Smem = int(regs), zigzag(f[7])
-	r.in.r += i + j
+	k.Grid = [3]uint32{uint32(gx), uint32(gy), uint32(gz)}
+	k.Block = [3]uint32{uint32(bx), uint32(by), uint32(bz)}
+	k.Regs, k.Smem = int(zigzag(regs)), zigzag(smem)
+	r.in.r += i + n6 + n7
 	return true
-}
-
-// uvarintsFast decodes len(out) varints from p, which the caller has
-// checked holds binary.MaxVarintLen64 bytes for each, for a record's fast
-// path: the bytes they took, or false for one longer than 64 bits. A
-// varint of one or two bytes, most of them (a kernel's fields, a device
-// launch's but its workload), takes no call.
-func uvarintsFast(p []byte, out []uint64) (int, bool) {
-	i := 0
-	for j := range out {
-		b0 := uint64(p[i])
-		if b0 < 0x80 {
-			out[j] = b0
-			i++
-			continue
-		}
-		if b1 := uint64(p[i+1]); b1 < 0x80 {
-			out[j] = b0&0x7f | b1<<7
-			i += 2
-			continue
-		}
-		v, n := uvarint3(p[i:])
-		if n <= 0 {
-			return 0, false
-		}
-		out[j] = v
-		i += n
-	}
-	return i, true
 }
 
 func (r *Reader) launch() (Record, error) {
@@ -497,72 +477,107 @@ func setDevStream(l *Launch, v uint64) {
 
 // launchFast decodes a launch record straight from the buffer, for speed:
 // a launch-heavy trace has one for every kernel (BFS scale 20: 165,464,
-// nearly all device launches of seven fields), and the general path took a
-// call or two for each field, where this decodes them in one
-// (uvarintsFast). It gives up, consuming nothing, unless the buffer surely
-// holds the whole record, its flags are known (in their one byte) and it
-// has no after list, and its fields are in range; launchInto then takes
-// the general path, which reads the record or says what is wrong with it.
+// nearly all device launches of nine fields), and the general path took a
+// call or two for each field. It reads the fields one after another into
+// their places, each of up to three bytes with no call (short3): a first
+// pass into an array, then a second from it into the record, cost BFS
+// (scripts/instructions.sh --quick) 33 instructions a CTA more. It gives
+// up, consuming nothing, unless the buffer surely holds the whole record,
+// its flags are known (in their one byte) and it has no after list, and
+// its fields take at most three bytes each; launchInto then takes the
+// general path, which reads the record or says what is wrong with it.
 func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	b := r.in.buf[r.in.r:r.in.w]
 	const flagsFast = launchFlagsMask &^ launchHasAfter
 	if len(b) < launchFields*binary.MaxVarintLen64 || b[0]&^flagsFast != 0 {
 		return false
 	}
-	flags := uint64(b[0])
-	n := 1 + bits.OnesCount64(flags&(launchHasT|launchHasStream|launchHasWorkload|launchHasInline|launchHasDevStream))
-	if flags&launchHasParent != 0 {
-		n += 5
-	}
-	var f [launchFields - 1]uint64
-	j, ok := uvarintsFast(b[1:], f[:n])
-	if !ok {
+	flags := b[0]
+	u, n := short3(b, 1)
+	if n == 0 {
 		return false
 	}
-	// Field by field: a Launch assigned whole is a typed copy, with a
-	// bulk write barrier while the GC marks (see storeChanged).
-	l.Kernel = r.delta.launched + 1 + uint64(zigzag(f[0]))
-	l.T, l.Stream, l.Workload, l.InlineCycles = 0, 0, 0, 0
-	k := 1
+	i := 1 + n
+	kernel := r.delta.launched + 1 + uint64(zigzag(u))
+	var t int64
 	if flags&launchHasT != 0 {
-		l.T = zigzag(f[k])
-		k++
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		t = zigzag(u)
 	}
+	var stream uint64
 	if flags&launchHasStream != 0 {
-		l.Stream = f[k]
-		k++
+		if stream, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
 	}
 	var parent *Parent
 	if flags&launchHasParent != 0 {
-		warp, lane := zigzag(f[k+2]), zigzag(f[k+3])
-		if int64(int(warp)) != warp || int64(int(lane)) != lane {
+		if i = r.parentFast(b, i, p); i == 0 {
 			return false
 		}
-		kernel := r.delta.kernel + uint64(zigzag(f[k]))
-		*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(f[k+1])), Warp: int(warp), Lane: int(lane), At: zigzag(f[k+4])}
-		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
 		parent = p
-		k += 5
 	}
+	var workload, inline int64
 	if flags&launchHasWorkload != 0 {
-		l.Workload = zigzag(f[k])
-		k++
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		workload = zigzag(u)
 	}
 	if flags&launchHasInline != 0 {
-		l.InlineCycles = zigzag(f[k])
-		k++
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		inline = zigzag(u)
 	}
 	l.DeviceStream, l.CreatesStream = OwnStream, false
 	if flags&launchHasDevStream != 0 {
-		setDevStream(l, f[k])
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		setDevStream(l, u)
 	}
+	// Field by field: a Launch assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks (see storeChanged).
+	l.Kernel, l.T, l.Stream, l.Workload, l.InlineCycles = kernel, t, stream, workload, inline
 	storeChanged(&l.Parent, parent)
 	if l.After != nil {
 		l.After = nil
 	}
-	r.delta.launched = l.Kernel
-	r.in.r += 1 + j
+	if parent != nil {
+		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
+	}
+	r.delta.launched = kernel
+	r.in.r += i
 	return true
+}
+
+// parentFast decodes a launch's parent from b[i:] into p for launchFast:
+// the index past it, or 0 where launchFast gives up. It leaves the delta
+// state to launchFast, which updates it only for a record read whole.
+// Its five fields are read as kernelFast reads a kernel's: past one of
+// more than three bytes the rest read on, within the room launchFast
+// checked, and are thrown away.
+func (r *Reader) parentFast(b []byte, i int, p *Parent) int {
+	dk, n0 := short3(b, i)
+	dc, n1 := short3(b, i+n0)
+	warp, n2 := short3(b, i+n0+n1)
+	lane, n3 := short3(b, i+n0+n1+n2)
+	at, n4 := short3(b, i+n0+n1+n2+n3)
+	if n0 == 0 || n1 == 0 || n2 == 0 || n3 == 0 || n4 == 0 {
+		return 0
+	}
+	// Below 2^21, warp and lane fit in an int.
+	kernel := r.delta.kernel + uint64(zigzag(dk))
+	*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(dc)), Warp: int(zigzag(warp)), Lane: int(zigzag(lane)), At: zigzag(at)}
+	return i + n0 + n1 + n2 + n3 + n4
 }
 
 // cta decodes a cta record's body; demand says it is a ctad body (the
