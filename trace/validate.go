@@ -317,15 +317,8 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	if k.Name == "" {
 		return fmt.Errorf("kernel %d has no name", k.ID)
 	}
-	// By index, not ranging over "xyz": that decodes the string's runes
-	// for every kernel record (BFS scale 20: 165K).
-	for i := range k.Grid {
-		if k.Grid[i] == 0 || k.Block[i] == 0 {
-			return fmt.Errorf("kernel %d has grid %v and block %v; every dimension must be at least 1", k.ID, k.Grid, k.Block)
-		}
-		if k.Block[i] > 1024 {
-			return fmt.Errorf("kernel %d block.%c is %d; a CTA has at most 1024 threads", k.ID, "xyz"[i], k.Block[i])
-		}
+	if g, b := &k.Grid, &k.Block; min(g[0], g[1], g[2], b[0], b[1], b[2]) == 0 || max(b[0], b[1], b[2]) > 1024 {
+		return dimensionError(k)
 	}
 	if t := k.Threads(); t > 1024 {
 		return fmt.Errorf("kernel %d has %d threads per CTA; at most 1024", k.ID, t)
@@ -341,6 +334,22 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	}
 	v.declared.add(k.ID)
 	v.pending.Set(k.ID, shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32})
+	return nil
+}
+
+// dimensionError is checkKernel's error for k, which has a dimension of 0
+// or a block dimension above 1024: its test is one condition for all six,
+// where one for each (BFS --quick) cost 8 instructions a CTA more.
+func dimensionError(k *Kernel) error {
+	// By index, not ranging over "xyz": that decodes the string's runes.
+	for i := range k.Grid {
+		if k.Grid[i] == 0 || k.Block[i] == 0 {
+			return fmt.Errorf("kernel %d has grid %v and block %v; every dimension must be at least 1", k.ID, k.Grid, k.Block)
+		}
+		if k.Block[i] > 1024 {
+			return fmt.Errorf("kernel %d block.%c is %d; a CTA has at most 1024 threads", k.ID, "xyz"[i], k.Block[i])
+		}
+	}
 	return nil
 }
 
@@ -393,14 +402,29 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
 	v.tree.Set(l.Kernel, k)
 	v.order = append(v.order, k)
+	// A device kernel's cta records follow its launch: its first finds
+	// it here, not in the table (inTree).
+	v.last = k
 	return nil
 }
 
 // checkDeviceStream checks a launch's stream kind: a host launch has
 // none, a created stream an id (stream, up to 2^63-1 as a host stream's),
 // the CTA's default, tail and fire-and-forget streams none, and only a
-// launch into a created stream creates it.
+// launch into a created stream creates it. A launch into its own stream
+// that creates none, nearly every one, keeps to all of that: small enough
+// to inline, its test saves a launch-heavy trace a call a launch
+// (checkStreamKind takes the others).
 func checkDeviceStream(l *Launch) error {
+	if l.DeviceStream == OwnStream && !l.CreatesStream {
+		return nil
+	}
+	return checkStreamKind(l)
+}
+
+// checkStreamKind is checkDeviceStream for a launch into another stream
+// than its own, or one that creates a stream.
+func checkStreamKind(l *Launch) error {
 	switch {
 	case l.DeviceStream >= numDeviceStreams:
 		return fmt.Errorf("launch of kernel %d has stream kind %d; want 0 to %d", l.Kernel, uint8(l.DeviceStream), numDeviceStreams-1)
@@ -497,7 +521,17 @@ func (v *Validator) orderError(kind Kind, cta uint64) error {
 	return fmt.Errorf("%s record for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", kind, cta, v.hostK.id, v.hostCTA)
 }
 
+// checkParent checks that p is a CTA, warp, lane and time of k. Its test
+// is one condition, small enough to inline, where a device launch's check
+// took a call; parentError says what is wrong.
 func (k *treeKernel) checkParent(child uint64, p *Parent) error {
+	if p.CTA < k.ctas && uint(p.Warp) < uint(k.warps) && uint(p.Lane) < 32 && uint64(p.At) <= MaxCycles {
+		return nil
+	}
+	return k.parentError(child, p)
+}
+
+func (k *treeKernel) parentError(child uint64, p *Parent) error {
 	switch {
 	case p.CTA >= k.ctas:
 		return fmt.Errorf("launch of kernel %d from CTA %d of kernel %d, which has %d CTAs", child, p.CTA, k.id, k.ctas)
