@@ -30,6 +30,7 @@ type Reader struct {
 	skip     uint64            // bit k set: records of Kind k are skipped (ReadOptions.Skip)
 	names    map[string]string // kernel names seen, for reuse (see kernelName)
 	lastName string            // the kernel name read last (see kernelName)
+	nameKey  nameKey           // lastName's bytes as words, for kernelFast
 
 	skipDevice bool   // pass over device launches (ReadOptions.SkipDeviceLaunches)
 	scratch    Launch // a skipped or reused launch is decoded here
@@ -367,11 +368,17 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 		return false
 	}
 	id, i := uvarint3(p)
-	n, j := uvarint3(p[max(i, 0):])
-	if i <= 0 || j <= 0 || n != uint64(len(name)) || string(p[i+j:i+j+len(name)]) != name {
+	if i <= 0 {
 		return false
 	}
-	i += j + len(name)
+	j, ok := r.nameKey.match(p[i:])
+	if r.nameKey.n == 0 {
+		j, ok = matchName(p[i:], name)
+	}
+	if !ok {
+		return false
+	}
+	i += j
 	// Past a field of more than three bytes (n 0), the rest read on
 	// from it, within the room checked above, and are thrown away.
 	gx, n0 := short3(p, i)
@@ -396,6 +403,50 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	k.Regs, k.Smem = int(zigzag(regs)), zigzag(smem)
 	r.in.r += i + n6 + n7
 	return true
+}
+
+// nameKey is a kernel name as kernelFast finds it in a record, its
+// length's varint then its bytes, held in two words: kernelFast tells
+// that a record's name is the one read last in a few instructions, where
+// reading the length and comparing the strings took two calls
+// (uvarint3, runtime.memequal): BFS (--quick) 17 instructions a CTA
+// more. A name of more than 15 bytes has no key (n 0).
+type nameKey struct {
+	words, masks [2]uint64
+	n            int // the bytes of the length and the name
+}
+
+func newNameKey(name string) nameKey {
+	var k nameKey
+	if len(name) >= len(k.words)*8 {
+		return k
+	}
+	var b [16]byte
+	b[0] = byte(len(name))
+	copy(b[1:], name)
+	k.n = 1 + len(name)
+	for w := range k.words {
+		n := min(max(k.n-8*w, 0), 8)
+		k.words[w] = binary.LittleEndian.Uint64(b[8*w:])
+		k.masks[w] = 1<<(8*n) - 1 // all ones for 8 bytes: 1<<64 is 0
+	}
+	return k
+}
+
+// match reports whether p, which holds 16 bytes, starts with the name of
+// key k (n not 0) and its length before it, and the bytes they take.
+func (k *nameKey) match(p []byte) (int, bool) {
+	return k.n, binary.LittleEndian.Uint64(p)&k.masks[0] == k.words[0] && binary.LittleEndian.Uint64(p[8:])&k.masks[1] == k.words[1]
+}
+
+// matchName is nameKey.match for a name of more than 15 bytes, which has
+// no key: p holds its length's varint and its bytes.
+func matchName(p []byte, name string) (int, bool) {
+	n, j := uvarint3(p)
+	if j <= 0 || n != uint64(len(name)) || string(p[j:j+len(name)]) != name {
+		return 0, false
+	}
+	return j + len(name), true
 }
 
 func (r *Reader) launch() (Record, error) {
