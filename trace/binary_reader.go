@@ -707,13 +707,25 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 // CTA's cycles below 2^20, its insts and DRAM bytes below 2^21, as
 // nearly all are); cta then takes the general path. demand is cta's.
 func (r *Reader) ctaFast(c *CTA, demand bool) bool {
-	if !r.ctaFastInto(c, demand, r.fastWarps[:]) {
+	if !r.ctaFastInto(c, demand, r.fastInto()) {
 		return false
 	}
-	if len(c.WarpCycles) > 0 {
+	if len(c.WarpCycles) > 0 && &c.WarpCycles[0] == &r.fastWarps[0] {
 		c.WarpCycles = append(r.warpBuf(len(c.WarpCycles)), c.WarpCycles...)
 	}
 	return true
+}
+
+// fastInto is where ctaFast decodes warp_cycles: straight into the slice
+// reused under ReadOptions.ReuseWarpCycles, where they need no copy (the
+// first cta record of each of BFS's child kernels: --quick, 16
+// instructions a CTA), else into fastWarps, to be copied where warpBuf
+// says once the record is read whole.
+func (r *Reader) fastInto() []int64 {
+	if r.slab == nil && cap(r.warps) >= maxFastWarps {
+		return r.warps[:maxFastWarps]
+	}
+	return r.fastWarps[:]
 }
 
 // ctaFastInto is ctaFast with the warp_cycles decoded into into, which
