@@ -401,7 +401,7 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	// Field by field: a Kernel assigned whole is a typed copy, with a
 	// bulk write barrier while the GC marks (see storeChanged).
 	k.ID = id
-	storeChanged(&k.Name, name)
+	storeName(&k.Name, name)
 	k.Grid = [3]uint32{uint32(gx), uint32(gy), uint32(gz)}
 	k.Block = [3]uint32{uint32(bx), uint32(by), uint32(bz)}
 	k.Regs, k.Smem = int(zigzag(regs)), zigzag(smem)
