@@ -45,6 +45,7 @@ type Validator struct {
 	orderK   *treeKernel   // hostK with ordered_trees (inOrder), else nil
 	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
 	done     int           // order[:done] are checked and forgotten
+	indexed  int           // order[done:indexed] are in tree, with hostK (see treeGet)
 	last     *treeKernel   // the tree kernel looked up last
 	free     []*treeKernel // device kernels checked and forgotten, for reuse
 	treeAt   int64         // record number of the tree's host launch
@@ -400,7 +401,6 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	v.pending.Delete(l.Kernel)
 	k := v.newTreeKernel()
 	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
-	v.tree.Set(l.Kernel, k)
 	v.order = append(v.order, k)
 	// A device kernel's cta records follow its launch: its first finds
 	// it here, not in the table (inTree).
@@ -484,7 +484,9 @@ func (v *Validator) enterRoot(child, root uint64) error {
 		if err := k.complete(); err != nil {
 			return fmt.Errorf("%v when launch of kernel %d moved on to the tree of host CTA %d (ordered_trees)", err, child, root)
 		}
-		v.tree.Delete(k.id)
+		if v.done < v.indexed {
+			v.tree.Delete(k.id)
+		}
 		if v.last == k {
 			v.last = nil
 		}
@@ -492,10 +494,11 @@ func (v *Validator) enterRoot(child, root uint64) error {
 		v.done++
 		v.forget(k)
 	}
+	v.indexed = max(v.indexed, v.done)
 	if v.done > 1024 && v.done > len(v.order)/2 {
 		n := copy(v.order, v.order[v.done:])
 		clear(v.order[n:])
-		v.order, v.done = v.order[:n], 0
+		v.order, v.indexed, v.done = v.order[:n], v.indexed-v.done, 0
 	}
 	return nil
 }
@@ -699,7 +702,7 @@ func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 	if v.hostK != nil && v.hostK.id == id {
 		return v.hostK, nil
 	}
-	if k, _ := v.tree.Get(id); k != nil {
+	if k := v.treeGet(id); k != nil {
 		v.last = k
 		return k, nil
 	}
@@ -713,6 +716,24 @@ func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 		return nil, fmt.Errorf("%s for kernel %d appears after the host launch of record %d, but kernel %d belongs to an earlier launch tree; a launch tree's records must come before the next host launch", what, id, v.treeAt, id)
 	}
 	return nil, fmt.Errorf("%s for undeclared kernel %d", what, id)
+}
+
+// treeGet is the kernel of the tree with id id, or nil. A device kernel
+// joins the table only when a lookup first misses there, with the others
+// launched since: a launch-heavy trace's records find their kernel
+// without it (inTree: the one looked up last, which a launch leaves its
+// child, or the host kernel), and putting each in and taking it out cost
+// BFS (--quick) 17 instructions a CTA.
+func (v *Validator) treeGet(id uint64) *treeKernel {
+	if k, _ := v.tree.Get(id); k != nil || v.indexed == len(v.order) {
+		return k
+	}
+	for _, k := range v.order[v.indexed:] {
+		v.tree.Set(k.id, k)
+	}
+	v.indexed = len(v.order)
+	k, _ := v.tree.Get(id)
+	return k
 }
 
 // checkIndex checks that k has a CTA cta (inline; its message apart).
@@ -777,7 +798,7 @@ func (v *Validator) endTree() error {
 	}
 	v.tree.Clear()
 	clear(v.order)
-	v.order, v.done = v.order[:0], 0
+	v.order, v.indexed, v.done = v.order[:0], 0, 0
 	v.hostK, v.orderK, v.last = nil, nil, nil
 	v.hostCTA, v.rootCTA = 0, 0
 	return nil

@@ -67,6 +67,11 @@ func TestValidatorAccepts(t *testing.T) {
 		"at apart from its cta record": with(c10, c11, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":1000}`),
 		"large pages": {`{"type":"header","version":1,"clock_mhz":706,"page_bytes":65536}`, buf1, k1, l1,
 			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[0]}`, c10, c11},
+		// Records of device kernels other than the one looked up last,
+		// and a launch after such a lookup (treeGet).
+		"device kernels interleaved": with(k2, d2, k3, d3from(1), `{"type":"cta","kernel":2,"cta":1,"cycles":1}`, `{"type":"cta","kernel":3,"cta":0,"cycles":1}`,
+			c20, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1]}`, `{"type":"launch","kernel":4,"parent":{"kernel":2,"cta":0,"warp":0,"lane":0,"at":0}}`,
+			`{"type":"cta","kernel":3,"cta":1,"cycles":1}`, `{"type":"cta","kernel":4,"cta":0,"cycles":1}`, c10, c11),
 	}
 	for name, lines := range tests {
 		if recs, err := validate(lines); err != nil || len(recs) != len(lines) {
