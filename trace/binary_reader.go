@@ -539,7 +539,8 @@ func setDevStream(l *Launch, v uint64) {
 // (scripts/instructions.sh --quick) 33 instructions a CTA more. It gives
 // up, consuming nothing, unless the buffer surely holds the whole record,
 // its flags are known (in their one byte) and it has no after list, and
-// its fields take at most three bytes each; launchInto then takes the
+// its fields take at most three bytes each, but for a host launch's t
+// (longField), which nearly always takes more; launchInto then takes the
 // general path, which reads the record or says what is wrong with it.
 func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	b := r.in.buf[r.in.r:r.in.w]
@@ -557,7 +558,9 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	var t int64
 	if flags&launchHasT != 0 {
 		if u, n = short3(b, i); n == 0 {
-			return false
+			if u, n = longField(b, i); n == 0 {
+				return false
+			}
 		}
 		i += n
 		t = zigzag(u)
@@ -612,6 +615,15 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	r.delta.launched = kernel
 	r.in.r += i
 	return true
+}
+
+// longField is the varint at b[i:], of more than three bytes, and the
+// bytes it takes, for a fast path's field that short3 leaves: 0 bytes
+// where it is longer than 64 bits. The fast path has checked that b holds
+// binary.MaxVarintLen64 bytes from i.
+func longField(b []byte, i int) (uint64, int) {
+	v, n := binary.Uvarint(b[i : i+binary.MaxVarintLen64])
+	return v, max(n, 0)
 }
 
 // parentFast decodes a launch's parent from b[i:] into p for launchFast:
