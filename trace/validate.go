@@ -445,9 +445,13 @@ func checkStreamKind(l *Launch) error {
 // checkParent checks a device launch's parent and returns the host CTA
 // whose tree the child joins.
 func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
-	k, err := v.inTree("device launch", p.Kernel)
-	if err != nil {
-		return 0, err
+	// Most launches come from the host kernel: found with no call.
+	k := v.hostK
+	if k == nil || k.id != p.Kernel {
+		var err error
+		if k, err = v.inTree("device launch", p.Kernel); err != nil {
+			return 0, err
+		}
 	}
 	if err := k.checkParent(child, p); err != nil {
 		return 0, err
@@ -549,9 +553,14 @@ func (k *treeKernel) parentError(child uint64, p *Parent) error {
 }
 
 func (v *Validator) checkCTA(c *CTA) error {
-	k, err := v.inTree("cta", c.Kernel)
-	if err != nil {
-		return err
+	// Most come after a record of their kernel, or its launch (which
+	// leaves it the one looked up last): found with no call.
+	k := v.last
+	if k == nil || k.id != c.Kernel {
+		var err error
+		if k, err = v.inTree("cta", c.Kernel); err != nil {
+			return err
+		}
 	}
 	return v.checkCTAOf(k, c)
 }
