@@ -461,8 +461,10 @@ func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
 		root = p.CTA
 	}
 	if v.ordered {
-		if err := v.enterRoot(child, root); err != nil {
-			return 0, err
+		if root != v.rootCTA {
+			if err := v.enterRoot(child, root); err != nil {
+				return 0, err
+			}
 		}
 		if !v.hostK.seen.has(root) {
 			return 0, fmt.Errorf("launch of kernel %d in the tree of CTA %d of host kernel %d before that CTA's cta record; with ordered_trees a host CTA's record comes before its tree", child, root, v.hostK.id)
@@ -471,16 +473,15 @@ func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
 	return root, nil
 }
 
-// enterRoot moves the device records on to host CTA root's tree with the
-// launch of kernel child. Under ordered_trees it may not lie behind the tree
-// they are in; the device kernels of the trees left behind must be
-// complete, and are forgotten.
+// enterRoot moves the device records on to host CTA root's tree, another
+// than the one they are in, with the launch of kernel child. Under
+// ordered_trees it may not lie behind the tree they are in; the device
+// kernels of the trees left behind must be complete, and are forgotten.
+// Most launches stay in the tree: checkParent calls it only for one that
+// does not (BFS --quick: 10 instructions a CTA).
 func (v *Validator) enterRoot(child, root uint64) error {
 	if root < v.rootCTA {
 		return fmt.Errorf("launch of kernel %d belongs to the tree of host CTA %d, after records of host CTA %d's tree; with ordered_trees the trees of a host kernel's CTAs come in CTA order", child, root, v.rootCTA)
-	}
-	if root == v.rootCTA {
-		return nil
 	}
 	v.rootCTA = root
 	for v.done < len(v.order) && v.order[v.done].root < root {
@@ -782,12 +783,19 @@ func (v *Validator) forget(k *treeKernel) {
 	}
 }
 
-// complete checks that every CTA of k has had its cta record.
+// complete checks that every CTA of k has had its cta record. Small
+// enough to inline (incomplete says what is missing): enterRoot asks it
+// of every device kernel.
 func (k *treeKernel) complete() error {
-	if got := k.seen.len(); got != k.ctas {
-		return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
+	if k.seen.len() != k.ctas {
+		return k.incomplete()
 	}
 	return nil
+}
+
+func (k *treeKernel) incomplete() error {
+	got := k.seen.len()
+	return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
 }
 
 // endTree checks that the current launch tree is complete and forgets it.
