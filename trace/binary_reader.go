@@ -182,8 +182,17 @@ func (r *Reader) Next() (Record, error) {
 		if k == KindCTA {
 			// decode's case for most records, without its call.
 			rec, err = r.cta(extended)
-		} else {
+		} else if k != KindKernel && k != KindLaunch {
 			rec, err = r.decode(k, extended)
+		} else if k == KindKernel {
+			// And for a launch-heavy trace's every child, a kernel
+			// and its launch (BFS --quick: 7 instructions a CTA).
+			// They come last: cmd/replay/default.pgo names call
+			// sites by their line in the function, and the cases
+			// above keep theirs.
+			rec, err = r.kernel()
+		} else {
+			rec, err = r.launch()
 		}
 		if err != nil {
 			return nil, r.fail(k, err)
