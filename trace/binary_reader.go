@@ -394,25 +394,30 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	i += j
 	// Past a field of more than three bytes (n 0), the rest read on
 	// from it, within the room checked above, and are thrown away.
+	// Each group goes into k as it is read, which keeps fewer values
+	// live (the general path, should the record take it, writes all of
+	// k again).
 	gx, n0 := short3(p, i)
 	gy, n1 := short3(p, i+n0)
 	gz, n2 := short3(p, i+n0+n1)
 	i += n0 + n1 + n2
+	short := min(n0, n1, n2) == 0
+	k.Grid = [3]uint32{uint32(gx), uint32(gy), uint32(gz)}
 	bx, n3 := short3(p, i)
 	by, n4 := short3(p, i+n3)
 	bz, n5 := short3(p, i+n3+n4)
 	i += n3 + n4 + n5
+	short = short || min(n3, n4, n5) == 0
+	k.Block = [3]uint32{uint32(bx), uint32(by), uint32(bz)}
 	regs, n6 := short3(p, i)
 	smem, n7 := short3(p, i+n6)
-	if min(n0, n1, n2, n3, n4, n5, n6, n7) == 0 {
+	if short || min(n6, n7) == 0 {
 		return false
 	}
 	// Field by field: a Kernel assigned whole is a typed copy, with a
 	// bulk write barrier while the GC marks (see storeChanged).
 	k.ID = id
 	storeName(&k.Name, name)
-	k.Grid = [3]uint32{uint32(gx), uint32(gy), uint32(gz)}
-	k.Block = [3]uint32{uint32(bx), uint32(by), uint32(bz)}
 	k.Regs, k.Smem = int(zigzag(regs)), zigzag(smem)
 	r.in.r += i + n6 + n7
 	return true
