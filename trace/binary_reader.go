@@ -568,8 +568,12 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		return false
 	}
 	i := 1 + n
-	kernel := r.delta.launched + 1 + uint64(zigzag(u))
-	var t int64
+	// Field by field (a Launch assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks: see storeChanged), each
+	// as it is read, which keeps fewer values live across parentFast's
+	// call; the general path, should the record take it, writes all of
+	// l again.
+	l.Kernel, l.T, l.Stream, l.Workload, l.InlineCycles = r.delta.launched+1+uint64(zigzag(u)), 0, 0, 0, 0
 	if flags&launchHasT != 0 {
 		if u, n = short3(b, i); n == 0 {
 			if u, n = longField(b, i); n == 0 {
@@ -577,11 +581,10 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 			}
 		}
 		i += n
-		t = zigzag(u)
+		l.T = zigzag(u)
 	}
-	var stream uint64
 	if flags&launchHasStream != 0 {
-		if stream, n = short3(b, i); n == 0 {
+		if l.Stream, n = short3(b, i); n == 0 {
 			return false
 		}
 		i += n
@@ -593,20 +596,19 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		}
 		parent = p
 	}
-	var workload, inline int64
 	if flags&launchHasWorkload != 0 {
 		if u, n = short3(b, i); n == 0 {
 			return false
 		}
 		i += n
-		workload = zigzag(u)
+		l.Workload = zigzag(u)
 	}
 	if flags&launchHasInline != 0 {
 		if u, n = short3(b, i); n == 0 {
 			return false
 		}
 		i += n
-		inline = zigzag(u)
+		l.InlineCycles = zigzag(u)
 	}
 	l.DeviceStream, l.CreatesStream = OwnStream, false
 	if flags&launchHasDevStream != 0 {
@@ -616,9 +618,6 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		i += n
 		setDevStream(l, u)
 	}
-	// Field by field: a Launch assigned whole is a typed copy, with a
-	// bulk write barrier while the GC marks (see storeChanged).
-	l.Kernel, l.T, l.Stream, l.Workload, l.InlineCycles = kernel, t, stream, workload, inline
 	storeChanged(&l.Parent, parent)
 	if l.After != nil {
 		l.After = nil
@@ -626,7 +625,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	if parent != nil {
 		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
 	}
-	r.delta.launched = kernel
+	r.delta.launched = l.Kernel
 	r.in.r += i
 	return true
 }
