@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
@@ -31,6 +30,7 @@ type Reader struct {
 	skip     uint64            // bit k set: records of Kind k are skipped (ReadOptions.Skip)
 	names    map[string]string // kernel names seen, for reuse (see kernelName)
 	lastName string            // the kernel name read last (see kernelName)
+	nameKey  nameKey           // lastName's bytes as words, for kernelFast
 
 	skipDevice bool   // pass over device launches (ReadOptions.SkipDeviceLaunches)
 	scratch    Launch // a skipped or reused launch is decoded here
@@ -182,8 +182,17 @@ func (r *Reader) Next() (Record, error) {
 		if k == KindCTA {
 			// decode's case for most records, without its call.
 			rec, err = r.cta(extended)
-		} else {
+		} else if k != KindKernel && k != KindLaunch {
 			rec, err = r.decode(k, extended)
+		} else if k == KindKernel {
+			// And for a launch-heavy trace's every child, a kernel
+			// and its launch (BFS --quick: 7 instructions a CTA).
+			// They come last: cmd/replay/default.pgo names call
+			// sites by their line in the function, and the cases
+			// above keep theirs.
+			rec, err = r.kernel()
+		} else {
+			rec, err = r.launch()
 		}
 		if err != nil {
 			return nil, r.fail(k, err)
@@ -353,9 +362,13 @@ const kernelFields = 10
 
 // kernelFast decodes a kernel record straight from the buffer, for speed:
 // a launch-heavy trace declares a kernel for every launch, under one name
-// (BFS scale 20: 165,464 of them). It gives up, consuming nothing, unless
-// the buffer surely holds the whole record, its name is the one read last
-// (kernelName) and its fields are in range; kernel then takes the general
+// (BFS scale 20: 165,464 of them). Its grid, block, regs and smem are read
+// one after another, each of up to three bytes with no call (short3),
+// which also keeps them in range: a loop over them into an array, then
+// from it into the record, cost BFS (--quick) 14 instructions a CTA
+// more. It gives up, consuming nothing, unless the buffer surely holds the
+// whole record, its name is the one read last (kernelName) and those
+// fields take at most three bytes each; kernel then takes the general
 // path, which reads the record or says what is wrong with it.
 func (r *Reader) kernelFast(k *Kernel) bool {
 	name := r.lastName
@@ -363,59 +376,95 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	if name == "" || len(p) < len(name)+kernelFields*binary.MaxVarintLen64 {
 		return false
 	}
-	var f [8]uint64 // grid, block, regs, smem
-	id, i := uvarint3(p)
-	n, j := uvarint3(p[max(i, 0):])
-	if i <= 0 || j <= 0 || n != uint64(len(name)) || string(p[i+j:i+j+len(name)]) != name {
+	// Its id with no call up to three bytes (uvarint3 was one: BFS
+	// --quick, 9 instructions a CTA), then its name (nameKey).
+	id, i := short3(p, 0)
+	if i == 0 {
+		if id, i = uvarint3(p); i <= 0 {
+			return false
+		}
+	}
+	j, ok := r.nameKey.match(p[i:])
+	if r.nameKey.n == 0 {
+		j, ok = matchName(p[i:], name)
+	}
+	if !ok {
 		return false
 	}
-	i += j + len(name)
-	j, ok := uvarintsFast(p[i:], f[:])
-	if !ok || (f[0]|f[1]|f[2]|f[3]|f[4]|f[5])>>32 != 0 {
-		return false
-	}
-	regs := zigzag(f[6])
-	if int64(int(regs)) != regs {
+	i += j
+	// Past a field of more than three bytes (n 0), the rest read on
+	// from it, within the room checked above, and are thrown away.
+	// Each group goes into k as it is read, which keeps fewer values
+	// live (the general path, should the record take it, writes all of
+	// k again).
+	gx, n0 := short3(p, i)
+	gy, n1 := short3(p, i+n0)
+	gz, n2 := short3(p, i+n0+n1)
+	i += n0 + n1 + n2
+	short := min(n0, n1, n2) == 0
+	k.Grid = [3]uint32{uint32(gx), uint32(gy), uint32(gz)}
+	bx, n3 := short3(p, i)
+	by, n4 := short3(p, i+n3)
+	bz, n5 := short3(p, i+n3+n4)
+	i += n3 + n4 + n5
+	short = short || min(n3, n4, n5) == 0
+	k.Block = [3]uint32{uint32(bx), uint32(by), uint32(bz)}
+	regs, n6 := short3(p, i)
+	smem, n7 := short3(p, i+n6)
+	if short || min(n6, n7) == 0 {
 		return false
 	}
 	// Field by field: a Kernel assigned whole is a typed copy, with a
 	// bulk write barrier while the GC marks (see storeChanged).
 	k.ID = id
-	storeChanged(&k.Name, name)
-	k.Grid = [3]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2])}
-	k.Block = [3]uint32{uint32(f[3]), uint32(f[4]), uint32(f[5])}
-	k.Regs, k.Smem = int(regs), zigzag(f[7])
-	r.in.r += i + j
+	storeName(&k.Name, name)
+	k.Regs, k.Smem = int(zigzag(regs)), zigzag(smem)
+	r.in.r += i + n6 + n7
 	return true
 }
 
-// uvarintsFast decodes len(out) varints from p, which the caller has
-// checked holds binary.MaxVarintLen64 bytes for each, for a record's fast
-// path: the bytes they took, or false for one longer than 64 bits. A
-// varint of one or two bytes, most of them (a kernel's fields, a device
-// launch's but its workload), takes no call.
-func uvarintsFast(p []byte, out []uint64) (int, bool) {
-	i := 0
-	for j := range out {
-		b0 := uint64(p[i])
-		if b0 < 0x80 {
-			out[j] = b0
-			i++
-			continue
-		}
-		if b1 := uint64(p[i+1]); b1 < 0x80 {
-			out[j] = b0&0x7f | b1<<7
-			i += 2
-			continue
-		}
-		v, n := uvarint3(p[i:])
-		if n <= 0 {
-			return 0, false
-		}
-		out[j] = v
-		i += n
+// nameKey is a kernel name as kernelFast finds it in a record, its
+// length's varint then its bytes, held in two words: kernelFast tells
+// that a record's name is the one read last in a few instructions, where
+// reading the length and comparing the strings took two calls
+// (uvarint3, runtime.memequal): BFS (--quick) 17 instructions a CTA
+// more. A name of more than 15 bytes has no key (n 0).
+type nameKey struct {
+	words, masks [2]uint64
+	n            int // the bytes of the length and the name
+}
+
+func newNameKey(name string) nameKey {
+	var k nameKey
+	if len(name) >= len(k.words)*8 {
+		return k
 	}
-	return i, true
+	var b [16]byte
+	b[0] = byte(len(name))
+	copy(b[1:], name)
+	k.n = 1 + len(name)
+	for w := range k.words {
+		n := min(max(k.n-8*w, 0), 8)
+		k.words[w] = binary.LittleEndian.Uint64(b[8*w:])
+		k.masks[w] = 1<<(8*n) - 1 // all ones for 8 bytes: 1<<64 is 0
+	}
+	return k
+}
+
+// match reports whether p, which holds 16 bytes, starts with the name of
+// key k (n not 0) and its length before it, and the bytes they take.
+func (k *nameKey) match(p []byte) (int, bool) {
+	return k.n, binary.LittleEndian.Uint64(p)&k.masks[0] == k.words[0] && binary.LittleEndian.Uint64(p[8:])&k.masks[1] == k.words[1]
+}
+
+// matchName is nameKey.match for a name of more than 15 bytes, which has
+// no key: p holds its length's varint and its bytes.
+func matchName(p []byte, name string) (int, bool) {
+	n, j := uvarint3(p)
+	if j <= 0 || n != uint64(len(name)) || string(p[j:j+len(name)]) != name {
+		return 0, false
+	}
+	return j + len(name), true
 }
 
 func (r *Reader) launch() (Record, error) {
@@ -497,72 +546,118 @@ func setDevStream(l *Launch, v uint64) {
 
 // launchFast decodes a launch record straight from the buffer, for speed:
 // a launch-heavy trace has one for every kernel (BFS scale 20: 165,464,
-// nearly all device launches of seven fields), and the general path took a
-// call or two for each field, where this decodes them in one
-// (uvarintsFast). It gives up, consuming nothing, unless the buffer surely
-// holds the whole record, its flags are known (in their one byte) and it
-// has no after list, and its fields are in range; launchInto then takes
-// the general path, which reads the record or says what is wrong with it.
+// nearly all device launches of nine fields), and the general path took a
+// call or two for each field. It reads the fields one after another into
+// their places, each of up to three bytes with no call (short3): a first
+// pass into an array, then a second from it into the record, cost BFS
+// (scripts/instructions.sh --quick) 33 instructions a CTA more. It gives
+// up, consuming nothing, unless the buffer surely holds the whole record,
+// its flags are known (in their one byte) and it has no after list, and
+// its fields take at most three bytes each, but for a host launch's t
+// (longField), which nearly always takes more; launchInto then takes the
+// general path, which reads the record or says what is wrong with it.
 func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	b := r.in.buf[r.in.r:r.in.w]
 	const flagsFast = launchFlagsMask &^ launchHasAfter
 	if len(b) < launchFields*binary.MaxVarintLen64 || b[0]&^flagsFast != 0 {
 		return false
 	}
-	flags := uint64(b[0])
-	n := 1 + bits.OnesCount64(flags&(launchHasT|launchHasStream|launchHasWorkload|launchHasInline|launchHasDevStream))
-	if flags&launchHasParent != 0 {
-		n += 5
-	}
-	var f [launchFields - 1]uint64
-	j, ok := uvarintsFast(b[1:], f[:n])
-	if !ok {
+	flags := b[0]
+	u, n := short3(b, 1)
+	if n == 0 {
 		return false
 	}
-	// Field by field: a Launch assigned whole is a typed copy, with a
-	// bulk write barrier while the GC marks (see storeChanged).
-	l.Kernel = r.delta.launched + 1 + uint64(zigzag(f[0]))
-	l.T, l.Stream, l.Workload, l.InlineCycles = 0, 0, 0, 0
-	k := 1
+	i := 1 + n
+	// Field by field (a Launch assigned whole is a typed copy, with a
+	// bulk write barrier while the GC marks: see storeChanged), each
+	// as it is read, which keeps fewer values live across parentFast's
+	// call; the general path, should the record take it, writes all of
+	// l again.
+	l.Kernel, l.T, l.Stream, l.Workload, l.InlineCycles = r.delta.launched+1+uint64(zigzag(u)), 0, 0, 0, 0
 	if flags&launchHasT != 0 {
-		l.T = zigzag(f[k])
-		k++
+		if u, n = short3(b, i); n == 0 {
+			if u, n = longField(b, i); n == 0 {
+				return false
+			}
+		}
+		i += n
+		l.T = zigzag(u)
 	}
 	if flags&launchHasStream != 0 {
-		l.Stream = f[k]
-		k++
+		if l.Stream, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
 	}
 	var parent *Parent
 	if flags&launchHasParent != 0 {
-		warp, lane := zigzag(f[k+2]), zigzag(f[k+3])
-		if int64(int(warp)) != warp || int64(int(lane)) != lane {
+		if i = r.parentFast(b, i, p); i == 0 {
 			return false
 		}
-		kernel := r.delta.kernel + uint64(zigzag(f[k]))
-		*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(f[k+1])), Warp: int(warp), Lane: int(lane), At: zigzag(f[k+4])}
-		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
 		parent = p
-		k += 5
 	}
 	if flags&launchHasWorkload != 0 {
-		l.Workload = zigzag(f[k])
-		k++
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		l.Workload = zigzag(u)
 	}
 	if flags&launchHasInline != 0 {
-		l.InlineCycles = zigzag(f[k])
-		k++
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		l.InlineCycles = zigzag(u)
 	}
 	l.DeviceStream, l.CreatesStream = OwnStream, false
 	if flags&launchHasDevStream != 0 {
-		setDevStream(l, f[k])
+		if u, n = short3(b, i); n == 0 {
+			return false
+		}
+		i += n
+		setDevStream(l, u)
 	}
 	storeChanged(&l.Parent, parent)
 	if l.After != nil {
 		l.After = nil
 	}
+	if parent != nil {
+		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
+	}
 	r.delta.launched = l.Kernel
-	r.in.r += 1 + j
+	r.in.r += i
 	return true
+}
+
+// longField is the varint at b[i:], of more than three bytes, and the
+// bytes it takes, for a fast path's field that short3 leaves: 0 bytes
+// where it is longer than 64 bits. The fast path has checked that b holds
+// binary.MaxVarintLen64 bytes from i.
+func longField(b []byte, i int) (uint64, int) {
+	v, n := binary.Uvarint(b[i : i+binary.MaxVarintLen64])
+	return v, max(n, 0)
+}
+
+// parentFast decodes a launch's parent from b[i:] into p for launchFast:
+// the index past it, or 0 where launchFast gives up. It leaves the delta
+// state to launchFast, which updates it only for a record read whole.
+// Its five fields are read as kernelFast reads a kernel's: past one of
+// more than three bytes the rest read on, within the room launchFast
+// checked, and are thrown away.
+func (r *Reader) parentFast(b []byte, i int, p *Parent) int {
+	dk, n0 := short3(b, i)
+	dc, n1 := short3(b, i+n0)
+	warp, n2 := short3(b, i+n0+n1)
+	lane, n3 := short3(b, i+n0+n1+n2)
+	at, n4 := short3(b, i+n0+n1+n2+n3)
+	if n0 == 0 || n1 == 0 || n2 == 0 || n3 == 0 || n4 == 0 {
+		return 0
+	}
+	// Below 2^21, warp and lane fit in an int.
+	kernel := r.delta.kernel + uint64(zigzag(dk))
+	*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(dc)), Warp: int(zigzag(warp)), Lane: int(zigzag(lane)), At: zigzag(at)}
+	return i + n0 + n1 + n2 + n3 + n4
 }
 
 // cta decodes a cta record's body; demand says it is a ctad body (the
@@ -637,13 +732,25 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 // CTA's cycles below 2^20, its insts and DRAM bytes below 2^21, as
 // nearly all are); cta then takes the general path. demand is cta's.
 func (r *Reader) ctaFast(c *CTA, demand bool) bool {
-	if !r.ctaFastInto(c, demand, r.fastWarps[:]) {
+	if !r.ctaFastInto(c, demand, r.fastInto()) {
 		return false
 	}
-	if len(c.WarpCycles) > 0 {
+	if len(c.WarpCycles) > 0 && &c.WarpCycles[0] == &r.fastWarps[0] {
 		c.WarpCycles = append(r.warpBuf(len(c.WarpCycles)), c.WarpCycles...)
 	}
 	return true
+}
+
+// fastInto is where ctaFast decodes warp_cycles: straight into the slice
+// reused under ReadOptions.ReuseWarpCycles, where they need no copy (the
+// first cta record of each of BFS's child kernels: --quick, 16
+// instructions a CTA), else into fastWarps, to be copied where warpBuf
+// says once the record is read whole.
+func (r *Reader) fastInto() []int64 {
+	if r.slab == nil && cap(r.warps) >= maxFastWarps {
+		return r.warps[:maxFastWarps]
+	}
+	return r.fastWarps[:]
 }
 
 // ctaFastInto is ctaFast with the warp_cycles decoded into into, which

@@ -476,6 +476,14 @@ func TestKernelFast(t *testing.T) {
 		recs = append(recs, &Kernel{ID: uint64(i) << (7 * i), Name: "child", Grid: [3]uint32{g, 1, g}, Block: [3]uint32{32, uint32(i + 1), 1}, Regs: 255 - i, Smem: int64(i)*-1000 + 1})
 	}
 	recs = append(recs, &Kernel{ID: 1<<64 - 1, Name: "other", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{1, 1, 1}})
+	// Names of 7, 8, 15 and 16 bytes and longer, each twice in a row
+	// (the second from kernelFast), and names that differ from the one
+	// before only in their last byte.
+	for _, name := range []string{"seven_7", "eight_88", "fifteen_bytes15", "fifteen_bytes1x", "sixteen_bytes_16", "sixteen_bytes_1x", strings.Repeat("long", 40)} {
+		for range 2 {
+			recs = append(recs, &Kernel{ID: uint64(len(recs)), Name: name, Grid: [3]uint32{1, 2, 3}, Block: [3]uint32{4, 5, 6}})
+		}
+	}
 	recs = append(recs, recs...) // a name read last for the first ones again
 	roundTrip(t, recs)
 

@@ -1,11 +1,11 @@
 package trace
 
-// idSet is a set of uint64 ids: a count of the ids added in order from
-// 0, then a sparse bitset of 512-id chunks, allocated as ids arrive, with
-// the last chunk cached.
+// idSet is a set of uint64 ids: a run of the ids added in order from
+// the first, then a sparse bitset of 512-id chunks, allocated as ids
+// arrive, with the last chunk cached.
 //
-// Ids nearly always come in order (a kernel's cta records, kernel ids
-// counted up by a producer): while they do, the set is the count alone,
+// Ids nearly always come in order (a kernel's cta records from 0, kernel
+// ids counted up by a producer from 1): while they do, the set is the run alone,
 // an add a comparison and no memory, however many there are (a 1M-CTA
 // kernel's bitset was 128 KiB that grew with the trace). The first id
 // out of that order goes into the chunks, and so does every later one.
@@ -13,8 +13,9 @@ package trace
 // while a stray huge id costs one chunk, not a bitset up to it. The zero
 // value is an empty set; it must not be copied once used.
 type idSet struct {
-	dense   uint64  // ids below it are members
-	out     uint64  // members at or past dense, in the chunks
+	lo      uint64  // the first id added: ids from lo up to dense are members
+	dense   uint64  // (modulo 2^64, so that a run may end at the largest id)
+	out     uint64  // members outside lo..dense-1, in the chunks
 	first   idChunk // ids 0..511, inline: most sets (a small kernel's CTAs) need no allocation
 	chunks  map[uint64]*idChunk
 	lastKey uint64
@@ -48,10 +49,19 @@ func (s *idSet) chunk(id uint64, create bool) *idChunk {
 	return c
 }
 
+// has reports whether id is in the set. Small enough to inline: the
+// kernel ids a trace declares come in order from 1, so the Validator's
+// test of each declaration (BFS: one a child kernel) is the run's two
+// comparisons, with no call to find a chunk (hasOut).
 func (s *idSet) has(id uint64) bool {
-	if id < s.dense {
+	if id-s.lo < s.dense-s.lo {
 		return true
 	}
+	return s.out != 0 && s.hasOut(id)
+}
+
+// hasOut is has for an id outside the run.
+func (s *idSet) hasOut(id uint64) bool {
 	c := s.chunk(id, false)
 	return c != nil && c[id>>6&7]&(1<<(id&63)) != 0
 }
@@ -68,9 +78,13 @@ func (s *idSet) add(id uint64) bool {
 }
 
 // addOut is add for an id that is not the next in order, or in a set
-// that has one that was not.
+// that has one that was not. The first id of an empty set starts the run.
 func (s *idSet) addOut(id uint64) bool {
-	if id < s.dense {
+	if s.lo == s.dense && s.out == 0 {
+		s.lo, s.dense = id, id+1
+		return true
+	}
+	if id-s.lo < s.dense-s.lo {
 		return false
 	}
 	w := &s.chunk(id, true)[id>>6&7]
@@ -84,4 +98,4 @@ func (s *idSet) addOut(id uint64) bool {
 }
 
 // len is the number of ids in the set.
-func (s *idSet) len() uint64 { return s.dense + s.out }
+func (s *idSet) len() uint64 { return s.dense - s.lo + s.out }

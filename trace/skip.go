@@ -256,7 +256,7 @@ func (r *Reader) kernelName(d *fieldReader) string {
 			r.names[s] = s
 		}
 	}
-	r.lastName = s
+	r.lastName, r.nameKey = s, newNameKey(s)
 	return s
 }
 

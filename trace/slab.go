@@ -1,5 +1,7 @@
 package trace
 
+import "unsafe"
+
 // slab is the storage of a Prefetcher's batch for the records its source
 // reuses (launch, cta and kernel records, their parents and warp_cycles),
 // so that they cross goroutines without an allocation each. A Reader
@@ -59,6 +61,17 @@ func (s *arena[T]) rest() []T {
 func storeChanged[T comparable](dst *T, v T) {
 	if *dst != v {
 		*dst = v
+	}
+}
+
+// storeName is storeChanged for a kernel's name, telling the name *dst
+// holds by where its bytes are, not by comparing them: kernelFast stores
+// the name read last, the same string record after record, and
+// comparing it was a call (runtime.memequal; BFS --quick, 6
+// instructions a CTA). Another string of the same bytes is stored anew.
+func storeName(dst *string, name string) {
+	if unsafe.StringData(*dst) != unsafe.StringData(name) || len(*dst) != len(name) {
+		*dst = name
 	}
 }
 

@@ -45,6 +45,7 @@ type Validator struct {
 	orderK   *treeKernel   // hostK with ordered_trees (inOrder), else nil
 	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
 	done     int           // order[:done] are checked and forgotten
+	indexed  int           // order[done:indexed] are in tree, with hostK (see treeGet)
 	last     *treeKernel   // the tree kernel looked up last
 	free     []*treeKernel // device kernels checked and forgotten, for reuse
 	treeAt   int64         // record number of the tree's host launch
@@ -317,15 +318,8 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	if k.Name == "" {
 		return fmt.Errorf("kernel %d has no name", k.ID)
 	}
-	// By index, not ranging over "xyz": that decodes the string's runes
-	// for every kernel record (BFS scale 20: 165K).
-	for i := range k.Grid {
-		if k.Grid[i] == 0 || k.Block[i] == 0 {
-			return fmt.Errorf("kernel %d has grid %v and block %v; every dimension must be at least 1", k.ID, k.Grid, k.Block)
-		}
-		if k.Block[i] > 1024 {
-			return fmt.Errorf("kernel %d block.%c is %d; a CTA has at most 1024 threads", k.ID, "xyz"[i], k.Block[i])
-		}
+	if g, b := &k.Grid, &k.Block; min(g[0], g[1], g[2], b[0], b[1], b[2]) == 0 || max(b[0], b[1], b[2]) > 1024 {
+		return dimensionError(k)
 	}
 	if t := k.Threads(); t > 1024 {
 		return fmt.Errorf("kernel %d has %d threads per CTA; at most 1024", k.ID, t)
@@ -341,6 +335,22 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	}
 	v.declared.add(k.ID)
 	v.pending.Set(k.ID, shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32})
+	return nil
+}
+
+// dimensionError is checkKernel's error for k, which has a dimension of 0
+// or a block dimension above 1024: its test is one condition for all six,
+// where one for each (BFS --quick) cost 8 instructions a CTA more.
+func dimensionError(k *Kernel) error {
+	// By index, not ranging over "xyz": that decodes the string's runes.
+	for i := range k.Grid {
+		if k.Grid[i] == 0 || k.Block[i] == 0 {
+			return fmt.Errorf("kernel %d has grid %v and block %v; every dimension must be at least 1", k.ID, k.Grid, k.Block)
+		}
+		if k.Block[i] > 1024 {
+			return fmt.Errorf("kernel %d block.%c is %d; a CTA has at most 1024 threads", k.ID, "xyz"[i], k.Block[i])
+		}
+	}
 	return nil
 }
 
@@ -391,16 +401,30 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	v.pending.Delete(l.Kernel)
 	k := v.newTreeKernel()
 	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
-	v.tree.Set(l.Kernel, k)
 	v.order = append(v.order, k)
+	// A device kernel's cta records follow its launch: its first finds
+	// it here, not in the table (inTree).
+	v.last = k
 	return nil
 }
 
 // checkDeviceStream checks a launch's stream kind: a host launch has
 // none, a created stream an id (stream, up to 2^63-1 as a host stream's),
 // the CTA's default, tail and fire-and-forget streams none, and only a
-// launch into a created stream creates it.
+// launch into a created stream creates it. A launch into its own stream
+// that creates none, nearly every one, keeps to all of that: small enough
+// to inline, its test saves a launch-heavy trace a call a launch
+// (checkStreamKind takes the others).
 func checkDeviceStream(l *Launch) error {
+	if l.DeviceStream == OwnStream && !l.CreatesStream {
+		return nil
+	}
+	return checkStreamKind(l)
+}
+
+// checkStreamKind is checkDeviceStream for a launch into another stream
+// than its own, or one that creates a stream.
+func checkStreamKind(l *Launch) error {
 	switch {
 	case l.DeviceStream >= numDeviceStreams:
 		return fmt.Errorf("launch of kernel %d has stream kind %d; want 0 to %d", l.Kernel, uint8(l.DeviceStream), numDeviceStreams-1)
@@ -421,20 +445,26 @@ func checkDeviceStream(l *Launch) error {
 // checkParent checks a device launch's parent and returns the host CTA
 // whose tree the child joins.
 func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
-	k, err := v.inTree("device launch", p.Kernel)
-	if err != nil {
-		return 0, err
+	// Most launches come from the host kernel: found with no call.
+	k := v.hostK
+	if k == nil || k.id != p.Kernel {
+		var err error
+		if k, err = v.inTree("device launch", p.Kernel); err != nil {
+			return 0, err
+		}
 	}
-	if err := k.checkParent(child, p); err != nil {
-		return 0, err
+	if !k.hasParent(p) {
+		return 0, k.parentError(child, p)
 	}
 	root := k.root
 	if k == v.hostK {
 		root = p.CTA
 	}
 	if v.ordered {
-		if err := v.enterRoot(child, root); err != nil {
-			return 0, err
+		if root != v.rootCTA {
+			if err := v.enterRoot(child, root); err != nil {
+				return 0, err
+			}
 		}
 		if !v.hostK.seen.has(root) {
 			return 0, fmt.Errorf("launch of kernel %d in the tree of CTA %d of host kernel %d before that CTA's cta record; with ordered_trees a host CTA's record comes before its tree", child, root, v.hostK.id)
@@ -443,16 +473,15 @@ func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
 	return root, nil
 }
 
-// enterRoot moves the device records on to host CTA root's tree with the
-// launch of kernel child. Under ordered_trees it may not lie behind the tree
-// they are in; the device kernels of the trees left behind must be
-// complete, and are forgotten.
+// enterRoot moves the device records on to host CTA root's tree, another
+// than the one they are in, with the launch of kernel child. Under
+// ordered_trees it may not lie behind the tree they are in; the device
+// kernels of the trees left behind must be complete, and are forgotten.
+// Most launches stay in the tree: checkParent calls it only for one that
+// does not (BFS --quick: 10 instructions a CTA).
 func (v *Validator) enterRoot(child, root uint64) error {
 	if root < v.rootCTA {
 		return fmt.Errorf("launch of kernel %d belongs to the tree of host CTA %d, after records of host CTA %d's tree; with ordered_trees the trees of a host kernel's CTAs come in CTA order", child, root, v.rootCTA)
-	}
-	if root == v.rootCTA {
-		return nil
 	}
 	v.rootCTA = root
 	for v.done < len(v.order) && v.order[v.done].root < root {
@@ -460,7 +489,9 @@ func (v *Validator) enterRoot(child, root uint64) error {
 		if err := k.complete(); err != nil {
 			return fmt.Errorf("%v when launch of kernel %d moved on to the tree of host CTA %d (ordered_trees)", err, child, root)
 		}
-		v.tree.Delete(k.id)
+		if v.done < v.indexed {
+			v.tree.Delete(k.id)
+		}
 		if v.last == k {
 			v.last = nil
 		}
@@ -468,10 +499,11 @@ func (v *Validator) enterRoot(child, root uint64) error {
 		v.done++
 		v.forget(k)
 	}
+	v.indexed = max(v.indexed, v.done)
 	if v.done > 1024 && v.done > len(v.order)/2 {
 		n := copy(v.order, v.order[v.done:])
 		clear(v.order[n:])
-		v.order, v.done = v.order[:n], 0
+		v.order, v.indexed, v.done = v.order[:n], v.indexed-v.done, 0
 	}
 	return nil
 }
@@ -497,7 +529,15 @@ func (v *Validator) orderError(kind Kind, cta uint64) error {
 	return fmt.Errorf("%s record for CTA %d of host kernel %d after a record of its CTA %d; with ordered_trees a host kernel's records come in CTA order", kind, cta, v.hostK.id, v.hostCTA)
 }
 
-func (k *treeKernel) checkParent(child uint64, p *Parent) error {
+// hasParent reports whether p is a CTA, warp, lane and time of k: one
+// condition, small enough to inline in checkParent (where a check that
+// also made the error was not: BFS --quick, 8 instructions a CTA);
+// parentError says what is wrong.
+func (k *treeKernel) hasParent(p *Parent) bool {
+	return p.CTA < k.ctas && uint(p.Warp) < uint(k.warps) && uint(p.Lane) < 32 && uint64(p.At) <= MaxCycles
+}
+
+func (k *treeKernel) parentError(child uint64, p *Parent) error {
 	switch {
 	case p.CTA >= k.ctas:
 		return fmt.Errorf("launch of kernel %d from CTA %d of kernel %d, which has %d CTAs", child, p.CTA, k.id, k.ctas)
@@ -512,9 +552,14 @@ func (k *treeKernel) checkParent(child uint64, p *Parent) error {
 }
 
 func (v *Validator) checkCTA(c *CTA) error {
-	k, err := v.inTree("cta", c.Kernel)
-	if err != nil {
-		return err
+	// Most come after a record of their kernel, or its launch (which
+	// leaves it the one looked up last): found with no call.
+	k := v.last
+	if k == nil || k.id != c.Kernel {
+		var err error
+		if k, err = v.inTree("cta", c.Kernel); err != nil {
+			return err
+		}
 	}
 	return v.checkCTAOf(k, c)
 }
@@ -666,7 +711,7 @@ func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 	if v.hostK != nil && v.hostK.id == id {
 		return v.hostK, nil
 	}
-	if k, _ := v.tree.Get(id); k != nil {
+	if k := v.treeGet(id); k != nil {
 		v.last = k
 		return k, nil
 	}
@@ -680,6 +725,24 @@ func (v *Validator) inTree(what string, id uint64) (*treeKernel, error) {
 		return nil, fmt.Errorf("%s for kernel %d appears after the host launch of record %d, but kernel %d belongs to an earlier launch tree; a launch tree's records must come before the next host launch", what, id, v.treeAt, id)
 	}
 	return nil, fmt.Errorf("%s for undeclared kernel %d", what, id)
+}
+
+// treeGet is the kernel of the tree with id id, or nil. A device kernel
+// joins the table only when a lookup first misses there, with the others
+// launched since: a launch-heavy trace's records find their kernel
+// without it (inTree: the one looked up last, which a launch leaves its
+// child, or the host kernel), and putting each in and taking it out cost
+// BFS (--quick) 17 instructions a CTA.
+func (v *Validator) treeGet(id uint64) *treeKernel {
+	if k, _ := v.tree.Get(id); k != nil || v.indexed == len(v.order) {
+		return k
+	}
+	for _, k := range v.order[v.indexed:] {
+		v.tree.Set(k.id, k)
+	}
+	v.indexed = len(v.order)
+	k, _ := v.tree.Get(id)
+	return k
 }
 
 // checkIndex checks that k has a CTA cta (inline; its message apart).
@@ -719,12 +782,19 @@ func (v *Validator) forget(k *treeKernel) {
 	}
 }
 
-// complete checks that every CTA of k has had its cta record.
+// complete checks that every CTA of k has had its cta record. Small
+// enough to inline (incomplete says what is missing): enterRoot asks it
+// of every device kernel.
 func (k *treeKernel) complete() error {
-	if got := k.seen.len(); got != k.ctas {
-		return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
+	if k.seen.len() != k.ctas {
+		return k.incomplete()
 	}
 	return nil
+}
+
+func (k *treeKernel) incomplete() error {
+	got := k.seen.len()
+	return fmt.Errorf("kernel %d has cta records for %d of its %d CTAs (%d missing)", k.id, got, k.ctas, k.ctas-got)
 }
 
 // endTree checks that the current launch tree is complete and forgets it.
@@ -744,7 +814,7 @@ func (v *Validator) endTree() error {
 	}
 	v.tree.Clear()
 	clear(v.order)
-	v.order, v.done = v.order[:0], 0
+	v.order, v.indexed, v.done = v.order[:0], 0, 0
 	v.hostK, v.orderK, v.last = nil, nil, nil
 	v.hostCTA, v.rootCTA = 0, 0
 	return nil

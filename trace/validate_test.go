@@ -67,6 +67,11 @@ func TestValidatorAccepts(t *testing.T) {
 		"at apart from its cta record": with(c10, c11, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[0],"at":1000}`),
 		"large pages": {`{"type":"header","version":1,"clock_mhz":706,"page_bytes":65536}`, buf1, k1, l1,
 			`{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[0]}`, c10, c11},
+		// Records of device kernels other than the one looked up last,
+		// and a launch after such a lookup (treeGet).
+		"device kernels interleaved": with(k2, d2, k3, d3from(1), `{"type":"cta","kernel":2,"cta":1,"cycles":1}`, `{"type":"cta","kernel":3,"cta":0,"cycles":1}`,
+			c20, `{"type":"kernel","id":4,"name":"k","grid":[1,1,1],"block":[1,1,1]}`, `{"type":"launch","kernel":4,"parent":{"kernel":2,"cta":0,"warp":0,"lane":0,"at":0}}`,
+			`{"type":"cta","kernel":3,"cta":1,"cycles":1}`, `{"type":"cta","kernel":4,"cta":0,"cycles":1}`, c10, c11),
 	}
 	for name, lines := range tests {
 		if recs, err := validate(lines); err != nil || len(recs) != len(lines) {
@@ -389,14 +394,15 @@ func TestIDSet(t *testing.T) {
 	}
 }
 
-// idSet holds what a map would, for ids in order, out of order, repeated
-// and far apart, in every mix.
+// idSet holds what a map would, for ids in order (from 0, as CTAs come,
+// or later, as kernel ids do), out of order, repeated and far apart, in
+// every mix.
 func TestIDSetIsMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for run := range 200 {
 		var s idSet
 		m := map[uint64]bool{}
-		next := uint64(0)
+		next := []uint64{0, 1, 700}[run/4%3]
 		for range rng.IntN(3000) {
 			var id uint64
 			switch r := rng.IntN(100); {
@@ -436,4 +442,17 @@ func Example_validate() {
 	// Output:
 	// trace: at end of trace: kernel 1 has cta records for 1 of its 2 CTAs (1 missing)
 	// trace: record 2 (cta), line 2: cta for undeclared kernel 1
+}
+
+// A run of ids may end at the largest id and go on from 0.
+func TestIDSetRunWraps(t *testing.T) {
+	var s idSet
+	for _, id := range []uint64{^uint64(0) - 1, ^uint64(0), 0, 1} {
+		if !s.add(id) || !s.has(id) {
+			t.Fatalf("%d: not added", id)
+		}
+	}
+	if s.has(2) || s.has(^uint64(0)-2) || s.len() != 4 || len(s.chunks) != 0 {
+		t.Errorf("has(2) %v, has(2^64-3) %v, len %d, %d chunks; want false, false, 4, 0", s.has(2), s.has(^uint64(0)-2), s.len(), len(s.chunks))
+	}
 }
