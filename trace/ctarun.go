@@ -33,11 +33,10 @@ const RunWarps = maxFastWarps
 // The records and their warp_cycles are the caller's, valid until it
 // reuses dst and warps.
 func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err error) {
-	src, ok := v.src.(ctaRunner)
-	if !ok || v.err != nil || !v.header {
+	if v.runner == nil || v.err != nil || !v.header {
 		return 0, nil
 	}
-	r := src.runOf(kernel)
+	r := v.runner.runOf(kernel)
 	if r == nil {
 		return 0, nil
 	}
@@ -123,11 +122,10 @@ func (c *PlainCTA) HasDemand() bool { return c.Insts != 0 || c.DRAMBytes != 0 }
 // check's CTA): on uniform about 170 instructions a CTA fewer than CTAs
 // with the tree reader's filing (scripts/instructions.sh --quick).
 func (v *Validator) PlainCTAs(kernel, first uint64, dst []PlainCTA) int {
-	src, ok := v.src.(ctaRunner)
-	if !ok || v.err != nil || !v.header || v.at.latest != 0 {
+	if v.runner == nil || v.err != nil || !v.header || v.at.latest != 0 {
 		return 0
 	}
-	r := src.runOf(kernel)
+	r := v.runner.runOf(kernel)
 	if r == nil || r.delta.cta+1 != first {
 		return 0
 	}

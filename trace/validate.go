@@ -27,10 +27,15 @@ import (
 // Its memory is proportional to the current launch tree plus a bit or so per
 // declared kernel id and per buffer, never to the length of the trace.
 type Validator struct {
-	src    Source
-	hosts  *hostCheck // the host index check src was, now reading its src (see NewValidator)
-	record int64      // records read from src
-	err    error      // sticky
+	src   Source
+	hosts *hostCheck // the host index check src was, now reading its src (see NewValidator)
+	// runner is src where it decodes runs of cta records (CTAs,
+	// PlainCTAs), else nil: asked once here, not at every run, where the
+	// type assertion was a runtime call (about 25 instructions) for every
+	// child kernel of a launch-heavy trace.
+	runner ctaRunner
+	record int64 // records read from src
+	err    error // sticky
 
 	header    bool
 	pageBytes int64
@@ -92,6 +97,7 @@ func NewValidator(src Source) *Validator {
 	if c, ok := src.(*hostCheck); ok {
 		v.src, v.hosts = c.src, c
 	}
+	v.runner, _ = v.src.(ctaRunner)
 	return v
 }
 
