@@ -223,7 +223,24 @@ func uvarint(p []byte) (uint64, []byte) {
 }
 
 // uvarintAt is uvarint of the number at p[i:]: it and the index after it.
+// Its one- and two-byte cases (a CTA's index and tag, most cycles and
+// per-warp cycles) are unrolled, as appendUvarint's are: the loop over
+// every number's bytes cost BFS 14 instructions a CTA more
+// (scripts/instructions.sh --quick bfs). Kept a call, the rest made the
+// function no cheaper to inline and cost 20 more.
 func uvarintAt(p []byte, i int) (uint64, int) {
+	b0 := p[i]
+	if b0 < 0x80 {
+		return uint64(b0), i + 1
+	}
+	if b1 := p[i+1]; b1 < 0x80 {
+		return uint64(b0&0x7f) | uint64(b1)<<7, i + 2
+	}
+	return uvarintLong(p, i)
+}
+
+// uvarintLong is uvarintAt for a number of three bytes or more.
+func uvarintLong(p []byte, i int) (uint64, int) {
 	var x uint64
 	for s := uint(0); ; s += 7 {
 		b := p[i]
