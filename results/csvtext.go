@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -151,71 +152,30 @@ func (e *csvEncoder) flush() error {
 }
 
 // appendFloatText appends the shortest text that reads back as exactly v,
-// with ".0" added to a whole number so that no reader takes the column
-// for integers.
+// strconv's shortest 'g', with ".0" added to a whole number so that no
+// reader takes the column for integers.
 //
 // A whole number of at most six digits (an occupancy's warps, a slowdown
 // of 1) is its integer's digits and ".0", which is what the shortest 'g'
-// gives it: that form turns to an exponent only from 1e6 on.
-//
-// The text is the shortest 'g' (strconv's), written from the shortest
-// 'e': the same digits, but strconv writes the 'f' form that 'g' takes
-// between 1e-4 and 1e6 (a slowdown, an occupancy) a byte an append
-// (about 370 instructions for 17 digits), and the 'e' form's digits in
-// one copy (synth with --format=csv: some 270 instructions a CTA fewer).
+// gives it: that form turns to an exponent only from 1e6 on. Most other
+// values (a slowdown, an occupancy's average) have their digits from
+// shortestDecimal and are written in the 'f' form that 'g' takes between
+// 1e-4 and 1e6; that saved synth with --format=csv some 470 instructions
+// a CTA (scripts/instructions.sh --quick synth-csv). The rest, rare, go
+// through strconv.
 func appendFloatText(dst []byte, v float64) []byte {
 	if v > -1e6 && v < 1e6 && v == float64(int64(v)) && (v != 0 || !math.Signbit(v)) {
 		return append(appendInt(dst, int64(v)), ".0"...)
 	}
-	n := len(dst)
-	dst = strconv.AppendFloat(dst, v, 'e', -1, 64)
-	// dst[n:] is [-]d[.ddd]e±dd, [-]d[.ddd]e±ddd, NaN, +Inf or -Inf, and
-	// 'g' writes the same but for an exponent from -4 to 5.
-	e := len(dst) - 4
-	if e < n || dst[e] != 'e' {
-		return dst // NaN, ±Inf, or an exponent of three digits
-	}
-	exp := int(dst[e+2]-'0')*10 + int(dst[e+3]-'0')
-	if dst[e+1] == '-' {
-		exp = -exp
-	}
-	if exp < -4 || exp >= 6 {
-		return dst
-	}
-	// The 'f' form, in place: the digits with the point after the first
-	// dp of them, where the 'e' form has it after the first. Byte by
-	// byte: they are a few, where a copy is a call.
-	i := n // the first digit
-	if dst[i] == '-' {
-		i++
-	}
-	nd := 1 // digits
-	if dst[i+1] == '.' {
-		nd = e - i - 1
-	}
-	dp := exp + 1
-	if dp >= 1 && dp < nd { // ddd.ddd, a slowdown's form
-		for j := i + 1; j < i+dp; j++ {
-			dst[j] = dst[j+1]
+	if d, p, ok := shortestDecimal(v); ok {
+		if exp := decimalLen(d) - p - 1; exp >= -4 && exp < 6 {
+			return appendFixed(dst, d, p)
 		}
-		dst[i+dp] = '.'
-		return dst[:e]
 	}
-	for j := i + 1; j < i+nd; j++ { // the digits together
-		dst[j] = dst[j+1]
-	}
-	dst = dst[:i+nd]
-	if dp >= 1 { // a whole number: ddd000.0
-		dst = append(dst, "000000"[:dp-nd]...)
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
+	if !bytes.ContainsAny(dst[n:], ".eIN") { // -0, or whole from 1e6 on
 		return append(dst, ".0"...)
-	}
-	// 0.000ddd: the digits move 2-dp on.
-	dst = append(dst, "0.0000"[:2-dp]...)
-	for j := i + nd - 1; j >= i; j-- {
-		dst[j+2-dp] = dst[j]
-	}
-	for j := range 2 - dp {
-		dst[i+j] = "0.0000"[j]
 	}
 	return dst
 }
