@@ -12,6 +12,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // csvEncoder writes CSV with a header line, nulls as empty fields, and
@@ -24,14 +26,23 @@ import (
 // It writes the bytes encoding/csv's Writer would (comma, "\n", its
 // quoting rule for strings) straight into one buffer: numbers, which
 // can never need quotes, are appended with strconv's Append functions,
-// from each column's values taken once a record, and only strings go
+// from each column's values taken once a block, and only strings go
 // through the quoting rule. encoding/csv took a string a field and asked
 // each whether it needs quotes: 63% of a replay's CPU with --format=csv.
+//
+// It takes a block's run columns as they come, a stretch of rows a run
+// (runcols.go): the run's three fields, quoted and each with its comma,
+// start each of the stretch's rows in one append. Laid out as strings,
+// a row each, and written field by field, they cost synth with
+// --format=csv some 600 instructions a CTA more
+// (scripts/instructions.sh --quick synth-csv).
 type csvEncoder struct {
-	w     io.Writer
-	buf   []byte
-	types []arrow.Type // each column's, from the schema
-	cols  []csvColumn  // the current record's columns, typed
+	w      io.Writer
+	buf    []byte
+	types  []arrow.Type // each column's after the run columns, from the schema
+	cols   []csvColumn  // the current block's columns after the run columns, typed
+	run    tables.Run   // the last stretch's run, and its fields as a row starts
+	prefix []byte
 }
 
 // csvColumn is one column of a record, its values typed once.
@@ -51,6 +62,7 @@ const csvFlushAt = 64 << 10
 
 // newCSVEncoder writes the header line and checks each column's type
 // once, so a schema with a type CSV cannot hold fails here, not per row.
+// The schema starts with the run columns, as every table's does.
 func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 	e := &csvEncoder{w: w, buf: make([]byte, 0, csvFlushAt+4096)}
 	for i, f := range s.Fields() {
@@ -59,7 +71,9 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 		default:
 			return nil, fmt.Errorf("results: no CSV form for column %s of type %s", f.Name, f.Type)
 		}
-		e.types = append(e.types, f.Type.ID())
+		if i >= runColumns {
+			e.types = append(e.types, f.Type.ID())
+		}
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
@@ -69,7 +83,28 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 	return e, e.flush()
 }
 
-func (e *csvEncoder) Write(rec arrow.Record) error {
+func (e *csvEncoder) write(b block) error {
+	e.columns(b.rest)
+	row := 0
+	for _, r := range b.runs {
+		if e.prefix == nil || r.run != e.run {
+			e.run = r.run
+			e.prefix = e.prefix[:0]
+			for _, field := range runFields {
+				e.prefix = append(appendCSVString(e.prefix, field(&r.run)), ',')
+			}
+		}
+		if err := e.rows(row, row+r.rows); err != nil {
+			return err
+		}
+		row += r.rows
+	}
+	return nil
+}
+
+// columns takes the columns of rec, a block's after its run columns,
+// typed.
+func (e *csvEncoder) columns(rec arrow.Record) {
 	if len(e.cols) != len(e.types) {
 		e.cols = make([]csvColumn, len(e.types))
 		for j := range e.cols {
@@ -93,12 +128,18 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 			c.str = col.(*array.String)
 		}
 	}
+}
+
+// rows writes the current block's rows from to to, each started with
+// the run's fields.
+func (e *csvEncoder) rows(from, to int) error {
 	// The row loop keeps the buffer in a local, which the compiler holds
 	// in registers: appending to e.buf loaded and stored its header at
 	// every field. Each field ends in a comma, the row's last turned into
 	// its newline.
-	buf, cols := e.buf, e.cols
-	for row, rows := 0, int(rec.NumRows()); row < rows; row++ {
+	buf, cols, prefix := e.buf, e.cols, e.prefix
+	for row := from; row < to; row++ {
+		buf = append(buf, prefix...)
 		for j := range cols {
 			c := &cols[j]
 			if c.arr != nil && c.arr.IsNull(row) {
@@ -114,7 +155,7 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 				buf = appendFloatText(buf, c.f64[row])
 			default:
 				// A string column holds a value over long stretches (the
-				// run columns, kernel names): its field is quoted once.
+				// kernel names): its field is quoted once.
 				if v := c.str.Value(row); v != c.last || c.field == nil {
 					c.last = strings.Clone(v)
 					c.field = appendCSVString(c.field[:0], v)
@@ -126,11 +167,7 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 			}
 			buf = append(buf, ',')
 		}
-		if len(cols) > 0 {
-			buf[len(buf)-1] = '\n'
-		} else {
-			buf = append(buf, '\n')
-		}
+		buf[len(buf)-1] = '\n'
 		if len(buf) >= csvFlushAt {
 			e.buf = buf
 			if err := e.flush(); err != nil {
@@ -143,7 +180,7 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 	return nil
 }
 
-func (e *csvEncoder) Close() error { return e.flush() }
+func (e *csvEncoder) close() error { return e.flush() }
 
 func (e *csvEncoder) flush() error {
 	_, err := e.w.Write(e.buf)
