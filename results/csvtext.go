@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -147,10 +148,25 @@ func (e *csvEncoder) rows(from, to int) error {
 				continue
 			}
 			switch c.kind {
-			case arrow.INT64:
-				buf = appendInt(buf, c.i64[row])
-			case arrow.INT32:
-				buf = appendInt(buf, int64(c.i32[row]))
+			case arrow.INT64, arrow.INT32:
+				v := int64(0)
+				if c.kind == arrow.INT64 {
+					v = c.i64[row]
+				} else {
+					v = int64(c.i32[row])
+				}
+				if uint64(v) >= 1e8 {
+					buf = appendInt(buf, v)
+					break
+				}
+				// appendDigits' work here, where a call would have the
+				// loop's values stored and loaded again around it.
+				at, n := len(buf), decimalLen(uint64(v))
+				if cap(buf)-at < 8 {
+					buf = slices.Grow(buf, 8)
+				}
+				putDigits(buf[at:at+8], digits8(uint32(v)), n)
+				buf = buf[:at+n]
 			case arrow.FLOAT64:
 				buf = appendFloatText(buf, c.f64[row])
 			default:
