@@ -44,6 +44,7 @@ type csvEncoder struct {
 	cols   []csvColumn  // the current block's columns after the run columns, typed
 	run    tables.Run   // the last stretch's run, and its fields as a row starts
 	prefix []byte
+	floats floatTexts
 }
 
 // csvColumn is one column of a record, its values typed once.
@@ -168,7 +169,7 @@ func (e *csvEncoder) rows(from, to int) error {
 				putDigits(buf[at:at+8], digits8(uint32(v)), n)
 				buf = buf[:at+n]
 			case arrow.FLOAT64:
-				buf = appendFloatText(buf, c.f64[row])
+				buf = e.floats.append(buf, c.f64[row])
 			default:
 				// A string column holds a value over long stretches (the
 				// kernel names): its field is quoted once.
@@ -229,6 +230,49 @@ func appendFloatText(dst []byte, v float64) []byte {
 	dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
 	if !bytes.ContainsAny(dst[n:], ".eIN") { // -0, or whole from 1e6 on
 		return append(dst, ".0"...)
+	}
+	return dst
+}
+
+// floatTexts remembers the text of floats written lately, in a table of
+// floatTextSlots entries, each holding one of the values that hash to
+// it: the ctas table's slowdowns take a few thousand values (synth:
+// 12,079 over 500K rows), and a value found here is a copy of three
+// words, where appendFloatText costs some 400 instructions. With 4,096
+// slots 81% of synth's slowdowns are found (16,384 would find 93%):
+// --format=csv adds some 290 instructions a CTA fewer
+// (scripts/instructions.sh --quick synth-csv).
+type floatTexts struct {
+	slots []floatText // floatTextSlots of them, made at the first float
+}
+
+// floatText is a float's bits and its text, of n bytes.
+type floatText struct {
+	bits uint64
+	n    uint8
+	text [23]byte
+}
+
+const floatTextSlots = 1 << 12
+
+// append appends appendFloatText's text of v.
+func (t *floatTexts) append(dst []byte, v float64) []byte {
+	if t.slots == nil {
+		t.slots = make([]floatText, floatTextSlots)
+	}
+	b := math.Float64bits(v)
+	s := &t.slots[b*0x9e3779b97f4a7c15>>(64-12)]
+	at := len(dst)
+	if s.bits == b && s.n > 0 {
+		if cap(dst)-at < len(s.text) { // rare: the CSV buffer has room to spare
+			dst = slices.Grow(dst, len(s.text))
+		}
+		*(*[len(s.text)]byte)(dst[at : at+len(s.text)]) = s.text // whole: no call
+		return dst[:at+int(s.n)]
+	}
+	dst = appendFloatText(dst, v)
+	if n := len(dst) - at; n <= len(s.text) {
+		s.bits, s.n = b, uint8(copy(s.text[:], dst[at:]))
 	}
 	return dst
 }

@@ -78,6 +78,29 @@ func checkShortest(t *testing.T, v float64) {
 	}
 }
 
+// floatTexts gives appendFloatText's text, whether it finds the value
+// (most values repeat here, many in the same slot) or not, after a
+// prefix and into a slice with and without room.
+func TestFloatTexts(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pool := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), 1e300, -2.5, 64, 5e-324, 0.00012345678901234567}
+	for len(pool) < 20000 {
+		pool = append(pool, float64(r.Int64N(1<<40)+1)/float64(r.Int64N(1<<30)+1), math.Float64frombits(r.Uint64()))
+	}
+	var ft floatTexts
+	for i := range 300000 {
+		v := pool[r.IntN(len(pool))]
+		dst := []byte("x,")
+		if i%3 == 0 {
+			dst = make([]byte, 2, 64)
+		}
+		want := appendFloatText(append([]byte(nil), dst...), v)
+		if got := ft.append(dst, v); string(got) != string(want) {
+			t.Fatalf("floatTexts.append(%q, %v) = %q, want %q", dst, v, got, want)
+		}
+	}
+}
+
 // FuzzFloatText: any float's CSV text is strconv's shortest 'g', with
 // ".0" after a whole number.
 func FuzzFloatText(f *testing.F) {
