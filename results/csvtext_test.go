@@ -38,9 +38,7 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 	s := arrow.NewSchema(append(all, rest...), nil)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(rest, nil))
 	defer b.Release()
-	var want bytes.Buffer
-	cw := csv.NewWriter(&want)
-	cw.Write([]string{"trace", "policy", "params", "s", "i, \"64\"", "i32", "f"})
+	var lines [][]string
 	floats := []float64{0, 1, -2.5, 1e21, 3e-9, 0.1}
 	run, left := 0, runs[0].rows
 	for i, str := range strs {
@@ -70,23 +68,35 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 		f := floats[i%len(floats)]
 		b.Field(3).(*array.Float64Builder).Append(f)
 		rec[6] = string(appendFloatText(nil, f))
-		cw.Write(rec)
+		lines = append(lines, rec)
 	}
-	cw.Flush()
 	rec := b.NewRecord()
 	defer rec.Release()
-	var got bytes.Buffer
-	e, err := newCSVEncoder(&got, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.write(block{runs, rec}); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.close(); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Errorf("CSV:\n%q\nwant (encoding/csv):\n%q", got.String(), want.String())
+	// The whole record, and a slice of it (its bitmaps' first bit not
+	// its first row's): rows 4 to 10 are the third stretch's.
+	slice := rec.NewSlice(4, 11)
+	defer slice.Release()
+	for _, c := range []struct {
+		b     block
+		lines [][]string
+	}{{block{runs, rec}, lines}, {block{[]runRows{runs[2]}, slice}, lines[4:11]}} {
+		var want bytes.Buffer
+		cw := csv.NewWriter(&want)
+		cw.Write([]string{"trace", "policy", "params", "s", "i, \"64\"", "i32", "f"})
+		cw.WriteAll(c.lines)
+		var got bytes.Buffer
+		e, err := newCSVEncoder(&got, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.write(c.b); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("CSV:\n%q\nwant (encoding/csv):\n%q", got.String(), want.String())
+		}
 	}
 }
