@@ -238,15 +238,15 @@ func appendFloatText(dst []byte, v float64) []byte {
 }
 
 // floatTexts remembers the text of floats written lately, in a table of
-// floatTextSlots entries, each holding one of the values that hash to
+// 1<<floatTextBits entries, each holding one of the values that hash to
 // it: the ctas table's slowdowns take a few thousand values (synth:
-// 12,079 over 500K rows), and a value found here is a copy of three
-// words, where appendFloatText costs some 400 instructions. With 4,096
-// slots 81% of synth's slowdowns are found (16,384 would find 93%):
-// --format=csv adds some 290 instructions a CTA fewer
-// (scripts/instructions.sh --quick synth-csv).
+// 12,079 over 500K rows), and a value found here is a copy of 23 bytes,
+// where appendFloatText costs some 400 instructions. With 16,384 slots
+// (512 KiB) 93% of synth's slowdowns are found, and --format=csv adds
+// some 340 instructions a CTA fewer (scripts/instructions.sh --quick
+// synth-csv); 4,096 found 81% and saved 290.
 type floatTexts struct {
-	slots []floatText // floatTextSlots of them, made at the first float
+	slots []floatText // 1<<floatTextBits of them, made at the first float
 }
 
 // floatText is a float's bits and its text, of n bytes.
@@ -256,15 +256,16 @@ type floatText struct {
 	text [23]byte
 }
 
-const floatTextSlots = 1 << 12
+// floatTextBits is the log2 of the slots a floatTexts holds.
+const floatTextBits = 14
 
 // append appends appendFloatText's text of v.
 func (t *floatTexts) append(dst []byte, v float64) []byte {
 	if t.slots == nil {
-		t.slots = make([]floatText, floatTextSlots)
+		t.slots = make([]floatText, 1<<floatTextBits)
 	}
 	b := math.Float64bits(v)
-	s := &t.slots[b*0x9e3779b97f4a7c15>>(64-12)]
+	s := &t.slots[b*0x9e3779b97f4a7c15>>(64-floatTextBits)]
 	at := len(dst)
 	if s.bits == b && s.n > 0 {
 		if cap(dst)-at < len(s.text) { // rare: the CSV buffer has room to spare
