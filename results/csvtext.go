@@ -26,9 +26,9 @@ import (
 //
 // It writes the bytes encoding/csv's Writer would (comma, "\n", its
 // quoting rule for strings) straight into one buffer: numbers, which
-// can never need quotes, are appended with strconv's Append functions,
-// from each column's values taken once a block, and only strings go
-// through the quoting rule. encoding/csv took a string a field and asked
+// can never need quotes, are appended as strconv's Append functions
+// write them (appendInt, appendFloatText), from each column's values
+// taken once a block, and only strings go through the quoting rule. encoding/csv took a string a field and asked
 // each whether it needs quotes: 63% of a replay's CPU with --format=csv.
 //
 // It takes a block's run columns as they come, a stretch of rows a run
