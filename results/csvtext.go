@@ -58,6 +58,11 @@ type csvColumn struct {
 	str   *array.String
 	last  string // a string column's last value written, and its field
 	field []byte
+	// an integer column's last value below 10^8 written, its digits
+	// (digits8) and how many (none yet: 0)
+	lastInt int64
+	digits  uint64
+	digitsN int
 }
 
 // csvFlushAt is the buffered bytes past which a row's end flushes.
@@ -164,13 +169,19 @@ func (e *csvEncoder) rows(from, to int) error {
 					break
 				}
 				// appendDigits' work here, where a call would have the
-				// loop's values stored and loaded again around it.
-				at, n := len(buf), decimalLen(uint64(v))
+				// loop's values stored and loaded again around it; the
+				// digits of the column's last value kept, as many a
+				// column repeats (a kernel's id, no stall).
+				at := len(buf)
 				if cap(buf)-at < 8 {
 					buf = slices.Grow(buf, 8)
 				}
-				putDigits(buf[at:at+8], digits8(uint32(v)), n)
-				buf = buf[:at+n]
+				if v != c.lastInt || c.digitsN == 0 {
+					c.lastInt, c.digitsN = v, decimalLen(uint64(v))
+					c.digits = digits8(uint32(v))
+				}
+				putDigits(buf[at:at+8], c.digits, c.digitsN)
+				buf = buf[:at+c.digitsN]
 			case arrow.FLOAT64:
 				buf = e.floats.append(buf, c.f64[row])
 			default:

@@ -62,7 +62,7 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 			b.Field(1).(*array.Int64Builder).Append(v)
 			rec[4] = strconv.FormatInt(v, 10)
 		}
-		v32 := int32(-i)
+		v32 := int32(i/3 - 1) // -1, then each value three rows running
 		b.Field(2).(*array.Int32Builder).Append(v32)
 		rec[5] = strconv.Itoa(int(v32))
 		f := floats[i%len(floats)]
