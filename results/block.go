@@ -9,10 +9,10 @@ import (
 // A block is a batch of one table's rows on its way to an encoder: the
 // run columns as the stretches of rows each run holds (runcols.go), the
 // other columns as a record. The run columns stay stretches this far
-// because the formats lay them out differently: the Arrow and CSV files
-// as a string a row (record), Parquet as indices into a dictionary of the
-// stretch's value (parquetEncoder.writeRun), which costs next to nothing
-// to encode.
+// because the formats lay them out differently: the Arrow files as a
+// string a row (record), CSV as a row's start (csvEncoder.write),
+// Parquet as indices into a dictionary of the stretch's value
+// (parquetEncoder.writeRun), which costs next to nothing to encode.
 type block struct {
 	runs []runRows
 	rest arrow.Record // the columns after the run columns

@@ -1,9 +1,11 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // csvEncoder writes CSV with a header line, nulls as empty fields, and
@@ -22,27 +26,43 @@ import (
 //
 // It writes the bytes encoding/csv's Writer would (comma, "\n", its
 // quoting rule for strings) straight into one buffer: numbers, which
-// can never need quotes, are appended with strconv's Append functions,
-// from each column's values taken once a record, and only strings go
-// through the quoting rule. encoding/csv took a string a field and asked
+// can never need quotes, are appended as strconv's Append functions
+// write them (appendInt, appendFloatText), from each column's values
+// taken once a block, and only strings go through the quoting rule. encoding/csv took a string a field and asked
 // each whether it needs quotes: 63% of a replay's CPU with --format=csv.
+//
+// It takes a block's run columns as they come, a stretch of rows a run
+// (runcols.go): the run's three fields, quoted and each with its comma,
+// start each of the stretch's rows in one append. Laid out as strings,
+// a row each, and written field by field, they cost synth with
+// --format=csv some 600 instructions a CTA more
+// (scripts/instructions.sh --quick synth-csv).
 type csvEncoder struct {
-	w     io.Writer
-	buf   []byte
-	types []arrow.Type // each column's, from the schema
-	cols  []csvColumn  // the current record's columns, typed
+	w      io.Writer
+	buf    []byte
+	types  []arrow.Type // each column's after the run columns, from the schema
+	cols   []csvColumn  // the current block's columns after the run columns, typed
+	run    tables.Run   // the last stretch's run, and its fields as a row starts
+	prefix []byte
+	floats floatTexts
 }
 
 // csvColumn is one column of a record, its values typed once.
 type csvColumn struct {
 	kind  arrow.Type
-	arr   arrow.Array // nil where the column holds no null
+	valid []byte // the validity bitmap, nil where the column holds no null,
+	off   int    // and the bit of the record's first row
 	i64   []int64
 	i32   []int32
 	f64   []float64
 	str   *array.String
 	last  string // a string column's last value written, and its field
 	field []byte
+	// an integer column's last value below 10^8 written, its digits
+	// (digits8) and how many (none yet: 0)
+	lastInt int64
+	digits  uint64
+	digitsN int
 }
 
 // csvFlushAt is the buffered bytes past which a row's end flushes.
@@ -50,6 +70,7 @@ const csvFlushAt = 64 << 10
 
 // newCSVEncoder writes the header line and checks each column's type
 // once, so a schema with a type CSV cannot hold fails here, not per row.
+// The schema starts with the run columns, as every table's does.
 func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 	e := &csvEncoder{w: w, buf: make([]byte, 0, csvFlushAt+4096)}
 	for i, f := range s.Fields() {
@@ -58,7 +79,9 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 		default:
 			return nil, fmt.Errorf("results: no CSV form for column %s of type %s", f.Name, f.Type)
 		}
-		e.types = append(e.types, f.Type.ID())
+		if i >= runColumns {
+			e.types = append(e.types, f.Type.ID())
+		}
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
@@ -68,7 +91,28 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 	return e, e.flush()
 }
 
-func (e *csvEncoder) Write(rec arrow.Record) error {
+func (e *csvEncoder) write(b block) error {
+	e.columns(b.rest)
+	row := 0
+	for _, r := range b.runs {
+		if e.prefix == nil || r.run != e.run {
+			e.run = r.run
+			e.prefix = e.prefix[:0]
+			for _, field := range runFields {
+				e.prefix = append(appendCSVString(e.prefix, field(&r.run)), ',')
+			}
+		}
+		if err := e.rows(row, row+r.rows); err != nil {
+			return err
+		}
+		row += r.rows
+	}
+	return nil
+}
+
+// columns takes the columns of rec, a block's after its run columns,
+// typed.
+func (e *csvEncoder) columns(rec arrow.Record) {
 	if len(e.cols) != len(e.types) {
 		e.cols = make([]csvColumn, len(e.types))
 		for j := range e.cols {
@@ -77,9 +121,11 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 	}
 	for j, col := range rec.Columns() {
 		c := &e.cols[j]
-		c.arr = nil
+		// The bitmap read in the row loop, not through IsNull: a call
+		// made a nullable column's field some 20 instructions dearer.
+		c.valid, c.off = nil, col.Data().Offset()
 		if col.NullN() > 0 {
-			c.arr = col
+			c.valid = col.NullBitmapBytes()
 		}
 		switch c.kind {
 		case arrow.INT64:
@@ -92,28 +138,55 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 			c.str = col.(*array.String)
 		}
 	}
+}
+
+// rows writes the current block's rows from to to, each started with
+// the run's fields.
+func (e *csvEncoder) rows(from, to int) error {
 	// The row loop keeps the buffer in a local, which the compiler holds
 	// in registers: appending to e.buf loaded and stored its header at
 	// every field. Each field ends in a comma, the row's last turned into
 	// its newline.
-	buf, cols := e.buf, e.cols
-	for row, rows := 0, int(rec.NumRows()); row < rows; row++ {
+	buf, cols, prefix := e.buf, e.cols, e.prefix
+	for row := from; row < to; row++ {
+		buf = append(buf, prefix...)
 		for j := range cols {
 			c := &cols[j]
-			if c.arr != nil && c.arr.IsNull(row) {
+			if i := c.off + row; c.valid != nil && c.valid[i>>3]>>(i&7)&1 == 0 {
 				buf = append(buf, ',')
 				continue
 			}
 			switch c.kind {
-			case arrow.INT64:
-				buf = appendInt(buf, c.i64[row])
-			case arrow.INT32:
-				buf = appendInt(buf, int64(c.i32[row]))
+			case arrow.INT64, arrow.INT32:
+				v := int64(0)
+				if c.kind == arrow.INT64 {
+					v = c.i64[row]
+				} else {
+					v = int64(c.i32[row])
+				}
+				if uint64(v) >= 1e8 {
+					buf = appendInt(buf, v)
+					break
+				}
+				// appendDigits' work here, where a call would have the
+				// loop's values stored and loaded again around it; the
+				// digits of the column's last value kept, as many a
+				// column repeats (a kernel's id, no stall).
+				at := len(buf)
+				if cap(buf)-at < 8 {
+					buf = slices.Grow(buf, 8)
+				}
+				if v != c.lastInt || c.digitsN == 0 {
+					c.lastInt, c.digitsN = v, decimalLen(uint64(v))
+					c.digits = digits8(uint32(v))
+				}
+				putDigits(buf[at:at+8], c.digits, c.digitsN)
+				buf = buf[:at+c.digitsN]
 			case arrow.FLOAT64:
-				buf = appendFloatText(buf, c.f64[row])
+				buf = e.floats.append(buf, c.f64[row])
 			default:
 				// A string column holds a value over long stretches (the
-				// run columns, kernel names): its field is quoted once.
+				// kernel names): its field is quoted once.
 				if v := c.str.Value(row); v != c.last || c.field == nil {
 					c.last = strings.Clone(v)
 					c.field = appendCSVString(c.field[:0], v)
@@ -125,11 +198,7 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 			}
 			buf = append(buf, ',')
 		}
-		if len(cols) > 0 {
-			buf[len(buf)-1] = '\n'
-		} else {
-			buf = append(buf, '\n')
-		}
+		buf[len(buf)-1] = '\n'
 		if len(buf) >= csvFlushAt {
 			e.buf = buf
 			if err := e.flush(); err != nil {
@@ -142,7 +211,7 @@ func (e *csvEncoder) Write(rec arrow.Record) error {
 	return nil
 }
 
-func (e *csvEncoder) Close() error { return e.flush() }
+func (e *csvEncoder) close() error { return e.flush() }
 
 func (e *csvEncoder) flush() error {
 	_, err := e.w.Write(e.buf)
@@ -151,71 +220,74 @@ func (e *csvEncoder) flush() error {
 }
 
 // appendFloatText appends the shortest text that reads back as exactly v,
-// with ".0" added to a whole number so that no reader takes the column
-// for integers.
+// strconv's shortest 'g', with ".0" added to a whole number so that no
+// reader takes the column for integers.
 //
 // A whole number of at most six digits (an occupancy's warps, a slowdown
 // of 1) is its integer's digits and ".0", which is what the shortest 'g'
-// gives it: that form turns to an exponent only from 1e6 on.
-//
-// The text is the shortest 'g' (strconv's), written from the shortest
-// 'e': the same digits, but strconv writes the 'f' form that 'g' takes
-// between 1e-4 and 1e6 (a slowdown, an occupancy) a byte an append
-// (about 370 instructions for 17 digits), and the 'e' form's digits in
-// one copy (synth with --format=csv: some 270 instructions a CTA fewer).
+// gives it: that form turns to an exponent only from 1e6 on. Most other
+// values (a slowdown, an occupancy's average) have their digits from
+// shortestDecimal and are written in the 'f' form that 'g' takes between
+// 1e-4 and 1e6; that saved synth with --format=csv some 470 instructions
+// a CTA (scripts/instructions.sh --quick synth-csv). The rest, rare, go
+// through strconv.
 func appendFloatText(dst []byte, v float64) []byte {
 	if v > -1e6 && v < 1e6 && v == float64(int64(v)) && (v != 0 || !math.Signbit(v)) {
 		return append(appendInt(dst, int64(v)), ".0"...)
 	}
-	n := len(dst)
-	dst = strconv.AppendFloat(dst, v, 'e', -1, 64)
-	// dst[n:] is [-]d[.ddd]e±dd, [-]d[.ddd]e±ddd, NaN, +Inf or -Inf, and
-	// 'g' writes the same but for an exponent from -4 to 5.
-	e := len(dst) - 4
-	if e < n || dst[e] != 'e' {
-		return dst // NaN, ±Inf, or an exponent of three digits
-	}
-	exp := int(dst[e+2]-'0')*10 + int(dst[e+3]-'0')
-	if dst[e+1] == '-' {
-		exp = -exp
-	}
-	if exp < -4 || exp >= 6 {
-		return dst
-	}
-	// The 'f' form, in place: the digits with the point after the first
-	// dp of them, where the 'e' form has it after the first. Byte by
-	// byte: they are a few, where a copy is a call.
-	i := n // the first digit
-	if dst[i] == '-' {
-		i++
-	}
-	nd := 1 // digits
-	if dst[i+1] == '.' {
-		nd = e - i - 1
-	}
-	dp := exp + 1
-	if dp >= 1 && dp < nd { // ddd.ddd, a slowdown's form
-		for j := i + 1; j < i+dp; j++ {
-			dst[j] = dst[j+1]
+	if d, p, ok := shortestDecimal(v); ok {
+		if exp := decimalLen(d) - p - 1; exp >= -4 && exp < 6 {
+			return appendFixed(dst, d, p)
 		}
-		dst[i+dp] = '.'
-		return dst[:e]
 	}
-	for j := i + 1; j < i+nd; j++ { // the digits together
-		dst[j] = dst[j+1]
-	}
-	dst = dst[:i+nd]
-	if dp >= 1 { // a whole number: ddd000.0
-		dst = append(dst, "000000"[:dp-nd]...)
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
+	if !bytes.ContainsAny(dst[n:], ".eIN") { // -0, or whole from 1e6 on
 		return append(dst, ".0"...)
 	}
-	// 0.000ddd: the digits move 2-dp on.
-	dst = append(dst, "0.0000"[:2-dp]...)
-	for j := i + nd - 1; j >= i; j-- {
-		dst[j+2-dp] = dst[j]
+	return dst
+}
+
+// floatTexts remembers the text of floats written lately, in a table of
+// 1<<floatTextBits entries, each holding one of the values that hash to
+// it: the ctas table's slowdowns take a few thousand values (synth:
+// 12,079 over 500K rows), and a value found here is a copy of 23 bytes,
+// where appendFloatText costs some 400 instructions. With 16,384 slots
+// (512 KiB) 93% of synth's slowdowns are found, and --format=csv adds
+// some 340 instructions a CTA fewer (scripts/instructions.sh --quick
+// synth-csv); 4,096 found 81% and saved 290.
+type floatTexts struct {
+	slots []floatText // 1<<floatTextBits of them, made at the first float
+}
+
+// floatText is a float's bits and its text, of n bytes.
+type floatText struct {
+	bits uint64
+	n    uint8
+	text [23]byte
+}
+
+// floatTextBits is the log2 of the slots a floatTexts holds.
+const floatTextBits = 14
+
+// append appends appendFloatText's text of v.
+func (t *floatTexts) append(dst []byte, v float64) []byte {
+	if t.slots == nil {
+		t.slots = make([]floatText, 1<<floatTextBits)
 	}
-	for j := range 2 - dp {
-		dst[i+j] = "0.0000"[j]
+	b := math.Float64bits(v)
+	s := &t.slots[b*0x9e3779b97f4a7c15>>(64-floatTextBits)]
+	at := len(dst)
+	if s.bits == b && s.n > 0 {
+		if cap(dst)-at < len(s.text) { // rare: the CSV buffer has room to spare
+			dst = slices.Grow(dst, len(s.text))
+		}
+		*(*[len(s.text)]byte)(dst[at : at+len(s.text)]) = s.text // whole: no call
+		return dst[:at+int(s.n)]
+	}
+	dst = appendFloatText(dst, v)
+	if n := len(dst) - at; n <= len(s.text) {
+		s.bits, s.n = b, uint8(copy(s.text[:], dst[at:]))
 	}
 	return dst
 }

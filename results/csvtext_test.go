@@ -9,64 +9,94 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gpureplay/gpureplay/tables"
 )
 
 // The CSV encoder writes the bytes encoding/csv's Writer writes for the
 // same fields: every string its quoting rule quotes (a comma, a quote, a
-// CR or an LF, a leading space of any kind, `\.`), numbers and nulls as
-// they were.
+// CR or an LF, a leading space of any kind, `\.`), in the run columns
+// and after them, numbers and nulls as they were.
 func TestCSVMatchesEncodingCSV(t *testing.T) {
 	strs := []string{"", "plain", `\.`, " lead", "\u00a0nbsp", "a,b", `q"uo"te`, "line\nbreak", "cr\rx", "tail ", "ünïcode", `"`, ","}
-	s := arrow.NewSchema([]arrow.Field{
+	runs := []runRows{
+		{tables.Run{Trace: "t", Policy: "a,b"}, 4},
+		{tables.Run{Trace: " t", Policy: `q"`, Params: "k=1"}, 0},
+		{tables.Run{Trace: "t", Policy: "p", Params: `\.`}, 7},
+		{tables.Run{Trace: "t", Policy: "p", Params: "x\ny"}, len(strs) - 11},
+	}
+	rest := []arrow.Field{
 		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "i, \"64\"", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "i32", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, s)
+	}
+	var all []arrow.Field
+	for _, name := range []string{"trace", "policy", "params"} {
+		all = append(all, arrow.Field{Name: name, Type: arrow.BinaryTypes.String})
+	}
+	s := arrow.NewSchema(append(all, rest...), nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(rest, nil))
 	defer b.Release()
-	var want bytes.Buffer
-	cw := csv.NewWriter(&want)
-	cw.Write([]string{"s", "i, \"64\"", "i32", "f"})
+	var lines [][]string
 	floats := []float64{0, 1, -2.5, 1e21, 3e-9, 0.1}
+	run, left := 0, runs[0].rows
 	for i, str := range strs {
-		rec := make([]string, 4)
+		for left == 0 {
+			run++
+			left = runs[run].rows
+		}
+		left--
+		r := runs[run].run
+		rec := []string{r.Trace, r.Policy, r.Params, "", "", "", ""}
 		if i%5 == 4 {
 			b.Field(0).AppendNull()
 		} else {
 			b.Field(0).(*array.StringBuilder).Append(str)
-			rec[0] = str
+			rec[3] = str
 		}
 		if i%4 == 3 {
 			b.Field(1).AppendNull()
 		} else {
 			v := int64(i*1000003) - 5000000
 			b.Field(1).(*array.Int64Builder).Append(v)
-			rec[1] = strconv.FormatInt(v, 10)
+			rec[4] = strconv.FormatInt(v, 10)
 		}
-		v32 := int32(-i)
+		v32 := int32(i/3 - 1) // -1, then each value three rows running
 		b.Field(2).(*array.Int32Builder).Append(v32)
-		rec[2] = strconv.Itoa(int(v32))
+		rec[5] = strconv.Itoa(int(v32))
 		f := floats[i%len(floats)]
 		b.Field(3).(*array.Float64Builder).Append(f)
-		rec[3] = string(appendFloatText(nil, f))
-		cw.Write(rec)
+		rec[6] = string(appendFloatText(nil, f))
+		lines = append(lines, rec)
 	}
-	cw.Flush()
 	rec := b.NewRecord()
 	defer rec.Release()
-	var got bytes.Buffer
-	e, err := newCSVEncoder(&got, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Errorf("CSV:\n%q\nwant (encoding/csv):\n%q", got.String(), want.String())
+	// The whole record, and a slice of it (its bitmaps' first bit not
+	// its first row's): rows 4 to 10 are the third stretch's.
+	slice := rec.NewSlice(4, 11)
+	defer slice.Release()
+	for _, c := range []struct {
+		b     block
+		lines [][]string
+	}{{block{runs, rec}, lines}, {block{[]runRows{runs[2]}, slice}, lines[4:11]}} {
+		var want bytes.Buffer
+		cw := csv.NewWriter(&want)
+		cw.Write([]string{"trace", "policy", "params", "s", "i, \"64\"", "i32", "f"})
+		cw.WriteAll(c.lines)
+		var got bytes.Buffer
+		e, err := newCSVEncoder(&got, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.write(c.b); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("CSV:\n%q\nwant (encoding/csv):\n%q", got.String(), want.String())
+		}
 	}
 }

@@ -47,6 +47,36 @@ func appendUint(dst []byte, u uint64) []byte {
 	return appendDigits(dst, digits8(uint32(lo)), 8)
 }
 
+// appendFixed appends d/10^p, for p > 0 and d/10^p < 10^8, with p
+// places (at most 24): its whole part, a point and p digits, the
+// leading zeros included. Like appendUint, it writes only within dst's
+// capacity, but it may write there past the text it appends.
+func appendFixed(dst []byte, d uint64, p int) []byte {
+	w, f := uint64(0), d // d < 10^19 (less than 2^64) when p ≥ 20
+	if p < len(powersOf10) {
+		w, f = d/powersOf10[p], d%powersOf10[p]
+	}
+	at, nw := len(dst), decimalLen(w)
+	n := nw + 1 + p
+	if cap(dst)-at < n+8 {
+		dst = slices.Grow(dst, n+8)
+	}
+	b := dst[at : at+n+8]
+	putDigits(b, digits8(uint32(w)), nw)
+	b[nw] = '.'
+	b = b[nw+1:]
+	if p > 16 {
+		putDigits(b, digits8(uint32(f/1e16)), p-16)
+		b, f, p = b[p-16:], f%1e16, 16
+	}
+	if p > 8 {
+		putDigits(b, digits8(uint32(f/1e8)), p-8)
+		b, f, p = b[p-8:], f%1e8, 8
+	}
+	putDigits(b, digits8(uint32(f)), p)
+	return dst[:at+n]
+}
+
 // digits8 is v < 10^8 as eight ASCII digits, leading zeros included, the
 // first in the lowest byte (the order a little-endian store writes).
 // v's halves of four digits go in the word's 32-bit lanes, each lane is
@@ -72,6 +102,14 @@ func appendDigits(dst []byte, x uint64, n int) []byte {
 	}
 	binary.LittleEndian.PutUint64(dst[at:at+8], x>>(8*(8-n)))
 	return dst[:at+n]
+}
+
+// putDigits writes the last n (1 to 8) of the eight digits in x at b's
+// start, and after them up to 8-n bytes of no meaning: appendDigits
+// without its check of the capacity (appendFixed checks once), which
+// would take it past the size the compiler inlines.
+func putDigits(b []byte, x uint64, n int) {
+	binary.LittleEndian.PutUint64(b, x>>(8*(8-n)&63))
 }
 
 // powersOf10 are 10^0 to 10^19, for decimalLen.

@@ -33,18 +33,14 @@ func newEncoder(f Format, w *posWriter, s *arrow.Schema, mem memory.Allocator) (
 		}
 		return records{fw, s, mem}, nil
 	case CSV:
-		enc, err := newCSVEncoder(w, s)
-		if err != nil {
-			return nil, err
-		}
-		return records{enc, s, mem}, nil
+		return newCSVEncoder(w, s)
 	default:
 		return newParquetEncoder(w, s, mem)
 	}
 }
 
-// records is the encoder of a format that takes whole records (Arrow IPC,
-// CSV): it lays each block out with its run columns as strings.
+// records is the encoder of a format that takes whole records (Arrow
+// IPC): it lays each block out with its run columns as strings.
 type records struct {
 	w interface {
 		Write(arrow.Record) error

@@ -18,7 +18,7 @@ func packBits(dst []byte, vs []uint64, w uint) []byte {
 	var acc uint64
 	var n uint // bits held in acc
 	for _, v := range vs {
-		acc |= v << n
+		acc |= v << (n & 63) // n < 64 here: the mask spares the shift's check
 		n += w
 		if n >= 64 {
 			dst = binary.LittleEndian.AppendUint64(dst, acc)

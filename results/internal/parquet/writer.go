@@ -93,9 +93,10 @@ var encoderOnce = sync.OnceValue(func() *zstd.Encoder {
 //
 // The file's layout is fixed, so the same rows give the same bytes: data
 // pages (v1) of up to PageRows rows, zstd-compressed; integers
-// DELTA_BINARY_PACKED; doubles PLAIN; strings dictionary-encoded, a
-// dictionary per row group; definition levels RLE; the chunk's
-// statistics (least and greatest value, null count).
+// DELTA_BINARY_PACKED; doubles dictionary-encoded while their values
+// repeat enough (appendDoubleIndices), PLAIN after; strings
+// dictionary-encoded, a dictionary per row group; definition levels
+// RLE; the chunk's statistics (least and greatest value, null count).
 type Writer struct {
 	w      io.Writer
 	off    int64
@@ -346,6 +347,17 @@ func (w *Writer) EndRowGroup() error {
 			m.typ, m.encodings = typeInt64, []int32{encDeltaBinary, encRLE}
 		case Double:
 			m.typ, m.encodings = typeDouble, []int32{encPlain, encRLE}
+			if len(c.ddict.vals) > 0 {
+				m.encodings = append(m.encodings, encRLEDict)
+				m.dictPageOffset = w.off
+				w.page = w.page[:0]
+				for _, v := range c.ddict.vals {
+					w.page = binary.LittleEndian.AppendUint64(w.page, math.Float64bits(v))
+				}
+				u, z := w.writePage(pageHeader{typ: pageDictionary, numValues: int32(len(c.ddict.vals)), encoding: encPlain}, w.page)
+				m.uncompressedSize += u
+				m.compressedSize += z
+			}
 		case String:
 			m.typ, m.encodings = typeByteArray, []int32{encPlain, encRLE, encRLEDict}
 			m.dictPageOffset = w.off
@@ -406,6 +418,11 @@ func (w *Writer) endPage(c *chunk) {
 			enc = encDeltaBinary
 		case Double:
 			c.boundDoubles()
+			var ok bool
+			if b, ok = c.appendDoubleIndices(b); ok {
+				enc = encRLEDict
+				break
+			}
 			for _, v := range c.dbls {
 				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 			}
@@ -423,6 +440,135 @@ func (w *Writer) endPage(c *chunk) {
 	c.ints, c.dbls = c.ints[:0], c.dbls[:0]
 	c.idx.runs = c.idx.runs[:0]
 	c.defs.reset(1)
+}
+
+// maxDoubleDict is the most values a Double column chunk's dictionary
+// holds: 512 KiB of them, and a hash table of at most 2 MiB.
+const maxDoubleDict = 1 << 16
+
+// appendDoubleIndices appends the page's doubles as RLE_DICTIONARY data,
+// indices into the chunk's dictionary, and says so; or appends nothing
+// and says not (the page is to be PLAIN) where the dictionary would grow
+// past maxDoubleDict values or a quarter of the chunk's rows so far: then
+// it stays as it was, and the chunk's later pages are PLAIN too, as a
+// chunk may hold dictionary pages and then plain ones.
+//
+// A slowdown, the ctas table's one double a row, takes a few thousand
+// values over the group's 262,144 rows (synth: 12,079 over 500K rows),
+// and its PLAIN pages, the matches in them short, cost zstd some 440
+// instructions a row; as indices they are a few bits each that zstd
+// passes over, and the file is smaller (synth: --out parquet adds some
+// 280 instructions a CTA fewer, scripts/instructions.sh --quick
+// synth-parquet, and its ctas table is 6% smaller).
+func (c *chunk) appendDoubleIndices(b []byte) ([]byte, bool) {
+	if c.plainDoubles || len(c.dbls) == 0 {
+		return b, false
+	}
+	if c.ddict.slots == nil {
+		c.ddict.rehash(1024)
+	}
+	mark, most := len(c.ddict.vals), min(maxDoubleDict, (int(c.rows)+c.pageRows)/4)
+	c.didx = c.didx[:0]
+	for i := 0; i < len(c.dbls); {
+		v, j := math.Float64bits(c.dbls[i]), i+1
+		for j < len(c.dbls) && math.Float64bits(c.dbls[j]) == v { // a run: one lookup
+			j++
+		}
+		// The first probe here, where it finds most values: index, a
+		// call, cost some 20 instructions a CTA more on synth
+		// (scripts/instructions.sh --quick synth-parquet).
+		s := c.ddict.slots[c.ddict.slot(v)]
+		k := s - 1
+		if s == 0 || math.Float64bits(c.ddict.vals[k]) != v {
+			k = c.ddict.index(c.dbls[i])
+		}
+		if len(c.ddict.vals) > most { // given up as soon as it is too large
+			c.ddict.truncate(mark)
+			c.plainDoubles = true
+			return b, false
+		}
+		for ; i < j; i++ {
+			c.didx = append(c.didx, uint64(k))
+		}
+	}
+	// The indices as one bit-packed run of the hybrid encoding, the last
+	// group padded with zeros: the RLE encoder, asking of each group of 8
+	// whether it is a run, cost some 50 instructions a CTA more on synth
+	// (scripts/instructions.sh --quick synth-parquet), and zstd finds a
+	// run of one value in the packed bits.
+	for len(c.didx)%8 != 0 {
+		c.didx = append(c.didx, 0)
+	}
+	w := uint(max(1, bits.Len(uint(len(c.ddict.vals)-1))))
+	b = binary.AppendUvarint(append(b, byte(w)), uint64(len(c.didx)/8)<<1|1)
+	return packBits(b, c.didx, w), true
+}
+
+// doubleDict is a Double column chunk's dictionary: its values in index
+// order, found by their bits (so -0 and +0, and each NaN, are values of
+// their own) in a hash table of open addressing, which costs a lookup a
+// fraction of a Go map's.
+type doubleDict struct {
+	vals  []float64
+	slots []uint32 // 1 + the index of the value hashed there, 0 for none
+	shift uint     // 64 - log2(len(slots))
+}
+
+// index is v's index, v added if it is new.
+func (d *doubleDict) index(v float64) uint32 {
+	b := math.Float64bits(v)
+	mask := uint64(len(d.slots) - 1)
+	for h := d.slot(b); len(d.slots) > 0; h = (h + 1) & mask {
+		s := d.slots[h]
+		if s == 0 {
+			break
+		}
+		if math.Float64bits(d.vals[s-1]) == b {
+			return s - 1
+		}
+	}
+	d.vals = append(d.vals, v)
+	if 2*len(d.vals) > len(d.slots) {
+		d.rehash(max(1024, 4*len(d.vals)))
+	} else {
+		d.place(len(d.vals) - 1)
+	}
+	return uint32(len(d.vals) - 1)
+}
+
+// slot is where the value of bits b hashes to.
+func (d *doubleDict) slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> d.shift }
+
+// place puts value i in the table, which does not hold it.
+func (d *doubleDict) place(i int) {
+	mask := uint64(len(d.slots) - 1)
+	h := d.slot(math.Float64bits(d.vals[i]))
+	for d.slots[h] != 0 {
+		h = (h + 1) & mask
+	}
+	d.slots[h] = uint32(i + 1)
+}
+
+// rehash remakes the table with n slots (a power of two).
+func (d *doubleDict) rehash(n int) {
+	n = 1 << bits.Len(uint(n-1))
+	if n != len(d.slots) {
+		d.slots = make([]uint32, n)
+		d.shift = uint(64 - bits.Len(uint(n-1)))
+	} else {
+		clear(d.slots)
+	}
+	for i := range d.vals {
+		d.place(i)
+	}
+}
+
+// truncate keeps the first n values.
+func (d *doubleDict) truncate(n int) {
+	d.vals = d.vals[:n]
+	if len(d.slots) > 0 {
+		d.rehash(len(d.slots))
+	}
 }
 
 // Close ends the row group being filled and writes the footer. It does
@@ -447,6 +593,7 @@ type chunk struct {
 	pageRows int
 	ints     []int64   // Int32 and Int64 columns' valid values
 	dbls     []float64 // a Double column's
+	didx     []uint64  // and their dictionary indices
 	idx      indexRuns // a String column's dictionary indices
 	defs     rleEncoder
 	rle      rleEncoder // the indices' encoder, reused
@@ -458,6 +605,8 @@ type chunk struct {
 	nulls        int64
 	dict         map[string]uint32
 	dictVals     []string
+	ddict        doubleDict // a Double column's dictionary, while it is kept
+	plainDoubles bool       // and whether its pages are PLAIN from now on
 	hasBounds    bool
 	lo, hi       int64   // integer bounds
 	dlo, dhi     float64 // double bounds
@@ -467,6 +616,8 @@ func (c *chunk) reset() {
 	c.pages, c.uncompressed, c.rows, c.nulls = c.pages[:0], 0, 0, 0
 	clear(c.dict)
 	c.dictVals, c.hasBounds = c.dictVals[:0], false
+	c.ddict.truncate(0)
+	c.plainDoubles = false
 	c.defs.reset(1)
 }
 

@@ -70,6 +70,9 @@ func Random(seed uint64, sizes ...int) Table {
 					v.Ints = append(v.Ints, x)
 				case parquet.Double:
 					x := rng.NormFloat64() * 1e6
+					if r < n/2 { // a few values: a dictionary's, until a page of many
+						x = float64(r%7) / 4
+					}
 					switch rng.IntN(30) {
 					case 0:
 						x = math.Inf(-1)
