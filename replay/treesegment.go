@@ -101,8 +101,8 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 
 // forget drops a kernel the engine now holds from the reader's tree.
 func (b *treeReader) forget(f filed) {
-	if t, _ := b.tree.Get(f.k.id); t.k == f.k {
-		b.tree.Delete(f.k.id)
+	if t, ok := b.tree.Take(f.k.id); ok && t.k != f.k {
+		b.tree.Set(f.k.id, t) // another kernel's id now: it stays
 	}
 	if b.last.k == f.k {
 		b.last = filed{}
