@@ -47,7 +47,7 @@ func (b *treeReader) end(m *treeMsg) bool {
 	b.tree.Clear()
 	clear(b.kids)
 	b.kids = b.kids[:0]
-	b.last = filed{}
+	b.last, b.parent = filed{}, filed{}
 	return true
 }
 
@@ -106,5 +106,8 @@ func (b *treeReader) forget(f filed) {
 	}
 	if b.last.k == f.k {
 		b.last = filed{}
+	}
+	if b.parent.k == f.k {
+		b.parent = filed{}
 	}
 }
