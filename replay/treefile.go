@@ -70,7 +70,7 @@ func (b *treeReader) device(l *trace.Launch) error {
 	}
 	if x != b.siteOf {
 		b.flushSites()
-		b.siteOf = x
+		b.siteOf, b.siteK, b.siteCTA = x, p, l.Parent.CTA
 		b.sites = append(b.sites, x.sites...)
 	}
 	kind, creates := b.streams.of(l)
@@ -143,6 +143,9 @@ func (b *treeReader) windowed(k *Kernel) bool { return k == b.host && b.ordered 
 
 // extra returns CTA i of k's rare parts, creating them on first use.
 func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
+	if b.siteOf != nil && k == b.siteK && i == b.siteCTA {
+		return b.siteOf, nil // a CTA's launches come together
+	}
 	if b.windowed(k) {
 		return b.win.extra(i)
 	}
