@@ -33,13 +33,14 @@ func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
 	}
 	f := filed{k: k, root: root}
 	b.tree.Set(k.id, f)
+	b.last = f // its CTAs' records come next, as a rule
 	return f
 }
 
 // device creates a child kernel for a device launch record and attaches the
 // site to its parent CTA.
 func (b *treeReader) device(l *trace.Launch) error {
-	pf, _ := b.tree.Get(l.Parent.Kernel)
+	pf := b.known(&b.parent, l.Parent.Kernel)
 	p := pf.k
 	if p == nil {
 		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
@@ -69,7 +70,7 @@ func (b *treeReader) device(l *trace.Launch) error {
 	}
 	if x != b.siteOf {
 		b.flushSites()
-		b.siteOf = x
+		b.siteOf, b.siteK, b.siteCTA = x, p, l.Parent.CTA
 		b.sites = append(b.sites, x.sites...)
 	}
 	kind, creates := b.streams.of(l)
@@ -85,6 +86,15 @@ func (b *treeReader) device(l *trace.Launch) error {
 		inline:   b.clk.scale(l.InlineCycles),
 	})
 	return nil
+}
+
+// known is kernel id as filed: *c when it is id's, else looked up in the
+// tree (and kept in *c; a zero filed if id is not there).
+func (b *treeReader) known(c *filed, id uint64) filed {
+	if c.k == nil || c.k.id != id {
+		*c, _ = b.tree.Get(id)
+	}
+	return *c
 }
 
 // flushSites gives the CTA whose sites are gathering its sites.
@@ -133,6 +143,9 @@ func (b *treeReader) windowed(k *Kernel) bool { return k == b.host && b.ordered 
 
 // extra returns CTA i of k's rare parts, creating them on first use.
 func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
+	if b.siteOf != nil && k == b.siteK && i == b.siteCTA {
+		return b.siteOf, nil // a CTA's launches come together
+	}
 	if b.windowed(k) {
 		return b.win.extra(i)
 	}

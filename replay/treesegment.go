@@ -47,7 +47,7 @@ func (b *treeReader) end(m *treeMsg) bool {
 	b.tree.Clear()
 	clear(b.kids)
 	b.kids = b.kids[:0]
-	b.last = filed{}
+	b.last, b.parent = filed{}, filed{}
 	return true
 }
 
@@ -101,10 +101,13 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 
 // forget drops a kernel the engine now holds from the reader's tree.
 func (b *treeReader) forget(f filed) {
-	if t, _ := b.tree.Get(f.k.id); t.k == f.k {
-		b.tree.Delete(f.k.id)
+	if t, ok := b.tree.Take(f.k.id); ok && t.k != f.k {
+		b.tree.Set(f.k.id, t) // another kernel's id now: it stays
 	}
 	if b.last.k == f.k {
 		b.last = filed{}
+	}
+	if b.parent.k == f.k {
+		b.parent = filed{}
 	}
 }

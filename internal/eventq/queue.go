@@ -106,7 +106,8 @@ type Queue struct {
 	ties   ties          // the ties run (ties.go)
 	delays map[int64]int // the run of each delay (runs.go)
 	recent [recentRuns]recentRun
-	n      int // events pending, in the heap and behind the runs' heads
+	last   recentRun // the run PushDelayed found last (runs.go)
+	n      int       // events pending, in the heap and behind the runs' heads
 	seq    uint64
 	seed   uint64 // 0: ties fire in scheduling order
 	// hole is whether h[0] is the place of an event popped and not yet

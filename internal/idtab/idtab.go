@@ -121,16 +121,29 @@ func (t *Table[V]) Set(id uint64, v V) {
 // Delete removes id, if set.
 func (t *Table[V]) Delete(id uint64) {
 	p := t.page(id, false)
-	bit := uint64(1) << (id % pageLen)
-	if p == nil || p.used&bit == 0 {
-		return
+	if p != nil && p.used&(1<<(id%pageLen)) != 0 {
+		t.remove(p, id)
 	}
+}
+
+// Take returns id's value and whether it was set, and deletes it: one
+// call and one page lookup, where a Get and a Delete took two.
+func (t *Table[V]) Take(id uint64) (v V, ok bool) {
+	p := t.page(id, false)
+	if p != nil && p.used&(1<<(id%pageLen)) != 0 {
+		v, ok = p.vals[id%pageLen], true
+		t.remove(p, id)
+	}
+	return v, ok
+}
+
+// remove deletes id, which is set, from p, its page. p is the cached
+// page now (page): if this empties it, it goes when it leaves the cache.
+func (t *Table[V]) remove(p *page[V], id uint64) {
 	var zero V
 	p.vals[id%pageLen] = zero
-	p.used &^= bit
+	p.used &^= 1 << (id % pageLen)
 	t.n--
-	// p is the cached page now (page): if this emptied it, it goes when
-	// it leaves the cache.
 }
 
 // spare keeps emptied page p for reuse, if there is room.

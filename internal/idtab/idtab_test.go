@@ -7,7 +7,8 @@ import (
 )
 
 // TestAgainstMap drives a Table and a map with the same random operations
-// over dense, clustered and huge ids and requires the same answers.
+// (Set, Delete, Take, Get) over dense, clustered and huge ids and
+// requires the same answers.
 func TestAgainstMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var tab Table[int]
@@ -30,12 +31,19 @@ func TestAgainstMap(t *testing.T) {
 			id = ids()
 			seen = append(seen, id)
 		}
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0:
 			tab.Set(id, i)
 			ref[id] = i
 		case 1:
 			tab.Delete(id)
+			delete(ref, id)
+		case 2:
+			got, ok := tab.Take(id)
+			want, wok := ref[id]
+			if got != want || ok != wok {
+				t.Fatalf("op %d: Take(%d) = %d, %v; want %d, %v", i, id, got, ok, want, wok)
+			}
 			delete(ref, id)
 		}
 		got, ok := tab.Get(id)
