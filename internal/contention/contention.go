@@ -236,44 +236,71 @@ func (m *Model) markDirty(sm int) {
 // Settle recomputes the rates the jobs started and finished this cycle
 // have changed, and asks for a new wake-up for every SM whose next finish
 // moved. Call it once at the end of every cycle with changes.
+//
+// The level moves only with some SM's share or demand (a NaN level never
+// equals itself, and marks every SM again), and an SM whose share and
+// demand stayed, under a level that stayed, keeps its rate: a CTA ending
+// and a like one starting in its place (most cycles with changes under
+// synth) costs the model only that SM's next finish. Its rate set anew
+// at every Settle cost synth 9 instructions a CTA (--quick: 1,942 →
+// 1,933). The clocks go to now before a rate changes, in the order the
+// SMs were marked, as the model's totals of what they issued and moved
+// add up in that order.
 func (m *Model) Settle(now int64) {
 	if len(m.dirty) == 0 {
 		return
 	}
 	moved := false
 	for _, i := range m.dirty {
-		// SM i's issue share, now that its jobs changed.
-		d, share := m.sms[i].demand, 1.0
-		if d.Issue > m.width {
-			share = m.width / d.Issue
+		// SM i's clock, to now at the rate it had, and its share now
+		// that its jobs changed.
+		s := &m.sms[i]
+		m.advance(s, now)
+		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
+		if m.water.set(i, share, d) {
+			moved, s.rate = true, pace(share, d, m.g)
 		}
-		moved = m.water.set(i, share, d.DRAM) || moved
 	}
-	// The level moves only with some SM's share or demand (a NaN one
-	// never equals itself, and marked every SM again).
-	if g := m.g; moved || g != g {
+	if g := m.g; moved || g != g { // else the level stays (see above)
 		g = m.water.level(m.bw)
 		if g != m.g {
 			// Every SM moving DRAM bytes changes pace.
 			m.g = g
 			for i := range m.sms {
-				if m.sms[i].demand.DRAM > 0 {
+				if s := &m.sms[i]; s.demand.DRAM > 0 {
 					m.markDirty(i)
+					m.advance(s, now)
+					s.rate = min(m.water.share[i], g)
 				}
 			}
 		}
 	}
+	// Each SM marked has its rate for the cycle now (one whose share,
+	// demand and level stayed kept its own: see above); what is left is
+	// their next finishes.
 	for _, i := range m.dirty {
 		s := &m.sms[i]
 		s.dirty = false
-		m.advance(s, now)
-		s.rate = m.water.share[i]
-		if s.demand.DRAM > 0 {
-			s.rate = min(s.rate, m.g)
-		}
 		m.reschedule(int(i), s, now)
 	}
 	m.dirty = m.dirty[:0]
+}
+
+// issueShare is an SM's issue share a_j under its summed issue demand.
+func (m *Model) issueShare(issue float64) float64 {
+	if issue > m.width {
+		return m.width / issue
+	}
+	return 1
+}
+
+// pace is the rate of an SM of issue share a and summed DRAM demand d
+// under the DRAM factor g.
+func pace(a, d, g float64) float64 {
+	if d > 0 {
+		return min(a, g)
+	}
+	return a
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's
