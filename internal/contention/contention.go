@@ -270,7 +270,7 @@ func (m *Model) Settle(now int64) {
 				if s := &m.sms[i]; s.demand.DRAM > 0 {
 					m.markDirty(i)
 					m.advance(s, now)
-					s.rate = min(m.water.share[i], g)
+					s.rate = min(m.water.sms[i].share, g)
 				}
 			}
 		}
