@@ -74,6 +74,7 @@ package contention
 
 import (
 	"math"
+	"slices"
 )
 
 // Demand is what a job asks of the shared hardware per cycle of its own
@@ -383,17 +384,33 @@ func (m *Model) Utilization(now, span int64) (issue, dram float64) {
 // queue, where finished jobs were, is taken back when the slice is full
 // and that space is at least half of it, so the jobs move down at most
 // once for every job started since they last did.
+//
+// Room is made first, when the slice is full (28,650 of synth --quick's
+// 500,000 starts), and the job then put in place in the slice made one
+// longer: with the move down and append's growth on its way, push saved
+// its arguments to the stack on every call, wrote the job at the end
+// before moving it, and wrote back the whole slice (synth --quick: 1,932
+// → 1,923 instructions a CTA).
 func (s *smState) push(j job) {
-	h := s.jobs
-	if len(h) == cap(h) && 2*s.lo >= len(h) && s.lo > 0 {
-		h = h[:copy(h, h[s.lo:])]
-		s.lo = 0
+	if len(s.jobs) == cap(s.jobs) {
+		s.makeRoom()
 	}
-	h = append(h, j)
+	s.jobs = s.jobs[:len(s.jobs)+1] // its length alone written
+	h := s.jobs
 	i := len(h) - 1
 	for lo := s.lo; i > lo && j.tag < h[i-1].tag; i-- {
 		h[i] = h[i-1]
 	}
 	h[i] = j
-	s.jobs = h
+}
+
+// makeRoom makes room in the full queue for one job more: the space
+// before it, or a larger slice (as append would grow it).
+func (s *smState) makeRoom() {
+	h := s.jobs
+	if 2*s.lo >= len(h) && s.lo > 0 {
+		s.jobs, s.lo = h[:copy(h, h[s.lo:])], 0
+		return
+	}
+	s.jobs = slices.Grow(h, 1)
 }
