@@ -216,7 +216,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 		// Sums of floats drift; an empty SM starts again from exact zeros,
 		// and so does its virtual clock, which bounds its magnitude.
 		s.demand, s.v = Demand{}, 0
-		s.jobs, k = h[:0], 0
+		s.jobs, k = s.jobs[:0], 0 // its length alone written
 	}
 	s.lo = k
 	m.markDirty(sm)
