@@ -43,12 +43,14 @@
 // bytes when the water level moves). A
 // cycle whose SMs come out with the issue shares and DRAM demands they
 // had (a CTA ending and a like one starting in its place: most cycles
-// with changes under synth) leaves the level where it was: Settle does
-// not look at it, and only finds the next finish of the SMs whose jobs
-// changed. Under synth (k20c, cdp: each CTA one job, 16 on an SM, DRAM
-// bound) a CTA's start, end and settles cost the model some 490
-// instructions (callgrind; 660 with a binary heap per SM, whose pop alone
-// took ~160), its wake-up's event in the owner's queue besides. A
+// with changes under synth) leaves the level and those SMs' rates where
+// they were: Settle does not look at them, and only finds the next finish
+// of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
+// job, 16 on an SM, DRAM bound) a CTA's start, end and settles cost the
+// model some 450 instructions (callgrind, --quick: 475 before the rates
+// kept, the per-SM records of water and push's room made off its path;
+// 660 with a binary heap per SM, whose pop alone took ~160), its
+// wake-up's event in the owner's queue besides. A
 // wake-up moved while still pending goes to the owner's Mover, where one
 // is given, so that the owner can move its event rather than leave it
 // to fire stale (the replay's does: eventq.Queue.Move).
