@@ -41,9 +41,7 @@ import (
 //     is more than B·(1+10⁻⁹), so is the sum in SM order for any n up to
 //     maxExactSMs, and that sum is not needed; nearer B it is computed.
 type water struct {
-	share []float64 // per SM, a_j
-	dram  []float64 // per SM, D_j when positive, else 0
-	load  []float64 // per SM, a_j·D_j while it moves DRAM bytes, else 0
+	sms []waterSM
 
 	// The loads' rises since level last summed them (rise), the room
 	// that sum left under the bandwidth less a margin (room), and the
@@ -52,16 +50,28 @@ type water struct {
 	skips, maxSkips int
 
 	byShare []int32 // the SMs moving DRAM bytes, by (a_j, j)
-	place   []int32 // per SM, its index in byShare; -1 when not there
-	stale   []bool  // per SM, set since byShare and grid last caught up
 	pending []int32 // the stale SMs
 
-	grid    []int64 // per SM, D_j in units of 2⁻³² bytes per cycle; offGridMark when not whole
-	gridSum int64   // Σ grid over the SMs on the grid
-	offGrid int     // SMs moving DRAM bytes whose D_j is off the grid
-	exact   bool    // the SMs are few enough for the sums' arguments (maxExactSMs)
+	gridSum int64 // Σ grid over the SMs on the grid
+	offGrid int   // SMs moving DRAM bytes whose D_j is off the grid
+	exact   bool  // the SMs are few enough for the sums' arguments (maxExactSMs)
 
 	held []int32 // scratch: the SMs a pass holds, in SM order
+}
+
+// waterSM is an SM's part of the water: one record an SM, not a slice a
+// field, so that set, which runs for every SM whose jobs changed at every
+// Settle, checks one bound and reads and writes one record (BFS scale 16
+// under CDP, where a share or demand changes at nearly every set: 5,277
+// → 5,255 instructions a CTA, --quick, medians of 3 callgrind runs;
+// synth 1,933 → 1,932).
+type waterSM struct {
+	share float64 // a_j
+	dram  float64 // D_j when positive, else 0
+	load  float64 // a_j·D_j while it moves DRAM bytes, else 0
+	grid  int64   // D_j in units of 2⁻³² bytes per cycle; offGridMark when not whole
+	place int32   // its index in byShare; -1 when not there
+	stale bool    // set since byShare and grid last caught up
 }
 
 const (
@@ -82,13 +92,9 @@ const (
 )
 
 func newWater(sms int) water {
-	w := water{
-		share: make([]float64, sms), dram: make([]float64, sms), load: make([]float64, sms),
-		place: make([]int32, sms), stale: make([]bool, sms), grid: make([]int64, sms), exact: sms <= maxExactSMs,
-		room: -1, maxSkips: maxRises / max(sms, 1),
-	}
-	for i := range w.place {
-		w.share[i], w.place[i] = 1, -1
+	w := water{sms: make([]waterSM, sms), exact: sms <= maxExactSMs, room: -1, maxSkips: maxRises / max(sms, 1)}
+	for i := range w.sms {
+		w.sms[i] = waterSM{share: 1, place: -1}
 	}
 	return w
 }
@@ -102,24 +108,17 @@ func (w *water) set(i int32, a, d float64) bool {
 	if !(d > 0) {
 		d = 0 // and the load a·0 = 0: a is finite
 	}
-	// The slices have one length: resliced to it, they are checked once
-	// (BFS scale 16 under CDP, a share or demand changed at nearly every
-	// set: 5,545 → 5,526 instructions a CTA, median of 7 callgrind runs).
-	// load and stale are resliced past the return, which synth mostly
-	// takes.
-	share := w.share
-	dram := w.dram[:len(share)]
-	if a == share[i] && d == dram[i] {
+	s := &w.sms[i]
+	if a == s.share && d == s.dram {
 		return false // a CTA's end and the next one's start in one cycle, alike
 	}
-	load, stale := w.load[:len(share)], w.stale[:len(share)]
 	l := a * d
-	if !(l <= load[i]) {
-		w.rise += l - load[i]
+	if !(l <= s.load) {
+		w.rise += l - s.load
 	}
-	share[i], dram[i], load[i] = a, d, l
-	if !stale[i] {
-		stale[i] = true
+	s.share, s.dram, s.load = a, d, l
+	if !s.stale {
+		s.stale = true
 		w.pending = append(w.pending, i)
 	}
 	return true
@@ -133,20 +132,21 @@ func (w *water) catchUp() {
 	} else if len(w.pending) > 1 {
 		by := w.byShare[:0]
 		for _, j := range w.byShare {
-			if !w.stale[j] {
-				w.place[j] = int32(len(by))
+			if s := &w.sms[j]; !s.stale {
+				s.place = int32(len(by))
 				by = append(by, j)
 			}
 		}
 		w.byShare = by
 		for _, i := range w.pending {
-			w.place[i] = -1
+			w.sms[i].place = -1
 			w.replace(i)
 		}
 	}
 	for _, i := range w.pending {
-		w.setGrid(i, w.dram[i])
-		w.stale[i] = false
+		s := &w.sms[i]
+		w.setGrid(s)
+		s.stale = false
 	}
 	w.pending = w.pending[:0]
 }
@@ -154,10 +154,10 @@ func (w *water) catchUp() {
 // replace puts SM i in its place in byShare, or takes it out when it
 // moves no DRAM bytes, the other SMs there being in order.
 func (w *water) replace(i int32) {
-	p, moving := w.place[i], w.dram[i] > 0
+	p, moving := w.sms[i].place, w.sms[i].dram > 0
 	switch {
 	case p < 0 && moving:
-		w.place[i] = int32(len(w.byShare))
+		w.sms[i].place = int32(len(w.byShare))
 		w.byShare = append(w.byShare, i)
 		w.resort(i)
 	case moving:
@@ -166,53 +166,54 @@ func (w *water) replace(i int32) {
 		copy(w.byShare[p:], w.byShare[p+1:])
 		w.byShare = w.byShare[:len(w.byShare)-1]
 		for k := p; k < int32(len(w.byShare)); k++ {
-			w.place[w.byShare[k]] = k
+			w.sms[w.byShare[k]].place = k
 		}
-		w.place[i] = -1
+		w.sms[i].place = -1
 	}
 }
 
-// setGrid records d's units on the grid.
-func (w *water) setGrid(i int32, d float64) {
-	switch old := w.grid[i]; {
+// setGrid records the units of s's demand on the grid.
+func (w *water) setGrid(s *waterSM) {
+	switch old := s.grid; {
 	case old == offGridMark:
 		w.offGrid--
 	default:
 		w.gridSum -= old
 	}
-	w.grid[i] = 0
+	s.grid = 0
+	d := s.dram
 	if !(d > 0) {
 		return
 	}
 	if x := d / gridUnit; x < gridMax && x == math.Trunc(x) {
-		w.grid[i] = int64(x)
-		w.gridSum += w.grid[i]
+		s.grid = int64(x)
+		w.gridSum += s.grid
 		return
 	}
-	w.grid[i] = offGridMark
+	s.grid = offGridMark
 	w.offGrid++
 }
 
 // resort moves SM i, whose share changed, to its place in byShare.
 func (w *water) resort(i int32) {
-	by, place, share := w.byShare, w.place, w.share
-	a := share[i]
-	p := place[i]
+	by, sms := w.byShare, w.sms
+	a := sms[i].share
+	p := sms[i].place
 	for ; p > 0; p-- {
 		j := by[p-1]
-		if b := share[j]; !(a < b || a == b && i < j) {
+		if b := sms[j].share; !(a < b || a == b && i < j) {
 			break
 		}
-		by[p], place[j] = j, p
+		by[p], sms[j].place = j, p
 	}
 	for ; int(p)+1 < len(by); p++ {
 		j := by[p+1]
-		if b := share[j]; !(b < a || b == a && j < i) {
+		if b := sms[j].share; !(b < a || b == a && j < i) {
 			break
 		}
-		by[p], place[j] = j, p
+		by[p], sms[j].place = j, p
 	}
-	by[p], place[i] = i, p
+	by[p], sms[i].place = i, p
 }
 
 // level is the DRAM factor g under bandwidth bw, +Inf when the SMs fit in
@@ -252,7 +253,7 @@ func (w *water) level(bw float64) float64 {
 		w.skips++
 		return math.Inf(1)
 	}
-	ls := loadSum(w.load)
+	ls := loadSum(w.sms)
 	w.rise, w.room, w.skips = 0, bw*(1-2e-9)-ls, 0
 	if ls <= bw*(1-1e-9) {
 		return math.Inf(1)
@@ -263,9 +264,9 @@ func (w *water) level(bw float64) float64 {
 	}
 	if !w.exact || !(ls >= bw*(1+1e-9)) {
 		var want float64
-		for i, d := range w.dram {
-			if d > 0 {
-				want += w.share[i] * d
+		for k := range w.sms {
+			if s := &w.sms[k]; s.dram > 0 {
+				want += s.share * s.dram
 			}
 		}
 		if want <= bw {
@@ -276,7 +277,7 @@ func (w *water) level(bw float64) float64 {
 	for h := 0; ; {
 		g := left / rest
 		e := h
-		for e < len(w.byShare) && w.share[w.byShare[e]] < g {
+		for e < len(w.byShare) && w.sms[w.byShare[e]].share < g {
 			e++
 		}
 		if e == h {
@@ -285,8 +286,9 @@ func (w *water) level(bw float64) float64 {
 		held := append(w.held[:0], w.byShare[h:e]...)
 		slices.Sort(held)
 		for _, i := range held {
-			left -= w.share[i] * w.dram[i]
-			rest -= w.dram[i]
+			s := &w.sms[i]
+			left -= s.share * s.dram
+			rest -= s.dram
 		}
 		w.held = held
 		if e == len(w.byShare) || !(rest > 0) {
@@ -303,8 +305,8 @@ func (w *water) demand() float64 {
 		return float64(w.gridSum) * gridUnit
 	}
 	var rest float64
-	for _, d := range w.dram {
-		if d > 0 {
+	for k := range w.sms {
+		if d := w.sms[k].dram; d > 0 {
 			rest += d
 		}
 	}
@@ -315,17 +317,20 @@ func (w *water) demand() float64 {
 // chain of dependent additions, each waiting for the last (13 SMs: some 50
 // cycles at every Settle), where four overlap. The terms are not negative,
 // so any order rounds the sum within a few ulps per term of the exact one.
-func loadSum(load []float64) float64 {
+// Its loop reslices sms rather than index it from a counter, which over
+// these records cost the inliner 83, over its budget of 80 (this form:
+// 69): level, inlined in Settle, then called it, 1.4 instructions a CTA
+// on synth.
+func loadSum(sms []waterSM) float64 {
 	var a, b, c, d float64
-	i := 0
-	for ; i+4 <= len(load); i += 4 {
-		a += load[i]
-		b += load[i+1]
-		c += load[i+2]
-		d += load[i+3]
+	for ; len(sms) >= 4; sms = sms[4:] {
+		a += sms[0].load
+		b += sms[1].load
+		c += sms[2].load
+		d += sms[3].load
 	}
-	for ; i < len(load); i++ {
-		a += load[i]
+	for k := range sms {
+		a += sms[k].load
 	}
 	return (a + b) + (c + d)
 }

@@ -67,13 +67,13 @@ type route struct {
 // routeOf is the way level took to m.g.
 func routeOf(m *Model) route {
 	w := &m.water
-	ls := loadSum(w.load)
+	ls := loadSum(w.sms)
 	r := route{
 		grid:       w.exact && w.offGrid == 0 && w.gridSum < gridExact,
 		nearMargin: !(ls >= m.bw*(1+1e-9)),
 	}
 	h := 0
-	for h < len(w.byShare) && w.share[w.byShare[h]] < m.g {
+	for h < len(w.byShare) && w.sms[w.byShare[h]].share < m.g {
 		h++
 	}
 	if h > 0 {
@@ -100,13 +100,13 @@ func checkWater(m *Model) error {
 		d := m.sms[i].demand.DRAM
 		if d > 0 {
 			moving++
-			if w.place[i] < 0 || w.byShare[w.place[i]] != int32(i) {
-				return fmt.Errorf("SM %d moves DRAM bytes but is not in byShare at %d", i, w.place[i])
+			if p := w.sms[i].place; p < 0 || w.byShare[p] != int32(i) {
+				return fmt.Errorf("SM %d moves DRAM bytes but is not in byShare at %d", i, p)
 			}
-		} else if w.place[i] >= 0 {
+		} else if w.sms[i].place >= 0 {
 			return fmt.Errorf("SM %d moves no DRAM bytes but is in byShare", i)
 		}
-		switch g := w.grid[i]; {
+		switch g := w.sms[i].grid; {
 		case g == offGridMark:
 			off++
 		case g != 0 && float64(g)*gridUnit != d:
@@ -120,7 +120,7 @@ func checkWater(m *Model) error {
 	}
 	for k := 1; k < len(w.byShare); k++ {
 		i, j := w.byShare[k-1], w.byShare[k]
-		if !(w.share[i] < w.share[j] || w.share[i] == w.share[j] && i < j) {
+		if a, b := w.sms[i].share, w.sms[j].share; !(a < b || a == b && i < j) {
 			return fmt.Errorf("byShare out of order at %d: %v", k, w.byShare)
 		}
 	}
