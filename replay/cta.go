@@ -191,7 +191,7 @@ func (e *engine) retryStalled() {
 func (e *engine) startCTA(c *ctaRun) {
 	now := e.clock.now()
 	c.start = now
-	c.stall = c.start - c.dispatch
+	c.stall = now - c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = now
