@@ -128,7 +128,7 @@ func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
 	s := &a.sms[i]
 	a.occ.change(s, now)
 	s.release(n)
-	a.noteSlots(s)
+	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	s.freeSlot(slot)
 	if s.ctas > 0 {
 		return nil
@@ -225,7 +225,7 @@ func (s *sm) takeSlot() int {
 
 func (s *sm) freeSlot(i int) {
 	if i < 64 {
-		s.slots &^= 1 << i
+		s.slots &^= 1 << uint(i)
 	}
 }
 
