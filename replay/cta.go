@@ -100,10 +100,10 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	for _, m := range e.mechs {
-		m.placed(c)
+	if len(e.mechs) > 0 {
+		placedAll(e.mechs, c)
 	}
-	if k.Remaining() == 0 {
+	if k.next == k.total && k.Remaining() == 0 { // only a kernel's last native CTA may be its last
 		e.kd.placedLast()
 	}
 	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
@@ -191,7 +191,7 @@ func (e *engine) retryStalled() {
 func (e *engine) startCTA(c *ctaRun) {
 	now := e.clock.now()
 	c.start = now
-	c.stall = c.start - c.dispatch
+	c.stall = now - c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = now
@@ -285,8 +285,8 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	if e.watch.observing() {
 		e.watch.ctaFinished(c, now, e.io)
 	}
-	for _, m := range e.mechs {
-		m.ctaEnded(c, now)
+	if len(e.mechs) > 0 {
+		endedAll(e.mechs, c, now)
 	}
 	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
 	e.ctas.put(c)
@@ -308,4 +308,20 @@ func (e *engine) ctaEnd(c *ctaRun) {
 func (c *ctaRun) reset() {
 	c.ctaState = ctaState{}
 	c.warps = c.warps[:0]
+}
+
+// placedAll tells each mechanism of ms that c is placed, and endedAll
+// that it ended at now. place and ctaEnd call them only where a run has
+// mechanisms: most have none, and a loop's set-up costs more than the
+// test of the slice's length.
+func placedAll(ms []mechanism, c *ctaRun) {
+	for _, m := range ms {
+		m.placed(c)
+	}
+}
+
+func endedAll(ms []mechanism, c *ctaRun, now int64) {
+	for _, m := range ms {
+		m.ctaEnded(c, now)
+	}
 }

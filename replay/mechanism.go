@@ -5,7 +5,7 @@ package replay
 // KLAP's aggregation at kernel scope (the device runtime). The engine's
 // CTA and kernel paths call every mechanism the run has at the points
 // below, in the order they were added, and name none of them; a run
-// without one pays a loop over an empty slice.
+// without one pays a test of the slice's length.
 type mechanism interface {
 	// placed is c placed on its SM: its spec is known.
 	placed(c *ctaRun)

@@ -102,7 +102,7 @@ func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 		s.held = true
 		a.issue.hold(i, now)
 	}
-	a.noteSlots(s)
+	a.entered(s)
 	return s.takeSlot(), max(s.flushUntil, now)
 }
 
@@ -128,7 +128,7 @@ func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
 	s := &a.sms[i]
 	a.occ.change(s, now)
 	s.release(n)
-	a.noteSlots(s)
+	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	s.freeSlot(slot)
 	if s.ctas > 0 {
 		return nil
@@ -225,7 +225,7 @@ func (s *sm) takeSlot() int {
 
 func (s *sm) freeSlot(i int) {
 	if i < 64 {
-		s.slots &^= 1 << i
+		s.slots &^= 1 << uint(i)
 	}
 }
 
@@ -254,3 +254,14 @@ func (s *sm) release(n need) {
 // idle reports whether no CTA is resident: PPCS-style schedulers only use
 // completely idle SMs.
 func (s *sm) idle() bool { return s.ctas == 0 }
+
+// entered is noteSlots after enter: the SM fitted the CTA, so it had a
+// free slot and was not held, and it is open (noteSlots keeps the set so;
+// the SMs a task runtime fills, resident, take no placed CTAs). It leaves
+// only where the CTA took its last slot or the SM is now held, and most
+// CTAs' placement writes nothing to the set.
+func (a *smArray) entered(s *sm) {
+	if s.ctas == a.gpu.MaxCTAsPerSM || s.held {
+		a.open.put(s.id, false)
+	}
+}
