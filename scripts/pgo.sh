@@ -10,7 +10,10 @@
 #   scripts/pgo.sh        (about three minutes; rerun after large engine changes)
 #
 # A stale profile costs only the speed it no longer gives: the results
-# never depend on it.
+# never depend on it. The remade profile is kept when the sum of
+# `scripts/instructions.sh --quick synth bfs uniform` is lower with it
+# than with the one it replaces (docs/performance.md); else restore
+# that one with `git checkout cmd/replay/default.pgo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
