@@ -95,9 +95,13 @@ func (r *ctaRecord) fill(s *ctaSpec) {
 }
 
 // perCycle is a demand of insts and bytes over alone cycles (> 0), a
-// CTA's time alone: its issue and DRAM demand per cycle.
+// CTA's time alone: its issue and DRAM demand per cycle. The trace's
+// validator holds a CTA's insts and bytes to 2 and 1,024 a warp a cycle
+// of at most 2^40 cycles and 32 warps, under 2^63, so they convert to
+// float64 as the int64s they are equal to, one instruction each, where
+// a uint64's conversion tests its top bit first.
 func perCycle(insts, bytes uint64, alone int64) (issue, dram float32) {
-	return float32(float64(insts) / float64(alone)), float32(float64(bytes) / float64(alone))
+	return float32(float64(int64(insts)) / float64(alone)), float32(float64(int64(bytes)) / float64(alone))
 }
 
 // plainSlim is cta record c, rescaled with clk, as the slim of a new
