@@ -115,7 +115,7 @@ type Model struct {
 	water  water    // the SMs' shares and demands the DRAM factor comes from
 	dirty  []int32  // SMs whose jobs changed this cycle
 	g      float64  // the DRAM factor (+Inf: DRAM does not bind)
-	done   []uint64 // scratch: refs finished by the last Wake
+	done   []uint64 // scratch: refs finished by the last Wake; room for any queue (makeRoom)
 	issued float64  // warp instructions issued so far
 	moved  float64  // DRAM bytes moved so far
 }
@@ -176,20 +176,21 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	if work < 0 { // max(work, 0), as v is never -0
 		work = 0
 	}
-	// The demand first: push's call then keeps only m and sm live across
-	// it, whose stores the compiler makes before the branch on every
-	// Start (six of them with the demand after: synth --quick 2,226 →
-	// 2,220 instructions a CTA, with the append to s.jobs itself, which
-	// writes only its length).
+	// The demand and the mark first: push's call then keeps nothing live
+	// across it, where the compiler stored what it kept before the
+	// branch on every Start (six values with the demand after: synth
+	// --quick 2,226 → 2,220 instructions a CTA, with the append to
+	// s.jobs itself, which writes only its length; three with the mark
+	// after: 1,865 → 1,858).
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
+	m.markDirty(s, sm)
 	j := job{tag: s.v + work, ref: ref, demand: d}
 	if h := s.jobs; len(h) < cap(h) && (len(h) == s.lo || !(j.tag < h[len(h)-1].tag)) {
 		s.jobs = append(s.jobs, j) // push's most common case, without its call
 	} else {
-		s.push(j)
+		m.push(s, j)
 	}
-	m.markDirty(sm)
 }
 
 // Stale reports whether a wake-up for SM sm with generation gen has been
@@ -201,36 +202,47 @@ func (m *Model) Stale(sm int, gen uint32) bool { return gen != m.sms[sm].gen }
 // valid until the next call. A stale wake-up returns nothing.
 func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	s := &m.sms[sm]
-	m.done = m.done[:0]
 	if gen != s.gen {
-		return m.done
+		return nil
 	}
 	m.advance(s, now)
 	s.next = -1
 	due := s.v + tolerance(s.v)
-	h, k := s.jobs, s.lo
-	for ; k < len(h) && h[k].tag <= due; k++ {
-		s.demand.Issue -= h[k].demand.Issue
-		s.demand.DRAM -= h[k].demand.DRAM
-		m.done = append(m.done, h[k].ref)
+	// The refs go into m.done by index, where makeRoom keeps room for
+	// every job a queue holds: appended, with growth on the way, the loop
+	// reloaded and wrote back m.done at every job (--quick, with makeRoom
+	// out of push's body: synth 1,859 → 1,857 instructions a CTA, BFS
+	// 4,820 → 4,815, medians of 3).
+	q := s.jobs[s.lo:]
+	done, n := m.done[:len(q)], 0
+	for ; n < len(q) && q[n].tag <= due; n++ {
+		s.demand.Issue -= q[n].demand.Issue
+		s.demand.DRAM -= q[n].demand.DRAM
+		done[n] = q[n].ref
 	}
-	if k == len(h) {
+	if n == len(q) {
 		// Sums of floats drift; an empty SM starts again from exact zeros,
 		// and so does its virtual clock, which bounds its magnitude.
 		s.demand, s.v = Demand{}, 0
-		s.jobs, k = s.jobs[:0], 0 // its length alone written
+		s.jobs, s.lo = s.jobs[:0], 0 // its length alone written
+	} else {
+		s.lo += n
 	}
-	s.lo = k
-	m.markDirty(sm)
-	return m.done
+	m.markDirty(s, sm)
+	return done[:n]
 }
 
 // tolerance absorbs the rounding of virtual times: a wake-up is scheduled
 // at the first whole cycle at or after a job's exact finish.
 func tolerance(v float64) float64 { return 1e-6 + 1e-12*math.Abs(v) }
 
-func (m *Model) markDirty(sm int) {
-	if s := &m.sms[sm]; !s.dirty {
+// markDirty marks SM sm, whose record is s, for the next Settle. Start and
+// Wake hand it the record they hold: looked up again from sm, it cost a
+// bounds check and the record's address after their stores, which the
+// compiler cannot tell from m.sms (synth --quick: 1,872 → 1,864
+// instructions a CTA; BFS 4,830 → 4,821).
+func (m *Model) markDirty(s *smState, sm int) {
+	if !s.dirty {
 		s.dirty = true
 		m.dirty = append(m.dirty, int32(sm))
 	}
@@ -271,7 +283,7 @@ func (m *Model) Settle(now int64) {
 			m.g = g
 			for i := range m.sms {
 				if s := &m.sms[i]; s.demand.DRAM > 0 {
-					m.markDirty(i)
+					m.markDirty(s, i)
 					m.advance(s, now)
 					s.rate = min(m.water.sms[i].share, g)
 				}
@@ -393,9 +405,9 @@ func (m *Model) Utilization(now, span int64) (issue, dram float64) {
 // its arguments to the stack on every call, wrote the job at the end
 // before moving it, and wrote back the whole slice (synth --quick: 1,932
 // → 1,923 instructions a CTA).
-func (s *smState) push(j job) {
+func (m *Model) push(s *smState, j job) {
 	if len(s.jobs) == cap(s.jobs) {
-		s.makeRoom()
+		m.makeRoom(s)
 	}
 	s.jobs = s.jobs[:len(s.jobs)+1] // its length alone written
 	h := s.jobs
@@ -406,13 +418,17 @@ func (s *smState) push(j job) {
 	h[i] = j
 }
 
-// makeRoom makes room in the full queue for one job more: the space
-// before it, or a larger slice (as append would grow it).
-func (s *smState) makeRoom() {
+// makeRoom makes room in SM s's full queue for one job more: the space
+// before it, or a larger slice (as append would grow it), and then room
+// in m.done for every job the slice can hold, which Wake counts on.
+func (m *Model) makeRoom(s *smState) {
 	h := s.jobs
 	if 2*s.lo >= len(h) && s.lo > 0 {
 		s.jobs, s.lo = h[:copy(h, h[s.lo:])], 0
 		return
 	}
 	s.jobs = slices.Grow(h, 1)
+	if c := cap(s.jobs); cap(m.done) < c {
+		m.done = make([]uint64, c)
+	}
 }

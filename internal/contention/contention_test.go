@@ -271,7 +271,8 @@ func BenchmarkSettleBound(b *testing.B) {
 func TestQueueOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 200 {
-		var s smState
+		m := New(1, 1, 1, func(int, int64, uint32) {})
+		s := &m.sms[0]
 		var live []job
 		var seq uint64
 		spread := 1 + r.IntN(40) // how far a start's tag lands behind the latest
@@ -282,7 +283,7 @@ func TestQueueOrder(t *testing.T) {
 				seq++
 				now += float64(r.IntN(3))
 				j := job{tag: now + float64(r.IntN(spread)), ref: seq}
-				s.push(j)
+				m.push(s, j)
 				live = append(live, j)
 				most = max(most, len(live))
 				if c := cap(s.jobs); c > 4*most+4 {
