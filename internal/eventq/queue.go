@@ -302,7 +302,8 @@ func (q *Queue) replaceAt(i int, x entry) {
 
 // Pop removes and returns the earliest event; the queue must not be empty.
 // When it heads a run, the run's next event (which fires no earlier) takes
-// its place at the root and sifts down from there. Otherwise its place is
+// its place at the root and sifts down from there (the ties run's, by its
+// tie key alone: ties.go). Otherwise its place is
 // left a hole, which the next Push fills with its event, sifted down from
 // the root: the engine schedules an event after nearly every one it fires,
 // and one sift down then does the work of a pop's and a push's sifts (the
@@ -315,12 +316,22 @@ func (q *Queue) Pop() Event {
 	q.n--
 	top := q.h[0]
 	if r := top.run(); r != 0 {
-		if r == tiesRun {
-			if x, ok := q.ties.take(); ok {
-				q.replaceRoot(x.heading(r))
-				return top.event()
+		if r == tiesRun { // the ties run's head (ties.go), inline: a call cost more than the rest
+			t, h := &q.ties, q.h
+			ev, i := t.ev, t.next+1 // in locals: the stores below might change them
+			x := ev[i-1]
+			if t.next = i; i < len(ev) {
+				h[0].seq = ev[i].seq // the next, of the same cycle, heads the run
+				if len(h) > 1 {
+					q.siftDown(0, h[0])
+				}
+				return x.event()
 			}
-		} else if x, ok := q.runs[r-1].take(); ok {
+			t.active, t.ev, t.next = false, t.ev[:0], 0
+			q.hole = true
+			return x.event()
+		}
+		if x, ok := q.runs[r-1].take(); ok {
 			q.replaceRoot(x.heading(r))
 			return top.event()
 		}
@@ -340,8 +351,8 @@ func (q *Queue) fill() {
 	}
 }
 
-// replaceRoot puts x in the root's place: alone in the heap (the ties
-// run's head, when a cycle's wave is all there is), or sifted down.
+// replaceRoot puts x, the next event of a delay's run, in the root's
+// place: alone in the heap, or sifted down.
 func (q *Queue) replaceRoot(x entry) {
 	if len(q.h) == 1 {
 		q.h[0] = x
