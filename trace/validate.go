@@ -412,7 +412,7 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	}
 	v.pending.Delete(l.Kernel)
 	k := v.newTreeKernel()
-	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
+	k.reset(l.Kernel, sh, root)
 	v.order = append(v.order, k)
 	// A device kernel's cta records follow its launch: its first finds
 	// it here, not in the table (inTree).
@@ -830,4 +830,13 @@ func (v *Validator) endTree() error {
 	v.hostK, v.orderK, v.last = nil, nil, nil
 	v.hostCTA, v.rootCTA = 0, 0
 	return nil
+}
+
+// reset makes k, new or forgotten (newTreeKernel), kernel id's with shape
+// sh in root's tree and no CTAs seen. Its seen set is cleared in place
+// (idSet.clear), where assigning k a whole treeKernel wrote all of its
+// 18 words each device launch (BFS --quick: 7 instructions a CTA).
+func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
+	k.id, k.shape, k.root = id, sh, root
+	k.seen.clear()
 }
