@@ -40,8 +40,14 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	if r == nil {
 		return 0, nil
 	}
-	k, err := v.inTree("cta", kernel)
-	if err != nil {
+	// The kernel looked up last with no call of inTree: a child's run
+	// follows its first record, which Next checked (BFS --quick: 12
+	// instructions a CTA).
+	k := v.last
+	if k == nil || k.id != kernel {
+		k, _ = v.inTree("cta", kernel)
+	}
+	if k == nil {
 		return 0, nil // Next says so, at the record
 	}
 	for n < len(dst) && len(warps) >= RunWarps {
