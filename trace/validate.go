@@ -29,11 +29,11 @@ import (
 type Validator struct {
 	src   Source
 	hosts *hostCheck // the host index check src was, now reading its src (see NewValidator)
-	// runner is src where it decodes runs of cta records (CTAs,
+	// runner is the Reader that decodes src's runs of cta records (CTAs,
 	// PlainCTAs), else nil: asked once here, not at every run, where the
 	// type assertion was a runtime call (about 25 instructions) for every
 	// child kernel of a launch-heavy trace.
-	runner ctaRunner
+	runner *Reader
 	record int64 // records read from src
 	err    error // sticky
 
@@ -103,7 +103,9 @@ func NewValidator(src Source) *Validator {
 	if b, ok := v.src.(*binaryFile); ok {
 		v.src = b.Reader
 	}
-	v.runner, _ = v.src.(ctaRunner)
+	if rr, ok := v.src.(ctaRunner); ok {
+		v.runner = rr.runReader()
+	}
 	return v
 }
 
