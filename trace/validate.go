@@ -671,6 +671,24 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 // a uniform trace 13 instructions a CTA (scripts/instructions.sh
 // --quick), the call costs BFS, whose CTAs have them, about 10.
 func checkWarpCycles(k *treeKernel, c *CTA) error {
+	// With cycles checked (checkCTAOf), warps none negative whose longest
+	// is cycles are all within 2^40: one test of them all, with no branch
+	// a warp and no call to format in this frame (BFS --quick: 5
+	// instructions a CTA fewer); warpCyclesError says what is wrong.
+	var longest, signs int64
+	for _, cy := range c.WarpCycles {
+		longest, signs = max(longest, cy), signs|cy
+	}
+	if len(c.WarpCycles) != k.warps || signs < 0 || longest != c.Cycles {
+		return warpCyclesError(k, c)
+	}
+	return nil
+}
+
+// warpCyclesError is checkWarpCycles's error for c, whose warp_cycles
+// are not one a warp of k, or have one out of range, or a longest that is
+// not its cycles.
+func warpCyclesError(k *treeKernel, c *CTA) error {
 	if len(c.WarpCycles) != k.warps {
 		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
 	}
@@ -681,10 +699,7 @@ func checkWarpCycles(k *treeKernel, c *CTA) error {
 		}
 		longest = max(longest, cy)
 	}
-	if longest != c.Cycles {
-		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
-	}
-	return nil
+	return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
 }
 
 // Physical bounds on a CTA's demand over its time alone: no warp issues

@@ -173,6 +173,7 @@ func TestValidatorRejects(t *testing.T) {
 		{"negative cycles", with(`{"type":"cta","kernel":1,"cycles":-1}`), 5, "takes -1 cycles"},
 		{"warp cycles count", with(`{"type":"cta","kernel":1,"warp_cycles":[1]}`), 5, "has 1 warp_cycles; the kernel has 2 warps per CTA"},
 		{"negative warp cycles", with(`{"type":"cta","kernel":1,"warp_cycles":[1,-5]}`), 5, "warp 1 of CTA 0 of kernel 1 takes -5 cycles"},
+		{"warp cycles beyond 2^40", with(`{"type":"cta","kernel":1,"cycles":5,"warp_cycles":[1099511627777,-5]}`), 5, "warp 0 of CTA 0 of kernel 1 takes 1099511627777 cycles; want 0 to 1099511627776 (2^40)"},
 		{"too many insts", with(`{"type":"cta","kernel":1,"cycles":5,"insts":21}`), 5, "CTA 0 of kernel 1 issues 21 warp instructions in 5 cycles: more than its 2 warps can (2 a cycle each)"},
 		{"too many bytes", with(`{"type":"cta","kernel":1,"cycles":7,"warp_cycles":[5,7],"dram_bytes":14337}`), 5, "CTA 0 of kernel 1 moves 14337 DRAM bytes in 7 cycles: more than its 2 warps can (1024 bytes a cycle each)"},
 		{"stream time backwards", []string{hdr, `{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1]}`, `{"type":"launch","kernel":1,"t":100,"stream":3}`, `{"type":"cta","kernel":1,"cta":0,"cycles":1}`,
