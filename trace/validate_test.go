@@ -458,3 +458,34 @@ func TestIDSetRunWraps(t *testing.T) {
 		t.Errorf("has(2) %v, has(2^64-3) %v, len %d, %d chunks; want false, false, 4, 0", s.has(2), s.has(^uint64(0)-2), s.len(), len(s.chunks))
 	}
 }
+
+// withinDemand's integer comparison answers as the float one it stands in
+// for, at the bounds and off them, for every span a checked record has.
+func TestWithinDemandIsFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		cycles, warps := rng.Int64N(MaxCycles+1), rng.IntN(33)
+		if rng.IntN(4) == 0 {
+			cycles = MaxCycles - rng.Int64N(3)
+		}
+		span := uint64(cycles) * uint64(warps)
+		near := func(bound uint64) uint64 {
+			switch rng.IntN(4) {
+			case 0:
+				return rng.Uint64()
+			case 1:
+				return 1<<53 - 2 + rng.Uint64N(4)
+			}
+			return bound - 2 + rng.Uint64N(5)
+		}
+		insts, bytes := near(maxInstsPerWarpCycle*span), near(maxBytesPerWarpCycle*span)
+		if rng.IntN(2) == 0 {
+			bytes = rng.Uint64N(maxBytesPerWarpCycle*span + 1)
+		}
+		fspan := float64(cycles) * float64(warps)
+		want := float64(insts) <= maxInstsPerWarpCycle*fspan && float64(bytes) <= maxBytesPerWarpCycle*fspan
+		if got := withinDemand(cycles, insts, bytes, warps); got != want {
+			t.Fatalf("withinDemand(%d, %d, %d, %d) = %v, want %v", cycles, insts, bytes, warps, got, want)
+		}
+	}
+}
