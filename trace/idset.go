@@ -99,3 +99,13 @@ func (s *idSet) addOut(id uint64) bool {
 
 // len is the number of ids in the set.
 func (s *idSet) len() uint64 { return s.dense - s.lo + s.out }
+
+// clear empties s for reuse. A set with no ids out of its run is its run
+// alone: its chunks, made only for those ids, are all still zero.
+func (s *idSet) clear() {
+	if s.out != 0 {
+		*s = idSet{}
+		return
+	}
+	s.lo, s.dense = 0, 0
+}

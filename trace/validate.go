@@ -29,11 +29,11 @@ import (
 type Validator struct {
 	src   Source
 	hosts *hostCheck // the host index check src was, now reading its src (see NewValidator)
-	// runner is src where it decodes runs of cta records (CTAs,
+	// runner is the Reader that decodes src's runs of cta records (CTAs,
 	// PlainCTAs), else nil: asked once here, not at every run, where the
 	// type assertion was a runtime call (about 25 instructions) for every
 	// child kernel of a launch-heavy trace.
-	runner ctaRunner
+	runner *Reader
 	record int64 // records read from src
 	err    error // sticky
 
@@ -97,7 +97,15 @@ func NewValidator(src Source) *Validator {
 	if c, ok := src.(*hostCheck); ok {
 		v.src, v.hosts = c.src, c
 	}
-	v.runner, _ = v.src.(ctaRunner)
+	// An opened binary file is read through its Reader: the calls the
+	// profile devirtualizes name *Reader, where *binaryFile's went
+	// through its wrapper (BFS --quick, 5 instructions a CTA).
+	if b, ok := v.src.(*binaryFile); ok {
+		v.src = b.Reader
+	}
+	if rr, ok := v.src.(ctaRunner); ok {
+		v.runner = rr.runReader()
+	}
 	return v
 }
 
@@ -111,7 +119,7 @@ func (v *Validator) Next() (Record, error) {
 	if err == nil {
 		v.record++
 	}
-	if v.hosts != nil && (err != nil || isHostOp(rec)) {
+	if v.hosts != nil && err != nil { // a host operation's check is check's
 		err = v.hosts.check(rec, err, v.record)
 	}
 	switch {
@@ -127,7 +135,7 @@ func (v *Validator) Next() (Record, error) {
 		return nil, err
 	}
 	if err := v.check(rec); err != nil {
-		v.err = v.errorAt(kindOf(rec), err)
+		v.err = v.checkFailed(rec, err)
 		return nil, v.err
 	}
 	return rec, nil
@@ -163,7 +171,7 @@ func (v *Validator) check(rec Record) error {
 		if h, ok := rec.(*Header); ok && h != nil {
 			return v.checkHeader(h)
 		}
-		return fmt.Errorf("the first record must be the header, not a %s record", kindOf(rec))
+		return v.notHeader(rec)
 	}
 	// One type switch for every record after the header, where a test
 	// for a header came first.
@@ -177,7 +185,7 @@ func (v *Validator) check(rec Record) error {
 			return v.checkBuffer(r)
 		}
 	case *Memcpy:
-		if r != nil {
+		if r != nil && v.hosts == nil {
 			return v.checkMemcpy(r)
 		}
 	case *Kernel:
@@ -185,7 +193,7 @@ func (v *Validator) check(rec Record) error {
 			return v.checkKernel(r)
 		}
 	case *Launch:
-		if r != nil {
+		if r != nil && (r.Parent != nil || v.hosts == nil) {
 			return v.checkLaunch(r)
 		}
 	case *CTA:
@@ -201,7 +209,64 @@ func (v *Validator) check(rec Record) error {
 			return v.checkPages(r)
 		}
 	}
+	return v.checkHostOp(rec)
+}
+
+// checkHostOp is check for what its switch leaves: a host operation read
+// under a host index check, and a nil or unknown record. The host index
+// check is asked here, only of host operations, where Next asked whether
+// each record was one (BFS --quick: 12 instructions a CTA).
+func (v *Validator) checkHostOp(rec Record) error {
+	if err := v.hostOp(rec); err != nil {
+		return err
+	}
+	switch r := rec.(type) {
+	case *Memcpy:
+		if r != nil {
+			return v.checkMemcpy(r)
+		}
+	case *Launch:
+		if r != nil {
+			return v.checkLaunch(r)
+		}
+	}
 	return errors.New("nil or unknown record type")
+}
+
+// notHeader is check's error for a first record that is not the header,
+// once a host operation has passed the host index check.
+func (v *Validator) notHeader(rec Record) error {
+	if err := v.hostOp(rec); err != nil {
+		return err
+	}
+	return fmt.Errorf("the first record must be the header, not a %s record", kindOf(rec))
+}
+
+// hostOp checks rec, the record-th read, against the host index, where
+// there is one and rec is a host operation: the check's error is a
+// hostOpError, for Next to return as it is.
+func (v *Validator) hostOp(rec Record) error {
+	if v.hosts == nil || !isHostOp(rec) {
+		return nil
+	}
+	if err := v.hosts.check(rec, nil, v.record); err != nil {
+		return hostOpError{err}
+	}
+	return nil
+}
+
+// hostOpError is the host index check's error, which the check has placed
+// at its record already: Next returns it unchanged (checkFailed).
+type hostOpError struct{ err error }
+
+func (e hostOpError) Error() string { return e.err.Error() }
+
+// checkFailed is what Next returns for check's error err about rec.
+func (v *Validator) checkFailed(rec Record, err error) error {
+	if h, ok := err.(hostOpError); ok {
+		return h.err
+	}
+	return v.errorAt(kindOf(rec), err)
 }
 
 func (v *Validator) checkHeader(h *Header) error {
@@ -406,7 +471,7 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	}
 	v.pending.Delete(l.Kernel)
 	k := v.newTreeKernel()
-	*k = treeKernel{id: l.Kernel, shape: sh, root: root}
+	k.reset(l.Kernel, sh, root)
 	v.order = append(v.order, k)
 	// A device kernel's cta records follow its launch: its first finds
 	// it here, not in the table (inTree).
@@ -606,6 +671,24 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 // a uniform trace 13 instructions a CTA (scripts/instructions.sh
 // --quick), the call costs BFS, whose CTAs have them, about 10.
 func checkWarpCycles(k *treeKernel, c *CTA) error {
+	// With cycles checked (checkCTAOf), warps none negative whose longest
+	// is cycles are all within 2^40: one test of them all, with no branch
+	// a warp and no call to format in this frame (BFS --quick: 5
+	// instructions a CTA fewer); warpCyclesError says what is wrong.
+	var longest, signs int64
+	for _, cy := range c.WarpCycles {
+		longest, signs = max(longest, cy), signs|cy
+	}
+	if len(c.WarpCycles) != k.warps || signs < 0 || longest != c.Cycles {
+		return warpCyclesError(k, c)
+	}
+	return nil
+}
+
+// warpCyclesError is checkWarpCycles's error for c, whose warp_cycles
+// are not one a warp of k, or have one out of range, or a longest that is
+// not its cycles.
+func warpCyclesError(k *treeKernel, c *CTA) error {
 	if len(c.WarpCycles) != k.warps {
 		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
 	}
@@ -616,10 +699,7 @@ func checkWarpCycles(k *treeKernel, c *CTA) error {
 		}
 		longest = max(longest, cy)
 	}
-	if longest != c.Cycles {
-		return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
-	}
-	return nil
+	return fmt.Errorf("CTA %d of kernel %d takes %d cycles but its longest warp %d; with warp_cycles, cycles is the longest warp's time", c.CTA, c.Kernel, c.Cycles, longest)
 }
 
 // Physical bounds on a CTA's demand over its time alone: no warp issues
@@ -638,7 +718,17 @@ const (
 // warp's, so Cycles is its time alone either way. Small enough to inline
 // in checkCTA, which asks it for every cta record with demand, and in
 // plainCTAs; demandError says which bound is broken.
+//
+// Below 2^53 insts and bytes are compared as integers: their float64s are
+// exact, and so is the span (cycles at most 2^40, warps at most 32, both
+// checked first) times the bounds, powers of two; the answer is the
+// float comparison's, without converting the unsigned fields (--quick:
+// BFS 4 instructions a CTA, uniform 2; TestWithinDemandIsFloat).
 func withinDemand(cycles int64, insts, bytes uint64, warps int) bool {
+	if insts|bytes < 1<<53 {
+		span := uint64(cycles) * uint64(warps)
+		return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
+	}
 	span := float64(cycles) * float64(warps)
 	return float64(insts) <= maxInstsPerWarpCycle*span && float64(bytes) <= maxBytesPerWarpCycle*span
 }
@@ -824,4 +914,13 @@ func (v *Validator) endTree() error {
 	v.hostK, v.orderK, v.last = nil, nil, nil
 	v.hostCTA, v.rootCTA = 0, 0
 	return nil
+}
+
+// reset makes k, new or forgotten (newTreeKernel), kernel id's with shape
+// sh in root's tree and no CTAs seen. Its seen set is cleared in place
+// (idSet.clear), where assigning k a whole treeKernel wrote all of its
+// 18 words each device launch (BFS --quick: 7 instructions a CTA).
+func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
+	k.id, k.shape, k.root = id, sh, root
+	k.seen.clear()
 }

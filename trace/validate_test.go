@@ -173,6 +173,7 @@ func TestValidatorRejects(t *testing.T) {
 		{"negative cycles", with(`{"type":"cta","kernel":1,"cycles":-1}`), 5, "takes -1 cycles"},
 		{"warp cycles count", with(`{"type":"cta","kernel":1,"warp_cycles":[1]}`), 5, "has 1 warp_cycles; the kernel has 2 warps per CTA"},
 		{"negative warp cycles", with(`{"type":"cta","kernel":1,"warp_cycles":[1,-5]}`), 5, "warp 1 of CTA 0 of kernel 1 takes -5 cycles"},
+		{"warp cycles beyond 2^40", with(`{"type":"cta","kernel":1,"cycles":5,"warp_cycles":[1099511627777,-5]}`), 5, "warp 0 of CTA 0 of kernel 1 takes 1099511627777 cycles; want 0 to 1099511627776 (2^40)"},
 		{"too many insts", with(`{"type":"cta","kernel":1,"cycles":5,"insts":21}`), 5, "CTA 0 of kernel 1 issues 21 warp instructions in 5 cycles: more than its 2 warps can (2 a cycle each)"},
 		{"too many bytes", with(`{"type":"cta","kernel":1,"cycles":7,"warp_cycles":[5,7],"dram_bytes":14337}`), 5, "CTA 0 of kernel 1 moves 14337 DRAM bytes in 7 cycles: more than its 2 warps can (1024 bytes a cycle each)"},
 		{"stream time backwards", []string{hdr, `{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1]}`, `{"type":"launch","kernel":1,"t":100,"stream":3}`, `{"type":"cta","kernel":1,"cta":0,"cycles":1}`,
@@ -396,11 +397,12 @@ func TestIDSet(t *testing.T) {
 
 // idSet holds what a map would, for ids in order (from 0, as CTAs come,
 // or later, as kernel ids do), out of order, repeated and far apart, in
-// every mix.
+// every mix, each in the one set cleared (clear) after the last.
 func TestIDSetIsMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
+	var s idSet
 	for run := range 200 {
-		var s idSet
+		s.clear()
 		m := map[uint64]bool{}
 		next := []uint64{0, 1, 700}[run/4%3]
 		for range rng.IntN(3000) {
@@ -454,5 +456,36 @@ func TestIDSetRunWraps(t *testing.T) {
 	}
 	if s.has(2) || s.has(^uint64(0)-2) || s.len() != 4 || len(s.chunks) != 0 {
 		t.Errorf("has(2) %v, has(2^64-3) %v, len %d, %d chunks; want false, false, 4, 0", s.has(2), s.has(^uint64(0)-2), s.len(), len(s.chunks))
+	}
+}
+
+// withinDemand's integer comparison answers as the float one it stands in
+// for, at the bounds and off them, for every span a checked record has.
+func TestWithinDemandIsFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		cycles, warps := rng.Int64N(MaxCycles+1), rng.IntN(33)
+		if rng.IntN(4) == 0 {
+			cycles = MaxCycles - rng.Int64N(3)
+		}
+		span := uint64(cycles) * uint64(warps)
+		near := func(bound uint64) uint64 {
+			switch rng.IntN(4) {
+			case 0:
+				return rng.Uint64()
+			case 1:
+				return 1<<53 - 2 + rng.Uint64N(4)
+			}
+			return bound - 2 + rng.Uint64N(5)
+		}
+		insts, bytes := near(maxInstsPerWarpCycle*span), near(maxBytesPerWarpCycle*span)
+		if rng.IntN(2) == 0 {
+			bytes = rng.Uint64N(maxBytesPerWarpCycle*span + 1)
+		}
+		fspan := float64(cycles) * float64(warps)
+		want := float64(insts) <= maxInstsPerWarpCycle*fspan && float64(bytes) <= maxBytesPerWarpCycle*fspan
+		if got := withinDemand(cycles, insts, bytes, warps); got != want {
+			t.Fatalf("withinDemand(%d, %d, %d, %d) = %v, want %v", cycles, insts, bytes, warps, got, want)
+		}
 	}
 }
