@@ -49,6 +49,20 @@ func (q *Queue[T]) Push(v T) {
 	q.n++
 }
 
+// TryPush queues v last where the tail block has room for it, and
+// reports whether it did: a Push that makes no call, for a caller whose
+// common path should make none (the event queue's PushDelayed).
+func (q *Queue[T]) TryPush(v T) bool {
+	b, i := q.tail, uint(q.last)
+	if b == nil || i >= blockLen {
+		return false
+	}
+	b.items[i] = v
+	q.last++
+	q.n++
+	return true
+}
+
 // addBlock chains an empty block after the tail: a spare one, or a new one.
 func (q *Queue[T]) addBlock() {
 	b := q.spare

@@ -7,7 +7,7 @@ import (
 )
 
 // TestQueue checks a Queue against a plain slice over random pushes (one,
-// or a run of up to two blocks' worth) and pops whose queue length
+// or a run of up to two blocks' worth; Push or TryPush) and pops whose queue length
 // wanders across many blocks and back
 // to empty: the order popped, Len, Front and All at every step; that a
 // queue holds no more blocks than its items need; that only the head
@@ -32,7 +32,7 @@ func TestQueue(t *testing.T) {
 				*run[j] = i
 			}
 			for _, v := range run {
-				q.Push(v)
+				push(t, &q, v, r.IntN(2) == 0)
 			}
 			want = append(want, run...)
 		} else if len(want) > 0 {
@@ -55,6 +55,23 @@ func TestQueue(t *testing.T) {
 			}
 			checkBlocks(t, &q, i)
 		}
+	}
+}
+
+// push queues v with Push, or with TryPush where try is set, which must
+// take it exactly where the tail block has room (then Push does).
+func push(t *testing.T, q *Queue[*int], v *int, try bool) {
+	t.Helper()
+	if !try {
+		q.Push(v)
+		return
+	}
+	room := q.tail != nil && q.last < blockLen
+	if q.TryPush(v) != room {
+		t.Fatalf("TryPush with room %v reported otherwise", room)
+	}
+	if !room {
+		q.Push(v)
 	}
 }
 
