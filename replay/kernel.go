@@ -30,6 +30,9 @@ type Kernel struct {
 	inDevStream bool
 	state       kernelState
 	thread      uint16 // the host thread that issues a host call (hostThreads)
+	// evSlot: 1 + the event slot a device kernel's arrival took, which it
+	// keeps for its readiness (eventClock.keep); 0 when it holds none
+	evSlot int32
 
 	id       uint64
 	stream   uint64

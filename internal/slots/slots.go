@@ -33,5 +33,8 @@ func (t *Table[T]) Take(i int32) T {
 	return x
 }
 
+// At returns the value in slot i, which keeps it.
+func (t *Table[T]) At(i int32) T { return t.items[i] }
+
 // Len is the number of values held.
 func (t *Table[T]) Len() int { return len(t.items) - len(t.free) }
