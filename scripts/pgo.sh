@@ -7,7 +7,7 @@
 # --out, BFS scale 20 under cdp, with and without --out, and 1M CTAs of
 # one length with the model off (scripts/instructions.sh's uniform run).
 #
-#   scripts/pgo.sh        (about three minutes; rerun after large engine changes)
+#   scripts/pgo.sh        (about a minute; rerun after large engine changes)
 #
 # A stale profile costs only the speed it no longer gives: the results
 # never depend on it. The remade profile is kept when the sum of
