@@ -230,8 +230,8 @@ func uvarint(p []byte) (uint64, []byte) {
 // Its one- and two-byte cases (a CTA's index and tag, most cycles and
 // per-warp cycles) are unrolled, as appendUvarint's are: the loop over
 // every number's bytes cost BFS 14 instructions a CTA more
-// (scripts/instructions.sh --quick bfs). Kept a call, the rest made the
-// function no cheaper to inline and cost 20 more.
+// (scripts/instructions.sh --quick bfs). Marking uvarintLong noinline,
+// to bring this under the inliner's budget, did not, and cost 20 more.
 func uvarintAt(p []byte, i int) (uint64, int) {
 	b0 := p[i]
 	if b0 < 0x80 {

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -286,12 +285,13 @@ func siteBefore(a, b *siteRec) bool {
 	return a.lane < b.lane
 }
 
+// cmpSite is siteBefore as the three-way comparison a sort takes.
 func cmpSite(a, b siteRec) int {
-	if c := cmp.Compare(a.warp, b.warp); c != 0 {
-		return c
+	switch {
+	case siteBefore(&a, &b):
+		return -1
+	case siteBefore(&b, &a):
+		return 1
 	}
-	if c := cmp.Compare(a.at, b.at); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.lane, b.lane)
+	return 0
 }

@@ -58,12 +58,19 @@ func TestFloatText(t *testing.T) {
 		}
 	}
 	for _, v := range vs {
-		want := strconv.FormatFloat(v, 'g', -1, 64)
-		if !strings.ContainsAny(want, ".eIN") {
-			want += ".0"
-		}
-		if got := string(appendFloatText([]byte("x"), v)[1:]); got != want {
-			t.Fatalf("floatText(%v) = %q, want %q", v, got, want)
-		}
+		checkFloatText(t, v)
+	}
+}
+
+// checkFloatText fails t unless v's CSV text is strconv's shortest 'g',
+// with ".0" after a whole number.
+func checkFloatText(t testing.TB, v float64) {
+	t.Helper()
+	want := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(want, ".eIN") {
+		want += ".0"
+	}
+	if got := string(appendFloatText([]byte("x"), v)[1:]); got != want {
+		t.Fatalf("appendFloatText(%v) = %q, want %q", v, got, want)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -109,13 +108,7 @@ func FuzzFloatText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b uint64) {
 		v := math.Float64frombits(b)
-		want := strconv.FormatFloat(v, 'g', -1, 64)
-		if !strings.ContainsAny(want, ".eIN") {
-			want += ".0"
-		}
-		if got := string(appendFloatText([]byte("x"), v)[1:]); got != want {
-			t.Fatalf("appendFloatText(%v) = %q, want %q", v, got, want)
-		}
+		checkFloatText(t, v)
 		if v == v && v != 0 && !math.IsInf(v, 0) {
 			checkShortest(t, math.Abs(v))
 		}

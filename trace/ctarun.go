@@ -108,10 +108,6 @@ type PlainCTA struct {
 	Insts, DRAMBytes uint64
 }
 
-// HasDemand reports whether the record carries insts or dram_bytes, as
-// CTA.HasDemand.
-func (c *PlainCTA) HasDemand() bool { return c.Insts != 0 || c.DRAMBytes != 0 }
-
 // PlainCTAs reads on, as CTAs does, from a cta record of kernel that Next
 // or CTAs returned, but only while the records are plain: CTAs first,
 // first+1, … of kernel, each the one after the record before it, with no
@@ -125,8 +121,9 @@ func (c *PlainCTA) HasDemand() bool { return c.Insts != 0 || c.DRAMBytes != 0 }
 // writes them so). Read this way, a record is decoded and checked in one
 // short loop, with no CTA between, and what the checks of a run keep is
 // updated once a run (the CTAs seen, the host kernel's order, the at
-// check's CTA): on uniform about 170 instructions a CTA fewer than CTAs
-// with the tree reader's filing (scripts/instructions.sh --quick).
+// check's CTA): on uniform and synth about 280 instructions a CTA fewer
+// than CTAs with the tree reader's filing (scripts/instructions.sh
+// --quick).
 func (v *Validator) PlainCTAs(kernel, first uint64, dst []PlainCTA) int {
 	if v.runner == nil || v.err != nil || !v.header || v.at.latest != 0 {
 		return 0
