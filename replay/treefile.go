@@ -40,18 +40,35 @@ func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
 // device creates a child kernel for a device launch record and attaches the
 // site to its parent CTA.
 func (b *treeReader) device(l *trace.Launch) error {
-	pf := b.known(&b.parent, l.Parent.Kernel)
-	p := pf.k
-	if p == nil {
-		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
-	}
-	if l.Parent.CTA >= p.total {
-		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
+	pf, err := b.parentOf(l)
+	if err != nil {
+		return err
 	}
 	d, err := b.takeDecl(l)
 	if err != nil {
 		return err
 	}
+	return b.child(l, pf, d)
+}
+
+// parentOf is the kernel device launch l names as its parent, checked to
+// be in the tree and to have l's parent CTA.
+func (b *treeReader) parentOf(l *trace.Launch) (filed, error) {
+	pf := b.known(&b.parent, l.Parent.Kernel)
+	p := pf.k
+	if p == nil {
+		return pf, fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
+	}
+	if l.Parent.CTA >= p.total {
+		return pf, fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
+	}
+	return pf, nil
+}
+
+// child creates the child kernel device launch l launches, declared d,
+// from parent pf (parentOf), and attaches the site to its parent CTA.
+func (b *treeReader) child(l *trace.Launch, pf filed, d declaration) error {
+	p := pf.k
 	child := b.kernels.newDeviceKernel(d.ctas)
 	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
 	root := pf.root
@@ -86,6 +103,29 @@ func (b *treeReader) device(l *trace.Launch) error {
 		inline:   b.clk.scale(l.InlineCycles),
 	})
 	return nil
+}
+
+// children files the device launches that come next with their kernels'
+// declarations, each pair read in one call (trace.Validator.Child), and
+// returns the source's next record. Through it, most of a launch-heavy
+// trace's records come as pairs and runs (BFS: each child's declaration
+// and launch, then its CTAs' records), not one by one through Next: each
+// record so was a call through the Source interface and down the
+// Validator and the Reader, a type switch at each, a step of its own,
+// and the declaration filed as pending and taken again.
+func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
+	for b.runs != nil && b.runs.Child(&b.kid) {
+		m.records += 2
+		pf, err := b.parentOf(&b.kid.Launch)
+		if err != nil {
+			return nil, err
+		}
+		d := declaration{decl: b.declared.of(&b.kid.Kernel), ctas: b.kid.Kernel.CTAs()}
+		if err := b.child(&b.kid.Launch, pf, d); err != nil {
+			return nil, err
+		}
+	}
+	return b.src.Next()
 }
 
 // known is kernel id as filed: *c when it is id's, else looked up in the

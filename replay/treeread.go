@@ -52,7 +52,8 @@ type treeReader struct {
 	run      []trace.CTA
 	runAt    int
 	runErr   error
-	runWarps []int64 // the run's warp_cycles
+	runWarps []int64     // the run's warp_cycles
+	kid      trace.Child // where children reads a declaration and its launch
 	// plain are the plain records (trace.PlainCTA) of the open segment's
 	// host kernel the source read last, for the window's next CTAs, not
 	// filed yet: read in place of a run where the records allow
@@ -212,7 +213,7 @@ func (b *treeReader) step(m *treeMsg) error {
 		b.at++
 	} else {
 		var err error
-		if r, err = b.next(); err != nil {
+		if r, err = b.next(m); err != nil {
 			return b.stop(m, err)
 		}
 	}
@@ -267,6 +268,7 @@ func (b *treeReader) step(m *treeMsg) error {
 type runSource interface {
 	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
 	PlainCTAs(kernel, first uint64, dst []trace.PlainCTA) int
+	Child(c *trace.Child) bool
 }
 
 // runLen is how many cta records a run is read at a time, into storage
@@ -376,9 +378,9 @@ type batchSource interface {
 // Which the source is, setSource asks once: asked here, a type assertion
 // a record, it cost BFS 27 instructions a CTA (scripts/instructions.sh
 // --quick bfs).
-func (b *treeReader) next() (trace.Record, error) {
+func (b *treeReader) next(m *treeMsg) (trace.Record, error) {
 	if b.batches == nil {
-		return b.src.Next()
+		return b.children(m)
 	}
 	recs, err := b.batches.Batch()
 	if err != nil {

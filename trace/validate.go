@@ -386,6 +386,16 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	if v.declared.has(k.ID) {
 		return fmt.Errorf("kernel %d declared twice", k.ID)
 	}
+	if err := kernelError(k); err != nil {
+		return err
+	}
+	v.declared.add(k.ID)
+	v.pending.Set(k.ID, shapeOf(k))
+	return nil
+}
+
+// kernelError is what is wrong with declaration k by itself, or nil.
+func kernelError(k *Kernel) error {
 	if k.Name == "" {
 		return fmt.Errorf("kernel %d has no name", k.ID)
 	}
@@ -404,9 +414,12 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	if k.Smem < 0 {
 		return fmt.Errorf("kernel %d uses %d bytes of shared memory", k.ID, k.Smem)
 	}
-	v.declared.add(k.ID)
-	v.pending.Set(k.ID, shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32})
 	return nil
+}
+
+// shapeOf is what the validator keeps of declaration k.
+func shapeOf(k *Kernel) shape {
+	return shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32}
 }
 
 // dimensionError is checkKernel's error for k, which has a dimension of 0
@@ -439,10 +452,7 @@ func (v *Validator) checkLaunch(l *Launch) error {
 			return fmt.Errorf("launch of kernel %d is after kernel %d, which is not a host-launched kernel launched before it", l.Kernel, id)
 		}
 	}
-	if l.Workload < 0 || l.InlineCycles < 0 || l.InlineCycles > MaxCycles {
-		return fmt.Errorf("launch of kernel %d has workload %d and inline_cycles %d; neither may be negative, nor inline_cycles above 2^40", l.Kernel, l.Workload, l.InlineCycles)
-	}
-	if err := checkDeviceStream(l); err != nil {
+	if err := launchError(l); err != nil {
 		return err
 	}
 	if l.Host() {
@@ -470,13 +480,28 @@ func (v *Validator) checkLaunch(l *Launch) error {
 		return err
 	}
 	v.pending.Delete(l.Kernel)
+	v.addDevice(l.Kernel, sh, root)
+	return nil
+}
+
+// launchError is what is wrong with launch l's workload, inline_cycles
+// and stream kind, or nil.
+func launchError(l *Launch) error {
+	if l.Workload < 0 || l.InlineCycles < 0 || l.InlineCycles > MaxCycles {
+		return fmt.Errorf("launch of kernel %d has workload %d and inline_cycles %d; neither may be negative, nor inline_cycles above 2^40", l.Kernel, l.Workload, l.InlineCycles)
+	}
+	return checkDeviceStream(l)
+}
+
+// addDevice adds device kernel id, of shape sh, launched in host CTA
+// root's tree, to the tree.
+func (v *Validator) addDevice(id uint64, sh shape, root uint64) {
 	k := v.newTreeKernel()
-	k.reset(l.Kernel, sh, root)
+	k.reset(id, sh, root)
 	v.order = append(v.order, k)
 	// A device kernel's cta records follow its launch: its first finds
 	// it here, not in the table (inTree).
 	v.last = k
-	return nil
 }
 
 // checkDeviceStream checks a launch's stream kind: a host launch has
@@ -516,20 +541,9 @@ func checkStreamKind(l *Launch) error {
 // checkParent checks a device launch's parent and returns the host CTA
 // whose tree the child joins.
 func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
-	// Most launches come from the host kernel: found with no call.
-	k := v.hostK
-	if k == nil || k.id != p.Kernel {
-		var err error
-		if k, err = v.inTree("device launch", p.Kernel); err != nil {
-			return 0, err
-		}
-	}
-	if !k.hasParent(p) {
-		return 0, k.parentError(child, p)
-	}
-	root := k.root
-	if k == v.hostK {
-		root = p.CTA
+	root, err := v.parentRoot(child, p)
+	if err != nil {
+		return 0, err
 	}
 	if v.ordered {
 		if root != v.rootCTA {
@@ -542,6 +556,27 @@ func (v *Validator) checkParent(child uint64, p *Parent) (uint64, error) {
 		}
 	}
 	return root, nil
+}
+
+// parentRoot checks that a device launch's parent p is a CTA, warp,
+// lane and time of a kernel of the tree, and returns the host CTA whose
+// tree the child joins, all but what ordered_trees adds (checkParent).
+func (v *Validator) parentRoot(child uint64, p *Parent) (uint64, error) {
+	// Most launches come from the host kernel: found with no call.
+	k := v.hostK
+	if k == nil || k.id != p.Kernel {
+		var err error
+		if k, err = v.inTree("device launch", p.Kernel); err != nil {
+			return 0, err
+		}
+	}
+	if !k.hasParent(p) {
+		return 0, k.parentError(child, p)
+	}
+	if k == v.hostK {
+		return p.CTA, nil
+	}
+	return k.root, nil
 }
 
 // enterRoot moves the device records on to host CTA root's tree, another

@@ -1,0 +1,97 @@
+package trace
+
+// A device kernel's declaration and launch, read as a pair. A
+// launch-heavy trace declares each child kernel right before its device
+// launch (BFS: every kernel but the host ones), and through Next the two
+// records were two calls down every layer (Validator, Reader), two type
+// switches at each, and a pending declaration set and taken between
+// them. Child reads and checks them in one call.
+
+// Child is a device kernel's declaration and its launch as
+// Validator.Child reads them: Launch.Parent is &Parent.
+type Child struct {
+	Kernel Kernel
+	Launch Launch
+	Parent Parent
+}
+
+// Child reads the next two records into c where they are a kernel
+// record and the device launch of that kernel, each in its fast form
+// (kernelFast, launchFast), and both keep to the rules Next checks them
+// by; it reports whether it read them. It never fails: it leaves records
+// of any other kind or form, a launch that moves on to another host
+// CTA's tree under ordered_trees (enterRoot), and records that break a
+// rule, to Next, which reads them or says what is wrong with them.
+//
+// c is the caller's, valid until it passes c again.
+func (v *Validator) Child(c *Child) bool {
+	if v.runner == nil || v.err != nil || !v.header {
+		return false
+	}
+	r := v.runner
+	at, delta := r.in.r, r.delta
+	launchAt, ok := r.child(c)
+	if !ok {
+		return false
+	}
+	root, ok := v.childRoot(c)
+	if !ok {
+		r.in.r, r.delta = at, delta
+		return false
+	}
+	r.record += 2
+	r.offset = r.in.base + int64(launchAt)
+	v.record += 2
+	v.declared.add(c.Kernel.ID)
+	v.addDevice(c.Kernel.ID, shapeOf(&c.Kernel), root)
+	return true
+}
+
+// childRoot is, for c's records decoded, the host CTA whose tree the
+// child joins, where both records keep to the rules checkKernel and
+// checkLaunch hold them to and the launch stays in the tree the device
+// records are in (checkParent then needs no enterRoot). It changes
+// nothing but the lookups' caches.
+func (v *Validator) childRoot(c *Child) (uint64, bool) {
+	k, l := &c.Kernel, &c.Launch
+	if l.Kernel != k.ID || v.declared.has(k.ID) || kernelError(k) != nil || launchError(l) != nil {
+		return 0, false
+	}
+	root, err := v.parentRoot(l.Kernel, l.Parent)
+	if err != nil || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
+		return 0, false
+	}
+	return root, true
+}
+
+// child decodes the next two records into c where they are a kernel
+// record kernelFast reads and a device launch of that kernel launchFast
+// reads: it moves the Reader past them but for their count and position
+// (Validator.Child sets those once it has checked them), and returns
+// where the launch starts in the buffer. Otherwise it reads nothing.
+func (r *Reader) child(c *Child) (launchAt int, ok bool) {
+	in := r.in
+	const skips = 1<<KindKernel | 1<<KindLaunch
+	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r] != byte(KindKernel) {
+		return 0, false
+	}
+	at := in.r
+	in.r++
+	if !r.kernelFast(&c.Kernel) {
+		in.r = at
+		return 0, false
+	}
+	launchAt = in.r
+	if in.r < in.w && in.buf[in.r] == byte(KindLaunch) {
+		in.r++
+		delta := r.delta
+		if r.launchFast(&c.Launch, &c.Parent) {
+			if c.Launch.Parent != nil && c.Launch.Kernel == c.Kernel.ID {
+				return launchAt, true
+			}
+			r.delta = delta
+		}
+	}
+	in.r = at
+	return 0, false
+}

@@ -1,0 +1,219 @@
+package trace
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// readChildren reads a binary trace through a Validator with Next, and,
+// where pairs, with Child before each Next, as the replay's tree reader
+// does. It lists each record with the position Pos gives (a pair's
+// kernel record with its number alone: Pos gives the launch's), and the
+// error the read ends at, and counts the pairs.
+func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n int, err error) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, 0, err
+	}
+	v := NewValidator(r)
+	var c Child
+	for {
+		for pairs && v.Child(&c) {
+			rn, off := r.Pos()
+			recs = append(recs, fmt.Sprintf("%d %s", rn-1, show(&c.Kernel)), fmt.Sprintf("%d@%d %s", rn, off, show(&c.Launch)))
+			n++
+		}
+		rec, err := v.Next()
+		if err == io.EOF {
+			return recs, n, nil
+		}
+		if err != nil {
+			return recs, n, err
+		}
+		rn, off := r.Pos()
+		recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(rec)))
+	}
+}
+
+// childTrace is a BFS-like trace under ordered_trees: a host kernel of
+// hosts CTAs, each of which launches kids children of two CTAs, each
+// child declared right before its launch; edit changes the records
+// before they are written.
+func childTrace(hosts, kids int, edit func([]Record) []Record) []Record {
+	recs := []Record{
+		&Header{Version: 1, ClockMHz: 706, OrderedTrees: true},
+		&Kernel{ID: 1, Name: "level", Grid: [3]uint32{uint32(hosts), 1, 1}, Block: [3]uint32{256, 1, 1}, Regs: 32},
+		&Launch{Kernel: 1, T: 10},
+	}
+	id := uint64(2)
+	for h := range hosts {
+		recs = append(recs, &CTA{Kernel: 1, CTA: uint64(h), Cycles: 5000})
+		for k := range kids {
+			recs = append(recs,
+				&Kernel{ID: id, Name: "expand", Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{64, 1, 1}, Regs: 16},
+				&Launch{Kernel: id, Parent: &Parent{Kernel: 1, CTA: uint64(h), Warp: k % 8, Lane: k % 32, At: int64(200 + k)},
+					Workload: int64(250 + k), InlineCycles: int64(10000 + k)},
+				&CTA{Kernel: id, CTA: 0, Cycles: 224, WarpCycles: []int64{224, 200}},
+				&CTA{Kernel: id, CTA: 1, Cycles: 224, WarpCycles: []int64{224, 224}})
+			id++
+		}
+	}
+	if edit != nil {
+		recs = edit(recs)
+	}
+	return recs
+}
+
+// kidAt is the index in childTrace's records of the kernel record of
+// host CTA h's k-th child.
+func kidAt(kids, h, k int) int { return 3 + h*(1+4*kids) + 1 + 4*k }
+
+// Child gives the records, positions and errors Next alone gives: for
+// pairs that keep to the rules, and for pairs that break one (reported
+// by Next, at the record that breaks it), or that Child leaves to Next.
+func TestChildReadAsNext(t *testing.T) {
+	const hosts, kids = 20, 30
+	at := kidAt(kids, 7, 11)
+	cases := map[string][]Record{
+		"valid": childTrace(hosts, kids, nil),
+		"declared twice": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at].(*Kernel).ID = 5
+			return r
+		}),
+		"launch of another kernel": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Kernel = r[at+5].(*Launch).Kernel
+			return r
+		}),
+		"no name": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at].(*Kernel).Name = ""
+			return r
+		}),
+		"block too large": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at].(*Kernel).Block = [3]uint32{64, 32, 1}
+			return r
+		}),
+		"registers": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at].(*Kernel).Regs = 300
+			return r
+		}),
+		"negative workload": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Workload = -1
+			return r
+		}),
+		"parent warp": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Parent.Warp = 8
+			return r
+		}),
+		"parent CTA outside the grid": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Parent.CTA = hosts
+			return r
+		}),
+		"an earlier host CTA's tree": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Parent.CTA = 3
+			return r
+		}),
+		"before its host CTA's record": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Parent.CTA = 8
+			return r
+		}),
+		"a child's child": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).Parent = &Parent{Kernel: r[at-4].(*Kernel).ID, CTA: 1, Warp: 1, Lane: 3, At: 40}
+			return r
+		}),
+		"tail stream": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+1].(*Launch).DeviceStream = TailStream
+			return r
+		}),
+		"a created stream": childTrace(hosts, kids, func(r []Record) []Record {
+			l := r[at+1].(*Launch)
+			l.DeviceStream, l.CreatesStream, l.Stream = CreatedStream, true, 4
+			return r
+		}),
+		"created stream without creating it": childTrace(hosts, kids, func(r []Record) []Record {
+			l := r[at+1].(*Launch)
+			l.DeviceStream, l.Stream = OwnStream, 4
+			l.CreatesStream = true
+			return r
+		}),
+		"long fields": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at].(*Kernel).Smem = 1 << 30
+			r[at+5].(*Launch).InlineCycles = 1 << 30
+			return r
+		}),
+		"missing child CTA": childTrace(hosts, kids, func(r []Record) []Record {
+			return append(r[:at+3], r[at+4:]...)
+		}),
+		"fixture": fixture(t, "valid.jsonl"),
+	}
+	for name, recs := range cases {
+		data := encodeBinary(t, recs)
+		want, _, wantErr := readChildren(t, data, false)
+		got, n, gotErr := readChildren(t, data, true)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: error %v, Next alone %v", name, gotErr, wantErr)
+		}
+		if name != "fixture" && n < 200 {
+			t.Errorf("%s: %d pairs read by Child", name, n)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d records, Next alone %d", name, len(got), len(want))
+		} else if i := firstDiff(got, want); i >= 0 {
+			t.Errorf("%s: record %d\n got %s\nwant %s", name, i, got[i], want[i])
+		}
+		valid := map[string]bool{"valid": true, "fixture": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true}
+		if !valid[name] && wantErr == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// FuzzChild reads arbitrary input with Next alone and with Child before
+// each Next: the records, positions and error must be the same. Input
+// without the zstd magic is compressed first, as in FuzzBinaryReader.
+func FuzzChild(f *testing.F) {
+	for _, recs := range [][]Record{
+		childTrace(3, 5, nil),
+		childTrace(3, 5, func(r []Record) []Record { r[kidAt(5, 1, 2)+1].(*Launch).Parent.CTA = 0; return r }),
+		fixture(f, "valid.jsonl"),
+	} {
+		f.Add(decompress(f, encodeBinary(f, recs)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !bytes.HasPrefix(data, []byte(zstdMagic)) {
+			data = compress(data)
+		}
+		want, _, wantErr := readChildren(t, data, false)
+		got, _, gotErr := readChildren(t, data, true)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("error %v, Next alone %v", gotErr, wantErr)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d records, Next alone %d", len(got), len(want))
+		}
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("record %d\n got %s\nwant %s", i, got[i], want[i])
+		}
+	})
+}
+
+// firstDiff is the first of readChildren's records got, as many as want,
+// that is not want's, or -1: a pair's kernel record is listed with no
+// offset, and compared without want's.
+func firstDiff(got, want []string) int {
+	for i := range got {
+		w := want[i]
+		if !strings.Contains(got[i], "@") {
+			if at := strings.IndexByte(w, '@'); at >= 0 {
+				w = w[:at] + w[strings.IndexByte(w, ' '):]
+			}
+		}
+		if got[i] != w {
+			return i
+		}
+	}
+	return -1
+}
