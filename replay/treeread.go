@@ -29,7 +29,7 @@ type treeReader struct {
 	clk      clock
 	decls    idtab.Pending[declaration] // declared, not yet launched
 	declared declCache                  // the launched kernels' declarations, shared
-	tree     idtab.Table[filed]         // the open segment's kernels, not yet handed over
+	tree     treeTable                  // the open segment's kernels, not yet handed over
 	header   *trace.Header
 	eof      bool
 	// recs are the records of the batch the source handed over last,
@@ -68,11 +68,10 @@ type treeReader struct {
 	win  specWindow
 	// With ordered_trees: hostPast and rootPast are one past the host CTA
 	// the host kernel's own records and the device records have reached
-	// (0: none yet); kids are the device kernels of the trees not yet
-	// handed over, in the order they were launched.
+	// (0: none yet); tree.kids are the device kernels of the trees not
+	// yet handed over, in the order they were launched.
 	ordered            bool
 	hostPast, rootPast uint64
-	kids               []filed
 
 	// sites gathers the launch sites of the CTA the device launches name
 	// now (siteOf; they come CTA by CTA), until another CTA's come or its
@@ -263,8 +262,8 @@ func (b *treeReader) step(m *treeMsg) error {
 	return nil
 }
 
-// runSource is a source with a fast way to runs of cta records, and to
-// runs of plain ones.
+// runSource is a source with a fast way to runs of cta records, to runs
+// of plain ones, and to a child's declaration and launch (children).
 type runSource interface {
 	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
 	PlainCTAs(kernel, first uint64, dst []trace.PlainCTA) int
@@ -372,7 +371,8 @@ type batchSource interface {
 
 // next is the source's next record once the batch it handed over last is
 // filed (step takes the batch's records itself): the next batch's first,
-// or the next record of a source that is no batchSource. From a
+// or the next record of a source that is no batchSource, with a child's
+// declaration and launch before it filed (children). From a
 // Prefetcher that is a call a batch, where Next was a call through the
 // Source interface a record (BFS scale 20: 867K records, 1024 a batch).
 // Which the source is, setSource asks once: asked here, a type assertion

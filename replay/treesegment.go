@@ -5,7 +5,10 @@ package replay
 // records pass them (handOver, under ordered_trees) or when the segment
 // ends; the reader then forgets their kernels.
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"github.com/gpureplay/gpureplay/internal/idtab"
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // begin opens a segment at host launch l.
 func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
@@ -44,9 +47,7 @@ func (b *treeReader) end(m *treeMsg) bool {
 	}
 	m.events = append(m.events, ev)
 	b.host = nil
-	b.tree.Clear()
-	clear(b.kids)
-	b.kids = b.kids[:0]
+	b.tree.clear()
 	b.last, b.parent = filed{}, filed{}
 	return true
 }
@@ -90,19 +91,24 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	rare := len(m.rare)
 	m.specs, m.rare, n = b.win.take(m.specs, m.rare, b.due, room)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, rare: len(m.rare) - rare, upTo: n})
+	t := &b.tree
 	i := 0
-	for ; i < len(b.kids) && b.kids[i].root < n; i++ {
-		b.forget(b.kids[i])
+	for ; i < len(t.kids) && t.kids[i].root < n; i++ {
+		b.forget(t.kids[i], i < t.indexed)
 	}
-	k := copy(b.kids, b.kids[i:])
-	clear(b.kids[k:])
-	b.kids = b.kids[:k]
+	t.indexed = max(t.indexed-i, 0)
+	k := copy(t.kids, t.kids[i:])
+	clear(t.kids[k:])
+	t.kids = t.kids[:k]
 }
 
-// forget drops a kernel the engine now holds from the reader's tree.
-func (b *treeReader) forget(f filed) {
-	if t, ok := b.tree.Take(f.k.id); ok && t.k != f.k {
-		b.tree.Set(f.k.id, t) // another kernel's id now: it stays
+// forget drops a kernel the engine now holds from the reader's tree,
+// from its table where it is indexed.
+func (b *treeReader) forget(f filed, indexed bool) {
+	if indexed {
+		if t, ok := b.tree.Take(f.k.id); ok && t.k != f.k {
+			b.tree.Set(f.k.id, t) // another kernel's id now: it stays
+		}
 	}
 	if b.last.k == f.k {
 		b.last = filed{}
@@ -110,4 +116,39 @@ func (b *treeReader) forget(f filed) {
 	if b.parent.k == f.k {
 		b.parent = filed{}
 	}
+}
+
+// treeTable is the open segment's kernels by id. Under ordered_trees a
+// device kernel joins the table only when a lookup first misses there,
+// with the others launched since (kids[indexed:]): a launch-heavy
+// trace's records find their kernel without it (the one filed last, or
+// the parent named last), and setting each child in the table and taking
+// it out again at its hand-over cost BFS (--quick) about 40 instructions
+// a CTA. The Validator's tree does the same (trace.Validator.treeGet).
+type treeTable struct {
+	idtab.Table[filed]
+	// kids are, under ordered_trees, the device kernels of the trees
+	// not yet handed over, in the order they were launched; the table
+	// holds kids[:indexed].
+	kids    []filed
+	indexed int
+}
+
+// Get is the kernel of the segment with id id, and whether there is one.
+func (t *treeTable) Get(id uint64) (filed, bool) {
+	if f, ok := t.Table.Get(id); ok || t.indexed == len(t.kids) {
+		return f, ok
+	}
+	for _, f := range t.kids[t.indexed:] {
+		t.Set(f.k.id, f)
+	}
+	t.indexed = len(t.kids)
+	return t.Table.Get(id)
+}
+
+// clear forgets the segment's kernels.
+func (t *treeTable) clear() {
+	t.Clear()
+	clear(t.kids)
+	t.kids, t.indexed = t.kids[:0], 0
 }
