@@ -54,7 +54,7 @@ func (v *Validator) Child(c *Child) bool {
 // nothing but the lookups' caches.
 func (v *Validator) childRoot(c *Child) (uint64, bool) {
 	k, l := &c.Kernel, &c.Launch
-	if l.Kernel != k.ID || v.declared.has(k.ID) || kernelError(k) != nil || launchError(l) != nil {
+	if l.Kernel != k.ID || v.declared.has(k.ID) || !kernelOK(k) || !ownStreamOK(l) {
 		return 0, false
 	}
 	root, err := v.parentRoot(l.Kernel, l.Parent)
@@ -62,6 +62,15 @@ func (v *Validator) childRoot(c *Child) (uint64, bool) {
 		return 0, false
 	}
 	return root, true
+}
+
+// ownStreamOK reports whether device launch l goes into a stream of its
+// own and keeps to checkLaunch's rules for its workload, inline_cycles
+// and stream kind (launchError): one condition, inlined in Child, where
+// launchError's call cost more. A launch into another stream is left to
+// Next.
+func ownStreamOK(l *Launch) bool {
+	return l.Workload >= 0 && uint64(l.InlineCycles) <= MaxCycles && l.DeviceStream == OwnStream && !l.CreatesStream
 }
 
 // child decodes the next two records into c where they are a kernel

@@ -386,15 +386,27 @@ func (v *Validator) checkKernel(k *Kernel) error {
 	if v.declared.has(k.ID) {
 		return fmt.Errorf("kernel %d declared twice", k.ID)
 	}
-	if err := kernelError(k); err != nil {
-		return err
+	if !kernelOK(k) {
+		return kernelError(k)
 	}
 	v.declared.add(k.ID)
 	v.pending.Set(k.ID, shapeOf(k))
 	return nil
 }
 
-// kernelError is what is wrong with declaration k by itself, or nil.
+// kernelOK reports whether declaration k by itself keeps to the rules:
+// one condition, where Child asked kernelError, which made the errors
+// in its frame (BFS --quick, with ownStreamOK: 13 instructions a CTA);
+// kernelError says what is wrong.
+func kernelOK(k *Kernel) bool {
+	g, b := &k.Grid, &k.Block
+	hi, n := bits.Mul64(uint64(g[0])*uint64(g[1]), uint64(g[2]))
+	return k.Name != "" && min(g[0], g[1], g[2], b[0], b[1], b[2]) > 0 && max(b[0], b[1], b[2]) <= 1024 && k.Threads() <= 1024 &&
+		hi == 0 && n <= MaxKernelCTAs && uint(k.Regs) <= 255 && k.Smem >= 0
+}
+
+// kernelError is what is wrong with declaration k, which does not keep
+// to the rules by itself (kernelOK).
 func kernelError(k *Kernel) error {
 	if k.Name == "" {
 		return fmt.Errorf("kernel %d has no name", k.ID)
