@@ -128,6 +128,9 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		if err := b.child(&b.kid.Launch, pf, d); err != nil {
 			return nil, err
 		}
+		if b.kid.HasCTA {
+			return &b.kid.CTA, nil
+		}
 	}
 	return b.src.Next()
 }

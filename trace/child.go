@@ -8,20 +8,31 @@ package trace
 // them. Child reads and checks them in one call.
 
 // Child is a device kernel's declaration and its launch as
-// Validator.Child reads them: Launch.Parent is &Parent.
+// Validator.Child reads them: Launch.Parent is &Parent. CTA is the
+// child's first cta record where Child read it too (HasCTA), its
+// warp_cycles in Child's own storage.
 type Child struct {
 	Kernel Kernel
 	Launch Launch
 	Parent Parent
+	CTA    CTA
+	HasCTA bool
+	warps  [maxFastWarps]int64
 }
 
 // Child reads the next two records into c where they are a kernel
 // record and the device launch of that kernel, each in its fast form
 // (kernelFast, launchFast), and both keep to the rules Next checks them
-// by; it reports whether it read them. It never fails: it leaves records
-// of any other kind or form, a launch that moves on to another host
-// CTA's tree under ordered_trees (enterRoot), and records that break a
-// rule, to Next, which reads them or says what is wrong with them.
+// by; it reports whether it read them. Where the record after them is
+// the child's first cta record, in the form ctaFastInto reads, it reads
+// that too (c.HasCTA): a child's records follow its launch, and read
+// through Next the first was a call down every layer again (BFS --quick,
+// 35 instructions a CTA). Child never fails: it leaves records of any
+// other kind or form, a launch that moves on to another host CTA's tree
+// under ordered_trees (enterRoot), and records that break a rule, to
+// Next, which reads them or says what is wrong with them; a cta record
+// that breaks a rule it reports as Next does, with every later call to
+// Next (CTAs does so too).
 //
 // c is the caller's, valid until it passes c again.
 func (v *Validator) Child(c *Child) bool {
@@ -44,6 +55,32 @@ func (v *Validator) Child(c *Child) bool {
 	v.record += 2
 	v.declared.add(c.Kernel.ID)
 	v.addDevice(c.Kernel.ID, shapeOf(&c.Kernel), root)
+	c.HasCTA = v.firstCTA(c)
+	return true
+}
+
+// firstCTA reads the record after c's launch into c.CTA where it is a
+// cta record of c's kernel that ctaFastInto reads, and checks it as Next
+// would: it reports whether it read a record that keeps to the rules.
+func (v *Validator) firstCTA(c *Child) bool {
+	r := v.runner
+	in := r.in
+	if r.skipped(KindCTA) || in.r >= in.w || in.buf[in.r] != byte(KindCTA) && in.buf[in.r] != tagCTADemand {
+		return false
+	}
+	at, delta := in.r, r.delta
+	in.r++
+	if !r.ctaFastInto(&c.CTA, in.buf[at] == tagCTADemand, c.warps[:]) || c.CTA.Kernel != c.Kernel.ID {
+		in.r, r.delta = at, delta
+		return false
+	}
+	r.record++
+	r.offset = in.base + int64(at)
+	v.record++
+	if err := v.checkCTAOf(v.last, &c.CTA); err != nil {
+		v.err = v.errorAt(KindCTA, err)
+		return false
+	}
 	return true
 }
 

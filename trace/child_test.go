@@ -10,29 +10,43 @@ import (
 
 // readChildren reads a binary trace through a Validator with Next, and,
 // where pairs, with Child before each Next, as the replay's tree reader
-// does. It lists each record with the position Pos gives (a pair's
-// kernel record with its number alone: Pos gives the launch's), and the
-// error the read ends at, and counts the pairs.
-func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n int, err error) {
+// does. It lists each record with the position Pos gives (those Child
+// reads before its last with their numbers alone: Pos gives the last's),
+// and the error the read ends at, and counts the pairs and the first cta
+// records read with them.
+func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas int, err error) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	v := NewValidator(r)
 	var c Child
 	for {
-		for pairs && v.Child(&c) {
-			rn, off := r.Pos()
-			recs = append(recs, fmt.Sprintf("%d %s", rn-1, show(&c.Kernel)), fmt.Sprintf("%d@%d %s", rn, off, show(&c.Launch)))
+		for pairs {
+			before, _ := r.Pos()
+			if !v.Child(&c) {
+				break
+			}
 			n++
+			recs = append(recs, fmt.Sprintf("%d %s", before+1, show(&c.Kernel)))
+			rn, off := r.Pos()
+			switch {
+			case c.HasCTA:
+				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)), fmt.Sprintf("%d@%d %s", rn, off, show(&c.CTA)))
+				ctas++
+			case rn > before+2: // a cta record that broke a rule: Next says so
+				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)))
+			default:
+				recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(&c.Launch)))
+			}
 		}
 		rec, err := v.Next()
 		if err == io.EOF {
-			return recs, n, nil
+			return recs, n, ctas, nil
 		}
 		if err != nil {
-			return recs, n, err
+			return recs, n, ctas, err
 		}
 		rn, off := r.Pos()
 		recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(rec)))
@@ -144,6 +158,27 @@ func TestChildReadAsNext(t *testing.T) {
 			r[at+5].(*Launch).InlineCycles = 1 << 30
 			return r
 		}),
+		"first CTA outside the grid": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+2].(*CTA).CTA = 2
+			return r
+		}),
+		"first CTA's cycles not its longest warp's": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+2].(*CTA).Cycles++
+			return r
+		}),
+		"first CTA another kernel's": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+2], r[at+6] = r[at+6], r[at+2]
+			return r
+		}),
+		"first CTA of many warps": childTrace(hosts, kids, func(r []Record) []Record {
+			k, c := r[at].(*Kernel), r[at+2].(*CTA)
+			k.Block = [3]uint32{1024, 1, 1}
+			c.WarpCycles = make([]int64, 32)
+			for w := range c.WarpCycles {
+				c.WarpCycles[w] = c.Cycles
+			}
+			return r
+		}),
 		"missing child CTA": childTrace(hosts, kids, func(r []Record) []Record {
 			return append(r[:at+3], r[at+4:]...)
 		}),
@@ -151,20 +186,20 @@ func TestChildReadAsNext(t *testing.T) {
 	}
 	for name, recs := range cases {
 		data := encodeBinary(t, recs)
-		want, _, wantErr := readChildren(t, data, false)
-		got, n, gotErr := readChildren(t, data, true)
+		want, _, _, wantErr := readChildren(t, data, false)
+		got, n, ctas, gotErr := readChildren(t, data, true)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Errorf("%s: error %v, Next alone %v", name, gotErr, wantErr)
 		}
-		if name != "fixture" && n < 200 {
-			t.Errorf("%s: %d pairs read by Child", name, n)
+		if name != "fixture" && (n < 200 || ctas < n*9/10) {
+			t.Errorf("%s: %d pairs read by Child, %d with their first cta record", name, n, ctas)
 		}
 		if len(got) != len(want) {
 			t.Errorf("%s: %d records, Next alone %d", name, len(got), len(want))
 		} else if i := firstDiff(got, want); i >= 0 {
 			t.Errorf("%s: record %d\n got %s\nwant %s", name, i, got[i], want[i])
 		}
-		valid := map[string]bool{"valid": true, "fixture": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true}
+		valid := map[string]bool{"valid": true, "fixture": true, "first CTA of many warps": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true}
 		if !valid[name] && wantErr == nil {
 			t.Errorf("%s: no error", name)
 		}
@@ -186,8 +221,8 @@ func FuzzChild(f *testing.F) {
 		if !bytes.HasPrefix(data, []byte(zstdMagic)) {
 			data = compress(data)
 		}
-		want, _, wantErr := readChildren(t, data, false)
-		got, _, gotErr := readChildren(t, data, true)
+		want, _, _, wantErr := readChildren(t, data, false)
+		got, _, _, gotErr := readChildren(t, data, true)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Fatalf("error %v, Next alone %v", gotErr, wantErr)
 		}
