@@ -252,3 +252,40 @@ func firstDiff(got, want []string) int {
 	}
 	return -1
 }
+
+// Kernel records declared alike but for grid x, and some not, read back
+// as written: those whose tail (kernelTail) is the one before's, those
+// whose tail differs in a byte, and those with a field of more bytes.
+func TestKernelTail(t *testing.T) {
+	recs := []Record{&Header{Version: 1, ClockMHz: 706}}
+	for i := range 3000 {
+		// Runs of 50 alike, each run's tail another.
+		run := i / 50
+		k := &Kernel{ID: uint64(i + 1), Name: "expand", Grid: [3]uint32{uint32(1 + i%300), 1, uint32(1 + run%2)},
+			Block: [3]uint32{uint32(32 * (1 + run%2)), 1, 1}, Regs: 16 + run%4, Smem: int64(run % 3)}
+		switch i % 17 {
+		case 3:
+			k.Block[0] = 256 // two bytes
+		case 5:
+			k.Regs = 20
+		case 7:
+			k.Smem = 1 << 12
+		case 11:
+			k.Grid[1], k.Grid[2] = 2, 3
+		case 13:
+			k.Grid[0] = 1 << 22 // more than three bytes
+		case 16:
+			k.Grid[2] = 0
+		}
+		recs = append(recs, k)
+	}
+	got := decodeBinary(t, encodeBinary(t, recs))
+	if len(got) != len(recs) {
+		t.Fatalf("%d records, wrote %d", len(got), len(recs))
+	}
+	for i := range recs {
+		if g, w := show(got[i]), show(recs[i]); g != w {
+			t.Fatalf("record %d\n got %s\nwant %s", i, g, w)
+		}
+	}
+}
