@@ -99,19 +99,56 @@ func TestOrderedTreesFailTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := trace.ReadAll(trace.NewValidator(mustReader(t, generateBytes(t, "bfs", "scale=12"))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A cta record of a device kernel two thirds of the way through names
-	// a CTA outside its grid.
-	for i := 2 * len(recs) / 3; ; i++ {
-		if c, ok := recs[i].(*trace.CTA); ok && c.CTA > 0 {
-			c.CTA += 1 << 20
-			break
+	good := generateBytes(t, "bfs", "scale=12")
+	// A record two thirds of the way through breaks a rule: a cta record
+	// of a device kernel names a CTA outside its grid, or a device
+	// kernel's first has cycles not its longest warp's, or a device
+	// kernel's declaration or launch is out of range (the records the
+	// tree reader reads as pairs and runs, trace.Validator.Child).
+	for name, bad := range map[string]func(trace.Record) bool{
+		"cta outside the grid": func(r trace.Record) bool {
+			c, ok := r.(*trace.CTA)
+			if ok && c.CTA > 0 {
+				c.CTA += 1 << 20
+			}
+			return ok && c.CTA > 0
+		},
+		"first cta's cycles": func(r trace.Record) bool {
+			c, ok := r.(*trace.CTA)
+			if ok && c.CTA == 0 && c.Kernel > 20 {
+				c.Cycles++
+			}
+			return ok && c.CTA == 0 && c.Kernel > 20
+		},
+		"registers": func(r trace.Record) bool {
+			k, ok := r.(*trace.Kernel)
+			if ok {
+				k.Regs = 300
+			}
+			return ok
+		},
+		"workload": func(r trace.Record) bool {
+			l, ok := r.(*trace.Launch)
+			if ok && l.Parent != nil {
+				l.Workload = -1
+			}
+			return ok && l.Parent != nil
+		},
+	} {
+		recs, err := trace.ReadAll(trace.NewValidator(mustReader(t, good)))
+		if err != nil {
+			t.Fatal(err)
 		}
+		for i := 2 * len(recs) / 3; !bad(recs[i]); i++ {
+		}
+		failTheSame(t, cfg, name, writeBinary(t, recs))
 	}
-	bad := writeBinary(t, recs)
+}
+
+// failTheSame replays bad, a trace with a record that breaks a rule,
+// with and without Ahead: both must fail, with the same error.
+func failTheSame(t *testing.T, cfg model.Config, name string, bad []byte) {
+	t.Helper()
 	var errs [2]string
 	for i, prefetch := range []bool{false, true} {
 		p, err := policies.New("cdp", cfg)
@@ -121,12 +158,12 @@ func TestOrderedTreesFailTheSame(t *testing.T) {
 		open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bad)) }
 		_, err = replay.Run(open, replay.Options{Config: cfg, Policy: p, Ahead: readAhead(prefetch)}, &recorder{})
 		if err == nil {
-			t.Fatalf("prefetch %v: the replay of a bad trace succeeded", prefetch)
+			t.Fatalf("%s, prefetch %v: the replay of a bad trace succeeded", name, prefetch)
 		}
 		errs[i] = err.Error()
 	}
 	if errs[0] != errs[1] {
-		t.Errorf("without Ahead: %s\nwith: %s", errs[0], errs[1])
+		t.Errorf("%s: without Ahead: %s\nwith: %s", name, errs[0], errs[1])
 	}
 	t.Log(errs[0])
 }

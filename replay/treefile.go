@@ -106,19 +106,26 @@ func (b *treeReader) child(l *trace.Launch, pf filed, d declaration) error {
 	return nil
 }
 
-// children files the device launch that comes next with its kernel's
-// declaration, the pair read in one call (trace.Validator.Child), and
-// returns the source's next record. Through it, most of a launch-heavy
-// trace's records come as pairs and runs (BFS: each child's declaration
-// and launch, then its CTAs' records), not one by one through Next: each
+// children files the device launches that come next, each with its
+// kernel's declaration, the pair read in one call (trace.Validator.Child),
+// and the child's cta records after it (kidCTAs), and returns the
+// source's next record. Through it, most of a launch-heavy trace's
+// records come as pairs and runs (BFS: each child's declaration and
+// launch, then its CTAs' records), not one by one through Next: each
 // record so was a call through the Source interface and down the
 // Validator and the Reader, a type switch at each, a step of its own,
 // and the declaration filed as pending and taken again (BFS --quick:
-// 4,717 -> 4,610 instructions a CTA). It asks for one pair, not for pairs
-// while there are any: a child's records follow its launch, and asking
-// again, a call that found none, cost BFS 29 instructions a CTA.
+// 4,717 -> 4,610 instructions a CTA).
+//
+// The children of one tree are filed in one step, where each child took
+// a step or two (its pair and first record, then the run after it), each
+// handing over what the records had passed: a pair Child reads stays in
+// the tree the device records are in (it leaves a launch into another
+// tree to Next), so between them there is nothing to hand over, and the
+// engine, which takes the messages, sees the same events (BFS --quick:
+// 4,459 -> 4,374).
 func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
-	if b.runs != nil && b.runs.Child(&b.kid) {
+	for b.runs != nil && b.runs.Child(&b.kid) {
 		m.records += 2
 		pf, err := b.parentOf(&b.kid.Launch)
 		if err != nil {
@@ -128,11 +135,44 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		if err := b.child(&b.kid.Launch, pf, d); err != nil {
 			return nil, err
 		}
-		if b.kid.HasCTA {
-			return &b.kid.CTA, nil
+		if !b.kid.HasCTA {
+			break
+		}
+		if err := b.kidCTAs(m); err != nil {
+			return nil, err
+		}
+		if b.runErr != nil {
+			// As runCTAs: step hands over, the next returns the
+			// error. fill counts a record for the step.
+			m.records--
+			return nil, nil
 		}
 	}
 	return b.src.Next()
+}
+
+// kidCTAs files the child's first cta record, read with its launch, and
+// the run of its records after it (trace.Validator.CTAs), as step and
+// runCTAs file them: an error of the run's is left in runErr, for step.
+func (b *treeReader) kidCTAs(m *treeMsg) error {
+	m.records++
+	if err := b.cta(&b.kid.CTA); err != nil {
+		return err
+	}
+	run := b.run[:runLen]
+	for {
+		n, err := b.runs.CTAs(b.kid.Kernel.ID, run, b.runWarps)
+		m.records += n
+		for i := range run[:n] {
+			if err := b.cta(&run[i]); err != nil {
+				return err
+			}
+		}
+		if err != nil || n < runLen {
+			b.run, b.runAt, b.runErr = b.run[:0], 0, err
+			return nil
+		}
+	}
 }
 
 // known is kernel id as filed: *c when it is id's, else looked up in the
