@@ -10,13 +10,15 @@ package trace
 // Child is a device kernel's declaration and its launch as
 // Validator.Child reads them: Launch.Parent is &Parent. CTA is the
 // child's first cta record where Child read it too (HasCTA), its
-// warp_cycles in Child's own storage.
+// warp_cycles in Child's own storage; Run is then false where the record
+// after it is surely no cta record of the child's that CTAs would read.
 type Child struct {
 	Kernel Kernel
 	Launch Launch
 	Parent Parent
 	CTA    CTA
 	HasCTA bool
+	Run    bool
 	warps  [maxFastWarps]int64
 }
 
@@ -86,6 +88,9 @@ func (v *Validator) firstCTA(c *Child) bool {
 		v.err = v.errorAt(KindCTA, err)
 		return false
 	}
+	// A run goes on with a cta record whose kernel delta is zero (CTAs);
+	// one across the buffer's end might.
+	c.Run = in.r+1 >= in.w || (in.buf[in.r] == byte(KindCTA) || in.buf[in.r] == tagCTADemand) && in.buf[in.r+1] == 0
 	return true
 }
 
