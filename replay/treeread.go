@@ -53,7 +53,7 @@ type treeReader struct {
 	runAt    int
 	runErr   error
 	runWarps []int64     // the run's warp_cycles
-	kid      trace.Child // where children reads a declaration and its launch
+	kid      trace.Child // where children reads a child's declaration, launch and first cta record
 	// plain are the plain records (trace.PlainCTA) of the open segment's
 	// host kernel the source read last, for the window's next CTAs, not
 	// filed yet: read in place of a run where the records allow
@@ -263,7 +263,8 @@ func (b *treeReader) step(m *treeMsg) error {
 }
 
 // runSource is a source with a fast way to runs of cta records, to runs
-// of plain ones, and to a child's declaration and launch (children).
+// of plain ones, and to a child's declaration, launch and first cta
+// record (children).
 type runSource interface {
 	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
 	PlainCTAs(kernel, first uint64, dst []trace.PlainCTA) int
@@ -371,8 +372,8 @@ type batchSource interface {
 
 // next is the source's next record once the batch it handed over last is
 // filed (step takes the batch's records itself): the next batch's first,
-// or the next record of a source that is no batchSource, with a child's
-// declaration and launch before it filed (children). From a
+// or the next record of a source that is no batchSource, with the
+// children of a tree before it filed (children). From a
 // Prefetcher that is a call a batch, where Next was a call through the
 // Source interface a record (BFS scale 20: 867K records, 1024 a batch).
 // Which the source is, setSource asks once: asked here, a type assertion
