@@ -102,7 +102,7 @@ func (e *engine) register() {
 	c.on(evCTAEnd, func(ev eventq.Event) { e.ctaEnd(e.ctas.at(ev.Ref)) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref)) })
 	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
-	c.on(evShare, e.shareWake)
+	// evShare: the loop hands it to shareWake itself.
 	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
 	c.on(evTouch, func(ev eventq.Event) { e.reachTouch(e.ctas.at(ev.Ref)) })
 	c.on(evIssue, func(eventq.Event) {}) // settle releases the holds due and places
@@ -173,11 +173,15 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 		if ev.At >= maxSimCycle { // the test alone: checkHorizon's error value cost 5 instructions an event
 			return false, checkHorizon(ev.At)
 		}
-		// A contention wake-up the model has since superseded does
-		// nothing, so it neither moves the clock (a run's makespan is its
-		// last event's cycle) nor ends a cycle.
-		if eventKind(ev.Kind) != evShare || !e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux)) {
+		// A superseded contention wake-up does nothing: no clock move (a run's
+		// makespan is its last event's cycle), no cycle's end. The others go to
+		// shareWake directly, not through the handler table (synth: 16 a CTA).
+		if eventKind(ev.Kind) != evShare {
 			c.fire(ev)
+			fired = true
+		} else if !e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux)) {
+			c.t = ev.At
+			e.shareWake(ev)
 			fired = true
 		}
 		if e.err != nil {

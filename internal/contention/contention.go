@@ -260,7 +260,12 @@ func (m *Model) markDirty(s *smState, sm int) {
 // at every Settle cost synth 9 instructions a CTA (--quick: 1,942 →
 // 1,933). The clocks go to now before a rate changes, in the order the
 // SMs were marked, as the model's totals of what they issued and moved
-// add up in that order.
+// add up in that order. Each SM marked then has its rate for the cycle
+// (one whose share, demand and level stayed kept its own), and what is
+// left is their next finishes. That last loop reads the SMs from m.dirty
+// by index: a range over it kept the slice's pointer and length across
+// each wake-up's call, stored and read back (--quick: synth 1,806 →
+// 1,797 instructions a CTA, bfs 4,658 → 4,650).
 func (m *Model) Settle(now int64) {
 	if len(m.dirty) == 0 {
 		return
@@ -290,10 +295,10 @@ func (m *Model) Settle(now int64) {
 			}
 		}
 	}
-	// Each SM marked has its rate for the cycle now (one whose share,
-	// demand and level stayed kept its own: see above); what is left is
-	// their next finishes.
-	for _, i := range m.dirty {
+	// What is left is the marked SMs' next finishes, at the rates they
+	// now have (the SMs read by index: see above).
+	for k := 0; k < len(m.dirty); k++ {
+		i := m.dirty[k]
 		s := &m.sms[i]
 		s.dirty = false
 		m.reschedule(int(i), s, now)

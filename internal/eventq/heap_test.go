@@ -1,5 +1,8 @@
 package eventq
 
+// oracleArity is the oracle's branching, the queue's before it was binary.
+const oracleArity = 4
+
 // heapQueue is the queue as it was before the ties run (ties.go): a 4-ary
 // heap ordered by (cycle, tie key) whose Pop leaves the root a hole for
 // the next push to fill, without runs — its PushDelayed is Push. It is the
@@ -31,8 +34,8 @@ func (q *heapQueue) Peek() int64 {
 // peek, once an event the engine fires).
 func (q *heapQueue) peekUnder() int64 {
 	h := q.h
-	if len(h) > arity {
-		k := h[1 : 1+arity : 1+arity]
+	if len(h) > oracleArity {
+		k := h[1 : 1+oracleArity : 1+oracleArity]
 		return min(min(k[0].At, k[1].At), min(k[2].At, k[3].At))
 	}
 	at := h[1].At
@@ -80,7 +83,7 @@ func (q *heapQueue) push(e entry) {
 	h := q.h
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / arity
+		p := (i - 1) / oracleArity
 		if !before(e, h[p]) {
 			break
 		}
@@ -124,11 +127,11 @@ func (q *heapQueue) siftDown(x entry) {
 	n := len(h)
 	i := 0
 	for {
-		c := arity*i + 1
+		c := oracleArity*i + 1
 		var m int
 		switch {
-		case c+arity <= n: // all four children: the common case, unrolled
-			k := h[c : c+arity : c+arity]
+		case c+oracleArity <= n: // all four children: the common case, unrolled
+			k := h[c : c+oracleArity : c+oracleArity]
 			a, b := 0, 2
 			if before(k[1], k[0]) {
 				a = 1

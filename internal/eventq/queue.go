@@ -1,5 +1,5 @@
 // Package eventq is the discrete-event clock the replay engine and the
-// narrow-task runtimes share: a 4-ary min-heap of events ordered by
+// narrow-task runtimes share: a binary min-heap of events ordered by
 // (cycle, sequence number), so events of one cycle fire in the order they
 // were scheduled and a run is deterministic. A tie seed (SetTieSeed)
 // replaces the order within a cycle by a permutation the seed fixes, so a
@@ -9,9 +9,10 @@
 // millions of them. Delayed events wait in runs behind the heap (runs.go),
 // and so do a cycle's ties (ties.go).
 //
-// The heap stays because the replay's heaps are small: about 35 events on
-// synthetic jittered CTAs with the contention model on, 150 on BFS under
-// CDP once the runs hold the launches. Structures whose cost an event
+// The heap stays because the replay's heaps are small: 13 events on
+// synthetic jittered CTAs with the contention model on (k20c's SMs'
+// wake-ups), mostly 20 to 40 on BFS scale 16 under CDP once the runs hold
+// the launches (a third of its pops over 99). Structures whose cost an event
 // does not grow with the events pending cost more there than the heap's
 // few levels (callgrind, 500K jittered CTAs, 585K events, 233
 // instructions an event in the heap): a timing wheel of one-cycle
@@ -30,7 +31,14 @@
 // earlier than the one it peeked at. The heap was
 // costly where it held ties: 1M CTAs of one length end in waves of 208 in
 // one cycle (380 instructions an event), which the ties run takes out of
-// it.
+// it. A list in (cycle, tie key) order while the events are few (up to
+// 32; the heap's last event put in place from the end, the first popped
+// by moving the list's start) paid on BFS, whose new events mostly come
+// last, but not on synth, whose SMs' wake-ups fall anywhere among the 13
+// (an insert moved six events on average, 24 instructions each): with
+// the heap taking over where inserts moved more than two events on
+// average, --quick synth 1,835 → 1,846 instructions a CTA, bfs 4,705 →
+// 4,684, uniform 959 → 965.
 //
 // The contention model's wake-ups, one an SM and moved as its rate
 // changes, left superseded ones in the heap (synth: 15% of the events
@@ -89,15 +97,17 @@ func (x entry) heading(r uint32) entry {
 	return x
 }
 
-// arity is the heap's branching: a node's children are arity·i+1 to
-// arity·i+arity. Four take half the levels of a binary heap, and a sift
-// down compares a level's four children pairwise (three comparisons, two
-// of them independent) where two levels of a binary heap compared four
-// times, each waiting on the one before. Callgrind on this package's
-// benchmarks, against a binary heap with the same before: BenchmarkSteady
-// (a heap of about 150, runs) 686 → 620 instructions an operation,
-// BenchmarkSmall (about 35) 394 → 375.
-const arity = 4
+// arity is the heap's branching: a node's children are arity·i+1 and
+// arity·i+2. A 4-ary heap, half the levels, did better on this package's
+// benchmarks before the runs and the ties run (callgrind: BenchmarkSteady,
+// a heap of about 150, 686 → 620 instructions an operation against a
+// binary heap; BenchmarkSmall, about 35, 394 → 375), but with them the
+// replays' heaps are small (synth: its 13 SMs' wake-ups) and a level of
+// four children cost some 45 instructions, three comparisons to find the
+// least and a fourth against the event sifted: binary, --quick, synth
+// 1,835 → 1,813 instructions a CTA, bfs 4,705 → 4,663, uniform 959 →
+// 956; ternary 1,823, 4,687 and 957.
+const arity = 2
 
 // Queue is the heap. The zero value is empty and ready.
 type Queue struct {
@@ -141,20 +151,14 @@ func (q *Queue) Peek() int64 {
 	return q.h[0].At
 }
 
-// peekUnder is the least cycle among the hole's children: all four in
-// the common case, unrolled (a loop over them cost some 50 instructions a
-// peek, once an event the engine fires).
+// peekUnder is the least cycle among the hole's children, of which there
+// is at least one: the queue is not empty.
 func (q *Queue) peekUnder() int64 {
 	h := q.h
 	if len(h) > arity {
-		k := h[1 : 1+arity : 1+arity]
-		return min(min(k[0].At, k[1].At), min(k[2].At, k[3].At))
+		return min(h[1].At, h[2].At)
 	}
-	at := h[1].At
-	for _, x := range h[2:] {
-		at = min(at, x.At)
-	}
-	return at
+	return h[1].At
 }
 
 // Push schedules e after every event already scheduled for its cycle, or,
@@ -363,42 +367,25 @@ func (q *Queue) replaceRoot(x entry) {
 
 // siftDown places x, which replaces the event at i (the root, but for
 // Move's), by moving the least child into the hole while it is less than
-// x.
+// x. The least child is read once, as y: read again from h[m] for the
+// comparison with x and the move, it cost --quick synth 8 instructions a
+// CTA, bfs 8.
 func (q *Queue) siftDown(i int, x entry) {
 	h := q.h
 	n := len(h)
 	for {
-		c := arity*i + 1
-		var m int
-		switch {
-		case c+arity <= n: // all four children: the common case, unrolled
-			k := h[c : c+arity : c+arity]
-			a, b := 0, 2
-			if before(k[1], k[0]) {
-				a = 1
-			}
-			if before(k[3], k[2]) {
-				b = 3
-			}
-			if before(k[b], k[a]) {
-				a = b
-			}
-			m = c + a
-		case c < n:
-			m = c
-			for j := c + 1; j < n; j++ {
-				if before(h[j], h[m]) {
-					m = j
-				}
-			}
-		default:
-			h[i] = x
-			return
-		}
-		if !before(h[m], x) {
+		m := arity*i + 1
+		if m >= n {
 			break
 		}
-		h[i] = h[m]
+		y := h[m]
+		if r := m + 1; r < n && before(h[r], y) {
+			m, y = r, h[r]
+		}
+		if !before(y, x) {
+			break
+		}
+		h[i] = y
 		i = m
 	}
 	h[i] = x
