@@ -13,7 +13,8 @@ import "github.com/gpureplay/gpureplay/model"
 // next CTA placed (ctaRuns): what it keeps across CTAs is here, what
 // one CTA's run sets is its ctaState, which reset clears.
 type ctaRun struct {
-	slot int32 // index in the CTA records (ctaRuns), for events
+	slot     int32 // index in the CTA records (ctaRuns), for events
+	nextFree int32 // once finished, ctaRuns.free's next: 1 + its slot, or 0 at the list's end
 
 	// Only for CTAs with launch sites: per-warp progress. Kept with its
 	// room, emptied, for the next CTA.
