@@ -137,9 +137,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 					break
 				}
 				d.e.place(k, sm) // find checked Fits
-				if r.next = sm + 1; r.next == n {
-					r.next = 0
-				}
+				r.next = sm + 1  // find wraps it round
 				if !d.e.sms.anyOpen() {
 					return
 				}
@@ -173,12 +171,12 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	// without Dispatch.Fits's check of the index.
 	sms := &d.e.sms
 	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
-		if sms.fits(k, sm) {
+		if sms.fitsOpen(k, sm) {
 			return sm
 		}
 	}
 	for sm := sms.nextOpen(0); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm + 1) {
-		if sms.fits(k, sm) {
+		if sms.fitsOpen(k, sm) {
 			return sm
 		}
 	}

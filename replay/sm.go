@@ -64,11 +64,11 @@ func (a *smArray) count() int { return len(a.sms) }
 // (and, with exclusive SMs, whether i is idle or k's, and with a CTA issue
 // rate, whether i is not held).
 func (a *smArray) fits(k *Kernel, i int) bool {
-	s := &a.sms[i]
-	if s.held || a.exclusive && s.kernel != nil && s.kernel != k {
+	if a.sms[i].held {
 		return false
 	}
-	return s.fits(a.gpu, k.decl.need)
+	// The rest is what an SM of the open set, never held, is asked.
+	return a.fitsOpen(k, i)
 }
 
 // exclusiveSMs reports whether CTAs of different kernels may not share an
@@ -264,4 +264,14 @@ func (a *smArray) entered(s *sm) {
 	if s.ctas == a.gpu.MaxCTAsPerSM || s.held {
 		a.open.put(s.id, false)
 	}
+}
+
+// fitsOpen is fits for an SM of the open set (nextOpen), which is not
+// held: RoundRobin's search asks it of each SM it tries.
+func (a *smArray) fitsOpen(k *Kernel, i int) bool {
+	s := &a.sms[i]
+	if a.exclusive && s.kernel != nil && s.kernel != k {
+		return false
+	}
+	return s.fits(a.gpu, k.decl.need)
 }
