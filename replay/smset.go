@@ -24,16 +24,16 @@ func (s smSet) put(i int, in bool) {
 
 // next is the least SM in the set at or after i, or -1 if there is none.
 func (s smSet) next(i int) int {
-	w := i >> 6
-	if w >= len(s) {
+	w := uint(i) >> 6 // unsigned, so the test below is s[w]'s bound check too
+	if w >= uint(len(s)) {
 		return -1
 	}
 	if b := s[w] >> (i & 63); b != 0 {
 		return i + bits.TrailingZeros64(b)
 	}
-	for w++; w < len(s); w++ {
+	for w++; w < uint(len(s)); w++ {
 		if s[w] != 0 {
-			return w<<6 + bits.TrailingZeros64(s[w])
+			return int(w<<6) + bits.TrailingZeros64(s[w])
 		}
 	}
 	return -1
