@@ -100,7 +100,7 @@ func (e *engine) register() {
 	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
 	c.on(evCTAEnd, func(ev eventq.Event) { e.ctaEnd(e.ctas.at(ev.Ref)) })
-	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref)) })
+	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
 	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
 	c.on(evShare, e.shareWake)
 	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
