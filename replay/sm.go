@@ -12,13 +12,11 @@ import (
 // SMs with a free slot, the L1 flush when an SM turns to another kernel,
 // the occupancy they integrate, and the contention model's jobs on them
 // (shared.go). It is what placement sees (Dispatch asks it whether a CTA
-// fits) and what a CTA's placement and end change (enter, leave).
-//
-// It never places a CTA, schedules one, or completes a kernel: the engine
-// decides where a CTA goes and calls enter; it calls leave at a CTA's end
-// and hands the kernel an SM emptied of to the Kernel Distributor's
-// running parts (kernelRuns.leftSM). A contention wake-up is the one
-// event it makes (evShare, through the queue it is given).
+// fits) and what a CTA's placement and end change (enter, leave). It
+// never places a CTA, schedules one, or completes a kernel: the engine
+// decides where a CTA goes and calls enter, and leave at a CTA's end, and
+// hands the kernel an SM emptied of to the Kernel Distributor's running
+// parts (kernelRuns.leftSM). Its one event is a contention wake-up.
 type smArray struct {
 	sms  []sm
 	open smSet // SMs with a free CTA slot (noteSlots)
@@ -30,11 +28,12 @@ type smArray struct {
 	occ       occupancy
 	share     *shareJobs // the contention model and its jobs; nil when off
 	issue     ctaIssue   // the CTA issue rate: SMs held after taking a CTA (ctaissue.go)
+	slots     bool       // CTAs' slots on their SMs are numbered (slotsNeeded); else each is 0
 }
 
 // newSMArray makes the SMs of cfg's GPU, idle, with the contention model
 // when shared is set (its wake-ups are events in q).
-func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink tables.Sink, q *eventq.Queue) smArray {
+func newSMArray(cfg *model.Config, exclusive, shared, slots bool, l1Flush int64, sink tables.Sink, q *eventq.Queue) smArray {
 	a := smArray{
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),
@@ -43,6 +42,7 @@ func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink t
 		l1Flush:   l1Flush,
 		occ:       newOccupancy(*cfg, sink),
 		issue:     newCTAIssue(cfg.GPU.CTAIssueInterval),
+		slots:     slots,
 	}
 	if shared {
 		a.share = newShareJobs(&cfg.GPU, q)
@@ -103,7 +103,7 @@ func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 		a.issue.hold(i, now)
 	}
 	a.entered(s)
-	return s.takeSlot(), max(s.flushUntil, now)
+	return a.takeSlot(s), max(s.flushUntil, now)
 }
 
 // releaseIssued ends the CTA issue rate's holds due by now: those SMs
@@ -129,7 +129,7 @@ func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
 	a.occ.change(s, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
-	s.freeSlot(slot)
+	a.freeSlot(s, slot)
 	if s.ctas > 0 {
 		return nil
 	}
@@ -274,4 +274,30 @@ func (a *smArray) fitsOpen(k *Kernel, i int) bool {
 		return false
 	}
 	return s.fits(a.gpu, k.decl.need)
+}
+
+// slotsNeeded reports whether a run whose site decider is d needs its
+// CTAs' slots on their SMs: only an aggregated group's hardware thread id
+// reads one (ctaRun.hwThread, for DTBL's AGT), and LaunchAll, the
+// default, makes no group. Numbering them for every run cost 6
+// instructions a CTA more on uniform and synth, 8 on BFS
+// (scripts/instructions.sh --quick).
+func slotsNeeded(d SiteDecider) bool {
+	_, all := d.(LaunchAll)
+	return d != nil && !all
+}
+
+// takeSlot is s.takeSlot where slots are numbered, else 0.
+func (a *smArray) takeSlot(s *sm) int {
+	if !a.slots {
+		return 0
+	}
+	return s.takeSlot()
+}
+
+// freeSlot is s.freeSlot where slots are numbered.
+func (a *smArray) freeSlot(s *sm, i int) {
+	if a.slots {
+		s.freeSlot(i)
+	}
 }
