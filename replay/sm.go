@@ -64,10 +64,10 @@ func (a *smArray) count() int { return len(a.sms) }
 // (and, with exclusive SMs, whether i is idle or k's, and with a CTA issue
 // rate, whether i is not held).
 func (a *smArray) fits(k *Kernel, i int) bool {
-	if a.sms[i].held {
+	if s := &a.sms[i]; s.held || s.ctas >= a.gpu.MaxCTAsPerSM {
 		return false
 	}
-	// The rest is what an SM of the open set, never held, is asked.
+	// The rest is what an SM of the open set (free slot, not held) is asked.
 	return a.fitsOpen(k, i)
 }
 
@@ -229,12 +229,12 @@ func (s *sm) freeSlot(i int) {
 	}
 }
 
-// fits reports whether one more CTA with n fits under all four SM limits.
+// fits reports whether one more CTA with n fits under all four SM limits:
+// a free CTA slot, and room (hasRoom). An SM of the open set has a free
+// slot (smArray.open: a run with a task runtime, whose SMs' CTAs change
+// apart from it, places none), so RoundRobin's search asks it room alone.
 func (s *sm) fits(g *model.GPU, n need) bool {
-	return s.ctas < g.MaxCTAsPerSM &&
-		(s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
-		s.regs+int(n.regs) <= g.RegsPerSM &&
-		s.smem+n.smem <= g.SmemPerSM
+	return s.ctas < g.MaxCTAsPerSM && s.hasRoom(g, n)
 }
 
 func (s *sm) reserve(n need) {
@@ -266,14 +266,14 @@ func (a *smArray) entered(s *sm) {
 	}
 }
 
-// fitsOpen is fits for an SM of the open set (nextOpen), which is not
-// held: RoundRobin's search asks it of each SM it tries.
+// fitsOpen is fits for an SM of the open set (nextOpen), which has a free
+// slot and is not held: RoundRobin's search asks it of each SM it tries.
 func (a *smArray) fitsOpen(k *Kernel, i int) bool {
 	s := &a.sms[i]
 	if a.exclusive && s.kernel != nil && s.kernel != k {
 		return false
 	}
-	return s.fits(a.gpu, k.decl.need)
+	return s.hasRoom(a.gpu, k.decl.need)
 }
 
 // slotsNeeded reports whether a run whose site decider is d needs its
@@ -300,4 +300,12 @@ func (a *smArray) freeSlot(s *sm, i int) {
 	if a.slots {
 		s.freeSlot(i)
 	}
+}
+
+// hasRoom reports whether one more CTA with n fits under the SM's limits
+// of threads, registers and shared memory.
+func (s *sm) hasRoom(g *model.GPU, n need) bool {
+	return (s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
+		s.regs+int(n.regs) <= g.RegsPerSM &&
+		s.smem+n.smem <= g.SmemPerSM
 }
