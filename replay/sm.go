@@ -12,13 +12,11 @@ import (
 // SMs with a free slot, the L1 flush when an SM turns to another kernel,
 // the occupancy they integrate, and the contention model's jobs on them
 // (shared.go). It is what placement sees (Dispatch asks it whether a CTA
-// fits) and what a CTA's placement and end change (enter, leave).
-//
-// It never places a CTA, schedules one, or completes a kernel: the engine
-// decides where a CTA goes and calls enter; it calls leave at a CTA's end
-// and hands the kernel an SM emptied of to the Kernel Distributor's
-// running parts (kernelRuns.leftSM). A contention wake-up is the one
-// event it makes (evShare, through the queue it is given).
+// fits) and what a CTA's placement and end change (enter, leave). It
+// never places a CTA, schedules one, or completes a kernel: the engine
+// decides where a CTA goes and calls enter, and leave at a CTA's end, and
+// hands the kernel an SM emptied of to the Kernel Distributor's running
+// parts (kernelRuns.leftSM). Its one event is a contention wake-up.
 type smArray struct {
 	sms  []sm
 	open smSet // SMs with a free CTA slot (noteSlots)
@@ -30,11 +28,12 @@ type smArray struct {
 	occ       occupancy
 	share     *shareJobs // the contention model and its jobs; nil when off
 	issue     ctaIssue   // the CTA issue rate: SMs held after taking a CTA (ctaissue.go)
+	slots     bool       // CTAs' slots on their SMs are numbered (slotsNeeded); else each is 0
 }
 
 // newSMArray makes the SMs of cfg's GPU, idle, with the contention model
 // when shared is set (its wake-ups are events in q).
-func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink tables.Sink, q *eventq.Queue) smArray {
+func newSMArray(cfg *model.Config, exclusive, shared, slots bool, l1Flush int64, sink tables.Sink, q *eventq.Queue) smArray {
 	a := smArray{
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),
@@ -43,6 +42,7 @@ func newSMArray(cfg *model.Config, exclusive, shared bool, l1Flush int64, sink t
 		l1Flush:   l1Flush,
 		occ:       newOccupancy(*cfg, sink),
 		issue:     newCTAIssue(cfg.GPU.CTAIssueInterval),
+		slots:     slots,
 	}
 	if shared {
 		a.share = newShareJobs(&cfg.GPU, q)
@@ -64,11 +64,11 @@ func (a *smArray) count() int { return len(a.sms) }
 // (and, with exclusive SMs, whether i is idle or k's, and with a CTA issue
 // rate, whether i is not held).
 func (a *smArray) fits(k *Kernel, i int) bool {
-	s := &a.sms[i]
-	if s.held || a.exclusive && s.kernel != nil && s.kernel != k {
+	if s := &a.sms[i]; s.held || s.ctas >= a.gpu.MaxCTAsPerSM {
 		return false
 	}
-	return s.fits(a.gpu, k.decl.need)
+	// The rest is what an SM of the open set (free slot, not held) is asked.
+	return a.fitsOpen(k, i)
 }
 
 // exclusiveSMs reports whether CTAs of different kernels may not share an
@@ -103,7 +103,7 @@ func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 		a.issue.hold(i, now)
 	}
 	a.entered(s)
-	return s.takeSlot(), max(s.flushUntil, now)
+	return a.takeSlot(s), max(s.flushUntil, now)
 }
 
 // releaseIssued ends the CTA issue rate's holds due by now: those SMs
@@ -129,7 +129,7 @@ func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
 	a.occ.change(s, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
-	s.freeSlot(slot)
+	a.freeSlot(s, slot)
 	if s.ctas > 0 {
 		return nil
 	}
@@ -225,16 +225,16 @@ func (s *sm) takeSlot() int {
 
 func (s *sm) freeSlot(i int) {
 	if i < 64 {
-		s.slots &^= 1 << uint(i)
+		s.slots &^= 1 << (uint(i) & 63) // the mask, a no-op, spares a shift's test of 64
 	}
 }
 
-// fits reports whether one more CTA with n fits under all four SM limits.
+// fits reports whether one more CTA with n fits under all four SM limits:
+// a free CTA slot, and room (hasRoom). An SM of the open set has a free
+// slot (smArray.open: a run with a task runtime, whose SMs' CTAs change
+// apart from it, places none), so RoundRobin's search asks it room alone.
 func (s *sm) fits(g *model.GPU, n need) bool {
-	return s.ctas < g.MaxCTAsPerSM &&
-		(s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
-		s.regs+int(n.regs) <= g.RegsPerSM &&
-		s.smem+n.smem <= g.SmemPerSM
+	return s.ctas < g.MaxCTAsPerSM && s.hasRoom(g, n)
 }
 
 func (s *sm) reserve(n need) {
@@ -264,4 +264,48 @@ func (a *smArray) entered(s *sm) {
 	if s.ctas == a.gpu.MaxCTAsPerSM || s.held {
 		a.open.put(s.id, false)
 	}
+}
+
+// fitsOpen is fits for an SM of the open set (nextOpen), which has a free
+// slot and is not held: RoundRobin's search asks it of each SM it tries.
+func (a *smArray) fitsOpen(k *Kernel, i int) bool {
+	s := &a.sms[i]
+	if a.exclusive && s.kernel != nil && s.kernel != k {
+		return false
+	}
+	return s.hasRoom(a.gpu, k.decl.need)
+}
+
+// slotsNeeded reports whether a run whose site decider is d needs its
+// CTAs' slots on their SMs: only an aggregated group's hardware thread id
+// reads one (ctaRun.hwThread, for DTBL's AGT), and LaunchAll, the
+// default, makes no group. Numbering them for every run cost 6
+// instructions a CTA more on uniform and synth, 8 on BFS
+// (scripts/instructions.sh --quick).
+func slotsNeeded(d SiteDecider) bool {
+	_, all := d.(LaunchAll)
+	return d != nil && !all
+}
+
+// takeSlot is s.takeSlot where slots are numbered, else 0.
+func (a *smArray) takeSlot(s *sm) int {
+	if !a.slots {
+		return 0
+	}
+	return s.takeSlot()
+}
+
+// freeSlot is s.freeSlot where slots are numbered.
+func (a *smArray) freeSlot(s *sm, i int) {
+	if a.slots {
+		s.freeSlot(i)
+	}
+}
+
+// hasRoom reports whether one more CTA with n fits under the SM's limits
+// of threads, registers and shared memory.
+func (s *sm) hasRoom(g *model.GPU, n need) bool {
+	return (s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
+		s.regs+int(n.regs) <= g.RegsPerSM &&
+		s.smem+n.smem <= g.SmemPerSM
 }

@@ -9,42 +9,48 @@ import "math/bits"
 // gpu.max_ctas_per_sm fits no CTA of any kernel, and under CDP most SMs
 // are there most of the time (BFS scale 20: 80% of the 2.9M SMs
 // RoundRobin.find tried were, mostly in scans that found no SM at all).
-type smSet []uint64
+//
+// It counts its members, so that empty is one test: RoundRobin asks it
+// after every placement, and looking at the words there cost more than
+// counting in put (scripts/instructions.sh --quick: uniform 6
+// instructions a CTA, synth 8).
+type smSet struct {
+	words []uint64
+	n     int // members
+}
 
-func newSMSet(n int) smSet { return make(smSet, (n+63)/64) }
+func newSMSet(n int) smSet { return smSet{words: make([]uint64, (n+63)/64)} }
 
 // put adds SM i when in is true, else removes it.
-func (s smSet) put(i int, in bool) {
-	if in {
-		s[i>>6] |= 1 << (i & 63)
-	} else {
-		s[i>>6] &^= 1 << (i & 63)
+func (s *smSet) put(i int, in bool) {
+	w, bit := &s.words[i>>6], uint64(1)<<(i&63)
+	switch {
+	case in && *w&bit == 0:
+		*w |= bit
+		s.n++
+	case !in && *w&bit != 0:
+		*w &^= bit
+		s.n--
 	}
 }
 
 // next is the least SM in the set at or after i, or -1 if there is none.
-func (s smSet) next(i int) int {
-	w := i >> 6
-	if w >= len(s) {
+func (s *smSet) next(i int) int {
+	ws := s.words
+	w := uint(i) >> 6 // unsigned, so the test below is ws[w]'s bound check too
+	if w >= uint(len(ws)) {
 		return -1
 	}
-	if b := s[w] >> (i & 63); b != 0 {
+	if b := ws[w] >> (i & 63); b != 0 {
 		return i + bits.TrailingZeros64(b)
 	}
-	for w++; w < len(s); w++ {
-		if s[w] != 0 {
-			return w<<6 + bits.TrailingZeros64(s[w])
+	for w++; w < uint(len(ws)); w++ {
+		if ws[w] != 0 {
+			return int(w<<6) + bits.TrailingZeros64(ws[w])
 		}
 	}
 	return -1
 }
 
 // empty reports whether the set has no SM.
-func (s smSet) empty() bool {
-	for _, w := range s {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
+func (s *smSet) empty() bool { return s.n == 0 }

@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/tables"
+import (
+	"math"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
 
 // Stats are a replay's totals: what the summary table reports besides the
 // run-level columns (gpu, params, speedup) the caller knows.
@@ -73,21 +77,25 @@ func (s *Stats) Summary(gpu string, base int64) tables.Summary {
 	return row
 }
 
-// busySpan is the first and last cycle the GPU was busy.
-type busySpan struct {
-	first, last int64
-	used        bool
-}
+// busySpan is the first and last cycle the GPU was busy. It starts empty
+// (newBusySpan), first past last, so that cover, at every CTA's end, is
+// two comparisons with no test of whether it is the first.
+type busySpan struct{ first, last int64 }
+
+func newBusySpan() busySpan { return busySpan{first: math.MaxInt64, last: math.MinInt64} }
 
 // cover widens the span to [start, end].
 func (b *busySpan) cover(start, end int64) {
-	if !b.used {
-		b.first, b.used = start, true
-	}
 	b.first, b.last = min(b.first, start), max(b.last, end)
 }
 
-func (b *busySpan) cycles() int64 { return b.last - b.first }
+// cycles is the span's length, 0 when empty.
+func (b *busySpan) cycles() int64 {
+	if b.last < b.first {
+		return 0
+	}
+	return b.last - b.first
+}
 
 // AvgKernelWaitCycles is the mean launch-to-start wait over kernels.
 func (s *Stats) AvgKernelWaitCycles() float64 {
@@ -112,7 +120,7 @@ type recorder struct {
 }
 
 func newRecorder(sink tables.Sink) recorder {
-	return recorder{sink: sink, quiet: tables.Discards(sink)}
+	return recorder{sink: sink, quiet: tables.Discards(sink), busy: newBusySpan()}
 }
 
 // rows is the sink for components that write rows of their own, or nil
