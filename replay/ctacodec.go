@@ -11,8 +11,9 @@ package replay
 //     the replay clock, its warps dropped where every warp runs the CTA's
 //     cycles.
 //   - The packed form is a ctaRecord as varints, appended to a device
-//     kernel's table until one of its specs is asked for (appendPacked,
-//     decodeRecord; ctaTable owns the table's header around them).
+//     kernel's table until one of its specs is asked for (appendPacked;
+//     recordHead and ctaSpec.decode read it back into the spec fill would
+//     make; ctaTable owns the table's header around them).
 //   - ctaSpec is what placing a CTA reads: its cycles, per-warp cycles,
 //     demand per cycle alone and rare parts (fill).
 //   - slimSpec and rareSpec are a ctaSpec split into its pointer-free part
@@ -24,7 +25,7 @@ package replay
 //     becomes its slim directly (plainSlim).
 //
 // The codec's functions are small enough to be inlined where they are
-// called once a CTA (appendPacked and decodeBody excepted), so the forms
+// called once a CTA (appendPacked and decode excepted), so the forms
 // cost no calls on the hot paths.
 
 import (
@@ -156,49 +157,47 @@ func (r *ctaRecord) appendPacked(p []byte, i uint64) []byte {
 	return p
 }
 
-// decodeRecord decodes the packed record at the start of p: its CTA, the
-// record, its number of per-warp cycles and the bytes after it. The warps
-// are decoded into the start of buf.
-func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
-	i, tag, p := recordHead(p)
-	rest = r.decodeBody(tag, p, buf)
-	return i, r, int(tag >> 1), rest
+// recordHead decodes the head of the packed record at p[at:]: its CTA and
+// its tag, and the index of its body after them.
+func recordHead(p []byte, at int) (i, tag uint64, body int) {
+	i, at = uvarintAt(p, at)
+	tag, at = uvarintAt(p, at)
+	return i, tag, at
 }
 
-// recordHead decodes the head of the packed record at the start of p: its
-// CTA and its tag, and returns the bytes after them.
-func recordHead(p []byte) (i, tag uint64, rest []byte) {
-	i, p = uvarint(p)
-	tag, p = uvarint(p)
-	return i, tag, p
-}
-
-// decodeBody decodes into r the rest of a packed record whose head held
-// tag, the warps into the start of buf (which must hold them), and
-// returns the bytes after it. It fills r in place, and fill reads it in
-// place: a record (seven words) returned or passed by value is written
-// field by field and copied whole, a read the processor cannot forward
-// from its store buffer (ctaTable.nextSpec: one placed CTA each).
-//
-// It walks the record by index (uvarintAt), not by the slice of what is
-// left after each number, whose length and capacity each number
-// computed again: a child CTA of BFS's has thirteen numbers
-// (scripts/instructions.sh --quick bfs: 30 instructions a CTA fewer).
-func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
-	u, i := uvarintAt(p, 0)
-	r.cycles = unzigzag(u)
+// decode writes into spec s the body at p[at:] of a packed record whose
+// head held tag, as fill writes the record the body was appended from,
+// the warps into the start of buf (which must hold them), and returns
+// the index after the body. The body goes straight into the spec, with
+// no ctaRecord between: decoded into one and filled from it, its seven
+// words were written and read again, and each number sliced what was
+// left of the bytes (ctaTable.nextSpec, once a placed CTA:
+// scripts/instructions.sh --quick bfs, 63 instructions a CTA fewer).
+func (s *ctaSpec) decode(tag uint64, p []byte, at int, buf []int64) int {
+	u, at := uvarintAt(p, at)
+	s.cycles = unzigzag(u)
+	alone := s.cycles // s.alone() once the record is in s
 	if nw := int(tag >> 1); nw > 0 {
-		r.warps = buf[:nw:nw]
-		for w := range r.warps {
-			u, i = uvarintAt(p, i)
-			r.warps[w] = unzigzag(u)
+		warps := buf[:nw:nw]
+		alone = 0
+		for w := range warps {
+			u, at = uvarintAt(p, at)
+			warps[w] = unzigzag(u)
+			alone = max(alone, warps[w])
+		}
+		s.warps = warps
+	} else if s.warps != nil { // an earlier record's
+		alone = s.alone()
+	}
+	if tag&1 != 0 {
+		var insts, bytes uint64
+		insts, at = uvarintAt(p, at)
+		bytes, at = uvarintAt(p, at)
+		if alone > 0 {
+			s.issue, s.dram = perCycle(insts, bytes, alone)
 		}
 	}
-	if r.demand = tag&1 != 0; r.demand {
-		r.insts, i = uvarintAt(p, i)
-		r.bytes, i = uvarintAt(p, i)
-	}
-	return p[i:]
+	return at
 }
 
 // appendUvarint is binary.AppendUvarint with its one- and two-byte cases
@@ -217,17 +216,10 @@ func appendUvarint(p []byte, x uint64) []byte {
 // zigzagOf is binary.AppendVarint's coding of v as a uvarint.
 func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
-// uvarint decodes binary.Uvarint's encoding at the start of p, which must
-// hold a valid one (the packed form's own bytes do). Small enough to be
-// inlined where binary.Uvarint, which checks for overflow, is not:
-// nextSpec decodes five numbers or so for every CTA placed.
-func uvarint(p []byte) (uint64, []byte) {
-	x, n := uvarintAt(p, 0)
-	return x, p[n:]
-}
-
-// uvarintAt is uvarint of the number at p[i:]: it and the index after it.
-// Its one- and two-byte cases (a CTA's index and tag, most cycles and
+// uvarintAt decodes binary.Uvarint's encoding at p[i:], which must hold a
+// valid one (the packed form's own bytes do): the number and the index
+// after it: binary.Uvarint checks for overflow, which the packed form's
+// numbers cannot. Its one- and two-byte cases (a CTA's index and tag, most cycles and
 // per-warp cycles) are unrolled, as appendUvarint's are: the loop over
 // every number's bytes cost BFS 14 instructions a CTA more
 // (scripts/instructions.sh --quick bfs). Marking uvarintLong noinline,
@@ -259,11 +251,6 @@ func uvarintLong(p []byte, i int) (uint64, int) {
 // unzigzag is binary.Varint's decoding of the uvarint ux: x, or ^x when
 // the low bit is set.
 func unzigzag(ux uint64) int64 { return int64(ux>>1) ^ -int64(ux&1) }
-
-func skipUvarint(p []byte) []byte {
-	_, rest := uvarint(p)
-	return rest
-}
 
 // slimSpec is a ctaSpec without its pointers.
 type slimSpec struct {

@@ -33,27 +33,29 @@ func TestCTARecordRead(t *testing.T) {
 	}
 }
 
-// A record decodes from the packed form as it was appended, after the
-// bytes before it and with those after it left: its warps in the buffer
-// given, the bytes it took counted.
+// A record decodes from the packed form into the spec fill makes of it,
+// after the bytes before it and with those after it left: its warps in
+// the buffer given.
 func TestPackedRecordRoundTrip(t *testing.T) {
 	recs := []ctaRecord{
 		{cycles: 0},
 		{cycles: -5, warps: []int64{1, -1, 1 << 50}},
-		{cycles: 1 << 40, demand: true, insts: math.MaxUint64, bytes: 3},
+		{cycles: 1 << 40, demand: true, insts: math.MaxUint64 >> 1, bytes: 3},
 		{cycles: 9, warps: []int64{4}, demand: true, insts: 1},
+		{cycles: 9, warps: []int64{4, 9}, demand: true, insts: 100, bytes: 30},
+		{cycles: 0, demand: true, insts: 5},
 	}
 	for n, r := range recs {
 		i := uint64(n) * 1000
 		p := r.appendPacked([]byte{0xff}, i)
 		p = append(p, 0xee)
 		buf := make([]int64, 4)
-		gi, got, nw, rest := decodeRecord(p[1:], buf)
-		if len(r.warps) == 0 {
-			got.warps = r.warps // decoded as none
-		}
-		if gi != i || !reflect.DeepEqual(got, r) || nw != len(r.warps) || !bytes.Equal(rest, []byte{0xee}) {
-			t.Errorf("record %d: decoded CTA %d, %+v, %d warps, % x left", n, gi, got, nw, rest)
+		gi, tag, body := recordHead(p, 1)
+		var got, want ctaSpec
+		at := got.decode(tag, p, body, buf)
+		r.fill(&want)
+		if gi != i || !reflect.DeepEqual(got, want) || int(tag>>1) != len(r.warps) || at != len(p)-1 {
+			t.Errorf("record %d: decoded CTA %d, %+v (want %+v), %d warps, %d bytes left", n, gi, got, want, tag>>1, len(p)-at)
 		}
 	}
 }
@@ -81,7 +83,7 @@ func TestSlimSpecRoundTrip(t *testing.T) {
 	}
 }
 
-// uvarint and varint (unzigzag over uvarint, as decodeBody reads a
+// uvarintAt and varint (unzigzag over uvarintAt, as decode reads a
 // varint) decode every value as encoding/binary does, at both sides of
 // each byte boundary.
 func TestPackedVarints(t *testing.T) {
@@ -91,27 +93,26 @@ func TestPackedVarints(t *testing.T) {
 			p := binary.AppendUvarint(nil, u)
 			p = binary.AppendVarint(p, int64(u))
 			p = binary.AppendVarint(p, -int64(u))
-			gu, rest := uvarint(p)
-			gp, rest := varint(rest)
-			gn, rest := varint(rest)
-			if gu != u || gp != int64(u) || gn != -int64(u) || len(rest) != 0 {
-				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(rest))
+			gu, at := uvarintAt(p, 0)
+			gp, at := varint(p, at)
+			gn, at := varint(p, at)
+			if gu != u || gp != int64(u) || gn != -int64(u) || at != len(p) {
+				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(p)-at)
 			}
 		}
 	}
 	p := binary.AppendVarint(binary.AppendUvarint(nil, math.MaxUint64), math.MinInt64)
-	if u, rest := uvarint(p); u != math.MaxUint64 {
+	if u, at := uvarintAt(p, 0); u != math.MaxUint64 {
 		t.Errorf("decoded %d, want MaxUint64", u)
-	} else if x, _ := varint(rest); x != math.MinInt64 {
+	} else if x, _ := varint(p, at); x != math.MinInt64 {
 		t.Errorf("decoded %d, want MinInt64", x)
 	}
 }
 
-// varint decodes binary.Varint's encoding at the start of p as decodeBody
-// does.
-func varint(p []byte) (int64, []byte) {
-	ux, rest := uvarint(p)
-	return unzigzag(ux), rest
+// varint decodes binary.Varint's encoding at p[i:] as decode does.
+func varint(p []byte, i int) (int64, int) {
+	ux, i := uvarintAt(p, i)
+	return unzigzag(ux), i
 }
 
 // appendPacked's appendUvarint and zigzagOf write what binary.AppendUvarint

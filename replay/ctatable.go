@@ -273,15 +273,16 @@ func (t *ctaTable) record(i uint64, r *ctaRecord) {
 // bytes are the table's own encoding, so they decode without error. The
 // CTAs' per-warp cycles share one slice.
 func (t *ctaTable) unpack() {
-	warps := binary.LittleEndian.Uint32(t.packed) & warpsMask
-	n, p := uvarint(t.packed[headerLen:])
+	p := t.packed
+	warps := binary.LittleEndian.Uint32(p) & warpsMask
+	n, at := uvarintAt(p, headerLen)
 	flat := make([]ctaSpec, n)
 	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
 	buf := make([]int64, warps)
-	for len(p) > 0 {
-		i, r, nw, rest := decodeRecord(p, buf)
-		r.fill(&flat[i])
-		buf, p = buf[nw:], rest
+	for at < len(p) {
+		i, tag, body := recordHead(p, at)
+		at = flat[i].decode(tag, p, body, buf)
+		buf = buf[tag>>1:]
 	}
 }
 
@@ -304,20 +305,18 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	if h := binary.LittleEndian.Uint32(p); h&streaming != 0 {
 		at = int(binary.LittleEndian.Uint32(p[4:headerLen]))
 	} else {
-		at = len(p) - len(skipUvarint(p[headerLen:])) // the first record
+		_, at = uvarintAt(p, headerLen) // the first record, past the grid
 		binary.LittleEndian.PutUint32(p, h|streaming)
 	}
 	*s = ctaSpec{}
 	if at == len(p) {
 		return buf // a CTA past the last record: none
 	}
-	_, tag, body := recordHead(p[at:])
+	_, tag, body := recordHead(p, at)
 	if nw := int(tag >> 1); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
-	var r ctaRecord
-	rest := r.decodeBody(tag, body, buf)
-	r.fill(s)
-	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
+	at = s.decode(tag, p, body, buf)
+	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(at))
 	return buf
 }
