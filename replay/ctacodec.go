@@ -10,10 +10,9 @@ package replay
 //   - ctaRecord is the record as the engine keeps it (read): rescaled to
 //     the replay clock, its warps dropped where every warp runs the CTA's
 //     cycles.
-//   - The packed form is a ctaRecord as varints, appended to a device
-//     kernel's table until one of its specs is asked for (appendPacked;
-//     recordHead and ctaSpec.decode read it back into the spec fill would
-//     make; ctaTable owns the table's header around them).
+//   - The packed form is a ctaRecord as varints in a device kernel's
+//     table until a spec is asked for (appendPacked, from the trace.CTA;
+//     ctaSpec.decode, into the spec; ctaTable owns the table's header).
 //   - ctaSpec is what placing a CTA reads: its cycles, per-warp cycles,
 //     demand per cycle alone and rare parts (fill).
 //   - slimSpec and rareSpec are a ctaSpec split into its pointer-free part
@@ -25,8 +24,8 @@ package replay
 //     becomes its slim directly (plainSlim).
 //
 // The codec's functions are small enough to be inlined where they are
-// called once a CTA (appendPacked and decode excepted), so the forms
-// cost no calls on the hot paths.
+// called once a CTA (appendPacked and decode excepted): the forms cost no
+// calls on the hot paths.
 
 import (
 	"encoding/binary"
@@ -138,23 +137,31 @@ func ownWarps(c *trace.CTA) bool { return len(c.WarpCycles) > 0 && !uniform(c.Wa
 // records a demand the uvarints of its insts and bytes: 8 to 12 bytes a
 // CTA, about a fifth of a ctaSpec.
 
-// appendPacked appends r, the record of CTA i, in the packed form.
-func (r *ctaRecord) appendPacked(p []byte, i uint64) []byte {
-	tag := uint64(len(r.warps)) << 1
-	if r.demand {
+// appendPacked appends cta record c, rescaled with clk, in the packed
+// form: the ctaRecord read makes of it, written straight from c, with no
+// ctaRecord between (ctaTable.record). It returns the bytes and the
+// per-warp cycles kept: none where every warp runs the CTA's cycles.
+func appendPacked(p []byte, c *trace.CTA, clk clock) ([]byte, int) {
+	var nw int
+	if ownWarps(c) {
+		nw = len(c.WarpCycles)
+	}
+	demand := c.HasDemand()
+	tag := uint64(nw) << 1
+	if demand {
 		tag |= 1
 	}
-	p = appendUvarint(p, i)
+	p = appendUvarint(p, c.CTA)
 	p = appendUvarint(p, tag)
-	p = appendUvarint(p, zigzagOf(r.cycles))
-	for _, w := range r.warps {
-		p = appendUvarint(p, zigzagOf(w))
+	p = appendUvarint(p, zigzagOf(clk.scale(c.Cycles)))
+	for _, w := range c.WarpCycles[:nw] {
+		p = appendUvarint(p, zigzagOf(clk.scale(w)))
 	}
-	if r.demand {
-		p = appendUvarint(p, r.insts)
-		p = appendUvarint(p, r.bytes)
+	if demand {
+		p = appendUvarint(p, c.Insts)
+		p = appendUvarint(p, c.DRAMBytes)
 	}
-	return p
+	return p, nw
 }
 
 // recordHead decodes the head of the packed record at p[at:]: its CTA and

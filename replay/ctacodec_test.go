@@ -33,29 +33,35 @@ func TestCTARecordRead(t *testing.T) {
 	}
 }
 
-// A record decodes from the packed form into the spec fill makes of it,
-// after the bytes before it and with those after it left: its warps in
-// the buffer given.
+// A cta record decodes from the packed form into the spec fill makes of
+// the ctaRecord read makes of it, after the bytes before it and with
+// those after it left: its own warps in the buffer given, rescaled.
 func TestPackedRecordRoundTrip(t *testing.T) {
-	recs := []ctaRecord{
-		{cycles: 0},
-		{cycles: -5, warps: []int64{1, -1, 1 << 50}},
-		{cycles: 1 << 40, demand: true, insts: math.MaxUint64 >> 1, bytes: 3},
-		{cycles: 9, warps: []int64{4}, demand: true, insts: 1},
-		{cycles: 9, warps: []int64{4, 9}, demand: true, insts: 100, bytes: 30},
-		{cycles: 0, demand: true, insts: 5},
+	ctas := []trace.CTA{
+		{Cycles: 0},
+		{Cycles: 5, WarpCycles: []int64{1, 5, 1 << 40}},
+		{Cycles: 7, WarpCycles: []int64{7, 7}},
+		{Cycles: 1 << 40, Insts: math.MaxUint64 >> 1, DRAMBytes: 3},
+		{Cycles: 9, WarpCycles: []int64{4}, Insts: 1},
+		{Cycles: 9, WarpCycles: []int64{4, 9}, Insts: 100, DRAMBytes: 30},
+		{Cycles: 0, Insts: 5},
 	}
-	for n, r := range recs {
-		i := uint64(n) * 1000
-		p := r.appendPacked([]byte{0xff}, i)
-		p = append(p, 0xee)
-		buf := make([]int64, 4)
-		gi, tag, body := recordHead(p, 1)
-		var got, want ctaSpec
-		at := got.decode(tag, p, body, buf)
-		r.fill(&want)
-		if gi != i || !reflect.DeepEqual(got, want) || int(tag>>1) != len(r.warps) || at != len(p)-1 {
-			t.Errorf("record %d: decoded CTA %d, %+v (want %+v), %d warps, %d bytes left", n, gi, got, want, tag>>1, len(p)-at)
+	for n, c := range ctas {
+		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
+			c.CTA = uint64(n) * 1000
+			c.WarpCycles = slices.Clone(ctas[n].WarpCycles) // read rescales them in place
+			p, nw := appendPacked([]byte{0xff}, &c, clk)
+			p = append(p, 0xee)
+			var r ctaRecord
+			r.read(&c, clk)
+			buf := make([]int64, 4)
+			gi, tag, body := recordHead(p, 1)
+			var got, want ctaSpec
+			at := got.decode(tag, p, body, buf)
+			r.fill(&want)
+			if gi != c.CTA || !reflect.DeepEqual(got, want) || int(tag>>1) != nw || nw != len(r.warps) || at != len(p)-1 {
+				t.Errorf("record %d at x%g: decoded CTA %d, %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, gi, got, want, tag>>1, nw, len(p)-at)
+			}
 		}
 	}
 }

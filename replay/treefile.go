@@ -126,15 +126,15 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		b.held += ctaHeld(0)
 		return nil
 	}
-	var r ctaRecord
-	r.read(c, b.clk) // its warps are c's: the table copies what it keeps
-	b.held += ctaHeld(len(r.warps))
-	if b.windowed(k) {
-		r.warps = slices.Clone(r.warps)
-		return b.win.record(c.CTA, &r)
+	if !b.windowed(k) {
+		b.held += ctaHeld(k.ctas.record(c, b.clk))
+		return nil
 	}
-	k.ctas.record(c.CTA, &r)
-	return nil
+	var r ctaRecord
+	r.read(c, b.clk) // its warps are c's: the window copies them
+	b.held += ctaHeld(len(r.warps))
+	r.warps = slices.Clone(r.warps)
+	return b.win.record(c.CTA, &r)
 }
 
 // windowed reports whether k's CTAs are filed in the spec window, not
