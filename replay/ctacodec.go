@@ -225,24 +225,21 @@ func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 // uvarintAt decodes binary.Uvarint's encoding at p[i:], which must hold a
 // valid one (the packed form's own bytes do): the number and the index
-// after it: binary.Uvarint checks for overflow, which the packed form's
-// numbers cannot. Its one- and two-byte cases (a CTA's index and tag, most cycles and
-// per-warp cycles) are unrolled, as appendUvarint's are: the loop over
-// every number's bytes cost BFS 14 instructions a CTA more
-// (scripts/instructions.sh --quick bfs). Marking uvarintLong noinline,
-// to bring this under the inliner's budget, did not, and cost 20 more.
+// after it; binary.Uvarint checks for overflow, which the packed form's
+// numbers cannot. Its one-byte case (a CTA's index and tag, most warps
+// counts) is unrolled, the rest a loop: so it is small enough (cost 74)
+// to inline at every call, hot in the profile or not. With the two-byte
+// case unrolled too (cost 100) it inlined only where the profile said
+// so, which a new decoder's calls (ctaSpec.decode) are not: they cost
+// BFS 15 instructions a CTA more (scripts/instructions.sh --quick bfs).
 func uvarintAt(p []byte, i int) (uint64, int) {
-	b0 := p[i]
-	if b0 < 0x80 {
+	if b0 := p[i]; b0 < 0x80 {
 		return uint64(b0), i + 1
-	}
-	if b1 := p[i+1]; b1 < 0x80 {
-		return uint64(b0&0x7f) | uint64(b1)<<7, i + 2
 	}
 	return uvarintLong(p, i)
 }
 
-// uvarintLong is uvarintAt for a number of three bytes or more.
+// uvarintLong is uvarintAt for a number of two bytes or more.
 func uvarintLong(p []byte, i int) (uint64, int) {
 	var x uint64
 	for s := uint(0); ; s += 7 {
