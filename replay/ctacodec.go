@@ -226,12 +226,12 @@ func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 // uvarintAt decodes binary.Uvarint's encoding at p[i:], which must hold a
 // valid one (the packed form's own bytes do): the number and the index
 // after it; binary.Uvarint checks for overflow, which the packed form's
-// numbers cannot. Its one-byte case (a CTA's index and tag, most warps
-// counts) is unrolled, the rest a loop: so it is small enough (cost 74)
-// to inline at every call, hot in the profile or not. With the two-byte
-// case unrolled too (cost 100) it inlined only where the profile said
-// so, which a new decoder's calls (ctaSpec.decode) are not: they cost
-// BFS 15 instructions a CTA more (scripts/instructions.sh --quick bfs).
+// numbers cannot. Its one-byte case (most CTAs' indexes, every tag) is
+// unrolled, the rest a loop: so it is small enough (cost 78) to inline
+// at every call, hot in the profile or not. With the two-byte case
+// unrolled too (cost 100) it inlined only where the profile said so,
+// which a new decoder's calls (ctaSpec.decode) are not: they cost BFS
+// 15 instructions a CTA more (scripts/instructions.sh --quick bfs).
 func uvarintAt(p []byte, i int) (uint64, int) {
 	if b0 := p[i]; b0 < 0x80 {
 		return uint64(b0), i + 1
@@ -239,16 +239,18 @@ func uvarintAt(p []byte, i int) (uint64, int) {
 	return uvarintLong(p, i)
 }
 
-// uvarintLong is uvarintAt for a number of two bytes or more.
+// uvarintLong is uvarintAt for a number of two bytes or more. Its shifts
+// are masked to 63, as a valid number's are, so that the compiler makes
+// no test for one of 64 or more (BFS --quick: 12 instructions a CTA).
 func uvarintLong(p []byte, i int) (uint64, int) {
 	var x uint64
 	for s := uint(0); ; s += 7 {
 		b := p[i]
 		i++
 		if b < 0x80 {
-			return x | uint64(b)<<s, i
+			return x | uint64(b)<<(s&63), i
 		}
-		x |= uint64(b&0x7f) << s
+		x |= uint64(b&0x7f) << (s & 63)
 	}
 }
 
