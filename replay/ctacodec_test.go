@@ -33,9 +33,10 @@ func TestCTARecordRead(t *testing.T) {
 	}
 }
 
-// A cta record decodes from the packed form into the spec fill makes of
-// the ctaRecord read makes of it, after the bytes before it and with
-// those after it left: its own warps in the buffer given, rescaled.
+// A cta record decodes from the packed form, short or not, into the spec
+// fill makes of the ctaRecord read makes of it, after the bytes before it
+// and with those after it left: its own warps in the buffer given,
+// rescaled.
 func TestPackedRecordRoundTrip(t *testing.T) {
 	ctas := []trace.CTA{
 		{Cycles: 0},
@@ -45,6 +46,9 @@ func TestPackedRecordRoundTrip(t *testing.T) {
 		{Cycles: 9, WarpCycles: []int64{4}, Insts: 1},
 		{Cycles: 9, WarpCycles: []int64{4, 9}, Insts: 100, DRAMBytes: 30},
 		{Cycles: 0, Insts: 5},
+		{Cycles: 1<<16 - 1, WarpCycles: []int64{1<<16 - 1, 0}, Insts: 1<<16 - 1, DRAMBytes: 1<<16 - 1}, // short
+		{Cycles: 1 << 16, WarpCycles: []int64{1 << 16, 0}, Insts: 1},                                   // not
+		{Cycles: 9, Insts: 1 << 16},
 	}
 	for n, c := range ctas {
 		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
@@ -59,8 +63,8 @@ func TestPackedRecordRoundTrip(t *testing.T) {
 			var got, want ctaSpec
 			at := got.decode(tag, p, body, buf)
 			r.fill(&want)
-			if gi != c.CTA || !reflect.DeepEqual(got, want) || int(tag>>1) != nw || nw != len(r.warps) || at != len(p)-1 {
-				t.Errorf("record %d at x%g: decoded CTA %d, %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, gi, got, want, tag>>1, nw, len(p)-at)
+			if gi != c.CTA || !reflect.DeepEqual(got, want) || tagWarps(tag) != nw || nw != len(r.warps) || at != len(p)-1 {
+				t.Errorf("record %d at x%g: decoded CTA %d, %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, gi, got, want, tagWarps(tag), nw, len(p)-at)
 			}
 		}
 	}

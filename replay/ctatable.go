@@ -211,8 +211,8 @@ func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 
 // packedRoom is the bytes a packed table of total CTAs starts with room
 // for: its header and grid, and a record per CTA (up to 16). Records take
-// 8 to 12 bytes each (BFS scale 20's children: 8 on average, more at the
-// big levels, where 8 made most slices double).
+// 8 to 12 bytes each (BFS scale 16's children: 9.7 on average; with 8 a
+// record, most of scale 20's big levels' slices doubled).
 func packedRoom(total uint64) int {
 	return headerLen + 2 + int(min(total, 16))*12
 }
@@ -281,7 +281,7 @@ func (t *ctaTable) unpack() {
 	for at < len(p) {
 		i, tag, body := recordHead(p, at)
 		at = flat[i].decode(tag, p, body, buf)
-		buf = buf[tag>>1:]
+		buf = buf[tagWarps(tag):]
 	}
 }
 
@@ -312,7 +312,7 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 		return buf // a CTA past the last record: none
 	}
 	_, tag, body := recordHead(p, at)
-	if nw := int(tag >> 1); nw > cap(buf) { // most CTAs have none
+	if nw := tagWarps(tag); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
 	at = s.decode(tag, p, body, buf)
