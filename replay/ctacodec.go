@@ -214,40 +214,16 @@ func recordHead(p []byte, at int) (i, tag uint64, body int) {
 // no ctaRecord between: decoded into one and filled from it, its seven
 // words were written and read again, and each number sliced what was
 // left of the bytes (ctaTable.nextSpec, once a placed CTA:
-// scripts/instructions.sh --quick bfs, 63 instructions a CTA fewer).
+// scripts/instructions.sh --quick bfs, 63 instructions a CTA fewer). It
+// reads a short body itself, a call fewer than a dispatch to each form's
+// reader (12 instructions a CTA), and leaves a long one to decodeLong.
 func (s *ctaSpec) decode(tag uint64, p []byte, at int, buf []int64) int {
-	if tag&tagShort != 0 {
-		return s.decodeShort(tag, p, at, buf)
+	if tag&tagShort == 0 {
+		return s.decodeLong(tag, p, at, buf)
 	}
-	u, at := uvarintAt(p, at)
-	s.cycles = unzigzag(u)
-	alone := s.cycles // s.alone() once the record is in s
-	if nw := tagWarps(tag); nw > 0 {
-		warps := buf[:nw:nw]
-		alone = 0
-		for w := range warps {
-			u, at = uvarintAt(p, at)
-			warps[w] = unzigzag(u)
-			alone = max(alone, warps[w])
-		}
-		s.warps = warps
-	} else if s.warps != nil { // an earlier record's
-		alone = s.alone()
-	}
-	if tag&tagDemand != 0 {
-		var insts, bytes uint64
-		insts, at = uvarintAt(p, at)
-		bytes, at = uvarintAt(p, at)
-		s.setDemand(insts, bytes, alone)
-	}
-	return at
-}
-
-// decodeShort is decode for a body of short numbers (tagShort).
-func (s *ctaSpec) decodeShort(tag uint64, p []byte, at int, buf []int64) int {
 	s.cycles = shortAt(p, at)
 	at += 2
-	alone := s.cycles
+	alone := s.cycles // s.alone() once the record is in s
 	if nw := tagWarps(tag); nw > 0 {
 		warps := buf[:nw:nw]
 		alone = 0
@@ -257,12 +233,38 @@ func (s *ctaSpec) decodeShort(tag uint64, p []byte, at int, buf []int64) int {
 			alone = max(alone, warps[w])
 		}
 		s.warps = warps
-	} else if s.warps != nil {
+	} else if s.warps != nil { // an earlier record's
 		alone = s.alone()
 	}
 	if tag&tagDemand != 0 {
 		s.setDemand(uint64(shortAt(p, at)), uint64(shortAt(p, at+2)), alone)
 		at += 4
+	}
+	return at
+}
+
+// decodeLong is decode for a body of varints.
+func (s *ctaSpec) decodeLong(tag uint64, p []byte, at int, buf []int64) int {
+	u, at := uvarintAt(p, at)
+	s.cycles = unzigzag(u)
+	alone := s.cycles
+	if nw := tagWarps(tag); nw > 0 {
+		warps := buf[:nw:nw]
+		alone = 0
+		for w := range warps {
+			u, at = uvarintAt(p, at)
+			warps[w] = unzigzag(u)
+			alone = max(alone, warps[w])
+		}
+		s.warps = warps
+	} else if s.warps != nil {
+		alone = s.alone()
+	}
+	if tag&tagDemand != 0 {
+		var insts, bytes uint64
+		insts, at = uvarintAt(p, at)
+		bytes, at = uvarintAt(p, at)
+		s.setDemand(insts, bytes, alone)
 	}
 	return at
 }
