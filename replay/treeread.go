@@ -38,12 +38,12 @@ type treeReader struct {
 	recs []trace.Record
 	at   int
 	// last is the kernel the last cta record named (they come in runs),
-	// or the one filed last (its records come next); parent the one the
-	// last device launch named as its parent (a CTA's launches come
-	// together, and so, in BFS, do all of a level's, from its one host
-	// kernel). Each spares a lookup in tree, where parents' and
-	// children's lookups took turns with its two cached pages.
+	// or the one filed last (its records come next), and after the CTA
+	// after that record's (passed); parent the kernel the last device
+	// launch named as its parent (a CTA's launches come together, in BFS
+	// all of a level's). Each spares a lookup in tree (two cached pages).
 	last, parent filed
+	after        uint64
 	// runs is the source's fast way to the cta records that follow one
 	// (trace.Validator.CTAs), nil for a source without (a Prefetcher):
 	// run[runAt:] are those it read last, not filed yet, runErr the
@@ -290,7 +290,7 @@ func (b *treeReader) setSource(src trace.Source) {
 // segment's windowed host kernel's, for the window's next CTAs, else a
 // run of any.
 func (b *treeReader) readRun(kernel uint64) {
-	if b.runs == nil {
+	if b.runs == nil || b.ended(kernel) {
 		return
 	}
 	if h := b.host; h != nil && h.id == kernel && b.windowed(h) {
