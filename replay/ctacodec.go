@@ -131,24 +131,29 @@ func slimOf(cycles int64, insts, bytes uint64) slimSpec {
 // engine keeps: some warp's differ from the CTA's.
 func ownWarps(c *trace.CTA) bool { return len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) }
 
-// The packed form: a record of CTA i is the uvarints of i and a tag (the
-// number of per-warp cycles, shifted left by two, whether its numbers
-// are short and whether it records a demand), then its cycles, per-warp
-// cycles and, where it records a demand, its insts and bytes. Where each
-// of those is below 2^16 and not negative (a child CTA of BFS's, short)
-// each takes two bytes, little-endian; else each is a varint (cycles and
-// per-warp cycles zigzagged). A CTA takes 8 to 12 bytes, about a fifth
-// of a ctaSpec.
+// The packed form: a record of CTA i is the uvarint of a tag (the number
+// of per-warp cycles, shifted left by three, whether it names its CTA,
+// whether its numbers are short and whether it records a demand), the
+// uvarint of i where it names its CTA, then its cycles, per-warp cycles
+// and, where it records a demand, its insts and bytes. A record names its
+// CTA unless that is the CTA after the last record's that did not (CTA 0
+// for the first): records in CTA order, as every generator writes them,
+// name none. Where each of its numbers is below 2^16 and not negative (a
+// child CTA of BFS's, short) each takes two bytes, little-endian; else
+// each is a varint (cycles and per-warp cycles zigzagged). A CTA takes 7
+// to 12 bytes, about a fifth of a ctaSpec.
 //
 // The short form is read with one load a number, where a varint took a
 // test a byte and, past its first, a loop (uvarintAt, kept small enough
 // to inline): scripts/instructions.sh --quick bfs, 65 instructions a CTA
-// fewer, written and read. A child CTA of BFS's takes 9.7 bytes where it
-// took 8.2; BFS scale 20's peak resident memory stays 65 MB.
+// fewer, written and read. A child CTA of BFS's took 9.7 bytes where it
+// took 8.2 (8.7 once records in order named no CTA); BFS scale 20's peak
+// resident memory stays 65 MB.
 const (
 	tagDemand    = 1       // the record has a demand: insts and bytes
 	tagShort     = 2       // its numbers take two bytes each
-	tagWarpShift = 2       // the tag's number of per-warp cycles, shifted so
+	tagNamed     = 4       // it names its CTA
+	tagWarpShift = 3       // the tag's number of per-warp cycles, shifted so
 	shortMax     = 1 << 16 // a short number is below
 )
 
@@ -156,10 +161,11 @@ const (
 func tagWarps(tag uint64) int { return int(tag >> tagWarpShift) }
 
 // appendPacked appends cta record c, rescaled with clk, in the packed
-// form: the ctaRecord read makes of it, written straight from c, with no
-// ctaRecord between (ctaTable.record). It returns the bytes and the
-// per-warp cycles kept: none where every warp runs the CTA's cycles.
-func appendPacked(p []byte, c *trace.CTA, clk clock) ([]byte, int) {
+// form, naming its CTA where named says so: the ctaRecord read makes of
+// it, written straight from c, with no ctaRecord between
+// (ctaTable.record). It returns the bytes and the per-warp cycles kept:
+// none where every warp runs the CTA's cycles.
+func appendPacked(p []byte, c *trace.CTA, clk clock, named bool) ([]byte, int) {
 	var nw int
 	if ownWarps(c) {
 		nw = len(c.WarpCycles)
@@ -170,13 +176,21 @@ func appendPacked(p []byte, c *trace.CTA, clk clock) ([]byte, int) {
 	if demand {
 		tag |= tagDemand
 	}
+	if named {
+		tag |= tagNamed
+	}
 	short := uint64(cycles)|c.Insts|c.DRAMBytes < shortMax
 	for _, w := range c.WarpCycles[:nw] {
 		short = short && uint64(clk.scale(w)) < shortMax
 	}
-	p = appendUvarint(p, c.CTA)
 	if short {
-		p = appendUvarint(p, tag|tagShort)
+		tag |= tagShort
+	}
+	p = appendUvarint(p, tag)
+	if named {
+		p = appendUvarint(p, c.CTA)
+	}
+	if short {
 		p = binary.LittleEndian.AppendUint16(p, uint16(cycles))
 		for _, w := range c.WarpCycles[:nw] {
 			p = binary.LittleEndian.AppendUint16(p, uint16(clk.scale(w)))
@@ -187,7 +201,6 @@ func appendPacked(p []byte, c *trace.CTA, clk clock) ([]byte, int) {
 		}
 		return p, nw
 	}
-	p = appendUvarint(p, tag)
 	p = appendUvarint(p, zigzagOf(cycles))
 	for _, w := range c.WarpCycles[:nw] {
 		p = appendUvarint(p, zigzagOf(clk.scale(w)))
@@ -199,12 +212,21 @@ func appendPacked(p []byte, c *trace.CTA, clk clock) ([]byte, int) {
 	return p, nw
 }
 
-// recordHead decodes the head of the packed record at p[at:]: its CTA and
-// its tag, and the index of its body after them.
-func recordHead(p []byte, at int) (i, tag uint64, body int) {
-	i, at = uvarintAt(p, at)
+// recordHead decodes the head of the packed record at p[at:]: its tag,
+// its CTA (next, where it names none, and then next is the CTA after it)
+// and the index of its body after them. Records in CTA order name none
+// and are read so with no number but the tag: BFS's child CTAs
+// (scripts/instructions.sh --quick bfs: 24 instructions a CTA fewer,
+// a byte less a CTA).
+func recordHead(p []byte, at int, next *uint64) (tag, i uint64, body int) {
 	tag, at = uvarintAt(p, at)
-	return i, tag, at
+	if tag&tagNamed != 0 {
+		i, at = uvarintAt(p, at)
+		return tag, i, at
+	}
+	i = *next
+	*next = i + 1
+	return tag, i, at
 }
 
 // decode writes into spec s the body at p[at:] of a packed record whose

@@ -33,10 +33,10 @@ func TestCTARecordRead(t *testing.T) {
 	}
 }
 
-// A cta record decodes from the packed form, short or not, into the spec
-// fill makes of the ctaRecord read makes of it, after the bytes before it
-// and with those after it left: its own warps in the buffer given,
-// rescaled.
+// A cta record decodes from the packed form, short or not, naming its CTA
+// or not, into the spec fill makes of the ctaRecord read makes of it,
+// after the bytes before it and with those after it left: its own warps
+// in the buffer given, rescaled.
 func TestPackedRecordRoundTrip(t *testing.T) {
 	ctas := []trace.CTA{
 		{Cycles: 0},
@@ -52,19 +52,25 @@ func TestPackedRecordRoundTrip(t *testing.T) {
 	}
 	for n, c := range ctas {
 		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
-			c.CTA = uint64(n) * 1000
-			c.WarpCycles = slices.Clone(ctas[n].WarpCycles) // read rescales them in place
-			p, nw := appendPacked([]byte{0xff}, &c, clk)
-			p = append(p, 0xee)
-			var r ctaRecord
-			r.read(&c, clk)
-			buf := make([]int64, 4)
-			gi, tag, body := recordHead(p, 1)
-			var got, want ctaSpec
-			at := got.decode(tag, p, body, buf)
-			r.fill(&want)
-			if gi != c.CTA || !reflect.DeepEqual(got, want) || tagWarps(tag) != nw || nw != len(r.warps) || at != len(p)-1 {
-				t.Errorf("record %d at x%g: decoded CTA %d, %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, gi, got, want, tagWarps(tag), nw, len(p)-at)
+			for _, named := range []bool{false, true} {
+				c.CTA = uint64(n) * 1000
+				c.WarpCycles = slices.Clone(ctas[n].WarpCycles) // read rescales them in place
+				p, nw := appendPacked([]byte{0xff}, &c, clk, named)
+				p = append(p, 0xee)
+				var r ctaRecord
+				r.read(&c, clk)
+				buf := make([]int64, 4)
+				next := c.CTA // where the record names none
+				if named {
+					next = 7
+				}
+				tag, gi, body := recordHead(p, 1, &next)
+				var got, want ctaSpec
+				at := got.decode(tag, p, body, buf)
+				r.fill(&want)
+				if gi != c.CTA || named != (next == 7) || !reflect.DeepEqual(got, want) || tagWarps(tag) != nw || nw != len(r.warps) || at != len(p)-1 {
+					t.Errorf("record %d at x%g, named %v: decoded CTA %d (next %d), %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, named, gi, next, got, want, tagWarps(tag), nw, len(p)-at)
+				}
 			}
 		}
 	}

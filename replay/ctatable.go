@@ -37,9 +37,9 @@ type ctaTable struct {
 	// packed is a header of 8 bytes, the grid's size, then the records.
 	// The header's first word is how many per-warp cycles the records
 	// hold (for unpacking into one slice) and two flags (outOfOrder,
-	// streaming); its second is, while records come, the CTA the next
-	// record names if they come one a CTA in order, and once specs are
-	// streamed, where the next record starts.
+	// streaming); its second is, while records come, the CTA a record of
+	// which names none (the CTA after the last such record's), and once
+	// specs are streamed, where the next record starts.
 	packed []byte
 }
 
@@ -211,7 +211,7 @@ func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 
 // packedRoom is the bytes a packed table of total CTAs starts with room
 // for: its header and grid, and a record per CTA (up to 16). Records take
-// 8 to 12 bytes each (BFS scale 16's children: 9.7 on average; with 8 a
+// 8 to 12 bytes each (BFS scale 16's children: 8.7 on average; with 8 a
 // record, most of scale 20's big levels' slices doubled).
 func packedRoom(total uint64) int {
 	return headerLen + 2 + int(min(total, 16))*12
@@ -247,14 +247,14 @@ func (t *ctaTable) record(c *trace.CTA, clk clock) int {
 	}
 	// Straight from c, with no ctaRecord written and read again between
 	// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer).
-	p, nw := appendPacked(t.packed, c, clk)
-	h := binary.LittleEndian.Uint32(p)
+	named := uint64(binary.LittleEndian.Uint32(t.packed[4:headerLen])) != c.CTA
+	p, nw := appendPacked(t.packed, c, clk, named)
 	// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
-	h += uint32(nw)
-	if next := p[4:headerLen]; uint64(binary.LittleEndian.Uint32(next)) != c.CTA {
+	h := binary.LittleEndian.Uint32(p) + uint32(nw)
+	if named {
 		h |= outOfOrder
 	} else {
-		binary.LittleEndian.PutUint32(next, uint32(c.CTA+1))
+		binary.LittleEndian.PutUint32(p[4:headerLen], uint32(c.CTA+1))
 	}
 	binary.LittleEndian.PutUint32(p, h)
 	if cap(p) == cap(t.packed) {
@@ -278,8 +278,8 @@ func (t *ctaTable) unpack() {
 	flat := make([]ctaSpec, n)
 	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
 	buf := make([]int64, warps)
-	for at < len(p) {
-		i, tag, body := recordHead(p, at)
+	for next := uint64(0); at < len(p); {
+		tag, i, body := recordHead(p, at, &next)
 		at = flat[i].decode(tag, p, body, buf)
 		buf = buf[tagWarps(tag):]
 	}
@@ -311,7 +311,7 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	if at == len(p) {
 		return buf // a CTA past the last record: none
 	}
-	_, tag, body := recordHead(p, at)
+	tag, body := uvarintAt(p, at)           // in CTA order: it names no CTA
 	if nw := tagWarps(tag); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
