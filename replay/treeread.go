@@ -269,9 +269,10 @@ type runSource interface {
 	PlainCTAs(kernel, first uint64, dst []trace.PlainCTA) int
 }
 
-// runLen is how many cta records a run is read at a time, into storage
-// the reader reuses: 64 records and room for their warp_cycles (16 KiB).
-const runLen = 64
+// runLen and plainLen are how many cta and plain records a run reads at a
+// time, into storage the reader reuses: 16 KiB with their warp_cycles, and
+// 6 KiB (64 plain records cost uniform and synth 4 instructions a CTA more).
+const runLen, plainLen = 64, 256
 
 // setSource makes src the source of the records, and its fast way to
 // runs of cta records, where it has one, the way to them.
@@ -281,7 +282,7 @@ func (b *treeReader) setSource(src trace.Source) {
 	b.runs, _ = src.(runSource)
 	if b.runs != nil && b.run == nil {
 		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
-		b.plain = make([]trace.PlainCTA, 0, runLen)
+		b.plain = make([]trace.PlainCTA, 0, plainLen)
 	}
 }
 
@@ -295,7 +296,7 @@ func (b *treeReader) readRun(kernel uint64) {
 	}
 	if h := b.host; h != nil && h.id == kernel && b.windowed(h) {
 		if next := b.win.next(); next < h.total {
-			n := b.runs.PlainCTAs(kernel, next, b.plain[:min(uint64(runLen), h.total-next)])
+			n := b.runs.PlainCTAs(kernel, next, b.plain[:min(plainLen, h.total-next)])
 			if b.plain = b.plain[:n]; n > 0 {
 				return
 			}
