@@ -85,12 +85,13 @@ func (r *Reader) runOf(kernel uint64) *Reader {
 }
 
 // nextCTA decodes the next record into c, with its warp_cycles in warps,
-// when it is a cta record of the kernel runOf was asked for (its kernel
-// delta is zero) that ctaFast reads whole from the buffer; else it reads
-// nothing and reports false.
+// when it is a cta record of the kernel runOf was asked for, of the CTA
+// after the last record's (both deltas zero: its head, read here with no
+// call of ctaHead, BFS --quick 16 instructions a CTA fewer), that ctaFast
+// reads whole from the buffer; else it reads nothing and reports false.
 func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	in := r.in
-	if in.w-in.r < 2 || in.buf[in.r+1] != 0 {
+	if in.w-in.r <= ctaRoom || in.buf[in.r+1] != 0 || in.buf[in.r+2] != 0 {
 		return false
 	}
 	tag := in.buf[in.r]
@@ -99,7 +100,7 @@ func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	}
 	offset := in.offset()
 	in.r++
-	if !r.ctaFastInto(c, tag == tagCTADemand, warps) {
+	if !r.ctaFastInto(c, tag == tagCTADemand, warps, in.buf[in.r:in.w], 0, 0, 2) {
 		in.r--
 		return false
 	}
