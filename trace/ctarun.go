@@ -211,7 +211,7 @@ func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 			}
 			j += m
 		}
-		if c.Cycles < 0 || !withinDemand(c.Cycles, c.Insts, c.DRAMBytes, warps) {
+		if c.Cycles < 0 || !demandBelow(c.Cycles, c.Insts, c.DRAMBytes, warps) {
 			break
 		}
 		dst[n] = c

@@ -717,7 +717,7 @@ const (
 // checked its cycles first: with warp_cycles, Cycles is the longest
 // warp's, so Cycles is its time alone either way. Small enough to inline
 // in checkCTA, which asks it for every cta record with demand, and in
-// plainCTAs; demandError says which bound is broken.
+// keeps (plainCTAs asks demandBelow); demandError says which is broken.
 //
 // Below 2^53 insts and bytes are compared as integers: their float64s are
 // exact, and so is the span (cycles at most 2^40, warps at most 32, both
@@ -726,9 +726,9 @@ const (
 // BFS 4 instructions a CTA, uniform 2; TestWithinDemandIsFloat).
 func withinDemand(cycles int64, insts, bytes uint64, warps int) bool {
 	if insts|bytes < 1<<53 {
-		span := uint64(cycles) * uint64(warps)
-		return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
+		return demandBelow(cycles, insts, bytes, warps)
 	}
+	// From 2^53 on, as the floats they are compared as below it too.
 	span := float64(cycles) * float64(warps)
 	return float64(insts) <= maxInstsPerWarpCycle*span && float64(bytes) <= maxBytesPerWarpCycle*span
 }
@@ -923,4 +923,13 @@ func (v *Validator) endTree() error {
 func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
 	k.id, k.shape, k.root = id, sh, root
 	k.seen.clear()
+}
+
+// demandBelow is withinDemand for insts and bytes below 2^53, compared as
+// integers. plainCTAs, whose numbers take at most three bytes, asks it
+// directly, with no test of their size (uniform --quick: 10 instructions
+// a CTA fewer).
+func demandBelow(cycles int64, insts, bytes uint64, warps int) bool {
+	span := uint64(cycles) * uint64(warps)
+	return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
 }
