@@ -184,8 +184,8 @@ const plainMax = 16
 func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 	in := r.in
 	p := in.buf[in.r:in.w]
-	n, last, at := 0, 0, 0
-	for n < len(dst) && len(p)-at >= plainMax {
+	n, last, at, end := 0, 0, 0, len(p)-plainMax // the last start with room (uniform --quick: 7 a CTA)
+	for n < len(dst) && at <= end {
 		q := (*[plainMax]byte)(p[at:])
 		// The tag and both deltas in one load: zero deltas, the CTA
 		// after the last, are its second and third bytes zero.
