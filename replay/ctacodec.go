@@ -10,9 +10,9 @@ package replay
 //   - ctaRecord is the record as the engine keeps it (read): rescaled to
 //     the replay clock, its warps dropped where every warp runs the CTA's
 //     cycles.
-//   - The packed form is a ctaRecord as varints, appended to a device
-//     kernel's table until one of its specs is asked for (appendPacked,
-//     decodeRecord; ctaTable owns the table's header around them).
+//   - The packed form is a ctaRecord as varints in a device kernel's
+//     table until a spec is asked for (appendPacked, from the trace.CTA;
+//     ctaSpec.decode, into the spec; ctaTable owns the table's header).
 //   - ctaSpec is what placing a CTA reads: its cycles, per-warp cycles,
 //     demand per cycle alone and rare parts (fill).
 //   - slimSpec and rareSpec are a ctaSpec split into its pointer-free part
@@ -24,8 +24,8 @@ package replay
 //     becomes its slim directly (plainSlim).
 //
 // The codec's functions are small enough to be inlined where they are
-// called once a CTA (appendPacked and decodeBody excepted), so the forms
-// cost no calls on the hot paths.
+// called once a CTA (appendPacked and decode excepted): the forms cost no
+// calls on the hot paths.
 
 import (
 	"encoding/binary"
@@ -131,74 +131,180 @@ func slimOf(cycles int64, insts, bytes uint64) slimSpec {
 // engine keeps: some warp's differ from the CTA's.
 func ownWarps(c *trace.CTA) bool { return len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) }
 
-// The packed form: a record of CTA i is the uvarints of i and a tag (the
-// number of per-warp cycles, shifted left by one, and whether it records
-// a demand), the varints of its cycles and per-warp cycles, and where it
-// records a demand the uvarints of its insts and bytes: 8 to 12 bytes a
-// CTA, about a fifth of a ctaSpec.
-
-// appendPacked appends r, the record of CTA i, in the packed form.
-func (r *ctaRecord) appendPacked(p []byte, i uint64) []byte {
-	tag := uint64(len(r.warps)) << 1
-	if r.demand {
-		tag |= 1
-	}
-	p = appendUvarint(p, i)
-	p = appendUvarint(p, tag)
-	p = appendUvarint(p, zigzagOf(r.cycles))
-	for _, w := range r.warps {
-		p = appendUvarint(p, zigzagOf(w))
-	}
-	if r.demand {
-		p = appendUvarint(p, r.insts)
-		p = appendUvarint(p, r.bytes)
-	}
-	return p
-}
-
-// decodeRecord decodes the packed record at the start of p: its CTA, the
-// record, its number of per-warp cycles and the bytes after it. The warps
-// are decoded into the start of buf.
-func decodeRecord(p []byte, buf []int64) (i uint64, r ctaRecord, nw int, rest []byte) {
-	i, tag, p := recordHead(p)
-	rest = r.decodeBody(tag, p, buf)
-	return i, r, int(tag >> 1), rest
-}
-
-// recordHead decodes the head of the packed record at the start of p: its
-// CTA and its tag, and returns the bytes after them.
-func recordHead(p []byte) (i, tag uint64, rest []byte) {
-	i, p = uvarint(p)
-	tag, p = uvarint(p)
-	return i, tag, p
-}
-
-// decodeBody decodes into r the rest of a packed record whose head held
-// tag, the warps into the start of buf (which must hold them), and
-// returns the bytes after it. It fills r in place, and fill reads it in
-// place: a record (seven words) returned or passed by value is written
-// field by field and copied whole, a read the processor cannot forward
-// from its store buffer (ctaTable.nextSpec: one placed CTA each).
+// The packed form: a record of CTA i is the uvarint of a tag (the number
+// of per-warp cycles, shifted left by three, whether it names its CTA,
+// whether its numbers are short and whether it records a demand), the
+// uvarint of i where it names its CTA, then its cycles, per-warp cycles
+// and, where it records a demand, its insts and bytes. A record names its
+// CTA unless that is the CTA after the last record's that did not (CTA 0
+// for the first): records in CTA order, as every generator writes them,
+// name none. Where each of its numbers is below 2^16 and not negative (a
+// child CTA of BFS's, short) each takes two bytes, little-endian; else
+// each is a varint (cycles and per-warp cycles zigzagged). A CTA takes 7
+// to 12 bytes, about a fifth of a ctaSpec.
 //
-// It walks the record by index (uvarintAt), not by the slice of what is
-// left after each number, whose length and capacity each number
-// computed again: a child CTA of BFS's has thirteen numbers
-// (scripts/instructions.sh --quick bfs: 30 instructions a CTA fewer).
-func (r *ctaRecord) decodeBody(tag uint64, p []byte, buf []int64) []byte {
-	u, i := uvarintAt(p, 0)
-	r.cycles = unzigzag(u)
-	if nw := int(tag >> 1); nw > 0 {
-		r.warps = buf[:nw:nw]
-		for w := range r.warps {
-			u, i = uvarintAt(p, i)
-			r.warps[w] = unzigzag(u)
+// The short form is read with one load a number, where a varint took a
+// test a byte and, past its first, a loop (uvarintAt, kept small enough
+// to inline): scripts/instructions.sh --quick bfs, 65 instructions a CTA
+// fewer, written and read. A child CTA of BFS's took 9.7 bytes where it
+// took 8.2 (8.7 once records in order named no CTA); BFS scale 20's peak
+// resident memory stays 65 MB.
+const (
+	tagDemand    = 1       // the record has a demand: insts and bytes
+	tagShort     = 2       // its numbers take two bytes each
+	tagNamed     = 4       // it names its CTA
+	tagWarpShift = 3       // the tag's number of per-warp cycles, shifted so
+	shortMax     = 1 << 16 // a short number is below
+)
+
+// tagWarps is the number of per-warp cycles a record's tag says it has.
+func tagWarps(tag uint64) int { return int(tag >> tagWarpShift) }
+
+// appendPacked appends cta record c, rescaled with clk, in the packed
+// form, naming its CTA where named says so: the ctaRecord read makes of
+// it, written straight from c, with no ctaRecord between
+// (ctaTable.record). It returns the bytes and the per-warp cycles kept:
+// none where every warp runs the CTA's cycles.
+func appendPacked(p []byte, c *trace.CTA, clk clock, named bool) ([]byte, int) {
+	var nw int
+	if ownWarps(c) {
+		nw = len(c.WarpCycles)
+	}
+	cycles := clk.scale(c.Cycles)
+	tag := uint64(nw) << tagWarpShift
+	demand := c.HasDemand()
+	if demand {
+		tag |= tagDemand
+	}
+	if named {
+		tag |= tagNamed
+	}
+	short := uint64(cycles)|c.Insts|c.DRAMBytes < shortMax
+	for _, w := range c.WarpCycles[:nw] {
+		short = short && uint64(clk.scale(w)) < shortMax
+	}
+	if short {
+		tag |= tagShort
+	}
+	p = appendUvarint(p, tag)
+	if named {
+		p = appendUvarint(p, c.CTA)
+	}
+	if short {
+		p = binary.LittleEndian.AppendUint16(p, uint16(cycles))
+		for _, w := range c.WarpCycles[:nw] {
+			p = binary.LittleEndian.AppendUint16(p, uint16(clk.scale(w)))
 		}
+		if demand {
+			p = binary.LittleEndian.AppendUint16(p, uint16(c.Insts))
+			p = binary.LittleEndian.AppendUint16(p, uint16(c.DRAMBytes))
+		}
+		return p, nw
 	}
-	if r.demand = tag&1 != 0; r.demand {
-		r.insts, i = uvarintAt(p, i)
-		r.bytes, i = uvarintAt(p, i)
+	p = appendUvarint(p, zigzagOf(cycles))
+	for _, w := range c.WarpCycles[:nw] {
+		p = appendUvarint(p, zigzagOf(clk.scale(w)))
 	}
-	return p[i:]
+	if demand {
+		p = appendUvarint(p, c.Insts)
+		p = appendUvarint(p, c.DRAMBytes)
+	}
+	return p, nw
+}
+
+// recordHead decodes the head of the packed record at p[at:]: its tag,
+// its CTA (next, where it names none, and then next is the CTA after it)
+// and the index of its body after them. Records in CTA order name none
+// and are read so with no number but the tag: BFS's child CTAs
+// (scripts/instructions.sh --quick bfs: 24 instructions a CTA fewer,
+// a byte less a CTA).
+func recordHead(p []byte, at int, next *uint64) (tag, i uint64, body int) {
+	tag, at = uvarintAt(p, at)
+	if tag&tagNamed != 0 {
+		i, at = uvarintAt(p, at)
+		return tag, i, at
+	}
+	i = *next
+	*next = i + 1
+	return tag, i, at
+}
+
+// decode writes into spec s the body at p[at:] of a packed record whose
+// head held tag, as fill writes the record the body was appended from,
+// the warps into the start of buf (which must hold them), and returns
+// the index after the body. The body goes straight into the spec, with
+// no ctaRecord between: decoded into one and filled from it, its seven
+// words were written and read again, and each number sliced what was
+// left of the bytes (ctaTable.nextSpec, once a placed CTA:
+// scripts/instructions.sh --quick bfs, 63 instructions a CTA fewer). It
+// reads a short body itself, a call fewer than a dispatch to each form's
+// reader (12 instructions a CTA), and leaves a long one to decodeLong.
+func (s *ctaSpec) decode(tag uint64, p []byte, at int, buf []int64) int {
+	if tag&tagShort == 0 {
+		return s.decodeLong(tag, p, at, buf)
+	}
+	s.cycles = shortAt(p, at)
+	at += 2
+	alone := s.cycles // s.alone() once the record is in s
+	if nw := tagWarps(tag); nw > 0 {
+		warps := buf[:nw:nw]
+		alone = 0
+		for w := range warps {
+			warps[w] = shortAt(p, at)
+			at += 2
+			alone = max(alone, warps[w])
+		}
+		s.warps = warps
+	} else if s.warps != nil { // an earlier record's
+		alone = s.alone()
+	}
+	if tag&tagDemand != 0 {
+		s.setDemand(uint64(shortAt(p, at)), uint64(shortAt(p, at+2)), alone)
+		at += 4
+	}
+	return at
+}
+
+// decodeLong is decode for a body of varints.
+func (s *ctaSpec) decodeLong(tag uint64, p []byte, at int, buf []int64) int {
+	u, at := uvarintAt(p, at)
+	s.cycles = unzigzag(u)
+	alone := s.cycles
+	if nw := tagWarps(tag); nw > 0 {
+		warps := buf[:nw:nw]
+		alone = 0
+		for w := range warps {
+			u, at = uvarintAt(p, at)
+			warps[w] = unzigzag(u)
+			alone = max(alone, warps[w])
+		}
+		s.warps = warps
+	} else if s.warps != nil {
+		alone = s.alone()
+	}
+	if tag&tagDemand != 0 {
+		var insts, bytes uint64
+		insts, at = uvarintAt(p, at)
+		bytes, at = uvarintAt(p, at)
+		s.setDemand(insts, bytes, alone)
+	}
+	return at
+}
+
+// shortAt is the short number at p[i:]: one load of two bytes after a
+// bounds check of each, where binary.LittleEndian.Uint16(p[i:]) sliced
+// p first (about six instructions more a number).
+func shortAt(p []byte, i int) int64 {
+	_ = p[i+1]
+	return int64(p[i]) | int64(p[i+1])<<8
+}
+
+// setDemand sets s's demand per cycle alone from a record's insts and bytes,
+// as fill does: where the CTA's time alone is not zero.
+func (s *ctaSpec) setDemand(insts, bytes uint64, alone int64) {
+	if alone > 0 {
+		s.issue, s.dram = perCycle(insts, bytes, alone)
+	}
 }
 
 // appendUvarint is binary.AppendUvarint with its one- and two-byte cases
@@ -217,53 +323,40 @@ func appendUvarint(p []byte, x uint64) []byte {
 // zigzagOf is binary.AppendVarint's coding of v as a uvarint.
 func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
-// uvarint decodes binary.Uvarint's encoding at the start of p, which must
-// hold a valid one (the packed form's own bytes do). Small enough to be
-// inlined where binary.Uvarint, which checks for overflow, is not:
-// nextSpec decodes five numbers or so for every CTA placed.
-func uvarint(p []byte) (uint64, []byte) {
-	x, n := uvarintAt(p, 0)
-	return x, p[n:]
-}
-
-// uvarintAt is uvarint of the number at p[i:]: it and the index after it.
-// Its one- and two-byte cases (a CTA's index and tag, most cycles and
-// per-warp cycles) are unrolled, as appendUvarint's are: the loop over
-// every number's bytes cost BFS 14 instructions a CTA more
-// (scripts/instructions.sh --quick bfs). Marking uvarintLong noinline,
-// to bring this under the inliner's budget, did not, and cost 20 more.
+// uvarintAt decodes binary.Uvarint's encoding at p[i:], which must hold a
+// valid one (the packed form's own bytes do): the number and the index
+// after it; binary.Uvarint checks for overflow, which the packed form's
+// numbers cannot. Its one-byte case (most CTAs' indexes, every tag) is
+// unrolled, the rest a loop: so it is small enough (cost 78) to inline
+// at every call, hot in the profile or not. With the two-byte case
+// unrolled too (cost 100) it inlined only where the profile said so,
+// which a new decoder's calls (ctaSpec.decode) are not: they cost BFS
+// 15 instructions a CTA more (scripts/instructions.sh --quick bfs).
 func uvarintAt(p []byte, i int) (uint64, int) {
-	b0 := p[i]
-	if b0 < 0x80 {
+	if b0 := p[i]; b0 < 0x80 {
 		return uint64(b0), i + 1
-	}
-	if b1 := p[i+1]; b1 < 0x80 {
-		return uint64(b0&0x7f) | uint64(b1)<<7, i + 2
 	}
 	return uvarintLong(p, i)
 }
 
-// uvarintLong is uvarintAt for a number of three bytes or more.
+// uvarintLong is uvarintAt for a number of two bytes or more. Its shifts
+// are masked to 63, as a valid number's are, so that the compiler makes
+// no test for one of 64 or more (BFS --quick: 12 instructions a CTA).
 func uvarintLong(p []byte, i int) (uint64, int) {
 	var x uint64
 	for s := uint(0); ; s += 7 {
 		b := p[i]
 		i++
 		if b < 0x80 {
-			return x | uint64(b)<<s, i
+			return x | uint64(b)<<(s&63), i
 		}
-		x |= uint64(b&0x7f) << s
+		x |= uint64(b&0x7f) << (s & 63)
 	}
 }
 
 // unzigzag is binary.Varint's decoding of the uvarint ux: x, or ^x when
 // the low bit is set.
 func unzigzag(ux uint64) int64 { return int64(ux>>1) ^ -int64(ux&1) }
-
-func skipUvarint(p []byte) []byte {
-	_, rest := uvarint(p)
-	return rest
-}
 
 // slimSpec is a ctaSpec without its pointers.
 type slimSpec struct {

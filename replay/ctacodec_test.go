@@ -33,27 +33,45 @@ func TestCTARecordRead(t *testing.T) {
 	}
 }
 
-// A record decodes from the packed form as it was appended, after the
-// bytes before it and with those after it left: its warps in the buffer
-// given, the bytes it took counted.
+// A cta record decodes from the packed form, short or not, naming its CTA
+// or not, into the spec fill makes of the ctaRecord read makes of it,
+// after the bytes before it and with those after it left: its own warps
+// in the buffer given, rescaled.
 func TestPackedRecordRoundTrip(t *testing.T) {
-	recs := []ctaRecord{
-		{cycles: 0},
-		{cycles: -5, warps: []int64{1, -1, 1 << 50}},
-		{cycles: 1 << 40, demand: true, insts: math.MaxUint64, bytes: 3},
-		{cycles: 9, warps: []int64{4}, demand: true, insts: 1},
+	ctas := []trace.CTA{
+		{Cycles: 0},
+		{Cycles: 5, WarpCycles: []int64{1, 5, 1 << 40}},
+		{Cycles: 7, WarpCycles: []int64{7, 7}},
+		{Cycles: 1 << 40, Insts: math.MaxUint64 >> 1, DRAMBytes: 3},
+		{Cycles: 9, WarpCycles: []int64{4}, Insts: 1},
+		{Cycles: 9, WarpCycles: []int64{4, 9}, Insts: 100, DRAMBytes: 30},
+		{Cycles: 0, Insts: 5},
+		{Cycles: 1<<16 - 1, WarpCycles: []int64{1<<16 - 1, 0}, Insts: 1<<16 - 1, DRAMBytes: 1<<16 - 1}, // short
+		{Cycles: 1 << 16, WarpCycles: []int64{1 << 16, 0}, Insts: 1},                                   // not
+		{Cycles: 9, Insts: 1 << 16},
 	}
-	for n, r := range recs {
-		i := uint64(n) * 1000
-		p := r.appendPacked([]byte{0xff}, i)
-		p = append(p, 0xee)
-		buf := make([]int64, 4)
-		gi, got, nw, rest := decodeRecord(p[1:], buf)
-		if len(r.warps) == 0 {
-			got.warps = r.warps // decoded as none
-		}
-		if gi != i || !reflect.DeepEqual(got, r) || nw != len(r.warps) || !bytes.Equal(rest, []byte{0xee}) {
-			t.Errorf("record %d: decoded CTA %d, %+v, %d warps, % x left", n, gi, got, nw, rest)
+	for n, c := range ctas {
+		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
+			for _, named := range []bool{false, true} {
+				c.CTA = uint64(n) * 1000
+				c.WarpCycles = slices.Clone(ctas[n].WarpCycles) // read rescales them in place
+				p, nw := appendPacked([]byte{0xff}, &c, clk, named)
+				p = append(p, 0xee)
+				var r ctaRecord
+				r.read(&c, clk)
+				buf := make([]int64, 4)
+				next := c.CTA // where the record names none
+				if named {
+					next = 7
+				}
+				tag, gi, body := recordHead(p, 1, &next)
+				var got, want ctaSpec
+				at := got.decode(tag, p, body, buf)
+				r.fill(&want)
+				if gi != c.CTA || named != (next == 7) || !reflect.DeepEqual(got, want) || tagWarps(tag) != nw || nw != len(r.warps) || at != len(p)-1 {
+					t.Errorf("record %d at x%g, named %v: decoded CTA %d (next %d), %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, named, gi, next, got, want, tagWarps(tag), nw, len(p)-at)
+				}
+			}
 		}
 	}
 }
@@ -81,7 +99,7 @@ func TestSlimSpecRoundTrip(t *testing.T) {
 	}
 }
 
-// uvarint and varint (unzigzag over uvarint, as decodeBody reads a
+// uvarintAt and varint (unzigzag over uvarintAt, as decode reads a
 // varint) decode every value as encoding/binary does, at both sides of
 // each byte boundary.
 func TestPackedVarints(t *testing.T) {
@@ -91,27 +109,26 @@ func TestPackedVarints(t *testing.T) {
 			p := binary.AppendUvarint(nil, u)
 			p = binary.AppendVarint(p, int64(u))
 			p = binary.AppendVarint(p, -int64(u))
-			gu, rest := uvarint(p)
-			gp, rest := varint(rest)
-			gn, rest := varint(rest)
-			if gu != u || gp != int64(u) || gn != -int64(u) || len(rest) != 0 {
-				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(rest))
+			gu, at := uvarintAt(p, 0)
+			gp, at := varint(p, at)
+			gn, at := varint(p, at)
+			if gu != u || gp != int64(u) || gn != -int64(u) || at != len(p) {
+				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(p)-at)
 			}
 		}
 	}
 	p := binary.AppendVarint(binary.AppendUvarint(nil, math.MaxUint64), math.MinInt64)
-	if u, rest := uvarint(p); u != math.MaxUint64 {
+	if u, at := uvarintAt(p, 0); u != math.MaxUint64 {
 		t.Errorf("decoded %d, want MaxUint64", u)
-	} else if x, _ := varint(rest); x != math.MinInt64 {
+	} else if x, _ := varint(p, at); x != math.MinInt64 {
 		t.Errorf("decoded %d, want MinInt64", x)
 	}
 }
 
-// varint decodes binary.Varint's encoding at the start of p as decodeBody
-// does.
-func varint(p []byte) (int64, []byte) {
-	ux, rest := uvarint(p)
-	return unzigzag(ux), rest
+// varint decodes binary.Varint's encoding at p[i:] as decode does.
+func varint(p []byte, i int) (int64, int) {
+	ux, i := uvarintAt(p, i)
+	return unzigzag(ux), i
 }
 
 // appendPacked's appendUvarint and zigzagOf write what binary.AppendUvarint

@@ -3,6 +3,8 @@ package replay
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // ctaTable holds what the trace says about a kernel's CTAs, by index. A
@@ -12,34 +14,32 @@ import (
 // nothing until its records prove it).
 //
 // A device kernel's table starts packed: its cta records are kept as they
-// come, varint-encoded in one byte slice (about a fifth of a ctaSpec each),
-// and turned into specs only when a spec is first asked for — when the
-// kernel's first CTA is placed, or a launch site or page reference is
-// filed on one of its CTAs. Under CDP a launch-heavy trace has tens of
-// thousands of children launched and waiting for a Kernel Distributor
-// entry at once (BFS scale 20: most of a level's), whose specs nobody
-// reads until then.
+// come, varint-encoded in one byte slice (a fifth of a ctaSpec each), and
+// made specs only when a spec is first asked for — its first CTA placed,
+// a launch site or page reference filed on one of its CTAs. Under CDP a
+// launch-heavy trace has tens of thousands of children launched and
+// waiting for a Kernel Distributor entry at once (BFS scale 20: most of
+// a level's), whose specs nobody reads until then.
 //
 // A packed table whose records came one a CTA in CTA order (as every
 // generator writes them) need not unpack at all: its CTAs are placed in
-// that order, and each placed CTA's spec is decoded from the next record
-// into the CTA's own state (streams, nextSpec), so a child kernel's specs
-// are never all held at once.
+// that order, each placed CTA's spec decoded from the next record into its
+// own state (streams, nextSpec): a child's specs are never all held.
 //
 // A table is packed or has specs, flat or in chunks. The specs are
 // behind a pointer and the packed bytes are not, so a device kernel's
 // table costs no allocation beside its packed bytes (newDeviceKernel: for
 // a small grid, not even those) and takes 32 bytes of its Kernel, not 56,
-// while tens of thousands are pending; a kernel with specs (a host
-// kernel, a device kernel that unpacks) pays one allocation more.
+// while tens of thousands are pending; a kernel with specs (a host kernel,
+// a device kernel that unpacks) pays one allocation more.
 type ctaTable struct {
 	specs *ctaSpecs // nil while packed
 	// packed is a header of 8 bytes, the grid's size, then the records.
 	// The header's first word is how many per-warp cycles the records
 	// hold (for unpacking into one slice) and two flags (outOfOrder,
-	// streaming); its second is, while records come, the CTA the next
-	// record names if they come one a CTA in order, and once specs are
-	// streamed, where the next record starts.
+	// streaming); its second is, while records come, the CTA a record of
+	// which names none (the CTA after the last such record's), and once
+	// specs are streamed, where the next record starts.
 	packed []byte
 }
 
@@ -211,8 +211,8 @@ func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 
 // packedRoom is the bytes a packed table of total CTAs starts with room
 // for: its header and grid, and a record per CTA (up to 16). Records take
-// 8 to 12 bytes each (BFS scale 20's children: 8 on average, more at the
-// big levels, where 8 made most slices double).
+// 8 to 12 bytes each (BFS scale 16's children: 8.7 on average; with 8 a
+// record, most of scale 20's big levels' slices doubled).
 func packedRoom(total uint64) int {
 	return headerLen + 2 + int(min(total, 16))*12
 }
@@ -236,52 +236,52 @@ func (t *ctaTable) at(i uint64) *ctaSpec {
 	return &c[i%ctaChunk]
 }
 
-// record files CTA i's record: packed while the table is, else into its
-// spec, with a copy of its warps (the trace reader may reuse the slice).
-// It takes the record by reference, which it leaves as it is: copying its
-// seven words into every call (the tree filer's, once a CTA) cost record
-// and its caller some twelve instructions.
-func (t *ctaTable) record(i uint64, r *ctaRecord) {
+// record files cta record c, rescaled with clk, as CTA c.CTA's: packed
+// while the table is, else into its spec (fill). It returns how many
+// per-warp cycles it keeps. The record is the trace reader's, which
+// reuses it and its warps once the tree filer's call (one a CTA) is
+// done: what a table keeps of it, it copies.
+func (t *ctaTable) record(c *trace.CTA, clk clock) int {
 	if t.packed == nil {
-		c := *r
-		c.warps = slices.Clone(r.warps)
-		c.fill(t.at(i))
-		return
+		return t.fill(c, clk)
 	}
-	h := binary.LittleEndian.Uint32(t.packed)
+	// Straight from c, with no ctaRecord written and read again between
+	// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer).
+	named := uint64(binary.LittleEndian.Uint32(t.packed[4:headerLen])) != c.CTA
+	p, nw := appendPacked(t.packed, c, clk, named)
 	// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
-	h += uint32(len(r.warps))
-	if next := t.packed[4:headerLen]; uint64(binary.LittleEndian.Uint32(next)) != i {
+	h := binary.LittleEndian.Uint32(p) + uint32(nw)
+	if named {
 		h |= outOfOrder
 	} else {
-		binary.LittleEndian.PutUint32(next, uint32(i+1))
+		binary.LittleEndian.PutUint32(p[4:headerLen], uint32(c.CTA+1))
 	}
-	binary.LittleEndian.PutUint32(t.packed, h)
-	p := r.appendPacked(t.packed, i)
+	binary.LittleEndian.PutUint32(p, h)
 	if cap(p) == cap(t.packed) {
 		// The appends did not grow the slice (they mostly do not), so
 		// only its length changes: a self-assignment, which the compiler
 		// stores without the write barrier a pointer store takes while
 		// the GC marks (much of a replay's first reading).
 		t.packed = t.packed[:len(p)]
-		return
+		return nw
 	}
 	t.packed = p
+	return nw
 }
 
 // unpack turns the packed records into specs, in the order they came. The
 // bytes are the table's own encoding, so they decode without error. The
 // CTAs' per-warp cycles share one slice.
 func (t *ctaTable) unpack() {
-	warps := binary.LittleEndian.Uint32(t.packed) & warpsMask
-	n, p := uvarint(t.packed[headerLen:])
+	p, warps := t.packed, binary.LittleEndian.Uint32(t.packed)&warpsMask
+	n, at := uvarintAt(p, headerLen)
 	flat := make([]ctaSpec, n)
 	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
 	buf := make([]int64, warps)
-	for len(p) > 0 {
-		i, r, nw, rest := decodeRecord(p, buf)
-		r.fill(&flat[i])
-		buf, p = buf[nw:], rest
+	for next := uint64(0); at < len(p); {
+		tag, i, body := recordHead(p, at, &next)
+		at = flat[i].decode(tag, p, body, buf)
+		buf = buf[tagWarps(tag):]
 	}
 }
 
@@ -304,20 +304,28 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 	if h := binary.LittleEndian.Uint32(p); h&streaming != 0 {
 		at = int(binary.LittleEndian.Uint32(p[4:headerLen]))
 	} else {
-		at = len(p) - len(skipUvarint(p[headerLen:])) // the first record
+		_, at = uvarintAt(p, headerLen) // the first record, past the grid
 		binary.LittleEndian.PutUint32(p, h|streaming)
 	}
 	*s = ctaSpec{}
 	if at == len(p) {
 		return buf // a CTA past the last record: none
 	}
-	_, tag, body := recordHead(p[at:])
-	if nw := int(tag >> 1); nw > cap(buf) { // most CTAs have none
+	tag, body := uvarintAt(p, at)           // in CTA order: it names no CTA
+	if nw := tagWarps(tag); nw > cap(buf) { // most CTAs have none
 		buf = make([]int64, nw)
 	}
-	var r ctaRecord
-	rest := r.decodeBody(tag, body, buf)
-	r.fill(s)
-	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(len(p)-len(rest)))
+	at = s.decode(tag, p, body, buf)
+	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(at))
 	return buf
+}
+
+// fill is record into a table of specs: the ctaRecord read makes of c,
+// with a copy of its warps (the trace reader may reuse the slice).
+func (t *ctaTable) fill(c *trace.CTA, clk clock) int {
+	var r ctaRecord
+	r.read(c, clk)
+	r.warps = slices.Clone(r.warps)
+	r.fill(t.at(c.CTA))
+	return len(r.warps)
 }

@@ -2,7 +2,10 @@ package replay
 
 import (
 	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // A packed table unpacks to exactly the specs the same records give a flat
@@ -30,8 +33,8 @@ func TestPackedCTATable(t *testing.T) {
 			if j == split {
 				packed.at(0) // unpacks: what follows is filed directly
 			}
-			flat.record(rec.i, clone(rec.r))
-			packed.record(rec.i, clone(rec.r))
+			flat.record(ctaOf(rec.i, rec.r), unscaled)
+			packed.record(ctaOf(rec.i, rec.r), unscaled)
 		}
 		for i := uint64(0); i < n; i++ {
 			if got, want := *packed.at(i), *flat.at(i); !reflect.DeepEqual(got, want) {
@@ -44,12 +47,15 @@ func TestPackedCTATable(t *testing.T) {
 	}
 }
 
-func clone(r ctaRecord) *ctaRecord {
-	if r.warps != nil {
-		r.warps = append([]int64(nil), r.warps...)
-	}
-	return &r
+// ctaOf is a cta record of CTA i that reads (unscaled) as r, whose warps,
+// if any, are not all its cycles, and which records a demand where its
+// insts or bytes are not zero.
+func ctaOf(i uint64, r ctaRecord) *trace.CTA {
+	return &trace.CTA{CTA: i, Cycles: r.cycles, WarpCycles: slices.Clone(r.warps), Insts: r.insts, DRAMBytes: r.bytes}
 }
+
+// unscaled is the clock of a trace recorded at the replay's own.
+var unscaled = clock{ratio: 1}
 
 // Empty grids and grids too large for one slice are not packed.
 func TestPackedCTATableKinds(t *testing.T) {
@@ -76,8 +82,8 @@ func TestPackedCTATableStreams(t *testing.T) {
 	const n = 6 // CTAs 4 and 5 have no record
 	flat, packed := newCTATable(n), newPackedCTATable(n)
 	for i, r := range inOrder {
-		flat.record(uint64(i), clone(r))
-		packed.record(uint64(i), clone(r))
+		flat.record(ctaOf(uint64(i), r), unscaled)
+		packed.record(ctaOf(uint64(i), r), unscaled)
 	}
 	if !packed.streams() {
 		t.Fatal("records one a CTA in order do not stream")
@@ -99,7 +105,7 @@ func TestPackedCTATableStreams(t *testing.T) {
 	} {
 		tb := newPackedCTATable(n)
 		for _, i := range order {
-			tb.record(i, &ctaRecord{cycles: int64(i) + 1})
+			tb.record(&trace.CTA{CTA: i, Cycles: int64(i) + 1}, unscaled)
 		}
 		if tb.streams() {
 			t.Errorf("%s: the table streams", name)
@@ -127,8 +133,8 @@ func TestDeviceKernelTable(t *testing.T) {
 	for n, tb := range ks {
 		for i := range uint64(n) {
 			r := ctaRecord{cycles: 1000 * int64(i+1), warps: []int64{int64(i), 1 << 40, 3}, demand: true, insts: 99, bytes: 1 << 33}
-			flats[n].record(i, clone(r))
-			tb.record(i, clone(r))
+			flats[n].record(ctaOf(i, r), unscaled)
+			tb.record(ctaOf(i, r), unscaled)
 		}
 	}
 	for n, tb := range ks {
@@ -157,7 +163,7 @@ func BenchmarkNextSpec(b *testing.B) {
 	const n = 64
 	tb := newPackedCTATable(n)
 	for i := range uint64(n) {
-		tb.record(i, &ctaRecord{cycles: 3000 + int64(i), demand: true, insts: 900 + i, bytes: 40000 + 64*i})
+		tb.record(&trace.CTA{CTA: i, Cycles: 3000 + int64(i), Insts: 900 + i, DRAMBytes: 40000 + 64*i}, unscaled)
 	}
 	fresh := append([]byte(nil), tb.packed...)
 	var s ctaSpec

@@ -59,3 +59,22 @@ func fileRecord(t *testing.T, w *specWindow, c *trace.CTA, clk clock) {
 		t.Fatal(err)
 	}
 }
+
+// appendPlains files plain records as appendPlain files each, rescaled or
+// not.
+func TestAppendPlainsIsAppendPlain(t *testing.T) {
+	plains := []trace.PlainCTA{{Cycles: 5000}, {Cycles: 4999, Insts: 5000, DRAMBytes: 40000}, {}, {Cycles: 123457, Insts: 99991, DRAMBytes: 12345}}
+	for _, ratio := range []float64{1, 745.0 / 706} {
+		clk := clock{ratio: ratio}
+		var each, run specWindow
+		for i, p := range plains {
+			if !each.appendPlain(&trace.CTA{CTA: uint64(i), Cycles: p.Cycles, Insts: p.Insts, DRAMBytes: p.DRAMBytes}, clk) {
+				t.Fatalf("x%g: appendPlain did not take plain record %d", ratio, i)
+			}
+		}
+		run.appendPlains(slices.Clone(plains), clk)
+		if !slices.Equal(run.slims, each.slims) {
+			t.Errorf("x%g: appendPlains filed %+v, appendPlain %+v", ratio, run.slims, each.slims)
+		}
+	}
+}

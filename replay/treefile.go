@@ -213,15 +213,15 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		b.held += ctaHeld(0)
 		return nil
 	}
-	var r ctaRecord
-	r.read(c, b.clk) // its warps are c's: the table copies what it keeps
-	b.held += ctaHeld(len(r.warps))
-	if b.windowed(k) {
-		r.warps = slices.Clone(r.warps)
-		return b.win.record(c.CTA, &r)
+	if !b.windowed(k) {
+		b.held += ctaHeld(k.ctas.record(c, b.clk))
+		return nil
 	}
-	k.ctas.record(c.CTA, &r)
-	return nil
+	var r ctaRecord
+	r.read(c, b.clk) // its warps are c's: the window copies them
+	b.held += ctaHeld(len(r.warps))
+	r.warps = slices.Clone(r.warps)
+	return b.win.record(c.CTA, &r)
 }
 
 // windowed reports whether k's CTAs are filed in the spec window, not
@@ -239,10 +239,10 @@ func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
 	return k.extra(i), nil
 }
 
-// passed notes, in the open segment of an ordered_trees trace, that a
-// record of CTA cta of kernel f has been read: how far the host kernel's
-// records or the device records have got.
+// passed notes that a record of CTA cta of kernel f is read: the CTA after
+// it, and (ordered_trees' open segment) how far host or device records got.
 func (b *treeReader) passed(f filed, cta uint64) {
+	b.after = cta + 1
 	switch k := f.k; {
 	case !b.ordered || k == nil:
 	case k == b.host:
@@ -291,4 +291,14 @@ func (b *treeReader) ref(r trace.Record) error {
 	}
 	b.held += refHeld(r)
 	return nil
+}
+
+// ended reports whether the last cta record filed was kernel's grid's
+// last CTA, as a kernel's records in CTA order end: a run of its records
+// would find none (readRun), and Next reads what follows. Asked, a
+// child kernel of BFS's tried a run once more, which read no record
+// (scripts/instructions.sh --quick bfs: 39 instructions a CTA fewer).
+func (b *treeReader) ended(kernel uint64) bool {
+	f := b.last
+	return f.k != nil && f.k.id == kernel && b.after >= f.k.total
 }

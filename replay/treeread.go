@@ -38,12 +38,12 @@ type treeReader struct {
 	recs []trace.Record
 	at   int
 	// last is the kernel the last cta record named (they come in runs),
-	// or the one filed last (its records come next); parent the one the
-	// last device launch named as its parent (a CTA's launches come
-	// together, and so, in BFS, do all of a level's, from its one host
-	// kernel). Each spares a lookup in tree, where parents' and
-	// children's lookups took turns with its two cached pages.
+	// or the one filed last (its records come next), and after the CTA
+	// after that record's (passed); parent the kernel the last device
+	// launch named as its parent (a CTA's launches come together, in BFS
+	// all of a level's). Each spares a lookup in tree (two cached pages).
 	last, parent filed
+	after        uint64
 	// runs is the source's fast way to the cta records that follow one
 	// (trace.Validator.CTAs), nil for a source without (a Prefetcher):
 	// run[runAt:] are those it read last, not filed yet, runErr the
@@ -271,9 +271,10 @@ type runSource interface {
 	Child(c *trace.Child) bool
 }
 
-// runLen is how many cta records a run is read at a time, into storage
-// the reader reuses: 64 records and room for their warp_cycles (16 KiB).
-const runLen = 64
+// runLen and plainLen are how many cta and plain records a run reads at a
+// time, into storage the reader reuses: 16 KiB with their warp_cycles, and
+// 6 KiB (64 plain records cost uniform and synth 4 instructions a CTA more).
+const runLen, plainLen = 64, 256
 
 // setSource makes src the source of the records, and its fast way to
 // runs of cta records, where it has one, the way to them.
@@ -283,7 +284,7 @@ func (b *treeReader) setSource(src trace.Source) {
 	b.runs, _ = src.(runSource)
 	if b.runs != nil && b.run == nil {
 		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
-		b.plain = make([]trace.PlainCTA, 0, runLen)
+		b.plain = make([]trace.PlainCTA, 0, plainLen)
 	}
 }
 
@@ -292,12 +293,12 @@ func (b *treeReader) setSource(src trace.Source) {
 // segment's windowed host kernel's, for the window's next CTAs, else a
 // run of any.
 func (b *treeReader) readRun(kernel uint64) {
-	if b.runs == nil {
+	if b.runs == nil || b.ended(kernel) {
 		return
 	}
 	if h := b.host; h != nil && h.id == kernel && b.windowed(h) {
 		if next := b.win.next(); next < h.total {
-			n := b.runs.PlainCTAs(kernel, next, b.plain[:min(uint64(runLen), h.total-next)])
+			n := b.runs.PlainCTAs(kernel, next, b.plain[:min(plainLen, h.total-next)])
 			if b.plain = b.plain[:n]; n > 0 {
 				return
 			}

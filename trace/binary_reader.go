@@ -746,7 +746,7 @@ const _ uint8 = 0x7f - maxFastWarps
 // at most three bytes each.
 func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 	p = r.in.buf[r.in.r:r.in.w]
-	if len(p) < (6+maxFastWarps)*binary.MaxVarintLen64 {
+	if len(p) < ctaRoom {
 		return nil, 0, 0, 0, false
 	}
 	if h := binary.LittleEndian.Uint16(p); h&0x8080 == 0 {
@@ -772,7 +772,7 @@ func (r *Reader) ctaHead() (p []byte, dk, dc int64, n int, ok bool) {
 // CTA's cycles below 2^20, its insts and DRAM bytes below 2^21, as
 // nearly all are); cta then takes the general path. demand is cta's.
 func (r *Reader) ctaFast(c *CTA, demand bool) bool {
-	if !r.ctaFastInto(c, demand, r.fastInto()) {
+	if p, dk, dc, i, ok := r.ctaHead(); !ok || !r.ctaFastInto(c, demand, r.fastInto(), p, dk, dc, i) {
 		return false
 	}
 	if len(c.WarpCycles) > 0 && &c.WarpCycles[0] == &r.fastWarps[0] {
@@ -793,15 +793,11 @@ func (r *Reader) fastInto() []int64 {
 	return r.fastWarps[:]
 }
 
-// ctaFastInto is ctaFast with the warp_cycles decoded into into, which
-// has room for maxFastWarps. It makes no call: a call, even on a path
-// not taken, has the compiler keep the values live across it in memory,
-// a store and a load each (uniform: about 40 instructions a CTA).
-func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64) bool {
-	p, dk, dc, i, ok := r.ctaHead()
-	if !ok {
-		return false
-	}
+// ctaFastInto is ctaFast past the record's head (ctaHead's p, dk, dc, i),
+// the warp_cycles decoded into into (room for maxFastWarps). It makes no
+// call: a call, even on a path not taken, has the compiler keep values
+// live across it in memory, a load and a store each (uniform: 40 a CTA).
+func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc int64, i int) bool {
 	u, n := short3(p, i)
 	// A count of warp_cycles up to maxFastWarps is one byte; one of more
 	// bytes is past it (the first byte alone is), for the general path.
@@ -1073,3 +1069,8 @@ func (d *fieldReader) meta() map[string]string {
 	}
 	return m
 }
+
+// ctaRoom is the bytes the buffer must hold from a cta record's first
+// after its tag for ctaHead to open it: surely the whole record, of at
+// most maxFastWarps warp_cycles.
+const ctaRoom = (6 + maxFastWarps) * binary.MaxVarintLen64

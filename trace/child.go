@@ -77,7 +77,7 @@ func (v *Validator) firstCTA(c *Child) bool {
 	}
 	at, delta := in.r, r.delta
 	in.r++
-	if !r.ctaFastInto(&c.CTA, in.buf[at] == tagCTADemand, c.warps[:]) || c.CTA.Kernel != c.Kernel.ID {
+	if p, dk, dc, i, ok := r.ctaHead(); !ok || !r.ctaFastInto(&c.CTA, in.buf[at] == tagCTADemand, c.warps[:], p, dk, dc, i) || c.CTA.Kernel != c.Kernel.ID {
 		in.r, r.delta = at, delta
 		return false
 	}

@@ -19,13 +19,13 @@ type ctaRunner interface {
 const RunWarps = maxFastWarps
 
 // CTAs reads on from a cta record of kernel that Next returned: the cta
-// records that follow it while they are kernel's, decoded into dst (at
-// most len(dst) of them) with their warp_cycles in warps (RunWarps of
-// room for each), and checked as Next checks them. It takes only what it
-// can read the fast way, from a binary trace, and leaves the rest to
-// Next: another kind of record, another kernel's, a record across the
-// end of the read buffer, a record with more than RunWarps warp_cycles
-// (n is 0 for a source that has no fast way, such as JSONL). dst[:n] are
+// records that follow it while they are kernel's, up to its grid's last
+// CTA, decoded into dst (at most len(dst)) with their warp_cycles in
+// warps (RunWarps of room for each), and checked as Next checks them. It
+// takes only what it can read the fast way, from a binary trace, and
+// leaves the rest to Next: another kind of record, another kernel's, one
+// across the end of the read buffer or with more than RunWarps
+// warp_cycles (n is 0 for a source with no fast way, as JSONL). dst[:n] are
 // the records read, those before any error; at a record that breaks a
 // rule it returns the error Next would return there, and so does every
 // later call to Next.
@@ -50,18 +50,26 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	if k == nil {
 		return 0, nil // Next says so, at the record
 	}
+	fast := k != v.orderK // a device kernel's: no order to keep (keeps)
 	for n < len(dst) && len(warps) >= RunWarps {
 		c := &dst[n]
 		if !r.nextCTA(c, warps[:RunWarps:RunWarps]) {
 			break
 		}
 		v.record++
-		if err := v.checkCTAOf(k, c); err != nil {
+		if fast && v.at.latest == 0 && k.keeps(c) {
+			k.seen.dense++
+		} else if err := v.checkCTAOf(k, c); err != nil {
 			v.err = v.errorAt(KindCTA, err)
 			return n, v.err
 		}
 		warps = warps[len(c.WarpCycles):]
-		n++
+		if n++; c.CTA+1 == k.ctas {
+			break // the grid's last CTA: no try at one more (BFS --quick: 9 a CTA)
+		}
+	}
+	if n > 0 {
+		v.at.ctaRecord(&dst[n-1]) // the at check's CTA, once a run
 	}
 	return n, nil
 }
@@ -77,12 +85,13 @@ func (r *Reader) runOf(kernel uint64) *Reader {
 }
 
 // nextCTA decodes the next record into c, with its warp_cycles in warps,
-// when it is a cta record of the kernel runOf was asked for (its kernel
-// delta is zero) that ctaFast reads whole from the buffer; else it reads
-// nothing and reports false.
+// when it is a cta record of the kernel runOf was asked for, of the CTA
+// after the last record's (both deltas zero: its head, read here with no
+// call of ctaHead, BFS --quick 16 instructions a CTA fewer), that ctaFast
+// reads whole from the buffer; else it reads nothing and reports false.
 func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	in := r.in
-	if in.w-in.r < 2 || in.buf[in.r+1] != 0 {
+	if in.w-in.r <= ctaRoom || in.buf[in.r+1] != 0 || in.buf[in.r+2] != 0 {
 		return false
 	}
 	tag := in.buf[in.r]
@@ -91,7 +100,7 @@ func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	}
 	offset := in.offset()
 	in.r++
-	if !r.ctaFastInto(c, tag == tagCTADemand, warps) {
+	if !r.ctaFastInto(c, tag == tagCTADemand, warps, in.buf[in.r:in.w], 0, 0, 2) {
 		in.r--
 		return false
 	}
@@ -175,8 +184,8 @@ const plainMax = 16
 func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 	in := r.in
 	p := in.buf[in.r:in.w]
-	n, last, at := 0, 0, 0
-	for n < len(dst) && len(p)-at >= plainMax {
+	n, last, at, end := 0, 0, 0, len(p)-plainMax // the last start with room (uniform --quick: 7 a CTA)
+	for n < len(dst) && at <= end {
 		q := (*[plainMax]byte)(p[at:])
 		// The tag and both deltas in one load: zero deltas, the CTA
 		// after the last, are its second and third bytes zero.
@@ -202,7 +211,7 @@ func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 			}
 			j += m
 		}
-		if c.Cycles < 0 || !withinDemand(c.Cycles, c.Insts, c.DRAMBytes, warps) {
+		if c.Cycles < 0 || !demandBelow(c.Cycles, c.Insts, c.DRAMBytes, warps) {
 			break
 		}
 		dst[n] = c
@@ -243,3 +252,17 @@ func short3At(q *[plainMax]byte, i int) (v uint64, n int) {
 // inlined, where through ctaRunner it was a call through an interface
 // (BFS --quick, one a child kernel: 7 instructions a CTA).
 func (r *Reader) runReader() *Reader { return r }
+
+// keeps reports whether cta record c of k keeps the rules checkCTAOf
+// holds it to that come down to its own fields and k's seen set: its CTA
+// in the grid and the next the set counts in order, its cycles,
+// warp_cycles and demand within their bounds. Where it does, and neither
+// the host kernel's order nor an at before it is to be checked (k is a
+// device kernel's; the at check's latest is 0), CTAs counts it seen, and
+// sets the at check's CTA once a run; where it does not, checkCTAOf says
+// what is wrong. BFS's child CTAs so make no call to checkCTAOf
+// (scripts/instructions.sh --quick bfs: 13 instructions a CTA fewer).
+func (k *treeKernel) keeps(c *CTA) bool {
+	return c.CTA == k.seen.dense && k.seen.out == 0 && c.CTA < k.ctas && uint64(c.Cycles) <= MaxCycles &&
+		(c.WarpCycles == nil || warpCyclesOK(k, c)) && withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
+}

@@ -693,10 +693,10 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	if c.Cycles < 0 || c.Cycles > MaxCycles {
 		return fmt.Errorf("CTA %d of kernel %d takes %d cycles; want 0 to %d (2^40)", c.CTA, c.Kernel, c.Cycles, int64(MaxCycles))
 	}
-	if c.WarpCycles != nil {
-		if err := checkWarpCycles(k, c); err != nil {
-			return err
-		}
+	if c.WarpCycles != nil && !warpCyclesOK(k, c) {
+		// Its tests inline here, with no call; warpCyclesError says
+		// what is wrong.
+		return warpCyclesError(k, c)
 	}
 	if c.HasDemand() && !withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps) {
 		return demandError(c, k.warps)
@@ -711,13 +711,15 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 	return nil
 }
 
-// checkWarpCycles checks the warp_cycles of c, a cta record of k that
-// has them: one a warp, each within 0..2^40, the longest its cycles. It
-// is a call of its own, off checkCTAOf's path for the records without
-// them (most): its tests inline there, each asking for the slice, cost
-// a uniform trace 13 instructions a CTA (scripts/instructions.sh
-// --quick), the call costs BFS, whose CTAs have them, about 10.
-func checkWarpCycles(k *treeKernel, c *CTA) error {
+// warpCyclesOK reports whether the warp_cycles of c, a cta record of k
+// that has them, keep the rules: one a warp, each within 0..2^40, the
+// longest its cycles. It inlines in checkCTAOf, which every CTA of BFS's
+// passes through, each with warp_cycles: as a call that also made the
+// error it cost them 23 instructions a CTA more (scripts/instructions.sh
+// --quick bfs). Inlined, its tests cost uniform 13 when its records came
+// through checkCTAOf; most now take another way (plain records: they
+// have none, and PlainCTAs checks them).
+func warpCyclesOK(k *treeKernel, c *CTA) bool {
 	// With cycles checked (checkCTAOf), warps none negative whose longest
 	// is cycles are all within 2^40: one test of them all, with no branch
 	// a warp and no call to format in this frame (BFS --quick: 5
@@ -726,15 +728,13 @@ func checkWarpCycles(k *treeKernel, c *CTA) error {
 	for _, cy := range c.WarpCycles {
 		longest, signs = max(longest, cy), signs|cy
 	}
-	if len(c.WarpCycles) != k.warps || signs < 0 || longest != c.Cycles {
-		return warpCyclesError(k, c)
-	}
-	return nil
+	return len(c.WarpCycles) == k.warps && signs >= 0 && longest == c.Cycles
 }
 
-// warpCyclesError is checkWarpCycles's error for c, whose warp_cycles
-// are not one a warp of k, or have one out of range, or a longest that is
-// not its cycles.
+// warpCyclesError is the error for c, whose warp_cycles break the rules
+// (warpCyclesOK): they are not one a warp of k, or have one out of
+// range, or a longest that is not its cycles: made only for a record
+// that breaks them.
 func warpCyclesError(k *treeKernel, c *CTA) error {
 	if len(c.WarpCycles) != k.warps {
 		return fmt.Errorf("CTA %d of kernel %d has %d warp_cycles; the kernel has %d warps per CTA", c.CTA, c.Kernel, len(c.WarpCycles), k.warps)
@@ -764,7 +764,7 @@ const (
 // checked its cycles first: with warp_cycles, Cycles is the longest
 // warp's, so Cycles is its time alone either way. Small enough to inline
 // in checkCTA, which asks it for every cta record with demand, and in
-// plainCTAs; demandError says which bound is broken.
+// keeps (plainCTAs asks demandBelow); demandError says which is broken.
 //
 // Below 2^53 insts and bytes are compared as integers: their float64s are
 // exact, and so is the span (cycles at most 2^40, warps at most 32, both
@@ -773,9 +773,9 @@ const (
 // BFS 4 instructions a CTA, uniform 2; TestWithinDemandIsFloat).
 func withinDemand(cycles int64, insts, bytes uint64, warps int) bool {
 	if insts|bytes < 1<<53 {
-		span := uint64(cycles) * uint64(warps)
-		return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
+		return demandBelow(cycles, insts, bytes, warps)
 	}
+	// From 2^53 on, as the floats they are compared as below it too.
 	span := float64(cycles) * float64(warps)
 	return float64(insts) <= maxInstsPerWarpCycle*span && float64(bytes) <= maxBytesPerWarpCycle*span
 }
@@ -970,4 +970,13 @@ func (v *Validator) endTree() error {
 func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
 	k.id, k.shape, k.root = id, sh, root
 	k.seen.clear()
+}
+
+// demandBelow is withinDemand for insts and bytes below 2^53, compared as
+// integers. plainCTAs, whose numbers take at most three bytes, asks it
+// directly, with no test of their size (uniform --quick: 10 instructions
+// a CTA fewer).
+func demandBelow(cycles int64, insts, bytes uint64, warps int) bool {
+	span := uint64(cycles) * uint64(warps)
+	return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
 }
