@@ -82,14 +82,10 @@ func (b *treeReader) child(l *trace.Launch, pf filed, d declaration) error {
 	cf := b.adopt(child, d, root)
 	b.held += deviceHeld
 	b.passed(cf, 0)
-	x, err := b.extra(p, l.Parent.CTA)
-	if err != nil {
-		return err
-	}
-	if x != b.siteOf {
-		b.flushSites()
-		b.siteOf, b.siteK, b.siteCTA = x, p, l.Parent.CTA
-		b.sites = append(b.sites, x.sites...)
+	if b.siteOf == nil || p != b.siteK || l.Parent.CTA != b.siteCTA {
+		if err := b.gather(p, l.Parent.CTA); err != nil {
+			return err
+		}
 	}
 	kind, creates := b.streams.of(l)
 	b.sites = append(b.sites, siteRec{
@@ -182,6 +178,22 @@ func (b *treeReader) known(c *filed, id uint64) filed {
 		*c, _ = b.tree.Get(id)
 	}
 	return *c
+}
+
+// gather starts gathering the sites of CTA i of k, after giving the CTA
+// whose sites were gathering its own. child asks for it only when a
+// launch's CTA is not the one gathering: a CTA's launches come together,
+// and a call of extra a launch to find that CTA cost BFS --quick 5
+// instructions a CTA.
+func (b *treeReader) gather(k *Kernel, i uint64) error {
+	x, err := b.extra(k, i)
+	if err != nil {
+		return err
+	}
+	b.flushSites()
+	b.siteOf, b.siteK, b.siteCTA = x, k, i
+	b.sites = append(b.sites, x.sites...)
+	return nil
 }
 
 // flushSites gives the CTA whose sites are gathering its sites.
