@@ -28,11 +28,19 @@ type kernelDistributor struct {
 	drained  bool                // a kernel in pending may have no CTA left (compact)
 	readySeq uint64              // kernels become ready in this order
 	runs     kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
+	fit      *kernelDecl         // the declaration last found to fit an empty SM (engine.prepare)
 }
 
 func newKernelDistributor(entries int) kernelDistributor {
 	return kernelDistributor{entries: entries}
 }
+
+// fitted reports whether decl is the one last noted to fit an empty SM.
+func (d *kernelDistributor) fitted(decl *kernelDecl) bool { return decl == d.fit }
+
+// fits notes that a CTA of decl fits an empty SM: kernels declared alike
+// come one after the other, so the last one is all engine.prepare needs.
+func (d *kernelDistributor) fits(decl *kernelDecl) { d.fit = decl }
 
 // wait queues k for an entry.
 func (d *kernelDistributor) wait(k *Kernel) { d.waiting.Push(k) }
