@@ -42,8 +42,14 @@ func (d *kernelDistributor) fitted(decl *kernelDecl) bool { return decl == d.fit
 // come one after the other, so the last one is all engine.prepare needs.
 func (d *kernelDistributor) fits(decl *kernelDecl) { d.fit = decl }
 
-// wait queues k for an entry.
-func (d *kernelDistributor) wait(k *Kernel) { d.waiting.Push(k) }
+// wait queues k for an entry: with no call while the queue's last block
+// has room, as for all but one kernel in 256 (a call of Push a kernel
+// cost BFS --quick 5 instructions a CTA).
+func (d *kernelDistributor) wait(k *Kernel) {
+	if !d.waiting.TryPush(k) {
+		d.waiting.Push(k)
+	}
+}
 
 // takes reports whether an entry is free for a waiting kernel. Small
 // enough to inline, apart from take: fillKD asks until there is none, so
