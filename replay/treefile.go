@@ -22,25 +22,6 @@ func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
 	return d, nil
 }
 
-// adopt gives a launched kernel its declaration and files it in the
-// tree, in the tree of host CTA root; a host kernel gets room for its
-// CTAs here unless they gather in the window (ordered_trees), and a
-// device kernel has its packed table from newDeviceKernel.
-func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
-	k.decl, k.total = d.decl, d.ctas
-	if k.host && !b.ordered {
-		k.ctas = newCTATable(k.total)
-	}
-	f := filed{k: k, root: root}
-	if b.ordered && !k.host {
-		b.tree.kids = append(b.tree.kids, f) // indexed when first missed (treeTable)
-	} else {
-		b.tree.Set(k.id, f)
-	}
-	b.last = f // its CTAs' records come next, as a rule
-	return f
-}
-
 // device creates a child kernel for a device launch record and attaches the
 // site to its parent CTA.
 func (b *treeReader) device(l *trace.Launch) error {
@@ -67,9 +48,12 @@ func (b *treeReader) orphan(l *trace.Launch) error {
 }
 
 // child creates the child kernel device launch l launches, declared d,
-// and attaches the site to its parent CTA. Its parent is checked here,
-// with no call where it is in the tree and has l's parent CTA: a call
-// a child to find and check it cost BFS --quick 13 instructions a CTA.
+// with its packed table (newDeviceKernel), files it in the tree of its
+// host CTA, and attaches the site to its parent CTA. Its parent is
+// checked here, with no call where it is in the tree and has l's parent
+// CTA: a call a child to find and check it cost BFS --quick 13
+// instructions a CTA. The filing is child's own too: a call of a
+// function shared with the host kernel's (begin) cost 9.
 func (b *treeReader) child(l *trace.Launch, d declaration) error {
 	pf := b.known(&b.parent, l.Parent.Kernel)
 	if pf.k == nil || l.Parent.CTA >= pf.k.total {
@@ -82,7 +66,14 @@ func (b *treeReader) child(l *trace.Launch, d declaration) error {
 	if b.ordered && p == b.host {
 		root = l.Parent.CTA
 	}
-	cf := b.adopt(child, d, root)
+	child.decl, child.total = d.decl, d.ctas
+	cf := filed{k: child, root: root}
+	if b.ordered {
+		b.tree.kids = append(b.tree.kids, cf) // indexed when first missed (treeTable)
+	} else {
+		b.tree.Set(child.id, cf)
+	}
+	b.last = cf // its CTAs' records come next, as a rule
 	b.held += deviceHeld
 	b.passed(cf, 0)
 	if b.siteOf == nil || p != b.siteK || l.Parent.CTA != b.siteCTA {

@@ -17,8 +17,12 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	if err != nil {
 		return err
 	}
-	h := &Kernel{id: l.Kernel, host: true}
-	b.adopt(h, d, 0)
+	h := &Kernel{id: l.Kernel, host: true, decl: d.decl, total: d.ctas}
+	if !b.ordered {
+		h.ctas = newCTATable(h.total) // else its specs gather in the window
+	}
+	b.tree.Set(h.id, filed{k: h})
+	b.last = filed{k: h}
 	if b.ordered {
 		b.win.reset() // its specs gather here, not in a table
 		b.hostPast, b.rootPast, b.due = 0, 0, 0
