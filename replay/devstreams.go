@@ -185,6 +185,9 @@ func (d *deviceStreams) done(k *Kernel) *Kernel {
 	return s.letGo()
 }
 
+// open reports whether any device stream is open.
+func (d *deviceStreams) open() bool { return len(d.byKey) > 0 }
+
 // openTail is grid owner's own work done (its CTAs, and the groups joined
 // to it) with kids pieces of launched work not complete: when those are
 // its tail launches alone, its tail stream opens, and the kernel that may
