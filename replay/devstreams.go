@@ -185,14 +185,27 @@ func (d *deviceStreams) done(k *Kernel) *Kernel {
 	return s.letGo()
 }
 
+// open reports whether any device stream is open.
+func (d *deviceStreams) open() bool { return len(d.byKey) > 0 }
+
 // openTail is grid owner's own work done (its CTAs, and the groups joined
 // to it) with kids pieces of launched work not complete: when those are
 // its tail launches alone, its tail stream opens, and the kernel that may
 // run now is returned, or nil.
+//
+// Small enough to inline, apart from tailOf: a grid with launched work
+// left asks at each piece's completion (BFS: nearly every child's), and
+// mostly no device stream is open at all, where the call cost BFS
+// --quick 5 instructions a CTA.
 func (d *deviceStreams) openTail(owner launcher, kids int) *Kernel {
 	if len(d.byKey) == 0 {
 		return nil
 	}
+	return d.tailOf(owner, kids)
+}
+
+// tailOf is openTail where some device stream is open.
+func (d *deviceStreams) tailOf(owner launcher, kids int) *Kernel {
 	s := d.byKey[devStreamKey{grid: owner.id(), cta: wholeGrid, kind: trace.TailStream}]
 	if s == nil || kids != len(s.kernels) {
 		return nil

@@ -4,7 +4,11 @@ package replay
 // to be dispatched, become ready, and give the entry back when they have
 // nothing left to distribute; completion waits for their children too.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gpureplay/gpureplay/model"
+)
 
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
 // first; each takes lat.kernel_dispatch to arrive.
@@ -61,16 +65,30 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	e.clock.kernel(readyAt, evReady, k)
 }
 
-// prepare checks that one CTA of k can run at all.
+// prepare checks that one CTA of k can run at all: once for kernels
+// declared alike one after the other (kd.fitted), as a launch level's
+// children are, where each child's test cost BFS --quick 7 instructions
+// a CTA.
 func (e *engine) prepare(k *Kernel) error {
-	g := &e.cfg.GPU
 	d := k.decl
-	var empty sm
-	if !empty.fits(g, d.need) {
-		return &ModelError{Msg: fmt.Sprintf("kernel %d (%s): one CTA (%d threads, %d regs/thread, %d B smem) does not fit on an empty SM of %s (max_threads_per_sm %d, regs_per_sm %d, smem_per_sm %d)",
-			k.id, d.Name, d.Threads(), d.Regs, d.Smem, g.Name, g.MaxThreadsPerSM, g.RegsPerSM, g.SmemPerSM)}
+	if e.kd.fitted(d) {
+		return nil
 	}
+	var empty sm
+	if !empty.fits(&e.cfg.GPU, d.need) {
+		return unfit(k, &e.cfg.GPU)
+	}
+	e.kd.fits(d)
 	return nil
+}
+
+// unfit is the error of a kernel one CTA of which does not fit on an
+// empty SM of g: a call of its own, so that its arguments cost
+// enterKD's common path nothing.
+func unfit(k *Kernel, g *model.GPU) error {
+	d := k.decl
+	return &ModelError{Msg: fmt.Sprintf("kernel %d (%s): one CTA (%d threads, %d regs/thread, %d B smem) does not fit on an empty SM of %s (max_threads_per_sm %d, regs_per_sm %d, smem_per_sm %d)",
+		k.id, d.Name, d.Threads(), d.Regs, d.Smem, g.Name, g.MaxThreadsPerSM, g.RegsPerSM, g.SmemPerSM)}
 }
 
 // becomeReady is a kernel arriving in the Kernel Distributor: from now on

@@ -28,14 +28,28 @@ type kernelDistributor struct {
 	drained  bool                // a kernel in pending may have no CTA left (compact)
 	readySeq uint64              // kernels become ready in this order
 	runs     kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
+	fit      *kernelDecl         // the declaration last found to fit an empty SM (engine.prepare)
 }
 
 func newKernelDistributor(entries int) kernelDistributor {
 	return kernelDistributor{entries: entries}
 }
 
-// wait queues k for an entry.
-func (d *kernelDistributor) wait(k *Kernel) { d.waiting.Push(k) }
+// fitted reports whether decl is the one last noted to fit an empty SM.
+func (d *kernelDistributor) fitted(decl *kernelDecl) bool { return decl == d.fit }
+
+// fits notes that a CTA of decl fits an empty SM: kernels declared alike
+// come one after the other, so the last one is all engine.prepare needs.
+func (d *kernelDistributor) fits(decl *kernelDecl) { d.fit = decl }
+
+// wait queues k for an entry: with no call while the queue's last block
+// has room, as for all but one kernel in 256 (a call of Push a kernel
+// cost BFS --quick 5 instructions a CTA).
+func (d *kernelDistributor) wait(k *Kernel) {
+	if !d.waiting.TryPush(k) {
+		d.waiting.Push(k)
+	}
+}
 
 // takes reports whether an entry is free for a waiting kernel. Small
 // enough to inline, apart from take: fillKD asks until there is none, so

@@ -24,7 +24,10 @@ func (o *kdOrder) kernels() []*Kernel { return o.buf[o.lo:o.hi] }
 // len is the number of entries held.
 func (o *kdOrder) len() int { return o.hi - o.lo }
 
-// add appends k, the latest to take an entry.
+// add appends k, the latest to take an entry. Small enough to inline,
+// with makeRoom kept out of it: each kernel's entry adds it (under CDP
+// every device kernel's), and a call cost BFS --quick 6 instructions a
+// CTA.
 func (o *kdOrder) add(k *Kernel) {
 	if o.hi == len(o.buf) {
 		o.makeRoom()
@@ -35,7 +38,10 @@ func (o *kdOrder) add(k *Kernel) {
 
 // makeRoom moves the window down to the array's start when that frees
 // at least as much room as the window holds, and otherwise moves it to
-// an array four times its length.
+// an array four times its length. Rare, and kept out of add (noinline),
+// where it made add too costly to inline.
+//
+//go:noinline
 func (o *kdOrder) makeRoom() {
 	n := o.len()
 	if o.lo < max(n, 1) {

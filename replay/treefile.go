@@ -22,56 +22,43 @@ func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
 	return d, nil
 }
 
-// adopt gives a launched kernel its declaration and files it in the
-// tree, in the tree of host CTA root; a host kernel gets room for its
-// CTAs here unless they gather in the window (ordered_trees), and a
-// device kernel has its packed table from newDeviceKernel.
-func (b *treeReader) adopt(k *Kernel, d declaration, root uint64) filed {
-	k.decl, k.total = d.decl, d.ctas
-	if k.host && !b.ordered {
-		k.ctas = newCTATable(k.total)
-	}
-	f := filed{k: k, root: root}
-	if b.ordered && !k.host {
-		b.tree.kids = append(b.tree.kids, f) // indexed when first missed (treeTable)
-	} else {
-		b.tree.Set(k.id, f)
-	}
-	b.last = f // its CTAs' records come next, as a rule
-	return f
-}
-
 // device creates a child kernel for a device launch record and attaches the
 // site to its parent CTA.
 func (b *treeReader) device(l *trace.Launch) error {
-	pf, err := b.parentOf(l)
-	if err != nil {
-		return err
+	if err := b.orphan(l); err != nil {
+		return err // the parent's error comes before the declaration's
 	}
 	d, err := b.takeDecl(l)
 	if err != nil {
 		return err
 	}
-	return b.child(l, pf, d)
+	return b.child(l, d)
 }
 
-// parentOf is the kernel device launch l names as its parent, checked to
-// be in the tree and to have l's parent CTA.
-func (b *treeReader) parentOf(l *trace.Launch) (filed, error) {
-	pf := b.known(&b.parent, l.Parent.Kernel)
-	p := pf.k
-	if p == nil {
-		return pf, fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
+// orphan is the error of device launch l whose parent kernel is not in
+// the tree or has not l's parent CTA, or nil where it has.
+func (b *treeReader) orphan(l *trace.Launch) error {
+	switch p := b.known(&b.parent, l.Parent.Kernel); {
+	case p.k == nil:
+		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
+	case l.Parent.CTA >= p.k.total:
+		return fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.k.id)
 	}
-	if l.Parent.CTA >= p.total {
-		return pf, fmt.Errorf("device launch of kernel %d: parent CTA %d outside kernel %d's grid", l.Kernel, l.Parent.CTA, p.id)
-	}
-	return pf, nil
+	return nil
 }
 
 // child creates the child kernel device launch l launches, declared d,
-// from parent pf (parentOf), and attaches the site to its parent CTA.
-func (b *treeReader) child(l *trace.Launch, pf filed, d declaration) error {
+// with its packed table (newDeviceKernel), files it in the tree of its
+// host CTA, and attaches the site to its parent CTA. Its parent is
+// checked here, with no call where it is in the tree and has l's parent
+// CTA: a call a child to find and check it cost BFS --quick 13
+// instructions a CTA. The filing is child's own too: a call of a
+// function shared with the host kernel's (begin) cost 9.
+func (b *treeReader) child(l *trace.Launch, d declaration) error {
+	pf := b.known(&b.parent, l.Parent.Kernel)
+	if pf.k == nil || l.Parent.CTA >= pf.k.total {
+		return b.orphan(l)
+	}
 	p := pf.k
 	child := b.kernels.newDeviceKernel(d.ctas)
 	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
@@ -79,17 +66,20 @@ func (b *treeReader) child(l *trace.Launch, pf filed, d declaration) error {
 	if b.ordered && p == b.host {
 		root = l.Parent.CTA
 	}
-	cf := b.adopt(child, d, root)
+	child.decl, child.total = d.decl, d.ctas
+	cf := filed{k: child, root: root}
+	if b.ordered {
+		b.tree.kids = append(b.tree.kids, cf) // indexed when first missed (treeTable)
+	} else {
+		b.tree.Set(child.id, cf)
+	}
+	b.last = cf // its CTAs' records come next, as a rule
 	b.held += deviceHeld
 	b.passed(cf, 0)
-	x, err := b.extra(p, l.Parent.CTA)
-	if err != nil {
-		return err
-	}
-	if x != b.siteOf {
-		b.flushSites()
-		b.siteOf, b.siteK, b.siteCTA = x, p, l.Parent.CTA
-		b.sites = append(b.sites, x.sites...)
+	if b.siteOf == nil || p != b.siteK || l.Parent.CTA != b.siteCTA {
+		if err := b.gather(p, l.Parent.CTA); err != nil {
+			return err
+		}
 	}
 	kind, creates := b.streams.of(l)
 	b.sites = append(b.sites, siteRec{
@@ -127,12 +117,14 @@ func (b *treeReader) child(l *trace.Launch, pf filed, d declaration) error {
 func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 	for b.runs != nil && b.runs.Child(&b.kid) {
 		m.records += 2
-		pf, err := b.parentOf(&b.kid.Launch)
-		if err != nil {
-			return nil, err
+		// A launch level's children are declared alike: of's test of
+		// the last declaration, made here, spares most a call (BFS
+		// --quick: 5 instructions a CTA).
+		d := declaration{decl: b.declared.last, ctas: b.kid.Kernel.CTAs()}
+		if !d.decl.declares(&b.kid.Kernel) {
+			d.decl = b.declared.of(&b.kid.Kernel)
 		}
-		d := declaration{decl: b.declared.of(&b.kid.Kernel), ctas: b.kid.Kernel.CTAs()}
-		if err := b.child(&b.kid.Launch, pf, d); err != nil {
+		if err := b.child(&b.kid.Launch, d); err != nil {
 			return nil, err
 		}
 		if !b.kid.HasCTA {
@@ -182,6 +174,22 @@ func (b *treeReader) known(c *filed, id uint64) filed {
 		*c, _ = b.tree.Get(id)
 	}
 	return *c
+}
+
+// gather starts gathering the sites of CTA i of k, after giving the CTA
+// whose sites were gathering its own. child asks for it only when a
+// launch's CTA is not the one gathering: a CTA's launches come together,
+// and a call of extra a launch to find that CTA cost BFS --quick 5
+// instructions a CTA.
+func (b *treeReader) gather(k *Kernel, i uint64) error {
+	x, err := b.extra(k, i)
+	if err != nil {
+		return err
+	}
+	b.flushSites()
+	b.siteOf, b.siteK, b.siteCTA = x, k, i
+	b.sites = append(b.sites, x.sites...)
+	return nil
 }
 
 // flushSites gives the CTA whose sites are gathering its sites.

@@ -17,8 +17,12 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 	if err != nil {
 		return err
 	}
-	h := &Kernel{id: l.Kernel, host: true}
-	b.adopt(h, d, 0)
+	h := &Kernel{id: l.Kernel, host: true, decl: d.decl, total: d.ctas}
+	if !b.ordered {
+		h.ctas = newCTATable(h.total) // else its specs gather in the window
+	}
+	b.tree.Set(h.id, filed{k: h})
+	b.last = filed{k: h}
 	if b.ordered {
 		b.win.reset() // its specs gather here, not in a table
 		b.hostPast, b.rootPast, b.due = 0, 0, 0
@@ -94,7 +98,10 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	t := &b.tree
 	i := 0
 	for ; i < len(t.kids) && t.kids[i].root < n; i++ {
-		b.forget(t.kids[i], i < t.indexed)
+		if i < t.indexed {
+			t.drop(t.kids[i].k)
+		}
+		b.forget(t.kids[i].k)
 	}
 	t.indexed = max(t.indexed-i, 0)
 	k := copy(t.kids, t.kids[i:])
@@ -102,18 +109,15 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	t.kids = t.kids[:k]
 }
 
-// forget drops a kernel the engine now holds from the reader's tree,
-// from its table where it is indexed.
-func (b *treeReader) forget(f filed, indexed bool) {
-	if indexed {
-		if t, ok := b.tree.Take(f.k.id); ok && t.k != f.k {
-			b.tree.Set(f.k.id, t) // another kernel's id now: it stays
-		}
-	}
-	if b.last.k == f.k {
+// forget drops a kernel the engine now holds from what the reader keeps
+// filed apart from its tree. Small enough to inline: a call each device
+// kernel handed over, with its table's part (drop) in it, cost BFS
+// --quick 5 instructions a CTA.
+func (b *treeReader) forget(k *Kernel) {
+	if b.last.k == k {
 		b.last = filed{}
 	}
-	if b.parent.k == f.k {
+	if b.parent.k == k {
 		b.parent = filed{}
 	}
 }
@@ -144,6 +148,14 @@ func (t *treeTable) Get(id uint64) (filed, bool) {
 	}
 	t.indexed = len(t.kids)
 	return t.Table.Get(id)
+}
+
+// drop takes indexed kernel k out of the table, unless its id now names
+// another kernel.
+func (t *treeTable) drop(k *Kernel) {
+	if f, ok := t.Take(k.id); ok && f.k != k {
+		t.Set(k.id, f) // another kernel's id now: it stays
+	}
 }
 
 // clear forgets the segment's kernels.
