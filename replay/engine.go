@@ -183,13 +183,13 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 			// A superseded contention wake-up does nothing: no clock move (a
 			// run's makespan is its last event's cycle), no cycle's end. The
 			// others go to shareWake directly, not through the handler table
-			// (synth: 16 a CTA).
+			// (synth: 16 a CTA); Wake's nil tells which (asked apart: 16 more).
 			if eventKind(ev.Kind) != evShare {
 				c.fire(ev)
 				fired = true
-			} else if !e.sms.contention().stale(int(ev.Ref), uint32(ev.Aux)) {
+			} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
 				c.t = ev.At
-				e.shareWake(ev)
+				e.shareWake(done)
 				fired = true
 			}
 			if e.err != nil {

@@ -63,13 +63,11 @@ func (s *shareJobs) start(now int64, sm int, j jobRef, work int64, d contention.
 }
 
 // wake is SM sm's wake-up of generation gen at now: the refs of the jobs
-// that have finished (jobOf gives what each stands for).
+// that have finished (jobOf gives what each stands for), or nil where it
+// is stale.
 func (s *shareJobs) wake(now int64, sm int, gen uint32) []uint64 {
 	return s.model.Wake(now, sm, gen)
 }
-
-// stale reports whether SM sm's wake-up of generation gen is superseded.
-func (s *shareJobs) stale(sm int, gen uint32) bool { return s.model.Stale(sm, gen) }
 
 // settle sets the rates for the cycle now ends.
 func (s *shareJobs) settle(now int64) { s.model.Settle(now) }
@@ -148,11 +146,11 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 	e.sms.contention().start(e.clock.now(), c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
 }
 
-// shareWake is an SM's wake-up (evShare): the jobs that have finished go
-// on.
-func (e *engine) shareWake(ev eventq.Event) {
-	share := e.sms.contention()
-	for _, ref := range share.wake(e.clock.now(), int(ev.Ref), uint32(ev.Aux)) {
+// shareWake is an SM's wake-up (evShare) that is not stale: the jobs
+// that have finished (done, from shareJobs.wake) go on.
+func (e *engine) shareWake(done []uint64) {
+	// (a line that keeps the calls below where the PGO profile has them)
+	for _, ref := range done {
 		j := jobOf(ref)
 		c := e.ctas.at(j.run)
 		switch {

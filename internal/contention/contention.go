@@ -123,7 +123,7 @@ type Model struct {
 // New makes the model of a GPU of sms SMs, each issuing width warp
 // instructions per cycle, sharing bw DRAM bytes per cycle.
 func New(sms int, width, bw float64, wake Waker) *Model {
-	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), g: math.Inf(1)}
+	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), g: math.Inf(1), done: []uint64{}}
 	for i := range m.sms {
 		m.sms[i] = smState{rate: 1, next: -1}
 	}
@@ -193,13 +193,13 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	}
 }
 
-// Stale reports whether a wake-up for SM sm with generation gen has been
-// superseded: Wake would do nothing with it.
-func (m *Model) Stale(sm int, gen uint32) bool { return gen != m.sms[sm].gen }
-
 // Wake is the owner's wake-up for SM sm firing at now. It returns the refs
 // of the jobs that have finished, in (finish, start) order; the slice is
-// valid until the next call. A stale wake-up returns nothing.
+// valid until the next call. A stale wake-up (superseded by a later one)
+// returns nil, and does nothing; any other a slice that is not nil, if
+// empty where no job has finished yet, which the owner then settles as
+// any change: one test tells the owner both (the replay's loop asked
+// whether a wake-up was stale, then Wake asked again).
 func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	s := &m.sms[sm]
 	if gen != s.gen {
@@ -272,10 +272,10 @@ func (m *Model) Settle(now int64) {
 	}
 	moved := false
 	for _, i := range m.dirty {
-		// SM i's clock, to now at the rate it had, and its share now
-		// that its jobs changed.
+		// SM i's share now that its jobs changed. Its clock is at now
+		// already: Start and Wake, which mark it, advanced it (once
+		// more here cost --quick synth 8 instructions a CTA, bfs 13).
 		s := &m.sms[i]
-		m.advance(s, now)
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
 		if m.water.set(i, share, d) {
 			moved, s.rate = true, pace(share, d, m.g)

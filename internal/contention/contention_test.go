@@ -161,15 +161,19 @@ func TestOrderAndStale(t *testing.T) {
 	m.Settle(0)
 	m.Start(5, 0, 1, Demand{Issue: 4}, 9)
 	m.Settle(5)
-	if got := m.Wake(20, 0, 1); len(got) != 0 {
-		t.Errorf("stale wake-up finished %v", got)
+	if got := m.Wake(20, 0, 1); got != nil {
+		t.Errorf("stale wake-up finished %v, want nil", got)
 	}
 	// 0–5: two at 1/2 (2.5 each); 5–8: three at 1/3 (job 9 done at 8, the others at 3.5); then 6.5 left each at 1/2: 21.
-	if got := m.Wake(8, 0, 2); !slices.Equal(got, []uint64{9}) {
+	if got := m.Wake(7, 0, 2); got == nil || len(got) != 0 {
+		t.Errorf("early wake-up: %v, want an empty slice, not nil", got)
+	}
+	m.Settle(7)
+	if got := m.Wake(8, 0, 3); !slices.Equal(got, []uint64{9}) {
 		t.Errorf("at 8: %v", got)
 	}
 	m.Settle(8)
-	if got := m.Wake(21, 0, 3); !slices.Equal(got, []uint64{7, 3}) {
+	if got := m.Wake(21, 0, 4); !slices.Equal(got, []uint64{7, 3}) {
 		t.Errorf("at 21: %v (wake-ups %s)", got, strings.Join(wakes, " "))
 	}
 }
