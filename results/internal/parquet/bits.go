@@ -9,15 +9,17 @@ import (
 // Bit packing as Parquet lays it out: values of w bits each, the first
 // in the lowest bits of the first byte.
 
-// packBits appends vs, w bits each (every value below 2^w), as
-// ceil(len(vs)*w/8) bytes. It takes a word at a time: no call per value.
-func packBits(dst []byte, vs []uint64, w uint) []byte {
+// packBits appends vs less less (wrapping at 64 bits), w bits each
+// (every such value below 2^w), as ceil(len(vs)*w/8) bytes. It takes a
+// word at a time: no call per value.
+func packBits(dst []byte, vs []uint64, w uint, less uint64) []byte {
 	if w == 0 {
 		return dst
 	}
 	var acc uint64
 	var n uint // bits held in acc
 	for _, v := range vs {
+		v -= less
 		acc |= v << (n & 63) // n < 64 here: the mask spares the shift's check
 		n += w
 		if n >= 64 {
@@ -154,7 +156,7 @@ func (r *rleEncoder) flushLiterals() {
 		return
 	}
 	r.buf = binary.AppendUvarint(r.buf, uint64(len(r.lit)/8)<<1|1)
-	r.buf = packBits(r.buf, r.lit, r.w)
+	r.buf = packBits(r.buf, r.lit, r.w, 0)
 	r.lit = r.lit[:0]
 }
 

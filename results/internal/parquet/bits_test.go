@@ -35,7 +35,7 @@ func TestPackBits(t *testing.T) {
 				}
 			}
 			prefix := []byte{0xa5, 0x5a}
-			got := packBits(slices.Clone(prefix), vs, w)
+			got := packBits(slices.Clone(prefix), vs, w, 0)
 			want := append(slices.Clone(prefix), packRef(vs, w)...)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("w %d, %d values: packed %x, want %x", w, n, got, want)

@@ -27,12 +27,17 @@ const (
 // values, and the deltas wrap at 32 bits as the readers of an INT32
 // column compute them.
 //
-// Each block takes three passes over its 128 deltas, none of them a call
-// a value: the deltas and their least, each miniblock's deltas less the
-// least OR-ed into its width, then the packing. (The subtraction had a
-// pass of its own, and a partial block's rest was cleared: some 15
-// instructions a CTA more on synth, scripts/instructions.sh --quick
-// synth-parquet.)
+// Each block takes two passes over its 128 deltas, none of them a call
+// a value: the deltas, their least and each miniblock's greatest, then
+// the packing, which takes the least off each delta as it packs it. A
+// miniblock's bit width is that of its greatest delta less the least:
+// every other is no greater, so no bit of theirs lies above its top bit,
+// and the width of their OR, which a pass of its own took, is the same.
+// That pass cost some 6 instructions a value (scripts/instructions.sh
+// bfs-parquet: --out adds 1,750 instructions a CTA where it added 1,850;
+// synth-parquet --quick 947 → 883). The subtraction had a pass of its
+// own once too, and a partial block's rest was cleared: some 15
+// instructions a CTA more on synth (--quick synth-parquet).
 func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 	dst = binary.AppendUvarint(dst, deltaBlock)
 	dst = binary.AppendUvarint(dst, deltaMinis)
@@ -49,39 +54,42 @@ func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 		least := cur[0] - prev[0]
 		if narrow {
 			least = int64(int32(least))
-			for i := range d {
-				x := int64(int32(cur[i] - prev[i]))
-				d[i] = uint64(x)
-				least = min(least, x)
-			}
-		} else {
-			for i := range d {
-				x := cur[i] - prev[i]
-				d[i] = uint64(x)
-				least = min(least, x)
+		}
+		var tops [deltaMinis]int64 // each miniblock's greatest delta
+		for m := 0; m*deltaMiniblock < n; m++ {
+			lo, hi := m*deltaMiniblock, min(n, (m+1)*deltaMiniblock)
+			if narrow {
+				top := int64(int32(cur[lo] - prev[lo]))
+				for i := lo; i < hi; i++ {
+					x := int64(int32(cur[i] - prev[i]))
+					d[i] = uint64(x)
+					least, top = min(least, x), max(top, x)
+				}
+				tops[m] = top
+			} else {
+				top := cur[lo] - prev[lo]
+				for i := lo; i < hi; i++ {
+					x := cur[i] - prev[i]
+					d[i] = uint64(x)
+					least, top = min(least, x), max(top, x)
+				}
+				tops[m] = top
 			}
 		}
 		dst = binary.AppendVarint(dst, least)
 		for i := n; i < deltaBlock; i++ { // a last block's rest: 0 once less the least
 			adj[i] = uint64(least)
 		}
-		// Each delta less the least, OR-ed into its miniblock's width. An
-		// INT32 column's deltas and least are int32s, so the difference
+		// An INT32 column's deltas and least are int32s, so a difference
 		// is below 2^32, as the readers' subtraction wrapping at 32 bits
-		// gives it.
-		var widths [deltaMinis]uint
-		for m := range widths {
-			mini := (*[deltaMiniblock]uint64)(adj[m*deltaMiniblock:])
-			var or uint64
-			for i := range mini {
-				mini[i] -= uint64(least)
-				or |= mini[i]
-			}
-			widths[m] = uint(bits.Len64(or))
-		}
-		dst = append(dst, byte(widths[0]), byte(widths[1]), byte(widths[2]), byte(widths[3]))
+		// gives it; a miniblock past the values has width 0.
+		var widths [deltaMinis]byte
 		for m := 0; m*deltaMiniblock < n; m++ {
-			dst = packBits(dst, adj[m*deltaMiniblock:(m+1)*deltaMiniblock], widths[m])
+			widths[m] = byte(bits.Len64(uint64(tops[m] - least)))
+		}
+		dst = append(dst, widths[:]...)
+		for m := 0; m*deltaMiniblock < n; m++ {
+			dst = packBits(dst, adj[m*deltaMiniblock:(m+1)*deltaMiniblock], uint(widths[m]), uint64(least))
 		}
 	}
 	return dst

@@ -501,7 +501,7 @@ func (c *chunk) appendDoubleIndices(b []byte) ([]byte, bool) {
 	}
 	w := uint(max(1, bits.Len(uint(len(c.ddict.vals)-1))))
 	b = binary.AppendUvarint(append(b, byte(w)), uint64(len(c.didx)/8)<<1|1)
-	return packBits(b, c.didx, w), true
+	return packBits(b, c.didx, w, 0), true
 }
 
 // doubleDict is a Double column chunk's dictionary: its values in index
