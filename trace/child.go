@@ -69,6 +69,9 @@ func (v *Validator) Child(c *Child) bool {
 // firstCTA reads the record after c's launch into c.CTA where it is a
 // cta record of c's kernel that ctaFastInto reads, and checks it as Next
 // would: it reports whether it read a record that keeps to the rules.
+// A record that keeps those of its own fields and the seen set (keeps)
+// is counted as CTAs counts one, with no call of checkCTAOf (BFS
+// --quick: 10 instructions a CTA fewer).
 func (v *Validator) firstCTA(c *Child) bool {
 	r := v.runner
 	in := r.in
@@ -84,7 +87,10 @@ func (v *Validator) firstCTA(c *Child) bool {
 	r.record++
 	r.offset = in.base + int64(at)
 	v.record++
-	if err := v.checkCTAOf(v.last, &c.CTA); err != nil {
+	if k := v.last; v.at.latest == 0 && k != v.orderK && k.keeps(&c.CTA) {
+		k.seen.dense++ // as CTAs counts a record that keeps the rules
+		v.at.ctaRecord(&c.CTA)
+	} else if err := v.checkCTAOf(k, &c.CTA); err != nil {
 		v.err = v.errorAt(KindCTA, err)
 		return false
 	}

@@ -183,9 +183,24 @@ const plainMax = 16
 // (scripts/instructions.sh --quick uniform).
 func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 	in := r.in
-	p := in.buf[in.r:in.w]
-	n, last, at, end := 0, 0, 0, len(p)-plainMax // the last start with room (uniform --quick: 7 a CTA)
-	for n < len(dst) && at <= end {
+	n, last, at := plainRun(in.buf[in.r:in.w], dst, warps)
+	if n > 0 {
+		r.record += int64(n)
+		r.offset = in.offset() + int64(last)
+		r.delta.cta += uint64(n)
+		in.r += at
+	}
+	return n
+}
+
+// plainRun is plainCTAs's loop over p, the buffer's unread bytes: the
+// records read, where the last starts and where the next does. It is a
+// function of its own so that the reader and its buffer are not live
+// across the loop, where they were spilled and reloaded at each record
+// (scripts/instructions.sh --quick uniform and synth: 6 and 7
+// instructions a CTA fewer).
+func plainRun(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
+	for end := len(p) - plainMax; n < len(dst) && at <= end; n++ { // the last start with room (uniform --quick: 7 a CTA)
 		q := (*[plainMax]byte)(p[at:])
 		// The tag and both deltas in one load: zero deltas, the CTA
 		// after the last, are its second and third bytes zero.
@@ -215,17 +230,10 @@ func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 			break
 		}
 		dst[n] = c
-		n++
 		last = at
 		at += j
 	}
-	if n > 0 {
-		r.record += int64(n)
-		r.offset = in.offset() + int64(last)
-		r.delta.cta += uint64(n)
-		in.r += at
-	}
-	return n
+	return n, last, at
 }
 
 // short3At is short3 over q: the varint at q[i:] where it takes at most
