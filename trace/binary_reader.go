@@ -340,7 +340,7 @@ func (r *Reader) kernel() (Record, error) {
 	default:
 		k = new(Kernel)
 	}
-	if r.kernelFast(k) {
+	if ok, _ := r.kernelFast(k); ok {
 		return k, nil
 	}
 	d := fieldReader{in: r.in}
@@ -354,6 +354,7 @@ func (r *Reader) kernel() (Record, error) {
 	}
 	k.Regs = d.int()
 	k.Smem = d.varint()
+	r.tail.bytes = 0 // the next record is alike this one only read in full
 	return k, d.err
 }
 
@@ -370,19 +371,23 @@ const kernelFields = 10
 // more. It gives up, consuming nothing, unless the buffer surely holds the
 // whole record, its name is the one read last (kernelName) and those
 // fields take at most three bytes each; kernel then takes the general
-// path, which reads the record or says what is wrong with it.
-func (r *Reader) kernelFast(k *Kernel) bool {
+// path, which reads the record or says what is wrong with it. alike
+// reports that the record is declared as the kernel record read before
+// it (its name, grid y and z, block, regs and smem are that one's): the
+// tail it matched is the last record's, which every other way of reading
+// one sets or clears.
+func (r *Reader) kernelFast(k *Kernel) (ok, alike bool) {
 	name := r.lastName
 	p := r.in.buf[r.in.r:r.in.w]
 	if name == "" || len(p) < len(name)+kernelFields*binary.MaxVarintLen64 {
-		return false
+		return false, false
 	}
 	// Its id with no call up to three bytes (uvarint3 was one: BFS
 	// --quick, 9 instructions a CTA), then its name (nameKey).
 	id, i := short3(p, 0)
 	if i == 0 {
 		if id, i = uvarint3(p); i <= 0 {
-			return false
+			return false, false
 		}
 	}
 	j, ok := r.nameKey.match(p[i:])
@@ -390,7 +395,7 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 		j, ok = matchName(p[i:], name)
 	}
 	if !ok {
-		return false
+		return false, false
 	}
 	i += j
 	// Past a field of more than three bytes (n 0), the rest read on
@@ -404,7 +409,7 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 		storeName(&k.Name, name)
 		k.Regs, k.Smem = t.regs, t.smem
 		r.in.r += i + n0 + kernelTailLen
-		return true
+		return true, true
 	}
 	gy, n1 := short3(p, i+n0)
 	gz, n2 := short3(p, i+n0+n1)
@@ -420,7 +425,7 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	regs, n6 := short3(p, i)
 	smem, n7 := short3(p, i+n6)
 	if short || min(n6, n7) == 0 {
-		return false
+		return false, false
 	}
 	// Field by field: a Kernel assigned whole is a typed copy, with a
 	// bulk write barrier while the GC marks (see storeChanged).
@@ -429,9 +434,11 @@ func (r *Reader) kernelFast(k *Kernel) bool {
 	k.Regs, k.Smem = int(zigzag(regs)), zigzag(smem)
 	if n1+n2+n3+n4+n5+n6+n7 == kernelTailLen {
 		r.tail.set(p[i-n1-n2-n3-n4-n5:], k)
+	} else {
+		r.tail.bytes = 0
 	}
 	r.in.r += i + n6 + n7
-	return true
+	return true, false
 }
 
 // kernelTail is the fields after grid x of the kernel record kernelFast

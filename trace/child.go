@@ -12,6 +12,8 @@ package trace
 // child's first cta record where Child read it too (HasCTA), its
 // warp_cycles in Child's own storage; Run is then false where the record
 // after it is surely no cta record of the child's that CTAs would read.
+// Alike is true where Kernel is declared as the kernel record read before
+// it: its name, block, registers and shared memory are that one's.
 type Child struct {
 	Kernel Kernel
 	Launch Launch
@@ -19,6 +21,7 @@ type Child struct {
 	CTA    CTA
 	HasCTA bool
 	Run    bool
+	Alike  bool
 	warps  [maxFastWarps]int64
 }
 
@@ -122,7 +125,7 @@ func (r *Reader) child(c *Child) (launchAt int, ok bool) {
 	}
 	at := in.r
 	in.r++
-	if !r.kernelFast(&c.Kernel) {
+	if ok, c.Alike = r.kernelFast(&c.Kernel); !ok {
 		in.r = at
 		return 0, false
 	}

@@ -13,7 +13,8 @@ import (
 // does. It lists each record with the position Pos gives (those Child
 // reads before its last with their numbers alone: Pos gives the last's),
 // and the error the read ends at, and counts the pairs and the first cta
-// records read with them.
+// records read with them. It fails t where Child says a kernel record is
+// declared as the kernel record before it (Alike) and it is not.
 func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas int, err error) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(data))
@@ -22,6 +23,7 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 	}
 	v := NewValidator(r)
 	var c Child
+	var prev Kernel // the kernel record read last
 	var run [4]CTA
 	var warps [len(run) * RunWarps]int64
 	for {
@@ -31,6 +33,10 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 				break
 			}
 			n++
+			if k := &c.Kernel; c.Alike && (k.Name != prev.Name || k.Block != prev.Block || k.Regs != prev.Regs || k.Smem != prev.Smem) {
+				t.Errorf("record %d: Child said %s is declared as %s", before+1, show(k), show(&prev))
+			}
+			prev = c.Kernel
 			recs = append(recs, fmt.Sprintf("%d %s", before+1, show(&c.Kernel)))
 			rn, off := r.Pos()
 			switch {
@@ -56,6 +62,9 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 		}
 		if err != nil {
 			return recs, n, ctas, err
+		}
+		if k, ok := rec.(*Kernel); ok {
+			prev = *k
 		}
 		rn, off := r.Pos()
 		recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(rec)))
@@ -302,5 +311,38 @@ func TestKernelTail(t *testing.T) {
 		if g, w := show(got[i]), show(recs[i]); g != w {
 			t.Fatalf("record %d\n got %s\nwant %s", i, g, w)
 		}
+	}
+}
+
+// Child says a child is declared as the kernel record before it (Alike)
+// only where it is: children declared alike, and after one whose
+// declaration differs in a byte or takes more bytes (read in full, with no
+// tail kept) or has a field of more than three bytes (read by the
+// general path), readChildren checks each.
+func TestChildAlike(t *testing.T) {
+	const hosts, kids = 4, 60
+	recs := childTrace(hosts, kids, func(r []Record) []Record {
+		for h := range hosts {
+			for k := range kids {
+				d := r[kidAt(kids, h, k)].(*Kernel)
+				switch k % 13 {
+				case 3:
+					d.Block[0] = 48 // still two warps
+				case 5:
+					d.Regs = 20
+				case 7:
+					d.Smem = 1 << 12
+				case 9:
+					d.Smem = 1 << 22 // more than three bytes
+				case 11:
+					d.Name = "other"
+				}
+			}
+		}
+		return r
+	})
+	_, n, _, err := readChildren(t, encodeBinary(t, recs), true)
+	if err != nil || n < hosts*kids/2 {
+		t.Fatalf("read %d pairs, error %v", n, err)
 	}
 }
