@@ -52,11 +52,11 @@ func (v *Validator) Child(c *Child) bool {
 	}
 	// The rules checkKernel and checkLaunch hold the pair to, in one
 	// condition (a function of its own, childRoot, cost BFS --quick 7
-	// instructions a CTA more). parentRoot changes nothing but the
-	// lookups' caches.
+	// more a CTA), a kernel Alike with its grid's alone (alikeOK).
+	// parentRoot changes nothing but the lookups' caches.
 	k, l := &c.Kernel, &c.Launch
 	root, err := v.parentRoot(l.Kernel, l.Parent)
-	if err != nil || l.Kernel != k.ID || v.declared.has(k.ID) || !kernelOK(k) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
+	if err != nil || l.Kernel != k.ID || v.declared.has(k.ID) || !(c.Alike && alikeOK(k) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
 		r.in.r, r.delta = at, delta
 		return false
 	}
@@ -142,4 +142,14 @@ func (r *Reader) child(c *Child) (launchAt int, ok bool) {
 	}
 	in.r = at
 	return 0, false
+}
+
+// alikeOK reports whether kernel record k, declared as the kernel record
+// read before it (Child.Alike), keeps to kernelOK's rules: that record
+// kept them (the Validator stops at one that does not) and all but grid
+// x is that record's, so only what grid x changes is left to test (its
+// grid y and z come to at most MaxKernelCTAs, so k's CTAs do not
+// overflow). kernelOK, a call, cost BFS --quick 22 instructions a CTA.
+func alikeOK(k *Kernel) bool {
+	return k.Grid[0] > 0 && k.CTAs() <= MaxKernelCTAs
 }

@@ -128,6 +128,10 @@ func TestChildReadAsNext(t *testing.T) {
 			r[at].(*Kernel).Block = [3]uint32{64, 32, 1}
 			return r
 		}),
+		"empty grid, declared as the kernel before": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at].(*Kernel).Grid[0] = 0
+			return r
+		}),
 		"registers": childTrace(hosts, kids, func(r []Record) []Record {
 			r[at].(*Kernel).Regs = 300
 			return r
