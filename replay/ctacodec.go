@@ -167,7 +167,8 @@ func tagWarps(tag uint64) int { return int(tag >> tagWarpShift) }
 // none where every warp runs the CTA's cycles.
 func appendPacked(p []byte, c *trace.CTA, clk clock, named bool) ([]byte, int) {
 	var nw int
-	if ownWarps(c) {
+	own, top := packedWarps(c)
+	if own {
 		nw = len(c.WarpCycles)
 	}
 	cycles := clk.scale(c.Cycles)
@@ -179,10 +180,7 @@ func appendPacked(p []byte, c *trace.CTA, clk clock, named bool) ([]byte, int) {
 	if named {
 		tag |= tagNamed
 	}
-	short := uint64(cycles)|c.Insts|c.DRAMBytes < shortMax
-	for _, w := range c.WarpCycles[:nw] {
-		short = short && uint64(clk.scale(w)) < shortMax
-	}
+	short := uint64(cycles)|uint64(clk.scale(top))|c.Insts|c.DRAMBytes < shortMax
 	if short {
 		tag |= tagShort
 	}
@@ -210,6 +208,22 @@ func appendPacked(p []byte, c *trace.CTA, clk clock, named bool) ([]byte, int) {
 		p = appendUvarint(p, c.DRAMBytes)
 	}
 	return p, nw
+}
+
+// packedWarps is what appendPacked needs of c's per-warp cycles, in one
+// pass over them: whether c has its own (ownWarps), and top, their
+// bitwise or, which is at least each where none is negative, and
+// negative where one is. The clock's scaling keeps order, so the warps
+// are short where top, rescaled, is. One pass with no branch in it where
+// there were two, uniform's and the short test's: scripts/instructions.sh
+// --quick bfs, 8 instructions a CTA fewer.
+func packedWarps(c *trace.CTA) (own bool, top int64) {
+	var diff int64
+	for _, w := range c.WarpCycles {
+		diff |= w ^ c.Cycles
+		top |= w
+	}
+	return diff != 0, top
 }
 
 // recordHead decodes the head of the packed record at p[at:]: its tag,
