@@ -91,17 +91,16 @@ func (r *Reader) runOf(kernel uint64) *Reader {
 // reads whole from the buffer; else it reads nothing and reports false.
 func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	in := r.in
-	if in.w-in.r <= ctaRoom || in.buf[in.r+1] != 0 || in.buf[in.r+2] != 0 {
+	p := in.buf[in.r:in.w] // sliced once, its first bytes with no bounds checks
+	if len(p) <= ctaRoom || p[1] != 0 || p[2] != 0 {
 		return false
 	}
-	tag := in.buf[in.r]
+	tag := p[0]
 	if tag != byte(KindCTA) && tag != tagCTADemand {
 		return false
 	}
 	offset := in.offset()
-	in.r++
-	if !r.ctaFastInto(c, tag == tagCTADemand, warps, in.buf[in.r:in.w], 0, 0, 2) {
-		in.r--
+	if !r.ctaFastInto(c, tag == tagCTADemand, warps, p, 0, 0, 3) {
 		return false
 	}
 	r.record++
