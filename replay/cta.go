@@ -286,7 +286,7 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
-	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, now); emptied != nil {
+	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
 		e.kd.leftSM(emptied, now)
 	}
 	e.sites.ctaEnded(c)
