@@ -309,3 +309,7 @@ func (s *sm) hasRoom(g *model.GPU, n need) bool {
 		s.regs+int(n.regs) <= g.RegsPerSM &&
 		s.smem+n.smem <= g.SmemPerSM
 }
+
+// roundOpen is the first SM with a free CTA slot, not held, in the round
+// of the SMs from i, or -1 (smSet.round).
+func (a *smArray) roundOpen(i int) int { return a.open.round(i) }
