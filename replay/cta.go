@@ -22,7 +22,7 @@ type ctaRun struct {
 
 	// own is its spec when its kernel's table streams (ctaTable.nextSpec):
 	// decoded as it is placed, not kept in the table; or when it is a
-	// queue (ctaSpecs), taken out of it. Its end clears it (ctaEnd).
+	// queue (ctaSpecs), taken out of it. Its end leaves it (dropSpec).
 	own ctaSpec
 	// ownWarps holds own's per-warp cycles: kept when the state is reused
 	// for the next CTA, so streaming a CTA with them allocates nothing.
@@ -286,7 +286,7 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
-	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, now); emptied != nil {
+	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
 		e.kd.leftSM(emptied, now)
 	}
 	e.sites.ctaEnded(c)
@@ -300,7 +300,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	if len(e.mechs) > 0 {
 		endedAll(e.mechs, c, now)
 	}
-	*c.spec() = ctaSpec{} // its sites and warps are no longer needed
+	c.dropSpec()
 	e.ctas.put(c)
 	if g := c.g; g != nil {
 		if g.done++; g.done == g.src.total {
@@ -313,7 +313,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 }
 
 // reset clears a reused CTA record for the next CTA, keeping its slot
-// and its slices' room; own is clear since the last CTA's end. It clears
+// and its slices' room (own is written whole as it is used). It clears
 // the state alone, where clearing the whole record and setting back what
 // it kept cost 30 instructions a CTA more (scripts/instructions.sh
 // --quick uniform), and that only where the last CTA's run dirtied it.
@@ -343,5 +343,15 @@ func placedAll(ms []mechanism, c *ctaRun) {
 func endedAll(ms []mechanism, c *ctaRun, now int64) {
 	for _, m := range ms {
 		m.ctaEnded(c, now)
+	}
+}
+
+// dropSpec clears c's spec in its table at its end: its sites and warps
+// are no longer needed. An own one stays till the record's next CTA's is
+// written over it whole (specQueue.pop, nextSpec): clearing it cost BFS
+// 8 instructions a CTA (scripts/instructions.sh --quick), uniform 4.
+func (c *ctaRun) dropSpec() {
+	if !c.streamed {
+		*c.tableSpec() = ctaSpec{}
 	}
 }

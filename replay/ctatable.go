@@ -128,11 +128,13 @@ func shiftDown[T any](s []T, head int) ([]T, int) {
 	return s[:k], 0
 }
 
-// pop moves the spec of CTA i, the next to be placed, into *dst, which is
-// empty (ctaRun.reset): it stays empty past the specs queued.
+// pop moves the spec of CTA i, the next to be placed, into *dst, all of
+// it (past the specs queued, an empty one): *dst is the last CTA's spec
+// in a reused record, which ctaEnd leaves (ctaRun.dropSpec).
 func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 	if i >= q.end {
 		q.end = i + 1
+		*dst = ctaSpec{}
 		return
 	}
 	if q.head == len(q.specs) {
@@ -143,6 +145,8 @@ func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 	e.expand(dst)
 	if e.rare != 0 {
 		q.popRare(dst)
+	} else if dst.warps != nil || dst.x != nil {
+		dst.warps, dst.x = nil, nil
 	}
 }
 

@@ -173,6 +173,9 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	// The SMs nextOpen gives are the GPU's, so smArray.fits is asked
 	// without Dispatch.Fits's check of the index.
 	sms := &d.e.sms
+	if sm := sms.roundOpen(r.next); sm >= 0 && sms.fitsOpen(k, sm) {
+		return sm // the first SM tried: most searches end there (smSet.round)
+	}
 	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
 		if sms.fitsOpen(k, sm) {
 			return sm

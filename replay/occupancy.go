@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"math"
-
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/tables"
 )
@@ -28,19 +26,45 @@ type occupancy struct {
 	width      int64
 	sink       tables.Sink
 	warpCycles int64 // warp·cycles over the whole run, all SMs
+	rows       bool  // the sink keeps rows: each SM's counts are integrated (change)
 }
 
-// newOccupancy gives a sink that keeps no rows (tables.Discards) one
-// window for the whole run: change then only adds up the counts for the
-// average, where closing a window every OccupancyWindow cycles built and
-// wrote a row nobody kept (--quick synth, with a window closed at a third
-// of its changes: 31 instructions a CTA fewer, uniform 6).
+// newOccupancy gives a sink that keeps no rows (tables.Discards) no
+// windows at all: only warpCycles is added up (place, end, move), where
+// closing a window every OccupancyWindow cycles built and wrote a row
+// nobody kept (--quick synth, with a window closed at a third of its
+// changes: 31 instructions a CTA fewer, uniform 6).
 func newOccupancy(cfg model.Config, sink tables.Sink) occupancy {
-	width := cfg.Output.OccupancyWindow
-	if tables.Discards(sink) {
-		width = math.MaxInt64
+	return occupancy{width: cfg.Output.OccupancyWindow, sink: sink, rows: !tables.Discards(sink)}
+}
+
+// end and move must be called just before SM s's resident counts change
+// at now: a CTA of warps placed at since ending, and a narrow-task
+// runtime's threadblocks changing the warps by warps (where a CTA is
+// placed, change). With rows they integrate the SM's counts (change).
+// Without, only the run's warp·cycles count: a CTA's are its warps over
+// its time on the SM, added at its end; the threadblocks' are summed by
+// parts, -warps·now at each change and, at the run's end (close), each
+// SM's warps·end, when no CTA is left. That is a multiplication where a
+// CTA ends, in place of integrating its SM's counts where it is placed
+// and where it ends (change, a call at the end): scripts/instructions.sh
+// --quick synth 38 instructions a CTA fewer, BFS 53, uniform 6 more (its
+// CTAs end and are placed in the same cycles, where change returned at
+// once), synth-csv 13 more (the tests for rows).
+func (o *occupancy) end(s *sm, warps int, since, now int64) {
+	if o.rows {
+		o.change(s, now)
+		return
 	}
-	return occupancy{width: width, sink: sink}
+	o.warpCycles += int64(warps) * (now - since)
+}
+
+func (o *occupancy) move(s *sm, warps int, now int64) {
+	if o.rows {
+		o.change(s, now)
+		return
+	}
+	o.warpCycles -= int64(warps) * now
 }
 
 // change must be called just before an SM's resident counts change at now.
@@ -52,10 +76,13 @@ func newOccupancy(cfg model.Config, sink tables.Sink) occupancy {
 //
 // A second change in the cycle of the last (a CTA ending and another
 // taking its place, most of a replay's) has nothing to add: the last
-// left now inside the current window.
+// left now inside the current window. Without rows it returns at once:
+// a CTA's placement calls it all the same, inlined there, where a call
+// that tested for rows first was not (synth-csv 28 instructions a CTA
+// more); the others (end, move, close) call it only with rows.
 func (o *occupancy) change(s *sm, now int64) {
 	a := &s.occ
-	if now == a.last {
+	if !o.rows || now == a.last {
 		return
 	}
 	if now >= a.window+o.width {
@@ -105,6 +132,10 @@ func (o *occupancy) emit(s *sm, width int64) {
 func (o *occupancy) close(sms []sm, end int64) {
 	for i := range sms {
 		s := &sms[i]
+		if !o.rows {
+			o.move(s, -s.warps, end)
+			continue
+		}
 		o.change(s, end)
 		a := &s.occ
 		if end > a.window {

@@ -121,12 +121,12 @@ func (a *smArray) releaseIssued(now int64) {
 // to place CTAs that the holds keep waiting.
 func (a *smArray) issueWake() (at int64, ok bool) { return a.issue.wakeAt() }
 
-// leave frees a CTA's room (need n, slot on SM i) at now. When the SM is
-// left empty it returns the kernel it held, which no longer counts it;
-// otherwise nil.
-func (a *smArray) leave(i int, n need, slot int, now int64) (emptied *Kernel) {
+// leave frees a CTA's room (need n, slot on SM i, placed at since) at
+// now. When the SM is left empty it returns the kernel it held, which no
+// longer counts it; otherwise nil.
+func (a *smArray) leave(i int, n need, slot int, since, now int64) (emptied *Kernel) {
 	s := &a.sms[i]
-	a.occ.change(s, now)
+	a.occ.end(s, int(n.warps), since, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	a.freeSlot(s, slot)
@@ -154,7 +154,7 @@ func (a *smArray) resident(i int, now int64, ctas, warps int) bool {
 		return false
 	}
 	s := &a.sms[i]
-	a.occ.change(s, now)
+	a.occ.move(s, warps, now)
 	s.ctas += ctas
 	s.warps += warps
 	return true
@@ -309,3 +309,7 @@ func (s *sm) hasRoom(g *model.GPU, n need) bool {
 		s.regs+int(n.regs) <= g.RegsPerSM &&
 		s.smem+n.smem <= g.SmemPerSM
 }
+
+// roundOpen is the first SM with a free CTA slot, not held, in the round
+// of the SMs from i, or -1 (smSet.round).
+func (a *smArray) roundOpen(i int) int { return a.open.round(i) }

@@ -52,5 +52,22 @@ func (s *smSet) next(i int) int {
 	return -1
 }
 
+// round is the first SM in the set in the round of the SMs that starts
+// at i (i, i+1, ..., the last, 0, ..., i-1) where the set is one word, as
+// on GPUs of up to 64 SMs: the word rotated right by i, one search where
+// next from i, failing past the last member, and then from 0 were two.
+// It is -1 where there is none, and where the set has more words (the
+// caller then searches with next). RoundRobin.find tries it first:
+// scripts/instructions.sh --quick synth 8 instructions a CTA fewer (a
+// Place call a CTA, its first SM tried fits), BFS 2, uniform 1.
+func (s *smSet) round(i int) int {
+	if ws := s.words; len(ws) == 1 {
+		if b := bits.RotateLeft64(ws[0], -i); b != 0 {
+			return (i + bits.TrailingZeros64(b)) & 63
+		}
+	}
+	return -1
+}
+
 // empty reports whether the set has no SM.
 func (s *smSet) empty() bool { return s.n == 0 }

@@ -9,7 +9,8 @@ import (
 // TestSMSet checks smSet against a slice of bools over random changes, on
 // sets of one word, of a word exactly, and of several words: next from
 // every SM (and one past the last) is the least member at or after it,
-// and empty says whether there is none.
+// and empty says whether there is none; round from every SM is the
+// first member in the round from it, or -1 on sets of several words.
 func TestSMSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{1, 13, 64, 65, 200} {
@@ -32,7 +33,24 @@ func TestSMSet(t *testing.T) {
 				if got := s.next(from); got != exp {
 					t.Fatalf("%d SMs, step %d: next(%d) = %d, want %d", n, step, from, got, exp)
 				}
+				if from < n {
+					checkRound(t, s, want, from, step)
+				}
 			}
 		}
+	}
+}
+
+func checkRound(t *testing.T, s smSet, want []bool, from, step int) {
+	t.Helper()
+	n, exp := len(want), -1
+	for j := range n {
+		if sm := (from + j) % n; n <= 64 && want[sm] {
+			exp = sm
+			break
+		}
+	}
+	if got := s.round(from); got != exp {
+		t.Fatalf("%d SMs, step %d: round(%d) = %d, want %d", n, step, from, got, exp)
 	}
 }
