@@ -41,6 +41,7 @@ type Reader struct {
 	reuse      bool                // ReadOptions.ReuseRecords
 	warps      []int64             // warp_cycles are decoded here under ReadOptions.ReuseWarpCycles; nil otherwise
 	fastWarps  [maxFastWarps]int64 // ctaFast's warp_cycles, before they are copied where warpBuf says
+	warpsOK    bool                // the warp_cycles ctaFastInto read last keep longestIs with their record's cycles
 	pause      func() bool         // see pauseWhen; nil: never
 	slab       *slab               // see decodeInto; nil: none
 }
@@ -804,6 +805,10 @@ func (r *Reader) fastInto() []int64 {
 // the warp_cycles decoded into into (room for maxFastWarps). It makes no
 // call: a call, even on a path not taken, has the compiler keep values
 // live across it in memory, a load and a store each (uniform: 40 a CTA).
+//
+// For a record with warp_cycles it also sets warpsOK as it decodes them,
+// for keeps: a second loop over them there cost BFS 8 instructions a CTA
+// more (scripts/instructions.sh --quick bfs, medians of 3).
 func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc int64, i int) bool {
 	u, n := short3(p, i)
 	// A count of warp_cycles up to maxFastWarps is one byte; one of more
@@ -816,7 +821,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 	var wc []int64
 	if warps > 0 {
 		wc = into[:warps:warps]
-		prev := cycles
+		prev, longest := cycles, uint64(0)
 		for w := range wc {
 			d, n := short3(p, i)
 			if n == 0 {
@@ -824,8 +829,9 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 			}
 			i += n
 			prev += zigzag(d)
-			wc[w] = prev
+			wc[w], longest = prev, max(longest, uint64(prev))
 		}
+		r.warpsOK = longestIs(longest, cycles)
 	}
 	var insts, bytes uint64
 	if demand {

@@ -188,6 +188,14 @@ func TestChildReadAsNext(t *testing.T) {
 			r[at+2].(*CTA).Cycles++
 			return r
 		}),
+		"first CTA with a negative warp": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+2].(*CTA).WarpCycles[1] = -1
+			return r
+		}),
+		"second CTA with a negative warp": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+3].(*CTA).WarpCycles[0] = -224
+			return r
+		}),
 		"first CTA another kernel's": childTrace(hosts, kids, func(r []Record) []Record {
 			r[at+2], r[at+6] = r[at+6], r[at+2]
 			return r

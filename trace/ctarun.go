@@ -57,7 +57,7 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 			break
 		}
 		v.record++
-		if fast && v.at.latest == 0 && k.keeps(c) {
+		if fast && v.at.latest == 0 && k.keeps(c, r.warpsOK) {
 			k.seen.dense++
 		} else if err := v.checkCTAOf(k, c); err != nil {
 			v.err = v.errorAt(KindCTA, err)
@@ -269,7 +269,9 @@ func (r *Reader) runReader() *Reader { return r }
 // sets the at check's CTA once a run; where it does not, checkCTAOf says
 // what is wrong. BFS's child CTAs so make no call to checkCTAOf
 // (scripts/instructions.sh --quick bfs: 13 instructions a CTA fewer).
-func (k *treeKernel) keeps(c *CTA) bool {
+// warpsOK is the Reader's for c, which ctaFastInto read: its warp_cycles'
+// values keep the rules (warpCyclesOK's, with the count left to test).
+func (k *treeKernel) keeps(c *CTA, warpsOK bool) bool {
 	return c.CTA == k.seen.dense && k.seen.out == 0 && c.CTA < k.ctas && uint64(c.Cycles) <= MaxCycles &&
-		(c.WarpCycles == nil || warpCyclesOK(k, c)) && withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
+		(c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
 }

@@ -158,6 +158,10 @@ func TestCTARunsReadAsNext(t *testing.T) {
 			r[123].(*CTA).Cycles++
 			return r
 		}),
+		"a negative warp": runTrace(400, func(r []Record) []Record {
+			r[123].(*CTA).WarpCycles[0] = -1
+			return r
+		}),
 		"outside the grid": runTrace(400, func(r []Record) []Record {
 			r[402].(*CTA).CTA = 400
 			return r

@@ -720,16 +720,23 @@ func (v *Validator) checkCTAOf(k *treeKernel, c *CTA) error {
 // through checkCTAOf; most now take another way (plain records: they
 // have none, and PlainCTAs checks them).
 func warpCyclesOK(k *treeKernel, c *CTA) bool {
-	// With cycles checked (checkCTAOf), warps none negative whose longest
-	// is cycles are all within 2^40: one test of them all, with no branch
-	// a warp and no call to format in this frame (BFS --quick: 5
-	// instructions a CTA fewer); warpCyclesError says what is wrong.
-	var longest, signs int64
+	// With cycles checked (checkCTAOf), one test of them all (longestIs),
+	// with no branch a warp and no call to format in this frame (BFS
+	// --quick: 5 instructions a CTA fewer); warpCyclesError says what is
+	// wrong.
+	var longest uint64
 	for _, cy := range c.WarpCycles {
-		longest, signs = max(longest, cy), signs|cy
+		longest = max(longest, uint64(cy))
 	}
-	return len(c.WarpCycles) == k.warps && signs >= 0 && longest == c.Cycles
+	return len(c.WarpCycles) == k.warps && longestIs(longest, c.Cycles)
 }
+
+// longestIs reports whether warp_cycles whose longest taken as unsigned
+// is longest keep the rules with cycles, a CTA's within 0..2^40: none is
+// negative (as unsigned, a negative one is past 2^63) and the longest is
+// cycles. One maximum a warp tests both, where a maximum and an OR of
+// the signs took another instruction and another register a warp.
+func longestIs(longest uint64, cycles int64) bool { return longest == uint64(cycles) }
 
 // warpCyclesError is the error for c, whose warp_cycles break the rules
 // (warpCyclesOK): they are not one a warp of k, or have one out of
