@@ -221,6 +221,13 @@ func (e *engine) startCTA(c *ctaRun) {
 		return
 	}
 	if e.sms.contention() != nil && (spec.issue > 0 || spec.dram > 0) {
+		// Under the contention model (shared.go). One job a CTA, most of
+		// the starts, starts here: through startShared, a call more.
+		if c.shared = true; spec.x == nil || len(spec.x.sites) == 0 {
+			c.alone = spec.alone()
+			e.sms.contention().start(now, c.sm, jobRef{run: c.slot, warp: -1}, c.alone, spec.demand())
+			return
+		}
 		e.startShared(c, spec)
 		return
 	}

@@ -98,17 +98,11 @@ func (s *ctaSpec) alone() int64 {
 	return m
 }
 
-// startShared begins a CTA with demand under the contention model.
+// startShared begins a CTA with demand and launch sites under the
+// contention model (startCTA starts those without sites, one job each).
 func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 	d := spec.demand()
-	c.shared = true
 	x := spec.x
-	if x == nil || len(x.sites) == 0 {
-		c.alone = spec.alone()
-		// startJob's call, inline: one job a CTA is most of the starts.
-		e.sms.contention().start(e.clock.now(), c.sm, jobRef{run: c.slot, warp: -1}, c.alone, d)
-		return
-	}
 	sortSites(x.sites)
 	n := int(c.k.decl.need.warps)
 	c.warps = c.warps[:0]
