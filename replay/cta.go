@@ -284,6 +284,15 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 }
 
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
+//
+// It is not inlined (into the evCTAEnd handler or shareWake): inlined, its
+// call of smArray.leave is at a line the profile does not mark hot in the
+// handler, so leave stayed a call, whose spills cost more than the
+// handler's call of ctaEnd; on its own, ctaEnd inlines leave
+// (scripts/instructions.sh --quick: uniform 6 instructions a CTA fewer,
+// synth and BFS the same). loop is kept out of run for it (see loop).
+//
+//go:noinline
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
 	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
