@@ -298,17 +298,19 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
 		e.kd.leftSM(emptied, now)
 	}
-	e.sites.ctaEnded(c)
 	e.out.cta(c.start, now, c.stall)
-	if e.out.keepsRows() {
-		e.out.ctaRow(c, now, e.slowdown(c))
+	if e.out.endsHooked() {
+		if e.out.keepsRows() {
+			e.out.ctaRow(c, now, e.slowdown(c))
+		}
+		if e.watch.observing() {
+			e.watch.ctaFinished(c, now, e.io)
+		}
+		if len(e.mechs) > 0 {
+			endedAll(e.mechs, c, now)
+		}
 	}
-	if e.watch.observing() {
-		e.watch.ctaFinished(c, now, e.io)
-	}
-	if len(e.mechs) > 0 {
-		endedAll(e.mechs, c, now)
-	}
+	e.sites.ctaEnded(c)
 	c.dropSpec()
 	e.ctas.put(c)
 	if g := c.g; g != nil {

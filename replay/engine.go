@@ -147,6 +147,7 @@ func (e *engine) start(open Opener) error {
 		e.mechs = append([]mechanism{g}, e.mechs...)
 		g.register(&e.clock)
 	}
+	e.out.hookEnds(e.watch.observing() || len(e.mechs) > 0)
 	e.io.plan(e.out.output())
 	e.host.started(e.io)
 	if e.pages != nil {
