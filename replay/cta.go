@@ -291,22 +291,33 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 }
 
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
+//
+// It is not inlined (into the evCTAEnd handler or shareWake): inlined, its
+// call of smArray.leave is at a line the profile does not mark hot in the
+// handler, so leave stayed a call, whose spills cost more than the
+// handler's call of ctaEnd; on its own, ctaEnd inlines leave
+// (scripts/instructions.sh --quick: uniform 6 instructions a CTA fewer,
+// synth and BFS the same). loop is kept out of run for it (see loop).
+//
+//go:noinline
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
 	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
 		e.kd.leftSM(emptied, now)
 	}
-	e.sites.ctaEnded(c)
 	e.out.cta(c.start, now, c.stall)
-	if e.out.keepsRows() {
-		e.out.ctaRow(c, now, e.slowdown(c))
+	if e.out.endsHooked() {
+		if e.out.keepsRows() {
+			e.out.ctaRow(c, now, e.slowdown(c))
+		}
+		if e.watch.observing() {
+			e.watch.ctaFinished(c, now, e.io)
+		}
+		if len(e.mechs) > 0 {
+			endedAll(e.mechs, c, now)
+		}
 	}
-	if e.watch.observing() {
-		e.watch.ctaFinished(c, now, e.io)
-	}
-	if len(e.mechs) > 0 {
-		endedAll(e.mechs, c, now)
-	}
+	e.sites.ctaEnded(c)
 	c.dropSpec()
 	e.ctas.put(c)
 	if g := c.g; g != nil {

@@ -147,6 +147,7 @@ func (e *engine) start(open Opener) error {
 		e.mechs = append([]mechanism{g}, e.mechs...)
 		g.register(&e.clock)
 	}
+	e.out.hookEnds(e.watch.observing() || len(e.mechs) > 0)
 	e.io.plan(e.out.output())
 	e.host.started(e.io)
 	if e.pages != nil {
@@ -166,7 +167,12 @@ func (e *engine) start(open Opener) error {
 // next event is in a later cycle (or there is none): the outer loop's
 // tests then come once a cycle, not once an event (scripts/instructions.sh
 // --quick: uniform, whose waves end 208 CTAs a cycle, 9 instructions a
-// CTA fewer; BFS 12, synth 2).
+// CTA fewer; BFS 12, synth 2). It is not inlined: with ctaEnd not inlined
+// (cta.go), shareWake shrank and loop fitted run's budget, but inlined
+// there its call of eventq's Pop is at a line the profile does not mark
+// hot, and Pop stayed a call (uniform 4 instructions a CTA more).
+//
+//go:noinline
 func (e *engine) loop(until int64) (paused bool, err error) {
 	var batch int
 	c := &e.clock

@@ -112,6 +112,7 @@ func (s *Stats) AvgKernelWaitCycles() float64 {
 type recorder struct {
 	sink      tables.Sink
 	quiet     bool // the sink keeps no rows (tables.Discards): none is built
+	hooked    bool // a CTA's end has a row to write, a watcher or mechanisms to tell (hookEnds)
 	stats     Stats
 	busy      busySpan
 	parentIDs slab[uint64] // device kernel rows' parent ids
@@ -143,6 +144,17 @@ func (r *recorder) ctas() int64 { return r.stats.CTAs }
 
 // keepsRows reports whether the sink keeps rows.
 func (r *recorder) keepsRows() bool { return !r.quiet }
+
+// hookEnds notes whether a watcher or mechanisms see CTAs' ends (the
+// engine's start knows its mechanisms). ctaEnd asks endsHooked, one test
+// where it asked for rows, a watcher and mechanisms in turn, and most
+// runs have none (scripts/instructions.sh --quick: uniform 7 instructions
+// a CTA fewer, synth 5, BFS 4).
+func (r *recorder) hookEnds(others bool) { r.hooked = !r.quiet || others }
+
+// endsHooked reports whether a CTA's end has a row to write, a watcher or
+// mechanisms to tell.
+func (r *recorder) endsHooked() bool { return r.hooked }
 
 // kernel counts a completed kernel and writes its row (not for a sink
 // that keeps no rows: the engine's totals come from its stats).
