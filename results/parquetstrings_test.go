@@ -149,3 +149,33 @@ func TestParquetEmptyFirstRow(t *testing.T) {
 	}
 	checkStats(t, "group 0", chunk, "", "x")
 }
+
+// TestParquetStringsSliced writes a nullable string column from a slice
+// of an array (its rows, offsets and bytes starting past the array's
+// first), in stretches and nulls, "" among them: every row must read
+// back as the slice holds it, nulls as nulls.
+func TestParquetStringsSliced(t *testing.T) {
+	et := newEncodeTest(t, nullable("s", str))
+	vs := []string{"skip", "skipped too", "k1", "k1", "", "", "k2", "k1", "k1", "k3", "tail", "tail too"}
+	valid := []bool{true, true, true, true, true, false, true, false, true, true, true, true}
+	b := array.NewStringBuilder(et.mem)
+	b.AppendValues(vs, valid)
+	whole := b.NewArray()
+	b.Release()
+	lo, hi := 2, len(vs)-2
+	et.write([]runRows{{tables.Run{Trace: "a.trace", Policy: "cdp"}, hi - lo}}, array.NewSlice(whole, int64(lo), int64(hi)))
+	whole.Release()
+	rows, _ := et.finish()
+	if len(rows) != hi-lo {
+		t.Fatalf("%d rows, want %d", len(rows), hi-lo)
+	}
+	for i, row := range rows {
+		var want any
+		if valid[lo+i] {
+			want = vs[lo+i]
+		}
+		if row[runColumns] != want {
+			t.Errorf("row %d: %#v, want %#v", i, row[runColumns], want)
+		}
+	}
+}
