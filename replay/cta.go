@@ -37,7 +37,7 @@ type ctaState struct {
 	g        *group // the aggregated group it belongs to; nil for a native CTA
 	idx      uint64 // index in its kernel, or in its group
 	sm       int
-	smSlot   int // its CTA slot on the SM (for hardware thread ids)
+	smSlot   int // its CTA slot on the SM (for hardware thread ids; 0 unless slotsNeeded)
 	dispatch int64
 	start    int64
 	stall    int64

@@ -29,6 +29,7 @@ package replay
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -412,3 +413,10 @@ func (e *slimSpec) expand(dst *ctaSpec) { dst.cycles, dst.issue, dst.dram = e.cy
 
 // expand sets the parts of *dst behind pointers to r's.
 func (r *rareSpec) expand(dst *ctaSpec) { dst.warps, dst.x = r.warps, r.x }
+
+// readOwned is read with a copy of c's warps, for a form that keeps r
+// past c's next record (ctaTable.fill, the spec window).
+func (r *ctaRecord) readOwned(c *trace.CTA, clk clock) {
+	r.read(c, clk)
+	r.warps = slices.Clone(r.warps)
+}

@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/binary"
-	"slices"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -328,8 +327,7 @@ func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
 // with a copy of its warps (the trace reader may reuse the slice).
 func (t *ctaTable) fill(c *trace.CTA, clk clock) int {
 	var r ctaRecord
-	r.read(c, clk)
-	r.warps = slices.Clone(r.warps)
+	r.readOwned(c, clk)
 	r.fill(t.at(c.CTA))
 	return len(r.warps)
 }

@@ -198,7 +198,7 @@ func (d *deviceStreams) open() bool { return len(d.byKey) > 0 }
 // mostly no device stream is open at all, where the call cost BFS
 // --quick 5 instructions a CTA.
 func (d *deviceStreams) openTail(owner launcher, kids int) *Kernel {
-	if len(d.byKey) == 0 {
+	if !d.open() {
 		return nil
 	}
 	return d.tailOf(owner, kids)

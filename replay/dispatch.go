@@ -170,8 +170,8 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel, n int) int {
 	if r.next >= n {
 		r.next = 0
 	}
-	// The SMs nextOpen gives are the GPU's, so smArray.fits is asked
-	// without Dispatch.Fits's check of the index.
+	// The SMs nextOpen gives are the GPU's, with a free slot and not held:
+	// fitsOpen asks them room alone, without Dispatch.Fits's index check.
 	sms := &d.e.sms
 	if sm := sms.roundOpen(r.next); sm >= 0 && sms.fitsOpen(k, sm) {
 		return sm // the first SM tried: most searches end there (smSet.round)

@@ -30,7 +30,7 @@ type occupancy struct {
 }
 
 // newOccupancy gives a sink that keeps no rows (tables.Discards) no
-// windows at all: only warpCycles is added up (place, end, move), where
+// windows at all: only warpCycles is added up (end, move, close), where
 // closing a window every OccupancyWindow cycles built and wrote a row
 // nobody kept (--quick synth, with a window closed at a third of its
 // changes: 31 instructions a CTA fewer, uniform 6).

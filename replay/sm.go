@@ -87,8 +87,8 @@ func (a *smArray) anyOpen() bool { return !a.open.empty() }
 func (a *smArray) nextOpen(i int) int { return a.open.next(i) }
 
 // enter reserves room for a CTA of k on SM i at now: it returns the CTA's
-// slot on the SM (for hardware thread ids) and the cycle it may start at
-// the earliest (later than now while the SM's L1 flushes).
+// slot on the SM (hardware thread ids; 0 unless slotsNeeded) and the
+// earliest cycle it may start at (later while the SM's L1 flushes).
 func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 	s := &a.sms[i]
 	a.occ.change(s, now)
@@ -230,9 +230,9 @@ func (s *sm) freeSlot(i int) {
 }
 
 // fits reports whether one more CTA with n fits under all four SM limits:
-// a free CTA slot, and room (hasRoom). An SM of the open set has a free
-// slot (smArray.open: a run with a task runtime, whose SMs' CTAs change
-// apart from it, places none), so RoundRobin's search asks it room alone.
+// a free CTA slot, and room (hasRoom). Placement's search, whose SMs all
+// have a free slot, asks fitsOpen instead, room alone: fits is asked by
+// the analyses and where a kernel is prepared.
 func (s *sm) fits(g *model.GPU, n need) bool {
 	return s.ctas < g.MaxCTAsPerSM && s.hasRoom(g, n)
 }

@@ -217,18 +217,17 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		return fmt.Errorf("cta %d of kernel %d: outside the grid of %d CTAs", c.CTA, c.Kernel, k.total)
 	}
 	b.passed(f, c.CTA)
-	if b.windowed(k) && b.win.appendPlain(c, b.clk) {
-		b.held += ctaHeld(0)
-		return nil
-	}
 	if !b.windowed(k) {
 		b.held += ctaHeld(k.ctas.record(c, b.clk))
 		return nil
 	}
+	if b.win.appendPlain(c, b.clk) {
+		b.held += ctaHeld(0)
+		return nil
+	}
 	var r ctaRecord
-	r.read(c, b.clk) // its warps are c's: the window copies them
+	r.readOwned(c, b.clk)
 	b.held += ctaHeld(len(r.warps))
-	r.warps = slices.Clone(r.warps)
 	return b.win.record(c.CTA, &r)
 }
 

@@ -53,10 +53,10 @@ func (v *Validator) Child(c *Child) bool {
 	// The rules checkKernel and checkLaunch hold the pair to, in one
 	// condition (a function of its own, childRoot, cost BFS --quick 7
 	// more a CTA), a kernel Alike with its grid's alone (alikeOK).
-	// parentRoot changes nothing but the lookups' caches.
+	// parentRoot changes nothing but the lookups' caches (l is k's: child).
 	k, l := &c.Kernel, &c.Launch
 	root, err := v.parentRoot(l.Kernel, l.Parent)
-	if err != nil || l.Kernel != k.ID || v.declared.has(k.ID) || !(c.Alike && alikeOK(k) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
+	if err != nil || v.declared.has(k.ID) || !(c.Alike && alikeOK(k) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
 		r.in.r, r.delta = at, delta
 		return false
 	}

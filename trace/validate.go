@@ -434,9 +434,9 @@ func shapeOf(k *Kernel) shape {
 	return shape{ctas: k.CTAs(), warps: (k.Threads() + 31) / 32}
 }
 
-// dimensionError is checkKernel's error for k, which has a dimension of 0
-// or a block dimension above 1024: its test is one condition for all six,
-// where one for each (BFS --quick) cost 8 instructions a CTA more.
+// dimensionError is kernelError's error for k, which has a dimension of
+// 0 or a block dimension above 1024 (kernelOK tests all six in one
+// condition).
 func dimensionError(k *Kernel) error {
 	// By index, not ranging over "xyz": that decodes the string's runes.
 	for i := range k.Grid {
@@ -767,10 +767,10 @@ const (
 )
 
 // withinDemand reports whether a CTA of cycles, insts and bytes, of a
-// kernel of warps warps a CTA, keeps to those bounds. checkCTA has
+// kernel of warps warps a CTA, keeps to those bounds. checkCTAOf has
 // checked its cycles first: with warp_cycles, Cycles is the longest
 // warp's, so Cycles is its time alone either way. Small enough to inline
-// in checkCTA, which asks it for every cta record with demand, and in
+// in checkCTAOf, which asks it for every cta record with demand, and in
 // keeps (plainCTAs asks demandBelow); demandError says which is broken.
 //
 // Below 2^53 insts and bytes are compared as integers: their float64s are

@@ -4,10 +4,10 @@ package eventq
 // started together, end together: 1M CTAs of 5,000 cycles on 13 SMs end
 // in waves of 208, each scheduled in one burst of pushes and popped in
 // one burst at its cycle. In the heap, each of those pops sifts the last
-// event down through four levels of equal cycles, comparing tie keys (263
-// instructions an event). Filed in the ties run instead — a run
-// (runs.go) of one cycle's events in tie-key order, whose head alone is
-// in the heap — a wave costs a first-in first-out push and pop an event,
+// event down through the 4-ary heap's four levels of equal cycles,
+// comparing tie keys (263 instructions an event). Filed in the ties run
+// instead — a run (runs.go) of one cycle's events in tie-key order, whose
+// head alone is in the heap — a wave costs a first-in first-out push and pop an event,
 // and the heap holds one event for it.
 //
 // The ties run takes the events Push schedules for the cycle of its
