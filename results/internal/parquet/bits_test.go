@@ -21,21 +21,25 @@ func packRef(vs []uint64, w uint) []byte {
 	return out
 }
 
-// packBits lays out every width and length as the bit-by-bit rule does,
-// after what dst held, and unpackBits reads the values back.
+// packBits lays out every width and length (its kernels of 32 values,
+// pack32, and the rest a word at a time) as the bit-by-bit rule does,
+// after what dst held and whatever it takes off, and unpackBits reads
+// the values back.
 func TestPackBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for w := uint(0); w <= 64; w++ {
-		for n := 0; n <= 70; n++ {
-			vs := make([]uint64, n)
+		for n := 0; n <= 100; n++ {
+			vs, in := make([]uint64, n), make([]uint64, n)
+			less := rng.Uint64()
 			for i := range vs {
 				vs[i] = rng.Uint64()
 				if w < 64 {
 					vs[i] &= 1<<w - 1
 				}
+				in[i] = vs[i] + less
 			}
 			prefix := []byte{0xa5, 0x5a}
-			got := packBits(slices.Clone(prefix), vs, w, 0)
+			got := packBits(slices.Clone(prefix), in, w, less)
 			want := append(slices.Clone(prefix), packRef(vs, w)...)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("w %d, %d values: packed %x, want %x", w, n, got, want)
