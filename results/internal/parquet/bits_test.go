@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -75,11 +76,33 @@ func TestDeltaRoundTrip(t *testing.T) {
 				vs[i] = int64(int32(x))
 			}
 		}
-		enc := appendDelta([]byte{7}, vs, narrow)
+		enc, climbs := appendDelta([]byte{7}, vs, narrow)
+		if climbs != slices.IsSorted(vs) && (climbs || run%4 < 2) {
+			t.Fatalf("run %d (narrow %v): climbs %v, sorted %v", run, narrow, climbs, slices.IsSorted(vs))
+		}
 		got := make([]int64, len(vs))
 		n, err := decodeDelta(enc[1:], got, narrow)
 		if err != nil || n != len(enc)-1 || !slices.Equal(got, vs) {
 			t.Fatalf("run %d (narrow %v, %d values): read %d of %d bytes, %v; values equal: %v", run, narrow, len(vs), n, len(enc)-1, err, slices.Equal(got, vs))
+		}
+	}
+}
+
+// appendDelta's deltas wrap, and a fall of more than 2^31 (INT32) or
+// 2^63 is a delta of at least 0: such values do not climb, a fall
+// alone or between rises back to above the first value.
+func TestDeltaWrapsNotClimbs(t *testing.T) {
+	for _, c := range []struct {
+		vs     []int64
+		narrow bool
+	}{
+		{[]int64{math.MaxInt64, math.MinInt64 + 5}, false},
+		{[]int64{0, math.MaxInt64, math.MinInt64, -1, math.MaxInt64 - 1}, false},
+		{[]int64{math.MaxInt32, math.MinInt32 + 5}, true},
+		{[]int64{0, math.MaxInt32, math.MinInt32, -1, math.MaxInt32 - 1}, true},
+	} {
+		if _, climbs := appendDelta(nil, c.vs, c.narrow); climbs {
+			t.Errorf("%v (narrow %v) climbs", c.vs, c.narrow)
 		}
 	}
 }

@@ -23,9 +23,10 @@ const (
 	deltaMinis     = deltaBlock / deltaMiniblock
 )
 
-// appendDelta appends the encoding of vs. With narrow, vs are INT32
-// values, and the deltas wrap at 32 bits as the readers of an INT32
-// column compute them.
+// appendDelta appends the encoding of vs, and says whether vs climb:
+// never fall, so that their first is their least and their last their
+// greatest. With narrow, vs are INT32 values, and the deltas wrap at 32
+// bits as the readers of an INT32 column compute them.
 //
 // Each block takes two passes over its 128 deltas, none of them a call
 // a value: the deltas, their least and each miniblock's greatest, then
@@ -38,15 +39,16 @@ const (
 // synth-parquet --quick 947 → 883). The subtraction had a pass of its
 // own once too, and a partial block's rest was cleared: some 15
 // instructions a CTA more on synth (--quick synth-parquet).
-func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
+func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) {
 	dst = binary.AppendUvarint(dst, deltaBlock)
 	dst = binary.AppendUvarint(dst, deltaMinis)
 	dst = binary.AppendUvarint(dst, uint64(len(vs)))
 	if len(vs) == 0 {
-		return binary.AppendVarint(dst, 0)
+		return binary.AppendVarint(dst, 0), true
 	}
 	dst = binary.AppendVarint(dst, vs[0])
 	var adj [deltaBlock]uint64
+	var low, high int64 // the least delta and the greatest, or 0
 	for at := 1; at < len(vs); at += deltaBlock {
 		n := min(deltaBlock, len(vs)-at)
 		prev, cur := vs[at-1:at-1+n], vs[at:at+n]
@@ -77,6 +79,7 @@ func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 			}
 		}
 		dst = binary.AppendVarint(dst, least)
+		low = min(low, least)
 		for i := n; i < deltaBlock; i++ { // a last block's rest: 0 once less the least
 			adj[i] = uint64(least)
 		}
@@ -86,13 +89,23 @@ func appendDelta(dst []byte, vs []int64, narrow bool) []byte {
 		var widths [deltaMinis]byte
 		for m := 0; m*deltaMiniblock < n; m++ {
 			widths[m] = byte(bits.Len64(uint64(tops[m] - least)))
+			high = max(high, tops[m])
 		}
 		dst = append(dst, widths[:]...)
 		for m := 0; m*deltaMiniblock < n; m++ {
 			dst = packBits(dst, adj[m*deltaMiniblock:(m+1)*deltaMiniblock], uint(widths[m]), uint64(least))
 		}
 	}
-	return dst
+	// vs climb where no delta is below 0 and none wrapped: a fall of
+	// more than 2^31 (2^63 without narrow) is a delta of at least 0 too,
+	// but then, where the last value is no less than the first, the
+	// deltas' sum is at least 2^32 (2^64) more than their difference,
+	// which a sum of at most len(vs)*high below that rules out.
+	wrap := 64
+	if narrow {
+		wrap = 32
+	}
+	return dst, low >= 0 && vs[len(vs)-1] >= vs[0] && bits.Len64(uint64(high))+bits.Len(uint(len(vs))) <= wrap
 }
 
 var errDelta = errors.New("malformed DELTA_BINARY_PACKED data")
