@@ -106,3 +106,33 @@ func TestDeltaWrapsNotClimbs(t *testing.T) {
 		}
 	}
 }
+
+// Bitmap.end finds where a run of valid or null rows ends as reading
+// bit by bit does, at any offset, near the bitmap's end too.
+func TestBitmapEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for run := range 2000 {
+		bm := Bitmap{Bits: make([]byte, 1+rng.IntN(20)), Off: rng.IntN(16)}
+		density := rng.IntN(5) // 0: all null .. 4: all valid
+		for i := range len(bm.Bits) * 8 {
+			if rng.IntN(4) < density {
+				bm.Bits[i/8] |= 1 << (i % 8)
+			}
+		}
+		rows := len(bm.Bits)*8 - bm.Off
+		if rows <= 0 {
+			continue
+		}
+		i := rng.IntN(rows)
+		k := i + rng.IntN(rows-i+1)
+		for _, v := range []bool{true, false} {
+			want := i
+			for want < k && bm.valid(want) == v {
+				want++
+			}
+			if got := bm.end(i, k, v); got != want {
+				t.Fatalf("run %d: end(%d, %d, %v) of %x from bit %d: %d, want %d", run, i, k, v, bm.Bits, bm.Off, got, want)
+			}
+		}
+	}
+}
