@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"slices"
 	"testing"
@@ -71,4 +72,47 @@ func TestDoubleDictIndex(t *testing.T) {
 		}
 		d.truncate(0)
 	}
+}
+
+// A Double chunk's bounds are those of its values in row order (NaN
+// left out, the first of -0 and +0 kept), whether its pages are
+// dictionary-encoded, which takes a run's value once, or PLAIN, from a
+// page given up on after some of its values.
+func TestDoubleBounds(t *testing.T) {
+	neg0, nan := math.Copysign(0, -1), math.NaN()
+	for _, c := range []struct {
+		name string
+		vs   []float64
+	}{
+		{"nan first", []float64{nan, nan, neg0, 0, 0, neg0, 5, 5, -3, nan}},
+		{"+0 first", []float64{0, 0, neg0, nan, neg0, 0}},
+		{"only nan", []float64{nan, nan}},
+		{"given up", append([]float64{neg0, 0, 7}, ramp(PageRows)...)},
+	} {
+		var want chunk
+		for _, v := range c.vs {
+			want.boundDouble(v)
+		}
+		w, err := NewWriter(io.Discard, []Column{{Name: "x", Type: Double}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 { // pages of runs, and a page's end inside one
+			w.Doubles(0, c.vs, Bitmap{})
+		}
+		got := &w.chunks[0]
+		w.endPage(got)
+		if got.hasBounds != want.hasBounds || math.Float64bits(got.dlo) != math.Float64bits(want.dlo) || math.Float64bits(got.dhi) != math.Float64bits(want.dhi) {
+			t.Errorf("%s: bounds %v %v (%v), want %v %v (%v)", c.name, got.dlo, got.dhi, got.hasBounds, want.dlo, want.dhi, want.hasBounds)
+		}
+	}
+}
+
+// ramp is n values, each its own.
+func ramp(n int) []float64 {
+	vs := make([]float64, n)
+	for i := range vs {
+		vs[i] = float64(i) / 3
+	}
+	return vs
 }
