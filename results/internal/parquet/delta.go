@@ -49,7 +49,7 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 	}
 	dst = binary.AppendVarint(dst, vs[0])
 	var adj [deltaBlock]uint64
-	var low, high int64 // the least delta and the greatest, or 0
+	var low, high int64 // min(0, the least delta), max(0, the greatest)
 	for at := 1; at < len(vs); at += deltaBlock {
 		n := min(deltaBlock, len(vs)-at)
 		prev, cur := vs[at-1:at-1+n], vs[at:at+n]
