@@ -203,8 +203,8 @@ func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 // each record (scripts/instructions.sh --quick uniform and synth: 6 and
 // 7 instructions a CTA fewer).
 func plainRun(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
-	for n < len(dst) && at <= len(p)-plainMax {
-		s, ok := shapeAt((*[plainMax]byte)(p[at:]))
+	for n < len(dst) && at <= len(p)-fastRoom {
+		s, ok := shapeAt((*[fastRoom]byte)(p[at:]))
 		if !ok {
 			break
 		}
@@ -237,7 +237,7 @@ type plainShape struct {
 // shapeAt is the shape of the record at q, where it is a plain record
 // whose numbers take at most three bytes each and whose cycles are not
 // negative.
-func shapeAt(q *[plainMax]byte) (s plainShape, ok bool) {
+func shapeAt(q *[fastRoom]byte) (s plainShape, ok bool) {
 	tag := q[0]
 	if tag != byte(KindCTA) && tag != tagCTADemand || q[1]|q[2] != 0 || q[3]&1 != 0 {
 		return s, false // a zigzag varint is negative where its low bit is set
@@ -280,7 +280,7 @@ func shapeAt(q *[plainMax]byte) (s plainShape, ok bool) {
 
 // shapeVarint is the size of the varint at q[i:] where it takes at most
 // three bytes (short3At), else 0, with its continuation bits set in mask.
-func shapeVarint(q, mask *[plainMax]byte, i int) int {
+func shapeVarint(q *[fastRoom]byte, mask *[plainMax]byte, i int) int {
 	_, n := short3At(q, i)
 	for k := range n {
 		mask[(i+k)&(plainMax-1)] = 0x80
@@ -318,10 +318,9 @@ func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 func low7s(x uint32) uint64 { return uint64(x&0x7f | x>>1&0x3f80 | x>>2&0x1fc000) }
 
 // short3At is short3 over q: the varint at q[i:] where it takes at most
-// three bytes, and the bytes it takes, or 0 where it takes more. i is at
-// most plainMax-3.
-func short3At(q *[plainMax]byte, i int) (v uint64, n int) {
-	const m = plainMax - 1
+// three bytes, and the bytes it takes, or 0 where it takes more.
+func short3At(q *[fastRoom]byte, i int) (v uint64, n int) {
+	const m = fastRoom - 1
 	b0 := uint64(q[i&m])
 	if b0 < 0x80 {
 		return b0, 1
