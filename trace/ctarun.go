@@ -176,8 +176,8 @@ const plainMax = 32
 // the bounds. It returns how many it read, and moves the reader past
 // them as Next would have.
 //
-// Each record is read from a fixed array of plainMax bytes, at offsets
-// masked to it (short3At, plainShape.run): the same loop over the slice,
+// Each record is read from a fixed array (plainMax bytes; fastRoom where
+// shapeAt reads it) at offsets masked to it: the same loop over the slice,
 // with a bounds check at each byte, kept so many values live that the
 // compiler spilled them to the stack, 30 instructions a CTA more
 // (scripts/instructions.sh --quick uniform).
