@@ -810,24 +810,32 @@ func (r *Reader) fastInto() []int64 {
 // for keeps: a second loop over them there cost BFS 8 instructions a CTA
 // more (scripts/instructions.sh --quick bfs, medians of 3).
 func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc int64, i int) bool {
-	u, n := short3(p, i)
+	q := (*[fastRoom]byte)(p)
+	u, n := short3At(q, i)
 	// A count of warp_cycles up to maxFastWarps is one byte; one of more
 	// bytes is past it (the first byte alone is), for the general path.
-	if n == 0 || p[i+n] > maxFastWarps {
+	if n == 0 || q[(i+n)&(fastRoom-1)] > maxFastWarps {
 		return false
 	}
-	cycles, warps := zigzag(u), int(p[i+n])
+	cycles, warps := zigzag(u), int(q[(i+n)&(fastRoom-1)])
 	i += n + 1
 	var wc []int64
 	if warps > 0 {
 		wc = into[:warps:warps]
 		prev, longest := cycles, uint64(0)
+		// A warp's delta nearly always takes one byte: read here, with
+		// short3At only past it (BFS --quick: 3,689 to 3,671 and 3,674
+		// instructions a CTA).
 		for w := range wc {
-			d, n := short3(p, i)
-			if n == 0 {
-				return false
+			d := uint64(q[i&(fastRoom-1)])
+			if d >= 0x80 {
+				var n int
+				if d, n = short3At(q, i); n == 0 {
+					return false
+				}
+				i += n - 1
 			}
-			i += n
+			i++
 			prev += zigzag(d)
 			wc[w], longest = prev, max(longest, uint64(prev))
 		}
@@ -835,11 +843,11 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 	}
 	var insts, bytes uint64
 	if demand {
-		if insts, n = short3(p, i); n == 0 {
+		if insts, n = short3At(q, i); n == 0 {
 			return false
 		}
 		i += n
-		if bytes, n = short3(p, i); n == 0 {
+		if bytes, n = short3At(q, i); n == 0 {
 			return false
 		}
 		i += n
@@ -1087,3 +1095,15 @@ func (d *fieldReader) meta() map[string]string {
 // after its tag for ctaHead to open it: surely the whole record, of at
 // most maxFastWarps warp_cycles.
 const ctaRoom = (6 + maxFastWarps) * binary.MaxVarintLen64
+
+// fastRoom is the window ctaFastInto and short3At read a record in: its
+// head (a tag and two deltas of at most three bytes each), its cycles,
+// count, maxFastWarps warp_cycles, insts and dram_bytes of at most three
+// bytes each take at most 113 bytes, rounded up to a power of two, so
+// that an index masked by fastRoom-1 needs no bounds check; the buffer
+// holds it wherever it holds ctaRoom. Read from the slice, with a bounds
+// check at each byte, BFS's child CTAs took more: scripts/instructions.sh
+// --quick bfs, 3,722 to 3,707 and 3,710 a CTA.
+const fastRoom = 128
+
+const _ uint = ctaRoom - fastRoom - 1 // ctaHead's and nextCTA's room holds the window

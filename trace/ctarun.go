@@ -164,9 +164,10 @@ func (v *Validator) PlainCTAs(kernel, first uint64, dst []PlainCTA) int {
 // plainMax is the room a plain record is decoded in: the most bytes one
 // takes in the fast form (its tag, two zero deltas, its cycles in three
 // bytes, a zero count of warp_cycles, and insts and dram_bytes in three
-// bytes each: 13), rounded up to a power of two, so that an index into
-// it masked by plainMax-1 needs no bounds check.
-const plainMax = 16
+// bytes each: 13) and the four loaded from any offset below 16, rounded
+// up to a power of two, so that an index into it masked by plainMax-1,
+// or a four-byte load at one masked by 15, needs no bounds check.
+const plainMax = 32
 
 // plainCTAs decodes into dst the plain records that come next, those of
 // the CTAs after the last record's, in kernel's (runOf) with warps warps
@@ -175,9 +176,9 @@ const plainMax = 16
 // the bounds. It returns how many it read, and moves the reader past
 // them as Next would have.
 //
-// Each record is read from a fixed array of plainMax bytes, its varints
-// by offsets masked to it (short3At): the same loop over the slice, with
-// a bounds check at each byte, kept so many values live that the
+// Each record is read from a fixed array (plainMax bytes; fastRoom where
+// shapeAt reads it) at offsets masked to it: the same loop over the slice,
+// with a bounds check at each byte, kept so many values live that the
 // compiler spilled them to the stack, 30 instructions a CTA more
 // (scripts/instructions.sh --quick uniform).
 func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
@@ -193,53 +194,133 @@ func (r *Reader) plainCTAs(dst []PlainCTA, warps int) int {
 }
 
 // plainRun is plainCTAs's loop over p, the buffer's unread bytes: the
-// records read, where the last starts and where the next does. It is a
-// function of its own so that the reader and its buffer are not live
-// across the loop, where they were spilled and reloaded at each record
-// (scripts/instructions.sh --quick uniform and synth: 6 and 7
-// instructions a CTA fewer).
+// records read, where the last starts and where the next does. It finds
+// the layout of the record at hand (shapeAt) and reads on while the
+// records keep it (plainShape.run): a generator writes a kernel's numbers
+// in the same few bytes, so that is once a run where the shape is the
+// same. It is a function of its own so that the reader and its buffer
+// are not live across the loop, where they were spilled and reloaded at
+// each record (scripts/instructions.sh --quick uniform and synth: 6 and
+// 7 instructions a CTA fewer).
 func plainRun(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
-	for end := len(p) - plainMax; n < len(dst) && at <= end; n++ { // the last start with room (uniform --quick: 7 a CTA)
-		q := (*[plainMax]byte)(p[at:])
-		// The tag and both deltas in one load: zero deltas, the CTA
-		// after the last, are its second and third bytes zero.
-		h := binary.LittleEndian.Uint32(q[:4])
-		tag := byte(h)
-		if tag != byte(KindCTA) && tag != tagCTADemand || h&0xffff00 != 0 {
+	for n < len(dst) && at <= len(p)-fastRoom {
+		s, ok := shapeAt((*[fastRoom]byte)(p[at:]))
+		if !ok {
 			break
 		}
-		u, m := short3At(q, 3)
-		j := 3 + m
-		if m == 0 || q[j&(plainMax-1)] != 0 {
-			break
+		k, l, next := s.run(p[at:], dst[n:], warps)
+		if k == 0 {
+			break // its demand breaks the bounds
 		}
-		c := PlainCTA{Cycles: zigzag(u)}
-		j++
-		if tag == tagCTADemand {
-			if c.Insts, m = short3At(q, j); m == 0 {
-				break
-			}
-			j += m
-			if c.DRAMBytes, m = short3At(q, j); m == 0 {
-				break
-			}
-			j += m
-		}
-		if c.Cycles < 0 || !demandBelow(c.Cycles, c.Insts, c.DRAMBytes, warps) {
-			break
-		}
-		dst[n] = c
-		last = at
-		at += j
+		n, last, at = n+k, at+l, at+next
 	}
 	return n, last, at
 }
 
+// plainShape is the layout of a plain record: its tag, its zero deltas
+// and count of warp_cycles, how many bytes each of its varints takes (the
+// continuation bits of their bytes) and its cycles' sign (a zigzag
+// varint's low bit), as a mask over its first 13 bytes, in the words of
+// bytes 0-7 and 5-12, and the bits under it, with where its numbers
+// start and the masks of their bytes. A record of the shape is checked
+// with two loads and two tests, and its numbers are a load, a mask and
+// three shifts each (run): 78 instructions a record of synth's where a
+// test a byte and a branch a number took 116 (scripts/instructions.sh
+// --quick: synth 1,582 to 1,546, uniform 816 to 781 a CTA).
+type plainShape struct {
+	maskLo, lo, maskHi, hi uint64
+	cycles, insts, bytes   uint32 // the masks of their numbers' bytes, from where each starts
+	instsAt, bytesAt       int    // where insts and dram_bytes start
+	size                   int
+}
+
+// shapeAt is the shape of the record at q, where it is a plain record
+// whose numbers take at most three bytes each and whose cycles are not
+// negative.
+func shapeAt(q *[fastRoom]byte) (s plainShape, ok bool) {
+	tag := q[0]
+	if tag != byte(KindCTA) && tag != tagCTADemand || q[1]|q[2] != 0 || q[3]&1 != 0 {
+		return s, false // a zigzag varint is negative where its low bit is set
+	}
+	var mask [plainMax]byte
+	mask[0], mask[1], mask[2] = 0xff, 0xff, 0xff
+	n := shapeVarint(q, &mask, 3)
+	if n == 0 {
+		return s, false
+	}
+	mask[3] |= 1
+	s.cycles = 1<<(8*n) - 1
+	j := 3 + n
+	if q[j] != 0 {
+		return s, false // warp_cycles
+	}
+	mask[j] = 0xff
+	j++
+	if tag == tagCTADemand {
+		if n = shapeVarint(q, &mask, j); n == 0 {
+			return s, false
+		}
+		s.insts, s.instsAt = 1<<(8*n)-1, j
+		j += n
+		if n = shapeVarint(q, &mask, j); n == 0 {
+			return s, false
+		}
+		s.bytes, s.bytesAt = 1<<(8*n)-1, j
+		j += n
+	}
+	var bits [plainMax]byte
+	for i := range bits {
+		bits[i] = q[i] & mask[i]
+	}
+	s.maskLo, s.lo = binary.LittleEndian.Uint64(mask[:8]), binary.LittleEndian.Uint64(bits[:8])
+	s.maskHi, s.hi = binary.LittleEndian.Uint64(mask[5:13]), binary.LittleEndian.Uint64(bits[5:13])
+	s.size = j
+	return s, true
+}
+
+// shapeVarint is the size of the varint at q[i:] where it takes at most
+// three bytes (short3At), else 0, with its continuation bits set in mask.
+func shapeVarint(q *[fastRoom]byte, mask *[plainMax]byte, i int) int {
+	_, n := short3At(q, i)
+	for k := range n {
+		mask[(i+k)&(plainMax-1)] = 0x80
+	}
+	return n
+}
+
+// run reads into dst the records at the start of p that have shape s and
+// keep to the rules that hold a record alone (its demand within the
+// bounds: its cycles are not negative by its shape), as plainRun does.
+func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
+	for end := len(p) - plainMax; n < len(dst) && at <= end; n++ {
+		q := (*[plainMax]byte)(p[at:])
+		lo, hi := binary.LittleEndian.Uint64(q[:8]), binary.LittleEndian.Uint64(q[5:13])
+		if lo&s.maskLo != s.lo || hi&s.maskHi != s.hi {
+			break
+		}
+		c := PlainCTA{
+			Cycles:    int64(low7s(binary.LittleEndian.Uint32(q[3:])&s.cycles) >> 1),
+			Insts:     low7s(binary.LittleEndian.Uint32(q[s.instsAt&15:]) & s.insts),
+			DRAMBytes: low7s(binary.LittleEndian.Uint32(q[s.bytesAt&15:]) & s.bytes),
+		}
+		if !demandBelow(c.Cycles, c.Insts, c.DRAMBytes, warps) {
+			break
+		}
+		dst[n] = c
+		last = at
+		at += s.size
+	}
+	return n, last, at
+}
+
+// low7s is the number a varint of at most three bytes, x's, holds: the
+// low seven bits of each.
+func low7s(x uint32) uint64 { return uint64(x&0x7f | x>>1&0x3f80 | x>>2&0x1fc000) }
+
 // short3At is short3 over q: the varint at q[i:] where it takes at most
-// three bytes, and the bytes it takes, or 0 where it takes more. i is at
-// most plainMax-3.
-func short3At(q *[plainMax]byte, i int) (v uint64, n int) {
-	const m = plainMax - 1
+// three bytes, and the bytes it takes, or 0 where it takes more.
+func short3At(q *[fastRoom]byte, i int) (v uint64, n int) {
+	const m = fastRoom - 1
 	b0 := uint64(q[i&m])
 	if b0 < 0x80 {
 		return b0, 1
@@ -271,7 +352,11 @@ func (r *Reader) runReader() *Reader { return r }
 // (scripts/instructions.sh --quick bfs: 13 instructions a CTA fewer).
 // warpsOK is the Reader's for c, which ctaFastInto read: its warp_cycles'
 // values keep the rules (warpCyclesOK's, with the count left to test).
+// Its insts and bytes take at most three bytes there, so the demand's
+// bounds are demandBelow's, with no test of their size: so keeps is
+// small enough to inline (scripts/instructions.sh --quick bfs: 3,710
+// to 3,690 and 3,688 a CTA).
 func (k *treeKernel) keeps(c *CTA, warpsOK bool) bool {
 	return c.CTA == k.seen.dense && k.seen.out == 0 && c.CTA < k.ctas && uint64(c.Cycles) <= MaxCycles &&
-		(c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
+		(c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && demandBelow(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
 }

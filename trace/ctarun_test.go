@@ -130,6 +130,22 @@ func plainTrace(n int, edit func([]Record) []Record) []Record {
 	})
 }
 
+// changingSizes gives plainTrace's records numbers of one to three bytes,
+// changing from record to record, and no demand to every seventh: plain
+// records of many shapes (plainShape).
+func changingSizes(r []Record) []Record {
+	for i, rec := range r[3:] {
+		c := rec.(*CTA)
+		c.Cycles = []int64{30, 3000, 300000}[i%3] // zigzag: one to three bytes
+		c.Insts = min([]uint64{1, 200, 20000}[i/3%3], 4*uint64(c.Cycles))
+		c.DRAMBytes = min([]uint64{5, 5000, 500000}[i/9%3], 2048*uint64(c.Cycles))
+		if i%7 == 0 {
+			c.Insts, c.DRAMBytes = 0, 0
+		}
+	}
+	return r
+}
+
 // CTAs (and PlainCTAs before it, runs of -64) gives the records,
 // positions and errors Next alone gives: for long
 // runs across the read buffer's end, runs that stop at another kind of
@@ -204,6 +220,7 @@ func TestCTARunsReadAsNext(t *testing.T) {
 			r[300].(*CTA).Insts, r[300].(*CTA).DRAMBytes = 0, 0
 			return r
 		}),
+		"plain, of changing sizes": plainTrace(600, changingSizes),
 		"two kernels": append(runTrace(300, nil),
 			&Kernel{ID: 2, Name: "k2", Grid: [3]uint32{300, 1, 1}, Block: [3]uint32{32, 1, 1}},
 			&Launch{Kernel: 2, T: 20, Stream: 1},
@@ -246,7 +263,7 @@ func TestCTARunsReadAsNext(t *testing.T) {
 			}
 		}
 		valid := map[string]bool{"fixture": true, "page records between": true, "two kernels": true, "long run": true,
-			"demand": true, "no warps": true, "plain": true, "plain, among others": true}
+			"demand": true, "no warps": true, "plain": true, "plain, among others": true, "plain, of changing sizes": true}
 		if !valid[name] && wantErr == nil {
 			t.Errorf("%s: no error", name)
 		}
@@ -308,6 +325,7 @@ func FuzzCTARuns(f *testing.F) {
 		runTrace(600, nil),
 		runTrace(600, func(r []Record) []Record { r[300].(*CTA).CTA = 5; return r }),
 		plainTrace(600, func(r []Record) []Record { r[300].(*CTA).Cycles = -5; return r }),
+		plainTrace(600, changingSizes),
 		fixture(f, "valid.jsonl"),
 	} {
 		f.Add(decompress(f, encodeBinary(f, recs)))

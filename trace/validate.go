@@ -770,8 +770,8 @@ const (
 // kernel of warps warps a CTA, keeps to those bounds. checkCTAOf has
 // checked its cycles first: with warp_cycles, Cycles is the longest
 // warp's, so Cycles is its time alone either way. Small enough to inline
-// in checkCTAOf, which asks it for every cta record with demand, and in
-// keeps (plainCTAs asks demandBelow); demandError says which is broken.
+// in checkCTAOf, which asks it for every cta record with demand (plainCTAs
+// and keeps ask demandBelow); demandError says which is broken.
 //
 // Below 2^53 insts and bytes are compared as integers: their float64s are
 // exact, and so is the span (cycles at most 2^40, warps at most 32, both
@@ -980,9 +980,9 @@ func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
 }
 
 // demandBelow is withinDemand for insts and bytes below 2^53, compared as
-// integers. plainCTAs, whose numbers take at most three bytes, asks it
-// directly, with no test of their size (uniform --quick: 10 instructions
-// a CTA fewer).
+// integers. plainCTAs and keeps, whose numbers take at most three bytes,
+// ask it directly, with no test of their size (uniform --quick: 10
+// instructions a CTA fewer).
 func demandBelow(cycles int64, insts, bytes uint64, warps int) bool {
 	span := uint64(cycles) * uint64(warps)
 	return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
