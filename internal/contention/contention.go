@@ -112,12 +112,12 @@ type Model struct {
 	move  Mover // nil: moves are wake-ups too
 
 	sms    []smState
-	water  water    // the SMs' shares and demands the DRAM factor comes from
-	dirty  []int32  // SMs whose jobs changed this cycle
-	g      float64  // the DRAM factor (+Inf: DRAM does not bind)
-	done   []uint64 // scratch: refs finished by the last Wake; room for any queue (makeRoom)
-	issued float64  // warp instructions issued so far
-	moved  float64  // DRAM bytes moved so far
+	water  water      // the SMs' shares and demands the DRAM factor comes from
+	dirty  []*smState // the records of the SMs whose jobs changed this cycle, in marking order
+	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
+	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
+	issued float64    // warp instructions issued so far
+	moved  float64    // DRAM bytes moved so far
 }
 
 // New makes the model of a GPU of sms SMs, each issuing width warp
@@ -125,7 +125,7 @@ type Model struct {
 func New(sms int, width, bw float64, wake Waker) *Model {
 	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), g: math.Inf(1), done: []uint64{}}
 	for i := range m.sms {
-		m.sms[i] = smState{rate: 1, next: -1}
+		m.sms[i] = smState{rate: 1, next: -1, id: int32(i)}
 	}
 	return m
 }
@@ -152,6 +152,7 @@ type smState struct {
 	gen    uint32
 	next   int64 // the wake-up asked for, -1 for none
 	dirty  bool
+	id     int32 // its index in m.sms
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
@@ -184,7 +185,7 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	// after: 1,865 → 1,858).
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
-	m.markDirty(s, sm)
+	m.markDirty(s)
 	j := job{tag: s.v + work, ref: ref, demand: d}
 	if len(s.jobs) < cap(s.jobs) {
 		s.insert(j)
@@ -231,7 +232,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	} else {
 		s.lo = n
 	}
-	m.markDirty(s, sm)
+	m.markDirty(s)
 	return done[:n-lo]
 }
 
@@ -239,15 +240,19 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 // at the first whole cycle at or after a job's exact finish.
 func tolerance(v float64) float64 { return 1e-6 + 1e-12*math.Abs(v) }
 
-// markDirty marks SM sm, whose record is s, for the next Settle. Start and
-// Wake hand it the record they hold: looked up again from sm, it cost a
-// bounds check and the record's address after their stores, which the
-// compiler cannot tell from m.sms (synth --quick: 1,872 → 1,864
-// instructions a CTA; BFS 4,830 → 4,821).
-func (m *Model) markDirty(s *smState, sm int) {
+// markDirty marks the SM whose record is s for the next Settle. Start and
+// Wake hand it the record they hold: looked up again from the SM's index,
+// it cost a bounds check and the record's address after their stores,
+// which the compiler cannot tell from m.sms (synth --quick: 1,872 →
+// 1,864 instructions a CTA; BFS 4,830 → 4,821). The marks are the
+// records themselves, not their indexes, for the same reason: each of
+// Settle's loops looked a marked SM's record up again, and the index,
+// where it is needed, is a load from the record (s.id) (--quick: synth
+// 1,549 → 1,547 instructions a CTA; bfs 3,716 → 3,703, medians of 3).
+func (m *Model) markDirty(s *smState) {
 	if !s.dirty {
 		s.dirty = true
-		m.dirty = append(m.dirty, int32(sm))
+		m.dirty = append(m.dirty, s)
 	}
 }
 
@@ -280,8 +285,8 @@ func (m *Model) Settle(now int64) {
 		return
 	}
 	moved := false
-	for _, i := range m.dirty {
-		s := &m.sms[i]
+	for _, s := range m.dirty {
+		i := s.id
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
 		if m.water.set(i, share, d) {
 			moved, s.rate = true, pace(share, d, m.g)
@@ -297,7 +302,7 @@ func (m *Model) Settle(now int64) {
 			m.g = g
 			for i := range m.sms {
 				if s := &m.sms[i]; s.demand.DRAM > 0 {
-					m.markDirty(s, i)
+					m.markDirty(s)
 					m.advance(s, now)
 					s.rate = min(m.water.sms[i].share, g)
 				}
@@ -307,8 +312,8 @@ func (m *Model) Settle(now int64) {
 	// What is left is the marked SMs' next finishes, at the rates they
 	// now have (the SMs read by index: see above).
 	for k := 0; k < len(m.dirty); k++ {
-		i := m.dirty[k]
-		s := &m.sms[i]
+		s := m.dirty[k]
+		i := s.id
 		s.dirty = false
 		m.reschedule(int(i), s, now)
 	}
