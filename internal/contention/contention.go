@@ -125,7 +125,7 @@ type Model struct {
 func New(sms int, width, bw float64, wake Waker) *Model {
 	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), g: math.Inf(1), done: []uint64{}}
 	for i := range m.sms {
-		m.sms[i] = smState{rate: 1, next: -1, id: int32(i)}
+		m.sms[i] = smState{rate: 1, next: -1, id: int32(i), water: &m.water.sms[i]}
 	}
 	return m
 }
@@ -152,7 +152,8 @@ type smState struct {
 	gen    uint32
 	next   int64 // the wake-up asked for, -1 for none
 	dirty  bool
-	id     int32 // its index in m.sms
+	id     int32    // its index in m.sms
+	water  *waterSM // its record in m.water
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
@@ -288,7 +289,7 @@ func (m *Model) Settle(now int64) {
 	for _, s := range m.dirty {
 		i := s.id
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
-		if m.water.set(i, share, d) {
+		if m.water.set(i, s.water, share, d) {
 			moved, s.rate = true, pace(share, d, m.g)
 		} else if g := m.g; len(m.dirty) == 1 && g == g {
 			m.settleOne(i, s, now)
