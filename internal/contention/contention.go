@@ -47,10 +47,10 @@
 // they were: Settle does not look at them, and only finds the next finish
 // of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
 // job, 16 on an SM, DRAM bound) a CTA's start, end and settles cost the
-// model some 450 instructions (callgrind, --quick: 475 before the rates
-// kept, the per-SM records of water and push's room made off its path;
-// 660 with a binary heap per SM, whose pop alone took ~160), its
-// wake-up's event in the owner's queue besides. A
+// model some 380 instructions (callgrind, --quick: 420 before settleOne,
+// Start's inline insert and the marks as records; 475 before the rates
+// kept, water's records and push's room off its path; 660 with a binary
+// heap per SM, whose pop alone took ~160), its wake-up's event besides. A
 // wake-up moved while still pending goes to the owner's Mover, where one
 // is given, so that the owner can move its event rather than leave it
 // to fire stale (the replay's does: eventq.Queue.Move).
@@ -476,8 +476,8 @@ func (m *Model) makeRoom(s *smState) {
 // loops, their tests and the values they reload after the wake-up's call,
 // cost that cycle more than a call of reschedule, which is inlined only
 // at Settle's own line (the PGO profile's): synth --quick 1,583 → 1,568
-// instructions a CTA, bfs 3,721 → 3,724 (within its runs' spread),
-// uniform (no contention) 816 → 816.
+// instructions a CTA, bfs 3,721 → 3,722 (its runs spread by a few),
+// uniform (no contention) 816 → 817.
 func (m *Model) settleOne(i int32, s *smState, now int64) {
 	m.dirty = m.dirty[:0]
 	s.dirty = false
