@@ -47,10 +47,10 @@
 // they were: Settle does not look at them, and only finds the next finish
 // of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
 // job, 16 on an SM, DRAM bound) a CTA's start, end and settles cost the
-// model some 450 instructions (callgrind, --quick: 475 before the rates
-// kept, the per-SM records of water and push's room made off its path;
-// 660 with a binary heap per SM, whose pop alone took ~160), its
-// wake-up's event in the owner's queue besides. A
+// model some 380 instructions (callgrind, --quick: 420 before settleOne,
+// Start's inline insert and the marks as records; 475 before the rates
+// kept, water's records and push's room off its path; 660 with a binary
+// heap per SM, whose pop alone took ~160), its wake-up's event besides. A
 // wake-up moved while still pending goes to the owner's Mover, where one
 // is given, so that the owner can move its event rather than leave it
 // to fire stale (the replay's does: eventq.Queue.Move).
@@ -112,12 +112,12 @@ type Model struct {
 	move  Mover // nil: moves are wake-ups too
 
 	sms    []smState
-	water  water    // the SMs' shares and demands the DRAM factor comes from
-	dirty  []int32  // SMs whose jobs changed this cycle
-	g      float64  // the DRAM factor (+Inf: DRAM does not bind)
-	done   []uint64 // scratch: refs finished by the last Wake; room for any queue (makeRoom)
-	issued float64  // warp instructions issued so far
-	moved  float64  // DRAM bytes moved so far
+	water  water      // the SMs' shares and demands the DRAM factor comes from
+	dirty  []*smState // the records of the SMs whose jobs changed this cycle, in marking order
+	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
+	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
+	issued float64    // warp instructions issued so far
+	moved  float64    // DRAM bytes moved so far
 }
 
 // New makes the model of a GPU of sms SMs, each issuing width warp
@@ -125,7 +125,7 @@ type Model struct {
 func New(sms int, width, bw float64, wake Waker) *Model {
 	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), g: math.Inf(1), done: []uint64{}}
 	for i := range m.sms {
-		m.sms[i] = smState{rate: 1, next: -1}
+		m.sms[i] = smState{rate: 1, next: -1, id: int32(i), water: &m.water.sms[i]}
 	}
 	return m
 }
@@ -152,6 +152,8 @@ type smState struct {
 	gen    uint32
 	next   int64 // the wake-up asked for, -1 for none
 	dirty  bool
+	id     int32    // its index in m.sms
+	water  *waterSM // its record in m.water
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
@@ -184,10 +186,10 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	// after: 1,865 → 1,858).
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
-	m.markDirty(s, sm)
+	m.markDirty(s)
 	j := job{tag: s.v + work, ref: ref, demand: d}
-	if h := s.jobs; len(h) < cap(h) && (len(h) == s.lo || !(j.tag < h[len(h)-1].tag)) {
-		s.jobs = append(s.jobs, j) // push's most common case, without its call
+	if len(s.jobs) < cap(s.jobs) {
+		s.insert(j)
 	} else {
 		m.push(s, j)
 	}
@@ -231,7 +233,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	} else {
 		s.lo = n
 	}
-	m.markDirty(s, sm)
+	m.markDirty(s)
 	return done[:n-lo]
 }
 
@@ -239,15 +241,19 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 // at the first whole cycle at or after a job's exact finish.
 func tolerance(v float64) float64 { return 1e-6 + 1e-12*math.Abs(v) }
 
-// markDirty marks SM sm, whose record is s, for the next Settle. Start and
-// Wake hand it the record they hold: looked up again from sm, it cost a
-// bounds check and the record's address after their stores, which the
-// compiler cannot tell from m.sms (synth --quick: 1,872 → 1,864
-// instructions a CTA; BFS 4,830 → 4,821).
-func (m *Model) markDirty(s *smState, sm int) {
+// markDirty marks the SM whose record is s for the next Settle. Start and
+// Wake hand it the record they hold: looked up again from the SM's index,
+// it cost a bounds check and the record's address after their stores,
+// which the compiler cannot tell from m.sms (synth --quick: 1,872 →
+// 1,864 instructions a CTA; BFS 4,830 → 4,821). The marks are the
+// records themselves, not their indexes, for the same reason: each of
+// Settle's loops looked a marked SM's record up again, and the index,
+// where it is needed, is a load from the record (s.id) (--quick: synth
+// 1,549 → 1,547 instructions a CTA; bfs 3,716 → 3,703, medians of 3).
+func (m *Model) markDirty(s *smState) {
 	if !s.dirty {
 		s.dirty = true
-		m.dirty = append(m.dirty, int32(sm))
+		m.dirty = append(m.dirty, s)
 	}
 }
 
@@ -269,19 +275,25 @@ func (m *Model) markDirty(s *smState, sm int) {
 // by index: a range over it kept the slice's pointer and length across
 // each wake-up's call, stored and read back (--quick: synth 1,806 →
 // 1,797 instructions a CTA, bfs 4,658 → 4,650).
+//
+// An SM's share comes from its jobs as they are: its clock is at now
+// already, as Start and Wake, which mark it, advanced it (once more here
+// cost --quick synth 8 instructions a CTA, bfs 13). Where it is the only
+// SM marked and its share and demand stayed, settleOne ends the cycle
+// from the first loop (see there).
 func (m *Model) Settle(now int64) {
 	if len(m.dirty) == 0 {
 		return
 	}
 	moved := false
-	for _, i := range m.dirty {
-		// SM i's share now that its jobs changed. Its clock is at now
-		// already: Start and Wake, which mark it, advanced it (once
-		// more here cost --quick synth 8 instructions a CTA, bfs 13).
-		s := &m.sms[i]
+	for _, s := range m.dirty {
+		i := s.id
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
-		if m.water.set(i, share, d) {
+		if m.water.set(i, s.water, share, d) {
 			moved, s.rate = true, pace(share, d, m.g)
+		} else if g := m.g; len(m.dirty) == 1 && g == g {
+			m.settleOne(i, s, now)
+			return
 		}
 	}
 	if g := m.g; moved || g != g { // else the level stays (see above)
@@ -291,7 +303,7 @@ func (m *Model) Settle(now int64) {
 			m.g = g
 			for i := range m.sms {
 				if s := &m.sms[i]; s.demand.DRAM > 0 {
-					m.markDirty(s, i)
+					m.markDirty(s)
 					m.advance(s, now)
 					s.rate = min(m.water.sms[i].share, g)
 				}
@@ -301,8 +313,8 @@ func (m *Model) Settle(now int64) {
 	// What is left is the marked SMs' next finishes, at the rates they
 	// now have (the SMs read by index: see above).
 	for k := 0; k < len(m.dirty); k++ {
-		i := m.dirty[k]
-		s := &m.sms[i]
+		s := m.dirty[k]
+		i := s.id
 		s.dirty = false
 		m.reschedule(int(i), s, now)
 	}
@@ -333,14 +345,14 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 	if s.lo < len(s.jobs) {
 		at = now
 		if left := s.jobs[s.lo].tag - s.v; left > tolerance(s.v) {
-			dt := math.Ceil(left/s.rate - 1e-9)
-			if dt > maxDelay {
-				dt = maxDelay
+			t := left/s.rate - 1e-9
+			dt := int64(t) // ⌈t⌉ is dt or dt+1 where t is in (−1, maxDelay]
+			if float64(dt) < t {
+				dt++
 			}
-			if dt < 0 { // max(dt, 0) but for -0 and NaN, which convert alike
-				dt = 0
+			if at = now + dt; uint64(dt) > maxDelay { // see farDelay
+				at = now + farDelay(t)
 			}
-			at = now + int64(dt)
 		}
 	}
 	if at == s.next {
@@ -417,6 +429,19 @@ func (m *Model) push(s *smState, j job) {
 	if len(s.jobs) == cap(s.jobs) {
 		m.makeRoom(s)
 	}
+	s.insert(j)
+}
+
+// insert puts j in place in s's queue, whose slice has room for it, as
+// push does: from the end, after the jobs that finish before it or with
+// it. Start has it inlined wherever there is room, not only where j goes
+// last as before: push's call, for the half of synth's starts whose job
+// goes before others, cost more than the moves (synth --quick: 1,563 →
+// 1,549 instructions a CTA; bfs 3,716 → 3,718, medians of 3, within its
+// runs' spread). With push's whole body in Start, makeRoom's call had
+// Start keep its values on the stack on every start, and BFS, whose jobs
+// mostly go last, paid 8 instructions a CTA more.
+func (s *smState) insert(j job) {
 	s.jobs = s.jobs[:len(s.jobs)+1] // its length alone written
 	h := s.jobs
 	i := len(h) - 1
@@ -439,4 +464,47 @@ func (m *Model) makeRoom(s *smState) {
 	if c := cap(s.jobs); cap(m.done) < c {
 		m.done = make([]uint64, c)
 	}
+}
+
+// settleOne ends Settle for a cycle that changed one SM, i, and left its
+// share and demand as they were under a level that stands (a CTA's end
+// and a like one's start in its place: most of synth's cycles): its next
+// finish is all there is to find, and Settle's last loop is skipped. It
+// is called from Settle's first loop, which a cycle of one SM whose share
+// changed leaves as before (BFS's mostly): tried before that loop, the
+// same test cost BFS 37 instructions a CTA more (--quick). Settle's
+// loops, their tests and the values they reload after the wake-up's call,
+// cost that cycle more than a call of reschedule, which is inlined only
+// at Settle's own line (the PGO profile's): synth --quick 1,583 → 1,568
+// instructions a CTA, bfs 3,721 → 3,722 (its runs spread by a few),
+// uniform (no contention) 816 → 817.
+func (m *Model) settleOne(i int32, s *smState, now int64) {
+	m.dirty = m.dirty[:0]
+	s.dirty = false
+	m.reschedule(int(i), s, now)
+}
+
+// farDelay is a wake-up's distance, in whole cycles, for a finish t
+// cycles away: ⌈t⌉ kept to [0, maxDelay], a NaN converted as it is.
+// reschedule has it only where t is outside (−1, maxDelay] or NaN, and
+// elsewhere takes ⌈t⌉ as the truncated integer or the next, which is
+// exact there. math.Ceil and the clamps on every wake-up cost a test of
+// the CPU's rounding instruction, reloaded with the clamps' constants
+// after each Waker's call, and two float comparisons; farDelay is not
+// inlined, so that its constants are not kept in Settle's loop (synth
+// --quick: 1,568 → 1,563 instructions a CTA, bfs 3,722 → 3,716, medians
+// of 3). The whole distance as a function of its own was not inlined
+// (its call of farDelay puts it past the budget), and its call in
+// Settle's loop cost synth 24 instructions a CTA.
+//
+//go:noinline
+func farDelay(t float64) int64 {
+	dt := math.Ceil(t)
+	if dt > maxDelay {
+		dt = maxDelay
+	}
+	if dt < 0 { // max(dt, 0) but for -0 and NaN, which convert alike
+		dt = 0
+	}
+	return int64(dt)
 }

@@ -390,3 +390,32 @@ func TestWaterUnchangedCycle(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A wake-up comes at the first whole cycle at or after the finish, less
+// the tolerance, kept to maxDelay: reschedule's ceiling from the truncated
+// integer agrees with math.Ceil and the clamps (farDelay) on the
+// boundaries of its range, on whole numbers and on either side of them.
+func TestWakeUpDistance(t *testing.T) {
+	works := []float64{1e-7, 2e-6, 0.5, 1, 1 - 1e-10, 1 + 1e-10, 1 + 1e-8, 3.000000001, 1e6 + 0.25,
+		1 << 52, 1<<52 + 1, 1<<53 + 2, 1e15 + 0.375, maxDelay - 256, maxDelay, maxDelay + 256, maxDelay + 512, 1e19, 1e30}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		works = append(works, r.Float64()*1000, float64(r.IntN(1000))+r.Float64()*1e-8)
+	}
+	for _, rate := range []float64{1, 1.0 / 3, 0.7} {
+		for _, w := range works {
+			var got int64 = -1
+			m := New(1, 1, 1e9, func(sm int, at int64, gen uint32) { got = at })
+			const now = 100
+			m.Start(now, 0, w, Demand{Issue: 1 / rate}, 0)
+			m.Settle(now)
+			want := int64(now)
+			if w > tolerance(0) {
+				want = now + farDelay(w/m.sms[0].rate-1e-9)
+			}
+			if got != want {
+				t.Errorf("work %v at rate %v: wake-up at %d, want %d", w, rate, got, want)
+			}
+		}
+	}
+}
