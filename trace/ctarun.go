@@ -271,7 +271,11 @@ func (r *Reader) runReader() *Reader { return r }
 // (scripts/instructions.sh --quick bfs: 13 instructions a CTA fewer).
 // warpsOK is the Reader's for c, which ctaFastInto read: its warp_cycles'
 // values keep the rules (warpCyclesOK's, with the count left to test).
+// ctaFastInto reads insts and dram_bytes of at most three bytes, below
+// 2^21, so the demand is demandBelow's with no test of their size
+// (withinDemand's): so keeps is small enough to inline in CTAs and
+// firstCTA, where its call cost BFS --quick 21 instructions a CTA.
 func (k *treeKernel) keeps(c *CTA, warpsOK bool) bool {
 	return c.CTA == k.seen.dense && k.seen.out == 0 && c.CTA < k.ctas && uint64(c.Cycles) <= MaxCycles &&
-		(c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && withinDemand(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
+		(c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && demandBelow(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
 }
