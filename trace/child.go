@@ -53,9 +53,14 @@ func (v *Validator) Child(c *Child) bool {
 	// The rules checkKernel and checkLaunch hold the pair to, in one
 	// condition (a function of its own, childRoot, cost BFS --quick 7
 	// more a CTA), a kernel Alike with its grid's alone (alikeOK).
-	// parentRoot changes nothing but the lookups' caches (l is k's: child).
+	// parentRoot changes nothing but the lookups' caches (l is k's: child);
+	// a parent CTA of the host kernel, nearly every one, is checked with
+	// no call of it (hostParent).
 	k, l := &c.Kernel, &c.Launch
-	root, err := v.parentRoot(l.Kernel, l.Parent)
+	root, err := l.Parent.CTA, error(nil)
+	if !v.hostParent(l.Parent) {
+		root, err = v.parentRoot(l.Kernel, l.Parent)
+	}
 	if err != nil || v.declared.has(k.ID) || !(c.Alike && alikeOK(k) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
 		r.in.r, r.delta = at, delta
 		return false
@@ -64,7 +69,7 @@ func (v *Validator) Child(c *Child) bool {
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
 	v.declared.add(c.Kernel.ID)
-	v.addDevice(c.Kernel.ID, shapeOf(&c.Kernel), root)
+	v.last = v.addDevice(c.Kernel.ID, shapeOf(&c.Kernel), root)
 	c.HasCTA = v.firstCTA(c)
 	return true
 }

@@ -492,7 +492,7 @@ func (v *Validator) checkLaunch(l *Launch) error {
 		return err
 	}
 	v.pending.Delete(l.Kernel)
-	v.addDevice(l.Kernel, sh, root)
+	v.last = v.addDevice(l.Kernel, sh, root)
 	return nil
 }
 
@@ -506,14 +506,20 @@ func launchError(l *Launch) error {
 }
 
 // addDevice adds device kernel id, of shape sh, launched in host CTA
-// root's tree, to the tree.
-func (v *Validator) addDevice(id uint64, sh shape, root uint64) {
+// root's tree, to the tree, and returns it: a device kernel's cta records
+// follow its launch, and the caller makes it the one the first finds
+// (last), not in the table (inTree). k, new or forgotten
+// (newTreeKernel), has its seen set cleared in place (idSet.clear), where
+// assigning k a whole treeKernel wrote all of its 18 words each device
+// launch (BFS --quick: 7 instructions a CTA). Small enough to inline
+// (setting last here took it past the budget), where its call each
+// device launch cost BFS --quick 5 instructions a CTA.
+func (v *Validator) addDevice(id uint64, sh shape, root uint64) *treeKernel {
 	k := v.newTreeKernel()
-	k.reset(id, sh, root)
+	k.id, k.shape, k.root = id, sh, root
+	k.seen.clear()
 	v.order = append(v.order, k)
-	// A device kernel's cta records follow its launch: its first finds
-	// it here, not in the table (inTree).
-	v.last = k
+	return k
 }
 
 // checkDeviceStream checks a launch's stream kind: a host launch has
@@ -970,15 +976,6 @@ func (v *Validator) endTree() error {
 	return nil
 }
 
-// reset makes k, new or forgotten (newTreeKernel), kernel id's with shape
-// sh in root's tree and no CTAs seen. Its seen set is cleared in place
-// (idSet.clear), where assigning k a whole treeKernel wrote all of its
-// 18 words each device launch (BFS --quick: 7 instructions a CTA).
-func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
-	k.id, k.shape, k.root = id, sh, root
-	k.seen.clear()
-}
-
 // demandBelow is withinDemand for insts and bytes below 2^53, compared as
 // integers. plainCTAs, whose numbers take at most three bytes, asks it
 // directly, with no test of their size (uniform --quick: 10 instructions
@@ -986,4 +983,13 @@ func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
 func demandBelow(cycles int64, insts, bytes uint64, warps int) bool {
 	span := uint64(cycles) * uint64(warps)
 	return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
+}
+
+// hostParent reports whether a device launch's parent p is a CTA, warp,
+// lane and time of the host kernel, for which parentRoot returns p.CTA:
+// small enough to inline in Child, where parentRoot's call each device
+// launch cost BFS --quick 7 instructions a CTA.
+func (v *Validator) hostParent(p *Parent) bool {
+	k := v.hostK
+	return k != nil && k.id == p.Kernel && k.hasParent(p)
 }
