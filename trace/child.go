@@ -44,10 +44,29 @@ func (v *Validator) Child(c *Child) bool {
 	if v.runner == nil || v.err != nil || !v.header {
 		return false
 	}
+	// The pair decoded here, a kernel record kernelFast reads and a
+	// device launch of that kernel launchFast reads, the Reader moved
+	// past them but for their count and position (set below once they
+	// are checked): in a Reader method of its own (child), a call a
+	// child kernel cost BFS --quick 8 instructions a CTA.
 	r := v.runner
-	at, delta := r.in.r, r.delta
-	launchAt, ok := r.child(c)
-	if !ok {
+	in := r.in
+	const skips = 1<<KindKernel | 1<<KindLaunch
+	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r] != byte(KindKernel) {
+		return false
+	}
+	at, delta := in.r, r.delta
+	in.r++
+	ok, alike := r.kernelFast(&c.Kernel)
+	c.Alike = alike
+	launchAt := in.r
+	if !ok || in.r >= in.w || in.buf[in.r] != byte(KindLaunch) {
+		in.r = at
+		return false
+	}
+	in.r++
+	if !r.launchFast(&c.Launch, &c.Parent) || c.Launch.Parent == nil || c.Launch.Kernel != c.Kernel.ID {
+		r.in.r, r.delta = at, delta
 		return false
 	}
 	// The rules checkKernel and checkLaunch hold the pair to, in one
@@ -115,38 +134,6 @@ func (v *Validator) firstCTA(c *Child) bool {
 // Next.
 func ownStreamOK(l *Launch) bool {
 	return l.Workload >= 0 && uint64(l.InlineCycles) <= MaxCycles && l.DeviceStream == OwnStream && !l.CreatesStream
-}
-
-// child decodes the next two records into c where they are a kernel
-// record kernelFast reads and a device launch of that kernel launchFast
-// reads: it moves the Reader past them but for their count and position
-// (Validator.Child sets those once it has checked them), and returns
-// where the launch starts in the buffer. Otherwise it reads nothing.
-func (r *Reader) child(c *Child) (launchAt int, ok bool) {
-	in := r.in
-	const skips = 1<<KindKernel | 1<<KindLaunch
-	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r] != byte(KindKernel) {
-		return 0, false
-	}
-	at := in.r
-	in.r++
-	if ok, c.Alike = r.kernelFast(&c.Kernel); !ok {
-		in.r = at
-		return 0, false
-	}
-	launchAt = in.r
-	if in.r < in.w && in.buf[in.r] == byte(KindLaunch) {
-		in.r++
-		delta := r.delta
-		if r.launchFast(&c.Launch, &c.Parent) {
-			if c.Launch.Parent != nil && c.Launch.Kernel == c.Kernel.ID {
-				return launchAt, true
-			}
-			r.delta = delta
-		}
-	}
-	in.r = at
-	return 0, false
 }
 
 // alikeOK reports whether kernel record k, declared as the kernel record
