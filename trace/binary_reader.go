@@ -455,6 +455,7 @@ type kernelTail struct {
 	block  [3]uint32
 	regs   int
 	smem   int64
+	warps  int // a CTA's warps, of block: for the Validator's shape of a kernel alike (Child)
 }
 
 // kernelTailLen is the bytes of a kernel tail: seven fields of a byte.
@@ -468,7 +469,7 @@ func (t *kernelTail) matches(p []byte) bool {
 // set makes p's first kernelTailLen bytes, the tail of kernel record k
 // read in full, t.
 func (t *kernelTail) set(p []byte, k *Kernel) {
-	*t = kernelTail{bytes: binary.LittleEndian.Uint64(p) & (1<<(8*kernelTailLen) - 1), gy: k.Grid[1], gz: k.Grid[2], block: k.Block, regs: k.Regs, smem: k.Smem}
+	*t = kernelTail{bytes: binary.LittleEndian.Uint64(p) & (1<<(8*kernelTailLen) - 1), gy: k.Grid[1], gz: k.Grid[2], block: k.Block, regs: k.Regs, smem: k.Smem, warps: shapeOf(k).warps}
 }
 
 // nameKey is a kernel name as kernelFast finds it in a record, its

@@ -74,21 +74,29 @@ func (v *Validator) Child(c *Child) bool {
 	// more a CTA), a kernel Alike with its grid's alone (alikeOK).
 	// parentRoot changes nothing but the lookups' caches (l is k's: child);
 	// a parent CTA of the host kernel, nearly every one, is checked with
-	// no call of it (hostParent).
+	// no call of it (hostParent). A kernel Alike has the block of the
+	// tail it matched, and so its warps (kernelTail.warps), and k's id is
+	// added to the declared ones last, the test that it was not one of
+	// them, so that nothing is added where Next is left the pair: with
+	// shapeOf's sum of the block a child and a test of the id before its
+	// addition, BFS --quick 10 instructions a CTA more.
 	k, l := &c.Kernel, &c.Launch
 	root, err := l.Parent.CTA, error(nil)
 	if !v.hostParent(l.Parent) {
 		root, err = v.parentRoot(l.Kernel, l.Parent)
 	}
-	if err != nil || v.declared.has(k.ID) || !(c.Alike && alikeOK(k) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
+	sh := shape{ctas: k.CTAs(), warps: r.tail.warps}
+	if !c.Alike {
+		sh = shapeOf(k)
+	}
+	if err != nil || !(c.Alike && alikeOK(k, sh.ctas) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) || !v.declared.add(k.ID) {
 		r.in.r, r.delta = at, delta
 		return false
 	}
 	r.record += 2
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
-	v.declared.add(c.Kernel.ID)
-	v.last = v.addDevice(c.Kernel.ID, shapeOf(&c.Kernel), root)
+	v.last = v.addDevice(c.Kernel.ID, sh, root)
 	c.HasCTA = v.firstCTA(c)
 	return true
 }
@@ -142,6 +150,7 @@ func ownStreamOK(l *Launch) bool {
 // x is that record's, so only what grid x changes is left to test (its
 // grid y and z come to at most MaxKernelCTAs, so k's CTAs do not
 // overflow). kernelOK, a call, cost BFS --quick 22 instructions a CTA.
-func alikeOK(k *Kernel) bool {
-	return k.Grid[0] > 0 && k.CTAs() <= MaxKernelCTAs
+// ctas is k's CTAs, which Child keeps for its shape.
+func alikeOK(k *Kernel, ctas uint64) bool {
+	return k.Grid[0] > 0 && ctas <= MaxKernelCTAs
 }
