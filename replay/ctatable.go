@@ -191,24 +191,14 @@ func (t *ctaTable) queued() *specQueue {
 }
 
 // newPackedCTATable is a table of total CTAs that keeps its records packed
-// until a spec is asked for. Grids too large for one slice are not packed:
-// their chunks already follow the records.
+// until a spec is asked for, in a slice of packedRoom (records past its
+// capacity move to a larger one as they come). Grids too large for one
+// slice are not packed: their chunks already follow the records.
 func newPackedCTATable(total uint64) ctaTable {
-	return newPackedCTATableIn(total, nil)
-}
-
-// newPackedCTATableIn is newPackedCTATable with its bytes in buf (room
-// for the header at least; records past its capacity move to a slice of
-// their own as they come), or, if buf is nil, in a slice of packedRoom.
-func newPackedCTATableIn(total uint64, buf []byte) ctaTable {
 	if total > flatCTAs || total == 0 {
 		return newCTATable(total)
 	}
-	if buf == nil {
-		buf = make([]byte, 0, packedRoom(total))
-	}
-	p := buf[:headerLen]
-	clear(p)
+	p := make([]byte, headerLen, packedRoom(total))
 	return ctaTable{packed: binary.AppendUvarint(p, total)}
 }
 

@@ -87,20 +87,26 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	case total > flatCTAs || total == 0:
 	case room <= 24:
 		d := a.one.next(kernelBlock)
-		return d.packIn(total, d.records[:0])
+		return d.packIn(total, d.records[:])
 	case room <= 40:
 		d := a.three.next(kernelBlock)
-		return d.packIn(total, d.records[:0])
+		return d.packIn(total, d.records[:])
 	case room <= 72:
 		d := a.seven.next(kernelBlock)
-		return d.packIn(total, d.records[:0])
+		return d.packIn(total, d.records[:])
 	}
-	return a.more.next(kernelBlock).packIn(total, nil)
+	k := a.more.next(kernelBlock)
+	k.ctas = newPackedCTATable(total)
+	return k
 }
 
-// packIn gives k an empty packed table of total CTAs, in buf where it fits.
+// packIn gives k, fresh from its block, an empty packed table of total
+// CTAs, 1 to 7, in buf: the table newPackedCTATable makes, a header of
+// zeros, as buf comes from the block, and the grid in one byte. Made so
+// with no call, where newPackedCTATable's way, its tests and a header
+// cleared and a varint appended, cost BFS --quick 18 instructions a CTA.
 func (k *Kernel) packIn(total uint64, buf []byte) *Kernel {
-	k.ctas = newPackedCTATableIn(total, buf)
+	k.ctas.packed = append(buf[:headerLen], byte(total))
 	return k
 }
 

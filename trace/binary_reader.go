@@ -406,7 +406,7 @@ func (r *Reader) kernelFast(k *Kernel) (ok, alike bool) {
 	// k again).
 	gx, n0 := short3(p, i)
 	if t := &r.tail; n0 > 0 && t.matches(p[i+n0:]) {
-		k.ID, k.Grid, k.Block = id, [3]uint32{uint32(gx), t.gy, t.gz}, t.block
+		k.ID, k.Grid[0], k.Grid[1], k.Grid[2], k.Block = id, uint32(gx), t.gy, t.gz, t.block // no grid array built on the stack: BFS --quick 7 a CTA
 		storeName(&k.Name, name)
 		k.Regs, k.Smem = t.regs, t.smem
 		r.in.r += i + n0 + kernelTailLen
@@ -455,6 +455,7 @@ type kernelTail struct {
 	block  [3]uint32
 	regs   int
 	smem   int64
+	warps  int // a CTA's warps, of block: for the Validator's shape of a kernel alike (Child)
 }
 
 // kernelTailLen is the bytes of a kernel tail: seven fields of a byte.
@@ -468,7 +469,7 @@ func (t *kernelTail) matches(p []byte) bool {
 // set makes p's first kernelTailLen bytes, the tail of kernel record k
 // read in full, t.
 func (t *kernelTail) set(p []byte, k *Kernel) {
-	*t = kernelTail{bytes: binary.LittleEndian.Uint64(p) & (1<<(8*kernelTailLen) - 1), gy: k.Grid[1], gz: k.Grid[2], block: k.Block, regs: k.Regs, smem: k.Smem}
+	*t = kernelTail{bytes: binary.LittleEndian.Uint64(p) & (1<<(8*kernelTailLen) - 1), gy: k.Grid[1], gz: k.Grid[2], block: k.Block, regs: k.Regs, smem: k.Smem, warps: shapeOf(k).warps}
 }
 
 // nameKey is a kernel name as kernelFast finds it in a record, its
@@ -618,9 +619,8 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	i := 1 + n
 	// Field by field (a Launch assigned whole is a typed copy, with a
 	// bulk write barrier while the GC marks: see storeChanged), each
-	// as it is read, which keeps fewer values live across parentFast's
-	// call; the general path, should the record take it, writes all of
-	// l again.
+	// as it is read, which keeps fewer values live; the general path,
+	// should the record take it, writes all of l again.
 	l.Kernel, l.T, l.Stream, l.Workload, l.InlineCycles = r.delta.launched+1+uint64(zigzag(u)), 0, 0, 0, 0
 	if flags&launchHasT != 0 {
 		if u, n = short3(b, i); n == 0 {
@@ -639,9 +639,26 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	}
 	var parent *Parent
 	if flags&launchHasParent != 0 {
-		if i = r.parentFast(b, i, p); i == 0 {
+		// The parent's five fields, read as kernelFast reads a
+		// kernel's: past one of more than three bytes the rest read
+		// on, within the room checked above, and are thrown away. The
+		// delta state is updated below, for a record read whole. Read
+		// here, not in a function of their own (parentFast), and
+		// stored field by field, not as a Parent built on the stack:
+		// BFS --quick 10 instructions a CTA fewer.
+		dk, n0 := short3(b, i)
+		dc, n1 := short3(b, i+n0)
+		warp, n2 := short3(b, i+n0+n1)
+		lane, n3 := short3(b, i+n0+n1+n2)
+		at, n4 := short3(b, i+n0+n1+n2+n3)
+		if min(n0, n1, n2, n3, n4) == 0 {
 			return false
 		}
+		i += n0 + n1 + n2 + n3 + n4
+		// Below 2^21, warp and lane fit in an int.
+		kernel := r.delta.kernel + uint64(zigzag(dk))
+		p.Kernel, p.CTA = kernel, r.delta.expectedCTA(kernel, false)+uint64(zigzag(dc))
+		p.Warp, p.Lane, p.At = int(zigzag(warp)), int(zigzag(lane)), zigzag(at)
 		parent = p
 	}
 	if flags&launchHasWorkload != 0 {
@@ -685,27 +702,6 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 func longField(b []byte, i int) (uint64, int) {
 	v, n := binary.Uvarint(b[i : i+binary.MaxVarintLen64])
 	return v, max(n, 0)
-}
-
-// parentFast decodes a launch's parent from b[i:] into p for launchFast:
-// the index past it, or 0 where launchFast gives up. It leaves the delta
-// state to launchFast, which updates it only for a record read whole.
-// Its five fields are read as kernelFast reads a kernel's: past one of
-// more than three bytes the rest read on, within the room launchFast
-// checked, and are thrown away.
-func (r *Reader) parentFast(b []byte, i int, p *Parent) int {
-	dk, n0 := short3(b, i)
-	dc, n1 := short3(b, i+n0)
-	warp, n2 := short3(b, i+n0+n1)
-	lane, n3 := short3(b, i+n0+n1+n2)
-	at, n4 := short3(b, i+n0+n1+n2+n3)
-	if n0 == 0 || n1 == 0 || n2 == 0 || n3 == 0 || n4 == 0 {
-		return 0
-	}
-	// Below 2^21, warp and lane fit in an int.
-	kernel := r.delta.kernel + uint64(zigzag(dk))
-	*p = Parent{Kernel: kernel, CTA: r.delta.expectedCTA(kernel, false) + uint64(zigzag(dc)), Warp: int(zigzag(warp)), Lane: int(zigzag(lane)), At: zigzag(at)}
-	return i + n0 + n1 + n2 + n3 + n4
 }
 
 // cta decodes a cta record's body; demand says it is a ctad body (the

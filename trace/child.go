@@ -44,27 +44,59 @@ func (v *Validator) Child(c *Child) bool {
 	if v.runner == nil || v.err != nil || !v.header {
 		return false
 	}
+	// The pair decoded here, a kernel record kernelFast reads and a
+	// device launch of that kernel launchFast reads, the Reader moved
+	// past them but for their count and position (set below once they
+	// are checked): in a Reader method of its own (child), a call a
+	// child kernel cost BFS --quick 8 instructions a CTA.
 	r := v.runner
-	at, delta := r.in.r, r.delta
-	launchAt, ok := r.child(c)
-	if !ok {
+	in := r.in
+	const skips = 1<<KindKernel | 1<<KindLaunch
+	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r] != byte(KindKernel) {
+		return false
+	}
+	at, delta := in.r, r.delta
+	in.r++
+	ok, alike := r.kernelFast(&c.Kernel)
+	c.Alike = alike
+	launchAt := in.r
+	if !ok || in.r >= in.w || in.buf[in.r] != byte(KindLaunch) {
+		in.r = at
+		return false
+	}
+	in.r++
+	if !r.launchFast(&c.Launch, &c.Parent) || c.Launch.Parent == nil || c.Launch.Kernel != c.Kernel.ID {
+		r.in.r, r.delta = at, delta
 		return false
 	}
 	// The rules checkKernel and checkLaunch hold the pair to, in one
 	// condition (a function of its own, childRoot, cost BFS --quick 7
 	// more a CTA), a kernel Alike with its grid's alone (alikeOK).
-	// parentRoot changes nothing but the lookups' caches (l is k's: child).
+	// parentRoot changes nothing but the lookups' caches (l is k's: child);
+	// a parent CTA of the host kernel, nearly every one, is checked with
+	// no call of it (hostParent). A kernel Alike has the block of the
+	// tail it matched, and so its warps (kernelTail.warps), and k's id is
+	// added to the declared ones last, the test that it was not one of
+	// them, so that nothing is added where Next is left the pair: with
+	// shapeOf's sum of the block a child and a test of the id before its
+	// addition, BFS --quick 10 instructions a CTA more.
 	k, l := &c.Kernel, &c.Launch
-	root, err := v.parentRoot(l.Kernel, l.Parent)
-	if err != nil || v.declared.has(k.ID) || !(c.Alike && alikeOK(k) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) {
+	root, err := l.Parent.CTA, error(nil)
+	if !v.hostParent(l.Parent) {
+		root, err = v.parentRoot(l.Kernel, l.Parent)
+	}
+	sh := shape{ctas: k.CTAs(), warps: r.tail.warps}
+	if !c.Alike {
+		sh = shapeOf(k)
+	}
+	if err != nil || !(c.Alike && alikeOK(k, sh.ctas) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) || !v.declared.add(k.ID) {
 		r.in.r, r.delta = at, delta
 		return false
 	}
 	r.record += 2
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
-	v.declared.add(c.Kernel.ID)
-	v.addDevice(c.Kernel.ID, shapeOf(&c.Kernel), root)
+	v.last = v.addDevice(c.Kernel.ID, sh, root)
 	c.HasCTA = v.firstCTA(c)
 	return true
 }
@@ -112,44 +144,13 @@ func ownStreamOK(l *Launch) bool {
 	return l.Workload >= 0 && uint64(l.InlineCycles) <= MaxCycles && l.DeviceStream == OwnStream && !l.CreatesStream
 }
 
-// child decodes the next two records into c where they are a kernel
-// record kernelFast reads and a device launch of that kernel launchFast
-// reads: it moves the Reader past them but for their count and position
-// (Validator.Child sets those once it has checked them), and returns
-// where the launch starts in the buffer. Otherwise it reads nothing.
-func (r *Reader) child(c *Child) (launchAt int, ok bool) {
-	in := r.in
-	const skips = 1<<KindKernel | 1<<KindLaunch
-	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r] != byte(KindKernel) {
-		return 0, false
-	}
-	at := in.r
-	in.r++
-	if ok, c.Alike = r.kernelFast(&c.Kernel); !ok {
-		in.r = at
-		return 0, false
-	}
-	launchAt = in.r
-	if in.r < in.w && in.buf[in.r] == byte(KindLaunch) {
-		in.r++
-		delta := r.delta
-		if r.launchFast(&c.Launch, &c.Parent) {
-			if c.Launch.Parent != nil && c.Launch.Kernel == c.Kernel.ID {
-				return launchAt, true
-			}
-			r.delta = delta
-		}
-	}
-	in.r = at
-	return 0, false
-}
-
 // alikeOK reports whether kernel record k, declared as the kernel record
 // read before it (Child.Alike), keeps to kernelOK's rules: that record
 // kept them (the Validator stops at one that does not) and all but grid
 // x is that record's, so only what grid x changes is left to test (its
 // grid y and z come to at most MaxKernelCTAs, so k's CTAs do not
 // overflow). kernelOK, a call, cost BFS --quick 22 instructions a CTA.
-func alikeOK(k *Kernel) bool {
-	return k.Grid[0] > 0 && k.CTAs() <= MaxKernelCTAs
+// ctas is k's CTAs, which Child keeps for its shape.
+func alikeOK(k *Kernel, ctas uint64) bool {
+	return k.Grid[0] > 0 && ctas <= MaxKernelCTAs
 }

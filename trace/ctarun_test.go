@@ -160,6 +160,15 @@ func TestCTARunsReadAsNext(t *testing.T) {
 			}
 			return r
 		}),
+		"demand over the bound": runTrace(300, func(r []Record) []Record {
+			r[150].(*CTA).Insts = 1 << 20
+			return r
+		}),
+		// More than three bytes, and 2^53 (keeps leaves both to Next).
+		"demand of more than three bytes": runTrace(300, func(r []Record) []Record {
+			r[150].(*CTA).Insts, r[150].(*CTA).DRAMBytes = 1<<53+1, 1<<60
+			return r
+		}),
 		"no warps": runTrace(200, func(r []Record) []Record {
 			for _, rec := range r[3:] {
 				rec.(*CTA).WarpCycles = nil

@@ -50,9 +50,9 @@ type Validator struct {
 	orderK   *treeKernel   // hostK with ordered_trees (inOrder), else nil
 	order    []*treeKernel // the tree's device kernels in launch order, from done on unchecked
 	done     int           // order[:done] are checked and forgotten
+	reuse    int           // order[reuse:done] are there for newTreeKernel to reuse; order[:reuse] it has
 	indexed  int           // order[done:indexed] are in tree, with hostK (see treeGet)
 	last     *treeKernel   // the tree kernel looked up last
-	free     []*treeKernel // device kernels checked and forgotten, for reuse
 	treeAt   int64         // record number of the tree's host launch
 
 	// With ordered_trees (rule 4 of docs/trace-format.md): the host CTA
@@ -492,7 +492,7 @@ func (v *Validator) checkLaunch(l *Launch) error {
 		return err
 	}
 	v.pending.Delete(l.Kernel)
-	v.addDevice(l.Kernel, sh, root)
+	v.last = v.addDevice(l.Kernel, sh, root)
 	return nil
 }
 
@@ -506,14 +506,20 @@ func launchError(l *Launch) error {
 }
 
 // addDevice adds device kernel id, of shape sh, launched in host CTA
-// root's tree, to the tree.
-func (v *Validator) addDevice(id uint64, sh shape, root uint64) {
+// root's tree, to the tree, and returns it: a device kernel's cta records
+// follow its launch, and the caller makes it the one the first finds
+// (last), not in the table (inTree). k, new or forgotten
+// (newTreeKernel), has its seen set cleared in place (idSet.clear), where
+// assigning k a whole treeKernel wrote all of its 18 words each device
+// launch (BFS --quick: 7 instructions a CTA). Small enough to inline
+// (setting last here took it past the budget), where its call each
+// device launch cost BFS --quick 5 instructions a CTA.
+func (v *Validator) addDevice(id uint64, sh shape, root uint64) *treeKernel {
 	k := v.newTreeKernel()
-	k.reset(id, sh, root)
+	k.id, k.shape, k.root = id, sh, root
+	k.seen.clear()
 	v.order = append(v.order, k)
-	// A device kernel's cta records follow its launch: its first finds
-	// it here, not in the table (inTree).
-	v.last = k
+	return k
 }
 
 // checkDeviceStream checks a launch's stream kind: a host launch has
@@ -613,17 +619,22 @@ func (v *Validator) enterRoot(child, root uint64) error {
 		if v.last == k {
 			v.last = nil
 		}
-		v.order[v.done] = nil
-		v.done++
-		v.forget(k)
+		v.done++ // k is there for newTreeKernel now
 	}
 	v.indexed = max(v.indexed, v.done)
-	if v.done > 1024 && v.done > len(v.order)/2 {
-		n := copy(v.order, v.order[v.done:])
-		clear(v.order[n:])
-		v.order, v.indexed, v.done = v.order[:n], v.indexed-v.done, 0
+	if v.reuse > 1024 && v.reuse > len(v.order)/2 {
+		v.dropReused(len(v.order))
 	}
 	return nil
+}
+
+// dropReused drops from order the kernels newTreeKernel has reused
+// (order[:reuse], each also further on, or no longer needed), and those
+// from end on, moving the rest down to its start.
+func (v *Validator) dropReused(end int) {
+	n := copy(v.order, v.order[v.reuse:end])
+	clear(v.order[n:])
+	v.order, v.indexed, v.done, v.reuse = v.order[:n], min(v.indexed-v.reuse, n), min(v.done-v.reuse, n), 0
 }
 
 // inOrder checks, under ordered_trees, that a cta, access or pages record
@@ -908,28 +919,24 @@ func (k *treeKernel) indexError(what string, cta uint64) error {
 }
 
 // maxFreeKernels bounds the checked device kernels the validator keeps
-// for reuse: a tree's children are checked and forgotten in the order they
-// were launched, so a few hundred cover the kernels in flight of any one
-// host CTA's tree.
+// for reuse past the end of a tree: a tree's children are checked and
+// forgotten in the order they were launched, so a few hundred cover the
+// kernels in flight of any one host CTA's tree.
 const maxFreeKernels = 1024
 
 // newTreeKernel returns a forgotten device kernel to reuse, or a new one:
 // a launch-heavy trace declares a kernel per launch (BFS scale 20: 165K),
-// each checked and forgotten a host CTA later.
+// each checked and forgotten a host CTA later. The forgotten ones wait
+// where they were in order, before done, in the order they were
+// launched: where they were cleared from order and kept in a list of
+// their own, each cost BFS --quick 10 instructions a CTA more.
 func (v *Validator) newTreeKernel() *treeKernel {
-	if n := len(v.free); n > 0 {
-		k := v.free[n-1]
-		v.free = v.free[:n-1]
+	if v.reuse < v.done {
+		k := v.order[v.reuse]
+		v.reuse++
 		return k
 	}
 	return new(treeKernel)
-}
-
-// forget keeps k, checked and out of every table, for newTreeKernel.
-func (v *Validator) forget(k *treeKernel) {
-	if len(v.free) < maxFreeKernels {
-		v.free = append(v.free, k)
-	}
 }
 
 // complete checks that every CTA of k has had its cta record. Small
@@ -959,24 +966,13 @@ func (v *Validator) endTree() error {
 			return err
 		}
 	}
-	for _, k := range v.order[v.done:] {
-		v.forget(k)
-	}
 	v.tree.Clear()
-	clear(v.order)
-	v.order, v.indexed, v.done = v.order[:0], 0, 0
+	v.done = len(v.order) // all of them there for newTreeKernel, up to maxFreeKernels
+	v.dropReused(min(len(v.order), v.reuse+maxFreeKernels))
+	v.indexed = v.done
 	v.hostK, v.orderK, v.last = nil, nil, nil
 	v.hostCTA, v.rootCTA = 0, 0
 	return nil
-}
-
-// reset makes k, new or forgotten (newTreeKernel), kernel id's with shape
-// sh in root's tree and no CTAs seen. Its seen set is cleared in place
-// (idSet.clear), where assigning k a whole treeKernel wrote all of its
-// 18 words each device launch (BFS --quick: 7 instructions a CTA).
-func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
-	k.id, k.shape, k.root = id, sh, root
-	k.seen.clear()
 }
 
 // demandBelow is withinDemand for insts and bytes below 2^53, compared as
@@ -986,4 +982,13 @@ func (k *treeKernel) reset(id uint64, sh shape, root uint64) {
 func demandBelow(cycles int64, insts, bytes uint64, warps int) bool {
 	span := uint64(cycles) * uint64(warps)
 	return insts <= maxInstsPerWarpCycle*span && bytes <= maxBytesPerWarpCycle*span
+}
+
+// hostParent reports whether a device launch's parent p is a CTA, warp,
+// lane and time of the host kernel, for which parentRoot returns p.CTA:
+// small enough to inline in Child, where parentRoot's call each device
+// launch cost BFS --quick 7 instructions a CTA.
+func (v *Validator) hostParent(p *Parent) bool {
+	k := v.hostK
+	return k != nil && k.id == p.Kernel && k.hasParent(p)
 }
