@@ -13,9 +13,24 @@ import (
 // string a row (record), CSV as a row's start (csvEncoder.write),
 // Parquet as indices into a dictionary of the stretch's value
 // (parquetEncoder.writeRun), which costs next to nothing to encode.
+//
+// A block of a table's own rows also has its string columns after the
+// run columns as stretches (strcols.go), strs[j] for column j of rest
+// (nil where that is no string column, or strs nil), for the formats
+// that take them so: Parquet.
 type block struct {
 	runs []runRows
 	rest arrow.Record // the columns after the run columns
+	strs [][]stretch
+}
+
+// stretches returns column j of rest as stretches, or nil if the block
+// does not have it so.
+func (b block) stretches(j int) []stretch {
+	if b.strs == nil {
+		return nil
+	}
+	return b.strs[j]
 }
 
 // rows is the number of rows in the block.

@@ -1,7 +1,5 @@
 package results
 
-import "github.com/apache/arrow-go/v18/arrow/array"
-
 // A Recorder's spool keeps its rows a column each (the generated ctaRows
 // and the like of columns_gen.go): the engine's goroutine puts each
 // field of a row in its column, and the builder goroutine (spool.go,
@@ -36,21 +34,4 @@ func opt[V any](p *V) (V, bool) {
 		return zero, false
 	}
 	return *p, true
-}
-
-// appendStrings appends the strings v to b, and clears v so that the
-// chunk holds no strings past its rows.
-func appendStrings(b *array.StringBuilder, v []string) {
-	size := 0
-	for i := range v {
-		size += len(v[i])
-	}
-	// AppendValues reserves room for exactly these bytes, which
-	// reallocates the bytes of the batch so far on every call: grow them
-	// by doubling, as appending one string does.
-	if have := b.DataLen(); have+size > b.DataCap() {
-		b.ReserveData(max(size, have))
-	}
-	b.AppendValues(v, nil)
-	clear(v)
 }

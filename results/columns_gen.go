@@ -11,7 +11,7 @@ import (
 // summaryCols holds the summary table's column builders.
 type summaryCols struct {
 	table
-	gpu                 *array.StringBuilder  // gpu
+	gpu                 *strColumn            // gpu
 	makespanCycles      *array.Int64Builder   // makespan_cycles
 	makespanUs          *array.Float64Builder // makespan_us
 	speedup             *array.Float64Builder // speedup
@@ -128,7 +128,7 @@ func (c *summaryRows) put(r *tables.Summary) {
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *summaryCols) appendRows(c *summaryRows, lo, hi int) {
-	appendStrings(t.gpu, c.gpu[lo:hi])
+	t.gpu.AppendValues(c.gpu[lo:hi])
 	t.makespanCycles.AppendValues(c.makespanCycles[lo:hi], nil)
 	t.makespanUs.AppendValues(c.makespanUs[lo:hi], nil)
 	t.speedup.AppendValues(c.speedup[lo:hi], nil)
@@ -150,19 +150,19 @@ func (t *summaryCols) appendRows(c *summaryRows, lo, hi int) {
 // kernelCols holds the kernels table's column builders.
 type kernelCols struct {
 	table
-	kernelID        *array.Int64Builder  // kernel_id
-	name            *array.StringBuilder // name
-	origin          *array.StringBuilder // origin
-	parentKernelID  *array.Int64Builder  // parent_kernel_id
-	stream          *array.Int64Builder  // stream
-	ctas            *array.Int64Builder  // ctas
-	threadsPerCta   *array.Int64Builder  // threads_per_cta
-	launchCycle     *array.Int64Builder  // launch_cycle
-	readyCycle      *array.Int64Builder  // ready_cycle
-	startCycle      *array.Int64Builder  // start_cycle
-	endCycle        *array.Int64Builder  // end_cycle
-	waitCycles      *array.Int64Builder  // wait_cycles
-	coalescedGroups *array.Int64Builder  // coalesced_groups
+	kernelID        *array.Int64Builder // kernel_id
+	name            *strColumn          // name
+	origin          *strColumn          // origin
+	parentKernelID  *array.Int64Builder // parent_kernel_id
+	stream          *array.Int64Builder // stream
+	ctas            *array.Int64Builder // ctas
+	threadsPerCta   *array.Int64Builder // threads_per_cta
+	launchCycle     *array.Int64Builder // launch_cycle
+	readyCycle      *array.Int64Builder // ready_cycle
+	startCycle      *array.Int64Builder // start_cycle
+	endCycle        *array.Int64Builder // end_cycle
+	waitCycles      *array.Int64Builder // wait_cycles
+	coalescedGroups *array.Int64Builder // coalesced_groups
 }
 
 func (t *kernelCols) bind() {
@@ -243,8 +243,8 @@ func (c *kernelRows) put(r *tables.Kernel) {
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *kernelCols) appendRows(c *kernelRows, lo, hi int) {
 	t.kernelID.AppendValues(c.kernelID[lo:hi], nil)
-	appendStrings(t.name, c.name[lo:hi])
-	appendStrings(t.origin, c.origin[lo:hi])
+	t.name.AppendValues(c.name[lo:hi])
+	t.origin.AppendValues(c.origin[lo:hi])
 	t.parentKernelID.AppendValues(c.parentKernelID[lo:hi], c.parentKernelIDValid[lo:hi])
 	t.stream.AppendValues(c.stream[lo:hi], nil)
 	t.ctas.AppendValues(c.ctas[lo:hi], nil)
@@ -359,13 +359,13 @@ type launchCols struct {
 	lane            *array.Int32Builder   // lane
 	childKernelID   *array.Int64Builder   // child_kernel_id
 	workload        *array.Int64Builder   // workload
-	decision        *array.StringBuilder  // decision
+	decision        *strColumn            // decision
 	targetKernelID  *array.Int64Builder   // target_kernel_id
 	estChildCycles  *array.Float64Builder // est_child_cycles
 	estParentCycles *array.Float64Builder // est_parent_cycles
 	spawnN          *array.Int64Builder   // spawn_n
 	spawnNcon       *array.Float64Builder // spawn_ncon
-	outcome         *array.StringBuilder  // outcome
+	outcome         *strColumn            // outcome
 }
 
 func (t *launchCols) bind() {
@@ -481,13 +481,13 @@ func (t *launchCols) appendRows(c *launchRows, lo, hi int) {
 	t.lane.AppendValues(c.lane[lo:hi], nil)
 	t.childKernelID.AppendValues(c.childKernelID[lo:hi], nil)
 	t.workload.AppendValues(c.workload[lo:hi], nil)
-	appendStrings(t.decision, c.decision[lo:hi])
+	t.decision.AppendValues(c.decision[lo:hi])
 	t.targetKernelID.AppendValues(c.targetKernelID[lo:hi], c.targetKernelIDValid[lo:hi])
 	t.estChildCycles.AppendValues(c.estChildCycles[lo:hi], c.estChildCyclesValid[lo:hi])
 	t.estParentCycles.AppendValues(c.estParentCycles[lo:hi], c.estParentCyclesValid[lo:hi])
 	t.spawnN.AppendValues(c.spawnN[lo:hi], c.spawnNValid[lo:hi])
 	t.spawnNcon.AppendValues(c.spawnNcon[lo:hi], c.spawnNconValid[lo:hi])
-	appendStrings(t.outcome, c.outcome[lo:hi])
+	t.outcome.AppendValues(c.outcome[lo:hi])
 }
 
 // occupancyCols holds the occupancy table's column builders.
@@ -550,11 +550,11 @@ func (t *occupancyCols) appendRows(c *occupancyRows, lo, hi int) {
 // pageCols holds the pages table's column builders.
 type pageCols struct {
 	table
-	page     *array.Int64Builder  // page
-	buffer   *array.Int64Builder  // buffer
-	event    *array.StringBuilder // event
-	kernelID *array.Int64Builder  // kernel_id
-	cycle    *array.Int64Builder  // cycle
+	page     *array.Int64Builder // page
+	buffer   *array.Int64Builder // buffer
+	event    *strColumn          // event
+	kernelID *array.Int64Builder // kernel_id
+	cycle    *array.Int64Builder // cycle
 }
 
 func (t *pageCols) bind() {
@@ -604,7 +604,7 @@ func (c *pageRows) put(r *tables.Page) {
 func (t *pageCols) appendRows(c *pageRows, lo, hi int) {
 	t.page.AppendValues(c.page[lo:hi], nil)
 	t.buffer.AppendValues(c.buffer[lo:hi], nil)
-	appendStrings(t.event, c.event[lo:hi])
+	t.event.AppendValues(c.event[lo:hi])
 	t.kernelID.AppendValues(c.kernelID[lo:hi], c.kernelIDValid[lo:hi])
 	t.cycle.AppendValues(c.cycle[lo:hi], nil)
 }
@@ -612,9 +612,9 @@ func (t *pageCols) appendRows(c *pageRows, lo, hi int) {
 // stageCols holds the stages table's column builders.
 type stageCols struct {
 	table
-	stage      *array.StringBuilder // stage
-	startCycle *array.Int64Builder  // start_cycle
-	endCycle   *array.Int64Builder  // end_cycle
+	stage      *strColumn          // stage
+	startCycle *array.Int64Builder // start_cycle
+	endCycle   *array.Int64Builder // end_cycle
 }
 
 func (t *stageCols) bind() {
@@ -649,7 +649,7 @@ func (c *stageRows) put(r *tables.Stage) {
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *stageCols) appendRows(c *stageRows, lo, hi int) {
-	appendStrings(t.stage, c.stage[lo:hi])
+	t.stage.AppendValues(c.stage[lo:hi])
 	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
 	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
 }

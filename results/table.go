@@ -24,12 +24,16 @@ type table struct {
 	file    *tempfile.File // written under a temporary name until then
 	out     *posWriter
 	enc     encoder
-	rb      *array.RecordBuilder // the columns after the run columns
+	mem     memory.Allocator
+	rb      *array.RecordBuilder // the columns after the run columns but the strings
+	strs    []strColumn          // and the strings, in schema order (strcols.go)
+	fields  []arrow.Field        // the columns after the run columns
 	runs    []runRows            // the pending rows' run columns (runcols.go)
 	batch   int                  // rows per record batch
 	pending int                  // rows in the builders
 	written int64                // rows handed to the encoder
-	next    int                  // next column for bind
+	next    int                  // next column of rb for bind
+	nextStr int                  // and of strs
 }
 
 // base is the table under a column set (which embeds it), for write.
@@ -68,7 +72,17 @@ func (t *table) record(id int, emit func(Batch), mem memory.Allocator, batch int
 func (t *table) build(id int, mem memory.Allocator, batch int, enc encoder) {
 	t.name = tableNames[id]
 	t.batch = batch
-	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(schemas[id].Fields()[runColumns:], nil))
+	t.fields = schemas[id].Fields()[runColumns:]
+	var built []arrow.Field
+	for _, f := range t.fields {
+		if f.Type.ID() == arrow.STRING {
+			t.strs = append(t.strs, strColumn{})
+		} else {
+			built = append(built, f)
+		}
+	}
+	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(built, nil))
+	t.mem = mem
 	t.enc = enc
 }
 
@@ -94,7 +108,7 @@ func (t *table) flush() error {
 	if t.pending == 0 {
 		return nil
 	}
-	b := block{runs: t.takeRuns(), rest: t.rb.NewRecord()}
+	b := t.takeBlock()
 	defer b.release()
 	if t.pending == t.batch {
 		// A table that fills a batch is likely to fill the next: size the
@@ -106,6 +120,32 @@ func (t *table) flush() error {
 	}
 	t.pending = 0
 	return t.writeBlock(b)
+}
+
+// takeBlock hands over the pending rows as a block, the string columns
+// laid out from their stretches, which the block keeps too.
+func (t *table) takeBlock() block {
+	built := t.rb.NewRecord()
+	defer built.Release()
+	b := block{runs: t.takeRuns()}
+	cols := make([]arrow.Array, len(t.fields))
+	k, s := 0, 0
+	for j, f := range t.fields {
+		if f.Type.ID() != arrow.STRING {
+			cols[j] = built.Column(k)
+			k++
+			continue
+		}
+		if b.strs == nil {
+			b.strs = make([][]stretch, len(t.fields))
+		}
+		b.strs[j] = t.strs[s].take()
+		cols[j] = stretchArray(t.mem, b.strs[j])
+		defer cols[j].Release()
+		s++
+	}
+	b.rest = array.NewRecord(arrow.NewSchema(t.fields, nil), cols, int64(t.pending))
+	return b
 }
 
 // writeBlock hands a batch of rows to the encoder, after any rows still
@@ -204,10 +244,10 @@ func (r *renamed) Unwrap() error { return r.err }
 // call the next column; a table's typed columns are bound once, so
 // appending a row does no type assertion.
 
-func (t *table) str() *array.StringBuilder {
-	b := t.rb.Field(t.next).(*array.StringBuilder)
-	t.next++
-	return b
+func (t *table) str() *strColumn {
+	c := &t.strs[t.nextStr]
+	t.nextStr++
+	return c
 }
 
 func (t *table) int64s() *array.Int64Builder {

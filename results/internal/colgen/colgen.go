@@ -49,13 +49,14 @@ import (
 	return src, nil
 }
 
-// builders maps a column type to its Arrow builder, the table method that
-// binds one (table.go) and the Go type of its values.
+// builders maps a column type to its builder (an Arrow builder, or the
+// stretches of a string column, results/strcols.go), the table method
+// that binds one (table.go) and the Go type of its values.
 var builders = map[tables.Type]struct{ builder, bind, goType string }{
-	tables.Int64:   {"Int64Builder", "int64s", "int64"},
-	tables.Int32:   {"Int32Builder", "int32s", "int32"},
-	tables.Float64: {"Float64Builder", "float64s", "float64"},
-	tables.String:  {"StringBuilder", "str", "string"},
+	tables.Int64:   {"*array.Int64Builder", "int64s", "int64"},
+	tables.Int32:   {"*array.Int32Builder", "int32s", "int32"},
+	tables.Float64: {"*array.Float64Builder", "float64s", "float64"},
+	tables.String:  {"*strColumn", "str", "string"},
 }
 
 // goTable writes a table's column set: its builders, bound in schema
@@ -71,7 +72,7 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 			return fmt.Errorf("colgen: %s.%s: builder name %s is taken", t.Name, c.Name, name)
 		}
 		names[name], names[name+"Valid"] = true, true
-		fmt.Fprintf(b, "\t%s *array.%s // %s\n", name, builders[c.Type].builder, c.Name)
+		fmt.Fprintf(b, "\t%s %s // %s\n", name, builders[c.Type].builder, c.Name)
 	}
 	fmt.Fprintf(b, "}\n\nfunc (t *%s) bind() {\n", cols)
 	for _, c := range t.Columns {
@@ -177,7 +178,7 @@ func appendMany(c tables.Column) string {
 	b, v := "t."+builderName(c.Name), "c."+builderName(c.Name)+"[lo:hi]"
 	switch {
 	case c.Type == tables.String:
-		return fmt.Sprintf("\tappendStrings(%s, %s)\n", b, v)
+		return fmt.Sprintf("\t%s.AppendValues(%s)\n", b, v)
 	case c.Nullable:
 		return fmt.Sprintf("\t%s.AppendValues(%s, c.%sValid[lo:hi])\n", b, v, builderName(c.Name))
 	}
