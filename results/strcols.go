@@ -1,6 +1,8 @@
 package results
 
 import (
+	"unsafe"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -36,19 +38,27 @@ func (c *strColumn) Append(v string) { c.appendRows(v, 1) }
 
 // AppendValues appends a row of each value of vs, and clears vs so that
 // a spool's chunk holds no strings past its rows. A stretch of vs is
-// found by comparing each value with its first alone, most often the
-// same string (a test of the length and the pointer), and appended
+// found by comparing each value with its first alone, and appended
 // whole.
 func (c *strColumn) AppendValues(vs []string) {
 	for i := 0; i < len(vs); {
 		v, j := vs[i], i+1
-		for j < len(vs) && vs[j] == v {
+		for j < len(vs) && same(vs[j], v) {
 			j++
 		}
 		c.appendRows(v, j-i)
 		i = j
 	}
 	clear(vs)
+}
+
+// same is a == b, found without a call where a and b are the same
+// string, as a column's values mostly are (the name of a kernel's
+// declaration, a constant): the compiler calls runtime.memequal for any
+// two strings of one length, with the loop's values stored and loaded
+// around the call.
+func same(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // appendRows appends rows rows of value v.
