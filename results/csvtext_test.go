@@ -85,7 +85,7 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 		cw.Write([]string{"trace", "policy", "params", "s", "i, \"64\"", "i32", "f"})
 		cw.WriteAll(c.lines)
 		var got bytes.Buffer
-		e, err := newCSVEncoder(&got, s)
+		e, err := newCSVEncoder(&got, s, memory.DefaultAllocator)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -101,14 +101,14 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 	for i := range runColumns {
 		e.writeStretches(i, runStretches(b.runs, i), off, n)
 	}
-	lo, hi := int(off), int(off+n)
-	for j, col := range b.rest.Columns() {
-		i := runColumns + j
-		if s := b.stretches(j); s != nil {
+	lo, hi, k := int(off), int(off+n), 0
+	for i := runColumns; i < len(e.fields); i++ {
+		if s := b.stretches(i - runColumns); s != nil {
 			e.writeStretches(i, s, off, n)
 			continue
 		}
-		f := e.fields[i]
+		col, f := b.rest.Column(k), e.fields[i]
+		k++
 		var valid parquet.Bitmap
 		if col.NullN() > 0 {
 			if !f.Nullable {

@@ -24,7 +24,6 @@ type table struct {
 	file    *tempfile.File // written under a temporary name until then
 	out     *posWriter
 	enc     encoder
-	mem     memory.Allocator
 	rb      *array.RecordBuilder // the columns after the run columns but the strings
 	strs    []strColumn          // and the strings, in schema order (strcols.go)
 	fields  []arrow.Field        // the columns after the run columns
@@ -82,7 +81,6 @@ func (t *table) build(id int, mem memory.Allocator, batch int, enc encoder) {
 		}
 	}
 	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(built, nil))
-	t.mem = mem
 	t.enc = enc
 }
 
@@ -122,29 +120,20 @@ func (t *table) flush() error {
 	return t.writeBlock(b)
 }
 
-// takeBlock hands over the pending rows as a block, the string columns
-// laid out from their stretches, which the block keeps too.
+// takeBlock hands over the pending rows as a block, with the string
+// columns' stretches.
 func (t *table) takeBlock() block {
-	built := t.rb.NewRecord()
-	defer built.Release()
-	b := block{runs: t.takeRuns()}
-	cols := make([]arrow.Array, len(t.fields))
-	k, s := 0, 0
+	b := block{runs: t.takeRuns(), rest: t.rb.NewRecord()}
+	s := 0
 	for j, f := range t.fields {
-		if f.Type.ID() != arrow.STRING {
-			cols[j] = built.Column(k)
-			k++
-			continue
+		if f.Type.ID() == arrow.STRING {
+			if b.strs == nil {
+				b.strs = make([][]stretch, len(t.fields))
+			}
+			b.strs[j] = t.strs[s].take()
+			s++
 		}
-		if b.strs == nil {
-			b.strs = make([][]stretch, len(t.fields))
-		}
-		b.strs[j] = t.strs[s].take()
-		cols[j] = stretchArray(t.mem, b.strs[j])
-		defer cols[j].Release()
-		s++
 	}
-	b.rest = array.NewRecord(arrow.NewSchema(t.fields, nil), cols, int64(t.pending))
 	return b
 }
 
