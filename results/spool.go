@@ -115,6 +115,7 @@ func addAll[C any, T spooled[C]](w *Writer, t T, c *C, n int) {
 	for lo := 0; lo < n && w.err == nil; {
 		k := min(n-lo, tb.room())
 		tb.addRun(&w.run, k)
+		tb.grow(k)
 		t.appendRows(c, lo, lo+k)
 		if err := tb.addRows(k); err != nil {
 			w.err = err
