@@ -11,8 +11,7 @@ import (
 // summaryCols holds the summary table's column builders.
 type summaryCols struct {
 	table
-	sc                  scratch               // appendRows'
-	gpu                 *array.StringBuilder  // gpu
+	gpu                 *strColumn            // gpu
 	makespanCycles      *array.Int64Builder   // makespan_cycles
 	makespanUs          *array.Float64Builder // makespan_us
 	speedup             *array.Float64Builder // speedup
@@ -80,46 +79,90 @@ func (t *summaryCols) append(r tables.Summary) {
 	}
 }
 
-// appendRows appends summary rows a column at a time (a Recorder's, bulk.go).
-func (t *summaryCols) appendRows(rs []tables.Summary) {
-	s := &t.sc
-	s.size(len(rs))
-	appendStrings(s, t.gpu, rs, func(r *tables.Summary) string { return r.GPU })
-	t.makespanCycles.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.MakespanCycles }), nil)
-	t.makespanUs.AppendValues(gather(s.f64, rs, func(r *tables.Summary) float64 { return r.MakespanUS }), nil)
-	t.speedup.AppendValues(gather(s.f64, rs, func(r *tables.Summary) float64 { return r.Speedup }), nil)
-	t.kernels.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.Kernels }), nil)
-	t.deviceKernels.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.DeviceKernels }), nil)
-	t.ctas.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.CTAs }), nil)
-	t.launchSites.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.LaunchSites }), nil)
-	t.launched.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.Launched }), nil)
-	t.inlined.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.Inlined }), nil)
-	t.coalesced.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.Coalesced }), nil)
-	t.avgOccupancy.AppendValues(gather(s.f64, rs, func(r *tables.Summary) float64 { return r.AvgOccupancy }), nil)
-	t.avgKernelWaitCycles.AppendValues(gather(s.f64, rs, func(r *tables.Summary) float64 { return r.AvgKernelWaitCycles }), nil)
-	t.stallCycles.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.StallCycles }), nil)
-	t.busyCycles.AppendValues(gather(s.i64, rs, func(r *tables.Summary) int64 { return r.BusyCycles }), nil)
-	t.issueUtilization.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Summary) (float64, bool) { return opt(r.IssueUtilization) }))
-	t.dramUtilization.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Summary) (float64, bool) { return opt(r.DRAMUtilization) }))
+// summaryRows is a spool chunk's summary rows, a column each (spool.go, bulk.go).
+type summaryRows struct {
+	n                     int // rows held
+	gpu                   [spoolRows]string
+	makespanCycles        [spoolRows]int64
+	makespanUs            [spoolRows]float64
+	speedup               [spoolRows]float64
+	kernels               [spoolRows]int64
+	deviceKernels         [spoolRows]int64
+	ctas                  [spoolRows]int64
+	launchSites           [spoolRows]int64
+	launched              [spoolRows]int64
+	inlined               [spoolRows]int64
+	coalesced             [spoolRows]int64
+	avgOccupancy          [spoolRows]float64
+	avgKernelWaitCycles   [spoolRows]float64
+	stallCycles           [spoolRows]int64
+	busyCycles            [spoolRows]int64
+	issueUtilization      [spoolRows]float64
+	issueUtilizationValid [spoolRows]bool
+	dramUtilization       [spoolRows]float64
+	dramUtilizationValid  [spoolRows]bool
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *summaryRows) put(r *tables.Summary) {
+	i := c.n
+	c.gpu[i] = r.GPU
+	c.makespanCycles[i] = r.MakespanCycles
+	c.makespanUs[i] = r.MakespanUS
+	c.speedup[i] = r.Speedup
+	c.kernels[i] = r.Kernels
+	c.deviceKernels[i] = r.DeviceKernels
+	c.ctas[i] = r.CTAs
+	c.launchSites[i] = r.LaunchSites
+	c.launched[i] = r.Launched
+	c.inlined[i] = r.Inlined
+	c.coalesced[i] = r.Coalesced
+	c.avgOccupancy[i] = r.AvgOccupancy
+	c.avgKernelWaitCycles[i] = r.AvgKernelWaitCycles
+	c.stallCycles[i] = r.StallCycles
+	c.busyCycles[i] = r.BusyCycles
+	c.issueUtilization[i], c.issueUtilizationValid[i] = opt(r.IssueUtilization)
+	c.dramUtilization[i], c.dramUtilizationValid[i] = opt(r.DRAMUtilization)
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *summaryCols) appendRows(c *summaryRows, lo, hi int) {
+	t.gpu.AppendValues(c.gpu[lo:hi])
+	t.makespanCycles.AppendValues(c.makespanCycles[lo:hi], nil)
+	t.makespanUs.AppendValues(c.makespanUs[lo:hi], nil)
+	t.speedup.AppendValues(c.speedup[lo:hi], nil)
+	t.kernels.AppendValues(c.kernels[lo:hi], nil)
+	t.deviceKernels.AppendValues(c.deviceKernels[lo:hi], nil)
+	t.ctas.AppendValues(c.ctas[lo:hi], nil)
+	t.launchSites.AppendValues(c.launchSites[lo:hi], nil)
+	t.launched.AppendValues(c.launched[lo:hi], nil)
+	t.inlined.AppendValues(c.inlined[lo:hi], nil)
+	t.coalesced.AppendValues(c.coalesced[lo:hi], nil)
+	t.avgOccupancy.AppendValues(c.avgOccupancy[lo:hi], nil)
+	t.avgKernelWaitCycles.AppendValues(c.avgKernelWaitCycles[lo:hi], nil)
+	t.stallCycles.AppendValues(c.stallCycles[lo:hi], nil)
+	t.busyCycles.AppendValues(c.busyCycles[lo:hi], nil)
+	t.issueUtilization.AppendValues(c.issueUtilization[lo:hi], c.issueUtilizationValid[lo:hi])
+	t.dramUtilization.AppendValues(c.dramUtilization[lo:hi], c.dramUtilizationValid[lo:hi])
 }
 
 // kernelCols holds the kernels table's column builders.
 type kernelCols struct {
 	table
-	sc              scratch              // appendRows'
-	kernelID        *array.Int64Builder  // kernel_id
-	name            *array.StringBuilder // name
-	origin          *array.StringBuilder // origin
-	parentKernelID  *array.Int64Builder  // parent_kernel_id
-	stream          *array.Int64Builder  // stream
-	ctas            *array.Int64Builder  // ctas
-	threadsPerCta   *array.Int64Builder  // threads_per_cta
-	launchCycle     *array.Int64Builder  // launch_cycle
-	readyCycle      *array.Int64Builder  // ready_cycle
-	startCycle      *array.Int64Builder  // start_cycle
-	endCycle        *array.Int64Builder  // end_cycle
-	waitCycles      *array.Int64Builder  // wait_cycles
-	coalescedGroups *array.Int64Builder  // coalesced_groups
+	kernelID        *array.Int64Builder // kernel_id
+	name            *strColumn          // name
+	origin          *strColumn          // origin
+	parentKernelID  *array.Int64Builder // parent_kernel_id
+	stream          *array.Int64Builder // stream
+	ctas            *array.Int64Builder // ctas
+	threadsPerCta   *array.Int64Builder // threads_per_cta
+	launchCycle     *array.Int64Builder // launch_cycle
+	readyCycle      *array.Int64Builder // ready_cycle
+	startCycle      *array.Int64Builder // start_cycle
+	endCycle        *array.Int64Builder // end_cycle
+	waitCycles      *array.Int64Builder // wait_cycles
+	coalescedGroups *array.Int64Builder // coalesced_groups
 }
 
 func (t *kernelCols) bind() {
@@ -159,29 +202,64 @@ func (t *kernelCols) append(r tables.Kernel) {
 	t.coalescedGroups.Append(r.CoalescedGroups)
 }
 
-// appendRows appends kernels rows a column at a time (a Recorder's, bulk.go).
-func (t *kernelCols) appendRows(rs []tables.Kernel) {
-	s := &t.sc
-	s.size(len(rs))
-	t.kernelID.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return id(r.KernelID) }), nil)
-	appendStrings(s, t.name, rs, func(r *tables.Kernel) string { return r.Name })
-	appendStrings(s, t.origin, rs, func(r *tables.Kernel) string { return r.Origin })
-	t.parentKernelID.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Kernel) (int64, bool) { return optID(r.ParentKernelID) }))
-	t.stream.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return id(r.Stream) }), nil)
-	t.ctas.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.CTAs }), nil)
-	t.threadsPerCta.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.ThreadsPerCTA }), nil)
-	t.launchCycle.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.LaunchCycle }), nil)
-	t.readyCycle.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.ReadyCycle }), nil)
-	t.startCycle.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.StartCycle }), nil)
-	t.endCycle.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.EndCycle }), nil)
-	t.waitCycles.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.WaitCycles }), nil)
-	t.coalescedGroups.AppendValues(gather(s.i64, rs, func(r *tables.Kernel) int64 { return r.CoalescedGroups }), nil)
+// kernelRows is a spool chunk's kernels rows, a column each (spool.go, bulk.go).
+type kernelRows struct {
+	n                   int // rows held
+	kernelID            [spoolRows]int64
+	name                [spoolRows]string
+	origin              [spoolRows]string
+	parentKernelID      [spoolRows]int64
+	parentKernelIDValid [spoolRows]bool
+	stream              [spoolRows]int64
+	ctas                [spoolRows]int64
+	threadsPerCta       [spoolRows]int64
+	launchCycle         [spoolRows]int64
+	readyCycle          [spoolRows]int64
+	startCycle          [spoolRows]int64
+	endCycle            [spoolRows]int64
+	waitCycles          [spoolRows]int64
+	coalescedGroups     [spoolRows]int64
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *kernelRows) put(r *tables.Kernel) {
+	i := c.n
+	c.kernelID[i] = id(r.KernelID)
+	c.name[i] = r.Name
+	c.origin[i] = r.Origin
+	c.parentKernelID[i], c.parentKernelIDValid[i] = optID(r.ParentKernelID)
+	c.stream[i] = id(r.Stream)
+	c.ctas[i] = r.CTAs
+	c.threadsPerCta[i] = r.ThreadsPerCTA
+	c.launchCycle[i] = r.LaunchCycle
+	c.readyCycle[i] = r.ReadyCycle
+	c.startCycle[i] = r.StartCycle
+	c.endCycle[i] = r.EndCycle
+	c.waitCycles[i] = r.WaitCycles
+	c.coalescedGroups[i] = r.CoalescedGroups
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *kernelCols) appendRows(c *kernelRows, lo, hi int) {
+	t.kernelID.AppendValues(c.kernelID[lo:hi], nil)
+	t.name.AppendValues(c.name[lo:hi])
+	t.origin.AppendValues(c.origin[lo:hi])
+	t.parentKernelID.AppendValues(c.parentKernelID[lo:hi], c.parentKernelIDValid[lo:hi])
+	t.stream.AppendValues(c.stream[lo:hi], nil)
+	t.ctas.AppendValues(c.ctas[lo:hi], nil)
+	t.threadsPerCta.AppendValues(c.threadsPerCta[lo:hi], nil)
+	t.launchCycle.AppendValues(c.launchCycle[lo:hi], nil)
+	t.readyCycle.AppendValues(c.readyCycle[lo:hi], nil)
+	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
+	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
+	t.waitCycles.AppendValues(c.waitCycles[lo:hi], nil)
+	t.coalescedGroups.AppendValues(c.coalescedGroups[lo:hi], nil)
 }
 
 // ctaCols holds the ctas table's column builders.
 type ctaCols struct {
 	table
-	sc            scratch               // appendRows'
 	kernelID      *array.Int64Builder   // kernel_id
 	cta           *array.Int64Builder   // cta
 	sm            *array.Int32Builder   // sm
@@ -226,25 +304,53 @@ func (t *ctaCols) append(r tables.CTA) {
 	}
 }
 
-// appendRows appends ctas rows a column at a time (a Recorder's, bulk.go).
-func (t *ctaCols) appendRows(rs []tables.CTA) {
-	s := &t.sc
-	s.size(len(rs))
-	t.kernelID.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return id(r.KernelID) }), nil)
-	t.cta.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return id(r.CTA) }), nil)
-	t.sm.AppendValues(gather(s.i32, rs, func(r *tables.CTA) int32 { return r.SM }), nil)
-	t.dispatchCycle.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.DispatchCycle }), nil)
-	t.startCycle.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.StartCycle }), nil)
-	t.endCycle.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.EndCycle }), nil)
-	t.stallCycles.AppendValues(gather(s.i64, rs, func(r *tables.CTA) int64 { return r.StallCycles }), nil)
-	t.groupID.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.CTA) (int64, bool) { return optID(r.GroupID) }))
-	t.slowdown.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.CTA) (float64, bool) { return opt(r.Slowdown) }))
+// ctaRows is a spool chunk's ctas rows, a column each (spool.go, bulk.go).
+type ctaRows struct {
+	n             int // rows held
+	kernelID      [spoolRows]int64
+	cta           [spoolRows]int64
+	sm            [spoolRows]int32
+	dispatchCycle [spoolRows]int64
+	startCycle    [spoolRows]int64
+	endCycle      [spoolRows]int64
+	stallCycles   [spoolRows]int64
+	groupID       [spoolRows]int64
+	groupIDValid  [spoolRows]bool
+	slowdown      [spoolRows]float64
+	slowdownValid [spoolRows]bool
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *ctaRows) put(r *tables.CTA) {
+	i := c.n
+	c.kernelID[i] = id(r.KernelID)
+	c.cta[i] = id(r.CTA)
+	c.sm[i] = r.SM
+	c.dispatchCycle[i] = r.DispatchCycle
+	c.startCycle[i] = r.StartCycle
+	c.endCycle[i] = r.EndCycle
+	c.stallCycles[i] = r.StallCycles
+	c.groupID[i], c.groupIDValid[i] = optID(r.GroupID)
+	c.slowdown[i], c.slowdownValid[i] = opt(r.Slowdown)
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *ctaCols) appendRows(c *ctaRows, lo, hi int) {
+	t.kernelID.AppendValues(c.kernelID[lo:hi], nil)
+	t.cta.AppendValues(c.cta[lo:hi], nil)
+	t.sm.AppendValues(c.sm[lo:hi], nil)
+	t.dispatchCycle.AppendValues(c.dispatchCycle[lo:hi], nil)
+	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
+	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
+	t.stallCycles.AppendValues(c.stallCycles[lo:hi], nil)
+	t.groupID.AppendValues(c.groupID[lo:hi], c.groupIDValid[lo:hi])
+	t.slowdown.AppendValues(c.slowdown[lo:hi], c.slowdownValid[lo:hi])
 }
 
 // launchCols holds the launches table's column builders.
 type launchCols struct {
 	table
-	sc              scratch               // appendRows'
 	siteID          *array.Int64Builder   // site_id
 	cycle           *array.Int64Builder   // cycle
 	parentKernelID  *array.Int64Builder   // parent_kernel_id
@@ -253,13 +359,13 @@ type launchCols struct {
 	lane            *array.Int32Builder   // lane
 	childKernelID   *array.Int64Builder   // child_kernel_id
 	workload        *array.Int64Builder   // workload
-	decision        *array.StringBuilder  // decision
+	decision        *strColumn            // decision
 	targetKernelID  *array.Int64Builder   // target_kernel_id
 	estChildCycles  *array.Float64Builder // est_child_cycles
 	estParentCycles *array.Float64Builder // est_parent_cycles
 	spawnN          *array.Int64Builder   // spawn_n
 	spawnNcon       *array.Float64Builder // spawn_ncon
-	outcome         *array.StringBuilder  // outcome
+	outcome         *strColumn            // outcome
 }
 
 func (t *launchCols) bind() {
@@ -319,31 +425,74 @@ func (t *launchCols) append(r tables.Launch) {
 	t.outcome.Append(r.Outcome)
 }
 
-// appendRows appends launches rows a column at a time (a Recorder's, bulk.go).
-func (t *launchCols) appendRows(rs []tables.Launch) {
-	s := &t.sc
-	s.size(len(rs))
-	t.siteID.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.SiteID) }), nil)
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return r.Cycle }), nil)
-	t.parentKernelID.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.ParentKernelID) }), nil)
-	t.parentCta.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.ParentCTA) }), nil)
-	t.warp.AppendValues(gather(s.i32, rs, func(r *tables.Launch) int32 { return r.Warp }), nil)
-	t.lane.AppendValues(gather(s.i32, rs, func(r *tables.Launch) int32 { return r.Lane }), nil)
-	t.childKernelID.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return id(r.ChildKernelID) }), nil)
-	t.workload.AppendValues(gather(s.i64, rs, func(r *tables.Launch) int64 { return r.Workload }), nil)
-	appendStrings(s, t.decision, rs, func(r *tables.Launch) string { return r.Decision })
-	t.targetKernelID.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Launch) (int64, bool) { return optID(r.TargetKernelID) }))
-	t.estChildCycles.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Launch) (float64, bool) { return opt(r.EstChildCycles) }))
-	t.estParentCycles.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Launch) (float64, bool) { return opt(r.EstParentCycles) }))
-	t.spawnN.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Launch) (int64, bool) { return opt(r.SpawnN) }))
-	t.spawnNcon.AppendValues(gatherOpt(s.f64, s.valid, rs, func(r *tables.Launch) (float64, bool) { return opt(r.SpawnNCon) }))
-	appendStrings(s, t.outcome, rs, func(r *tables.Launch) string { return r.Outcome })
+// launchRows is a spool chunk's launches rows, a column each (spool.go, bulk.go).
+type launchRows struct {
+	n                    int // rows held
+	siteID               [spoolRows]int64
+	cycle                [spoolRows]int64
+	parentKernelID       [spoolRows]int64
+	parentCta            [spoolRows]int64
+	warp                 [spoolRows]int32
+	lane                 [spoolRows]int32
+	childKernelID        [spoolRows]int64
+	workload             [spoolRows]int64
+	decision             [spoolRows]string
+	targetKernelID       [spoolRows]int64
+	targetKernelIDValid  [spoolRows]bool
+	estChildCycles       [spoolRows]float64
+	estChildCyclesValid  [spoolRows]bool
+	estParentCycles      [spoolRows]float64
+	estParentCyclesValid [spoolRows]bool
+	spawnN               [spoolRows]int64
+	spawnNValid          [spoolRows]bool
+	spawnNcon            [spoolRows]float64
+	spawnNconValid       [spoolRows]bool
+	outcome              [spoolRows]string
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *launchRows) put(r *tables.Launch) {
+	i := c.n
+	c.siteID[i] = id(r.SiteID)
+	c.cycle[i] = r.Cycle
+	c.parentKernelID[i] = id(r.ParentKernelID)
+	c.parentCta[i] = id(r.ParentCTA)
+	c.warp[i] = r.Warp
+	c.lane[i] = r.Lane
+	c.childKernelID[i] = id(r.ChildKernelID)
+	c.workload[i] = r.Workload
+	c.decision[i] = r.Decision
+	c.targetKernelID[i], c.targetKernelIDValid[i] = optID(r.TargetKernelID)
+	c.estChildCycles[i], c.estChildCyclesValid[i] = opt(r.EstChildCycles)
+	c.estParentCycles[i], c.estParentCyclesValid[i] = opt(r.EstParentCycles)
+	c.spawnN[i], c.spawnNValid[i] = opt(r.SpawnN)
+	c.spawnNcon[i], c.spawnNconValid[i] = opt(r.SpawnNCon)
+	c.outcome[i] = r.Outcome
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *launchCols) appendRows(c *launchRows, lo, hi int) {
+	t.siteID.AppendValues(c.siteID[lo:hi], nil)
+	t.cycle.AppendValues(c.cycle[lo:hi], nil)
+	t.parentKernelID.AppendValues(c.parentKernelID[lo:hi], nil)
+	t.parentCta.AppendValues(c.parentCta[lo:hi], nil)
+	t.warp.AppendValues(c.warp[lo:hi], nil)
+	t.lane.AppendValues(c.lane[lo:hi], nil)
+	t.childKernelID.AppendValues(c.childKernelID[lo:hi], nil)
+	t.workload.AppendValues(c.workload[lo:hi], nil)
+	t.decision.AppendValues(c.decision[lo:hi])
+	t.targetKernelID.AppendValues(c.targetKernelID[lo:hi], c.targetKernelIDValid[lo:hi])
+	t.estChildCycles.AppendValues(c.estChildCycles[lo:hi], c.estChildCyclesValid[lo:hi])
+	t.estParentCycles.AppendValues(c.estParentCycles[lo:hi], c.estParentCyclesValid[lo:hi])
+	t.spawnN.AppendValues(c.spawnN[lo:hi], c.spawnNValid[lo:hi])
+	t.spawnNcon.AppendValues(c.spawnNcon[lo:hi], c.spawnNconValid[lo:hi])
+	t.outcome.AppendValues(c.outcome[lo:hi])
 }
 
 // occupancyCols holds the occupancy table's column builders.
 type occupancyCols struct {
 	table
-	sc           scratch               // appendRows'
 	cycle        *array.Int64Builder   // cycle
 	windowCycles *array.Int64Builder   // window_cycles
 	sm           *array.Int32Builder   // sm
@@ -368,26 +517,44 @@ func (t *occupancyCols) append(r tables.Occupancy) {
 	t.activeCtas.Append(r.ActiveCTAs)
 }
 
-// appendRows appends occupancy rows a column at a time (a Recorder's, bulk.go).
-func (t *occupancyCols) appendRows(rs []tables.Occupancy) {
-	s := &t.sc
-	s.size(len(rs))
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *tables.Occupancy) int64 { return r.Cycle }), nil)
-	t.windowCycles.AppendValues(gather(s.i64, rs, func(r *tables.Occupancy) int64 { return r.WindowCycles }), nil)
-	t.sm.AppendValues(gather(s.i32, rs, func(r *tables.Occupancy) int32 { return r.SM }), nil)
-	t.activeWarps.AppendValues(gather(s.f64, rs, func(r *tables.Occupancy) float64 { return r.ActiveWarps }), nil)
-	t.activeCtas.AppendValues(gather(s.f64, rs, func(r *tables.Occupancy) float64 { return r.ActiveCTAs }), nil)
+// occupancyRows is a spool chunk's occupancy rows, a column each (spool.go, bulk.go).
+type occupancyRows struct {
+	n            int // rows held
+	cycle        [spoolRows]int64
+	windowCycles [spoolRows]int64
+	sm           [spoolRows]int32
+	activeWarps  [spoolRows]float64
+	activeCtas   [spoolRows]float64
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *occupancyRows) put(r *tables.Occupancy) {
+	i := c.n
+	c.cycle[i] = r.Cycle
+	c.windowCycles[i] = r.WindowCycles
+	c.sm[i] = r.SM
+	c.activeWarps[i] = r.ActiveWarps
+	c.activeCtas[i] = r.ActiveCTAs
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *occupancyCols) appendRows(c *occupancyRows, lo, hi int) {
+	t.cycle.AppendValues(c.cycle[lo:hi], nil)
+	t.windowCycles.AppendValues(c.windowCycles[lo:hi], nil)
+	t.sm.AppendValues(c.sm[lo:hi], nil)
+	t.activeWarps.AppendValues(c.activeWarps[lo:hi], nil)
+	t.activeCtas.AppendValues(c.activeCtas[lo:hi], nil)
 }
 
 // pageCols holds the pages table's column builders.
 type pageCols struct {
 	table
-	sc       scratch              // appendRows'
-	page     *array.Int64Builder  // page
-	buffer   *array.Int64Builder  // buffer
-	event    *array.StringBuilder // event
-	kernelID *array.Int64Builder  // kernel_id
-	cycle    *array.Int64Builder  // cycle
+	page     *array.Int64Builder // page
+	buffer   *array.Int64Builder // buffer
+	event    *strColumn          // event
+	kernelID *array.Int64Builder // kernel_id
+	cycle    *array.Int64Builder // cycle
 }
 
 func (t *pageCols) bind() {
@@ -411,24 +578,43 @@ func (t *pageCols) append(r tables.Page) {
 	t.cycle.Append(r.Cycle)
 }
 
-// appendRows appends pages rows a column at a time (a Recorder's, bulk.go).
-func (t *pageCols) appendRows(rs []tables.Page) {
-	s := &t.sc
-	s.size(len(rs))
-	t.page.AppendValues(gather(s.i64, rs, func(r *tables.Page) int64 { return id(r.Page) }), nil)
-	t.buffer.AppendValues(gather(s.i64, rs, func(r *tables.Page) int64 { return id(r.Buffer) }), nil)
-	appendStrings(s, t.event, rs, func(r *tables.Page) string { return r.Event })
-	t.kernelID.AppendValues(gatherOpt(s.i64, s.valid, rs, func(r *tables.Page) (int64, bool) { return optID(r.KernelID) }))
-	t.cycle.AppendValues(gather(s.i64, rs, func(r *tables.Page) int64 { return r.Cycle }), nil)
+// pageRows is a spool chunk's pages rows, a column each (spool.go, bulk.go).
+type pageRows struct {
+	n             int // rows held
+	page          [spoolRows]int64
+	buffer        [spoolRows]int64
+	event         [spoolRows]string
+	kernelID      [spoolRows]int64
+	kernelIDValid [spoolRows]bool
+	cycle         [spoolRows]int64
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *pageRows) put(r *tables.Page) {
+	i := c.n
+	c.page[i] = id(r.Page)
+	c.buffer[i] = id(r.Buffer)
+	c.event[i] = r.Event
+	c.kernelID[i], c.kernelIDValid[i] = optID(r.KernelID)
+	c.cycle[i] = r.Cycle
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *pageCols) appendRows(c *pageRows, lo, hi int) {
+	t.page.AppendValues(c.page[lo:hi], nil)
+	t.buffer.AppendValues(c.buffer[lo:hi], nil)
+	t.event.AppendValues(c.event[lo:hi])
+	t.kernelID.AppendValues(c.kernelID[lo:hi], c.kernelIDValid[lo:hi])
+	t.cycle.AppendValues(c.cycle[lo:hi], nil)
 }
 
 // stageCols holds the stages table's column builders.
 type stageCols struct {
 	table
-	sc         scratch              // appendRows'
-	stage      *array.StringBuilder // stage
-	startCycle *array.Int64Builder  // start_cycle
-	endCycle   *array.Int64Builder  // end_cycle
+	stage      *strColumn          // stage
+	startCycle *array.Int64Builder // start_cycle
+	endCycle   *array.Int64Builder // end_cycle
 }
 
 func (t *stageCols) bind() {
@@ -444,11 +630,26 @@ func (t *stageCols) append(r tables.Stage) {
 	t.endCycle.Append(r.EndCycle)
 }
 
-// appendRows appends stages rows a column at a time (a Recorder's, bulk.go).
-func (t *stageCols) appendRows(rs []tables.Stage) {
-	s := &t.sc
-	s.size(len(rs))
-	appendStrings(s, t.stage, rs, func(r *tables.Stage) string { return r.Stage })
-	t.startCycle.AppendValues(gather(s.i64, rs, func(r *tables.Stage) int64 { return r.StartCycle }), nil)
-	t.endCycle.AppendValues(gather(s.i64, rs, func(r *tables.Stage) int64 { return r.EndCycle }), nil)
+// stageRows is a spool chunk's stages rows, a column each (spool.go, bulk.go).
+type stageRows struct {
+	n          int // rows held
+	stage      [spoolRows]string
+	startCycle [spoolRows]int64
+	endCycle   [spoolRows]int64
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *stageRows) put(r *tables.Stage) {
+	i := c.n
+	c.stage[i] = r.Stage
+	c.startCycle[i] = r.StartCycle
+	c.endCycle[i] = r.EndCycle
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *stageCols) appendRows(c *stageRows, lo, hi int) {
+	t.stage.AppendValues(c.stage[lo:hi])
+	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
+	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
 }

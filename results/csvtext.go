@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/gpureplay/gpureplay/tables"
 )
@@ -39,6 +40,7 @@ import (
 // (scripts/instructions.sh --quick synth-csv).
 type csvEncoder struct {
 	w      io.Writer
+	mem    memory.Allocator // lays out a block's string stretches (block.columns)
 	buf    []byte
 	types  []arrow.Type // each column's after the run columns, from the schema
 	cols   []csvColumn  // the current block's columns after the run columns, typed
@@ -71,8 +73,8 @@ const csvFlushAt = 64 << 10
 // newCSVEncoder writes the header line and checks each column's type
 // once, so a schema with a type CSV cannot hold fails here, not per row.
 // The schema starts with the run columns, as every table's does.
-func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
-	e := &csvEncoder{w: w, buf: make([]byte, 0, csvFlushAt+4096)}
+func newCSVEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*csvEncoder, error) {
+	e := &csvEncoder{w: w, mem: mem, buf: make([]byte, 0, csvFlushAt+4096)}
 	for i, f := range s.Fields() {
 		switch f.Type.ID() {
 		case arrow.STRING, arrow.INT64, arrow.INT32, arrow.FLOAT64:
@@ -92,7 +94,9 @@ func newCSVEncoder(w io.Writer, s *arrow.Schema) (*csvEncoder, error) {
 }
 
 func (e *csvEncoder) write(b block) error {
-	e.columns(b.rest)
+	cols := b.columns(len(e.types), e.mem)
+	defer release(cols)
+	e.columns(cols)
 	row := 0
 	for _, r := range b.runs {
 		if e.prefix == nil || r.run != e.run {
@@ -110,16 +114,15 @@ func (e *csvEncoder) write(b block) error {
 	return nil
 }
 
-// columns takes the columns of rec, a block's after its run columns,
-// typed.
-func (e *csvEncoder) columns(rec arrow.Record) {
+// columns takes a block's columns after its run columns, typed.
+func (e *csvEncoder) columns(cols []arrow.Array) {
 	if len(e.cols) != len(e.types) {
 		e.cols = make([]csvColumn, len(e.types))
 		for j := range e.cols {
 			e.cols[j].kind = e.types[j]
 		}
 	}
-	for j, col := range rec.Columns() {
+	for j, col := range cols {
 		c := &e.cols[j]
 		// The bitmap read in the row loop, not through IsNull: a call
 		// made a nullable column's field some 20 instructions dearer.

@@ -79,13 +79,13 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 	for _, c := range []struct {
 		b     block
 		lines [][]string
-	}{{block{runs, rec}, lines}, {block{[]runRows{runs[2]}, slice}, lines[4:11]}} {
+	}{{block{runs: runs, rest: rec}, lines}, {block{runs: []runRows{runs[2]}, rest: slice}, lines[4:11]}} {
 		var want bytes.Buffer
 		cw := csv.NewWriter(&want)
 		cw.Write([]string{"trace", "policy", "params", "s", "i, \"64\"", "i32", "f"})
 		cw.WriteAll(c.lines)
 		var got bytes.Buffer
-		e, err := newCSVEncoder(&got, s)
+		e, err := newCSVEncoder(&got, s, memory.DefaultAllocator)
 		if err != nil {
 			t.Fatal(err)
 		}

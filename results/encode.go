@@ -33,7 +33,7 @@ func newEncoder(f Format, w *posWriter, s *arrow.Schema, mem memory.Allocator) (
 		}
 		return records{fw, s, mem}, nil
 	case CSV:
-		return newCSVEncoder(w, s)
+		return newCSVEncoder(w, s, mem)
 	default:
 		return newParquetEncoder(w, s, mem)
 	}

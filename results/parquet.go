@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -50,17 +49,18 @@ var arrowTypeOf = map[parquet.Type]arrow.DataType{parquet.Int64: i64, parquet.In
 // (the last one fewer), each held encoded and compressed in memory until
 // it is full (package parquet has the file's layout).
 //
-// A string column is written as indices into the group's dictionary: a
-// run column a stretch of one index (writeRuns), the others an index a
-// row, found by a lookup only where the value changes (writeStrings):
-// they hold a handful of values in long stretches (BFS scale 20: two
-// kernel names over 165,471 rows).
+// A string column is written as indices into the group's dictionary, a
+// stretch of rows that hold one value (a block's run columns, and its
+// other string columns, strcols.go) as that value's index, repeated
+// (writeStretches): they hold a handful of values in long stretches (BFS
+// scale 20: two kernel names over 165,471 rows). Read from the string
+// arrays, each row's bytes were compared with the row before's
+// (strcols.go has what that cost).
 type parquetEncoder struct {
 	w         *parquet.Writer
 	fields    []arrow.Field
 	rgRows    int64 // rows in the group being filled
 	groupRows int64 // rows a group holds: rowGroupRows, less in tests
-	idx       []uint32
 }
 
 func newParquetEncoder(w io.Writer, s *arrow.Schema, _ memory.Allocator) (*parquetEncoder, error) {
@@ -99,12 +99,16 @@ func (e *parquetEncoder) write(b block) error {
 // column.
 func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 	for i := range runColumns {
-		e.writeRuns(i, b.runs, off, n)
+		e.writeStretches(i, runStretches(b.runs, i), off, n)
 	}
-	lo, hi := int(off), int(off+n)
-	for j, col := range b.rest.Columns() {
-		i := runColumns + j
-		f := e.fields[i]
+	lo, hi, k := int(off), int(off+n), 0
+	for i := runColumns; i < len(e.fields); i++ {
+		if s := b.stretches(i - runColumns); s != nil {
+			e.writeStretches(i, s, off, n)
+			continue
+		}
+		col, f := b.rest.Column(k), e.fields[i]
+		k++
 		var valid parquet.Bitmap
 		if col.NullN() > 0 {
 			if !f.Nullable {
@@ -119,8 +123,6 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 			e.w.Int32s(i, a.Int32Values()[lo:hi], valid)
 		case *array.Float64:
 			e.w.Doubles(i, a.Float64Values()[lo:hi], valid)
-		case *array.String:
-			e.writeStrings(i, a, lo, hi, valid)
 		default:
 			return fmt.Errorf("column %s: an arrow %s array", f.Name, col.DataType())
 		}
@@ -128,50 +130,18 @@ func (e *parquetEncoder) writeRows(b block, off, n int64) error {
 	return e.w.Err()
 }
 
-// writeRuns writes rows [off, off+n) of run column col, whose values the
-// stretches runs hold: a stretch is its value's index, repeated.
-func (e *parquetEncoder) writeRuns(col int, runs []runRows, off, n int64) {
-	field, at := runFields[col], int64(0)
+// writeStretches writes rows [off, off+n) of string column col, whose
+// values the stretches runs hold (a run column's, or another string
+// column's, strcols.go): a stretch is its value's index, repeated.
+func (e *parquetEncoder) writeStretches(col int, runs []stretch, off, n int64) {
+	at := int64(0)
 	for i := range runs {
 		lo, hi := max(at, off), min(at+int64(runs[i].rows), off+n)
 		at += int64(runs[i].rows)
 		if lo < hi {
-			e.w.Repeat(col, e.w.Index(col, field(&runs[i].run)), int(hi-lo))
+			e.w.Repeat(col, e.w.Index(col, runs[i].v), int(hi-lo))
 		}
 	}
-}
-
-// writeStrings writes rows [lo, hi) of string column col, each as its
-// index in the group's dictionary; a stretch of equal values costs a
-// comparison a row, a change of value a lookup. It reads the array's
-// offsets and bytes itself, and asks for nulls only where it has some:
-// through Value and IsNull each row cost more (BFS scale 20, whose
-// kernel and launch rows carry two strings each: --out parquet adds
-// 1,756 instructions a CTA where it added 1,814, scripts/instructions.sh
-// bfs-parquet).
-func (e *parquetEncoder) writeStrings(col int, a *array.String, lo, hi int, valid parquet.Bitmap) {
-	idx := slices.Grow(e.idx[:0], hi-lo)[:hi-lo]
-	// Row i's bytes are data[offs[i]:offs[i+1]], as Value reads them:
-	// the offsets are into the whole buffer, a slice of an array too.
-	offs, nulls := a.ValueOffsets(), a.NullN() > 0
-	var data []byte
-	if buf := a.Data().Buffers()[2]; buf != nil {
-		data = buf.Bytes()
-	}
-	var prev []byte
-	k := uint32(0)
-	for i := lo; i < hi; i++ {
-		if nulls && a.IsNull(i) {
-			idx[i-lo] = 0
-			continue
-		}
-		if v := data[offs[i]:offs[i+1]]; prev == nil || string(v) != string(prev) {
-			k, prev = e.w.Index(col, a.Value(i)), v
-		}
-		idx[i-lo] = k
-	}
-	e.idx = idx
-	e.w.Indices(col, idx, valid)
 }
 
 // close ends the row group being filled and writes the footer.

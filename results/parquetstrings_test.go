@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
@@ -49,10 +50,7 @@ func TestParquetDictColumns(t *testing.T) {
 	var want []string
 	a := tables.Run{Trace: "a.trace", Policy: "cdp"}
 	for _, vs := range blocks {
-		b := array.NewStringBuilder(et.mem)
-		b.AppendValues(vs, nil)
-		et.write([]runRows{{a, len(vs)}}, b.NewArray())
-		b.Release()
+		et.writeStrings([]runRows{{a, len(vs)}}, vs)
 		want = append(want, vs...)
 	}
 	rows, pf := et.finish()
@@ -137,10 +135,7 @@ func TestParquetEmptyFirstRow(t *testing.T) {
 	et := newEncodeTest(t, col("name", str))
 	a := tables.Run{Trace: "a.trace", Policy: "cdp"}
 	for _, vs := range [][]string{{""}, slices.Repeat([]string{"x"}, 10)} {
-		b := array.NewStringBuilder(et.mem)
-		b.AppendValues(vs, nil)
-		et.write([]runRows{{a, len(vs)}}, b.NewArray())
-		b.Release()
+		et.writeStrings([]runRows{{a, len(vs)}}, vs)
 	}
 	_, pf := et.finish()
 	chunk, err := pf.MetaData().RowGroup(0).ColumnChunk(runColumns)
@@ -150,32 +145,15 @@ func TestParquetEmptyFirstRow(t *testing.T) {
 	checkStats(t, "group 0", chunk, "", "x")
 }
 
-// TestParquetStringsSliced writes a nullable string column from a slice
-// of an array (its rows, offsets and bytes starting past the array's
-// first), in stretches and nulls, "" among them: every row must read
-// back as the slice holds it, nulls as nulls.
-func TestParquetStringsSliced(t *testing.T) {
-	et := newEncodeTest(t, nullable("s", str))
-	vs := []string{"skip", "skipped too", "k1", "k1", "", "", "k2", "k1", "k1", "k3", "tail", "tail too"}
-	valid := []bool{true, true, true, true, true, false, true, false, true, true, true, true}
-	b := array.NewStringBuilder(et.mem)
-	b.AppendValues(vs, valid)
-	whole := b.NewArray()
-	b.Release()
-	lo, hi := 2, len(vs)-2
-	et.write([]runRows{{tables.Run{Trace: "a.trace", Policy: "cdp"}, hi - lo}}, array.NewSlice(whole, int64(lo), int64(hi)))
-	whole.Release()
-	rows, _ := et.finish()
-	if len(rows) != hi-lo {
-		t.Fatalf("%d rows, want %d", len(rows), hi-lo)
-	}
-	for i, row := range rows {
-		var want any
-		if valid[lo+i] {
-			want = vs[lo+i]
-		}
-		if row[runColumns] != want {
-			t.Errorf("row %d: %#v, want %#v", i, row[runColumns], want)
-		}
+// writeStrings writes a block of the rows of runs whose one column after
+// the run columns holds vs, as a table hands over its string columns:
+// as stretches (strcols.go).
+func (et *encodeTest) writeStrings(runs []runRows, vs []string) {
+	var c strColumn
+	c.AppendValues(slices.Clone(vs))
+	rest := array.NewRecord(arrow.NewSchema(nil, nil), nil, int64(len(vs)))
+	defer rest.Release()
+	if err := et.e.write(block{runs: runs, rest: rest, strs: [][]stretch{c.take()}}); err != nil {
+		et.t.Fatal(err)
 	}
 }

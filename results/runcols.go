@@ -2,7 +2,6 @@ package results
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/gpureplay/gpureplay/tables"
@@ -52,53 +51,18 @@ var runFields = [runColumns]func(*tables.Run) string{
 // schema order.
 func runArrays(mem memory.Allocator, runs []runRows) [runColumns]arrow.Array {
 	var cols [runColumns]arrow.Array
-	for i, field := range runFields {
-		cols[i] = repeatStrings(mem, runs, field)
+	for i := range runFields {
+		cols[i] = stretchArray(mem, runStretches(runs, i))
 	}
 	return cols
 }
 
-// repeatStrings lays out a string column that holds field(run) for each
-// row of each stretch: its offsets and bytes are written directly, with
-// no validity bitmap (the run columns have no nulls).
-func repeatStrings(mem memory.Allocator, runs []runRows, field func(*tables.Run) string) arrow.Array {
-	n, size := 0, 0
+// runStretches is run column col of the rows of runs as stretches of
+// its values.
+func runStretches(runs []runRows, col int) []stretch {
+	s := make([]stretch, len(runs))
 	for i := range runs {
-		n += runs[i].rows
-		size += runs[i].rows * len(field(&runs[i].run))
+		s[i] = stretch{runFields[col](&runs[i].run), runs[i].rows}
 	}
-	offsets := memory.NewResizableBuffer(mem)
-	offsets.Resize((n + 1) * arrow.Int32SizeBytes)
-	defer offsets.Release()
-	values := memory.NewResizableBuffer(mem)
-	values.Resize(size)
-	defer values.Release()
-	offs, data := arrow.Int32Traits.CastFromBytes(offsets.Bytes()), values.Bytes()
-	row, at := 0, 0
-	for i := range runs {
-		v := field(&runs[i].run)
-		start := at
-		for range runs[i].rows {
-			offs[row] = int32(at)
-			row++
-			at += len(v)
-		}
-		fill(data[start:at], v)
-	}
-	offs[n] = int32(at)
-	d := array.NewData(arrow.BinaryTypes.String, n, []*memory.Buffer{nil, offsets, values}, nil, 0, 0)
-	defer d.Release()
-	return array.NewStringData(d)
-}
-
-// fill writes v over b again and again (len(b) is a multiple of len(v)),
-// doubling each copy.
-func fill(b []byte, v string) {
-	if len(b) == 0 {
-		return
-	}
-	k := copy(b, v)
-	for k < len(b) {
-		k += copy(b[k:], b[:k])
-	}
+	return s
 }

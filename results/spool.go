@@ -16,43 +16,45 @@ const (
 )
 
 // A spool moves a Recorder's row building off its caller's goroutine. The
-// replay's engine hands over plain row structs, a chunk at a time; one
-// builder goroutine appends them to the Arrow builders, in order, and
-// hands the full batches on. Appending to column builders is most of what
-// a row costs, so the engine's goroutine, the one every replay waits on,
-// keeps only the copying of structs.
+// replay's engine puts each row's fields in a chunk's columns (bulk.go)
+// and hands the chunk over when full; one builder goroutine appends them
+// to the Arrow builders, in order, and hands the full batches on.
+// Appending to column builders is most of what a row costs, so the
+// engine's goroutine, the one every replay waits on, keeps only the
+// copying of fields.
 type spool struct {
 	ch     chan *rowChunk
 	free   chan *rowChunk
 	done   chan struct{}
-	cur    *rowChunk
-	run    tables.Run  // the run of the rows from now on (Begin)
-	failed atomic.Bool // the builder met an error: later rows are dropped
+	cur    *rowChunk   // the chunk taking rows, of the run of rows from now on (Begin)
+	failed atomic.Bool // the builder met an error, or stop: later rows are dropped
 	abort  atomic.Bool // Abort: the builder drops what is left
 	mu     sync.Mutex
 	err    error // the builder's first error
 }
 
-// rowChunk is a run of rows in the order the Sink got them. Rows of
-// different tables need not keep their relative order (each table is its
-// own file), only rows of one table, which each slice does.
+// rowChunk is a run of rows in the order the Sink got them, each table's
+// a column each (bulk.go). Rows of different tables need not keep their
+// relative order (each table is its own file), only rows of one table,
+// which each table's columns do. A chunk takes spoolRows rows in all, so
+// each table's columns have room for them.
 type rowChunk struct {
 	run       tables.Run
 	n         int
-	summary   []tables.Summary
-	kernels   []tables.Kernel
-	ctas      []tables.CTA
-	launches  []tables.Launch
-	occupancy []tables.Occupancy
-	pages     []tables.Page
-	stages    []tables.Stage
+	summary   summaryRows
+	kernels   kernelRows
+	ctas      ctaRows
+	launches  launchRows
+	occupancy occupancyRows
+	pages     pageRows
+	stages    stageRows
 }
 
 func (c *rowChunk) reset() {
 	c.n = 0
-	c.summary, c.kernels, c.ctas = c.summary[:0], c.kernels[:0], c.ctas[:0]
-	c.launches, c.occupancy = c.launches[:0], c.occupancy[:0]
-	c.pages, c.stages = c.pages[:0], c.stages[:0]
+	c.summary.n, c.kernels.n, c.ctas.n = 0, 0, 0
+	c.launches.n, c.occupancy.n = 0, 0
+	c.pages.n, c.stages.n = 0, 0
 }
 
 // startSpool makes w's Sink methods hand their rows to a builder goroutine.
@@ -61,6 +63,7 @@ func (w *Writer) startSpool() {
 		ch:   make(chan *rowChunk, spoolDepth),
 		free: make(chan *rowChunk, spoolDepth+2),
 		done: make(chan struct{}),
+		cur:  new(rowChunk),
 	}
 	w.sp = s
 	ch := s.ch // stop may clear s.ch before the goroutine first runs
@@ -88,82 +91,98 @@ func (w *Writer) startSpool() {
 // build appends a chunk's rows to the tables; on the builder goroutine.
 func (w *Writer) build(c *rowChunk) {
 	w.run = c.run
-	addAll(w, &w.summary, c.summary)
-	addAll(w, &w.kernels, c.kernels)
-	addAll(w, &w.ctas, c.ctas)
-	addAll(w, &w.launches, c.launches)
-	addAll(w, &w.occupancy, c.occupancy)
-	addAll(w, &w.pages, c.pages)
-	addAll(w, &w.stages, c.stages)
+	addAll(w, &w.summary, &c.summary, c.summary.n)
+	addAll(w, &w.kernels, &c.kernels, c.kernels.n)
+	addAll(w, &w.ctas, &c.ctas, c.ctas.n)
+	addAll(w, &w.launches, &c.launches, c.launches.n)
+	addAll(w, &w.occupancy, &c.occupancy, c.occupancy.n)
+	addAll(w, &w.pages, &c.pages, c.pages.n)
+	addAll(w, &w.stages, &c.stages, c.stages.n)
 }
 
-// addAll appends rs to t's columns a column at a time (bulk.go), as runs
-// that each fit the pending batch, so a batch holds the same rows as when
-// they come one at a time.
-func addAll[R any, T columns[R]](w *Writer, t T, rs []R) {
+// spooled is a table's column set as the builder goroutine appends a
+// chunk's rows to it, C its rows' columns in a chunk (ctaRows, ...).
+type spooled[C any] interface {
+	base() *table
+	appendRows(c *C, lo, hi int)
+}
+
+// addAll appends the n rows of c to t's columns a column at a time
+// (bulk.go), as runs that each fit the pending batch, so a batch holds
+// the same rows as when they come one at a time.
+func addAll[C any, T spooled[C]](w *Writer, t T, c *C, n int) {
 	tb := t.base()
-	for len(rs) > 0 && w.err == nil {
-		n := min(len(rs), tb.room())
-		tb.addRun(&w.run, n)
-		t.appendRows(rs[:n])
-		if err := tb.addRows(n); err != nil {
+	for lo := 0; lo < n && w.err == nil; {
+		k := min(n-lo, tb.room())
+		tb.addRun(&w.run, k)
+		tb.grow(k)
+		t.appendRows(c, lo, lo+k)
+		if err := tb.addRows(k); err != nil {
 			w.err = err
 		}
-		rs = rs[n:]
+		lo += k
 	}
 }
 
-// chunk returns the chunk taking rows, or nil once the builder has failed
-// (the rows are dropped, as a Writer drops them after an error).
-func (s *spool) chunk() *rowChunk {
-	if s.cur == nil {
-		if s.failed.Load() {
-			return nil
-		}
-		select {
-		case s.cur = <-s.free:
-		default:
-			s.cur = new(rowChunk)
-		}
-		s.cur.run = s.run
+// take counts a row into the chunk taking rows and returns it for the
+// row. A full chunk is sent when the next row comes (or at begin or
+// stop): the test for it and the row's count are one step, small enough
+// to be inlined in each Sink method.
+func (s *spool) take() *rowChunk {
+	c := s.cur
+	if c.n == spoolRows {
+		c = s.next()
 	}
+	c.n++
+	return c
+}
+
+// next sends the chunk taking rows and starts an empty one of its run.
+// Once the builder has failed, the chunk's rows are dropped instead, as a
+// Writer drops rows after an error.
+func (s *spool) next() *rowChunk {
+	c := s.cur
+	if s.failed.Load() {
+		c.reset()
+		return c
+	}
+	run := c.run
+	s.ch <- c
+	select {
+	case s.cur = <-s.free:
+	default:
+		s.cur = new(rowChunk)
+	}
+	s.cur.run = run
 	return s.cur
-}
-
-// added counts a row into the current chunk and sends it when full.
-func (s *spool) added() {
-	s.cur.n++
-	if s.cur.n >= spoolRows {
-		s.send()
-	}
-}
-
-func (s *spool) send() {
-	if s.cur != nil && s.cur.n > 0 {
-		s.ch <- s.cur
-		s.cur = nil
-	}
 }
 
 // begin starts a new run: rows so far keep the old one.
 func (s *spool) begin(run tables.Run) {
-	s.send()
-	s.run = run
+	if s.cur.n > 0 {
+		s.next()
+	}
+	s.cur.run = run
 }
 
 // stop sends what is left (unless aborting) and waits for the builder,
 // whose error is then the Writer's.
 func (s *spool) stop(abort bool) {
+	if s.ch == nil {
+		return
+	}
 	if abort {
 		s.abort.Store(true)
-	} else {
-		s.send()
+	} else if s.cur.n > 0 && !s.failed.Load() {
+		s.ch <- s.cur
 	}
-	if s.ch != nil {
-		close(s.ch)
-		s.ch = nil
-		<-s.done
-	}
+	close(s.ch)
+	s.ch = nil
+	<-s.done
+	// Rows after Close or Abort are dropped: the chunk is the builder's
+	// no more, and takes them until it is full.
+	s.failed.Store(true)
+	s.cur.reset()
 }
 
 func (s *spool) error() error {

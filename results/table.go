@@ -24,12 +24,15 @@ type table struct {
 	file    *tempfile.File // written under a temporary name until then
 	out     *posWriter
 	enc     encoder
-	rb      *array.RecordBuilder // the columns after the run columns
+	rb      *array.RecordBuilder // the columns after the run columns but the strings
+	strs    []strColumn          // and the strings, in schema order (strcols.go)
+	fields  []arrow.Field        // the columns after the run columns
 	runs    []runRows            // the pending rows' run columns (runcols.go)
 	batch   int                  // rows per record batch
 	pending int                  // rows in the builders
 	written int64                // rows handed to the encoder
-	next    int                  // next column for bind
+	next    int                  // next column of rb for bind
+	nextStr int                  // and of strs
 }
 
 // base is the table under a column set (which embeds it), for write.
@@ -68,7 +71,16 @@ func (t *table) record(id int, emit func(Batch), mem memory.Allocator, batch int
 func (t *table) build(id int, mem memory.Allocator, batch int, enc encoder) {
 	t.name = tableNames[id]
 	t.batch = batch
-	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(schemas[id].Fields()[runColumns:], nil))
+	t.fields = schemas[id].Fields()[runColumns:]
+	var built []arrow.Field
+	for _, f := range t.fields {
+		if f.Type.ID() == arrow.STRING {
+			t.strs = append(t.strs, strColumn{})
+		} else {
+			built = append(built, f)
+		}
+	}
+	t.rb = array.NewRecordBuilder(mem, arrow.NewSchema(built, nil))
 	t.enc = enc
 }
 
@@ -86,6 +98,22 @@ func (t *table) addRows(n int) error {
 	return t.flush()
 }
 
+// grow makes room in the builders for n more rows, appended a column at
+// a time (addAll): where they run out of room, they grow fourfold, up to
+// the batch. Grown by the builders themselves, they doubled, each time
+// copying and clearing what they held: a table that never fills a batch
+// (BFS scale 16's) did that a dozen times, which cost BFS --out parquet
+// 18 instructions a CTA more (scripts/instructions.sh --quick, medians).
+func (t *table) grow(n int) {
+	have := t.rb.Field(0).Cap()
+	if t.pending+n <= have {
+		return
+	}
+	// The builders round a reservation up to the power of two above the
+	// rows it makes room for (flush).
+	t.rb.Reserve(min(max(4*have, t.pending+n), t.batch) - 1 - t.pending)
+}
+
 // room is how many more rows the pending batch takes.
 func (t *table) room() int { return t.batch - t.pending }
 
@@ -94,7 +122,7 @@ func (t *table) flush() error {
 	if t.pending == 0 {
 		return nil
 	}
-	b := block{runs: t.takeRuns(), rest: t.rb.NewRecord()}
+	b := t.takeBlock()
 	defer b.release()
 	if t.pending == t.batch {
 		// A table that fills a batch is likely to fill the next: size the
@@ -106,6 +134,23 @@ func (t *table) flush() error {
 	}
 	t.pending = 0
 	return t.writeBlock(b)
+}
+
+// takeBlock hands over the pending rows as a block, with the string
+// columns' stretches.
+func (t *table) takeBlock() block {
+	b := block{runs: t.takeRuns(), rest: t.rb.NewRecord()}
+	s := 0
+	for j, f := range t.fields {
+		if f.Type.ID() == arrow.STRING {
+			if b.strs == nil {
+				b.strs = make([][]stretch, len(t.fields))
+			}
+			b.strs[j] = t.strs[s].take()
+			s++
+		}
+	}
+	return b
 }
 
 // writeBlock hands a batch of rows to the encoder, after any rows still
@@ -204,10 +249,10 @@ func (r *renamed) Unwrap() error { return r.err }
 // call the next column; a table's typed columns are bound once, so
 // appending a row does no type assertion.
 
-func (t *table) str() *array.StringBuilder {
-	b := t.rb.Field(t.next).(*array.StringBuilder)
-	t.next++
-	return b
+func (t *table) str() *strColumn {
+	c := &t.strs[t.nextStr]
+	t.nextStr++
+	return c
 }
 
 func (t *table) int64s() *array.Int64Builder {

@@ -175,39 +175,72 @@ func (w *Writer) Err() error {
 
 // Summary writes the summary row of the current run.
 func (w *Writer) Summary(r tables.Summary) {
-	write(w, &w.summary, r, func(c *rowChunk) *[]tables.Summary { return &c.summary })
+	if w.sp != nil {
+		w.sp.take().summary.put(&r)
+	} else {
+		add(w, &w.summary, r)
+	}
 }
 
 // Kernel writes a kernels row.
 func (w *Writer) Kernel(r tables.Kernel) {
-	write(w, &w.kernels, r, func(c *rowChunk) *[]tables.Kernel { return &c.kernels })
+	if w.sp != nil {
+		w.sp.take().kernels.put(&r)
+	} else {
+		add(w, &w.kernels, r)
+	}
 }
 
 // CTA writes a ctas row. It allocates nothing beyond the amortised growth
 // of the column builders: replays produce millions of these.
 func (w *Writer) CTA(r tables.CTA) {
-	write(w, &w.ctas, r, func(c *rowChunk) *[]tables.CTA { return &c.ctas })
+	if w.sp != nil {
+		w.sp.take().ctas.put(&r)
+	} else {
+		add(w, &w.ctas, r)
+	}
 }
 
 // Launch writes a launches row.
 func (w *Writer) Launch(r tables.Launch) {
-	write(w, &w.launches, r, func(c *rowChunk) *[]tables.Launch { return &c.launches })
+	if w.sp != nil {
+		w.sp.take().launches.put(&r)
+	} else {
+		add(w, &w.launches, r)
+	}
 }
 
 // Occupancy writes an occupancy row.
 func (w *Writer) Occupancy(r tables.Occupancy) {
-	write(w, &w.occupancy, r, func(c *rowChunk) *[]tables.Occupancy { return &c.occupancy })
+	if w.sp != nil {
+		w.sp.take().occupancy.put(&r)
+	} else {
+		add(w, &w.occupancy, r)
+	}
 }
 
 // Page writes a pages row.
 func (w *Writer) Page(r tables.Page) {
-	write(w, &w.pages, r, func(c *rowChunk) *[]tables.Page { return &c.pages })
+	if w.sp != nil {
+		w.sp.take().pages.put(&r)
+	} else {
+		add(w, &w.pages, r)
+	}
 }
 
 // Stage writes a stages row.
 func (w *Writer) Stage(r tables.Stage) {
-	write(w, &w.stages, r, func(c *rowChunk) *[]tables.Stage { return &c.stages })
+	if w.sp != nil {
+		w.sp.take().stages.put(&r)
+	} else {
+		add(w, &w.stages, r)
+	}
 }
+
+// The Sink methods put a Recorder's row in its spool's chunk, each field
+// in its column (the generated put), straight from their argument: a row
+// is not copied whole on its way. A file Writer's rows go straight into
+// the tables' builders (add).
 
 // columns is a table's column set for rows of type R (ctaCols for
 // tables.CTA, ...), generated from the table's declaration
@@ -215,21 +248,6 @@ func (w *Writer) Stage(r tables.Stage) {
 type columns[R any] interface {
 	base() *table
 	append(R)
-	appendRows([]R)
-}
-
-// write takes a row for table t: into a Recorder's spool (list names its
-// slice in a chunk), or straight into t's builders.
-func write[R any, T columns[R]](w *Writer, t T, r R, list func(*rowChunk) *[]R) {
-	if w.sp != nil {
-		if c := w.sp.chunk(); c != nil {
-			l := list(c)
-			*l = append(*l, r)
-			w.sp.added()
-		}
-		return
-	}
-	add(w, t, r)
 }
 
 // add appends a row to t's builders. Rows go by value: a pointer passed

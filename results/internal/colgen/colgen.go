@@ -1,7 +1,8 @@
 // Package colgen writes the code that follows from the tables' column
 // declarations (package tables): package results' column builders and
-// their appends, a value at a time and a column at a time
-// (columns_gen.go), and the Python reader's schema
+// their appends, a value at a time and a column at a time, and the
+// columns a Recorder's spool keeps its rows in (columns_gen.go), and the
+// Python reader's schema
 // (interop/python/gpureplay_tables.py, between its generated markers).
 //
 // The appends are generated, not driven by the declarations at run
@@ -48,48 +49,54 @@ import (
 	return src, nil
 }
 
-// builders maps a column type to its Arrow builder, the table method that
-// binds one (table.go) and the scratch slice its values gather in (bulk.go).
-var builders = map[tables.Type]struct{ builder, bind, scratch, goType string }{
-	tables.Int64:   {"Int64Builder", "int64s", "i64", "int64"},
-	tables.Int32:   {"Int32Builder", "int32s", "i32", "int32"},
-	tables.Float64: {"Float64Builder", "float64s", "f64", "float64"},
-	tables.String:  {"StringBuilder", "str", "str", "string"},
+// builders maps a column type to its builder (an Arrow builder, or the
+// stretches of a string column, results/strcols.go), the table method
+// that binds one (table.go) and the Go type of its values.
+var builders = map[tables.Type]struct{ builder, bind, goType string }{
+	tables.Int64:   {"*array.Int64Builder", "int64s", "int64"},
+	tables.Int32:   {"*array.Int32Builder", "int32s", "int32"},
+	tables.Float64: {"*array.Float64Builder", "float64s", "float64"},
+	tables.String:  {"*strColumn", "str", "string"},
 }
 
 // goTable writes a table's column set: its builders, bound in schema
-// order, and its appends.
+// order, and its appends; and the columns of its spooled rows.
 func goTable(b *bytes.Buffer, t tables.Table) error {
 	rt := reflect.TypeOf(t.Row)
-	row, cols := "tables."+rt.Name(), lowerCamel(rt.Name())+"Cols"
+	row, cols, spooled := "tables."+rt.Name(), lowerCamel(rt.Name())+"Cols", lowerCamel(rt.Name())+"Rows"
 	fmt.Fprintf(b, "\n// %s holds the %s table's column builders.\ntype %s struct {\n\ttable\n", cols, t.Name, cols)
-	fmt.Fprintf(b, "\tsc scratch // appendRows'\n")
-	names := map[string]bool{"table": true, "sc": true}
+	names := map[string]bool{"table": true, "n": true}
 	for _, c := range t.Columns {
 		name := builderName(c.Name)
-		if names[name] || token.IsKeyword(name) {
+		if names[name] || names[name+"Valid"] || token.IsKeyword(name) {
 			return fmt.Errorf("colgen: %s.%s: builder name %s is taken", t.Name, c.Name, name)
 		}
-		names[name] = true
-		fmt.Fprintf(b, "\t%s *array.%s // %s\n", name, builders[c.Type].builder, c.Name)
+		names[name], names[name+"Valid"] = true, true
+		fmt.Fprintf(b, "\t%s %s // %s\n", name, builders[c.Type].builder, c.Name)
 	}
 	fmt.Fprintf(b, "}\n\nfunc (t *%s) bind() {\n", cols)
 	for _, c := range t.Columns {
 		fmt.Fprintf(b, "\tt.%s = t.%s()\n", builderName(c.Name), builders[c.Type].bind)
 	}
-	var one, many bytes.Buffer
+	var one, fields, put, many bytes.Buffer
 	for _, c := range t.Columns {
 		id, err := source(rt, c)
 		if err != nil {
 			return fmt.Errorf("colgen: %s.%s: %w", t.Name, c.Name, err)
 		}
 		one.WriteString(appendOne(c, id))
-		many.WriteString(appendMany(row, c, id))
+		fields.WriteString(spoolFields(c))
+		put.WriteString(putOne(c, id))
+		many.WriteString(appendMany(c))
 	}
 	fmt.Fprintf(b, "}\n\n// append appends one row a value at a time (a Writer's own rows).\n")
 	fmt.Fprintf(b, "func (t *%s) append(r %s) {\n%s}\n\n", cols, row, one.Bytes())
-	fmt.Fprintf(b, "// appendRows appends %s rows a column at a time (a Recorder's, bulk.go).\n", t.Name)
-	fmt.Fprintf(b, "func (t *%s) appendRows(rs []%s) {\n\ts := &t.sc\n\ts.size(len(rs))\n%s}\n", cols, row, many.Bytes())
+	fmt.Fprintf(b, "// %s is a spool chunk's %s rows, a column each (spool.go, bulk.go).\n", spooled, t.Name)
+	fmt.Fprintf(b, "type %s struct {\n\tn int // rows held\n%s}\n\n", spooled, fields.Bytes())
+	fmt.Fprintf(b, "// put adds a row; the chunk holds fewer than spoolRows.\n")
+	fmt.Fprintf(b, "func (c *%s) put(r *%s) {\n\ti := c.n\n%s\tc.n = i + 1\n}\n\n", spooled, row, put.Bytes())
+	fmt.Fprintf(b, "// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).\n")
+	fmt.Fprintf(b, "func (t *%s) appendRows(c *%s, lo, hi int) {\n%s}\n", cols, spooled, many.Bytes())
 	return nil
 }
 
@@ -137,25 +144,45 @@ func appendOne(c tables.Column, id bool) string {
 	return fmt.Sprintf("\tif r.%s == nil {\n\t\t%s.AppendNull()\n\t} else {\n\t\t%s.Append(%s)\n\t}\n", c.Field, b, b, v)
 }
 
-// appendMany is the statement that appends column c of rows rs: its
-// values gathered into scratch, with their validity where nullable, and
-// appended in one call (bulk.go).
-func appendMany(row string, c tables.Column, id bool) string {
-	bt := builders[c.Type]
-	b, field := "t."+builderName(c.Name), "r."+c.Field
+// spoolFields is the fields that keep column c of a chunk's rows: its
+// values, and whether each is set where nullable.
+func spoolFields(c tables.Column) string {
+	name := builderName(c.Name)
+	s := fmt.Sprintf("\t%s [spoolRows]%s\n", name, builders[c.Type].goType)
+	if c.Nullable {
+		s += fmt.Sprintf("\t%sValid [spoolRows]bool\n", name)
+	}
+	return s
+}
+
+// putOne is the statement that puts column c of row r into row i of a
+// chunk's columns, the value zero where it is null (as a null slot
+// holds).
+func putOne(c tables.Column, id bool) string {
+	name, v := builderName(c.Name), "r."+c.Field
+	switch {
+	case c.Nullable && id:
+		return fmt.Sprintf("\tc.%s[i], c.%sValid[i] = optID(%s)\n", name, name, v)
+	case c.Nullable:
+		return fmt.Sprintf("\tc.%s[i], c.%sValid[i] = opt(%s)\n", name, name, v)
+	case id:
+		v = "id(" + v + ")"
+	}
+	return fmt.Sprintf("\tc.%s[i] = %s\n", name, v)
+}
+
+// appendMany is the statement that appends rows [lo, hi) of column c of
+// a chunk's rows in one call, with their validity where nullable
+// (bulk.go).
+func appendMany(c tables.Column) string {
+	b, v := "t."+builderName(c.Name), "c."+builderName(c.Name)+"[lo:hi]"
 	switch {
 	case c.Type == tables.String:
-		return fmt.Sprintf("\tappendStrings(s, %s, rs, func(r *%s) string { return %s })\n", b, row, field)
+		return fmt.Sprintf("\t%s.AppendValues(%s)\n", b, v)
 	case c.Nullable:
-		opt := "opt"
-		if id {
-			opt = "optID"
-		}
-		return fmt.Sprintf("\t%s.AppendValues(gatherOpt(s.%s, s.valid, rs, func(r *%s) (%s, bool) { return %s(%s) }))\n", b, bt.scratch, row, bt.goType, opt, field)
-	case id:
-		field = "id(" + field + ")"
+		return fmt.Sprintf("\t%s.AppendValues(%s, c.%sValid[lo:hi])\n", b, v, builderName(c.Name))
 	}
-	return fmt.Sprintf("\t%s.AppendValues(gather(s.%s, rs, func(r *%s) %s { return %s }), nil)\n", b, bt.scratch, row, bt.goType, field)
+	return fmt.Sprintf("\t%s.AppendValues(%s, nil)\n", b, v)
 }
 
 // builderName is a column's builder's field name: kernel_id as kernelID.
