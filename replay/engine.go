@@ -235,10 +235,10 @@ func (e *engine) settle() {
 		e.retryStalled()
 	}
 	if len(e.kd.listed()) > 0 {
-		e.sms.releaseIssued(e.clock.now())
+		limited := e.sms.releaseLimited(e.clock.now())
 		e.dispatch.place()
 		e.kd.compact()
-		if len(e.kd.listed()) > 0 {
+		if limited && len(e.kd.listed()) > 0 {
 			if at, ok := e.sms.issueWake(); ok {
 				e.clock.at(at, evIssue)
 			}

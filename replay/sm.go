@@ -313,3 +313,14 @@ func (s *sm) hasRoom(g *model.GPU, n need) bool {
 // roundOpen is the first SM with a free CTA slot, not held, in the round
 // of the SMs from i, or -1 (smSet.round).
 func (a *smArray) roundOpen(i int) int { return a.open.round(i) }
+
+// releaseLimited is releaseIssued where the CTA issue rate limits, and
+// reports whether it does: only then has settle holds to release and a
+// wake-up to ask for.
+func (a *smArray) releaseLimited(now int64) (limited bool) {
+	if !a.issue.limits() {
+		return false
+	}
+	a.releaseIssued(now)
+	return true
+}
