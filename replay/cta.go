@@ -91,8 +91,8 @@ func (e *engine) place(k *Kernel, i int) {
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
-		if err := e.body.reach(k, c.idx); err != nil {
-			e.fail(err)
+		if e.body.behind(k, c.idx) { // see behind
+			e.fail(e.body.reach(k, c.idx)) // a nil error changes nothing
 		}
 		if k.ctas.streams() {
 			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
