@@ -60,6 +60,7 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 	shared := opt.Config.Model.Contention == model.On && pol.Tasks == nil
 	e.sms = newSMArray(&e.cfg, pol.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), shared, slotsNeeded(pol.Sites), l1Flush, sink, &e.clock.q)
 	e.clock.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
+	e.clock.left = checkEvents
 	e.dispatch = newDispatch(e, pol.Placer)
 	rows := e.out.rows() // the launches rows, written by the device runtime
 	e.host = newHostSide(pol.OwnStreams || pol.IO == IOPaged, opt.Config.IO.Memcpy == model.MemcpyLegacy,
@@ -174,7 +175,7 @@ func (e *engine) start(open Opener) error {
 //
 //go:noinline
 func (e *engine) loop(until int64) (paused bool, err error) {
-	var batch int
+	// c.tick counts the events fired: a checkpoint's, or an error's, turn
 	c := &e.clock
 	fired := false // an event has fired since the last settle
 	for c.q.Len() > 0 || e.dev.overflowWhenDry(c.t) {
@@ -198,10 +199,10 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				e.shareWake(done)
 				fired = true
 			}
-			if e.err != nil {
-				return false, e.err
-			}
-			if batch++; batch&0xffff == 0 {
+			if c.tick() { // a run of checkEvents events ended, or fail recorded an error
+				if e.err != nil {
+					return false, e.err
+				}
 				if err := e.opt.checkpoint(e.out.ctas(), c.now()); err != nil {
 					return false, err
 				}
@@ -249,8 +250,13 @@ func (e *engine) settle() {
 	}
 }
 
+// fail records err, the replay's first error not nil, and has the loop
+// look up after the event it fires (eventClock.tick): one test an event
+// for both, where the loop's test of the error cost 3 instructions an
+// event.
 func (e *engine) fail(err error) {
-	if e.err == nil {
+	if e.err == nil && err != nil {
 		e.err = err
+		e.clock.left = 1
 	}
 }
