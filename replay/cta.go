@@ -302,8 +302,8 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 //go:noinline
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
-	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
-		e.kd.leftSM(emptied, now)
+	if e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now) {
+		e.kd.leftSM(e.sms.vacate(c.sm), now)
 	}
 	e.out.cta(c.start, now, c.stall)
 	if e.out.endsHooked() {
