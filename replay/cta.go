@@ -317,15 +317,16 @@ func (e *engine) ctaEnd(c *ctaRun) {
 			endedAll(e.mechs, c, now)
 		}
 	}
-	e.sites.ctaEnded(c)
 	c.dropSpec()
 	e.ctas.put(c)
 	if g := c.g; g != nil {
+		e.sites.ctaEnded(true)
 		if g.done++; g.done == g.src.total {
 			e.groupCTAsDone(g)
 		}
 		return
 	}
+	e.sites.ctaEnded(!k.host)
 	k.done++
 	e.maybeComplete(k)
 }
