@@ -104,17 +104,17 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	if len(e.mechs) > 0 {
-		placedAll(e.mechs, c)
-	}
 	if k.next == k.total && k.Remaining() == 0 { // only a kernel's last native CTA may be its last
 		e.kd.placedLast()
 	}
-	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
-		e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
-		return
-	}
-	if startAt > now || len(e.mechs) > 0 {
+	// Most CTAs start here after one test: none on a flushing SM, of a
+	// run with mechanisms or of a group (a spilled one's metadata loads).
+	if startAt > now || len(e.mechs) > 0 || c.g != nil {
+		placedAll(e.mechs, c)
+		if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
+			e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+			return
+		}
 		e.tryStart(c, startAt)
 		return
 	}
@@ -350,9 +350,9 @@ func (c *ctaRun) reset() {
 }
 
 // placedAll tells each mechanism of ms that c is placed, and endedAll
-// that it ended at now. place and ctaEnd call them only where a run has
-// mechanisms: most have none, and a loop's set-up costs more than the
-// test of the slice's length.
+// that it ended at now. place and ctaEnd call them only off their common
+// path (no mechanisms): a loop's set-up costs more than the test of the
+// slice's length.
 func placedAll(ms []mechanism, c *ctaRun) {
 	for _, m := range ms {
 		m.placed(c)
