@@ -175,11 +175,11 @@ func (e *engine) start(open Opener) error {
 //
 //go:noinline
 func (e *engine) loop(until int64) (paused bool, err error) {
-	// c.tick counts the events fired: a checkpoint's, or an error's, turn
 	c := &e.clock
-	fired := false // an event has fired since the last settle
+	c.until = until // kept in the clock, not a register restored after every event
+	fired := false  // an event has fired since the last settle
 	for c.q.Len() > 0 || e.dev.overflowWhenDry(c.t) {
-		if until != math.MaxInt64 && !fired && c.q.Peek() > until {
+		if c.until != math.MaxInt64 && !fired && c.q.Peek() > c.until {
 			return true, nil
 		}
 		for {

@@ -44,7 +44,8 @@ type eventClock struct {
 	// handlers routes each kind to its component; the funcs are made once,
 	// when the engine is built, so firing an event allocates nothing.
 	handlers [evKinds]func(eventq.Event)
-	left     int // events the loop fires before it looks up (tick)
+	left     int   // events the loop fires before it looks up (tick)
+	until    int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
 }
 
 // on registers h as the handler of kind's events.
