@@ -250,3 +250,8 @@ func (k *Kernel) device() bool { return !k.host }
 func warpsPerCTA(threads int) int {
 	return (threads + 31) / 32
 }
+
+// groupsOpen reports whether groups coalesced into k are not complete
+// (openGroups > 0): a kernel's drain asks it, and the count's nil pool,
+// a zero stored and tested again, cost it 3 instructions a kernel.
+func (k *Kernel) groupsOpen() bool { return k.pool != nil && k.pool.open > 0 }
