@@ -55,8 +55,8 @@ func (e *engine) awaitKD(k *Kernel) {
 // enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
 // from readyAt on.
 func (e *engine) enterKD(k *Kernel, readyAt int64) {
-	if err := e.prepare(k); err != nil {
-		e.fail(err)
+	// Most kernels are declared as the last one found to fit (prepare).
+	if !e.kd.fitted(k.decl) && !e.prepare(k) {
 		return
 	}
 	e.kd.enter(k, e.clock.now())
@@ -65,21 +65,20 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	e.clock.kernel(readyAt, evReady, k)
 }
 
-// prepare checks that one CTA of k can run at all: once for kernels
-// declared alike one after the other (kd.fitted), as a launch level's
-// children are, where each child's test cost BFS --quick 7 instructions
-// a CTA.
-func (e *engine) prepare(k *Kernel) error {
+// prepare checks that one CTA of k can run at all, and fails the run
+// where it cannot (false). enterKD asks it once for kernels declared
+// alike one after the other (kd.fitted), as a launch level's children
+// are, where each child's test cost BFS --quick 7 instructions a CTA:
+// kd.fitted is asked first, as an error returned nil was tested again.
+func (e *engine) prepare(k *Kernel) bool {
 	d := k.decl
-	if e.kd.fitted(d) {
-		return nil
-	}
 	var empty sm
 	if !empty.fits(&e.cfg.GPU, d.need) {
-		return unfit(k, &e.cfg.GPU)
+		e.fail(unfit(k, &e.cfg.GPU))
+		return false
 	}
 	e.kd.fits(d)
-	return nil
+	return true
 }
 
 // unfit is the error of a kernel one CTA of which does not fit on an
