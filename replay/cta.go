@@ -147,18 +147,18 @@ func (e *engine) tryStart(c *ctaRun, startAt int64) {
 		e.clock.cta(startAt, evStart, c, 0)
 		return
 	}
-	if len(e.mechs) > 0 && !e.mayStart(c) {
+	if len(e.mechs) > 0 && !mayStartAll(e.mechs, c, e.clock.now()) {
 		e.ctas.stall(c)
 		return
 	}
 	e.startCTA(c)
 }
 
-// mayStart asks every mechanism (the CRCS page gate, the policy's gate)
-// whether a placed CTA may execute now.
-func (e *engine) mayStart(c *ctaRun) bool {
-	for _, m := range e.mechs {
-		if !m.mayStart(c, e.clock.now()) {
+// mayStartAll asks every mechanism of ms (the CRCS page gate, the
+// policy's gate) whether placed CTA c may execute at now.
+func mayStartAll(ms []mechanism, c *ctaRun, now int64) bool {
+	for _, m := range ms {
+		if !m.mayStart(c, now) {
 			return false
 		}
 	}
@@ -189,7 +189,7 @@ func (c *ctaRun) tableSpec() *ctaSpec {
 // they were placed.
 func (e *engine) retryStalled() {
 	e.ctas.retryStalled(func(c *ctaRun) bool {
-		if !e.mayStart(c) {
+		if !mayStartAll(e.mechs, c, e.clock.now()) {
 			return false
 		}
 		e.startCTA(c)

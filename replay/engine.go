@@ -231,9 +231,9 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
 func (e *engine) settle() {
-	if e.ctas.waiting() && (e.opt.Policy.Gate != nil || e.pages.changedSince()) {
-		e.retryPaused()
-		e.retryStalled()
+	// CTAs wait (ctaRuns.waiting) only in runs with mechanisms: most never.
+	if e.ctas.waiting() {
+		e.retryWaiting()
 	}
 	if len(e.kd.listed()) > 0 {
 		limited := e.sms.releaseLimited(e.clock.now())
@@ -259,4 +259,18 @@ func (e *engine) fail(err error) {
 		e.err = err
 		e.clock.left = 1
 	}
+}
+
+// retryWaiting has the waiting CTAs go on where one now may: those paused
+// at a page, then those stalled before their start, where a policy's gate
+// may open or the scoreboard has changed. Apart from settle, where the
+// test of these after waiting's was a value stored and tested again
+// (scripts/instructions.sh --quick: synth and BFS 4 instructions a CTA
+// fewer).
+func (e *engine) retryWaiting() {
+	if e.opt.Policy.Gate == nil && !e.pages.changedSince() {
+		return
+	}
+	e.retryPaused()
+	e.retryStalled()
 }
