@@ -177,9 +177,9 @@ func (e *engine) start(open Opener) error {
 func (e *engine) loop(until int64) (paused bool, err error) {
 	c := &e.clock
 	c.until = until // kept in the clock, not a register restored after every event
-	fired := false  // an event has fired since the last settle
+	c.fired = false // in the clock too: a local was stored every event
 	for c.q.Len() > 0 || e.dev.overflowWhenDry(c.t) {
-		if c.until != math.MaxInt64 && !fired && c.q.Peek() > c.until {
+		if c.until != math.MaxInt64 && !c.fired && c.q.Peek() > c.until {
 			return true, nil
 		}
 		for {
@@ -193,11 +193,11 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 			// (synth: 16 a CTA); Wake's nil tells which (asked apart: 16 more).
 			if eventKind(ev.Kind) != evShare {
 				c.fire(ev)
-				fired = true
+				c.fired = true
 			} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
 				c.t = ev.At
 				e.shareWake(done)
-				fired = true
+				c.fired = true
 			}
 			if c.tick() { // a run of checkEvents events ended, or fail recorded an error
 				if e.err != nil {
@@ -211,8 +211,8 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				break
 			}
 		}
-		if fired {
-			fired = false
+		if c.fired {
+			c.fired = false
 			e.settle()
 			if e.err != nil {
 				return false, e.err

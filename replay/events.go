@@ -46,6 +46,7 @@ type eventClock struct {
 	handlers [evKinds]func(eventq.Event)
 	left     int   // events the loop fires before it looks up (tick)
 	until    int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
+	fired    bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
 }
 
 // on registers h as the handler of kind's events.
