@@ -91,8 +91,8 @@ func (e *engine) place(k *Kernel, i int) {
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
-		if err := e.body.reach(k, c.idx); err != nil {
-			e.fail(err)
+		if e.body.behind(k, c.idx) { // see behind
+			e.fail(e.body.reach(k, c.idx)) // a nil error changes nothing
 		}
 		if k.ctas.streams() {
 			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
@@ -104,17 +104,17 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	if len(e.mechs) > 0 {
-		placedAll(e.mechs, c)
-	}
 	if k.next == k.total && k.Remaining() == 0 { // only a kernel's last native CTA may be its last
 		e.kd.placedLast()
 	}
-	if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
-		e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
-		return
-	}
-	if startAt > now || len(e.mechs) > 0 {
+	// Most CTAs start here after one test: none on a flushing SM, of a
+	// run with mechanisms or of a group (a spilled one's metadata loads).
+	if startAt > now || len(e.mechs) > 0 || c.g != nil {
+		placedAll(e.mechs, c)
+		if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
+			e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+			return
+		}
 		e.tryStart(c, startAt)
 		return
 	}
@@ -147,18 +147,18 @@ func (e *engine) tryStart(c *ctaRun, startAt int64) {
 		e.clock.cta(startAt, evStart, c, 0)
 		return
 	}
-	if len(e.mechs) > 0 && !e.mayStart(c) {
+	if len(e.mechs) > 0 && !mayStartAll(e.mechs, c, e.clock.now()) {
 		e.ctas.stall(c)
 		return
 	}
 	e.startCTA(c)
 }
 
-// mayStart asks every mechanism (the CRCS page gate, the policy's gate)
-// whether a placed CTA may execute now.
-func (e *engine) mayStart(c *ctaRun) bool {
-	for _, m := range e.mechs {
-		if !m.mayStart(c, e.clock.now()) {
+// mayStartAll asks every mechanism of ms (the CRCS page gate, the
+// policy's gate) whether placed CTA c may execute at now.
+func mayStartAll(ms []mechanism, c *ctaRun, now int64) bool {
+	for _, m := range ms {
+		if !m.mayStart(c, now) {
 			return false
 		}
 	}
@@ -189,7 +189,7 @@ func (c *ctaRun) tableSpec() *ctaSpec {
 // they were placed.
 func (e *engine) retryStalled() {
 	e.ctas.retryStalled(func(c *ctaRun) bool {
-		if !e.mayStart(c) {
+		if !mayStartAll(e.mechs, c, e.clock.now()) {
 			return false
 		}
 		e.startCTA(c)
@@ -302,8 +302,8 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 //go:noinline
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
-	if emptied := e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now); emptied != nil {
-		e.kd.leftSM(emptied, now)
+	if e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now) {
+		e.kd.leftSM(e.sms.vacate(c.sm), now)
 	}
 	e.out.cta(c.start, now, c.stall)
 	if e.out.endsHooked() {
@@ -317,15 +317,16 @@ func (e *engine) ctaEnd(c *ctaRun) {
 			endedAll(e.mechs, c, now)
 		}
 	}
-	e.sites.ctaEnded(c)
 	c.dropSpec()
 	e.ctas.put(c)
 	if g := c.g; g != nil {
+		e.sites.ctaEnded(true)
 		if g.done++; g.done == g.src.total {
 			e.groupCTAsDone(g)
 		}
 		return
 	}
+	e.sites.ctaEnded(!k.host)
 	k.done++
 	e.maybeComplete(k)
 }
@@ -349,9 +350,9 @@ func (c *ctaRun) reset() {
 }
 
 // placedAll tells each mechanism of ms that c is placed, and endedAll
-// that it ended at now. place and ctaEnd call them only where a run has
-// mechanisms: most have none, and a loop's set-up costs more than the
-// test of the slice's length.
+// that it ended at now. place and ctaEnd call them only off their common
+// path (no mechanisms): a loop's set-up costs more than the test of the
+// slice's length.
 func placedAll(ms []mechanism, c *ctaRun) {
 	for _, m := range ms {
 		m.placed(c)

@@ -73,7 +73,7 @@ func (e *engine) waitsOn(k *Kernel) string {
 		if k.done == k.total && k.kids > 0 {
 			return fmt.Sprintf("has finished its CTAs and waits for %d child kernel(s) or group(s)", k.kids)
 		}
-		if k.done == k.total && k.openGroups() > 0 {
+		if k.done == k.total && k.groupsOpen() {
 			return fmt.Sprintf("has finished its CTAs and waits for %d aggregated group(s) coalesced into it", k.openGroups())
 		}
 		if n, first := e.ctas.heldOf(k); n > 0 {

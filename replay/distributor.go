@@ -55,8 +55,8 @@ func (e *engine) awaitKD(k *Kernel) {
 // enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
 // from readyAt on.
 func (e *engine) enterKD(k *Kernel, readyAt int64) {
-	if err := e.prepare(k); err != nil {
-		e.fail(err)
+	// Most kernels are declared as the last one found to fit (prepare).
+	if !e.kd.fitted(k.decl) && !e.prepare(k) {
 		return
 	}
 	e.kd.enter(k, e.clock.now())
@@ -65,21 +65,20 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	e.clock.kernel(readyAt, evReady, k)
 }
 
-// prepare checks that one CTA of k can run at all: once for kernels
-// declared alike one after the other (kd.fitted), as a launch level's
-// children are, where each child's test cost BFS --quick 7 instructions
-// a CTA.
-func (e *engine) prepare(k *Kernel) error {
+// prepare checks that one CTA of k can run at all, and fails the run
+// where it cannot (false). enterKD asks it once for kernels declared
+// alike one after the other (kd.fitted), as a launch level's children
+// are, where each child's test cost BFS --quick 7 instructions a CTA:
+// kd.fitted is asked first, as an error returned nil was tested again.
+func (e *engine) prepare(k *Kernel) bool {
 	d := k.decl
-	if e.kd.fitted(d) {
-		return nil
-	}
 	var empty sm
 	if !empty.fits(&e.cfg.GPU, d.need) {
-		return unfit(k, &e.cfg.GPU)
+		e.fail(unfit(k, &e.cfg.GPU))
+		return false
 	}
 	e.kd.fits(d)
-	return nil
+	return true
 }
 
 // unfit is the error of a kernel one CTA of which does not fit on an
@@ -98,8 +97,8 @@ func (e *engine) becomeReady(k *Kernel) {
 	k.state = kReady
 	k.readyCycle = now
 	e.kd.ready(k)
-	for _, m := range e.mechs {
-		m.kernelReady(k, now)
+	if len(e.mechs) > 0 {
+		readyAll(e.mechs, k, now)
 	}
 	e.mark(k)
 }
@@ -143,14 +142,14 @@ func (e *engine) maybeComplete(k *Kernel) {
 
 // drained is maybeComplete for a kernel whose own CTAs are all done.
 func (e *engine) drained(k *Kernel) {
-	if k.state != kReady || k.openGroups() > 0 {
+	if k.state != kReady || k.groupsOpen() {
 		return
 	}
 	if k.inKD {
 		k.inKD = false
 		e.kd.leave(k)
-		for _, m := range e.mechs {
-			m.kernelDrained(k)
+		if len(e.mechs) > 0 {
+			drainedAll(e.mechs, k)
 		}
 		e.fillKD()
 	}
@@ -166,5 +165,24 @@ func (e *engine) drained(k *Kernel) {
 func (e *engine) openTail(owner launcher, kids int) {
 	if next := e.dstreams.openTail(owner, kids); next != nil {
 		e.awaitKD(next)
+	}
+}
+
+// readyAll tells each mechanism of ms that k arrived in the Kernel
+// Distributor at now, and drainedAll that k's own CTAs are done. Each
+// kernel's readiness and drain called them only where a run has
+// mechanisms, as place does placedAll: an empty loop's set-up cost more
+// than the test (scripts/instructions.sh --quick, BFS, a kernel for
+// every 2.4 CTAs: with Kernel.groupsOpen, 6 instructions a CTA fewer in
+// drained and becomeReady).
+func readyAll(ms []mechanism, k *Kernel, now int64) {
+	for _, m := range ms {
+		m.kernelReady(k, now)
+	}
+}
+
+func drainedAll(ms []mechanism, k *Kernel) {
+	for _, m := range ms {
+		m.kernelDrained(k)
 	}
 }

@@ -44,6 +44,9 @@ type eventClock struct {
 	// handlers routes each kind to its component; the funcs are made once,
 	// when the engine is built, so firing an event allocates nothing.
 	handlers [evKinds]func(eventq.Event)
+	left     int   // events the loop fires before it looks up (tick)
+	until    int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
+	fired    bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
 }
 
 // on registers h as the handler of kind's events.
@@ -90,7 +93,7 @@ func (c *eventClock) ref(at int64, kind eventKind, ref int32) {
 // in is the same.
 func (c *eventClock) kernel(at int64, kind eventKind, k *Kernel) {
 	switch {
-	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.copyOp() != nil):
+	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.isCopy()):
 		c.q.PushOrdered(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	case kind == evArrive:
 		c.arrival(at, k)
@@ -148,4 +151,22 @@ func (c *eventClock) kept(k *Kernel) int32 {
 // cta schedules a CTA event; warp matters for launch sites.
 func (c *eventClock) cta(at int64, kind eventKind, r *ctaRun, warp int) {
 	c.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: r.slot, Aux: int32(warp)})
+}
+
+// checkEvents is how many events the loop fires between checkpoints
+// (Options.checkpoint: cancellation, progress).
+const checkEvents = 1 << 16
+
+// tick counts an event fired and reports whether the loop must look up:
+// it ends a run of checkEvents (a checkpoint), or the engine recorded an
+// error (engine.fail sets left to 1). A count down in the clock, where
+// the loop's own count, spilled across its calls, was loaded, counted,
+// stored and masked every event. Runs continue from one loop call to
+// the next (a paused replay's).
+func (c *eventClock) tick() bool {
+	if c.left--; c.left > 0 {
+		return false
+	}
+	c.left = checkEvents
+	return true
 }

@@ -256,3 +256,13 @@ func (k *Kernel) device() bool { return !k.host }
 func warpsPerCTA(threads int) int {
 	return (threads + 31) / 32
 }
+
+// groupsOpen reports whether groups coalesced into k are not complete
+// (openGroups > 0): a kernel's drain asks it, and the count's nil pool,
+// a zero stored and tested again, cost it 3 instructions a kernel.
+func (k *Kernel) groupsOpen() bool { return k.pool != nil && k.pool.open > 0 }
+
+// isCopy reports whether k is a copy (copyOp not nil), as a test: a
+// kernel event asks it, where copyOp's nil for a kernel without rare
+// parts was stored and tested again (BFS --quick: 2 instructions a CTA).
+func (k *Kernel) isCopy() bool { return k.rare != nil && k.rare.copy != nil }

@@ -77,10 +77,10 @@ func newSiteEngine(d SiteDecider, links siteLinks, commands bool) siteEngine {
 	return siteEngine{siteLinks: links, decider: d, launchAll: all, commands: commands}
 }
 
-// ctaEnded is a CTA ending: one of device-launched work (a child kernel's,
-// or an aggregated group's) ends the sites' blind phase.
-func (se *siteEngine) ctaEnded(c *ctaRun) {
-	if c.g != nil || !c.k.host {
+// ctaEnded is a CTA ending: one of device-launched work (device: a child
+// kernel's, or an aggregated group's) ends the sites' blind phase.
+func (se *siteEngine) ctaEnded(device bool) {
+	if device {
 		se.childEnded = true
 	}
 }

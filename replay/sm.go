@@ -122,21 +122,14 @@ func (a *smArray) releaseIssued(now int64) {
 func (a *smArray) issueWake() (at int64, ok bool) { return a.issue.wakeAt() }
 
 // leave frees a CTA's room (need n, slot on SM i, placed at since) at
-// now. When the SM is left empty it returns the kernel it held, which no
-// longer counts it; otherwise nil.
-func (a *smArray) leave(i int, n need, slot int, since, now int64) (emptied *Kernel) {
+// now, and reports whether the SM is left empty: then vacate it.
+func (a *smArray) leave(i int, n need, slot int, since, now int64) (empty bool) {
 	s := &a.sms[i]
 	a.occ.end(s, int(n.warps), since, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	a.freeSlot(s, slot)
-	if s.ctas > 0 {
-		return nil
-	}
-	k := s.kernel
-	k.sms--
-	s.kernel = nil
-	return k
+	return s.ctas == 0
 }
 
 // noteSlots records in a.open whether SM s has a free CTA slot and is not
@@ -313,3 +306,27 @@ func (s *sm) hasRoom(g *model.GPU, n need) bool {
 // roundOpen is the first SM with a free CTA slot, not held, in the round
 // of the SMs from i, or -1 (smSet.round).
 func (a *smArray) roundOpen(i int) int { return a.open.round(i) }
+
+// releaseLimited is releaseIssued where the CTA issue rate limits, and
+// reports whether it does: only then has settle holds to release and a
+// wake-up to ask for.
+func (a *smArray) releaseLimited(now int64) (limited bool) {
+	if !a.issue.limits() {
+		return false
+	}
+	a.releaseIssued(now)
+	return true
+}
+
+// vacate is SM i left empty by a CTA (leave): it returns the kernel the
+// SM held, which no longer counts it. Apart from leave, which returned
+// that kernel or nil: its caller tested what leave had just tested, a
+// nil stored and tested every CTA (scripts/instructions.sh --quick:
+// synth, BFS and uniform 5 instructions a CTA fewer).
+func (a *smArray) vacate(i int) *Kernel {
+	s := &a.sms[i]
+	k := s.kernel
+	k.sms--
+	s.kernel = nil
+	return k
+}
