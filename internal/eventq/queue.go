@@ -335,8 +335,7 @@ func (q *Queue) Pop() Event {
 			q.hole = true
 			return x.event()
 		}
-		if x, ok := q.runs[r-1].take(); ok {
-			q.replaceRoot(x.heading(r))
+		if q.replaceRoot(r) {
 			return top.event()
 		}
 	}
@@ -355,14 +354,16 @@ func (q *Queue) fill() {
 	}
 }
 
-// replaceRoot puts x, the next event of a delay's run, in the root's
-// place: alone in the heap, or sifted down.
-func (q *Queue) replaceRoot(x entry) {
-	if len(q.h) == 1 {
-		q.h[0] = x
-		return
+// replaceRoot puts the event behind run r's head (1 + its index) in the
+// head's place at the root, sifted down, or reports the run idle (its head
+// was its last event).
+func (q *Queue) replaceRoot(r uint32) bool {
+	ru := &q.runs[r-1]
+	if ru.active = ru.ev.Len() > 0; !ru.active {
+		return false
 	}
-	q.siftDown(0, x)
+	q.siftDown(0, ru.ev.Pop().heading(r))
+	return true
 }
 
 // siftDown places x, which replaces the event at i (the root, but for
