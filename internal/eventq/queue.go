@@ -373,9 +373,9 @@ func (q *Queue) replaceRoot(r uint32) bool {
 // CTA, bfs 8.
 func (q *Queue) siftDown(i int, x entry) {
 	h := q.h
-	n := len(h)
+	n, j := uint(len(h)), uint(i)
 	for {
-		m := arity*i + 1
+		m := arity*j + 1
 		if m >= n {
 			break
 		}
@@ -386,10 +386,10 @@ func (q *Queue) siftDown(i int, x entry) {
 		if !before(y, x) {
 			break
 		}
-		h[i] = y
-		i = m
+		h[j] = y
+		j = m
 	}
-	h[i] = x
+	h[j] = x
 }
 
 // before orders events by (cycle, tie key). It is one condition, which a
