@@ -392,10 +392,10 @@ func (q *Queue) siftDown(k uint, x entry) {
 	at := &h[k>>1][k&1]
 	for k < uint(len(h)) { // pair k holds k's children
 		c := &h[k]
-		if k *= 2; before(c[1], c[0]) {
-			k++
+		y := &c[0]
+		if k *= 2; before(c[1], *y) {
+			y, k = &c[1], k+1
 		}
-		y := &c[k&1]
 		if !before(*y, x) {
 			break
 		}
