@@ -386,7 +386,9 @@ func (q *Queue) replaceRoot(r uint32) bool {
 // and computed and checked each child's index, and the registers it
 // needed spilled the sifted event's fields (--quick, instructions a CTA:
 // synth 1,500 → 1,483, its pushes' 121 → 107; bfs 3,619 → 3,619;
-// uniform 780 → 781).
+// uniform 780 → 781). The least child is kept by pointer from the
+// comparison that chose it: taken again as c[k&1], its address was
+// recomputed and its key reloaded (synth 5 a CTA more, bfs 12).
 func (q *Queue) siftDown(k uint, x entry) {
 	h := q.h
 	at := &h[k>>1][k&1]
