@@ -53,6 +53,8 @@
 // it fires pays for its scan.
 package eventq
 
+import "math"
+
 // Event is one scheduled state change. Its meaning is its owner's: Kind
 // says what happens, Ref names the thing it happens to through the owner's
 // slot tables (a kernel, a CTA, a task), Aux is a second small integer
@@ -97,8 +99,14 @@ func (x entry) heading(r uint32) entry {
 	return x
 }
 
-// arity is the heap's branching: a node's children are arity·i+1 and
-// arity·i+2. A 4-ary heap, half the levels, did better on this package's
+// pair is a node's two children: the heap is binary, its nodes numbered
+// from 1 (the root) so that node k's children, 2k and 2k+1, are pair k,
+// node k being element k&1 of pair k>>1 (pair 0's first is no node). A
+// sift finds both children at one index, with no test that the second is
+// there: the last node's sibling place, when it has none, holds vacant,
+// which orders after every event (see siftDown for what this saved).
+//
+// A 4-ary heap, half the levels, did better on this package's
 // benchmarks before the runs and the ties run (callgrind: BenchmarkSteady,
 // a heap of about 150, 686 → 620 instructions an operation against a
 // binary heap; BenchmarkSmall, about 35, 394 → 375), but with them the
@@ -107,11 +115,16 @@ func (x entry) heading(r uint32) entry {
 // least and a fourth against the event sifted: binary, --quick, synth
 // 1,835 → 1,813 instructions a CTA, bfs 4,705 → 4,663, uniform 959 →
 // 956; ternary 1,823, 4,687 and 957.
-const arity = 2
+type pair [2]entry
+
+// vacant fills a place in a pair that holds no node: it is no event's
+// (no event heads run 0xffffff) and orders after every one.
+var vacant = entry{At: math.MaxInt64, seq: math.MaxUint64, meta: math.MaxUint32}
 
 // Queue is the heap. The zero value is empty and ready.
 type Queue struct {
-	h      []entry // a min-heap: the events in no run, and each run's head
+	h      []pair // a min-heap of size nodes: the events in no run, and each run's head
+	size   uint
 	runs   []run
 	ties   ties          // the ties run (ties.go)
 	delays map[int64]int // the run of each delay (runs.go)
@@ -120,8 +133,8 @@ type Queue struct {
 	n      int       // events pending, in the heap and behind the runs' heads
 	seq    uint64
 	seed   uint64 // 0: ties fire in scheduling order
-	// hole is whether h[0] is the place of an event popped and not yet
-	// refilled (see Pop).
+	// hole is whether the root is the place of an event popped and not
+	// yet refilled (see Pop).
 	hole bool
 }
 
@@ -148,17 +161,14 @@ func (q *Queue) Peek() int64 {
 	if q.hole {
 		return q.peekUnder()
 	}
-	return q.h[0].At
+	return q.h[0][1].At
 }
 
 // peekUnder is the least cycle among the hole's children, of which there
-// is at least one: the queue is not empty.
+// is at least one (the queue is not empty), the other vacant if none.
 func (q *Queue) peekUnder() int64 {
-	h := q.h
-	if len(h) > arity {
-		return min(h[1].At, h[2].At)
-	}
-	return h[1].At
+	c := &q.h[1]
+	return min(c[0].At, c[1].At)
 }
 
 // Push schedules e after every event already scheduled for its cycle, or,
@@ -212,22 +222,22 @@ func (q *Queue) push(e entry) {
 	q.n++
 	if q.hole {
 		q.hole = false
-		q.siftDown(0, e)
+		q.siftDown(1, e)
 		return
 	}
-	q.h = append(q.h, e)
+	k := q.grow()
 	// Sift up by moving parents into the hole: one write per level.
 	h := q.h
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / arity
-		if !before(e, h[p]) {
+	at := &h[k>>1][k&1]
+	for k > 1 {
+		p := &h[k>>2][k>>1&1]
+		if !before(e, *p) {
 			break
 		}
-		h[i] = h[p]
-		i = p
+		*at = *p
+		at, k = p, k>>1
 	}
-	h[i] = e
+	*at = e
 }
 
 // Move schedules e as Push does (with the tie key Push would give it) in
@@ -251,8 +261,8 @@ func (q *Queue) push(e entry) {
 // them in one of more than 64).
 func (q *Queue) Move(old, e Event) bool {
 	x := entryOf(e, q.tie())
-	if i := q.find(entryOf(old, 0)); i >= 0 {
-		q.replaceAt(i, x)
+	if k := q.find(entryOf(old, 0)); k > 0 {
+		q.replaceAt(k, x)
 		return true
 	}
 	q.push(x)
@@ -265,43 +275,45 @@ func (q *Queue) Move(old, e Event) bool {
 // it after 7 on average.
 const maxMoveScan = 64
 
-// find is the index in the heap of the event with o's cycle, kind and
-// refs that heads no run, or -1; the hole, if any, is no event.
-func (q *Queue) find(o entry) int {
+// find is the node in the heap of the event with o's cycle, kind and
+// refs that heads no run, or 0; the hole, if any, is no event, and a
+// vacant place matches no event (its kind and run are no event's).
+func (q *Queue) find(o entry) uint {
 	h := q.h
-	if len(h) > maxMoveScan {
-		return -1
+	if q.size > maxMoveScan || q.size == 0 {
+		return 0
 	}
-	i := 0
-	if q.hole {
-		i = 1
+	if !q.hole && h[0][1].is(o) {
+		return 1
 	}
-	for ; i < len(h); i++ {
-		if h[i].refs == o.refs && h[i].At == o.At && h[i].meta == o.meta {
-			return i
+	for j := 1; j < len(h); j++ {
+		if c := &h[j]; c[0].is(o) {
+			return uint(2 * j)
+		} else if c[1].is(o) {
+			return uint(2*j + 1)
 		}
 	}
-	return -1
+	return 0
 }
 
-// replaceAt puts x in the place of the event at i and sifts it up or down
-// to its place; over a hole, no further up than the root's children.
-func (q *Queue) replaceAt(i int, x entry) {
+// replaceAt puts x in the place of the event at node k and sifts it up or
+// down to its place; over a hole, no further up than the root's children.
+func (q *Queue) replaceAt(k uint, x entry) {
 	h := q.h
-	j := i
-	for j > 0 {
-		p := (j - 1) / arity
-		if p == 0 && q.hole || !before(x, h[p]) {
+	j := k
+	for j > 1 {
+		p := j >> 1
+		if p == 1 && q.hole || !before(x, h[p>>1][p&1]) {
 			break
 		}
-		h[j] = h[p]
+		h[j>>1][j&1] = h[p>>1][p&1]
 		j = p
 	}
-	if j < i {
-		h[j] = x // it moved up
+	if j < k {
+		h[j>>1][j&1] = x // it moved up
 		return
 	}
-	q.siftDown(i, x)
+	q.siftDown(k, x)
 }
 
 // Pop removes and returns the earliest event; the queue must not be empty.
@@ -318,16 +330,16 @@ func (q *Queue) Pop() Event {
 		q.fill()
 	}
 	q.n--
-	top := q.h[0]
+	top := q.h[0][1]
 	if r := top.run(); r != 0 {
 		if r == tiesRun { // the ties run's head (ties.go), inline: a call cost more than the rest
 			t, h := &q.ties, q.h
 			ev, i := t.ev, t.next+1 // in locals: the stores below might change them
 			x := ev[i-1]
 			if t.next = i; i < len(ev) {
-				h[0].seq = ev[i].seq // the next, of the same cycle, heads the run
+				h[0][1].seq = ev[i].seq // the next, of the same cycle, heads the run
 				if len(h) > 1 {
-					q.siftDown(0, h[0])
+					q.siftDown(1, h[0][1])
 				}
 				return x.event()
 			}
@@ -335,8 +347,7 @@ func (q *Queue) Pop() Event {
 			q.hole = true
 			return x.event()
 		}
-		if x, ok := q.runs[r-1].take(); ok {
-			q.replaceRoot(x.heading(r))
+		if q.replaceRoot(r) {
 			return top.event()
 		}
 	}
@@ -347,48 +358,53 @@ func (q *Queue) Pop() Event {
 // fill fills the hole at the root with the heap's last event.
 func (q *Queue) fill() {
 	q.hole = false
-	last := len(q.h) - 1
-	x := q.h[last]
-	q.h = q.h[:last]
-	if last > 0 {
-		q.siftDown(0, x)
+	k := q.size
+	x := q.h[k>>1][k&1]
+	q.shrink()
+	if k > 1 {
+		q.siftDown(1, x)
 	}
 }
 
-// replaceRoot puts x, the next event of a delay's run, in the root's
-// place: alone in the heap, or sifted down.
-func (q *Queue) replaceRoot(x entry) {
-	if len(q.h) == 1 {
-		q.h[0] = x
-		return
+// replaceRoot puts the event behind run r's head (1 + its index) in the
+// head's place at the root, sifted down, or reports the run idle (its head
+// was its last event).
+func (q *Queue) replaceRoot(r uint32) bool {
+	ru := &q.runs[r-1]
+	if ru.active = ru.ev.Len() > 0; !ru.active {
+		return false
 	}
-	q.siftDown(0, x)
+	q.siftDown(1, ru.ev.Pop().heading(r))
+	return true
 }
 
-// siftDown places x, which replaces the event at i (the root, but for
-// Move's), by moving the least child into the hole while it is less than
-// x. The least child is read once, as y: read again from h[m] for the
-// comparison with x and the move, it cost --quick synth 8 instructions a
-// CTA, bfs 8.
-func (q *Queue) siftDown(i int, x entry) {
+// siftDown places x, which replaces the event at node k (the root, but
+// for Move's), by moving the least child into the hole while it is less
+// than x. Children in pairs (see pair), a level is one index and one
+// test that there are children; with the children at 2i+1 and 2i+2 of
+// one slice of events, a level also tested that the second was there
+// and computed and checked each child's index, and the registers it
+// needed spilled the sifted event's fields (--quick, instructions a CTA:
+// synth 1,500 → 1,483, its pushes' 121 → 107; bfs 3,619 → 3,619;
+// uniform 780 → 781). The least child is kept by pointer from the
+// comparison that chose it: taken again as c[k&1], its address was
+// recomputed and its key reloaded (synth 5 a CTA more, bfs 12).
+func (q *Queue) siftDown(k uint, x entry) {
 	h := q.h
-	n := len(h)
-	for {
-		m := arity*i + 1
-		if m >= n {
+	at := &h[k>>1][k&1]
+	for k < uint(len(h)) { // pair k holds k's children
+		c := &h[k]
+		y := &c[0]
+		if k *= 2; before(c[1], *y) {
+			y, k = &c[1], k+1
+		}
+		if !before(*y, x) {
 			break
 		}
-		y := h[m]
-		if r := m + 1; r < n && before(h[r], y) {
-			m, y = r, h[r]
-		}
-		if !before(y, x) {
-			break
-		}
-		h[i] = y
-		i = m
+		*at = *y
+		at = y
 	}
-	h[i] = x
+	*at = x
 }
 
 // before orders events by (cycle, tie key). It is one condition, which a
@@ -397,4 +413,33 @@ func (q *Queue) siftDown(i int, x entry) {
 // operation on BenchmarkSteady (745 against 686), 34 on BenchmarkSmall.
 func before(a, b entry) bool {
 	return a.At < b.At || a.At == b.At && a.seq < b.seq
+}
+
+// grow adds a node to the heap and returns its number, its place left to
+// the caller: the first of a new pair (the second vacant), or the second
+// of the last.
+func (q *Queue) grow() uint {
+	q.size++
+	k := q.size
+	if k>>1 == uint(len(q.h)) {
+		q.h = append(q.h, pair{})
+		q.h[k>>1][1] = vacant
+	}
+	return k
+}
+
+// shrink removes the heap's last node, its place left vacant.
+func (q *Queue) shrink() {
+	k := q.size
+	q.size--
+	if k&1 == 0 {
+		q.h = q.h[:k>>1]
+		return
+	}
+	q.h[k>>1][1] = vacant
+}
+
+// is reports whether x is the event o, by its cycle, kind and refs.
+func (x *entry) is(o entry) bool {
+	return x.refs == o.refs && x.At == o.At && x.meta == o.meta
 }

@@ -134,13 +134,3 @@ func (q *Queue) runOf(delay int64) (int, bool) {
 func recentSlot(delay int64) int {
 	return int(uint64(delay) % recentRuns)
 }
-
-// take removes the event behind the run's head, or reports the run idle
-// (its head was its last event).
-func (ru *run) take() (entry, bool) {
-	if ru.ev.Len() == 0 {
-		ru.active = false
-		return entry{}, false
-	}
-	return ru.ev.Pop(), true
-}

@@ -91,7 +91,7 @@ func TestRunsKeepTheHeapSmall(t *testing.T) {
 // heaped is the number of events in the heap, not counting a hole.
 func (q *Queue) heaped() int {
 	if q.hole {
-		return len(q.h) - 1
+		return int(q.size) - 1
 	}
-	return len(q.h)
+	return int(q.size)
 }
