@@ -383,8 +383,8 @@ func TestWaterUnchangedCycle(t *testing.T) {
 	}
 	m.Start(320, 0, 50, d, 4)
 	m.Settle(320)
-	if m.g != g || len(m.water.pending) != 0 {
-		t.Errorf("g %v (was %v), %d SMs pending", m.g, g, len(m.water.pending))
+	if m.g != g || m.water.stales != 0 {
+		t.Errorf("g %v (was %v), %d SMs pending", m.g, g, m.water.stales)
 	}
 	if err := checkWater(m); err != nil {
 		t.Error(err)

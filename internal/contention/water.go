@@ -50,7 +50,8 @@ type water struct {
 	skips, maxSkips int
 
 	byShare []int32 // the SMs moving DRAM bytes, by (a_j, j)
-	pending []int32 // the stale SMs
+	pending []int32 // the stale SMs, pending[:stales]; room for every SM (see set)
+	stales  int
 
 	gridSum int64 // Σ grid over the SMs on the grid
 	offGrid int   // SMs moving DRAM bytes whose D_j is off the grid
@@ -92,7 +93,7 @@ const (
 )
 
 func newWater(sms int) water {
-	w := water{sms: make([]waterSM, sms), exact: sms <= maxExactSMs, room: -1, maxSkips: maxRises / max(sms, 1)}
+	w := water{sms: make([]waterSM, sms), pending: make([]int32, sms), exact: sms <= maxExactSMs, room: -1, maxSkips: maxRises / max(sms, 1)}
 	for i := range w.sms {
 		w.sms[i] = waterSM{share: 1, place: -1}
 	}
@@ -109,6 +110,11 @@ func newWater(sms int) water {
 // of the SM: looked up here, it cost a bounds check and the record's
 // address at every Settle of every SM marked (--quick: synth 1,547 →
 // 1,540 instructions a CTA, bfs 3,703 → 3,690, medians of 3).
+//
+// An SM is stale at most once between two catchUps, so pending has room
+// for every SM (newWater) and set writes in place: with append's growth,
+// a call however rare, Settle's loop over the marked SMs had Settle save
+// its arguments on the stack at every call (see Model.markDirty).
 func (w *water) set(i int32, s *waterSM, a, d float64) bool {
 	if !(d > 0) {
 		d = 0 // and the load a·0 = 0: a is finite
@@ -123,7 +129,8 @@ func (w *water) set(i int32, s *waterSM, a, d float64) bool {
 	s.share, s.dram, s.load = a, d, l
 	if !s.stale {
 		s.stale = true
-		w.pending = append(w.pending, i)
+		w.pending[w.stales] = i // room for every SM: see newWater
+		w.stales++
 	}
 	return true
 }
@@ -131,9 +138,10 @@ func (w *water) set(i int32, s *waterSM, a, d float64) bool {
 // catchUp brings byShare and the grid up to the SMs set since the last
 // time: one SM moves to its place; more are taken out and put back in.
 func (w *water) catchUp() {
-	if len(w.pending) == 1 {
-		w.replace(w.pending[0])
-	} else if len(w.pending) > 1 {
+	pending := w.pending[:w.stales]
+	if len(pending) == 1 {
+		w.replace(pending[0])
+	} else if len(pending) > 1 {
 		by := w.byShare[:0]
 		for _, j := range w.byShare {
 			if s := &w.sms[j]; !s.stale {
@@ -142,17 +150,17 @@ func (w *water) catchUp() {
 			}
 		}
 		w.byShare = by
-		for _, i := range w.pending {
+		for _, i := range pending {
 			w.sms[i].place = -1
 			w.replace(i)
 		}
 	}
-	for _, i := range w.pending {
+	for _, i := range pending {
 		s := &w.sms[i]
 		w.setGrid(s)
 		s.stale = false
 	}
-	w.pending = w.pending[:0]
+	w.stales = 0
 }
 
 // replace puts SM i in its place in byShare, or takes it out when it

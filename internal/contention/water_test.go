@@ -91,7 +91,7 @@ func checkWater(m *Model) error {
 		return fmt.Errorf("DRAM factor %v (%#x), the passes give %v (%#x)", m.g, math.Float64bits(m.g), want, math.Float64bits(want))
 	}
 	w := &m.water
-	if len(w.pending) > 0 {
+	if w.stales > 0 {
 		return nil
 	}
 	var sum int64
