@@ -34,9 +34,8 @@ import (
 type ctaTable struct {
 	specs *ctaSpecs // nil while packed
 	// packed is a header of 8 bytes, the grid's size, then the records.
-	// The header's first word is how many per-warp cycles the records
-	// hold (for unpacking into one slice) and two flags (outOfOrder,
-	// streaming); its second is, while records come, the CTA a record of
+	// The header's first word holds two flags (outOfOrder, streaming);
+	// its second is, while records come, the CTA a record of
 	// which names none (the CTA after the last such record's), and once
 	// specs are streamed, where the next record starts.
 	packed []byte
@@ -161,7 +160,6 @@ func (q *specQueue) popRare(dst *ctaSpec) {
 const (
 	outOfOrder = 1 << 31 // a record came for another CTA than the one after the last record's
 	streaming  = 1 << 30 // nextSpec has begun
-	warpsMask  = streaming - 1
 	headerLen  = 8
 )
 
@@ -242,14 +240,11 @@ func (t *ctaTable) record(c *trace.CTA, clk clock) int {
 	// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer).
 	named := uint64(binary.LittleEndian.Uint32(t.packed[4:headerLen])) != c.CTA
 	p, nw := appendPacked(t.packed, c, clk, named)
-	// At most 2^22 CTAs of 32 warps (flatCTAs; validated blocks).
-	h := binary.LittleEndian.Uint32(p) + uint32(nw)
 	if named {
-		h |= outOfOrder
+		binary.LittleEndian.PutUint32(p, binary.LittleEndian.Uint32(p)|outOfOrder)
 	} else {
 		binary.LittleEndian.PutUint32(p[4:headerLen], uint32(c.CTA+1))
 	}
-	binary.LittleEndian.PutUint32(p, h)
 	if cap(p) == cap(t.packed) {
 		// The appends did not grow the slice (they mostly do not), so
 		// only its length changes: a self-assignment, which the compiler
@@ -266,11 +261,11 @@ func (t *ctaTable) record(c *trace.CTA, clk clock) int {
 // bytes are the table's own encoding, so they decode without error. The
 // CTAs' per-warp cycles share one slice.
 func (t *ctaTable) unpack() {
-	p, warps := t.packed, binary.LittleEndian.Uint32(t.packed)&warpsMask
+	p := t.packed
 	n, at := uvarintAt(p, headerLen)
 	flat := make([]ctaSpec, n)
 	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
-	buf := make([]int64, warps)
+	buf := make([]int64, warpsPacked(p, at))
 	for next := uint64(0); at < len(p); {
 		tag, i, body := recordHead(p, at, &next)
 		at = flat[i].decode(tag, p, body, buf)
@@ -320,4 +315,25 @@ func (t *ctaTable) fill(c *trace.CTA, clk clock) int {
 	r.readOwned(c, clk)
 	r.fill(t.at(c.CTA))
 	return len(r.warps)
+}
+
+// warpsPacked is how many per-warp cycles the packed records from p[at:]
+// keep, counted by decoding them: unpack, which needs it, is rare (BFS
+// never unpacks), where record, which kept the count in the header, runs
+// once a CTA (scripts/instructions.sh --quick bfs: 6 instructions a CTA
+// fewer).
+func warpsPacked(p []byte, at int) int {
+	var s ctaSpec
+	var buf []int64
+	warps := 0
+	for next := uint64(0); at < len(p); {
+		tag, _, body := recordHead(p, at, &next)
+		nw := tagWarps(tag)
+		if nw > len(buf) {
+			buf = make([]int64, nw)
+		}
+		at = s.decode(tag, p, body, buf)
+		warps += nw
+	}
+	return warps
 }
