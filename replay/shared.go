@@ -231,7 +231,7 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost, n
 		c.alone = max(c.alone, max(wr.cycles, sites[first].at)+wr.shift)
 	}
 	if cost.launch > 0 {
-		se.clock.cta(now+cost.launch, evResume, c, w)
+		se.clock.ctaDelayed(now, cost.launch, evResume, c, w)
 		return
 	}
 	se.host.resumeWarp(c, w)
