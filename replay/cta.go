@@ -201,12 +201,13 @@ func (e *engine) retryStalled() {
 // cycles; warps with sites meet their first site as an event.
 func (e *engine) startCTA(c *ctaRun) {
 	now := e.clock.now()
-	c.start = now
-	c.stall = now - c.dispatch
+	c.start, c.stall = now, now-c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = now
-		e.dev.launchBegun(k)
+		if e.dev.launchBegun(k) {
+			e.dev.letWaitersOn()
+		}
 		if k.host {
 			e.io.kernelStarted(k, e.host.lastKernel(k))
 		}

@@ -91,16 +91,16 @@ func (d *deviceRuntime) launchPending(child *Kernel) {
 }
 
 // launchBegun is a pending launch's kernel starting its first CTA: it leaves
-// the pool. Waiting warps are let through at an event of their own, so
-// none resumes in the middle of a placement.
-func (d *deviceRuntime) launchBegun(k *Kernel) {
+// the pool. It reports whether warps wait for room in the pool, which the
+// caller then lets go on (letWaitersOn). Their event apart, this is small
+// enough to inline: under CDP every device kernel's first CTA called it
+// (scripts/instructions.sh --quick: BFS 7 instructions a CTA fewer).
+func (d *deviceRuntime) launchBegun(k *Kernel) bool {
 	if !k.pendingLaunch {
-		return
+		return false
 	}
 	k.pendingLaunch = false
-	if d.launch.begun() {
-		d.clock.at(d.clock.now(), evLaunchSlot)
-	}
+	return d.launch.begun()
 }
 
 // overflowWhenDry is the replay's queue run dry while warps wait for room
@@ -275,4 +275,13 @@ func (e *engine) release(l launcher) {
 		return
 	}
 	e.maybeComplete(l.k)
+}
+
+// letWaitersOn lets warps waiting for room in the pool go on, at an
+// evLaunchSlot of their own so that none resumes in the middle of a
+// placement; one at a time is queued.
+func (d *deviceRuntime) letWaitersOn() {
+	if d.launch.slotWanted() {
+		d.clock.at(d.clock.now(), evLaunchSlot)
+	}
 }

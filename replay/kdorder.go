@@ -76,3 +76,16 @@ func (o *kdOrder) remove(k *Kernel) {
 		return
 	}
 }
+
+// removeOldest takes k out if it is the oldest, and reports whether it
+// was: asked before remove, as most kernels leave as the oldest
+// (kernelDistributor.leave), its test alone spares the window's slice
+// and the search.
+func (o *kdOrder) removeOldest(k *Kernel) bool {
+	if o.lo == o.hi || o.buf[o.lo] != k {
+		return false
+	}
+	o.buf[o.lo] = nil
+	o.lo++
+	return true
+}

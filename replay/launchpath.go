@@ -125,15 +125,20 @@ func (p *launchPath) enter() int64 {
 }
 
 // begun is a pending launch's kernel starting: it leaves the pool. It
-// reports whether waiting warps may now be let through at an
-// evLaunchSlot the caller schedules (one at a time is queued).
+// reports whether warps wait for room, which may now go on (slotWanted).
 func (p *launchPath) begun() bool {
 	p.pending--
-	if p.waiting() > 0 && !p.slotEv {
-		p.slotEv = true
-		return true
+	return p.waiting() > 0
+}
+
+// slotWanted reports whether waiting warps may be let through at an
+// evLaunchSlot the caller schedules: one at a time is queued.
+func (p *launchPath) slotWanted() bool {
+	if p.slotEv {
+		return false
 	}
-	return false
+	p.slotEv = true
+	return true
 }
 
 // slotFired is the evLaunchSlot event firing.
