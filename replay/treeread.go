@@ -45,10 +45,16 @@ type treeReader struct {
 	last, parent filed
 	after        uint64
 	// runs is the source's fast way to the cta records that follow one
-	// (trace.Validator.CTAs), nil for a source without (a Prefetcher):
-	// run[runAt:] are those it read last, not filed yet, runErr the
-	// error it stopped at. They come before the source's next record.
-	runs     runSource
+	// (trace.Validator.CTAs), to runs of plain ones and to a child's
+	// declaration, launch and first cta record (children), nil for a
+	// source without (a Prefetcher). The Validator is the only source
+	// with one, and nothing wraps it: held as itself, not as an
+	// interface, its calls are direct, with no test of PGO's
+	// devirtualization (BFS --quick: children about 1 instruction a
+	// child fewer). run[runAt:] are those it read last, not filed yet,
+	// runErr the error it stopped at. They come before the source's next
+	// record.
+	runs     *trace.Validator
 	run      []trace.CTA
 	runAt    int
 	runErr   error
@@ -262,15 +268,6 @@ func (b *treeReader) step(m *treeMsg) error {
 	return nil
 }
 
-// runSource is a source with a fast way to runs of cta records, to runs
-// of plain ones, and to a child's declaration, launch and first cta
-// record (children).
-type runSource interface {
-	CTAs(kernel uint64, dst []trace.CTA, warps []int64) (int, error)
-	PlainCTAs(kernel, first uint64, dst []trace.PlainCTA) int
-	Child(c *trace.Child) bool
-}
-
 // runLen and plainLen are how many cta and plain records a run reads at a
 // time, into storage the reader reuses: 16 KiB with their warp_cycles, and
 // 6 KiB (64 plain records cost uniform and synth 4 instructions a CTA more).
@@ -281,7 +278,7 @@ const runLen, plainLen = 64, 256
 func (b *treeReader) setSource(src trace.Source) {
 	b.src = src
 	b.batches, _ = src.(batchSource)
-	b.runs, _ = src.(runSource)
+	b.runs, _ = src.(*trace.Validator)
 	if b.runs != nil && b.run == nil {
 		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
 		b.plain = make([]trace.PlainCTA, 0, plainLen)

@@ -13,9 +13,12 @@ package trace
 // warp_cycles in Child's own storage; Run is then false where it is the
 // grid's last CTA, after which CTAs would read no record.
 // Alike is true where Kernel is declared as the kernel record read before
-// it: its name, block, registers and shared memory are that one's.
+// it: its name, block, registers and shared memory are that one's. CTAs
+// is Kernel.CTAs(), which Child computes anyway: its reader need not
+// multiply the grid again.
 type Child struct {
 	Kernel Kernel
+	CTAs   uint64
 	Launch Launch
 	Parent Parent
 	CTA    CTA
@@ -96,7 +99,7 @@ func (v *Validator) Child(c *Child) bool {
 	r.record += 2
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
-	v.last = v.addDevice(c.Kernel.ID, sh, root)
+	v.last, c.CTAs = v.addDevice(c.Kernel.ID, sh, root), sh.ctas
 	c.HasCTA = v.firstCTA(c)
 	return true
 }
