@@ -202,6 +202,13 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 // empty where no job has finished yet, which the owner then settles as
 // any change: one test tells the owner both (the replay's loop asked
 // whether a wake-up was stale, then Wake asked again).
+//
+// Its loop tests the queue's end unsigned, uint(n) < uint(len(q)), as
+// reschedule tests for a first job: n is s.lo or more, never negative,
+// which the compiler cannot tell of an int field, and the signed test
+// left a bounds check on q[n] at every job looked at, and on s.jobs[s.lo]
+// at every wake-up asked for (--quick, instructions a CTA: bfs 3,379 →
+// 3,366, medians of 3; synth 1,397 → 1,394; uniform 735 → 734).
 func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	s := &m.sms[sm]
 	if gen != s.gen {
@@ -220,7 +227,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	// bfs 3,744 → 3,740, medians of 3).
 	q, lo := s.jobs, s.lo
 	done, n := m.done, lo
-	for ; n < len(q) && q[n].tag <= due; n++ {
+	for ; uint(n) < uint(len(q)) && q[n].tag <= due; n++ { // unsigned: see above
 		s.demand.Issue -= q[n].demand.Issue
 		s.demand.DRAM -= q[n].demand.DRAM
 		done[n-lo] = q[n].ref
@@ -349,7 +356,7 @@ func pace(a, d, g float64) float64 {
 // earliest job finishes at its current rate.
 func (m *Model) reschedule(i int, s *smState, now int64) {
 	at := int64(-1)
-	if s.lo < len(s.jobs) {
+	if uint(s.lo) < uint(len(s.jobs)) { // unsigned: see Wake
 		at = now
 		if left := s.jobs[s.lo].tag - s.v; left > tolerance(s.v) {
 			t := left/s.rate - roundings.early
