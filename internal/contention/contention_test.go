@@ -3,6 +3,7 @@ package contention
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -415,6 +416,23 @@ func TestWakeUpDistance(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("work %v at rate %v: wake-up at %d, want %d", w, rate, got, want)
+			}
+		}
+	}
+}
+
+// pace's one comparison before min gives min's float64s, bit for bit, on
+// the shares and levels at its edges: ties, zeros of either sign,
+// infinities and NaNs.
+func TestPaceIsMin(t *testing.T) {
+	vals := []float64{math.NaN(), math.Inf(-1), -1, math.Copysign(0, -1), 0, 5e-324, 0.25, 1, math.Inf(1)}
+	for _, a := range vals {
+		for _, g := range vals {
+			if got, want := pace(a, 1, g), min(a, g); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("pace(%v, 1, %v) = %v, want %v", a, g, got, want)
+			}
+			if got := pace(a, 0, g); math.Float64bits(got) != math.Float64bits(a) {
+				t.Errorf("pace(%v, 0, %v) = %v, want %v", a, g, got, a)
 			}
 		}
 	}
