@@ -123,7 +123,11 @@ func (e *engine) complete(k *Kernel) {
 			e.awaitKD(next)
 		}
 	}
-	e.release(k.owner)
+	if o := k.owner; o.g != nil {
+		e.release(o)
+	} else if o.k.childDone(e.dstreams.open()) {
+		e.maybeComplete(o.k)
+	}
 }
 
 // maybeComplete moves a kernel on once its own work is done. When its CTAs
