@@ -59,7 +59,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	if !e.kd.fitted(k.decl) && !e.prepare(k) {
 		return
 	}
-	e.kd.enter(k, e.clock.now())
+	e.kd.enter(k).start(k, e.clock.now())
 	k.inKD = true
 	k.state = kDispatched
 	e.clock.kernel(readyAt, evReady, k)
