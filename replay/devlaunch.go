@@ -270,11 +270,9 @@ func (e *engine) release(l launcher) {
 		e.maybeGroupDone(l.g)
 		return
 	}
-	l.k.kids--
-	if l.k.kids > 0 && !l.k.inKD && !e.dstreams.open() {
-		return
+	if l.k.childDone(e.dstreams.open()) {
+		e.maybeComplete(l.k)
 	}
-	e.maybeComplete(l.k)
 }
 
 // letWaitersOn lets warps waiting for room in the pool go on, at an

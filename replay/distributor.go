@@ -59,7 +59,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	if !e.kd.fitted(k.decl) && !e.prepare(k) {
 		return
 	}
-	e.kd.enter(k, e.clock.now())
+	e.kd.enter(k).start(k, e.clock.now())
 	k.inKD = true
 	k.state = kDispatched
 	e.clock.kernel(readyAt, evReady, k)
@@ -123,7 +123,11 @@ func (e *engine) complete(k *Kernel) {
 			e.awaitKD(next)
 		}
 	}
-	e.release(k.owner)
+	if o := k.owner; o.g != nil {
+		e.release(o)
+	} else if o.k.childDone(e.dstreams.open()) {
+		e.maybeComplete(o.k)
+	}
 }
 
 // maybeComplete moves a kernel on once its own work is done. When its CTAs

@@ -266,3 +266,15 @@ func (k *Kernel) groupsOpen() bool { return k.pool != nil && k.pool.open > 0 }
 // kernel event asks it, where copyOp's nil for a kernel without rare
 // parts was stored and tested again (BFS --quick: 2 instructions a CTA).
 func (k *Kernel) isCopy() bool { return k.rare != nil && k.rare.copy != nil }
+
+// childDone counts one piece of k's launched work completing, and
+// reports whether k may move on (engine.maybeComplete): its last piece,
+// or k still in the Kernel Distributor, or a device stream open (whose
+// tail might open: tailsOpen). Under CDP most are none of these, a
+// parent whose other children still run, and complete asks this itself
+// rather than calling release, which PGO inlined nowhere there
+// (scripts/instructions.sh --quick: BFS 5 instructions a CTA fewer).
+func (k *Kernel) childDone(tailsOpen bool) bool {
+	k.kids--
+	return k.kids == 0 || k.inKD || tailsOpen
+}
