@@ -10,7 +10,7 @@ package replay
 //   - ctaRecord is the record as the engine keeps it (read): rescaled to
 //     the replay clock, its warps dropped where every warp runs the CTA's
 //     cycles.
-//   - The packed form is a ctaRecord as varints in a device kernel's
+//   - The packed form is a cta record's numbers in a device kernel's
 //     table until a spec is asked for (appendPacked, from the trace.CTA;
 //     ctaSpec.decode, into the spec; ctaTable owns the table's header).
 //   - ctaSpec is what placing a CTA reads: its cycles, per-warp cycles,

@@ -13,7 +13,7 @@ import (
 // nothing until its records prove it).
 //
 // A device kernel's table starts packed: its cta records are kept as they
-// come, varint-encoded in one byte slice (a fifth of a ctaSpec each), and
+// come, packed in one byte slice (ctacodec.go; a fifth of a ctaSpec each), and
 // made specs only when a spec is first asked for — its first CTA placed,
 // a launch site or page reference filed on one of its CTAs. Under CDP a
 // launch-heavy trace has tens of thousands of children launched and
@@ -202,7 +202,7 @@ func newPackedCTATable(total uint64) ctaTable {
 
 // packedRoom is the bytes a packed table of total CTAs starts with room
 // for: its header and grid, and a record per CTA (up to 16). Records take
-// 8 to 12 bytes each (BFS scale 16's children: 8.7 on average; with 8 a
+// 7 to 12 bytes each (BFS scale 16's children: 8.7 on average; with 8 a
 // record, most of scale 20's big levels' slices doubled).
 func packedRoom(total uint64) int {
 	return headerLen + 2 + int(min(total, 16))*12

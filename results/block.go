@@ -75,15 +75,17 @@ func release(cols []arrow.Array) {
 	}
 }
 
-// bytes is the memory the block holds, counting the run columns' strings
-// as if laid out.
+// bytes is the memory the block holds, counting the strings of its run
+// and string columns as if laid out.
 func (b block) bytes() int64 {
 	var n int64
 	for _, col := range b.rest.Columns() {
 		n += dataBytes(col.Data())
 	}
 	for i := range runColumns {
-		n += stretchBytes(runStretches(b.runs, i))
+		for _, r := range b.runs {
+			n += int64(r.rows) * int64(len(runFields[i](&r.run))+arrow.Int32SizeBytes)
+		}
 	}
 	for _, s := range b.strs {
 		n += stretchBytes(s)

@@ -65,7 +65,7 @@ func same(a, b string) bool {
 
 // appendRows appends rows rows of value v.
 func (c *strColumn) appendRows(v string, rows int) {
-	if n := len(c.runs); n > 0 && c.runs[n-1].v == v {
+	if n := len(c.runs); n > 0 && same(c.runs[n-1].v, v) {
 		c.runs[n-1].rows += rows
 		return
 	}

@@ -643,7 +643,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		// kernel's: past one of more than three bytes the rest read
 		// on, within the room checked above, and are thrown away. The
 		// delta state is updated below, for a record read whole. Read
-		// here, not in a function of their own (parentFast), and
+		// here, not in a function of their own, and
 		// stored field by field, not as a Parent built on the stack:
 		// BFS --quick 10 instructions a CTA fewer.
 		dk, n0 := short3(b, i)

@@ -50,7 +50,7 @@ func (v *Validator) Child(c *Child) bool {
 	// The pair decoded here, a kernel record kernelFast reads and a
 	// device launch of that kernel launchFast reads, the Reader moved
 	// past them but for their count and position (set below once they
-	// are checked): in a Reader method of its own (child), a call a
+	// are checked): in a Reader method of its own, a call a
 	// child kernel cost BFS --quick 8 instructions a CTA.
 	r := v.runner
 	in := r.in
@@ -73,7 +73,7 @@ func (v *Validator) Child(c *Child) bool {
 		return false
 	}
 	// The rules checkKernel and checkLaunch hold the pair to, in one
-	// condition (a function of its own, childRoot, cost BFS --quick 7
+	// condition (a function of its own cost BFS --quick 7
 	// more a CTA), a kernel Alike with its grid's alone (alikeOK).
 	// parentRoot changes nothing but the lookups' caches (l is k's: child);
 	// a parent CTA of the host kernel, nearly every one, is checked with

@@ -781,7 +781,7 @@ const (
 // kernel of warps warps a CTA, keeps to those bounds. checkCTAOf has
 // checked its cycles first: with warp_cycles, Cycles is the longest
 // warp's, so Cycles is its time alone either way. Small enough to inline
-// in checkCTAOf, which asks it for every cta record with demand (plainCTAs
+// in checkCTAOf, which asks it for every cta record with demand (plainShape.run
 // and keeps ask demandBelow); demandError says which is broken.
 //
 // Below 2^53 insts and bytes are compared as integers: their float64s are
@@ -976,7 +976,7 @@ func (v *Validator) endTree() error {
 }
 
 // demandBelow is withinDemand for insts and bytes below 2^53, compared as
-// integers. plainCTAs and keeps, whose numbers take at most three bytes,
+// integers. plainShape.run and keeps, whose numbers take at most three bytes,
 // ask it directly, with no test of their size (uniform --quick: 10
 // instructions a CTA fewer).
 func demandBelow(cycles int64, insts, bytes uint64, warps int) bool {

@@ -281,9 +281,9 @@ func (m *Model) markDirty(s *smState) {
 // and a like one starting in its place (most cycles with changes under
 // synth) costs the model only that SM's next finish. Its rate set anew
 // at every Settle cost synth 9 instructions a CTA (--quick: 1,942 →
-// 1,933). The clocks go to now before a rate changes, in the order the
-// SMs were marked, as the model's totals of what they issued and moved
-// add up in that order. Each SM marked then has its rate for the cycle
+// 1,933). Start and Wake brought each marked SM's clock to now, in the
+// order the SMs were marked, as the model's totals of what they issued
+// and moved add up in that order. Each SM marked then has its rate for the cycle
 // (one whose share, demand and level stayed kept its own), and what is
 // left is their next finishes. That last loop reads the SMs from m.dirty
 // by index: a range over it kept the slice's pointer and length across
@@ -319,7 +319,7 @@ func (m *Model) Settle(now int64) {
 				if s := &m.sms[i]; s.demand.DRAM > 0 {
 					m.markDirty(s)
 					m.advance(s, now)
-					s.rate = min(m.water.sms[i].share, g)
+					s.rate = min(s.water.share, g)
 				}
 			}
 		}

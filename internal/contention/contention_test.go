@@ -412,7 +412,7 @@ func TestWakeUpDistance(t *testing.T) {
 			m.Settle(now)
 			want := int64(now)
 			if w > tolerance(0) {
-				want = now + farDelay(w/m.sms[0].rate-1e-9)
+				want = now + farDelay(w/m.sms[0].rate-roundings.early)
 			}
 			if got != want {
 				t.Errorf("work %v at rate %v: wake-up at %d, want %d", w, rate, got, want)

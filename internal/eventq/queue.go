@@ -31,7 +31,7 @@
 // earlier than the one it peeked at. The heap was
 // costly where it held ties: 1M CTAs of one length end in waves of 208 in
 // one cycle (380 instructions an event), which the ties run takes out of
-// it. A list in (cycle, tie key) order while the events are few (up to
+// it. A list in (cycle, tie key) order while the events are few (tried, not kept: up to
 // 32; the heap's last event put in place from the end, the first popped
 // by moving the list's start) paid on BFS, whose new events mostly come
 // last, but not on synth, whose SMs' wake-ups fall anywhere among the 13

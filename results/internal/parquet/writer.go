@@ -281,7 +281,7 @@ func (w *Writer) Indices(col int, idx []uint32, valid Bitmap) {
 		}
 	}
 	appendRows(w, c, idx, valid, func(v []uint32) {
-		for len(v) > 0 { // a run at a time: a value at a time, 18 instructions a CTA more on BFS
+		for len(v) > 0 { // a run of one index at a time, as repeatIndex keeps them
 			n := 1
 			for n < len(v) && v[n] == v[0] {
 				n++
