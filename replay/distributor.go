@@ -27,21 +27,24 @@ func (e *engine) fillKD() {
 
 // arriveDevice is a device kernel reaching the KMU: on a private stream
 // of its own, with no copy to start and nothing `after`, it goes straight
-// to wait for a Kernel Distributor entry. It only writes to k: the kernel
-// was launched tens of thousands of cycles ago and is out of the cache,
-// and under CDP another kernel, long waiting, takes the free entry (BFS
-// scale 20: tens of thousands wait), so reading k here would only wait
-// for it.
+// to wait for a Kernel Distributor entry. It reads only k's first line
+// (inDevStream, arriveNext): the kernel was launched tens of thousands of
+// cycles ago and is out of the cache, and under CDP another kernel, long
+// waiting, takes the free entry (BFS scale 20: tens of thousands wait),
+// so reading more of k here would only wait for it. The kernels chained
+// to k at its launch (launchChild) arrive with it, in their order.
 func (e *engine) arriveDevice(k *Kernel) {
-	e.watch.kernelArrived(k, e.clock.now())
-	if k.inDevStream {
-		if e.dstreams.arrive(k) {
-			e.awaitKD(k)
+	for ; k != nil; k = k.arrived() {
+		e.watch.kernelArrived(k, e.clock.now())
+		if k.inDevStream {
+			if e.dstreams.arrive(k) {
+				e.awaitKD(k)
+			}
+			continue
 		}
-		return
+		e.host.privateStream(k)
+		e.awaitKD(k)
 	}
-	e.host.privateStream(k)
-	e.awaitKD(k)
 }
 
 // awaitKD queues k for a Kernel Distributor entry and hands out the free

@@ -47,6 +47,7 @@ type eventClock struct {
 	left     int   // events the loop fires before it looks up (tick)
 	until    int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
 	fired    bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
+	seeded   bool  // a tie seed orders each cycle's events (model.tie_seed): no two share one (launchChildren)
 }
 
 // on registers h as the handler of kind's events.
@@ -138,7 +139,8 @@ func (c *eventClock) keep(k *Kernel) int32 {
 
 // kept is device kernel k's slot for its readiness: the one its arrival
 // kept, or a new one where it entered the Kernel Distributor with no
-// arrival event (DTBL's launch hardware, a group launched as a kernel).
+// arrival event of its own (DTBL's launch hardware, a group launched as a
+// kernel, a kernel that arrived chained to another: launchChild).
 func (c *eventClock) kept(k *Kernel) int32 {
 	if k.evSlot == 0 {
 		return c.kslots.Put(k)

@@ -33,6 +33,10 @@ type Kernel struct {
 	// evSlot: 1 + the event slot a device kernel's arrival took, which it
 	// keeps for its readiness (eventClock.keep); 0 when it holds none
 	evSlot int32
+	// arriveNext: the device kernel launched next at the same site, which
+	// reaches the KMU with this one, at its arrival event
+	// (engine.launchChild); nil for the last, and once arrived
+	arriveNext *Kernel
 
 	id       uint64
 	stream   uint64
@@ -277,4 +281,12 @@ func (k *Kernel) isCopy() bool { return k.rare != nil && k.rare.copy != nil }
 func (k *Kernel) childDone(tailsOpen bool) bool {
 	k.kids--
 	return k.kids == 0 || k.inKD || tailsOpen
+}
+
+// arrived unchains device kernel k, arrived, from the kernel that arrives
+// with it next, which it returns (nil for none).
+func (k *Kernel) arrived() *Kernel {
+	next := k.arriveNext
+	k.arriveNext = nil
+	return next
 }

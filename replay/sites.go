@@ -51,7 +51,7 @@ func (se *siteEngine) count(s *Stats) {
 type siteHost interface {
 	warpDone(c *ctaRun, end int64)
 	resumeWarp(c *ctaRun, w int)
-	launchChild(c *ctaRun, l *siteRec, arrive int64)
+	launchChild(c *ctaRun, l *siteRec, arrive int64, after *Kernel)
 	launchHardware(owner launcher, child *Kernel, readyAt int64)
 	fail(err error)
 }
@@ -227,15 +227,17 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 // launchAllLanes is decide's loop for LaunchAll's verdicts, every lane a
 // runtime launch, at a site not held: the lanes are counted at once, and
 // each is recorded and launched as launchOne launches through the device
-// runtime. CDP's sites (BFS scale 16: a child kernel a lane) spent 37
-// instructions a lane in the loop besides the launch, telling each
-// verdict apart, and 15 more in launchOne.
+// runtime, all but the first after the lane before them, whose arrival
+// they share (engine.launchChild). CDP's sites (BFS scale 16: a child
+// kernel a lane) spent 37 instructions a lane in the loop besides the
+// launch, telling each verdict apart, and 15 more in launchOne.
 func (se *siteEngine) launchAllLanes(c *ctaRun, s *Site, lanes []siteRec, out []Verdict, cost siteCost, now int64) {
 	se.tally(Launch, int64(len(lanes)))
-	arrive := now + cost.launch
+	arrive, after := now+cost.launch, (*Kernel)(nil)
 	for i := range lanes {
 		se.record(s, &lanes[i], &out[i], nil) // nil: a runtime launch is not sent by command
-		se.host.launchChild(c, &lanes[i], arrive)
+		se.host.launchChild(c, &lanes[i], arrive, after)
+		after = lanes[i].child
 	}
 }
 
@@ -314,7 +316,7 @@ func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteC
 	case hardware:
 		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
 	default:
-		se.host.launchChild(c, l, now+cost.launch)
+		se.host.launchChild(c, l, now+cost.launch, nil)
 	}
 }
 
