@@ -103,7 +103,8 @@ func (e *engine) becomeReady(k *Kernel) {
 	if len(e.mechs) > 0 {
 		readyAll(e.mechs, k, now)
 	}
-	e.mark(k)
+	k.marked = true
+	e.kd.listLast(k)
 }
 
 // complete finishes a kernel whose CTAs and children are all done, and

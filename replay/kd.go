@@ -113,28 +113,20 @@ func (d *kernelDistributor) ready(k *Kernel) {
 	k.ready = d.readySeq
 }
 
-// list puts ready kernel k with CTAs to place into the FCFS list, in its
-// ready order (a kernel comes back when a group joins its pool).
-//
-// A kernel that has just become ready goes last, and is appended: the
-// copy that makes room for one coming back was a call into the runtime
-// (typedslicecopy) even with nothing to move.
+// list puts ready kernel k with CTAs to place back into the FCFS list,
+// in its ready order (a kernel comes back when a group joins its pool):
+// appended (listLast), then moved to its place where kernels ready after
+// it are listed.
 func (d *kernelDistributor) list(k *Kernel) {
-	if k.Remaining() == 0 {
-		d.drained = true
-	}
 	i := len(d.pending)
 	for i > 0 && d.pending[i-1].ready > k.ready {
 		i--
 	}
-	d.lower(k, len(d.pending) == 0)
-	if i == len(d.pending) {
-		d.pending = append(d.pending, k)
-		return
+	d.listLast(k)
+	if last := len(d.pending) - 1; i < last {
+		copy(d.pending[i+1:], d.pending[i:last])
+		d.pending[i] = k
 	}
-	d.pending = append(d.pending, nil)
-	copy(d.pending[i+1:], d.pending[i:])
-	d.pending[i] = k
 }
 
 // lower brings least down to listed kernel k's need, or sets it to k's
@@ -211,3 +203,17 @@ func (d *kernelDistributor) heldLen() int { return d.held.len() }
 
 // waiters yields the kernels waiting for an entry, oldest first.
 func (d *kernelDistributor) waiters() iter.Seq[*Kernel] { return d.waiting.All() }
+
+// listLast appends k to the FCFS list: a kernel that has just become
+// ready (engine.becomeReady), ready last, goes after every listed one.
+// Its readiness lists it so, with no search of the list for its place
+// and none of mark's tests (a kernel becoming ready is not listed yet),
+// under CDP once a device kernel (scripts/instructions.sh, BFS scale 20:
+// mark's call and its tests, 5 instructions a CTA fewer).
+func (d *kernelDistributor) listLast(k *Kernel) {
+	if k.Remaining() == 0 {
+		d.drained = true
+	}
+	d.lower(k, len(d.pending) == 0)
+	d.pending = append(d.pending, k)
+}
