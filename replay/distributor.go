@@ -32,7 +32,7 @@ func (e *engine) fillKD() {
 // cycles ago and is out of the cache, and under CDP another kernel, long
 // waiting, takes the free entry (BFS scale 20: tens of thousands wait),
 // so reading more of k here would only wait for it. The kernels chained
-// to k at its launch (launchChild) arrive with it, in their order.
+// to k at its launch (launchChildren) arrive with it, in their order.
 func (e *engine) arriveDevice(k *Kernel) {
 	for ; k != nil; k = k.arrived() {
 		e.watch.kernelArrived(k, e.clock.now())

@@ -140,7 +140,7 @@ func (c *eventClock) keep(k *Kernel) int32 {
 // kept is device kernel k's slot for its readiness: the one its arrival
 // kept, or a new one where it entered the Kernel Distributor with no
 // arrival event of its own (DTBL's launch hardware, a group launched as a
-// kernel, a kernel that arrived chained to another: launchChild).
+// kernel, a kernel that arrived chained to another: launchChildren).
 func (c *eventClock) kept(k *Kernel) int32 {
 	if k.evSlot == 0 {
 		return c.kslots.Put(k)

@@ -35,7 +35,7 @@ type Kernel struct {
 	evSlot int32
 	// arriveNext: the device kernel launched next at the same site, which
 	// reaches the KMU with this one, at its arrival event
-	// (engine.launchChild); nil for the last, and once arrived
+	// (engine.launchChildren); nil for the last, and once arrived
 	arriveNext *Kernel
 
 	id       uint64
