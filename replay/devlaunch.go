@@ -157,22 +157,27 @@ func (d *deviceRuntime) launchSlots() {
 // Under tie seed 0 the arrival events of a site's lanes, pushed one
 // after another for one cycle, fire one after another with no event
 // between them, so the first one's event carries them all, chained
-// (Kernel.arriveNext, taken by arriveDevice), where an event each cost
-// its push, its pop and its handler (67 instructions a CTA fewer). Under
-// a seed, which places each event among the cycle's others, each keeps
-// its own.
+// (Kernel.arriveNext), where an event each cost its push, its pop and
+// its handler (67 instructions a CTA fewer). Under a seed, which places
+// each event among the cycle's others, each keeps its own, and so does a
+// kernel in an ordered device stream, which its stream may hold at its
+// arrival: the others, chained, arrive (arriveDevice) and wait for an
+// entry (kernelDistributor.take) as one.
 func (e *engine) launchChildren(c *ctaRun, lanes []siteRec, arrive int64) {
 	owner := launcherOf(c)
 	var after *Kernel
 	for i := range lanes {
 		l := &lanes[i]
 		e.dev.made(owner, l.child)
-		if ordered(l.kind) {
+		switch {
+		case ordered(l.kind):
 			e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.host.freshStream)
-		}
-		if after == nil || e.clock.seeded {
 			e.clock.arrival(arrive, l.child)
-		} else {
+			after = nil // it arrives alone: its stream may hold it (arriveDevice)
+			continue
+		case after == nil || e.clock.seeded:
+			e.clock.arrival(arrive, l.child)
+		default:
 			after.arriveNext = l.child
 		}
 		after = l.child

@@ -32,7 +32,8 @@ type Kernel struct {
 	thread      uint16 // the host thread that issues a host call (hostThreads)
 	// arriveNext: the device kernel launched next at the same site, which
 	// reaches the KMU with this one, at its arrival event
-	// (engine.launchChildren); nil for the last, and once arrived
+	// (engine.launchChildren), and waits for an entry after it
+	// (kernelDistributor.take); nil for the last, and once it takes one
 	arriveNext *Kernel
 
 	id       uint64
@@ -278,12 +279,4 @@ func (k *Kernel) isCopy() bool { return k.rare != nil && k.rare.copy != nil }
 func (k *Kernel) childDone(tailsOpen bool) bool {
 	k.kids--
 	return k.kids == 0 || k.inKD || tailsOpen
-}
-
-// arrived unchains device kernel k, arrived, from the kernel that arrives
-// with it next, which it returns (nil for none).
-func (k *Kernel) arrived() *Kernel {
-	next := k.arriveNext
-	k.arriveNext = nil
-	return next
 }
