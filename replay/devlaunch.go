@@ -66,8 +66,7 @@ func (d *deviceRuntime) count(s *Stats) {
 func (d *deviceRuntime) launchedBy(owner launcher, child *Kernel) {
 	child.launchCycle = d.clock.now()
 	child.owner = owner
-	owner.adopt()
-	d.deviceKernels++
+	d.adopted(owner, 1)
 }
 
 // kernelDrained is kernel k's CTAs done under KLAP's kernel scope: the
@@ -87,7 +86,7 @@ func (d *deviceRuntime) kernelDrained(k *Kernel) {
 // launchPending counts a device launch into the pending pool.
 func (d *deviceRuntime) launchPending(child *Kernel) {
 	child.pendingLaunch = true
-	d.peakPending = max(d.peakPending, d.launch.enter())
+	d.pooled(1)
 }
 
 // launchBegun is a pending launch's kernel starting its first CTA: it leaves
@@ -147,16 +146,43 @@ func (d *deviceRuntime) launchSlots() {
 	}
 }
 
-// launchChild starts the device kernel lane l of CTA c launches: it
-// exists from the site's cycle, takes its place in its stream, and
-// reaches the KMU when the API call returns.
-func (e *engine) launchChild(c *ctaRun, l *siteRec, arrive int64) {
+// launchChildren starts the device kernels the lanes of one site of CTA
+// c launch: each exists from the site's cycle, takes its place in its
+// stream, and reaches the KMU when the API call returns, at arrive, in
+// lane order. One call a site, not a lane: through siteHost, an
+// interface, a call each cost CDP's lanes (BFS scale 20 under CDP, some
+// 13 a site) its dispatch, its frame and their launcher found again
+// (scripts/instructions.sh: 6 instructions a CTA fewer).
+//
+// Under tie seed 0 the arrival events of a site's lanes, pushed one
+// after another for one cycle, fire one after another with no event
+// between them, so the first one's event carries them all, chained
+// (Kernel.arriveNext), where an event each cost its push, its pop and
+// its handler (67 instructions a CTA fewer). Under a seed, which places
+// each event among the cycle's others, each keeps its own, and so does a
+// kernel in an ordered device stream, which its stream may hold at its
+// arrival: the others, chained, arrive (arriveDevice) and wait for an
+// entry (kernelDistributor.take) as one.
+func (e *engine) launchChildren(c *ctaRun, lanes []siteRec, arrive int64) {
 	owner := launcherOf(c)
-	e.launchDevice(owner, l.child)
-	if ordered(l.kind) {
-		e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.host.freshStream)
+	var after *Kernel
+	for i := range lanes {
+		l := &lanes[i]
+		e.dev.made(owner, l.child)
+		switch {
+		case ordered(l.kind):
+			e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.host.freshStream)
+			e.clock.arrival(arrive, l.child)
+			after = nil // it arrives alone: its stream may hold it (arriveDevice)
+			continue
+		case after == nil || e.clock.seeded:
+			e.clock.arrival(arrive, l.child)
+		default:
+			after.arriveNext = l.child
+		}
+		after = l.child
 	}
-	e.clock.arrival(arrive, l.child)
+	e.dev.launchedAll(owner, len(lanes))
 }
 
 // launchHardware starts a device kernel the way DTBL's launch hardware
@@ -178,8 +204,8 @@ func (e *engine) launchHardware(owner launcher, child *Kernel, readyAt int64) {
 // launchDevice is a device kernel launched now by owner, which waits for
 // it from now on: it enters the pending pool.
 func (e *engine) launchDevice(owner launcher, child *Kernel) {
-	e.dev.launchPending(child)
-	e.dev.launchedBy(owner, child)
+	e.dev.made(owner, child)
+	e.dev.launchedAll(owner, 1)
 }
 
 // arriveGroup is a group's launch command reaching the SMX scheduler.
@@ -282,4 +308,35 @@ func (d *deviceRuntime) letWaitersOn() {
 	if d.launch.slotWanted() {
 		d.clock.at(d.clock.now(), evLaunchSlot)
 	}
+}
+
+// made is child launched now by owner, into the pending pool;
+// launchedAll counts it, with the others of its site. A site's lanes
+// (BFS scale 20 under CDP: some 13) were counted one by one, into the
+// pool, their launcher's children and the run's device kernels, with the
+// pool's peak compared at each (scripts/instructions.sh: 4 instructions
+// a CTA fewer).
+func (d *deviceRuntime) made(owner launcher, child *Kernel) {
+	child.pendingLaunch = true
+	child.launchCycle = d.clock.now()
+	child.owner = owner
+}
+
+// launchedAll counts n device kernels launched now by owner (made), which
+// waits for them from now on, into the pending pool.
+func (d *deviceRuntime) launchedAll(owner launcher, n int) {
+	d.pooled(int64(n))
+	d.adopted(owner, n)
+}
+
+// pooled counts n launches into the pending pool, and its peak.
+func (d *deviceRuntime) pooled(n int64) {
+	d.peakPending = max(d.peakPending, d.launch.enter(n))
+}
+
+// adopted counts n device kernels launched by owner, which waits for
+// them from now on.
+func (d *deviceRuntime) adopted(owner launcher, n int) {
+	owner.adopt(n)
+	d.deviceKernels += int64(n)
 }

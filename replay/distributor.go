@@ -27,20 +27,30 @@ func (e *engine) fillKD() {
 
 // arriveDevice is a device kernel reaching the KMU: on a private stream
 // of its own, with no copy to start and nothing `after`, it goes straight
-// to wait for a Kernel Distributor entry. It only writes to k: the kernel
-// was launched tens of thousands of cycles ago and is out of the cache,
-// and under CDP another kernel, long waiting, takes the free entry (BFS
-// scale 20: tens of thousands wait), so reading k here would only wait
-// for it.
+// to wait for a Kernel Distributor entry. It reads only k's first line
+// (inDevStream, arriveNext): the kernel was launched tens of thousands of
+// cycles ago and is out of the cache, and under CDP another kernel, long
+// waiting, takes the free entry (BFS scale 20: tens of thousands wait),
+// so reading more of k here would only wait for it.
+//
+// The kernels chained to k at its launch (launchChildren), none in an
+// ordered device stream, arrive with it, in their order, and wait for an
+// entry chained, in one place of the queue (kernelDistributor.take):
+// queued one by one, each cost awaitKD's call, the queue's push and pop,
+// and a test for a free entry (scripts/instructions.sh, BFS scale 20: 14
+// instructions a CTA fewer). Entering the Kernel Distributor tells no one
+// and only schedules a kernel's readiness, so they enter as they would
+// one by one.
 func (e *engine) arriveDevice(k *Kernel) {
-	e.watch.kernelArrived(k, e.clock.now())
-	if k.inDevStream {
-		if e.dstreams.arrive(k) {
-			e.awaitKD(k)
+	for c := k; c != nil; c = c.arriveNext {
+		e.watch.kernelArrived(c, e.clock.now())
+		if !c.inDevStream {
+			e.host.privateStream(c)
+			c.state = kWaiting
+		} else if !e.dstreams.arrive(c) {
+			return // alone, as a kernel in an ordered stream arrives
 		}
-		return
 	}
-	e.host.privateStream(k)
 	e.awaitKD(k)
 }
 
@@ -100,7 +110,8 @@ func (e *engine) becomeReady(k *Kernel) {
 	if len(e.mechs) > 0 {
 		readyAll(e.mechs, k, now)
 	}
-	e.mark(k)
+	k.marked = true
+	e.kd.listLast(k)
 }
 
 // complete finishes a kernel whose CTAs and children are all done, and

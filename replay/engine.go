@@ -60,6 +60,7 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 	shared := opt.Config.Model.Contention == model.On && pol.Tasks == nil
 	e.sms = newSMArray(&e.cfg, pol.ExclusiveSMs || opt.Config.GPU.ExclusiveSMs(), shared, slotsNeeded(pol.Sites), l1Flush, sink, &e.clock.q)
 	e.clock.q.SetTieSeed(uint64(opt.Config.Model.TieSeed))
+	e.clock.seeded = opt.Config.Model.TieSeed != 0
 	e.clock.left = checkEvents
 	e.dispatch = newDispatch(e, pol.Placer)
 	rows := e.out.rows() // the launches rows, written by the device runtime

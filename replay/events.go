@@ -40,13 +40,14 @@ const (
 type eventClock struct {
 	t      int64 // the cycle of the event firing, or last fired
 	q      eventq.Queue
-	kslots slots.Table[*Kernel] // kernels with an event pending, or between a device arrival and readiness (events name them by slot, holding no pointer)
+	kslots slots.Table[*Kernel] // kernels with an event pending (events name them by slot, holding no pointer)
 	// handlers routes each kind to its component; the funcs are made once,
 	// when the engine is built, so firing an event allocates nothing.
 	handlers [evKinds]func(eventq.Event)
 	left     int   // events the loop fires before it looks up (tick)
 	until    int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
 	fired    bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
+	seeded   bool  // a tie seed orders each cycle's events (model.tie_seed): no two share one (launchChildren)
 }
 
 // on registers h as the handler of kind's events.
@@ -98,54 +99,33 @@ func (c *eventClock) kernel(at int64, kind eventKind, k *Kernel) {
 	case kind == evArrive:
 		c.arrival(at, k)
 	case kind == evReady:
-		c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(kind), Ref: c.kept(k)})
+		c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	default:
 		c.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	}
 }
 
 // arrival schedules device kernel k's arrival at the KMU: kernel's case
-// for it, which a launching lane, knowing its child a device kernel,
-// takes at once (BFS scale 16: one a CTA).
+// for it, which a launching site, knowing its children device kernels,
+// takes at once.
 func (c *eventClock) arrival(at int64, k *Kernel) {
-	c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(evArrive), Ref: c.keep(k), Aux: deviceArrival})
+	c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(evArrive), Ref: c.kslots.Put(k), Aux: deviceArrival})
 }
 
 // deviceArrival marks, in Aux, the arrival of a device kernel: when it
 // fires, the engine goes on without reading the kernel (arriveDevice).
 const deviceArrival = 1
 
-// kernelOf returns a kernel event's kernel and frees its slot, but for a
-// device arrival's, which the kernel keeps for its readiness (keep).
+// kernelOf returns a kernel event's kernel and frees its slot.
+//
+// A device kernel's arrival kept its slot for its readiness once (the
+// kernel's evSlot): one Put and one Take fewer a device kernel while each
+// arrived at an event of its own. A site's children now arrive at one
+// (launchChildren), and the test of that slot at every readiness cost
+// more than the Put and Take it saved the site's first
+// (scripts/instructions.sh, BFS scale 20: 2 instructions a CTA fewer).
 func (c *eventClock) kernelOf(ev eventq.Event) *Kernel {
-	if ev.Aux == deviceArrival {
-		return c.kslots.At(ev.Ref)
-	}
 	return c.kslots.Take(ev.Ref)
-}
-
-// keep gives device kernel k a slot for its arrival that it keeps, in
-// evSlot, for its readiness (kept): one Put and one Take a device kernel
-// where its two events took two of each (BFS scale 16 under CDP: 14,713
-// kernels for 35,306 CTAs; callgrind: 4,812 → 4,802 instructions a
-// CTA). A kernel that waits for an entry holds its slot meanwhile, as
-// it holds its place in the Kernel Distributor's queue.
-func (c *eventClock) keep(k *Kernel) int32 {
-	ref := c.kslots.Put(k)
-	k.evSlot = ref + 1
-	return ref
-}
-
-// kept is device kernel k's slot for its readiness: the one its arrival
-// kept, or a new one where it entered the Kernel Distributor with no
-// arrival event (DTBL's launch hardware, a group launched as a kernel).
-func (c *eventClock) kept(k *Kernel) int32 {
-	if k.evSlot == 0 {
-		return c.kslots.Put(k)
-	}
-	ref := k.evSlot - 1
-	k.evSlot = 0
-	return ref
 }
 
 // cta schedules a CTA event; warp matters for launch sites.

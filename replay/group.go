@@ -129,7 +129,7 @@ func (t *groupTable) arrived(ref int32) *group { return t.inFlight.Take(ref) }
 // launcher waits for it from now on.
 func newGroup(c *ctaRun, l siteRec) *group {
 	g := &group{id: l.child.id, src: l.child, owner: launcherOf(c), hwTID: c.hwThread(int(l.warp), int(l.lane)), agtSlot: -1}
-	g.owner.adopt()
+	g.owner.adopt(1)
 	return g
 }
 
@@ -211,11 +211,11 @@ func (l launcher) id() uint64 {
 	return l.k.id
 }
 
-// adopt counts one more piece of launched work the launcher waits for.
-func (l launcher) adopt() {
+// adopt counts n more pieces of launched work the launcher waits for.
+func (l launcher) adopt(n int) {
 	if l.g != nil {
-		l.g.kids++
+		l.g.kids += n
 		return
 	}
-	l.k.kids++
+	l.k.kids += n
 }

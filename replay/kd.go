@@ -21,7 +21,8 @@ import (
 // through Dispatch.Pending.
 type kernelDistributor struct {
 	entries  int                 // gpu.max_kernels
-	waiting  fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry
+	waiting  fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry, each with those chained to it (take)
+	chained  *Kernel             // the kernels chained to the one take took last: they wait before the queue's
 	held     kdOrder             // kernels holding an entry, in entry order
 	pending  []*Kernel           // ready kernels with CTAs to place, FCFS (by ready sequence)
 	least    need                // each resource's least need among pending's kernels (lowest)
@@ -56,7 +57,7 @@ func (d *kernelDistributor) wait(k *Kernel) {
 // every kernel it hands an entry is followed by a call that found none
 // (under CDP one of each per kernel), which cost more than the test.
 func (d *kernelDistributor) takes() bool {
-	return d.held.len() < d.entries && d.waiting.Len() > 0
+	return d.held.len() < d.entries && (d.chained != nil || d.waiting.Len() > 0)
 }
 
 // take takes the oldest waiting kernel, which takes a free entry, and
@@ -67,18 +68,36 @@ func (d *kernelDistributor) takes() bool {
 // better. The prefetch is take's own: in a function of its own, called,
 // it cost a kernel some 10 instructions more (callgrind, BFS scale 16
 // under CDP: 4,789 → 4,783 instructions a CTA).
+//
+// A site's device kernels arrive chained (Kernel.arriveNext) and wait so,
+// in one place of the queue: the oldest waiting kernel is the next of the
+// chain take took from last, or the queue's first, itself the first of
+// its chain, which then waits before the queue's.
 func (d *kernelDistributor) take() *Kernel {
-	k := d.waiting.Pop()
-	if next, ok := d.waiting.Front(); ok {
+	k := d.chained
+	if k == nil {
+		k = d.waiting.Pop()
+	}
+	d.chained, k.arriveNext = k.arriveNext, nil
+	if next := d.front(); next != nil {
 		cacheline.Prefetch(unsafe.Pointer(next))
 	}
+	return k
+}
+
+// front is the kernel take takes next, nil for none.
+func (d *kernelDistributor) front() *Kernel {
+	if d.chained != nil {
+		return d.chained
+	}
+	k, _ := d.waiting.Front()
 	return k
 }
 
 // free reports whether a kernel arriving now would take an entry at once:
 // one is free and no kernel waits before it.
 func (d *kernelDistributor) free() bool {
-	return d.held.len() < d.entries && d.waiting.Len() == 0
+	return d.held.len() < d.entries && d.chained == nil && d.waiting.Len() == 0
 }
 
 // enter gives k an entry, and returns the running parts' source for
@@ -113,28 +132,20 @@ func (d *kernelDistributor) ready(k *Kernel) {
 	k.ready = d.readySeq
 }
 
-// list puts ready kernel k with CTAs to place into the FCFS list, in its
-// ready order (a kernel comes back when a group joins its pool).
-//
-// A kernel that has just become ready goes last, and is appended: the
-// copy that makes room for one coming back was a call into the runtime
-// (typedslicecopy) even with nothing to move.
+// list puts ready kernel k with CTAs to place back into the FCFS list,
+// in its ready order (a kernel comes back when a group joins its pool):
+// appended (listLast), then moved to its place where kernels ready after
+// it are listed.
 func (d *kernelDistributor) list(k *Kernel) {
-	if k.Remaining() == 0 {
-		d.drained = true
-	}
 	i := len(d.pending)
 	for i > 0 && d.pending[i-1].ready > k.ready {
 		i--
 	}
-	d.lower(k, len(d.pending) == 0)
-	if i == len(d.pending) {
-		d.pending = append(d.pending, k)
-		return
+	d.listLast(k)
+	if last := len(d.pending) - 1; i < last {
+		copy(d.pending[i+1:], d.pending[i:last])
+		d.pending[i] = k
 	}
-	d.pending = append(d.pending, nil)
-	copy(d.pending[i+1:], d.pending[i:])
-	d.pending[i] = k
 }
 
 // lower brings least down to listed kernel k's need, or sets it to k's
@@ -210,4 +221,40 @@ func (d *kernelDistributor) holders() []*Kernel { return d.held.kernels() }
 func (d *kernelDistributor) heldLen() int { return d.held.len() }
 
 // waiters yields the kernels waiting for an entry, oldest first.
-func (d *kernelDistributor) waiters() iter.Seq[*Kernel] { return d.waiting.All() }
+func (d *kernelDistributor) waiters() iter.Seq[*Kernel] {
+	return func(yield func(*Kernel) bool) {
+		if !yieldChain(d.chained, yield) {
+			return
+		}
+		for k := range d.waiting.All() {
+			if !yieldChain(k, yield) {
+				return
+			}
+		}
+	}
+}
+
+// yieldChain yields k and the kernels chained to it, and reports whether
+// to go on.
+func yieldChain(k *Kernel, yield func(*Kernel) bool) bool {
+	for ; k != nil; k = k.arriveNext {
+		if !yield(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// listLast appends k to the FCFS list: a kernel that has just become
+// ready (engine.becomeReady), ready last, goes after every listed one.
+// Its readiness lists it so, with no search of the list for its place
+// and none of mark's tests (a kernel becoming ready is not listed yet),
+// under CDP once a device kernel (scripts/instructions.sh, BFS scale 20:
+// mark's call and its tests, 5 instructions a CTA fewer).
+func (d *kernelDistributor) listLast(k *Kernel) {
+	if k.Remaining() == 0 {
+		d.drained = true
+	}
+	d.lower(k, len(d.pending) == 0)
+	d.pending = append(d.pending, k)
+}

@@ -30,9 +30,11 @@ type Kernel struct {
 	inDevStream bool
 	state       kernelState
 	thread      uint16 // the host thread that issues a host call (hostThreads)
-	// evSlot: 1 + the event slot a device kernel's arrival took, which it
-	// keeps for its readiness (eventClock.keep); 0 when it holds none
-	evSlot int32
+	// arriveNext: the device kernel launched next at the same site, which
+	// reaches the KMU with this one, at its arrival event
+	// (engine.launchChildren), and waits for an entry after it
+	// (kernelDistributor.take); nil for the last, and once it takes one
+	arriveNext *Kernel
 
 	id       uint64
 	stream   uint64

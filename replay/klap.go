@@ -87,7 +87,7 @@ func (b *batch) add(child *Kernel, owner launcher) *Kernel {
 			continue
 		}
 		g := &group{id: child.id, src: child, target: a.head, owner: owner, agtSlot: -1}
-		owner.adopt()
+		owner.adopt(1)
 		a.members = append(a.members, g)
 		a.grid += child.total
 		a.decl = widest(a.decl, child.decl)

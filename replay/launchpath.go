@@ -117,10 +117,10 @@ func (p *launchPath) hold(c *ctaRun, w, first, last int, since int64, cost siteC
 // waiting is the number of warps held for room in the pool.
 func (p *launchPath) waiting() int { return len(p.waiters) - p.waitAt }
 
-// enter counts a device launch into the pool and returns how many are
+// enter counts n device launches into the pool and returns how many are
 // pending now.
-func (p *launchPath) enter() int64 {
-	p.pending++
+func (p *launchPath) enter(n int64) int64 {
+	p.pending += n
 	return p.pending
 }
 
