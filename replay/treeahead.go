@@ -68,7 +68,7 @@ const (
 const (
 	// deviceHeld is a device launch: the child Kernel with the start of
 	// its packed table (newDeviceKernel), its site, its entry in the tree.
-	deviceHeld = int(unsafe.Sizeof(Kernel{})) + headerLen + 2 + int(unsafe.Sizeof(siteRec{})) + int(unsafe.Sizeof(filed{}))
+	deviceHeld = int(unsafe.Sizeof(Kernel{})) + 8 + int(unsafe.Sizeof(siteRec{})) + int(unsafe.Sizeof(filed{}))
 )
 
 // ctaHeld is a cta record with warps per-warp cycles: at most a host
