@@ -160,37 +160,50 @@ const (
 	namesCTA      = -1 << 63             // set in a word that names a record's CTA
 )
 
-// appendPacked appends the body of cta record c (its head, demand and
-// per-warp cycles), rescaled with clk, to the table's words in the packed
-// form: the ctaRecord read makes of it, written straight from c, with no
-// ctaRecord between (ctaTable.record; scripts/instructions.sh --quick
-// bfs: 10 instructions a CTA fewer). It returns the per-warp cycles
-// kept: none where every warp runs the CTA's cycles. The record's words
-// are made room for at once and written in place, the slice stored back
-// as a self-assignment, which the compiler stores with no write barrier
-// (a pointer store takes one while the GC marks, much of a replay's
-// first reading), and no slice returned.
-func (t *ctaTable) appendPacked(c *trace.CTA, clk clock) int {
-	var nw int
-	if packedWarps(c) {
-		nw = len(c.WarpCycles)
+// appendPacked appends cs, cta records of the table's CTAs, rescaled
+// with clk, to its words in the packed form, each naming its CTA where
+// the header says it must (ctaTable.packed): the ctaRecord read makes of
+// each, written straight from it, with no ctaRecord between
+// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer). It
+// returns the per-warp cycles kept: none where every warp runs the CTA's
+// cycles. A run of a child's records (treeReader.ctaRun) is filed in one
+// call, not one a record through record. A record's words are made room
+// for at once and written in place, the slice stored back as a
+// self-assignment, which the compiler stores with no write barrier (a
+// pointer store takes one while the GC marks, much of a replay's first
+// reading): held in a local and stored back once a run, it took BFS
+// (full) 17 instructions a CTA more, spilled.
+func (t *ctaTable) appendPacked(cs []trace.CTA, clk clock) (warps int) {
+	for i := range cs {
+		c := &cs[i]
+		if h := t.packed[0]; uint64(h&headerLow) == c.CTA {
+			t.packed[0] = h + 1
+		} else { // it names its CTA
+			t.packed[0] = h | outOfOrder
+			t.packed = append(t.packed, int64(c.CTA)|namesCTA)
+		}
+		var nw int
+		if packedWarps(c) {
+			nw = len(c.WarpCycles)
+		}
+		cycles := clk.scale(c.Cycles)
+		var issue, dram float32
+		if c.HasDemand() && cycles > 0 {
+			issue, dram = perCycle(c.Insts, c.DRAMBytes, cycles)
+		}
+		n := len(t.packed)
+		if cap(t.packed)-n < 2+nw {
+			t.packed = slices.Grow(t.packed, 2+nw)
+		}
+		t.packed = t.packed[:n+2+nw]
+		r := t.packed[n:]
+		r[0], r[1] = cycles|int64(nw)<<headWarpShift, int64(math.Float32bits(issue))|int64(math.Float32bits(dram))<<32
+		for i, w := range c.WarpCycles[:nw] {
+			r[2+i] = clk.scale(w)
+		}
+		warps += nw
 	}
-	cycles := clk.scale(c.Cycles)
-	var issue, dram float32
-	if c.HasDemand() && cycles > 0 {
-		issue, dram = perCycle(c.Insts, c.DRAMBytes, cycles)
-	}
-	n := len(t.packed)
-	if cap(t.packed)-n < 2+nw {
-		t.packed = slices.Grow(t.packed, 2+nw)
-	}
-	t.packed = t.packed[:n+2+nw]
-	r := t.packed[n:]
-	r[0], r[1] = cycles|int64(nw)<<headWarpShift, int64(math.Float32bits(issue))|int64(math.Float32bits(dram))<<32
-	for i, w := range c.WarpCycles[:nw] {
-		r[2+i] = clk.scale(w)
-	}
-	return nw
+	return warps
 }
 
 // packedWarps is ownWarps for appendPacked, in one pass with no branch a

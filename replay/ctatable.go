@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"unsafe"
+
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -237,16 +239,19 @@ func (t *ctaTable) at(i uint64) *ctaSpec {
 // reuses it and its warps once the tree filer's call (one a CTA) is
 // done: what a table keeps of it, it copies.
 func (t *ctaTable) record(c *trace.CTA, clk clock) int {
-	if t.packed == nil {
-		return t.fill(c, clk)
+	return t.recordRun(unsafe.Slice(c, 1), clk) // a run of c alone, no copy
+}
+
+// recordRun files cs, a run of cta records of the table's CTAs, as record
+// files each, and returns how many per-warp cycles it keeps.
+func (t *ctaTable) recordRun(cs []trace.CTA, clk clock) (warps int) {
+	if t.packed != nil {
+		return t.appendPacked(cs, clk)
 	}
-	if h := t.packed[0]; uint64(h&headerLow) == c.CTA {
-		t.packed[0] = h + 1
-	} else { // it names its CTA
-		t.packed[0] = h | outOfOrder
-		t.packed = append(t.packed, int64(c.CTA)|namesCTA)
+	for i := range cs {
+		warps += t.fill(&cs[i], clk)
 	}
-	return t.appendPacked(c, clk)
+	return warps
 }
 
 // unpack turns the packed records into specs. The words are the table's

@@ -73,7 +73,10 @@ const (
 
 // ctaHeld is a cta record with warps per-warp cycles: at most a host
 // CTA's spec and its warps (a device CTA's packed record is smaller).
-func ctaHeld(warps int) int { return int(unsafe.Sizeof(ctaSpec{})) + 8*warps }
+func ctaHeld(warps int) int { return ctasHeld(1, warps) }
+
+// ctasHeld is n cta records with warps per-warp cycles in all.
+func ctasHeld(n, warps int) int { return n*int(unsafe.Sizeof(ctaSpec{})) + 8*warps }
 
 // refHeld is an access or pages record kept as page references and
 // touches: a range and a touch for each range it names.
