@@ -205,10 +205,11 @@ func newPackedCTATable(total uint64) ctaTable {
 }
 
 // packedRoom is the words a packed table of total CTAs starts with room
-// for: its header, a record per CTA (up to 16) and one CTA's two
-// per-warp cycles of its own (BFS's children: their last CTA's).
+// for: its header, a record per CTA (up to 64) and one CTA's two
+// per-warp cycles of its own (BFS's children: their last CTA's). Up to
+// 16, BFS scale 20's children of 20 to 62 CTAs outgrew it, 6K of them.
 func packedRoom(total uint64) int {
-	return 1 + int(min(total, 16))*2 + 2
+	return 1 + int(min(total, 64))*2 + 2
 }
 
 // gridOf is the grid's size a packed table's header holds.
