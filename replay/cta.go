@@ -24,9 +24,6 @@ type ctaRun struct {
 	// decoded as it is placed, not kept in the table; or when it is a
 	// queue (ctaSpecs), taken out of it. Its end leaves it (dropSpec).
 	own ctaSpec
-	// ownWarps holds own's per-warp cycles: kept when the state is reused
-	// for the next CTA, so streaming a CTA with them allocates nothing.
-	ownWarps []int64
 
 	ctaState
 }
@@ -95,7 +92,7 @@ func (e *engine) place(k *Kernel, i int) {
 			e.fail(e.body.reach(k, c.idx)) // a nil error changes nothing
 		}
 		if k.ctas.streams() {
-			c.ownWarps = k.ctas.nextSpec(&c.own, c.ownWarps)
+			k.ctas.nextSpec(&c.own)
 			c.streamed = true
 		} else if q := k.ctas.queued(); q != nil {
 			q.pop(c.idx, &c.own)

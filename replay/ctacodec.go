@@ -10,9 +10,10 @@ package replay
 //   - ctaRecord is the record as the engine keeps it (read): rescaled to
 //     the replay clock, its warps dropped where every warp runs the CTA's
 //     cycles.
-//   - The packed form is a cta record's numbers in a device kernel's
-//     table until a spec is asked for (appendPacked, from the trace.CTA;
-//     ctaSpec.decode, into the spec; ctaTable owns the table's header).
+//   - The packed form is a cta record as the spec it makes, in words, in
+//     a device kernel's table until a spec is asked for (appendPacked,
+//     from the trace.CTA; ctaSpec.decode, into the spec, which shares
+//     its per-warp cycles; ctaTable owns the table's header).
 //   - ctaSpec is what placing a CTA reads: its cycles, per-warp cycles,
 //     demand per cycle alone and rare parts (fill).
 //   - slimSpec and rareSpec are a ctaSpec split into its pointer-free part
@@ -24,11 +25,11 @@ package replay
 //     becomes its slim directly (plainSlim).
 //
 // The codec's functions are small enough to be inlined where they are
-// called once a CTA (appendPacked and decode excepted): the forms cost no
+// called once a CTA (appendPacked excepted): the forms cost no
 // calls on the hot paths.
 
 import (
-	"encoding/binary"
+	"math"
 	"slices"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -132,257 +133,103 @@ func slimOf(cycles int64, insts, bytes uint64) slimSpec {
 // engine keeps: some warp's differ from the CTA's.
 func ownWarps(c *trace.CTA) bool { return len(c.WarpCycles) > 0 && !uniform(c.WarpCycles, c.Cycles) }
 
-// The packed form: a record of CTA i is the uvarint of a tag (the number
-// of per-warp cycles, shifted left by three, whether it names its CTA,
-// whether its numbers are short and whether it records a demand), the
-// uvarint of i where it names its CTA, then its cycles, its insts and
-// bytes where it records a demand, and its per-warp cycles. A record names its
-// CTA unless that is the CTA after the last record's that did not (CTA 0
-// for the first): records in CTA order, as every generator writes them,
-// name none. Where each of its numbers is below 2^16 and not negative (a
-// child CTA of BFS's, short) each takes two bytes, little-endian; else
-// each is a varint (cycles and per-warp cycles zigzagged). A CTA takes 7
-// to 12 bytes, about a fifth of a ctaSpec.
+// The packed form: a record of CTA i is two words, its head and its
+// demand, then its per-warp cycles, one a word, rescaled. The head holds
+// its cycles, rescaled (below 2^51: trace.MaxCycles by MaxClockRatio),
+// and above them its number of per-warp cycles (at most 32: a CTA has at
+// most 1,024 threads); none where every warp runs the CTA's cycles. The
+// demand is the CTA's issue and DRAM demand per cycle alone, as float32
+// bits, low and high: computed as the record is filed, over its cycles,
+// which are its time alone (with warp_cycles, the trace's rule makes
+// cycles the longest warp's time, and rescaling keeps order). A record of
+// another CTA than the one after the last record's that named none (CTA
+// 0 for the first) comes after a word that names it: its CTA, with the
+// sign bit set, which no head has. Records in CTA order, as every
+// generator writes them, name none.
 //
-// The short form is read with one load a number, where a varint took a
-// test a byte and, past its first, a loop (uvarintAt, kept small enough
-// to inline): scripts/instructions.sh --quick bfs, 65 instructions a CTA
-// fewer, written and read. A child CTA of BFS's took 9.7 bytes where it
-// took 8.2 (8.7 once records in order named no CTA); BFS scale 20's peak
-// resident memory stays 65 MB.
+// A record so is the spec fill makes of it over an empty one, where a
+// CTA has one record (the trace's rule: trace.Validator rejects a
+// second), read back with no tag, no varint and no division: BFS's child
+// CTAs, 9 bytes each as varints or two-byte numbers behind a tag, were
+// appended and read again in some 260 instructions a CTA
+// (scripts/instructions.sh bfs, a027e2f). A record takes 16 bytes, 32
+// with two warps' cycles of its own (BFS's child kernels' last CTAs).
 const (
-	tagDemand    = 1       // the record has a demand: insts and bytes
-	tagShort     = 2       // its numbers take two bytes each
-	tagNamed     = 4       // it names its CTA
-	tagWarpShift = 3       // the tag's number of per-warp cycles, shifted so
-	shortMax     = 1 << 16 // a short number is below
+	headWarpShift = 56                   // a head's number of per-warp cycles, shifted so
+	headCycles    = 1<<headWarpShift - 1 // a head's cycles
+	namesCTA      = -1 << 63             // set in a word that names a record's CTA
 )
 
-// tagWarps is the number of per-warp cycles a record's tag says it has.
-func tagWarps(tag uint64) int { return int(tag >> tagWarpShift) }
-
-// appendPacked appends cta record c, rescaled with clk, in the packed
-// form, naming its CTA where named says so: the ctaRecord read makes of
-// it, written straight from c, with no ctaRecord between
-// (ctaTable.record). It returns the bytes and the per-warp cycles kept:
-// none where every warp runs the CTA's cycles.
-func appendPacked(p []byte, c *trace.CTA, clk clock, named bool) ([]byte, int) {
-	var nw int
-	own, top := packedWarps(c)
-	if own {
-		nw = len(c.WarpCycles)
-	}
-	cycles := clk.scale(c.Cycles)
-	tag := uint64(nw) << tagWarpShift
-	demand := c.HasDemand()
-	if demand {
-		tag |= tagDemand
-	}
-	if named {
-		tag |= tagNamed
-	}
-	short := uint64(cycles)|uint64(clk.scale(top))|c.Insts|c.DRAMBytes < shortMax
-	if short {
-		tag |= tagShort
-	}
-	p = appendUvarint(p, tag)
-	if named {
-		p = appendUvarint(p, c.CTA)
-	}
-	if short {
-		if demand { // the numbers before the warps in one append, as decode reads them
-			p = append(p, byte(cycles), byte(cycles>>8), byte(c.Insts), byte(c.Insts>>8), byte(c.DRAMBytes), byte(c.DRAMBytes>>8))
-		} else {
-			p = binary.LittleEndian.AppendUint16(p, uint16(cycles))
+// appendPacked appends cs, cta records of the table's CTAs, rescaled
+// with clk, to its words in the packed form, each naming its CTA where
+// the header says it must (ctaTable.packed): the ctaRecord read makes of
+// each, written straight from it, with no ctaRecord between
+// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer). It
+// returns the per-warp cycles kept: none where every warp runs the CTA's
+// cycles. A run of a child's records (treeReader.ctaRun) is filed in one
+// call, not one a record through record. A record's words are made room
+// for at once and written in place, the slice stored back as a
+// self-assignment, which the compiler stores with no write barrier (a
+// pointer store takes one while the GC marks, much of a replay's first
+// reading): held in a local and stored back once a run, it took BFS
+// (full) 17 instructions a CTA more, spilled.
+func (t *ctaTable) appendPacked(cs []trace.CTA, clk clock) (warps int) {
+	for i := range cs {
+		c := &cs[i]
+		if h := t.packed[0]; uint64(h&headerLow) == c.CTA {
+			t.packed[0] = h + 1
+		} else { // it names its CTA
+			t.packed[0] = h | outOfOrder
+			t.packed = append(t.packed, int64(c.CTA)|namesCTA)
 		}
-		for _, w := range c.WarpCycles[:nw] {
-			p = binary.LittleEndian.AppendUint16(p, uint16(clk.scale(w)))
+		var nw int
+		if packedWarps(c) {
+			nw = len(c.WarpCycles)
 		}
-		return p, nw
+		cycles := clk.scale(c.Cycles)
+		var issue, dram float32
+		if c.HasDemand() && cycles > 0 {
+			issue, dram = perCycle(c.Insts, c.DRAMBytes, cycles)
+		}
+		n := len(t.packed)
+		if cap(t.packed)-n < 2+nw {
+			t.packed = slices.Grow(t.packed, 2+nw)
+		}
+		t.packed = t.packed[:n+2+nw]
+		r := t.packed[n:]
+		r[0], r[1] = cycles|int64(nw)<<headWarpShift, int64(math.Float32bits(issue))|int64(math.Float32bits(dram))<<32
+		for i, w := range c.WarpCycles[:nw] {
+			r[2+i] = clk.scale(w)
+		}
+		warps += nw
 	}
-	p = appendUvarint(p, zigzagOf(cycles))
-	if demand {
-		p = appendUvarint(p, c.Insts)
-		p = appendUvarint(p, c.DRAMBytes)
-	}
-	for _, w := range c.WarpCycles[:nw] {
-		p = appendUvarint(p, zigzagOf(clk.scale(w)))
-	}
-	return p, nw
+	return warps
 }
 
-// packedWarps is what appendPacked needs of c's per-warp cycles, in one
-// pass over them: whether c has its own (ownWarps), and top, their
-// bitwise or, which is at least each where none is negative, and
-// negative where one is. The clock's scaling keeps order, so the warps
-// are short where top, rescaled, is. One pass with no branch in it where
-// there were two, uniform's and the short test's: scripts/instructions.sh
-// --quick bfs, 8 instructions a CTA fewer.
-func packedWarps(c *trace.CTA) (own bool, top int64) {
+// packedWarps is ownWarps for appendPacked, in one pass with no branch a
+// warp, where uniform's loop has two (scripts/instructions.sh --quick
+// bfs: 8 instructions a CTA fewer, measured with the varint form).
+func packedWarps(c *trace.CTA) bool {
 	var diff int64
 	for _, w := range c.WarpCycles {
 		diff |= w ^ c.Cycles
-		top |= w
 	}
-	return diff != 0, top
+	return diff != 0
 }
 
-// recordHead decodes the head of the packed record at p[at:]: its tag,
-// its CTA (next, where it names none, and then next is the CTA after it)
-// and the index of its body after them. Records in CTA order name none
-// and are read so with no number but the tag: BFS's child CTAs
-// (scripts/instructions.sh --quick bfs: 24 instructions a CTA fewer,
-// a byte less a CTA).
-func recordHead(p []byte, at int, next *uint64) (tag, i uint64, body int) {
-	tag, at = uvarintAt(p, at)
-	if tag&tagNamed != 0 {
-		i, at = uvarintAt(p, at)
-		return tag, i, at
-	}
-	i = *next
-	*next = i + 1
-	return tag, i, at
-}
-
-// decode writes into spec s the body at p[at:] of a packed record whose
-// head held tag, as fill writes the record the body was appended from,
-// the warps into the start of buf (which must hold them), and returns
-// the index after the body. The body goes straight into the spec, with
-// no ctaRecord between: decoded into one and filled from it, its seven
-// words were written and read again, and each number sliced what was
-// left of the bytes (ctaTable.nextSpec, once a placed CTA:
-// scripts/instructions.sh --quick bfs, 63 instructions a CTA fewer). It
-// reads a short body itself, a call fewer than a dispatch to each form's
-// reader (12 instructions a CTA), and leaves a long one to decodeLong.
-func (s *ctaSpec) decode(tag uint64, p []byte, at int, buf []int64) int {
-	if tag&tagShort == 0 {
-		return s.decodeLong(tag, p, at, buf)
-	}
-	// The numbers before the warps in one slice of known length, at
-	// constant indexes: one bounds check, where each number took two.
-	var insts, bytes uint64
-	if tag&tagDemand != 0 {
-		b := p[at : at+6]
-		s.cycles = int64(b[0]) | int64(b[1])<<8
-		insts, bytes = uint64(b[2])|uint64(b[3])<<8, uint64(b[4])|uint64(b[5])<<8
-		at += 6
-	} else {
-		s.cycles = shortAt(p, at)
-		at += 2
-	}
-	alone := s.cycles // s.alone() once the record is in s
-	if nw := tagWarps(tag); nw > 0 {
-		warps := buf[:nw:nw]
-		alone = 0
-		for w := range warps {
-			warps[w] = shortAt(p, at)
-			at += 2
-			alone = max(alone, warps[w])
-		}
-		s.warps = warps
-	} else if s.warps != nil { // an earlier record's
-		alone = s.alone()
-	}
-	if tag&tagDemand != 0 {
-		s.setDemand(insts, bytes, alone)
+// decode sets spec s, whole, to the packed record whose head is at p[at]
+// and returns the index after it. Its per-warp cycles stay in p, which
+// the spec shares: nothing writes to a spec's warps.
+func (s *ctaSpec) decode(p []int64, at int) int {
+	head, demand := p[at], uint64(p[at+1])
+	*s = ctaSpec{cycles: head & headCycles, issue: math.Float32frombits(uint32(demand)), dram: math.Float32frombits(uint32(demand >> 32))}
+	at += 2
+	if nw := int(head >> headWarpShift); nw > 0 {
+		s.warps = p[at : at+nw : at+nw]
+		at += nw
 	}
 	return at
 }
-
-// decodeLong is decode for a body of varints.
-func (s *ctaSpec) decodeLong(tag uint64, p []byte, at int, buf []int64) int {
-	u, at := uvarintAt(p, at)
-	s.cycles = unzigzag(u)
-	var insts, bytes uint64
-	if tag&tagDemand != 0 {
-		insts, at = uvarintAt(p, at)
-		bytes, at = uvarintAt(p, at)
-	}
-	alone := s.cycles
-	if nw := tagWarps(tag); nw > 0 {
-		warps := buf[:nw:nw]
-		alone = 0
-		for w := range warps {
-			u, at = uvarintAt(p, at)
-			warps[w] = unzigzag(u)
-			alone = max(alone, warps[w])
-		}
-		s.warps = warps
-	} else if s.warps != nil {
-		alone = s.alone()
-	}
-	if tag&tagDemand != 0 {
-		s.setDemand(insts, bytes, alone)
-	}
-	return at
-}
-
-// shortAt is the short number at p[i:]: one load of two bytes after a
-// bounds check of each, where binary.LittleEndian.Uint16(p[i:]) sliced
-// p first (about six instructions more a number).
-func shortAt(p []byte, i int) int64 {
-	_ = p[i+1]
-	return int64(p[i]) | int64(p[i+1])<<8
-}
-
-// setDemand sets s's demand per cycle alone from a record's insts and bytes,
-// as fill does: where the CTA's time alone is not zero.
-func (s *ctaSpec) setDemand(insts, bytes uint64, alone int64) {
-	if alone > 0 {
-		s.issue, s.dram = perCycle(insts, bytes, alone)
-	}
-}
-
-// appendUvarint is binary.AppendUvarint with its one- and two-byte cases
-// (a CTA's index and tag, most cycles) unrolled: appendPacked appends
-// some five for every CTA of a device kernel.
-func appendUvarint(p []byte, x uint64) []byte {
-	switch {
-	case x < 1<<7:
-		return append(p, byte(x))
-	case x < 1<<14:
-		return append(p, byte(x)|0x80, byte(x>>7))
-	}
-	return binary.AppendUvarint(p, x)
-}
-
-// zigzagOf is binary.AppendVarint's coding of v as a uvarint.
-func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
-
-// uvarintAt decodes binary.Uvarint's encoding at p[i:], which must hold a
-// valid one (the packed form's own bytes do): the number and the index
-// after it; binary.Uvarint checks for overflow, which the packed form's
-// numbers cannot. Its one-byte case (most CTAs' indexes, every tag) is
-// unrolled, the rest a loop: so it is small enough (cost 78) to inline
-// at every call, hot in the profile or not. With the two-byte case
-// unrolled too (cost 100) it inlined only where the profile said so,
-// which a new decoder's calls (ctaSpec.decode) are not: they cost BFS
-// 15 instructions a CTA more (scripts/instructions.sh --quick bfs).
-func uvarintAt(p []byte, i int) (uint64, int) {
-	if b0 := p[i]; b0 < 0x80 {
-		return uint64(b0), i + 1
-	}
-	return uvarintLong(p, i)
-}
-
-// uvarintLong is uvarintAt for a number of two bytes or more. Its shifts
-// are masked to 63, as a valid number's are, so that the compiler makes
-// no test for one of 64 or more (BFS --quick: 12 instructions a CTA).
-func uvarintLong(p []byte, i int) (uint64, int) {
-	var x uint64
-	for s := uint(0); ; s += 7 {
-		b := p[i]
-		i++
-		if b < 0x80 {
-			return x | uint64(b)<<(s&63), i
-		}
-		x |= uint64(b&0x7f) << (s & 63)
-	}
-}
-
-// unzigzag is binary.Varint's decoding of the uvarint ux: x, or ^x when
-// the low bit is set.
-func unzigzag(ux uint64) int64 { return int64(ux>>1) ^ -int64(ux&1) }
 
 // slimSpec is a ctaSpec without its pointers.
 type slimSpec struct {

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/binary"
 	"math"
 	"reflect"
 	"slices"
@@ -33,43 +31,43 @@ func TestCTARecordRead(t *testing.T) {
 	}
 }
 
-// A cta record decodes from the packed form, short or not, naming its CTA
-// or not, into the spec fill makes of the ctaRecord read makes of it,
-// after the bytes before it and with those after it left: its own warps
-// in the buffer given, rescaled.
+// A cta record decodes from the packed form, naming its CTA or not, into
+// the spec fill makes of the ctaRecord read makes of it, its own warps
+// rescaled, with the words after it left. The records keep the trace's
+// rules: with warp_cycles, the longest is the CTA's cycles.
 func TestPackedRecordRoundTrip(t *testing.T) {
 	ctas := []trace.CTA{
 		{Cycles: 0},
-		{Cycles: 5, WarpCycles: []int64{1, 5, 1 << 40}},
+		{Cycles: 1 << 40, WarpCycles: []int64{1, 5, 1 << 40}},
 		{Cycles: 7, WarpCycles: []int64{7, 7}},
 		{Cycles: 1 << 40, Insts: math.MaxUint64 >> 1, DRAMBytes: 3},
-		{Cycles: 9, WarpCycles: []int64{4}, Insts: 1},
+		{Cycles: 4, WarpCycles: []int64{4}, Insts: 1},
 		{Cycles: 9, WarpCycles: []int64{4, 9}, Insts: 100, DRAMBytes: 30},
 		{Cycles: 0, Insts: 5},
-		{Cycles: 1<<16 - 1, WarpCycles: []int64{1<<16 - 1, 0}, Insts: 1<<16 - 1, DRAMBytes: 1<<16 - 1}, // short
-		{Cycles: 1 << 16, WarpCycles: []int64{1 << 16, 0}, Insts: 1},                                   // not
-		{Cycles: 9, Insts: 1 << 16},
+		{Cycles: 9, WarpCycles: []int64{0, 9}, Insts: 1 << 16},
 	}
 	for n, c := range ctas {
-		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
+		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}, {ratio: MaxClockRatio}} {
 			for _, named := range []bool{false, true} {
-				c.CTA = uint64(n) * 1000
+				tb := newPackedCTATable(8)
+				c.CTA = 0
+				if named {
+					c.CTA = 5
+				}
 				c.WarpCycles = slices.Clone(ctas[n].WarpCycles) // read rescales them in place
-				p, nw := appendPacked([]byte{0xff}, &c, clk, named)
-				p = append(p, 0xee)
+				nw := tb.record(&c, clk)
+				p := append(tb.packed, -1)
 				var r ctaRecord
 				r.read(&c, clk)
-				buf := make([]int64, 4)
-				next := c.CTA // where the record names none
+				at := 1
 				if named {
-					next = 7
+					at = 2
 				}
-				tag, gi, body := recordHead(p, 1, &next)
 				var got, want ctaSpec
-				at := got.decode(tag, p, body, buf)
+				at = got.decode(p, at)
 				r.fill(&want)
-				if gi != c.CTA || named != (next == 7) || !reflect.DeepEqual(got, want) || tagWarps(tag) != nw || nw != len(r.warps) || at != len(p)-1 {
-					t.Errorf("record %d at x%g, named %v: decoded CTA %d (next %d), %+v (want %+v), %d warps (appended %d), %d bytes left", n, clk.ratio, named, gi, next, got, want, tagWarps(tag), nw, len(p)-at)
+				if !reflect.DeepEqual(got, want) || nw != len(r.warps) || at != len(p)-1 || named != (p[1] < 0) || named && int(p[1]&^namesCTA) != 5 {
+					t.Errorf("record %d at x%g, named %v: decoded %+v (want %+v), %d warps appended (want %d), %d words left, words %x", n, clk.ratio, named, got, want, nw, len(r.warps), len(p)-at, p)
 				}
 			}
 		}
@@ -95,58 +93,6 @@ func TestSlimSpecRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, s) {
 			t.Errorf("%+v: expands to %+v", s, got)
-		}
-	}
-}
-
-// uvarintAt and varint (unzigzag over uvarintAt, as decode reads a
-// varint) decode every value as encoding/binary does, at both sides of
-// each byte boundary.
-func TestPackedVarints(t *testing.T) {
-	for shift := 0; shift < 64; shift++ {
-		for _, d := range []int64{-1, 0, 1} {
-			u := uint64(1)<<shift + uint64(d)
-			p := binary.AppendUvarint(nil, u)
-			p = binary.AppendVarint(p, int64(u))
-			p = binary.AppendVarint(p, -int64(u))
-			gu, at := uvarintAt(p, 0)
-			gp, at := varint(p, at)
-			gn, at := varint(p, at)
-			if gu != u || gp != int64(u) || gn != -int64(u) || at != len(p) {
-				t.Errorf("%d: decoded %d, %d, %d with %d bytes left", u, gu, gp, gn, len(p)-at)
-			}
-		}
-	}
-	p := binary.AppendVarint(binary.AppendUvarint(nil, math.MaxUint64), math.MinInt64)
-	if u, at := uvarintAt(p, 0); u != math.MaxUint64 {
-		t.Errorf("decoded %d, want MaxUint64", u)
-	} else if x, _ := varint(p, at); x != math.MinInt64 {
-		t.Errorf("decoded %d, want MinInt64", x)
-	}
-}
-
-// varint decodes binary.Varint's encoding at p[i:] as decode does.
-func varint(p []byte, i int) (int64, int) {
-	ux, i := uvarintAt(p, i)
-	return unzigzag(ux), i
-}
-
-// appendPacked's appendUvarint and zigzagOf write what binary.AppendUvarint
-// and binary.AppendVarint do, at every byte boundary, after bytes already
-// there.
-func TestPackedAppends(t *testing.T) {
-	head := []byte{1, 2, 3}
-	for shift := 0; shift < 64; shift++ {
-		for _, d := range []int64{-1, 0, 1} {
-			u := uint64(1)<<shift + uint64(d)
-			for _, v := range []int64{int64(u), -int64(u)} {
-				if got, want := appendUvarint(slices.Clip(head), zigzagOf(v)), binary.AppendVarint(slices.Clip(head), v); !bytes.Equal(got, want) {
-					t.Errorf("varint %d: % x, want % x", v, got, want)
-				}
-			}
-			if got, want := appendUvarint(slices.Clip(head), u), binary.AppendUvarint(slices.Clip(head), u); !bytes.Equal(got, want) {
-				t.Errorf("uvarint %d: % x, want % x", u, got, want)
-			}
 		}
 	}
 }

@@ -1,7 +1,7 @@
 package replay
 
 import (
-	"encoding/binary"
+	"unsafe"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -13,9 +13,11 @@ import (
 // nothing until its records prove it).
 //
 // A device kernel's table starts packed: its cta records are kept as they
-// come, packed in one byte slice (ctacodec.go; a fifth of a ctaSpec each), and
-// made specs only when a spec is first asked for — its first CTA placed,
-// a launch site or page reference filed on one of its CTAs. Under CDP a
+// come, packed in one slice of words (ctacodec.go: each the spec it
+// makes, a third of a ctaSpec where every warp runs the CTA's cycles,
+// the rest of it implied), and made specs only when a spec is first
+// asked for — its first CTA placed, a launch site or page reference
+// filed on one of its CTAs. Under CDP a
 // launch-heavy trace has tens of thousands of children launched and
 // waiting for a Kernel Distributor entry at once (BFS scale 20: most of
 // a level's), whose specs nobody reads until then.
@@ -26,19 +28,19 @@ import (
 // own state (streams, nextSpec): a child's specs are never all held.
 //
 // A table is packed or has specs, flat or in chunks. The specs are
-// behind a pointer and the packed bytes are not, so a device kernel's
-// table costs no allocation beside its packed bytes (newDeviceKernel: for
+// behind a pointer and the packed words are not, so a device kernel's
+// table costs no allocation beside its packed words (newDeviceKernel: for
 // a small grid, not even those) and takes 32 bytes of its Kernel, not 56,
 // while tens of thousands are pending; a kernel with specs (a host kernel,
 // a device kernel that unpacks) pays one allocation more.
 type ctaTable struct {
 	specs *ctaSpecs // nil while packed
-	// packed is a header of 8 bytes, the grid's size, then the records.
-	// The header's first word holds two flags (outOfOrder, streaming);
-	// its second is, while records come, the CTA a record of
-	// which names none (the CTA after the last such record's), and once
-	// specs are streamed, where the next record starts.
-	packed []byte
+	// packed is a header word, then the records. The header holds two
+	// flags (outOfOrder, streaming), the grid's size (headerGrid) and,
+	// in its low 32 bits, while records come, the CTA a record of which
+	// names none (the CTA after the last such record's), and once specs
+	// are streamed, where the next record starts.
+	packed []int64
 }
 
 // ctaSpecs are a table's specs: one slice, or chunks for a grid over
@@ -156,11 +158,12 @@ func (q *specQueue) popRare(dst *ctaSpec) {
 	q.rareHead++
 }
 
-// The flags in a packed table's first header word.
+// The flags in a packed table's header word, and where its grid is.
 const (
-	outOfOrder = 1 << 31 // a record came for another CTA than the one after the last record's
-	streaming  = 1 << 30 // nextSpec has begun
-	headerLen  = 8
+	outOfOrder = -1 << 63 // a record came for another CTA than the one after the last record's
+	streaming  = 1 << 62  // nextSpec has begun
+	headerGrid = 32       // the grid's size is the header shifted right so (and masked: gridOf)
+	headerLow  = 1<<32 - 1
 )
 
 const (
@@ -196,17 +199,21 @@ func newPackedCTATable(total uint64) ctaTable {
 	if total > flatCTAs || total == 0 {
 		return newCTATable(total)
 	}
-	p := make([]byte, headerLen, packedRoom(total))
-	return ctaTable{packed: binary.AppendUvarint(p, total)}
+	p := make([]int64, 1, packedRoom(total))
+	p[0] = int64(total) << headerGrid
+	return ctaTable{packed: p}
 }
 
-// packedRoom is the bytes a packed table of total CTAs starts with room
-// for: its header and grid, and a record per CTA (up to 16). Records take
-// 7 to 12 bytes each (BFS scale 16's children: 8.7 on average; with 8 a
-// record, most of scale 20's big levels' slices doubled).
+// packedRoom is the words a packed table of total CTAs starts with room
+// for: its header, a record per CTA (up to 64) and one CTA's two
+// per-warp cycles of its own (BFS's children: their last CTA's). Up to
+// 16, BFS scale 20's children of 20 to 62 CTAs outgrew it, 6K of them.
 func packedRoom(total uint64) int {
-	return headerLen + 2 + int(min(total, 16))*12
+	return 1 + int(min(total, 64))*2 + 2
 }
+
+// gridOf is the grid's size a packed table's header holds.
+func gridOf(header int64) int { return int(header>>headerGrid) & (2*flatCTAs - 1) }
 
 // at is CTA i's spec, created empty on first use; i must be inside the
 // grid.
@@ -233,43 +240,36 @@ func (t *ctaTable) at(i uint64) *ctaSpec {
 // reuses it and its warps once the tree filer's call (one a CTA) is
 // done: what a table keeps of it, it copies.
 func (t *ctaTable) record(c *trace.CTA, clk clock) int {
-	if t.packed == nil {
-		return t.fill(c, clk)
-	}
-	// Straight from c, with no ctaRecord written and read again between
-	// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer).
-	named := uint64(binary.LittleEndian.Uint32(t.packed[4:headerLen])) != c.CTA
-	p, nw := appendPacked(t.packed, c, clk, named)
-	if named {
-		binary.LittleEndian.PutUint32(p, binary.LittleEndian.Uint32(p)|outOfOrder)
-	} else {
-		binary.LittleEndian.PutUint32(p[4:headerLen], uint32(c.CTA+1))
-	}
-	if cap(p) == cap(t.packed) {
-		// The appends did not grow the slice (they mostly do not), so
-		// only its length changes: a self-assignment, which the compiler
-		// stores without the write barrier a pointer store takes while
-		// the GC marks (much of a replay's first reading).
-		t.packed = t.packed[:len(p)]
-		return nw
-	}
-	t.packed = p
-	return nw
+	return t.recordRun(unsafe.Slice(c, 1), clk) // a run of c alone, no copy
 }
 
-// unpack turns the packed records into specs, in the order they came. The
-// bytes are the table's own encoding, so they decode without error. The
-// CTAs' per-warp cycles share one slice.
+// recordRun files cs, a run of cta records of the table's CTAs, as record
+// files each, and returns how many per-warp cycles it keeps.
+func (t *ctaTable) recordRun(cs []trace.CTA, clk clock) (warps int) {
+	if t.packed != nil {
+		return t.appendPacked(cs, clk)
+	}
+	for i := range cs {
+		warps += t.fill(&cs[i], clk)
+	}
+	return warps
+}
+
+// unpack turns the packed records into specs. The words are the table's
+// own encoding, so they decode without error; the specs' per-warp cycles
+// stay in them.
 func (t *ctaTable) unpack() {
 	p := t.packed
-	n, at := uvarintAt(p, headerLen)
-	flat := make([]ctaSpec, n)
+	flat := make([]ctaSpec, gridOf(p[0]))
 	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
-	buf := make([]int64, warpsPacked(p, at))
-	for next := uint64(0); at < len(p); {
-		tag, i, body := recordHead(p, at, &next)
-		at = flat[i].decode(tag, p, body, buf)
-		buf = buf[tagWarps(tag):]
+	for next, at := 0, 1; at < len(p); {
+		i := next
+		if p[at] < 0 { // it names its CTA
+			i, at = int(p[at]&^namesCTA), at+1
+		} else {
+			next++
+		}
+		at = flat[i].decode(p, at)
 	}
 }
 
@@ -277,35 +277,26 @@ func (t *ctaTable) unpack() {
 // in CTA order (CTAs past the last record have none): nextSpec gives its
 // CTAs' specs in order without unpacking.
 func (t *ctaTable) streams() bool {
-	return t.packed != nil && binary.LittleEndian.Uint32(t.packed)&outOfOrder == 0
+	return len(t.packed) > 0 && t.packed[0] >= 0 // no outOfOrder
 }
 
 // nextSpec sets s to the spec of the CTA after the one it gave last (the
 // first, at first), decoded from its record; the table must stream and be
-// filed no further. The CTA's per-warp cycles, if any, go in buf, grown
-// if it is too short: nextSpec returns it to be reused once s is done.
-// It runs once per CTA placed (BFS scale 20: 536K times), so it reads
-// each record once, its head telling how long a buf its body needs.
-func (t *ctaTable) nextSpec(s *ctaSpec, buf []int64) []int64 {
+// filed no further. It runs once per CTA placed (BFS scale 20: 536K
+// times), so it reads each record once; the spec's per-warp cycles stay
+// in the table's words (decode), so a CTA with them copies none.
+func (t *ctaTable) nextSpec(s *ctaSpec) {
 	p := t.packed
-	var at int
-	if h := binary.LittleEndian.Uint32(p); h&streaming != 0 {
-		at = int(binary.LittleEndian.Uint32(p[4:headerLen]))
-	} else {
-		_, at = uvarintAt(p, headerLen) // the first record, past the grid
-		binary.LittleEndian.PutUint32(p, h|streaming)
+	h, at := p[0], 1 // at first, the first record
+	if h&streaming != 0 {
+		at = int(h & headerLow)
 	}
-	*s = ctaSpec{}
 	if at == len(p) {
-		return buf // a CTA past the last record: none
+		*s = ctaSpec{} // a CTA past the last record: none
+		return
 	}
-	tag, body := uvarintAt(p, at)           // in CTA order: it names no CTA
-	if nw := tagWarps(tag); nw > cap(buf) { // most CTAs have none
-		buf = make([]int64, nw)
-	}
-	at = s.decode(tag, p, body, buf)
-	binary.LittleEndian.PutUint32(p[4:headerLen], uint32(at))
-	return buf
+	at = s.decode(p, at) // in CTA order: it names no CTA
+	p[0] = h&^headerLow | streaming | int64(at)
 }
 
 // fill is record into a table of specs: the ctaRecord read makes of c,
@@ -315,25 +306,4 @@ func (t *ctaTable) fill(c *trace.CTA, clk clock) int {
 	r.readOwned(c, clk)
 	r.fill(t.at(c.CTA))
 	return len(r.warps)
-}
-
-// warpsPacked is how many per-warp cycles the packed records from p[at:]
-// keep, counted by decoding them: unpack, which needs it, is rare (BFS
-// never unpacks), where record, which kept the count in the header, runs
-// once a CTA (scripts/instructions.sh --quick bfs: 6 instructions a CTA
-// fewer).
-func warpsPacked(p []byte, at int) int {
-	var s ctaSpec
-	var buf []int64
-	warps := 0
-	for next := uint64(0); at < len(p); {
-		tag, _, body := recordHead(p, at, &next)
-		nw := tagWarps(tag)
-		if nw > len(buf) {
-			buf = make([]int64, nw)
-		}
-		at = s.decode(tag, p, body, buf)
-		warps += nw
-	}
-	return warps
 }

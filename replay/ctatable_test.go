@@ -9,18 +9,18 @@ import (
 )
 
 // A packed table unpacks to exactly the specs the same records give a flat
-// one: out of order, repeated (the later record wins what it sets), with
-// per-warp cycles and demand, and records filed after unpacking.
+// one: out of order, with per-warp cycles and demand, and records filed
+// after unpacking. A CTA has one record (the trace's rule), whose
+// longest warp, if it has warp_cycles, runs its cycles.
 func TestPackedCTATable(t *testing.T) {
 	recs := []struct {
 		i uint64
 		r ctaRecord
 	}{
-		{3, ctaRecord{cycles: 1 << 40, warps: []int64{5, -1, 1 << 40}}},
+		{3, ctaRecord{cycles: 1 << 40, warps: []int64{5, 0, 1 << 40}}},
 		{0, ctaRecord{cycles: 700, demand: true, insts: 1400, bytes: 1 << 50}},
 		{5, ctaRecord{cycles: 9, warps: []int64{4, 9}, demand: true, insts: 3, bytes: 0}},
-		{0, ctaRecord{cycles: 350}}, // keeps the first record's demand
-		{3, ctaRecord{cycles: 2, demand: true, insts: 10}},
+		{2, ctaRecord{cycles: 2, demand: true, insts: 10}},
 		{1, ctaRecord{}},
 	}
 	const n = 6
@@ -74,7 +74,7 @@ func TestPackedCTATableKinds(t *testing.T) {
 // share storage, one CTA after another.
 func TestPackedCTATableStreams(t *testing.T) {
 	inOrder := []ctaRecord{
-		{cycles: 1 << 40, warps: []int64{5, -1, 1 << 40}},
+		{cycles: 1 << 40, warps: []int64{5, 0, 1 << 40}},
 		{cycles: 700, demand: true, insts: 1400, bytes: 1 << 50},
 		{cycles: 9, warps: []int64{4, 9}, demand: true, insts: 3, bytes: 0},
 		{},
@@ -88,11 +88,9 @@ func TestPackedCTATableStreams(t *testing.T) {
 	if !packed.streams() {
 		t.Fatal("records one a CTA in order do not stream")
 	}
-	var buf []int64 // each CTA's warps in the last one's storage
 	for i := uint64(0); i < n; i++ {
-		var s ctaSpec
-		s.cycles = -1 // overwritten: a spec is set whole
-		buf = packed.nextSpec(&s, buf)
+		s := ctaSpec{cycles: -1, warps: []int64{1}, x: &ctaExtra{}} // overwritten: a spec is set whole
+		packed.nextSpec(&s)
 		if want := *flat.at(i); !reflect.DeepEqual(s, want) {
 			t.Errorf("cta %d streamed %+v, want %+v", i, s, want)
 		}
@@ -132,7 +130,7 @@ func TestDeviceKernelTable(t *testing.T) {
 	}
 	for n, tb := range ks {
 		for i := range uint64(n) {
-			r := ctaRecord{cycles: 1000 * int64(i+1), warps: []int64{int64(i), 1 << 40, 3}, demand: true, insts: 99, bytes: 1 << 33}
+			r := ctaRecord{cycles: 1000 * int64(i+1), warps: []int64{int64(i), 1000 * int64(i+1), 3}, demand: true, insts: 99, bytes: 1 << 33}
 			flats[n].record(ctaOf(i, r), unscaled)
 			tb.record(ctaOf(i, r), unscaled)
 		}
@@ -165,15 +163,14 @@ func BenchmarkNextSpec(b *testing.B) {
 	for i := range uint64(n) {
 		tb.record(&trace.CTA{CTA: i, Cycles: 3000 + int64(i), Insts: 900 + i, DRAMBytes: 40000 + 64*i}, unscaled)
 	}
-	fresh := append([]byte(nil), tb.packed...)
+	fresh := slices.Clone(tb.packed)
 	var s ctaSpec
-	var buf []int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%n == 0 {
 			copy(tb.packed, fresh) // stream the table again from its start
 		}
-		buf = tb.nextSpec(&s, buf)
+		tb.nextSpec(&s)
 	}
 }
 

@@ -55,23 +55,23 @@ type Kernel struct {
 // are, so memory still follows the kernels in flight.
 //
 // Under CDP most children are small (BFS scale 20: 63% of its 165K have
-// one CTA, 87% up to three, 95% up to seven), and such a table's bytes
-// come with the Kernel: room for records of 8 bytes a CTA (BFS's
-// children's, which have no per-warp cycles; longer ones outgrow it into
-// a slice of their own) for one CTA, up to three or up to seven, each
-// size from a block of its own.
+// one CTA, 87% up to three, 95% up to seven), and such a table's words
+// come with the Kernel: room for its records of two words a CTA and one
+// CTA's two per-warp cycles of its own (BFS's children's: their last
+// CTA's; longer ones outgrow it into a slice of their own) for one CTA,
+// up to three or up to seven, each size from a block of its own.
 type deviceKernels struct {
 	one slab[struct {
 		Kernel
-		records [24]byte
+		records [5]int64
 	}]
 	three slab[struct {
 		Kernel
-		records [40]byte
+		records [9]int64
 	}]
 	seven slab[struct {
 		Kernel
-		records [72]byte
+		records [17]int64
 	}]
 	more slab[Kernel]
 }
@@ -85,15 +85,15 @@ const kernelBlock = 64
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
 // CTA table (ctaTable.packed), in its bytes where they fit.
 func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
-	switch room := headerLen + 2 + 8*total; {
+	switch room := packedRoom(total); {
 	case total > flatCTAs || total == 0:
-	case room <= 24:
+	case room <= 5:
 		d := a.one.next(kernelBlock)
 		return d.packIn(total, d.records[:])
-	case room <= 40:
+	case room <= 9:
 		d := a.three.next(kernelBlock)
 		return d.packIn(total, d.records[:])
-	case room <= 72:
+	case room <= 17:
 		d := a.seven.next(kernelBlock)
 		return d.packIn(total, d.records[:])
 	}
@@ -103,12 +103,13 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 }
 
 // packIn gives k, fresh from its block, an empty packed table of total
-// CTAs, 1 to 7, in buf: the table newPackedCTATable makes, a header of
-// zeros, as buf comes from the block, and the grid in one byte. Made so
-// with no call, where newPackedCTATable's way, its tests and a header
-// cleared and a varint appended, cost BFS --quick 18 instructions a CTA.
-func (k *Kernel) packIn(total uint64, buf []byte) *Kernel {
-	k.ctas.packed = append(buf[:headerLen], byte(total))
+// CTAs, 1 to 7, in buf: the table newPackedCTATable makes, its header
+// the grid. Made so with no call, where newPackedCTATable's way, its
+// tests and a header cleared and a varint appended, cost BFS --quick 18
+// instructions a CTA.
+func (k *Kernel) packIn(total uint64, buf []int64) *Kernel {
+	buf[0] = int64(total) << headerGrid
+	k.ctas.packed = buf[:1]
 	return k
 }
 

@@ -68,12 +68,15 @@ const (
 const (
 	// deviceHeld is a device launch: the child Kernel with the start of
 	// its packed table (newDeviceKernel), its site, its entry in the tree.
-	deviceHeld = int(unsafe.Sizeof(Kernel{})) + headerLen + 2 + int(unsafe.Sizeof(siteRec{})) + int(unsafe.Sizeof(filed{}))
+	deviceHeld = int(unsafe.Sizeof(Kernel{})) + 8 + int(unsafe.Sizeof(siteRec{})) + int(unsafe.Sizeof(filed{}))
 )
 
 // ctaHeld is a cta record with warps per-warp cycles: at most a host
 // CTA's spec and its warps (a device CTA's packed record is smaller).
-func ctaHeld(warps int) int { return int(unsafe.Sizeof(ctaSpec{})) + 8*warps }
+func ctaHeld(warps int) int { return ctasHeld(1, warps) }
+
+// ctasHeld is n cta records with warps per-warp cycles in all.
+func ctasHeld(n, warps int) int { return n*int(unsafe.Sizeof(ctaSpec{})) + 8*warps }
 
 // refHeld is an access or pages record kept as page references and
 // touches: a range and a touch for each range it names.
