@@ -205,6 +205,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = now
+		e.out.started(now)
 		if e.dev.launchBegun(k) {
 			e.dev.letWaitersOn()
 		}
@@ -306,7 +307,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	if e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now) {
 		e.kd.leftSM(e.sms.vacate(c.sm), now)
 	}
-	e.out.cta(c.start, now, c.stall)
+	e.out.ctaEnded(now, c.stall)
 	if e.out.endsHooked() {
 		if e.out.keepsRows() {
 			e.out.ctaRow(c, now, e.slowdown(c))
