@@ -179,15 +179,17 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 	if r.next >= d.SMs() {
 		r.next = 0
 	}
-	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
+	mask := sms.mayFit(&k.decl.need) // the others have no room (roomless)
+	for sm := sms.nextOpen(r.next, mask); sm >= 0; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
 			return sm
 		}
 	}
-	for sm := sms.nextOpen(0); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm + 1) {
+	for sm := sms.nextOpen(0, mask); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
 			return sm
 		}
 	}
+	sms.failed(k.decl.need)
 	return -1
 }
