@@ -180,6 +180,9 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 		r.next = 0
 	}
 	mask := sms.mayFit(&k.decl.need) // the others have no room (roomless)
+	if mask == 0 {
+		return -1 // none grew since: nothing to try, nothing to learn
+	}
 	for sm := sms.nextOpen(r.next, mask); sm >= 0; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
 			return sm

@@ -15,7 +15,8 @@ package replay
 // two needs, the last two that failed, as BFS's host and child kernels:
 // with one, the two replaced each other. scripts/instructions.sh bfs
 // (scale 20): 16 instructions a CTA fewer; --quick synth 3 more, uniform
-// 5 (the mark at each CTA's end), BFS scale 16 the same.
+// 5 (the mark at each CTA's end), BFS scale 16 the same. Where none grew,
+// as in 3 of 4 BFS searches that fail, find returns at once: 7 fewer.
 //
 // A set of SMs is a word, SM i at bit i%64: a bit stands for every SM
 // with that remainder, so that marking one is a single OR at a CTA's end,
