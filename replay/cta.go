@@ -104,9 +104,9 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	if k.next == k.total && k.Remaining() == 0 { // only a kernel's last native CTA may be its last
-		e.kd.placedLast()
-	}
+	// Its placer tells the Kernel Distributor where this was k's last CTA
+	// to place (Dispatch.placeNoted): RoundRobin.Place asks once a call,
+	// not once a CTA.
 	// Most CTAs start here after one test: none on a flushing SM, of a
 	// run with mechanisms or of a group (a spilled one's metadata loads).
 	if startAt > now || len(e.mechs) > 0 || c.g != nil {
