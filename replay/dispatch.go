@@ -165,8 +165,8 @@ func (r *RoundRobin) hopeless(n *need) bool {
 }
 
 // find is the first SM from r.next on, round the SMs, that k's next CTA
-// fits on, or -1. It tries only the SMs with a free CTA slot (smArray.open):
-// the others fit no CTA, so the SM it finds is the same.
+// fits on, or -1. It tries only SMs with a free CTA slot (smArray.open), and
+// past its first, those roomless leaves: the others fit no CTA of k.
 func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 	// The SMs nextOpen gives are the GPU's, with a free slot and not held:
 	// fitsOpen asks them room alone, without Dispatch.Fits's index check.
