@@ -101,9 +101,9 @@ func (e *engine) place(k *Kernel, i int) {
 	} else {
 		e.placeGrouped(k, c)
 	}
-	if k.next == k.total && k.Remaining() == 0 { // only a kernel's last native CTA may be its last
-		e.kd.placedLast()
-	}
+	// Its placer tells the Kernel Distributor where this was k's last CTA
+	// to place (Dispatch.placeNoted): RoundRobin.Place asks once a call,
+	// not once a CTA.
 	// Most CTAs start here after one test: none on a flushing SM, of a
 	// run with mechanisms or of a group (a spilled one's metadata loads).
 	if startAt > now || len(e.mechs) > 0 || c.g != nil {
@@ -202,6 +202,7 @@ func (e *engine) startCTA(c *ctaRun) {
 	k := c.k
 	if k.startCycle < 0 {
 		k.startCycle = now
+		e.out.started(now)
 		if e.dev.launchBegun(k) {
 			e.dev.letWaitersOn()
 		}
@@ -303,7 +304,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	if e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now) {
 		e.kd.leftSM(e.sms.vacate(c.sm), now)
 	}
-	e.out.cta(c.start, now, c.stall)
+	e.out.ctaEnded(now, c.stall)
 	if e.out.endsHooked() {
 		if e.out.keepsRows() {
 			e.out.ctaRow(c, now, e.slowdown(c))

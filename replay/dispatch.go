@@ -95,7 +95,7 @@ func (d *Dispatch) Place(k *Kernel, sm int) {
 	case !d.e.sms.fits(k, sm):
 		d.e.refuse("Place", "kernel %d's CTA on SM %d, where Fits says it does not fit", k.id, sm)
 	}
-	d.e.place(k, sm)
+	d.placeNoted(k, sm)
 }
 
 // RoundRobin is the baseline SMX scheduler: kernels in FCFS order, each
@@ -124,7 +124,7 @@ type RoundRobin struct {
 // listed kernel has its running parts): 6 fewer on both (--quick).
 func (r *RoundRobin) Place(d *Dispatch) {
 	r.failed = r.failed[:0]
-	// (find counts the SMs, where it must wrap r.next round them)
+kernels: // (find counts the SMs, where it must wrap r.next round them)
 	for i := 0; i < len(d.Pending()) && d.e.sms.anyOpen(); i++ {
 		if k := d.Pending()[i]; len(r.failed) == 0 || d.Exclusive() || !r.hopeless(&k.decl.need) {
 			for k.next < k.total || k.Remaining() > 0 {
@@ -134,14 +134,15 @@ func (r *RoundRobin) Place(d *Dispatch) {
 					if !d.Exclusive() && k.decl.need.within(d.e.kd.lowest()) {
 						return // every listed kernel is hopeless
 					}
-					break
+					continue kernels
 				}
 				r.next = sm + 1  // find wraps it round; set first, sm need not outlive the call
 				d.e.place(k, sm) // find checked Fits
-				if !d.e.sms.anyOpen() {
-					return
+				if !d.e.sms.anyOpen() && k.next < k.total {
+					return // k has CTAs left to place (else the loop ends)
 				}
 			}
+			d.e.kd.placedLast() // k has no CTA left to place
 		}
 	}
 }
@@ -164,8 +165,8 @@ func (r *RoundRobin) hopeless(n *need) bool {
 }
 
 // find is the first SM from r.next on, round the SMs, that k's next CTA
-// fits on, or -1. It tries only the SMs with a free CTA slot (smArray.open):
-// the others fit no CTA, so the SM it finds is the same.
+// fits on, or -1. It tries only SMs with a free CTA slot (smArray.open), and
+// past its first, those roomless leaves: the others fit no CTA of k.
 func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 	// The SMs nextOpen gives are the GPU's, with a free slot and not held:
 	// fitsOpen asks them room alone, without Dispatch.Fits's index check.
@@ -179,15 +180,33 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 	if r.next >= d.SMs() {
 		r.next = 0
 	}
-	for sm := sms.nextOpen(r.next); sm >= 0; sm = sms.nextOpen(sm + 1) {
+	mask := sms.mayFit(&k.decl.need) // the others have no room (roomless)
+	if mask == 0 {
+		return -1 // none grew since: nothing to try, nothing to learn
+	}
+	for sm := sms.nextOpen(r.next, mask); sm >= 0; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
 			return sm
 		}
 	}
-	for sm := sms.nextOpen(0); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm + 1) {
+	for sm := sms.nextOpen(0, mask); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
 			return sm
 		}
 	}
+	sms.failed(k.decl.need)
 	return -1
+}
+
+// placeNoted places k's next CTA on SM sm, and tells the Kernel
+// Distributor where it was k's last to place (kernelDistributor.
+// placedLast): engine.place asked that of every CTA, where RoundRobin.
+// Place, knowing it as its loop ends, asks only where it returns after
+// a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
+// --quick uniform 1; --quick synth 3 more, a Place call a CTA).
+func (d *Dispatch) placeNoted(k *Kernel, sm int) {
+	d.e.place(k, sm)
+	if k.Remaining() == 0 {
+		d.e.kd.placedLast()
+	}
 }

@@ -21,10 +21,10 @@ type smArray struct {
 	sms  []sm
 	open smSet // SMs with a free CTA slot (noteSlots)
 	gpu  *model.GPU
-	// exclusive keeps CTAs of different kernels off one SM at a time: the
-	// policy's ExclusiveSMs or the GPU's gpu.concurrent_kernel_sm=off.
+	// exclusive: CTAs of different kernels share no SM (ExclusiveSMs, gpu.concurrent_kernel_sm=off).
 	exclusive bool
-	l1Flush   int64 // crcs.l1_flush under a policy with exclusive SMs, else 0 (costs.go)
+	full      roomless // SMs known to have no room for a need (RoundRobin.find)
+	l1Flush   int64    // crcs.l1_flush under a policy with exclusive SMs, else 0 (costs.go)
 	occ       occupancy
 	share     *shareJobs // the contention model and its jobs; nil when off
 	issue     ctaIssue   // the CTA issue rate: SMs held after taking a CTA (ctaissue.go)
@@ -83,8 +83,8 @@ func (a *smArray) idle(i int) bool { return a.sms[i].idle() }
 func (a *smArray) anyOpen() bool { return !a.open.empty() }
 
 // nextOpen is the least SM at or after i with a free CTA slot, not held,
-// or -1.
-func (a *smArray) nextOpen(i int) int { return a.open.next(i) }
+// and in mask (roomless.grown's form), or -1.
+func (a *smArray) nextOpen(i int, mask uint64) int { return a.open.next(i, mask) }
 
 // enter reserves room for a CTA of k on SM i at now: it returns the CTA's
 // slot on the SM (hardware thread ids; 0 unless slotsNeeded) and the
@@ -113,6 +113,7 @@ func (a *smArray) releaseIssued(now int64) {
 		s := &a.sms[i]
 		s.held = false
 		a.noteSlots(s)
+		a.full.grew(i) // open again: its room was not searched
 	}
 }
 
@@ -129,6 +130,7 @@ func (a *smArray) leave(i int, n need, slot int, since, now int64) (empty bool) 
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	a.freeSlot(s, slot)
+	a.full.grew(i)
 	return s.ctas == 0
 }
 
@@ -147,6 +149,7 @@ func (a *smArray) resident(i int, now int64, ctas, warps int) bool {
 		return false
 	}
 	s := &a.sms[i]
+	a.full.grew(i)
 	a.occ.move(s, warps, now)
 	s.ctas += ctas
 	s.warps += warps
@@ -329,4 +332,17 @@ func (a *smArray) vacate(i int) *Kernel {
 	k.sms--
 	s.kernel = nil
 	return k
+}
+
+// mayFit is the SMs (nextOpen's mask) that may have room for a CTA
+// needing n (roomless).
+func (a *smArray) mayFit(n *need) uint64 { return a.full.mask(n) }
+
+// failed records that no SM with a free slot had room for a CTA needing
+// n. Under exclusive SMs, where whether a CTA fits an SM depends on its
+// kernel too, it records nothing.
+func (a *smArray) failed(n need) {
+	if !a.exclusive {
+		a.full.failed(n)
+	}
 }

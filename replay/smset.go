@@ -34,19 +34,20 @@ func (s *smSet) put(i int, in bool) {
 	}
 }
 
-// next is the least SM in the set at or after i, or -1 if there is none.
-func (s *smSet) next(i int) int {
+// next is the least SM in the set at or after i, or -1 if there is none,
+// of those whose bit i%64 is set in mask.
+func (s *smSet) next(i int, mask uint64) int {
 	ws := s.words
 	w := uint(i) >> 6 // unsigned, so the test below is ws[w]'s bound check too
 	if w >= uint(len(ws)) {
 		return -1
 	}
-	if b := ws[w] >> (i & 63); b != 0 {
+	if b := ws[w] & mask >> (i & 63); b != 0 {
 		return i + bits.TrailingZeros64(b)
 	}
 	for w++; w < uint(len(ws)); w++ {
-		if ws[w] != 0 {
-			return int(w<<6) + bits.TrailingZeros64(ws[w])
+		if b := ws[w] & mask; b != 0 {
+			return int(w<<6) + bits.TrailingZeros64(b)
 		}
 	}
 	return -1

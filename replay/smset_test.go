@@ -8,8 +8,9 @@ import (
 
 // TestSMSet checks smSet against a slice of bools over random changes, on
 // sets of one word, of a word exactly, and of several words: next from
-// every SM (and one past the last) is the least member at or after it,
-// and empty says whether there is none; round from every SM is the
+// every SM (and one past the last) is the least member at or after it
+// (of those in a mask, a random one every other step, where bit j stands
+// for every SM j modulo 64), and empty says whether there is none; round from every SM is the
 // first member in the round from it, or -1 on sets of several words.
 func TestSMSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
@@ -22,16 +23,20 @@ func TestSMSet(t *testing.T) {
 			if got := s.empty(); got != !slices.Contains(want, true) {
 				t.Fatalf("%d SMs, step %d: empty %v for %v", n, step, got, want)
 			}
+			mask := ^uint64(0)
+			if step%2 == 1 {
+				mask = r.Uint64()
+			}
 			for from := 0; from <= n; from++ {
 				exp := -1
 				for j := from; j < n; j++ {
-					if want[j] {
+					if want[j] && mask&(1<<(j%64)) != 0 {
 						exp = j
 						break
 					}
 				}
-				if got := s.next(from); got != exp {
-					t.Fatalf("%d SMs, step %d: next(%d) = %d, want %d", n, step, from, got, exp)
+				if got := s.next(from, mask); got != exp {
+					t.Fatalf("%d SMs, step %d: next(%d, %#x) = %d, want %d", n, step, from, mask, got, exp)
 				}
 				if from < n {
 					checkRound(t, s, want, from, step)

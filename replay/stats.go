@@ -78,8 +78,8 @@ func (s *Stats) Summary(gpu string, base int64) tables.Summary {
 }
 
 // busySpan is the first and last cycle the GPU was busy. It starts empty
-// (newBusySpan), first past last, so that cover, at every CTA's end, is
-// two comparisons with no test of whether it is the first.
+// (newBusySpan), first past last, so that cover is two comparisons with
+// no test of whether it is the first.
 type busySpan struct{ first, last int64 }
 
 func newBusySpan() busySpan { return busySpan{first: math.MaxInt64, last: math.MinInt64} }
@@ -114,14 +114,15 @@ type recorder struct {
 	quiet     bool // the sink keeps no rows (tables.Discards): none is built
 	hooked    bool // a CTA's end has a row to write, a watcher or mechanisms to tell (hookEnds)
 	stats     Stats
-	busy      busySpan
+	busy      busySpan // the copies' and narrow tasks' (the CTAs': ctaSpan)
+	ctaSpan   busySpan
 	parentIDs slab[uint64] // device kernel rows' parent ids
 	// kernelsEnd is the last kernel's completion: the kernels stage's end.
 	kernelsEnd int64
 }
 
 func newRecorder(sink tables.Sink) recorder {
-	return recorder{sink: sink, quiet: tables.Discards(sink), busy: newBusySpan()}
+	return recorder{sink: sink, quiet: tables.Discards(sink), busy: newBusySpan(), ctaSpan: newBusySpan()}
 }
 
 // rows is the sink for components that write rows of their own, or nil
@@ -193,12 +194,32 @@ func (r *recorder) countKernel(wait int64) {
 	r.stats.WaitCycles += wait
 }
 
-// cta counts a CTA (or a narrow task's threadblock) that ran from start
-// to end after stall cycles held.
+// cta counts a narrow task's threadblock that ran from start to end after
+// stall cycles held.
 func (r *recorder) cta(start, end, stall int64) {
+	r.countCTA(stall)
+	r.busy.cover(start, end)
+}
+
+// ctaEnded counts a CTA that ended at now after stall cycles held. The
+// CTAs' busy span is kept apart (ctaSpan): they end in time order, so its
+// end is the last one's, a store, and its start is the first one's, which
+// started widens it to once a kernel. Widening the span at every CTA's
+// end, a min and a max, cost 9 instructions a CTA more on synth, 6 on
+// BFS, 10 on uniform (scripts/instructions.sh --quick; BFS full size 8).
+func (r *recorder) ctaEnded(now, stall int64) {
+	r.countCTA(stall)
+	r.ctaSpan.last = now
+}
+
+// started widens the CTAs' busy span to a kernel's first CTA's start at
+// now.
+func (r *recorder) started(now int64) { r.ctaSpan.first = min(r.ctaSpan.first, now) }
+
+// countCTA counts a CTA or threadblock held stall cycles before its start.
+func (r *recorder) countCTA(stall int64) {
 	r.stats.CTAs++
 	r.stats.StallCycles += stall
-	r.busy.cover(start, end)
 }
 
 // busyFor widens the GPU's busy span to [start, end] (a copy's).
@@ -225,10 +246,13 @@ func (r *recorder) ctaRow(c *ctaRun, end int64, slowdown *float64) {
 	r.sink.CTA(row)
 }
 
-// totals is the run's counts so far, with the busy span's cycles.
+// totals is the run's counts at its end, with the busy span's cycles:
+// every CTA started has ended by then, as ctaSpan's start assumes.
 func (r *recorder) totals() Stats {
 	s := r.stats
-	s.BusyCycles = r.busy.cycles()
+	busy := r.busy
+	busy.cover(r.ctaSpan.first, r.ctaSpan.last) // none where ctaSpan is empty
+	s.BusyCycles = busy.cycles()
 	return s
 }
 
