@@ -95,12 +95,12 @@ func (r *Reader) runOf(kernel uint64) *Reader {
 // Its caller counts the record (counted).
 func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	in := r.in
-	p := in.buf[in.r:in.w] // sliced once, its first bytes with no bounds checks
-	if len(p) <= ctaRoom || p[1] != 0 || p[2] != 0 {
-		return false
+	if in.w-in.r <= ctaRoom {
+		return false // not surely a whole record
 	}
+	p := in.buf[in.r : in.r+ctaRoom+1] // of a constant length: no bounds checks below
 	tag := p[0]
-	if tag != byte(KindCTA) && tag != tagCTADemand {
+	if p[1] != 0 || p[2] != 0 || tag != byte(KindCTA) && tag != tagCTADemand {
 		return false
 	}
 	offset := in.offset()
