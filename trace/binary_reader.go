@@ -817,7 +817,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 		return false
 	}
 	cycles, warps := zigzag(u), int(q[(i+n)&(fastRoom-1)])
-	i += n + 1
+	i, c.Cycles = i+n+1, cycles // stored first, so not live across the warps' loop, which then keeps its values in registers
 	var wc []int64
 	if warps > 0 {
 		wc = into[:warps:warps]
@@ -838,7 +838,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 			prev += zigzag(d)
 			wc[w], longest = prev, max(longest, uint64(prev))
 		}
-		r.warpsOK = longestIs(longest, cycles)
+		r.warpsOK = longestIs(longest, c.Cycles)
 	}
 	var insts, bytes uint64
 	if demand {
@@ -853,7 +853,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 	}
 	kernel := r.delta.kernel + uint64(dk)
 	cta := r.delta.expectedCTA(kernel, true) + uint64(dc)
-	c.Kernel, c.CTA, c.Cycles = kernel, cta, cycles
+	c.Kernel, c.CTA = kernel, cta
 	c.WarpCycles = wc
 	c.Insts, c.DRAMBytes = insts, bytes
 	r.delta.kernel, r.delta.cta = kernel, cta

@@ -141,7 +141,7 @@ func (v *Validator) firstCTA(c *Child) bool {
 	r.record++
 	r.offset = in.base + int64(at)
 	v.record++
-	if k := v.last; v.keepsFrom(k) && c.CTA.CTA == k.seen.dense && k.fieldsKeep(&c.CTA, r.warpsOK) {
+	if k := v.last; v.keepsFrom(k, c.CTA.CTA) && k.fieldsKeep(&c.CTA, r.warpsOK) {
 		k.seen.dense++ // as CTAs counts a record that keeps the rules
 		v.at.ctaRecord(&c.CTA)
 	} else if err := v.checkCTAOf(k, &c.CTA); err != nil {
