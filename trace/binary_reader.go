@@ -597,7 +597,10 @@ func setDevStream(l *Launch, v uint64) {
 // a launch-heavy trace has one for every kernel (BFS scale 20: 165,464,
 // nearly all device launches of nine fields), and the general path took a
 // call or two for each field. It reads the fields one after another into
-// their places, each of up to three bytes with no call (short3): a first
+// their places, each of up to three bytes with no call (short3At), from
+// a fixed window (fastRoom) at offsets masked to it, with no bounds check
+// a byte (BFS, with nextCTA's and firstCTA's records sliced at a constant
+// length: scripts/instructions.sh bfs, 2,711 to 2,704 a CTA): a first
 // pass into an array, then a second from it into the record, cost BFS
 // (scripts/instructions.sh --quick) 33 instructions a CTA more. It gives
 // up, consuming nothing, unless the buffer surely holds the whole record,
@@ -608,11 +611,11 @@ func setDevStream(l *Launch, v uint64) {
 func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	b := r.in.buf[r.in.r:r.in.w]
 	const flagsFast = launchFlagsMask &^ launchHasAfter
-	if len(b) < launchFields*binary.MaxVarintLen64 || b[0]&^flagsFast != 0 {
+	if len(b) < fastRoom || b[0]&^flagsFast != 0 {
 		return false
 	}
-	flags := b[0]
-	u, n := short3(b, 1)
+	flags, q := b[0], (*[fastRoom]byte)(b)
+	u, n := short3At(q, 1)
 	if n == 0 {
 		return false
 	}
@@ -623,7 +626,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	// should the record take it, writes all of l again.
 	l.Kernel, l.T, l.Stream, l.Workload, l.InlineCycles = r.delta.launched+1+uint64(zigzag(u)), 0, 0, 0, 0
 	if flags&launchHasT != 0 {
-		if u, n = short3(b, i); n == 0 {
+		if u, n = short3At(q, i); n == 0 {
 			if u, n = longField(b, i); n == 0 {
 				return false
 			}
@@ -632,7 +635,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		l.T = zigzag(u)
 	}
 	if flags&launchHasStream != 0 {
-		if l.Stream, n = short3(b, i); n == 0 {
+		if l.Stream, n = short3At(q, i); n == 0 {
 			return false
 		}
 		i += n
@@ -646,11 +649,11 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		// here, not in a function of their own, and
 		// stored field by field, not as a Parent built on the stack:
 		// BFS --quick 10 instructions a CTA fewer.
-		dk, n0 := short3(b, i)
-		dc, n1 := short3(b, i+n0)
-		warp, n2 := short3(b, i+n0+n1)
-		lane, n3 := short3(b, i+n0+n1+n2)
-		at, n4 := short3(b, i+n0+n1+n2+n3)
+		dk, n0 := short3At(q, i)
+		dc, n1 := short3At(q, i+n0)
+		warp, n2 := short3At(q, i+n0+n1)
+		lane, n3 := short3At(q, i+n0+n1+n2)
+		at, n4 := short3At(q, i+n0+n1+n2+n3)
 		if min(n0, n1, n2, n3, n4) == 0 {
 			return false
 		}
@@ -662,14 +665,14 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		parent = p
 	}
 	if flags&launchHasWorkload != 0 {
-		if u, n = short3(b, i); n == 0 {
+		if u, n = short3At(q, i); n == 0 {
 			return false
 		}
 		i += n
 		l.Workload = zigzag(u)
 	}
 	if flags&launchHasInline != 0 {
-		if u, n = short3(b, i); n == 0 {
+		if u, n = short3At(q, i); n == 0 {
 			return false
 		}
 		i += n
@@ -677,7 +680,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	}
 	l.DeviceStream, l.CreatesStream = OwnStream, false
 	if flags&launchHasDevStream != 0 {
-		if u, n = short3(b, i); n == 0 {
+		if u, n = short3At(q, i); n == 0 {
 			return false
 		}
 		i += n
@@ -814,7 +817,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 		return false
 	}
 	cycles, warps := zigzag(u), int(q[(i+n)&(fastRoom-1)])
-	i += n + 1
+	i, c.Cycles = i+n+1, cycles // stored first, so not live across the warps' loop, which then keeps its values in registers
 	var wc []int64
 	if warps > 0 {
 		wc = into[:warps:warps]
@@ -835,7 +838,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 			prev += zigzag(d)
 			wc[w], longest = prev, max(longest, uint64(prev))
 		}
-		r.warpsOK = longestIs(longest, cycles)
+		r.warpsOK = longestIs(longest, c.Cycles)
 	}
 	var insts, bytes uint64
 	if demand {
@@ -848,12 +851,12 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 		}
 		i += n
 	}
-	c.Kernel = r.delta.kernel + uint64(dk)
-	c.CTA = r.delta.expectedCTA(c.Kernel, true) + uint64(dc)
-	c.Cycles = cycles
+	kernel := r.delta.kernel + uint64(dk)
+	cta := r.delta.expectedCTA(kernel, true) + uint64(dc)
+	c.Kernel, c.CTA = kernel, cta
 	c.WarpCycles = wc
 	c.Insts, c.DRAMBytes = insts, bytes
-	r.delta.kernel, r.delta.cta = c.Kernel, c.CTA
+	r.delta.kernel, r.delta.cta = kernel, cta
 	r.in.r += i
 	return true
 }
@@ -1103,3 +1106,5 @@ const ctaRoom = (6 + maxFastWarps) * binary.MaxVarintLen64
 const fastRoom = 128
 
 const _ uint = ctaRoom - fastRoom - 1 // ctaHead's and nextCTA's room holds the window
+
+const _ uint = fastRoom - launchFields*binary.MaxVarintLen64 // the window holds a launch record launchFast reads

@@ -129,10 +129,10 @@ func (v *Validator) firstCTA(c *Child) bool {
 	// the tag is read once (BFS --quick: 3,558 to 3,553 instructions a
 	// CTA, medians of 5), and read so it takes no call of ctaHead, which
 	// reads any head (3,553 to 3,541).
-	p := in.buf[at+1 : in.w]
-	if len(p) < ctaRoom {
-		return false
+	if in.w-at <= ctaRoom {
+		return false // not surely a whole record
 	}
+	p := in.buf[at+1 : at+1+ctaRoom] // of a constant length: no bounds checks below
 	u, n := short3At((*[fastRoom]byte)(p), 0)
 	if dk := int64(c.Kernel.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.CTA, tag == tagCTADemand, c.warps[:], p, dk, 0, n+1) {
 		return false
@@ -141,7 +141,7 @@ func (v *Validator) firstCTA(c *Child) bool {
 	r.record++
 	r.offset = in.base + int64(at)
 	v.record++
-	if k := v.last; v.at.latest == 0 && k != v.orderK && k.keeps(&c.CTA, r.warpsOK) {
+	if k := v.last; v.keepsFrom(k, c.CTA.CTA) && k.fieldsKeep(&c.CTA, r.warpsOK) {
 		k.seen.dense++ // as CTAs counts a record that keeps the rules
 		v.at.ctaRecord(&c.CTA)
 	} else if err := v.checkCTAOf(k, &c.CTA); err != nil {

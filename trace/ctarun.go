@@ -50,25 +50,29 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	if k == nil {
 		return 0, nil // Next says so, at the record
 	}
-	fast := k != v.orderK // a device kernel's: no order to keep (keeps)
-	for n < len(dst) && len(warps) >= RunWarps {
+	// nextCTA reads the CTA after the last record's: with quick, k's next.
+	quick := v.keepsFrom(k, r.delta.cta+1)
+	for used := 0; n < len(dst) && len(warps)-used >= RunWarps; { // warps[:used]: the records'
 		c := &dst[n]
-		if !r.nextCTA(c, warps[:RunWarps:RunWarps]) {
+		if !r.nextCTA(c, warps[used:used+RunWarps:used+RunWarps]) {
 			break
 		}
-		v.record++
-		if fast && v.at.latest == 0 && k.keeps(c, r.warpsOK) {
+		if quick && k.fieldsKeep(c, r.warpsOK) {
 			k.seen.dense++
 		} else if err := v.checkCTAOf(k, c); err != nil {
+			v.counted(r, n+1)
 			v.err = v.errorAt(KindCTA, err)
 			return n, v.err
+		} else {
+			quick = v.keepsFrom(k, c.CTA+1) // as checkCTAOf left k and the at check
 		}
-		warps = warps[len(c.WarpCycles):]
+		used += len(c.WarpCycles)
 		if n++; c.CTA+1 == k.ctas {
 			break // the grid's last CTA: no try at one more (BFS --quick: 9 a CTA)
 		}
 	}
 	if n > 0 {
+		v.counted(r, n)
 		v.at.ctaRecord(&dst[n-1]) // the at check's CTA, once a run
 	}
 	return n, nil
@@ -89,21 +93,21 @@ func (r *Reader) runOf(kernel uint64) *Reader {
 // after the last record's (both deltas zero: its head, read here with no
 // call of ctaHead, BFS --quick 16 instructions a CTA fewer), that ctaFast
 // reads whole from the buffer; else it reads nothing and reports false.
+// Its caller counts the record (counted).
 func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 	in := r.in
-	p := in.buf[in.r:in.w] // sliced once, its first bytes with no bounds checks
-	if len(p) <= ctaRoom || p[1] != 0 || p[2] != 0 {
-		return false
+	if in.w-in.r <= ctaRoom {
+		return false // not surely a whole record
 	}
+	p := in.buf[in.r : in.r+ctaRoom+1] // of a constant length: no bounds checks below
 	tag := p[0]
-	if tag != byte(KindCTA) && tag != tagCTADemand {
+	if p[1] != 0 || p[2] != 0 || tag != byte(KindCTA) && tag != tagCTADemand {
 		return false
 	}
 	offset := in.offset()
 	if !r.ctaFastInto(c, tag == tagCTADemand, warps, p, 0, 0, 3) {
 		return false
 	}
-	r.record++
 	r.offset = offset
 	return true
 }
@@ -341,22 +345,45 @@ func short3At(q *[fastRoom]byte, i int) (v uint64, n int) {
 // (BFS --quick, one a child kernel: 7 instructions a CTA).
 func (r *Reader) runReader() *Reader { return r }
 
-// keeps reports whether cta record c of k keeps the rules checkCTAOf
-// holds it to that come down to its own fields and k's seen set: its CTA
-// in the grid and the next the set counts in order, its cycles,
-// warp_cycles and demand within their bounds. Where it does, and neither
-// the host kernel's order nor an at before it is to be checked (k is a
-// device kernel's; the at check's latest is 0), CTAs counts it seen, and
-// sets the at check's CTA once a run; where it does not, checkCTAOf says
-// what is wrong. BFS's child CTAs so make no call to checkCTAOf
-// (scripts/instructions.sh --quick bfs: 13 instructions a CTA fewer).
-// warpsOK is the Reader's for c, which ctaFastInto read: its warp_cycles'
-// values keep the rules (warpCyclesOK's, with the count left to test).
-// Its insts and bytes take at most three bytes there, so the demand's
-// bounds are demandBelow's, with no test of their size: so keeps is
-// small enough to inline (scripts/instructions.sh --quick bfs: 3,710
-// to 3,690 and 3,688 a CTA).
-func (k *treeKernel) keeps(c *CTA, warpsOK bool) bool {
-	return c.CTA == k.seen.dense && k.seen.out == 0 && c.CTA < k.ctas && uint64(c.Cycles) <= MaxCycles &&
-		(c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && demandBelow(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
+// keepsFrom reports whether the cta records of k that come next, from
+// CTA cta on, each of the CTA after the one before, keep the rules
+// checkCTAOf holds them to where each keeps those of its own fields
+// (fieldsKeep): k is a device kernel's, with no order to keep, no record
+// before them with an at is to be checked (the at check's latest is 0),
+// and cta is the CTA k's seen set counts next, in its grid. Where it
+// holds, such a record is counted seen (dense), and the at check's CTA
+// is set once a run; where not, checkCTAOf says what is wrong. BFS's
+// child CTAs so make no call to checkCTAOf (scripts/instructions.sh
+// --quick bfs: 13 instructions a CTA fewer). What it tests holds on
+// through a run of records so counted, up to the grid's last CTA, where
+// the run ends, and only checkCTAOf changes it: CTAs asks it once a run
+// and again after a record checkCTAOf checks, not a record, and keeps
+// the warp_cycles it has decoded as a count, not a slice resliced a
+// record, and counts its records once a run (counted): BFS
+// (scripts/instructions.sh bfs, means of 3) 2,717 to 2,711 instructions
+// a CTA; with each record's CTA not tested against the set's, 2,704 to
+// 2,697 (with ctaFastInto's cycles stored before its warps' loop).
+func (v *Validator) keepsFrom(k *treeKernel, cta uint64) bool {
+	return k != v.orderK && v.at.latest == 0 && k.seen.out == 0 && cta == k.seen.dense && cta < k.ctas
+}
+
+// fieldsKeep reports whether cta record c of k keeps the rules of
+// checkCTAOf's that come down to its own fields: its cycles, warp_cycles
+// and demand within their bounds. warpsOK is the Reader's for c, which
+// ctaFastInto read: its warp_cycles' values keep the rules
+// (warpCyclesOK's, with the count left to test). Its insts and bytes
+// take at most three bytes there, so the demand's bounds are
+// demandBelow's, with no test of their size: so fieldsKeep is small
+// enough to inline (scripts/instructions.sh --quick bfs: 3,710 to 3,690
+// and 3,688 a CTA).
+func (k *treeKernel) fieldsKeep(c *CTA, warpsOK bool) bool {
+	return uint64(c.Cycles) <= MaxCycles && (c.WarpCycles == nil || len(c.WarpCycles) == k.warps && warpsOK) && demandBelow(c.Cycles, c.Insts, c.DRAMBytes, k.warps)
+}
+
+// counted counts n records that CTAs read (nextCTA) in r's count and
+// v's, where they are asked for: once a run, or before an error at its
+// last.
+func (v *Validator) counted(r *Reader, n int) {
+	r.record += int64(n)
+	v.record += int64(n)
 }
