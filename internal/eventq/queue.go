@@ -402,7 +402,7 @@ func (q *Queue) siftDown(k uint, x entry) {
 	for k < uint(len(h)) { // pair k holds k's children
 		c := &h[k]
 		y := &c[0]
-		if k *= 2; before(c[1], *y) {
+		if k *= 2; c[1].precedes(y) {
 			y, k = &c[1], k+1
 		}
 		if !before(*y, x) {
@@ -456,4 +456,15 @@ func (x *entry) is(o entry) bool {
 // place at the root needs no sift.
 func (e *entry) next(x entry) bool {
 	return x.seq == e.seq+1 && x.At == e.At
+}
+
+// precedes is before(*a, *b), read through the pointers: siftDown
+// compares a pair's children with it. Compared as values, before(c[1],
+// *y), both children's tie keys were loaded ahead of the comparison of
+// their cycles, which mostly decides, two loads a level and the
+// registers they held (callgrind: full-size BFS 2,718 → 2,711
+// instructions a CTA; --quick synth 1,390 → 1,381, bfs 3,345 → 3,339,
+// uniform 734 → 734).
+func (a *entry) precedes(b *entry) bool {
+	return a.At < b.At || a.At == b.At && a.seq < b.seq
 }
