@@ -82,16 +82,24 @@ func routeOf(m *Model) route {
 	return r
 }
 
-// checkWater compares m's factor with passes' bit for bit and, when the
-// water has caught up with the SMs, checks its own state against theirs:
-// byShare in (share, SM) order, each SM's place, the grid's sum and count.
+// checkWater compares m's factor with passes' bit for bit, and each SM's
+// rate with the one its share and demand give under it, and, when the
+// water has caught up with the SMs (none stale, none owed), checks its own
+// state against theirs: byShare in (share, SM) order, each SM's place, the
+// grid's sum and count.
 func checkWater(m *Model) error {
 	want := passes(m)
 	if math.Float64bits(m.g) != math.Float64bits(want) && !(math.IsNaN(m.g) && math.IsNaN(want)) {
 		return fmt.Errorf("DRAM factor %v (%#x), the passes give %v (%#x)", m.g, math.Float64bits(m.g), want, math.Float64bits(want))
 	}
+	for i := range m.sms {
+		s := &m.sms[i]
+		if want := pace(m.issueShare(s.demand.Issue), s.demand.DRAM, m.g); math.Float64bits(s.rate) != math.Float64bits(want) && !(math.IsNaN(s.rate) && math.IsNaN(want)) {
+			return fmt.Errorf("SM %d: rate %v, its share and demand give %v", i, s.rate, want)
+		}
+	}
 	w := &m.water
-	if w.stales > 0 {
+	if w.stales > 0 || len(m.owed) > 0 {
 		return nil
 	}
 	var sum int64
