@@ -120,7 +120,8 @@ type Model struct {
 	dirty  []*smState // the records of the SMs whose jobs changed this cycle, in marking order
 	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
 	open   bool       // g is +Inf: the water may wait (owe)
-	owed   []*smState // the SMs whose share and demand the water has yet to record (owe); room for every SM
+	nan    bool       // g is a NaN, which never equals itself: every Settle finds the level again (tested as g != g, 2 instructions more)
+	owed   []int32    // the SMs whose share and demand the water has yet to record (owe); room for every SM
 	bound  float64    // what the owed SMs' loads may have risen by since the water recorded them
 	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
 	issued float64    // warp instructions issued so far
@@ -130,7 +131,7 @@ type Model struct {
 // New makes the model of a GPU of sms SMs, each issuing width warp
 // instructions per cycle, sharing bw DRAM bytes per cycle.
 func New(sms int, width, bw float64, wake Waker) *Model {
-	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), dirty: make([]*smState, 0, sms), g: math.Inf(1), open: true, owed: make([]*smState, 0, sms), done: []uint64{}}
+	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), dirty: make([]*smState, 0, sms), g: math.Inf(1), open: true, owed: make([]int32, 0, sms), done: []uint64{}}
 	for i := range m.sms {
 		m.sms[i] = smState{rate: 1, next: -1, id: int32(i), water: &m.water.sms[i]}
 	}
@@ -308,37 +309,40 @@ func (m *Model) markDirty(s *smState) {
 // While the level is +Inf and the SMs' DRAM demands clearly fit in the
 // bandwidth, the water need not record the marked SMs' shares and demands
 // at all: owe gives them their rates and Settle goes from there to the
-// last loop, past the first loop and the level (see owe).
+// last loop, past the first loop and the level (see owe). A cycle that
+// marked no SM finds nothing in either loop, and asks for no level even
+// where it is a NaN: the test of an empty m.dirty that ended Settle at
+// once cost every cycle 2 instructions (synth --quick: 1,394 → 1,392).
 func (m *Model) Settle(now int64) {
 	moved := false
-	if len(m.dirty) == 0 {
-		return
-	} else if m.open {
+	if m.open {
 		var owed bool
 		if m, now, owed = m.owe(now); owed {
 			goto marked
 		}
+		m.payOwed()
 	}
 	for _, s := range m.dirty {
 		i := s.id
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
 		if m.water.set(i, s.water, share, d) {
 			moved, s.rate = true, pace(share, s.water.dram, m.g)
-		} else if g := m.g; len(m.dirty) == 1 && g == g {
+		} else if len(m.dirty) == 1 && !m.nan {
 			m.settleOne(i, s, now)
 			return
 		}
 	}
-	if g := m.g; moved || g != g { // else the level stays (see above)
-		if g = m.water.level(m.bw); g != m.g {
+	// The level moves only with a share or a demand (see above); a NaN
+	// level, which equals nothing, is found again where an SM is marked
+	// (a cycle of none asks for nothing, as before owe).
+	if moved || m.nan && len(m.dirty) > 0 {
+		if g := m.water.level(m.bw); g != m.g {
 			m.repace(g, now)
 		}
 	}
-	// What is left is the marked SMs' next finishes, at the rates they
-	// now have, read by index (see above); a cycle whose water can wait
-	// comes straight here (owe), its SMs' rates set there. The lines
-	// above reschedule's call are as many as before owe: the PGO profile
-	// still finds it there.
+	// What is left is the marked SMs' next finishes, read by index (see
+	// above); a cycle whose water can wait comes straight here (owe). The
+	// lines above reschedule's call are as many as before owe (PGO).
 marked:
 	for k := 0; k < len(m.dirty); k++ {
 		s := m.dirty[k]
@@ -565,7 +569,10 @@ var roundings = struct{ abs, rel, early float64 }{1e-6, 1e-12, 1e-9}
 // level. Under BFS, whose SMs mostly fit the bandwidth, the first loop's
 // water.set and pace and the level's test of the rises cost more than
 // this loop (scale 20, instructions a CTA: 2,719 → 2,685; 16 a marked SM
-// here, some 45 there).
+// here, some 45 there). Its list of the owed SMs holds their indexes, not
+// their records: a pointer's write barrier, a call however rare, gave owe
+// a frame and a stack check at every call (2,684 → 2,682, with payOwed's
+// call moved out to Settle for the same reason).
 //
 // An SM's load a_j·D_j is at most its DRAM demand D_j (a_j ≤ 1), so the
 // loads have risen since the water recorded them by at most Σ (D_j − l_j)
@@ -576,8 +583,8 @@ var roundings = struct{ abs, rel, early float64 }{1e-6, 1e-12, 1e-9}
 // Settles count among its skips), and the level, a function of the shares
 // and demands alone, is +Inf, as it was: each SM's rate is its share, as
 // pace gives it under +Inf. Otherwise the water records every owed SM
-// (payOwed) and Settle goes on as before, the water then as it would be
-// had it recorded each SM at its own Settle.
+// (Settle calls payOwed) and Settle goes on as before, the water then as
+// it would be had it recorded each SM at its own Settle.
 //
 // It hands back m and now as they came: Settle then keeps neither live
 // across the call, where it saved both on the stack at every Settle,
@@ -590,7 +597,7 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 		if !s.owed {
 			s.owed, s.acct = true, s.water.load
 			m.owed = m.owed[:len(m.owed)+1] // room for every SM: see New
-			m.owed[len(m.owed)-1] = s
+			m.owed[len(m.owed)-1] = s.id
 		}
 		if d := s.demand.DRAM; d > s.acct {
 			b += d - s.acct
@@ -603,7 +610,6 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 		m.bound = b
 		return m, now, true
 	}
-	m.payOwed()
 	return m, now, false
 }
 
@@ -617,14 +623,15 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 // where they are alike.
 func (m *Model) payOwed() {
 	changed := false
-	for _, s := range m.owed {
+	for _, i := range m.owed {
+		s := &m.sms[i]
 		s.owed = false
 		if m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
 			changed = true
 		}
 	}
 	m.owed, m.bound = m.owed[:0], 0
-	if changed {
+	if changed && len(m.dirty) > 0 { // else the shares and demands are the last level's
 		m.dirty[0].water.share = math.NaN()
 	}
 }
@@ -632,7 +639,7 @@ func (m *Model) payOwed() {
 // repace has every SM moving DRAM bytes go at its pace under the new
 // level g, and marks it for Settle's last loop.
 func (m *Model) repace(g float64, now int64) {
-	m.g, m.open = g, g > math.MaxFloat64
+	m.g, m.open, m.nan = g, g > math.MaxFloat64, g != g
 	for i := range m.sms {
 		if s := &m.sms[i]; s.demand.DRAM > 0 {
 			m.markDirty(s)

@@ -308,3 +308,37 @@ func fuzzValue(kind, x byte) float64 {
 		return v + float64(kind&31)/32
 	}
 }
+
+// While the level is +Inf with room to spare, a cycle's changes wait
+// (Model.owe): the second SM's 100 bytes a cycle fit in the 200 the
+// first left, and the water records them only when a Settle cannot tell
+// the level without them: one of no marked SM whose skips have run out,
+// then 150 more, past the room, after which DRAM binds at 300/350.
+func TestOwedWater(t *testing.T) {
+	m := New(2, 4, 300, func(int, int64, uint32) {})
+	check := func(step string, owed int, g float64) {
+		t.Helper()
+		if err := checkWater(m); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if len(m.owed) != owed || m.g != g {
+			t.Fatalf("%s: %d SMs owed, g %v; want %d, %v", step, len(m.owed), m.g, owed, g)
+		}
+	}
+	m.Start(0, 0, 100, Demand{Issue: 1, DRAM: 100}, 0)
+	m.Settle(0)
+	check("first SM", 0, math.Inf(1))
+	m.Start(1, 1, 100, Demand{Issue: 1, DRAM: 100}, 1)
+	m.Settle(1)
+	check("second SM", 1, math.Inf(1))
+	m.water.maxSkips = m.water.skips
+	m.Settle(2)
+	check("no SM marked, skips run out", 0, math.Inf(1))
+	if m.water.sms[1].dram != 100 {
+		t.Fatalf("SM 1 recorded %v bytes a cycle, want 100", m.water.sms[1].dram)
+	}
+	m.water.maxSkips = maxRises
+	m.Start(3, 1, 100, Demand{Issue: 1, DRAM: 150}, 2)
+	m.Settle(3)
+	check("150 more", 0, 300.0/350)
+}
