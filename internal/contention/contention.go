@@ -121,8 +121,8 @@ type Model struct {
 	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
 	open   bool       // g is +Inf: the water may wait (owe)
 	nan    bool       // g is a NaN, which never equals itself: every Settle finds the level again (tested as g != g, 2 instructions more)
-	owed   []int32    // the SMs whose share and demand the water has yet to record (owe); room for every SM
-	bound  float64    // what the owed SMs' loads may have risen by since the water recorded them
+	owing  bool       // some SM's share and demand wait for the water to record them (owe)
+	bound  float64    // what the SMs' loads may have risen by since the water recorded them (owe)
 	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
 	issued float64    // warp instructions issued so far
 	moved  float64    // DRAM bytes moved so far
@@ -131,7 +131,7 @@ type Model struct {
 // New makes the model of a GPU of sms SMs, each issuing width warp
 // instructions per cycle, sharing bw DRAM bytes per cycle.
 func New(sms int, width, bw float64, wake Waker) *Model {
-	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), dirty: make([]*smState, 0, sms), g: math.Inf(1), open: true, owed: make([]int32, 0, sms), done: []uint64{}}
+	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), dirty: make([]*smState, 0, sms), g: math.Inf(1), open: true, done: []uint64{}}
 	for i := range m.sms {
 		m.sms[i] = smState{rate: 1, next: -1, id: int32(i), water: &m.water.sms[i]}
 	}
@@ -160,10 +160,9 @@ type smState struct {
 	gen    uint32
 	next   int64 // the wake-up asked for, -1 for none
 	dirty  bool
-	owed   bool     // in m.owed
 	id     int32    // its index in m.sms
 	water  *waterSM // its record in m.water
-	acct   float64  // while owed: its highest DRAM demand since, at least its load in the water
+	acct   float64  // its load in the water, or the highest DRAM demand it has had since, where higher (owe)
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
@@ -326,7 +325,7 @@ func (m *Model) Settle(now int64) {
 		i := s.id
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
 		if m.water.set(i, s.water, share, d) {
-			moved, s.rate = true, pace(share, s.water.dram, m.g)
+			moved, s.rate, s.acct = true, pace(share, s.water.dram, m.g), s.water.load
 		} else if len(m.dirty) == 1 && !m.nan {
 			m.settleOne(i, s, now)
 			return
@@ -569,22 +568,23 @@ var roundings = struct{ abs, rel, early float64 }{1e-6, 1e-12, 1e-9}
 // level. Under BFS, whose SMs mostly fit the bandwidth, the first loop's
 // water.set and pace and the level's test of the rises cost more than
 // this loop (scale 20, instructions a CTA: 2,719 → 2,685; 16 a marked SM
-// here, some 45 there). Its list of the owed SMs holds their indexes, not
-// their records: a pointer's write barrier, a call however rare, gave owe
-// a frame and a stack check at every call (2,684 → 2,682, with payOwed's
-// call moved out to Settle for the same reason).
+// here, some 45 there). It calls nothing, and so has no stack check:
+// payOwed's call is Settle's, and owe keeps no list of the SMs owed,
+// whose pointers' write barrier, a call however rare, gave it one
+// (2,684 → 2,682; see payOwed for the list).
 //
 // An SM's load a_j·D_j is at most its DRAM demand D_j (a_j ≤ 1), so the
 // loads have risen since the water recorded them by at most Σ (D_j − l_j)
-// over the owed SMs, l_j the load recorded, D_j the highest demand the SM
-// has had since (acct): while that (bound), with the water's own rises,
+// over the SMs, l_j the load recorded, D_j the highest demand the SM has
+// had since where higher (acct, which starts again from l_j wherever the
+// water records the SM): while that (bound), with the water's own rises,
 // fits in the room the last sum of the loads left, the loads fit in the
 // bandwidth as level's test of the rises finds them (see there; owed
 // Settles count among its skips), and the level, a function of the shares
 // and demands alone, is +Inf, as it was: each SM's rate is its share, as
-// pace gives it under +Inf. Otherwise the water records every owed SM
-// (Settle calls payOwed) and Settle goes on as before, the water then as
-// it would be had it recorded each SM at its own Settle.
+// pace gives it under +Inf. Otherwise the water records every SM (Settle
+// calls payOwed) and Settle goes on as before, the water then as it would
+// be had it recorded each SM at its own Settle.
 //
 // It hands back m and now as they came: Settle then keeps neither live
 // across the call, where it saved both on the stack at every Settle,
@@ -594,11 +594,6 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 	w := &m.water
 	b := m.bound
 	for _, s := range m.dirty {
-		if !s.owed {
-			s.owed, s.acct = true, s.water.load
-			m.owed = m.owed[:len(m.owed)+1] // room for every SM: see New
-			m.owed[len(m.owed)-1] = s.id
-		}
 		if d := s.demand.DRAM; d > s.acct {
 			b += d - s.acct
 			s.acct = d
@@ -607,30 +602,35 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 	}
 	if b+w.rise <= w.room && w.skips < w.maxSkips {
 		w.skips++
-		m.bound = b
+		m.bound, m.owing = b, true
 		return m, now, true
 	}
 	return m, now, false
 }
 
-// payOwed has the water record the owed SMs' shares and demands. Where
-// one changed, the first SM marked is made to look changed to Settle's
-// first loop (its recorded share a NaN, which equals nothing), which then
-// finds the level: it would have found it when the water recorded that
-// change. Where none changed, the water is as the last level found it,
-// and the first loop finds what it would have: the marked SMs' changes
-// since, each against its share and demand then, with their rates (owe)
-// where they are alike.
+// payOwed has the water record every SM's share and demand, where some
+// wait (owing), and each SM's acct start again from its load: owe's loop
+// raised those of the SMs marked, and the first loop may record none of
+// them. Where one changed, the first SM marked is made to look changed
+// to Settle's first loop (its recorded share a NaN, which equals
+// nothing), which then finds the level: it would have found it when the
+// water recorded that change. Where none changed, the water is as the
+// last level found it, and the first loop finds what it would have: the
+// marked SMs' changes since, each against its share and demand then,
+// with their rates (owe) where they are alike. Every SM, not a list of
+// those owed: a list, its appends and their marks in owe's loop cost BFS
+// scale 20 4 instructions a CTA (2,682 → 2,678), where this loop runs at
+// 0.2% of its Settles.
 func (m *Model) payOwed() {
 	changed := false
-	for _, i := range m.owed {
+	for i := range m.sms {
 		s := &m.sms[i]
-		s.owed = false
-		if m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+		if m.owing && m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
 			changed = true
 		}
+		s.acct = s.water.load
 	}
-	m.owed, m.bound = m.owed[:0], 0
+	m.owing, m.bound = false, 0
 	if changed && len(m.dirty) > 0 { // else the shares and demands are the last level's
 		m.dirty[0].water.share = math.NaN()
 	}

@@ -99,7 +99,7 @@ func checkWater(m *Model) error {
 		}
 	}
 	w := &m.water
-	if w.stales > 0 || len(m.owed) > 0 {
+	if w.stales > 0 || m.owing {
 		return nil
 	}
 	var sum int64
@@ -316,29 +316,29 @@ func fuzzValue(kind, x byte) float64 {
 // then 150 more, past the room, after which DRAM binds at 300/350.
 func TestOwedWater(t *testing.T) {
 	m := New(2, 4, 300, func(int, int64, uint32) {})
-	check := func(step string, owed int, g float64) {
+	check := func(step string, owing bool, g float64) {
 		t.Helper()
 		if err := checkWater(m); err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		if len(m.owed) != owed || m.g != g {
-			t.Fatalf("%s: %d SMs owed, g %v; want %d, %v", step, len(m.owed), m.g, owed, g)
+		if m.owing != owing || m.g != g {
+			t.Fatalf("%s: owing %v, g %v; want %v, %v", step, m.owing, m.g, owing, g)
 		}
 	}
 	m.Start(0, 0, 100, Demand{Issue: 1, DRAM: 100}, 0)
 	m.Settle(0)
-	check("first SM", 0, math.Inf(1))
+	check("first SM", false, math.Inf(1))
 	m.Start(1, 1, 100, Demand{Issue: 1, DRAM: 100}, 1)
 	m.Settle(1)
-	check("second SM", 1, math.Inf(1))
+	check("second SM", true, math.Inf(1))
 	m.water.maxSkips = m.water.skips
 	m.Settle(2)
-	check("no SM marked, skips run out", 0, math.Inf(1))
+	check("no SM marked, skips run out", false, math.Inf(1))
 	if m.water.sms[1].dram != 100 {
 		t.Fatalf("SM 1 recorded %v bytes a cycle, want 100", m.water.sms[1].dram)
 	}
 	m.water.maxSkips = maxRises
 	m.Start(3, 1, 100, Demand{Issue: 1, DRAM: 150}, 2)
 	m.Settle(3)
-	check("150 more", 0, 300.0/350)
+	check("150 more", false, 300.0/350)
 }
