@@ -121,8 +121,6 @@ type Model struct {
 	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
 	open   bool       // g is +Inf: the water may wait (owe)
 	nan    bool       // g is a NaN, which never equals itself: every Settle finds the level again (tested as g != g, 2 instructions more)
-	owing  bool       // some SM's share and demand wait for the water to record them (owe)
-	bound  float64    // what the SMs' loads may have risen by since the water recorded them (owe)
 	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
 	issued float64    // warp instructions issued so far
 	moved  float64    // DRAM bytes moved so far
@@ -314,12 +312,12 @@ func (m *Model) markDirty(s *smState) {
 // once cost every cycle 2 instructions (synth --quick: 1,394 → 1,392).
 func (m *Model) Settle(now int64) {
 	moved := false
-	if m.open {
-		var owed bool
-		if m, now, owed = m.owe(now); owed {
+	if m.open { // the level is +Inf: the water may wait (see owe)
+		// (payOwed hands back m and now: see there)
+		if m.water.fits(m.owe()) {
 			goto marked
 		}
-		m.payOwed()
+		m, now = m.payOwed(now)
 	}
 	for _, s := range m.dirty {
 		i := s.id
@@ -562,37 +560,33 @@ func farDelay(t float64) int64 {
 var roundings = struct{ abs, rel, early float64 }{1e-6, 1e-12, 1e-9}
 
 // owe gives the marked SMs their rates under a level of +Inf, their issue
-// shares, and reports whether the level stays +Inf whatever their shares
-// and demands: then the water need not record them yet (they are owed),
-// and Settle goes from here to its last loop, past its first loop and the
-// level. Under BFS, whose SMs mostly fit the bandwidth, the first loop's
-// water.set and pace and the level's test of the rises cost more than
-// this loop (scale 20, instructions a CTA: 2,719 → 2,685; 16 a marked SM
-// here, some 45 there). It calls nothing, and so has no stack check:
-// payOwed's call is Settle's, and owe keeps no list of the SMs owed,
-// whose pointers' write barrier, a call however rare, gave it one
-// (2,684 → 2,682; see payOwed for the list).
+// shares, and returns how far the loads can have risen since the water
+// recorded them (bound); where the water's test of the rises finds that
+// the loads still clearly fit in the bandwidth (fits), the level stays
+// +Inf whatever their shares and demands, the water need not record them
+// yet (they are owed), and Settle goes from here to its last loop, past
+// its first loop and the level. Under BFS, whose SMs mostly fit the
+// bandwidth, the first loop's water.set and pace and the level's test of
+// the rises cost more than this loop (scale 20, instructions a CTA:
+// 2,719 → 2,685; 16 a marked SM here, some 45 there). owe and fits are
+// small enough to be inlined in Settle (its call, once with a stack check
+// and a frame for a list of the SMs owed, cost 6 instructions a CTA more:
+// 2,684 → 2,678 in two steps; see payOwed for the list).
 //
 // An SM's load a_j·D_j is at most its DRAM demand D_j (a_j ≤ 1), so the
 // loads have risen since the water recorded them by at most Σ (D_j − l_j)
 // over the SMs, l_j the load recorded, D_j the highest demand the SM has
 // had since where higher (acct, which starts again from l_j wherever the
-// water records the SM): while that (bound), with the water's own rises,
-// fits in the room the last sum of the loads left, the loads fit in the
-// bandwidth as level's test of the rises finds them (see there; owed
-// Settles count among its skips), and the level, a function of the shares
-// and demands alone, is +Inf, as it was: each SM's rate is its share, as
-// pace gives it under +Inf. Otherwise the water records every SM (Settle
-// calls payOwed) and Settle goes on as before, the water then as it would
-// be had it recorded each SM at its own Settle.
-//
-// It hands back m and now as they came: Settle then keeps neither live
-// across the call, where it saved both on the stack at every Settle,
-// those of the cycles that owe nothing included (synth --quick, whose
-// DRAM binds: 2 instructions a CTA).
-func (m *Model) owe(now int64) (*Model, int64, bool) {
-	w := &m.water
-	b := m.bound
+// water records the SM): while that, with the water's own rises, fits in
+// the room the last sum of the loads left, the loads fit in the bandwidth
+// as level's test of the rises finds them (see there; owed Settles count
+// among its skips), and the level, a function of the shares and demands
+// alone, is +Inf, as it was: each SM's rate is its share, as pace gives it
+// under +Inf. Otherwise the water records every SM (Settle calls payOwed)
+// and Settle goes on as before, the water then as it would be had it
+// recorded each SM at its own Settle.
+func (m *Model) owe() float64 {
+	b := m.water.bound
 	for _, s := range m.dirty {
 		if d := s.demand.DRAM; d > s.acct {
 			b += d - s.acct
@@ -600,12 +594,7 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 		}
 		s.rate = m.issueShare(s.demand.Issue) // pace under a level of +Inf
 	}
-	if b+w.rise <= w.room && w.skips < w.maxSkips {
-		w.skips++
-		m.bound, m.owing = b, true
-		return m, now, true
-	}
-	return m, now, false
+	return b
 }
 
 // payOwed has the water record every SM's share and demand, where some
@@ -621,19 +610,25 @@ func (m *Model) owe(now int64) (*Model, int64, bool) {
 // those owed: a list, its appends and their marks in owe's loop cost BFS
 // scale 20 4 instructions a CTA (2,682 → 2,678), where this loop runs at
 // 0.2% of its Settles.
-func (m *Model) payOwed() {
+//
+// It hands back m and now as they came: Settle then keeps neither live
+// across the call, where it saved both on the stack at every Settle,
+// those of the cycles that owe nothing included (synth --quick, whose
+// DRAM binds: 2 instructions a CTA).
+func (m *Model) payOwed(now int64) (*Model, int64) {
 	changed := false
 	for i := range m.sms {
 		s := &m.sms[i]
-		if m.owing && m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+		if m.water.owing && m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
 			changed = true
 		}
 		s.acct = s.water.load
 	}
-	m.owing, m.bound = false, 0
+	m.water.owing, m.water.bound = false, 0
 	if changed && len(m.dirty) > 0 { // else the shares and demands are the last level's
 		m.dirty[0].water.share = math.NaN()
 	}
+	return m, now
 }
 
 // repace has every SM moving DRAM bytes go at its pace under the new

@@ -58,6 +58,12 @@ type water struct {
 	exact   bool  // the SMs are few enough for the sums' arguments (maxExactSMs)
 
 	held []int32 // scratch: the SMs a pass holds, in SM order
+
+	// Whether some SM's share and demand wait for the water to record
+	// them (owing), and how far the loads can have risen with them
+	// (bound): see Model.owe.
+	owing bool
+	bound float64
 }
 
 // waterSM is an SM's part of the water: one record an SM, not a slice a
@@ -348,4 +354,17 @@ func loadSum(sms []waterSM) float64 {
 		a += sms[k].load
 	}
 	return (a + b) + (c + d)
+}
+
+// fits reports whether the loads clearly fit in the bandwidth with b
+// more of rises than the water recorded, as level's test of the rises
+// finds them, and then counts it among the skips and holds b as the
+// bound of the SMs owed (Model.owe).
+func (w *water) fits(b float64) bool {
+	if b+w.rise <= w.room && w.skips < w.maxSkips {
+		w.skips++
+		w.bound, w.owing = b, true
+		return true
+	}
+	return false
 }

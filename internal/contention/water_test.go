@@ -99,7 +99,7 @@ func checkWater(m *Model) error {
 		}
 	}
 	w := &m.water
-	if w.stales > 0 || m.owing {
+	if w.stales > 0 || m.water.owing {
 		return nil
 	}
 	var sum int64
@@ -321,8 +321,8 @@ func TestOwedWater(t *testing.T) {
 		if err := checkWater(m); err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		if m.owing != owing || m.g != g {
-			t.Fatalf("%s: owing %v, g %v; want %v, %v", step, m.owing, m.g, owing, g)
+		if m.water.owing != owing || m.g != g {
+			t.Fatalf("%s: owing %v, g %v; want %v, %v", step, m.water.owing, m.g, owing, g)
 		}
 	}
 	m.Start(0, 0, 100, Demand{Issue: 1, DRAM: 100}, 0)
