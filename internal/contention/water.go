@@ -254,8 +254,8 @@ func (w *water) resort(i int32) {
 // each addition rounds within 2⁻⁵³ of the whole, and between two sums
 // there are at most maxRises of them (one a dirty SM a Settle, maxSkips
 // Settles); the Model's owed Settles, counted among the skips, add as
-// many to its bound, its subtractions and the sums with the rises, and
-// paying what is owed as many rises again (Model.owe): under
+// many to the bound, its subtractions and the sums with the rises, and
+// paying what is owed as many rises again (Model.owe, fits): under
 // 4·2²⁰·2⁻⁵³ < 10⁻⁹ in all, so they cannot eat the margin. BFS scale 16 under CDP finds
 // 33,037 of its 33,327 levels so, 290 with the sum: 5,598 → 5,543
 // instructions a CTA (--quick, median of 7 callgrind runs); synth,
