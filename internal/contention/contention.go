@@ -631,8 +631,10 @@ func (m *Model) payOwed(now int64) (*Model, int64) {
 	return m, now
 }
 
-// repace has every SM moving DRAM bytes go at its pace under the new
-// level g, and marks it for Settle's last loop.
+// repace makes g the level (and tells open and nan from it), and has
+// every SM moving DRAM bytes go at its pace under it, marked for Settle's
+// last loop. It is Settle's code as it was, out of line: the level moves
+// at 2% of synth's Settles, and seldom under BFS.
 func (m *Model) repace(g float64, now int64) {
 	m.g, m.open, m.nan = g, g > math.MaxFloat64, g != g
 	for i := range m.sms {
