@@ -66,7 +66,11 @@
 // demands in SM order only when some demand is off the integers' grid (a
 // CTA's demand split over its warps); the passes' results over every SM,
 // the same float64s (water's doc gives the argument, and water_test.go
-// keeps those passes and compares).
+// keeps those passes and compares). While the level is +Inf and the SMs
+// clearly fit in the bandwidth, a cycle's changes need not reach the
+// water at all: a bound on how far the loads can have risen since it
+// last recorded them tells, and the marked SMs' rates are their shares
+// (Model.owe).
 //
 // The model does no I/O and owns no clock: its owner schedules
 // the wake-ups it asks for (Model.wake) in its own event queue and calls
@@ -115,6 +119,8 @@ type Model struct {
 	water  water      // the SMs' shares and demands the DRAM factor comes from
 	dirty  []*smState // the records of the SMs whose jobs changed this cycle, in marking order
 	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
+	open   bool       // g is +Inf: the water may wait (owe)
+	nan    bool       // g is a NaN, which never equals itself: every Settle finds the level again (tested as g != g, 2 instructions more)
 	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
 	issued float64    // warp instructions issued so far
 	moved  float64    // DRAM bytes moved so far
@@ -123,7 +129,7 @@ type Model struct {
 // New makes the model of a GPU of sms SMs, each issuing width warp
 // instructions per cycle, sharing bw DRAM bytes per cycle.
 func New(sms int, width, bw float64, wake Waker) *Model {
-	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), dirty: make([]*smState, 0, sms), g: math.Inf(1), done: []uint64{}}
+	m := &Model{width: width, bw: bw, wake: wake, sms: make([]smState, sms), water: newWater(sms), dirty: make([]*smState, 0, sms), g: math.Inf(1), open: true, done: []uint64{}}
 	for i := range m.sms {
 		m.sms[i] = smState{rate: 1, next: -1, id: int32(i), water: &m.water.sms[i]}
 	}
@@ -154,6 +160,7 @@ type smState struct {
 	dirty  bool
 	id     int32    // its index in m.sms
 	water  *waterSM // its record in m.water
+	acct   float64  // its load in the water, or the highest DRAM demand it has had since, where higher (owe)
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
@@ -295,37 +302,45 @@ func (m *Model) markDirty(s *smState) {
 // cost --quick synth 8 instructions a CTA, bfs 13). Where it is the only
 // SM marked and its share and demand stayed, settleOne ends the cycle
 // from the first loop (see there).
+//
+// While the level is +Inf and the SMs' DRAM demands clearly fit in the
+// bandwidth, the water need not record the marked SMs' shares and demands
+// at all: owe gives them their rates and Settle goes from there to the
+// last loop, past the first loop and the level (see owe). A cycle that
+// marked no SM finds nothing in either loop, and asks for no level even
+// where it is a NaN: the test of an empty m.dirty that ended Settle at
+// once cost every cycle 2 instructions (synth --quick: 1,394 → 1,392).
 func (m *Model) Settle(now int64) {
-	if len(m.dirty) == 0 {
-		return
-	}
 	moved := false
+	if m.open { // the level is +Inf: the water may wait (see owe)
+		// (payOwed hands back m and now: see there)
+		if m.water.fits(m.owe()) {
+			goto marked
+		}
+		m, now = m.payOwed(now)
+	}
 	for _, s := range m.dirty {
 		i := s.id
 		share, d := m.issueShare(s.demand.Issue), s.demand.DRAM
 		if m.water.set(i, s.water, share, d) {
-			moved, s.rate = true, pace(share, s.water.dram, m.g)
-		} else if g := m.g; len(m.dirty) == 1 && g == g {
+			moved, s.rate, s.acct = true, pace(share, s.water.dram, m.g), s.water.load
+		} else if len(m.dirty) == 1 && !m.nan {
 			m.settleOne(i, s, now)
 			return
 		}
 	}
-	if g := m.g; moved || g != g { // else the level stays (see above)
-		g = m.water.level(m.bw)
-		if g != m.g {
-			// Every SM moving DRAM bytes changes pace.
-			m.g = g
-			for i := range m.sms {
-				if s := &m.sms[i]; s.demand.DRAM > 0 {
-					m.markDirty(s)
-					m.advance(s, now)
-					s.rate = min(s.water.share, g)
-				}
-			}
+	// The level moves only with a share or a demand (see above); a NaN
+	// level, which equals nothing, is found again where an SM is marked
+	// (a cycle of none asks for nothing, as before owe).
+	if moved || m.nan && len(m.dirty) > 0 {
+		if g := m.water.level(m.bw); g != m.g {
+			m.repace(g, now)
 		}
 	}
-	// What is left is the marked SMs' next finishes, at the rates they
-	// now have (the SMs read by index: see above).
+	// What is left is the marked SMs' next finishes, read by index (see
+	// above); a cycle whose water can wait comes straight here (owe). The
+	// lines above reschedule's call are as many as before owe (PGO).
+marked:
 	for k := 0; k < len(m.dirty); k++ {
 		s := m.dirty[k]
 		i := s.id
@@ -543,3 +558,90 @@ func farDelay(t float64) int64 {
 // could read them from memory; as loads, each use reads them where it is
 // (--quick, instructions a CTA: synth 1,432 → 1,428, bfs 3,480 → 3,474).
 var roundings = struct{ abs, rel, early float64 }{1e-6, 1e-12, 1e-9}
+
+// owe gives the marked SMs their rates under a level of +Inf, their issue
+// shares, and returns how far the loads can have risen since the water
+// recorded them (bound); where the water's test of the rises finds that
+// the loads still clearly fit in the bandwidth (fits), the level stays
+// +Inf whatever their shares and demands, the water need not record them
+// yet (they are owed), and Settle goes from here to its last loop, past
+// its first loop and the level. Under BFS, whose SMs mostly fit the
+// bandwidth, the first loop's water.set and pace and the level's test of
+// the rises cost more than this loop (scale 20, instructions a CTA:
+// 2,719 → 2,685; 16 a marked SM here, some 45 there). owe and fits are
+// small enough to be inlined in Settle (its call, once with a stack check
+// and a frame for a list of the SMs owed, cost 6 instructions a CTA more:
+// 2,684 → 2,678 in two steps; see payOwed for the list).
+//
+// An SM's load a_j·D_j is at most its DRAM demand D_j (a_j ≤ 1), so the
+// loads have risen since the water recorded them by at most Σ (D_j − l_j)
+// over the SMs, l_j the load recorded, D_j the highest demand the SM has
+// had since where higher (acct, which starts again from l_j wherever the
+// water records the SM): while that, with the water's own rises, fits in
+// the room the last sum of the loads left, the loads fit in the bandwidth
+// as level's test of the rises finds them (see there; owed Settles count
+// among its skips), and the level, a function of the shares and demands
+// alone, is +Inf, as it was: each SM's rate is its share, as pace gives it
+// under +Inf. Otherwise the water records every SM (Settle calls payOwed)
+// and Settle goes on as before, the water then as it would be had it
+// recorded each SM at its own Settle.
+func (m *Model) owe() float64 {
+	b := m.water.bound
+	for _, s := range m.dirty {
+		if d := s.demand.DRAM; d > s.acct {
+			b += d - s.acct
+			s.acct = d
+		}
+		s.rate = m.issueShare(s.demand.Issue) // pace under a level of +Inf
+	}
+	return b
+}
+
+// payOwed has the water record every SM's share and demand, where some
+// wait (owing), and each SM's acct start again from its load: owe's loop
+// raised those of the SMs marked, and the first loop may record none of
+// them. Where one changed, the first SM marked is made to look changed
+// to Settle's first loop (its recorded share a NaN, which equals
+// nothing), which then finds the level: it would have found it when the
+// water recorded that change. Where none changed, the water is as the
+// last level found it, and the first loop finds what it would have: the
+// marked SMs' changes since, each against its share and demand then,
+// with their rates (owe) where they are alike. Every SM, not a list of
+// those owed: a list, its appends and their marks in owe's loop cost BFS
+// scale 20 4 instructions a CTA (2,682 → 2,678), where this loop runs at
+// 0.2% of its Settles.
+//
+// It hands back m and now as they came: Settle then keeps neither live
+// across the call, where it saved both on the stack at every Settle,
+// those of the cycles that owe nothing included (synth --quick, whose
+// DRAM binds: 2 instructions a CTA).
+func (m *Model) payOwed(now int64) (*Model, int64) {
+	changed := false
+	for i := range m.sms {
+		s := &m.sms[i]
+		if m.water.owing && m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+			changed = true
+		}
+		s.acct = s.water.load
+	}
+	m.water.owing, m.water.bound = false, 0
+	if changed && len(m.dirty) > 0 { // else the shares and demands are the last level's
+		m.dirty[0].water.share = math.NaN()
+	}
+	return m, now
+}
+
+// repace makes g the level (and tells open and nan from it), and has
+// every SM moving DRAM bytes go at its pace under it, marked for Settle's
+// last loop. It is Settle's code as it was, out of line: the level moves
+// at 2% of synth's Settles, and seldom under BFS.
+func (m *Model) repace(g float64, now int64) {
+	m.g, m.open, m.nan = g, g > math.MaxFloat64, g != g
+	for i := range m.sms {
+		if s := &m.sms[i]; s.demand.DRAM > 0 {
+			m.markDirty(s)
+			m.advance(s, now)
+			s.rate = min(s.water.share, g)
+		}
+	}
+}

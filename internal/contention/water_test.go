@@ -82,16 +82,24 @@ func routeOf(m *Model) route {
 	return r
 }
 
-// checkWater compares m's factor with passes' bit for bit and, when the
-// water has caught up with the SMs, checks its own state against theirs:
-// byShare in (share, SM) order, each SM's place, the grid's sum and count.
+// checkWater compares m's factor with passes' bit for bit, and each SM's
+// rate with the one its share and demand give under it, and, when the
+// water has caught up with the SMs (none stale, none owed), checks its own
+// state against theirs: byShare in (share, SM) order, each SM's place, the
+// grid's sum and count.
 func checkWater(m *Model) error {
 	want := passes(m)
 	if math.Float64bits(m.g) != math.Float64bits(want) && !(math.IsNaN(m.g) && math.IsNaN(want)) {
 		return fmt.Errorf("DRAM factor %v (%#x), the passes give %v (%#x)", m.g, math.Float64bits(m.g), want, math.Float64bits(want))
 	}
+	for i := range m.sms {
+		s := &m.sms[i]
+		if want := pace(m.issueShare(s.demand.Issue), s.demand.DRAM, m.g); math.Float64bits(s.rate) != math.Float64bits(want) && !(math.IsNaN(s.rate) && math.IsNaN(want)) {
+			return fmt.Errorf("SM %d: rate %v, its share and demand give %v", i, s.rate, want)
+		}
+	}
 	w := &m.water
-	if w.stales > 0 {
+	if w.stales > 0 || m.water.owing {
 		return nil
 	}
 	var sum int64
@@ -299,4 +307,38 @@ func fuzzValue(kind, x byte) float64 {
 	default:
 		return v + float64(kind&31)/32
 	}
+}
+
+// While the level is +Inf with room to spare, a cycle's changes wait
+// (Model.owe): the second SM's 100 bytes a cycle fit in the 200 the
+// first left, and the water records them only when a Settle cannot tell
+// the level without them: one of no marked SM whose skips have run out,
+// then 150 more, past the room, after which DRAM binds at 300/350.
+func TestOwedWater(t *testing.T) {
+	m := New(2, 4, 300, func(int, int64, uint32) {})
+	check := func(step string, owing bool, g float64) {
+		t.Helper()
+		if err := checkWater(m); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if m.water.owing != owing || m.g != g {
+			t.Fatalf("%s: owing %v, g %v; want %v, %v", step, m.water.owing, m.g, owing, g)
+		}
+	}
+	m.Start(0, 0, 100, Demand{Issue: 1, DRAM: 100}, 0)
+	m.Settle(0)
+	check("first SM", false, math.Inf(1))
+	m.Start(1, 1, 100, Demand{Issue: 1, DRAM: 100}, 1)
+	m.Settle(1)
+	check("second SM", true, math.Inf(1))
+	m.water.maxSkips = m.water.skips
+	m.Settle(2)
+	check("no SM marked, skips run out", false, math.Inf(1))
+	if m.water.sms[1].dram != 100 {
+		t.Fatalf("SM 1 recorded %v bytes a cycle, want 100", m.water.sms[1].dram)
+	}
+	m.water.maxSkips = maxRises
+	m.Start(3, 1, 100, Demand{Issue: 1, DRAM: 150}, 2)
+	m.Settle(3)
+	check("150 more", false, 300.0/350)
 }
