@@ -74,17 +74,17 @@ type warpRun struct {
 	sited  bool  // it has launch sites (the others run as one job when shared)
 }
 
-// place puts k's next CTA on SM i, reserving its resources: native CTAs
+// place puts k's next CTA on SM s, reserving its resources: native CTAs
 // first, then those of coalesced groups in FIFO order. It starts at once
 // unless a spilled group's metadata must be loaded first (for every CTA
 // of the group under dtbl.spill_loads=cta, for its first under first) or
 // the policy's gate holds it.
-func (e *engine) place(k *Kernel, i int) {
+func (e *engine) place(k *Kernel, s *sm) {
 	now := e.clock.now()
-	slot, startAt := e.sms.enter(k, i, now)
+	slot, startAt := e.sms.enter(k, s, now)
 	c := e.ctas.get()
 	c.reset()
-	c.k, c.sm, c.smSlot, c.dispatch, c.streamed, c.shared = k, i, slot, now, false, false
+	c.k, c.sm, c.smSlot, c.dispatch, c.streamed, c.shared = k, s.id, slot, now, false, false
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++

@@ -86,11 +86,11 @@ func (a *smArray) anyOpen() bool { return !a.open.empty() }
 // and in mask (roomless.grown's form), or -1.
 func (a *smArray) nextOpen(i int, mask uint64) int { return a.open.next(i, mask) }
 
-// enter reserves room for a CTA of k on SM i at now: it returns the CTA's
+// enter reserves room for a CTA of k on SM s at now: it returns the CTA's
 // slot on the SM (hardware thread ids; 0 unless slotsNeeded) and the
 // earliest cycle it may start at (later while the SM's L1 flushes).
-func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
-	s := &a.sms[i]
+func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
+	// s is the SM find tried: no index to check and scale (see at).
 	a.occ.change(s, now)
 	if s.ctas == 0 {
 		s.kernel = k
@@ -100,7 +100,7 @@ func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 	s.reserve(k.decl.need)
 	if a.issue.limits() {
 		s.held = true
-		a.issue.hold(i, now)
+		a.issue.hold(s.id, now)
 	}
 	a.entered(s)
 	return a.takeSlot(s), max(s.flushUntil, now)
@@ -346,3 +346,8 @@ func (a *smArray) failed(n need) {
 		a.full.failed(n)
 	}
 }
+
+// at is SM i, for placement (enter): RoundRobin.find hands on the SM it
+// tried, where place looked it up again by index, a bounds check and a
+// multiply a CTA.
+func (a *smArray) at(i int) *sm { return &a.sms[i] }
