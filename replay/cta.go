@@ -33,8 +33,8 @@ type ctaState struct {
 	k        *Kernel
 	g        *group // the aggregated group it belongs to; nil for a native CTA
 	idx      uint64 // index in its kernel, or in its group
-	sm       int
-	smSlot   int // its CTA slot on the SM (for hardware thread ids; 0 unless slotsNeeded)
+	sm       *sm    // its SM (its index: sm.id)
+	smSlot   int    // its CTA slot on the SM (for hardware thread ids; 0 unless slotsNeeded)
 	dispatch int64
 	start    int64
 	stall    int64
@@ -84,7 +84,7 @@ func (e *engine) place(k *Kernel, s *sm) {
 	slot, startAt := e.sms.enter(k, s, now)
 	c := e.ctas.get()
 	c.reset()
-	c.k, c.sm, c.smSlot, c.dispatch, c.streamed, c.shared = k, s.id, slot, now, false, false
+	c.k, c.sm, c.smSlot, c.dispatch, c.streamed, c.shared = k, s, slot, now, false, false
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -224,7 +224,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		// the starts, starts here: through startShared, a call more.
 		if c.shared = true; spec.x == nil || len(spec.x.sites) == 0 {
 			c.alone = spec.alone()
-			e.sms.contention().start(now, c.sm, jobRef{run: c.slot, warp: -1}, c.alone, spec.demand())
+			e.sms.contention().start(now, c.sm.id, jobRef{run: c.slot, warp: -1}, c.alone, spec.demand())
 			return
 		}
 		e.startShared(c, spec)

@@ -122,15 +122,15 @@ func (a *smArray) releaseIssued(now int64) {
 // to place CTAs that the holds keep waiting.
 func (a *smArray) issueWake() (at int64, ok bool) { return a.issue.wakeAt() }
 
-// leave frees a CTA's room (need n, slot on SM i, placed at since) at
+// leave frees a CTA's room (need n, slot on SM s, placed at since) at
 // now, and reports whether the SM is left empty: then vacate it.
-func (a *smArray) leave(i int, n need, slot int, since, now int64) (empty bool) {
-	s := &a.sms[i]
+func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) {
+	// s is the CTA's (ctaRun.sm): no index to check and scale.
 	a.occ.end(s, int(n.warps), since, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	a.freeSlot(s, slot)
-	a.full.grew(i)
+	a.full.grew(s.id)
 	return s.ctas == 0
 }
 
@@ -321,13 +321,12 @@ func (a *smArray) releaseLimited(now int64) (limited bool) {
 	return true
 }
 
-// vacate is SM i left empty by a CTA (leave): it returns the kernel the
+// vacate is SM s left empty by a CTA (leave): it returns the kernel the
 // SM held, which no longer counts it. Apart from leave, which returned
 // that kernel or nil: its caller tested what leave had just tested, a
 // nil stored and tested every CTA (scripts/instructions.sh --quick:
 // synth, BFS and uniform 5 instructions a CTA fewer).
-func (a *smArray) vacate(i int) *Kernel {
-	s := &a.sms[i]
+func (a *smArray) vacate(s *sm) *Kernel {
 	k := s.kernel
 	k.sms--
 	s.kernel = nil
