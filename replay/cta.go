@@ -316,7 +316,9 @@ func (e *engine) ctaEnd(c *ctaRun) {
 			endedAll(e.mechs, c, now)
 		}
 	}
-	c.dropSpec()
+	if !c.streamed { // the test here, not in dropSpec: see dropSpec
+		c.dropSpec()
+	}
 	e.ctas.put(c)
 	if g := c.g; g != nil {
 		e.sites.ctaEnded(true)
@@ -326,8 +328,9 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		return
 	}
 	e.sites.ctaEnded(!k.host)
-	k.done++
-	e.maybeComplete(k)
+	if k.done++; k.done >= k.total { // maybeComplete's test, here: see dropSpec
+		e.drained(k)
+	}
 }
 
 // reset clears a reused CTA record for the next CTA, keeping its slot
@@ -364,12 +367,18 @@ func endedAll(ms []mechanism, c *ctaRun, now int64) {
 	}
 }
 
-// dropSpec clears c's spec in its table at its end: its sites and warps
-// are no longer needed. An own one stays till the record's next CTA's is
-// written over it whole (specQueue.pop, nextSpec): clearing it cost BFS
-// 8 instructions a CTA (scripts/instructions.sh --quick), uniform 4.
-func (c *ctaRun) dropSpec() {
-	if !c.streamed {
-		*c.tableSpec() = ctaSpec{}
-	}
-}
+// dropSpec clears c's spec in its table at its end (ctaEnd asks it only
+// where c's spec is not own): its sites and warps are no longer needed.
+// An own one stays till the record's next CTA's is written over it whole
+// (specQueue.pop, nextSpec): clearing it cost BFS 8 instructions a CTA
+// (scripts/instructions.sh --quick), uniform 4.
+//
+// ctaEnd tests whether c's spec is own itself, as it tests whether its
+// kernel's CTAs are all done (maybeComplete's test) and smArray.leave
+// whether slots are numbered: the compiler marks each inlined call with
+// an instruction of the call's own line, and where the line has none (a
+// call with no argument to compute, whose callee is a test), with a NOP,
+// executed each time. Tested in small functions, the three cost synth,
+// uniform and BFS 3 instructions a CTA more (callgrind, the --quick
+// traces of scripts/instructions.sh).
+func (c *ctaRun) dropSpec() { *c.tableSpec() = ctaSpec{} }

@@ -80,7 +80,7 @@ func (a *smArray) idle(i int) bool { return a.sms[i].idle() }
 
 // anyOpen reports whether some SM has a free CTA slot and is not held by
 // the CTA issue rate: with none, no kernel's CTA fits anywhere.
-func (a *smArray) anyOpen() bool { return !a.open.empty() }
+func (a *smArray) anyOpen() bool { return a.open.n > 0 }
 
 // nextOpen is the least SM at or after i with a free CTA slot, not held,
 // and in mask (roomless.grown's form), or -1.
@@ -102,7 +102,9 @@ func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 		s.held = true
 		a.issue.hold(s.id, now)
 	}
-	a.entered(s)
+	if s.ctas == a.gpu.MaxCTAsPerSM || s.held { // noteSlots for an open SM: see smSet.drop
+		a.open.drop(s.id)
+	}
 	return a.takeSlot(s), max(s.flushUntil, now)
 }
 
@@ -129,7 +131,9 @@ func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) 
 	a.occ.end(s, int(n.warps), since, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
-	a.freeSlot(s, slot)
+	if a.slots {
+		s.freeSlot(slot) // tested here, not in a function: see ctaRun.dropSpec
+	}
 	a.full.grew(s.id)
 	return s.ctas == 0
 }
@@ -251,17 +255,6 @@ func (s *sm) release(n need) {
 // completely idle SMs.
 func (s *sm) idle() bool { return s.ctas == 0 }
 
-// entered is noteSlots after enter: the SM fitted the CTA, so it had a
-// free slot and was not held, and it is open (noteSlots keeps the set so;
-// the SMs a task runtime fills, resident, take no placed CTAs). It leaves
-// only where the CTA took its last slot or the SM is now held, and most
-// CTAs' placement writes nothing to the set.
-func (a *smArray) entered(s *sm) {
-	if s.ctas == a.gpu.MaxCTAsPerSM || s.held {
-		a.open.put(s.id, false)
-	}
-}
-
 // fitsOpen is fits for an SM of the open set (nextOpen), which has a free
 // slot and is not held: RoundRobin's search asks it of each SM it tries.
 func (a *smArray) fitsOpen(k *Kernel, i int) bool {
@@ -289,13 +282,6 @@ func (a *smArray) takeSlot(s *sm) int {
 		return 0
 	}
 	return s.takeSlot()
-}
-
-// freeSlot is s.freeSlot where slots are numbered.
-func (a *smArray) freeSlot(s *sm, i int) {
-	if a.slots {
-		s.freeSlot(i)
-	}
 }
 
 // hasRoom reports whether one more CTA with n fits under the SM's limits
