@@ -115,7 +115,7 @@ func (e *engine) place(k *Kernel, s *sm) {
 		e.tryStart(c, startAt)
 		return
 	}
-	e.startCTA(c)
+	e.startCTA(c, now)
 }
 
 // placeGrouped gives c the next CTA of k's current aggregated group.
@@ -148,7 +148,7 @@ func (e *engine) tryStart(c *ctaRun, startAt int64) {
 		e.ctas.stall(c)
 		return
 	}
-	e.startCTA(c)
+	e.startCTA(c, e.clock.now())
 }
 
 // mayStartAll asks every mechanism of ms (the CRCS page gate, the
@@ -189,15 +189,15 @@ func (e *engine) retryStalled() {
 		if !mayStartAll(e.mechs, c, e.clock.now()) {
 			return false
 		}
-		e.startCTA(c)
+		e.startCTA(c, e.clock.now())
 		return true
 	})
 }
 
-// startCTA begins execution: warps without launch sites end after their own
-// cycles; warps with sites meet their first site as an event.
-func (e *engine) startCTA(c *ctaRun) {
-	now := e.clock.now()
+// startCTA begins execution at now (the clock's): warps without launch
+// sites end after their own cycles; those with meet their first as an event.
+func (e *engine) startCTA(c *ctaRun, now int64) {
+	// now from the caller, not the clock: place has it (see dropSpec)
 	c.start, c.stall = now, now-c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
@@ -381,4 +381,9 @@ func endedAll(ms []mechanism, c *ctaRun, now int64) {
 // executed each time. Tested in small functions, the three cost synth,
 // uniform and BFS 3 instructions a CTA more (callgrind, the --quick
 // traces of scripts/instructions.sh).
+//
+// So startCTA takes the cycle it starts a CTA at from its caller: read
+// from the clock there, in place's inlined copy, it cost a load, a spill
+// and the call's mark, where place held the cycle already (synth and BFS
+// 8 instructions a CTA more, uniform 5).
 func (c *ctaRun) dropSpec() { *c.tableSpec() = ctaSpec{} }
