@@ -162,7 +162,7 @@ func newWatchers(pol Observer, an Analysis) watchers {
 
 // event describes c at now for observers; the engine reuses one event.
 func (w *watchers) event(c *ctaRun, now int64, io *hostIO) *CTAEvent {
-	w.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm, Cycle: now, Start: c.start, run: c, io: io}
+	w.ev = CTAEvent{Kernel: c.k, CTA: c.idx, Group: c.g != nil, SM: c.sm.id, Cycle: now, Start: c.start, run: c, io: io}
 	return &w.ev
 }
 

@@ -33,8 +33,8 @@ type ctaState struct {
 	k        *Kernel
 	g        *group // the aggregated group it belongs to; nil for a native CTA
 	idx      uint64 // index in its kernel, or in its group
-	sm       int
-	smSlot   int // its CTA slot on the SM (for hardware thread ids; 0 unless slotsNeeded)
+	sm       *sm    // its SM (its index: sm.id)
+	smSlot   int    // its CTA slot on the SM (for hardware thread ids; 0 unless slotsNeeded)
 	dispatch int64
 	start    int64
 	stall    int64
@@ -74,17 +74,17 @@ type warpRun struct {
 	sited  bool  // it has launch sites (the others run as one job when shared)
 }
 
-// place puts k's next CTA on SM i, reserving its resources: native CTAs
+// place puts k's next CTA on SM s, reserving its resources: native CTAs
 // first, then those of coalesced groups in FIFO order. It starts at once
 // unless a spilled group's metadata must be loaded first (for every CTA
 // of the group under dtbl.spill_loads=cta, for its first under first) or
 // the policy's gate holds it.
-func (e *engine) place(k *Kernel, i int) {
+func (e *engine) place(k *Kernel, s *sm) {
 	now := e.clock.now()
-	slot, startAt := e.sms.enter(k, i, now)
+	slot, startAt := e.sms.enter(k, s, now)
 	c := e.ctas.get()
 	c.reset()
-	c.k, c.sm, c.smSlot, c.dispatch, c.streamed, c.shared = k, i, slot, now, false, false
+	c.k, c.sm, c.smSlot, c.dispatch, c.streamed, c.shared = k, s, slot, now, false, false
 	if k.next < k.total {
 		c.idx = k.next
 		k.next++
@@ -115,7 +115,7 @@ func (e *engine) place(k *Kernel, i int) {
 		e.tryStart(c, startAt)
 		return
 	}
-	e.startCTA(c)
+	e.startCTA(c, now)
 }
 
 // placeGrouped gives c the next CTA of k's current aggregated group.
@@ -148,7 +148,7 @@ func (e *engine) tryStart(c *ctaRun, startAt int64) {
 		e.ctas.stall(c)
 		return
 	}
-	e.startCTA(c)
+	e.startCTA(c, e.clock.now())
 }
 
 // mayStartAll asks every mechanism of ms (the CRCS page gate, the
@@ -189,15 +189,15 @@ func (e *engine) retryStalled() {
 		if !mayStartAll(e.mechs, c, e.clock.now()) {
 			return false
 		}
-		e.startCTA(c)
+		e.startCTA(c, e.clock.now())
 		return true
 	})
 }
 
-// startCTA begins execution: warps without launch sites end after their own
-// cycles; warps with sites meet their first site as an event.
-func (e *engine) startCTA(c *ctaRun) {
-	now := e.clock.now()
+// startCTA begins execution at now (the clock's): warps without launch
+// sites end after their own cycles; those with meet their first as an event.
+func (e *engine) startCTA(c *ctaRun, now int64) {
+	// now from the caller, not the clock: place has it (see dropSpec)
 	c.start, c.stall = now, now-c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
@@ -224,7 +224,7 @@ func (e *engine) startCTA(c *ctaRun) {
 		// the starts, starts here: through startShared, a call more.
 		if c.shared = true; spec.x == nil || len(spec.x.sites) == 0 {
 			c.alone = spec.alone()
-			e.sms.contention().start(now, c.sm, jobRef{run: c.slot, warp: -1}, c.alone, spec.demand())
+			e.sms.contention().start(now, c.sm.id, jobRef{run: c.slot, warp: -1}, c.alone, spec.demand())
 			return
 		}
 		e.startShared(c, spec)
@@ -316,7 +316,9 @@ func (e *engine) ctaEnd(c *ctaRun) {
 			endedAll(e.mechs, c, now)
 		}
 	}
-	c.dropSpec()
+	if !c.streamed { // the test here, not in dropSpec: see dropSpec
+		c.dropSpec()
+	}
 	e.ctas.put(c)
 	if g := c.g; g != nil {
 		e.sites.ctaEnded(true)
@@ -326,8 +328,9 @@ func (e *engine) ctaEnd(c *ctaRun) {
 		return
 	}
 	e.sites.ctaEnded(!k.host)
-	k.done++
-	e.maybeComplete(k)
+	if k.done++; k.done >= k.total { // maybeComplete's test, here: see dropSpec
+		e.drained(k)
+	}
 }
 
 // reset clears a reused CTA record for the next CTA, keeping its slot
@@ -364,12 +367,23 @@ func endedAll(ms []mechanism, c *ctaRun, now int64) {
 	}
 }
 
-// dropSpec clears c's spec in its table at its end: its sites and warps
-// are no longer needed. An own one stays till the record's next CTA's is
-// written over it whole (specQueue.pop, nextSpec): clearing it cost BFS
-// 8 instructions a CTA (scripts/instructions.sh --quick), uniform 4.
-func (c *ctaRun) dropSpec() {
-	if !c.streamed {
-		*c.tableSpec() = ctaSpec{}
-	}
-}
+// dropSpec clears c's spec in its table at its end (ctaEnd asks it only
+// where c's spec is not own): its sites and warps are no longer needed.
+// An own one stays till the record's next CTA's is written over it whole
+// (specQueue.pop, nextSpec): clearing it cost BFS 8 instructions a CTA
+// (scripts/instructions.sh --quick), uniform 4.
+//
+// ctaEnd tests whether c's spec is own itself, as it tests whether its
+// kernel's CTAs are all done (maybeComplete's test) and smArray.leave
+// whether slots are numbered: the compiler marks each inlined call with
+// an instruction of the call's own line, and where the line has none (a
+// call with no argument to compute, whose callee is a test), with a NOP,
+// executed each time. Tested in small functions, the three cost synth,
+// uniform and BFS 3 instructions a CTA more (callgrind, the --quick
+// traces of scripts/instructions.sh).
+//
+// So startCTA takes the cycle it starts a CTA at from its caller: read
+// from the clock there, in place's inlined copy, it cost a load, a spill
+// and the call's mark, where place held the cycle already (synth and BFS
+// 8 instructions a CTA more, uniform 5).
+func (c *ctaRun) dropSpec() { *c.tableSpec() = ctaSpec{} }

@@ -128,16 +128,16 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 	for i := 0; i < len(d.Pending()) && d.e.sms.anyOpen(); i++ {
 		if k := d.Pending()[i]; len(r.failed) == 0 || d.Exclusive() || !r.hopeless(&k.decl.need) {
 			for k.next < k.total || k.Remaining() > 0 {
-				sm := r.find(d, k)
-				if sm < 0 {
+				s := r.find(d, k)
+				if s == nil {
 					r.failed = append(r.failed, k.decl.need)
 					if !d.Exclusive() && k.decl.need.within(d.e.kd.lowest()) {
 						return // every listed kernel is hopeless
 					}
 					continue kernels
 				}
-				r.next = sm + 1  // find wraps it round; set first, sm need not outlive the call
-				d.e.place(k, sm) // find checked Fits
+				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
+				d.e.place(k, s)   // find checked Fits
 				if !d.e.sms.anyOpen() && k.next < k.total {
 					return // k has CTAs left to place (else the loop ends)
 				}
@@ -165,9 +165,9 @@ func (r *RoundRobin) hopeless(n *need) bool {
 }
 
 // find is the first SM from r.next on, round the SMs, that k's next CTA
-// fits on, or -1. It tries only SMs with a free CTA slot (smArray.open), and
+// fits on (for place, which need not look it up again), or nil. It tries only SMs with a free CTA slot (smArray.open), and
 // past its first, those roomless leaves: the others fit no CTA of k.
-func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
+func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 	// The SMs nextOpen gives are the GPU's, with a free slot and not held:
 	// fitsOpen asks them room alone, without Dispatch.Fits's index check.
 	// roundOpen takes r.next round the SMs itself (one past the last SM
@@ -175,27 +175,27 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 	// (--quick: synth 10 instructions a CTA fewer, BFS 9, uniform 9).
 	sms := &d.e.sms
 	if sm := sms.roundOpen(r.next); sm >= 0 && sms.fitsOpen(k, sm) {
-		return sm // the first SM tried: most searches end there (smSet.round)
+		return sms.at(sm) // the first SM tried: most searches end there (smSet.round)
 	}
 	if r.next >= d.SMs() {
 		r.next = 0
 	}
 	mask := sms.mayFit(&k.decl.need) // the others have no room (roomless)
 	if mask == 0 {
-		return -1 // none grew since: nothing to try, nothing to learn
+		return nil // none grew since: nothing to try, nothing to learn
 	}
 	for sm := sms.nextOpen(r.next, mask); sm >= 0; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
-			return sm
+			return sms.at(sm)
 		}
 	}
 	for sm := sms.nextOpen(0, mask); sm >= 0 && sm < r.next; sm = sms.nextOpen(sm+1, mask) {
 		if sms.fitsOpen(k, sm) {
-			return sm
+			return sms.at(sm)
 		}
 	}
 	sms.failed(k.decl.need)
-	return -1
+	return nil
 }
 
 // placeNoted places k's next CTA on SM sm, and tells the Kernel
@@ -205,7 +205,7 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) int {
 // a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
 // --quick uniform 1; --quick synth 3 more, a Place call a CTA).
 func (d *Dispatch) placeNoted(k *Kernel, sm int) {
-	d.e.place(k, sm)
+	d.e.place(k, d.e.sms.at(sm))
 	if k.Remaining() == 0 {
 		d.e.kd.placedLast()
 	}

@@ -137,7 +137,7 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 // startJob hands work cycles of c's progress (warp −1: the CTA's own) to
 // the model.
 func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) {
-	e.sms.contention().start(e.clock.now(), c.sm, jobRef{run: c.slot, warp: int32(warp)}, work, d)
+	e.sms.contention().start(e.clock.now(), c.sm.id, jobRef{run: c.slot, warp: int32(warp)}, work, d)
 }
 
 // shareWake is an SM's wake-up (evShare) that is not stale: the jobs

@@ -248,7 +248,7 @@ func (se *siteEngine) launchAllLanes(c *ctaRun, s *Site, lanes []siteRec, out []
 // device-launched work has ended.
 func (se *siteEngine) blind(c *ctaRun, cost siteCost, now int64) {
 	if !se.childEnded && cost.runtime > 0 && se.an != nil {
-		se.an.BlindCall(c.sm, c.k, now+cost.front+se.launch.latency(cost.creates), cost.runtime)
+		se.an.BlindCall(c.sm.id, c.k, now+cost.front+se.launch.latency(cost.creates), cost.runtime)
 	}
 }
 
@@ -301,7 +301,7 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 	if cost.runtime == 0 {
 		return cost.front
 	}
-	return se.launch.serve(c.sm, now+cost.front, cost.runtime, cost.creates) - now
+	return se.launch.serve(c.sm.id, now+cost.front, cost.runtime, cost.creates) - now
 }
 
 // launchOne makes one lane's launch now, at a site costing cost. A

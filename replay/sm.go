@@ -80,17 +80,17 @@ func (a *smArray) idle(i int) bool { return a.sms[i].idle() }
 
 // anyOpen reports whether some SM has a free CTA slot and is not held by
 // the CTA issue rate: with none, no kernel's CTA fits anywhere.
-func (a *smArray) anyOpen() bool { return !a.open.empty() }
+func (a *smArray) anyOpen() bool { return a.open.n > 0 }
 
 // nextOpen is the least SM at or after i with a free CTA slot, not held,
 // and in mask (roomless.grown's form), or -1.
 func (a *smArray) nextOpen(i int, mask uint64) int { return a.open.next(i, mask) }
 
-// enter reserves room for a CTA of k on SM i at now: it returns the CTA's
+// enter reserves room for a CTA of k on SM s at now: it returns the CTA's
 // slot on the SM (hardware thread ids; 0 unless slotsNeeded) and the
 // earliest cycle it may start at (later while the SM's L1 flushes).
-func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
-	s := &a.sms[i]
+func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
+	// s is the SM find tried: no index to check and scale (see at).
 	a.occ.change(s, now)
 	if s.ctas == 0 {
 		s.kernel = k
@@ -100,9 +100,11 @@ func (a *smArray) enter(k *Kernel, i int, now int64) (slot int, startAt int64) {
 	s.reserve(k.decl.need)
 	if a.issue.limits() {
 		s.held = true
-		a.issue.hold(i, now)
+		a.issue.hold(s.id, now)
 	}
-	a.entered(s)
+	if s.ctas == a.gpu.MaxCTAsPerSM || s.held { // noteSlots for an open SM: see smSet.drop
+		a.open.drop(s.id)
+	}
 	return a.takeSlot(s), max(s.flushUntil, now)
 }
 
@@ -122,15 +124,17 @@ func (a *smArray) releaseIssued(now int64) {
 // to place CTAs that the holds keep waiting.
 func (a *smArray) issueWake() (at int64, ok bool) { return a.issue.wakeAt() }
 
-// leave frees a CTA's room (need n, slot on SM i, placed at since) at
+// leave frees a CTA's room (need n, slot on SM s, placed at since) at
 // now, and reports whether the SM is left empty: then vacate it.
-func (a *smArray) leave(i int, n need, slot int, since, now int64) (empty bool) {
-	s := &a.sms[i]
+func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) {
+	// s is the CTA's (ctaRun.sm): no index to check and scale.
 	a.occ.end(s, int(n.warps), since, now)
 	s.release(n)
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
-	a.freeSlot(s, slot)
-	a.full.grew(i)
+	if a.slots {
+		s.freeSlot(slot) // tested here, not in a function: see ctaRun.dropSpec
+	}
+	a.full.grew(s.id)
 	return s.ctas == 0
 }
 
@@ -251,17 +255,6 @@ func (s *sm) release(n need) {
 // completely idle SMs.
 func (s *sm) idle() bool { return s.ctas == 0 }
 
-// entered is noteSlots after enter: the SM fitted the CTA, so it had a
-// free slot and was not held, and it is open (noteSlots keeps the set so;
-// the SMs a task runtime fills, resident, take no placed CTAs). It leaves
-// only where the CTA took its last slot or the SM is now held, and most
-// CTAs' placement writes nothing to the set.
-func (a *smArray) entered(s *sm) {
-	if s.ctas == a.gpu.MaxCTAsPerSM || s.held {
-		a.open.put(s.id, false)
-	}
-}
-
 // fitsOpen is fits for an SM of the open set (nextOpen), which has a free
 // slot and is not held: RoundRobin's search asks it of each SM it tries.
 func (a *smArray) fitsOpen(k *Kernel, i int) bool {
@@ -291,13 +284,6 @@ func (a *smArray) takeSlot(s *sm) int {
 	return s.takeSlot()
 }
 
-// freeSlot is s.freeSlot where slots are numbered.
-func (a *smArray) freeSlot(s *sm, i int) {
-	if a.slots {
-		s.freeSlot(i)
-	}
-}
-
 // hasRoom reports whether one more CTA with n fits under the SM's limits
 // of threads, registers and shared memory.
 func (s *sm) hasRoom(g *model.GPU, n need) bool {
@@ -321,13 +307,12 @@ func (a *smArray) releaseLimited(now int64) (limited bool) {
 	return true
 }
 
-// vacate is SM i left empty by a CTA (leave): it returns the kernel the
+// vacate is SM s left empty by a CTA (leave): it returns the kernel the
 // SM held, which no longer counts it. Apart from leave, which returned
 // that kernel or nil: its caller tested what leave had just tested, a
 // nil stored and tested every CTA (scripts/instructions.sh --quick:
 // synth, BFS and uniform 5 instructions a CTA fewer).
-func (a *smArray) vacate(i int) *Kernel {
-	s := &a.sms[i]
+func (a *smArray) vacate(s *sm) *Kernel {
 	k := s.kernel
 	k.sms--
 	s.kernel = nil
@@ -346,3 +331,8 @@ func (a *smArray) failed(n need) {
 		a.full.failed(n)
 	}
 }
+
+// at is SM i, for placement (enter): RoundRobin.find hands on the SM it
+// tried, where place looked it up again by index, a bounds check and a
+// multiply a CTA.
+func (a *smArray) at(i int) *sm { return &a.sms[i] }

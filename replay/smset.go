@@ -10,10 +10,13 @@ import "math/bits"
 // are there most of the time (BFS scale 20: 80% of the 2.9M SMs
 // RoundRobin.find tried were, mostly in scans that found no SM at all).
 //
-// It counts its members, so that empty is one test: RoundRobin asks it
-// after every placement, and looking at the words there cost more than
-// counting in put (scripts/instructions.sh --quick: uniform 6
-// instructions a CTA, synth 8).
+// It counts its members, so that whether it is empty is one test
+// (smArray.anyOpen, which reads n itself: a method of its own cost a NOP
+// a call, see ctaRun.dropSpec; synth 2 instructions a CTA, BFS 1.5,
+// uniform 1): RoundRobin asks it after every placement, and looking at
+// the words there cost more than counting in put
+// (scripts/instructions.sh --quick: uniform 6 instructions a CTA,
+// synth 8).
 type smSet struct {
 	words []uint64
 	n     int // members
@@ -70,5 +73,15 @@ func (s *smSet) round(i int) int {
 	return -1
 }
 
-// empty reports whether the set has no SM.
-func (s *smSet) empty() bool { return s.n == 0 }
+// drop removes SM i, a member: put's removal without its test of the
+// bit. smArray.enter drops the SM it placed a CTA on where the CTA took
+// its last slot or the SM is now held: the SM fitted the CTA, so it had a
+// free slot and was not held, and it is open (noteSlots keeps the set so;
+// the SMs a task runtime fills, resident, take no placed CTAs). On synth,
+// where nearly every CTA takes an SM's last slot, 2 instructions a CTA
+// fewer (scripts/instructions.sh --quick). enter tests in line, where a
+// function of its own (smArray.entered) cost a NOP (see ctaRun.dropSpec).
+func (s *smSet) drop(i int) {
+	s.words[i>>6] &^= 1 << (i & 63)
+	s.n--
+}

@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// TestSMSet checks smSet against a slice of bools over random changes, on
+// TestSMSet checks smSet against a slice of bools over random changes (a
+// member's removal by drop, smArray.enter's, every other time), on
 // sets of one word, of a word exactly, and of several words: next from
 // every SM (and one past the last) is the least member at or after it
 // (of those in a mask, a random one every other step, where bit j stands
-// for every SM j modulo 64), and empty says whether there is none; round from every SM is the
+// for every SM j modulo 64), and its count whether there is none; round from every SM is the
 // first member in the round from it, or -1 on sets of several words.
 func TestSMSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
@@ -18,9 +19,13 @@ func TestSMSet(t *testing.T) {
 		s, want := newSMSet(n), make([]bool, n)
 		for step := range 2000 {
 			i, in := r.IntN(n), r.IntN(3) == 0
-			s.put(i, in)
+			if !in && want[i] && step%2 == 0 {
+				s.drop(i)
+			} else {
+				s.put(i, in)
+			}
 			want[i] = in
-			if got := s.empty(); got != !slices.Contains(want, true) {
+			if got := s.n == 0; got != !slices.Contains(want, true) {
 				t.Fatalf("%d SMs, step %d: empty %v for %v", n, step, got, want)
 			}
 			mask := ^uint64(0)

@@ -232,7 +232,7 @@ func (r *recorder) ctaRow(c *ctaRun, end int64, slowdown *float64) {
 	row := tables.CTA{
 		KernelID:      c.k.id,
 		CTA:           c.idx,
-		SM:            int32(c.sm),
+		SM:            int32(c.sm.id),
 		DispatchCycle: c.dispatch,
 		StartCycle:    c.start,
 		EndCycle:      end,
