@@ -156,10 +156,10 @@ func (w *specWindow) set(e *slimSpec, s *ctaSpec) {
 // the last spec taken where most stopped it short, which it returns. The
 // rare parts of those that have them go to rare, in CTA order, and their
 // slims' rare is 1: a queue of the specs (specQueue) takes the next rare
-// parts for each such slim. The entries taken are cleared, their rare
-// parts too. Every host CTA passes through here once, so dst grows once
-// and the specs are copied as they are held, a run at a time: 11
-// instructions a CTA on synth, against 48 turning each into a ctaSpec.
+// parts for each such slim. Their rare parts are cleared, not the slims
+// taken (shiftDown). Every host CTA passes through here once, so dst
+// grows once and the specs are copied as they are held, a run at a time:
+// 11 instructions a CTA on synth, against 48 turning each into a ctaSpec.
 func (w *specWindow) take(dst []slimSpec, rare []rareSpec, n uint64, most int) ([]slimSpec, []rareSpec, uint64) {
 	have := min(uint64(w.len()), n-w.from)
 	if have > uint64(most) {
@@ -180,7 +180,6 @@ func (w *specWindow) take(dst []slimSpec, rare []rareSpec, n uint64, most int) (
 			}
 		}
 	}
-	clear(taken)
 	w.head += int(have)
 	w.from = n
 	w.compact()
