@@ -295,6 +295,11 @@ func shapeVarint(q *[fastRoom]byte, mask *[plainMax]byte, i int) int {
 // run reads into dst the records at the start of p that have shape s and
 // keep to the rules that hold a record alone (its demand within the
 // bounds: its cycles are not negative by its shape), as plainRun does.
+// Its records all take s.size bytes, so the last starts s.size before
+// at (where n > 0), worked out once: kept a record, with the loop's
+// other values, it was spilled and reloaded at each
+// (scripts/instructions.sh --quick synth and uniform: 5 and 6
+// instructions a CTA fewer).
 func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 	for end := len(p) - plainMax; n < len(dst) && at <= end; n++ {
 		q := (*[plainMax]byte)(p[at:])
@@ -311,10 +316,9 @@ func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 			break
 		}
 		dst[n] = c
-		last = at
 		at += s.size
 	}
-	return n, last, at
+	return n, at - s.size, at
 }
 
 // low7s is the number a varint of at most three bytes, x's, holds: the
