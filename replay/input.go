@@ -202,7 +202,12 @@ func (b *bodyCursor) install(ev *treeEvent) {
 	rare := b.cur.rare[b.rare : b.rare+ev.rare]
 	b.spec += ev.specs
 	b.rare += ev.rare
-	b.open.ctas.queued().put(b.past, specs, rare)
+	if q := b.open.ctas.queued(); b.spec == len(b.cur.specs) && len(specs) == b.spec {
+		// All the message's specs: the queue may take their storage.
+		b.cur.specs, b.spec = q.putOwned(b.past, specs, rare), 0
+	} else {
+		q.put(b.past, specs, rare)
+	}
 	b.past = ev.upTo
 }
 

@@ -226,14 +226,14 @@ func plainRun(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 // continuation bits of their bytes) and its cycles' sign (a zigzag
 // varint's low bit), as a mask over its first 13 bytes, in the words of
 // bytes 0-7 and 5-12, and the bits under it, with where its numbers
-// start and the masks of their bytes. A record of the shape is checked
+// start and the masks of their bits. A record of the shape is checked
 // with two loads and two tests, and its numbers are a load, a mask and
-// three shifts each (run): 78 instructions a record of synth's where a
+// low7s each (run): 78 instructions a record of synth's where a
 // test a byte and a branch a number took 116 (scripts/instructions.sh
 // --quick: synth 1,582 to 1,546, uniform 816 to 781 a CTA).
 type plainShape struct {
 	maskLo, lo, maskHi, hi uint64
-	cycles, insts, bytes   uint32 // the masks of their numbers' bytes, from where each starts
+	cycles, insts, bytes   uint32 // the masks of their numbers' bits (low7Mask), from where each starts
 	instsAt, bytesAt       int    // where insts and dram_bytes start
 	size                   int
 }
@@ -253,7 +253,7 @@ func shapeAt(q *[fastRoom]byte) (s plainShape, ok bool) {
 		return s, false
 	}
 	mask[3] |= 1
-	s.cycles = 1<<(8*n) - 1
+	s.cycles = low7Mask(n)
 	j := 3 + n
 	if q[j] != 0 {
 		return s, false // warp_cycles
@@ -264,12 +264,12 @@ func shapeAt(q *[fastRoom]byte) (s plainShape, ok bool) {
 		if n = shapeVarint(q, &mask, j); n == 0 {
 			return s, false
 		}
-		s.insts, s.instsAt = 1<<(8*n)-1, j
+		s.insts, s.instsAt = low7Mask(n), j
 		j += n
 		if n = shapeVarint(q, &mask, j); n == 0 {
 			return s, false
 		}
-		s.bytes, s.bytesAt = 1<<(8*n)-1, j
+		s.bytes, s.bytesAt = low7Mask(n), j
 		j += n
 	}
 	var bits [plainMax]byte
@@ -295,6 +295,11 @@ func shapeVarint(q *[fastRoom]byte, mask *[plainMax]byte, i int) int {
 // run reads into dst the records at the start of p that have shape s and
 // keep to the rules that hold a record alone (its demand within the
 // bounds: its cycles are not negative by its shape), as plainRun does.
+// Its records all take s.size bytes, so the last starts s.size before
+// at (where n > 0), worked out once: kept a record, with the loop's
+// other values, it was spilled and reloaded at each
+// (scripts/instructions.sh --quick synth and uniform: 5 and 6
+// instructions a CTA fewer).
 func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 	for end := len(p) - plainMax; n < len(dst) && at <= end; n++ {
 		q := (*[plainMax]byte)(p[at:])
@@ -311,15 +316,22 @@ func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 			break
 		}
 		dst[n] = c
-		last = at
 		at += s.size
 	}
-	return n, last, at
+	return n, at - s.size, at
 }
 
-// low7s is the number a varint of at most three bytes, x's, holds: the
-// low seven bits of each.
-func low7s(x uint32) uint64 { return uint64(x&0x7f | x>>1&0x3f80 | x>>2&0x1fc000) }
+// low7s is the number a varint of at most three bytes holds, x its bytes
+// with their continuation bits clear (masked by low7Mask): b0 + b1<<7 +
+// b2<<14 of its bytes b0, b1, b2, worked out as (x+b0)/2 less b2<<14 in
+// seven instructions, where or-ing each byte's seven bits in took nine
+// (scripts/instructions.sh --quick synth and uniform: 5 instructions a
+// CTA fewer).
+func low7s(x uint32) uint64 { return uint64((x+x&0x7f)>>1 - x>>2&0x1fc000) }
+
+// low7Mask is the mask of the bits of an n-byte varint's value (n at most
+// three), each byte's low seven, for low7s.
+func low7Mask(n int) uint32 { return 0x7f7f7f >> (8 * (3 - n)) }
 
 // short3At is short3 over q: the varint at q[i:] where it takes at most
 // three bytes, and the bytes it takes, or 0 where it takes more.
