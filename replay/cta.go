@@ -196,8 +196,12 @@ func (e *engine) retryStalled() {
 
 // startCTA begins execution at now (the clock's): warps without launch
 // sites end after their own cycles; those with meet their first as an event.
+// It takes the cycle from its caller: read from the clock here, in
+// place's inlined copy, it cost a load, a spill and the call's mark
+// (see dropSpec), where place held the cycle already (synth and BFS 8
+// instructions a CTA more, uniform 5).
 func (e *engine) startCTA(c *ctaRun, now int64) {
-	// now from the caller, not the clock: place has it (see dropSpec)
+	// now from the caller, not the clock: see above
 	c.start, c.stall = now, now-c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
@@ -381,9 +385,4 @@ func endedAll(ms []mechanism, c *ctaRun, now int64) {
 // executed each time. Tested in small functions, the three cost synth,
 // uniform and BFS 3 instructions a CTA more (callgrind, the --quick
 // traces of scripts/instructions.sh).
-//
-// So startCTA takes the cycle it starts a CTA at from its caller: read
-// from the clock there, in place's inlined copy, it cost a load, a spill
-// and the call's mark, where place held the cycle already (synth and BFS
-// 8 instructions a CTA more, uniform 5).
 func (c *ctaRun) dropSpec() { *c.tableSpec() = ctaSpec{} }
