@@ -40,10 +40,30 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 			recs = append(recs, fmt.Sprintf("%d %s", before+1, show(&c.Kernel)))
 			rn, off := r.Pos()
 			switch {
-			case c.HasCTA:
-				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)), fmt.Sprintf("%d@%d %s", rn, off, show(&c.CTA)))
+			case len(c.Records()) > 0:
+				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)))
+				last := len(c.Records()) - 1
+				if c.Err != nil { // Pos is the record that broke a rule
+					for i := range c.Records() {
+						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
+					}
+				} else {
+					for i := range c.Records()[:last] {
+						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
+					}
+					recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(&c.Records()[last])))
+				}
+				if c.Err != nil {
+					last++
+				}
+				if rn != before+3+int64(last) {
+					t.Errorf("record %d: Child read %d cta records to record %d", before+3, len(c.Records()), rn)
+				}
 				ctas++
-				if n, _ := v.CTAs(c.Kernel.ID, run[:], warps[:]); !c.Run && n > 0 {
+				if c.Err != nil {
+					break // Next returns it
+				}
+				if n, _ := v.CTAs(c.Kernel.ID, run[:], warps[:]); !c.More && n > 0 {
 					t.Errorf("record %d: Child said no run follows, CTAs read %d records", rn, n)
 				} else {
 					for i := range run[:n] {
