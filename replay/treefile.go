@@ -157,7 +157,7 @@ func (b *treeReader) kidCTAs(m *treeMsg) error {
 	m.records += len(cs)
 	b.passed(f, cs[len(cs)-1].CTA)
 	b.held += ctasHeld(len(cs), f.k.ctas.recordRun(cs, b.clk))
-	if kid.Err != nil || !kid.More {
+	if !kid.More {
 		if kid.Err != nil {
 			b.run, b.runAt, b.runErr = b.run[:0], 0, kid.Err
 		}

@@ -12,7 +12,8 @@ package trace
 // child's cta records Child read too (Records). More is true where they
 // fill ChildRun and do not end at the grid's last CTA: CTAs may read on.
 // Err is the error of the record after them where it broke a rule, as
-// CTAs returns it (every later call to Next returns it too).
+// CTAs returns it: every later call to Next returns it too, and Child
+// reads no more (it stays set).
 // Alike is true where Kernel is declared as the kernel record read before
 // it: its name, block, registers and shared memory are that one's. CTAs
 // is Kernel.CTAs(), which Child computes anyway: its reader need not
@@ -108,8 +109,8 @@ func (v *Validator) Child(c *Child) bool {
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
 	v.last, c.CTAs = v.addDevice(c.Kernel.ID, sh, root), sh.ctas
-	if c.n, c.More, c.Err = 0, false, nil; v.firstCTA(c) {
-		v.childRun(c)
+	if c.n, c.More = 0, false; v.firstCTA(c) && c.room[0].CTA+1 < v.last.ctas {
+		v.childRun(c) // not the grid's last CTA: with no call where it is (BFS: 100K of 165K children)
 	}
 	return true
 }
@@ -158,6 +159,7 @@ func (v *Validator) firstCTA(c *Child) bool {
 		v.err = v.errorAt(KindCTA, err)
 		return false
 	}
+	c.n = 1
 	return true
 }
 
@@ -186,19 +188,18 @@ func alikeOK(k *Kernel, ctas uint64) bool {
 const ChildRun = 16
 
 // childRun reads the run of c's cta records after its first, read
-// (firstCTA), into c's room after it, as CTAs reads one (ctaRun): up to
-// ChildRun records in all. A run ends at the grid's last CTA: none is
-// read after it but one it fails at, as Next does (a look at the next
-// record's bytes cost BFS --quick 6 instructions a CTA more). Read so, a
-// child's records come to the replay with it, filed in one call, where
-// the run after the first was a call of CTAs and of the replay's filing
-// of its own: BFS (scripts/instructions.sh bfs) 2,427 to 2,416
-// instructions a CTA.
+// (firstCTA) and not of the grid's last CTA, into c's room after it, as
+// CTAs reads one (ctaRun): up to ChildRun records in all. A run ends at
+// the grid's last CTA: none is read after it but one it fails at, as
+// Next does (a look at the next record's bytes cost BFS --quick 6
+// instructions a CTA more). Read so, a child's records come to the
+// replay with it, filed in one call, where the run after the first was a
+// call of CTAs and of the replay's filing of its own: BFS
+// (scripts/instructions.sh bfs) 2,427 to 2,416 instructions a CTA; Child
+// calls it only where the first is not the grid's last CTA, and its
+// Err is not reset a child (2,410 to 2,406).
 func (v *Validator) childRun(c *Child) {
 	k := v.last
-	if c.n = 1; c.room[0].CTA+1 >= k.ctas {
-		return
-	}
 	n, err := v.ctaRun(v.runner, k, c.room[1:], c.warps[RunWarps:])
 	if c.n += n; err != nil {
 		c.Err = err
