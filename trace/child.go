@@ -184,8 +184,11 @@ func alikeOK(k *Kernel, ctas uint64) bool {
 }
 
 // ChildRun is the most cta records Child reads of a child kernel: BFS
-// scale 20's children have 3.2 CTAs on average, nearly all at most 16.
-const ChildRun = 16
+// scale 20's children have 3.2 CTAs on average and at most 62. With 16,
+// the 6K children of more took a call of CTAs more each: BFS
+// (scripts/instructions.sh bfs) 2,406 to 2,402 instructions a CTA with
+// 64, for 20 KB of room in the caller's Child.
+const ChildRun = 64
 
 // childRun reads the run of c's cta records after its first, read
 // (firstCTA) and not of the grid's last CTA, into c's room after it, as

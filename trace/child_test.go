@@ -249,11 +249,11 @@ func TestChildReadAsNext(t *testing.T) {
 		"missing child CTA": childTrace(hosts, kids, func(r []Record) []Record {
 			return append(r[:at+3], r[at+4:]...)
 		}),
-		"a child of more CTAs than ChildRun": childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, 40, -1) }),
+		"a child of more CTAs than ChildRun": childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, -1) }),
 		"a child of ChildRun CTAs":           childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun, -1) }),
-		"a bad CTA in Child's run":           childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, 40, ChildRun-1) }),
-		"a bad CTA in the run after Child's": childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, 40, ChildRun+3) }),
-		"a bad CTA right after Child's run":  childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, 40, ChildRun) }),
+		"a bad CTA in Child's run":           childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, ChildRun-1) }),
+		"a bad CTA in the run after Child's": childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, ChildRun+3) }),
+		"a bad CTA right after Child's run":  childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, ChildRun) }),
 		"fixture":                            fixture(t, "valid.jsonl"),
 	}
 	for name, recs := range cases {
