@@ -160,15 +160,15 @@ const (
 	namesCTA      = -1 << 63             // set in a word that names a record's CTA
 )
 
-// appendPacked appends cs, cta records of the table's CTAs, rescaled
-// with clk, to its words in the packed form, each naming its CTA where
-// the header says it must (ctaTable.packed): the ctaRecord read makes of
-// each, written straight from it, with no ctaRecord between
-// (scripts/instructions.sh --quick bfs: 10 instructions a CTA fewer). It
-// returns the per-warp cycles kept: none where every warp runs the CTA's
-// cycles. A run of a child's records (treeReader.ctaRun) is filed in one
-// call, not one a record through record. A record's words are made room
-// for at once and written in place, the slice stored back as a
+// appendPacked appends the words of cs, cta records of the table's CTAs
+// that the header counts (ctaTable.recordRun; appendNamed names their
+// CTAs where it does not), rescaled with clk, in the packed form: the
+// ctaRecord read makes of each, written straight from it, with no
+// ctaRecord between (scripts/instructions.sh --quick bfs: 10 fewer a
+// CTA). It returns the per-warp cycles kept: none where every warp runs
+// the CTA's cycles. A child's records (treeReader.kidCTAs) are filed in
+// one call, not one a record through record. A record's words are made
+// room for at once and written in place, the slice stored back as a
 // self-assignment, which the compiler stores with no write barrier (a
 // pointer store takes one while the GC marks, much of a replay's first
 // reading): held in a local and stored back once a run, it took BFS
@@ -176,12 +176,6 @@ const (
 func (t *ctaTable) appendPacked(cs []trace.CTA, clk clock) (warps int) {
 	for i := range cs {
 		c := &cs[i]
-		if h := t.packed[0]; uint64(h&headerLow) == c.CTA {
-			t.packed[0] = h + 1
-		} else { // it names its CTA
-			t.packed[0] = h | outOfOrder
-			t.packed = append(t.packed, int64(c.CTA)|namesCTA)
-		}
 		var nw int
 		if packedWarps(c) {
 			nw = len(c.WarpCycles)
@@ -266,4 +260,21 @@ func (r *rareSpec) expand(dst *ctaSpec) { dst.warps, dst.x = r.warps, r.x }
 func (r *ctaRecord) readOwned(c *trace.CTA, clk clock) {
 	r.read(c, clk)
 	r.warps = slices.Clone(r.warps)
+}
+
+// appendNamed files cs, cta records of the table's CTAs, as
+// appendPacked does, for a run whose first record is not of the CTA the
+// header says comes next (ctaTable.recordRun): record by record, each
+// naming its CTA where the header says it must.
+func (t *ctaTable) appendNamed(cs []trace.CTA, clk clock) (warps int) {
+	for i := range cs {
+		if h := t.packed[0]; uint64(h&headerLow) == cs[i].CTA {
+			t.packed[0] = h + 1
+		} else { // it names its CTA
+			t.packed[0] = h | outOfOrder
+			t.packed = append(t.packed, int64(cs[i].CTA)|namesCTA)
+		}
+		warps += t.appendPacked(cs[i:i+1], clk)
+	}
+	return warps
 }

@@ -294,3 +294,45 @@ func appendQueued(slims []slimSpec, rare []rareSpec, s *ctaSpec) ([]slimSpec, []
 	}
 	return append(slims, e), rare
 }
+
+// A packed table filed a run at a time (recordRun: CTAs c, c+1, … in
+// order, the header counting a run in order once, appendNamed naming the
+// CTAs of one that is not) unpacks to the specs the same records give a
+// flat table filed one at a time, and streams where the runs came in CTA
+// order.
+func TestPackedCTATableRuns(t *testing.T) {
+	const n = 12
+	rec := func(i uint64) trace.CTA {
+		c := *ctaOf(i, ctaRecord{cycles: 10 + int64(i), demand: i%3 == 0, insts: i})
+		if i%4 == 1 {
+			c.WarpCycles = []int64{10 + int64(i), 3}
+		}
+		return c
+	}
+	for name, runs := range map[string][][2]uint64{ // each run's first CTA and count
+		"in order":       {{0, 3}, {3, 1}, {4, 8}},
+		"later first":    {{4, 3}, {0, 4}, {7, 5}},
+		"named then not": {{1, 3}, {0, 1}, {4, 2}},
+		"repeated":       {{0, 2}, {1, 3}}, // its second CTA 1 named, then its 2 and 3 counted
+	} {
+		flat, packed := newCTATable(n), newPackedCTATable(n)
+		inOrder := true
+		for i, r := range runs {
+			cs := make([]trace.CTA, r[1])
+			for j := range cs {
+				cs[j] = rec(r[0] + uint64(j))
+				flat.record(&cs[j], unscaled)
+			}
+			packed.recordRun(cs, unscaled)
+			inOrder = inOrder && (i == 0 && r[0] == 0 || i > 0 && r[0] == runs[i-1][0]+runs[i-1][1])
+		}
+		if packed.streams() != inOrder {
+			t.Errorf("%s: streams %v", name, packed.streams())
+		}
+		for i := uint64(0); i < n; i++ {
+			if got, want := *packed.at(i), *flat.at(i); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: cta %d = %+v, want %+v", name, i, got, want)
+			}
+		}
+	}
+}

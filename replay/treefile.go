@@ -127,7 +127,7 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		if err := b.child(&b.kid.Launch, d); err != nil {
 			return nil, err
 		}
-		if !b.kid.HasCTA {
+		if len(b.kid.Records()) == 0 {
 			break
 		}
 		if err := b.kidCTAs(m); err != nil {
@@ -143,18 +143,29 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 	return b.src.Next()
 }
 
-// kidCTAs files the child's first cta record, read with its launch, and
-// the run of its records after it (trace.Validator.CTAs), as step and
-// runCTAs file them: an error of the run's is left in runErr, for step.
-// The first is filed by kidCTA, with no lookup of its kernel.
+// kidCTAs files the child's cta records read with its launch (its
+// first and the run after it: trace.Child.Records) in one call, and the
+// runs of its records after them (trace.Validator.CTAs), as step and
+// runCTAs file them: an error of a run's is left in runErr, for step.
+// The records Child read keep the trace's rules, CTAs 0, 1, … of the
+// child's grid, so they are filed as ctaRun files a run in the grid of
+// the kernel filed last (child: a device kernel, never windowed), with
+// no test of their kernel and CTAs.
 func (b *treeReader) kidCTAs(m *treeMsg) error {
-	m.records++
-	if err := b.kidCTA(); err != nil || !b.kid.Run {
-		return err // no run: a call of CTAs that found none cost BFS (--quick) 19 instructions a CTA
+	kid, f := &b.kid, b.last
+	cs := kid.Records()
+	m.records += len(cs)
+	b.passed(f, cs[len(cs)-1].CTA)
+	b.held += ctasHeld(len(cs), f.k.ctas.recordRun(cs, b.clk))
+	if !kid.More {
+		if kid.Err != nil {
+			b.run, b.runAt, b.runErr = b.run[:0], 0, kid.Err
+		}
+		return nil // no run: a call of CTAs that found none cost BFS (--quick) 19 instructions a CTA
 	}
 	run := b.run[:runLen]
 	for {
-		n, err := b.runs.CTAs(b.kid.Kernel.ID, run, b.runWarps)
+		n, err := b.runs.CTAs(kid.Kernel.ID, run, b.runWarps)
 		m.records += n
 		if err := b.ctaRun(run[:n]); err != nil {
 			return err
@@ -313,7 +324,7 @@ func (b *treeReader) ended(kernel uint64) bool {
 // CTAs), as cta files each, with the kernel found and its filing chosen
 // once a run, not a record, and no call of cta a record, where the
 // kernel is the last one filed and not windowed (a child kernel's
-// records after its first, kidCTAs: scripts/instructions.sh --quick bfs,
+// runs after those Child read, kidCTAs: scripts/instructions.sh --quick bfs,
 // 3,673 to 3,661 and 3,662 a CTA); else, and from a record outside the
 // grid on, through cta, which says what is wrong. The records before
 // that are filed in one call (ctaTable.recordRun) and passed once, as
@@ -349,20 +360,5 @@ func (b *treeReader) ctaEach(cs []trace.CTA) error {
 			return err
 		}
 	}
-	return nil
-}
-
-// kidCTA files the child's first cta record, read with its launch, as cta
-// files it, where it is in the grid of the kernel filed last (child): a
-// device kernel, so never windowed, found with no lookup (cta looks up
-// any record's kernel). Else cta files it, which says what is wrong.
-// BFS --quick: the first records 4 instructions a child fewer.
-func (b *treeReader) kidCTA() error {
-	c, f := &b.kid.CTA, b.last
-	if f.k == nil || f.k.id != c.Kernel || c.CTA >= f.k.total {
-		return b.cta(c)
-	}
-	b.passed(f, c.CTA)
-	b.held += ctaHeld(f.k.ctas.record(c, b.clk))
 	return nil
 }

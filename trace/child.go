@@ -8,10 +8,12 @@ package trace
 // them. Child reads and checks them in one call.
 
 // Child is a device kernel's declaration and its launch as
-// Validator.Child reads them: Launch.Parent is &Parent. CTA is the
-// child's first cta record where Child read it too (HasCTA), its
-// warp_cycles in Child's own storage; Run is then false where it is the
-// grid's last CTA, after which CTAs would read no record.
+// Validator.Child reads them: Launch.Parent is &Parent. Records are the
+// child's cta records Child read too (Records). More is true where they
+// fill ChildRun and do not end at the grid's last CTA: CTAs may read on.
+// Err is the error of the record after them where it broke a rule, as
+// CTAs returns it: every later call to Next returns it too, and Child
+// reads no more (it stays set).
 // Alike is true where Kernel is declared as the kernel record read before
 // it: its name, block, registers and shared memory are that one's. CTAs
 // is Kernel.CTAs(), which Child computes anyway: its reader need not
@@ -21,26 +23,33 @@ type Child struct {
 	CTAs   uint64
 	Launch Launch
 	Parent Parent
-	CTA    CTA
-	HasCTA bool
-	Run    bool
+	More   bool
+	Err    error
 	Alike  bool
-	warps  [maxFastWarps]int64
+	n      int // the records read: room[:n]
+	room   [ChildRun]CTA
+	warps  [ChildRun * RunWarps]int64
 }
+
+// Records are the child's cta records Child read: its first, where it
+// comes next in the form ctaFastInto reads, and the run after it as CTAs
+// reads one, up to ChildRun, their warp_cycles in c's own storage. They
+// keep the trace's rules: CTAs 0, 1, … of the child's grid, in order.
+func (c *Child) Records() []CTA { return c.room[:c.n] }
 
 // Child reads the next two records into c where they are a kernel
 // record and the device launch of that kernel, each in its fast form
 // (kernelFast, launchFast), and both keep to the rules Next checks them
 // by; it reports whether it read them. Where the record after them is
 // the child's first cta record, in the form ctaFastInto reads, it reads
-// that too (c.HasCTA): a child's records follow its launch, and read
-// through Next the first was a call down every layer again (BFS --quick,
-// 35 instructions a CTA). Child never fails: it leaves records of any
+// that too, and the run after it (c.Records): a child's records follow
+// its launch, and read through Next the first was a call down every
+// layer again (BFS --quick, 35 instructions a CTA). Child never fails: it leaves records of any
 // other kind or form, a launch that moves on to another host CTA's tree
 // under ordered_trees (enterRoot), and records that break a rule, to
 // Next, which reads them or says what is wrong with them; a cta record
 // that breaks a rule it reports as Next does, with every later call to
-// Next (CTAs does so too).
+// Next (CTAs does so too; and in c.Err, where it is one after the first).
 //
 // c is the caller's, valid until it passes c again.
 func (v *Validator) Child(c *Child) bool {
@@ -100,11 +109,13 @@ func (v *Validator) Child(c *Child) bool {
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
 	v.last, c.CTAs = v.addDevice(c.Kernel.ID, sh, root), sh.ctas
-	c.HasCTA = v.firstCTA(c)
+	if c.n, c.More = 0, false; v.firstCTA(c) && c.room[0].CTA+1 < v.last.ctas {
+		v.childRun(c) // not the grid's last CTA: with no call where it is (BFS: 100K of 165K children)
+	}
 	return true
 }
 
-// firstCTA reads the record after c's launch into c.CTA where it is a
+// firstCTA reads the record after c's launch into c.room[0] where it is a
 // cta record of c's kernel, of its CTA 0, that ctaFastInto reads, and
 // checks it as Next would: it reports whether it read a record that
 // keeps to the rules.
@@ -134,24 +145,21 @@ func (v *Validator) firstCTA(c *Child) bool {
 	}
 	p := in.buf[at+1 : at+1+ctaRoom] // of a constant length: no bounds checks below
 	u, n := short3At((*[fastRoom]byte)(p), 0)
-	if dk := int64(c.Kernel.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.CTA, tag == tagCTADemand, c.warps[:], p, dk, 0, n+1) {
+	if dk := int64(c.Kernel.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag == tagCTADemand, c.warps[:RunWarps], p, dk, 0, n+1) {
 		return false
 	}
 	in.r++ // the tag, past which ctaFastInto moved the reader
 	r.record++
 	r.offset = in.base + int64(at)
 	v.record++
-	if k := v.last; v.keepsFrom(k, c.CTA.CTA) && k.fieldsKeep(&c.CTA, r.warpsOK) {
+	if k, cta := v.last, &c.room[0]; v.keepsFrom(k, cta.CTA) && k.fieldsKeep(cta, r.warpsOK) {
 		k.seen.dense++ // as CTAs counts a record that keeps the rules
-		v.at.ctaRecord(&c.CTA)
-	} else if err := v.checkCTAOf(k, &c.CTA); err != nil {
+		v.at.ctaRecord(cta)
+	} else if err := v.checkCTAOf(k, cta); err != nil {
 		v.err = v.errorAt(KindCTA, err)
 		return false
 	}
-	// A run ends at the grid's last CTA: CTAs reads no record after it
-	// but one it fails at, as Next does. A look at the next record's
-	// bytes cost BFS --quick 6 instructions a CTA more (3,564 to 3,558).
-	c.Run = c.CTA.CTA+1 < v.last.ctas
+	c.n = 1
 	return true
 }
 
@@ -173,4 +181,32 @@ func ownStreamOK(l *Launch) bool {
 // ctas is k's CTAs, which Child keeps for its shape.
 func alikeOK(k *Kernel, ctas uint64) bool {
 	return k.Grid[0] > 0 && ctas <= MaxKernelCTAs
+}
+
+// ChildRun is the most cta records Child reads of a child kernel: BFS
+// scale 20's children have 3.2 CTAs on average and at most 62. With 16,
+// the 6K children of more took a call of CTAs more each: BFS
+// (scripts/instructions.sh bfs) 2,406 to 2,402 instructions a CTA with
+// 64, for 20 KB of room in the caller's Child.
+const ChildRun = 64
+
+// childRun reads the run of c's cta records after its first, read
+// (firstCTA) and not of the grid's last CTA, into c's room after it, as
+// CTAs reads one (ctaRun): up to ChildRun records in all. A run ends at
+// the grid's last CTA: none is read after it but one it fails at, as
+// Next does (a look at the next record's bytes cost BFS --quick 6
+// instructions a CTA more). Read so, a child's records come to the
+// replay with it, filed in one call, where the run after the first was a
+// call of CTAs and of the replay's filing of its own: BFS
+// (scripts/instructions.sh bfs) 2,427 to 2,416 instructions a CTA; Child
+// calls it only where the first is not the grid's last CTA, and its
+// Err is not reset a child (2,410 to 2,406).
+func (v *Validator) childRun(c *Child) {
+	k := v.last
+	n, err := v.ctaRun(v.runner, k, c.room[1:], c.warps[RunWarps:])
+	if c.n += n; err != nil {
+		c.Err = err
+		return
+	}
+	c.More = c.n == ChildRun && c.room[c.n-1].CTA+1 < k.ctas
 }

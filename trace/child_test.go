@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,10 +41,30 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 			recs = append(recs, fmt.Sprintf("%d %s", before+1, show(&c.Kernel)))
 			rn, off := r.Pos()
 			switch {
-			case c.HasCTA:
-				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)), fmt.Sprintf("%d@%d %s", rn, off, show(&c.CTA)))
+			case len(c.Records()) > 0:
+				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)))
+				last := len(c.Records()) - 1
+				if c.Err != nil { // Pos is the record that broke a rule
+					for i := range c.Records() {
+						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
+					}
+				} else {
+					for i := range c.Records()[:last] {
+						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
+					}
+					recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(&c.Records()[last])))
+				}
+				if c.Err != nil {
+					last++
+				}
+				if rn != before+3+int64(last) {
+					t.Errorf("record %d: Child read %d cta records to record %d", before+3, len(c.Records()), rn)
+				}
 				ctas++
-				if n, _ := v.CTAs(c.Kernel.ID, run[:], warps[:]); !c.Run && n > 0 {
+				if c.Err != nil {
+					break // Next returns it
+				}
+				if n, _ := v.CTAs(c.Kernel.ID, run[:], warps[:]); !c.More && n > 0 {
 					t.Errorf("record %d: Child said no run follows, CTAs read %d records", rn, n)
 				} else {
 					for i := range run[:n] {
@@ -98,6 +119,22 @@ func childTrace(hosts, kids int, edit func([]Record) []Record) []Record {
 		recs = edit(recs)
 	}
 	return recs
+}
+
+// widen gives the child whose kernel record is r[at] a grid of ctas
+// CTAs, with a record each in CTA order, that of CTA bad (if any) with
+// a negative warp.
+func widen(r []Record, at, ctas, bad int) []Record {
+	r[at].(*Kernel).Grid[0] = uint32(ctas)
+	var more []Record
+	for i := 2; i < ctas; i++ {
+		more = append(more, &CTA{Kernel: r[at].(*Kernel).ID, CTA: uint64(i), Cycles: 224, WarpCycles: []int64{224, 224}})
+	}
+	r = slices.Insert(r, at+4, more...)
+	if bad >= 0 {
+		r[at+2+bad].(*CTA).WarpCycles[1] = -3
+	}
+	return r
 }
 
 // kidAt is the index in childTrace's records of the kernel record of
@@ -212,7 +249,12 @@ func TestChildReadAsNext(t *testing.T) {
 		"missing child CTA": childTrace(hosts, kids, func(r []Record) []Record {
 			return append(r[:at+3], r[at+4:]...)
 		}),
-		"fixture": fixture(t, "valid.jsonl"),
+		"a child of more CTAs than ChildRun": childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, -1) }),
+		"a child of ChildRun CTAs":           childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun, -1) }),
+		"a bad CTA in Child's run":           childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, ChildRun-1) }),
+		"a bad CTA in the run after Child's": childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, ChildRun+3) }),
+		"a bad CTA right after Child's run":  childTrace(hosts, kids, func(r []Record) []Record { return widen(r, at, ChildRun+24, ChildRun) }),
+		"fixture":                            fixture(t, "valid.jsonl"),
 	}
 	for name, recs := range cases {
 		data := encodeBinary(t, recs)
@@ -229,7 +271,7 @@ func TestChildReadAsNext(t *testing.T) {
 		} else if i := firstDiff(got, want); i >= 0 {
 			t.Errorf("%s: record %d\n got %s\nwant %s", name, i, got[i], want[i])
 		}
-		valid := map[string]bool{"valid": true, "fixture": true, "first CTA of many warps": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true}
+		valid := map[string]bool{"valid": true, "fixture": true, "first CTA of many warps": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true, "a child of more CTAs than ChildRun": true, "a child of ChildRun CTAs": true}
 		if !valid[name] && wantErr == nil {
 			t.Errorf("%s: no error", name)
 		}

@@ -50,6 +50,12 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	if k == nil {
 		return 0, nil // Next says so, at the record
 	}
+	return v.ctaRun(r, k, dst, warps)
+}
+
+// ctaRun is CTAs's run, of k's records read with r, once both are found:
+// Child reads a child's run after its first record so (childCTAs).
+func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64) (n int, err error) {
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
 	for used := 0; n < len(dst) && len(warps)-used >= RunWarps; { // warps[:used]: the records'
