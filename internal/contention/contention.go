@@ -164,8 +164,9 @@ type smState struct {
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
-// accounts what it issued and moved meanwhile.
-func (m *Model) advance(s *smState, now int64) {
+// accounts what it issued and moved meanwhile. It returns s, so that
+// Start and Wake can work on s on advance's line (see markDirty).
+func (m *Model) advance(s *smState, now int64) *smState {
 	if dt := now - s.at; dt > 0 && s.lo < len(s.jobs) {
 		dv := float64(dt) * s.rate
 		s.v += dv
@@ -173,6 +174,7 @@ func (m *Model) advance(s *smState, now int64) {
 		m.moved += dv * s.demand.DRAM
 	}
 	s.at = now
+	return s
 }
 
 // Start begins a job of work cycles of progress on SM sm at cycle now.
@@ -180,8 +182,8 @@ func (m *Model) advance(s *smState, now int64) {
 // bits so that it can hold what the owner needs (the replay's CTA slot
 // and warp) without a table of the owner's own to look it up in.
 func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
-	s := &m.sms[sm]
-	m.advance(s, now)
+	// (the record's address taken on advance's line: see markDirty)
+	s := m.advance(&m.sms[sm], now)
 	if work < 0 { // max(work, 0), as v is never -0
 		work = 0
 	}
@@ -223,8 +225,8 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	if gen != s.gen {
 		return nil
 	}
-	m.advance(s, now)
-	s.next = -1
+	// (s.next stored on advance's line: see markDirty)
+	m.advance(s, now).next = -1
 	due := s.v + tolerance(s.v)
 	// The refs go into m.done by index, where makeRoom keeps room for
 	// every job a queue holds: appended, with growth on the way, the loop
@@ -283,6 +285,9 @@ func tolerance(v float64) float64 { return roundings.abs + roundings.rel*math.Ab
 // an argument on their own lines for the same reason (s.id's load, i's
 // widening to int). Together (scripts/instructions.sh): synth --quick
 // 1,324 → 1,322 instructions a CTA, BFS (scale 20) 2,329 → 2,325.
+// advance returns its SM for the same reason: Start takes the SM's
+// record's address, and Wake stores s.next, on advance's line (synth
+// --quick 1,316 → 1,314, BFS scale 20 2,322 → 2,320).
 func (m *Model) markDirty(s *smState) {
 	if !s.dirty {
 		s.dirty = true
