@@ -207,8 +207,8 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 					e.shareWake(done)
 					c.fired = true
 				}
-				if c.tick() { // a run of checkEvents events ended, or fail recorded an error
-					if e.err != nil {
+				if c.left--; c.left <= 0 { // a run of checkEvents events ended, or fail recorded an error (left)
+					if c.left = checkEvents; e.err != nil {
 						return false, e.err
 					}
 					if err := e.opt.checkpoint(e.out.ctas(), c.now()); err != nil {
@@ -242,6 +242,11 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 
 // settle runs the decisions that depend on the state at the end of a cycle:
 // stalled CTAs re-ask the gate, then the placer fills free room.
+//
+// The model's settle takes the clock's t, not now(): the field's load is
+// then an instruction of the call's own line, which the compiler takes as
+// the mark of the calls inlined there, where it marked them with two NOPs
+// (see contention.Model.markDirty): 2 instructions a cycle with changes.
 func (e *engine) settle() {
 	// CTAs wait (ctaRuns.waiting) only in runs with mechanisms: most never.
 	if e.ctas.waiting() {
@@ -258,12 +263,12 @@ func (e *engine) settle() {
 		}
 	}
 	if e.sms.contention() != nil {
-		e.sms.contention().settle(e.clock.now())
+		e.sms.contention().settle(e.clock.t) // t, not now(): see settle's doc
 	}
 }
 
 // fail records err, the replay's first error not nil, and has the loop
-// look up after the event it fires (eventClock.tick): one test an event
+// look up after the event it fires (eventClock.left): one test an event
 // for both, where the loop's test of the error cost 3 instructions an
 // event.
 func (e *engine) fail(err error) {

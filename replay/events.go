@@ -44,10 +44,19 @@ type eventClock struct {
 	// handlers routes each kind to its component; the funcs are made once,
 	// when the engine is built, so firing an event allocates nothing.
 	handlers [evKinds]func(eventq.Event)
-	left     int   // events the loop fires before it looks up (tick)
-	until    int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
-	fired    bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
-	seeded   bool  // a tie seed orders each cycle's events (model.tie_seed): no two share one (launchChildren)
+	// left counts down the events the loop fires before it looks up: a
+	// run of checkEvents ends (a checkpoint), or the engine recorded an
+	// error (engine.fail sets left to 1). A count down in the clock, where
+	// the loop's own count, spilled across its calls, was loaded, counted,
+	// stored and masked every event. Runs continue from one loop call to
+	// the next (a paused replay's). The loop counts and tests it in line:
+	// a method's call (tick) had no instruction of its own line for the
+	// compiler's inlined-call mark, which was a NOP every event (synth and
+	// BFS: 1 instruction a CTA).
+	left   int
+	until  int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
+	fired  bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
+	seeded bool  // a tie seed orders each cycle's events (model.tie_seed): no two share one (launchChildren)
 }
 
 // on registers h as the handler of kind's events.
@@ -136,20 +145,6 @@ func (c *eventClock) cta(at int64, kind eventKind, r *ctaRun, warp int) {
 // checkEvents is how many events the loop fires between checkpoints
 // (Options.checkpoint: cancellation, progress).
 const checkEvents = 1 << 16
-
-// tick counts an event fired and reports whether the loop must look up:
-// it ends a run of checkEvents (a checkpoint), or the engine recorded an
-// error (engine.fail sets left to 1). A count down in the clock, where
-// the loop's own count, spilled across its calls, was loaded, counted,
-// stored and masked every event. Runs continue from one loop call to
-// the next (a paused replay's).
-func (c *eventClock) tick() bool {
-	if c.left--; c.left > 0 {
-		return false
-	}
-	c.left = checkEvents
-	return true
-}
 
 // ctaDelayed schedules a CTA event delay cycles after now, the current
 // cycle, in the queue's run of that delay (eventq.PushDelayed): a warp's

@@ -305,12 +305,14 @@ func shapeVarint(q *[fastRoom]byte, mask *[plainMax]byte, i int) int {
 // at (where n > 0), worked out once: kept a record, with the loop's
 // other values, it was spilled and reloaded at each
 // (scripts/instructions.sh --quick synth and uniform: 5 and 6
-// instructions a CTA fewer).
+// instructions a CTA fewer). The masks are applied on the loads' own
+// line: the compiler marks an inlined call with an instruction of its
+// line, and the second load's, with none there, had a NOP at every record.
 func (s plainShape) run(p []byte, dst []PlainCTA, warps int) (n, last, at int) {
 	for end := len(p) - plainMax; n < len(dst) && at <= end; n++ {
 		q := (*[plainMax]byte)(p[at:])
-		lo, hi := binary.LittleEndian.Uint64(q[:8]), binary.LittleEndian.Uint64(q[5:13])
-		if lo&s.maskLo != s.lo || hi&s.maskHi != s.hi {
+		lo, hi := binary.LittleEndian.Uint64(q[:8])&s.maskLo, binary.LittleEndian.Uint64(q[5:13])&s.maskHi
+		if lo != s.lo || hi != s.hi {
 			break
 		}
 		c := PlainCTA{

@@ -164,8 +164,9 @@ type smState struct {
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
-// accounts what it issued and moved meanwhile.
-func (m *Model) advance(s *smState, now int64) {
+// accounts what it issued and moved meanwhile. It returns s, so that
+// Start and Wake can work on s on advance's line (see markDirty).
+func (m *Model) advance(s *smState, now int64) *smState {
 	if dt := now - s.at; dt > 0 && s.lo < len(s.jobs) {
 		dv := float64(dt) * s.rate
 		s.v += dv
@@ -173,6 +174,7 @@ func (m *Model) advance(s *smState, now int64) {
 		m.moved += dv * s.demand.DRAM
 	}
 	s.at = now
+	return s
 }
 
 // Start begins a job of work cycles of progress on SM sm at cycle now.
@@ -180,8 +182,8 @@ func (m *Model) advance(s *smState, now int64) {
 // bits so that it can hold what the owner needs (the replay's CTA slot
 // and warp) without a table of the owner's own to look it up in.
 func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
-	s := &m.sms[sm]
-	m.advance(s, now)
+	// (the record's address taken on advance's line: see markDirty)
+	s := m.advance(&m.sms[sm], now)
 	if work < 0 { // max(work, 0), as v is never -0
 		work = 0
 	}
@@ -193,7 +195,9 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	// after: 1,865 → 1,858).
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
-	m.markDirty(s)
+	if !s.dirty { // markDirty's test, here (its call's mark): see markDirty
+		m.markDirty(s)
+	}
 	j := job{tag: s.v + work, ref: ref, demand: d}
 	if len(s.jobs) < cap(s.jobs) {
 		s.insert(j)
@@ -221,8 +225,8 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	if gen != s.gen {
 		return nil
 	}
-	m.advance(s, now)
-	s.next = -1
+	// (s.next stored on advance's line: see markDirty)
+	m.advance(s, now).next = -1
 	due := s.v + tolerance(s.v)
 	// The refs go into m.done by index, where makeRoom keeps room for
 	// every job a queue holds: appended, with growth on the way, the loop
@@ -270,6 +274,20 @@ func tolerance(v float64) float64 { return roundings.abs + roundings.rel*math.Ab
 // however rare, had Wake keep a frame and spills for it (synth --quick:
 // 1,439 → 1,435 instructions a CTA; water.set's marks, written in place
 // likewise, took Settle's spills of its arguments at every call: 1,432).
+//
+// The compiler marks each inlined call with an instruction of the call's
+// own line, and where the line has none (no argument to compute), with a
+// NOP executed at every call. Start tests s.dirty at its call, which that
+// test then marks (the compiler drops markDirty's own test there): a
+// started CTA's SM is mostly marked already under synth (a CTA ended on it
+// in the cycle). Wake's SM mostly is not (Settle clears the marks): its
+// call keeps its NOP. Settle's calls of reschedule and settleOne compute
+// an argument on their own lines for the same reason (s.id's load, i's
+// widening to int). Together (scripts/instructions.sh): synth --quick
+// 1,324 → 1,322 instructions a CTA, BFS (scale 20) 2,329 → 2,325.
+// advance returns its SM for the same reason: Start takes the SM's
+// record's address, and Wake stores s.next, on advance's line (synth
+// --quick 1,316 → 1,314, BFS scale 20 2,322 → 2,320).
 func (m *Model) markDirty(s *smState) {
 	if !s.dirty {
 		s.dirty = true
@@ -325,7 +343,7 @@ func (m *Model) Settle(now int64) {
 		if m.water.set(i, s.water, share, d) {
 			moved, s.rate, s.acct = true, pace(share, s.water.dram, m.g), s.water.load
 		} else if len(m.dirty) == 1 && !m.nan {
-			m.settleOne(i, s, now)
+			m.settleOne(int(i), s, now)
 			return
 		}
 	}
@@ -343,9 +361,9 @@ func (m *Model) Settle(now int64) {
 marked:
 	for k := 0; k < len(m.dirty); k++ {
 		s := m.dirty[k]
-		i := s.id
 		s.dirty = false
-		m.reschedule(int(i), s, now)
+		// s.id loaded on the call's own line, for its mark: see markDirty
+		m.reschedule(int(s.id), s, now)
 	}
 	m.dirty = m.dirty[:0]
 }
@@ -519,10 +537,10 @@ func (m *Model) makeRoom(s *smState) {
 // at Settle's own line (the PGO profile's): synth --quick 1,583 → 1,568
 // instructions a CTA, bfs 3,721 → 3,722 (its runs spread by a few),
 // uniform (no contention) 816 → 817.
-func (m *Model) settleOne(i int32, s *smState, now int64) {
+func (m *Model) settleOne(i int, s *smState, now int64) {
 	m.dirty = m.dirty[:0]
 	s.dirty = false
-	m.reschedule(int(i), s, now)
+	m.reschedule(i, s, now)
 }
 
 // farDelay is a wake-up's distance, in whole cycles, for a finish t
