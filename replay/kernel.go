@@ -83,7 +83,7 @@ type deviceKernels struct {
 const kernelBlock = 64
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
-// CTA table (ctaTable.packed), in its bytes where they fit.
+// CTA table (ctaTable.packed), in its block's words where they fit.
 func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	switch room := packedRoom(total); {
 	case total > flatCTAs || total == 0:

@@ -806,7 +806,7 @@ func (r *Reader) fastInto() []int64 {
 // live across it in memory, a load and a store each (uniform: 40 a CTA).
 //
 // For a record with warp_cycles it also sets warpsOK as it decodes them,
-// for keeps: a second loop over them there cost BFS 8 instructions a CTA
+// for fieldsKeep: a second loop over them there cost BFS 8 instructions a CTA
 // more (scripts/instructions.sh --quick bfs, medians of 3).
 func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc int64, i int) bool {
 	q := (*[fastRoom]byte)(p)

@@ -9,11 +9,12 @@ package trace
 
 // Child is a device kernel's declaration and its launch as
 // Validator.Child reads them: Launch.Parent is &Parent. Records are the
-// child's cta records Child read too (Records). More is true where they
-// fill ChildRun and do not end at the grid's last CTA: CTAs may read on.
-// Err is the error of the record after them where it broke a rule, as
-// CTAs returns it: every later call to Next returns it too, and Child
-// reads no more (it stays set).
+// child's cta records Child read too (Records), valid after a call that
+// returned true. More is true where they fill ChildRun and do not end at
+// the grid's last CTA: CTAs may read on (where false, the child's later
+// records, if any, come through Next). Err is the error of the record
+// after them where it broke a rule, as CTAs returns it: every later call
+// to Next returns it too, and Child reads no more (it stays set).
 // Alike is true where Kernel is declared as the kernel record read before
 // it: its name, block, registers and shared memory are that one's. CTAs
 // is Kernel.CTAs(), which Child computes anyway: its reader need not
@@ -119,7 +120,7 @@ func (v *Validator) Child(c *Child) bool {
 // cta record of c's kernel, of its CTA 0, that ctaFastInto reads, and
 // checks it as Next would: it reports whether it read a record that
 // keeps to the rules.
-// A record that keeps those of its own fields and the seen set (keeps)
+// A record that keeps those of its own fields and the seen set (fieldsKeep)
 // is counted as CTAs counts one, with no call of checkCTAOf (BFS
 // --quick: 10 instructions a CTA fewer).
 func (v *Validator) firstCTA(c *Child) bool {
