@@ -120,7 +120,7 @@ type Model struct {
 	dirty  []*smState // the records of the SMs whose jobs changed this cycle, in marking order
 	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
 	open   bool       // g is +Inf: the water may wait (owe)
-	nan    bool       // g is a NaN, which never equals itself: every Settle finds the level again (tested as g != g, 2 instructions more)
+	nan    bool       // g is a NaN, which never equals itself: every Settle that marks an SM finds the level again (tested as g != g, 2 instructions more)
 	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
 	issued float64    // warp instructions issued so far
 	moved  float64    // DRAM bytes moved so far
@@ -160,7 +160,7 @@ type smState struct {
 	dirty  bool
 	id     int32    // its index in m.sms
 	water  *waterSM // its record in m.water
-	acct   float64  // its load in the water, or the highest DRAM demand it has had since, where higher (owe)
+	acct   float64  // its load in the water, or the highest load it has had since, where higher (owe)
 }
 
 // advance brings SM s's virtual clock to now at its current rate and
@@ -325,9 +325,10 @@ func (m *Model) markDirty(s *smState) {
 // bandwidth, the water need not record the marked SMs' shares and demands
 // at all: owe gives them their rates and Settle goes from there to the
 // last loop, past the first loop and the level (see owe). A cycle that
-// marked no SM finds nothing in either loop, and asks for no level even
-// where it is a NaN: the test of an empty m.dirty that ended Settle at
-// once cost every cycle 2 instructions (synth --quick: 1,394 → 1,392).
+// marked no SM owes nothing and finds nothing in either loop, and asks
+// for no level even where it is a NaN: the test of an empty m.dirty that
+// ended Settle at once cost every cycle 2 instructions (synth --quick:
+// 1,394 → 1,392).
 func (m *Model) Settle(now int64) {
 	moved := false
 	if m.open { // the level is +Inf: the water may wait (see owe)
@@ -591,26 +592,35 @@ var roundings = struct{ abs, rel, early float64 }{1e-6, 1e-12, 1e-9}
 // and a frame for a list of the SMs owed, cost 6 instructions a CTA more:
 // 2,684 → 2,678 in two steps; see payOwed for the list).
 //
-// An SM's load a_j·D_j is at most its DRAM demand D_j (a_j ≤ 1), so the
-// loads have risen since the water recorded them by at most Σ (D_j − l_j)
-// over the SMs, l_j the load recorded, D_j the highest demand the SM has
-// had since where higher (acct, which starts again from l_j wherever the
-// water records the SM): while that, with the water's own rises, fits in
-// the room the last sum of the loads left, the loads fit in the bandwidth
-// as level's test of the rises finds them (see there; owed Settles count
-// among its skips), and the level, a function of the shares and demands
-// alone, is +Inf, as it was: each SM's rate is its share, as pace gives it
+// An SM's load is a_j·D_j, its share and DRAM demand, as the water would
+// record it (the same product), so the loads have risen since the water
+// recorded them by at most Σ (L_j − l_j) over the SMs, l_j the load
+// recorded, L_j the highest load the SM has had since where higher
+// (acct, which starts again from l_j wherever the water records the SM;
+// a NaN load, of 0·Inf, makes the bound a NaN, which fits nothing). The
+// load, not the demand D_j, which bounds it too (a_j ≤ 1): an SM whose
+// share is below 1 owed D_j(1−a_j) at each Settle that marked it, and
+// near the bandwidth a synth on h100 (ipc 0.5, dram_bpc 1.8) paid the
+// water at 770K of its 881K Settles (3,380 instructions a CTA, against
+// 1,734 so and 1,774 with no owe). While the bound, with the water's own
+// rises, fits in the room the last sum of the loads left, the loads fit
+// in the bandwidth as level's test of the rises finds them (see there;
+// owed Settles count among its skips), and the level, a function of the
+// shares and demands alone, is +Inf, as it was: each SM's rate is its share, as pace gives it
 // under +Inf. Otherwise the water records every SM (Settle calls payOwed)
 // and Settle goes on as before, the water then as it would be had it
 // recorded each SM at its own Settle.
 func (m *Model) owe() float64 {
 	b := m.water.bound
 	for _, s := range m.dirty {
-		if d := s.demand.DRAM; d > s.acct {
-			b += d - s.acct
-			s.acct = d
+		a := m.issueShare(s.demand.Issue)
+		if d := s.demand.DRAM; d > 0 {
+			if l := a * d; !(l <= s.acct) { // a NaN (0·Inf) fails the water
+				b += l - s.acct
+				s.acct = l
+			}
 		}
-		s.rate = m.issueShare(s.demand.Issue) // pace under a level of +Inf
+		s.rate = a // pace under a level of +Inf
 	}
 	return b
 }
@@ -627,23 +637,36 @@ func (m *Model) owe() float64 {
 // with their rates (owe) where they are alike. Every SM, not a list of
 // those owed: a list, its appends and their marks in owe's loop cost BFS
 // scale 20 4 instructions a CTA (2,682 → 2,678), where this loop runs at
-// 0.2% of its Settles.
+// 0.2% of its Settles. Where nothing is owed, only this Settle's owe
+// raised accts, those of the SMs marked: the water's room is unknown
+// until a level is asked for (no SM has a DRAM demand), or the cycle's
+// rises do not fit, and every SM's, at each Settle, took a synth with no
+// DRAM demand on h100 from 1,720 instructions a CTA to 3,367.
 //
 // It hands back m and now as they came: Settle then keeps neither live
 // across the call, where it saved both on the stack at every Settle,
 // those of the cycles that owe nothing included (synth --quick, whose
 // DRAM binds: 2 instructions a CTA).
 func (m *Model) payOwed(now int64) (*Model, int64) {
+	if !m.water.owing { // only this owe raised accts, the marked SMs'
+		for _, s := range m.dirty {
+			s.acct = s.water.load
+		}
+		m.water.bound = 0
+		return m, now
+	}
 	changed := false
 	for i := range m.sms {
 		s := &m.sms[i]
-		if m.water.owing && m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+		if m.water.set(s.id, s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
 			changed = true
 		}
 		s.acct = s.water.load
 	}
 	m.water.owing, m.water.bound = false, 0
-	if changed && len(m.dirty) > 0 { // else the shares and demands are the last level's
+	// With no SM marked, the change recorded is one the last fits covered
+	// (the level stays +Inf): the next level asked for finds it.
+	if changed && len(m.dirty) > 0 {
 		m.dirty[0].water.share = math.NaN()
 	}
 	return m, now

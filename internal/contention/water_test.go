@@ -342,3 +342,41 @@ func TestOwedWater(t *testing.T) {
 	m.Settle(3)
 	check("150 more", false, 300.0/350)
 }
+
+// owe bounds the loads' rise by the loads themselves: an SM whose issue
+// share is below 1 owes nothing at a Settle that marks it with its share
+// and demand as they were (by its DRAM demand, it owed D(1−a) at each).
+// Where nothing is owed, paying resets only the SMs marked. Demands of
+// +Inf or a NaN make the bound fit nothing, and the water stays as the
+// passes have it.
+func TestOweBound(t *testing.T) {
+	m := New(3, 4, 300, func(int, int64, uint32) {})
+	m.Start(0, 0, 100, Demand{Issue: 8, DRAM: 100}, 0) // share 0.5: load 50
+	m.Settle(0)
+	if err := checkWater(m); err != nil {
+		t.Fatal(err)
+	}
+	m.markDirty(&m.sms[0])
+	if b := m.owe(); b != m.water.bound {
+		t.Fatalf("an SM marked as it was owes %v; want nothing (bound %v)", b-m.water.bound, m.water.bound)
+	}
+	m.Settle(0)
+	for i := range m.sms {
+		if s := &m.sms[i]; s.acct < s.water.load {
+			t.Fatalf("SM %d's acct %v is under its recorded load %v", i, s.acct, s.water.load)
+		}
+	}
+	inf := math.Inf(1)
+	for _, d := range []Demand{{inf, inf}, {inf, 5}, {1, inf}, {math.NaN(), 5}, {5, math.NaN()}} {
+		m := New(3, 4, 300, func(int, int64, uint32) {})
+		m.Start(0, 0, 100, Demand{Issue: 1, DRAM: 10}, 0)
+		m.Settle(0)
+		m.Start(1, 1, 100, Demand{Issue: 1, DRAM: 10}, 1)
+		m.Settle(1)
+		m.Start(2, 2, 100, d, 2)
+		m.Settle(2)
+		if err := checkWater(m); err != nil {
+			t.Errorf("demand %v: %v", d, err)
+		}
+	}
+}
