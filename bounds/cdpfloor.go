@@ -48,7 +48,7 @@ import (
 //     no earlier than its buffers, latency and service (launchPath.serve:
 //     a busy server or a full pending pool only delays it). The warp ends
 //     at the latest of its own cycles and its last site, plus its calls.
-//   - A child reaches the KMU when its site's call returns (launchChild),
+//   - A child reaches the KMU when its site's call returns (launchChildren),
 //     takes a Kernel Distributor entry and lat.kernel_dispatch (fillKD),
 //     and its CTAs follow the same rule, recursively.
 //   - A kernel completes no earlier than its CTAs have ended and its

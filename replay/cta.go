@@ -102,8 +102,8 @@ func (e *engine) place(k *Kernel, s *sm) {
 		e.placeGrouped(k, c)
 	}
 	// Its placer tells the Kernel Distributor where this was k's last CTA
-	// to place (Dispatch.placeNoted): RoundRobin.Place asks once a call,
-	// not once a CTA.
+	// to place (Dispatch.placeNoted): RoundRobin.Place asks once a kernel
+	// it places the last CTA of, not once a CTA.
 	// Most CTAs start here after one test: none on a flushing SM, of a
 	// run with mechanisms or of a group (a spilled one's metadata loads).
 	if startAt > now || len(e.mechs) > 0 || c.g != nil {

@@ -139,7 +139,7 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
 				d.e.place(k, s)   // find checked Fits
 				if !d.e.sms.anyOpen() && k.next < k.total {
-					return // k has CTAs left to place (else the loop ends)
+					return // k has CTAs left (else the loop ends; with only groups left, after one vain find)
 				}
 			}
 			d.e.kd.placedLast() // k has no CTA left to place
@@ -165,8 +165,9 @@ func (r *RoundRobin) hopeless(n *need) bool {
 }
 
 // find is the first SM from r.next on, round the SMs, that k's next CTA
-// fits on (for place, which need not look it up again), or nil. It tries only SMs with a free CTA slot (smArray.open), and
-// past its first, those roomless leaves: the others fit no CTA of k.
+// fits on (for place, which need not look it up again), or nil. It tries
+// only SMs with a free CTA slot (smArray.open), and past its first, those
+// roomless leaves: the others fit no CTA of k.
 func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 	// The SMs nextOpen gives are the GPU's, with a free slot and not held:
 	// fitsOpen asks them room alone, without Dispatch.Fits's index check.

@@ -40,7 +40,9 @@ func (e *engine) fillKD() {
 // and a test for a free entry (scripts/instructions.sh, BFS scale 20: 14
 // instructions a CTA fewer). Entering the Kernel Distributor tells no one
 // and only schedules a kernel's readiness, so they enter as they would
-// one by one.
+// one by one; but a chain's arrivals are all observed (ArrivalObserver)
+// before the first of it enters, where one by one each kernel's entry
+// followed its own arrival.
 func (e *engine) arriveDevice(k *Kernel) {
 	for c := k; c != nil; c = c.arriveNext {
 		e.watch.kernelArrived(c, e.clock.now())

@@ -90,7 +90,7 @@ func (a *smArray) nextOpen(i int, mask uint64) int { return a.open.next(i, mask)
 // slot on the SM (hardware thread ids; 0 unless slotsNeeded) and the
 // earliest cycle it may start at (later while the SM's L1 flushes).
 func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
-	// s is the SM find tried: no index to check and scale (see at).
+	// s is the placer's SM (find's, or Place's): no index to check and scale.
 	a.occ.change(s, now)
 	if s.ctas == 0 {
 		s.kernel = k
