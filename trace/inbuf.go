@@ -163,11 +163,6 @@ func (b *inbuf) skipVarints(n int) error {
 	return nil
 }
 
-func (b *inbuf) varint() (int64, error) {
-	u, err := b.uvarint()
-	return zigzag(u), err
-}
-
 // next returns the next n bytes, valid until the following read; n must not
 // exceed the buffer size.
 func (b *inbuf) next(n int) ([]byte, error) {
