@@ -42,6 +42,7 @@ type gpuOp struct {
 	corr   ident
 	args   launchArgs
 	call   *hostCall // the matching runtime/driver call, once matched
+	order  orderKey  // its place in program order (programOrder)
 	t      int64     // the record's t in cycles, once scheduled
 }
 

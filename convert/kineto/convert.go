@@ -26,6 +26,12 @@ type Summary struct {
 	// estimate does not know, so their CTAs come out too short and a
 	// replay need not reproduce the profile's timeline.
 	Overlapping int
+	// Uncalled counts the kernels and copies converted that the profile
+	// shows no host call for: issued before the profile began (Kineto
+	// drops the calls of its warm-up and keeps their GPU events) or with
+	// their calls lost. Each is placed in program order right after the
+	// op before it on its stream, or ahead of every op with a call.
+	Uncalled int
 	// Unused counts the events that became no record, by category: the
 	// event's cat ("cpu_op", "ac2g", "cuda_sync", "gpu_memset"), cat:name
 	// for host calls no GPU event points at ("cuda_runtime:cudaEventRecord")
@@ -41,6 +47,9 @@ func (s Summary) String() string {
 		s.Kernels, s.CTAs, s.Memcpys, s.GPU, s.ClockMHz, s.Clock)
 	if s.Overlapping > 0 {
 		line += fmt.Sprintf("; %d kernels overlapped another stream's (their CTA estimate assumes the whole GPU)", s.Overlapping)
+	}
+	if s.Uncalled > 0 {
+		line += fmt.Sprintf("; %d kernels and copies had no host call (issued before the profile began; placed in their streams' order)", s.Uncalled)
 	}
 	if u := profile.NotConverted(s.Unused); u != "" {
 		line += "; " + u
@@ -81,7 +90,7 @@ func Read(r io.Reader, name string, out trace.Sink, o Options) (Summary, error) 
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{GPU: pl.gpu.Name, ClockMHz: pl.gpu.Spec.ClockMHz, Clock: pl.gpu.Clock, Overlapping: pl.overlapping(), Unused: pl.unused}
+	sum := Summary{GPU: pl.gpu.Name, ClockMHz: pl.gpu.Spec.ClockMHz, Clock: pl.gpu.Clock, Overlapping: pl.overlapping(), Uncalled: pl.uncalled, Unused: pl.unused}
 	w := &writer{pl: pl, out: out, sum: &sum}
 	return sum, w.write()
 }

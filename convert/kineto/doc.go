@@ -24,8 +24,10 @@
 //   - Host calls (cat "cuda_runtime", "cuda_driver", "hip_runtime") are
 //     matched to GPU events by args.correlation. A kernel's call is its
 //     launch (cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, a CUDA
-//     graph launch shared by several kernels); a kernel without one is an
-//     error.
+//     graph launch shared by several kernels). An op without one was
+//     issued before the profile began (see "Program order"); a kernel
+//     without one must carry its own grid and block, else it is counted
+//     as unused.
 //   - deviceProperties gives the captured GPU: numSms,
 //     maxThreadsPerMultiprocessor, regsPerMultiprocessor,
 //     sharedMemPerMultiprocessor, and maxBlocksPerMultiProcessor or else
@@ -58,12 +60,12 @@
 // vendors' whitepapers and product pages; the Nsight Systems importer
 // uses the same table), or DefaultClockMHz.
 //
-// Each kernel of the converted device becomes, in program order (by the
-// start of its launch call), a kernel record (ids 1, 2, ... in that
-// order), a host launch on its stream (numeric streams keep their
-// number; others get 2^32 + k) at the t of "Timing" below, and one cta
-// record per thread block. Kineto measures only a kernel's duration, so
-// the cycles per CTA are a first-order wave estimate:
+// Each kernel of the converted device becomes, in program order (see
+// below), a kernel record (ids 1, 2, ... in that order), a host launch
+// on its stream (numeric streams keep their number; others get 2^32 + k)
+// at the t of "Timing" below, and one cta record per thread block.
+// Kineto measures only a kernel's duration, so the cycles per CTA are a
+// first-order wave estimate:
 //
 //	CTAs per SM = model.GPU.CTAsPerSM(threads, registers, shared memory)
 //	              on the captured GPU
@@ -86,11 +88,25 @@
 // a buffer and a memcpy record: Kineto records no addresses, so each copy
 // gets its own buffer (role input for HtoD, output for DtoH, args.bytes
 // long, page-aligned after the previous one); its place in program order
-// is the start of its host call (cudaMemcpyAsync), or its own start when
-// the profile shows none. Device-to-device, peer and host-to-host copies
-// have no trace record and are counted as unused; so are copies and
-// kernels of other devices (Options.Device picks the device; by default
-// that of the first kernel launched).
+// is the start of its host call (cudaMemcpyAsync), as a kernel's is.
+// Device-to-device, peer and host-to-host copies have no trace record
+// and are counted as unused; so are copies and kernels of other devices
+// (Options.Device picks the device; by default that of the first kernel
+// launched).
+//
+// # Program order
+//
+// Ops are written in the order the host issued them: by the start of
+// their host call. Kineto's warm-up drops the host calls that started
+// before the profile's window but keeps the GPU events that ran inside
+// it, so a profile opens with kernels and copies the host issued before
+// it (HTA's negative_queue_length_values_check trace: 705 of its 6,080
+// kernels). CUDA runs a stream's ops in issue order, so each such op goes
+// right after the op that ran before it on its stream, and ahead of every
+// op with a call when none did (in the order they started on the GPU);
+// ordering them by their own GPU start would put them after ops of their
+// stream launched while they waited, and a replay would run those first.
+// Summary.Uncalled counts them.
 //
 // # Timing
 //

@@ -30,9 +30,13 @@ func (w *writer) kernel(op *gpuOp) error {
 }
 
 // shape builds the kernel record from the kernel event's args, or from
-// its launch call's args where a ROCm trace keeps them, and checks it.
+// its launch call's args where a ROCm trace keeps them (a kernel without
+// a call has its grid and block in its args: plan.keep), and checks it.
 func (w *writer) shape(op *gpuOp) (*trace.Kernel, error) {
-	a, c := &op.args, &op.call.args
+	a, c := &op.args, &launchArgs{}
+	if op.call != nil {
+		c = &op.call.args
+	}
 	grid := firstDim(a.Grid, a.GridDim, c.Grid, c.GridDim)
 	block := firstDim(a.Block, a.BlockDim, c.Block, c.BlockDim)
 	smem := firstIdent(a.Smem, a.SharedSize, c.Smem, c.SharedSize)

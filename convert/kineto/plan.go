@@ -1,7 +1,7 @@
 package kineto
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
@@ -9,19 +9,20 @@ import (
 )
 
 // plan is what will be written: the kept GPU ops in program order (by the
-// start of their host call) on one device, each with its t, and the
-// captured GPU.
+// start of their host call; see programOrder) on one device, each with
+// its t, and the captured GPU.
 type plan struct {
-	file    string
-	device  ident
-	gpu     profile.GPU // the captured GPU
-	ops     []*gpuOp
-	lat     profile.Latency  // what a replay adds to a launch
-	base    int64            // profile time (ns) the mapping counts from
-	origin  int64            // cycles after base that become t = 0
-	streams map[ident]uint64 // Kineto stream → trace stream
-	unused  map[string]int   // events not converted, by category
-	opts    Options
+	file     string
+	device   ident
+	gpu      profile.GPU // the captured GPU
+	ops      []*gpuOp
+	lat      profile.Latency  // what a replay adds to a launch
+	base     int64            // profile time (ns) the mapping counts from
+	origin   int64            // cycles after base that become t = 0
+	streams  map[ident]uint64 // Kineto stream → trace stream
+	unused   map[string]int   // events not converted, by category
+	uncalled int              // kept ops without a host call (programOrder)
+	opts     Options
 }
 
 // makePlan matches GPU ops to their host calls, picks the device, and
@@ -30,9 +31,12 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	for _, op := range p.ops {
 		if c := p.calls[op.corr]; c != nil && op.corr != "" {
 			op.call, c.used = c, true
+			if c.args.Stream != "" && op.args.Stream == "" {
+				op.stream = c.args.Stream
+			}
 		}
 	}
-	sort.SliceStable(p.ops, func(i, j int) bool { return hostStart(p.ops[i]) < hostStart(p.ops[j]) })
+	programOrder(p.ops)
 	pl := &plan{file: file, unused: p.unused, opts: o, streams: map[ident]uint64{}}
 	if err := pl.pickDevice(p); err != nil {
 		return nil, err
@@ -41,6 +45,9 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 		if err := pl.keep(op); err != nil {
 			return nil, err
 		}
+	}
+	if !slices.ContainsFunc(pl.ops, func(op *gpuOp) bool { return !op.copy }) {
+		return nil, errorf(file, -1, -1, "no kernel of device %s can be converted: each has neither a launch call nor a grid and block of its own", pl.device)
 	}
 	p.unusedCalls()
 	pl.numberStreams()
@@ -139,12 +146,12 @@ func (pl *plan) keep(op *gpuOp) error {
 	case op.copy && (copyDir(op) == "" || bytesOf(op) <= 0):
 		pl.unused["gpu_memcpy:"+op.name]++
 		return nil
-	case !op.copy && op.call == nil:
-		return &Error{File: pl.file, Event: op.index, Offset: op.offset,
-			Msg: "kernel " + quote(op.name) + " has no launch: no cuda_runtime or cuda_driver event with correlation " + string(op.corr)}
+	case !op.copy && op.call == nil && !(firstDim(op.args.Grid, op.args.GridDim).set && firstDim(op.args.Block, op.args.BlockDim).set):
+		pl.unused["kernel (no launch call, no grid or block)"]++
+		return nil
 	}
-	if op.call != nil && op.call.args.Stream != "" && op.args.Stream == "" {
-		op.stream = op.call.args.Stream
+	if op.call == nil {
+		pl.uncalled++
 	}
 	pl.ops = append(pl.ops, op)
 	return nil

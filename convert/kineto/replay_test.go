@@ -39,7 +39,8 @@ import (
 // roctracer logger writes it: AMD deviceProperties, copy sizes on the
 // hipMemcpy* calls), queued.json (ten 1 µs kernels queued
 // behind a 100 µs one, launched 4 µs apart, faster than the model's host
-// can issue them) and overlap.json, whose two streams run kernels at
+// can issue them), warmup.json (a copy and kernels issued before the
+// profile began, which has no host call for them) and overlap.json, whose two streams run kernels at
 // the same time: the one sample exempt from the criterion, as the test
 // checks (a kernel starts while a kernel of another stream is running).
 func TestReplayMatchesProfile(t *testing.T) {
@@ -49,6 +50,7 @@ func TestReplayMatchesProfile(t *testing.T) {
 		"testdata/rocm.json",
 		"testdata/rocm_roctracer.json",
 		"testdata/queued.json",
+		"testdata/warmup.json",
 		"testdata/overlap.json",
 	} {
 		t.Run(file, func(t *testing.T) {

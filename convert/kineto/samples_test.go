@@ -155,6 +155,37 @@ func TestSamples(t *testing.T) {
 			"launch 2 stream 1 t 135717", "ctas 2200 cycles 11220",
 			"memcpy d2h buffer 2 stream 1 t 272000",
 		}, 11, "kineto: 2 kernels, 2456 CTAs, 2 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 2 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 gpu_memcpy:Memcpy DtoD (Device -> Device), 1 ph=M"},
+		// Kineto's warm-up: a copy and two kernels of stream 7 ran inside
+		// the profile but were issued before it, so it has no host call
+		// for them; late_c's launch (at 1050 µs) started while warm_a ran.
+		// The three go first, by GPU start, and lost_e, whose call is
+		// lost, right after other_d, the op before it on stream 13
+		// (programOrder): by their own GPU starts warm_b (1111 µs) would
+		// follow late_c's launch and run after it. At 1410 MHz, with the
+		// copy's start (1000 µs) as base, the starts are 0, 14100,
+		// 156510, 160740, 169200 and 172020 cycles; ready is 4935 + 7050
+		// for the copy and 283 more for a kernel, and the host issues
+		// every 4935. Backwards: lost_e 172020 − 12268 = 159752;
+		// other_d min(156932, 159752 − 4935) = 154817; late_c
+		// min(148472, 149882) = 148472; warm_b min(144242, 143537) =
+		// 143537; warm_a min(1832, 138602) = 1832; the copy −11985. Each
+		// t is its issue + 11985. warm_a's 216 CTAs fit one wave (8 of
+		// 256 threads per SM), 100 µs = 141000 cycles.
+		{"testdata/warmup.json", DefaultOptions(), []string{
+			"header NVIDIA A100-SXM4-40GB clock 1410",
+			"buffer 1 input 4096 at 0",
+			"memcpy h2d buffer 1 stream 7 t 0",
+			"kernel 1 warm_a grid 216,1,1 block 256,1,1 regs 32 smem 0",
+			"launch 1 stream 7 t 13817", "ctas 216 cycles 141000",
+			"kernel 2 warm_b grid 4,1,1 block 128,1,1 regs 16 smem 0",
+			"launch 2 stream 7 t 155522", "ctas 4 cycles 2820",
+			"kernel 3 late_c grid 4,1,1 block 128,1,1 regs 16 smem 0",
+			"launch 3 stream 7 t 160457", "ctas 4 cycles 1410",
+			"kernel 4 other_d grid 4,1,1 block 128,1,1 regs 16 smem 0",
+			"launch 4 stream 13 t 166802", "ctas 4 cycles 1410",
+			"kernel 5 lost_e grid 4,1,1 block 128,1,1 regs 16 smem 0",
+			"launch 5 stream 13 t 171737", "ctas 4 cycles 1410",
+		}, 18, "kineto: 5 kernels, 232 CTAs, 1 memcpys on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began; placed in their streams' order); not converted: 1 cuda_runtime:cudaDeviceSynchronize"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			recs, sum := convertFile(t, tc.file, tc.opts)
