@@ -73,9 +73,20 @@ func newCapture() *capture {
 // id points at.
 var hostCats = map[string]bool{"cuda_runtime": true, "cuda_driver": true, "hip_runtime": true}
 
+// legacyCats maps the categories of PyTorch 1.8 and 1.9 (2021), before
+// Kineto's lowercase ones (PyTorch 1.10), to these: the TensorBoard
+// plugin's ResNet-50 samples (pytorch/kineto tb_plugin/samples) have
+// "Kernel", "Memcpy", "Runtime", "Memset" and "Operator" events. Only
+// the three the importer reads are renamed; the others are counted as
+// unused under the trace's own names.
+var legacyCats = map[string]string{"Kernel": "kernel", "Memcpy": "gpu_memcpy", "Runtime": "cuda_runtime"}
+
 // add files one event; bad is called for an event the importer needs but
 // cannot read.
 func (p *capture) add(i int, off int64, ev *event) *Error {
+	if c, ok := legacyCats[ev.Cat]; ok {
+		ev.Cat = c
+	}
 	switch {
 	case ev.Ph == "X" && (ev.Cat == "kernel" || ev.Cat == "gpu_memcpy"):
 		return p.addOp(i, off, ev)

@@ -57,8 +57,8 @@ func (d *decoder) document() error {
 		switch key {
 		case "traceEvents":
 			err = d.array("traceEvents", d.events)
-		case "deviceProperties":
-			err = d.array("deviceProperties", d.deviceProperties)
+		case "deviceProperties", "computeProperties": // PyTorch 1.9's name
+			err = d.array(key.(string), d.deviceProperties)
 		default:
 			err = d.skip()
 		}
@@ -118,6 +118,7 @@ func (d *decoder) deviceProperties() error {
 		if err := d.dec.Decode(&p); err != nil {
 			return &Error{File: d.file, Event: -1, Offset: d.dec.InputOffset(), Msg: fmt.Sprintf("deviceProperties[%d]", i), Err: err}
 		}
+		p.legacy()
 		d.props(&p)
 	}
 	_, err := d.dec.Token()

@@ -12,7 +12,10 @@ import (
 // (libkineto/src/DeviceProperties.cpp): the keys both share, then
 // regsPerMultiprocessor and sharedMemPerMultiprocessor on CUDA but only
 // maxSharedMemoryPerMultiProcessor on ROCm, which has regsPerBlock for
-// the register file.
+// the register file. PyTorch 1.9 wrote "computeProperties" with
+// cudaDeviceProp's own names for three of them: major, minor and
+// multiProcessorCount (the other keys match, as encoding/json matches
+// keys without regard to case).
 type deviceProps struct {
 	ID                               ident  `json:"id"`
 	Name                             string `json:"name"`
@@ -25,6 +28,17 @@ type deviceProps struct {
 	SharedMemPerMultiprocessor       int64  `json:"sharedMemPerMultiprocessor"`
 	MaxSharedMemoryPerMultiProcessor int64  `json:"maxSharedMemoryPerMultiProcessor"`
 	MaxBlocksPerMultiProcessor       int    `json:"maxBlocksPerMultiProcessor"`
+	Major                            int    `json:"major"`
+	Minor                            int    `json:"minor"`
+	MultiProcessorCount              int    `json:"multiProcessorCount"`
+}
+
+// legacy fills the fields PyTorch 1.9's computeProperties names
+// otherwise.
+func (p *deviceProps) legacy() {
+	if p.NumSMs == 0 && p.ComputeMajor == 0 {
+		p.NumSMs, p.ComputeMajor, p.ComputeMinor = p.MultiProcessorCount, p.Major, p.Minor
+	}
 }
 
 // regsPerSM is the register file of one SM (CU): regsPerMultiprocessor,

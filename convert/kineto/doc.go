@@ -13,6 +13,9 @@
 // are microseconds, integers in older traces and fractional in newer ones;
 // they are held exactly as nanoseconds. pid, tid, stream, device and
 // correlation may be numbers, decimal or hex strings, or negative.
+// PyTorch 1.8 and 1.9 wrote the categories "Kernel", "Memcpy" and
+// "Runtime", read as the ones below, and PyTorch 1.9 the device
+// properties under "computeProperties".
 //
 //   - Kernel events (ph "X", cat "kernel") give the name, grid, block,
 //     "registers per thread", "shared memory" (static + dynamic), stream

@@ -40,7 +40,8 @@ import (
 // hipMemcpy* calls), queued.json (ten 1 µs kernels queued
 // behind a 100 µs one, launched 4 µs apart, faster than the model's host
 // can issue them), warmup.json (a copy and kernels issued before the
-// profile began, which has no host call for them) and overlap.json, whose two streams run kernels at
+// profile began, which has no host call for them), pytorch19.json (the
+// categories and device keys of PyTorch 1.9) and overlap.json, whose two streams run kernels at
 // the same time: the one sample exempt from the criterion, as the test
 // checks (a kernel starts while a kernel of another stream is running).
 func TestReplayMatchesProfile(t *testing.T) {
@@ -51,6 +52,7 @@ func TestReplayMatchesProfile(t *testing.T) {
 		"testdata/rocm_roctracer.json",
 		"testdata/queued.json",
 		"testdata/warmup.json",
+		"testdata/pytorch19.json",
 		"testdata/overlap.json",
 	} {
 		t.Run(file, func(t *testing.T) {
@@ -167,6 +169,12 @@ func readTimeline(t *testing.T, file string) *timeline {
 	}
 	p := &timeline{start: math.Inf(1), end: math.Inf(-1)}
 	for _, e := range doc.TraceEvents {
+		switch e.Cat { // PyTorch 1.9's names
+		case "Kernel":
+			e.Cat = "kernel"
+		case "Memcpy":
+			e.Cat = "gpu_memcpy"
+		}
 		isCopy := e.Cat == "gpu_memcpy" && (strings.Contains(e.Name, "HtoD") || strings.Contains(e.Name, "DtoH") || strings.Contains(e.Name, "HostToDevice") || strings.Contains(e.Name, "DeviceToHost"))
 		if e.Ph != "X" || e.Cat != "kernel" && !isCopy {
 			continue

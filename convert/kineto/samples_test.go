@@ -186,6 +186,22 @@ func TestSamples(t *testing.T) {
 			"kernel 5 lost_e grid 4,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 5 stream 13 t 171737", "ctas 4 cycles 1410",
 		}, 18, "kineto: 5 kernels, 232 CTAs, 1 memcpys on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began; placed in their streams' order); not converted: 1 cuda_runtime:cudaDeviceSynchronize"},
+		// PyTorch 1.8 and 1.9: "Kernel", "Memcpy" and "Runtime" events,
+		// and the device under "computeProperties" with cudaDeviceProp's
+		// names major, minor and multiProcessorCount. At 1530 MHz (V100)
+		// the kernel's 160 CTAs of 1024 threads fit 2 per SM on 80 SMs,
+		// one wave of 10 µs = 15300 cycles. From the copy's call (100
+		// µs), the copy starts at 15300 cycles and the kernel at 61200;
+		// ready is 5355 + 7650 for the copy and 283 more for the kernel,
+		// so the kernel is issued at 61200 − 13288 = 47912 and the copy
+		// at min(15300 − 13005, 47912 − 5355) = 2295: t 0 and 45617.
+		{"testdata/pytorch19.json", DefaultOptions(), []string{
+			"header Tesla V100-DGXS-32GB clock 1530",
+			"buffer 1 input 640 at 0",
+			"memcpy h2d buffer 1 stream 7 t 0",
+			"kernel 1 k grid 160,1,1 block 1024,1,1 regs 32 smem 0",
+			"launch 1 stream 7 t 45617", "ctas 160 cycles 15300",
+		}, 6, "kineto: 1 kernels, 160 CTAs, 1 memcpys on Tesla V100-DGXS-32GB at 1530 MHz (clock table (V100)); not converted: 1 Memset, 1 Operator"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			recs, sum := convertFile(t, tc.file, tc.opts)
