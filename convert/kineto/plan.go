@@ -111,7 +111,7 @@ func (pl *plan) pickDevice(p *capture) error {
 		if pl.opts.GPU != "" {
 			return pl.presetDevice()
 		}
-		return errorf(pl.file, -1, -1, "deviceProperties of device %s has no %s; the per-CTA estimate needs it (set the gpu option to a preset to assume one)", pl.device, missing)
+		return errorf(pl.file, -1, -1, "deviceProperties of device %s has no %s; the per-CTA estimate needs it (%s)", pl.device, missing, profile.PresetHint())
 	}
 	pl.gpu = profile.Captured(props.Name, spec, src)
 	return nil
@@ -125,7 +125,7 @@ func (pl *plan) pickDevice(p *capture) error {
 // replays on another).
 func (pl *plan) presetDevice() error {
 	if pl.opts.GPU == "" {
-		return errorf(pl.file, -1, -1, "deviceProperties has no entry for device %s; the per-CTA estimate needs its numSms and limits (set the gpu option to a preset to assume one)", pl.device)
+		return errorf(pl.file, -1, -1, "deviceProperties has no entry for device %s; the per-CTA estimate needs its numSms and limits (%s)", pl.device, profile.PresetHint())
 	}
 	g, err := profile.FromPreset(pl.opts.GPU, pl.opts.ClockMHz)
 	pl.gpu = g

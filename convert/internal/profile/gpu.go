@@ -1,6 +1,8 @@
 package profile
 
 import (
+	"strings"
+
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -30,6 +32,17 @@ func Captured(name string, spec *trace.GPUSpec, clock string) GPU {
 		SmemPerSM:       spec.SmemPerSM,
 		MaxKernels:      spec.MaxKernels,
 	}}
+}
+
+// PresetHint tells the user of an importer whose profile does not
+// describe its device how to name one, listing the presets, so that the
+// error is the last step rather than the first of two.
+func PresetHint() string {
+	var names []string
+	for _, p := range model.Presets() {
+		names = append(names, p.Name)
+	}
+	return "set the gpu option to a preset to assume one: --opt gpu=NAME, NAME one of " + strings.Join(names, ", ") + " or a preset JSON file"
 }
 
 // FromPreset stands the model preset named preset in for a device the

@@ -1,8 +1,10 @@
 package profile
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -34,5 +36,19 @@ func TestFromPreset(t *testing.T) {
 	}
 	if _, err := FromPreset("no-such-gpu", 0); err == nil {
 		t.Error("an unknown preset was accepted")
+	}
+}
+
+// TestPresetHint: the hint names every preset, each of which FromPreset
+// accepts, so a user can copy any of them.
+func TestPresetHint(t *testing.T) {
+	hint := PresetHint()
+	for _, p := range model.Presets() {
+		if !strings.Contains(hint, " "+p.Name) {
+			t.Errorf("hint %q does not name preset %s", hint, p.Name)
+		}
+		if _, err := FromPreset(p.Name, 0); err != nil {
+			t.Errorf("FromPreset(%s): %v", p.Name, err)
+		}
 	}
 }
