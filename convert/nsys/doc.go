@@ -140,6 +140,8 @@
 // (lat.host_issue, lat.host_launch, lat.kernel_dispatch, in cycles at
 // clock_mhz) and the report time, in ns, that t = 0 stands for
 // (origin_ns; a replay's cycle c is report time origin_ns + c / clock).
+// The meta's nsys_version is the exporting version (EXPORT_PRODUCT_VERSION
+// of META_DATA_EXPORT, or of EXPORT_META_DATA up to 2023.3).
 // Replaying with other latencies (--set, another preset) shifts every op
 // by the difference. The model charges queued kernels only
 // lat.kernel_dispatch between them, and moves a copy at io.pcie_gbps

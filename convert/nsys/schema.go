@@ -15,6 +15,7 @@ const (
 	tabGPU     = "TARGET_INFO_GPU"
 	tabCUDADev = "TARGET_INFO_CUDA_DEVICE"
 	tabMeta    = "META_DATA_EXPORT"
+	tabMetaOld = "EXPORT_META_DATA" // its name up to Nsight Systems 2023.3
 )
 
 // known are the tables whose columns readSchema records (lower case).
@@ -24,6 +25,7 @@ var known = map[string]bool{
 	"cupti_activity_kind_memset": true, "cupti_activity_kind_synchronization": true,
 	"cupti_activity_kind_cuda_event": true, "target_info_gpu": true,
 	"target_info_cuda_device": true, "meta_data_export": true,
+	"export_meta_data": true,
 }
 
 // whyNeeded completes the "no table" error of a required table.
