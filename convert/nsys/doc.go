@@ -39,8 +39,12 @@
 //     maxShmemPerSm, maxBlocksPerSm (or the CUDA programming guide's
 //     resident-block limit for computeMajor.computeMinor) and clockRate.
 //     The device's row is found by cuDevice, else through
-//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. A report
-//     without it needs Options.GPU, a model preset that stands in.
+//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. Exports of
+//     Nsight Systems before 2022 keep only names there and the limits in
+//     TARGET_INFO_CUDA_GPU (numMultiprocessors, maxWarpsPerMultiprocessor,
+//     coreClockRate, ... by deviceId), read when TARGET_INFO_GPU has no
+//     row for the device. A report without either needs Options.GPU, a
+//     model preset that stands in.
 //   - Everything else in those tables is counted in Summary.Unused, never
 //     silently dropped: other devices' kernels, copies, memsets, syncs and
 //     event records; memsets; copies the trace cannot express
