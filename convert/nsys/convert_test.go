@@ -186,6 +186,20 @@ func TestTwoProcesses(t *testing.T) {
 	}
 }
 
+// TestOlderMetaTable reads the version from EXPORT_META_DATA, the name
+// Nsight Systems 2022.1 to 2023.3 give the table that 2023.4 on call
+// META_DATA_EXPORT.
+func TestOlderMetaTable(t *testing.T) {
+	f := baseFixture()
+	f["EXPORT_META_DATA"] = f["META_DATA_EXPORT"]
+	delete(f, "META_DATA_EXPORT")
+	f["EXPORT_META_DATA"].rows[0]["value"] = "2023.1.2.43"
+	recs, _ := convertFixture(t, f, DefaultOptions())
+	if v := recs[0].(*trace.Header).Meta["nsys_version"]; v != "2023.1.2.43" {
+		t.Errorf("nsys_version %q, want 2023.1.2.43", v)
+	}
+}
+
 // TestNames writes the short names on request.
 func TestNames(t *testing.T) {
 	o := DefaultOptions()

@@ -72,6 +72,43 @@ func TestClock(t *testing.T) {
 	}
 }
 
+// olderGPUTables gives f the device tables of an export of Nsight Systems
+// before 2022: TARGET_INFO_GPU with names only, keyed by deviceId, and
+// the A100's limits in TARGET_INFO_CUDA_GPU, its clock in kHz.
+func olderGPUTables(f fixture) {
+	f[tabGPU] = &table{cols: []string{"vmId INTEGER NOT NULL", "deviceId INTEGER NOT NULL", "name TEXT",
+		"busLocation TEXT", "isDiscrete INTEGER"}}
+	f.add(tabGPU, map[string]any{"vmId": 0, "deviceId": 0, "name": "NVIDIA A100-SXM4-40GB", "busLocation": "0000:07:00.0", "isDiscrete": 1})
+	f[tabCUDAGPU] = &table{cols: []string{"vmId INTEGER NOT NULL", "name TEXT NOT NULL", "numThreadsPerWarp INTEGER NOT NULL",
+		"coreClockRate INTEGER NOT NULL", "numMultiprocessors INTEGER NOT NULL", "maxWarpsPerMultiprocessor INTEGER NOT NULL",
+		"maxBlocksPerMultiprocessor INTEGER NOT NULL", "computeCapabilityMajor INTEGER NOT NULL",
+		"computeCapabilityMinor INTEGER NOT NULL", "deviceId INTEGER NOT NULL", "pid INTEGER",
+		"maxSharedMemoryPerMultiprocessor INTEGER", "maxRegistersPerMultiprocessor INTEGER"}}
+	f.add(tabCUDAGPU, map[string]any{"vmId": 0, "name": "NVIDIA A100-SXM4-40GB", "numThreadsPerWarp": 32,
+		"coreClockRate": 1410000, "numMultiprocessors": 108, "maxWarpsPerMultiprocessor": 64,
+		"maxBlocksPerMultiprocessor": 32, "computeCapabilityMajor": 8, "computeCapabilityMinor": 0,
+		"deviceId": 0, "pid": 4242, "maxSharedMemoryPerMultiprocessor": 167936, "maxRegistersPerMultiprocessor": 65536})
+}
+
+// TestOlderGPUTable converts the fixture with its A100 described as
+// exports before 2022 describe it: the same trace as from
+// TARGET_INFO_GPU, the clock from coreClockRate in kHz.
+func TestOlderGPUTable(t *testing.T) {
+	want, _ := convertFixture(t, baseFixture(), DefaultOptions())
+	f := baseFixture()
+	olderGPUTables(f)
+	got, sum := convertFixture(t, f, DefaultOptions())
+	if !reflect.DeepEqual(outline(got), outline(want)) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(outline(got), "\n"), strings.Join(outline(want), "\n"))
+	}
+	if g, w := got[0].(*trace.Header).GPUSpec, want[0].(*trace.Header).GPUSpec; *g != *w {
+		t.Errorf("spec %+v, want %+v", g, w)
+	}
+	if sum.Clock != "TARGET_INFO_CUDA_GPU.coreClockRate (kHz)" {
+		t.Errorf("clock from %q", sum.Clock)
+	}
+}
+
 // TestGPUInfo checks how the device's TARGET_INFO_GPU row is found and
 // read: by cuDevice, through TARGET_INFO_CUDA_DEVICE, by id; the compute
 // capability standing in for maxBlocksPerSm; a preset standing in for

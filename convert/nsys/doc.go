@@ -12,7 +12,10 @@
 // (value.go). Nsight Systems creates tables
 // lazily and adds columns between versions (greenContextId, say), so
 // tables and columns are looked up by name, and a missing one that the
-// conversion needs is an error that names it.
+// conversion needs is an error that names it. The names come from each
+// table's CREATE TABLE, which the reader parses skipping SQL comments:
+// every export checked (Nsight Systems 2022.1 to 2026.1) comments each
+// column, with commas and parentheses inside.
 //
 //   - CUPTI_ACTIVITY_KIND_KERNEL gives each kernel's device, stream,
 //     correlation id, grid, block, registersPerThread, static plus
@@ -36,8 +39,12 @@
 //     maxShmemPerSm, maxBlocksPerSm (or the CUDA programming guide's
 //     resident-block limit for computeMajor.computeMinor) and clockRate.
 //     The device's row is found by cuDevice, else through
-//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. A report
-//     without it needs Options.GPU, a model preset that stands in.
+//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. Exports of
+//     Nsight Systems before 2022 keep only names there and the limits in
+//     TARGET_INFO_CUDA_GPU (numMultiprocessors, maxWarpsPerMultiprocessor,
+//     coreClockRate, ... by deviceId), read when TARGET_INFO_GPU has no
+//     row for the device. A report without either needs Options.GPU, a
+//     model preset that stands in.
 //   - Everything else in those tables is counted in Summary.Unused, never
 //     silently dropped: other devices' kernels, copies, memsets, syncs and
 //     event records; memsets; copies the trace cannot express
@@ -137,6 +144,8 @@
 // (lat.host_issue, lat.host_launch, lat.kernel_dispatch, in cycles at
 // clock_mhz) and the report time, in ns, that t = 0 stands for
 // (origin_ns; a replay's cycle c is report time origin_ns + c / clock).
+// The meta's nsys_version is the exporting version (EXPORT_PRODUCT_VERSION
+// of META_DATA_EXPORT, or of EXPORT_META_DATA up to 2023.3).
 // Replaying with other latencies (--set, another preset) shifts every op
 // by the difference. The model charges queued kernels only
 // lat.kernel_dispatch between them, and moves a copy at io.pcie_gbps

@@ -195,7 +195,7 @@ func (tb *table) create(tx *sql.Tx, name string) error {
 	for _, c := range tb.cols {
 		names = append(names, strings.Fields(c)[0])
 	}
-	if _, err := tx.Exec(`CREATE TABLE ` + name + ` (` + strings.Join(tb.cols, ", ") + `)`); err != nil {
+	if _, err := tx.Exec(`CREATE TABLE ` + name + ` (` + declare(tb.cols) + `)`); err != nil {
 		return err
 	}
 	for _, r := range tb.rows {
@@ -211,6 +211,22 @@ func (tb *table) create(tx *sql.Tx, name string) error {
 		}
 	}
 	return nil
+}
+
+// declare writes a column list as Nsight Systems does: a column a line,
+// each followed by a comment whose commas, parentheses and apostrophes
+// the reader must not take for SQL.
+func declare(cols []string) string {
+	const comment = "   -- Event's timestamp (ns), say.\n"
+	var b strings.Builder
+	for i, c := range cols {
+		b.WriteString("\n    " + c)
+		if i < len(cols)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString(comment)
+	}
+	return b.String()
 }
 
 // loosen drops the NOT NULL constraints, so a test can store NULLs where

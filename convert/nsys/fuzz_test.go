@@ -31,7 +31,8 @@ func (c *collect) Write(r trace.Record) error {
 // as the file (most are not SQLite; mutated seeds exercise SQLite's
 // corruption checks), and the base fixture with the first kernel's
 // fields, the GPU's clock rate and the stream wait's event replaced by
-// the fuzzed numbers (bit i of nulls makes the i-th of them NULL).
+// the fuzzed numbers (bit i of nulls makes the i-th of them NULL; bit 10
+// describes the GPU in the tables of exports before 2022).
 //
 //	go test ./convert/nsys -fuzz FuzzConvert
 func FuzzConvert(f *testing.F) {
@@ -44,6 +45,7 @@ func FuzzConvert(f *testing.F) {
 	f.Add([]byte("{}"), int64(1<<32), int64(1025), int64(-1<<63), int64(1<<63-1), int64(256), int64(1<<41), int64(1<<40), int64(-1), int64(2), uint16(0))
 	f.Add([]byte{}, int64(-3), int64(32), int64(0), int64(0), int64(0), int64(0), int64(13), int64(1530), int64(1), uint16(0x3ff))
 	f.Add(valid[:len(valid)/2], int64(65535), int64(1024), int64(1<<62), int64(-1<<62), int64(255), int64(0), int64(0), int64(1<<62), int64(1), uint16(0x155))
+	f.Add([]byte{}, int64(216), int64(256), int64(3000), int64(33000), int64(32), int64(3072), int64(7), int64(1410000), int64(1), uint16(1<<10))
 	f.Fuzz(func(t *testing.T, file []byte, grid, block, start, end, regs, smem, stream, rate, event int64, nulls uint16) {
 		if len(file) > 0 {
 			path := filepath.Join(t.TempDir(), "fuzz.sqlite")
@@ -53,8 +55,13 @@ func FuzzConvert(f *testing.F) {
 			check(t, path)
 		}
 		fx := baseFixture()
+		g, rateCol := fx[tabGPU].rows[0], "clockRate"
+		if nulls&(1<<10) != 0 {
+			olderGPUTables(fx)
+			g, rateCol = fx[tabCUDAGPU].rows[0], "coreClockRate"
+		}
 		fx.loosen()
-		k, g, e := fx[tabKernel].rows[0], fx[tabGPU].rows[0], fx[tabSync].rows[0]
+		k, e := fx[tabKernel].rows[0], fx[tabSync].rows[0]
 		fields := []struct {
 			row map[string]any
 			col string
@@ -62,7 +69,7 @@ func FuzzConvert(f *testing.F) {
 		}{
 			{k, "gridX", grid}, {k, "blockX", block}, {k, "start", start}, {k, "end", end},
 			{k, "registersPerThread", regs}, {k, "dynamicSharedMemory", smem}, {k, "streamId", stream},
-			{g, "clockRate", rate}, {e, "eventId", event}, {k, "correlationId", 3},
+			{g, rateCol, rate}, {e, "eventId", event}, {k, "correlationId", 3},
 		}
 		for i, fd := range fields {
 			fd.row[fd.col] = fd.v

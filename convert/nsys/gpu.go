@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"database/sql"
+	"slices"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
@@ -9,9 +10,12 @@ import (
 	"github.com/gpureplay/gpureplay/trace"
 )
 
-// gpuInfo is the TARGET_INFO_GPU row of a device; NULL where the row or
-// the export lacks a value.
+// gpuInfo is the row of a device in table (TARGET_INFO_GPU or
+// TARGET_INFO_CUDA_GPU), whose names for gpuInfoCols are cols; NULL where
+// the row or the export lacks a value.
 type gpuInfo struct {
+	table                                string
+	cols                                 []string
 	row                                  int64
 	name                                 sql.NullString
 	clockRate, smCount, maxWarps, warp   sql.NullInt64
@@ -22,8 +26,20 @@ type gpuInfo struct {
 var gpuInfoCols = []string{"name", "clockRate", "smCount", "maxWarpsPerSm", "threadsPerWarp",
 	"maxBlocksPerSm", "maxShmemPerSm", "maxRegistersPerSm", "computeMajor", "computeMinor"}
 
-// capturedGPU describes device dev from TARGET_INFO_GPU, or from the
-// preset Options.GPU names where the report cannot.
+// cudaGPUCols are TARGET_INFO_CUDA_GPU's names for gpuInfoCols. Exports
+// of Nsight Systems before 2022 (they have no export metadata table)
+// describe the devices there, by CUDA device id (deviceId), and keep only
+// names and bus locations in TARGET_INFO_GPU.
+var cudaGPUCols = []string{"name", "coreClockRate", "numMultiprocessors", "maxWarpsPerMultiprocessor",
+	"numThreadsPerWarp", "maxBlocksPerMultiprocessor", "maxSharedMemoryPerMultiprocessor",
+	"maxRegistersPerMultiprocessor", "computeCapabilityMajor", "computeCapabilityMinor"}
+
+// col is g's table's name for the gpuInfoCols column name.
+func (g *gpuInfo) col(name string) string { return g.cols[slices.Index(gpuInfoCols, name)] }
+
+// capturedGPU describes device dev from TARGET_INFO_GPU (or
+// TARGET_INFO_CUDA_GPU), or from the preset Options.GPU names where the
+// report cannot.
 func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	info, err := r.gpuInfo(dev)
 	if err != nil {
@@ -31,10 +47,10 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	}
 	var why *Error
 	switch {
-	case !r.has(tabGPU):
-		why = errorf(r.file, "", -1, "no table %s: the per-CTA estimate needs the device's SM count and limits (set the gpu option to a preset to assume one)", tabGPU)
+	case !r.has(tabGPU) && !r.has(tabCUDAGPU):
+		why = errorf(r.file, "", -1, "no table %s or %s: the per-CTA estimate needs the device's SM count and limits (set the gpu option to a preset to assume one)", tabGPU, tabCUDAGPU)
 	case info == nil:
-		why = errorf(r.file, tabGPU, -1, "no row for device %d: the per-CTA estimate needs its SM count and limits (set the gpu option to a preset to assume one)", dev)
+		why = errorf(r.file, tabGPU, -1, "no row for device %d%s: the per-CTA estimate needs its SM count and limits (set the gpu option to a preset to assume one)", dev, r.alsoSearched())
 	default:
 		spec, missing := info.spec()
 		if spec != nil {
@@ -43,10 +59,10 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 				name = "CUDA device " + strconv.FormatInt(dev, 10)
 			}
 			var src string
-			spec.ClockMHz, src = clock(o, info.clockRate, name)
+			spec.ClockMHz, src = clock(o, info.clockRate, info.table+"."+info.col("clockRate"), name)
 			return profile.Captured(name, spec, src), nil
 		}
-		why = errorf(r.file, tabGPU, info.row, "device %d has no usable %s: the per-CTA estimate needs it (set the gpu option to a preset to assume one)", dev, missing)
+		why = errorf(r.file, info.table, info.row, "device %d has no usable %s: the per-CTA estimate needs it (set the gpu option to a preset to assume one)", dev, missing)
 	}
 	if o.GPU == "" {
 		return profile.GPU{}, why
@@ -54,12 +70,30 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	return profile.FromPreset(o.GPU, o.ClockMHz)
 }
 
-// gpuInfo finds device dev's TARGET_INFO_GPU row: by cuDevice (the CUDA
+// alsoSearched completes the "no row" error where TARGET_INFO_CUDA_GPU
+// was searched too.
+func (r *report) alsoSearched() string {
+	if r.has(tabCUDAGPU) {
+		return " (nor in " + tabCUDAGPU + ")"
+	}
+	return ""
+}
+
+// gpuInfo finds device dev's row in TARGET_INFO_GPU, else in
+// TARGET_INFO_CUDA_GPU by deviceId; nil when neither has one.
+func (r *report) gpuInfo(dev int64) (*gpuInfo, error) {
+	g, err := r.targetGPU(dev)
+	if g != nil || err != nil || !r.hasCol(tabCUDAGPU, "deviceId") {
+		return g, err
+	}
+	return r.gpuRow(tabCUDAGPU, cudaGPUCols, []string{"deviceId"}, func(v []any) bool { return equal(v[0], dev) })
+}
+
+// targetGPU finds device dev's TARGET_INFO_GPU row: by cuDevice (the CUDA
 // device id) where the export has it, else through
 // TARGET_INFO_CUDA_DEVICE's cudaId → gpuId map, else by id. The first way
-// that finds a row wins, and within a way the first row; nil when none
-// does.
-func (r *report) gpuInfo(dev int64) (*gpuInfo, error) {
+// that finds a row wins; nil when none does.
+func (r *report) targetGPU(dev int64) (*gpuInfo, error) {
 	if !r.has(tabGPU) {
 		return nil, nil
 	}
@@ -84,34 +118,41 @@ func (r *report) gpuInfo(dev int64) (*gpuInfo, error) {
 	if r.hasCol(tabGPU, "id") {
 		ways = append(ways, func(v []any) bool { return equal(v[1], dev) })
 	}
-	cols := append([]string{"cuDevice", "id"}, gpuInfoCols...)
 	for _, match := range ways {
-		var g *gpuInfo
-		var conv error
-		err := r.scan(tabGPU, "reading the device's row", cols, func(id int64, v []any) error {
-			if g != nil || !match(v) {
-				return nil
-			}
-			g = &gpuInfo{row: id, name: scanString(v[2])}
-			for i, p := range []*sql.NullInt64{&g.clockRate, &g.smCount, &g.maxWarps, &g.warp,
-				&g.maxBlocks, &g.maxShmem, &g.maxRegs, &g.cc, &g.cm} {
-				if *p, conv = scanInt(v[3+i]); conv != nil {
-					return nil
-				}
-			}
-			return nil
-		})
-		if err == nil && conv != nil {
-			err = &Error{File: r.file, Table: tabGPU, Row: -1, Msg: "reading the device's row", Err: conv}
-		}
-		if err != nil {
-			return nil, err
-		}
-		if g != nil {
-			return g, nil
+		g, err := r.gpuRow(tabGPU, gpuInfoCols, []string{"cuDevice", "id"}, match)
+		if g != nil || err != nil {
+			return g, err
 		}
 	}
 	return nil, nil
+}
+
+// gpuRow reads the first row of table that match accepts: match sees the
+// row's keys columns, then cols (table's names for gpuInfoCols).
+func (r *report) gpuRow(table string, cols, keys []string, match func(v []any) bool) (*gpuInfo, error) {
+	var g *gpuInfo
+	var conv error
+	n := len(keys)
+	err := r.scan(table, "reading the device's row", append(slices.Clone(keys), cols...), func(id int64, v []any) error {
+		if g != nil || !match(v) {
+			return nil
+		}
+		g = &gpuInfo{table: table, cols: cols, row: id, name: scanString(v[n])}
+		for i, p := range []*sql.NullInt64{&g.clockRate, &g.smCount, &g.maxWarps, &g.warp,
+			&g.maxBlocks, &g.maxShmem, &g.maxRegs, &g.cc, &g.cm} {
+			if *p, conv = scanInt(v[n+1+i]); conv != nil {
+				return nil
+			}
+		}
+		return nil
+	})
+	if err == nil && conv != nil {
+		err = &Error{File: r.file, Table: table, Row: -1, Msg: "reading the device's row", Err: conv}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // spec is the header's gpu_spec (without the clock) for g; missing names
@@ -121,13 +162,13 @@ func (r *report) gpuInfo(dev int64) (*gpuInfo, error) {
 func (g *gpuInfo) spec() (s *trace.GPUSpec, missing string) {
 	switch {
 	case !inRange(g.smCount, 1, 1<<20):
-		return nil, "smCount"
+		return nil, g.col("smCount")
 	case !inRange(g.maxWarps, 1, 1<<16):
-		return nil, "maxWarpsPerSm"
+		return nil, g.col("maxWarpsPerSm")
 	case !inRange(g.maxRegs, 1, 1<<31-1):
-		return nil, "maxRegistersPerSm"
+		return nil, g.col("maxRegistersPerSm")
 	case !inRange(g.maxShmem, 1, 1<<40):
-		return nil, "maxShmemPerSm"
+		return nil, g.col("maxShmemPerSm")
 	}
 	warp := int64(model.WarpSize)
 	if inRange(g.warp, 1, 1024) {
@@ -155,15 +196,15 @@ func inRange(v sql.NullInt64, lo, hi int64) bool {
 }
 
 // clock is the clock of the device named name and where it came from:
-// the clock_mhz option, else clockRate, else the clock table, else
-// DefaultClockMHz.
-func clock(o Options, rate sql.NullInt64, name string) (mhz float64, src string) {
+// the clock_mhz option, else its clock rate (the column rateCol), else
+// the clock table, else DefaultClockMHz.
+func clock(o Options, rate sql.NullInt64, rateCol, name string) (mhz float64, src string) {
 	mhz, unit, ok := clockRateMHz(rate.Int64)
 	switch {
 	case o.ClockMHz > 0:
 		return o.ClockMHz, "option clock_mhz"
 	case rate.Valid && ok:
-		return mhz, tabGPU + ".clockRate (" + unit + ")"
+		return mhz, rateCol + " (" + unit + ")"
 	}
 	mhz, key := profile.ClockFor(name)
 	if key == "" {

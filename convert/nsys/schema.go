@@ -14,7 +14,9 @@ const (
 	tabEvent   = "CUPTI_ACTIVITY_KIND_CUDA_EVENT"
 	tabGPU     = "TARGET_INFO_GPU"
 	tabCUDADev = "TARGET_INFO_CUDA_DEVICE"
+	tabCUDAGPU = "TARGET_INFO_CUDA_GPU" // the devices' limits before 2022
 	tabMeta    = "META_DATA_EXPORT"
+	tabMetaOld = "EXPORT_META_DATA" // its name up to Nsight Systems 2023.3
 )
 
 // known are the tables whose columns readSchema records (lower case).
@@ -24,6 +26,7 @@ var known = map[string]bool{
 	"cupti_activity_kind_memset": true, "cupti_activity_kind_synchronization": true,
 	"cupti_activity_kind_cuda_event": true, "target_info_gpu": true,
 	"target_info_cuda_device": true, "meta_data_export": true,
+	"export_meta_data": true, "target_info_cuda_gpu": true,
 }
 
 // whyNeeded completes the "no table" error of a required table.

@@ -184,15 +184,27 @@ func (r *report) countCalls(unused map[string]int) error {
 }
 
 // exportVersion is the Nsight Systems version that exported the report
-// (META_DATA_EXPORT's EXPORT_PRODUCT_VERSION), or "".
+// (EXPORT_PRODUCT_VERSION in META_DATA_EXPORT, or in EXPORT_META_DATA as
+// versions up to 2023.3 call the table), or "".
 func (r *report) exportVersion() string {
-	if !r.hasCol(tabMeta, "name") || !r.hasCol(tabMeta, "value") {
+	for _, tab := range []string{tabMeta, tabMetaOld} {
+		if v := r.metaValue(tab, "EXPORT_PRODUCT_VERSION"); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// metaValue is the value of the first row of the name/value table tab
+// called name, or "" if there is none or the table cannot be read.
+func (r *report) metaValue(tab, name string) string {
+	if !r.hasCol(tab, "name") || !r.hasCol(tab, "value") {
 		return ""
 	}
 	var v sql.NullString
 	found := false
-	err := r.scan(tabMeta, "reading the export's version", []string{"name", "value"}, func(_ int64, row []any) error {
-		if !found && equal(row[0], "EXPORT_PRODUCT_VERSION") {
+	err := r.scan(tab, "reading the export's version", []string{"name", "value"}, func(_ int64, row []any) error {
+		if !found && equal(row[0], name) {
 			v, found = scanString(row[1]), true
 		}
 		return nil

@@ -174,6 +174,7 @@ func (db *DB) readSchema() error {
 
 // parse takes the column names and types from a CREATE TABLE statement.
 func (t *Table) parse(sql string) error {
+	sql = stripComments(sql)
 	open := indexOutsideQuotes(sql, '(')
 	closeAt := strings.LastIndexByte(sql, ')')
 	if open < 0 || closeAt < open {
@@ -672,6 +673,47 @@ func indexOutsideQuotes(s string, c byte) int {
 		}
 	}
 	return -1
+}
+
+// stripComments replaces each SQL comment outside quotes (-- to the end
+// of the line, /* to */) by a space. SQLite keeps a CREATE TABLE as it
+// was written, and Nsight Systems writes one comment per column ("start
+// INTEGER NOT NULL, -- Event start timestamp (ns)."), whose commas,
+// parentheses and apostrophes would otherwise be taken for the column
+// list's.
+func stripComments(s string) string {
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		switch {
+		case q != 0:
+			if s[i] == q {
+				q = 0
+			}
+		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
+			q = s[i]
+		case s[i] == '[':
+			q = ']'
+		case strings.HasPrefix(s[i:], "--"):
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s) - i
+			}
+			b.WriteByte(' ')
+			i += end - 1 // the newline itself is kept
+			continue
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				end = len(s) - i - 2
+			}
+			b.WriteByte(' ')
+			i += end + 3
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // splitTopLevel splits a column list at the commas outside parentheses

@@ -183,6 +183,30 @@ func TestAgainstSQLite(t *testing.T) {
 	}
 }
 
+// TestComments reads a table declared as Nsight Systems declares its
+// tables, a comment after each column whose commas, parentheses and
+// apostrophe are no part of the column list, and a block comment.
+func TestComments(t *testing.T) {
+	path, b := build(t, `CREATE TABLE k (
+    start INTEGER NOT NULL,          -- Event start timestamp (ns).
+    "end" INTEGER NOT NULL,          -- Event end timestamp (ns), the kernel's.
+    /* a block, (comment) */ name INTEGER NOT NULL, -- REFERENCES StringIds(id)
+    note TEXT DEFAULT '-- not a comment' -- the last column's comment
+)`, `INSERT INTO k (start, "end", name) VALUES (1, 2, 3)`)
+	db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the comments stripped, every column after the first was
+	// called "--" and the table's one row had five of them.
+	if got := fmt.Sprint(db.Table("k").Columns); got != "[{start INTEGER} {end INTEGER} {name INTEGER} {note TEXT}]" {
+		t.Errorf("columns %s", got)
+	}
+	if got, want := ourRows(t, b, "k"), sqliteRows(t, path, "k"); !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, SQLite reads %v", got, want)
+	}
+}
+
 // TestCorrupt: damaged files are *Error, naming the page, and a
 // database whose write-ahead log holds writes is refused.
 func TestCorrupt(t *testing.T) {
