@@ -48,9 +48,9 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	var why *Error
 	switch {
 	case !r.has(tabGPU) && !r.has(tabCUDAGPU):
-		why = errorf(r.file, "", -1, "no table %s or %s: the per-CTA estimate needs the device's SM count and limits (set the gpu option to a preset to assume one)", tabGPU, tabCUDAGPU)
+		why = errorf(r.file, "", -1, "no table %s or %s: the per-CTA estimate needs the device's SM count and limits (%s)", tabGPU, tabCUDAGPU, profile.PresetHint())
 	case info == nil:
-		why = errorf(r.file, tabGPU, -1, "no row for device %d%s: the per-CTA estimate needs its SM count and limits (set the gpu option to a preset to assume one)", dev, r.alsoSearched())
+		why = errorf(r.file, tabGPU, -1, "no row for device %d%s: the per-CTA estimate needs its SM count and limits (%s)", dev, r.alsoSearched(), profile.PresetHint())
 	default:
 		spec, missing := info.spec()
 		if spec != nil {
@@ -62,7 +62,7 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 			spec.ClockMHz, src = clock(o, info.clockRate, info.table+"."+info.col("clockRate"), name)
 			return profile.Captured(name, spec, src), nil
 		}
-		why = errorf(r.file, info.table, info.row, "device %d has no usable %s: the per-CTA estimate needs it (set the gpu option to a preset to assume one)", dev, missing)
+		why = errorf(r.file, info.table, info.row, "device %d has no usable %s: the per-CTA estimate needs it (%s)", dev, missing, profile.PresetHint())
 	}
 	if o.GPU == "" {
 		return profile.GPU{}, why
