@@ -77,8 +77,9 @@ var hostCats = map[string]bool{"cuda_runtime": true, "cuda_driver": true, "hip_r
 // Kineto's lowercase ones (PyTorch 1.10), to these: the TensorBoard
 // plugin's ResNet-50 samples (pytorch/kineto tb_plugin/samples) have
 // "Kernel", "Memcpy", "Runtime", "Memset" and "Operator" events. Only
-// the three the importer reads are renamed; the others are counted as
-// unused under the trace's own names.
+// the three the importer reads are renamed, so unmatched Runtime calls
+// are counted as unused under cuda_runtime; the others keep the trace's
+// own names.
 var legacyCats = map[string]string{"Kernel": "kernel", "Memcpy": "gpu_memcpy", "Runtime": "cuda_runtime"}
 
 // add files one event; bad is called for an event the importer needs but

@@ -29,8 +29,8 @@ type Summary struct {
 	// Uncalled counts the kernels and copies converted that the profile
 	// shows no host call for: issued before the profile began (Kineto
 	// drops the calls of its warm-up and keeps their GPU events) or with
-	// their calls lost. Each is placed in program order right after the
-	// op before it on its stream, or ahead of every op with a call.
+	// their calls lost. Each is placed in program order by its stream and
+	// its GPU start (see programOrder).
 	Uncalled int
 	// Unused counts the events that became no record, by category: the
 	// event's cat ("cpu_op", "ac2g", "cuda_sync", "gpu_memset"), cat:name
@@ -49,7 +49,7 @@ func (s Summary) String() string {
 		line += fmt.Sprintf("; %d kernels overlapped another stream's (their CTA estimate assumes the whole GPU)", s.Overlapping)
 	}
 	if s.Uncalled > 0 {
-		line += fmt.Sprintf("; %d kernels and copies had no host call (issued before the profile began; placed in their streams' order)", s.Uncalled)
+		line += fmt.Sprintf("; %d kernels and copies had no host call (issued before the profile began, or the call was lost; placed by their streams)", s.Uncalled)
 	}
 	if u := profile.NotConverted(s.Unused); u != "" {
 		line += "; " + u

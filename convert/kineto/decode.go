@@ -116,7 +116,7 @@ func (d *decoder) deviceProperties() error {
 	for i := 0; d.dec.More(); i++ {
 		var p deviceProps
 		if err := d.dec.Decode(&p); err != nil {
-			return &Error{File: d.file, Event: -1, Offset: d.dec.InputOffset(), Msg: fmt.Sprintf("deviceProperties[%d]", i), Err: err}
+			return &Error{File: d.file, Event: -1, Offset: d.dec.InputOffset(), Msg: fmt.Sprintf("device properties entry %d", i), Err: err}
 		}
 		p.legacy()
 		d.props(&p)

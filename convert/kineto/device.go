@@ -34,10 +34,13 @@ type deviceProps struct {
 }
 
 // legacy fills the fields PyTorch 1.9's computeProperties names
-// otherwise.
+// otherwise, each where the entry lacks it.
 func (p *deviceProps) legacy() {
-	if p.NumSMs == 0 && p.ComputeMajor == 0 {
-		p.NumSMs, p.ComputeMajor, p.ComputeMinor = p.MultiProcessorCount, p.Major, p.Minor
+	if p.NumSMs == 0 {
+		p.NumSMs = p.MultiProcessorCount
+	}
+	if p.ComputeMajor == 0 && p.ComputeMinor == 0 {
+		p.ComputeMajor, p.ComputeMinor = p.Major, p.Minor
 	}
 }
 

@@ -28,9 +28,9 @@
 //     matched to GPU events by args.correlation. A kernel's call is its
 //     launch (cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, a CUDA
 //     graph launch shared by several kernels). An op without one was
-//     issued before the profile began (see "Program order"); a kernel
-//     without one must carry its own grid and block, else it is counted
-//     as unused.
+//     issued before the profile began or its call was lost (see
+//     "Program order"); a kernel without one must carry its own grid and
+//     block, else it is counted as unused.
 //   - deviceProperties gives the captured GPU: numSms,
 //     maxThreadsPerMultiprocessor, regsPerMultiprocessor,
 //     sharedMemPerMultiprocessor, and maxBlocksPerMultiProcessor or else
@@ -95,7 +95,7 @@
 // Device-to-device, peer and host-to-host copies have no trace record
 // and are counted as unused; so are copies and kernels of other devices
 // (Options.Device picks the device; by default that of the first kernel
-// launched).
+// whose launch the profile has).
 //
 // # Program order
 //
@@ -104,12 +104,13 @@
 // before the profile's window but keeps the GPU events that ran inside
 // it, so a profile opens with kernels and copies the host issued before
 // it (HTA's negative_queue_length_values_check trace: 705 of its 6,080
-// kernels). CUDA runs a stream's ops in issue order, so each such op goes
-// right after the op that ran before it on its stream, and ahead of every
-// op with a call when none did (in the order they started on the GPU);
-// ordering them by their own GPU start would put them after ops of their
-// stream launched while they waited, and a replay would run those first.
-// Summary.Uncalled counts them.
+// kernels); a driver-API launch can also be missing mid-run. CUDA runs a
+// stream's ops in issue order, so an op without a call goes after the op
+// before it on its stream and before the next one with a call, and
+// between those at its own GPU start (ties: GPU order). Ordering it by
+// its GPU start alone would put it after ops of its stream launched while
+// it waited; right after the op before it, an op on a stream of its own
+// would be issued long before it ran. Summary.Uncalled counts them.
 //
 // # Timing
 //

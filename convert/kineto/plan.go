@@ -12,17 +12,18 @@ import (
 // start of their host call; see programOrder) on one device, each with
 // its t, and the captured GPU.
 type plan struct {
-	file     string
-	device   ident
-	gpu      profile.GPU // the captured GPU
-	ops      []*gpuOp
-	lat      profile.Latency  // what a replay adds to a launch
-	base     int64            // profile time (ns) the mapping counts from
-	origin   int64            // cycles after base that become t = 0
-	streams  map[ident]uint64 // Kineto stream → trace stream
-	unused   map[string]int   // events not converted, by category
-	uncalled int              // kept ops without a host call (programOrder)
-	opts     Options
+	file      string
+	device    ident
+	gpu       profile.GPU // the captured GPU
+	ops       []*gpuOp
+	lat       profile.Latency  // what a replay adds to a launch
+	base      int64            // profile time (ns) the mapping counts from
+	origin    int64            // cycles after base that become t = 0
+	streams   map[ident]uint64 // Kineto stream → trace stream
+	unused    map[string]int   // events not converted, by category
+	uncalled  int              // kept ops without a host call (programOrder)
+	shapeless int              // kernels dropped: no call, no grid of their own
+	opts      Options
 }
 
 // makePlan matches GPU ops to their host calls, picks the device, and
@@ -46,7 +47,7 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 			return nil, err
 		}
 	}
-	if !slices.ContainsFunc(pl.ops, func(op *gpuOp) bool { return !op.copy }) {
+	if pl.shapeless > 0 && !slices.ContainsFunc(pl.ops, func(op *gpuOp) bool { return !op.copy }) {
 		return nil, errorf(file, -1, -1, "no kernel of device %s can be converted: each has neither a launch call nor a grid and block of its own", pl.device)
 	}
 	p.unusedCalls()
@@ -60,15 +61,6 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	return pl, nil
 }
 
-// hostStart is when the host issued op: its call's start, or for a copy
-// the profile shows no call for, the copy's own start.
-func hostStart(op *gpuOp) int64 {
-	if op.call != nil {
-		return op.call.ts
-	}
-	return op.ts
-}
-
 // pickDevice chooses the device to convert and its properties and clock.
 func (pl *plan) pickDevice(p *capture) error {
 	if pl.opts.Device >= 0 {
@@ -78,13 +70,8 @@ func (pl *plan) pickDevice(p *capture) error {
 				break
 			}
 		}
-	} else {
-		for _, op := range p.ops {
-			if !op.copy {
-				pl.device = op.device
-				break
-			}
-		}
+	} else if k := firstLaunched(p.ops); k != nil {
+		pl.device = k.device
 	}
 	if pl.device == "" {
 		if pl.opts.Device >= 0 {
@@ -132,6 +119,24 @@ func (pl *plan) presetDevice() error {
 	return err
 }
 
+// firstLaunched is the first kernel of ops (in program order) whose
+// launch call the profile has, else the first kernel: a kernel without a
+// call sorts by its GPU start (programOrder), which says less about the
+// program than a launch does, and on ROCm it cannot be converted.
+func firstLaunched(ops []*gpuOp) *gpuOp {
+	var first *gpuOp
+	for _, op := range ops {
+		switch {
+		case op.copy:
+		case op.call != nil:
+			return op
+		case first == nil:
+			first = op
+		}
+	}
+	return first
+}
+
 // keep adds op to the plan if it is on the chosen device and the trace
 // format can express it, and counts it as unused otherwise.
 func (pl *plan) keep(op *gpuOp) error {
@@ -148,6 +153,7 @@ func (pl *plan) keep(op *gpuOp) error {
 		return nil
 	case !op.copy && op.call == nil && !(firstDim(op.args.Grid, op.args.GridDim).set && firstDim(op.args.Block, op.args.BlockDim).set):
 		pl.unused["kernel (no launch call, no grid or block)"]++
+		pl.shapeless++
 		return nil
 	}
 	if op.call == nil {

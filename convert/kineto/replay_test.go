@@ -40,7 +40,9 @@ import (
 // hipMemcpy* calls), queued.json (ten 1 µs kernels queued
 // behind a 100 µs one, launched 4 µs apart, faster than the model's host
 // can issue them), warmup.json (a copy and kernels issued before the
-// profile began, which has no host call for them), pytorch19.json (the
+// profile began, which has no host call for them), midrun.json (two
+// kernels of a stream of their own whose calls are lost, between kernels
+// of another stream), pytorch19.json (the
 // categories and device keys of PyTorch 1.9) and overlap.json, whose two streams run kernels at
 // the same time: the one sample exempt from the criterion, as the test
 // checks (a kernel starts while a kernel of another stream is running).
@@ -52,6 +54,7 @@ func TestReplayMatchesProfile(t *testing.T) {
 		"testdata/rocm_roctracer.json",
 		"testdata/queued.json",
 		"testdata/warmup.json",
+		"testdata/midrun.json",
 		"testdata/pytorch19.json",
 		"testdata/overlap.json",
 	} {

@@ -2,6 +2,7 @@ package kineto
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -158,9 +159,9 @@ func TestSamples(t *testing.T) {
 		// Kineto's warm-up: a copy and two kernels of stream 7 ran inside
 		// the profile but were issued before it, so it has no host call
 		// for them; late_c's launch (at 1050 µs) started while warm_a ran.
-		// The three go first, by GPU start, and lost_e, whose call is
-		// lost, right after other_d, the op before it on stream 13
-		// (programOrder): by their own GPU starts warm_b (1111 µs) would
+		// The three go first, by GPU start (warm_b at late_c's call, the
+		// next on its stream, and before it), and lost_e, whose call is
+		// lost, at its own start, after other_d (programOrder): by their own GPU starts warm_b (1111 µs) would
 		// follow late_c's launch and run after it. At 1410 MHz, with the
 		// copy's start (1000 µs) as base, the starts are 0, 14100,
 		// 156510, 160740, 169200 and 172020 cycles; ready is 4935 + 7050
@@ -185,7 +186,7 @@ func TestSamples(t *testing.T) {
 			"launch 4 stream 13 t 166802", "ctas 4 cycles 1410",
 			"kernel 5 lost_e grid 4,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 5 stream 13 t 171737", "ctas 4 cycles 1410",
-		}, 18, "kineto: 5 kernels, 232 CTAs, 1 memcpys on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began; placed in their streams' order); not converted: 1 cuda_runtime:cudaDeviceSynchronize"},
+		}, 18, "kineto: 5 kernels, 232 CTAs, 1 memcpys on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began, or the call was lost; placed by their streams); not converted: 1 cuda_runtime:cudaDeviceSynchronize"},
 		// PyTorch 1.8 and 1.9: "Kernel", "Memcpy" and "Runtime" events,
 		// and the device under "computeProperties" with cudaDeviceProp's
 		// names major, minor and multiProcessorCount. At 1530 MHz (V100)
@@ -244,6 +245,63 @@ func TestBareArray(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) || sum.Clock != "preset k20c" {
 		t.Errorf("got %q (clock from %s), want %q", got, sum.Clock, want)
+	}
+}
+
+// TestProgramOrder: ops without a host call keep their stream's order
+// and are placed near where they ran (programOrder), and choose neither
+// the device nor its fate.
+func TestProgramOrder(t *testing.T) {
+	const props = `"deviceProperties":[{"id":0,"name":"NVIDIA A100","numSms":108,"maxThreadsPerMultiprocessor":2048,"regsPerMultiprocessor":65536,"sharedMemPerMultiprocessor":167936,"computeMajor":8,"computeMinor":0},` +
+		`{"id":1,"name":"NVIDIA A100","numSms":108,"maxThreadsPerMultiprocessor":2048,"regsPerMultiprocessor":65536,"sharedMemPerMultiprocessor":167936,"computeMajor":8,"computeMinor":0}]`
+	call := func(ts, corr int) string {
+		return fmt.Sprintf(`{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":%d,"dur":2,"args":{"correlation":%d}}`, ts, corr)
+	}
+	kernel := func(name string, device, ts, corr int) string {
+		return fmt.Sprintf(`{"ph":"X","cat":"kernel","name":%q,"pid":%d,"tid":7,"ts":%d,"dur":5,"args":{"device":%d,"stream":7,"correlation":%d,"grid":[1,1,1],"block":[32,1,1]}}`, name, device, ts, device, corr)
+	}
+	names := func(recs []trace.Record) (ks []string) {
+		for _, r := range recs {
+			if k, ok := r.(*trace.Kernel); ok {
+				ks = append(ks, k.Name)
+			}
+		}
+		return ks
+	}
+	for _, tc := range []struct {
+		name, events string
+		device       string
+		want         []string
+	}{
+		// One graph launch ran g1 and g2, and u, whose call is lost,
+		// between them: the three share the call's time, so their GPU
+		// order decides.
+		{"graph", call(1000, 1) + "," + kernel("g1", 0, 1010, 1) + "," + kernel("u", 0, 1020, 9) + "," + kernel("g2", 0, 1030, 1), "", []string{"g1", "u", "g2"}},
+		// By default the device is the first launched kernel's: device
+		// 1's kernel without a call started first but says nothing of
+		// the program's order.
+		{"device of the first launch", kernel("early", 1, 990, 8) + "," + call(1000, 1) + "," + kernel("a", 0, 1010, 1), "", []string{"a"}},
+		// A device with copies but no kernel converts with the device
+		// option, as it did before kernels without a call were read.
+		{"copies only", call(1000, 1) + "," + kernel("a", 0, 1010, 1) + "," + call(1001, 2) + `,{"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":1,"tid":7,"ts":1020,"dur":1,"args":{"device":1,"stream":7,"correlation":2,"bytes":64}}`, "1", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			if tc.device != "" {
+				if err := o.Set("device", tc.device); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var buf bytes.Buffer
+			jw := trace.NewJSONLWriter(&buf)
+			if _, err := Read(strings.NewReader("{"+props+`,"traceEvents":[`+tc.events+"]}"), "order.json", jw, o); err != nil {
+				t.Fatal(err)
+			}
+			jw.Close()
+			if got := names(validated(t, buf.String())); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("kernels %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -313,5 +371,28 @@ func TestGPUOptionIncompleteProps(t *testing.T) {
 	sum, err = Read(strings.NewReader(complete), "mi300.json", &c, o)
 	if err != nil || sum.GPU != "AMD Instinct MI300X" {
 		t.Fatalf("complete props, gpu=h100: %+v, %v; want the captured GPU", sum, err)
+	}
+}
+
+// TestLegacyProps: each of numSms and the compute capability is taken
+// from PyTorch 1.9's names only where the entry lacks it.
+func TestLegacyProps(t *testing.T) {
+	for _, tc := range []struct {
+		in                string
+		sms, major, minor int
+	}{
+		{`{"multiProcessorCount":80,"major":7,"minor":0}`, 80, 7, 0},
+		{`{"computeMajor":7,"computeMinor":5,"multiProcessorCount":40}`, 40, 7, 5},
+		{`{"numSms":84,"major":8,"minor":6}`, 84, 8, 6},
+		{`{"numSms":108,"computeMajor":8,"multiProcessorCount":1,"major":1}`, 108, 8, 0},
+	} {
+		var p deviceProps
+		if err := json.Unmarshal([]byte(tc.in), &p); err != nil {
+			t.Fatal(err)
+		}
+		p.legacy()
+		if p.NumSMs != tc.sms || p.ComputeMajor != tc.major || p.ComputeMinor != tc.minor {
+			t.Errorf("%s: %d SMs, compute %d.%d; want %d, %d.%d", tc.in, p.NumSMs, p.ComputeMajor, p.ComputeMinor, tc.sms, tc.major, tc.minor)
+		}
 	}
 }

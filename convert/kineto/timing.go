@@ -11,14 +11,14 @@ import (
 // started (see "Timing" in the package doc, and profile.Schedule).
 
 // schedule sets the t of every kept op, in cycles, from the ops'
-// profiled starts on the GPU, counted from the first op's host start
-// (pl.base); the first op's issue becomes t = 0 (pl.origin cycles after
+// profiled starts on the GPU, counted from the first op's place in
+// program order (pl.base: its call's start, or its own start); the first op's issue becomes t = 0 (pl.origin cycles after
 // pl.base).
 func (pl *plan) schedule() {
 	if len(pl.ops) == 0 {
 		return
 	}
-	pl.base = hostStart(pl.ops[0])
+	pl.base = pl.ops[0].order.host
 	ops := make([]profile.Op, len(pl.ops))
 	for i, op := range pl.ops {
 		ops[i] = profile.Op{Start: profile.CyclesBetween(pl.base, op.ts, pl.gpu.Spec.ClockMHz), Kind: profile.Kernel}

@@ -42,7 +42,7 @@ func PresetHint() string {
 	for _, p := range model.Presets() {
 		names = append(names, p.Name)
 	}
-	return "set the gpu option to a preset to assume one: --opt gpu=NAME, NAME one of " + strings.Join(names, ", ") + " or a preset JSON file"
+	return "set the gpu option to a preset to assume one: --opt gpu=NAME, NAME one of " + strings.Join(names, ", ")
 }
 
 // FromPreset stands the model preset named preset in for a device the
