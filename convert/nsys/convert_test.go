@@ -187,7 +187,7 @@ func TestTwoProcesses(t *testing.T) {
 }
 
 // TestOlderMetaTable reads the version from EXPORT_META_DATA, the name
-// Nsight Systems 2022.1 to 2023.3 give the table that 2023.4 on call
+// Nsight Systems 2022.1 to 2023.2 give the table that 2023.3 on call
 // META_DATA_EXPORT.
 func TestOlderMetaTable(t *testing.T) {
 	f := baseFixture()

@@ -1,6 +1,7 @@
 package nsys
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -134,6 +135,24 @@ func TestGPUInfo(t *testing.T) {
 		{"preset for a missing table", func(f fixture) { delete(f, tabGPU) }, []string{"gpu=h100"}, "h100", 32, "preset h100"},
 		{"preset for a missing limit", func(f fixture) { f.drop(tabGPU, "maxShmemPerSm") }, []string{"gpu=h100", "clock_mhz=1000"}, "h100", 32, "option clock_mhz"},
 		{"complete row beats preset", func(f fixture) {}, []string{"gpu=k20c"}, "NVIDIA A100-SXM4-40GB", 32, "TARGET_INFO_GPU.clockRate (Hz)"},
+		// TARGET_INFO_CUDA_GPU has a row per process: another process's
+		// device 0 (a T4, listed first) is not the kernels' device 0.
+		{"the kernels' process's row", func(f fixture) {
+			olderGPUTables(f)
+			t4 := maps.Clone(f[tabCUDAGPU].rows[0])
+			t4["pid"], t4["name"], t4["numMultiprocessors"], t4["maxBlocksPerMultiprocessor"] = 1111, "Tesla T4", 40, 16
+			f[tabCUDAGPU].rows = append([]map[string]any{t4}, f[tabCUDAGPU].rows...)
+		}, nil, "NVIDIA A100-SXM4-40GB", 32, "TARGET_INFO_CUDA_GPU.coreClockRate (kHz)"},
+		// A clock rate that is no integer counts as none.
+		{"text clock rate", func(f fixture) { olderGPUTables(f); f[tabCUDAGPU].rows[0]["coreClockRate"] = "fast" }, nil, "NVIDIA A100-SXM4-40GB", 32, "clock table (A100)"},
+		// A TARGET_INFO_GPU row without the limits gives way to a
+		// TARGET_INFO_CUDA_GPU row with them.
+		{"limits from TARGET_INFO_CUDA_GPU", func(f fixture) {
+			g := f[tabGPU]
+			olderGPUTables(f)
+			f[tabGPU] = g
+			f.drop(tabGPU, "smCount")
+		}, nil, "NVIDIA A100-SXM4-40GB", 32, "TARGET_INFO_CUDA_GPU.coreClockRate (kHz)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := baseFixture()

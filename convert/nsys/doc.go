@@ -39,11 +39,13 @@
 //     maxShmemPerSm, maxBlocksPerSm (or the CUDA programming guide's
 //     resident-block limit for computeMajor.computeMinor) and clockRate.
 //     The device's row is found by cuDevice, else through
-//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. Exports of
-//     Nsight Systems before 2022 keep only names there and the limits in
-//     TARGET_INFO_CUDA_GPU (numMultiprocessors, maxWarpsPerMultiprocessor,
-//     coreClockRate, ... by deviceId), read when TARGET_INFO_GPU has no
-//     row for the device. A report without either needs Options.GPU, a
+//     TARGET_INFO_CUDA_DEVICE (cudaId → gpuId), else by id. Some older
+//     exports (no export metadata table) keep only names there and the
+//     limits in TARGET_INFO_CUDA_GPU (numMultiprocessors,
+//     maxWarpsPerMultiprocessor, coreClockRate, ... by deviceId, a row per
+//     process: the one of the process that ran the device's first kernel
+//     is taken), read when TARGET_INFO_GPU has no row for the device or
+//     one without the limits. A report without either needs Options.GPU, a
 //     model preset that stands in.
 //   - Everything else in those tables is counted in Summary.Unused, never
 //     silently dropped: other devices' kernels, copies, memsets, syncs and
@@ -145,7 +147,7 @@
 // clock_mhz) and the report time, in ns, that t = 0 stands for
 // (origin_ns; a replay's cycle c is report time origin_ns + c / clock).
 // The meta's nsys_version is the exporting version (EXPORT_PRODUCT_VERSION
-// of META_DATA_EXPORT, or of EXPORT_META_DATA up to 2023.3).
+// of META_DATA_EXPORT, or of EXPORT_META_DATA up to 2023.2).
 // Replaying with other latencies (--set, another preset) shifts every op
 // by the difference. The model charges queued kernels only
 // lat.kernel_dispatch between them, and moves a copy at io.pcie_gbps

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/model"
@@ -17,6 +18,7 @@ type gpuInfo struct {
 	table                                string
 	cols                                 []string
 	row                                  int64
+	keys                                 []any // the row's key columns (gpuRows)
 	name                                 sql.NullString
 	clockRate, smCount, maxWarps, warp   sql.NullInt64
 	maxBlocks, maxShmem, maxRegs, cc, cm sql.NullInt64
@@ -26,10 +28,10 @@ type gpuInfo struct {
 var gpuInfoCols = []string{"name", "clockRate", "smCount", "maxWarpsPerSm", "threadsPerWarp",
 	"maxBlocksPerSm", "maxShmemPerSm", "maxRegistersPerSm", "computeMajor", "computeMinor"}
 
-// cudaGPUCols are TARGET_INFO_CUDA_GPU's names for gpuInfoCols. Exports
-// of Nsight Systems before 2022 (they have no export metadata table)
-// describe the devices there, by CUDA device id (deviceId), and keep only
-// names and bus locations in TARGET_INFO_GPU.
+// cudaGPUCols are TARGET_INFO_CUDA_GPU's names for gpuInfoCols. Some
+// older exports (they have no export metadata table) describe the
+// devices there, by CUDA device id (deviceId), and keep only names and
+// bus locations in TARGET_INFO_GPU.
 var cudaGPUCols = []string{"name", "coreClockRate", "numMultiprocessors", "maxWarpsPerMultiprocessor",
 	"numThreadsPerWarp", "maxBlocksPerMultiprocessor", "maxSharedMemoryPerMultiprocessor",
 	"maxRegistersPerMultiprocessor", "computeCapabilityMajor", "computeCapabilityMinor"}
@@ -50,7 +52,7 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	case !r.has(tabGPU) && !r.has(tabCUDAGPU):
 		why = errorf(r.file, "", -1, "no table %s or %s: the per-CTA estimate needs the device's SM count and limits (%s)", tabGPU, tabCUDAGPU, profile.PresetHint())
 	case info == nil:
-		why = errorf(r.file, tabGPU, -1, "no row for device %d%s: the per-CTA estimate needs its SM count and limits (%s)", dev, r.alsoSearched(), profile.PresetHint())
+		why = errorf(r.file, "", -1, "no row for device %d in %s: the per-CTA estimate needs its SM count and limits (%s)", dev, r.searched(), profile.PresetHint())
 	default:
 		spec, missing := info.spec()
 		if spec != nil {
@@ -70,23 +72,96 @@ func (r *report) capturedGPU(dev int64, o Options) (profile.GPU, error) {
 	return profile.FromPreset(o.GPU, o.ClockMHz)
 }
 
-// alsoSearched completes the "no row" error where TARGET_INFO_CUDA_GPU
-// was searched too.
-func (r *report) alsoSearched() string {
-	if r.has(tabCUDAGPU) {
-		return " (nor in " + tabCUDAGPU + ")"
+// searched names, for the "no row" error, the device tables the export
+// has and whether TARGET_INFO_CUDA_GPU could be searched.
+func (r *report) searched() string {
+	var in []string
+	if r.has(tabGPU) {
+		in = append(in, tabGPU)
 	}
-	return ""
+	switch {
+	case r.hasCol(tabCUDAGPU, "deviceId"):
+		in = append(in, tabCUDAGPU)
+	case r.has(tabCUDAGPU) && len(in) == 0:
+		return tabCUDAGPU + ", which has no column deviceId"
+	case r.has(tabCUDAGPU):
+		return in[0] + " (" + tabCUDAGPU + " has no column deviceId)"
+	}
+	return strings.Join(in, " or ")
 }
 
 // gpuInfo finds device dev's row in TARGET_INFO_GPU, else in
-// TARGET_INFO_CUDA_GPU by deviceId; nil when neither has one.
+// TARGET_INFO_CUDA_GPU by deviceId; nil when neither has one. A
+// TARGET_INFO_GPU row without the limits the estimate needs (older
+// exports keep names and bus locations there) gives way to a
+// TARGET_INFO_CUDA_GPU row that has them.
 func (r *report) gpuInfo(dev int64) (*gpuInfo, error) {
 	g, err := r.targetGPU(dev)
-	if g != nil || err != nil || !r.hasCol(tabCUDAGPU, "deviceId") {
+	if err != nil || !r.hasCol(tabCUDAGPU, "deviceId") || g != nil && usable(g) {
 		return g, err
 	}
-	return r.gpuRow(tabCUDAGPU, cudaGPUCols, []string{"deviceId"}, func(v []any) bool { return equal(v[0], dev) })
+	c, err := r.cudaGPU(dev)
+	if err != nil || c == nil || g != nil && !usable(c) {
+		return g, err
+	}
+	return c, nil
+}
+
+// usable reports whether g has every limit the estimate needs.
+func usable(g *gpuInfo) bool {
+	s, _ := g.spec()
+	return s != nil
+}
+
+// cudaGPU finds device dev's TARGET_INFO_CUDA_GPU row. The table has a
+// row per process and device, and with CUDA_VISIBLE_DEVICES set per
+// process (one GPU per MPI rank) every process's device 0 may be another
+// GPU: where several rows name dev and the table has a pid, the row of
+// the process that ran dev's first kernel is taken, else the first.
+func (r *report) cudaGPU(dev int64) (*gpuInfo, error) {
+	keys := []string{"deviceId", "pid"}
+	if !r.hasCol(tabCUDAGPU, "pid") {
+		keys = keys[:1]
+	}
+	rows, err := r.gpuRows(tabCUDAGPU, cudaGPUCols, keys, func(v []any) bool { return equal(v[0], dev) })
+	if err != nil || len(rows) < 2 || len(keys) < 2 {
+		return first(rows), err
+	}
+	pid, err := r.kernelPid(dev)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range rows {
+		if equal(g.keys[1], pid) {
+			return g, nil
+		}
+	}
+	return rows[0], nil
+}
+
+// kernelPid is the process (its OS pid) of device dev's first kernel
+// row, or nil when the kernel table has none or no globalPid.
+func (r *report) kernelPid(dev int64) (any, error) {
+	if !r.hasCol(tabKernel, "globalPid") {
+		return nil, nil
+	}
+	var pid any
+	err := r.scan(tabKernel, "reading the kernels' processes", []string{"deviceId", "globalPid"}, func(_ int64, v []any) error {
+		if pid == nil && equal(v[0], dev) {
+			if p, ok := perProcess(v[1]).(int64); ok {
+				pid = p & (1<<24 - 1)
+			}
+		}
+		return nil
+	})
+	return pid, err
+}
+
+func first(rows []*gpuInfo) *gpuInfo {
+	if len(rows) == 0 {
+		return nil
+	}
+	return rows[0]
 }
 
 // targetGPU finds device dev's TARGET_INFO_GPU row: by cuDevice (the CUDA
@@ -119,40 +194,38 @@ func (r *report) targetGPU(dev int64) (*gpuInfo, error) {
 		ways = append(ways, func(v []any) bool { return equal(v[1], dev) })
 	}
 	for _, match := range ways {
-		g, err := r.gpuRow(tabGPU, gpuInfoCols, []string{"cuDevice", "id"}, match)
-		if g != nil || err != nil {
-			return g, err
+		rows, err := r.gpuRows(tabGPU, gpuInfoCols, []string{"cuDevice", "id"}, match)
+		if len(rows) > 0 || err != nil {
+			return first(rows), err
 		}
 	}
 	return nil, nil
 }
 
-// gpuRow reads the first row of table that match accepts: match sees the
-// row's keys columns, then cols (table's names for gpuInfoCols).
-func (r *report) gpuRow(table string, cols, keys []string, match func(v []any) bool) (*gpuInfo, error) {
-	var g *gpuInfo
-	var conv error
+// gpuRows reads the rows of table that match accepts: match sees the
+// row's keys columns, then cols (table's names for gpuInfoCols). A value
+// that is not an integer counts as NULL, so that spec names the column
+// and row where the estimate needs it, and the clock falls back where it
+// is the clock rate.
+func (r *report) gpuRows(table string, cols, keys []string, match func(v []any) bool) ([]*gpuInfo, error) {
+	var rows []*gpuInfo
 	n := len(keys)
 	err := r.scan(table, "reading the device's row", append(slices.Clone(keys), cols...), func(id int64, v []any) error {
-		if g != nil || !match(v) {
+		if !match(v) {
 			return nil
 		}
-		g = &gpuInfo{table: table, cols: cols, row: id, name: scanString(v[n])}
+		g := &gpuInfo{table: table, cols: cols, row: id, keys: make([]any, n), name: scanString(v[n])}
+		for i := range n {
+			g.keys[i] = copyValue(v[i])
+		}
 		for i, p := range []*sql.NullInt64{&g.clockRate, &g.smCount, &g.maxWarps, &g.warp,
 			&g.maxBlocks, &g.maxShmem, &g.maxRegs, &g.cc, &g.cm} {
-			if *p, conv = scanInt(v[n+1+i]); conv != nil {
-				return nil
-			}
+			*p, _ = scanInt(v[n+1+i])
 		}
+		rows = append(rows, g)
 		return nil
 	})
-	if err == nil && conv != nil {
-		err = &Error{File: r.file, Table: table, Row: -1, Msg: "reading the device's row", Err: conv}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
+	return rows, err
 }
 
 // spec is the header's gpu_spec (without the clock) for g; missing names

@@ -14,9 +14,9 @@ const (
 	tabEvent   = "CUPTI_ACTIVITY_KIND_CUDA_EVENT"
 	tabGPU     = "TARGET_INFO_GPU"
 	tabCUDADev = "TARGET_INFO_CUDA_DEVICE"
-	tabCUDAGPU = "TARGET_INFO_CUDA_GPU" // the devices' limits before 2022
+	tabCUDAGPU = "TARGET_INFO_CUDA_GPU" // the devices' limits in some older exports
 	tabMeta    = "META_DATA_EXPORT"
-	tabMetaOld = "EXPORT_META_DATA" // its name up to Nsight Systems 2023.3
+	tabMetaOld = "EXPORT_META_DATA" // its name up to Nsight Systems 2023.2
 )
 
 // known are the tables whose columns readSchema records (lower case).

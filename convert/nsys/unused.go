@@ -185,7 +185,7 @@ func (r *report) countCalls(unused map[string]int) error {
 
 // exportVersion is the Nsight Systems version that exported the report
 // (EXPORT_PRODUCT_VERSION in META_DATA_EXPORT, or in EXPORT_META_DATA as
-// versions up to 2023.3 call the table), or "".
+// versions up to 2023.2 call the table), or "".
 func (r *report) exportVersion() string {
 	for _, tab := range []string{tabMeta, tabMetaOld} {
 		if v := r.metaValue(tab, "EXPORT_PRODUCT_VERSION"); v != "" {
