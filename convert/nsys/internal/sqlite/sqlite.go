@@ -754,16 +754,12 @@ func fields(s string) []string {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		case c == '\'' || c == '"' || c == '`' || c == '[':
-			end := c
-			if c == '[' {
-				end = ']'
-			}
-			j := strings.IndexByte(s[i+1:], end)
+			j := closingQuote(s, i)
 			if j < 0 {
 				return append(out, s[i:])
 			}
-			out = append(out, s[i:i+j+2])
-			i += j + 2
+			out = append(out, s[i:j+1])
+			i = j + 1
 		case c == '(':
 			depth, j := 0, i
 			for ; j < len(s); j++ {
@@ -787,6 +783,26 @@ func fields(s string) []string {
 		}
 	}
 	return out
+}
+
+// closingQuote is the index of the quote that closes the one at s[i]
+// (']' for '['), passing over doubled quotes, which stand for one inside
+// the name; -1 when none does.
+func closingQuote(s string, i int) int {
+	end := s[i]
+	if end == '[' {
+		end = ']'
+	}
+	for k := i + 1; k < len(s); k++ {
+		switch {
+		case s[k] != end:
+		case end != ']' && k+1 < len(s) && s[k+1] == end:
+			k++
+		default:
+			return k
+		}
+	}
+	return -1
 }
 
 // unquote removes a name's quotes.

@@ -207,6 +207,23 @@ func TestComments(t *testing.T) {
 	}
 }
 
+// TestQuotedNames reads column names in every quoting SQLite accepts,
+// with doubled quotes standing for one inside the name, as SQLite does.
+func TestQuotedNames(t *testing.T) {
+	path, b := build(t, "CREATE TABLE q (\"b\"\"--x\" INTEGER, [c d] TEXT, 'e''f' INTEGER, `g``h` REAL)",
+		`INSERT INTO q VALUES (1, 'two', 3, 4.5)`)
+	db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(db.Table("q").Columns); got != "[{b\"--x INTEGER} {c d TEXT} {e'f INTEGER} {g`h REAL}]" {
+		t.Errorf("columns %s", got)
+	}
+	if got, want := ourRows(t, b, "q"), sqliteRows(t, path, "q"); !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, SQLite reads %v", got, want)
+	}
+}
+
 // TestCorrupt: damaged files are *Error, naming the page, and a
 // database whose write-ahead log holds writes is refused.
 func TestCorrupt(t *testing.T) {
