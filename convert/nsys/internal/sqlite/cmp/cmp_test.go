@@ -287,7 +287,9 @@ func TestWriteSeed(t *testing.T) {
 	if os.Getenv("SQLITE_WRITE_SEED") == "" {
 		t.Skip("set SQLITE_WRITE_SEED=1 to rewrite ../testdata/fuzz/FuzzScan/seed")
 	}
-	_, b := build(t, `PRAGMA page_size = 512`, `CREATE TABLE t (k INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d BLOB)`,
+	_, b := build(t, `PRAGMA page_size = 512`, `CREATE TABLE t (
+    k INTEGER PRIMARY KEY, -- commented as Nsight Systems comments its columns (stripComments)
+    a INTEGER, /* a block, (comment) */ b TEXT, c REAL, d BLOB)`,
 		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 40) INSERT INTO t SELECT i, i*i, printf('%0*d', i, i), i/3.0, CASE WHEN i = 20 THEN zeroblob(1200) ELSE x'01' END FROM c`)
 	dir := filepath.Join("..", "testdata", "fuzz", "FuzzScan")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
