@@ -654,21 +654,36 @@ func varint(b []byte) (v int64, n int) {
 	return 0, 0
 }
 
-// indexOutsideQuotes is the index of the first c in s not inside quotes
-// (”, "", “, []), or -1.
+// quotes follows a left-to-right scan of SQL text through its quoted
+// names and strings: between single, double or back quotes, or [ and ].
+// A doubled quote inside closes and reopens them, which leaves the
+// scan's view of what is outside alone.
+type quotes struct{ end byte }
+
+// in reports whether c, the scan's next byte, is part of a quoted name or
+// string (its quotes included), and moves the state past it.
+func (q *quotes) in(c byte) bool {
+	switch {
+	case q.end != 0:
+		if c == q.end {
+			q.end = 0
+		}
+	case c == '\'' || c == '"' || c == '`':
+		q.end = c
+	case c == '[':
+		q.end = ']'
+	default:
+		return false
+	}
+	return true
+}
+
+// indexOutsideQuotes is the index of the first c in s not inside quotes,
+// or -1.
 func indexOutsideQuotes(s string, c byte) int {
-	var q byte
+	var q quotes
 	for i := 0; i < len(s); i++ {
-		switch {
-		case q != 0:
-			if s[i] == q {
-				q = 0
-			}
-		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
-			q = s[i]
-		case s[i] == '[':
-			q = ']'
-		case s[i] == c:
+		if !q.in(s[i]) && s[i] == c {
 			return i
 		}
 	}
@@ -683,17 +698,10 @@ func indexOutsideQuotes(s string, c byte) int {
 // list's.
 func stripComments(s string) string {
 	var b strings.Builder
-	var q byte
+	var q quotes
 	for i := 0; i < len(s); i++ {
 		switch {
-		case q != 0:
-			if s[i] == q {
-				q = 0
-			}
-		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
-			q = s[i]
-		case s[i] == '[':
-			q = ']'
+		case q.in(s[i]):
 		case strings.HasPrefix(s[i:], "--"):
 			end := strings.IndexByte(s[i:], '\n')
 			if end < 0 {
@@ -720,18 +728,11 @@ func stripComments(s string) string {
 // and quotes.
 func splitTopLevel(s string) []string {
 	var out []string
-	var q byte
+	var q quotes
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch {
-		case q != 0:
-			if s[i] == q {
-				q = 0
-			}
-		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
-			q = s[i]
-		case s[i] == '[':
-			q = ']'
+		case q.in(s[i]):
 		case s[i] == '(':
 			depth++
 		case s[i] == ')':
