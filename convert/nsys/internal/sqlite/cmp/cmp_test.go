@@ -186,40 +186,39 @@ func TestAgainstSQLite(t *testing.T) {
 // TestComments reads a table declared as Nsight Systems declares its
 // tables, a comment after each column whose commas, parentheses and
 // apostrophe are no part of the column list, and a block comment.
+// Without the comments stripped, every column after the first was called
+// "--" and the table's one row had five of them.
 func TestComments(t *testing.T) {
-	path, b := build(t, `CREATE TABLE k (
+	checkTable(t, "k", "[{start INTEGER} {end INTEGER} {name INTEGER} {note TEXT}]", `CREATE TABLE k (
     start INTEGER NOT NULL,          -- Event start timestamp (ns).
     "end" INTEGER NOT NULL,          -- Event end timestamp (ns), the kernel's.
     /* a block, (comment) */ name INTEGER NOT NULL, -- REFERENCES StringIds(id)
     note TEXT DEFAULT '-- not a comment' -- the last column's comment
 )`, `INSERT INTO k (start, "end", name) VALUES (1, 2, 3)`)
-	db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Without the comments stripped, every column after the first was
-	// called "--" and the table's one row had five of them.
-	if got := fmt.Sprint(db.Table("k").Columns); got != "[{start INTEGER} {end INTEGER} {name INTEGER} {note TEXT}]" {
-		t.Errorf("columns %s", got)
-	}
-	if got, want := ourRows(t, b, "k"), sqliteRows(t, path, "k"); !reflect.DeepEqual(got, want) {
-		t.Errorf("rows %v, SQLite reads %v", got, want)
-	}
 }
 
 // TestQuotedNames reads column names in every quoting SQLite accepts,
 // with doubled quotes standing for one inside the name, as SQLite does.
 func TestQuotedNames(t *testing.T) {
-	path, b := build(t, "CREATE TABLE q (\"b\"\"--x\" INTEGER, [c d] TEXT, 'e''f' INTEGER, `g``h` REAL)",
+	checkTable(t, "q", "[{b\"--x INTEGER} {c d TEXT} {e'f INTEGER} {g`h REAL}]",
+		"CREATE TABLE q (\"b\"\"--x\" INTEGER, [c d] TEXT, 'e''f' INTEGER, `g``h` REAL)",
 		`INSERT INTO q VALUES (1, 'two', 3, 4.5)`)
+}
+
+// checkTable builds a database with SQLite from stmts and checks that
+// table's columns print as cols and that its rows read as SQLite reads
+// them.
+func checkTable(t *testing.T, table, cols string, stmts ...string) {
+	t.Helper()
+	path, b := build(t, stmts...)
 	db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(db.Table("q").Columns); got != "[{b\"--x INTEGER} {c d TEXT} {e'f INTEGER} {g`h REAL}]" {
-		t.Errorf("columns %s", got)
+	if got := fmt.Sprint(db.Table(table).Columns); got != cols {
+		t.Errorf("columns %s, want %s", got, cols)
 	}
-	if got, want := ourRows(t, b, "q"), sqliteRows(t, path, "q"); !reflect.DeepEqual(got, want) {
+	if got, want := ourRows(t, b, table), sqliteRows(t, path, table); !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %v, SQLite reads %v", got, want)
 	}
 }
