@@ -12,18 +12,17 @@ import (
 // start of their host call; see programOrder) on one device, each with
 // its t, and the captured GPU.
 type plan struct {
-	file      string
-	device    ident
-	gpu       profile.GPU // the captured GPU
-	ops       []*gpuOp
-	lat       profile.Latency  // what a replay adds to a launch
-	base      int64            // profile time (ns) the mapping counts from
-	origin    int64            // cycles after base that become t = 0
-	streams   map[ident]uint64 // Kineto stream → trace stream
-	unused    map[string]int   // events not converted, by category
-	uncalled  int              // kept ops without a host call (programOrder)
-	shapeless int              // kernels dropped: no call, no grid of their own
-	opts      Options
+	file     string
+	device   ident
+	gpu      profile.GPU // the captured GPU
+	ops      []*gpuOp
+	lat      profile.Latency  // what a replay adds to a launch
+	base     int64            // profile time (ns) the mapping counts from
+	origin   int64            // cycles after base that become t = 0
+	streams  map[ident]uint64 // Kineto stream → trace stream
+	unused   map[string]int   // events not converted, by category
+	uncalled int              // kept ops without a host call (programOrder)
+	opts     Options
 }
 
 // makePlan matches GPU ops to their host calls, picks the device, and
@@ -47,7 +46,7 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 			return nil, err
 		}
 	}
-	if pl.shapeless > 0 && !slices.ContainsFunc(pl.ops, func(op *gpuOp) bool { return !op.copy }) {
+	if pl.unused[unusedShapeless] > 0 && !slices.ContainsFunc(pl.ops, func(op *gpuOp) bool { return !op.copy }) {
 		return nil, errorf(file, -1, -1, "no kernel of device %s can be converted: each has neither a launch call nor a grid and block of its own", pl.device)
 	}
 	p.unusedCalls()
@@ -137,6 +136,10 @@ func firstLaunched(ops []*gpuOp) *gpuOp {
 	return first
 }
 
+// unusedShapeless counts the kernels keep drops for having neither a
+// launch call nor a grid and block of their own.
+const unusedShapeless = "kernel (no launch call, no grid or block)"
+
 // keep adds op to the plan if it is on the chosen device and the trace
 // format can express it, and counts it as unused otherwise.
 func (pl *plan) keep(op *gpuOp) error {
@@ -152,8 +155,7 @@ func (pl *plan) keep(op *gpuOp) error {
 		pl.unused["gpu_memcpy:"+op.name]++
 		return nil
 	case !op.copy && op.call == nil && !(firstDim(op.args.Grid, op.args.GridDim).set && firstDim(op.args.Block, op.args.BlockDim).set):
-		pl.unused["kernel (no launch call, no grid or block)"]++
-		pl.shapeless++
+		pl.unused[unusedShapeless]++
 		return nil
 	}
 	if op.call == nil {

@@ -73,9 +73,10 @@ func TestClock(t *testing.T) {
 	}
 }
 
-// olderGPUTables gives f the device tables of an export of Nsight Systems
-// before 2022: TARGET_INFO_GPU with names only, keyed by deviceId, and
-// the A100's limits in TARGET_INFO_CUDA_GPU, its clock in kHz.
+// olderGPUTables gives f the device tables of some older exports of
+// Nsight Systems (no export metadata table): TARGET_INFO_GPU with names
+// only, keyed by deviceId, and the A100's limits in TARGET_INFO_CUDA_GPU,
+// its clock in kHz.
 func olderGPUTables(f fixture) {
 	f[tabGPU] = &table{cols: []string{"vmId INTEGER NOT NULL", "deviceId INTEGER NOT NULL", "name TEXT",
 		"busLocation TEXT", "isDiscrete INTEGER"}}
@@ -92,7 +93,7 @@ func olderGPUTables(f fixture) {
 }
 
 // TestOlderGPUTable converts the fixture with its A100 described as
-// exports before 2022 describe it: the same trace as from
+// some older exports describe it: the same trace as from
 // TARGET_INFO_GPU, the clock from coreClockRate in kHz.
 func TestOlderGPUTable(t *testing.T) {
 	want, _ := convertFixture(t, baseFixture(), DefaultOptions())

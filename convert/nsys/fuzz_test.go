@@ -32,7 +32,7 @@ func (c *collect) Write(r trace.Record) error {
 // corruption checks), and the base fixture with the first kernel's
 // fields, the GPU's clock rate and the stream wait's event replaced by
 // the fuzzed numbers (bit i of nulls makes the i-th of them NULL; bit 10
-// describes the GPU in the tables of exports before 2022).
+// describes the GPU in the tables of some older exports).
 //
 //	go test ./convert/nsys -fuzz FuzzConvert
 func FuzzConvert(f *testing.F) {

@@ -12,11 +12,9 @@ import (
 )
 
 // gpuInfo is the row of a device in table (TARGET_INFO_GPU or
-// TARGET_INFO_CUDA_GPU), whose names for gpuInfoCols are cols; NULL where
-// the row or the export lacks a value.
+// TARGET_INFO_CUDA_GPU); NULL where the row or the export lacks a value.
 type gpuInfo struct {
 	table                                string
-	cols                                 []string
 	row                                  int64
 	keys                                 []any // the row's key columns (gpuRows)
 	name                                 sql.NullString
@@ -36,8 +34,16 @@ var cudaGPUCols = []string{"name", "coreClockRate", "numMultiprocessors", "maxWa
 	"numThreadsPerWarp", "maxBlocksPerMultiprocessor", "maxSharedMemoryPerMultiprocessor",
 	"maxRegistersPerMultiprocessor", "computeCapabilityMajor", "computeCapabilityMinor"}
 
+// colsOf is table's names for gpuInfoCols.
+func colsOf(table string) []string {
+	if table == tabCUDAGPU {
+		return cudaGPUCols
+	}
+	return gpuInfoCols
+}
+
 // col is g's table's name for the gpuInfoCols column name.
-func (g *gpuInfo) col(name string) string { return g.cols[slices.Index(gpuInfoCols, name)] }
+func (g *gpuInfo) col(name string) string { return colsOf(g.table)[slices.Index(gpuInfoCols, name)] }
 
 // capturedGPU describes device dev from TARGET_INFO_GPU (or
 // TARGET_INFO_CUDA_GPU), or from the preset Options.GPU names where the
@@ -123,7 +129,7 @@ func (r *report) cudaGPU(dev int64) (*gpuInfo, error) {
 	if !r.hasCol(tabCUDAGPU, "pid") {
 		keys = keys[:1]
 	}
-	rows, err := r.gpuRows(tabCUDAGPU, cudaGPUCols, keys, func(v []any) bool { return equal(v[0], dev) })
+	rows, err := r.gpuRows(tabCUDAGPU, keys, func(v []any) bool { return equal(v[0], dev) })
 	if err != nil || len(rows) < 2 || len(keys) < 2 {
 		return first(rows), err
 	}
@@ -194,7 +200,7 @@ func (r *report) targetGPU(dev int64) (*gpuInfo, error) {
 		ways = append(ways, func(v []any) bool { return equal(v[1], dev) })
 	}
 	for _, match := range ways {
-		rows, err := r.gpuRows(tabGPU, gpuInfoCols, []string{"cuDevice", "id"}, match)
+		rows, err := r.gpuRows(tabGPU, []string{"cuDevice", "id"}, match)
 		if len(rows) > 0 || err != nil {
 			return first(rows), err
 		}
@@ -203,18 +209,18 @@ func (r *report) targetGPU(dev int64) (*gpuInfo, error) {
 }
 
 // gpuRows reads the rows of table that match accepts: match sees the
-// row's keys columns, then cols (table's names for gpuInfoCols). A value
+// row's keys columns, then table's names for gpuInfoCols (colsOf). A value
 // that is not an integer counts as NULL, so that spec names the column
 // and row where the estimate needs it, and the clock falls back where it
 // is the clock rate.
-func (r *report) gpuRows(table string, cols, keys []string, match func(v []any) bool) ([]*gpuInfo, error) {
+func (r *report) gpuRows(table string, keys []string, match func(v []any) bool) ([]*gpuInfo, error) {
 	var rows []*gpuInfo
 	n := len(keys)
-	err := r.scan(table, "reading the device's row", append(slices.Clone(keys), cols...), func(id int64, v []any) error {
+	err := r.scan(table, "reading the device's row", append(slices.Clone(keys), colsOf(table)...), func(id int64, v []any) error {
 		if !match(v) {
 			return nil
 		}
-		g := &gpuInfo{table: table, cols: cols, row: id, keys: make([]any, n), name: scanString(v[n])}
+		g := &gpuInfo{table: table, row: id, keys: make([]any, n), name: scanString(v[n])}
 		for i := range n {
 			g.keys[i] = copyValue(v[i])
 		}

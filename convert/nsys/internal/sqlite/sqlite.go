@@ -668,14 +668,24 @@ func (q *quotes) in(c byte) bool {
 		if c == q.end {
 			q.end = 0
 		}
-	case c == '\'' || c == '"' || c == '`':
-		q.end = c
-	case c == '[':
-		q.end = ']'
+	case closer(c) != 0:
+		q.end = closer(c)
 	default:
 		return false
 	}
 	return true
+}
+
+// closer is the byte that closes a quote opened by c, or 0 where c opens
+// none.
+func closer(c byte) byte {
+	switch c {
+	case '\'', '"', '`':
+		return c
+	case '[':
+		return ']'
+	}
+	return 0
 }
 
 // indexOutsideQuotes is the index of the first c in s not inside quotes,
@@ -754,7 +764,7 @@ func fields(s string) []string {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
-		case c == '\'' || c == '"' || c == '`' || c == '[':
+		case closer(c) != 0:
 			j := closingQuote(s, i)
 			if j < 0 {
 				return append(out, s[i:])
@@ -790,10 +800,7 @@ func fields(s string) []string {
 // (']' for '['), passing over doubled quotes, which stand for one inside
 // the name; -1 when none does.
 func closingQuote(s string, i int) int {
-	end := s[i]
-	if end == '[' {
-		end = ']'
-	}
+	end := closer(s[i])
 	for k := i + 1; k < len(s); k++ {
 		switch {
 		case s[k] != end:
