@@ -33,6 +33,7 @@ const (
 	KindCTA
 	KindAccess
 	KindPages
+	KindSync
 )
 
 var kindNames = [...]string{
@@ -44,6 +45,7 @@ var kindNames = [...]string{
 	KindCTA:    "cta",
 	KindAccess: "access",
 	KindPages:  "pages",
+	KindSync:   "sync",
 }
 
 // String returns the record type name used in JSONL and in error messages.
@@ -129,13 +131,38 @@ const (
 )
 
 // Memcpy is an explicit host copy, in program order.
+//
+// Blocking and Pageable say which call it was and what host memory it
+// used, and so whether the host waits for it (CUDA Runtime API, "API
+// synchronization behavior"; Blocks). Ret is when the call returned in
+// the capture, which the host's later calls are measured from (0: at T).
+// All three absent is a cudaMemcpyAsync from pinned memory, what every
+// trace written before the fields existed means.
 type Memcpy struct {
-	Dir    string `json:"dir"`
-	Buffer uint64 `json:"buffer"`
-	Bytes  int64  `json:"bytes"`
-	Stream uint64 `json:"stream"`
-	T      int64  `json:"t"`
+	Dir      string `json:"dir"`
+	Buffer   uint64 `json:"buffer"`
+	Bytes    int64  `json:"bytes"`
+	Stream   uint64 `json:"stream"`
+	T        int64  `json:"t"`
+	Blocking bool   `json:"blocking,omitempty"` // cudaMemcpy, not cudaMemcpyAsync
+	Pageable bool   `json:"pageable,omitempty"` // the host side is pageable memory
+	Ret      int64  `json:"ret,omitempty"`
 }
+
+// Blocks reports whether the calling host thread waits for the copy to
+// complete. The CUDA Runtime API ("API synchronization behavior"): a
+// synchronous cudaMemcpy from device to host "returns only once the copy
+// has completed", and from pinned host memory "is synchronous with
+// respect to the host"; an asynchronous one to pageable host memory
+// "will return only once the copy has completed", and from it "a stream
+// sync is performed before the copy is initiated" and it returns once
+// the buffer is staged, which the copy's own transfer stands for. Only an
+// asynchronous copy of pinned memory returns at once.
+func (m *Memcpy) Blocks() bool { return m.Blocking || m.Pageable }
+
+// Returned is when the call returned in the capture: Ret, or T where Ret
+// is absent or earlier.
+func (m *Memcpy) Returned() int64 { return max(m.T, m.Ret) }
 
 // Kernel declares a grid's shape. Resource use per CTA (threads, registers,
 // shared memory) decides how many of its CTAs fit on an SM.
@@ -305,6 +332,90 @@ type Pages struct {
 	At     int64    `json:"at,omitempty"`
 }
 
+// SyncOp is what a sync record's host call does.
+type SyncOp uint8
+
+// The synchronisation calls a trace carries: three that block the host
+// until GPU work completes, and the two that order streams by events.
+const (
+	// SyncDevice: cudaDeviceSynchronize (a context sync): the host waits
+	// for every operation issued before it, on every stream.
+	SyncDevice SyncOp = iota + 1
+	// SyncStream: cudaStreamSynchronize(Stream): the host waits for the
+	// operations issued before it on Stream.
+	SyncStream
+	// SyncEvent: cudaEventSynchronize(Event): the host waits for what
+	// Event's stream held when the event was last recorded.
+	SyncEvent
+	// EventRecord: cudaEventRecord(Event, Stream): the event completes
+	// once the operations issued before it on Stream have.
+	EventRecord
+	// StreamWait: cudaStreamWaitEvent(Stream, Event): Stream's next
+	// operation waits for Event's last record to complete; the host
+	// does not wait.
+	StreamWait
+	numSyncOps
+)
+
+var syncOpNames = [numSyncOps]string{"", "device", "stream", "event", "record", "wait"}
+
+// String is the name JSONL uses.
+func (o SyncOp) String() string {
+	if o > 0 && o < numSyncOps {
+		return syncOpNames[o]
+	}
+	return fmt.Sprintf("SyncOp(%d)", uint8(o))
+}
+
+// ParseSyncOp is the SyncOp named s.
+func ParseSyncOp(s string) (SyncOp, error) {
+	for i, n := range syncOpNames {
+		if i > 0 && n == s {
+			return SyncOp(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown sync op %q (want device, stream, event, record or wait)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (o SyncOp) MarshalText() ([]byte, error) {
+	if o == 0 || o >= numSyncOps {
+		return nil, fmt.Errorf("unknown sync op %d", uint8(o))
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (o *SyncOp) UnmarshalText(b []byte) error {
+	v, err := ParseSyncOp(string(b))
+	*o = v
+	return err
+}
+
+// Blocks reports whether the host waits at the call: device, stream and
+// event syncs do; an event record or a stream wait does not.
+func (o SyncOp) Blocks() bool { return o == SyncDevice || o == SyncStream || o == SyncEvent }
+
+// Sync is a host call that synchronises: the host waiting for the GPU
+// (Op device, stream or event) or an event recorded into a stream or
+// waited for by one. It is a host operation, in program order with the
+// launches and copies, issued at T. Stream is the stream of a stream
+// sync, a record or a wait; Event the event of an event sync, a record
+// or a wait. Ret is when a blocking call returned in the capture (0: at
+// T): the host's later calls are measured from it, so they move when the
+// replay's GPU releases the call earlier or later.
+type Sync struct {
+	Op     SyncOp `json:"op"`
+	Stream uint64 `json:"stream,omitempty"`
+	Event  uint64 `json:"event,omitempty"`
+	T      int64  `json:"t"`
+	Ret    int64  `json:"ret,omitempty"`
+}
+
+// Returned is when the call returned in the capture: Ret, or T where Ret
+// is absent or earlier.
+func (s *Sync) Returned() int64 { return max(s.T, s.Ret) }
+
 // Kind methods make every record type a Record.
 func (*Header) Kind() Kind { return KindHeader }
 func (*Buffer) Kind() Kind { return KindBuffer }
@@ -314,6 +425,7 @@ func (*Launch) Kind() Kind { return KindLaunch }
 func (*CTA) Kind() Kind    { return KindCTA }
 func (*Access) Kind() Kind { return KindAccess }
 func (*Pages) Kind() Kind  { return KindPages }
+func (*Sync) Kind() Kind   { return KindSync }
 
 // Source is anything that yields records in trace order: the binary and
 // JSONL readers, a validating wrapper, or a slice in a test. Next returns
