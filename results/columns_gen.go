@@ -653,3 +653,105 @@ func (t *stageCols) appendRows(c *stageRows, lo, hi int) {
 	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
 	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
 }
+
+// syncCols holds the syncs table's column builders.
+type syncCols struct {
+	table
+	seq                 *array.Int64Builder // seq
+	call                *strColumn          // call
+	thread              *array.Int32Builder // thread
+	stream              *array.Int64Builder // stream
+	event               *array.Int64Builder // event
+	callCycle           *array.Int64Builder // call_cycle
+	returnCycle         *array.Int64Builder // return_cycle
+	capturedReturnCycle *array.Int64Builder // captured_return_cycle
+	lastKernelID        *array.Int64Builder // last_kernel_id
+	waitCycles          *array.Int64Builder // wait_cycles
+}
+
+func (t *syncCols) bind() {
+	t.seq = t.int64s()
+	t.call = t.str()
+	t.thread = t.int32s()
+	t.stream = t.int64s()
+	t.event = t.int64s()
+	t.callCycle = t.int64s()
+	t.returnCycle = t.int64s()
+	t.capturedReturnCycle = t.int64s()
+	t.lastKernelID = t.int64s()
+	t.waitCycles = t.int64s()
+}
+
+// append appends one row a value at a time (a Writer's own rows).
+func (t *syncCols) append(r tables.Sync) {
+	t.seq.Append(r.Seq)
+	t.call.Append(r.Call)
+	t.thread.Append(r.Thread)
+	if r.Stream == nil {
+		t.stream.AppendNull()
+	} else {
+		t.stream.Append(*r.Stream)
+	}
+	if r.Event == nil {
+		t.event.AppendNull()
+	} else {
+		t.event.Append(*r.Event)
+	}
+	t.callCycle.Append(r.CallCycle)
+	t.returnCycle.Append(r.ReturnCycle)
+	t.capturedReturnCycle.Append(r.CapturedReturn)
+	if r.LastKernel == nil {
+		t.lastKernelID.AppendNull()
+	} else {
+		t.lastKernelID.Append(id(*r.LastKernel))
+	}
+	t.waitCycles.Append(r.WaitCycles())
+}
+
+// syncRows is a spool chunk's syncs rows, a column each (spool.go, bulk.go).
+type syncRows struct {
+	n                   int // rows held
+	seq                 [spoolRows]int64
+	call                [spoolRows]string
+	thread              [spoolRows]int32
+	stream              [spoolRows]int64
+	streamValid         [spoolRows]bool
+	event               [spoolRows]int64
+	eventValid          [spoolRows]bool
+	callCycle           [spoolRows]int64
+	returnCycle         [spoolRows]int64
+	capturedReturnCycle [spoolRows]int64
+	lastKernelID        [spoolRows]int64
+	lastKernelIDValid   [spoolRows]bool
+	waitCycles          [spoolRows]int64
+}
+
+// put adds a row; the chunk holds fewer than spoolRows.
+func (c *syncRows) put(r *tables.Sync) {
+	i := c.n
+	c.seq[i] = r.Seq
+	c.call[i] = r.Call
+	c.thread[i] = r.Thread
+	c.stream[i], c.streamValid[i] = opt(r.Stream)
+	c.event[i], c.eventValid[i] = opt(r.Event)
+	c.callCycle[i] = r.CallCycle
+	c.returnCycle[i] = r.ReturnCycle
+	c.capturedReturnCycle[i] = r.CapturedReturn
+	c.lastKernelID[i], c.lastKernelIDValid[i] = optID(r.LastKernel)
+	c.waitCycles[i] = r.WaitCycles()
+	c.n = i + 1
+}
+
+// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
+func (t *syncCols) appendRows(c *syncRows, lo, hi int) {
+	t.seq.AppendValues(c.seq[lo:hi], nil)
+	t.call.AppendValues(c.call[lo:hi])
+	t.thread.AppendValues(c.thread[lo:hi], nil)
+	t.stream.AppendValues(c.stream[lo:hi], c.streamValid[lo:hi])
+	t.event.AppendValues(c.event[lo:hi], c.eventValid[lo:hi])
+	t.callCycle.AppendValues(c.callCycle[lo:hi], nil)
+	t.returnCycle.AppendValues(c.returnCycle[lo:hi], nil)
+	t.capturedReturnCycle.AppendValues(c.capturedReturnCycle[lo:hi], nil)
+	t.lastKernelID.AppendValues(c.lastKernelID[lo:hi], c.lastKernelIDValid[lo:hi])
+	t.waitCycles.AppendValues(c.waitCycles[lo:hi], nil)
+}

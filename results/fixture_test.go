@@ -39,6 +39,10 @@ var fixture = []struct {
 		tables.Page{Page: 5, Buffer: 2, Event: "ready", Cycle: 100},
 		tables.Page{Page: 5, Buffer: 2, Event: "owner", KernelID: u64(1), Cycle: 303},
 		tables.Stage{Stage: "prelude", StartCycle: 0, EndCycle: 100},
+		tables.Sync{Seq: 3, Call: "stream", Thread: 0, Stream: i64p(7), CallCycle: 120,
+			ReturnCycle: 930, CapturedReturn: 700, LastKernel: u64(math.MaxUint64)},
+		tables.Sync{Seq: 4, Call: "device", Thread: 2, CallCycle: 940, ReturnCycle: 940,
+			CapturedReturn: 0},
 		tables.Summary{GPU: "k20c", MakespanCycles: 900, MakespanUS: 1.2747875354107647, Speedup: 1,
 			Kernels: 2, DeviceKernels: 1, CTAs: 3, LaunchSites: 1, Launched: 1, Coalesced: 1,
 			AvgOccupancy: 0.25, AvgKernelWaitCycles: 283, StallCycles: 6, BusyCycles: 800,
@@ -48,6 +52,8 @@ var fixture = []struct {
 		tables.CTA{KernelID: 1, CTA: 0, SM: -1, DispatchCycle: 1, StartCycle: 2, EndCycle: 3,
 			StallCycles: math.MaxInt64, GroupID: u64(0)},
 		tables.Stage{Stage: "kernels", StartCycle: 100, EndCycle: 700},
+		tables.Sync{Seq: 1, Call: "event", Thread: -1, Stream: i64p(0), Event: i64p(math.MinInt64),
+			CallCycle: 5, ReturnCycle: 705, CapturedReturn: math.MaxInt64, LastKernel: u64(1)},
 		tables.Summary{GPU: "k20c", MakespanCycles: 700,
 			MakespanUS: 0.99150141643059486, Speedup: 1.2857142857142858, Kernels: 1, CTAs: 2,
 			LaunchSites: 1, Coalesced: 1, AvgOccupancy: 0.5, StallCycles: 0},
@@ -74,6 +80,8 @@ func writeFixture(w *Writer) {
 				w.Page(r)
 			case tables.Stage:
 				w.Stage(r)
+			case tables.Sync:
+				w.Sync(r)
 			default:
 				panic(fmt.Sprintf("fixture row of type %T", r))
 			}
@@ -114,6 +122,9 @@ func fieldValues(row reflect.Value, cols []tables.Column) []any {
 	var vals []any
 	for _, c := range cols {
 		v := row.FieldByName(c.Field)
+		if !v.IsValid() { // a derived column
+			v = row.MethodByName(c.Field).Call(nil)[0]
+		}
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() {
 				vals = append(vals, nil)
@@ -148,6 +159,10 @@ func TestFixtureRows(t *testing.T) {
 		{"summary", "params", 1, "dtbl.agt_entries=512"},
 		{"summary", "issue_utilization", 1, nil},
 		{"occupancy", "sm", 0, int32(12)},
+		{"syncs", "last_kernel_id", 0, int64(-1)}, // math.MaxUint64
+		{"syncs", "stream", 1, nil},
+		{"syncs", "wait_cycles", 0, int64(810)},
+		{"syncs", "event", 2, int64(math.MinInt64)},
 	} {
 		col := Schema(c.table).FieldIndices(c.col)
 		if len(col) != 1 {

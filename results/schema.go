@@ -22,6 +22,7 @@ const (
 	occupancyTable
 	pagesTable
 	stagesTable
+	syncsTable
 	numTables
 )
 

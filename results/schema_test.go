@@ -33,7 +33,7 @@ var arrowNames = map[tables.Type]string{tables.Int64: "int64", tables.Int32: "in
 // by index, and each column's name, type and nullability, the run columns
 // first.
 func TestSchemas(t *testing.T) {
-	want := []string{"summary", "kernels", "ctas", "launches", "occupancy", "pages", "stages"}
+	want := []string{"summary", "kernels", "ctas", "launches", "occupancy", "pages", "stages", "syncs"}
 	if got := Tables(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Tables() = %v, want %v", got, want)
 	}

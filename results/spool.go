@@ -48,13 +48,14 @@ type rowChunk struct {
 	occupancy occupancyRows
 	pages     pageRows
 	stages    stageRows
+	syncs     syncRows
 }
 
 func (c *rowChunk) reset() {
 	c.n = 0
 	c.summary.n, c.kernels.n, c.ctas.n = 0, 0, 0
 	c.launches.n, c.occupancy.n = 0, 0
-	c.pages.n, c.stages.n = 0, 0
+	c.pages.n, c.stages.n, c.syncs.n = 0, 0, 0
 }
 
 // startSpool makes w's Sink methods hand their rows to a builder goroutine.
@@ -98,6 +99,7 @@ func (w *Writer) build(c *rowChunk) {
 	addAll(w, &w.occupancy, &c.occupancy, c.occupancy.n)
 	addAll(w, &w.pages, &c.pages, c.pages.n)
 	addAll(w, &w.stages, &c.stages, c.stages.n)
+	addAll(w, &w.syncs, &c.syncs, c.syncs.n)
 }
 
 // spooled is a table's column set as the builder goroutine appends a

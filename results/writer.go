@@ -13,13 +13,13 @@ import (
 	"github.com/gpureplay/gpureplay/tables"
 )
 
-// A Writer writes the seven output tables of one or more replays into a
+// A Writer writes the eight output tables of one or more replays into a
 // directory, one file per table. Rows stream to temporary files as they
 // arrive; Close gives the files their final names only once every table is
 // complete, so an interrupted or failed run never leaves a half-written
 // table behind.
 //
-// A Writer implements Sink. Sink methods return no error, so the first
+// A Writer implements Sink and SyncSink. Sink methods return no error, so the first
 // error (a full disk, say) is kept: later rows are dropped, Err reports it
 // at once and Close returns it. A Writer is not safe for concurrent use.
 type Writer struct {
@@ -31,13 +31,14 @@ type Writer struct {
 	occupancy occupancyCols
 	pages     pageCols
 	stages    stageCols
+	syncs     syncCols
 	err       error
 	closed    bool
 	sp        *spool // a Recorder's builder goroutine (spool.go); nil for files
 	madeDir   string // the directory Create made, removed by Abort if empty
 }
 
-var _ tables.Sink = (*Writer)(nil)
+var _ tables.SyncSink = (*Writer)(nil)
 
 // errClosed is kept as the Writer's error once it is closed or aborted, so
 // rows sent after that are dropped rather than written to freed builders.
@@ -134,6 +135,7 @@ func (w *Writer) bind() {
 	w.occupancy.bind()
 	w.pages.bind()
 	w.stages.bind()
+	w.syncs.bind()
 }
 
 // tables returns the tables in docs/design.md order.
@@ -146,6 +148,7 @@ func (w *Writer) tables() [numTables]*table {
 		occupancyTable: &w.occupancy.table,
 		pagesTable:     &w.pages.table,
 		stagesTable:    &w.stages.table,
+		syncsTable:     &w.syncs.table,
 	}
 }
 
@@ -234,6 +237,15 @@ func (w *Writer) Stage(r tables.Stage) {
 		w.sp.take().stages.put(&r)
 	} else {
 		add(w, &w.stages, r)
+	}
+}
+
+// Sync writes a syncs row.
+func (w *Writer) Sync(r tables.Sync) {
+	if w.sp != nil {
+		w.sp.take().syncs.put(&r)
+	} else {
+		add(w, &w.syncs, r)
 	}
 }
 

@@ -37,7 +37,10 @@ type Column struct {
 	// Nullable columns are null where the row's field, a pointer, is
 	// nil.
 	Nullable bool
-	// Field is the name of the row's field the column reads.
+	// Field is the name of the row's field the column reads, or of a
+	// method of the row's type that takes nothing and returns the
+	// column's value (a column derived from others: syncs.wait_cycles);
+	// a nullable column reads a field.
 	Field string
 	// Doc is the column's meaning in a line; docs/tables.md says more.
 	Doc string
@@ -151,6 +154,18 @@ var all = []Table{
 		col("stage", String, "Stage", "prelude, h2d, kernels, d2h or postlude"),
 		col("start_cycle", Int64, "StartCycle", "the stage's start"),
 		col("end_cycle", Int64, "EndCycle", "the stage's end"),
+	}},
+	{Name: "syncs", Row: Sync{}, Columns: []Column{
+		col("seq", Int64, "Seq", "the call's place among the host's calls, from 1"),
+		col("call", String, "Call", "device, stream, event or memcpy"),
+		col("thread", Int32, "Thread", "the host thread the call held"),
+		nullable("stream", Int64, "Stream", "the stream waited for (a copy's own); null for a device sync"),
+		nullable("event", Int64, "Event", "an event sync's event; null otherwise"),
+		col("call_cycle", Int64, "CallCycle", "the thread reached the call"),
+		col("return_cycle", Int64, "ReturnCycle", "the call returned: the wait's end plus lat.host_sync"),
+		col("captured_return_cycle", Int64, "CapturedReturn", "the call returned in the capture, on the replay's clock"),
+		nullable("last_kernel_id", Int64, "LastKernel", "the host kernel whose end released the wait; null if none did"),
+		col("wait_cycles", Int64, "WaitCycles", "return_cycle - call_cycle"),
 	}},
 }
 

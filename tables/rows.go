@@ -153,6 +153,10 @@ type Sync struct {
 	LastKernel *uint64
 }
 
+// WaitCycles is how long the call held its thread: ReturnCycle −
+// CallCycle (the syncs table's wait_cycles).
+func (s Sync) WaitCycles() int64 { return s.ReturnCycle - s.CallCycle }
+
 // SyncSink is a Sink that also takes the syncs table's rows. The engine
 // writes them to a Sink that implements it and skips them otherwise.
 type SyncSink interface {

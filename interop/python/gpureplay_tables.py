@@ -119,6 +119,18 @@ SCHEMA: dict[str, list[tuple[str, pa.DataType, bool]]] = {
         ("start_cycle", I64, False),  # the stage's start
         ("end_cycle", I64, False),  # the stage's end
     ],
+    "syncs": _KEYS + [
+        ("seq", I64, False),  # the call's place among the host's calls, from 1
+        ("call", STR, False),  # device, stream, event or memcpy
+        ("thread", I32, False),  # the host thread the call held
+        ("stream", I64, True),  # the stream waited for (a copy's own); null for a device sync
+        ("event", I64, True),  # an event sync's event; null otherwise
+        ("call_cycle", I64, False),  # the thread reached the call
+        ("return_cycle", I64, False),  # the call returned: the wait's end plus lat.host_sync
+        ("captured_return_cycle", I64, False),  # the call returned in the capture, on the replay's clock
+        ("last_kernel_id", I64, True),  # the host kernel whose end released the wait; null if none did
+        ("wait_cycles", I64, False),  # return_cycle - call_cycle
+    ],
 }
 # END GENERATED
 

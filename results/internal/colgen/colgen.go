@@ -80,13 +80,13 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	}
 	var one, fields, put, many bytes.Buffer
 	for _, c := range t.Columns {
-		id, err := source(rt, c)
+		id, v, err := source(rt, c)
 		if err != nil {
 			return fmt.Errorf("colgen: %s.%s: %w", t.Name, c.Name, err)
 		}
-		one.WriteString(appendOne(c, id))
+		one.WriteString(appendOne(c, v, id))
 		fields.WriteString(spoolFields(c))
-		put.WriteString(putOne(c, id))
+		put.WriteString(putOne(c, v, id))
 		many.WriteString(appendMany(c))
 	}
 	fmt.Fprintf(b, "}\n\n// append appends one row a value at a time (a Writer's own rows).\n")
@@ -100,17 +100,21 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	return nil
 }
 
-// source checks column c against the field of row type rt it reads, and
-// reports whether the field is an unsigned id, which keeps its bits in
-// an int64 column (tables.Type).
-func source(rt reflect.Type, c tables.Column) (id bool, err error) {
-	f, ok := rt.FieldByName(c.Field)
-	if !ok {
-		return false, fmt.Errorf("%s has no field %s", rt.Name(), c.Field)
+// source checks column c against the field (or method) of row type rt it
+// reads, and returns the expression that reads it from a row r and
+// whether it is an unsigned id, which keeps its bits in an int64 column
+// (tables.Type).
+func source(rt reflect.Type, c tables.Column) (id bool, v string, err error) {
+	var ft reflect.Type
+	if f, ok := rt.FieldByName(c.Field); ok {
+		ft, v = f.Type, "r."+c.Field
+	} else if m, ok := rt.MethodByName(c.Field); ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && !c.Nullable {
+		ft, v = m.Type.Out(0), "r."+c.Field+"()" // a derived column
+	} else {
+		return false, "", fmt.Errorf("%s has no field %s (nor a method %s() of one result, for a column that is not nullable)", rt.Name(), c.Field, c.Field)
 	}
-	ft := f.Type
 	if c.Nullable != (ft.Kind() == reflect.Pointer) {
-		return false, fmt.Errorf("nullable is %v but field %s is %s", c.Nullable, c.Field, ft)
+		return false, "", fmt.Errorf("nullable is %v but field %s is %s", c.Nullable, c.Field, ft)
 	}
 	if c.Nullable {
 		ft = ft.Elem()
@@ -118,20 +122,21 @@ func source(rt reflect.Type, c tables.Column) (id bool, err error) {
 	bt, ok := builders[c.Type]
 	switch {
 	case !ok:
-		return false, fmt.Errorf("no builder for type %s", c.Type)
+		return false, "", fmt.Errorf("no builder for type %s", c.Type)
 	case c.Nullable && c.Type == tables.String:
-		return false, fmt.Errorf("no nullable string columns yet")
+		return false, "", fmt.Errorf("no nullable string columns yet")
 	case c.Type == tables.Int64 && ft.Kind() == reflect.Uint64:
-		return true, nil
+		return true, v, nil
 	case ft.Kind().String() != bt.goType:
-		return false, fmt.Errorf("a %s column cannot hold field %s, a %s", c.Type, c.Field, ft)
+		return false, "", fmt.Errorf("a %s column cannot hold field %s, a %s", c.Type, c.Field, ft)
 	}
-	return false, nil
+	return false, v, nil
 }
 
-// appendOne is the statements that append column c of row r.
-func appendOne(c tables.Column, id bool) string {
-	b, v := "t."+builderName(c.Name), "r."+c.Field
+// appendOne is the statements that append column c of row r, read by
+// expression v.
+func appendOne(c tables.Column, v string, id bool) string {
+	b := "t." + builderName(c.Name)
 	if c.Nullable {
 		v = "*" + v
 	}
@@ -155,11 +160,11 @@ func spoolFields(c tables.Column) string {
 	return s
 }
 
-// putOne is the statement that puts column c of row r into row i of a
-// chunk's columns, the value zero where it is null (as a null slot
-// holds).
-func putOne(c tables.Column, id bool) string {
-	name, v := builderName(c.Name), "r."+c.Field
+// putOne is the statement that puts column c of row r, read by
+// expression v, into row i of a chunk's columns, the value zero where it
+// is null (as a null slot holds).
+func putOne(c tables.Column, v string, id bool) string {
+	name := builderName(c.Name)
 	switch {
 	case c.Nullable && id:
 		return fmt.Sprintf("\tc.%s[i], c.%sValid[i] = optID(%s)\n", name, name, v)
