@@ -36,7 +36,9 @@ func TestTimelinePerfettoDrawsEveryLaunch(t *testing.T) {
 // checks that its arrows are exactly the launches of the tables in dir
 // (launches.csv, kernels.csv): one from each launched or coalesced lane's
 // parent CTA to its child, and one from each host launch call to its
-// kernel, none dropped and none between runs. It returns the arrows.
+// kernel, none dropped and none between runs; and one from the kernel
+// that released each blocking call of syncs.csv that a kernel released
+// to the call's "released" slice. It returns the arrows.
 func checkPerfettoFlows(t *testing.T, dir, path string) int {
 	t.Helper()
 	f, err := os.Open(path)
@@ -74,6 +76,11 @@ func checkPerfettoFlows(t *testing.T, dir, path string) int {
 			want = append(want, fmt.Sprintf("%s: host -> kernel %s", runName(r), r["kernel_id"]))
 		}
 	}
+	for _, r := range readCSV(t, filepath.Join(dir, "syncs.csv")) {
+		if r["last_kernel_id"] != "" {
+			want = append(want, fmt.Sprintf("%s: kernel %s -> sync %s", runName(r), r["last_kernel_id"], r["seq"]))
+		}
+	}
 	arg := func(s perfetto.Slice, key string) string {
 		if v, ok := s.Args[key]; ok {
 			return fmt.Sprint(v)
@@ -84,6 +91,10 @@ func checkPerfettoFlows(t *testing.T, dir, path string) int {
 		out, in := tr.Slices[fl.Out], tr.Slices[fl.In]
 		if run(out.Pid) != run(in.Pid) {
 			t.Errorf("an arrow from %q in %q to %q in %q: between two runs", out.Name, tr.Processes[out.Pid], in.Name, tr.Processes[in.Pid])
+			continue
+		}
+		if in.Name == "released" {
+			got = append(got, fmt.Sprintf("%s: kernel %s -> sync %s", run(out.Pid), arg(out, "kernel_id"), arg(in, "seq")))
 			continue
 		}
 		from := "host"
@@ -167,5 +178,57 @@ func TestTimelinePerfettoAggregatedAndTasks(t *testing.T) {
 		if n := checkPerfettoFlows(t, out, tl); n == 0 {
 			t.Errorf("%s: no arrows", c.name)
 		}
+	}
+}
+
+// A trace of the host's blocking calls (a blocking copy, an event, a
+// stream and a device sync; interop/testdata/hostsync.jsonl) under two
+// policies, and with --jobs 2: the syncs table has a row per blocking
+// call, byte-identical whatever the workers, and the timeline draws each
+// as a slice on its host thread's track, with an arrow from the kernel
+// that released it.
+func TestTimelineDrawsTheHostsSyncs(t *testing.T) {
+	const trace = "../interop/testdata/hostsync.jsonl"
+	dir := t.TempDir()
+	tl := filepath.Join(dir, "t.json")
+	if code, _, stderr := replayCmd(t, "--policy=cdp,flat", "--format=csv", "--quiet", "--out", dir, "--timeline", tl, trace); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := readCSV(t, filepath.Join(dir, "syncs.csv"))
+	var calls []string
+	released := 0
+	for _, r := range rows {
+		calls = append(calls, r["policy"]+" "+r["seq"]+" "+r["call"])
+		if r["last_kernel_id"] != "" {
+			released++
+		}
+	}
+	want := []string{"cdp 2 memcpy", "cdp 6 event", "cdp 7 stream", "cdp 8 device", "flat 2 memcpy", "flat 6 event", "flat 7 stream", "flat 8 device"}
+	if !slices.Equal(calls, want) {
+		t.Errorf("syncs rows %q, want %q", calls, want)
+	}
+	if released != 4 {
+		t.Errorf("%d calls released by a kernel, want 4 (the event and stream syncs of each run)", released)
+	}
+	if n := checkPerfettoFlows(t, dir, tl); n != 2*3+released {
+		t.Errorf("%d arrows, want %d (3 host launches and %d releases)", n, 2*3+released, released)
+	}
+	data, err := os.ReadFile(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"cudaMemcpy (blocking)", "cudaEventSynchronize", "cudaStreamSynchronize", "cudaDeviceSynchronize", "host thread 0"} {
+		if n := strings.Count(string(data), `"`+name+`"`); n != 2 {
+			t.Errorf("%q %d times in the timeline, want 2 (once a run)", name, n)
+		}
+	}
+	jobs := t.TempDir()
+	if code, _, stderr := replayCmd(t, "--policy=cdp,flat", "--jobs", "2", "--format=csv", "--quiet", "--out", jobs, trace); code != 0 {
+		t.Fatalf("--jobs 2: exit %d: %s", code, stderr)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "syncs.csv"))
+	b, _ := os.ReadFile(filepath.Join(jobs, "syncs.csv"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Errorf("syncs.csv with --jobs 2:\n%s\nwith one worker:\n%s", b, a)
 	}
 }

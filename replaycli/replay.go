@@ -299,7 +299,7 @@ func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writ
 				out.Abort()
 				return nil, err
 			}
-			tl.SetModel(cfg.GPU.ClockMHz, cfg.Lat.HostIssue)
+			tl.SetModel(cfg.GPU.ClockMHz, cfg.Lat.HostIssue, cfg.Lat.HostSync)
 			return tee{out, tl}, nil
 		},
 		Progress: prog.update,

@@ -22,6 +22,15 @@ func (t tee) Stage(r tables.Stage)         { t.Output.Stage(r); t.tl.Stage(r) }
 func (t tee) Begin(r tables.Run)           { t.Output.Begin(r); t.tl.Begin(r) }
 func (t tee) Summary(r tables.Summary)     { t.Output.Summary(r); t.tl.Summary(r) }
 
+// Sync sends a syncs row on (tee is a tables.SyncSink), to the output
+// where it keeps them.
+func (t tee) Sync(r tables.Sync) {
+	if s, ok := t.Output.(tables.SyncSink); ok {
+		s.Sync(r)
+	}
+	t.tl.Sync(r)
+}
+
 // discard is the output of a replay without --out.
 type discard struct{}
 

@@ -23,6 +23,12 @@ const (
 	stageTID  = 1 << 20
 	kernelTID = 2 << 20
 	queueTID  = 1
+	// syncTID is the first host thread's track of blocking calls:
+	// thread t's is syncTID + t*syncLanes, for threads below maxThreads
+	// (the engine numbers them from 0; a larger one shares the last).
+	syncTID    = 3 << 20
+	syncLanes  = 16
+	maxThreads = 1 << 14
 )
 
 // pid is the current run's process of the given kind.
@@ -108,14 +114,23 @@ func (w *Writer) lane(pid, base int, l *lanes, name string, start, end int64) in
 }
 
 // flow writes one end of an arrow at ns on a thread: "s" its start,
-// "f" its end, bound to the slice enclosing it ("bp":"e").
+// "f" its end, bound to the slice enclosing it ("bp":"e"). An arrow is a
+// "launch" (to what a launch started) unless it is a "release" (from the
+// kernel that ended a blocking host call's wait, flows.release).
 func (w *Writer) flow(ph string, id uint64, pid, tid int, ns int64) {
 	bind := ""
 	if ph == "f" {
 		bind = `,"bp":"e"`
 	}
-	w.event(fmt.Sprintf(`"ph":%q,"id":%d,"pid":%d,"tid":%d,"ts":%s,"name":"launch","cat":"launch"%s`,
-		ph, id, pid, tid, us(ns), bind))
+	name := `"name":"launch","cat":"launch"`
+	if w.flows.release[id] {
+		name = `"name":"release","cat":"sync"`
+		if ph == "f" {
+			delete(w.flows.release, id)
+		}
+	}
+	w.event(fmt.Sprintf(`"ph":%q,"id":%d,"pid":%d,"tid":%d,"ts":%s,%s%s`,
+		ph, id, pid, tid, us(ns), name, bind))
 }
 
 func (w *Writer) counter(pid int, name string, cycle int64, key string, v float64) {

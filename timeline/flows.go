@@ -22,8 +22,27 @@ type flows struct {
 	// the kernel they end at, or the first CTA of the coalesced group.
 	toKernel map[uint64][]uint64
 	toGroup  map[uint64][]uint64
+	// fromKernel are the release arrows, by id, waiting for the row of
+	// the host kernel they start at (its completion ended a blocking
+	// call's wait: tables.Sync.LastKernel), and release marks every
+	// release arrow not yet ended.
+	fromKernel map[uint64][]uint64
+	release    map[uint64]bool
+	// hostEnded are the host kernels' running slices, by id, whose rows
+	// came no more than lat.host_sync before the latest kernel row (a
+	// call's row comes at its kernel's end plus lat.host_sync), oldest
+	// first in hostOrder: the starts of release arrows whose call's row
+	// comes after the kernel's.
+	hostEnded map[uint64]span
+	hostOrder []ended
 	// state is each arrow with one end written or known.
 	state map[uint64]flowState
+}
+
+// ended is a host kernel whose row came, at its end cycle.
+type ended struct {
+	kernel uint64
+	cycle  int64
 }
 
 type ctaKey struct {
@@ -60,6 +79,8 @@ func (f *flows) reset() {
 	f.ended, f.endedAt = map[ctaKey]span{}, -1
 	f.toKernel = map[uint64][]uint64{}
 	f.toGroup = map[uint64][]uint64{}
+	f.fromKernel, f.release = map[uint64][]uint64{}, map[uint64]bool{}
+	f.hostEnded, f.hostOrder = map[uint64]span{}, f.hostOrder[:0]
 	f.state = map[uint64]flowState{}
 }
 
@@ -93,6 +114,7 @@ func (w *Writer) start(id uint64, s span, ns int64) {
 // was left out by the cap): a start alone draws nothing, and an end alone
 // is not written.
 func (w *Writer) drop(id uint64) {
+	delete(w.flows.release, id)
 	if st := w.flows.state[id]; st.started || st.end != nil {
 		delete(w.flows.state, id)
 		return

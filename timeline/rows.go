@@ -109,7 +109,7 @@ func (w *Writer) Launch(l tables.Launch) {
 // host track with the arrow from it.
 func (w *Writer) Kernel(k tables.Kernel) {
 	args := fmt.Sprintf(`"kernel_id":%d,"origin":%q,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, k.Origin, k.Stream, k.CTAs, k.ReadyCycle)
-	var endPid, endTid int
+	var endPid, endTid, runTid int
 	var endNs int64
 	if k.StartCycle >= 0 && w.ns(k.StartCycle) > w.ns(k.LaunchCycle) {
 		pid := w.pid(queueProc)
@@ -121,6 +121,7 @@ func (w *Writer) Kernel(k tables.Kernel) {
 		pid := w.pid(runProc)
 		tid := w.lane(pid, kernelTID, &w.kernels, "kernels", k.StartCycle, k.EndCycle)
 		w.slice(pid, tid, k.Name, k.StartCycle, k.EndCycle, args)
+		runTid = tid
 		if endTid == 0 {
 			endPid, endTid, endNs = pid, tid, w.ns(k.StartCycle)
 		}
@@ -134,6 +135,9 @@ func (w *Writer) Kernel(k tables.Kernel) {
 		return
 	}
 	w.end(ids, endPid, endTid, endNs)
+	if k.ParentKernelID == nil && runTid != 0 {
+		w.hostKernelEnded(k, span{w.pid(runProc), runTid, w.ns(k.StartCycle), w.ns(k.EndCycle)})
+	}
 	if k.ParentKernelID == nil && w.hostIssue > 0 {
 		pid := w.pid(runProc)
 		end := k.LaunchCycle + w.hostIssue
@@ -143,6 +147,91 @@ func (w *Writer) Kernel(k tables.Kernel) {
 		w.flow("s", id, pid, host, w.ns(k.LaunchCycle))
 		w.flow("f", id, endPid, endTid, endNs)
 	}
+}
+
+// hostKernelEnded starts the release arrows that waited for host kernel
+// k's row at the end of its running slice sp, and keeps sp for the calls
+// whose rows come later, forgetting the kernels that ended more than
+// lat.host_sync before k: rows come in order of their end, so no call
+// still to come was released by one of those.
+func (w *Writer) hostKernelEnded(k tables.Kernel, sp span) {
+	f := &w.flows
+	for _, id := range f.fromKernel[k.KernelID] {
+		w.start(id, sp, sp.end)
+	}
+	delete(f.fromKernel, k.KernelID)
+	n := 0
+	for n < len(f.hostOrder) && f.hostOrder[n].cycle < k.EndCycle-w.hostSync {
+		delete(f.hostEnded, f.hostOrder[n].kernel)
+		n++
+	}
+	f.hostOrder = append(f.hostOrder[:0], f.hostOrder[n:]...)
+	f.hostEnded[k.KernelID] = sp
+	f.hostOrder = append(f.hostOrder, ended{k.KernelID, k.EndCycle})
+}
+
+// Sync writes a blocking host call as a slice on its thread's track, from
+// its call to its return, and the release arrow into its end from the
+// host kernel whose completion ended its wait. Writer is a
+// tables.SyncSink.
+func (w *Writer) Sync(s tables.Sync) {
+	pid := w.pid(runProc)
+	th := min(max(s.Thread, 0), maxThreads-1)
+	l := w.threads[th]
+	if l == nil {
+		l = &lanes{}
+		w.threads[th] = l
+	}
+	end := max(s.ReturnCycle, s.CallCycle)
+	tid := w.lane(pid, syncTID+int(th)*syncLanes, l, fmt.Sprintf("host thread %d", s.Thread), s.CallCycle, end)
+	args := fmt.Sprintf(`"seq":%d,"call":%q,"thread":%d`, s.Seq, s.Call, s.Thread)
+	if s.Stream != nil {
+		args += fmt.Sprintf(`,"stream":%d`, *s.Stream)
+	}
+	if s.Event != nil {
+		args += fmt.Sprintf(`,"event":%d`, *s.Event)
+	}
+	args += fmt.Sprintf(`,"captured_return_cycle":%d,"wait_cycles":%d`, s.CapturedReturn, s.WaitCycles())
+	if s.LastKernel != nil {
+		args += fmt.Sprintf(`,"last_kernel_id":%d`, *s.LastKernel)
+	}
+	w.slice(pid, tid, syncName(s.Call), s.CallCycle, end, args)
+	if s.LastKernel == nil || w.ns(end) <= w.ns(s.CallCycle) {
+		return // nothing released it, or its slice is too short to hold an arrow's end
+	}
+	// The arrow ends on a slice of its own, the call's last nanosecond
+	// nested in it: Perfetto draws an arrow from the earlier-starting of
+	// its two slices, and the call began before the kernel that released
+	// it (or it would not have waited), while its return cannot come
+	// before that kernel's start.
+	at := w.ns(end) - 1
+	w.event(fmt.Sprintf(`"ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":0.001,"name":"released","args":{"seq":%d,"last_kernel_id":%d,"return_cycle":%d}`,
+		pid, tid, us(at), s.Seq, *s.LastKernel, s.ReturnCycle))
+	f := &w.flows
+	id := f.id()
+	f.release[id] = true
+	if sp, ok := f.hostEnded[*s.LastKernel]; ok {
+		w.start(id, sp, sp.end)
+		w.end([]uint64{id}, pid, tid, at)
+		return
+	}
+	f.fromKernel[*s.LastKernel] = append(f.fromKernel[*s.LastKernel], id)
+	w.end([]uint64{id}, pid, tid, at)
+}
+
+// syncName is the slice name of a blocking call of the syncs table.
+func syncName(call string) string {
+	switch call {
+	case "device":
+		return "cudaDeviceSynchronize"
+	case "stream":
+		return "cudaStreamSynchronize"
+	case "event":
+		return "cudaEventSynchronize"
+	case "memcpy":
+		return "cudaMemcpy (blocking)"
+	}
+	return call
 }
 
 // Occupancy sets an SM's resident-warp counter for the row's span: rows

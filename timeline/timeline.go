@@ -11,7 +11,11 @@
 //
 //   - "<run>": the "host" track (each host launch's API call,
 //     lat.host_issue long from its launch cycle; Pagoda's spawn, GeMTC's
-//     push), "host I/O and copies" (the stages table), "kernels" (each
+//     push), a "host thread N" track per host thread that blocked (each
+//     blocking call of the syncs table, from its call to its return,
+//     named by its CUDA call: cudaDeviceSynchronize,
+//     cudaStreamSynchronize, cudaEventSynchronize, "cudaMemcpy
+//     (blocking)"), "host I/O and copies" (the stages table), "kernels" (each
 //     kernel from its first CTA to its completion, on as many lanes as
 //     run at once: the GPU's concurrent kernels bound them), and the
 //     run's counters: issue and DRAM utilisation (as run averages),
@@ -30,7 +34,9 @@
 // the parent CTA's slice to the child kernel's queued slice (or its
 // running slice when it did not wait); under KLAP to the aggregated kernel
 // the lane's launch went into; under DTBL to the first CTA of the group it
-// coalesced into; and from each host launch call to its kernel.
+// coalesced into; from each host launch call to its kernel; and, named
+// "release", from the end of the host kernel whose completion ended a
+// blocking call's wait (syncs.last_kernel_id) to the call's end.
 //
 // Perfetto imports this format by rules of its own (see
 // internal/perfetto, which models them for the tests): it sorts the
@@ -83,6 +89,7 @@ type Writer struct {
 	runs      int // runs begun: run r's processes are pids 3r-2, 3r-1, 3r
 	mhz       float64
 	hostIssue int64
+	hostSync  int64
 	hostCall  string // what the host's call for a kernel is named: launch, spawn, push
 	ctas      int64  // CTA slices written this run
 	dropped   int64
@@ -91,6 +98,7 @@ type Writer struct {
 	queue     lanes
 	stages    lanes
 	host      lanes
+	threads   map[int32]*lanes // per host thread, its blocking calls
 	flows     flows
 }
 
@@ -132,6 +140,7 @@ func (w *Writer) Begin(run tables.Run) {
 	w.ctas, w.dropped = 0, 0
 	w.sms = map[int32]*lanes{}
 	w.kernels, w.queue, w.stages, w.host = lanes{}, lanes{}, lanes{}, lanes{}
+	w.threads = map[int32]*lanes{}
 	w.flows.reset()
 	w.hostCall = "launch"
 	switch run.Policy {
@@ -150,9 +159,13 @@ func (w *Writer) Begin(run tables.Run) {
 }
 
 // SetModel gives the run's GPU clock, to turn cycles into microseconds,
-// and the cycles one host API call holds a host thread (lat.host_issue),
-// for the host track.
-func (w *Writer) SetModel(mhz float64, hostIssue int64) { w.mhz, w.hostIssue = mhz, hostIssue }
+// the cycles one host API call holds a host thread (lat.host_issue), for
+// the host track, and a blocking call's cost after its wait
+// (lat.host_sync), which bounds how long a host kernel's slice is kept
+// for the release arrow of a call it ends.
+func (w *Writer) SetModel(mhz float64, hostIssue, hostSync int64) {
+	w.mhz, w.hostIssue, w.hostSync = mhz, hostIssue, max(hostSync, 0)
+}
 
 // endRun flushes what a run left open.
 func (w *Writer) endRun() {

@@ -39,7 +39,7 @@ func TestArrowsPerfettoDraws(t *testing.T) {
 	var buf bytes.Buffer
 	w := New(&buf, Options{})
 	for _, run := range []string{"a", "b"} {
-		w.SetModel(1400, 10)
+		w.SetModel(1400, 10, 0)
 		rows(w, run)
 	}
 	if err := w.Close(); err != nil {
@@ -79,7 +79,7 @@ func TestArrowsPerfettoDraws(t *testing.T) {
 func TestArrowsUnderTheCap(t *testing.T) {
 	var buf bytes.Buffer
 	w := New(&buf, Options{MaxCTAs: 2})
-	w.SetModel(1000, 0)
+	w.SetModel(1000, 0, 0)
 	rows(w, "a")
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -106,5 +106,83 @@ func TestUS(t *testing.T) {
 		if got := us(c.ns); got != c.want {
 			t.Errorf("us(%d) = %s, want %s", c.ns, got, c.want)
 		}
+	}
+}
+
+// syncRows is one run, on a 1000 MHz GPU (a cycle a nanosecond) with
+// lat.host_sync=5, of host kernels 1 (stream 0, runs 100..1000) and 2
+// (stream 7, runs 1000..1500), and three blocking calls on host thread 0
+// given with the calls' rows in the engine's order: a stream sync
+// released by kernel 1, whose row comes after the kernel's (the call
+// returns at 1005); an event sync released by kernel 2, whose row comes
+// before the kernel's (as it may where lat.host_sync=0 puts both rows in
+// one cycle); and a device sync that waited for nothing (call = return =
+// 1600).
+func syncRows(w *Writer) {
+	w.Begin(tables.Run{Trace: "t", Policy: "cdp"})
+	one, two, s0, s7, e3 := uint64(1), uint64(2), int64(0), int64(7), int64(3)
+	w.Kernel(tables.Kernel{KernelID: 1, Name: "k1", LaunchCycle: 0, ReadyCycle: 100, StartCycle: 100, EndCycle: 1000})
+	w.Sync(tables.Sync{Seq: 2, Call: "stream", Stream: &s0, CallCycle: 20, ReturnCycle: 1005, CapturedReturn: 900, LastKernel: &one})
+	w.Sync(tables.Sync{Seq: 4, Call: "event", Stream: &s7, Event: &e3, CallCycle: 1010, ReturnCycle: 1505, CapturedReturn: 1400, LastKernel: &two})
+	w.Kernel(tables.Kernel{KernelID: 2, Name: "k2", Stream: 7, LaunchCycle: 900, ReadyCycle: 1000, StartCycle: 1000, EndCycle: 1500})
+	w.Sync(tables.Sync{Seq: 5, Call: "device", CallCycle: 1600, ReturnCycle: 1600, CapturedReturn: 1500})
+	w.Summary(tables.Summary{MakespanCycles: 1600})
+}
+
+// Each blocking call is a slice on its host thread's track, named by its
+// CUDA call, with a "release" arrow from the end of the kernel that ended
+// its wait to the call's last nanosecond (a "released" slice nested in
+// it), whichever of the two rows came first; a call that waited for
+// nothing has no arrow.
+func TestSyncSlicesAndReleaseArrows(t *testing.T) {
+	var buf bytes.Buffer
+	w := New(&buf, Options{})
+	w.SetModel(1000, 0, 5)
+	syncRows(w)
+	if len(w.flows.hostEnded) != 1 || len(w.flows.hostOrder) != 1 {
+		t.Errorf("%d host kernels' slices kept, want 1: kernel 1 ended more than lat.host_sync before kernel 2", len(w.flows.hostEnded))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(buf.Bytes(), []byte(`"name":"release","cat":"sync"`)); n != 4 {
+		t.Errorf("%d release arrow events, want 4 (two arrows, a start and an end each)", n)
+	}
+	tr, err := perfetto.Import(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for stat, n := range tr.Stats {
+		t.Errorf("Perfetto's import counts %d %s", n, stat)
+	}
+	var got []string
+	for _, s := range tr.Slices {
+		if track := tr.Threads[[2]int{s.Pid, s.Tid}]; track == "host thread 0" {
+			got = append(got, fmt.Sprintf("%d %s %d+%d wait=%v", s.Depth, s.Name, s.Ts, s.Dur, s.Args["wait_cycles"]))
+		}
+	}
+	want := []string{
+		"0 cudaStreamSynchronize 20+985 wait=985",
+		"1 released 1004+1 wait=<nil>",
+		"0 cudaEventSynchronize 1010+495 wait=495",
+		"1 released 1504+1 wait=<nil>",
+		"0 cudaDeviceSynchronize 1600+0 wait=0",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("host thread 0:\n%q\nwant\n%q", got, want)
+	}
+	got = nil
+	for _, f := range tr.Flows {
+		out, in := tr.Slices[f.Out], tr.Slices[f.In]
+		got = append(got, fmt.Sprintf("%s %s -> %s %s at %d (kernel %v)", tr.Threads[[2]int{out.Pid, out.Tid}], out.Name,
+			tr.Threads[[2]int{in.Pid, in.Tid}], in.Name, in.Ts, in.Args["last_kernel_id"]))
+	}
+	slices.Sort(got)
+	want = []string{
+		"kernels k1 -> host thread 0 released at 1004 (kernel 1)",
+		"kernels k2 -> host thread 0 released at 1504 (kernel 2)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("arrows:\n%q\nwant\n%q", got, want)
 	}
 }
