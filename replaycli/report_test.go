@@ -3,11 +3,13 @@ package replaycli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -250,4 +252,79 @@ func TestReportExitStatus(t *testing.T) {
 	if left := temps(t, dir); len(left) > 0 {
 		t.Errorf("left %v", left)
 	}
+}
+
+// The host's wait on the GPU in "Where the wait went": replayed from a
+// trace with a blocking copy, an event, a stream and a device sync
+// (interop/testdata/hostsync.jsonl), the page has a column per call the
+// runs made and their sum, each the syncs table's return − call summed,
+// in µs at the run's clock. Results written before the syncs table (no
+// syncs.parquet) or with none (a trace without blocking calls) still
+// report, without the columns; a damaged syncs table is bad input (2).
+func TestReportHostWaits(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o")
+	if code, _, stderr := replayCmd(t, "-q", "--policy=cdp,flat", "--out", out, "../interop/testdata/hostsync.jsonl"); code != 0 {
+		t.Fatal(stderr)
+	}
+	csvDir := filepath.Join(dir, "csv")
+	if code, _, stderr := replayCmd(t, "-q", "--policy=cdp", "--format=csv", "--out", csvDir, "../interop/testdata/hostsync.jsonl"); code != 0 {
+		t.Fatal(stderr)
+	}
+	var wait int64
+	for _, r := range readCSV(t, filepath.Join(csvDir, "syncs.csv")) {
+		wait += int64(atoi(t, r["return_cycle"]) - atoi(t, r["call_cycle"]))
+	}
+	s := readCSV(t, filepath.Join(csvDir, "summary.csv"))[0]
+	mhz := float64(atoi(t, s["makespan_cycles"])) / mustFloat(t, s["makespan_us"])
+	if us := float64(wait) / mhz; us < 10 || us >= 100 {
+		t.Fatalf("the calls waited %.3g µs, want 10 to 100 for the check below", us)
+	}
+	page := filepath.Join(dir, "r.html")
+	report := func(args ...string) string {
+		t.Helper()
+		if code, _, stderr := replayCmd(t, append(append([]string{"report"}, args...), "-o", page)...); code != 0 {
+			t.Fatalf("report %v: exit %d: %s", args, code, stderr)
+		}
+		html, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(html)
+	}
+	html := report(out)
+	for _, part := range []string{"<th>host in cudaDeviceSynchronize</th><th>host in cudaStreamSynchronize</th><th>host in cudaEventSynchronize</th><th>host in cudaMemcpy (blocking)</th><th>host waited on the GPU</th>",
+		fmt.Sprintf("<td>%.1f (4), ", float64(wait)/mhz)} { // 10 to 100 µs: one decimal
+		if !strings.Contains(html, part) {
+			t.Errorf("the page has no %q", part)
+		}
+	}
+	if strings.Contains(html, "other calls") {
+		t.Error("the page has a column for calls the tables do not name")
+	}
+	os.Remove(filepath.Join(out, "syncs.parquet"))
+	if html := report(out); strings.Contains(html, "host waited") || !strings.Contains(html, "Where the wait went") {
+		t.Error("without syncs.parquet: the page has host waits, or no wait table")
+	}
+	plain := filepath.Join(dir, "plain")
+	if code, _, stderr := replayCmd(t, "-q", "--out", plain, sample); code != 0 {
+		t.Fatal(stderr)
+	}
+	if html := report(plain); strings.Contains(html, "host waited") {
+		t.Error("an empty syncs table gives host wait columns")
+	}
+	data, _ := os.ReadFile(filepath.Join(plain, "kernels.parquet"))
+	os.WriteFile(filepath.Join(plain, "syncs.parquet"), data[:len(data)/2], 0o644)
+	if code, _, stderr := replayCmd(t, "report", plain, "-o", page); code != 2 || !strings.Contains(stderr, "syncs.parquet") {
+		t.Errorf("a damaged syncs.parquet: exit %d, %q; want 2 naming it", code, stderr)
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

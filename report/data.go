@@ -69,6 +69,7 @@ type runData struct {
 	estimates []estimate
 	names     map[string]*nameStats // every kernel, by name
 	waits     waitStats             // every kernel's launch-to-start wait, by cause
+	hostWaits hostWaits             // the host's blocking calls' waits on the GPU, by call
 	// warpCycles is the run's resident warp·cycles summed over its SMs,
 	// from which the GPU's warp capacity follows (capacity).
 	warpCycles float64
@@ -140,6 +141,7 @@ func (d *Data) load(dir string) error {
 		fn   func(*runData, colset, int)
 	}{
 		{"kernels", addKernel}, {"occupancy", addOccupancy}, {"stages", addStage}, {"pages", addPage}, {"launches", addEstimate},
+		{"syncs", addSync}, // absent from results written before the table was
 	} {
 		err := results.Scan(dir, t.name, func(rec arrow.Record) error {
 			c := cols(rec)
@@ -244,6 +246,10 @@ func addPage(rd *runData, c colset, i int) {
 	if c.str(5, i) == "ready" && len(rd.ready) < maxPoints {
 		rd.ready = append(rd.ready, c.i64(7, i))
 	}
+}
+
+func addSync(rd *runData, c colset, i int) {
+	rd.hostWaits.add(c.str(4, i), c.i64(8, i), c.i64(9, i))
 }
 
 func addEstimate(rd *runData, c colset, i int) {

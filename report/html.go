@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
@@ -52,10 +53,10 @@ p.note { font-size: 0.85em; color: #555; max-width: 720px; }
 {{range $t.Rows}}<tr><td class="l">{{.Name}}</td><td>{{.Instances}}</td><td>{{.Total}}</td><td>{{.Mean}}</td><td>{{.Min}}</td><td>{{.Max}}</td><td>{{.Wait}}</td><td>{{.Share}}</td></tr>
 {{end}}</table></details>
 {{end}}{{if .Waits}}<h2>Where the wait went</h2>
-<p class="note">Per run, its kernels' time from launch to first CTA, summed over kernels, in µs and as a share of that sum, by cause: host (a host kernel's issue, trip to the Kernel Management Unit and wait for a Kernel Distributor entry), launch path (a device kernel's, from its launch site to a Kernel Distributor entry), dependencies (waiting for the kernel launched before it into its stream to complete) and Kernel Distributor queue (ready until its first CTA ran: waiting for room on the SMs, or for a policy holding placed CTAs). The tables hold no cycle of arrival at the Kernel Management Unit, so the wait for a Kernel Distributor entry counts in host or launch path.{{if .WaitsIO}} I/O: the makespan's time in host I/O stages outside the kernels stage, and its share of the makespan.{{end}} The same breakdown comes from the tables by the query in docs/tables.md.</p>
+<p class="note">Per run, its kernels' time from launch to first CTA, summed over kernels, in µs and as a share of that sum, by cause: host (a host kernel's issue, trip to the Kernel Management Unit and wait for a Kernel Distributor entry), launch path (a device kernel's, from its launch site to a Kernel Distributor entry), dependencies (waiting for the kernel launched before it into its stream to complete) and Kernel Distributor queue (ready until its first CTA ran: waiting for room on the SMs, or for a policy holding placed CTAs). The tables hold no cycle of arrival at the Kernel Management Unit, so the wait for a Kernel Distributor entry counts in host or launch path.{{if .WaitsIO}} I/O: the makespan's time in host I/O stages outside the kernels stage, and its share of the makespan.{{end}}{{if .SyncCols}} The other side: the host's own wait on the GPU, the time its threads were held in blocking calls (the syncs table: return − call, in µs, with the calls in brackets), per call and in all, with its share of the makespan.{{end}} The same breakdown comes from the tables by the queries in docs/tables.md.</p>
 <div class="scroll"><table id="waits">
-<tr><th>run</th><th>host</th><th>launch path</th><th>dependencies</th><th>KD queue</th><th>total wait</th>{{if .WaitsIO}}<th>I/O</th>{{end}}</tr>
-{{range .Waits}}<tr><td class="l">{{.Label}}</td><td>{{.Host}} ({{.HostShare}})</td><td>{{.Path}} ({{.PathShare}})</td><td>{{.Deps}} ({{.DepsShare}})</td><td>{{.KD}} ({{.KDShare}})</td><td>{{.Wait}}</td>{{if $.WaitsIO}}<td>{{if .IO}}{{.IO}} ({{.IOShare}}){{else}}—{{end}}</td>{{end}}</tr>
+<tr><th>run</th><th>host</th><th>launch path</th><th>dependencies</th><th>KD queue</th><th>total wait</th>{{if .WaitsIO}}<th>I/O</th>{{end}}{{range .SyncCols}}<th>host in {{.Head}}</th>{{end}}{{if .SyncCols}}<th>host waited on the GPU</th>{{end}}</tr>
+{{range $w := .Waits}}<tr><td class="l">{{.Label}}</td><td>{{.Host}} ({{.HostShare}})</td><td>{{.Path}} ({{.PathShare}})</td><td>{{.Deps}} ({{.DepsShare}})</td><td>{{.KD}} ({{.KDShare}})</td><td>{{.Wait}}</td>{{if $.WaitsIO}}<td>{{if .IO}}{{.IO}} ({{.IOShare}}){{else}}—{{end}}</td>{{end}}{{range $.SyncCols}}<td>{{with index $w.Sync .I}}{{.}}{{else}}—{{end}}</td>{{end}}{{if $.SyncCols}}<td>{{if .SyncWait}}{{.SyncWait}}, {{.SyncShare}}{{else}}—{{end}}</td>{{end}}</tr>
 {{end}}</table></div>
 {{end}}{{if .Diffs}}<h2>Against the baseline</h2>
 <p class="note">Each run against the first policy of its trace and sweep combination (the summary's speedup baseline), per kernel name: run time and wait in µs in the baseline, in the run, and the change (green: the run spends less time there). The {{.MaxNames}} names that changed most.</p>
@@ -109,6 +110,13 @@ func (d *Data) baselinePairs() [][2]*runData {
 	return out
 }
 
+// syncCol is a column of the host's waits in "Where the wait went": a
+// call some run made, I its index in waitRow.Sync.
+type syncCol struct {
+	I    int
+	Head string
+}
+
 type pageFigure struct {
 	Name, Title, Caption string
 	SVG                  template.HTML
@@ -125,6 +133,7 @@ func (d *Data) Write(w io.Writer, dirs []string, figDir string) error {
 		Diffs    []diffView
 		Waits    []waitRow
 		WaitsIO  bool
+		SyncCols []syncCol
 		MaxNames int
 		Figures  []pageFigure
 	}{Runs: len(d.runs), Dirs: strings.Join(dirs, ", "), MaxNames: maxNames}
@@ -134,6 +143,11 @@ func (d *Data) Write(w io.Writer, dirs []string, figDir string) error {
 			w := rd.waitRow()
 			view.Waits = append(view.Waits, w)
 			view.WaitsIO = view.WaitsIO || w.IO != ""
+		}
+	}
+	for i, head := range syncHeads {
+		if slices.ContainsFunc(view.Waits, func(w waitRow) bool { return w.Sync[i] != "" }) {
+			view.SyncCols = append(view.SyncCols, syncCol{i, head})
 		}
 	}
 	for _, p := range d.baselinePairs() {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -144,5 +145,35 @@ func TestWaitBreakdown(t *testing.T) {
 	rd.stages = []span{{"kernels", 0, 900}}
 	if got := rd.waitRow(); got.IO != "" {
 		t.Errorf("I/O %q without host I/O stages, want none", got.IO)
+	}
+}
+
+// The host's side of the wait, by hand: at 1000 MHz (a cycle a
+// nanosecond), a stream sync held its thread 20..620 (600 cycles) and
+// another 700..800 (100), a device sync returned at its call (0), and a
+// call no table names ("launch", a hostile row) 0..50 counts as other; a
+// row returning before its call counts the call but no wait. 750 cycles
+// in five calls are 75% of the makespan of 1000; no event sync or copy
+// was made, so their cells are empty.
+func TestHostWaits(t *testing.T) {
+	rd := runWith("p")
+	rd.hostWaits.add("stream", 20, 620)
+	rd.hostWaits.add("device", 900, 900)
+	rd.hostWaits.add("stream", 700, 800)
+	rd.hostWaits.add("launch", 0, 50)
+	rd.hostWaits.add("device", 500, 400)
+	got := rd.waitRow()
+	want := [len(syncCalls)]string{"0 (2)", "0.7 (2)", "", "", "0.05 (1)"}
+	if got.Sync != want || got.SyncWait != "0.75 (5)" || got.SyncShare != "75.0%" {
+		t.Errorf("host waits %q, in all %q, %q; want %q, 0.75 (5), 75.0%%", got.Sync, got.SyncWait, got.SyncShare, want)
+	}
+	var h hostWaits
+	h.add("event", 0, math.MaxInt64)
+	h.add("event", -1, math.MaxInt64)
+	if calls, cycles := h.total(); calls != 2 || cycles != math.MaxInt64 {
+		t.Errorf("two waits of 2^63-1 cycles: %d calls, %d cycles; want 2, the largest int64", calls, cycles)
+	}
+	if got := runWith("q").waitRow(); got.SyncWait != "" || got.Sync != [len(syncCalls)]string{} {
+		t.Errorf("a run without blocking calls shows %+v", got)
 	}
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"sort"
 )
@@ -118,14 +120,63 @@ func overlap(a, b []span) int64 {
 	return n
 }
 
+// syncCalls are the syncs table's calls, in the page's column order;
+// anything else a table holds counts as the last, "other".
+var syncCalls = [...]string{"device", "stream", "event", "memcpy", "other"}
+
+// syncHeads are the columns' heads on the page, by syncCalls.
+var syncHeads = [...]string{"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaMemcpy (blocking)", "other calls"}
+
+// hostWaits is a run's other side of the wait: how long its host threads
+// were held in blocking calls (the syncs table: return_cycle −
+// call_cycle), per call, and how many calls.
+type hostWaits struct {
+	calls, cycles [len(syncCalls)]int64
+}
+
+// add counts a blocking call from call to ret. A row that returns before
+// its call (only a hostile table's) counts no wait, and the sums stop at
+// the largest int64 rather than wrap.
+func (h *hostWaits) add(call string, at, ret int64) {
+	i := len(syncCalls) - 1
+	for j, c := range syncCalls[:i] {
+		if c == call {
+			i = j
+		}
+	}
+	h.calls[i] = satAdd(h.calls[i], 1)
+	if ret > at {
+		h.cycles[i] = satAdd(h.cycles[i], ret-at)
+	}
+}
+
+func (h *hostWaits) total() (calls, cycles int64) {
+	for i := range syncCalls {
+		calls, cycles = satAdd(calls, h.calls[i]), satAdd(cycles, h.cycles[i])
+	}
+	return calls, cycles
+}
+
+// satAdd is a + b for non-negative a and b, at most math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
 // waitRow is a run's breakdown as the page shows it: µs and the share of
-// the summed wait.
+// the summed wait; and the host's waits on the GPU, in µs and calls, per
+// call (by syncCalls; "" where the run made none) and in all, with their
+// share of the makespan ("" without blocking calls).
 type waitRow struct {
 	Label                      string
 	Host, Path, Deps, KD, Wait string
 	HostShare, PathShare       string
 	DepsShare, KDShare         string
 	IO, IOShare                string // µs and share of the makespan; "" without host I/O
+	Sync                       [len(syncCalls)]string
+	SyncWait, SyncShare        string
 }
 
 func (rd *runData) waitRow() waitRow {
@@ -137,6 +188,15 @@ func (rd *runData) waitRow() waitRow {
 	if rd.hostIO() {
 		io := ioOutsideKernels(rd.stages)
 		r.IO, r.IOShare = num(rd.us(io)), pct(float64(io), float64(rd.summary.makespan))
+	}
+	h := &rd.hostWaits
+	for i := range syncCalls {
+		if h.calls[i] > 0 {
+			r.Sync[i] = fmt.Sprintf("%s (%d)", num(rd.us(h.cycles[i])), h.calls[i])
+		}
+	}
+	if calls, cycles := h.total(); calls > 0 {
+		r.SyncWait, r.SyncShare = fmt.Sprintf("%s (%d)", num(rd.us(cycles)), calls), pct(float64(cycles), float64(rd.summary.makespan))
 	}
 	return r
 }
