@@ -49,18 +49,21 @@ func run(t *testing.T, args ...string) {
 
 // runs are replays that between them fill every table: launch decisions
 // (cdp, dtbl, spawn), a sweep's params column, host I/O stages and page
-// events (crcs, ppcs), and narrow tasks (hyperq, gemtc, pagoda).
+// events (crcs, ppcs), narrow tasks (hyperq, gemtc, pagoda), and the
+// host's blocking calls (syncs, from a JSONL trace in testdata).
 type replayCase struct {
-	name string
-	gen  []string // replay gen arguments; empty for the shipped sample
-	args []string
+	name  string
+	gen   []string // replay gen arguments; empty for the shipped sample or trace
+	args  []string
+	trace string // the trace replayed when gen is empty; the sample if ""
 }
 
 var runs = []replayCase{
-	{"dp", nil, []string{"--policy=cdp,flat,dtbl,spawn"}},
-	{"sweep", nil, []string{"--policy=threshold", "--sweep", "launch.threshold=16,256"}},
-	{"io", []string{"hotspot"}, []string{"--gpu=gk110-64", "--policy=baseline,crcs,ppcs"}},
-	{"tasks", []string{"tasks", "--param", "kind=mixed", "--param", "count=256"}, []string{"--gpu=titanx", "--policy=hyperq,gemtc,pagoda"}},
+	{"dp", nil, []string{"--policy=cdp,flat,dtbl,spawn"}, ""},
+	{"sweep", nil, []string{"--policy=threshold", "--sweep", "launch.threshold=16,256"}, ""},
+	{"io", []string{"hotspot"}, []string{"--gpu=gk110-64", "--policy=baseline,crcs,ppcs"}, ""},
+	{"tasks", []string{"tasks", "--param", "kind=mixed", "--param", "count=256"}, []string{"--gpu=titanx", "--policy=hyperq,gemtc,pagoda"}, ""},
+	{"syncs", nil, []string{"--policy=cdp,flat", "--sweep", "lat.host_sync=0,500"}, "testdata/hostsync.jsonl"},
 }
 
 const sample = "../samples/bfs-kron12.trace.zst"
@@ -70,6 +73,9 @@ const sample = "../samples/bfs-kron12.trace.zst"
 func writeTables(t *testing.T, c replayCase) (parquetDir, csvDir string) {
 	tmp := t.TempDir()
 	trace := sample
+	if c.trace != "" {
+		trace = c.trace
+	}
 	if len(c.gen) > 0 {
 		trace = filepath.Join(tmp, c.name+".trace.zst")
 		run(t, append(append([]string{"gen"}, c.gen...), "-o", trace)...)
@@ -255,5 +261,45 @@ func sqlStatements(doc string) []string {
 			}
 		}
 		doc = after
+	}
+}
+
+// TestSyncsQuery runs docs/tables.md's query of the host's wait per call
+// kind on a replay with blocking calls, where the empty syncs tables of
+// TestDocQueries give it nothing to sum: per run, its calls and
+// wait_cycles are the syncs table's, by call, and every wait_cycles is
+// return_cycle − call_cycle.
+func TestSyncsQuery(t *testing.T) {
+	pq, _ := writeTables(t, runs[len(runs)-1])
+	text, err := os.ReadFile("../docs/tables.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q string
+	for _, s := range sqlStatements(string(text)) {
+		if strings.Contains(s, "'out/syncs.parquet'") && strings.Contains(s, "host_wait_cycles") {
+			q = strings.ReplaceAll(s, "'out/", "'"+pq+"/")
+		}
+	}
+	if q == "" {
+		t.Fatal("docs/tables.md has no query of syncs.parquet's host_wait_cycles")
+	}
+	db := openDB(t)
+	syncs := fmt.Sprintf("read_parquet('%s')", filepath.Join(pq, "syncs.parquet"))
+	if n := count(t, db, "SELECT count(*) FROM "+syncs+" WHERE wait_cycles <> return_cycle - call_cycle"); n != 0 {
+		t.Errorf("%d syncs rows whose wait_cycles is not return_cycle - call_cycle", n)
+	}
+	if n := count(t, db, "SELECT count(DISTINCT call) FROM "+syncs); n != 4 {
+		t.Errorf("%d call kinds in the syncs table, want 4 (device, stream, event, memcpy)", n)
+	}
+	check := fmt.Sprintf(`SELECT count(*) FROM (%s) d FULL JOIN
+		(SELECT trace, policy, params, call, count(*) AS calls, sum(return_cycle - call_cycle) AS w FROM %s GROUP BY ALL) y
+		ON d.trace = y.trace AND d.policy = y.policy AND d.params = y.params AND d.call = y.call
+		WHERE d.calls IS DISTINCT FROM y.calls OR d.host_wait_cycles IS DISTINCT FROM y.w`, q, syncs)
+	if n := count(t, db, check); n != 0 {
+		t.Errorf("%d runs and calls where the docs' query differs from the syncs table", n)
+	}
+	if n := count(t, db, fmt.Sprintf("SELECT count(*) FROM (%s)", q)); n != 4*4 {
+		t.Errorf("the docs' query gives %d rows, want 16 (4 runs of a sweep, 4 call kinds)", n)
 	}
 }

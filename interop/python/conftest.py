@@ -8,6 +8,7 @@ import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SAMPLE = os.path.join(ROOT, "samples", "bfs-kron12.trace.zst")
+HOSTSYNC = os.path.join(ROOT, "interop", "testdata", "hostsync.jsonl")
 sys.path.insert(0, os.path.dirname(__file__))
 
 
@@ -28,8 +29,9 @@ def replay(tmp_path_factory):
 @pytest.fixture(scope="session")
 def outs(replay, tmp_path_factory):
     """Tables in every format: the README's main command (with a sweep, so
-    params is not empty), and a generated pipeline under the host I/O
-    stages (pages and stages rows). Keys: (run, format) -> directory."""
+    params is not empty), a generated pipeline under the host I/O
+    stages (pages and stages rows), and a trace of the host's blocking
+    calls (syncs rows). Keys: (run, format) -> directory."""
     base = tmp_path_factory.mktemp("tables")
     hotspot = str(base / "hotspot.trace.zst")
     run(replay, "gen", "hotspot", "-o", hotspot)
@@ -42,6 +44,9 @@ def outs(replay, tmp_path_factory):
         d = str(base / f"hotspot-{fmt}")
         run(replay, "-q", f"--format={fmt}", "--out", d, "--gpu=gk110-64", "--policy=baseline,crcs", hotspot)
         made[("hotspot", fmt)] = d
+        d = str(base / f"hostsync-{fmt}")
+        run(replay, "-q", f"--format={fmt}", "--out", d, "--policy=cdp,flat", HOSTSYNC)
+        made[("hostsync", fmt)] = d
     return made
 
 

@@ -12,7 +12,7 @@ import pytest
 import gpureplay_tables as gt
 from conftest import ROOT
 
-RUNS = ("sample", "hotspot")
+RUNS = ("sample", "hotspot", "hostsync")
 FORMATS = ("parquet", "arrow", "csv")
 EXT = {"parquet": ".parquet", "arrow": ".arrow", "csv": ".csv"}
 
@@ -159,8 +159,9 @@ def test_study_dataset(study):
     assert ctas.height == n
 
 
+@pytest.mark.parametrize("run", ["hotspot", "hostsync"])
 @pytest.mark.parametrize("writer", ["duckdb-v1", "duckdb-v2", "pyarrow"])
-def test_report_reads_tables_other_tools_rewrote(outs, replay, tmp_path, writer):
+def test_report_reads_tables_other_tools_rewrote(outs, replay, tmp_path, writer, run):
     """Tables rewritten by DuckDB (COPY ... FORMAT parquet, both Parquet
     versions: v2 brings data pages v2 and DELTA_LENGTH_BYTE_ARRAY strings)
     or by pyarrow (dictionary-encoded integers, snappy) still load into
@@ -168,7 +169,7 @@ def test_report_reads_tables_other_tools_rewrote(outs, replay, tmp_path, writer)
     import subprocess
     import pyarrow.parquet as pq
 
-    src = outs[("hotspot", "parquet")]
+    src = outs[(run, "parquet")]
     for table in gt.TABLES:
         f = os.path.join(src, table + ".parquet")
         dst = str(tmp_path / (table + ".parquet"))
@@ -180,3 +181,5 @@ def test_report_reads_tables_other_tools_rewrote(outs, replay, tmp_path, writer)
     out = str(tmp_path / "report.html")
     subprocess.run([replay, "report", str(tmp_path), "-o", out], check=True, stdout=subprocess.DEVNULL)
     assert os.path.getsize(out) > 0
+    if run == "hostsync":
+        assert "host waited on the GPU" in open(out).read()
