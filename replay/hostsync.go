@@ -49,17 +49,18 @@ import (
 //
 // hostSync owns that state and nothing else: it never schedules an event
 // or moves a thread; the host side (host.go) does, with what done
-// returns. Its memory follows the operations in flight: a stream with
-// nothing live and no record pending is forgotten.
+// returns. Its memory follows the operations in flight: streams with
+// nothing live and no record pending are forgotten as they pile up
+// (forget).
 type hostSync struct {
-	seq     int32                   // host calls numbered so far
-	live    int                     // host operations read and not complete
-	streams map[uint64]*syncStream  // by trace stream, while it has an operation live or a record pending
-	spare   []*syncStream           // forgotten streams' records, for reuse
-	events  map[uint64]*eventLatch  // by event: its last record
+	seq     int32                    // host calls numbered so far
+	live    int                      // host operations read and not complete
+	streams map[uint64]*syncStream   // by trace stream, while it has an operation live or a record pending
+	spare   []*syncStream            // forgotten streams' records, for reuse (empty: nothing live or pending)
+	events  map[uint64]*eventLatch   // by event: its last record
 	waits   map[uint64][]*eventLatch // by trace stream: the latches its next operation waits for
-	counted []*hostWait             // blocking calls read whose wait has not ended, in program order
-	grouped map[*Kernel]uint64      // a live operation's trace stream, where its stream is its task group's (own)
+	counted []*hostWait              // blocking calls read whose wait has not ended, in program order
+	grouped map[*Kernel]uint64       // a live operation's trace stream, where its stream is its task group's (own)
 }
 
 // syncStream is one trace stream's live operations and its event records
@@ -183,12 +184,19 @@ func (s *hostSync) stream(id uint64) *syncStream {
 	return st
 }
 
-// forget drops stream id's record once nothing is live or pending on it.
-func (s *hostSync) forget(id uint64, st *syncStream) {
-	if st.live == 0 && len(st.records) == 0 {
-		delete(s.streams, id)
-		st.records = st.records[:0]
-		s.spare = append(s.spare, st)
+// forget drops the records of streams with nothing live or pending once
+// they outnumber those in use: a stream is kept between its operations
+// (a loop on one stream, the common case, neither deletes nor makes one
+// each time), and the map stays bounded by the streams in flight.
+func (s *hostSync) forget() {
+	if len(s.streams) <= 2*s.live+64 {
+		return
+	}
+	for id, st := range s.streams {
+		if st.live == 0 && len(st.records) == 0 {
+			delete(s.streams, id)
+			s.spare = append(s.spare, st)
+		}
 	}
 }
 
@@ -333,7 +341,7 @@ func (s *hostSync) done(k *Kernel) (ops []*Kernel, woken []*hostWait) {
 	}
 	clear(st.records[n:])
 	st.records = st.records[:n]
-	s.forget(id, st)
+	s.forget()
 	if len(s.counted) == 0 {
 		return ops, nil
 	}
