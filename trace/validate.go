@@ -22,7 +22,8 @@ import (
 // the device launches from it and their records, recursively) must lie in
 // it. When a segment ends, every kernel launched in it must have had a cta
 // record for each of its CTAs. Declarations (buffer, kernel) and memcpy
-// records may come anywhere before they are used.
+// and sync records may come anywhere before they are used: copies and
+// syncs are host operations, but only a host launch opens a segment.
 //
 // Its memory is proportional to the current launch tree plus a bit or so per
 // declared kernel id and per buffer, never to the length of the trace.
