@@ -198,10 +198,6 @@ func (v *Validator) check(rec Record) error {
 		if r != nil && v.hosts == nil {
 			return v.checkMemcpy(r)
 		}
-	case *Sync:
-		if r != nil && v.hosts == nil {
-			return v.checkSync(r)
-		}
 	case *Kernel:
 		if r != nil {
 			return v.checkKernel(r)
@@ -221,6 +217,10 @@ func (v *Validator) check(rec Record) error {
 	case *Pages:
 		if r != nil {
 			return v.checkPages(r)
+		}
+	case *Sync:
+		if r != nil && v.hosts == nil {
+			return v.checkSync(r)
 		}
 	}
 	return v.checkHostOp(rec)
