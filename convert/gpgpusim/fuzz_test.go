@@ -22,7 +22,8 @@ func (discard) Write(trace.Record) error { return nil }
 // the host's synchronisation lines' (cudaDeviceSynchronize's and
 // cudaEventSynchronize's call and return, a return without its call, a
 // log ending inside a wait, launches into stream 0 beside another
-// stream's), so mutations start from both sides of each check.
+// stream's, the host's lines inside the simulation thread's), so
+// mutations start from both sides of each check.
 //
 //	go test ./convert/gpgpusim -fuzz FuzzReader
 func FuzzReader(f *testing.F) {

@@ -23,6 +23,9 @@ type Reader struct {
 	in   *bufio.Reader
 	line int
 	text []byte // the current line, for errors
+	// carry is the start of a simulation thread's line that a host
+	// thread's line cut (hostLineAt); the rest of it begins the next line.
+	carry []byte
 
 	opt      options
 	optLine  map[string]int // the log line of each option read
@@ -183,6 +186,11 @@ func (r *Reader) step() error {
 	}
 	if err == io.EOF {
 		if len(b) == 0 {
+			if len(r.carry) > 0 {
+				// The log ends inside the line a host line cut.
+				r.text, r.carry = r.carry, nil
+				return r.parse(bytes.TrimLeft(r.text, " \t"))
+			}
 			return r.end()
 		}
 	} else if err != nil {
@@ -190,6 +198,10 @@ func (r *Reader) step() error {
 	}
 	r.line++
 	r.text = bytes.TrimRight(b, "\r\n")
+	if len(r.carry) > 0 {
+		r.text = append(r.carry, r.text...)
+		r.carry = nil
+	}
 	return r.parse(bytes.TrimLeft(r.text, " \t"))
 }
 
@@ -199,6 +211,12 @@ func (r *Reader) errf(format string, a ...any) error {
 
 // parse dispatches one line on its shape.
 func (r *Reader) parse(b []byte) error {
+	if i := hostLineAt(b); i > 0 {
+		// A host thread's line inside one the simulation thread had begun:
+		// read the host's, and join the rest to the next line.
+		r.carry = append([]byte(nil), b[:i]...)
+		b = b[i:]
+	}
 	switch {
 	case len(b) == 0:
 	case b[0] == '-' && !r.header:

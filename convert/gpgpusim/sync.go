@@ -67,6 +67,48 @@ var (
 	prefixSyncLines = []byte("GPGPU-Sim")
 )
 
+// hostLines are lines the host thread prints, each with one printf, while
+// the simulation thread may be printing: the calls' waits above, the
+// stream manager's state that gpgpu_context::synchronize prints after its
+// first line (stream_manager.cc:434, 101-102), and a kernel's push
+// (cuda_runtime_api.cc:1003). The simulation thread writes the
+// statistics of a finished kernel after the host's wait for it is over
+// (print_stats runs once the kernel has left the stream manager,
+// gpgpusim_entrypoint.cc:112-113 and 148-153), and writes some lines in
+// pieces (the interconnect's averages go to cout one << at a time,
+// intersim2/trafficmanager.cpp:2118; a LIVENESS line's "GPGPU-Sim Cycle
+// N: ... - " prefix is a printf of its own, trace.h:60), so a host line
+// can land inside one of its lines, and the rest of that line starts the
+// line after: validation/gpgpusim/workloads/pathfinder-20k.log.xz:6651
+// reads "Injected packet rate average = 0.226009 (GPGPU-Sim: synchronize
+// waiting for inactive GPU simulation", then "4GPGPU-Sim API: Stream
+// Manager State", then " samples)".
+var hostLines = [][]byte{
+	lineSyncWait, lineSyncDone, lineEventWait, lineEventDone,
+	[]byte("GPGPU-Sim API: Stream Manager State"),
+	[]byte("GPGPU-Sim API:    "), // a stream's line and its operations'
+	prefixPush,
+}
+
+// hostLineAt is where in b a host line begins after the line's start, or
+// -1: the simulation thread's line it cut is b[:i].
+func hostLineAt(b []byte) int {
+	for off := 1; off < len(b); {
+		i := bytes.Index(b[off:], prefixSyncLines)
+		if i < 0 {
+			return -1
+		}
+		off += i
+		for _, h := range hostLines {
+			if bytes.HasPrefix(b[off:], h) {
+				return off
+			}
+		}
+		off++
+	}
+	return -1
+}
+
 // hostOp is one host operation in program order: a host launch (k) or a
 // synchronisation (sync), written once the log has shown it whole.
 type hostOp struct {
