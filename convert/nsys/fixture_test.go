@@ -148,10 +148,19 @@ func (f fixture) kernel(corr, dev, stream, start, end, name int64, shape [6]int6
 		"staticSharedMemory": static, "dynamicSharedMemory": dynamic, "localMemoryPerThread": 0, "gridId": corr})
 }
 
+// copy adds a copy row whose host side (if any) is pinned memory; the
+// memory kinds are ENUM_CUDA_MEM_KIND's (0 pageable, 1 pinned, 2 device).
 func (f fixture) copy(corr, dev, stream, start, end, bytes, kind int64) {
+	src, dst := 2, 2
+	switch kind {
+	case copyHtoD:
+		src = 1
+	case copyDtoH:
+		dst = 1
+	}
 	f.add(tabMemcpy, map[string]any{"start": start, "end": end, "deviceId": dev, "contextId": 1,
 		"streamId": stream, "correlationId": corr, "globalPid": globalPid, "bytes": bytes, "copyKind": kind,
-		"srcKind": 0, "dstKind": 2})
+		"srcKind": src, "dstKind": dst})
 }
 
 func (f fixture) sync(corr, dev, stream, start, end, kind, event int64) {

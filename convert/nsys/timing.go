@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
 )
@@ -21,6 +22,10 @@ type timing struct {
 	nextS  int             // index in syncs of the next sync written
 	epoch  int64           // report time (ns) of the first op's host call, which GPU starts count from
 	origin int64           // cycles after epoch that t = 0 stands for
+	// hostSync is the measured lat.host_sync (cycles), over hostSyncN
+	// blocking syncs, where hasHostSync (see converter.hostSync).
+	hostSync, hostSyncN int64
+	hasHostSync         bool
 }
 
 // hostTime is a host call's t and ret (cycles; ret 0: none).
@@ -92,7 +97,8 @@ func (c *converter) schedule() error {
 	}
 	c.timing.ts, c.timing.origin = profile.Schedule(ops, lat)
 	c.timing.place(calls, c.gpu.Spec.ClockMHz)
-	return nil
+	c.timing.hostSync, c.timing.hostSyncN, c.timing.hasHostSync, err = c.hostSync(calls)
+	return err
 }
 
 // place converts the copies' returns and the syncs' calls to cycles
@@ -179,4 +185,63 @@ func (c *converter) hostT(rw *row) (t, ret int64, err error) {
 // originNs is the report time (ns) that t = 0 stands for.
 func (tm *timing) originNs(mhz float64) int64 {
 	return profile.AddCycles(tm.epoch, tm.origin, mhz)
+}
+
+// hostSync measures lat.host_sync, a blocking sync's own cost once what
+// it waited for has completed: over the device's blocking syncs whose
+// call has an end, the median of
+//
+//	end − max(start, the end of the device's last GPU activity that ended by then)
+//
+// in cycles at mhz, the activities being its kernels, copies and memsets
+// of any kind. ok is false where the report has no such sync.
+func (c *converter) hostSync(calls []pendingCall) (cycles, n int64, ok bool, err error) {
+	var costs []int64
+	var ends []int64
+	for _, p := range calls {
+		if !p.sync || !p.blocking || !p.hasRet {
+			continue
+		}
+		if ends == nil {
+			if ends, err = c.r.gpuEnds(c.dev); err != nil {
+				return 0, 0, false, err
+			}
+		}
+		from := p.t
+		if i, _ := slices.BinarySearch(ends, p.ret+1); i > 0 {
+			from = max(from, ends[i-1])
+		}
+		costs = append(costs, max(p.ret-from, 0))
+	}
+	if len(costs) == 0 {
+		return 0, 0, false, nil
+	}
+	slices.Sort(costs)
+	mid := costs[len(costs)/2]
+	if len(costs)%2 == 0 {
+		mid = (costs[len(costs)/2-1] + mid) / 2
+	}
+	return profile.Cycles(mid, c.gpu.Spec.ClockMHz), int64(len(costs)), true, nil
+}
+
+// gpuEnds is the end (ns) of every kernel, copy and memset of device dev,
+// in increasing order.
+func (r *report) gpuEnds(dev int64) ([]int64, error) {
+	var ends []int64
+	for _, tab := range []string{tabKernel, tabMemcpy, tabMemset} {
+		if !r.hasCol(tab, "end") {
+			continue
+		}
+		err := r.scan(tab, "reading the GPU's activity", []string{"deviceId", "end"}, func(_ int64, v []any) error {
+			if e, ok := v[1].(int64); ok && equal(v[0], dev) {
+				ends = append(ends, e)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(ends)
+	return ends, nil
 }

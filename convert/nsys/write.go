@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -132,6 +133,10 @@ func (c *converter) header() *trace.Header {
 		"origin_ns":    strconv.FormatInt(c.timing.originNs(c.gpu.Spec.ClockMHz), 10),
 	}
 	c.timing.lat.Record(meta)
+	if tm := &c.timing; tm.hasHostSync {
+		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(tm.hostSync, 10)
+		meta["host_sync_calls"] = strconv.FormatInt(tm.hostSyncN, 10)
+	}
 	if v := c.r.exportVersion(); v != "" {
 		meta["nsys_version"] = v
 	}
