@@ -315,15 +315,33 @@ func TestUnusedEvents(t *testing.T) {
 // ns for the first), are 200, 500 and 300 ns: lat.host_sync is the
 // median, 300 ns = 423 cycles.
 func TestBlockingCalls(t *testing.T) {
+	f := blockingFixture()
+	recs, sum := convertFixture(t, f, DefaultOptions())
+	got := outline(recs)
+	want := []string{
+		"memcpy d2h buffer 2 stream 7 t 100534 blocking pageable ret 112942",
+		"sync stream stream 7 event 0 t 113083 ret 113365",
+		"sync device stream 0 event 0 t 114493 ret 115198",
+		"sync event stream 0 event 1 t 115903 ret 116326",
+	}
+	if len(got) < len(want) || !reflect.DeepEqual(got[len(got)-len(want):], want) {
+		t.Errorf("got\n%s\nwant last lines\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	h := recs[0].(*trace.Header)
+	if h.Meta["set.lat.host_sync"] != "423" || h.Meta["host_sync_calls"] != "3" {
+		t.Errorf("meta set.lat.host_sync %q over %q calls, want 423 over 3", h.Meta["set.lat.host_sync"], h.Meta["host_sync_calls"])
+	}
+	if sum.Syncs != 5 || len(sum.Unused) != 4 {
+		t.Errorf("summary %s, want 5 syncs and 4 kinds not converted", sum)
+	}
+}
+
+// blockingFixture is TestBlockingCalls's report.
+func blockingFixture() fixture {
 	f := baseFixture()
 	f[tabSync].cols = append(f[tabSync].cols, "eventSyncId INTEGER")
 	f[tabEvent].cols = append(f[tabEvent].cols, "eventSyncId INTEGER")
 	f[tabEvent].rows[0]["eventSyncId"] = 5
-	fixtureStrings[15], fixtureStrings[16], fixtureStrings[17] = "cudaMemcpy_v3020", "cudaDeviceSynchronize_v3020", "cudaEventSynchronize_v3020"
-	defer func() { delete(fixtureStrings, 15); delete(fixtureStrings, 16); delete(fixtureStrings, 17) }()
-	for id := int64(15); id <= 17; id++ {
-		f.add("StringIds", map[string]any{"id": id, "value": fixtureStrings[id]})
-	}
 	for _, r := range f[tabRuntime].rows {
 		switch r["correlationId"] {
 		case int64(9): // the d2h copy
@@ -349,22 +367,5 @@ func TestBlockingCalls(t *testing.T) {
 	f[tabRuntime].rows[len(f[tabRuntime].rows)-1]["end"] = int64(73300)
 	f.sync(14, 0, invalidID, 73000, 73200, syncEvent, 5)
 	f[tabSync].rows[len(f[tabSync].rows)-1]["eventSyncId"] = 5
-	recs, sum := convertFixture(t, f, DefaultOptions())
-	got := outline(recs)
-	want := []string{
-		"memcpy d2h buffer 2 stream 7 t 100534 blocking pageable ret 112942",
-		"sync stream stream 7 event 0 t 113083 ret 113365",
-		"sync device stream 0 event 0 t 114493 ret 115198",
-		"sync event stream 0 event 1 t 115903 ret 116326",
-	}
-	if len(got) < len(want) || !reflect.DeepEqual(got[len(got)-len(want):], want) {
-		t.Errorf("got\n%s\nwant last lines\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	h := recs[0].(*trace.Header)
-	if h.Meta["set.lat.host_sync"] != "423" || h.Meta["host_sync_calls"] != "3" {
-		t.Errorf("meta set.lat.host_sync %q over %q calls, want 423 over 3", h.Meta["set.lat.host_sync"], h.Meta["host_sync_calls"])
-	}
-	if sum.Syncs != 5 || len(sum.Unused) != 4 {
-		t.Errorf("summary %s, want 5 syncs and 4 kinds not converted", sum)
-	}
+	return f
 }

@@ -38,6 +38,7 @@ var fixtureStrings = map[int64]string{
 	7: "cudaMemsetAsync_v3020", 8: "cudaStreamSynchronize_v3020",
 	9: "void gemm<float>(float const*, float*, int)", 10: "gemm",
 	11: "relu(float*)", 12: "relu", 13: "reduce(float*)", 14: "reduce",
+	15: "cudaMemcpy_v3020", 16: "cudaDeviceSynchronize_v3020", 17: "cudaEventSynchronize_v3020",
 }
 
 // baseFixture is a report of one process on two GPUs. On device 0 (an
