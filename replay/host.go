@@ -62,6 +62,13 @@ func (h *hostThreads) pick(stream uint64) int {
 	return h.last
 }
 
+// shiftOf is thread j's shift: its calls' captured t move by it.
+func (h *hostThreads) shiftOf(j int) int64 { return h.shift[j] }
+
+// lastStream is the previous call's stream: a call on it stays on the
+// previous call's thread.
+func (h *hostThreads) lastStream() uint64 { return h.stream }
+
 // isBlocked reports whether a blocking call holds thread j.
 func (h *hostThreads) isBlocked(j int) bool { return h.free[j] == blocked }
 
@@ -146,12 +153,12 @@ type hostSide struct {
 	// (a device sync's: the previous call's stream), until the stream's
 	// next call is planned: that call goes to the same thread, so a
 	// stream's calls after a sync wait for it and move with it.
-	owner map[uint64]int
-	waits   slots.Table[*hostWait]
-	issued  []*Kernel // host kernels issued, body not loaded yet (issue order)
-	loaded  int       // host kernels whose bodies were loaded
-	order   int32     // host launches read so far
-	first   int64     // the first launch's issue (-1 before)
+	owner  map[uint64]int
+	waits  slots.Table[*hostWait]
+	issued []*Kernel // host kernels issued, body not loaded yet (issue order)
+	loaded int       // host kernels whose bodies were loaded
+	order  int32     // host launches read so far
+	first  int64     // the first launch's issue (-1 before)
 }
 
 // hostLinks is what the host side reaches outside itself.
@@ -279,7 +286,7 @@ func (h *hostSide) readNextHost() error {
 		w := &hostWait{op: r.Op, stream: r.Stream, event: r.Event, seq: h.sync.next(), ret: base + h.body.scale(r.Returned())}
 		// A device sync stays on the previous call's thread; a stream
 		// or event sync goes with its stream's calls.
-		c.w, c.stream, c.earliest, c.cost, c.blocks = w, h.threads.stream, base+h.body.scale(r.T), 0, true
+		c.w, c.stream, c.earliest, c.cost, c.blocks = w, h.threads.lastStream(), base+h.body.scale(r.T), 0, true
 		switch r.Op {
 		case trace.SyncStream:
 			c.stream = r.Stream
@@ -316,7 +323,7 @@ func (h *hostSide) plan(c *hostCall) {
 		return
 	}
 	delete(h.owner, c.stream)
-	earliest := c.earliest + h.threads.shift[j]
+	earliest := c.earliest + h.threads.shiftOf(j)
 	if c.k != nil && h.an != nil {
 		h.an.HostCall(c.k, earliest, c.cost)
 	}

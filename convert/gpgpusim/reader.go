@@ -42,7 +42,9 @@ type Reader struct {
 	res       map[string]resources // ptxas info by kernel name
 	kernels   map[uint64]*kernel   // launched and not yet written
 	running   map[string][]*kernel // kernels with CTAs to run, by name
-	host      []*kernel            // host kernels not yet written, in launch order
+	host      []*hostOp            // host operations not yet written, in program order
+	waiting   *hostOp              // the sync call whose return line has not come
+	hostClock int64                // when the host's last written operation returned
 	nextUID   uint64
 	resident  map[[2]int64]slot // (core, hardware CTA slot) -> CTA
 	params    map[string]childShape
@@ -100,6 +102,8 @@ type Summary struct {
 	StreamsCreated         int    // streams the device runtime created
 	NoPTXInfo              int    // kernels without ptxas info (written with 0 registers and shared memory)
 	Ambiguous              int    // device launches whose parent was one of several same-named kernels (see parentOf)
+	Syncs                  int    // sync records written (Options.Syncs)
+	EventSyncs             int    // of those, cudaEventSynchronize calls, written as device syncs (see sync.go)
 }
 
 func (s Summary) String() string {
@@ -107,6 +111,12 @@ func (s Summary) String() string {
 		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
 	if s.DeviceKernels > 0 {
 		b += fmt.Sprintf("; device streams: %d launches into their CTA's default stream, %d into %d created streams", s.DefaultStream, s.CreatedStream, s.StreamsCreated)
+	}
+	if s.Syncs > 0 {
+		b += fmt.Sprintf("; %d host syncs", s.Syncs)
+		if s.EventSyncs > 0 {
+			b += fmt.Sprintf(" (%d cudaEventSynchronize, written as device syncs: the log names no event)", s.EventSyncs)
+		}
 	}
 	if s.Ambiguous > 0 {
 		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the one whose CTA started first", s.Ambiguous)
@@ -209,6 +219,9 @@ func (r *Reader) parse(b []byte) error {
 		return r.openSession(b[len(prefixUIDs):])
 	case bytes.HasPrefix(b, prefixExit):
 		r.exited = true
+	case bytes.HasPrefix(b, prefixSyncLines):
+		_, err := r.syncLine(b)
+		return err
 	case !r.sessionOpen:
 	case bytes.HasPrefix(b, prefixSimCycle):
 		v, ok := lastInt(b, prefixSimCycle)
@@ -334,7 +347,7 @@ func (r *Reader) push(b []byte) error {
 		return err
 	}
 	k.host, k.stream, k.t = true, uint64(stream), r.now()
-	r.host = append(r.host, k)
+	r.pushSyncs(k)
 	return nil
 }
 
@@ -604,8 +617,14 @@ func (r *Reader) end() error {
 			return err
 		}
 	}
+	if r.waiting != nil {
+		return &Error{File: r.name, Line: r.waiting.line, Msg: fmt.Sprintf("the log ends while the host waits in %s called here: a log cut short, or a run that failed", r.waiting.what)}
+	}
+	if err := r.flush(); err != nil {
+		return err
+	}
 	if len(r.host) > 0 {
-		k := r.host[0]
+		k := r.host[0].k
 		for _, x := range r.kernels {
 			if !x.finished() || !x.stats {
 				k = x
