@@ -266,38 +266,35 @@ func (s *Stepper) Show(what string) ([]string, error) {
 			free, t.waiting, t.pending, t.eof, h.order, len(h.issued))}, nil
 	case "syncs":
 		// The host's synchronisation: each thread's shift, the host
-		// operations live by trace stream (their numbers, oldest first),
-		// the blocking calls waiting and what they wait for, and the call
-		// read and held behind one.
+		// operations live (in all and by trace stream), the blocking
+		// calls read whose wait has not ended and what they still wait
+		// for, and the call read and held behind one.
 		h := &e.host
 		s := &h.sync
 		streams := slices.Sorted(maps.Keys(s.streams))
 		live := make([]string, 0, len(streams))
 		for _, id := range streams {
-			var seqs []int64
-			for _, q := range s.streams[id].seqs {
-				if q > 0 {
-					seqs = append(seqs, q)
-				}
-			}
-			live = append(live, fmt.Sprintf("%d:%v", id, seqs))
+			live = append(live, fmt.Sprintf("%d:%d", id, s.streams[id].live))
 		}
-		out := []string{fmt.Sprintf("syncs shift=%v live=%v", h.threads.shift, live)}
-		for _, w := range s.blocked {
-			var what string
+		out := []string{fmt.Sprintf("syncs shift=%v live=%d by_stream=%v", h.threads.shift, s.live, live)}
+		for _, w := range s.counted {
+			what := fmt.Sprintf("%s seq=%d", w.op, w.seq)
 			switch {
 			case w.copy != nil:
-				what = fmt.Sprintf("memcpy thread=%d call=%d for itself on stream %d", w.thread, w.call, w.stream)
+				what = fmt.Sprintf("memcpy seq=%d stream=%d left=%d", w.seq, w.stream, w.left)
 			case w.op == trace.SyncStream:
-				what = fmt.Sprintf("stream thread=%d call=%d for stream %d's ops before it", w.thread, w.call, w.stream)
+				what += fmt.Sprintf(" stream=%d left=%d", w.stream, w.left)
 			case w.op == trace.SyncEvent:
-				what = fmt.Sprintf("event thread=%d call=%d for event %d's record %d on stream %d", w.thread, w.call, w.event, w.latch.seq, w.latch.stream)
+				what += fmt.Sprintf(" event=%d record=%d left=%d", w.event, w.latch.seq, w.latch.left)
 			default:
-				what = fmt.Sprintf("device thread=%d call=%d for every op before it", w.thread, w.call)
+				what += fmt.Sprintf(" left=%d", w.left)
 			}
-			out = append(out, fmt.Sprintf("syncs waiting %d %s", w.seq, what))
+			if w.issued {
+				what += fmt.Sprintf(" thread=%d call=%d", w.thread, w.call)
+			}
+			out = append(out, "syncs waiting "+what)
 		}
-		if c := h.held; c != nil {
+		if c := h.held; c.isSet() {
 			what := "sync"
 			if c.k != nil {
 				what = fmt.Sprintf("kernel %d", c.k.id)
