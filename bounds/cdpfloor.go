@@ -33,7 +33,8 @@ import (
 //     then). A kernel then waits for a Kernel Distributor entry, which
 //     it holds lat.kernel_dispatch before its CTAs may be placed
 //     (fillKD); a copy moves its bytes on its copy engine, taking at
-//     least their transfer (channel.move, rounded to a whole cycle).
+//     least io.copy_latency and their transfer (channel.moveAfter,
+//     rounded to a whole cycle).
 //   - A CTA starts no earlier than its kernel is ready, and each warp of
 //     it runs its own cycles and pays, at each of its sites in order, the
 //     site's full device-runtime call: cudaGetParameterBuffer and
@@ -295,7 +296,7 @@ func (f *CDPFloor) StreamHead(k, prev *replay.Kernel) {
 	at := max(kt.ready, after)
 	if bytes, ok := k.CopyBytes(); ok {
 		kt.ready = at
-		kt.end = at + replay.CopyCycles(f.cfg, bytes)
+		kt.end = at + f.cfg.IO.CopyLatency + replay.CopyCycles(f.cfg, bytes)
 		return
 	}
 	f.ready(k, at+f.dispatch, nil)

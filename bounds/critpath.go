@@ -102,15 +102,18 @@ func (f *pathFloors) task(stream uint64, in, out replay.TaskCopies, blocks []tas
 	}
 	f.tasks++
 	f.stream = stream
-	outMove := f.move(out.Bytes)
+	outMove := f.move(out.N, out.Bytes)
 	f.hyperq(in, out, outMove, blocks)
 	f.pagoda(outMove, blocks)
 }
 
-// move is the least time from a copy's whole-cycle arrival (at its
-// stream, or its task's end) to its end: an engine starts it no earlier
+// move is the least time from the whole-cycle arrival of n copies of
+// bytes in all (at their stream, or their task's end) to the last one's
+// end: an engine starts them no earlier, charges each io.copy_latency
 // and rounds its float clock's end to a whole cycle.
-func (f *pathFloors) move(bytes int64) int64 { return replay.CopyCycles(f.cfg, bytes) }
+func (f *pathFloors) move(n, bytes int64) int64 {
+	return n*f.cfg.IO.CopyLatency + replay.CopyCycles(f.cfg, bytes)
+}
 
 // fig1a says a task's calls in one direction are Fig. 1a's for a task
 // launched on stream: all on it, none out of order.
@@ -126,7 +129,7 @@ func (f *pathFloors) hyperq(in, out replay.TaskCopies, outMove int64, blocks []t
 	launch := s + before
 	ready := launch + f.issue + f.launch
 	if in.N > 0 {
-		ready = max(ready, s+f.issue+f.launch+f.move(in.Bytes))
+		ready = max(ready, s+f.issue+f.launch+f.move(in.N, in.Bytes))
 	}
 	end := ready + f.dispatch + longest(blocks)
 	if out.N > 0 {

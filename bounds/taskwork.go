@@ -13,18 +13,24 @@ import (
 type TaskBounds struct {
 	replay.NoAnalysis
 	perByte float64 // a copy engine's cycles a byte
+	latency float64 // a copy's fixed cycles on its engine (io.copy_latency)
 	work    TaskWork
 	paths   *pathFloors
 }
 
 // NewTaskBounds is the task bounds of a run on cfg.
 func NewTaskBounds(cfg model.Config) *TaskBounds {
-	return &TaskBounds{perByte: replay.CopyCyclesPerByte(cfg), paths: newPathFloors(cfg)}
+	return &TaskBounds{perByte: replay.CopyCyclesPerByte(cfg), latency: float64(cfg.IO.CopyLatency), paths: newPathFloors(cfg)}
+}
+
+// engine is how long a direction's copies hold its copy engine.
+func (b *TaskBounds) engine(c replay.TaskCopies) float64 {
+	return float64(c.N)*b.latency + float64(c.Bytes)*b.perByte
 }
 
 // TaskRead adds one task.
 func (b *TaskBounds) TaskRead(stream uint64, in, out replay.TaskCopies, blocks []taskrun.Task) {
-	b.work.add(blocks, float64(in.Bytes)*b.perByte, float64(out.Bytes)*b.perByte)
+	b.work.add(blocks, b.engine(in), b.engine(out))
 	b.paths.task(stream, in, out, blocks)
 }
 
@@ -51,10 +57,12 @@ type TaskWork struct {
 	Blocks int64
 	// HostCycles sums the tasks' copy calls (lat.host_issue each);
 	// CopyWaitCycles the time a thread then waits for its synchronous
-	// copies (io.memcpy=sync), each its own transfer at io.pcie_gbps.
+	// copies (io.memcpy=sync), each its own time on its engine
+	// (io.copy_latency, its bytes at io.pcie_gbps).
 	HostCycles, CopyWaitCycles int64
-	// H2DCycles and D2HCycles are each copy engine's transfer time:
-	// every task's input, and every task's output, at io.pcie_gbps.
+	// H2DCycles and D2HCycles are each copy engine's time: every
+	// task's input, and every task's output, at io.pcie_gbps after each
+	// copy's io.copy_latency.
 	H2DCycles, D2HCycles float64
 	// WarpCycles sums every warp's time alone; Insts and DRAMBytes are
 	// its demand as the runtimes charge it (per-cycle demand × cycles).

@@ -189,6 +189,13 @@ type IO struct {
 	SSDMBps   float64 `json:"ssd_mbps"`
 	PCIeGBps  float64 `json:"pcie_gbps"`
 	PageBytes int64   `json:"page_bytes"`
+	// CopyLatency is an explicit copy's fixed cost on its copy engine
+	// (cycles), charged before its bytes cross at PCIeGBps: what a copy
+	// of a few bytes takes on a real GPU (about 1 µs). 0 in every
+	// preset; an importer that measures a capture's copies (nsys) sets
+	// it in the trace's meta for --gpu=captured. The host stages' page
+	// copies (io.model=stages) do not pay it.
+	CopyLatency int64 `json:"copy_latency"`
 	// Memcpy is how a trace's `memcpy` records are called: "async"
 	// (cudaMemcpyAsync: the call costs its host thread lat.host_issue),
 	// "sync" (cudaMemcpy: the thread also waits for the copy to cross

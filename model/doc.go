@@ -122,6 +122,9 @@
 //	io.ssd_mbps         500                  CRCS §5.1
 //	io.pcie_gbps        15.75                CRCS §5.1 (PCIe 3.0 x16, each direction)
 //	io.page_bytes       4096                 CRCS §5.1
+//	io.copy_latency     0                    an explicit copy's fixed cost: none in
+//	                                         the papers' models; an importer measures
+//	                                         a capture's (nsys)
 //	io.memcpy           async                the trace's copies are cudaMemcpyAsync
 //	                                         calls; sync: cudaMemcpy, which holds
 //	                                         its thread until done (Pagoda Fig. 1a);
@@ -273,6 +276,7 @@
 //	gpu.regs_per_sm          1 to 1069547520: at most 255 registers for each thread an SM can hold
 //	gpu.smem_per_sm          0 to 2^40: bytes; far above any SM, so sums over CTAs fit int64
 //	gpu.sms                  1 to 65536: SMs; the replay keeps state per SM
+//	io.copy_latency          0 to 2^40: cycles
 //	io.page_bytes            1 to 2^30: bytes; no MMU maps a page over 1 GiB
 //	io.pcie_gbps             1e-06 to 10000000: GB/s; 1 kB/s at least
 //	io.ssd_mbps              0.001 to 1000000000: MB/s; 1 kB/s at least

@@ -54,6 +54,7 @@ var keyDocs = map[string]KeyDoc{
 	"io.memcpy":                {"", "async, sync or legacy", "how a trace's memcpy records are called: cudaMemcpyAsync, cudaMemcpy, or cudaMemcpy on the legacy default stream"},
 	"io.model":                 {"", "stages or none", "whether the host reads inputs from storage and copies them over PCIe (stages) or only kernels run (none)"},
 	"io.page_bytes":            {"bytes", "at least 1", "the page CRCS counts references in"},
+	"io.copy_latency":          {"cycles", costRange, "an explicit copy's fixed cost on its copy engine, before its bytes"},
 	"io.pcie_gbps":             {"GB/s (decimal)", "10^-6 to 10^7", "PCIe bandwidth of host-device copies"},
 	"io.ssd_mbps":              {"MB/s (decimal)", "10^-3 to 10^9", "storage bandwidth of the host's reads and writes"},
 	"lat.host_issue":           {"cycles", costRange, "one host API call (a launch, a copy) on its host thread"},

@@ -35,6 +35,7 @@ var shared = map[string]string{
 	"io.ssd_mbps":             "500",
 	"io.pcie_gbps":            "15.75",
 	"io.page_bytes":           "4096",
+	"io.copy_latency":         "0",
 	"crcs.pages":              "ranges",
 	"crcs.share":              "available",
 	"crcs.gate":               "access",

@@ -60,6 +60,7 @@ var ranges = map[string]keyRange{
 	"dtbl.agt_entries":        {1, 1 << 62, "a power of two; the table holds only the entries an SM's hardware threads can index"},
 	"dtbl.agt_spill":          {0, MaxCost, "cycles"},
 	"io.ssd_mbps":             {MinMBps, 1e9, "MB/s; 1 kB/s at least"},
+	"io.copy_latency":         {0, MaxCost, "cycles"},
 	"io.pcie_gbps":            {MinMBps / 1000, 1e7, "GB/s; 1 kB/s at least"},
 	"io.page_bytes":           {1, 1 << 30, "bytes; no MMU maps a page over 1 GiB"},
 	"crcs.profile_cycles":     {0, MaxCost, "cycles"},

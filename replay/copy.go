@@ -52,22 +52,25 @@ func (h *hostSide) copyDone(k *Kernel) {
 }
 
 // syncCopyWait is how long a synchronous copy of bytes holds its host
-// thread beyond the call (io.memcpy=sync): its own transfer at
-// io.pcie_gbps. It is a lower bound — a copy queued behind others on its
+// thread beyond the call (io.memcpy=sync): its own time on the copy
+// engine, io.copy_latency and its bytes at io.pcie_gbps (copyTime). It
+// is a lower bound — a copy queued behind others on its
 // copy engine would hold the thread longer — chosen because the host's
 // issue times are planned when a call is read, before the engine's queue
 // is known (with io.memcpy=legacy, before it is known what the copy waits
 // for). Zero with io.memcpy=async. The task runtimes' driver uses it too.
-func syncCopyWait(cfg model.Config, bytes int64) int64 {
+// n is how many copies the bytes are (the task runtimes sum a task's).
+func syncCopyWait(cfg model.Config, n, bytes int64) int64 {
 	if cfg.IO.Memcpy == model.MemcpyAsync {
 		return 0
 	}
-	return copyTransfer(cfg, bytes)
+	return copyTime(cfg, n, bytes)
 }
 
-// copyTransfer is a copy's own transfer of bytes at io.pcie_gbps,
-// capped like every other cost, so absurd rates cannot wrap a thread's
-// clock.
-func copyTransfer(cfg model.Config, bytes int64) int64 {
-	return roundCycle(min(float64(bytes)*pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps), model.MaxCost))
+// copyTime is the time n copies of bytes in all hold their copy engine:
+// n × io.copy_latency and the bytes at io.pcie_gbps, capped like every
+// other cost, so absurd rates cannot wrap a thread's clock.
+func copyTime(cfg model.Config, n, bytes int64) int64 {
+	fixed := float64(n) * float64(cfg.IO.CopyLatency)
+	return roundCycle(min(fixed+float64(bytes)*pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps), model.MaxCost))
 }

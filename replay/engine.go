@@ -129,7 +129,7 @@ func (e *engine) start(open Opener) error {
 	space := e.body.pages()
 	io := e.cfg.IO
 	pol := &e.opt.Policy
-	e.io = newHostIO(io.Model == model.IOStages, pol.IO, space, e.out.keepsRows(), e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps)
+	e.io = newHostIO(io.Model == model.IOStages, pol.IO, space, e.out.keepsRows(), e.cfg.GPU.ClockMHz, io.SSDMBps, io.PCIeGBps, io.CopyLatency)
 	if err := checkPages(space, e.io.modelled(), pol.IO == IOPaged, e.out.keepsRows()); err != nil {
 		return err
 	}

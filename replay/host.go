@@ -271,7 +271,7 @@ func (h *hostSide) readNextHost() error {
 				return err
 			}
 		} else {
-			c.cost += syncCopyWait(*h.cfg, r.Bytes)
+			c.cost += syncCopyWait(*h.cfg, 1, r.Bytes)
 		}
 	case *trace.Launch:
 		k := &Kernel{id: r.Kernel, host: true, stream: r.Stream, order: h.order, startCycle: -1, kernelRun: &kernelRun{}}

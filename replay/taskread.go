@@ -124,9 +124,9 @@ func (c *TaskCopies) add(cfg model.Config, m *trace.Memcpy) {
 	// own transfer, as every copy does under io.memcpy=sync: the task
 	// runtimes' host plans its calls before their copies are queued.
 	if m.Blocks() {
-		c.Wait += copyTransfer(cfg, m.Bytes)
+		c.Wait += copyTime(cfg, 1, m.Bytes)
 	} else {
-		c.Wait += syncCopyWait(cfg, m.Bytes)
+		c.Wait += syncCopyWait(cfg, 1, m.Bytes)
 	}
 }
 
@@ -191,8 +191,10 @@ func (r *taskReader) next() (*pendingTask, bool, error) {
 	// spawning it; its input must be on the GPU before it is scheduled.
 	first := &p.blocks[0]
 	first.HostCycles = (in.N + p.row.out.N) * r.cfg.Lat.HostIssue
-	first.CopyWait = syncCopyWait(r.cfg, in.Bytes) + syncCopyWait(r.cfg, p.row.out.Bytes)
-	first.CopyIn = roundCycle(float64(in.Bytes) * r.perByte) // both directions run at io.pcie_gbps
+	first.CopyWait = syncCopyWait(r.cfg, in.N, in.Bytes) + syncCopyWait(r.cfg, p.row.out.N, p.row.out.Bytes)
+	// Both directions run at io.pcie_gbps, each copy after its
+	// io.copy_latency.
+	first.CopyIn = roundCycle(float64(in.N)*float64(r.cfg.IO.CopyLatency) + float64(in.Bytes)*r.perByte)
 	if r.an != nil {
 		r.an.TaskRead(l.Stream, in, p.row.out, p.blocks)
 	}

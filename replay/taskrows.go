@@ -88,7 +88,7 @@ func (d *taskDriver) TaskFinished(id uint64, cycle int64) {
 		return
 	}
 	if row.out.Bytes > 0 {
-		start, end := d.d2h.move(cycle, row.out.Bytes)
+		start, end := d.d2h.moveAfter(cycle, row.out.N*d.copyLatency, row.out.Bytes)
 		d.stage[stD2H].cover(start, end)
 		d.last = max(d.last, end)
 	}

@@ -37,13 +37,16 @@ type taskDriver struct {
 	more   bool // the host holds a task not yet handed over
 	closed bool // the runtime was told no more tasks come
 
-	sink  tables.Sink
-	rows  bool                 // the sink keeps rows
-	live  map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
-	seq   uint64               // runtime task ids, in submit order
-	d2h   channel              // the copy engine back to the host
-	stage [5]span              // h2d, d2h: the copy engines in use; kernels: first launch to last end
-	last  int64                // the last cycle a report reached: the run lasts until then
+	sink tables.Sink
+	rows bool                 // the sink keeps rows
+	live map[uint64]*blockRef // runtime tasks (threadblocks) submitted, not finished
+	seq  uint64               // runtime task ids, in submit order
+	d2h  channel              // the copy engine back to the host
+	// copyLatency is each explicit copy's fixed cost on its engine
+	// (io.copy_latency).
+	copyLatency int64
+	stage       [5]span // h2d, d2h: the copy engines in use; kernels: first launch to last end
+	last        int64   // the last cycle a report reached: the run lasts until then
 }
 
 // taskLinks is what the task driver reaches outside itself: the clock
@@ -62,14 +65,15 @@ func newTaskDriver(l taskLinks, opt *Options, sink tables.Sink, an Analysis) *ta
 	cfg := opt.Config
 	perByte := pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps)
 	return &taskDriver{
-		taskLinks: l,
-		build:     opt.Policy.Tasks,
-		policy:    opt.Policy.Name,
-		in:        newTaskReader(cfg, perByte, an),
-		sink:      sink,
-		rows:      !tables.Discards(sink),
-		live:      map[uint64]*blockRef{},
-		d2h:       channel{perByte: perByte},
+		taskLinks:   l,
+		build:       opt.Policy.Tasks,
+		policy:      opt.Policy.Name,
+		in:          newTaskReader(cfg, perByte, an),
+		sink:        sink,
+		rows:        !tables.Discards(sink),
+		live:        map[uint64]*blockRef{},
+		d2h:         channel{perByte: perByte},
+		copyLatency: cfg.IO.CopyLatency,
 	}
 }
 
