@@ -15,6 +15,8 @@ type copyOp struct {
 	row      *row
 	t        int64 // the API call's start (ns)
 	start    int64 // on the GPU (ns)
+	end      int64 // on the GPU (ns), where hasEnd
+	hasEnd   bool
 	ret      int64 // the API call's end (ns), where hasRet
 	hasRet   bool
 	stream   streamKey
@@ -58,9 +60,9 @@ func copyConverted(kind, bytes any) bool {
 // copyNames are the columns the copy query selects after the rowid, for
 // messages: the host time of the copy's API call (its own start without
 // one), its stream, process, size and kind, its start on the GPU, its
-// call's end and function, and the memory kinds of its source and
-// destination.
-var copyNames = []string{"call start", "streamId", "globalPid", "bytes", "copyKind", "start", "call end", "call", "srcKind", "dstKind"}
+// call's end and function, the memory kinds of its source and
+// destination, and its end on the GPU.
+var copyNames = []string{"call start", "streamId", "globalPid", "bytes", "copyKind", "start", "call end", "call", "srcKind", "dstKind", "end"}
 
 // maxCopyBytes bounds a copy's size (256 TiB), above any GPU's memory.
 const maxCopyBytes = 1 << 48
@@ -70,12 +72,12 @@ const maxCopyBytes = 1 << 48
 // start.
 func (r *report) copyQuery() *query {
 	return &query{name: "memcpy", table: tabMemcpy, names: copyNames, strings: true,
-		cols:  []string{"deviceId", "correlationId", "globalPid", "start", "streamId", "bytes", "copyKind", "srcKind", "dstKind"},
+		cols:  []string{"deviceId", "correlationId", "globalPid", "start", "streamId", "bytes", "copyKind", "srcKind", "dstKind", "end"},
 		where: func(v []any, dev int64) bool { return equal(v[0], dev) && copyConverted(v[6], v[5]) },
 		order: func(v []any, t any) [3]any { return [3]any{coalesce(t, v[3]), v[1], v[3]} },
 		sel: func(r *report, v []any, t any) []any {
 			call := r.callOf(tabMemcpy, v[1], v[2])
-			return []any{coalesce(t, v[3]), v[4], r.pid(tabMemcpy, v[2]), v[5], v[6], v[3], call.end, r.function(call.name), v[7], v[8]}
+			return []any{coalesce(t, v[3]), v[4], r.pid(tabMemcpy, v[2]), v[5], v[6], v[3], call.end, r.function(call.name), v[7], v[8], v[9]}
 		}}
 }
 
@@ -130,6 +132,9 @@ func (c *converter) readCopy(rw *row) (op, error) {
 		return nil, err
 	}
 	cp.pageable = hasMem && mem == c.pageable
+	if cp.end, cp.hasEnd, err = rw.int(10); err != nil {
+		return nil, err
+	}
 	return cp, nil
 }
 

@@ -26,6 +26,9 @@ type timing struct {
 	// blocking syncs, where hasHostSync (see converter.hostSync).
 	hostSync, hostSyncN int64
 	hasHostSync         bool
+	// copies is the copy latency and rate measured from the copies' GPU
+	// durations (profile.FitCopies).
+	copies profile.CopyFit
 }
 
 // hostTime is a host call's t and ret (cycles; ret 0: none).
@@ -66,6 +69,7 @@ func (c *converter) schedule() error {
 	}
 	var ops []profile.Op
 	var calls []pendingCall
+	var samples []profile.CopySample
 	started := false
 	for {
 		o, err := w.next()
@@ -83,6 +87,9 @@ func (c *converter) schedule() error {
 		case *copyOp:
 			op.Start, op.Kind = o.start, profile.Copy
 			calls = append(calls, pendingCall{pos: len(ops), ret: o.ret, hasRet: o.hasRet, blocking: o.blocking || o.pageable})
+			if o.hasEnd {
+				samples = append(samples, profile.CopySample{Bytes: o.bytes, Dur: o.end - o.start, Pageable: o.pageable})
+			}
 		case *kernelOp:
 			op.Start = o.start
 		}
@@ -96,6 +103,7 @@ func (c *converter) schedule() error {
 		c.timing.epoch = calls[0].t
 	}
 	c.timing.ts, c.timing.origin = profile.Schedule(ops, lat)
+	c.timing.copies = profile.FitCopies(samples)
 	c.timing.place(calls, c.gpu.Spec.ClockMHz)
 	c.timing.hostSync, c.timing.hostSyncN, c.timing.hasHostSync, err = c.hostSync(calls)
 	return err

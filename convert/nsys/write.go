@@ -137,6 +137,7 @@ func (c *converter) header() *trace.Header {
 		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(tm.hostSync, 10)
 		meta["host_sync_calls"] = strconv.FormatInt(tm.hostSyncN, 10)
 	}
+	c.timing.copies.Record(meta, c.gpu.Spec.ClockMHz)
 	if v := c.r.exportVersion(); v != "" {
 		meta["nsys_version"] = v
 	}
