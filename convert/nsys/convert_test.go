@@ -307,7 +307,11 @@ func TestUnusedEvents(t *testing.T) {
 // eventSyncId (5), which the sync row carries as its eventId too.
 //
 // On the base fixture's clock (t = (ns − 1000) × 1.41 + 14383): the copy
-// keeps its t, 100534, and returns at 69900 × 1.41 + 14383 = 112942; the
+// returns at 69900 × 1.41 + 14383 = 112942, and, since it blocks, is
+// issued where the model's wait returns by then: its return less
+// lat.host_sync (423), its 4000 bytes at 15.75 GB/s (358) and the
+// latencies to the GPU (4935 + 7050), 100176, before the t its GPU start
+// gives (100534) and after its call (61000 ns, 98983); the
 // stream sync is called at 113083 and returns at 113365; the device sync
 // 114493 and 115198; the event sync 115903 and 116326. Their own costs,
 // their return less the later of their call and the device's last
@@ -319,7 +323,7 @@ func TestBlockingCalls(t *testing.T) {
 	recs, sum := convertFixture(t, f, DefaultOptions())
 	got := outline(recs)
 	want := []string{
-		"memcpy d2h buffer 2 stream 7 t 100534 blocking pageable ret 112942",
+		"memcpy d2h buffer 2 stream 7 t 100176 blocking pageable ret 112942",
 		"sync stream stream 7 event 0 t 113083 ret 113365",
 		"sync device stream 0 event 0 t 114493 ret 115198",
 		"sync event stream 0 event 1 t 115903 ret 116326",

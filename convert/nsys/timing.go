@@ -1,10 +1,12 @@
 package nsys
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
+	"github.com/gpureplay/gpureplay/model"
 )
 
 // timing is the t of every kernel, copy and sync record the conversion
@@ -29,6 +31,20 @@ type timing struct {
 	// copies is the copy latency and rate measured from the copies' GPU
 	// durations (profile.FitCopies).
 	copies profile.CopyFit
+	// launch is the launch latency measured from the idle launches,
+	// where hasLaunch (profile.IdleLaunchReady); lat then has it.
+	launch    profile.MeasuredLaunch
+	hasLaunch bool
+}
+
+// callBound is what boundBlocking needs of a blocking copy: its place
+// among the kernels and copies, its call's start and end (cycles after
+// the epoch; ret where hasRet) and its size.
+type callBound struct {
+	pos       int
+	call, ret int64
+	hasRet    bool
+	bytes     int64
 }
 
 // hostTime is a host call's t and ret (cycles; ret 0: none).
@@ -70,6 +86,8 @@ func (c *converter) schedule() error {
 	var ops []profile.Op
 	var calls []pendingCall
 	var samples []profile.CopySample
+	var launches [][2]int64 // each kernel's launch call and GPU start (ns)
+	var bounds []callBound  // the blocking copies' calls
 	started := false
 	for {
 		o, err := w.next()
@@ -87,26 +105,101 @@ func (c *converter) schedule() error {
 		case *copyOp:
 			op.Start, op.Kind = o.start, profile.Copy
 			calls = append(calls, pendingCall{pos: len(ops), ret: o.ret, hasRet: o.hasRet, blocking: o.blocking || o.pageable})
-			if o.hasEnd {
+			if o.hasEnd && o.end >= o.start {
 				samples = append(samples, profile.CopySample{Bytes: o.bytes, Dur: o.end - o.start, Pageable: o.pageable})
 			}
 		case *kernelOp:
 			op.Start = o.start
+			launches = append(launches, [2]int64{o.t, o.start})
 		}
 		if !started {
 			c.timing.epoch, started = o.at(), true
 		}
+		if cp, ok := o.(*copyOp); ok && (cp.blocking || cp.pageable) {
+			b := callBound{pos: len(ops), call: profile.CyclesBetween(c.timing.epoch, cp.t, c.gpu.Spec.ClockMHz), bytes: cp.bytes, hasRet: cp.hasRet}
+			if cp.hasRet {
+				b.ret = profile.CyclesBetween(c.timing.epoch, cp.ret, c.gpu.Spec.ClockMHz)
+			}
+			bounds = append(bounds, b)
+		}
 		op.Start = profile.CyclesBetween(c.timing.epoch, op.Start, c.gpu.Spec.ClockMHz)
 		ops = append(ops, op)
+	}
+	if len(launches) >= profile.MinIdleLaunches {
+		spans, err := c.r.gpuSpans(c.dev)
+		if err != nil {
+			return err
+		}
+		if m, ok := profile.IdleLaunchReady(launches, spans); ok {
+			c.timing.launch, c.timing.hasLaunch = m, true
+			lat = lat.WithReady(profile.Cycles(m.ReadyNs, c.gpu.Spec.ClockMHz))
+			c.timing.lat = lat
+		}
+	}
+	launches = nil
+	c.timing.copies = profile.FitCopies(samples)
+	c.timing.hostSync, c.timing.hostSyncN, c.timing.hasHostSync, err = c.hostSync(calls)
+	if err != nil {
+		return err
+	}
+	if err := c.boundBlocking(ops, bounds); err != nil {
+		return err
 	}
 	if !started && len(calls) > 0 {
 		c.timing.epoch = calls[0].t
 	}
 	c.timing.ts, c.timing.origin = profile.Schedule(ops, lat)
-	c.timing.copies = profile.FitCopies(samples)
 	c.timing.place(calls, c.gpu.Spec.ClockMHz)
-	c.timing.hostSync, c.timing.hostSyncN, c.timing.hasHostSync, err = c.hostSync(calls)
-	return err
+	return nil
+}
+
+// boundBlocking moves the start the timing mapping aims each blocking
+// copy at (ops[b.pos].Start) no later than
+//
+//	max(call + ready, ret − lat.host_sync − the copy's time)
+//
+// in cycles, with the copy's time io.copy_latency + bytes /
+// io.pcie_gbps and the host sync cost as the header sets them for
+// --gpu=captured (measured, else the model's). A replay holds the host
+// from a blocking copy's issue until the copy is done and lat.host_sync
+// after (docs/model.md, "The host waits"), so that is the latest issue
+// at which a copy with nothing ahead of it returns by its captured
+// return, and no issue comes before its call. A copy whose call
+// returned before its transfer ended (a pageable host-to-device copy
+// returns once its buffer is staged, which the model's transfer stands
+// for) would otherwise return late by its transfer, and the host's
+// later calls with it; a copy that waited on the GPU keeps the t its
+// GPU start gives.
+func (c *converter) boundBlocking(ops []profile.Op, bounds []callBound) error {
+	if len(bounds) == 0 {
+		return nil
+	}
+	base, err := model.Preset(model.DefaultPreset)
+	if err != nil {
+		return errorf(c.r.file, "", -1, "the replay model's copy timing: %v", err)
+	}
+	cfg := model.FromSpec(base, c.gpu.Name, c.gpu.Spec)
+	mhz := c.gpu.Spec.ClockMHz
+	latency, gbps, hostSync := float64(cfg.IO.CopyLatency), cfg.IO.PCIeGBps, cfg.Lat.HostSync
+	if f := c.timing.copies; f.LatencyN > 0 {
+		latency = f.Latency * mhz / 1e3
+	}
+	if f := c.timing.copies; f.GBpsN > 0 {
+		gbps = f.GBps
+	}
+	if c.timing.hasHostSync {
+		hostSync = c.timing.hostSync
+	}
+	ready := c.timing.lat.Ready(profile.Copy)
+	for _, b := range bounds {
+		at := b.call + ready
+		if b.hasRet {
+			took := min(latency+float64(b.bytes)*mhz/(1000*gbps), profile.MaxCycles)
+			at = max(at, b.ret-hostSync-int64(math.Round(took)))
+		}
+		ops[b.pos].Start = min(ops[b.pos].Start, at)
+	}
+	return nil
 }
 
 // place converts the copies' returns and the syncs' calls to cycles
@@ -230,6 +323,30 @@ func (c *converter) hostSync(calls []pendingCall) (cycles, n int64, ok bool, err
 		mid = (costs[len(costs)/2-1] + mid) / 2
 	}
 	return profile.Cycles(mid, c.gpu.Spec.ClockMHz), int64(len(costs)), true, nil
+}
+
+// gpuSpans is the start and end (ns) of every kernel, copy and memset of
+// device dev that has both, by start.
+func (r *report) gpuSpans(dev int64) ([][2]int64, error) {
+	var spans [][2]int64
+	for _, tab := range []string{tabKernel, tabMemcpy, tabMemset} {
+		if !r.hasCol(tab, "start") || !r.hasCol(tab, "end") {
+			continue
+		}
+		err := r.scan(tab, "reading the GPU's activity", []string{"deviceId", "start", "end"}, func(_ int64, v []any) error {
+			s, ok1 := v[1].(int64)
+			e, ok2 := v[2].(int64)
+			if ok1 && ok2 && equal(v[0], dev) {
+				spans = append(spans, [2]int64{s, e})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	return spans, nil
 }
 
 // gpuEnds is the end (ns) of every kernel, copy and memset of device dev,

@@ -138,6 +138,11 @@ func (c *converter) header() *trace.Header {
 		meta["host_sync_calls"] = strconv.FormatInt(tm.hostSyncN, 10)
 	}
 	c.timing.copies.Record(meta, c.gpu.Spec.ClockMHz)
+	if tm := &c.timing; tm.hasLaunch {
+		meta[model.SetPrefix+"lat.host_launch"] = strconv.FormatInt(tm.lat.Launch, 10)
+		meta["launch_ready_ns"] = strconv.FormatInt(tm.launch.ReadyNs, 10)
+		meta["idle_launches"] = strconv.Itoa(tm.launch.N)
+	}
 	if v := c.r.exportVersion(); v != "" {
 		meta["nsys_version"] = v
 	}

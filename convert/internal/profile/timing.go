@@ -1,7 +1,9 @@
 package profile
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/model"
@@ -117,4 +119,66 @@ func Schedule(ops []Op, lat Latency) (t []int64, origin int64) {
 		t[i] -= next
 	}
 	return t, next
+}
+
+// MeasuredLaunch is the launch latency a profile shows: ReadyNs, the
+// median over N launches made while the GPU was idle (every op that
+// started before the kernel had ended by the launch call) of the
+// kernel's GPU start minus its launch call's start, in ns. Such a kernel
+// waited for nothing but the launch path, so its ready time is the
+// model's lat.host_issue + lat.host_launch + lat.kernel_dispatch.
+type MeasuredLaunch struct {
+	ReadyNs int64
+	N       int
+}
+
+// MinIdleLaunches is the fewest idle launches a launch latency is
+// measured from.
+const MinIdleLaunches = 3
+
+// IdleLaunchReady measures the launch latency from launches, each a
+// kernel's launch call start and GPU start (ns), and spans, the start
+// and end (ns) of every op of the device on the GPU (kernels, copies,
+// memsets; the launches' kernels among them), sorted by start. ok is
+// false where fewer than MinIdleLaunches launches were made on an idle
+// GPU.
+func IdleLaunchReady(launches, spans [][2]int64) (m MeasuredLaunch, ok bool) {
+	// before[i]: the latest end of spans[:i], the ops started before
+	// spans[i].
+	before := make([]int64, len(spans)+1)
+	before[0] = math.MinInt64
+	for i, s := range spans {
+		before[i+1] = max(before[i], s[1])
+	}
+	var ready []int64
+	for _, l := range launches {
+		call, start := l[0], l[1]
+		if start < call {
+			continue
+		}
+		// The ops that started before the kernel: spans[:i].
+		i, _ := slices.BinarySearchFunc(spans, start, func(s [2]int64, t int64) int { return cmp.Compare(s[0], t) })
+		if before[i] <= call {
+			ready = append(ready, start-call)
+		}
+	}
+	if len(ready) < MinIdleLaunches {
+		return MeasuredLaunch{}, false
+	}
+	slices.Sort(ready)
+	mid := ready[len(ready)/2]
+	if len(ready)%2 == 0 {
+		mid = ready[len(ready)/2-1] + (mid-ready[len(ready)/2-1])/2
+	}
+	return MeasuredLaunch{ReadyNs: mid, N: len(ready)}, true
+}
+
+// WithReady is l with Launch set so that a kernel is ready ready cycles
+// after its launch call (Issue + Launch + Dispatch): the measured launch
+// latency, the host's share (Issue) and the dispatch kept as the model
+// has them. Launch is not made negative: a ready time shorter than
+// Issue + Dispatch gives Launch 0.
+func (l Latency) WithReady(ready int64) Latency {
+	l.Launch = max(ready-l.Issue-l.Dispatch, 0)
+	return l.clamped()
 }
