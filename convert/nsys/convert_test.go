@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -371,5 +372,60 @@ func blockingFixture() fixture {
 	f[tabRuntime].rows[len(f[tabRuntime].rows)-1]["end"] = int64(73300)
 	f.sync(14, 0, invalidID, 73000, 73200, syncEvent, 5)
 	f[tabSync].rows[len(f[tabSync].rows)-1]["eventSyncId"] = 5
+	return f
+}
+
+// TestMeasuredTiming adds to the base fixture three kernels launched on
+// an idle GPU, 9, 9.5 and 10 µs before they start, and five pinned
+// copies: three of 8 bytes taking 1 µs and two of 1 MB taking 101 µs.
+// The idle launches are these three and reduce's (0.5 µs; gemm's is not:
+// the memset started after its call and before it): their median, 9.25
+// µs, is 13043 cycles, less lat.host_issue (4935) and
+// lat.kernel_dispatch (283): lat.host_launch 7825. The copies' latency is the median over the
+// copies of at most 4 KiB (the base fixture's 4000-byte copy back, 0.1
+// µs, and the three new ones) of duration − bytes / rate: first with
+// the durations alone, 1000 ns, which gives the rate 2008192 bytes /
+// (500 + 2 × 101000 − 3 × 1000) ns = 10.066 GB/s; then 1000 − 8 / 10.066
+// = 999.2 ns, 1409 cycles, and the rate 2008192 / (202500 − 3 × 999.2)
+// = 10.066 GB/s again.
+func TestMeasuredTiming(t *testing.T) {
+	recs, _ := convertFixture(t, measuredFixture(), DefaultOptions())
+	h := recs[0].(*trace.Header)
+	for k, v := range map[string]string{
+		"set.lat.host_launch": "7825", "lat.host_launch": "7825", "launch_ready_ns": "9250", "idle_launches": "4",
+		"set.io.copy_latency": "1409", "copy_latency_copies": "4", "set.io.pcie_gbps": "10.066", "pcie_copies": "3",
+		"copy_memory": "pinned",
+	} {
+		if h.Meta[k] != v {
+			t.Errorf("header meta %s = %q, want %q", k, h.Meta[k], v)
+		}
+	}
+	// The replay applies them.
+	cfg, err := model.FromHeader(model.Config{}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Lat.HostLaunch != 7825 || cfg.IO.CopyLatency != 1409 || cfg.IO.PCIeGBps != 10.066 {
+		t.Errorf("config from the header: lat %+v, io %+v", cfg.Lat, cfg.IO)
+	}
+}
+
+// measuredFixture is TestMeasuredTiming's report.
+func measuredFixture() fixture {
+	f := baseFixture()
+	for i, at := range []int64{80000, 100000, 120000} {
+		corr := 20 + int64(i)
+		f.call(corr, at, 3)
+		f.kernel(corr, 0, 7, at+9000+500*int64(i), at+10000+500*int64(i), 9, [6]int64{1, 1, 1, 32, 1, 1}, 8, 0, 0)
+	}
+	for i := range int64(5) {
+		corr, at := 30+i, 140000+200000*i
+		f.call(corr, at, 2)
+		if i < 3 {
+			f.copy(corr, 0, 7, at+10000, at+11000, 8, copyHtoD)
+		} else {
+			f.copy(corr, 0, 7, at+10000, at+111000, 1000000, copyHtoD)
+		}
+	}
 	return f
 }

@@ -96,7 +96,12 @@
 // writes after edges. Copies carry blocking, pageable and, where they
 // block, ret. The header's meta set.lat.host_sync is the median cost of
 // a blocking sync once the GPU work before its return has finished
-// (converter.hostSync). Not handled: waits on events recorded before the
+// (converter.hostSync). A copy that blocks is issued no later than
+// where the model's wait returns by its captured return (ret −
+// lat.host_sync − its modelled time − its ready time) and no earlier
+// than its call (converter.boundBlocking): a pageable host-to-device
+// cudaMemcpy returns once its buffer is staged, before its transfer
+// ends, and would otherwise return late by the transfer. Not handled: waits on events recorded before the
 // capture or without a CUDA_EVENT row (the table is only exported by some
 // versions and with CUDA event tracing on), which are counted as unused;
 // the legacy default stream's implicit synchronisation with other
@@ -150,7 +155,14 @@
 // The latencies assumed are those of the configuration `replay
 // --gpu=captured` builds: the default preset (model.DefaultPreset) with
 // the header's gpu_spec, whose host-side costs keep their microseconds at
-// the captured clock (model.FromSpec). The header's meta records them
+// the captured clock (model.FromSpec), and the launch path measured
+// where the report shows it: over the launches made while the GPU was
+// idle (every op that started before the kernel had ended by the call),
+// at least 3 of them, the median time from the call's start to the
+// kernel's GPU start (meta launch_ready_ns, over idle_launches) is
+// lat.host_issue + lat.host_launch + lat.kernel_dispatch, and
+// set.lat.host_launch is what makes it so (profile.IdleLaunchReady), the
+// other two kept. The header's meta records them
 // (lat.host_issue, lat.host_launch, lat.kernel_dispatch, in cycles at
 // clock_mhz) and the report time, in ns, that t = 0 stands for
 // (origin_ns; a replay's cycle c is report time origin_ns + c / clock).
@@ -158,9 +170,17 @@
 // of META_DATA_EXPORT, or of EXPORT_META_DATA up to 2023.2).
 // Replaying with other latencies (--set, another preset) shifts every op
 // by the difference. The model charges queued kernels only
-// lat.kernel_dispatch between them, and moves a copy at io.pcie_gbps
-// rather than at its measured rate, so ops behind a long queue or a copy
-// may start somewhat early or late.
+// lat.kernel_dispatch between them, so ops behind a long queue may start
+// somewhat early or late.
+//
+// Copies. The model moves a copy in io.copy_latency + bytes /
+// io.pcie_gbps; the header's meta sets both from the copies' GPU
+// durations where the report has enough copies (profile.FitCopies: the
+// latency is the median over at least 3 copies of at most 4 KiB, the rate
+// Σ bytes / Σ (duration − latency) over at least 3 larger ones, both
+// directions, from the copies of the memory kind, pageable or pinned,
+// that took the more GPU time; meta copy_latency_copies, pcie_copies,
+// copy_memory).
 //
 // Memory. Each query's rows of the device are put in host order by
 // their sort keys and rowids, held in memory, and read again one at a
