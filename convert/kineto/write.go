@@ -3,6 +3,10 @@ package kineto
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
 
@@ -34,7 +38,14 @@ func (w *writer) write() error {
 		}
 	}
 	w.bid = 0
-	for _, op := range w.pl.ops {
+	for _, h := range w.pl.host {
+		if h.sync != nil {
+			if err := w.sync(h.sync); err != nil {
+				return err
+			}
+			continue
+		}
+		op := h.op
 		if err := profile.CheckT(op.t, w.pl.gpu.Spec.ClockMHz); err != nil {
 			what := "kernel " + quote(op.name)
 			if op.copy {
@@ -67,6 +78,10 @@ func (w *writer) header() *trace.Header {
 		"origin_ts_us": w.pl.originMicros(),
 	}
 	w.pl.lat.Record(meta)
+	if c, n, ok := w.pl.hostSyncCost(); ok {
+		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(c, 10)
+		meta["host_sync_from"] = "median of " + strconv.Itoa(n) + " blocking syncs"
+	}
 	return &trace.Header{
 		Version:   trace.Version,
 		ClockMHz:  w.pl.gpu.Spec.ClockMHz,
@@ -97,8 +112,47 @@ func (w *writer) buffer(op *gpuOp) error {
 func (w *writer) memcpy(op *gpuOp) error {
 	w.bid++
 	w.sum.Memcpys++
-	return w.out.Write(&trace.Memcpy{
+	m := &trace.Memcpy{
 		Dir: copyDir(op), Buffer: w.bid, Bytes: bytesOf(op),
 		Stream: w.pl.streams[op.stream], T: op.t,
-	})
+		Blocking: op.call != nil && syncCopies[op.call.name],
+		Pageable: strings.Contains(op.name, "Pageable"),
+	}
+	if m.Blocks() {
+		// The call's return; a copy whose call the profile lacks
+		// returned once the copy had (the CUDA Runtime API's "API
+		// synchronization behavior" for pageable memory).
+		ret := op.ts + op.dur
+		if op.call != nil {
+			ret = op.call.ts + op.call.dur
+		}
+		m.Ret = max(w.pl.at(ret), m.T)
+		if err := profile.CheckT(m.Ret, w.pl.gpu.Spec.ClockMHz); err != nil {
+			return errorf(w.pl.file, op.index, op.offset, "copy's return %v", err)
+		}
+	}
+	return w.out.Write(m)
 }
+
+// syncCopies are the copy calls that are synchronous whatever the host
+// memory (cudaMemcpy; the driver API's cuMemcpy*; hipMemcpy), as opposed
+// to the *Async ones.
+var syncCopies = map[string]bool{
+	"cudaMemcpy": true, "cuMemcpy": true, "cuMemcpyHtoD_v2": true, "cuMemcpyDtoH_v2": true,
+	"cuMemcpyHtoD": true, "cuMemcpyDtoH": true, "hipMemcpy": true,
+}
+
+// sync writes a sync record.
+func (w *writer) sync(s *hostSync) error {
+	for _, t := range []int64{s.rec.T, s.rec.Ret} {
+		if err := profile.CheckT(t, w.pl.gpu.Spec.ClockMHz); err != nil {
+			return errorf(w.pl.file, -1, -1, "%s at ts %s µs %v", s.call.key, micro(s.ts), err)
+		}
+	}
+	w.sum.Syncs++
+	rec := s.rec
+	return w.out.Write(&rec)
+}
+
+// micro formats ns as Kineto's microseconds.
+func micro(ns int64) string { return strconv.FormatFloat(float64(ns)/1e3, 'f', -1, 64) }
