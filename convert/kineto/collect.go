@@ -62,6 +62,9 @@ type hostCall struct {
 	op   *gpuOp     // the (first) GPU op it issued, once matched
 	sync *syncEvent // its cuda_sync event, once matched (syncs.go)
 	used bool
+	// concurrent: another host thread issued GPU work of the converted
+	// device while this call ran (syncs.go, markConcurrent).
+	concurrent bool
 }
 
 // capture is what a pass over traceEvents gathers: every GPU op (kernels

@@ -85,6 +85,7 @@ const (
 	skipNoRecord  = "the cudaEventRecord it waits for is not in the profile"
 	skipUnawaited = "no converted sync waits for it"
 	skipNoEvent   = "no cuda_sync event names its event"
+	skipThreads   = "another host thread issued GPU work while it waited"
 )
 
 // streamBias is what some PyTorch versions add to a stream id to make the
@@ -121,6 +122,7 @@ func (pl *plan) collectSyncs(p *capture) {
 		}
 		return strings.Compare(string(a.args.Correlation), string(b.args.Correlation))
 	})
+	markConcurrent(calls, pl.device)
 	var first int64
 	if len(pl.ops) > 0 {
 		first = pl.ops[0].order.host
@@ -180,6 +182,9 @@ func (pl *plan) collectSyncs(p *capture) {
 		case device != pl.device:
 			skip(c, skipDevice)
 			continue
+		case op.Blocks() && c.concurrent:
+			skip(c, skipThreads)
+			continue
 		case (op == trace.SyncStream || op == trace.StreamWait) && s.stream == "":
 			skip(c, skipNoStream)
 			continue
@@ -214,6 +219,32 @@ func (pl *plan) collectSyncs(p *capture) {
 	for _, s := range p.syncs {
 		if !s.used {
 			p.unused["cuda_sync"]++
+		}
+	}
+}
+
+// markConcurrent marks the calls of calls (in the order they started)
+// during which a host thread other than their own started a call that
+// issued GPU work on device. A trace has one host thread: a replay holds
+// every later call until a blocking call returns, where the profile had
+// other threads (PyTorch's autograd thread, data loaders) issue work
+// meanwhile. Such a call is written as not blocking (a sync is dropped, a
+// copy loses its blocking fields), and the calls after it keep their
+// profiled times as they did before syncs were converted.
+func markConcurrent(calls []*hostCall, device ident) {
+	var issuing []*hostCall
+	for _, c := range calls {
+		if c.op != nil && c.op.device == device {
+			issuing = append(issuing, c)
+		}
+	}
+	for _, c := range calls {
+		i, _ := slices.BinarySearchFunc(issuing, c.ts, func(o *hostCall, ts int64) int { return cmp.Compare(o.ts, ts) })
+		for ; i < len(issuing) && issuing[i].ts < c.ts+c.dur; i++ {
+			if issuing[i].tid != c.tid {
+				c.concurrent = true
+				break
+			}
 		}
 	}
 }

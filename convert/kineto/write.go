@@ -115,18 +115,13 @@ func (w *writer) memcpy(op *gpuOp) error {
 	m := &trace.Memcpy{
 		Dir: copyDir(op), Buffer: w.bid, Bytes: bytesOf(op),
 		Stream: w.pl.streams[op.stream], T: op.t,
-		Blocking: op.call != nil && syncCopies[op.call.name],
-		Pageable: strings.Contains(op.name, "Pageable"),
+	}
+	if op.call != nil && !op.call.concurrent {
+		m.Blocking = syncCopies[op.call.name]
+		m.Pageable = strings.Contains(op.name, "Pageable")
 	}
 	if m.Blocks() {
-		// The call's return; a copy whose call the profile lacks
-		// returned once the copy had (the CUDA Runtime API's "API
-		// synchronization behavior" for pageable memory).
-		ret := op.ts + op.dur
-		if op.call != nil {
-			ret = op.call.ts + op.call.dur
-		}
-		m.Ret = max(w.pl.at(ret), m.T)
+		m.Ret = max(w.pl.at(op.call.ts+op.call.dur), m.T)
 		if err := profile.CheckT(m.Ret, w.pl.gpu.Spec.ClockMHz); err != nil {
 			return errorf(w.pl.file, op.index, op.offset, "copy's return %v", err)
 		}
