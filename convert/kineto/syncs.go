@@ -301,12 +301,33 @@ func (pl *plan) programOrderSyncs() {
 // profiled times are mapped (a profile time ns stands for t =
 // cycles(ns − base) − origin), and numbers the recorded events in program
 // order, one per record.
+//
+// An op's t is not its call's start but the latest issue that has it on
+// the GPU by its profiled start (timing.go), so a sync's call may map
+// before the op ahead of it in program order or after the one behind it.
+// Its t is held between theirs, so the host's calls stay in order; its
+// ret stays the profiled return (at least its t), which the calls after
+// it are measured from.
 func (pl *plan) scheduleSyncs() {
+	hi := make([]int64, len(pl.host)) // the t of the next op in program order
+	next := int64(profile.MaxCycles)
+	for i := len(pl.host) - 1; i >= 0; i-- {
+		hi[i] = next
+		if op := pl.host[i].op; op != nil {
+			next = op.t
+		}
+	}
+	var lo int64
 	events := map[*hostCall]uint64{}
-	for _, s := range pl.syncs {
+	for i, h := range pl.host {
+		if h.op != nil {
+			lo = h.op.t
+			continue
+		}
+		s := h.sync
 		r := &s.rec
 		r.Op = s.op
-		r.T = max(pl.at(s.ts), 0)
+		r.T = min(max(pl.at(s.ts), lo), hi[i])
 		if s.op.Blocks() {
 			r.Ret = max(pl.at(s.ret), r.T)
 		}
