@@ -12,7 +12,7 @@ import (
 // own pace, and the memory a replay holds follows the kernels in flight,
 // not the length of the trace (docs/design.md §3).
 //
-// The host operations (host launches and explicit copies, NextHost) come
+// The host operations (host launches, explicit copies and syncs, NextHost) come
 // from the trace's host index where it has one (trace.HostIndexOf), else
 // from a pass over the stream that skips everything else
 // (trace.ReadOptions). The bodies (Bodies) are every record, validated,
@@ -91,8 +91,8 @@ func (s *Streams) closeLater(src trace.Source) {
 	}
 }
 
-// skimHost has a trace reader pass over every record but host launches
-// and copies without building them.
+// skimHost has a trace reader pass over every record but host launches,
+// copies and syncs without building them.
 func skimHost(src trace.Source) {
 	trace.SetReadOptions(src, trace.ReadOptions{
 		Skip:               []trace.Kind{trace.KindCTA, trace.KindKernel, trace.KindAccess, trace.KindPages, trace.KindBuffer},
@@ -100,8 +100,9 @@ func skimHost(src trace.Source) {
 	})
 }
 
-// NextHost returns the next host operation, a host launch or an explicit
-// copy, or nil at the end of the trace. The engine calls it one operation
+// NextHost returns the next host operation, a host launch (*trace.Launch),
+// an explicit copy (*trace.Memcpy) or a synchronisation call
+// (*trace.Sync), in program order, or nil at the end of the trace. The engine calls it one operation
 // ahead of the simulated host, so the host pass reads no further than
 // the host has issued (with records, its source decodes a bounded window
 // further on another goroutine; the operations still come one at a time).
@@ -120,7 +121,7 @@ func (s *Streams) NextHost() (trace.Record, error) {
 			if r.Host() {
 				return r, nil
 			}
-		case *trace.Memcpy:
+		case *trace.Memcpy, *trace.Sync:
 			return r, nil
 		}
 	}

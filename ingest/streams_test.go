@@ -13,7 +13,7 @@ import (
 const sample = "../samples/bfs-kron12.trace.zst"
 
 // hostOps is what NextHost should give for the trace at path: its host
-// launches and copies, in order.
+// launches, copies and syncs, in order.
 func hostOps(t *testing.T, path string) (ops []string, records int) {
 	f, err := trace.Open(path)
 	if err != nil {
@@ -31,6 +31,8 @@ func hostOps(t *testing.T, path string) (ops []string, records int) {
 				ops = append(ops, fmt.Sprintf("%+v", *r))
 			}
 		case *trace.Memcpy:
+			ops = append(ops, fmt.Sprintf("%+v", *r))
+		case *trace.Sync:
 			ops = append(ops, fmt.Sprintf("%+v", *r))
 		}
 	}

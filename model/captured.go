@@ -36,6 +36,7 @@ func FromSpec(base Config, name string, spec *trace.GPUSpec) Config {
 			from, to := base.GPU.ClockMHz, spec.ClockMHz
 			c.Lat.HostIssue = rescale(base.Lat.HostIssue, from, to)
 			c.Lat.HostLaunch = rescale(base.Lat.HostLaunch, from, to)
+			c.Lat.HostSync = rescale(base.Lat.HostSync, from, to)
 			c.Pagoda.SpawnCycles = rescale(base.Pagoda.SpawnCycles, from, to)
 			c.Pagoda.SchedCycles = rescale(base.Pagoda.SchedCycles, from, to)
 		}

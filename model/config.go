@@ -61,6 +61,13 @@ type Latencies struct {
 	// task-parallel host program (Pagoda Fig. 1a spawns from OpenMP
 	// tasks) pays lat.host_issue per call on each thread, not on one.
 	HostThreads int64 `json:"host_threads"`
+	// HostSync is a blocking call's own cost on its host thread once
+	// what it waits for has completed (a device, stream or event sync; a
+	// copy that blocks): the call returns HostSync after the wait ends.
+	// 0 in every preset: GPGPU-Sim's host costs no cycles, and an
+	// importer that measures a capture's own (nsys, kineto) sets it in
+	// the trace's meta for --gpu=captured.
+	HostSync int64 `json:"host_sync"`
 }
 
 // CDP is the CUDA device-runtime API cost model of DTBL Table 3: each call

@@ -278,6 +278,7 @@
 //	io.ssd_mbps              0.001 to 1000000000: MB/s; 1 kB/s at least
 //	lat.host_issue           0 to 2^40: cycles
 //	lat.host_launch          0 to 2^40: cycles
+//	lat.host_sync            0 to 2^40: cycles
 //	lat.host_threads         1 to 4096: host threads; a clock is kept per thread
 //	lat.kernel_dispatch      0 to 2^40: cycles
 //	launch.threshold         0 to 2^40: a child's threads

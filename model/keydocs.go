@@ -57,6 +57,7 @@ var keyDocs = map[string]KeyDoc{
 	"io.pcie_gbps":             {"GB/s (decimal)", "10^-6 to 10^7", "PCIe bandwidth of host-device copies"},
 	"io.ssd_mbps":              {"MB/s (decimal)", "10^-3 to 10^9", "storage bandwidth of the host's reads and writes"},
 	"lat.host_issue":           {"cycles", costRange, "one host API call (a launch, a copy) on its host thread"},
+	"lat.host_sync":            {"cycles", costRange, "a blocking call's own cost on its host thread after its wait (a sync, a copy that blocks)"},
 	"lat.host_launch":          {"cycles", costRange, "a host launch's trip from the call to the GPU's Kernel Management Unit"},
 	"lat.host_threads":         {"threads", "1 to 4096", "host threads making API calls at once"},
 	"lat.kernel_dispatch":      {"cycles", costRange, "a kernel's move from the KMU to the Kernel Distributor before its first CTA"},

@@ -9,8 +9,8 @@ import (
 
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 63 {
-		t.Errorf("%d keys, want 63 (one per leaf field of Config): %v", len(keys), keys)
+	if len(keys) != 64 {
+		t.Errorf("%d keys, want 64 (one per leaf field of Config): %v", len(keys), keys)
 	}
 	if !sort.StringsAreSorted(keys) {
 		t.Errorf("Keys not sorted: %v", keys)

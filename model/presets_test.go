@@ -52,6 +52,7 @@ var shared = map[string]string{
 	"pagoda.spawn":            "pipelined",
 	"output.occupancy_window": "5000",
 	"lat.host_threads":        "1",
+	"lat.host_sync":           "0",
 	"gpu.issue_width":         "4",
 	"model.contention":        "on",
 	"model.tie_seed":          "0",

@@ -40,6 +40,7 @@ var ranges = map[string]keyRange{
 	"gpu.cta_issue_interval":  {0, MaxCost, "cycles; a cost like any other"},
 	"gpu.max_kernels":         {1, 1 << 16, "kernels resident at once (Kernel Distributor entries)"},
 	"lat.host_issue":          {0, MaxCost, "cycles"},
+	"lat.host_sync":           {0, MaxCost, "cycles"},
 	"lat.host_launch":         {0, MaxCost, "cycles"},
 	"lat.kernel_dispatch":     {0, MaxCost, "cycles"},
 	"lat.host_threads":        {1, MaxHostThreads, "host threads; a clock is kept per thread"},

@@ -44,6 +44,7 @@ func (c Config) Validate() error {
 	}{
 		{"gpu.cta_issue_interval", g.CTAIssueInterval},
 		{"lat.host_issue", c.Lat.HostIssue},
+		{"lat.host_sync", c.Lat.HostSync},
 		{"lat.host_launch", c.Lat.HostLaunch},
 		{"lat.kernel_dispatch", c.Lat.KernelDispatch},
 		{"cdp.stream_create", c.CDP.StreamCreate},

@@ -20,6 +20,7 @@ import (
 type copyOp struct {
 	dir   string
 	bytes int64
+	wait  *hostWait // the blocking call a copy that blocks is (trace.Memcpy.Blocks), else nil
 }
 
 func newCopy(m *trace.Memcpy) *Kernel {
@@ -47,6 +48,7 @@ func (h *hostSide) copyDone(k *Kernel) {
 			h.enterStream(w)
 		}
 	}
+	h.opDone(k)
 }
 
 // syncCopyWait is how long a synchronous copy of bytes holds its host

@@ -26,6 +26,7 @@ const (
 	evOverflow                        // the replay ran out of events while warps are held: the oldest goes over the pool's limit
 	evTasks                           // the narrow-task runtime's next event: it advances, the host hands it tasks
 	evIssue                           // an SM's CTA issue hold ends: kernels waiting to place try again
+	evSync                            // a host thread reaches a blocking sync
 	evKinds                           // the number of kinds, for the handler table
 )
 

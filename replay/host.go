@@ -1,8 +1,11 @@
 package replay
 
 import (
+	"math"
+
 	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/internal/slots"
 	"github.com/gpureplay/gpureplay/internal/threadpool"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
@@ -25,7 +28,8 @@ import (
 // other thread's launch and copies), at most hostReadAhead calls a thread,
 // so memory stays bounded by the threads.
 type hostThreads struct {
-	free    threadpool.Pool  // when each thread can call again
+	free    threadpool.Pool  // when each thread can call again; blocked while a blocking call waits
+	shift   []int64          // each thread's calls move by its last blocking call's return, replayed minus captured
 	waiting []int32          // each thread's calls planned, not yet issued
 	idle    int              // threads with no call waiting
 	last    int              // the previous call's thread, -1 before the first
@@ -42,7 +46,32 @@ const hostReadAhead = 16
 
 func newHostThreads(n int64) hostThreads {
 	n = max(n, 1)
-	return hostThreads{free: threadpool.New(n, 0), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
+	return hostThreads{free: threadpool.New(n, 0), shift: make([]int64, n), waiting: make([]int32, n), idle: int(n), last: -1, issued: map[uint64]int64{}}
+}
+
+// blocked is a thread's free cycle while a blocking call holds it: the
+// thread free first is then another, where one is not blocked.
+const blocked = math.MaxInt64
+
+// pick is the thread a call on stream goes to: the previous call's
+// thread for the same stream, else the thread free first.
+func (h *hostThreads) pick(stream uint64) int {
+	if h.last < 0 || stream != h.stream {
+		return h.free.First()
+	}
+	return h.last
+}
+
+// isBlocked reports whether a blocking call holds thread j.
+func (h *hostThreads) isBlocked(j int) bool { return h.free[j] == blocked }
+
+// block holds thread j from its call's issue until unblock.
+func (h *hostThreads) block(j int) { h.free[j] = blocked }
+
+// unblock frees thread j at ret, the blocking call's return, its later
+// calls moving by shift (the return, replayed minus captured).
+func (h *hostThreads) unblock(j int, ret, shift int64) {
+	h.free[j], h.shift[j] = ret, shift
 }
 
 // readMore reports whether the engine should read another host call: a
@@ -68,14 +97,10 @@ func (h *hostThreads) issuedOn(j int) {
 	}
 }
 
-// assign picks the thread for a call on stream that may issue no earlier
-// than earliest (nor before now) and costs the thread cost cycles; it
-// returns the issue cycle and the thread.
-func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) (int64, int) {
-	j := h.last
-	if j < 0 || stream != h.stream {
-		j = h.free.First()
-	}
+// assign gives thread j (pick's, not blocked) a call on stream that may
+// issue no earlier than earliest (nor before now) and costs the thread
+// cost cycles; it returns the issue cycle.
+func (h *hostThreads) assign(j int, stream uint64, earliest, now, cost int64) int64 {
 	at := max(earliest, now, h.free[j])
 	if prev, ok := h.issued[stream]; ok {
 		at = max(at, prev)
@@ -88,7 +113,7 @@ func (h *hostThreads) assign(stream uint64, earliest, now, cost int64) (int64, i
 	}
 	h.waiting[j]++
 	h.remember(stream, at, now)
-	return at, j
+	return at
 }
 
 // remember notes a stream's latest call. A call at or before now orders
@@ -115,10 +140,18 @@ type hostSide struct {
 	threads hostThreads
 	streams hostStreams
 	legacy  *legacyGate // copies on the legacy default stream (io.memcpy=legacy), else nil
-	issued  []*Kernel   // host kernels issued, body not loaded yet (issue order)
-	loaded  int         // host kernels whose bodies were loaded
-	order   int32       // host launches read so far
-	first   int64       // the first launch's issue (-1 before)
+	sync    hostSync    // what blocking calls and stream waits wait for (hostsync.go)
+	held    *hostCall   // a call read whose thread a blocking call holds: reading stops there
+	// owner is, by stream, the thread of the last blocking call on it
+	// (a device sync's: the previous call's stream), until the stream's
+	// next call is planned: that call goes to the same thread, so a
+	// stream's calls after a sync wait for it and move with it.
+	owner map[uint64]int
+	waits   slots.Table[*hostWait]
+	issued  []*Kernel // host kernels issued, body not loaded yet (issue order)
+	loaded  int       // host kernels whose bodies were loaded
+	order   int32     // host launches read so far
+	first   int64     // the first launch's issue (-1 before)
 }
 
 // hostLinks is what the host side reaches outside itself.
@@ -141,7 +174,7 @@ type hostEngine interface {
 }
 
 func newHostSide(own, legacy bool, l hostLinks) hostSide {
-	h := hostSide{hostLinks: l, threads: newHostThreads(l.cfg.Lat.HostThreads), streams: newHostStreams(own), first: -1}
+	h := hostSide{hostLinks: l, threads: newHostThreads(l.cfg.Lat.HostThreads), streams: newHostStreams(own), sync: newHostSync(), owner: map[uint64]int{}, first: -1}
 	if legacy {
 		h.legacy = &legacyGate{}
 	}
@@ -152,6 +185,7 @@ func newHostSide(own, legacy bool, l hostLinks) hostSide {
 func (h *hostSide) register(c *eventClock) {
 	c.on(evHostIssue, func(ev eventq.Event) { h.issue(c.kernelOf(ev)) })
 	c.on(evCopyDone, func(ev eventq.Event) { h.copyDone(c.kernelOf(ev)) })
+	c.on(evSync, func(ev eventq.Event) { h.syncIssue(h.waits.Take(ev.Ref)) })
 }
 
 // reads gives the host side the trace's readers: the host operations,
@@ -163,8 +197,10 @@ func (h *hostSide) reads(in *ingest.Streams, body *bodyCursor) { h.in, h.body = 
 func (h *hostSide) started(io *hostIO) { h.io = io }
 
 // busy reports whether host work is left: a stream with a live
-// operation, or a call read and not issued.
-func (h *hostSide) busy() bool { return h.streams.busy() || h.threads.planned() }
+// operation, a call read and not issued, or a blocking call waiting.
+func (h *hostSide) busy() bool {
+	return h.streams.busy() || h.threads.planned() || h.sync.waiting() || h.held != nil
+}
 
 // firstLaunch is the first host launch's issue cycle, -1 before one.
 func (h *hostSide) firstLaunch() int64 { return h.first }
@@ -176,14 +212,27 @@ func (h *hostSide) privateStream(k *Kernel) { h.streams.privateStream(k) }
 func (h *hostSide) freshStream() uint64 { return h.streams.fresh() }
 
 // readHost reads host calls ahead until every host thread has one
-// waiting (hostThreads), scheduling each call's issue.
+// waiting (hostThreads), scheduling each call's issue, or until a call's
+// thread is held by a blocking call (the host's read-ahead stops at a
+// sync it cannot pass, so memory stays bounded by the calls in flight).
 func (h *hostSide) readHost() error {
-	for h.threads.readMore() {
+	for h.held == nil && h.threads.readMore() {
 		if err := h.readNextHost(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// hostCall is a host call read and not yet given a thread: a launch or a
+// copy (k), or a blocking sync (w).
+type hostCall struct {
+	k        *Kernel
+	w        *hostWait
+	stream   uint64 // the stream that picks its thread
+	earliest int64  // its t after the launch base, in replay cycles
+	cost     int64  // what it holds its thread for
+	blocks   bool   // it holds its thread until its wait ends
 }
 
 // readNextHost fetches the next host operation and schedules its issue.
@@ -196,31 +245,144 @@ func (h *hostSide) readNextHost() error {
 	// A call may issue no earlier than its t, counted from the launch
 	// base of the host kernels issued so far (see hostIO.launchBase).
 	base := h.io.launchBase(int(h.order))
-	var k *Kernel
-	var stream uint64
-	var t int64
-	cost := h.cfg.Lat.HostIssue
-	if m, ok := r.(*trace.Memcpy); ok {
-		k, stream, t = newCopy(m), m.Stream, m.T
-		cost += syncCopyWait(*h.cfg, m.Bytes)
-	} else {
-		l := r.(*trace.Launch)
-		k = &Kernel{id: l.Kernel, host: true, stream: l.Stream, order: h.order, startCycle: -1, kernelRun: &kernelRun{}}
-		if len(l.After) > 0 {
-			k.rareParts().after = l.After
+	c := &hostCall{cost: h.cfg.Lat.HostIssue}
+	switch r := r.(type) {
+	case *trace.Memcpy:
+		k := newCopy(r)
+		c.k, c.stream, c.earliest = k, r.Stream, base+h.body.scale(r.T)
+		h.waitFirst(k, h.sync.add(k, r.Stream))
+		if r.Blocks() {
+			c.blocks = true
+			k.copyOp().wait = &hostWait{op: trace.SyncStream, copy: k, stream: r.Stream, seq: h.sync.seqOf(k),
+				ret: base + h.body.scale(r.Returned())}
+		} else {
+			c.cost += syncCopyWait(*h.cfg, r.Bytes)
+		}
+	case *trace.Launch:
+		k := &Kernel{id: r.Kernel, host: true, stream: r.Stream, order: h.order, startCycle: -1, kernelRun: &kernelRun{}}
+		if len(r.After) > 0 {
+			k.rareParts().after = r.After
 		}
 		h.order++
 		h.issued = append(h.issued, k)
-		stream, t = l.Stream, l.T
+		c.k, c.stream, c.earliest = k, r.Stream, base+h.body.scale(r.T)
+		h.waitFirst(k, h.sync.add(k, r.Stream))
+	case *trace.Sync:
+		switch r.Op {
+		case trace.EventRecord:
+			h.sync.record(r.Event, r.Stream)
+			return nil
+		case trace.StreamWait:
+			h.sync.wait(r.Stream, r.Event)
+			return nil
+		}
+		w := &hostWait{op: r.Op, stream: r.Stream, event: r.Event, seq: h.sync.next(), ret: base + h.body.scale(r.Returned())}
+		// A device sync stays on the previous call's thread; a stream
+		// or event sync goes with its stream's calls.
+		c.w, c.stream, c.earliest, c.cost, c.blocks = w, h.threads.stream, base+h.body.scale(r.T), 0, true
+		switch r.Op {
+		case trace.SyncStream:
+			c.stream = r.Stream
+		case trace.SyncEvent:
+			if w.latch = h.sync.latchOf(r.Event); w.latch != nil {
+				c.stream = w.latch.stream
+			}
+		}
+	default:
+		return nil
 	}
-	earliest := base + h.body.scale(t)
-	if h.an != nil {
-		h.an.HostCall(k, earliest, cost)
-	}
-	at, j := h.threads.assign(stream, earliest, h.clock.now(), cost)
-	k.thread = uint16(j)
-	h.clock.kernel(at, evHostIssue, k)
+	h.plan(c)
 	return nil
+}
+
+// waitFirst has host operation k wait, at its stream's head, for the
+// event records a stream wait read before it named.
+func (h *hostSide) waitFirst(k *Kernel, ls []*eventLatch) {
+	if len(ls) > 0 {
+		k.rareParts().latches = ls
+	}
+}
+
+// plan gives call c its thread and schedules its issue, or holds it
+// while a blocking call holds the thread it goes to: the thread of the
+// last blocking call on its stream, else hostThreads.pick's.
+func (h *hostSide) plan(c *hostCall) {
+	j, owned := h.owner[c.stream]
+	if !owned {
+		j = h.threads.pick(c.stream)
+	}
+	if h.threads.isBlocked(j) {
+		h.held = c
+		return
+	}
+	delete(h.owner, c.stream)
+	earliest := c.earliest + h.threads.shift[j]
+	if c.k != nil && h.an != nil {
+		h.an.HostCall(c.k, earliest, c.cost)
+	}
+	at := h.threads.assign(j, c.stream, earliest, h.clock.now(), c.cost)
+	if c.blocks {
+		h.threads.block(j)
+		h.owner[c.stream] = j
+	}
+	if c.w != nil {
+		c.w.thread = j
+		h.clock.q.PushOrdered(eventq.Event{At: at, Kind: uint8(evSync), Ref: h.waits.Put(c.w)})
+		return
+	}
+	c.k.thread = uint16(j)
+	h.clock.kernel(at, evHostIssue, c.k)
+}
+
+// syncIssue is a host thread reaching blocking sync w: it returns at
+// once where what it waits for has completed, else when it does.
+func (h *hostSide) syncIssue(w *hostWait) {
+	now := h.clock.now()
+	w.call = now
+	h.threads.issuedOn(w.thread)
+	if h.sync.met(w) {
+		h.syncReturn(w)
+	} else {
+		h.sync.block(w)
+	}
+	if err := h.readHost(); err != nil {
+		h.eng.fail(err)
+	}
+}
+
+// syncReturn is blocking call w's wait ended now: its thread is free
+// lat.host_sync later (a copy's, no earlier than the call's own
+// lat.host_issue), and the host's later calls on it move by the return,
+// replayed minus captured. The call read and held behind it is planned.
+func (h *hostSide) syncReturn(w *hostWait) {
+	end := h.clock.now()
+	if w.copy != nil {
+		end = max(end, w.call+h.cfg.Lat.HostIssue)
+	}
+	ret := end + h.cfg.Lat.HostSync
+	h.threads.unblock(w.thread, ret, ret-w.ret)
+	h.out.hostSync(w.row(ret))
+	if c := h.held; c != nil {
+		h.held = nil
+		h.plan(c)
+	}
+}
+
+// opDone is host operation k complete: stream heads that waited for an
+// event it completed go on, and blocking calls it released return.
+func (h *hostSide) opDone(k *Kernel) {
+	ops, woken := h.sync.done(k)
+	for _, op := range ops {
+		h.headOfStream(op)
+	}
+	for _, w := range woken {
+		h.syncReturn(w)
+	}
+	if len(woken) > 0 {
+		if err := h.readHost(); err != nil {
+			h.eng.fail(err)
+		}
+	}
 }
 
 // issue is a host thread issuing a launch or a copy: the thread is busy
@@ -230,6 +392,10 @@ func (h *hostSide) issue(k *Kernel) {
 	now := h.clock.now()
 	k.launchCycle = now
 	h.threads.issuedOn(int(k.thread))
+	if c := k.copyOp(); c != nil && c.wait != nil {
+		c.wait.call = now
+		h.sync.block(c.wait)
+	}
 	if k.copyOp() == nil {
 		if h.first < 0 {
 			h.first = now
@@ -265,6 +431,11 @@ func (h *hostSide) enterStream(k *Kernel) {
 // headOfStream is a kernel whose stream lets it run; it still waits for its
 // `after` kernels, then for a Kernel Distributor entry.
 func (h *hostSide) headOfStream(k *Kernel) {
+	if l := pendingLatch(k.latches()); l != nil {
+		k.state = kWaiting
+		l.ops = append(l.ops, k)
+		return
+	}
 	if k.copyOp() != nil {
 		h.startCopy(k)
 		return
@@ -291,6 +462,7 @@ func (h *hostSide) kernelDone(k *Kernel) {
 	for _, w := range waiters {
 		h.headOfStream(w)
 	}
+	h.opDone(k)
 }
 
 // byIndex returns the i-th host kernel issued, for the body cursor to

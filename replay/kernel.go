@@ -122,6 +122,17 @@ type kernelRare struct {
 	copy     *copyOp  // set for an explicit host copy, which streams order like a kernel
 	profiled int64    // when its CRCS pre-profiler ends (costs.go); 0 without one
 	grid     uint64   // an aggregated kernel's CTAs, its members' included (klap.go); 0 otherwise
+	// latches are the event records a host operation waits for at its
+	// stream's head (a stream wait read before it: hostsync.go)
+	latches []*eventLatch
+}
+
+// latches is what a host operation waits for beside its stream.
+func (k *Kernel) latches() []*eventLatch {
+	if k.rare == nil {
+		return nil
+	}
+	return k.rare.latches
 }
 
 // rareParts is k's rare parts, created on first use.

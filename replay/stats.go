@@ -225,6 +225,13 @@ func (r *recorder) countCTA(stall int64) {
 // busyFor widens the GPU's busy span to [start, end] (a copy's).
 func (r *recorder) busyFor(start, end int64) { r.busy.cover(start, end) }
 
+// hostSync writes a blocking call's row, where the sink keeps them.
+func (r *recorder) hostSync(row tables.Sync) {
+	if s, ok := r.sink.(tables.SyncSink); ok && !r.quiet {
+		s.Sync(row)
+	}
+}
+
 // ctaRow writes a finished CTA's row. The row, nine fields passed by
 // value to an interface, and its slowdown from a slab cost a CTA's end a
 // good part of its time, so ctaEnd skips it for a sink that keeps no rows.

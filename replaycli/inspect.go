@@ -16,7 +16,7 @@ Usage:
 Reads and validates the whole trace and prints its header and counts:
 records by type, host and device kernels, CTAs, launch sites, and the
 host operations its host index lists (a binary trace's copy of its host
-launches and memcpys, which the replay's host pass reads instead of the
+launches, memcpys and syncs, which the replay's host pass reads instead of the
 whole trace; checked against the records here as in a replay). A trace
 without one gets one from replay convert where host operations are
 sparse in it.
@@ -60,7 +60,7 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "trace        %s\n", c.Trace)
 	fmt.Fprintf(stdout, "source       %s (gpu %s, %.0f MHz)\n", h.Source, h.GPU, h.ClockMHz)
 	fmt.Fprintf(stdout, "records      %d\n", c.Records)
-	for k := trace.KindHeader; k <= trace.KindPages; k++ {
+	for k := trace.KindHeader; k <= trace.KindSync; k++ {
 		if n := c.ByType[k.String()]; n > 0 {
 			fmt.Fprintf(stdout, "  %-10s %d\n", k, n)
 		}

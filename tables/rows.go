@@ -131,3 +131,31 @@ type Stage struct {
 	StartCycle int64
 	EndCycle   int64
 }
+
+// Sync is one blocking host call: a device, stream or event sync, or a
+// copy that blocks its thread (trace.Memcpy.Blocks).
+type Sync struct {
+	Seq    int64  // the call's place among the host's calls, from 1
+	Call   string // "device", "stream", "event" or "memcpy"
+	Thread int32  // the host thread it held
+	Stream *int64 // a stream sync's or a copy's stream, an event sync's record's; nil for a device sync
+	Event  *int64 // an event sync's event
+	// CallCycle is when the thread reached the call, ReturnCycle when
+	// it returned (the wait's end plus lat.host_sync), CapturedReturn
+	// when it returned in the capture (rescaled, after the launch base):
+	// the host's later calls on the thread move by ReturnCycle −
+	// CapturedReturn.
+	CallCycle      int64
+	ReturnCycle    int64
+	CapturedReturn int64
+	// LastKernel is the host kernel whose completion ended the wait; nil
+	// where the wait ended at the call or with a copy.
+	LastKernel *uint64
+}
+
+// SyncSink is a Sink that also takes the syncs table's rows. The engine
+// writes them to a Sink that implements it and skips them otherwise.
+type SyncSink interface {
+	Sink
+	Sync(Sync)
+}

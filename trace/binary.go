@@ -4,7 +4,7 @@ package trace
 //
 // The file is one zstd stream (frame checksums on), optionally followed by
 // the host index: a zstd skippable frame, which every zstd decoder passes
-// over, holding a copy of the host launch and memcpy records, found from
+// over, holding a copy of the host launch, memcpy and sync records, found from
 // the file's end and checksummed. A Writer writes it where host
 // operations are sparse in the stream and it stays under a cap (layout,
 // cap and rule in hostindex.go). Decompressed, the file is
@@ -22,6 +22,8 @@ package trace
 //	meta    = uvarint(n) (str(key) str(value))*n        keys ascending
 //	buffer  = uvarint(id) str(name) uvarint(base) varint(bytes) enum(role)
 //	memcpy  = enum(dir) uvarint(buffer) varint(bytes) uvarint(stream) varint(t)
+//	memcpyx = memcpy uvarint(blocking | pageable<<1) ret(ret)
+//	                                      under tagMemcpyCall
 //	kernel  = uvarint(id) str(name) uvarint(grid)×3 uvarint(block)×3
 //	          varint(regs) varint(smem)
 //	launch  = uvarint(flags) delta(kernel) [varint(t)] [uvarint(stream)]
@@ -35,6 +37,7 @@ package trace
 //	pages   = ref uvarint(buffer) list(r) list(w)
 //	accessat = access varint(at)          at != 0, under tagAccessAt
 //	pagesat  = pages varint(at)           at != 0, under tagPagesAt
+//	sync    = uvarint(op) uvarint(stream) uvarint(event) varint(t) ret(ret)
 //
 // The header's flags byte says whether gpu_spec follows (headerGPUSpec) and
 // whether the trace declares ordered_trees (headerOrderedTrees); traces
@@ -54,6 +57,27 @@ package trace
 // positions are byte-identical to those written before at existed, and a
 // reader that predates it rejects a trace with positions as an unknown tag.
 // Each pair decodes to one Access or Pages.
+//
+// A memcpy record with blocking, pageable or ret set is a memcpyx body,
+// the old body and then the flags and ret, under tag tagMemcpyCall
+// (0x83); one with none of them keeps KindMemcpy's tag and body, so a
+// trace without them is byte-identical to one written before they
+// existed, and a reader that predates them rejects the tag instead of
+// reading a blocking copy as an asynchronous one. A memcpyx body whose
+// flags and ret are all 0, or whose flags have other bits, is refused:
+// each record has one encoding. A sync record's op is its SyncOp
+// (1 device, 2 stream, 3 event, 4 record, 5 wait); any other is refused.
+//
+// ret(ret) codes a call's captured return against the same record's t,
+// 0 standing for "none" (ret 0):
+//
+//	ret(ret) = uvarint(0)                      ret = 0
+//	         = uvarint(zigzag(ret - t) + 1)    otherwise
+//
+// where the one ret whose code wraps to 0, ret = t - 2^63, takes the
+// code ret = 0 would have had, uvarint(zigzag(-t) + 1): a bijection, so
+// every value round-trips. A blocking call's ret is at or just after its
+// t, one or two bytes.
 //
 // where uvarint and varint are Go's encoding/binary varints (varint is
 // zigzag), f64 is an IEEE 754 double in 8 little-endian bytes, str is
@@ -75,19 +99,24 @@ package trace
 // the others. A list's xs[-1] is 0, except warp_cycles' which is the CTA's
 // cycles. An empty list, map or absent gpu_spec decodes as nil.
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // tagExtended, set in a record's tag, says its body is the kind's body with
 // more fields after it (see above). Only the tags below have it; any other
 // tag with the bit set is unknown.
 const tagExtended = 0x80
 
-// The extended tags: a cta record that carries insts and dram_bytes, and an
-// access or pages record with an at.
+// The extended tags: a cta record that carries insts and dram_bytes, an
+// access or pages record with an at, and a memcpy record with its call's
+// blocking, pageable or ret.
 const (
-	tagCTADemand = tagExtended | byte(KindCTA)
-	tagAccessAt  = tagExtended | byte(KindAccess)
-	tagPagesAt   = tagExtended | byte(KindPages)
+	tagMemcpyCall = tagExtended | byte(KindMemcpy)
+	tagCTADemand  = tagExtended | byte(KindCTA)
+	tagAccessAt   = tagExtended | byte(KindAccess)
+	tagPagesAt    = tagExtended | byte(KindPages)
 )
 
 // splitTag is the kind a tag's record decodes to and whether its body is
@@ -95,7 +124,7 @@ const (
 // back as Kind(tag), which names no kind.
 func splitTag(tag byte) (k Kind, extended bool) {
 	switch tag {
-	case tagCTADemand, tagAccessAt, tagPagesAt:
+	case tagMemcpyCall, tagCTADemand, tagAccessAt, tagPagesAt:
 		return Kind(tag &^ tagExtended), true
 	}
 	return Kind(tag), false
@@ -149,6 +178,39 @@ const (
 	launchHasDevStream
 	launchFlagsMask = 1<<iota - 1
 )
+
+// Memcpy flag bits, in a memcpyx body.
+const (
+	memcpyBlocking = 1 << iota
+	memcpyPageable
+	memcpyFlagsMask = 1<<iota - 1
+)
+
+// retCode is ret(ret) of a record at t (see above).
+func retCode(t, ret int64) uint64 {
+	if ret == 0 {
+		return 0
+	}
+	if c := zigzagOf(ret-t) + 1; c != 0 {
+		return c
+	}
+	return zigzagOf(-t) + 1 // ret - t is -2^63: ret 0's code, which is free
+}
+
+// retOf decodes retCode's c for a record at t.
+func retOf(t int64, c uint64) int64 {
+	switch c {
+	case 0:
+		return 0
+	case zigzagOf(-t) + 1:
+		return t + math.MinInt64
+	}
+	return t + zigzag(c-1)
+}
+
+// zigzagOf is v's zigzag code, what binary.AppendVarint writes as a
+// uvarint.
+func zigzagOf(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 // The enumerations of string-valued fields, in enum order (1-based on disk).
 var (

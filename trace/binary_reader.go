@@ -263,7 +263,7 @@ func (r *Reader) decode(k Kind, extended bool) (Record, error) {
 	case KindBuffer:
 		return r.buffer()
 	case KindMemcpy:
-		return r.memcpy()
+		return r.memcpy(extended)
 	case KindKernel:
 		return r.kernel()
 	case KindLaunch:
@@ -274,6 +274,8 @@ func (r *Reader) decode(k Kind, extended bool) (Record, error) {
 		return r.access(extended)
 	case KindPages:
 		return r.pages(extended)
+	case KindSync:
+		return r.sync()
 	}
 	return nil, errRange("unknown record tag %d", k)
 }
@@ -319,7 +321,9 @@ func (r *Reader) buffer() (Record, error) {
 	return b, d.err
 }
 
-func (r *Reader) memcpy() (Record, error) {
+// memcpy decodes a memcpy record's body; call says it is a memcpyx body
+// (the tagMemcpyCall form) ending in the call's flags and ret.
+func (r *Reader) memcpy(call bool) (Record, error) {
 	d := fieldReader{in: r.in}
 	m := &Memcpy{
 		Dir:    d.enum(dirNames),
@@ -328,7 +332,36 @@ func (r *Reader) memcpy() (Record, error) {
 		Stream: d.uvarint(),
 		T:      d.varint(),
 	}
+	if call {
+		flags, ret := d.uvarint(), d.uvarint()
+		switch {
+		case d.err != nil:
+		case flags&^memcpyFlagsMask != 0:
+			d.fail(errRange("memcpy flags %#x have unknown bits", flags))
+		case flags == 0 && ret == 0:
+			// The writer uses the tag only for a copy with one of
+			// them: two encodings of one record would break binary
+			// -> JSONL -> binary.
+			d.fail(errRange("memcpy record under tag %#x without blocking, pageable or ret", tagMemcpyCall))
+		}
+		m.Blocking = flags&memcpyBlocking != 0
+		m.Pageable = flags&memcpyPageable != 0
+		m.Ret = retOf(m.T, ret)
+	}
 	return m, d.err
+}
+
+// sync decodes a sync record's body.
+func (r *Reader) sync() (Record, error) {
+	d := fieldReader{in: r.in}
+	op := d.uvarint()
+	s := &Sync{Stream: d.uvarint(), Event: d.uvarint(), T: d.varint()}
+	s.Ret = retOf(s.T, d.uvarint())
+	if d.err == nil && (op == 0 || op >= uint64(numSyncOps)) {
+		d.fail(errRange("sync op %d is not one this reader knows (1 to %d)", op, numSyncOps-1))
+	}
+	s.Op = SyncOp(op)
+	return s, d.err
 }
 
 func (r *Reader) kernel() (Record, error) {

@@ -149,12 +149,31 @@ func (e *encoder) record(rec Record) {
 		}
 	case *Memcpy:
 		if r != nil {
-			e.tag(KindMemcpy)
+			call := r.Blocking || r.Pageable || r.Ret != 0
+			e.buf = append(e.buf, extendedTag(KindMemcpy, call))
 			e.enum(r.Dir, dirNames)
 			e.uvarint(r.Buffer)
 			e.varint(r.Bytes)
 			e.uvarint(r.Stream)
 			e.varint(r.T)
+			if call {
+				e.uvarint(memcpyFlags(r))
+				e.uvarint(retCode(r.T, r.Ret))
+			}
+			return
+		}
+	case *Sync:
+		if r != nil {
+			if r.Op == 0 || r.Op >= numSyncOps {
+				e.fail(errRange("sync op %d is not one the format knows (1 to %d)", r.Op, numSyncOps-1))
+				return
+			}
+			e.tag(KindSync)
+			e.uvarint(uint64(r.Op))
+			e.uvarint(r.Stream)
+			e.uvarint(r.Event)
+			e.varint(r.T)
+			e.uvarint(retCode(r.T, r.Ret))
 			return
 		}
 	case *Kernel:
@@ -296,6 +315,18 @@ func (e *encoder) launch(l *Launch) {
 	if flags&launchHasDevStream != 0 {
 		e.uvarint(devStreamField(l))
 	}
+}
+
+// memcpyFlags packs a memcpy's blocking and pageable.
+func memcpyFlags(m *Memcpy) uint64 {
+	var v uint64
+	if m.Blocking {
+		v |= memcpyBlocking
+	}
+	if m.Pageable {
+		v |= memcpyPageable
+	}
+	return v
 }
 
 // devStreamField packs a launch's stream kind and creates_stream.

@@ -10,7 +10,7 @@ import (
 )
 
 // The host index: a second copy of a binary trace's host operations (host
-// launches and memcpys) after its records, so that a reader that wants
+// launches, memcpys and syncs) after its records, so that a reader that wants
 // only those (the replay's host pass) reads a few bytes at the end of the
 // file instead of decompressing and skimming every record for them. It
 // sits in a zstd skippable frame (RFC 8878 §3.1.2), which every zstd
@@ -18,7 +18,7 @@ import (
 // with or without it:
 //
 //	index   = u32(hostIndexFrameMagic) u32(n + hostIndexFooter) records footer
-//	records = record*                  n bytes; host launch and memcpy records
+//	records = record*                  n bytes; host launch, memcpy and sync records
 //	                                   encoded as in the stream, delta-coded
 //	                                   among themselves (a fresh deltaState)
 //	footer  = u32(n) u32(count) u32(crc) hostIndexMagic
@@ -74,13 +74,13 @@ func hostIndexWorth(n int, stream int64) bool {
 // crcTable is CRC-32C's: the index's checksum.
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// isHostOp reports whether rec is what the host index lists: a host launch
-// or a memcpy.
+// isHostOp reports whether rec is what the host index lists: a host
+// launch, a memcpy or a sync.
 func isHostOp(rec Record) bool {
 	switch r := rec.(type) {
 	case *Launch:
 		return r.Parent == nil
-	case *Memcpy:
+	case *Memcpy, *Sync:
 		return true
 	}
 	return false
@@ -138,8 +138,8 @@ func (x *hostIndexWriter) encode() []byte {
 	return append(out, hostIndexMagic...)
 }
 
-// HostIndex is a binary trace's host index (see above): its host launches
-// and memcpys, in trace order.
+// HostIndex is a binary trace's host index (see above): its host launches,
+// memcpys and syncs, in trace order.
 type HostIndex struct {
 	records []byte // checked: count host operations that decode cleanly
 	count   int
@@ -205,7 +205,7 @@ func (x *HostIndex) check() error {
 			return indexRecordError(err)
 		}
 		if !isHostOp(rec) {
-			return hostIndexError("its record %d is a %s record, not a host launch or memcpy", i+1, kindOf(rec))
+			return hostIndexError("its record %d is a %s record, not a host launch, memcpy or sync", i+1, kindOf(rec))
 		}
 	}
 }
@@ -295,7 +295,7 @@ func (c *hostCheck) check(rec Record, err error, record int64) error {
 	switch {
 	case err == io.EOF:
 		if c.seen < c.want {
-			c.err = &Error{Offset: -1, Msg: fmt.Sprintf("at end of trace: the host index lists %d host launches and memcpys, the trace has %d", c.want, c.seen)}
+			c.err = &Error{Offset: -1, Msg: fmt.Sprintf("at end of trace: the host index lists %d host operations, the trace has %d", c.want, c.seen)}
 			return c.err
 		}
 		return err
@@ -306,7 +306,7 @@ func (c *hostCheck) check(rec Record, err error, record int64) error {
 	want, err := c.ops.Next()
 	switch {
 	case err == io.EOF:
-		c.err = c.errorAt(rec, record, fmt.Sprintf("the host index lists %d host launches and memcpys, the trace has more", c.want))
+		c.err = c.errorAt(rec, record, fmt.Sprintf("the host index lists %d host operations, the trace has more", c.want))
 	case err != nil:
 		c.err = err
 	case !sameHostOp(want, rec):
@@ -349,6 +349,9 @@ func sameHostOp(a, b Record) bool {
 			slices.Equal(a.After, b.After)
 	case *Memcpy:
 		b, ok := b.(*Memcpy)
+		return ok && *a == *b
+	case *Sync:
+		b, ok := b.(*Sync)
 		return ok && *a == *b
 	}
 	return false

@@ -338,7 +338,7 @@ func TestHostIndexForged(t *testing.T) {
 		n    uint32
 		msg  string
 	}{
-		{"a kernel record", []Record{l, &Kernel{ID: 2}}, 2, "host index: its record 2 is a kernel record, not a host launch or memcpy"},
+		{"a kernel record", []Record{l, &Kernel{ID: 2}}, 2, "host index: its record 2 is a kernel record, not a host launch, memcpy or sync"},
 		{"a device launch", []Record{&Launch{Kernel: 2, Parent: &Parent{}}}, 1, "its record 1 is a launch record, not"},
 		{"count too high", []Record{l}, 2, "host index: it holds 1 records, its footer says 2"},
 		{"count too low", []Record{l, l}, 1, "it holds 2 records, its footer says 1"},
@@ -431,8 +431,8 @@ func checkHostIndexErrors(t *testing.T, way string, pos bool, stream []byte, rec
 		{"memcpy bytes", change(10, func(r Record) { r.(*Memcpy).Bytes = 1 }), 11, `"bytes":1,`},
 		{"memcpy dir", change(2, func(r Record) { r.(*Memcpy).Dir = DirD2H }), 3, `"dir":"d2h"`},
 		{"memcpy for launch", dropped, 5, `the trace has {"type":"launch","kernel":1,"t":100,"stream":1}, the index {"type":"memcpy"`},
-		{"one fewer", recs[:len(recs)-1], int64(len(recs)), "the host index lists 12 host launches and memcpys, the trace has more"},
-		{"one more", append(append([]Record{}, recs...), &Memcpy{Dir: DirD2H}), 0, "at end of trace: the host index lists 14 host launches and memcpys, the trace has 13"},
+		{"one fewer", recs[:len(recs)-1], int64(len(recs)), "the host index lists 12 host operations, the trace has more"},
+		{"one more", append(append([]Record{}, recs...), &Memcpy{Dir: DirD2H}), 0, "at end of trace: the host index lists 14 host operations, the trace has 13"},
 	} {
 		got, err := read(index(c.index))
 		e, ok := err.(*Error)

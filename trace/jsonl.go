@@ -102,6 +102,24 @@ func (e *jsonEncoder) record(rec Record) {
 			e.int("bytes", r.Bytes)
 			e.uint("stream", r.Stream)
 			e.int("t", r.T)
+			e.boolOmit("blocking", r.Blocking)
+			e.boolOmit("pageable", r.Pageable)
+			e.intOmit("ret", r.Ret)
+			e.close()
+			return
+		}
+	case *Sync:
+		if r != nil {
+			if r.Op == 0 || r.Op >= numSyncOps {
+				e.fail(fmt.Errorf("unknown sync op %d", uint8(r.Op)))
+				return
+			}
+			e.open(KindSync)
+			e.str("op", r.Op.String())
+			e.uintOmit("stream", r.Stream)
+			e.uintOmit("event", r.Event)
+			e.int("t", r.T)
+			e.intOmit("ret", r.Ret)
 			e.close()
 			return
 		}
@@ -241,10 +259,7 @@ func (e *jsonEncoder) launch(l *Launch) {
 	if l.DeviceStream != OwnStream {
 		e.str("stream_kind", l.DeviceStream.String())
 	}
-	if l.CreatesStream {
-		e.key("creates_stream")
-		e.b = append(e.b, "true"...)
-	}
+	e.boolOmit("creates_stream", l.CreatesStream)
 	e.close()
 }
 
@@ -284,6 +299,20 @@ func (e *jsonEncoder) uint(k string, v uint64) {
 func (e *jsonEncoder) int(k string, v int64) {
 	e.key(k)
 	e.b = strconv.AppendInt(e.b, v, 10)
+}
+
+func (e *jsonEncoder) uintOmit(k string, v uint64) {
+	if v != 0 {
+		e.uint(k, v)
+	}
+}
+
+// boolOmit writes true, and leaves false out.
+func (e *jsonEncoder) boolOmit(k string, v bool) {
+	if v {
+		e.key(k)
+		e.b = append(e.b, "true"...)
+	}
 }
 
 func (e *jsonEncoder) intOmit(k string, v int64) {

@@ -147,10 +147,48 @@ func (d *lineDecoder) memcpy() (Record, error) {
 			return true, d.u64(&m.Stream)
 		case "t":
 			return true, d.i64(&m.T)
+		case "blocking":
+			return true, d.bool(&m.Blocking)
+		case "pageable":
+			return true, d.bool(&m.Pageable)
+		case "ret":
+			return true, d.i64(&m.Ret)
 		}
 		return false, nil
 	})
 	return m, err
+}
+
+func (d *lineDecoder) sync() (Record, error) {
+	s := new(Sync)
+	hasOp := false
+	err := d.object(func(key []byte) (bool, error) {
+		switch string(key) {
+		case "type":
+			return d.typeField()
+		case "op":
+			var name string
+			if err := d.str(&name); err != nil {
+				return true, err
+			}
+			op, err := ParseSyncOp(name)
+			s.Op, hasOp = op, err == nil
+			return true, err
+		case "stream":
+			return true, d.u64(&s.Stream)
+		case "event":
+			return true, d.u64(&s.Event)
+		case "t":
+			return true, d.i64(&s.T)
+		case "ret":
+			return true, d.i64(&s.Ret)
+		}
+		return false, nil
+	})
+	if err == nil && !hasOp {
+		err = errors.New(`missing "op" field`)
+	}
+	return s, err
 }
 
 func (d *lineDecoder) kernel() (Record, error) {

@@ -135,6 +135,8 @@ func decodeJSONLine(line []byte) (Record, error) {
 		rec, err = d.access()
 	case KindPages:
 		rec, err = d.pages()
+	case KindSync:
+		rec, err = d.sync()
 	}
 	if err == nil {
 		err = d.s.end()

@@ -26,6 +26,13 @@ import (
 //
 // Its memory is proportional to the current launch tree plus a bit or so per
 // declared kernel id and per buffer, never to the length of the trace.
+// Host streams and recorded events are kept too, by id (an entry each,
+// however many records name one): a capture numbers them by the handle the
+// program created, and a program creates a handful of streams and events
+// and reuses them, so these are bounded by the trace's distinct streams and
+// events, not by its calls. Events are capped at MaxEvents, which no real
+// program reaches, so that ids numbered per call cannot grow the map
+// without bound.
 type Validator struct {
 	src   Source
 	hosts *hostCheck // the host index check src was, now reading its src (see NewValidator)
@@ -44,7 +51,8 @@ type Validator struct {
 	declared idSet                // every kernel id declared so far
 	pending  idtab.Pending[shape] // declared kernels not yet launched
 	host     idSet                // host-launched kernel ids, for after
-	streamT  map[uint64]int64     // host stream → its last launch's or copy's t
+	streamT  map[uint64]int64     // host stream → its last launch's, copy's, record's, wait's or stream sync's t
+	recorded map[uint64]struct{}  // events an event record has named
 	tree     idtab.Table[*treeKernel]
 	hostK    *treeKernel   // the tree's host-launched kernel
 	orderK   *treeKernel   // hostK with ordered_trees (inOrder), else nil
@@ -89,10 +97,11 @@ type treeKernel struct {
 // the replay's body read; records, errors and their positions are the same.
 func NewValidator(src Source) *Validator {
 	v := &Validator{
-		src:     src,
-		at:      newAtCheck(),
-		buffers: make(map[uint64]int64),
-		streamT: make(map[uint64]int64),
+		src:      src,
+		at:       newAtCheck(),
+		buffers:  make(map[uint64]int64),
+		streamT:  make(map[uint64]int64),
+		recorded: make(map[uint64]struct{}),
 	}
 	if c, ok := src.(*hostCheck); ok {
 		v.src, v.hosts = c.src, c
@@ -188,6 +197,10 @@ func (v *Validator) check(rec Record) error {
 		if r != nil && v.hosts == nil {
 			return v.checkMemcpy(r)
 		}
+	case *Sync:
+		if r != nil && v.hosts == nil {
+			return v.checkSync(r)
+		}
 	case *Kernel:
 		if r != nil {
 			return v.checkKernel(r)
@@ -228,6 +241,10 @@ func (v *Validator) checkHostOp(rec Record) error {
 	case *Launch:
 		if r != nil {
 			return v.checkLaunch(r)
+		}
+	case *Sync:
+		if r != nil {
+			return v.checkSync(r)
 		}
 	}
 	return errors.New("nil or unknown record type")
@@ -336,7 +353,93 @@ func (v *Validator) checkMemcpy(m *Memcpy) error {
 	if m.T < 0 || m.T > MaxCycles {
 		return fmt.Errorf("memcpy at t %d; want 0 to %d (2^40) cycles", m.T, int64(MaxCycles))
 	}
+	if err := retError("memcpy", m.T, m.Ret); err != nil {
+		return err
+	}
 	return v.inStreamOrder("memcpy", m.Stream, m.T)
+}
+
+// MaxEvents bounds the distinct events a trace records (see Validator).
+const MaxEvents = 1 << 20
+
+// checkSync checks a sync record: a host operation like a host launch or
+// a copy, which may come anywhere after the header (it opens no launch
+// tree), whose stream and event are those a call of its op names.
+func (v *Validator) checkSync(s *Sync) error {
+	what := syncWhat(s)
+	switch s.Op {
+	case SyncDevice:
+		if s.Stream != 0 || s.Event != 0 {
+			return fmt.Errorf("device sync names stream %d and event %d; a device sync waits for every stream and names neither (both 0)", s.Stream, s.Event)
+		}
+	case SyncStream:
+		if s.Event != 0 {
+			return fmt.Errorf("stream sync of stream %d names event %d; a stream sync names none (0)", s.Stream, s.Event)
+		}
+	case SyncEvent:
+		if s.Stream != 0 {
+			return fmt.Errorf("%s names stream %d; an event sync names none (0): it waits for the stream its event was recorded on", what, s.Stream)
+		}
+	case EventRecord, StreamWait:
+	default:
+		return fmt.Errorf("sync op %d; want device, stream, event, record or wait", uint8(s.Op))
+	}
+	if s.T < 0 || s.T > MaxCycles {
+		return fmt.Errorf("%s at t %d; want 0 to %d (2^40) cycles", what, s.T, int64(MaxCycles))
+	}
+	if !s.Op.Blocks() && s.Ret != 0 {
+		return fmt.Errorf("%s at t %d returns at %d; an event record or stream wait does not block the host, want ret 0", what, s.T, s.Ret)
+	}
+	if err := retError(what, s.T, s.Ret); err != nil {
+		return err
+	}
+	switch s.Op {
+	case SyncStream:
+		if _, ok := v.streamT[s.Stream]; !ok {
+			return fmt.Errorf("%s at t %d: a sync on a stream that does not exist (no host launch, memcpy, event record or stream wait came on it before)", what, s.T)
+		}
+	case SyncEvent, StreamWait:
+		if _, ok := v.recorded[s.Event]; !ok {
+			return fmt.Errorf("%s at t %d: a wait on an event never recorded (no event record of it came before)", what, s.T)
+		}
+	case EventRecord:
+		if _, ok := v.recorded[s.Event]; !ok {
+			if len(v.recorded) >= MaxEvents {
+				return fmt.Errorf("%s: the trace records more than %d (2^20) distinct events; number events by the program's handles, which it reuses", what, MaxEvents)
+			}
+			v.recorded[s.Event] = struct{}{}
+		}
+	}
+	if s.Op == SyncStream || s.Op == EventRecord || s.Op == StreamWait {
+		return v.inStreamOrder(what, s.Stream, s.T)
+	}
+	return nil
+}
+
+// syncWhat names sync record s in messages.
+func syncWhat(s *Sync) string {
+	switch s.Op {
+	case SyncDevice:
+		return "device sync"
+	case SyncStream:
+		return fmt.Sprintf("stream sync of stream %d", s.Stream)
+	case SyncEvent:
+		return fmt.Sprintf("event sync of event %d", s.Event)
+	case EventRecord:
+		return fmt.Sprintf("event record of event %d", s.Event)
+	case StreamWait:
+		return fmt.Sprintf("stream wait for event %d", s.Event)
+	}
+	return "sync"
+}
+
+// retError is what is wrong with a call's ret, captured at t, or nil: a
+// call returns no earlier than it was made (ret 0 says it returned at t).
+func retError(what string, t, ret int64) error {
+	if ret != 0 && (ret < t || ret > MaxCycles) {
+		return fmt.Errorf("%s at t %d returns at %d; want ret 0 (returned at t) or from t to %d (2^40) cycles", what, t, ret, int64(MaxCycles))
+	}
+	return nil
 }
 
 // MaxStream is the largest host stream id: the tables hold stream ids as

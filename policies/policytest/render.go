@@ -17,6 +17,7 @@ type Recorder struct {
 	Occupancies []tables.Occupancy
 	Pages       []tables.Page
 	Stages      []tables.Stage
+	Syncs       []tables.Sync
 }
 
 func (r *Recorder) Kernel(x tables.Kernel)       { r.Kernels = append(r.Kernels, x) }
@@ -25,9 +26,10 @@ func (r *Recorder) Launch(x tables.Launch)       { r.Launches = append(r.Launche
 func (r *Recorder) Occupancy(x tables.Occupancy) { r.Occupancies = append(r.Occupancies, x) }
 func (r *Recorder) Page(x tables.Page)           { r.Pages = append(r.Pages, x) }
 func (r *Recorder) Stage(x tables.Stage)         { r.Stages = append(r.Stages, x) }
+func (r *Recorder) Sync(x tables.Sync)           { r.Syncs = append(r.Syncs, x) }
 
 // Render prints the rows of the tables show names (summary, kernels,
-// ctas, launches, pages, stages, occupancy, utilization, cdpfloor, blind,
+// ctas, launches, pages, stages, syncs, occupancy, utilization, cdpfloor, blind,
 // occupancy-avg, grids: each kernel's CTAs and threads per CTA), in a stable order (kernels by id, CTAs by kernel and
 // index, launches by cycle, parent and lane) so cases read naturally.
 func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []string {
@@ -112,6 +114,21 @@ func (r *Recorder) Render(st *replay.Stats, b bounds.Bounds, show []string) []st
 		case "stages":
 			for _, s := range r.Stages {
 				out = append(out, fmt.Sprintf("stage %s %d..%d", s.Stage, s.StartCycle, s.EndCycle))
+			}
+		case "syncs":
+			for _, s := range r.Syncs {
+				line := fmt.Sprintf("sync %d %s thread=%d", s.Seq, s.Call, s.Thread)
+				if s.Stream != nil {
+					line += fmt.Sprintf(" stream=%d", *s.Stream)
+				}
+				if s.Event != nil {
+					line += fmt.Sprintf(" event=%d", *s.Event)
+				}
+				line += fmt.Sprintf(" call=%d return=%d captured=%d", s.CallCycle, s.ReturnCycle, s.CapturedReturn)
+				if s.LastKernel != nil {
+					line += fmt.Sprintf(" last=%d", *s.LastKernel)
+				}
+				out = append(out, line)
 			}
 		case "utilization":
 			if st.Contention {
