@@ -47,8 +47,9 @@ import (
 //   - the cudaEventSynchronize at 1125 (+2) awaits the first record:
 //     event 1; the cudaDeviceSynchronize at 1130 (+5): device.
 //
-// lat.host_sync: the blocking syncs' costs beyond the last op to end
-// before they returned (ends 1030, 1035, 1080, 1082, 1112 µs) are 3
+// lat.host_sync: the blocking calls' costs beyond the last op to end
+// before they returned (ends 1030, 1035, 1080, 1082, 1112 µs) are 5
+// (the cudaMemcpy, 1035–1040), 3 (the pageable copy, 1082–1085), 3
 // (1086–1089), 3 (1112–1115), 2 (1125–1127) and 5 µs (1130–1135):
 // median 3 µs, 3000 cycles.
 func TestSyncsGolden(t *testing.T) {
@@ -63,7 +64,7 @@ func TestSyncsGolden(t *testing.T) {
 	}
 	recs := validated(t, buf.String())
 	h := recs[0].(*trace.Header)
-	for k, want := range map[string]string{"set.lat.host_sync": "3000", "host_sync_from": "median of 4 blocking syncs", "origin_ts_us": "1011.217", "lat.kernel_dispatch": "283"} {
+	for k, want := range map[string]string{"set.lat.host_sync": "3000", "host_sync_from": "median of 6 blocking calls", "origin_ts_us": "1011.217", "lat.kernel_dispatch": "283"} {
 		if h.Meta[k] != want {
 			t.Errorf("meta %s = %q, want %q", k, h.Meta[k], want)
 		}

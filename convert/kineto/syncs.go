@@ -350,10 +350,12 @@ func (pl *plan) at(ns int64) int64 {
 	return profile.CyclesBetween(pl.base, ns, pl.gpu.Spec.ClockMHz) - pl.origin
 }
 
-// hostSyncCost is the median cost of the blocking syncs' own call, in
-// cycles: for each, ret − max(t, the end of the last converted GPU op
-// that ended by ret), the time the call took beyond the GPU work it can
-// have waited for. ok is false where the profile has no blocking sync.
+// hostSyncCost is the median cost of the blocking calls' own work, in
+// cycles: for each blocking sync and blocking copy, ret − max(its call's
+// start, the end of the last converted GPU op that ended by ret), the
+// time the call took beyond the GPU work it can have waited for. A replay
+// charges lat.host_sync after a blocking call's wait. ok is false where
+// the profile has no blocking call.
 func (pl *plan) hostSyncCost() (cycles int64, n int, ok bool) {
 	ends := make([]int64, 0, len(pl.ops))
 	for _, op := range pl.ops {
@@ -361,15 +363,22 @@ func (pl *plan) hostSyncCost() (cycles int64, n int, ok bool) {
 	}
 	slices.Sort(ends)
 	var costs []int64
-	for _, s := range pl.syncs {
-		if !s.op.Blocks() {
-			continue
-		}
-		from := s.ts
-		if i, _ := slices.BinarySearch(ends, s.ret+1); i > 0 {
+	cost := func(ts, ret int64) {
+		from := ts
+		if i, _ := slices.BinarySearch(ends, ret+1); i > 0 {
 			from = max(from, ends[i-1])
 		}
-		costs = append(costs, max(s.ret-from, 0))
+		costs = append(costs, max(ret-from, 0))
+	}
+	for _, s := range pl.syncs {
+		if s.op.Blocks() {
+			cost(s.ts, s.ret)
+		}
+	}
+	for _, op := range pl.ops {
+		if op.copy && copyBlocks(op) {
+			cost(op.call.ts, op.call.ts+op.call.dur)
+		}
 	}
 	if len(costs) == 0 {
 		return 0, 0, false

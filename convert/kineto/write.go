@@ -80,7 +80,7 @@ func (w *writer) header() *trace.Header {
 	w.pl.lat.Record(meta)
 	if c, n, ok := w.pl.hostSyncCost(); ok {
 		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(c, 10)
-		meta["host_sync_from"] = "median of " + strconv.Itoa(n) + " blocking syncs"
+		meta["host_sync_from"] = "median of " + strconv.Itoa(n) + " blocking calls"
 	}
 	return &trace.Header{
 		Version:   trace.Version,
@@ -116,17 +116,29 @@ func (w *writer) memcpy(op *gpuOp) error {
 		Dir: copyDir(op), Buffer: w.bid, Bytes: bytesOf(op),
 		Stream: w.pl.streams[op.stream], T: op.t,
 	}
-	if op.call != nil && !op.call.concurrent {
+	if copyBlocks(op) {
 		m.Blocking = syncCopies[op.call.name]
 		m.Pageable = strings.Contains(op.name, "Pageable")
-	}
-	if m.Blocks() {
 		m.Ret = max(w.pl.at(op.call.ts+op.call.dur), m.T)
 		if err := profile.CheckT(m.Ret, w.pl.gpu.Spec.ClockMHz); err != nil {
 			return errorf(w.pl.file, op.index, op.offset, "copy's return %v", err)
 		}
 	}
 	return w.out.Write(m)
+}
+
+// copyBlocks reports whether a copy is written as blocking its host
+// thread: a synchronous call, or pageable host memory (the CUDA Runtime
+// API's "API synchronization behavior": "for transfers from pageable
+// host memory to device memory, a stream sync is performed before the
+// copy is initiated" and the function returns once the buffer is staged;
+// "for transfers from device memory to pageable host memory, the
+// function will return only once the copy has completed"), whose call
+// the profile has, with no other host thread issuing GPU work while it
+// ran (markConcurrent). A copy without its call is written as not
+// blocking: where and when its call returned is unknown.
+func copyBlocks(op *gpuOp) bool {
+	return op.call != nil && !op.call.concurrent && (syncCopies[op.call.name] || strings.Contains(op.name, "Pageable"))
 }
 
 // syncCopies are the copy calls that are synchronous whatever the host
