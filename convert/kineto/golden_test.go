@@ -105,3 +105,34 @@ func TestSyncsGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncsOtherThreads: testdata/threads.json's main thread (tid 100)
+// waits in a cudaDeviceSynchronize (1010–1072 µs) and a pageable copy
+// (1100–1130 µs) while the autograd thread (tid 200) launches kernels
+// (1030, 1120 µs). A trace has one host thread, so the sync is dropped
+// and the copy written as not blocking; the stream sync at 1150 µs,
+// which nothing overlaps, stays, on the copy's stream (7: there is no
+// cuda_sync event).
+//
+// At 1410 MHz from the first call (1000 µs), the ops start at 28200,
+// 56400, 155100 (the copy) and 183300 cycles; a kernel is ready 12268
+// cycles after its issue and a copy 11985, so going backwards they are
+// issued at 171032, 143115, 44132 and 15932 (the origin): the copy's t
+// is 127183, and the stream sync's t (150 µs) and ret (153 µs) are
+// 211500 − 15932 = 195568 and 215730 − 15932 = 199798.
+func TestSyncsOtherThreads(t *testing.T) {
+	recs, sum := convertFile(t, "testdata/threads.json", DefaultOptions())
+	var got []string
+	for _, l := range outline(recs) {
+		if strings.HasPrefix(l, "memcpy") || strings.HasPrefix(l, "sync") {
+			got = append(got, l)
+		}
+	}
+	want := []string{"memcpy d2h buffer 1 stream 7 t 127183", "sync stream stream 7 t 195568 ret 199798"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if n := sum.Unused["cuda_runtime:cudaDeviceSynchronize (another host thread issued GPU work while it waited)"]; n != 1 || sum.Syncs != 1 {
+		t.Errorf("%d syncs, %d device syncs dropped for other threads; want 1 and 1 (%v)", sum.Syncs, n, sum.Unused)
+	}
+}
