@@ -3,7 +3,10 @@ package ingest_test
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/ingest"
@@ -46,6 +49,57 @@ type plain struct{ *closeCount }
 // pass over the stream and from one read ahead, and the bodies are every
 // record; Close closes every file opened.
 func TestStreams(t *testing.T) {
+	testStreams(t, sample)
+}
+
+// syncTrace has sync records of every op, two among a launch tree's
+// records, and a blocking copy: NextHost yields them in program order
+// with the launches and copies, from the index and from the skim.
+const syncTrace = `{"type":"header","version":1,"clock_mhz":706}
+{"type":"buffer","id":1,"base":0,"bytes":4096,"role":"inout"}
+{"type":"sync","op":"record","stream":1,"event":3,"t":1}
+{"type":"kernel","id":1,"name":"k","grid":[2,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":2,"stream":1}
+{"type":"cta","kernel":1,"cta":0,"cycles":100}
+{"type":"sync","op":"wait","stream":2,"event":3,"t":3}
+{"type":"sync","op":"record","stream":1,"event":4,"t":3}
+{"type":"cta","kernel":1,"cta":1,"cycles":100}
+{"type":"memcpy","dir":"d2h","buffer":1,"bytes":4,"stream":1,"t":4,"blocking":true,"ret":200}
+{"type":"sync","op":"stream","stream":2,"t":210,"ret":220}
+{"type":"sync","op":"event","event":4,"t":230}
+{"type":"kernel","id":2,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":2,"t":235,"stream":2}
+{"type":"cta","kernel":2,"cta":0,"cycles":100}
+{"type":"sync","op":"device","t":240,"ret":250}
+`
+
+func TestStreamsSyncs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sync.trace.zst")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := trace.NewWriter(f)
+	recs, err := trace.ReadAll(trace.NewValidator(trace.NewJSONLReader(strings.NewReader(syncTrace))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if ops, _ := hostOps(t, path); len(ops) != 9 {
+		t.Fatalf("%d host operations, want 9: %v", len(ops), ops)
+	}
+	testStreams(t, path)
+}
+
+func testStreams(t *testing.T, sample string) {
 	want, total := hostOps(t, sample)
 	if len(want) == 0 {
 		t.Fatal("the sample has no host operations")

@@ -62,6 +62,12 @@ func syncCopyWait(cfg model.Config, bytes int64) int64 {
 	if cfg.IO.Memcpy == model.MemcpyAsync {
 		return 0
 	}
-	// Capped like every other cost, so absurd rates cannot wrap a thread's clock.
+	return copyTransfer(cfg, bytes)
+}
+
+// copyTransfer is a copy's own transfer of bytes at io.pcie_gbps,
+// capped like every other cost, so absurd rates cannot wrap a thread's
+// clock.
+func copyTransfer(cfg model.Config, bytes int64) int64 {
 	return roundCycle(min(float64(bytes)*pcieCyclesPerByte(cfg.GPU.ClockMHz, cfg.IO.PCIeGBps), model.MaxCost))
 }

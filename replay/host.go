@@ -62,6 +62,13 @@ func (h *hostThreads) pick(stream uint64) int {
 	return h.last
 }
 
+// shiftOf is thread j's shift: its calls' captured t move by it.
+func (h *hostThreads) shiftOf(j int) int64 { return h.shift[j] }
+
+// lastStream is the previous call's stream: a call on it stays on the
+// previous call's thread.
+func (h *hostThreads) lastStream() uint64 { return h.stream }
+
 // isBlocked reports whether a blocking call holds thread j.
 func (h *hostThreads) isBlocked(j int) bool { return h.free[j] == blocked }
 
@@ -141,17 +148,17 @@ type hostSide struct {
 	streams hostStreams
 	legacy  *legacyGate // copies on the legacy default stream (io.memcpy=legacy), else nil
 	sync    hostSync    // what blocking calls and stream waits wait for (hostsync.go)
-	held    *hostCall   // a call read whose thread a blocking call holds: reading stops there
+	held    hostCall    // a call read whose thread a blocking call holds (its call set): reading stops there
 	// owner is, by stream, the thread of the last blocking call on it
 	// (a device sync's: the previous call's stream), until the stream's
 	// next call is planned: that call goes to the same thread, so a
 	// stream's calls after a sync wait for it and move with it.
-	owner map[uint64]int
-	waits   slots.Table[*hostWait]
-	issued  []*Kernel // host kernels issued, body not loaded yet (issue order)
-	loaded  int       // host kernels whose bodies were loaded
-	order   int32     // host launches read so far
-	first   int64     // the first launch's issue (-1 before)
+	owner  map[uint64]int
+	waits  slots.Table[*hostWait]
+	issued []*Kernel // host kernels issued, body not loaded yet (issue order)
+	loaded int       // host kernels whose bodies were loaded
+	order  int32     // host launches read so far
+	first  int64     // the first launch's issue (-1 before)
 }
 
 // hostLinks is what the host side reaches outside itself.
@@ -174,7 +181,7 @@ type hostEngine interface {
 }
 
 func newHostSide(own, legacy bool, l hostLinks) hostSide {
-	h := hostSide{hostLinks: l, threads: newHostThreads(l.cfg.Lat.HostThreads), streams: newHostStreams(own), sync: newHostSync(), owner: map[uint64]int{}, first: -1}
+	h := hostSide{hostLinks: l, threads: newHostThreads(l.cfg.Lat.HostThreads), streams: newHostStreams(own), sync: newHostSync(own), owner: map[uint64]int{}, first: -1}
 	if legacy {
 		h.legacy = &legacyGate{}
 	}
@@ -199,7 +206,7 @@ func (h *hostSide) started(io *hostIO) { h.io = io }
 // busy reports whether host work is left: a stream with a live
 // operation, a call read and not issued, or a blocking call waiting.
 func (h *hostSide) busy() bool {
-	return h.streams.busy() || h.threads.planned() || h.sync.waiting() || h.held != nil
+	return h.streams.busy() || h.threads.planned() || h.sync.waiting() || h.held.isSet()
 }
 
 // firstLaunch is the first host launch's issue cycle, -1 before one.
@@ -216,7 +223,7 @@ func (h *hostSide) freshStream() uint64 { return h.streams.fresh() }
 // thread is held by a blocking call (the host's read-ahead stops at a
 // sync it cannot pass, so memory stays bounded by the calls in flight).
 func (h *hostSide) readHost() error {
-	for h.held == nil && h.threads.readMore() {
+	for !h.held.isSet() && h.threads.readMore() {
 		if err := h.readNextHost(); err != nil {
 			return err
 		}
@@ -235,6 +242,9 @@ type hostCall struct {
 	blocks   bool   // it holds its thread until its wait ends
 }
 
+// isSet reports whether c holds a call.
+func (c *hostCall) isSet() bool { return c.k != nil || c.w != nil }
+
 // readNextHost fetches the next host operation and schedules its issue.
 func (h *hostSide) readNextHost() error {
 	r, err := h.in.NextHost()
@@ -245,16 +255,21 @@ func (h *hostSide) readNextHost() error {
 	// A call may issue no earlier than its t, counted from the launch
 	// base of the host kernels issued so far (see hostIO.launchBase).
 	base := h.io.launchBase(int(h.order))
-	c := &hostCall{cost: h.cfg.Lat.HostIssue}
+	c := hostCall{cost: h.cfg.Lat.HostIssue}
 	switch r := r.(type) {
 	case *trace.Memcpy:
 		k := newCopy(r)
 		c.k, c.stream, c.earliest = k, r.Stream, base+h.body.scale(r.T)
-		h.waitFirst(k, h.sync.add(k, r.Stream))
+		if err := h.added(k, r.Stream); err != nil {
+			return err
+		}
 		if r.Blocks() {
 			c.blocks = true
-			k.copyOp().wait = &hostWait{op: trace.SyncStream, copy: k, stream: r.Stream, seq: h.sync.seqOf(k),
-				ret: base + h.body.scale(r.Returned())}
+			w := &hostWait{op: trace.SyncStream, copy: k, stream: r.Stream, ret: base + h.body.scale(r.Returned())}
+			k.copyOp().wait = w
+			if err := h.sync.blocking(w); err != nil {
+				return err
+			}
 		} else {
 			c.cost += syncCopyWait(*h.cfg, r.Bytes)
 		}
@@ -266,27 +281,28 @@ func (h *hostSide) readNextHost() error {
 		h.order++
 		h.issued = append(h.issued, k)
 		c.k, c.stream, c.earliest = k, r.Stream, base+h.body.scale(r.T)
-		h.waitFirst(k, h.sync.add(k, r.Stream))
+		if err := h.added(k, r.Stream); err != nil {
+			return err
+		}
 	case *trace.Sync:
 		switch r.Op {
 		case trace.EventRecord:
-			h.sync.record(r.Event, r.Stream)
-			return nil
+			return h.sync.record(r.Event, r.Stream)
 		case trace.StreamWait:
-			h.sync.wait(r.Stream, r.Event)
-			return nil
+			return h.sync.wait(r.Stream, r.Event)
 		}
-		w := &hostWait{op: r.Op, stream: r.Stream, event: r.Event, seq: h.sync.next(), ret: base + h.body.scale(r.Returned())}
+		w := &hostWait{op: r.Op, stream: r.Stream, event: r.Event, ret: base + h.body.scale(r.Returned())}
+		if err := h.sync.blocking(w); err != nil {
+			return err
+		}
 		// A device sync stays on the previous call's thread; a stream
 		// or event sync goes with its stream's calls.
-		c.w, c.stream, c.earliest, c.cost, c.blocks = w, h.threads.stream, base+h.body.scale(r.T), 0, true
-		switch r.Op {
-		case trace.SyncStream:
+		c.w, c.stream, c.earliest, c.cost, c.blocks = w, h.threads.lastStream(), base+h.body.scale(r.T), 0, true
+		switch {
+		case r.Op == trace.SyncStream:
 			c.stream = r.Stream
-		case trace.SyncEvent:
-			if w.latch = h.sync.latchOf(r.Event); w.latch != nil {
-				c.stream = w.latch.stream
-			}
+		case r.Op == trace.SyncEvent && w.latch != nil:
+			c.stream = w.latch.stream
 		}
 	default:
 		return nil
@@ -295,18 +311,21 @@ func (h *hostSide) readNextHost() error {
 	return nil
 }
 
-// waitFirst has host operation k wait, at its stream's head, for the
-// event records a stream wait read before it named.
-func (h *hostSide) waitFirst(k *Kernel, ls []*eventLatch) {
+// added numbers host operation k, read on stream, for the host's
+// synchronisation; it waits, at its stream's head, for the event records
+// a stream wait read before it named.
+func (h *hostSide) added(k *Kernel, stream uint64) error {
+	ls, err := h.sync.add(k, stream)
 	if len(ls) > 0 {
 		k.rareParts().latches = ls
 	}
+	return err
 }
 
 // plan gives call c its thread and schedules its issue, or holds it
 // while a blocking call holds the thread it goes to: the thread of the
 // last blocking call on its stream, else hostThreads.pick's.
-func (h *hostSide) plan(c *hostCall) {
+func (h *hostSide) plan(c hostCall) {
 	j, owned := h.owner[c.stream]
 	if !owned {
 		j = h.threads.pick(c.stream)
@@ -316,7 +335,7 @@ func (h *hostSide) plan(c *hostCall) {
 		return
 	}
 	delete(h.owner, c.stream)
-	earliest := c.earliest + h.threads.shift[j]
+	earliest := c.earliest + h.threads.shiftOf(j)
 	if c.k != nil && h.an != nil {
 		h.an.HostCall(c.k, earliest, c.cost)
 	}
@@ -340,10 +359,8 @@ func (h *hostSide) syncIssue(w *hostWait) {
 	now := h.clock.now()
 	w.call = now
 	h.threads.issuedOn(w.thread)
-	if h.sync.met(w) {
+	if h.sync.issue(w) {
 		h.syncReturn(w)
-	} else {
-		h.sync.block(w)
 	}
 	if err := h.readHost(); err != nil {
 		h.eng.fail(err)
@@ -362,8 +379,8 @@ func (h *hostSide) syncReturn(w *hostWait) {
 	ret := end + h.cfg.Lat.HostSync
 	h.threads.unblock(w.thread, ret, ret-w.ret)
 	h.out.hostSync(w.row(ret))
-	if c := h.held; c != nil {
-		h.held = nil
+	if c := h.held; c.isSet() {
+		h.held = hostCall{}
 		h.plan(c)
 	}
 }
@@ -394,7 +411,7 @@ func (h *hostSide) issue(k *Kernel) {
 	h.threads.issuedOn(int(k.thread))
 	if c := k.copyOp(); c != nil && c.wait != nil {
 		c.wait.call = now
-		h.sync.block(c.wait)
+		h.sync.issue(c.wait) // a copy's wait ends with the copy, after its issue
 	}
 	if k.copyOp() == nil {
 		if h.first < 0 {

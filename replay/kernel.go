@@ -30,6 +30,9 @@ type Kernel struct {
 	inDevStream bool
 	state       kernelState
 	thread      uint16 // the host thread that issues a host call (hostThreads)
+	// seq is a host operation's place among the host's calls, from 1
+	// (hostSync), in what would be padding before arriveNext
+	seq int32
 	// arriveNext: the device kernel launched next at the same site, which
 	// reaches the KMU with this one, at its arrival event
 	// (engine.launchChildren), and waits for an entry after it

@@ -3,10 +3,12 @@ package replay
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/tables"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // A Stepper runs a replay a stretch at a time and shows its components'
@@ -253,8 +255,56 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		// launches read, and those whose bodies are not loaded yet.
 		h := &e.host
 		t := &h.threads
+		free := make([]string, len(t.free))
+		for j, f := range t.free {
+			free[j] = fmt.Sprint(f)
+			if t.isBlocked(j) {
+				free[j] = "blocked"
+			}
+		}
 		return []string{fmt.Sprintf("host free=%v waiting=%v pending=%d all_read=%v launches_read=%d unloaded=%d",
-			[]int64(t.free), t.waiting, t.pending, t.eof, h.order, len(h.issued))}, nil
+			free, t.waiting, t.pending, t.eof, h.order, len(h.issued))}, nil
+	case "syncs":
+		// The host's synchronisation: each thread's shift, the host
+		// operations live (in all and by trace stream), the blocking
+		// calls read whose wait has not ended and what they still wait
+		// for, and the call read and held behind one.
+		h := &e.host
+		s := &h.sync
+		streams := slices.Sorted(maps.Keys(s.streams))
+		live := make([]string, 0, len(streams))
+		for _, id := range streams {
+			live = append(live, fmt.Sprintf("%d:%d", id, s.streams[id].live))
+		}
+		out := []string{fmt.Sprintf("syncs shift=%v live=%d by_stream=%v", h.threads.shift, s.live, live)}
+		for _, w := range s.counted {
+			what := fmt.Sprintf("%s seq=%d", w.op, w.seq)
+			switch {
+			case w.copy != nil:
+				what = fmt.Sprintf("memcpy seq=%d stream=%d left=%d", w.seq, w.stream, w.left)
+			case w.op == trace.SyncStream:
+				what += fmt.Sprintf(" stream=%d left=%d", w.stream, w.left)
+			case w.op == trace.SyncEvent:
+				what += fmt.Sprintf(" event=%d record=%d left=%d", w.event, w.latch.seq, w.latch.left)
+			default:
+				what += fmt.Sprintf(" left=%d", w.left)
+			}
+			if w.issued {
+				what += fmt.Sprintf(" thread=%d call=%d", w.thread, w.call)
+			}
+			out = append(out, "syncs waiting "+what)
+		}
+		if c := h.held; c.isSet() {
+			what := "sync"
+			if c.k != nil {
+				what = fmt.Sprintf("kernel %d", c.k.id)
+				if c.k.isCopy() {
+					what = "copy"
+				}
+			}
+			out = append(out, fmt.Sprintf("syncs held %s on stream %d", what, c.stream))
+		}
+		return out, nil
 	case "body":
 		// The body cursor: the host launches whose bodies (their
 		// segments of the trace) it has begun to load.
@@ -313,5 +363,5 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		return []string{fmt.Sprintf("totals kernels=%d ctas=%d stall=%d wait=%d",
 			st.Kernels, st.CTAs, st.StallCycles, st.WaitCycles)}, nil
 	}
-	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, hostio, sites, tasks, totals, legacy, issue, occupancy, body)", what)
+	return nil, fmt.Errorf("show %q: no such component (kd, sms, streams, launchpath, groups, devstreams, contention, ctas, scoreboard, klap, host, syncs, hostio, sites, tasks, totals, legacy, issue, occupancy, body)", what)
 }

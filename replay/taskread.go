@@ -88,6 +88,10 @@ func (r *taskReader) read() (*trace.CTA, error) {
 		return rec, nil
 	case *trace.Memcpy:
 		r.copy(rec)
+	case *trace.Sync:
+		if rec.Op.Blocks() {
+			return nil, &ModelError{Msg: fmt.Sprintf("%s sync at t=%d: task runtimes run the host loop of Pagoda's Fig. 1a, whose only waits are its tasks' copies; replay a trace whose host synchronises under a hardware policy (hyperq, cdp, ...)", rec.Op, rec.T)}
+		}
 	}
 	return nil, nil
 }
@@ -116,7 +120,14 @@ func (c *TaskCopies) add(cfg model.Config, m *trace.Memcpy) {
 	}
 	c.N++
 	c.Bytes += m.Bytes
-	c.Wait += syncCopyWait(cfg, m.Bytes)
+	// A copy that blocks its caller (trace.Memcpy.Blocks) waits for its
+	// own transfer, as every copy does under io.memcpy=sync: the task
+	// runtimes' host plans its calls before their copies are queued.
+	if m.Blocks() {
+		c.Wait += copyTransfer(cfg, m.Bytes)
+	} else {
+		c.Wait += syncCopyWait(cfg, m.Bytes)
+	}
 }
 
 // copy files a memcpy record: a copy to the GPU is the next task's input, a

@@ -312,6 +312,42 @@ func TestInspectJSON(t *testing.T) {
 	}
 }
 
+// A trace with sync records and a blocking copy converts from JSONL to
+// binary and back unchanged, and inspect counts its syncs, which its host
+// index lists with the launch and the copy.
+func TestSyncRecordsConvertAndInspect(t *testing.T) {
+	const text = `{"type":"header","version":1,"clock_mhz":706}
+{"type":"buffer","id":1,"base":0,"bytes":4096,"role":"inout"}
+{"type":"sync","op":"record","stream":1,"event":3,"t":1}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":0,"smem":0}
+{"type":"launch","kernel":1,"t":2,"stream":1}
+{"type":"sync","op":"wait","stream":2,"event":3,"t":3}
+{"type":"cta","kernel":1,"cta":0,"cycles":100}
+{"type":"memcpy","dir":"d2h","buffer":1,"bytes":4,"stream":1,"t":4,"blocking":true,"ret":200}
+{"type":"sync","op":"stream","stream":2,"t":210,"ret":220}
+{"type":"sync","op":"event","event":3,"t":230}
+{"type":"sync","op":"device","t":240,"ret":250}
+`
+	dir := t.TempDir()
+	in, bin := filepath.Join(dir, "sync.jsonl"), filepath.Join(dir, "sync.trace.zst")
+	os.WriteFile(in, []byte(text), 0o644)
+	if code, _, stderr := replayCmd(t, "convert", "--from=jsonl", in, "-o", bin); code != 0 {
+		t.Fatalf("convert: exit %d, %s", code, stderr)
+	}
+	if code, out, stderr := replayCmd(t, "dump", bin); code != 0 || out != text {
+		t.Errorf("dump: exit %d, %s\n%s\nwant\n%s", code, stderr, out, text)
+	}
+	code, out, stderr := replayCmd(t, "inspect", bin)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{"records      11\n", "  memcpy     1\n", "  sync       5\n", "host index   7 host operations\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // inspect reads the host index as a replay does: a damaged one (here its
 // last record's byte, which the checksum covers) is bad input naming it.
 func TestInspectDamagedHostIndex(t *testing.T) {

@@ -63,6 +63,17 @@ func exoticRecords() []Record {
 		&Access{Kernel: 7, CTA: 3, Buffer: 1, Mode: "y", At: math.MinInt64},
 		&Pages{Kernel: 8, Buffer: 2, R: []uint64{9, 2}, At: math.MaxInt64},
 		&Pages{At: -1},
+		&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: 4, T: 50, Blocking: true, Ret: 80},
+		&Memcpy{Dir: "up", Pageable: true},
+		&Memcpy{Dir: DirH2D, T: 7, Ret: -3},
+		&Memcpy{Blocking: true, Pageable: true, T: 5, Ret: 5 + math.MinInt64}, // ret - t is -2^63
+		&Sync{Op: SyncDevice, T: 1000, Ret: 5000},
+		&Sync{Op: SyncStream, Stream: math.MaxUint64, T: math.MinInt64, Ret: -1},
+		&Sync{Op: SyncEvent, Event: math.MaxUint64, T: 5, Ret: 5 + math.MinInt64},
+		&Sync{Op: EventRecord, Stream: 7, Event: 3, T: 12},
+		&Sync{Op: StreamWait, Stream: 8, Event: 3, T: math.MaxInt64, Ret: math.MaxInt64},
+		&Sync{Op: SyncDevice, T: math.MinInt64, Ret: math.MaxInt64},
+		&Sync{Op: SyncDevice, T: -4, Ret: 4},
 	}
 }
 
@@ -184,6 +195,61 @@ func TestBinaryAtEncoding(t *testing.T) {
 	}
 	if got := decodeBinary(t, data); !reflect.DeepEqual(got, recs) {
 		t.Errorf("decoded %#v, want %#v", got, recs)
+	}
+}
+
+// A memcpy without blocking, pageable or ret keeps the tag and body it had
+// before they existed; one with them has tagMemcpyCall and the flags and
+// ret after the old body; a sync record is tag 9 and its fields.
+func TestBinarySyncEncoding(t *testing.T) {
+	recs := []Record{
+		&Memcpy{Dir: DirH2D, Buffer: 1, Bytes: 4, T: 50},
+		&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: 4, T: 50, Blocking: true, Ret: 80},
+		&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: 4, T: 50, Pageable: true},
+		&Sync{Op: SyncDevice, T: 1000, Ret: 5000},
+		&Sync{Op: EventRecord, Stream: 7, Event: 3, T: 12},
+		&Sync{Op: SyncStream, Stream: 7, T: 20, Ret: 20},
+		&Sync{Op: SyncEvent, Event: 3, T: 20, Ret: 19},
+	}
+	want := append(preamble(),
+		// tag, dir h2d, buffer, bytes (zigzag 8), stream, t (zigzag 100)
+		byte(KindMemcpy), 1, 1, 8, 0, 100,
+		// the same, d2h, then flags (blocking) and ret: zigzag(80-50)+1
+		tagMemcpyCall, 2, 1, 8, 0, 100, 1, 61,
+		// flags pageable, no ret
+		tagMemcpyCall, 2, 1, 8, 0, 100, 2, 0,
+		// op device, stream, event, t (zigzag 2000 = 0xd0 0x0f),
+		// ret: zigzag(4000)+1 = 8001 = 0xc1 0x3e
+		byte(KindSync), 1, 0, 0, 0xd0, 0x0f, 0xc1, 0x3e,
+		// op record, stream 7, event 3, t 12, no ret
+		byte(KindSync), 4, 7, 3, 24, 0,
+		// op stream, ret at t: zigzag(0)+1
+		byte(KindSync), 2, 7, 0, 40, 1,
+		// op event, ret one before t: zigzag(-1)+1
+		byte(KindSync), 3, 0, 3, 40, 2)
+	data := encodeBinary(t, recs)
+	if got := decompress(t, data); !bytes.Equal(got, want) {
+		t.Errorf("encoded\n% x\nwant\n% x", got, want)
+	}
+	if got := decodeBinary(t, data); !reflect.DeepEqual(got, recs) {
+		t.Errorf("decoded %#v, want %#v", got, recs)
+	}
+}
+
+// ret's code is a bijection: every code decodes to a ret that encodes
+// back to it, at any t, including the one swapped with ret 0's.
+func TestRetCode(t *testing.T) {
+	for _, tt := range []int64{0, 1, -1, 5, 1 << 40, math.MaxInt64, math.MinInt64, math.MinInt64 + 1} {
+		for _, c := range []uint64{0, 1, 2, 3, zigzagOf(-tt), zigzagOf(-tt) + 1, zigzagOf(-tt) + 2, math.MaxUint64, math.MaxUint64 - 1} {
+			if got := retCode(tt, retOf(tt, c)); got != c {
+				t.Errorf("t %d: code %d decodes to %d, which encodes as %d", tt, c, retOf(tt, c), got)
+			}
+		}
+		for _, ret := range []int64{0, tt, tt + 1, tt - 1, tt + math.MinInt64, math.MaxInt64, math.MinInt64} {
+			if got := retOf(tt, retCode(tt, ret)); got != ret {
+				t.Errorf("t %d: ret %d encodes as %d, which decodes to %d", tt, ret, retCode(tt, ret), got)
+			}
+		}
 	}
 }
 
@@ -340,6 +406,14 @@ func TestBinaryBadInput(t *testing.T) {
 		{"bad utf-8", compress(append(preamble(), byte(KindKernel), 1, 2, 0xff, 0xfe)), "not valid UTF-8", 1, 9},
 		{"bad launch flags", compress(append(preamble(), byte(KindLaunch), 0x80, 1, 0)), "unknown bits", 1, 9},
 		{"bad flags byte", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7)), "flags byte 0x7 has unknown bits", 1, 9},
+		{"memcpy call without its fields", compress(append(preamble(), tagMemcpyCall, 1, 1, 8, 0, 100, 0, 0)), "memcpy record under tag 0x83 without blocking, pageable or ret", 1, 9},
+		{"memcpy call flags", compress(append(preamble(), tagMemcpyCall, 1, 1, 8, 0, 100, 4, 0)), "memcpy flags 0x4 have unknown bits", 1, 9},
+		{"memcpy call cut short", compress(append(preamble(), tagMemcpyCall, 1, 1, 8, 0, 100, 1)), "ends inside a record", 1, 9},
+		{"sync op 0", compress(append(preamble(), byte(KindSync), 0, 0, 0, 0, 0)), "sync op 0 is not one this reader knows (1 to 5)", 1, 9},
+		{"sync op 6", compress(append(preamble(), byte(KindSync), 6, 0, 0, 0, 0)), "sync op 6 is not one this reader knows", 1, 9},
+		{"sync op huge", compress(append(preamble(), byte(KindSync), 0x80, 0x02, 0, 0, 0, 0)), "sync op 256 is not one", 1, 9},
+		{"sync cut short", compress(append(preamble(), byte(KindSync), 1, 0, 0, 0)), "ends inside a record", 1, 9},
+		{"sync extended", compress(append(preamble(), tagExtended|byte(KindSync), 1, 0, 0, 0, 0)), "unknown record tag 137", 1, 9},
 		{"meta out of order", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 'b', 0, 1, 'a', 0)), "not in ascending order", 1, 9},
 	}
 	for _, tt := range tests {
@@ -389,6 +463,9 @@ func TestWriterRefusesUnencodable(t *testing.T) {
 		&Kernel{Name: "bad\xff"},
 		&Buffer{Name: strings.Repeat("x", maxStringLen+1)},
 		&Pages{R: make([]uint64, maxListLen+1)},
+		&Sync{T: 5},
+		&Sync{Op: numSyncOps},
+		(*Sync)(nil),
 	}
 	for _, rec := range refused {
 		err := w.Write(rec)
@@ -589,5 +666,25 @@ func TestLaunchFast(t *testing.T) {
 		if !strings.Contains(e.Msg, tt.want) || e.Record != 2 || e.Offset != int64(len(preamble())+len(first)) {
 			t.Errorf("%s: got %q (record %d, offset %d), want %q at record 2, offset %d", tt.name, e, e.Record, e.Offset, tt.want, len(preamble())+len(first))
 		}
+	}
+}
+
+// A trace without sync records or a copy's call fields is written as it
+// was before they existed: the committed sample, read and written again,
+// is the same file byte for byte (its stream, its host index).
+func TestSampleRewritesUnchanged(t *testing.T) {
+	const sample = "../samples/bfs-kron12.trace.zst"
+	want, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := decodeBinary(t, want)
+	for _, r := range recs {
+		if r.Kind() == KindSync {
+			t.Fatalf("%s has a sync record", sample)
+		}
+	}
+	if got := encodeBinary(t, recs); !bytes.Equal(got, want) {
+		t.Errorf("%s rewritten is %d bytes, not the committed %d", sample, len(got), len(want))
 	}
 }

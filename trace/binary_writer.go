@@ -149,31 +149,12 @@ func (e *encoder) record(rec Record) {
 		}
 	case *Memcpy:
 		if r != nil {
-			call := r.Blocking || r.Pageable || r.Ret != 0
-			e.buf = append(e.buf, extendedTag(KindMemcpy, call))
-			e.enum(r.Dir, dirNames)
-			e.uvarint(r.Buffer)
-			e.varint(r.Bytes)
-			e.uvarint(r.Stream)
-			e.varint(r.T)
-			if call {
-				e.uvarint(memcpyFlags(r))
-				e.uvarint(retCode(r.T, r.Ret))
-			}
-			return
-		}
-	case *Sync:
-		if r != nil {
-			if r.Op == 0 || r.Op >= numSyncOps {
-				e.fail(errRange("sync op %d is not one the format knows (1 to %d)", r.Op, numSyncOps-1))
-				return
-			}
-			e.tag(KindSync)
-			e.uvarint(uint64(r.Op))
-			e.uvarint(r.Stream)
-			e.uvarint(r.Event)
-			e.varint(r.T)
-			e.uvarint(retCode(r.T, r.Ret))
+			// A copy without blocking, pageable or ret keeps
+			// KindMemcpy's tag and body, byte for byte what it
+			// was before they existed; one with them has
+			// tagMemcpyCall, and them after the body. (As many
+			// lines as before: default.pgo names lines.)
+			e.memcpy(r)
 			return
 		}
 	case *Kernel:
@@ -217,6 +198,20 @@ func (e *encoder) record(rec Record) {
 			e.uint64s(r.R)
 			e.uint64s(r.W)
 			e.at(r.At)
+			return
+		}
+	case *Sync:
+		if r != nil {
+			if r.Op == 0 || r.Op >= numSyncOps {
+				e.fail(errRange("sync op %d is not one the format knows (1 to %d)", r.Op, numSyncOps-1))
+				return
+			}
+			e.tag(KindSync)
+			e.uvarint(uint64(r.Op))
+			e.uvarint(r.Stream)
+			e.uvarint(r.Event)
+			e.varint(r.T)
+			e.uvarint(retCode(r.T, r.Ret))
 			return
 		}
 	}
@@ -314,6 +309,21 @@ func (e *encoder) launch(l *Launch) {
 	}
 	if flags&launchHasDevStream != 0 {
 		e.uvarint(devStreamField(l))
+	}
+}
+
+// memcpy encodes m: a memcpy body, or a memcpyx one under tagMemcpyCall.
+func (e *encoder) memcpy(m *Memcpy) {
+	call := m.Blocking || m.Pageable || m.Ret != 0
+	e.buf = append(e.buf, extendedTag(KindMemcpy, call))
+	e.enum(m.Dir, dirNames)
+	e.uvarint(m.Buffer)
+	e.varint(m.Bytes)
+	e.uvarint(m.Stream)
+	e.varint(m.T)
+	if call {
+		e.uvarint(memcpyFlags(m))
+		e.uvarint(retCode(m.T, m.Ret))
 	}
 }
 

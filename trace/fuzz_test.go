@@ -26,6 +26,12 @@ func FuzzBinaryReader(f *testing.F) {
 		append(preamble(), byte(KindCTA), 0, 0, 2, 2, 2, 4),
 		// an access and a pages record with at (tagAccessAt, tagPagesAt)
 		append(preamble(), tagAccessAt, 2, 0, 1, 4, 5, 2, 0xd8, 0x04, tagPagesAt, 0, 0, 2, 0, 1, 6, 3),
+		// a valid trace with sync records of every op and a blocking copy
+		decompress(f, encodeBinary(f, hostOpsTrace())),
+		// a blocking copy, a pageable one (tagMemcpyCall), a device sync
+		// and an event record (KindSync)
+		append(preamble(), tagMemcpyCall, 2, 1, 8, 0, 100, 1, 61, tagMemcpyCall, 2, 1, 8, 0, 100, 2, 0,
+			byte(KindSync), 1, 0, 0, 0xd0, 0x0f, 0xc1, 0x3e, byte(KindSync), 4, 7, 3, 24, 0),
 	} {
 		f.Add(seed)
 	}
@@ -59,6 +65,13 @@ func FuzzJSONLReader(f *testing.F) {
 	// at before and after its CTA's cta record
 	f.Add([]byte(strings.Join(with(`{"type":"pages","kernel":1,"cta":0,"buffer":1,"r":[1],"at":3}`, `{"type":"cta","kernel":1,"cta":0,"cycles":5}`,
 		`{"type":"access","kernel":1,"cta":0,"buffer":1,"lo":0,"hi":9,"mode":"r","at":5}`, `{"type":"pages","kernel":1,"cta":0,"buffer":1,"w":[2],"at":4}`, c11), "\n")))
+	// sync records among a tree's records, and copies with their call
+	f.Add([]byte(strings.Join(with(`{"type":"sync","op":"record","stream":0,"event":3,"t":5}`, c10,
+		`{"type":"sync","op":"wait","stream":1,"event":3,"t":6}`, `{"type":"sync","op":"stream","stream":1,"t":7,"ret":9}`, c11,
+		`{"type":"sync","op":"event","event":3,"t":10,"ret":20}`, `{"type":"sync","op":"device","t":30,"ret":40}`,
+		`{"type":"memcpy","dir":"d2h","buffer":1,"bytes":4,"stream":0,"t":50,"blocking":true,"ret":80}`,
+		`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":4,"stream":1,"t":80,"pageable":true}`), "\n")))
+	f.Add(encodeJSONL(f, hostOpsTrace()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecoded(t, NewValidator(NewJSONLReader(bytes.NewReader(data))))
 	})
@@ -108,6 +121,7 @@ func FuzzHostIndex(f *testing.F) {
 		append([]byte{13}, records...),
 		append([]byte{4}, decompress(f, encodeBinary(f, exoticHostOps()))[len(preamble()):]...),
 		{1, byte(KindMemcpy), 0, 1, 'x', 0, 0, 0, 0},
+		{2, byte(KindSync), 3, 0, 9, 0xd0, 0x0f, 0, tagMemcpyCall, 1, 1, 8, 0, 100, 3, 61},
 	} {
 		f.Add(seed)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,8 @@ import (
 // hostOpsTrace is a trace whose host operations are of every shape the
 // index carries: memcpys both ways, host launches on several streams, at
 // several t, with `after`, between launch trees with device launches (whose
-// delta coding in the stream the index's must not depend on).
+// delta coding in the stream the index's must not depend on), and sync
+// records of every op, two among a tree's records.
 func hostOpsTrace() []Record {
 	recs := []Record{
 		&Header{Version: Version, ClockMHz: 706, Source: "hostidx"},
@@ -31,14 +33,25 @@ func hostOpsTrace() []Record {
 		}
 		child := 100 + k
 		recs = append(recs,
-			&CTA{Kernel: k, CTA: 0, Cycles: 500, WarpCycles: []int64{400, 500}},
+			&CTA{Kernel: k, CTA: 0, Cycles: 500, WarpCycles: []int64{400, 500}})
+		switch k {
+		case 4:
+			recs = append(recs, &Sync{Op: EventRecord, Stream: 1, Event: 9, T: 410})
+		case 5:
+			recs = append(recs, &Sync{Op: StreamWait, Stream: 2, Event: 9, T: 510})
+		}
+		recs = append(recs,
 			&CTA{Kernel: k, CTA: 1, Cycles: 600},
 			&Kernel{ID: child, Name: "child", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}},
 			&Launch{Kernel: child, Parent: &Parent{Kernel: k, CTA: 1, Warp: 1, Lane: 3, At: 50}, Workload: 9, InlineCycles: 90},
 			&CTA{Kernel: child, CTA: 0, Cycles: 70},
 			&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: int64(k) << 10, Stream: k % 3, T: int64(k)*100 + 50})
 	}
-	return recs
+	return append(recs,
+		&Sync{Op: SyncEvent, Event: 9, T: 700, Ret: 800},
+		&Sync{Op: SyncStream, Stream: 0, T: 800, Ret: 900},
+		&Sync{Op: SyncDevice, T: 900, Ret: 1000},
+		&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: 4, T: 1000, Blocking: true, Ret: 1100})
 }
 
 // indexFrameLen is the size of data's host index frame, 0 if it has none.
@@ -103,8 +116,8 @@ func TestHostIndexRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the index yields\n%v\nthe skim\n%v", name, got, want)
 		}
-		if name == "host ops" && len(got) != 13 {
-			t.Errorf("%s: %d host operations, want 13", name, len(got))
+		if name == "host ops" && len(got) != 19 {
+			t.Errorf("%s: %d host operations, want 19", name, len(got))
 		}
 		// The stream reads as the same records with or without the index.
 		end := len(data) - indexFrameLen(t, data)
@@ -125,6 +138,9 @@ func exoticHostOps() []Record {
 		&Launch{Kernel: 0, Workload: 5, InlineCycles: -7},
 		&Memcpy{Dir: "sideways", Buffer: ^uint64(0), Bytes: -1, Stream: 1 << 40, T: 1 << 62},
 		&Launch{Kernel: 1 << 63},
+		&Sync{Op: SyncEvent, Event: ^uint64(0), T: -5, Ret: math.MaxInt64 - 4}, // ret - t is -2^63,
+		&Memcpy{Dir: DirD2H, T: 1 << 62, Pageable: true, Ret: -1},
+		&Sync{Op: StreamWait, Stream: 1 << 63, Event: 1, T: math.MaxInt64},
 	}
 }
 
@@ -160,7 +176,7 @@ func TestOpenHostIndex(t *testing.T) {
 		data  []byte
 		count int // -1: no index
 	}{
-		{"t.trace.zst", data, 13},
+		{"t.trace.zst", data, 19},
 		{"old.trace.zst", data[:end], -1},
 		{"t.jsonl", encodeJSONL(t, hostOpsTrace()), -1},
 	} {
@@ -411,7 +427,9 @@ type sourceOnly struct{ Source }
 // reports one).
 func checkHostIndexErrors(t *testing.T, way string, pos bool, stream []byte, recs []Record, index func([]Record) *HostIndex, read func(*HostIndex) ([]Record, error)) {
 	// recs[4] is the first host launch, recs[10] the memcpy after its
-	// tree, recs[20] the first launch with after [1 2].
+	// tree, recs[20] the first launch with after [1 2], recs[30] a
+	// record and recs[39] a wait among their trees' records, the last
+	// four a sync of each blocking op and a blocking copy.
 	change := func(i int, f func(Record)) []Record {
 		out := decodeBinary(t, stream)
 		f(out[i])
@@ -431,8 +449,13 @@ func checkHostIndexErrors(t *testing.T, way string, pos bool, stream []byte, rec
 		{"memcpy bytes", change(10, func(r Record) { r.(*Memcpy).Bytes = 1 }), 11, `"bytes":1,`},
 		{"memcpy dir", change(2, func(r Record) { r.(*Memcpy).Dir = DirD2H }), 3, `"dir":"d2h"`},
 		{"memcpy for launch", dropped, 5, `the trace has {"type":"launch","kernel":1,"t":100,"stream":1}, the index {"type":"memcpy"`},
-		{"one fewer", recs[:len(recs)-1], int64(len(recs)), "the host index lists 12 host operations, the trace has more"},
-		{"one more", append(append([]Record{}, recs...), &Memcpy{Dir: DirD2H}), 0, "at end of trace: the host index lists 14 host operations, the trace has 13"},
+		{"record event", change(30, func(r Record) { r.(*Sync).Event = 8 }), 31, `the trace has {"type":"sync","op":"record","stream":1,"event":9,"t":410}, the index {"type":"sync","op":"record","stream":1,"event":8,"t":410}`},
+		{"wait stream", change(39, func(r Record) { r.(*Sync).Stream = 1 }), 40, `"op":"wait","stream":1,`},
+		{"sync op", change(len(recs)-2, func(r Record) { r.(*Sync).Op = SyncStream }), int64(len(recs) - 1), `the index {"type":"sync","op":"stream","t":900,"ret":1000}`},
+		{"sync ret", change(len(recs)-3, func(r Record) { r.(*Sync).Ret = 0 }), int64(len(recs) - 2), `the index {"type":"sync","op":"stream","t":800}`},
+		{"memcpy blocking", change(len(recs)-1, func(r Record) { r.(*Memcpy).Blocking = false }), int64(len(recs)), `"t":1000,"ret":1100}`},
+		{"one fewer", recs[:len(recs)-1], int64(len(recs)), "the host index lists 18 host operations, the trace has more"},
+		{"one more", append(append([]Record{}, recs...), &Memcpy{Dir: DirD2H}), 0, "at end of trace: the host index lists 20 host operations, the trace has 19"},
 	} {
 		got, err := read(index(c.index))
 		e, ok := err.(*Error)

@@ -90,6 +90,17 @@ func TestJSONLFormat(t *testing.T) {
 		{&Pages{Kernel: 1, W: []uint64{4}, At: 70}, `{"type":"pages","kernel":1,"cta":0,"buffer":0,"w":[4],"at":70}`},
 		{&Access{Kernel: 1, Hi: 5, Mode: ModeRead, At: 9}, `{"type":"access","kernel":1,"cta":0,"buffer":0,"lo":0,"hi":5,"mode":"r","at":9}`},
 		{&Access{Kernel: 1, Hi: 5, Mode: ModeRead}, `{"type":"access","kernel":1,"cta":0,"buffer":0,"lo":0,"hi":5,"mode":"r"}`},
+		{&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: 4, T: 50}, `{"type":"memcpy","dir":"d2h","buffer":1,"bytes":4,"stream":0,"t":50}`},
+		{&Memcpy{Dir: DirD2H, Buffer: 1, Bytes: 4, T: 50, Blocking: true, Ret: 80},
+			`{"type":"memcpy","dir":"d2h","buffer":1,"bytes":4,"stream":0,"t":50,"blocking":true,"ret":80}`},
+		{&Memcpy{Dir: DirH2D, Buffer: 1, Bytes: 4, Stream: 2, T: 50, Pageable: true},
+			`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":4,"stream":2,"t":50,"pageable":true}`},
+		{&Sync{Op: SyncDevice, T: 1000, Ret: 5000}, `{"type":"sync","op":"device","t":1000,"ret":5000}`},
+		{&Sync{Op: SyncDevice}, `{"type":"sync","op":"device","t":0}`},
+		{&Sync{Op: SyncStream, Stream: 7, T: 10, Ret: 20}, `{"type":"sync","op":"stream","stream":7,"t":10,"ret":20}`},
+		{&Sync{Op: EventRecord, Stream: 7, Event: 3, T: 12}, `{"type":"sync","op":"record","stream":7,"event":3,"t":12}`},
+		{&Sync{Op: StreamWait, Stream: 8, Event: 3, T: 13}, `{"type":"sync","op":"wait","stream":8,"event":3,"t":13}`},
+		{&Sync{Op: SyncEvent, Event: 3, T: 14, Ret: 900}, `{"type":"sync","op":"event","event":3,"t":14,"ret":900}`},
 	}
 	for _, tt := range tests {
 		if got := strings.TrimSuffix(string(encodeJSONL(t, []Record{tt.rec})), "\n"); got != tt.want {
@@ -108,6 +119,9 @@ func TestJSONLWriterRefusesUnencodable(t *testing.T) {
 		&Header{ClockMHz: 1, GPUSpec: &GPUSpec{ClockMHz: math.Inf(1)}},
 		&Buffer{Name: "\xff"},
 		&Header{ClockMHz: 1, Meta: map[string]string{"\xfe": "x"}},
+		&Sync{T: 1},
+		&Sync{Op: numSyncOps},
+		(*Sync)(nil),
 	} {
 		var te *Error
 		if err := w.Write(rec); !errors.As(err, &te) || te.Record != 1 || te.Line != 1 {
@@ -138,6 +152,9 @@ func TestJSONLReaderAccepts(t *testing.T) {
 		{`{"type":"header","version":1,"clock_mhz":1,"ordered_trees": false}`, &Header{Version: 1, ClockMHz: 1}},
 		{`{"type":"header","version":1,"clock_mhz":1,"ordered_trees":true}`, &Header{Version: 1, ClockMHz: 1, OrderedTrees: true}},
 		{`{"type":"cta","kernel":1,"cycles":-9223372036854775808}`, &CTA{Kernel: 1, Cycles: math.MinInt64}},
+		{`{"t":13,"event":3,"stream":8,"op":"wait","type":"sync"}`, &Sync{Op: StreamWait, Stream: 8, Event: 3, T: 13}},
+		{`{"type":"sync","op":"record","event":3,"stream":7,"t":12,"ret":0}`, &Sync{Op: EventRecord, Stream: 7, Event: 3, T: 12}},
+		{`{"type":"memcpy","dir":"d2h","blocking":false,"pageable":true}`, &Memcpy{Dir: DirD2H, Pageable: true}},
 	}
 	for _, tt := range tests {
 		got := decodeJSONL(t, []byte(tt.line))
@@ -184,6 +201,12 @@ func TestJSONLReaderErrors(t *testing.T) {
 		{"control character", "{\"type\":\"kernel\",\"name\":\"a\tb\"}", `control character`},
 		{"invalid utf-8", "{\"type\":\"kernel\",\"name\":\"\xff\"}", `not valid UTF-8`},
 		{"bare word", `{"type":"cta","kernel":one}`, `want a number`},
+		{"unknown sync op", `{"type":"sync","op":"host","t":1}`, `field "op": unknown sync op "host" (want device, stream, event, record or wait)`},
+		{"sync op not a string", `{"type":"sync","op":1,"t":1}`, `field "op": column`},
+		{"sync without op", `{"type":"sync","t":1}`, `missing "op" field`},
+		{"unknown sync field", `{"type":"sync","op":"device","t":1,"kernel":2}`, `unknown field "kernel"`},
+		{"memcpy blocking not a bool", `{"type":"memcpy","blocking":1}`, `field "blocking": `},
+		{"unknown memcpy field", `{"type":"memcpy","sync":true}`, `unknown field "sync"`},
 		{"deep nesting", `{"x":` + strings.Repeat("[", 100) + `{"type":"cta"}`, `nested more than 32 deep`},
 	}
 	for _, tt := range tests {

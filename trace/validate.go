@@ -22,7 +22,8 @@ import (
 // the device launches from it and their records, recursively) must lie in
 // it. When a segment ends, every kernel launched in it must have had a cta
 // record for each of its CTAs. Declarations (buffer, kernel) and memcpy
-// records may come anywhere before they are used.
+// and sync records may come anywhere before they are used: copies and
+// syncs are host operations, but only a host launch opens a segment.
 //
 // Its memory is proportional to the current launch tree plus a bit or so per
 // declared kernel id and per buffer, never to the length of the trace.
@@ -197,10 +198,6 @@ func (v *Validator) check(rec Record) error {
 		if r != nil && v.hosts == nil {
 			return v.checkMemcpy(r)
 		}
-	case *Sync:
-		if r != nil && v.hosts == nil {
-			return v.checkSync(r)
-		}
 	case *Kernel:
 		if r != nil {
 			return v.checkKernel(r)
@@ -220,6 +217,10 @@ func (v *Validator) check(rec Record) error {
 	case *Pages:
 		if r != nil {
 			return v.checkPages(r)
+		}
+	case *Sync:
+		if r != nil && v.hosts == nil {
+			return v.checkSync(r)
 		}
 	}
 	return v.checkHostOp(rec)

@@ -59,6 +59,11 @@
 //     block's gpu_sim_cycle, no earlier than the last cycle stamp above
 //     it and no later than the next: a total that contradicts the stamps
 //     is refused, since it would move every later launch.
+//   - The host's synchronisation (sync.go has the source lines): each
+//     launch into stream 0, which GPGPU-Sim makes block the host until
+//     the GPU is empty, and the "synchronize waiting" / "detected
+//     inactive" and "cudaEventSynchronize ** waiting for event" / "**
+//     event detected" line pairs.
 //   - The end-of-run line ("GPGPU-Sim: *** exit detected ***"): a log
 //     without it was cut short (or the program failed), even where every
 //     kernel it shows is whole, and is refused rather than converted to
@@ -123,6 +128,12 @@
 // measurement (GPGPU-Sim ran the launch); docs/validation.md holds it
 // against GPGPU-Sim runs of flat twins.
 //
+// Between the launch trees, in program order, the host's waits
+// (Options.Syncs, on by default): device sync records whose t is the
+// call's cycle and ret the cycle the GPU was idle and the host went on;
+// a host launch after one is made at its return (the host's own time
+// costs GPGPU-Sim no cycles).
+//
 // Demand: a statistics block's warp instructions and DRAM bytes (accesses
 // × burst length × bus width × chips per channel) are spread over its
 // kernels' CTAs in proportion to their measured spans, exactly (the parts
@@ -135,6 +146,9 @@
 //   - Memory: the log names no buffers or copies (they are printed only at
 //     PTX_SIM_DEBUG=3), so the trace has no buffer, memcpy, access or pages
 //     records, and CRCS sees every kernel as irregular.
+//   - Copies, event records and stream waits on events, and which event
+//     a cudaEventSynchronize waited for (written as a device sync): see
+//     sync.go.
 //   - Which thread created a stream: the device runtime's "Create stream
 //     S" names the stream, not the thread, so the first launch into S
 //     after it is taken to be its creator's (creates_stream). Each

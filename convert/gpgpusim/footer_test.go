@@ -36,7 +36,7 @@ func readLog(t *testing.T, name string) string {
 // push (0), and the end-of-run line alone removed.
 func TestRealLogEdits(t *testing.T) {
 	log := readLog(t, "imbalance")
-	if _, err := convertString(log); err != nil {
+	if _, err := convertString(log, DefaultOptions()); err != nil {
 		t.Fatalf("the log itself: %v", err)
 	}
 	second := strings.Index(log, "GPGPU-Sim PTX: pushing kernel")
@@ -53,7 +53,7 @@ func TestRealLogEdits(t *testing.T) {
 		{"cut before the first push", log[:first], "after 0 kernels"},
 		{"no end-of-run line", strings.Replace(log, "GPGPU-Sim: *** exit detected ***", "", 1), "after 2 kernels"},
 	} {
-		_, err := convertString(c.log)
+		_, err := convertString(c.log, DefaultOptions())
 		if _, ok := err.(*Error); !ok || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an *Error containing %q", c.name, err, c.want)
 		}

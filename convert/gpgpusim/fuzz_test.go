@@ -18,7 +18,11 @@ func (discard) Write(trace.Record) error { return nil }
 // importer's bug, not the input's). Its seeds are the cases of
 // testdata/convert.txt, among them the end-of-run line's (a log cut
 // between launch trees or before the first push) and the statistics
-// block's (a gpu_tot_sim_cycle against gpu_sim_cycle and the stamps), so
+// block's (a gpu_tot_sim_cycle against gpu_sim_cycle and the stamps) and
+// the host's synchronisation lines' (cudaDeviceSynchronize's and
+// cudaEventSynchronize's call and return, a return without its call, a
+// log ending inside a wait, launches into stream 0 beside another
+// stream's, the host's lines inside the simulation thread's), so
 // mutations start from both sides of each check.
 //
 //	go test ./convert/gpgpusim -fuzz FuzzReader

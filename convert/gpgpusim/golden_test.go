@@ -17,7 +17,14 @@ import (
 func TestConvert(t *testing.T) {
 	for _, c := range readCases(t, "testdata/convert.txt") {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := convertString(c.input)
+			o := DefaultOptions()
+			for _, kv := range c.args {
+				k, v, _ := strings.Cut(kv, "=")
+				if err := o.Set(k, v); err != nil {
+					t.Fatalf("line %d: %v", c.line, err)
+				}
+			}
+			got, err := convertString(c.input, o)
 			if want, ok := strings.CutPrefix(c.want, "error: "); ok {
 				if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
 					t.Fatalf("line %d: want error containing %q, got %v", c.line, want, err)
@@ -35,11 +42,11 @@ func TestConvert(t *testing.T) {
 }
 
 // convertString converts a log given as text to validated JSONL.
-func convertString(log string) (string, error) {
+func convertString(log string, o Options) (string, error) {
 	var buf bytes.Buffer
 	w := trace.NewJSONLWriter(&buf)
 	checked := trace.NewCheckedSink(w)
-	if _, err := Read(strings.NewReader(log), "test.log", checked, DefaultOptions()); err != nil {
+	if _, err := Read(strings.NewReader(log), "test.log", checked, o); err != nil {
 		return "", err
 	}
 	if err := checked.Finish(); err != nil {
@@ -53,11 +60,12 @@ func convertString(log string) (string, error) {
 
 type dataCase struct {
 	name, input, want string
+	args              []string // the directive's options, key=value
 	line              int
 }
 
 // readCases parses a data-driven file: comment lines (#) before a case,
-// the directive line, the input, "----", the expected output, "====".
+// the directive line (a name, then options as key=value), the input, "----", the expected output, "====".
 func readCases(t *testing.T, path string) []dataCase {
 	t.Helper()
 	f, err := os.Open(path)
@@ -78,7 +86,8 @@ func readCases(t *testing.T, path string) []dataCase {
 		switch {
 		case part == 0 && (line == "" || strings.HasPrefix(line, "#")):
 		case part == 0:
-			cur = &dataCase{name: strings.Fields(line)[0] + "@" + strconv.Itoa(n), line: n}
+			f := strings.Fields(line)
+			cur = &dataCase{name: f[0] + "@" + strconv.Itoa(n), args: f[1:], line: n}
 			in.Reset()
 			want.Reset()
 			part = 1

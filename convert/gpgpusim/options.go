@@ -34,6 +34,10 @@ type Options struct {
 	// GPU's figure is measured as the intercept of a kernel's CTA cycles
 	// against its work (docs/calibration.md).
 	CTAOnce int64
+	// Syncs writes the host's waits for the GPU as sync records (see
+	// sync.go): on by default; off writes host launches at the cycles
+	// the log shows and nothing of what the host waited for, as before.
+	Syncs bool
 	// Measured, when set, is called with each kernel's measured run as its
 	// records are written: what the simulator did, for comparing a replay
 	// with it (cmd/experiment's validation does).
@@ -50,9 +54,9 @@ type Kernel struct {
 }
 
 // DefaultOptions returns the documented defaults.
-func DefaultOptions() Options { return Options{GPU: "gpgpusim", Inline: "lane"} }
+func DefaultOptions() Options { return Options{GPU: "gpgpusim", Inline: "lane", Syncs: true} }
 
-// Set sets the option named key (config, gpu, inline, cta_once) from its text form, so a
+// Set sets the option named key (config, gpu, inline, cta_once, syncs) from its text form, so a
 // command line can expose every option as key=value.
 func (o *Options) Set(key, value string) error {
 	switch key {
@@ -74,8 +78,17 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option cta_once is %q; want cycles from 0 to 2^40", value)
 		}
 		o.CTAOnce = n
+	case "syncs":
+		switch value {
+		case "on":
+			o.Syncs = true
+		case "off":
+			o.Syncs = false
+		default:
+			return fmt.Errorf("gpgpusim option syncs is %q; want on or off", value)
+		}
 	default:
-		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once", key)
+		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once, syncs", key)
 	}
 	return nil
 }

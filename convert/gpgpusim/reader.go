@@ -23,6 +23,9 @@ type Reader struct {
 	in   *bufio.Reader
 	line int
 	text []byte // the current line, for errors
+	// carry is the start of a simulation thread's line that a host
+	// thread's line cut (hostLineAt); the rest of it begins the next line.
+	carry []byte
 
 	opt      options
 	optLine  map[string]int // the log line of each option read
@@ -42,7 +45,9 @@ type Reader struct {
 	res       map[string]resources // ptxas info by kernel name
 	kernels   map[uint64]*kernel   // launched and not yet written
 	running   map[string][]*kernel // kernels with CTAs to run, by name
-	host      []*kernel            // host kernels not yet written, in launch order
+	host      []*hostOp            // host operations not yet written, in program order
+	waiting   *hostOp              // the sync call whose return line has not come
+	hostClock int64                // when the host's last written operation returned
 	nextUID   uint64
 	resident  map[[2]int64]slot // (core, hardware CTA slot) -> CTA
 	params    map[string]childShape
@@ -100,6 +105,8 @@ type Summary struct {
 	StreamsCreated         int    // streams the device runtime created
 	NoPTXInfo              int    // kernels without ptxas info (written with 0 registers and shared memory)
 	Ambiguous              int    // device launches whose parent was one of several same-named kernels (see parentOf)
+	Syncs                  int    // sync records written (Options.Syncs)
+	EventSyncs             int    // of those, cudaEventSynchronize calls, written as device syncs (see sync.go)
 }
 
 func (s Summary) String() string {
@@ -107,6 +114,12 @@ func (s Summary) String() string {
 		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
 	if s.DeviceKernels > 0 {
 		b += fmt.Sprintf("; device streams: %d launches into their CTA's default stream, %d into %d created streams", s.DefaultStream, s.CreatedStream, s.StreamsCreated)
+	}
+	if s.Syncs > 0 {
+		b += fmt.Sprintf("; %d host syncs", s.Syncs)
+		if s.EventSyncs > 0 {
+			b += fmt.Sprintf(" (%d cudaEventSynchronize, written as device syncs: the log names no event)", s.EventSyncs)
+		}
 	}
 	if s.Ambiguous > 0 {
 		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the one whose CTA started first", s.Ambiguous)
@@ -173,6 +186,11 @@ func (r *Reader) step() error {
 	}
 	if err == io.EOF {
 		if len(b) == 0 {
+			if len(r.carry) > 0 {
+				// The log ends inside the line a host line cut.
+				r.text, r.carry = r.carry, nil
+				return r.parse(bytes.TrimLeft(r.text, " \t"))
+			}
 			return r.end()
 		}
 	} else if err != nil {
@@ -180,6 +198,10 @@ func (r *Reader) step() error {
 	}
 	r.line++
 	r.text = bytes.TrimRight(b, "\r\n")
+	if len(r.carry) > 0 {
+		r.text = append(r.carry, r.text...)
+		r.carry = nil
+	}
 	return r.parse(bytes.TrimLeft(r.text, " \t"))
 }
 
@@ -189,6 +211,12 @@ func (r *Reader) errf(format string, a ...any) error {
 
 // parse dispatches one line on its shape.
 func (r *Reader) parse(b []byte) error {
+	if i := hostLineAt(b); i > 0 {
+		// A host thread's line inside one the simulation thread had begun:
+		// read the host's, and join the rest to the next line.
+		r.carry = append([]byte(nil), b[:i]...)
+		b = b[i:]
+	}
 	switch {
 	case len(b) == 0:
 	case b[0] == '-' && !r.header:
@@ -209,6 +237,9 @@ func (r *Reader) parse(b []byte) error {
 		return r.openSession(b[len(prefixUIDs):])
 	case bytes.HasPrefix(b, prefixExit):
 		r.exited = true
+	case bytes.HasPrefix(b, prefixSyncLines):
+		_, err := r.syncLine(b)
+		return err
 	case !r.sessionOpen:
 	case bytes.HasPrefix(b, prefixSimCycle):
 		v, ok := lastInt(b, prefixSimCycle)
@@ -334,7 +365,7 @@ func (r *Reader) push(b []byte) error {
 		return err
 	}
 	k.host, k.stream, k.t = true, uint64(stream), r.now()
-	r.host = append(r.host, k)
+	r.pushSyncs(k)
 	return nil
 }
 
@@ -604,8 +635,14 @@ func (r *Reader) end() error {
 			return err
 		}
 	}
+	if r.waiting != nil {
+		return &Error{File: r.name, Line: r.waiting.line, Msg: fmt.Sprintf("the log ends while the host waits in %s called here: a log cut short, or a run that failed", r.waiting.what)}
+	}
+	if err := r.flush(); err != nil {
+		return err
+	}
 	if len(r.host) > 0 {
-		k := r.host[0]
+		k := r.host[0].k
 		for _, x := range r.kernels {
 			if !x.finished() || !x.stats {
 				k = x

@@ -92,16 +92,42 @@ func joinInts(v []int64) string {
 // log has shown whole, and forgets it.
 func (r *Reader) flush() error {
 	for len(r.host) > 0 {
-		tree, ok := r.tree(r.host[0])
-		if !ok {
-			return nil
+		op := r.host[0]
+		if op.k != nil {
+			tree, ok := r.tree(op.k)
+			if !ok {
+				return nil
+			}
+			if r.opts.Syncs {
+				// GPGPU-Sim's host takes no cycles between calls: a call
+				// after a blocking one is made when that one returned.
+				op.k.t = max(op.k.t, r.hostClock)
+				r.hostClock = op.k.t
+			}
+			r.write(tree)
+			for _, k := range tree {
+				delete(r.kernels, k.id)
+			}
+		} else {
+			s := op.sync
+			if op.drain {
+				// Everything before it has been written, so the GPU went
+				// idle at the end of the last statistics block.
+				s.Ret = r.now()
+			} else if !op.done {
+				return nil
+			}
+			s.T = max(s.T, r.hostClock)
+			s.Ret = max(s.Ret, s.T)
+			r.hostClock = s.Ret
+			if s.Ret == s.T {
+				s.Ret = 0 // returned at once
+			}
+			r.out = append(r.out, s)
+			r.sum.Syncs++
 		}
 		r.host[0] = nil
 		r.host = r.host[1:]
-		r.write(tree)
-		for _, k := range tree {
-			delete(r.kernels, k.id)
-		}
 	}
 	return nil
 }

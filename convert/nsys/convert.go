@@ -17,7 +17,7 @@ type Summary struct {
 	Kernels  int     // kernel records written
 	CTAs     int64   // cta records written
 	Memcpys  int     // memcpy (and buffer) records written
-	After    int     // cross-stream dependencies (after entries) written
+	Syncs    int     // sync records written
 	// Unused counts the rows of the tables the importer reads that became
 	// no record, by category: "kernel (other device)", "memcpy:<copy
 	// kind>" for copies the trace format cannot express
@@ -31,8 +31,8 @@ type Summary struct {
 
 // String is the one-line report replay convert prints.
 func (s Summary) String() string {
-	line := fmt.Sprintf("nsys: %d kernels, %d CTAs, %d memcpys, %d cross-stream dependencies on %s (device %d) at %g MHz (%s)",
-		s.Kernels, s.CTAs, s.Memcpys, s.After, s.GPU, s.Device, s.ClockMHz, s.Clock)
+	line := fmt.Sprintf("nsys: %d kernels, %d CTAs, %d memcpys, %d syncs on %s (device %d) at %g MHz (%s)",
+		s.Kernels, s.CTAs, s.Memcpys, s.Syncs, s.GPU, s.Device, s.ClockMHz, s.Clock)
 	if u := profile.NotConverted(s.Unused); u != "" {
 		line += "; " + u
 	}
@@ -61,7 +61,14 @@ func Convert(path string, out trace.Sink, o Options) (Summary, error) {
 		return Summary{}, err
 	}
 	sum := Summary{GPU: gpu.Name, Device: dev, ClockMHz: gpu.Spec.ClockMHz, Clock: gpu.Clock, Unused: map[string]int{}}
-	c := &converter{r: r, out: out, o: o, dev: dev, gpu: gpu, sum: &sum, streams: newStreamIDs(), deps: newDeps()}
+	c := &converter{r: r, out: out, o: o, dev: dev, gpu: gpu, sum: &sum, streams: newStreamIDs(), events: newStreamIDs(),
+		used: map[uint64]bool{}, recorded: map[uint64]bool{}}
+	if c.eventOf, err = r.eventIDs(dev); err != nil {
+		return sum, err
+	}
+	if c.pageable, err = r.pageableKind(); err != nil {
+		return sum, err
+	}
 	if err := c.convert(); err != nil {
 		return sum, err
 	}

@@ -76,7 +76,23 @@ func outline(recs []trace.Record) []string {
 		case *trace.Buffer:
 			out = append(out, fmt.Sprintf("buffer %d %s %d at %d", r.ID, r.Role, r.Bytes, r.Base))
 		case *trace.Memcpy:
-			out = append(out, fmt.Sprintf("memcpy %s buffer %d stream %d t %d", r.Dir, r.Buffer, r.Stream, r.T))
+			line := fmt.Sprintf("memcpy %s buffer %d stream %d t %d", r.Dir, r.Buffer, r.Stream, r.T)
+			if r.Blocking {
+				line += " blocking"
+			}
+			if r.Pageable {
+				line += " pageable"
+			}
+			if r.Ret != 0 {
+				line += fmt.Sprintf(" ret %d", r.Ret)
+			}
+			out = append(out, line)
+		case *trace.Sync:
+			line := fmt.Sprintf("sync %s stream %d event %d t %d", r.Op, r.Stream, r.Event, r.T)
+			if r.Ret != 0 {
+				line += fmt.Sprintf(" ret %d", r.Ret)
+			}
+			out = append(out, line)
 		case *trace.Kernel:
 			out = append(out, fmt.Sprintf("kernel %d %s grid %v block %v regs %d smem %d", r.ID, r.Name, r.Grid, r.Block, r.Regs, r.Smem))
 		case *trace.Launch:
@@ -88,19 +104,30 @@ func outline(recs []trace.Record) []string {
 }
 
 // TestConvert converts the base fixture: host launch order (by the
-// earlier of a call's duplicated rows), the timing mapping, the stream
-// wait as an after edge, the wave estimate at TARGET_INFO_GPU's
-// clockRate, and everything else counted.
+// earlier of a call's duplicated rows), the timing mapping, the event
+// record, stream wait and stream sync as sync records, the copies' call
+// fields, the wave estimate at TARGET_INFO_GPU's clockRate, and
+// everything else counted.
 //
-// Each t is the op's profiled GPU start less what a replay adds before
-// it starts (lat.host_issue 3.5 µs + lat.host_launch 5 µs = 11985 cycles
-// at 1410 MHz for a copy, 283 more for a kernel), counted from the first
-// issue: gemm starts 2 µs after the copy's call, relu 32.5 µs, reduce
-// 59.5, the d2h copy 69.6, so gemm is issued at 2820 − 12268 = −9448
-// cycles, relu at 33557, reduce at 71627 and the copy back at 86151.
-// The first copy would be issued at 423 − 11985, but the one host thread
-// needs 3.5 µs (4935 cycles) before it can issue gemm, so it goes at
-// −9448 − 4935 = −14383: t = 0 stands for report time 1000 ns − 10201 ns.
+// Each launch's and copy's t is the op's profiled GPU start less what a
+// replay adds before it starts (lat.host_issue 3.5 µs + lat.host_launch
+// 5 µs = 11985 cycles at 1410 MHz for a copy, 283 more for a kernel),
+// counted from the first issue: gemm starts 2 µs after the copy's call,
+// relu 32.5 µs, reduce 59.5, the d2h copy 69.6, so gemm is issued at
+// 2820 − 12268 = −9448 cycles, relu at 33557, reduce at 71627 and the
+// copy back at 86151. The first copy would be issued at 423 − 11985, but
+// the one host thread needs 3.5 µs (4935 cycles) before it can issue
+// gemm, so it goes at −9448 − 4935 = −14383: t = 0 stands for report time
+// 1000 ns − 10201 ns.
+//
+// A sync's t is its call's start on that clock: the record's call at
+// 2400 ns is (2400 − 1000) × 1.41 + 14383 = 16357, the wait's at 2500 ns
+// 16498. The stream sync's call at 62000 ns would be 100393, before the
+// d2h copy it follows in program order (called at 61000 ns, issued late
+// because it queued behind reduce): it is placed at the copy's t, 100534,
+// and returns at its call's end, 62200 ns: 100675. Both copies are
+// cudaMemcpyAsync calls on pinned memory, which do not block
+// (TestBlockingCopies has those that do).
 func TestConvert(t *testing.T) {
 	recs, sum := convertFixture(t, baseFixture(), DefaultOptions())
 	want := []string{
@@ -111,13 +138,16 @@ func TestConvert(t *testing.T) {
 		"kernel 1 void gemm<float>(float const*, float*, int) grid [216 1 1] block [256 1 1] regs 32 smem 4096",
 		"launch 1 stream 7 t 4935 after []",
 		"ctas 216 cycles 42300", // one wave: 30 µs
+		"sync record stream 7 event 1 t 16357",
+		"sync wait stream 13 event 1 t 16498",
 		"kernel 2 relu(float*) grid [2000 1 1] block [128 1 1] regs 16 smem 0",
-		"launch 2 stream 13 t 47940 after [1]",
+		"launch 2 stream 13 t 47940 after []",
 		"ctas 2000 cycles 14100", // 16 per SM × 108 SMs: two waves of 20 µs / 2
 		"kernel 3 reduce(float*) grid [4 4 2] block [16 16 1] regs 24 smem 0",
 		"launch 3 stream 7 t 86010 after []",
 		"ctas 32 cycles 14100",
 		"memcpy d2h buffer 2 stream 7 t 100534",
+		"sync stream stream 7 event 0 t 100534 ret 100675",
 	}
 	if got := outline(recs); !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -127,29 +157,31 @@ func TestConvert(t *testing.T) {
 	if *h.GPUSpec != wantSpec || h.Source != "nsys" || h.Meta["nsys_version"] != "2024.6.2.225" || h.Meta["device"] != "0" {
 		t.Errorf("header %+v, spec %+v", h, h.GPUSpec)
 	}
-	for k, v := range map[string]string{"origin_ns": "-9201", "lat.host_issue": "4935", "lat.host_launch": "7050", "lat.kernel_dispatch": "283"} {
+	for k, v := range map[string]string{"origin_ns": "-9201", "lat.host_issue": "4935", "lat.host_launch": "7050", "lat.kernel_dispatch": "283",
+		"set.lat.host_sync": "282", "host_sync_calls": "1"} { // the stream sync's 200 ns: it waited for nothing
+
 		if h.Meta[k] != v {
 			t.Errorf("header meta %s = %q, want %q", k, h.Meta[k], v)
 		}
 	}
-	const wantSum = "nsys: 3 kernels, 2248 CTAs, 2 memcpys, 1 cross-stream dependencies on NVIDIA A100-SXM4-40GB (device 0) at 1410 MHz (TARGET_INFO_GPU.clockRate (Hz)); " +
-		"not converted: 1 kernel (other device), 1 memcpy:Device-to-Device, 1 memset, 1 runtime:cudaMalloc, 1 synchronization:Stream sync"
+	const wantSum = "nsys: 3 kernels, 2248 CTAs, 2 memcpys, 3 syncs on NVIDIA A100-SXM4-40GB (device 0) at 1410 MHz (TARGET_INFO_GPU.clockRate (Hz)); " +
+		"not converted: 1 kernel (other device), 1 memcpy:Device-to-Device, 1 memset, 1 runtime:cudaMalloc"
 	if sum.String() != wantSum {
 		t.Errorf("summary\n%s\nwant\n%s", sum, wantSum)
 	}
 }
 
 // TestStreamWaitUnresolved drops the table that says which stream an
-// event was recorded on: the wait cannot become an edge, and it and the
-// record's API call are counted.
+// event was recorded on: the record cannot become a sync record, nor the
+// wait for it, and both are counted.
 func TestStreamWaitUnresolved(t *testing.T) {
 	f := baseFixture()
 	delete(f, tabEvent)
 	recs, sum := convertFixture(t, f, DefaultOptions())
-	if got := outline(recs)[8]; got != "launch 2 stream 13 t 47940 after []" {
-		t.Errorf("relu's launch: %s", got)
+	if got := outline(recs)[7]; got != "kernel 2 relu(float*) grid [2000 1 1] block [128 1 1] regs 16 smem 0" {
+		t.Errorf("after gemm: %s", got)
 	}
-	for _, k := range []string{"synchronization:Stream wait sync (event not recorded)", "runtime:cudaEventRecord"} {
+	for _, k := range []string{"sync:wait (event not recorded)", "runtime:cudaEventRecord"} {
 		if sum.Unused[k] != 1 {
 			t.Errorf("unused %q = %d, want 1 (%v)", k, sum.Unused[k], sum.Unused)
 		}
@@ -173,11 +205,11 @@ func TestTwoProcesses(t *testing.T) {
 	got := outline(recs)
 	want := map[int]string{
 		5:  "launch 1 stream 7 t 4935 after []",
-		8:  "launch 2 stream 13 t 47940 after [1]",
-		15: "launch 4 stream 4294967296 t 129015 after []", // (91000 - 1000) ns × 1.41 − 12268 + 14383
+		10: "launch 2 stream 13 t 47940 after []",
+		18: "launch 4 stream 4294967296 t 129015 after []", // (91000 - 1000) ns × 1.41 − 12268 + 14383
 	}
 	for i, w := range want {
-		if len(got) != 17 || got[i] != w {
+		if len(got) != 20 || got[i] != w {
 			t.Errorf("got\n%s\nwant line %d %s", strings.Join(got, "\n"), i, w)
 		}
 	}
@@ -238,9 +270,9 @@ func TestOddPath(t *testing.T) {
 	}
 }
 
-// TestUnusedEvents counts event records and waits that cannot take part
-// in a dependency: a record without its API call, a wait without an
-// event id, a wait for an event recorded only after it.
+// TestUnusedEvents counts event records and waits that cannot become
+// sync records: a record without its API call, a wait without an event
+// id, a wait for an event recorded only after it.
 func TestUnusedEvents(t *testing.T) {
 	f := baseFixture()
 	f.loosen()
@@ -251,16 +283,89 @@ func TestUnusedEvents(t *testing.T) {
 	f.sync(14, 0, 7, 1500, 1510, syncStreamWait, 1) // before event 1's record
 	_, sum := convertFixture(t, f, DefaultOptions())
 	for k, n := range map[string]int{
-		"cuda_event (no host time)":                                 1,
-		"synchronization:Stream wait sync (no streamId or eventId)": 1,
-		"synchronization:Stream wait sync (event not recorded)":     1,
-		"runtime:cudaStreamWaitEvent":                               0, // its wait row points at it
+		"cuda_event (no API call)":                      1,
+		"synchronization:Stream wait sync (no eventId)": 1,
+		"sync:wait (event not recorded)":                1,
+		"runtime:cudaStreamWaitEvent":                   0, // its wait row points at it
 	} {
 		if sum.Unused[k] != n {
 			t.Errorf("unused %q = %d, want %d (%v)", k, sum.Unused[k], n, sum.Unused)
 		}
 	}
-	if sum.After != 1 {
-		t.Errorf("%d dependencies, want 1", sum.After)
+	if sum.Syncs != 3 {
+		t.Errorf("%d sync records, want 3 (the base fixture's record, wait and stream sync)", sum.Syncs)
 	}
+}
+
+// TestBlockingCalls makes the base fixture's d2h copy a cudaMemcpy into
+// pageable memory (dstKind 0) that returns at 70900 ns, after the copy
+// (70600 to 70700 ns), moves the stream sync after it (called at 71000
+// ns, returning at 71200), and adds a device sync (72000 to 72500 ns,
+// exported with syncType 1 and no event, as Nsight Systems 2024.5 does)
+// and an event sync of the event gemm's stream recorded (73000 to 73300
+// ns), found as Nsight Systems 2025.5 exports it: through the record's
+// eventSyncId (5), which the sync row carries as its eventId too.
+//
+// On the base fixture's clock (t = (ns − 1000) × 1.41 + 14383): the copy
+// keeps its t, 100534, and returns at 69900 × 1.41 + 14383 = 112942; the
+// stream sync is called at 113083 and returns at 113365; the device sync
+// 114493 and 115198; the event sync 115903 and 116326. Their own costs,
+// their return less the later of their call and the device's last
+// activity before the return (the device-to-device copy ending at 70900
+// ns for the first), are 200, 500 and 300 ns: lat.host_sync is the
+// median, 300 ns = 423 cycles.
+func TestBlockingCalls(t *testing.T) {
+	f := blockingFixture()
+	recs, sum := convertFixture(t, f, DefaultOptions())
+	got := outline(recs)
+	want := []string{
+		"memcpy d2h buffer 2 stream 7 t 100534 blocking pageable ret 112942",
+		"sync stream stream 7 event 0 t 113083 ret 113365",
+		"sync device stream 0 event 0 t 114493 ret 115198",
+		"sync event stream 0 event 1 t 115903 ret 116326",
+	}
+	if len(got) < len(want) || !reflect.DeepEqual(got[len(got)-len(want):], want) {
+		t.Errorf("got\n%s\nwant last lines\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	h := recs[0].(*trace.Header)
+	if h.Meta["set.lat.host_sync"] != "423" || h.Meta["host_sync_calls"] != "3" {
+		t.Errorf("meta set.lat.host_sync %q over %q calls, want 423 over 3", h.Meta["set.lat.host_sync"], h.Meta["host_sync_calls"])
+	}
+	if sum.Syncs != 5 || len(sum.Unused) != 4 {
+		t.Errorf("summary %s, want 5 syncs and 4 kinds not converted", sum)
+	}
+}
+
+// blockingFixture is TestBlockingCalls's report.
+func blockingFixture() fixture {
+	f := baseFixture()
+	f[tabSync].cols = append(f[tabSync].cols, "eventSyncId INTEGER")
+	f[tabEvent].cols = append(f[tabEvent].cols, "eventSyncId INTEGER")
+	f[tabEvent].rows[0]["eventSyncId"] = 5
+	for _, r := range f[tabRuntime].rows {
+		switch r["correlationId"] {
+		case int64(9): // the d2h copy
+			r["nameId"], r["end"] = int64(15), int64(70900)
+		case int64(11): // the stream sync
+			r["start"], r["end"] = int64(71000), int64(71200)
+		}
+	}
+	for _, r := range f[tabMemcpy].rows {
+		if r["correlationId"] == int64(9) {
+			r["dstKind"] = 0
+		}
+	}
+	for _, r := range f[tabSync].rows {
+		if r["correlationId"] == int64(11) {
+			r["start"], r["end"] = int64(71000), int64(71100)
+		}
+	}
+	f.call(13, 72000, 16)
+	f[tabRuntime].rows[len(f[tabRuntime].rows)-1]["end"] = int64(72500)
+	f.sync(13, 0, invalidID, 72000, 72400, syncEvent, invalidID)
+	f.call(14, 73000, 17)
+	f[tabRuntime].rows[len(f[tabRuntime].rows)-1]["end"] = int64(73300)
+	f.sync(14, 0, invalidID, 73000, 73200, syncEvent, 5)
+	f[tabSync].rows[len(f[tabSync].rows)-1]["eventSyncId"] = 5
+	return f
 }

@@ -3,6 +3,7 @@ package nsys
 import (
 	"database/sql"
 	"strconv"
+	"strings"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -11,12 +12,16 @@ import (
 // device, at the time of its API call (or its own start when the report
 // shows none).
 type copyOp struct {
-	row    *row
-	t      int64 // the API call's start (ns)
-	start  int64 // on the GPU (ns)
-	stream streamKey
-	bytes  int64
-	dir    string
+	row      *row
+	t        int64 // the API call's start (ns)
+	start    int64 // on the GPU (ns)
+	ret      int64 // the API call's end (ns), where hasRet
+	hasRet   bool
+	stream   streamKey
+	bytes    int64
+	dir      string
+	blocking bool // a synchronous call (cudaMemcpy, not cudaMemcpyAsync)
+	pageable bool // the host side is pageable memory
 }
 
 func (c *copyOp) at() int64 { return c.t }
@@ -52,8 +57,10 @@ func copyConverted(kind, bytes any) bool {
 
 // copyNames are the columns the copy query selects after the rowid, for
 // messages: the host time of the copy's API call (its own start without
-// one), its stream, process, size and kind, and its start on the GPU.
-var copyNames = []string{"call start", "streamId", "globalPid", "bytes", "copyKind", "start"}
+// one), its stream, process, size and kind, its start on the GPU, its
+// call's end and function, and the memory kinds of its source and
+// destination.
+var copyNames = []string{"call start", "streamId", "globalPid", "bytes", "copyKind", "start", "call end", "call", "srcKind", "dstKind"}
 
 // maxCopyBytes bounds a copy's size (256 TiB), above any GPU's memory.
 const maxCopyBytes = 1 << 48
@@ -62,12 +69,13 @@ const maxCopyBytes = 1 << 48
 // their API call's start (their own without one), correlation id and GPU
 // start.
 func (r *report) copyQuery() *query {
-	return &query{name: "memcpy", table: tabMemcpy, names: copyNames,
-		cols:  []string{"deviceId", "correlationId", "globalPid", "start", "streamId", "bytes", "copyKind"},
+	return &query{name: "memcpy", table: tabMemcpy, names: copyNames, strings: true,
+		cols:  []string{"deviceId", "correlationId", "globalPid", "start", "streamId", "bytes", "copyKind", "srcKind", "dstKind"},
 		where: func(v []any, dev int64) bool { return equal(v[0], dev) && copyConverted(v[6], v[5]) },
 		order: func(v []any, t any) [3]any { return [3]any{coalesce(t, v[3]), v[1], v[3]} },
 		sel: func(r *report, v []any, t any) []any {
-			return []any{coalesce(t, v[3]), v[4], r.pid(tabMemcpy, v[2]), v[5], v[6], v[3]}
+			call := r.callOf(tabMemcpy, v[1], v[2])
+			return []any{coalesce(t, v[3]), v[4], r.pid(tabMemcpy, v[2]), v[5], v[6], v[3], call.end, r.function(call.name), v[7], v[8]}
 		}}
 }
 
@@ -101,10 +109,47 @@ func (c *converter) readCopy(rw *row) (op, error) {
 		return nil, rw.errorf("copy of %d bytes; want at most 2^48", cp.bytes)
 	}
 	kind, err := rw.need(4)
-	if kind == copyDtoH {
-		cp.dir = trace.DirD2H
+	if err != nil {
+		return nil, err
 	}
-	return cp, err
+	host := 8 // the host side's memory kind: the source of a copy to the device
+	if kind == copyDtoH {
+		cp.dir, host = trace.DirD2H, 9
+	}
+	if cp.ret, cp.hasRet, err = rw.int(6); err != nil {
+		return nil, err
+	}
+	// The call says whether the host waited: every copy function but the
+	// ...Async ones is synchronous (cudaMemcpy, cudaMemcpyFromSymbol,
+	// cuMemcpyDtoH, ...). A copy without its call (t is its own start) is
+	// taken as asynchronous, as a trace without the fields means.
+	fn := baseName(rw.text(7))
+	cp.blocking = fn != "" && !strings.HasSuffix(fn, "Async")
+	mem, hasMem, err := rw.int(host)
+	if err != nil {
+		return nil, err
+	}
+	cp.pageable = hasMem && mem == c.pageable
+	return cp, nil
+}
+
+// pageableKind is the memory kind (srcKind, dstKind) of pageable host
+// memory: its id in the export's ENUM_CUDA_MEM_KIND (CUDA_MEMOPR_MEMORY_
+// KIND_PAGEABLE), 0 as Nsight Systems numbers it where the export has no
+// such table. (CUPTI's own CUpti_ActivityMemoryKind numbers it 1; the
+// exports renumber.)
+func (r *report) pageableKind() (int64, error) {
+	kind := int64(0)
+	if !r.hasCol(tabMemKind, "id") || !r.hasCol(tabMemKind, "name") {
+		return kind, nil
+	}
+	err := r.scan(tabMemKind, "reading the memory kinds", []string{"id", "name"}, func(_ int64, v []any) error {
+		if id, ok := v[0].(int64); ok && equal(v[1], "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE") {
+			kind = id
+		}
+		return nil
+	})
+	return kind, err
 }
 
 // buffer declares the allocation a copy moves. The report records no
@@ -124,16 +169,23 @@ func (c *converter) buffer(cp *copyOp) error {
 }
 
 // memcpy writes a copy as its memcpy record (buffer ids follow the
-// buffers' order, which is the copies').
+// buffers' order, which is the copies'), with whether the call blocked
+// the host and, where it did, when it returned.
 func (c *converter) memcpy(cp *copyOp) error {
-	t, err := c.t(cp.row)
+	t, ret, err := c.hostT(cp.row)
 	if err != nil {
 		return err
 	}
 	c.bid++
 	c.sum.Memcpys++
-	return c.out.Write(&trace.Memcpy{
+	m := &trace.Memcpy{
 		Dir: cp.dir, Buffer: c.bid, Bytes: cp.bytes,
 		Stream: c.streams.id(cp.stream), T: t,
-	})
+		Blocking: cp.blocking, Pageable: cp.pageable,
+	}
+	if m.Blocks() && ret > t {
+		m.Ret = ret
+	}
+	c.used[m.Stream] = true
+	return c.out.Write(m)
 }

@@ -30,10 +30,12 @@
 //     above the low 24) must match too. A kernel without its call is an
 //     error: its launch time would be unknown.
 //   - CUPTI_ACTIVITY_KIND_MEMCPY: host-to-device and device-to-host copies
-//     (copyKind 1 and 2) of at least one byte.
+//     (copyKind 1 and 2) of at least one byte; their call's function
+//     (every one but the ...Async ones blocks) and the host side's memory
+//     kind (pageable in ENUM_CUDA_MEM_KIND) say whether the host waited.
 //   - CUPTI_ACTIVITY_KIND_CUDA_EVENT (cudaEventRecord: event and stream)
-//     and the stream waits (syncType 2) of
-//     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, for cross-stream dependencies.
+//     and CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (device, stream and event
+//     syncs, stream waits), for the host's synchronisation (sync.go).
 //   - TARGET_INFO_GPU gives the captured GPU: name, smCount,
 //     maxWarpsPerSm × threadsPerWarp threads, maxRegistersPerSm,
 //     maxShmemPerSm, maxBlocksPerSm (or the CUDA programming guide's
@@ -51,10 +53,10 @@
 //     silently dropped: other devices' kernels, copies, memsets, syncs and
 //     event records; memsets; copies the trace cannot express
 //     (device-to-device, peer, unified-memory migrations, empty ones);
-//     synchronizations other than stream waits (stream, event and context
-//     syncs block the host, whose effect is already in the launch times);
-//     stream waits whose event has no earlier record; and API calls no
-//     activity row points at (cudaMalloc, ...). Tables the importer does
+//     synchronizations and event records that cannot become sync records
+//     (a wait for an event with no earlier record, a stream sync of a
+//     stream nothing used); and API calls no activity row points at
+//     (cudaMalloc, ...). Tables the importer does
 //     not read (NVTX, OS runtime, ...) are not counted.
 //
 // One device is converted: Options.Device, by default the one with the
@@ -83,16 +85,22 @@
 // declared up front). Streams keep their CUDA stream id; streams of
 // other processes, or ids beyond 32 bits, get 2^32 + k.
 //
-// Cross-stream dependencies: walking in host order, a cudaEventRecord
-// remembers the last kernel launched on its stream before it, and a
-// cudaStreamWaitEvent on stream S makes the next kernel launched on S
-// list that kernel in its launch's after. Not handled: waits on events
-// recorded before the capture or without a CUDA_EVENT row (the table is
-// only exported by some versions and with CUDA event tracing on) — they
-// are counted as unused; events completing a copy rather than a kernel
-// (after lists only kernels); the legacy default stream's implicit
-// synchronisation with other streams; and host-side blocking syncs,
-// which the launch times already reflect.
+// The host's synchronisation becomes sync records in program order
+// among the launches and copies: a synchronization row's API call decides
+// its op (cudaDeviceSynchronize: device, cudaStreamSynchronize: stream,
+// cudaEventSynchronize: event, cudaStreamWaitEvent: wait), else its
+// syncType; each CUDA_EVENT row is an event record. A sync's t is its
+// call's start on the launches' clock, kept between the kernels and
+// copies around it in program order; a blocking call's ret is its call's
+// end. The replay decides what each waits for; the importer no longer
+// writes after edges. Copies carry blocking, pageable and, where they
+// block, ret. The header's meta set.lat.host_sync is the median cost of
+// a blocking sync once the GPU work before its return has finished
+// (converter.hostSync). Not handled: waits on events recorded before the
+// capture or without a CUDA_EVENT row (the table is only exported by some
+// versions and with CUDA event tracing on), which are counted as unused;
+// the legacy default stream's implicit synchronisation with other
+// streams; and sync calls without a synchronization row.
 //
 // The report measures only a kernel's duration, so the cycles per CTA
 // are a first-order wave estimate, as for Kineto:

@@ -38,6 +38,7 @@ var fixtureStrings = map[int64]string{
 	7: "cudaMemsetAsync_v3020", 8: "cudaStreamSynchronize_v3020",
 	9: "void gemm<float>(float const*, float*, int)", 10: "gemm",
 	11: "relu(float*)", 12: "relu", 13: "reduce(float*)", 14: "reduce",
+	15: "cudaMemcpy_v3020", 16: "cudaDeviceSynchronize_v3020", 17: "cudaEventSynchronize_v3020",
 }
 
 // baseFixture is a report of one process on two GPUs. On device 0 (an
@@ -148,10 +149,19 @@ func (f fixture) kernel(corr, dev, stream, start, end, name int64, shape [6]int6
 		"staticSharedMemory": static, "dynamicSharedMemory": dynamic, "localMemoryPerThread": 0, "gridId": corr})
 }
 
+// copy adds a copy row whose host side (if any) is pinned memory; the
+// memory kinds are ENUM_CUDA_MEM_KIND's (0 pageable, 1 pinned, 2 device).
 func (f fixture) copy(corr, dev, stream, start, end, bytes, kind int64) {
+	src, dst := 2, 2
+	switch kind {
+	case copyHtoD:
+		src = 1
+	case copyDtoH:
+		dst = 1
+	}
 	f.add(tabMemcpy, map[string]any{"start": start, "end": end, "deviceId": dev, "contextId": 1,
 		"streamId": stream, "correlationId": corr, "globalPid": globalPid, "bytes": bytes, "copyKind": kind,
-		"srcKind": 0, "dstKind": 2})
+		"srcKind": src, "dstKind": dst})
 }
 
 func (f fixture) sync(corr, dev, stream, start, end, kind, event int64) {

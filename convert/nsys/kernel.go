@@ -186,8 +186,8 @@ func (k *kernelOp) errorf(format string, a ...any) *Error {
 	return e
 }
 
-// kernel writes a kernel as its kernel record, its host launch (after the
-// kernels its stream waits for) and one cta record per thread block,
+// kernel writes a kernel as its kernel record, its host launch and one
+// cta record per thread block,
 // whose cycles are the wave estimate (profile.CTACycles) of its measured
 // duration.
 func (c *converter) kernel(k *kernelOp) error {
@@ -204,14 +204,13 @@ func (c *converter) kernel(k *kernelOp) error {
 	if err != nil {
 		return k.errorf("%v", err)
 	}
-	after := c.deps.launch(rec.ID, k.stream)
-	launch := &trace.Launch{Kernel: rec.ID, T: t, Stream: c.streams.id(k.stream), After: after}
+	launch := &trace.Launch{Kernel: rec.ID, T: t, Stream: c.streams.id(k.stream)}
+	c.used[launch.Stream] = true
 	n, err := profile.WriteKernel(c.out, rec, launch, per)
 	if err != nil {
 		return err
 	}
 	c.sum.Kernels++
 	c.sum.CTAs += int64(n)
-	c.sum.After += len(after)
 	return nil
 }

@@ -38,10 +38,19 @@ type entry struct {
 // launchKey names an API call: its correlation id and process.
 type launchKey struct{ corr, pid valueKey }
 
+// callRec is what the importer keeps of the API call of a copy, a
+// synchronization or an event record besides its start: when it
+// returned (the latest end of its rows: an outer callback ends after the
+// inner one) and its function's name id (the earliest row's, as for the
+// unused counts).
+type callRec struct{ end, name any }
+
 // launches maps each (correlation id, process) that rows of table have
 // to the earliest start of the API call rows sharing it: a call can
 // appear twice under one correlation id (cudaLaunchKernel_v7000 and
-// cudaLaunchKernel), and its time is when the host began issuing.
+// cudaLaunchKernel), and its time is when the host began issuing. For
+// tables other than the kernels' it also keeps each call's callRec
+// (r.calls).
 func (r *report) launches(table string) (map[launchKey]any, error) {
 	if m, ok := r.launchT[table]; ok {
 		return m, nil
@@ -58,7 +67,11 @@ func (r *report) launches(table string) (map[launchKey]any, error) {
 	}
 	byPid := r.hasPid(table)
 	m := map[launchKey]any{}
-	err = r.scan(tabRuntime, "reading rows", []string{"correlationId", "start", "globalTid"}, func(_ int64, v []any) error {
+	var calls map[launchKey]callRec
+	if table != tabKernel {
+		calls = map[launchKey]callRec{}
+	}
+	err = r.scan(tabRuntime, "reading rows", []string{"correlationId", "start", "globalTid", "end", "nameId"}, func(_ int64, v []any) error {
 		if v[0] == nil || !corrs[keyOf(v[0])] {
 			return nil
 		}
@@ -68,16 +81,54 @@ func (r *report) launches(table string) (map[launchKey]any, error) {
 		}
 		k := launchKey{keyOf(v[0]), keyOf(pid)}
 		t, seen := m[k]
+		earliest := false
 		switch {
 		case v[1] != nil && (t == nil || compare(v[1], t) < 0):
-			m[k] = copyValue(v[1])
+			m[k], earliest = copyValue(v[1]), true
 		case !seen:
-			m[k] = nil
+			m[k], earliest = nil, true
+		}
+		if calls != nil {
+			c := calls[k]
+			if earliest {
+				c.name = copyValue(v[4])
+			}
+			if v[3] != nil && (c.end == nil || compare(v[3], c.end) > 0) {
+				c.end = copyValue(v[3])
+			}
+			calls[k] = c
 		}
 		return nil
 	})
 	r.launchT[table] = m
+	if calls != nil {
+		r.calls[table] = calls
+	}
 	return m, err
+}
+
+// callOf is the callRec of the API call of a row of table (one of
+// launches' tables other than the kernels') with correlation id corr and
+// global process id gpid; zero when there is none.
+func (r *report) callOf(table string, corr, gpid any) callRec {
+	if corr == nil {
+		return callRec{}
+	}
+	var pid any
+	if r.hasPid(table) {
+		pid = perProcess(gpid)
+	}
+	return r.calls[table][launchKey{keyOf(corr), keyOf(pid)}]
+}
+
+// function is the name of an API function as the report's StringIds
+// holds it under id, without the runtime's _vNNNN suffix ("" if unknown).
+func (r *report) function(id any) string {
+	if id == nil {
+		return ""
+	}
+	s := scanString(r.strs[keyOf(id)])
+	return versionSuffix.ReplaceAllString(s.String, "")
 }
 
 // launchOf is the start of the API call of a row of table with

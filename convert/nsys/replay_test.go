@@ -157,7 +157,8 @@ func (*kernelRows) Page(tables.Page)           {}
 func (*kernelRows) Stage(tables.Stage)         {}
 
 // replayCaptured replays a binary trace as `replay --gpu=captured
-// --policy=cdp` does: the default preset with the header's GPU.
+// --policy=cdp` does: the default preset with the header's GPU and
+// measured settings (model.FromHeader).
 func replayCaptured(t *testing.T, bin []byte) *replayed {
 	t.Helper()
 	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bin)) }
@@ -174,7 +175,10 @@ func replayCaptured(t *testing.T, bin []byte) *replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := model.FromSpec(base, h.GPU, h.GPUSpec)
+	cfg, err := model.FromHeader(base, h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pol, err := policies.New("cdp", cfg)
 	if err != nil {
 		t.Fatal(err)

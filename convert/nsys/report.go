@@ -21,11 +21,12 @@ type report struct {
 	file    string
 	f       *os.File
 	db      *sqlite.DB
-	tables  map[string]*sqlite.Table     // lower-case table name → the table
-	cols    map[string]map[string]bool   // lower-case table name → lower-case column names
-	strs    map[valueKey]any             // StringIds: id → value, read on first use
-	sorted  map[string][]entry           // a query's rows in its order, by query name
-	launchT map[string]map[launchKey]any // table → its rows' API calls' start
+	tables  map[string]*sqlite.Table         // lower-case table name → the table
+	cols    map[string]map[string]bool       // lower-case table name → lower-case column names
+	strs    map[valueKey]any                 // StringIds: id → value, read on first use
+	sorted  map[string][]entry               // a query's rows in its order, by query name
+	launchT map[string]map[launchKey]any     // table → its rows' API calls' start
+	calls   map[string]map[launchKey]callRec // table → its rows' API calls' end and name
 }
 
 // openReport checks that path is an SQLite database and opens it
@@ -56,7 +57,7 @@ func openReport(path string) (*report, error) {
 		return nil, &Error{File: path, Row: -1, Msg: "opening the database", Err: err}
 	}
 	r := &report{file: path, f: f, db: db, tables: map[string]*sqlite.Table{}, cols: map[string]map[string]bool{},
-		sorted: map[string][]entry{}, launchT: map[string]map[launchKey]any{}}
+		sorted: map[string][]entry{}, launchT: map[string]map[launchKey]any{}, calls: map[string]map[launchKey]callRec{}}
 	r.readSchema()
 	return r, nil
 }

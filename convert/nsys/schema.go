@@ -17,6 +17,7 @@ const (
 	tabCUDAGPU = "TARGET_INFO_CUDA_GPU" // the devices' limits in some older exports
 	tabMeta    = "META_DATA_EXPORT"
 	tabMetaOld = "EXPORT_META_DATA" // its name up to Nsight Systems 2023.2
+	tabMemKind = "ENUM_CUDA_MEM_KIND"
 )
 
 // known are the tables whose columns readSchema records (lower case).
@@ -27,6 +28,7 @@ var known = map[string]bool{
 	"cupti_activity_kind_cuda_event": true, "target_info_gpu": true,
 	"target_info_cuda_device": true, "meta_data_export": true,
 	"export_meta_data": true, "target_info_cuda_gpu": true,
+	"enum_cuda_mem_kind": true,
 }
 
 // whyNeeded completes the "no table" error of a required table.

@@ -1,37 +1,72 @@
 package nsys
 
-import "github.com/gpureplay/gpureplay/convert/internal/profile"
+import (
+	"math"
+	"slices"
 
-// timing is the t of every kernel and copy the conversion writes,
-// chosen before anything is written so that a replay on the captured GPU
-// has each op reach the GPU when the report says it started (see
-// "Timing" in the package doc, and profile.Schedule).
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
+)
+
+// timing is the t of every kernel, copy and sync record the conversion
+// writes, chosen before anything is written so that a replay on the
+// captured GPU has each op reach the GPU when the report says it started
+// (see "Timing" in the package doc, and profile.Schedule), and the
+// captured returns of copies and syncs.
 type timing struct {
 	lat    profile.Latency // what a replay adds to a launch
 	ts     []int64         // the t of each kernel and copy, in host order
 	next   int             // index in ts of the next one written
+	rets   []int64         // the ret of each copy, in host order (0: none)
+	nextR  int             // index in rets of the next copy written
+	syncs  []hostTime      // the t and ret of each sync, in host order
+	nextS  int             // index in syncs of the next sync written
 	epoch  int64           // report time (ns) of the first op's host call, which GPU starts count from
 	origin int64           // cycles after epoch that t = 0 stands for
+	// hostSync is the measured lat.host_sync (cycles), over hostSyncN
+	// blocking syncs, where hasHostSync (see converter.hostSync).
+	hostSync, hostSyncN int64
+	hasHostSync         bool
 }
 
-// schedule is the timing pass: a walk over the device's copies and
-// kernels in the order the conversion writes them, keeping of each only
-// its GPU start (cycles after the first op's host time) and kind, and
-// then the backward pass over them. That is 16 bytes per op while the
+// hostTime is a host call's t and ret (cycles; ret 0: none).
+type hostTime struct{ t, ret int64 }
+
+// pendingCall is what the timing pass keeps of a copy or sync until the
+// backward pass has run: its call's start and end (ns), and how many
+// kernels and copies came before it in host order.
+type pendingCall struct {
+	pos      int
+	sync     bool
+	t, ret   int64
+	hasRet   bool
+	blocking bool
+}
+
+// schedule is the timing pass: a walk over the device's copies, kernels
+// and syncs in the order the conversion writes them, keeping of each
+// kernel and copy its GPU start (cycles after the first op's host time)
+// and kind, and of each copy and sync its call's times; then the backward
+// pass over the kernels and copies. That is 16 bytes per kernel while the
 // pass runs and 8 (its t) while writing: the importer's only memory in
-// the number of kernels.
+// the number of kernels. A sync's t is its call's start on the same
+// clock (origin_ns + t / clock), moved no further than it takes to keep
+// the host's calls in program order: not before the kernel or copy
+// before it, nor after the one after it, whose t the backward pass chose
+// from where they ran on the GPU.
 func (c *converter) schedule() error {
 	lat, err := profile.AssumedLatency(c.gpu.Name, c.gpu.Spec)
 	if err != nil {
 		return errorf(c.r.file, "", -1, "the replay model's launch latency: %v", err)
 	}
 	c.timing.lat = lat
-	w, err := c.openWalk(false)
+	w, err := c.openWalk()
 	defer w.close()
 	if err != nil {
 		return err
 	}
 	var ops []profile.Op
+	var calls []pendingCall
+	started := false
 	for {
 		o, err := w.next()
 		if err != nil {
@@ -40,21 +75,66 @@ func (c *converter) schedule() error {
 		if o == nil {
 			break
 		}
-		if len(ops) == 0 {
-			c.timing.epoch = o.at()
-		}
 		op := profile.Op{Kind: profile.Kernel}
 		switch o := o.(type) {
+		case *syncOp:
+			calls = append(calls, pendingCall{pos: len(ops), sync: true, t: o.t, ret: o.ret, hasRet: o.hasRet, blocking: o.op.Blocks()})
+			continue
 		case *copyOp:
 			op.Start, op.Kind = o.start, profile.Copy
+			calls = append(calls, pendingCall{pos: len(ops), ret: o.ret, hasRet: o.hasRet, blocking: o.blocking || o.pageable})
 		case *kernelOp:
 			op.Start = o.start
+		}
+		if !started {
+			c.timing.epoch, started = o.at(), true
 		}
 		op.Start = profile.CyclesBetween(c.timing.epoch, op.Start, c.gpu.Spec.ClockMHz)
 		ops = append(ops, op)
 	}
+	if !started && len(calls) > 0 {
+		c.timing.epoch = calls[0].t
+	}
 	c.timing.ts, c.timing.origin = profile.Schedule(ops, lat)
-	return nil
+	c.timing.place(calls, c.gpu.Spec.ClockMHz)
+	c.timing.hostSync, c.timing.hostSyncN, c.timing.hasHostSync, err = c.hostSync(calls)
+	return err
+}
+
+// place converts the copies' returns and the syncs' calls to cycles
+// after t = 0, keeping every sync between the kernels and copies around
+// it in host order and after the syncs before it, and every ret at or
+// after its call's t.
+func (tm *timing) place(calls []pendingCall, mhz float64) {
+	cycles := func(ns int64) int64 {
+		return profile.CyclesBetween(tm.epoch, ns, mhz) - tm.origin
+	}
+	var last int64 // the latest sync's t
+	for _, p := range calls {
+		var t int64
+		if p.sync {
+			lo, hi := last, int64(math.MaxInt64)
+			if p.pos > 0 {
+				lo = max(lo, tm.ts[p.pos-1])
+			}
+			if p.pos < len(tm.ts) {
+				hi = tm.ts[p.pos]
+			}
+			t = min(max(cycles(p.t), lo), hi)
+			last = t
+		} else {
+			t = tm.ts[p.pos]
+		}
+		var ret int64
+		if p.blocking && p.hasRet {
+			ret = max(cycles(p.ret), t)
+		}
+		if p.sync {
+			tm.syncs = append(tm.syncs, hostTime{t: t, ret: ret})
+		} else {
+			tm.rets = append(tm.rets, ret)
+		}
+	}
 }
 
 // t is the t of the next kernel or copy written. The timing pass read
@@ -73,7 +153,95 @@ func (c *converter) t(rw *row) (int64, error) {
 	return t, nil
 }
 
+// hostT is the t and ret of the next copy (rw from the copy query) or
+// sync (from the synchronization or event record queries) written.
+func (c *converter) hostT(rw *row) (t, ret int64, err error) {
+	tm := &c.timing
+	if rw.table == tabMemcpy {
+		if t, err = c.t(rw); err != nil {
+			return 0, 0, err
+		}
+		if tm.nextR >= len(tm.rets) {
+			return 0, 0, rw.errorf("not seen by the timing pass: the report changed while being read")
+		}
+		ret = tm.rets[tm.nextR]
+		tm.nextR++
+	} else {
+		if tm.nextS >= len(tm.syncs) {
+			return 0, 0, rw.errorf("not seen by the timing pass: the report changed while being read")
+		}
+		t, ret = tm.syncs[tm.nextS].t, tm.syncs[tm.nextS].ret
+		tm.nextS++
+		if err := profile.CheckT(t, c.gpu.Spec.ClockMHz); err != nil {
+			return 0, 0, rw.errorf("%v", err)
+		}
+	}
+	if err := profile.CheckT(ret, c.gpu.Spec.ClockMHz); err != nil {
+		return 0, 0, rw.errorf("returns %d cycles after the capture's first operation; a trace spans at most 2^40 cycles: convert a shorter window of the capture", ret)
+	}
+	return t, ret, nil
+}
+
 // originNs is the report time (ns) that t = 0 stands for.
 func (tm *timing) originNs(mhz float64) int64 {
 	return profile.AddCycles(tm.epoch, tm.origin, mhz)
+}
+
+// hostSync measures lat.host_sync, a blocking sync's own cost once what
+// it waited for has completed: over the device's blocking syncs whose
+// call has an end, the median of
+//
+//	end − max(start, the end of the device's last GPU activity that ended by then)
+//
+// in cycles at mhz, the activities being its kernels, copies and memsets
+// of any kind. ok is false where the report has no such sync.
+func (c *converter) hostSync(calls []pendingCall) (cycles, n int64, ok bool, err error) {
+	var costs []int64
+	var ends []int64
+	for _, p := range calls {
+		if !p.sync || !p.blocking || !p.hasRet {
+			continue
+		}
+		if ends == nil {
+			if ends, err = c.r.gpuEnds(c.dev); err != nil {
+				return 0, 0, false, err
+			}
+		}
+		from := p.t
+		if i, _ := slices.BinarySearch(ends, p.ret+1); i > 0 {
+			from = max(from, ends[i-1])
+		}
+		costs = append(costs, max(p.ret-from, 0))
+	}
+	if len(costs) == 0 {
+		return 0, 0, false, nil
+	}
+	slices.Sort(costs)
+	mid := costs[len(costs)/2]
+	if len(costs)%2 == 0 {
+		mid = (costs[len(costs)/2-1] + mid) / 2
+	}
+	return profile.Cycles(mid, c.gpu.Spec.ClockMHz), int64(len(costs)), true, nil
+}
+
+// gpuEnds is the end (ns) of every kernel, copy and memset of device dev,
+// in increasing order.
+func (r *report) gpuEnds(dev int64) ([]int64, error) {
+	var ends []int64
+	for _, tab := range []string{tabKernel, tabMemcpy, tabMemset} {
+		if !r.hasCol(tab, "end") {
+			continue
+		}
+		err := r.scan(tab, "reading the GPU's activity", []string{"deviceId", "end"}, func(_ int64, v []any) error {
+			if e, ok := v[1].(int64); ok && equal(v[0], dev) {
+				ends = append(ends, e)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(ends)
+	return ends, nil
 }

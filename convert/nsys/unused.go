@@ -7,8 +7,9 @@ import (
 
 // countUnused adds to unused the rows of the tables the importer reads
 // that the walk did not turn into records: other devices' activities,
-// copies the trace cannot express, memsets, synchronizations other than
-// stream waits, and API calls no activity points at.
+// copies the trace cannot express, memsets, and API calls no activity
+// points at. (The walk counts the device's synchronizations and event
+// records that became no sync record.)
 func (r *report) countUnused(dev int64, unused map[string]int) error {
 	var d any = dev
 	other := func(v []any) bool { return !equal(v[0], d) } // deviceId IS NOT dev
@@ -29,9 +30,6 @@ func (r *report) countUnused(dev int64, unused map[string]int) error {
 		{tabMemset, "memset (other device)", []string{"deviceId"}, other, nil},
 		{tabMemset, "memset", []string{"deviceId"}, func(v []any) bool { return equal(v[0], d) }, nil},
 		{tabSync, "synchronization (other device)", []string{"deviceId"}, other, nil},
-		{tabSync, "synchronization:", []string{"deviceId", "syncType"}, func(v []any) bool {
-			return equal(v[0], d) && !equal(v[1], int64(syncStreamWait))
-		}, syncLabel},
 		{tabEvent, "cuda_event (other device)", []string{"deviceId"}, other, nil},
 	}
 	for _, q := range counts {

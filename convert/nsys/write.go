@@ -5,23 +5,29 @@ import (
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
+	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
 // converter writes one device of a report as trace records.
 type converter struct {
-	r       *report
-	out     trace.Sink
-	o       Options
-	dev     int64       // the converted device
-	gpu     profile.GPU // what it is
-	sum     *Summary
-	streams *streamIDs
-	deps    *deps
-	timing  timing
-	kid     uint64 // last kernel id
-	bid     uint64 // last buffer id
-	base    uint64 // next buffer base address
+	r        *report
+	out      trace.Sink
+	o        Options
+	dev      int64       // the converted device
+	gpu      profile.GPU // what it is
+	sum      *Summary
+	streams  *streamIDs
+	events   *streamIDs
+	used     map[uint64]bool     // trace streams a launch, copy, record or wait has named
+	recorded map[uint64]bool     // trace events a record has named
+	eventOf  map[streamKey]int64 // (process, eventSyncId) → eventId (report.eventIDs)
+	writing  bool                // the writing pass (not the timing pass) is reading
+	pageable int64               // the memory kind of pageable host memory (report.pageableKind)
+	timing   timing
+	kid      uint64 // last kernel id
+	bid      uint64 // last buffer id
+	base     uint64 // next buffer base address
 }
 
 // convert chooses every launch's t (the timing pass), then writes the
@@ -40,7 +46,8 @@ func (c *converter) convert() error {
 	if err := c.buffers(); err != nil {
 		return err
 	}
-	w, err := c.openWalk(true)
+	c.writing = true
+	w, err := c.openWalk()
 	defer w.close()
 	if err != nil {
 		return err
@@ -56,19 +63,17 @@ func (c *converter) convert() error {
 	}
 }
 
-// openWalk opens the host-ordered walk over the device's copies and
-// kernels and, with deps, its event records and stream waits (same-time
-// ops in the order event record, wait, copy, kernel). Copies and
-// kernels come in the same order either way.
-func (c *converter) openWalk(deps bool) (*walk, error) {
+// openWalk opens the host-ordered walk over the device's event records,
+// synchronizations, copies and kernels (same-time ops in that order).
+func (c *converter) openWalk() (*walk, error) {
 	w := &walk{file: c.r.file}
-	if deps && c.r.has(tabEvent) {
+	if c.r.has(tabEvent) {
 		if err := w.open(c.r, c.r.recordQuery(), c.readRecord, c.dev); err != nil {
 			return w, err
 		}
 	}
-	if deps && c.r.has(tabSync) {
-		if err := w.open(c.r, c.r.waitQuery(), c.readWait, c.dev); err != nil {
+	if c.r.has(tabSync) {
+		if err := w.open(c.r, c.r.syncQuery(), c.readSync, c.dev); err != nil {
 			return w, err
 		}
 	}
@@ -106,12 +111,8 @@ func (c *converter) buffers() error {
 // handle writes or notes one op.
 func (c *converter) handle(o op) error {
 	switch o := o.(type) {
-	case *eventOp:
-		if !o.wait {
-			c.deps.record(o.event, o.stream)
-		} else if !c.deps.wait(o.event, o.stream) {
-			c.sum.Unused["synchronization:"+syncLabels[syncStreamWait]+" (event not recorded)"]++
-		}
+	case *syncOp:
+		return c.sync(o)
 	case *copyOp:
 		return c.memcpy(o)
 	case *kernelOp:
@@ -132,6 +133,10 @@ func (c *converter) header() *trace.Header {
 		"origin_ns":    strconv.FormatInt(c.timing.originNs(c.gpu.Spec.ClockMHz), 10),
 	}
 	c.timing.lat.Record(meta)
+	if tm := &c.timing; tm.hasHostSync {
+		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(tm.hostSync, 10)
+		meta["host_sync_calls"] = strconv.FormatInt(tm.hostSyncN, 10)
+	}
 	if v := c.r.exportVersion(); v != "" {
 		meta["nsys_version"] = v
 	}
