@@ -64,7 +64,7 @@ func TestSyncsGolden(t *testing.T) {
 	}
 	recs := validated(t, buf.String())
 	h := recs[0].(*trace.Header)
-	for k, want := range map[string]string{"set.lat.host_sync": "3000", "host_sync_from": "median of 6 blocking calls", "origin_ts_us": "1011.217", "lat.kernel_dispatch": "283"} {
+	for k, want := range map[string]string{"set.lat.host_sync": "3000", "host_sync_calls": "6", "origin_ts_us": "1011.217", "lat.kernel_dispatch": "283"} {
 		if h.Meta[k] != want {
 			t.Errorf("meta %s = %q, want %q", k, h.Meta[k], want)
 		}

@@ -80,7 +80,7 @@ func (w *writer) header() *trace.Header {
 	w.pl.lat.Record(meta)
 	if c, n, ok := w.pl.hostSyncCost(); ok {
 		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(c, 10)
-		meta["host_sync_from"] = "median of " + strconv.Itoa(n) + " blocking calls"
+		meta["host_sync_calls"] = strconv.Itoa(n)
 	}
 	return &trace.Header{
 		Version:   trace.Version,
