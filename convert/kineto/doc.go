@@ -183,10 +183,10 @@
 // which --gpu=captured applies) to the median, over the blocking syncs
 // and copies written, of ret − max(the call's start, the end of the last
 // converted GPU op that ended by ret): the call's own cost beyond the
-// GPU work it can have waited for (host_sync_calls says over how many calls, as the Nsight Systems
-// importer writes it).
-// Without it, each sync that waited for nothing would return at once in
-// the replay and move every later call earlier by its profiled cost.
+// GPU work it can have waited for (host_sync_calls, as the Nsight
+// Systems importer writes it, says over how many calls). Without it,
+// each sync that waited for nothing would return at once in the replay
+// and move every later call earlier by its profiled cost.
 //
 // # Timing
 //
