@@ -195,7 +195,12 @@ func TestSamples(t *testing.T) {
 		// min(148472, 149882) = 148472; warm_b min(144242, 143537) =
 		// 143537; warm_a min(1832, 138602) = 1832; the copy −11985. Each
 		// t is its issue + 11985. warm_a's 216 CTAs fit one wave (8 of
-		// 256 threads per SM), 100 µs = 141000 cycles.
+		// 256 threads per SM), 100 µs = 141000 cycles. The
+		// cudaDeviceSynchronize (1060–1124 µs) follows lost_e, which
+		// started on the GPU (1122 µs) before it returned, and so was
+		// issued before it: its t (60 µs → 96585) is held at lost_e's,
+		// its ret is 124 µs × 1410 + 11985 = 186825. The pageable copy
+		// has no call, so it is written as not blocking.
 		{"testdata/warmup.json", DefaultOptions(), []string{
 			"header NVIDIA A100-SXM4-40GB clock 1410",
 			"buffer 1 input 4096 at 0",
@@ -210,6 +215,7 @@ func TestSamples(t *testing.T) {
 			"launch 4 stream 13 t 166802", "ctas 4 cycles 1410",
 			"kernel 5 lost_e grid 4,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 5 stream 13 t 171737", "ctas 4 cycles 1410",
+			"sync device t 171737 ret 186825",
 		}, 19, "kineto: 5 kernels, 232 CTAs, 1 memcpys, 1 syncs on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began, or the call was lost; placed by their streams)"},
 		// PyTorch 1.8 and 1.9: "Kernel", "Memcpy" and "Runtime" events,
 		// and the device under "computeProperties" with cudaDeviceProp's
