@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/convert/kineto"
-	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/tables"
@@ -288,14 +287,7 @@ func replayCaptured(t *testing.T, bin []byte) *replayed {
 		t.Fatal(err)
 	}
 	h := r.(*trace.Header)
-	base, err := model.Preset(model.DefaultPreset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := model.FromHeader(base, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := capturedConfig(t, bin)
 	pol, err := policies.New("cdp", cfg)
 	if err != nil {
 		t.Fatal(err)
