@@ -27,10 +27,12 @@ type launchArgs struct {
 	Bytes       ident `json:"bytes"`
 	Size        ident `json:"size"`
 	Kind        ident `json:"kind"`
-	// A cuda_sync event's: the stream a recorded event was on and the
-	// correlation of its cudaEventRecord call.
+	// A cuda_sync event's: the stream a recorded event was on, the
+	// correlation of its cudaEventRecord call, and the event's id (CUPTI's
+	// event id; PyTorch 2.11 writes only this one, the other two −1).
 	WaitStream ident `json:"wait_on_stream"`
 	RecordCorr ident `json:"wait_on_cuda_event_record_corr_id"`
+	EventID    ident `json:"wait_on_cuda_event_id"`
 }
 
 // gpuOp is a kernel or memcpy event of the GPU timeline.

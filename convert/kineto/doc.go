@@ -145,8 +145,20 @@
 // the stream itself has no ops but the difference does. An event sync or
 // stream wait names the cudaEventRecord it waits for
 // (wait_on_cuda_event_record_corr_id, that call's correlation) and that
-// record's stream (wait_on_stream): the record becomes a sync record on
-// that stream, and each awaited record gets its own event, numbered 1,
+// record's stream (wait_on_stream). PyTorch 2.11 writes neither (−1),
+// only the event's id (wait_on_cuda_event_id), and records with
+// cudaEventRecordWithFlags, whose event has no cuda_sync event and no
+// event or stream in its args; the record is then inferred: the last
+// record call on the wait's host thread before it, where no wait or event
+// sync between them named another event id and no other thread recorded
+// meanwhile (else the wait is dropped, counted with the reason), on the
+// stream of the last GPU op that thread launched before the record
+// (PyTorch records on the current stream, where those ops ran). A record
+// of an event nothing waits on (a timing event's) between the awaited
+// record and its wait is taken for the awaited one, and a record on a
+// stream other than the last launch's gets that launch's: the profile
+// cannot tell them apart. Either way the record becomes a sync record on
+// its stream, and each awaited record gets its own event, numbered 1,
 // 2, ... in program order (an event recorded again is a new record,
 // which is what a later wait names). A record no converted sync waits
 // for is dropped (nothing in the replay depends on it); so is a wait or

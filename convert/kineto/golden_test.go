@@ -3,6 +3,7 @@ package kineto
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -134,5 +135,52 @@ func TestSyncsOtherThreads(t *testing.T) {
 	}
 	if n := sum.Unused["cuda_runtime:cudaDeviceSynchronize (another host thread issued GPU work while it waited)"]; n != 1 || sum.Syncs != 1 {
 		t.Errorf("%d syncs, %d device syncs dropped for other threads; want 1 and 1 (%v)", sum.Syncs, n, sum.Unused)
+	}
+}
+
+// TestSyncsByEventID converts testdata/eventids.json, whose cuda_sync
+// events name the awaited event only by wait_on_cuda_event_id (with
+// wait_on_cuda_event_record_corr_id and wait_on_stream −1) and whose
+// record calls are cudaEventRecordWithFlags without a cuda_sync event, as
+// PyTorch 2.11 writes them. On host thread 100:
+//
+//   - k1 (stream 7), the record at 1005 µs, k2 (stream 7), the wait of
+//     stream 8 on event id 20 at 1009, k3 (stream 8) and the event sync
+//     on id 20 at 1013: both await that record, which is on k1's stream
+//     7 (k1 is the last launch before it; k2 comes after): record of
+//     event 1 on stream 7, wait of stream 8 and event sync on event 1;
+//   - the record at 1085, after k3 (stream 8), and the wait of stream 7
+//     on id 21 at 1087: record of event 2 on stream 8, wait on event 2;
+//   - thread 200 records at 1088, so thread 100's wait on id 21 at 1089
+//     is dropped (another thread recorded since its thread's last
+//     record), and its event sync on id 22 at 1091 too (a wait for id 21
+//     came since that record, which may have been 21's);
+//   - thread 200's event sync on id 23 at 1095 has its thread's record,
+//     but that thread launched nothing before it to give its stream, and
+//     thread 300's on id 24 at 1097 has no record on its thread: both
+//     dropped, and thread 200's record with them (nothing awaits it).
+func TestSyncsByEventID(t *testing.T) {
+	recs, sum := convertFile(t, "testdata/eventids.json", DefaultOptions())
+	var got []string
+	for _, r := range recs {
+		if s, ok := r.(*trace.Sync); ok {
+			got = append(got, fmt.Sprintf("%s stream %d event %d", s.Op, s.Stream, s.Event))
+		}
+	}
+	want := []string{
+		"record stream 7 event 1", "wait stream 8 event 1", "event stream 0 event 1",
+		"record stream 8 event 2", "wait stream 7 event 2", "device stream 0 event 0",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("syncs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	const wantSum = "kineto: 4 kernels, 432 CTAs, 0 memcpys, 6 syncs on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); not converted: " +
+		"1 cuda_runtime:cudaEventRecordWithFlags (no converted sync waits for it), " +
+		"1 cuda_runtime:cudaEventSynchronize (a wait for another event came after its thread's last cudaEventRecord), " +
+		"1 cuda_runtime:cudaEventSynchronize (its thread launched no GPU op before the cudaEventRecord), " +
+		"1 cuda_runtime:cudaEventSynchronize (the cudaEventRecord it waits for is not in the profile), " +
+		"1 cuda_runtime:cudaStreamWaitEvent (another host thread recorded an event after its thread's last cudaEventRecord), 4 cuda_sync"
+	if sum.String() != wantSum {
+		t.Errorf("summary\n%s\nwant\n%s", sum, wantSum)
 	}
 }

@@ -18,7 +18,10 @@ import (
 // stream or event a call names is not on its cuda_runtime event: CUPTI's
 // synchronisation records, which Kineto writes as cuda_sync events
 // ("Context Sync", "Stream Sync", "Event Sync", "Stream Wait Event") with
-// the call's correlation, carry it.
+// the call's correlation, carry it. Which cudaEventRecord a wait or event
+// sync waits for is named by the record's correlation, or (PyTorch 2.11)
+// only by the event's id, which the record calls do not carry: see
+// eventRecords.
 
 // syncEvent is a cuda_sync event.
 type syncEvent struct {
@@ -28,6 +31,7 @@ type syncEvent struct {
 	stream     ident // args.stream, else tid: the stream synchronised or made to wait
 	waitStream ident // the stream the awaited event was recorded on
 	recordCorr ident // the correlation of the cudaEventRecord awaited
+	event      ident // the awaited event's id (wait_on_cuda_event_id)
 	used       bool
 }
 
@@ -39,7 +43,7 @@ func (p *capture) addSync(i int, off int64, ev *event) *Error {
 		p.unused[ev.Cat]++
 		return nil
 	}
-	s := &syncEvent{name: ev.Name, corr: a.Correlation, device: a.Device, stream: a.Stream, waitStream: a.WaitStream, recordCorr: a.RecordCorr}
+	s := &syncEvent{name: ev.Name, corr: a.Correlation, device: a.Device, stream: a.Stream, waitStream: a.WaitStream, recordCorr: a.RecordCorr, event: a.EventID}
 	if s.device == "" {
 		s.device = ev.Pid
 	}
@@ -71,9 +75,13 @@ type hostSync struct {
 	op     trace.SyncOp
 	stream ident     // stream, record and wait
 	record *hostCall // event and wait: the cudaEventRecord awaited
-	ts     int64     // ns: the call's start
-	ret    int64     // ns: a blocking call's return (ts + dur)
-	rec    trace.Sync
+	// event and wait named by event id: the stream the record is
+	// inferred to be on (eventRecords); "" where the cuda_sync event
+	// names it (wait_on_stream)
+	recordStream ident
+	ts           int64 // ns: the call's start
+	ret          int64 // ns: a blocking call's return (ts + dur)
+	rec          trace.Sync
 }
 
 // Reasons a sync call becomes no record, counted in Summary.Unused under
@@ -86,7 +94,87 @@ const (
 	skipUnawaited = "no converted sync waits for it"
 	skipNoEvent   = "no cuda_sync event names its event"
 	skipThreads   = "another host thread issued GPU work while it waited"
+	// A wait or event sync that names its event only by id
+	// (eventRecords).
+	skipOtherEvent   = "a wait for another event came after its thread's last cudaEventRecord"
+	skipOtherThread  = "another host thread recorded an event after its thread's last cudaEventRecord"
+	skipRecordStream = "its thread launched no GPU op before the cudaEventRecord"
 )
+
+// eventRecords finds the cudaEventRecord a wait or event sync waits for
+// where its cuda_sync event names the event only by id: PyTorch 2.11
+// writes wait_on_cuda_event_id with wait_on_cuda_event_record_corr_id
+// and wait_on_stream −1, and its record call (cudaEventRecordWithFlags)
+// has no cuda_sync event and no event or stream in its args. The record
+// is the last record call on the wait's host thread before it, provided
+// no wait or event sync between them (on that thread) named another event
+// id, which that record may then have been for, and no other host thread
+// recorded an event between them. The record's stream is that of the last
+// GPU op its thread launched before it: PyTorch records an event on the
+// current stream (torch.cuda.Event.record), where the ops before it were
+// launched. Neither is in the profile, so both are inferred: a record of
+// an event no wait names (a timing event's) between the awaited record
+// and its wait is taken for the awaited one, and a record on a stream
+// other than the last launch's gets that launch's stream.
+type eventRecords struct {
+	last   map[ident]*hostCall      // by host thread: its last record call
+	named  map[ident]map[ident]bool // by host thread: event ids waited on since it
+	any    *hostCall                // the last record call of any thread
+	before map[*hostCall]*gpuOp     // a record's thread's last GPU op before it
+}
+
+func newEventRecords() *eventRecords {
+	return &eventRecords{last: map[ident]*hostCall{}, named: map[ident]map[ident]bool{}, before: map[*hostCall]*gpuOp{}}
+}
+
+// record files a record call c; op is the last GPU op its thread launched
+// before it (nil for none).
+func (e *eventRecords) record(c *hostCall, op *gpuOp) {
+	e.last[c.tid], e.named[c.tid], e.any = c, nil, c
+	e.before[c] = op
+}
+
+// awaited is the record call that c (whose cuda_sync event names its
+// event by id) waits for, or the reason there is none to convert; it
+// then notes that c's thread waited on that event.
+func (e *eventRecords) awaited(c *hostCall) (r *hostCall, why string) {
+	id := c.sync.event
+	r = e.last[c.tid]
+	switch {
+	case r == nil:
+		why = skipNoRecord
+	case len(e.named[c.tid]) > 1 || len(e.named[c.tid]) == 1 && !e.named[c.tid][id]:
+		why = skipOtherEvent
+	case e.any != r:
+		why = skipOtherThread
+	}
+	e.waited(c)
+	if why != "" {
+		return nil, why
+	}
+	return r, ""
+}
+
+// waited notes that c, a wait or event sync, named its event id on its
+// thread.
+func (e *eventRecords) waited(c *hostCall) {
+	if c.sync == nil || c.sync.event == "" {
+		return
+	}
+	if e.named[c.tid] == nil {
+		e.named[c.tid] = map[ident]bool{}
+	}
+	e.named[c.tid][c.sync.event] = true
+}
+
+// byEventID reports whether a cuda_sync event names its record only by
+// the event's id: no valid wait_on_cuda_event_record_corr_id (absent or
+// −1) and a wait_on_cuda_event_id.
+func (s *syncEvent) byEventID() bool {
+	_, corr := s.recordCorr.uint()
+	_, id := s.event.uint()
+	return !corr && id
+}
 
 // streamBias is what some PyTorch versions add to a stream id to make the
 // tid of its cuda_sync events (the trace viewer's row), and what a stream
@@ -133,6 +221,7 @@ func (pl *plan) collectSyncs(p *capture) {
 	}
 	lastOp := map[ident]*gpuOp{} // by host thread
 	awaited := map[*hostCall]ident{}
+	records := newEventRecords()
 	var syncs []*hostSync
 	for _, c := range calls {
 		if c.op != nil {
@@ -140,6 +229,9 @@ func (pl *plan) collectSyncs(p *capture) {
 			continue
 		}
 		op := syncCalls[c.name]
+		if op == trace.EventRecord {
+			records.record(c, lastOp[c.tid])
+		}
 		s := &hostSync{call: c, op: op, ts: c.ts}
 		if op.Blocks() {
 			s.ret = c.ts + c.dur
@@ -164,12 +256,35 @@ func (pl *plan) collectSyncs(p *capture) {
 				skip(c, skipNoEvent)
 				continue
 			}
-			r := p.calls[c.sync.recordCorr]
-			if r == nil || c.sync.recordCorr == "" || syncCalls[r.name] != trace.EventRecord || r.ts > c.ts || r.ts < first {
-				skip(c, skipNoRecord)
-				continue
+			if c.sync.byEventID() {
+				r, why := records.awaited(c)
+				if why == "" && r.ts < first {
+					why = skipNoRecord
+				}
+				if why == "" {
+					switch before := records.before[r]; {
+					case before == nil:
+						why = skipRecordStream
+					case before.device != pl.device:
+						why = skipDevice
+					default:
+						s.recordStream = before.stream
+					}
+				}
+				if why != "" {
+					skip(c, why)
+					continue
+				}
+				s.record = r
+			} else {
+				records.waited(c)
+				r := p.calls[c.sync.recordCorr]
+				if r == nil || c.sync.recordCorr == "" || syncCalls[r.name] != trace.EventRecord || r.ts > c.ts || r.ts < first {
+					skip(c, skipNoRecord)
+					continue
+				}
+				s.record = r
 			}
-			s.record = r
 			if op == trace.StreamWait {
 				s.stream = pl.syncStream(c.sync.stream, known)
 			}
@@ -190,7 +305,10 @@ func (pl *plan) collectSyncs(p *capture) {
 			continue
 		}
 		if s.record != nil {
-			ws := pl.syncStream(c.sync.waitStream, known)
+			ws := s.recordStream
+			if ws == "" {
+				ws = pl.syncStream(c.sync.waitStream, known)
+			}
 			if ws == "" {
 				skip(c, skipNoStream)
 				continue
