@@ -29,7 +29,10 @@ func (c *converter) write(sum *summary) error {
 			}
 			hostOps++
 			b := &c.table.all[c.table.ofCopy[cmd.region]]
-			return c.out.Write(&trace.Memcpy{Dir: trace.DirH2D, Buffer: b.id, Bytes: int64(cmd.bytes), T: t})
+			// The tracer writes a MemcpyHtoD line for cuMemcpyHtoD_v2 alone,
+			// the driver's synchronous copy (cudaMemcpy's): the host waits
+			// for it (Accel-Sim's tracer_tool.cu, its API callback).
+			return c.out.Write(&trace.Memcpy{Dir: trace.DirH2D, Buffer: b.id, Bytes: int64(cmd.bytes), T: t, Blocking: true})
 		}
 		hostOps++
 		return c.writeKernel(h, lr, t)

@@ -27,6 +27,12 @@ type launchArgs struct {
 	Bytes       ident `json:"bytes"`
 	Size        ident `json:"size"`
 	Kind        ident `json:"kind"`
+	// A cuda_sync event's: the stream a recorded event was on, the
+	// correlation of its cudaEventRecord call, and the event's id (CUPTI's
+	// event id; PyTorch 2.11 writes only this one, the other two −1).
+	WaitStream ident `json:"wait_on_stream"`
+	RecordCorr ident `json:"wait_on_cuda_event_record_corr_id"`
+	EventID    ident `json:"wait_on_cuda_event_id"`
 }
 
 // gpuOp is a kernel or memcpy event of the GPU timeline.
@@ -50,9 +56,17 @@ type gpuOp struct {
 // launch or copy, found again by its correlation id.
 type hostCall struct {
 	key  string // cat:name, for the unused-event count
+	name string
+	tid  ident // the host thread
 	ts   int64
+	dur  int64 // ns; 0 where the event has none
 	args launchArgs
+	op   *gpuOp     // the (first) GPU op it issued, once matched
+	sync *syncEvent // its cuda_sync event, once matched (syncs.go)
 	used bool
+	// concurrent: another host thread issued GPU work of the converted
+	// device while this call ran (syncs.go, markConcurrent).
+	concurrent bool
 }
 
 // capture is what a pass over traceEvents gathers: every GPU op (kernels
@@ -61,6 +75,7 @@ type hostCall struct {
 type capture struct {
 	ops    []*gpuOp
 	calls  map[ident]*hostCall
+	syncs  []*syncEvent // cuda_sync events, in file order
 	props  map[ident]*deviceProps
 	unused map[string]int
 }
@@ -91,6 +106,8 @@ func (p *capture) add(i int, off int64, ev *event) *Error {
 	switch {
 	case ev.Ph == "X" && (ev.Cat == "kernel" || ev.Cat == "gpu_memcpy"):
 		return p.addOp(i, off, ev)
+	case ev.Ph == "X" && ev.Cat == "cuda_sync":
+		return p.addSync(i, off, ev)
 	case ev.Ph == "X" && hostCats[ev.Cat]:
 		var a launchArgs
 		if err := unmarshalArgs(ev.Args, &a); err != nil || a.Correlation == "" {
@@ -101,7 +118,7 @@ func (p *capture) add(i int, off int64, ev *event) *Error {
 			p.unused[ev.Cat+":"+ev.Name]++
 			return nil
 		}
-		p.calls[a.Correlation] = &hostCall{key: ev.Cat + ":" + ev.Name, ts: ev.Ts.ns, args: a}
+		p.calls[a.Correlation] = &hostCall{key: ev.Cat + ":" + ev.Name, name: ev.Name, tid: ev.Tid, ts: ev.Ts.ns, dur: max(ev.Dur.ns, 0), args: a}
 	default:
 		p.unused[category(ev)]++
 	}

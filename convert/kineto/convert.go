@@ -21,6 +21,7 @@ type Summary struct {
 	Kernels  int     // kernel records written
 	CTAs     int64   // cta records written
 	Memcpys  int     // memcpy (and buffer) records written
+	Syncs    int     // sync records written
 	// Overlapping counts the kernels that started while a kernel of
 	// another stream was running. They shared the GPU, which the per-CTA
 	// estimate does not know, so their CTAs come out too short and a
@@ -43,8 +44,12 @@ type Summary struct {
 
 // String is the one-line report replay convert prints.
 func (s Summary) String() string {
-	line := fmt.Sprintf("kineto: %d kernels, %d CTAs, %d memcpys on %s at %g MHz (%s)",
-		s.Kernels, s.CTAs, s.Memcpys, s.GPU, s.ClockMHz, s.Clock)
+	syncs := ""
+	if s.Syncs > 0 {
+		syncs = fmt.Sprintf(", %d syncs", s.Syncs)
+	}
+	line := fmt.Sprintf("kineto: %d kernels, %d CTAs, %d memcpys%s on %s at %g MHz (%s)",
+		s.Kernels, s.CTAs, s.Memcpys, syncs, s.GPU, s.ClockMHz, s.Clock)
 	if s.Overlapping > 0 {
 		line += fmt.Sprintf("; %d kernels overlapped another stream's (their CTA estimate assumes the whole GPU)", s.Overlapping)
 	}

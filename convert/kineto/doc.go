@@ -49,9 +49,12 @@
 //     strings); its direction is read from its name (HtoD, DtoH,
 //     HostToDevice, DeviceToHost), else from the ROCm event's kind, else
 //     from the call's hipMemcpyKind (1 host-to-device, 2 device-to-host).
-//   - Everything else — CPU operators, flow events, syncs, memsets,
-//     metadata, host calls no GPU event points at — is counted by
-//     category in Summary.Unused, never silently dropped.
+//   - The host's synchronisation calls and their cuda_sync events (see
+//     "Synchronisation" below).
+//   - Everything else — CPU operators, flow events, memsets, metadata,
+//     host calls no GPU event points at, sync calls that cannot be
+//     converted (with the reason) — is counted by category in
+//     Summary.Unused, never silently dropped.
 //
 // # What is written
 //
@@ -111,6 +114,91 @@
 // its GPU start alone would put it after ops of its stream launched while
 // it waited; right after the op before it, an op on a stream of its own
 // would be issued long before it ran. Summary.Uncalled counts them.
+//
+// # Synchronisation
+//
+// The host's synchronisation calls become sync records, in program order
+// among the launches and copies by the start of their call (an op
+// without a call that started on the GPU before a blocking sync returned
+// goes before it: the waiting thread issued nothing meanwhile). The
+// replay decides what each waits for from the operations it has issued,
+// so a sync waits for what the replayed GPU is doing then:
+//
+//	cudaDeviceSynchronize ("Context Sync")     → sync device
+//	cudaStreamSynchronize ("Stream Sync")      → sync stream
+//	cudaEventSynchronize ("Event Sync")        → sync event
+//	cudaEventRecord                            → sync record
+//	cudaStreamWaitEvent ("Stream Wait Event")  → sync wait
+//	hipDeviceSynchronize, hipStreamSynchronize → sync device, stream
+//
+// t is the call's ts and, for the three that block, ret its ts + dur,
+// mapped to trace cycles as the ops' profiled times are (t = cycles(ts −
+// base) − origin; see "Timing"), held between the t of the ops before
+// and after it in program order (an op's t is its latest issue, not its
+// call's start, and a stream's calls must stay in order).
+//
+// The cuda_runtime event has no stream or event: CUPTI's synchronisation
+// record, which PyTorch 2.x writes as a cuda_sync event with the call's
+// correlation, names them. A stream sync's and a stream wait's stream is
+// the cuda_sync event's args.stream, else its tid; some PyTorch versions
+// put these events on tid = stream + 1000000, read as the stream where
+// the stream itself has no ops but the difference does. An event sync or
+// stream wait names the cudaEventRecord it waits for
+// (wait_on_cuda_event_record_corr_id, that call's correlation) and that
+// record's stream (wait_on_stream). PyTorch 2.11 writes neither (−1),
+// only the event's id (wait_on_cuda_event_id), and records with
+// cudaEventRecordWithFlags, whose event has no cuda_sync event and no
+// event or stream in its args; the record is then inferred: the last
+// record call on the wait's host thread before it, where no wait or event
+// sync between them named another event id and no other thread recorded
+// meanwhile (else the wait is dropped, counted with the reason), on the
+// stream of the last GPU op that thread launched before the record
+// (PyTorch records on the current stream, where those ops ran). A record
+// of an event nothing waits on (a timing event's) between the awaited
+// record and its wait is taken for the awaited one, and a record on a
+// stream other than the last launch's gets that launch's: the profile
+// cannot tell them apart. Either way the record becomes a sync record on
+// its stream, and each awaited record gets its own event, numbered 1,
+// 2, ... in program order (an event recorded again is a new record,
+// which is what a later wait names). A record no converted sync waits
+// for is dropped (nothing in the replay depends on it); so is a wait or
+// event sync whose record the profile lacks (the record came before the
+// window; HTA's simple_add profiles have Stream Wait Events without
+// wait_on_cuda_event_record_corr_id and no cudaEventRecord calls at
+// all), and every event sync and stream wait of a profile without
+// cuda_sync events (PyTorch before 2.2). Without a cuda_sync event a
+// stream sync takes the stream of the last GPU op its host thread issued
+// before it: PyTorch synchronises after the copy it has just issued
+// (copy_kernel_cuda's memcpy_and_sync), which is what every
+// cudaStreamSynchronize of HTA's test profiles follows. Each call left
+// out is counted in Summary.Unused as "cuda_runtime:NAME (why)", and the
+// cuda_sync events no record uses as "cuda_sync" (cudaEventQuery has
+// one too).
+//
+// Syncs of another device (the cuda_sync event's args.device), and
+// syncs whose call started before the first op in program order, are
+// dropped. So is a blocking sync during which another host thread issued
+// GPU work of the converted device: a trace has one host thread and the
+// replay holds every later call until a blocking one returns, where the
+// profile's other threads (PyTorch's autograd thread, data loaders) went
+// on issuing; the calls after it then keep their profiled times.
+//
+// Copies: a gpu_memcpy whose call is cudaMemcpy (cuMemcpy*, hipMemcpy)
+// is blocking; one whose name says Pageable ("Memcpy DtoH (Device ->
+// Pageable)", "Memcpy HtoD (Pageable -> Device)") is pageable; either
+// blocks the host (CUDA Runtime API, "API synchronization behavior"),
+// and its ret is its call's ts + dur. A copy without its call, or during
+// whose call another thread issued GPU work, is written as not blocking.
+//
+// lat.host_sync: the replay charges a blocking call that many cycles
+// after its wait ends. The header's meta sets it (set.lat.host_sync,
+// which --gpu=captured applies) to the median, over the blocking syncs
+// and copies written, of ret − max(the call's start, the end of the last
+// converted GPU op that ended by ret): the call's own cost beyond the
+// GPU work it can have waited for (host_sync_calls, as the Nsight
+// Systems importer writes it, says over how many calls). Without it,
+// each sync that waited for nothing would return at once in the replay
+// and move every later call earlier by its profiled cost.
 //
 // # Timing
 //

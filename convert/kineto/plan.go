@@ -16,6 +16,8 @@ type plan struct {
 	device   ident
 	gpu      profile.GPU // the captured GPU
 	ops      []*gpuOp
+	syncs    []*hostSync      // the sync calls converted, in call order (syncs.go)
+	host     []hostOp         // ops and syncs in program order
 	lat      profile.Latency  // what a replay adds to a launch
 	base     int64            // profile time (ns) the mapping counts from
 	origin   int64            // cycles after base that become t = 0
@@ -31,6 +33,9 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	for _, op := range p.ops {
 		if c := p.calls[op.corr]; c != nil && op.corr != "" {
 			op.call, c.used = c, true
+			if c.op == nil {
+				c.op = op
+			}
 			if c.args.Stream != "" && op.args.Stream == "" {
 				op.stream = c.args.Stream
 			}
@@ -49,6 +54,7 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	if pl.unused[unusedShapeless] > 0 && !slices.ContainsFunc(pl.ops, func(op *gpuOp) bool { return !op.copy }) {
 		return nil, errorf(file, -1, -1, "no kernel of device %s can be converted: each has neither a launch call nor a grid and block of its own", pl.device)
 	}
+	pl.collectSyncs(p)
 	p.unusedCalls()
 	pl.numberStreams()
 	lat, err := profile.AssumedLatency(pl.gpu.Name, pl.gpu.Spec)
@@ -57,6 +63,8 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	}
 	pl.lat = lat
 	pl.schedule()
+	pl.programOrderSyncs()
+	pl.scheduleSyncs()
 	return pl, nil
 }
 
@@ -167,19 +175,28 @@ func (pl *plan) keep(op *gpuOp) error {
 
 // numberStreams maps Kineto streams to trace stream ids: a stream that is
 // a non-negative integer (decimal or hex) keeps its number; others
-// (negative tids, names) get 2^32 + k in order of first use.
+// (negative tids, names) get 2^32 + k in order of first use, by the ops
+// and then by the syncs.
 func (pl *plan) numberStreams() {
 	next := uint64(1) << 32
-	for _, op := range pl.ops {
-		if _, ok := pl.streams[op.stream]; ok {
-			continue
+	number := func(s ident) {
+		if _, ok := pl.streams[s]; ok {
+			return
 		}
-		if v, ok := op.stream.uint(); ok && v < 1<<32 {
-			pl.streams[op.stream] = v
-			continue
+		if v, ok := s.uint(); ok && v < 1<<32 {
+			pl.streams[s] = v
+			return
 		}
-		pl.streams[op.stream] = next
+		pl.streams[s] = next
 		next++
+	}
+	for _, op := range pl.ops {
+		number(op.stream)
+	}
+	for _, s := range pl.syncs {
+		if s.stream != "" {
+			number(s.stream)
+		}
 	}
 }
 

@@ -80,7 +80,31 @@ func outline(recs []trace.Record) []string {
 			out = append(out, "buffer "+itoa(int64(r.ID))+" "+string(r.Role)+" "+itoa(r.Bytes)+" at "+itoa(int64(r.Base)))
 		case *trace.Memcpy:
 			flush()
-			out = append(out, "memcpy "+r.Dir+" buffer "+itoa(int64(r.Buffer))+" stream "+itoa(int64(r.Stream))+" t "+itoa(r.T))
+			line := "memcpy " + r.Dir + " buffer " + itoa(int64(r.Buffer)) + " stream " + itoa(int64(r.Stream)) + " t " + itoa(r.T)
+			if r.Blocking {
+				line += " blocking"
+			}
+			if r.Pageable {
+				line += " pageable"
+			}
+			if r.Ret != 0 {
+				line += " ret " + itoa(r.Ret)
+			}
+			out = append(out, line)
+		case *trace.Sync:
+			flush()
+			line := "sync " + r.Op.String()
+			if r.Stream != 0 || r.Op == trace.SyncStream || r.Op == trace.EventRecord || r.Op == trace.StreamWait {
+				line += " stream " + itoa(int64(r.Stream))
+			}
+			if r.Event != 0 {
+				line += " event " + itoa(int64(r.Event))
+			}
+			line += " t " + itoa(r.T)
+			if r.Ret != 0 {
+				line += " ret " + itoa(r.Ret)
+			}
+			out = append(out, line)
 		case *trace.Kernel:
 			flush()
 			out = append(out, "kernel "+itoa(int64(r.ID))+" "+r.Name+" grid "+fmtDims(r.Grid)+" block "+fmtDims(r.Block)+" regs "+itoa(int64(r.Regs))+" smem "+itoa(r.Smem))
@@ -106,14 +130,14 @@ func TestSamples(t *testing.T) {
 		lines int      // and has this many
 		sum   string
 	}{
-		{"testdata/event_sync_trace.json", DefaultOptions(), eventSync, 15,
-			"kineto: 4 kernels, 131 CTAs, 1 memcpys on NVIDIA A100-PG509-200 at 1410 MHz (clock table (A100)); not converted: 1 Trace, 21 ac2g, 10 cpu_op, 1 cuda_runtime:cudaDeviceSynchronize, 1 cuda_runtime:cudaEventElapsedTime, 1 cuda_runtime:cudaEventQuery, 2 cuda_runtime:cudaEventRecord, 1 cuda_runtime:cudaEventSynchronize, 1 cuda_runtime:cudaStreamSynchronize, 4 cuda_sync, 36 ph=M, 2 ph=i, 1 user_annotation"},
-		{"testdata/event_sync_trace.json.gz", DefaultOptions(), eventSync, 15, ""},
+		{"testdata/event_sync_trace.json", DefaultOptions(), eventSync, 19,
+			"kineto: 4 kernels, 131 CTAs, 1 memcpys, 4 syncs on NVIDIA A100-PG509-200 at 1410 MHz (clock table (A100)); not converted: 1 Trace, 21 ac2g, 10 cpu_op, 1 cuda_runtime:cudaEventElapsedTime, 1 cuda_runtime:cudaEventQuery, 1 cuda_runtime:cudaEventRecord (no converted sync waits for it), 1 cuda_sync, 36 ph=M, 2 ph=i, 1 user_annotation"},
+		{"testdata/event_sync_trace.json.gz", DefaultOptions(), eventSync, 19, ""},
 		{"testdata/triton_example.json", Options{profile.Common{ClockMHz: 1000, Device: -1}}, []string{
 			"header NVIDIA A100-PG509-200 clock 1000",
 			"kernel 1 triton_poi_fused_add_cos_sin_0 grid 1,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 1 stream 7 t 0", "ctas 1 cycles 1760",
-		}, 4, "kineto: 1 kernels, 1 CTAs, 0 memcpys on NVIDIA A100-PG509-200 at 1000 MHz (option clock_mhz); not converted: 1 Trace, 3 ac2g, 3 cpu_op, 1 cuda_runtime:cudaDeviceSynchronize, 58 ph=M, 2 ph=i, 1 user_annotation"},
+		}, 5, "kineto: 1 kernels, 1 CTAs, 0 memcpys, 1 syncs on NVIDIA A100-PG509-200 at 1000 MHz (option clock_mhz); not converted: 1 Trace, 3 ac2g, 3 cpu_op, 58 ph=M, 2 ph=i, 1 user_annotation"},
 		// ROCm: shapes from the hipLaunchKernel events (roctracer and
 		// Kineto spellings, arrays and strings), hex stream ids, string
 		// tids, negative pids; 1000 CTAs of 16 KiB shared memory fit 4
@@ -132,7 +156,7 @@ func TestSamples(t *testing.T) {
 			"launch 2 stream 4294967296 t 47317", "ctas 1000 cycles 22667",
 			"kernel 3 reduce_kernel grid 2,1,1 block 128,1,1 regs 0 smem 0",
 			"launch 3 stream 7 t 127217", "ctas 2 cycles 13600",
-		}, 12, "kineto: 3 kernels, 1018 CTAs, 1 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 1 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 ph=M"},
+		}, 13, "kineto: 3 kernels, 1018 CTAs, 1 memcpys, 1 syncs on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 1 ac2g, 1 ph=M"},
 		// ROCm as Kineto's roctracer logger writes it: deviceProperties
 		// spelled from hipDeviceProp_t (regsPerBlock, no
 		// regsPerMultiprocessor; maxSharedMemoryPerMultiProcessor), copies
@@ -155,7 +179,7 @@ func TestSamples(t *testing.T) {
 			"kernel 2 Cijk_Alik_Bljk_HHS_BH_MT128x128x32 grid 2200,1,1 block 1024,1,1 regs 0 smem 32768",
 			"launch 2 stream 1 t 135717", "ctas 2200 cycles 11220",
 			"memcpy d2h buffer 2 stream 1 t 272000",
-		}, 11, "kineto: 2 kernels, 2456 CTAs, 2 memcpys on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 2 ac2g, 1 cuda_runtime:hipDeviceSynchronize, 1 gpu_memcpy:Memcpy DtoD (Device -> Device), 1 ph=M"},
+		}, 12, "kineto: 2 kernels, 2456 CTAs, 2 memcpys, 1 syncs on AMD Instinct MI250X at 1700 MHz (clock table (MI250X)); not converted: 2 ac2g, 1 gpu_memcpy:Memcpy DtoD (Device -> Device), 1 ph=M"},
 		// Kineto's warm-up: a copy and two kernels of stream 7 ran inside
 		// the profile but were issued before it, so it has no host call
 		// for them; late_c's launch (at 1050 µs) started while warm_a ran.
@@ -171,7 +195,12 @@ func TestSamples(t *testing.T) {
 		// min(148472, 149882) = 148472; warm_b min(144242, 143537) =
 		// 143537; warm_a min(1832, 138602) = 1832; the copy −11985. Each
 		// t is its issue + 11985. warm_a's 216 CTAs fit one wave (8 of
-		// 256 threads per SM), 100 µs = 141000 cycles.
+		// 256 threads per SM), 100 µs = 141000 cycles. The
+		// cudaDeviceSynchronize (1060–1124 µs) follows lost_e, which
+		// started on the GPU (1122 µs) before it returned, and so was
+		// issued before it: its t (60 µs → 96585) is held at lost_e's,
+		// its ret is 124 µs × 1410 + 11985 = 186825. The pageable copy
+		// has no call, so it is written as not blocking.
 		{"testdata/warmup.json", DefaultOptions(), []string{
 			"header NVIDIA A100-SXM4-40GB clock 1410",
 			"buffer 1 input 4096 at 0",
@@ -186,7 +215,8 @@ func TestSamples(t *testing.T) {
 			"launch 4 stream 13 t 166802", "ctas 4 cycles 1410",
 			"kernel 5 lost_e grid 4,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 5 stream 13 t 171737", "ctas 4 cycles 1410",
-		}, 18, "kineto: 5 kernels, 232 CTAs, 1 memcpys on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began, or the call was lost; placed by their streams); not converted: 1 cuda_runtime:cudaDeviceSynchronize"},
+			"sync device t 171737 ret 186825",
+		}, 19, "kineto: 5 kernels, 232 CTAs, 1 memcpys, 1 syncs on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began, or the call was lost; placed by their streams)"},
 		// PyTorch 1.8 and 1.9: "Kernel", "Memcpy" and "Runtime" events,
 		// and the device under "computeProperties" with cudaDeviceProp's
 		// names major, minor and multiProcessorCount. At 1530 MHz (V100)
@@ -195,11 +225,13 @@ func TestSamples(t *testing.T) {
 		// µs), the copy starts at 15300 cycles and the kernel at 61200;
 		// ready is 5355 + 7650 for the copy and 283 more for the kernel,
 		// so the kernel is issued at 61200 − 13288 = 47912 and the copy
-		// at min(15300 − 13005, 47912 − 5355) = 2295: t 0 and 45617.
+		// at min(15300 − 13005, 47912 − 5355) = 2295: t 0 and 45617. The
+		// copy is pageable, so its call (100 + 20 µs) blocks: ret 20 µs
+		// × 1530 − 2295 = 28305.
 		{"testdata/pytorch19.json", DefaultOptions(), []string{
 			"header Tesla V100-DGXS-32GB clock 1530",
 			"buffer 1 input 640 at 0",
-			"memcpy h2d buffer 1 stream 7 t 0",
+			"memcpy h2d buffer 1 stream 7 t 0 pageable ret 28305",
 			"kernel 1 k grid 160,1,1 block 1024,1,1 regs 32 smem 0",
 			"launch 1 stream 7 t 45617", "ctas 160 cycles 15300",
 		}, 6, "kineto: 1 kernels, 160 CTAs, 1 memcpys on Tesla V100-DGXS-32GB at 1530 MHz (clock table (V100)); not converted: 1 Memset, 1 Operator"},

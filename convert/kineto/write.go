@@ -3,6 +3,10 @@ package kineto
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gpureplay/gpureplay/model"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
 
@@ -34,7 +38,14 @@ func (w *writer) write() error {
 		}
 	}
 	w.bid = 0
-	for _, op := range w.pl.ops {
+	for _, h := range w.pl.host {
+		if h.sync != nil {
+			if err := w.sync(h.sync); err != nil {
+				return err
+			}
+			continue
+		}
+		op := h.op
 		if err := profile.CheckT(op.t, w.pl.gpu.Spec.ClockMHz); err != nil {
 			what := "kernel " + quote(op.name)
 			if op.copy {
@@ -67,6 +78,10 @@ func (w *writer) header() *trace.Header {
 		"origin_ts_us": w.pl.originMicros(),
 	}
 	w.pl.lat.Record(meta)
+	if c, n, ok := w.pl.hostSyncCost(); ok {
+		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(c, 10)
+		meta["host_sync_calls"] = strconv.Itoa(n)
+	}
 	return &trace.Header{
 		Version:   trace.Version,
 		ClockMHz:  w.pl.gpu.Spec.ClockMHz,
@@ -97,8 +112,54 @@ func (w *writer) buffer(op *gpuOp) error {
 func (w *writer) memcpy(op *gpuOp) error {
 	w.bid++
 	w.sum.Memcpys++
-	return w.out.Write(&trace.Memcpy{
+	m := &trace.Memcpy{
 		Dir: copyDir(op), Buffer: w.bid, Bytes: bytesOf(op),
 		Stream: w.pl.streams[op.stream], T: op.t,
-	})
+	}
+	if copyBlocks(op) {
+		m.Blocking = syncCopies[op.call.name]
+		m.Pageable = strings.Contains(op.name, "Pageable")
+		m.Ret = max(w.pl.at(op.call.ts+op.call.dur), m.T)
+		if err := profile.CheckT(m.Ret, w.pl.gpu.Spec.ClockMHz); err != nil {
+			return errorf(w.pl.file, op.index, op.offset, "copy's return %v", err)
+		}
+	}
+	return w.out.Write(m)
 }
+
+// copyBlocks reports whether a copy is written as blocking its host
+// thread: a synchronous call, or pageable host memory (the CUDA Runtime
+// API's "API synchronization behavior": "for transfers from pageable
+// host memory to device memory, a stream sync is performed before the
+// copy is initiated" and the function returns once the buffer is staged;
+// "for transfers from device memory to pageable host memory, the
+// function will return only once the copy has completed"), whose call
+// the profile has, with no other host thread issuing GPU work while it
+// ran (markConcurrent). A copy without its call is written as not
+// blocking: where and when its call returned is unknown.
+func copyBlocks(op *gpuOp) bool {
+	return op.call != nil && !op.call.concurrent && (syncCopies[op.call.name] || strings.Contains(op.name, "Pageable"))
+}
+
+// syncCopies are the copy calls that are synchronous whatever the host
+// memory (cudaMemcpy; the driver API's cuMemcpy*; hipMemcpy), as opposed
+// to the *Async ones.
+var syncCopies = map[string]bool{
+	"cudaMemcpy": true, "cuMemcpy": true, "cuMemcpyHtoD_v2": true, "cuMemcpyDtoH_v2": true,
+	"cuMemcpyHtoD": true, "cuMemcpyDtoH": true, "hipMemcpy": true,
+}
+
+// sync writes a sync record.
+func (w *writer) sync(s *hostSync) error {
+	for _, t := range []int64{s.rec.T, s.rec.Ret} {
+		if err := profile.CheckT(t, w.pl.gpu.Spec.ClockMHz); err != nil {
+			return errorf(w.pl.file, -1, -1, "%s at ts %s µs %v", s.call.key, micro(s.ts), err)
+		}
+	}
+	w.sum.Syncs++
+	rec := s.rec
+	return w.out.Write(&rec)
+}
+
+// micro formats ns as Kineto's microseconds.
+func micro(ns int64) string { return strconv.FormatFloat(float64(ns)/1e3, 'f', -1, 64) }
