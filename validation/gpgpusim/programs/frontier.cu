@@ -102,6 +102,10 @@ int main(int argc, char **argv) {
   int count = 1, depth = 0, err = 0;
   std::vector<int> got;
   while (count > 0) {
+    if (depth > n || cudaGetLastError() != cudaSuccess) {  // never on a good run
+      err = 2;
+      break;
+    }
     got.push_back(count);
     int blocks = (count * 32 + 127) / 128;
     printf("hostloop: launch expand level=%d count=%d grid=%d block=128 stream=0\n", depth, count, blocks);
