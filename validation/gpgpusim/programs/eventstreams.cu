@@ -11,7 +11,16 @@
 //   cudaEventSynchronize(ev)       the host waits for first only
 //   cudaStreamSynchronize(B)       then for second
 //
-// then, after the loop, cudaDeviceSynchronize and a blocking D2H
+// In mode "poll" the host waits by polling instead: cudaEventQuery(ev)
+// until it is not cudaErrorNotReady, then cudaStreamQuery(B) likewise,
+// sleeping 1 ms between polls. The waits mean the same; the mode exists
+// because GPGPU-Sim 4.2 (667834cf) built with g++-11 -O3 does not wait in
+// either call of mode "sync": cudaEventSynchronize's busy loop
+// `while (!e->done());` has no side effect and is compiled away, and
+// cudaStreamSynchronize returns at once for a stream other than the NULL
+// stream (validation/gpgpusim/hostloop/README.md).
+//
+// Then, after the loop, cudaDeviceSynchronize and a blocking D2H
 // cudaMemcpy for a checksum. Each iteration has slices of its own, so no
 // kernel reads what a later one writes (the checksum does not depend on
 // how the streams interleave). Each thread runs ITERS dependent FMAs.
@@ -21,9 +30,11 @@
 // A and B (GPGPU-Sim's stream numbers), event=1 is ev (GPGPU-Sim numbers
 // events from 1 in creation order).
 //
-//   eventstreams [ITERATIONS] [P] [Q0] [R] [ITERS]
+//   eventstreams [ITERATIONS] [P] [Q0] [R] [ITERS] [sync|poll]
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <unistd.h>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -62,6 +73,7 @@ int main(int argc, char **argv) {
   int q0 = argc > 3 ? atoi(argv[3]) : 48;
   int r = argc > 4 ? atoi(argv[4]) : 64;
   int iters = argc > 5 ? atoi(argv[5]) : 200;
+  bool poll = argc > 6 && strcmp(argv[6], "poll") == 0;
   size_t nx = (size_t)p * 128, ny = (size_t)3 * q0 * 128, nz = (size_t)r * 128;
   size_t n = iterations * (nx + ny + nz);
   std::vector<float> h(n, 0.0f);
@@ -88,11 +100,23 @@ int main(int argc, char **argv) {
     printf("hostloop: launch third iter=%d grid=%d block=128 stream=1\n", i, r);
     third<<<r, 128, 0, sa>>>(dz + i * nz, iters);
     printf("hostloop: call event-sync event=1\n");
-    cudaEventSynchronize(ev);
-    printf("hostloop: ret event-sync event=1\n");
+    if (!poll) {
+      cudaEventSynchronize(ev);
+      printf("hostloop: ret event-sync event=1\n");
+    } else {
+      int polls = 1;
+      for (; cudaEventQuery(ev) == cudaErrorNotReady; polls++) usleep(1000);
+      printf("hostloop: ret event-sync event=1 polls=%d\n", polls);
+    }
     printf("hostloop: call stream-sync stream=2\n");
-    cudaStreamSynchronize(sb);
-    printf("hostloop: ret stream-sync stream=2\n");
+    if (!poll) {
+      cudaStreamSynchronize(sb);
+      printf("hostloop: ret stream-sync stream=2\n");
+    } else {
+      int polls = 1;
+      for (; cudaStreamQuery(sb) == cudaErrorNotReady; polls++) usleep(1000);
+      printf("hostloop: ret stream-sync stream=2 polls=%d\n", polls);
+    }
   }
   printf("hostloop: call device-sync\n");
   cudaDeviceSynchronize();
@@ -100,6 +124,7 @@ int main(int argc, char **argv) {
   copy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost);
   double sum = 0;
   for (size_t i = 0; i < n; i++) sum += h[i];
-  printf("eventstreams iterations=%d p=%d q0=%d r=%d iters=%d sum=%.3f err=%d\n", iterations, p, q0, r, iters, sum, (int)cudaGetLastError());
+  int cerr = (int)cudaGetLastError();
+  printf("eventstreams iterations=%d p=%d q0=%d r=%d iters=%d mode=%s sum=%.3f err=%d\n", iterations, p, q0, r, iters, poll ? "poll" : "sync", sum, cerr);
   return 0;
 }
