@@ -22,6 +22,7 @@ var (
 	prefixExit     = []byte("GPGPU-Sim: *** exit detected ***")
 	markStatsEnd   = []byte("END-of-Interconnect-DETAILS")
 
+	prefixUArch      = []byte("GPGPU-Sim uArch: ")
 	livenessCTA      = []byte("GPGPU-Sim uArch: cta:")
 	livenessFinished = []byte("GPGPU-Sim uArch: Finished CTA #")
 	livenessCore     = []byte("LIVENESS - Core ")

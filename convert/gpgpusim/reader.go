@@ -26,6 +26,11 @@ type Reader struct {
 	// carry is the start of a simulation thread's line that a host
 	// thread's line cut (hostLineAt); the rest of it begins the next line.
 	carry []byte
+	// dangling is a LIVENESS line's prefix ("GPGPU-Sim Cycle N: LIVENESS -
+	// Core C - ") that ended its line: the host thread's output began with
+	// a newline there (PTX_SIM_DEBUG's API lines), and the rest of the
+	// line comes later, the next line to begin "GPGPU-Sim uArch:".
+	dangling []byte
 
 	opt      options
 	optLine  map[string]int // the log line of each option read
@@ -201,6 +206,10 @@ func (r *Reader) step() error {
 	if len(r.carry) > 0 {
 		r.text = append(r.carry, r.text...)
 		r.carry = nil
+	}
+	if len(r.dangling) > 0 && bytes.HasPrefix(bytes.TrimLeft(r.text, " \t"), prefixUArch) {
+		r.text = append(r.dangling, bytes.TrimLeft(r.text, " \t")...)
+		r.dangling = nil
 	}
 	return r.parse(bytes.TrimLeft(r.text, " \t"))
 }
@@ -455,6 +464,14 @@ func (r *Reader) stamped(b []byte) error {
 		return r.errf("a LIVENESS line without its core")
 	}
 	c.b = bytes.TrimLeft(c.b, " ")
+	if len(c.b) == 0 {
+		// The line was cut after its core: its rest comes later.
+		if len(r.dangling) > 0 {
+			return r.errf("a LIVENESS line cut after its core while another cut one waits for its rest")
+		}
+		r.dangling = append([]byte(nil), b...)
+		return nil
+	}
 	switch {
 	case bytes.HasPrefix(c.b, livenessCTA):
 		if err := r.start(); err != nil {
