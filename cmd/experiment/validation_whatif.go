@@ -261,7 +261,7 @@ func medianCTACycles(path, name string) (int64, error) {
 }
 
 // whatIfDirs are where the captures are looked for, in order.
-var whatIfDirs = []string{"captures", "whatif"}
+var whatIfDirs = []string{"captures", "whatif", "hostloop"}
 
 func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
