@@ -119,23 +119,7 @@ func (s bareSink) Write(r trace.Record) error {
 func replayHeader(t *testing.T, bin []byte) *replay.Stats {
 	t.Helper()
 	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bin)) }
-	src, err := open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := src.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := r.(*trace.Header)
-	base, err := model.Preset(model.DefaultPreset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := model.FromHeader(base, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cfg := capturedHeader(t, bin)
 	pol, err := policies.New("cdp", cfg)
 	if err != nil {
 		t.Fatal(err)

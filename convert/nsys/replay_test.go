@@ -156,13 +156,12 @@ func (*kernelRows) Occupancy(tables.Occupancy) {}
 func (*kernelRows) Page(tables.Page)           {}
 func (*kernelRows) Stage(tables.Stage)         {}
 
-// replayCaptured replays a binary trace as `replay --gpu=captured
-// --policy=cdp` does: the default preset with the header's GPU and
+// capturedHeader is a binary trace's header and --gpu=captured's
+// configuration of it: the default preset with the header's GPU and
 // measured settings (model.FromHeader).
-func replayCaptured(t *testing.T, bin []byte) *replayed {
+func capturedHeader(t *testing.T, bin []byte) (*trace.Header, model.Config) {
 	t.Helper()
-	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bin)) }
-	src, err := open()
+	src, err := trace.NewReader(bytes.NewReader(bin))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +178,16 @@ func replayCaptured(t *testing.T, bin []byte) *replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h, cfg
+}
+
+// replayCaptured replays a binary trace as `replay --gpu=captured
+// --policy=cdp` does: the default preset with the header's GPU and
+// measured settings (model.FromHeader).
+func replayCaptured(t *testing.T, bin []byte) *replayed {
+	t.Helper()
+	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(bin)) }
+	h, cfg := capturedHeader(t, bin)
 	pol, err := policies.New("cdp", cfg)
 	if err != nil {
 		t.Fatal(err)
