@@ -73,15 +73,19 @@ type hostCall struct {
 // and copies, in file order), the host calls by correlation id, the
 // device properties, and the count of events that play no part.
 type capture struct {
-	ops    []*gpuOp
-	calls  map[ident]*hostCall
-	syncs  []*syncEvent // cuda_sync events, in file order
-	props  map[ident]*deviceProps
-	unused map[string]int
+	ops   []*gpuOp
+	calls map[ident]*hostCall
+	syncs []*syncEvent // cuda_sync events, in file order
+	// memsets are the start and end (ns) of each gpu_memset event, by
+	// device: GPU activity the launch measurement must see
+	// (measure.go), though no record is written for them.
+	memsets map[ident][][2]int64
+	props   map[ident]*deviceProps
+	unused  map[string]int
 }
 
 func newCapture() *capture {
-	return &capture{calls: map[ident]*hostCall{}, props: map[ident]*deviceProps{}, unused: map[string]int{}}
+	return &capture{calls: map[ident]*hostCall{}, memsets: map[ident][][2]int64{}, props: map[ident]*deviceProps{}, unused: map[string]int{}}
 }
 
 // hostCats are the categories of host API events a GPU op's correlation
@@ -108,6 +112,16 @@ func (p *capture) add(i int, off int64, ev *event) *Error {
 		return p.addOp(i, off, ev)
 	case ev.Ph == "X" && ev.Cat == "cuda_sync":
 		return p.addSync(i, off, ev)
+	case ev.Ph == "X" && ev.Cat == "gpu_memset":
+		p.unused[ev.Cat]++
+		var a launchArgs
+		if ev.Ts.set && ev.Dur.set && ev.Dur.ns >= 0 && unmarshalArgs(ev.Args, &a) == nil {
+			dev := a.Device
+			if dev == "" {
+				dev = ev.Pid
+			}
+			p.memsets[dev] = append(p.memsets[dev], [2]int64{ev.Ts.ns, ev.Ts.ns + ev.Dur.ns})
+		}
 	case ev.Ph == "X" && hostCats[ev.Cat]:
 		var a launchArgs
 		if err := unmarshalArgs(ev.Args, &a); err != nil || a.Correlation == "" {

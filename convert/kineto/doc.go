@@ -240,6 +240,26 @@
 // io.pcie_gbps rather than at its profiled rate, so ops behind a long
 // queue or a copy may start somewhat early or late.
 //
+// Measured timing (measure.go). Where the profile shows them, the
+// header's meta sets what the Nsight Systems importer measures, by the
+// same rules (convert/internal/profile), and the mapping above uses
+// them: set.lat.host_launch from the median call-to-start time of the
+// kernels launched while the GPU was idle (every kernel, copy and memset
+// event of the device that started before the kernel had ended by its
+// call's ts), at least 3 of them, which is lat.host_issue +
+// lat.host_launch + lat.kernel_dispatch (meta launch_ready_ns, over
+// idle_launches); set.io.copy_latency and set.io.pcie_gbps from the
+// converted copies' dur and bytes (profile.FitCopies: the pageable or
+// the pinned ones, whichever took the more GPU time); and a blocking
+// copy aimed no later than
+//
+//	max(call ts + its ready time, its return − lat.host_sync − its modelled time)
+//
+// so that a replay's host returns from it by its captured return (a
+// pageable host-to-device cudaMemcpyAsync returns once its buffer is
+// staged, before its transfer ends); one that waited on the GPU keeps
+// the earlier t its start gives.
+//
 // Memory. The trace must be written in program order, but Kineto lists
 // GPU events by completion and host calls elsewhere in the file, and
 // deviceProperties may come after traceEvents; so the importer keeps

@@ -31,7 +31,7 @@ func (c *collect) Write(r trace.Record) error {
 //
 //	go test ./convert/kineto -fuzz FuzzKineto
 func FuzzKineto(f *testing.F) {
-	for _, name := range []string{"testdata/triton_example.json", "testdata/rocm.json", "testdata/rocm_roctracer.json", "testdata/event_sync_trace.json", "testdata/queued.json", "testdata/overlap.json", "testdata/warmup.json", "testdata/midrun.json", "testdata/pytorch19.json", "testdata/syncs.json", "testdata/threads.json", "testdata/eventids.json"} {
+	for _, name := range []string{"testdata/triton_example.json", "testdata/rocm.json", "testdata/rocm_roctracer.json", "testdata/event_sync_trace.json", "testdata/queued.json", "testdata/overlap.json", "testdata/warmup.json", "testdata/midrun.json", "testdata/pytorch19.json", "testdata/syncs.json", "testdata/threads.json", "testdata/eventids.json", "testdata/measured.json"} {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -184,3 +184,88 @@ func TestSyncsByEventID(t *testing.T) {
 		t.Errorf("summary\n%s\nwant\n%s", sum, wantSum)
 	}
 }
+
+// TestMeasuredTiming converts testdata/measured.json at 1000 MHz (a µs
+// is 1000 cycles) and checks what it measures, worked out by hand. One
+// host thread, stream 7, every call 4 µs (launches) or 3 µs (copies):
+//
+// The launch path. Kernels k1..k6 are launched at 1000, 1030, 1060,
+// 1081, 1085 and 1105 µs and start on the GPU at 1010, 1042, 1068, 1095,
+// 1100 and 1115. k5 queued behind k4 (running 1095–1100 at k5's call),
+// and a memset ran 1102–1112, across k6's call: neither launch was made
+// on an idle GPU. The four others took 10, 12, 8 and 14 µs from call to
+// start: the median of an even count is the mean of the middle two, 11
+// µs (launch_ready_ns 11000, idle_launches 4; with k5 it would be 12,
+// with k6 10). The model's lat.host_issue (3500) and
+// lat.kernel_dispatch (283) stay, so lat.host_launch is 11000 − 3783 =
+// 7217: a kernel is ready 11000 cycles after its issue, a copy 10717.
+//
+// The copies. Six pinned ones (which took more GPU time than the one
+// pageable copy): 1000, 2000 and 4000 B in 2.1, 2.2 and 2.4 µs, and
+// 1, 2 and 4 MB in 102, 202 and 402 µs (10 GB/s after 2 µs). A first
+// latency, the small copies' median duration 2200 ns, gives the rate
+// 7e6 B / (706000 − 3 × 2200) ns = 10.00858 GB/s; the small copies'
+// durations less their bytes at that rate are 2000.086, 2000.171 and
+// 2000.343 ns, median 2000.171 (set.io.copy_latency 2000 cycles); the
+// rate is then 7e6 / (706000 − 3 × 2000.171) = 10.0000073 GB/s
+// (set.io.pcie_gbps 10 to six digits).
+//
+// lat.host_sync. The cudaDeviceSynchronize (1870 + 7 µs) returned 1 µs
+// after the last copy before it ended (1876); the pageable copy's call
+// (1880 + 25 µs) 25 µs after its call started, nothing having ended in
+// between. The lower median of the two costs: 1000 cycles.
+//
+// The pageable copy's t. Its transfer ran 1895–1907 µs and its call
+// returned at 1905, before the transfer ended. Counted from the first
+// call (1000 µs), the bound is max(call + ready, ret − lat.host_sync −
+// its time) = max(880000 + 10717, 905000 − 1000 − (2000 + 100000 B at
+// 10 GB/s = 12000)) = 892000 cycles, earlier than its GPU start 895000,
+// so the mapping aims it at 892000.
+//
+// The ts. Going backwards (profile.Schedule), each op is issued at its
+// start less its readiness: the copy at 881283, the other copies at
+// 463283, 261283, 159283, 149283, 139283 and 129283 (their starts
+// 474000 ... 140000 less 10717), and the kernels at 104000, 89000,
+// 84000, 57000, 31000 and −1000 (their starts less 11000); none is held
+// back by the next one's issue. k1's issue is t = 0 (origin_ts_us 999),
+// so the ts are those plus 1000. The sync's t is its call (1870 µs) so
+// mapped, 871000, ret 878000; the copy's ret is 906000. In a replay the
+// last pinned copy (reaching the GPU at 475000, 402000 long) ends at
+// 877000 and the sync returns lat.host_sync later, at its captured
+// 878000; the pageable copy reaches the GPU at 893000 and ends at
+// 905000, and the host returns at 906000, its captured return.
+func TestMeasuredTiming(t *testing.T) {
+	recs, sum := convertFile(t, "testdata/measured.json", Options{profile.Common{ClockMHz: 1000, Device: -1}})
+	h := recs[0].(*trace.Header)
+	for k, want := range map[string]string{
+		"launch_ready_ns": "11000", "idle_launches": "4", "set.lat.host_launch": "7217", "lat.host_launch": "7217",
+		"lat.host_issue": "3500", "lat.kernel_dispatch": "283",
+		"set.io.copy_latency": "2000", "copy_latency_copies": "3", "set.io.pcie_gbps": "10", "pcie_copies": "3", "copy_memory": "pinned",
+		"set.lat.host_sync": "1000", "host_sync_calls": "2", "origin_ts_us": "999",
+	} {
+		if h.Meta[k] != want {
+			t.Errorf("meta %s = %q, want %q", k, h.Meta[k], want)
+		}
+	}
+	var got []string
+	for _, l := range outline(recs) {
+		if strings.HasPrefix(l, "launch") || strings.HasPrefix(l, "memcpy") || strings.HasPrefix(l, "sync") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"launch 1 stream 7 t 0", "launch 2 stream 7 t 32000", "launch 3 stream 7 t 58000",
+		"launch 4 stream 7 t 85000", "launch 5 stream 7 t 90000", "launch 6 stream 7 t 105000",
+		"memcpy h2d buffer 1 stream 7 t 130283", "memcpy d2h buffer 2 stream 7 t 140283",
+		"memcpy h2d buffer 3 stream 7 t 150283", "memcpy h2d buffer 4 stream 7 t 160283",
+		"memcpy d2h buffer 5 stream 7 t 262283", "memcpy h2d buffer 6 stream 7 t 464283",
+		"sync device t 871000 ret 878000",
+		"memcpy h2d buffer 7 stream 7 t 882283 pageable ret 906000",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if sum.Unused["gpu_memset"] != 1 {
+		t.Errorf("unused %v, want the memset counted", sum.Unused)
+	}
+}

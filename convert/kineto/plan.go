@@ -24,7 +24,15 @@ type plan struct {
 	streams  map[ident]uint64 // Kineto stream → trace stream
 	unused   map[string]int   // events not converted, by category
 	uncalled int              // kept ops without a host call (programOrder)
-	opts     Options
+	// The measured timing (measure.go): the launch path over the idle
+	// launches, where hasLaunch (lat then has it); the copies' latency
+	// and rate; lat.host_sync over hostSyncN blocking calls (cycles).
+	launch    profile.MeasuredLaunch
+	hasLaunch bool
+	copies    profile.CopyFit
+	hostSync  int64
+	hostSyncN int
+	opts      Options
 }
 
 // makePlan matches GPU ops to their host calls, picks the device, and
@@ -62,7 +70,12 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 		return nil, errorf(file, -1, -1, "the replay model's launch latency: %v", err)
 	}
 	pl.lat = lat
-	pl.schedule()
+	pl.measureLaunch(p)
+	pl.fitCopies()
+	pl.hostSync, pl.hostSyncN, _ = pl.hostSyncCost()
+	if err := pl.schedule(); err != nil {
+		return nil, err
+	}
 	pl.programOrderSyncs()
 	pl.scheduleSyncs()
 	return pl, nil

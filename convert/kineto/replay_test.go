@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/convert/internal/profile"
 	"github.com/gpureplay/gpureplay/convert/kineto"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
@@ -51,7 +52,8 @@ import (
 // syncs.json (every kind of sync call and copy; exempt too, its copies
 // last far longer on the profile than at the model's PCIe rate) and
 // threads.json (blocking calls made while another host thread launched;
-// its streams overlap). Then the two H100 captures of PyTorch 2.11
+// its streams overlap), measured.json (launches, copies and a blocking
+// copy whose timing the importer measures; TestMeasuredTiming). Then the two H100 captures of PyTorch 2.11
 // (validation/kineto-h100): frontier.json.gz, one stream and a host
 // that waits on it 12 times, meets the criterion; streams.json.gz's two
 // streams overlap, so it is exempt, and the exempt samples' busy spans
@@ -69,6 +71,7 @@ func TestReplayMatchesProfile(t *testing.T) {
 		"testdata/overlap.json",
 		"testdata/syncs.json",
 		"testdata/threads.json",
+		"testdata/measured.json",
 		h100Frontier,
 		h100Streams,
 	} {
@@ -244,6 +247,7 @@ func readTimeline(t *testing.T, file string) *timeline {
 type replayed struct {
 	kernels  []tables.Kernel
 	copies   []tables.Stage // the h2d and d2h stages, which copies cover
+	syncs    []tables.Sync  // the blocking calls
 	makespan int64
 	clock    float64           // replay MHz
 	meta     map[string]string // the trace header's
@@ -284,6 +288,7 @@ func (r *replayed) firstReady(p *timeline) int64 {
 type rows struct {
 	kernels []tables.Kernel
 	stages  []tables.Stage
+	syncs   []tables.Sync
 }
 
 func (r *rows) Kernel(x tables.Kernel)   { r.kernels = append(r.kernels, x) }
@@ -292,6 +297,7 @@ func (*rows) Launch(tables.Launch)       {}
 func (*rows) Occupancy(tables.Occupancy) {}
 func (*rows) Page(tables.Page)           {}
 func (r *rows) Stage(x tables.Stage)     { r.stages = append(r.stages, x) }
+func (r *rows) Sync(x tables.Sync)       { r.syncs = append(r.syncs, x) }
 
 // replayCaptured replays a binary trace as `replay --gpu=captured
 // --policy=cdp` does: the default preset with the header's GPU.
@@ -332,11 +338,40 @@ func replayCaptured(t *testing.T, bin []byte) *replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := &replayed{kernels: rec.kernels, makespan: st.MakespanCycles, clock: cfg.GPU.ClockMHz, meta: h.Meta, hostEnd: hostEnd}
+	out := &replayed{kernels: rec.kernels, syncs: rec.syncs, makespan: st.MakespanCycles, clock: cfg.GPU.ClockMHz, meta: h.Meta, hostEnd: hostEnd}
 	for _, s := range rec.stages {
 		if s.Stage == "h2d" || s.Stage == "d2h" {
 			out.copies = append(out.copies, s)
 		}
 	}
 	return out
+}
+
+// TestMeasuredTimingReplay replays testdata/measured.json at 1000 MHz
+// with the settings its header measured (TestMeasuredTiming works them
+// out): the device sync and the pageable copy each return at their
+// captured return, the copy's transfer ending at 905000 cycles, 1 µs
+// (lat.host_sync) before it, where the t of its GPU start would have it
+// return 3 µs late.
+func TestMeasuredTimingReplay(t *testing.T) {
+	var buf bytes.Buffer
+	w := trace.NewWriter(&buf)
+	if _, err := kineto.Convert("testdata/measured.json", w, kineto.Options{Common: profile.Common{ClockMHz: 1000, Device: -1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	run := replayCaptured(t, buf.Bytes())
+	if len(run.syncs) != 2 {
+		t.Fatalf("%d blocking calls replayed, want 2", len(run.syncs))
+	}
+	for _, s := range run.syncs {
+		if s.ReturnCycle != s.CapturedReturn {
+			t.Errorf("%s returned at %d, captured %d", s.Call, s.ReturnCycle, s.CapturedReturn)
+		}
+	}
+	if _, last := run.span(); last != 905000 {
+		t.Errorf("the GPU's last op ends at %d, want 905000", last)
+	}
 }

@@ -13,10 +13,11 @@ import (
 // schedule sets the t of every kept op, in cycles, from the ops'
 // profiled starts on the GPU, counted from the first op's place in
 // program order (pl.base: its call's start, or its own start); the first op's issue becomes t = 0 (pl.origin cycles after
-// pl.base).
-func (pl *plan) schedule() {
+// pl.base). A blocking copy is aimed no later than its captured return
+// allows (boundBlocking).
+func (pl *plan) schedule() error {
 	if len(pl.ops) == 0 {
-		return
+		return nil
 	}
 	pl.base = pl.ops[0].order.host
 	ops := make([]profile.Op, len(pl.ops))
@@ -26,11 +27,15 @@ func (pl *plan) schedule() {
 			ops[i].Kind = profile.Copy
 		}
 	}
+	if err := pl.boundBlocking(ops); err != nil {
+		return err
+	}
 	ts, origin := profile.Schedule(ops, pl.lat)
 	for i, op := range pl.ops {
 		op.t = ts[i]
 	}
 	pl.origin = origin
+	return nil
 }
 
 // cycles converts nanoseconds to cycles at the header clock.

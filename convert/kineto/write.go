@@ -78,10 +78,11 @@ func (w *writer) header() *trace.Header {
 		"origin_ts_us": w.pl.originMicros(),
 	}
 	w.pl.lat.Record(meta)
-	if c, n, ok := w.pl.hostSyncCost(); ok {
-		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(c, 10)
-		meta["host_sync_calls"] = strconv.Itoa(n)
+	if w.pl.hostSyncN > 0 {
+		meta[model.SetPrefix+"lat.host_sync"] = strconv.FormatInt(w.pl.hostSync, 10)
+		meta["host_sync_calls"] = strconv.Itoa(w.pl.hostSyncN)
 	}
+	w.pl.recordMeasured(meta)
 	return &trace.Header{
 		Version:   trace.Version,
 		ClockMHz:  w.pl.gpu.Spec.ClockMHz,
