@@ -87,6 +87,13 @@ func TestIdleLaunchReady(t *testing.T) {
 	if _, ok := IdleLaunchReady(launches[:2], spans); ok {
 		t.Error("two idle launches measured a latency")
 	}
+	// First launches that loaded their module (over MaxLaunchReadyNs)
+	// measure nothing: three of 4 ms leave too few.
+	cold := [][2]int64{{0, 4_000_000}, {5_000_000, 9_000_000}, {10_000_000, 13_900_000}}
+	coldSpans := [][2]int64{{4_000_000, 4_100_000}, {9_000_000, 9_100_000}, {13_900_000, 14_000_000}}
+	if m, ok := IdleLaunchReady(cold, coldSpans); ok {
+		t.Errorf("cold first launches measured %+v", m)
+	}
 	l := Latency{Issue: 100, Launch: 200, Dispatch: 5}
 	if got := l.WithReady(150); got != (Latency{Issue: 100, Launch: 45, Dispatch: 5}) {
 		t.Errorf("WithReady(150) = %+v", got)

@@ -136,6 +136,17 @@ type MeasuredLaunch struct {
 // measured from.
 const MinIdleLaunches = 3
 
+// MaxLaunchReadyNs bounds the call-to-start time of a launch a latency
+// is measured from. A launch path takes microseconds (the presets' 8.7
+// µs; 5.5 to 11 µs measured on the profiles in docs/importers); a launch
+// that took over 100 µs on an idle GPU paid something once — its
+// module's loading at a kernel's first launch (CUDA's lazy loading, the
+// default since 11.7), a context's creation — and is left out, or a
+// profile whose only idle launches are its first would set every
+// launch of a what-if that late (HTA's execution_trace: three, a median
+// 3,982 µs).
+const MaxLaunchReadyNs = 100_000
+
 // IdleLaunchReady measures the launch latency from launches, each a
 // kernel's launch call start and GPU start (ns), and spans, the start
 // and end (ns) of every op of the device on the GPU (kernels, copies,
@@ -158,7 +169,7 @@ func IdleLaunchReady(launches, spans [][2]int64) (m MeasuredLaunch, ok bool) {
 		}
 		// The ops that started before the kernel: spans[:i].
 		i, _ := slices.BinarySearchFunc(spans, start, func(s [2]int64, t int64) int { return cmp.Compare(s[0], t) })
-		if before[i] <= call {
+		if before[i] <= call && start-call <= MaxLaunchReadyNs {
 			ready = append(ready, start-call)
 		}
 	}
