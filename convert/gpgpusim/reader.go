@@ -112,6 +112,7 @@ type Summary struct {
 	Ambiguous              int    // device launches whose parent was one of several same-named kernels (see parentOf)
 	Syncs                  int    // sync records written (Options.Syncs)
 	EventSyncs             int    // of those, cudaEventSynchronize calls, written as device syncs (see sync.go)
+	EventSyncsAtCall       int    // cudaEventSynchronize calls that returned at their call, not written (see sync.go)
 }
 
 func (s Summary) String() string {
@@ -125,6 +126,9 @@ func (s Summary) String() string {
 		if s.EventSyncs > 0 {
 			b += fmt.Sprintf(" (%d cudaEventSynchronize, written as device syncs: the log names no event)", s.EventSyncs)
 		}
+	}
+	if s.EventSyncsAtCall > 0 {
+		b += fmt.Sprintf("; %d cudaEventSynchronize returned at their call, not written (the simulator did not wait)", s.EventSyncsAtCall)
 	}
 	if s.Ambiguous > 0 {
 		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the one whose CTA started first", s.Ambiguous)

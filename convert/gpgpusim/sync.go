@@ -29,8 +29,13 @@ import (
 //     (cuda_runtime_api.cc:2884, 2889). The lines name no event, and
 //     cudaEventRecord prints nothing on the host side, so it is written
 //     as a device sync with the same t and ret (Summary.EventSyncs
-//     counts them): exact where, as in every committed capture, the
-//     host's earlier calls left only the event's stream busy.
+//     counts them): exact where the host's earlier calls left only the
+//     event's stream busy. One that returns at its call is not written
+//     (Summary.EventSyncsAtCall): in 667834cf built -O3 the wait's busy
+//     loop is compiled away and the call never waits (every committed
+//     capture's cudaEventSynchronize returns at its call), so a device
+//     sync there would make the replay's host wait where the
+//     simulator's did not.
 //   - A launch into stream 0 (the NULL stream; created streams' uids
 //     start at 1, stream_manager.cc:35-39 with the manager's own stream
 //     0 made first): stream_manager::push blocks the host until every
@@ -119,6 +124,7 @@ type hostOp struct {
 	// (drain: the GPU is idle then, at the last block's total).
 	drain bool
 	done  bool
+	skip  bool   // a cudaEventSynchronize that returned at its call: not written
 	what  string // for errors: the call
 	line  int
 }
@@ -165,6 +171,17 @@ func (r *Reader) syncLine(b []byte) (bool, error) {
 	}
 	r.waiting.sync.Ret = r.now()
 	r.waiting.done = true
+	if what == "cudaEventSynchronize" && r.waiting.sync.Ret == r.waiting.sync.T {
+		// It returned at its call: the simulator did not wait (in
+		// 667834cf built -O3 the wait's busy loop, `while
+		// (!e->done());`, has no side effect and is compiled away:
+		// validation/gpgpusim/hostloop/README.md) or had nothing to wait
+		// for. A device sync here would make the replay's host wait
+		// where the simulator's did not.
+		r.waiting.skip = true
+		r.sum.EventSyncs--
+		r.sum.EventSyncsAtCall++
+	}
 	r.waiting = nil
 	return true, r.flush()
 }

@@ -108,7 +108,7 @@ func (r *Reader) flush() error {
 			for _, k := range tree {
 				delete(r.kernels, k.id)
 			}
-		} else {
+		} else if !op.skip {
 			s := op.sync
 			if op.drain {
 				// Everything before it has been written, so the GPU went
