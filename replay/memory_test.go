@@ -118,3 +118,72 @@ func TestReplayLiveHeapBound(t *testing.T) {
 		})
 	}
 }
+
+// A host loop streams too: 200K iterations of a launch, a blocking copy
+// back, an event recorded and waited for on another stream, and a device
+// sync every tenth iteration keep the host's synchronisation state to the
+// operations in flight (the host's read-ahead stops at each blocking
+// call), so the live heap, measured after a collection at every sampled
+// progress report, stays the same whether the loop runs 200K iterations
+// or twice as many.
+func TestReplayHostLoopStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200K iterations take a few seconds")
+	}
+	var buf bytes.Buffer
+	w := trace.NewWriter(&buf)
+	must := func(r trace.Record) {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(&trace.Header{Version: trace.Version, ClockMHz: 1000, Source: "test"})
+	must(&trace.Buffer{ID: 1, Name: "count", Bytes: 4, Role: trace.RoleTemp})
+	const n = 200_000
+	tick := int64(0)
+	for i := range n {
+		id := uint64(2*i + 1)
+		s := uint64(i % 4)
+		must(&trace.Kernel{ID: id, Name: "expand", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}})
+		must(&trace.Launch{Kernel: id, T: tick, Stream: s})
+		must(&trace.CTA{Kernel: id, CTA: 0, Cycles: 100})
+		must(&trace.Memcpy{Dir: trace.DirD2H, Buffer: 1, Bytes: 4, Stream: s, T: tick + 1, Blocking: true, Ret: tick + 300})
+		must(&trace.Sync{Op: trace.EventRecord, Event: 1, Stream: s, T: tick + 301})
+		must(&trace.Sync{Op: trace.StreamWait, Stream: (s + 1) % 4, Event: 1, T: tick + 302})
+		must(&trace.Kernel{ID: id + 1, Name: "next", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}})
+		must(&trace.Launch{Kernel: id + 1, T: tick + 303, Stream: (s + 1) % 4})
+		must(&trace.CTA{Kernel: id + 1, CTA: 0, Cycles: 50})
+		if i%10 == 9 {
+			must(&trace.Sync{Op: trace.SyncDevice, T: tick + 304, Ret: tick + 500})
+		}
+		tick += 500
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Clone(buf.Bytes()) // the trace alone, not the buffer's spare room
+	buf = bytes.Buffer{}
+	cfg, _ := model.Preset("k20c")
+	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+	var peak uint64
+	var ms runtime.MemStats
+	sample := func(int64, int64) {
+		runtime.GC() // the live heap, not the garbage a collection would free
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	runtime.GC()
+	st, err := replay.Run(open, replay.Options{Config: cfg, Policy: replay.Policy{Name: "cdp"}, Progress: sample}, discard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak -= min(peak, uint64(len(data)))
+	if st.Kernels != 2*n {
+		t.Fatalf("replayed %d kernels, want %d", st.Kernels, 2*n)
+	}
+	const limit = 8 << 20 // 4.1 MiB at 200K and at 400K iterations
+	t.Logf("%d kernels, peak heap in use %.1f MiB beside the trace (%.1f MiB compressed)", st.Kernels, float64(peak)/(1<<20), float64(len(data))/(1<<20))
+	if peak > limit {
+		t.Errorf("peak heap in use %.1f MiB, want under %d MiB: the host's synchronisation state grows with the loop", float64(peak)/(1<<20), limit>>20)
+	}
+}
