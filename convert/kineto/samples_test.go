@@ -198,8 +198,10 @@ func TestSamples(t *testing.T) {
 		// 256 threads per SM), 100 µs = 141000 cycles. The
 		// cudaDeviceSynchronize (1060–1124 µs) follows lost_e, which
 		// started on the GPU (1122 µs) before it returned, and so was
-		// issued before it: its t (60 µs → 96585) is held at lost_e's,
-		// its ret is 124 µs × 1410 + 11985 = 186825. The pageable copy
+		// issued before it: its t is its call's (60 µs → 96585), before
+		// lost_e's t (a device sync orders no stream; the replay issues
+		// it after lost_e's call anyway), its ret 124 µs × 1410 + 11985
+		// = 186825. The pageable copy
 		// has no call, so it is written as not blocking.
 		{"testdata/warmup.json", DefaultOptions(), []string{
 			"header NVIDIA A100-SXM4-40GB clock 1410",
@@ -215,7 +217,7 @@ func TestSamples(t *testing.T) {
 			"launch 4 stream 13 t 166802", "ctas 4 cycles 1410",
 			"kernel 5 lost_e grid 4,1,1 block 128,1,1 regs 16 smem 0",
 			"launch 5 stream 13 t 171737", "ctas 4 cycles 1410",
-			"sync device t 171737 ret 186825",
+			"sync device t 96585 ret 186825",
 		}, 19, "kineto: 5 kernels, 232 CTAs, 1 memcpys, 1 syncs on NVIDIA A100-SXM4-40GB at 1410 MHz (clock table (A100)); 4 kernels and copies had no host call (issued before the profile began, or the call was lost; placed by their streams)"},
 		// PyTorch 1.8 and 1.9: "Kernel", "Memcpy" and "Runtime" events,
 		// and the device under "computeProperties" with cudaDeviceProp's

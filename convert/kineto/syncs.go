@@ -423,9 +423,14 @@ func (pl *plan) programOrderSyncs() {
 // An op's t is not its call's start but the latest issue that has it on
 // the GPU by its profiled start (timing.go), so a sync's call may map
 // before the op ahead of it in program order or after the one behind it.
-// Its t is held between theirs, so the host's calls stay in order; its
-// ret stays the profiled return (at least its t), which the calls after
-// it are measured from.
+// A record's, a wait's and a stream sync's t is held between theirs, so
+// a stream's calls stay in order (the validator's rule); a device or
+// event sync, which orders no stream, keeps its call's own time, since
+// holding it at a queued launch's later t would push it past its own
+// return and lose the wait (on the H100 streams capture three of four
+// event syncs did). The replay issues it after the call before it in any
+// case. Its ret stays the profiled return (at least its t), which the
+// calls after it are measured from.
 func (pl *plan) scheduleSyncs() {
 	hi := make([]int64, len(pl.host)) // the t of the next op in program order
 	next := int64(profile.MaxCycles)
@@ -445,7 +450,10 @@ func (pl *plan) scheduleSyncs() {
 		s := h.sync
 		r := &s.rec
 		r.Op = s.op
-		r.T = min(max(pl.at(s.ts), lo), hi[i])
+		r.T = max(pl.at(s.ts), 0)
+		if s.op != trace.SyncDevice && s.op != trace.SyncEvent {
+			r.T = min(max(r.T, lo), hi[i])
+		}
 		if s.op.Blocks() {
 			r.Ret = max(pl.at(s.ret), r.T)
 		}
