@@ -326,7 +326,10 @@ func (h *hostSide) added(k *Kernel, stream uint64) error {
 // while a blocking call holds the thread it goes to: the thread of the
 // last blocking call on its stream, else hostThreads.pick's.
 func (h *hostSide) plan(c hostCall) {
-	j, owned := h.owner[c.stream]
+	j, owned := 0, false
+	if len(h.owner) > 0 { // no blocking call yet, none to look up
+		j, owned = h.owner[c.stream]
+	}
 	if !owned {
 		j = h.threads.pick(c.stream)
 	}
@@ -334,7 +337,9 @@ func (h *hostSide) plan(c hostCall) {
 		h.held = c
 		return
 	}
-	delete(h.owner, c.stream)
+	if owned {
+		delete(h.owner, c.stream)
+	}
 	earliest := c.earliest + h.threads.shiftOf(j)
 	if c.k != nil && h.an != nil {
 		h.an.HostCall(c.k, earliest, c.cost)

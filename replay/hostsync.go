@@ -214,6 +214,9 @@ func (s *hostSync) add(k *Kernel, stream uint64) ([]*eventLatch, error) {
 	if s.grouped != nil {
 		s.grouped[k] = stream
 	}
+	if len(s.waits) == 0 { // most traces: no stream waits a call's lookup
+		return nil, nil
+	}
 	w := s.waits[stream]
 	if w != nil {
 		delete(s.waits, stream)
