@@ -31,6 +31,11 @@ type Reader struct {
 	// a newline there (PTX_SIM_DEBUG's API lines), and the rest of the
 	// line comes later, the next line to begin "GPGPU-Sim uArch:".
 	dangling []byte
+	// prevHostOp is the kind of the host's last call read: a launch or
+	// a sync (idlePush).
+	prevHostOp hostOpKind
+	prevHostT  int64 // the cycle of the host's last launch
+	states     streamStates
 
 	opt      options
 	optLine  map[string]int // the log line of each option read
@@ -113,6 +118,8 @@ type Summary struct {
 	Syncs                  int    // sync records written (Options.Syncs)
 	EventSyncs             int    // of those, cudaEventSynchronize calls, written as device syncs (see sync.go)
 	EventSyncsAtCall       int    // cudaEventSynchronize calls that returned at their call, not written (see sync.go)
+	Events                 int    // event records and stream waits written (PTX_SIM_DEBUG=3 logs: events.go)
+	EventsUnread           int    // records and waits whose stream the log's state did not single out
 }
 
 func (s Summary) String() string {
@@ -125,6 +132,12 @@ func (s Summary) String() string {
 		b += fmt.Sprintf("; %d host syncs", s.Syncs)
 		if s.EventSyncs > 0 {
 			b += fmt.Sprintf(" (%d cudaEventSynchronize, written as device syncs: the log names no event)", s.EventSyncs)
+		}
+	}
+	if s.Events > 0 || s.EventsUnread > 0 {
+		b += fmt.Sprintf("; %d event records and stream waits", s.Events)
+		if s.EventsUnread > 0 {
+			b += fmt.Sprintf(" (%d more whose stream the log does not single out, not written)", s.EventsUnread)
 		}
 	}
 	if s.EventSyncsAtCall > 0 {
@@ -251,6 +264,9 @@ func (r *Reader) parse(b []byte) error {
 	case bytes.HasPrefix(b, prefixExit):
 		r.exited = true
 	case bytes.HasPrefix(b, prefixSyncLines):
+		if r.eventLine(b) {
+			return nil
+		}
 		_, err := r.syncLine(b)
 		return err
 	case !r.sessionOpen:
@@ -378,6 +394,7 @@ func (r *Reader) push(b []byte) error {
 		return err
 	}
 	k.host, k.stream, k.t = true, uint64(stream), r.now()
+	r.endState() // a record or a wait before it is written first
 	r.pushSyncs(k)
 	return nil
 }
@@ -642,6 +659,7 @@ func delta(v [2]int64) int64 {
 // end finishes the log: the last statistics block, and the check that
 // every launch tree was written.
 func (r *Reader) end() error {
+	r.endState()
 	switch {
 	case r.line == 0:
 		return &Error{File: r.name, Msg: "the log is empty"}

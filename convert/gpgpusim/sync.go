@@ -114,6 +114,16 @@ func hostLineAt(b []byte) int {
 	return -1
 }
 
+// hostOpKind is the kind of a host call read: none yet, a launch or a
+// sync.
+type hostOpKind uint8
+
+const (
+	hostOpNone hostOpKind = iota
+	hostOpLaunch
+	hostOpSync
+)
+
 // hostOp is one host operation in program order: a host launch (k) or a
 // synchronisation (sync), written once the log has shown it whole.
 type hostOp struct {
@@ -154,13 +164,23 @@ func (r *Reader) syncLine(b []byte) (bool, error) {
 	if !r.opts.Syncs {
 		return true, nil
 	}
+	r.endState()
 	if open {
 		if r.waiting != nil {
 			return true, r.errf("%s waits while %s, called on line %d, has not returned; one host thread makes one call at a time", what, r.waiting.what, r.waiting.line)
 		}
-		op := &hostOp{sync: &trace.Sync{Op: trace.SyncDevice, T: r.now()}, what: what, line: r.line}
+		t := r.now()
+		if r.idlePush() {
+			// Called on an idle GPU after a launch: the host took over
+			// where the GPU went idle, after waiting for it in a way the
+			// log does not show (idlePush) or working; the call's own
+			// wait stands for both, from the launch on.
+			t = r.prevHostT
+		}
+		op := &hostOp{sync: &trace.Sync{Op: trace.SyncDevice, T: t}, what: what, line: r.line}
 		r.waiting = op
 		r.host = append(r.host, op)
+		r.prevHostOp = hostOpSync
 		if what == "cudaEventSynchronize" {
 			r.sum.EventSyncs++
 		}
@@ -186,6 +206,49 @@ func (r *Reader) syncLine(b []byte) (bool, error) {
 	return true, r.flush()
 }
 
+// idlePush reports whether a host call made now, a launch into a
+// created stream or a sync, finds the GPU idle after the host's previous
+// call was a launch: every host kernel's tree has run its CTAs. GPGPU-Sim's host costs no cycles
+// and its clock stands still while the GPU is idle (gpgpusim_entrypoint.cc
+// 87-89, 127-130), so the host took over where the GPU went idle: after a
+// call the log does not show at PTX_SIM_DEBUG=1 (a cudaMemcpy, pushed
+// into stream 0, which blocks until every stream is empty:
+// stream_manager.cc:446-453, 475-485) or after host work of its own. A
+// device sync returning where the GPU went idle carries it, so a what-if
+// moves the launch with the GPU; without it the launch kept its captured
+// cycle however much sooner or later the replayed GPU finished.
+func (r *Reader) idlePush() bool {
+	if r.prevHostOp != hostOpLaunch {
+		return false // the first launch, or one after a sync that returned there
+	}
+	for _, op := range r.host {
+		if op.k == nil {
+			continue
+		}
+		tree := []*kernel{op.k}
+		for i := 0; i < len(tree); i++ {
+			if !tree[i].finished() {
+				return false
+			}
+			for _, id := range tree[i].kids {
+				tree = append(tree, r.kernels[id])
+			}
+		}
+	}
+	return true
+}
+
+// treesPending reports whether a host launch read has its tree still to
+// write.
+func (r *Reader) treesPending() bool {
+	for _, op := range r.host {
+		if op.k != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // pushSyncs adds the NULL stream's waits around a host launch k into
 // stream 0 (stream_manager::push, stream_manager.cc:446-453 and
 // 475-485): before it, when a launch into another stream is still
@@ -195,16 +258,29 @@ func (r *Reader) pushSyncs(k *kernel) {
 		r.host = append(r.host, &hostOp{k: k})
 		return
 	}
-	if k.stream == 0 {
+	switch {
+	case k.stream == 0:
 		for _, op := range r.host {
 			if op.k != nil && op.k.stream != 0 && !op.k.finished() {
 				r.host = append(r.host, &hostOp{sync: &trace.Sync{Op: trace.SyncDevice, T: r.now()}, drain: true, what: "the NULL stream's wait before a launch", line: r.line})
 				break
 			}
 		}
+	case r.idlePush():
+		// Called, as far as the log can tell, right after the host's
+		// previous launch (host code costs no cycles), and returned where
+		// the GPU went idle: now, where every tree has been written (its
+		// statistics read), else at the last one's block (drain).
+		op := &hostOp{sync: &trace.Sync{Op: trace.SyncDevice, T: r.prevHostT}, drain: true, what: "the host's wait before a launch on an idle GPU", line: r.line}
+		if !r.treesPending() {
+			op.sync.Ret, op.drain, op.done = r.now(), false, true
+		}
+		r.host = append(r.host, op)
 	}
 	r.host = append(r.host, &hostOp{k: k})
+	r.prevHostOp, r.prevHostT = hostOpLaunch, r.now()
 	if k.stream == 0 {
 		r.host = append(r.host, &hostOp{sync: &trace.Sync{Op: trace.SyncDevice, T: r.now()}, drain: true, what: "the NULL stream's wait after a launch", line: r.line})
+		r.prevHostOp = hostOpSync
 	}
 }

@@ -27,7 +27,7 @@ func TestSyncCounts(t *testing.T) {
 		{"../../validation/gpgpusim/workloads/matrixmul-64.log.xz", 1, 0, 1, "5 launches into a created stream, one cudaDeviceSynchronize; the timing's cudaEventSynchronize after it returned at its call"},
 		{"../../validation/gpgpusim/captures/dragonli-bfs-sample.log.xz", 28, 0, 6, "14 BFS levels, each a launch into stream 0 and a cudaDeviceSynchronize; the host's timing's 6 cudaEventSynchronize returned at their call"},
 		{"../../validation/gpgpusim/whatif/dragonli-join-30720-cdp.log.xz", 12, 0, 0, "9 launches into stream 0 and 3 cudaDeviceSynchronize (JOIN synchronises after its main join)"},
-		{"../../validation/gpgpusim/hostloop/eventsync-sm80-lat5000.log.xz", 1, 0, 4, "eventstreams with the real calls: its 4 cudaEventSynchronize return at their call (the simulator does not wait), then one cudaDeviceSynchronize"},
+		{"../../validation/gpgpusim/hostloop/eventsync-sm80-lat5000.log.xz", 9, 0, 4, "eventstreams with the real calls, at PTX_SIM_DEBUG=3: 4 event records and 4 stream waits (events.go), its 4 cudaEventSynchronize return at their call (the simulator does not wait), then one cudaDeviceSynchronize"},
 		{"../../validation/gpgpusim/workloads/hotspot-256.log.xz", 5, 0, 0, "5 launches into stream 0 and no explicit synchronisation"},
 	} {
 		t.Run(filepath.Base(c.log), func(t *testing.T) {
