@@ -18,14 +18,15 @@ func init() {
 	whatIfPairs = append(whatIfPairs, hostLoopPairs()...)
 }
 
-// hostLoopPrograms are the host-loop captures' program names. The
-// eventstreams runs are not among them: their host waits by polling
-// (cudaEventQuery, cudaStreamQuery), since in this GPGPU-Sim build
-// cudaEventSynchronize does not wait and cudaStreamSynchronize returns at
-// once for a created stream (validation/gpgpusim/hostloop/README.md), and
-// a poll's result is not in the log: the importer sees no wait, the
-// launches keep run A's cycles, and no what-if can move them.
-var hostLoopPrograms = []string{"frontier", "frontierbig", "syncloop", "rodiniabfs"}
+// hostLoopPrograms are the host-loop captures' program names.
+// eventstreams' host waits by polling (cudaEventQuery, cudaStreamQuery),
+// since in this GPGPU-Sim build cudaEventSynchronize does not wait and
+// cudaStreamSynchronize returns at once for a created stream
+// (validation/gpgpusim/hostloop/README.md); the importer reads its
+// records and waits from the PTX_SIM_DEBUG=3 log and the host's waits
+// from where it took over on an idle GPU (convert/gpgpusim: events.go,
+// sync.go's idlePush).
+var hostLoopPrograms = []string{"frontier", "frontierbig", "syncloop", "eventstreams", "rodiniabfs"}
 
 // perSMSharing is why frontierbig's predictions across machine shapes
 // miss: its widest levels' CTAs slow down as more of them share an SM.
