@@ -239,11 +239,16 @@ type hostCall struct {
 	stream   uint64 // the stream that picks its thread
 	earliest int64  // its t after the launch base, in replay cycles
 	cost     int64  // what it holds its thread for
-	blocks   bool   // it holds its thread until its wait ends
 }
 
 // isSet reports whether c holds a call.
 func (c *hostCall) isSet() bool { return c.k != nil || c.w != nil }
+
+// blocks reports whether c holds its thread until its wait ends: a
+// blocking sync, or a copy that blocks.
+func (c *hostCall) blocks() bool {
+	return c.w != nil || c.k.copyOp() != nil && c.k.copyOp().wait != nil
+}
 
 // readNextHost fetches the next host operation and schedules its issue.
 func (h *hostSide) readNextHost() error {
@@ -264,7 +269,6 @@ func (h *hostSide) readNextHost() error {
 			return err
 		}
 		if r.Blocks() {
-			c.blocks = true
 			w := &hostWait{op: trace.SyncStream, copy: k, stream: r.Stream, ret: base + h.body.scale(r.Returned())}
 			k.copyOp().wait = w
 			if err := h.sync.blocking(w); err != nil {
@@ -297,7 +301,7 @@ func (h *hostSide) readNextHost() error {
 		}
 		// A device sync stays on the previous call's thread; a stream
 		// or event sync goes with its stream's calls.
-		c.w, c.stream, c.earliest, c.cost, c.blocks = w, h.threads.lastStream(), base+h.body.scale(r.T), 0, true
+		c.w, c.stream, c.earliest, c.cost = w, h.threads.lastStream(), base+h.body.scale(r.T), 0
 		switch {
 		case r.Op == trace.SyncStream:
 			c.stream = r.Stream
@@ -345,7 +349,7 @@ func (h *hostSide) plan(c hostCall) {
 		h.an.HostCall(c.k, earliest, c.cost)
 	}
 	at := h.threads.assign(j, c.stream, earliest, h.clock.now(), c.cost)
-	if c.blocks {
+	if c.blocks() {
 		h.threads.block(j)
 		h.owner[c.stream] = j
 	}

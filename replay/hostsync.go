@@ -45,7 +45,7 @@ import (
 // completion of an operation numbered below it counts one down. An
 // operation's number is Kernel.seq; its trace stream is Kernel.stream,
 // except under policies that give each task group a stream of its own,
-// where the trace's is kept apart (groupOf).
+// where the trace's is kept apart (hostSync.grouped).
 //
 // hostSync owns that state and nothing else: it never schedules an event
 // or moves a thread; the host side (host.go) does, with what done
@@ -55,7 +55,7 @@ import (
 type hostSync struct {
 	seq     int32                    // host calls numbered so far
 	live    int                      // host operations read and not complete
-	streams map[uint64]*syncStream   // by trace stream, while it has an operation live or a record pending
+	streams map[uint64]*syncStream   // by trace stream; idle ones are dropped as they pile up (forget)
 	spare   []*syncStream            // forgotten streams' records, for reuse (empty: nothing live or pending)
 	events  map[uint64]*eventLatch   // by event: its last record
 	waits   map[uint64][]*eventLatch // by trace stream: the latches its next operation waits for

@@ -20,11 +20,10 @@ import (
 
 // taskReader reads tasks from a trace.
 type taskReader struct {
-	cfg     model.Config
-	perByte float64 // PCIe cycles per byte, both directions (io.pcie_gbps)
-	an      Analysis
-	src     trace.Source
-	clk     clock
+	cfg model.Config
+	an  Analysis
+	src trace.Source
+	clk clock
 
 	decls map[uint64]*trace.Kernel // declared, not yet launched
 	held  *trace.Launch            // the host launch the next task starts with
@@ -33,8 +32,8 @@ type taskReader struct {
 	in    TaskCopies // copies to the GPU read since the last task, for the next one
 }
 
-func newTaskReader(cfg model.Config, perByte float64, an Analysis) taskReader {
-	return taskReader{cfg: cfg, perByte: perByte, an: an, decls: map[uint64]*trace.Kernel{}}
+func newTaskReader(cfg model.Config, an Analysis) taskReader {
+	return taskReader{cfg: cfg, an: an, decls: map[uint64]*trace.Kernel{}}
 }
 
 // pendingTask is a task read from the trace, not yet submitted: one
@@ -109,6 +108,17 @@ type TaskCopies struct {
 	// Apart says the calls are not Fig. 1a's: on more than one stream, or
 	// a copy back read after the next task's copy in.
 	Apart bool
+	// blocking and blockingBytes are the calls of the N, and their
+	// bytes, that block their caller (trace.Memcpy.Blocks).
+	blocking, blockingBytes int64
+}
+
+// hold is how long the calls hold the spawning thread beyond their
+// issue: a copy that blocks, its own time on the copy engine (copyTime),
+// whatever io.memcpy; the others, what io.memcpy makes them wait
+// (syncCopyWait).
+func (c *TaskCopies) hold(cfg model.Config) int64 {
+	return syncCopyWait(cfg, c.N-c.blocking, c.Bytes-c.blockingBytes) + copyTime(cfg, c.blocking, c.blockingBytes)
 }
 
 // add files one call of the direction.
@@ -124,6 +134,8 @@ func (c *TaskCopies) add(cfg model.Config, m *trace.Memcpy) {
 	// own transfer, as every copy does under io.memcpy=sync: the task
 	// runtimes' host plans its calls before their copies are queued.
 	if m.Blocks() {
+		c.blocking++
+		c.blockingBytes += m.Bytes
 		c.Wait += copyTime(cfg, 1, m.Bytes)
 	} else {
 		c.Wait += syncCopyWait(cfg, 1, m.Bytes)
@@ -191,10 +203,8 @@ func (r *taskReader) next() (*pendingTask, bool, error) {
 	// spawning it; its input must be on the GPU before it is scheduled.
 	first := &p.blocks[0]
 	first.HostCycles = (in.N + p.row.out.N) * r.cfg.Lat.HostIssue
-	first.CopyWait = syncCopyWait(r.cfg, in.N, in.Bytes) + syncCopyWait(r.cfg, p.row.out.N, p.row.out.Bytes)
-	// Both directions run at io.pcie_gbps, each copy after its
-	// io.copy_latency.
-	first.CopyIn = roundCycle(float64(in.N)*float64(r.cfg.IO.CopyLatency) + float64(in.Bytes)*r.perByte)
+	first.CopyWait = in.hold(r.cfg) + p.row.out.hold(r.cfg)
+	first.CopyIn = copyTime(r.cfg, in.N, in.Bytes) // both directions run at io.pcie_gbps
 	if r.an != nil {
 		r.an.TaskRead(l.Stream, in, p.row.out, p.blocks)
 	}

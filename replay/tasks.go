@@ -68,7 +68,7 @@ func newTaskDriver(l taskLinks, opt *Options, sink tables.Sink, an Analysis) *ta
 		taskLinks:   l,
 		build:       opt.Policy.Tasks,
 		policy:      opt.Policy.Name,
-		in:          newTaskReader(cfg, perByte, an),
+		in:          newTaskReader(cfg, an),
 		sink:        sink,
 		rows:        !tables.Discards(sink),
 		live:        map[uint64]*blockRef{},

@@ -222,17 +222,8 @@ func (r *Reader) idlePush() bool {
 		return false // the first launch, or one after a sync that returned there
 	}
 	for _, op := range r.host {
-		if op.k == nil {
-			continue
-		}
-		tree := []*kernel{op.k}
-		for i := 0; i < len(tree); i++ {
-			if !tree[i].finished() {
-				return false
-			}
-			for _, id := range tree[i].kids {
-				tree = append(tree, r.kernels[id])
-			}
+		if op.k != nil && !r.eachInTree(op.k, (*kernel).finished) {
+			return false
 		}
 	}
 	return true

@@ -136,17 +136,31 @@ func (r *Reader) flush() error {
 // its children, children in launch order); ok is false while any of it
 // has CTAs to run or statistics to come.
 func (r *Reader) tree(h *kernel) ([]*kernel, bool) {
-	tree := []*kernel{h}
-	for i := 0; i < len(tree); i++ {
-		k := tree[i]
-		if !k.finished() || !k.stats {
-			return nil, false
-		}
-		for _, id := range k.kids {
-			tree = append(tree, r.kernels[id])
-		}
+	var tree []*kernel
+	ok := r.eachInTree(h, func(k *kernel) bool {
+		tree = append(tree, k)
+		return k.finished() && k.stats
+	})
+	if !ok {
+		return nil, false
 	}
 	return tree, true
+}
+
+// eachInTree calls f on h's launch tree in breadth-first order, stopping
+// where f returns false; it reports whether f held for every kernel.
+func (r *Reader) eachInTree(h *kernel, f func(*kernel) bool) bool {
+	queue := []*kernel{h}
+	for i := 0; i < len(queue); i++ {
+		k := queue[i]
+		if !f(k) {
+			return false
+		}
+		for _, id := range k.kids {
+			queue = append(queue, r.kernels[id])
+		}
+	}
+	return true
 }
 
 // write queues a tree's records.

@@ -2,7 +2,6 @@ package kineto
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,32 +88,18 @@ func (pl *plan) fitCopies() {
 // on the GPU (behind its stream's kernels) keeps the t its GPU start
 // gives, the earlier.
 func (pl *plan) boundBlocking(starts []profile.Op) error {
-	base, err := model.Preset(model.DefaultPreset)
+	b, err := profile.NewBlockingCopy(pl.gpu.Name, pl.gpu.Spec, pl.copies, pl.hostSync, pl.hostSyncN, pl.lat)
 	if err != nil {
 		return errorf(pl.file, -1, -1, "the replay model's copy timing: %v", err)
 	}
-	cfg := model.FromSpec(base, pl.gpu.Name, pl.gpu.Spec)
 	mhz := pl.gpu.Spec.ClockMHz
-	latency, gbps, hostSync := float64(cfg.IO.CopyLatency), cfg.IO.PCIeGBps, cfg.Lat.HostSync
-	if pl.copies.LatencyN > 0 {
-		latency = pl.copies.Latency * mhz / 1e3
-	}
-	if pl.copies.GBpsN > 0 {
-		gbps = pl.copies.GBps
-	}
-	if pl.hostSyncN > 0 {
-		hostSync = pl.hostSync
-	}
-	ready := pl.lat.Ready(profile.Copy)
 	for i, op := range pl.ops {
 		if !op.copy || !copyBlocks(op) {
 			continue
 		}
 		call := profile.CyclesBetween(pl.base, op.call.ts, mhz)
 		ret := profile.CyclesBetween(pl.base, op.call.ts+op.call.dur, mhz)
-		took := min(latency+float64(bytesOf(op))*mhz/(1000*gbps), profile.MaxCycles)
-		at := max(call+ready, ret-hostSync-int64(math.Round(took)))
-		starts[i].Start = min(starts[i].Start, at)
+		starts[i].Start = min(starts[i].Start, b.LatestIssue(call, ret, true, bytesOf(op)))
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package kineto_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -58,22 +61,15 @@ func TestWhatIfMovesHostAfterSync(t *testing.T) {
 	}
 }
 
-// capturedConfig is --gpu=captured's configuration of a binary trace.
+// capturedConfig is --gpu=captured's configuration of a binary trace
+// (study.CapturedConfig, which reads it from a file).
 func capturedConfig(t *testing.T, bin []byte) model.Config {
 	t.Helper()
-	src, err := trace.NewReader(bytes.NewReader(bin))
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "captured.trace.zst")
+	if err := os.WriteFile(path, bin, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := src.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := model.Preset(model.DefaultPreset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := model.FromHeader(base, r.(*trace.Header))
+	cfg, err := study.CapturedConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}

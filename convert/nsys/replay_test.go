@@ -3,6 +3,8 @@ package nsys
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -157,24 +160,19 @@ func (*kernelRows) Page(tables.Page)           {}
 func (*kernelRows) Stage(tables.Stage)         {}
 
 // capturedHeader is a binary trace's header and --gpu=captured's
-// configuration of it: the default preset with the header's GPU and
-// measured settings (model.FromHeader).
+// configuration of it (study.ReadHeader and study.CapturedConfig, which
+// read it from a file).
 func capturedHeader(t *testing.T, bin []byte) (*trace.Header, model.Config) {
 	t.Helper()
-	src, err := trace.NewReader(bytes.NewReader(bin))
+	path := filepath.Join(t.TempDir(), "captured.trace.zst")
+	if err := os.WriteFile(path, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := study.ReadHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := src.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := r.(*trace.Header)
-	base, err := model.Preset(model.DefaultPreset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := model.FromHeader(base, h)
+	cfg, err := study.CapturedConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}

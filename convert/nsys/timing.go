@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
-	"github.com/gpureplay/gpureplay/model"
 )
 
 // timing is the t of every kernel, copy and sync record the conversion
@@ -174,30 +173,16 @@ func (c *converter) boundBlocking(ops []profile.Op, bounds []callBound) error {
 	if len(bounds) == 0 {
 		return nil
 	}
-	base, err := model.Preset(model.DefaultPreset)
+	hostSyncN := 0
+	if c.timing.hasHostSync {
+		hostSyncN = 1
+	}
+	b, err := profile.NewBlockingCopy(c.gpu.Name, c.gpu.Spec, c.timing.copies, c.timing.hostSync, hostSyncN, c.timing.lat)
 	if err != nil {
 		return errorf(c.r.file, "", -1, "the replay model's copy timing: %v", err)
 	}
-	cfg := model.FromSpec(base, c.gpu.Name, c.gpu.Spec)
-	mhz := c.gpu.Spec.ClockMHz
-	latency, gbps, hostSync := float64(cfg.IO.CopyLatency), cfg.IO.PCIeGBps, cfg.Lat.HostSync
-	if f := c.timing.copies; f.LatencyN > 0 {
-		latency = f.Latency * mhz / 1e3
-	}
-	if f := c.timing.copies; f.GBpsN > 0 {
-		gbps = f.GBps
-	}
-	if c.timing.hasHostSync {
-		hostSync = c.timing.hostSync
-	}
-	ready := c.timing.lat.Ready(profile.Copy)
-	for _, b := range bounds {
-		at := b.call + ready
-		if b.hasRet {
-			took := min(latency+float64(b.bytes)*mhz/(1000*gbps), profile.MaxCycles)
-			at = max(at, b.ret-hostSync-int64(math.Round(took)))
-		}
-		ops[b.pos].Start = min(ops[b.pos].Start, at)
+	for _, cp := range bounds {
+		ops[cp.pos].Start = min(ops[cp.pos].Start, b.LatestIssue(cp.call, cp.ret, cp.hasRet, cp.bytes))
 	}
 	return nil
 }

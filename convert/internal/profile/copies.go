@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // The copy fit measures the model's copy timing from a profile's copies:
@@ -171,4 +172,52 @@ func (f CopyFit) Record(meta map[string]string, mhz float64) {
 		meta[model.SetPrefix+"io.pcie_gbps"] = strconv.FormatFloat(gbps, 'g', 6, 64)
 		meta["pcie_copies"] = strconv.Itoa(f.GBpsN)
 	}
+}
+
+// BlockingCopy is how a replay times a copy that blocks its caller, from
+// the model's defaults for the captured GPU and what the capture
+// measured: its copy fit, its lat.host_sync (where hostSyncN calls gave
+// one) and its latencies.
+type BlockingCopy struct {
+	latency, gbps, mhz float64 // the copy's fixed cycles and rate, the clock
+	hostSync, ready    int64   // the call's own cost after its wait; a copy's trip to the GPU
+}
+
+// NewBlockingCopy is the timing of a blocking copy on the GPU name and
+// spec describe.
+func NewBlockingCopy(name string, spec *trace.GPUSpec, fit CopyFit, hostSync int64, hostSyncN int, lat Latency) (BlockingCopy, error) {
+	base, err := model.Preset(model.DefaultPreset)
+	if err != nil {
+		return BlockingCopy{}, err
+	}
+	cfg := model.FromSpec(base, name, spec)
+	b := BlockingCopy{latency: float64(cfg.IO.CopyLatency), gbps: cfg.IO.PCIeGBps, mhz: spec.ClockMHz,
+		hostSync: cfg.Lat.HostSync, ready: lat.Ready(Copy)}
+	if fit.LatencyN > 0 {
+		b.latency = fit.Latency * b.mhz / 1e3
+	}
+	if fit.GBpsN > 0 {
+		b.gbps = fit.GBps
+	}
+	if hostSyncN > 0 {
+		b.hostSync = hostSync
+	}
+	return b, nil
+}
+
+// LatestIssue is the latest issue (cycles) of a blocking copy of bytes,
+// called at call and returned at ret, at which a replay returns it by
+// ret (its call's own cost, its fixed cycles and its bytes after its
+// issue, with nothing ahead of it), and never before its call reaches
+// the GPU: a copy whose call returned before its transfer ended (a
+// pageable host-to-device copy returns once its buffer is staged)
+// would otherwise return late by its transfer, and the host's later
+// calls with it. Without a ret, its call's trip.
+func (b BlockingCopy) LatestIssue(call, ret int64, hasRet bool, bytes int64) int64 {
+	at := call + b.ready
+	if hasRet {
+		took := min(b.latency+float64(bytes)*b.mhz/(1000*b.gbps), MaxCycles)
+		at = max(at, ret-b.hostSync-int64(math.Round(took)))
+	}
+	return at
 }
