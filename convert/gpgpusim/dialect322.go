@@ -481,8 +481,8 @@ func withForkParents(path string, in io.Reader) (io.Reader, error) {
 		switch {
 		case !on && bytes.Contains(line, prefix3Banner):
 			on = true
-		case !on && n >= bannerLines:
-			return in, nil
+		case !on && (n >= bannerLines || bytes.Contains(line, prefixVersion)):
+			return in, nil // not a 3.x log
 		case on && bytes.HasPrefix(line, []byte("===== ")):
 			stat = bytes.HasPrefix(line, []byte("===== kernel_stat.txt ====="))
 		case stat:
