@@ -103,11 +103,11 @@ func runValidationDTBLFork(x *experiment, dir string, stdout, log io.Writer) err
 	fmt.Fprintln(stdout, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var all, fork errStats
 	for _, p := range dtblForkPairs {
-		c, err := conv(p.cdp, "lane")
+		c, err := conv(p.cdp, "loop")
 		if err != nil {
 			return err
 		}
-		d, err := conv(p.dtbl, "lane")
+		d, err := conv(p.dtbl, "loop")
 		if err != nil {
 			return err
 		}
@@ -144,7 +144,7 @@ func runValidationDTBLFork(x *experiment, dir string, stdout, log io.Writer) err
 		if err != nil {
 			return err
 		}
-		f, err := conv(p.flat, "lane")
+		f, err := conv(p.flat, "loop")
 		if err != nil {
 			return err
 		}
