@@ -50,16 +50,17 @@ import (
 //     after the program's output (a "===== gpgpusim_stat.txt =====" line),
 //     one block per simulation run with empty blocks (no kernels) around
 //     them; the empty ones are dropped, and a group is listed with its
-//     grid. The appended kernel_stat.txt ("kernel U: NAME, parent P,
-//     launch L, start S, end E, retire R" per device kernel) is checked
+//     grid. Read from a file (Convert), the blocks are read ahead and each
+//     is written where its run ends in the output (simEnd), so a program
+//     of several runs (host launches waited for one after another) has
+//     each wait return at its run's end; read from a stream (Read), they
+//     are written where the file comes, which holds for one run only. The
+//     appended kernel_stat.txt ("kernel U: NAME, parent P, launch L, start
+//     S, end E, retire R" per device kernel; a host kernel's entry is
+//     "kernel U: NAME" with no newline, kernelStatEntries) is checked
 //     against the launches read: L must be the launch's cycle.
 //   - No end-of-run line: the appended statistics file, written when the
 //     program exits, stands for it.
-//
-// The statistics coming after the whole output, a program with several
-// simulation runs (host launches waited for one after another) gets every
-// host launch at the cycles the output shows, not after the previous run's
-// statistics; every committed run is one host launch.
 type dialect322 struct {
 	in  *bufio.Reader
 	out []byte // translated text not yet read
@@ -86,6 +87,19 @@ type dialect322 struct {
 	// where the log could not be read twice.
 	parents   map[uint64]uint64
 	skipBlock bool // inside an empty statistics block
+	// blocks are gpgpusim_stat.txt's non-empty blocks, read ahead of the
+	// log (withForkParents), each written where its simulation run ends
+	// (simEnd); nil where the log could not be read twice, and then the
+	// appended file's blocks are read where they come.
+	blocks    []statBlock
+	nextBlock int
+}
+
+// statBlock is one non-empty statistics block of gpgpusim_stat.txt: its
+// kernels (the simulator's numbers) and the lines of it the Reader reads.
+type statBlock struct {
+	uids  []uint64
+	lines [][]byte
 }
 
 var (
@@ -98,6 +112,7 @@ var (
 	prefix3Section  = []byte("===== ")
 	infix3Transfer  = []byte("' transfer to GPU hardware scheduler")
 	call3Launch     = []byte("Calling cudaLaunchDeviceV2 Cycle ")
+	prefix3SimTime  = []byte("gpgpu_simulation_time = ")
 )
 
 // bannerLines is how far into a log its version banner must come for the
@@ -106,10 +121,11 @@ const bannerLines = 1000
 
 func newDialect322(r io.Reader) *dialect322 {
 	var parents map[uint64]uint64
+	var blocks []statBlock
 	if h, ok := r.(*forkParents); ok {
-		r, parents = h.Reader, h.parents
+		r, parents, blocks = h.Reader, h.parents, h.blocks
 	}
-	return &dialect322{parents: parents,
+	return &dialect322{parents: parents, blocks: blocks,
 		in: bufio.NewReaderSize(r, 1<<16), forkNext: 1, ourNext: 1,
 		ids: map[uint64]uint64{}, names: map[uint64]string{}, groups: map[uint64][]uint64{},
 		dispatching: map[uint64]uint64{}, launchAt: map[uint64]int64{},
@@ -215,6 +231,10 @@ func (d *dialect322) step() {
 		}
 	case bytes.HasPrefix(b, prefixDevRT):
 		d.deviceRuntime(line, b)
+		return
+	case bytes.HasPrefix(b, prefix3SimTime):
+		d.emit(line)
+		d.simEnd()
 		return
 	}
 	d.emit(line)
@@ -448,10 +468,12 @@ func (d *dialect322) hint(field []byte) string {
 	return fmt.Sprintf(", parent_uid %d", id)
 }
 
-// forkParents is a log with kernel_stat.txt's parents read ahead.
+// forkParents is a log with kernel_stat.txt's parents and
+// gpgpusim_stat.txt's non-empty blocks read ahead.
 type forkParents struct {
 	io.Reader
 	parents map[uint64]uint64
+	blocks  []statBlock
 }
 
 // withForkParents reads the log at path once ahead, when it is a 3.x
@@ -468,7 +490,9 @@ func withForkParents(path string, in io.Reader) (io.Reader, error) {
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
 	parents := map[uint64]uint64{}
-	n, on, stat := 0, false, false
+	var blocks []statBlock
+	var blk *statBlock // the non-empty block being read
+	n, on, stat, stats := 0, false, false, false
 	for {
 		line, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -485,25 +509,49 @@ func withForkParents(path string, in io.Reader) (io.Reader, error) {
 			return in, nil // not a 3.x log
 		case on && bytes.HasPrefix(line, []byte("===== ")):
 			stat = bytes.HasPrefix(line, []byte("===== kernel_stat.txt ====="))
+			stats = bytes.HasPrefix(line, []byte("===== gpgpusim_stat.txt ====="))
+			blk = nil
+		case stats:
+			// Keep a block's kernels and the lines the Reader reads of it.
+			b := bytes.TrimSpace(line)
+			switch {
+			case bytes.HasPrefix(b, bytes.TrimSpace(prefixUIDs)):
+				blk = nil
+				var uids []uint64
+				for _, f := range bytes.Fields(b[len(bytes.TrimSpace(prefixUIDs)):]) {
+					if u, err := strconv.ParseUint(string(f), 10, 64); err == nil {
+						uids = append(uids, u)
+					}
+				}
+				if len(uids) > 0 {
+					blocks = append(blocks, statBlock{uids: uids})
+					blk = &blocks[len(blocks)-1]
+				}
+			case blk != nil && (bytes.HasPrefix(b, prefixSimCycle) || bytes.HasPrefix(b, prefixTotCycle) ||
+				bytes.HasPrefix(b, prefixWarpInst) || bytes.HasPrefix(b, prefixDRAMRd) || bytes.HasPrefix(b, prefixDRAMWr)):
+				blk.lines = append(blk.lines, append(append([]byte(nil), b...), '\n'))
+			}
 		case stat:
 			// " kernel U: NAME, parent P, launch L, ..."
-			c := newCursor(bytes.TrimSpace(line))
-			c.skip("kernel")
-			u := c.int(1, 1<<62)
-			c.past(", parent ")
-			p := c.int(1, 1<<62)
-			if c.ok {
-				parents[uint64(u)] = uint64(p)
+			for _, e := range kernelStatEntries(line) {
+				c := newCursor(e)
+				c.skip("kernel")
+				u := c.int(1, 1<<62)
+				c.past(", parent ")
+				p := c.int(1, 1<<62)
+				if c.ok {
+					parents[uint64(u)] = uint64(p)
+				}
 			}
 		}
 		if err != nil {
 			break // at the end, or an error the conversion will meet itself
 		}
 	}
-	if !on || len(parents) == 0 {
+	if !on || len(parents) == 0 && len(blocks) == 0 {
 		return in, nil
 	}
-	return &forkParents{Reader: in, parents: parents}, nil
+	return &forkParents{Reader: in, parents: parents, blocks: blocks}, nil
 }
 
 // appended reads the files the capture appends after the output.
@@ -523,21 +571,26 @@ func (d *dialect322) appended(line, b []byte) {
 	}
 	switch d.section {
 	case "kernel_stat.txt":
-		d.kernelStat(b)
+		for _, e := range kernelStatEntries(b) {
+			d.kernelStat(e)
+		}
 	case "gpgpusim_stat.txt":
+		if d.blocks != nil {
+			return // written where each run ended (simEnd)
+		}
 		if uids := bytes.TrimSpace(prefixUIDs); bytes.HasPrefix(b, uids) {
-			var out []string
+			var fork []uint64
 			for _, f := range bytes.Fields(b[len(uids):]) {
 				u, err := strconv.ParseUint(string(f), 10, 64)
-				id, ok := d.ids[u]
-				if err != nil || !ok {
+				if err != nil {
 					d.fail("gpgpusim_stat.txt lists kernel %q, which the log never launched", f)
 					return
 				}
-				out = append(out, strconv.FormatUint(id, 10))
-				for _, g := range d.groups[u] {
-					out = append(out, strconv.FormatUint(g, 10))
-				}
+				fork = append(fork, u)
+			}
+			out, ok := d.ourUIDs(fork)
+			if !ok {
+				return
 			}
 			d.skipBlock = len(out) == 0
 			if !d.skipBlock {
@@ -549,6 +602,96 @@ func (d *dialect322) appended(line, b []byte) {
 			d.emit(line)
 		}
 	}
+}
+
+// ourUIDs translates a statistics block's kernels (the simulator's
+// numbers) to ours, each grid followed by its aggregated groups.
+func (d *dialect322) ourUIDs(fork []uint64) ([]string, bool) {
+	var out []string
+	for _, u := range fork {
+		id, ok := d.ids[u]
+		if !ok {
+			d.fail("gpgpusim_stat.txt lists kernel %d, which the log never launched", u)
+			return nil, false
+		}
+		out = append(out, strconv.FormatUint(id, 10))
+		for _, g := range d.groups[u] {
+			out = append(out, strconv.FormatUint(g, 10))
+		}
+	}
+	return out, true
+}
+
+// simEnd writes the next statistics block where a simulation run ends:
+// "gpgpu_simulation_time = ..." (print_simulation_time,
+// src/gpgpusim_entrypoint.cc:273 at 68e84ab), which the concurrent
+// simulation thread prints after print_stats appended the run's block to
+// gpgpusim_stat.txt, and only for a run that simulated cycles (:171-174:
+// `g_the_gpu->print_stats(); if(sim_cycles) { ...
+// print_simulation_time(); }`), so the n-th such line ends the run of
+// the file's n-th non-empty block. A program waits for each run before
+// its next host launch, and the Reader takes that wait's return from
+// the block's gpu_tot_sim_cycle, so the block must come before the next
+// run's lines, not after the whole output where the file is appended.
+func (d *dialect322) simEnd() {
+	if d.blocks == nil {
+		return
+	}
+	if d.nextBlock >= len(d.blocks) {
+		d.fail("simulation run %d ends, but gpgpusim_stat.txt has %d blocks with kernels", d.nextBlock+1, len(d.blocks))
+		return
+	}
+	blk := d.blocks[d.nextBlock]
+	d.nextBlock++
+	out, ok := d.ourUIDs(blk.uids)
+	if !ok {
+		return
+	}
+	d.closeStamp()
+	d.emitf("%s%s\n", prefixUIDs, strings.Join(out, " "))
+	for _, l := range blk.lines {
+		d.emit(l)
+	}
+	d.emit(markStatsEnd, []byte("\n")) // the block ends here, its kernels' trees complete
+}
+
+// kernelStatEntries splits a line of kernel_stat.txt into its entries.
+// The fork ends only a device kernel's entry with a newline: a host
+// kernel's is " kernel U: NAME" alone (src/stream_manager.cc:277-284 at
+// 68e84ab: `kernel_stat<< " kernel " << grid_uid << ": " <<
+// kernel->name();`, and the "\n" only after ", retire R" in the
+// `if(kernel->get_parent())` branch), so the entries of host kernels
+// that finish before a device kernel share its line: " kernel 1: A
+// kernel 2: B kernel 4: C, parent 3, launch ...". An entry starts at
+// "kernel U: " after a space or at the line's start; a mangled name has
+// no space.
+func kernelStatEntries(line []byte) [][]byte {
+	line = bytes.TrimSpace(line)
+	var out [][]byte
+	start := 0
+	for i := 1; i < len(line); i++ {
+		if line[i-1] == ' ' && isKernelStatEntry(line[i:]) {
+			out = append(out, bytes.TrimSpace(line[start:i]))
+			start = i
+		}
+	}
+	if start < len(line) {
+		out = append(out, line[start:])
+	}
+	return out
+}
+
+// isKernelStatEntry reports whether b starts "kernel U: " (U digits).
+func isKernelStatEntry(b []byte) bool {
+	const p = "kernel "
+	if !bytes.HasPrefix(b, []byte(p)) {
+		return false
+	}
+	i := len(p)
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i > len(p) && i+1 < len(b) && b[i] == ':' && b[i+1] == ' '
 }
 
 // kernelStat checks " kernel U: NAME, parent P, launch L, start S, end E,

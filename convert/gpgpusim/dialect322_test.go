@@ -2,6 +2,7 @@ package gpgpusim
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 func TestConvert322(t *testing.T) {
 	for _, c := range readCases(t, "testdata/convert322.txt") {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := convertString(c.input, DefaultOptions())
+			got, err := convertPath(t, c.input, DefaultOptions())
 			if want, ok := strings.CutPrefix(c.want, "error: "); ok {
 				if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
 					t.Fatalf("line %d: want error containing %q, got %v", c.line, want, err)
@@ -30,6 +31,30 @@ func TestConvert322(t *testing.T) {
 			}
 		})
 	}
+}
+
+// convertPath converts log as Convert does a file (written to a
+// temporary directory, so the 3.x dialect reads it ahead:
+// withForkParents) and returns the records as JSON lines.
+func convertPath(t *testing.T, log string, o Options) (string, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.log")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := trace.NewJSONLWriter(&buf)
+	checked := trace.NewCheckedSink(w)
+	if _, err := Convert(path, checked, o); err != nil {
+		return "", err
+	}
+	if err := checked.Finish(); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
 }
 
 // FuzzReader322 is FuzzReader seeded with the 3.x dialect's cases: the
@@ -131,5 +156,32 @@ func TestForkReplayCDP(t *testing.T) {
 				t.Errorf("%s: replay makespan %d, the simulator %d cycles (%+.2f%%; want %+.1f%%)", r.name, makespan, r.tot, 100*d, 100*r.off)
 			}
 		})
+	}
+}
+
+// TestKernelStatEntries splits kernel_stat.txt lines as the fork writes
+// them: a host kernel's entry has no newline, so it shares the line of
+// the entry after it.
+func TestKernelStatEntries(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{" kernel 2: _Z1cv, parent 1, launch 4000, start 4002, end 4403, retire 4404\n",
+			[]string{"kernel 2: _Z1cv, parent 1, launch 4000, start 4002, end 4403, retire 4404"}},
+		{" kernel 1: _Z1av kernel 2: _Z1bv kernel 4: _Z1cv, parent 3, launch 9, start 10, end 11, retire 12\n",
+			[]string{"kernel 1: _Z1av", "kernel 2: _Z1bv", "kernel 4: _Z1cv, parent 3, launch 9, start 10, end 11, retire 12"}},
+		{" kernel 1: _Z6kernelv", []string{"kernel 1: _Z6kernelv"}},
+		// "kernel" not followed by a number and ": " starts no entry.
+		{" kernel 1: my kernel x: kernel 2 kernel 3:x", []string{"kernel 1: my kernel x: kernel 2 kernel 3:x"}},
+		{"", nil},
+	} {
+		var got []string
+		for _, e := range kernelStatEntries([]byte(c.line)) {
+			got = append(got, string(e))
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: got %q, want %q", c.line, got, c.want)
+		}
 	}
 }
