@@ -378,7 +378,7 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 		return se.launchAllCost(lanes), true
 	}
 	var launched, runtime, coalesced, search, inline int64
-	creates := false
+	creates, dtblCreates := false, false
 	for i, v := range out {
 		switch v.Decision {
 		case Launch:
@@ -386,6 +386,8 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 			if !v.Hardware {
 				runtime++
 				creates = creates || lanes[i].createsStream()
+			} else {
+				dtblCreates = dtblCreates || lanes[i].creates
 			}
 		case Coalesce:
 			if v.Target == nil {
@@ -393,6 +395,7 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 			}
 			coalesced++
 			search = max(search, v.SearchCycles+1)
+			dtblCreates = dtblCreates || lanes[i].creates
 		case Inline:
 			inline = max(inline, lanes[i].inline)
 		default:
@@ -407,8 +410,17 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 		// lanes), and the group joins its kernel as the second is called;
 		// the KDE search is not modelled there. So the front, when groups
 		// join and hardware launches reach the KMU, is the whole CDP cost
-		// of the site's lanes, on no launch server.
-		front = se.launch.paramCost(launched+coalesced) + se.launch.latency(false) + se.launch.service(launched+coalesced)
+		// of the site's lanes, on no launch server. A lane the trace says
+		// creates its child's stream first (a captured program's own
+		// cudaStreamCreateWithFlags) still makes that call, which stalls
+		// the warp the same in either mode (shader.cc:1090-1091: m_is_cdp
+		// == 1 takes cdp_latency[0], once a warp), so the warp pays the
+		// creation where such a lane joins a group or reaches the KMU and
+		// no lane launching through the runtime already did. A child with
+		// a stream of its own (a trace that names none) creates nothing
+		// here: that creation is the model's CDP pricing, not a call of
+		// the program.
+		front = se.launch.paramCost(launched+coalesced) + se.launch.latency(dtblCreates && !creates) + se.launch.service(launched+coalesced)
 	}
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime, creates: creates}, true
 }
