@@ -81,8 +81,8 @@ func FuzzReader322(f *testing.F) {
 	})
 }
 
-// forkRuns are validation/gpgpusim/dtbl-sim's 21 runs of the DTBL
-// authors' simulator: what each converts to, and the cycles it ran
+// forkRuns are validation/gpgpusim/dtbl-sim's runs of the DTBL authors'
+// simulator (21 of our programs, 18 of Dragon_li's): what each converts to, and the cycles it ran
 // (times.tsv's gpu_tot_sim_cycle). off is the replay's error under
 // --gpu=captured --policy=cdp where it is not within 5%, and why is
 // where docs/validation.md ("DTBL against its authors' simulator") names
@@ -114,6 +114,25 @@ var forkRuns = []struct {
 	{"balanced-cdp-smk", 33, 32, 160, 49633, 0},
 	{"balanced-dtbl-smk", 33, 32, 160, 43564, 0},
 	{"balanced-dtbl-kq8", 33, 32, 160, 43555, 0},
+	// Dragon_li's programs (issue 73): several simulation runs each.
+	{"dragonli-bfs-tree-cdp", 13, 5, 1925, 90294, 0},
+	{"dragonli-bfs-tree-dtbl", 13, 5, 1925, 90294, 0},
+	{"dragonli-bfs-tree-reg", 8, 0, 1920, 34230, 0},
+	{"dragonli-bfs-tree400-cdp", 109, 101, 2023, 147838, 0},
+	{"dragonli-bfs-tree400-dtbl", 109, 101, 2023, 141775, 0},
+	{"dragonli-bfs-tree400-reg", 8, 0, 1920, 121910, 0},
+	{"dragonli-bfs-tree1000-cdp", 809, 801, 2727, 267437, 0},
+	{"dragonli-bfs-tree1000-dtbl", 809, 801, 2727, 191153, 0},
+	{"dragonli-bfs-tree1000-reg", 8, 0, 1920, 248267, 0},
+	{"dragonli-sssp-tree-cdp", 9, 5, 438, 88600, 0},
+	{"dragonli-sssp-tree-dtbl", 9, 5, 438, 88600, 0},
+	{"dragonli-sssp-tree-reg", 4, 0, 416, 175463, 0},
+	{"dragonli-sssp-rmat11-cdp", 1575, 1566, 6849, 525785, 0},
+	{"dragonli-sssp-rmat11-dtbl", 1544, 1535, 6772, 469449, 0},
+	{"dragonli-sssp-rmat11-reg", 9, 0, 936, 1425178, 0},
+	{"dragonli-join-30720-cdp", 906, 897, 1389, 410291, -0.090},
+	{"dragonli-join-30720-dtbl", 906, 897, 1389, 374394, 0},
+	{"dragonli-join-30720-reg", 9, 0, 492, 189057, 0},
 }
 
 const forkDir = "../../validation/gpgpusim/dtbl-sim"
@@ -142,7 +161,11 @@ func TestForkRuns(t *testing.T) {
 // stream_manager::operation, :234-249, the first ready stream only, and
 // only that kernel's m_launch_latency is decremented, :185-187), so 32
 // children launched together start one after another; the replay counts
-// every kernel's down at once.
+// every kernel's down at once. dragonli-join-30720-cdp runs 9.0% short:
+// its 897 children wait a mean 159,197 cycles from their launch to their
+// first CTA in the simulator (kernel_stat.txt's launch and start), none
+// past the device runtime's stall in the replay; not explained yet
+// (docs/validation.md, "DTBL against its authors' simulator").
 func TestForkReplayCDP(t *testing.T) {
 	for _, r := range forkRuns {
 		if strings.Contains(r.name, "dtbl") {
