@@ -39,6 +39,7 @@ var experiments = map[string]*experiment{
 	"validation-accelsim":  validationAccelSim,
 	"validation-whatif":    validationWhatIf,
 	"validation-dtbl-fork": validationDTBLFork,
+	"dtbl-fork":            dtblFork,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 11): flat, CDP

@@ -116,6 +116,13 @@ func TestValidationDTBLFork(t *testing.T) {
 		"balanced-dtbl-launch5000": {1.6, -28.5, 21.0},
 		"balanced-dtbl-smk":        {-17.3, -47.9, 0},
 		"balanced-dtbl-kq8":        {-17.3, -47.9, -0.1},
+		// Dragon_li's programs (issue 73).
+		"dragonli-bfs-tree-dtbl":     {0, -51.4, 0},
+		"dragonli-sssp-tree-dtbl":    {0, -52.4, 0},
+		"dragonli-bfs-tree400-dtbl":  {-0.1, -64.4, 0},
+		"dragonli-bfs-tree1000-dtbl": {-3.0, -50.2, 0},
+		"dragonli-sssp-rmat11-dtbl":  {-1.3, -49.0, 0},
+		"dragonli-join-30720-dtbl":   {-0.3, -55.0, 0},
 	}
 	concurrency := map[string]bool{"balanced-dtbl": true, "balanced-dtbl-smk": true, "balanced-dtbl-kq8": true, "balanced-dtbl-cdplat0": true}
 	pct := func(s string) float64 {
@@ -150,7 +157,61 @@ func TestValidationDTBLFork(t *testing.T) {
 	if rows != len(want) {
 		t.Errorf("%d pair rows, want %d:\n%s", rows, len(want), out.String())
 	}
-	if !strings.Contains(out.String(), "| balanced-cdp | balanced-flat | 26340 | 27683 | +5.1% |") {
+	if !strings.Contains(out.String(), "| balanced-cdp | balanced-flat | 26340 | 27683 | `inline=cta` | +5.1% |") {
 		t.Errorf("the flat prediction moved:\n%s", out.String())
+	}
+	checkForkHeadlines(t, out.String())
+}
+
+// checkForkHeadlines holds the headline table (dtbl-fork's, on the
+// results page): the fork's measured speedups of Dragon_li's programs
+// exactly (they are times.tsv's cycles), and the replay's prediction of
+// each within a point of the error the page gives.
+func checkForkHeadlines(t *testing.T, out string) {
+	t.Helper()
+	// measured DTBL over CDP and over flat; the prediction's errors
+	// (the fork's keys over CDP, over flat).
+	want := map[string]struct {
+		overCDP, overFlat string
+		errCDP, errFlat   float64
+	}{
+		"BFS":                {"1.40×", "1.30×", 3.0, -17.7},
+		"SSSP":               {"1.12×", "3.04×", 1.3, 65.2},
+		"JOIN":               {"1.10×", "0.50×", -8.7, -35.6},
+		"**geometric mean**": {"**1.20×**", "**1.26×**", -1.6, -4.3},
+	}
+	rows := 0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 15 {
+			continue
+		}
+		w, ok := want[strings.TrimSpace(f[1])]
+		if !ok {
+			continue
+		}
+		rows++
+		name := strings.TrimSpace(f[1])
+		if got := strings.TrimSpace(f[6]); got != w.overCDP {
+			t.Errorf("%s: DTBL over CDP on the fork %s, want %s", name, got, w.overCDP)
+		}
+		if got := strings.TrimSpace(f[11]); got != w.overFlat {
+			t.Errorf("%s: DTBL over flat on the fork %s, want %s", name, got, w.overFlat)
+		}
+		for _, c := range []struct {
+			cell string
+			want float64
+		}{{f[8], w.errCDP}, {f[13], w.errFlat}} {
+			v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(c.cell), "%"), 64)
+			if err != nil || v > c.want+1 || v < c.want-1 {
+				t.Errorf("%s: predicted speedup's error %q, want %+.1f%% within a point", name, c.cell, c.want)
+			}
+		}
+	}
+	if rows != len(want) {
+		t.Errorf("%d headline rows, want %d:\n%s", rows, len(want), out)
+	}
+	if !strings.Contains(out, "| paper (§5.2 (C)") {
+		t.Errorf("the headline table has no paper row:\n%s", out)
 	}
 }

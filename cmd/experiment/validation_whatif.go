@@ -244,9 +244,17 @@ var loopRuns = [2]struct {
 // load and store) give once = (e1·c2 − e2·c1)/(e1 − e2) and
 // share = e1/(c1 − once). The pairs are marked calibration.
 func loopRule(dir string) (once int64, share float64, err error) {
+	return loopRuleFrom(func(name string) (simRun, error) {
+		return whatIfCapture(dir, name, gpgpusim.DefaultOptions())
+	})
+}
+
+// loopRuleFrom is loopRule on the loopRuns pairs load converts (by run
+// name, with the importer's default options): one simulator's runs.
+func loopRuleFrom(load func(name string) (simRun, error)) (once int64, share float64, err error) {
 	var c, e [2]float64
 	for i, r := range loopRuns {
-		a, err := whatIfCapture(dir, r.pair+"-cdp", gpgpusim.DefaultOptions())
+		a, err := load(r.pair + "-cdp")
 		if err != nil {
 			return 0, 0, err
 		}
@@ -254,7 +262,7 @@ func loopRule(dir string) (once int64, share float64, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		b, err := whatIfCapture(dir, r.pair+"-reg", gpgpusim.DefaultOptions())
+		b, err := load(r.pair + "-reg")
 		if err != nil {
 			return 0, 0, err
 		}
