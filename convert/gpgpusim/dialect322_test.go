@@ -33,6 +33,33 @@ func TestConvert322(t *testing.T) {
 	}
 }
 
+// FuzzConvert322 is FuzzReader322 through Convert on a file, so the
+// 3.x dialect's read-ahead (kernel_stat.txt's parents, gpgpusim_stat.txt's
+// blocks: withForkParents) sees the input too.
+//
+//	go test ./convert/gpgpusim -fuzz FuzzConvert322
+func FuzzConvert322(f *testing.F) {
+	for _, c := range readCases(&testing.T{}, "testdata/convert322.txt") {
+		f.Add([]byte(c.input))
+	}
+	f.Fuzz(func(t *testing.T, log []byte) {
+		path := filepath.Join(t.TempDir(), "fuzz.log")
+		if err := os.WriteFile(path, log, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		checked := trace.NewCheckedSink(discard{})
+		if _, err := Convert(path, checked, DefaultOptions()); err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T, not *Error: %v", err, err)
+			}
+			return
+		}
+		if err := checked.Finish(); err != nil {
+			t.Fatalf("converted without error, but the trace is refused: %v", err)
+		}
+	})
+}
+
 // convertPath converts log as Convert does a file (written to a
 // temporary directory, so the 3.x dialect reads it ahead:
 // withForkParents) and returns the records as JSON lines.
