@@ -191,8 +191,11 @@ func TestForkRuns(t *testing.T) {
 // every kernel's down at once. dragonli-join-30720-cdp runs 9.0% short:
 // its 897 children wait a mean 159,197 cycles from their launch to their
 // first CTA in the simulator (kernel_stat.txt's launch and start), none
-// past the device runtime's stall in the replay; not explained yet
-// (docs/validation.md, "DTBL against its authors' simulator").
+// past the device runtime's stall in the replay: the simulator issues
+// CTAs of the last-issued kernel while it has any left
+// (gpgpu_sim::select_kernel, src/gpgpu-sim/gpu-sim.cc:692-727), so no
+// child starts before its parent grid's last CTA (docs/validation.md,
+// "DTBL against its authors' simulator").
 func TestForkReplayCDP(t *testing.T) {
 	for _, r := range forkRuns {
 		if strings.Contains(r.name, "dtbl") {
