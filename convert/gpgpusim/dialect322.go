@@ -54,7 +54,8 @@ import (
 //     is written where its run ends in the output (simEnd), so a program
 //     of several runs (host launches waited for one after another) has
 //     each wait return at its run's end; read from a stream (Read), they
-//     are written where the file comes, which holds for one run only. The
+//     are written where the file comes, which holds for one run only (a
+//     log of several runs is refused there). The
 //     appended kernel_stat.txt ("kernel U: NAME, parent P, launch L, start
 //     S, end E, retire R" per device kernel; a host kernel's entry is
 //     "kernel U: NAME" with no newline, kernelStatEntries) is checked
@@ -93,6 +94,9 @@ type dialect322 struct {
 	// appended file's blocks are read where they come.
 	blocks    []statBlock
 	nextBlock int
+	// simRuns counts the simulation runs that ended in the output
+	// (gpgpu_simulation_time lines)
+	simRuns int
 }
 
 // statBlock is one non-empty statistics block of gpgpusim_stat.txt: its
@@ -578,6 +582,10 @@ func (d *dialect322) appended(line, b []byte) {
 		if d.blocks != nil {
 			return // written where each run ended (simEnd)
 		}
+		if d.simRuns > 1 {
+			d.fail("%d simulation runs ended, but read from a stream gpgpusim_stat.txt's blocks cannot be placed where each ended (convert the log from a file)", d.simRuns)
+			return
+		}
 		if uids := bytes.TrimSpace(prefixUIDs); bytes.HasPrefix(b, uids) {
 			var fork []uint64
 			for _, f := range bytes.Fields(b[len(uids):]) {
@@ -634,6 +642,7 @@ func (d *dialect322) ourUIDs(fork []uint64) ([]string, bool) {
 // the block's gpu_tot_sim_cycle, so the block must come before the next
 // run's lines, not after the whole output where the file is appended.
 func (d *dialect322) simEnd() {
+	d.simRuns++
 	if d.blocks == nil {
 		return
 	}

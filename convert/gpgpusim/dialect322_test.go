@@ -238,3 +238,21 @@ func TestKernelStatEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestRead322SeveralRuns reads the two-run case of testdata/convert322.txt
+// from a stream: with no read-ahead its statistics blocks cannot be placed
+// where the runs end, and the error says so instead of timing the second
+// run after the first block.
+func TestRead322SeveralRuns(t *testing.T) {
+	for _, c := range readCases(t, "testdata/convert322.txt") {
+		if !strings.Contains(c.input, "initialized @(1,1001)") {
+			continue
+		}
+		_, err := convertString(c.input, DefaultOptions())
+		if err == nil || !strings.Contains(err.Error(), "convert the log from a file") {
+			t.Fatalf("line %d: read from a stream: %v, want the several-runs error", c.line, err)
+		}
+		return
+	}
+	t.Fatal("testdata/convert322.txt has no two-run case")
+}
