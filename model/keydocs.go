@@ -62,6 +62,8 @@ var keyDocs = map[string]KeyDoc{
 	"lat.host_launch":          {"cycles", costRange, "a host launch's trip from the call to the GPU's Kernel Management Unit"},
 	"lat.host_threads":         {"threads", "1 to 4096", "host threads making API calls at once"},
 	"lat.kernel_dispatch":      {"cycles", costRange, "a kernel's move from the KMU to the Kernel Distributor before its first CTA"},
+	"lat.stream_countdown":     {"services", costRange, "GPGPU-Sim's stream manager: the services a device kernel at its stream's head waits for before its dispatch; 0: off (a real GPU)"},
+	"lat.stream_passes":        {"passes per 1000 cycles", "0 to 2^20", "GPGPU-Sim's stream manager: how often it serves one waiting stream head, round-robin"},
 	"launch.threshold":         {"threads of work", costRange, "the threshold policy launches a site whose workload exceeds it, else inlines it"},
 	"model.contention":         {"", "on or off", "whether co-resident warps share issue width and DRAM bandwidth"},
 	"model.tie_seed":           {"", "at least 0", "the order of one cycle's events: 0 as scheduled, else shuffled by this seed"},

@@ -53,7 +53,9 @@ func (e *engine) arriveDevice(k *Kernel) {
 			return // alone, as a kernel in an ordered stream arrives
 		}
 	}
-	e.awaitKD(k)
+	if !e.dev.counts(k) {
+		e.awaitKD(k)
+	}
 }
 
 // awaitKD queues k for a Kernel Distributor entry and hands out the free
@@ -132,7 +134,7 @@ func (e *engine) complete(k *Kernel) {
 	}
 	e.kd.completed(k, now)
 	if k.inDevStream {
-		if next := e.dstreams.done(k); next != nil {
+		if next := e.dstreams.done(k); next != nil && !e.dev.counts(next) {
 			e.awaitKD(next)
 		}
 	}
@@ -180,7 +182,7 @@ func (e *engine) drained(k *Kernel) {
 // openTail is a grid's own work done with kids pieces of launched work
 // left: its tail launches may start once those are all they are.
 func (e *engine) openTail(owner launcher, kids int) {
-	if next := e.dstreams.openTail(owner, kids); next != nil {
+	if next := e.dstreams.openTail(owner, kids); next != nil && !e.dev.counts(next) {
 		e.awaitKD(next)
 	}
 }

@@ -73,6 +73,9 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 		rows: rows, an: an, policy: pol.Name,
 	}, e.cfg.DTBL.Fallback == model.FallbackDispatch)
 	e.dev.links(&e.sites)
+	if l := opt.Config.Lat; l.StreamCountdown > 0 {
+		e.dev.countdown = newStreamCountdown(l.StreamCountdown, l.StreamPasses, e.awaitKD)
+	}
 	if pol.Gate != nil {
 		e.mechs = append(e.mechs, newPolicyGate(pol.Gate))
 	}
@@ -248,6 +251,9 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 // the mark of the calls inlined there, where it marked them with two NOPs
 // (see contention.Model.markDirty): 2 instructions a cycle with changes.
 func (e *engine) settle() {
+	if s := e.dev.countdown; s != nil {
+		s.settle(&e.clock, &e.kd)
+	}
 	// CTAs wait (ctaRuns.waiting) only in runs with mechanisms: most never.
 	if e.ctas.waiting() {
 		e.retryWaiting()
