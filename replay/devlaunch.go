@@ -259,7 +259,7 @@ func (e *engine) launchGroupKernel(g *group) {
 	e.dev.launchPending(child)
 	child.owner = g.owner
 	e.dev.groupLaunched(g)
-	e.arriveDevice(child)
+	e.arriveDevice(child, false)
 }
 
 // groupLaunched counts an unmatched group's child launched as a device

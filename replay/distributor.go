@@ -43,7 +43,12 @@ func (e *engine) fillKD() {
 // one by one; but a chain's arrivals are all observed (ArrivalObserver)
 // before the first of it enters, where one by one each kernel's entry
 // followed its own arrival.
-func (e *engine) arriveDevice(k *Kernel) {
+//
+// A kernel of the device runtime (runtime: cudaLaunchDevice's, not DTBL's
+// launch hardware's or KLAP's host launch of an aggregated kernel) waits
+// first for GPGPU-Sim's stream manager where that is modelled
+// (deviceRuntime.counts).
+func (e *engine) arriveDevice(k *Kernel, runtime bool) {
 	for c := k; c != nil; c = c.arriveNext {
 		e.watch.kernelArrived(c, e.clock.now())
 		if !c.inDevStream {
@@ -53,7 +58,7 @@ func (e *engine) arriveDevice(k *Kernel) {
 			return // alone, as a kernel in an ordered stream arrives
 		}
 	}
-	if !e.dev.counts(k) {
+	if !runtime || !e.dev.counts(k) {
 		e.awaitKD(k)
 	}
 }

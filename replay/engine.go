@@ -97,7 +97,7 @@ func (e *engine) register() {
 	c.on(evArrive, func(ev eventq.Event) {
 		k := c.kernelOf(ev)
 		if ev.Aux == deviceArrival || !k.host {
-			e.arriveDevice(k)
+			e.arriveDevice(k, ev.Aux == deviceArrival)
 			return
 		}
 		e.host.arrive(k)
