@@ -79,6 +79,14 @@
 //	lat.kernel_dispatch              launch latency + 1: a kernel's CTAs
 //	                                 issue the cycle after its countdown ends
 //	                                 (a 5000-cycle latency starts CTAs at 5001)
+//	lat.stream_countdown             the launch latency, and before that
+//	lat.stream_passes                countdown a device kernel at its
+//	                                 stream's head waits for the stream
+//	                                 manager's services, one head a pass of
+//	                                 the simulation loop (a tick of any
+//	                                 clock domain: 1751 per 1000 cycles on
+//	                                 SM7_QV100); written where the latency
+//	                                 is above 0 (streammgr.go)
 //	cdp.param_b/_a, cdp.launch_b/_a  -cdp_latency's per-warp and per-lane
 //	                                 stalls of the two calls; cdp.clock_mhz 0
 //	cdp.stream_create                -cdp_latency's first figure: the warp

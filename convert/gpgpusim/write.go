@@ -39,6 +39,8 @@ func (r *Reader) headerRecord() *trace.Header {
 	set("lat.host_issue", "0")
 	set("lat.host_launch", "0")
 	set("lat.kernel_dispatch", strconv.FormatInt(g.launchLatency+1, 10))
+	// Before that, a device kernel's countdown at its stream's head.
+	setStreamManager(set, g)
 	// cdp_latency: the warp stalls b + a·x at cudaGetParameterBufferV2 and
 	// again at cudaLaunchDeviceV2 (shader.cc), for x active lanes, each warp
 	// on its own: the model's Table 3 cost with no launch servers, in the
