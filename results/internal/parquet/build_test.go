@@ -20,6 +20,9 @@ import (
 type tfile struct {
 	cols   []Column
 	groups []tgroup
+	// zeroEmpty lays a chunk of no pages out as pyarrow does: 0 bytes
+	// at offset 0.
+	zeroEmpty bool
 }
 
 type tgroup struct {
@@ -73,6 +76,9 @@ func (f tfile) bytes(tb testing.TB) []byte {
 				m.encodings = append(m.encodings, p.enc)
 			}
 			m.compressedSize = int64(len(out)) - start
+			if f.zeroEmpty && len(c.pages) == 0 {
+				m.dataPageOffset, m.compressedSize = 0, 0
+			}
 			rg.columns = append(rg.columns, m)
 		}
 		meta.rowGroups = append(meta.rowGroups, rg)

@@ -32,14 +32,8 @@ const MaxString = 1 << 20
 // What the file can hold bounds what reading it does. A page's
 // uncompressed size is checked against its values before it is
 // inflated (pageLimit); what no one page bounds, a file's pages and
-// strings all together, has budgets (maxFileBytes, and:)
+// strings all together, has budgets (maxFileBytes, maxGroupStrings).
 const (
-	// maxGroupStrings bounds the bytes of the strings a row group's
-	// columns hold at once (a dictionary's value, shared by its rows,
-	// counted once): what reading a group keeps in memory. A group of
-	// 2^20 rows of 400-byte names, PLAIN as pyarrow writes a column
-	// whose dictionary passes 1 MiB, holds 400 MiB.
-	maxGroupStrings = 512 << 20
 	// pageSlack is what a page may take beyond its values' share
 	// (pageLimit): headers, a DELTA_BINARY_PACKED miniblock's padding
 	// (at most 2 KiB for DuckDB's 256 values of 8 bytes).
@@ -55,9 +49,16 @@ const (
 // maxFileBytes bounds the bytes a file's pages inflate to and its
 // strings' bytes, every row's counted (what a reader copying each row,
 // as an Arrow batch does, copies): the time reading takes. A table of a
-// few hundred MB uncompressed is legitimate; 8 GiB takes some 5 s. (A
-// variable for the tests.)
+// few hundred MB uncompressed is legitimate; 8 GiB takes some 5 s.
+// (This and maxGroupStrings are variables for the tests.)
 var maxFileBytes int64 = 8 << 30
+
+// maxGroupStrings bounds the bytes of the strings a row group's columns
+// hold at once (a dictionary's value, shared by its rows, counted
+// once): what reading a group keeps in memory. A group of 2^20 rows of
+// 400-byte names, PLAIN as pyarrow writes a column whose dictionary
+// passes 1 MiB, holds 400 MiB.
+var maxGroupStrings int64 = 512 << 20
 
 var decoderOnce = sync.OnceValue(func() *zstd.Decoder {
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxPageBytes), zstd.WithDecodeAllCapLimit(true))
@@ -108,19 +109,19 @@ type File struct {
 // spend counts n more bytes inflated or copied against the file's
 // budget.
 func (f *File) spend(n int64) error {
-	f.decoded += n
-	if f.decoded > maxFileBytes {
+	if f.decoded+n > maxFileBytes {
 		return formatError("the file's pages and strings pass %d GiB decoded, more than a table's", maxFileBytes>>30)
 	}
+	f.decoded += n
 	return nil
 }
 
 // hold counts n more bytes of strings held by the row group being read.
 func (f *File) hold(n int64) error {
-	f.held += n
-	if f.held > maxGroupStrings {
+	if f.held+n > maxGroupStrings {
 		return formatError("the row group's strings pass %d MiB, more than a table's", maxGroupStrings>>20)
 	}
+	f.held += n
 	return nil
 }
 
