@@ -65,7 +65,7 @@ func FuzzFields(f *testing.F) {
 		for _, g := range file.groups {
 			rows += max(0, g.rows)
 		}
-		allow := 3*uint64(maxFileBytes) + 3*uint64(maxGroupStrings) + uint64(rows)*uint64(len(file.cols))*256 + 64*uint64(len(data)) + 64<<20
+		allow := 3*uint64(maxFileBytes+perFileByte*int64(len(data))) + 3*uint64(maxGroupStrings) + uint64(rows)*uint64(len(file.cols))*256 + 64<<20
 		if a := after.TotalAlloc - before.TotalAlloc; a > allow {
 			t.Fatalf("reading %d bytes of %d rows allocated %d MiB", len(data), rows, a>>20)
 		}

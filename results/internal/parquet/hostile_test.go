@@ -76,14 +76,15 @@ func TestLongDictionaryString(t *testing.T) {
 	// A string of MaxString, which a table may hold, used by every row
 	// of a group: copied once a row, past the file's budget.
 	chunk.pages[0].body = plainStrs(long[1:])
-	rows := int(maxFileBytes/MaxString) + 1
+	rows := int(maxFileBytes/MaxString) + 2 // a MiB more: the file is of less than 8 KiB
 	chunk.pages[1] = tpage{typ: pageData, n: int32(rows), enc: encRLEDict, body: runIndices(0, rows)}
-	wantRefused(t, oneGroup(nameCol[1:], rows, 0, chunk).bytes(t), "pass 8 GiB decoded")
+	wantRefused(t, oneGroup(nameCol[1:], rows, 0, chunk).bytes(t), "pass 4096 MiB decoded, more than a table in a file of")
 }
 
 // Issue 75, 3: zstd pages of 4 KB declaring 128 MiB uncompressed: a page
 // of one integer is refused before it is inflated, and pages of strings
-// that may be that long are inflated to the file's budget at most.
+// that may be that long are inflated to the file's budget at most (4 GiB
+// and 128 bytes a byte of the file; 1 GiB and 128 here).
 func TestInflatedPages(t *testing.T) {
 	big := compressed(codecZstd, make([]byte, 128<<20))
 	if len(big) > 16<<10 {
@@ -101,10 +102,16 @@ func TestInflatedPages(t *testing.T) {
 	// pages are inflated until the file's budget is spent.
 	defer func(old int64) { maxFileBytes = old }(maxFileBytes)
 	maxFileBytes = 1 << 30
+	pages = pages[:200]
 	for i := range pages {
 		pages[i].n = 128
 	}
-	wantRefused(t, oneGroup(nameCol, 128*len(pages), 1, chunk).bytes(t), "pass 1 GiB decoded")
+	chunk.pages = pages
+	data := oneGroup(nameCol, 128*len(pages), 1, chunk).bytes(t)
+	if lim := (1<<30 + perFileByte*int64(len(data))) >> 20; lim > 2<<10 {
+		t.Fatalf("a budget of %d MiB", lim)
+	}
+	wantRefused(t, data, "MiB decoded, more than a table in a file of")
 }
 
 // Issue 75, 16: an empty table that pyarrow writes without
