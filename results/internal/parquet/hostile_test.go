@@ -138,3 +138,25 @@ func TestEmptyChunks(t *testing.T) {
 		}
 	}
 }
+
+// Groups of many rows of one value, a run of dictionary indices: each
+// row costs a value's decoding and copy, however few bytes the file
+// spends on it, and the file's budget counts them.
+func TestManyRows(t *testing.T) {
+	defer func(old int64) { maxFileBytes = old }(maxFileBytes)
+	maxFileBytes = 64 << 20
+	const rows = 1 << 20
+	chunk := tchunk{codec: codecNone, pages: []tpage{
+		{typ: pageDictionary, n: 1, enc: encPlain, body: plainInts([]int64{7}, Int64)},
+		{typ: pageData, n: rows, enc: encRLEDict, body: runIndices(0, rows)},
+	}}
+	f := oneGroup(nameCol[:1], rows, 0, chunk)
+	for range 99 {
+		f.groups = append(f.groups, f.groups[0])
+	}
+	data := f.bytes(t)
+	if len(data) > 16<<10 {
+		t.Fatalf("a file of %d bytes", len(data))
+	}
+	wantRefused(t, data, "row group 8, column id: parquet: the file's pages, values and strings pass 65 MiB decoded")
+}

@@ -47,8 +47,9 @@ const (
 )
 
 // maxFileBytes and perFileByte bound the bytes a file's pages inflate
-// to and its strings' bytes, every row's counted (what a reader copying
-// each row, as an Arrow batch does, copies): the time reading takes,
+// to, its values (8 bytes each) and its strings' bytes, every row's
+// counted (what a reader copying each row, as an Arrow batch does,
+// copies): the time reading takes,
 // bounded by the file's size. A table of a few hundred MB uncompressed
 // is legitimate whatever its size on disk: 4 GiB takes some 5 s. A
 // large table is large on disk: the project's kernels table takes some
@@ -116,7 +117,7 @@ type File struct {
 // budget.
 func (f *File) spend(n int64) error {
 	if lim := maxFileBytes + perFileByte*f.size; f.decoded+n > lim {
-		return formatError("the file's pages and strings pass %d MiB decoded, more than a table in a file of %d bytes", lim>>20, f.size)
+		return formatError("the file's pages, values and strings pass %d MiB decoded, more than a table in a file of %d bytes", lim>>20, f.size)
 	}
 	f.decoded += n
 	return nil
@@ -343,6 +344,13 @@ func (r *chunkReader) read() (*Values, error) {
 		if h.typ == pageDictionary || h.typ == pageData || h.typ == pageDataV2 {
 			if lim := r.pageLimit(h.numValues); int64(h.uncompressedSize) > lim {
 				return nil, formatError("a page of %d values declares %d bytes uncompressed, more than the %d that %s values can take", h.numValues, h.uncompressedSize, lim, r.col.Type)
+			}
+			// Each value is decoded and copied, 8 bytes of it at least,
+			// however few bytes a run of it takes in the page: a file of
+			// a few KB can declare groups of maxGroupRows rows, many of
+			// them.
+			if err := r.file.spend(8 * max(0, int64(h.numValues))); err != nil {
+				return nil, err
 			}
 		}
 		switch h.typ {
