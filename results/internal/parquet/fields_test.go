@@ -363,7 +363,7 @@ const (
 
 var fieldValues = []int64{0, 1, 2, -1, 7, 255, 4096, 1 << 16, 1 << 20, MaxString + 1, 1 << 22, 1 << 27, math.MaxInt32, math.MinInt32}
 
-var fieldSizes = []int{0, 1, 100, 4096, 1 << 16, MaxString, MaxString + 1, 4 << 20, 128 << 20}
+var fieldSizes = []int{0, 1, 100, 4096, 1 << 16, MaxString, MaxString + 1, 16 << 20, 128 << 20}
 
 // zeros is a zstd frame of n zeros, made once a size.
 var zeros sync.Map
@@ -439,11 +439,16 @@ func (f *tfile) apply(m *model, op, a, b, c byte) bool {
 			p.usize = x
 		}
 	case opBody:
+		// Past MaxString, a size only zeros take: a program is built in
+		// milliseconds, well inside the fuzzer's 10 s for an input.
 		n := fieldSizes[int(c)%len(fieldSizes)]
+		if b%numBodies != bodyZeros {
+			n = min(n, MaxString+1)
+		}
 		p.zbody, p.usize = nil, 0
 		switch b % numBodies {
 		case bodyLong:
-			p.body = plainStrs(strings.Repeat("n", min(n, 4<<20)))
+			p.body = plainStrs(strings.Repeat("n", n))
 		case bodyGrowth:
 			rows := min(max(1, int(p.n)), 1<<16)
 			prefix, suffix := make([]int64, rows), make([]int64, rows)
@@ -464,6 +469,10 @@ func (f *tfile) apply(m *model, op, a, b, c byte) bool {
 		for _, ch := range chunks {
 			for k := range ch.pages {
 				if &ch.pages[k] == p {
+					// Compressed once, not once a copy.
+					if p.zbody == nil {
+						p.zbody, p.usize = compressed(ch.codec, p.body), int32(len(p.defs)+len(p.body))
+					}
 					for range int(c) {
 						ch.pages = append(ch.pages, *p)
 					}
