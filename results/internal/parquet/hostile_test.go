@@ -2,6 +2,9 @@ package parquet
 
 import (
 	"bytes"
+	"encoding/binary"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -159,4 +162,48 @@ func TestManyRows(t *testing.T) {
 		t.Fatalf("a file of %d bytes", len(data))
 	}
 	wantRefused(t, data, "row group 8, column id: parquet: the file's pages, values and strings pass 65 MiB decoded")
+}
+
+// A footer's lists declare as many elements as it has bytes left: a
+// list of empty structs (one byte each) is refused at its first
+// element, not allocated to its count (some 40 bytes an element in
+// memory) first.
+func TestFooterLists(t *testing.T) {
+	const n = 1 << 20
+	list := func(id int16, e *encoder) {
+		e.listHeader(id, tStruct, n)
+		e.buf = append(e.buf, make([]byte, n)...) // n empty structs
+	}
+	for _, c := range []struct {
+		name, want string
+		footer     func(e *encoder)
+	}{
+		{"schema", "a schema element without a name", func(e *encoder) { list(2, e) }},
+		{"row groups", "a row group of 0 columns, the schema 2", func(e *encoder) {
+			w, _ := NewWriter(io.Discard, nameCol)
+			e.listHeader(2, tStruct, len(w.meta.schema))
+			for i := range w.meta.schema {
+				w.meta.schema[i].encode(e)
+			}
+			list(4, e)
+		}},
+	} {
+		e := &encoder{}
+		e.begin(0)
+		c.footer(e)
+		e.end()
+		data := append([]byte(magic), e.buf...)
+		data = binary.LittleEndian.AppendUint32(data, uint32(len(e.buf)))
+		data = append(data, magic...)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Open(bytes.NewReader(data), int64(len(data)))
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > 4*n {
+			t.Errorf("%s: %d MiB allocated for a footer of %d MiB", c.name, a>>20, len(e.buf)>>20)
+		}
+	}
 }
