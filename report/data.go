@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -94,14 +95,21 @@ var taskPolicies = map[string]bool{"hyperq": true, "gemtc": true, "pagoda": true
 type Data struct {
 	runs  []*runData
 	index map[run]*runData
+	dirs  []string
 }
 
 // ErrNoResults is a directory without a summary table.
 var ErrNoResults = errors.New("no result tables")
 
-// Load reads the tables of each directory.
+// ErrTooManyRuns is summary tables of more runs than a page shows
+// (maxRuns).
+var ErrTooManyRuns = errors.New("too many runs")
+
+// Load reads the tables of each directory. A row the report cannot use
+// (a negative cycle, a value that is not finite) is an error naming its
+// file and row; more than maxRuns runs are refused (ErrTooManyRuns).
 func Load(dirs []string) (*Data, error) {
-	d := &Data{index: map[run]*runData{}}
+	d := &Data{index: map[run]*runData{}, dirs: dirs}
 	for _, dir := range dirs {
 		if err := d.load(dir); err != nil {
 			return nil, err
@@ -114,9 +122,17 @@ func Load(dirs []string) (*Data, error) {
 }
 
 func (d *Data) load(dir string) error {
+	var row int64
 	err := results.Scan(dir, "summary", func(rec arrow.Record) error {
 		c := cols(rec)
 		for i := 0; i < int(rec.NumRows()); i++ {
+			row++
+			if problem := rowChecks["summary"](c, i); problem != "" {
+				return rowError(dir, "summary", row, problem)
+			}
+			if len(d.runs) == maxRuns {
+				return fmt.Errorf("%w: the summary tables of %s hold more than %d runs, more than one page can show; report fewer directories, or query the tables (docs/tables.md)", ErrTooManyRuns, strings.Join(d.dirs, ", "), maxRuns)
+			}
 			r := run{dir, c.str(0, i), c.str(1, i), c.str(2, i)}
 			s := summaryRow{run: r, gpu: c.str(3, i), makespan: c.i64(4, i), makespanUS: c.f64(5, i), speedup: c.f64(6, i),
 				kernels: c.i64(7, i), ctas: c.i64(9, i), sites: c.i64(10, i), launched: c.i64(11, i), inlined: c.i64(12, i),
@@ -143,9 +159,15 @@ func (d *Data) load(dir string) error {
 		{"kernels", addKernel}, {"occupancy", addOccupancy}, {"stages", addStage}, {"pages", addPage}, {"launches", addEstimate},
 		{"syncs", addSync}, // absent from results written before the table was
 	} {
+		var row int64
+		check := rowChecks[t.name]
 		err := results.Scan(dir, t.name, func(rec arrow.Record) error {
 			c := cols(rec)
 			for i := 0; i < int(rec.NumRows()); i++ {
+				row++
+				if problem := check(c, i); problem != "" {
+					return rowError(dir, t.name, row, problem)
+				}
 				if rd := d.index[run{dir, c.str(0, i), c.str(1, i), c.str(2, i)}]; rd != nil {
 					t.fn(rd, c, i)
 				}
