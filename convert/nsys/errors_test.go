@@ -47,6 +47,10 @@ func TestErrors(t *testing.T) {
 		{"big block", kernel(1, "blockX", 2000), "has grid [2000 1 1] and block [2000 1 1]", -1},
 		{"too many threads", kernel(1, "blockY", 16), "has block [128 16 1], more than 1024 threads", -1},
 		{"too many CTAs", kernel(1, "gridY", 1<<31), "more than 2^32 CTAs", -1},
+		// Issue 75: started 2^62 ns after the copy issued after it in its
+		// stream (row 9, at 70600 ns), its start was dropped with exit 0.
+		{"starts past the ops after it", func(f fixture) { kernel(2, "start", 70600+1<<62)(f); kernel(2, "end", 70600+1<<62+1000)(f) },
+			`CUPTI_ACTIVITY_KIND_KERNEL row 3: kernel "reduce(float*)" starts on the GPU 4611686018427457504 ns after the capture's first operation, more than a trace spans (2^40 cycles, 780 s at 1410 MHz)`, -1},
 		{"ends before it starts", kernel(2, "end", 60000), `row 3: kernel "reduce(float*)" ends (60000 ns) before it starts (60500 ns)`, -1},
 		{"NULL grid", kernel(0, "gridX", nil), "row 1: gridX is NULL", -1},
 		{"text grid", kernel(0, "gridX", "lots"), `row 1: gridX is "lots", not an integer`, -1},
