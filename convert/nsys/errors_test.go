@@ -59,6 +59,11 @@ func TestErrors(t *testing.T) {
 		{"registers", kernel(0, "registersPerThread", 300), "has 300 registers per thread", -1},
 		{"shared memory", kernel(0, "dynamicSharedMemory", -1), "has 1024 bytes of static and -1 of dynamic shared memory", -1},
 		{"too big for an SM", kernel(0, "dynamicSharedMemory", 200000), `row 1: kernel "void gemm<float>(float const*, float*, int)" does not fit on an SM of the captured GPU (smem limit)`, -1},
+		// Issue 75: the writer's error named an output record, not the row.
+		{"long name", func(f fixture) {
+			f.add("StringIds", map[string]any{"id": 98, "value": strings.Repeat("k", trace.MaxString+1)})
+			kernel(0, "demangledName", 98)(f)
+		}, "row 1: kernel has a name of 1048577 bytes; a trace holds at most 1048576 (2^20)", -1},
 		{"no name", func(f fixture) { kernel(0, "demangledName", 99)(f); kernel(0, "shortName", nil)(f) }, "row 1: kernel has no name", -1},
 		{"no GPU table", func(f fixture) { delete(f, tabGPU) }, "no table TARGET_INFO_GPU or TARGET_INFO_CUDA_GPU: the per-CTA estimate needs the device's SM count and limits (set the gpu option", -1},
 		{"no GPU row", func(f fixture) { f[tabGPU].rows = f[tabGPU].rows[1:] }, "no row for device 0 in TARGET_INFO_GPU:", -1},
