@@ -76,7 +76,7 @@ func TestPrintedRangeIsChecked(t *testing.T) {
 	if err := cfg.Set("zz_test.mode", "c"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Validate(); err == nil || err.Error() != `zz_test.mode is "c"; want a or b` {
+	if err := cfg.Validate(); err == nil || err.Error() != `zz_test.mode is c; want a or b` {
 		t.Errorf("zz_test.mode=c: %v", err)
 	}
 	if err := DeclareParam(Param{Name: "zz_test.bad", Default: "x", Choices: []string{"a"}, Doc: "a test"}); err == nil {

@@ -28,7 +28,7 @@ type Param struct {
 	// Doc is one line for `replay policies`.
 	Doc string
 	// Choices, when set, are the values a string key may take: Validate
-	// refuses any other ("is "x"; want a, b or c") before Check, and
+	// refuses any other ("is x; want a, b or c") before Check, and
 	// `replay params` prints them as the key's range.
 	Choices []string
 	// Check, when set, is called by Config.Validate with the key's value
@@ -191,7 +191,7 @@ func (c Config) checkParams(v *validator) {
 	for _, p := range Params() {
 		if len(p.Choices) > 0 {
 			if s, ok := c.param(findParam(p.Name)).(string); ok && !slices.Contains(p.Choices, s) {
-				v.oneOf(p.Name, s, p.Choices...)
+				v.fail(p.Name, fmt.Sprintf("is %s; want %s", s, choiceList(p.Choices)))
 				continue
 			}
 		}
