@@ -209,3 +209,57 @@ func TestEstimatesOneULPApart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A sample keeps every value up to maxSample, and past it every
+// stride-th in the order added, never more than maxSample: the task
+// latencies of every kernel were kept, 8 bytes each (issue 75).
+func TestSampleBounded(t *testing.T) {
+	var s sample
+	for i := range int64(maxSample - 1) {
+		s.add(i)
+	}
+	if len(s.vals) != maxSample-1 || s.stride != 1 {
+		t.Fatalf("%d values, stride %d; want all", len(s.vals), s.stride)
+	}
+	const n = 5*maxSample + 3
+	for i := int64(maxSample - 1); i < n; i++ {
+		s.add(i)
+	}
+	if len(s.vals) > maxSample || len(s.vals) < maxSample/2 {
+		t.Fatalf("%d values of %d", len(s.vals), n)
+	}
+	for i, v := range s.vals {
+		if v != int64(i)*s.stride {
+			t.Fatalf("value %d is %d; want %d (stride %d)", i, v, int64(i)*s.stride, s.stride)
+		}
+	}
+}
+
+// Kernel names past the report's budget (count or bytes, across its
+// runs) are summed as one, otherNames; the streams past it are not
+// tracked; kept names are copies (issue 75: names and streams were kept
+// without bound).
+func TestNameAndStreamBudget(t *testing.T) {
+	b := &budget{names: maxNameCount - 1}
+	rd := &runData{names: map[string]*nameStats{}, budget: b}
+	a := rd.name("a")
+	if rd.name("a") != a || a.name != "a" {
+		t.Fatal("a name within the budget is not its own")
+	}
+	for _, s := range []string{"b", "c"} {
+		if n := rd.name(s); n.name != otherNames {
+			t.Errorf("%s past the count: %q; want %q", s, n.name, otherNames)
+		}
+	}
+	b2 := &budget{nameBytes: maxNameBytes - 3}
+	rd2 := &runData{names: map[string]*nameStats{}, budget: b2}
+	if rd2.name("abc").name != "abc" || rd2.name("d").name != otherNames {
+		t.Error("the byte budget is not kept")
+	}
+	w := waitStats{budget: &budget{streams: maxStreams - 1}}
+	w.addWait(kernelSpan{origin: "host", launch: 0, ready: 1, start: 2, end: 10}, 1)
+	w.addWait(kernelSpan{origin: "host", launch: 0, ready: 1, start: 2, end: 10}, 2)
+	if len(w.last) != 1 || w.budget.streams != maxStreams {
+		t.Errorf("%d streams tracked; want 1", len(w.last))
+	}
+}
