@@ -15,7 +15,7 @@ func FuzzScan(f *testing.F) {
 	// (cmp.TestWriteSeed).
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		db, err := Open(bytes.NewReader(b), int64(len(b)), 0)
+		db, err := Open(bytes.NewReader(b), int64(len(b)), Logs{})
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
