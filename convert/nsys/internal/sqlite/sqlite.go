@@ -34,7 +34,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"unicode/utf16"
 )
 
 // Magic is the 16 bytes every SQLite 3 database file starts with.
@@ -795,11 +794,36 @@ func (db *DB) value(st int64, b []byte) any {
 	if db.utf16 == nil {
 		return string(b)
 	}
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		u[i] = db.utf16.Uint16(b[2*i:])
+	return utf16Text(db.utf16, b)
+}
+
+// utf16Text converts UTF-16 text to UTF-8 as SQLite does
+// (sqlite3VdbeMemTranslate, built without SQLITE_REPLACE_INVALID_UTF):
+// any unit from 0xD800 to 0xDFFF takes the next unit with it, paired or
+// not, and an odd last byte is dropped.
+func utf16Text(order binary.ByteOrder, b []byte) string {
+	out := make([]byte, 0, len(b)*3/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		c := uint32(order.Uint16(b[i:]))
+		if c >= 0xd800 && c < 0xe000 && i+3 < len(b) {
+			i += 2
+			c2 := uint32(order.Uint16(b[i:]))
+			c = c2&0x3ff + (c&0x3f)<<10 + ((c&0x3c0)+0x40)<<10
+		}
+		// WRITE_UTF8: a lone surrogate at the end is written as its
+		// three bytes, as SQLite writes it.
+		switch {
+		case c < 0x80:
+			out = append(out, byte(c))
+		case c < 0x800:
+			out = append(out, 0xc0|byte(c>>6), 0x80|byte(c&0x3f))
+		case c < 0x10000:
+			out = append(out, 0xe0|byte(c>>12), 0x80|byte(c>>6&0x3f), 0x80|byte(c&0x3f))
+		default:
+			out = append(out, 0xf0|byte(c>>18), 0x80|byte(c>>12&0x3f), 0x80|byte(c>>6&0x3f), 0x80|byte(c&0x3f))
+		}
 	}
-	return string(utf16.Decode(u))
+	return string(out)
 }
 
 // varint decodes an SQLite varint (1 to 9 bytes, big-endian, seven bits a
