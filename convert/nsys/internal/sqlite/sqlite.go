@@ -70,6 +70,7 @@ type DB struct {
 	leaf     uint32            // the leaf page Row read last, kept in leafBuf
 	leafBuf  []byte
 	owners   map[uint32]owner // overflow page → the row whose chain holds it
+	reads    uint64           // overflow chains read so far
 }
 
 // Table is a table of the database.
@@ -661,11 +662,12 @@ func (s *scan) record(pg uint32, rowid int64, payload []byte, over overflow) err
 	db := s.t.db
 	if over.next != 0 {
 		s.buf = append(s.buf[:0], payload...)
+		db.reads++
 		for next := over.next; int64(len(s.buf)) < over.size; {
 			if next == 0 {
 				return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain ends after %d of its %d bytes", rowid, len(s.buf), over.size)}
 			}
-			if err := db.claim(next, s.t.root, rowid, pg); err != nil {
+			if err := db.claim(next, s.t.root, rowid, db.reads, pg); err != nil {
 				return err
 			}
 			b, err := db.page(next)
@@ -730,26 +732,31 @@ func (s *scan) record(pg uint32, rowid int64, payload []byte, over overflow) err
 	return nil
 }
 
-// owner is the row whose overflow chain holds a page.
+// owner is the row whose overflow chain holds a page, and the read of
+// that chain (DB.reads) that last reached it.
 type owner struct {
 	root  uint32
 	rowid int64
+	read  uint64
 }
 
 // claim records that overflow page next belongs to the row rowid of the
-// table at root (whose cell is on page pg). A page of another row's
-// chain is an error: in a sound
-// file every page has one place, and without the check a file whose rows
-// all share one long chain would be read (and its value kept) once per
-// row, an allocation no bound of the file's size holds.
-func (db *DB) claim(next, root uint32, rowid int64, pg uint32) error {
-	o := owner{root, rowid}
+// table at root (whose cell is on page pg), reached by the read numbered
+// read. A page of another row's chain, or one reached twice by one read
+// (a loop), is an error: in a sound file every page has one place, and
+// without the check a file whose rows all share one long chain, or each
+// loop through their own, would be read (and its value kept) once per
+// row or per turn, an allocation no bound of the file's size holds.
+func (db *DB) claim(next, root uint32, rowid int64, read uint64, pg uint32) error {
 	if prev, ok := db.owners[next]; ok {
-		if prev != o {
+		switch {
+		case prev.root != root || prev.rowid != rowid:
 			return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain goes on to page %d, which holds row %d's (a page in two places)", rowid, next, prev.rowid)}
+		case prev.read == read:
+			return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain comes back to page %d (a loop)", rowid, next)}
 		}
 	}
-	db.owners[next] = o
+	db.owners[next] = owner{root, rowid, read}
 	return nil
 }
 

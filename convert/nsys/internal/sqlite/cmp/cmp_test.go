@@ -288,25 +288,72 @@ func TestCorrupt(t *testing.T) {
 	}
 }
 
-// TestWriteSeed writes the fuzz target's seed corpus entry (a small
-// database of 512-byte pages with an overflowing row) when
-// SQLITE_WRITE_SEED is set.
+// TestWriteSeed writes the fuzz target's seed corpus (database,
+// journal, log) when SQLITE_WRITE_SEED is set: a small database of
+// 512-byte pages with an overflowing row; one in UTF-16 with generated
+// columns, DEFAULTs, a column added later and a WITHOUT ROWID table; a hot
+// journal; a write-ahead log; and rows sharing an overflow chain.
 func TestWriteSeed(t *testing.T) {
 	if os.Getenv("SQLITE_WRITE_SEED") == "" {
-		t.Skip("set SQLITE_WRITE_SEED=1 to rewrite ../testdata/fuzz/FuzzScan/seed")
+		t.Skip("set SQLITE_WRITE_SEED=1 to rewrite ../testdata/fuzz/FuzzScan")
 	}
-	_, b := build(t, `PRAGMA page_size = 512`, `CREATE TABLE t (
-    k INTEGER PRIMARY KEY, -- commented as Nsight Systems comments its columns (stripComments)
-    a INTEGER, /* a block, (comment) */ b TEXT, c REAL, d BLOB)`,
-		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 40) INSERT INTO t SELECT i, i*i, printf('%0*d', i, i), i/3.0, CASE WHEN i = 20 THEN zeroblob(1200) ELSE x'01' END FROM c`)
 	dir := filepath.Join("..", "testdata", "fuzz", "FuzzScan")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	entry := "go test fuzz v1\n[]byte(" + strconv.Quote(string(b)) + ")\n"
-	if err := os.WriteFile(filepath.Join(dir, "seed"), []byte(entry), 0o644); err != nil {
+	write := func(name string, b, journal, wal []byte) {
+		entry := "go test fuzz v1\n"
+		for _, v := range [][]byte{b, journal, wal} {
+			entry += "[]byte(" + strconv.Quote(string(v)) + ")\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(entry), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := `WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 40) INSERT INTO t SELECT i, i*i, printf('%0*d', i, i), i/3.0, CASE WHEN i = 20 THEN zeroblob(1200) ELSE x'01' END FROM c`
+	create := `CREATE TABLE t (
+    k INTEGER PRIMARY KEY, -- commented as Nsight Systems comments its columns (stripComments)
+    a INTEGER, /* a block, (comment) */ b TEXT, c REAL, d BLOB)`
+	_, b := build(t, `PRAGMA page_size = 512`, create, rows)
+	write("seed", b, nil, nil)
+
+	_, b = build(t, `PRAGMA page_size = 512`, `PRAGMA encoding = 'UTF-16le'`, `CREATE TABLE g (
+    start INTEGER DEFAULT ' PRIMARY KEY' NOT NULL,
+    v INTEGER GENERATED ALWAYS AS (start * 2) VIRTUAL,
+    s TEXT AS (start || 'x') STORED,
+    smem INTEGER CHECK (smem <> 'INTEGER PRIMARY KEY'))`,
+		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 30) INSERT INTO g (start, smem) SELECT i * 1000, 8192 FROM c`,
+		`ALTER TABLE g ADD COLUMN late REAL DEFAULT -5`,
+		`CREATE TABLE w (a INTEGER PRIMARY KEY, b TEXT) WITHOUT ROWID`, `INSERT INTO w VALUES (1, 'one')`)
+	write("schema", b, nil, nil)
+
+	path, _ := build(t, `PRAGMA page_size = 512`, create, rows)
+	in := filepath.Join(t.TempDir(), "j.sqlite")
+	run(t, path, func() { copyOut(t, path, in, "-journal") }, `PRAGMA cache_size = 10`, `BEGIN`,
+		`UPDATE t SET a = -a, b = b || b`, `DELETE FROM t WHERE k % 3 = 0`)
+	b, journal := readFile(t, in), readFile(t, in+"-journal")
+	if len(journal) == 0 {
+		t.Fatal("no journal")
+	}
+	write("journal", b, journal, nil)
+
+	path, _ = build(t, `PRAGMA page_size = 512`, create, rows, `PRAGMA journal_mode = WAL`)
+	in = filepath.Join(t.TempDir(), "w.sqlite")
+	run(t, path, func() { copyOut(t, path, in, "-wal") }, `PRAGMA wal_autocheckpoint = 0`,
+		`UPDATE t SET a = -a WHERE k < 20`, `INSERT INTO t (k, b) VALUES (100, 'late')`)
+	write("wal", readFile(t, in), nil, readFile(t, in+"-wal"))
+
+	write("shared", shareChains(t, 20), nil, nil)
+}
+
+// readFile reads path.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
+	return b
 }
 
 // TestSharedOverflow reads a table whose rows' overflow chains all start
@@ -317,44 +364,10 @@ func TestWriteSeed(t *testing.T) {
 // refuses the file at the second row, by Scan and by Row, having read no
 // more than the file holds.
 func TestSharedOverflow(t *testing.T) {
-	// 512-byte pages: a 547-byte payload keeps 39 bytes on the leaf and
-	// fills one overflow page (the file format's M and U-4).
-	_, b := build(t, `PRAGMA page_size = 512`, `CREATE TABLE s (id INTEGER PRIMARY KEY, value TEXT)`,
-		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 300) INSERT INTO s SELECT i, printf('%0543d', i) FROM c`)
-	db, err := Open(bytes.NewReader(b), int64(len(b)), Logs{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := uint32(0)
-	cells := 0
-	// Point every leaf cell's overflow pointer at the first one's page.
-	for pg := 2; pg*512 <= len(b); pg++ {
-		p := b[(pg-1)*512 : pg*512]
-		if p[0] != 0x0d {
-			continue
-		}
-		n := int(p[3])<<8 | int(p[4])
-		for i := 0; i < n; i++ {
-			c := int(p[8+2*i])<<8 | int(p[9+2*i])
-			// payload size (2-byte varint 547), rowid (1 or 2 bytes), 39
-			// bytes, the pointer.
-			at := c + 2 + 1
-			if p[c+2]&0x80 != 0 {
-				at++
-			}
-			at += 39
-			if first == 0 {
-				first = uint32(p[at])<<24 | uint32(p[at+1])<<16 | uint32(p[at+2])<<8 | uint32(p[at+3])
-			}
-			p[at], p[at+1], p[at+2], p[at+3] = byte(first>>24), byte(first>>16), byte(first>>8), byte(first)
-			cells++
-		}
-	}
-	if cells != 300 {
-		t.Fatalf("patched %d cells, want 300", cells)
-	}
+	b := shareChains(t, 300)
+	loop := shareChains(t, 0)
 	cr := &countingReader{r: bytes.NewReader(b)}
-	db, err = Open(cr, int64(len(b)), Logs{})
+	db, err := Open(cr, int64(len(b)), Logs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,6 +384,81 @@ func TestSharedOverflow(t *testing.T) {
 	if _, err := tb.Row(3, make([]any, 2)); err == nil || !strings.Contains(err.Error(), "row 3's overflow chain goes on to page") {
 		t.Errorf("Row(3): %v", err)
 	}
+
+	// Row 1 declares three overflow pages' worth (1563 bytes, text of
+	// 1559) and its one page names itself as the next: a loop, which
+	// would otherwise be read round until the declared size is reached.
+	for pg := 2; pg*512 <= len(loop); pg++ {
+		p := loop[(pg-1)*512 : pg*512]
+		if p[0] != 0x0d {
+			continue
+		}
+		c := int(p[8])<<8 | int(p[9])
+		if p[c+2] != 1 { // rowid 1
+			continue
+		}
+		copy(p[c:], []byte{0x8c, 0x1b})     // payload 1563
+		copy(p[c+3+2:], []byte{0x98, 0x3b}) // serial type of 1559 bytes of text
+		o := p[c+3+39:]
+		next := int(o[0])<<24 | int(o[1])<<16 | int(o[2])<<8 | int(o[3])
+		copy(loop[(next-1)*512:], o[:4])
+		break
+	}
+	db, err = Open(bytes.NewReader(loop), int64(len(loop)), Logs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Table("s").Scan(func(int64, []any) error { return nil }); err == nil || !strings.Contains(err.Error(), "row 1's overflow chain comes back to page") {
+		t.Errorf("a chain that loops: %v", err)
+	}
+}
+
+// shareChains builds a table s of n rows (id, text) in 512-byte pages,
+// each row's text filling one overflow page, then points every row's
+// overflow pointer at the first row's page (n = 0: the file as built,
+// 300 rows, unchanged).
+func shareChains(t *testing.T, n int) []byte {
+	t.Helper()
+	rows := n
+	if n == 0 {
+		rows = 300
+	}
+	// 512-byte pages: a 547-byte payload keeps 39 bytes on the leaf and
+	// fills one overflow page (the file format's M and U-4).
+	_, b := build(t, `PRAGMA page_size = 512`, `CREATE TABLE s (id INTEGER PRIMARY KEY, value TEXT)`,
+		fmt.Sprintf(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < %d) INSERT INTO s SELECT i, printf('%%0543d', i) FROM c`, rows))
+	if n == 0 {
+		return b
+	}
+	first := uint32(0)
+	cells := 0
+	// Point every leaf cell's overflow pointer at the first one's page.
+	for pg := 2; pg*512 <= len(b); pg++ {
+		p := b[(pg-1)*512 : pg*512]
+		if p[0] != 0x0d {
+			continue
+		}
+		k := int(p[3])<<8 | int(p[4])
+		for i := 0; i < k; i++ {
+			c := int(p[8+2*i])<<8 | int(p[9+2*i])
+			// payload size (2-byte varint 547), rowid (1 or 2 bytes), 39
+			// bytes, the pointer.
+			at := c + 2 + 1
+			if p[c+2]&0x80 != 0 {
+				at++
+			}
+			at += 39
+			if first == 0 {
+				first = uint32(p[at])<<24 | uint32(p[at+1])<<16 | uint32(p[at+2])<<8 | uint32(p[at+3])
+			}
+			p[at], p[at+1], p[at+2], p[at+3] = byte(first>>24), byte(first>>16), byte(first>>8), byte(first)
+			cells++
+		}
+	}
+	if cells != n {
+		t.Fatalf("patched %d cells, want %d", cells, n)
+	}
+	return b
 }
 
 // countingReader counts the bytes read through it.
