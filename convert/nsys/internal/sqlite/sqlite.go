@@ -125,8 +125,10 @@ func Open(r io.ReaderAt, size int64, logs Logs) (*DB, error) {
 		return nil, &Error{Offset: 0, Msg: "no 100-byte header: " + err.Error()}
 	}
 	db := &DB{r: r, pageSize: pageSize, interior: map[uint32][]byte{}, owners: map[uint32]owner{}}
-	if h[18] > 2 || h[19] > 2 {
-		return nil, &Error{Offset: 18, Msg: fmt.Sprintf("file format versions %d/%d are not SQLite 3's", h[18], h[19])}
+	// A write version above 2 makes SQLite open the file read-only; a
+	// read version above 2 is one it cannot read (lockBtree).
+	if h[19] > 2 {
+		return nil, &Error{Offset: 19, Msg: fmt.Sprintf("file format read version %d is not one SQLite 3 reads", h[19])}
 	}
 	db.usable = db.pageSize - int(h[20])
 	if db.usable < 480 {

@@ -271,6 +271,7 @@ func TestCorrupt(t *testing.T) {
 		{"cell count", func(b []byte) { b[4096+3], b[4096+4] = 0xff, 0xff }, "page 2 (byte 4099): 65535 cells do not fit"},
 		{"child cycle", func(b []byte) { copy(b[4096+8:], []byte{0, 0, 0, 2}) }, "page 2"},
 		{"truncated", nil, "the header gives 156 pages, the file holds 78"},
+		{"read version", func(b []byte) { b[19] = 3 }, "header (byte 19): file format read version 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := append([]byte{}, b...)
@@ -285,6 +286,17 @@ func TestCorrupt(t *testing.T) {
 				t.Fatalf("err = %v, want an *Error containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestWriteVersion: a write version above 2 is readable (SQLite opens
+// such a file read-only).
+func TestWriteVersion(t *testing.T) {
+	_, b := build(t, `CREATE TABLE t (a INTEGER)`, `INSERT INTO t VALUES (7)`)
+	b[18] = 3
+	got := ourRows(t, b, "t")
+	if !reflect.DeepEqual(got, [][]any{{int64(1), int64(7)}}) {
+		t.Errorf("rows %v", got)
 	}
 }
 
