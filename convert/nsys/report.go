@@ -74,7 +74,7 @@ func (r *report) openLogs(path string) (sqlite.Logs, error) {
 	var logs sqlite.Logs
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return logs, err
+		real = path // a name that is no path (/proc/self/fd/N of a deleted file): beside it
 	}
 	for _, l := range []struct {
 		suffix string
