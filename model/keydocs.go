@@ -32,6 +32,8 @@ var keyDocs = map[string]KeyDoc{
 	"dtbl.agt_spill":           {"cycles", "", "loading a spilled group's metadata from global memory"},
 	"dtbl.fallback":            {"", "dispatch or instant", "when a group is matched to a running kernel: when its command arrives (dispatch) or at the site (instant)"},
 	"dtbl.spill_loads":         {"", "cta or first", "whether every CTA of a spilled group waits for its metadata load, or the first only"},
+	"dtbl.match":               {"", "shape or function", "what an eligible kernel shares with a group: function and block shape (shape) or function alone (function, the DTBL authors' simulator)"},
+	"dtbl.launch_cost":         {"", "front or cdp", "what a DTBL launch stalls its warp for: parameter buffers or KDE search (front) or both device-runtime calls as CDP (cdp, the DTBL authors' simulator)"},
 	"gemtc.batch":              {"tasks", "", "tasks the host pushes before it polls for their results"},
 	"gemtc.dequeue_cycles":     {"cycles", "", "one worker's hold on the task queue's lock"},
 	"gemtc.result_cycles":      {"cycles", "", "one worker's hold on the result queue's lock"},

@@ -155,7 +155,7 @@ func (s Summary) String() string {
 // NewReader reads the log r, whose name is used in errors.
 func NewReader(r io.Reader, name string, o Options) *Reader {
 	return &Reader{
-		name: name, opts: o, in: bufio.NewReaderSize(r, 1<<16),
+		name: name, opts: o, in: bufio.NewReaderSize(newDialect322(r), 1<<16),
 		opt: options{}, optLine: map[string]int{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
 		running: map[string][]*kernel{}, nextUID: 1, resident: map[[2]int64]slot{},
 		params: map[string]childShape{}, created: map[uint64]bool{},
