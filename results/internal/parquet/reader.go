@@ -467,7 +467,7 @@ func (r *chunkReader) readDictionary(h pageHeader, body []byte) error {
 		if n > len(b)/4 {
 			return formatError("a dictionary of %d strings in %d bytes", n, len(b))
 		}
-		vals, err := r.plainStrings(b, n, false)
+		vals, err := r.plainStrings(b, n, true)
 		if err != nil {
 			return fmt.Errorf("dictionary: %w", err)
 		}
