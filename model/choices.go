@@ -49,6 +49,24 @@ const (
 	SpillLoadsFirst SpillLoads = "first"
 )
 
+// Match is dtbl.match: what makes a running kernel eligible for an
+// aggregated group besides its function.
+type Match string
+
+const (
+	MatchShape    Match = "shape"
+	MatchFunction Match = "function"
+)
+
+// LaunchCost is dtbl.launch_cost: what a warp's aggregated launch stalls
+// it for.
+type LaunchCost string
+
+const (
+	LaunchCostFront LaunchCost = "front"
+	LaunchCostCDP   LaunchCost = "cdp"
+)
+
 // DeviceStreams is cdp.streams: which streams device launches go into.
 type DeviceStreams string
 

@@ -187,6 +187,25 @@ type DTBL struct {
 	// every CTA it distributes from the group waits for the load) or
 	// "first" (the group's first CTA only, the behaviour before).
 	SpillLoads SpillLoads `json:"spill_loads"`
+	// Match is what an eligible kernel shares with a group besides its
+	// function (entry PC): "shape", its block shape too (DTBL §4.2: "an
+	// eligible kernel ... with the same entry PC and the same thread
+	// block configuration" reads the TB configuration as the block's
+	// dimensions), or "function", the function alone, as the DTBL
+	// authors' simulator matches (stream_manager::find_grid,
+	// src/stream_manager.cc:521-534 of howardwangph/gpgpu-sim-dcc:
+	// entry == kernel->entry() && !kernel->is_finished()).
+	Match Match `json:"match"`
+	// LaunchCost is what the launching warp stalls for at a site of
+	// aggregated groups (and of DTBL's hardware launches): "front", the
+	// slower of the parameter buffers and the Kernel Distributor search
+	// (DTBL §4.3), groups joining their kernel then; or "cdp", the device
+	// runtime's two calls as a CDP launch pays them, cdp.param_b +
+	// cdp.param_a·x + cdp.launch_b + cdp.launch_a·x, groups joining when
+	// the second returns, as the DTBL authors' simulator charges every
+	// device launch (src/gpgpu-sim/shader.cc:1090-1096, with or without
+	// -agg_blocks_support).
+	LaunchCost LaunchCost `json:"launch_cost"`
 }
 
 // IO is the host storage and PCIe model of the CRCS paper (§3, §5.1).

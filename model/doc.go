@@ -113,6 +113,12 @@
 //	dtbl.spill_loads    cta                  DTBL §4.3 (a spilled group's metadata loaded
 //	                                         for each CTA the scheduler distributes);
 //	                                         first: its first CTA only, the behaviour before
+//	dtbl.match          shape                DTBL §4.2 (same entry PC and thread block
+//	                                         configuration); function: the authors'
+//	                                         simulator's function-only match
+//	dtbl.launch_cost    front                DTBL §4.3 (parameter buffers or KDE search);
+//	                                         cdp: both device-runtime calls, as the
+//	                                         authors' simulator charges them
 //	dtbl.agt_spill      140                  docs/design.md §4: a fixed cost for the global-memory
 //	                                         load DTBL §4.3 says "is dependent on the
 //	                                         global memory traffic"

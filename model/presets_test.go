@@ -32,6 +32,8 @@ var shared = map[string]string{
 	"dtbl.agt_spill":          "140",
 	"dtbl.fallback":           "dispatch",
 	"dtbl.spill_loads":        "cta",
+	"dtbl.match":              "shape",
+	"dtbl.launch_cost":        "front",
 	"io.ssd_mbps":             "500",
 	"io.pcie_gbps":            "15.75",
 	"io.page_bytes":           "4096",

@@ -88,6 +88,8 @@ func (c Config) Validate() error {
 	oneOfKey(&v, "dtbl.fallback", c.DTBL.Fallback, FallbackDispatch, FallbackInstant)
 	oneOfKey(&v, "cdp.streams", c.CDP.Streams, StreamsTraced, StreamsChild, StreamsCTA, StreamsTail, StreamsFireAndForget)
 	oneOfKey(&v, "dtbl.spill_loads", c.DTBL.SpillLoads, SpillLoadsCTA, SpillLoadsFirst)
+	oneOfKey(&v, "dtbl.match", c.DTBL.Match, MatchShape, MatchFunction)
+	oneOfKey(&v, "dtbl.launch_cost", c.DTBL.LaunchCost, LaunchCostFront, LaunchCostCDP)
 	v.oneOf("spawn.no_twarp", c.Spawn.NoTWarp, "launch", "inline")
 	v.oneOf("spawn.queue", c.Spawn.Queue, "arrival", "decision")
 	oneOfKey(&v, "crcs.pages", c.CRCS.Pages, PagesRanges, PagesExact)

@@ -72,6 +72,8 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 		host: e, clock: &e.clock, launch: e.dev.path(), groups: &e.groups, agg: e.dev.aggregator(), kd: &e.kd,
 		rows: rows, an: an, policy: pol.Name,
 	}, e.cfg.DTBL.Fallback == model.FallbackDispatch)
+	e.sites.dtblCalls = e.cfg.DTBL.LaunchCost == model.LaunchCostCDP
+	e.sites.anyShape = e.cfg.DTBL.Match == model.MatchFunction
 	e.dev.links(&e.sites)
 	if l := opt.Config.Lat; l.StreamCountdown > 0 {
 		e.dev.countdown = newStreamCountdown(l.StreamCountdown, l.StreamPasses, e.awaitKD)

@@ -76,6 +76,10 @@ func (p *launchPath) serve(sm int, at, x int64, create bool) int64 {
 // (cudaGetParameterBuffer).
 func (p *launchPath) paramCost(x int64) int64 { return p.cdp.ParamCost(x) }
 
+// service is a cudaLaunchDevice call's per-thread part for x lanes
+// (cdp.launch_a·x), as a launch server would serve it.
+func (p *launchPath) service(x int64) int64 { return p.cdp.LaunchService(x) }
+
 // latency is a cudaLaunchDevice call's per-warp latency before its
 // service, with the warp's stream creation where create is set
 // (cdp.stream_create, charged where the trace creates a stream).

@@ -59,7 +59,10 @@ func recoverPolicy(err *error) {
 // Site.KD is those kernels, and scanning it for every lane would double
 // DTBL's own search) or of another name or block shape than the child
 // (its CTAs would run as another kernel's), a negative or impossibly
-// long search, and estimates that are not finite numbers (the launches
+// long search (under dtbl.match=function the block shape may differ: the
+// group's CTAs then run with the target's block and resources, as the
+// DTBL authors' simulator issues them, gpu-sim.cc:1937 taking the
+// kernel's threads_per_cta), and estimates that are not finite numbers (the launches
 // table would hold NaN or ±Inf).
 func (se *siteEngine) checkVerdicts(s *Site, out []Verdict) error {
 	for i := range out {
@@ -79,7 +82,7 @@ func (se *siteEngine) checkVerdicts(s *Site, out []Verdict) error {
 				return bad("coalesce into kernel %d, which is complete", t.id)
 			case t.kernelRun == nil || !t.inKD: // Site.KD is the kernels holding an entry now
 				return bad("coalesce into kernel %d, which is not in the Kernel Distributor (Site.KD)", t.id)
-			case t.Name() != l.ChildName || t.Block() != l.ChildBlock:
+			case t.Name() != l.ChildName || !se.anyShape && t.Block() != l.ChildBlock:
 				return bad("coalesce into kernel %d (%s, block %v), not of the child's name and block shape (%s, %v)", t.id, t.Name(), t.Block(), l.ChildName, l.ChildBlock)
 			case v.SearchCycles < 0 || v.SearchCycles > model.MaxCost:
 				return bad("coalesce searching %d cycles; want 0 to %d", v.SearchCycles, int64(model.MaxCost))

@@ -31,6 +31,12 @@ type siteEngine struct {
 	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
 	// their command arrives (byCommand)
 	commands bool
+	// dtblCalls: dtbl.launch_cost=cdp, DTBL's groups and hardware launches
+	// stall their warp for both device-runtime calls (cost)
+	dtblCalls bool
+	// anyShape: dtbl.match=function, a group may coalesce into a kernel of
+	// its function whatever its block shape (checkVerdicts)
+	anyShape bool
 	// childEnded: a CTA of device-launched work has finished
 	// (Stats.BlindSites, Analysis.BlindCall).
 	childEnded bool
@@ -394,6 +400,16 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 		}
 	}
 	front := max(se.launch.paramCost(launched+coalesced), search)
+	if dtbl := launched - runtime + coalesced; se.dtblCalls && dtbl > 0 {
+		// dtbl.launch_cost=cdp: the DTBL authors' simulator stalls the warp
+		// for cudaGetParameterBufferV2 and cudaLaunchDeviceV2 whatever the
+		// launch becomes (shader.cc:1090-1096: b + a·x each, x the active
+		// lanes), and the group joins its kernel as the second is called;
+		// the KDE search is not modelled there. So the front, when groups
+		// join and hardware launches reach the KMU, is the whole CDP cost
+		// of the site's lanes, on no launch server.
+		front = se.launch.paramCost(launched+coalesced) + se.launch.latency(false) + se.launch.service(launched+coalesced)
+	}
 	return siteCost{front: front, inline: inline, launched: launched, runtime: runtime, creates: creates}, true
 }
 

@@ -57,7 +57,7 @@ docs=(docs/experiments.md docs/validation.md)
 # other; --check fails until it does.
 quick=(dtbl spawn spawn-amortised spawn-streams ties crcs crcs-stated
 	pagoda-host20 pagoda-scaling pagoda-model pagoda-table5
-	validation-gpgpusim validation-whatif validation-accelsim validation-knee)
+	validation-gpgpusim validation-whatif validation-dtbl-fork validation-accelsim validation-knee)
 slow=(dtbl-paper spawn-paper pagoda)
 # costgrid: the experiments run with --cost-grid (the results of record).
 costgrid=(dtbl-paper spawn-paper)

@@ -34,10 +34,11 @@ var experiments = map[string]*experiment{
 
 	"ties": tiesExperiment,
 
-	"validation-gpgpusim": validationGPGPUSim,
-	"validation-knee":     validationKnee,
-	"validation-accelsim": validationAccelSim,
-	"validation-whatif":   validationWhatIf,
+	"validation-gpgpusim":  validationGPGPUSim,
+	"validation-knee":      validationKnee,
+	"validation-accelsim":  validationAccelSim,
+	"validation-whatif":    validationWhatIf,
+	"validation-dtbl-fork": validationDTBLFork,
 }
 
 // dtblExperiment is DTBL §5 (Table 4 applications, Figure 11): flat, CDP

@@ -45,7 +45,13 @@ func runValidationGPGPUSim(x *experiment, dir string, stdout, log io.Writer) err
 	for _, path := range logs {
 		name := strings.TrimSuffix(filepath.Base(path), ".log.xz")
 		sw := startWatch()
-		c, err := convertCapture(path, dir, gpgpusim.DefaultOptions())
+		// The flat column prices a launching lane's work as one warp
+		// running the child's warps (inline=warp): these are our own
+		// programs, whose children are wide loops of FMAs no flat code of
+		// theirs runs in one lane.
+		o := gpgpusim.DefaultOptions()
+		o.Inline = "warp"
+		c, err := convertCapture(path, dir, o)
 		if err != nil {
 			return err
 		}

@@ -90,3 +90,68 @@ func TestValidationWhatIf(t *testing.T) {
 		t.Errorf("%d pair rows, want %d:\n%s", rows, len(whatIfPairs), out.String())
 	}
 }
+
+// The DTBL runs of the DTBL authors' simulator predicted from their CDP
+// twins (docs/validation.md, "DTBL against its authors' simulator"):
+// with the simulator's keys each prediction is within 10% of its cycles
+// but the four pairs whose CTAs ran at another concurrency, and every
+// error (the fork's keys, the default, the self-replay) stays within a
+// point of the value the doc gives, so a change to the importer or the
+// model that moves one is seen.
+func TestValidationDTBLFork(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir("../..")
+	var out, log bytes.Buffer
+	if err := run([]string{"validation-dtbl-fork", "--out", dir}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	// errors: the fork's keys, the default, the self-replay (percent).
+	want := map[string][3]float64{
+		"balanced-dtbl":            {-17.3, -47.9, 0},
+		"skewed-dtbl":              {-9.6, -34.1, 0},
+		"nested-dtbl":              {-3.1, -48.0, 0},
+		"cdp-dtbl":                 {-3.3, -53.1, 0},
+		"balanced-dtbl-maxk32":     {0, -30.9, 0},
+		"nested-dtbl-maxk32":       {-0.2, -45.5, 0},
+		"balanced-dtbl-cdplat0":    {-33.4, -32.1, 0},
+		"balanced-dtbl-launch5000": {1.6, -28.5, 21.0},
+		"balanced-dtbl-smk":        {-17.3, -47.9, 0},
+		"balanced-dtbl-kq8":        {-17.3, -47.9, -0.1},
+	}
+	concurrency := map[string]bool{"balanced-dtbl": true, "balanced-dtbl-smk": true, "balanced-dtbl-kq8": true, "balanced-dtbl-cdplat0": true}
+	pct := func(s string) float64 {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+		if err != nil {
+			t.Fatalf("error cell %q", s)
+		}
+		return v
+	}
+	rows := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 16 {
+			continue
+		}
+		name := strings.TrimSpace(f[2])
+		w, ok := want[name]
+		if !ok {
+			continue
+		}
+		rows++
+		got := [3]float64{pct(f[7]), pct(f[10]), pct(f[13])}
+		for i, g := range got {
+			if g > w[i]+1 || g < w[i]-1 {
+				t.Errorf("%s: error %d is %+.1f%%, want %+.1f%% within a point", name, i, g, w[i])
+			}
+		}
+		if !concurrency[name] && (got[0] > 10 || got[0] < -10) {
+			t.Errorf("%s: the fork's keys predict %+.1f%%, over 10%%", name, got[0])
+		}
+	}
+	if rows != len(want) {
+		t.Errorf("%d pair rows, want %d:\n%s", rows, len(want), out.String())
+	}
+	if !strings.Contains(out.String(), "| balanced-cdp | balanced-flat | 26340 | 27683 | +5.1% |") {
+		t.Errorf("the flat prediction moved:\n%s", out.String())
+	}
+}

@@ -38,6 +38,7 @@ type whatIf struct {
 	restsOn        string
 	inline         string // the importer's inline option for capture A ("lane" when empty)
 	once           bool   // convert A with cta_once measured (ctaOnce)
+	loop           bool   // convert A with cta_once and loop_share measured on Dragon_li (loopRule)
 	calibrated     bool
 	tol            float64
 	why            string
@@ -175,20 +176,20 @@ var whatIfPairs = []whatIf{
 		restsOn: "measured cycles"},
 	{kind: "launch latency", from: "cdpmulti-lat0", to: "cdpmulti", policy: "cdp", sets: launchLatency(5000),
 		restsOn: "measured cycles"},
-	{kind: "CDP → flat", from: "dragonli-sssp-sample-cdp", to: "dragonli-sssp-sample-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 63, why: dragonliLaneLoop},
-	{kind: "CDP → flat", from: "dragonli-sssp-rmat7-cdp", to: "dragonli-sssp-rmat7-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 56, why: dragonliLaneLoop},
-	{kind: "CDP → flat", from: "dragonli-sssp-tree-cdp", to: "dragonli-sssp-tree-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 84, why: dragonliLaneLoop},
-	{kind: "CDP → flat", from: "dragonli-bfs-tree-cdp", to: "dragonli-bfs-tree-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 49, why: dragonliLaneLoop},
-	{kind: "CDP → flat", from: "dragonli-sssp-rmat11-cdp", to: "dragonli-sssp-rmat11-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 88, why: dragonliLaneLoopLarge},
-	{kind: "CDP → flat", from: "dragonli-join-30720-cdp", to: "dragonli-join-30720-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 40, why: dragonliJoinLaunches},
-	{kind: "CDP → flat", from: "dragonli-bfs-tree400-cdp", to: "dragonli-bfs-tree400-reg", policy: "flat", inline: "lane",
-		restsOn: dragonliRestsOn, tol: 72, why: dragonliLaneLoopLarge},
+	{kind: "CDP → flat", from: "dragonli-sssp-sample-cdp", to: "dragonli-sssp-sample-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn},
+	{kind: "CDP → flat", from: "dragonli-sssp-rmat7-cdp", to: "dragonli-sssp-rmat7-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn, tol: 15, why: dragonliSiblings},
+	{kind: "CDP → flat", from: "dragonli-sssp-tree-cdp", to: "dragonli-sssp-tree-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn, calibrated: true},
+	{kind: "CDP → flat", from: "dragonli-bfs-tree-cdp", to: "dragonli-bfs-tree-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn, calibrated: true},
+	{kind: "CDP → flat", from: "dragonli-sssp-rmat11-cdp", to: "dragonli-sssp-rmat11-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn, tol: 31, why: dragonliSiblings},
+	{kind: "CDP → flat", from: "dragonli-join-30720-cdp", to: "dragonli-join-30720-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn},
+	{kind: "CDP → flat", from: "dragonli-bfs-tree400-cdp", to: "dragonli-bfs-tree400-reg", policy: "flat", inline: "loop", loop: true,
+		restsOn: dragonliRestsOn},
 }
 
 // dragonliRestsOn is what the Dragon_li CDP → flat pairs rest on. Its Reg
@@ -196,20 +197,15 @@ var whatIfPairs = []whatIf{
 // loops over them one at a time (ssspRegDevice.h:72-90, bfsRegDevice.h:70-74
 // at gtcasl/dragon_li 1397e03), where the CDP code launches a child of one
 // thread an edge (ssspCdpDevice.h:73-102, ssspCdpThread.h:19-38;
-// bfsCdpDevice.h:73-97): the importer's inline=lane, read from the code.
-const dragonliRestsOn = "measured cycles; the importer's inline_cycles (the launching thread looping over the child's work, as Dragon_li's Reg code does)"
+// bfsCdpDevice.h:73-97): the importer's inline=loop, read from the code,
+// with a Kepler CTA's once-only cycles and a lone thread's share of its
+// warp's time measured on two of the pairs (loopRule).
+const dragonliRestsOn = "measured cycles; the importer's inline_cycles (the launching thread looping over the child's threads, as Dragon_li's Reg code does: each its warp's time past a CTA's once-only cycles, at a lone thread's share)"
 
-// dragonliLaneLoop is why the Dragon_li CDP → flat predictions miss.
-const dragonliLaneLoop = "inline=lane prices a launching lane's loop as the child's warps run one after another at their measured CTA cycles: 16 to 70 cycles an edge here (the SSSP tree's root: 192 child threads, 13,402 cycles). Dragon_li's Reg thread relaxes its vertex's edges one at a time (ssspRegDevice.h:72-90, bfsRegDevice.h:70-74 at 1397e03), each edge a chain of dependent global loads (and in SSSP an atomicMin and an atomicAdd), so B's thread takes about 950 cycles an SSSP edge (the tree's first relaxation, its root's 200 edges alone: 189,803 cycles) and 170 a BFS edge (34,395 for 200). The whole error is there: the kernels that launched in A are predicted at 13,246, 121,579, 53,483 and 26,378 cycles against 53,220, 305,152, 334,431 and 60,453 in B's own replay, those that launched nothing within +122 to +1,063 cycles of B's (the Cdp and Reg kernels' own code differs: 30 and 18 registers in SSSP), and the host's launches issue as the predicted kernels end: Dragon_li's host loop launches into stream 0 and reads the frontier size back before the next launch (ssspReg.h:35-47, bfsReg.h:27-56), the importer writes each such launch's wait as a sync record, and the gaps between kernels come to 7, 7, 4 and 8 cycles in all, as in B's own replay. And the SSSP variants relax in another order (on rmat7 the CDP run's first frontier holds 124 entries, the Reg run's 51). The plan (issue 77): price a lane's inlined work per child thread, not per warp (a thread's own cycles are not in a GPGPU-Sim log)"
-
-// dragonliLaneLoopLarge is why the Dragon_li SSSP and BFS CDP → flat
-// predictions on inputs whose children launch by the hundred or thousand
-// miss: the mechanism of dragonliLaneLoop, measured on the larger runs.
-const dragonliLaneLoopLarge = "the mechanism of the pairs above, on inputs whose children launch by the hundred or thousand (1,560 on rmat11, 101 on tree400): inline=lane charges the launching lane the child's warps one after another at their measured CTA cycles, where Dragon_li's Reg thread takes its vertex's edges one at a time (ssspRegDevice.h:72-90, bfsRegDevice.h:70-74 at 1397e03). B's first SSSP relaxation, the source's 1,576 edges alone, takes 1,026,363 cycles (651 an edge), its prediction 166,796 (106); B's first BFS expansion, the root's 400 edges, 65,128 (163 an edge), its prediction 14,147 (35). The kernels that launched in A are predicted at 560,260 and 19,198 cycles against 4,457,573 and 94,554 in B's own replay (13% and 20%), the others within +129 and +1,132 cycles of B's, and the host's launches issue as the predicted kernels end (9 and 8 cycles between kernels in all, as in B's own replay): the whole error is the inlined work's price. And the SSSP variants relax in another order (first frontiers of 1,451 and 565 entries; BFS's are the same, 400 and 13,000). The plan is that of the pairs above (issue 77)"
-
-// dragonliJoinLaunches is why the Dragon_li JOIN CDP → flat prediction
-// runs short: the main join's inlined work, priced per warp.
-const dragonliJoinLaunches = "Dragon_li's host code synchronises after the main join (joinCdp.h:45-58), and the next host kernel (scanBlocks) issues when the predicted main join ends, at 39,659 (GPGPU-Sim ran it at 74,818 in B; in A, where the main join's 897 children each wait out a stream creation and a launch through the device runtime, at 201,772), so the prediction is not A's makespan (220,649). The error left is the inlined work's price: inline=lane charges a launching lane its child's one CTA, 251 cycles on average for 128 outputs (a thread each), where Dragon_li's Reg thread writes its 128 outputs in a loop (joinRegDevice.h:194-200 at 1397e03), so the main join is predicted at 28,674 cycles against B's 63,814, 35,140 of the 38,245 cycles the prediction is short; the other eight kernels add up to 29,851 against 32,946 in B's own replay (the gather kernel 14,877 against 17,699). The plan (issue 77): price a lane's inlined work per child thread"
+// dragonliSiblings is why the Dragon_li SSSP CDP → flat predictions on
+// R-MAT graphs miss: a child warp's measured time is its time beside its
+// sibling warps, which a lone looping thread does not have.
+const dragonliSiblings = "inline=loop charges each child thread 0.452·(its CTA's cycles − 135) (measured on the two tree pairs), and on R-MAT graphs a child CTA's cycles depend on the siblings it ran beside: every thread of every child appends what it lowers through an atomicAdd on the one frontier counter (ctaOutputAssignment.h:61-63, getCtaOutputAssignment, called from ssspCdpThread.h:39 at 1397e03), so the source's child on rmat11, 49 one-warp CTAs, runs a median 3,235 cycles a CTA and the 820 one-CTA children a median 535. A's first relaxation is thus priced at 1,401 cycles an edge where B's lone thread takes 651 (predicted 2,179,727 cycles against B's 1,026,361), and the next levels' one-CTA children at 180 to 400 where B's loops take more (A's second relaxation predicted 351,604 against B's 2,468,795). And the variants relax in another order: the CDP run's first frontier holds 1,451 entries, the Reg run's 565 (the root's 1,576 arcs reach 565 vertices; in A's child each lighter parallel arc lowers again what a heavier one set, GPGPU-Sim sending a warp's atomics on one word last lane first: docs/calibration.md), and B's second relaxation holds the vertex whose loop takes 2,468,795 cycles. On rmat7 the same: the source's child (4 CTAs, a median 2,065 cycles) is priced 33% long (122,732 against 92,150), the second relaxation's one-CTA children (687 to 1,547 cycles) 50% short (79,572 against 159,490), the levels after within 3%. The plan: price a lone thread from the child CTAs that ran alone, or the atomics a CTA's statistics count, not from its siblings' sharing"
 
 // capturedJitter is why balanced-cdp's prediction on 20 SMs falls short.
 const capturedJitter = "capture A's CTA cycles: its child CTAs, measured beside the traffic of 80 SMs, end up to 26 cycles apart (4,503 to 4,529; B's within 12 of 4,503), and with one kernel an SM at a time (-gpgpu_concurrent_kernel_sm 0) an SM that drains a few cycles before the others takes the next child's CTAs one a cycle until they drain, so children pack onto fewer SMs: 5 waves of children where GPGPU-Sim ran 7. With each child kernel's CTAs given their median cycles the same prediction is 66,021 (-0.4%), and 52,485 (-0.4%) on 40 SMs. The placement rule is GPGPU-Sim's (and the CTA issue rate, one a cycle, moves this prediction by 6 cycles); what A cannot give is each CTA's cycles without A's sharing of the memory system. The plan: price that sharing through the contention model once the importer reads a CTA's memory stalls"
@@ -239,6 +235,155 @@ func ctaOnce(dir string) (int64, error) {
 	}
 	perIter := float64(med[0]-med[1]) / float64(onceRuns[0].iters-onceRuns[1].iters)
 	return med[0] - int64(math.Round(perIter*float64(onceRuns[0].iters))), nil
+}
+
+// loopRuns are the pairs a lone thread's time is measured on (loopRule):
+// Dragon_li's SSSP and BFS on the out-tree whose root has 200 edges
+// (dragonli-tree-200-4x150.gr). In A the root's child (its first device
+// kernel) runs one edge a thread; in B the Reg kernel's CTA that holds the
+// root (its first expand kernel's longest CTA) loops over the 200 edges
+// in one thread.
+var loopRuns = [2]struct {
+	pair, graph, regKernel string
+}{
+	{"dragonli-sssp-tree", "dragonli-tree-200-4x150.gr", "ssspRegExpandKernel"},
+	{"dragonli-bfs-tree", "dragonli-tree-200-4x150.gr", "bfsRegExpandKernel"},
+}
+
+// loopRule measures what one child thread costs a lane that loops over
+// the child's threads (the importer's inline=loop): share·(c − once), c
+// its CTA's cycles. Each of loopRuns gives one equation, A's median child
+// CTA cycles c against B's cycles an edge e (the root CTA's cycles over
+// the root's degree, its prologue in them: a cycle or two an edge); two
+// codes whose child warps differ (SSSP's atomics on one counter, BFS's one
+// load and store) give once = (e1·c2 − e2·c1)/(e1 − e2) and
+// share = e1/(c1 − once). The pairs are marked calibration.
+func loopRule(dir string) (once int64, share float64, err error) {
+	var c, e [2]float64
+	for i, r := range loopRuns {
+		a, err := whatIfCapture(dir, r.pair+"-cdp", gpgpusim.DefaultOptions())
+		if err != nil {
+			return 0, 0, err
+		}
+		med, err := firstChildMedian(a.trace)
+		if err != nil {
+			return 0, 0, err
+		}
+		b, err := whatIfCapture(dir, r.pair+"-reg", gpgpusim.DefaultOptions())
+		if err != nil {
+			return 0, 0, err
+		}
+		longest, err := firstLongestCTA(b.trace, r.regKernel)
+		if err != nil {
+			return 0, 0, err
+		}
+		deg, err := rootDegree(filepath.Join(validationDir, "gpgpusim", "whatif", r.graph))
+		if err != nil {
+			return 0, 0, err
+		}
+		c[i], e[i] = float64(med), float64(longest)/float64(deg)
+	}
+	if e[0] == e[1] || c[0] == c[1] {
+		return 0, 0, fmt.Errorf("loopRule: %s and %s give one equation twice", loopRuns[0].pair, loopRuns[1].pair)
+	}
+	o := (e[0]*c[1] - e[1]*c[0]) / (e[0] - e[1])
+	once = int64(math.Round(o))
+	share = math.Round(1000*e[0]/(c[0]-float64(once))) / 1000
+	if once < 0 || !(share > 0 && share <= 1) {
+		return 0, 0, fmt.Errorf("loopRule: once %d and share %g out of range from %v and %v", once, share, c, e)
+	}
+	return once, share, nil
+}
+
+// firstChildMedian is the median CTA cycles of the first device-launched
+// kernel in the trace at path.
+func firstChildMedian(path string) (int64, error) {
+	var first uint64
+	var cycles []int64
+	err := eachRecord(path, func(rec trace.Record) {
+		switch r := rec.(type) {
+		case *trace.Launch:
+			if first == 0 && r.Parent != nil {
+				first = r.Kernel
+			}
+		case *trace.CTA:
+			if first != 0 && r.Kernel == first {
+				cycles = append(cycles, r.Cycles)
+			}
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	if len(cycles) == 0 {
+		return 0, fmt.Errorf("%s: no device-launched kernel with CTAs", path)
+	}
+	slices.Sort(cycles)
+	return cycles[len(cycles)/2], nil
+}
+
+// firstLongestCTA is the longest CTA of the first kernel in the trace at
+// path whose name contains name.
+func firstLongestCTA(path, name string) (int64, error) {
+	var first uint64
+	var longest int64
+	err := eachRecord(path, func(rec trace.Record) {
+		switch r := rec.(type) {
+		case *trace.Kernel:
+			if first == 0 && strings.Contains(r.Name, name) {
+				first = r.ID
+			}
+		case *trace.CTA:
+			if first != 0 && r.Kernel == first {
+				longest = max(longest, r.Cycles)
+			}
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	if longest == 0 {
+		return 0, fmt.Errorf("%s: no CTA of a kernel named *%s*", path, name)
+	}
+	return longest, nil
+}
+
+// rootDegree is the arcs out of vertex 1 (Dragon_li's source) in a
+// DIMACS graph ("a FROM TO WEIGHT" lines).
+func rootDegree(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "a" && f[1] == "1" {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%s: no arc out of vertex 1", path)
+	}
+	return n, nil
+}
+
+// eachRecord calls f on every record of the trace at path.
+func eachRecord(path string, f func(trace.Record)) error {
+	src, err := trace.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	for {
+		rec, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f(rec)
+	}
 }
 
 // medianCTACycles is the median of the cycles of the CTAs of the kernels
@@ -288,6 +433,10 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	if err != nil {
 		return err
 	}
+	loopOnce, loopShare, err := loopRule(dir)
+	if err != nil {
+		return err
+	}
 	reach, err := dramEfficiency()
 	if err != nil {
 		return err
@@ -302,6 +451,9 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		}
 		if p.once {
 			o.CTAOnce = once
+		}
+		if p.loop {
+			o.CTAOnce, o.LoopShare = loopOnce, loopShare
 		}
 		a, err := whatIfCapture(dir, p.from, o)
 		if err != nil {
@@ -359,6 +511,9 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		if p.once {
 			how = fmt.Sprintf("convert --opt cta_once=%d; %s", o.CTAOnce, how)
 		}
+		if p.loop {
+			how = fmt.Sprintf("convert --opt cta_once=%d --opt loop_share=%g; %s", o.CTAOnce, o.LoopShare, how)
+		}
 		if p.inline != "" {
 			how = "convert --opt inline=" + p.inline + "; " + how
 		}
@@ -377,6 +532,7 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	}
 	fmt.Fprintf(stdout, "\nDRAM efficiency, measured from %s (GPGPU-Sim's dram_eff, a channel's data transfers over its active cycles, the mean over its channels): %.3f of the peak. The pair predicting that run is marked calibration.\n", dramReachRun, reach)
 	fmt.Fprintf(stdout, "\ncta_once, measured from %s and %s (the median CTA of %s at %d and %d FMAs a thread): %d cycles. The pairs marked calibration are those two captures' own.\n", onceRuns[0].capture, onceRuns[1].capture, onceRuns[0].kernel, onceRuns[0].iters, onceRuns[1].iters, once)
+	fmt.Fprintf(stdout, "\ncta_once and loop_share for a lane looping over a child's threads, measured from %s and %s (A's root child, one edge a thread, its median CTA; B's root CTA looping over the root's edges, its cycles an edge; each CTA's cycles c costing the loop share·(c − cta_once) a thread): %d cycles and %g. The pairs marked calibration are those two.\n", loopRuns[0].pair, loopRuns[1].pair, loopOnce, loopShare)
 	fmt.Fprintf(stdout, "\nHeld-out pairs: %d, makespan MAPE %.1f%%, worst %+.1f%%. Each prediction replays capture A with --gpu=captured (A's measured CTA cycles, the config's latencies, contention off unless the pair turns it on) and the what-if's settings; B's cycles are GPGPU-Sim's last CTA end. Each error is held to %.0f%% (go test ./cmd/experiment -run WhatIf), except:\n\n",
 		len(held.abs), held.mape(), 100*held.worstSigned, whatIfTolerance)
 	var whys []string

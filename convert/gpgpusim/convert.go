@@ -31,6 +31,9 @@ func Convert(path string, out trace.Sink, o Options) (Summary, error) {
 		return Summary{}, err
 	}
 	defer closeIn()
+	if in, err = withForkParents(path, in); err != nil {
+		return Summary{}, err
+	}
 	if o.Config == "" {
 		if c := filepath.Join(filepath.Dir(path), "gpgpusim.config"); fileExists(c) {
 			o.Config = c
@@ -109,7 +112,7 @@ func ReadGPU(path string, o Options) (*trace.Header, error) {
 	}
 	defer closeIn()
 	r := NewReader(in, path, o)
-	sc := bufio.NewScanner(in)
+	sc := bufio.NewScanner(newDialect322(in))
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())

@@ -85,10 +85,18 @@ func (r *Reader) launchedBy(b []byte) error {
 	cta := c.dim3(true)
 	c.skip(", thread")
 	tid := c.dim3(true)
+	var hint uint64
+	if bytes.HasPrefix(c.b, []byte(", parent_uid ")) {
+		// Written by the 3.x dialect's translation where the log says
+		// which kernel launched (dialect322.go); GPGPU-Sim prints no such
+		// field.
+		c.skip(", parent_uid")
+		hint = uint64(c.int(1, 1<<62))
+	}
 	if !c.ok || !r.child.active || r.child.shape.name == "" {
 		return r.errf("a device launch's parent not as GPGPU-Sim prints it, or without its parameter buffer")
 	}
-	k, lin, err := r.parentOf(name, cta, tid)
+	k, lin, err := r.parentOf(name, cta, tid, hint)
 	if err != nil {
 		return err
 	}
@@ -111,7 +119,9 @@ func (r *Reader) launchedBy(b []byte) error {
 //     siblings run the same code, so the oldest reaches its launch first.
 //
 // A choice made at step 3 among several is counted (Summary.Ambiguous).
-func (r *Reader) parentOf(name string, cta, tid [3]uint32) (*kernel, uint64, error) {
+// A hint other than 0 is the parent's number where the log gives it (the
+// 3.x dialect's, dialect322.go): then no choice is made.
+func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel, uint64, error) {
 	type cand struct {
 		k   *kernel
 		cta uint64
@@ -124,6 +134,14 @@ func (r *Reader) parentOf(name string, cta, tid [3]uint32) (*kernel, uint64, err
 				cands = append(cands, cand{k, i})
 			}
 		}
+	}
+	if hint != 0 {
+		for _, c := range cands {
+			if c.k.id == hint {
+				return c.k, c.cta, nil
+			}
+		}
+		return nil, 0, r.errf("kernel %d (%s), which the log says launched, does not have CTA %v running with a thread %v", hint, name, cta, tid)
 	}
 	if len(cands) == 0 {
 		return nil, 0, r.errf("no running kernel named %s has CTA %v running with a thread %v", name, cta, tid)

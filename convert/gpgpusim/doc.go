@@ -127,12 +127,13 @@
 // line between are one warp-level site, as SIMT executed them. A launch's
 // workload is the threads of the child's tree (the child and what it
 // launched, recursively: inlined, it never runs to launch them); its
-// inline_cycles, what a flat policy would charge the lane instead, is one
-// warp running the tree's warps one after another, each as long as its
-// CTA's own cycles (--opt inline=lane, the default: the launching thread
-// loops over the child's work, SPAWN's and DTBL's flat codes), or that
-// divided among the parent CTA's warps (--opt inline=cta: the CTA's
-// threads share the child's work). Either is an estimate, not a
+// inline_cycles, what a flat policy would charge the lane instead, is the
+// tree's CTAs' own cycles, less --opt cta_once each, priced as the flat
+// code --opt inline names: loop (the default: the launching thread loops
+// over the tree's threads, each at its warp's time times --opt
+// loop_share; SPAWN's in-parent execution and Dragon_li's Reg codes),
+// warp (the launching warp shares them: its warps one after another) or
+// cta (the parent CTA's warps share that). Each is an estimate, not a
 // measurement (GPGPU-Sim ran the launch); docs/validation.md holds it
 // against GPGPU-Sim runs of flat twins.
 //

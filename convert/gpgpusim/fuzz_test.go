@@ -23,16 +23,20 @@ func (discard) Write(trace.Record) error { return nil }
 // cudaEventSynchronize's call and return, a return without its call, a
 // log ending inside a wait, launches into stream 0 beside another
 // stream's, the host's lines inside the simulation thread's), so
-// mutations start from both sides of each check.
+// mutations start from both sides of each check. The byte opt picks how
+// inlined work is priced (fuzzOptions): each case is seeded under the
+// three flat codes, a lone thread's share and a CTA's once-only cycles.
 //
 //	go test ./convert/gpgpusim -fuzz FuzzReader
 func FuzzReader(f *testing.F) {
 	for _, c := range readCases(&testing.T{}, "testdata/convert.txt") {
-		f.Add([]byte(c.input))
+		for _, opt := range []uint8{0, 1, 2, 5, 200} {
+			f.Add([]byte(c.input), opt)
+		}
 	}
-	f.Fuzz(func(t *testing.T, log []byte) {
+	f.Fuzz(func(t *testing.T, log []byte, opt uint8) {
 		checked := trace.NewCheckedSink(discard{})
-		_, err := Read(bytes.NewReader(log), "fuzz.log", checked, DefaultOptions())
+		_, err := Read(bytes.NewReader(log), "fuzz.log", checked, fuzzOptions(opt))
 		if err != nil {
 			// Bad input is an *Error naming its line; anything else (the
 			// validator refusing a record) is the importer's own fault.
@@ -45,4 +49,15 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("converted without error, but the trace is refused: %v", err)
 		}
 	})
+}
+
+// fuzzOptions are the default options with inlined work priced as opt
+// picks: inline loop, warp or cta (opt mod 3), a lone thread's share of
+// 1, 3/4, 1/2 or 1/4 (the next two bits) and cta_once 7·opt.
+func fuzzOptions(opt uint8) Options {
+	o := DefaultOptions()
+	o.Inline = [...]string{"loop", "warp", "cta"}[opt%3]
+	o.LoopShare = 1 - float64(opt/3%4)/4
+	o.CTAOnce = 7 * int64(opt)
+	return o
 }

@@ -112,37 +112,85 @@ func readCases(t *testing.T, path string) []dataCase {
 	return cases
 }
 
-// treeWork adds a child's tree into its work, and spread shares it among
-// the parent CTA's warps. A parent of 128 threads (4 warps) launches a
-// child of 2 CTAs of 64 threads (2 warps) running 100 and 300 cycles,
-// whose first CTA launches a grandchild of 1 CTA of 32 threads running
-// 50: the grandchild's work is 32 threads and 1·50 = 50 cycles; the
-// child's 2·64 + 32 = 160 threads and 2·100 + 2·300 + 50 = 850 cycles
-// (one warp running the tree's warps in turn). Shared by the parent's 4
-// warps and 128 threads: ⌈850/4⌉ = 213 cycles and ⌈160/128⌉ = 2 threads.
+// treeWork adds a child's tree into its work, and price charges it to a
+// lane as the flat code Options.Inline names. A parent of 128 threads (4
+// warps) launches a child of 2 CTAs of 64 threads (2 warps) running 100
+// and 300 cycles, whose first CTA launches a grandchild of 1 CTA of 32
+// threads running 50. The grandchild's work: 32 threads, 1·50 = 50 warp
+// cycles, 32·50 = 1600 thread cycles. The child's tree: 2·64 + 32 = 160
+// threads; 2·100 + 2·300 + 50 = 850 warp cycles (one warp running the
+// tree's warps in turn); 64·100 + 64·300 + 1600 = 27200 thread cycles (one
+// thread running the tree's threads in turn, each its warp's time).
+// Priced: loop 27200, loop at a share of 0.25 6800, warp 850, and cta the
+// warp figure shared by the parent's 4 warps and 128 threads: ⌈850/4⌉ =
+// 213 cycles and ⌈160/128⌉ = 2 threads.
 func TestTreeWork(t *testing.T) {
 	parent := &kernel{id: 1, grid: [3]uint32{1, 1, 1}, block: [3]uint32{128, 1, 1}, kids: []uint64{2}}
 	child := &kernel{id: 2, grid: [3]uint32{2, 1, 1}, block: [3]uint32{64, 1, 1}, kids: []uint64{3}}
 	grand := &kernel{id: 3, grid: [3]uint32{1, 1, 1}, block: [3]uint32{32, 1, 1}}
 	w := treeWork([]*kernel{parent, child, grand}, map[uint64][]int64{1: {1000}, 2: {100, 300}, 3: {50}}, 0)
-	if got, want := w[3], (work{threads: 32, cycles: 50}); got != want {
+	if got, want := w[3], (work{threads: 32, warpCycles: 50, threadCycles: 1600}); got != want {
 		t.Errorf("grandchild %+v, want %+v", got, want)
 	}
-	if got, want := w[2], (work{threads: 160, cycles: 850}); got != want {
+	if got, want := w[2], (work{threads: 160, warpCycles: 850, threadCycles: 27200}); got != want {
 		t.Errorf("child %+v, want %+v", got, want)
 	}
-	if got, want := w[2].spread(parent), (work{threads: 2, cycles: 213}); got != want {
+	if got, want := w[2].spread(parent), (work{threads: 2, warpCycles: 213}); got != want {
 		t.Errorf("child shared by the parent CTA %+v, want %+v", got, want)
+	}
+	for _, c := range []struct {
+		inline          string
+		share           float64
+		threads, cycles int64
+	}{{"loop", 1, 160, 27200}, {"loop", 0.25, 160, 6800}, {"warp", 1, 160, 850}, {"cta", 1, 2, 213}} {
+		o := DefaultOptions()
+		o.Inline, o.LoopShare = c.inline, c.share
+		if n, got := w[2].price(o, parent); n != c.threads || got != c.cycles {
+			t.Errorf("inline=%s loop_share=%g: %d threads, %d cycles; want %d, %d", c.inline, c.share, n, got, c.threads, c.cycles)
+		}
 	}
 }
 
-// With cta_once 40, each CTA of the tree counts 40 cycles less:
-// 2·(100-40) + 2·(300-40) + 1·(50-40) = 650.
+// With cta_once 40, each CTA of the tree counts 40 cycles less: warps
+// 2·(100-40) + 2·(300-40) + 1·(50-40) = 650, threads 64·60 + 64·260 +
+// 32·10 = 20800.
 func TestTreeWorkOnce(t *testing.T) {
 	child := &kernel{id: 2, grid: [3]uint32{2, 1, 1}, block: [3]uint32{64, 1, 1}, kids: []uint64{3}}
 	grand := &kernel{id: 3, grid: [3]uint32{1, 1, 1}, block: [3]uint32{32, 1, 1}}
 	w := treeWork([]*kernel{child, grand}, map[uint64][]int64{2: {100, 300}, 3: {50}}, 40)
-	if got, want := w[2].cycles, int64(650); got != want {
-		t.Errorf("child's tree %d cycles, want %d", got, want)
+	if got, want := w[2], (work{threads: 160, warpCycles: 650, threadCycles: 20800}); got != want {
+		t.Errorf("child's tree %+v, want %+v", got, want)
+	}
+}
+
+// A CTA's cycles times its threads saturates at the trace's bound rather
+// than wrapping: 1024 threads of 2^40 cycles.
+func TestTreeWorkCaps(t *testing.T) {
+	k := &kernel{id: 2, grid: [3]uint32{1, 1, 1}, block: [3]uint32{1024, 1, 1}}
+	w := treeWork([]*kernel{k}, map[uint64][]int64{2: {trace.MaxCycles}}, 0)
+	if w[2].threadCycles != trace.MaxCycles || w[2].warpCycles != trace.MaxCycles {
+		t.Errorf("%+v, want both cycle figures at %d", w[2], trace.MaxCycles)
+	}
+}
+
+// Set names what it wants when an inline option is wrong, and points the
+// retired inline=lane at the names that replaced it.
+func TestSetInlineErrors(t *testing.T) {
+	for _, c := range []struct{ key, value, want string }{
+		{"inline", "lane", "want loop (a lane looping over the child's threads) or warp"},
+		{"inline", "grid", "want loop, warp or cta"},
+		{"loop_share", "0", "want a share above 0 and at most 1"},
+		{"loop_share", "1.5", "want a share above 0 and at most 1"},
+		{"loop_share", "NaN", "want a share above 0 and at most 1"},
+		{"loop_share", "x", "want a share above 0 and at most 1"},
+	} {
+		o := DefaultOptions()
+		if err := o.Set(c.key, c.value); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s=%s: %v; want an error containing %q", c.key, c.value, err, c.want)
+		}
+	}
+	o := DefaultOptions()
+	if err := o.Set("loop_share", "0.45"); err != nil || o.LoopShare != 0.45 {
+		t.Errorf("loop_share=0.45: %v, share %g", err, o.LoopShare)
 	}
 }

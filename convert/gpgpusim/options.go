@@ -21,11 +21,14 @@ import (
 type Options struct {
 	Config string
 	GPU    string
-	// Inline is how a flat version of the program does a child's work
-	// in its parent (inline_cycles): "lane", the launching thread loops
-	// over the child's threads (SPAWN's and DTBL's flat codes), or "cta",
-	// the parent CTA's threads share them, each taking the child threads
-	// it stands for.
+	// Inline names the flat code whose work in the parent inline_cycles
+	// prices (write.go, "Inlined work"): "loop", the launching thread
+	// loops over the child tree's threads one at a time, each at its
+	// warp's time (SPAWN's in-parent execution, Fig. 3b line 10, and
+	// Dragon_li's Reg codes; the default); "warp", the launching warp's
+	// lanes share the child's threads, 32 at a time (a warp-cooperative
+	// flat code); "cta", the parent CTA's threads share them, each taking
+	// the child threads it stands for.
 	Inline string
 	// CTAOnce is the cycles of a CTA's measured run that a CTA pays once
 	// (its placement, first loads, the wait for its slowest warp) and a
@@ -34,6 +37,14 @@ type Options struct {
 	// GPU's figure is measured as the intercept of a kernel's CTA cycles
 	// against its work (docs/calibration.md).
 	CTAOnce int64
+	// LoopShare is the share of a child warp's time past CTAOnce that one
+	// of its threads takes alone (Inline "loop"): 1 by default, SPAWN's
+	// estimate (t_parent = workload × t_warp); below 1 where a lone
+	// thread escapes what its warp's lanes pay together (the 32 lanes'
+	// memory transactions and same-address atomics, serialised in the
+	// warp's time; a diverged warp's other paths). Measured per GPU and
+	// code from a flat run (docs/calibration.md).
+	LoopShare float64
 	// Syncs writes the host's waits for the GPU as sync records (see
 	// sync.go): on by default; off writes host launches at the cycles
 	// the log shows and nothing of what the host waited for, as before.
@@ -54,9 +65,12 @@ type Kernel struct {
 }
 
 // DefaultOptions returns the documented defaults.
-func DefaultOptions() Options { return Options{GPU: "gpgpusim", Inline: "lane", Syncs: true} }
+func DefaultOptions() Options {
+	return Options{GPU: "gpgpusim", Inline: "loop", LoopShare: 1, Syncs: true}
+}
 
-// Set sets the option named key (config, gpu, inline, cta_once, syncs) from its text form, so a
+// Set sets the option named key (config, gpu, inline, cta_once,
+// loop_share, syncs) from its text form, so a
 // command line can expose every option as key=value.
 func (o *Options) Set(key, value string) error {
 	switch key {
@@ -68,8 +82,12 @@ func (o *Options) Set(key, value string) error {
 		}
 		o.GPU = value
 	case "inline":
-		if value != "lane" && value != "cta" {
-			return fmt.Errorf("gpgpusim option inline is %q; want lane or cta", value)
+		switch value {
+		case "loop", "warp", "cta":
+		case "lane":
+			return fmt.Errorf("gpgpusim option inline is %q, a name retired: want loop (a lane looping over the child's threads) or warp (its warp sharing them, what lane priced)", value)
+		default:
+			return fmt.Errorf("gpgpusim option inline is %q; want loop, warp or cta", value)
 		}
 		o.Inline = value
 	case "cta_once":
@@ -78,6 +96,12 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option cta_once is %q; want cycles from 0 to 2^40", value)
 		}
 		o.CTAOnce = n
+	case "loop_share":
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(f > 0 && f <= 1) {
+			return fmt.Errorf("gpgpusim option loop_share is %q; want a share above 0 and at most 1", value)
+		}
+		o.LoopShare = f
 	case "syncs":
 		switch value {
 		case "on":
@@ -88,7 +112,7 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option syncs is %q; want on or off", value)
 		}
 	default:
-		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once, syncs", key)
+		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once, loop_share, syncs", key)
 	}
 	return nil
 }

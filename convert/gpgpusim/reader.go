@@ -155,7 +155,7 @@ func (s Summary) String() string {
 // NewReader reads the log r, whose name is used in errors.
 func NewReader(r io.Reader, name string, o Options) *Reader {
 	return &Reader{
-		name: name, opts: o, in: bufio.NewReaderSize(r, 1<<16),
+		name: name, opts: o, in: bufio.NewReaderSize(newDialect322(r), 1<<16),
 		opt: options{}, optLine: map[string]int{}, res: map[string]resources{}, kernels: map[uint64]*kernel{},
 		running: map[string][]*kernel{}, nextUID: 1, resident: map[[2]int64]slot{},
 		params: map[string]childShape{}, created: map[uint64]bool{},
@@ -408,6 +408,9 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 		if s.block[a] > 1024 || s.grid[a] == 0 || s.block[a] == 0 {
 			return nil, r.errf("kernel %s has grid %v and block %v; want every dimension at least 1 and blocks of at most 1024 threads", s.name, s.grid, s.block)
 		}
+	}
+	if len(s.name) > trace.MaxString {
+		return nil, r.errf("kernel %d has a name of %d bytes; a trace holds at most %d (2^20)", id, len(s.name), trace.MaxString)
 	}
 	k := &kernel{id: id, name: s.name, grid: s.grid, block: s.block, line: r.line, started: -1}
 	if k.threads() > 1024 {

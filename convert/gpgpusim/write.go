@@ -1,6 +1,7 @@
 package gpgpusim
 
 import (
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -181,10 +182,7 @@ func (r *Reader) write(tree []*kernel) {
 			s := k.site
 			l.Parent = &trace.Parent{Kernel: s.parent.id, CTA: s.cta, Warp: s.warp, Lane: k.lane, At: s.at}
 			w := inline[k.id]
-			if r.opts.Inline == "cta" {
-				w = w.spread(s.parent)
-			}
-			l.Workload, l.InlineCycles = w.threads, min(w.cycles, trace.MaxCycles)
+			l.Workload, l.InlineCycles = w.price(r.opts, s.parent)
 			l.DeviceStream, l.CreatesStream = k.devStream, k.creates
 			if k.devStream == trace.CreatedStream {
 				l.Stream = k.devStreamU
@@ -267,14 +265,37 @@ func (k *kernel) siteTimes(g gpu, at func(*site) int64) []int64 {
 
 // work is what a launching lane would do instead of launching, as SPAWN
 // and the flat policies price it: the threads of the child's tree as loop
-// iterations (workload), and the cycles of one warp running the tree's
-// warps one after another, each as long as its CTA's own cycles
-// (inline_cycles). The tree, not the child alone: a child inlined never
-// runs, so the launches its CTAs would have made are the inlining lane's
-// to do as well, as the generators price them (AMR's "the cells its
-// child's tree computes"). GPGPU-Sim ran the launches, not this: it is an
-// estimate, not a measurement.
-type work struct{ threads, cycles int64 }
+// iterations (workload), and the tree's measured run two ways: its warps'
+// cycles (each CTA's own cycles, less Options.CTAOnce, times its warps)
+// and its threads' (the same times its threads). The tree, not the child
+// alone: a child inlined never runs, so the launches its CTAs would have
+// made are the inlining lane's to do as well, as the generators price them
+// (AMR's "the cells its child's tree computes"). GPGPU-Sim ran the
+// launches, not this: it is an estimate, not a measurement.
+//
+// Inlined work. A GPGPU-Sim log stamps CTAs, not warps or threads; the
+// warps of a CTA run side by side, so each takes at most the CTA's own
+// cycles, and under SIMT one thread takes as long as its warp's path
+// through the code. What a flat code spends in the lane depends on how it
+// does the child's threads (Options.Inline):
+//
+//   - loop: the launching thread loops over them one at a time (SPAWN
+//     Fig. 3b, "while(local_workload){...}"; Dragon_li's Reg kernels,
+//     ssspRegDevice.h:72-90 at 1397e03): each thread costs its warp's
+//     time, LoopShare × (CTA cycles − CTAOnce). SPAWN prices the same
+//     loop so: "t_parent ← workload × t_warp" (Algorithm 1, line 6).
+//     LoopShare 1 is that estimate, an upper bound: alone, a thread issues
+//     one lane's memory transactions where its warp issued 32 (gathers to
+//     32 lines, 32 atomics on one counter, serialised), and follows one
+//     path of a diverged warp. Both are lost from a CTA's cycles; a GPU's
+//     and code's share is measured against a flat run.
+//   - warp: the launching warp's lanes share them, 32 at a time (a
+//     warp-cooperative flat code): one warp running the tree's warps one
+//     after another, each as long as its CTA's own cycles less CTAOnce.
+//   - cta: the parent CTA's threads share them, each taking the child
+//     threads it stands for: the warp figure divided among the parent
+//     CTA's warps (spread).
+type work struct{ threads, warpCycles, threadCycles int64 }
 
 // treeWork is each device kernel's tree's work, from its CTAs' own cycles,
 // less once (Options.CTAOnce) each, and its children's trees'. tree has
@@ -285,16 +306,44 @@ func treeWork(tree []*kernel, cycles map[uint64][]int64, once int64) map[uint64]
 		k := tree[i]
 		own := work{threads: int64(k.total()) * k.threads()}
 		for _, c := range cycles[k.id] {
-			own.cycles += max(c-once, 0) * k.warps()
+			c = max(c-once, 0)
+			own.warpCycles = min(own.warpCycles+capMul(c, k.warps()), trace.MaxCycles)
+			own.threadCycles = min(own.threadCycles+capMul(c, k.threads()), trace.MaxCycles)
 		}
 		for _, id := range k.kids {
 			own.threads += w[id].threads
-			own.cycles += w[id].cycles
+			own.warpCycles = min(own.warpCycles+w[id].warpCycles, trace.MaxCycles)
+			own.threadCycles = min(own.threadCycles+w[id].threadCycles, trace.MaxCycles)
 		}
-		own.cycles = min(own.cycles, trace.MaxCycles)
 		w[k.id] = own
 	}
 	return w
+}
+
+// capMul is a·b for a, b ≥ 0, capped at trace.MaxCycles.
+func capMul(a, b int64) int64 {
+	if a == 0 || b <= trace.MaxCycles/a {
+		return min(a*b, trace.MaxCycles)
+	}
+	return trace.MaxCycles
+}
+
+// price is the workload and inline_cycles of w in a lane of a CTA of
+// parent, for the flat code o.Inline names (a LoopShare outside (0, 1]
+// counts as 1).
+func (w work) price(o Options, parent *kernel) (threads, cycles int64) {
+	switch o.Inline {
+	case "warp":
+		return w.threads, w.warpCycles
+	case "cta":
+		s := w.spread(parent)
+		return s.threads, s.warpCycles
+	}
+	share := o.LoopShare
+	if !(share > 0 && share <= 1) {
+		share = 1
+	}
+	return w.threads, min(int64(math.Round(share*float64(w.threadCycles))), trace.MaxCycles)
 }
 
 // spread is w shared by the threads of a CTA of parent (Options.Inline
@@ -302,7 +351,7 @@ func treeWork(tree []*kernel, cycles map[uint64][]int64, once int64) map[uint64]
 // other warps doing theirs beside it.
 func (w work) spread(parent *kernel) work {
 	n := parent.warps()
-	return work{threads: (w.threads + parent.threads() - 1) / parent.threads(), cycles: (w.cycles + n - 1) / n}
+	return work{threads: (w.threads + parent.threads() - 1) / parent.threads(), warpCycles: (w.warpCycles + n - 1) / n}
 }
 
 // spread divides a statistics block's warp instructions and DRAM bytes
