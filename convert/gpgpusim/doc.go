@@ -123,6 +123,12 @@
 // the log's order: of the launches reported between two stamps, each lies
 // a cycle before the next where the window has room (GPGPU-Sim numbers
 // kernels in launch order; a tie would let the replay order them).
+// Windows are wide at PTX_SIM_DEBUG=1 (the gap between stamps), so where
+// a kernel's CTAs allow it the CTAs' ends place the launches closer: the
+// launching warp runs the same instructions after its launch in every
+// CTA, so a CTA ends a fixed tail after its last launch, and where one
+// tail fits every window of a kernel's CTAs the launch lies that tail
+// (the least that fits) before its CTA's end (placeSites).
 // The lanes of one warp whose reports follow each other with no stamped
 // line between are one warp-level site, as SIMT executed them. A launch's
 // workload is the threads of the child's tree (the child and what it
