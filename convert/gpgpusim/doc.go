@@ -86,7 +86,9 @@
 //	                                 the simulation loop (a tick of any
 //	                                 clock domain: 1751 per 1000 cycles on
 //	                                 SM7_QV100); written where the latency
-//	                                 is above 0 (streammgr.go)
+//	                                 is above 0 and the log is not 3.x's,
+//	                                 whose stream manager serves one head
+//	                                 at a time (streammgr.go, write.go)
 //	cdp.param_b/_a, cdp.launch_b/_a  -cdp_latency's per-warp and per-lane
 //	                                 stalls of the two calls; cdp.clock_mhz 0
 //	cdp.stream_create                -cdp_latency's first figure: the warp

@@ -42,8 +42,15 @@ func (r *Reader) headerRecord() *trace.Header {
 	set("lat.host_issue", "0")
 	set("lat.host_launch", "0")
 	set("lat.kernel_dispatch", strconv.FormatInt(g.launchLatency+1, 10))
-	// Before that, a device kernel's countdown at its stream's head.
-	setStreamManager(set, g)
+	// Before that, a device kernel's countdown at its stream's head: the
+	// round-robin of 4.x (667834cf). Not for 3.x (the DTBL authors' fork,
+	// dialect322.go), whose stream_manager::front serves the first ready
+	// stream only (src/stream_manager.cc:313-350 at 68e84ab), one
+	// countdown at a time, which the setting's shares do not describe
+	// (docs/validation.md, the fork's launch-latency pair).
+	if !strings.HasPrefix(r.version, "3.") {
+		setStreamManager(set, g)
+	}
 	// cdp_latency: the warp stalls b + a·x at cudaGetParameterBufferV2 and
 	// again at cudaLaunchDeviceV2 (shader.cc), for x active lanes, each warp
 	// on its own: the model's Table 3 cost with no launch servers, in the
