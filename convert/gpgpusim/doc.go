@@ -174,8 +174,13 @@
 //     the CTA created (created, stream S).
 //   - Dynamic shared memory of host launches (the push line does not
 //     give it); -gpgpu_TB_launch_latency (kept in meta when not 0).
-//   - GPGPU-Sim's stream manager serves one stream per cycle, so with n
-//     kernels waiting out their launch latency each counts down about n
-//     times slower; the replay's dispatch latency is the same for every
-//     kernel (docs/validation.md measures what that costs).
+//   - A device launch's cycle at PTX_SIM_DEBUG=1: the log bounds it by
+//     the stamps around its report, and the CTAs' tails place it (see
+//     above), to within the few cycles by which equal code's tails
+//     differ. The stream manager's countdown (lat.stream_countdown)
+//     magnifies that: a head that joins c cycles before n − 1 others
+//     leads them by c·lat.stream_passes/1000 services, which at the idle
+//     GPU they take about c·(n − 1) cycles to make up, so a few cycles of
+//     placement move the later children's starts by tens
+//     (docs/validation.md's nested-cdp pairs).
 package gpgpusim
