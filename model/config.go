@@ -68,6 +68,15 @@ type Latencies struct {
 	// importer that measures a capture's own (nsys, kineto) sets it in
 	// the trace's meta for --gpu=captured.
 	HostSync int64 `json:"host_sync"`
+	// StreamCountdown and StreamPasses are GPGPU-Sim's stream manager
+	// (docs/model.md, "The simulator's stream manager"), 0 (off) in every
+	// preset: a device kernel at its stream's head waits there until it
+	// has been served StreamCountdown+1 times, one waiting head served a
+	// pass, round-robin, StreamPasses passes every 1000 cycles, before it
+	// takes lat.kernel_dispatch in the Kernel Distributor; with the GPU
+	// idle the passes take no time. The GPGPU-Sim importer records both.
+	StreamCountdown int64 `json:"stream_countdown"`
+	StreamPasses    int64 `json:"stream_passes"`
 }
 
 // CDP is the CUDA device-runtime API cost model of DTBL Table 3: each call

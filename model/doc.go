@@ -291,6 +291,8 @@
 //	lat.host_sync            0 to 2^40: cycles
 //	lat.host_threads         1 to 4096: host threads; a clock is kept per thread
 //	lat.kernel_dispatch      0 to 2^40: cycles
+//	lat.stream_countdown     0 to 2^40: services; 0 turns the stream manager off
+//	lat.stream_passes        0 to 2^20: passes per 1000 cycles; 0 only with the countdown off
 //	launch.threshold         0 to 2^40: a child's threads
 //	model.tie_seed           0 to 2^63-1: any seed
 //	output.occupancy_window  1 to 2^40: cycles a row

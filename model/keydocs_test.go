@@ -10,7 +10,11 @@ import (
 // `replay params`, and the table names no key Config lacks.
 func TestKeyDocs(t *testing.T) {
 	for _, k := range Keys() {
-		d, ok := keyDocs[k]
+		if _, ok := keyDocs[k]; !ok {
+			t.Errorf("%s: no KeyDoc", k)
+			continue
+		}
+		d, ok := DocOf(k)
 		if !ok {
 			t.Errorf("%s: no KeyDoc", k)
 			continue
@@ -19,10 +23,64 @@ func TestKeyDocs(t *testing.T) {
 			t.Errorf("%s: KeyDoc %+v: want a range and one line of meaning", k, d)
 		}
 	}
-	for k := range keyDocs {
+	for k, d := range keyDocs {
 		if !slices.Contains(Keys(), k) {
 			t.Errorf("keyDocs names %s, which is not a key", k)
 		}
+		if _, numeric := ranges[k]; numeric && d.Range != "" {
+			t.Errorf("keyDocs writes %s's range, %q; it comes from ranges, the one Validate holds it to", k, d.Range)
+		}
+	}
+}
+
+// The range `replay params` prints for a numeric key is the one Validate
+// holds it to: a value one step outside either end is refused, each end
+// accepted (issue 75: gpu.issue_width was printed "above 0", where the
+// check's least is 1/32; gemtc.threads "at least 1", where 1024 is its
+// most). A declared parameter with Choices prints them.
+func TestPrintedRangeIsChecked(t *testing.T) {
+	for key, r := range ranges {
+		d, _ := DocOf(key)
+		if !strings.HasPrefix(d.Range, formatBound(r.lo)+" to "+formatBound(r.hi)) {
+			t.Errorf("%s: printed %q; want %s to %s", key, d.Range, formatBound(r.lo), formatBound(r.hi))
+		}
+	}
+	for _, c := range []struct {
+		key, ok, bad string
+	}{
+		{"gpu.issue_width", "0.03125", "0.03"},
+		{"gemtc.threads", "1024", "1025"},
+		{"gpu.clock_mhz", "1", "0.5"},
+	} {
+		for _, v := range []string{c.ok, c.bad} {
+			cfg, err := Preset("k20c")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cfg.Set(c.key, v); err != nil {
+				t.Fatal(err)
+			}
+			if err := cfg.Validate(); (err == nil) != (v == c.ok) {
+				t.Errorf("%s=%s: %v", c.key, v, err)
+			}
+		}
+	}
+	if err := DeclareParam(Param{Name: "zz_test.mode", Default: "a", Choices: []string{"a", "b"}, Doc: "a test"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := DocOf("zz_test.mode"); d.Range != "a or b" {
+		t.Errorf("zz_test.mode: printed %q; want \"a or b\"", d.Range)
+	}
+	var cfg Config
+	cfg, _ = Preset("k20c")
+	if err := cfg.Set("zz_test.mode", "c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err == nil || err.Error() != `zz_test.mode is c; want a or b` {
+		t.Errorf("zz_test.mode=c: %v", err)
+	}
+	if err := DeclareParam(Param{Name: "zz_test.bad", Default: "x", Choices: []string{"a"}, Doc: "a test"}); err == nil {
+		t.Error("a default outside its choices was declared")
 	}
 }
 

@@ -9,8 +9,8 @@ import (
 
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 67 {
-		t.Errorf("%d keys, want 67 (one per leaf field of Config): %v", len(keys), keys)
+	if len(keys) != 69 {
+		t.Errorf("%d keys, want 69 (one per leaf field of Config): %v", len(keys), keys)
 	}
 	if !sort.StringsAreSorted(keys) {
 		t.Errorf("Keys not sorted: %v", keys)

@@ -27,6 +27,10 @@ type Param struct {
 	Default any
 	// Doc is one line for `replay policies`.
 	Doc string
+	// Choices, when set, are the values a string key may take: Validate
+	// refuses any other ("is x; want a, b or c") before Check, and
+	// `replay params` prints them as the key's range.
+	Choices []string
 	// Check, when set, is called by Config.Validate with the key's value
 	// (an int64, a float64 or a string, as Default's type says) and
 	// returns what is wrong with it, or "" ("must be at least 1").
@@ -74,6 +78,9 @@ func DeclareParam(p Param) error {
 	}
 	if strings.ContainsAny(p.Doc, "\n") {
 		return fmt.Errorf("parameter %s: the doc must be one line", p.Name)
+	}
+	if len(p.Choices) > 0 && (d.kind != reflect.String || !slices.Contains(p.Choices, p.Default.(string))) {
+		return fmt.Errorf("parameter %s: default %v is not one of its choices %v", p.Name, p.Default, p.Choices)
 	}
 	paramMu.Lock()
 	defer paramMu.Unlock()
@@ -182,6 +189,12 @@ func formatParam(v any) string {
 // named by its key), and the other parameters are not checked.
 func (c Config) checkParams(v *validator) {
 	for _, p := range Params() {
+		if len(p.Choices) > 0 {
+			if s, ok := c.param(findParam(p.Name)).(string); ok && !slices.Contains(p.Choices, s) {
+				v.fail(p.Name, fmt.Sprintf("is %s; want %s", s, choiceList(p.Choices)))
+				continue
+			}
+		}
 		if p.Check == nil {
 			continue
 		}

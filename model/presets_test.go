@@ -56,6 +56,8 @@ var shared = map[string]string{
 	"output.occupancy_window": "5000",
 	"lat.host_threads":        "1",
 	"lat.host_sync":           "0",
+	"lat.stream_countdown":    "0", // GPGPU-Sim's stream manager: off on every preset
+	"lat.stream_passes":       "0",
 	"gpu.issue_width":         "4",
 	"model.contention":        "on",
 	"model.tie_seed":          "0",

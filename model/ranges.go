@@ -44,6 +44,8 @@ var ranges = map[string]keyRange{
 	"lat.host_launch":         {0, MaxCost, "cycles"},
 	"lat.kernel_dispatch":     {0, MaxCost, "cycles"},
 	"lat.host_threads":        {1, MaxHostThreads, "host threads; a clock is kept per thread"},
+	"lat.stream_countdown":    {0, MaxCost, "services; 0 turns the stream manager off"},
+	"lat.stream_passes":       {0, 1 << 20, "passes per 1000 cycles; 0 only with the countdown off"},
 	"cdp.stream_create":       {0, MaxCost, "cycles"},
 	"cdp.param_b":             {0, MaxCost, "cycles"},
 	"cdp.param_a":             {0, MaxCost, "cycles a lane"},

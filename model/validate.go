@@ -113,6 +113,9 @@ func (c Config) Validate() error {
 	v.atMost("spawn.window", c.Spawn.Window, MaxCost)
 	v.atMost("gemtc.batch", c.GeMTC.Batch, 1<<30)
 	c.checkRanges(&v)
+	if c.Lat.StreamCountdown > 0 && c.Lat.StreamPasses <= 0 {
+		v.fail("lat.stream_passes", fmt.Sprintf("is %d: a stream countdown (lat.stream_countdown=%d) needs passes to count it down", c.Lat.StreamPasses, c.Lat.StreamCountdown))
+	}
 	c.checkParams(&v)
 	return v.err
 }

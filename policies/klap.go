@@ -27,12 +27,7 @@ func init() {
 			Name:    "klap.granularity",
 			Default: "block",
 			Doc:     "whose child launches one aggregated launch fuses: warp, block (after a barrier) or kernel (launched by the host at the kernel's end)",
-			Check: func(v any) string {
-				if _, ok := klapScopes[v.(string)]; !ok {
-					return "want warp, block or kernel"
-				}
-				return ""
-			},
+			Choices: []string{"warp", "block", "kernel"},
 		}},
 		New: func(cfg model.Config) replay.Policy {
 			g, _ := cfg.Get("klap.granularity")

@@ -28,6 +28,8 @@ type deviceRuntime struct {
 	launched      int64 // groups launched as kernels less those matched at arrival (Stats.Launched, beside the sites')
 	peakPending   int64 // Stats.PeakPending
 	overflows     int64 // Stats.LaunchOverflows
+
+	countdown *streamCountdown // GPGPU-Sim's stream manager (lat.stream_countdown > 0), else nil
 }
 
 func newDeviceRuntime(c *eventClock, lat model.Latencies, costs model.CDP, sms int, scope Aggregation) deviceRuntime {
@@ -51,6 +53,19 @@ func (d *deviceRuntime) aggregator() *aggregator { return d.agg }
 func (d *deviceRuntime) register(c *eventClock) {
 	c.on(evLaunchSlot, func(eventq.Event) { d.launchSlots() })
 	c.on(evOverflow, func(eventq.Event) { d.launchOverflow() })
+	c.on(evCountdown, func(ev eventq.Event) { d.countdown.fire(c, ev) })
+}
+
+// counts reports whether device kernel k (with those chained to it), at
+// the head of its stream now, waits first for GPGPU-Sim's stream manager
+// (countdown.go), which hands it to the Kernel Distributor later; if
+// not, the caller queues it for an entry now.
+func (d *deviceRuntime) counts(k *Kernel) bool {
+	if d.countdown == nil {
+		return false
+	}
+	d.countdown.join(d.clock, k)
+	return true
 }
 
 // count adds the runtime's counts to s.
@@ -244,7 +259,7 @@ func (e *engine) launchGroupKernel(g *group) {
 	e.dev.launchPending(child)
 	child.owner = g.owner
 	e.dev.groupLaunched(g)
-	e.arriveDevice(child)
+	e.arriveDevice(child, false)
 }
 
 // groupLaunched counts an unmatched group's child launched as a device

@@ -43,7 +43,12 @@ func (e *engine) fillKD() {
 // one by one; but a chain's arrivals are all observed (ArrivalObserver)
 // before the first of it enters, where one by one each kernel's entry
 // followed its own arrival.
-func (e *engine) arriveDevice(k *Kernel) {
+//
+// A kernel of the device runtime (runtime: cudaLaunchDevice's, not DTBL's
+// launch hardware's or KLAP's host launch of an aggregated kernel) waits
+// first for GPGPU-Sim's stream manager where that is modelled
+// (deviceRuntime.counts).
+func (e *engine) arriveDevice(k *Kernel, runtime bool) {
 	for c := k; c != nil; c = c.arriveNext {
 		e.watch.kernelArrived(c, e.clock.now())
 		if !c.inDevStream {
@@ -53,7 +58,9 @@ func (e *engine) arriveDevice(k *Kernel) {
 			return // alone, as a kernel in an ordered stream arrives
 		}
 	}
-	e.awaitKD(k)
+	if !runtime || !e.dev.counts(k) {
+		e.awaitKD(k)
+	}
 }
 
 // awaitKD queues k for a Kernel Distributor entry and hands out the free
@@ -132,7 +139,7 @@ func (e *engine) complete(k *Kernel) {
 	}
 	e.kd.completed(k, now)
 	if k.inDevStream {
-		if next := e.dstreams.done(k); next != nil {
+		if next := e.dstreams.done(k); next != nil && !e.dev.counts(next) {
 			e.awaitKD(next)
 		}
 	}
@@ -180,7 +187,7 @@ func (e *engine) drained(k *Kernel) {
 // openTail is a grid's own work done with kids pieces of launched work
 // left: its tail launches may start once those are all they are.
 func (e *engine) openTail(owner launcher, kids int) {
-	if next := e.dstreams.openTail(owner, kids); next != nil {
+	if next := e.dstreams.openTail(owner, kids); next != nil && !e.dev.counts(next) {
 		e.awaitKD(next)
 	}
 }

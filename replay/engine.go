@@ -75,6 +75,9 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 	e.sites.dtblCalls = e.cfg.DTBL.LaunchCost == model.LaunchCostCDP
 	e.sites.anyShape = e.cfg.DTBL.Match == model.MatchFunction
 	e.dev.links(&e.sites)
+	if l := opt.Config.Lat; l.StreamCountdown > 0 {
+		e.dev.countdown = newStreamCountdown(l.StreamCountdown, l.StreamPasses, e.awaitKD)
+	}
 	if pol.Gate != nil {
 		e.mechs = append(e.mechs, newPolicyGate(pol.Gate))
 	}
@@ -96,7 +99,7 @@ func (e *engine) register() {
 	c.on(evArrive, func(ev eventq.Event) {
 		k := c.kernelOf(ev)
 		if ev.Aux == deviceArrival || !k.host {
-			e.arriveDevice(k)
+			e.arriveDevice(k, ev.Aux == deviceArrival)
 			return
 		}
 		e.host.arrive(k)
@@ -250,6 +253,9 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 // the mark of the calls inlined there, where it marked them with two NOPs
 // (see contention.Model.markDirty): 2 instructions a cycle with changes.
 func (e *engine) settle() {
+	if s := e.dev.countdown; s != nil {
+		s.settle(&e.clock, &e.kd)
+	}
 	// CTAs wait (ctaRuns.waiting) only in runs with mechanisms: most never.
 	if e.ctas.waiting() {
 		e.retryWaiting()

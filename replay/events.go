@@ -27,6 +27,7 @@ const (
 	evTasks                           // the narrow-task runtime's next event: it advances, the host hands it tasks
 	evIssue                           // an SM's CTA issue hold ends: kernels waiting to place try again
 	evSync                            // a host thread reaches a blocking sync
+	evCountdown                       // GPGPU-Sim's stream manager: a waiting stream head's countdown ends (lat.stream_countdown)
 	evKinds                           // the number of kinds, for the handler table
 )
 

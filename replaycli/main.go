@@ -145,8 +145,15 @@ func exitOnSignal(sigs <-chan os.Signal) {
 	case syscall.SIGHUP:
 		code = 129
 	}
+	// One line: on a terminal the progress line (and the ^C the
+	// terminal echoed) is cleared first, where a newline left an empty
+	// line above the message in every log.
+	clear := ""
+	if isTerminal(os.Stderr) {
+		clear = "\r\033[K"
+	}
 	tempfile.Exit(code, func(n int) {
-		fmt.Fprintf(os.Stderr, "\nreplay: %s: stopped; removed %d unfinished %s\n", s, n, plural(n, "file"))
+		fmt.Fprintf(os.Stderr, "%sreplay: %s: stopped; removed %d unfinished %s\n", clear, s, n, plural(n, "file"))
 	})
 }
 

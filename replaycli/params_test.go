@@ -24,7 +24,7 @@ func TestParams(t *testing.T) {
 	for _, want := range []string{
 		"gpu.sms  (SMs; 1 to 65536)  read by every replay\n    streaming multiprocessors\n    default gk110-64 64, h100 132, k20c 13, k20c-spawn 13, titanx 24\n",
 		"spawn.window  (cycles; 1 to 2^40)  read by spawn\n",
-		"klap.granularity  read by klap\n",
+		"klap.granularity  (warp, block or kernel)  read by klap\n",
 		"cdp.pending_limit  (launches; 0 to 2^30)  read by every replay (listed by cdp, dtbl, klap, spawn, threshold)\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -33,7 +33,7 @@ func TestParams(t *testing.T) {
 	}
 	_, spawn, _ := replayCmd(t, "params", "--policy=spawn", "--gpu=k20c-spawn")
 	if !strings.Contains(spawn, "spawn.max_queue") || strings.Contains(spawn, "dtbl.") || strings.Contains(spawn, "pagoda.") ||
-		!strings.Contains(spawn, "gpu.clock_mhz  (MHz; above 0, at most 10^6)  read by every replay\n    the replay GPU's clock: a trace's cycles are converted to it\n    default k20c-spawn 1400\n") {
+		!strings.Contains(spawn, "gpu.clock_mhz  (MHz; 1 to 1000000)  read by every replay\n    the replay GPU's clock: a trace's cycles are converted to it\n    default k20c-spawn 1400\n") {
 		t.Errorf("params --policy=spawn --gpu=k20c-spawn:\n%s", spawn)
 	}
 	for _, c := range []struct {

@@ -61,6 +61,7 @@ type replayFlags struct {
 	best     bool
 	timeline string
 	tlCTAs   int64
+	tlKerns  int64
 	version  bool
 	jobs     int
 }
@@ -83,7 +84,8 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.format, "format", "parquet", "table format: parquet, arrow or csv")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on success")
 	fs.StringVar(&f.timeline, "timeline", "", "also write the simulated schedule to this file as Chrome trace-event JSON, for the Perfetto UI or chrome://tracing (one process per run); - writes it to standard output and the summary to standard error. An existing file is replaced only if it is a timeline")
-	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); kernels, stages and flows are always drawn")
+	fs.Int64Var(&f.tlCTAs, "timeline-ctas", timeline.DefaultMaxCTAs, "at most this many CTA slices per run in --timeline (0: all); stages and counters are always drawn")
+	fs.Int64Var(&f.tlKerns, "timeline-kernels", timeline.DefaultMaxKernels, "at most this many kernels per run in --timeline, each its run, its wait and its launch call (0: all)")
 	fs.BoolVar(&f.version, "version", false, "print the version of replay and exit")
 	fs.IntVar(&f.jobs, "jobs", 0, "replays run at once (0: one per CPU); the tables are the same for any number")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a Go CPU profile of the replay to this file (for go tool pprof)")
@@ -109,6 +111,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if f.tlCTAs < 0 {
 		return usagef("--timeline-ctas %d: want 0 (all) or more", f.tlCTAs)
 	}
+	if f.tlKerns < 0 {
+		return usagef("--timeline-kernels %d: want 0 (all) or more", f.tlKerns)
+	}
 	if f.jobs < 0 {
 		return usagef("--jobs %d: want 1 or more (0: one per CPU)", f.jobs)
 	}
@@ -133,7 +138,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var tl *timeline.Writer
-	tlOpt := timeline.Options{MaxCTAs: f.tlCTAs}
+	tlOpt := timeline.Options{MaxCTAs: f.tlCTAs, MaxKernels: f.tlKerns}
 	switch f.timeline {
 	case "":
 	case "-":

@@ -60,6 +60,8 @@ func TestSignalsLeaveNothingBehind(t *testing.T) {
 		{syscall.SIGINT, 130, []string{"gen", "synth", "--param", "kernels=3000", "--param", "ctas=10000", "-o", filepath.Join(dir, "gen.trace.zst")}},
 		{syscall.SIGHUP, 129, []string{"--policy=cdp,flat", "--out", out, "--timeline", filepath.Join(dir, "t.json"), big}},
 		{syscall.SIGHUP, 129, []string{"convert", "--from=jsonl", bigJSONL, "-o", filepath.Join(dir, "conv.trace.zst")}},
+		// An --out directory the run created goes with its files.
+		{syscall.SIGTERM, 143, []string{"--policy=cdp,flat", "--out", filepath.Join(dir, "new", "out"), big}},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr bytes.Buffer
@@ -74,7 +76,8 @@ func TestSignalsLeaveNothingBehind(t *testing.T) {
 		if e, ok := err.(*exec.ExitError); ok {
 			code = e.ExitCode()
 		}
-		if code != tc.code || !strings.Contains(stderr.String(), "stopped; removed") {
+		// One line, not an empty one and then the message (issue 75).
+		if code != tc.code || !strings.HasPrefix(stderr.String(), "replay: ") || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "stopped; removed") {
 			t.Errorf("%v on %v: exit %d (want %d), stderr %q", tc.sig, tc.args[:2], code, tc.code, stderr.String())
 		}
 		if left := temps(t, dir); len(left) > 0 {
@@ -87,6 +90,11 @@ func TestSignalsLeaveNothingBehind(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "t.json")); err == nil {
 		t.Error("an interrupted run left a timeline")
+	}
+	// The directory it made is gone; the one above it, which --out's
+	// MkdirAll made too, is not the writer's to know of and stays.
+	if _, err := os.Stat(filepath.Join(dir, "new", "out")); err == nil {
+		t.Error("an interrupted run left the --out directory it created")
 	}
 }
 

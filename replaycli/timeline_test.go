@@ -149,7 +149,44 @@ func TestTimelineCap(t *testing.T) {
 	if len(n) != 1039 || n[0] != `{"n":0}` {
 		t.Errorf("%d SPAWN n counter values (want one per launching lane, 1039), the first %v", len(n), n[:min(1, len(n))])
 	}
-	if ctas != 10 || !strings.Contains(string(data), "CTA slices left out (--timeline-ctas 10)") {
+	if ctas != 10 || !strings.Contains(string(data), "resident-warp values left out (--timeline-ctas 10)") {
 		t.Errorf("%d CTA slices (want 10) and the note: %v", ctas, strings.Contains(string(data), "left out"))
+	}
+}
+
+// --timeline-kernels bounds the kernels drawn, and with them SPAWN's
+// decision counters; --timeline-ctas the SMs' resident-warp counters, at
+// two values a CTA (issue 75: kernels and counters were always drawn, so
+// 10^6 small kernels wrote 1.25 GB with --timeline-ctas=1000).
+func TestTimelineKernelCap(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	code, _, stderr := replayCmd(t, "--policy=spawn", "--timeline", out, "--timeline-ctas", "10", "--timeline-kernels", "7", "--quiet", sample)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	var doc struct{ TraceEvents []traceEvent }
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	kernels, spawn, warps := 0, 0, 0
+	for _, e := range doc.TraceEvents {
+		switch {
+		case e.Ph == "X" && strings.Contains(string(e.Args), `"ready_cycle":`) && !strings.HasPrefix(e.Name, "queued "):
+			kernels++
+		case e.Ph == "C" && strings.HasPrefix(e.Name, "SPAWN n "):
+			spawn++
+		case e.Ph == "C" && strings.HasSuffix(e.Name, " resident warps"):
+			warps++
+		}
+	}
+	if kernels != 7 || spawn != 7 || warps != 20 {
+		t.Errorf("%d kernels, %d SPAWN n values, %d resident-warp values; want 7, 7 and 20", kernels, spawn, warps)
+	}
+	if !strings.Contains(string(data), " SPAWN decisions left out (--timeline-kernels 7)") {
+		t.Error("no note of the kernels left out")
+	}
+	if code, _, stderr := replayCmd(t, "--timeline", out, "--timeline-kernels", "-1", sample); code != 2 || !strings.Contains(stderr, "--timeline-kernels -1: want 0 (all) or more") {
+		t.Errorf("--timeline-kernels -1: exit %d, %s", code, stderr)
 	}
 }

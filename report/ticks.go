@@ -13,15 +13,27 @@ import (
 // "250.00"), which says little about where a bar or a line lies.
 type niceTicks struct{}
 
-// Ticks implements plot.Ticker.
+// Ticks implements plot.Ticker. The ticks are numbered, not summed, so
+// they end for every finite range: a step below the resolution of the
+// values (1 and 1.0000000000000002 are a step of 5e-17 apart, which
+// adding to 1 leaves 1) labels the two ends instead (issue 75: the loop
+// v += step never ended).
 func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return []plot.Tick{{Value: lo, Label: label(lo, 0)}}
 	}
 	step := niceStep((hi - lo) / 5)
+	first, last := math.Ceil(lo/step-1e-9), math.Floor(hi/step+1e-9)
+	// Below 2^50 steps from 0, n·step for consecutive n are distinct
+	// values; above, or where the step underflowed, they need not be.
+	const exact = 1 << 50
+	if !(step > 0) || !(math.Abs(first) < exact && math.Abs(last) < exact) || last < first || last-first > 20 {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', -1, 64)}, {Value: hi, Label: strconv.FormatFloat(hi, 'g', -1, 64)}}
+	}
 	decimals := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
 	var ticks []plot.Tick
-	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+	for n := first; n <= last; n++ {
+		v := n * step
 		ticks = append(ticks, plot.Tick{Value: v, Label: label(v, decimals)})
 		if minor := v + step/2; minor < hi {
 			ticks = append(ticks, plot.Tick{Value: minor})

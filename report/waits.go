@@ -31,6 +31,9 @@ type waitStats struct {
 	// completion order, and a stream's kernels complete in launch order,
 	// so the latest is a kernel's predecessor.
 	last map[streamKey]int64
+	// budget bounds the streams last tracks across the report's runs
+	// (Data.budget); nil: no bound.
+	budget *budget
 }
 
 type streamKey struct {
@@ -45,7 +48,14 @@ func (w *waitStats) addWait(k kernelSpan, stream int64) {
 	if w.last == nil {
 		w.last = map[streamKey]int64{}
 	}
-	if !hasPrev || k.end > prev {
+	switch {
+	case hasPrev && k.end > prev:
+		w.last[key] = k.end
+	case hasPrev:
+	case w.budget == nil:
+		w.last[key] = k.end
+	case w.budget.streams < maxStreams:
+		w.budget.streams++
 		w.last[key] = k.end
 	}
 	ready := max(k.launch, min(k.ready, k.start))

@@ -187,6 +187,12 @@ func openParquet(path string, want *arrow.Schema) (*os.File, *parquet.File, erro
 // holds; a batch never spans row groups.
 const scanBatchRows = 1 << 14
 
+// scanBatchBytes is the most bytes of strings a column of a batch holds
+// (one row's, at most parquet.MaxString, excepted): well inside the 2 GiB
+// an Arrow string array's 32-bit offsets reach, whatever the rows'
+// strings.
+const scanBatchBytes = 64 << 20
+
 // scanParquet reads a Parquet table batch by batch, as Scan describes:
 // a row group's columns at a time.
 func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
@@ -205,8 +211,8 @@ func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) e
 				return fmt.Errorf("%s: %w", path, err)
 			}
 		}
-		for row, n := 0, int(pf.RowGroupRows(g)); row < n; row += scanBatchRows {
-			hi := min(n, row+scanBatchRows)
+		for row, n := 0, int(pf.RowGroupRows(g)); row < n; {
+			hi := batchEnd(vals, row, min(n, row+scanBatchRows))
 			for i, v := range vals {
 				appendValues(b.Field(i), v, row, hi)
 			}
@@ -216,9 +222,29 @@ func scanParquet(path string, want *arrow.Schema, fn func(arrow.Record) error) e
 			if err != nil {
 				return err
 			}
+			row = hi
 		}
 	}
 	return nil
+}
+
+// batchEnd is where a batch of rows from lo ends, at most at hi: before
+// the row that would take a string column's bytes past scanBatchBytes,
+// and after one row at least.
+func batchEnd(vals []*parquet.Values, lo, hi int) int {
+	for _, v := range vals {
+		if v.Strings == nil {
+			continue
+		}
+		size := 0
+		for i, s := range v.Strings[lo:hi] {
+			if size += len(s); size > scanBatchBytes && i > 0 {
+				hi = lo + i
+				break
+			}
+		}
+	}
+	return hi
 }
 
 // appendValues appends rows [lo, hi) of v to fb, a builder of the arrow

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/tables"
 )
 
@@ -62,6 +63,9 @@ func create(dir string, f Format, mem memory.Allocator, batch int) (*Writer, err
 	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("results: creating output directory: %w", err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		tempfile.MadeDir(dir) // a signal removes it too, if still empty
 	}
 	w, err := createFiles(f, func(table string) string { return filepath.Join(dir, table+"."+string(f)) }, mem, batch)
 	if err == nil && errors.Is(statErr, fs.ErrNotExist) {

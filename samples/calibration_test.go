@@ -412,7 +412,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	for _, h := range []struct {
 		i     int
 		worst float64
-	}{{0, 1.29}, {2, 1.03}, {3, 1.07}} { // 0.78×, 0.97×, 0.94× today
+	}{{0, 1.29}, {2, 1.03}, {3, 1.08}} { // 0.78×, 0.97×, 0.93× today
 		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
 		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
@@ -485,11 +485,12 @@ func TestJoinFitsCapture(t *testing.T) {
 // R-MAT graph of capture dragonli-sssp-rmat11-cdp (2,048 vertices,
 // 32,582 arcs; validation/gpgpusim/whatif), against GPGPU-Sim's run of
 // the CDP build on it: held out, as the calibration rule asks of a fit.
-// Both run 8 relaxations; the capture's run launches three times the
-// children (1,560 to 505) and its relaxation kernels take 1.7 times as
-// long. Not traced yet: the generator relaxes a worklist of its own
-// making, whose sizes per level the capture does not log, and the
-// costs themselves were fitted on CTAs holding 1 to 34 vertices.
+// Both run 8 relaxations and launch about as many children (1,526 to
+// 1,560; TestSSSPLevelsRmat11 compares them level by level); the
+// relaxation kernels take 0.69× the capture's: its child CTAs here take
+// 574 to 1,126 cycles against the model's 1,017 to 1,884, and its
+// parents' CTAs longer, on costs fitted on CTAs holding 1 to 34
+// vertices.
 func TestSSSPHeldOutRmat11(t *testing.T) {
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat11-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -511,8 +512,8 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 		g, w = g+got[i].span, w+want[i].span
 	}
 	t.Logf("relaxation kernels: model %.0f cycles, captured %.0f (%.2f×); children: model %d, captured %d", g, w, g/w, len(gotChild), len(wantChild))
-	heldOut(t, "rmat11 relaxation kernels", g/w, 1.7)                                  // 0.60× today
-	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 3.2) // 0.32× today
+	heldOut(t, "rmat11 relaxation kernels", g/w, 1.5)                                   // 0.69× today
+	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 1.05) // 0.98× today
 }
 
 // whatifDir holds the what-if pairs' captures.

@@ -186,6 +186,9 @@ func (t *ssspTrace) records(out trace.Sink) error {
 		return err
 	}
 	s, worklist := newSSSPSolver(t.g, t.weight, t.root)
+	if t.dragonli {
+		t.dragonliSolver(s)
+	}
 	t.iterations, t.relaxations = 0, 0
 	for ; len(worklist) > 0 && t.iterations < t.iters; t.iterations++ {
 		next := s.relax(worklist)

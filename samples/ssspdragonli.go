@@ -47,3 +47,16 @@ func (t *ssspTrace) dragonliLane(lowered []bool) dlLane {
 	rest := lowered[child:]
 	return dlLane{site: true, loop: ssspLaneCycles(len(rest), ssspCount(rest), t.loop)}
 }
+
+// dragonliSolver makes s relax as Dragon_li's code does (relaxDragonli),
+// a site's child taking the first degree>>5·32 of its edges.
+func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
+	s.dragonli = true
+	s.child = func(degree int) int {
+		if degree <= t.threshold {
+			return 0
+		}
+		child, _ := dragonliSplit(degree)
+		return child
+	}
+}

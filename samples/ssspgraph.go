@@ -56,6 +56,11 @@ type ssspSolver struct {
 	// lowered holds, for the worklist just relaxed, one flag per edge in
 	// worklist order: whether relaxing that edge lowered a distance.
 	lowered []bool
+	// dragonli relaxes as Dragon_li's code does (relaxDragonli); child is
+	// then the part of a degree-d vertex's edges its child kernel takes
+	// (0 for the Reg code, which launches none).
+	dragonli bool
+	child    func(degree int) int
 }
 
 // newSSSPSolver starts a search from root: the first worklist is {root}.
@@ -75,6 +80,9 @@ func newSSSPSolver(g *csr, weight []int32, root int32) (*ssspSolver, []int32) {
 // taken before any edge is relaxed; a source lowered during the iteration
 // is relaxed again in the next. s.lowered records which edges lowered.
 func (s *ssspSolver) relax(worklist []int32) []int32 {
+	if s.dragonli {
+		return s.relaxDragonli(worklist)
+	}
 	src := make([]int64, len(worklist))
 	for i, v := range worklist {
 		src[i] = s.dist[v]
@@ -98,6 +106,98 @@ func (s *ssspSolver) relax(worklist []int32) []int32 {
 	}
 	for _, u := range next {
 		s.queued[u] = false
+	}
+	return next
+}
+
+// relaxDragonli is relax as Dragon_li's SSSP runs it
+// (sssp/ssspCdpDevice.h, ssspCdpThread.h, ssspRegDevice.h at 1397e03):
+//
+//   - Every edge whose atomicMin lowers dist[u] appends u to the next
+//     frontier ("if(newDstDistance < prevDstDistance) { SizeType
+//     globalOffset = ctaOutputAssignment.getCtaOutputAssignment(1); …
+//     devFrontierOut[globalOffset] = neighborVertexId;"), with no visited
+//     flag, so a vertex lowered k times is in the next frontier k times,
+//     and each copy relaxes (and, at a site, launches) again.
+//   - A parent thread's own loop relaxes its edges one after another; the
+//     threads' loops are taken first, in worklist order, since a child
+//     starts only after its launch's latency.
+//   - A child warp's 32 lanes read dist[u] together, then issue their
+//     atomicMin, and GPGPU-Sim sends a warp's transactions last first
+//     (shader.cc's ldst_unit takes inst.accessq_back() and pops it, the
+//     queue being built in lane order by memory_coalescing_arch_atomic,
+//     one transaction per lane on the same word). Where a vertex's
+//     parallel arcs share a child warp in ascending weight (R-MAT files
+//     list them so, and Dragon_li keeps the file's order), each lighter
+//     arc lowers the heavier one's result again and appends again.
+//
+// The next frontier is the appends in that order: the loops', then the
+// children's in launch order.
+func (s *ssspSolver) relaxDragonli(worklist []int32) []int32 {
+	src := make([]int64, len(worklist))
+	for i, v := range worklist {
+		src[i] = s.dist[v]
+	}
+	s.lowered = s.lowered[:0]
+	at := make([]int, len(worklist)) // each item's first flag in s.lowered
+	var next []int32
+	lower := func(u int32, d int64) bool {
+		if d >= s.dist[u] {
+			return false
+		}
+		s.dist[u] = d
+		next = append(next, u)
+		return true
+	}
+	for i, v := range worklist {
+		at[i] = len(s.lowered)
+		s.lowered = append(s.lowered, make([]bool, s.g.degree(v))...)
+	}
+	var read [warpSize]int64
+	for w := 0; w < len(worklist); w += warpSize {
+		lanes := worklist[w:min(w+warpSize, len(worklist))]
+		longest := 0
+		for _, v := range lanes {
+			d := s.g.degree(v)
+			longest = max(longest, d-s.child(d))
+		}
+		for step := 0; step < longest; step++ {
+			for l, v := range lanes {
+				if j := s.child(s.g.degree(v)) + step; j < s.g.degree(v) {
+					read[l] = s.dist[s.g.neighbours(v)[j]]
+				}
+			}
+			for l := len(lanes) - 1; l >= 0; l-- {
+				v := lanes[l]
+				j := s.child(s.g.degree(v)) + step
+				if j >= s.g.degree(v) {
+					continue
+				}
+				i := w + l
+				d := src[i] + int64(s.weight[int(s.g.offsets[v])+j])
+				if d < read[l] {
+					s.lowered[at[i]+j] = lower(s.g.neighbours(v)[j], d)
+				}
+			}
+		}
+	}
+	for i, v := range worklist {
+		lo := int(s.g.offsets[v])
+		nb := s.g.neighbours(v)
+		child := s.child(len(nb))
+		for w := 0; w < child; w += warpSize {
+			lanes := min(warpSize, child-w)
+			for l := range lanes {
+				read[l] = s.dist[nb[w+l]]
+			}
+			for l := lanes - 1; l >= 0; l-- {
+				e := w + l
+				d := src[i] + int64(s.weight[lo+e])
+				if d < read[l] {
+					s.lowered[at[i]+e] = lower(nb[e], d)
+				}
+			}
+		}
 	}
 	return next
 }

@@ -45,12 +45,21 @@ func (r Replay) Config() (model.Config, error) {
 	if err != nil {
 		return cfg, inputErr(err)
 	}
+	captured := cfg
 	for _, kv := range r.Sets {
 		if err := set(&cfg, kv); err != nil {
 			return cfg, inputErr(fmt.Errorf("--set: %w", err))
 		}
 	}
 	if err := cfg.Validate(); err != nil {
+		// A value the trace's header set and no --set replaced is the
+		// trace's: name it (issue 75: "lat.host_sync is -5; ..." named
+		// no file).
+		if r.GPU == "captured" {
+			if herr := captured.Validate(); herr != nil && herr.Error() == err.Error() {
+				err = fmt.Errorf("%s: --gpu=captured: the trace header's %w", r.Trace, err)
+			}
+		}
 		return cfg, inputErr(err)
 	}
 	for _, kv := range r.Sweep {

@@ -307,3 +307,30 @@ func TestSlurmScript(t *testing.T) {
 		t.Errorf("script asks for a time limit nobody set:\n%s", b.String())
 	}
 }
+
+// A header setting (meta "set.KEY") out of its range names the trace
+// under --gpu=captured, where it named only the key (issue 75); a --set
+// of the key replaces it, and a --set out of range is the command
+// line's, not the trace's.
+func TestCapturedSettingNamesTheTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.jsonl")
+	trace := `{"type":"header","version":1,"clock_mhz":706,"gpu":"x","gpu_spec":{"sms":4},"meta":{"set.lat.host_sync":"-5"}}
+{"type":"kernel","id":1,"name":"p","grid":[1,1,1],"block":[32,1,1]}
+{"type":"launch","kernel":1,"t":0,"stream":0}
+{"type":"cta","kernel":1,"cta":0,"cycles":100}
+`
+	if err := os.WriteFile(path, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Replay{Trace: path, GPU: "captured"}.Config()
+	if want := path + ": --gpu=captured: the trace header's lat.host_sync is -5; must be at least 0"; err == nil || err.Error() != want || !IsInputError(err) {
+		t.Errorf("got %v; want %q", err, want)
+	}
+	if _, err := (Replay{Trace: path, GPU: "captured", Sets: []string{"lat.host_sync=3"}}).Config(); err != nil {
+		t.Errorf("--set lat.host_sync=3: %v", err)
+	}
+	_, err = Replay{Trace: path, GPU: "captured", Sets: []string{"lat.host_sync=3", "gpu.sms=0"}}.Config()
+	if err == nil || strings.Contains(err.Error(), path) {
+		t.Errorf("--set gpu.sms=0: %v; want the key's error, not the trace's", err)
+	}
+}

@@ -73,11 +73,20 @@ func (w *Writer) CTA(c tables.CTA) {
 // ends. A controller's view at the decision (SPAWN's n and n_con)
 // becomes two counters.
 func (w *Writer) Launch(l tables.Launch) {
-	if l.SpawnN != nil {
-		w.counter(w.pid(runProc), "SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
-	}
-	if l.SpawnNCon != nil {
-		w.counter(w.pid(runProc), "SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
+	// A decision per launching lane: bounded as the kernels are, at
+	// --timeline-kernels values per run of each counter.
+	if l.SpawnN != nil || l.SpawnNCon != nil {
+		if w.opt.MaxKernels > 0 && w.decisions >= w.opt.MaxKernels {
+			w.droppedDecisions++
+		} else {
+			w.decisions++
+			if l.SpawnN != nil {
+				w.counter(w.pid(runProc), "SPAWN n (child CTAs queued)", l.Cycle, "n", float64(*l.SpawnN))
+			}
+			if l.SpawnNCon != nil {
+				w.counter(w.pid(runProc), "SPAWN n_con (concurrent child CTAs)", l.Cycle, "n_con", *l.SpawnNCon)
+			}
+		}
 	}
 	f := &w.flows
 	id := f.id()
@@ -108,6 +117,18 @@ func (w *Writer) Launch(l tables.Launch) {
 // run when it did not wait), and for a host kernel its launch call on the
 // host track with the arrow from it.
 func (w *Writer) Kernel(k tables.Kernel) {
+	if w.opt.MaxKernels > 0 && w.kernelSlices >= w.opt.MaxKernels {
+		w.droppedKernels++
+		for _, id := range w.flows.toKernel[k.KernelID] {
+			w.drop(id)
+		}
+		delete(w.flows.toKernel, k.KernelID)
+		if k.ParentKernelID == nil {
+			w.hostKernelEnded(k, span{tid: -1}) // the calls it released draw no arrow
+		}
+		return
+	}
+	w.kernelSlices++
 	args := fmt.Sprintf(`"kernel_id":%d,"origin":%q,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, k.Origin, k.Stream, k.CTAs, k.ReadyCycle)
 	var endPid, endTid, runTid int
 	var endNs int64
@@ -157,7 +178,11 @@ func (w *Writer) Kernel(k tables.Kernel) {
 func (w *Writer) hostKernelEnded(k tables.Kernel, sp span) {
 	f := &w.flows
 	for _, id := range f.fromKernel[k.KernelID] {
-		w.start(id, sp, sp.end)
+		if sp.tid < 0 {
+			w.drop(id)
+		} else {
+			w.start(id, sp, sp.end)
+		}
 	}
 	delete(f.fromKernel, k.KernelID)
 	n := 0
@@ -208,9 +233,13 @@ func (w *Writer) Sync(s tables.Sync) {
 	w.event(fmt.Sprintf(`"ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":0.001,"name":"released","args":{"seq":%d,"last_kernel_id":%d,"return_cycle":%d}`,
 		pid, tid, us(at), s.Seq, *s.LastKernel, s.ReturnCycle))
 	f := &w.flows
+	sp, ok := f.hostEnded[*s.LastKernel]
+	if ok && sp.tid < 0 {
+		return // the kernel's slices were left out by the cap
+	}
 	id := f.id()
 	f.release[id] = true
-	if sp, ok := f.hostEnded[*s.LastKernel]; ok {
+	if ok {
 		w.start(id, sp, sp.end)
 		w.end([]uint64{id}, pid, tid, at)
 		return
@@ -237,7 +266,17 @@ func syncName(call string) string {
 // Occupancy sets an SM's resident-warp counter for the row's span: rows
 // come per SM, lazily (an SM's unchanged windows are one row), so each SM
 // has a counter of its own rather than a GPU-wide sum.
+//
+// The counter changes with each CTA's arrival and departure, so
+// --timeline-ctas N bounds it too, at 2N values per run: a trace of 10^6
+// one-CTA kernels wrote 4 million of them (280 MB) with
+// --timeline-ctas=1000 (issue 75).
 func (w *Writer) Occupancy(o tables.Occupancy) {
+	if w.opt.MaxCTAs > 0 && w.occupancy >= 2*w.opt.MaxCTAs {
+		w.droppedOccupancy++
+		return
+	}
+	w.occupancy++
 	w.counter(w.pid(smProc), fmt.Sprintf("SM %d resident warps", o.SM), o.Cycle, "warps", o.ActiveWarps)
 }
 

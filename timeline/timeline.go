@@ -54,7 +54,8 @@
 // opens in both viewers (chrome://tracing reads no protobuf), and its
 // flows, once ids are unique and starts come first, draw every arrow the
 // protobuf's flow ids would. The CTA slices, the bulk of a large replay,
-// can be capped per run (Options.MaxCTAs).
+// can be capped per run (Options.MaxCTAs), and so can the kernels
+// (Options.MaxKernels), the bulk of a trace of many small kernels.
 package timeline
 
 import (
@@ -72,6 +73,13 @@ type Options struct {
 	// stages, flows and counters are always written. Past the cap a
 	// run's process gets a note saying how many were left out.
 	MaxCTAs int64
+	// MaxKernels caps the kernels drawn per run (0: no cap): each is its
+	// run slice, its wait on the launch queue, a host kernel's launch call
+	// and the arrows into them, about 740 bytes (10^6 one-CTA kernels of
+	// replay gen synth, capped at DefaultMaxKernels). Past the cap a run's process gets a note saying
+	// how many were left out, and the arrows to or from them are not
+	// drawn.
+	MaxKernels int64
 }
 
 // Writer streams one timeline file. Create it with Create (or New for a
@@ -93,13 +101,21 @@ type Writer struct {
 	hostCall  string // what the host's call for a kernel is named: launch, spawn, push
 	ctas      int64  // CTA slices written this run
 	dropped   int64
-	sms       map[int32]*lanes // per SM
-	kernels   lanes
-	queue     lanes
-	stages    lanes
-	host      lanes
-	threads   map[int32]*lanes // per host thread, its blocking calls
-	flows     flows
+	// kernelSlices and droppedKernels are the kernels drawn and left out
+	// this run (MaxKernels).
+	kernelSlices, droppedKernels int64
+	// occupancy and decisions are the SMs' resident-warp counter values
+	// and SPAWN's decisions drawn this run, and the dropped ones those
+	// left out (2·MaxCTAs and MaxKernels).
+	occupancy, droppedOccupancy int64
+	decisions, droppedDecisions int64
+	sms                         map[int32]*lanes // per SM
+	kernels                     lanes
+	queue                       lanes
+	stages                      lanes
+	host                        lanes
+	threads                     map[int32]*lanes // per host thread, its blocking calls
+	flows                       flows
 }
 
 // Create starts a timeline at path, written through a temporary file in
@@ -133,11 +149,19 @@ const Prefix = `{"displayTimeUnit":"ns","traceEvents":[`
 // which the Perfetto UI loads.
 const DefaultMaxCTAs = 1_000_000
 
+// DefaultMaxKernels is the kernels per run the command draws unless told
+// otherwise. Kernels were always drawn, so a trace of 10^6 small kernels
+// wrote 1.25 GB under two policies even with --timeline-ctas=1000 (issue
+// 75).
+const DefaultMaxKernels = 200_000
+
 // Begin starts a run: three processes of its own, named by the run.
 func (w *Writer) Begin(run tables.Run) {
 	w.endRun()
 	w.runs++
 	w.ctas, w.dropped = 0, 0
+	w.kernelSlices, w.droppedKernels = 0, 0
+	w.occupancy, w.droppedOccupancy, w.decisions, w.droppedDecisions = 0, 0, 0, 0
 	w.sms = map[int32]*lanes{}
 	w.kernels, w.queue, w.stages, w.host = lanes{}, lanes{}, lanes{}, lanes{}
 	w.threads = map[int32]*lanes{}
@@ -172,8 +196,11 @@ func (w *Writer) endRun() {
 	if w.runs == 0 {
 		return
 	}
-	if w.dropped > 0 {
-		w.meta("process_labels", w.pid(smProc), 0, fmt.Sprintf("%d CTA slices left out (--timeline-ctas %d)", w.dropped, w.opt.MaxCTAs))
+	if w.dropped > 0 || w.droppedOccupancy > 0 {
+		w.meta("process_labels", w.pid(smProc), 0, fmt.Sprintf("%d CTA slices and %d resident-warp values left out (--timeline-ctas %d)", w.dropped, w.droppedOccupancy, w.opt.MaxCTAs))
+	}
+	if w.droppedKernels > 0 || w.droppedDecisions > 0 {
+		w.meta("process_labels", w.pid(runProc), 0, fmt.Sprintf("%d kernels and %d SPAWN decisions left out (--timeline-kernels %d)", w.droppedKernels, w.droppedDecisions, w.opt.MaxKernels))
 	}
 }
 

@@ -96,6 +96,33 @@ func TestArrowsUnderTheCap(t *testing.T) {
 	}
 }
 
+// Under the kernel cap, the kernels past it are not drawn, and no arrow
+// into or out of one is written: the launch into child kernel 2 (drawn
+// first, within the cap) is kept, the host launches of kernels 1 and 3
+// and a blocking call released by kernel 3 are not.
+func TestArrowsUnderTheKernelCap(t *testing.T) {
+	var buf bytes.Buffer
+	w := New(&buf, Options{MaxKernels: 1})
+	w.SetModel(1000, 10, 5)
+	rows(w, "a")
+	three := uint64(3)
+	w.Sync(tables.Sync{Seq: 1, Call: "device", CallCycle: 5, ReturnCycle: 215, LastKernel: &three})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Clone(buf.Bytes())
+	tr, err := perfetto.Import(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Stats) != 0 || len(tr.Flows) != 2 {
+		t.Errorf("stats %v, %d arrows; want none and 2 (the launch into kernel 2, the coalesced lane)", tr.Stats, len(tr.Flows))
+	}
+	if !bytes.Contains(data, []byte("2 kernels and 0 SPAWN decisions left out (--timeline-kernels 1)")) {
+		t.Error("no note of the kernels left out")
+	}
+}
+
 // Times are whole nanoseconds written exactly: us(ns) read back as
 // Perfetto does (llround(ts*1000)) is ns.
 func TestUS(t *testing.T) {

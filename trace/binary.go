@@ -150,12 +150,18 @@ const zstdMagic = "\x28\xb5\x2f\xfd"
 // trace holds and exist so a corrupt length is reported instead of being
 // allocated; the writer enforces them too, so every trace it writes reads.
 const (
-	maxStringLen  = 1 << 20 // bytes in one string field
+	maxStringLen  = MaxString
 	maxListLen    = 1 << 24 // entries in one list (every page of a 64 GiB buffer)
 	maxMetaLen    = 1 << 16 // entries in the header's meta map
 	maxZstdWindow = 1 << 25 // zstd window; the writer uses writerWindow
 	writerWindow  = 1 << 20
 )
+
+// MaxString is the most bytes one string field of a record (a kernel's
+// or a buffer's name) holds, in either encoding: an importer refuses a
+// longer name at the row it read it from, where the writer could only
+// name the record it was writing.
+const MaxString = 1 << 20
 
 // Header flag bits.
 const (

@@ -170,7 +170,7 @@ func (v *Validator) firstCTA(c *Child) bool {
 // launchError's call cost more. A launch into another stream is left to
 // Next.
 func ownStreamOK(l *Launch) bool {
-	return l.Workload >= 0 && uint64(l.InlineCycles) <= MaxCycles && l.DeviceStream == OwnStream && !l.CreatesStream
+	return l.Workload >= 0 && uint64(l.InlineCycles) <= MaxCycles && l.DeviceStream == OwnStream && !l.CreatesStream && l.Stream == 0
 }
 
 // alikeOK reports whether kernel record k, declared as the kernel record

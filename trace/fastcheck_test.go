@@ -76,9 +76,10 @@ func TestAlikeOKIsKernelOK(t *testing.T) {
 	}
 }
 
-// ownStreamOK is launchError's verdict on a launch into a stream of its
-// own that creates none, and false for every other launch (Next takes
-// those).
+// ownStreamOK is launchError's verdict on a device launch into a stream
+// of its own that creates none, and false for every other launch (Next
+// takes those): with a stream id too it is false (issue 75: an own
+// launch's id was taken without a word).
 func TestOwnStreamOKIsLaunchError(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	ok := 0
@@ -90,6 +91,7 @@ func TestOwnStreamOKIsLaunchError(t *testing.T) {
 			DeviceStream:  DeviceStream(r.IntN(int(numDeviceStreams) + 1)),
 			CreatesStream: r.IntN(4) == 0,
 			Stream:        uint64(r.IntN(3)),
+			Parent:        &Parent{}, // a device launch, as Child's are
 		}
 		if r.IntN(2) == 0 {
 			l.DeviceStream, l.CreatesStream = OwnStream, false

@@ -72,6 +72,12 @@ func FuzzJSONLReader(f *testing.F) {
 		`{"type":"memcpy","dir":"d2h","buffer":1,"bytes":4,"stream":0,"t":50,"blocking":true,"ret":80}`,
 		`{"type":"memcpy","dir":"h2d","buffer":1,"bytes":4,"stream":1,"t":80,"pageable":true}`), "\n")))
 	f.Add(encodeJSONL(f, hostOpsTrace()))
+	// created streams: created, used, used before and by another CTA,
+	// created twice; an id on an own launch (issue 75)
+	f.Add([]byte(strings.Join(with(k2, k3, `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":5},"stream_kind":"created","stream":4,"creates_stream":true}`,
+		`{"type":"launch","kernel":3,"parent":{"kernel":1,"cta":0,"warp":0,"lane":0,"at":7},"stream_kind":"created","stream":4}`, c20, c21,
+		`{"type":"cta","kernel":3,"cta":0,"cycles":1}`, `{"type":"cta","kernel":3,"cta":1,"cycles":1}`, c10, c11), "\n")))
+	f.Add([]byte(strings.Join(with(k2, `{"type":"launch","kernel":2,"parent":{"kernel":1,"cta":1,"warp":0,"lane":0,"at":0},"stream":4}`, c20, c21, c10, c11), "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecoded(t, NewValidator(NewJSONLReader(bytes.NewReader(data))))
 	})

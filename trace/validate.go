@@ -72,6 +72,49 @@ type Validator struct {
 	rootCTA uint64
 
 	at atCheck // access and pages records' at against their CTA's cycles
+
+	// created is the streams the current tree's CTAs have created
+	// (createdStream): cleared with the tree, so bounded by its launches
+	// into created streams.
+	created map[createdKey]creation
+}
+
+// createdKey names a stream a CTA created: the CTA (its kernel and index)
+// and the stream's id within it.
+type createdKey struct{ kernel, cta, stream uint64 }
+
+// creation is the launch that created a stream: its kernel and the
+// cycle into the CTA's run it was at.
+type creation struct {
+	kernel uint64
+	at     int64
+}
+
+// createdStream checks device launch l into a created stream against the
+// streams its CTA created before it: a stream is created once, by the
+// launch with creates_stream, and used only after (docs/trace-format.md:
+// "with creates_stream: true on the launch whose thread created it just
+// before"). A stream used before its creation, never created, or created
+// twice is a contradiction the replay would otherwise carry out without
+// a word (issue 75).
+func (v *Validator) createdStream(l *Launch) error {
+	p := l.Parent
+	key := createdKey{p.Kernel, p.CTA, l.Stream}
+	c, ok := v.created[key]
+	switch {
+	case l.CreatesStream && ok:
+		return fmt.Errorf("device launch of kernel %d creates stream %d of CTA %d of kernel %d, which the launch of kernel %d created already; a CTA creates a stream once", l.Kernel, l.Stream, p.CTA, p.Kernel, c.kernel)
+	case l.CreatesStream:
+		if v.created == nil {
+			v.created = make(map[createdKey]creation)
+		}
+		v.created[key] = creation{l.Kernel, p.At}
+	case !ok:
+		return fmt.Errorf("device launch of kernel %d into created stream %d of CTA %d of kernel %d, which no launch before it created (creates_stream)", l.Kernel, l.Stream, p.CTA, p.Kernel)
+	case p.At < c.at:
+		return fmt.Errorf("device launch of kernel %d at %d into created stream %d of CTA %d of kernel %d, before the launch of kernel %d created it at %d", l.Kernel, p.At, l.Stream, p.CTA, p.Kernel, c.kernel, c.at)
+	}
+	return nil
 }
 
 // shape is what the validator keeps of a kernel declaration.
@@ -595,6 +638,11 @@ func (v *Validator) checkLaunch(l *Launch) error {
 	if err != nil {
 		return err
 	}
+	if l.DeviceStream == CreatedStream {
+		if err := v.createdStream(l); err != nil {
+			return err
+		}
+	}
 	v.pending.Delete(l.Kernel)
 	v.last = v.addDevice(l.Kernel, sh, root)
 	return nil
@@ -634,7 +682,7 @@ func (v *Validator) addDevice(id uint64, sh shape, root uint64) *treeKernel {
 // to inline, its test saves a launch-heavy trace a call a launch
 // (checkStreamKind takes the others).
 func checkDeviceStream(l *Launch) error {
-	if l.DeviceStream == OwnStream && !l.CreatesStream {
+	if l.DeviceStream == OwnStream && !l.CreatesStream && l.Stream == 0 {
 		return nil
 	}
 	return checkStreamKind(l)
@@ -654,7 +702,7 @@ func checkStreamKind(l *Launch) error {
 		return fmt.Errorf("device launch of kernel %d creates a stream but launches into stream_kind %q; creates_stream goes with \"created\"", l.Kernel, l.DeviceStream)
 	case l.DeviceStream == CreatedStream && l.Stream > math.MaxInt64:
 		return fmt.Errorf("device launch of kernel %d into created stream %d; want 0 to 2^63-1", l.Kernel, l.Stream)
-	case l.DeviceStream != CreatedStream && l.DeviceStream != OwnStream && l.Stream != 0:
+	case l.DeviceStream != CreatedStream && l.Stream != 0:
 		return fmt.Errorf("device launch of kernel %d names stream %d with stream_kind %q; only a created stream has an id", l.Kernel, l.Stream, l.DeviceStream)
 	}
 	return nil
@@ -1071,6 +1119,9 @@ func (v *Validator) endTree() error {
 		}
 	}
 	v.tree.Clear()
+	if len(v.created) > 0 {
+		clear(v.created)
+	}
 	v.done = len(v.order) // all of them there for newTreeKernel, up to maxFreeKernels
 	v.dropReused(min(len(v.order), v.reuse+maxFreeKernels))
 	v.indexed = v.done

@@ -84,6 +84,7 @@ type gpu struct {
 	dramGBps      float64 // 0 when the options do not give it
 	issueWidth    int
 	launchLatency int64    // gpgpu_kernel_launch_latency
+	streamPasses  int64    // the simulation loop's passes per 1000 core cycles (streammgr.go)
 	tbLatency     int64    // gpgpu_TB_launch_latency
 	cdp           bool     // gpgpu_cdp_enabled
 	concurrentSM  bool     // gpgpu_concurrent_kernel_sm
@@ -147,6 +148,7 @@ func (o options) gpu(name string, lines map[string]int) (gpu, error) {
 		return g, bad("gpgpu_clock_domains", "want <core MHz>:<icnt MHz>:<L2 MHz>:<DRAM MHz>, the core clock from 1 to 10^6")
 	}
 	g.spec.ClockMHz = core
+	g.streamPasses = streamPasses(v)
 	if len(clocks) == 4 {
 		if d, err := strconv.ParseFloat(clocks[3], 64); err == nil && d > 0 && d <= 1e6 {
 			g.dramClockMHz = d

@@ -79,6 +79,16 @@
 //	lat.kernel_dispatch              launch latency + 1: a kernel's CTAs
 //	                                 issue the cycle after its countdown ends
 //	                                 (a 5000-cycle latency starts CTAs at 5001)
+//	lat.stream_countdown             the launch latency, and before that
+//	lat.stream_passes                countdown a device kernel at its
+//	                                 stream's head waits for the stream
+//	                                 manager's services, one head a pass of
+//	                                 the simulation loop (a tick of any
+//	                                 clock domain: 1751 per 1000 cycles on
+//	                                 SM7_QV100); written where the latency
+//	                                 is above 0 and the log is not 3.x's,
+//	                                 whose stream manager serves one head
+//	                                 at a time (streammgr.go, write.go)
 //	cdp.param_b/_a, cdp.launch_b/_a  -cdp_latency's per-warp and per-lane
 //	                                 stalls of the two calls; cdp.clock_mhz 0
 //	cdp.stream_create                -cdp_latency's first figure: the warp
@@ -115,6 +125,12 @@
 // the log's order: of the launches reported between two stamps, each lies
 // a cycle before the next where the window has room (GPGPU-Sim numbers
 // kernels in launch order; a tie would let the replay order them).
+// Windows are wide at PTX_SIM_DEBUG=1 (the gap between stamps), so where
+// a kernel's CTAs allow it the CTAs' ends place the launches closer: the
+// launching warp runs the same instructions after its launch in every
+// CTA, so a CTA ends a fixed tail after its last launch, and where one
+// tail fits every window of a kernel's CTAs the launch lies that tail
+// (the least that fits) before its CTA's end (placeSites).
 // The lanes of one warp whose reports follow each other with no stamped
 // line between are one warp-level site, as SIMT executed them. A launch's
 // workload is the threads of the child's tree (the child and what it
@@ -158,8 +174,13 @@
 //     the CTA created (created, stream S).
 //   - Dynamic shared memory of host launches (the push line does not
 //     give it); -gpgpu_TB_launch_latency (kept in meta when not 0).
-//   - GPGPU-Sim's stream manager serves one stream per cycle, so with n
-//     kernels waiting out their launch latency each counts down about n
-//     times slower; the replay's dispatch latency is the same for every
-//     kernel (docs/validation.md measures what that costs).
+//   - A device launch's cycle at PTX_SIM_DEBUG=1: the log bounds it by
+//     the stamps around its report, and the CTAs' tails place it (see
+//     above), to within the few cycles by which equal code's tails
+//     differ. The stream manager's countdown (lat.stream_countdown)
+//     magnifies that: a head that joins c cycles before n − 1 others
+//     leads them by c·lat.stream_passes/1000 services, which at the idle
+//     GPU they take about c·(n − 1) cycles to make up, so a few cycles of
+//     placement move the later children's starts by tens
+//     (docs/validation.md's nested-cdp pairs).
 package gpgpusim

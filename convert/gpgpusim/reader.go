@@ -409,6 +409,9 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 			return nil, r.errf("kernel %s has grid %v and block %v; want every dimension at least 1 and blocks of at most 1024 threads", s.name, s.grid, s.block)
 		}
 	}
+	if len(s.name) > trace.MaxString {
+		return nil, r.errf("kernel %d has a name of %d bytes; a trace holds at most %d (2^20)", id, len(s.name), trace.MaxString)
+	}
 	k := &kernel{id: id, name: s.name, grid: s.grid, block: s.block, line: r.line, started: -1}
 	if k.threads() > 1024 {
 		return nil, r.errf("kernel %s has %d threads per CTA; at most 1024", s.name, k.threads())

@@ -1,8 +1,10 @@
 package gpgpusim
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +42,15 @@ func (r *Reader) headerRecord() *trace.Header {
 	set("lat.host_issue", "0")
 	set("lat.host_launch", "0")
 	set("lat.kernel_dispatch", strconv.FormatInt(g.launchLatency+1, 10))
+	// Before that, a device kernel's countdown at its stream's head: the
+	// round-robin of 4.x (667834cf). Not for 3.x (the DTBL authors' fork,
+	// dialect322.go), whose stream_manager::front serves the first ready
+	// stream only (src/stream_manager.cc:313-350 at 68e84ab), one
+	// countdown at a time, which the setting's shares do not describe
+	// (docs/validation.md, the fork's launch-latency pair).
+	if !strings.HasPrefix(r.version, "3.") {
+		setStreamManager(set, g)
+	}
 	// cdp_latency: the warp stalls b + a·x at cudaGetParameterBufferV2 and
 	// again at cudaLaunchDeviceV2 (shader.cc), for x active lanes, each warp
 	// on its own: the model's Table 3 cost with no launch servers, in the
@@ -166,9 +177,11 @@ func (r *Reader) eachInTree(h *kernel, f func(*kernel) bool) bool {
 
 // write queues a tree's records.
 func (r *Reader) write(tree []*kernel) {
+	placed := r.placeSites(tree)
+	at := func(s *site) int64 { return placed[s] }
 	cycles := make(map[uint64][]int64, len(tree))
 	for _, k := range tree {
-		cycles[k.id] = k.siteTimes(r.g, r.launchCycle)
+		cycles[k.id] = k.siteTimes(r.g, at)
 	}
 	inline := treeWork(tree, cycles, r.opts.CTAOnce)
 	for _, k := range tree {
@@ -188,7 +201,7 @@ func (r *Reader) write(tree []*kernel) {
 		}
 		r.out = append(r.out, l)
 		if r.opts.Measured != nil {
-			r.opts.Measured(k.measured(r.launchCycle))
+			r.opts.Measured(k.measured(at))
 		}
 		for i, n := range cycles[k.id] {
 			c := &k.ctas[i]
@@ -216,6 +229,77 @@ func (r *Reader) launchCycle(s *site) int64 {
 		}
 	}
 	return max(l, s.lo)
+}
+
+// placeSites is each of a tree's launch sites' launch cycle: launchCycle,
+// except where the CTAs' ends place the launches closer.
+//
+// GPGPU-Sim launches when the warp's cudaLaunchDeviceV2 issues, after
+// its stall (shader.cc:1391-1407 sets m_cdp_latency, lines 1303-1305
+// count it down, and the issue runs the call: cuda_device_runtime.cc's
+// gpgpusim_cuda_launchDeviceV2 queues the launch, line 230), and the
+// warp then runs the rest of its kernel: the call's return and what
+// follows it, the same instructions in every CTA of the kernel. So where
+// the launching warp is its CTA's last, the CTA ends a fixed tail after
+// the launch (in cdpqueue's PTX_SIM_DEBUG=3 log, where the stream
+// manager's lines time each push, 330 to 333 cycles for all 16). For
+// the last site of each CTA of one kernel name, the tail T lies in
+// [end − hi, end − lo]; where those ranges meet, each such site is placed
+// at end − T with T the least of them (the latest launches that fit every
+// window, as launchCycle takes the latest). This matters where many
+// launches share a wide window: at PTX_SIM_DEBUG=1 a window is the gap
+// between stamps, up to thousands of cycles, and the window's end would
+// put launches that GPGPU-Sim made tens of cycles apart hundreds apart.
+// Where the ranges do not meet (the warps' tails differ), launchCycle
+// stands.
+//
+// The device runtime pushes one queued launch to the stream manager a
+// core cycle (launch_one_device_kernel, gpu-sim.cc:2155), in launch
+// order, so each site is placed no earlier than a cycle after the one
+// before it in the log, and never past launchCycle's bound.
+func (r *Reader) placeSites(tree []*kernel) map[*site]int64 {
+	type span struct{ lo, hi int64 }
+	tails := map[string]span{}
+	var last []*site
+	for _, k := range tree {
+		lastOf := map[uint64]*site{}
+		for _, s := range k.sites {
+			lastOf[s.cta] = s
+		}
+		for _, s := range k.sites {
+			e := k.ctas[s.cta].end
+			if lastOf[s.cta] != s || e < 0 || s.hi < 0 {
+				continue
+			}
+			last = append(last, s)
+			t, ok := tails[k.name]
+			if !ok {
+				t = span{0, 1 << 62}
+			}
+			t.lo, t.hi = max(t.lo, e-s.hi), min(t.hi, e-s.lo)
+			tails[k.name] = t
+		}
+	}
+	placed := map[*site]int64{}
+	var all []*site
+	for _, k := range tree {
+		for _, s := range k.sites {
+			placed[s] = r.launchCycle(s)
+			all = append(all, s)
+		}
+	}
+	for _, s := range last {
+		if t := tails[s.parent.name]; t.lo <= t.hi {
+			placed[s] = min(max(s.parent.ctas[s.cta].end-t.lo, s.lo), placed[s])
+		}
+	}
+	// In launch order: GPGPU-Sim numbers kernels as they launch.
+	slices.SortFunc(all, func(a, b *site) int { return cmp.Compare(a.kids[0].id, b.kids[0].id) })
+	for i := 1; i < len(all); i++ {
+		s, p := all[i], all[i-1]
+		placed[s] = min(max(placed[s], placed[p]+1), r.launchCycle(s))
+	}
+	return placed
 }
 
 // siteTimes places k's launch sites in its warps' own time and returns

@@ -56,6 +56,9 @@ func TestErrors(t *testing.T) {
 		{"span", `{` + a100 + `,"traceEvents":[` + launch1 + `,{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":2,"dur":3,"args":{"correlation":1,"grid":[1,1,1],"block":[1,1,1]}},` +
 			`{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1e12,"dur":1,"args":{"correlation":2}},{"ph":"X","cat":"kernel","name":"late","pid":0,"tid":7,"ts":1e12,"dur":3,"args":{"correlation":2,"grid":[1,1,1],"block":[1,1,1]}}]}`,
 			`kernel "late" starts`},
+		// Issue 75: the writer's error named the output record 2, not the event.
+		{"long name", `{` + a100 + `,"traceEvents":[` + launch1 + `,{"ph":"X","cat":"kernel","name":"` + strings.Repeat("k", trace.MaxString+1) + `","pid":0,"tid":7,"ts":2,"dur":3,"args":{"correlation":1,"grid":[1,1,1],"block":[1,1,1]}}]}`,
+			`x.json: event 1 (byte 1049028): kernel "kkkk`},
 		{"device option", kernelDoc(`{"correlation":1,"grid":[1,1,1],"block":[1,1,1]}`), "no kernel events on device 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +68,7 @@ func TestErrors(t *testing.T) {
 			}
 			_, err := Read(strings.NewReader(tc.doc), "x.json", discard{}, o)
 			var e *Error
-			if !errors.As(err, &e) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.As(err, &e) || !strings.Contains(err.Error(), tc.want) || tc.name == "long name" && !strings.HasSuffix(err.Error(), "has a name of 1048577 bytes; a trace holds at most 1048576 (2^20)") {
 				t.Fatalf("err = %v (%T), want an *Error containing %q", err, err, tc.want)
 			}
 		})

@@ -60,6 +60,9 @@ func (w *writer) shape(op *gpuOp) (*trace.Kernel, error) {
 	if k.Name == "" {
 		return nil, w.errorf(op, "has no name")
 	}
+	if len(k.Name) > trace.MaxString {
+		return nil, w.errorf(op, "has a name of %d bytes; a trace holds at most %d (2^20)", len(k.Name), trace.MaxString)
+	}
 	r, ok := nonNegative(regs)
 	if !ok || r > 255 {
 		return nil, w.errorf(op, "has %q registers per thread; want 0..255", regs)

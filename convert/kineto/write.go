@@ -105,7 +105,11 @@ func (w *writer) buffer(op *gpuOp) error {
 	if copyDir(op) == trace.DirD2H {
 		role = trace.RoleOutput
 	}
-	b := &trace.Buffer{ID: w.bid, Name: fmt.Sprintf("copy %d: %s", w.bid, op.name), Base: w.base, Bytes: n, Role: role}
+	name := fmt.Sprintf("copy %d: %s", w.bid, op.name)
+	if len(name) > trace.MaxString {
+		return w.errorf(op, "has a name of %d bytes; a trace holds at most %d (2^20)", len(op.name), trace.MaxString)
+	}
+	b := &trace.Buffer{ID: w.bid, Name: name, Base: w.base, Bytes: n, Role: role}
 	w.base += (uint64(n) + trace.DefaultPageBytes - 1) / trace.DefaultPageBytes * trace.DefaultPageBytes
 	return w.out.Write(b)
 }

@@ -47,6 +47,10 @@ func TestErrors(t *testing.T) {
 		{"big block", kernel(1, "blockX", 2000), "has grid [2000 1 1] and block [2000 1 1]", -1},
 		{"too many threads", kernel(1, "blockY", 16), "has block [128 16 1], more than 1024 threads", -1},
 		{"too many CTAs", kernel(1, "gridY", 1<<31), "more than 2^32 CTAs", -1},
+		// Issue 75: started 2^62 ns after the copy issued after it in its
+		// stream (row 9, at 70600 ns), its start was dropped with exit 0.
+		{"starts past the ops after it", func(f fixture) { kernel(2, "start", 70600+1<<62)(f); kernel(2, "end", 70600+1<<62+1000)(f) },
+			`CUPTI_ACTIVITY_KIND_KERNEL row 3: kernel "reduce(float*)" starts on the GPU 4611686018427457504 ns after the capture's first operation, more than a trace spans (2^40 cycles, 780 s at 1410 MHz)`, -1},
 		{"ends before it starts", kernel(2, "end", 60000), `row 3: kernel "reduce(float*)" ends (60000 ns) before it starts (60500 ns)`, -1},
 		{"NULL grid", kernel(0, "gridX", nil), "row 1: gridX is NULL", -1},
 		{"text grid", kernel(0, "gridX", "lots"), `row 1: gridX is "lots", not an integer`, -1},
@@ -55,6 +59,11 @@ func TestErrors(t *testing.T) {
 		{"registers", kernel(0, "registersPerThread", 300), "has 300 registers per thread", -1},
 		{"shared memory", kernel(0, "dynamicSharedMemory", -1), "has 1024 bytes of static and -1 of dynamic shared memory", -1},
 		{"too big for an SM", kernel(0, "dynamicSharedMemory", 200000), `row 1: kernel "void gemm<float>(float const*, float*, int)" does not fit on an SM of the captured GPU (smem limit)`, -1},
+		// Issue 75: the writer's error named an output record, not the row.
+		{"long name", func(f fixture) {
+			f.add("StringIds", map[string]any{"id": 98, "value": strings.Repeat("k", trace.MaxString+1)})
+			kernel(0, "demangledName", 98)(f)
+		}, "row 1: kernel has a name of 1048577 bytes; a trace holds at most 1048576 (2^20)", -1},
 		{"no name", func(f fixture) { kernel(0, "demangledName", 99)(f); kernel(0, "shortName", nil)(f) }, "row 1: kernel has no name", -1},
 		{"no GPU table", func(f fixture) { delete(f, tabGPU) }, "no table TARGET_INFO_GPU or TARGET_INFO_CUDA_GPU: the per-CTA estimate needs the device's SM count and limits (set the gpu option", -1},
 		{"no GPU row", func(f fixture) { f[tabGPU].rows = f[tabGPU].rows[1:] }, "no row for device 0 in TARGET_INFO_GPU:", -1},

@@ -46,6 +46,8 @@ func FuzzConvert(f *testing.F) {
 	f.Add([]byte{}, int64(-3), int64(32), int64(0), int64(0), int64(0), int64(0), int64(13), int64(1530), int64(1), uint16(0x3ff))
 	f.Add(valid[:len(valid)/2], int64(65535), int64(1024), int64(1<<62), int64(-1<<62), int64(255), int64(0), int64(0), int64(1<<62), int64(1), uint16(0x155))
 	f.Add([]byte{}, int64(216), int64(256), int64(3000), int64(33000), int64(32), int64(3072), int64(7), int64(1410000), int64(1), uint16(1<<10))
+	// Issue 75: a kernel starting 2^62 ns after the ops issued after it.
+	f.Add([]byte{}, int64(216), int64(256), int64(3000+1<<62), int64(33000+1<<62), int64(32), int64(3072), int64(7), int64(1410000000), int64(1), uint16(0))
 	blocking, err := os.ReadFile(blockingFixture().write(f))
 	if err != nil {
 		f.Fatal(err)

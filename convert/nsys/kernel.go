@@ -158,6 +158,9 @@ func (k *kernelOp) shape(id uint64) (*trace.Kernel, error) {
 	if rec.Name == "" {
 		return nil, k.row.errorf("kernel has no name (its name ids are not in %s)", tabStrings)
 	}
+	if len(rec.Name) > trace.MaxString {
+		return nil, k.row.errorf("kernel has a name of %d bytes; a trace holds at most %d (2^20)", len(rec.Name), trace.MaxString)
+	}
 	for i := range 3 {
 		if k.grid[i] < 1 || k.grid[i] > 1<<32-1 || k.block[i] < 1 || k.block[i] > 1024 {
 			return nil, k.errorf("has grid %v and block %v; want every dimension in 1..2^32-1 (block 1..1024)", k.grid, k.block)

@@ -202,7 +202,10 @@ func (r *report) rows(q *query, dev int64) (func() (*row, error), error) {
 	}
 	m := r.launchT[q.table]
 	t := r.tables[strings.ToLower(q.table)]
-	idx := columnIndex(t, q.cols)
+	idx, err := r.columnIndex(t, q.table, q.cols)
+	if err != nil {
+		return nil, err
+	}
 	rec := make([]any, len(t.Columns))
 	v := make([]any, len(q.cols))
 	ci, gi := slices.Index(q.cols, "correlationId"), slices.Index(q.cols, "globalPid")

@@ -3,7 +3,9 @@ package nsys
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/nsys/internal/sqlite"
@@ -20,6 +22,7 @@ const sqliteMagic = sqlite.Magic
 type report struct {
 	file    string
 	f       *os.File
+	logs    []*os.File // the database's journal and write-ahead log, where open
 	db      *sqlite.DB
 	tables  map[string]*sqlite.Table         // lower-case table name → the table
 	cols    map[string]map[string]bool       // lower-case table name → lower-case column names
@@ -47,22 +50,60 @@ func openReport(path string) (*report, error) {
 		f.Close()
 		return nil, &Error{File: path, Row: -1, Msg: "opening the database", Err: err}
 	}
-	var wal int64
-	if ws, err := os.Stat(path + "-wal"); err == nil {
-		wal = ws.Size()
-	}
-	db, err := sqlite.Open(f, st.Size(), wal)
+	r := &report{file: path, f: f, tables: map[string]*sqlite.Table{}, cols: map[string]map[string]bool{},
+		sorted: map[string][]entry{}, launchT: map[string]map[launchKey]any{}, calls: map[string]map[launchKey]callRec{}}
+	logs, err := r.openLogs(path)
 	if err != nil {
-		f.Close()
+		r.close()
+		return nil, &Error{File: path, Row: -1, Msg: "opening the database's journal", Err: err}
+	}
+	if r.db, err = sqlite.Open(f, st.Size(), logs); err != nil {
+		r.close()
 		return nil, &Error{File: path, Row: -1, Msg: "opening the database", Err: err}
 	}
-	r := &report{file: path, f: f, db: db, tables: map[string]*sqlite.Table{}, cols: map[string]map[string]bool{},
-		sorted: map[string][]entry{}, launchT: map[string]map[launchKey]any{}, calls: map[string]map[launchKey]callRec{}}
 	r.readSchema()
 	return r, nil
 }
 
-func (r *report) close() error { return r.f.Close() }
+// openLogs opens the rollback journal and write-ahead log beside the
+// database, where SQLite looks for them: beside the file its path names
+// once every symbolic link is resolved (unixFullPathname), so that a
+// link to an export in WAL mode reads the log's committed pages as
+// sqlite3 does.
+func (r *report) openLogs(path string) (sqlite.Logs, error) {
+	var logs sqlite.Logs
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path // a name that is no path (/proc/self/fd/N of a deleted file): beside it
+	}
+	for _, l := range []struct {
+		suffix string
+		r      *io.ReaderAt
+		size   *int64
+	}{{"-journal", &logs.Journal, &logs.JournalSize}, {"-wal", &logs.WAL, &logs.WALSize}} {
+		f, err := os.Open(real + l.suffix)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return logs, err
+		}
+		r.logs = append(r.logs, f)
+		st, err := f.Stat()
+		if err != nil {
+			return logs, err
+		}
+		*l.r, *l.size = f, st.Size()
+	}
+	return logs, nil
+}
+
+func (r *report) close() error {
+	for _, f := range r.logs {
+		f.Close()
+	}
+	return r.f.Close()
+}
 
 // readSchema records the columns of every table the importer may read.
 func (r *report) readSchema() {
@@ -95,6 +136,13 @@ func (r *report) need(table string, cols ...string) error {
 	if !r.has(table) {
 		return errorf(r.file, "", -1, "no table %s%s", table, whyNeeded[table])
 	}
+	t := r.tables[strings.ToLower(table)]
+	if err := t.Err(); err != nil {
+		return &Error{File: r.file, Table: table, Row: -1, Msg: "reading the table", Err: err}
+	}
+	if _, err := r.columnIndex(t, table, cols); err != nil {
+		return err
+	}
 	for _, c := range cols {
 		if !r.hasCol(table, c) {
 			return errorf(r.file, table, -1, "no column %s (the importer selects columns by name; this export's schema lacks one it needs)", c)
@@ -111,9 +159,12 @@ func (r *report) scan(table, msg string, cols []string, fn func(id int64, v []an
 	if t == nil {
 		return nil
 	}
-	idx := columnIndex(t, cols)
+	idx, err := r.columnIndex(t, table, cols)
+	if err != nil {
+		return err
+	}
 	v := make([]any, len(cols))
-	err := t.Scan(func(id int64, rec []any) error {
+	err = t.Scan(func(id int64, rec []any) error {
 		for i, j := range idx {
 			v[i] = nil
 			if j >= 0 {
@@ -130,12 +181,18 @@ func (r *report) scan(table, msg string, cols []string, fn func(id int64, v []an
 }
 
 // columnIndex maps column names to their positions in t (-1: missing).
-func columnIndex(t *sqlite.Table, cols []string) []int {
+// A VIRTUAL generated column is an error: SQLite computes its values
+// from an expression when it reads them, and this reader evaluates no
+// SQL.
+func (r *report) columnIndex(t *sqlite.Table, table string, cols []string) ([]int, error) {
 	idx := make([]int, len(cols))
 	for i, c := range cols {
 		idx[i] = t.Column(c)
+		if idx[i] >= 0 && t.Columns[idx[i]].Generated == "VIRTUAL" {
+			return nil, errorf(r.file, table, -1, "column %s is a VIRTUAL generated column, computed by SQLite when read; this reader does not compute it", t.Columns[idx[i]].Name)
+		}
 	}
-	return idx
+	return idx, nil
 }
 
 // strings returns StringIds as a map from id to value.

@@ -2,10 +2,12 @@ package nsys
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/gpureplay/gpureplay/convert/internal/profile"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // timing is the t of every kernel, copy and sync record the conversion
@@ -121,7 +123,11 @@ func (c *converter) schedule() error {
 			}
 			bounds = append(bounds, b)
 		}
+		ns := op.Start
 		op.Start = profile.CyclesBetween(c.timing.epoch, op.Start, c.gpu.Spec.ClockMHz)
+		if op.Start > trace.MaxCycles {
+			return startError(o, ns-c.timing.epoch, c.gpu.Spec.ClockMHz)
+		}
 		ops = append(ops, op)
 	}
 	if len(launches) >= profile.MinIdleLaunches {
@@ -185,6 +191,25 @@ func (c *converter) boundBlocking(ops []profile.Op, bounds []callBound) error {
 		ops[cp.pos].Start = min(ops[cp.pos].Start, b.LatestIssue(cp.call, cp.ret, cp.hasRet, cp.bytes))
 	}
 	return nil
+}
+
+// startError refuses a kernel or copy that starts on the GPU more than
+// 2^40 cycles after the capture's first operation: no t a trace holds
+// reaches it, and Schedule, bounding each op's issue by the next one's,
+// would move it back to the ops after it without a word (issue 75: a
+// kernel starting 2^62 ns after the copy that follows it in its stream
+// converted with exit 0, its start dropped). Where the ops after it start
+// there too, CheckT would refuse their t; here the op itself is named.
+func startError(o op, ns int64, mhz float64) error {
+	var rw *row
+	what := "copy"
+	switch o := o.(type) {
+	case *kernelOp:
+		rw, what = o.row, fmt.Sprintf("kernel %q", o.name)
+	case *copyOp:
+		rw = o.row
+	}
+	return rw.errorf("%s starts on the GPU %d ns after the capture's first operation, more than a trace spans (2^40 cycles, %.0f s at %g MHz): a start out of order with the ops issued after it, or a capture too long (convert a shorter window)", what, ns, float64(trace.MaxCycles)/(mhz*1e6), mhz)
 }
 
 // place converts the copies' returns and the syncs' calls to cycles

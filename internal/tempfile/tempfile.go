@@ -32,7 +32,19 @@ type File struct {
 var (
 	mu   sync.Mutex
 	live = map[string]bool{}
+	made []string // directories this process created for its outputs (MadeDir)
 )
+
+// MadeDir remembers a directory this process created to write its
+// outputs in, so that Exit removes it if it is still empty: a command
+// stopped before its first file is committed leaves no empty output
+// directory, as one that fails on bad input does not (issue 75). A
+// directory with anything in it stays.
+func MadeDir(dir string) {
+	mu.Lock()
+	defer mu.Unlock()
+	made = append(made, dir)
+}
 
 // Create opens a new temporary file in final's directory, named after
 // final and this process (".NAME.tmp-PID-RANDOM"), and remembers it. A
@@ -164,7 +176,8 @@ func (f *File) Discard() {
 	delete(live, f.Name())
 }
 
-// Exit removes every temporary file not yet committed or discarded, calls
+// Exit removes every temporary file not yet committed or discarded and
+// every directory MadeDir named that is left empty, calls
 // report with how many it removed, and exits the process with code: a
 // signal handler's way out. It holds the lock to the end, so every other
 // goroutine creating, committing or discarding a file waits for the exit
@@ -176,6 +189,9 @@ func Exit(code int, report func(removed int)) {
 		if os.Remove(name) == nil {
 			n++
 		}
+	}
+	for i := len(made) - 1; i >= 0; i-- {
+		os.Remove(made[i]) // only if empty: what else is there is not ours
 	}
 	report(n)
 	os.Exit(code)

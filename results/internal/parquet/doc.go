@@ -11,6 +11,13 @@
 // with an error that names the row group, column and page, never a
 // panic.
 //
+// What a file makes the reader do is bounded by what the file and the
+// tables can hold (reader.go): a string by MaxString, a page's declared
+// uncompressed size by its values and the column's type before it is
+// inflated, and what no one page bounds by budgets: the strings a row
+// group's columns hold, and the bytes a file's pages inflate to and its
+// rows' strings copy.
+//
 // Why not arrow-go's parquet packages, which wrote these files before:
 // they import arrow/compute (for a cast the tables never need), whose
 // kernels were 28 MB of the 59 MB replay binary and the largest part of

@@ -105,6 +105,12 @@ func (s *schemaElement) encode(e *encoder) {
 
 func (s *schemaElement) decode(d *decoder) {
 	s.typ, s.converted, s.repetition = -1, -1, repRequired
+	named := false
+	defer func() {
+		if !named {
+			d.fail("a schema element without a name")
+		}
+	}()
 	d.structFields(func(id int16, typ byte) {
 		switch {
 		case id == 1 && d.want(typ, tI32):
@@ -112,7 +118,7 @@ func (s *schemaElement) decode(d *decoder) {
 		case id == 3 && d.want(typ, tI32):
 			s.repetition = d.i32()
 		case id == 4 && d.want(typ, tBinary):
-			s.name = string(d.bytes())
+			s.name, named = string(d.bytes()), true
 		case id == 5 && d.want(typ, tI32):
 			s.numChildren = d.i32()
 		case id == 6 && d.want(typ, tI32):
@@ -202,11 +208,18 @@ func (c *columnMeta) chunkStart() int64 {
 // decodeChunk reads a ColumnChunk, keeping its ColumnMetaData.
 func (c *columnMeta) decodeChunk(d *decoder) {
 	c.dictPageOffset = 0
+	meta := false
+	defer func() {
+		if !meta {
+			d.fail("a column chunk without its metadata")
+		}
+	}()
 	d.structFields(func(id int16, typ byte) {
 		if id != 3 || !d.want(typ, tStruct) {
 			d.skip(typ)
 			return
 		}
+		meta = true
 		d.structFields(func(id int16, typ byte) {
 			switch {
 			case id == 1 && d.want(typ, tI32):
@@ -256,12 +269,22 @@ func (g *rowGroup) encode(e *encoder) {
 	e.end()
 }
 
-func (g *rowGroup) decode(d *decoder) {
+// decode reads a RowGroup of cols columns (the schema's).
+func (g *rowGroup) decode(d *decoder, cols int) {
+	defer func() {
+		if len(g.columns) != cols {
+			d.fail("a row group of %d columns, the schema %d", len(g.columns), cols)
+		}
+	}()
 	d.structFields(func(id int16, typ byte) {
 		switch {
 		case id == 1 && d.want(typ, tList):
 			et, n := d.listHeader()
 			if n > 0 && !d.want(et, tStruct) {
+				return
+			}
+			if n != cols {
+				d.fail("a row group of %d columns, the schema %d", n, cols)
 				return
 			}
 			g.columns = make([]columnMeta, n)
@@ -320,9 +343,16 @@ func (f *fileMeta) decode(d *decoder) {
 			if n > 0 && !d.want(et, tStruct) {
 				return
 			}
-			f.schema = make([]schemaElement, n)
-			for i := range f.schema {
-				f.schema[i].decode(d)
+			// Grown as elements are read, not to the declared count: an
+			// element in memory takes more than its one byte at least.
+			f.schema = make([]schemaElement, 0, min(n, 1024))
+			for range n {
+				var el schemaElement
+				el.decode(d)
+				if d.err != nil {
+					return
+				}
+				f.schema = append(f.schema, el)
 			}
 		case id == 3 && d.want(typ, tI64):
 			f.numRows = d.varint()
@@ -331,9 +361,18 @@ func (f *fileMeta) decode(d *decoder) {
 			if n > 0 && !d.want(et, tStruct) {
 				return
 			}
-			f.rowGroups = make([]rowGroup, n)
-			for i := range f.rowGroups {
-				f.rowGroups[i].decode(d)
+			if len(f.schema) == 0 {
+				d.fail("row groups before the schema")
+				return
+			}
+			f.rowGroups = make([]rowGroup, 0, min(n, 1024))
+			for range n {
+				var g rowGroup
+				g.decode(d, len(f.schema)-1)
+				if d.err != nil {
+					return
+				}
+				f.rowGroups = append(f.rowGroups, g)
 			}
 		case id == 6 && d.want(typ, tBinary):
 			f.createdBy = string(d.bytes())

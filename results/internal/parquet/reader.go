@@ -23,8 +23,52 @@ const maxPageBytes = 128 << 20
 // column of it allocates. The tables' groups are of 2^18 rows.
 const maxGroupRows = 1 << 22
 
+// MaxString bounds a string value. The tables' strings are a trace's
+// kernel names and file name, a policy's and a preset's names and a
+// sweep's keys, and the trace format holds a string field to 1 MiB
+// (trace/binary.go, maxStringLen): no table holds a longer one.
+const MaxString = 1 << 20
+
+// What the file can hold bounds what reading it does. A page's
+// uncompressed size is checked against its values before it is
+// inflated (pageLimit); what no one page bounds, a file's pages and
+// strings all together, has budgets (maxFileBytes, maxGroupStrings).
+const (
+	// pageSlack is what a page may take beyond its values' share
+	// (pageLimit): headers, a DELTA_BINARY_PACKED miniblock's padding
+	// (at most 2 KiB for DuckDB's 256 values of 8 bytes).
+	pageSlack = 8 << 10
+	// perValue is the most bytes a fixed-width value takes in a page
+	// in any encoding: 8 (PLAIN, BYTE_STREAM_SPLIT and
+	// DELTA_BINARY_PACKED at 64 bits) or a dictionary index (at most 5
+	// bytes as a run of its own), and its definition level (at most 2
+	// bytes as a run of its own), with room to spare.
+	perValue = 16
+)
+
+// maxFileBytes and perFileByte bound the bytes a file's pages inflate
+// to, its values (8 bytes each) and its strings' bytes, every row's
+// counted (what a reader copying each row, as an Arrow batch does,
+// copies): the time reading takes,
+// bounded by the file's size. A table of a few hundred MB uncompressed
+// is legitimate whatever its size on disk: 4 GiB takes some 5 s. A
+// large table is large on disk: the project's kernels table takes some
+// 8 bytes a row, pyarrow's of 3M rows of 170-byte names 4 to 15 and
+// inflates 74 to 12 times; 128 bytes a byte of the file leaves room.
+// (This and maxGroupStrings are variables for the tests.)
+var maxFileBytes int64 = 4 << 30
+
+const perFileByte = 128
+
+// maxGroupStrings bounds the bytes of the strings a row group's columns
+// hold at once (a dictionary's value, shared by its rows, counted
+// once): what reading a group keeps in memory. A group of 2^20 rows of
+// 400-byte names, PLAIN as pyarrow writes a column whose dictionary
+// passes 1 MiB, holds 400 MiB.
+var maxGroupStrings int64 = 512 << 20
+
 var decoderOnce = sync.OnceValue(func() *zstd.Decoder {
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxPageBytes))
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxPageBytes), zstd.WithDecodeAllCapLimit(true))
 	if err != nil {
 		panic(err) // only for invalid options
 	}
@@ -53,11 +97,39 @@ func (e *UnsupportedColumnError) Error() string {
 
 // A File is a Parquet file open for reading: its footer read and its
 // columns checked.
+//
+// A File is not for concurrent use: it keeps count of what its reads
+// have decoded (maxFileBytes, maxGroupStrings).
 type File struct {
 	r    io.ReaderAt
 	size int64
 	meta fileMeta
 	cols []Column
+	// decoded counts the bytes pages inflated to and strings' bytes,
+	// every row's, over the file's reads so far; held, the string bytes
+	// of row group heldGroup's columns read so far.
+	decoded   int64
+	held      int64
+	heldGroup int
+}
+
+// spend counts n more bytes inflated or copied against the file's
+// budget.
+func (f *File) spend(n int64) error {
+	if lim := maxFileBytes + perFileByte*f.size; f.decoded+n > lim {
+		return formatError("the file's pages, values and strings pass %d MiB decoded, more than a table in a file of %d bytes", lim>>20, f.size)
+	}
+	f.decoded += n
+	return nil
+}
+
+// hold counts n more bytes of strings held by the row group being read.
+func (f *File) hold(n int64) error {
+	if f.held+n > maxGroupStrings {
+		return formatError("the row group's strings pass %d MiB, more than a table's", maxGroupStrings>>20)
+	}
+	f.held += n
+	return nil
 }
 
 // Open reads the footer of the Parquet file r of size bytes. Every
@@ -196,6 +268,14 @@ func (f *File) ReadColumn(g, col int) (*Values, error) {
 	if m.numValues != rows {
 		return nil, where(formatError("%d values in a group of %d rows", m.numValues, rows))
 	}
+	if g != f.heldGroup {
+		f.held, f.heldGroup = 0, g
+	}
+	if rows == 0 {
+		// pyarrow writes an empty table's chunks without a dictionary as
+		// no pages at offset 0: nothing to read.
+		return (&chunkReader{col: c}).empty(), nil
+	}
 	start := m.chunkStart()
 	if start < 4 || m.compressedSize < 0 || start > f.size-8 || m.compressedSize > f.size-8-start {
 		return nil, where(formatError("a chunk of %d bytes at %d in a file of %d", m.compressedSize, start, f.size))
@@ -204,7 +284,7 @@ func (f *File) ReadColumn(g, col int) (*Values, error) {
 	if _, err := f.r.ReadAt(buf, start); err != nil {
 		return nil, where(err)
 	}
-	cr := chunkReader{col: c, codec: m.codec, buf: buf, rows: int(rows)}
+	cr := chunkReader{col: c, codec: m.codec, buf: buf, rows: int(rows), file: f}
 	v, err := cr.read()
 	if err != nil {
 		return nil, where(err)
@@ -225,9 +305,11 @@ type chunkReader struct {
 	dictDoubles []float64
 	hasDict     bool
 	page        []byte // a page's uncompressed bytes
+	file        *File  // its budgets
 }
 
-func (r *chunkReader) read() (*Values, error) {
+// empty is the column's Values of no rows, room for r.rows made.
+func (r *chunkReader) empty() *Values {
 	v := &Values{}
 	if r.col.Optional {
 		v.Valid = make([]bool, 0, r.rows)
@@ -240,7 +322,12 @@ func (r *chunkReader) read() (*Values, error) {
 	case String:
 		v.Strings = make([]string, 0, r.rows)
 	}
-	got := 0
+	return v
+}
+
+func (r *chunkReader) read() (*Values, error) {
+	v := r.empty()
+	got, data := 0, false
 	for got < r.rows {
 		d := &decoder{buf: r.buf, pos: r.pos}
 		var h pageHeader
@@ -254,8 +341,23 @@ func (r *chunkReader) read() (*Values, error) {
 		}
 		body := r.buf[r.pos : r.pos+int(h.compressedSize)]
 		r.pos += int(h.compressedSize)
+		if h.typ == pageDictionary || h.typ == pageData || h.typ == pageDataV2 {
+			if lim := r.pageLimit(h.numValues); int64(h.uncompressedSize) > lim {
+				return nil, formatError("a page of %d values declares %d bytes uncompressed, more than the %d that %s values can take", h.numValues, h.uncompressedSize, lim, r.col.Type)
+			}
+			// Each value is decoded and copied, 8 bytes of it at least,
+			// however few bytes a run of it takes in the page: a file of
+			// a few KB can declare groups of maxGroupRows rows, many of
+			// them.
+			if err := r.file.spend(8 * max(0, int64(h.numValues))); err != nil {
+				return nil, err
+			}
+		}
 		switch h.typ {
 		case pageDictionary:
+			if r.hasDict || data {
+				return nil, formatError("a dictionary page after the chunk's first page")
+			}
 			if err := r.readDictionary(h, body); err != nil {
 				return nil, err
 			}
@@ -267,6 +369,7 @@ func (r *chunkReader) read() (*Values, error) {
 				return nil, fmt.Errorf("page at rows from %d: %w", got, err)
 			}
 			got += int(h.numValues)
+			data = true
 		case pageDataV2:
 			if h.numValues <= 0 || int(h.numValues) > r.rows-got {
 				return nil, formatError("a page of %d values with %d rows left", h.numValues, r.rows-got)
@@ -275,10 +378,23 @@ func (r *chunkReader) read() (*Values, error) {
 				return nil, fmt.Errorf("page at rows from %d: %w", got, err)
 			}
 			got += int(h.numValues)
+			data = true
 		default: // index pages and others: nothing the rows need
 		}
 	}
 	return v, nil
+}
+
+// pageLimit is the most bytes a page of n values (a data page's rows,
+// a dictionary's values) of the column can take uncompressed: perValue
+// a value of a fixed-width type, 4 + MaxString a string, and pageSlack.
+// A page that declares more is refused before it is inflated.
+func (r *chunkReader) pageLimit(n int32) int64 {
+	per := int64(perValue)
+	if r.col.Type == String {
+		per += MaxString
+	}
+	return max(0, int64(n))*per + pageSlack
 }
 
 // uncompress returns a page's body uncompressed, valid until the next
@@ -288,13 +404,23 @@ func (r *chunkReader) uncompress(h pageHeader, body []byte) ([]byte, error) {
 	if n < 0 || n > maxPageBytes {
 		return nil, formatError("a page of %d bytes uncompressed", n)
 	}
+	if r.codec != codecNone {
+		if err := r.file.spend(int64(n)); err != nil {
+			return nil, err
+		}
+	}
 	var out []byte
 	var err error
 	switch r.codec {
 	case codecNone:
 		out = body
 	case codecZstd:
-		out, err = decoderOnce().DecodeAll(body, r.page[:0])
+		// Inflated to no more than the header says: the decoder stops at
+		// the buffer's capacity.
+		if cap(r.page) < n {
+			r.page = make([]byte, 0, n)
+		}
+		out, err = decoderOnce().DecodeAll(body, r.page[:0:n])
 	case codecSnappy:
 		var m int
 		if m, err = snappy.DecodedLen(body); err == nil && m != n {
@@ -341,16 +467,11 @@ func (r *chunkReader) readDictionary(h pageHeader, body []byte) error {
 		if n > len(b)/4 {
 			return formatError("a dictionary of %d strings in %d bytes", n, len(b))
 		}
-		r.dict = make([]string, n)
-		pos := 0
-		for i := range r.dict {
-			s, k, err := plainString(b[pos:])
-			if err != nil {
-				return fmt.Errorf("dictionary value %d: %w", i, err)
-			}
-			r.dict[i] = s
-			pos += k
+		vals, err := r.plainStrings(b, n, true)
+		if err != nil {
+			return fmt.Errorf("dictionary: %w", err)
 		}
+		r.dict = vals
 	case Int32, Int64:
 		vals, err := r.plainInts(b, n)
 		if err != nil {
@@ -465,15 +586,59 @@ func fromDict[T any](idx []uint32, dict []T) []T {
 	return out
 }
 
-func plainString(b []byte) (string, int, error) {
-	if len(b) < 4 {
-		return "", 0, formatError("a string past the page's end")
+// plainStrings reads n PLAIN strings, each its length (4 bytes) and
+// its bytes, their bytes counted against the budgets: held by the row
+// group, and spent, unless dict (a dictionary's are spent as its
+// indices are read).
+func (r *chunkReader) plainStrings(b []byte, n int, dict bool) ([]string, error) {
+	// The lengths first, checked and summed: nothing is copied that the
+	// budgets refuse.
+	var total int64
+	for i, pos := 0, 0; i < n; i++ {
+		if len(b)-pos < 4 {
+			return nil, formatError("value %d: a string past the page's end", i)
+		}
+		k := binary.LittleEndian.Uint32(b[pos:])
+		if err := stringLength(i, int64(k)); err != nil {
+			return nil, err
+		}
+		if uint64(k) > uint64(len(b)-pos-4) {
+			return nil, formatError("value %d: a string of %d bytes past the page's end", i, k)
+		}
+		pos += 4 + int(k)
+		total += int64(k)
 	}
-	n := binary.LittleEndian.Uint32(b)
-	if uint64(n) > uint64(len(b)-4) {
-		return "", 0, formatError("a string of %d bytes past the page's end", n)
+	if err := r.count(total, !dict); err != nil {
+		return nil, err
 	}
-	return string(b[4 : 4+n]), 4 + int(n), nil
+	vals := make([]string, n)
+	pos := 0
+	for i := range vals {
+		k := int(binary.LittleEndian.Uint32(b[pos:]))
+		vals[i] = string(b[pos+4 : pos+4+k])
+		pos += 4 + k
+	}
+	return vals, nil
+}
+
+// stringLength checks value i's length against MaxString.
+func stringLength(i int, k int64) error {
+	if k < 0 || k > MaxString {
+		return formatError("value %d: a string of %d bytes, more than the %d a table's string holds", i, k, MaxString)
+	}
+	return nil
+}
+
+// count counts total bytes of strings copied out of a page: held by
+// the row group and, with spent, against the file's budget.
+func (r *chunkReader) count(total int64, spent bool) error {
+	if err := r.file.hold(total); err != nil {
+		return err
+	}
+	if spent {
+		return r.file.spend(total)
+	}
+	return nil
 }
 
 func (r *chunkReader) readData(h pageHeader, body []byte, v *Values) error {
@@ -633,26 +798,45 @@ func (r *chunkReader) ints(enc int32, b []byte, n int) ([]int64, error) {
 func (r *chunkReader) strings(enc int32, b []byte, n int) ([]string, error) {
 	switch enc {
 	case encPlain:
-		vals := make([]string, n)
-		pos := 0
-		for i := range vals {
-			s, k, err := plainString(b[pos:])
-			if err != nil {
-				return nil, fmt.Errorf("value %d: %w", i, err)
-			}
-			vals[i] = s
-			pos += k
-		}
-		return vals, nil
+		return r.plainStrings(b, n, false)
 	case encRLEDict, encPlainDict:
 		idx, err := r.indices(b, n, len(r.dict))
 		if err != nil {
 			return nil, err
 		}
+		// A dictionary's value is held once, but each row's copy is
+		// spent.
+		var total int64
+		for _, j := range idx {
+			total += int64(len(r.dict[j]))
+		}
+		if err := r.file.spend(total); err != nil {
+			return nil, err
+		}
 		return fromDict(idx, r.dict), nil
 	case encDeltaLength:
-		vals, _, err := deltaLengths(b, n)
-		return vals, err
+		lens, rest, err := deltaLengths(b, n)
+		if err != nil {
+			return nil, err
+		}
+		var total int64
+		for i, l := range lens {
+			if err := stringLength(i, l); err != nil {
+				return nil, err
+			}
+			if l > int64(len(rest))-total {
+				return nil, formatError("value %d: a string of %d bytes past the page's end", i, l)
+			}
+			total += l
+		}
+		if err := r.count(total, true); err != nil {
+			return nil, err
+		}
+		vals := make([]string, n)
+		for i, l := range lens {
+			vals[i], rest = string(rest[:l]), rest[l:]
+		}
+		return vals, nil
 	case encDeltaByteArray:
 		// The prefixes each value shares with the one before, then the
 		// rest of each value as DELTA_LENGTH_BYTE_ARRAY.
@@ -661,40 +845,50 @@ func (r *chunkReader) strings(enc int32, b []byte, n int) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("prefix lengths: %w", err)
 		}
-		suffix, _, err := deltaLengths(b[k:], n)
+		suffix, rest, err := deltaLengths(b[k:], n)
 		if err != nil {
 			return nil, err
 		}
-		vals := make([]string, n)
-		prev := ""
-		for i := range vals {
-			if prefix[i] < 0 || prefix[i] > int64(len(prev)) {
-				return nil, formatError("value %d shares %d bytes with a value of %d", i, prefix[i], len(prev))
+		// Each value's length, checked, before any is built: a few bytes
+		// of prefix lengths can make values as long as the one before
+		// each, over and over.
+		var total, prev, tail int64
+		for i, p := range prefix {
+			if p < 0 || p > prev {
+				return nil, formatError("value %d shares %d bytes with a value of %d", i, p, prev)
 			}
-			vals[i] = prev[:prefix[i]] + suffix[i]
-			prev = vals[i]
+			if s := suffix[i]; s < 0 || s > int64(len(rest))-tail {
+				return nil, formatError("value %d: a suffix of %d bytes past the page's end", i, s)
+			}
+			tail += suffix[i]
+			prev = p + suffix[i]
+			if err := stringLength(i, prev); err != nil {
+				return nil, err
+			}
+			total += prev
+		}
+		if err := r.count(total, true); err != nil {
+			return nil, err
+		}
+		vals := make([]string, n)
+		last := ""
+		for i, p := range prefix {
+			vals[i], rest = last[:p]+string(rest[:suffix[i]]), rest[suffix[i]:]
+			last = vals[i]
 		}
 		return vals, nil
 	}
 	return nil, formatError("strings of encoding %d", enc)
 }
 
-// deltaLengths reads n strings in DELTA_LENGTH_BYTE_ARRAY: their lengths
-// DELTA_BINARY_PACKED, then their bytes one after another. It returns
-// the bytes it read.
-func deltaLengths(b []byte, n int) ([]string, int, error) {
+// deltaLengths reads n lengths of DELTA_LENGTH_BYTE_ARRAY, DELTA_BINARY_PACKED,
+// and returns them and the bytes after them, the strings' bytes one after
+// another.
+func deltaLengths(b []byte, n int) ([]int64, []byte, error) {
 	lens := make([]int64, n)
 	k, err := decodeDelta(b, lens, true)
 	if err != nil {
-		return nil, 0, fmt.Errorf("string lengths: %w", err)
+		return nil, nil, fmt.Errorf("string lengths: %w", err)
 	}
-	vals := make([]string, n)
-	for i, l := range lens {
-		if l < 0 || l > int64(len(b)-k) {
-			return nil, 0, formatError("a string of %d bytes past the page's end", l)
-		}
-		vals[i] = string(b[k : k+int(l)])
-		k += int(l)
-	}
-	return vals, k, nil
+	return lens, b[k:], nil
 }

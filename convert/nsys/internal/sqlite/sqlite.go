@@ -6,18 +6,25 @@
 // replay binary's build.
 //
 // Read: the schema table (tables, their root pages and CREATE TABLE
-// statements, from which column names and declared types come), table
-// B-trees of any depth, overflow pages, every record serial type, UTF-8
-// and UTF-16 text, an INTEGER PRIMARY KEY column as the rowid, columns
-// added by ALTER TABLE that a row predates (NULL: a DEFAULT clause is not
-// applied), and REAL affinity (an integer stored in a REAL column reads
-// as a float, as SQLite returns it). Not read: WITHOUT ROWID tables,
-// views, indexes (never needed: a scan reads the table), and a database
-// whose recent writes are still in a write-ahead log (-wal file), which
-// Open refuses.
+// statements, from which column names, declared types, DEFAULT values
+// and generated columns come), table B-trees of any depth, overflow
+// pages, every record serial type, UTF-8 and UTF-16 text, an INTEGER
+// PRIMARY KEY column as the rowid, columns added by ALTER TABLE that a
+// row predates (their DEFAULT literal, with the column's affinity),
+// STORED generated columns, REAL affinity (an integer stored in a REAL
+// column reads as a float, as SQLite returns it), a hot rollback journal
+// (rolled back in memory) and a write-ahead log (its committed frames
+// applied in memory): see Logs. Not read, and errors naming the table or
+// column: WITHOUT ROWID and virtual tables, the values of VIRTUAL
+// generated columns (computed from SQL; Scan gives nil), a DEFAULT that
+// is an expression rather than a literal, and a journal naming a
+// super-journal. Views and indexes are never needed: a scan reads the
+// table.
 //
 // Corrupt files are errors (*Error, naming the page and byte offset),
-// never panics or endless loops: each page is read once per scan.
+// never panics or endless loops: each B-tree page is read once per scan,
+// and each overflow page belongs to one row (a page two rows' chains
+// share is an error), so a scan reads no more than the file holds.
 package sqlite
 
 import (
@@ -27,14 +34,14 @@ import (
 	"io"
 	"math"
 	"strings"
-	"unicode/utf16"
 )
 
 // Magic is the 16 bytes every SQLite 3 database file starts with.
 const Magic = "SQLite format 3\x00"
 
 // Error is a problem with the file's content at a page (1-based; 0 for
-// the header) and byte offset in the file.
+// the header) and byte offset in the file; Page 0 with Offset -1 is one
+// with no place in the file (a table this reader does not read).
 type Error struct {
 	Page   uint32
 	Offset int64
@@ -42,6 +49,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e.Page == 0 && e.Offset < 0 {
+		return "sqlite: " + e.Msg
+	}
 	if e.Page == 0 {
 		return fmt.Sprintf("sqlite: header (byte %d): %s", e.Offset, e.Msg)
 	}
@@ -59,6 +69,8 @@ type DB struct {
 	interior map[uint32][]byte // interior pages read by Row, kept
 	leaf     uint32            // the leaf page Row read last, kept in leafBuf
 	leafBuf  []byte
+	owners   map[uint32]owner // overflow page → the row whose chain holds it
+	reads    uint64           // overflow chains read so far
 }
 
 // Table is a table of the database.
@@ -69,46 +81,75 @@ type Table struct {
 	root    uint32
 	rowid   int // the column that is the rowid (INTEGER PRIMARY KEY), or -1
 	real    []bool
+	stored  []int  // the columns a record holds, in its order: all but VIRTUAL ones
+	err     string // why the table cannot be read, or ""
 }
 
-// Column is a column's name and declared type, as CREATE TABLE gives them.
+// Column is a column's name, declared type, DEFAULT value and whether it
+// is generated, as CREATE TABLE gives them.
 type Column struct {
 	Name, Type string
+	// Default is the DEFAULT value as written ("" for none): a row
+	// written before ALTER TABLE added the column reads it.
+	Default string
+	// Generated is "VIRTUAL" or "STORED" for a generated column, else "".
+	// A VIRTUAL column is computed by SQLite when read and is not in the
+	// file: Scan and Row give it as nil, and Table.Need refuses it.
+	Generated string
 }
 
-// Open reads the header and schema of the database file r of size bytes.
-// walSize is the size of the database's -wal file (0 when there is none):
-// a database in WAL mode with a non-empty log is refused, as its tables
-// may not be in the file yet.
-func Open(r io.ReaderAt, size, walSize int64) (*DB, error) {
+// Open reads the header and schema of the database file r of size
+// bytes, as SQLite reads it with the journal or write-ahead log in logs:
+// a hot rollback journal (a writer stopped mid-transaction) is rolled
+// back and a log's committed frames applied, both in memory, the files
+// left as they are.
+func Open(r io.ReaderAt, size int64, logs Logs) (*DB, error) {
+	pageSize, err := readHeader(r)
+	if err != nil {
+		return nil, err
+	}
+	if r, size, err = rollback(r, size, pageSize, logs.Journal, logs.JournalSize); err != nil {
+		return nil, err
+	}
+	if r, size, err = wal(r, size, pageSize, logs.WAL, logs.WALSize); err != nil {
+		return nil, err
+	}
+	// Page 1 may have come from the journal or the log.
+	if p, err := readHeader(r); err != nil {
+		return nil, err
+	} else if p != pageSize {
+		return nil, &Error{Offset: 16, Msg: fmt.Sprintf("the page size is %d in the file and %d after its journal or log", pageSize, p)}
+	}
 	var h [100]byte
 	if _, err := r.ReadAt(h[:], 0); err != nil {
 		return nil, &Error{Offset: 0, Msg: "no 100-byte header: " + err.Error()}
 	}
-	if string(h[:16]) != Magic {
-		return nil, &Error{Offset: 0, Msg: "not an SQLite 3 database"}
-	}
-	db := &DB{r: r, interior: map[uint32][]byte{}}
-	db.pageSize = int(binary.BigEndian.Uint16(h[16:]))
-	if db.pageSize == 1 {
-		db.pageSize = 65536
-	}
-	if db.pageSize < 512 || db.pageSize&(db.pageSize-1) != 0 {
-		return nil, &Error{Offset: 16, Msg: fmt.Sprintf("page size %d is not a power of two from 512 to 65536", db.pageSize)}
-	}
-	if (h[18] == 2 || h[19] == 2) && walSize > 0 {
-		return nil, &Error{Offset: 18, Msg: "the database has a write-ahead log that is not checkpointed; open it once with sqlite3 (or run PRAGMA wal_checkpoint) first"}
-	}
-	if h[18] > 2 || h[19] > 2 {
-		return nil, &Error{Offset: 18, Msg: fmt.Sprintf("file format versions %d/%d are not SQLite 3's", h[18], h[19])}
+	db := &DB{r: r, pageSize: pageSize, interior: map[uint32][]byte{}, owners: map[uint32]owner{}}
+	// A write version above 2 makes SQLite open the file read-only; a
+	// read version above 2 is one it cannot read (lockBtree).
+	if h[19] > 2 {
+		return nil, &Error{Offset: 19, Msg: fmt.Sprintf("file format read version %d is not one SQLite 3 reads", h[19])}
 	}
 	db.usable = db.pageSize - int(h[20])
 	if db.usable < 480 {
 		return nil, &Error{Offset: 20, Msg: fmt.Sprintf("%d reserved bytes leave %d of a page usable, below 480", h[20], db.usable)}
 	}
-	db.pages = uint32(size / int64(db.pageSize))
-	if db.pages == 0 {
+	filePages := size / int64(db.pageSize)
+	if filePages == 0 {
 		return nil, &Error{Offset: 0, Msg: "the file is shorter than a page"}
+	}
+	if filePages > math.MaxUint32 {
+		filePages = math.MaxUint32
+	}
+	db.pages = uint32(filePages)
+	// The header's page count, where valid (non-zero and written by the
+	// same transaction as the change counter), is the database's size, as
+	// SQLite's lockBtree takes it; one past the file's end is corrupt.
+	if n := binary.BigEndian.Uint32(h[28:]); n != 0 && string(h[24:28]) == string(h[92:96]) {
+		if int64(n) > filePages {
+			return nil, &Error{Offset: 28, Msg: fmt.Sprintf("the header gives %d pages, the file holds %d", n, filePages)}
+		}
+		db.pages = n
 	}
 	switch enc := binary.BigEndian.Uint32(h[56:]); enc {
 	case 0, 1:
@@ -138,10 +179,29 @@ func (db *DB) Table(name string) *Table {
 	return nil
 }
 
+// readHeader checks the magic string and returns the page size.
+func readHeader(r io.ReaderAt) (int, error) {
+	var h [18]byte
+	if _, err := r.ReadAt(h[:], 0); err != nil {
+		return 0, &Error{Offset: 0, Msg: "no 100-byte header: " + err.Error()}
+	}
+	if string(h[:16]) != Magic {
+		return 0, &Error{Offset: 0, Msg: "not an SQLite 3 database"}
+	}
+	pageSize := int(binary.BigEndian.Uint16(h[16:]))
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	if pageSize < 512 || pageSize&(pageSize-1) != 0 {
+		return 0, &Error{Offset: 16, Msg: fmt.Sprintf("page size %d is not a power of two from 512 to 65536", pageSize)}
+	}
+	return pageSize, nil
+}
+
 // readSchema reads the schema table (page 1): its rows are type, name,
 // tbl_name, rootpage, sql.
 func (db *DB) readSchema() error {
-	schema := &Table{Name: "sqlite_schema", db: db, root: 1, rowid: -1, real: make([]bool, 5)}
+	schema := &Table{Name: "sqlite_schema", db: db, root: 1, rowid: -1, real: make([]bool, 5), stored: []int{0, 1, 2, 3, 4}}
 	for _, c := range []string{"type", "name", "tbl_name", "rootpage", "sql"} {
 		schema.Columns = append(schema.Columns, Column{Name: c})
 	}
@@ -158,6 +218,7 @@ func (db *DB) readSchema() error {
 		}
 		t := &Table{Name: name, db: db, root: uint32(root), rowid: -1}
 		if root == 0 { // a virtual table: no B-tree
+			t.err = fmt.Sprintf("table %s is a virtual table (CREATE VIRTUAL TABLE), which this reader does not read", name)
 			db.tables = append(db.tables, t)
 			return nil
 		}
@@ -165,23 +226,24 @@ func (db *DB) readSchema() error {
 			// A table we cannot parse is listed without columns; reading
 			// it is an error.
 			t.Columns = nil
-			t.root = 0
+			t.err = fmt.Sprintf("table %s: its CREATE TABLE statement is not one this reader understands (%v)", name, err)
 		}
 		db.tables = append(db.tables, t)
 		return nil
 	})
 }
 
-// parse takes the column names and types from a CREATE TABLE statement.
+// parse takes the column names, declared types and the columns' place
+// in the record from a CREATE TABLE statement
+// (https://www.sqlite.org/lang_createtable.html). A table this reader
+// cannot read keeps its columns and the reason (t.err), which Scan and
+// Row return.
 func (t *Table) parse(sql string) error {
 	sql = stripComments(sql)
 	open := indexOutsideQuotes(sql, '(')
-	closeAt := strings.LastIndexByte(sql, ')')
+	closeAt := lastIndexOutsideQuotes(sql, ')')
 	if open < 0 || closeAt < open {
 		return errors.New("no column list")
-	}
-	if strings.Contains(strings.ToUpper(sql[closeAt:]), "WITHOUT") {
-		return errors.New("a WITHOUT ROWID table")
 	}
 	var pk string
 	for _, def := range splitTopLevel(sql[open+1 : closeAt]) {
@@ -191,32 +253,32 @@ func (t *Table) parse(sql string) error {
 		}
 		switch strings.ToUpper(words[0]) {
 		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN":
-			up := strings.ToUpper(strings.TrimSpace(def))
-			if strings.HasPrefix(up, "PRIMARY") {
-				if l, r := strings.IndexByte(def, '('), strings.LastIndexByte(def, ')'); l >= 0 && r > l {
-					if cols := splitTopLevel(def[l+1 : r]); len(cols) == 1 {
-						if w := fields(cols[0]); len(w) == 1 {
-							pk = unquote(w[0])
-						}
+			if i := keyword(words, "PRIMARY", "KEY"); i >= 0 && i+2 < len(words) && words[i+2][0] == '(' {
+				if cols := splitTopLevel(words[i+2][1 : len(words[i+2])-1]); len(cols) == 1 {
+					if w := fields(cols[0]); len(w) >= 1 {
+						pk = unquote(w[0])
 					}
 				}
 			}
 			continue
 		}
 		c := Column{Name: unquote(words[0])}
-		var typ []string
-		for _, w := range words[1:] {
-			switch strings.ToUpper(w) {
-			case "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "GENERATED", "AS":
-				goto done
-			}
-			typ = append(typ, w)
+		rest := words[1:]
+		for len(rest) > 0 && !constraintWord(rest[0]) {
+			rest = rest[1:]
 		}
-	done:
-		c.Type = strings.Join(typ, " ")
-		up := strings.ToUpper(" " + strings.Join(words, " ") + " ")
-		if strings.EqualFold(c.Type, "INTEGER") && strings.Contains(up, " PRIMARY KEY") && !strings.Contains(up, " PRIMARY KEY DESC") {
+		c.Type = strings.Join(words[1:len(words)-len(rest)], " ")
+		cons, def := constraints(rest)
+		c.Default = def
+		if i := keyword(cons, "PRIMARY", "KEY"); i >= 0 && strings.EqualFold(c.Type, "INTEGER") &&
+			(i+2 >= len(cons) || !strings.EqualFold(cons[i+2], "DESC")) {
 			t.rowid = len(t.Columns)
+		}
+		if i := keyword(cons, "AS"); i >= 0 {
+			c.Generated = "VIRTUAL"
+			if i+2 < len(cons) && strings.EqualFold(cons[i+2], "STORED") {
+				c.Generated = "STORED"
+			}
 		}
 		t.Columns = append(t.Columns, c)
 	}
@@ -230,19 +292,86 @@ func (t *Table) parse(sql string) error {
 	t.real = make([]bool, len(t.Columns))
 	for i, c := range t.Columns {
 		t.real[i] = realAffinity(c.Type)
+		if c.Generated != "VIRTUAL" {
+			t.stored = append(t.stored, i)
+		}
+	}
+	for _, opt := range strings.Split(sql[closeAt+1:], ",") {
+		if w := fields(opt); len(w) == 2 && strings.EqualFold(w[0], "WITHOUT") && strings.EqualFold(w[1], "ROWID") {
+			t.err = fmt.Sprintf("table %s is a WITHOUT ROWID table, which this reader does not read", t.Name)
+		}
 	}
 	return nil
 }
 
-// realAffinity reports whether a declared type has REAL affinity
-// (https://www.sqlite.org/datatype3.html, 3.1).
-func realAffinity(typ string) bool {
-	u := strings.ToUpper(typ)
-	if strings.Contains(u, "INT") || strings.Contains(u, "CHAR") || strings.Contains(u, "CLOB") ||
-		strings.Contains(u, "TEXT") || strings.Contains(u, "BLOB") || u == "" {
-		return false
+// constraintWord reports whether w starts a column constraint, ending
+// the declared type before it.
+func constraintWord(w string) bool {
+	switch strings.ToUpper(w) {
+	case "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "GENERATED", "AS":
+		return true
 	}
-	return strings.Contains(u, "REAL") || strings.Contains(u, "FLOA") || strings.Contains(u, "DOUB")
+	return false
+}
+
+// constraints returns a column's constraint words, upper-cased, with
+// the name after CONSTRAINT, COLLATE or REFERENCES and the value after
+// DEFAULT blanked, so that a name or a string ("DEFAULT ' PRIMARY KEY'")
+// is never taken for a keyword; def is the DEFAULT value as written (a
+// sign joined to its number).
+func constraints(words []string) (cons []string, def string) {
+	cons = make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := strings.ToUpper(words[i])
+		cons = append(cons, w)
+		if i+1 >= len(words) {
+			break
+		}
+		switch w {
+		case "CONSTRAINT", "COLLATE", "REFERENCES":
+			cons = append(cons, "")
+			i++
+		case "DEFAULT":
+			cons = append(cons, "")
+			i++
+			def = words[i]
+			if (def == "-" || def == "+") && i+1 < len(words) {
+				cons = append(cons, "")
+				i++
+				def += words[i]
+			}
+		}
+	}
+	return cons, def
+}
+
+// keyword is the index in words of the first run of the keywords kw (any
+// case), or -1. Quoted words and parenthesised groups are never
+// keywords.
+func keyword(words []string, kw ...string) int {
+	for i := 0; i+len(kw) <= len(words); i++ {
+		match := true
+		for j, k := range kw {
+			if !strings.EqualFold(words[i+j], k) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
+}
+
+// Err is why the table cannot be read (a WITHOUT ROWID or virtual
+// table, or a CREATE TABLE statement this reader does not parse), or
+// nil.
+func (t *Table) Err() error {
+	if t.err == "" {
+		return nil
+	}
+	return &Error{Offset: -1, Msg: t.err}
 }
 
 // Column returns the index of the column called name (any case), or -1.
@@ -260,8 +389,8 @@ func (t *Table) Column(name string) int {
 // The slice and the byte slices are reused after fn returns. An error
 // from fn stops the scan and is returned.
 func (t *Table) Scan(fn func(rowid int64, rec []any) error) error {
-	if t.root == 0 {
-		return &Error{Msg: fmt.Sprintf("table %s: its CREATE TABLE statement is not one this reader understands (a WITHOUT ROWID or virtual table?)", t.Name)}
+	if err := t.Err(); err != nil {
+		return err
 	}
 	s := scan{t: t, seen: map[uint32]bool{}, rec: make([]any, len(t.Columns))}
 	return s.page(t.root, fn)
@@ -271,8 +400,8 @@ func (t *Table) Scan(fn func(rowid int64, rec []any) error) error {
 // Scan gives them); ok is false when there is none. Rows read in
 // about rowid order cost a page read per leaf page, not per row.
 func (t *Table) Row(id int64, rec []any) (ok bool, err error) {
-	if t.root == 0 {
-		return false, &Error{Msg: fmt.Sprintf("table %s: its CREATE TABLE statement is not one this reader understands (a WITHOUT ROWID or virtual table?)", t.Name)}
+	if err := t.Err(); err != nil {
+		return false, err
 	}
 	db := t.db
 	pg := t.root
@@ -457,6 +586,9 @@ func (db *DB) leafCell(pg uint32, b []byte, h btreeHeader, i int) (rowid int64, 
 		if int64(c)+keep+4 > u {
 			return 0, nil, over, &Error{Page: pg, Offset: db.offset(pg) + int64(c), Msg: fmt.Sprintf("cell %d runs past the page", i)}
 		}
+		if spill := size - keep; spill > int64(db.pages)*int64(db.usable-4) {
+			return 0, nil, over, &Error{Page: pg, Offset: db.offset(pg) + int64(c), Msg: fmt.Sprintf("cell %d declares a payload of %d bytes, more than the file's %d pages hold", i, size, db.pages)}
+		}
 		over = overflow{size: size, next: binary.BigEndian.Uint32(b[c+int(keep):])}
 	} else if int64(c)+keep > u {
 		return 0, nil, over, &Error{Page: pg, Offset: db.offset(pg) + int64(c), Msg: fmt.Sprintf("cell %d runs past the page", i)}
@@ -532,12 +664,14 @@ func (s *scan) record(pg uint32, rowid int64, payload []byte, over overflow) err
 	db := s.t.db
 	if over.next != 0 {
 		s.buf = append(s.buf[:0], payload...)
-		seen := map[uint32]bool{}
+		db.reads++
 		for next := over.next; int64(len(s.buf)) < over.size; {
-			if next == 0 || seen[next] {
-				return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain ends early or loops", rowid)}
+			if next == 0 {
+				return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain ends after %d of its %d bytes", rowid, len(s.buf), over.size)}
 			}
-			seen[next] = true
+			if err := db.claim(next, s.t.root, rowid, db.reads, pg); err != nil {
+				return err
+			}
 			b, err := db.page(next)
 			if err != nil {
 				return err
@@ -559,7 +693,9 @@ func (s *scan) record(pg uint32, rowid int64, payload []byte, over overflow) err
 	for i := range s.rec {
 		s.rec[i] = nil
 	}
-	for col := 0; len(types) > 0; col++ {
+	stored := s.t.stored
+	k := 0 // values read
+	for ; len(types) > 0; k++ {
 		st, n := varint(types)
 		if n == 0 {
 			return bad("a serial type runs past the record header")
@@ -567,13 +703,14 @@ func (s *scan) record(pg uint32, rowid int64, payload []byte, over overflow) err
 		types = types[n:]
 		size := serialSize(st)
 		if size < 0 || size > int64(len(body)) {
-			return bad(fmt.Sprintf("column %d's value (serial type %d) runs past the record", col+1, st))
+			return bad(fmt.Sprintf("value %d (serial type %d) runs past the record", k+1, st))
 		}
 		v := body[:size]
 		body = body[size:]
-		if col >= len(s.rec) {
+		if k >= len(stored) || stored[k] >= len(s.rec) {
 			continue // more values than columns: ignored, as SQLite does
 		}
+		col := stored[k]
 		s.rec[col] = db.value(st, v)
 		if s.t.real[col] {
 			if i, ok := s.rec[col].(int64); ok {
@@ -581,9 +718,47 @@ func (s *scan) record(pg uint32, rowid int64, payload []byte, over overflow) err
 			}
 		}
 	}
+	// Columns added by ALTER TABLE after the row was written read their
+	// DEFAULT value.
+	for ; k < len(stored) && stored[k] < len(s.rec); k++ {
+		col := stored[k]
+		v, err := s.t.defaultValue(col)
+		if err != nil {
+			return bad(err.Error())
+		}
+		s.rec[col] = v
+	}
 	if s.t.rowid >= 0 && s.t.rowid < len(s.rec) {
 		s.rec[s.t.rowid] = rowid
 	}
+	return nil
+}
+
+// owner is the row whose overflow chain holds a page, and the read of
+// that chain (DB.reads) that last reached it.
+type owner struct {
+	root  uint32
+	rowid int64
+	read  uint64
+}
+
+// claim records that overflow page next belongs to the row rowid of the
+// table at root (whose cell is on page pg), reached by the read numbered
+// read. A page of another row's chain, or one reached twice by one read
+// (a loop), is an error: in a sound file every page has one place, and
+// without the check a file whose rows all share one long chain, or each
+// loop through their own, would be read (and its value kept) once per
+// row or per turn, an allocation no bound of the file's size holds.
+func (db *DB) claim(next, root uint32, rowid int64, read uint64, pg uint32) error {
+	if prev, ok := db.owners[next]; ok {
+		switch {
+		case prev.root != root || prev.rowid != rowid:
+			return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain goes on to page %d, which holds row %d's (a page in two places)", rowid, next, prev.rowid)}
+		case prev.read == read:
+			return &Error{Page: pg, Offset: db.offset(pg), Msg: fmt.Sprintf("row %d's overflow chain comes back to page %d (a loop)", rowid, next)}
+		}
+	}
+	db.owners[next] = owner{root, rowid, read}
 	return nil
 }
 
@@ -628,11 +803,36 @@ func (db *DB) value(st int64, b []byte) any {
 	if db.utf16 == nil {
 		return string(b)
 	}
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		u[i] = db.utf16.Uint16(b[2*i:])
+	return utf16Text(db.utf16, b)
+}
+
+// utf16Text converts UTF-16 text to UTF-8 as SQLite does
+// (sqlite3VdbeMemTranslate, built without SQLITE_REPLACE_INVALID_UTF):
+// any unit from 0xD800 to 0xDFFF takes the next unit with it, paired or
+// not, and an odd last byte is dropped.
+func utf16Text(order binary.ByteOrder, b []byte) string {
+	out := make([]byte, 0, len(b)*3/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		c := uint32(order.Uint16(b[i:]))
+		if c >= 0xd800 && c < 0xe000 && i+3 < len(b) {
+			i += 2
+			c2 := uint32(order.Uint16(b[i:]))
+			c = c2&0x3ff + (c&0x3f)<<10 + ((c&0x3c0)+0x40)<<10
+		}
+		// WRITE_UTF8: a lone surrogate at the end is written as its
+		// three bytes, as SQLite writes it.
+		switch {
+		case c < 0x80:
+			out = append(out, byte(c))
+		case c < 0x800:
+			out = append(out, 0xc0|byte(c>>6), 0x80|byte(c&0x3f))
+		case c < 0x10000:
+			out = append(out, 0xe0|byte(c>>12), 0x80|byte(c>>6&0x3f), 0x80|byte(c&0x3f))
+		default:
+			out = append(out, 0xf0|byte(c>>18), 0x80|byte(c>>12&0x3f), 0x80|byte(c>>6&0x3f), 0x80|byte(c&0x3f))
+		}
 	}
-	return string(utf16.Decode(u))
+	return string(out)
 }
 
 // varint decodes an SQLite varint (1 to 9 bytes, big-endian, seven bits a
@@ -686,6 +886,19 @@ func closer(c byte) byte {
 		return ']'
 	}
 	return 0
+}
+
+// lastIndexOutsideQuotes is the index of the last c in s not inside
+// quotes, or -1.
+func lastIndexOutsideQuotes(s string, c byte) int {
+	var q quotes
+	last := -1
+	for i := 0; i < len(s); i++ {
+		if !q.in(s[i]) && s[i] == c {
+			last = i
+		}
+	}
+	return last
 }
 
 // indexOutsideQuotes is the index of the first c in s not inside quotes,
