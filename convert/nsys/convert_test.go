@@ -352,14 +352,19 @@ func TestBlockingCalls(t *testing.T) {
 // stream and event syncs' 200 and 300 ns are left: lat.host_sync is
 // their mean, 250 ns = 353 cycles, over 2 calls.
 func TestHostSyncSkew(t *testing.T) {
-	f := blockingFixture()
-	f.call(30, 71500, 3)
-	f.kernel(30, 0, 7, 72100, 72600, 9, [6]int64{1, 1, 1, 32, 1, 1}, 8, 0, 0)
-	recs, _ := convertFixture(t, f, DefaultOptions())
+	recs, _ := convertFixture(t, skewFixture(), DefaultOptions())
 	h := recs[0].(*trace.Header)
 	if h.Meta["set.lat.host_sync"] != "353" || h.Meta["host_sync_calls"] != "2" {
 		t.Errorf("meta set.lat.host_sync %q over %q calls, want 353 over 2", h.Meta["set.lat.host_sync"], h.Meta["host_sync_calls"])
 	}
+}
+
+// skewFixture is TestHostSyncSkew's report.
+func skewFixture() fixture {
+	f := blockingFixture()
+	f.call(30, 71500, 3)
+	f.kernel(30, 0, 7, 72100, 72600, 9, [6]int64{1, 1, 1, 32, 1, 1}, 8, 0, 0)
+	return f
 }
 
 // blockingFixture is TestBlockingCalls's report.
