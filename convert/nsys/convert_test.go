@@ -310,8 +310,9 @@ func TestUnusedEvents(t *testing.T) {
 // On the base fixture's clock (t = (ns − 1000) × 1.41 + 14383): the copy
 // returns at 69900 × 1.41 + 14383 = 112942, and, since it blocks, is
 // issued where the model's wait returns by then: its return less
-// lat.host_sync (423), its 4000 bytes at 15.75 GB/s (358) and the
-// latencies to the GPU (4935 + 7050), 100176, before the t its GPU start
+// lat.host_sync (423), its 4000 bytes at the 16.384 GB/s the pinned copy
+// there measures (8192 bytes in 500 ns; 344 cycles) and the latencies
+// to the GPU (4935 + 7050), 100190, before the t its GPU start
 // gives (100534) and after its call (61000 ns, 98983); the
 // stream sync is called at 113083 and returns at 113365; the device sync
 // 114493 and 115198; the event sync 115903 and 116326. Their own costs,
@@ -324,7 +325,7 @@ func TestBlockingCalls(t *testing.T) {
 	recs, sum := convertFixture(t, f, DefaultOptions())
 	got := outline(recs)
 	want := []string{
-		"memcpy d2h buffer 2 stream 7 t 100176 blocking pageable ret 112942",
+		"memcpy d2h buffer 2 stream 7 t 100190 blocking pageable ret 112942",
 		"sync stream stream 7 event 0 t 113083 ret 113365",
 		"sync device stream 0 event 0 t 114493 ret 115198",
 		"sync event stream 0 event 1 t 115903 ret 116326",
@@ -339,6 +340,31 @@ func TestBlockingCalls(t *testing.T) {
 	if sum.Syncs != 5 || len(sum.Unused) != 4 {
 		t.Errorf("summary %s, want 5 syncs and 4 kinds not converted", sum)
 	}
+}
+
+// TestHostSyncSkew adds to TestBlockingCalls's report a kernel launched
+// at 71500 ns that runs from 72100 to 72600 ns, past the return of the
+// device sync (72000 to 72500 ns) that waited for it, as a capture whose
+// GPU clock runs a little ahead of the host's shows it. That sync
+// measures nothing: the activity before it that ended by its return
+// (the copy back, 70700 ns) is not what it waited for, and taking its
+// call as where its own cost starts would count its 500 ns wait. The
+// stream and event syncs' 200 and 300 ns are left: lat.host_sync is
+// their mean, 250 ns = 353 cycles, over 2 calls.
+func TestHostSyncSkew(t *testing.T) {
+	recs, _ := convertFixture(t, skewFixture(), DefaultOptions())
+	h := recs[0].(*trace.Header)
+	if h.Meta["set.lat.host_sync"] != "353" || h.Meta["host_sync_calls"] != "2" {
+		t.Errorf("meta set.lat.host_sync %q over %q calls, want 353 over 2", h.Meta["set.lat.host_sync"], h.Meta["host_sync_calls"])
+	}
+}
+
+// skewFixture is TestHostSyncSkew's report.
+func skewFixture() fixture {
+	f := blockingFixture()
+	f.call(30, 71500, 3)
+	f.kernel(30, 0, 7, 72100, 72600, 9, [6]int64{1, 1, 1, 32, 1, 1}, 8, 0, 0)
+	return f
 }
 
 // blockingFixture is TestBlockingCalls's report.

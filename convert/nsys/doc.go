@@ -96,7 +96,8 @@
 // writes after edges. Copies carry blocking, pageable and, where they
 // block, ret. The header's meta set.lat.host_sync is the median cost of
 // a blocking sync once the GPU work before its return has finished
-// (converter.hostSync). A copy that blocks is issued no later than
+// (converter.hostSync; a device sync that returned before the end of an
+// activity that started by then measures nothing). A copy that blocks is issued no later than
 // where the model's wait returns by its captured return (ret −
 // lat.host_sync − its modelled time − its ready time) and no earlier
 // than its call (converter.boundBlocking): a pageable host-to-device
@@ -177,7 +178,7 @@
 // io.pcie_gbps; the header's meta sets both from the copies' GPU
 // durations where the report has enough copies (profile.FitCopies: the
 // latency is the median over at least 3 copies of at most 4 KiB, the rate
-// Σ bytes / Σ (duration − latency) over at least 3 larger ones, both
+// Σ bytes / Σ (duration − latency) over the larger ones, any number, both
 // directions, from the copies of the memory kind, pageable or pinned,
 // that took the more GPU time; meta copy_latency_copies, pcie_copies,
 // copy_memory).

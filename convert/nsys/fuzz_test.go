@@ -54,6 +54,12 @@ func FuzzConvert(f *testing.F) {
 	}
 	f.Add(blocking, int64(216), int64(256), int64(3000), int64(33000), int64(32), int64(3072), int64(7), int64(1410000000), int64(5), uint16(0))
 	f.Add(blocking[:len(blocking)*3/4], int64(1), int64(1), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(invalidID), uint16(1<<8))
+	// A device sync that returns before the end of the kernel it waited for.
+	skew, err := os.ReadFile(skewFixture().write(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(skew, int64(216), int64(256), int64(3000), int64(33000), int64(32), int64(3072), int64(7), int64(1410000000), int64(5), uint16(0))
 	measured, err := os.ReadFile(measuredFixture().write(f))
 	if err != nil {
 		f.Fatal(err)

@@ -60,6 +60,7 @@ type pendingCall struct {
 	t, ret   int64
 	hasRet   bool
 	blocking bool
+	device   bool // a device sync: it waits for all of the device's work
 }
 
 // schedule is the timing pass: a walk over the device's copies, kernels
@@ -101,7 +102,7 @@ func (c *converter) schedule() error {
 		op := profile.Op{Kind: profile.Kernel}
 		switch o := o.(type) {
 		case *syncOp:
-			calls = append(calls, pendingCall{pos: len(ops), sync: true, t: o.t, ret: o.ret, hasRet: o.hasRet, blocking: o.op.Blocks()})
+			calls = append(calls, pendingCall{pos: len(ops), sync: true, t: o.t, ret: o.ret, hasRet: o.hasRet, blocking: o.op.Blocks(), device: o.op == trace.SyncDevice})
 			continue
 		case *copyOp:
 			op.Start, op.Kind = o.start, profile.Copy
@@ -305,22 +306,49 @@ func (tm *timing) originNs(mhz float64) int64 {
 //	end − max(start, the end of the device's last GPU activity that ended by then)
 //
 // in cycles at mhz, the activities being its kernels, copies and memsets
-// of any kind. ok is false where the report has no such sync.
+// of any kind. A device sync that returned while an activity that
+// started before its return had not ended measures nothing and is left
+// out: it waited for all of the device's work, so the GPU's clock runs
+// ahead of the host's there (cuda-perf-sandbox's device sync returned
+// 6 µs before the end of the kernel it waited for, which started 1.1 ms
+// into the sync), the activity that ended by the return is one it did
+// not wait for, and its whole wait would count as its own cost. (A
+// stream or event sync may return while another stream's work runs.)
+// ok is false where the report has no sync that measures it.
 func (c *converter) hostSync(calls []pendingCall) (cycles, n int64, ok bool, err error) {
 	var costs []int64
-	var ends []int64
+	var spans [][2]int64 // by start
+	var reach []int64    // reach[i]: the latest end of spans[:i+1]
+	var ends []int64     // the spans' ends, in order
 	for _, p := range calls {
 		if !p.sync || !p.blocking || !p.hasRet {
 			continue
 		}
-		if ends == nil {
-			if ends, err = c.r.gpuEnds(c.dev); err != nil {
+		if spans == nil {
+			if spans, err = c.r.gpuSpans(c.dev); err != nil {
 				return 0, 0, false, err
 			}
+			reach, ends = make([]int64, len(spans)), make([]int64, len(spans))
+			for i, s := range spans {
+				reach[i], ends[i] = s[1], s[1]
+				if i > 0 {
+					reach[i] = max(reach[i], reach[i-1])
+				}
+			}
+			slices.Sort(ends)
+			if spans == nil {
+				spans = [][2]int64{}
+			}
+		}
+		// The spans that started by the return: where one of them
+		// ends after it, a device sync measures nothing.
+		i, _ := slices.BinarySearchFunc(spans, p.ret+1, func(s [2]int64, t int64) int { return cmp.Compare(s[0], t) })
+		if i > 0 && p.device && reach[i-1] > p.ret {
+			continue
 		}
 		from := p.t
-		if i, _ := slices.BinarySearch(ends, p.ret+1); i > 0 {
-			from = max(from, ends[i-1])
+		if j, _ := slices.BinarySearch(ends, p.ret+1); j > 0 {
+			from = max(from, ends[j-1])
 		}
 		costs = append(costs, max(p.ret-from, 0))
 	}
@@ -357,26 +385,4 @@ func (r *report) gpuSpans(dev int64) ([][2]int64, error) {
 	}
 	slices.SortFunc(spans, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
 	return spans, nil
-}
-
-// gpuEnds is the end (ns) of every kernel, copy and memset of device dev,
-// in increasing order.
-func (r *report) gpuEnds(dev int64) ([]int64, error) {
-	var ends []int64
-	for _, tab := range []string{tabKernel, tabMemcpy, tabMemset} {
-		if !r.hasCol(tab, "end") {
-			continue
-		}
-		err := r.scan(tab, "reading the GPU's activity", []string{"deviceId", "end"}, func(_ int64, v []any) error {
-			if e, ok := v[1].(int64); ok && equal(v[0], dev) {
-				ends = append(ends, e)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	slices.Sort(ends)
-	return ends, nil
 }

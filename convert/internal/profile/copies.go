@@ -25,9 +25,13 @@ import (
 //     their time), pooled over both directions, where there are at least
 //     MinFitCopies of them;
 //   - rate: Σ bytes / Σ (duration − latency) over the other copies, both
-//     directions, where there are at least MinFitCopies of them: the rate
-//     at which the model spends on them the GPU time they took in all
-//     (the latency is 0 here when it was not measured);
+//     directions, where there is at least one: the rate at which the
+//     model spends on them the GPU time they took in all (the latency is
+//     0 here when it was not measured). A sum needs no more than one
+//     copy to hold the copies' GPU time, and the model's assumed rate,
+//     which a capture without a fit replays at, is another machine's
+//     (gpu3's one 4 MB pageable copy ran at 5.3 GB/s, CUDATutorial's
+//     102 MB one at 10.6, against the model's 15.75);
 //   - the latency's (dur − bytes / rate) uses the rate measured from a
 //     first latency, the small copies' median duration; the rate then
 //     uses the final latency.
@@ -44,8 +48,8 @@ import (
 // about 1 µs.
 const SmallCopyBytes = 4096
 
-// MinFitCopies is the fewest copies a latency or a rate is measured
-// from.
+// MinFitCopies is the fewest small copies a latency is measured from: a
+// median of fewer is one copy's or a mean of two.
 const MinFitCopies = 3
 
 // CopySample is one host↔device copy as the profile shows it on the GPU.
@@ -95,7 +99,7 @@ func FitCopies(samples []CopySample) CopyFit {
 		f.Latency, f.LatencyN = medianLatency(small, 0), len(small)
 	}
 	rate := func(lat float64) (float64, bool) {
-		if len(large) < MinFitCopies {
+		if len(large) == 0 {
 			return 0, false
 		}
 		var bytes, ns float64

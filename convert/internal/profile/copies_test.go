@@ -43,6 +43,13 @@ func TestFitCopies(t *testing.T) {
 	if _, ok := meta["set.io.copy_latency"]; ok || meta["copy_memory"] != "pinned" {
 		t.Errorf("meta %v: no latency measured", meta)
 	}
+	// One larger copy measures the rate: a 4 MB pageable copy there and
+	// a 16 KB one back (gpu3's shape), 4016384 bytes in 2 × 1000 + 401638
+	// ns. The model's own 15.75 GB/s would replay them in a third of it.
+	f = FitCopies(append(copies(1, 4_000_000, true), copies(1, 16384, true)...))
+	if !f.Pageable || f.LatencyN != 0 || f.GBpsN != 2 || !near(f.GBps, 4016384/403638.0) {
+		t.Errorf("fit %+v, want pageable, no latency, %.4f GB/s over 2", f, 4016384/403638.0)
+	}
 	// Nothing to measure: nothing recorded.
 	meta = map[string]string{}
 	FitCopies(copies(2, 8, true)).Record(meta, 1500)
