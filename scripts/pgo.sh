@@ -62,7 +62,7 @@ go tool pprof -proto "${profiles[@]}" > "$tmp/merged.pgo"
 # ballast of one edge between two functions no program has, weighing
 # (100 tail - 1) times the profile's own, moves the line to where the
 # lightest tail% of the real weight is left cold.
-tail=20
+tail=30
 weight=$(go tool preprofile -i "$tmp/merged.pgo" -o /dev/stdout | awk 'NR > 1 && NR % 3 == 1 {w += $2} END {print w}')
 python3 - "$tmp/ballast.pb" $((weight * (tail - 1))) <<'PY'
 import sys
