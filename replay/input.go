@@ -80,7 +80,7 @@ type bodyCursor struct {
 // headers that give none), stages whether host I/O is modelled (buffers
 // must then come before the first launch), streams cdp.streams.
 func newBodyCursor(src trace.Source, byIndex func(int) *Kernel, pageBytes int64, stages bool, streams streamsWhatIf) *bodyCursor {
-	r := &treeReader{pageBytes: pageBytes, stages: stages, streams: streams}
+	r := &treeReader{io: pageFiling{pageBytes: pageBytes, stages: stages}, book: kernelBook{streams: streams}}
 	r.setSource(src)
 	return &bodyCursor{r: r, byIndex: byIndex}
 }
@@ -97,7 +97,7 @@ func (b *bodyCursor) readHeader() (*trace.Header, error) {
 	if b.r.header == nil {
 		return nil, errors.New("trace has no header record")
 	}
-	b.ordered = b.r.ordered
+	b.ordered = b.r.seg.ordered
 	return b.r.header, nil
 }
 
@@ -115,13 +115,13 @@ func (b *bodyCursor) setClock(c clock) {
 func (b *bodyCursor) scale(v int64) int64 { return b.clk.scale(v) }
 
 // pages is the page space of the buffers the preamble declared (readHeader).
-func (b *bodyCursor) pages() *pageSpace { return b.r.space }
+func (b *bodyCursor) pages() *pageSpace { return b.r.io.space }
 
 // setRefs has the reader keep CTAs' page references (CRCS) from refs, with
 // the kernels in irregular referencing every page, and the touches of the
 // CTAs that touches names. Call it before the first load.
 func (b *bodyCursor) setRefs(refs *refSource, irregular map[uint64]bool, touches touchMode) {
-	b.r.refs, b.r.irregular, b.r.touches = refs, irregular, touches
+	b.r.io.refs, b.r.io.irregular, b.r.io.touches = refs, irregular, touches
 }
 
 // load reads segments until host kernel k has its body: its declaration
@@ -233,7 +233,7 @@ func (b *bodyCursor) readAhead(ra ReadAhead) {
 	if b.cur.err != nil {
 		return // the trace has ended, or failed, in its preamble
 	}
-	p := ra.Records(b.r.src)
+	p := ra.Records(b.r.feed.src)
 	b.r.setSource(p)
 	b.closer, _ = p.(io.Closer)
 	if !b.ordered {

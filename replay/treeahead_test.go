@@ -35,7 +35,7 @@ func TestTreeMsgHeldBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &treeReader{src: trace.NewValidator(src)}
+		b := &treeReader{feed: recordFeed{src: trace.NewValidator(src)}}
 		enough := func(m *treeMsg) bool { return m.records >= treeBatch || m.held >= treeMsgBytes }
 		var msgs, byHeld, records, specs int
 		var past uint64 // CTAs of the open host kernel handed over

@@ -15,7 +15,7 @@ import (
 // takeDecl is the declaration of the kernel l launches, which it takes:
 // a kernel is launched once.
 func (b *treeReader) takeDecl(l *trace.Launch) (declaration, error) {
-	d, ok := b.decls.Take(l.Kernel)
+	d, ok := b.book.decls.Take(l.Kernel)
 	if !ok {
 		return d, fmt.Errorf("launch of kernel %d: kernel not declared", l.Kernel)
 	}
@@ -38,7 +38,7 @@ func (b *treeReader) device(l *trace.Launch) error {
 // orphan is the error of device launch l whose parent kernel is not in
 // the tree or has not l's parent CTA, or nil where it has.
 func (b *treeReader) orphan(l *trace.Launch) error {
-	switch p := b.known(&b.parent, l.Parent.Kernel); {
+	switch p := b.book.known(&b.book.parent, l.Parent.Kernel); {
 	case p.k == nil:
 		return fmt.Errorf("device launch of kernel %d: parent kernel %d is not in this launch tree", l.Kernel, l.Parent.Kernel)
 	case l.Parent.CTA >= p.k.total:
@@ -57,38 +57,38 @@ func (b *treeReader) orphan(l *trace.Launch) error {
 // built in place in sites, not as a literal zeroed on the stack and
 // copied in by append (BFS --quick: 4 instructions a launch fewer).
 func (b *treeReader) child(l *trace.Launch, d declaration) error {
-	pf := b.known(&b.parent, l.Parent.Kernel)
+	pf := b.book.known(&b.book.parent, l.Parent.Kernel)
 	if pf.k == nil || l.Parent.CTA >= pf.k.total {
 		return b.orphan(l)
 	}
 	p := pf.k
-	child := b.kernels.newDeviceKernel(d.ctas)
+	child := b.book.kernels.newDeviceKernel(d.ctas)
 	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
 	root := pf.root
-	if b.ordered && p == b.host {
+	if b.seg.ordered && p == b.seg.host {
 		root = l.Parent.CTA
 	}
 	child.decl, child.total = d.decl, d.ctas
 	cf := filed{k: child, root: root}
-	if b.ordered {
-		b.tree.kids = append(b.tree.kids, cf) // indexed when first missed (treeTable)
+	if b.seg.ordered {
+		b.book.tree.kids = append(b.book.tree.kids, cf) // indexed when first missed (treeTable)
 	} else {
-		b.tree.Set(child.id, cf)
+		b.book.tree.Set(child.id, cf)
 	}
-	b.last = cf // its CTAs' records come next, as a rule
+	b.book.last = cf // its CTAs' records come next, as a rule
 	b.held += deviceHeld
 	b.passed(cf, 0)
-	if b.siteOf == nil || p != b.siteK || l.Parent.CTA != b.siteCTA {
+	if b.sites.of == nil || p != b.sites.k || l.Parent.CTA != b.sites.cta {
 		if err := b.gather(p, l.Parent.CTA); err != nil {
 			return err
 		}
 	}
-	kind, creates := b.streams.of(l)
-	if len(b.sites) == cap(b.sites) {
-		b.sites = slices.Grow(b.sites, 1)
+	kind, creates := b.book.streams.of(l)
+	if len(b.sites.recs) == cap(b.sites.recs) {
+		b.sites.recs = slices.Grow(b.sites.recs, 1)
 	}
-	b.sites = b.sites[:len(b.sites)+1]
-	s := &b.sites[len(b.sites)-1]
+	b.sites.recs = b.sites.recs[:len(b.sites.recs)+1]
+	s := &b.sites.recs[len(b.sites.recs)-1]
 	s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
 	s.at, s.child, s.workload, s.inline = b.clk.scale(l.Parent.At), child, l.Workload, b.clk.scale(l.InlineCycles)
 	return nil
@@ -115,32 +115,32 @@ func (b *treeReader) child(l *trace.Launch, d declaration) error {
 // (trace.Child.CTAs), not multiplied again (BFS --quick: 7 instructions a
 // child fewer).
 func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
-	for b.runs != nil && b.runs.Child(&b.kid) {
+	for b.feed.runs != nil && b.feed.runs.Child(&b.feed.kid) {
 		m.records += 2
 		// A launch level's children are declared alike: one declared as
 		// the record before it (Alike, known from its read) has the last
 		// declaration, untested (a test cost BFS --quick 11 a CTA).
-		d := declaration{decl: b.declared.last, ctas: b.kid.CTAs}
-		if !b.kid.Alike || d.decl == nil {
-			d.decl = b.declared.of(&b.kid.Kernel)
+		d := declaration{decl: b.book.declared.last, ctas: b.feed.kid.CTAs}
+		if !b.feed.kid.Alike || d.decl == nil {
+			d.decl = b.book.declared.of(&b.feed.kid.Kernel)
 		}
-		if err := b.child(&b.kid.Launch, d); err != nil {
+		if err := b.child(&b.feed.kid.Launch, d); err != nil {
 			return nil, err
 		}
-		if len(b.kid.Records()) == 0 {
+		if len(b.feed.kid.Records()) == 0 {
 			break
 		}
 		if err := b.kidCTAs(m); err != nil {
 			return nil, err
 		}
-		if b.runErr != nil {
+		if b.feed.runErr != nil {
 			// As runCTAs: step hands over, the next returns the
 			// error. fill counts a record for the step.
 			m.records--
 			return nil, nil
 		}
 	}
-	return b.src.Next()
+	return b.feed.src.Next()
 }
 
 // kidCTAs files the child's cta records read with its launch (its
@@ -152,36 +152,36 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 // the kernel filed last (child: a device kernel, never windowed), with
 // no test of their kernel and CTAs.
 func (b *treeReader) kidCTAs(m *treeMsg) error {
-	kid, f := &b.kid, b.last
+	kid, f := &b.feed.kid, b.book.last
 	cs := kid.Records()
 	m.records += len(cs)
 	b.passed(f, cs[len(cs)-1].CTA)
 	b.held += ctasHeld(len(cs), f.k.ctas.recordRun(cs, b.clk))
 	if !kid.More {
 		if kid.Err != nil {
-			b.run, b.runAt, b.runErr = b.run[:0], 0, kid.Err
+			b.feed.run, b.feed.runAt, b.feed.runErr = b.feed.run[:0], 0, kid.Err
 		}
 		return nil // no run: a call of CTAs that found none cost BFS (--quick) 19 instructions a CTA
 	}
-	run := b.run[:runLen]
+	run := b.feed.run[:runLen]
 	for {
-		n, err := b.runs.CTAs(kid.Kernel.ID, run, b.runWarps)
+		n, err := b.feed.runs.CTAs(kid.Kernel.ID, run, b.feed.runWarps)
 		m.records += n
 		if err := b.ctaRun(run[:n]); err != nil {
 			return err
 		}
 		if err != nil || n < runLen {
-			b.run, b.runAt, b.runErr = b.run[:0], 0, err
+			b.feed.run, b.feed.runAt, b.feed.runErr = b.feed.run[:0], 0, err
 			return nil
 		}
 	}
 }
 
-// known is kernel id as filed: *c when it is id's, else looked up in the
-// tree (and kept in *c; a zero filed if id is not there).
-func (b *treeReader) known(c *filed, id uint64) filed {
+// known is kernel id as filed: *c (k.parent) when it is id's, else
+// looked up in the tree (and kept in *c; a zero filed if id is not there).
+func (k *kernelBook) known(c *filed, id uint64) filed {
 	if c.k == nil || c.k.id != id {
-		*c, _ = b.tree.Get(id)
+		*c, _ = k.tree.Get(id)
 	}
 	return *c
 }
@@ -197,27 +197,27 @@ func (b *treeReader) gather(k *Kernel, i uint64) error {
 		return err
 	}
 	b.flushSites()
-	b.siteOf, b.siteK, b.siteCTA = x, k, i
-	b.sites = append(b.sites, x.sites...)
+	b.sites.of, b.sites.k, b.sites.cta = x, k, i
+	b.sites.recs = append(b.sites.recs, x.sites...)
 	return nil
 }
 
 // flushSites gives the CTA whose sites are gathering its sites.
 func (b *treeReader) flushSites() {
-	if b.siteOf == nil {
+	if b.sites.of == nil {
 		return
 	}
-	b.siteOf.sites = slices.Clone(b.sites)
-	clear(b.sites)
-	b.sites, b.siteOf = b.sites[:0], nil
+	b.sites.of.sites = slices.Clone(b.sites.recs)
+	clear(b.sites.recs)
+	b.sites.recs, b.sites.of = b.sites.recs[:0], nil
 }
 
 // cta records one CTA's cost in its kernel.
 func (b *treeReader) cta(c *trace.CTA) error {
-	f := b.last
+	f := b.book.last
 	if f.k == nil || f.k.id != c.Kernel {
-		f, _ = b.tree.Get(c.Kernel)
-		b.last = f
+		f, _ = b.book.tree.Get(c.Kernel)
+		b.book.last = f
 	}
 	k := f.k
 	if k == nil {
@@ -231,27 +231,27 @@ func (b *treeReader) cta(c *trace.CTA) error {
 		b.held += ctaHeld(k.ctas.record(c, b.clk))
 		return nil
 	}
-	if b.win.appendPlain(c, b.clk) {
+	if b.seg.win.appendPlain(c, b.clk) {
 		b.held += ctaHeld(0)
 		return nil
 	}
 	var r ctaRecord
 	r.readOwned(c, b.clk)
 	b.held += ctaHeld(len(r.warps))
-	return b.win.record(c.CTA, &r)
+	return b.seg.win.record(c.CTA, &r)
 }
 
 // windowed reports whether k's CTAs are filed in the spec window, not
 // in k's table: k is the host kernel of an ordered_trees trace.
-func (b *treeReader) windowed(k *Kernel) bool { return k == b.host && b.ordered }
+func (b *treeReader) windowed(k *Kernel) bool { return k == b.seg.host && b.seg.ordered }
 
 // extra returns CTA i of k's rare parts, creating them on first use.
 func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
-	if b.siteOf != nil && k == b.siteK && i == b.siteCTA {
-		return b.siteOf, nil // a CTA's launches come together
+	if b.sites.of != nil && k == b.sites.k && i == b.sites.cta {
+		return b.sites.of, nil // a CTA's launches come together
 	}
 	if b.windowed(k) {
-		return b.win.extra(i)
+		return b.seg.win.extra(i)
 	}
 	return k.extra(i), nil
 }
@@ -259,13 +259,13 @@ func (b *treeReader) extra(k *Kernel, i uint64) (*ctaExtra, error) {
 // passed notes that a record of CTA cta of kernel f is read: the CTA after
 // it, and (ordered_trees' open segment) how far host or device records got.
 func (b *treeReader) passed(f filed, cta uint64) {
-	b.after = cta + 1
+	b.book.after = cta + 1
 	switch k := f.k; {
-	case !b.ordered || k == nil:
-	case k == b.host:
-		b.hostPast = cta + 1
+	case !b.seg.ordered || k == nil:
+	case k == b.seg.host:
+		b.seg.hostPast = cta + 1
 	case k.order < 0:
-		b.rootPast = f.root + 1
+		b.seg.rootPast = f.root + 1
 	}
 }
 
@@ -273,21 +273,21 @@ func (b *treeReader) passed(f filed, cta uint64) {
 // scoreboard needs them.
 func (b *treeReader) ref(r trace.Record) error {
 	kid, cta := recordCTA(r)
-	if b.ordered {
-		f, _ := b.tree.Get(kid)
+	if b.seg.ordered {
+		f, _ := b.book.tree.Get(kid)
 		b.passed(f, cta)
 	}
-	if b.refs == nil {
+	if b.io.refs == nil {
 		return nil
 	}
-	isRef := b.refs.counts(r) && !b.irregular[kid]
-	isTouch := b.touches == touchAll || b.touches == touchIrregular && b.irregular[kid] && r.Kind() == trace.KindPages
+	isRef := b.io.refs.counts(r) && !b.io.irregular[kid]
+	isTouch := b.io.touches == touchAll || b.io.touches == touchIrregular && b.io.irregular[kid] && r.Kind() == trace.KindPages
 	if !isRef && !isTouch {
 		return nil
 	}
-	f := b.last
+	f := b.book.last
 	if f.k == nil || f.k.id != kid {
-		f, _ = b.tree.Get(kid)
+		f, _ = b.book.tree.Get(kid)
 	}
 	k := f.k
 	if k == nil || !k.host {
@@ -301,10 +301,10 @@ func (b *treeReader) ref(r trace.Record) error {
 		return err
 	}
 	if isRef {
-		x.refs = b.refs.appendRanges(r, x.refs)
+		x.refs = b.io.refs.appendRanges(r, x.refs)
 	}
 	if isTouch {
-		x.touches = b.refs.appendTouches(r, x.touches)
+		x.touches = b.io.refs.appendTouches(r, x.touches)
 	}
 	b.held += refHeld(r)
 	return nil
@@ -316,8 +316,8 @@ func (b *treeReader) ref(r trace.Record) error {
 // child kernel of BFS's tried a run once more, which read no record
 // (scripts/instructions.sh --quick bfs: 39 instructions a CTA fewer).
 func (b *treeReader) ended(kernel uint64) bool {
-	f := b.last
-	return f.k != nil && f.k.id == kernel && b.after >= f.k.total
+	f := b.book.last
+	return f.k != nil && f.k.id == kernel && b.book.after >= f.k.total
 }
 
 // ctaRun files cs, cta records of one kernel in a run (trace.Validator's
@@ -332,7 +332,7 @@ func (b *treeReader) ended(kernel uint64) bool {
 // each would leave them, with no call of record and passed a record
 // (scripts/instructions.sh bfs, full size: 11 instructions a CTA fewer).
 func (b *treeReader) ctaRun(cs []trace.CTA) error {
-	f := b.last
+	f := b.book.last
 	if len(cs) == 0 || f.k == nil || f.k.id != cs[0].Kernel || b.windowed(f.k) {
 		return b.ctaEach(cs)
 	}

@@ -24,26 +24,37 @@ import (
 // that comes after its tree, so nothing is filed into a kernel the engine
 // already holds.
 type treeReader struct {
-	src      trace.Source
-	batches  batchSource // src, where it hands over batches (next), else nil
-	clk      clock
-	decls    idtab.Pending[declaration] // declared, not yet launched
-	declared declCache                  // the launched kernels' declarations, shared
-	tree     treeTable                  // the open segment's kernels, not yet handed over
-	header   *trace.Header
-	eof      bool
+	clk    clock
+	header *trace.Header
+	feed   recordFeed  // where the records come from, and those read ahead of filing
+	book   kernelBook  // the kernels declared and filed, and the lookups that spare a search
+	seg    hostSegment // the open segment's host kernel and how far its CTAs are handed over
+	sites  siteGather  // the launch sites of the CTA the device launches name now
+	io     pageFiling  // host I/O and CRCS: buffers, page references, touches
+	held   int         // bytes filed since the last record was counted (treeMsg.held)
+	eof    bool
+	// redo is a host launch (or, with ending, the end of the trace)
+	// read while host CTAs of the open segment still waited to be handed
+	// over (seg.due): it ends the segment, so it is read again once they
+	// are all handed over.
+	redo   trace.Record
+	ending bool
+}
+
+// recordFeed is where the tree reader's records come from: the source,
+// and what it read ahead of filing in one of its fast forms (a batch, a
+// run of cta records, a run of plain records, a child). Apart from the
+// rest because it is the one part of the reader that knows which source
+// it reads (setSource asks once), and the hot loops test only it: step
+// takes recs, run or plain before it asks the source for a record.
+type recordFeed struct {
+	src     trace.Source
+	batches batchSource // src, where it hands over batches (next), else nil
 	// recs are the records of the batch the source handed over last,
 	// where it hands over batches (batchSource), recs[at:] not filed yet.
 	// They come first: the source changes (readAhead) before any batch.
 	recs []trace.Record
 	at   int
-	// last is the kernel the last cta record named (they come in runs),
-	// or the one filed last (its records come next), and after the CTA
-	// after that record's (passed); parent the kernel the last device
-	// launch named as its parent (a CTA's launches come together, in BFS
-	// all of a level's). Each spares a lookup in tree (two cached pages).
-	last, parent filed
-	after        uint64
 	// runs is the source's fast way to the cta records that follow one
 	// (trace.Validator.CTAs), to runs of plain ones and to a child's
 	// declaration, launch and first cta record (children), nil for a
@@ -65,7 +76,33 @@ type treeReader struct {
 	// filed yet: read in place of a run where the records allow
 	// (readRun). They come before the source's next record.
 	plain []trace.PlainCTA
+}
 
+// kernelBook is what the reader knows of kernels: those declared and not
+// yet launched, the open segment's by id, and where device kernels come
+// from and go (their storage, their streams). Apart from the feed and the
+// segment because it outlives both: a declaration may be launched in any
+// later segment, and the declarations of launched kernels are shared.
+type kernelBook struct {
+	decls    idtab.Pending[declaration] // declared, not yet launched
+	declared declCache                  // the launched kernels' declarations, shared
+	tree     treeTable                  // the open segment's kernels, not yet handed over
+	// last is the kernel the last cta record named (they come in runs),
+	// or the one filed last (its records come next), and after the CTA
+	// after that record's (passed); parent the kernel the last device
+	// launch named as its parent (a CTA's launches come together, in BFS
+	// all of a level's). Each spares a lookup in tree (two cached pages).
+	last, parent filed
+	after        uint64
+	kernels      deviceKernels // where its device kernels come from
+	streams      streamsWhatIf // cdp.streams: the stream each device launch goes into
+}
+
+// hostSegment is the open segment: its host kernel and, under
+// ordered_trees, how far its CTAs' trees are complete and handed over.
+// Apart from the book because a segment's state is reset at each host
+// launch (begin), where the book's declarations outlive segments.
+type hostSegment struct {
 	// host is the open segment's host kernel as the reader files it; nil
 	// before the first host launch. Under ordered_trees its CTAs' specs
 	// gather in win until they are handed over; otherwise in its table,
@@ -74,44 +111,44 @@ type treeReader struct {
 	win  specWindow
 	// With ordered_trees: hostPast and rootPast are one past the host CTA
 	// the host kernel's own records and the device records have reached
-	// (0: none yet); tree.kids are the device kernels of the trees not
-	// yet handed over, in the order they were launched.
+	// (0: none yet); book.tree.kids are the device kernels of the trees
+	// not yet handed over, in the order they were launched.
 	ordered            bool
 	hostPast, rootPast uint64
-
-	// sites gathers the launch sites of the CTA the device launches name
-	// now (siteOf; they come CTA by CTA), until another CTA's come or its
-	// tree is handed over: then it gets them in a slice of their number,
-	// not one grown by doubling a launch at a time.
-	// siteK and siteCTA name the CTA siteOf is, for extra, which then
-	// need not find it again: BFS scale 16's 14,713 device launches come
-	// in 140 runs of one host CTA's (callgrind: extra 79 -> 23
-	// instructions a launch).
-	sites   []siteRec
-	siteOf  *ctaExtra
-	siteK   *Kernel
-	siteCTA uint64
-
-	kernels deviceKernels // where its device kernels come from
-
-	streams   streamsWhatIf // cdp.streams: the stream each device launch goes into
-	pageBytes int64         // io.page_bytes, for headers that give none
-	stages    bool          // host I/O is modelled: buffers must come first
-	space     *pageSpace    // the buffers declared before the first launch
-	launched  bool          // a host launch has been read
-	refs      *refSource    // where CTAs' page references come from (CRCS), or nil
-	irregular map[uint64]bool
-	touches   touchMode // which CTAs' touches to keep (touch.go)
-	held      int       // bytes filed since the last record was counted (treeMsg.held)
-
 	// due is, under ordered_trees, how far the open segment's host CTAs
 	// are complete: those from win.from up to due wait to be handed over,
-	// msgSpecs at most a message (handOverTo). A host launch or the end of the
-	// trace that finds some waiting is read again (redo, ending) once they
-	// are all handed over, since it ends the segment.
-	due    uint64
-	redo   trace.Record
-	ending bool
+	// msgSpecs at most a message (handOverTo).
+	due uint64
+}
+
+// siteGather gathers the launch sites of the CTA the device launches name
+// now (of; they come CTA by CTA), until another CTA's come or its tree is
+// handed over: then it gets them in a slice of their number, not one
+// grown by doubling a launch at a time (flushSites). Apart from the book
+// because it is a CTA's, not a kernel's: k and cta name the CTA of is,
+// for extra, which then need not find it again: BFS scale 16's 14,713
+// device launches come in 140 runs of one host CTA's (callgrind: extra
+// 79 -> 23 instructions a launch).
+type siteGather struct {
+	recs []siteRec
+	of   *ctaExtra
+	k    *Kernel
+	cta  uint64
+}
+
+// pageFiling is what the reader needs of host I/O and the CRCS page
+// references: settings from the replay's options, the buffers declared
+// before the first launch, and where the CTAs' references and touches
+// go. Apart from the rest because only traces with buffers or page
+// references use it; the CTA path tests refs alone.
+type pageFiling struct {
+	pageBytes int64      // io.page_bytes, for headers that give none
+	stages    bool       // host I/O is modelled: buffers must come first
+	space     *pageSpace // the buffers declared before the first launch
+	launched  bool       // a host launch has been read
+	refs      *refSource // where CTAs' page references come from (CRCS), or nil
+	irregular map[uint64]bool
+	touches   touchMode // which CTAs' touches to keep (touch.go)
 }
 
 // filed is a kernel of the open segment as the reader keeps it: with the
@@ -204,18 +241,18 @@ func (b *treeReader) step(m *treeMsg) error {
 	if b.ending {
 		return b.stop(m, io.EOF)
 	}
-	if b.runAt < len(b.run) || len(b.plain) > 0 {
+	if b.feed.runAt < len(b.feed.run) || len(b.feed.plain) > 0 {
 		return b.runCTAs(m)
 	}
-	if b.runErr != nil {
-		return b.runErr
+	if b.feed.runErr != nil {
+		return b.feed.runErr
 	}
 	var r trace.Record
 	if b.redo != nil {
 		r, b.redo = b.redo, nil
-	} else if b.at < len(b.recs) {
-		r = b.recs[b.at]
-		b.at++
+	} else if b.feed.at < len(b.feed.recs) {
+		r = b.feed.recs[b.feed.at]
+		b.feed.at++
 	} else {
 		var err error
 		if r, err = b.next(m); err != nil {
@@ -225,25 +262,25 @@ func (b *treeReader) step(m *treeMsg) error {
 	switch r := r.(type) {
 	case *trace.Header:
 		b.header = r
-		b.ordered = r.OrderedTrees
+		b.seg.ordered = r.OrderedTrees
 		pb := r.PageBytes
 		if pb <= 0 {
-			pb = b.pageBytes
+			pb = b.io.pageBytes
 		}
-		b.space = newPageSpace(pb)
+		b.io.space = newPageSpace(pb)
 	case *trace.Buffer:
-		if b.launched && b.stages {
+		if b.io.launched && b.io.stages {
 			return lateBuffer(r)
 		}
-		if !b.launched && b.space != nil {
-			b.space.add(r)
+		if !b.io.launched && b.io.space != nil {
+			b.io.space.add(r)
 		}
 	case *trace.Access, *trace.Pages:
 		if err := b.ref(r); err != nil {
 			return err
 		}
 	case *trace.Kernel:
-		b.decls.Set(r.ID, declaration{decl: b.declared.of(r), ctas: r.CTAs()})
+		b.book.decls.Set(r.ID, declaration{decl: b.book.declared.of(r), ctas: r.CTAs()})
 	case *trace.Launch:
 		if r.Host() {
 			if !b.end(m) {
@@ -276,12 +313,12 @@ const runLen, plainLen = 64, 256
 // setSource makes src the source of the records, and its fast way to
 // runs of cta records, where it has one, the way to them.
 func (b *treeReader) setSource(src trace.Source) {
-	b.src = src
-	b.batches, _ = src.(batchSource)
-	b.runs, _ = src.(*trace.Validator)
-	if b.runs != nil && b.run == nil {
-		b.run, b.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
-		b.plain = make([]trace.PlainCTA, 0, plainLen)
+	b.feed.src = src
+	b.feed.batches, _ = src.(batchSource)
+	b.feed.runs, _ = src.(*trace.Validator)
+	if b.feed.runs != nil && b.feed.run == nil {
+		b.feed.run, b.feed.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
+		b.feed.plain = make([]trace.PlainCTA, 0, plainLen)
 	}
 }
 
@@ -290,19 +327,19 @@ func (b *treeReader) setSource(src trace.Source) {
 // segment's windowed host kernel's, for the window's next CTAs, else a
 // run of any.
 func (b *treeReader) readRun(kernel uint64) {
-	if b.runs == nil || b.ended(kernel) {
+	if b.feed.runs == nil || b.ended(kernel) {
 		return
 	}
-	if h := b.host; h != nil && h.id == kernel && b.windowed(h) {
-		if next := b.win.next(); next < h.total {
-			n := b.runs.PlainCTAs(kernel, next, b.plain[:min(plainLen, h.total-next)])
-			if b.plain = b.plain[:n]; n > 0 {
+	if h := b.seg.host; h != nil && h.id == kernel && b.windowed(h) {
+		if next := b.seg.win.next(); next < h.total {
+			n := b.feed.runs.PlainCTAs(kernel, next, b.feed.plain[:min(plainLen, h.total-next)])
+			if b.feed.plain = b.feed.plain[:n]; n > 0 {
 				return
 			}
 		}
 	}
-	n, err := b.runs.CTAs(kernel, b.run[:runLen], b.runWarps)
-	b.run, b.runAt, b.runErr = b.run[:n], 0, err
+	n, err := b.feed.runs.CTAs(kernel, b.feed.run[:runLen], b.feed.runWarps)
+	b.feed.run, b.feed.runAt, b.feed.runErr = b.feed.run[:n], 0, err
 }
 
 // batchRun files the cta records of kernel that come next in the batch
@@ -310,12 +347,12 @@ func (b *treeReader) readRun(kernel uint64) {
 // the one before them: handed over together, as runCTAs hands over a
 // run.
 func (b *treeReader) batchRun(m *treeMsg, kernel uint64) error {
-	for b.at < len(b.recs) {
-		c, ok := b.recs[b.at].(*trace.CTA)
+	for b.feed.at < len(b.feed.recs) {
+		c, ok := b.feed.recs[b.feed.at].(*trace.CTA)
 		if !ok || c.Kernel != kernel {
 			return nil
 		}
-		b.at++
+		b.feed.at++
 		m.records++
 		if err := b.cta(c); err != nil {
 			return err
@@ -329,20 +366,20 @@ func (b *treeReader) batchRun(m *treeMsg, kernel uint64) error {
 // together (fill counts one, m.records the rest), where one at a time
 // each would be a message of its own (hasEvent).
 func (b *treeReader) runCTAs(m *treeMsg) error {
-	if len(b.plain) > 0 {
+	if len(b.feed.plain) > 0 {
 		return b.plainCTAs(m)
 	}
-	n := len(b.run) - b.runAt
-	for b.runAt < len(b.run) {
-		c := &b.run[b.runAt]
-		b.runAt++
+	n := len(b.feed.run) - b.feed.runAt
+	for b.feed.runAt < len(b.feed.run) {
+		c := &b.feed.run[b.feed.runAt]
+		b.feed.runAt++
 		if err := b.cta(c); err != nil {
 			return err
 		}
 	}
 	m.records += n - 1
-	if b.runErr == nil {
-		b.readRun(b.run[len(b.run)-1].Kernel)
+	if b.feed.runErr == nil {
+		b.readRun(b.feed.run[len(b.feed.run)-1].Kernel)
 	}
 	b.handOver(m)
 	return nil
@@ -351,13 +388,13 @@ func (b *treeReader) runCTAs(m *treeMsg) error {
 // plainCTAs files the plain records read last into the window, as cta
 // files each, then reads on: a step of as many records, as runCTAs is.
 func (b *treeReader) plainCTAs(m *treeMsg) error {
-	n := len(b.plain)
-	b.win.appendPlains(b.plain, b.clk)
-	b.plain = b.plain[:0]
-	b.hostPast = b.win.next() // passed, for the last of them
+	n := len(b.feed.plain)
+	b.seg.win.appendPlains(b.feed.plain, b.clk)
+	b.feed.plain = b.feed.plain[:0]
+	b.seg.hostPast = b.seg.win.next() // passed, for the last of them
 	b.held += n * ctaHeld(0)
 	m.records += n - 1
-	b.readRun(b.host.id)
+	b.readRun(b.seg.host.id)
 	b.handOver(m)
 	return nil
 }
@@ -378,14 +415,14 @@ type batchSource interface {
 // a record, it cost BFS 27 instructions a CTA (scripts/instructions.sh
 // --quick bfs).
 func (b *treeReader) next(m *treeMsg) (trace.Record, error) {
-	if b.batches == nil {
+	if b.feed.batches == nil {
 		return b.children(m)
 	}
-	recs, err := b.batches.Batch()
+	recs, err := b.feed.batches.Batch()
 	if err != nil {
 		return nil, err
 	}
-	b.recs, b.at = recs, 1
+	b.feed.recs, b.feed.at = recs, 1
 	return recs[0], nil
 }
 

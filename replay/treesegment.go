@@ -12,22 +12,22 @@ import (
 
 // begin opens a segment at host launch l.
 func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
-	b.launched = true
+	b.io.launched = true
 	d, err := b.takeDecl(l)
 	if err != nil {
 		return err
 	}
 	h := &Kernel{id: l.Kernel, host: true, decl: d.decl, total: d.ctas}
-	if !b.ordered {
+	if !b.seg.ordered {
 		h.ctas = newCTATable(h.total) // else its specs gather in the window
 	}
-	b.tree.Set(h.id, filed{k: h})
-	b.last = filed{k: h}
-	if b.ordered {
-		b.win.reset() // its specs gather here, not in a table
-		b.hostPast, b.rootPast, b.due = 0, 0, 0
+	b.book.tree.Set(h.id, filed{k: h})
+	b.book.last = filed{k: h}
+	if b.seg.ordered {
+		b.seg.win.reset() // its specs gather here, not in a table
+		b.seg.hostPast, b.seg.rootPast, b.seg.due = 0, 0, 0
 	}
-	b.host = h
+	b.seg.host = h
 	m.events = append(m.events, treeEvent{start: &treeStart{kernel: h.id, total: h.total, decl: h.decl}})
 	return nil
 }
@@ -36,23 +36,23 @@ func (b *treeReader) begin(m *treeMsg, l *trace.Launch) error {
 // and its kernels forgotten. It reports false, having done nothing else,
 // while more of its host CTAs wait to be handed over than m takes.
 func (b *treeReader) end(m *treeMsg) bool {
-	h := b.host
+	h := b.seg.host
 	if h == nil {
 		return true
 	}
 	b.flushSites()
 	ev := treeEvent{end: true}
-	if b.ordered {
-		if b.handOverTo(m, h.total); b.win.from < h.total {
+	if b.seg.ordered {
+		if b.handOverTo(m, h.total); b.seg.win.from < h.total {
 			return false
 		}
 	} else {
 		ev.table = h.ctas
 	}
 	m.events = append(m.events, ev)
-	b.host = nil
-	b.tree.clear()
-	b.last, b.parent = filed{}, filed{}
+	b.seg.host = nil
+	b.book.tree.clear()
+	b.book.last, b.book.parent = filed{}, filed{}
 	return true
 }
 
@@ -64,7 +64,7 @@ func (b *treeReader) end(m *treeMsg) bool {
 // with it they are at most the host kernel's grid, which end hands over
 // whole, and begin sets them to 0.
 func (b *treeReader) handOver(m *treeMsg) {
-	if past := min(b.hostPast, b.rootPast); past > b.win.from+1 {
+	if past := min(b.seg.hostPast, b.seg.rootPast); past > b.seg.win.from+1 {
 		b.handOverTo(m, past-1)
 	}
 }
@@ -75,8 +75,8 @@ func (b *treeReader) handOver(m *treeMsg) {
 // completes, such as a host kernel's whole grid where its trees come after
 // all its CTAs' records), and forgets their trees' device kernels.
 func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
-	b.due = max(b.due, n)
-	if b.due <= b.win.from {
+	b.seg.due = max(b.seg.due, n)
+	if b.seg.due <= b.seg.win.from {
 		return
 	}
 	b.flushSites()
@@ -85,7 +85,7 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	if room == 0 {
 		return
 	}
-	if need := at + int(min(uint64(min(room, b.win.len())), b.due-b.win.from)); need > cap(m.specs) {
+	if need := at + int(min(uint64(min(room, b.seg.win.len())), b.seg.due-b.seg.win.from)); need > cap(m.specs) {
 		// Grown by doubling, but never past msgSpecs (append's
 		// growth would): a reused message keeps its storage.
 		grown := make([]slimSpec, at, min(max(2*cap(m.specs), need), msgSpecs))
@@ -93,9 +93,9 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 		m.specs = grown
 	}
 	rare := len(m.rare)
-	m.specs, m.rare, n = b.win.take(m.specs, m.rare, b.due, room)
+	m.specs, m.rare, n = b.seg.win.take(m.specs, m.rare, b.seg.due, room)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, rare: len(m.rare) - rare, upTo: n})
-	t := &b.tree
+	t := &b.book.tree
 	i := 0
 	for ; i < len(t.kids) && t.kids[i].root < n; i++ {
 		if i < t.indexed {
@@ -114,11 +114,11 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 // kernel handed over, with its table's part (drop) in it, cost BFS
 // --quick 5 instructions a CTA.
 func (b *treeReader) forget(k *Kernel) {
-	if b.last.k == k {
-		b.last = filed{}
+	if b.book.last.k == k {
+		b.book.last = filed{}
 	}
-	if b.parent.k == k {
-		b.parent = filed{}
+	if b.book.parent.k == k {
+		b.book.parent = filed{}
 	}
 }
 

@@ -2,6 +2,8 @@ package replaycli
 
 import (
 	"bytes"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,5 +52,35 @@ func TestProgressReport(t *testing.T) {
 	p.update(r, 100, 706)
 	if want := "replay: progress: 0/2 replays done (no replay done yet); t cdp: 100 CTAs replayed, 706 cycles simulated; 0s elapsed\n"; buf.String() != want {
 		t.Errorf("line %q, want %q", buf.String(), want)
+	}
+}
+
+// TestCPUProfileHz checks GPUREPLAY_CPUPROFILE_HZ: a rate out of range
+// or not a number is refused, naming the variable, and a rate in range
+// gives a profile whose period is that rate's.
+func TestCPUProfileHz(t *testing.T) {
+	dir := t.TempDir()
+	for _, bad := range []string{"x", "0", "-5", "20000"} {
+		t.Setenv("GPUREPLAY_CPUPROFILE_HZ", bad)
+		if stop, err := startCPUProfile(filepath.Join(dir, "bad.prof")); err == nil {
+			stop()
+			t.Errorf("GPUREPLAY_CPUPROFILE_HZ=%s: no error", bad)
+		} else if !strings.Contains(err.Error(), "GPUREPLAY_CPUPROFILE_HZ") {
+			t.Errorf("GPUREPLAY_CPUPROFILE_HZ=%s: error %q names no variable", bad, err)
+		}
+	}
+	t.Setenv("GPUREPLAY_CPUPROFILE_HZ", "250")
+	path := filepath.Join(dir, "cpu.prof")
+	stop, err := startCPUProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	out, err := exec.Command("go", "tool", "pprof", "-raw", path).CombinedOutput()
+	if err != nil {
+		t.Skipf("go tool pprof: %v", err)
+	}
+	if !strings.Contains(string(out), "Period: 4000000") {
+		t.Errorf("profile at 250 a second: want period 4000000 ns, pprof -raw says:\n%s", out)
 	}
 }
