@@ -42,6 +42,16 @@ var dtblFork = &experiment{
 // simulator").
 var forkDTBLSets = []string{"dtbl.match=function", "dtbl.launch_cost=cdp", "dtbl.agt_spill=0"}
 
+// setFlags is sets as a user types them: one --set a setting, since
+// --set takes a single key=value.
+func setFlags(sets []string) string {
+	flags := make([]string, len(sets))
+	for i, kv := range sets {
+		flags[i] = "--set " + kv
+	}
+	return strings.Join(flags, " ")
+}
+
 // dtblForkPairs are the CDP run each DTBL run is predicted from, and the
 // settings of the DTBL run the CDP run lacks (its -kernel_queue_entry_cnt
 // as the table's size).
@@ -161,8 +171,8 @@ func runValidationDTBLFork(x *experiment, dir string, stdout, log io.Writer) err
 		row += fmt.Sprintf(" %d | %s | %.2f |", self, relErr(float64(self), want), childCTARatio(d, c))
 		fmt.Fprintln(stdout, row)
 	}
-	fmt.Fprintf(stdout, "\n%d pairs; --policy=dtbl with the fork's keys (--set %s): makespan MAPE %.1f%%, worst %+.1f%%.\n\n",
-		len(dtblForkPairs), strings.Join(forkDTBLSets, ","), fork.mape(), 100*fork.worstSigned)
+	fmt.Fprintf(stdout, "\n%d pairs; --policy=dtbl with the fork's keys (%s): makespan MAPE %.1f%%, worst %+.1f%%.\n\n",
+		len(dtblForkPairs), setFlags(forkDTBLSets), fork.mape(), 100*fork.worstSigned)
 
 	fmt.Fprintln(stdout, "| CDP run | predicts | fork flat | flat | how | error | spans MAPE |")
 	fmt.Fprintln(stdout, "|---|---|---:|---:|---|---:|---:|")
@@ -238,7 +248,7 @@ func printForkHeadlines(w io.Writer, cycles map[string]int64, preds map[string]*
 	fmt.Fprintf(w, "| **geometric mean** | | | | | **%.2f×** | %.2f× | %s | %.2f× | %s | **%.2f×** | %.2f× | %s |\n",
 		g(lc), g(lpc), relErr(g(lpc), g(lc)), g(lpd), relErr(g(lpd), g(lc)), g(lf), g(lpf), relErr(g(lpf), g(lf)))
 	fmt.Fprintln(w, "| paper (§5.2 (C), mean of Table 4's 16 benchmark–input pairs) | | | | | 1.40× | | | | | 1.21× | | |")
-	fmt.Fprintf(w, "\nMeasured: the fork's gpu_tot_sim_cycle (times.tsv) of each Dragon_li program run as CDP (`-agg_blocks_support 0`), as DTBL (`-agg_blocks_support 1`) and its Reg build (flat). Predicted: from the CDP run's log alone, its replay under --policy=cdp over its replay under --policy=dtbl (the fork's keys, --set %s; or the project's defaults), and its replay under --policy=flat (inline=loop, above) over the same dtbl replay. Errors are the predicted speedup's against the measured one.\n", strings.Join(forkDTBLSets, ","))
+	fmt.Fprintf(w, "\nMeasured: the fork's gpu_tot_sim_cycle (times.tsv) of each Dragon_li program run as CDP (`-agg_blocks_support 0`), as DTBL (`-agg_blocks_support 1`) and its Reg build (flat). Predicted: from the CDP run's log alone, its replay under --policy=cdp over its replay under --policy=dtbl (the fork's keys, %s; or the project's defaults), and its replay under --policy=flat (inline=loop, above) over the same dtbl replay. Errors are the predicted speedup's against the measured one.\n", setFlags(forkDTBLSets))
 	return nil
 }
 
