@@ -32,6 +32,15 @@ type deviceRuntime struct {
 	countdown *streamCountdown // GPGPU-Sim's stream manager (lat.stream_countdown > 0), else nil
 }
 
+// settle lets GPGPU-Sim's stream manager, where the run has one, see the
+// Kernel Distributor at the end of the cycle: an idle GPU ends the first
+// waiting head's countdown at once (countdown.go).
+func (d *deviceRuntime) settle(kd *kernelDistributor) {
+	if s := d.countdown; s != nil {
+		s.settle(d.clock, kd)
+	}
+}
+
 func newDeviceRuntime(c *eventClock, lat model.Latencies, costs model.CDP, sms int, scope Aggregation) deviceRuntime {
 	d := deviceRuntime{clock: c, launch: newLaunchPath(costs, sms), hostLaunch: lat.HostIssue + lat.HostLaunch}
 	if scope != AggregateNone {

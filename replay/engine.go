@@ -253,9 +253,7 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 // the mark of the calls inlined there, where it marked them with two NOPs
 // (see contention.Model.markDirty): 2 instructions a cycle with changes.
 func (e *engine) settle() {
-	if s := e.dev.countdown; s != nil {
-		s.settle(&e.clock, &e.kd)
-	}
+	e.dev.settle(&e.kd)
 	// CTAs wait (ctaRuns.waiting) only in runs with mechanisms: most never.
 	if e.ctas.waiting() {
 		e.retryWaiting()
