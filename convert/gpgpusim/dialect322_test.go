@@ -14,23 +14,7 @@ import (
 // GPGPU-Sim 3.x logs (the DTBL authors' simulator), as TestConvert runs
 // convert.txt's.
 func TestConvert322(t *testing.T) {
-	for _, c := range readCases(t, "testdata/convert322.txt") {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := convertPath(t, c.input, DefaultOptions())
-			if want, ok := strings.CutPrefix(c.want, "error: "); ok {
-				if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
-					t.Fatalf("line %d: want error containing %q, got %v", c.line, want, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("line %d: %v", c.line, err)
-			}
-			if got != c.want {
-				t.Errorf("line %d: records differ\n got:\n%s\nwant:\n%s", c.line, got, c.want)
-			}
-		})
-	}
+	runConvertCases(t, "testdata/convert322.txt", convertPath)
 }
 
 // FuzzConvert322 is FuzzReader322 through Convert on a file, so the

@@ -15,7 +15,16 @@ import (
 // log must convert to exactly the records worked out by hand (or fail
 // with the error given), and the records must pass the trace validator.
 func TestConvert(t *testing.T) {
-	for _, c := range readCases(t, "testdata/convert.txt") {
+	runConvertCases(t, "testdata/convert.txt", func(_ *testing.T, log string, o Options) (string, error) {
+		return convertString(log, o)
+	})
+}
+
+// runConvertCases is the one runner of the importer's data-driven files:
+// each case's options are set, its log converted by convert, and the
+// result compared with the records (or the "error: " text) it expects.
+func runConvertCases(t *testing.T, file string, convert func(*testing.T, string, Options) (string, error)) {
+	for _, c := range readCases(t, file) {
 		t.Run(c.name, func(t *testing.T) {
 			o := DefaultOptions()
 			for _, kv := range c.args {
@@ -24,7 +33,7 @@ func TestConvert(t *testing.T) {
 					t.Fatalf("line %d: %v", c.line, err)
 				}
 			}
-			got, err := convertString(c.input, o)
+			got, err := convert(t, c.input, o)
 			if want, ok := strings.CutPrefix(c.want, "error: "); ok {
 				if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
 					t.Fatalf("line %d: want error containing %q, got %v", c.line, want, err)
