@@ -30,11 +30,22 @@ type Streams struct {
 // index the pass decodes the whole trace to skip the bodies, time the
 // engine would otherwise spend between two host launches. Sources that
 // are io.Closers are closed by Close.
-func Open(open func() (trace.Source, error), records func(trace.Source) trace.Source) (*Streams, error) {
+//
+// bodies, when not nil, is a trace.Share's reader: the bodies come from
+// it, decoded and validated once for all the Share's readers (Shared),
+// and Open opens only the host pass.
+func Open(open func() (trace.Source, error), records func(trace.Source) trace.Source, bodies *trace.Validator) (*Streams, error) {
 	s := &Streams{}
 	hostSrc, err := s.open(open)
 	if err != nil {
 		return nil, err
+	}
+	if bodies != nil {
+		s.closeLater(bodies)
+		if err := s.hostOnly(hostSrc, records, bodies); err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 	bodySrc, err := s.open(open)
 	if err != nil {
@@ -73,6 +84,27 @@ func Open(open func() (trace.Source, error), records func(trace.Source) trace.So
 	}
 	s.bodies = trace.NewValidator(s.bodies)
 	return s, nil
+}
+
+// hostOnly opens the host pass over hostSrc, the bodies being bodies.
+func (s *Streams) hostOnly(hostSrc trace.Source, records func(trace.Source) trace.Source, bodies *trace.Validator) error {
+	index, err := trace.HostIndexOf(hostSrc)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	s.host, s.bodies = hostSrc, bodies
+	switch {
+	case index != nil:
+		s.host = index.Source()
+	case records != nil:
+		skimHost(hostSrc)
+		s.host = records(hostSrc)
+		s.closeLater(s.host)
+	default:
+		skimHost(hostSrc)
+	}
+	return nil
 }
 
 // open opens a source and has Close close it.

@@ -133,7 +133,7 @@ func testStreams(t *testing.T, sample string) {
 		if c.ahead {
 			records = ingest.Ahead{}.Records
 		}
-		s, err := ingest.Open(open, records)
+		s, err := ingest.Open(open, records, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

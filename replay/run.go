@@ -41,6 +41,12 @@ type Options struct {
 	// beside it (Analysis; package bounds: the floors cmd/experiment
 	// compares runs against). A run without any pays nothing for them.
 	Analyses []Analysis
+	// Bodies, when set, is where the launch trees' bodies come from: a
+	// reader of a trace.Share (ingest.Shared.Bodies), so that the replays
+	// of one command over one trace decode and validate it once. Run
+	// closes it. A task policy's replay reads the trace its own way and
+	// only closes it.
+	Bodies *trace.Validator
 }
 
 // ReadAhead runs the reading of a trace ahead of the engine, on
@@ -86,6 +92,9 @@ func (o *Options) checkpoint(ctas, cycle int64) error {
 // out (*PolicyError) end the run with that error.
 func Run(open Opener, opt Options, sink tables.Sink) (st *Stats, err error) {
 	defer recoverPolicy(&err)
+	if opt.Bodies != nil {
+		defer opt.Bodies.Close()
+	}
 	if err := opt.Config.Validate(); err != nil {
 		return nil, err
 	}
@@ -109,7 +118,7 @@ func prepare(open Opener, opt Options, sink tables.Sink) (*engine, func(), error
 	if opt.Ahead != nil {
 		records = opt.Ahead.Records
 	}
-	in, err := ingest.Open(open, records)
+	in, err := ingest.Open(open, records, opt.Bodies)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package replaycli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,6 +67,34 @@ func TestJobsGiveTheSameTables(t *testing.T) {
 			}
 			if !bytes.Equal(a, b) {
 				t.Errorf("%s differs between --jobs 1 and --jobs 3", name)
+			}
+		}
+	}
+	// The replays of a trace share its decode: the tables are the same
+	// with each replay decoding on its own, and with a tape that lets
+	// every replay but the first go at once (each then reads on alone).
+	defer func() { shareBytes = 0 }()
+	for _, share := range []int64{-1, 1} {
+		shareBytes = share
+		for _, jobs := range []string{"1", "3"} {
+			out := filepath.Join(dir, fmt.Sprintf("out-share%d-%s", share, jobs))
+			args := append([]string{"--jobs", jobs, "--format", "csv", "--policy=cdp,flat,dtbl",
+				"--sweep", "gpu.sms=8,13", "--out", out}, traces...)
+			if code, _, stderr := replayCmd(t, args...); code != 0 {
+				t.Fatalf("--jobs %s, shareBytes %d: exit %d: %s", jobs, share, code, stderr)
+			}
+			for _, table := range results.Tables() {
+				a, err := os.ReadFile(filepath.Join(dir, "out-3-csv", table+".csv"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(filepath.Join(out, table+".csv"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(a, b) {
+					t.Errorf("%s.csv differs between a shared decode and shareBytes %d, --jobs %s", table, share, jobs)
+				}
 			}
 		}
 	}

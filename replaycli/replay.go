@@ -277,6 +277,12 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 	return plan, nil
 }
 
+// shareBytes bounds the decode the replays of one trace share
+// (study.Options.ShareBytes): 0 is the default bound, and tests set
+// less than 0 (each replay decodes alone) or 1 (the tape lets every
+// replay but the first go at once).
+var shareBytes int64
+
 // runPlan replays the plan on jobs workers, its rows merged into w's
 // tables (if any) in plan order, and completes the tables. A timeline is
 // drawn one replay at a time.
@@ -307,8 +313,9 @@ func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writ
 			tl.SetModel(cfg.GPU.ClockMHz, cfg.Lat.HostIssue, cfg.Lat.HostSync)
 			return tee{out, tl}, nil
 		},
-		Progress: prog.update,
-		Finished: prog.finished,
+		Progress:   prog.update,
+		Finished:   prog.finished,
+		ShareBytes: shareBytes,
 	})
 	prog.done()
 	if err != nil {

@@ -14,6 +14,10 @@
 #                  synth or bfs with --out in that format: printed as the
 #                  instructions --out adds, per CTA and as a % of the run
 #                  without it (which is measured too)
+#   bfs4           bfs under four policies (--policy=cdp,flat,dtbl,spawn)
+#   sweep8         bfs under CDP swept over 8 SM counts (--sweep gpu.sms=6,...,13)
+#                  both printed as a ratio to bfs (one replay, 13 SMs): the
+#                  replays of one command share the trace's decode
 #
 # --quick replays smaller traces (500K, scale 16, 100K CTAs): about a
 # minute instead of ten. --keep DIR keeps the callgrind
@@ -36,7 +40,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#runs[@]} -gt 0 ] || runs=(synth bfs uniform synth-parquet synth-csv bfs-parquet bfs-csv)
+[ ${#runs[@]} -gt 0 ] || runs=(synth bfs uniform synth-parquet synth-csv bfs-parquet bfs-csv bfs4 sweep8)
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind (callgrind)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -81,15 +85,18 @@ ctas() {
 
 declare -A base count
 row() { printf '%-16s %10s %16s %9s %s\n' "$@"; }
-row run ctas instructions per-CTA "--out adds (per CTA, % of the run without)"
+row run ctas instructions per-CTA "--out adds (per CTA, % of the run without); bfs4, sweep8: x bfs"
 for run in "${runs[@]}"; do
 	case $run in
 	synth*) gen synth synth "${synth[@]}"; trace=$tmp/synth.trace.zst; flags=() ;;
+	bfs4) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=(); many=(--policy=cdp,flat,dtbl,spawn) ;;
+	sweep8) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=(); many=(--sweep gpu.sms=6,7,8,9,10,11,12,13) ;;
 	bfs*) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=() ;;
 	uniform) gen uniform synth "${uniform[@]}"; trace=$tmp/uniform.trace.zst; flags=(--set model.contention=off) ;;
 	*) echo "instructions.sh: unknown run $run" >&2; exit 2 ;;
 	esac
 	base_run=${run%%-*}
+	case $run in bfs4 | sweep8) base_run=bfs ;; esac
 	if [ -z "${base[$base_run]:-}" ]; then
 		n=$(instructions "$base_run" "${flags[@]}" "$trace")
 		c=$(ctas "${flags[@]}" "$trace")
@@ -103,6 +110,11 @@ for run in "${runs[@]}"; do
 		rm -rf "$tmp/out-$run"
 		b=${base[$base_run]} c=${count[$base_run]}
 		row "$run" "$c" "$n" $((n / c)) "+$(((n - b) / c)) (+$(((n - b) * 100 / b))%)"
+		;;
+	bfs4 | sweep8)
+		n=$(instructions "$run" "${many[@]}" "$trace")
+		b=${base[$base_run]} c=${count[$base_run]}
+		row "$run" "$c" "$n" $((n / c)) "x$((n / b)).$(printf %02d $((n * 100 / b % 100)))"
 		;;
 	esac
 done

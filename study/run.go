@@ -48,6 +48,10 @@ type Options struct {
 	// stops the rest.
 	KeepGoing bool
 	Failed    func(r Replay, err error)
+	// ShareBytes bounds, in bytes, the decode that the replays of one
+	// trace share (ingest.Shared): 0 is trace.ShareBudget, and less than
+	// 0 has every replay decode the trace on its own.
+	ShareBytes int64
 }
 
 // A Result is one replay's summary row.
@@ -78,7 +82,10 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
 		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs),
 		prefetch: jobs < runtime.GOMAXPROCS(0)}
+	r.shares = shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, seat: make([]int, len(plan))}
 	for i, rep := range plan {
+		r.shares.seat[i] = r.shares.count[rep.Trace]
+		r.shares.count[rep.Trace]++
 		if _, ok := r.baselines[rep.Group]; !ok {
 			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
 		}
@@ -137,6 +144,53 @@ type runner struct {
 	// prefetch has each replay read its trace ahead (ingest.Ahead) while
 	// fewer replays run than there are cores to run them.
 	prefetch bool
+	shares   shares
+}
+
+// dropSeat takes replay i, which will not run, off its trace's shared
+// decode, where one is open: the tape need not keep what it would read.
+func (r *runner) dropSeat(i int) {
+	s := &r.shares
+	s.mu.Lock()
+	sh := s.of[r.plan[i].Trace]
+	s.mu.Unlock()
+	if sh != nil {
+		sh.Bodies(s.seat[i]).Close()
+	}
+}
+
+// shares are the decodes of the plan's traces that its replays share
+// (ingest.Shared), opened by the first replay of a trace to start:
+// replay i reads seat[i] of its trace's.
+type shares struct {
+	mu    sync.Mutex
+	of    map[string]*ingest.Shared // by trace; nil where the open failed
+	count map[string]int            // replays of each trace
+	seat  []int
+}
+
+// bodies returns replay i's reader of its trace's shared decode, or nil
+// where it has none (the trace's only replay, or sharing is off or
+// failed: the replay then opens the trace itself, and says what is
+// wrong with it).
+func (r *runner) bodies(i int) *trace.Validator {
+	s := &r.shares
+	rep := r.plan[i]
+	if r.opt.ShareBytes < 0 || s.count[rep.Trace] < 2 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sh, ok := s.of[rep.Trace]
+	if !ok {
+		path := rep.Trace
+		sh, _ = ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, s.count[path], r.opt.ShareBytes)
+		s.of[path] = sh
+	}
+	if sh == nil {
+		return nil
+	}
+	return sh.Bodies(s.seat[i])
 }
 
 // baseline is a group's first replay: its makespan, once it has one.
@@ -156,6 +210,7 @@ func (r *runner) work() {
 		if r.ctx.Err() != nil {
 			r.errs[i] = errStopped
 			r.release(i, 0, false)
+			r.dropSeat(i)
 			continue
 		}
 		r.slots <- struct{}{}
@@ -202,6 +257,10 @@ func (r *runner) one(i int) (err error) {
 			<-r.slots
 		}
 	}()
+	bodies := r.bodies(i)
+	if bodies != nil {
+		defer bodies.Close() // Run closes it too; a replay that fails first does not get there
+	}
 	cfg, err := rep.Config()
 	if err != nil {
 		return fmt.Errorf("%s: %w", rep.Trace, err)
@@ -220,7 +279,7 @@ func (r *runner) one(i int) (err error) {
 		}
 	}()
 	out.Begin(tables.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
-	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx}
+	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx, Bodies: bodies}
 	if r.prefetch {
 		ropt.Ahead = ingest.Ahead{}
 	}

@@ -28,6 +28,9 @@ type Child struct {
 	Err    error
 	Alike  bool
 	n      int // the records read: room[:n]
+	// shared, where a Share's reader answered, are the records on its
+	// tape, in place of room[:n].
+	shared []CTA
 	room   [ChildRun]CTA
 	warps  [ChildRun * RunWarps]int64
 }
@@ -36,7 +39,12 @@ type Child struct {
 // comes next in the form ctaFastInto reads, and the run after it as CTAs
 // reads one, up to ChildRun, their warp_cycles in c's own storage. They
 // keep the trace's rules: CTAs 0, 1, … of the child's grid, in order.
-func (c *Child) Records() []CTA { return c.room[:c.n] }
+func (c *Child) Records() []CTA {
+	if c.shared != nil {
+		return c.shared
+	}
+	return c.room[:c.n]
+}
 
 // Child reads the next two records into c where they are a kernel
 // record and the device launch of that kernel, each in its fast form
@@ -55,7 +63,7 @@ func (c *Child) Records() []CTA { return c.room[:c.n] }
 // c is the caller's, valid until it passes c again.
 func (v *Validator) Child(c *Child) bool {
 	if v.runner == nil || v.err != nil || !v.header {
-		return false
+		return v.tapeChild(c)
 	}
 	// The pair decoded here, a kernel record kernelFast reads and a
 	// device launch of that kernel launchFast reads, the Reader moved

@@ -77,6 +77,8 @@ type Validator struct {
 	// (createdStream): cleared with the tree, so bounded by its launches
 	// into created streams.
 	created map[createdKey]creation
+
+	tape *shareReader // a Share's reader: the tape answers (err is errTape)
 }
 
 // createdKey names a stream a CTA created: the CTA (its kernel and index)
@@ -166,7 +168,7 @@ func NewValidator(src Source) *Validator {
 // last record of a valid trace. Errors from src are returned as they are.
 func (v *Validator) Next() (Record, error) {
 	if v.err != nil {
-		return nil, v.err
+		return v.tapeNext()
 	}
 	rec, err := v.src.Next()
 	if err == nil {

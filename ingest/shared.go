@@ -1,0 +1,68 @@
+package ingest
+
+import (
+	"io"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// Shared is the launch trees' bodies of one trace, decoded and validated
+// once for several replays (trace.Share): replay i reads them through
+// Bodies(i), passed to Open (replay.Options.Bodies), and each opens only
+// its own host pass. The replays may run side by side or one after
+// another; the tape between the first and the last is bounded
+// (trace.ShareBudget), and a replay it leaves behind reads on alone, as
+// it would without sharing. The rows are the same either way.
+type Shared struct {
+	share *trace.Share
+}
+
+// NewShared opens the trace's bodies, as Open opens them, for n replays;
+// budget bounds the tape in bytes (0: trace.ShareBudget).
+func NewShared(open func() (trace.Source, error), n int, budget int64) (*Shared, error) {
+	reopen := func() (*trace.Validator, io.Closer, error) { return openBodies(open) }
+	v, c, err := reopen()
+	if err != nil {
+		return nil, err
+	}
+	return &Shared{share: trace.NewShare(v, c, n, budget, reopen)}, nil
+}
+
+// Bodies is replay i's reader of the shared bodies (i < n). Open closes
+// it; a replay that never opens it closes it itself (Validator.Close), so
+// that the tape need not keep what it will not read.
+func (s *Shared) Bodies(i int) *trace.Validator { return s.share.Reader(i) }
+
+// openBodies opens the bodies as Open does: every record, validated, read
+// with reused records and, where the trace has a host index, checked
+// against it (which a second open reads).
+func openBodies(open func() (trace.Source, error)) (*trace.Validator, io.Closer, error) {
+	s := &Streams{}
+	hostSrc, err := s.open(open)
+	if err != nil {
+		return nil, nil, err
+	}
+	bodySrc, err := s.open(open)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	index, err := trace.HostIndexOf(hostSrc)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	trace.SetReadOptions(bodySrc, trace.ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
+	if index != nil {
+		bodySrc = index.Check(bodySrc)
+	}
+	return trace.NewValidator(bodySrc), closers{s}, nil
+}
+
+// closers closes what a Streams opened.
+type closers struct{ s *Streams }
+
+func (c closers) Close() error {
+	c.s.Close()
+	return nil
+}

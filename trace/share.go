@@ -1,0 +1,570 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unsafe"
+)
+
+// One decode and validation of a trace for several readers: the replays
+// of one command over one trace (policies, sweep points) read the same
+// records, in the same calls (Validator.Next, CTAs, PlainCTAs, Child:
+// what the replay's tree reader asks is a function of the trace alone),
+// so one Validator can answer them all. Share keeps the answers on a
+// tape: the reader at its head makes the call on the shared Validator and
+// appends the answer; the others copy it from the tape when they get
+// there. A chunk of the tape is recycled once every reader has passed
+// it, so while the readers run side by side the tape holds the distance
+// between the first and the last of them.
+//
+// The tape is bounded in bytes (the budget), not by waiting: a reader at
+// the head never waits for one behind it, which may itself be waiting
+// for something else (a worker, a merge that takes replays' rows in plan
+// order). When the tape would pass the budget, the readers still in its
+// oldest chunk are let go: each, at its next call, opens the trace again
+// and reads on with a Validator of its own, after the records it had
+// read (Next, as many as the tape had given it), as it would have
+// without the share. So does a reader whose call is not the one the tape
+// holds at its place (a replay that stopped filing at an error, say).
+// Memory is then the budget and each reader's own decode at most, as
+// without sharing: bounded by the work in flight, not by the trace.
+
+// ShareBudget is the bytes a Share's tape holds at most (about) before
+// it lets its slowest readers go.
+const ShareBudget = 64 << 20
+
+// shareChunk is how many calls a chunk of the tape holds.
+var shareChunk = 1024 // a variable for the tests
+
+// Share is a trace's decode and validation shared by n readers (Reader).
+type Share struct {
+	mu      sync.Mutex
+	v       *Validator
+	closer  io.Closer                             // v's source, where it is one
+	reopen  func() (*Validator, io.Closer, error) // a Validator of a reader's own
+	oldest  *tapeChunk
+	head    *tapeChunk
+	readers []*shareReader
+	pool    []*tapeChunk
+	bytes   int64 // held by the chunks from oldest to head
+	budget  int64
+	closed  bool
+	kid     Child // where record reads a child
+}
+
+// tapeChunk is up to shareChunk answers, their records in arrays of
+// their own (an answer names its ranges).
+type tapeChunk struct {
+	calls  []tapeCall
+	ctas   []CTA
+	plains []PlainCTA
+	warps  []int64
+	kids   []childHead
+	next   *tapeChunk
+}
+
+// tapeCall is one call and its answer.
+type tapeCall struct {
+	op          uint8
+	ok          bool   // Child's result
+	kernel, arg uint64 // CTAs' and PlainCTAs' kernel; PlainCTAs' first
+	room, wroom int    // len(dst), len(warps)
+	lo, hi      int    // the answer's records in ctas or plains
+	kid         int    // Child's answer in kids
+	rec         Record // Next's record
+	err         error
+	records     int64 // the shared Validator's record count after the call
+}
+
+const (
+	opNext uint8 = iota
+	opCTAs
+	opPlain
+	opChild
+)
+
+// childHead is Child's answer but its records.
+type childHead struct {
+	kernel Kernel
+	ctas   uint64
+	launch Launch
+	parent Parent
+	more   bool
+	alike  bool
+	err    error
+}
+
+// callBytes is about what an answer holds besides its records.
+const callBytes = int64(unsafe.Sizeof(tapeCall{}))
+
+// NewShare shares v, read from closer's source (nil: none to close), among
+// n readers (Reader(0) to Reader(n-1)). reopen opens the trace again, as
+// v was opened, for a reader the tape lets go; budget is the tape's
+// bound in bytes (0: ShareBudget).
+func NewShare(v *Validator, closer io.Closer, n int, budget int64, reopen func() (*Validator, io.Closer, error)) *Share {
+	if budget <= 0 {
+		budget = ShareBudget
+	}
+	s := &Share{v: v, closer: closer, reopen: reopen, budget: budget}
+	s.head = s.chunk()
+	s.oldest = s.head
+	for range n {
+		s.readers = append(s.readers, &shareReader{s: s, chunk: s.head})
+	}
+	return s
+}
+
+// Reader returns the i-th reader: a Validator whose calls the tape
+// answers. Close it when done with it, so that the tape need not keep
+// what it has not read.
+func (s *Share) Reader(i int) *Validator {
+	return &Validator{tape: s.readers[i], err: errTape}
+}
+
+// chunk returns an empty chunk, a recycled one where there is one.
+func (s *Share) chunk() *tapeChunk {
+	if n := len(s.pool); n > 0 {
+		c := s.pool[n-1]
+		s.pool = s.pool[:n-1]
+		return c
+	}
+	return &tapeChunk{calls: make([]tapeCall, 0, shareChunk)}
+}
+
+// size is about how many bytes c holds.
+func (c *tapeChunk) size() int64 {
+	return int64(cap(c.calls))*callBytes + int64(cap(c.ctas))*int64(unsafe.Sizeof(CTA{})) +
+		int64(cap(c.plains))*int64(unsafe.Sizeof(PlainCTA{})) + int64(cap(c.warps))*8 +
+		int64(cap(c.kids))*int64(unsafe.Sizeof(childHead{}))
+}
+
+func (c *tapeChunk) reset() {
+	clear(c.calls) // records and errors
+	clear(c.kids)
+	c.calls, c.ctas, c.plains, c.warps, c.kids, c.next = c.calls[:0], c.ctas[:0], c.plains[:0], c.warps[:0], c.kids[:0], nil
+}
+
+// shareReader is one reader's place on the tape: chunk's calls[at], of
+// which it knows known are there; snap is what it knows of chunk's
+// arrays (their headers change as the head appends). A reader the tape
+// has let go (gone) or that left it reads with own instead, after
+// records records.
+type shareReader struct {
+	s       *Share
+	chunk   *tapeChunk
+	at      int
+	snap    tapeChunk // chunk's arrays as of the last look, calls[:known]
+	records int64
+	gone    bool // let go by the tape: own takes over at the next call
+	left    bool // closed
+	own     *Validator
+	ownSrc  io.Closer
+	err     error // sticky: reopening failed
+	// The reader's own copies of Next's reused kinds.
+	cta    CTA
+	warps  []int64
+	kernel Kernel
+	launch Launch
+	parent Parent
+}
+
+// call returns the tape's answer to the call op with these arguments at
+// r's place, making it on the shared Validator where r is at the head,
+// and moves r past it; or nil where r reads on its own now (r.own set,
+// or r.err).
+func (r *shareReader) call(op uint8, kernel, arg uint64, room, wroom int) (*tapeCall, *tapeChunk) {
+	if r.own != nil || r.err != nil {
+		return nil, nil
+	}
+	if r.at < len(r.snap.calls) {
+		c := &r.snap.calls[r.at]
+		if c.op == op && c.kernel == kernel && c.arg == arg && c.room == room && c.wroom == wroom {
+			r.at++
+			r.records = c.records
+			return c, &r.snap
+		}
+	}
+	return r.slow(op, kernel, arg, room, wroom)
+}
+
+// slow is call past what r knew of the tape: it looks again, under the
+// lock, moves on to the next chunk, or makes the call at the head.
+func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tapeCall, *tapeChunk) {
+	s := r.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !r.gone {
+		r.look()
+		if r.at < len(r.snap.calls) {
+			c := &r.snap.calls[r.at]
+			if c.op != op || c.kernel != kernel || c.arg != arg || c.room != room || c.wroom != wroom {
+				break // not the call the tape holds: read on alone
+			}
+			r.at++
+			r.records = c.records
+			return c, &r.snap
+		}
+		if r.chunk.next != nil {
+			r.chunk, r.at = r.chunk.next, 0
+			s.recycle()
+			continue
+		}
+		// At the head: make the call.
+		if len(r.chunk.calls) == shareChunk {
+			s.grow()
+			continue // r may have been let go
+		}
+		s.record(op, kernel, arg, room, wroom)
+		continue
+	}
+	r.leave()
+	r.goAlone()
+	return nil, nil
+}
+
+// look takes a fresh view of r's chunk (under the lock).
+func (r *shareReader) look() {
+	c := r.chunk
+	r.snap = tapeChunk{calls: c.calls, ctas: c.ctas, plains: c.plains, warps: c.warps, kids: c.kids}
+}
+
+// grow starts a new head chunk, letting the readers of the oldest go
+// first where the tape would pass its budget.
+func (s *Share) grow() {
+	s.bytes += s.head.size()
+	for s.bytes > s.budget && s.oldest != s.head {
+		old := s.oldest
+		for _, r := range s.readers {
+			if !r.gone && !r.left && r.chunk == old {
+				r.gone = true
+			}
+		}
+		s.bytes -= old.size()
+		s.oldest = old.next // old is not recycled: a reader let go may still read its copy
+	}
+	c := s.chunk()
+	s.head.next = c
+	s.head = c
+}
+
+// recycle gives back the chunks no reader is in any more.
+func (s *Share) recycle() {
+	for s.oldest != s.head {
+		for _, r := range s.readers {
+			if !r.gone && !r.left && r.chunk == s.oldest {
+				return
+			}
+		}
+		c := s.oldest
+		s.oldest = c.next
+		s.bytes -= c.size()
+		c.reset()
+		s.pool = append(s.pool, c)
+	}
+}
+
+// record makes the call on the shared Validator and appends its answer
+// to the head chunk (under the lock).
+func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
+	h := s.head
+	c := tapeCall{op: op, kernel: kernel, arg: arg, room: room, wroom: wroom}
+	v := s.v
+	switch op {
+	case opNext:
+		rec, err := v.Next()
+		c.rec, c.err = owned(rec), err
+	case opCTAs:
+		lo, wlo := len(h.ctas), len(h.warps)
+		h.ctas = growCTAs(h.ctas, room)
+		h.warps = growWarps(h.warps, wroom)
+		n, err := v.CTAs(kernel, h.ctas[lo:lo+room], h.warps[wlo:wlo+wroom])
+		h.ctas = h.ctas[:lo+n]
+		h.warps = h.warps[:wlo+usedWarps(h.ctas[lo:])]
+		c.lo, c.hi, c.err = lo, lo+n, err
+	case opPlain:
+		lo := len(h.plains)
+		if cap(h.plains)-lo < room {
+			h.plains = append(h.plains[:lo:lo], make([]PlainCTA, room)...)
+		}
+		h.plains = h.plains[:lo+room]
+		n := v.PlainCTAs(kernel, arg, h.plains[lo:lo+room])
+		h.plains = h.plains[:lo+n]
+		c.lo, c.hi = lo, lo+n
+	case opChild:
+		kid := &s.kid
+		if c.ok = v.Child(kid); c.ok {
+			h.kids = append(h.kids, childHead{kernel: kid.Kernel, ctas: kid.CTAs, launch: kid.Launch, parent: kid.Parent, more: kid.More, alike: kid.Alike, err: kid.Err})
+			h.kids[len(h.kids)-1].launch.Parent = nil
+			lo := len(h.ctas)
+			h.ctas = append(h.ctas, kid.Records()...)
+			for i := lo; i < len(h.ctas); i++ {
+				if w := h.ctas[i].WarpCycles; len(w) > 0 {
+					at := len(h.warps)
+					h.warps = append(h.warps, w...)
+					h.ctas[i].WarpCycles = h.warps[at:len(h.warps):len(h.warps)]
+				}
+			}
+			c.lo, c.hi, c.kid = lo, len(h.ctas), len(h.kids)-1
+		}
+	}
+	c.records = v.record
+	h.calls = append(h.calls, c)
+}
+
+// The warp_cycles of the records CTAs reads into the tape point into the
+// chunk's warps, whose array may move as the chunk grows: a reader
+// copying them out finds them by count (usedWarps), not by pointer.
+func growCTAs(s []CTA, room int) []CTA {
+	if cap(s)-len(s) < room {
+		s = append(s[:len(s):len(s)], make([]CTA, room)...)[:len(s)]
+	}
+	return s[:len(s)+room]
+}
+
+func growWarps(s []int64, room int) []int64 {
+	if cap(s)-len(s) < room {
+		s = append(s[:len(s):len(s)], make([]int64, room)...)[:len(s)]
+	}
+	return s[:len(s)+room]
+}
+
+func usedWarps(cs []CTA) int {
+	n := 0
+	for i := range cs {
+		n += len(cs[i].WarpCycles)
+	}
+	return n
+}
+
+// owned is rec in storage of its own where the Validator's source may
+// reuse it (a launch, cta or kernel record), else rec.
+func owned(rec Record) Record {
+	switch r := rec.(type) {
+	case *CTA:
+		c := *r
+		c.WarpCycles = append([]int64(nil), r.WarpCycles...)
+		return &c
+	case *Kernel:
+		k := *r
+		return &k
+	case *Launch:
+		l := *r
+		if r.Parent != nil {
+			p := *r.Parent
+			l.Parent = &p
+		}
+		l.After = append([]uint64(nil), r.After...)
+		return &l
+	}
+	return rec
+}
+
+// leave takes r off the tape (under the lock).
+func (r *shareReader) leave() {
+	r.left = true
+	r.s.recycle()
+}
+
+// goAlone has r read on with a Validator of its own, past the records
+// the tape gave it (outside the lock: it reads them again).
+func (r *shareReader) goAlone() {
+	r.s.mu.Unlock()
+	defer r.s.mu.Lock()
+	v, c, err := r.s.reopen()
+	if err != nil {
+		r.err = err
+		return
+	}
+	r.own, r.ownSrc = v, c
+	for v.record < r.records {
+		if _, err := v.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("trace ended at record %d, where it had %d records before", v.record, r.records)
+			}
+			r.err = err
+			return
+		}
+	}
+	if v.record != r.records {
+		r.err = fmt.Errorf("trace read again: %d records where the shared read had %d", v.record, r.records)
+	}
+}
+
+// next is Validator.Next on the tape.
+func (r *shareReader) next() (Record, error) {
+	c, _ := r.call(opNext, 0, 0, 0, 0)
+	if c == nil {
+		return r.alone().Next()
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	// Copies of the reused kinds: each reader may change its own.
+	switch rec := c.rec.(type) {
+	case *CTA:
+		r.cta = *rec
+		r.warps = append(r.warps[:0], rec.WarpCycles...)
+		r.cta.WarpCycles = r.warps[:len(rec.WarpCycles):len(rec.WarpCycles)]
+		if len(rec.WarpCycles) == 0 {
+			r.cta.WarpCycles = nil
+		}
+		return &r.cta, nil
+	case *Kernel:
+		r.kernel = *rec
+		return &r.kernel, nil
+	case *Launch:
+		r.launch = *rec
+		if rec.Parent != nil {
+			r.parent = *rec.Parent
+			r.launch.Parent = &r.parent
+		}
+		return &r.launch, nil
+	}
+	return c.rec, nil
+}
+
+// alone is the Validator r reads with on its own, or one that returns
+// r's error where it could not open one.
+func (r *shareReader) alone() *Validator {
+	if r.own == nil {
+		return &Validator{err: r.err}
+	}
+	return r.own
+}
+
+// ctas is Validator.CTAs on the tape.
+func (r *shareReader) ctas(kernel uint64, dst []CTA, warps []int64) (int, error) {
+	c, ch := r.call(opCTAs, kernel, 0, len(dst), len(warps))
+	if c == nil {
+		return r.alone().CTAs(kernel, dst, warps)
+	}
+	return copyCTAs(dst, warps, ch.ctas[c.lo:c.hi]), c.err
+}
+
+// copyCTAs copies cs into dst, their warp_cycles into warps one after
+// another, and returns their number.
+func copyCTAs(dst []CTA, warps []int64, cs []CTA) int {
+	used := 0
+	for i := range cs {
+		d := &dst[i]
+		*d = cs[i]
+		if w := cs[i].WarpCycles; len(w) > 0 {
+			n := copy(warps[used:], w)
+			d.WarpCycles = warps[used : used+n : used+n]
+			used += n
+		}
+	}
+	return len(cs)
+}
+
+// plainCTAs is Validator.PlainCTAs on the tape.
+func (r *shareReader) plainCTAs(kernel, first uint64, dst []PlainCTA) int {
+	c, ch := r.call(opPlain, kernel, first, len(dst), 0)
+	if c == nil {
+		return r.alone().PlainCTAs(kernel, first, dst)
+	}
+	return copy(dst, ch.plains[c.lo:c.hi])
+}
+
+// child is Validator.Child on the tape.
+func (r *shareReader) child(kid *Child) bool {
+	c, ch := r.call(opChild, 0, 0, 0, 0)
+	if c == nil {
+		kid.shared = nil
+		return r.alone().Child(kid)
+	}
+	if !c.ok {
+		return false
+	}
+	h := &ch.kids[c.kid]
+	kid.Kernel = h.kernel
+	kid.CTAs = h.ctas
+	kid.Launch = h.launch
+	kid.Parent = h.parent
+	kid.Launch.Parent = &kid.Parent
+	kid.More, kid.Alike, kid.Err = h.more, h.alike, h.err
+	// The records stay on the tape: r is in their chunk, which is not
+	// recycled before r's next call, when they are no longer valid.
+	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
+	if c.lo == c.hi {
+		kid.shared = kid.room[:0]
+	}
+	return true
+}
+
+// close takes r off the tape, and closes its own source where it has
+// one; the last reader to leave closes the shared one.
+func (r *shareReader) close() error {
+	s := r.s
+	s.mu.Lock()
+	if !r.left {
+		r.leave()
+	}
+	last := !s.closed
+	for _, o := range s.readers {
+		last = last && o.left
+	}
+	if last {
+		s.closed = true
+	}
+	s.mu.Unlock()
+	if r.ownSrc != nil {
+		r.ownSrc.Close()
+		r.ownSrc = nil
+	}
+	if last && s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}
+
+// errTape is a Share reader's Validator's err: every call takes the
+// branch of an error, which asks the tape (tapeNext and the others).
+var errTape = errors.New("trace: a shared read's reader")
+
+// tapeNext is Next where v.err is set: the tape's answer for a Share's
+// reader, else v.err.
+func (v *Validator) tapeNext() (Record, error) {
+	if v.tape == nil {
+		return nil, v.err
+	}
+	return v.tape.next()
+}
+
+// tapeCTAs is CTAs where it reads no run itself: the tape's answer for a
+// Share's reader, else none.
+func (v *Validator) tapeCTAs(kernel uint64, dst []CTA, warps []int64) (int, error) {
+	if v.tape == nil {
+		return 0, nil
+	}
+	return v.tape.ctas(kernel, dst, warps)
+}
+
+// tapePlain is PlainCTAs where it reads none itself: the tape's answer
+// for a Share's reader, else none.
+func (v *Validator) tapePlain(kernel, first uint64, dst []PlainCTA) int {
+	if v.tape == nil {
+		return 0
+	}
+	return v.tape.plainCTAs(kernel, first, dst)
+}
+
+// tapeChild is Child where it reads none itself: the tape's answer for a
+// Share's reader, else none.
+func (v *Validator) tapeChild(c *Child) bool {
+	if v.tape == nil {
+		return false
+	}
+	return v.tape.child(c)
+}
+
+// Close takes a Share's reader off the tape (the last to leave closes
+// the shared source); for any other Validator it does nothing.
+func (v *Validator) Close() error {
+	if v.tape == nil {
+		return nil
+	}
+	return v.tape.close()
+}

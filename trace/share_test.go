@@ -1,0 +1,242 @@
+package trace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const shareSample = "../samples/bfs-kron12.trace.zst"
+
+// openBodies opens the sample as the replay's bodies are opened: reused
+// records, validated.
+func openShareSample() (*Validator, io.Closer, error) {
+	src, err := Open(shareSample)
+	if err != nil {
+		return nil, nil, err
+	}
+	SetReadOptions(src, ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
+	return NewValidator(src), src.(io.Closer), nil
+}
+
+// transcript reads v as the replay's tree reader does (Child, then its
+// runs; Next; after a cta record PlainCTAs, else CTAs) and writes every
+// answer. plainLen is PlainCTAs' room at each call: readers that differ
+// in it make different calls.
+func transcript(v *Validator, plainLen func(call int) int) (string, error) {
+	var b strings.Builder
+	var kid Child
+	run, warps, plain := make([]CTA, 64), make([]int64, 64*RunWarps), make([]PlainCTA, 256)
+	runs := func(kernel uint64) error {
+		for {
+			n, err := v.CTAs(kernel, run, warps)
+			for i := range run[:n] {
+				describe(&b, &run[i])
+			}
+			if err != nil || n < len(run) {
+				return err
+			}
+		}
+	}
+	for call := 0; ; call++ {
+		if v.Child(&kid) {
+			fmt.Fprintf(&b, "child %d %v %v\n", kid.CTAs, kid.Alike, kid.More)
+			describe(&b, &kid.Kernel)
+			describe(&b, &kid.Launch)
+			for i := range kid.Records() {
+				describe(&b, &kid.Records()[i])
+			}
+			if kid.Err != nil {
+				return b.String(), kid.Err
+			}
+			if kid.More {
+				if err := runs(kid.Kernel.ID); err != nil {
+					return b.String(), err
+				}
+			}
+			continue
+		}
+		r, err := v.Next()
+		if errors.Is(err, io.EOF) {
+			return b.String(), nil
+		} else if err != nil {
+			return b.String(), err
+		}
+		describe(&b, r)
+		if c, ok := r.(*CTA); ok {
+			if n := v.PlainCTAs(c.Kernel, c.CTA+1, plain[:plainLen(call)]); n > 0 {
+				fmt.Fprintf(&b, "plain %v\n", plain[:n])
+				continue
+			}
+			if err := runs(c.Kernel); err != nil {
+				return b.String(), err
+			}
+		}
+	}
+}
+
+func describe(b *strings.Builder, r Record) {
+	j, _ := json.Marshal(r)
+	fmt.Fprintf(b, "%T %s\n", r, j)
+}
+
+func samePlain(int) int { return 256 }
+
+// closeCount counts the closes of the sources a Share opened.
+type closeCount struct {
+	io.Closer
+	n  *int
+	mu *sync.Mutex
+}
+
+func (c closeCount) Close() error {
+	c.mu.Lock()
+	*c.n++
+	c.mu.Unlock()
+	return c.Closer.Close()
+}
+
+// A Share's readers, one after another or side by side, with a tape that
+// keeps all or lets them go, and with a reader whose calls part from the
+// others', each read what a Validator of their own reads.
+func TestShareReadsAsAValidator(t *testing.T) {
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := transcript(v, samePlain)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(want, "child") || !strings.Contains(want, "*trace.CTA") {
+		t.Fatalf("the sample's transcript has no child or no cta record:\n%.500s", want)
+	}
+	defer func(n int) { shareChunk = n }(shareChunk)
+	for _, tc := range []struct {
+		name     string
+		chunk    int
+		budget   int64
+		together bool
+		part     int // reader 1's calls part from the others' from this call on (0: never)
+	}{
+		{name: "one after another", chunk: 1024},
+		{name: "side by side", chunk: 1024, together: true},
+		{name: "small chunks", chunk: 4, together: true},
+		{name: "let go, one after another", chunk: 4, budget: 1},
+		{name: "let go, side by side", chunk: 4, budget: 1, together: true},
+		{name: "parting", chunk: 16, part: 50},
+		{name: "parting side by side", chunk: 16, part: 50, together: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			shareChunk = tc.chunk
+			var mu sync.Mutex
+			opened, closed := 0, 0
+			reopen := func() (*Validator, io.Closer, error) {
+				v, c, err := openShareSample()
+				if err != nil {
+					return nil, nil, err
+				}
+				mu.Lock()
+				opened++
+				mu.Unlock()
+				return v, closeCount{c, &closed, &mu}, nil
+			}
+			v, c, err := reopen()
+			if err != nil {
+				t.Fatal(err)
+			}
+			const n = 3
+			s := NewShare(v, c, n, tc.budget, reopen)
+			got := make([]string, n)
+			errs := make([]error, n)
+			read := func(i int) {
+				r := s.Reader(i)
+				plainLen := samePlain
+				if i == 1 && tc.part > 0 {
+					plainLen = func(call int) int { return 256 - min(call/tc.part, 1) }
+				}
+				got[i], errs[i] = transcript(r, plainLen)
+				r.Close()
+			}
+			var wg sync.WaitGroup
+			for i := range n {
+				if tc.together {
+					wg.Add(1)
+					go func() { defer wg.Done(); read(i) }()
+				} else {
+					read(i)
+				}
+			}
+			wg.Wait()
+			for i := range n {
+				if errs[i] != nil {
+					t.Errorf("reader %d: %v", i, errs[i])
+				}
+				if i == 1 && tc.part > 0 {
+					continue // its own calls: PlainCTAs reads one record fewer
+				}
+				if got[i] != want {
+					t.Errorf("reader %d read %d bytes of answers, want %d; first difference at byte %d", i, len(got[i]), len(want), firstByteDiff(got[i], want))
+				}
+			}
+			if opened != closed {
+				t.Errorf("%d sources opened, %d closed", opened, closed)
+			}
+			if tc.budget == 0 && tc.part == 0 && opened != 1 {
+				t.Errorf("the trace was opened %d times, want once", opened)
+			}
+			if (tc.budget == 1 || tc.part > 0) && opened == 1 {
+				t.Errorf("no reader read on alone")
+			}
+		})
+	}
+}
+
+func firstByteDiff(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// A reader whose calls part from the tape's reads the same records as a
+// Validator of its own making those calls.
+func TestShareParting(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 16
+	plainLen := func(call int) int { return 256 - min(call/50, 1) }
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := transcript(v, plainLen)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, c, err = openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, 2, 0, openShareSample)
+	if _, err := transcript(s.Reader(0), samePlain); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Reader(1)
+	got, err := transcript(r, plainLen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	s.Reader(0).Close()
+	if got != want {
+		t.Errorf("the parting reader read %d bytes of answers, want %d; first difference at byte %d", len(got), len(want), firstByteDiff(got, want))
+	}
+}
