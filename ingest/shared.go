@@ -20,12 +20,15 @@ type Shared struct {
 // NewShared opens the trace's bodies, as Open opens them, for n replays;
 // budget bounds the tape in bytes (0: trace.ShareBudget).
 func NewShared(open func() (trace.Source, error), n int, budget int64) (*Shared, error) {
-	reopen := func() (*trace.Validator, io.Closer, error) { return openBodies(open) }
-	v, c, err := reopen()
+	reopen := func() (*trace.Validator, io.Closer, error) {
+		v, c, _, err := openBodies(open)
+		return v, c, err
+	}
+	v, c, index, err := openBodies(open)
 	if err != nil {
 		return nil, err
 	}
-	return &Shared{share: trace.NewShare(v, c, n, budget, reopen)}, nil
+	return &Shared{share: trace.NewShare(v, c, index, n, budget, reopen)}, nil
 }
 
 // Bodies is replay i's reader of the shared bodies (i < n). Open closes
@@ -35,28 +38,24 @@ func (s *Shared) Bodies(i int) *trace.Validator { return s.share.Reader(i) }
 
 // openBodies opens the bodies as Open does: every record, validated, read
 // with reused records and, where the trace has a host index, checked
-// against it (which a second open reads).
-func openBodies(open func() (trace.Source, error)) (*trace.Validator, io.Closer, error) {
+// against it, which it returns too: the replays' host passes read it
+// (Open), with no open of their own.
+func openBodies(open func() (trace.Source, error)) (*trace.Validator, io.Closer, *trace.HostIndex, error) {
 	s := &Streams{}
-	hostSrc, err := s.open(open)
-	if err != nil {
-		return nil, nil, err
-	}
 	bodySrc, err := s.open(open)
 	if err != nil {
-		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	index, err := trace.HostIndexOf(hostSrc)
+	index, err := trace.HostIndexOf(bodySrc) // read from the file's end: the Reader stays where it is
 	if err != nil {
 		s.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	trace.SetReadOptions(bodySrc, trace.ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
 	if index != nil {
 		bodySrc = index.Check(bodySrc)
 	}
-	return trace.NewValidator(bodySrc), closers{s}, nil
+	return trace.NewValidator(bodySrc), closers{s}, index, nil
 }
 
 // closers closes what a Streams opened.

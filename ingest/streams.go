@@ -36,16 +36,15 @@ type Streams struct {
 // and Open opens only the host pass.
 func Open(open func() (trace.Source, error), records func(trace.Source) trace.Source, bodies *trace.Validator) (*Streams, error) {
 	s := &Streams{}
-	hostSrc, err := s.open(open)
-	if err != nil {
-		return nil, err
-	}
 	if bodies != nil {
-		s.closeLater(bodies)
-		if err := s.hostOnly(hostSrc, records, bodies); err != nil {
+		if err := s.shared(open, records, bodies); err != nil {
 			return nil, err
 		}
 		return s, nil
+	}
+	hostSrc, err := s.open(open)
+	if err != nil {
+		return nil, err
 	}
 	bodySrc, err := s.open(open)
 	if err != nil {
@@ -86,23 +85,27 @@ func Open(open func() (trace.Source, error), records func(trace.Source) trace.So
 	return s, nil
 }
 
-// hostOnly opens the host pass over hostSrc, the bodies being bodies.
-func (s *Streams) hostOnly(hostSrc trace.Source, records func(trace.Source) trace.Source, bodies *trace.Validator) error {
-	index, err := trace.HostIndexOf(hostSrc)
+// shared opens the host pass beside bodies, a Share's reader: the host
+// operations come from the trace's host index, which the Share read
+// (and its read of the bodies is checked against), else from a pass of
+// its own over the stream.
+func (s *Streams) shared(open func() (trace.Source, error), records func(trace.Source) trace.Source, bodies *trace.Validator) error {
+	s.closeLater(bodies)
+	s.bodies = bodies
+	if index, _ := trace.HostIndexOf(bodies); index != nil {
+		s.host = index.Source()
+		return nil
+	}
+	hostSrc, err := s.open(open)
 	if err != nil {
 		s.Close()
 		return err
 	}
-	s.host, s.bodies = hostSrc, bodies
-	switch {
-	case index != nil:
-		s.host = index.Source()
-	case records != nil:
-		skimHost(hostSrc)
+	skimHost(hostSrc)
+	s.host = hostSrc
+	if records != nil {
 		s.host = records(hostSrc)
 		s.closeLater(s.host)
-	default:
-		skimHost(hostSrc)
 	}
 	return nil
 }

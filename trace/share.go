@@ -52,6 +52,7 @@ type Share struct {
 	budget  int64
 	closed  bool
 	kid     Child // where record reads a child
+	index   *HostIndex
 }
 
 // tapeChunk is up to shareChunk answers, their records in arrays of
@@ -102,12 +103,13 @@ const callBytes = int64(unsafe.Sizeof(tapeCall{}))
 // NewShare shares v, read from closer's source (nil: none to close), among
 // n readers (Reader(0) to Reader(n-1)). reopen opens the trace again, as
 // v was opened, for a reader the tape lets go; budget is the tape's
-// bound in bytes (0: ShareBudget).
-func NewShare(v *Validator, closer io.Closer, n int, budget int64, reopen func() (*Validator, io.Closer, error)) *Share {
+// bound in bytes (0: ShareBudget). index is the trace's host index, or
+// nil: the readers' host passes may read it (HostIndexOf a reader).
+func NewShare(v *Validator, closer io.Closer, index *HostIndex, n int, budget int64, reopen func() (*Validator, io.Closer, error)) *Share {
 	if budget <= 0 {
 		budget = ShareBudget
 	}
-	s := &Share{v: v, closer: closer, reopen: reopen, budget: budget}
+	s := &Share{v: v, closer: closer, index: index, reopen: reopen, budget: budget}
 	s.head = s.chunk()
 	s.oldest = s.head
 	for range n {
@@ -558,6 +560,16 @@ func (v *Validator) tapeChild(c *Child) bool {
 		return false
 	}
 	return v.tape.child(c)
+}
+
+// HostIndex is, for a Share's reader, the trace's host index its Share
+// was given (nil: none); for any other Validator, nil. HostIndexOf asks
+// it, as it asks a file.
+func (v *Validator) HostIndex() (*HostIndex, error) {
+	if v.tape == nil {
+		return nil, nil
+	}
+	return v.tape.s.index, nil
 }
 
 // Close takes a Share's reader off the tape (the last to leave closes

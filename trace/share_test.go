@@ -151,7 +151,7 @@ func TestShareReadsAsAValidator(t *testing.T) {
 				t.Fatal(err)
 			}
 			const n = 3
-			s := NewShare(v, c, n, tc.budget, reopen)
+			s := NewShare(v, c, nil, n, tc.budget, reopen)
 			got := make([]string, n)
 			errs := make([]error, n)
 			read := func(i int) {
@@ -225,7 +225,7 @@ func TestShareParting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewShare(v, c, 2, 0, openShareSample)
+	s := NewShare(v, c, nil, 2, 0, openShareSample)
 	if _, err := transcript(s.Reader(0), samePlain); err != nil {
 		t.Fatal(err)
 	}
