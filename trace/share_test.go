@@ -1,10 +1,12 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -239,4 +241,61 @@ func TestShareParting(t *testing.T) {
 	if got != want {
 		t.Errorf("the parting reader read %d bytes of answers, want %d; first difference at byte %d", len(got), len(want), firstByteDiff(got, want))
 	}
+}
+
+// FuzzShare holds a Share's readers to a Validator of their own on any
+// input: the same answers and the same error, read one after another
+// with a tape of small chunks, let go mid-way, and parting from it.
+func FuzzShare(f *testing.F) {
+	valid := encodeBinary(f, fixture(f, "valid.jsonl"))
+	f.Add(valid)
+	f.Add(valid[:len(valid)/2])
+	f.Add(encodeBinary(f, exoticRecords()))
+	f.Add(encodeBinary(f, hostOpsTrace()))
+	if sample, err := os.ReadFile(shareSample); err == nil {
+		f.Add(sample)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !bytes.HasPrefix(data, []byte(zstdMagic)) {
+			data = compress(data)
+		}
+		open := func() (*Validator, io.Closer, error) {
+			r, err := NewReader(bytes.NewReader(data))
+			if err != nil {
+				return nil, nil, err
+			}
+			SetReadOptions(r, ReadOptions{ReuseRecords: true, ReuseWarpCycles: true})
+			return NewValidator(r), nil, nil
+		}
+		v, _, err := open()
+		if err != nil {
+			return
+		}
+		want, wantErr := transcript(v, samePlain)
+		defer func(n int) { shareChunk = n }(shareChunk)
+		shareChunk = 2
+		for _, budget := range []int64{0, 1} {
+			v, _, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewShare(v, nil, nil, 3, budget, open)
+			for i := range 3 {
+				plainLen := samePlain
+				if i == 2 {
+					plainLen = func(call int) int { return 256 - min(call/3, 1) }
+				}
+				r := s.Reader(i)
+				got, err := transcript(r, plainLen)
+				r.Close()
+				if i == 2 {
+					continue // its own calls: compared below
+				}
+				if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Fatalf("budget %d, reader %d: %d bytes of answers and error %v, want %d and %v; first difference at byte %d",
+						budget, i, len(got), err, len(want), wantErr, firstByteDiff(got, want))
+				}
+			}
+		}
+	})
 }
