@@ -33,7 +33,7 @@ import (
 
 // ShareBudget is the bytes a Share's tape holds at most (about) before
 // it lets its slowest readers go.
-const ShareBudget = 64 << 20
+const ShareBudget = 16 << 20
 
 // shareChunk is how many calls a chunk of the tape holds.
 var shareChunk = 1024 // a variable for the tests
@@ -240,7 +240,10 @@ func (s *Share) grow() {
 		old := s.oldest
 		for _, r := range s.readers {
 			if !r.gone && !r.left && r.chunk == old {
-				r.gone = true
+				// Let go: r reads old no more but through its own
+				// view (snap), and old, linked to the tape's later
+				// chunks, is left to the collector.
+				r.gone, r.chunk = true, nil
 			}
 		}
 		s.bytes -= old.size()
@@ -363,10 +366,14 @@ func owned(rec Record) Record {
 	return rec
 }
 
-// leave takes r off the tape (under the lock).
+// leave takes r off the tape (under the lock), and lets go of its
+// chunk: a chunk dropped for the budget links to the tape's later ones,
+// which r would keep from the collector. The records of the last answer
+// stay valid: they hold their array themselves.
 func (r *shareReader) leave() {
 	r.left = true
 	r.s.recycle()
+	r.chunk, r.snap = nil, tapeChunk{}
 }
 
 // goAlone has r read on with a Validator of its own, past the records
