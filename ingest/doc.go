@@ -14,6 +14,11 @@
 // cores passes nothing, and every replay reads on its own goroutine. The
 // rows are the same either way.
 //
+// Several replays of one trace (a command's policies and sweep points)
+// decode and validate its bodies once (Shared, over trace.Share): each
+// reads the answers of one Validator from a tape bounded in bytes, and
+// one the tape leaves behind reads on with a Validator of its own.
+//
 // What a reader may leave out of the trace it says with trace.ReadOptions
 // (the host pass skips all but host operations; the bodies' records are
 // reused), never by asking a Source for methods it may lack.
