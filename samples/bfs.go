@@ -22,6 +22,7 @@ func init() {
 			seedParam,
 		},
 		run:   runBFS,
+		loop:  levelEdgeCycles,
 		mixes: bfsMixes,
 		costs: bfsCosts,
 	})
@@ -52,7 +53,7 @@ func init() {
 // that branch together, so all of them reach their launch at
 // levelBaseCycles, one warp-level site (see the package doc).
 func runBFS(p Params, out trace.Sink) error {
-	cfg, err := parseGraphKernel(p, "kron", "citation", grKind)
+	cfg, err := parseGraphKernel(p, levelEdgeCycles, "kron", "citation", grKind)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runBFS(p Params, out trace.Sink) error {
 		return cfg.graph.noEdges(p)
 	}
 	frontiers := bfsFrontiers(g, root)
-	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat, dragonli: dragonli}
+	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, loopGiven: cfg.loopGiven, flat: cfg.flat, dragonli: dragonli}
 	if err := t.prologue(p, root, frontiers); err != nil {
 		return err
 	}
@@ -86,6 +87,7 @@ type bfsTrace struct {
 	g                *csr
 	block, threshold int
 	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
+	loopGiven        bool  // loop_cycles given: sites inline at loop an edge (inlineCycles)
 	flat             bool  // variant=flat: bfs_level balances its lists itself (bfsflat.go)
 	dragonli         bool  // code=dragonli: Dragon_li's persistent grid (bfsdragonli.go)
 	lastID           uint64
@@ -201,7 +203,7 @@ func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
 		Kernel:       child.ID,
 		Parent:       &at,
 		Workload:     int64(edges),
-		InlineCycles: inlineCycles(edges, t.loop),
+		InlineCycles: t.inline(edges, block),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
@@ -212,6 +214,17 @@ func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
 		}
 	}
 	return nil
+}
+
+// inline is a launch site's inline_cycles for a bfs_expand over edges
+// neighbours in CTAs of block threads: the lane's loop over the child's
+// threads by the lane-loop rule (laneLoopCycles), or, with loop_cycles
+// given, loop cycles an edge (inlineCycles).
+func (t *bfsTrace) inline(edges, block int) int64 {
+	if t.loopGiven {
+		return inlineCycles(edges, t.loop)
+	}
+	return laneLoopCycles(edges, block, func(c int) int64 { return expandCTA(0, c, block, edges).Cycles })
 }
 
 // expandCTA costs CTA cta, of block threads, of a bfs_expand child over

@@ -77,9 +77,9 @@ func levelWarpCycles(degrees []int, threshold int, loop int64) int64 {
 	return levelBaseCycles + int64(longest)*loop
 }
 
-// inlineCycles is what a launching lane would add to its warp by looping
-// over its edges itself, at loop cycles an edge, instead of launching a
-// child.
+// inlineCycles is what a lane adds to its warp by looping over its edges
+// itself, at loop cycles an edge: a looping lane's, and a launch site's
+// inline_cycles where loop_cycles is given (bfsTrace.inline).
 func inlineCycles(degree int, loop int64) int64 {
 	return int64(degree) * loop
 }

@@ -12,16 +12,18 @@ import (
 // defaultCodeTraces are bfs and sssp configurations (the spawn experiments'
 // among them) and the SHA-256 of the trace each gave at commit 0411b47,
 // before the code parameter existed; sssp's are those traces with
-// ssspcost.go's costs as fitted to the dragonli-sssp-sample capture.
+// ssspcost.go's costs as fitted to the dragonli-sssp-sample capture, and
+// bfs's with launch sites those traces with each site's inline_cycles by
+// the lane-loop rule (laneloop.go).
 var defaultCodeTraces = []struct {
 	gen  string
 	kv   []string
 	hash string
 }{
 	{"bfs", nil,
-		"63131e33b0a820d84bd6b41b1ba1e47ab93c48cde77836fb8d51cbc375fada0c"},
+		"fc9d0744887b2fdf157ebc20016796cf3522430121ba5adb66a6aa5d8f61405d"},
 	{"bfs", []string{"scale=10", "site_threshold=8", "seed=2"},
-		"6d840fb50722065336365e904d9e3336c128351a3cbfb421b2d98e0b9112d579"},
+		"d5f472d8ab13b532d21ab3271708f40b985e0e243b5ae564651c8cd18c646f67"},
 	{"bfs", []string{"graph=citation", "scale=10", "edgefactor=4", "loop_cycles=224", "variant=flat"},
 		"68e57a0b00680f849725659bac05ba665c37ade0b774ba5035bbb5c807c11549"},
 	{"sssp", []string{"graph=citation", "scale=9", "edgefactor=4", "loop_cycles=234"},
@@ -154,8 +156,10 @@ func checkDLDemand(t *testing.T, rec *trace.CTA, m warpMix, own int64) {
 //	CTA 1: release 200, v3 (w1 l1) launches at 200, no loops: [220, 220]
 //	CTAs 2-103: [220, 220]
 //
-// Children: v1 2 CTAs of 32 over 64 edges (inline 64·40 = 2560), v3 1 CTA
-// over 32 (1280), each CTA one full warp, expandWarpCycles(32) = 224.
+// Children: v1 2 CTAs of 32 over 64 edges, v3 1 CTA over 32, each CTA one
+// full warp, expandWarpCycles(32) = 224; inline by the lane-loop rule,
+// 0.452·(224 − 114) a thread: 64·110·0.452 = 3182.08, 32·110·0.452 =
+// 1591.04.
 // 4 sites, 5 kernels, 104+2+1+2+1 = 110 CTAs. CTA 0's warp 0 waited
 // 1640-640 = 1000 cycles at chunk 1's barrier, so its demand is
 // bfs_level's mix over 1660+1900-1000 = 2560 cycles.
@@ -171,10 +175,10 @@ func TestDragonliBFSHand(t *testing.T) {
 	checkDLDemand(t, parent[0], bfsMixes["bfs_level"], 2560)
 	full := expandWarpCycles(32)
 	want := []dlLaunch{
-		{0, 0, 0, 200, 64, 2560, 2, 32, []int64{full, full}},
-		{0, 0, 0, 1640, 32, 1280, 1, 32, []int64{full}},
-		{0, 1, 0, 1640, 64, 2560, 2, 32, []int64{full, full}},
-		{1, 1, 1, 200, 32, 1280, 1, 32, []int64{full}},
+		{0, 0, 0, 200, 64, 3182, 2, 32, []int64{full, full}},
+		{0, 0, 0, 1640, 32, 1591, 1, 32, []int64{full}},
+		{0, 1, 0, 1640, 64, 3182, 2, 32, []int64{full, full}},
+		{1, 1, 1, 200, 32, 1591, 1, 32, []int64{full}},
 	}
 	if !reflect.DeepEqual(launches, want) {
 		t.Errorf("launches\n%v, want\n%v", launches, want)
@@ -220,8 +224,9 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 //
 // Children (32-thread CTAs over the first 64 or 32 edges):
 // ssspChildWarpCycles(32, 1) = 515+209+64+799+2 = 1589 for the first v1's
-// lowering CTA, 515+209+64 = 788 for the others; inline ssspLaneCycles:
-// 64·209+799 = 14175, 32·209 = 6688, 64·209 = 13376.
+// lowering CTA, 515+209+64 = 788 for the others; inline by the lane-loop
+// rule, 0.452·(c − 114) a thread: (32·1475 + 32·674)·0.452 = 31083.136,
+// 32·674·0.452 = 9748.736, 64·674·0.452 = 19497.472.
 func TestDragonliSSSPHand(t *testing.T) {
 	g, worklist := dlHandGraph()
 	lowered := make([]bool, 0, 4096)
@@ -238,10 +243,10 @@ func TestDragonliSSSPHand(t *testing.T) {
 	checkDLParent(t, parent, []int64{3026, 8706}, []int64{614, 614}, []int64{614, 614})
 	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 3026+8706) // no barrier, no waits
 	want := []dlLaunch{
-		{0, 0, 0, 359, 64, 14175, 2, 32, []int64{1589, 788}},
-		{0, 0, 0, 2771, 32, 6688, 1, 32, []int64{788}},
-		{0, 1, 0, 7197, 64, 13376, 2, 32, []int64{788, 788}},
-		{1, 1, 1, 359, 32, 6688, 1, 32, []int64{788}},
+		{0, 0, 0, 359, 64, 31083, 2, 32, []int64{1589, 788}},
+		{0, 0, 0, 2771, 32, 9749, 1, 32, []int64{788}},
+		{0, 1, 0, 7197, 64, 19497, 2, 32, []int64{788, 788}},
+		{1, 1, 1, 359, 32, 9749, 1, 32, []int64{788}},
 	}
 	if !reflect.DeepEqual(launches, want) {
 		t.Errorf("launches\n%v, want\n%v", launches, want)

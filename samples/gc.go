@@ -16,11 +16,12 @@ func init() {
 			{Name: "edgefactor", Default: "16", Doc: "edges generated per vertex"},
 			{Name: "block", Default: "256", Doc: "threads per gc_color CTA, one uncolored vertex each"},
 			{Name: "site_threshold", Default: "64", Doc: "an uncolored vertex with more neighbours than this is a launch site"},
-			loopParam(int(gcEdgeCycles), "neighbour loop"),
+			loopParam(int(gcLoopDefault), "neighbour loop"),
 			variantParam,
 			seedParam,
 		},
 		run:   runGC,
+		loop:  gcLoopDefault,
 		mixes: gcMixes,
 		costs: gcCosts,
 	})
@@ -45,13 +46,13 @@ func init() {
 // every lane, so a warp's launching lanes all reach their launch at
 // gcBaseCycles, one warp-level site (see the package doc).
 func runGC(p Params, out trace.Sink) error {
-	cfg, err := parseGraphKernel(p, "kron", "citation")
+	cfg, err := parseGraphKernel(p, gcLoopDefault, "kron", "citation")
 	if err != nil {
 		return err
 	}
 	rng := newRand(cfg.seed)
 	g := cfg.graph.build(rng)
-	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, flat: cfg.flat}
+	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, loopGiven: cfg.loopGiven, flat: cfg.flat}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
 		p.omitDefaults(meta, "loop_cycles", "variant")
@@ -72,6 +73,7 @@ type gcTrace struct {
 	prio             []uint32
 	block, threshold int
 	loop             int64 // cycles of one iteration of a looping lane (loop_cycles)
+	loopGiven        bool  // loop_cycles given: sites inline at loop a neighbour (gcLaneCycles)
 	// flat is variant=flat: GraphBIG's non-DP kernel, whose every thread
 	// loops over its own vertex's neighbours (no launch sites).
 	flat bool
@@ -180,7 +182,7 @@ func (t *gcTrace) child(parent uint64, s gcSite) error {
 		Kernel:       child.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: gcBaseCycles},
 		Workload:     int64(s.degree),
-		InlineCycles: gcLaneCycles(s.scanned, s.colored, t.loop),
+		InlineCycles: t.inline(grid, s),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
@@ -191,6 +193,18 @@ func (t *gcTrace) child(parent uint64, s gcSite) error {
 		}
 	}
 	return nil
+}
+
+// inline is site s's inline_cycles, its child being grid CTAs: the lane's
+// loop over the neighbours it visits before the round's outcome (the flat
+// code stops at the first that decides it), each priced as the child's
+// thread for it by the lane-loop rule (laneLoopCycles), then the outcome
+// once; with loop_cycles given, loop cycles a neighbour (gcLaneCycles).
+func (t *gcTrace) inline(grid int, s gcSite) int64 {
+	if t.loopGiven {
+		return gcLaneCycles(s.scanned, s.colored, t.loop)
+	}
+	return laneLoopCycles(s.scanned, gcChildBlock, func(c int) int64 { return gcChildCTA(0, c, grid, s).Cycles }) + gcOutcomeCycles(s.colored)
 }
 
 // gcChildCTA costs CTA cta of a site's gc_color_child of grid CTAs. Every

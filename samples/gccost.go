@@ -81,7 +81,8 @@ func gcOutcomeCycles(colored bool) int64 {
 
 // gcLaneCycles is what a vertex's round costs a thread that loops over its
 // neighbours itself: the neighbours it visits, at loop cycles each, then
-// its outcome. It is a launch site's inline_cycles.
+// its outcome: a looping lane's, and a launch site's inline_cycles where
+// loop_cycles is given (gcTrace.inline).
 func gcLaneCycles(scanned int, colored bool, loop int64) int64 {
 	return int64(scanned)*loop + gcOutcomeCycles(colored)
 }
@@ -128,3 +129,7 @@ var gcCosts = []costConst{
 	cost("child_decide_cycles", &gcChildDecideCycles, "the last child CTA ending the vertex's round"),
 	cost("idle_warp_cycles", &idleWarpCycles, "a warp with nothing to do"),
 }
+
+// gcLoopDefault is loop_cycles' iteration at its default: gcEdgeCycles as
+// the package starts, whatever edge_cycles a run sets.
+var gcLoopDefault = gcEdgeCycles

@@ -33,6 +33,9 @@ type Generator struct {
 	// refit solves the measured constants fitted beside those (the
 	// capture's time less the invented terms) again after costs change.
 	refit func()
+	// loop is the cost model's iteration of a parent lane's loop, which
+	// loop_cycles' default charges (loopParam); 0 without loop_cycles.
+	loop int64
 }
 
 // seedParam is shared so every generator documents its seed the same way.

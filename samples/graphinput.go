@@ -129,14 +129,16 @@ func (in graphInput) noEdges(p Params) error {
 type graphKernel struct {
 	graph            graphInput
 	block, threshold int
-	loop             int64 // loop_cycles
+	loop             int64 // loop_cycles' iteration
+	loopGiven        bool  // loop_cycles given: launch sites at loop an iteration, not by the lane-loop rule
 	seed             uint64
 	flat             bool // variant=flat: the original non-DP benchmark
 }
 
 // parseGraphKernel reads the graph input (one of graphs), block,
-// site_threshold, loop_cycles, variant and seed.
-func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
+// site_threshold, loop_cycles (loop, the cost model's iteration, at its
+// default), variant and seed.
+func parseGraphKernel(p Params, loop int64, graphs ...string) (c graphKernel, err error) {
 	if c.graph, err = parseGraphInput(p, graphs...); err != nil {
 		return c, err
 	}
@@ -146,9 +148,11 @@ func parseGraphKernel(p Params, graphs ...string) (c graphKernel, err error) {
 	if c.threshold, err = p.Int("site_threshold", 0, 1<<30); err != nil {
 		return c, err
 	}
-	if c.loop, err = parseLoopCycles(p); err != nil {
+	lc, err := parseLoopCycles(p, loop)
+	if err != nil {
 		return c, err
 	}
+	c.loop, c.loopGiven = lc.cycles, lc.given
 	if c.flat, err = flatVariant(p); err != nil {
 		return c, err
 	}

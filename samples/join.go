@@ -24,11 +24,12 @@ func init() {
 			{Name: "block", Default: auto, Doc: "threads per CTA: merge's join_main, also its tuples per block (auto: 128, Dragon_li's THREADS); hash's join_probe (auto: 256)"},
 			{Name: "site_threshold", Default: auto, Doc: "merge: a thread whose key matches at least this many tuples of the left block launches (auto: 128, Dragon_li's CDP_THRESHOLD; at least 128); " +
 				"hash: a probe whose bucket holds more entries than this launches (auto: 32)"},
-			loopParam(int(joinOutputCycles()), "output loop (algo=merge)"),
+			loopParam(int(joinLoopDefault), "output loop (algo=merge)"),
 			variantParam,
 			seedParam,
 		},
 		run:   runJoin,
+		loop:  joinLoopDefault,
 		mixes: joinMixes,
 		costs: joinCosts,
 		refit: joinRefit,
@@ -60,6 +61,7 @@ type joinConfig struct {
 	rTuples, sTuples, block, threshold int
 	maxKey, grid                       int   // merge only
 	loopCycles                         int64 // merge only: an output of a join_main thread's loop
+	loopGiven                          bool  // merge only: loop_cycles given, sites inline at loopCycles an output
 	sigma                              float64
 	seed                               uint64
 	flat                               bool           // variant=flat: no launches (runMergeJoin, runHashJoin)
@@ -81,9 +83,11 @@ func parseJoin(p Params) (c joinConfig, err error) {
 		return c, err
 	}
 	if c.merge {
-		if c.loopCycles, err = parseLoopCycles(p); err != nil {
+		lc, err := parseLoopCycles(p, joinLoopDefault)
+		if err != nil {
 			return c, err
 		}
+		c.loopCycles, c.loopGiven = lc.cycles, lc.given
 	}
 	if c.sigma, err = p.Float("sigma", 0, 1); err != nil {
 		return c, err

@@ -175,8 +175,7 @@ func TestJoinSites(t *testing.T) {
 			sites[r.Kernel] = r
 			n := r.Workload
 			if n <= threshold || r.Parent.At != joinProbeBaseCycles() || names[r.Parent.Kernel] != "join_probe" ||
-				names[r.Kernel] != "join_probe_child" || r.InlineCycles < n*joinEntryCycles ||
-				(r.InlineCycles-n*joinEntryCycles)%joinEmitCycles != 0 || grids[r.Kernel] != uint64(ceilDiv(int(n), joinChildBlock)) {
+				names[r.Kernel] != "join_probe_child" || grids[r.Kernel] != uint64(ceilDiv(int(n), joinChildBlock)) {
 				t.Errorf("site %+v at %+v", r, r.Parent)
 			}
 		case *trace.CTA:
@@ -195,11 +194,16 @@ func TestJoinSites(t *testing.T) {
 	if len(sites) == 0 {
 		t.Fatal("no launch sites")
 	}
-	for k, l := range sites {
-		if matches := (l.InlineCycles - l.Workload*joinEntryCycles) / joinEmitCycles; (matches > 0) != emits[k] {
-			t.Errorf("site of kernel %d: inline cost counts %d matches; child emits: %v", k, matches, emits[k])
+	emitting := 0
+	for k := range sites {
+		if emits[k] {
+			emitting++
 		}
 	}
+	if emitting == 0 {
+		t.Errorf("none of %d sites' children emits: the rule's check sees no emit branch", len(sites))
+	}
+	ruleInlines(t, "join", recs, workloadThreads)
 }
 
 // TestJoinHeaderMatchesRecords checks the kernels, buffers and meta.

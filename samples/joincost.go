@@ -116,7 +116,7 @@ func joinCollisions(buckets []int) int {
 
 // joinLaneCycles is what scanning a bucket of entries with matches costs a
 // probing thread that loops over it: a looping lane's share of its warp's
-// cycles, and a launch site's inline_cycles.
+// cycles (a launch site's inline_cycles is its child's, joinProbeInline).
 func joinLaneCycles(entries, matches int) int64 {
 	return int64(entries)*joinEntryCycles + int64(matches)*joinEmitCycles
 }

@@ -205,7 +205,7 @@ func (t *joinTrace) child(parent uint64, s joinSite) error {
 		Kernel:       k.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: joinProbeBaseCycles()},
 		Workload:     int64(len(s.bucket)),
-		InlineCycles: joinLaneCycles(len(s.bucket), joinMatches(s.bucket, s.key)),
+		InlineCycles: joinProbeInline(s.bucket, s.key),
 	}
 	if err := writeAll(t.out, k, launch); err != nil {
 		return err
@@ -216,6 +216,13 @@ func (t *joinTrace) child(parent uint64, s joinSite) error {
 		}
 	}
 	return nil
+}
+
+// joinProbeInline is a site's inline_cycles: the probing lane's loop over
+// its join_probe_child's threads, an entry of the bucket each, by the
+// lane-loop rule (laneLoopCycles).
+func joinProbeInline(bucket []int32, key int32) int64 {
+	return laneLoopCycles(len(bucket), joinChildBlock, func(c int) int64 { return joinChildCTA(0, c, bucket, key).Cycles })
 }
 
 // joinChildCTA costs CTA cta of a join_probe_child scanning bucket for key.

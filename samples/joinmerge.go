@@ -271,7 +271,7 @@ func (t *mergeTrace) child(parent uint64, cta int, s mergeSite) error {
 		Kernel:       k.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(cta), Warp: s.warp, Lane: s.lane, At: s.at},
 		Workload:     work,
-		InlineCycles: work * t.cfg.loopCycles,
+		InlineCycles: t.inline(grid),
 	}
 	if err := writeAll(t.out, k, launch); err != nil {
 		return err
@@ -286,6 +286,18 @@ func (t *mergeTrace) child(parent uint64, cta int, s mergeSite) error {
 		}
 	}
 	return nil
+}
+
+// inline is a site's inline_cycles for a join_output of grid full CTAs:
+// the lane's loop over the child's threads, an output pair each, by the
+// lane-loop rule (laneLoopCycles), or, with loop_cycles given, loop_cycles
+// an output.
+func (t *mergeTrace) inline(grid int) int64 {
+	work := grid * joinOutputBlock
+	if t.cfg.loopGiven {
+		return int64(work) * t.cfg.loopCycles
+	}
+	return laneLoopCycles(work, joinOutputBlock, func(int) int64 { return joinOutputChildCycles() })
 }
 
 // gather writes join_gather: CTA c compacts partition c's outputs.

@@ -172,3 +172,8 @@ func joinBoundsFit() int64 { return roundDiv(joinBoundsCaptured-joinGatherCycles
 func joinRefit() {
 	joinPrefixStepCycles, joinBoundsStepCycles = joinPrefixFit(), joinBoundsFit()
 }
+
+// joinLoopDefault is loop_cycles' iteration at its default:
+// joinOutputCycles() as the package starts, whatever store_cycles a run
+// sets.
+var joinLoopDefault = joinOutputCycles()

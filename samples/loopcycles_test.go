@@ -17,12 +17,12 @@ const loopAlt = 300
 
 // loopCase is one graph generator whose parents loop at loop_cycles, with
 // the checks that tie a parent warp's and a launch site's cycles at the
-// default (def) to those at loopAlt.
+// cost model's iteration (def, given) to those at loopAlt.
 type loopCase struct {
 	gen    string
 	kv     []string
 	parent string // the parent kernel's name
-	def    int64  // loop_cycles' default
+	def    int64  // the cost model's iteration, loop_cycles' at its default
 	site   func(def, alt *trace.Launch) error
 	warp   func(def, alt int64) error
 }
@@ -116,15 +116,15 @@ var loopCases = []loopCase{
 	},
 }
 
-// TestLoopCycles generates each graph generator's trace at the default
-// loop_cycles and at loopAlt, and checks the two differ only where a
-// parent's loop is charged: the parent warps' cycles and the launch sites'
-// inline cycles, by exactly the loop's iterations times the change. The
-// children's CTAs, the kernels and the launches' other fields stay, and
-// the header's meta names loop_cycles only when it is not the default.
+// TestLoopCycles generates each graph generator's trace with loop_cycles
+// given at the cost model's iteration and at loopAlt, and checks the two
+// differ only where a parent's loop is charged: the parent warps' cycles
+// and the launch sites' inline cycles, by exactly the loop's iterations
+// times the change. The children's CTAs, the kernels and the launches'
+// other fields stay, and the header's meta names loop_cycles.
 func TestLoopCycles(t *testing.T) {
 	for _, c := range loopCases {
-		def := generate(t, c.gen, c.kv...)
+		def := generate(t, c.gen, slices.Concat(c.kv, []string{fmt.Sprintf("loop_cycles=%d", c.def)})...)
 		alt := generate(t, c.gen, slices.Concat(c.kv, []string{fmt.Sprintf("loop_cycles=%d", loopAlt)})...)
 		if err := checkOrder(alt); err != nil {
 			t.Fatalf("%s: %v", c.gen, err)
@@ -132,7 +132,7 @@ func TestLoopCycles(t *testing.T) {
 		if len(def) != len(alt) {
 			t.Fatalf("%s: %d records at the default, %d at loop_cycles=%d", c.gen, len(def), len(alt), loopAlt)
 		}
-		checkLoopMeta(t, c.gen, def[0].(*trace.Header), alt[0].(*trace.Header))
+		checkLoopMeta(t, c.gen, def[0].(*trace.Header), alt[0].(*trace.Header), loopAlt)
 		sites, warps := 0, 0
 		parents := map[uint64]bool{}
 		for i := 1; i < len(def); i++ {
@@ -168,20 +168,62 @@ func TestLoopCycles(t *testing.T) {
 	}
 }
 
-// checkLoopMeta checks that only the non-default trace's meta records
-// loop_cycles, and that the metas agree otherwise.
-func checkLoopMeta(t *testing.T, gen string, def, alt *trace.Header) {
+// checkLoopMeta checks that alt's meta records loop_cycles=want and
+// agrees with def's otherwise.
+func checkLoopMeta(t *testing.T, gen string, def, alt *trace.Header, want int64) {
 	t.Helper()
-	if _, ok := def.Meta["loop_cycles"]; ok {
-		t.Errorf("%s: default trace's meta %v records loop_cycles", gen, def.Meta)
+	if got := alt.Meta["loop_cycles"]; got != fmt.Sprint(want) {
+		t.Errorf("%s: meta loop_cycles = %q, want %d", gen, got, want)
 	}
-	if got := alt.Meta["loop_cycles"]; got != fmt.Sprint(loopAlt) {
-		t.Errorf("%s: meta loop_cycles = %q, want %d", gen, got, loopAlt)
-	}
-	rest := maps.Clone(alt.Meta)
+	rest, drest := maps.Clone(alt.Meta), maps.Clone(def.Meta)
 	delete(rest, "loop_cycles")
-	if !maps.Equal(def.Meta, rest) {
+	delete(drest, "loop_cycles")
+	if !maps.Equal(drest, rest) {
 		t.Errorf("%s: metas differ beyond loop_cycles: %v and %v", gen, def.Meta, alt.Meta)
+	}
+}
+
+// TestLoopCyclesModel checks loop_cycles' default, model, against
+// loop_cycles given at the cost model's iteration: the same trace but for
+// the launch sites' inline_cycles, which the default prices by the
+// lane-loop rule and the given value at the iteration (at least one
+// site differs), and the meta, which records loop_cycles only where it
+// was given.
+func TestLoopCyclesModel(t *testing.T) {
+	for _, c := range loopCases {
+		model := generate(t, c.gen, c.kv...)
+		given := generate(t, c.gen, slices.Concat(c.kv, []string{fmt.Sprintf("loop_cycles=%d", c.def)})...)
+		if len(model) != len(given) {
+			t.Fatalf("%s: %d records at the default, %d given", c.gen, len(model), len(given))
+		}
+		if _, ok := model[0].(*trace.Header).Meta["loop_cycles"]; ok {
+			t.Errorf("%s: default trace's meta %v records loop_cycles", c.gen, model[0].(*trace.Header).Meta)
+		}
+		checkLoopMeta(t, c.gen, model[0].(*trace.Header), given[0].(*trace.Header), c.def)
+		differ := 0
+		for i := 1; i < len(model); i++ {
+			if m, ok := model[i].(*trace.Launch); ok && !m.Host() {
+				g, ok := given[i].(*trace.Launch)
+				if !ok {
+					t.Fatalf("%s: record %d: launch became %v", c.gen, i, given[i].Kind())
+				}
+				if m.InlineCycles != g.InlineCycles {
+					differ++
+				}
+				same := *g
+				same.InlineCycles = m.InlineCycles
+				if err := sameRecord(m, &same); err != nil {
+					t.Fatalf("%s: record %d: %v", c.gen, i, err)
+				}
+				continue
+			}
+			if err := sameRecord(model[i], given[i]); err != nil {
+				t.Fatalf("%s: record %d: %v", c.gen, i, err)
+			}
+		}
+		if differ == 0 {
+			t.Errorf("%s: no site priced differently by the rule", c.gen)
+		}
 	}
 }
 
@@ -226,13 +268,13 @@ func sameRecord(d, a trace.Record) error {
 	return nil
 }
 
-// TestLoopCyclesDefaultGiven checks that naming loop_cycles at its default
-// gives the trace the default gives, header included.
+// TestLoopCyclesDefaultGiven checks that naming loop_cycles at its
+// default, model, gives the trace the default gives, header included.
 func TestLoopCyclesDefaultGiven(t *testing.T) {
 	for _, c := range loopCases {
-		given := slices.Concat(c.kv, []string{fmt.Sprintf("loop_cycles=%d", c.def)})
+		given := slices.Concat(c.kv, []string{"loop_cycles=" + loopModel})
 		if !reflect.DeepEqual(generate(t, c.gen, c.kv...), generate(t, c.gen, given...)) {
-			t.Errorf("%s: loop_cycles=%d changed the trace", c.gen, c.def)
+			t.Errorf("%s: loop_cycles=%s changed the trace", c.gen, loopModel)
 		}
 	}
 }

@@ -266,7 +266,7 @@ func saSectionWarpCycles(lanes [][]saRead, threshold int) (int64, []saSite) {
 // verify writes a launch site's sa_verify child: one thread per candidate,
 // each running the verification of its candidate. The launch record
 // carries the candidate count and what verifying them in the parent thread
-// would cost, so a policy can inline instead.
+// would cost, so a policy can inline instead (saVerifyInline).
 func (t *saTrace) verify(s saSite) error {
 	steps := s.read.steps
 	grid := ceilDiv(len(steps), saVerifyBlock)
@@ -275,23 +275,35 @@ func (t *saTrace) verify(s saSite) error {
 		Kernel:       child.ID,
 		Parent:       &s.at,
 		Workload:     int64(len(steps)),
-		InlineCycles: saInlineCycles(s.read),
+		InlineCycles: saVerifyInline(steps),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
 	}
 	for c := 0; c < grid; c++ {
-		rec := &trace.CTA{Kernel: child.ID, CTA: uint64(c), WarpCycles: make([]int64, saVerifyBlock/warpSize)}
-		for w := range rec.WarpCycles {
-			lo := min(c*saVerifyBlock+w*warpSize, len(steps))
-			rec.WarpCycles[w] = saVerifyWarpCycles(steps[lo:min(lo+warpSize, len(steps))])
-			rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
-		}
-		if err := t.out.Write(rec); err != nil {
+		if err := t.out.Write(saVerifyCTA(child.ID, c, steps)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// saVerifyInline is a site's inline_cycles: the parent lane's loop over
+// its sa_verify child's threads, a candidate each, by the lane-loop rule.
+func saVerifyInline(steps []int32) int64 {
+	return laneLoopCycles(len(steps), saVerifyBlock, func(c int) int64 { return saVerifyCTA(0, c, steps).Cycles })
+}
+
+// saVerifyCTA costs CTA c of an sa_verify child over candidates taking
+// the given DP rows, one a thread.
+func saVerifyCTA(kernel uint64, c int, steps []int32) *trace.CTA {
+	rec := &trace.CTA{Kernel: kernel, CTA: uint64(c), WarpCycles: make([]int64, saVerifyBlock/warpSize)}
+	for w := range rec.WarpCycles {
+		lo := min(c*saVerifyBlock+w*warpSize, len(steps))
+		rec.WarpCycles[w] = saVerifyWarpCycles(steps[lo:min(lo+warpSize, len(steps))])
+		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
+	}
+	return rec
 }
 
 // kernel declares the next kernel, with a 1-D grid and block.

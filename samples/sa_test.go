@@ -240,13 +240,13 @@ func TestSATrace(t *testing.T) {
 				t.Errorf("kernel %+v", r)
 			}
 		case *trace.Launch:
-			minInline := r.Workload * (saCandidateCycles + saStepCycles) // at least one DP row each
-			if !r.Host() && (r.Workload <= threshold || r.InlineCycles < minInline ||
+			if !r.Host() && (r.Workload <= threshold ||
 				grid[r.Kernel] != uint32(ceilDiv(int(r.Workload), saVerifyBlock))) {
 				t.Errorf("site %+v at %+v", r, r.Parent)
 			}
 		}
 	}
+	ruleInlines(t, "sa", recs, workloadThreads)
 }
 
 func TestSABadParams(t *testing.T) {

@@ -66,7 +66,9 @@ func saLookupCycles(r *saRead) int64 {
 }
 
 // saInlineCycles is what a parent thread spends verifying all of a read's
-// candidates itself, one after another.
+// candidates itself, one after another, where the read is under the
+// threshold (a launch site's inline_cycles is its child's by the lane-loop
+// rule, saTrace.verify).
 func saInlineCycles(r *saRead) int64 {
 	c := int64(len(r.steps)) * saCandidateCycles
 	for _, s := range r.steps {

@@ -222,7 +222,7 @@ func (t *spmmTrace) rowCTA(kernel uint64, cta int, rows []int32) (*trace.CTA, []
 // col writes a launch site's spmm_col child: one thread per column of B,
 // each the dot product of the site's row with that column. The launch
 // record carries the parent's loop count (the row's nonzeros) and what
-// looping would cost, so a policy can inline instead.
+// looping would cost, so a policy can inline instead (spmmColInline).
 func (t *spmmTrace) col(parent uint64, s spmmSite) error {
 	grid := ceilDiv(t.cfg.cols, spmmColBlock)
 	child := t.kernel("spmm_col", grid, spmmColBlock, spmmColRegs)
@@ -230,7 +230,7 @@ func (t *spmmTrace) col(parent uint64, s spmmSite) error {
 		Kernel:       child.ID,
 		Parent:       &trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: spmmRowBaseCycles},
 		Workload:     int64(s.nnz),
-		InlineCycles: spmmInlineCycles(s.nnz, t.cfg.cols),
+		InlineCycles: spmmColInline(t.cfg.cols, s.nnz),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
@@ -241,6 +241,13 @@ func (t *spmmTrace) col(parent uint64, s spmmSite) error {
 		}
 	}
 	return nil
+}
+
+// spmmColInline is a site's inline_cycles for a row of nnz nonzeros: the
+// lane's loop over its spmm_col child's threads, a column of cols each,
+// by the lane-loop rule (laneLoopCycles).
+func spmmColInline(cols, nnz int) int64 {
+	return laneLoopCycles(cols, spmmColBlock, func(c int) int64 { return spmmColCTA(0, c, cols, nnz).Cycles })
 }
 
 // spmmColCTA costs CTA cta of an spmm_col child over cols columns for a row

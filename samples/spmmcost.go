@@ -68,7 +68,9 @@ func spmmRowWarpCycles(nnz []int32, cols, threshold int) int64 {
 }
 
 // spmmInlineCycles is what a lane adds to its warp by updating its C row
-// for each of its nnz nonzeros itself.
+// for each of its nnz nonzeros itself, where the row is under the
+// threshold (a launch site's inline_cycles is its child's by the
+// lane-loop rule, spmmTrace.col).
 func spmmInlineCycles(nnz, cols int) int64 {
 	return int64(nnz) * int64(cols) * spmmInlineElemCycles
 }

@@ -24,6 +24,7 @@ func init() {
 			seedParam,
 		},
 		run:   runSSSP,
+		loop:  ssspEdgeCycles,
 		mixes: ssspMixes,
 		costs: ssspCosts,
 		refit: ssspRefit,
@@ -34,7 +35,8 @@ func init() {
 type ssspConfig struct {
 	graph                              graphInput
 	maxWeight, block, threshold, iters int
-	loop                               int64 // loop_cycles
+	loop                               int64 // loop_cycles' iteration
+	loopGiven                          bool  // loop_cycles given: sites inline at loop an edge
 	seed                               uint64
 	flat                               bool // variant=flat: no sites, each thread loops over its edges
 	twc                                bool // variant=twc (ssspflat.go)
@@ -72,9 +74,11 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 			return c, err
 		}
 	}
-	if c.loop, err = parseLoopCycles(p); err != nil {
+	lc, err := parseLoopCycles(p, ssspEdgeCycles)
+	if err != nil {
 		return c, err
 	}
+	c.loop, c.loopGiven = lc.cycles, lc.given
 	variant, err := p.Choice(ssspVariantParam.Name, "dp", "flat", "twc")
 	if err != nil {
 		return c, err
@@ -133,7 +137,7 @@ func runSSSP(p Params, out trace.Sink) error {
 	if !ok {
 		return cfg.graph.noEdges(p)
 	}
-	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, twc: cfg.twc, dragonli: cfg.dragonli}
+	t := &ssspTrace{g: g, weight: weight, root: root, block: cfg.block, threshold: cfg.threshold, iters: cfg.iters, loop: cfg.loop, loopGiven: cfg.loopGiven, twc: cfg.twc, dragonli: cfg.dragonli}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
 		p.omitDefaults(meta, "loop_cycles", "variant", "code")
@@ -157,6 +161,7 @@ type ssspTrace struct {
 	root                    int32
 	block, threshold, iters int
 	loop                    int64 // cycles of one iteration of a looping lane (loop_cycles)
+	loopGiven               bool  // loop_cycles given: sites inline at loop an edge (ssspLaneCycles)
 	twc                     bool  // variant=twc: sssp_relax balances its lists itself (ssspflat.go)
 	dragonli                bool  // code=dragonli: Dragon_li's persistent grid (ssspdragonli.go)
 
@@ -291,7 +296,7 @@ func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error 
 		Kernel:       child.ID,
 		Parent:       &at,
 		Workload:     int64(degree),
-		InlineCycles: ssspLaneCycles(degree, ssspCount(lowered), t.loop),
+		InlineCycles: t.inline(lowered, block),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
@@ -302,6 +307,18 @@ func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error 
 		}
 	}
 	return nil
+}
+
+// inline is a launch site's inline_cycles for an sssp_relax_child over
+// edges with the given outcomes in CTAs of block threads: the lane's loop
+// over the child's threads by the lane-loop rule (laneLoopCycles), or,
+// with loop_cycles given, loop cycles an edge and the lowered edges'
+// atomics (ssspLaneCycles).
+func (t *ssspTrace) inline(lowered []bool, block int) int64 {
+	if t.loopGiven {
+		return ssspLaneCycles(len(lowered), ssspCount(lowered), t.loop)
+	}
+	return laneLoopCycles(len(lowered), block, func(c int) int64 { return ssspChildCTA(0, c, block, lowered).Cycles })
 }
 
 // ssspChildCTA costs CTA cta, of block threads, of an sssp_relax_child

@@ -93,7 +93,8 @@ const (
 // ssspLaneCycles is what relaxing a vertex's edges costs one thread that
 // loops over them: every edge at loop cycles an iteration, plus the
 // atomics of the lowered ones. It is a looping lane's share of its warp's
-// cycles, and a launch site's inline_cycles.
+// cycles, and a launch site's inline_cycles where loop_cycles is given
+// (ssspTrace.inline).
 func ssspLaneCycles(degree, lowered int, loop int64) int64 {
 	return int64(degree)*loop + int64(lowered)*ssspLowerCycles
 }

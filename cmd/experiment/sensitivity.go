@@ -103,8 +103,10 @@ var measuredLoops = map[string]bool{"sssp": true}
 // costs an invented number of cycles here, its loop_cycles default (no
 // benchmark of it sets one, as the spawn experiments set the premise's,
 // and nothing measured it), at ×0.5 and ×2: the invented cost that
-// decides launch against inline. Only that generator's benchmarks are
-// replayed again.
+// decides launch against inline. At the default a launch site's inline
+// cycles are its child's by the lane-loop rule (samples/laneloop.go); a
+// loop_cycles given prices the sites' loops at it too. Only that
+// generator's benchmarks are replayed again.
 func inventedLoops(bs []benchmark) []unstated {
 	var us []unstated
 	seen := map[string]bool{}
@@ -117,18 +119,14 @@ func inventedLoops(bs []benchmark) []unstated {
 		if !ok {
 			continue
 		}
-		i := slices.IndexFunc(g.Params, func(p samples.Param) bool { return p.Name == "loop_cycles" })
+		def, ok := g.ModelLoopCycles()
 		sets := func(c benchmark) bool {
 			return c.gen == b.gen && slices.ContainsFunc(c.params, func(p string) bool { return paramKey(p) == "loop_cycles" })
 		}
-		if i < 0 || slices.ContainsFunc(bs, sets) {
+		if !ok || slices.ContainsFunc(bs, sets) {
 			continue
 		}
-		def, err := strconv.Atoi(g.Params[i].Default)
-		if err != nil {
-			continue
-		}
-		u := unstated{name: b.gen + " loop_cycles", choices: []choice{{label: fmt.Sprintf("%d (the generator's, invented)", def)}}}
+		u := unstated{name: b.gen + " loop_cycles", choices: []choice{{label: fmt.Sprintf("%d (the generator's, invented; sites by the lane-loop rule)", def)}}}
 		for _, f := range []float64{0.5, 2} {
 			v := max(1, int(math.Round(float64(def)*f)))
 			u.choices = append(u.choices, choice{label: fmt.Sprintf("%d (×%s)", v, fmtNum(f)),

@@ -121,9 +121,9 @@ func TestInventedLoops(t *testing.T) {
 		return got
 	}
 	want := []string{
-		"bfs loop_cycles 40 (the generator's, invented), 20 (×0.5), 80 (×2)",
-		"gc loop_cycles 50 (the generator's, invented), 25 (×0.5), 100 (×2)",
-		"join loop_cycles 40 (the generator's, invented), 20 (×0.5), 80 (×2)",
+		"bfs loop_cycles 40 (the generator's, invented; sites by the lane-loop rule), 20 (×0.5), 80 (×2)",
+		"gc loop_cycles 50 (the generator's, invented; sites by the lane-loop rule), 25 (×0.5), 100 (×2)",
+		"join loop_cycles 40 (the generator's, invented; sites by the lane-loop rule), 20 (×0.5), 80 (×2)",
 	}
 	if got := names(dtblExperiment.benchmarks); !slices.Equal(got, want) {
 		t.Errorf("dtbl's invented loops %q, want %q", got, want)

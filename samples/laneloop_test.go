@@ -1,0 +1,226 @@
+package samples
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// TestLaneLoopGolden runs testdata/laneloop.txt: each case a directive,
+// its input lines, "----", the inline_cycles worked by hand, "====".
+//
+//	rule: lines "threads cycles", a child CTA each, priced by laneLoop
+//	bfs, gc, sa, spmm, join-probe, join-output ARGS: a launch site's
+//	  inline_cycles from that generator's child (the file names the args)
+func TestLaneLoopGolden(t *testing.T) {
+	f, err := os.Open("testdata/laneloop.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var directive string
+	var input []string
+	want, line, cases := "", 0, 0
+	inWant := false
+	for sc.Scan() {
+		line++
+		s := strings.TrimSpace(sc.Text())
+		switch {
+		case s == "" || strings.HasPrefix(s, "#"):
+		case directive == "":
+			directive = s
+		case s == "----":
+			inWant = true
+		case s == "====":
+			cases++
+			got, err := laneLoopCase(directive, input)
+			if err != nil {
+				t.Errorf("line %d: %s: %v", line, directive, err)
+			} else if fmt.Sprint(got) != want {
+				t.Errorf("line %d: %s: %d cycles, want %s", line, directive, got, want)
+			}
+			directive, input, want, inWant = "", nil, "", false
+		case inWant:
+			want = s
+		default:
+			input = append(input, s)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cases < 5 || directive != "" {
+		t.Fatalf("%d cases read, %q unfinished", cases, directive)
+	}
+}
+
+// laneLoopCase is one golden case's inline_cycles.
+func laneLoopCase(directive string, input []string) (int64, error) {
+	fields := strings.Fields(directive)
+	var ints []int
+	for _, f := range fields[1:] {
+		if v, err := strconv.Atoi(f); err == nil {
+			ints = append(ints, v)
+		}
+	}
+	switch fields[0] {
+	case "rule":
+		var l laneLoop
+		for _, in := range input {
+			var threads int
+			var cycles int64
+			if _, err := fmt.Sscanf(in, "%d %d", &threads, &cycles); err != nil {
+				return 0, fmt.Errorf("input %q: %v", in, err)
+			}
+			l.add(threads, cycles)
+		}
+		return l.cycles(), nil
+	case "bfs":
+		if len(ints) != 2 {
+			break
+		}
+		return (&bfsTrace{}).inline(ints[0], ints[1]), nil
+	case "gc":
+		if len(fields) != 4 || len(ints) != 2 {
+			break
+		}
+		s := gcSite{degree: ints[0], scanned: ints[1], colored: fields[3] == "colored"}
+		return (&gcTrace{}).inline(ceilDiv(s.degree, gcChildBlock), s), nil
+	case "sa":
+		steps := make([]int32, len(ints))
+		for i, v := range ints {
+			steps[i] = int32(v)
+		}
+		return saVerifyInline(steps), nil
+	case "spmm":
+		if len(ints) != 2 {
+			break
+		}
+		return spmmColInline(ints[0], ints[1]), nil
+	case "join-probe":
+		if len(ints) < 1 {
+			break
+		}
+		bucket := make([]int32, ints[0])
+		for i := range bucket {
+			bucket[i] = int32(1000 + i)
+		}
+		for _, at := range ints[1:] {
+			bucket[at] = 7
+		}
+		return joinProbeInline(bucket, 7), nil
+	case "join-output":
+		if len(ints) != 1 {
+			break
+		}
+		return (&mergeTrace{}).inline(ints[0]), nil
+	default:
+		return 0, fmt.Errorf("unknown directive")
+	}
+	return 0, fmt.Errorf("wrong arguments")
+}
+
+// TestLaneLoopCapped checks that a child too long to sum has its threads'
+// cycles capped at the trace's cycle limit, 2^40, instead of overflowing:
+// the lane pays 0.452 of it, 496979255755.
+func TestLaneLoopCapped(t *testing.T) {
+	var l laneLoop
+	l.add(1<<30, 1<<40)
+	l.add(1<<30, 1<<40)
+	if got := l.cycles(); got != 496979255755 {
+		t.Errorf("%d cycles, want 0.452 of the cap 2^40", got)
+	}
+	if got := laneLoopCycles(0, 64, func(int) int64 { return 1000 }); got != 0 {
+		t.Errorf("no items: %d cycles", got)
+	}
+}
+
+// ruleInlines checks every device launch of recs against the lane-loop
+// rule worked from the trace itself (ruleWants). It returns how many
+// launches it checked.
+func ruleInlines(t *testing.T, what string, recs []trace.Record, threads func(l *trace.Launch, k *trace.Kernel) int64) int {
+	t.Helper()
+	launches, wants := ruleWants(recs, threads)
+	for id, l := range launches {
+		if l.InlineCycles != wants[id] {
+			t.Errorf("%s: launch of kernel %d: inline %d, want %d by the lane-loop rule", what, id, l.InlineCycles, wants[id])
+		}
+	}
+	return len(launches)
+}
+
+// ruleWants is each device launch of recs, by child kernel, and its
+// inline_cycles by the lane-loop rule worked from the trace itself: its
+// child's CTA records, CTA i holding min(n − i·block, block) threads of n
+// = threads(launch, child kernel), each costing 0.452·(c − 114) for its
+// CTA's c, the sum rounded.
+func ruleWants(recs []trace.Record, threads func(l *trace.Launch, k *trace.Kernel) int64) (map[uint64]*trace.Launch, map[uint64]int64) {
+	kernels := map[uint64]*trace.Kernel{}
+	launches := map[uint64]*trace.Launch{}
+	sums := map[uint64]int64{}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			kernels[r.ID] = r
+		case *trace.Launch:
+			if !r.Host() {
+				launches[r.Kernel] = r
+			}
+		case *trace.CTA:
+			l, ok := launches[r.Kernel]
+			if !ok {
+				continue
+			}
+			k := kernels[r.Kernel]
+			block := int64(k.Threads())
+			n := min(max(threads(l, k)-int64(r.CTA)*block, 0), block)
+			sums[r.Kernel] += n * max(r.Cycles-114, 0)
+		}
+	}
+	wants := map[uint64]int64{}
+	for id := range launches {
+		wants[id] = int64(math.Round(0.452 * float64(sums[id])))
+	}
+	return launches, wants
+}
+
+// workloadThreads is a child of one thread per work item.
+func workloadThreads(l *trace.Launch, _ *trace.Kernel) int64 { return l.Workload }
+
+// TestLaneLoopSites checks every launch of the generators whose child is
+// one thread per work item against the rule, at the default loop_cycles,
+// and, with loop_cycles given, that the rule is not what prices them.
+func TestLaneLoopSites(t *testing.T) {
+	for _, c := range []struct {
+		gen string
+		kv  []string
+	}{
+		{"bfs", []string{"scale=9", "site_threshold=12", "seed=3"}},
+		{"bfs", []string{"scale=9", "code=dragonli", "site_threshold=31", "seed=3"}},
+		{"sssp", []string{"scale=9", "site_threshold=12", "seed=3"}},
+		{"sssp", []string{"scale=9", "code=dragonli", "site_threshold=31", "seed=3"}},
+		{"join", nil},
+		{"join", []string{"algo=hash"}},
+		{"sa", nil},
+	} {
+		what := fmt.Sprintf("%s %v", c.gen, c.kv)
+		if n := ruleInlines(t, what, generate(t, c.gen, c.kv...), workloadThreads); n == 0 {
+			t.Errorf("%s: no launch sites", what)
+		}
+	}
+	spmm := generate(t, "spmm")
+	cols, err := strconv.Atoi(spmm[0].(*trace.Header).Meta["cols"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ruleInlines(t, "spmm", spmm, func(*trace.Launch, *trace.Kernel) int64 { return int64(cols) }); n == 0 {
+		t.Error("spmm: no launch sites")
+	}
+}
