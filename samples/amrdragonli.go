@@ -62,6 +62,13 @@ import (
 //     refining cell of levels 0–2; a refining cell of level 3 claims its
 //     32 cells but no kernel computes them (AmrReg's last kernel does).
 //     No launch threshold applies (CDP_THRESHOLD is unused by amr).
+//   - Check (testAmr.cu -e): the cell count against AmrCpu's list, which
+//     refines with no level bound (amrCpu.h:33-63), so at the default 4
+//     levels the GPU's 121,089 cells meet 228,385 and the program prints
+//     "Incorrect!" though both codes computed what they ask. GPGPU-Sim's
+//     runs with the reference bounded (validation/gpgpusim/whatif,
+//     dragonli-amr-cdp and -reg) verify; TestAMRLevelsCapture holds this
+//     generator's tree and costs to the CDP one.
 //
 // Order: AmrReg places a level's sub-cells in the order its CTAs' atomics
 // arrive, which the hardware decides; we take the cells' own order (a
