@@ -130,12 +130,13 @@ func newMergeTrace(cfg joinConfig, left, right []int32) *mergeTrace {
 }
 
 // costCTA runs partition p's block loop through the cost model: the
-// prologue loads the CTA's bounds (a round trip), each step stages its
-// blocks, and a join step searches, scans and writes; the epilogue stores
-// the CTA's output count.
+// prologue is the CTA's base with the load of its bounds, each step
+// stages its blocks, and a join step searches, scans and writes; the
+// epilogue stores the CTA's output count and waits for the store's
+// acknowledgement.
 func (t *mergeTrace) costCTA(p mergePartition) mergeCTA {
 	c := mergeCTA{}
-	now := int64(joinGatherCycles)
+	now := int64(joinCTABaseCycles)
 	for _, s := range mergeSteps(t.left, t.right, p, t.cfg.block) {
 		now += joinStageCycles()
 		if !s.join {
@@ -156,7 +157,7 @@ func (t *mergeTrace) costCTA(p mergePartition) mergeCTA {
 		}
 		now += int64(loop) * t.cfg.loopCycles
 	}
-	c.cycles = now + joinStoreCycles
+	c.cycles = now + joinStoreAckCycles()
 	return c
 }
 
@@ -228,7 +229,7 @@ func (t *mergeTrace) prefixScan() error {
 		return err
 	}
 	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, func(int, int) int64 {
-		return int64(ceilDiv(ctas, t.cfg.block)) * joinScanBlockCycles(t.cfg.block)
+		return joinScanTotalsCycles(ctas, t.cfg.block)
 	})
 	if err != nil {
 		return err
@@ -237,7 +238,7 @@ func (t *mergeTrace) prefixScan() error {
 		if c*t.cfg.block+w*warpSize >= n {
 			return idleWarpCycles
 		}
-		return joinGatherCycles + joinStoreCycles
+		return joinCTABaseCycles + joinStoreAckCycles()
 	})
 	return err
 }

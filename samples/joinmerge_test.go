@@ -132,16 +132,18 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 // Left 256 copies of 7, right 3 7 7 7, blocks of 128, threshold 128: the
 // right range is [1, 4), two joined steps of lb 128, rb 3, every thread
 // finding 128 and launching a 1-CTA child, no remainder. Step times:
-// prologue 100, staging 120, searches 2·8·30 = 480, prefix (1+7)·123 =
-// 984: sites at 100+120+480+984 = 1684 and 1684+0+120+480+984 = 3268
-// (lanes 0-2 of warp 0), the CTA ending at 3268+20 (the count's store) =
-// 3288. Flat: each step's loop writes 128 outputs at 40, 5120:
-// 1684+5120 = 6804, 6804+1584+5120 = 13508, +20 = 13528.
+// prologue 202 (a CTA's base: its parameters and the bounds' round
+// trip), staging 120, searches 2·8·30 = 480, prefix (1+7)·98 = 784:
+// sites at 202+120+480+784 = 1586 and 1586+0+120+480+784 = 2970 (lanes
+// 0-2 of warp 0), the CTA ending at 2970+120 (the count's store, 20, and
+// the round trip to its acknowledgement, 100) = 3090. Flat: each step's
+// loop writes 128 outputs at 40, 5120: 1586+5120 = 6706,
+// 6706+1384+5120 = 13210, +120 = 13330.
 //
 // Left 200 copies of 7 in blocks of 256, right one 7: found 200 launches
-// one CTA (200>>7) and writes the remaining 72 itself: at 100+120+2·8·30
-// (bits.Len(200) = 8) + (1+8)·123 (256 threads) = 1807, ending at
-// 1807+72·40+20 = 4707.
+// one CTA (200>>7) and writes the remaining 72 itself: at 202+120+2·8·30
+// (bits.Len(200) = 8) + (1+8)·98 (256 threads) = 1684, ending at
+// 1684+72·40+120 = 4684.
 func TestMergeCTAByHand(t *testing.T) {
 	sevens := func(n int) []int32 {
 		k := make([]int32, n)
@@ -154,22 +156,22 @@ func TestMergeCTAByHand(t *testing.T) {
 	left, right := sevens(256), []int32{3, 7, 7, 7}
 	dp := newMergeTrace(cfg, left, right).main[0]
 	var sites []mergeSite
-	for _, at := range []int64{1684, 3268} {
+	for _, at := range []int64{1586, 2970} {
 		for lane := range 3 {
 			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
 		}
 	}
-	if dp.cycles != 3288 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
-		t.Errorf("dp CTA %+v, want 3288 cycles, 768 outputs, sites %+v", dp, sites)
+	if dp.cycles != 3090 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
+		t.Errorf("dp CTA %+v, want 3090 cycles, 768 outputs, sites %+v", dp, sites)
 	}
 	cfg.threshold = noSites
-	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != 13528 || len(flat.sites) != 0 || flat.outputs != 768 {
-		t.Errorf("flat CTA %+v, want 13528 cycles, 768 outputs, no sites", flat)
+	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != 13330 || len(flat.sites) != 0 || flat.outputs != 768 {
+		t.Errorf("flat CTA %+v, want 13330 cycles, 768 outputs, no sites", flat)
 	}
 	cfg.block, cfg.threshold = 256, 128
 	rem := newMergeTrace(cfg, sevens(200), []int32{7}).main[0]
-	if want := []mergeSite{{at: 1807, found: 200}}; rem.cycles != 4707 || !slices.Equal(rem.sites, want) {
-		t.Errorf("remainder CTA %+v, want 3870 cycles, sites %+v", rem, want)
+	if want := []mergeSite{{at: 1684, found: 200}}; rem.cycles != 4684 || !slices.Equal(rem.sites, want) {
+		t.Errorf("remainder CTA %+v, want 4684 cycles, sites %+v", rem, want)
 	}
 }
 
@@ -241,8 +243,9 @@ func TestMergeTraceRecords(t *testing.T) {
 
 // TestMergeScanKernels checks the prefix scans of 131 per-CTA values
 // (grid 130) in CTAs of 128: join_scan_blocks' 2 CTAs, every warp
-// 100+8·123+20 = 1104 (load, prefix sum, store); join_scan_totals' one
-// trip (2 totals), 1104; join_scan_distribute's 2 CTAs, 100+20 = 120 in the
+// 202+8·98+120 = 1106 (a CTA's base with its load, prefix sum, a store
+// and its acknowledgement); join_scan_totals' one trip (2 totals), 1106;
+// join_scan_distribute's 2 CTAs, 202+120 = 322 in the
 // warps holding values (CTA 1's first warp: values 128-130), idle after.
 func TestMergeScanKernels(t *testing.T) {
 	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
@@ -264,8 +267,8 @@ func TestMergeScanKernels(t *testing.T) {
 	if !slices.Equal(hosts, want) {
 		t.Fatalf("host kernels %v, want %v", hosts, want)
 	}
-	all, i := []int64{1104, 1104, 1104, 1104}, int64(idleWarpCycles)
-	dist := [][]int64{{120, 120, 120, 120}, {120, i, i, i}}
+	all, i := []int64{1106, 1106, 1106, 1106}, int64(idleWarpCycles)
+	dist := [][]int64{{322, 322, 322, 322}, {322, i, i, i}}
 	for name, w := range map[string][][]int64{
 		"join_scan_blocks":     {all, all, all, all},
 		"join_scan_totals":     {all, all},
@@ -274,6 +277,46 @@ func TestMergeScanKernels(t *testing.T) {
 		if !reflect.DeepEqual(warps[name], w) {
 			t.Errorf("%s warps %v, want %v (both scans' CTAs, in order)", name, warps[name], w)
 		}
+	}
+}
+
+// TestMergeGatherAndChildByHand costs join_gather's warps and a
+// join_output CTA by hand. A partition of 200 outputs in CTAs of 128:
+// its first lanes copy elements 0 and 128 (two trips) in warp 0, 32 and
+// 160 in warp 1, 64 and 192 in warp 2, and 96 alone in warp 3 (224 is
+// past the end); each warp begins with a CTA's base (202) and, having
+// copied, ends with a round trip to its stores' acknowledgement (100):
+// 202+2·40+100 = 382 three times, then 202+40+100 = 342. An empty partition's warps copy nothing and
+// wait for no store: 202 each. A join_output CTA is a CTA's base, 202,
+// in each of its 4 warps.
+func TestMergeGatherAndChildByHand(t *testing.T) {
+	var got []int64
+	for w := range 4 {
+		got = append(got, joinGatherWarpCycles(200, 128, w))
+	}
+	if want := []int64{382, 382, 382, 342}; !slices.Equal(got, want) {
+		t.Errorf("join_gather warps of 200 outputs: %v, want %v", got, want)
+	}
+	if got := joinGatherWarpCycles(0, 128, 0); got != 202 {
+		t.Errorf("join_gather warp of an empty partition: %d, want 202", got)
+	}
+	names, children := map[uint64]string{}, 0
+	for _, r := range generate(t, "join", mergeSmall...) {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			names[r.ID] = r.Name
+		case *trace.CTA:
+			if names[r.Kernel] != "join_output" {
+				continue
+			}
+			if r.Cycles != 202 || !slices.Equal(r.WarpCycles, []int64{202, 202, 202, 202}) {
+				t.Errorf("join_output CTA %d cycles, warps %v; want 202 each", r.Cycles, r.WarpCycles)
+			}
+			children++
+		}
+	}
+	if children == 0 {
+		t.Error("no join_output CTA in a trace with launch sites")
 	}
 }
 

@@ -4,8 +4,11 @@ import "math/bits"
 
 // The merge join's cost model (algo=merge), in K20c core cycles like the
 // hash join's (joincost.go), whose memory constants it reuses: a global
-// round trip joinGatherCycles, a store the thread does not wait for
-// joinStoreCycles. Change them here only.
+// round trip joinGatherCycles, a store's issue joinStoreCycles. Every
+// kernel's CTA begins with its base (joinCTABaseCycles: its parameters
+// and first round trip), and a warp whose last act is a store waits for
+// its acknowledgement before it retires (joinStoreAckCycles). Change them
+// here only.
 var (
 	// joinStageSyncCycles is what a trip of join_main's block loop
 	// staging its blocks in shared memory (memcpyCta) adds to its load's
@@ -17,11 +20,6 @@ var (
 	// shared-memory left block: a dependent shared load (~25 cycles on
 	// GK110) and the compare and branch.
 	joinSearchStepCycles int64 = 30
-
-	// joinOutputCheckCycles is what a join_output thread adds to its two
-	// stores (joinOutputChildCycles()): its output id and the bounds check
-	// against the count.
-	joinOutputCheckCycles int64 = 20
 )
 
 var (
@@ -30,8 +28,9 @@ var (
 	// Measured: Dragon_li's second (warm) scanBlocks, one load, a 128-thread
 	// prefixSumCta (8 steps) and a store, takes 1306 cycles at 837 MHz in
 	// capture dragonli-join-1024: 1102 at the trace's 706 MHz, (1102 −
-	// joinGatherCycles − joinStoreCycles) / 8 = 123 a step (it was 30, a
-	// shared load and two barriers as assumed).
+	// joinCTABaseCycles − joinStoreAckCycles()) / 8 = 98 a step (it was 30,
+	// a shared load and two barriers as assumed; 123 while the load was a
+	// bare round trip and the store was not waited for).
 	joinPrefixStepCycles = joinPrefixFit()
 
 	// joinBoundsStepCycles is one iteration of join_bounds' binary search
@@ -39,11 +38,32 @@ var (
 	// data-dependent address, a DRAM access on the kernel's cold caches.
 	// Measured: Dragon_li's joinRegFindBoundsKernel searches 1024 keys
 	// twice (22 steps) in 6956 cycles at 837 MHz (capture
-	// dragonli-join-1024), 5867 at 706: (5867 − joinGatherCycles −
-	// joinStoreCycles) / 22 = 261 (it was joinGatherCycles, 100, an
-	// assumed L2 round trip).
+	// dragonli-join-1024), 5867 at 706: (5867 − joinCTABaseCycles −
+	// joinStoreAckCycles()) / 22 = 252 (it was joinGatherCycles, 100, an
+	// assumed L2 round trip; 261 beside the bare load and unawaited
+	// store).
 	joinBoundsStepCycles = joinBoundsFit()
 )
+
+// joinCTABaseCycles is a 128-thread merge-join CTA that reads its
+// parameters, computes its thread's index and bound, makes one global
+// round trip and exits: a join_output CTA (joinOutputChildCycles), whose
+// round trip is its stores' acknowledgement, and the start of every
+// other kernel of the join (its first load standing for the round trip).
+// GPGPU-Sim retires a warp only when "functional_done() && stores_done()
+// && !inst_in_pipeline()" (src/gpgpu-sim/shader.cc:4066-4067 at
+// 667834cf; stores_done() is "m_stores_outstanding == 0", shader.h:245),
+// so a thread's two stores cost it the round trip a load would, not their
+// issue alone.
+// Measured: in capture dragonli-join-1024 the join_gather CTAs of the
+// empty partitions (blockIdx 205–239: 1,024 left keys over 240 CTAs of
+// 5) load their offsets, find nothing to copy and exit, the same shape
+// with a load for the stores; the least of them, 240 cycles at 837 MHz
+// (CTA 232), is one that no copying CTA on its SM queued behind (the
+// others take up to 1421): 202 at the trace's 706 MHz (it was
+// joinOutputCheckCycles 20 + two joinStoreCycles, 60, as if the warp left
+// when its stores issued).
+const joinCTABaseCycles = joinCTABaseCaptured * 706 / 837
 
 // Dragon_li's shapes (tests/testJoin.cu): a child has CDP_THREADS =
 // 1<<CDP_THREADS_BITS = 128 threads, so a thread launching for foundCount
@@ -82,33 +102,47 @@ func joinPrefixCycles(block int) int64 {
 	return int64(1+bits.Len(uint(block-1))) * joinPrefixStepCycles
 }
 
-// joinScanBlockCycles is a warp of join_scan_blocks, or one trip of
-// join_scan_totals' loop, over CTAs of block threads: load a value (one
-// round trip), prefixSumCta, store the result. Every warp runs the
-// prefix sum's barriers, values or not.
+// joinScanBlockCycles is a warp of join_scan_blocks over CTAs of block
+// threads: its base with the load of a value, prefixSumCta, and the store
+// of the result, awaited. Every warp runs the prefix sum's barriers,
+// values or not.
 func joinScanBlockCycles(block int) int64 {
-	return joinGatherCycles + joinPrefixCycles(block) + joinStoreCycles
+	return joinCTABaseCycles + joinPrefixCycles(block) + joinStoreAckCycles()
+}
+
+// joinScanTotalsCycles is join_scan_totals' warp scanning the totals of
+// ctas CTAs of block threads, block at a time: the first trip as a
+// join_scan_blocks warp, each further one a load's round trip, the prefix
+// sum and a store.
+func joinScanTotalsCycles(ctas, block int) int64 {
+	more := int64(ceilDiv(ctas, block) - 1)
+	return joinScanBlockCycles(block) + more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles)
 }
 
 // joinBoundsWarpCycles is a join_bounds warp with a partition in some lane:
-// load the partition's first and last left keys (one round trip), search
-// the right input of n keys for each in global memory, a dependent
-// access per iteration (joinBoundsStepCycles), and store the three bounds.
+// its base with the load of the partition's first and last left keys,
+// search the right input of n keys for each in global memory, a
+// dependent access per iteration (joinBoundsStepCycles), and store the
+// three bounds, awaited.
 func joinBoundsWarpCycles(n int) int64 {
-	return joinGatherCycles + int64(2*bits.Len(uint(n)))*joinBoundsStepCycles + joinStoreCycles
+	return joinCTABaseCycles + int64(2*bits.Len(uint(n)))*joinBoundsStepCycles + joinStoreAckCycles()
 }
 
 // joinGatherWarpCycles is warp w of a join_gather CTA of block threads
-// compacting a partition's outputs: load its histogram offsets (one round
-// trip), then copy element i in the thread i mod block, the warp waiting
-// for its first lane's trips.
+// compacting a partition's outputs: its base with the load of its
+// histogram offsets, then copy element i in the thread i mod block, the
+// warp waiting for its first lane's trips and, when it copied, for its
+// last stores' acknowledgement (a round trip).
 func joinGatherWarpCycles(outputs, block, w int) int64 {
 	first := w * warpSize
 	trips := 0
 	if outputs > first {
 		trips = ceilDiv(outputs-first, block)
 	}
-	return joinGatherCycles + int64(trips)*joinCopyCycles()
+	if trips == 0 {
+		return joinCTABaseCycles
+	}
+	return joinCTABaseCycles + int64(trips)*joinCopyCycles() + joinGatherCycles
 }
 
 // joinStageCycles() is a trip of join_main's block loop staging its blocks
@@ -124,10 +158,15 @@ func joinStageCycles() int64 { return joinGatherCycles + joinStageSyncCycles }
 // index arithmetic overlapping them. loop_cycles' default.
 func joinOutputCycles() int64 { return 2 * joinStoreCycles }
 
-// joinOutputChildCycles() is a join_output thread: its output id and the
-// bounds check against the count (joinOutputCheckCycles), then the same
-// two stores.
-func joinOutputChildCycles() int64 { return joinOutputCheckCycles + 2*joinStoreCycles }
+// joinOutputChildCycles() is a join_output thread
+// (joinCdpThreadOutputKernel, join/joinCdpThread.h:21-27 at 1397e03): its
+// output id, the bounds check against the count, two stores and the wait
+// for their acknowledgement, a CTA's base (joinCTABaseCycles).
+func joinOutputChildCycles() int64 { return joinCTABaseCycles }
+
+// joinStoreAckCycles is a warp's last store and the wait for its
+// acknowledgement before it retires: the store's issue and a round trip.
+func joinStoreAckCycles() int64 { return joinStoreCycles + joinGatherCycles }
 
 // joinCopyCycles() is one iteration of join_gather's copy loop: load the
 // two scattered ids (coalesced, successive iterations' loads overlapping)
@@ -146,7 +185,6 @@ var joinCosts = []costConst{
 	cost("entry_cycles", &joinEntryCycles, "one iteration of join_gather's copy loop (algo=hash: of the probe loop)"),
 	cost("stage_sync_cycles", &joinStageSyncCycles, "join_main's shared-memory stores and barrier, a block loop trip"),
 	cost("search_step_cycles", &joinSearchStepCycles, "one step of join_main's binary search in shared memory"),
-	cost("output_check_cycles", &joinOutputCheckCycles, "a join_output thread's index and bounds check"),
 }
 
 // The captured times join's two fits solve for, in the trace's 706 MHz
@@ -157,15 +195,23 @@ const (
 	joinBoundsCaptured = 5867
 )
 
+// joinCTABaseCaptured is the least join_gather CTA of an empty partition
+// in capture dragonli-join-1024, in its 837 MHz cycles (joinCTABaseCycles).
+const joinCTABaseCaptured = 240
+
 // joinPrefixFit is joinPrefixStepCycles solved from the capture: what the
 // scanBlocks CTA leaves after its load and store, over its 8 steps. A
 // run that sets gather_cycles or store_cycles solves it again (joinRefit),
 // so the captured CTA keeps its measured time.
-func joinPrefixFit() int64 { return roundDiv(joinPrefixCaptured-joinGatherCycles-joinStoreCycles, 8) }
+func joinPrefixFit() int64 {
+	return roundDiv(joinPrefixCaptured-joinCTABaseCycles-joinStoreAckCycles(), 8)
+}
 
 // joinBoundsFit is joinBoundsStepCycles solved from the capture: what the
 // bounds CTA leaves after its load and store, over its 22 steps.
-func joinBoundsFit() int64 { return roundDiv(joinBoundsCaptured-joinGatherCycles-joinStoreCycles, 22) }
+func joinBoundsFit() int64 {
+	return roundDiv(joinBoundsCaptured-joinCTABaseCycles-joinStoreAckCycles(), 22)
+}
 
 // joinRefit solves join's fitted constants again from the invented ones
 // they were fitted beside.

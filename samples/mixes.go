@@ -79,7 +79,7 @@ var (
 		"join_bounds":          loopMix(6, warpStream, float64(joinBoundsStepCycles)),
 		"join_scan_blocks":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
 		"join_scan_totals":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
-		"join_scan_distribute": loopMix(6, 3*warpStream, float64(joinGatherCycles+joinStoreCycles)),
+		"join_scan_distribute": loopMix(6, 3*warpStream, float64(joinCTABaseCycles+joinStoreAckCycles())),
 		"join_main":            loopMix(6+2*8*4+8*5+6, 4*warpStream, float64(joinStageCycles()+joinSearchCycles(128)+joinPrefixCycles(128)+joinOutputCycles())),
 		"join_output":          loopMix(8, 2*warpStream, float64(joinOutputChildCycles())),
 		"join_gather":          loopMix(6, 4*warpStream, float64(joinCopyCycles())),
