@@ -106,10 +106,9 @@ func (e *engine) register() {
 	})
 	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
-	c.on(evCTAEnd, func(ev eventq.Event) { e.ctaEnd(e.ctas.at(ev.Ref)) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
 	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
-	// evShare: the loop hands it to shareWake itself.
+	// evCTAEnd and evShare: the loop hands them to ctaEnd and shareWake itself.
 	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
 	c.on(evTouch, func(ev eventq.Event) { e.reachTouch(e.ctas.at(ev.Ref)) })
 	c.on(evIssue, func(eventq.Event) {}) // settle releases the holds due and places
@@ -179,6 +178,17 @@ func (e *engine) start(open Opener) error {
 // there its call of eventq's Pop is at a line the profile does not mark
 // hot, and Pop stayed a call (uniform 4 instructions a CTA more).
 //
+// A CTA's end goes to ctaEnd directly, not through the handler table:
+// the most frequent event (uniform: every other event), whose closure's
+// call cost 18 instructions a CTA more (scripts/instructions.sh --quick
+// uniform).
+// A superseded contention wake-up does nothing: no clock move (a run's
+// makespan is its last event's cycle), no cycle's end. The others go to
+// shareWake directly, not through the handler table (synth: 16 a CTA);
+// Wake's nil tells which (asked apart: 16 more). The lines of this doc
+// were the loop's comment, so the hot calls below keep their lines
+// (docs/performance.md: the profile keys a call by its line's offset).
+//
 // Its cycles go on while the queue holds events, a test of its length
 // alone; only a queue run dry asks the device runtime for an overflow.
 // Tested in one condition (Len() > 0 || overflowWhenDry), the answer was
@@ -200,11 +210,11 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				if ev.At >= maxSimCycle { // the test alone: checkHorizon's error value cost 5 instructions an event
 					return false, checkHorizon(ev.At)
 				}
-				// A superseded contention wake-up does nothing: no clock move (a
-				// run's makespan is its last event's cycle), no cycle's end. The
-				// others go to shareWake directly, not through the handler table
-				// (synth: 16 a CTA); Wake's nil tells which (asked apart: 16 more).
-				if eventKind(ev.Kind) != evShare {
+				if kind := eventKind(ev.Kind); kind == evCTAEnd { // see the doc: CTA ends, then the others
+					c.t = ev.At
+					e.ctaEnd(e.ctas.at(ev.Ref))
+					c.fired = true
+				} else if kind != evShare {
 					c.fire(ev)
 					c.fired = true
 				} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
