@@ -6,6 +6,12 @@ package replay
 type Dispatch struct {
 	e      *engine
 	placer Placer // the policy's, RoundRobin when it has none
+	// plain: nothing but the SMs and the clock takes part in a CTA's run
+	// (no mechanism, watcher, page gate, row, contention model, L1 flush,
+	// CTA issue rate or numbered slot), so most CTAs are placed by
+	// engine.placePlain. The engine's start sets it, knowing its
+	// mechanisms.
+	plain bool
 }
 
 func newDispatch(e *engine, p Placer) Dispatch {
@@ -136,8 +142,10 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 					}
 					continue kernels
 				}
-				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
-				d.e.place(k, s)   // find checked Fits
+				r.next = s.id + 1                      // find wraps it round; set first, s need not outlive the call
+				if !d.plain || !d.e.placePlain(k, s) { // find checked Fits
+					d.e.place(k, s)
+				}
 				if !d.e.sms.anyOpen() && k.next < k.total {
 					return // k has CTAs left (else the loop ends; with only groups left, after one vain find)
 				}
@@ -206,7 +214,9 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 // a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
 // --quick uniform 1; --quick synth 3 more, a Place call a CTA).
 func (d *Dispatch) placeNoted(k *Kernel, sm int) {
-	d.e.place(k, d.e.sms.at(sm))
+	if s := d.e.sms.at(sm); !d.plain || !d.e.placePlain(k, s) {
+		d.e.place(k, s)
+	}
 	if k.Remaining() == 0 {
 		d.e.kd.placedLast()
 	}

@@ -154,6 +154,7 @@ func (e *engine) start(open Opener) error {
 		g.register(&e.clock)
 	}
 	e.out.hookEnds(e.watch.observing() || len(e.mechs) > 0)
+	e.dispatch.plain = !e.out.endsHooked() && e.pages == nil && e.tasks == nil && e.sms.plain()
 	e.io.plan(e.out.output())
 	e.host.started(e.io)
 	if e.pages != nil {
@@ -305,5 +306,13 @@ func (e *engine) retryWaiting() {
 		return
 	}
 	e.retryPaused()
-	e.retryStalled()
+	// Every stalled CTA whose gate now opens starts, in the order they
+	// were placed.
+	e.ctas.retryStalled(func(c *ctaRun) bool {
+		if !mayStartAll(e.mechs, c, e.clock.now()) {
+			return false
+		}
+		e.startCTA(c, e.clock.now())
+		return true
+	})
 }
