@@ -119,14 +119,15 @@ func (e *engine) place(k *Kernel, s *sm) {
 }
 
 // placePlain is place in a plain run (Dispatch.plain), for a CTA of k's
-// own (not a group's), not its first to start, whose spec is queued with
-// no rare parts (no per-warp cycles, no launch sites): it reserves the
-// CTA's room on s, starts it and schedules its end, what place does for
-// it without the tests of what a plain run leaves out. Elsewhere it
-// changes nothing and reports false, for place.
-func (e *engine) placePlain(k *Kernel, s *sm) bool {
-	i, q := k.next, k.ctas.queued()
-	if i >= k.total || q == nil || k.startCycle < 0 || e.body.behind(k, i) {
+// own (not a group's), not its first to start, whose spec is queued in q,
+// k's queue, with no rare parts (no per-warp cycles, no launch sites): it
+// reserves the CTA's room on s and starts it, its end an event or, under
+// the contention model, the end of its one job, what place does for it
+// without the tests of what a plain run leaves out. Elsewhere it changes
+// nothing and reports false, for place.
+func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
+	i := k.next
+	if i >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
 		return false
 	}
 	spec := q.nextPlain(i)
@@ -142,6 +143,11 @@ func (e *engine) placePlain(k *Kernel, s *sm) bool {
 	c.streamed, c.shared = true, false
 	spec.expand(&c.own)
 	c.own.warps, c.own.x = nil, nil
+	if sh := e.sms.contention(); sh != nil && (c.own.issue > 0 || c.own.dram > 0) {
+		c.shared, c.alone = true, c.own.alone()
+		sh.start(now, s.id, jobRef{run: c.slot, warp: -1}, c.alone, c.own.demand())
+		return true
+	}
 	e.clock.cta(now+c.own.cycles, evCTAEnd, c, 0)
 	return true
 }

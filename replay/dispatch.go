@@ -6,11 +6,11 @@ package replay
 type Dispatch struct {
 	e      *engine
 	placer Placer // the policy's, RoundRobin when it has none
-	// plain: nothing but the SMs and the clock takes part in a CTA's run
-	// (no mechanism, watcher, page gate, row, contention model, L1 flush,
-	// CTA issue rate or numbered slot), so most CTAs are placed by
-	// engine.placePlain. The engine's start sets it, knowing its
-	// mechanisms.
+	// plain: nothing but the SMs, the clock and the contention model takes
+	// part in a CTA's run (no mechanism, watcher, page gate, row, L1
+	// flush, CTA issue rate or numbered slot), so most host CTAs are
+	// placed by engine.placePlain. The engine's start sets it, knowing
+	// its mechanisms.
 	plain bool
 }
 
@@ -142,8 +142,8 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 					}
 					continue kernels
 				}
-				r.next = s.id + 1                      // find wraps it round; set first, s need not outlive the call
-				if !d.plain || !d.e.placePlain(k, s) { // find checked Fits
+				r.next = s.id + 1                                                           // find wraps it round; set first, s need not outlive the call
+				if q := k.ctas.queued(); !d.plain || q == nil || !d.e.placePlain(k, s, q) { // find checked Fits
 					d.e.place(k, s)
 				}
 				if !d.e.sms.anyOpen() && k.next < k.total {
@@ -214,7 +214,7 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 // a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
 // --quick uniform 1; --quick synth 3 more, a Place call a CTA).
 func (d *Dispatch) placeNoted(k *Kernel, sm int) {
-	if s := d.e.sms.at(sm); !d.plain || !d.e.placePlain(k, s) {
+	if s, q := d.e.sms.at(sm), k.ctas.queued(); !d.plain || q == nil || !d.e.placePlain(k, s, q) {
 		d.e.place(k, s)
 	}
 	if k.Remaining() == 0 {

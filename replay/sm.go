@@ -110,9 +110,9 @@ func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 
 // plain reports whether placing a CTA is no more than reserving its room:
 // no occupancy rows to integrate, no CTA issue rate, no L1 flush, no
-// numbered slots, no contention model (Dispatch.plain).
+// numbered slots (Dispatch.plain).
 func (a *smArray) plain() bool {
-	return !a.occ.integrates() && !a.issue.limits() && a.l1Flush == 0 && !a.slots && a.share == nil
+	return !a.occ.integrates() && !a.issue.limits() && a.l1Flush == 0 && !a.slots
 }
 
 // enterPlain is enter where the SMs are plain: the CTA takes slot 0 and
