@@ -133,7 +133,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 kernels: // (find counts the SMs, where it must wrap r.next round them)
 	for i := 0; i < len(d.Pending()) && d.e.sms.anyOpen(); i++ {
 		if k := d.Pending()[i]; len(r.failed) == 0 || d.Exclusive() || !r.hopeless(&k.decl.need) {
-			for k.next < k.total || k.Remaining() > 0 {
+			for q := d.plainQueue(k); k.next < k.total || k.Remaining() > 0; {
 				s := r.find(d, k)
 				if s == nil {
 					r.failed = append(r.failed, k.decl.need)
@@ -142,8 +142,8 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 					}
 					continue kernels
 				}
-				r.next = s.id + 1                                                           // find wraps it round; set first, s need not outlive the call
-				if q := k.ctas.queued(); !d.plain || q == nil || !d.e.placePlain(k, s, q) { // find checked Fits
+				r.next = s.id + 1                         // find wraps it round; set first, s need not outlive the call
+				if q == nil || !d.e.placePlain(k, s, q) { // find checked Fits
 					d.e.place(k, s)
 				}
 				if !d.e.sms.anyOpen() && k.next < k.total {
@@ -205,6 +205,18 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 	}
 	sms.failed(k.decl.need)
 	return nil
+}
+
+// plainQueue is k's queue of specs where the run is plain (placePlain's
+// CTAs), else nil. RoundRobin.Place asks it once a kernel: a host
+// kernel's queue, made as its body's segment begins, stays its own, and
+// a kernel whose segment begins while its CTAs are being placed (reached
+// by place) has the rest of them placed by place, as placePlain would.
+func (d *Dispatch) plainQueue(k *Kernel) *specQueue {
+	if !d.plain {
+		return nil
+	}
+	return k.ctas.queued()
 }
 
 // placeNoted places k's next CTA on SM sm, and tells the Kernel

@@ -211,12 +211,12 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				if ev.At >= maxSimCycle { // the test alone: checkHorizon's error value cost 5 instructions an event
 					return false, checkHorizon(ev.At)
 				}
-				if kind := eventKind(ev.Kind); kind == evCTAEnd { // see the doc: CTA ends, then the others
-					c.t = ev.At
-					e.ctaEnd(e.ctas.at(ev.Ref))
-					c.fired = true
-				} else if kind != evShare {
-					c.fire(ev)
+				if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, then the others
+					if c.t = ev.At; kind == evCTAEnd {
+						e.ctaEnd(e.ctas.at(ev.Ref))
+					} else {
+						c.fire(ev)
+					}
 					c.fired = true
 				} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
 					c.t = ev.At
