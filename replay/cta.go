@@ -118,6 +118,40 @@ func (e *engine) place(k *Kernel, s *sm) {
 	e.startCTA(c, now)
 }
 
+// placePlain is place in a plain run (Dispatch.plain), for a CTA of k's
+// own (not a group's), not its first to start, whose spec is queued in q,
+// k's queue, with no rare parts (no per-warp cycles, no launch sites): it
+// reserves the CTA's room on s and starts it, its end an event or, under
+// the contention model, the end of its one job, what place does for it
+// without the tests of what a plain run leaves out. Elsewhere it changes
+// nothing and reports false, for place.
+func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
+	i := k.next
+	if i >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
+		return false
+	}
+	spec := q.nextPlain(i)
+	if spec == nil {
+		return false
+	}
+	k.next++
+	now := e.clock.now()
+	e.sms.enterPlain(k, s)
+	c := e.ctas.get()
+	c.reset()
+	c.k, c.sm, c.smSlot, c.idx, c.dispatch, c.start, c.stall = k, s, 0, i, now, now, 0
+	c.streamed, c.shared = true, false
+	spec.expand(&c.own)
+	c.own.warps, c.own.x = nil, nil
+	if sh := e.sms.contention(); sh != nil && (c.own.issue > 0 || c.own.dram > 0) {
+		c.shared, c.alone = true, c.own.alone()
+		sh.start(now, s.id, jobRef{run: c.slot, warp: -1}, c.alone, c.own.demand())
+		return true
+	}
+	e.clock.cta(now+c.own.cycles, evCTAEnd, c, 0)
+	return true
+}
+
 // placeGrouped gives c the next CTA of k's current aggregated group.
 func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 	p := k.pool
@@ -180,18 +214,6 @@ func (c *ctaRun) tableSpec() *ctaSpec {
 		return c.g.src.ctas.at(c.idx)
 	}
 	return c.k.ctas.at(c.idx)
-}
-
-// retryStalled starts every stalled CTA whose gate now opens, in the order
-// they were placed.
-func (e *engine) retryStalled() {
-	e.ctas.retryStalled(func(c *ctaRun) bool {
-		if !mayStartAll(e.mechs, c, e.clock.now()) {
-			return false
-		}
-		e.startCTA(c, e.clock.now())
-		return true
-	})
 }
 
 // startCTA begins execution at now (the clock's): warps without launch

@@ -178,6 +178,18 @@ func (q *specQueue) pop(i uint64, dst *ctaSpec) {
 	}
 }
 
+// nextPlain is the spec of CTA i, the next to be placed, where it is
+// queued in specs (not spilled) with no rare parts: taken out of the
+// queue, as pop would. Elsewhere it is nil and the queue is left as it
+// was, for pop.
+func (q *specQueue) nextPlain(i uint64) *slimSpec {
+	if i >= q.end || q.head == len(q.specs) || q.specs[q.head].rare != 0 {
+		return nil
+	}
+	q.head++
+	return &q.specs[q.head-1]
+}
+
 // popRare moves the next rare parts into *dst.
 func (q *specQueue) popRare(dst *ctaSpec) {
 	r := &q.rare[q.rareHead]

@@ -6,6 +6,12 @@ package replay
 type Dispatch struct {
 	e      *engine
 	placer Placer // the policy's, RoundRobin when it has none
+	// plain: nothing but the SMs, the clock and the contention model takes
+	// part in a CTA's run (no mechanism, watcher, page gate, row, L1
+	// flush, CTA issue rate or numbered slot), so most host CTAs are
+	// placed by engine.placePlain. The engine's start sets it, knowing
+	// its mechanisms.
+	plain bool
 }
 
 func newDispatch(e *engine, p Placer) Dispatch {
@@ -127,7 +133,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 kernels: // (find counts the SMs, where it must wrap r.next round them)
 	for i := 0; i < len(d.Pending()) && d.e.sms.anyOpen(); i++ {
 		if k := d.Pending()[i]; len(r.failed) == 0 || d.Exclusive() || !r.hopeless(&k.decl.need) {
-			for k.next < k.total || k.Remaining() > 0 {
+			for q := d.plainQueue(k); k.next < k.total || k.Remaining() > 0; {
 				s := r.find(d, k)
 				if s == nil {
 					r.failed = append(r.failed, k.decl.need)
@@ -136,8 +142,10 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 					}
 					continue kernels
 				}
-				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
-				d.e.place(k, s)   // find checked Fits
+				r.next = s.id + 1                         // find wraps it round; set first, s need not outlive the call
+				if q == nil || !d.e.placePlain(k, s, q) { // find checked Fits
+					d.e.place(k, s)
+				}
 				if !d.e.sms.anyOpen() && k.next < k.total {
 					return // k has CTAs left (else the loop ends; with only groups left, after one vain find)
 				}
@@ -199,6 +207,18 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 	return nil
 }
 
+// plainQueue is k's queue of specs where the run is plain (placePlain's
+// CTAs), else nil. RoundRobin.Place asks it once a kernel: a host
+// kernel's queue, made as its body's segment begins, stays its own, and
+// a kernel whose segment begins while its CTAs are being placed (reached
+// by place) has the rest of them placed by place, as placePlain would.
+func (d *Dispatch) plainQueue(k *Kernel) *specQueue {
+	if !d.plain {
+		return nil
+	}
+	return k.ctas.queued()
+}
+
 // placeNoted places k's next CTA on SM sm, and tells the Kernel
 // Distributor where it was k's last to place (kernelDistributor.
 // placedLast): engine.place asked that of every CTA, where RoundRobin.
@@ -206,7 +226,9 @@ func (r *RoundRobin) find(d *Dispatch, k *Kernel) *sm {
 // a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
 // --quick uniform 1; --quick synth 3 more, a Place call a CTA).
 func (d *Dispatch) placeNoted(k *Kernel, sm int) {
-	d.e.place(k, d.e.sms.at(sm))
+	if s, q := d.e.sms.at(sm), k.ctas.queued(); !d.plain || q == nil || !d.e.placePlain(k, s, q) {
+		d.e.place(k, s)
+	}
 	if k.Remaining() == 0 {
 		d.e.kd.placedLast()
 	}

@@ -106,10 +106,9 @@ func (e *engine) register() {
 	})
 	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
-	c.on(evCTAEnd, func(ev eventq.Event) { e.ctaEnd(e.ctas.at(ev.Ref)) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
 	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
-	// evShare: the loop hands it to shareWake itself.
+	// evCTAEnd and evShare: the loop hands them to ctaEnd and shareWake itself.
 	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
 	c.on(evTouch, func(ev eventq.Event) { e.reachTouch(e.ctas.at(ev.Ref)) })
 	c.on(evIssue, func(eventq.Event) {}) // settle releases the holds due and places
@@ -155,6 +154,7 @@ func (e *engine) start(open Opener) error {
 		g.register(&e.clock)
 	}
 	e.out.hookEnds(e.watch.observing() || len(e.mechs) > 0)
+	e.dispatch.plain = !e.out.endsHooked() && e.pages == nil && e.tasks == nil && e.sms.plain()
 	e.io.plan(e.out.output())
 	e.host.started(e.io)
 	if e.pages != nil {
@@ -179,6 +179,17 @@ func (e *engine) start(open Opener) error {
 // there its call of eventq's Pop is at a line the profile does not mark
 // hot, and Pop stayed a call (uniform 4 instructions a CTA more).
 //
+// A CTA's end goes to ctaEnd directly, not through the handler table:
+// the most frequent event (uniform: every other event), whose closure's
+// call cost 18 instructions a CTA more (scripts/instructions.sh --quick
+// uniform).
+// A superseded contention wake-up does nothing: no clock move (a run's
+// makespan is its last event's cycle), no cycle's end. The others go to
+// shareWake directly, not through the handler table (synth: 16 a CTA);
+// Wake's nil tells which (asked apart: 16 more). The lines of this doc
+// were the loop's comment, so the hot calls below keep their lines
+// (docs/performance.md: the profile keys a call by its line's offset).
+//
 // Its cycles go on while the queue holds events, a test of its length
 // alone; only a queue run dry asks the device runtime for an overflow.
 // Tested in one condition (Len() > 0 || overflowWhenDry), the answer was
@@ -200,12 +211,12 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				if ev.At >= maxSimCycle { // the test alone: checkHorizon's error value cost 5 instructions an event
 					return false, checkHorizon(ev.At)
 				}
-				// A superseded contention wake-up does nothing: no clock move (a
-				// run's makespan is its last event's cycle), no cycle's end. The
-				// others go to shareWake directly, not through the handler table
-				// (synth: 16 a CTA); Wake's nil tells which (asked apart: 16 more).
-				if eventKind(ev.Kind) != evShare {
-					c.fire(ev)
+				if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, then the others
+					if c.t = ev.At; kind == evCTAEnd {
+						e.ctaEnd(e.ctas.at(ev.Ref))
+					} else {
+						c.fire(ev)
+					}
 					c.fired = true
 				} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
 					c.t = ev.At
@@ -295,5 +306,13 @@ func (e *engine) retryWaiting() {
 		return
 	}
 	e.retryPaused()
-	e.retryStalled()
+	// Every stalled CTA whose gate now opens starts, in the order they
+	// were placed.
+	e.ctas.retryStalled(func(c *ctaRun) bool {
+		if !mayStartAll(e.mechs, c, e.clock.now()) {
+			return false
+		}
+		e.startCTA(c, e.clock.now())
+		return true
+	})
 }

@@ -156,3 +156,7 @@ func (o *occupancy) close(sms []sm, end int64) {
 func (o *occupancy) average(capacity int, end int64) float64 {
 	return float64(o.warpCycles) / (float64(capacity) * float64(end))
 }
+
+// integrates reports whether the SMs' counts are integrated into rows
+// (change): not where the sink keeps none.
+func (o *occupancy) integrates() bool { return o.rows }

@@ -108,6 +108,28 @@ func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 	return a.takeSlot(s), max(s.flushUntil, now)
 }
 
+// plain reports whether placing a CTA is no more than reserving its room:
+// no occupancy rows to integrate, no CTA issue rate, no L1 flush, no
+// numbered slots (Dispatch.plain).
+func (a *smArray) plain() bool {
+	return !a.occ.integrates() && !a.issue.limits() && a.l1Flush == 0 && !a.slots
+}
+
+// enterPlain is enter where the SMs are plain: the CTA takes slot 0 and
+// may start at once. What enter does besides is, on such SMs, nothing:
+// occupancy's change returns at once without rows, flushL1 only notes the
+// kernel, no SM is held.
+func (a *smArray) enterPlain(k *Kernel, s *sm) {
+	if s.ctas == 0 {
+		s.kernel, s.last = k, k
+		k.sms++
+	}
+	s.reserve(k.decl.need)
+	if s.ctas == a.gpu.MaxCTAsPerSM {
+		a.open.drop(s.id)
+	}
+}
+
 // releaseIssued ends the CTA issue rate's holds due by now: those SMs
 // may take a CTA again.
 func (a *smArray) releaseIssued(now int64) {
