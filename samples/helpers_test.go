@@ -133,7 +133,7 @@ func checkSite(i int, l *trace.Launch, kernels map[uint64]*kernelInfo, ctas map[
 	case p.CTA >= parent.k.CTAs() || p.Lane < 0 || p.Lane >= warpSize || p.Warp < 0 ||
 		p.Warp*warpSize+p.Lane >= parent.k.Threads():
 		return fmt.Errorf("record %d: site %+v outside parent grid/block", i, *p)
-	case p.At < 0 || l.Workload <= 0 || l.InlineCycles < 0:
+	case p.At < 0 || l.Workload <= 0 || l.InlineCycles <= 0:
 		return fmt.Errorf("record %d: site values out of range: %+v", i, *l)
 	}
 	cta := ctas[[2]uint64{p.Kernel, p.CTA}]
