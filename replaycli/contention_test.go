@@ -30,7 +30,9 @@ var beforeContention = map[string]struct {
 
 // model.contention=off reproduces the tables of the replay before the
 // model, byte for byte in every column they had, on the shipped sample
-// (whose CTAs record demands the model would otherwise act on); with
+// as it was until its sites were priced by the lane-loop rule
+// (testdata/v1/bfs-kron12.trace.zst: the same records but the sites'
+// inline_cycles, and the demands the model would otherwise act on); with
 // cdp.launch_servers=0, since the launch servers came after it, and
 // SPAWN's fixed Table II estimate (spawn.overhead_a=1721,
 // spawn.overhead_b=20210), which later became the engine's charge; and
@@ -45,7 +47,7 @@ func TestContentionOffIsTheOldReplay(t *testing.T) {
 		"--set", "model.contention=off", "--set", "cdp.launch_servers=0",
 		"--set", "spawn.overhead_a=1721", "--set", "spawn.overhead_b=20210",
 		"--set", "dtbl.fallback=instant", "--set", "dtbl.spill_loads=first", "--set", "spawn.queue=decision",
-		"--format=csv", "--out", dir, sample)
+		"--format=csv", "--out", dir, filepath.Join("testdata", "v1", "bfs-kron12.trace.zst"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
