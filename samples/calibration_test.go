@@ -412,7 +412,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	for _, h := range []struct {
 		i     int
 		worst float64
-	}{{0, 1.29}, {2, 1.03}, {3, 1.08}} { // 0.78×, 0.97×, 0.93× today
+	}{{0, 1.29}, {2, 1.02}, {3, 1.08}} { // 0.78×, 1.01×, 0.93× today
 		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
 		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
@@ -487,10 +487,11 @@ func TestJoinFitsCapture(t *testing.T) {
 // the CDP build on it: held out, as the calibration rule asks of a fit.
 // Both run 8 relaxations and launch about as many children (1,526 to
 // 1,560; TestSSSPLevelsRmat11 compares them level by level); the
-// relaxation kernels take 0.69× the capture's: its child CTAs here take
-// 574 to 1,126 cycles against the model's 1,017 to 1,884, and its
-// parents' CTAs longer, on costs fitted on CTAs holding 1 to 34
-// vertices.
+// relaxation kernels take 0.84× the capture's (0.69× before a warp's
+// loop ran its diverged lanes in turn, dragonliWarpLoop): the capture's
+// child CTAs take 574 to 1,126 cycles against the model's 1,017 to
+// 1,884, its busy parent CTAs longer, on costs fitted on CTAs holding 1
+// to 34 vertices.
 func TestSSSPHeldOutRmat11(t *testing.T) {
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat11-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -512,7 +513,7 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 		g, w = g+got[i].span, w+want[i].span
 	}
 	t.Logf("relaxation kernels: model %.0f cycles, captured %.0f (%.2f×); children: model %d, captured %d", g, w, g/w, len(gotChild), len(wantChild))
-	heldOut(t, "rmat11 relaxation kernels", g/w, 1.5)                                   // 0.69× today
+	heldOut(t, "rmat11 relaxation kernels", g/w, 1.22)                                  // 0.84× today
 	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 1.05) // 0.98× today
 }
 
