@@ -517,6 +517,48 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 1.05) // 0.98× today
 }
 
+// TestSSSPHeldOutRmat7 replays sssp code=dragonli, CDP and Reg
+// (variant=flat), on the R-MAT graph of 128 vertices and 990 arcs of
+// captures dragonli-sssp-rmat7-cdp and -reg (validation/gpgpusim/whatif;
+// the graph is rmat.py 7 8 1's), against GPGPU-Sim's runs: held out, no
+// constant was fitted on them. The Reg run's warps hold up to 32 looping
+// lanes, the CDP run's the lanes its sites leave; both relax 6 times.
+// Before a warp's diverged lanes ran their loops in turn
+// (dragonliWarpLoop) the relaxation kernels took 0.54× (Reg) and 0.69×
+// (CDP) the captures'.
+func TestSSSPHeldOutRmat7(t *testing.T) {
+	graph := filepath.Join(t.TempDir(), "rmat-7-8-1.gr")
+	unxz(t, filepath.Join(whatifDir, "rmat-7-8-1.gr.xz"), graph)
+	for _, run := range []struct {
+		name, kernel string
+		kv           []string
+		worst        float64 // today's and a little
+	}{
+		{"reg", "ssspRegExpandKernel", []string{"variant=flat"}, 1.28},      // 0.79× today
+		{"cdp", "ssspCdpExpandKernel", []string{"site_threshold=31"}, 1.27}, // 0.80× today
+	} {
+		var sink sliceSink
+		if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat7-"+run.name+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+		cfg := capturedConfig(t, sink.recs)
+		want, _ := replayDragonli(t, sink.recs, cfg, run.kernel)
+		if err := cfg.Set("cdp.stream_create", "7200"); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := replayDragonli(t, generate(t, "sssp", append([]string{"graph=" + graph, "code=dragonli"}, run.kv...)...), cfg, "sssp_relax")
+		if len(got) != len(want) {
+			t.Fatalf("%s: model %d relaxations, capture %d", run.name, len(got), len(want))
+		}
+		var g, w float64
+		for i := range got {
+			g, w = g+got[i].span, w+want[i].span
+		}
+		t.Logf("%s: relaxation kernels: model %.0f cycles, captured %.0f (%.2f×)", run.name, g, w, g/w)
+		heldOut(t, "rmat7 "+run.name+" relaxation kernels", g/w, run.worst)
+	}
+}
+
 // whatifDir holds the what-if pairs' captures.
 const whatifDir = "../validation/gpgpusim/whatif"
 
