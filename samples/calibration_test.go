@@ -508,9 +508,17 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("model %d relaxations, capture %d", len(got), len(want))
 	}
+	// Each relaxation's kernel too, today's factor and a little: the
+	// busy CTAs of relaxations 2-6 and 8 run longer in the capture
+	// (docs/calibration.md names what the model lacks).
+	worst := []float64{1.02, 1.23, 1.27, 1.30, 1.07, 1.29, 1.13, 1.52} // 1.00, 0.83, 0.80, 0.78, 0.95, 0.79, 0.90, 0.67× today
 	var g, w float64
 	for i := range got {
 		g, w = g+got[i].span, w+want[i].span
+		t.Logf("relaxation %d: model %.0f cycles, captured %.0f (%.2f×)", i+1, got[i].span, want[i].span, got[i].span/want[i].span)
+		if i < len(worst) {
+			heldOut(t, fmt.Sprintf("rmat11 relaxation %d kernel", i+1), got[i].span/want[i].span, worst[i])
+		}
 	}
 	t.Logf("relaxation kernels: model %.0f cycles, captured %.0f (%.2f×); children: model %d, captured %d", g, w, g/w, len(gotChild), len(wantChild))
 	heldOut(t, "rmat11 relaxation kernels", g/w, 1.22)                                  // 0.84× today
