@@ -412,7 +412,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	for _, h := range []struct {
 		i     int
 		worst float64
-	}{{0, 1.29}, {2, 1.03}, {3, 1.08}} { // 0.78×, 0.97×, 0.93× today
+	}{{0, 1.29}, {2, 1.02}, {3, 1.08}} { // 0.78×, 1.01×, 0.93× today
 		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
 		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
@@ -520,10 +520,11 @@ func TestJoinFitsCapture(t *testing.T) {
 // the CDP build on it: held out, as the calibration rule asks of a fit.
 // Both run 8 relaxations and launch about as many children (1,526 to
 // 1,560; TestSSSPLevelsRmat11 compares them level by level); the
-// relaxation kernels take 0.69× the capture's: its child CTAs here take
-// 574 to 1,126 cycles against the model's 1,017 to 1,884, and its
-// parents' CTAs longer, on costs fitted on CTAs holding 1 to 34
-// vertices.
+// relaxation kernels take 0.84× the capture's (0.69× before a warp's
+// loop ran its diverged lanes in turn, dragonliWarpLoop): the capture's
+// child CTAs take 574 to 1,126 cycles against the model's 1,017 to
+// 1,884, its busy parent CTAs longer, on costs fitted on CTAs holding 1
+// to 34 vertices.
 func TestSSSPHeldOutRmat11(t *testing.T) {
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat11-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -540,13 +541,63 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("model %d relaxations, capture %d", len(got), len(want))
 	}
+	// Each relaxation's kernel too, today's factor and a little: the
+	// busy CTAs of relaxations 2-6 and 8 run longer in the capture
+	// (docs/calibration.md names what the model lacks).
+	worst := []float64{1.02, 1.23, 1.27, 1.30, 1.07, 1.29, 1.13, 1.52} // 1.00, 0.83, 0.80, 0.78, 0.95, 0.79, 0.90, 0.67× today
 	var g, w float64
 	for i := range got {
 		g, w = g+got[i].span, w+want[i].span
+		t.Logf("relaxation %d: model %.0f cycles, captured %.0f (%.2f×)", i+1, got[i].span, want[i].span, got[i].span/want[i].span)
+		if i < len(worst) {
+			heldOut(t, fmt.Sprintf("rmat11 relaxation %d kernel", i+1), got[i].span/want[i].span, worst[i])
+		}
 	}
 	t.Logf("relaxation kernels: model %.0f cycles, captured %.0f (%.2f×); children: model %d, captured %d", g, w, g/w, len(gotChild), len(wantChild))
-	heldOut(t, "rmat11 relaxation kernels", g/w, 1.5)                                   // 0.69× today
+	heldOut(t, "rmat11 relaxation kernels", g/w, 1.22)                                  // 0.84× today
 	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 1.05) // 0.98× today
+}
+
+// TestSSSPHeldOutRmat7 replays sssp code=dragonli, CDP and Reg
+// (variant=flat), on the R-MAT graph of 128 vertices and 990 arcs of
+// captures dragonli-sssp-rmat7-cdp and -reg (validation/gpgpusim/whatif;
+// the graph is rmat.py 7 8 1's), against GPGPU-Sim's runs: held out, no
+// constant was fitted on them. The Reg run's warps hold up to 32 looping
+// lanes, the CDP run's the lanes its sites leave; both relax 6 times.
+// Before a warp's diverged lanes ran their loops in turn
+// (dragonliWarpLoop) the relaxation kernels took 0.54× (Reg) and 0.69×
+// (CDP) the captures'.
+func TestSSSPHeldOutRmat7(t *testing.T) {
+	graph := filepath.Join(t.TempDir(), "rmat-7-8-1.gr")
+	unxz(t, filepath.Join(whatifDir, "rmat-7-8-1.gr.xz"), graph)
+	for _, run := range []struct {
+		name, kernel string
+		kv           []string
+		worst        float64 // today's and a little
+	}{
+		{"reg", "ssspRegExpandKernel", []string{"variant=flat"}, 1.28},      // 0.79× today
+		{"cdp", "ssspCdpExpandKernel", []string{"site_threshold=31"}, 1.27}, // 0.80× today
+	} {
+		var sink sliceSink
+		if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat7-"+run.name+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+		cfg := capturedConfig(t, sink.recs)
+		want, _ := replayDragonli(t, sink.recs, cfg, run.kernel)
+		if err := cfg.Set("cdp.stream_create", "7200"); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := replayDragonli(t, generate(t, "sssp", append([]string{"graph=" + graph, "code=dragonli"}, run.kv...)...), cfg, "sssp_relax")
+		if len(got) != len(want) {
+			t.Fatalf("%s: model %d relaxations, capture %d", run.name, len(got), len(want))
+		}
+		var g, w float64
+		for i := range got {
+			g, w = g+got[i].span, w+want[i].span
+		}
+		t.Logf("%s: relaxation kernels: model %.0f cycles, captured %.0f (%.2f×)", run.name, g, w, g/w)
+		heldOut(t, "rmat7 "+run.name+" relaxation kernels", g/w, run.worst)
+	}
 }
 
 // whatifDir holds the what-if pairs' captures.

@@ -129,7 +129,10 @@ type dlKernel struct {
 	idle     int64 // a warp's pass over a chunk where it holds no item, and over the final empty one
 	barrier  bool  // the chunk's __syncthreads before the launch branch (bfs)
 	lane     func(item int) dlLane
-	mix      warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
+	// warp, where set, is the loop of a warp holding items [lo, hi) in
+	// step (SIMT), which replaces the longest of its lanes' dlLane.loop.
+	warp func(lo, hi int) int64
+	mix  warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
 }
 
 // dlWarps is a persistent CTA's warps as its chunks advance them: each
@@ -184,6 +187,9 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 			if l.site {
 				found = append(found, dlSite{item: i, cta: c, warp: w, lane: i - first})
 			}
+		}
+		if k.warp != nil {
+			loops[w] = k.warp(first, min(first+warpSize, hi))
 		}
 	}
 	if k.barrier {

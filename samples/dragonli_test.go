@@ -215,8 +215,11 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 // lowers its edges 0 (the child's) and 65 (its loop's); nothing else
 // lowers. Base 359, an idle pass 255:
 //
-//	CTA 0 warp 0: 359, v1 launches at 359; loops max(6·209+799, 5·209) =
-//	  2053 → 2412; chunk 1: 2771, v3 launches at 2771, no loop; +255: 3026
+//	CTA 0 warp 0: 359, v1 launches at 359; its loop (6 edges) and v4's (5)
+//	  run in step for iteration 0, then at 1 v1 lowers and v4 does not,
+//	  and the two run the rest apart (dragonliWarpLoop): 2 steps, v1's 4,
+//	  v4's 3, 9·209+799 = 2680 → 3039; chunk 1: 3398, v3 launches at
+//	  3398, no loop; +255: 3653
 //	CTA 0 warp 1: 359 + v2's 31·209 = 6838; chunk 1: 7197, v1 launches at
 //	  7197, loops 6·209 = 1254 → 8451; +255: 8706
 //	CTA 1: warp 1's v3 launches at 359, no loop: 359 + 255 = 614 each warp
@@ -240,11 +243,11 @@ func TestDragonliSSSPHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{3026, 8706}, []int64{614, 614}, []int64{614, 614})
-	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 3026+8706) // no barrier, no waits
+	checkDLParent(t, parent, []int64{3653, 8706}, []int64{614, 614}, []int64{614, 614})
+	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 3653+8706) // no barrier, no waits
 	want := []dlLaunch{
 		{0, 0, 0, 359, 64, 31083, 2, 32, []int64{1589, 788}},
-		{0, 0, 0, 2771, 32, 9749, 1, 32, []int64{788}},
+		{0, 0, 0, 3398, 32, 9749, 1, 32, []int64{788}},
 		{0, 1, 0, 7197, 64, 19497, 2, 32, []int64{788, 788}},
 		{1, 1, 1, 359, 32, 9749, 1, 32, []int64{788}},
 	}

@@ -12,8 +12,9 @@ import "github.com/gpureplay/gpureplay/trace"
 // loop (Dragon_li advances rowOffset past the child's edges); the flat
 // code (the Reg kernel, threshold noSites) relaxes every edge in the
 // thread. lowered holds the outcomes of the worklist's edges, in worklist
-// order; loops and children are priced as the default code's
-// (ssspLaneCycles, ssspChildWarpCycles).
+// order; a warp's loop is priced as SIMT runs Dragon_li's
+// (dragonliWarpLoop), children as the default code's
+// (ssspChildWarpCycles).
 func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	edges := make([][]bool, len(worklist))
 	for i, v := range worklist {
@@ -22,6 +23,7 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	}
 	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles, idle: ssspIdlePassCycles,
 		lane: func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
+	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
 	parent := t.ids.declare("sssp_relax", dpLine(dragonliCTAs), dpLine(t.block), ssspRelaxRegs)
 	sites, err := dlParent(t.out, parent, k)
 	if err != nil {
@@ -58,5 +60,85 @@ func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
 		}
 		child, _ := dragonliSplit(degree)
 		return child
+	}
+}
+
+// dragonliWarpLoop is the loop of a warp whose lanes hold vertices with
+// the given edge outcomes, as SIMT runs Dragon_li's relaxation loop: the
+// lanes' loops (each over what its child leaves, dragonliLane) advance
+// together while they agree, each iteration costing the warp an edge
+// (loop_cycles) and, where a lane lowers, the lowering branch once
+// (ssspLowerCycles). Where some lanes lower and others do not, the two
+// groups do not meet again until the loop ends: the loop body's early
+// return on overflow ("if(ctaOutputAssignment.getGlobalSize() >
+// maxFrontierSize) return;", ssspCdpDevice.h and ssspRegDevice.h at
+// 1397e03) makes the function's exit the lowering branch's immediate
+// post-dominator, as GPGPU-Sim's reconvergence analysis prints for the
+// captured kernels (ssspRegExpandKernel's branches at PTX lines 180, 184
+// and 189 of the captures' testSssp-reg.1.sm_35.ptx reconverge at line
+// 201, after the loop), and the simulator's SIMT stack runs one group
+// there, then the other. So the warp runs each group's rest of the loop
+// in turn (simtSteps).
+func (t *ssspTrace) dragonliWarpLoop(lanes [][]bool) int64 {
+	steps, lowers := simtSteps(t.dragonliRest(lanes), 0)
+	return steps*t.loop + lowers*ssspLowerCycles
+}
+
+// dragonliRest is what each lane's own loop relaxes: a site's edges less
+// its child's (dragonliSplit), every edge of the others.
+func (t *ssspTrace) dragonliRest(lanes [][]bool) [][]bool {
+	rest := make([][]bool, len(lanes))
+	for l, e := range lanes {
+		rest[l] = e
+		if len(e) > t.threshold {
+			child, _ := dragonliSplit(len(e))
+			rest[l] = e[child:]
+		}
+	}
+	return rest
+}
+
+// simtSteps runs a group of lanes, each with its edges' outcomes, through
+// the relaxation loop in step from iteration j to the loop's end and
+// returns the iterations the warp issues for it and the lowering branches
+// it takes: an iteration where some of the group's lanes lower and the
+// others do not splits the group, and each part runs the rest of its
+// loop on its own (dragonliWarpLoop). A lane whose loop ends waits for
+// the group's.
+func simtSteps(group [][]bool, j int) (steps, lowers int64) {
+	for ; ; j++ {
+		var active, lowered int
+		for _, e := range group {
+			if j < len(e) {
+				active++
+				if e[j] {
+					lowered++
+				}
+			}
+		}
+		if active == 0 {
+			return steps, lowers
+		}
+		steps++
+		if lowered == 0 {
+			continue
+		}
+		lowers++
+		if lowered == active {
+			continue
+		}
+		var took, left [][]bool
+		for _, e := range group {
+			switch {
+			case j >= len(e):
+			case e[j]:
+				took = append(took, e)
+			default:
+				left = append(left, e)
+			}
+		}
+		s1, l1 := simtSteps(took, j+1)
+		s2, l2 := simtSteps(left, j+1)
+		return steps + s1 + s2, lowers + l1 + l2
 	}
 }

@@ -168,3 +168,72 @@ func TestSSSPLevelsRmat11(t *testing.T) {
 		}
 	}
 }
+
+// TestSSSPSimtSteps runs the hand-worked warps of testdata/ssspsimt.txt
+// through dragonliWarpLoop's rule: the iterations a warp issues and the
+// lowering branches it takes when a divergent lowering splits its lanes
+// until the loop ends.
+func TestSSSPSimtSteps(t *testing.T) {
+	const path = "testdata/ssspsimt.txt"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		tr       *ssspTrace
+		lanes    [][]bool
+		expect   bool
+		want     string
+		caseLine int
+	)
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
+		switch f := strings.Fields(line); {
+		case len(f) == 0 || strings.HasPrefix(line, "#"):
+		case f[0] == "run":
+			var th int
+			if len(f) != 2 {
+				t.Fatalf("%s:%d: want run threshold=N, got %q", path, n, line)
+			}
+			if _, err := fmt.Sscanf(f[1], "threshold=%d", &th); err != nil {
+				t.Fatalf("%s:%d: %q: %v", path, n, f[1], err)
+			}
+			tr, lanes, expect, want, caseLine = &ssspTrace{threshold: th, loop: 1}, nil, false, "", n
+		case f[0] == "lane" && tr != nil && !expect:
+			var e []bool
+			for _, tok := range f[1:] {
+				k, pat := 1, tok
+				if c, p, ok := strings.Cut(tok, "*"); ok {
+					if _, err := fmt.Sscanf(c, "%d", &k); err != nil {
+						t.Fatalf("%s:%d: count %q: %v", path, n, c, err)
+					}
+					pat = p
+				}
+				for range k {
+					for _, r := range pat {
+						if r != 'L' && r != '.' {
+							t.Fatalf("%s:%d: outcome %q, want L or .", path, n, r)
+						}
+						e = append(e, r == 'L')
+					}
+				}
+			}
+			lanes = append(lanes, e)
+		case line == "----" && tr != nil:
+			expect = true
+		case line == "====" && expect:
+			steps, lowers := simtSteps(tr.dragonliRest(lanes), 0)
+			if got := fmt.Sprintf("steps=%d lowers=%d", steps, lowers); got != want {
+				t.Errorf("%s:%d: got %s, want %s", path, caseLine, got, want)
+			}
+			if c := tr.dragonliWarpLoop(lanes); c != steps+lowers*ssspLowerCycles {
+				t.Errorf("%s:%d: warp loop %d cycles, want %d steps of 1 and %d lowerings of %d", path, caseLine, c, steps, lowers, ssspLowerCycles)
+			}
+			tr = nil
+		case expect && want == "":
+			want = strings.TrimSpace(line)
+		default:
+			t.Fatalf("%s:%d: unexpected %q", path, n, line)
+		}
+	}
+}
