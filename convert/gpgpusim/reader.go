@@ -120,6 +120,7 @@ type Summary struct {
 	EventSyncsAtCall       int    // cudaEventSynchronize calls that returned at their call, not written (see sync.go)
 	Events                 int    // event records and stream waits written (PTX_SIM_DEBUG=3 logs: events.go)
 	EventsUnread           int    // records and waits whose stream the log's state did not single out
+	Levels                 int    // level kernels written for the device launches (Options.Inline "levels")
 }
 
 func (s Summary) String() string {
@@ -127,6 +128,9 @@ func (s Summary) String() string {
 		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
 	if s.DeviceKernels > 0 {
 		b += fmt.Sprintf("; device streams: %d launches into their CTA's default stream, %d into %d created streams", s.DefaultStream, s.CreatedStream, s.StreamsCreated)
+	}
+	if s.Levels > 0 {
+		b += fmt.Sprintf("; inline=levels: the device launches written as %d host kernels, one a launch depth of a host kernel's tree", s.Levels)
 	}
 	if s.Syncs > 0 {
 		b += fmt.Sprintf("; %d host syncs", s.Syncs)
