@@ -42,9 +42,10 @@ logged with LIVENESS tracing (-trace_enabled 1, -trace_components
 LIVENESS, -trace_sampling_core -1); device launches need the run to have
 had PTX_SIM_DEBUG=1. Its --opt keys are config (a gpgpusim.config for
 options the log does not print; default: the one beside the log), gpu,
-inline (loop|warp|cta: which flat code does a child's work in its
-parent: a lane looping over its threads, the default; its warp or its
-CTA sharing them), cta_once (cycles a CTA pays once), loop_share (a lone
+inline (loop|warp|cta|levels: which flat code does a child's work in
+its parent: a lane looping over its threads, the default; its warp or
+its CTA sharing them; or levels, no parent: one host kernel a launch
+depth, each after the one before), cta_once (cycles a CTA pays once), loop_share (a lone
 thread's share of its warp's time under loop) and syncs (on|off: write the
 host's waits for the GPU as sync records; on by default;
 docs/importers/gpgpusim.md).

@@ -221,7 +221,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--bogus", sample}, "unknown flag"},
 		{[]string{}, "no trace"},
 		{[]string{"convert", "--from=nsys2", "x", "-o", "y"}, "supported: accelsim, gpgpusim, jsonl, kineto, nsys"},
-		{[]string{"convert", "--from=gpgpusim", "--opt", "inline=grid", "x.log", "-o", "y"}, `gpgpusim option inline is "grid"; want loop, warp or cta`},
+		{[]string{"convert", "--from=gpgpusim", "--opt", "inline=grid", "x.log", "-o", "y"}, `gpgpusim option inline is "grid"; want loop, warp, cta or levels`},
 		{[]string{"convert", "--from=gpgpusim", "--opt", "loop_share=2", "x.log", "-o", "y"}, `gpgpusim option loop_share is "2"; want a share above 0 and at most 1`},
 		{[]string{"gen", "nope", "-o", "x"}, "unknown workload"},
 		{[]string{"gen", "bfs", "--param", "scale=99", "-o", "x"}, "scale"},

@@ -40,11 +40,8 @@ type whatIf struct {
 	once           bool   // convert A with cta_once measured (ctaOnce)
 	loop           bool   // convert A with cta_once and loop_share measured on Dragon_li (loopRule)
 	calibrated     bool
-	// noForm marks a pair whose run B is a flat code that no inline
-	// option stands for: shown, held to tol, but left out of the MAPEs.
-	noForm bool
-	tol    float64
-	why    string
+	tol            float64
+	why            string
 	// dramReach: predict with the DRAM bandwidth GPGPU-Sim reaches, the
 	// peak times the efficiency measured on dramReachRun (contention
 	// pairs), rather than the peak.
@@ -193,8 +190,8 @@ var whatIfPairs = []whatIf{
 		restsOn: dragonliRestsOn},
 	{kind: "CDP → flat", from: "dragonli-bfs-tree400-cdp", to: "dragonli-bfs-tree400-reg", policy: "flat", inline: "loop", loop: true,
 		restsOn: dragonliRestsOn},
-	{kind: "CDP → flat", from: "dragonli-amr-cdp", to: "dragonli-amr-reg", policy: "flat", inline: "loop", loop: true,
-		restsOn: "measured cycles; the importer's inline_cycles (a lane looping over the child's threads, which is not AmrReg's form: below)", noForm: true, tol: 7400, why: dragonliAMRLevels},
+	{kind: "CDP → flat", from: "dragonli-amr-cdp", to: "dragonli-amr-reg", policy: "flat", inline: "levels",
+		restsOn: "measured cycles; the importer's inline=levels (each launch depth a host kernel of its children's measured CTAs, after a device sync, as AmrReg's host loop)", tol: 70, why: dragonliAMRLevels},
 }
 
 // dragonliRestsOn is what the Dragon_li CDP → flat pairs rest on. Its Reg
@@ -213,8 +210,9 @@ const dragonliRestsOn = "measured cycles; the importer's inline_cycles (the laun
 const dragonliSiblings = "inline=loop charges each child thread 0.452·(its CTA's cycles − 135) (measured on the two tree pairs), and on R-MAT graphs a child CTA's cycles depend on the siblings it ran beside: every thread of every child appends what it lowers through an atomicAdd on the one frontier counter (ctaOutputAssignment.h:61-63, getCtaOutputAssignment, called from ssspCdpThread.h:39 at 1397e03), so the source's child on rmat11, 49 one-warp CTAs, runs a median 3,235 cycles a CTA and the 820 one-CTA children a median 535. A's first relaxation is thus priced at 1,401 cycles an edge where B's lone thread takes 651 (predicted 2,179,727 cycles against B's 1,026,361), and the next levels' one-CTA children at 180 to 400 where B's loops take more (A's second relaxation predicted 351,604 against B's 2,468,795). And the variants relax in another order: the CDP run's first frontier holds 1,451 entries, the Reg run's 565 (the root's 1,576 arcs reach 565 vertices; in A's child each lighter parallel arc lowers again what a heavier one set, GPGPU-Sim sending a warp's atomics on one word last lane first: docs/calibration.md), and B's second relaxation holds the vertex whose loop takes 2,468,795 cycles. On rmat7 the same: the source's child (4 CTAs, a median 2,065 cycles) is priced 33% long (122,732 against 92,150), the second relaxation's one-CTA children (687 to 1,547 cycles) 50% short (79,572 against 159,490), the levels after within 3%. The plan: price a lone thread from the child CTAs that ran alone, or the atomics a CTA's statistics count, not from its siblings' sharing"
 
 // dragonliAMRLevels is why the Dragon_li AMR CDP → flat prediction
-// misses by a multiple: AmrReg is no lane looping over a child's threads.
-const dragonliAMRLevels = "AmrReg does not loop over a child's threads in the launching lane: its host loop runs one amrRegRefineKernel a level over all of that level's cells, 104 × 256 threads each taking one cell and writing its 32 sub-cells (amrReg.h:35-85, amrRegDevice.h:55-148 at gtcasl/dragon_li 1397e03), where AmrCdp's refining thread launches a child over its 32 sub-cells, which launches its own (amrCdpDevice.h:89-117, amrCdpThread.h:95-123). So the flat policy's inlining, any of loop, warp or cta, puts the host kernel's one refining lane (the start cell) in charge of its whole tree of 789 children, one after another, where B spreads each level over the grid; and B's fourth kernel also computes level 4's 95,840 values, which A's level-3 children claim but do not compute (amrCdpThread.h:95-96). The plan: a flat form for level-synchronous codes, each device launch's work joining a host kernel per depth"
+// (inline=levels) falls short: B does work A never did, and does its
+// sub-cells in a loop where A's children run them in lanes.
+const dragonliAMRLevels = "inline=levels gives AmrReg's shape, one host kernel a refinement level after a cudaDeviceSynchronize (amrReg.h:35-85 at gtcasl/dragon_li 1397e03), but not its work. B's fourth kernel (291,255 of its 510,353 cycles) has level 3's 2,995 refining cells each write level 4's 32 values, which AmrCdp's level-3 children claim but, at refineLevel 4, launch no kernel to compute (amrCdpThread.h:95-96): A's levels have nothing for it. And B's refining thread computes its 32 sub-cells one after another (amrRegDevice.h:110-115), where A's child computes them in 32 lanes (amrCdpThread.h:38-44): B's first kernel, the start cell's 32, takes 49,775 cycles against A's level-1 child's 6,352. The predicted levels take 4,918 (the host kernel), 6,352, 83,113 and 10,326 cycles against B's 49,775, 46,589, 59,974 and 291,255; A's level-2 children, one launch each in the code, keep from 0 to 83,113 cycles of their spans once the launch stalls are taken out, as the importer cannot tell same-named one-CTA children apart (a launch's line names the parent's function and CTA: validation/gpgpusim/whatif/README.md, AMR) and gives some two sites and others none. The plan: a level form whose depth-d kernel is depth d−1's parents looping over their children's threads (AmrReg's own form: inline=levels with inline=loop's pricing), and parents told apart by their CTAs' ends"
 
 // capturedJitter is why balanced-cdp's prediction on 20 SMs falls short.
 const capturedJitter = "capture A's CTA cycles: its child CTAs, measured beside the traffic of 80 SMs, end up to 26 cycles apart (4,503 to 4,529; B's within 12 of 4,503), and with one kernel an SM at a time (-gpgpu_concurrent_kernel_sm 0) an SM that drains a few cycles before the others takes the next child's CTAs one a cycle until they drain, so children pack onto fewer SMs: 5 waves of children where GPGPU-Sim ran 7. With each child kernel's CTAs given their median cycles the same prediction is 66,021 (-0.4%), and 52,485 (-0.4%) on 40 SMs. The placement rule is GPGPU-Sim's (and the CTA issue rate, one a cycle, moves this prediction by 6 cycles); what A cannot give is each CTA's cycles without A's sharing of the memory system. The plan: price that sharing through the contention model once the importer reads a CTA's memory stalls"
@@ -459,7 +457,6 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		return err
 	}
 	var held errStats
-	noForm := 0
 	byKind := map[string]*errStats{}
 	var kinds []string
 	for _, p := range whatIfPairs {
@@ -518,9 +515,6 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 		switch {
 		case p.calibrated:
 			role = "calibration"
-		case p.noForm:
-			role = "no flat form"
-			noForm++
 		default:
 			held.add(float64(st.MakespanCycles), float64(b.end))
 			if byKind[p.kind] == nil {
@@ -555,9 +549,6 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	fmt.Fprintf(stdout, "\nDRAM efficiency, measured from %s (GPGPU-Sim's dram_eff, a channel's data transfers over its active cycles, the mean over its channels): %.3f of the peak. The pair predicting that run is marked calibration.\n", dramReachRun, reach)
 	fmt.Fprintf(stdout, "\ncta_once, measured from %s and %s (the median CTA of %s at %d and %d FMAs a thread): %d cycles. The pairs marked calibration are those two captures' own.\n", onceRuns[0].capture, onceRuns[1].capture, onceRuns[0].kernel, onceRuns[0].iters, onceRuns[1].iters, once)
 	fmt.Fprintf(stdout, "\ncta_once and loop_share for a lane looping over a child's threads, measured from %s and %s (A's root child, one edge a thread, its median CTA; B's root CTA looping over the root's edges, its cycles an edge; each CTA's cycles c costing the loop share·(c − cta_once) a thread): %d cycles and %g. The pairs marked calibration are those two.\n", loopRuns[0].pair, loopRuns[1].pair, loopOnce, loopShare)
-	if noForm > 0 {
-		fmt.Fprintf(stdout, "\nPairs marked no flat form (%d) are held out but left out of both tables of errors: their run B is a flat code that none of the importer's inline forms stands for (below).\n", noForm)
-	}
 	fmt.Fprintf(stdout, "\nHeld-out pairs: %d, makespan MAPE %.1f%%, worst %+.1f%%. Each prediction replays capture A with --gpu=captured (A's measured CTA cycles, the config's latencies, contention off unless the pair turns it on) and the what-if's settings; B's cycles are GPGPU-Sim's last CTA end. Each error is held to %.0f%% (go test ./cmd/experiment -run WhatIf), except:\n\n",
 		len(held.abs), held.mape(), 100*held.worstSigned, whatIfTolerance)
 	var whys []string

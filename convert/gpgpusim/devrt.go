@@ -49,7 +49,9 @@ func (r *Reader) deviceRuntime(b []byte) error {
 			if r.param.name == "" || r.param.grid[0] == 0 || r.param.block[0] == 0 {
 				return r.errf("a parameter buffer for a child kernel whose name, grid or block the log did not give")
 			}
+			r.param.hi = -1
 			r.params[addr] = r.param
+			r.openParams = append(r.openParams, addr)
 		}
 	case bytes.HasPrefix(b, []byte("Calling cudaLaunchDeviceV2")):
 		r.child = pendingLaunch{active: true}
@@ -113,12 +115,22 @@ func (r *Reader) launchedBy(b []byte) error {
 //  1. a lane of the instruction being reported (the last site, no stamped
 //     line since, the same CTA and warp, a lane not yet in it) belongs to
 //     that site's kernel;
-//  2. a warp still stalled in an earlier launch (its last site less than
+//  2. a CTA that started later than the first stamped line after that
+//     cudaGetParameterBufferV2 less the call's stall for one lane
+//     (cdp_latency's b + a) is out: GPGPU-Sim stalls the warp before the
+//     call issues (shader.cc:1391-1406 set m_cdp_latency on the first try
+//     and issue nothing; 1303-1305 count it down, at most once a cycle),
+//     so the call printed at least that long after the CTA started (the
+//     call's own line, cuda_device_runtime.cc:32, prints as it issues);
+//  3. a warp still stalled in an earlier launch (its last site less than
 //     the two calls' fixed costs ago) cannot launch again, so it is out;
-//  3. of those left, the CTA that started first (then the lower id):
+//  4. of those left, the CTA that started first (then the lower id):
 //     siblings run the same code, so the oldest reaches its launch first.
 //
-// A choice made at step 3 among several is counted (Summary.Ambiguous).
+// Step 2 is a bound the simulator's source sets, on this launch alone;
+// 3 and 4 are guesses (3 compares with the last stamp, which may lie well
+// before the launch), and a step that would leave no kernel is skipped.
+// A choice made at step 4 among several is counted (Summary.Ambiguous).
 // A hint other than 0 is the parent's number where the log gives it (the
 // 3.x dialect's, dialect322.go): then no choice is made.
 func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel, uint64, error) {
@@ -156,6 +168,17 @@ func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel
 			if s.parent == c.k && s.cta == c.cta && s.warp == warpOf(c) && !s.has(int(t%32)) {
 				return c.k, c.cta, nil
 			}
+		}
+	}
+	if hi := r.child.shape.hi; hi >= 0 && len(cands) > 1 {
+		called := cands[:0:0]
+		for _, c := range cands {
+			if c.k.ctas[c.cta].start <= hi-r.g.cdpLatency[1]-r.g.cdpLatency[2] {
+				called = append(called, c)
+			}
+		}
+		if len(called) > 0 {
+			cands = called
 		}
 	}
 	stall := r.g.cdpLatency[1] + r.g.cdpLatency[3]

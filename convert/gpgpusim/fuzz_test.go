@@ -25,12 +25,14 @@ func (discard) Write(trace.Record) error { return nil }
 // stream's, the host's lines inside the simulation thread's), so
 // mutations start from both sides of each check. The byte opt picks how
 // inlined work is priced (fuzzOptions): each case is seeded under the
-// three flat codes, a lone thread's share and a CTA's once-only cycles.
+// four flat codes (levels writing the launch trees' depths as host
+// kernels, writeLevels), a lone thread's share and a CTA's once-only
+// cycles.
 //
 //	go test ./convert/gpgpusim -fuzz FuzzReader
 func FuzzReader(f *testing.F) {
 	for _, c := range readCases(&testing.T{}, "testdata/convert.txt") {
-		for _, opt := range []uint8{0, 1, 2, 5, 200} {
+		for _, opt := range []uint8{0, 1, 2, 3, 5, 200} {
 			f.Add([]byte(c.input), opt)
 		}
 	}
@@ -52,11 +54,11 @@ func FuzzReader(f *testing.F) {
 }
 
 // fuzzOptions are the default options with inlined work priced as opt
-// picks: inline loop, warp or cta (opt mod 3), a lone thread's share of
-// 1, 3/4, 1/2 or 1/4 (the next two bits) and cta_once 7·opt.
+// picks: inline loop, warp, cta or levels (opt mod 4), a lone thread's
+// share of 1, 3/4, 1/2 or 1/4 (opt/3 mod 4) and cta_once 7·opt.
 func fuzzOptions(opt uint8) Options {
 	o := DefaultOptions()
-	o.Inline = [...]string{"loop", "warp", "cta"}[opt%3]
+	o.Inline = [...]string{"loop", "warp", "cta", "levels"}[opt%4]
 	o.LoopShare = 1 - float64(opt/3%4)/4
 	o.CTAOnce = 7 * int64(opt)
 	return o

@@ -187,7 +187,7 @@ func TestTreeWorkCaps(t *testing.T) {
 func TestSetInlineErrors(t *testing.T) {
 	for _, c := range []struct{ key, value, want string }{
 		{"inline", "lane", "want loop (a lane looping over the child's threads) or warp"},
-		{"inline", "grid", "want loop, warp or cta"},
+		{"inline", "grid", "want loop, warp, cta or levels"},
 		{"loop_share", "0", "want a share above 0 and at most 1"},
 		{"loop_share", "1.5", "want a share above 0 and at most 1"},
 		{"loop_share", "NaN", "want a share above 0 and at most 1"},

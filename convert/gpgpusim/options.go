@@ -28,7 +28,11 @@ type Options struct {
 	// Dragon_li's Reg codes; the default); "warp", the launching warp's
 	// lanes share the child's threads, 32 at a time (a warp-cooperative
 	// flat code); "cta", the parent CTA's threads share them, each taking
-	// the child threads it stands for.
+	// the child threads it stands for; "levels", no lane inlines anything:
+	// a level-by-level flat code (Dragon_li's AmrReg, amrReg.h:35-85 at
+	// 1397e03) runs every device-launched kernel at depth d of a host
+	// kernel's tree as part of one host kernel for depth d, launched once
+	// depth d−1's has ended (write.go, writeLevels).
 	Inline string
 	// CTAOnce is the cycles of a CTA's measured run that a CTA pays once
 	// (its placement, first loads, the wait for its slowest warp) and a
@@ -83,11 +87,11 @@ func (o *Options) Set(key, value string) error {
 		o.GPU = value
 	case "inline":
 		switch value {
-		case "loop", "warp", "cta":
+		case "loop", "warp", "cta", "levels":
 		case "lane":
 			return fmt.Errorf("gpgpusim option inline is %q, a name retired: want loop (a lane looping over the child's threads) or warp (its warp sharing them, what lane priced)", value)
 		default:
-			return fmt.Errorf("gpgpusim option inline is %q; want loop, warp or cta", value)
+			return fmt.Errorf("gpgpusim option inline is %q; want loop, warp, cta or levels", value)
 		}
 		o.Inline = value
 	case "cta_once":

@@ -61,11 +61,14 @@ type Reader struct {
 	nextUID   uint64
 	resident  map[[2]int64]slot // (core, hardware CTA slot) -> CTA
 	params    map[string]childShape
-	param     childShape // the parameter buffer being described
-	child     pendingLaunch
-	lastSite  *site
-	openSites []*site         // sites whose hi is not known yet
-	created   map[uint64]bool // streams created ("Create stream U") and not yet launched into
+	// openParams are the parameter buffers allocated since the last
+	// stamped line, whose hi that line gives.
+	openParams []string
+	param      childShape // the parameter buffer being described
+	child      pendingLaunch
+	lastSite   *site
+	openSites  []*site         // sites whose hi is not known yet
+	created    map[uint64]bool // streams created ("Create stream U") and not yet launched into
 
 	session      []uint64 // kernel uids of the open statistics block
 	warpInsts    [2]int64 // gpgpu_n_tot_w_icount: before the block, in it
@@ -92,6 +95,10 @@ type childShape struct {
 	name        string
 	grid, block [3]uint32
 	smem        int64
+	// hi is the cycle of the first stamped line after the
+	// cudaGetParameterBufferV2 call that allocated the buffer (an upper
+	// bound on the call's cycle); -1 while no stamp has come since.
+	hi int64
 }
 
 // pendingLaunch is a cudaLaunchDeviceV2 being reported, line by line.
@@ -120,6 +127,7 @@ type Summary struct {
 	EventSyncsAtCall       int    // cudaEventSynchronize calls that returned at their call, not written (see sync.go)
 	Events                 int    // event records and stream waits written (PTX_SIM_DEBUG=3 logs: events.go)
 	EventsUnread           int    // records and waits whose stream the log's state did not single out
+	Levels                 int    // level kernels written for the device launches (Options.Inline "levels")
 }
 
 func (s Summary) String() string {
@@ -127,6 +135,9 @@ func (s Summary) String() string {
 		s.Kernels, s.DeviceKernels, s.Sites, s.CTAs, s.Cycles, s.Sessions)
 	if s.DeviceKernels > 0 {
 		b += fmt.Sprintf("; device streams: %d launches into their CTA's default stream, %d into %d created streams", s.DefaultStream, s.CreatedStream, s.StreamsCreated)
+	}
+	if s.Levels > 0 {
+		b += fmt.Sprintf("; inline=levels: the device launches written as %d host kernels, one a launch depth of a host kernel's tree", s.Levels)
 	}
 	if s.Syncs > 0 {
 		b += fmt.Sprintf("; %d host syncs", s.Syncs)
@@ -475,6 +486,13 @@ func (r *Reader) stamped(b []byte) error {
 		s.hi = max(n-int64(len(r.openSites)-1-i), s.lo)
 	}
 	r.openSites = r.openSites[:0]
+	for _, a := range r.openParams {
+		if p, ok := r.params[a]; ok && p.hi < 0 {
+			p.hi = n
+			r.params[a] = p
+		}
+	}
+	r.openParams = r.openParams[:0]
 	r.stampedSince = true
 	rest := c.b
 	i := bytes.Index(rest, livenessCore)

@@ -2,6 +2,7 @@ package gpgpusim
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -116,7 +117,9 @@ func (r *Reader) flush() error {
 				op.k.t = max(op.k.t, r.hostClock)
 				r.hostClock = op.k.t
 			}
-			r.write(tree)
+			if err := r.write(tree); err != nil {
+				return err
+			}
 			for _, k := range tree {
 				delete(r.kernels, k.id)
 			}
@@ -176,12 +179,15 @@ func (r *Reader) eachInTree(h *kernel, f func(*kernel) bool) bool {
 }
 
 // write queues a tree's records.
-func (r *Reader) write(tree []*kernel) {
+func (r *Reader) write(tree []*kernel) error {
 	placed := r.placeSites(tree)
 	at := func(s *site) int64 { return placed[s] }
 	cycles := make(map[uint64][]int64, len(tree))
 	for _, k := range tree {
 		cycles[k.id] = k.siteTimes(r.g, at)
+	}
+	if r.opts.Inline == "levels" {
+		return r.writeLevels(tree, cycles, at)
 	}
 	inline := treeWork(tree, cycles, r.opts.CTAOnce)
 	for _, k := range tree {
@@ -203,15 +209,109 @@ func (r *Reader) write(tree []*kernel) {
 		if r.opts.Measured != nil {
 			r.opts.Measured(k.measured(at))
 		}
-		for i, n := range cycles[k.id] {
-			c := &k.ctas[i]
-			// The demand was spread by measured spans; the rate limits hold
-			// for the cycles left once the sites' stalls are taken out.
-			w := uint64(k.warps()) * uint64(n)
-			r.out = append(r.out, &trace.CTA{Kernel: k.id, CTA: uint64(i), Cycles: n, Insts: min(c.insts, 2*w), DRAMBytes: min(c.dramBytes, 1024*w)})
-			r.sum.CTAs++
+		r.writeCTAs(k, k.id, 0, cycles[k.id])
+	}
+	return nil
+}
+
+// writeCTAs queues k's CTAs, each with its own cycles, as CTAs from
+// first on of the trace kernel id.
+func (r *Reader) writeCTAs(k *kernel, id, first uint64, cycles []int64) {
+	for i, n := range cycles {
+		c := &k.ctas[i]
+		// The demand was spread by measured spans; the rate limits hold
+		// for the cycles left once the sites' stalls are taken out.
+		w := uint64(k.warps()) * uint64(n)
+		r.out = append(r.out, &trace.CTA{Kernel: id, CTA: first + uint64(i), Cycles: n, Insts: min(c.insts, 2*w), DRAMBytes: min(c.dramBytes, 1024*w)})
+		r.sum.CTAs++
+	}
+}
+
+// writeLevels queues a host kernel's launch tree as a level-by-level flat
+// code runs it (Options.Inline "levels"): no kernel launches another, and
+// the device-launched kernels at depth d (the host kernel's children at
+// 1, theirs at 2, ...) run as one host kernel for depth d, launched into
+// the host kernel's stream after the host waits for depth d−1's, as
+// Dragon_li's AmrReg does (amrReg.h:35-85 at 1397e03: one
+// amrRegRefineKernel a refinement level, then cudaDeviceSynchronize).
+//
+//   - The host kernel is written as captured, each CTA its own cycles less
+//     its warps' launch stalls (siteTimes): the launching parents are
+//     charged nothing for the launches, which the form does not make.
+//   - Depth d's kernel takes the id of its first child (the least: the
+//     simulator numbers kernels as they launch), and the children's CTAs
+//     in launch order: child c's CTA i is the level kernel's CTA o_c + i,
+//     o_c the CTAs of the children launched before c, with c's own cycles
+//     (less its own launch stalls), instructions and DRAM bytes. Its name
+//     is the children's names in launch order, each once, joined by "+";
+//     its block is the largest child's (the most threads a CTA, the first
+//     of those), its registers and shared memory the most any child
+//     takes, so a child of smaller CTAs is placed on the SMs as a CTA of
+//     that shape.
+//   - Lost: when each child was launched and its stream (depth d's CTAs
+//     are placed only after depth d−1's have all ended, in the order
+//     above, never beside their parents); the children's separate
+//     kernels (an SM holding CTAs of one kernel at a time now holds
+//     several children's); what the parents did to decide on a launch
+//     stays in their cycles; and what a real level code does otherwise
+//     (its own grid, a thread a cell rather than the children's shape).
+//   - The host waits: with Options.Syncs, a device sync before each level
+//     kernel, at the host kernel's t and returning there (the capture has
+//     no time for calls it did not make; the replay moves the host's
+//     later calls by its own return); without, the level kernels follow
+//     each other in the host kernel's stream.
+func (r *Reader) writeLevels(tree []*kernel, cycles map[uint64][]int64, at func(*site) int64) error {
+	root := tree[0]
+	depth := map[uint64]int{root.id: 0}
+	var levels [][]*kernel
+	for _, k := range tree[1:] { // breadth-first: a parent before its children
+		d := depth[k.site.parent.id] + 1
+		depth[k.id] = d
+		if d > len(levels) {
+			levels = append(levels, nil)
+		}
+		levels[d-1] = append(levels[d-1], k)
+	}
+	r.out = append(r.out, &trace.Kernel{ID: root.id, Name: root.name, Grid: root.grid, Block: root.block, Regs: root.regs, Smem: root.smem},
+		&trace.Launch{Kernel: root.id, T: root.t, Stream: root.stream})
+	r.writeCTAs(root, root.id, 0, cycles[root.id])
+	for d, kids := range levels {
+		slices.SortFunc(kids, func(a, b *kernel) int { return cmp.Compare(a.id, b.id) })
+		lk := &trace.Kernel{ID: kids[0].id, Block: kids[0].block}
+		var names []string
+		var n uint64
+		for _, k := range kids {
+			if !slices.Contains(names, k.name) {
+				names = append(names, k.name)
+			}
+			if k.threads() > int64(lk.Block[0])*int64(lk.Block[1])*int64(lk.Block[2]) {
+				lk.Block = k.block
+			}
+			lk.Regs, lk.Smem = max(lk.Regs, k.regs), max(lk.Smem, k.smem)
+			n += uint64(len(cycles[k.id]))
+		}
+		if n > math.MaxUint32 {
+			return &Error{File: r.name, Line: root.line, Msg: fmt.Sprintf("inline=levels: depth %d of kernel %d's launch tree has %d CTAs, more than one grid's x dimension holds (2^32-1)", d+1, root.id, n)}
+		}
+		lk.Name, lk.Grid = strings.Join(names, "+"), [3]uint32{uint32(n), 1, 1}
+		if r.opts.Syncs {
+			r.out = append(r.out, &trace.Sync{Op: trace.SyncDevice, T: root.t})
+			r.sum.Syncs++
+		}
+		r.out = append(r.out, lk, &trace.Launch{Kernel: lk.ID, T: root.t, Stream: root.stream})
+		var first uint64
+		for _, k := range kids {
+			r.writeCTAs(k, lk.ID, first, cycles[k.id])
+			first += uint64(len(cycles[k.id]))
+		}
+		r.sum.Levels++
+	}
+	if r.opts.Measured != nil {
+		for _, k := range tree {
+			r.opts.Measured(k.measured(at))
 		}
 	}
+	return nil
 }
 
 // launchCycle is where in [lo, hi] a site's launch lies: no later than its
