@@ -28,6 +28,7 @@ type siteEngine struct {
 	verdict   []Verdict   // reused for every site; LaunchAll's kept as decided (launchVerdicts)
 	reqs      []launchReq // a held site's launches, reused
 	arrival   Site        // a group command's match at arrival, reused
+	matched   [1]Verdict  // its verdict, reused: a local array, which Decide's call moved to the heap, was an allocation a group
 	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
 	// their command arrives (byCommand)
 	commands bool
@@ -339,7 +340,8 @@ func (se *siteEngine) match(g *group, now int64) *Kernel {
 	*s = Site{Cycle: now, Lanes: append(s.Lanes[:0], Lane{
 		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
 	}), KD: se.kd.holders()}
-	var out [1]Verdict
+	out := &se.matched
+	*out = [1]Verdict{}
 	se.decider.Decide(s, out[:])
 	if out[0].Decision != Coalesce {
 		return nil
