@@ -109,7 +109,7 @@ func (e *engine) place(k *Kernel, s *sm) {
 	if startAt > now || len(e.mechs) > 0 || c.g != nil {
 		placedAll(e.mechs, c)
 		if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
-			e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+			e.clock.ctaDelayed(now, e.cfg.DTBL.AGTSpill, evStart, c, 0) // in the run of its delay, not the heap (BFS --quick: 31K)
 			return
 		}
 		e.tryStart(c, startAt)
