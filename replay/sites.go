@@ -221,10 +221,10 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
 			if se.byCommand(*v) {
-				se.groups.command(c, lanes[i], now, now+cost.front, false, row)
+				se.groups.command(c, lanes[i], now, cost.front, false, row)
 				continue
 			}
-			se.groups.coalesce(c, lanes[i], v.Target, now+cost.front)
+			se.groups.coalesce(c, lanes[i], v.Target, now, cost.front)
 		}
 	}
 	if held {
@@ -323,7 +323,7 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteCost, row *tables.Launch, now int64) {
 	switch {
 	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
-		se.groups.command(c, *l, now, now+cost.front, true, row)
+		se.groups.command(c, *l, now, cost.front, true, row)
 	case hardware:
 		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
 	default:
