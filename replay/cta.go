@@ -109,7 +109,7 @@ func (e *engine) place(k *Kernel, s *sm) {
 	if startAt > now || len(e.mechs) > 0 || c.g != nil {
 		placedAll(e.mechs, c)
 		if c.g != nil && c.g.spilled && (c.idx == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA) {
-			e.clock.cta(now+e.cfg.DTBL.AGTSpill, evStart, c, 0)
+			e.clock.ctaDelayed(now, e.cfg.DTBL.AGTSpill, evStart, c, 0) // in the run of its delay, not the heap (BFS --quick: 31K)
 			return
 		}
 		e.tryStart(c, startAt)
@@ -159,6 +159,10 @@ func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
 	c.g, c.idx, c.dirty = g, g.next, true
 	g.next++
 	p.pooled--
+	if g.src.ctas.streams() { // a group's CTAs are placed in order, as a kernel's
+		g.src.ctas.nextSpec(&c.own)
+		c.streamed = true
+	}
 	if g.next == g.src.total {
 		p.groups[p.next] = nil
 		p.next++
@@ -197,7 +201,7 @@ func mayStartAll(ms []mechanism, c *ctaRun, now int64) bool {
 }
 
 // spec is what the trace says about c: its kernel's CTA, or its group's.
-// Most CTAs carry their own (streamed: never a group's), which this, small
+// Most CTAs carry their own (streamed), which this, small
 // enough to inline, returns without a call; a CTA asks it two to four
 // times.
 func (c *ctaRun) spec() *ctaSpec {

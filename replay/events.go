@@ -151,12 +151,13 @@ const checkEvents = 1 << 16
 // ctaDelayed schedules a CTA event delay cycles after now, the current
 // cycle, in the queue's run of that delay (eventq.PushDelayed): a warp's
 // resumption after a launch site's API stall under the contention model,
-// a launch's cost after the cycle that reaches the site. Pushed into the
-// heap, these stalls held some 800 events at once early in BFS scale 16
-// under CDP, where the heap otherwise holds some 30 (the SMs' wake-ups
-// and the runs' heads), and every pop and push there sifted through ten
-// levels (callgrind, --quick bfs: eventq's fill 54 → 42 instructions a
-// CTA, push 89 → 83; the whole replay 3,440 → 3,418).
+// a launch's cost after the cycle that reaches the site, a spilled DTBL
+// group's CTA's start after its metadata's load (dtbl.agt_spill).
+// Pushed into the heap, these stalls held some 800 events at once early
+// in BFS scale 16 under CDP, where the heap otherwise holds some 30 (the
+// SMs' wake-ups and the runs' heads), and every pop and push there
+// sifted through ten levels (callgrind, --quick bfs: eventq's fill 54 →
+// 42 instructions a CTA, push 89 → 83; the whole replay 3,440 → 3,418).
 func (c *eventClock) ctaDelayed(now, delay int64, kind eventKind, r *ctaRun, warp int) {
 	c.q.PushDelayed(delay, eventq.Event{At: now + delay, Kind: uint8(kind), Ref: r.slot, Aux: int32(warp)})
 }

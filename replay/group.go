@@ -80,6 +80,7 @@ type groupTable struct {
 	q         *eventq.Queue
 	coalesced int64       // groups coalesced into a running kernel (Stats.Coalesced)
 	rows      tables.Sink // the launches rows of groups sent by command; nil when none is kept
+	groups    slab[group] // where newGroup carves groups from
 }
 
 // count adds the table's count to s.
@@ -91,17 +92,17 @@ func newGroupTable(entries int64, maxCTAs int, q *eventq.Queue, rows tables.Sink
 
 // coalesce makes a launching lane's child an aggregated group of target.
 // The target cannot complete from now on until the group has; the group's
-// CTAs become schedulable at joinAt, when the launch command reaches the
-// SMX scheduler.
-func (t *groupTable) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64) {
-	g := newGroup(c, l)
+// CTAs become schedulable delay cycles after now, when the launch command
+// reaches the SMX scheduler.
+func (t *groupTable) coalesce(c *ctaRun, l siteRec, target *Kernel, now, delay int64) {
+	g := t.newGroup(c, l)
 	t.attach(g, target)
-	t.schedule(joinAt, g)
+	t.schedule(now, delay, g)
 }
 
 // command sends a launching lane's aggregated group to the SMX scheduler,
-// which matches it against the Kernel Distributor when it arrives, at
-// arriveAt (dtbl.fallback=dispatch): DTBL §4.2, "the SMX scheduler receives
+// which matches it against the Kernel Distributor when it arrives, delay
+// cycles after now (dtbl.fallback=dispatch): DTBL §4.2, "the SMX scheduler receives
 // the aggregation operation command and attempts to match the newly
 // launched aggregated groups with the existing kernels" — after the
 // parameters are loaded to the parameter buffer. Nothing is pinned
@@ -109,26 +110,34 @@ func (t *groupTable) coalesce(c *ctaRun, l siteRec, target *Kernel, joinAt int64
 // launched says whether the site's verdict was a launch (no eligible
 // kernel then), so the summary's counts can follow what happens instead;
 // row is the lane's launches row, written at the arrival likewise.
-func (t *groupTable) command(c *ctaRun, l siteRec, now, arriveAt int64, launched bool, row *tables.Launch) {
-	g := newGroup(c, l)
+func (t *groupTable) command(c *ctaRun, l siteRec, now, delay int64, launched bool, row *tables.Launch) {
+	g := t.newGroup(c, l)
 	g.launched = launched
 	g.row = row
 	l.child.launchCycle = now
-	t.schedule(arriveAt, g)
+	t.schedule(now, delay, g)
 }
 
-// schedule sends g to arrive in its target's pool, or to be matched, at at.
-func (t *groupTable) schedule(at int64, g *group) {
-	t.q.Push(eventq.Event{At: at, Kind: uint8(evJoin), Ref: t.inFlight.Put(g)})
+// schedule sends g to arrive in its target's pool, or to be matched,
+// delay cycles after now, the current cycle: in the event queue's run of
+// that delay (eventq.PushDelayed), not its heap, where some 15K groups
+// under DTBL (BFS --quick) deepened every sift.
+func (t *groupTable) schedule(now, delay int64, g *group) {
+	t.q.PushDelayed(delay, eventq.Event{At: now + delay, Kind: uint8(evJoin), Ref: t.inFlight.Put(g)})
 }
 
 // arrived takes the group of an evJoin event.
 func (t *groupTable) arrived(ref int32) *group { return t.inFlight.Take(ref) }
 
 // newGroup is the aggregated group a launching lane's child becomes; its
-// launcher waits for it from now on.
-func newGroup(c *ctaRun, l siteRec) *group {
-	g := &group{id: l.child.id, src: l.child, owner: launcherOf(c), hwTID: c.hwThread(int(l.warp), int(l.lane)), agtSlot: -1}
+// launcher waits for it from now on. Groups are carved from blocks of
+// 64, as device kernels are (deviceKernels), not allocated one by one
+// (BFS --quick under DTBL: 14.7K groups, some 250 instructions each in
+// the allocator), and never reused: a block, and the kernels its groups
+// name, is garbage once all its groups are.
+func (t *groupTable) newGroup(c *ctaRun, l siteRec) *group {
+	g := t.groups.next(64)
+	*g = group{id: l.child.id, src: l.child, owner: launcherOf(c), hwTID: c.hwThread(int(l.warp), int(l.lane)), agtSlot: -1}
 	g.owner.adopt(1)
 	return g
 }

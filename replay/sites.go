@@ -28,6 +28,7 @@ type siteEngine struct {
 	verdict   []Verdict   // reused for every site; LaunchAll's kept as decided (launchVerdicts)
 	reqs      []launchReq // a held site's launches, reused
 	arrival   Site        // a group command's match at arrival, reused
+	matched   [1]Verdict  // its verdict, reused: a local array, which Decide's call moved to the heap, was an allocation a group
 	// commands: dtbl.fallback=dispatch, DTBL's groups are matched when
 	// their command arrives (byCommand)
 	commands bool
@@ -220,10 +221,10 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
 			if se.byCommand(*v) {
-				se.groups.command(c, lanes[i], now, now+cost.front, false, row)
+				se.groups.command(c, lanes[i], now, cost.front, false, row)
 				continue
 			}
-			se.groups.coalesce(c, lanes[i], v.Target, now+cost.front)
+			se.groups.coalesce(c, lanes[i], v.Target, now, cost.front)
 		}
 	}
 	if held {
@@ -322,7 +323,7 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteCost, row *tables.Launch, now int64) {
 	switch {
 	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
-		se.groups.command(c, *l, now, now+cost.front, true, row)
+		se.groups.command(c, *l, now, cost.front, true, row)
 	case hardware:
 		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
 	default:
@@ -339,7 +340,8 @@ func (se *siteEngine) match(g *group, now int64) *Kernel {
 	*s = Site{Cycle: now, Lanes: append(s.Lanes[:0], Lane{
 		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
 	}), KD: se.kd.holders()}
-	var out [1]Verdict
+	out := &se.matched
+	*out = [1]Verdict{}
 	se.decider.Decide(s, out[:])
 	if out[0].Decision != Coalesce {
 		return nil

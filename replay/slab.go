@@ -6,8 +6,9 @@ package replay
 // a value of its own, and a launch-heavy trace makes one per row (BFS
 // scale 20: 165K device kernels), which one allocation each would spend
 // in the allocator. A block is garbage once the rows of all its values
-// are, so memory still follows the rows a sink holds. Device kernels come
-// from slabs too, in smaller blocks (deviceKernels).
+// are, so memory still follows the rows a sink holds. Device kernels and
+// DTBL's aggregated groups come from slabs too, in smaller blocks
+// (deviceKernels, groupTable.newGroup).
 type slab[T any] []T // the unused rest of the current block
 
 const slabLen = 1024

@@ -120,11 +120,11 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		// A launch level's children are declared alike: one declared as
 		// the record before it (Alike, known from its read) has the last
 		// declaration, untested (a test cost BFS --quick 11 a CTA).
-		d := declaration{decl: b.book.declared.last, ctas: b.feed.kid.CTAs}
-		if !b.feed.kid.Alike || d.decl == nil {
-			d.decl = b.book.declared.of(&b.feed.kid.Kernel)
+		d := declaration{decl: b.book.declared.last, ctas: b.feed.kid.Head().CTAs}
+		if !b.feed.kid.Head().Alike || d.decl == nil {
+			d.decl = b.book.declared.of(&b.feed.kid.Head().Kernel)
 		}
-		if err := b.child(&b.feed.kid.Launch, d); err != nil {
+		if err := b.child(&b.feed.kid.Head().Launch, d); err != nil {
 			return nil, err
 		}
 		if len(b.feed.kid.Records()) == 0 {
@@ -152,8 +152,8 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 // the kernel filed last (child: a device kernel, never windowed), with
 // no test of their kernel and CTAs.
 func (b *treeReader) kidCTAs(m *treeMsg) error {
-	kid, f := &b.feed.kid, b.book.last
-	cs := kid.Records()
+	kid, f := b.feed.kid.Head(), b.book.last
+	cs := b.feed.kid.Records()
 	m.records += len(cs)
 	b.passed(f, cs[len(cs)-1].CTA)
 	b.held += ctasHeld(len(cs), f.k.ctas.recordRun(cs, b.clk))

@@ -7,19 +7,39 @@ package trace
 // switches at each, and a pending declaration set and taken between
 // them. Child reads and checks them in one call.
 
-// Child is a device kernel's declaration and its launch as
-// Validator.Child reads them: Launch.Parent is &Parent. Records are the
-// child's cta records Child read too (Records), valid after a call that
-// returned true. More is true where they fill ChildRun and do not end at
-// the grid's last CTA: CTAs may read on (where false, the child's later
-// records, if any, come through Next). Err is the error of the record
-// after them where it broke a rule, as CTAs returns it: every later call
-// to Next returns it too, and Child reads no more (it stays set).
-// Alike is true where Kernel is declared as the kernel record read before
-// it: its name, block, registers and shared memory are that one's. CTAs
-// is Kernel.CTAs(), which Child computes anyway: its reader need not
-// multiply the grid again.
+// Child is where Validator.Child reads a device kernel's declaration
+// and its launch (Head), and the child's cta records it read with them
+// (Records): both valid after a call that returned true, until the
+// next call with the same Child.
+//
+// Head is the Child's own storage where the Validator read the records,
+// and the answer on its tape where a Share's reader was answered: every
+// reader of a Share points at the one answer, with nothing copied (a
+// copy of the kernel, launch and parent into each reader cost four
+// replays of BFS --quick some 100 instructions a child each).
 type Child struct {
+	own  ChildHead  // the answer where the Validator read it itself
+	head *ChildHead // the answer: &own, or a Share's tape
+	n    int        // the records read: room[:n]
+	// shared, where a Share's reader answered, are the records on its
+	// tape, in place of room[:n].
+	shared []CTA
+	room   [ChildRun]CTA
+	warps  [ChildRun * RunWarps]int64
+}
+
+// ChildHead is a child's declaration and launch as Validator.Child read
+// them: Launch.Parent is &Parent. More is true where the records Child
+// read with them fill ChildRun and do not end at the grid's last CTA:
+// CTAs may read on (where false, the child's later records, if any, come
+// through Next). Err is the error of the record after them where it
+// broke a rule, as CTAs returns it: every later call to Next returns it
+// too, and Child reads no more (it stays set). Alike is true where
+// Kernel is declared as the kernel record read before it: its name,
+// block, registers and shared memory are that one's. CTAs is
+// Kernel.CTAs(), which Child computes anyway: its reader need not
+// multiply the grid again.
+type ChildHead struct {
 	Kernel Kernel
 	CTAs   uint64
 	Launch Launch
@@ -27,13 +47,12 @@ type Child struct {
 	More   bool
 	Err    error
 	Alike  bool
-	n      int // the records read: room[:n]
-	// shared, where a Share's reader answered, are the records on its
-	// tape, in place of room[:n].
-	shared []CTA
-	room   [ChildRun]CTA
-	warps  [ChildRun * RunWarps]int64
 }
+
+// Head is the child's declaration and launch that the last call of
+// Validator.Child with c read (one that returned true). It is read-only:
+// a Share's readers share it.
+func (c *Child) Head() *ChildHead { return c.head }
 
 // Records are the child's cta records Child read: its first, where it
 // comes next in the form ctaFastInto reads, and the run after it as CTAs
@@ -58,7 +77,7 @@ func (c *Child) Records() []CTA {
 // under ordered_trees (enterRoot), and records that break a rule, to
 // Next, which reads them or says what is wrong with them; a cta record
 // that breaks a rule it reports as Next does, with every later call to
-// Next (CTAs does so too; and in c.Err, where it is one after the first).
+// Next (CTAs does so too; and in Head().Err, where it is one after the first).
 //
 // c is the caller's, valid until it passes c again.
 func (v *Validator) Child(c *Child) bool {
@@ -78,15 +97,15 @@ func (v *Validator) Child(c *Child) bool {
 	}
 	at, delta := in.r, r.delta
 	in.r++
-	ok, alike := r.kernelFast(&c.Kernel)
-	c.Alike = alike
+	ok, alike := r.kernelFast(&c.own.Kernel)
+	c.own.Alike = alike
 	launchAt := in.r
 	if !ok || in.r >= in.w || in.buf[in.r] != byte(KindLaunch) {
 		in.r = at
 		return false
 	}
 	in.r++
-	if !r.launchFast(&c.Launch, &c.Parent) || c.Launch.Parent == nil || c.Launch.Kernel != c.Kernel.ID {
+	if !r.launchFast(&c.own.Launch, &c.own.Parent) || c.own.Launch.Parent == nil || c.own.Launch.Kernel != c.own.Kernel.ID {
 		r.in.r, r.delta = at, delta
 		return false
 	}
@@ -101,24 +120,24 @@ func (v *Validator) Child(c *Child) bool {
 	// them, so that nothing is added where Next is left the pair: with
 	// shapeOf's sum of the block a child and a test of the id before its
 	// addition, BFS --quick 10 instructions a CTA more.
-	k, l := &c.Kernel, &c.Launch
+	k, l := &c.own.Kernel, &c.own.Launch
 	root, err := l.Parent.CTA, error(nil)
 	if !v.hostParent(l.Parent) {
 		root, err = v.parentRoot(l.Kernel, l.Parent)
 	}
 	sh := shape{ctas: k.CTAs(), warps: r.tail.warps}
-	if !c.Alike {
+	if !c.own.Alike {
 		sh = shapeOf(k)
 	}
-	if err != nil || !(c.Alike && alikeOK(k, sh.ctas) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) || !v.declared.add(k.ID) {
+	if err != nil || !(c.own.Alike && alikeOK(k, sh.ctas) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) || !v.declared.add(k.ID) {
 		r.in.r, r.delta = at, delta
 		return false
 	}
 	r.record += 2
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
-	v.last, c.CTAs = v.addDevice(c.Kernel.ID, sh, root), sh.ctas
-	if c.n, c.More = 0, false; v.firstCTA(c) && c.room[0].CTA+1 < v.last.ctas {
+	v.last, c.own.CTAs, c.head = v.addDevice(k.ID, sh, root), sh.ctas, &c.own
+	if c.n, c.own.More = 0, false; v.firstCTA(c) && c.room[0].CTA+1 < v.last.ctas {
 		v.childRun(c) // not the grid's last CTA: with no call where it is (BFS: 100K of 165K children)
 	}
 	return true
@@ -154,7 +173,7 @@ func (v *Validator) firstCTA(c *Child) bool {
 	}
 	p := in.buf[at+1 : at+1+ctaRoom] // of a constant length: no bounds checks below
 	u, n := short3At((*[fastRoom]byte)(p), 0)
-	if dk := int64(c.Kernel.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag == tagCTADemand, c.warps[:RunWarps], p, dk, 0, n+1) {
+	if dk := int64(c.own.Kernel.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag == tagCTADemand, c.warps[:RunWarps], p, dk, 0, n+1) {
 		return false
 	}
 	in.r++ // the tag, past which ctaFastInto moved the reader
@@ -214,8 +233,8 @@ func (v *Validator) childRun(c *Child) {
 	k := v.last
 	n, err := v.ctaRun(v.runner, k, c.room[1:], c.warps[RunWarps:])
 	if c.n += n; err != nil {
-		c.Err = err
+		c.own.Err = err
 		return
 	}
-	c.More = c.n == ChildRun && c.room[c.n-1].CTA+1 < k.ctas
+	c.own.More = c.n == ChildRun && c.room[c.n-1].CTA+1 < k.ctas
 }

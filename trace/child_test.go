@@ -34,17 +34,18 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 				break
 			}
 			n++
-			if k := &c.Kernel; c.Alike && (k.Name != prev.Name || k.Block != prev.Block || k.Regs != prev.Regs || k.Smem != prev.Smem) {
+			h := c.Head()
+			if k := &h.Kernel; h.Alike && (k.Name != prev.Name || k.Block != prev.Block || k.Regs != prev.Regs || k.Smem != prev.Smem) {
 				t.Errorf("record %d: Child said %s is declared as %s", before+1, show(k), show(&prev))
 			}
-			prev = c.Kernel
-			recs = append(recs, fmt.Sprintf("%d %s", before+1, show(&c.Kernel)))
+			prev = h.Kernel
+			recs = append(recs, fmt.Sprintf("%d %s", before+1, show(&h.Kernel)))
 			rn, off := r.Pos()
 			switch {
 			case len(c.Records()) > 0:
-				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)))
+				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&h.Launch)))
 				last := len(c.Records()) - 1
-				if c.Err != nil { // Pos is the record that broke a rule
+				if h.Err != nil { // Pos is the record that broke a rule
 					for i := range c.Records() {
 						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
 					}
@@ -54,17 +55,17 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 					}
 					recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(&c.Records()[last])))
 				}
-				if c.Err != nil {
+				if h.Err != nil {
 					last++
 				}
 				if rn != before+3+int64(last) {
 					t.Errorf("record %d: Child read %d cta records to record %d", before+3, len(c.Records()), rn)
 				}
 				ctas++
-				if c.Err != nil {
+				if h.Err != nil {
 					break // Next returns it
 				}
-				if n, _ := v.CTAs(c.Kernel.ID, run[:], warps[:]); !c.More && n > 0 {
+				if n, _ := v.CTAs(h.Kernel.ID, run[:], warps[:]); !h.More && n > 0 {
 					t.Errorf("record %d: Child said no run follows, CTAs read %d records", rn, n)
 				} else {
 					for i := range run[:n] {
@@ -72,9 +73,9 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 					}
 				}
 			case rn > before+2: // a cta record that broke a rule: Next says so
-				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&c.Launch)))
+				recs = append(recs, fmt.Sprintf("%d %s", before+2, show(&h.Launch)))
 			default:
-				recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(&c.Launch)))
+				recs = append(recs, fmt.Sprintf("%d@%d %s", rn, off, show(&h.Launch)))
 			}
 		}
 		rec, err := v.Next()

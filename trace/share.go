@@ -62,7 +62,7 @@ type tapeChunk struct {
 	ctas   []CTA
 	plains []PlainCTA
 	warps  []int64
-	kids   []childHead
+	kids   []ChildHead // Child's answers, each Launch.Parent its own Parent
 	next   *tapeChunk
 }
 
@@ -85,17 +85,6 @@ const (
 	opPlain
 	opChild
 )
-
-// childHead is Child's answer but its records.
-type childHead struct {
-	kernel Kernel
-	ctas   uint64
-	launch Launch
-	parent Parent
-	more   bool
-	alike  bool
-	err    error
-}
 
 // callBytes is about what an answer holds besides its records.
 const callBytes = int64(unsafe.Sizeof(tapeCall{}))
@@ -139,7 +128,7 @@ func (s *Share) chunk() *tapeChunk {
 func (c *tapeChunk) size() int64 {
 	return int64(cap(c.calls))*callBytes + int64(cap(c.ctas))*int64(unsafe.Sizeof(CTA{})) +
 		int64(cap(c.plains))*int64(unsafe.Sizeof(PlainCTA{})) + int64(cap(c.warps))*8 +
-		int64(cap(c.kids))*int64(unsafe.Sizeof(childHead{}))
+		int64(cap(c.kids))*int64(unsafe.Sizeof(ChildHead{}))
 }
 
 func (c *tapeChunk) reset() {
@@ -300,8 +289,7 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 	case opChild:
 		kid := &s.kid
 		if c.ok = v.Child(kid); c.ok {
-			h.kids = append(h.kids, childHead{kernel: kid.Kernel, ctas: kid.CTAs, launch: kid.Launch, parent: kid.Parent, more: kid.More, alike: kid.Alike, err: kid.Err})
-			h.kids[len(h.kids)-1].launch.Parent = nil
+			h.addKid(kid.Head())
 			lo := len(h.ctas)
 			h.ctas = append(h.ctas, kid.Records()...)
 			for i := lo; i < len(h.ctas); i++ {
@@ -316,6 +304,23 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 	}
 	c.records = v.record
 	h.calls = append(h.calls, c)
+}
+
+// addKid appends a copy of a Child's answer to c's. Its Launch.Parent
+// points at its own Parent, on the tape: where the append moved the
+// answers to a larger array, every one there is pointed at its own again
+// (the ones handed out already stay as they were, in the old array, which
+// nothing writes again).
+func (c *tapeChunk) addKid(h *ChildHead) {
+	was := cap(c.kids)
+	c.kids = append(c.kids, *h)
+	from := len(c.kids) - 1
+	if cap(c.kids) != was {
+		from = 0
+	}
+	for i := from; i < len(c.kids); i++ {
+		c.kids[i].Launch.Parent = &c.kids[i].Parent
+	}
 }
 
 // The warp_cycles of the records CTAs reads into the tape point into the
@@ -487,15 +492,10 @@ func (r *shareReader) child(kid *Child) bool {
 	if !c.ok {
 		return false
 	}
-	h := &ch.kids[c.kid]
-	kid.Kernel = h.kernel
-	kid.CTAs = h.ctas
-	kid.Launch = h.launch
-	kid.Parent = h.parent
-	kid.Launch.Parent = &kid.Parent
-	kid.More, kid.Alike, kid.Err = h.more, h.alike, h.err
-	// The records stay on the tape: r is in their chunk, which is not
-	// recycled before r's next call, when they are no longer valid.
+	// The answer and the records stay on the tape, read by every reader
+	// in place: r is in their chunk, which is not recycled before r's
+	// next call, when they are no longer valid.
+	kid.head = &ch.kids[c.kid]
 	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
 	if c.lo == c.hi {
 		kid.shared = kid.room[:0]

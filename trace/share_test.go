@@ -46,17 +46,18 @@ func transcript(v *Validator, plainLen func(call int) int) (string, error) {
 	}
 	for call := 0; ; call++ {
 		if v.Child(&kid) {
-			fmt.Fprintf(&b, "child %d %v %v\n", kid.CTAs, kid.Alike, kid.More)
-			describe(&b, &kid.Kernel)
-			describe(&b, &kid.Launch)
+			h := kid.Head()
+			fmt.Fprintf(&b, "child %d %v %v\n", h.CTAs, h.Alike, h.More)
+			describe(&b, &h.Kernel)
+			describe(&b, &h.Launch)
 			for i := range kid.Records() {
 				describe(&b, &kid.Records()[i])
 			}
-			if kid.Err != nil {
-				return b.String(), kid.Err
+			if h.Err != nil {
+				return b.String(), h.Err
 			}
-			if kid.More {
-				if err := runs(kid.Kernel.ID); err != nil {
+			if h.More {
+				if err := runs(h.Kernel.ID); err != nil {
 					return b.String(), err
 				}
 			}
