@@ -202,7 +202,15 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 			s.recycle()
 			continue
 		}
-		// At the head: make the call.
+		// At the head: make the call, or, where every other reader has
+		// been let go or has left, read on with the shared Validator as
+		// r's own, recording for nobody no more.
+		if s.lone(r) {
+			r.own, r.ownSrc = s.v, s.closer
+			s.v, s.closer = nil, nil
+			r.leave()
+			return nil, nil
+		}
 		if len(r.chunk.calls) == shareChunk {
 			s.grow()
 			continue // r may have been let go
@@ -213,6 +221,20 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 	r.leave()
 	r.goAlone()
 	return nil, nil
+}
+
+// lone reports whether r is the tape's last reader (under the lock):
+// the others let go or closed. Then nobody reads what r would record;
+// a tape recording on would cost r its copies for nothing, as when one
+// worker runs a trace's replays one after another and the first passes
+// the budget, which lets the others go before they start.
+func (s *Share) lone(r *shareReader) bool {
+	for _, o := range s.readers {
+		if o != r && !o.gone && !o.left {
+			return false
+		}
+	}
+	return true
 }
 
 // look takes a fresh view of r's chunk (under the lock).

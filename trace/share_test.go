@@ -300,3 +300,43 @@ func FuzzShare(f *testing.F) {
 		}
 	})
 }
+
+// A reader left alone on the tape (the others let go before they start,
+// as when one worker runs a trace's replays one after another past the
+// budget) takes the shared Validator as its own and records no more, and
+// still reads what a Validator of its own reads.
+func TestShareLoneHeadReadsAlone(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := transcript(v, samePlain)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, c, err = openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, nil, 2, 1, openShareSample)
+	r0 := s.Reader(0)
+	got, err := transcript(r0, samePlain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("the lone reader read %d bytes of answers, want %d; first difference at byte %d", len(got), len(want), firstByteDiff(got, want))
+	}
+	if own := s.readers[0].own; own != v || s.v != nil {
+		t.Errorf("the lone reader reads with %p, the share keeps %p; want the shared Validator %p handed over", own, s.v, v)
+	}
+	r1 := s.Reader(1)
+	if got, err = transcript(r1, samePlain); err != nil || got != want {
+		t.Errorf("the reader let go read %d bytes of answers (%v), want %d", len(got), err, len(want))
+	}
+	r0.Close()
+	r1.Close()
+}
