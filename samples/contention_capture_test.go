@@ -1,7 +1,6 @@
 package samples
 
 import (
-	"bufio"
 	"math/bits"
 	"path/filepath"
 	"strconv"
@@ -35,30 +34,11 @@ const dramEffRun = "contention-256-f4-k8"
 // channel is active.
 func dramEff(t *testing.T) float64 {
 	t.Helper()
-	rc, err := gpgpusim.OpenLog(filepath.Join(whatifDir, dramEffRun+".log.xz"))
+	eff, err := gpgpusim.DRAMEfficiency(filepath.Join(whatifDir, dramEffRun+".log.xz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rc.Close()
-	var sum float64
-	var n int
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		_, v, ok := strings.Cut(sc.Text(), "dram_eff=")
-		if !ok {
-			continue
-		}
-		f, err := strconv.ParseFloat(strings.Fields(v)[0], 64)
-		if err != nil {
-			t.Fatalf("%s: dram_eff %q: %v", dramEffRun, v, err)
-		}
-		sum, n = sum+f, n+1
-	}
-	if err := sc.Err(); err != nil || n == 0 {
-		t.Fatalf("%s: %d dram_eff values, %v", dramEffRun, n, err)
-	}
-	return sum / float64(n)
+	return eff
 }
 
 // contended is cfg with the contention model on, cfg's issue width, and

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 )
@@ -57,35 +54,11 @@ const dramReachRun = "contention-256-f4-k8"
 // rest, on real DRAM as in GPGPU-Sim's model of it; the config's
 // bandwidth is the peak, which no channel sustains.
 func dramEfficiency() (float64, error) {
-	path := filepath.Join(validationDir, "gpgpusim", "whatif", dramReachRun+".log.xz")
-	rc, err := gpgpusim.OpenLog(path)
+	eff, err := gpgpusim.DRAMEfficiency(filepath.Join(validationDir, "gpgpusim", "whatif", dramReachRun+".log.xz"))
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%w (run from the repository root)", err)
 	}
-	defer rc.Close()
-	var sum float64
-	var n int
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		_, v, ok := strings.Cut(sc.Text(), "dram_eff=")
-		if !ok {
-			continue
-		}
-		f, err := strconv.ParseFloat(strings.Fields(v)[0], 64)
-		if err != nil {
-			return 0, fmt.Errorf("%s: dram_eff %q: %w", path, v, err)
-		}
-		sum += f
-		n++
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("%s: no dram_eff (run from the repository root)", path)
-	}
-	return sum / float64(n), nil
+	return eff, nil
 }
 
 var contentionPairs = []whatIf{
