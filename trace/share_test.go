@@ -200,6 +200,22 @@ func TestShareReadsAsAValidator(t *testing.T) {
 	}
 }
 
+// sampleTranscript is what a Validator of its own answers on the sample,
+// making the calls plainLen shapes.
+func sampleTranscript(t *testing.T, plainLen func(int) int) string {
+	t.Helper()
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	want, err := transcript(v, plainLen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
 func firstByteDiff(a, b string) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
@@ -215,16 +231,8 @@ func TestShareParting(t *testing.T) {
 	defer func(n int) { shareChunk = n }(shareChunk)
 	shareChunk = 16
 	plainLen := func(call int) int { return 256 - min(call/50, 1) }
+	want := sampleTranscript(t, plainLen)
 	v, c, err := openShareSample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := transcript(v, plainLen)
-	c.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, c, err = openShareSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,16 +316,8 @@ func FuzzShare(f *testing.F) {
 func TestShareLoneHeadReadsAlone(t *testing.T) {
 	defer func(n int) { shareChunk = n }(shareChunk)
 	shareChunk = 4
+	want := sampleTranscript(t, samePlain)
 	v, c, err := openShareSample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := transcript(v, samePlain)
-	c.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, c, err = openShareSample()
 	if err != nil {
 		t.Fatal(err)
 	}
