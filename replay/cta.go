@@ -7,7 +7,10 @@ package replay
 // and at its end frees its SM (smArray.leave), writes its row and counts
 // it towards its kernel or group. The records live in ctaRuns.
 
-import "github.com/gpureplay/gpureplay/model"
+import (
+	"github.com/gpureplay/gpureplay/internal/eventq"
+	"github.com/gpureplay/gpureplay/model"
+)
 
 // ctaRun is one CTA resident on an SM. Its record is reused for the
 // next CTA placed (ctaRuns): what it keeps across CTAs is here, what
@@ -137,18 +140,22 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	k.next++
 	now := e.clock.now()
 	e.sms.enterPlain(k, s)
-	c := e.ctas.get()
-	c.reset()
-	c.k, c.sm, c.smSlot, c.idx, c.dispatch, c.start, c.stall = k, s, 0, i, now, now, 0
-	c.streamed, c.shared = true, false
-	spec.expand(&c.own)
-	c.own.warps, c.own.x = nil, nil
-	if sh := e.sms.contention(); sh != nil && (c.own.issue > 0 || c.own.dram > 0) {
-		c.shared, c.alone = true, c.own.alone()
+	if sh := e.sms.contention(); sh != nil && (spec.issue > 0 || spec.dram > 0) {
+		c := e.ctas.get()
+		c.reset()
+		c.k, c.sm, c.smSlot, c.idx, c.dispatch, c.start, c.stall = k, s, 0, i, now, now, 0
+		c.streamed, c.shared = true, true
+		spec.expand(&c.own)
+		c.own.warps, c.own.x = nil, nil
+		c.alone = c.own.alone()
 		sh.start(now, s.id, jobRef{run: c.slot, warp: -1}, c.alone, c.own.demand())
 		return true
 	}
-	e.clock.cta(now+c.own.cycles, evCTAEnd, c, 0)
+	// Its end an event: a plain end (plainend.go).
+	e.sms.ran(k.decl.need, spec.cycles)
+	if ev := (eventq.Event{At: now + spec.cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: e.ctas.plainOf(k)}); !e.clock.q.PushTie(ev) {
+		e.clock.q.Push(ev) // PushTie, inlined, takes a wave's ends (one cycle's) with no call
+	}
 	return true
 }
 
@@ -321,7 +328,7 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 
 // ctaEnd frees the CTA's SM and counts it towards its kernel or group.
 //
-// It is not inlined (into the evCTAEnd handler or shareWake): inlined, its
+// It is not inlined (into ctaEnded or shareWake): inlined, its
 // call of smArray.leave is at a line the profile does not mark hot in the
 // handler, so leave stayed a call, whose spills cost more than the
 // handler's call of ctaEnd; on its own, ctaEnd inlines leave
@@ -337,7 +344,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.out.ctaEnded(now, c.stall)
 	if e.out.endsHooked() {
 		if e.out.keepsRows() {
-			e.out.ctaRow(c, now, e.slowdown(c))
+			e.out.ctaRow(c, now, e.sms.slowdown(c, now))
 		}
 		if e.watch.observing() {
 			e.watch.ctaFinished(c, now, e.io)
@@ -359,6 +366,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	}
 	e.sites.ctaEnded(!k.host)
 	if k.done++; k.done >= k.total { // maybeComplete's test, here: see dropSpec
+		e.ctas.plainDone(k)
 		e.drained(k)
 	}
 }

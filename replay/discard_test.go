@@ -1,10 +1,15 @@
 package replay_test
 
 import (
+	"bytes"
 	"testing"
 
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/samples"
 	"github.com/gpureplay/gpureplay/tables"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // discarder is a recorder that keeps no rows (tables.Discarder).
@@ -31,4 +36,42 @@ func TestDiscardingSinkSameStats(t *testing.T) {
 			t.Errorf("%s under %s: %d rows built for a discarding sink (%d CTA rows for a recorder)", gen, pol, n, len(rec.CTAs))
 		}
 	})
+}
+
+// With the contention model off, a replay whose sink keeps no rows (a
+// plain run: its host CTAs end with no record, plainend.go) has the
+// totals of one whose sink keeps them all (each CTA a record, its end
+// ctaEnd's), for every generator under CDP and flat. Fails where a plain
+// end counts a CTA's warp-cycles, stall or end otherwise, or frees its
+// room otherwise.
+func TestPlainEndsSameStats(t *testing.T) {
+	cfg, err := model.Preset("k20c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Model.Contention = model.Off
+	for _, g := range samples.List() {
+		if testing.Short() && g.Name != "synth" {
+			continue
+		}
+		data := generateBytes(t, g.Name, smallParams[g.Name]...)
+		for _, name := range []string{"cdp", "flat"} {
+			run := func(sink tables.Sink) (*replay.Stats, error) {
+				pol, err := policies.New(name, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+				return replay.Run(open, replay.Options{Config: cfg, Policy: pol}, sink)
+			}
+			a, errA := run(&recorder{})
+			b, errB := run(&discarder{})
+			if (errA == nil) != (errB == nil) {
+				t.Fatalf("%s under %s: errors %v and %v", g.Name, name, errA, errB)
+			}
+			if errA == nil && *a != *b {
+				t.Errorf("%s under %s: totals differ with a discarding sink:\n%+v\n%+v", g.Name, name, *a, *b)
+			}
+		}
+	}
 }

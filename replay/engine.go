@@ -108,7 +108,7 @@ func (e *engine) register() {
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
 	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
-	// evCTAEnd and evShare: the loop hands them to ctaEnd and shareWake itself.
+	// evCTAEnd and evShare: the loop hands them to ctaEnded and shareWake itself.
 	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
 	c.on(evTouch, func(ev eventq.Event) { e.reachTouch(e.ctas.at(ev.Ref)) })
 	c.on(evIssue, func(eventq.Event) {}) // settle releases the holds due and places
@@ -213,7 +213,7 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				}
 				if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, then the others
 					if c.t = ev.At; kind == evCTAEnd {
-						e.ctaEnd(e.ctas.at(ev.Ref))
+						e.ctaEnded(ev.Ref, ev.Aux)
 					} else {
 						c.fire(ev)
 					}

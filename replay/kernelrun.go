@@ -17,6 +17,7 @@ type kernelRun struct {
 	ready      uint64 // FCFS position in the Kernel Distributor
 
 	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
+	plain  int32 // 1 + its place in the engine's plainKernels while CTAs of it end as plain ends, or 0
 	inKD   bool  // holds a Kernel Distributor entry
 	marked bool  // in the FCFS list of kernels with CTAs to place
 }

@@ -59,6 +59,10 @@ func (o *occupancy) end(s *sm, warps int, since, now int64) {
 	o.warpCycles += int64(warps) * (now - since)
 }
 
+// ran counts a CTA of warps that runs cycles on an SM, as it is placed
+// (a plain end's: plainend.go), where no rows are kept.
+func (o *occupancy) ran(warps int32, cycles int64) { o.warpCycles += int64(warps) * cycles }
+
 func (o *occupancy) move(s *sm, warps int, now int64) {
 	if o.rows {
 		o.change(s, now)

@@ -237,15 +237,15 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost, n
 	se.host.resumeWarp(c, w)
 }
 
-// slowdown is a shared CTA's run time over its time alone, for its row
-// (from a slab, as rows may outlive the call).
-func (e *engine) slowdown(c *ctaRun) *float64 {
+// slowdown is a shared CTA's run time over its time alone at now, for
+// its row (from a slab, as rows may outlive the call).
+func (a *smArray) slowdown(c *ctaRun, now int64) *float64 {
 	if !c.shared {
 		return nil
 	}
 	v := 1.0
 	if c.alone > 0 {
-		v = float64(e.clock.now()-c.start-c.paused) / float64(c.alone)
+		v = float64(now-c.start-c.paused) / float64(c.alone)
 	}
-	return e.sms.contention().slowdown(v)
+	return a.contention().slowdown(v)
 }

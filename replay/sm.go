@@ -160,6 +160,20 @@ func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) 
 	return s.ctas == 0
 }
 
+// ran counts the warp-cycles of a CTA needing n that runs cycles, as
+// it is placed: a plain end's (plainend.go), on plain SMs.
+func (a *smArray) ran(n need, cycles int64) { a.occ.ran(n.warps, cycles) }
+
+// leavePlain is leave for a plain end (plainend.go) on plain SMs, its
+// room on s released: its warp-cycles were counted as it was placed,
+// slots are not numbered, and no SM is held (no CTA issue rate), so s
+// is open. Small enough to inline, where leave was not.
+func (a *smArray) leavePlain(s *sm) (empty bool) {
+	a.open.add(s.id)
+	a.full.grew(s.id)
+	return s.ctas == 0
+}
+
 // noteSlots records in a.open whether SM s has a free CTA slot and is not
 // held, after its resident CTAs or its hold changed.
 func (a *smArray) noteSlots(s *sm) {

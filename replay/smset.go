@@ -37,6 +37,14 @@ func (s *smSet) put(i int, in bool) {
 	}
 }
 
+// add puts SM i in the set: put(i, true).
+func (s *smSet) add(i int) {
+	if w, bit := &s.words[i>>6], uint64(1)<<(i&63); *w&bit == 0 {
+		*w |= bit
+		s.n++
+	}
+}
+
 // next is the least SM in the set at or after i, or -1 if there is none,
 // of those whose bit i%64 is set in mask.
 func (s *smSet) next(i int, mask uint64) int {

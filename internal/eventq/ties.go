@@ -52,3 +52,19 @@ func (q *Queue) startTies(x entry) {
 	}
 	q.push(x.heading(tiesRun))
 }
+
+// PushTie is Push for an event of the ties run's cycle, where it joins
+// the run under seed 0 with room in the run's slice: small enough for a
+// caller to inline (Push is a call). Elsewhere it does nothing and
+// reports false, for Push.
+func (q *Queue) PushTie(e Event) bool {
+	t := &q.ties
+	if n := len(t.ev); e.At == t.last.At && q.seed == 0 && n < cap(t.ev) { // an idle run's last has no event's cycle (Pop)
+		q.seq++
+		q.n++
+		t.last.seq, t.last.refs, t.last.meta = q.seq, uint64(uint32(e.Ref))|uint64(uint32(e.Aux))<<32, uint32(e.Kind)
+		t.ev = append(t.ev, t.last)
+		return true
+	}
+	return false
+}

@@ -71,7 +71,11 @@ func lockstep(t *testing.T, tie uint64, ops []byte) {
 			e.At = now - 1 - arg%8
 		}
 		if !delayed {
-			q.Push(e)
+			// An odd argument tries PushTie first, as the engine's plain
+			// CTAs do: where it takes the event, it is as Push took it.
+			if arg%2 == 0 || !q.PushTie(e) {
+				q.Push(e)
+			}
 			h.Push(e)
 		}
 	}
@@ -127,5 +131,42 @@ func TestTiesKeepTheHeapSmall(t *testing.T) {
 	}
 	if q.Len() != 0 || q.heaped() != 0 {
 		t.Fatalf("%d left, heap %d", q.Len(), q.heaped())
+	}
+}
+
+// PushTie takes an event only where it joins the active ties run with
+// room to spare, under seed 0: not into an idle run (not even at the
+// cycle of the run's last event), not under a seed, not where the run's
+// slice is full.
+func TestPushTieTakesOnlyTies(t *testing.T) {
+	var q Queue
+	if q.PushTie(Event{At: 0}) {
+		t.Fatal("an empty queue took a tie")
+	}
+	q.Push(Event{At: 5, Ref: 1})
+	q.Push(Event{At: 5, Ref: 2})
+	if q.PushTie(Event{At: 6, Ref: 3}) {
+		t.Fatal("PushTie took an event of another cycle")
+	}
+	for len(q.ties.ev) < cap(q.ties.ev) {
+		if !q.PushTie(Event{At: 5, Ref: 4}) {
+			t.Fatalf("PushTie refused a tie with room (%d of %d)", len(q.ties.ev), cap(q.ties.ev))
+		}
+	}
+	if q.PushTie(Event{At: 5, Ref: 5}) {
+		t.Fatal("PushTie took a tie into a full slice")
+	}
+	for q.Len() > 0 {
+		q.Pop()
+	}
+	if q.PushTie(Event{At: 5, Ref: 6}) {
+		t.Fatal("PushTie took a tie of an idle run's last cycle")
+	}
+	var s Queue
+	s.SetTieSeed(3)
+	s.Push(Event{At: 5, Ref: 1})
+	s.Push(Event{At: 5, Ref: 2})
+	if s.PushTie(Event{At: 5, Ref: 3}) {
+		t.Fatal("PushTie took a tie under a seed")
 	}
 }

@@ -1,0 +1,76 @@
+package replay
+
+// Plain ends: a CTA placed by placePlain whose end is an event (no
+// contention model's job) is no more than its room on its SM, its
+// kernel and its length, all known as it is placed. It takes no CTA
+// record: its end event names its SM (Ref) and its kernel (Aux, 1 + the
+// kernel's place in plainKernels, kept in ctaRuns), its warp-cycles are
+// counted as it is placed (it ends its length later), and its stall is
+// none. Its end is engine.ctaEnded's.
+
+// plainKernels names by a small number the kernels with CTAs that end as
+// plain ends: an event holds no pointer. A kernel keeps its number from
+// its first such CTA until its CTAs are all done, and the number is then
+// reused, so the table holds the kernels with CTAs in flight.
+type plainKernels struct {
+	ks   []*Kernel
+	free []int32 // numbers (1 + place) let go, for reuse
+}
+
+// of is k's number, given at its first plain end.
+func (p *plainKernels) of(k *Kernel) int32 {
+	if k.plain == 0 {
+		p.add(k)
+	}
+	return k.plain
+}
+
+func (p *plainKernels) add(k *Kernel) {
+	if n := len(p.free); n > 0 {
+		k.plain = p.free[n-1]
+		p.free = p.free[:n-1]
+		p.ks[k.plain-1] = k
+		return
+	}
+	p.ks = append(p.ks, k)
+	k.plain = int32(len(p.ks))
+}
+
+// plainOf is k's number for a plain end's event, plainKernel the kernel
+// numbered n, and plainDone lets k's number go, its CTAs all done.
+func (r *ctaRuns) plainOf(k *Kernel) int32     { return r.plain.of(k) }
+func (r *ctaRuns) plainKernel(n int32) *Kernel { return r.plain.ks[n-1] }
+func (r *ctaRuns) plainDone(k *Kernel)         { r.plain.drop(k) }
+
+// drop lets k's number go, its CTAs all done.
+func (p *plainKernels) drop(k *Kernel) {
+	if k.plain != 0 {
+		p.ks[k.plain-1] = nil
+		p.free = append(p.free, k.plain)
+		k.plain = 0
+	}
+}
+
+// ctaEnded is a CTA's end event: a plain end's (n names its kernel; ref
+// is its SM) or a record's (n 0: ref is its record, for ctaEnd). It
+// frees the plain end's room and counts it, what ctaEnd does for a
+// record's CTA in a plain run, in the same order. Not inlined, as
+// ctaEnd is not (see ctaEnd).
+//
+//go:noinline
+func (e *engine) ctaEnded(ref, n int32) {
+	if n == 0 {
+		e.ctaEnd(e.ctas.at(ref))
+		return
+	}
+	k, s, now := e.ctas.plainKernel(n), e.sms.at(int(ref)), e.clock.t
+	if s.release(k.decl.need); e.sms.leavePlain(s) {
+		e.kd.leftSM(e.sms.vacate(s), now)
+	}
+	e.out.ctaEnded(now, 0)
+	e.sites.ctaEnded(!k.host)
+	if k.done++; k.done >= k.total {
+		e.ctas.plainDone(k)
+		e.drained(k)
+	}
+}
