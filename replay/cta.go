@@ -141,14 +141,10 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	now := e.clock.now()
 	e.sms.enterPlain(k, s)
 	if sh := e.sms.contention(); sh != nil && (spec.issue > 0 || spec.dram > 0) {
-		c := e.ctas.get()
-		c.reset()
-		c.k, c.sm, c.smSlot, c.idx, c.dispatch, c.start, c.stall = k, s, 0, i, now, now, 0
-		c.streamed, c.shared = true, true
-		spec.expand(&c.own)
-		c.own.warps, c.own.x = nil, nil
-		c.alone = c.own.alone()
-		sh.start(now, s.id, jobRef{run: c.slot, warp: -1}, c.alone, c.own.demand())
+		// The end of its one job of the contention model: a plain end
+		// (plainend.go), its job naming its kernel (negated) and its SM.
+		e.sms.placedAt(k.decl.need, now)
+		sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, spec.cycles, spec.demand())
 		return true
 	}
 	// Its end an event: a plain end (plainend.go).

@@ -60,7 +60,9 @@ func (o *occupancy) end(s *sm, warps int, since, now int64) {
 }
 
 // ran counts a CTA of warps that runs cycles on an SM, as it is placed
-// (a plain end's: plainend.go), where no rows are kept.
+// (a plain end's: plainend.go), where no rows are kept; or, by parts,
+// -warps at the cycle it is placed at and warps at the cycle it ends at
+// (smArray.placedAt, endedAt).
 func (o *occupancy) ran(warps int32, cycles int64) { o.warpCycles += int64(warps) * cycles }
 
 func (o *occupancy) move(s *sm, warps int, now int64) {

@@ -1,12 +1,15 @@
 package replay
 
-// Plain ends: a CTA placed by placePlain whose end is an event (no
-// contention model's job) is no more than its room on its SM, its
-// kernel and its length, all known as it is placed. It takes no CTA
-// record: its end event names its SM (Ref) and its kernel (Aux, 1 + the
-// kernel's place in plainKernels, kept in ctaRuns), its warp-cycles are
-// counted as it is placed (it ends its length later), and its stall is
-// none. Its end is engine.ctaEnded's.
+// Plain ends: a CTA placed by placePlain is no more than its room on
+// its SM and its kernel, and, where its end is an event, its length, all
+// known as it is placed; its stall is none. It takes no CTA record. Its
+// end event names its SM (Ref) and its kernel (Aux, 1 + the kernel's
+// place in plainKernels, kept in ctaRuns), and its warp-cycles are
+// counted as it is placed (it ends its length later). Where it is a job
+// of the contention model, the job names the same (jobRef: the kernel's
+// number negated as the run, the SM as the warp), and its warp-cycles
+// are counted by parts, its warps times the cycle it is placed at taken
+// away, times the cycle it ends at added. Its end is engine.ctaEnded's.
 
 // plainKernels names by a small number the kernels with CTAs that end as
 // plain ends: an event holds no pointer. A kernel keeps its number from
@@ -51,8 +54,9 @@ func (p *plainKernels) drop(k *Kernel) {
 	}
 }
 
-// ctaEnded is a CTA's end event: a plain end's (n names its kernel; ref
-// is its SM) or a record's (n 0: ref is its record, for ctaEnd). It
+// ctaEnded is a CTA's end: a plain end's (n names its kernel and ref is
+// its SM; n is negated for a job of the contention model, from
+// shareWake) or a record's (n 0: ref is its record, for ctaEnd). It
 // frees the plain end's room and counts it, what ctaEnd does for a
 // record's CTA in a plain run, in the same order. Not inlined, as
 // ctaEnd is not (see ctaEnd).
@@ -63,7 +67,10 @@ func (e *engine) ctaEnded(ref, n int32) {
 		e.ctaEnd(e.ctas.at(ref))
 		return
 	}
-	k, s, now := e.ctas.plainKernel(n), e.sms.at(int(ref)), e.clock.t
+	k, s, now := e.ctas.plainKernel(max(n, -n)), e.sms.at(int(ref)), e.clock.t
+	if n < 0 { // its length known only now: its warp-cycles by parts
+		e.sms.endedAt(k.decl.need, now)
+	}
 	if s.release(k.decl.need); e.sms.leavePlain(s) {
 		e.kd.leftSM(e.sms.vacate(s), now)
 	}

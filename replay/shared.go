@@ -82,6 +82,11 @@ func (s *shareJobs) utilization(end int64) (issue, dram float64) {
 func (s *shareJobs) slowdown(v float64) *float64 { return s.slowdowns.of(v) }
 
 // demand is the CTA's demand per cycle alone.
+func (s *slimSpec) demand() contention.Demand {
+	return contention.Demand{Issue: float64(s.issue), DRAM: float64(s.dram)}
+}
+
+// demand is the CTA's demand per cycle alone.
 func (s *ctaSpec) demand() contention.Demand {
 	return contention.Demand{Issue: float64(s.issue), DRAM: float64(s.dram)}
 }
@@ -143,9 +148,12 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 // shareWake is an SM's wake-up (evShare) that is not stale: the jobs
 // that have finished (done, from shareJobs.wake) go on.
 func (e *engine) shareWake(done []uint64) {
-	// (a line that keeps the calls below where the PGO profile has them)
 	for _, ref := range done {
 		j := jobOf(ref)
+		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
+			e.ctaEnded(j.warp, j.run)
+			continue
+		}
 		c := e.ctas.at(j.run)
 		switch {
 		case j.warp < 0 && c.segment:

@@ -164,6 +164,12 @@ func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) 
 // it is placed: a plain end's (plainend.go), on plain SMs.
 func (a *smArray) ran(n need, cycles int64) { a.occ.ran(n.warps, cycles) }
 
+// placedAt and endedAt count the warp-cycles of a CTA needing n, placed
+// at now and ended at now, by parts (occupancy.move's): a plain end's
+// under the contention model, whose length is known only at its end.
+func (a *smArray) placedAt(n need, now int64) { a.occ.ran(-n.warps, now) }
+func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
+
 // leavePlain is leave for a plain end (plainend.go) on plain SMs, its
 // room on s released: its warp-cycles were counted as it was placed,
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
