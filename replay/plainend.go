@@ -61,23 +61,41 @@ func (p *plainKernels) drop(k *Kernel) {
 // record's CTA in a plain run, in the same order. Not inlined, as
 // ctaEnd is not (see ctaEnd).
 //
+// An end event's CTA is most often one of a wave that ends in one cycle
+// (CTAs of one length placed together), whose events the queue keeps
+// in its ties run: it takes the next of them itself (eventq's PopTie),
+// as the loop would next, counting each towards the loop's checkpoint
+// (eventClock.left) and stopping short of it, or of an error.
+//
 //go:noinline
 func (e *engine) ctaEnded(ref, n int32) {
-	if n == 0 {
-		e.ctaEnd(e.ctas.at(ref))
-		return
-	}
-	k, s, now := e.ctas.plainKernel(max(n, -n)), e.sms.at(int(ref)), e.clock.t
-	if n < 0 { // its length known only now: its warp-cycles by parts
-		e.sms.endedAt(k.decl.need, now)
-	}
-	if s.release(k.decl.need); e.sms.leavePlain(s) {
-		e.kd.leftSM(e.sms.vacate(s), now)
-	}
-	e.out.ctaEnded(now, 0)
-	e.sites.ctaEnded(!k.host)
-	if k.done++; k.done >= k.total {
-		e.ctas.plainDone(k)
-		e.drained(k)
+	for {
+		if n == 0 {
+			e.ctaEnd(e.ctas.at(ref))
+		} else {
+			k, s, now := e.ctas.plainKernel(max(n, -n)), e.sms.at(int(ref)), e.clock.t
+			if n < 0 { // its length known only now: its warp-cycles by parts
+				e.sms.endedAt(k.decl.need, now)
+			}
+			if s.release(k.decl.need); e.sms.leavePlain(s) {
+				e.kd.leftSM(e.sms.vacate(s), now)
+			}
+			e.out.ctaEnded(now, 0)
+			e.sites.ctaEnded(!k.host)
+			if k.done++; k.done >= k.total {
+				e.ctas.plainDone(k)
+				e.drained(k)
+			}
+		}
+		c := &e.clock
+		if n < 0 || c.left <= 1 {
+			return // a job's, from shareWake; or the loop looks up after this event
+		}
+		ev, ok := c.q.PopTie(uint8(evCTAEnd))
+		if !ok {
+			return
+		}
+		ref, n = ev.Ref, ev.Aux
+		c.left--
 	}
 }

@@ -68,3 +68,26 @@ func (q *Queue) PushTie(e Event) bool {
 	}
 	return false
 }
+
+// PopTie pops the earliest event, as Pop does, where it is the ties
+// run's next after its head has popped (so its cycle is the last
+// popped's), of kind, and not its last, and the heap holds nothing else:
+// the next of a cycle's wave, which its owner takes in a loop of its own
+// with no return to its event loop. Elsewhere it pops nothing and
+// reports false, and Pop does the rest.
+//
+// The run is active where its slice holds more than its next (Pop
+// empties it as the run goes idle), and its head is then the heap's only
+// event, its root (an active run's head is in the heap, and a hole
+// leaves no room for it there).
+func (q *Queue) PopTie(kind uint8) (Event, bool) {
+	t := &q.ties
+	i := t.next
+	if i == 0 || i+1 >= len(t.ev) || q.size != 1 || uint8(t.ev[i].meta) != kind {
+		return Event{}, false
+	}
+	q.n--
+	t.next = i + 1
+	q.h[0][1].seq = t.ev[i+1].seq // the next, of the same cycle, heads the run
+	return t.ev[i].event(), true
+}

@@ -170,3 +170,48 @@ func TestPushTieTakesOnlyTies(t *testing.T) {
 		t.Fatal("PushTie took a tie under a seed")
 	}
 }
+
+// PopTie pops what Pop would, where it pops: over random schedules of
+// waves (ties) and other events of two kinds, with pops now through
+// PopTie of one kind or the other (falling back to Pop where it pops
+// nothing), the queue gives the 4-ary heap's order. Fails where PopTie
+// pops an event not the earliest, of another kind, or leaves the run or
+// the heap out of order; and where it never pops at all.
+func TestPopTieMatchesHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	took := 0
+	for run := range 200 {
+		var q Queue
+		var h heapQueue
+		now := int64(0)
+		for i := range 2000 {
+			if rng.IntN(3) == 0 && h.Len() > 0 {
+				kind := uint8(1 + rng.IntN(2))
+				got, ok := q.PopTie(kind)
+				if ok {
+					if took++; got.Kind != kind {
+						t.Fatalf("run %d step %d: PopTie(%d) popped %+v", run, i, kind, got)
+					}
+				} else {
+					got = q.Pop()
+				}
+				if want := h.Pop(); got != want {
+					t.Fatalf("run %d step %d: popped %+v, want %+v", run, i, got, want)
+				}
+				now = got.At
+				continue
+			}
+			e := Event{At: now + int64(rng.IntN(3))*1000, Ref: int32(i), Kind: uint8(1 + rng.IntN(2))}
+			q.Push(e)
+			h.Push(e)
+		}
+		for h.Len() > 0 {
+			if got, want := q.Pop(), h.Pop(); got != want {
+				t.Fatalf("run %d: popped %+v, want %+v", run, got, want)
+			}
+		}
+	}
+	if took == 0 {
+		t.Fatal("PopTie never popped")
+	}
+}
