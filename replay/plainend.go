@@ -62,10 +62,11 @@ func (p *plainKernels) drop(k *Kernel) {
 // ctaEnd is not (see ctaEnd).
 //
 // An end event's CTA is most often one of a wave that ends in one cycle
-// (CTAs of one length placed together), whose events the queue keeps
-// in its ties run: it takes the next of them itself (eventq's PopTie),
-// as the loop would next, counting each towards the loop's checkpoint
-// (eventClock.left) and stopping short of it, or of an error.
+// (CTAs of one length placed together), whose events the queue keeps in
+// its ties run: it takes the next of them itself (eventq's TieNext and
+// PopTie, both inlined), as the loop would next, counting each towards
+// the loop's checkpoint (eventClock.left) and stopping short of it, or
+// of an error.
 //
 //go:noinline
 func (e *engine) ctaEnded(ref, n int32) {
@@ -91,10 +92,10 @@ func (e *engine) ctaEnded(ref, n int32) {
 		if n < 0 || c.left <= 1 {
 			return // a job's, from shareWake; or the loop looks up after this event
 		}
-		ev, ok := c.q.PopTie(uint8(evCTAEnd))
-		if !ok {
+		if !c.q.TieNext(uint8(evCTAEnd)) {
 			return
 		}
+		ev := c.q.PopTie()
 		ref, n = ev.Ref, ev.Aux
 		c.left--
 	}

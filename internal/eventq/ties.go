@@ -56,38 +56,44 @@ func (q *Queue) startTies(x entry) {
 // PushTie is Push for an event of the ties run's cycle, where it joins
 // the run under seed 0 with room in the run's slice: small enough for a
 // caller to inline (Push is a call). Elsewhere it does nothing and
-// reports false, for Push.
+// reports false, for Push. It leaves the run's last as it was: its cycle
+// is the event's, and its tie key, which only Push's test of a seed's
+// keys reads, is never more than the event's under seed 0.
 func (q *Queue) PushTie(e Event) bool {
 	t := &q.ties
 	if n := len(t.ev); e.At == t.last.At && q.seed == 0 && n < cap(t.ev) { // an idle run's last has no event's cycle (Pop)
 		q.seq++
 		q.n++
-		t.last.seq, t.last.refs, t.last.meta = q.seq, uint64(uint32(e.Ref))|uint64(uint32(e.Aux))<<32, uint32(e.Kind)
-		t.ev = append(t.ev, t.last)
+		t.ev = append(t.ev, entryOf(e, q.seq)) // t.last kept: only Push reads its tie key, under a seed (below)
 		return true
 	}
 	return false
 }
 
-// PopTie pops the earliest event, as Pop does, where it is the ties
-// run's next after its head has popped (so its cycle is the last
-// popped's), of kind, and not its last, and the heap holds nothing else:
-// the next of a cycle's wave, which its owner takes in a loop of its own
-// with no return to its event loop. Elsewhere it pops nothing and
-// reports false, and Pop does the rest.
+// TieNext reports whether the earliest event is the ties run's next
+// after its head has popped (so its cycle is the last popped's), of
+// kind, and not its last, and the heap holds nothing else: the next of a
+// cycle's wave, which its owner takes (PopTie) in a loop of its own with
+// no return to its event loop. Where it is not, Pop does the rest.
 //
 // The run is active where its slice holds more than its next (Pop
 // empties it as the run goes idle), and its head is then the heap's only
 // event, its root (an active run's head is in the heap, and a hole
 // leaves no room for it there).
-func (q *Queue) PopTie(kind uint8) (Event, bool) {
+func (q *Queue) TieNext(kind uint8) bool {
 	t := &q.ties
 	i := t.next
-	if i == 0 || i+1 >= len(t.ev) || q.size != 1 || uint8(t.ev[i].meta) != kind {
-		return Event{}, false
-	}
+	return i > 0 && i+1 < len(t.ev) && q.size == 1 && uint8(t.ev[i].meta) == kind
+}
+
+// PopTie pops the earliest event where TieNext has just reported it the
+// ties run's next: what Pop would, with none of Pop's tests. The two are
+// small enough to inline, where one function doing both was not.
+func (q *Queue) PopTie() Event {
+	t := &q.ties
+	i := t.next
 	q.n--
 	t.next = i + 1
 	q.h[0][1].seq = t.ev[i+1].seq // the next, of the same cycle, heads the run
-	return t.ev[i].event(), true
+	return t.ev[i].event()
 }
