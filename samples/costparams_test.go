@@ -192,6 +192,11 @@ func TestCostParamsRefit(t *testing.T) {
 		{"join", "gather_cycles=200", 5867, 11, func() int64 { return joinCTABaseCycles + 22*joinBoundsStepCycles + joinStoreAckCycles() }, &joinBoundsStepCycles, 252},
 		{"join", "store_cycles=40", 1102, 4, func() int64 { return joinCTABaseCycles + 8*joinPrefixStepCycles + joinStoreAckCycles() }, &joinPrefixStepCycles, 98},
 		{"sssp", "gather_cycles=4", 788, 1, func() int64 { return ssspChildBaseCycles + ssspEdgeCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 515},
+		// amr: level 3's refining leaf (2,723.5 cycles at 837 MHz) and
+		// the Reg run's looping CTA 0 (46,587), at 706 MHz.
+		{"amr", "claim_cycles=240", 2297.2, 1, amrDLLeafRefine, &amrDLEnergyCycles, 345},
+		{"amr", "scan_step_cycles=80", 39295.4, 20, amrDLRegLoop, &amrDLTempCycles, 1173},
+		{"amr", "overflow_cycles=200", 1832.3, 1, func() int64 { return amrDLLeafRefine() - amrDLClaimCycles - amrDLEnergyCycles }, &amrDLLoadCycles, 279},
 	} {
 		if *tc.fitted != tc.fittedWant {
 			t.Errorf("%s: the fitted constant is %d at the defaults, want %d", tc.gen, *tc.fitted, tc.fittedWant)
@@ -238,4 +243,20 @@ func TestTasksCostParamByHand(t *testing.T) {
 			t.Errorf("task %d: %d cycles at ×2, %d at the default: want %d more", i, alt[i], def[i], 128*20)
 		}
 	}
+}
+
+// amrDLLeafRefine is a level-3 CDP child with a refining cell in the
+// amr cost model: its sub-cell, look, 32-thread scan, claim, barrier,
+// overflow check and energy.
+func amrDLLeafRefine() int64 {
+	return amrDLTempCycles + amrDLLoadCycles + amrDLScanCycles(amrDLChildThreads) + amrDLClaimCycles +
+		amrDLBarrierCycles + amrDLOverflowCycles + amrDLEnergyCycles
+}
+
+// amrDLRegLoop is AmrReg's CTA of 256 threads whose first warp's lanes
+// all refine: the chunk's pass with 32 sub-cells a lane, and the empty
+// pass.
+func amrDLRegLoop() int64 {
+	return amrDLLoadCycles + 2*amrDLScanCycles(256) + amrDLClaimCycles + 2*amrDLBarrierCycles +
+		2*amrDLOverflowCycles + amrDLEnergyCycles + amrDLRefine*amrDLTempCycles
 }
