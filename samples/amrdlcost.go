@@ -102,26 +102,27 @@ func amrDLCycles(captured float64) float64 { return captured * 706 / 837 }
 //	regLoop     = L + S(256) + C + B + O + E + 32·T  (the chunk's pass)
 //	            + S(256) + B + O                      (the empty pass)
 //
-// so 31·T = regLoop − leafRefine − 2·S(256) + S(32) − B − O. A run that
-// sets an invented step solves it again (amrRefit), so the captured CTAs
-// keep their times.
+// so 31·T = regLoop − leafRefine − 2·S(256) + S(32) − B − O, S(256) the
+// captured run's 256-thread CTAs' scan. A run that sets an invented step
+// solves it again (amrRefit), so the captured CTAs keep their times,
+// unless the steps set outgrow the captured CTAs: each fit stops at 0.
 func amrDLTempFit() int64 {
 	t := amrDLCycles(amrDLRegLoopCaptured) - amrDLCycles(amrDLLeafRefineCaptured) -
 		float64(2*amrDLScanCycles(256)-amrDLScanCycles(amrDLChildThreads)+amrDLBarrierCycles+amrDLOverflowCycles)
-	return int64(math.Round(t / (amrDLRefine - 1)))
+	return max(0, int64(math.Round(t/(amrDLRefine-1))))
 }
 
 // amrDLLoadFit is the look: a childless leaf's CTA less its sub-cell,
 // scan, barrier and overflow check.
 func amrDLLoadFit() int64 {
-	return int64(math.Round(amrDLCycles(amrDLLeafCaptured))) - amrDLTempFit() -
-		amrDLScanCycles(amrDLChildThreads) - amrDLBarrierCycles - amrDLOverflowCycles
+	return max(0, int64(math.Round(amrDLCycles(amrDLLeafCaptured)))-amrDLTempFit()-
+		amrDLScanCycles(amrDLChildThreads)-amrDLBarrierCycles-amrDLOverflowCycles)
 }
 
 // amrDLEnergyFit is a refining leaf's CTA over a childless one, less the
 // claim: the two captured means differ by 551 cycles (465 at 706 MHz).
 func amrDLEnergyFit() int64 {
-	return int64(math.Round(amrDLCycles(amrDLLeafRefineCaptured)-amrDLCycles(amrDLLeafCaptured))) - amrDLClaimCycles
+	return max(0, int64(math.Round(amrDLCycles(amrDLLeafRefineCaptured)-amrDLCycles(amrDLLeafCaptured)))-amrDLClaimCycles)
 }
 
 // amrRefit solves amr's measured constants again from the invented ones

@@ -2,6 +2,8 @@ package samples
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -259,4 +261,29 @@ func amrDLLeafRefine() int64 {
 func amrDLRegLoop() int64 {
 	return amrDLLoadCycles + 2*amrDLScanCycles(256) + amrDLClaimCycles + 2*amrDLBarrierCycles +
 		2*amrDLOverflowCycles + amrDLEnergyCycles + amrDLRefine*amrDLTempCycles
+}
+
+// TestAMRRefitOutgrown sets amr's invented steps past what the captured
+// CTAs hold (each at the largest value a cost parameter takes): the
+// fits stop at 0 rather than go negative, and the trace, CDP and flat,
+// still validates.
+func TestAMRRefitOutgrown(t *testing.T) {
+	big := strconv.Itoa(maxCostCycles)
+	for _, set := range []string{"scan_step_cycles", "claim_cycles", "overflow_cycles", "barrier_cycles"} {
+		for _, variant := range []string{"dp", "flat"} {
+			kv := []string{set + "=" + big, "variant=" + variant}
+			recs := generate(t, "amr", kv...)
+			v := trace.NewValidator(&sliceSource{recs: recs})
+			for {
+				if _, err := v.Next(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("%v: validator: %v", kv, err)
+				}
+			}
+		}
+	}
+	if amrDLTempCycles != 1173 || amrDLLoadCycles != 279 || amrDLEnergyCycles != 345 {
+		t.Errorf("after the runs: sub-cell %d, look %d, energy %d; want 1173, 279, 345 back", amrDLTempCycles, amrDLLoadCycles, amrDLEnergyCycles)
+	}
 }
