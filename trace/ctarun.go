@@ -54,7 +54,7 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 }
 
 // ctaRun is CTAs's run, of k's records read with r, once both are found:
-// Child reads a child's run after its first record so (childRun).
+// Child reads a child's run after its first record so.
 func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64) (n int, err error) {
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
