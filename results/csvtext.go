@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -51,24 +52,56 @@ type csvEncoder struct {
 
 // csvColumn is one column of a record, its values typed once.
 type csvColumn struct {
-	kind  arrow.Type
-	valid []byte // the validity bitmap, nil where the column holds no null,
-	off   int    // and the bit of the record's first row
-	i64   []int64
-	i32   []int32
-	f64   []float64
-	str   *array.String
-	last  string // a string column's last value written, and its field
-	field []byte
+	kind arrow.Type
+	op   csvOp // how the row loop writes the current block's fields
+	// valued is how a nullable column's valued fields are written
+	valued csvOp
+	valid  []byte // the validity bitmap, nil where the column holds no null,
+	off    int    // and the bit of the record's first row
+	i64    []int64
+	i32    []int32
+	f64    []float64
+	str    *array.String
+	last   string // a string column's last value written, and its field
+	field  []byte
 	// an integer column's last value below 10^8 written, its digits
-	// (digits8) and how many (none yet: 0)
-	lastInt int64
-	digits  uint64
-	digitsN int
+	// (digits8) with its comma, and how many bytes (none yet: 0); and
+	// its last value's digits above the lowest eight, for one of 10^8 to
+	// 10^15 (hiN of them)
+	lastInt  int64
+	digits   uint64
+	digitsN  int
+	lastHi   uint64
+	hiDigits uint64
+	hiN      int
 }
+
+// A csvOp is how the row loop writes a column's fields in a block: the
+// type's own way for a column with no null (most, and the row loop then
+// reads no bitmap), none for a column of nulls only (a CTA's group in a
+// replay with no groups), or as its bitmap says (opNullable). Each field
+// asked whether its column had a bitmap cost synth with --format=csv
+// some 60 instructions a CTA more (scripts/instructions.sh --quick
+// synth-csv: 1,412 added, 1,349 with the ops).
+type csvOp uint8
+
+const (
+	opInt64 csvOp = iota
+	opInt32
+	opFloat64
+	opString
+	opNull
+	opNullable
+)
 
 // csvFlushAt is the buffered bytes past which a row's end flushes.
 const csvFlushAt = 64 << 10
+
+// csvFieldRoom is the room a row keeps for each of its fields: a 64-bit
+// integer's text is at most 20 bytes and a float's 24 (strconv's
+// shortest 'g'), and the words that store them write up to 8 bytes
+// past that.
+const csvFieldRoom = 40
 
 // newCSVEncoder writes the header line and checks each column's type
 // once, so a schema with a type CSV cannot hold fails here, not per row.
@@ -124,82 +157,116 @@ func (e *csvEncoder) columns(cols []arrow.Array) {
 	}
 	for j, col := range cols {
 		c := &e.cols[j]
-		// The bitmap read in the row loop, not through IsNull: a call
-		// made a nullable column's field some 20 instructions dearer.
-		c.valid, c.off = nil, col.Data().Offset()
-		if col.NullN() > 0 {
-			c.valid = col.NullBitmapBytes()
-		}
 		switch c.kind {
 		case arrow.INT64:
-			c.i64 = col.(*array.Int64).Int64Values()
+			c.i64, c.op = col.(*array.Int64).Int64Values(), opInt64
 		case arrow.INT32:
-			c.i32 = col.(*array.Int32).Int32Values()
+			c.i32, c.op = col.(*array.Int32).Int32Values(), opInt32
 		case arrow.FLOAT64:
-			c.f64 = col.(*array.Float64).Float64Values()
+			c.f64, c.op = col.(*array.Float64).Float64Values(), opFloat64
 		case arrow.STRING:
-			c.str = col.(*array.String)
+			c.str, c.op = col.(*array.String), opString
+		}
+		// The bitmap read in the row loop, not through IsNull: a call
+		// made a nullable column's field some 20 instructions dearer.
+		c.valid, c.off, c.valued = nil, col.Data().Offset(), c.op
+		switch n := col.NullN(); {
+		case n == col.Len() && n > 0:
+			c.op = opNull
+		case n > 0:
+			c.valid, c.op = col.NullBitmapBytes(), opNullable
 		}
 	}
 }
 
 // rows writes the current block's rows from to to, each started with
 // the run's fields.
+//
+// The buffer's room is made once a row, for the most its numbers can
+// take (csvFieldRoom a column), so that an integer's digits and its comma
+// are stored with no test of the room; a string field, which may be
+// longer, makes room again after it. An integer's digits are one or two
+// words of eight digits (digits8), stored whole (past the field's end,
+// into the room), and a column keeps those of its last value, as many a
+// column repeats (a kernel's id, no stall) and cycles their digits above
+// the lowest eight. Cycles past 10^8, which a long replay's are, went
+// through appendInt, two calls a field: synth with --format=csv at full
+// size (5M CTAs, scripts/instructions.sh synth-csv) added 1,631
+// instructions a CTA, 1,387 with the words (docs/performance.md).
 func (e *csvEncoder) rows(from, to int) error {
 	// The row loop keeps the buffer in a local, which the compiler holds
 	// in registers: appending to e.buf loaded and stored its header at
 	// every field. Each field ends in a comma, the row's last turned into
 	// its newline.
 	buf, cols, prefix := e.buf, e.cols, e.prefix
+	room := len(prefix) + len(cols)*csvFieldRoom
 	for row := from; row < to; row++ {
+		if cap(buf)-len(buf) < room {
+			buf = slices.Grow(buf, room)
+		}
 		buf = append(buf, prefix...)
 		for j := range cols {
 			c := &cols[j]
-			if i := c.off + row; c.valid != nil && c.valid[i>>3]>>(i&7)&1 == 0 {
-				buf = append(buf, ',')
-				continue
+			at, op := len(buf), c.op
+			if op == opNullable {
+				op = opNull
+				if i := c.off + row; c.valid[i>>3]>>(i&7)&1 != 0 {
+					op = c.valued
+				}
 			}
-			switch c.kind {
-			case arrow.INT64, arrow.INT32:
+			switch op {
+			case opNull:
+				buf = buf[:at+1]
+				buf[at] = ','
+			case opInt64, opInt32:
 				v := int64(0)
-				if c.kind == arrow.INT64 {
+				if op == opInt64 {
 					v = c.i64[row]
 				} else {
 					v = int64(c.i32[row])
 				}
-				if uint64(v) >= 1e8 {
-					buf = appendInt(buf, v)
+				w := buf[at : at+csvFieldRoom]
+				if uint64(v) < 1e8 {
+					if v != c.lastInt || c.digitsN == 0 {
+						n := decimalLen(uint64(v))
+						c.lastInt, c.digitsN = v, n+1
+						c.digits = digits8(uint32(v))>>(8*(8-n)&63) | uint64(',')<<(8*n) // none where n is 8
+					}
+					// The comma is in the word's bytes, or (eight
+					// digits) the byte after them.
+					binary.LittleEndian.PutUint64(w[:8], c.digits)
+					w[8] = ','
+					buf = buf[:at+c.digitsN]
 					break
 				}
-				// appendDigits' work here, where a call would have the
-				// loop's values stored and loaded again around it; the
-				// digits of the column's last value kept, as many a
-				// column repeats (a kernel's id, no stall).
-				at := len(buf)
-				if cap(buf)-at < 8 {
-					buf = slices.Grow(buf, 8)
+				if uint64(v) >= 1e15 { // and negative
+					buf = append(appendInt(buf, v), ',')
+					break
 				}
-				if v != c.lastInt || c.digitsN == 0 {
-					c.lastInt, c.digitsN = v, decimalLen(uint64(v))
-					c.digits = digits8(uint32(v))
+				hi := uint64(v) / 1e8
+				if hi != c.lastHi || c.hiN == 0 {
+					c.lastHi, c.hiN = hi, decimalLen(hi)
+					c.hiDigits = digits8(uint32(hi)) >> (8 * (8 - c.hiN) & 63)
 				}
-				putDigits(buf[at:at+8], c.digits, c.digitsN)
-				buf = buf[:at+c.digitsN]
-			case arrow.FLOAT64:
-				buf = e.floats.append(buf, c.f64[row])
+				n := c.hiN & 7 // at most 7 digits
+				binary.LittleEndian.PutUint64(w[:8], c.hiDigits)
+				binary.LittleEndian.PutUint64(w[n:n+8], digits8(uint32(uint64(v)-hi*1e8)))
+				w[n+8] = ','
+				buf = buf[:at+c.hiN+9]
+			case opFloat64:
+				buf = append(e.floats.append(buf, c.f64[row]), ',')
 			default:
 				// A string column holds a value over long stretches (the
 				// kernel names): its field is quoted once.
 				if v := c.str.Value(row); v != c.last || c.field == nil {
 					c.last = strings.Clone(v)
-					c.field = appendCSVString(c.field[:0], v)
-					if c.field == nil {
-						c.field = []byte{}
-					}
+					c.field = append(appendCSVString(c.field[:0], v), ',')
 				}
 				buf = append(buf, c.field...)
+				if cap(buf)-len(buf) < room {
+					buf = slices.Grow(buf, room)
+				}
 			}
-			buf = append(buf, ',')
 		}
 		buf[len(buf)-1] = '\n'
 		if len(buf) >= csvFlushAt {

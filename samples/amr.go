@@ -35,6 +35,7 @@ func init() {
 		run:   runAMR,
 		mixes: amrMixes,
 		costs: amrCosts,
+		refit: amrRefit,
 	})
 }
 

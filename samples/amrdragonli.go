@@ -68,7 +68,8 @@ import (
 //     "Incorrect!" though both codes computed what they ask. GPGPU-Sim's
 //     runs with the reference bounded (validation/gpgpusim/whatif,
 //     dragonli-amr-cdp and -reg) verify; TestAMRLevelsCapture holds this
-//     generator's tree and costs to the CDP one.
+//     generator's tree to the CDP one, and TestAMRFitsCapture its
+//     measured costs (amrdlcost.go) to both.
 //
 // Order: AmrReg places a level's sub-cells in the order its CTAs' atomics
 // arrive, which the hardware decides; we take the cells' own order (a

@@ -64,20 +64,21 @@ func TestAMRDLGlibcStart(t *testing.T) {
 var amrDLTiny = []string{"start_value=200", "ctas=2", "threads=64"}
 
 // TestAMRDLHandCDP checks the dp trace of amrDLTiny, cycle by cycle (scan
-// over 64 threads: 7·40 = 280; over 32: 6·40 = 240):
+// over 64 threads: 7·40 = 280; over 32: 6·40 = 240; the measured look
+// 279, sub-cell 1,173 and energy 345, amrdlcost.go):
 //
-//	host CTA 0: warp 0 looks at cell 0 (120), both warps meet at the
-//	    scan's barrier at 120; scan 280, claim 120, barrier 40: 560;
-//	    overflow check 100 and energy 130: warp 0 launches at 790;
-//	    warp 1 (no cell) ends at 660. CTA 1 has no chunk: idle, 20.
-//	child of cell 0: its value 460 and look 120 (580), scan 240, claim
-//	    120, barrier 40 (980), check 100, energy 130: lane 0 launches at
-//	    1210.
-//	grandchild: 580, scan and barrier (no claim) 860, check: 960.
+//	host CTA 0: warp 0 looks at cell 0 (279), both warps meet at the
+//	    scan's barrier at 279; scan 280, claim 120, barrier 40: 719;
+//	    overflow check 100 and energy 345: warp 0 launches at 1,164;
+//	    warp 1 (no cell) ends at 819. CTA 1 has no chunk: idle, 20.
+//	child of cell 0: its value 1,173 and look 279 (1,452), scan 240,
+//	    claim 120, barrier 40 (1,852), check 100, energy 345: lane 0
+//	    launches at 2,297.
+//	grandchild: 1,452, scan and barrier (no claim) 1,732, check: 1,832.
 //
-// Workloads: the grandchild computes 32 cells, 32·460 = 14,720 cycles;
-// the child 32 cells, one refining (claim 120 + energy 130), and the
-// grandchild's tree: 64 cells, 14,720 + 250 + 14,720 = 29,690.
+// Workloads: the grandchild computes 32 cells, 32·1,173 = 37,536
+// cycles; the child 32 cells, one refining (claim 120 + energy 345), and
+// the grandchild's tree: 64 cells, 37,536 + 465 + 37,536 = 75,537.
 func TestAMRDLHandCDP(t *testing.T) {
 	recs := generate(t, "amr", amrDLTiny...)
 	if err := checkOrder(recs); err != nil {
@@ -93,21 +94,21 @@ func TestAMRDLHandCDP(t *testing.T) {
 	want := []trace.Record{
 		kernel(1, "amr_cdp_refine", 2, 64),
 		&trace.Launch{Kernel: 1},
-		cta(1, 0, 790, 660),
+		cta(1, 0, 1164, 819),
 		cta(1, 1, 20, 20),
 		kernel(2, "amr_cdp_thread_refine", 1, 32),
-		&trace.Launch{Kernel: 2, Parent: &trace.Parent{Kernel: 1, At: 790}, Workload: 64, InlineCycles: 29690},
-		cta(2, 0, 1210),
+		&trace.Launch{Kernel: 2, Parent: &trace.Parent{Kernel: 1, At: 1164}, Workload: 64, InlineCycles: 75537},
+		cta(2, 0, 2297),
 		kernel(3, "amr_cdp_thread_refine", 1, 32),
-		&trace.Launch{Kernel: 3, Parent: &trace.Parent{Kernel: 2, At: 1210}, Workload: 32, InlineCycles: 14720},
-		cta(3, 0, 960),
+		&trace.Launch{Kernel: 3, Parent: &trace.Parent{Kernel: 2, At: 2297}, Workload: 32, InlineCycles: 37536},
+		cta(3, 0, 1832),
 		&trace.Memcpy{Dir: trace.DirD2H, Buffer: 3, Bytes: 4},
 	}
 	checkAMRDLRecords(t, recs, want)
-	// The host CTA's demand: its warps' 1,450 cycles at 60 instructions
-	// and 128 bytes per 460 (amrMixes): 189.13 and 403.48.
-	if c := recs[6].(*trace.CTA); c.Insts != 189 || c.DRAMBytes != 403 {
-		t.Errorf("host CTA 0's demand %d insts, %d bytes; want 189, 403", c.Insts, c.DRAMBytes)
+	// The host CTA's demand: its warps' 1,983 cycles at 60 instructions
+	// and 128 bytes per 1,173 (amrMixes): 101.43 and 216.39.
+	if c := recs[6].(*trace.CTA); c.Insts != 101 || c.DRAMBytes != 216 {
+		t.Errorf("host CTA 0's demand %d insts, %d bytes; want 101, 216", c.Insts, c.DRAMBytes)
 	}
 	meta := recs[0].(*trace.Header).Meta
 	if meta["level_cells"] != "1,32,32,0,0" || meta["refining"] != "1,1,0,0" || meta["grid_cells"] != "65" || meta["first_start_value"] != "200" {
@@ -119,13 +120,14 @@ func TestAMRDLHandCDP(t *testing.T) {
 // amr_reg_refine per level with cells (levels 0, 1, 2; level 3 is empty),
 // each followed by the counter's copy.
 //
-//	level 0, CTA 0: as the dp host CTA to 560, then warp 0's check,
-//	    energy and loop over 32 sub-cells, 100 + 130 + 32·460 = 15,510,
-//	    warp 1's check 660; the empty pass: both meet at 15,510, scan and
-//	    barrier 320, check 100: 15,930. CTA 1: the empty pass alone, 420.
+//	level 0, CTA 0: as the dp host CTA to 719, then warp 0's check,
+//	    energy and loop over 32 sub-cells, 100 + 345 + 32·1,173 =
+//	    37,981 (38,700), warp 1's check 819; the empty pass: both meet at
+//	    38,700, scan and barrier 320, check 100: 39,120. CTA 1: the
+//	    empty pass alone, 420.
 //	level 1: the same (cell 0 of its 32 refines, in warp 0).
-//	level 2: no cell refines: 120, scan and barrier 440, check 540; the
-//	    empty pass 540 + 320 + 100 = 960.
+//	level 2: no cell refines: 279, scan and barrier 599, check 699; the
+//	    empty pass 699 + 320 + 100 = 1,119.
 func TestAMRDLHandReg(t *testing.T) {
 	recs := generate(t, "amr", append(amrDLTiny, "variant=flat")...)
 	if err := checkOrder(recs); err != nil {
@@ -150,7 +152,7 @@ func TestAMRDLHandReg(t *testing.T) {
 			}
 		}
 	}
-	want := [][]int64{{15930, 15930}, {420, 420}, {15930, 15930}, {420, 420}, {960, 960}, {420, 420}}
+	want := [][]int64{{39120, 39120}, {420, 420}, {39120, 39120}, {420, 420}, {1119, 1119}, {420, 420}}
 	if kernels != 3 || copies != 3 || !reflect.DeepEqual(got, want) {
 		t.Errorf("%d kernels, %d copies, warps %v; want 3, 3, %v", kernels, copies, got, want)
 	}
@@ -159,9 +161,9 @@ func TestAMRDLHandReg(t *testing.T) {
 // TestAMRDLSitesFollowPasses checks that a persistent host CTA's sites
 // come where its chunk loop reaches them: 70 start cells of 200 on one
 // CTA of 32 threads make three passes (32, 32 and 6 cells), every cell
-// refining. Pass 1: look 120, scan 240, barrier 40, claim 120 (520),
-// check 100, energy 130: sites at 750; pass 2 starts at 750 + 120 and
-// launches at 1500; pass 3 at 2250.
+// refining. Pass 1: look 279, scan 240, barrier 40, claim 120 (679),
+// check 100, energy 345: sites at 1,124; pass 2 starts at 1,124 + 279
+// and launches at 2,248; pass 3 at 3,372.
 func TestAMRDLSitesFollowPasses(t *testing.T) {
 	recs := generate(t, "amr", "start_cells=70", "start_value=200", "ctas=1", "threads=32", "max_level=2")
 	if err := checkOrder(recs); err != nil {
@@ -173,7 +175,7 @@ func TestAMRDLSitesFollowPasses(t *testing.T) {
 			count[l.Parent.At]++
 		}
 	}
-	if want := map[int64]int{750: 32, 1500: 32, 2250: 6}; !reflect.DeepEqual(count, want) {
+	if want := map[int64]int{1124: 32, 2248: 32, 3372: 6}; !reflect.DeepEqual(count, want) {
 		t.Errorf("host sites by cycle %v, want %v", count, want)
 	}
 }

@@ -2,6 +2,8 @@ package samples
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -192,6 +194,11 @@ func TestCostParamsRefit(t *testing.T) {
 		{"join", "gather_cycles=200", 5867, 11, func() int64 { return joinCTABaseCycles + 22*joinBoundsStepCycles + joinStoreAckCycles() }, &joinBoundsStepCycles, 252},
 		{"join", "store_cycles=40", 1102, 4, func() int64 { return joinCTABaseCycles + 8*joinPrefixStepCycles + joinStoreAckCycles() }, &joinPrefixStepCycles, 98},
 		{"sssp", "gather_cycles=4", 788, 1, func() int64 { return ssspChildBaseCycles + ssspEdgeCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 515},
+		// amr: level 3's refining leaf (2,723.5 cycles at 837 MHz) and
+		// the Reg run's looping CTA 0 (46,587), at 706 MHz.
+		{"amr", "claim_cycles=240", 2297.2, 1, amrDLLeafRefine, &amrDLEnergyCycles, 345},
+		{"amr", "scan_step_cycles=80", 39295.4, 20, amrDLRegLoop, &amrDLTempCycles, 1173},
+		{"amr", "overflow_cycles=200", 1832.3, 1, func() int64 { return amrDLLeafRefine() - amrDLClaimCycles - amrDLEnergyCycles }, &amrDLLoadCycles, 279},
 	} {
 		if *tc.fitted != tc.fittedWant {
 			t.Errorf("%s: the fitted constant is %d at the defaults, want %d", tc.gen, *tc.fitted, tc.fittedWant)
@@ -237,5 +244,46 @@ func TestTasksCostParamByHand(t *testing.T) {
 		if alt[i]-def[i] != 128*20 {
 			t.Errorf("task %d: %d cycles at ×2, %d at the default: want %d more", i, alt[i], def[i], 128*20)
 		}
+	}
+}
+
+// amrDLLeafRefine is a level-3 CDP child with a refining cell in the
+// amr cost model: its sub-cell, look, 32-thread scan, claim, barrier,
+// overflow check and energy.
+func amrDLLeafRefine() int64 {
+	return amrDLTempCycles + amrDLLoadCycles + amrDLScanCycles(amrDLChildThreads) + amrDLClaimCycles +
+		amrDLBarrierCycles + amrDLOverflowCycles + amrDLEnergyCycles
+}
+
+// amrDLRegLoop is AmrReg's CTA of 256 threads whose first warp's lanes
+// all refine: the chunk's pass with 32 sub-cells a lane, and the empty
+// pass.
+func amrDLRegLoop() int64 {
+	return amrDLLoadCycles + 2*amrDLScanCycles(256) + amrDLClaimCycles + 2*amrDLBarrierCycles +
+		2*amrDLOverflowCycles + amrDLEnergyCycles + amrDLRefine*amrDLTempCycles
+}
+
+// TestAMRRefitOutgrown sets amr's invented steps past what the captured
+// CTAs hold (each at the largest value a cost parameter takes): the
+// fits stop at 0 rather than go negative, and the trace, CDP and flat,
+// still validates.
+func TestAMRRefitOutgrown(t *testing.T) {
+	big := strconv.Itoa(maxCostCycles)
+	for _, set := range []string{"scan_step_cycles", "claim_cycles", "overflow_cycles", "barrier_cycles"} {
+		for _, variant := range []string{"dp", "flat"} {
+			kv := []string{set + "=" + big, "variant=" + variant}
+			recs := generate(t, "amr", kv...)
+			v := trace.NewValidator(&sliceSource{recs: recs})
+			for {
+				if _, err := v.Next(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("%v: validator: %v", kv, err)
+				}
+			}
+		}
+	}
+	if amrDLTempCycles != 1173 || amrDLLoadCycles != 279 || amrDLEnergyCycles != 345 {
+		t.Errorf("after the runs: sub-cell %d, look %d, energy %d; want 1173, 279, 345 back", amrDLTempCycles, amrDLLoadCycles, amrDLEnergyCycles)
 	}
 }

@@ -632,7 +632,7 @@ func setDevStream(l *Launch, v uint64) {
 // call or two for each field. It reads the fields one after another into
 // their places, each of up to three bytes with no call (short3At), from
 // a fixed window (fastRoom) at offsets masked to it, with no bounds check
-// a byte (BFS, with nextCTA's and firstCTA's records sliced at a constant
+// a byte (BFS, with nextCTA's and a child's first records sliced at a constant
 // length: scripts/instructions.sh bfs, 2,711 to 2,704 a CTA): a first
 // pass into an array, then a second from it into the record, cost BFS
 // (scripts/instructions.sh --quick) 33 instructions a CTA more. It gives

@@ -137,57 +137,63 @@ func (v *Validator) Child(c *Child) bool {
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
 	v.last, c.own.CTAs, c.head = v.addDevice(k.ID, sh, root), sh.ctas, &c.own
-	if c.n, c.own.More = 0, false; v.firstCTA(c) && c.room[0].CTA+1 < v.last.ctas {
-		v.childRun(c) // not the grid's last CTA: with no call where it is (BFS: 100K of 165K children)
-	}
-	return true
-}
-
-// firstCTA reads the record after c's launch into c.room[0] where it is a
-// cta record of c's kernel, of its CTA 0, that ctaFastInto reads, and
-// checks it as Next would: it reports whether it read a record that
-// keeps to the rules.
-// A record that keeps those of its own fields and the seen set (fieldsKeep)
-// is counted as CTAs counts one, with no call of checkCTAOf (BFS
-// --quick: 10 instructions a CTA fewer).
-func (v *Validator) firstCTA(c *Child) bool {
-	r := v.runner
-	in := r.in
-	if r.skipped(KindCTA) || in.r >= in.w {
-		return false
+	// The record after the launch where it is a cta record of k, of its
+	// CTA 0, that ctaFastInto reads, checked as Next would check it: a
+	// record that keeps its own fields' rules and the seen set
+	// (fieldsKeep) counted as CTAs counts one, with no call of
+	// checkCTAOf (BFS --quick: 10 instructions a CTA fewer). Its head is
+	// read here as a child's first record's nearly always is, another
+	// left to Next: a kernel delta to k in at most three bytes, a CTA
+	// delta of 0. Tested before ctaFastInto, which moves the reader on
+	// only where it reads the record, it needs no copy of the reader's
+	// deltas to go back to, and the tag is read once (BFS --quick: 3,558
+	// to 3,553 instructions a CTA), with no call of ctaHead, which reads
+	// any head (3,553 to 3,541). Read here, not in a function of its
+	// own (firstCTA): BFS 2,352 to 2,345 instructions a CTA.
+	if c.n, c.own.More = 0, false; r.skipped(KindCTA) || in.w-in.r <= ctaRoom {
+		return true // not surely a whole record
 	}
 	at, tag := in.r, in.buf[in.r]
 	if tag != byte(KindCTA) && tag != tagCTADemand {
-		return false
-	}
-	// The head is read here as a child's first record's nearly always
-	// is, another left to Next: a kernel delta to c's kernel in at most
-	// three bytes, a CTA delta of 0 (its CTA 0). Tested before
-	// ctaFastInto, which moves the reader on only where it reads the
-	// record, it needs no copy of the reader's deltas to go back to and
-	// the tag is read once (BFS --quick: 3,558 to 3,553 instructions a
-	// CTA, medians of 5), and read so it takes no call of ctaHead, which
-	// reads any head (3,553 to 3,541).
-	if in.w-at <= ctaRoom {
-		return false // not surely a whole record
+		return true
 	}
 	p := in.buf[at+1 : at+1+ctaRoom] // of a constant length: no bounds checks below
 	u, n := short3At((*[fastRoom]byte)(p), 0)
-	if dk := int64(c.own.Kernel.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag == tagCTADemand, c.warps[:RunWarps], p, dk, 0, n+1) {
-		return false
+	if dk := int64(k.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag == tagCTADemand, c.warps[:RunWarps], p, dk, 0, n+1) {
+		return true
 	}
 	in.r++ // the tag, past which ctaFastInto moved the reader
 	r.record++
 	r.offset = in.base + int64(at)
 	v.record++
-	if k, cta := v.last, &c.room[0]; v.keepsFrom(k, cta.CTA) && k.fieldsKeep(cta, r.warpsOK) {
-		k.seen.dense++ // as CTAs counts a record that keeps the rules
+	kk, cta := v.last, &c.room[0]
+	if v.keepsFrom(kk, cta.CTA) && kk.fieldsKeep(cta, r.warpsOK) {
+		kk.seen.dense++ // as CTAs counts a record that keeps the rules
 		v.at.ctaRecord(cta)
-	} else if err := v.checkCTAOf(k, cta); err != nil {
+	} else if err := v.checkCTAOf(kk, cta); err != nil {
 		v.err = v.errorAt(KindCTA, err)
-		return false
+		return true
 	}
-	c.n = 1
+	if c.n = 1; cta.CTA+1 >= kk.ctas {
+		return true // the grid's last CTA: no run, and no call (BFS: 100K of 165K children)
+	}
+	// The run after it, as CTAs reads one (ctaRun): up to ChildRun
+	// records in all. A run ends at the grid's last CTA: none is read
+	// after it but one it fails at, as Next does (a look at the next
+	// record's bytes cost BFS --quick 6 instructions a CTA more). Read
+	// so, a child's records come to the replay with it, filed in one
+	// call, where the run after the first was a call of CTAs and of the
+	// replay's filing of its own: BFS (scripts/instructions.sh bfs) 2,427
+	// to 2,416 instructions a CTA. Err is not reset a child (2,410 to
+	// 2,406): it is set once, at the error after which nothing more is
+	// read. Read here, not in a function of its own (childRun), a call
+	// fewer: BFS 2,345 to 2,344.
+	m, err := v.ctaRun(r, kk, c.room[1:], c.warps[RunWarps:])
+	if c.n += m; err != nil {
+		c.own.Err = err
+		return true
+	}
+	c.own.More = c.n == ChildRun && c.room[c.n-1].CTA+1 < kk.ctas
 	return true
 }
 
@@ -217,24 +223,3 @@ func alikeOK(k *Kernel, ctas uint64) bool {
 // (scripts/instructions.sh bfs) 2,406 to 2,402 instructions a CTA with
 // 64, for 20 KB of room in the caller's Child.
 const ChildRun = 64
-
-// childRun reads the run of c's cta records after its first, read
-// (firstCTA) and not of the grid's last CTA, into c's room after it, as
-// CTAs reads one (ctaRun): up to ChildRun records in all. A run ends at
-// the grid's last CTA: none is read after it but one it fails at, as
-// Next does (a look at the next record's bytes cost BFS --quick 6
-// instructions a CTA more). Read so, a child's records come to the
-// replay with it, filed in one call, where the run after the first was a
-// call of CTAs and of the replay's filing of its own: BFS
-// (scripts/instructions.sh bfs) 2,427 to 2,416 instructions a CTA; Child
-// calls it only where the first is not the grid's last CTA, and its
-// Err is not reset a child (2,410 to 2,406).
-func (v *Validator) childRun(c *Child) {
-	k := v.last
-	n, err := v.ctaRun(v.runner, k, c.room[1:], c.warps[RunWarps:])
-	if c.n += n; err != nil {
-		c.own.Err = err
-		return
-	}
-	c.own.More = c.n == ChildRun && c.room[c.n-1].CTA+1 < k.ctas
-}

@@ -54,13 +54,13 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 }
 
 // ctaRun is CTAs's run, of k's records read with r, once both are found:
-// Child reads a child's run after its first record so (childRun).
+// Child reads a child's run after its first record so.
 func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64) (n int, err error) {
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
 	for used := 0; n < len(dst) && len(warps)-used >= RunWarps; { // warps[:used]: the records'
 		c := &dst[n]
-		if !r.nextCTA(c, warps[used:used+RunWarps:used+RunWarps]) {
+		if !r.nextCTA(c, (*[RunWarps]int64)(warps[used:])) {
 			break
 		}
 		if quick && k.fieldsKeep(c, r.warpsOK) {
@@ -99,8 +99,11 @@ func (r *Reader) runOf(kernel uint64) *Reader {
 // after the last record's (both deltas zero: its head, read here with no
 // call of ctaHead, BFS --quick 16 instructions a CTA fewer), that ctaFast
 // reads whole from the buffer; else it reads nothing and reports false.
-// Its caller counts the record (counted).
-func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
+// Its caller counts the record (counted). The room for the warps is an
+// array's, one pointer, where a slice of the caller's, three words made
+// with their bounds checks at each record, cost BFS --quick 3
+// instructions a CTA more.
+func (r *Reader) nextCTA(c *CTA, warps *[RunWarps]int64) bool {
 	in := r.in
 	if in.w-in.r <= ctaRoom {
 		return false // not surely a whole record
@@ -111,7 +114,7 @@ func (r *Reader) nextCTA(c *CTA, warps []int64) bool {
 		return false
 	}
 	offset := in.offset()
-	if !r.ctaFastInto(c, tag == tagCTADemand, warps, p, 0, 0, 3) {
+	if !r.ctaFastInto(c, tag == tagCTADemand, warps[:], p, 0, 0, 3) {
 		return false
 	}
 	r.offset = offset

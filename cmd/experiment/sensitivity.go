@@ -329,7 +329,7 @@ func gridNames(x *experiment) string {
 }
 
 // costNames lists the cost inputs by generator, each with its value:
-// "amr: temp_cycles 460, load_cycles 120; bfs: …".
+// "amr: scan_step_cycles 40, claim_cycles 120; bfs: …".
 func costNames(us []unstated) string {
 	var gens []string
 	by := map[string][]string{}

@@ -298,14 +298,25 @@ func loopRuleFrom(load func(name string) (simRun, error)) (once int64, share flo
 		}
 		c[i], e[i] = float64(med), float64(longest)/float64(deg)
 	}
+	once, share, err = solveLoopRule(c, e)
+	if err != nil {
+		return 0, 0, fmt.Errorf("loopRule: %s and %s: %w", loopRuns[0].pair, loopRuns[1].pair, err)
+	}
+	return once, share, nil
+}
+
+// solveLoopRule solves share·(c[i] − once) = e[i] for two codes: c a
+// child CTA's cycles, e a lone lane's cycles a child thread. once is
+// rounded to a cycle and share to three places.
+func solveLoopRule(c, e [2]float64) (once int64, share float64, err error) {
 	if e[0] == e[1] || c[0] == c[1] {
-		return 0, 0, fmt.Errorf("loopRule: %s and %s give one equation twice", loopRuns[0].pair, loopRuns[1].pair)
+		return 0, 0, fmt.Errorf("one equation twice (c %v, e %v)", c, e)
 	}
 	o := (e[0]*c[1] - e[1]*c[0]) / (e[0] - e[1])
 	once = int64(math.Round(o))
 	share = math.Round(1000*e[0]/(c[0]-float64(once))) / 1000
 	if once < 0 || !(share > 0 && share <= 1) {
-		return 0, 0, fmt.Errorf("loopRule: once %d and share %g out of range from %v and %v", once, share, c, e)
+		return 0, 0, fmt.Errorf("once %d and share %g out of range from c %v and e %v", once, share, c, e)
 	}
 	return once, share, nil
 }
