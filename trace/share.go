@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"unsafe"
 )
@@ -65,6 +66,7 @@ type Share struct {
 	// of them have taken their reader there.
 	fresh, seated int
 	next          *Share
+	yields        int // grow's yields to the readers behind since it last grew
 }
 
 // tapeChunk is up to shareChunk answers, their records in arrays of
@@ -263,8 +265,24 @@ func (r *shareReader) look() {
 }
 
 // grow starts a new head chunk, letting the readers of the oldest go
-// first where the tape would pass its budget.
+// first where the tape would pass its budget. Before it lets a reader
+// go, it yields its thread (runtime.Gosched) up to shareYields times,
+// returning with no new chunk: where the readers outnumber the threads
+// that run them (one thread, as scripts/instructions.sh counts, or more
+// workers than cores), the one behind, or one whose worker has not yet
+// run it, then runs and may leave the oldest chunk, and the replays go
+// on sharing the decode. Yielding never waits: where the reader behind
+// cannot run (it waits for a merge or for a worker, say), the head runs
+// again at once, and after shareYields tries lets it go as before.
 func (s *Share) grow() {
+	if s.bytes+s.head.size() > s.budget && s.oldest != s.head && s.yields < shareYields && s.readIn(s.oldest) {
+		s.yields++
+		s.mu.Unlock()
+		runtime.Gosched()
+		s.mu.Lock()
+		return
+	}
+	s.yields = 0
 	s.bytes += s.head.size()
 	for s.bytes > s.budget && s.oldest != s.head {
 		old := s.oldest
@@ -286,6 +304,21 @@ func (s *Share) grow() {
 	c := s.chunk()
 	s.head.next = c
 	s.head = c
+}
+
+// shareYields is how many times grow yields its thread to the readers
+// behind before it lets them go.
+const shareYields = 256
+
+// readIn reports whether a reader reads chunk c still, or will (under
+// the lock).
+func (s *Share) readIn(c *tapeChunk) bool {
+	for _, r := range s.readers {
+		if !r.gone && !r.left && r.chunk == c {
+			return true
+		}
+	}
+	return false
 }
 
 // recycle gives back the chunks no reader is in any more.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -469,5 +470,45 @@ func TestShareFreshSeatClosed(t *testing.T) {
 	}
 	if _, err := s.Reader(3).Next(); err == nil {
 		t.Error("reader 3, read after it was closed: no error")
+	}
+}
+
+// On one thread, two readers side by side on a tape of two chunks at
+// most share it to the end: the head yields to the reader behind rather
+// than letting it go, so the trace is opened once.
+func TestShareYieldsToTheReaderBehind(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	want := sampleTranscript(t, samePlain)
+	opened := 0
+	reopen := func() (*Validator, io.Closer, error) {
+		opened++ // one thread: no lock needed
+		return openShareSample()
+	}
+	v, c, err := reopen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, nil, 2, 1, reopen)
+	got := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := s.Reader(i)
+			got[i], _ = transcript(r, samePlain)
+			r.Close()
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i] != want {
+			t.Errorf("reader %d read %d bytes of answers, want %d", i, len(got[i]), len(want))
+		}
+	}
+	if opened != 1 {
+		t.Errorf("the trace was opened %d times, want once: a reader was let go", opened)
 	}
 }
