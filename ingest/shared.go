@@ -12,7 +12,8 @@ import (
 // its own host pass. The replays may run side by side or one after
 // another; the tape between the first and the last is bounded
 // (trace.ShareBudget), and a replay it leaves behind reads on alone, as
-// it would without sharing. The rows are the same either way.
+// it would without sharing, or, where it had not started, shares a fresh
+// decode with the others so left. The rows are the same either way.
 type Shared struct {
 	share *trace.Share
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"io/fs"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -266,5 +267,52 @@ func TestAPICostWithoutStream(t *testing.T) {
 	}
 	if got, want := c.SpawnOverhead(1, false), int64(21931); got != want {
 		t.Errorf("SPAWN's t_overhead with no creation: %d; want %d", got, want)
+	}
+}
+
+// TestConfigIsFlat holds Config to what Preset's decode-once relies on:
+// a copy of a Config shares nothing with the original, so a caller that
+// changes its preset (--set) changes no other caller's.
+func TestConfigIsFlat(t *testing.T) {
+	var walk func(path string, ty reflect.Type)
+	walk = func(path string, ty reflect.Type) {
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				f := ty.Field(i)
+				walk(path+"."+f.Name, f.Type)
+			}
+		case reflect.Array:
+			walk(path+"[]", ty.Elem())
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer:
+			t.Errorf("%s is a %s: a copy of a Config would share it", path, ty.Kind())
+		}
+	}
+	walk("Config", reflect.TypeOf(Config{}))
+}
+
+// TestPresetCopies changes a preset as --set does and loads it again: the
+// second load is the preset's own values, not the first caller's.
+func TestPresetCopies(t *testing.T) {
+	for _, p := range Presets() {
+		a, err := Preset(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := a
+		a.GPU.SMs++
+		if err := a.Set("gpu.clock_mhz", "123"); err != nil {
+			t.Fatal(err)
+		}
+		b, err := Load(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b != want {
+			t.Errorf("%s: loaded again after a caller changed its copy: %+v, want %+v", p.Name, b, want)
+		}
+	}
+	if _, err := Preset("k20"); err == nil {
+		t.Error("Preset(k20): no error")
 	}
 }

@@ -72,7 +72,9 @@ func TestJobsGiveTheSameTables(t *testing.T) {
 	}
 	// The replays of a trace share its decode: the tables are the same
 	// with each replay decoding on its own, and with a tape that lets
-	// every replay but the first go at once (each then reads on alone).
+	// every replay but the first go at once (each then reads on alone,
+	// or, where it had not started, on a fresh tape with the others so
+	// let go).
 	defer func() { shareBytes = 0 }()
 	for _, share := range []int64{-1, 1} {
 		shareBytes = share

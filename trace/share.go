@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"unsafe"
 )
@@ -30,6 +31,13 @@ import (
 // holds at its place (a replay that stopped filing at an error, say).
 // Memory is then the budget and each reader's own decode at most, as
 // without sharing: bounded by the work in flight, not by the trace.
+//
+// Readers let go before their first call (replays that had not started:
+// more of them than workers) are not sent to read alone: they share a
+// fresh tape of their own (next), opened by the first of them to start,
+// on which the ones that start beside it read as on the first. With two
+// workers, eight replays of a trace longer than the budget decode it
+// four times, not seven.
 
 // ShareBudget is the bytes a Share's tape holds at most (about) before
 // it lets its slowest readers go.
@@ -53,6 +61,12 @@ type Share struct {
 	closed  bool
 	kid     Child // where record reads a child
 	index   *HostIndex
+	// The readers let go before they started (fresh) and the Share they
+	// read instead (next), opened when the first of them starts; seated
+	// of them have taken their reader there.
+	fresh, seated int
+	next          *Share
+	yields        int // grow's yields to the readers behind since it last grew
 }
 
 // tapeChunk is up to shareChunk answers, their records in arrays of
@@ -150,6 +164,8 @@ type shareReader struct {
 	records int64
 	gone    bool // let go by the tape: own takes over at the next call
 	left    bool // closed
+	started bool // has made a call
+	fresh   bool // let go before it started: reads on s.next
 	own     *Validator
 	ownSrc  io.Closer
 	err     error // sticky: reopening failed
@@ -186,6 +202,7 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 	s := r.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	r.started = true
 	for !r.gone {
 		r.look()
 		if r.at < len(r.snap.calls) {
@@ -219,7 +236,11 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 		continue
 	}
 	r.leave()
-	r.goAlone()
+	if r.fresh {
+		r.join()
+	} else {
+		r.goAlone()
+	}
 	return nil, nil
 }
 
@@ -244,8 +265,24 @@ func (r *shareReader) look() {
 }
 
 // grow starts a new head chunk, letting the readers of the oldest go
-// first where the tape would pass its budget.
+// first where the tape would pass its budget. Before it lets a reader
+// go, it yields its thread (runtime.Gosched) up to shareYields times,
+// returning with no new chunk: where the readers outnumber the threads
+// that run them (one thread, as scripts/instructions.sh counts, or more
+// workers than cores), the one behind, or one whose worker has not yet
+// run it, then runs and may leave the oldest chunk, and the replays go
+// on sharing the decode. Yielding never waits: where the reader behind
+// cannot run (it waits for a merge or for a worker, say), the head runs
+// again at once, and after shareYields tries lets it go as before.
 func (s *Share) grow() {
+	if s.bytes+s.head.size() > s.budget && s.oldest != s.head && s.yields < shareYields && s.readIn(s.oldest) {
+		s.yields++
+		s.mu.Unlock()
+		runtime.Gosched()
+		s.mu.Lock()
+		return
+	}
+	s.yields = 0
 	s.bytes += s.head.size()
 	for s.bytes > s.budget && s.oldest != s.head {
 		old := s.oldest
@@ -255,6 +292,10 @@ func (s *Share) grow() {
 				// view (snap), and old, linked to the tape's later
 				// chunks, is left to the collector.
 				r.gone, r.chunk = true, nil
+				if !r.started {
+					r.fresh = true
+					s.fresh++
+				}
 			}
 		}
 		s.bytes -= old.size()
@@ -263,6 +304,21 @@ func (s *Share) grow() {
 	c := s.chunk()
 	s.head.next = c
 	s.head = c
+}
+
+// shareYields is how many times grow yields its thread to the readers
+// behind before it lets them go.
+const shareYields = 256
+
+// readIn reports whether a reader reads chunk c still, or will (under
+// the lock).
+func (s *Share) readIn(c *tapeChunk) bool {
+	for _, r := range s.readers {
+		if !r.gone && !r.left && r.chunk == c {
+			return true
+		}
+	}
+	return false
 }
 
 // recycle gives back the chunks no reader is in any more.
@@ -397,10 +453,24 @@ func owned(rec Record) Record {
 // chunk: a chunk dropped for the budget links to the tape's later ones,
 // which r would keep from the collector. The records of the last answer
 // stay valid: they hold their array themselves.
+//
+// The last reader to leave the tape (the others let go or gone before)
+// drops its chunks and the pool: the Share stays reachable while its
+// readers read on elsewhere, the ones let go before they started on the
+// next Share, and a tape per Share of a chain would be memory by the
+// number of replays rather than by those in flight.
 func (r *shareReader) leave() {
 	r.left = true
 	r.s.recycle()
 	r.chunk, r.snap = nil, tapeChunk{}
+	s := r.s
+	for _, o := range s.readers {
+		if !o.gone && !o.left {
+			return
+		}
+	}
+	s.pool, s.head, s.bytes = nil, &tapeChunk{}, 0
+	s.oldest = s.head
 }
 
 // goAlone has r read on with a Validator of its own, past the records
@@ -426,6 +496,24 @@ func (r *shareReader) goAlone() {
 	if v.record != r.records {
 		r.err = fmt.Errorf("trace read again: %d records where the shared read had %d", v.record, r.records)
 	}
+}
+
+// join has r, let go before it started, read on the Share of the
+// readers so let go (under the lock), opening it where r is the first
+// of them to start: r's calls go to its reader there (own).
+func (r *shareReader) join() {
+	s := r.s
+	if s.next == nil {
+		v, c, err := s.reopen()
+		if err != nil {
+			r.err = err
+			return
+		}
+		s.next = NewShare(v, c, s.index, s.fresh, s.budget, s.reopen)
+	}
+	v := s.next.Reader(s.seated)
+	s.seated++
+	r.own, r.ownSrc = v, v
 }
 
 // next is Validator.Next on the tape.
@@ -533,6 +621,17 @@ func (r *shareReader) close() error {
 	if !r.left {
 		r.leave()
 	}
+	if r.fresh && r.own == nil && r.err == nil {
+		// Let go before it started, and closed before it started: its
+		// seat on the next Share is given up.
+		r.err = errClosed
+		if s.next == nil {
+			s.fresh--
+		} else {
+			s.next.readers[s.seated].close()
+			s.seated++
+		}
+	}
 	last := !s.closed
 	for _, o := range s.readers {
 		last = last && o.left
@@ -550,6 +649,10 @@ func (r *shareReader) close() error {
 	}
 	return nil
 }
+
+// errClosed is the error of a Share's reader read after it was closed
+// where it had been let go before it started.
+var errClosed = errors.New("trace: a shared read's reader read after it was closed")
 
 // errTape is a Share reader's Validator's err: every call takes the
 // branch of an error, which asks the tape (tapeNext and the others).

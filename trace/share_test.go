@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -339,4 +340,175 @@ func TestShareLoneHeadReadsAlone(t *testing.T) {
 	}
 	r0.Close()
 	r1.Close()
+}
+
+// Readers let go before they start read on a fresh tape of their own,
+// opened by the first of them to start: two replays started beside each
+// other after the first passed the budget share one more decode, and a
+// reader closed before it starts gives up its seat there.
+func TestShareFreshTape(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	// What a Validator of its own answers to a Next, then the transcript.
+	nextThen := func(v *Validator) (string, error) {
+		var b strings.Builder
+		r, err := v.Next()
+		if err != nil {
+			return "", err
+		}
+		describe(&b, r)
+		rest, err := transcript(v, samePlain)
+		return b.String() + rest, err
+	}
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := nextThen(v)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	opened, closed := 0, 0
+	reopen := func() (*Validator, io.Closer, error) {
+		v, c, err := openShareSample()
+		if err != nil {
+			return nil, nil, err
+		}
+		mu.Lock()
+		opened++
+		mu.Unlock()
+		return v, closeCount{c, &closed, &mu}, nil
+	}
+	if v, c, err = reopen(); err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, nil, 4, 1, reopen)
+	r0 := s.Reader(0)
+	if got, err := nextThen(r0); err != nil || got != want {
+		t.Fatalf("reader 0 read %d bytes of answers (%v), want %d", len(got), err, len(want))
+	}
+	r0.Close()
+	if s.pool != nil || s.bytes != 0 || len(s.head.calls) != 0 {
+		t.Errorf("no reader left on the tape, and it keeps %d bytes and a pool of %d chunks", s.bytes, len(s.pool))
+	}
+	if s.fresh != 3 || s.next != nil || opened != 1 {
+		t.Fatalf("after reader 0: %d readers let go before they started, next %p, %d opens; want 3, none, 1", s.fresh, s.next, opened)
+	}
+	s.Reader(3).Close() // never starts
+	r1, r2 := s.Reader(1), s.Reader(2)
+	var b1, b2 strings.Builder
+	for _, x := range []struct {
+		v *Validator
+		b *strings.Builder
+	}{{r1, &b1}, {r2, &b2}} {
+		r, err := x.v.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		describe(x.b, r)
+	}
+	if s.next == nil || len(s.next.readers) != 2 || !s.next.readers[0].started || !s.next.readers[1].started || opened != 2 {
+		t.Fatalf("readers 1 and 2 started: next %p, %d opens; want both on the next tape, 2 opens", s.next, opened)
+	}
+	for i, x := range []struct {
+		v *Validator
+		b *strings.Builder
+	}{{r1, &b1}, {r2, &b2}} {
+		rest, err := transcript(x.v, samePlain)
+		if got := x.b.String() + rest; err != nil || got != want {
+			t.Errorf("reader %d read %d bytes of answers (%v), want %d; first difference at byte %d", i+1, len(got), err, len(want), firstByteDiff(got, want))
+		}
+		x.v.Close()
+	}
+	if opened != closed {
+		t.Errorf("%d sources opened, %d closed", opened, closed)
+	}
+}
+
+// A reader let go before it started and closed after the next tape was
+// opened gives up its seat there: the tape does not keep what it would
+// have read, and every source opened is closed.
+func TestShareFreshSeatClosed(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	want := sampleTranscript(t, samePlain)
+	var mu sync.Mutex
+	opened, closed := 0, 0
+	reopen := func() (*Validator, io.Closer, error) {
+		v, c, err := openShareSample()
+		if err != nil {
+			return nil, nil, err
+		}
+		mu.Lock()
+		opened++
+		mu.Unlock()
+		return v, closeCount{c, &closed, &mu}, nil
+	}
+	v, c, err := reopen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, nil, 4, 1, reopen)
+	for i, late := range []int{-1, 3, -1} { // reader 3 closes after reader 1 starts
+		r := s.Reader(i)
+		got, err := transcript(r, samePlain)
+		if err != nil || got != want {
+			t.Errorf("reader %d read %d bytes of answers (%v), want %d", i, len(got), err, len(want))
+		}
+		if late >= 0 {
+			s.Reader(late).Close()
+			if s.next == nil || !s.next.readers[1].left {
+				t.Errorf("reader %d, closed after the next tape opened, did not give up its seat there", late)
+			}
+		}
+		r.Close()
+	}
+	if opened != closed || opened < 2 {
+		t.Errorf("%d sources opened, %d closed; want at least 2, all closed", opened, closed)
+	}
+	if _, err := s.Reader(3).Next(); err == nil {
+		t.Error("reader 3, read after it was closed: no error")
+	}
+}
+
+// On one thread, two readers side by side on a tape of two chunks at
+// most share it to the end: the head yields to the reader behind rather
+// than letting it go, so the trace is opened once.
+func TestShareYieldsToTheReaderBehind(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	want := sampleTranscript(t, samePlain)
+	opened := 0
+	reopen := func() (*Validator, io.Closer, error) {
+		opened++ // one thread: no lock needed
+		return openShareSample()
+	}
+	v, c, err := reopen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, nil, 2, 1, reopen)
+	got := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := s.Reader(i)
+			got[i], _ = transcript(r, samePlain)
+			r.Close()
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i] != want {
+			t.Errorf("reader %d read %d bytes of answers, want %d", i, len(got[i]), len(want))
+		}
+	}
+	if opened != 1 {
+		t.Errorf("the trace was opened %d times, want once: a reader was let go", opened)
+	}
 }
