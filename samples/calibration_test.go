@@ -399,8 +399,9 @@ func TestSSSPFitsCapture(t *testing.T) {
 	// solved from (relaxations 2 and 5, relaxation 6's CTA 0) and the
 	// child whose 32 edges lower nothing (child 2). Held out, each may
 	// shrink but not grow past today's miss (heldOut): relaxation 1 ran
-	// on cold caches (its empty CTAs took 2016 cycles against 303 warm);
-	// 3 and 4 launch, and their launching warp reaches the launch ~800
+	// on cold caches (its empty CTAs took 2016 cycles against 303 warm),
+	// which the cold start (coldstart.go, fitted on join) prices; 3 and
+	// 4 launch, and their launching warp reaches the launch ~800
 	// cycles later than the model's prologue; relaxation 6's last CTAs
 	// share an SM with seven others; child 1 lowers 30 of its 32 edges.
 	for _, i := range []int{1, 4} {
@@ -412,7 +413,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	for _, h := range []struct {
 		i     int
 		worst float64
-	}{{0, 1.29}, {2, 1.02}, {3, 1.08}} { // 0.78×, 1.01×, 0.93× today
+	}{{0, 1.11}, {2, 1.02}, {3, 1.08}} { // 1.09×, 1.01×, 0.93× today
 		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
 		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
@@ -497,10 +498,12 @@ func TestJoinFitsCapture(t *testing.T) {
 	}{
 		{0, "join_bounds (fitted)", true, 0},
 		{5, "join_scan_blocks, warm (fitted)", true, 0},
-		{1, "join_scan_blocks, cold", false, 1 / 0.57},
+		{1, "join_scan_blocks, cold", false, 1.15},     // 1.13×: its cold start (coldstart.go) over a warm fit that fetches from the L2
+		{2, "join_scan_totals, cold", false, 1.14},     // 1.11×
+		{3, "join_scan_distribute, cold", false, 1.16}, // 0.88×
 		{6, "join_scan_totals, warm", false, 1 / 0.76},
 		{7, "join_scan_distribute, warm", false, 1 / 0.57},
-		{4, "join_main", false, 1 / 0.44},
+		{4, "join_main", false, 1 / 0.82}, // 0.84×: its first wave's cold start (coldstart.go)
 		{8, "join_gather", false, 1 / 0.21},
 	} {
 		r := got[tc.i].cta / want[tc.i].cta
@@ -546,7 +549,10 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 	// Each relaxation's kernel too, today's factor and a little: the
 	// busy CTAs of relaxations 2-6 and 8 run longer in the capture
 	// (docs/calibration.md names what the model lacks).
-	worst := []float64{1.02, 1.23, 1.27, 1.30, 1.07, 1.29, 1.13, 1.52} // 1.00, 0.83, 0.80, 0.78, 0.95, 0.79, 0.90, 0.67× today
+	// Relaxation 1 was 1.00× before its cold start (coldstart.go) was
+	// charged; the term is in this capture too (the run's first
+	// relaxation), so what is over is the model's other terms.
+	worst := []float64{1.05, 1.23, 1.27, 1.30, 1.07, 1.29, 1.13, 1.52} // 1.03, 0.83, 0.80, 0.78, 0.95, 0.79, 0.90, 0.67× today
 	var g, w float64
 	for i := range got {
 		g, w = g+got[i].span, w+want[i].span
@@ -648,11 +654,11 @@ func TestJoinHeldOut30720(t *testing.T) {
 		got, want float64
 		worst     float64 // today's and a little
 	}{
-		{"makespan", got.makespan, want.makespan, 1.23},                             // 0.83×
+		{"makespan", got.makespan, want.makespan, 1.17},                             // 0.87×
 		{"children launched", got.children, want.children, 1.05},                    // 1.01×
 		{"a child's CTA", got.childCTA, want.childCTA, 1.08},                        // 0.95×
-		{"the main join kernel", got.main, want.main, 1.13},                         // 0.90×
-		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.22}, // 0.84×
+		{"the main join kernel", got.main, want.main, 1.09},                         // 0.93×
+		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.07}, // 0.95×
 	} {
 		t.Logf("%s: model %.0f, captured %.0f (%.2f×)", c.what, c.got, c.want, c.got/c.want)
 		heldOut(t, "join-30720 "+c.what, c.got/c.want, c.worst)

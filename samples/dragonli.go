@@ -133,6 +133,12 @@ type dlKernel struct {
 	// step (SIMT), which replaces the longest of its lanes' dlLane.loop.
 	warp func(lo, hi int) int64
 	mix  warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
+	// cold is the cold start (coldstart.go) each warp of a first-wave
+	// CTA pays before its first chunk, where this launch is the first of
+	// its code in the program (0 otherwise), and wave the CTAs of that
+	// first wave; the stall issues nothing, so it counts as a wait.
+	cold int64
+	wave int
 }
 
 // dlWarps is a persistent CTA's warps as its chunks advance them: each
@@ -152,6 +158,11 @@ type dlWarps struct {
 func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	n := ceilDiv(k.block, warpSize)
 	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n)}
+	if c < k.wave {
+		for w := range ws.t {
+			ws.t[w], ws.wait[w] = k.cold, k.cold
+		}
+	}
 	var sites []dlSite
 	for lo := c * k.block; lo < k.n; lo += dragonliCTAs * k.block {
 		sites = k.chunk(ws, c, lo, min(lo+k.block, k.n), sites)

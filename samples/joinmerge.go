@@ -98,6 +98,7 @@ type mergeTrace struct {
 	main        []mergeCTA // join_main's CTAs, by index
 
 	matches, joined, maxFound int
+	scanned                   bool // the first prefix scan is written: the scans' code is warm
 
 	out trace.Sink
 	ids dpKernels
@@ -107,6 +108,7 @@ type mergeTrace struct {
 // the barriers'), its launch sites in loop order, and its output pairs.
 type mergeCTA struct {
 	cycles  int64
+	cold    int64 // of cycles, its cold start (coldstart.go)
 	sites   []mergeSite
 	outputs int
 }
@@ -122,21 +124,23 @@ type mergeSite struct {
 func newMergeTrace(cfg joinConfig, left, right []int32) *mergeTrace {
 	t := &mergeTrace{cfg: cfg, left: left, right: right, parts: mergePartitions(left, right, cfg.grid)}
 	t.main = make([]mergeCTA, len(t.parts))
+	wave := coldWave(cfg.block, joinMainRegs)
 	for id, p := range t.parts {
-		t.main[id] = t.costCTA(p)
+		t.main[id] = t.costCTA(p, coldCTA(id, wave, joinMainColdLines))
 		t.matches += t.main[id].outputs
 	}
 	return t
 }
 
 // costCTA runs partition p's block loop through the cost model: the
-// prologue is the CTA's base with the load of its bounds, each step
-// stages its blocks, and a join step searches, scans and writes; the
-// epilogue stores the CTA's output count and waits for the store's
+// prologue is the CTA's cold start (cold: coldstart.go, for join_main's
+// first wave) and its base with the load of its bounds, each step stages
+// its blocks, and a join step searches, scans and writes; the epilogue
+// stores the CTA's output count and waits for the store's
 // acknowledgement.
-func (t *mergeTrace) costCTA(p mergePartition) mergeCTA {
-	c := mergeCTA{}
-	now := int64(joinCTABaseCycles)
+func (t *mergeTrace) costCTA(p mergePartition, cold int64) mergeCTA {
+	c := mergeCTA{cold: cold}
+	now := cold + joinCTABaseCycles
 	for _, s := range mergeSteps(t.left, t.right, p, t.cfg.block) {
 		now += joinStageCycles()
 		if !s.join {
@@ -164,7 +168,7 @@ func (t *mergeTrace) costCTA(p mergePartition) mergeCTA {
 // records writes the buffers and the five kernels with join_main's
 // children.
 func (t *mergeTrace) records(out trace.Sink) error {
-	t.out, t.ids = out, dpKernels{}
+	t.out, t.ids, t.scanned = out, dpKernels{}, false
 	var heap deviceHeap
 	grid := int64(t.cfg.grid)
 	est := int64(max(len(t.left), len(t.right))) * joinScaleFactor
@@ -186,8 +190,10 @@ func (t *mergeTrace) records(out trace.Sink) error {
 }
 
 // hostKernel declares and host-launches a 1-D kernel and writes its CTAs,
-// warp w of CTA c costing warp(c, w).
-func (t *mergeTrace) hostKernel(name string, grid, regs int, warp func(c, w int) int64) (*trace.Kernel, error) {
+// warp w of CTA c costing warp(c, w) after its cold start cold(c)
+// (coldstart.go; nil for none). The cold start issues nothing: a cold
+// CTA's demand is its kernel's mix over its warm cycles alone.
+func (t *mergeTrace) hostKernel(name string, grid, regs int, cold func(c int) int64, warp func(c, w int) int64) (*trace.Kernel, error) {
 	k := t.ids.declare(name, dpLine(grid), dpLine(t.cfg.block), regs)
 	if err := writeAll(t.out, k, &trace.Launch{Kernel: k.ID}); err != nil {
 		return nil, err
@@ -197,6 +203,14 @@ func (t *mergeTrace) hostKernel(name string, grid, regs int, warp func(c, w int)
 		for w := range rec.WarpCycles {
 			rec.WarpCycles[w] = warp(c, w)
 		}
+		if cold != nil {
+			if s := cold(c); s > 0 {
+				joinMixes[name].set(rec, len(rec.WarpCycles))
+				for w := range rec.WarpCycles {
+					rec.WarpCycles[w] += s
+				}
+			}
+		}
 		rec.Cycles = dpWarpMax(rec.WarpCycles)
 		if err := t.out.Write(rec); err != nil {
 			return nil, err
@@ -205,9 +219,13 @@ func (t *mergeTrace) hostKernel(name string, grid, regs int, warp func(c, w int)
 	return k, nil
 }
 
-// bounds writes join_bounds: a thread per partition.
+// bounds writes join_bounds: a thread per partition. It is the
+// program's first kernel, so its first wave starts cold (coldstart.go),
+// its idle warps too: they stall on the same lines.
 func (t *mergeTrace) bounds() error {
-	_, err := t.hostKernel("join_bounds", ceilDiv(t.cfg.grid, t.cfg.block), joinBoundsRegs, func(c, w int) int64 {
+	wave := coldWave(t.cfg.block, joinBoundsRegs)
+	cold := func(c int) int64 { return coldCTA(c, wave, joinBoundsColdLines) }
+	_, err := t.hostKernel("join_bounds", ceilDiv(t.cfg.grid, t.cfg.block), joinBoundsRegs, cold, func(c, w int) int64 {
 		if c*t.cfg.block+w*warpSize >= t.cfg.grid {
 			return idleWarpCycles
 		}
@@ -220,21 +238,30 @@ func (t *mergeTrace) bounds() error {
 // per-CTA values with CTAs of block threads: join_scan_blocks scans each
 // CTA's values, and if there are several CTAs join_scan_totals (one CTA)
 // scans their totals, block at a time, and join_scan_distribute adds
-// them back.
+// them back. The first scan runs each kernel's code cold (coldstart.go),
+// the second warm.
 func (t *mergeTrace) prefixScan() error {
 	n := t.cfg.grid + 1
 	ctas := ceilDiv(n, t.cfg.block)
-	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
+	cold := func(lines int) func(c int) int64 {
+		if t.scanned {
+			return nil
+		}
+		wave := coldWave(t.cfg.block, joinScanRegs)
+		return func(c int) int64 { return coldCTA(c, wave, lines) }
+	}
+	defer func() { t.scanned = true }()
+	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, cold(joinScanBlocksColdLines), func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
 	if err != nil || ctas == 1 {
 		return err
 	}
-	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, func(int, int) int64 {
+	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, cold(joinScanTotalsColdLines), func(int, int) int64 {
 		return joinScanTotalsCycles(ctas, t.cfg.block)
 	})
 	if err != nil {
 		return err
 	}
-	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, func(c, w int) int64 {
+	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, cold(joinScanDistributeColdLines), func(c, w int) int64 {
 		if c*t.cfg.block+w*warpSize >= n {
 			return idleWarpCycles
 		}
@@ -246,7 +273,8 @@ func (t *mergeTrace) prefixScan() error {
 // joinMain writes join_main's CTAs, every warp on its CTA's timeline, then
 // the children of its sites, CTA by CTA.
 func (t *mergeTrace) joinMain() error {
-	k, err := t.hostKernel("join_main", t.cfg.grid, joinMainRegs, func(c, _ int) int64 { return t.main[c].cycles })
+	k, err := t.hostKernel("join_main", t.cfg.grid, joinMainRegs, func(c int) int64 { return t.main[c].cold },
+		func(c, _ int) int64 { return t.main[c].cycles - t.main[c].cold })
 	if err != nil {
 		return err
 	}
@@ -303,7 +331,7 @@ func (t *mergeTrace) inline(grid int) int64 {
 
 // gather writes join_gather: CTA c compacts partition c's outputs.
 func (t *mergeTrace) gather() error {
-	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, func(c, w int) int64 {
+	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, nil, func(c, w int) int64 {
 		return joinGatherWarpCycles(t.main[c].outputs, t.cfg.block, w)
 	})
 	return err

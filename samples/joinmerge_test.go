@@ -144,6 +144,10 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 // one CTA (200>>7) and writes the remaining 72 itself: at 202+120+2·8·30
 // (bits.Len(200) = 8) + (1+8)·98 (256 threads) = 1684, ending at
 // 1684+72·40+120 = 4684.
+//
+// Each is the grid's CTA 0, in join_main's first wave (coldWave), so
+// every time above is later by its cold start, 29 lines at 170 cycles
+// (coldstart.go): 4930.
 func TestMergeCTAByHand(t *testing.T) {
 	sevens := func(n int) []int32 {
 		k := make([]int32, n)
@@ -156,22 +160,23 @@ func TestMergeCTAByHand(t *testing.T) {
 	left, right := sevens(256), []int32{3, 7, 7, 7}
 	dp := newMergeTrace(cfg, left, right).main[0]
 	var sites []mergeSite
-	for _, at := range []int64{1586, 2970} {
+	const cold = 4930
+	for _, at := range []int64{cold + 1586, cold + 2970} {
 		for lane := range 3 {
 			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
 		}
 	}
-	if dp.cycles != 3090 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
-		t.Errorf("dp CTA %+v, want 3090 cycles, 768 outputs, sites %+v", dp, sites)
+	if dp.cycles != cold+3090 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
+		t.Errorf("dp CTA %+v, want %d cycles, 768 outputs, sites %+v", dp, cold+3090, sites)
 	}
 	cfg.threshold = noSites
-	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != 13330 || len(flat.sites) != 0 || flat.outputs != 768 {
-		t.Errorf("flat CTA %+v, want 13330 cycles, 768 outputs, no sites", flat)
+	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != cold+13330 || len(flat.sites) != 0 || flat.outputs != 768 {
+		t.Errorf("flat CTA %+v, want %d cycles, 768 outputs, no sites", flat, cold+13330)
 	}
 	cfg.block, cfg.threshold = 256, 128
 	rem := newMergeTrace(cfg, sevens(200), []int32{7}).main[0]
-	if want := []mergeSite{{at: 1684, found: 200}}; rem.cycles != 4684 || !slices.Equal(rem.sites, want) {
-		t.Errorf("remainder CTA %+v, want 4684 cycles, sites %+v", rem, want)
+	if want := []mergeSite{{at: cold + 1684, found: 200}}; rem.cycles != cold+4684 || !slices.Equal(rem.sites, want) {
+		t.Errorf("remainder CTA %+v, want %d cycles, sites %+v", rem, cold+4684, want)
 	}
 }
 
@@ -247,6 +252,9 @@ func TestMergeTraceRecords(t *testing.T) {
 // and its acknowledgement); join_scan_totals' one trip (2 totals), 1106;
 // join_scan_distribute's 2 CTAs, 202+120 = 322 in the
 // warps holding values (CTA 1's first warp: values 128-130), idle after.
+// The first scan runs cold (coldstart.go): every warp of its CTAs, all in
+// the first wave, adds its kernel's lines at 170 cycles, 6·170 = 1020
+// (2126), 7·170 = 1190 (2296) and 2·170 = 340 (662, idle 360).
 func TestMergeScanKernels(t *testing.T) {
 	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
 	names := map[uint64]string{}
@@ -269,10 +277,12 @@ func TestMergeScanKernels(t *testing.T) {
 	}
 	all, i := []int64{1106, 1106, 1106, 1106}, int64(idleWarpCycles)
 	dist := [][]int64{{322, 322, 322, 322}, {322, i, i, i}}
+	coldBlocks, coldTotals := []int64{2126, 2126, 2126, 2126}, []int64{2296, 2296, 2296, 2296}
+	coldDist := [][]int64{{662, 662, 662, 662}, {662, 340 + i, 340 + i, 340 + i}}
 	for name, w := range map[string][][]int64{
-		"join_scan_blocks":     {all, all, all, all},
-		"join_scan_totals":     {all, all},
-		"join_scan_distribute": slices.Concat(dist, dist),
+		"join_scan_blocks":     {coldBlocks, coldBlocks, all, all},
+		"join_scan_totals":     {coldTotals, all},
+		"join_scan_distribute": slices.Concat(coldDist, dist),
 	} {
 		if !reflect.DeepEqual(warps[name], w) {
 			t.Errorf("%s warps %v, want %v (both scans' CTAs, in order)", name, warps[name], w)

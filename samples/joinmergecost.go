@@ -35,12 +35,14 @@ var (
 
 	// joinBoundsStepCycles is one iteration of join_bounds' binary search
 	// of the right input in global memory: a dependent load at a
-	// data-dependent address, a DRAM access on the kernel's cold caches.
+	// data-dependent address.
 	// Measured: Dragon_li's joinRegFindBoundsKernel searches 1024 keys
 	// twice (22 steps) in 6956 cycles at 837 MHz (capture
-	// dragonli-join-1024), 5867 at 706: (5867 − joinCTABaseCycles −
-	// joinStoreAckCycles()) / 22 = 252 (it was joinGatherCycles, 100, an
-	// assumed L2 round trip; 261 beside the bare load and unawaited
+	// dragonli-join-1024), 5867 at 706, the program's first kernel: (5867
+	// − joinCTABaseCycles − joinStoreAckCycles() − its cold start,
+	// coldStartCycles(joinBoundsColdLines)) / 22 = 190 (it was
+	// joinGatherCycles, 100, an assumed L2 round trip; 252 while the cold
+	// start was in the steps, 261 beside the bare load and unawaited
 	// store).
 	joinBoundsStepCycles = joinBoundsFit()
 )
@@ -208,9 +210,11 @@ func joinPrefixFit() int64 {
 }
 
 // joinBoundsFit is joinBoundsStepCycles solved from the capture: what the
-// bounds CTA leaves after its load and store, over its 22 steps.
+// bounds CTA leaves after its load, its store and its cold start (the
+// program's first kernel: coldStartCycles of joinBoundsColdLines, 1,360
+// cycles), over its 22 steps.
 func joinBoundsFit() int64 {
-	return roundDiv(joinBoundsCaptured-joinCTABaseCycles-joinStoreAckCycles(), 22)
+	return roundDiv(joinBoundsCaptured-joinCTABaseCycles-joinStoreAckCycles()-coldStartCycles(joinBoundsColdLines), 22)
 }
 
 // joinRefit solves join's fitted constants again from the invented ones

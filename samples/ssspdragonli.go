@@ -24,6 +24,10 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles, idle: ssspIdlePassCycles,
 		lane: func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
+	if t.iterations == 0 {
+		// The first relaxation runs the code cold (coldstart.go).
+		k.cold, k.wave = coldStartCycles(ssspRelaxColdLines), coldWave(t.block, ssspRelaxRegs)
+	}
 	parent := t.ids.declare("sssp_relax", dpLine(dragonliCTAs), dpLine(t.block), ssspRelaxRegs)
 	sites, err := dlParent(t.out, parent, k)
 	if err != nil {
