@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/gpureplay/gpureplay/internal/eventq"
+
 // Plain ends: a CTA placed by placePlain is no more than its room on
 // its SM and its kernel, and, where its end is an event, its length, all
 // known as it is placed; its stall is none. It takes no CTA record. Its
@@ -63,18 +65,24 @@ func (p *plainKernels) drop(k *Kernel) {
 //
 // An end event's CTA is most often one of a wave that ends in one cycle
 // (CTAs of one length placed together), whose events the queue keeps in
-// its ties run: it takes the next of them itself (eventq's TieNext and
-// PopTie, both inlined), as the loop would next, counting each towards
-// the loop's checkpoint (eventClock.left) and stopping short of it, or
-// of an error.
+// its ties run: it takes the rest of them itself (eventq's Wave: read
+// one by one, popped together), as the loop would next, counting each
+// towards the loop's checkpoint (eventClock.left) and stopping short of
+// it. Those it has read are popped before anything that may schedule an
+// event (a record's end, a kernel's last CTA's) and before it returns.
 //
 //go:noinline
 func (e *engine) ctaEnded(ref, n int32) {
+	c := &e.clock
+	var w eventq.Wave // the rest of the wave, its first j read but not yet popped
+	j := 0
 	for {
 		if n == 0 {
+			c.left -= c.q.PopWave(j)
+			w, j = nil, 0
 			e.ctaEnd(e.ctas.at(ref))
 		} else {
-			k, s, now := e.ctas.plainKernel(max(n, -n)), e.sms.at(int(ref)), e.clock.t
+			k, s, now := e.ctas.plainKernel(max(n, -n)), e.sms.at(int(ref)), c.t
 			if n < 0 { // its length known only now: its warp-cycles by parts
 				e.sms.endedAt(k.decl.need, now)
 			}
@@ -84,19 +92,28 @@ func (e *engine) ctaEnded(ref, n int32) {
 			e.out.ctaEnded(now, 0)
 			e.sites.ctaEnded(!k.host)
 			if k.done++; k.done >= k.total {
+				c.left -= c.q.PopWave(j) // drained may schedule events
+				w, j = nil, 0
 				e.ctas.plainDone(k)
 				e.drained(k)
 			}
 		}
-		c := &e.clock
-		if n < 0 || c.left <= 1 {
-			return // a job's, from shareWake; or the loop looks up after this event
+		if n < 0 {
+			return // a job's, from shareWake
 		}
-		if !c.q.TieNext(uint8(evCTAEnd)) {
+		if j == len(w) { // its read events popped, the wave's rest taken
+			if c.left -= c.q.PopWave(j); c.left <= 1 {
+				return // the loop looks up after this event
+			}
+			if w, j = c.q.TieWave(c.left-1), 0; len(w) == 0 {
+				return
+			}
+		}
+		kind, r, a := w.At(j)
+		if kind != uint8(evCTAEnd) {
+			c.left -= c.q.PopWave(j)
 			return
 		}
-		ev := c.q.PopTie()
-		ref, n = ev.Ref, ev.Aux
-		c.left--
+		ref, n, j = r, a, j+1
 	}
 }

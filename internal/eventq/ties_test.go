@@ -171,13 +171,14 @@ func TestPushTieTakesOnlyTies(t *testing.T) {
 	}
 }
 
-// PopTie pops what Pop would, where TieNext says it may: over random
+// A wave gives what Pop would, where TieWave gives one: over random
 // schedules of waves (ties) and other events of two kinds, with pops now
-// through PopTie where TieNext reports the next of one kind or the
-// other (else Pop), the queue gives the 4-ary heap's order. Fails where
-// PopTie pops an event not the earliest, of another kind, or leaves the
-// run or the heap out of order; and where it never pops at all.
-func TestPopTieMatchesHeap(t *testing.T) {
+// through a wave of at most a few events read while they are of one kind
+// or the other and popped with PopWave (else Pop), the queue gives the
+// 4-ary heap's order. Fails where a wave's event is not the earliest,
+// where a wave is longer than asked, or where PopWave leaves
+// the run or the heap out of order; and where no wave is ever read.
+func TestWaveMatchesHeap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	took := 0
 	for run := range 200 {
@@ -186,15 +187,29 @@ func TestPopTieMatchesHeap(t *testing.T) {
 		now := int64(0)
 		for i := range 2000 {
 			if rng.IntN(3) == 0 && h.Len() > 0 {
-				kind := uint8(1 + rng.IntN(2))
-				var got Event
-				if ok := q.TieNext(kind); ok {
-					if got, took = q.PopTie(), took+1; got.Kind != kind {
-						t.Fatalf("run %d step %d: PopTie after TieNext(%d) popped %+v", run, i, kind, got)
-					}
-				} else {
-					got = q.Pop()
+				kind, most := uint8(1+rng.IntN(2)), 1+rng.IntN(4)
+				w := q.TieWave(most)
+				if len(w) > most {
+					t.Fatalf("run %d step %d: a wave of %d, asked at most %d", run, i, len(w), most)
 				}
+				n := 0
+				for ; n < len(w); n++ {
+					k, ref, aux := w.At(n)
+					if k != kind {
+						break
+					}
+					want := h.Pop()
+					if got := (Event{At: want.At, Ref: ref, Aux: aux, Kind: k}); got != want {
+						t.Fatalf("run %d step %d: wave's event %d of kind %d: %+v, want %+v", run, i, n, kind, got, want)
+					}
+				}
+				if got := q.PopWave(n); got != n || q.Len() != h.Len() {
+					t.Fatalf("run %d step %d: PopWave popped %d, Next gave %d; %d pending, want %d", run, i, got, n, q.Len(), h.Len())
+				}
+				if took += n; n > 0 {
+					continue
+				}
+				got := q.Pop()
 				if want := h.Pop(); got != want {
 					t.Fatalf("run %d step %d: popped %+v, want %+v", run, i, got, want)
 				}
@@ -212,6 +227,6 @@ func TestPopTieMatchesHeap(t *testing.T) {
 		}
 	}
 	if took == 0 {
-		t.Fatal("PopTie never popped")
+		t.Fatal("no wave was read")
 	}
 }
