@@ -218,6 +218,10 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware, row: row})
 				continue
 			}
+			if se.byCommand(*v) { // launchOne's first case, with no call: DTBL's hardware launches
+				se.groups.command(c, &lanes[i], now, cost.front, true, row)
+				continue
+			}
 			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
 			if se.byCommand(*v) {
