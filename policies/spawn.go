@@ -14,10 +14,23 @@ import (
 type spawn struct {
 	cfg model.Config
 	q   ccqs
+	// costs is cfg.LaunchCosts(), made once: SpawnOverhead made it at
+	// every site, a copy of the whole Config each time (BFS --quick:
+	// some 240 instructions a site).
+	costs model.CDP
 }
 
 func newSpawn(cfg model.Config) *spawn {
-	return &spawn{cfg: cfg, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}}
+	return &spawn{cfg: cfg, q: ccqs{window: cfg.Spawn.Window, busyOnly: cfg.Spawn.NCon == "busy"}, costs: cfg.LaunchCosts()}
+}
+
+// overhead is cfg.SpawnOverhead(xw, create): t_overhead for a site of xw
+// lanes.
+func (p *spawn) overhead(xw int64, create bool) int64 {
+	if p.cfg.Spawn.OverheadA < 0 {
+		return p.costs.APICost(xw, create)
+	}
+	return p.cfg.Spawn.OverheadA*xw + p.cfg.Spawn.OverheadB
 }
 
 // Decide implements replay.SiteDecider: Algorithm 1 per launching lane, in
@@ -28,16 +41,17 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 	q.advance(s.Cycle)
 	xw := int64(len(s.Lanes))
 	create := false
-	for _, l := range s.Lanes {
-		create = create || l.CreatesStream
+	for i := range s.Lanes { // by index: a range copied each Lane (BFS --quick: 17 instructions a lane)
+		create = create || s.Lanes[i].CreatesStream
 	}
-	overhead := float64(p.cfg.SpawnOverhead(xw, create))
+	overhead := float64(p.overhead(xw, create))
 	tCTA := q.tCTA()
 	// The verdicts' estimates, one allocation a site: four variables a
 	// lane, each pointed at, were four (BFS --quick: 29.4K, some 150
 	// instructions each in the allocator).
 	est := make([]estimates, len(s.Lanes))
-	for i, l := range s.Lanes {
+	for i := range s.Lanes {
+		l := &s.Lanes[i]
 		x := int64(l.ChildCTAs)
 		e := &est[i]
 		e.child = overhead + float64(x+q.n)*tCTA/max(q.nCon, 1)

@@ -166,7 +166,21 @@ func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
 		return
 	}
 	spec := c.spec()
-	for w := range int(c.k.decl.need.warps) {
+	n := int(c.k.decl.need.warps)
+	if spec.warps == nil {
+		// Every warp's own time is the CTA's (warpCycles), so is every
+		// one's share of the job: worked out once, not once a warp (BFS
+		// --quick under SPAWN: some 40 instructions a child CTA).
+		t := spec.cycles
+		if c.shared {
+			t = scaleTime(ev.Cycle-c.start-c.paused, t, c.alone)
+		}
+		for range n {
+			fn(t)
+		}
+		return
+	}
+	for w := range n {
 		if !c.shared {
 			fn(warpCycles(spec, w))
 			continue
