@@ -104,6 +104,24 @@ func (c closeCount) Close() error {
 	return c.Closer.Close()
 }
 
+// sourceCount reopens the sample for a Share and counts the sources it
+// opened and those closed.
+type sourceCount struct {
+	mu             sync.Mutex
+	opened, closed int
+}
+
+func (sc *sourceCount) reopen() (*Validator, io.Closer, error) {
+	v, c, err := openShareSample()
+	if err != nil {
+		return nil, nil, err
+	}
+	sc.mu.Lock()
+	sc.opened++
+	sc.mu.Unlock()
+	return v, closeCount{c, &sc.closed, &sc.mu}, nil
+}
+
 // A Share's readers, one after another or side by side, with a tape that
 // keeps all or lets them go, and with a reader whose calls part from the
 // others', each read what a Validator of their own reads.
@@ -138,18 +156,8 @@ func TestShareReadsAsAValidator(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			shareChunk = tc.chunk
-			var mu sync.Mutex
-			opened, closed := 0, 0
-			reopen := func() (*Validator, io.Closer, error) {
-				v, c, err := openShareSample()
-				if err != nil {
-					return nil, nil, err
-				}
-				mu.Lock()
-				opened++
-				mu.Unlock()
-				return v, closeCount{c, &closed, &mu}, nil
-			}
+			var sc sourceCount
+			reopen := sc.reopen
 			v, c, err := reopen()
 			if err != nil {
 				t.Fatal(err)
@@ -188,13 +196,13 @@ func TestShareReadsAsAValidator(t *testing.T) {
 					t.Errorf("reader %d read %d bytes of answers, want %d; first difference at byte %d", i, len(got[i]), len(want), firstByteDiff(got[i], want))
 				}
 			}
-			if opened != closed {
-				t.Errorf("%d sources opened, %d closed", opened, closed)
+			if sc.opened != sc.closed {
+				t.Errorf("%d sources opened, %d closed", sc.opened, sc.closed)
 			}
-			if tc.budget == 0 && tc.part == 0 && opened != 1 {
-				t.Errorf("the trace was opened %d times, want once", opened)
+			if tc.budget == 0 && tc.part == 0 && sc.opened != 1 {
+				t.Errorf("the trace was opened %d times, want once", sc.opened)
 			}
-			if (tc.budget == 1 || tc.part > 0) && opened == 1 {
+			if (tc.budget == 1 || tc.part > 0) && sc.opened == 1 {
 				t.Errorf("no reader read on alone")
 			}
 		})
@@ -369,18 +377,8 @@ func TestShareFreshTape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	opened, closed := 0, 0
-	reopen := func() (*Validator, io.Closer, error) {
-		v, c, err := openShareSample()
-		if err != nil {
-			return nil, nil, err
-		}
-		mu.Lock()
-		opened++
-		mu.Unlock()
-		return v, closeCount{c, &closed, &mu}, nil
-	}
+	var sc sourceCount
+	reopen := sc.reopen
 	if v, c, err = reopen(); err != nil {
 		t.Fatal(err)
 	}
@@ -393,8 +391,8 @@ func TestShareFreshTape(t *testing.T) {
 	if s.pool != nil || s.bytes != 0 || len(s.head.calls) != 0 {
 		t.Errorf("no reader left on the tape, and it keeps %d bytes and a pool of %d chunks", s.bytes, len(s.pool))
 	}
-	if s.fresh != 3 || s.next != nil || opened != 1 {
-		t.Fatalf("after reader 0: %d readers let go before they started, next %p, %d opens; want 3, none, 1", s.fresh, s.next, opened)
+	if s.fresh != 3 || s.next != nil || sc.opened != 1 {
+		t.Fatalf("after reader 0: %d readers let go before they started, next %p, %d opens; want 3, none, 1", s.fresh, s.next, sc.opened)
 	}
 	s.Reader(3).Close() // never starts
 	r1, r2 := s.Reader(1), s.Reader(2)
@@ -409,8 +407,8 @@ func TestShareFreshTape(t *testing.T) {
 		}
 		describe(x.b, r)
 	}
-	if s.next == nil || len(s.next.readers) != 2 || !s.next.readers[0].started || !s.next.readers[1].started || opened != 2 {
-		t.Fatalf("readers 1 and 2 started: next %p, %d opens; want both on the next tape, 2 opens", s.next, opened)
+	if s.next == nil || len(s.next.readers) != 2 || !s.next.readers[0].started || !s.next.readers[1].started || sc.opened != 2 {
+		t.Fatalf("readers 1 and 2 started: next %p, %d opens; want both on the next tape, 2 opens", s.next, sc.opened)
 	}
 	for i, x := range []struct {
 		v *Validator
@@ -422,8 +420,8 @@ func TestShareFreshTape(t *testing.T) {
 		}
 		x.v.Close()
 	}
-	if opened != closed {
-		t.Errorf("%d sources opened, %d closed", opened, closed)
+	if sc.opened != sc.closed {
+		t.Errorf("%d sources opened, %d closed", sc.opened, sc.closed)
 	}
 }
 
@@ -434,18 +432,8 @@ func TestShareFreshSeatClosed(t *testing.T) {
 	defer func(n int) { shareChunk = n }(shareChunk)
 	shareChunk = 4
 	want := sampleTranscript(t, samePlain)
-	var mu sync.Mutex
-	opened, closed := 0, 0
-	reopen := func() (*Validator, io.Closer, error) {
-		v, c, err := openShareSample()
-		if err != nil {
-			return nil, nil, err
-		}
-		mu.Lock()
-		opened++
-		mu.Unlock()
-		return v, closeCount{c, &closed, &mu}, nil
-	}
+	var sc sourceCount
+	reopen := sc.reopen
 	v, c, err := reopen()
 	if err != nil {
 		t.Fatal(err)
@@ -465,8 +453,8 @@ func TestShareFreshSeatClosed(t *testing.T) {
 		}
 		r.Close()
 	}
-	if opened != closed || opened < 2 {
-		t.Errorf("%d sources opened, %d closed; want at least 2, all closed", opened, closed)
+	if sc.opened != sc.closed || sc.opened < 2 {
+		t.Errorf("%d sources opened, %d closed; want at least 2, all closed", sc.opened, sc.closed)
 	}
 	if _, err := s.Reader(3).Next(); err == nil {
 		t.Error("reader 3, read after it was closed: no error")
