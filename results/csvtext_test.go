@@ -33,11 +33,7 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 		{Name: "i32", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	}
-	var all []arrow.Field
-	for _, name := range []string{"trace", "policy", "params"} {
-		all = append(all, arrow.Field{Name: name, Type: arrow.BinaryTypes.String})
-	}
-	s := arrow.NewSchema(append(all, rest...), nil)
+	s := withRunFields(rest)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(rest, nil))
 	defer b.Release()
 	var lines [][]string
@@ -116,11 +112,7 @@ func TestCSVManyRows(t *testing.T) {
 		{Name: "plain", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "none", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	}
-	var all []arrow.Field
-	for _, name := range []string{"trace", "policy", "params"} {
-		all = append(all, arrow.Field{Name: name, Type: arrow.BinaryTypes.String})
-	}
-	s := arrow.NewSchema(append(all, rest...), nil)
+	s := withRunFields(rest)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(rest, nil))
 	defer b.Release()
 	strs := []string{"k", "a kernel name long enough to need more than a slot", "x,y", strings.Repeat("q\"", 20), ""}
@@ -194,4 +186,14 @@ func TestCSVManyRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withRunFields is the schema of a table file whose columns past a run's
+// (trace, policy, params) are rest.
+func withRunFields(rest []arrow.Field) *arrow.Schema {
+	var all []arrow.Field
+	for _, name := range []string{"trace", "policy", "params"} {
+		all = append(all, arrow.Field{Name: name, Type: arrow.BinaryTypes.String})
+	}
+	return arrow.NewSchema(append(all, rest...), nil)
 }
