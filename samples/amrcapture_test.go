@@ -29,8 +29,47 @@ type amrLevel struct {
 // 1397e03), so it is the importer's choice among same-named parents.
 func amrLevels(t *testing.T, recs []trace.Record, host string, last int) (levels []amrLevel, hostCTAs []int64, deeper int) {
 	t.Helper()
+	depth, orphan := kernelDepths(recs, host)
+	if orphan != nil {
+		t.Fatalf("kernel %d launched by kernel %d, which is neither %s nor its descendant", orphan.Kernel, orphan.Parent.Kernel, host)
+	}
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Launch:
+			d, ok := depth[r.Kernel]
+			if !ok || d == 0 {
+				continue
+			}
+			if d > last {
+				deeper++
+				d = last
+			}
+			for len(levels) < d {
+				levels = append(levels, amrLevel{})
+			}
+			levels[d-1].children++
+		case *trace.CTA:
+			d, ok := depth[r.Kernel]
+			switch {
+			case !ok:
+			case d == 0:
+				hostCTAs = append(hostCTAs, r.Cycles)
+			default:
+				levels[min(d, last)-1].ctas++
+				levels[min(d, last)-1].ctaCycles += r.Cycles
+			}
+		}
+	}
+	return levels, hostCTAs, deeper
+}
+
+// kernelDepths gives each kernel of a CDP trace its depth below the host
+// kernels named with host (0), and the first launch whose parent is
+// neither such a kernel nor a descendant of one (nil if none). Other host
+// kernels have no depth.
+func kernelDepths(recs []trace.Record, host string) (depth map[uint64]int, orphan *trace.Launch) {
 	names := map[uint64]string{}
-	depth := map[uint64]int{}
+	depth = map[uint64]int{}
 	for _, r := range recs {
 		switch r := r.(type) {
 		case *trace.Kernel:
@@ -40,34 +79,14 @@ func amrLevels(t *testing.T, recs []trace.Record, host string, last int) (levels
 				if strings.Contains(names[r.Kernel], host) {
 					depth[r.Kernel] = 0
 				}
-				continue
-			}
-			d, ok := depth[r.Parent.Kernel]
-			if !ok {
-				t.Fatalf("kernel %d launched by kernel %d, which is neither %s nor its descendant", r.Kernel, r.Parent.Kernel, host)
-			}
-			if d >= last {
-				deeper++
-				d = last - 1
-			}
-			depth[r.Kernel] = d + 1
-			for len(levels) <= d {
-				levels = append(levels, amrLevel{})
-			}
-			levels[d].children++
-		case *trace.CTA:
-			d, ok := depth[r.Kernel]
-			switch {
-			case !ok:
-			case d == 0:
-				hostCTAs = append(hostCTAs, r.Cycles)
-			default:
-				levels[d-1].ctas++
-				levels[d-1].ctaCycles += r.Cycles
+			} else if d, ok := depth[r.Parent.Kernel]; ok {
+				depth[r.Kernel] = d + 1
+			} else if orphan == nil {
+				orphan = r
 			}
 		}
 	}
-	return levels, hostCTAs, deeper
+	return depth, orphan
 }
 
 // TestAMRLevelsCapture holds amr code=dragonli against GPGPU-Sim's run
@@ -211,25 +230,11 @@ func TestAMRFitsCapture(t *testing.T) {
 
 	// Level 3: the children of level-2 kernels.
 	leaves := func(recs []trace.Record, host string) []int64 {
-		names := map[uint64]string{}
-		depth := map[uint64]int{}
+		depth, _ := kernelDepths(recs, host)
 		var cs []int64
 		for _, r := range recs {
-			switch r := r.(type) {
-			case *trace.Kernel:
-				names[r.ID] = r.Name
-			case *trace.Launch:
-				if r.Parent == nil {
-					if strings.Contains(names[r.Kernel], host) {
-						depth[r.Kernel] = 0
-					}
-				} else if d, ok := depth[r.Parent.Kernel]; ok {
-					depth[r.Kernel] = d + 1
-				}
-			case *trace.CTA:
-				if depth[r.Kernel] == 3 {
-					cs = append(cs, r.Cycles)
-				}
+			if r, ok := r.(*trace.CTA); ok && depth[r.Kernel] == 3 {
+				cs = append(cs, r.Cycles)
 			}
 		}
 		slices.Sort(cs)
