@@ -1,0 +1,578 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ulikunitz/xz"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// TestDTBLForkFlatDecomposition holds the named differences of
+// validation-dtbl-fork's flat table (docs/validation.md, the DTBL fork's
+// "Named differences") to the fork's captures, so the doc cannot drift
+// from them. Each Dragon_li CDP → Reg prediction outside 15% is split by
+// host kernel (the prediction's span of each, from capture A converted
+// with inline=loop and the fork's loop rule and replayed under flat,
+// against the Reg run's measured span) and the host's part (the gaps
+// between kernels); the parts add up to the makespans' difference. Then
+// the numbers each mechanism rests on:
+//
+//   - BFS: A's expansion CTAs with no frontier entry against B's (the CDP
+//     kernel runs its CTA body on every CTA, the Reg kernel skips it); B's
+//     root CTA on the three trees as once-only cycles plus a lone lane's
+//     edge (fitted on two, the third held within 2%); and the second
+//     expansion's CTAs whose many lanes loop side by side, per iteration
+//     of the loop against the lone lane's edge.
+//   - SSSP on R-MAT 11: the source's child priced per edge against B's
+//     lone lane, and B's second relaxation run as SIMT runs the Reg loop
+//     (the group iterations of TestDragonliRmat11Decomposition's model,
+//     from the graph), on the fork's cycles.
+//   - JOIN: the main join's CTA cycles in both runs, what A's launching
+//     lanes are charged side by side and in turn, the output rows (the
+//     Reg run's log) and the kernels' registers (their residency).
+func TestDTBLForkFlatDecomposition(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir("../..")
+	f, err := newForkStudy(&experiment{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := forkNamedDifferences(filepath.Join("docs", "validation.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	say := func(format string, a ...any) { want = append(want, fmt.Sprintf(format, a...)) }
+
+	runs := map[string]forkFlatRun{}
+	for _, name := range []string{"dragonli-bfs-tree", "dragonli-bfs-tree400", "dragonli-bfs-tree1000", "dragonli-sssp-rmat11", "dragonli-join-30720"} {
+		r, err := forkFlatKernels(f, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[name] = r
+		t.Logf("%s: predicted %d, B %d (%+d, %s); host's part %+d", name, r.predicted, r.b.end, r.total(), relErr(float64(r.predicted), float64(r.b.end)), r.host)
+		for i := range r.pred {
+			t.Logf("  %d %s: predicted %d, B %d (%+d)", i, kernelFunc(r.names[i]), r.pred[i], r.meas[i], r.pred[i]-r.meas[i])
+		}
+		say("%s cycles (%s against %s)", signed(r.total()), commas(r.predicted), commas(r.b.end))
+	}
+
+	// BFS: host kernels memset, memset, then expansion and contraction
+	// three times.
+	for _, name := range []string{"dragonli-bfs-tree", "dragonli-bfs-tree400", "dragonli-bfs-tree1000"} {
+		r := runs[name]
+		if len(r.pred) != 8 {
+			t.Fatalf("%s: %d host kernels, want 8 (2 memsets, 3 expansions, 3 contractions)", name, len(r.pred))
+		}
+		var memsets, contractions int64
+		for _, i := range []int{0, 1} {
+			memsets += r.pred[i] - r.meas[i]
+		}
+		for _, i := range []int{3, 5, 7} {
+			contractions += r.pred[i] - r.meas[i]
+		}
+		if memsets+contractions+r.host+(r.pred[2]-r.meas[2])+(r.pred[4]-r.meas[4])+(r.pred[6]-r.meas[6]) != r.total() {
+			t.Fatalf("%s: parts do not add up to %d", name, r.total())
+		}
+		// The third expansion (the leaves) launches nothing.
+		if _, _, err := childrenOf(r.a.trace, 6); err == nil {
+			t.Errorf("%s: the third expansion launches children", name)
+		}
+		say("the expansions %s, %s and %s, the contractions %s, the memsets %s, the host's part %s",
+			signed(r.pred[2]-r.meas[2]), signed(r.pred[4]-r.meas[4]), signed(r.pred[6]-r.meas[6]), signed(contractions), signed0(memsets), signed(r.host))
+	}
+	// Empty CTAs: the first expansion's frontier is the root alone, so
+	// every CTA but CTA 0 has no entry.
+	var emptyA, emptyB [3]int64
+	var root [3]int64 // B's CTA 0 of its first expansion
+	var aOwn, aInline [3]int64
+	for i, name := range []string{"dragonli-bfs-tree", "dragonli-bfs-tree400", "dragonli-bfs-tree1000"} {
+		r := runs[name]
+		ca, err := hostKernelCTAs(r.a.trace, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb, err := hostKernelCTAs(r.b.trace, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emptyA[i], emptyB[i] = medianBut0(ca), medianBut0(cb)
+		root[i] = cb[0]
+		own, inl, err := ctaInline(r.a.trace, 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		aOwn[i], aInline[i] = own, inl
+		t.Logf("%s first expansion: empty CTAs a median %d (A) and %d (B); CTA 0: A's own %d, inlined %d; B's %d", name, emptyA[i], emptyB[i], own, inl, root[i])
+	}
+	say("a median %s, %s and %s cycles on the three trees against the Reg kernel's %s, %s and %s",
+		commas(emptyA[0]), commas(emptyA[1]), commas(emptyA[2]), commas(emptyB[0]), commas(emptyB[1]), commas(emptyB[2]))
+	third := [3]int64{}
+	for i, name := range []string{"dragonli-bfs-tree", "dragonli-bfs-tree400", "dragonli-bfs-tree1000"} {
+		third[i] = runs[name].pred[6] - runs[name].meas[6]
+		if emptyA[i] < 2*emptyB[i] {
+			t.Errorf("%s: A's empty expansion CTAs a median %d cycles, B's %d: not the CDP body's cost", name, emptyA[i], emptyB[i])
+		}
+	}
+	say("the third (the leaves) is predicted %s, %s and %s cycles long", signed(third[0]), signed(third[1]), signed(third[2]))
+	// B's root CTA: x + d·e on the trees' root degrees 200, 400, 1,000.
+	degs := [3]int64{200, 400, 1000}
+	for i, g := range []string{filepath.Join("whatif", "dragonli-tree-200-4x150.gr"), filepath.Join("whatif", "dragonli-tree-400-100x130.gr.xz"), filepath.Join("dtbl-sim", "dragonli-tree-1000-800x130.gr.xz")} {
+		gr, err := readGR(filepath.Join(validationDir, "gpgpusim", g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(gr.degree(0)) != degs[i] {
+			t.Fatalf("%s: the root has %d arcs, want %d", g, gr.degree(0), degs[i])
+		}
+	}
+	edge := float64(root[2]-root[0]) / float64(degs[2]-degs[0])
+	once := round(float64(root[0]) - float64(degs[0])*edge)
+	fit400 := round(float64(once) + float64(degs[1])*edge)
+	t.Logf("B's root CTA: %d once + %.1f an edge; tree400 %d against %d", once, edge, fit400, root[1])
+	if d := float64(fit400-root[1]) / float64(root[1]); d < -0.02 || d > 0.02 {
+		t.Errorf("B's root CTA on tree400: %d cycles, the fit on the other two trees gives %d", root[1], fit400)
+	}
+	ruleEdge := float64(root[0]) / float64(degs[0])
+	say("%s cycles once and %.1f an edge", commas(once), edge)
+	say("the 400-edge root's %s against %s", commas(fit400), commas(root[1]))
+	say("%.1f an edge on the BFS tree", ruleEdge)
+	say("A's CTA 0 has %s cycles of its own and %s inlined (B's %s)", commas(aOwn[0]), commas(aInline[0]), commas(root[0]))
+	// The calibration pair's first expansion: the rule charges the 128
+	// child threads 128/200 of B's root CTA, once-only cycles and all,
+	// and A's CTA 0 keeps its own once-only cycles and its lane's loop
+	// over the 72 edges past the child's.
+	_, kids, err := childrenOf(runs["dragonli-bfs-tree"].a.trace, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := round(float64(kids) * float64(once) / float64(degs[0]))
+	beyond := aOwn[0] - once - round(float64(degs[0]-kids)*edge)
+	t.Logf("bfs-tree first expansion: %d child threads; B's once-only cycles charged again %d; A's own beyond B's once-only cycles and %d edges %d; sum %d against %d",
+		kids, again, degs[0]-kids, beyond, again+beyond, runs["dragonli-bfs-tree"].pred[2]-runs["dragonli-bfs-tree"].meas[2])
+	if d := again + beyond - (runs["dragonli-bfs-tree"].pred[2] - runs["dragonli-bfs-tree"].meas[2]); d < -50 || d > 50 {
+		t.Errorf("bfs-tree's first expansion: %d + %d does not make its %+d", again, beyond, runs["dragonli-bfs-tree"].pred[2]-runs["dragonli-bfs-tree"].meas[2])
+	}
+	say("%s child threads carry %s of B's once-only cycles again", commas(kids), commas(again))
+	say("A's own cycles exceed B's once-only cycles and %s edges by %s", commas(degs[0]-kids), commas(beyond))
+	_, kids1000, err := childrenOf(runs["dragonli-bfs-tree1000"].a.trace, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	say("the 1,000-edge root gives %s and %s (B's %s): its child's %s threads at %.1f an edge", commas(aOwn[2]), commas(aInline[2]), commas(root[2]), commas(kids1000), float64(aInline[2])/float64(kids1000))
+	// Side by side: the second expansion's CTAs whose lanes hold the
+	// children of 130 (150) edges.
+	for i, p := range []struct {
+		name  string
+		edges int64
+	}{{"dragonli-bfs-tree", 150}, {"dragonli-bfs-tree400", 130}, {"dragonli-bfs-tree1000", 130}} {
+		cb, err := hostKernelCTAs(runs[p.name].b.trace, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := slices.Clone(cb)
+		slices.Sort(s)
+		longest := s[len(s)-1]
+		iter := float64(longest-once) / float64(p.edges)
+		t.Logf("%s second expansion: B's longest CTA %d, next %d: %.0f an iteration past the once-only cycles, %.1f× the lone lane's edge", p.name, longest, s[len(s)-2], iter, iter/edge)
+		switch i {
+		case 0:
+			say("the tree's 4 lanes of 150 edges take %s cycles, %s an iteration", commas(longest), commas(round(iter)))
+		case 1:
+			say("CTA 0 takes %s cycles and the others at most %s: %s an iteration, %.1f× the lone lane's edge", commas(longest), commas(s[len(s)-2]), commas(round(iter)), iter/edge)
+			// A warp's 32 lanes in turn, each a lone lane's edge.
+			say("32 lone lanes take 32 × %.1f = %s an iteration", edge, commas(round(32*edge)))
+			if q := 32 * edge / iter; q < 1.5 || q > 2.5 {
+				t.Errorf("tree400: 32 lone lanes' edges %.0f cycles against %.0f an iteration (%.2f×, want about twice)", 32*edge, iter, q)
+			}
+		case 2:
+			say("the longest of 7 such CTAs %s, %s an iteration", commas(longest), commas(round(iter)))
+		}
+	}
+
+	// SSSP on R-MAT 11: host kernels a memset and 8 relaxations.
+	r := runs["dragonli-sssp-rmat11"]
+	if len(r.pred) != 9 {
+		t.Fatalf("dragonli-sssp-rmat11: %d host kernels, want 9", len(r.pred))
+	}
+	var restP, restM int64
+	for i := 3; i < 9; i++ {
+		restP, restM = restP+r.pred[i], restM+r.meas[i]
+	}
+	if (r.pred[0]-r.meas[0])+(r.pred[1]-r.meas[1])+(r.pred[2]-r.meas[2])+(restP-restM)+r.host != r.total() {
+		t.Fatal("dragonli-sssp-rmat11: parts do not add up")
+	}
+	say("the first relaxation %s (%s against %s), the second %s (%s against %s), the other six %s, the memset %s, the host's part %s",
+		signed(r.pred[1]-r.meas[1]), commas(r.pred[1]), commas(r.meas[1]), signed(r.pred[2]-r.meas[2]), commas(r.pred[2]), commas(r.meas[2]),
+		signed(restP-restM), signed0(r.pred[0]-r.meas[0]), signed(r.host))
+	srcInline, srcEdges, err := childrenOf(r.a.trace, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := readGR(filepath.Join(validationDir, "gpgpusim", "whatif", "rmat-11-16-1.gr.xz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged, err := firstFrontier(filepath.Join(f.simDir, "dragonli-sssp-rmat11-reg.log.xz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := gr.regSecond()
+	if s.frontier != logged {
+		t.Fatalf("the Reg code's first relaxation from the graph leaves %d entries, the fork's Reg run logs %d", s.frontier, logged)
+	}
+	c1, c2, err := cta0Cycles(r.b.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lone := float64(c1) / float64(gr.degree(0))
+	step := float64(c2) / float64(s.steps)
+	longPer := float64(c2) / float64(s.longest)
+	t.Logf("rmat11: source's child %d threads priced %d, %.0f an edge; B's lone lane %.0f an edge; second relaxation's CTA 0 %d cycles: %d group iterations, %.0f each, %.0f an iteration of its longest lane (%d edges)",
+		srcEdges, srcInline, float64(srcInline)/float64(srcEdges), lone, c2, s.steps, step, longPer, s.longest)
+	say("priced at %s an edge where the Reg run's lone lane takes %s", commas(round(float64(srcInline)/float64(srcEdges))), commas(round(lone)))
+	srcCTAs, srcMedian, err := childCTAs(r.a.trace, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rmat11: the source's child: %d CTAs, a median %d cycles", srcCTAs, srcMedian)
+	say("its %d CTAs a median %s cycles", srcCTAs, commas(srcMedian))
+	say("CTA 0 takes %s cycles: %s group iterations, %s cycles each", commas(c2), commas(s.steps), commas(round(step)))
+	say("%s an iteration of its longest lane (%s edges)", commas(round(longPer)), commas(int64(s.longest)))
+	if q := step / lone; q < 0.5 || q > 1.2 {
+		t.Errorf("rmat11 on the fork: a group iteration %.0f cycles, the lone lane %.0f an edge (%.2f×, want 0.5 to 1.2)", step, lone, q)
+	}
+
+	// JOIN: host kernels find bounds, a scan (3), the main join, a scan
+	// (3), the gather.
+	r = runs["dragonli-join-30720"]
+	if len(r.pred) != 9 || !strings.Contains(r.names[4], "MainJoin") {
+		t.Fatalf("dragonli-join-30720: %d host kernels, the fifth %q; want 9, the fifth the main join", len(r.pred), kernelFunc(r.names[min(4, len(r.names)-1)]))
+	}
+	var otherP, otherM int64
+	for i := range r.pred {
+		if i != 4 {
+			otherP, otherM = otherP+r.pred[i], otherM+r.meas[i]
+		}
+	}
+	if (r.pred[4]-r.meas[4])+(otherP-otherM)+r.host != r.total() {
+		t.Fatal("dragonli-join-30720: parts do not add up")
+	}
+	say("the main join %s (%s against %s), the other eight kernels %s, the host's part %s",
+		signed(r.pred[4]-r.meas[4]), commas(r.pred[4]), commas(r.meas[4]), signed(otherP-otherM), signed(r.host))
+	ownA, inTurn, side, err := mainJoinCTAs(r.a.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownB, _, _, err := mainJoinCTAs(r.b.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := logInt(filepath.Join(f.simDir, "dragonli-join-30720-reg.log.xz"), regexp.MustCompile(`^Join output size (\d+)$`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regsA, err := logInt(filepath.Join(f.simDir, "dragonli-join-30720-cdp.log.xz"), regexp.MustCompile(`^GPGPU-Sim PTX: Kernel '\w*MainJoin\w*' : regs=(\d+),`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regsB, err := logInt(filepath.Join(f.simDir, "dragonli-join-30720-reg.log.xz"), regexp.MustCompile(`^GPGPU-Sim PTX: Kernel '\w*MainJoin\w*' : regs=(\d+),`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	priced := float64(inTurn) / float64(runs["dragonli-join-30720"].childThreads)
+	perRow := float64(ownB-ownA) / float64(rows)
+	t.Logf("join main: A's CTAs %d own + %d side by side (%d in turn), priced %.1f a child thread; B's %d; %d rows: %.1f a row beyond A's own; registers %d and %d",
+		ownA, side, inTurn, priced, ownB, rows, perRow, regsA, regsB)
+	say("B's main join CTAs take %s cycles in all, A's %s of their own and %s inlined side by side (%s in turn)", commas(ownB), commas(ownA), commas(side), commas(inTurn))
+	say("%.1f cycles a row past A's own cycles for its %s rows, where A's children are priced at %.1f a thread", perRow, commas(rows), priced)
+	// GPGPU-Sim 3.x's CTAs an SM by registers (shader_core_config::max_cta,
+	// src/gpgpu-sim/shader.cc:2793 at 68e84ab): 32,768 registers over the
+	// CTA's 128 threads' registers rounded up to 4.
+	resident := func(regs int64) int64 { return 32768 / (128 * ((regs + 3) &^ 3)) }
+	say("%d registers a thread against the CDP kernel's %d, %d CTAs an SM against %d", regsB, regsA, resident(regsB), resident(regsA))
+
+	for _, w := range want {
+		if !strings.Contains(doc, w) {
+			t.Errorf("docs/validation.md's fork named differences do not say %q", w)
+		}
+	}
+}
+
+// signed0 is signed, but 0 for none.
+func signed0(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	return signed(n)
+}
+
+// forkFlatRun is one fork flat prediction split by host kernel.
+type forkFlatRun struct {
+	a, b         simRun
+	names        []string // A's host kernels, in launch order
+	pred, meas   []int64  // the prediction's span of each, B's
+	predicted    int64    // the prediction's makespan
+	host         int64    // the host's part: the gaps' difference
+	childThreads int64    // A's device launches' threads
+}
+
+func (r forkFlatRun) total() int64 { return r.predicted - r.b.end }
+
+// forkFlatKernels replays the fork's name-cdp capture under flat (as
+// validation-dtbl-fork's flat table does) and pairs its host kernels with
+// the name-reg run's in launch order; each pair must be the same code
+// (the CDP build's kernel names "Cdp" where the Reg build's name "Reg").
+func forkFlatKernels(f *forkStudy, name string) (forkFlatRun, error) {
+	var r forkFlatRun
+	var err error
+	if r.a, err = f.convRule(name+"-cdp", "loop"); err != nil {
+		return r, err
+	}
+	if r.b, err = f.conv(name+"-reg", "loop"); err != nil {
+		return r, err
+	}
+	m, kernels, err := f.replayOn(r.a, "flat")
+	if err != nil {
+		return r, err
+	}
+	r.predicted = m
+	var ids []uint64
+	for id, k := range r.b.measured {
+		if k.Parent == 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var sumP, sumM int64
+	for _, k := range kernels {
+		if k.Origin != "host" {
+			continue
+		}
+		i := len(r.pred)
+		if i >= len(ids) {
+			return r, fmt.Errorf("%s: the prediction has more host kernels than the Reg run's %d", name, len(ids))
+		}
+		mk := r.b.measured[ids[i]]
+		if strings.ReplaceAll(k.Name, "Cdp", "Reg") != mk.Name {
+			return r, fmt.Errorf("%s: host kernel %d is %s in A, %s in B", name, i, kernelFunc(k.Name), kernelFunc(mk.Name))
+		}
+		r.names = append(r.names, k.Name)
+		r.pred = append(r.pred, k.EndCycle-k.StartCycle)
+		r.meas = append(r.meas, r.b.ends[ids[i]]-mk.Start)
+		sumP, sumM = sumP+r.pred[i], sumM+r.meas[i]
+	}
+	if len(r.pred) != len(ids) {
+		return r, fmt.Errorf("%s: %d host kernels predicted, the Reg run has %d", name, len(r.pred), len(ids))
+	}
+	r.host = (m - sumP) - (r.b.end - sumM)
+	err = eachRecord(r.a.trace, func(rec trace.Record) {
+		if l, ok := rec.(*trace.Launch); ok && l.Parent != nil {
+			r.childThreads += l.Workload
+		}
+	})
+	return r, err
+}
+
+// kernelFunc is a mangled kernel name's function: the last identifier
+// before its template arguments (bfsCdpExpandKernel).
+func kernelFunc(s string) string {
+	if m := regexp.MustCompile(`([A-Za-z]+Kernel|scan[A-Za-z]+)`).FindString(s); m != "" {
+		return m
+	}
+	return s
+}
+
+// hostKernelCTAs is the CTA cycles (by CTA index) of the trace's n-th
+// host-launched kernel (0 the first).
+func hostKernelCTAs(path string, n int) ([]int64, error) {
+	id, err := nthHostKernel(path, n)
+	if err != nil {
+		return nil, err
+	}
+	var cycles []int64
+	err = eachRecord(path, func(rec trace.Record) {
+		if c, ok := rec.(*trace.CTA); ok && c.Kernel == id {
+			for uint64(len(cycles)) <= c.CTA {
+				cycles = append(cycles, 0)
+			}
+			cycles[c.CTA] = c.Cycles
+		}
+	})
+	if err == nil && len(cycles) < 2 {
+		err = fmt.Errorf("%s: host kernel %d has %d CTAs", path, n, len(cycles))
+	}
+	return cycles, err
+}
+
+// medianBut0 is the median of every CTA's cycles but CTA 0's.
+func medianBut0(cycles []int64) int64 {
+	s := slices.Clone(cycles[1:])
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// ctaInline is a CTA's own cycles in the trace's n-th host kernel and
+// what its launching lanes are charged in all (inline_cycles).
+func ctaInline(path string, n int, cta uint64) (own, inline int64, err error) {
+	id, err := nthHostKernel(path, n)
+	if err != nil {
+		return 0, 0, err
+	}
+	err = eachRecord(path, func(rec trace.Record) {
+		switch r := rec.(type) {
+		case *trace.CTA:
+			if r.Kernel == id && r.CTA == cta {
+				own = r.Cycles
+			}
+		case *trace.Launch:
+			if r.Parent != nil && r.Parent.Kernel == id && r.Parent.CTA == cta {
+				inline += r.InlineCycles
+			}
+		}
+	})
+	return own, inline, err
+}
+
+// childrenOf is what the launches of the trace's n-th host kernel's CTAs
+// are charged (inline_cycles) and their threads.
+func childrenOf(path string, n int) (inline, threads int64, err error) {
+	id, err := nthHostKernel(path, n)
+	if err != nil {
+		return 0, 0, err
+	}
+	err = eachRecord(path, func(rec trace.Record) {
+		if l, ok := rec.(*trace.Launch); ok && l.Parent != nil && l.Parent.Kernel == id {
+			inline, threads = inline+l.InlineCycles, threads+l.Workload
+		}
+	})
+	if err == nil && threads == 0 {
+		err = fmt.Errorf("%s: host kernel %d launched nothing", path, n)
+	}
+	return inline, threads, err
+}
+
+// childCTAs is the CTAs of the kernels the trace's n-th host kernel
+// launches, and their median cycles.
+func childCTAs(path string, n int) (ctas int, median int64, err error) {
+	id, err := nthHostKernel(path, n)
+	if err != nil {
+		return 0, 0, err
+	}
+	kids := map[uint64]bool{}
+	var cycles []int64
+	err = eachRecord(path, func(rec trace.Record) {
+		switch r := rec.(type) {
+		case *trace.Launch:
+			if r.Parent != nil && r.Parent.Kernel == id {
+				kids[r.Kernel] = true
+			}
+		case *trace.CTA:
+			if kids[r.Kernel] {
+				cycles = append(cycles, r.Cycles)
+			}
+		}
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(cycles) == 0 {
+		return 0, 0, fmt.Errorf("%s: host kernel %d's children have no CTAs", path, n)
+	}
+	slices.Sort(cycles)
+	return len(cycles), cycles[len(cycles)/2], nil
+}
+
+// mainJoinCTAs is the main join's (the fifth host kernel's) CTA cycles
+// in all, and what its CTAs' launching lanes are charged: in turn (their
+// sum) and side by side (each warp's most, summed over warps).
+func mainJoinCTAs(path string) (own, inTurn, side int64, err error) {
+	id, err := nthHostKernel(path, 4)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	most := map[[2]uint64]int64{}
+	err = eachRecord(path, func(rec trace.Record) {
+		switch r := rec.(type) {
+		case *trace.CTA:
+			if r.Kernel == id {
+				own += r.Cycles
+			}
+		case *trace.Launch:
+			if r.Parent != nil && r.Parent.Kernel == id {
+				inTurn += r.InlineCycles
+				k := [2]uint64{r.Parent.CTA, uint64(r.Parent.Warp)}
+				most[k] = max(most[k], r.InlineCycles)
+			}
+		}
+	})
+	for _, c := range most {
+		side += c
+	}
+	return own, inTurn, side, err
+}
+
+// logInt is the number re's first group matches on the first line of the
+// xz-compressed log at path that re matches.
+func logInt(path string, re *regexp.Regexp) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r, err := xz.NewReader(f)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			n, err := strconv.ParseInt(m[1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %q: %v", path, sc.Text(), err)
+			}
+			return n, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return 0, fmt.Errorf("%s: no line matches %s", path, re)
+}
+
+// forkNamedDifferences is the DTBL fork section's "Named differences"
+// list in the doc at path: from the line after validation-dtbl-fork's
+// generated block to the next section.
+func forkNamedDifferences(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	s := string(b)
+	i := strings.Index(s, "<!-- experiment: validation-dtbl-fork -->")
+	if i < 0 {
+		return "", fmt.Errorf("%s: no validation-dtbl-fork block", path)
+	}
+	s = s[i:]
+	j := strings.Index(s, "<!-- end experiment -->")
+	if j < 0 {
+		return "", fmt.Errorf("%s: validation-dtbl-fork's block has no end", path)
+	}
+	s = s[j:]
+	if k := strings.Index(s, "\n## "); k >= 0 {
+		s = s[:k]
+	}
+	// The list is wrapped: compare its words, not its lines.
+	return strings.Join(strings.Fields(s), " "), nil
+}
