@@ -190,6 +190,31 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 			say("the tree's 4 lanes of 150 edges take %s cycles, %s an iteration", commas(longest), commas(round(iter)))
 		case 1:
 			say("CTA 0 takes %s cycles and the others at most %s: %s an iteration, %.1f× the lone lane's edge", commas(longest), commas(s[len(s)-2]), commas(round(iter)), iter/edge)
+			// The Reg run's statistics for the kernel (cumulative
+			// counters, so the kernel's less the one before): one global
+			// write a lane's edge, none coalesced.
+			log := filepath.Join(f.simDir, "dragonli-bfs-tree400-reg.log.xz")
+			writes, err := statsDelta(log, 4, "gpgpu_n_mem_write_global")
+			if err != nil {
+				t.Fatal(err)
+			}
+			reads, err := statsDelta(log, 4, "gpgpu_n_mem_read_global")
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr, err := readGR(filepath.Join(validationDir, "gpgpusim", "whatif", "dragonli-tree-400-100x130.gr.xz"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var laneEdges int64
+			for _, v := range gr.to[0] {
+				laneEdges += int64(gr.degree(v))
+			}
+			t.Logf("tree400 second expansion: %d lane-edges, %d global writes, %d reads", laneEdges, writes, reads)
+			if writes < laneEdges {
+				t.Errorf("tree400's second expansion: %d global writes for %d lane-edges: some coalesced", writes, laneEdges)
+			}
+			say("its statistics count %s global writes for its %s lane-edges and %s reads", commas(writes), commas(laneEdges), commas(reads))
 			// A warp's 32 lanes in turn, each a lone lane's edge.
 			say("32 lone lanes take 32 × %.1f = %s an iteration", edge, commas(round(32*edge)))
 			if q := 32 * edge / iter; q < 1.5 || q > 2.5 {
@@ -549,6 +574,56 @@ func logInt(path string, re *regexp.Regexp) (int64, error) {
 		return 0, fmt.Errorf("%s: %w", path, err)
 	}
 	return 0, fmt.Errorf("%s: no line matches %s", path, re)
+}
+
+// statsDelta is the counter key's value in the n-th (0 the first)
+// kernel's statistics block of the xz-compressed GPGPU-Sim log at path
+// less its value in the block before: the kernel's own count (the
+// simulator's counters are the run's totals so far).
+func statsDelta(path string, n int, key string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r, err := xz.NewReader(f)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	named, block := 0, -1 // kernels' blocks so far; this block's index
+	var vals []int64
+	for sc.Scan() {
+		line := sc.Text()
+		if name, ok := strings.CutPrefix(line, "kernel_name = "); ok {
+			block = -1 // a block with no kernel's name is none's
+			if strings.TrimSpace(name) != "" {
+				block, named = named, named+1
+			}
+			continue
+		}
+		if block < 0 || block != len(vals) {
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, key+" = "); ok {
+			x, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %q: %v", path, line, err)
+			}
+			vals = append(vals, x)
+			if block == n {
+				break
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if n < 1 || len(vals) <= n {
+		return 0, fmt.Errorf("%s: %d kernels' statistics give %s, want %d", path, len(vals), key, n+1)
+	}
+	return vals[n] - vals[n-1], nil
 }
 
 // forkNamedDifferences is the DTBL fork section's "Named differences"
