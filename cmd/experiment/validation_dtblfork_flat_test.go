@@ -319,8 +319,44 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 	perRow := float64(ownB-ownA) / float64(rows)
 	t.Logf("join main: A's CTAs %d own + %d side by side (%d in turn), priced %.1f a child thread; B's %d; %d rows: %.1f a row beyond A's own; registers %d and %d",
 		ownA, side, inTurn, priced, ownB, rows, perRow, regsA, regsB)
-	say("B's main join CTAs take %s cycles in all, A's %s of their own and %s inlined side by side (%s in turn)", commas(ownB), commas(ownA), commas(side), commas(inTurn))
-	say("%.1f cycles a row past A's own cycles for its %s rows, where A's children are priced at %.1f a thread", perRow, commas(rows), priced)
+	// The keys again, and the Reg code's passes per CTA.
+	blocks, joined, err := joinBlocks(30720, 64, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if joined != rows {
+		t.Fatalf("the keys made again join %d rows, the Reg run's log %d", joined, rows)
+	}
+	launchesA, err := launchesByCTA(r.a.trace, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cyclesB, err := hostKernelCTAs(r.b.trace, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cyclesB) != len(blocks) {
+		t.Fatalf("the Reg run's main join has %d CTAs, the partition %d", len(cyclesB), len(blocks))
+	}
+	var xs, ys []float64
+	launched := 0
+	for i, b := range blocks {
+		if b.launches != launchesA[uint64(i)] {
+			t.Errorf("main join CTA %d: the keys give %d launches, capture A has %d", i, b.launches, launchesA[uint64(i)])
+		}
+		launched += b.launches
+		xs, ys = append(xs, float64(b.inTurn)), append(ys, float64(cyclesB[i]))
+	}
+	fixed, perRowTurn, r2 := linearFit(xs, ys)
+	t.Logf("join: the keys give %d rows and %d launches; B's main join CTAs %.0f cycles once and %.1f a row in turn (r² %.2f)", joined, launched, fixed, perRowTurn, r2)
+	if r2 < 0.85 {
+		t.Errorf("join: B's CTA cycles against the rows copied in turn: r² %.2f, want 0.85 or more", r2)
+	}
+	say("the join's %s rows and, CTA by CTA, capture A's %s launches", commas(joined), commas(int64(launched)))
+	say("%s cycles once and %.1f a row copied in turn (r² %.2f over its %d CTAs)", commas(round(fixed)), perRowTurn, r2, len(blocks))
+	say("one of A's child threads at %.1f a thread", priced)
+	say("in all B's CTAs take %s cycles, A's %s of their own and %s inlined side by side (%s in turn), %.1f cycles a row past A's own cycles for its %s rows",
+		commas(ownB), commas(ownA), commas(side), commas(inTurn), perRow, commas(rows))
 	// GPGPU-Sim 3.x's CTAs an SM by registers (shader_core_config::max_cta,
 	// src/gpgpu-sim/shader.cc:2793 at 68e84ab): 32,768 registers over the
 	// CTA's 128 threads' registers rounded up to 4.
@@ -340,6 +376,170 @@ func signed0(n int64) string {
 		return "0"
 	}
 	return signed(n)
+}
+
+// joinBlock is what one CTA of Dragon_li's main join does with its
+// partition of the keys.
+type joinBlock struct {
+	launches int   // the CDP code's: threads that found CDP_THRESHOLD (128) rows or more
+	rows     int64 // the rows the block joins
+	passes   int   // the Reg code's stage-copy passes
+	inTurn   int64 // the rows its threads write in turn: each pass's longest loop, summed
+}
+
+// joinBlocks makes testJoin's keys again (left then right, each rand() %
+// m, unseeded, then sorted: joinData.h:33-40 and util/random.h at
+// 1397e03) and runs each CTA's block of the main join as the Reg code
+// does: 240 CTAs of 128 threads (testJoin.cu's settings), CTA c joining
+// the left keys [128c, 128c+128) with the right keys between their
+// bounds (joinRegThreadFindBounds), a thread a right key counting its
+// matches (foundCount), and, where a block's rows outnumber the shared
+// cache's 128 entries (JOIN_BLOCK_CACHE_SIZE = THREADS), the copy loop
+// of joinRegDevice.h:227-259: each pass the threads whose rows fit the
+// cache write them, the rest wait for the next. It returns the blocks
+// and the join's rows in all.
+func joinBlocks(left, right, m int) ([]joinBlock, int64, error) {
+	const threads, ctas, cache = 128, 240, 128
+	g := newGlibcRand(1)
+	l, r := make([]int, left), make([]int, right)
+	for i := range l {
+		l[i] = int(g.next() % int32(m))
+	}
+	for i := range r {
+		r[i] = int(g.next() % int32(m))
+	}
+	slices.Sort(l)
+	slices.Sort(r)
+	part := (left + ctas - 1) / ctas
+	if part != threads {
+		return nil, 0, fmt.Errorf("join: %d left keys make partitions of %d, the model has one block of %d", left, part, threads)
+	}
+	upper := func(xs []int, k int) int { i, _ := slices.BinarySearch(xs, k+1); return i }
+	lower := func(xs []int, k int) int { i, _ := slices.BinarySearch(xs, k); return i }
+	var out []joinBlock
+	var all int64
+	for c := 0; c < ctas; c++ {
+		lb := l[c*part : (c+1)*part]
+		lo, hi := lower(r, lb[0]), upper(r, lb[len(lb)-1])
+		if hi-lo > threads {
+			return nil, 0, fmt.Errorf("join: CTA %d has %d right keys, the model one block of %d", c, hi-lo, threads)
+		}
+		found := make([]int, threads)
+		var b joinBlock
+		total := 0
+		for t := 0; t < hi-lo; t++ {
+			k := r[lo+t]
+			found[t] = upper(lb, k) - lower(lb, k)
+			total += found[t]
+			if found[t] >= 128 {
+				b.launches++
+			}
+		}
+		b.rows, all = int64(total), all+int64(total)
+		index := make([]int, threads)
+		for t, s := 0, 0; t < threads; t++ {
+			index[t], s = s, s+found[t]
+		}
+		done := make([]bool, threads)
+		shared := 0 // sharedCopiedThisTime: set by a thread, else as it was
+		for copied := 0; copied < total || b.passes == 0; {
+			b.passes++
+			if b.passes > total+1 {
+				return nil, 0, fmt.Errorf("join: CTA %d's copy loop does not end", c)
+			}
+			longest := 0
+			for t := range found {
+				if index[t]+found[t] <= cache && !done[t] {
+					longest, done[t] = max(longest, found[t]), true
+				}
+				if index[t] <= cache && index[t]+found[t] > cache {
+					shared = index[t]
+				} else if t == threads-1 && done[t] {
+					shared = index[t] + found[t]
+				}
+			}
+			b.inTurn += int64(longest)
+			if total <= cache {
+				break // the block fits: one pass (joinRegDevice.h:204-219)
+			}
+			for t := range index {
+				index[t] -= shared
+			}
+			copied += shared
+		}
+		out = append(out, b)
+	}
+	return out, all, nil
+}
+
+// glibcRand is glibc's rand(): random_r's TYPE_3 generator, 34 words
+// seeded by the Lehmer generator 16807·x mod 2³¹−1 (Schrage's method),
+// each next word the sum of the words 31 and 3 back, the first 310
+// discarded, an output the word shifted right by one. Seed 1 is rand()
+// unseeded; its first outputs are 1804289383, 846930886, 1681692777.
+type glibcRand struct {
+	w [34]int32
+	i int
+}
+
+func newGlibcRand(seed int32) *glibcRand {
+	g := &glibcRand{}
+	g.w[0] = seed
+	for i := 1; i < 31; i++ {
+		hi, lo := g.w[i-1]/127773, g.w[i-1]%127773
+		x := 16807*lo - 2836*hi
+		if x < 0 {
+			x += 2147483647
+		}
+		g.w[i] = x
+	}
+	for i := 31; i < 34; i++ {
+		g.w[i] = g.w[i-31]
+	}
+	for range 310 {
+		g.next()
+	}
+	return g
+}
+
+func (g *glibcRand) next() int32 {
+	// w holds the last 34 words, the oldest at g.i: the word 31 back is
+	// at g.i+3, the word 3 back at g.i+31.
+	x := int32(uint32(g.w[(g.i+3)%34]) + uint32(g.w[(g.i+31)%34]))
+	g.w[g.i], g.i = x, (g.i+1)%34
+	return int32(uint32(x) >> 1)
+}
+
+// launchesByCTA is the device launches each CTA of the trace's n-th host
+// kernel makes.
+func launchesByCTA(path string, n int) (map[uint64]int, error) {
+	id, err := nthHostKernel(path, n)
+	if err != nil {
+		return nil, err
+	}
+	out := map[uint64]int{}
+	err = eachRecord(path, func(rec trace.Record) {
+		if l, ok := rec.(*trace.Launch); ok && l.Parent != nil && l.Parent.Kernel == id {
+			out[l.Parent.CTA]++
+		}
+	})
+	return out, err
+}
+
+// linearFit is the least-squares line y = a + b·x and its r².
+func linearFit(xs, ys []float64) (a, b, r2 float64) {
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy, syy float64
+	for i := range xs {
+		sx, sy = sx+xs[i], sy+ys[i]
+		sxx, sxy, syy = sxx+xs[i]*xs[i], sxy+xs[i]*ys[i], syy+ys[i]*ys[i]
+	}
+	vx, vy, cxy := n*sxx-sx*sx, n*syy-sy*sy, n*sxy-sx*sy
+	if vx == 0 || vy == 0 {
+		return 0, 0, 0
+	}
+	b = cxy / vx
+	return (sy - b*sx) / n, b, cxy * cxy / (vx * vy)
 }
 
 // forkFlatRun is one fork flat prediction split by host kernel.
@@ -650,4 +850,14 @@ func forkNamedDifferences(path string) (string, error) {
 	}
 	// The list is wrapped: compare its words, not its lines.
 	return strings.Join(strings.Fields(s), " "), nil
+}
+
+// TestGlibcRand holds glibcRand to glibc's rand() unseeded.
+func TestGlibcRand(t *testing.T) {
+	g := newGlibcRand(1)
+	for i, want := range []int32{1804289383, 846930886, 1681692777, 1714636915, 1957747793} {
+		if got := g.next(); got != want {
+			t.Fatalf("output %d: %d, want %d", i, got, want)
+		}
+	}
 }
