@@ -165,11 +165,17 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 	}
 	say("%s child threads carry %s of B's once-only cycles again", commas(kids), commas(again))
 	say("A's own cycles exceed B's once-only cycles and %s edges by %s", commas(degs[0]-kids), commas(beyond))
+	_, kids400, err := childrenOf(runs["dragonli-bfs-tree400"].a.trace, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, kids1000, err := childrenOf(runs["dragonli-bfs-tree1000"].a.trace, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	say("the 1,000-edge root gives %s and %s (B's %s): its child's %s threads at %.1f an edge", commas(aOwn[2]), commas(aInline[2]), commas(root[2]), commas(kids1000), float64(aInline[2])/float64(kids1000))
+	say("the 400- and 1,000-edge roots give %s and %s (B's %s) and %s and %s (B's %s): their children's %s and %s threads at %.1f and %.1f an edge",
+		commas(aOwn[1]), commas(aInline[1]), commas(root[1]), commas(aOwn[2]), commas(aInline[2]), commas(root[2]),
+		commas(kids400), commas(kids1000), float64(aInline[1])/float64(kids400), float64(aInline[2])/float64(kids1000))
 	// Side by side: the second expansion's CTAs whose lanes hold the
 	// children of 130 (150) edges.
 	for i, p := range []struct {
