@@ -124,7 +124,25 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 			t.Errorf("%s: A's empty expansion CTAs a median %d cycles, B's %d: not the CDP body's cost", name, emptyA[i], emptyB[i])
 		}
 	}
-	say("the third (the leaves) is predicted %s, %s and %s cycles long", signed(third[0]), signed(third[1]), signed(third[2]))
+	// The third expansion's frontier: the leaves, the root's children's
+	// arcs. Its turns hold 128 entries a CTA, 240 CTAs a round.
+	var leaves [3]int64
+	for i, g := range []string{filepath.Join("whatif", "dragonli-tree-200-4x150.gr"), filepath.Join("whatif", "dragonli-tree-400-100x130.gr.xz"), filepath.Join("dtbl-sim", "dragonli-tree-1000-800x130.gr.xz")} {
+		gr, err := readGR(filepath.Join(validationDir, "gpgpusim", g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range gr.to[0] {
+			leaves[i] += int64(gr.degree(v))
+		}
+		// CTAs whose last turn holds no entry.
+		last := (leaves[i] + 127) / 128 % 240
+		if last != 0 && 240-last < 120 {
+			t.Errorf("%s: %d leaves leave %d of 240 CTAs' last turns empty, not most", g, leaves[i], 240-last)
+		}
+	}
+	say("the third (the leaves, %s, %s and %s entries, the last turn of most CTAs empty) is predicted %s, %s and %s cycles long",
+		commas(leaves[0]), commas(leaves[1]), commas(leaves[2]), signed(third[0]), signed(third[1]), signed(third[2]))
 	// B's root CTA: x + d·e on the trees' root degrees 200, 400, 1,000.
 	degs := [3]int64{200, 400, 1000}
 	for i, g := range []string{filepath.Join("whatif", "dragonli-tree-200-4x150.gr"), filepath.Join("whatif", "dragonli-tree-400-100x130.gr.xz"), filepath.Join("dtbl-sim", "dragonli-tree-1000-800x130.gr.xz")} {
