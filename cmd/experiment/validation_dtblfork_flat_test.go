@@ -36,9 +36,12 @@ import (
 //     lone lane, and B's second relaxation run as SIMT runs the Reg loop
 //     (the group iterations of TestDragonliRmat11Decomposition's model,
 //     from the graph), on the fork's cycles.
-//   - JOIN: the main join's CTA cycles in both runs, what A's launching
-//     lanes are charged side by side and in turn, the output rows (the
-//     Reg run's log) and the kernels' registers (their residency).
+//   - JOIN: the keys made again (glibc's rand(), seed 1), held to the
+//     Reg run's rows and capture A's launches CTA by CTA; B's main join
+//     CTAs against the rows each writes in turn; what A's launching lanes
+//     are charged side by side and in turn; the kernels' registers.
+//   - The loop rule calibrated on the replay's span instead: what it does
+//     to every pair.
 func TestDTBLForkFlatDecomposition(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
@@ -52,6 +55,16 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 	}
 	var want []string
 	say := func(format string, a ...any) { want = append(want, fmt.Sprintf(format, a...)) }
+
+	trees := make([]*grGraph, len(bfsTrees))
+	for i, tr := range bfsTrees {
+		if trees[i], err = readGR(filepath.Join(validationDir, "gpgpusim", tr.graph)); err != nil {
+			t.Fatal(err)
+		}
+		if trees[i].degree(0) != tr.root {
+			t.Fatalf("%s: the root has %d arcs, want %d", tr.graph, trees[i].degree(0), tr.root)
+		}
+	}
 
 	runs := map[string]forkFlatRun{}
 	for _, name := range []string{"dragonli-bfs-tree", "dragonli-bfs-tree400", "dragonli-bfs-tree1000", "dragonli-sssp-rmat11", "dragonli-join-30720"} {
@@ -127,32 +140,22 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 	// The third expansion's frontier: the leaves, the root's children's
 	// arcs. Its turns hold 128 entries a CTA, 240 CTAs a round.
 	var leaves [3]int64
-	for i, g := range []string{filepath.Join("whatif", "dragonli-tree-200-4x150.gr"), filepath.Join("whatif", "dragonli-tree-400-100x130.gr.xz"), filepath.Join("dtbl-sim", "dragonli-tree-1000-800x130.gr.xz")} {
-		gr, err := readGR(filepath.Join(validationDir, "gpgpusim", g))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, gr := range trees {
 		for _, v := range gr.to[0] {
 			leaves[i] += int64(gr.degree(v))
 		}
 		// CTAs whose last turn holds no entry.
 		last := (leaves[i] + 127) / 128 % 240
 		if last != 0 && 240-last < 120 {
-			t.Errorf("%s: %d leaves leave %d of 240 CTAs' last turns empty, not most", g, leaves[i], 240-last)
+			t.Errorf("%s: %d leaves leave %d of 240 CTAs' last turns empty, not most", bfsTrees[i].graph, leaves[i], 240-last)
 		}
 	}
 	say("the third (the leaves, %s, %s and %s entries, the last turn of most CTAs empty) is predicted %s, %s and %s cycles long",
 		commas(leaves[0]), commas(leaves[1]), commas(leaves[2]), signed(third[0]), signed(third[1]), signed(third[2]))
 	// B's root CTA: x + d·e on the trees' root degrees 200, 400, 1,000.
-	degs := [3]int64{200, 400, 1000}
-	for i, g := range []string{filepath.Join("whatif", "dragonli-tree-200-4x150.gr"), filepath.Join("whatif", "dragonli-tree-400-100x130.gr.xz"), filepath.Join("dtbl-sim", "dragonli-tree-1000-800x130.gr.xz")} {
-		gr, err := readGR(filepath.Join(validationDir, "gpgpusim", g))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if int64(gr.degree(0)) != degs[i] {
-			t.Fatalf("%s: the root has %d arcs, want %d", g, gr.degree(0), degs[i])
-		}
+	var degs [3]int64
+	for i, tr := range bfsTrees {
+		degs[i] = int64(tr.root)
 	}
 	edge := float64(root[2]-root[0]) / float64(degs[2]-degs[0])
 	once := round(float64(root[0]) - float64(degs[0])*edge)
@@ -183,6 +186,72 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 	}
 	say("%s child threads carry %s of B's once-only cycles again", commas(kids), commas(again))
 	say("A's own cycles exceed B's once-only cycles and %s edges by %s", commas(degs[0]-kids), commas(beyond))
+	// The rule's equation on the replay's span instead: each calibration
+	// pair's launched threads priced at (B's root CTA − A's root CTA's
+	// own cycles) over their number, so the root's expansion is exact.
+	alt, err := newForkStudy(&experiment{}, filepath.Join(dir, "span-rule"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c, e [2]float64
+	for i, lr := range loopRuns {
+		a, err := alt.conv(lr.pair+"-cdp", "loop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := alt.conv(lr.pair+"-reg", "loop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		med, err := firstChildMedian(a.trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		longest, err := firstLongestCTA(b.trace, lr.regKernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The root's expansion: the first after the memsets (SSSP's one,
+		// BFS's two).
+		k := 1
+		if lr.regKernel == "bfsRegExpandKernel" {
+			k = 2
+		}
+		own, _, err := ctaInline(a.trace, k, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, kids, err := childrenOf(a.trace, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c[i], e[i] = float64(med), float64(longest-own)/float64(kids)
+	}
+	if alt.loopOnce, alt.loopShare, err = solveLoopRule(c, e); err != nil {
+		t.Fatal(err)
+	}
+	var spanErrs []string
+	for _, p := range dtblForkFlat {
+		if p.inline != "loop" {
+			continue
+		}
+		a, err := alt.convRule(p.cdp, p.inline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := alt.replayOn(a, "flat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spanErrs = append(spanErrs, strings.Replace(relErr(float64(m), float64(f.cycles[p.flat]-1)), "-", "−", 1))
+	}
+	t.Logf("the rule on the replay's span: once %d, share %g: %v", alt.loopOnce, alt.loopShare, spanErrs)
+	var now []string
+	for _, name := range []string{"dragonli-bfs-tree400", "dragonli-bfs-tree1000", "dragonli-sssp-rmat11", "dragonli-join-30720"} {
+		now = append(now, strings.Replace(relErr(float64(runs[name].predicted), float64(runs[name].b.end)), "-", "−", 1))
+	}
+	say("cta_once %d and loop_share %g put the two calibration pairs at %s and %s and the others at %s, %s, %s and %s (from %s, %s, %s and %s)",
+		alt.loopOnce, alt.loopShare, spanErrs[0], spanErrs[1], spanErrs[2], spanErrs[3], spanErrs[4], spanErrs[5], now[0], now[1], now[2], now[3])
 	_, kids400, err := childrenOf(runs["dragonli-bfs-tree400"].a.trace, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -226,14 +295,7 @@ func TestDTBLForkFlatDecomposition(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gr, err := readGR(filepath.Join(validationDir, "gpgpusim", "whatif", "dragonli-tree-400-100x130.gr.xz"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var laneEdges int64
-			for _, v := range gr.to[0] {
-				laneEdges += int64(gr.degree(v))
-			}
+			laneEdges := leaves[1] // the root's children's edges
 			t.Logf("tree400 second expansion: %d lane-edges, %d global writes, %d reads", laneEdges, writes, reads)
 			if writes < laneEdges {
 				t.Errorf("tree400's second expansion: %d global writes for %d lane-edges: some coalesced", writes, laneEdges)
@@ -564,6 +626,17 @@ func linearFit(xs, ys []float64) (a, b, r2 float64) {
 	}
 	b = cxy / vx
 	return (sy - b*sx) / n, b, cxy * cxy / (vx * vy)
+}
+
+// bfsTrees are the fork's BFS out-trees, the pairs' order:
+// dragonli-bfs-tree, -tree400, -tree1000 (the root's arcs).
+var bfsTrees = []struct {
+	graph string // under validation/gpgpusim
+	root  int
+}{
+	{filepath.Join("whatif", "dragonli-tree-200-4x150.gr"), 200},
+	{filepath.Join("whatif", "dragonli-tree-400-100x130.gr.xz"), 400},
+	{filepath.Join("dtbl-sim", "dragonli-tree-1000-800x130.gr.xz"), 1000},
 }
 
 // forkFlatRun is one fork flat prediction split by host kernel.
