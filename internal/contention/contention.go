@@ -47,10 +47,14 @@
 // they were: Settle does not look at them, and only finds the next finish
 // of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
 // job, 16 on an SM, DRAM bound) a CTA's start, end and settles cost the
-// model some 380 instructions (callgrind, --quick: 420 before settleOne,
-// Start's inline insert and the marks as records; 475 before the rates
-// kept, water's records and push's room off its path; 660 with a binary
-// heap per SM, whose pop alone took ~160), its wake-up's event besides. A
+// model some 360 instructions (callgrind, --quick: Wake 118, Start 90,
+// Settle 60 and reschedule 68 of their own, the level and repace 21; 420
+// before settleOne, Start's inline insert and the marks as records; 475
+// before the rates kept, water's records and push's room off its path;
+// 660 with a binary heap per SM, whose pop alone took ~160), its
+// wake-up's events besides (some 145: each filled into the hole its
+// last left in the owner's event queue, 108, see WakeIn, and the moves
+// a moved level asks for, 36). A
 // wake-up moved while still pending goes to the owner's Mover, where one
 // is given, so that the owner can move its event rather than leave it
 // to fire stale (the replay's does: eventq.Queue.Move).
@@ -81,6 +85,8 @@ package contention
 import (
 	"math"
 	"slices"
+
+	"github.com/gpureplay/gpureplay/internal/eventq"
 )
 
 // Demand is what a job asks of the shared hardware per cycle of its own
@@ -113,7 +119,9 @@ type Model struct {
 	width float64 // warp instructions per SM per cycle
 	bw    float64 // DRAM bytes per cycle
 	wake  Waker
-	move  Mover // nil: moves are wake-ups too
+	move  Mover         // nil: moves are wake-ups too
+	q     *eventq.Queue // nil, or where the Waker's wake-ups go: see WakeIn
+	kind  uint8         // their kind there
 
 	sms    []smState
 	water  water      // the SMs' shares and demands the DRAM factor comes from
@@ -139,6 +147,19 @@ func New(sms int, width, bw float64, wake Waker) *Model {
 // MoveWith has the model ask mv, not its Waker, for the wake-ups that
 // supersede a pending one.
 func (m *Model) MoveWith(mv Mover) { m.move = mv }
+
+// WakeIn tells the model that its Waker pushes each wake-up into q as the
+// event {At: at, Kind: kind, Ref: sm, Aux: gen}, and does nothing else:
+// where that Push would fill the hole a Pop left at the root (eventq's
+// Fills), the model fills it itself (FillHole), with no call of the
+// Waker. An SM's wake-up that fired is mostly followed by its next in
+// the same cycle's Settle, into that hole (457K of synth --quick's 500K
+// wake-ups): a fill is one call of some 105 instructions (the sift of
+// three or four levels), where the Waker's call (a closure) and then
+// Push's and push's were some 125 (synth --quick: 1,257 → 1,249
+// instructions a CTA; TestWakeInSameEvents checks that the queue pops
+// the same events).
+func (m *Model) WakeIn(q *eventq.Queue, kind uint8) { m.q, m.kind = q, kind }
 
 // job is a job in its SM's queue: when it finishes, and what it stands
 // for and demands.
@@ -425,6 +446,8 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 	case at < 0:
 	case prev >= 0 && m.move != nil:
 		m.move(i, at, prev, s.gen)
+	case m.q != nil && m.q.Fills(at): // see WakeIn
+		m.q.FillHole(eventq.Event{At: at, Kind: m.kind, Ref: int32(i), Aux: int32(s.gen)})
 	default:
 		m.wake(i, at, s.gen)
 	}

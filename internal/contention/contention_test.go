@@ -19,6 +19,8 @@ type sim struct {
 	q    eventq.Queue
 	m    *Model
 	ends map[uint64]int64
+	pops []eventq.Event // every event popped, where log is set
+	log  bool
 }
 
 type start struct {
@@ -57,6 +59,9 @@ func (s *sim) play(starts []start, settled func(at int64)) {
 	}
 	for s.q.Len() > 0 {
 		ev := s.q.Pop()
+		if s.log {
+			s.pops = append(s.pops, ev)
+		}
 		switch ev.Kind {
 		case evStart:
 			st := starts[ev.Ref]
@@ -436,4 +441,64 @@ func TestPaceIsMin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A model told where its Waker's wake-ups go (WakeIn) fills the hole a
+// Pop left with each wake-up where Push would (eventq's Fills and
+// FillHole), not through the Waker: the queue pops the same events in
+// the same order, under the same tie keys, as with every wake-up pushed
+// by the Waker, and the jobs end when they did, with the same totals.
+func TestWakeInSameEvents(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	filled := 0
+	for trial := range 60 {
+		sms := []int{1, 4, 13}[trial%3]
+		var starts []start
+		if trial%2 == 0 {
+			starts = randomStarts(r, 40*sms, sms)
+		} else {
+			starts = mixedStarts(r, 30*sms, sms, 0.02)
+		}
+		bw := float64(sms) * (2 + 60*r.Float64())
+		var runs [2]*sim
+		var wakes [2]int // the wake-ups the Waker pushed
+		for i := range runs {
+			s := newSim(sms, 4, bw)
+			s.log = true
+			if i == 1 {
+				s.m.WakeIn(&s.q, evWake)
+			}
+			wake := s.m.wake
+			s.m.wake = func(sm int, at int64, gen uint32) {
+				wake(sm, at, gen)
+				wakes[i]++
+			}
+			s.play(starts, nil)
+			runs[i] = s
+		}
+		a, b := runs[0], runs[1]
+		filled += wakes[0] - wakes[1]
+		if !slices.Equal(a.pops, b.pops) {
+			k := 0
+			for k < min(len(a.pops), len(b.pops)) && a.pops[k] == b.pops[k] {
+				k++
+			}
+			t.Fatalf("trial %d: %d and %d events popped, first apart at %d", trial, len(a.pops), len(b.pops), k)
+		}
+		for ref, at := range a.ends {
+			if b.ends[ref] != at {
+				t.Fatalf("trial %d: job %d ends at %d with WakeIn, %d without", trial, ref, b.ends[ref], at)
+			}
+		}
+		end := a.pops[len(a.pops)-1].At
+		ai, ad := a.m.Totals(end)
+		bi, bd := b.m.Totals(end)
+		if ai != bi || ad != bd {
+			t.Fatalf("trial %d: totals %v, %v with WakeIn; %v, %v without", trial, bi, bd, ai, ad)
+		}
+	}
+	if filled <= 0 {
+		t.Fatalf("no wake-up filled a hole (%d)", filled)
+	}
+	t.Logf("%d wake-ups filled a hole", filled)
 }
