@@ -52,9 +52,9 @@
 // before settleOne, Start's inline insert and the marks as records; 475
 // before the rates kept, water's records and push's room off its path;
 // 660 with a binary heap per SM, whose pop alone took ~160), its
-// wake-up's events besides (some 145: each filled into the hole its
-// last left in the owner's event queue, 108, see WakeIn, and the moves
-// a moved level asks for, 36). A
+// wake-up's events besides (some 140: each put into the owner's event
+// queue, mostly into the hole its last left there, 108, see WakeIn, and
+// the moves a moved level asks for, 32). A
 // wake-up moved while still pending goes to the owner's Mover, where one
 // is given, so that the owner can move its event rather than leave it
 // to fire stale (the replay's does: eventq.Queue.Move).
@@ -149,16 +149,18 @@ func New(sms int, width, bw float64, wake Waker) *Model {
 func (m *Model) MoveWith(mv Mover) { m.move = mv }
 
 // WakeIn tells the model that its Waker pushes each wake-up into q as the
-// event {At: at, Kind: kind, Ref: sm, Aux: gen}, and does nothing else:
-// where that Push would fill the hole a Pop left at the root (eventq's
-// Fills), the model fills it itself (FillHole), with no call of the
-// Waker. An SM's wake-up that fired is mostly followed by its next in
+// event {At: at, Kind: kind, Ref: sm, Aux: gen}, and its Mover, if any,
+// moves the pending one there (eventq.Queue.Move), and that they do
+// nothing else: the model then pushes and moves its wake-ups itself,
+// with no call of either, and where the Push would fill the hole a Pop
+// left at the root (eventq's Fills), it fills it (FillHole). An SM's wake-up that fired is mostly followed by its next in
 // the same cycle's Settle, into that hole (457K of synth --quick's 500K
 // wake-ups): a fill is one call of some 105 instructions (the sift of
 // three or four levels), where the Waker's call (a closure) and then
 // Push's and push's were some 125 (synth --quick: 1,257 → 1,249
 // instructions a CTA; TestWakeInSameEvents checks that the queue pops
-// the same events).
+// the same events). Moved with no call of the Mover's closure, synth's
+// 86K moves cost 1,249 → 1,246.
 func (m *Model) WakeIn(q *eventq.Queue, kind uint8) { m.q, m.kind = q, kind }
 
 // job is a job in its SM's queue: when it finishes, and what it stands
@@ -444,10 +446,18 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 	s.next = at
 	switch {
 	case at < 0:
+	case m.q != nil: // see WakeIn
+		e := eventq.Event{At: at, Kind: m.kind, Ref: int32(i), Aux: int32(s.gen)}
+		switch {
+		case prev >= 0 && m.move != nil:
+			m.q.Move(eventq.Event{At: prev, Kind: e.Kind, Ref: e.Ref, Aux: int32(s.gen - 1)}, e)
+		case m.q.Fills(at):
+			m.q.FillHole(e)
+		default:
+			m.q.Push(e)
+		}
 	case prev >= 0 && m.move != nil:
 		m.move(i, at, prev, s.gen)
-	case m.q != nil && m.q.Fills(at): // see WakeIn
-		m.q.FillHole(eventq.Event{At: at, Kind: m.kind, Ref: int32(i), Aux: int32(s.gen)})
 	default:
 		m.wake(i, at, s.gen)
 	}
