@@ -77,9 +77,10 @@
 // (Model.owe).
 //
 // The model does no I/O and owns no clock: its owner schedules
-// the wake-ups it asks for (Model.wake) in its own event queue and calls
-// Wake when one fires, and calls Settle once at the end of every cycle in
-// which it started or finished work.
+// the wake-ups it asks for (Model.wake) in its own event queue, or, where
+// that is an eventq.Queue it names (WakeIn), has the model put them there
+// as its events, and calls Wake when one fires, and calls Settle once at
+// the end of every cycle in which it started or finished work.
 package contention
 
 import (
