@@ -103,7 +103,8 @@ type Verdict struct {
 // flat inlines everything, threshold and SPAWN choose per lane.
 type SiteDecider interface {
 	// Decide fills out[i] with the verdict for s.Lanes[i]. out has exactly
-	// len(s.Lanes) entries; s and out are only valid during the call.
+	// len(s.Lanes) entries, each the zero Verdict; s and out are only
+	// valid during the call.
 	Decide(s *Site, out []Verdict)
 }
 

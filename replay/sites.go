@@ -347,12 +347,20 @@ func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteC
 // match asks the policy, at now, for the kernel group g's launching lane
 // would coalesce into: the SMX scheduler's match when the group's command
 // arrives. Nil when the policy finds none (or would not coalesce).
+//
+// The arrival's Site keeps its one lane from one match to the next, and
+// only the fields that change are written (ID, ParentKernel, ParentCTA,
+// Warp and the lane's other fields stay zero): a Site and a Lane made
+// whole and appended, their strings and slices each behind the write
+// barrier's test, cost BFS scale 16 some 50 instructions a group.
 func (se *siteEngine) match(g *group, now int64) *Kernel {
-	l := g.src
-	s := &se.arrival
-	*s = Site{Cycle: now, Lanes: append(s.Lanes[:0], Lane{
-		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
-	}), KD: se.kd.holders()}
+	l, s := g.src, &se.arrival
+	if len(s.Lanes) == 0 {
+		s.Lanes = make([]Lane, 1)
+	}
+	s.Cycle, s.KD = now, se.kd.holders()
+	ln := &s.Lanes[0]
+	ln.ChildKernel, ln.ChildName, ln.ChildBlock, ln.ChildCTAs = l.id, l.decl.Name, l.decl.Block, l.total
 	out := &se.matched
 	*out = [1]Verdict{}
 	se.decider.Decide(s, out[:])
