@@ -114,7 +114,8 @@ func (p *spawn) CTAStarted(ev *replay.CTAEvent) {
 // CTAFinished implements replay.Observer.
 func (p *spawn) CTAFinished(ev *replay.CTAEvent) {
 	if !ev.Kernel.Host() && !ev.Group {
-		p.q.finishedCTA(ev.Cycle, ev.Cycle-ev.Start, ev.WarpTimes)
+		sum, n := ev.WarpTimeSum()
+		p.q.finishedCTA(ev.Cycle, ev.Cycle-ev.Start, sum, n)
 	}
 }
 
