@@ -23,6 +23,8 @@ type siteEngine struct {
 	decider SiteDecider
 	// launchAll: the decider is LaunchAll, whose verdicts read no lane
 	launchAll bool
+	// inlineAll: the decider is InlineAll, whose verdicts read no lane
+	inlineAll bool
 	nextID    uint64
 	site      Site        // reused for every site
 	verdict   []Verdict   // reused for every site; LaunchAll's kept as decided (launchVerdicts)
@@ -83,7 +85,8 @@ func newSiteEngine(d SiteDecider, links siteLinks, commands bool) siteEngine {
 		d = LaunchAll{}
 	}
 	_, all := d.(LaunchAll)
-	return siteEngine{siteLinks: links, decider: d, launchAll: all, commands: commands}
+	_, inline := d.(InlineAll)
+	return siteEngine{siteLinks: links, decider: d, launchAll: all, inlineAll: inline, commands: commands}
 }
 
 // ctaEnded is a CTA ending: one of device-launched work (device: a child
@@ -102,6 +105,17 @@ type LaunchAll struct{}
 func (LaunchAll) Decide(s *Site, out []Verdict) {
 	for i := range out {
 		out[i] = Verdict{Decision: Launch}
+	}
+}
+
+// InlineAll is the non-DP ("flat") code: every launching lane loops
+// over its child's work itself.
+type InlineAll struct{}
+
+// Decide implements SiteDecider.
+func (InlineAll) Decide(s *Site, out []Verdict) {
+	for i := range out {
+		out[i] = Verdict{Decision: Inline}
 	}
 }
 
@@ -181,6 +195,9 @@ func siteLanes(sites []siteRec, first, w int) (int, int) {
 func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost, bool) {
 	lanes := c.spec().x.sites[first:last]
 	se.nextID++
+	if se.inlineAll && se.rows == nil && se.an == nil && se.agg == nil {
+		return se.inlineSite(lanes), false
+	}
 	s := &se.site
 	*s = Site{ID: se.nextID, Cycle: now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: se.kd.holders()}
 	out := se.verdicts(s, lanes)
@@ -253,6 +270,21 @@ func (se *siteEngine) launchAllLanes(c *ctaRun, s *Site, lanes []siteRec, out []
 		se.launchRows(s, lanes, out)
 	}
 	se.host.launchChildren(c, lanes, arrive)
+}
+
+// inlineSite is decide for InlineAll's verdicts, where no rows are kept,
+// no analysis is told and nothing aggregates: every lane inlined, the
+// site costs the warp its longest lane's loop, and nothing else happens
+// there. It builds no lane for the policy, checks no verdict and tells
+// none apart: BFS scale 16 under flat, some 150 instructions a lane.
+func (se *siteEngine) inlineSite(lanes []siteRec) siteCost {
+	var inline int64
+	for i := range lanes {
+		inline = max(inline, lanes[i].inline)
+	}
+	se.tally(Inline, int64(len(lanes)))
+	front := se.launch.paramCost(0) // cost's, with no lane launching
+	return siteCost{front: front, launch: front, inline: inline}
 }
 
 // blind tells the analyses of a site's runtime call made before any
