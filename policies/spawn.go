@@ -64,7 +64,8 @@ func (p *spawn) Decide(s *replay.Site, out []replay.Verdict) {
 				q.launched(x)
 			}
 		}
-		out[i] = replay.Verdict{Decision: d, EstChildCycles: &e.child, EstParentCycles: &e.parent, QueuedCTAs: &e.n, ConcurrentCTAs: &e.nCon}
+		v := &out[i] // zero: its fields written, not a whole Verdict (BFS scale 16: 12 instructions a lane fewer)
+		v.Decision, v.EstChildCycles, v.EstParentCycles, v.QueuedCTAs, v.ConcurrentCTAs = d, &e.child, &e.parent, &e.n, &e.nCon
 	}
 }
 
