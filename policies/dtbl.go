@@ -24,10 +24,11 @@ type dtbl struct{ anyShape bool }
 // a lane (a group is decided at its site and matched again when its
 // command arrives).
 func (p *dtbl) Decide(s *replay.Site, out []replay.Verdict) {
-	for i := range s.Lanes {
-		l, v := &s.Lanes[i], &out[i]
+	lanes, kd := s.Lanes[:len(out)], s.KD // out and lanes of one length, in locals: no index checked
+	for i := range out {
+		l, v := &lanes[i], &out[i]
 		v.Decision, v.Hardware = replay.Launch, true
-		for j, k := range s.KD {
+		for j, k := range kd {
 			if !k.Complete() && k.Name() == l.ChildName && (p.anyShape || k.Block() == l.ChildBlock) {
 				v.Decision, v.Hardware, v.Target, v.SearchCycles = replay.Coalesce, false, k, int64(j+1)
 				break
