@@ -52,6 +52,11 @@ type Options struct {
 	// trace share (ingest.Shared): 0 is trace.ShareBudget, and less than
 	// 0 has every replay decode the trace on its own.
 	ShareBytes int64
+	// Apart runs no replay beside another of its trace (Jobs is 1, and
+	// an Output that is not a Merge's is shared, as a timeline is): the
+	// replays of a trace then share its decode only while its tape holds
+	// them (ingest.Shared without lockstep).
+	Apart bool
 }
 
 // A Result is one replay's summary row.
@@ -81,11 +86,14 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 	r := &runner{opt: opt, ctx: ctx, cancel: cancel, plan: plan,
 		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
 		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs),
+		cpu: make(chan struct{}, jobs), holds: make([]hold, len(plan)),
 		prefetch: jobs < runtime.GOMAXPROCS(0)}
-	r.shares = shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, seat: make([]int, len(plan))}
+	r.shares = shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, seat: make([]int, len(plan)),
+		sets: map[string][]int{}}
 	for i, rep := range plan {
 		r.shares.seat[i] = r.shares.count[rep.Trace]
 		r.shares.count[rep.Trace]++
+		r.shares.sets[rep.Trace] = append(r.shares.sets[rep.Trace], i)
 		if _, ok := r.baselines[rep.Group]; !ok {
 			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
 		}
@@ -145,6 +153,11 @@ type runner struct {
 	// fewer replays run than there are cores to run them.
 	prefetch bool
 	shares   shares
+	// cpu holds a token for each replay running (Jobs of them): the
+	// replays of a trace in lockstep all run at once (set), and take
+	// turns with the tokens; holds is each replay's.
+	cpu   chan struct{}
+	holds []hold
 }
 
 // dropSeat takes replay i, which will not run, off its trace's shared
@@ -167,6 +180,7 @@ type shares struct {
 	of    map[string]*ingest.Shared // by trace; nil where the open failed
 	count map[string]int            // replays of each trace
 	seat  []int
+	sets  map[string][]int // each trace's replays, in plan order
 }
 
 // bodies returns replay i's reader of its trace's shared decode, or nil
@@ -185,6 +199,10 @@ func (r *runner) bodies(i int) *trace.Validator {
 	if !ok {
 		path := rep.Trace
 		sh, _ = ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, s.count[path], r.opt.ShareBytes)
+		if sh != nil && r.inSet(i) {
+			set := s.sets[path]
+			sh.Lockstep(func(k int) { r.lend(set[k]) }, func(k int) { r.reclaim(set[k]) })
+		}
 		s.of[path] = sh
 	}
 	if sh == nil {
@@ -207,16 +225,157 @@ func (r *runner) work() {
 		if i >= len(r.plan) {
 			return
 		}
+		set := r.set(i)
+		if set != nil && set[0] != i {
+			continue // its set's first runs it
+		}
 		if r.ctx.Err() != nil {
-			r.errs[i] = errStopped
-			r.release(i, 0, false)
-			r.dropSeat(i)
+			stop := set
+			if stop == nil {
+				stop = []int{i}
+			}
+			for _, k := range stop {
+				r.errs[k] = errStopped
+				r.release(k, 0, false)
+				r.dropSeat(k)
+			}
+			continue
+		}
+		if set != nil {
+			r.runSet(set)
 			continue
 		}
 		r.slots <- struct{}{}
-		if err := r.one(i); err != nil {
+		r.take(i)
+		if err := r.one(i, true); err != nil {
 			r.fail(i, err)
 		}
+		r.give(i)
+	}
+}
+
+// A set is the replays of one trace that read its tape in lockstep: all
+// of them run at once, on goroutines of their own, and share the Jobs
+// tokens (cpu) with the other replays; the worker that takes the set's
+// first replay waits for them all. Without the lockstep, replays beyond
+// the workers' number would start when the tape had long passed its
+// budget and decode the trace again; in it, one decode feeds them all,
+// and what they hold at once is each one's work in flight.
+
+// inSet reports whether replay i runs in a set.
+func (r *runner) inSet(i int) bool {
+	return !r.opt.Apart && r.opt.ShareBytes >= 0 && r.shares.count[r.plan[i].Trace] > 1
+}
+
+// set returns replay i's set, or nil where it runs in none.
+func (r *runner) set(i int) []int {
+	if !r.inSet(i) {
+		return nil
+	}
+	return r.shares.sets[r.plan[i].Trace]
+}
+
+// runSet runs the replays of set side by side, each with a token while
+// it runs, and returns when each has run (those that end before their
+// baseline go on waiting off it, as one's do). They take no slot: the
+// worker waits for them.
+func (r *runner) runSet(set []int) {
+	var wg sync.WaitGroup
+	for _, i := range set {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r.ctx.Err() != nil {
+				r.errs[i] = errStopped
+				r.release(i, 0, false)
+				r.dropSeat(i)
+				return
+			}
+			r.take(i)
+			if err := r.one(i, false); err != nil {
+				r.fail(i, err)
+			}
+			r.give(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// hold is a replay's token (runner.cpu): held while the replay wants to
+// run and its rows are not parked (waiting for a merge to take them); not
+// while it waits for its tape's readers behind (lend), nor once it has run
+// (done). Its engine may go on a little without one while its rows are
+// parked, until the Recorder's spool fills (a few thousand rows), and then
+// waits holding none: a replay that holds a token is one that can run.
+type hold struct {
+	mu                       sync.Mutex
+	held, want, parked, done bool
+}
+
+// settle takes or gives back replay i's token to match what it wants,
+// waiting for one where it wants one.
+func (r *runner) settle(i int) {
+	h := &r.holds[i]
+	for {
+		h.mu.Lock()
+		need := h.want && !h.parked && !h.done
+		if need == h.held {
+			h.mu.Unlock()
+			return
+		}
+		if !need {
+			h.held = false
+			<-r.cpu
+			h.mu.Unlock()
+			return
+		}
+		h.mu.Unlock()
+		r.cpu <- struct{}{}
+		h.mu.Lock()
+		if h.want && !h.parked && !h.done && !h.held {
+			h.held = true
+			h.mu.Unlock()
+			return
+		}
+		h.mu.Unlock()
+		<-r.cpu // not wanted now, or taken on another goroutine: look again
+	}
+}
+
+// setHold sets one of replay i's wants and settles its token.
+func (r *runner) setHold(i int, f func(h *hold)) {
+	h := &r.holds[i]
+	h.mu.Lock()
+	f(h)
+	h.mu.Unlock()
+	r.settle(i)
+}
+
+// take waits for a token for replay i, which is to run.
+func (r *runner) take(i int) { r.setHold(i, func(h *hold) { h.want = true }) }
+
+// give gives replay i's token back for good: it has run.
+func (r *runner) give(i int) { r.setHold(i, func(h *hold) { h.want, h.done = false, true }) }
+
+// lend gives replay i's token back while it waits for its tape's readers
+// behind, and reclaim takes one again.
+func (r *runner) lend(i int)    { r.setHold(i, func(h *hold) { h.want = false }) }
+func (r *runner) reclaim(i int) { r.setHold(i, func(h *hold) { h.want = true }) }
+
+// park has replay i, whose rows wait for the merge (on) or no longer,
+// lend its token, and be let go by its tape: the tape's head does not
+// wait for it.
+func (r *runner) park(i int, on bool) {
+	r.setHold(i, func(h *hold) { h.parked = on })
+	if !r.inSet(i) {
+		return
+	}
+	s := &r.shares
+	s.mu.Lock()
+	sh := s.of[r.plan[i].Trace]
+	s.mu.Unlock()
+	if sh != nil {
+		sh.Park(s.seat[i], on)
 	}
 }
 
@@ -244,16 +403,16 @@ func (r *runner) release(i int, makespan int64, ok bool) {
 	}
 }
 
-// one runs replay i of the plan, in a slot it frees when the replay's
-// output is closed or given up.
-func (r *runner) one(i int) (err error) {
+// one runs replay i of the plan, in a slot (where slotted) it frees when
+// the replay's output is closed or given up.
+func (r *runner) one(i int, slotted bool) (err error) {
 	rep := r.plan[i]
 	released, waiting := false, false
 	defer func() {
 		if !released {
 			r.release(i, 0, false)
 		}
-		if !waiting {
+		if !waiting && slotted {
 			<-r.slots
 		}
 	}()
@@ -278,9 +437,12 @@ func (r *runner) one(i int) (err error) {
 			out.Abort()
 		}
 	}()
+	if rc, ok := out.(*recording); ok {
+		rc.q.parkWith(func(on bool) { r.park(i, on) })
+	}
 	out.Begin(tables.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
 	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx, Bodies: bodies}
-	if r.prefetch {
+	if r.prefetch && !r.inSet(i) { // a set's tape is read on its replays' own goroutines, which hold the tokens
 		ropt.Ahead = ingest.Ahead{}
 	}
 	if r.opt.Progress != nil {
@@ -311,7 +473,12 @@ func (r *runner) one(i int) (err error) {
 	waiting = true
 	r.waiting.Add(1)
 	go func() {
-		defer func() { <-r.slots; r.waiting.Done() }()
+		defer func() {
+			if slotted {
+				<-r.slots
+			}
+			r.waiting.Done()
+		}()
 		if err := r.finish(i, pol.Name, st, cfg.GPU.Name, out); err != nil {
 			r.fail(i, err)
 		}
