@@ -88,12 +88,11 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs),
 		cpu: make(chan struct{}, jobs), holds: make([]hold, len(plan)),
 		prefetch: jobs < runtime.GOMAXPROCS(0)}
-	r.shares = shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, seat: make([]int, len(plan)),
-		sets: map[string][]int{}}
+	r.shares = newShares(plan, r.lockstep(), SetWidth(jobs))
+	if big := r.shares.largest(); r.lockstep() && big > 2*jobs {
+		r.slots = make(chan struct{}, big) // a set takes a slot for each of its replays
+	}
 	for i, rep := range plan {
-		r.shares.seat[i] = r.shares.count[rep.Trace]
-		r.shares.count[rep.Trace]++
-		r.shares.sets[rep.Trace] = append(r.shares.sets[rep.Trace], i)
 		if _, ok := r.baselines[rep.Group]; !ok {
 			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
 		}
@@ -152,20 +151,90 @@ type runner struct {
 	// prefetch has each replay read its trace ahead (ingest.Ahead) while
 	// fewer replays run than there are cores to run them.
 	prefetch bool
-	shares   shares
+	shares   *shares
 	// cpu holds a token for each replay running (Jobs of them): the
 	// replays of a trace in lockstep all run at once (set), and take
 	// turns with the tokens; holds is each replay's.
 	cpu   chan struct{}
 	holds []hold
+	// setSlots has one worker at a time take a set's slots.
+	setSlots sync.Mutex
+}
+
+// SetWidth is the most replays of one trace that read one decode of it
+// in lockstep, all running at once, for jobs workers: at least 8 (the
+// policies and sweep points of a command), and as many as the workers,
+// so that a set keeps every worker busy. A trace with more replays is
+// decoded once for every SetWidth of them.
+func SetWidth(jobs int) int { return max(jobs, 8) }
+
+// Engines returns how many replays of plan may hold their model state at
+// once on jobs workers (0: one per CPU), what their memory is sized by:
+// jobs where each trace has one replay; else the slots, as many as the
+// largest set's replays or twice the workers (a set's replays all hold
+// theirs, each in a slot).
+func Engines(plan []Replay, jobs int) int {
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(plan))
+	big := newShares(plan, true, SetWidth(jobs)).largest()
+	if big < 2 {
+		return jobs
+	}
+	return min(len(plan), max(2*jobs, big))
+}
+
+// lockstep reports whether the replays of a trace run in sets.
+func (r *runner) lockstep() bool { return !r.opt.Apart && r.opt.ShareBytes >= 0 }
+
+// newShares cuts the plan's replays of each trace, in plan order, into
+// pieces that share a decode: sets of at most width where in lockstep,
+// else one a trace.
+func newShares(plan []Replay, lockstep bool, width int) *shares {
+	s := &shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, sets: map[string][]int{},
+		key: make([]string, len(plan)), seat: make([]int, len(plan))}
+	byTrace := map[string][]int{}
+	var traces []string
+	for i, rep := range plan {
+		if _, ok := byTrace[rep.Trace]; !ok {
+			traces = append(traces, rep.Trace)
+		}
+		byTrace[rep.Trace] = append(byTrace[rep.Trace], i)
+	}
+	for _, t := range traces {
+		all := byTrace[t]
+		for n := 0; len(all) > 0; n++ {
+			piece := all
+			if lockstep && len(piece) > width {
+				piece = all[:width]
+			}
+			all = all[len(piece):]
+			key := fmt.Sprintf("%s\x00%d", t, n)
+			for seat, i := range piece {
+				s.key[i], s.seat[i] = key, seat
+			}
+			s.sets[key], s.count[key] = piece, len(piece)
+		}
+	}
+	return s
+}
+
+// largest is the most replays that share a decode.
+func (s *shares) largest() int {
+	n := 0
+	for _, c := range s.count {
+		n = max(n, c)
+	}
+	return n
 }
 
 // dropSeat takes replay i, which will not run, off its trace's shared
 // decode, where one is open: the tape need not keep what it would read.
 func (r *runner) dropSeat(i int) {
-	s := &r.shares
+	s := r.shares
 	s.mu.Lock()
-	sh := s.of[r.plan[i].Trace]
+	sh := s.of[s.key[i]]
 	s.mu.Unlock()
 	if sh != nil {
 		sh.Bodies(s.seat[i]).Close()
@@ -173,14 +242,16 @@ func (r *runner) dropSeat(i int) {
 }
 
 // shares are the decodes of the plan's traces that its replays share
-// (ingest.Shared), opened by the first replay of a trace to start:
-// replay i reads seat[i] of its trace's.
+// (ingest.Shared), opened by the first replay of a piece to start: a
+// piece is a set, or all the replays of a trace where none runs in one
+// (newShares). Replay i reads seat[i] of its piece's, key[i].
 type shares struct {
 	mu    sync.Mutex
-	of    map[string]*ingest.Shared // by trace; nil where the open failed
-	count map[string]int            // replays of each trace
+	of    map[string]*ingest.Shared // by piece; nil where the open failed
+	count map[string]int            // replays of each piece
+	sets  map[string][]int          // each piece's replays, in plan order
+	key   []string
 	seat  []int
-	sets  map[string][]int // each trace's replays, in plan order
 }
 
 // bodies returns replay i's reader of its trace's shared decode, or nil
@@ -188,22 +259,23 @@ type shares struct {
 // failed: the replay then opens the trace itself, and says what is
 // wrong with it).
 func (r *runner) bodies(i int) *trace.Validator {
-	s := &r.shares
+	s := r.shares
 	rep := r.plan[i]
-	if r.opt.ShareBytes < 0 || s.count[rep.Trace] < 2 {
+	key := s.key[i]
+	if r.opt.ShareBytes < 0 || s.count[key] < 2 {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sh, ok := s.of[rep.Trace]
+	sh, ok := s.of[key]
 	if !ok {
 		path := rep.Trace
-		sh, _ = ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, s.count[path], r.opt.ShareBytes)
+		sh, _ = ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, s.count[key], r.opt.ShareBytes)
 		if sh != nil && r.inSet(i) {
-			set := s.sets[path]
+			set := s.sets[key]
 			sh.Lockstep(func(k int) { r.lend(set[k]) }, func(k int) { r.reclaim(set[k]) })
 		}
-		s.of[path] = sh
+		s.of[key] = sh
 	}
 	if sh == nil {
 		return nil
@@ -247,24 +319,25 @@ func (r *runner) work() {
 		}
 		r.slots <- struct{}{}
 		r.take(i)
-		if err := r.one(i, true); err != nil {
+		if err := r.one(i); err != nil {
 			r.fail(i, err)
 		}
 		r.give(i)
 	}
 }
 
-// A set is the replays of one trace that read its tape in lockstep: all
-// of them run at once, on goroutines of their own, and share the Jobs
-// tokens (cpu) with the other replays; the worker that takes the set's
-// first replay waits for them all. Without the lockstep, replays beyond
-// the workers' number would start when the tape had long passed its
-// budget and decode the trace again; in it, one decode feeds them all,
-// and what they hold at once is each one's work in flight.
+// A set is the replays of one trace (SetWidth of them at most) that read
+// its tape in lockstep: all of them run at once, on goroutines of their
+// own, and share the Jobs tokens (cpu) with the other replays; the
+// worker that takes the set's first replay takes a slot for each, and
+// waits for them all. Without the lockstep, replays beyond the workers'
+// number would start when the tape had long passed its budget and
+// decode the trace again; in it, one decode feeds them all, and what
+// they hold at once is each one's work in flight.
 
 // inSet reports whether replay i runs in a set.
 func (r *runner) inSet(i int) bool {
-	return !r.opt.Apart && r.opt.ShareBytes >= 0 && r.shares.count[r.plan[i].Trace] > 1
+	return r.lockstep() && r.shares.count[r.shares.key[i]] > 1
 }
 
 // set returns replay i's set, or nil where it runs in none.
@@ -272,14 +345,20 @@ func (r *runner) set(i int) []int {
 	if !r.inSet(i) {
 		return nil
 	}
-	return r.shares.sets[r.plan[i].Trace]
+	return r.shares.sets[r.shares.key[i]]
 }
 
-// runSet runs the replays of set side by side, each with a token while
-// it runs, and returns when each has run (those that end before their
-// baseline go on waiting off it, as one's do). They take no slot: the
-// worker waits for them.
+// runSet runs the replays of set side by side, each in a slot and with a
+// token while it runs, and returns when each has run (those that end
+// before their baseline go on waiting off it, as one's do). The slots
+// are taken together, one worker at a time (setSlots): two workers each
+// holding some could wait for each other.
 func (r *runner) runSet(set []int) {
+	r.setSlots.Lock()
+	for range set {
+		r.slots <- struct{}{}
+	}
+	r.setSlots.Unlock()
 	var wg sync.WaitGroup
 	for _, i := range set {
 		wg.Add(1)
@@ -289,10 +368,11 @@ func (r *runner) runSet(set []int) {
 				r.errs[i] = errStopped
 				r.release(i, 0, false)
 				r.dropSeat(i)
+				<-r.slots
 				return
 			}
 			r.take(i)
-			if err := r.one(i, false); err != nil {
+			if err := r.one(i); err != nil {
 				r.fail(i, err)
 			}
 			r.give(i)
@@ -370,9 +450,9 @@ func (r *runner) park(i int, on bool) {
 	if !r.inSet(i) {
 		return
 	}
-	s := &r.shares
+	s := r.shares
 	s.mu.Lock()
-	sh := s.of[r.plan[i].Trace]
+	sh := s.of[s.key[i]]
 	s.mu.Unlock()
 	if sh != nil {
 		sh.Park(s.seat[i], on)
@@ -403,16 +483,16 @@ func (r *runner) release(i int, makespan int64, ok bool) {
 	}
 }
 
-// one runs replay i of the plan, in a slot (where slotted) it frees when
-// the replay's output is closed or given up.
-func (r *runner) one(i int, slotted bool) (err error) {
+// one runs replay i of the plan, in a slot it frees when the replay's
+// output is closed or given up.
+func (r *runner) one(i int) (err error) {
 	rep := r.plan[i]
 	released, waiting := false, false
 	defer func() {
 		if !released {
 			r.release(i, 0, false)
 		}
-		if !waiting && slotted {
+		if !waiting {
 			<-r.slots
 		}
 	}()
@@ -473,12 +553,7 @@ func (r *runner) one(i int, slotted bool) (err error) {
 	waiting = true
 	r.waiting.Add(1)
 	go func() {
-		defer func() {
-			if slotted {
-				<-r.slots
-			}
-			r.waiting.Done()
-		}()
+		defer func() { <-r.slots; r.waiting.Done() }()
 		if err := r.finish(i, pol.Name, st, cfg.GPU.Name, out); err != nil {
 			r.fail(i, err)
 		}

@@ -105,3 +105,85 @@ func TestSetsGiveTheSameTables(t *testing.T) {
 		}
 	}
 }
+
+// A trace's replays are cut into sets of at most SetWidth, in plan
+// order, each its own decode; where not in lockstep, one piece a trace.
+// Engines counts what the slots let hold state at once.
+func TestSharesCutSets(t *testing.T) {
+	var plan []Replay
+	for i := range 10 {
+		plan = append(plan, Replay{ID: i, Trace: "a"})
+	}
+	plan = append(plan, Replay{ID: 10, Trace: "b"}, Replay{ID: 11, Trace: "a"})
+	s := newShares(plan, true, 8)
+	want := [][]int{{0, 1, 2, 3, 4, 5, 6, 7}, {8, 9, 11}, {10}}
+	for _, w := range want {
+		k := s.key[w[0]]
+		if got := s.sets[k]; fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("set of replay %d: %v, want %v", w[0], got, w)
+		}
+		for seat, i := range w {
+			if s.key[i] != k || s.seat[i] != seat {
+				t.Errorf("replay %d: seat %d in %q, want %d in %q", i, s.seat[i], s.key[i], seat, k)
+			}
+		}
+	}
+	if n := len(s.sets); n != 3 {
+		t.Errorf("%d pieces, want 3", n)
+	}
+	if n := newShares(plan, false, 8).largest(); n != 11 {
+		t.Errorf("not in lockstep, trace a's piece has %d replays, want 11", n)
+	}
+	for _, tc := range []struct{ jobs, want int }{{1, 8}, {2, 8}, {8, 12}} {
+		if got := Engines(plan, tc.jobs); got != tc.want {
+			t.Errorf("Engines(plan, %d) = %d, want %d", tc.jobs, got, tc.want)
+		}
+	}
+	if got := Engines(plan[9:11], 4); got != 2 {
+		t.Errorf("Engines of two traces' lone replays on 4 workers = %d, want 2", got)
+	}
+}
+
+// A trace with more replays than a set holds is decoded once a set: the
+// tables are those of the replays decoding alone.
+func TestWideSweepGivesTheSameTables(t *testing.T) {
+	var points []string
+	for n := 4; n <= 14; n++ {
+		points = append(points, fmt.Sprint(n))
+	}
+	plan := Expand(Spec{Traces: []string{"../samples/bfs-kron12.trace.zst"}, GPU: "k20c",
+		Sweeps: []Axis{{Key: "gpu.sms", Values: points}}, Policies: []string{"cdp"}})
+	dir := t.TempDir()
+	run := func(name string, opt Options) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		w, err := results.Create(out, results.CSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMerge(w, len(plan))
+		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
+		if _, err := Run(plan, opt); err != nil {
+			m.Abort()
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out
+	}
+	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
+	for _, jobs := range []int{1, 3} {
+		got := run(fmt.Sprint("jobs", jobs), Options{Jobs: jobs, ShareBytes: 1})
+		for _, table := range results.Tables() {
+			a, _ := os.ReadFile(filepath.Join(want, table+".csv"))
+			b, err := os.ReadFile(filepath.Join(got, table+".csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("--jobs %d: %s.csv differs from the replays' decoding alone", jobs, table)
+			}
+		}
+	}
+}
