@@ -32,6 +32,19 @@ func NewShared(open func() (trace.Source, error), n int, budget int64) (*Shared,
 	return &Shared{share: trace.NewShare(v, c, index, n, budget, reopen)}, nil
 }
 
+// Lockstep has the replays read the tape in lockstep, for a caller that
+// runs them all at once: the tape lets none go for its budget, and a
+// replay at its head waits for the ones behind instead, handing on its
+// thread meanwhile (pause(i), resume(i); trace.Share.Lockstep). A replay
+// that waits for something else says so (Park), and is let go. The
+// replays then decode and validate the trace once, whatever its length.
+// Call it before any replay reads.
+func (s *Shared) Lockstep(pause, resume func(i int)) { s.share.Lockstep(pause, resume) }
+
+// Park says that replay i waits for something else than the tape (on),
+// or no longer (trace.Validator.Park).
+func (s *Shared) Park(i int, on bool) { s.share.Reader(i).Park(on) }
+
 // Bodies is replay i's reader of the shared bodies (i < n). Open closes
 // it; a replay that never opens it closes it itself (Validator.Close), so
 // that the tape need not keep what it will not read.

@@ -71,14 +71,13 @@ func TestJobsGiveTheSameTables(t *testing.T) {
 		}
 	}
 	// The replays of a trace share its decode: the tables are the same
-	// with each replay decoding on its own, and with a tape that lets
-	// every replay but the first go at once (each then reads on alone,
-	// or, where it had not started, on a fresh tape with the others so
-	// let go).
+	// with each replay decoding on its own, and with a tape of a byte,
+	// whose head waits at every chunk for the replays behind (they read
+	// in lockstep, all at once, on any number of workers).
 	defer func() { shareBytes = 0 }()
 	for _, share := range []int64{-1, 1} {
 		shareBytes = share
-		for _, jobs := range []string{"1", "3"} {
+		for _, jobs := range []string{"1", "3", "8"} {
 			out := filepath.Join(dir, fmt.Sprintf("out-share%d-%s", share, jobs))
 			args := append([]string{"--jobs", jobs, "--format", "csv", "--policy=cdp,flat,dtbl",
 				"--sweep", "gpu.sms=8,13", "--out", out}, traces...)

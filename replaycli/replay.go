@@ -316,6 +316,7 @@ func runPlan(plan []study.Replay, jobs int, w *results.Writer, tl *timeline.Writ
 		Progress:   prog.update,
 		Finished:   prog.finished,
 		ShareBytes: shareBytes,
+		Apart:      tl != nil,
 	})
 	prog.done()
 	if err != nil {

@@ -388,7 +388,8 @@ func replayBinary(bin string) (string, error) {
 
 // measureMemory replays the replay of the study's largest trace with
 // tables, in this process, and sizes a task's memory from the peak
-// resident size: jobs replays at once, with half again as headroom.
+// resident size: as many replays at once as may hold their state
+// (study.Engines), with half again as headroom.
 func measureMemory(plan []study.Replay, jobs int, f results.Format, stderr io.Writer) (int, string, error) {
 	probe := plan[0]
 	var biggest int64 = -1
@@ -419,9 +420,10 @@ func measureMemory(plan []study.Replay, jobs int, f results.Format, stderr io.Wr
 		return 0, "", errors.New("measuring memory: getrusage failed; pass --mem")
 	}
 	peakMB := int((ru.Maxrss + 1023) / 1024) // Linux reports KiB
-	memMB := max(256, jobs*peakMB*3/2)
+	atOnce := study.Engines(plan, jobs)      // a trace's replays run all at once, over one decode of it
+	memMB := max(256, atOnce*peakMB*3/2)
 	note := fmt.Sprintf("replay %d (%s, %s), of the largest trace, peaked at %d MiB resident; %d at once with half again as headroom: %d MiB (override with --mem)",
-		probe.ID, probe.Name, probe.Policy, peakMB, jobs, memMB)
+		probe.ID, probe.Name, probe.Policy, peakMB, atOnce, memMB)
 	return memMB, note, nil
 }
 

@@ -14,6 +14,9 @@ import (
 // (plus one batch a table per replay being built).
 const QueueBytes = 64 << 20
 
+// queueBytes is QueueBytes, a variable for the tests.
+var queueBytes int64 = QueueBytes
+
 // A Merge writes the rows of replays that run side by side into one set
 // of tables, in plan order, so the files are the same whatever the
 // number of jobs. Each replay records its rows in batches
@@ -132,6 +135,16 @@ type queue struct {
 	closed  bool  // the replay handed over its last batch
 	failed  bool  // the replay failed
 	halted  error // the merge stopped
+	// park, where set, is told that the replay waits for the merge (on)
+	// and no longer: its runner lends its token meanwhile.
+	park func(on bool)
+}
+
+// parkWith sets q's park (before its replay's first row).
+func (q *queue) parkWith(park func(on bool)) {
+	q.mu.Lock()
+	q.park = park
+	q.mu.Unlock()
 }
 
 func newQueue() *queue {
@@ -144,8 +157,21 @@ func newQueue() *queue {
 func (q *queue) push(b results.Batch) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for q.bytes >= QueueBytes && q.halted == nil {
+	parked := false
+	for q.bytes >= queueBytes && q.halted == nil {
+		if q.park != nil && !parked {
+			parked = true
+			q.mu.Unlock()
+			q.park(true)
+			q.mu.Lock()
+			continue
+		}
 		q.cond.Wait()
+	}
+	if parked {
+		q.mu.Unlock()
+		q.park(false)
+		q.mu.Lock()
 	}
 	if q.halted != nil {
 		b.Release()

@@ -52,6 +52,11 @@ type Options struct {
 	// trace share (ingest.Shared): 0 is trace.ShareBudget, and less than
 	// 0 has every replay decode the trace on its own.
 	ShareBytes int64
+	// Apart runs no replay beside another of its trace (Jobs is 1, and
+	// an Output that is not a Merge's is shared, as a timeline is): the
+	// replays of a trace then share its decode only while its tape holds
+	// them (ingest.Shared without lockstep).
+	Apart bool
 }
 
 // A Result is one replay's summary row.
@@ -81,11 +86,13 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 	r := &runner{opt: opt, ctx: ctx, cancel: cancel, plan: plan,
 		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
 		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs),
+		cpu: make(chan struct{}, jobs), holds: make([]hold, len(plan)),
 		prefetch: jobs < runtime.GOMAXPROCS(0)}
-	r.shares = shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, seat: make([]int, len(plan))}
+	r.shares = newShares(plan, r.lockstep(), SetWidth(jobs))
+	if big := r.shares.largest(); r.lockstep() && big > 2*jobs {
+		r.slots = make(chan struct{}, big) // a set takes a slot for each of its replays
+	}
 	for i, rep := range plan {
-		r.shares.seat[i] = r.shares.count[rep.Trace]
-		r.shares.count[rep.Trace]++
 		if _, ok := r.baselines[rep.Group]; !ok {
 			r.baselines[rep.Group] = &baseline{id: i, done: make(chan struct{})}
 		}
@@ -144,15 +151,90 @@ type runner struct {
 	// prefetch has each replay read its trace ahead (ingest.Ahead) while
 	// fewer replays run than there are cores to run them.
 	prefetch bool
-	shares   shares
+	shares   *shares
+	// cpu holds a token for each replay running (Jobs of them): the
+	// replays of a trace in lockstep all run at once (set), and take
+	// turns with the tokens; holds is each replay's.
+	cpu   chan struct{}
+	holds []hold
+	// setSlots has one worker at a time take a set's slots.
+	setSlots sync.Mutex
+}
+
+// SetWidth is the most replays of one trace that read one decode of it
+// in lockstep, all running at once, for jobs workers: at least 8 (the
+// policies and sweep points of a command), and as many as the workers,
+// so that a set keeps every worker busy. A trace with more replays is
+// decoded once for every SetWidth of them.
+func SetWidth(jobs int) int { return max(jobs, 8) }
+
+// Engines returns how many replays of plan may hold their model state at
+// once on jobs workers (0: one per CPU), what their memory is sized by:
+// jobs where each trace has one replay; else the slots, as many as the
+// largest set's replays or twice the workers (a set's replays all hold
+// theirs, each in a slot).
+func Engines(plan []Replay, jobs int) int {
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(plan))
+	big := newShares(plan, true, SetWidth(jobs)).largest()
+	if big < 2 {
+		return jobs
+	}
+	return min(len(plan), max(2*jobs, big))
+}
+
+// lockstep reports whether the replays of a trace run in sets.
+func (r *runner) lockstep() bool { return !r.opt.Apart && r.opt.ShareBytes >= 0 }
+
+// newShares cuts the plan's replays of each trace, in plan order, into
+// pieces that share a decode: sets of at most width where in lockstep,
+// else one a trace.
+func newShares(plan []Replay, lockstep bool, width int) *shares {
+	s := &shares{of: map[string]*ingest.Shared{}, count: map[string]int{}, sets: map[string][]int{},
+		key: make([]string, len(plan)), seat: make([]int, len(plan))}
+	byTrace := map[string][]int{}
+	var traces []string
+	for i, rep := range plan {
+		if _, ok := byTrace[rep.Trace]; !ok {
+			traces = append(traces, rep.Trace)
+		}
+		byTrace[rep.Trace] = append(byTrace[rep.Trace], i)
+	}
+	for _, t := range traces {
+		all := byTrace[t]
+		for n := 0; len(all) > 0; n++ {
+			piece := all
+			if lockstep && len(piece) > width {
+				piece = all[:width]
+			}
+			all = all[len(piece):]
+			key := fmt.Sprintf("%s\x00%d", t, n)
+			for seat, i := range piece {
+				s.key[i], s.seat[i] = key, seat
+			}
+			s.sets[key], s.count[key] = piece, len(piece)
+		}
+	}
+	return s
+}
+
+// largest is the most replays that share a decode.
+func (s *shares) largest() int {
+	n := 0
+	for _, c := range s.count {
+		n = max(n, c)
+	}
+	return n
 }
 
 // dropSeat takes replay i, which will not run, off its trace's shared
 // decode, where one is open: the tape need not keep what it would read.
 func (r *runner) dropSeat(i int) {
-	s := &r.shares
+	s := r.shares
 	s.mu.Lock()
-	sh := s.of[r.plan[i].Trace]
+	sh := s.of[s.key[i]]
 	s.mu.Unlock()
 	if sh != nil {
 		sh.Bodies(s.seat[i]).Close()
@@ -160,12 +242,15 @@ func (r *runner) dropSeat(i int) {
 }
 
 // shares are the decodes of the plan's traces that its replays share
-// (ingest.Shared), opened by the first replay of a trace to start:
-// replay i reads seat[i] of its trace's.
+// (ingest.Shared), opened by the first replay of a piece to start: a
+// piece is a set, or all the replays of a trace where none runs in one
+// (newShares). Replay i reads seat[i] of its piece's, key[i].
 type shares struct {
 	mu    sync.Mutex
-	of    map[string]*ingest.Shared // by trace; nil where the open failed
-	count map[string]int            // replays of each trace
+	of    map[string]*ingest.Shared // by piece; nil where the open failed
+	count map[string]int            // replays of each piece
+	sets  map[string][]int          // each piece's replays, in plan order
+	key   []string
 	seat  []int
 }
 
@@ -174,18 +259,23 @@ type shares struct {
 // failed: the replay then opens the trace itself, and says what is
 // wrong with it).
 func (r *runner) bodies(i int) *trace.Validator {
-	s := &r.shares
+	s := r.shares
 	rep := r.plan[i]
-	if r.opt.ShareBytes < 0 || s.count[rep.Trace] < 2 {
+	key := s.key[i]
+	if r.opt.ShareBytes < 0 || s.count[key] < 2 {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sh, ok := s.of[rep.Trace]
+	sh, ok := s.of[key]
 	if !ok {
 		path := rep.Trace
-		sh, _ = ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, s.count[path], r.opt.ShareBytes)
-		s.of[path] = sh
+		sh, _ = ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, s.count[key], r.opt.ShareBytes)
+		if sh != nil && r.inSet(i) {
+			set := s.sets[key]
+			sh.Lockstep(func(k int) { r.lend(set[k]) }, func(k int) { r.reclaim(set[k]) })
+		}
+		s.of[key] = sh
 	}
 	if sh == nil {
 		return nil
@@ -207,16 +297,165 @@ func (r *runner) work() {
 		if i >= len(r.plan) {
 			return
 		}
+		set := r.set(i)
+		if set != nil && set[0] != i {
+			continue // its set's first runs it
+		}
 		if r.ctx.Err() != nil {
-			r.errs[i] = errStopped
-			r.release(i, 0, false)
-			r.dropSeat(i)
+			stop := set
+			if stop == nil {
+				stop = []int{i}
+			}
+			for _, k := range stop {
+				r.errs[k] = errStopped
+				r.release(k, 0, false)
+				r.dropSeat(k)
+			}
+			continue
+		}
+		if set != nil {
+			r.runSet(set)
 			continue
 		}
 		r.slots <- struct{}{}
+		r.take(i)
 		if err := r.one(i); err != nil {
 			r.fail(i, err)
 		}
+		r.give(i)
+	}
+}
+
+// A set is the replays of one trace (SetWidth of them at most) that read
+// its tape in lockstep: all of them run at once, on goroutines of their
+// own, and share the Jobs tokens (cpu) with the other replays; the
+// worker that takes the set's first replay takes a slot for each, and
+// waits for them all. Without the lockstep, replays beyond the workers'
+// number would start when the tape had long passed its budget and
+// decode the trace again; in it, one decode feeds them all, and what
+// they hold at once is each one's work in flight.
+
+// inSet reports whether replay i runs in a set.
+func (r *runner) inSet(i int) bool {
+	return r.lockstep() && r.shares.count[r.shares.key[i]] > 1
+}
+
+// set returns replay i's set, or nil where it runs in none.
+func (r *runner) set(i int) []int {
+	if !r.inSet(i) {
+		return nil
+	}
+	return r.shares.sets[r.shares.key[i]]
+}
+
+// runSet runs the replays of set side by side, each in a slot and with a
+// token while it runs, and returns when each has run (those that end
+// before their baseline go on waiting off it, as one's do). The slots
+// are taken together, one worker at a time (setSlots): two workers each
+// holding some could wait for each other.
+func (r *runner) runSet(set []int) {
+	r.setSlots.Lock()
+	for range set {
+		r.slots <- struct{}{}
+	}
+	r.setSlots.Unlock()
+	var wg sync.WaitGroup
+	for _, i := range set {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r.ctx.Err() != nil {
+				r.errs[i] = errStopped
+				r.release(i, 0, false)
+				r.dropSeat(i)
+				<-r.slots
+				return
+			}
+			r.take(i)
+			if err := r.one(i); err != nil {
+				r.fail(i, err)
+			}
+			r.give(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// hold is a replay's token (runner.cpu): held while the replay wants to
+// run and its rows are not parked (waiting for a merge to take them); not
+// while it waits for its tape's readers behind (lend), nor once it has run
+// (done). Its engine may go on a little without one while its rows are
+// parked, until the Recorder's spool fills (a few thousand rows), and then
+// waits holding none: a replay that holds a token is one that can run.
+type hold struct {
+	mu                       sync.Mutex
+	held, want, parked, done bool
+}
+
+// settle takes or gives back replay i's token to match what it wants,
+// waiting for one where it wants one.
+func (r *runner) settle(i int) {
+	h := &r.holds[i]
+	for {
+		h.mu.Lock()
+		need := h.want && !h.parked && !h.done
+		if need == h.held {
+			h.mu.Unlock()
+			return
+		}
+		if !need {
+			h.held = false
+			<-r.cpu
+			h.mu.Unlock()
+			return
+		}
+		h.mu.Unlock()
+		r.cpu <- struct{}{}
+		h.mu.Lock()
+		if h.want && !h.parked && !h.done && !h.held {
+			h.held = true
+			h.mu.Unlock()
+			return
+		}
+		h.mu.Unlock()
+		<-r.cpu // not wanted now, or taken on another goroutine: look again
+	}
+}
+
+// setHold sets one of replay i's wants and settles its token.
+func (r *runner) setHold(i int, f func(h *hold)) {
+	h := &r.holds[i]
+	h.mu.Lock()
+	f(h)
+	h.mu.Unlock()
+	r.settle(i)
+}
+
+// take waits for a token for replay i, which is to run.
+func (r *runner) take(i int) { r.setHold(i, func(h *hold) { h.want = true }) }
+
+// give gives replay i's token back for good: it has run.
+func (r *runner) give(i int) { r.setHold(i, func(h *hold) { h.want, h.done = false, true }) }
+
+// lend gives replay i's token back while it waits for its tape's readers
+// behind, and reclaim takes one again.
+func (r *runner) lend(i int)    { r.setHold(i, func(h *hold) { h.want = false }) }
+func (r *runner) reclaim(i int) { r.setHold(i, func(h *hold) { h.want = true }) }
+
+// park has replay i, whose rows wait for the merge (on) or no longer,
+// lend its token, and be let go by its tape: the tape's head does not
+// wait for it.
+func (r *runner) park(i int, on bool) {
+	r.setHold(i, func(h *hold) { h.parked = on })
+	if !r.inSet(i) {
+		return
+	}
+	s := r.shares
+	s.mu.Lock()
+	sh := s.of[s.key[i]]
+	s.mu.Unlock()
+	if sh != nil {
+		sh.Park(s.seat[i], on)
 	}
 }
 
@@ -278,9 +517,12 @@ func (r *runner) one(i int) (err error) {
 			out.Abort()
 		}
 	}()
+	if rc, ok := out.(*recording); ok {
+		rc.q.parkWith(func(on bool) { r.park(i, on) })
+	}
 	out.Begin(tables.Run{Trace: rep.Name, Policy: pol.Name, Params: rep.Params()})
 	ropt := replay.Options{Config: cfg, Policy: pol, Context: r.ctx, Bodies: bodies}
-	if r.prefetch {
+	if r.prefetch && !r.inSet(i) { // a set's tape is read on its replays' own goroutines, which hold the tokens
 		ropt.Ahead = ingest.Ahead{}
 	}
 	if r.opt.Progress != nil {

@@ -38,6 +38,14 @@ import (
 // on which the ones that start beside it read as on the first. With two
 // workers, eight replays of a trace longer than the budget decode it
 // four times, not seven.
+//
+// A Share in lockstep (Lockstep: its readers are replays that all run at
+// once, however few threads run them) lets no reader go for its budget:
+// the head waits for the readers of the oldest chunk to leave it, handing
+// its thread on while it waits (its reader's pause and resume), so that
+// the replays read the trace once whatever their number. A reader parked
+// (Park: its replay waits for something else, such as a merge taking its
+// rows) is not waited for: it is let go, as above.
 
 // ShareBudget is the bytes a Share's tape holds at most (about) before
 // it lets its slowest readers go.
@@ -67,6 +75,10 @@ type Share struct {
 	fresh, seated int
 	next          *Share
 	yields        int // grow's yields to the readers behind since it last grew
+	// lockstep: the head waits for the oldest chunk's readers (moved
+	// signals a reader's move) rather than letting them go.
+	lockstep bool
+	moved    sync.Cond
 }
 
 // tapeChunk is up to shareChunk answers, their records in arrays of
@@ -113,6 +125,7 @@ func NewShare(v *Validator, closer io.Closer, index *HostIndex, n int, budget in
 		budget = ShareBudget
 	}
 	s := &Share{v: v, closer: closer, index: index, reopen: reopen, budget: budget}
+	s.moved.L = &s.mu
 	s.head = s.chunk()
 	s.oldest = s.head
 	for range n {
@@ -169,6 +182,10 @@ type shareReader struct {
 	own     *Validator
 	ownSrc  io.Closer
 	err     error // sticky: reopening failed
+	parked  bool  // waits elsewhere: a lockstep head lets it go
+	// pause and resume hand the reader's thread on while it waits at a
+	// lockstep head, and take it back (nil: nothing to hand on).
+	pause, resume func()
 	// The reader's own copies of Next's reused kinds.
 	cta    CTA
 	warps  []int64
@@ -217,6 +234,9 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 		if r.chunk.next != nil {
 			r.chunk, r.at = r.chunk.next, 0
 			s.recycle()
+			if s.lockstep {
+				s.moved.Broadcast()
+			}
 			continue
 		}
 		// At the head: make the call, or, where every other reader has
@@ -229,7 +249,7 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 			return nil, nil
 		}
 		if len(r.chunk.calls) == shareChunk {
-			s.grow()
+			s.grow(r)
 			continue // r may have been let go
 		}
 		s.record(op, kernel, arg, room, wroom)
@@ -274,8 +294,14 @@ func (r *shareReader) look() {
 // on sharing the decode. Yielding never waits: where the reader behind
 // cannot run (it waits for a merge or for a worker, say), the head runs
 // again at once, and after shareYields tries lets it go as before.
-func (s *Share) grow() {
-	if s.bytes+s.head.size() > s.budget && s.oldest != s.head && s.yields < shareYields && s.readIn(s.oldest) {
+// In lockstep, r, the head, waits instead (wait) while a reader not
+// parked is in the oldest chunk, and lets go only the parked.
+func (s *Share) grow(r *shareReader) {
+	if s.lockstep && s.bytes+s.head.size() > s.budget && s.oldest != s.head && s.awake(s.oldest) {
+		s.wait(r)
+		return
+	}
+	if !s.lockstep && s.bytes+s.head.size() > s.budget && s.oldest != s.head && s.yields < shareYields && s.readIn(s.oldest) {
 		s.yields++
 		s.mu.Unlock()
 		runtime.Gosched()
@@ -284,7 +310,7 @@ func (s *Share) grow() {
 	}
 	s.yields = 0
 	s.bytes += s.head.size()
-	for s.bytes > s.budget && s.oldest != s.head {
+	for s.bytes > s.budget && s.oldest != s.head && !(s.lockstep && s.awake(s.oldest)) {
 		old := s.oldest
 		for _, r := range s.readers {
 			if !r.gone && !r.left && r.chunk == old {
@@ -304,6 +330,68 @@ func (s *Share) grow() {
 	c := s.chunk()
 	s.head.next = c
 	s.head = c
+}
+
+// wait has r, at a lockstep head whose tape is full, wait for a reader
+// of the oldest chunk to move (under the lock): r's thread is handed on
+// meanwhile (pause), and taken back (resume) outside the lock, which the
+// readers that take it need.
+func (s *Share) wait(r *shareReader) {
+	if r.pause != nil {
+		r.pause()
+	}
+	s.moved.Wait()
+	if r.resume != nil {
+		s.mu.Unlock()
+		r.resume()
+		s.mu.Lock()
+	}
+}
+
+// awake reports whether a reader not parked reads chunk c still, or will
+// (under the lock): a lockstep head waits for it.
+func (s *Share) awake(c *tapeChunk) bool {
+	for _, r := range s.readers {
+		if !r.gone && !r.left && !r.parked && r.chunk == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Lockstep has the Share's readers read in lockstep (under the budget, the
+// head waits for the readers behind rather than letting them go): the
+// caller runs them all at once. pause(i) and resume(i), where not nil,
+// are called by reader i's calls around such a wait, with no lock held by
+// the Share at resume: they hand on the thread that runs the reader and
+// take it back. Call it before any reader reads.
+func (s *Share) Lockstep(pause, resume func(i int)) {
+	s.lockstep = true
+	for i, r := range s.readers {
+		if pause != nil {
+			r.pause = func() { pause(i) }
+		}
+		if resume != nil {
+			r.resume = func() { resume(i) }
+		}
+	}
+}
+
+// Park marks a Share's reader as waiting for something else than the
+// tape (on) or no longer (off): a lockstep head does not wait for a
+// parked reader, and lets it go where the tape is full. For any other
+// Validator it does nothing.
+func (v *Validator) Park(on bool) {
+	if v.tape == nil {
+		return
+	}
+	s := v.tape.s
+	s.mu.Lock()
+	v.tape.parked = on
+	if s.lockstep {
+		s.moved.Broadcast()
+	}
+	s.mu.Unlock()
 }
 
 // shareYields is how many times grow yields its thread to the readers
@@ -462,6 +550,9 @@ func owned(rec Record) Record {
 func (r *shareReader) leave() {
 	r.left = true
 	r.s.recycle()
+	if r.s.lockstep {
+		r.s.moved.Broadcast()
+	}
 	r.chunk, r.snap = nil, tapeChunk{}
 	s := r.s
 	for _, o := range s.readers {

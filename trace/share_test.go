@@ -500,3 +500,91 @@ func TestShareYieldsToTheReaderBehind(t *testing.T) {
 		t.Errorf("the trace was opened %d times, want once: a reader was let go", opened)
 	}
 }
+
+// In lockstep, readers side by side on a tape of two chunks at most,
+// taking turns with one token (their pause and resume), share it to the
+// end, on one thread or more: the head waits for the readers behind, and
+// the trace is opened once.
+func TestShareLockstep(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	want := sampleTranscript(t, samePlain)
+	for _, procs := range []int{1, 2} {
+		t.Run(fmt.Sprint("GOMAXPROCS=", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			var sc sourceCount
+			v, c, err := sc.reopen()
+			if err != nil {
+				t.Fatal(err)
+			}
+			const n = 4
+			s := NewShare(v, c, nil, n, 1, sc.reopen)
+			token := make(chan struct{}, 1)
+			var paused sync.Map
+			s.Lockstep(func(i int) { paused.Store(i, true); <-token }, func(i int) { token <- struct{}{} })
+			got := make([]string, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					token <- struct{}{}
+					r := s.Reader(i)
+					got[i], _ = transcript(r, samePlain)
+					r.Close()
+					<-token
+				}()
+			}
+			wg.Wait()
+			for i := range got {
+				if got[i] != want {
+					t.Errorf("reader %d read %d bytes of answers, want %d; first difference at byte %d", i, len(got[i]), len(want), firstByteDiff(got[i], want))
+				}
+			}
+			if sc.opened != 1 || sc.closed != 1 {
+				t.Errorf("the trace was opened %d times and closed %d, want once: a reader was let go", sc.opened, sc.closed)
+			}
+			waited := 0
+			paused.Range(func(any, any) bool { waited++; return true })
+			if waited == 0 {
+				t.Error("no reader waited at the head: the tape held the whole trace")
+			}
+		})
+	}
+}
+
+// In lockstep, a parked reader is not waited for: the head lets it go
+// where the tape is full, and it reads what a Validator of its own reads
+// once it is back (on a fresh tape: it had not started).
+func TestShareLockstepLetsParkedGo(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 4
+	want := sampleTranscript(t, samePlain)
+	var sc sourceCount
+	v, c, err := sc.reopen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewShare(v, c, nil, 2, 1, sc.reopen)
+	s.Lockstep(nil, nil)
+	r1 := s.Reader(1)
+	r1.Park(true)
+	r0 := s.Reader(0)
+	got0, err := transcript(r0, samePlain) // would wait for r1 forever were r1 not parked
+	r0.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1.Park(false)
+	got1, err := transcript(r1, samePlain)
+	r1.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got0 != want || got1 != want {
+		t.Errorf("readers read %d and %d bytes of answers, want %d", len(got0), len(got1), len(want))
+	}
+	if sc.opened != 2 || sc.closed != 2 {
+		t.Errorf("the trace was opened %d times and closed %d, want twice: the parked reader read on its own", sc.opened, sc.closed)
+	}
+}

@@ -1,0 +1,190 @@
+package study
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// genTrace writes generator name's trace with these parameters to dir.
+func genTrace(t *testing.T, dir, name string, params ...string) string {
+	t.Helper()
+	g, ok := samples.Lookup(name)
+	if !ok {
+		t.Fatalf("no generator %s", name)
+	}
+	p, err := g.ParseParams(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".trace.zst")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := trace.NewWriter(f)
+	if err := g.Run(p, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(w.Close(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The replays of one trace run in lockstep on its tape, on any number of
+// workers, and give the tables of replays that each decode the trace on
+// their own, byte for byte: with a tape that holds the whole trace, with
+// one of a byte (every head waits for the readers behind at every chunk)
+// and with a merge that holds a byte of rows a replay at most (the
+// replays after the first park once their rows pass the Recorder's
+// spool, and their tape lets them go).
+func TestSetsGiveTheSameTables(t *testing.T) {
+	dir := t.TempDir()
+	// More CTAs than two of a Recorder's batches (65,536 rows each), so
+	// that a replay hands rows to the merge while it reads its tape, some
+	// of them launching children.
+	synth := genTrace(t, dir, "synth", "kernels=4", "ctas=40000", "site_rate=0.05", "cycles=500")
+	plan := Expand(Spec{Traces: []string{synth}, GPU: "k20c",
+		Sweeps:   []Axis{{Key: "gpu.sms", Values: []string{"6", "13"}}},
+		Policies: []string{"cdp", "dtbl", "spawn"}})
+	run := func(name string, opt Options) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		w, err := results.Create(out, results.CSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMerge(w, len(plan))
+		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
+		if _, err := Run(plan, opt); err != nil {
+			m.Abort()
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out
+	}
+	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
+	jobsList := []int{1, 2, 8}
+	if testing.Short() {
+		jobsList = []int{2}
+	}
+	defer func(n int64) { queueBytes = n }(queueBytes)
+	for _, queue := range []int64{QueueBytes, 1} {
+		queueBytes = queue
+		for _, share := range []int64{0, 1} {
+			if queue == 1 && share == 0 {
+				continue
+			}
+			for _, jobs := range jobsList {
+				name := fmt.Sprintf("queue%d-share%d-jobs%d", queue, share, jobs)
+				got := run(name, Options{Jobs: jobs, ShareBytes: share})
+				for _, table := range results.Tables() {
+					a, err := os.ReadFile(filepath.Join(want, table+".csv"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					b, err := os.ReadFile(filepath.Join(got, table+".csv"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(a, b) {
+						t.Errorf("%s: %s.csv differs from the replays' decoding alone", name, table)
+					}
+				}
+				os.RemoveAll(got) // some 100 MB of CSV a run
+			}
+		}
+	}
+}
+
+// A trace's replays are cut into sets of at most SetWidth, in plan
+// order, each its own decode; where not in lockstep, one piece a trace.
+// Engines counts what the slots let hold state at once.
+func TestSharesCutSets(t *testing.T) {
+	var plan []Replay
+	for i := range 10 {
+		plan = append(plan, Replay{ID: i, Trace: "a"})
+	}
+	plan = append(plan, Replay{ID: 10, Trace: "b"}, Replay{ID: 11, Trace: "a"})
+	s := newShares(plan, true, 8)
+	want := [][]int{{0, 1, 2, 3, 4, 5, 6, 7}, {8, 9, 11}, {10}}
+	for _, w := range want {
+		k := s.key[w[0]]
+		if got := s.sets[k]; fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("set of replay %d: %v, want %v", w[0], got, w)
+		}
+		for seat, i := range w {
+			if s.key[i] != k || s.seat[i] != seat {
+				t.Errorf("replay %d: seat %d in %q, want %d in %q", i, s.seat[i], s.key[i], seat, k)
+			}
+		}
+	}
+	if n := len(s.sets); n != 3 {
+		t.Errorf("%d pieces, want 3", n)
+	}
+	if n := newShares(plan, false, 8).largest(); n != 11 {
+		t.Errorf("not in lockstep, trace a's piece has %d replays, want 11", n)
+	}
+	for _, tc := range []struct{ jobs, want int }{{1, 8}, {2, 8}, {8, 12}} {
+		if got := Engines(plan, tc.jobs); got != tc.want {
+			t.Errorf("Engines(plan, %d) = %d, want %d", tc.jobs, got, tc.want)
+		}
+	}
+	if got := Engines(plan[9:11], 4); got != 2 {
+		t.Errorf("Engines of two traces' lone replays on 4 workers = %d, want 2", got)
+	}
+}
+
+// A trace with more replays than a set holds is decoded once a set: the
+// tables are those of the replays decoding alone.
+func TestWideSweepGivesTheSameTables(t *testing.T) {
+	var points []string
+	for n := 4; n <= 14; n++ {
+		points = append(points, fmt.Sprint(n))
+	}
+	plan := Expand(Spec{Traces: []string{"../samples/bfs-kron12.trace.zst"}, GPU: "k20c",
+		Sweeps: []Axis{{Key: "gpu.sms", Values: points}}, Policies: []string{"cdp"}})
+	dir := t.TempDir()
+	run := func(name string, opt Options) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		w, err := results.Create(out, results.CSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMerge(w, len(plan))
+		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
+		if _, err := Run(plan, opt); err != nil {
+			m.Abort()
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out
+	}
+	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
+	for _, jobs := range []int{1, 3} {
+		got := run(fmt.Sprint("jobs", jobs), Options{Jobs: jobs, ShareBytes: 1})
+		for _, table := range results.Tables() {
+			a, _ := os.ReadFile(filepath.Join(want, table+".csv"))
+			b, err := os.ReadFile(filepath.Join(got, table+".csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("--jobs %d: %s.csv differs from the replays' decoding alone", jobs, table)
+			}
+		}
+	}
+}
