@@ -124,7 +124,7 @@ func NewRecorder(emit func(Batch)) *Writer { return newRecorder(emit, batchRows)
 func newRecorder(emit func(Batch), batch int) *Writer {
 	w := &Writer{}
 	for i, t := range w.tables() {
-		t.record(i, emit, buffers, batch)
+		t.record(i, emit, spooledBuffers, batch)
 	}
 	w.bind()
 	w.startSpool()
