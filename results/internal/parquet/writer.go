@@ -175,7 +175,13 @@ func (w *Writer) chunk(col int, t Type) *chunk {
 // says so (an optional column's).
 func (w *Writer) Int64s(col int, vs []int64, valid Bitmap) {
 	if c := w.chunk(col, Int64); c != nil {
-		appendRows(w, c, vs, valid, func(v []int64) { c.ints = append(c.ints, v...) })
+		appendRows(w, c, vs, valid, func(v []int64) {
+			if len(c.ints) == 0 && len(v) == PageRows { // a whole page: read where it is
+				c.ownInts, c.ints, c.lent = c.ints, v, true
+				return
+			}
+			c.ints = append(c.ints, v...)
+		})
 	}
 }
 
@@ -211,12 +217,23 @@ func widen(out []int64, vs []int32) {
 // Doubles appends rows of a Double column.
 func (w *Writer) Doubles(col int, vs []float64, valid Bitmap) {
 	if c := w.chunk(col, Double); c != nil {
-		appendRows(w, c, vs, valid, func(v []float64) { c.dbls = append(c.dbls, v...) })
+		appendRows(w, c, vs, valid, func(v []float64) {
+			if len(c.dbls) == 0 && len(v) == PageRows { // a whole page: read where it is
+				c.ownDbls, c.dbls, c.lent = c.dbls, v, true
+				return
+			}
+			c.dbls = append(c.dbls, v...)
+		})
 	}
 }
 
 // appendRows appends rows to c's page, ending pages at PageRows rows;
-// put appends a stretch of valid values.
+// put appends a stretch of valid values. A stretch of a whole page's
+// values, put into an empty page, ends the page at once, so put may keep
+// the caller's slice as the page's values (Int64s, Doubles: the chunk is
+// lent them until endPage), not a copy: copied, a batch's whole pages
+// cost --out parquet 5 instructions a CTA more (--quick synth-parquet,
+// where most of the ctas table's pages lie whole in a batch).
 func appendRows[T any](w *Writer, c *chunk, vs []T, valid Bitmap, put func([]T)) {
 	if valid.Bits != nil && !c.col.Optional {
 		w.err = firstErr(w.err, fmt.Errorf("parquet: column %s is required: no row may be null", c.col.Name))
@@ -455,6 +472,9 @@ func (w *Writer) endPage(c *chunk) {
 	}
 	c.rows += int64(c.pageRows)
 	c.pageRows = 0
+	if c.lent { // the page's values were the caller's: the chunk's own again
+		c.ints, c.dbls, c.ownInts, c.ownDbls, c.lent = c.ownInts, c.ownDbls, nil, nil, false
+	}
 	c.ints, c.dbls = c.ints[:0], c.dbls[:0]
 	c.idx.runs = c.idx.runs[:0]
 	c.defs.reset(1)
@@ -627,6 +647,9 @@ type chunk struct {
 	ints     []int64   // Int32 and Int64 columns' valid values
 	dbls     []float64 // a Double column's
 	didx     []uint64  // and their dictionary indices
+	lent     bool      // ints or dbls are a caller's whole page (appendRows), until endPage
+	ownInts  []int64   // and the chunk's own buffers meanwhile
+	ownDbls  []float64
 	idx      indexRuns // a String column's dictionary indices
 	defs     rleEncoder
 	rle      rleEncoder // the indices' encoder, reused
