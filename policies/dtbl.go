@@ -17,12 +17,20 @@ import (
 // howardwangph/gpgpu-sim-dcc).
 type dtbl struct{ anyShape bool }
 
-func (p dtbl) Decide(s *replay.Site, out []replay.Verdict) {
-	for i, l := range s.Lanes {
-		out[i] = replay.Verdict{Decision: replay.Launch, Hardware: true}
-		for j, k := range s.KD {
+// Decide writes each verdict's fields into out's zero Verdicts, once,
+// and reads each lane in place: a Verdict written whole (its pointers
+// each behind the write barrier's test) as a launch and then again as a
+// coalesce, and each Lane copied, cost BFS scale 16 some 60 instructions
+// a lane (a group is decided at its site and matched again when its
+// command arrives).
+func (p *dtbl) Decide(s *replay.Site, out []replay.Verdict) {
+	lanes, kd := s.Lanes[:len(out)], s.KD // out and lanes of one length, in locals: no index checked
+	for i := range out {
+		l, v := &lanes[i], &out[i]
+		v.Decision, v.Hardware = replay.Launch, true
+		for j, k := range kd {
 			if !k.Complete() && k.Name() == l.ChildName && (p.anyShape || k.Block() == l.ChildBlock) {
-				out[i] = replay.Verdict{Decision: replay.Coalesce, Target: k, SearchCycles: int64(j + 1)}
+				v.Decision, v.Hardware, v.Target, v.SearchCycles = replay.Coalesce, false, k, int64(j+1)
 				break
 			}
 		}
@@ -36,7 +44,7 @@ func init() {
 		Source: "DTBL §4",
 		Keys:   []string{"dtbl.agt_entries", "dtbl.agt_spill", "dtbl.fallback", "dtbl.spill_loads", "dtbl.match", "dtbl.launch_cost", "cdp.param_a", "cdp.launch_a", "cdp.launch_b", "cdp.param_b", "cdp.clock_mhz", "cdp.pending_limit"},
 		New: func(c model.Config) replay.Policy {
-			return replay.Policy{Name: "dtbl", Sites: dtbl{anyShape: c.DTBL.Match == model.MatchFunction}}
+			return replay.Policy{Name: "dtbl", Sites: &dtbl{anyShape: c.DTBL.Match == model.MatchFunction}}
 		},
 	})
 }

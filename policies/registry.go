@@ -161,7 +161,7 @@ func New(spec string, cfg model.Config) (replay.Policy, error) {
 			return p, err
 		}
 	}
-	if _, ok := p.Sites.(dtbl); ok && p.Aggregate != replay.AggregateNone {
+	if _, ok := p.Sites.(*dtbl); ok && p.Aggregate != replay.AggregateNone {
 		// The engine refuses the first coalescing lane of such a replay;
 		// known here, it is refused before anything runs.
 		return p, fmt.Errorf("policy %s aggregates launches and %s coalesces them or launches by hardware: under aggregation a lane may only launch through the device runtime or inline; combine %s with spawn, threshold or flat", owner["launch aggregation"], owner["launch sites"], owner["launch aggregation"])

@@ -20,7 +20,7 @@ func TestRegister(t *testing.T) {
 		Params: []model.Param{{Name: "rtest.k", Default: 3, Doc: "a knob"}},
 		New: func(cfg model.Config) replay.Policy {
 			got = cfg.Int("rtest.k")
-			return replay.Policy{Name: "rtest", Sites: inlineAll{}}
+			return replay.Policy{Name: "rtest", Sites: replay.InlineAll{}}
 		},
 	})
 	if err != nil {

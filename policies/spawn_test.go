@@ -7,14 +7,6 @@ import (
 	"github.com/gpureplay/gpureplay/replay"
 )
 
-func warps(ts ...int64) func(func(int64)) {
-	return func(fn func(int64)) {
-		for _, t := range ts {
-			fn(t)
-		}
-	}
-}
-
 // n rises by x on a launch and falls as child CTAs finish.
 func TestCCQSCountsChildCTAs(t *testing.T) {
 	q := ccqs{window: 1024}
@@ -23,12 +15,12 @@ func TestCCQSCountsChildCTAs(t *testing.T) {
 		t.Fatalf("n = %d after launching 3 CTAs", q.n)
 	}
 	q.started(100)
-	q.finishedCTA(600, 500, warps(500))
+	q.finishedCTA(600, 500, 500, 1)
 	if q.n != 2 || q.tCTA() != 500 {
 		t.Errorf("after one finished: n = %d, t_cta = %v; want 2 and 500", q.n, q.tCTA())
 	}
 	q.started(600)
-	q.finishedCTA(1600, 1000, warps(900, 1000))
+	q.finishedCTA(1600, 1000, 1900, 2)
 	if q.n != 1 || q.tCTA() != 750 {
 		t.Errorf("after two finished: n = %d, t_cta = %v; want 1 and 750 (running mean)", q.n, q.tCTA())
 	}
@@ -42,12 +34,12 @@ func TestCCQSWindows(t *testing.T) {
 	q := ccqs{window: 1024}
 	q.started(0)
 	q.started(256)
-	q.finishedCTA(512, 512, warps(512))
+	q.finishedCTA(512, 512, 512, 1)
 	q.advance(1000)
 	if q.nCon != 0 || q.tWarp != 0 {
 		t.Fatalf("inside the first window: n_con %v, t_warp %v; want 0, 0", q.nCon, q.tWarp)
 	}
-	q.finishedCTA(1000, 744, warps(744))
+	q.finishedCTA(1000, 744, 744, 1)
 	q.advance(1023)
 	if q.nCon != 0 || q.tWarp != 0 {
 		t.Fatalf("at 1023: n_con %v, t_warp %v; the window is not complete yet", q.nCon, q.tWarp)
@@ -87,18 +79,18 @@ func TestCCQSBusyNCon(t *testing.T) {
 		q := ccqs{window: 1024, busyOnly: tc.busyOnly}
 		q.started(0)
 		q.started(256)
-		q.finishedCTA(512, 512, warps(512))
-		q.finishedCTA(1000, 744, warps(744))
+		q.finishedCTA(512, 512, 512, 1)
+		q.finishedCTA(1000, 744, 744, 1)
 		q.advance(1024)
 		w0 := q.nCon
 		q.advance(2048)
 		idle := q.nCon
 		q.started(2100)
-		q.finishedCTA(2600, 500, warps(500))
+		q.finishedCTA(2600, 500, 500, 1)
 		q.started(2800)
 		q.started(2800)
-		q.finishedCTA(3000, 200, warps(200))
-		q.finishedCTA(3000, 200, warps(200))
+		q.finishedCTA(3000, 200, 200, 1)
+		q.finishedCTA(3000, 200, 200, 1)
 		q.advance(3072)
 		w2 := q.nCon
 		q.advance(10 * 1024) // several idle windows at once

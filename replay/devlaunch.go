@@ -250,7 +250,12 @@ func (e *engine) arriveGroup(g *group) {
 		e.dev.matchedAtArrival(g)
 		e.groups.attach(g, t)
 	}
-	e.mark(e.groups.join(g))
+	// mark's test, here: its call, not inlined where the list's append
+	// is, found the target listed for nearly every group (BFS scale 16
+	// under DTBL: 13 instructions a group).
+	if k := e.groups.join(g); k.state == kReady && !k.marked {
+		e.mark(k)
+	}
 }
 
 // matchedAtArrival is a group sent by command matched when it arrived: if

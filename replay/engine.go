@@ -107,7 +107,14 @@ func (e *engine) register() {
 	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
-	c.on(evJoin, func(ev eventq.Event) { e.arriveGroup(e.groups.arrived(ev.Ref)) })
+	c.on(evJoin, func(ev eventq.Event) { // a chain of groups (groupTable.schedule), each as if its own event
+		for g := e.groups.arrived(ev.Ref); g != nil && e.err == nil; {
+			next := g.joinNext
+			g.joinNext = nil
+			e.arriveGroup(g)
+			g = next
+		}
+	})
 	// evCTAEnd and evShare: the loop hands them to ctaEnded and shareWake itself.
 	c.on(evResume, func(ev eventq.Event) { e.resumeWarp(e.ctas.at(ev.Ref), int(ev.Aux)) })
 	c.on(evTouch, func(ev eventq.Event) { e.reachTouch(e.ctas.at(ev.Ref)) })

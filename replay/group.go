@@ -24,6 +24,9 @@ type group struct {
 	// row is a group sent by command's launches row, written when the
 	// command arrives with what the lane did; nil when rows are not kept.
 	row *tables.Launch
+	// joinNext is the group that joins right after this one, at the same
+	// cycle, carried by this one's evJoin event (groupTable.schedule).
+	joinNext *group
 }
 
 // agt is the Aggregated Group Table: a fixed number of on-chip entries
@@ -81,6 +84,16 @@ type groupTable struct {
 	coalesced int64       // groups coalesced into a running kernel (Stats.Coalesced)
 	rows      tables.Sink // the launches rows of groups sent by command; nil when none is kept
 	groups    slab[group] // where newGroup carves groups from
+	chain     joinChain   // the last group scheduled, which the next may follow
+}
+
+// joinChain is the group groupTable.schedule scheduled last: its evJoin
+// event's cycle and the queue's count of events scheduled (eventq.Queue.
+// Scheduled) just after it.
+type joinChain struct {
+	last *group
+	at   int64
+	seq  uint64
 }
 
 // count adds the table's count to s.
@@ -122,12 +135,32 @@ func (t *groupTable) command(c *ctaRun, l *siteRec, now, delay int64, launched b
 // delay cycles after now, the current cycle: in the event queue's run of
 // that delay (eventq.PushDelayed), not its heap, where some 15K groups
 // under DTBL (BFS --quick) deepened every sift.
+//
+// A site's groups are scheduled one after another for one cycle, with no
+// event between them: under tie seed 0 their events would fire one after
+// another, so the first one's carries them all, chained (group.joinNext),
+// as a site's device kernels arrive (engine.launchChildren), where an
+// event each cost its push, its pop and its handler (BFS scale 16 under
+// DTBL: 14.7K groups, 986 events). A group scheduled after some other
+// event, for another cycle, or under a seed, which places each event
+// among its cycle's others, has its own.
 func (t *groupTable) schedule(now, delay int64, g *group) {
-	t.q.PushDelayed(delay, eventq.Event{At: now + delay, Kind: uint8(evJoin), Ref: t.inFlight.Put(g)})
+	at := now + delay
+	if c := &t.chain; c.last != nil && c.at == at && c.seq == t.q.Scheduled() && !t.q.Seeded() {
+		c.last.joinNext, c.last = g, g
+		return
+	}
+	t.q.PushDelayed(delay, eventq.Event{At: at, Kind: uint8(evJoin), Ref: t.inFlight.Put(g)})
+	t.chain = joinChain{last: g, at: at, seq: t.q.Scheduled()}
 }
 
-// arrived takes the group of an evJoin event.
-func (t *groupTable) arrived(ref int32) *group { return t.inFlight.Take(ref) }
+// arrived takes the group of an evJoin event, the first of its chain.
+// No group scheduled from now on follows any in flight: this event may be
+// the chain's.
+func (t *groupTable) arrived(ref int32) *group {
+	t.chain.last = nil
+	return t.inFlight.Take(ref)
+}
 
 // newGroup is the aggregated group a launching lane's child becomes; its
 // launcher waits for it from now on. Groups are carved from blocks of
@@ -160,12 +193,18 @@ func (t *groupTable) attach(g *group, target *Kernel) {
 // that its arrival decided what the lane did: coalesced into target, or
 // launched when target is nil. The site's verdict stays in the row's
 // decision; its outcome and target are the arrival's, as the summary's
-// counts are.
+// counts are. Small enough to inline: where no rows are kept, a test
+// (a call that found none cost BFS scale 16 under DTBL 12 instructions a
+// group).
 func (t *groupTable) writeCommand(g *group, target *Kernel) {
-	r := g.row
-	if r == nil {
-		return
+	if g.row != nil {
+		t.writeRow(g, target)
 	}
+}
+
+// writeRow is writeCommand's work for a group with a row.
+func (t *groupTable) writeRow(g *group, target *Kernel) {
+	r := g.row
 	g.row = nil
 	r.Outcome, r.TargetKernelID = Launch.outcome(), nil
 	if target != nil {

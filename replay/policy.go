@@ -103,7 +103,8 @@ type Verdict struct {
 // flat inlines everything, threshold and SPAWN choose per lane.
 type SiteDecider interface {
 	// Decide fills out[i] with the verdict for s.Lanes[i]. out has exactly
-	// len(s.Lanes) entries; s and out are only valid during the call.
+	// len(s.Lanes) entries, each the zero Verdict; s and out are only
+	// valid during the call.
 	Decide(s *Site, out []Verdict)
 }
 
@@ -187,6 +188,38 @@ func (ev *CTAEvent) WarpTimes(fn func(cycles int64)) {
 		}
 		fn(scaleTime(ev.Cycle-c.start-c.paused, warpCycles(spec, w), c.alone))
 	}
+}
+
+// WarpTimeSum is the sum of the times WarpTimes gives and their count,
+// the CTA's warps, with no call a warp: a CTA whose warps all take its
+// own cycles (most of BFS's children) is one product. SPAWN's t_warp
+// averages them, and a call through WarpTimes's func a warp cost BFS
+// scale 16 some 110 instructions a finished child CTA.
+func (ev *CTAEvent) WarpTimeSum() (sum, warps int64) {
+	c := ev.run
+	if len(c.warps) > 0 {
+		for _, w := range c.warps {
+			sum += w.end - c.start
+		}
+		return sum, int64(len(c.warps))
+	}
+	spec := c.spec()
+	n := int64(c.k.decl.need.warps)
+	if spec.warps == nil {
+		t := spec.cycles
+		if c.shared {
+			t = scaleTime(ev.Cycle-c.start-c.paused, t, c.alone)
+		}
+		return n * t, n
+	}
+	for w := range int(n) {
+		if !c.shared {
+			sum += warpCycles(spec, w)
+			continue
+		}
+		sum += scaleTime(ev.Cycle-c.start-c.paused, warpCycles(spec, w), c.alone)
+	}
+	return sum, n
 }
 
 // Policy is a scheduling mechanism: a name plus the decision points it

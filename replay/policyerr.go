@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/gpureplay/gpureplay/model"
 )
@@ -89,8 +90,15 @@ func (se *siteEngine) verdictOK(l *Lane, v *Verdict) bool {
 func (se *siteEngine) coalesceOK(l *Lane, v *Verdict) bool {
 	t := v.Target
 	return v.Decision == Coalesce && t != nil && t.state != kComplete && t.kernelRun != nil && t.inKD &&
-		t.decl.Name == l.ChildName && (se.anyShape || t.decl.Block == l.ChildBlock) &&
+		sameString(t.decl.Name, l.ChildName) && (se.anyShape || t.decl.Block == l.ChildBlock) &&
 		uint64(v.SearchCycles) <= uint64(model.MaxCost)
+}
+
+// sameString is a == b, with no call where the two share their bytes, as
+// the names a trace's reader interns do: a kernel's name and its child's
+// lane's (BFS scale 16 under DTBL: a runtime.memequal call a group).
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // estimatesOK reports whether v's estimates are each unset or a finite

@@ -49,6 +49,7 @@ func newShareJobs(g *model.GPU, q *eventq.Queue) *shareJobs {
 	s := &shareJobs{model: contention.New(g.SMs, g.IssueWidth, g.DRAMBytesPerCycle(), func(sm int, at int64, gen uint32) {
 		q.Push(eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)})
 	})}
+	s.model.WakeIn(q, uint8(evShare))
 	s.model.MoveWith(func(sm int, at, prev int64, gen uint32) {
 		e := eventq.Event{At: at, Kind: uint8(evShare), Ref: int32(sm), Aux: int32(gen)}
 		q.Move(eventq.Event{At: prev, Kind: e.Kind, Ref: e.Ref, Aux: int32(gen - 1)}, e)

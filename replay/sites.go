@@ -23,6 +23,8 @@ type siteEngine struct {
 	decider SiteDecider
 	// launchAll: the decider is LaunchAll, whose verdicts read no lane
 	launchAll bool
+	// inlineAll: the decider is InlineAll, whose verdicts read no lane
+	inlineAll bool
 	nextID    uint64
 	site      Site        // reused for every site
 	verdict   []Verdict   // reused for every site; LaunchAll's kept as decided (launchVerdicts)
@@ -83,7 +85,8 @@ func newSiteEngine(d SiteDecider, links siteLinks, commands bool) siteEngine {
 		d = LaunchAll{}
 	}
 	_, all := d.(LaunchAll)
-	return siteEngine{siteLinks: links, decider: d, launchAll: all, commands: commands}
+	_, inline := d.(InlineAll)
+	return siteEngine{siteLinks: links, decider: d, launchAll: all, inlineAll: inline, commands: commands}
 }
 
 // ctaEnded is a CTA ending: one of device-launched work (device: a child
@@ -102,6 +105,17 @@ type LaunchAll struct{}
 func (LaunchAll) Decide(s *Site, out []Verdict) {
 	for i := range out {
 		out[i] = Verdict{Decision: Launch}
+	}
+}
+
+// InlineAll is the non-DP ("flat") code: every launching lane loops
+// over its child's work itself.
+type InlineAll struct{}
+
+// Decide implements SiteDecider.
+func (InlineAll) Decide(s *Site, out []Verdict) {
+	for i := range out {
+		out[i] = Verdict{Decision: Inline}
 	}
 }
 
@@ -181,6 +195,9 @@ func siteLanes(sites []siteRec, first, w int) (int, int) {
 func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost, bool) {
 	lanes := c.spec().x.sites[first:last]
 	se.nextID++
+	if se.inlineAll && se.rows == nil && se.an == nil && se.agg == nil {
+		return se.inlineSite(lanes), false
+	}
 	s := &se.site
 	*s = Site{ID: se.nextID, Cycle: now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: se.kd.holders()}
 	out := se.verdicts(s, lanes)
@@ -218,13 +235,13 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 				se.reqs = append(se.reqs, launchReq{lane: lanes[i], hardware: v.Hardware, row: row})
 				continue
 			}
-			if se.byCommand(*v) { // launchOne's first case, with no call: DTBL's hardware launches
+			if se.byCommand(v) { // launchOne's first case, with no call: DTBL's hardware launches
 				se.groups.command(c, &lanes[i], now, cost.front, true, row)
 				continue
 			}
 			se.launchOne(c, &lanes[i], v.Hardware, cost, row, now)
 		case Coalesce:
-			if se.byCommand(*v) {
+			if se.byCommand(v) {
 				se.groups.command(c, &lanes[i], now, cost.front, false, row)
 				continue
 			}
@@ -255,6 +272,21 @@ func (se *siteEngine) launchAllLanes(c *ctaRun, s *Site, lanes []siteRec, out []
 	se.host.launchChildren(c, lanes, arrive)
 }
 
+// inlineSite is decide for InlineAll's verdicts, where no rows are kept,
+// no analysis is told and nothing aggregates: every lane inlined, the
+// site costs the warp its longest lane's loop, and nothing else happens
+// there. It builds no lane for the policy, checks no verdict and tells
+// none apart: BFS scale 16 under flat, some 150 instructions a lane.
+func (se *siteEngine) inlineSite(lanes []siteRec) siteCost {
+	var inline int64
+	for i := range lanes {
+		inline = max(inline, lanes[i].inline)
+	}
+	se.tally(Inline, int64(len(lanes)))
+	front := se.launch.paramCost(0) // cost's, with no lane launching
+	return siteCost{front: front, launch: front, inline: inline}
+}
+
 // blind tells the analyses of a site's runtime call made before any
 // device-launched work has ended.
 func (se *siteEngine) blind(c *ctaRun, cost siteCost, now int64) {
@@ -277,19 +309,18 @@ func (se *siteEngine) verdicts(s *Site, lanes []siteRec) []Verdict {
 	}
 	out := se.verdict[:len(lanes)]
 	clear(out)
-	// Each lane written in place, the site's lanes grown once: a range
-	// copying each siteRec and an append a lane cost BFS --quick some 40
-	// instructions a lane under DTBL and SPAWN.
+	// Each lane written in place, field by field, the site's lanes grown
+	// once: a range copying each siteRec and an append a lane cost BFS
+	// --quick some 40 instructions a lane under DTBL and SPAWN, and each
+	// Lane written whole from a literal 15 more.
 	if cap(s.Lanes) < len(lanes) {
 		s.Lanes = make([]Lane, len(lanes), 2*len(lanes))
 	}
 	ls := s.Lanes[:len(lanes)]
 	for i := range ls {
-		l := &lanes[i]
-		ls[i] = Lane{
-			Lane: int(l.lane), ChildKernel: l.child.id, ChildName: l.child.decl.Name, ChildBlock: l.child.decl.Block,
-			ChildCTAs: l.child.total, Workload: l.workload, InlineCycles: l.inline, CreatesStream: l.createsStream(),
-		}
+		l, d, k := &ls[i], &lanes[i], lanes[i].child
+		l.Lane, l.ChildKernel, l.ChildName, l.ChildBlock = int(d.lane), k.id, k.decl.Name, k.decl.Block
+		l.ChildCTAs, l.Workload, l.InlineCycles, l.CreatesStream = k.total, d.workload, d.inline, d.createsStream()
 	}
 	s.Lanes = ls
 	se.decider.Decide(s, out)
@@ -335,7 +366,7 @@ func (se *siteEngine) launchEnd(c *ctaRun, cost siteCost, now int64) int64 {
 // its site launchChildren launches (unsafe.Slice: a slice of l itself).
 func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteCost, row *tables.Launch, now int64) {
 	switch {
-	case se.byCommand(Verdict{Decision: Launch, Hardware: hardware}):
+	case se.byCommand(&Verdict{Decision: Launch, Hardware: hardware}):
 		se.groups.command(c, l, now, cost.front, true, row)
 	case hardware:
 		se.host.launchHardware(launcherOf(c), l.child, now+cost.front)
@@ -347,12 +378,20 @@ func (se *siteEngine) launchOne(c *ctaRun, l *siteRec, hardware bool, cost siteC
 // match asks the policy, at now, for the kernel group g's launching lane
 // would coalesce into: the SMX scheduler's match when the group's command
 // arrives. Nil when the policy finds none (or would not coalesce).
+//
+// The arrival's Site keeps its one lane from one match to the next, and
+// only the fields that change are written (ID, ParentKernel, ParentCTA,
+// Warp and the lane's other fields stay zero): a Site and a Lane made
+// whole and appended, their strings and slices each behind the write
+// barrier's test, cost BFS scale 16 some 50 instructions a group.
 func (se *siteEngine) match(g *group, now int64) *Kernel {
-	l := g.src
-	s := &se.arrival
-	*s = Site{Cycle: now, Lanes: append(s.Lanes[:0], Lane{
-		ChildKernel: l.id, ChildName: l.decl.Name, ChildBlock: l.decl.Block, ChildCTAs: l.total,
-	}), KD: se.kd.holders()}
+	l, s := g.src, &se.arrival
+	if len(s.Lanes) == 0 {
+		s.Lanes = make([]Lane, 1)
+	}
+	s.Cycle, s.KD = now, se.kd.holders()
+	ln := &s.Lanes[0]
+	ln.ChildKernel, ln.ChildName, ln.ChildBlock, ln.ChildCTAs = l.id, l.decl.Name, l.decl.Block, l.total
 	out := &se.matched
 	*out = [1]Verdict{}
 	se.decider.Decide(s, out[:])
@@ -394,8 +433,8 @@ func (se *siteEngine) cost(lanes []siteRec, out []Verdict) (siteCost, bool) {
 	}
 	var launched, runtime, coalesced, search, inline int64
 	creates, dtblCreates := false, false
-	for i, v := range out {
-		switch v.Decision {
+	for i := range out { // by pointer: a range copied each Verdict (BFS scale 16 under DTBL: 18 instructions a lane)
+		switch v := &out[i]; v.Decision {
 		case Launch:
 			launched++
 			if !v.Hardware {
@@ -456,7 +495,7 @@ func (se *siteEngine) launchAllCost(lanes []siteRec) siteCost {
 // sent to the SMX scheduler by command, to be matched when it arrives
 // (dtbl.fallback=dispatch): a coalescing lane, or a launch by DTBL's
 // hardware.
-func (se *siteEngine) byCommand(v Verdict) bool {
+func (se *siteEngine) byCommand(v *Verdict) bool {
 	return se.commands && (v.Decision == Coalesce || v.Decision == Launch && v.Hardware)
 }
 
@@ -518,7 +557,7 @@ func (se *siteEngine) launchRow(s *Site, l *siteRec, v *Verdict, into *Kernel) *
 	if into != nil {
 		row.Outcome, row.TargetKernelID = aggregatedOutcome, &into.id
 	}
-	if se.byCommand(*v) {
+	if se.byCommand(v) {
 		kept := row // on the heap for this lane alone: a row written at once stays on the stack
 		return &kept
 	}

@@ -7,9 +7,13 @@ import (
 	"github.com/gpureplay/gpureplay/replay"
 )
 
-// warpTimes records every finished CTA's warp times (CTAEvent.WarpTimes,
-// what SPAWN's t_warp averages) and inlines every site but kernel 1's.
-type warpTimes struct{ got map[string][]int64 }
+// warpTimes records every finished CTA's warp times (CTAEvent.WarpTimes)
+// and their sum and count (CTAEvent.WarpTimeSum, what SPAWN's t_warp
+// averages), and inlines every site but kernel 1's.
+type warpTimes struct {
+	got  map[string][]int64
+	sums map[string][2]int64
+}
 
 func (w *warpTimes) Decide(s *replay.Site, out []replay.Verdict) {
 	for i := range out {
@@ -23,6 +27,8 @@ func (w *warpTimes) CTAStarted(*replay.CTAEvent) {}
 func (w *warpTimes) CTAFinished(ev *replay.CTAEvent) {
 	key := fmt.Sprintf("%d/%d", ev.Kernel.ID(), ev.CTA)
 	ev.WarpTimes(func(c int64) { w.got[key] = append(w.got[key], c) })
+	sum, n := ev.WarpTimeSum()
+	w.sums[key] = [2]int64{sum, n}
 }
 
 // Warp times under the contention model, one SM issuing 4 warp
@@ -52,8 +58,17 @@ func TestWarpTimesShared(t *testing.T) {
 {"type":"cta","kernel":4,"cta":1,"cycles":1000,"warp_cycles":[500,1000],"insts":4000}`
 	cfg := testConfig(t, 1)
 	cfg.GPU.IssueWidth = 4
-	w := &warpTimes{got: map[string][]int64{}}
+	w := &warpTimes{got: map[string][]int64{}, sums: map[string][2]int64{}}
 	rec, _ := replayString(t, src, cfg, replay.Policy{Name: "warps", Sites: w, Observer: w})
+	for key, ts := range w.got {
+		var sum int64
+		for _, c := range ts {
+			sum += c
+		}
+		if got, want := w.sums[key], [2]int64{sum, int64(len(ts))}; got != want {
+			t.Errorf("CTA %s: WarpTimeSum %d over %d warps, want %d over %d (WarpTimes %v)", key, got[0], got[1], want[0], want[1], ts)
+		}
+	}
 	for key, want := range map[string][]int64{"2/0": {700, 1000}, "4/0": {1000, 2000}, "4/1": {1000, 2000}} {
 		if fmt.Sprint(w.got[key]) != fmt.Sprint(want) {
 			t.Errorf("CTA %s: warp times %v, want %v", key, w.got[key], want)

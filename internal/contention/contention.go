@@ -47,10 +47,14 @@
 // they were: Settle does not look at them, and only finds the next finish
 // of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
 // job, 16 on an SM, DRAM bound) a CTA's start, end and settles cost the
-// model some 380 instructions (callgrind, --quick: 420 before settleOne,
-// Start's inline insert and the marks as records; 475 before the rates
-// kept, water's records and push's room off its path; 660 with a binary
-// heap per SM, whose pop alone took ~160), its wake-up's event besides. A
+// model some 360 instructions (callgrind, --quick: Wake 118, Start 90,
+// Settle 60 and reschedule 68 of their own, the level and repace 21; 420
+// before settleOne, Start's inline insert and the marks as records; 475
+// before the rates kept, water's records and push's room off its path;
+// 660 with a binary heap per SM, whose pop alone took ~160), its
+// wake-up's events besides (some 140: each put into the owner's event
+// queue, mostly into the hole its last left there, 108, see WakeIn, and
+// the moves a moved level asks for, 32). A
 // wake-up moved while still pending goes to the owner's Mover, where one
 // is given, so that the owner can move its event rather than leave it
 // to fire stale (the replay's does: eventq.Queue.Move).
@@ -73,14 +77,17 @@
 // (Model.owe).
 //
 // The model does no I/O and owns no clock: its owner schedules
-// the wake-ups it asks for (Model.wake) in its own event queue and calls
-// Wake when one fires, and calls Settle once at the end of every cycle in
-// which it started or finished work.
+// the wake-ups it asks for (Model.wake) in its own event queue, or, where
+// that is an eventq.Queue it names (WakeIn), has the model put them there
+// as its events, and calls Wake when one fires, and calls Settle once at
+// the end of every cycle in which it started or finished work.
 package contention
 
 import (
 	"math"
 	"slices"
+
+	"github.com/gpureplay/gpureplay/internal/eventq"
 )
 
 // Demand is what a job asks of the shared hardware per cycle of its own
@@ -113,7 +120,9 @@ type Model struct {
 	width float64 // warp instructions per SM per cycle
 	bw    float64 // DRAM bytes per cycle
 	wake  Waker
-	move  Mover // nil: moves are wake-ups too
+	move  Mover         // nil: moves are wake-ups too
+	q     *eventq.Queue // nil, or where the Waker's wake-ups go: see WakeIn
+	kind  uint8         // their kind there
 
 	sms    []smState
 	water  water      // the SMs' shares and demands the DRAM factor comes from
@@ -139,6 +148,21 @@ func New(sms int, width, bw float64, wake Waker) *Model {
 // MoveWith has the model ask mv, not its Waker, for the wake-ups that
 // supersede a pending one.
 func (m *Model) MoveWith(mv Mover) { m.move = mv }
+
+// WakeIn tells the model that its Waker pushes each wake-up into q as the
+// event {At: at, Kind: kind, Ref: sm, Aux: gen}, and its Mover, if any,
+// moves the pending one there (eventq.Queue.Move), and that they do
+// nothing else: the model then pushes and moves its wake-ups itself,
+// with no call of either, and where the Push would fill the hole a Pop
+// left at the root (eventq's Fills), it fills it (FillHole). An SM's wake-up that fired is mostly followed by its next in
+// the same cycle's Settle, into that hole (457K of synth --quick's 500K
+// wake-ups): a fill is one call of some 105 instructions (the sift of
+// three or four levels), where the Waker's call (a closure) and then
+// Push's and push's were some 125 (synth --quick: 1,257 → 1,249
+// instructions a CTA; TestWakeInSameEvents checks that the queue pops
+// the same events). Moved with no call of the Mover's closure, synth's
+// 86K moves cost 1,249 → 1,246.
+func (m *Model) WakeIn(q *eventq.Queue, kind uint8) { m.q, m.kind = q, kind }
 
 // job is a job in its SM's queue: when it finishes, and what it stands
 // for and demands.
@@ -423,6 +447,16 @@ func (m *Model) reschedule(i int, s *smState, now int64) {
 	s.next = at
 	switch {
 	case at < 0:
+	case m.q != nil: // see WakeIn
+		e := eventq.Event{At: at, Kind: m.kind, Ref: int32(i), Aux: int32(s.gen)}
+		switch {
+		case prev >= 0 && m.move != nil:
+			m.q.Move(eventq.Event{At: prev, Kind: e.Kind, Ref: e.Ref, Aux: int32(s.gen - 1)}, e)
+		case m.q.Fills(at):
+			m.q.FillHole(e)
+		default:
+			m.q.Push(e)
+		}
 	case prev >= 0 && m.move != nil:
 		m.move(i, at, prev, s.gen)
 	default:
@@ -476,11 +510,15 @@ func (m *Model) Utilization(now, span int64) (issue, dram float64) {
 // kernel's CTAs are alike: synth with jittered CTAs, 16 on an SM, moves
 // about one job a start, half of the starts none). The space before the
 // queue, where finished jobs were, is taken back when the slice is full
-// and that space is at least half of it, so the jobs move down at most
-// once for every job started since they last did.
+// and that space is at least 15/16 of it, so the jobs move down at most
+// once for every 15 jobs started since they last did, and a slice holds
+// at most 32 times the most jobs its SM has had at once. Taken back at
+// half, as it was, synth's queues (16 jobs on an SM) moved down every 16
+// starts or so, a call of memmove each (28,650 of synth --quick's
+// 500,000 starts): 9 instructions a CTA more (1,266 → 1,257; at 7/8,
+// 1,258).
 //
-// Room is made first, when the slice is full (28,650 of synth --quick's
-// 500,000 starts), and the job then put in place in the slice made one
+// Room is made first, when the slice is full, and the job then put in place in the slice made one
 // longer: with the move down and append's growth on its way, push saved
 // its arguments to the stack on every call, wrote the job at the end
 // before moving it, and wrote back the whole slice (synth --quick: 1,932
@@ -516,7 +554,7 @@ func (s *smState) insert(j job) {
 // in m.done for every job the slice can hold, which Wake counts on.
 func (m *Model) makeRoom(s *smState) {
 	h := s.jobs
-	if 2*s.lo >= len(h) && s.lo > 0 {
+	if 16*s.lo >= 15*len(h) && s.lo > 0 {
 		s.jobs, s.lo = h[:copy(h, h[s.lo:])], 0
 		return
 	}

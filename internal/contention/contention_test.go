@@ -19,6 +19,8 @@ type sim struct {
 	q    eventq.Queue
 	m    *Model
 	ends map[uint64]int64
+	pops []eventq.Event // every event popped, where log is set
+	log  bool
 }
 
 type start struct {
@@ -57,6 +59,9 @@ func (s *sim) play(starts []start, settled func(at int64)) {
 	}
 	for s.q.Len() > 0 {
 		ev := s.q.Pop()
+		if s.log {
+			s.pops = append(s.pops, ev)
+		}
 		switch ev.Kind {
 		case evStart:
 			st := starts[ev.Ref]
@@ -271,8 +276,8 @@ func BenchmarkSettleBound(b *testing.B) {
 // The per-SM queue gives its jobs back in (tag, start order) order, ties
 // in tag included, however starts and finishes interleave: the order the
 // binary heap it replaced gave (ref stands for the start order here). Its
-// slice, reused as jobs finish, stays within a few times the most jobs
-// queued at once.
+// slice, reused as jobs finish, stays within 32 times the most jobs
+// queued at once (push's doc).
 func TestQueueOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 200 {
@@ -291,7 +296,7 @@ func TestQueueOrder(t *testing.T) {
 				m.push(s, j)
 				live = append(live, j)
 				most = max(most, len(live))
-				if c := cap(s.jobs); c > 4*most+4 {
+				if c := cap(s.jobs); c > 32*most+4 {
 					t.Fatalf("trial %d: the queue's slice holds %d for at most %d jobs", trial, c, most)
 				}
 				continue
@@ -435,5 +440,67 @@ func TestPaceIsMin(t *testing.T) {
 				t.Errorf("pace(%v, 0, %v) = %v, want %v", a, g, got, a)
 			}
 		}
+	}
+}
+
+// A model told where its Waker's wake-ups go (WakeIn) pushes and moves
+// them in the queue itself, filling the hole a Pop left where Push would
+// (eventq's Fills and FillHole), with no call of its Waker or Mover: the
+// queue pops the same events in the same order, under the same tie keys,
+// as with every wake-up through them, and the jobs end when they did,
+// with the same totals.
+func TestWakeInSameEvents(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var calls [2][2]int // without and with WakeIn: the Waker's calls, the Mover's
+	for trial := range 60 {
+		sms := []int{1, 4, 13}[trial%3]
+		var starts []start
+		if trial%2 == 0 {
+			starts = randomStarts(r, 40*sms, sms)
+		} else {
+			starts = mixedStarts(r, 30*sms, sms, 0.02)
+		}
+		bw := float64(sms) * (2 + 60*r.Float64())
+		var runs [2]*sim
+		for i := range runs {
+			s := newSim(sms, 4, bw)
+			s.log = true
+			if i == 1 {
+				s.m.WakeIn(&s.q, evWake)
+			}
+			wake, move := s.m.wake, s.m.move
+			s.m.wake = func(sm int, at int64, gen uint32) {
+				wake(sm, at, gen)
+				calls[i][0]++
+			}
+			s.m.move = func(sm int, at, prev int64, gen uint32) {
+				move(sm, at, prev, gen)
+				calls[i][1]++
+			}
+			s.play(starts, nil)
+			runs[i] = s
+		}
+		a, b := runs[0], runs[1]
+		if !slices.Equal(a.pops, b.pops) {
+			k := 0
+			for k < min(len(a.pops), len(b.pops)) && a.pops[k] == b.pops[k] {
+				k++
+			}
+			t.Fatalf("trial %d: %d and %d events popped, first apart at %d", trial, len(a.pops), len(b.pops), k)
+		}
+		for ref, at := range a.ends {
+			if b.ends[ref] != at {
+				t.Fatalf("trial %d: job %d ends at %d with WakeIn, %d without", trial, ref, b.ends[ref], at)
+			}
+		}
+		end := a.pops[len(a.pops)-1].At
+		ai, ad := a.m.Totals(end)
+		bi, bd := b.m.Totals(end)
+		if ai != bi || ad != bd {
+			t.Fatalf("trial %d: totals %v, %v with WakeIn; %v, %v without", trial, bi, bd, ai, ad)
+		}
+	}
+	if calls[0][0] == 0 || calls[0][1] == 0 || calls[1] != [2]int{} {
+		t.Fatalf("the Waker's and the Mover's calls %v without WakeIn, %v with it; want some, and none", calls[0], calls[1])
 	}
 }

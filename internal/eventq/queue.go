@@ -153,6 +153,17 @@ func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 // Len is the number of pending events.
 func (q *Queue) Len() int { return q.n }
 
+// Scheduled counts the events scheduled so far: every Push, PushDelayed,
+// PushOrdered, PushTie and Move draws a tie key. Under seed 0, a caller
+// that finds it unchanged since it scheduled an event knows that no event
+// came after that one: another of the same cycle scheduled now would fire
+// right after it, with none between, so the first may carry both.
+func (q *Queue) Scheduled() uint64 { return q.seq }
+
+// Seeded reports whether a tie seed orders the events of one cycle
+// (SetTieSeed), so that the order they were scheduled in is not theirs.
+func (q *Queue) Seeded() bool { return q.seed != 0 }
+
 // Peek is the earliest pending event's cycle; the queue must not be empty.
 // Over a hole it is the least of the root's children's, and the hole
 // stays for a Push to fill: the engine peeks after each event it fires,

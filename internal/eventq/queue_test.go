@@ -156,10 +156,11 @@ func (r *refQueue) pop() Event {
 
 // checkAgainstRef drives a Queue and refQueue with the operations ops
 // spells, a byte each (and the bytes after it as arguments): Push,
-// PushOrdered, PushDelayed from a clock that moves on (and sometimes
-// back), and Pop, then pops both empty, and fails on the first event they
+// PushOrdered, PushDelayed, Move and FillHole (where Fills allows it;
+// counted in filled) from a clock that moves on (and sometimes back),
+// and Pop, then pops both empty, and fails on the first event they
 // disagree on.
-func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
+func checkAgainstRef(t *testing.T, seed uint64, ops []byte, filled *int) {
 	var q Queue
 	q.SetTieSeed(seed)
 	ref := refQueue{seed: seed}
@@ -192,7 +193,7 @@ func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
 		op := ops[i]
 		ref32++
 		e := Event{Ref: ref32, Aux: int32(op), Kind: op}
-		switch op % 9 {
+		switch op % 10 {
 		case 0, 1: // Push, a small delay: ties are common
 			e.At = now + arg(i+1)%8
 			q.Push(e)
@@ -234,6 +235,16 @@ func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
 			}
 			ref.push(e, false)
 			i += 2
+		case 9: // Push, or FillHole where Fills says Push would fill the hole
+			e.At = now + arg(i+1)%8
+			if q.Fills(e.At) {
+				q.FillHole(e)
+				*filled++
+			} else {
+				q.Push(e)
+			}
+			ref.push(e, false)
+			i++
 		}
 	}
 	for q.Len() > 0 || len(ref.pending) > 0 {
@@ -245,12 +256,16 @@ func checkAgainstRef(t *testing.T, seed uint64, ops []byte) {
 // pushes, pops and tie seeds.
 func TestQueueMatchesRule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
+	filled := 0
 	for run := range 300 {
 		ops := make([]byte, 50+rng.IntN(3000))
 		for i := range ops {
 			ops[i] = byte(rng.Uint32())
 		}
-		checkAgainstRef(t, uint64(run%3), ops)
+		checkAgainstRef(t, uint64(run%3), ops, &filled)
+	}
+	if filled == 0 {
+		t.Errorf("no FillHole: Fills never reported a hole to fill")
 	}
 }
 
@@ -259,7 +274,7 @@ func FuzzQueueMatchesRule(f *testing.F) {
 	f.Add(uint8(0), []byte{0, 3, 1, 5, 4, 2, 6, 3, 1, 6, 7, 9, 6, 6})
 	f.Add(uint8(1), []byte{8, 0, 8, 0, 16, 0, 6, 12, 1, 20, 2, 6, 6, 6})
 	f.Fuzz(func(t *testing.T, seed uint8, ops []byte) {
-		checkAgainstRef(t, uint64(seed%3), ops)
+		checkAgainstRef(t, uint64(seed%3), ops, new(int))
 	})
 }
 

@@ -70,6 +70,41 @@ func (q *Queue) PushTie(e Event) bool {
 	return false
 }
 
+// Fills reports whether Push would put an event of cycle at in the hole
+// the last Pop left at the root: there is one, and the ties run is active
+// for another cycle, so the event goes into the heap (push). FillHole
+// then does what Push would, in one call where Push is a call and push
+// another. The contention model's wake-ups take that way: an SM's
+// wake-up fired in the cycle whose Settle asks for its next.
+func (q *Queue) Fills(at int64) bool {
+	t := &q.ties
+	return q.hole && t.active && at != t.last.At
+}
+
+// FillHole is Push(e) where Fills(e.At) reports true, with nothing
+// pushed or popped since it did: e with the next tie key, sifted down
+// from the root (siftDown's loop, here rather than called).
+func (q *Queue) FillHole(e Event) {
+	x := entryOf(e, q.tie())
+	q.n++
+	q.hole = false
+	h := q.h
+	at := &h[0][1]
+	for k := uint(1); k < uint(len(h)); { // pair k holds k's children
+		c := &h[k]
+		y := &c[0]
+		if k *= 2; c[1].precedes(y) {
+			y, k = &c[1], k+1
+		}
+		if !before(*y, x) {
+			break
+		}
+		*at = *y
+		at = y
+	}
+	*at = x
+}
+
 // A Wave is the rest of a cycle's wave, which its owner fires in a loop
 // of its own with no return to its event loop: the ties run's events
 // after its head has popped, up to its last (excluded), while the heap
