@@ -103,8 +103,14 @@ type summaryRows struct {
 	dramUtilizationValid  [spoolRows]bool
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *summaryRows) put(r *tables.Summary) {
+// Summary writes a summary row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Summary(r tables.Summary) {
+	if w.sp == nil {
+		add(w, &w.summary, r)
+		return
+	}
+	c := &w.sp.take().summary
 	i := c.n
 	c.gpu[i] = r.GPU
 	c.makespanCycles[i] = r.MakespanCycles
@@ -221,8 +227,14 @@ type kernelRows struct {
 	coalescedGroups     [spoolRows]int64
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *kernelRows) put(r *tables.Kernel) {
+// Kernel writes a kernels row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Kernel(r tables.Kernel) {
+	if w.sp == nil {
+		add(w, &w.kernels, r)
+		return
+	}
+	c := &w.sp.take().kernels
 	i := c.n
 	c.kernelID[i] = id(r.KernelID)
 	c.name[i] = r.Name
@@ -320,8 +332,14 @@ type ctaRows struct {
 	slowdownValid [spoolRows]bool
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *ctaRows) put(r *tables.CTA) {
+// CTA writes a ctas row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) CTA(r tables.CTA) {
+	if w.sp == nil {
+		add(w, &w.ctas, r)
+		return
+	}
+	c := &w.sp.take().ctas
 	i := c.n
 	c.kernelID[i] = id(r.KernelID)
 	c.cta[i] = id(r.CTA)
@@ -450,8 +468,14 @@ type launchRows struct {
 	outcome              [spoolRows]string
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *launchRows) put(r *tables.Launch) {
+// Launch writes a launches row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Launch(r tables.Launch) {
+	if w.sp == nil {
+		add(w, &w.launches, r)
+		return
+	}
+	c := &w.sp.take().launches
 	i := c.n
 	c.siteID[i] = id(r.SiteID)
 	c.cycle[i] = r.Cycle
@@ -527,8 +551,14 @@ type occupancyRows struct {
 	activeCtas   [spoolRows]float64
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *occupancyRows) put(r *tables.Occupancy) {
+// Occupancy writes a occupancy row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Occupancy(r tables.Occupancy) {
+	if w.sp == nil {
+		add(w, &w.occupancy, r)
+		return
+	}
+	c := &w.sp.take().occupancy
 	i := c.n
 	c.cycle[i] = r.Cycle
 	c.windowCycles[i] = r.WindowCycles
@@ -589,8 +619,14 @@ type pageRows struct {
 	cycle         [spoolRows]int64
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *pageRows) put(r *tables.Page) {
+// Page writes a pages row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Page(r tables.Page) {
+	if w.sp == nil {
+		add(w, &w.pages, r)
+		return
+	}
+	c := &w.sp.take().pages
 	i := c.n
 	c.page[i] = id(r.Page)
 	c.buffer[i] = id(r.Buffer)
@@ -638,8 +674,14 @@ type stageRows struct {
 	endCycle   [spoolRows]int64
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *stageRows) put(r *tables.Stage) {
+// Stage writes a stages row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Stage(r tables.Stage) {
+	if w.sp == nil {
+		add(w, &w.stages, r)
+		return
+	}
+	c := &w.sp.take().stages
 	i := c.n
 	c.stage[i] = r.Stage
 	c.startCycle[i] = r.StartCycle
@@ -726,8 +768,14 @@ type syncRows struct {
 	waitCycles          [spoolRows]int64
 }
 
-// put adds a row; the chunk holds fewer than spoolRows.
-func (c *syncRows) put(r *tables.Sync) {
+// Sync writes a syncs row: a Recorder's into its spool's chunk, each field
+// in its column, a file Writer's into the table's builders (add).
+func (w *Writer) Sync(r tables.Sync) {
+	if w.sp == nil {
+		add(w, &w.syncs, r)
+		return
+	}
+	c := &w.sp.take().syncs
 	i := c.n
 	c.seq[i] = r.Seq
 	c.call[i] = r.Call

@@ -16,7 +16,21 @@ import (
 // thirds of what such a run allocated (BFS scale 20: 236 of 343 MB), and
 // the collector ran once for every few batches, marking the replay's
 // whole live heap each time.
-var buffers memory.Allocator = &bufferPool{}
+var buffers memory.Allocator = pool
+
+var pool = &bufferPool{}
+
+// spooledBuffers is the allocator of a Recorder's builders: the same pool, its
+// memory handed out as the last buffer there left it, not cleared. A
+// Recorder's builders write every byte of their buffers that a batch
+// holds: each column takes a run of rows in one AppendValues, a null's
+// value as the spool's zero (bulk.go), and Arrow clears what it keeps
+// of the validity bitmaps itself; only a Writer's own rows
+// (AppendNull, which leaves a null's value as the allocator gave it)
+// need cleared memory. Cleared, a batch's buffers cost --out some 10
+// instructions a CTA (scripts/instructions.sh synth-parquet: 1,600
+// buffers, 50M instructions of clearing, half a megabyte each).
+var spooledBuffers memory.Allocator = unclearedPool{pool}
 
 // Sizes are rounded up to a power of two from 64 bytes (Go allocates
 // those aligned to 64 bytes, as Arrow wants) to 64 MiB; larger ones are
@@ -74,4 +88,30 @@ func (p *bufferPool) Free(b []byte) {
 	}
 	b = b[:c]
 	p.classes[bits.Len(uint(c))-1].Put(&b)
+}
+
+// unclearedPool hands out a bufferPool's memory as it was left
+// (spooledBuffers).
+type unclearedPool struct{ *bufferPool }
+
+// Allocate returns size bytes, what they hold left as it was.
+func (p unclearedPool) Allocate(size int) []byte {
+	c := poolClass(size)
+	if c > maxPoolClass {
+		return make([]byte, size)
+	}
+	if v := p.classes[c].Get(); v != nil {
+		return (*v.(*[]byte))[:size]
+	}
+	return make([]byte, size, 1<<c)
+}
+
+func (p unclearedPool) Reallocate(size int, b []byte) []byte {
+	if cap(b) >= size {
+		return b[:size]
+	}
+	n := p.Allocate(size)
+	copy(n, b)
+	p.Free(b)
+	return n
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/gpureplay/gpureplay/tables"
 )
 
@@ -91,6 +93,80 @@ func TestPooledTablesDeterministic(t *testing.T) {
 				if !bytes.Equal(a[i], b[i]) {
 					t.Fatalf("%s differs when written again over reused buffers", name)
 				}
+			}
+		}
+	}
+}
+
+// A Recorder's builders take their memory uncleared (spooledBuffers),
+// so every byte of a batch must be one they wrote: its tables, null
+// values among them, are byte for byte those of builders given cleared
+// memory, in every format, when the pool holds buffers full of ones.
+func TestRecorderUnclearedBuffers(t *testing.T) {
+	rows := func(w *Writer) {
+		w.Begin(tables.Run{Trace: "t", Policy: "cdp"})
+		for j := range 3000 {
+			c := tables.CTA{KernelID: uint64(j), CTA: uint64(j), EndCycle: int64(j) * 977}
+			if j%3 == 0 {
+				c.GroupID, c.Slowdown = u64(uint64(j)*31+7), f64p(float64(j)+0.5)
+			}
+			w.CTA(c)
+			w.Kernel(kernelRow(0, j))
+		}
+	}
+	write := func(f Format) [][]byte {
+		dir := t.TempDir()
+		var batches []Batch
+		rec := newRecorder(func(b Batch) { batches = append(batches, b) }, 1000)
+		rows(rec)
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		w, err := create(dir, f, memory.NewGoAllocator(), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range batches {
+			w.WriteBatch(b)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var got [][]byte
+		for _, name := range finalNames(f) {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, b)
+		}
+		return got
+	}
+	dirty := func() {
+		var held [][]byte
+		for size := 64; size <= 1<<14; size *= 2 { // a batch's buffers are at most 8 KB
+			for range 256 { // more than the batches take
+				b := pool.Allocate(size)
+				for i := range b {
+					b[i] = 0xff
+				}
+				held = append(held, b)
+			}
+		}
+		for _, b := range held {
+			pool.Free(b)
+		}
+	}
+	defer func(a memory.Allocator) { spooledBuffers = a }(spooledBuffers)
+	for _, f := range []Format{Arrow, Parquet, CSV} {
+		spooledBuffers = memory.NewGoAllocator()
+		want := write(f)
+		spooledBuffers = unclearedPool{pool}
+		dirty()
+		got := write(f)
+		for i, name := range finalNames(f) {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Errorf("%s from uncleared buffers differs from cleared ones", name)
 			}
 		}
 	}

@@ -93,8 +93,10 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	fmt.Fprintf(b, "func (t *%s) append(r %s) {\n%s}\n\n", cols, row, one.Bytes())
 	fmt.Fprintf(b, "// %s is a spool chunk's %s rows, a column each (spool.go, bulk.go).\n", spooled, t.Name)
 	fmt.Fprintf(b, "type %s struct {\n\tn int // rows held\n%s}\n\n", spooled, fields.Bytes())
-	fmt.Fprintf(b, "// put adds a row; the chunk holds fewer than spoolRows.\n")
-	fmt.Fprintf(b, "func (c *%s) put(r *%s) {\n\ti := c.n\n%s\tc.n = i + 1\n}\n\n", spooled, row, put.Bytes())
+	fmt.Fprintf(b, "// %s writes a %s row: a Recorder's into its spool's chunk, each field\n", rt.Name(), t.Name)
+	fmt.Fprintf(b, "// in its column, a file Writer's into the table's builders (add).\n")
+	fmt.Fprintf(b, "func (w *Writer) %s(r %s) {\n\tif w.sp == nil {\n\t\tadd(w, &w.%s, r)\n\t\treturn\n\t}\n", rt.Name(), row, t.Name)
+	fmt.Fprintf(b, "\tc := &w.sp.take().%s\n\ti := c.n\n%s\tc.n = i + 1\n}\n\n", t.Name, put.Bytes())
 	fmt.Fprintf(b, "// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).\n")
 	fmt.Fprintf(b, "func (t *%s) appendRows(c *%s, lo, hi int) {\n%s}\n", cols, spooled, many.Bytes())
 	return nil

@@ -2,7 +2,9 @@ package parquet
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -133,6 +135,108 @@ func TestBitmapEnd(t *testing.T) {
 			if got := bm.end(i, k, v); got != want {
 				t.Fatalf("run %d: end(%d, %d, %v) of %x from bit %d: %d, want %d", run, i, k, v, bm.Bits, bm.Off, got, want)
 			}
+		}
+	}
+}
+
+// deltaRef is DELTA_BINARY_PACKED as parquet-format's Encodings.md
+// lays it out, a value at a time: blocks of 128 deltas in 4 miniblocks
+// of 32, each block's least delta, each miniblock's width that of its
+// greatest delta less the least (0 past the values), its deltas less
+// the least packed bit by bit, a last block's missing deltas the least.
+func deltaRef(vs []int64, narrow bool) []byte {
+	out := binary.AppendUvarint(nil, 128)
+	out = binary.AppendUvarint(out, 4)
+	out = binary.AppendUvarint(out, uint64(len(vs)))
+	if len(vs) == 0 {
+		return binary.AppendVarint(out, 0)
+	}
+	out = binary.AppendVarint(out, vs[0])
+	for at := 1; at < len(vs); at += 128 {
+		n := min(128, len(vs)-at)
+		ds := make([]int64, 128)
+		for i := range n {
+			ds[i] = vs[at+i] - vs[at+i-1]
+			if narrow {
+				ds[i] = int64(int32(ds[i]))
+			}
+		}
+		least := slices.Min(ds[:n])
+		for i := n; i < 128; i++ {
+			ds[i] = least
+		}
+		out = binary.AppendVarint(out, least)
+		var packed []byte
+		for m := range 4 {
+			w := uint(0)
+			if m*32 < n {
+				w = uint(bits.Len64(uint64(slices.Max(ds[m*32:min(n, m*32+32)]) - least)))
+			}
+			out = append(out, byte(w))
+			adj := make([]uint64, 32)
+			for i := range adj {
+				adj[i] = uint64(ds[m*32+i] - least)
+				if w < 64 {
+					adj[i] &= 1<<w - 1
+				}
+			}
+			packed = append(packed, packRef(adj, w)...)
+		}
+		out = append(out, packed...)
+	}
+	return out
+}
+
+// appendDelta writes the bytes deltaRef does, whole blocks and a last
+// one's part, INT64 and INT32, steps small, large and falling.
+func TestDeltaAsRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for run := range 600 {
+		narrow := run%2 == 1
+		vs := make([]int64, rng.IntN(1100))
+		x := rng.Int64()
+		for i := range vs {
+			switch run % 5 {
+			case 0, 1:
+				x += rng.Int64N(50)
+			case 2:
+				x = rng.Int64()
+			case 3: // small steps, a rare one wide, which sets its miniblock's width
+				x += rng.Int64N(8) - 2
+				if rng.IntN(60) == 0 {
+					x += rng.Int64N(1 << 20)
+				}
+			default:
+				x -= rng.Int64N(1 << 20)
+			}
+			vs[i] = x
+			if narrow {
+				vs[i] = int64(int32(x))
+			}
+		}
+		want := deltaRef(vs, narrow)
+		got, _ := appendDelta([]byte{7}, vs, narrow)
+		if !bytes.Equal(got[1:], want) {
+			t.Fatalf("run %d (narrow %v, %d values): %x, want %x", run, narrow, len(vs), got[1:], want)
+		}
+	}
+}
+
+// bounds finds the least and greatest of any number of values, wherever
+// they lie among its rounds of eight and the rest.
+func TestBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for run := range 2000 {
+		vs := make([]int64, 1+rng.IntN(40))
+		for i := range vs {
+			vs[i] = rng.Int64N(1000) - 500
+		}
+		if run%3 == 0 { // one extreme, anywhere
+			vs[rng.IntN(len(vs))] = math.MinInt64 + int64(run)
+		}
+		lo, hi := bounds(vs)
+		if lo != slices.Min(vs) || hi != slices.Max(vs) {
+			t.Fatalf("run %d, %v: bounds %d %d, want %d %d", run, vs, lo, hi, slices.Min(vs), slices.Max(vs))
 		}
 	}
 }

@@ -51,7 +51,8 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 	var adj [deltaBlock]uint64
 	var low, high int64 // min(0, the least delta), max(0, the greatest)
 	for at := 1; at < len(vs); at += deltaBlock {
-		n := min(deltaBlock, len(vs)-at)
+		all := min(deltaBlock, len(vs)-at)
+		n := all
 		prev, cur := vs[at-1:at-1+n], vs[at:at+n]
 		d := adj[:n]
 		least := cur[0] - prev[0]
@@ -59,6 +60,20 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 			least = int64(int32(least))
 		}
 		var tops [deltaMinis]int64 // each miniblock's greatest delta
+		if n == deltaBlock {
+			// A whole block, each miniblock's 33 values and 32 deltas
+			// arrays of fixed size (deltaMini).
+			for m := range deltaMinis {
+				w := (*[deltaMiniblock + 1]int64)(vs[at-1+m*deltaMiniblock:])
+				dm := (*[deltaMiniblock]uint64)(adj[m*deltaMiniblock:])
+				if narrow {
+					least, tops[m] = deltaMini32(dm, w, least)
+				} else {
+					least, tops[m] = deltaMini(dm, w, least)
+				}
+			}
+			n = 0 // done: the loop below is for a last block's part
+		}
 		for m := 0; m*deltaMiniblock < n; m++ {
 			lo, hi := m*deltaMiniblock, min(n, (m+1)*deltaMiniblock)
 			if narrow {
@@ -81,7 +96,7 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 		}
 		dst = binary.AppendVarint(dst, least)
 		low = min(low, least)
-		for i := n; i < deltaBlock; i++ { // a last block's rest: 0 once less the least
+		for i := all; i < deltaBlock; i++ { // a last block's rest: 0 once less the least
 			adj[i] = uint64(least)
 		}
 		// An INT32 column's deltas and least are int32s, so a difference
@@ -89,7 +104,7 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 		// gives it; a miniblock past the values has width 0.
 		var widths [deltaMinis]byte
 		size := 0 // the miniblocks' bytes
-		for m := 0; m*deltaMiniblock < n; m++ {
+		for m := 0; m*deltaMiniblock < all; m++ {
 			widths[m] = byte(bits.Len64(uint64(tops[m] - least)))
 			high = max(high, tops[m])
 			size += packedBytes(deltaMiniblock, uint(widths[m]))
@@ -118,6 +133,41 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 		wrap = 32
 	}
 	return dst, low >= 0 && vs[len(vs)-1] >= vs[0] && bits.Len64(uint64(high))+bits.Len(uint(len(vs))) <= wrap
+}
+
+// deltaMini sets d to the 32 deltas of w's 33 values and returns the
+// least of them and least, and the greatest of them. Four deltas a
+// round, the values loaded once each, and no index checked: some 9.3
+// instructions a value, where the loop over a miniblock's slices took
+// 11 (--quick synth-parquet, callgrind; --out adds 5 instructions a CTA
+// fewer).
+func deltaMini(d *[deltaMiniblock]uint64, w *[deltaMiniblock + 1]int64, least int64) (int64, int64) {
+	top := w[1] - w[0]
+	for i := 0; i < deltaMiniblock; i += 4 {
+		g := (*[5]int64)(w[i:])
+		x0, x1, x2, x3 := g[1]-g[0], g[2]-g[1], g[3]-g[2], g[4]-g[3]
+		o := (*[4]uint64)(d[i:])
+		o[0], o[1], o[2], o[3] = uint64(x0), uint64(x1), uint64(x2), uint64(x3)
+		least = min(least, x0, x1, x2, x3)
+		top = max(top, x0, x1, x2, x3)
+	}
+	return least, top
+}
+
+// deltaMini32 is deltaMini for INT32 values, whose deltas wrap at 32
+// bits.
+func deltaMini32(d *[deltaMiniblock]uint64, w *[deltaMiniblock + 1]int64, least int64) (int64, int64) {
+	top := int64(int32(w[1] - w[0]))
+	for i := 0; i < deltaMiniblock; i += 4 {
+		g := (*[5]int64)(w[i:])
+		x0, x1 := int64(int32(g[1]-g[0])), int64(int32(g[2]-g[1]))
+		x2, x3 := int64(int32(g[3]-g[2])), int64(int32(g[4]-g[3]))
+		o := (*[4]uint64)(d[i:])
+		o[0], o[1], o[2], o[3] = uint64(x0), uint64(x1), uint64(x2), uint64(x3)
+		least = min(least, x0, x1, x2, x3)
+		top = max(top, x0, x1, x2, x3)
+	}
+	return least, top
 }
 
 var errDelta = errors.New("malformed DELTA_BINARY_PACKED data")

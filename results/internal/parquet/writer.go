@@ -175,7 +175,13 @@ func (w *Writer) chunk(col int, t Type) *chunk {
 // says so (an optional column's).
 func (w *Writer) Int64s(col int, vs []int64, valid Bitmap) {
 	if c := w.chunk(col, Int64); c != nil {
-		appendRows(w, c, vs, valid, func(v []int64) { c.ints = append(c.ints, v...) })
+		appendRows(w, c, vs, valid, func(v []int64) {
+			if len(c.ints) == 0 && len(v) == PageRows { // a whole page: read where it is
+				c.ownInts, c.ints, c.lent = c.ints, v, true
+				return
+			}
+			c.ints = append(c.ints, v...)
+		})
 	}
 }
 
@@ -188,23 +194,46 @@ func (w *Writer) Int32s(col int, vs []int32, valid Bitmap) {
 			// (scripts/instructions.sh --quick synth-parquet bfs-parquet).
 			n := len(c.ints)
 			c.ints = slices.Grow(c.ints, len(v))[:n+len(v)]
-			ints := c.ints[n:][:len(v)]
-			for i, x := range v {
-				ints[i] = int64(x)
-			}
+			widen(c.ints[n:][:len(v)], v)
 		})
+	}
+}
+
+// widen sets out[i] to vs[i] (len(out) == len(vs)), eight a round with
+// no index checked: some 4.4 instructions a value, where a value at a
+// time took 6 (the sm columns of --quick synth-parquet, callgrind).
+func widen(out []int64, vs []int32) {
+	for len(vs) >= 8 && len(out) >= 8 {
+		o, g := (*[8]int64)(out), (*[8]int32)(vs)
+		o[0], o[1], o[2], o[3] = int64(g[0]), int64(g[1]), int64(g[2]), int64(g[3])
+		o[4], o[5], o[6], o[7] = int64(g[4]), int64(g[5]), int64(g[6]), int64(g[7])
+		out, vs = out[8:], vs[8:]
+	}
+	for i, x := range vs {
+		out[i] = int64(x)
 	}
 }
 
 // Doubles appends rows of a Double column.
 func (w *Writer) Doubles(col int, vs []float64, valid Bitmap) {
 	if c := w.chunk(col, Double); c != nil {
-		appendRows(w, c, vs, valid, func(v []float64) { c.dbls = append(c.dbls, v...) })
+		appendRows(w, c, vs, valid, func(v []float64) {
+			if len(c.dbls) == 0 && len(v) == PageRows { // a whole page: read where it is
+				c.ownDbls, c.dbls, c.lent = c.dbls, v, true
+				return
+			}
+			c.dbls = append(c.dbls, v...)
+		})
 	}
 }
 
 // appendRows appends rows to c's page, ending pages at PageRows rows;
-// put appends a stretch of valid values.
+// put appends a stretch of valid values. A stretch of a whole page's
+// values, put into an empty page, ends the page at once, so put may keep
+// the caller's slice as the page's values (Int64s, Doubles: the chunk is
+// lent them until endPage), not a copy: copied, a batch's whole pages
+// cost --out parquet 5 instructions a CTA more (--quick synth-parquet,
+// where most of the ctas table's pages lie whole in a batch).
 func appendRows[T any](w *Writer, c *chunk, vs []T, valid Bitmap, put func([]T)) {
 	if valid.Bits != nil && !c.col.Optional {
 		w.err = firstErr(w.err, fmt.Errorf("parquet: column %s is required: no row may be null", c.col.Name))
@@ -443,6 +472,9 @@ func (w *Writer) endPage(c *chunk) {
 	}
 	c.rows += int64(c.pageRows)
 	c.pageRows = 0
+	if c.lent { // the page's values were the caller's: the chunk's own again
+		c.ints, c.dbls, c.ownInts, c.ownDbls, c.lent = c.ownInts, c.ownDbls, nil, nil, false
+	}
 	c.ints, c.dbls = c.ints[:0], c.dbls[:0]
 	c.idx.runs = c.idx.runs[:0]
 	c.defs.reset(1)
@@ -491,16 +523,20 @@ func (c *chunk) appendDoubleIndices(b []byte) ([]byte, bool) {
 		k := s - 1
 		if s == 0 || math.Float64bits(c.ddict.vals[k]) != v {
 			k = c.ddict.index(dbls[i])
+			if len(c.ddict.vals) > most { // given up as soon as it is too large
+				c.ddict.truncate(mark)
+				c.plainDoubles = true
+				return b, false
+			}
+			// The bounds take a value when the dictionary does: a value
+			// found at the first probe is in the chunk's dictionary, so
+			// it was taken then, and once taken a value changes them no
+			// more (a page given up on is taken whole, boundDoubles).
+			// Taken once a run, in the loop, they cost 9 instructions a
+			// CTA more on synth; all of the values, in a pass of their
+			// own, 24 (scripts/instructions.sh --quick synth-parquet).
+			c.boundDouble(dbls[i])
 		}
-		if len(c.ddict.vals) > most { // given up as soon as it is too large
-			c.ddict.truncate(mark)
-			c.plainDoubles = true
-			return b, false
-		}
-		// The bounds once a run, its values being one: all of them, in a
-		// pass of their own, cost 15 instructions a CTA more on synth
-		// (scripts/instructions.sh --quick synth-parquet).
-		c.boundDouble(dbls[i])
 		for idx[i] = uint64(k); i+1 < len(dbls); i++ { // a run: one lookup
 			if math.Float64bits(dbls[i+1]) != v {
 				break
@@ -611,6 +647,9 @@ type chunk struct {
 	ints     []int64   // Int32 and Int64 columns' valid values
 	dbls     []float64 // a Double column's
 	didx     []uint64  // and their dictionary indices
+	lent     bool      // ints or dbls are a caller's whole page (appendRows), until endPage
+	ownInts  []int64   // and the chunk's own buffers meanwhile
+	ownDbls  []float64
 	idx      indexRuns // a String column's dictionary indices
 	defs     rleEncoder
 	rle      rleEncoder // the indices' encoder, reused
@@ -646,16 +685,34 @@ func (c *chunk) bound(vs []int64, climbs bool) {
 	}
 	lo, hi := vs[0], vs[len(vs)-1]
 	if !climbs {
-		hi = lo
-		for _, v := range vs[1:] {
-			lo, hi = min(lo, v), max(hi, v)
-		}
+		lo, hi = bounds(vs)
 	}
 	if !c.hasBounds {
 		c.lo, c.hi, c.hasBounds = lo, hi, true
 		return
 	}
 	c.lo, c.hi = min(c.lo, lo), max(c.hi, hi)
+}
+
+// bounds is the least and the greatest of vs (at least one value),
+// eight values a round with no index checked: some 6.4 instructions a
+// value, where a value at a time took 8 (--quick synth-parquet,
+// callgrind: four of the ctas table's integer columns and three of the
+// occupancy table's do not climb, 2.5M values). Taken in the delta pass
+// instead (appendDelta), for a column whose last page did not climb,
+// they cost 5.7 instructions a value more there: the pass, short of
+// registers, moves values between them.
+func bounds(vs []int64) (lo, hi int64) {
+	lo, hi = vs[0], vs[0]
+	for ; len(vs) >= 8; vs = vs[8:] {
+		g := (*[8]int64)(vs)
+		lo = min(lo, g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
+		hi = max(hi, g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
+	}
+	for _, v := range vs {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
 }
 
 // boundDoubles takes a page's doubles into the chunk's bounds, leaving
