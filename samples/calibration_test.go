@@ -503,8 +503,8 @@ func TestJoinFitsCapture(t *testing.T) {
 		{3, "join_scan_distribute, cold", false, 1.16}, // 0.88×
 		{6, "join_scan_totals, warm", false, 1 / 0.76},
 		{7, "join_scan_distribute, warm", false, 1 / 0.57},
-		{4, "join_main", false, 1 / 0.82}, // 0.84×: its first wave's cold start (coldstart.go)
-		{8, "join_gather", false, 1 / 0.21},
+		{4, "join_main", false, 1 / 0.82},   // 0.84×: its first wave's cold start (coldstart.go)
+		{8, "join_gather", false, 1 / 0.37}, // 0.39×: its first wave, 16 CTAs an SM, waits at the L2 (docs/calibration.md)
 	} {
 		r := got[tc.i].cta / want[tc.i].cta
 		t.Logf("%s: CTA %.0f cycles, captured %.0f (%.2f×); kernel %.0f, captured %.0f (%.2f×)", tc.name,
@@ -659,6 +659,7 @@ func TestJoinHeldOut30720(t *testing.T) {
 		{"a child's CTA", got.childCTA, want.childCTA, 1.08},                        // 0.95×
 		{"the main join kernel", got.main, want.main, 1.09},                         // 0.93×
 		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.07}, // 0.95×
+		{"the gather kernel", got.gather, want.gather, 1 / 0.19},                    // 0.20×: DRAM and the L2's queues (docs/calibration.md)
 	} {
 		t.Logf("%s: model %.0f, captured %.0f (%.2f×)", c.what, c.got, c.want, c.got/c.want)
 		heldOut(t, "join-30720 "+c.what, c.got/c.want, c.worst)
@@ -667,7 +668,7 @@ func TestJoinHeldOut30720(t *testing.T) {
 
 // joinTimes are what TestJoinHeldOut30720 compares of a join run.
 type joinTimes struct {
-	makespan, children, childCTA, main, bounds float64
+	makespan, children, childCTA, main, bounds, gather float64
 }
 
 // joinRun replays a join trace (the generator's or a capture's, whose
@@ -688,6 +689,8 @@ func joinRun(t *testing.T, recs []trace.Record, cfg model.Config) joinTimes {
 			jt.main += span
 		case strings.Contains(k.Name, "join_bounds") || strings.Contains(k.Name, "FindBoundsKernel"):
 			jt.bounds += span
+		case strings.Contains(k.Name, "join_gather") || strings.Contains(k.Name, "GatherKernel"):
+			jt.gather += span
 		}
 	}
 	var ctas float64

@@ -294,9 +294,11 @@ func TestMergeScanKernels(t *testing.T) {
 // join_output CTA by hand. A partition of 200 outputs in CTAs of 128:
 // its first lanes copy elements 0 and 128 (two trips) in warp 0, 32 and
 // 160 in warp 1, 64 and 192 in warp 2, and 96 alone in warp 3 (224 is
-// past the end); each warp begins with a CTA's base (202) and, having
-// copied, ends with a round trip to its stores' acknowledgement (100):
-// 202+2·40+100 = 382 three times, then 202+40+100 = 342. An empty partition's warps copy nothing and
+// past the end); each warp begins with a CTA's base (202), waits a round
+// trip for the partition's scattered offset (100), copies at two round
+// trips and two store issues a trip (2·(100+20) = 240) and ends with a
+// round trip to its stores' acknowledgement (100): 202+100+2·240+100 =
+// 882 three times, then 202+100+240+100 = 642. An empty partition's warps copy nothing and
 // wait for no store: 202 each. A join_output CTA is a CTA's base, 202,
 // in each of its 4 warps.
 func TestMergeGatherAndChildByHand(t *testing.T) {
@@ -304,7 +306,7 @@ func TestMergeGatherAndChildByHand(t *testing.T) {
 	for w := range 4 {
 		got = append(got, joinGatherWarpCycles(200, 128, w))
 	}
-	if want := []int64{382, 382, 382, 342}; !slices.Equal(got, want) {
+	if want := []int64{882, 882, 882, 642}; !slices.Equal(got, want) {
 		t.Errorf("join_gather warps of 200 outputs: %v, want %v", got, want)
 	}
 	if got := joinGatherWarpCycles(0, 128, 0); got != 202 {
