@@ -113,13 +113,27 @@ func joinScanBlockCycles(block int) int64 {
 }
 
 // joinScanTotalsCycles is join_scan_totals' warp scanning the totals of
-// ctas CTAs of block threads, block at a time: the first trip as a
-// join_scan_blocks warp, each further one a load's round trip, the prefix
-// sum and a store.
+// ctas CTAs of block threads, block at a time: its two integer divisions
+// (joinScanTotalsDivCycles), the first trip as a join_scan_blocks warp,
+// each further one a load's round trip, the prefix sum and a store.
 func joinScanTotalsCycles(ctas, block int) int64 {
 	more := int64(ceilDiv(ctas, block) - 1)
-	return joinScanBlockCycles(block) + more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles)
+	return joinScanTotalsDivCycles + joinScanBlockCycles(block) + more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles)
 }
+
+// joinDivCycles is an integer division in the captured GPU, in the
+// trace's 706 MHz cycles: GPGPU-Sim gives div.s32 and rem the fifth
+// integer latency ("latency = int_latency[4]", src/cuda-sim/cuda-sim.cc:994
+// at 667834cf), 145 cycles in the captures' configuration
+// ("-ptx_opcode_latency_int 4,13,4,5,145,32"), at 837 MHz.
+const joinDivCycles = 145 * 706 / 837
+
+// joinScanTotalsDivCycles is what scanTotals (util/primitive.h at 1397e03)
+// spends before its loop: "int ctas = (inputCnt + step - 1) / step; int
+// steps = (ctas + step - 1) / step;" with step = blockDim.x, two dependent
+// div.s32 in nvcc 11.8's sm_35 PTX, the loop's entry test waiting on the
+// second. scanBlocks and scanDistribute divide nothing.
+const joinScanTotalsDivCycles = 2 * joinDivCycles
 
 // joinBoundsWarpCycles is a join_bounds warp with a partition in some lane:
 // its base with the load of the partition's first and last left keys,
