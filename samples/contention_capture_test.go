@@ -260,8 +260,9 @@ func TestContentionOnSSSPCapture(t *testing.T) {
 // move little through DRAM (join_gather 66 bytes a CTA at 1,024 keys,
 // 4,444 at 30,720: 1.07 MB in 14,877 cycles, a quarter of what the DRAM
 // moves) and issue few instructions, so neither is what makes join_gather
-// long. The generator's own mix (16 bytes a lane and copy) with the model
-// on overshoots at 1,024 keys (4.7×).
+// long. The generator's own mix (16 bytes a lane and copy, over a copy
+// trip of two round trips) with the model on comes to 0.97× at 1,024
+// keys and 0.62× at 30,720.
 func TestContentionOnJoinCaptures(t *testing.T) {
 	eff := dramEff(t)
 	recs := convertCapture(t, "dragonli-join-1024")
@@ -278,10 +279,10 @@ func TestContentionOnJoinCaptures(t *testing.T) {
 	stated(t, "join-1024 join_bounds (fitted, ±2%)", got[0].cta/want[0].cta, 0.98, 1.02)
 	stated(t, "join-1024 join_scan_blocks, warm (fitted, ±2%)", got[5].cta/want[5].cta, 0.98, 1.02)
 	stated(t, "join-1024 join_scan_distribute", got[7].cta/want[7].cta, 0.57, 0.61) // 0.59× off
-	stated(t, "join-1024 join_gather", got[8].cta/want[8].cta, 0.23, 0.27)          // 0.22× off
+	stated(t, "join-1024 join_gather", got[8].cta/want[8].cta, 0.37, 0.41)          // 0.39× off
 	stated(t, "join-1024 join_main", got[4].cta/want[4].cta, 0.82, 0.86)            // 0.84× off
 	mixOn := replayKernels(t, generate(t, "join", "dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"), on, "cdp")
-	stated(t, "join-1024 join_gather, the generator's mix", mixOn[8].cta/want[8].cta, 4.4, 5.0)
+	stated(t, "join-1024 join_gather, the generator's mix", mixOn[8].cta/want[8].cta, 0.93, 1.01)
 
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-join-30720-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -303,11 +304,11 @@ func TestContentionOnJoinCaptures(t *testing.T) {
 	withCapturedDemand(t, g, sink.recs, big)
 	gotRun := joinRun(t, g, on)
 	t.Logf("join-30720 join_gather: model %.0f cycles, captured %.0f", gotGather, wantGather)
-	stated(t, "join-30720 join_gather", gotGather/wantGather, 0.22, 0.26) // 0.06× off (953 cycles)
+	stated(t, "join-30720 join_gather", gotGather/wantGather, 0.26, 0.30) // 0.20× off (3,042 cycles)
 	stated(t, "join-30720 makespan", gotRun.makespan/wantRun.makespan, 0.87, 0.91)
 	mixGather := gatherSpan(t, gen(), on)
 	t.Logf("join-30720 join_gather, the generator's mix: model %.0f cycles", mixGather)
-	stated(t, "join-30720 join_gather, the generator's mix", mixGather/wantGather, 1.15, 1.30)
+	stated(t, "join-30720 join_gather, the generator's mix", mixGather/wantGather, 0.58, 0.66)
 }
 
 // gatherSpan is the span of a join run's gather kernel (join_gather or

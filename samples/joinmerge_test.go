@@ -249,12 +249,13 @@ func TestMergeTraceRecords(t *testing.T) {
 // TestMergeScanKernels checks the prefix scans of 131 per-CTA values
 // (grid 130) in CTAs of 128: join_scan_blocks' 2 CTAs, every warp
 // 202+8·98+120 = 1106 (a CTA's base with its load, prefix sum, a store
-// and its acknowledgement); join_scan_totals' one trip (2 totals), 1106;
+// and its acknowledgement); join_scan_totals' two integer divisions
+// (2·122) and one trip (2 totals), 1350;
 // join_scan_distribute's 2 CTAs, 202+120 = 322 in the
 // warps holding values (CTA 1's first warp: values 128-130), idle after.
 // The first scan runs cold (coldstart.go): every warp of its CTAs, all in
 // the first wave, adds its kernel's lines at 170 cycles, 6·170 = 1020
-// (2126), 7·170 = 1190 (2296) and 2·170 = 340 (662, idle 360).
+// (2126), 7·170 = 1190 (2540) and 2·170 = 340 (662, idle 360).
 func TestMergeScanKernels(t *testing.T) {
 	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
 	names := map[uint64]string{}
@@ -277,11 +278,12 @@ func TestMergeScanKernels(t *testing.T) {
 	}
 	all, i := []int64{1106, 1106, 1106, 1106}, int64(idleWarpCycles)
 	dist := [][]int64{{322, 322, 322, 322}, {322, i, i, i}}
-	coldBlocks, coldTotals := []int64{2126, 2126, 2126, 2126}, []int64{2296, 2296, 2296, 2296}
+	totals := []int64{1350, 1350, 1350, 1350}
+	coldBlocks, coldTotals := []int64{2126, 2126, 2126, 2126}, []int64{2540, 2540, 2540, 2540}
 	coldDist := [][]int64{{662, 662, 662, 662}, {662, 340 + i, 340 + i, 340 + i}}
 	for name, w := range map[string][][]int64{
 		"join_scan_blocks":     {coldBlocks, coldBlocks, all, all},
-		"join_scan_totals":     {coldTotals, all},
+		"join_scan_totals":     {coldTotals, totals},
 		"join_scan_distribute": slices.Concat(coldDist, dist),
 	} {
 		if !reflect.DeepEqual(warps[name], w) {
@@ -294,9 +296,11 @@ func TestMergeScanKernels(t *testing.T) {
 // join_output CTA by hand. A partition of 200 outputs in CTAs of 128:
 // its first lanes copy elements 0 and 128 (two trips) in warp 0, 32 and
 // 160 in warp 1, 64 and 192 in warp 2, and 96 alone in warp 3 (224 is
-// past the end); each warp begins with a CTA's base (202) and, having
-// copied, ends with a round trip to its stores' acknowledgement (100):
-// 202+2·40+100 = 382 three times, then 202+40+100 = 342. An empty partition's warps copy nothing and
+// past the end); each warp begins with a CTA's base (202), waits a round
+// trip for the partition's scattered offset (100), copies at two round
+// trips and two store issues a trip (2·(100+20) = 240) and ends with a
+// round trip to its stores' acknowledgement (100): 202+100+2·240+100 =
+// 882 three times, then 202+100+240+100 = 642. An empty partition's warps copy nothing and
 // wait for no store: 202 each. A join_output CTA is a CTA's base, 202,
 // in each of its 4 warps.
 func TestMergeGatherAndChildByHand(t *testing.T) {
@@ -304,7 +308,7 @@ func TestMergeGatherAndChildByHand(t *testing.T) {
 	for w := range 4 {
 		got = append(got, joinGatherWarpCycles(200, 128, w))
 	}
-	if want := []int64{382, 382, 382, 342}; !slices.Equal(got, want) {
+	if want := []int64{882, 882, 882, 642}; !slices.Equal(got, want) {
 		t.Errorf("join_gather warps of 200 outputs: %v, want %v", got, want)
 	}
 	if got := joinGatherWarpCycles(0, 128, 0); got != 202 {

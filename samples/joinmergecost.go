@@ -113,13 +113,27 @@ func joinScanBlockCycles(block int) int64 {
 }
 
 // joinScanTotalsCycles is join_scan_totals' warp scanning the totals of
-// ctas CTAs of block threads, block at a time: the first trip as a
-// join_scan_blocks warp, each further one a load's round trip, the prefix
-// sum and a store.
+// ctas CTAs of block threads, block at a time: its two integer divisions
+// (joinScanTotalsDivCycles), the first trip as a join_scan_blocks warp,
+// each further one a load's round trip, the prefix sum and a store.
 func joinScanTotalsCycles(ctas, block int) int64 {
 	more := int64(ceilDiv(ctas, block) - 1)
-	return joinScanBlockCycles(block) + more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles)
+	return joinScanTotalsDivCycles + joinScanBlockCycles(block) + more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles)
 }
+
+// joinDivCycles is an integer division in the captured GPU, in the
+// trace's 706 MHz cycles: GPGPU-Sim gives div.s32 and rem the fifth
+// integer latency ("latency = int_latency[4]", src/cuda-sim/cuda-sim.cc:994
+// at 667834cf), 145 cycles in the captures' configuration
+// ("-ptx_opcode_latency_int 4,13,4,5,145,32"), at 837 MHz.
+const joinDivCycles = 145 * 706 / 837
+
+// joinScanTotalsDivCycles is what scanTotals (util/primitive.h at 1397e03)
+// spends before its loop: "int ctas = (inputCnt + step - 1) / step; int
+// steps = (ctas + step - 1) / step;" with step = blockDim.x, two dependent
+// div.s32 in nvcc 11.8's sm_35 PTX, the loop's entry test waiting on the
+// second. scanBlocks and scanDistribute divide nothing.
+const joinScanTotalsDivCycles = 2 * joinDivCycles
 
 // joinBoundsWarpCycles is a join_bounds warp with a partition in some lane:
 // its base with the load of the partition's first and last left keys,
@@ -131,10 +145,14 @@ func joinBoundsWarpCycles(n int) int64 {
 }
 
 // joinGatherWarpCycles is warp w of a join_gather CTA of block threads
-// compacting a partition's outputs: its base with the load of its
-// histogram offsets, then copy element i in the thread i mod block, the
-// warp waiting for its first lane's trips and, when it copied, for its
-// last stores' acknowledgement (a round trip).
+// compacting a partition's outputs (joinRegGatherKernel,
+// join/joinRegDevice.h:379-411 at 1397e03): its base with the load of
+// its histogram offsets; then, when it copies, the load of the partition's
+// scattered offset (devOutBounds[blockIdx.x]), which issues only once the
+// offsets say the warp enters the loop (joinGatherEntryCycles); then copy
+// element i in the thread i mod block, the warp waiting for its first
+// lane's trips (joinCopyCycles), and for its last stores'
+// acknowledgement (a round trip).
 func joinGatherWarpCycles(outputs, block, w int) int64 {
 	first := w * warpSize
 	trips := 0
@@ -144,8 +162,15 @@ func joinGatherWarpCycles(outputs, block, w int) int64 {
 	if trips == 0 {
 		return joinCTABaseCycles
 	}
-	return joinCTABaseCycles + int64(trips)*joinCopyCycles() + joinGatherCycles
+	return joinCTABaseCycles + joinGatherEntryCycles() + int64(trips)*joinCopyCycles() + joinGatherCycles
 }
+
+// joinGatherEntryCycles() is what a copying join_gather warp waits before
+// its first trip: "ld.global.s32 %rd2, [%rd16]" (devOutBounds[blockIdx.x],
+// the partition's offset in the scattered buffers) follows the branch on
+// the histogram's offsets in nvcc 11.8's sm_35 PTX of Dragon_li 1397e03,
+// and every copy's address adds it: one round trip.
+func joinGatherEntryCycles() int64 { return joinGatherCycles }
 
 // joinStageCycles() is a trip of join_main's block loop staging its blocks
 // in shared memory (memcpyCta): each thread loads a key of each block,
@@ -170,10 +195,21 @@ func joinOutputChildCycles() int64 { return joinCTABaseCycles }
 // acknowledgement before it retires: the store's issue and a round trip.
 func joinStoreAckCycles() int64 { return joinStoreCycles + joinGatherCycles }
 
-// joinCopyCycles() is one iteration of join_gather's copy loop: load the
-// two scattered ids (coalesced, successive iterations' loads overlapping)
-// and store them, as a probe iteration (joinEntryCycles).
-func joinCopyCycles() int64 { return joinEntryCycles }
+// joinCopyCycles() is one iteration of join_gather's copy loop:
+// "leftOut[beginIndex + i] = leftBegin[i]; rightOut[beginIndex + i] =
+// rightBegin[i]" (join/joinRegDevice.h:403-404 at 1397e03), which nvcc
+// 11.8's sm_35 PTX runs as ld.global, st.global, ld.global, st.global.
+// GPGPU-Sim issues a warp's instructions in order and holds an
+// instruction whose source register a load has yet to write ("if
+// (!m_scoreboard->checkCollision(warp_id, pI))" on the head of its
+// instruction buffer, scheduler_unit::cycle, src/gpgpu-sim/shader.cc:1330
+// at 667834cf), so the first store waits for its
+// load's round trip and the second load, behind it, starts only then:
+// two round trips and two store issues a trip, where the model charged
+// one probe iteration (joinEntryCycles, 40: "consecutive, so mostly L1
+// hits"; the captured GPU skips the L1 for global loads,
+// -gpgpu_gmem_skip_L1D 1).
+func joinCopyCycles() int64 { return 2 * (joinGatherCycles + joinStoreCycles) }
 
 // joinCosts are the join cost models' invented constants that the merge
 // join (algo=merge, the papers' benchmark) charges, which join's
@@ -184,7 +220,6 @@ func joinCopyCycles() int64 { return joinEntryCycles }
 var joinCosts = []costConst{
 	cost("gather_cycles", &joinGatherCycles, "a dependent load at a data-dependent address (a global round trip)"),
 	cost("store_cycles", &joinStoreCycles, "a store the warp does not wait for"),
-	cost("entry_cycles", &joinEntryCycles, "one iteration of join_gather's copy loop (algo=hash: of the probe loop)"),
 	cost("stage_sync_cycles", &joinStageSyncCycles, "join_main's shared-memory stores and barrier, a block loop trip"),
 	cost("search_step_cycles", &joinSearchStepCycles, "one step of join_main's binary search in shared memory"),
 }
