@@ -419,22 +419,23 @@ func TestSSSPFitsCapture(t *testing.T) {
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
 	}
 	t.Logf("relaxation 6 kernel: model %.0f cycles, captured %.0f", got[5].span, want[5].span)
-	heldOut(t, "relaxation 6 kernel", got[5].span/want[5].span, 1.13) // 0.89× today
+	heldOut(t, "relaxation 6 kernel", got[5].span/want[5].span, 1.04) // 1.02× today (0.89× before the empty CTAs' queue)
 	t.Logf("child 1: model %.0f cycles, captured %.0f", gotChild[0].span, wantChild[0].span)
 	heldOut(t, "child 1", gotChild[0].span/wantChild[0].span, 1.01) // 1.00× today
-	// The empty CTAs: the model's is the fitted lone CTA's 303 cycles;
-	// the capture's mean counts the sharing of an SM by 7 or 8 of them,
-	// which the captured configuration's replay leaves to the CTAs' own
-	// measured cycles (model.contention off). With the model on the
-	// empty CTAs come to 1.20× and the fitted CTA 0s move 17 to 57%
-	// (TestContentionOnSSSPCapture).
+	// The empty CTAs: a lone one's pass (303 cycles, fitted) and their
+	// queue behind the older CTAs on their SM (76.3 cycles an older CTA,
+	// ssspIdleQueueCycles, fitted on this capture's per-SM staircases;
+	// held out on rmat7's and rmat11's, TestSSSPIdleQueueHeldOut). Their
+	// means differ by the SMs' count: 13 in the generator's K20c (3.5
+	// older CTAs on average), 14 in the capture (3.2). They were 0.54×
+	// before the queue.
 	var g, w float64
 	for i := 1; i < 6; i++ {
 		g += got[i].others / 5
 		w += want[i].others / 5
 	}
 	t.Logf("empty CTAs: model %.0f cycles, captured mean %.0f (%+.1f%%)", g, w, 100*relErr(g, w))
-	heldOut(t, "empty CTAs", g/w, 1/0.53) // -45.7% today: 1.84× short
+	heldOut(t, "empty CTAs", g/w, 1.04) // +2.6% today
 }
 
 // TestJoinFitsCapture replays join (algo=merge) on the capture's input,
@@ -699,4 +700,67 @@ func joinRun(t *testing.T, recs []trace.Record, cfg model.Config) joinTimes {
 	}
 	jt.childCTA /= ctas
 	return jt
+}
+
+// TestSSSPIdleQueueHeldOut holds the empty CTAs' queue on their SM
+// (idleQueueWait, fitted on dragonli-sssp-sample's staircases) to the
+// R-MAT captures, CDP: the median CTA of each warm relaxation, CTA 0
+// aside (a few busy CTAs do not move a median of 103), model over
+// capture. Before the queue it was the lone CTA's 303 cycles against
+// the captures' 558 (0.54×).
+func TestSSSPIdleQueueHeldOut(t *testing.T) {
+	for _, run := range []struct {
+		capture, graph string
+		worst          float64 // today's and a little
+	}{
+		{"dragonli-sssp-rmat7-cdp", "rmat-7-8-1.gr", 1.11},    // 1.09× today
+		{"dragonli-sssp-rmat11-cdp", "rmat-11-16-1.gr", 1.06}, // 1.04× today
+	} {
+		var sink sliceSink
+		if _, err := gpgpusim.Convert(filepath.Join(whatifDir, run.capture+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+		cfg := capturedConfig(t, sink.recs)
+		want := emptyMedians(t, sink.recs, cfg, "ssspCdpExpandKernel")
+		if err := cfg.Set("cdp.stream_create", "7200"); err != nil {
+			t.Fatal(err)
+		}
+		graph := filepath.Join(t.TempDir(), run.graph)
+		unxz(t, filepath.Join(whatifDir, run.graph+".xz"), graph)
+		got := emptyMedians(t, generate(t, "sssp", "graph="+graph, "code=dragonli", "site_threshold=31"), cfg, "sssp_relax")
+		if len(got) != len(want) || len(got) < 3 {
+			t.Fatalf("%s: model %d relaxations, capture %d", run.capture, len(got), len(want))
+		}
+		var g, w float64
+		for i := 1; i < len(got); i++ { // the first relaxation runs cold
+			g, w = g+got[i], w+want[i]
+		}
+		t.Logf("%s: the median CTA of the warm relaxations: model %.0f cycles, captured %.0f (%.2f×)", run.capture, g/float64(len(got)-1), w/float64(len(got)-1), g/w)
+		heldOut(t, run.capture+" empty CTAs", g/w, run.worst)
+	}
+}
+
+// emptyMedians replays recs under cdp on cfg and returns, for each host
+// kernel whose name contains parent, the median cycles of its CTAs but
+// CTA 0.
+func emptyMedians(t *testing.T, recs []trace.Record, cfg model.Config, parent string) []float64 {
+	t.Helper()
+	rows, _ := recorded(t, recs, cfg, "cdp")
+	slices.SortFunc(rows.Kernels, func(a, b tables.Kernel) int { return cmp.Compare(a.KernelID, b.KernelID) })
+	byKernel := map[uint64][]int64{}
+	for _, c := range rows.CTAs {
+		if c.CTA != 0 {
+			byKernel[c.KernelID] = append(byKernel[c.KernelID], int64(c.EndCycle-c.StartCycle))
+		}
+	}
+	var out []float64
+	for _, k := range rows.Kernels {
+		if k.Origin == "device" || !strings.Contains(k.Name, parent) {
+			continue
+		}
+		c := byKernel[k.KernelID]
+		slices.Sort(c)
+		out = append(out, float64(c[len(c)/2]))
+	}
+	return out
 }

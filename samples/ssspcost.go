@@ -69,10 +69,17 @@ const (
 	// assignment every CTA takes before it leaves. Measured: a CTA with
 	// only that pass takes 303 cycles at 837 MHz when it is alone on its
 	// SM (the first 13 empty CTAs of each warm kernel), 255 here. Empty
-	// CTAs sharing an SM with 6 or 7 others take up to ~800 (their mean is
-	// 556): the sharing of the SM's issue, which the replay's contention
-	// model, not the CTA's own cycles, accounts for.
+	// CTAs sharing an SM with 6 or 7 others end later, one after another
+	// (their mean is 556): ssspIdleQueueCycles below.
 	ssspIdlePassCycles = 255
+
+	// ssspIdleQueueCycles is what each older CTA on its SM adds to an
+	// empty sssp_relax CTA (idleQueueWait). Measured: in
+	// dragonli-sssp-sample's warm relaxations an SM's empty CTAs end one
+	// after another, the k-th (from 0, oldest first) at 303 + 76.3·k
+	// cycles at 837 MHz (least squares with the lone CTA's 303 held, over
+	// the 474 empty CTAs of SMs without a busy one), 64 here.
+	ssspIdleQueueCycles = 64
 )
 
 // ssspChildBlock is sssp_relax_child's CTA size: 64 threads, the

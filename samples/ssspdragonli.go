@@ -22,7 +22,8 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		edges[i], lowered = lowered[:d], lowered[d:]
 	}
 	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles, idle: ssspIdlePassCycles,
-		lane: func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
+		queue: ssspIdleQueueCycles,
+		lane:  func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
 	if t.iterations == 0 {
 		// The first relaxation runs the code cold (coldstart.go).
