@@ -402,8 +402,9 @@ func TestSSSPFitsCapture(t *testing.T) {
 	// on cold caches (its empty CTAs took 2016 cycles against 303 warm),
 	// which the cold start (coldstart.go, fitted on join) prices; 3 and
 	// 4 launch, and their launching warp reaches the launch ~800
-	// cycles later than the model's prologue; relaxation 6's last CTAs
-	// share an SM with seven others; child 1 lowers 30 of its 32 edges.
+	// cycles later than the model's prologue; relaxation 6's kernel ends
+	// with its last empty CTAs, queued behind seven others on their SM
+	// (idleQueueWait); child 1 lowers 30 of its 32 edges.
 	for _, i := range []int{1, 4} {
 		check(fmt.Sprintf("relaxation %d kernel", i+1), got[i].span, want[i].span, 0.01)
 		check(fmt.Sprintf("relaxation %d CTA 0", i+1), got[i].cta0, want[i].cta0, 0.01)
