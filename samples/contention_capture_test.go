@@ -235,10 +235,10 @@ func TestContentionOnSSSPCapture(t *testing.T) {
 	for i := 1; i < 6; i++ {
 		g, w = g+got[i].others/5, w+want[i].others/5
 	}
-	stated(t, "empty CTAs", g/w, 1.10, 1.18)                                            // 1.14×; 1.03× with contention off
-	stated(t, "relaxation 2 CTA 0 (fitted, ±1%)", got[1].cta0/want[1].cta0, 1.00, 1.08) // 1.04×
-	stated(t, "relaxation 5 CTA 0 (fitted, ±1%)", got[4].cta0/want[4].cta0, 0.99, 1.07) // 1.03×
-	stated(t, "relaxation 6 CTA 0 (fitted, ±1%)", got[5].cta0/want[5].cta0, 1.10, 1.20) // 1.15×
+	stated(t, "empty CTAs", g/w, 1.10, 1.18)                                                    // 1.14×; 1.03× with contention off
+	stated(t, "relaxation 2 CTA 0 (held out, 0.88× off)", got[1].cta0/want[1].cta0, 0.88, 0.96) // 0.92×
+	stated(t, "relaxation 5 CTA 0 (fitted, ±1%)", got[4].cta0/want[4].cta0, 0.99, 1.07)         // 1.03×
+	stated(t, "relaxation 6 CTA 0 (fitted, ±1%)", got[5].cta0/want[5].cta0, 1.10, 1.20)         // 1.15×
 	// Kepler's schedulers issue two instructions of a warp a cycle
 	// (-gpgpu_max_insn_issue_per_warp 2): at 8 a cycle the empty CTAs
 	// are barely slowed beyond their queue (1.03×), and relaxation 6's
@@ -328,9 +328,10 @@ func gatherSpan(t *testing.T, recs []trace.Record, cfg model.Config) float64 {
 
 // TestContentionOnSSSPRmat11 replays TestSSSPHeldOutRmat11's run with the
 // contention model on and the capture's counts (the children's pooled:
-// the runs launch 1,526 and 1,560): the relaxation kernels stay 0.84× the
-// capture's, so the busy launching CTAs' missing time is not the sharing
-// of their SMs with the children's warps as the model shares it.
+// the runs launch 1,526 and 1,560): the relaxation kernels stay 0.94× the
+// capture's, as with the model off (0.84× before the one-lane refit of
+// ssspcost.go), so the busy launching CTAs' missing time is not the
+// sharing of their SMs with the children's warps as the model shares it.
 func TestContentionOnSSSPRmat11(t *testing.T) {
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat11-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -355,5 +356,5 @@ func TestContentionOnSSSPRmat11(t *testing.T) {
 	for i := range got {
 		gs, ws = gs+got[i].span, ws+want[i].span
 	}
-	stated(t, "rmat11 relaxation kernels", gs/ws, 0.82, 0.86) // 0.84× off too
+	stated(t, "rmat11 relaxation kernels", gs/ws, 0.92, 0.96) // 0.94× off too
 }
