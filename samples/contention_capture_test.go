@@ -204,12 +204,13 @@ var (
 // graph as TestSSSPFitsCapture does, with the contention model on and the
 // capture's measured instructions (46 a warp: 44 a thread, as the
 // capture's instruction count gives) and DRAM bytes (a few a CTA: the
-// sample's arrays stay in the L2). The empty CTAs go from 0.54× to 1.20×:
-// processor sharing ends an SM's empty CTAs together, where GPGPU-Sim's
-// greedy-then-oldest schedulers finish them one after another; and the
-// fitted CTA 0s, a one-lane latency-bound warp beside the empty CTAs'
-// issue-bound ones, are slowed as much as they (equal slowdown a SM):
-// +17% to +57%, against their ±1%.
+// sample's arrays stay in the L2). The generator's empty CTAs already
+// wait behind their SM's older CTAs (idleQueueWait: 1.03× with the model
+// off); the model on adds its processor sharing over that, 1.14×, and
+// slows the fitted CTA 0s, a one-lane latency-bound warp beside the
+// empty CTAs' issue, by 3% to 15% against their ±1%. Before the queue
+// the empty CTAs came to 0.54× off and 1.20× on, the CTA 0s +17% to
+// +57%.
 func TestContentionOnSSSPCapture(t *testing.T) {
 	recs := convertCapture(t, "dragonli-sssp-sample")
 	cfg := capturedConfig(t, recs)
@@ -234,13 +235,14 @@ func TestContentionOnSSSPCapture(t *testing.T) {
 	for i := 1; i < 6; i++ {
 		g, w = g+got[i].others/5, w+want[i].others/5
 	}
-	stated(t, "empty CTAs", g/w, 1.15, 1.25)                                            // 0.54× with contention off
-	stated(t, "relaxation 2 CTA 0 (fitted, ±1%)", got[1].cta0/want[1].cta0, 1.15, 1.25) // 1.19×
-	stated(t, "relaxation 5 CTA 0 (fitted, ±1%)", got[4].cta0/want[4].cta0, 1.12, 1.22) // 1.17×
-	stated(t, "relaxation 6 CTA 0 (fitted, ±1%)", got[5].cta0/want[5].cta0, 1.50, 1.65) // 1.57×
+	stated(t, "empty CTAs", g/w, 1.10, 1.18)                                                    // 1.14×; 1.03× with contention off
+	stated(t, "relaxation 2 CTA 0 (held out, 0.88× off)", got[1].cta0/want[1].cta0, 0.88, 0.96) // 0.92×
+	stated(t, "relaxation 5 CTA 0 (fitted, ±1%)", got[4].cta0/want[4].cta0, 0.99, 1.07)         // 1.03×
+	stated(t, "relaxation 6 CTA 0 (fitted, ±1%)", got[5].cta0/want[5].cta0, 1.10, 1.20)         // 1.15×
 	// Kepler's schedulers issue two instructions of a warp a cycle
 	// (-gpgpu_max_insn_issue_per_warp 2): at 8 a cycle the empty CTAs
-	// are barely slowed (0.60×), and the fits still move (+2% to +8%).
+	// are barely slowed beyond their queue (1.03×), and relaxation 6's
+	// CTA 0 keeps its fit (1.00×).
 	if err := on.Set("gpu.issue_width", "8"); err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +251,8 @@ func TestContentionOnSSSPCapture(t *testing.T) {
 	for i := 1; i < 6; i++ {
 		g += got[i].others / 5
 	}
-	stated(t, "issue width 8: empty CTAs", g/w, 0.57, 0.63)
-	stated(t, "issue width 8: relaxation 6 CTA 0 (fitted, ±1%)", got[5].cta0/want[5].cta0, 1.05, 1.10)
+	stated(t, "issue width 8: empty CTAs", g/w, 0.99, 1.07)
+	stated(t, "issue width 8: relaxation 6 CTA 0 (fitted, ±1%)", got[5].cta0/want[5].cta0, 0.97, 1.03)
 }
 
 // TestContentionOnJoinCaptures replays join on the 1,024-key and the
@@ -327,9 +329,10 @@ func gatherSpan(t *testing.T, recs []trace.Record, cfg model.Config) float64 {
 
 // TestContentionOnSSSPRmat11 replays TestSSSPHeldOutRmat11's run with the
 // contention model on and the capture's counts (the children's pooled:
-// the runs launch 1,526 and 1,560): the relaxation kernels stay 0.84× the
-// capture's, so the busy launching CTAs' missing time is not the sharing
-// of their SMs with the children's warps as the model shares it.
+// the runs launch 1,526 and 1,560): the relaxation kernels stay 0.94× the
+// capture's, as with the model off (0.84× before the one-lane refit of
+// ssspcost.go), so the busy launching CTAs' missing time is not the
+// sharing of their SMs with the children's warps as the model shares it.
 func TestContentionOnSSSPRmat11(t *testing.T) {
 	var sink sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-rmat11-cdp.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -354,5 +357,5 @@ func TestContentionOnSSSPRmat11(t *testing.T) {
 	for i := range got {
 		gs, ws = gs+got[i].span, ws+want[i].span
 	}
-	stated(t, "rmat11 relaxation kernels", gs/ws, 0.82, 0.86) // 0.84× off too
+	stated(t, "rmat11 relaxation kernels", gs/ws, 0.92, 0.96) // 0.94× off too
 }

@@ -128,7 +128,11 @@ type dlKernel struct {
 	base     int64 // a warp's chunk prologue before the launch branch, when it holds an item
 	idle     int64 // a warp's pass over a chunk where it holds no item, and over the final empty one
 	barrier  bool  // the chunk's __syncthreads before the launch branch (bfs)
-	lane     func(item int) dlLane
+	// queue is what each older CTA on its SM adds to a CTA holding no
+	// item, waiting on the SM's issue (idleQueueWait); 0 prices every
+	// empty CTA as if alone on its SM.
+	queue int64
+	lane  func(item int) dlLane
 	// warp, where set, is the loop of a warp holding items [lo, hi) in
 	// step (SIMT), which replaces the longest of its lanes' dlLane.loop.
 	warp func(lo, hi int) int64
@@ -161,6 +165,17 @@ func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	if c < k.wave {
 		for w := range ws.t {
 			ws.t[w], ws.wait[w] = k.cold, k.cold
+		}
+	}
+	if c*k.block >= k.n {
+		// An empty CTA: its warps' one pass waits on the SM's issue
+		// behind the older CTAs', where the cold start does not
+		// already hold it longer.
+		q := idleQueueWait(c, k.queue)
+		for w := range ws.t {
+			if q > ws.t[w] {
+				ws.t[w], ws.wait[w] = q, q
+			}
 		}
 	}
 	var sites []dlSite
@@ -226,4 +241,25 @@ func dlParent(out trace.Sink, decl *trace.Kernel, k dlKernel) ([]dlSite, error) 
 		return nil, err
 	}
 	return writeCTAs(out, dragonliCTAs, func(c int) (*trace.CTA, []dlSite) { return k.cta(decl.ID, c) })
+}
+
+// idleQueueWait is how long an empty CTA c of the persistent grid waits
+// on its SM's issue before its own pass ends as a lone CTA's would, at
+// step cycles for each older CTA on the SM. The grid is one wave (104
+// CTAs, 8 an SMX on the K20c the generators' cycles are in), dispatched
+// in index order one an SM in turn ("unsigned ctaid =
+// kernel.get_next_cta_id_single();", shader_core_ctx::issue_block2core,
+// src/gpgpu-sim/gpu-sim.cc:1813 at 667834cf), so CTA c is the c/13-th to
+// start on its SM; all its warps are ready at once and GPGPU-Sim's
+// greedy-then-oldest schedulers (`-gpgpu_scheduler gto`) issue the
+// oldest ready warp's instructions first ("ORDERING_GREEDY_THEN_PRIORITY_FUNC,
+// scheduler_unit::sort_warps_by_oldest_dynamic_id", gto_scheduler::
+// order_warps, src/gpgpu-sim/shader.cc:1597 at 667834cf), so an SM's empty CTAs end one
+// after another, step apart (docs/calibration.md, "SSSP's per-operation
+// costs"). A lone CTA (rank 0) waits for nothing. What the step counts is
+// the older CTAs' instructions the SM's 4 schedulers issue first (46
+// warp instructions a warp, 8 warps: 92 single-issue cycles a scheduler,
+// less what dual issue and the older CTAs' own stalls give back).
+func idleQueueWait(c int, step int64) int64 {
+	return int64(c/k20cSMs) * step
 }

@@ -12,7 +12,8 @@ import (
 // defaultCodeTraces are bfs and sssp configurations (the spawn experiments'
 // among them) and the SHA-256 of the trace each gave at commit 0411b47,
 // before the code parameter existed; sssp's are those traces with
-// ssspcost.go's costs as fitted to the dragonli-sssp-sample capture, and
+// ssspcost.go's costs as fitted today (the sample's and the tree's
+// single-lane CTAs, a lowering lane's atomics), and
 // bfs's with launch sites those traces with each site's inline_cycles by
 // the lane-loop rule (laneloop.go).
 var defaultCodeTraces = []struct {
@@ -27,11 +28,11 @@ var defaultCodeTraces = []struct {
 	{"bfs", []string{"graph=citation", "scale=10", "edgefactor=4", "loop_cycles=224", "variant=flat"},
 		"68e57a0b00680f849725659bac05ba665c37ade0b774ba5035bbb5c807c11549"},
 	{"sssp", []string{"graph=citation", "scale=9", "edgefactor=4", "loop_cycles=234"},
-		"9876d1bf80b2c66e90e7ae63bbbac814f76c3a8363bc51a04ec8bbfdd6546913"},
+		"df3a1add0800d051eecb4ee903c6204f286b74989d303895be10affaed9b8a2d"},
 	{"sssp", []string{"scale=9", "variant=flat"},
-		"15157dde939f1abb2d8c3e32c7776cbb1b205a2171eb8a4a10daff9cd592e06a"},
+		"2e0e4de22a52506a93fecf20a5942bbae41663cf94945d720fb619de0107396b"},
 	{"sssp", []string{"scale=9", "variant=twc"},
-		"3c30587b072aa1af080188b8f622cc73518230a4814c8cb0c11f703b43e7a754"},
+		"813896a1291a4fd0956ca97f1352aff8bdc3ad476af66008605f0be1a2bf4dcc"},
 }
 
 // TestDefaultCodeUnchanged checks that the default code, dtbl, writes byte
@@ -210,7 +211,7 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 }
 
 // TestDragonliSSSPHand checks one iteration of code=dragonli sssp on
-// dlHandGraph (block 64, loop 209, threshold 31, a lowering edge +799),
+// dlHandGraph (block 64, loop 422, threshold 31, a lowering edge +374),
 // its warps running their chunks without a barrier. The first v1 (item 0)
 // lowers its edges 0 (the child's) and 65 (its loop's); nothing else
 // lowers. Base 359, an idle pass 255:
@@ -218,18 +219,19 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 //	CTA 0 warp 0: 359, v1 launches at 359; its loop (6 edges) and v4's (5)
 //	  run in step for iteration 0, then at 1 v1 lowers and v4 does not,
 //	  and the two run the rest apart (dragonliWarpLoop): 2 steps, v1's 4,
-//	  v4's 3, 9·209+799 = 2680 → 3039; chunk 1: 3398, v3 launches at
-//	  3398, no loop; +255: 3653
-//	CTA 0 warp 1: 359 + v2's 31·209 = 6838; chunk 1: 7197, v1 launches at
-//	  7197, loops 6·209 = 1254 → 8451; +255: 8706
+//	  v4's 3, 9·422+374 = 4172 → 4531; chunk 1: 4890, v3 launches at
+//	  4890, no loop; +255: 5145
+//	CTA 0 warp 1: 359 + v2's 31·422 = 13441; chunk 1: 13800, v1 launches
+//	  at 13800, loops 6·422 = 2532 → 16332; +255: 16587
 //	CTA 1: warp 1's v3 launches at 359, no loop: 359 + 255 = 614 each warp
 //	CTAs 2–103: one chunk of v0s: [614, 614]
 //
 // Children (32-thread CTAs over the first 64 or 32 edges):
-// ssspChildWarpCycles(32, 1) = 515+209+64+799+2 = 1589 for the first v1's
-// lowering CTA, 515+209+64 = 788 for the others; inline by the lane-loop
-// rule, 0.452·(c − 114) a thread: (32·1475 + 32·674)·0.452 = 31083.136,
-// 32·674·0.452 = 9748.736, 64·674·0.452 = 19497.472.
+// ssspChildWarpCycles(32, 1) = 302+422+64+374+2 = 1164 for the first v1's
+// lowering CTA (one lowering lane: no further lane's atomics), 302+422+64
+// = 788 for the others; inline by the lane-loop rule, 0.452·(c − 114) a
+// thread: (32·1050 + 32·674)·0.452 = 24935.936, 32·674·0.452 = 9748.736,
+// 64·674·0.452 = 19497.472.
 func TestDragonliSSSPHand(t *testing.T) {
 	g, worklist := dlHandGraph()
 	lowered := make([]bool, 0, 4096)
@@ -245,12 +247,12 @@ func TestDragonliSSSPHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{3653, 8706}, []int64{614, 614}, []int64{614, 614})
-	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 3653+8706) // no barrier, no waits
+	checkDLParent(t, parent, []int64{5145, 16587}, []int64{614, 614}, []int64{614, 614})
+	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 5145+16587) // no barrier, no waits
 	want := []dlLaunch{
-		{0, 0, 0, 359, 64, 31083, 2, 32, []int64{1589, 788}},
-		{0, 0, 0, 3398, 32, 9749, 1, 32, []int64{788}},
-		{0, 1, 0, 7197, 64, 19497, 2, 32, []int64{788, 788}},
+		{0, 0, 0, 359, 64, 24936, 2, 32, []int64{1164, 788}},
+		{0, 0, 0, 4890, 32, 9749, 1, 32, []int64{788}},
+		{0, 1, 0, 13800, 64, 19497, 2, 32, []int64{788, 788}},
 		{1, 1, 1, 359, 32, 9749, 1, 32, []int64{788}},
 	}
 	if !reflect.DeepEqual(launches, want) {

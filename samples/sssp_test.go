@@ -186,8 +186,8 @@ func TestSSSPChildCTA(t *testing.T) {
 	if !reflect.DeepEqual(c0.WarpCycles, want0) || !reflect.DeepEqual(c1.WarpCycles, want1) || c1.Cycles != want1[0] {
 		t.Errorf("child CTAs %+v %+v, want warps %v %v", c0, c1, want0, want1)
 	}
-	if ssspChildWarpCycles(32, 2)-ssspChildWarpCycles(32, 0) != ssspLowerCycles+2*ssspGatherCycles {
-		t.Error("lowering lanes should add the atomics once per warp plus per-lane issue")
+	if ssspChildWarpCycles(32, 2)-ssspChildWarpCycles(32, 0) != ssspLowerCycles+2*ssspGatherCycles+ssspLowerLaneCycles {
+		t.Error("lowering lanes should add the branch once per warp, per-lane issue and the second lane's atomics")
 	}
 	if ssspChildWarpCycles(0, 0) != idleWarpCycles {
 		t.Error("a warp past the last edge should be idle")
@@ -231,7 +231,7 @@ func TestSSSPSites(t *testing.T) {
 				first := int64(r.CTA)*ssspChildBlock + int64(w)*warpSize
 				active := int(min(max(sites[r.Kernel].Workload-first, 0), warpSize))
 				if none := ssspChildWarpCycles(active, 0); c > none {
-					childLowered[r.Kernel] += (c - none - ssspLowerCycles) / ssspGatherCycles
+					childLowered[r.Kernel] += (c - none - ssspLowerCycles + ssspLowerLaneCycles) / (ssspGatherCycles + ssspLowerLaneCycles)
 				}
 			}
 		}

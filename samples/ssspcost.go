@@ -1,20 +1,24 @@
 package samples
 
 // The sssp cost model, in K20c core cycles (the trace's clock_mhz, 706).
-// The per-operation costs are measured: fitted to GPGPU-Sim's run of
-// Dragon_li's own SSSP (testSssp, CDP) on its sample graph, capture
+// The per-operation costs are measured: fitted to GPGPU-Sim's runs of
+// Dragon_li's own SSSP (testSssp) on its sample graph, capture
 // dragonli-sssp-sample (validation/gpgpusim/workloads; docs/calibration.md
-// lists each fit), whose Kepler Titan runs at 837 MHz; the capture's
-// cycles are converted by time (×706/837), as the replay converts a
-// trace's cycles to the GPU's clock, because these costs are memory round
-// trips and atomics, which wait on the L2 and DRAM. The capture's CTA 0
-// of each relaxation kernel holds the whole worklist (1 to 34 vertices),
-// so CTAs without a launch give the costs below exactly:
+// lists each fit), and on the 200-edge out-tree (dragonli-sssp-tree-reg,
+// validation/gpgpusim/whatif), whose Kepler Titan runs at 837 MHz; the
+// captures' cycles are converted by time (×706/837), as the replay
+// converts a trace's cycles to the GPU's clock, because these costs are
+// memory round trips and atomics, which wait on the L2 and DRAM. The
+// sample's CTA 0 of each relaxation kernel holds the whole worklist (1 to
+// 34 vertices), so CTAs without a launch give the costs below:
 // ssspIdlePassCycles from the empty CTAs, ssspBaseCycles from a CTA whose
-// vertex has no edge, ssspEdgeCycles and ssspLowerCycles from the CTAs
-// relaxing one edge that lowers (1923 cycles) and two of which one lowers
-// (2171). Both codes (code=dtbl, code=dragonli) charge them. Change them
-// here only.
+// vertex has no edge; ssspEdgeCycles and ssspLowerCycles come from CTAs
+// of one looping lane only, the sample's two edges of which one lowers
+// (2171) and the tree's root, 200 edges that all lower, so that no lane
+// count is folded into an iteration (the sample's two lanes lowering one
+// edge each, 1923, are held out: −13%); ssspLowerLaneCycles from the
+// sample's child whose 30 lanes of 32 lower. Both codes (code=dtbl,
+// code=dragonli) charge them. Change them here only.
 var (
 	// ssspGatherCycles is charged per active lane of a child warp, once for
 	// the dist[u] gathers and once more per lowering lane for its atomics:
@@ -50,29 +54,51 @@ const (
 
 	// ssspEdgeCycles is one iteration of the relaxation loop that does not
 	// lower a distance: load col_indices[e] and weights[e], gather
-	// dist[u], add and compare. Measured: 248 cycles at 837 MHz (the two
-	// edges' CTA less the one edge's), 209 here (it was 50, bfs's
-	// levelEdgeCycles plus a second stream of loads: the loads of
-	// successive iterations do not overlap in Dragon_li's loop). A child
-	// thread always pays it for its one edge; for the parent's loop it is
-	// the default of sssp's loop_cycles parameter.
-	ssspEdgeCycles = 209
+	// dist[u], add and compare. Measured on one lane: the sample's CTA of
+	// two edges, one lowering, 2171 cycles at 837 MHz less the no-edge
+	// CTA's 728 is 2E + L = 1443; the tree's root, 189,802 cycles less its
+	// cold empty pass (754, the same kernel's least empty CTA) and the
+	// prologue (425), is 200 (E + L): E + L = 943.1. E = 499.9 at 837 MHz,
+	// 422 here (it was 209, from the sample's CTA of two lanes; 50 before,
+	// bfs's levelEdgeCycles plus a second stream of loads). A child thread
+	// always pays it for its one edge; for the parent's loop it is the
+	// default of sssp's loop_cycles parameter.
+	ssspEdgeCycles = 422
 
-	// ssspLowerCycles is what an edge that lowers dist[u] adds: the
-	// atomicMin on dist[u], the atomic add that claims a worklist slot and
-	// the append. Measured: 947 cycles at 837 MHz, 799 here (it was 150,
-	// about one and a half assumed atomic round trips).
-	ssspLowerCycles = 799
+	// ssspLowerCycles is what an edge that lowers dist[u] adds for the
+	// first lane of its warp that takes the branch: the atomicMin on
+	// dist[u], the atomic add that claims a worklist slot and the append.
+	// Measured (ssspEdgeCycles' two equations): 943.1 − 499.9 = 443.2
+	// cycles at 837 MHz, 374 here (it was 799 with the two-lane fit, 150
+	// before, about one and a half assumed atomic round trips).
+	ssspLowerCycles = 374
+
+	// ssspLowerLaneCycles is what each further lane of a warp taking the
+	// lowering branch together adds: its atomicMin, its claim on the same
+	// worklist counter and its store, the load/store unit sending one
+	// transaction per lane. Measured: the sample's child whose 30 lanes
+	// of 32 lower takes 1946 cycles at 837 MHz, the one whose lanes lower
+	// nothing 935: 1011 for the branch, less its first lane's 443.2 and
+	// 30 gathers (ssspGatherCycles, 2 each at 706 MHz, 71 at 837), over 29
+	// lanes: 17.1 at 837 MHz, 14 here.
+	ssspLowerLaneCycles = 14
 
 	// ssspIdlePassCycles is a persistent (code=dragonli) sssp_relax warp's
 	// pass over a chunk where it holds no vertex, and the final empty
 	// assignment every CTA takes before it leaves. Measured: a CTA with
 	// only that pass takes 303 cycles at 837 MHz when it is alone on its
 	// SM (the first 13 empty CTAs of each warm kernel), 255 here. Empty
-	// CTAs sharing an SM with 6 or 7 others take up to ~800 (their mean is
-	// 556): the sharing of the SM's issue, which the replay's contention
-	// model, not the CTA's own cycles, accounts for.
+	// CTAs sharing an SM with 6 or 7 others end later, one after another
+	// (their mean is 556): ssspIdleQueueCycles below.
 	ssspIdlePassCycles = 255
+
+	// ssspIdleQueueCycles is what each older CTA on its SM adds to an
+	// empty sssp_relax CTA (idleQueueWait). Measured: in
+	// dragonli-sssp-sample's warm relaxations an SM's empty CTAs end one
+	// after another, the k-th (from 0, oldest first) at 303 + 76.3·k
+	// cycles at 837 MHz (least squares with the lone CTA's 303 held, over
+	// the 474 empty CTAs of SMs without a busy one), 64 here.
+	ssspIdleQueueCycles = 64
 )
 
 // ssspChildBlock is sssp_relax_child's CTA size: 64 threads, the
@@ -112,14 +138,15 @@ func ssspRelaxWarpCycles(lanes int, longest int64) int64 {
 
 // ssspChildWarpCycles is the time of an sssp_relax_child warp with active
 // lanes, one edge each, of which lowered lower a distance: the warp runs
-// the lowering branch once if any lane takes it.
+// the lowering branch once if any lane takes it, each lane after the
+// first adding its own atomics (ssspLowerLaneCycles).
 func ssspChildWarpCycles(active, lowered int) int64 {
 	if active == 0 {
 		return idleWarpCycles
 	}
 	c := int64(ssspChildBaseCycles+ssspEdgeCycles) + int64(active)*ssspGatherCycles
 	if lowered > 0 {
-		c += ssspLowerCycles + int64(lowered)*ssspGatherCycles
+		c += ssspLowerCycles + int64(lowered)*ssspGatherCycles + int64(lowered-1)*ssspLowerLaneCycles
 	}
 	return c
 }

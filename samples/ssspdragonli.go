@@ -22,7 +22,8 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		edges[i], lowered = lowered[:d], lowered[d:]
 	}
 	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles, idle: ssspIdlePassCycles,
-		lane: func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
+		queue: ssspIdleQueueCycles,
+		lane:  func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
 	if t.iterations == 0 {
 		// The first relaxation runs the code cold (coldstart.go).
@@ -72,7 +73,8 @@ func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
 // lanes' loops (each over what its child leaves, dragonliLane) advance
 // together while they agree, each iteration costing the warp an edge
 // (loop_cycles) and, where a lane lowers, the lowering branch once
-// (ssspLowerCycles). Where some lanes lower and others do not, the two
+// (ssspLowerCycles) and each further lowering lane's atomics
+// (ssspLowerLaneCycles). Where some lanes lower and others do not, the two
 // groups do not meet again until the loop ends: the loop body's early
 // return on overflow ("if(ctaOutputAssignment.getGlobalSize() >
 // maxFrontierSize) return;", ssspCdpDevice.h and ssspRegDevice.h at
@@ -84,8 +86,8 @@ func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
 // there, then the other. So the warp runs each group's rest of the loop
 // in turn (simtSteps).
 func (t *ssspTrace) dragonliWarpLoop(lanes [][]bool) int64 {
-	steps, lowers := simtSteps(t.dragonliRest(lanes), 0)
-	return steps*t.loop + lowers*ssspLowerCycles
+	steps, lowers, more := simtSteps(t.dragonliRest(lanes), 0)
+	return steps*t.loop + lowers*ssspLowerCycles + more*ssspLowerLaneCycles
 }
 
 // dragonliRest is what each lane's own loop relaxes: a site's edges less
@@ -104,12 +106,12 @@ func (t *ssspTrace) dragonliRest(lanes [][]bool) [][]bool {
 
 // simtSteps runs a group of lanes, each with its edges' outcomes, through
 // the relaxation loop in step from iteration j to the loop's end and
-// returns the iterations the warp issues for it and the lowering branches
-// it takes: an iteration where some of the group's lanes lower and the
+// returns the iterations the warp issues for it, the lowering branches
+// it takes and the lanes that take a branch after its first: an iteration where some of the group's lanes lower and the
 // others do not splits the group, and each part runs the rest of its
 // loop on its own (dragonliWarpLoop). A lane whose loop ends waits for
 // the group's.
-func simtSteps(group [][]bool, j int) (steps, lowers int64) {
+func simtSteps(group [][]bool, j int) (steps, lowers, more int64) {
 	for ; ; j++ {
 		var active, lowered int
 		for _, e := range group {
@@ -121,13 +123,14 @@ func simtSteps(group [][]bool, j int) (steps, lowers int64) {
 			}
 		}
 		if active == 0 {
-			return steps, lowers
+			return steps, lowers, more
 		}
 		steps++
 		if lowered == 0 {
 			continue
 		}
 		lowers++
+		more += int64(lowered - 1)
 		if lowered == active {
 			continue
 		}
@@ -141,8 +144,8 @@ func simtSteps(group [][]bool, j int) (steps, lowers int64) {
 				left = append(left, e)
 			}
 		}
-		s1, l1 := simtSteps(took, j+1)
-		s2, l2 := simtSteps(left, j+1)
-		return steps + s1 + s2, lowers + l1 + l2
+		s1, l1, m1 := simtSteps(took, j+1)
+		s2, l2, m2 := simtSteps(left, j+1)
+		return steps + s1 + s2, lowers + l1 + l2, more + m1 + m2
 	}
 }

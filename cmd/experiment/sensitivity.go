@@ -95,7 +95,7 @@ func (x *experiment) sensitivity() ([]unstated, error) {
 var costGrid bool
 
 // measuredLoops are the generators whose loop_cycles default is
-// measured: sssp's 209, Dragon_li's own loop iteration on GPGPU-Sim
+// measured: sssp's 422, Dragon_li's own loop iteration on GPGPU-Sim
 // (docs/calibration.md). The other generators' defaults are invented.
 var measuredLoops = map[string]bool{"sssp": true}
 

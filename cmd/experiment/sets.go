@@ -238,12 +238,12 @@ var offlineSearch = search{policy: "threshold", key: "launch.threshold", values:
 // bfs, sssp and gc then charge an iteration of a parent lane's neighbour
 // loop (loop_cycles) one full child warp's run from their own child cost
 // models: bfs 120+40+32·2 = 224 (expandBaseCycles + expandEdgeCycles +
-// 32·expandGatherCycles), sssp 515+209+32·2 = 788, gc 120+50+32·4 = 298,
+// 32·expandGatherCycles), sssp 302+422+32·2 = 788, gc 120+50+32·4 = 298,
 // where the generators' defaults are their amortised 40–50 cycles (loads
 // of successive iterations overlapping, a modelling choice no paper
-// states; spawn-amortised keeps them), but for sssp, whose default, 209,
-// and child costs are measured (GPGPU-Sim's run of Dragon_li's SSSP,
-// docs/calibration.md): there a parent iteration takes 0.27 of a child
+// states; spawn-amortised keeps them), but for sssp, whose default, 422,
+// and child costs are measured (GPGPU-Sim's runs of Dragon_li's SSSP,
+// docs/calibration.md): there a parent iteration takes 0.54 of a child
 // warp's run, not the premise's "approximately similar". bfs and sssp run Dragon_li's code
 // here (dragonliCode), whose children are 32-thread CTAs over whole warps
 // of neighbours: every child warp is full, so 224 and 788 are each child
@@ -261,7 +261,7 @@ var eq2Premise = map[string][]string{
 }
 
 // spawnLoops are the spawn experiments' parent loops: sssp's measured one
-// (its generator default, 209: Dragon_li's own loop iteration on
+// (its generator default, 422: Dragon_li's own loop iteration on
 // GPGPU-Sim, docs/calibration.md), the result of record, and §IV-A's
 // premise (eq2Premise) for bfs, gc and join, whose loops nothing
 // measured.
@@ -274,7 +274,7 @@ var spawnLoops = func() map[string][]string {
 // ssspPremise is the premise's sssp loop (eq2Premise), scored beside the
 // measured one.
 var ssspPremise = &statedValue{
-	label:  "sssp's parent iteration at §IV-A's premise, a child warp's run (788 cycles; measured: 209)",
+	label:  "sssp's parent iteration at §IV-A's premise, a child warp's run (788 cycles; measured: 422)",
 	short:  "§IV-A's premise for sssp's loop",
 	params: map[string][]string{"sssp": eq2Premise["sssp"]},
 }
