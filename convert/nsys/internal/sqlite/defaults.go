@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // affinity is a declared type's column affinity
@@ -30,13 +31,22 @@ func affinity(typ string) byte {
 // realAffinity reports whether a declared type has REAL affinity.
 func realAffinity(typ string) bool { return affinity(typ) == 'R' }
 
+// The literals' patterns are compiled at their first use, not when the
+// program starts: every replay links this package (the Nsight Systems
+// importer), and compiling them at start cost each run some 3.8M
+// instructions, a DEFAULT literal being read only from an export.
 var (
-	intText   = regexp.MustCompile(`^[+-]?[0-9]+$`)
-	realText  = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
-	hexInt    = regexp.MustCompile(`^0[xX][0-9a-fA-F]{1,16}$`)
-	blobText  = regexp.MustCompile(`^[xX]'([0-9a-fA-F][0-9a-fA-F])*'$`)
+	intText   = lazyRegexp(`^[+-]?[0-9]+$`)
+	realText  = lazyRegexp(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+	hexInt    = lazyRegexp(`^0[xX][0-9a-fA-F]{1,16}$`)
+	blobText  = lazyRegexp(`^[xX]'([0-9a-fA-F][0-9a-fA-F])*'$`)
 	sqlSpaces = " \t\n\f\r"
 )
+
+// lazyRegexp is a pattern compiled once, when first called.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // defaultValue is the value column col reads in a row written before
 // ALTER TABLE added it: its DEFAULT literal with the column's affinity
@@ -81,12 +91,12 @@ func (t *Table) defaultValue(col int) (any, error) {
 // a float64; any other text stays text.
 func numeric(s string) any {
 	t := strings.Trim(s, sqlSpaces)
-	if intText.MatchString(t) {
+	if intText().MatchString(t) {
 		if i, err := strconv.ParseInt(t, 10, 64); err == nil {
 			return i
 		}
 	}
-	if realText.MatchString(t) {
+	if realText().MatchString(t) {
 		if f, err := strconv.ParseFloat(t, 64); err == nil || math.IsInf(f, 0) {
 			return f
 		}
@@ -112,7 +122,7 @@ func literal(w string) (v any, ok bool) {
 		return int64(1), true
 	case u == "FALSE":
 		return int64(0), true
-	case blobText.MatchString(w):
+	case blobText().MatchString(w):
 		b, err := hex.DecodeString(w[2 : len(w)-1])
 		return b, err == nil
 	case w[0] == '\'' || w[0] == '"':
@@ -130,7 +140,7 @@ func literal(w string) (v any, ok bool) {
 		num = strings.TrimLeft(num[1:], sqlSpaces)
 	}
 	switch {
-	case hexInt.MatchString(num):
+	case hexInt().MatchString(num):
 		u, err := strconv.ParseUint(num[2:], 16, 64)
 		if err != nil {
 			return nil, false
@@ -140,7 +150,7 @@ func literal(w string) (v any, ok bool) {
 			i = -i
 		}
 		return i, true
-	case intText.MatchString(num):
+	case intText().MatchString(num):
 		if neg {
 			num = "-" + num
 		}
@@ -149,7 +159,7 @@ func literal(w string) (v any, ok bool) {
 		}
 		f, err := strconv.ParseFloat(num, 64)
 		return f, err == nil
-	case realText.MatchString(num):
+	case realText().MatchString(num):
 		f, err := strconv.ParseFloat(num, 64)
 		if err != nil && !math.IsInf(f, 0) {
 			return nil, false
