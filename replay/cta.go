@@ -340,7 +340,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	e.out.ctaEnded(now, c.stall)
 	if e.out.endsHooked() {
 		if e.out.keepsRows() {
-			e.out.ctaRow(c, now, e.sms.slowdown(c, now))
+			e.out.ctaRow(c, now, &e.sms)
 		}
 		if e.watch.observing() {
 			e.watch.ctaFinished(c, now, e.io)

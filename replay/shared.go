@@ -249,12 +249,22 @@ func (se *siteEngine) goOnShared(c *ctaRun, w, first, last int, cost siteCost, n
 // slowdown is a shared CTA's run time over its time alone at now, for
 // its row (from a slab, as rows may outlive the call).
 func (a *smArray) slowdown(c *ctaRun, now int64) *float64 {
-	if !c.shared {
+	v, ok := slowdownOf(c, now)
+	if !ok {
 		return nil
+	}
+	return a.contention().slowdown(v)
+}
+
+// slowdownOf is a shared CTA's run time over its time alone at now, and
+// whether it is shared (has one).
+func slowdownOf(c *ctaRun, now int64) (float64, bool) {
+	if !c.shared {
+		return 0, false
 	}
 	v := 1.0
 	if c.alone > 0 {
 		v = float64(now-c.start-c.paused) / float64(c.alone)
 	}
-	return a.contention().slowdown(v)
+	return v, true
 }
