@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -35,12 +36,19 @@ import (
 // a device kernel that unpacks) pays one allocation more.
 type ctaTable struct {
 	specs *ctaSpecs // nil while packed
-	// packed is a header word, then the records. The header holds two
-	// flags (outOfOrder, streaming), the grid's size (headerGrid) and,
-	// in its low 32 bits, while records come, the CTA a record of which
-	// names none (the CTA after the last such record's), and once specs
-	// are streamed, where the next record starts.
+	// packed is a header word, then the records. The header holds a
+	// flag (outOfOrder), the grid's size (headerGrid) and, in its low 32
+	// bits, the CTA a record of which names none (the CTA after the last
+	// such record's). Once filed, the words are only read: nextSpec keeps
+	// its place in next, not in them, so that the replays of one clock
+	// may read one table's words (sharedTable), each at its own place.
 	packed []int64
+	// next is where the record nextSpec gives next starts in packed (0:
+	// none given yet, the first).
+	next int32
+	// shared is set where packed is read by other replays too
+	// (sharedTable): a record filed later copies it first (own).
+	shared bool
 }
 
 // ctaSpecs are a table's specs: one slice, or chunks for a grid over
@@ -201,7 +209,6 @@ func (q *specQueue) popRare(dst *ctaSpec) {
 // The flags in a packed table's header word, and where its grid is.
 const (
 	outOfOrder = -1 << 63 // a record came for another CTA than the one after the last record's
-	streaming  = 1 << 62  // nextSpec has begun
 	headerGrid = 32       // the grid's size is the header shifted right so (and masked: gridOf)
 	headerLow  = 1<<32 - 1
 )
@@ -292,6 +299,9 @@ func (t *ctaTable) record(c *trace.CTA, clk clock) int {
 // run, not a record (scripts/instructions.sh bfs, full size: 2,416 to
 // 2,410 instructions a CTA); else appendNamed files them.
 func (t *ctaTable) recordRun(cs []trace.CTA, clk clock) (warps int) {
+	if t.shared {
+		t.own()
+	}
 	if p := t.packed; p != nil && uint64(p[0]&headerLow) == cs[0].CTA {
 		p[0] += int64(len(cs))
 		return t.appendPacked(cs, clk)
@@ -305,13 +315,20 @@ func (t *ctaTable) recordRun(cs []trace.CTA, clk clock) (warps int) {
 	return warps
 }
 
+// own makes t's words its own, a copy of those it shares with other
+// replays (treeReader.kidTable), so that it may file more records into
+// them.
+func (t *ctaTable) own() {
+	t.packed, t.shared = slices.Clone(t.packed), false
+}
+
 // unpack turns the packed records into specs. The words are the table's
 // own encoding, so they decode without error; the specs' per-warp cycles
 // stay in them.
 func (t *ctaTable) unpack() {
 	p := t.packed
 	flat := make([]ctaSpec, gridOf(p[0]))
-	t.specs, t.packed = &ctaSpecs{flat: flat}, nil
+	t.specs, t.packed, t.shared = &ctaSpecs{flat: flat}, nil, false
 	for next, at := 0, 1; at < len(p); {
 		i := next
 		if p[at] < 0 { // it names its CTA
@@ -334,19 +351,16 @@ func (t *ctaTable) streams() bool {
 // first, at first), decoded from its record; the table must stream and be
 // filed no further. It runs once per CTA placed (BFS scale 20: 536K
 // times), so it reads each record once; the spec's per-warp cycles stay
-// in the table's words (decode), so a CTA with them copies none.
+// in the table's words (decode), so a CTA with them copies none. It
+// writes t's place (next) and never the words, which other replays of
+// the clock may read at their own places (sharedTable).
 func (t *ctaTable) nextSpec(s *ctaSpec) {
-	p := t.packed
-	h, at := p[0], 1 // at first, the first record
-	if h&streaming != 0 {
-		at = int(h & headerLow)
-	}
+	p, at := t.packed, max(int(t.next), 1) // at first, the first record
 	if at == len(p) {
 		*s = ctaSpec{} // a CTA past the last record: none
 		return
 	}
-	at = s.decode(p, at) // in CTA order: it names no CTA
-	p[0] = h&^headerLow | streaming | int64(at)
+	t.next = int32(s.decode(p, at)) // in CTA order: it names no CTA
 }
 
 // fill is record into a table of specs: the ctaRecord read makes of c,

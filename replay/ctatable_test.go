@@ -88,12 +88,25 @@ func TestPackedCTATableStreams(t *testing.T) {
 	if !packed.streams() {
 		t.Fatal("records one a CTA in order do not stream")
 	}
-	for i := uint64(0); i < n; i++ {
-		s := ctaSpec{cycles: -1, warps: []int64{1}, x: &ctaExtra{}} // overwritten: a spec is set whole
-		packed.nextSpec(&s)
-		if want := *flat.at(i); !reflect.DeepEqual(s, want) {
-			t.Errorf("cta %d streamed %+v, want %+v", i, s, want)
+	words := slices.Clone(packed.packed)
+	// Two readers of the words, each at its own place, interleaved: the
+	// second starts once the first has given two specs.
+	other := ctaTable{packed: packed.packed}
+	for i := uint64(0); i < n+2; i++ {
+		for r, tb := range []*ctaTable{&packed, &other} {
+			j := i - uint64(2*r)
+			if i < uint64(2*r) || j >= n {
+				continue
+			}
+			s := ctaSpec{cycles: -1, warps: []int64{1}, x: &ctaExtra{}} // overwritten: a spec is set whole
+			tb.nextSpec(&s)
+			if want := *flat.at(j); !reflect.DeepEqual(s, want) {
+				t.Errorf("reader %d: cta %d streamed %+v, want %+v", r, j, s, want)
+			}
 		}
+	}
+	if !slices.Equal(words, packed.packed) {
+		t.Error("streaming wrote to the table's words")
 	}
 	for name, order := range map[string][]uint64{
 		"out of order": {1, 0, 2},
@@ -163,12 +176,11 @@ func BenchmarkNextSpec(b *testing.B) {
 	for i := range uint64(n) {
 		tb.record(&trace.CTA{CTA: i, Cycles: 3000 + int64(i), Insts: 900 + i, DRAMBytes: 40000 + 64*i}, unscaled)
 	}
-	fresh := slices.Clone(tb.packed)
 	var s ctaSpec
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%n == 0 {
-			copy(tb.packed, fresh) // stream the table again from its start
+			tb.next = 0 // stream the table again from its start
 		}
 		tb.nextSpec(&s)
 	}

@@ -105,6 +105,15 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	return k
 }
 
+// sharedKernel is a device kernel whose packed CTA table is words,
+// filed by another replay (sharedTable): a kernel with no table of its
+// own, so not one of a block with room for its records.
+func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
+	k := a.more.next(kernelBlock)
+	k.ctas = ctaTable{packed: words, shared: true}
+	return k
+}
+
 // packIn gives k, fresh from its block, an empty packed table of total
 // CTAs, 1 to 7, in buf: the table newPackedCTATable makes, its header
 // the grid. Made so with no call, where newPackedCTATable's way, its

@@ -32,7 +32,7 @@ func (b *treeReader) device(l *trace.Launch) error {
 	if err != nil {
 		return err
 	}
-	return b.child(l, d)
+	return b.child(l, d, nil)
 }
 
 // orphan is the error of device launch l whose parent kernel is not in
@@ -48,7 +48,8 @@ func (b *treeReader) orphan(l *trace.Launch) error {
 }
 
 // child creates the child kernel device launch l launches, declared d,
-// with its packed table (newDeviceKernel), files it in the tree of its
+// with its packed table (newDeviceKernel; st's words, where another
+// replay filed them: sharedKernel), files it in the tree of its
 // host CTA, and attaches the site to its parent CTA. Its parent is
 // checked here, with no call where it is in the tree and has l's parent
 // CTA: a call a child to find and check it cost BFS --quick 13
@@ -56,13 +57,18 @@ func (b *treeReader) orphan(l *trace.Launch) error {
 // function shared with the host kernel's (begin) cost 9. The site is
 // built in place in sites, not as a literal zeroed on the stack and
 // copied in by append (BFS --quick: 4 instructions a launch fewer).
-func (b *treeReader) child(l *trace.Launch, d declaration) error {
+func (b *treeReader) child(l *trace.Launch, d declaration, st *sharedTable) error {
 	pf := b.book.known(&b.book.parent, l.Parent.Kernel)
 	if pf.k == nil || l.Parent.CTA >= pf.k.total {
 		return b.orphan(l)
 	}
 	p := pf.k
-	child := b.book.kernels.newDeviceKernel(d.ctas)
+	var child *Kernel
+	if st == nil {
+		child = b.book.kernels.newDeviceKernel(d.ctas)
+	} else {
+		child = b.book.kernels.sharedKernel(st.words)
+	}
 	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
 	root := pf.root
 	if b.seg.ordered && p == b.seg.host {
@@ -127,18 +133,27 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		if !b.feed.kid.Head().Alike || d.decl == nil {
 			d.decl = b.book.declared.of(&b.feed.kid.Head().Kernel)
 		}
-		if err := b.child(&b.feed.kid.Head().Launch, d); err != nil {
+		var st *sharedTable
+		if b.feed.kid.OnTape() {
+			st = b.filedKid()
+		}
+		if err := b.child(&b.feed.kid.Head().Launch, d, st); err != nil {
 			return nil, err
 		}
 		cs := b.feed.kid.Records()
 		if len(cs) == 0 {
 			break
 		}
+		if st != nil { // its table another replay's words (filedKid)
+			m.records += len(cs)
+			b.passed(b.book.last, cs[len(cs)-1].CTA)
+			b.held += ctasHeld(len(cs), st.warps)
+			continue
+		}
 		if f, kid := b.book.last, b.feed.kid.Head(); !kid.More && kid.Err == nil && f.k.ctas.packed != nil {
 			m.records += len(cs)
 			b.passed(f, cs[len(cs)-1].CTA)
-			f.k.ctas.packed[0] += int64(len(cs))
-			b.held += ctasHeld(len(cs), f.k.ctas.appendPacked(cs, b.clk))
+			b.held += ctasHeld(len(cs), b.kidTable(&f.k.ctas, cs))
 			continue
 		}
 		if err := b.kidCTAs(m); err != nil {
@@ -152,6 +167,52 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		}
 	}
 	return b.feed.src.Next()
+}
+
+// sharedTable is a child's packed CTA table as one replay filed it, for
+// the replays of one clock that read the trace from one Share's tape
+// (trace.Child.Offer): its words, read-only, and the per-warp cycles
+// they keep.
+type sharedTable struct {
+	clk   clock
+	words []int64
+	warps int
+}
+
+// filedKid is the table another replay of b's clock filed for the child
+// Child read last and offered (kidTable), or nil: none has, the child's
+// records did not all come with it, or b reads the trace alone.
+func (b *treeReader) filedKid() *sharedTable {
+	kid := &b.feed.kid
+	if h := kid.Head(); h.More || h.Err != nil {
+		return nil
+	}
+	if st, _ := kid.Filed().(*sharedTable); st != nil && st.clk == b.clk {
+		return st
+	}
+	return nil
+}
+
+// kidTable files cs, all of the child's cta records, which Child read
+// with its launch, into t, its fresh packed table, and returns the
+// per-warp cycles it keeps. A replay that reads the trace from a Share's
+// tape offers the words to the other replays (trace.Child.Offer), and
+// those of its clock take them for their child (filedKid) with no record
+// filed: the packed form is a function of the records and the clock
+// alone, and nothing writes to a table's words once filed (nextSpec
+// keeps its place in the table, recordRun copies a shared table's words
+// before it files more). The words stay alive while a replay's kernel
+// holds them, and the tape's chunk its answer: as long as the work in
+// flight and the tape.
+func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA) int {
+	t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
+	warps := t.appendPacked(cs, b.clk)
+	if kid := &b.feed.kid; kid.OnTape() {
+		t.packed = t.packed[:len(t.packed):len(t.packed)]
+		t.shared = true
+		kid.Offer(&sharedTable{clk: b.clk, words: t.packed, warps: warps})
+	}
+	return warps
 }
 
 // kidCTAs files the child's cta records read with its launch (its

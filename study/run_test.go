@@ -188,3 +188,56 @@ func TestWideSweepGivesTheSameTables(t *testing.T) {
 		}
 	}
 }
+
+// The replays of one clock in a set read one filing of each child's CTA
+// table (replay's sharedTable, over trace.Child.Offer): BFS's children,
+// under four policies, two SM counts and two clocks (so that a replay of
+// the other clock files its own), give with a shared decode the tables
+// of the replays each decoding and filing alone.
+func TestSharedFilingGivesTheSameTables(t *testing.T) {
+	dir := t.TempDir()
+	bfs := genTrace(t, dir, "bfs", "scale=12")
+	plan := Expand(Spec{Traces: []string{bfs}, GPU: "k20c",
+		Sweeps: []Axis{{Key: "gpu.sms", Values: []string{"6", "13"}},
+			{Key: "gpu.clock_mhz", Values: []string{"706", "1000"}}},
+		Policies: []string{"cdp", "flat", "dtbl", "spawn"}})
+	run := func(name string, opt Options) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		w, err := results.Create(out, results.CSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMerge(w, len(plan))
+		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
+		if _, err := Run(plan, opt); err != nil {
+			m.Abort()
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out
+	}
+	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
+	got := run("shared", Options{Jobs: 2})
+	if n := len(plan); n != 16 {
+		t.Fatalf("%d replays planned, want 16", n)
+	}
+	if kernels, err := os.ReadFile(filepath.Join(want, "kernels.csv")); err != nil || bytes.Count(kernels, []byte("\n")) < 12*200 {
+		t.Fatalf("kernels.csv: %d lines, want some hundreds a replay but flat (%v)", bytes.Count(kernels, []byte("\n")), err)
+	}
+	for _, table := range results.Tables() {
+		a, err := os.ReadFile(filepath.Join(want, table+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(got, table+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s.csv differs from the replays' filing alone", table)
+		}
+	}
+}

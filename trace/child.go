@@ -7,6 +7,11 @@ package trace
 // switches at each, and a pending declaration set and taken between
 // them. Child reads and checks them in one call.
 
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
 // Child is where Validator.Child reads a device kernel's declaration
 // and its launch (Head), and the child's cta records it read with them
 // (Records): both valid after a call that returned true, until the
@@ -24,8 +29,12 @@ type Child struct {
 	// shared, where a Share's reader answered, are the records on its
 	// tape, in place of room[:n].
 	shared []CTA
-	room   [ChildRun]CTA
-	warps  [ChildRun * RunWarps]int64
+	// slot, where a Share's reader answered, is the tape's place for what
+	// a reader made of the child's records (Offer, Filed); nil where the
+	// Validator read them.
+	slot  *unsafe.Pointer
+	room  [ChildRun]CTA
+	warps [ChildRun * RunWarps]int64
 }
 
 // ChildHead is a child's declaration and launch as Validator.Child read
@@ -53,6 +62,36 @@ type ChildHead struct {
 // Validator.Child with c read (one that returned true). It is read-only:
 // a Share's readers share it.
 func (c *Child) Head() *ChildHead { return c.head }
+
+// OnTape reports whether c is the answer of a Share's tape, which its
+// other readers read too: what a reader makes of it it may offer them
+// (Offer).
+func (c *Child) OnTape() bool { return c.slot != nil }
+
+// Offer offers v, what the caller made of the child's records, to the
+// other readers of the Share whose tape answered c (Filed), unless a
+// reader offered something before; where c is no answer of a tape
+// (OnTape) it does nothing. v is read by the readers at once, on their
+// own goroutines: nothing may write to it after. The tape holds it as
+// long as it holds the answer, so a reader's memory for it stays bounded
+// as the tape's is.
+func (c *Child) Offer(v any) {
+	if c.slot != nil {
+		atomic.CompareAndSwapPointer(c.slot, nil, unsafe.Pointer(&v))
+	}
+}
+
+// Filed is what a reader of the Share whose tape answered c offered
+// (Offer) for it, or nil: none has yet, or c is no answer of a tape.
+func (c *Child) Filed() any {
+	if c.slot == nil {
+		return nil
+	}
+	if p := atomic.LoadPointer(c.slot); p != nil {
+		return *(*any)(p)
+	}
+	return nil
+}
 
 // Records are the child's cta records Child read: its first, where it
 // comes next in the form ctaFastInto reads, and the run after it as CTAs
@@ -136,7 +175,7 @@ func (v *Validator) Child(c *Child) bool {
 	r.record += 2
 	r.offset = r.in.base + int64(launchAt)
 	v.record += 2
-	v.last, c.own.CTAs, c.head = v.addDevice(k.ID, sh, root), sh.ctas, &c.own
+	v.last, c.own.CTAs, c.head, c.slot = v.addDevice(k.ID, sh, root), sh.ctas, &c.own, nil
 	// The record after the launch where it is a cta record of k, of its
 	// CTA 0, that ctaFastInto reads, checked as Next would check it: a
 	// record that keeps its own fields' rules and the seen set

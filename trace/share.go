@@ -89,7 +89,12 @@ type tapeChunk struct {
 	plains []PlainCTA
 	warps  []int64
 	kids   []ChildHead // Child's answers, each Launch.Parent its own Parent
-	next   *tapeChunk
+	// filed is, for each call, what a reader offered the others of a
+	// child it answered (Child.Offer): shareChunk places, made once a
+	// chunk, never moved (kids' array moves as it grows), written only
+	// atomically while readers are in the chunk.
+	filed []unsafe.Pointer
+	next  *tapeChunk
 }
 
 // tapeCall is one call and its answer.
@@ -148,19 +153,20 @@ func (s *Share) chunk() *tapeChunk {
 		s.pool = s.pool[:n-1]
 		return c
 	}
-	return &tapeChunk{calls: make([]tapeCall, 0, shareChunk)}
+	return &tapeChunk{calls: make([]tapeCall, 0, shareChunk), filed: make([]unsafe.Pointer, shareChunk)}
 }
 
 // size is about how many bytes c holds.
 func (c *tapeChunk) size() int64 {
 	return int64(cap(c.calls))*callBytes + int64(cap(c.ctas))*int64(unsafe.Sizeof(CTA{})) +
 		int64(cap(c.plains))*int64(unsafe.Sizeof(PlainCTA{})) + int64(cap(c.warps))*8 +
-		int64(cap(c.kids))*int64(unsafe.Sizeof(ChildHead{}))
+		int64(cap(c.kids))*int64(unsafe.Sizeof(ChildHead{})) + int64(len(c.filed))*8
 }
 
 func (c *tapeChunk) reset() {
 	clear(c.calls) // records and errors
 	clear(c.kids)
+	clear(c.filed) // what readers filed: no reader is in c
 	c.calls, c.ctas, c.plains, c.warps, c.kids, c.next = c.calls[:0], c.ctas[:0], c.plains[:0], c.warps[:0], c.kids[:0], nil
 }
 
@@ -281,7 +287,7 @@ func (s *Share) lone(r *shareReader) bool {
 // look takes a fresh view of r's chunk (under the lock).
 func (r *shareReader) look() {
 	c := r.chunk
-	r.snap = tapeChunk{calls: c.calls, ctas: c.ctas, plains: c.plains, warps: c.warps, kids: c.kids}
+	r.snap = tapeChunk{calls: c.calls, ctas: c.ctas, plains: c.plains, warps: c.warps, kids: c.kids, filed: c.filed}
 }
 
 // grow starts a new head chunk, letting the readers of the oldest go
@@ -696,7 +702,7 @@ func (r *shareReader) child(kid *Child) bool {
 	// The answer and the records stay on the tape, read by every reader
 	// in place: r is in their chunk, which is not recycled before r's
 	// next call, when they are no longer valid.
-	kid.head = &ch.kids[c.kid]
+	kid.head, kid.slot = &ch.kids[c.kid], &ch.filed[r.at-1]
 	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
 	if c.lo == c.hi {
 		kid.shared = kid.room[:0]

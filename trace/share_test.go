@@ -588,3 +588,90 @@ func TestShareLockstepLetsParkedGo(t *testing.T) {
 		t.Errorf("the trace was opened %d times and closed %d, want twice: the parked reader read on its own", sc.opened, sc.closed)
 	}
 }
+
+// offered is what a test reader offers for a child: its kernel and the
+// reader.
+type offered struct{ kernel, reader uint64 }
+
+// A child offered by one reader of a Share (Child.Offer) is what every
+// reader finds for it (Filed), whichever offered first, with chunks
+// recycled as the readers go, read at once on goroutines of their own;
+// a Validator reading alone has nothing on a tape to offer to.
+func TestShareOffer(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	shareChunk = 16
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3
+	s := NewShare(v, c, nil, n, 0, openShareSample)
+	read := func(v *Validator, r uint64) (kids, found int, err error) {
+		var kid Child
+		run, warps := make([]CTA, 64), make([]int64, 64*RunWarps)
+		for {
+			if v.Child(&kid) {
+				kids++
+				h := kid.Head()
+				switch f := kid.Filed().(type) {
+				case offered:
+					found++
+					if f.kernel != h.Kernel.ID {
+						return kids, found, fmt.Errorf("reader %d: kernel %d has reader %d's offer for kernel %d", r, h.Kernel.ID, f.reader, f.kernel)
+					}
+				case nil:
+				default:
+					return kids, found, fmt.Errorf("reader %d: kernel %d has %v", r, h.Kernel.ID, f)
+				}
+				kid.Offer(offered{h.Kernel.ID, r})
+				if f, ok := kid.Filed().(offered); kid.OnTape() && (!ok || f.kernel != h.Kernel.ID) {
+					return kids, found, fmt.Errorf("reader %d: kernel %d offered, Filed %v", r, h.Kernel.ID, kid.Filed())
+				}
+				for h.More {
+					if m, err := v.CTAs(h.Kernel.ID, run, warps); err != nil || m < len(run) {
+						break
+					}
+				}
+				continue
+			}
+			if _, err := v.Next(); errors.Is(err, io.EOF) {
+				return kids, found, nil
+			} else if err != nil {
+				return kids, found, err
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	kids, found := make([]int, n), make([]int, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := s.Reader(i)
+			kids[i], found[i], errs[i] = read(r, uint64(i))
+			r.Close()
+		}()
+	}
+	wg.Wait()
+	sum := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Error(errs[i])
+		}
+		sum += found[i]
+	}
+	// Every child is found by the readers that did not offer it, but
+	// where the last reader reads the end alone, the others gone.
+	if kids[0] == 0 || sum < kids[0]*(n-1)-n {
+		t.Errorf("%d children, %v found offered by another reader: the offers did not reach the readers", kids[0], found)
+	}
+	alone, c2, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if k, f, err := read(alone, n); err != nil || k == 0 || f != 0 {
+		t.Errorf("alone: %d children, %d found offered, %v", k, f, err)
+	}
+}
