@@ -15,6 +15,7 @@ import (
 	"github.com/ulikunitz/xz"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/internal/grfile"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -239,7 +240,8 @@ type grGraph struct {
 
 func (g *grGraph) degree(v int64) int { return len(g.to[v]) }
 
-// readGR reads a DIMACS .gr file, plain or xz-compressed.
+// readGR reads a DIMACS .gr file, plain or xz-compressed, as samples'
+// graph=PATH.gr does (internal/grfile), into the lists regSecond walks.
 func readGR(path string) (*grGraph, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -252,36 +254,16 @@ func readGR(path string) (*grGraph, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	g := &grGraph{}
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Fields(sc.Text())
-		switch {
-		case len(f) == 4 && f[0] == "p":
-			v, err := strconv.Atoi(f[2])
-			if err != nil || v < 1 {
-				return nil, fmt.Errorf("%s:%d: vertex count %q", path, n, f[2])
-			}
-			g.to, g.w = make([][]int64, v), make([][]int64, v)
-		case len(f) == 4 && f[0] == "a":
-			var x [3]int64
-			for i := range x {
-				if x[i], err = strconv.ParseInt(f[i+1], 10, 64); err != nil {
-					return nil, fmt.Errorf("%s:%d: arc %q: %v", path, n, sc.Text(), err)
-				}
-			}
-			if x[0] < 1 || x[0] > int64(len(g.to)) || x[1] < 1 || x[1] > int64(len(g.to)) {
-				return nil, fmt.Errorf("%s:%d: arc %q outside vertices 1..%d", path, n, sc.Text(), len(g.to))
-			}
-			g.to[x[0]-1] = append(g.to[x[0]-1], x[1]-1)
-			g.w[x[0]-1] = append(g.w[x[0]-1], x[2])
+	gr, err := grfile.Read(path, r, 1<<24, 1<<26)
+	if err != nil {
+		return nil, err
+	}
+	g := &grGraph{to: make([][]int64, gr.Vertices()), w: make([][]int64, gr.Vertices())}
+	for v := range g.to {
+		for i := gr.Offsets[v]; i < gr.Offsets[v+1]; i++ {
+			g.to[v] = append(g.to[v], int64(gr.Heads[i]))
+			g.w[v] = append(g.w[v], int64(gr.Weights[i]))
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(g.to) == 0 {
-		return nil, fmt.Errorf("%s: no \"p sp\" line", path)
 	}
 	return g, nil
 }
