@@ -11,8 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ulikunitz/xz"
-
+	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -845,17 +844,14 @@ func mainJoinCTAs(path string) (own, inTurn, side int64, err error) {
 }
 
 // logInt is the number re's first group matches on the first line of the
-// xz-compressed log at path that re matches.
+// log at path (plain or compressed, as gpgpusim.OpenLog reads it) that re
+// matches.
 func logInt(path string, re *regexp.Regexp) (int64, error) {
-	f, err := os.Open(path)
+	r, err := gpgpusim.OpenLog(path)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
+	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -874,19 +870,15 @@ func logInt(path string, re *regexp.Regexp) (int64, error) {
 }
 
 // statsDelta is the counter key's value in the n-th (0 the first)
-// kernel's statistics block of the xz-compressed GPGPU-Sim log at path
-// less its value in the block before: the kernel's own count (the
-// simulator's counters are the run's totals so far).
+// kernel's statistics block of the GPGPU-Sim log at path (as OpenLog
+// reads it) less its value in the block before: the kernel's own count
+// (the simulator's counters are the run's totals so far).
 func statsDelta(path string, n int, key string) (int64, error) {
-	f, err := os.Open(path)
+	r, err := gpgpusim.OpenLog(path)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
+	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	named, block := 0, -1 // kernels' blocks so far; this block's index

@@ -3,16 +3,12 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/ulikunitz/xz"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/internal/grfile"
@@ -243,17 +239,11 @@ func (g *grGraph) degree(v int64) int { return len(g.to[v]) }
 // readGR reads a DIMACS .gr file, plain or xz-compressed, as samples'
 // graph=PATH.gr does (internal/grfile), into the lists regSecond walks.
 func readGR(path string) (*grGraph, error) {
-	f, err := os.Open(path)
+	r, err := gpgpusim.OpenLog(path) // plain or compressed, told apart by content
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".xz") {
-		if r, err = xz.NewReader(f); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
+	defer r.Close()
 	gr, err := grfile.Read(path, r, 1<<24, 1<<26)
 	if err != nil {
 		return nil, err
@@ -372,15 +362,11 @@ func (g *grGraph) warpSteps(lanes []int64, dist []int64) (steps, lowers int64) {
 // firstFrontier is the frontier a Dragon_li run logs after its first
 // relaxation ("Iteration 0: frontier size N").
 func firstFrontier(path string) (int, error) {
-	f, err := os.Open(path)
+	r, err := gpgpusim.OpenLog(path)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
+	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
