@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -362,26 +361,24 @@ func (g *grGraph) warpSteps(lanes []int64, dist []int64) (steps, lowers int64) {
 // firstFrontier is the frontier a Dragon_li run logs after its first
 // relaxation ("Iteration 0: frontier size N").
 func firstFrontier(path string) (int, error) {
-	r, err := gpgpusim.OpenLog(path)
+	n, found := 0, false
+	err := scanLog(path, func(line string) (bool, error) {
+		s, ok := strings.CutPrefix(line, "Iteration 0: frontier size ")
+		if !ok {
+			return false, nil
+		}
+		var err error
+		n, err = strconv.Atoi(strings.TrimSpace(s))
+		found = true
+		return true, err
+	})
 	if err != nil {
 		return 0, err
 	}
-	defer r.Close()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if s, ok := strings.CutPrefix(sc.Text(), "Iteration 0: frontier size "); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return 0, fmt.Errorf("%s: %q: %v", path, sc.Text(), err)
-			}
-			return n, nil
-		}
+	if !found {
+		return 0, fmt.Errorf("%s: no \"Iteration 0: frontier size\" line", path)
 	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return 0, fmt.Errorf("%s: no \"Iteration 0: frontier size\" line", path)
+	return n, nil
 }
 
 // cta0Cycles is CTA 0's cycles in the trace's second and third kernels
