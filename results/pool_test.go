@@ -74,15 +74,7 @@ func TestPooledTablesDeterministic(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		var got [][]byte
-		for _, name := range finalNames(f) {
-			b, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, b)
-		}
-		return got
+		return readFinal(t, dir, f)
 	}
 	for _, f := range []Format{Arrow, Parquet} {
 		a := write(f, true)
@@ -132,15 +124,7 @@ func TestRecorderUnclearedBuffers(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		var got [][]byte
-		for _, name := range finalNames(f) {
-			b, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, b)
-		}
-		return got
+		return readFinal(t, dir, f)
 	}
 	dirty := func() {
 		var held [][]byte
@@ -170,4 +154,19 @@ func TestRecorderUnclearedBuffers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readFinal is the bytes of each table in dir written in format f, in
+// finalNames' order.
+func readFinal(t *testing.T, dir string, f Format) [][]byte {
+	t.Helper()
+	var got [][]byte
+	for _, name := range finalNames(f) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, b)
+	}
+	return got
 }

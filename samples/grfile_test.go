@@ -1,7 +1,6 @@
 package samples
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -37,35 +36,6 @@ func TestReadGRSample(t *testing.T) {
 	}
 }
 
-// TestReadGRErrors holds each malformed file to an error naming the file
-// and the line.
-func TestReadGRErrors(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"a 1 2 3\n", "g.gr:1: an arc before the problem line"},
-		{"p sp 2 1\np sp 2 1\n", "g.gr:2: a second problem line"},
-		{"p sq 2 1\n", "g.gr:1: want the problem line"},
-		{"p sp 0 1\n", `g.gr:1: vertices "0": want 1 to`},
-		{"p sp 2 x\n", `g.gr:1: arcs "x": not an integer`},
-		{"c x\np sp 2 1\na 1 3 4\n", `g.gr:3: vertex "3": want 1 to 2`},
-		{"p sp 2 1\na 1 2 -1\n", `g.gr:2: weight "-1": want 0 to`},
-		{"p sp 2 1\na 1 2\n", `g.gr:2: want an arc line`},
-		{"p sp 2 1\na 1 2 1\na 2 1 1\n", "g.gr:3: more arcs than the problem line's 1"},
-		{"p sp 2 2\na 1 2 1\n", "g.gr: 1 arcs, but the problem line states 2"},
-		{"c only\n", "g.gr: no problem line"},
-		{"p sp 2 0\nx 1\n", `g.gr:2: unknown line kind "x"`},
-	} {
-		_, err := readGR("g.gr", strings.NewReader(tc.in))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
-		}
-	}
-	// Any line whose keyword starts with c is a comment, as Dragon_li
-	// reads one keyword character.
-	if g, err := readGR("g.gr", strings.NewReader("comment\n\np sp 2 1\ncx\na 2 1 7\n")); err != nil || g.g.degree(1) != 1 || g.weights[0] != 7 {
-		t.Errorf("comments: %v, %v", g, err)
-	}
-}
-
 // TestGenSampleGraph runs sssp and bfs with code=dragonli on the sample
 // graph: the search Dragon_li's testSssp made (six expand kernels, the two
 // 36-arc vertices launching one 32-thread CTA each) and a bad path's
@@ -91,38 +61,4 @@ func TestGenSampleGraph(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "graph=/nonexistent/x.gr") {
 		t.Errorf("missing file: error %v", err)
 	}
-}
-
-// FuzzReadGR: no input panics, and a graph read is a well-formed CSR.
-func FuzzReadGR(f *testing.F) {
-	sample, err := os.ReadFile(dragonliSampleGR)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(sample)
-	f.Add([]byte("p sp 3 2\na 1 2 5\na 3 1 0\n"))
-	f.Add([]byte("c\n\ncomment\np sp 1 0\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := readGR("fuzz.gr", strings.NewReader(string(data)))
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz.gr") {
-				t.Fatalf("error does not name the file: %v", err)
-			}
-			return
-		}
-		n := g.g.vertices()
-		if g.g.offsets[0] != 0 || int(g.g.offsets[n]) != len(g.g.cols) || len(g.weights) != len(g.g.cols) {
-			t.Fatalf("malformed CSR: offsets %v, %d cols, %d weights", g.g.offsets, len(g.g.cols), len(g.weights))
-		}
-		for v := 0; v < n; v++ {
-			if g.g.offsets[v] > g.g.offsets[v+1] {
-				t.Fatalf("offsets fall at %d", v)
-			}
-		}
-		for i, u := range g.g.cols {
-			if u < 0 || int(u) >= n || g.weights[i] < 0 {
-				t.Fatalf("arc %d to %d weight %d", i, u, g.weights[i])
-			}
-		}
-	})
 }

@@ -39,6 +39,48 @@ func genTrace(t *testing.T, dir, name string, params ...string) string {
 	return path
 }
 
+// runMerged runs plan with opt, its replays' rows merged in plan order
+// into CSV tables in the folder out, and returns out.
+func runMerged(t *testing.T, plan []Replay, out string, opt Options) string {
+	t.Helper()
+	w, err := results.Create(out, results.CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMerge(w, len(plan))
+	opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
+	if _, err := Run(plan, opt); err != nil {
+		m.Abort()
+		t.Fatalf("%s: %v", filepath.Base(out), err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatalf("%s: %v", filepath.Base(out), err)
+	}
+	return out
+}
+
+// differingTables is the tables whose CSV in the folder got is not want's
+// byte for byte, or is empty in want (a CSV table has its header at
+// least).
+func differingTables(t *testing.T, want, got string) []string {
+	t.Helper()
+	var differ []string
+	for _, table := range results.Tables() {
+		a, err := os.ReadFile(filepath.Join(want, table+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(got, table+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			differ = append(differ, table)
+		}
+	}
+	return differ
+}
+
 // The replays of one trace run in lockstep on its tape, on any number of
 // workers, and give the tables of replays that each decode the trace on
 // their own, byte for byte: with a tape that holds the whole trace, with
@@ -57,21 +99,7 @@ func TestSetsGiveTheSameTables(t *testing.T) {
 		Policies: []string{"cdp", "dtbl", "spawn"}})
 	run := func(name string, opt Options) string {
 		t.Helper()
-		out := filepath.Join(dir, name)
-		w, err := results.Create(out, results.CSV)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := NewMerge(w, len(plan))
-		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
-		if _, err := Run(plan, opt); err != nil {
-			m.Abort()
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := m.Close(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return out
+		return runMerged(t, plan, filepath.Join(dir, name), opt)
 	}
 	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
 	jobsList := []int{1, 2, 8}
@@ -88,18 +116,8 @@ func TestSetsGiveTheSameTables(t *testing.T) {
 			for _, jobs := range jobsList {
 				name := fmt.Sprintf("queue%d-share%d-jobs%d", queue, share, jobs)
 				got := run(name, Options{Jobs: jobs, ShareBytes: share})
-				for _, table := range results.Tables() {
-					a, err := os.ReadFile(filepath.Join(want, table+".csv"))
-					if err != nil {
-						t.Fatal(err)
-					}
-					b, err := os.ReadFile(filepath.Join(got, table+".csv"))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(a, b) {
-						t.Errorf("%s: %s.csv differs from the replays' decoding alone", name, table)
-					}
+				for _, table := range differingTables(t, want, got) {
+					t.Errorf("%s: %s.csv differs from the replays' decoding alone", name, table)
 				}
 				os.RemoveAll(got) // some 100 MB of CSV a run
 			}
@@ -157,34 +175,13 @@ func TestWideSweepGivesTheSameTables(t *testing.T) {
 	dir := t.TempDir()
 	run := func(name string, opt Options) string {
 		t.Helper()
-		out := filepath.Join(dir, name)
-		w, err := results.Create(out, results.CSV)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := NewMerge(w, len(plan))
-		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
-		if _, err := Run(plan, opt); err != nil {
-			m.Abort()
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := m.Close(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return out
+		return runMerged(t, plan, filepath.Join(dir, name), opt)
 	}
 	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
 	for _, jobs := range []int{1, 3} {
 		got := run(fmt.Sprint("jobs", jobs), Options{Jobs: jobs, ShareBytes: 1})
-		for _, table := range results.Tables() {
-			a, _ := os.ReadFile(filepath.Join(want, table+".csv"))
-			b, err := os.ReadFile(filepath.Join(got, table+".csv"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("--jobs %d: %s.csv differs from the replays' decoding alone", jobs, table)
-			}
+		for _, table := range differingTables(t, want, got) {
+			t.Errorf("--jobs %d: %s.csv differs from the replays' decoding alone", jobs, table)
 		}
 	}
 }
@@ -203,21 +200,7 @@ func TestSharedFilingGivesTheSameTables(t *testing.T) {
 		Policies: []string{"cdp", "flat", "dtbl", "spawn"}})
 	run := func(name string, opt Options) string {
 		t.Helper()
-		out := filepath.Join(dir, name)
-		w, err := results.Create(out, results.CSV)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := NewMerge(w, len(plan))
-		opt.Open = func(r Replay, _ string) (Output, error) { return m.Output(r.ID), nil }
-		if _, err := Run(plan, opt); err != nil {
-			m.Abort()
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := m.Close(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return out
+		return runMerged(t, plan, filepath.Join(dir, name), opt)
 	}
 	want := run("alone", Options{Jobs: 1, ShareBytes: -1})
 	got := run("shared", Options{Jobs: 2})
@@ -227,17 +210,7 @@ func TestSharedFilingGivesTheSameTables(t *testing.T) {
 	if kernels, err := os.ReadFile(filepath.Join(want, "kernels.csv")); err != nil || bytes.Count(kernels, []byte("\n")) < 12*200 {
 		t.Fatalf("kernels.csv: %d lines, want some hundreds a replay but flat (%v)", bytes.Count(kernels, []byte("\n")), err)
 	}
-	for _, table := range results.Tables() {
-		a, err := os.ReadFile(filepath.Join(want, table+".csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(got, table+".csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s.csv differs from the replays' filing alone", table)
-		}
+	for _, table := range differingTables(t, want, got) {
+		t.Errorf("%s.csv differs from the replays' filing alone", table)
 	}
 }

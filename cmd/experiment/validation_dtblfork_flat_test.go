@@ -11,8 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ulikunitz/xz"
-
+	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -844,78 +843,87 @@ func mainJoinCTAs(path string) (own, inTurn, side int64, err error) {
 	return own, inTurn, side, err
 }
 
-// logInt is the number re's first group matches on the first line of the
-// xz-compressed log at path that re matches.
-func logInt(path string, re *regexp.Regexp) (int64, error) {
-	f, err := os.Open(path)
+// scanLog calls each with the lines of the log at path (plain or
+// compressed, as gpgpusim.OpenLog reads it) in turn until it says stop;
+// an error it returns comes back naming the path and the line.
+func scanLog(path string, each func(line string) (stop bool, err error)) error {
+	r, err := gpgpusim.OpenLog(path)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
+	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if m := re.FindStringSubmatch(sc.Text()); m != nil {
-			n, err := strconv.ParseInt(m[1], 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("%s: %q: %v", path, sc.Text(), err)
-			}
-			return n, nil
+		stop, err := each(sc.Text())
+		if err != nil {
+			return fmt.Errorf("%s: %q: %v", path, sc.Text(), err)
+		}
+		if stop {
+			return nil
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return 0, fmt.Errorf("%s: no line matches %s", path, re)
+	return nil
 }
 
-// statsDelta is the counter key's value in the n-th (0 the first)
-// kernel's statistics block of the xz-compressed GPGPU-Sim log at path
-// less its value in the block before: the kernel's own count (the
-// simulator's counters are the run's totals so far).
-func statsDelta(path string, n int, key string) (int64, error) {
-	f, err := os.Open(path)
+// logInt is the number re's first group matches on the first line of the
+// log at path that re matches.
+func logInt(path string, re *regexp.Regexp) (int64, error) {
+	var n int64
+	found := false
+	err := scanLog(path, func(line string) (bool, error) {
+		m := re.FindStringSubmatch(line)
+		if m == nil {
+			return false, nil
+		}
+		var err error
+		n, err = strconv.ParseInt(m[1], 10, 64)
+		found = true
+		return true, err
+	})
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+	if !found {
+		return 0, fmt.Errorf("%s: no line matches %s", path, re)
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
+	return n, nil
+}
+
+// statsDelta is the counter key's value in the n-th (0 the first)
+// kernel's statistics block of the GPGPU-Sim log at path less its value
+// in the block before: the kernel's own count (the simulator's counters
+// are the run's totals so far).
+func statsDelta(path string, n int, key string) (int64, error) {
 	named, block := 0, -1 // kernels' blocks so far; this block's index
 	var vals []int64
-	for sc.Scan() {
-		line := sc.Text()
+	err := scanLog(path, func(line string) (bool, error) {
 		if name, ok := strings.CutPrefix(line, "kernel_name = "); ok {
 			block = -1 // a block with no kernel's name is none's
 			if strings.TrimSpace(name) != "" {
 				block, named = named, named+1
 			}
-			continue
+			return false, nil
 		}
 		if block < 0 || block != len(vals) {
-			continue
+			return false, nil
 		}
-		if v, ok := strings.CutPrefix(line, key+" = "); ok {
-			x, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("%s: %q: %v", path, line, err)
-			}
-			vals = append(vals, x)
-			if block == n {
-				break
-			}
+		v, ok := strings.CutPrefix(line, key+" = ")
+		if !ok {
+			return false, nil
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		x, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return false, err
+		}
+		vals = append(vals, x)
+		return block == n, nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	if n < 1 || len(vals) <= n {
 		return 0, fmt.Errorf("%s: %d kernels' statistics give %s, want %d", path, len(vals), key, n+1)

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/ulikunitz/xz"
-
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/internal/grfile"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -239,49 +235,24 @@ type grGraph struct {
 
 func (g *grGraph) degree(v int64) int { return len(g.to[v]) }
 
-// readGR reads a DIMACS .gr file, plain or xz-compressed.
+// readGR reads a DIMACS .gr file, plain or xz-compressed, as samples'
+// graph=PATH.gr does (internal/grfile), into the lists regSecond walks.
 func readGR(path string) (*grGraph, error) {
-	f, err := os.Open(path)
+	r, err := gpgpusim.OpenLog(path) // plain or compressed, told apart by content
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".xz") {
-		if r, err = xz.NewReader(f); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+	defer r.Close()
+	gr, err := grfile.Read(path, r, 1<<24, 1<<26)
+	if err != nil {
+		return nil, err
+	}
+	g := &grGraph{to: make([][]int64, gr.Vertices()), w: make([][]int64, gr.Vertices())}
+	for v := range g.to {
+		for i := gr.Offsets[v]; i < gr.Offsets[v+1]; i++ {
+			g.to[v] = append(g.to[v], int64(gr.Heads[i]))
+			g.w[v] = append(g.w[v], int64(gr.Weights[i]))
 		}
-	}
-	g := &grGraph{}
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Fields(sc.Text())
-		switch {
-		case len(f) == 4 && f[0] == "p":
-			v, err := strconv.Atoi(f[2])
-			if err != nil || v < 1 {
-				return nil, fmt.Errorf("%s:%d: vertex count %q", path, n, f[2])
-			}
-			g.to, g.w = make([][]int64, v), make([][]int64, v)
-		case len(f) == 4 && f[0] == "a":
-			var x [3]int64
-			for i := range x {
-				if x[i], err = strconv.ParseInt(f[i+1], 10, 64); err != nil {
-					return nil, fmt.Errorf("%s:%d: arc %q: %v", path, n, sc.Text(), err)
-				}
-			}
-			if x[0] < 1 || x[0] > int64(len(g.to)) || x[1] < 1 || x[1] > int64(len(g.to)) {
-				return nil, fmt.Errorf("%s:%d: arc %q outside vertices 1..%d", path, n, sc.Text(), len(g.to))
-			}
-			g.to[x[0]-1] = append(g.to[x[0]-1], x[1]-1)
-			g.w[x[0]-1] = append(g.w[x[0]-1], x[2])
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(g.to) == 0 {
-		return nil, fmt.Errorf("%s: no \"p sp\" line", path)
 	}
 	return g, nil
 }
@@ -390,30 +361,24 @@ func (g *grGraph) warpSteps(lanes []int64, dist []int64) (steps, lowers int64) {
 // firstFrontier is the frontier a Dragon_li run logs after its first
 // relaxation ("Iteration 0: frontier size N").
 func firstFrontier(path string) (int, error) {
-	f, err := os.Open(path)
+	n, found := 0, false
+	err := scanLog(path, func(line string) (bool, error) {
+		s, ok := strings.CutPrefix(line, "Iteration 0: frontier size ")
+		if !ok {
+			return false, nil
+		}
+		var err error
+		n, err = strconv.Atoi(strings.TrimSpace(s))
+		found = true
+		return true, err
+	})
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+	if !found {
+		return 0, fmt.Errorf("%s: no \"Iteration 0: frontier size\" line", path)
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if s, ok := strings.CutPrefix(sc.Text(), "Iteration 0: frontier size "); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return 0, fmt.Errorf("%s: %q: %v", path, sc.Text(), err)
-			}
-			return n, nil
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return 0, fmt.Errorf("%s: no \"Iteration 0: frontier size\" line", path)
+	return n, nil
 }
 
 // cta0Cycles is CTA 0's cycles in the trace's second and third kernels
