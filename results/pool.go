@@ -57,24 +57,33 @@ func poolClass(size int) int {
 }
 
 // Allocate returns zeroed memory, as the Go allocator does.
-func (p *bufferPool) Allocate(size int) []byte {
+func (p *bufferPool) Allocate(size int) []byte { return p.take(size, true) }
+
+func (p *bufferPool) Reallocate(size int, b []byte) []byte { return p.grow(size, b, true) }
+
+// take returns size bytes from the pool, cleared where zero is set.
+func (p *bufferPool) take(size int, zero bool) []byte {
 	c := poolClass(size)
 	if c > maxPoolClass {
 		return make([]byte, size)
 	}
 	if v := p.classes[c].Get(); v != nil {
 		b := *v.(*[]byte)
-		clear(b)
+		if zero {
+			clear(b)
+		}
 		return b[:size]
 	}
 	return make([]byte, size, 1<<c)
 }
 
-func (p *bufferPool) Reallocate(size int, b []byte) []byte {
+// grow returns b with room for size bytes, moved to a buffer of take's
+// where it has not the room.
+func (p *bufferPool) grow(size int, b []byte, zero bool) []byte {
 	if cap(b) >= size {
 		return b[:size]
 	}
-	n := p.Allocate(size)
+	n := p.take(size, zero)
 	copy(n, b)
 	p.Free(b)
 	return n
@@ -95,23 +104,6 @@ func (p *bufferPool) Free(b []byte) {
 type unclearedPool struct{ *bufferPool }
 
 // Allocate returns size bytes, what they hold left as it was.
-func (p unclearedPool) Allocate(size int) []byte {
-	c := poolClass(size)
-	if c > maxPoolClass {
-		return make([]byte, size)
-	}
-	if v := p.classes[c].Get(); v != nil {
-		return (*v.(*[]byte))[:size]
-	}
-	return make([]byte, size, 1<<c)
-}
+func (p unclearedPool) Allocate(size int) []byte { return p.take(size, false) }
 
-func (p unclearedPool) Reallocate(size int, b []byte) []byte {
-	if cap(b) >= size {
-		return b[:size]
-	}
-	n := p.Allocate(size)
-	copy(n, b)
-	p.Free(b)
-	return n
-}
+func (p unclearedPool) Reallocate(size int, b []byte) []byte { return p.grow(size, b, false) }
