@@ -49,10 +49,12 @@ func (m *repeat) setBody(tag byte, p []byte, size int, c *CTA) {
 		*m = noRepeat
 		return
 	}
-	var b [repeatMax]byte
-	b[0] = tag
-	copy(b[3:], p[:repeatMax-3])
-	m.set(b[:], size+3, c)
+	// Its bytes as a repeat's: tag, two zero deltas, then p's, read in
+	// two loads (an array built and copied into cost a call).
+	m.mlo, m.mhi = repeatMasks(size + 3)
+	m.lo = (uint64(tag) | binary.LittleEndian.Uint64(p[:8])<<24) & m.mlo
+	m.hi = binary.LittleEndian.Uint64(p[5:repeatMax-3]) & m.mhi
+	m.size, m.prev = size+3, c
 }
 
 // repeatMasks are the masks of a record of size bytes (below repeatMax)
