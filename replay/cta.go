@@ -8,6 +8,9 @@ package replay
 // it towards its kernel or group. The records live in ctaRuns.
 
 import (
+	"math"
+
+	"github.com/gpureplay/gpureplay/internal/contention"
 	"github.com/gpureplay/gpureplay/internal/eventq"
 	"github.com/gpureplay/gpureplay/model"
 )
@@ -97,12 +100,12 @@ func (e *engine) place(k *Kernel, s *sm) {
 		if k.ctas.streams() {
 			k.ctas.nextSpec(&c.own)
 			c.streamed = true
-		} else if q := k.ctas.queued(); q != nil {
+		} else if q := k.ctas.queued(); q != nil && q != &packedRun {
 			q.pop(c.idx, &c.own)
 			c.streamed = true
 		}
 	} else {
-		e.placeGrouped(k, c)
+		k.pool.place(c)
 	}
 	// Its placer tells the Kernel Distributor where this was k's last CTA
 	// to place (Dispatch.placeNoted): RoundRobin.Place asks once a kernel
@@ -127,15 +130,16 @@ func (e *engine) place(k *Kernel, s *sm) {
 // reserves the CTA's room on s and starts it, its end an event or, under
 // the contention model, the end of its one job, what place does for it
 // without the tests of what a plain run leaves out. Elsewhere it changes
-// nothing and reports false, for place.
+// nothing and reports false, for place. Given packedRun for q, it is
+// placePacked.
 func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	i := k.next
 	if i >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
-		return false
+		return q == &packedRun && e.placePacked(k, s)
 	}
 	spec := q.nextPlain(i)
 	if spec == nil {
-		return false
+		return q == &packedRun && e.placePacked(k, s)
 	}
 	k.next++
 	now := e.clock.now()
@@ -155,9 +159,74 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	return true
 }
 
-// placeGrouped gives c the next CTA of k's current aggregated group.
-func (e *engine) placeGrouped(k *Kernel, c *ctaRun) {
-	p := k.pool
+// placePacked is placePlain for a CTA of k's own whose spec is the next
+// record of k's packed table (a device kernel's, filed in CTA order:
+// ctaTable.streams): what place and startCTA do for it, read from its
+// words (ctaSpec.decode's head, demand and per-warp cycles) with no CTA
+// record and no spec, its end a plain end (plainend.go). Its kernel's
+// first CTA to start starts the kernel as startCTA does. A CTA with
+// per-warp cycles of its own and no launch sites (a packed table has
+// none: sites unpack it) ends with its longest warp, as startWarps and
+// alone have it. Elsewhere it changes nothing and reports false, for
+// place. placePlain asks it in a plain run (Dispatch.plain), for a
+// kernel whose queue is packedRun (ctaTable.queued).
+func (e *engine) placePacked(k *Kernel, s *sm) bool {
+	i, t := k.next, &k.ctas
+	if i >= k.total || !t.streams() || e.body.behind(k, i) {
+		return false
+	}
+	p, at := t.packed, max(int(t.next), 1)
+	if at+1 >= len(p) {
+		return false // none left: place's spec is empty
+	}
+	cycles, demand := p[at], uint64(p[at+1])
+	if nw := int(cycles >> headWarpShift); nw > 0 {
+		// As startWarps (its warps within the block) and alone (all of
+		// them) take them: the same where a record keeps the trace's
+		// rules (one a warp, the longest its cycles).
+		ws, n := p[at+2:at+2+nw], int(k.decl.need.warps)
+		cycles = 0
+		if e.sms.contention() == nil {
+			ws = ws[:min(n, nw)]
+		}
+		for _, w := range ws {
+			cycles = max(cycles, w)
+		}
+		at += nw
+	}
+	t.next = int32(at + 2)
+	k.next++
+	now := e.clock.now()
+	e.sms.enterPlain(k, s)
+	if k.startCycle < 0 { // its kernel's first, as startCTA starts it
+		k.startCycle = now
+		e.out.started(now)
+		if e.dev.launchBegun(k) {
+			e.dev.letWaitersOn()
+		}
+		if k.host {
+			e.io.kernelStarted(k, e.host.lastKernel(k))
+		}
+	}
+	if sh := e.sms.contention(); sh != nil && demand != 0 {
+		// Its one job of the contention model (a demand of two float32s
+		// is not zero where either is more than zero: neither is
+		// negative), as startCTA starts it, its job a plain end's.
+		e.sms.placedAt(k.decl.need, now)
+		d := contention.Demand{Issue: float64(math.Float32frombits(uint32(demand))), DRAM: float64(math.Float32frombits(uint32(demand >> 32)))}
+		sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, cycles, d)
+		return true
+	}
+	e.sms.ran(k.decl.need, cycles)
+	if ev := (eventq.Event{At: now + cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: e.ctas.plainOf(k)}); !e.clock.q.PushTie(ev) {
+		e.clock.q.Push(ev)
+	}
+	return true
+}
+
+// place gives c the next CTA of p's current aggregated group: the
+// pool's own state and c's, nothing of the engine's.
+func (p *pool) place(c *ctaRun) {
 	g := p.groups[p.next]
 	c.g, c.idx, c.dirty = g, g.next, true
 	g.next++

@@ -230,13 +230,24 @@ func newQueuedCTATable() ctaTable {
 	return ctaTable{specs: &ctaSpecs{queue: &specQueue{}}}
 }
 
-// queued is the table's queue, or nil.
+// queued is the table's queue, or nil; packedRun for a packed table
+// (packed), which queues nothing: a plain run's placePlain takes a
+// packed table's CTAs from its words (placePacked), with no line of
+// RoundRobin.Place's loop or Dispatch.plainQueue, inlined in it,
+// changed (a test of its own in either cost synth 5 to 9 instructions a
+// CTA, scripts/instructions.sh --quick: its loop compiled anew).
 func (t *ctaTable) queued() *specQueue {
 	if t.specs == nil {
+		if t.packed != nil {
+			return &packedRun
+		}
 		return nil
 	}
 	return t.specs.queue
 }
+
+// packedRun is a packed table's queue (queued): it queues none.
+var packedRun specQueue
 
 // newPackedCTATable is a table of total CTAs that keeps its records packed
 // until a spec is asked for, in a slice of packedRoom (records past its

@@ -227,7 +227,9 @@ func (v *Validator) Child(c *Child) bool {
 	// 2,406): it is set once, at the error after which nothing more is
 	// read. Read here, not in a function of its own (childRun), a call
 	// fewer: BFS 2,345 to 2,344.
-	m, err := v.ctaRun(r, kk, c.room[1:], c.warps[RunWarps:])
+	var rep repeat
+	rep.setBody(tag, p[n+1:n+1+repeatMax-3], in.r-at-n-2, cta)
+	m, err := v.ctaRun(r, kk, c.room[1:], c.warps[RunWarps:], rep)
 	if c.n += m; err != nil {
 		c.own.Err = err
 		return true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -289,6 +290,7 @@ func FuzzChild(f *testing.F) {
 	for _, recs := range [][]Record{
 		childTrace(2, 2, nil),
 		childTrace(2, 2, func(r []Record) []Record { r[kidAt(2, 1, 1)+1].(*Launch).Parent.CTA = 0; return r }),
+		repeatTrace(rand.New(rand.NewPCG(3, 76)), 2, 2, false), // records that repeat the one before (repeat.go)
 		fixture(f, "valid.jsonl"),
 	} {
 		f.Add(decompress(f, encodeBinary(f, recs)))

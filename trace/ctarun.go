@@ -50,27 +50,58 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 	if k == nil {
 		return 0, nil // Next says so, at the record
 	}
-	return v.ctaRun(r, k, dst, warps)
+	return v.ctaRun(r, k, dst, warps, noRepeat)
 }
 
 // ctaRun is CTAs's run, of k's records read with r, once both are found:
-// Child reads a child's run after its first record so.
-func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64) (n int, err error) {
+// Child reads a child's run after its first record so, rep its first
+// record. A record that repeats the one before it byte for byte (rep) is
+// that one with the next CTA: copied, its fields not checked again (the
+// one before kept their rules), where nextCTA decoded and fieldsKeep
+// checked each (repeat.go).
+func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, rep repeat) (n int, err error) {
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
+	in := r.in
 	for used := 0; n < len(dst) && len(warps)-used >= RunWarps; { // warps[:used]: the records'
 		c := &dst[n]
-		if !r.nextCTA(c, (*[RunWarps]int64)(warps[used:])) {
-			break
-		}
-		if quick && k.fieldsKeep(c, r.warpsOK) {
-			k.seen.dense++
-		} else if err := v.checkCTAOf(k, c); err != nil {
-			v.counted(r, n+1)
-			v.err = v.errorAt(KindCTA, err)
-			return n, v.err
+		if at := in.r; in.w-at > repeatMax && rep.matches(in.buf[at:at+repeatMax]) {
+			p := rep.prev
+			c.Kernel, c.CTA, c.Cycles, c.Insts, c.DRAMBytes = p.Kernel, p.CTA+1, p.Cycles, p.Insts, p.DRAMBytes
+			if nw := len(p.WarpCycles); nw > 0 {
+				wc := warps[used : used+nw : used+nw]
+				for i, w := range p.WarpCycles[:nw] {
+					wc[i] = w
+				}
+				c.WarpCycles = wc
+			} else {
+				c.WarpCycles = nil
+			}
+			r.offset, in.r, r.delta.cta = in.base+int64(at), at+rep.size, c.CTA
+			rep.prev = c
+			if quick {
+				k.seen.dense++
+			} else if err := v.checkCTAOf(k, c); err != nil {
+				v.counted(r, n+1)
+				v.err = v.errorAt(KindCTA, err)
+				return n, v.err
+			} else {
+				quick = v.keepsFrom(k, c.CTA+1)
+			}
 		} else {
-			quick = v.keepsFrom(k, c.CTA+1) // as checkCTAOf left k and the at check
+			if !r.nextCTA(c, (*[RunWarps]int64)(warps[used:])) {
+				break
+			}
+			if quick && k.fieldsKeep(c, r.warpsOK) {
+				k.seen.dense++
+			} else if err := v.checkCTAOf(k, c); err != nil {
+				v.counted(r, n+1)
+				v.err = v.errorAt(KindCTA, err)
+				return n, v.err
+			} else {
+				quick = v.keepsFrom(k, c.CTA+1) // as checkCTAOf left k and the at check
+			}
+			rep.set(in.buf[at:at+repeatMax], in.r-at, c)
 		}
 		used += len(c.WarpCycles)
 		if n++; c.CTA+1 == k.ctas {
