@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"unsafe"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
@@ -50,7 +54,7 @@ type Kernel struct {
 }
 
 // deviceKernels makes a reader's device kernels (newDeviceKernel), carved
-// from blocks of kernelBlock: under CDP every child is one (BFS scale 16:
+// from blocks of kernelBlockBytes: under CDP every child is one (BFS scale 16:
 // 14,713 for 35,306 CTAs), and one allocation each spent about 280
 // instructions a kernel in the allocator, 115 a CTA. No kernel is ever
 // reused, so a *Kernel a policy or an analysis keeps (as a key, say)
@@ -79,11 +83,28 @@ type deviceKernels struct {
 	more slab[Kernel]
 }
 
-// kernelBlock is how many device kernels a block holds: enough that a
-// block's allocation costs each a few instructions, few enough that one
-// kernel long in flight keeps little else (a block of the largest size,
-// with room for seven CTAs, is about 14 KiB).
-const kernelBlock = 64
+// kernelBlockBytes is the most a block of device kernels takes: enough
+// that a block's allocation costs each kernel a few instructions, little
+// enough that one kernel long in flight keeps little else. A block holds
+// as many kernels of its size as fit (oneBlock, ...): 16 KiB is one of
+// the allocator's size classes, and the 8 bytes are the header it puts in
+// front of an object of over 512 bytes that holds pointers (Go 1.22's
+// malloc headers), inside the object's slot. Blocks of 64 kernels had
+// left that out: once the Kernel grew from 144 bytes to 152, 64 of them
+// with room for one CTA (192 bytes each) and their header came to 12,296
+// bytes and took the next class, 13,568, and those with room for three
+// (224) 16,384 where 14,336: some 13 MB of BFS scale 22's 157 MB live, its
+// 600K children pending at once (TestDeviceKernelBlocksFill).
+const kernelBlockBytes = 16<<10 - 8
+
+// How many kernels a block of each size holds: 85, 73, 56 and 107 with
+// a 152-byte Kernel.
+const (
+	oneBlock   = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.one.blk[0]))
+	threeBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.three.blk[0]))
+	sevenBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.seven.blk[0]))
+	moreBlock  = kernelBlockBytes / int(unsafe.Sizeof(Kernel{}))
+)
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
 // CTA table (ctaTable.packed), in its block's words where they fit.
@@ -91,16 +112,16 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	switch room := packedRoom(total); {
 	case total > flatCTAs || total == 0:
 	case room <= 5:
-		d := a.one.next(kernelBlock)
+		d := a.one.next(oneBlock)
 		return d.packIn(total, d.records[:])
 	case room <= 9:
-		d := a.three.next(kernelBlock)
+		d := a.three.next(threeBlock)
 		return d.packIn(total, d.records[:])
 	case room <= 17:
-		d := a.seven.next(kernelBlock)
+		d := a.seven.next(sevenBlock)
 		return d.packIn(total, d.records[:])
 	}
-	k := a.more.next(kernelBlock)
+	k := a.more.next(moreBlock)
 	k.ctas = newPackedCTATable(total)
 	return k
 }
@@ -109,7 +130,7 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 // filed by another replay (sharedTable): a kernel with no table of its
 // own, so not one of a block with room for its records.
 func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
-	k := a.more.next(kernelBlock)
+	k := a.more.next(moreBlock)
 	k.ctas = ctaTable{packed: words, shared: true}
 	return k
 }
