@@ -13,6 +13,7 @@ type kernelRun struct {
 	pool *pool  // aggregated groups coalesced here (DTBL); nil until one is
 
 	readyCycle int64  // entered the Kernel Distributor
+	startCycle int64  // first CTA started (-1 before)
 	endCycle   int64  // completed
 	ready      uint64 // FCFS position in the Kernel Distributor
 
@@ -56,11 +57,11 @@ func (r *kernelRuns) start(k *Kernel, now int64) {
 	}
 	old := r.take(now)
 	if old == nil {
-		k.kernelRun = &kernelRun{}
+		k.kernelRun = &kernelRun{startCycle: -1}
 		return
 	}
 	k.kernelRun, old.kernelRun = old.kernelRun, nil
-	*k.kernelRun = kernelRun{}
+	*k.kernelRun = kernelRun{startCycle: -1}
 }
 
 // take removes from the list a kernel completed before cycle now, or

@@ -69,7 +69,7 @@ func (b *treeReader) child(l *trace.Launch, d declaration, st *sharedTable) erro
 	} else {
 		child = b.book.kernels.sharedKernel(st.words)
 	}
-	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
+	child.id, child.parentID, child.order = l.Kernel, p.id, -1
 	root := pf.root
 	if b.seg.ordered && p == b.seg.host {
 		root = l.Parent.CTA
