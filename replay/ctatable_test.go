@@ -312,12 +312,13 @@ func TestSpecQueue(t *testing.T) {
 }
 
 // A spec queue past spillAt keeps the rest packed and hands them out in
-// order all the same: gaps, rare parts, rates that change and repeat.
+// order all the same: gaps, rare parts, rates that change and repeat,
+// across the spill's chunks.
 func TestSpecQueueSpill(t *testing.T) {
 	x := &ctaExtra{checked: 3}
 	var q specQueue
 	var want []ctaSpec
-	next, popped, spilled := uint64(0), 0, false
+	next, popped, spilled, chunked := uint64(0), 0, false, false
 	check := func(n int) {
 		for ; n > 0 && popped < len(want); n-- {
 			var got ctaSpec
@@ -346,10 +347,11 @@ func TestSpecQueueSpill(t *testing.T) {
 		q.put(at, slims, rare)
 		next = at + uint64(len(slims))
 		spilled = spilled || q.spill.held()
+		chunked = chunked || len(q.spill.chunks) > 1
 		check(spillAt / 5)
 	}
-	if !spilled {
-		t.Fatal("nothing spilled")
+	if !spilled || !chunked {
+		t.Fatalf("spilled %v, past a chunk %v: want both", spilled, chunked)
 	}
 	check(len(want))
 	var past ctaSpec
