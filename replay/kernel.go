@@ -15,12 +15,11 @@ type Kernel struct {
 	// step finds its kernel out of the cache, so the fewer lines a step
 	// reads the fewer it waits for.
 	decl  *kernelDecl // nil until the body is loaded
-	rare  *kernelRare // what few kernels carry; nil for most device kernels
 	total uint64      // CTAs in the grid
 
 	// The parts a kernel needs from when it takes a Kernel Distributor
 	// entry; a device kernel gets them there (enterKD), a host operation
-	// when it is made.
+	// when it is made. Its rare parts are there too (kernelRun.rare).
 	*kernelRun
 
 	// Small fields together, so a Kernel carries no padding between them.
@@ -103,8 +102,8 @@ type deviceKernels struct {
 // 600K children pending at once (TestDeviceKernelBlocksFill).
 const kernelBlockBytes = 16<<10 - 8
 
-// How many kernels a block of each size holds: 93, 78, 60 and 120 with
-// a 136-byte Kernel.
+// How many kernels a block of each size holds: 97, 81, 62 and 127 with
+// a 128-byte Kernel.
 const (
 	oneBlock   = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.one.blk[0]))
 	threeBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.three.blk[0]))
@@ -185,13 +184,14 @@ type kernelRare struct {
 
 // latches is what a host operation waits for beside its stream.
 func (k *Kernel) latches() []*eventLatch {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return nil
 	}
 	return k.rare.latches
 }
 
-// rareParts is k's rare parts, created on first use.
+// rareParts is k's rare parts, created on first use; k has its running
+// parts.
 func (k *Kernel) rareParts() *kernelRare {
 	if k.rare == nil {
 		k.rare = &kernelRare{}
@@ -201,7 +201,7 @@ func (k *Kernel) rareParts() *kernelRare {
 
 // after is what a host launch waits for.
 func (k *Kernel) after() []uint64 {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return nil
 	}
 	return k.rare.after
@@ -209,7 +209,7 @@ func (k *Kernel) after() []uint64 {
 
 // copyOp is what a copy moves; nil for a kernel.
 func (k *Kernel) copyOp() *copyOp {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return nil
 	}
 	return k.rare.copy
@@ -217,7 +217,7 @@ func (k *Kernel) copyOp() *copyOp {
 
 // profiled is when k's CRCS pre-profiler ends; 0 without one.
 func (k *Kernel) profiled() int64 {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return 0
 	}
 	return k.rare.profiled
@@ -335,7 +335,7 @@ func (k *Kernel) groupsOpen() bool { return k.pool != nil && k.pool.open > 0 }
 // isCopy reports whether k is a copy (copyOp not nil), as a test: a
 // kernel event asks it, where copyOp's nil for a kernel without rare
 // parts was stored and tested again (BFS --quick: 2 instructions a CTA).
-func (k *Kernel) isCopy() bool { return k.rare != nil && k.rare.copy != nil }
+func (k *Kernel) isCopy() bool { return k.kernelRun != nil && k.rare != nil && k.rare.copy != nil }
 
 // childDone counts one piece of k's launched work completing, and
 // reports whether k may move on (engine.maybeComplete): its last piece,

@@ -17,6 +17,13 @@ type kernelRun struct {
 	endCycle   int64  // completed
 	ready      uint64 // FCFS position in the Kernel Distributor
 
+	// rare is what few kernels carry (kernelRare): host operations,
+	// which have their running parts from when they are made, and
+	// aggregated kernels (klap.go), which get theirs when sealed. Kept
+	// in the Kernel, it took 8 bytes of each device kernel waiting
+	// under CDP (BFS scale 22: 600K at once), all but none of them nil.
+	rare *kernelRare
+
 	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	plain  int32 // 1 + its place in the engine's plainKernels while CTAs of it end as plain ends, or 0
 	inKD   bool  // holds a Kernel Distributor entry

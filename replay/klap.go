@@ -236,7 +236,7 @@ func (a *aggregator) launcherAt(c *ctaRun) launcher {
 // gridCTAs is k's grid in the kernels table: an aggregated kernel's
 // counts its members' CTAs too.
 func (k *Kernel) gridCTAs() uint64 {
-	if k.rare != nil && k.rare.grid > 0 {
+	if k.kernelRun != nil && k.rare != nil && k.rare.grid > 0 {
 		return k.rare.grid
 	}
 	return k.total
