@@ -23,8 +23,9 @@ type Kernel struct {
 	*kernelRun
 
 	// Small fields together, so a Kernel carries no padding between them.
-	order int32 // place in host launch order; -1 for device kernels and copies
-	host  bool
+	// A host operation's own (its order, thread and seq) are with its
+	// running parts (kernelRun), which it has from when it is made.
+	host bool
 	// pendingLaunch: a device launch in the pending pool, made and not
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
@@ -32,13 +33,8 @@ type Kernel struct {
 	// (devstreams.go), from its launch until it completes
 	inDevStream bool
 	state       kernelState
-	thread      uint16 // the host thread that issues a host call (hostThreads)
-	// ownerGroup: owner is a *group, not a *Kernel (owner), in what
-	// would be padding before seq
+	// ownerGroup: owner is a *group, not a *Kernel (owner)
 	ownerGroup bool
-	// seq is a host operation's place among the host's calls, from 1
-	// (hostSync), in what would be padding before arriveNext
-	seq int32
 	// arriveNext: the device kernel launched next at the same site, which
 	// reaches the KMU with this one, at its arrival event
 	// (engine.launchChildren), and waits for an entry after it
@@ -102,8 +98,8 @@ type deviceKernels struct {
 // 600K children pending at once (TestDeviceKernelBlocksFill).
 const kernelBlockBytes = 16<<10 - 8
 
-// How many kernels a block of each size holds: 97, 81, 62 and 127 with
-// a 128-byte Kernel.
+// How many kernels a block of each size holds: 102, 85, 63 and 136 with
+// a 120-byte Kernel.
 const (
 	oneBlock   = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.one.blk[0]))
 	threeBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.three.blk[0]))

@@ -111,7 +111,7 @@ func (b *batch) seal() []*Kernel {
 		if len(a.members) == 0 {
 			continue
 		}
-		k.kernelRun = &kernelRun{startCycle: -1, pool: &pool{groups: a.members, pooled: a.grid - k.total, open: len(a.members)}}
+		k.kernelRun = &kernelRun{startCycle: -1, order: -1, pool: &pool{groups: a.members, pooled: a.grid - k.total, open: len(a.members)}}
 		k.rareParts().grid = a.grid
 	}
 	return heads
