@@ -233,7 +233,7 @@ func (k *Kernel) Stream() uint64 { return k.stream }
 
 // Parent is the kernel whose CTA launched k and waits for it; nil for a
 // host operation and for a kernel an aggregated group launched.
-func (k *Kernel) Parent() *Kernel { return k.owner.k }
+func (k *Kernel) Parent() *Kernel { return k.owner().k }
 
 // CopyBytes is a host copy's bytes; ok is false for a kernel.
 func (k *Kernel) CopyBytes() (bytes int64, ok bool) {

@@ -24,8 +24,8 @@ type copyOp struct {
 }
 
 func newCopy(m *trace.Memcpy) *Kernel {
-	return &Kernel{host: true, stream: m.Stream, order: -1, startCycle: -1,
-		rare: &kernelRare{copy: &copyOp{dir: m.Dir, bytes: m.Bytes}}, kernelRun: &kernelRun{}}
+	return &Kernel{host: true, stream: m.Stream,
+		kernelRun: &kernelRun{startCycle: -1, order: -1, rare: &kernelRare{copy: &copyOp{dir: m.Dir, bytes: m.Bytes}}}}
 }
 
 // startCopy runs a copy that reached the head of its stream.

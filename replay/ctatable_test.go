@@ -2,8 +2,10 @@ package replay
 
 import (
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -156,15 +158,79 @@ func TestDeviceKernelTable(t *testing.T) {
 		}
 	}
 	for n := uint64(1); n <= 7; n++ {
+		per := blockOf(n)
 		block := func() {
 			var a deviceKernels
-			for range kernelBlock {
+			for range per {
 				a.newDeviceKernel(n)
 			}
 		}
 		if a := testing.AllocsPerRun(10, block); a != 1 {
-			t.Errorf("%d device kernels of %d CTAs: %v allocations, want 1", kernelBlock, n, a)
+			t.Errorf("%d device kernels of %d CTAs: %v allocations, want 1", per, n, a)
 		}
+	}
+}
+
+// blockOf is how many kernels of n CTAs a block holds.
+func blockOf(n uint64) int {
+	switch room := packedRoom(n); {
+	case n == 0 || n > flatCTAs:
+		return moreBlock
+	case room <= 5:
+		return oneBlock
+	case room <= 9:
+		return threeBlock
+	case room <= 17:
+		return sevenBlock
+	}
+	return moreBlock
+}
+
+// A block of device kernels fills the allocator's slot it takes: the
+// heap grows by no more than its kernels' own bytes and a few percent
+// (kernelBlockBytes), where blocks of 64 had taken 212 bytes a kernel
+// with room for one CTA, 192 bytes each, and 256 with room for three,
+// 224 each. n 0 stands for the kernels of no room of their own
+// (sharedKernel, and those of over seven CTAs, whose tables come apart).
+func TestDeviceKernelBlocksFill(t *testing.T) {
+	words := []int64{1 << headerGrid}
+	for _, c := range []struct {
+		n, size uintptr
+		per     int
+	}{
+		{1, unsafe.Sizeof(deviceKernels{}.one.blk[0]), oneBlock},
+		{3, unsafe.Sizeof(deviceKernels{}.three.blk[0]), threeBlock},
+		{7, unsafe.Sizeof(deviceKernels{}.seven.blk[0]), sevenBlock},
+		{0, unsafe.Sizeof(Kernel{}), moreBlock},
+	} {
+		const blocks = 200
+		keep := make([]*Kernel, 0, blocks)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range blocks {
+			var a deviceKernels
+			for i := range c.per {
+				var k *Kernel
+				if c.n == 0 {
+					k = a.sharedKernel(words)
+				} else {
+					k = a.newDeviceKernel(uint64(c.n))
+				}
+				if i == 0 {
+					keep = append(keep, k)
+				}
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.Mallocs - before.Mallocs; got < blocks || got > blocks+blocks/10 {
+			t.Errorf("kernels of %d CTAs: %d allocations for %d blocks", c.n, got, blocks)
+		}
+		per := float64(after.TotalAlloc-before.TotalAlloc) / float64(blocks*c.per)
+		if per > float64(c.size)*1.02 {
+			t.Errorf("kernels of %d CTAs: %.1f bytes a kernel of %d bytes (%d a block)", c.n, per, c.size, c.per)
+		}
+		runtime.KeepAlive(keep)
 	}
 }
 
@@ -246,12 +312,13 @@ func TestSpecQueue(t *testing.T) {
 }
 
 // A spec queue past spillAt keeps the rest packed and hands them out in
-// order all the same: gaps, rare parts, rates that change and repeat.
+// order all the same: gaps, rare parts, rates that change and repeat,
+// across the spill's chunks.
 func TestSpecQueueSpill(t *testing.T) {
 	x := &ctaExtra{checked: 3}
 	var q specQueue
 	var want []ctaSpec
-	next, popped, spilled := uint64(0), 0, false
+	next, popped, spilled, chunked := uint64(0), 0, false, false
 	check := func(n int) {
 		for ; n > 0 && popped < len(want); n-- {
 			var got ctaSpec
@@ -280,10 +347,11 @@ func TestSpecQueueSpill(t *testing.T) {
 		q.put(at, slims, rare)
 		next = at + uint64(len(slims))
 		spilled = spilled || q.spill.held()
+		chunked = chunked || len(q.spill.chunks) > 1
 		check(spillAt / 5)
 	}
-	if !spilled {
-		t.Fatal("nothing spilled")
+	if !spilled || !chunked {
+		t.Fatalf("spilled %v, past a chunk %v: want both", spilled, chunked)
 	}
 	check(len(want))
 	var past ctaSpec

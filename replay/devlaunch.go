@@ -89,7 +89,7 @@ func (d *deviceRuntime) count(s *Stats) {
 // on.
 func (d *deviceRuntime) launchedBy(owner launcher, child *Kernel) {
 	child.launchCycle = d.clock.now()
-	child.owner = owner
+	child.setOwner(owner)
 	d.adopted(owner, 1)
 }
 
@@ -271,7 +271,7 @@ func (d *deviceRuntime) matchedAtArrival(g *group) {
 func (e *engine) launchGroupKernel(g *group) {
 	child := g.src
 	e.dev.launchPending(child)
-	child.owner = g.owner
+	child.setOwner(g.owner)
 	e.dev.groupLaunched(g)
 	e.arriveDevice(child, false)
 }
@@ -348,7 +348,7 @@ func (d *deviceRuntime) letWaitersOn() {
 func (d *deviceRuntime) made(owner launcher, child *Kernel) {
 	child.pendingLaunch = true
 	child.launchCycle = d.clock.now()
-	child.owner = owner
+	child.setOwner(owner)
 }
 
 // launchedAll counts n device kernels launched now by owner (made), which

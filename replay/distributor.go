@@ -143,7 +143,7 @@ func (e *engine) complete(k *Kernel) {
 			e.awaitKD(next)
 		}
 	}
-	if o := k.owner; o.g != nil {
+	if o := k.owner(); o.g != nil {
 		e.release(o)
 	} else if o.k.childDone(e.dstreams.open()) {
 		e.maybeComplete(o.k)

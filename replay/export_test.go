@@ -22,11 +22,11 @@ func TreeAheadBound(grid int) int64 {
 // placed: each queue spillAt specs as slims (twice that for the storage's
 // growth) and the rest packed, at most 13 bytes a CTA (a varint of cycles
 // and flags, both rates changed) and at most 3 where the rates repeat, as
-// in a generator's grid.
+// in a generator's grid, in chunks of which the last may be all but empty.
 func QueuedBound(kernels, grid int, ratesRepeat bool) int64 {
 	per := int64(13)
 	if ratesRepeat {
 		per = 3
 	}
-	return int64(kernels)*2*spillAt*specBytes + int64(kernels)*int64(grid)*per
+	return int64(kernels)*(2*spillAt*specBytes+spillChunk) + int64(kernels)*int64(grid)*per
 }

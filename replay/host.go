@@ -278,7 +278,7 @@ func (h *hostSide) readNextHost() error {
 			c.cost += syncCopyWait(*h.cfg, 1, r.Bytes)
 		}
 	case *trace.Launch:
-		k := &Kernel{id: r.Kernel, host: true, stream: r.Stream, order: h.order, startCycle: -1, kernelRun: &kernelRun{}}
+		k := &Kernel{id: r.Kernel, host: true, stream: r.Stream, kernelRun: &kernelRun{startCycle: -1, order: h.order}}
 		if len(r.After) > 0 {
 			k.rareParts().after = r.After
 		}

@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/gpureplay/gpureplay/trace"
+import (
+	"unsafe"
+
+	"github.com/gpureplay/gpureplay/trace"
+)
 
 // Kernel is the engine's state for one launched grid. Policies see it
 // through its methods; the engine alone changes it.
@@ -11,17 +15,17 @@ type Kernel struct {
 	// step finds its kernel out of the cache, so the fewer lines a step
 	// reads the fewer it waits for.
 	decl  *kernelDecl // nil until the body is loaded
-	rare  *kernelRare // what few kernels carry; nil for most device kernels
 	total uint64      // CTAs in the grid
 
 	// The parts a kernel needs from when it takes a Kernel Distributor
 	// entry; a device kernel gets them there (enterKD), a host operation
-	// when it is made.
+	// when it is made. Its rare parts are there too (kernelRun.rare).
 	*kernelRun
 
 	// Small fields together, so a Kernel carries no padding between them.
-	order int32 // place in host launch order; -1 for device kernels and copies
-	host  bool
+	// A host operation's own (its order, thread and seq) are with its
+	// running parts (kernelRun), which it has from when it is made.
+	host bool
 	// pendingLaunch: a device launch in the pending pool, made and not
 	// yet begun to execute (cdp.pending_limit)
 	pendingLaunch bool
@@ -29,10 +33,8 @@ type Kernel struct {
 	// (devstreams.go), from its launch until it completes
 	inDevStream bool
 	state       kernelState
-	thread      uint16 // the host thread that issues a host call (hostThreads)
-	// seq is a host operation's place among the host's calls, from 1
-	// (hostSync), in what would be padding before arriveNext
-	seq int32
+	// ownerGroup: owner is a *group, not a *Kernel (owner)
+	ownerGroup bool
 	// arriveNext: the device kernel launched next at the same site, which
 	// reaches the KMU with this one, at its arrival event
 	// (engine.launchChildren), and waits for an entry after it
@@ -41,16 +43,19 @@ type Kernel struct {
 
 	id       uint64
 	stream   uint64
-	parentID uint64   // the kernel whose CTA launched it (device kernels)
-	owner    launcher // who launched it and waits for it (device kernels)
-	ctas     ctaTable // per CTA index; released when the kernel completes
+	parentID uint64 // the kernel whose CTA launched it (device kernels)
+	// ownerAt is who launched it and waits for it (device kernels): a
+	// *Kernel, or a *group where ownerGroup is set (owner, setOwner). As
+	// a launcher, two pointers, it took 8 bytes more of each of the
+	// device kernels that wait at once under CDP (BFS scale 22: 600K).
+	ownerAt unsafe.Pointer
+	ctas    ctaTable // per CTA index; released when the kernel completes
 
 	launchCycle int64 // host issue or device launch
-	startCycle  int64 // first CTA started (-1 before)
 }
 
 // deviceKernels makes a reader's device kernels (newDeviceKernel), carved
-// from blocks of kernelBlock: under CDP every child is one (BFS scale 16:
+// from blocks of kernelBlockBytes: under CDP every child is one (BFS scale 16:
 // 14,713 for 35,306 CTAs), and one allocation each spent about 280
 // instructions a kernel in the allocator, 115 a CTA. No kernel is ever
 // reused, so a *Kernel a policy or an analysis keeps (as a key, say)
@@ -79,11 +84,28 @@ type deviceKernels struct {
 	more slab[Kernel]
 }
 
-// kernelBlock is how many device kernels a block holds: enough that a
-// block's allocation costs each a few instructions, few enough that one
-// kernel long in flight keeps little else (a block of the largest size,
-// with room for seven CTAs, is about 14 KiB).
-const kernelBlock = 64
+// kernelBlockBytes is the most a block of device kernels takes: enough
+// that a block's allocation costs each kernel a few instructions, little
+// enough that one kernel long in flight keeps little else. A block holds
+// as many kernels of its size as fit (oneBlock, ...): 16 KiB is one of
+// the allocator's size classes, and the 8 bytes are the header it puts in
+// front of an object of over 512 bytes that holds pointers (Go 1.22's
+// malloc headers), inside the object's slot. Blocks of 64 kernels had
+// left that out: once the Kernel grew from 144 bytes to 152, 64 of them
+// with room for one CTA (192 bytes each) and their header came to 12,296
+// bytes and took the next class, 13,568, and those with room for three
+// (224) 16,384 where 14,336: some 13 MB of BFS scale 22's 157 MB live, its
+// 600K children pending at once (TestDeviceKernelBlocksFill).
+const kernelBlockBytes = 16<<10 - 8
+
+// How many kernels a block of each size holds: 102, 85, 63 and 136 with
+// a 120-byte Kernel.
+const (
+	oneBlock   = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.one.blk[0]))
+	threeBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.three.blk[0]))
+	sevenBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.seven.blk[0]))
+	moreBlock  = kernelBlockBytes / int(unsafe.Sizeof(Kernel{}))
+)
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
 // CTA table (ctaTable.packed), in its block's words where they fit.
@@ -91,16 +113,16 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	switch room := packedRoom(total); {
 	case total > flatCTAs || total == 0:
 	case room <= 5:
-		d := a.one.next(kernelBlock)
+		d := a.one.next(oneBlock)
 		return d.packIn(total, d.records[:])
 	case room <= 9:
-		d := a.three.next(kernelBlock)
+		d := a.three.next(threeBlock)
 		return d.packIn(total, d.records[:])
 	case room <= 17:
-		d := a.seven.next(kernelBlock)
+		d := a.seven.next(sevenBlock)
 		return d.packIn(total, d.records[:])
 	}
-	k := a.more.next(kernelBlock)
+	k := a.more.next(moreBlock)
 	k.ctas = newPackedCTATable(total)
 	return k
 }
@@ -109,7 +131,7 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 // filed by another replay (sharedTable): a kernel with no table of its
 // own, so not one of a block with room for its records.
 func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
-	k := a.more.next(kernelBlock)
+	k := a.more.next(moreBlock)
 	k.ctas = ctaTable{packed: words, shared: true}
 	return k
 }
@@ -123,6 +145,23 @@ func (k *Kernel) packIn(total uint64, buf []int64) *Kernel {
 	buf[0] = int64(total) << headerGrid
 	k.ctas.packed = buf[:1]
 	return k
+}
+
+// owner is who launched k and waits for it (device kernels).
+func (k *Kernel) owner() launcher {
+	if k.ownerGroup {
+		return launcher{g: (*group)(k.ownerAt)}
+	}
+	return launcher{k: (*Kernel)(k.ownerAt)}
+}
+
+// setOwner makes l k's owner.
+func (k *Kernel) setOwner(l launcher) {
+	if l.g != nil {
+		k.ownerAt, k.ownerGroup = unsafe.Pointer(l.g), true
+		return
+	}
+	k.ownerAt, k.ownerGroup = unsafe.Pointer(l.k), false
 }
 
 // kernelRare is what few kernels carry, behind a pointer so that the
@@ -141,13 +180,14 @@ type kernelRare struct {
 
 // latches is what a host operation waits for beside its stream.
 func (k *Kernel) latches() []*eventLatch {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return nil
 	}
 	return k.rare.latches
 }
 
-// rareParts is k's rare parts, created on first use.
+// rareParts is k's rare parts, created on first use; k has its running
+// parts.
 func (k *Kernel) rareParts() *kernelRare {
 	if k.rare == nil {
 		k.rare = &kernelRare{}
@@ -157,7 +197,7 @@ func (k *Kernel) rareParts() *kernelRare {
 
 // after is what a host launch waits for.
 func (k *Kernel) after() []uint64 {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return nil
 	}
 	return k.rare.after
@@ -165,7 +205,7 @@ func (k *Kernel) after() []uint64 {
 
 // copyOp is what a copy moves; nil for a kernel.
 func (k *Kernel) copyOp() *copyOp {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return nil
 	}
 	return k.rare.copy
@@ -173,7 +213,7 @@ func (k *Kernel) copyOp() *copyOp {
 
 // profiled is when k's CRCS pre-profiler ends; 0 without one.
 func (k *Kernel) profiled() int64 {
-	if k.rare == nil {
+	if k.kernelRun == nil || k.rare == nil {
 		return 0
 	}
 	return k.rare.profiled
@@ -291,7 +331,7 @@ func (k *Kernel) groupsOpen() bool { return k.pool != nil && k.pool.open > 0 }
 // isCopy reports whether k is a copy (copyOp not nil), as a test: a
 // kernel event asks it, where copyOp's nil for a kernel without rare
 // parts was stored and tested again (BFS --quick: 2 instructions a CTA).
-func (k *Kernel) isCopy() bool { return k.rare != nil && k.rare.copy != nil }
+func (k *Kernel) isCopy() bool { return k.kernelRun != nil && k.rare != nil && k.rare.copy != nil }
 
 // childDone counts one piece of k's launched work completing, and
 // reports whether k may move on (engine.maybeComplete): its last piece,

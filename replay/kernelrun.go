@@ -13,8 +13,24 @@ type kernelRun struct {
 	pool *pool  // aggregated groups coalesced here (DTBL); nil until one is
 
 	readyCycle int64  // entered the Kernel Distributor
+	startCycle int64  // first CTA started (-1 before)
 	endCycle   int64  // completed
 	ready      uint64 // FCFS position in the Kernel Distributor
+
+	// rare is what few kernels carry (kernelRare): host operations,
+	// which have their running parts from when they are made, and
+	// aggregated kernels (klap.go), which get theirs when sealed. Kept
+	// in the Kernel, it took 8 bytes of each device kernel waiting
+	// under CDP (BFS scale 22: 600K at once), all but none of them nil.
+	rare *kernelRare
+
+	// A host operation's own, kept here for the same reason: order is
+	// its place in host launch order (-1 for device kernels and copies),
+	// thread the host thread that issues it (hostThreads), seq its place
+	// among the host's calls, from 1 (hostSync).
+	order  int32
+	seq    int32
+	thread uint16
 
 	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
 	plain  int32 // 1 + its place in the engine's plainKernels while CTAs of it end as plain ends, or 0
@@ -56,11 +72,11 @@ func (r *kernelRuns) start(k *Kernel, now int64) {
 	}
 	old := r.take(now)
 	if old == nil {
-		k.kernelRun = &kernelRun{}
+		k.kernelRun = &kernelRun{startCycle: -1, order: -1}
 		return
 	}
 	k.kernelRun, old.kernelRun = old.kernelRun, nil
-	*k.kernelRun = kernelRun{}
+	*k.kernelRun = kernelRun{startCycle: -1, order: -1}
 }
 
 // take removes from the list a kernel completed before cycle now, or

@@ -23,7 +23,7 @@ func TestKernelRunsReuse(t *testing.T) {
 	if c.kernelRun != parts {
 		t.Fatalf("a kernel entering a cycle later did not reuse the completed kernel's parts")
 	}
-	if *c.kernelRun != (kernelRun{}) {
+	if *c.kernelRun != (kernelRun{startCycle: -1, order: -1}) {
 		t.Errorf("reused parts not zeroed: %+v", *c.kernelRun)
 	}
 	if a.kernelRun != nil {

@@ -111,7 +111,7 @@ func (b *batch) seal() []*Kernel {
 		if len(a.members) == 0 {
 			continue
 		}
-		k.kernelRun = &kernelRun{pool: &pool{groups: a.members, pooled: a.grid - k.total, open: len(a.members)}}
+		k.kernelRun = &kernelRun{startCycle: -1, order: -1, pool: &pool{groups: a.members, pooled: a.grid - k.total, open: len(a.members)}}
 		k.rareParts().grid = a.grid
 	}
 	return heads
@@ -236,7 +236,7 @@ func (a *aggregator) launcherAt(c *ctaRun) launcher {
 // gridCTAs is k's grid in the kernels table: an aggregated kernel's
 // counts its members' CTAs too.
 func (k *Kernel) gridCTAs() uint64 {
-	if k.rare != nil && k.rare.grid > 0 {
+	if k.kernelRun != nil && k.rare != nil && k.rare.grid > 0 {
 		return k.rare.grid
 	}
 	return k.total

@@ -15,11 +15,22 @@ const spillAt = 1 << 16
 // varint, then the issue and DRAM rates each as 4 bytes where they differ
 // from the previous spec's. Specs go in and come out in order, so the
 // packing needs no index.
+//
+// The bytes are kept in chunks of spillChunk, not one slice: a slice
+// grown by append had copied what it held at each doubling, and left the
+// storage it outgrew to the collector, some 147 MB over the 10 x 1M-CTA
+// synth trace (replay gen synth --param kernels=10 --param ctas=1000000
+// --param streams=10), whose nine waiting grids spill some 23 MB; and a
+// chunk read out is dropped, so the storage follows the specs the spill
+// still holds.
 type specSpill struct {
-	buf             []byte
+	chunks          [][]byte // the packed specs, read from chunks[0][head:]
 	head            int
 	lastIn, lastOut [2]uint32 // the previous spec's issue and dram bits, each way
 }
+
+// spillChunk is the bytes a spill's chunk holds.
+const spillChunk = 64 << 10
 
 // The flags in a packed spec's varint, below its cycles.
 const (
@@ -29,13 +40,14 @@ const (
 	spillFlags = 3
 )
 
-// held reports whether the spill holds a spec.
-func (s *specSpill) held() bool { return s.head < len(s.buf) }
+// held reports whether the spill holds a spec. Only the last chunk is
+// ever read to its end (take drops the others as it does).
+func (s *specSpill) held() bool { return len(s.chunks) > 0 && s.head < len(s.chunks[0]) }
 
 // put appends gap empty specs, then specs.
 func (s *specSpill) put(gap int, specs []slimSpec) {
-	if s.head == len(s.buf) {
-		s.buf, s.head = s.buf[:0], 0
+	if len(s.chunks) > 0 && !s.held() {
+		s.chunks[0], s.head = s.chunks[0][:0], 0
 	}
 	for range gap {
 		s.append(&slimSpec{})
@@ -57,28 +69,41 @@ func (s *specSpill) append(e *slimSpec) {
 	if bits[1] != s.lastIn[1] {
 		head |= spillDRAM
 	}
-	s.buf = binary.AppendUvarint(s.buf, head)
+	var b [binary.MaxVarintLen64 + 8]byte
+	n := binary.PutUvarint(b[:], head)
 	if head&spillIssue != 0 {
-		s.buf = binary.LittleEndian.AppendUint32(s.buf, bits[0])
+		binary.LittleEndian.PutUint32(b[n:], bits[0])
+		n += 4
 	}
 	if head&spillDRAM != 0 {
-		s.buf = binary.LittleEndian.AppendUint32(s.buf, bits[1])
+		binary.LittleEndian.PutUint32(b[n:], bits[1])
+		n += 4
 	}
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last])+n > cap(s.chunks[last]) {
+		s.chunks = append(s.chunks, make([]byte, 0, spillChunk))
+		last++
+	}
+	s.chunks[last] = append(s.chunks[last], b[:n]...)
 	s.lastIn = bits
 }
 
 // take appends up to n specs to dst, in the order they were put.
 func (s *specSpill) take(dst []slimSpec, n int) []slimSpec {
-	for ; n > 0 && s.head < len(s.buf); n-- {
-		head, k := binary.Uvarint(s.buf[s.head:])
+	for ; n > 0 && s.held(); n-- {
+		buf := s.chunks[0]
+		head, k := binary.Uvarint(buf[s.head:])
 		s.head += k
 		if head&spillIssue != 0 {
-			s.lastOut[0] = binary.LittleEndian.Uint32(s.buf[s.head:])
+			s.lastOut[0] = binary.LittleEndian.Uint32(buf[s.head:])
 			s.head += 4
 		}
 		if head&spillDRAM != 0 {
-			s.lastOut[1] = binary.LittleEndian.Uint32(s.buf[s.head:])
+			s.lastOut[1] = binary.LittleEndian.Uint32(buf[s.head:])
 			s.head += 4
+		}
+		if s.head == len(buf) && len(s.chunks) > 1 {
+			s.chunks[0], s.chunks, s.head = nil, s.chunks[1:], 0
 		}
 		e := slimSpec{cycles: int64(head >> spillFlags), issue: math.Float32frombits(s.lastOut[0]), dram: math.Float32frombits(s.lastOut[1])}
 		if head&spillRare != 0 {

@@ -69,7 +69,7 @@ func (b *treeReader) child(l *trace.Launch, d declaration, st *sharedTable) erro
 	} else {
 		child = b.book.kernels.sharedKernel(st.words)
 	}
-	child.id, child.parentID, child.order, child.startCycle = l.Kernel, p.id, -1, -1
+	child.id, child.parentID = l.Kernel, p.id
 	root := pf.root
 	if b.seg.ordered && p == b.seg.host {
 		root = l.Parent.CTA
@@ -346,7 +346,7 @@ func (b *treeReader) passed(f filed, cta uint64) {
 	case !b.seg.ordered || k == nil:
 	case k == b.seg.host:
 		b.seg.hostPast = cta + 1
-	case k.order < 0:
+	case !k.host:
 		b.seg.rootPast = f.root + 1
 	}
 }
