@@ -150,9 +150,9 @@ const (
 // joinIssueFit solves joinIssueCycles and the prefix step together from
 // join_main's later CTAs at 1,024 keys and the warm scanBlocks
 // (joinPrefixFit): the CTAs' mean latency L, prefix steps P and
-// instructions N, and the scan's latency left for its 8 steps and 58
+// instructions N, and the scan's latency left for its 8 steps and 59
 // instructions past the base's, A: c = (target − L − P·A/8) / (N − 22 −
-// P·58/8). When that leaves the step a negative latency, the step is none
+// P·59/8). When that leaves the step a negative latency, the step is none
 // and c is join_main's alone: (target − L) / (N − 22).
 func joinIssueFit() float64 {
 	lat, steps, insts := joinIssueFitCTAs(mergeRates{})

@@ -30,8 +30,8 @@ var (
 	// 128-thread prefixSumCta (8 steps) and a store, takes 1306 cycles at
 	// 837 MHz in capture dragonli-join-1024, 1102 at the trace's 706 MHz,
 	// of which its base and awaited store (322), its code fetched again from
-	// the L2 (6 lines at joinGatherCycles: 600) and its 58 warp instructions
-	// past the base's (joinIssueCycles) leave nothing: the refit is
+	// the L2 (6 lines at joinGatherCycles: 600) and its 59 warp instructions
+	// past the base's (joinIssueCycles, 225) leave −45: the refit is
 	// negative, so the step charges its instructions only (0; it was 98,
 	// which held the refetch and the instructions, and 30 before that, a
 	// shared load and two barriers as assumed).
@@ -234,9 +234,9 @@ func joinCopyCycles() int64 { return 2 * (joinGatherCycles + joinStoreCycles) }
 // joinCosts are the join cost models' invented constants that the merge
 // join (algo=merge, the papers' benchmark) charges, which join's
 // parameters set; the measured ones (joinBoundsStepCycles,
-// joinPrefixStepCycles), the hash join's own, and idleWarpCycles (no
-// warp of the merge join's kernels is idle at the experiments' sizes)
-// stay fixed.
+// joinPrefixStepCycles, joinIssueCycles: solved again beside them), the
+// hash join's own, and idleWarpCycles (no warp of the merge join's
+// kernels is idle at the experiments' sizes) stay fixed.
 var joinCosts = []costConst{
 	cost("gather_cycles", &joinGatherCycles, "a dependent load at a data-dependent address (a global round trip)"),
 	cost("store_cycles", &joinStoreCycles, "a store the warp does not wait for"),
