@@ -186,3 +186,12 @@ func joinIssueFitCTAs(r mergeRates) (cycles, steps, insts float64) {
 	}
 	return cycles, steps, insts
 }
+
+// joinMainBlockCycles is a join_main trip joining a block of 128 with one
+// output a thread, the mixes' loop body (mixes.go): its staging, searches
+// of 8 steps, prefix sum and output, and its longest warp's instructions
+// for them (a trip's, a join's, 16 search iterations, prefixSumCta's).
+func joinMainBlockCycles() int64 {
+	insts := joinMainTripInsts + joinMainJoinInsts + 2*8*joinMainSearchInsts + joinPrefixInsts(128)
+	return joinStageCycles() + joinSearchCycles(128) + joinPrefixCycles(128) + joinOutputCycles() + joinIssue(joinCTABaseInsts+insts)
+}
