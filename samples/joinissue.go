@@ -42,20 +42,20 @@ const (
 	// then the result's load, store and the CTA total's store: 81 on
 	// thread 0's warp; the log's 636 over 8 warps, 79.5.
 	joinScanBlocksInsts128 = 81
-	// scanTotals: the two divisions and the loop's entry, then a trip as
-	// scanBlocks' with the carry: 89 (the log's 356 over 4 warps); a
-	// further trip of its loop, 77 (its body past the divisions and
-	// entry).
+	// scanTotals: the two divisions and the loop's entry (10), its set-up
+	// (9), a trip as scanBlocks' with the carry and ret: 89 (the log's
+	// 356 over 4 warps); a further trip of its loop, 69 (89 less the 20
+	// outside it).
 	joinScanTotalsInsts128  = 89
-	joinScanTotalsTripInsts = 77
+	joinScanTotalsTripInsts = 69
 	// scanDistribute: 20 a warp with values (the log's 160 over 8 warps).
 	joinScanDistributeInsts = 20
 
-	// prefixSumCta's step (above) and its ends: the first store and
-	// barrier (3 with the test), the first step's (6: its barrier's
-	// test is the store's), the last step's total (8) and the returned
-	// offset's load and barrier (3) around log2(block) − 1 steps of 7:
-	// 62 at 128 threads, in scanBlocks' path and join_main's.
+	// prefixSumCta: the first store (3 with its test), the barrier and the
+	// first step's load and add (6), six of 7 that end a step and begin
+	// the next, the last step's end with the total and the offset's load
+	// (8), and the barrier after (3): 62 at 128 threads, 13 and 7 for
+	// each of log2(block) steps, in scanBlocks' path and join_main's.
 	joinPrefixStepInsts = 7
 	joinPrefixEndInsts  = 13
 
@@ -85,7 +85,7 @@ func joinScanBlocksInsts(block int) int64 {
 }
 
 // joinScanTotalsInsts is scanTotals' warp over ctas CTAs' totals, block
-// at a time: its 89 at 128 threads and one trip, and 77 a further trip.
+// at a time: its 89 at 128 threads and one trip, and 69 a further trip.
 func joinScanTotalsInsts(ctas, block int) int64 {
 	more := int64(ceilDiv(ctas, block) - 1)
 	return joinScanTotalsInsts128 + joinPrefixInsts(block) - joinPrefixInsts(128) + more*(joinScanTotalsTripInsts+joinPrefixInsts(block)-joinPrefixInsts(128))
