@@ -194,7 +194,6 @@ func TestCostParamsRefit(t *testing.T) {
 		{"join", "gather_cycles=200", 5867, 11, func() int64 {
 			return joinCTABaseCycles + 22*joinBoundsStepCycles + joinStoreAckCycles() + coldStartCycles(joinBoundsColdLines)
 		}, &joinBoundsStepCycles, 190},
-		{"join", "store_cycles=40", 1102, 4, func() int64 { return joinCTABaseCycles + 8*joinPrefixStepCycles + joinStoreAckCycles() }, &joinPrefixStepCycles, 98},
 		{"sssp", "gather_cycles=4", 788, 1, func() int64 { return ssspChildBaseCycles + ssspEdgeCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 302},
 		// amr: level 3's refining leaf (2,723.5 cycles at 837 MHz) and
 		// the Reg run's looping CTA 0 (46,587), at 706 MHz.

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -105,12 +106,16 @@ type mergeTrace struct {
 }
 
 // mergeCTA is a costed join_main CTA: its warps' cycles (one timeline,
-// the barriers'), its launch sites in loop order, and its output pairs.
+// the barriers'), its launch sites in loop order, and its output pairs;
+// and, for the fit of its costs (joinIssueFit), its prefix steps and its
+// longest warp's instructions.
 type mergeCTA struct {
-	cycles  int64
-	cold    int64 // of cycles, its cold start (coldstart.go)
-	sites   []mergeSite
-	outputs int
+	cycles      int64
+	cold        int64 // of cycles, its cold start (coldstart.go)
+	sites       []mergeSite
+	outputs     int
+	prefixSteps int64
+	insts       int64
 }
 
 // mergeSite is a join_main thread that launches: its warp, lane and
@@ -121,47 +126,71 @@ type mergeSite struct {
 	found      int
 }
 
+// mergeRates are the fitted costs costCTA charges: a prefix step's
+// latency and a warp instruction's issue (joinissue.go). The fit costs
+// the CTAs at none of either.
+type mergeRates struct {
+	prefixStep int64
+	issue      float64
+}
+
+// joinRates are the rates as fitted (or solved again by a run's costs).
+func joinRates() mergeRates { return mergeRates{joinPrefixStepCycles, joinIssueCycles} }
+
 func newMergeTrace(cfg joinConfig, left, right []int32) *mergeTrace {
 	t := &mergeTrace{cfg: cfg, left: left, right: right, parts: mergePartitions(left, right, cfg.grid)}
 	t.main = make([]mergeCTA, len(t.parts))
 	wave := coldWave(cfg.block, joinMainRegs)
+	r := joinRates()
 	for id, p := range t.parts {
-		t.main[id] = t.costCTA(p, coldCTA(id, wave, joinMainColdLines))
+		t.main[id] = t.costCTA(p, coldCTA(id, wave, joinMainColdLines), r)
 		t.matches += t.main[id].outputs
 	}
 	return t
 }
 
-// costCTA runs partition p's block loop through the cost model: the
-// prologue is the CTA's cold start (cold: coldstart.go, for join_main's
-// first wave) and its base with the load of its bounds, each step stages
-// its blocks, and a join step searches, scans and writes; the epilogue
-// stores the CTA's output count and waits for the store's
-// acknowledgement.
-func (t *mergeTrace) costCTA(p mergePartition, cold int64) mergeCTA {
-	c := mergeCTA{cold: cold}
+// costCTA runs partition p's block loop through the cost model at rates
+// r: the prologue is the CTA's cold start (cold: coldstart.go, for
+// join_main's first wave) and its base with the load of its bounds, each
+// step stages its blocks, and a join step searches, scans and writes; the
+// epilogue stores the CTA's output count and waits for the store's
+// acknowledgement. The longest warp's instructions (joinissue.go) are
+// charged as they come, so a launch site's cycle holds those before it;
+// an output of the loop is loop_cycles whole, its instructions in it (as
+// a site's inline_cycles prices it).
+func (t *mergeTrace) costCTA(p mergePartition, cold int64, r mergeRates) mergeCTA {
+	c := mergeCTA{cold: cold, insts: joinMainEntryInsts}
+	if p.lo < p.hi && p.rlo < p.rhi {
+		c.insts += joinMainSetupInsts
+	}
 	now := cold + joinCTABaseCycles
+	at := func() int64 { return now + joinIssueAt(c.insts, r.issue) }
 	for _, s := range mergeSteps(t.left, t.right, p, t.cfg.block) {
 		now += joinStageCycles()
+		c.insts += joinMainTripInsts
 		if !s.join {
 			continue
 		}
 		t.joined++
-		now += joinSearchCycles(s.lb) + joinPrefixCycles(t.cfg.block)
+		steps := joinPrefixSteps(t.cfg.block)
+		now += joinSearchCycles(s.lb) + steps*r.prefixStep
+		c.prefixSteps += steps
+		c.insts += joinMainJoinInsts + int64(2*bits.Len(uint(s.lb)))*joinMainSearchInsts + joinPrefixInsts(t.cfg.block)
 		loop := 0
 		for th := 0; th < s.rb; th++ {
 			found := mergeFound(t.left, t.right, s, th)
 			c.outputs += found
 			t.maxFound = max(t.maxFound, found)
 			if found >= t.cfg.threshold {
-				c.sites = append(c.sites, mergeSite{warp: th / warpSize, lane: th % warpSize, at: now, found: found})
+				c.sites = append(c.sites, mergeSite{warp: th / warpSize, lane: th % warpSize, at: at(), found: found})
 				found -= found >> joinOutputShift << joinOutputShift
 			}
 			loop = max(loop, found)
 		}
 		now += int64(loop) * t.cfg.loopCycles
 	}
-	c.cycles = now + joinStoreAckCycles()
+	c.insts += joinMainEpilogueInsts
+	c.cycles = now + joinStoreAckCycles() + joinIssueAt(c.insts, r.issue)
 	return c
 }
 
@@ -238,34 +267,42 @@ func (t *mergeTrace) bounds() error {
 // per-CTA values with CTAs of block threads: join_scan_blocks scans each
 // CTA's values, and if there are several CTAs join_scan_totals (one CTA)
 // scans their totals, block at a time, and join_scan_distribute adds
-// them back. The first scan runs each kernel's code cold (coldstart.go),
-// the second warm.
+// them back. Each kernel's first wave fetches its code: from the L2 in
+// the second scan, the L1I having held join_main's code since the first
+// (joinRefetchCycles), and in the first, the program's first run of that
+// code, DRAM's part of each line over that (joinColdRefetchCycles).
 func (t *mergeTrace) prefixScan() error {
 	n := t.cfg.grid + 1
 	ctas := ceilDiv(n, t.cfg.block)
-	cold := func(lines int) func(c int) int64 {
-		if t.scanned {
-			return nil
+	wave := coldWave(t.cfg.block, joinScanRegs)
+	fetch := func(lines int) func(c int) int64 {
+		s := joinRefetchCycles(lines)
+		if !t.scanned {
+			s += joinColdRefetchCycles(lines)
 		}
-		wave := coldWave(t.cfg.block, joinScanRegs)
-		return func(c int) int64 { return coldCTA(c, wave, lines) }
+		return func(c int) int64 {
+			if c >= wave {
+				return 0
+			}
+			return s
+		}
 	}
 	defer func() { t.scanned = true }()
-	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, cold(joinScanBlocksColdLines), func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
+	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, fetch(joinScanBlocksColdLines), func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
 	if err != nil || ctas == 1 {
 		return err
 	}
-	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, cold(joinScanTotalsColdLines), func(int, int) int64 {
+	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, fetch(joinScanTotalsColdLines), func(int, int) int64 {
 		return joinScanTotalsCycles(ctas, t.cfg.block)
 	})
 	if err != nil {
 		return err
 	}
-	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, cold(joinScanDistributeColdLines), func(c, w int) int64 {
+	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, fetch(joinScanDistributeColdLines), func(c, w int) int64 {
 		if c*t.cfg.block+w*warpSize >= n {
 			return idleWarpCycles
 		}
-		return joinCTABaseCycles + joinStoreAckCycles()
+		return joinScanDistributeCycles()
 	})
 	return err
 }

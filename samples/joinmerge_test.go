@@ -127,28 +127,37 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestMergeCTAByHand costs join_main CTAs by hand.
+// TestMergeCTAByHand costs join_main CTAs by hand, at an issue cost of 4
+// cycles a warp instruction and no prefix-step latency past its
+// instructions (withJoinRates; the fitted rates are joinissue.go's).
 //
 // Left 256 copies of 7, right 3 7 7 7, blocks of 128, threshold 128: the
 // right range is [1, 4), two joined steps of lb 128, rb 3, every thread
-// finding 128 and launching a 1-CTA child, no remainder. Step times:
+// finding 128 and launching a 1-CTA child, no remainder. Latency:
 // prologue 202 (a CTA's base: its parameters and the bounds' round
-// trip), staging 120, searches 2·8·30 = 480, prefix (1+7)·98 = 784:
-// sites at 202+120+480+784 = 1586 and 1586+0+120+480+784 = 2970 (lanes
-// 0-2 of warp 0), the CTA ending at 2970+120 (the count's store, 20, and
-// the round trip to its acknowledgement, 100) = 3090. Flat: each step's
-// loop writes 128 outputs at 40, 5120: 1586+5120 = 6706,
-// 6706+1384+5120 = 13210, +120 = 13330.
+// trip), staging 120, searches 2·8·30 = 480 a step: 802 at the first
+// site, 802+120+480 = 1402 at the second. Instructions (joinissue.go):
+// 43 + 36 before the loop, a trip's 65, the join's 34, 16 search
+// iterations of 14 (224), prefixSumCta's 62: 464 at the first site,
+// 464+65+34+224+62 = 849 at the second; (464−22)·4 = 1768 and
+// (849−22)·4 = 3308: sites at 802+1768 = 2570 and 1402+3308 = 4710
+// (lanes 0-2 of warp 0). The CTA ends after the count's store and its
+// acknowledgement (120) and the epilogue's 12 instructions:
+// 1522 + (861−22)·4 = 1522+3356 = 4878. Flat: each step's loop writes
+// 128 outputs at 40, 5120 (loop_cycles prices an output whole):
+// 1522+2·5120+3356 = 15118.
 //
 // Left 200 copies of 7 in blocks of 256, right one 7: found 200 launches
-// one CTA (200>>7) and writes the remaining 72 itself: at 202+120+2·8·30
-// (bits.Len(200) = 8) + (1+8)·98 (256 threads) = 1684, ending at
-// 1684+72·40+120 = 4684.
+// one CTA (200>>7) and writes the remaining 72 itself: 802 of latency
+// and 79+65+34+224+69 (prefixSumCta at 256 threads) = 471 instructions,
+// the site at 802+(471−22)·4 = 2598; the end at 802+72·40+120 = 3802 and
+// (483−22)·4 = 1844: 5646.
 //
 // Each is the grid's CTA 0, in join_main's first wave (coldWave), so
 // every time above is later by its cold start, 29 lines at 170 cycles
 // (coldstart.go): 4930.
 func TestMergeCTAByHand(t *testing.T) {
+	withJoinRates(t, 0, 4)
 	sevens := func(n int) []int32 {
 		k := make([]int32, n)
 		for i := range k {
@@ -161,23 +170,33 @@ func TestMergeCTAByHand(t *testing.T) {
 	dp := newMergeTrace(cfg, left, right).main[0]
 	var sites []mergeSite
 	const cold = 4930
-	for _, at := range []int64{cold + 1586, cold + 2970} {
+	for _, at := range []int64{cold + 2570, cold + 4710} {
 		for lane := range 3 {
 			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
 		}
 	}
-	if dp.cycles != cold+3090 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
-		t.Errorf("dp CTA %+v, want %d cycles, 768 outputs, sites %+v", dp, cold+3090, sites)
+	if dp.cycles != cold+4878 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
+		t.Errorf("dp CTA %+v, want %d cycles, 768 outputs, sites %+v", dp, cold+4878, sites)
 	}
 	cfg.threshold = noSites
-	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != cold+13330 || len(flat.sites) != 0 || flat.outputs != 768 {
-		t.Errorf("flat CTA %+v, want %d cycles, 768 outputs, no sites", flat, cold+13330)
+	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != cold+15118 || len(flat.sites) != 0 || flat.outputs != 768 {
+		t.Errorf("flat CTA %+v, want %d cycles, 768 outputs, no sites", flat, cold+15118)
 	}
 	cfg.block, cfg.threshold = 256, 128
 	rem := newMergeTrace(cfg, sevens(200), []int32{7}).main[0]
-	if want := []mergeSite{{at: cold + 1684, found: 200}}; rem.cycles != cold+4684 || !slices.Equal(rem.sites, want) {
-		t.Errorf("remainder CTA %+v, want %d cycles, sites %+v", rem, cold+4684, want)
+	if want := []mergeSite{{at: cold + 2598, found: 200}}; rem.cycles != cold+5646 || !slices.Equal(rem.sites, want) {
+		t.Errorf("remainder CTA %+v, want %d cycles, sites %+v", rem, cold+5646, want)
 	}
+}
+
+// withJoinRates sets the merge join's fitted rates, a prefix step's
+// latency and a warp instruction's issue, for a test worked by hand, and
+// puts them back after it.
+func withJoinRates(t *testing.T, prefix int64, issue float64) {
+	t.Helper()
+	p, c := joinPrefixStepCycles, joinIssueCycles
+	joinPrefixStepCycles, joinIssueCycles = prefix, issue
+	t.Cleanup(func() { joinPrefixStepCycles, joinIssueCycles = p, c })
 }
 
 // mergeSmall is a merge join with launch sites that generates quickly: 4
@@ -247,16 +266,20 @@ func TestMergeTraceRecords(t *testing.T) {
 }
 
 // TestMergeScanKernels checks the prefix scans of 131 per-CTA values
-// (grid 130) in CTAs of 128: join_scan_blocks' 2 CTAs, every warp
-// 202+8·98+120 = 1106 (a CTA's base with its load, prefix sum, a store
-// and its acknowledgement); join_scan_totals' two integer divisions
-// (2·122) and one trip (2 totals), 1350;
-// join_scan_distribute's 2 CTAs, 202+120 = 322 in the
-// warps holding values (CTA 1's first warp: values 128-130), idle after.
-// The first scan runs cold (coldstart.go): every warp of its CTAs, all in
-// the first wave, adds its kernel's lines at 170 cycles, 6·170 = 1020
-// (2126), 7·170 = 1190 (2540) and 2·170 = 340 (662, idle 360).
+// (grid 130) in CTAs of 128, at an issue cost of 4 cycles a warp
+// instruction and no prefix-step latency (withJoinRates):
+// join_scan_blocks' 2 CTAs, every warp 202+120 = 322 (a CTA's base with
+// its load, a store and its acknowledgement) and (81−22)·4 = 236 for its
+// instructions, 558; join_scan_totals' two integer divisions (2·122) and
+// one trip (2 totals), 244+322+(89−22)·4 = 834; join_scan_distribute's 2
+// CTAs, 202+120 = 322 in the warps holding values (CTA 1's first warp:
+// values 128-130; its 20 instructions fewer than the base's), idle
+// after. Each kernel's first wave, here all its CTAs, fetches its code:
+// the second scan from the L2, 6, 7 and 2 lines at 100 (1158, 1534, 522
+// and idle 220); the first, cold, 70 a line more (1578, 2024, 662 and
+// idle 360), 170 a line in all (coldstart.go).
 func TestMergeScanKernels(t *testing.T) {
+	withJoinRates(t, 0, 4)
 	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
 	names := map[uint64]string{}
 	var hosts []string
@@ -276,10 +299,10 @@ func TestMergeScanKernels(t *testing.T) {
 	if !slices.Equal(hosts, want) {
 		t.Fatalf("host kernels %v, want %v", hosts, want)
 	}
-	all, i := []int64{1106, 1106, 1106, 1106}, int64(idleWarpCycles)
-	dist := [][]int64{{322, 322, 322, 322}, {322, i, i, i}}
-	totals := []int64{1350, 1350, 1350, 1350}
-	coldBlocks, coldTotals := []int64{2126, 2126, 2126, 2126}, []int64{2540, 2540, 2540, 2540}
+	all, i := []int64{1158, 1158, 1158, 1158}, int64(idleWarpCycles)
+	dist := [][]int64{{522, 522, 522, 522}, {522, 200 + i, 200 + i, 200 + i}}
+	totals := []int64{1534, 1534, 1534, 1534}
+	coldBlocks, coldTotals := []int64{1578, 1578, 1578, 1578}, []int64{2024, 2024, 2024, 2024}
 	coldDist := [][]int64{{662, 662, 662, 662}, {662, 340 + i, 340 + i, 340 + i}}
 	for name, w := range map[string][][]int64{
 		"join_scan_blocks":     {coldBlocks, coldBlocks, all, all},

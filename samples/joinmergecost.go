@@ -23,14 +23,18 @@ var (
 )
 
 var (
-	// joinPrefixStepCycles is one step of prefixSumCta: a shared load and
-	// add, a __syncthreads, the store and a second __syncthreads.
-	// Measured: Dragon_li's second (warm) scanBlocks, one load, a 128-thread
-	// prefixSumCta (8 steps) and a store, takes 1306 cycles at 837 MHz in
-	// capture dragonli-join-1024: 1102 at the trace's 706 MHz, (1102 −
-	// joinCTABaseCycles − joinStoreAckCycles()) / 8 = 98 a step (it was 30,
-	// a shared load and two barriers as assumed; 123 while the load was a
-	// bare round trip and the store was not waited for).
+	// joinPrefixStepCycles is what one step of prefixSumCta waits for
+	// beyond its seven warp instructions (joinPrefixStepInsts, priced by
+	// joinIssueCycles): the shared load's latency and the two barriers.
+	// Measured: Dragon_li's second (warm) scanBlocks, one load, a
+	// 128-thread prefixSumCta (8 steps) and a store, takes 1306 cycles at
+	// 837 MHz in capture dragonli-join-1024, 1102 at the trace's 706 MHz,
+	// of which its base and awaited store (322), its code fetched again from
+	// the L2 (6 lines at joinGatherCycles: 600) and its 59 warp instructions
+	// past the base's (joinIssueCycles, 225) leave −45: the refit is
+	// negative, so the step charges its instructions only (0; it was 98,
+	// which held the refetch and the instructions, and 30 before that, a
+	// shared load and two barriers as assumed).
 	joinPrefixStepCycles = joinPrefixFit()
 
 	// joinBoundsStepCycles is one iteration of join_bounds' binary search
@@ -98,27 +102,43 @@ func joinSearchCycles(lb int) int64 {
 	return int64(2*bits.Len(uint(lb))) * joinSearchStepCycles
 }
 
-// joinPrefixCycles is prefixSumCta over a block of threads: the first
-// store and barrier, then log2(block) steps.
+// joinPrefixSteps is prefixSumCta's steps over a block of threads: the
+// first store and barrier, then log2(block) steps.
+func joinPrefixSteps(block int) int64 { return int64(1 + bits.Len(uint(block-1))) }
+
+// joinPrefixCycles is prefixSumCta's latency over a block of threads,
+// beyond its instructions (joinPrefixInsts, priced by joinIssueCycles).
 func joinPrefixCycles(block int) int64 {
-	return int64(1+bits.Len(uint(block-1))) * joinPrefixStepCycles
+	return joinPrefixSteps(block) * joinPrefixStepCycles
 }
 
 // joinScanBlockCycles is a warp of join_scan_blocks over CTAs of block
 // threads: its base with the load of a value, prefixSumCta, and the store
-// of the result, awaited. Every warp runs the prefix sum's barriers,
-// values or not.
+// of the result, awaited, and its warp instructions past the base's
+// (joinScanBlocksInsts, at joinIssueCycles). Every warp runs the prefix
+// sum's barriers, values or not. A warm scan adds its code's refetch
+// (joinRefetchCycles), a cold one its cold start; neither is here.
 func joinScanBlockCycles(block int) int64 {
-	return joinCTABaseCycles + joinPrefixCycles(block) + joinStoreAckCycles()
+	return joinCTABaseCycles + joinPrefixCycles(block) + joinStoreAckCycles() + joinIssue(joinScanBlocksInsts(block))
 }
 
 // joinScanTotalsCycles is join_scan_totals' warp scanning the totals of
 // ctas CTAs of block threads, block at a time: its two integer divisions
-// (joinScanTotalsDivCycles), the first trip as a join_scan_blocks warp,
-// each further one a load's round trip, the prefix sum and a store.
+// (joinScanTotalsDivCycles), the first trip as a join_scan_blocks warp
+// (with scanTotals' own instructions), each further one a load's round
+// trip, the prefix sum, a store and the trip's instructions.
 func joinScanTotalsCycles(ctas, block int) int64 {
 	more := int64(ceilDiv(ctas, block) - 1)
-	return joinScanTotalsDivCycles + joinScanBlockCycles(block) + more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles)
+	return joinScanTotalsDivCycles + joinCTABaseCycles + joinPrefixCycles(block) + joinStoreAckCycles() +
+		more*(joinGatherCycles+joinPrefixCycles(block)+joinStoreCycles) + joinIssue(joinScanTotalsInsts(ctas, block))
+}
+
+// joinScanDistributeCycles is a join_scan_distribute warp with values: its
+// base with the loads of its value and its CTA's total, and the store of
+// their sum, awaited (its 20 warp instructions are fewer than the base's
+// 22, which the base holds).
+func joinScanDistributeCycles() int64 {
+	return joinCTABaseCycles + joinStoreAckCycles() + joinIssue(joinScanDistributeInsts)
 }
 
 // joinDivCycles is an integer division in the captured GPU, in the
@@ -214,9 +234,9 @@ func joinCopyCycles() int64 { return 2 * (joinGatherCycles + joinStoreCycles) }
 // joinCosts are the join cost models' invented constants that the merge
 // join (algo=merge, the papers' benchmark) charges, which join's
 // parameters set; the measured ones (joinBoundsStepCycles,
-// joinPrefixStepCycles), the hash join's own, and idleWarpCycles (no
-// warp of the merge join's kernels is idle at the experiments' sizes)
-// stay fixed.
+// joinPrefixStepCycles, joinIssueCycles: solved again beside them), the
+// hash join's own, and idleWarpCycles (no warp of the merge join's
+// kernels is idle at the experiments' sizes) stay fixed.
 var joinCosts = []costConst{
 	cost("gather_cycles", &joinGatherCycles, "a dependent load at a data-dependent address (a global round trip)"),
 	cost("store_cycles", &joinStoreCycles, "a store the warp does not wait for"),
@@ -237,11 +257,13 @@ const (
 const joinCTABaseCaptured = 240
 
 // joinPrefixFit is joinPrefixStepCycles solved from the capture: what the
-// scanBlocks CTA leaves after its load and store, over its 8 steps. A
-// run that sets gather_cycles or store_cycles solves it again (joinRefit),
-// so the captured CTA keeps its measured time.
+// warm scanBlocks CTA leaves after its base, its awaited store, its code's
+// refetch and its instructions past the base's, over its 8 steps; a
+// latency, so none when that is negative. A run that sets gather_cycles or
+// store_cycles solves it again (joinRefit).
 func joinPrefixFit() int64 {
-	return roundDiv(joinPrefixCaptured-joinCTABaseCycles-joinStoreAckCycles(), 8)
+	left := joinPrefixCaptured - joinCTABaseCycles - joinStoreAckCycles() - joinRefetchCycles(joinScanBlocksColdLines) - joinIssue(joinScanBlocksInsts(128))
+	return max(0, roundDiv(left, 8))
 }
 
 // joinBoundsFit is joinBoundsStepCycles solved from the capture: what the
@@ -253,8 +275,12 @@ func joinBoundsFit() int64 {
 }
 
 // joinRefit solves join's fitted constants again from the invented ones
-// they were fitted beside.
+// they were fitted beside: the issue cost on join_main (with the prefix
+// step at none), then the prefix step and the bounds' search step beside
+// it.
 func joinRefit() {
+	joinPrefixStepCycles = 0
+	joinIssueCycles = joinIssueFit()
 	joinPrefixStepCycles, joinBoundsStepCycles = joinPrefixFit(), joinBoundsFit()
 }
 

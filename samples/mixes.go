@@ -67,8 +67,10 @@ var (
 	// join_main's is a joined block of 128 with one output a thread, the
 	// common case: staging (~6 instructions, two keys a lane), two 8-step
 	// searches (~4 each), the 8-step prefix sum (~5 each) and the output
-	// (~6, two words a lane); join_output's thread ~8 instructions writing
-	// two words a lane; join_gather's copy ~6, two words read and written.
+	// (~6, two words a lane), over the block's time with its longest
+	// warp's instructions (joinMainBlockCycles); join_output's thread ~8
+	// instructions writing two words a lane; join_gather's copy ~6, two
+	// words read and written.
 	joinMixes = map[string]warpMix{
 		"":                     loopMix(10+warpSize, 2*warpStream, float64(joinTupleCycles+joinAtomicCycles+joinConflictCycles*warpSize)),
 		"join_probe":           loopMix(6, 2*warpStream, float64(joinEntryCycles)),
@@ -80,7 +82,7 @@ var (
 		"join_scan_blocks":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
 		"join_scan_totals":     loopMix(6+8*5, 2*warpStream, float64(joinScanBlockCycles(128))),
 		"join_scan_distribute": loopMix(6, 3*warpStream, float64(joinCTABaseCycles+joinStoreAckCycles())),
-		"join_main":            loopMix(6+2*8*4+8*5+6, 4*warpStream, float64(joinStageCycles()+joinSearchCycles(128)+joinPrefixCycles(128)+joinOutputCycles())),
+		"join_main":            loopMix(6+2*8*4+8*5+6, 4*warpStream, float64(joinMainBlockCycles())),
 		"join_output":          loopMix(8, 2*warpStream, float64(joinOutputChildCycles())),
 		"join_gather":          loopMix(6, 4*warpStream, float64(joinCopyCycles())),
 	}
