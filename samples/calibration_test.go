@@ -509,7 +509,7 @@ func TestJoinFitsCapture(t *testing.T) {
 		{6, "join_scan_totals, warm", false, 1 / 0.94},     // 0.95×: its two divisions
 		{7, "join_scan_distribute, warm", false, 1 / 0.57}, // 0.59×: its code refetched from the L2 (docs/calibration.md)
 		{4, "join_main", false, 1 / 0.82},                  // 0.84×: its first wave's cold start (coldstart.go)
-		{8, "join_gather", false, 1 / 0.37},                // 0.39×: its first wave, 16 CTAs an SM, waits at the L2 (docs/calibration.md)
+		{8, "join_gather", false, 1 / 0.87},                // 0.89×: its first wave's queue at the histogram's banks (joinHistQueueCycles), fitted on its empty CTAs (0.39× before)
 	} {
 		r := got[tc.i].cta / want[tc.i].cta
 		t.Logf("%s: CTA %.0f cycles, captured %.0f (%.2f×); kernel %.0f, captured %.0f (%.2f×)", tc.name,
@@ -659,12 +659,12 @@ func TestJoinHeldOut30720(t *testing.T) {
 		got, want float64
 		worst     float64 // today's and a little
 	}{
-		{"makespan", got.makespan, want.makespan, 1.17},                             // 0.87×
-		{"children launched", got.children, want.children, 1.05},                    // 1.01×
-		{"a child's CTA", got.childCTA, want.childCTA, 1.08},                        // 0.95×
-		{"the main join kernel", got.main, want.main, 1.09},                         // 0.93×
-		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.07}, // 0.95×
-		{"the gather kernel", got.gather, want.gather, 1 / 0.19},
+		{"makespan", got.makespan, want.makespan, 1.17},                                                                          // 0.87×
+		{"children launched", got.children, want.children, 1.05},                                                                 // 1.01×
+		{"a child's CTA", got.childCTA, want.childCTA, 1.08},                                                                     // 0.95×
+		{"the main join kernel", got.main, want.main, 1.09},                                                                      // 0.93×
+		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.07},                                              // 0.95×
+		{"the gather kernel", got.gather, want.gather, 1 / 0.26},                                                                 // 0.27× (0.20× before its first wave's queue): DRAM under load (docs/calibration.md)
 		{"the warm join_scan_blocks (its step fitted at 1,024 keys)", got.scans["blocks"][1], want.scans["blocks"][1], 1 / 0.78}, // 0.80×
 		{"the warm join_scan_totals", got.scans["totals"][1], want.scans["totals"][1], 1 / 0.92},                                 // 0.94× (0.77× before its divisions)
 		{"the warm join_scan_distribute", got.scans["distribute"][1], want.scans["distribute"][1], 1 / 0.57},                     // 0.58× // 0.20×: DRAM and the L2's queues (docs/calibration.md)

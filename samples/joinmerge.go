@@ -329,9 +329,18 @@ func (t *mergeTrace) inline(grid int) int64 {
 	return laneLoopCycles(work, joinOutputBlock, func(int) int64 { return joinOutputChildCycles() })
 }
 
-// gather writes join_gather: CTA c compacts partition c's outputs.
+// gather writes join_gather: CTA c compacts partition c's outputs. Its
+// first wave's warps wait behind the wave's histogram loads at their L2
+// banks (joinHistQueueCycles).
 func (t *mergeTrace) gather() error {
-	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, nil, func(c, w int) int64 {
+	wave := coldWave(t.cfg.block, joinGatherRegs)
+	first := func(c int) int64 {
+		if c >= wave {
+			return 0
+		}
+		return joinHistQueueCycles(wave, t.cfg.block)
+	}
+	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, first, func(c, w int) int64 {
 		return joinGatherWarpCycles(t.main[c].outputs, t.cfg.block, w)
 	})
 	return err
