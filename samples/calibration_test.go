@@ -470,6 +470,16 @@ func TestJoinFitsCapture(t *testing.T) {
 	if empty := slices.Min(ctas[8][205:]); empty != joinCTABaseCaptured {
 		t.Errorf("the least empty join_gather CTA takes %d cycles, joinCTABaseCaptured says %d", empty, joinCTABaseCaptured)
 	}
+	// Fitted: the first wave's queue at the histogram's banks
+	// (joinBankRequestMilli), the mean of the first-wave empty CTAs
+	// (blockIdx 205–223; the wave is 16 CTAs on each of 14 SMs).
+	var wave float64
+	for _, c := range ctas[8][205:224] {
+		wave += float64(c) / 19
+	}
+	if math.Round(wave) != joinHistWaveCaptured {
+		t.Errorf("the first-wave empty join_gather CTAs take %.1f cycles on average, joinHistWaveCaptured says %d", wave, joinHistWaveCaptured)
+	}
 	// Held out: join_main's CTAs with a partition after its first wave
 	// (56 CTAs, 4 an SM on 14), which runs on a cold instruction cache the
 	// model does not fetch from (docs/calibration.md).
