@@ -16,7 +16,8 @@ import (
 
 // TestColdStartCases runs the hand-worked cases of
 // testdata/coldstart.txt: the fitted line cost, the first wave on the
-// K20c and the term a CTA pays.
+// K20c and the term a CTA pays; join_gather's first-wave queues at the
+// SM's memory port and its histogram's L2 banks (joinmergecost.go).
 func TestColdStartCases(t *testing.T) {
 	const path = "testdata/coldstart.txt"
 	data, err := os.ReadFile(path)
@@ -103,8 +104,19 @@ func coldStartCase(cmd string) (string, error) {
 			return "", err
 		}
 		v = idleQueueWait(args["c"], int64(args["step"]))
+	case "bankreq":
+		if err := need(); err != nil {
+			return "", err
+		}
+		v = joinBankRequestMilli
+	case "histqueue", "ldst", "gatherwave":
+		if err := need("wave", "block"); err != nil {
+			return "", err
+		}
+		fn := map[string]func(int, int) int64{"histqueue": joinHistQueueCycles, "ldst": joinWaveLDSTCycles, "gatherwave": joinGatherWaveCycles}[f[0]]
+		v = fn(args["wave"], args["block"])
 	default:
-		return "", fmt.Errorf("unknown command %q (line, wave, cold, cta, queue)", f[0])
+		return "", fmt.Errorf("unknown command %q (line, wave, cold, cta, queue, bankreq, histqueue, ldst, gatherwave)", f[0])
 	}
 	return strconv.FormatInt(v, 10), nil
 }

@@ -281,7 +281,7 @@ func TestContentionOnJoinCaptures(t *testing.T) {
 	stated(t, "join-1024 join_bounds (fitted, ±2%)", got[0].cta/want[0].cta, 0.98, 1.02)
 	stated(t, "join-1024 join_scan_blocks, warm (the prefix step's fit)", got[5].cta/want[5].cta, 1.02, 1.06) // 1.04× off
 	stated(t, "join-1024 join_scan_distribute", got[7].cta/want[7].cta, 0.93, 0.97)                           // 0.95× off
-	stated(t, "join-1024 join_gather", got[8].cta/want[8].cta, 0.37, 0.41)                                    // 0.39× off
+	stated(t, "join-1024 join_gather", got[8].cta/want[8].cta, 0.89, 0.93)                                    // 0.91× off
 	stated(t, "join-1024 join_main", got[4].cta/want[4].cta, 0.95, 0.99)                                      // 0.97× off
 	mixOn := replayKernels(t, generate(t, "join", "dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"), on, "cdp")
 	stated(t, "join-1024 join_gather, the generator's mix", mixOn[8].cta/want[8].cta, 0.93, 1.01)
@@ -306,7 +306,7 @@ func TestContentionOnJoinCaptures(t *testing.T) {
 	withCapturedDemand(t, g, sink.recs, big)
 	gotRun := joinRun(t, g, on)
 	t.Logf("join-30720 join_gather: model %.0f cycles, captured %.0f", gotGather, wantGather)
-	stated(t, "join-30720 join_gather", gotGather/wantGather, 0.26, 0.30) // 0.20× off (3,042 cycles)
+	stated(t, "join-30720 join_gather", gotGather/wantGather, 0.29, 0.33) // 0.27× off (4,088 cycles)
 	stated(t, "join-30720 makespan", gotRun.makespan/wantRun.makespan, 0.89, 0.93)
 	mixGather := gatherSpan(t, gen(), on)
 	t.Logf("join-30720 join_gather, the generator's mix: model %.0f cycles", mixGather)

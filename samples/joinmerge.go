@@ -366,9 +366,18 @@ func (t *mergeTrace) inline(grid int) int64 {
 	return laneLoopCycles(work, joinOutputBlock, func(int) int64 { return joinOutputChildCycles() })
 }
 
-// gather writes join_gather: CTA c compacts partition c's outputs.
+// gather writes join_gather: CTA c compacts partition c's outputs. Its
+// first wave's warps wait for the SM's memory port and at the histogram's
+// L2 banks (joinGatherWaveCycles).
 func (t *mergeTrace) gather() error {
-	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, nil, func(c, w int) int64 {
+	wave := coldWave(t.cfg.block, joinGatherRegs)
+	first := func(c int) int64 {
+		if c >= wave {
+			return 0
+		}
+		return joinGatherWaveCycles(wave, t.cfg.block)
+	}
+	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, first, func(c, w int) int64 {
 		return joinGatherWarpCycles(t.main[c].outputs, t.cfg.block, w)
 	})
 	return err

@@ -288,3 +288,89 @@ func joinRefit() {
 // joinOutputCycles() as the package starts, whatever store_cycles a run
 // sets.
 var joinLoopDefault = joinOutputCycles()
+
+// join_gather's first wave (docs/calibration.md, "JOIN's join_gather").
+// Every warp of joinRegGatherKernel first reads its 7 parameters and
+// loads its partition's two histogram offsets, "devHistogram[blockIdx.x]"
+// and "[blockIdx.x + 1]" (join/joinRegDevice.h:393-394 at 1397e03): 7
+// ld.param and 2 ld.global a warp in nvcc 11.8's sm_35 PTX, every lane
+// the same address. The kernel's first wave starts together (16 CTAs an
+// SMX), and two queues stand between a warp and its offsets.
+//
+// The SM's memory port: GPGPU-Sim takes one memory instruction a cycle
+// into an SM's load/store unit ("-gpgpu_pipeline_widths
+// 6,4,0,2,1,6,4,0,2,1,12": ID_OC_MEM and OC_EX_MEM 1), the parameter
+// loads included (they read the L1 constant cache there,
+// ldst_unit::constant_cycle, src/gpgpu-sim/shader.cc:2212-2215 at
+// 667834cf), so the wave's 9 memory instructions a warp on an SM take
+// that many cycles (joinWaveLDSTCycles).
+//
+// The histogram's banks: a 128-byte line holds the offsets of 32 CTAs,
+// and the captured configuration puts each 128-byte line on one memory
+// sub-partition ("-gpgpu_mem_addr_mapping dramid@8;…RBBBCCCC.BCCSSSSS":
+// the chip from bit 8, the sub-partition bit 7, sub_partition_id_mask
+// 0x80 in the log), so a bank takes 32 × warps × 2 requests of the wave
+// at once (256 for 128-thread CTAs; in dragonli-join-1024 the 8 banks 0,
+// 1 and 18–23 took 2,297 of the kernel's 3,408 accesses), delivered to it
+// by the interconnect at the rate joinBankRequestMilli measures
+// (joinHistQueueCycles).
+//
+// A first-wave warp adds both, a stall that issues nothing; the CTAs that
+// start later find neither queue.
+const (
+	// joinGatherWaveMemInsts: each warp's ld.param (7) and its two
+	// histogram loads, the memory instructions before the offsets are
+	// used.
+	joinGatherWaveMemInsts = 9
+
+	// joinHistLineCTAs is the CTAs whose histogram offsets (4-byte
+	// SizeType) share a 128-byte line, and so a bank.
+	joinHistLineCTAs = coldLineBytes / 4
+)
+
+// The interconnect's rate into a histogram bank, measured in capture
+// dragonli-join-1024 (837 MHz cycles): its join_gather's longest wait
+// from an SM into a memory partition, 476 cycles (the log's
+// max_icnt2mem_latency, 300 before the kernel), over the unloaded
+// network's 7 (avg_icnt2mem_latency of the kernels before it), for the
+// 256 requests its busiest banks took from the wave (32 CTAs, 4 warps, 2
+// loads).
+const (
+	joinHistQueueCaptured = 476
+	joinIcntUnloaded      = 7
+	joinHistQueueRequests = 256
+)
+
+// joinBankRequestMilli is what one request ahead of a first-wave load at
+// its bank costs it, in thousandths of the trace's 706 MHz cycles: (476 −
+// 7) / 256 = 1.83 cycles at 837 MHz, 1.55 at 706. The sub-partition pops
+// one a cycle ("mem_fetch *mf = (mem_fetch
+// *)icnt_pop(m_shader_config->mem2device(i))", gpu-sim.cc:1985); the rest
+// is the crossbar's (config_kepler_islip.icnt: one virtual channel an
+// input, internal_speedup 2.0, iSLIP).
+const joinBankRequestMilli = (joinHistQueueCaptured - joinIcntUnloaded) * 706 * 1000 / (837 * joinHistQueueRequests)
+
+// joinWaveLDSTCycles is the SM's memory port's queue in a first wave of
+// wave CTAs of block threads: the CTAs an SMX holds of it (wave over the
+// K20c's 13), their warps' joinGatherWaveMemInsts each, one a cycle, in
+// the trace's 706 MHz cycles as the captures' cycles are read.
+func joinWaveLDSTCycles(wave, block int) int64 {
+	insts := int64(ceilDiv(wave, k20cSMs) * ceilDiv(block, warpSize) * joinGatherWaveMemInsts)
+	return roundDiv(insts*706, 837)
+}
+
+// joinHistQueueCycles is the wait of the last of a histogram bank's
+// requests in a first wave of wave CTAs of block threads: the CTAs a line
+// holds (at most the wave's), their warps' two loads each, at
+// joinBankRequestMilli a request.
+func joinHistQueueCycles(wave, block int) int64 {
+	requests := int64(min(joinHistLineCTAs, wave) * ceilDiv(block, warpSize) * 2)
+	return roundDiv(requests*joinBankRequestMilli, 1000)
+}
+
+// joinGatherWaveCycles is what each warp of join_gather's first wave of
+// wave CTAs of block threads waits and issues nothing in: the SM's memory
+// port, then the histogram bank.
+func joinGatherWaveCycles(wave, block int) int64 {
+	return joinWaveLDSTCycles(wave, block) + joinHistQueueCycles(wave, block)
+}
