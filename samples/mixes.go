@@ -20,6 +20,12 @@ var (
 	bfsMixes = map[string]warpMix{
 		"bfs_level":  loopMix(8, warpStream, float64(levelEdgeCycles)),
 		"bfs_expand": loopMix(14+warpSize, warpStream, float64(expandBaseCycles+expandEdgeCycles+expandGatherCycles*warpSize)),
+		// code=dragonli's contract chunk (dlBFSContractBaseCycles): load
+		// the vertex and its mask byte (one replay a lane for the
+		// gather), test and store the mask, a 128-thread prefix sum (~14
+		// shared-memory steps), the claim, the barrier and the store:
+		// ~30 instructions, streaming the vertex ids.
+		"bfs_contract": loopMix(30+warpSize, warpStream, float64(dlBFSContractBaseCycles)),
 	}
 
 	// sssp: sssp_relax's edge loop (ssspEdgeCycles): load the neighbour
