@@ -25,6 +25,9 @@ var bfsTestBfs = []string{"code=dragonli", "block=128", "ctas=240", "child_bits=
 type bfsRun struct {
 	expand, contract, child []dlKernelTimes
 	makespan                float64
+	// children and childCTAs are, per expand, the children it launched
+	// and their CTAs.
+	children, childCTAs []int
 }
 
 // bfsCaptureAndModel replays capture (validation/gpgpusim/whatif) and bfs
@@ -66,13 +69,21 @@ func bfsReplay(t *testing.T, recs []trace.Record, c model.Config, expand, contra
 		}
 	}
 	r := bfsRun{makespan: float64(st.MakespanCycles)}
+	level := map[uint64]int{}
 	for _, k := range rows.Kernels {
 		kt := dlKernelTimes{span: float64(k.EndCycle - k.StartCycle), cta0: cta0[k.KernelID]}
 		switch {
 		case k.Origin == "device":
 			r.child = append(r.child, kt)
+			if l, ok := level[*k.ParentKernelID]; ok {
+				r.children[l]++
+				r.childCTAs[l] += int(k.CTAs)
+			}
 		case strings.Contains(k.Name, expand):
+			level[k.KernelID] = len(r.expand)
 			r.expand = append(r.expand, kt)
+			r.children = append(r.children, 0)
+			r.childCTAs = append(r.childCTAs, 0)
 		case strings.Contains(k.Name, contract):
 			r.contract = append(r.contract, kt)
 		}
@@ -202,4 +213,51 @@ func sumSpans(ks []dlKernelTimes) float64 {
 		s += k.span
 	}
 	return s
+}
+
+// TestBFSLevelsTrees compares bfs code=dragonli with Dragon_li's four tree
+// runs level by level: the frontier sizes testBfs logs after each
+// iteration ("Iteration %d: frontier size %d", BfsBase::displayIteration)
+// against the generator's search from vertex 1, as testBfs starts, and,
+// in the CDP runs, the children each expand launched and their CTAs.
+func TestBFSLevelsTrees(t *testing.T) {
+	tree400 := filepath.Join(t.TempDir(), "dragonli-tree-400-100x130.gr")
+	unxz(t, filepath.Join(whatifDir, "dragonli-tree-400-100x130.gr.xz"), tree400)
+	for _, run := range []struct {
+		capture, graph string
+		kv             []string
+	}{
+		{"dragonli-bfs-tree-reg", filepath.Join(whatifDir, "dragonli-tree-200-4x150.gr"), []string{"variant=flat"}},
+		{"dragonli-bfs-tree-cdp", filepath.Join(whatifDir, "dragonli-tree-200-4x150.gr"), []string{"site_threshold=127"}},
+		{"dragonli-bfs-tree400-reg", tree400, []string{"variant=flat"}},
+		{"dragonli-bfs-tree400-cdp", tree400, []string{"site_threshold=127"}},
+	} {
+		logged := loggedFrontiers(t, filepath.Join(whatifDir, run.capture+".log.xz"))
+		gr, err := loadGR(run.graph)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var model []int
+		fs := bfsFrontiers(gr.g, 0)
+		for i := range fs {
+			n := 0
+			if i+1 < len(fs) {
+				n = len(fs[i+1])
+			}
+			model = append(model, n)
+		}
+		if !slices.Equal(model, logged) {
+			t.Errorf("%s: frontiers %v, logged %v", run.capture, model, logged)
+		}
+		want, got := bfsCaptureAndModel(t, run.capture, run.graph, run.kv...)
+		t.Logf("%s: frontiers %v; children a level %v (%v CTAs), captured %v (%v)", run.capture, model, got.children, got.childCTAs, want.children, want.childCTAs)
+		if !slices.Equal(got.children, want.children) || !slices.Equal(got.childCTAs, want.childCTAs) {
+			t.Errorf("%s: children a level %v (%v CTAs), captured %v (%v)", run.capture, got.children, got.childCTAs, want.children, want.childCTAs)
+		}
+		for i := range got.expand {
+			t.Logf("%s level %d: expand %.0f cycles, captured %.0f (%.2f×); contract %.0f, captured %.0f (%.2f×)", run.capture, i,
+				got.expand[i].span, want.expand[i].span, got.expand[i].span/want.expand[i].span,
+				got.contract[i].span, want.contract[i].span, got.contract[i].span/want.contract[i].span)
+		}
+	}
 }
