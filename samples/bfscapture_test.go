@@ -3,6 +3,7 @@ package samples
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -259,5 +260,78 @@ func TestBFSLevelsTrees(t *testing.T) {
 				got.expand[i].span, want.expand[i].span, got.expand[i].span/want.expand[i].span,
 				got.contract[i].span, want.contract[i].span, got.contract[i].span/want.contract[i].span)
 		}
+	}
+}
+
+// TestBFSWarpLoopHand runs the hand-worked warps of
+// testdata/bfsdlwarp.txt through dlBFSWarpLoop and dragonliRest: the
+// iterations an expand warp issues and its further lanes' iterations.
+func TestBFSWarpLoopHand(t *testing.T) {
+	const path = "testdata/bfsdlwarp.txt"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		tr       *bfsTrace
+		degrees  []int
+		expect   bool
+		want     string
+		caseLine int
+		cases    int
+	)
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
+		switch f := strings.Fields(line); {
+		case len(f) == 0 || strings.HasPrefix(line, "#"):
+		case f[0] == "run":
+			tr, degrees, expect, want, caseLine = &bfsTrace{dragonli: true}, nil, false, "", n
+			switch {
+			case len(f) == 2 && f[1] == "flat":
+				tr.flat = true
+			case len(f) == 3:
+				if _, err := fmt.Sscanf(f[1]+" "+f[2], "threshold=%d bits=%d", &tr.threshold, &tr.childBits); err != nil {
+					t.Fatalf("%s:%d: %q: %v", path, n, line, err)
+				}
+			default:
+				t.Fatalf("%s:%d: want run flat or run threshold=N bits=B, got %q", path, n, line)
+			}
+		case f[0] == "lane" && len(f) == 2 && tr != nil && !expect:
+			k, d := 1, 0
+			if c, v, ok := strings.Cut(f[1], "*"); ok {
+				if _, err := fmt.Sscanf(c+" "+v, "%d %d", &k, &d); err != nil {
+					t.Fatalf("%s:%d: %q: %v", path, n, f[1], err)
+				}
+			} else if _, err := fmt.Sscanf(f[1], "%d", &d); err != nil {
+				t.Fatalf("%s:%d: %q: %v", path, n, f[1], err)
+			}
+			for range k {
+				degrees = append(degrees, d)
+			}
+		case line == "----" && tr != nil:
+			expect = true
+		case line == "====" && expect:
+			var e, f int64
+			if _, err := fmt.Sscanf(want, "edges=%d further=%d", &e, &f); err != nil {
+				t.Fatalf("%s:%d: expected %q: %v", path, caseLine, want, err)
+			}
+			rest := make([]int, len(degrees))
+			for l, d := range degrees {
+				rest[l] = tr.dragonliRest(d)
+			}
+			// Two loop costs tell the edges from the further lanes.
+			got1, got2 := dlBFSWarpLoop(rest, 1000), dlBFSWarpLoop(rest, 2000)
+			if ge, gf := (got2-got1)/1000, got1-1000*((got2-got1)/1000); ge != e || gf != f*dlBFSLaneCycles {
+				t.Errorf("%s:%d: got edges=%d further cycles %d, want edges=%d further=%d (%d cycles)", path, caseLine, ge, gf, e, f, f*dlBFSLaneCycles)
+			}
+			tr, cases = nil, cases+1
+		case expect && want == "":
+			want = strings.TrimSpace(line)
+		default:
+			t.Fatalf("%s:%d: unexpected %q", path, n, line)
+		}
+	}
+	if cases == 0 {
+		t.Fatalf("%s: no cases", path)
 	}
 }
