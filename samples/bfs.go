@@ -262,6 +262,11 @@ func (t *bfsTrace) expandCTA(kernel uint64, cta, block, degree int) *trace.CTA {
 		rec.WarpCycles[w] = warp(active)
 		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
 	}
+	if t.dragonli {
+		// Dragon_li's child thread, not the default code's: its own
+		// demand, which the demand sink keeps.
+		bfsMixes["bfs_dl_child"].set(rec, len(rec.WarpCycles))
+	}
 	return rec
 }
 

@@ -33,7 +33,7 @@ func (t *bfsTrace) dragonliLevel(frontier []int32) error {
 	}
 	k := dlKernel{n: len(frontier), block: t.block, ctas: t.ctas, base: base, idle: idle, queue: queue, barrier: true,
 		lane: func(i int) dlLane { return dlLane{site: t.dragonliSite(t.g.degree(frontier[i]))} },
-		mix:  bfsMixes["bfs_level"]}
+		mix:  bfsMixes["bfs_dl_expand"]}
 	k.warp = func(lo, hi int) int64 {
 		rest := make([]int, 0, warpSize)
 		for _, v := range frontier[lo:hi] {

@@ -184,7 +184,7 @@ func TestDragonliBFSHand(t *testing.T) {
 	}
 	parent, launches := dlSplit(t, sink.recs)
 	checkDLParent(t, parent, []int64{6753, 7551}, []int64{1612, 1612}, []int64{1612, 1612})
-	checkDLDemand(t, parent[0], bfsMixes["bfs_level"], 10984)
+	checkDLDemand(t, parent[0], bfsMixes["bfs_dl_expand"], 10984)
 	full := dlBFSChildWarpCycles(32)
 	want := []dlLaunch{
 		{0, 0, 0, 1018, 64, 6277, 2, 32, []int64{full, full}},
