@@ -45,9 +45,11 @@ func init() {
 // and by warp, Merrill's technique (twc.go), and has no launch sites.
 //
 // code=dragonli writes Dragon_li's structure instead (dragonli.go,
-// bfsdragonli.go): a persistent bfs_level grid walking the frontier in
-// chunks, each site's bfs_expand covering whole 32-thread CTAs of its
-// neighbours; its variant=flat is Dragon_li's Reg kernel.
+// bfsdragonli.go): each level a persistent bfs_level (the expand) grid
+// walking the frontier in chunks, each site's bfs_expand covering whole
+// CTAs of 1<<child_bits of its neighbours, then a bfs_contract over the
+// level's neighbours, at costs measured on testBfs (bfsdlcost.go); its
+// variant=flat is Dragon_li's Reg kernel.
 //
 // Launch-site times: a bfs_level thread holds one frontier vertex and, in
 // the original kernel, loads its extent, then either launches (degree above
