@@ -18,6 +18,8 @@ func init() {
 			{Name: "site_threshold", Default: "16", Doc: "a frontier vertex with more neighbours than this is a launch site"},
 			loopParam(levelEdgeCycles, "neighbour loop"),
 			codeParam,
+			{Name: "ctas", Default: "104", Doc: "code=dragonli: the persistent grid's CTAs (Dragon_li's CTAS; testBfs at 1397e03 has 240)"},
+			{Name: "child_bits", Default: "5", Doc: "code=dragonli: a site's child has degree>>child_bits CTAs of 1<<child_bits threads (CDP_THREADS_BITS; testBfs at 1397e03 has 7)"},
 			variantParam,
 			seedParam,
 		},
@@ -43,9 +45,11 @@ func init() {
 // and by warp, Merrill's technique (twc.go), and has no launch sites.
 //
 // code=dragonli writes Dragon_li's structure instead (dragonli.go,
-// bfsdragonli.go): a persistent bfs_level grid walking the frontier in
-// chunks, each site's bfs_expand covering whole 32-thread CTAs of its
-// neighbours; its variant=flat is Dragon_li's Reg kernel.
+// bfsdragonli.go): each level a persistent bfs_level (the expand) grid
+// walking the frontier in chunks, each site's bfs_expand covering whole
+// CTAs of 1<<child_bits of its neighbours, then a bfs_contract over the
+// level's neighbours, at costs measured on testBfs (bfsdlcost.go); its
+// variant=flat is Dragon_li's Reg kernel.
 //
 // Launch-site times: a bfs_level thread holds one frontier vertex and, in
 // the original kernel, loads its extent, then either launches (degree above
@@ -57,9 +61,21 @@ func runBFS(p Params, out trace.Sink) error {
 	if err != nil {
 		return err
 	}
-	dragonli, err := parseDragonli(p, cfg.threshold, cfg.flat)
+	ctas, err := p.Int("ctas", 1, 1<<16)
 	if err != nil {
 		return err
+	}
+	bits, err := p.Int("child_bits", 0, 10)
+	if err != nil {
+		return err
+	}
+	dragonli, err := parseDragonli(p, cfg.threshold, cfg.flat, bits)
+	if err != nil {
+		return err
+	}
+	if dragonli && !cfg.loopGiven {
+		// Dragon_li's loop copies a neighbour id (bfsdlcost.go).
+		cfg.loop = dlBFSEdgeCycles
 	}
 	rng := newRand(cfg.seed)
 	g := cfg.graph.build(rng)
@@ -68,7 +84,8 @@ func runBFS(p Params, out trace.Sink) error {
 		return cfg.graph.noEdges(p)
 	}
 	frontiers := bfsFrontiers(g, root)
-	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, loopGiven: cfg.loopGiven, flat: cfg.flat, dragonli: dragonli}
+	t := &bfsTrace{out: out, g: g, block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, loopGiven: cfg.loopGiven, flat: cfg.flat, dragonli: dragonli,
+		ctas: ctas, childBits: bits}
 	if err := t.prologue(p, root, frontiers); err != nil {
 		return err
 	}
@@ -90,6 +107,8 @@ type bfsTrace struct {
 	loopGiven        bool  // loop_cycles given: sites inline at loop an edge (inlineCycles)
 	flat             bool  // variant=flat: bfs_level balances its lists itself (bfsflat.go)
 	dragonli         bool  // code=dragonli: Dragon_li's persistent grid (bfsdragonli.go)
+	ctas, childBits  int   // code=dragonli: CTAS and CDP_THREADS_BITS
+	expands          int   // code=dragonli: expand kernels written (the first runs cold)
 	lastID           uint64
 }
 
@@ -105,7 +124,7 @@ type bfsSite struct {
 func (t *bfsTrace) prologue(p Params, root int32, frontiers [][]int32) error {
 	kernels, ctas, sites := t.count(frontiers)
 	meta := p.Values()
-	p.omitDefaults(meta, "graph", "loop_cycles", "variant", "code")
+	p.omitDefaults(meta, "graph", "loop_cycles", "variant", "code", "ctas", "child_bits")
 	meta["vertices"] = strconv.Itoa(t.g.vertices())
 	meta["edges"] = strconv.Itoa(t.g.edges())
 	meta["max_degree"] = strconv.Itoa(t.g.maxDegree())
@@ -198,7 +217,11 @@ func (t *bfsTrace) expand(parent uint64, s bfsSite) error {
 // inlining would cost, so a policy can choose.
 func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
 	grid := ceilDiv(edges, block)
-	child := t.kernel("bfs_expand", grid, block, expandRegs)
+	regs := expandRegs
+	if t.dragonli {
+		regs = dlBFSChildRegs
+	}
+	child := t.kernel("bfs_expand", grid, block, regs)
 	launch := &trace.Launch{
 		Kernel:       child.ID,
 		Parent:       &at,
@@ -209,7 +232,7 @@ func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
 		return err
 	}
 	for c := 0; c < grid; c++ {
-		if err := t.out.Write(expandCTA(child.ID, c, block, edges)); err != nil {
+		if err := t.out.Write(t.expandCTA(child.ID, c, block, edges)); err != nil {
 			return err
 		}
 	}
@@ -224,17 +247,27 @@ func (t *bfsTrace) inline(edges, block int) int64 {
 	if t.loopGiven {
 		return inlineCycles(edges, t.loop)
 	}
-	return laneLoopCycles(edges, block, func(c int) int64 { return expandCTA(0, c, block, edges).Cycles })
+	return laneLoopCycles(edges, block, func(c int) int64 { return t.expandCTA(0, c, block, edges).Cycles })
 }
 
 // expandCTA costs CTA cta, of block threads, of a bfs_expand child over
-// degree edges.
-func expandCTA(kernel uint64, cta, block, degree int) *trace.CTA {
+// degree edges: the default code's warps (expandWarpCycles), or
+// Dragon_li's (dlBFSChildWarpCycles).
+func (t *bfsTrace) expandCTA(kernel uint64, cta, block, degree int) *trace.CTA {
+	warp := expandWarpCycles
+	if t.dragonli {
+		warp = dlBFSChildWarpCycles
+	}
 	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(block, warpSize))}
 	for w := range rec.WarpCycles {
 		active := min(max(degree-cta*block-w*warpSize, 0), warpSize)
-		rec.WarpCycles[w] = expandWarpCycles(active)
+		rec.WarpCycles[w] = warp(active)
 		rec.Cycles = max(rec.Cycles, rec.WarpCycles[w])
+	}
+	if t.dragonli {
+		// Dragon_li's child thread, not the default code's: its own
+		// demand, which the demand sink keeps.
+		bfsMixes["bfs_dl_child"].set(rec, len(rec.WarpCycles))
 	}
 	return rec
 }

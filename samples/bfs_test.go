@@ -125,7 +125,7 @@ func TestExpandCTA(t *testing.T) {
 		{1, 100, []int64{expandWarpCycles(32), expandWarpCycles(4)}},
 		{1, 80, []int64{expandWarpCycles(16), idleWarpCycles}},
 	} {
-		c := expandCTA(3, tc.cta, bfsExpandBlock, tc.degree)
+		c := (&bfsTrace{}).expandCTA(3, tc.cta, bfsExpandBlock, tc.degree)
 		if !reflect.DeepEqual(c.WarpCycles, tc.want) || c.Cycles != tc.want[0] {
 			t.Errorf("expandCTA(cta %d, degree %d) = %+v, want warps %v", tc.cta, tc.degree, c, tc.want)
 		}

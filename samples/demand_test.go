@@ -51,7 +51,7 @@ func TestEveryGeneratorWritesDemands(t *testing.T) {
 // at 46/224 instructions and 128/224 bytes a cycle: 82.14 → 82
 // instructions, 228.57 → 229 bytes.
 func TestDemandByHand(t *testing.T) {
-	c := bfsMixes["bfs_expand"].set(expandCTA(1, 0, bfsExpandBlock, 40), 2)
+	c := bfsMixes["bfs_expand"].set((&bfsTrace{}).expandCTA(1, 0, bfsExpandBlock, 40), 2)
 	if c.Insts != 82 || c.DRAMBytes != 229 {
 		t.Errorf("bfs_expand CTA: insts %d, dram_bytes %d; want 82, 229", c.Insts, c.DRAMBytes)
 	}

@@ -45,21 +45,26 @@ import (
 // tests/testBfs.cu's until its commit 3dc0609 "use configuration for
 // K40c" (Sept 2015) moved bfs to 128/240/7/128. 104 CTAs of 256 threads is
 // one full wave on the K20c (13 SMXs × 8 such CTAs); the block parameter
-// keeps THREADS (default 256). Our site_threshold means "more neighbours
-// than this" (bfs.go, sssp.go), so CDP_THRESHOLD=32 (rowLength ≥ 32) is
-// site_threshold=31; a lower value would launch children of no CTAs, which
-// the code cannot, so code=dragonli refuses it.
+// keeps THREADS (default 256), and bfs's ctas and child_bits parameters
+// CTAS and CDP_THREADS_BITS (testBfs at 1397e03, the captures' code:
+// block=128, ctas=240, child_bits=7, site_threshold=127). Our
+// site_threshold means "more neighbours than this" (bfs.go, sssp.go), so
+// CDP_THRESHOLD=32 (rowLength ≥ 32) is site_threshold=31; a lower value
+// would launch children of no CTAs, which the code cannot, so
+// code=dragonli refuses it.
 //
-// What is kept from the default code: the graph, the search (bfs's levels,
-// sssp's worklists and which edges lower a distance) and every cost
-// constant (bfscost.go, ssspcost.go, loop_cycles), so the two codes differ
-// only in structure. bfs's prefix sum is not charged: it allocates the
-// output of Dragon_li's expand-contract BFS, whose appends our level BFS
-// pays per edge in levelEdgeCycles; its barrier is kept. A chunk's barrier
-// waits are in each warp's warp_cycles (at no demand, as twc.go's), but a
-// replay that lengthens one
-// warp at a launch site does not delay the others at the next barrier, so
-// a dragonli bfs trace slightly understates what launches cost it.
+// What is kept from the default code: the graph and the search (bfs's
+// levels, sssp's worklists and which edges lower a distance). sssp's cost
+// constants are its own (ssspcost.go), measured on Dragon_li's code and
+// charged by both codes. bfs code=dragonli has its own, measured on
+// GPGPU-Sim's runs of testBfs (bfsdlcost.go), because its kernels are
+// other code: Dragon_li's BFS is expand-contract (bfsdragonli.go), its
+// expand copying neighbour ids and a contract kernel testing them, where
+// the default code's bfs_level tests and appends each neighbour. A
+// chunk's barrier waits are in each warp's warp_cycles (at no demand, as
+// twc.go's), but a replay that lengthens one warp at a launch site does
+// not delay the others at the next barrier, so a dragonli bfs trace
+// slightly understates what launches cost it.
 const (
 	// dragonliCTAs is Dragon_li's CTAS: the persistent grid.
 	dragonliCTAs = 104
@@ -85,16 +90,17 @@ var codeParam = Param{
 }
 
 // parseDragonli reads code and, for dragonli's DP variant (flat has no
-// sites), checks the site threshold against what its children can cover.
-func parseDragonli(p Params, threshold int, flat bool) (bool, error) {
+// sites), checks the site threshold against what its children of
+// 1<<bits threads (CDP_THREADS_BITS) can cover.
+func parseDragonli(p Params, threshold int, flat bool, bits int) (bool, error) {
 	code, err := p.Choice(codeParam.Name, "dtbl", "dragonli")
 	if err != nil || code != "dragonli" {
 		return false, err
 	}
-	if !flat && threshold < dragonliMinThreshold {
+	if least := 1<<bits - 1; !flat && threshold < least {
 		return false, p.errorf("site_threshold", strconv.Itoa(threshold),
-			"code=dragonli launches degree>>%d CTAs, so a site needs at least %d neighbours: want site_threshold ≥ %d (Dragon_li's CDP_THRESHOLD 32 is %d)",
-			dragonliChildBits, dragonliChildBlock, dragonliMinThreshold, dragonliMinThreshold)
+			"code=dragonli launches degree>>%d CTAs, so a site needs at least %d neighbours: want site_threshold ≥ %d (Dragon_li's CDP_THRESHOLD %d is %d)",
+			bits, 1<<bits, least, 1<<bits, least)
 	}
 	return true, nil
 }
@@ -125,9 +131,11 @@ type dlSite struct {
 // dlKernel is one persistent parent kernel over n items.
 type dlKernel struct {
 	n, block int
-	base     int64 // a warp's chunk prologue before the launch branch, when it holds an item
-	idle     int64 // a warp's pass over a chunk where it holds no item, and over the final empty one
-	barrier  bool  // the chunk's __syncthreads before the launch branch (bfs)
+	// ctas is the persistent grid, Dragon_li's CTAS (0: dragonliCTAs).
+	ctas    int
+	base    int64 // a warp's chunk prologue before the launch branch, when it holds an item
+	idle    int64 // a warp's pass over a chunk where it holds no item, and over the final empty one
+	barrier bool  // the chunk's __syncthreads before the launch branch (bfs)
 	// queue is what each older CTA on its SM adds to a CTA holding no
 	// item, waiting on the SM's issue (idleQueueWait); 0 prices every
 	// empty CTA as if alone on its SM.
@@ -143,6 +151,14 @@ type dlKernel struct {
 	// first wave; the stall issues nothing, so it counts as a wait.
 	cold int64
 	wave int
+}
+
+// grid is the kernel's persistent grid: ctas, or Dragon_li's K20c CTAS.
+func (k dlKernel) grid() int {
+	if k.ctas > 0 {
+		return k.ctas
+	}
+	return dragonliCTAs
 }
 
 // dlWarps is a persistent CTA's warps as its chunks advance them: each
@@ -179,7 +195,7 @@ func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 		}
 	}
 	var sites []dlSite
-	for lo := c * k.block; lo < k.n; lo += dragonliCTAs * k.block {
+	for lo := c * k.block; lo < k.n; lo += k.grid() * k.block {
 		sites = k.chunk(ws, c, lo, min(lo+k.block, k.n), sites)
 	}
 	rec := &trace.CTA{Kernel: kernel, CTA: uint64(c), WarpCycles: ws.t}
@@ -240,7 +256,7 @@ func dlParent(out trace.Sink, decl *trace.Kernel, k dlKernel) ([]dlSite, error) 
 	if err := writeAll(out, decl, &trace.Launch{Kernel: decl.ID}); err != nil {
 		return nil, err
 	}
-	return writeCTAs(out, dragonliCTAs, func(c int) (*trace.CTA, []dlSite) { return k.cta(decl.ID, c) })
+	return writeCTAs(out, k.grid(), func(c int) (*trace.CTA, []dlSite) { return k.cta(decl.ID, c) })
 }
 
 // idleQueueWait is how long an empty CTA c of the persistent grid waits

@@ -87,11 +87,13 @@ type dlLaunch struct {
 	ctaCycles   []int64
 }
 
-// dlSplit returns a one-level trace's parent CTAs and its launches with
-// their children's CTA cycles, in record order.
+// dlSplit returns a one-level trace's parent CTAs (kernel 1's) and its
+// launches with their children's CTA cycles, in record order; the CTAs of
+// any later host kernel (bfs's contract) are left out.
 func dlSplit(t *testing.T, recs []trace.Record) (parent []*trace.CTA, launches []dlLaunch) {
 	t.Helper()
 	kernels := map[uint64]*trace.Kernel{}
+	launchOf := map[uint64]int{}
 	for _, r := range recs {
 		switch r := r.(type) {
 		case *trace.Kernel:
@@ -101,14 +103,14 @@ func dlSplit(t *testing.T, recs []trace.Record) (parent []*trace.CTA, launches [
 				continue
 			}
 			k := kernels[r.Kernel]
+			launchOf[r.Kernel] = len(launches)
 			launches = append(launches, dlLaunch{r.Parent.CTA, r.Parent.Warp, r.Parent.Lane, r.Parent.At,
 				r.Workload, r.InlineCycles, k.Grid[0], k.Block[0], nil})
 		case *trace.CTA:
 			if r.Kernel == 1 {
 				parent = append(parent, r)
-			} else {
-				l := &launches[len(launches)-1]
-				l.ctaCycles = append(l.ctaCycles, r.Cycles)
+			} else if i, ok := launchOf[r.Kernel]; ok {
+				launches[i].ctaCycles = append(launches[i].ctaCycles, r.Cycles)
 			}
 		}
 	}
@@ -145,69 +147,129 @@ func checkDLDemand(t *testing.T, rec *trace.CTA, m warpMix, own int64) {
 	}
 }
 
-// TestDragonliBFSHand checks one level of code=dragonli bfs on
-// dlHandGraph (block 64, loop 40, threshold 31). Base 200, idle 20, the
-// warps meeting at each chunk's barrier:
+// TestDragonliBFSHand checks one level of code=dragonli bfs, the CDP
+// code, on dlHandGraph (block 64, 104 CTAs, children of 32, threshold 31,
+// a later level: no cold start), bfsdlcost.go's costs: the expand's
+// prologue 1018 and empty pass 594, an edge 133 and each further lane in
+// an iteration 1, the warps meeting at each chunk's barrier:
 //
-//	CTA 0 chunk 0: both warps 200, release 200; v1 launches at 200;
-//	  warp 0 loops max(6, 5)·40 = 240 → 440, warp 1 v2's 31·40 = 1240 → 1440
-//	CTA 0 chunk 1: 440+200, 1440+200 → release 1640; v3 (w0) and v1 (w1)
-//	  launch at 1640; warp 0 loops 0, warp 1 6·40 = 240 → 1640, 1880;
-//	  the empty assignment +20: [1660, 1900]
-//	CTA 1: release 200, v3 (w1 l1) launches at 200, no loops: [220, 220]
-//	CTAs 2-103: [220, 220]
+//	CTA 0 chunk 0: both warps 1018, release 1018; v1 launches at 1018;
+//	  warp 0's lanes loop 6 (v1's rest) and 5 (v4) in step: 6·133 + 5·1
+//	  = 803 → 1821; warp 1 v2's 31·133 = 4123 → 5141
+//	CTA 0 chunk 1: 1821+1018 = 2839, 5141+1018 = 6159 → release 6159
+//	  (warp 0 waits 3320); v3 (w0) and v1 (w1) launch at 6159; warp 0
+//	  loops 0, warp 1 6·133 = 798 → 6957; the empty assignment +594:
+//	  [6753, 7551], its own cycles 6753+7551−3320 = 10984
+//	CTA 1: release 1018, v3 (w1 l1) launches at 1018, no loops: [1612, 1612]
+//	CTAs 2-103: [1612, 1612] (none is empty: 104·64 < 6689 items)
 //
 // Children: v1 2 CTAs of 32 over 64 edges, v3 1 CTA over 32, each CTA one
-// full warp, expandWarpCycles(32) = 224; inline by the lane-loop rule,
-// 0.452·(224 − 114) a thread: 64·110·0.452 = 3182.08, 32·110·0.452 =
-// 1591.04.
-// 4 sites, 5 kernels, 104+2+1+2+1 = 110 CTAs. CTA 0's warp 0 waited
-// 1640-640 = 1000 cycles at chunk 1's barrier, so its demand is
-// bfs_level's mix over 1660+1900-1000 = 2560 cycles.
+// full warp, dlBFSChildWarpCycles(32) = 331; inline by the lane-loop
+// rule, 0.452·(331 − 114) = 98.084 a thread: 64 threads 6277.376, 32
+// 3138.688.
+// Then the contract over the level's 2·70 + 5 + 31 + 2·32 = 240
+// neighbours: CTAs 0–3 a chunk each (the last of 48), 1377 + 111 = 1488
+// each warp; the empty CTAs 4–103 their pass 111 after (c/13)·20 of
+// queue: 111 for CTAs 4–12, 131 for 13–25, … 251 for 91–103.
+// 4 sites, 6 kernels, 2·104+2+1+2+1 = 214 CTAs.
+// As the run's first level, every warp of the expand's first-wave CTAs
+// (all 104: 13 SMXs hold 16 of 64 threads) starts 13 lines of cold start
+// later (2210) and the contract's 3 (510).
 func TestDragonliBFSHand(t *testing.T) {
 	g, frontier := dlHandGraph()
 	var sink sliceSink
-	tr := &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: levelEdgeCycles, dragonli: true}
+	tr := &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: dlBFSEdgeCycles, dragonli: true, ctas: dragonliCTAs, childBits: dragonliChildBits, expands: 1}
 	if err := tr.level(frontier); err != nil {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{1660, 1900}, []int64{220, 220}, []int64{220, 220})
-	checkDLDemand(t, parent[0], bfsMixes["bfs_level"], 2560)
-	full := expandWarpCycles(32)
+	checkDLParent(t, parent, []int64{6753, 7551}, []int64{1612, 1612}, []int64{1612, 1612})
+	checkDLDemand(t, parent[0], bfsMixes["bfs_dl_expand"], 10984)
+	full := dlBFSChildWarpCycles(32)
 	want := []dlLaunch{
-		{0, 0, 0, 200, 64, 3182, 2, 32, []int64{full, full}},
-		{0, 0, 0, 1640, 32, 1591, 1, 32, []int64{full}},
-		{0, 1, 0, 1640, 64, 3182, 2, 32, []int64{full, full}},
-		{1, 1, 1, 200, 32, 1591, 1, 32, []int64{full}},
+		{0, 0, 0, 1018, 64, 6277, 2, 32, []int64{full, full}},
+		{0, 0, 0, 6159, 32, 3139, 1, 32, []int64{full}},
+		{0, 1, 0, 6159, 64, 6277, 2, 32, []int64{full, full}},
+		{1, 1, 1, 1018, 32, 3139, 1, 32, []int64{full}},
 	}
-	if !reflect.DeepEqual(launches, want) {
+	if full != 331 || !reflect.DeepEqual(launches, want) {
 		t.Errorf("launches\n%v, want\n%v", launches, want)
 	}
-	if k, c, s := tr.count([][]int32{frontier}); k != 5 || c != 110 || s != 4 {
-		t.Errorf("count: %d kernels, %d CTAs, %d sites; want 5, 110, 4", k, c, s)
+	checkDLContract(t, sink.recs, 0)
+	if k, c, s := tr.count([][]int32{frontier}); k != 6 || c != 214 || s != 4 {
+		t.Errorf("count: %d kernels, %d CTAs, %d sites; want 6, 214, 4", k, c, s)
+	}
+
+	sink = sliceSink{}
+	tr = &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: dlBFSEdgeCycles, dragonli: true, ctas: dragonliCTAs, childBits: dragonliChildBits}
+	if err := tr.level(frontier); err != nil {
+		t.Fatal(err)
+	}
+	parent, _ = dlSplit(t, sink.recs)
+	checkDLParent(t, parent, []int64{6753 + 2210, 7551 + 2210}, []int64{1612 + 2210, 1612 + 2210}, []int64{1612 + 2210, 1612 + 2210})
+	checkDLContract(t, sink.recs, 510)
+}
+
+// checkDLContract checks the hand level's contract kernel (the last host
+// kernel): 240 items, CTAs 0–3 a chunk each (1377 + 111), the rest their
+// empty pass after their queue, every warp of a first-wave CTA cold
+// cycles later, where a cold start holds it longer than the queue (all
+// 104 CTAs here: the wave is 13·16).
+func checkDLContract(t *testing.T, recs []trace.Record, cold int64) {
+	t.Helper()
+	var id uint64
+	var ctas []*trace.CTA
+	for _, r := range recs {
+		switch r := r.(type) {
+		case *trace.Kernel:
+			if r.Name == "bfs_contract" {
+				id = r.ID
+			}
+		case *trace.CTA:
+			if id != 0 && r.Kernel == id {
+				ctas = append(ctas, r)
+			}
+		}
+	}
+	if len(ctas) != dragonliCTAs {
+		t.Fatalf("contract: %d CTAs, want %d", len(ctas), dragonliCTAs)
+	}
+	for c, rec := range ctas {
+		w := cold + 1488
+		if c >= 4 {
+			w = max(cold, int64(c/13)*20) + 111
+		}
+		if !reflect.DeepEqual(rec.WarpCycles, []int64{w, w}) {
+			t.Errorf("contract CTA %d: warps %v, want [%d %d]", c, rec.WarpCycles, w, w)
+		}
 	}
 }
 
 // TestDragonliBFSFlatHand checks the Reg kernel (variant=flat) on the same
-// level: every thread loops over all its neighbours, no sites.
+// level: every thread loops over all its neighbours, no sites; the Reg
+// expand's prologue 1421 and empty pass 127:
 //
-//	CTA 0 chunk 0: release 200; warp 0 v1's 70·40 = 2800 → 3000, warp 1 1240 → 1440
-//	CTA 0 chunk 1: 3200, 1640 → release 3200; warp 0 v3's 32·40 = 1280 → 4480,
-//	  warp 1 v1's 2800 → 6000; +20: [4500, 6020]
-//	CTA 1: release 200, warp 1 v3's 1280 → [220, 1500]
+//	CTA 0 chunk 0: release 1421; warp 0 v1's 70 and v4's 5 in step,
+//	  70·133 + 5·1 = 9315 → 10736, warp 1 v2's 31·133 = 4123 → 5544
+//	CTA 0 chunk 1: 12157, 6965 → release 12157; warp 0 v3's 32·133 = 4256
+//	  → 16413, warp 1 v1's 9310 → 21467; +127: [16540, 21594]
+//	CTA 1: release 1421, warp 1 v3's 4256 → [1548, 5804]
+//	CTAs 2-103: [1548, 1548]
+//
+// The contract is the CDP code's (TestDragonliBFSHand).
 func TestDragonliBFSFlatHand(t *testing.T) {
 	g, frontier := dlHandGraph()
 	var sink sliceSink
-	tr := &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: levelEdgeCycles, flat: true, dragonli: true}
+	tr := &bfsTrace{out: &sink, g: g, block: 64, threshold: 31, loop: dlBFSEdgeCycles, flat: true, dragonli: true, ctas: dragonliCTAs, childBits: dragonliChildBits, expands: 1}
 	if err := tr.level(frontier); err != nil {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{4500, 6020}, []int64{220, 1500}, []int64{220, 220})
+	checkDLParent(t, parent, []int64{16540, 21594}, []int64{1548, 5804}, []int64{1548, 1548})
 	if len(launches) != 0 {
 		t.Errorf("flat: %d launches, want none", len(launches))
 	}
+	checkDLContract(t, sink.recs, 0)
 }
 
 // TestDragonliSSSPHand checks one iteration of code=dragonli sssp on
@@ -301,7 +363,7 @@ func checkDLTotals(t *testing.T, kv []string, recs []trace.Record) {
 	for _, r := range recs {
 		switch r := r.(type) {
 		case *trace.Kernel:
-			parent := r.Name == "bfs_level" || r.Name == "sssp_relax"
+			parent := r.Name == "bfs_level" || r.Name == "bfs_contract" || r.Name == "sssp_relax"
 			if parent && r.Grid[0] != dragonliCTAs || !parent && r.Block[0] != dragonliChildBlock {
 				t.Errorf("%v: kernel %+v", kv, r)
 			}
@@ -336,6 +398,10 @@ func TestDragonliBadParams(t *testing.T) {
 		{"bfs", []string{"code=dragonli", "site_threshold=31", "scale=8"}, true},
 		{"bfs", []string{"code=dragonli", "variant=flat", "scale=8"}, true},
 		{"bfs", []string{"code=cuda"}, false},
+		{"bfs", []string{"code=dragonli", "child_bits=7", "site_threshold=126"}, false}, // testBfs's CDP_THRESHOLD 128 is 127
+		{"bfs", []string{"code=dragonli", "child_bits=7", "site_threshold=127", "ctas=240", "block=128", "scale=8"}, true},
+		{"bfs", []string{"code=dragonli", "site_threshold=31", "ctas=0"}, false},
+		{"bfs", []string{"code=dragonli", "site_threshold=31", "child_bits=11"}, false},
 		{"sssp", []string{"code=dragonli", "site_threshold=16"}, false},
 		{"sssp", []string{"code=dragonli", "site_threshold=31", "variant=twc"}, false},
 		{"sssp", []string{"code=dragonli", "variant=flat", "scale=8"}, true},

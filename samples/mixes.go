@@ -20,6 +20,20 @@ var (
 	bfsMixes = map[string]warpMix{
 		"bfs_level":  loopMix(8, warpStream, float64(levelEdgeCycles)),
 		"bfs_expand": loopMix(14+warpSize, warpStream, float64(expandBaseCycles+expandEdgeCycles+expandGatherCycles*warpSize)),
+		// code=dragonli's contract chunk (dlBFSContractBaseCycles): load
+		// the vertex and its mask byte (one replay a lane for the
+		// gather), test and store the mask, a 128-thread prefix sum (~14
+		// shared-memory steps), the claim, the barrier and the store:
+		// ~30 instructions, streaming the vertex ids.
+		"bfs_contract": loopMix(30+warpSize, warpStream, float64(dlBFSContractBaseCycles)),
+		// code=dragonli's expand loop (dlBFSEdgeCycles): load the
+		// neighbour id, store it into the expanded frontier, advance,
+		// compare, branch: 5 instructions, an id read and one written a
+		// lane. Its child's thread (dlBFSChildCaptured): its column, the
+		// bound check, the load and the store, ~8 instructions, reading
+		// and writing a coalesced id a lane.
+		"bfs_dl_expand": loopMix(5, 2*warpStream, float64(dlBFSEdgeCycles)),
+		"bfs_dl_child":  loopMix(8, 2*warpStream, float64(dlBFSChildCaptured)),
 	}
 
 	// sssp: sssp_relax's edge loop (ssspEdgeCycles): load the neighbour

@@ -84,7 +84,7 @@ func parseSSSP(p Params) (c ssspConfig, err error) {
 		return c, err
 	}
 	c.flat, c.twc = variant == "flat", variant == "twc"
-	if c.dragonli, err = parseDragonli(p, c.threshold, c.flat); err != nil {
+	if c.dragonli, err = parseDragonli(p, c.threshold, c.flat, dragonliChildBits); err != nil {
 		return c, err
 	}
 	if c.dragonli && c.twc {

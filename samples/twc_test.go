@@ -88,7 +88,7 @@ func TestTWCCoversEveryNeighbourOnce(t *testing.T) {
 			}
 			if d >= warpSize {
 				for cta := 0; cta < ceilDiv(d, bfsExpandBlock); cta++ {
-					for w, wc := range expandCTA(1, cta, bfsExpandBlock, d).WarpCycles {
+					for w, wc := range (&bfsTrace{}).expandCTA(1, cta, bfsExpandBlock, d).WarpCycles {
 						if cta*bfsExpandBlock+w*warpSize < d {
 							children += wc
 						}
