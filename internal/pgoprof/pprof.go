@@ -34,6 +34,10 @@ func hotWeights(edges map[edge]int64) (ws []int64, total int64) {
 // scheduling follows the clock) leave it where it is.
 const window = 1
 
+// maxWeight is the most the edges may weigh in all: the ballast is
+// figured as 99 times their weight, in int64.
+const maxWeight = 1 << 56
+
 // ballast returns the weight of an edge that, added to edges, makes go
 // build count hot the heaviest edges that together make hot percent of
 // their weight, give or take window points: of the lines drawn there,
@@ -116,9 +120,14 @@ func ballast(edges map[edge]int64, hot float64) int64 {
 // caller, line, callee.
 func writeProfile(w io.Writer, edges map[edge]int64, starts map[string]int64, hot float64) error {
 	keys := make([]edge, 0, len(edges))
+	var total int64
 	for e, wt := range edges {
 		if wt > 0 {
 			keys = append(keys, e)
+			total += wt
+			if wt > maxWeight || total > maxWeight {
+				return fmt.Errorf("the edges weigh more than %d in all (%s line %d → %s at %d): the ballast's arithmetic (99 × the weight) would overflow", int64(maxWeight), e.caller, e.line, e.callee, wt)
+			}
 		}
 	}
 	slices.SortFunc(keys, func(a, b edge) int {

@@ -65,6 +65,17 @@ func TestWriteProfile(t *testing.T) {
 	}
 }
 
+// TestWriteProfileTooHeavy: edges whose weight the ballast's arithmetic
+// cannot hold are an error naming an edge, not a wrong profile.
+func TestWriteProfileTooHeavy(t *testing.T) {
+	edges := map[edge]int64{{"a.f", 1, "a.g"}: 1 << 57}
+	var buf bytes.Buffer
+	err := writeProfile(&buf, edges, nil, 95)
+	if err == nil || !strings.Contains(err.Error(), "a.f line 1 → a.g") {
+		t.Errorf("error %v, want one naming a.f line 1 → a.g", err)
+	}
+}
+
 // preprofiled prints go tool preprofile's output ("GO PREPROFILE V1",
 // then caller, callee and "OFFSET WEIGHT" lines per edge) as "CALLER
 // CALLEE OFFSET WEIGHT" joined by |.
