@@ -2,7 +2,6 @@ package samples
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -20,38 +19,7 @@ import (
 // SM's memory port and its histogram's L2 banks (joinmergecost.go).
 func TestColdStartCases(t *testing.T) {
 	const path = "testdata/coldstart.txt"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cmd, want string
-	var caseLine int
-	expect := false
-	for i, line := range strings.Split(string(data), "\n") {
-		n := i + 1
-		switch {
-		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
-		case line == "----" && cmd != "":
-			expect = true
-		case line == "====" && expect:
-			got, err := coldStartCase(cmd)
-			if err != nil {
-				t.Errorf("%s:%d: %v", path, caseLine, err)
-			} else if got != want {
-				t.Errorf("%s:%d: %s: got %s, want %s", path, caseLine, cmd, got, want)
-			}
-			cmd, want, expect = "", "", false
-		case expect && want == "":
-			want = strings.TrimSpace(line)
-		case cmd == "":
-			cmd, caseLine = strings.TrimSpace(line), n
-		default:
-			t.Fatalf("%s:%d: unexpected %q", path, n, line)
-		}
-	}
-	if cmd != "" {
-		t.Fatalf("%s:%d: case %q has no ==== end", path, caseLine, cmd)
-	}
+	runCommandCases(t, path, coldStartCase)
 }
 
 // coldStartCase runs one command of testdata/coldstart.txt.

@@ -2,6 +2,8 @@ package samples
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -183,4 +185,48 @@ func countKinds(recs []trace.Record) (n map[trace.Kind]int, host, device int) {
 		}
 	}
 	return n, host, device
+}
+
+// runCommandCases runs the hand-worked cases of the data-driven file at
+// path: each case a command line, "----", the result worked by hand on
+// one line, "===="; blank lines and lines from "#" on are left out. run
+// gives a command's result as text, or an error; a case whose result
+// differs, or whose command fails, is reported at its command's line.
+func runCommandCases(t *testing.T, path string, run func(cmd string) (string, error)) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmd, want string
+	var caseLine, cases int
+	expect := false
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
+		switch {
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
+		case line == "----" && cmd != "":
+			expect = true
+		case line == "====" && expect:
+			got, err := run(cmd)
+			if err != nil {
+				t.Errorf("%s:%d: %v", path, caseLine, err)
+			} else if got != want {
+				t.Errorf("%s:%d: %s: got %s, want %s", path, caseLine, cmd, got, want)
+			}
+			cmd, want, expect, cases = "", "", false, cases+1
+		case expect && want == "":
+			want = strings.TrimSpace(line)
+		case cmd == "":
+			cmd, caseLine = strings.TrimSpace(line), n
+		default:
+			t.Fatalf("%s:%d: unexpected %q", path, n, line)
+		}
+	}
+	if cmd != "" {
+		t.Fatalf("%s:%d: case %q has no ==== end", path, caseLine, cmd)
+	}
+	if cases == 0 {
+		t.Fatalf("%s: no cases", path)
+	}
 }

@@ -3,7 +3,6 @@ package samples
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,38 +13,7 @@ import (
 // join_main CTAs costed at given rates.
 func TestJoinIssueCases(t *testing.T) {
 	const path = "testdata/joinissue.txt"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cmd, want string
-	var caseLine int
-	expect := false
-	for i, line := range strings.Split(string(data), "\n") {
-		n := i + 1
-		switch {
-		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
-		case line == "----" && cmd != "":
-			expect = true
-		case line == "====" && expect:
-			got, err := joinIssueCase(cmd)
-			if err != nil {
-				t.Errorf("%s:%d: %v", path, caseLine, err)
-			} else if got != want {
-				t.Errorf("%s:%d: %s: got %s, want %s", path, caseLine, cmd, got, want)
-			}
-			cmd, want, expect = "", "", false
-		case expect && want == "":
-			want = strings.TrimSpace(line)
-		case cmd == "":
-			cmd, caseLine = strings.TrimSpace(line), n
-		default:
-			t.Fatalf("%s:%d: unexpected %q", path, n, line)
-		}
-	}
-	if cmd != "" {
-		t.Fatalf("%s:%d: case %q has no ==== end", path, caseLine, cmd)
-	}
+	runCommandCases(t, path, joinIssueCase)
 }
 
 // joinIssueCase runs one command of testdata/joinissue.txt.
