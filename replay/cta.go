@@ -199,14 +199,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 	now := e.clock.now()
 	e.sms.enterPlain(k, s)
 	if k.startCycle < 0 { // its kernel's first, as startCTA starts it
-		k.startCycle = now
-		e.out.started(now)
-		if e.dev.launchBegun(k) {
-			e.dev.letWaitersOn()
-		}
-		if k.host {
-			e.io.kernelStarted(k, e.host.lastKernel(k))
-		}
+		startKernel(e, k, now)
 	}
 	if sh := e.sms.contention(); sh != nil && demand != 0 {
 		// Its one job of the contention model (a demand of two float32s
@@ -303,14 +296,7 @@ func (e *engine) startCTA(c *ctaRun, now int64) {
 	c.start, c.stall = now, now-c.dispatch
 	k := c.k
 	if k.startCycle < 0 {
-		k.startCycle = now
-		e.out.started(now)
-		if e.dev.launchBegun(k) {
-			e.dev.letWaitersOn()
-		}
-		if k.host {
-			e.io.kernelStarted(k, e.host.lastKernel(k))
-		}
+		startKernel(e, k, now)
 	}
 	if e.watch.observing() {
 		e.watch.ctaStarted(c, now, e.io)
@@ -485,3 +471,18 @@ func endedAll(ms []mechanism, c *ctaRun, now int64) {
 // uniform and BFS 3 instructions a CTA more (callgrind, the --quick
 // traces of scripts/instructions.sh).
 func (c *ctaRun) dropSpec() { *c.tableSpec() = ctaSpec{} }
+
+// startKernel starts kernel k at now, when its first CTA starts
+// (startCTA, placePacked): the kernel's start cycle, the output's count,
+// the device launches waiting on it, and the host's record of it. Once a
+// kernel, so a function of its own, out of the CTA paths' bodies.
+func startKernel(e *engine, k *Kernel, now int64) {
+	k.startCycle = now
+	e.out.started(now)
+	if e.dev.launchBegun(k) {
+		e.dev.letWaitersOn()
+	}
+	if k.host {
+		e.io.kernelStarted(k, e.host.lastKernel(k))
+	}
+}
