@@ -94,8 +94,7 @@ func (e *engine) ctaEnded(ref, n int32) {
 			if k.done++; k.done >= k.total {
 				c.left -= c.q.PopWave(j) // drained may schedule events
 				w, j = nil, 0
-				e.ctas.plainDone(k)
-				e.drained(k)
+				plainKernelDone(e, k)
 			}
 		}
 		if n < 0 {
@@ -116,4 +115,17 @@ func (e *engine) ctaEnded(ref, n int32) {
 		}
 		ref, n, j = r, a, j+1
 	}
+}
+
+// plainKernelDone ends plain kernel k, whose last CTA ctaEnded has just
+// ended. Once a kernel, so kept out of line (noinline): inlined, the
+// drained check's code sat in ctaEnded's loop, which every plain CTA's
+// end runs, and cost a run of many CTAs a kernel with the contention
+// model off some 10 instructions a CTA (scripts/instructions.sh
+// uniform).
+//
+//go:noinline
+func plainKernelDone(e *engine, k *Kernel) {
+	e.ctas.plainDone(k)
+	e.drained(k)
 }
