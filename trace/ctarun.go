@@ -63,6 +63,8 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
 	in := r.in
+	// kept: the record read keeps its rules with no check of its own.
+	var kept bool
 	for used := 0; n < len(dst) && len(warps)-used >= RunWarps; { // warps[:used]: the records'
 		c := &dst[n]
 		if at := in.r; in.w-at > repeatMax && rep.matches(in.buf[at:at+repeatMax]) {
@@ -79,29 +81,22 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 			}
 			r.offset, in.r, r.delta.cta = in.base+int64(at), at+rep.size, c.CTA
 			rep.prev = c
-			if quick {
-				k.seen.dense++
-			} else if err := v.checkCTAOf(k, c); err != nil {
-				v.counted(r, n+1)
-				v.err = v.errorAt(KindCTA, err)
-				return n, v.err
-			} else {
-				quick = v.keepsFrom(k, c.CTA+1)
-			}
+			kept = quick // the one before kept its fields' rules
 		} else {
 			if !r.nextCTA(c, (*[RunWarps]int64)(warps[used:])) {
 				break
 			}
-			if quick && k.fieldsKeep(c, r.warpsOK) {
-				k.seen.dense++
-			} else if err := v.checkCTAOf(k, c); err != nil {
-				v.counted(r, n+1)
-				v.err = v.errorAt(KindCTA, err)
-				return n, v.err
-			} else {
-				quick = v.keepsFrom(k, c.CTA+1) // as checkCTAOf left k and the at check
-			}
+			kept = quick && k.fieldsKeep(c, r.warpsOK)
 			rep.set(in.buf[at:at+repeatMax], in.r-at, c)
+		}
+		if kept {
+			k.seen.dense++
+		} else if err := v.checkCTAOf(k, c); err != nil {
+			v.counted(r, n+1)
+			v.err = v.errorAt(KindCTA, err)
+			return n, v.err
+		} else {
+			quick = v.keepsFrom(k, c.CTA+1) // as checkCTAOf left k and the at check
 		}
 		used += len(c.WarpCycles)
 		if n++; c.CTA+1 == k.ctas {
