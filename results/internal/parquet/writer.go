@@ -514,36 +514,41 @@ func (c *chunk) appendDoubleIndices(b []byte) ([]byte, bool) {
 	dbls, n := c.dbls, (len(c.dbls)+7)&^7
 	didx := slices.Grow(c.didx[:0], n)[:n]
 	idx := didx[:len(dbls)]
-	for i := 0; i < len(dbls); {
-		v := math.Float64bits(dbls[i])
-		// The first probe here, where it finds most values: index, a
-		// call, cost some 20 instructions a CTA more on synth
-		// (scripts/instructions.sh --quick synth-parquet).
-		s := c.ddict.slots[c.ddict.slot(v)]
-		k := s - 1
-		if s == 0 || math.Float64bits(c.ddict.vals[k]) != v {
-			k = c.ddict.index(dbls[i])
-			if len(c.ddict.vals) > most { // given up as soon as it is too large
-				c.ddict.truncate(mark)
-				c.plainDoubles = true
-				return b, false
+	// A value is looked up only where it is not the last one's (a run
+	// takes the last index), and the table and the values are locals,
+	// reloaded only where a new value may have moved them: a run found
+	// by a loop of its own after each lookup, and the lookup through c,
+	// cost synth --out parquet some 15 instructions a CTA more
+	// (scripts/instructions.sh --quick synth-parquet).
+	slots, vals := c.ddict.slots, c.ddict.vals
+	last := math.Float64bits(dbls[0]) ^ 1 // not the first value's
+	var k uint32
+	for i, f := range dbls {
+		v := math.Float64bits(f)
+		if v != last {
+			last = v
+			s := slots[c.ddict.slot(v)]
+			k = s - 1
+			if s == 0 || math.Float64bits(vals[k]) != v {
+				k = c.ddict.index(f)
+				if len(c.ddict.vals) > most { // given up as soon as it is too large
+					c.ddict.truncate(mark)
+					c.plainDoubles = true
+					return b, false
+				}
+				// The bounds take a value when the dictionary does: a
+				// value found at the first probe is in the chunk's
+				// dictionary, so it was taken then, and once taken a
+				// value changes them no more (a page given up on is
+				// taken whole, boundDoubles). Taken once a run, in the
+				// loop, they cost 9 instructions a CTA more on synth;
+				// all of the values, in a pass of their own, 24
+				// (scripts/instructions.sh --quick synth-parquet).
+				c.boundDouble(f)
+				slots, vals = c.ddict.slots, c.ddict.vals
 			}
-			// The bounds take a value when the dictionary does: a value
-			// found at the first probe is in the chunk's dictionary, so
-			// it was taken then, and once taken a value changes them no
-			// more (a page given up on is taken whole, boundDoubles).
-			// Taken once a run, in the loop, they cost 9 instructions a
-			// CTA more on synth; all of the values, in a pass of their
-			// own, 24 (scripts/instructions.sh --quick synth-parquet).
-			c.boundDouble(dbls[i])
 		}
-		for idx[i] = uint64(k); i+1 < len(dbls); i++ { // a run: one lookup
-			if math.Float64bits(dbls[i+1]) != v {
-				break
-			}
-			idx[i+1] = uint64(k)
-		}
-		i++
+		idx[i] = uint64(k)
 	}
 	// The indices as one bit-packed run of the hybrid encoding, the last
 	// group padded with zeros: the RLE encoder, asking of each group of 8
