@@ -164,6 +164,7 @@ func (e *csvEncoder) columns(cols []arrow.Array) {
 			c.i32, c.op = col.(*array.Int32).Int32Values(), opInt32
 		case arrow.FLOAT64:
 			c.f64, c.op = col.(*array.Float64).Float64Values(), opFloat64
+			e.floats.table()
 		case arrow.STRING:
 			c.str, c.op = col.(*array.String), opString
 		}
@@ -199,6 +200,7 @@ func (e *csvEncoder) rows(from, to int) error {
 	// every field. Each field ends in a comma, the row's last turned into
 	// its newline.
 	buf, cols, prefix := e.buf, e.cols, e.prefix
+	floats := e.floats.slots // made by columns where a column holds floats
 	room := len(prefix) + len(cols)*csvFieldRoom
 	for row := from; row < to; row++ {
 		if cap(buf)-len(buf) < room {
@@ -254,7 +256,22 @@ func (e *csvEncoder) rows(from, to int) error {
 				w[n+8] = ','
 				buf = buf[:at+c.hiN+9]
 			case opFloat64:
-				buf = append(e.floats.append(buf, c.f64[row]), ',')
+				// A text written lately is a copy of its slot's bytes, here
+				// in the loop: through floatTexts.append, a call a field,
+				// synth with --format=csv at full size added some 45
+				// instructions a CTA more (scripts/instructions.sh
+				// synth-csv).
+				v := c.f64[row]
+				b := math.Float64bits(v)
+				s := &floats[floatSlot(b)]
+				if s.bits == b && s.n > 0 {
+					w := buf[at : at+csvFieldRoom]
+					*(*[len(s.text)]byte)(w) = s.text
+					w[s.n&31] = ','
+					buf = buf[:at+int(s.n)+1]
+					break
+				}
+				buf = append(e.floats.remember(buf, v, s), ',')
 			default:
 				// A string column holds a value over long stretches (the
 				// kernel names): its field is quoted once.
@@ -327,7 +344,7 @@ func appendFloatText(dst []byte, v float64) []byte {
 // some 340 instructions a CTA fewer (scripts/instructions.sh --quick
 // synth-csv); 4,096 found 81% and saved 290.
 type floatTexts struct {
-	slots []floatText // 1<<floatTextBits of them, made at the first float
+	slots *[1 << floatTextBits]floatText // made at the first use
 }
 
 // floatText is a float's bits and its text, of n bytes.
@@ -340,24 +357,39 @@ type floatText struct {
 // floatTextBits is the log2 of the slots a floatTexts holds.
 const floatTextBits = 14
 
+// table returns the slots, made at the first call.
+func (t *floatTexts) table() *[1 << floatTextBits]floatText {
+	if t.slots == nil {
+		t.slots = new([1 << floatTextBits]floatText)
+	}
+	return t.slots
+}
+
+// floatSlot is the slot of a float of these bits.
+func floatSlot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> (64 - floatTextBits) }
+
 // append appends appendFloatText's text of v.
 func (t *floatTexts) append(dst []byte, v float64) []byte {
-	if t.slots == nil {
-		t.slots = make([]floatText, 1<<floatTextBits)
-	}
 	b := math.Float64bits(v)
-	s := &t.slots[b*0x9e3779b97f4a7c15>>(64-floatTextBits)]
+	s := &t.table()[floatSlot(b)]
 	at := len(dst)
 	if s.bits == b && s.n > 0 {
-		if cap(dst)-at < len(s.text) { // rare: the CSV buffer has room to spare
+		if cap(dst)-at < len(s.text) {
 			dst = slices.Grow(dst, len(s.text))
 		}
 		*(*[len(s.text)]byte)(dst[at : at+len(s.text)]) = s.text // whole: no call
 		return dst[:at+int(s.n)]
 	}
+	return t.remember(dst, v, s)
+}
+
+// remember appends appendFloatText's text of v, and keeps it in s, v's
+// slot, where it fits.
+func (t *floatTexts) remember(dst []byte, v float64, s *floatText) []byte {
+	at := len(dst)
 	dst = appendFloatText(dst, v)
 	if n := len(dst) - at; n <= len(s.text) {
-		s.bits, s.n = b, uint8(copy(s.text[:], dst[at:]))
+		s.bits, s.n = math.Float64bits(v), uint8(copy(s.text[:], dst[at:]))
 	}
 	return dst
 }
