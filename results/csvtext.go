@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -207,9 +208,17 @@ func (e *csvEncoder) rows(from, to int) error {
 			buf = slices.Grow(buf, room)
 		}
 		buf = append(buf, prefix...)
+		// The row's numbers are stored at p+at, in the room made for them
+		// (each field's at most csvFieldRoom bytes), and buf takes the
+		// row's length at its end: checked slices of buf, a field's room
+		// taken and its length set, cost synth with --format=csv some 60
+		// instructions a CTA more (scripts/instructions.sh --quick
+		// synth-csv). What appends to buf (a string, a rare number) sets
+		// it to at first and takes at and p from it after.
+		at, p := len(buf), unsafe.Pointer(unsafe.SliceData(buf))
 		for j := range cols {
 			c := &cols[j]
-			at, op := len(buf), c.op
+			op := c.op
 			if op == opNullable {
 				op = opNull
 				if i := c.off + row; c.valid[i>>3]>>(i&7)&1 != 0 {
@@ -218,8 +227,8 @@ func (e *csvEncoder) rows(from, to int) error {
 			}
 			switch op {
 			case opNull:
-				buf = buf[:at+1]
-				buf[at] = ','
+				*(*byte)(unsafe.Add(p, at)) = ','
+				at++
 			case opInt64, opInt32:
 				v := int64(0)
 				if op == opInt64 {
@@ -227,7 +236,7 @@ func (e *csvEncoder) rows(from, to int) error {
 				} else {
 					v = int64(c.i32[row])
 				}
-				w := buf[at : at+csvFieldRoom]
+				w := unsafe.Add(p, at)
 				if uint64(v) < 1e8 {
 					if v != c.lastInt || c.digitsN == 0 {
 						n := decimalLen(uint64(v))
@@ -236,13 +245,14 @@ func (e *csvEncoder) rows(from, to int) error {
 					}
 					// The comma is in the word's bytes, or (eight
 					// digits) the byte after them.
-					binary.LittleEndian.PutUint64(w[:8], c.digits)
-					w[8] = ','
-					buf = buf[:at+c.digitsN]
+					binary.LittleEndian.PutUint64((*[9]byte)(w)[:8], c.digits)
+					(*[9]byte)(w)[8] = ','
+					at += c.digitsN
 					break
 				}
 				if uint64(v) >= 1e15 { // and negative
-					buf = append(appendInt(buf, v), ',')
+					buf = append(appendInt(buf[:at], v), ',')
+					at, p = len(buf), unsafe.Pointer(unsafe.SliceData(buf))
 					break
 				}
 				hi := uint64(v) / 1e8
@@ -251,27 +261,28 @@ func (e *csvEncoder) rows(from, to int) error {
 					c.hiDigits = digits8(uint32(hi)) >> (8 * (8 - c.hiN) & 63)
 				}
 				n := c.hiN & 7 // at most 7 digits
-				binary.LittleEndian.PutUint64(w[:8], c.hiDigits)
-				binary.LittleEndian.PutUint64(w[n:n+8], digits8(uint32(uint64(v)-hi*1e8)))
-				w[n+8] = ','
-				buf = buf[:at+c.hiN+9]
+				f := (*[16]byte)(w)
+				binary.LittleEndian.PutUint64(f[:8], c.hiDigits)
+				binary.LittleEndian.PutUint64(f[n:n+8], digits8(uint32(uint64(v)-hi*1e8)))
+				f[n+8] = ','
+				at += c.hiN + 9
 			case opFloat64:
 				// A text written lately is a copy of its slot's bytes, here
 				// in the loop: through floatTexts.append, a call a field,
-				// synth with --format=csv at full size added some 45
-				// instructions a CTA more (scripts/instructions.sh
-				// synth-csv).
+				// synth with --format=csv added some 60 instructions a CTA
+				// more (scripts/instructions.sh --quick synth-csv).
 				v := c.f64[row]
 				b := math.Float64bits(v)
 				s := &floats[floatSlot(b)]
 				if s.bits == b && s.n > 0 {
-					w := buf[at : at+csvFieldRoom]
-					*(*[len(s.text)]byte)(w) = s.text
-					w[s.n&31] = ','
-					buf = buf[:at+int(s.n)+1]
+					f := (*[32]byte)(unsafe.Add(p, at))
+					*(*[len(s.text)]byte)(f[:len(s.text)]) = s.text
+					f[s.n&31] = ','
+					at += int(s.n) + 1
 					break
 				}
-				buf = append(e.floats.remember(buf, v, s), ',')
+				buf = append(e.floats.remember(buf[:at], v, s), ',')
+				at, p = len(buf), unsafe.Pointer(unsafe.SliceData(buf))
 			default:
 				// A string column holds a value over long stretches (the
 				// kernel names): its field is quoted once.
@@ -279,13 +290,15 @@ func (e *csvEncoder) rows(from, to int) error {
 					c.last = strings.Clone(v)
 					c.field = append(appendCSVString(c.field[:0], v), ',')
 				}
-				buf = append(buf, c.field...)
+				buf = append(buf[:at], c.field...)
 				if cap(buf)-len(buf) < room {
 					buf = slices.Grow(buf, room)
 				}
+				at, p = len(buf), unsafe.Pointer(unsafe.SliceData(buf))
 			}
 		}
-		buf[len(buf)-1] = '\n'
+		buf = buf[:at]
+		buf[at-1] = '\n'
 		if len(buf) >= csvFlushAt {
 			e.buf = buf
 			if err := e.flush(); err != nil {
