@@ -188,15 +188,21 @@ func deltaRef(vs []int64, narrow bool) []byte {
 }
 
 // appendDelta writes the bytes deltaRef does, whole blocks and a last
-// one's part, INT64 and INT32, steps small, large and falling.
+// one's part, INT64 and INT32, steps small, large and falling, and a
+// value held over stretches (blocks of one value, and blocks of one
+// value but at their first, last or some other place).
 func TestDeltaAsRef(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	for run := range 600 {
+	for run := range 720 {
 		narrow := run%2 == 1
 		vs := make([]int64, rng.IntN(1100))
 		x := rng.Int64()
 		for i := range vs {
-			switch run % 5 {
+			switch run % 6 {
+			case 5:
+				if rng.IntN(200) == 0 || i%128 == run%129 {
+					x += rng.Int64N(1<<40) - 1<<39
+				}
 			case 0, 1:
 				x += rng.Int64N(50)
 			case 2:
@@ -206,7 +212,7 @@ func TestDeltaAsRef(t *testing.T) {
 				if rng.IntN(60) == 0 {
 					x += rng.Int64N(1 << 20)
 				}
-			default:
+			case 4:
 				x -= rng.Int64N(1 << 20)
 			}
 			vs[i] = x

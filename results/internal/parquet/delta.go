@@ -60,6 +60,13 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 			least = int64(int32(least))
 		}
 		var tops [deltaMinis]int64 // each miniblock's greatest delta
+		if n == deltaBlock && constant((*[deltaBlock + 1]int64)(vs[at-1:])) {
+			// Every delta 0 (a block of one value, as a kernel's CTAs'
+			// kernel ids): least 0 and each miniblock of width 0,
+			// nothing packed; low and high, at most and at least 0, stay.
+			dst = append(dst, 0, 0, 0, 0, 0)
+			continue
+		}
 		if n == deltaBlock {
 			// A whole block, each miniblock's 33 values and 32 deltas
 			// arrays of fixed size (deltaMini).
@@ -133,6 +140,29 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 		wrap = 32
 	}
 	return dst, low >= 0 && vs[len(vs)-1] >= vs[0] && bits.Len64(uint64(high))+bits.Len(uint(len(vs))) <= wrap
+}
+
+// constant reports whether w's values are all one: a block's values
+// and the one before them. Most blocks that are not differ at the first
+// or the last, which it tests first; the others it tests eight values a
+// round. The block is then a zero least and four zero widths, where the
+// delta pass and the widths' and the packing's calls took synth's
+// blocks of one value (in the ctas table nearly all of the kernel ids'
+// and all of the stall cycles', none under CDP; in the occupancy
+// table most of the windows' widths) 25 instructions a CTA more
+// (scripts/instructions.sh --quick synth-parquet).
+func constant(w *[deltaBlock + 1]int64) bool {
+	v := w[0]
+	if w[1] != v || w[deltaBlock] != v {
+		return false
+	}
+	for i := 1; i+8 <= len(w); i += 8 {
+		g := (*[8]int64)(w[i:])
+		if (g[0]^v)|(g[1]^v)|(g[2]^v)|(g[3]^v)|(g[4]^v)|(g[5]^v)|(g[6]^v)|(g[7]^v) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // deltaMini sets d to the 32 deltas of w's 33 values and returns the
