@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -515,40 +516,34 @@ func (c *chunk) appendDoubleIndices(b []byte) ([]byte, bool) {
 	didx := slices.Grow(c.didx[:0], n)[:n]
 	idx := didx[:len(dbls)]
 	// A value is looked up only where it is not the last one's (a run
-	// takes the last index), and the table and the values are locals,
-	// reloaded only where a new value may have moved them: a run found
-	// by a loop of its own after each lookup, and the lookup through c,
-	// cost synth --out parquet some 15 instructions a CTA more
+	// takes the last index), in found's loop over the values' bits, which
+	// stops at a value not at its first probe: a loop that looked up each
+	// value as a float and then found its run in a loop of its own cost
+	// synth --out parquet some 20 instructions a CTA more
 	// (scripts/instructions.sh --quick synth-parquet).
-	slots, vals := c.ddict.slots, c.ddict.vals
-	last := math.Float64bits(dbls[0]) ^ 1 // not the first value's
-	var k uint32
-	for i, f := range dbls {
-		v := math.Float64bits(f)
-		if v != last {
-			last = v
-			s := slots[c.ddict.slot(v)]
-			k = s - 1
-			if s == 0 || math.Float64bits(vals[k]) != v {
-				k = c.ddict.index(f)
-				if len(c.ddict.vals) > most { // given up as soon as it is too large
-					c.ddict.truncate(mark)
-					c.plainDoubles = true
-					return b, false
-				}
-				// The bounds take a value when the dictionary does: a
-				// value found at the first probe is in the chunk's
-				// dictionary, so it was taken then, and once taken a
-				// value changes them no more (a page given up on is
-				// taken whole, boundDoubles). Taken once a run, in the
-				// loop, they cost 9 instructions a CTA more on synth;
-				// all of the values, in a pass of their own, 24
-				// (scripts/instructions.sh --quick synth-parquet).
-				c.boundDouble(f)
-				slots, vals = c.ddict.slots, c.ddict.vals
-			}
+	vs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(dbls))), len(dbls))
+	last, k := vs[0]^1, uint64(0) // last: not the first value's
+	for i := 0; ; i++ {
+		n := 0
+		n, last, k = c.ddict.found(idx[i:], vs[i:], last, k)
+		if i += n; i == len(vs) {
+			break
 		}
-		idx[i] = uint64(k)
+		k = uint64(c.ddict.index(dbls[i]))
+		if len(c.ddict.vals) > most { // given up as soon as it is too large
+			c.ddict.truncate(mark)
+			c.plainDoubles = true
+			return b, false
+		}
+		// The bounds take a value when the dictionary does: a value found
+		// at the first probe is in the chunk's dictionary, so it was taken
+		// then, and once taken a value changes them no more (a page given
+		// up on is taken whole, boundDoubles). Taken once a run, in the
+		// loop, they cost 9 instructions a CTA more on synth; all of the
+		// values, in a pass of their own, 24 (scripts/instructions.sh
+		// --quick synth-parquet).
+		c.boundDouble(dbls[i])
+		last, idx[i] = vs[i], k
 	}
 	// The indices as one bit-packed run of the hybrid encoding, the last
 	// group padded with zeros: the RLE encoder, asking of each group of 8
@@ -595,6 +590,27 @@ func (d *doubleDict) index(v float64) uint32 {
 }
 
 // slot is where the value of bits b hashes to.
+// found sets idx[i] to the index of vs[i] (a double's bits) from the
+// first on, while each value is last (whose index is k) or is found at
+// its first probe, and returns how many it set, the last value and its
+// index. Its loop holds its few values in registers.
+func (d *doubleDict) found(idx, vs []uint64, last, k uint64) (int, uint64, uint64) {
+	slots, shift := d.slots, d.shift&63
+	vals := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d.vals))), len(d.vals))
+	idx = idx[:len(vs)]
+	for i, v := range vs {
+		if v != last {
+			s := slots[v*0x9e3779b97f4a7c15>>shift]
+			if s == 0 || vals[s-1] != v {
+				return i, last, k
+			}
+			last, k = v, uint64(s-1)
+		}
+		idx[i] = k
+	}
+	return len(vs), last, k
+}
+
 func (d *doubleDict) slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> d.shift }
 
 // place puts value i in the table, which does not hold it.
