@@ -109,12 +109,17 @@ type Writer struct {
 	page   []byte // a page's uncompressed bytes, reused
 	zbuf   []byte // its compressed bytes, reused
 	hdr    encoder
+	// The last call of Int64s whose next column is a twin (Int64s): its
+	// column (-1: none) and its values.
+	last     int
+	lastVals []int64
+	twinned  int // calls copied (twin), for the tests
 }
 
 // NewWriter starts a file of the given columns on w and writes its
 // leading magic number.
 func NewWriter(w io.Writer, cols []Column) (*Writer, error) {
-	pw := &Writer{w: w, cols: cols, chunks: make([]chunk, len(cols))}
+	pw := &Writer{w: w, cols: cols, chunks: make([]chunk, len(cols)), last: -1}
 	pw.meta.createdBy = CreatedBy
 	pw.meta.schema = append(pw.meta.schema, schemaElement{typ: -1, repetition: repRequired, name: "schema", numChildren: int32(len(cols)), converted: -1})
 	seen := map[string]bool{}
@@ -142,6 +147,7 @@ func NewWriter(w io.Writer, cols []Column) (*Writer, error) {
 		pw.meta.schema = append(pw.meta.schema, el)
 		pw.chunks[i].col = c
 		pw.chunks[i].defs.reset(1)
+		pw.chunks[i].twin = pw.twins(i)
 	}
 	pw.write([]byte(magic))
 	return pw, pw.err
@@ -176,6 +182,9 @@ func (w *Writer) chunk(col int, t Type) *chunk {
 // says so (an optional column's).
 func (w *Writer) Int64s(col int, vs []int64, valid Bitmap) {
 	if c := w.chunk(col, Int64); c != nil {
+		if w.twin(col, c, vs, valid) {
+			return
+		}
 		appendRows(w, c, vs, valid, func(v []int64) {
 			if len(c.ints) == 0 && len(v) == PageRows { // a whole page: read where it is
 				c.ownInts, c.ints, c.lent = c.ints, v, true
@@ -183,6 +192,49 @@ func (w *Writer) Int64s(col int, vs []int64, valid Bitmap) {
 			}
 			c.ints = append(c.ints, v...)
 		})
+		w.keep(col, vs, valid)
+	}
+}
+
+// A column whose rows are, call by call, those of the column before it
+// (a CTA's start cycles, its dispatch cycles where no CTA was held) has
+// the same pages: Int64s then copies them, the pending values and the
+// bounds from that column's chunk, rather than encoding and compressing
+// them again. A chunk is such a twin from the start of its row group
+// while each call gave it what the call before gave the column before
+// it: the same values, required columns both, none null. A copy of the
+// values of that call is kept (keep) only where the next column is a
+// twin still, so that a caller may reuse its slice. synth --out parquet,
+// its start cycles its dispatch cycles': 17 instructions a CTA fewer
+// (scripts/instructions.sh --quick synth-parquet).
+//
+// twin reports whether c, column col, takes this call as a copy of the
+// column before it, and made it so; else c is a twin no more.
+func (w *Writer) twin(col int, c *chunk, vs []int64, valid Bitmap) bool {
+	if !c.twin {
+		return false
+	}
+	p := &w.chunks[col-1] // c.twin: col > 0
+	if w.err != nil || w.last != col-1 || valid.Bits != nil || c.calls+1 != p.calls || !slices.Equal(vs, w.lastVals) {
+		c.twin = false
+		return false
+	}
+	c.pages = append(c.pages, p.pages[len(c.pages):]...) // c's pages are p's before its call
+	c.uncompressed, c.rows, c.nulls, c.pageRows = p.uncompressed, p.rows, p.nulls, p.pageRows
+	c.ints = append(c.ints[:0], p.ints...)
+	c.hasBounds, c.lo, c.hi = p.hasBounds, p.lo, p.hi
+	w.twinned++
+	w.keep(col, vs, valid)
+	return true
+}
+
+// keep notes that column col took vs (a call of Int64s), and keeps a
+// copy of them where the next column is still a twin (twin).
+func (w *Writer) keep(col int, vs []int64, valid Bitmap) {
+	w.chunks[col].calls++
+	w.last = -1
+	if col+1 < len(w.chunks) && w.chunks[col+1].twin && valid.Bits == nil {
+		w.last, w.lastVals = col, append(w.lastVals[:0], vs...)
 	}
 }
 
@@ -413,7 +465,9 @@ func (w *Writer) EndRowGroup() error {
 		m.compressedSize += int64(len(c.pages))
 		g.totalSize += m.uncompressedSize
 		c.reset()
+		c.twin, c.calls = w.twins(i), 0
 	}
+	w.last = -1
 	w.meta.rowGroups = append(w.meta.rowGroups, g)
 	w.meta.numRows += rows
 	return w.err
@@ -685,9 +739,24 @@ type chunk struct {
 	ddict        doubleDict // a Double column's dictionary, while it is kept
 	plainDoubles bool       // and whether its pages are PLAIN from now on
 	hasBounds    bool
-	lo, hi       int64   // integer bounds
-	dlo, dhi     float64 // double bounds
+	lo, hi       int64 // integer bounds
+	// twin: the column's calls so far this group were those of the
+	// column before it (Writer.twin); calls counts them (Int64s).
+	twin     bool
+	calls    int
+	dlo, dhi float64 // double bounds
 }
+
+// twins reports whether column i may be a twin of the column before it
+// (Int64s): both required Int64 columns.
+func (w *Writer) twins(i int) bool {
+	req := func(c Column) bool { return c.Type == Int64 && !c.Optional }
+	return twinColumns && i > 0 && req(w.cols[i]) && req(w.cols[i-1])
+}
+
+// twinColumns is whether Int64s copies a twin's pages: false in a test,
+// for the file written without.
+var twinColumns = true
 
 func (c *chunk) reset() {
 	c.pages, c.uncompressed, c.rows, c.nulls = c.pages[:0], 0, 0, 0
