@@ -93,6 +93,7 @@ const (
 	opString
 	opNull
 	opNullable
+	opTwin // an int64 column whose block holds the column before it's values
 )
 
 // csvFlushAt is the buffered bytes past which a row's end flushes.
@@ -178,7 +179,21 @@ func (e *csvEncoder) columns(cols []arrow.Array) {
 		case n > 0:
 			c.valid, c.op = col.NullBitmapBytes(), opNullable
 		}
+		// A column of the values of the one before it (a CTA's start
+		// cycles, its dispatch cycles where no CTA was held) copies that
+		// field's text: made again, the digits cost synth with
+		// --format=csv 81 instructions a CTA more
+		// (scripts/instructions.sh --quick synth-csv).
+		if j > 0 && c.op == opInt64 && e.cols[j-1].op == opInt64 && sameInts(c.i64, e.cols[j-1].i64) {
+			c.op = opTwin
+		}
 	}
+}
+
+// sameInts reports whether a and b hold the same values, their bytes
+// compared as bytes.Equal does.
+func sameInts(a, b []int64) bool {
+	return len(a) == len(b) && bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), 8*len(a)), unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), 8*len(b)))
 }
 
 // rows writes the current block's rows from to to, each started with
@@ -229,12 +244,28 @@ func (e *csvEncoder) rows(from, to int) error {
 			case opNull:
 				*(*byte)(unsafe.Add(p, at)) = ','
 				at++
+			case opTwin:
+				// The field before holds this value's text, of the
+				// length its column's digits say, unless it went through
+				// appendInt (at least 10^15, or negative): copied whole,
+				// 16 bytes from its start, past it in the row's room.
+				if v := c.i64[row]; uint64(v) < 1e15 {
+					b := &cols[j-1] // j > 0: opTwin
+					n := b.digitsN
+					if uint64(v) >= 1e8 {
+						n = b.hiN + 9
+					}
+					*(*[16]byte)(unsafe.Add(p, at)) = *(*[16]byte)(unsafe.Add(p, at-n))
+					at += n
+					break
+				}
+				fallthrough
 			case opInt64, opInt32:
 				v := int64(0)
-				if op == opInt64 {
-					v = c.i64[row]
-				} else {
+				if op == opInt32 {
 					v = int64(c.i32[row])
+				} else {
+					v = c.i64[row]
 				}
 				w := unsafe.Add(p, at)
 				if uint64(v) < 1e8 {

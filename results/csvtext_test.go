@@ -102,7 +102,8 @@ func TestCSVMatchesEncodingCSV(t *testing.T) {
 // The encoder writes what encoding/csv writes over many rows: strings
 // short and long, changing and quoted, nulls in every column, integers
 // of every length and sign, repeated and not, and floats of every form,
-// in a block sliced off a record's start.
+// in a block sliced off a record's start; and integer columns that hold
+// the column before them's values (opTwin), short, long and negative.
 func TestCSVManyRows(t *testing.T) {
 	rest := []arrow.Field{
 		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
@@ -110,7 +111,10 @@ func TestCSVManyRows(t *testing.T) {
 		{Name: "i32", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 		{Name: "plain", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "plain2", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "none", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "wide", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "wide2", Type: arrow.PrimitiveTypes.Int64},
 	}
 	s := withRunFields(rest)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(rest, nil))
@@ -121,7 +125,7 @@ func TestCSVManyRows(t *testing.T) {
 	const skip, n = 3, 1000
 	var lines [][]string
 	for i := range skip + n {
-		rec := []string{"t", "p", "", "", "", "", "", "", ""}
+		rec := []string{"t", "p", "", "", "", "", "", "", "", "", "", ""}
 		if i%7 == 5 {
 			b.Field(0).AppendNull()
 		} else {
@@ -154,8 +158,13 @@ func TestCSVManyRows(t *testing.T) {
 			}
 		}
 		b.Field(4).(*array.Int64Builder).Append(int64(i / 5))
-		rec[7] = strconv.Itoa(i / 5)
-		b.Field(5).AppendNull()
+		b.Field(5).(*array.Int64Builder).Append(int64(i / 5))
+		rec[7], rec[8] = strconv.Itoa(i/5), strconv.Itoa(i/5)
+		b.Field(6).AppendNull()
+		w := ints[i%len(ints)] - int64(i%4)
+		b.Field(7).(*array.Int64Builder).Append(w)
+		b.Field(8).(*array.Int64Builder).Append(w)
+		rec[10], rec[11] = strconv.FormatInt(w, 10), strconv.FormatInt(w, 10)
 		lines = append(lines, rec)
 	}
 	rec := b.NewRecord()
@@ -164,7 +173,7 @@ func TestCSVManyRows(t *testing.T) {
 	defer slice.Release()
 	var want bytes.Buffer
 	cw := csv.NewWriter(&want)
-	cw.Write([]string{"trace", "policy", "params", "s", "i64", "i32", "f", "plain", "none"})
+	cw.Write([]string{"trace", "policy", "params", "s", "i64", "i32", "f", "plain", "plain2", "none", "wide", "wide2"})
 	cw.WriteAll(lines[skip:])
 	var got bytes.Buffer
 	e, err := newCSVEncoder(&got, s, memory.DefaultAllocator)
