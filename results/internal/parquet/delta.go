@@ -144,8 +144,11 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, climbs bool) 
 
 // constant reports whether w's values are all one: a block's values
 // and the one before them. Most blocks that are not differ at the first
-// or the last, which it tests first; the others it tests eight values a
-// round. The block is then a zero least and four zero widths, where the
+// or the last, which it tests first; then each value must be the one
+// after it, the block's bytes compared with themselves one value on
+// (sameInts: the runtime's memequal, a wide word at a time), where a
+// test of eight values a round took synth --out parquet 7 instructions
+// a CTA more (scripts/instructions.sh --quick synth-parquet). The block is then a zero least and four zero widths, where the
 // delta pass and the widths' and the packing's calls took synth's
 // blocks of one value (in the ctas table nearly all of the kernel ids'
 // and all of the stall cycles', none under CDP; in the occupancy
@@ -156,13 +159,7 @@ func constant(w *[deltaBlock + 1]int64) bool {
 	if w[1] != v || w[deltaBlock] != v {
 		return false
 	}
-	for i := 1; i+8 <= len(w); i += 8 {
-		g := (*[8]int64)(w[i:])
-		if (g[0]^v)|(g[1]^v)|(g[2]^v)|(g[3]^v)|(g[4]^v)|(g[5]^v)|(g[6]^v)|(g[7]^v) != 0 {
-			return false
-		}
-	}
-	return true
+	return sameInts(w[:deltaBlock], w[1:]) // each value the one after it: all one
 }
 
 // deltaMini sets d to the 32 deltas of w's 33 values and returns the
