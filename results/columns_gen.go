@@ -149,8 +149,8 @@ func (t *summaryCols) appendRows(c *summaryRows, lo, hi int) {
 	t.avgKernelWaitCycles.AppendValues(c.avgKernelWaitCycles[lo:hi], nil)
 	t.stallCycles.AppendValues(c.stallCycles[lo:hi], nil)
 	t.busyCycles.AppendValues(c.busyCycles[lo:hi], nil)
-	t.issueUtilization.AppendValues(c.issueUtilization[lo:hi], c.issueUtilizationValid[lo:hi])
-	t.dramUtilization.AppendValues(c.dramUtilization[lo:hi], c.dramUtilizationValid[lo:hi])
+	appendNullable(t.issueUtilization, c.issueUtilization[lo:hi], c.issueUtilizationValid[lo:hi])
+	appendNullable(t.dramUtilization, c.dramUtilization[lo:hi], c.dramUtilizationValid[lo:hi])
 }
 
 // kernelCols holds the kernels table's column builders.
@@ -257,7 +257,7 @@ func (t *kernelCols) appendRows(c *kernelRows, lo, hi int) {
 	t.kernelID.AppendValues(c.kernelID[lo:hi], nil)
 	t.name.AppendValues(c.name[lo:hi])
 	t.origin.AppendValues(c.origin[lo:hi])
-	t.parentKernelID.AppendValues(c.parentKernelID[lo:hi], c.parentKernelIDValid[lo:hi])
+	appendNullable(t.parentKernelID, c.parentKernelID[lo:hi], c.parentKernelIDValid[lo:hi])
 	t.stream.AppendValues(c.stream[lo:hi], nil)
 	t.ctas.AppendValues(c.ctas[lo:hi], nil)
 	t.threadsPerCta.AppendValues(c.threadsPerCta[lo:hi], nil)
@@ -362,8 +362,8 @@ func (t *ctaCols) appendRows(c *ctaRows, lo, hi int) {
 	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
 	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
 	t.stallCycles.AppendValues(c.stallCycles[lo:hi], nil)
-	t.groupID.AppendValues(c.groupID[lo:hi], c.groupIDValid[lo:hi])
-	t.slowdown.AppendValues(c.slowdown[lo:hi], c.slowdownValid[lo:hi])
+	appendNullable(t.groupID, c.groupID[lo:hi], c.groupIDValid[lo:hi])
+	appendNullable(t.slowdown, c.slowdown[lo:hi], c.slowdownValid[lo:hi])
 }
 
 // launchCols holds the launches table's column builders.
@@ -506,11 +506,11 @@ func (t *launchCols) appendRows(c *launchRows, lo, hi int) {
 	t.childKernelID.AppendValues(c.childKernelID[lo:hi], nil)
 	t.workload.AppendValues(c.workload[lo:hi], nil)
 	t.decision.AppendValues(c.decision[lo:hi])
-	t.targetKernelID.AppendValues(c.targetKernelID[lo:hi], c.targetKernelIDValid[lo:hi])
-	t.estChildCycles.AppendValues(c.estChildCycles[lo:hi], c.estChildCyclesValid[lo:hi])
-	t.estParentCycles.AppendValues(c.estParentCycles[lo:hi], c.estParentCyclesValid[lo:hi])
-	t.spawnN.AppendValues(c.spawnN[lo:hi], c.spawnNValid[lo:hi])
-	t.spawnNcon.AppendValues(c.spawnNcon[lo:hi], c.spawnNconValid[lo:hi])
+	appendNullable(t.targetKernelID, c.targetKernelID[lo:hi], c.targetKernelIDValid[lo:hi])
+	appendNullable(t.estChildCycles, c.estChildCycles[lo:hi], c.estChildCyclesValid[lo:hi])
+	appendNullable(t.estParentCycles, c.estParentCycles[lo:hi], c.estParentCyclesValid[lo:hi])
+	appendNullable(t.spawnN, c.spawnN[lo:hi], c.spawnNValid[lo:hi])
+	appendNullable(t.spawnNcon, c.spawnNcon[lo:hi], c.spawnNconValid[lo:hi])
 	t.outcome.AppendValues(c.outcome[lo:hi])
 }
 
@@ -641,7 +641,7 @@ func (t *pageCols) appendRows(c *pageRows, lo, hi int) {
 	t.page.AppendValues(c.page[lo:hi], nil)
 	t.buffer.AppendValues(c.buffer[lo:hi], nil)
 	t.event.AppendValues(c.event[lo:hi])
-	t.kernelID.AppendValues(c.kernelID[lo:hi], c.kernelIDValid[lo:hi])
+	appendNullable(t.kernelID, c.kernelID[lo:hi], c.kernelIDValid[lo:hi])
 	t.cycle.AppendValues(c.cycle[lo:hi], nil)
 }
 
@@ -795,11 +795,11 @@ func (t *syncCols) appendRows(c *syncRows, lo, hi int) {
 	t.seq.AppendValues(c.seq[lo:hi], nil)
 	t.call.AppendValues(c.call[lo:hi])
 	t.thread.AppendValues(c.thread[lo:hi], nil)
-	t.stream.AppendValues(c.stream[lo:hi], c.streamValid[lo:hi])
-	t.event.AppendValues(c.event[lo:hi], c.eventValid[lo:hi])
+	appendNullable(t.stream, c.stream[lo:hi], c.streamValid[lo:hi])
+	appendNullable(t.event, c.event[lo:hi], c.eventValid[lo:hi])
 	t.callCycle.AppendValues(c.callCycle[lo:hi], nil)
 	t.returnCycle.AppendValues(c.returnCycle[lo:hi], nil)
 	t.capturedReturnCycle.AppendValues(c.capturedReturnCycle[lo:hi], nil)
-	t.lastKernelID.AppendValues(c.lastKernelID[lo:hi], c.lastKernelIDValid[lo:hi])
+	appendNullable(t.lastKernelID, c.lastKernelID[lo:hi], c.lastKernelIDValid[lo:hi])
 	t.waitCycles.AppendValues(c.waitCycles[lo:hi], nil)
 }

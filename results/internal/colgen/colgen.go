@@ -187,7 +187,7 @@ func appendMany(c tables.Column) string {
 	case c.Type == tables.String:
 		return fmt.Sprintf("\t%s.AppendValues(%s)\n", b, v)
 	case c.Nullable:
-		return fmt.Sprintf("\t%s.AppendValues(%s, c.%sValid[lo:hi])\n", b, v, builderName(c.Name))
+		return fmt.Sprintf("\tappendNullable(%s, %s, c.%sValid[lo:hi])\n", b, v, builderName(c.Name))
 	}
 	return fmt.Sprintf("\t%s.AppendValues(%s, nil)\n", b, v)
 }
