@@ -658,6 +658,8 @@ func (d *doubleDict) index(v float64) uint32 {
 }
 
 // slot is where the value of bits b hashes to.
+func (d *doubleDict) slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> d.shift }
+
 // found sets idx[i] to the index of vs[i] (a double's bits) from the
 // first on, while each value is last (whose index is k) or is found at
 // its first probe, and returns how many it set, the last value and its
@@ -678,8 +680,6 @@ func (d *doubleDict) found(idx, vs []uint64, last, k uint64) (int, uint64, uint6
 	}
 	return len(vs), last, k
 }
-
-func (d *doubleDict) slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> d.shift }
 
 // place puts value i in the table, which does not hold it.
 func (d *doubleDict) place(i int) {
