@@ -313,11 +313,12 @@ func TestColdStartFitsCapture(t *testing.T) {
 	// empty CTA's over a warm one (CTA 1, first on its SM, waits behind
 	// no older CTA), and the path of CTA 0's warp. The empty CTAs' 0.70×
 	// is the price of a line: their warps run only arithmetic, in step,
-	// and wait for every line the whole miss (286 cycles a line), where
-	// coldLineCycles, fitted on join_main, is a line of a path whose
-	// warps reach some lines after another warp of their SM has fetched
-	// them (docs/calibration.md, "A kernel's cold start"), as CTA 0's
-	// does behind the empty warps (1.04×, 1.10×).
+	// and each waits for every line the whole miss (286 cycles a line),
+	// where coldLineCycles is join_main's excess over the 29 lines its SM
+	// fetched, of which its slowest warp waited for 23, some in part
+	// (docs/calibration.md, "A kernel's cold start"); CTA 0's warp, behind
+	// the empty warps, finds lines 11, 13 and 15 on their way (1.04×,
+	// 1.10×).
 	capt := captureCTAs(t, "dragonli-sssp-sample")
 	var perfect sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-sample-cdp-perfect-icache.log.xz"), &perfect, gpgpusim.DefaultOptions()); err != nil {
