@@ -21,12 +21,15 @@ package samples
 // cycles are in) adds coldStartCycles(lines) to each of its warps, lines
 // being the 128-byte lines of its code an SM fetches, as GPGPU-Sim's log
 // counts them (the kernel's INST_ACC_R requests to the L2, four 32-byte
-// sectors a line, over the SMs that ran it). A replayed capture carries
-// its cold start in its CTAs' cycles already; the term prices generated
-// work only. Where the trace is replayed on another shape (a GPU of other
-// SMs, or beside other kernels) the wave is still the K20c's: on the
-// 14-SM GPGPU-Sim configuration of the captures, the 14th SM's first
-// CTAs replay warm (join_main's 52–55 of its 56 cold ones).
+// sectors a line, over the SMs that ran it), or, for sssp_relax, as its
+// code's PCs give them for each path a warp takes (dlKernel's coldChunk,
+// coldSite and coldLoop: the lines only some warps run). A replayed
+// capture carries its cold start in its CTAs' cycles already; the term
+// prices generated work only. Where the trace is replayed on another
+// shape (a GPU of other SMs, or beside other kernels) the wave is still
+// the K20c's: on the 14-SM GPGPU-Sim configuration of the captures, the
+// 14th SM's first CTAs replay warm (join_main's 52–55 of its 56 cold
+// ones).
 const (
 	// coldLineBytes is the L1I line the footprints are counted in.
 	coldLineBytes = 128

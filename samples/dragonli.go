@@ -175,8 +175,8 @@ func (k dlKernel) grid() int {
 // dlWarps is a persistent CTA's warps as its chunks advance them: each
 // one's time so far and how much of it was spent waiting (at barriers,
 // on a cold start), and, in a first-wave CTA, whether it has still to
-// fetch the launch branch's and the loop's code (dlKernel.coldSite,
-// coldLoop).
+// fetch a chunk's, the launch branch's and the loop's code
+// (dlKernel.coldChunk, coldSite, coldLoop).
 type dlWarps struct {
 	t, wait                       []int64
 	coldChunk, coldSite, coldLoop []bool
