@@ -146,13 +146,13 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		}
 		if st != nil { // its table another replay's words (filedKid)
 			m.records += len(cs)
-			b.passed(b.book.last, cs[len(cs)-1].CTA)
+			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
 			b.held += ctasHeld(len(cs), st.warps)
 			continue
 		}
 		if f, kid := b.book.last, b.feed.kid.Head(); !kid.More && kid.Err == nil && f.k.ctas.packed != nil {
 			m.records += len(cs)
-			b.passed(f, cs[len(cs)-1].CTA)
+			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
 			b.held += ctasHeld(len(cs), b.kidTable(&f.k.ctas, cs, kid.Same))
 			continue
 		}
