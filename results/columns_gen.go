@@ -110,7 +110,8 @@ func (w *Writer) Summary(r tables.Summary) {
 		add(w, &w.summary, r)
 		return
 	}
-	c := &w.sp.take().summary
+	ch := w.sp.take()
+	c := &ch.summary
 	i := c.n
 	c.gpu[i] = r.GPU
 	c.makespanCycles[i] = r.MakespanCycles
@@ -130,6 +131,7 @@ func (w *Writer) Summary(r tables.Summary) {
 	c.issueUtilization[i], c.issueUtilizationValid[i] = opt(r.IssueUtilization)
 	c.dramUtilization[i], c.dramUtilizationValid[i] = opt(r.DRAMUtilization)
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -234,7 +236,8 @@ func (w *Writer) Kernel(r tables.Kernel) {
 		add(w, &w.kernels, r)
 		return
 	}
-	c := &w.sp.take().kernels
+	ch := w.sp.take()
+	c := &ch.kernels
 	i := c.n
 	c.kernelID[i] = id(r.KernelID)
 	c.name[i] = r.Name
@@ -250,6 +253,7 @@ func (w *Writer) Kernel(r tables.Kernel) {
 	c.waitCycles[i] = r.WaitCycles
 	c.coalescedGroups[i] = r.CoalescedGroups
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -339,7 +343,8 @@ func (w *Writer) CTA(r tables.CTA) {
 		add(w, &w.ctas, r)
 		return
 	}
-	c := &w.sp.take().ctas
+	ch := w.sp.take()
+	c := &ch.ctas
 	i := c.n
 	c.kernelID[i] = id(r.KernelID)
 	c.cta[i] = id(r.CTA)
@@ -351,6 +356,7 @@ func (w *Writer) CTA(r tables.CTA) {
 	c.groupID[i], c.groupIDValid[i] = optID(r.GroupID)
 	c.slowdown[i], c.slowdownValid[i] = opt(r.Slowdown)
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -475,7 +481,8 @@ func (w *Writer) Launch(r tables.Launch) {
 		add(w, &w.launches, r)
 		return
 	}
-	c := &w.sp.take().launches
+	ch := w.sp.take()
+	c := &ch.launches
 	i := c.n
 	c.siteID[i] = id(r.SiteID)
 	c.cycle[i] = r.Cycle
@@ -493,6 +500,7 @@ func (w *Writer) Launch(r tables.Launch) {
 	c.spawnNcon[i], c.spawnNconValid[i] = opt(r.SpawnNCon)
 	c.outcome[i] = r.Outcome
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -558,7 +566,8 @@ func (w *Writer) Occupancy(r tables.Occupancy) {
 		add(w, &w.occupancy, r)
 		return
 	}
-	c := &w.sp.take().occupancy
+	ch := w.sp.take()
+	c := &ch.occupancy
 	i := c.n
 	c.cycle[i] = r.Cycle
 	c.windowCycles[i] = r.WindowCycles
@@ -566,6 +575,7 @@ func (w *Writer) Occupancy(r tables.Occupancy) {
 	c.activeWarps[i] = r.ActiveWarps
 	c.activeCtas[i] = r.ActiveCTAs
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -626,7 +636,8 @@ func (w *Writer) Page(r tables.Page) {
 		add(w, &w.pages, r)
 		return
 	}
-	c := &w.sp.take().pages
+	ch := w.sp.take()
+	c := &ch.pages
 	i := c.n
 	c.page[i] = id(r.Page)
 	c.buffer[i] = id(r.Buffer)
@@ -634,6 +645,7 @@ func (w *Writer) Page(r tables.Page) {
 	c.kernelID[i], c.kernelIDValid[i] = optID(r.KernelID)
 	c.cycle[i] = r.Cycle
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -681,12 +693,14 @@ func (w *Writer) Stage(r tables.Stage) {
 		add(w, &w.stages, r)
 		return
 	}
-	c := &w.sp.take().stages
+	ch := w.sp.take()
+	c := &ch.stages
 	i := c.n
 	c.stage[i] = r.Stage
 	c.startCycle[i] = r.StartCycle
 	c.endCycle[i] = r.EndCycle
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
@@ -775,7 +789,8 @@ func (w *Writer) Sync(r tables.Sync) {
 		add(w, &w.syncs, r)
 		return
 	}
-	c := &w.sp.take().syncs
+	ch := w.sp.take()
+	c := &ch.syncs
 	i := c.n
 	c.seq[i] = r.Seq
 	c.call[i] = r.Call
@@ -788,6 +803,7 @@ func (w *Writer) Sync(r tables.Sync) {
 	c.lastKernelID[i], c.lastKernelIDValid[i] = optID(r.LastKernel)
 	c.waitCycles[i] = r.WaitCycles()
 	c.n = i + 1
+	w.sp.sent(ch)
 }
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).

@@ -20,7 +20,8 @@ func (w *Writer) CTAFields(kernelID, cta uint64, sm int32, dispatch, start, end,
 		add(w, &w.ctas, r)
 		return
 	}
-	c := &w.sp.take().ctas
+	ch := w.sp.take()
+	c := &ch.ctas
 	i := c.n
 	c.kernelID[i] = id(kernelID)
 	c.cta[i] = id(cta)
@@ -32,4 +33,5 @@ func (w *Writer) CTAFields(kernelID, cta uint64, sm int32, dispatch, start, end,
 	c.groupID[i], c.groupIDValid[i] = optID(groupID)
 	c.slowdown[i], c.slowdownValid[i] = slowdown, hasSlowdown
 	c.n = i + 1
+	w.sp.sent(ch)
 }

@@ -128,17 +128,25 @@ func addAll[C any, T spooled[C]](w *Writer, t T, c *C, n int) {
 	}
 }
 
-// take counts a row into the chunk taking rows and returns it for the
-// row. A full chunk is sent when the next row comes (or at begin or
-// stop): the test for it and the row's count are one step, small enough
-// to be inlined in each Sink method.
+// take counts a row into the chunk taking rows, which has room for it,
+// and returns it for the row; sent, after the row's fields, sends the
+// chunk where the row filled it. The call that sends a chunk comes after
+// the fields are stored, so that a Sink method keeps them in registers:
+// with the call before them (a full chunk sent when the next row came),
+// the method stored its fields on the stack at every row and loaded them
+// back, synth --out parquet 3 instructions a CTA more
+// (scripts/instructions.sh --quick synth-parquet).
 func (s *spool) take() *rowChunk {
 	c := s.cur
-	if c.n == spoolRows {
-		c = s.next()
-	}
 	c.n++
 	return c
+}
+
+// sent sends c, the chunk taking rows, where it is full.
+func (s *spool) sent(c *rowChunk) {
+	if c.n == spoolRows {
+		s.next()
+	}
 }
 
 // next sends the chunk taking rows and starts an empty one of its run.

@@ -96,7 +96,7 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	fmt.Fprintf(b, "// %s writes a %s row: a Recorder's into its spool's chunk, each field\n", rt.Name(), t.Name)
 	fmt.Fprintf(b, "// in its column, a file Writer's into the table's builders (add).\n")
 	fmt.Fprintf(b, "func (w *Writer) %s(r %s) {\n\tif w.sp == nil {\n\t\tadd(w, &w.%s, r)\n\t\treturn\n\t}\n", rt.Name(), row, t.Name)
-	fmt.Fprintf(b, "\tc := &w.sp.take().%s\n\ti := c.n\n%s\tc.n = i + 1\n}\n\n", t.Name, put.Bytes())
+	fmt.Fprintf(b, "\tch := w.sp.take()\n\tc := &ch.%s\n\ti := c.n\n%s\tc.n = i + 1\n\tw.sp.sent(ch)\n}\n\n", t.Name, put.Bytes())
 	fmt.Fprintf(b, "// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).\n")
 	fmt.Fprintf(b, "func (t *%s) appendRows(c *%s, lo, hi int) {\n%s}\n", cols, spooled, many.Bytes())
 	return nil
