@@ -394,3 +394,26 @@ func TestJoinGatherDRAMCaptureKeys(t *testing.T) {
 		stated(t, capture+" the busiest channel's atoms on its own keys", r, c.lo, c.hi)
 	}
 }
+
+// TestJoinGatherDRAMQueueReruns holds what docs/calibration.md says of
+// the two reruns of dragonli-join-30720-cdp with the DRAM scheduler's
+// queue at 16 and 256 entries (64 in the capture): join_gather's busiest
+// channel carries data a larger share of the kernel as the queue deepens,
+// but a quarter of the queue leaves it above the 0.356 measured at
+// 61,440 keys (joinDRAMBusyMilli).
+func TestJoinGatherDRAMQueueReruns(t *testing.T) {
+	var busy []float64
+	for _, run := range []string{"dragonli-join-30720-frfcfs16", "dragonli-join-30720-cdp", "dragonli-join-30720-frfcfs256"} {
+		gc := readGatherCounters(t, filepath.Join(whatifDir, run+".log.xz"))
+		t.Logf("%s: the busiest channel carried data %.3f of join_gather", run, gc.busy)
+		busy = append(busy, gc.busy)
+	}
+	for i, want := range []float64{0.408, 0.441, 0.452} {
+		if d := busy[i] - want; d < -0.0005 || d > 0.0005 {
+			t.Errorf("busy share %d: %.4f, docs/calibration.md says %.3f", i, busy[i], want)
+		}
+	}
+	if busy[0] <= float64(joinDRAMBusyMilli)/1000 {
+		t.Errorf("a queue of 16 brings the busy share to %.3f, not above joinDRAMBusyMilli's %d thousandths as stated", busy[0], joinDRAMBusyMilli)
+	}
+}
