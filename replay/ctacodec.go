@@ -277,3 +277,41 @@ func (t *ctaTable) appendNamed(cs []trace.CTA, clk clock) (warps int) {
 	}
 	return warps
 }
+
+// appendKid is appendPacked for a child's records that trace.Validator's
+// Child read with its launch, same the bits of those that repeat the
+// record before them byte for byte (trace.ChildHead.Same): such a record
+// packs to that one's words, as the packed form is a function of the
+// record's fields and clk alone, so the repeats of a record with no
+// per-warp cycles of its own (a full CTA of BFS's children, most
+// repeats) have its two words appended again, still in registers, with
+// no rescaling, demand or test of their warps.
+func (t *ctaTable) appendKid(cs []trace.CTA, same uint64, clk clock) (warps int) {
+	if len(cs) > 64 {
+		same = 0 // a bit a record: none past the 64th
+	}
+	for i := 0; i < len(cs); {
+		c := &cs[i]
+		i++
+		cycles := clk.scale(c.Cycles)
+		var issue, dram float32
+		if c.HasDemand() && cycles > 0 {
+			issue, dram = perCycle(c.Insts, c.DRAMBytes, cycles)
+		}
+		demand := int64(math.Float32bits(issue)) | int64(math.Float32bits(dram))<<32
+		if !packedWarps(c) {
+			t.packed = append(t.packed, cycles, demand)
+			for ; i < len(cs) && same>>(i&63)&1 != 0; i++ {
+				t.packed = append(t.packed, cycles, demand)
+			}
+			continue
+		}
+		nw := len(c.WarpCycles)
+		t.packed = append(t.packed, cycles|int64(nw)<<headWarpShift, demand)
+		for _, w := range c.WarpCycles {
+			t.packed = append(t.packed, clk.scale(w))
+		}
+		warps += nw
+	}
+	return warps
+}

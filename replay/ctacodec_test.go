@@ -96,3 +96,37 @@ func TestSlimSpecRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A child's records with the bits of their repeats (trace.ChildHead.Same)
+// pack to the words appendPacked makes of them, each repeat of a record
+// with warps of its own or none, and the same with a bit 0, which repeats
+// nothing: appendKid's copies are those records' words.
+func TestAppendKidIsAppendPacked(t *testing.T) {
+	full := trace.CTA{Cycles: 224, WarpCycles: []int64{224, 224}, Insts: 92, DRAMBytes: 256}
+	own := trace.CTA{Cycles: 208, WarpCycles: []int64{208, 20}, Insts: 47, DRAMBytes: 130}
+	plain := trace.CTA{Cycles: 7}
+	for _, recs := range [][]trace.CTA{
+		{full},
+		{full, full, full, own},
+		{own, own, full, full, plain, plain},
+		{plain, full, own, own, own, full},
+	} {
+		var same uint64 = 1 // bit 0 repeats nothing
+		for i := 1; i < len(recs); i++ {
+			if reflect.DeepEqual(recs[i], recs[i-1]) {
+				same |= 1 << i
+			}
+		}
+		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
+			cs := slices.Clone(recs)
+			for i := range cs {
+				cs[i].CTA = uint64(i)
+			}
+			want, got := newPackedCTATable(uint64(len(cs))), newPackedCTATable(uint64(len(cs)))
+			wantWarps, gotWarps := want.appendPacked(cs, clk), got.appendKid(cs, same, clk)
+			if !slices.Equal(got.packed, want.packed) || gotWarps != wantWarps {
+				t.Errorf("%d records, same %b, x%g: words %x, %d warps; want %x, %d", len(cs), same, clk.ratio, got.packed, gotWarps, want.packed, wantWarps)
+			}
+		}
+	}
+}

@@ -146,14 +146,14 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 		}
 		if st != nil { // its table another replay's words (filedKid)
 			m.records += len(cs)
-			b.passed(b.book.last, cs[len(cs)-1].CTA)
+			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
 			b.held += ctasHeld(len(cs), st.warps)
 			continue
 		}
 		if f, kid := b.book.last, b.feed.kid.Head(); !kid.More && kid.Err == nil && f.k.ctas.packed != nil {
 			m.records += len(cs)
-			b.passed(f, cs[len(cs)-1].CTA)
-			b.held += ctasHeld(len(cs), b.kidTable(&f.k.ctas, cs))
+			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
+			b.held += ctasHeld(len(cs), b.kidTable(&f.k.ctas, cs, kid.Same))
 			continue
 		}
 		if err := b.kidCTAs(m); err != nil {
@@ -204,9 +204,9 @@ func (b *treeReader) filedKid() *sharedTable {
 // before it files more). The words stay alive while a replay's kernel
 // holds them, and the tape's chunk its answer: as long as the work in
 // flight and the tape.
-func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA) int {
+func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 	t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
-	warps := t.appendPacked(cs, b.clk)
+	warps := t.appendKid(cs, same, b.clk)
 	if kid := &b.feed.kid; kid.OnTape() {
 		t.packed = t.packed[:len(t.packed):len(t.packed)]
 		t.shared = true

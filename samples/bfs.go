@@ -77,9 +77,9 @@ func runBFS(p Params, out trace.Sink) error {
 		// Dragon_li's loop copies a neighbour id (bfsdlcost.go).
 		cfg.loop = dlBFSEdgeCycles
 	}
-	rng := newRand(cfg.seed)
-	g := cfg.graph.build(rng)
-	root, ok := cfg.graph.root(rng, g)
+	rng := newSeeded(cfg.seed)
+	g := cfg.graph.draw(rng)
+	root, ok := cfg.graph.root(rng.Rand, g)
 	if !ok {
 		return cfg.graph.noEdges(p)
 	}

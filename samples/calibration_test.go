@@ -403,12 +403,13 @@ func TestSSSPFitsCapture(t *testing.T) {
 	// (child 1). Held out, each may shrink but not grow past today's miss
 	// (heldOut): relaxation 1 ran on cold caches (its empty CTAs took 2016
 	// cycles against 303 warm), which the cold start (coldstart.go,
-	// fitted on join) prices; relaxation 2's warp holds two lanes lowering
-	// one edge each (the fit before took its constants from it); 3 and 4
-	// launch, and their launching warp reaches the launch ~800 cycles
-	// later than the model's prologue; relaxation 6's kernel ends with
-	// its last empty CTAs, queued behind seven others on their SM
-	// (idleQueueWait).
+	// fitted on join) prices, CTA 0 the 7 lines of its looping warp's
+	// path (0.96× when it was charged the empty path's 6); relaxation
+	// 2's warp holds two lanes lowering one edge each (the fit before
+	// took its constants from it); 3 and 4 launch, and their launching
+	// warp reaches the launch ~800 cycles later than the model's
+	// prologue; relaxation 6's kernel ends with its last empty CTAs,
+	// queued behind seven others on their SM (idleQueueWait).
 	check("relaxation 5 kernel", got[4].span, want[4].span, 0.01)
 	check("relaxation 5 CTA 0", got[4].cta0, want[4].cta0, 0.01)
 	check("relaxation 6 CTA 0", got[5].cta0, want[5].cta0, 0.01)
@@ -419,7 +420,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	for _, h := range []struct {
 		i     int
 		worst float64
-	}{{0, 1.06}, {1, 1.16}, {2, 1.05}, {3, 1.06}} { // 0.96×, 0.88×, 0.97×, 0.96× today
+	}{{0, 1.02}, {1, 1.16}, {2, 1.05}, {3, 1.06}} { // 1.01×, 0.88×, 0.97×, 0.96× today
 		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
 		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)
@@ -556,10 +557,11 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 	// Each relaxation's kernel too, today's factor and a little: the
 	// busy CTAs of relaxations 2-6 and 8 run longer in the capture
 	// (docs/calibration.md names what the model lacks).
-	// Relaxation 1 was 1.00× before its cold start (coldstart.go) was
-	// charged; the term is in this capture too (the run's first
-	// relaxation), so what is over is the model's other terms.
-	g, w := heldOutRelaxations(t, "rmat11", got, want, []float64{1.04, 1.23, 1.08, 1.09, 1.16, 1.05, 1.03, 1.04}) // 0.98, 0.83, 0.94, 0.93, 1.14, 0.97, 0.99, 1.02× today
+	// Relaxation 1 holds its cold start (coldstart.go), the term in this
+	// capture too (the run's first relaxation): CTA 0's launching and
+	// looping warp fetches 8 lines (0.98× when it was charged the empty
+	// path's 6).
+	g, w := heldOutRelaxations(t, "rmat11", got, want, []float64{1.02, 1.23, 1.08, 1.09, 1.16, 1.05, 1.03, 1.04}) // 0.99, 0.83, 0.94, 0.93, 1.14, 0.97, 0.99, 1.02× today
 	t.Logf("relaxation kernels: model %.0f cycles, captured %.0f (%.2f×); children: model %d, captured %d", g, w, g/w, len(gotChild), len(wantChild))
 	heldOut(t, "rmat11 relaxation kernels", g/w, 1.08)                                  // 0.94× today (0.84× before the one-lane refit)
 	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 1.05) // 0.98× today

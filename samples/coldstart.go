@@ -21,12 +21,15 @@ package samples
 // cycles are in) adds coldStartCycles(lines) to each of its warps, lines
 // being the 128-byte lines of its code an SM fetches, as GPGPU-Sim's log
 // counts them (the kernel's INST_ACC_R requests to the L2, four 32-byte
-// sectors a line, over the SMs that ran it). A replayed capture carries
-// its cold start in its CTAs' cycles already; the term prices generated
-// work only. Where the trace is replayed on another shape (a GPU of other
-// SMs, or beside other kernels) the wave is still the K20c's: on the
-// 14-SM GPGPU-Sim configuration of the captures, the 14th SM's first
-// CTAs replay warm (join_main's 52–55 of its 56 cold ones).
+// sectors a line, over the SMs that ran it), or, for sssp_relax, as its
+// code's PCs give them for each path a warp takes (dlKernel's coldChunk,
+// coldSite and coldLoop: the lines only some warps run). A replayed
+// capture carries its cold start in its CTAs' cycles already; the term
+// prices generated work only. Where the trace is replayed on another
+// shape (a GPU of other SMs, or beside other kernels) the wave is still
+// the K20c's: on the 14-SM GPGPU-Sim configuration of the captures, the
+// 14th SM's first CTAs replay warm (join_main's 52–55 of its 56 cold
+// ones).
 const (
 	// coldLineBytes is the L1I line the footprints are counted in.
 	coldLineBytes = 128
@@ -61,10 +64,40 @@ const (
 	joinScanBlocksColdLines     = 6
 	joinScanTotalsColdLines     = 7
 	joinScanDistributeColdLines = 2
-	// ssspRelaxColdLines: dragonli-sssp-sample's first relaxation
-	// (ssspCdpExpandKernel, after the memset kernel): 340 sectors, 85
-	// lines over 14 SMs, 6 a SM.
-	ssspRelaxColdLines = 6
+	// sssp_relax (Dragon_li's ssspCdpExpandKernel, 122 PTX instructions)
+	// counted on its code as GPGPU-Sim lays it out: PCs 0x400–0x7cf of
+	// the program (after memsetKernel's 49 instructions and
+	// ssspRegExpandKernel's 79; the log's branch PCs agree), lines 8–15.
+	// A warp holding no vertex runs 0x400–0x538 (the prologue and the
+	// chunk's bounds), 0x590–0x598, 0x6d8–0x6e0 and 0x7b8–0x7c8 (the
+	// tests that skip the launch, the loop and the next chunk): lines
+	// 8–11, 13 and 15, ssspRelaxColdLines. A warp whose lane launches
+	// fetches the launch's code (0x5a0–0x6d0) too, line 12
+	// (ssspRelaxSiteColdLines); one whose lane loops over its own edges
+	// the loop's (0x6e8–0x7b0), line 14 (ssspRelaxLoopColdLines).
+	// dragonli-sssp-sample's first relaxation, whose one vertex loops,
+	// fetched 340 sectors at the L2, 85 lines: 6 on each of 13 SMs and 7
+	// on the SM of CTA 0; dragonli-sssp-rmat11-cdp's, whose vertex
+	// launches, 11 lines from DRAM, 8 of them sssp_relax's.
+	ssspRelaxColdLines     = 6
+	ssspRelaxSiteColdLines = 1
+	ssspRelaxLoopColdLines = 1
+	// The Reg kernel (ssspRegExpandKernel, 79 PTX instructions; the sssp
+	// generator's variant=flat under code=dragonli) at PCs 0x188–0x3ff of
+	// its program, after memsetKernel's 49 (the log's branch PCs agree),
+	// lines 3–7; line 3 holds memsetKernel's last instruction (ret at
+	// 0x180), which the memset run before it left in every SM's L1I
+	// (GPGPU-Sim invalidates an SM's data caches between kernels, not its
+	// L1I: shader_core_ctx::cache_invalidate, shader.cc:3668). An empty
+	// CTA runs 0x188–0x268 and 0x3e8–0x3f8: lines 4 and 7 cold,
+	// ssspRegColdLines. A CTA whose chunk holds vertices tests per thread
+	// only after 0x298, so all its warps run 0x270–0x298 and 0x300–0x308
+	// too, lines 5 and 6 (ssspRegChunkColdLines); the loop (0x310–0x3e0)
+	// adds none. dragonli-sssp-sample-reg's first relaxation: its empty
+	// CTAs 743 cycles and more against 171 warm, 572, two lines at the
+	// 286 the CDP kernel's empty ones pay a line.
+	ssspRegColdLines      = 2
+	ssspRegChunkColdLines = 2
 )
 
 // The captured cold start coldLineCycles is fitted on, in the 837 MHz

@@ -114,10 +114,13 @@ func dragonliSplit(degree int) (child, rest int) {
 }
 
 // dlLane is one thread's part of a chunk: whether it launches, and what
-// its own loop costs (over the remainder, for a launching thread).
+// its own loop costs (over the remainder, for a launching thread); looped
+// whether it enters that loop at all (a lane with edges of its own), the
+// branch whose code a cold start fetches only then (dlKernel.coldLoop).
 type dlLane struct {
-	site bool
-	loop int64
+	site   bool
+	looped bool
+	loop   int64
 }
 
 // dlSite is a launching thread of the persistent grid: the index of its
@@ -151,6 +154,14 @@ type dlKernel struct {
 	// first wave; the stall issues nothing, so it counts as a wait.
 	cold int64
 	wave int
+	// coldChunk, coldSite and coldLoop are the cold start of the code
+	// only some warps run, which a first-wave warp pays the first time it
+	// runs it: coldChunk, every warp of a CTA before the prologue of its
+	// first chunk holding items (code that tests per CTA, not per lane,
+	// whether it holds any), coldSite before the warp's first launch (the
+	// launch branch's lines), coldLoop before its lanes first enter their
+	// own loop (the loop's lines). cold is then the path of an empty CTA.
+	coldChunk, coldSite, coldLoop int64
 }
 
 // grid is the kernel's persistent grid: ctas, or Dragon_li's K20c CTAS.
@@ -162,9 +173,13 @@ func (k dlKernel) grid() int {
 }
 
 // dlWarps is a persistent CTA's warps as its chunks advance them: each
-// one's time so far and how much of it was spent waiting at barriers.
+// one's time so far and how much of it was spent waiting (at barriers,
+// on a cold start), and, in a first-wave CTA, whether it has still to
+// fetch a chunk's, the launch branch's and the loop's code
+// (dlKernel.coldChunk, coldSite, coldLoop).
 type dlWarps struct {
-	t, wait []int64
+	t, wait                       []int64
+	coldChunk, coldSite, coldLoop []bool
 }
 
 // cta costs CTA c of the persistent grid and finds its sites, in the
@@ -177,10 +192,12 @@ type dlWarps struct {
 // k.idle, as does a CTA whose first chunk is already past the end.
 func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	n := ceilDiv(k.block, warpSize)
-	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n)}
+	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n),
+		coldChunk: make([]bool, n), coldSite: make([]bool, n), coldLoop: make([]bool, n)}
 	if c < k.wave {
 		for w := range ws.t {
 			ws.t[w], ws.wait[w] = k.cold, k.cold
+			ws.coldChunk[w], ws.coldSite[w], ws.coldLoop[w] = true, true, true
 		}
 	}
 	if c*k.block >= k.n {
@@ -211,12 +228,22 @@ func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 }
 
 // chunk advances the warps over items [lo, hi), the CTA's chunk, and
-// appends its sites.
+// appends its sites. A warp of a first-wave CTA fetches the code of a
+// chunk holding items (coldChunk) before its first such chunk, the
+// launch branch's (coldSite) before its first launch and the loop's
+// (coldLoop) before its lanes first loop, once each.
 func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 	t := ws.t
 	loops := make([]int64, len(t))
+	launches := make([]bool, len(t))
+	looped := make([]bool, len(t))
 	var found []dlSite
 	for w := range t {
+		if ws.coldChunk[w] {
+			t[w] += k.coldChunk
+			ws.wait[w] += k.coldChunk
+			ws.coldChunk[w] = false
+		}
 		first := lo + w*warpSize
 		if first >= hi {
 			t[w] += k.idle
@@ -226,7 +253,9 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 		for i := first; i < min(first+warpSize, hi); i++ {
 			l := k.lane(i)
 			loops[w] = max(loops[w], l.loop)
+			looped[w] = looped[w] || l.looped
 			if l.site {
+				launches[w] = true
 				found = append(found, dlSite{item: i, cta: c, warp: w, lane: i - first})
 			}
 		}
@@ -241,10 +270,22 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 			t[w] = release
 		}
 	}
+	for w := range t {
+		if launches[w] && ws.coldSite[w] {
+			t[w] += k.coldSite
+			ws.wait[w] += k.coldSite
+			ws.coldSite[w] = false
+		}
+	}
 	for i := range found {
 		found[i].at = t[found[i].warp]
 	}
 	for w := range t {
+		if looped[w] && ws.coldLoop[w] {
+			t[w] += k.coldLoop
+			ws.wait[w] += k.coldLoop
+			ws.coldLoop[w] = false
+		}
 		t[w] += loops[w]
 	}
 	return append(sites, found...)

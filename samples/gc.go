@@ -50,9 +50,9 @@ func runGC(p Params, out trace.Sink) error {
 	if err != nil {
 		return err
 	}
-	rng := newRand(cfg.seed)
-	g := cfg.graph.build(rng)
-	t := &gcTrace{g: g, prio: gcPriorities(rng, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, loopGiven: cfg.loopGiven, flat: cfg.flat}
+	rng := newSeeded(cfg.seed)
+	g := cfg.graph.draw(rng)
+	t := &gcTrace{g: g, prio: gcPriorities(rng.Rand, g.vertices()), block: cfg.block, threshold: cfg.threshold, loop: cfg.loop, loopGiven: cfg.loopGiven, flat: cfg.flat}
 	return writeTallied(out, t.records, func() *trace.Header {
 		meta := p.Values()
 		p.omitDefaults(meta, "loop_cycles", "variant")

@@ -69,6 +69,9 @@ func dedup(g *csr) *csr {
 
 func (g *csr) vertices() int { return len(g.offsets) - 1 }
 
+// bytes is the memory g's lists hold.
+func (g *csr) bytes() int64 { return 4 * int64(cap(g.offsets)+cap(g.cols)) }
+
 // edges is the number of undirected edges (each is stored twice), or of
 // a directed graph's arcs.
 func (g *csr) edges() int {

@@ -91,6 +91,20 @@ func graphKind(p Params, kinds []string) (string, error) {
 }
 
 // build generates the graph, drawing on rng, or returns the file's.
+// draw is build through the input cache (inputcache.go): the graph these
+// parameters and rng's state give, and rng where build leaves it.
+func (in graphInput) draw(rng seeded) *csr {
+	if in.kind == grKind {
+		return in.file.g
+	}
+	return drawn(in.key(), rng, (*csr).bytes, func() *csr { return in.build(rng.Rand) })
+}
+
+// key names a generated graph for the input cache: its kind and size.
+func (in graphInput) key() string {
+	return "graph " + in.kind + " " + strconv.Itoa(in.scale) + " " + strconv.Itoa(in.edgefactor)
+}
+
 func (in graphInput) build(rng *rand.Rand) *csr {
 	switch in.kind {
 	case grKind:

@@ -125,15 +125,18 @@ func runSSSP(p Params, out trace.Sink) error {
 	if err != nil {
 		return err
 	}
-	rng := newRand(cfg.seed)
-	g := cfg.graph.build(rng)
+	rng := newSeeded(cfg.seed)
+	g := cfg.graph.draw(rng)
 	var weight []int32
 	if f := cfg.graph.file; f != nil {
 		weight = f.weights
 	} else {
-		weight = ssspWeights(rng, g, cfg.maxWeight)
+		key := "weights " + cfg.graph.key() + " " + strconv.Itoa(cfg.maxWeight)
+		weight = drawn(key, rng, func(w []int32) int64 { return 4 * int64(cap(w)) }, func() []int32 {
+			return ssspWeights(rng.Rand, g, cfg.maxWeight)
+		})
 	}
-	root, ok := cfg.graph.root(rng, g)
+	root, ok := cfg.graph.root(rng.Rand, g)
 	if !ok {
 		return cfg.graph.noEdges(p)
 	}

@@ -26,8 +26,15 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		lane:  func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
 	if t.iterations == 0 {
-		// The first relaxation runs the code cold (coldstart.go).
+		// The first relaxation runs the code cold (coldstart.go): every
+		// warp the lines of an empty CTA's path, and those of the paths
+		// it takes beyond it, each counted on its code (the CDP kernel's
+		// launch and loop, the Reg kernel's chunk).
 		k.cold, k.wave = coldStartCycles(ssspRelaxColdLines), coldWave(t.block, ssspRelaxRegs)
+		k.coldSite, k.coldLoop = coldStartCycles(ssspRelaxSiteColdLines), coldStartCycles(ssspRelaxLoopColdLines)
+		if t.threshold == noSites {
+			k.cold, k.coldChunk, k.coldSite, k.coldLoop = coldStartCycles(ssspRegColdLines), coldStartCycles(ssspRegChunkColdLines), 0, 0
+		}
 	}
 	parent := t.ids.declare("sssp_relax", dpLine(dragonliCTAs), dpLine(t.block), ssspRelaxRegs)
 	sites, err := dlParent(t.out, parent, k)
@@ -48,11 +55,11 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 // a site above the threshold, relaxing in its loop what its child leaves.
 func (t *ssspTrace) dragonliLane(lowered []bool) dlLane {
 	if len(lowered) <= t.threshold {
-		return dlLane{loop: ssspLaneCycles(len(lowered), ssspCount(lowered), t.loop)}
+		return dlLane{looped: len(lowered) > 0, loop: ssspLaneCycles(len(lowered), ssspCount(lowered), t.loop)}
 	}
 	child, _ := dragonliSplit(len(lowered))
 	rest := lowered[child:]
-	return dlLane{site: true, loop: ssspLaneCycles(len(rest), ssspCount(rest), t.loop)}
+	return dlLane{site: true, looped: len(rest) > 0, loop: ssspLaneCycles(len(rest), ssspCount(rest), t.loop)}
 }
 
 // dragonliSolver makes s relax as Dragon_li's code does (relaxDragonli),

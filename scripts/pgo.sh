@@ -12,7 +12,7 @@
 #
 # --keep DIR keeps the pgo=off binary and the callgrind files
 # (DIR/replay, DIR/1.callgrind ... 5.callgrind), from which `go run
-# ./internal/pgoprof -bin DIR/replay -by calls -hot 95 -o FILE
+# ./internal/pgoprof -bin DIR/replay -by calls -hot 95 -nested -o FILE
 # DIR/{1,2,3,3,4,5}.callgrind` writes the profile again (with another
 # -hot, say) without the runs.
 #
@@ -77,7 +77,11 @@ prof --set model.contention=off "$tmp/uniform.trace.zst"
 # where the runtime switches goroutines (the --out writers, the
 # scheduler's time slices, by the clock) that is other goroutines' work,
 # as much as 70 times an edge's own from one run to the next.
-"$tmp/pgoprof" -bin "$r" -by calls -hot 95 -o cmd/replay/default.pgo "${files[@]}"
+# -nested adds, for each hot call inside a hot call, the edge go build
+# looks it up by where the outer call is inlined (internal/pgoprof's
+# nested): the binary profiled, built without a profile, names it by
+# the function it is in.
+"$tmp/pgoprof" -bin "$r" -by calls -hot 95 -nested -o cmd/replay/default.pgo "${files[@]}"
 if [ -n "$keep" ]; then
 	mkdir -p "$keep"
 	cp "$r" "$tmp"/*.callgrind "$keep"/

@@ -590,6 +590,30 @@ func TestKernelFast(t *testing.T) {
 	}
 }
 
+// Kernel records alike (kernelFast's window: the name read last, the
+// tail of the record before) decode as written with ids of one to four
+// bytes, names of one to fifteen bytes (a nameKey's one or two words)
+// and grid x of one to four bytes: those of more than three bytes, and
+// the last records, with less than the window after them, take the
+// general path.
+func TestKernelFastWindow(t *testing.T) {
+	var recs []Record
+	id := uint64(1)
+	for n := 1; n <= 15; n++ {
+		name := strings.Repeat("k", n-1) + "x"
+		for _, gx := range []uint32{1, 127, 128, 16383, 16384, 1<<21 - 1, 1 << 21} {
+			for range 3 {
+				recs = append(recs, &Kernel{ID: id, Name: name, Grid: [3]uint32{gx, 2, 1}, Block: [3]uint32{64, 1, 1}, Regs: 16, Smem: 8})
+				id += id/3 + 1 // through one to four bytes
+				if id >= 1<<28 {
+					id = 1
+				}
+			}
+		}
+	}
+	roundTrip(t, recs)
+}
+
 // Cta records with the buffer holding enough after them take ctaFast:
 // they decode as the general path does with kernel and CTA deltas of one
 // to ten bytes in every pairing (both of a byte are read together), with

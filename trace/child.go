@@ -23,12 +23,10 @@ import (
 // copy of the kernel, launch and parent into each reader cost four
 // replays of BFS --quick some 100 instructions a child each).
 type Child struct {
-	own  ChildHead  // the answer where the Validator read it itself
-	head *ChildHead // the answer: &own, or a Share's tape
-	n    int        // the records read: room[:n]
-	// shared, where a Share's reader answered, are the records on its
-	// tape, in place of room[:n].
-	shared []CTA
+	own    ChildHead  // the answer where the Validator read it itself
+	head   *ChildHead // the answer: &own, or a Share's tape
+	n      int        // the records read: room[:n]
+	shared []CTA      // where a Share's reader answered, the records on its tape, in place of room[:n]
 	// slot, where a Share's reader answered, is the tape's place for what
 	// a reader made of the child's records (Offer, Filed); nil where the
 	// Validator read them.
@@ -47,7 +45,8 @@ type Child struct {
 // Kernel is declared as the kernel record read before it: its name,
 // block, registers and shared memory are that one's. CTAs is
 // Kernel.CTAs(), which Child computes anyway: its reader need not
-// multiply the grid again.
+// multiply the grid again. Where Err is nil, bit i of Same is set where
+// Records()[i] is the record before it, byte for byte, of the next CTA.
 type ChildHead struct {
 	Kernel Kernel
 	CTAs   uint64
@@ -56,6 +55,7 @@ type ChildHead struct {
 	More   bool
 	Err    error
 	Alike  bool
+	Same   uint64
 }
 
 // Head is the child's declaration and launch that the last call of
@@ -189,7 +189,7 @@ func (v *Validator) Child(c *Child) bool {
 	// to 3,553 instructions a CTA), with no call of ctaHead, which reads
 	// any head (3,553 to 3,541). Read here, not in a function of its
 	// own (firstCTA): BFS 2,352 to 2,345 instructions a CTA.
-	if c.n, c.own.More = 0, false; r.skipped(KindCTA) || in.w-in.r <= ctaRoom {
+	if c.n, c.own.More, c.own.Same = 0, false, 0; r.skipped(KindCTA) || in.w-in.r <= ctaRoom {
 		return true // not surely a whole record
 	}
 	at, tag := in.r, in.buf[in.r]
@@ -230,7 +230,7 @@ func (v *Validator) Child(c *Child) bool {
 	var rep repeat
 	rep.setBody(tag, p[n+1:n+1+repeatMax-3], in.r-at-n-2, cta)
 	m, err := v.ctaRun(r, kk, c.room[1:], c.warps[RunWarps:], rep)
-	if c.n += m; err != nil {
+	if c.n, c.own.Same = c.n+m, v.same<<1; err != nil {
 		c.own.Err = err
 		return true
 	}

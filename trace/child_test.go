@@ -51,6 +51,7 @@ func readChildren(t testing.TB, data []byte, pairs bool) (recs []string, n, ctas
 						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
 					}
 				} else {
+					checkSame(t, before+3, c.Records(), h.Same)
 					for i := range c.Records()[:last] {
 						recs = append(recs, fmt.Sprintf("%d %s", before+3+int64(i), show(&c.Records()[i])))
 					}
@@ -403,5 +404,57 @@ func TestChildAlike(t *testing.T) {
 	_, n, _, err := readChildren(t, encodeBinary(t, recs), true)
 	if err != nil || n < hosts*kids/2 {
 		t.Fatalf("read %d pairs, error %v", n, err)
+	}
+}
+
+// checkSame fails t where a record of cs, read by Child from record at
+// on, has its bit in same (ChildHead.Same) and is not the record before
+// it of the next CTA, and reports how many bits are set.
+func checkSame(t testing.TB, at int64, cs []CTA, same uint64) int {
+	t.Helper()
+	if same&1 != 0 || len(cs) < 64 && same>>len(cs) != 0 {
+		t.Errorf("record %d: Same %b for %d records", at, same, len(cs))
+	}
+	n := 0
+	for i := 1; i < len(cs); i++ {
+		if same>>i&1 == 0 {
+			continue
+		}
+		n++
+		p, c := cs[i-1], cs[i]
+		if c.Kernel != p.Kernel || c.CTA != p.CTA+1 || c.Cycles != p.Cycles || c.Insts != p.Insts || c.DRAMBytes != p.DRAMBytes || !slices.Equal(c.WarpCycles, p.WarpCycles) {
+			t.Errorf("record %d: Child said %s repeats %s", at+int64(i), show(&c), show(&p))
+		}
+	}
+	return n
+}
+
+// Child marks the records that repeat the one before them (Same), those
+// alone: in a trace of children whose records mostly repeat, some of
+// them mixed with others of another length, warps or demand.
+func TestChildSame(t *testing.T) {
+	data := encodeBinary(t, repeatTrace(rand.New(rand.NewPCG(5, 76)), 4, 40, false))
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewValidator(r)
+	var c Child
+	kids, same := 0, 0
+	for {
+		for v.Child(&c) {
+			kids++
+			if h := c.Head(); h.Err == nil {
+				same += checkSame(t, 0, c.Records(), h.Same)
+			}
+		}
+		if _, err := v.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kids < 100 || same < kids/2 {
+		t.Errorf("%d children read with their records, %d records marked as repeats", kids, same)
 	}
 }

@@ -63,8 +63,8 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
 	in := r.in
-	// kept: the record read keeps its rules with no check of its own.
-	var kept bool
+	// kept: the record keeps its rules unchecked; same: the repeats (<64).
+	var kept, same = false, uint64(0)
 	for used := 0; n < len(dst) && len(warps)-used >= RunWarps; { // warps[:used]: the records'
 		c := &dst[n]
 		if at := in.r; in.w-at > repeatMax && rep.matches(in.buf[at:at+repeatMax]) {
@@ -80,7 +80,7 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 				c.WarpCycles = nil
 			}
 			r.offset, in.r, r.delta.cta = in.base+int64(at), at+rep.size, c.CTA
-			rep.prev = c
+			rep.prev, same = c, same|1<<(n&63)
 			kept = quick // the one before kept its fields' rules
 		} else {
 			if !r.nextCTA(c, (*[RunWarps]int64)(warps[used:])) {
@@ -103,7 +103,7 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 			break // the grid's last CTA: no try at one more (BFS --quick: 9 a CTA)
 		}
 	}
-	if n > 0 {
+	if v.same = same; n > 0 {
 		v.counted(r, n)
 		v.at.ctaRecord(&dst[n-1]) // the at check's CTA, once a run
 	}

@@ -71,8 +71,8 @@ type Validator struct {
 	hostCTA uint64
 	rootCTA uint64
 
-	at atCheck // access and pages records' at against their CTA's cycles
-
+	at   atCheck // access and pages records' at against their CTA's cycles
+	same uint64  // of ctaRun's last run, bit i set where record i repeats the one before it (ChildHead.Same)
 	// created is the streams the current tree's CTAs have created
 	// (createdStream): cleared with the tree, so bounded by its launches
 	// into created streams.

@@ -342,8 +342,9 @@ func (m *Model) markDirty(s *smState) {
 // An SM's share comes from its jobs as they are: its clock is at now
 // already, as Start and Wake, which mark it, advanced it (once more here
 // cost --quick synth 8 instructions a CTA, bfs 13). Where it is the only
-// SM marked and its share and demand stayed, settleOne ends the cycle
-// from the first loop (see there).
+// SM marked and its share and demand stayed, under a level neither +Inf
+// nor a NaN, settleOne ends the cycle at once (alike); under a level of
+// +Inf, from the first loop where the water was paid (see there).
 //
 // While the level is +Inf and the SMs' DRAM demands clearly fit in the
 // bandwidth, the water need not record the marked SMs' shares and demands
@@ -353,10 +354,18 @@ func (m *Model) markDirty(s *smState) {
 // for no level even where it is a NaN: the test of an empty m.dirty that
 // ended Settle at once cost every cycle 2 instructions (synth --quick:
 // 1,394 → 1,392).
+//
+// (payOwed hands back m and now: see there.) The level moves only with a
+// share or a demand (see above); a NaN level, which equals nothing, is
+// found again where an SM is marked (a cycle of none asks for nothing, as
+// before owe).
 func (m *Model) Settle(now int64) {
+	if s := m.alike(); s != nil { // see alike
+		m.settleOne(int(s.id), s, now)
+		return
+	}
 	moved := false
 	if m.open { // the level is +Inf: the water may wait (see owe)
-		// (payOwed hands back m and now: see there)
 		if m.water.fits(m.owe()) {
 			goto marked
 		}
@@ -372,9 +381,6 @@ func (m *Model) Settle(now int64) {
 			return
 		}
 	}
-	// The level moves only with a share or a demand (see above); a NaN
-	// level, which equals nothing, is found again where an SM is marked
-	// (a cycle of none asks for nothing, as before owe).
 	if moved || m.nan && len(m.dirty) > 0 {
 		if g := m.water.level(m.bw); g != m.g {
 			m.repace(g, now)
@@ -567,19 +573,45 @@ func (m *Model) makeRoom(s *smState) {
 // settleOne ends Settle for a cycle that changed one SM, i, and left its
 // share and demand as they were under a level that stands (a CTA's end
 // and a like one's start in its place: most of synth's cycles): its next
-// finish is all there is to find, and Settle's last loop is skipped. It
-// is called from Settle's first loop, which a cycle of one SM whose share
-// changed leaves as before (BFS's mostly): tried before that loop, the
-// same test cost BFS 37 instructions a CTA more (--quick). Settle's
-// loops, their tests and the values they reload after the wake-up's call,
-// cost that cycle more than a call of reschedule, which is inlined only
-// at Settle's own line (the PGO profile's): synth --quick 1,583 → 1,568
-// instructions a CTA, bfs 3,721 → 3,722 (its runs spread by a few),
-// uniform (no contention) 816 → 817.
+// finish is all there is to find, and Settle's loops are skipped. Settle
+// calls it at its top where alike finds such a cycle, and from its first
+// loop where the water was paid (payOwed). Settle's loops, their tests
+// and the values they reload after the wake-up's call, cost that cycle
+// more than a call of reschedule, which is inlined only at Settle's own
+// line (the PGO profile's): synth --quick 1,583 → 1,568 instructions a
+// CTA, bfs 3,721 → 3,722 (its runs spread by a few), uniform (no
+// contention) 816 → 817. Found at Settle's top, not in its first loop,
+// the cycle costs less again (see alike).
 func (m *Model) settleOne(i int, s *smState, now int64) {
 	m.dirty = m.dirty[:0]
 	s.dirty = false
 	m.reschedule(i, s, now)
+}
+
+// alike is the SM that Settle's cycle marked, where it marked one, and
+// that SM's issue share and DRAM demand are those the water holds, under
+// a level that is neither +Inf (owe's) nor a NaN; else nil. Settle then
+// ends the cycle in settleOne, as its first loop would (water.set finds
+// nothing changed and changes nothing: water.same is its test), with no
+// loop and none of the values that loop keeps: the cycle of a CTA's end
+// and a like one's start on its SM, 97% of synth's Settles (--quick,
+// scripts/instructions.sh: 1,203 → 1,192 instructions a CTA on the
+// committed profile, bfs 2,806 → 2,807, uniform 504 → 504; without a
+// profile, synth 1,265 → 1,257). The same test made of every cycle cost
+// BFS 37 instructions a CTA (see settleOne): a cycle under a level of
+// +Inf, most of BFS's, whose one SM's share mostly changed, has alike
+// test the level alone. Its call took the place of four lines of
+// comment in Settle, so that the calls below keep their lines' offsets
+// (the PGO profile keys a call by them: docs/performance.md).
+func (m *Model) alike() *smState {
+	if m.open || m.nan || len(m.dirty) != 1 {
+		return nil
+	}
+	s := m.dirty[0]
+	if !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+		return nil
+	}
+	return s
 }
 
 // farDelay is a wake-up's distance, in whole cycles, for a finish t

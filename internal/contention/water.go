@@ -121,6 +121,14 @@ func newWater(sms int) water {
 // for every SM (newWater) and set writes in place: with append's growth,
 // a call however rare, Settle's loop over the marked SMs had Settle save
 // its arguments on the stack at every call (see Model.markDirty).
+// same reports whether set(i, s, a, d) would find that nothing changed.
+func (w *water) same(s *waterSM, a, d float64) bool {
+	if !(d > 0) {
+		d = 0
+	}
+	return a == s.share && d == s.dram
+}
+
 func (w *water) set(i int32, s *waterSM, a, d float64) bool {
 	if !(d > 0) {
 		d = 0 // and the load a·0 = 0: a is finite

@@ -13,6 +13,11 @@
 // -hot makes go build count hot the heaviest edges that together make
 // that percent of the weight (its own rule is 99%), by a ballast edge
 // between two functions no program has.
+//
+// -nested adds, for each hot call B→C inside a function B that a hot
+// call A→B may inline, the edge A→C at B's line of the call, which is
+// how go build looks up a call inside an inlined body (nest.go), and
+// keeps the hot line where it was among the others.
 package main
 
 import (
@@ -26,19 +31,20 @@ func main() {
 	bin := flag.String("bin", "", "the binary callgrind ran: its DWARF gives the functions' start lines")
 	out := flag.String("o", "", "the profile to write")
 	by := flag.String("by", "calls", "what an edge weighs: calls (the times it was made) or instructions (those its calls executed)")
+	nest := flag.Bool("nested", false, "add the hot calls inside hot calls, at their lines, to the functions those calls are inlined into")
 	hot := flag.Float64("hot", 99, "percent of the edges' weight go build is to count hot, at least (0 < hot ≤ 99), the line then moved to a gap")
 	flag.Parse()
 	if *bin == "" || *out == "" || flag.NArg() == 0 || *hot <= 0 || *hot > 99 || *by != "calls" && *by != "instructions" {
-		fmt.Fprintln(os.Stderr, "usage: pgoprof -bin BINARY [-by calls|instructions] [-hot PERCENT] -o OUT FILE.callgrind...")
+		fmt.Fprintln(os.Stderr, "usage: pgoprof -bin BINARY [-by calls|instructions] [-hot PERCENT] [-nested] -o OUT FILE.callgrind...")
 		os.Exit(2)
 	}
-	if err := run(*bin, *out, *hot, *by == "calls", flag.Args()); err != nil {
+	if err := run(*bin, *out, *hot, *by == "calls", *nest, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "pgoprof:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, out string, hot float64, byCalls bool, files []string) error {
+func run(bin, out string, hot float64, byCalls, nest bool, files []string) error {
 	starts, err := startLines(bin)
 	if err != nil {
 		return err
@@ -54,6 +60,11 @@ func run(bin, out string, hot float64, byCalls bool, files []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+	}
+	if nest {
+		var n int
+		n, hot = nested(edges, hot)
+		fmt.Fprintf(os.Stderr, "pgoprof: %d nested edges, the line at %.3f%%\n", n, hot)
 	}
 	f, err := os.Create(out)
 	if err != nil {
