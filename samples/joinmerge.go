@@ -223,6 +223,14 @@ func (t *mergeTrace) records(out trace.Sink) error {
 // (coldstart.go; nil for none). The cold start issues nothing: a cold
 // CTA's demand is its kernel's mix over its warm cycles alone.
 func (t *mergeTrace) hostKernel(name string, grid, regs int, cold func(c int) int64, warp func(c, w int) int64) (*trace.Kernel, error) {
+	return t.hostKernelAlone(name, grid, regs, cold, warp, nil)
+}
+
+// hostKernelAlone is hostKernel whose warps' demand is the kernel's mix
+// over alone(c, w), the warp's cycles with nothing to wait for, where
+// alone is given: a wait that issues and moves nothing (join_gather's
+// share of a loaded DRAM) stretches a warp, not its work.
+func (t *mergeTrace) hostKernelAlone(name string, grid, regs int, cold func(c int) int64, warp, alone func(c, w int) int64) (*trace.Kernel, error) {
 	k := t.ids.declare(name, dpLine(grid), dpLine(t.cfg.block), regs)
 	if err := writeAll(t.out, k, &trace.Launch{Kernel: k.ID}); err != nil {
 		return nil, err
@@ -232,9 +240,20 @@ func (t *mergeTrace) hostKernel(name string, grid, regs int, cold func(c int) in
 		for w := range rec.WarpCycles {
 			rec.WarpCycles[w] = warp(c, w)
 		}
+		demand := false
+		if alone != nil {
+			own := &trace.CTA{WarpCycles: make([]int64, len(rec.WarpCycles))}
+			for w := range own.WarpCycles {
+				own.WarpCycles[w] = alone(c, w)
+			}
+			joinMixes[name].set(own, len(own.WarpCycles))
+			rec.Insts, rec.DRAMBytes, demand = own.Insts, own.DRAMBytes, true
+		}
 		if cold != nil {
 			if s := cold(c); s > 0 {
-				joinMixes[name].set(rec, len(rec.WarpCycles))
+				if !demand {
+					joinMixes[name].set(rec, len(rec.WarpCycles))
+				}
 				for w := range rec.WarpCycles {
 					rec.WarpCycles[w] += s
 				}
@@ -368,7 +387,9 @@ func (t *mergeTrace) inline(grid int) int64 {
 
 // gather writes join_gather: CTA c compacts partition c's outputs. Its
 // first wave's warps wait for the SM's memory port and at the histogram's
-// L2 banks (joinGatherWaveCycles).
+// L2 banks (joinGatherWaveCycles), and its copying warps share its DRAM
+// time, when its partitions' bytes overflow an L2 slice
+// (joingatherdram.go).
 func (t *mergeTrace) gather() error {
 	wave := coldWave(t.cfg.block, joinGatherRegs)
 	first := func(c int) int64 {
@@ -377,8 +398,35 @@ func (t *mergeTrace) gather() error {
 		}
 		return joinGatherWaveCycles(wave, t.cfg.block)
 	}
-	_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, first, func(c, w int) int64 {
-		return joinGatherWarpCycles(t.main[c].outputs, t.cfg.block, w)
-	})
+	copies := t.gatherDRAM(wave)
+	warp := func(c, w int) int64 { return joinGatherWarpCycles(t.main[c].outputs, t.cfg.block, w) }
+	if copies == nil {
+		_, err := t.hostKernel("join_gather", t.cfg.grid, joinGatherRegs, first, warp)
+		return err
+	}
+	_, err := t.hostKernelAlone("join_gather", t.cfg.grid, joinGatherRegs, first, func(c, w int) int64 {
+		return joinGatherWarpLoaded(t.main[c].outputs, t.cfg.block, w, copies[c][w])
+	}, warp)
 	return err
+}
+
+// gatherDRAM is each join_gather warp's copy time under its DRAM load
+// (joinGatherDRAMCopy, in waves of wave CTAs), nil while the L2 holds
+// the copy: the partitions' outputs in their scattered regions, each
+// region's room the partition's larger side.
+func (t *mergeTrace) gatherDRAM(wave int) [][]int64 {
+	outputs, room := make([]int, len(t.parts)), make([]int, len(t.parts))
+	trips := make([][]int, len(t.parts))
+	for c, p := range t.parts {
+		outputs[c] = t.main[c].outputs
+		if p.lo < p.hi {
+			room[c] = max(p.hi-p.lo, p.rhi-p.rlo)
+		}
+		trips[c] = make([]int, ceilDiv(t.cfg.block, warpSize))
+		for w := range trips[c] {
+			trips[c][w] = joinGatherTrips(outputs[c], t.cfg.block, w)
+		}
+	}
+	est := int64(max(len(t.left), len(t.right))) * joinScaleFactor
+	return joinGatherDRAMCopy(trips, wave, joinGatherDRAMCycles(outputs, room, est))
 }

@@ -174,15 +174,32 @@ func joinBoundsWarpCycles(n int) int64 {
 // lane's trips (joinCopyCycles), and for its last stores'
 // acknowledgement (a round trip).
 func joinGatherWarpCycles(outputs, block, w int) int64 {
-	first := w * warpSize
-	trips := 0
-	if outputs > first {
-		trips = ceilDiv(outputs-first, block)
+	return joinGatherWarpLoaded(outputs, block, w, 0)
+}
+
+// joinGatherTrips is the copy trips of warp w of a join_gather CTA of
+// block threads compacting outputs pairs: element i goes to thread i
+// mod block, so the warp's first lane's.
+func joinGatherTrips(outputs, block, w int) int {
+	if first := w * warpSize; outputs > first {
+		return ceilDiv(outputs-first, block)
 	}
+	return 0
+}
+
+// joinGatherWarpLoaded is joinGatherWarpCycles with the DRAM under load:
+// the warp's copy takes copyCycles (its share of the kernel's DRAM time,
+// joinGatherDRAMCopy) where that is given (above 0), else its trips'
+// unloaded time.
+func joinGatherWarpLoaded(outputs, block, w int, copyCycles int64) int64 {
+	trips := joinGatherTrips(outputs, block, w)
 	if trips == 0 {
 		return joinCTABaseCycles
 	}
-	return joinCTABaseCycles + joinGatherEntryCycles() + int64(trips)*joinCopyCycles() + joinGatherCycles
+	if copyCycles <= 0 {
+		copyCycles = int64(trips) * joinCopyCycles()
+	}
+	return joinCTABaseCycles + joinGatherEntryCycles() + copyCycles + joinGatherCycles
 }
 
 // joinGatherEntryCycles() is what a copying join_gather warp waits before
