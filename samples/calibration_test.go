@@ -692,11 +692,7 @@ func unxz(t *testing.T, src, dst string) {
 // launches to the capture's 897, 123,444 matches to its 122,920.
 func TestJoinHeldOut30720(t *testing.T) {
 	const capture = "dragonli-join-30720-cdp"
-	gc := readGatherCounters(t, filepath.Join(whatifDir, capture+".log.xz"))
-	model := gatherModelAtoms(t, 30720)
-	t.Logf("join_gather's busiest channel: model %d atoms, captured %d (%.2f×); its bus carried data %.3f of the kernel (joinDRAMBusyMilli %d)",
-		model, gc.busiest(), float64(model)/float64(gc.busiest()), gc.busy, joinDRAMBusyMilli)
-	heldOut(t, "join-30720 join_gather's busiest channel's atoms", float64(model)/float64(gc.busiest()), 1.09) // 1.06×
+	busiestAtomsHeldOut(t, capture, 30720, 1.09) // 1.06×
 	got, want := joinCaptureTimes(t, capture, 30720)
 	for _, c := range []struct {
 		what      string

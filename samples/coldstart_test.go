@@ -227,12 +227,18 @@ func TestColdStartOnlyFirst(t *testing.T) {
 // kernelsByName is the CTA cycles of each kernel of recs named name, in
 // declaration order, a CTA's at its index.
 func kernelsByName(recs []trace.Record, name string) [][]int64 {
+	return kernelsWhere(recs, func(n string) bool { return n == name })
+}
+
+// kernelsWhere is the CTA cycles of each of recs' kernels whose name
+// match takes, in declaration order, a CTA's at its index.
+func kernelsWhere(recs []trace.Record, match func(name string) bool) [][]int64 {
 	index := map[uint64]int{}
 	var out [][]int64
 	for _, r := range recs {
 		switch r := r.(type) {
 		case *trace.Kernel:
-			if r.Name == name {
+			if match(r.Name) {
 				index[r.ID] = len(out)
 				out = append(out, make([]int64, r.CTAs()))
 			}
@@ -346,7 +352,7 @@ func TestColdStartFitsCapture(t *testing.T) {
 		r11[name] = kernelsByMangled(sink.recs, "ssspCdpExpandKernel")
 	}
 	r11Capt, r11Warm := r11["dragonli-sssp-rmat11-cdp"], r11["dragonli-sssp-rmat11-cdp-perfect-icache"]
-	regCapt := kernelsByMangledAll(reg.recs, "ssspRegExpandKernel")
+	regCapt := kernelsWhere(reg.recs, func(n string) bool { return strings.Contains(n, "ssspRegExpandKernel") })
 	regModel := kernelsByName(generate(t, "sssp", "graph="+dragonliSampleGR, "code=dragonli", "variant=flat"), "sssp_relax")
 	if len(regCapt) < 2 || len(regModel) < 2 {
 		t.Fatalf("Reg: %d captured relaxations, %d modelled, want 2 or more", len(regCapt), len(regModel))
@@ -365,28 +371,6 @@ func TestColdStartFitsCapture(t *testing.T) {
 		t.Logf("sssp's first relaxation's cold start, %s: model %.0f cycles, captured %.0f (%.2f×)", tc.what, tc.got, tc.want, tc.got/tc.want)
 		heldOut(t, "sssp's cold start, "+tc.what, tc.got/tc.want, tc.worst)
 	}
-}
-
-// kernelsByMangledAll is the CTA cycles of each of recs' kernels whose
-// (mangled) name contains part, in declaration order, a CTA's at its
-// index.
-func kernelsByMangledAll(recs []trace.Record, part string) [][]int64 {
-	index := map[uint64]int{}
-	var out [][]int64
-	for _, r := range recs {
-		switch r := r.(type) {
-		case *trace.Kernel:
-			if strings.Contains(r.Name, part) {
-				index[r.ID] = len(out)
-				out = append(out, make([]int64, r.CTAs()))
-			}
-		case *trace.CTA:
-			if i, ok := index[r.Kernel]; ok {
-				out[i][r.CTA] = r.Cycles
-			}
-		}
-	}
-	return out
 }
 
 // kernelsByMangled is the CTA cycles of recs' first kernel whose

@@ -283,6 +283,19 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
+// busiestAtomsHeldOut holds the model's 32-byte transfers on
+// join_gather's busiest DRAM channel at keys left keys to capture's
+// counters, one way (heldOut): the traffic half of the DRAM term, apart
+// from its time.
+func busiestAtomsHeldOut(t *testing.T, capture string, keys int, worst float64) {
+	t.Helper()
+	gc := readGatherCounters(t, filepath.Join(whatifDir, capture+".log.xz"))
+	model := gatherModelAtoms(t, keys)
+	t.Logf("join_gather's busiest channel at %d keys: model %d atoms, captured %d (%.2f×); its bus carried data %.3f of the kernel (joinDRAMBusyMilli %d)",
+		keys, model, gc.busiest(), float64(model)/float64(gc.busiest()), gc.busy, joinDRAMBusyMilli)
+	heldOut(t, fmt.Sprintf("join-%d join_gather's busiest channel's atoms", keys), float64(model)/float64(gc.busiest()), worst)
+}
+
 // TestJoinHeldOut46080 replays join on the input shape of capture
 // dragonli-join-46080-cdp (testJoin -l 46080 -r 64 -m 16: 184,234
 // output pairs, about 2.9 MB through the 1.5 MB L2), a second point held
@@ -291,11 +304,7 @@ func firstErr(errs ...error) error {
 // little.
 func TestJoinHeldOut46080(t *testing.T) {
 	const capture = "dragonli-join-46080-cdp"
-	gc := readGatherCounters(t, filepath.Join(whatifDir, capture+".log.xz"))
-	model := gatherModelAtoms(t, 46080)
-	t.Logf("the busiest channel's atoms: model %d, captured %d (%.2f×); its bus carried data %.3f of the kernel (joinDRAMBusyMilli %d)",
-		model, gc.busiest(), float64(model)/float64(gc.busiest()), gc.busy, joinDRAMBusyMilli)
-	heldOut(t, "join-46080 the busiest channel's atoms", float64(model)/float64(gc.busiest()), 1.07) // 1.04×
+	busiestAtomsHeldOut(t, capture, 46080, 1.07) // 1.04×
 	got, want := joinCaptureTimes(t, capture, 46080)
 	for _, c := range []struct {
 		what      string
