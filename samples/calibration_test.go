@@ -168,6 +168,23 @@ func heldOut(t *testing.T, what string, r, worst float64) {
 	}
 }
 
+// heldOutRow is one held-out comparison, model over capture, held one
+// way to worst (heldOut).
+type heldOutRow struct {
+	what      string
+	got, want float64
+	worst     float64 // today's and a little
+}
+
+// heldOutRows logs each row and holds it one way, its name after prefix.
+func heldOutRows(t *testing.T, prefix string, rows []heldOutRow) {
+	t.Helper()
+	for _, r := range rows {
+		t.Logf("%s%s: model %.0f, captured %.0f (%.2f×)", prefix, r.what, r.got, r.want, r.got/r.want)
+		heldOut(t, prefix+r.what, r.got/r.want, r.worst)
+	}
+}
+
 // heldOutErr is heldOut's check: an error when r is off by more than
 // worst either way.
 func heldOutErr(what string, r, worst float64) error {
@@ -694,11 +711,7 @@ func TestJoinHeldOut30720(t *testing.T) {
 	const capture = "dragonli-join-30720-cdp"
 	busiestAtomsHeldOut(t, capture, 30720, 1.09) // 1.06×
 	got, want := joinCaptureTimes(t, capture, 30720)
-	for _, c := range []struct {
-		what      string
-		got, want float64
-		worst     float64 // today's and a little
-	}{
+	heldOutRows(t, "join-30720 ", []heldOutRow{
 		{"makespan", got.makespan, want.makespan, 1.03},                                                                          // 0.99× (0.91× before join_gather's DRAM term)
 		{"children launched", got.children, want.children, 1.05},                                                                 // 1.01×
 		{"a child's CTA", got.childCTA, want.childCTA, 1.08},                                                                     // 0.95×
@@ -708,10 +721,7 @@ func TestJoinHeldOut30720(t *testing.T) {
 		{"the warm join_scan_blocks (its step fitted at 1,024 keys)", got.scans["blocks"][1], want.scans["blocks"][1], 1 / 0.81}, // 0.83×: 2 of its lines an SM came from DRAM here
 		{"the warm join_scan_totals", got.scans["totals"][1], want.scans["totals"][1], 1.08},                                     // 1.06×
 		{"the warm join_scan_distribute", got.scans["distribute"][1], want.scans["distribute"][1], 1 / 0.93},                     // 0.95×
-	} {
-		t.Logf("%s: model %.0f, captured %.0f (%.2f×)", c.what, c.got, c.want, c.got/c.want)
-		heldOut(t, "join-30720 "+c.what, c.got/c.want, c.worst)
-	}
+	})
 }
 
 // joinTimes are what TestJoinHeldOut30720 compares of a join run.

@@ -357,20 +357,13 @@ func TestColdStartFitsCapture(t *testing.T) {
 	if len(regCapt) < 2 || len(regModel) < 2 {
 		t.Fatalf("Reg: %d captured relaxations, %d modelled, want 2 or more", len(regCapt), len(regModel))
 	}
-	for _, tc := range []struct {
-		what      string
-		got, want float64
-		worst     float64
-	}{
+	heldOutRows(t, "sssp's cold start, ", []heldOutRow{
 		{"sample, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(capt[1][1:]) - slices.Min(warm[1:])), 1 / 0.70},                                              // 0.705× today
 		{"sample, CTA 0 (one vertex, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines+ssspRelaxLoopColdLines)), float64(capt[1][0] - warm[0]), 1.05},                          // 1.04× today
 		{"rmat11, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(r11Capt[1:]) - slices.Min(r11Warm[1:])), 1 / 0.70},                                           // 0.701× today
 		{"rmat11, CTA 0 (launching, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines+ssspRelaxSiteColdLines+ssspRelaxLoopColdLines)), float64(r11Capt[0] - r11Warm[0]), 1.11}, // 1.10× today
 		{"sample, the Reg code's empty CTA", scale * float64(regModel[0][1]-regModel[1][1]), float64(slices.Min(regCapt[0][1:]) - slices.Min(regCapt[1][1:])), 1 / 0.70},                   // 0.705× today
-	} {
-		t.Logf("sssp's first relaxation's cold start, %s: model %.0f cycles, captured %.0f (%.2f×)", tc.what, tc.got, tc.want, tc.got/tc.want)
-		heldOut(t, "sssp's cold start, "+tc.what, tc.got/tc.want, tc.worst)
-	}
+	})
 }
 
 // kernelsByMangled is the CTA cycles of recs' first kernel whose

@@ -157,20 +157,13 @@ func TestJoinGatherDRAMFit61440(t *testing.T) {
 	got, want := joinCaptureTimes(t, capture, 61440)
 	t.Logf("the gather kernel: model %.0f, captured %.0f (%.2f×)", got.gather, want.gather, got.gather/want.gather)
 	stated(t, "join-61440 the gather kernel (calibrated)", got.gather/want.gather, 0.96, 1.02) // 0.99×
-	for _, c := range []struct {
-		what      string
-		got, want float64
-		worst     float64 // today's and a little
-	}{
+	heldOutRows(t, "join-61440 ", []heldOutRow{
 		{"makespan", got.makespan, want.makespan, 1.03},                                 // 1.00×
 		{"children launched", got.children, want.children, 1.03},                        // 1.00×
 		{"a child's CTA", got.childCTA, want.childCTA, 1 / 0.94},                        // 0.96×
 		{"the main join kernel", got.main, want.main, 1.03},                             // 1.00×
 		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1 / 0.93}, // 0.95×
-	} {
-		t.Logf("%s: model %.0f, captured %.0f (%.2f×)", c.what, c.got, c.want, c.got/c.want)
-		heldOut(t, "join-61440 "+c.what, c.got/c.want, c.worst)
-	}
+	})
 }
 
 // TestJoinGatherDRAMCases runs the hand-worked cases of
@@ -306,21 +299,14 @@ func TestJoinHeldOut46080(t *testing.T) {
 	const capture = "dragonli-join-46080-cdp"
 	busiestAtomsHeldOut(t, capture, 46080, 1.07) // 1.04×
 	got, want := joinCaptureTimes(t, capture, 46080)
-	for _, c := range []struct {
-		what      string
-		got, want float64
-		worst     float64 // today's and a little
-	}{
+	heldOutRows(t, "join-46080 ", []heldOutRow{
 		{"the gather kernel", got.gather, want.gather, 1.25},                            // 1.21×: its busiest channel busier than at 61,440 keys
 		{"makespan", got.makespan, want.makespan, 1 / 0.93},                             // 0.95×
 		{"children launched", got.children, want.children, 1.03},                        // 1.00×
 		{"a child's CTA", got.childCTA, want.childCTA, 1 / 0.93},                        // 0.95×
 		{"the main join kernel", got.main, want.main, 1 / 0.90},                         // 0.92×
 		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1 / 0.93}, // 0.95×
-	} {
-		t.Logf("%s: model %.0f, captured %.0f (%.2f×)", c.what, c.got, c.want, c.got/c.want)
-		heldOut(t, "join-46080 "+c.what, c.got/c.want, c.worst)
-	}
+	})
 }
 
 // glibcRand is glibc's rand() unseeded (srand(1)): its TYPE_3 additive
