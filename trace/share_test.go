@@ -31,6 +31,14 @@ func openShareSample() (*Validator, io.Closer, error) {
 // answer. plainLen is PlainCTAs' room at each call: readers that differ
 // in it make different calls.
 func transcript(v *Validator, plainLen func(call int) int) (string, error) {
+	return transcriptWith(v, plainLen, false)
+}
+
+// transcriptWith is transcript; with nextAfterKid, a child whose records
+// all came with it is followed by a call of Next, not of Child, as the
+// replay's tree reader never does (a Share's head guesses Child there:
+// Share.childNext).
+func transcriptWith(v *Validator, plainLen func(call int) int, nextAfterKid bool) (string, error) {
 	var b strings.Builder
 	var kid Child
 	run, warps, plain := make([]CTA, 64), make([]int64, 64*RunWarps), make([]PlainCTA, 256)
@@ -62,7 +70,9 @@ func transcript(v *Validator, plainLen func(call int) int) (string, error) {
 					return b.String(), err
 				}
 			}
-			continue
+			if !nextAfterKid || h.More || len(kid.Records()) == 0 {
+				continue
+			}
 		}
 		r, err := v.Next()
 		if errors.Is(err, io.EOF) {
@@ -673,5 +683,117 @@ func TestShareOffer(t *testing.T) {
 	defer c2.Close()
 	if k, f, err := read(alone, n); err != nil || k == 0 || f != 0 {
 		t.Errorf("alone: %d children, %d found offered, %v", k, f, err)
+	}
+}
+
+// A Share's head records a launch level's children in one pass
+// (childNext), guessing that a child whose records all came with it is
+// followed by Child: a reader that calls Next there instead parts from
+// the tape and reads what a Validator of its own making its calls reads,
+// and the others read on as before.
+func TestShareChildGuess(t *testing.T) {
+	v, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := transcript(v, samePlain)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, c, err = openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNext, err := transcriptWith(v, samePlain, true)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantNext == want {
+		t.Fatal("calling Next after a child read the same answers: the sample tests no guess")
+	}
+	for _, together := range []bool{false, true} {
+		var sc sourceCount
+		v, c, err := sc.reopen()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 3
+		s := NewShare(v, c, nil, n, 0, sc.reopen)
+		got, errs := make([]string, n), make([]error, n)
+		read := func(i int) {
+			r := s.Reader(i)
+			got[i], errs[i] = transcriptWith(r, samePlain, i == 1)
+			r.Close()
+		}
+		var wg sync.WaitGroup
+		for i := range n {
+			if together {
+				wg.Add(1)
+				go func() { defer wg.Done(); read(i) }()
+			} else {
+				read(i)
+			}
+		}
+		wg.Wait()
+		for i := range n {
+			w := want
+			if i == 1 {
+				w = wantNext
+			}
+			if errs[i] != nil {
+				t.Errorf("together %v, reader %d: %v", together, i, errs[i])
+			} else if got[i] != w {
+				t.Errorf("together %v, reader %d read %d bytes of answers, want %d; first difference at byte %d", together, i, len(got[i]), len(w), firstByteDiff(got[i], w))
+			}
+		}
+		if sc.opened != sc.closed {
+			t.Errorf("together %v: %d sources opened, %d closed", together, sc.opened, sc.closed)
+		}
+	}
+}
+
+// BenchmarkShareChildren reads the sample through a Share's four readers,
+// one after another (the tape holds it all), as four replays' tree
+// readers call it: the first records, the others read the tape.
+func BenchmarkShareChildren(b *testing.B) {
+	var kid Child
+	run, warps, plain := make([]CTA, 64), make([]int64, 64*RunWarps), make([]PlainCTA, 256)
+	read := func(v *Validator) {
+		for {
+			if v.Child(&kid) {
+				if h := kid.Head(); h.More {
+					for n := len(run); n == len(run); {
+						n, _ = v.CTAs(h.Kernel.ID, run, warps)
+					}
+				}
+				continue
+			}
+			r, err := v.Next()
+			if err != nil {
+				return
+			}
+			if c, ok := r.(*CTA); ok {
+				if v.PlainCTAs(c.Kernel, c.CTA+1, plain) == 0 {
+					for n := len(run); n == len(run); {
+						n, _ = v.CTAs(c.Kernel, run, warps)
+					}
+				}
+			}
+		}
+	}
+	for b.Loop() {
+		v, c, err := openShareSample()
+		if err != nil {
+			b.Fatal(err)
+		}
+		const n = 4
+		s := NewShare(v, c, nil, n, 1<<30, openShareSample)
+		for i := range n {
+			r := s.Reader(i)
+			read(r)
+			r.Close()
+		}
 	}
 }
