@@ -259,7 +259,7 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 			continue // r may have been let go
 		}
 		s.record(op, kernel, arg, room, wroom)
-		for s.childNext(r.chunk) {
+		for i := 0; i < childBatch && s.childNext(r.chunk); i++ {
 			s.record(opChild, 0, 0, 0, 0)
 		}
 		continue
@@ -446,6 +446,10 @@ func (s *Share) recycle() {
 // instructions a child). A reader whose call is not the one the tape
 // holds reads on alone, as ever: a guess that is wrong costs time, not
 // rows.
+//
+// A pass records at most childBatch more: the readers behind wait for
+// the lock while it runs, which on a machine with a thread each they
+// need as soon as they reach the head.
 func (s *Share) childNext(h *tapeChunk) bool {
 	n := len(h.calls)
 	if h != s.head || n == 0 || n == shareChunk {
@@ -458,6 +462,12 @@ func (s *Share) childNext(h *tapeChunk) bool {
 	k := &h.kids[c.kid]
 	return !k.More && k.Err == nil
 }
+
+// childBatch is how many children a head records after the one asked
+// for, in one pass under the lock (childNext): its slow path's cost
+// spread over as many, a pass some 100K instructions (BFS: a child
+// decoded and recorded some 1,700).
+const childBatch = 64
 
 // record makes the call on the shared Validator and appends its answer
 // to the head chunk (under the lock). The answer is built in its place
