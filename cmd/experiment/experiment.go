@@ -14,6 +14,7 @@ import (
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/samples"
+	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -173,24 +174,67 @@ type outcome struct {
 }
 
 // run generates every trace and replays it under every policy, writing
-// the tables into dir/tables.
+// the tables into dir/tables. A benchmark's replays run side by side
+// (runJobs): its first column's, then, against their best as the
+// speedups' baseline, the other columns'; the tables and the log hold
+// them in the order one after another would.
 func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
-	var outs []outcome
-	err := x.eachTrace(dir, log, func(cfg model.Config, b benchmark, path string, w *results.Writer) error {
-		var base int64
+	cfg, err := x.config()
+	if err != nil {
+		return nil, err
+	}
+	traces := filepath.Join(dir, "traces")
+	// Every replay's place in the tables is known before the first runs.
+	cols := make([][][]replayJob, len(x.benchmarks))
+	n := 0
+	for i, b := range x.benchmarks {
+		path := filepath.Join(traces, b.name+".trace.zst")
 		for _, p := range x.policies {
-			st, offload, err := x.replayColumn(cfg, p, b, path, base, w, log)
+			jobs, err := x.columnJobs(cfg, p, b, path)
 			if err != nil {
-				return fmt.Errorf("%s under %s: %w", b.name, p, err)
+				return nil, err
 			}
-			if base == 0 {
-				base = st.MakespanCycles
-			}
-			outs = append(outs, outcome{bench: b, policy: p, stats: st, offload: offload})
+			cols[i] = append(cols[i], jobs)
+			n += len(jobs)
 		}
-		return nil
-	})
-	return outs, err
+	}
+	if err := os.MkdirAll(traces, 0o755); err != nil {
+		return nil, err
+	}
+	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
+	if err != nil {
+		return nil, err
+	}
+	m := study.NewMerge(w, n)
+	lw := &syncWriter{w: log}
+	var outs []outcome
+	next := 0
+	for i, b := range x.benchmarks {
+		path := filepath.Join(traces, b.name+".trace.zst")
+		fmt.Fprintf(lw, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
+		if err := generateVariants(path, b, lw); err != nil {
+			m.Abort()
+			return nil, fmt.Errorf("%s: %w", b.name, err)
+		}
+		var base int64
+		for c, jobs := range [][][]replayJob{cols[i][:1], cols[i][1:]} {
+			sts, err := runJobs(slices.Concat(jobs...), base, m, next, lw)
+			if err != nil {
+				m.Abort()
+				return nil, err
+			}
+			next += len(sts)
+			for k, col := range jobs {
+				best, offload := pick(sts[:len(col)])
+				sts = sts[len(col):]
+				if c == 0 {
+					base = best.MakespanCycles
+				}
+				outs = append(outs, outcome{bench: b, policy: x.policies[c+k], stats: best, offload: offload})
+			}
+		}
+	}
+	return outs, m.Close()
 }
 
 // eachTrace generates each benchmark's trace into dir/traces and calls
@@ -239,67 +283,37 @@ func (x *experiment) config() (model.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// replayColumn replays one benchmark for one column of the table: a
-// policy, or a search keeping its best run. Every run lands in the tables.
-// offload is the best run that launched a child kernel, nil if none did.
-func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (best, offload *stats, err error) {
-	s, ok := x.searches[column]
-	if !ok {
-		s, ok = baselines[column]
+// replayColumn replays one benchmark for one column of the table, one
+// run after another: a policy, or a search keeping its best run. Every
+// run lands in the tables. offload is the best run that launched a child
+// kernel, nil if none did.
+func (x *experiment) replayColumn(cfg model.Config, column string, b benchmark, path string, base int64, w rowWriter, log io.Writer) (best, offload *stats, err error) {
+	jobs, err := x.columnJobs(cfg, column, b, path)
+	if err != nil {
+		return nil, nil, err
 	}
-	if !ok {
-		st, err := replayOnce(cfg, column, "", b, path, base, w, log)
-		return st, launching(st), err
-	}
-	if s.flatTrace && b.flatParams != nil {
-		b.name, path = b.name+"-flat", flatTracePath(path)
-	}
-	base0 := cfg
-	for _, kv := range s.sets {
-		k, v, _ := strings.Cut(kv, "=")
-		if err := base0.Set(k, v); err != nil {
+	sts := make([]*stats, len(jobs))
+	for i, j := range jobs {
+		if sts[i], err = replayOnce(j, base, w, log, log); err != nil {
 			return nil, nil, err
 		}
 	}
-	if s.key == "" {
-		st, err := replayOnce(base0, s.policy, strings.Join(s.sets, ","), b, path, base, w, log)
-		return st, launching(st), err
-	}
-	for _, v := range s.values {
-		c := base0
-		if err := c.Set(s.key, v); err != nil {
-			return nil, nil, err
-		}
-		st, err := replayOnce(c, s.policy, s.key+"="+v, b, path, base, w, log)
-		if err != nil {
-			return nil, nil, err
-		}
-		if best == nil || st.MakespanCycles < best.MakespanCycles {
-			best = st
-		}
-		if l := launching(st); l != nil && (offload == nil || l.MakespanCycles < offload.MakespanCycles) {
-			offload = l
-		}
-	}
+	best, offload = pick(sts)
 	return best, offload, nil
 }
 
-// launching is st if its run launched a child kernel, else nil.
-func launching(st *stats) *stats {
-	if st == nil || st.DeviceKernels == 0 {
-		return nil
-	}
-	return st
-}
-
-func replayOnce(cfg model.Config, policy, params string, b benchmark, path string, base int64, w *results.Writer, log io.Writer) (*stats, error) {
+// replayOnce replays j, its rows into w, its line (the makespan) into log
+// and, with --progress, its progress lines into progressLog. base is the
+// speedups' baseline, 0 for the replay's own makespan.
+func replayOnce(j replayJob, base int64, w rowWriter, log, progressLog io.Writer) (*stats, error) {
+	cfg, policy, params, b, path := j.cfg, j.policy, j.params, j.bench, j.path
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
 		return nil, err
 	}
 	w.Begin(tables.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
-	opt := replay.Options{Config: cfg, Policy: pol, Progress: progress.watch(log, b.name+" "+policy+" "+params, cfg.GPU.ClockMHz)}
+	opt := replay.Options{Config: cfg, Policy: pol, Progress: progress.watch(progressLog, b.name+" "+policy+" "+params, cfg.GPU.ClockMHz)}
 	found := bounds.Attach(&opt)
 	rs, err := replay.Run(open, opt, w)
 	if err != nil {

@@ -326,7 +326,7 @@ func replayTrace(t *testing.T, jsonl, policy string) (model.Config, *stats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := replayOnce(cfg, policy, "", benchmark{name: "tiny"}, path, 0, discardWriter(t), io.Discard)
+	st, err := replayOnce(replayJob{cfg: cfg, column: policy, policy: policy, bench: benchmark{name: "tiny"}, path: path}, 0, discardWriter(t), io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

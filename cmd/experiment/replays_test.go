@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/model"
+	"github.com/gpureplay/gpureplay/results"
+)
+
+// The replays of an experiment run side by side (run, at one and at four
+// slots) give the tables, the outcomes and the log of one replay after
+// another through the tables' writer (oneByOne): a search column
+// (offline-search, one replay a threshold) and the baseline's speedups
+// included.
+func TestRunSideBySideSameAsOneByOne(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays two small benchmarks under five columns twice")
+	}
+	x := *spawnExperiment
+	x.benchmarks = nil
+	for _, b := range spawnExperiment.benchmarks {
+		if b.name == "mandel" || b.name == "sa" {
+			x.benchmarks = append(x.benchmarks, b)
+		}
+	}
+	if len(x.benchmarks) != 2 {
+		t.Fatalf("want spawn's mandel and sa, got %d benchmarks", len(x.benchmarks))
+	}
+	dir0 := t.TempDir()
+	var log0 bytes.Buffer
+	outs0, err := oneByOne(&x, dir0, &log0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(slots int) (string, []outcome, string) {
+		t.Helper()
+		saved := replaySlots
+		replaySlots = make(chan struct{}, slots)
+		defer func() { replaySlots = saved }()
+		dir := t.TempDir()
+		var log bytes.Buffer
+		outs, err := x.run(dir, &log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dir, outs, log.String()
+	}
+	dir1, outs1, log1 := run(1)
+	dir4, outs4, log4 := run(4)
+	for _, l := range []string{log1, log4} {
+		if l != log0.String() {
+			t.Errorf("log:\n%s\nagainst one by one:\n%s", l, log0.String())
+		}
+	}
+	if strings.Count(log1, " cycles\n") < 2*(len(x.policies)+len(offlineSearch.values)-1) {
+		t.Errorf("log has too few replays:\n%s", log1)
+	}
+	if len(outs0) != 2*len(x.policies) {
+		t.Fatalf("%d outcomes one by one, want %d", len(outs0), 2*len(x.policies))
+	}
+	files, err := filepath.Glob(filepath.Join(dir0, "tables", "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tables in %s: %v", dir0, err)
+	}
+	for _, side := range []struct {
+		dir  string
+		outs []outcome
+	}{{dir1, outs1}, {dir4, outs4}} {
+		if len(side.outs) != len(outs0) {
+			t.Fatalf("%d outcomes, want %d", len(side.outs), len(outs0))
+		}
+		for i, a := range outs0 {
+			b := side.outs[i]
+			if a.bench.name != b.bench.name || a.policy != b.policy || a.stats.MakespanCycles != b.stats.MakespanCycles || (a.offload == nil) != (b.offload == nil) {
+				t.Errorf("outcome %d: %s %s %d against %s %s %d one by one", i, b.bench.name, b.policy, b.stats.MakespanCycles, a.bench.name, a.policy, a.stats.MakespanCycles)
+			}
+		}
+		for _, f := range files {
+			a, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(side.dir, "tables", filepath.Base(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s differs from one by one's", filepath.Base(f))
+			}
+		}
+	}
+}
+
+// oneByOne is run as it was before replays ran side by side: each
+// column's replays one after another into the tables' writer.
+func oneByOne(x *experiment, dir string, log io.Writer) ([]outcome, error) {
+	var outs []outcome
+	err := x.eachTrace(dir, log, func(cfg model.Config, b benchmark, path string, w *results.Writer) error {
+		var base int64
+		for _, p := range x.policies {
+			st, offload, err := x.replayColumn(cfg, p, b, path, base, w, log)
+			if err != nil {
+				return err
+			}
+			if base == 0 {
+				base = st.MakespanCycles
+			}
+			outs = append(outs, outcome{bench: b, policy: p, stats: st, offload: offload})
+		}
+		return nil
+	})
+	return outs, err
+}
