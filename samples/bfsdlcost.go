@@ -56,26 +56,17 @@ const (
 	dlBFSContractIdleCycles = 111
 	dlBFSContractBaseCycles = 1377
 
-	// dlBFSEdgeCycles is one iteration of the expand's neighbour loop
-	// for one lane (bfsRegDevice.h:70-74, bfsCdpDevice.h:99-103): load
-	// col_indices[rowOffset+columnId] and store it into the expanded
-	// frontier. Measured: the Reg run's first expand, whose CTA 0 is the
-	// root's one lane looping over its 200 edges, 34,394 cycles at 837
-	// MHz (29,011 here), less the kernel's cold start (5 lines,
-	// dlBFSRegExpandColdLines, 850 here), the prologue (1,421) and the
-	// empty pass (127): 26,613 over 200 edges, 133 (157.7 at 837 MHz). It is
-	// code=dragonli's default loop_cycles: the expand's lanes and the
-	// Reg kernel's (variant=flat) loop at it.
-	dlBFSEdgeCycles = 133
+	// dlBFSRootCaptured is the Reg run's first expand's CTA 0, the
+	// root's one lane looping over its 200 edges, in 837 MHz cycles
+	// (dlBFSEdgeCycles is solved on it).
+	dlBFSRootCaptured = 34394
+	dlBFSRootEdges    = 200
 
-	// dlBFSLaneCycles is what each further lane looping in the same
-	// iteration adds: its store falls on another line (the lanes' output
-	// ranges are a row apart), and the store unit sends one transaction
-	// a line. Measured: the Reg run's second expand, whose CTA 0's warp 0
-	// has four lanes looping over 150 edges each in step, 26,059 cycles
-	// at 837 MHz (21,981 here), less the prologue, the empty pass and 150
-	// edges: 483 over 150 × 3 further lanes, 1.07, 1.
-	dlBFSLaneCycles = 1
+	// dlBFSLane2Captured is the Reg run's second expand's CTA 0, whose
+	// warp 0 has four lanes looping over 150 edges each in step, in 837
+	// MHz cycles (dlBFSLaneCycles is solved on it).
+	dlBFSLane2Captured = 26059
+	dlBFSLane2Edges    = 150
 
 	// dlBFSChildCaptured is a full bfsCdpThreadExpandKernel warp: each
 	// thread computes its column, loads it and stores it
@@ -88,6 +79,28 @@ const (
 	// expand_gather_cycles keeps the captured full warp.
 	dlBFSChildCaptured = 331
 )
+
+// dlBFSEdgeCycles is one iteration of the expand's neighbour loop for
+// one lane (bfsRegDevice.h:70-74, bfsCdpDevice.h:99-103): load
+// col_indices[rowOffset+columnId] and store it into the expanded
+// frontier. Solved on the Reg run's first expand, whose CTA 0 is the
+// root's one lane looping over its 200 edges, 34,394 cycles at 837 MHz
+// (29,011 here), less the kernel's cold start (5 lines,
+// dlBFSRegExpandColdLines, 1,205 here), the prologue (1,421) and the
+// empty pass (127): 26,258 over 200 edges, 131 (155.7 at 837 MHz). It is
+// code=dragonli's default loop_cycles: the expand's lanes and the Reg
+// kernel's (variant=flat) loop at it.
+var dlBFSEdgeCycles = roundDiv(roundDiv(dlBFSRootCaptured*706, 837)-coldStartCycles(dlBFSRegExpandColdLines)-dlBFSRegBaseCycles-dlBFSRegIdleCycles, dlBFSRootEdges)
+
+// dlBFSLaneCycles is what each further lane looping in the same
+// iteration adds: its store falls on another line (the lanes' output
+// ranges are a row apart), and the store unit sends one transaction a
+// line. Solved on the Reg run's second expand, whose CTA 0's warp 0 has
+// four lanes looping over 150 edges each in step, 26,059 cycles at 837
+// MHz (21,980 here), less the prologue, the empty pass and 150 edges at
+// dlBFSEdgeCycles: 782 over 150 × 3 further lanes, 1.74, 2 (1 while an
+// edge was 133, solved with a cold start of 170 a line).
+var dlBFSLaneCycles = roundDiv(roundDiv(dlBFSLane2Captured*706, 837)-dlBFSRegBaseCycles-dlBFSRegIdleCycles-dlBFSLane2Edges*dlBFSEdgeCycles, 3*dlBFSLane2Edges)
 
 // The captured kernels' code footprints (coldstart.go): the L2's
 // instruction sectors (INST_ACC_R) the run's first launch of each took,

@@ -19,11 +19,13 @@ package samples
 // The model: the first wave of a kernel's first launch in the program
 // (coldWave: the CTAs an empty K20c holds at once, the GPU the generators'
 // cycles are in) adds coldStartCycles(lines) to each of its warps, lines
-// being the 128-byte lines of its code an SM fetches, as GPGPU-Sim's log
-// counts them (the kernel's INST_ACC_R requests to the L2, four 32-byte
-// sectors a line, over the SMs that ran it), or, for sssp_relax, as its
-// code's PCs give them for each path a warp takes (dlKernel's coldChunk,
-// coldSite and coldLoop: the lines only some warps run). A replayed
+// being the 128-byte lines of its code the warp waits for (the rule
+// below), counted on the code's PCs for each path a warp takes
+// (dlKernel's coldChunk, coldSite and coldLoop: the lines only some
+// warps run; coldAhead: those a warp on a longer path finds fetched), or,
+// where every warp takes the same path, as GPGPU-Sim's log counts them
+// (the kernel's INST_ACC_R requests to the L2, four 32-byte sectors a
+// line, over the SMs that ran it). A replayed
 // capture carries its cold start in its CTAs' cycles already; the term
 // prices generated work only. Where the trace is replayed on another
 // shape (a GPU of other SMs, or beside other kernels) the wave is still
@@ -43,19 +45,57 @@ const (
 	k20cRegsPerSM    = 65536
 )
 
-// The code footprints, measured in GPGPU-Sim's logs (docs/calibration.md,
-// "A kernel's cold start"): the lines an SM fetched for the kernel's
-// first launch.
+// Which lines a warp waits for. A warp that misses in the L1I fetches
+// nothing until its line arrives ("m_warp[warp_id]->set_imiss_pending()",
+// shader_core_ctx::fetch(), shader.cc:1006 at 667834cf); a second warp
+// that misses on the same line while it is being filled merges into the
+// line's MSHR (the il1's `S:2:48`: 2 entries, 48 merged requests) and
+// waits for the same fill ("if (!miss_queue_full(0)) { …
+// send_read_request(…)", read_only_cache::access, gpu-cache.cc:1899);
+// and the fill wakes each merged warp in turn ("m_warp[mf->get_wid()]->
+// clear_imiss_pending()", fetch(), shader.cc:925). So the warps of an
+// SM's first CTAs, which start together at the kernel's first
+// instruction, wait together for each line of the path they share, a
+// whole miss each. Where their paths part, a warp that skips code (it
+// holds no item, so it does not wait on an item's loads) reaches the
+// lines after the branch first, and the warp on the longer path finds
+// them fetched or on their way. The rule, counted on each kernel's
+// code: a warp waits a whole miss (coldLineCycles) for each line of its
+// path that no warp on a shorter path of its SM reaches before it, and
+// nothing for the others. The warp scheduler's traces agree
+// (docs/calibration.md, "A kernel's cold start"): join_main's slowest
+// warp waits for 23 of its 28 lines, the other three warps of its CTA
+// for all 20 of theirs; sssp_relax's empty warps for all 6 of theirs.
+// The lines a lagging warp finds on their way cost it the rest of the
+// miss, which depends on how far it lags (97 and 147 cycles on sssp's CTA
+// 0): the rule counts them as nothing.
+
+// The code footprints, counted on each kernel's code as GPGPU-Sim lays
+// it out (docs/calibration.md, "A kernel's cold start"), and for the
+// scans and join_bounds the lines an SM fetched for the kernel's first
+// launch in GPGPU-Sim's logs, every warp on the same path.
 const (
-	// joinMainColdLines: dragonli-join-1024's join_main (Dragon_li's
-	// joinCdpMainJoinKernel, 721 PTX instructions, 45 lines of 128
-	// bytes): 1,632 instruction sectors at the L2 (408 lines) over 14
-	// SMs, 29 a SM; 36 distinct lines came from DRAM.
-	joinMainColdLines = 29
+	// join_main (Dragon_li's joinCdpMainJoinKernel, 721 PTX
+	// instructions from PC 0x2cf8, 45 lines of 128 bytes) at 1,024
+	// keys: a CTA's partition (4–5 keys a side) is warp 0's alone, so
+	// warp 0 loads the left and right caches (lines 96–97, 99–100),
+	// searches them (104–105, after the barrier in line 101) and
+	// writes its matches (113–114), 28 lines (89–109, 112–116, 133–134);
+	// warps 1–3 skip those, 20 lines, and reach lines 98, 101, 106,
+	// 115 and 116 first, each while warp 0 runs the code before it that
+	// they skip (they wait for it at the barriers in lines 101 and 106,
+	// past those lines' fetch). Warp 0, the CTA's slowest, waits for
+	// 28 − 5 = 23 lines, joinMainColdLines.
+	// dragonli-join-1024's log: 1,632 instruction sectors at the L2 (408
+	// lines) over 14 SMs, 29 a SM (the 28 and a line of another CTA's
+	// path); 36 distinct lines came from DRAM.
+	joinMainPathLines  = 28
+	joinMainAheadLines = 5
+	joinMainColdLines  = joinMainPathLines - joinMainAheadLines
 	// joinBoundsColdLines: the same capture's join_bounds
-	// (joinRegFindBoundsKernel, 131 PTX instructions): 64 sectors, 16
-	// lines over its 2 SMs, 8 a SM, all from DRAM (the program's first
-	// kernel).
+	// (joinRegFindBoundsKernel, 131 PTX instructions; every thread
+	// searches, so its warps share one path): 64 sectors, 16 lines over
+	// its 2 SMs, 8 a SM, all from DRAM (the program's first kernel).
 	joinBoundsColdLines = 8
 	// The scans' (util/primitive.h's scanBlocks, scanTotals and
 	// scanDistribute, 84, 92 and 20 PTX instructions) in the same capture's
@@ -64,6 +104,14 @@ const (
 	joinScanBlocksColdLines     = 6
 	joinScanTotalsColdLines     = 7
 	joinScanDistributeColdLines = 2
+	// Of those, the lines their first run fetched from DRAM (the L2's
+	// MISS and HIT_RESERVED requests an SM): all 6 of scanBlocks', 6 of
+	// scanTotals' 7, 1 of scanDistribute's 2; the others the L2 held
+	// already (hits), code run earlier in the program sharing their
+	// line. Only those pay DRAM's part of a line (joinColdRefetchCycles).
+	joinScanBlocksDRAMLines     = 6
+	joinScanTotalsDRAMLines     = 6
+	joinScanDistributeDRAMLines = 1
 	// sssp_relax (Dragon_li's ssspCdpExpandKernel, 122 PTX instructions)
 	// counted on its code as GPGPU-Sim lays it out: PCs 0x400–0x7cf of
 	// the program (after memsetKernel's 49 instructions and
@@ -78,10 +126,14 @@ const (
 	// dragonli-sssp-sample's first relaxation, whose one vertex loops,
 	// fetched 340 sectors at the L2, 85 lines: 6 on each of 13 SMs and 7
 	// on the SM of CTA 0; dragonli-sssp-rmat11-cdp's, whose vertex
-	// launches, 11 lines from DRAM, 8 of them sssp_relax's.
+	// launches, 11 lines from DRAM, 8 of them sssp_relax's. A warp
+	// holding a vertex loads it (line 10) while the SM's empty warps go
+	// on: they reach lines 11, 13 and 15 first (ssspRelaxAheadLines), so
+	// it waits for 8–10 and its own branches' 12 and 14.
 	ssspRelaxColdLines     = 6
 	ssspRelaxSiteColdLines = 1
 	ssspRelaxLoopColdLines = 1
+	ssspRelaxAheadLines    = 3
 	// The Reg kernel (ssspRegExpandKernel, 79 PTX instructions; the sssp
 	// generator's variant=flat under code=dragonli) at PCs 0x188–0x3ff of
 	// its program, after memsetKernel's 49 (the log's branch PCs agree),
@@ -93,32 +145,46 @@ const (
 	// ssspRegColdLines. A CTA whose chunk holds vertices tests per thread
 	// only after 0x298, so all its warps run 0x270–0x298 and 0x300–0x308
 	// too, lines 5 and 6 (ssspRegChunkColdLines); the loop (0x310–0x3e0)
-	// adds none. dragonli-sssp-sample-reg's first relaxation: its empty
-	// CTAs 743 cycles and more against 171 warm, 572, two lines at the
-	// 286 the CDP kernel's empty ones pay a line.
+	// adds none, but a warp whose lane loads its vertex and loops reaches
+	// line 7 after the warps that skip the loop (ssspRegAheadLines).
+	// dragonli-sssp-sample-reg's first relaxation: its empty CTAs 743
+	// cycles and more against 171 warm, 572, two lines at the 286 the
+	// CDP kernel's empty ones pay a line.
 	ssspRegColdLines      = 2
 	ssspRegChunkColdLines = 2
+	ssspRegAheadLines     = 1
 )
 
-// The captured cold start coldLineCycles is fitted on, in the 837 MHz
-// cycles of capture dragonli-join-1024: join_main's first wave (CTAs
-// 0–55, 4 an SM on 14 SMs) takes 8,087 cycles a CTA on average, its
-// CTAs 56–203 (the later ones with a partition) 2,230.
+// The whole miss of a code line, measured in the 837 MHz cycles of
+// capture dragonli-sssp-sample against its rerun with a perfect
+// instruction and constant cache (dragonli-sssp-sample-cdp-perfect-icache,
+// every other line of the config the capture's): the first relaxation's
+// least empty CTA takes 2,016 cycles against 302, 1,714 of instruction
+// fetch (no constant misses, no global data) over the 6 lines of its
+// path, each of which every one of its warps waits for in full.
+const (
+	coldMissCaptured = 2016 - 302
+	coldMissLines    = ssspRelaxColdLines
+)
+
+// join_main's first wave in capture dragonli-join-1024, held out (837
+// MHz cycles): CTAs 0–55, 4 an SM on 14 SMs, take 8,087 cycles a CTA on
+// average, its CTAs 56–203 (the later ones with a partition) 2,230
+// (joinissue.go solves the issue cost on the later ones).
 const (
 	coldFirstWaveCaptured = 8087
 	coldLaterCaptured     = 2230
 )
 
-// coldLineCycles is what a line of a kernel's code fetched from DRAM
-// costs its SM's first CTAs: join_main's first-wave excess over its later
-// CTAs, 5,857 cycles at 837 MHz (4,940 at the K20c's 706), over the 29
-// lines an SM fetched: 170. The one constant fitted, on the calibration
-// capture; the held-out checks are join_main at 30,720 keys and sssp's
-// first relaxation (docs/calibration.md).
-var coldLineCycles = roundDiv((coldFirstWaveCaptured-coldLaterCaptured)*706, 837*joinMainColdLines)
+// coldLineCycles is a line a warp waits for in full: the measured miss,
+// 1,714 cycles over 6 lines, 285.7 at 837 MHz, 241 at the K20c's 706. No
+// constant is fitted: dragonli-sssp-rmat11-cdp's rerun (1,724 over the
+// same 6), the Reg code's (572 over 2) and join_main's first wave (23
+// lines a warp waits for) are held out (docs/calibration.md).
+var coldLineCycles = roundDiv(coldMissCaptured*706, 837*coldMissLines)
 
-// coldStartCycles is what each warp of a first-wave CTA adds for a code
-// of lines lines an SM fetches from DRAM, one after another.
+// coldStartCycles is what a first-wave warp waits for lines lines of its
+// code it reaches first on its SM, one after another.
 func coldStartCycles(lines int) int64 { return int64(lines) * coldLineCycles }
 
 // coldWave is how many of a kernel's CTAs of block threads and regs

@@ -14,7 +14,7 @@ import (
 )
 
 // TestColdStartCases runs the hand-worked cases of
-// testdata/coldstart.txt: the fitted line cost, the first wave on the
+// testdata/coldstart.txt: the measured line cost, the first wave on the
 // K20c and the term a CTA pays; join_gather's first-wave queues at the
 // SM's memory port and its histogram's L2 banks (joinmergecost.go).
 func TestColdStartCases(t *testing.T) {
@@ -95,7 +95,7 @@ func coldStartCase(cmd string) (string, error) {
 		fn := map[string]func(int, int) int64{"histqueue": joinHistQueueCycles, "ldst": joinWaveLDSTCycles, "gatherwave": joinGatherWaveCycles}[f[0]]
 		v = fn(args["wave"], args["block"])
 	case "path":
-		if err := need("c", "wave", "ctas", "block", "cold", "chunk", "site", "loop"); err != nil {
+		if err := need("c", "wave", "ctas", "block", "cold", "ahead", "chunk", "site", "loop"); err != nil {
 			return "", err
 		}
 		return coldPathCTA(args, lanes)
@@ -110,9 +110,9 @@ func coldStartCase(cmd string) (string, error) {
 // and idle 1 cycles, no queue) over the items lanes lists, comma
 // separated, N*x for N alike: s a lane that launches and loops over its
 // own edges, S one that launches and has none left, l one that only
-// loops, 0 one with no edges; a loop costs 100. cold, chunk, site and
-// loop are the kernel's cold start (dlKernel.cold, coldChunk, coldSite,
-// coldLoop), wave its first wave. It prints each warp's cycles and each
+// loops, 0 one with no edges; a loop costs 100. cold, ahead, chunk, site
+// and loop are the kernel's cold start (dlKernel.cold, coldAhead,
+// coldChunk, coldSite, coldLoop), wave its first wave. It prints each warp's cycles and each
 // site's cycle.
 func coldPathCTA(args map[string]int, lanes string) (string, error) {
 	var items []byte
@@ -133,7 +133,8 @@ func coldPathCTA(args map[string]int, lanes string) (string, error) {
 		}
 	}
 	k := dlKernel{n: len(items), block: args["block"], ctas: args["ctas"], base: 10, idle: 1,
-		cold: int64(args["cold"]), wave: args["wave"], coldChunk: int64(args["chunk"]), coldSite: int64(args["site"]), coldLoop: int64(args["loop"]),
+		cold: int64(args["cold"]), wave: args["wave"], coldAhead: int64(args["ahead"]),
+		coldChunk: int64(args["chunk"]), coldSite: int64(args["site"]), coldLoop: int64(args["loop"]),
 		lane: func(i int) dlLane {
 			l := dlLane{site: items[i] == 's' || items[i] == 'S', looped: items[i] == 's' || items[i] == 'l'}
 			if l.looped {
@@ -268,12 +269,14 @@ func ctasByName(recs []trace.Record) map[string][]int64 {
 }
 
 // TestColdStartFitsCapture holds the cold start (coldstart.go) to the
-// captures: fitted, join_main's first-wave excess over its later CTAs in
-// dragonli-join-1024, exact but for rounding; held out, the same excess
-// at 30,720 keys (dragonli-join-30720-cdp) and the cold start of sssp's
-// first relaxation's CTAs, an empty one and the one that loops
-// (dragonli-sssp-sample against its rerun with a perfect instruction
-// cache). The model's cycles are the K20c's 706 MHz, the captures' 837.
+// captures, nothing fitted on them: the line's whole miss is measured on
+// dragonli-sssp-sample's perfect-cache rerun (its empty CTA's row is that
+// measurement, exact but for rounding); held out, join_main's
+// first-wave excess over its later CTAs at 1,024 and 30,720 keys
+// (dragonli-join-1024, dragonli-join-30720-cdp: 23 lines its slowest
+// warp waits for), and the cold start of sssp's first relaxation's CTAs
+// in rmat11's rerun and the Reg code's. The model's cycles are the
+// K20c's 706 MHz, the captures' 837.
 func TestColdStartFitsCapture(t *testing.T) {
 	const scale = 837.0 / 706
 	mean := func(c []int64) float64 {
@@ -290,11 +293,14 @@ func TestColdStartFitsCapture(t *testing.T) {
 	for _, tc := range []struct {
 		capture, dir string
 		gen          []string
-		fitted       bool
 		worst        float64
 	}{
-		{"dragonli-join-1024", workloadsDir, []string{"dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"}, true, 0},
-		{"dragonli-join-30720-cdp", whatifDir, []string{"dist=uniform", "r_tuples=30720", "s_tuples=64", "max_key=16"}, false, 1.06}, // 0.96× today
+		// The model's excess is whole misses; some of the slowest warp's
+		// 23 waits are partial in the capture (lines 91, 92, 107, 133,
+		// 134: 90–200 cycles, another CTA's warps of its SM a little
+		// ahead), which the rule does not follow.
+		{"dragonli-join-1024", workloadsDir, []string{"dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"}, 1.13}, // 1.11× today
+		{"dragonli-join-30720-cdp", whatifDir, []string{"dist=uniform", "r_tuples=30720", "s_tuples=64", "max_key=16"}, 1.10},  // 1.08× today
 	} {
 		var sink sliceSink
 		if _, err := gpgpusim.Convert(filepath.Join(tc.dir, tc.capture+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -303,28 +309,21 @@ func TestColdStartFitsCapture(t *testing.T) {
 		want := excess(kernelsByMangled(sink.recs, "MainJoinKernel"), 56)
 		got := scale * excess(ctasByName(generate(t, "join", tc.gen...))["join_main"], coldWave(128, joinMainRegs))
 		t.Logf("%s: join_main's first wave over its later CTAs: model +%.0f cycles, captured +%.0f (%.2f×)", tc.capture, got, want, got/want)
-		switch {
-		case tc.fitted && (got/want < 0.98 || got/want > 1.02):
-			t.Errorf("%s: join_main's first-wave excess %.2f× the capture's, want 0.98–1.02× (fitted)", tc.capture, got/want)
-		case !tc.fitted:
-			heldOut(t, tc.capture+" join_main's first-wave excess", got/want, tc.worst)
-		}
+		heldOut(t, tc.capture+" join_main's first-wave excess", got/want, tc.worst)
 	}
 	// sssp's first relaxation: the cold start each CTA pays, measured
 	// as the capture's cycles less those of a rerun with a perfect
 	// instruction and constant cache (…-perfect-icache, every other line
 	// of the config the capture's): the least empty CTA (sample 2016
 	// against 302, 6 lines of its path) and CTA 0 (sample 3986 against
-	// 2627, its vertex looping, 7 lines). The model's are its terms: an
-	// empty CTA's over a warm one (CTA 1, first on its SM, waits behind
-	// no older CTA), and the path of CTA 0's warp. The empty CTAs' 0.70×
-	// is the price of a line: their warps run only arithmetic, in step,
-	// and each waits for every line the whole miss (286 cycles a line),
-	// where coldLineCycles is join_main's excess over the 29 lines its SM
-	// fetched, of which its slowest warp waited for 23, some in part
-	// (docs/calibration.md, "A kernel's cold start"); CTA 0's warp, behind
-	// the empty warps, finds lines 11, 13 and 15 on their way (1.04×,
-	// 1.10×).
+	// 2627, its vertex looping). The model's are its terms: an empty
+	// CTA's over a warm one (CTA 1, first on its SM, waits behind no
+	// older CTA), and the path of CTA 0's warp: lines 8–10 and its own
+	// branches' (the loop's 14, and on rmat11 the launch's 12), the
+	// empty warps of its SM having fetched 11, 13 and 15 first
+	// (ssspRelaxAheadLines). The sample's CTA 0 waits 97 and 147 cycles
+	// for 11 and 13 as well (its warp lags the empty ones by less than a
+	// miss), which the rule counts as nothing: 0.84×.
 	capt := captureCTAs(t, "dragonli-sssp-sample")
 	var perfect sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-sample-cdp-perfect-icache.log.xz"), &perfect, gpgpusim.DefaultOptions()); err != nil {
@@ -358,11 +357,11 @@ func TestColdStartFitsCapture(t *testing.T) {
 		t.Fatalf("Reg: %d captured relaxations, %d modelled, want 2 or more", len(regCapt), len(regModel))
 	}
 	heldOutRows(t, "sssp's cold start, ", []heldOutRow{
-		{"sample, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(capt[1][1:]) - slices.Min(warm[1:])), 1 / 0.70},                                              // 0.705× today
-		{"sample, CTA 0 (one vertex, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines+ssspRelaxLoopColdLines)), float64(capt[1][0] - warm[0]), 1.05},                          // 1.04× today
-		{"rmat11, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(r11Capt[1:]) - slices.Min(r11Warm[1:])), 1 / 0.70},                                           // 0.701× today
-		{"rmat11, CTA 0 (launching, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines+ssspRelaxSiteColdLines+ssspRelaxLoopColdLines)), float64(r11Capt[0] - r11Warm[0]), 1.11}, // 1.10× today
-		{"sample, the Reg code's empty CTA", scale * float64(regModel[0][1]-regModel[1][1]), float64(slices.Min(regCapt[0][1:]) - slices.Min(regCapt[1][1:])), 1 / 0.70},                   // 0.705× today
+		{"sample, an empty CTA (measured)", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(capt[1][1:]) - slices.Min(warm[1:])), 1.01},                                                           // 1.00× today
+		{"sample, CTA 0 (one vertex, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines-ssspRelaxAheadLines+ssspRelaxLoopColdLines)), float64(capt[1][0] - warm[0]), 1 / 0.83},                      // 0.84× today
+		{"rmat11, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(r11Capt[1:]) - slices.Min(r11Warm[1:])), 1.02},                                                                   // 0.99× today
+		{"rmat11, CTA 0 (launching, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines-ssspRelaxAheadLines+ssspRelaxSiteColdLines+ssspRelaxLoopColdLines)), float64(r11Capt[0] - r11Warm[0]), 1.04}, // 0.98× today
+		{"sample, the Reg code's empty CTA", scale * float64(regModel[0][1]-regModel[1][1]), float64(slices.Min(regCapt[0][1:]) - slices.Min(regCapt[1][1:])), 1.02},                                           // 1.00× today
 	})
 }
 

@@ -285,7 +285,7 @@ func TestContentionOnJoinCaptures(t *testing.T) {
 	stated(t, "join-1024 join_scan_blocks, warm (the prefix step's fit)", got[5].cta/want[5].cta, 1.02, 1.06) // 1.04× off
 	stated(t, "join-1024 join_scan_distribute", got[7].cta/want[7].cta, 0.93, 0.97)                           // 0.95× off
 	stated(t, "join-1024 join_gather", got[8].cta/want[8].cta, 0.89, 0.93)                                    // 0.91× off
-	stated(t, "join-1024 join_main", got[4].cta/want[4].cta, 0.95, 0.99)                                      // 0.97× off
+	stated(t, "join-1024 join_main", got[4].cta/want[4].cta, 0.99, 1.03)                                      // 1.01× off
 	mixOn := replayKernels(t, generate(t, "join", "dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"), on, "cdp")
 	stated(t, "join-1024 join_gather, the generator's mix", mixOn[8].cta/want[8].cta, 0.93, 1.01)
 

@@ -193,7 +193,7 @@ func TestCostParamsRefit(t *testing.T) {
 		{"tasks", "dram_cycles=800", 2766, 1, func() int64 { return tasksWarpStartCycles + dctRound(1, false) }, &dct8Cycles, 1101},
 		{"join", "gather_cycles=200", 5867, 11, func() int64 {
 			return joinCTABaseCycles + 22*joinBoundsStepCycles + joinStoreAckCycles() + coldStartCycles(joinBoundsColdLines)
-		}, &joinBoundsStepCycles, 190},
+		}, &joinBoundsStepCycles, 164},
 		{"sssp", "gather_cycles=4", 788, 1, func() int64 { return ssspChildBaseCycles + ssspEdgeCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 302},
 		// amr: level 3's refining leaf (2,723.5 cycles at 837 MHz) and
 		// the Reg run's looping CTA 0 (46,587), at 706 MHz.

@@ -162,6 +162,25 @@ type dlKernel struct {
 	// launch branch's lines), coldLoop before its lanes first enter their
 	// own loop (the loop's lines). cold is then the path of an empty CTA.
 	coldChunk, coldSite, coldLoop int64
+	// coldAhead is the part of cold a warp holding items of its first
+	// chunk does not wait for where a warp of its SM's first CTAs holds
+	// none (coldIdleOnSM): the lines of the empty path past the item's
+	// first load, which the empty warps, not waiting on it, fetch first
+	// (coldstart.go's rule).
+	coldAhead int64
+}
+
+// coldIdleOnSM is whether a warp of first-wave CTA c's SMX holds no item
+// of its first chunk: the SMX's first CTAs are c's residue mod 13 in
+// index order (coldWave's dispatch), and the last warp of the last of
+// them holds the SMX's highest first item.
+func (k dlKernel) coldIdleOnSM(c int) bool {
+	last := c%k20cSMs + k20cSMs*(k.wave/k20cSMs-1)
+	for last >= min(k.wave, k.grid()) {
+		last -= k20cSMs
+	}
+	last = max(last, c)
+	return last*k.block+(ceilDiv(k.block, warpSize)-1)*warpSize >= k.n
 }
 
 // grid is the kernel's persistent grid: ctas, or Dragon_li's K20c CTAS.
@@ -195,8 +214,13 @@ func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n),
 		coldChunk: make([]bool, n), coldSite: make([]bool, n), coldLoop: make([]bool, n)}
 	if c < k.wave {
+		idle := k.coldAhead > 0 && k.coldIdleOnSM(c)
 		for w := range ws.t {
-			ws.t[w], ws.wait[w] = k.cold, k.cold
+			cold := k.cold
+			if idle && c*k.block+w*warpSize < k.n {
+				cold -= k.coldAhead
+			}
+			ws.t[w], ws.wait[w] = cold, cold
 			ws.coldChunk[w], ws.coldSite[w], ws.coldLoop[w] = true, true, true
 		}
 	}

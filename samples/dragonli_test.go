@@ -150,16 +150,16 @@ func checkDLDemand(t *testing.T, rec *trace.CTA, m warpMix, own int64) {
 // TestDragonliBFSHand checks one level of code=dragonli bfs, the CDP
 // code, on dlHandGraph (block 64, 104 CTAs, children of 32, threshold 31,
 // a later level: no cold start), bfsdlcost.go's costs: the expand's
-// prologue 1018 and empty pass 594, an edge 133 and each further lane in
-// an iteration 1, the warps meeting at each chunk's barrier:
+// prologue 1018 and empty pass 594, an edge 131 and each further lane in
+// an iteration 2, the warps meeting at each chunk's barrier:
 //
 //	CTA 0 chunk 0: both warps 1018, release 1018; v1 launches at 1018;
-//	  warp 0's lanes loop 6 (v1's rest) and 5 (v4) in step: 6·133 + 5·1
-//	  = 803 → 1821; warp 1 v2's 31·133 = 4123 → 5141
-//	CTA 0 chunk 1: 1821+1018 = 2839, 5141+1018 = 6159 → release 6159
-//	  (warp 0 waits 3320); v3 (w0) and v1 (w1) launch at 6159; warp 0
-//	  loops 0, warp 1 6·133 = 798 → 6957; the empty assignment +594:
-//	  [6753, 7551], its own cycles 6753+7551−3320 = 10984
+//	  warp 0's lanes loop 6 (v1's rest) and 5 (v4) in step: 6·131 + 5·2
+//	  = 796 → 1814; warp 1 v2's 31·131 = 4061 → 5079
+//	CTA 0 chunk 1: 1814+1018 = 2832, 5079+1018 = 6097 → release 6097
+//	  (warp 0 waits 3265); v3 (w0) and v1 (w1) launch at 6097; warp 0
+//	  loops 0, warp 1 6·131 = 786 → 6883; the empty assignment +594:
+//	  [6691, 7477], its own cycles 6691+7477−3265 = 10903
 //	CTA 1: release 1018, v3 (w1 l1) launches at 1018, no loops: [1612, 1612]
 //	CTAs 2-103: [1612, 1612] (none is empty: 104·64 < 6689 items)
 //
@@ -174,7 +174,7 @@ func checkDLDemand(t *testing.T, rec *trace.CTA, m warpMix, own int64) {
 // 4 sites, 6 kernels, 2·104+2+1+2+1 = 214 CTAs.
 // As the run's first level, every warp of the expand's first-wave CTAs
 // (all 104: 13 SMXs hold 16 of 64 threads) starts 13 lines of cold start
-// later (2210) and the contract's 3 (510).
+// later (13 · 241 = 3133) and the contract's 3 (723).
 func TestDragonliBFSHand(t *testing.T) {
 	g, frontier := dlHandGraph()
 	var sink sliceSink
@@ -183,13 +183,13 @@ func TestDragonliBFSHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{6753, 7551}, []int64{1612, 1612}, []int64{1612, 1612})
-	checkDLDemand(t, parent[0], bfsMixes["bfs_dl_expand"], 10984)
+	checkDLParent(t, parent, []int64{6691, 7477}, []int64{1612, 1612}, []int64{1612, 1612})
+	checkDLDemand(t, parent[0], bfsMixes["bfs_dl_expand"], 10903)
 	full := dlBFSChildWarpCycles(32)
 	want := []dlLaunch{
 		{0, 0, 0, 1018, 64, 6277, 2, 32, []int64{full, full}},
-		{0, 0, 0, 6159, 32, 3139, 1, 32, []int64{full}},
-		{0, 1, 0, 6159, 64, 6277, 2, 32, []int64{full, full}},
+		{0, 0, 0, 6097, 32, 3139, 1, 32, []int64{full}},
+		{0, 1, 0, 6097, 64, 6277, 2, 32, []int64{full, full}},
 		{1, 1, 1, 1018, 32, 3139, 1, 32, []int64{full}},
 	}
 	if full != 331 || !reflect.DeepEqual(launches, want) {
@@ -206,8 +206,8 @@ func TestDragonliBFSHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, _ = dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{6753 + 2210, 7551 + 2210}, []int64{1612 + 2210, 1612 + 2210}, []int64{1612 + 2210, 1612 + 2210})
-	checkDLContract(t, sink.recs, 510)
+	checkDLParent(t, parent, []int64{6691 + 3133, 7477 + 3133}, []int64{1612 + 3133, 1612 + 3133}, []int64{1612 + 3133, 1612 + 3133})
+	checkDLContract(t, sink.recs, 723)
 }
 
 // checkDLContract checks the hand level's contract kernel (the last host
@@ -250,10 +250,10 @@ func checkDLContract(t *testing.T, recs []trace.Record, cold int64) {
 // expand's prologue 1421 and empty pass 127:
 //
 //	CTA 0 chunk 0: release 1421; warp 0 v1's 70 and v4's 5 in step,
-//	  70·133 + 5·1 = 9315 → 10736, warp 1 v2's 31·133 = 4123 → 5544
-//	CTA 0 chunk 1: 12157, 6965 → release 12157; warp 0 v3's 32·133 = 4256
-//	  → 16413, warp 1 v1's 9310 → 21467; +127: [16540, 21594]
-//	CTA 1: release 1421, warp 1 v3's 4256 → [1548, 5804]
+//	  70·131 + 5·2 = 9180 → 10601, warp 1 v2's 31·131 = 4061 → 5482
+//	CTA 0 chunk 1: 12022, 6903 → release 12022; warp 0 v3's 32·131 = 4192
+//	  → 16214, warp 1 v1's 9170 → 21192; +127: [16341, 21319]
+//	CTA 1: release 1421, warp 1 v3's 4192 → [1548, 5740]
 //	CTAs 2-103: [1548, 1548]
 //
 // The contract is the CDP code's (TestDragonliBFSHand).
@@ -265,7 +265,7 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{16540, 21594}, []int64{1548, 5804}, []int64{1548, 1548})
+	checkDLParent(t, parent, []int64{16341, 21319}, []int64{1548, 5740}, []int64{1548, 1548})
 	if len(launches) != 0 {
 		t.Errorf("flat: %d launches, want none", len(launches))
 	}

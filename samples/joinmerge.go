@@ -289,15 +289,16 @@ func (t *mergeTrace) bounds() error {
 // them back. Each kernel's first wave fetches its code: from the L2 in
 // the second scan, the L1I having held join_main's code since the first
 // (joinRefetchCycles), and in the first, the program's first run of that
-// code, DRAM's part of each line over that (joinColdRefetchCycles).
+// code, DRAM's part of each line that comes from DRAM over that
+// (joinColdRefetchCycles).
 func (t *mergeTrace) prefixScan() error {
 	n := t.cfg.grid + 1
 	ctas := ceilDiv(n, t.cfg.block)
 	wave := coldWave(t.cfg.block, joinScanRegs)
-	fetch := func(lines int) func(c int) int64 {
+	fetch := func(lines, dram int) func(c int) int64 {
 		s := joinRefetchCycles(lines)
 		if !t.scanned {
-			s += joinColdRefetchCycles(lines)
+			s += joinColdRefetchCycles(dram)
 		}
 		return func(c int) int64 {
 			if c >= wave {
@@ -307,17 +308,17 @@ func (t *mergeTrace) prefixScan() error {
 		}
 	}
 	defer func() { t.scanned = true }()
-	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, fetch(joinScanBlocksColdLines), func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
+	_, err := t.hostKernel("join_scan_blocks", ctas, joinScanRegs, fetch(joinScanBlocksColdLines, joinScanBlocksDRAMLines), func(int, int) int64 { return joinScanBlockCycles(t.cfg.block) })
 	if err != nil || ctas == 1 {
 		return err
 	}
-	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, fetch(joinScanTotalsColdLines), func(int, int) int64 {
+	_, err = t.hostKernel("join_scan_totals", 1, joinScanRegs, fetch(joinScanTotalsColdLines, joinScanTotalsDRAMLines), func(int, int) int64 {
 		return joinScanTotalsCycles(ctas, t.cfg.block)
 	})
 	if err != nil {
 		return err
 	}
-	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, fetch(joinScanDistributeColdLines), func(c, w int) int64 {
+	_, err = t.hostKernel("join_scan_distribute", ctas, joinScanRegs, fetch(joinScanDistributeColdLines, joinScanDistributeDRAMLines), func(c, w int) int64 {
 		if c*t.cfg.block+w*warpSize >= n {
 			return idleWarpCycles
 		}

@@ -154,8 +154,8 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 // (483−22)·4 = 1844: 5646.
 //
 // Each is the grid's CTA 0, in join_main's first wave (coldWave), so
-// every time above is later by its cold start, 29 lines at 170 cycles
-// (coldstart.go): 4930.
+// every time above is later by its cold start, the 23 lines its slowest
+// warp waits for at 241 cycles (coldstart.go): 5543.
 func TestMergeCTAByHand(t *testing.T) {
 	withJoinRates(t, 0, 4)
 	sevens := func(n int) []int32 {
@@ -169,7 +169,7 @@ func TestMergeCTAByHand(t *testing.T) {
 	left, right := sevens(256), []int32{3, 7, 7, 7}
 	dp := newMergeTrace(cfg, left, right).main[0]
 	var sites []mergeSite
-	const cold = 4930
+	const cold = 5543
 	for _, at := range []int64{cold + 2570, cold + 4710} {
 		for lane := range 3 {
 			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
@@ -276,8 +276,9 @@ func TestMergeTraceRecords(t *testing.T) {
 // values 128-130; its 20 instructions fewer than the base's), idle
 // after. Each kernel's first wave, here all its CTAs, fetches its code:
 // the second scan from the L2, 6, 7 and 2 lines at 100 (1158, 1534, 522
-// and idle 220); the first, cold, 70 a line more (1578, 2024, 662 and
-// idle 360), 170 a line in all (coldstart.go).
+// and idle 220); the first, cold, 141 more for each line from DRAM, 6, 6
+// and 1 (1158+846 = 2004, 1534+846 = 2380, 522+141 = 663 and idle 361),
+// a whole miss, 241, for each of those (coldstart.go).
 func TestMergeScanKernels(t *testing.T) {
 	withJoinRates(t, 0, 4)
 	recs := generate(t, "join", "dist=uniform", "grid=130", "r_tuples=1000", "s_tuples=1000")
@@ -302,8 +303,8 @@ func TestMergeScanKernels(t *testing.T) {
 	all, i := []int64{1158, 1158, 1158, 1158}, int64(idleWarpCycles)
 	dist := [][]int64{{522, 522, 522, 522}, {522, 200 + i, 200 + i, 200 + i}}
 	totals := []int64{1534, 1534, 1534, 1534}
-	coldBlocks, coldTotals := []int64{1578, 1578, 1578, 1578}, []int64{2024, 2024, 2024, 2024}
-	coldDist := [][]int64{{662, 662, 662, 662}, {662, 340 + i, 340 + i, 340 + i}}
+	coldBlocks, coldTotals := []int64{2004, 2004, 2004, 2004}, []int64{2380, 2380, 2380, 2380}
+	coldDist := [][]int64{{663, 663, 663, 663}, {663, 341 + i, 341 + i, 341 + i}}
 	for name, w := range map[string][][]int64{
 		"join_scan_blocks":     {coldBlocks, coldBlocks, all, all},
 		"join_scan_totals":     {coldTotals, totals},

@@ -44,10 +44,10 @@ var (
 	// twice (22 steps) in 6956 cycles at 837 MHz (capture
 	// dragonli-join-1024), 5867 at 706, the program's first kernel: (5867
 	// − joinCTABaseCycles − joinStoreAckCycles() − its cold start,
-	// coldStartCycles(joinBoundsColdLines)) / 22 = 190 (it was
-	// joinGatherCycles, 100, an assumed L2 round trip; 252 while the cold
-	// start was in the steps, 261 beside the bare load and unawaited
-	// store).
+	// coldStartCycles(joinBoundsColdLines), 8 lines at 241) / 22 = 164
+	// (it was joinGatherCycles, 100, an assumed L2 round trip; 252 while
+	// the cold start was in the steps, 261 beside the bare load and
+	// unawaited store, 190 with the cold start at 170 a line).
 	joinBoundsStepCycles = joinBoundsFit()
 )
 
@@ -285,7 +285,7 @@ func joinPrefixFit() int64 {
 
 // joinBoundsFit is joinBoundsStepCycles solved from the capture: what the
 // bounds CTA leaves after its load, its store and its cold start (the
-// program's first kernel: coldStartCycles of joinBoundsColdLines, 1,360
+// program's first kernel: coldStartCycles of joinBoundsColdLines, 1,928
 // cycles), over its 22 steps.
 func joinBoundsFit() int64 {
 	return roundDiv(joinBoundsCaptured-joinCTABaseCycles-joinStoreAckCycles()-coldStartCycles(joinBoundsColdLines), 22)
