@@ -46,10 +46,10 @@ import (
 // mix over their time alone (hostKernelAlone).
 //
 // GPGPU-Sim's DRAM counts each of a channel's cycles once
-// (dram_t::cycle, dram.cc:491-508 at 667834cf): util_bw while a column
+// (dram_t::cycle, dram.cc:491-525 at 667834cf): util_bw while a column
 // command's data moves ("if (issued_col_cmd || CCDc)"), Wasted_Col while
 // a row hit waits on a column timer (the read/write turnarounds WTRc and
-// RTWc, set to tWTR and tRTW at dram.cc:572 and 607, and the bank
+// RTWc, set to tWTR and tRTW at dram.cc:609 and 573, and the bank
 // group's CCDLc), Wasted_Row while its requests wait on activations, and
 // Idle while no bank holds a request. The first three are the channel's
 // service: 2 + 1.46 + 0.38 = 3.84 DRAM cycles an atom on the busiest
