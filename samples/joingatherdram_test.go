@@ -19,12 +19,15 @@ import (
 // n_write) and, of the busiest, the share of the kernel's DRAM cycles
 // its bus carried data (bw_util × n_cmd over n_cmd), its service an atom
 // (util_bw + Wasted_Col + Wasted_Row over its atoms, in DRAM cycles) and
-// the share of the kernel it held a request (1 − Idle over n_cmd).
+// the share of the kernel it held a request (1 − Idle over n_cmd) and
+// the mean of its FR-FCFS queue (queue_avg, a mean over the run's DRAM
+// cycles, × n_cmd, differences across the kernel, over the kernel's).
 type gatherCounters struct {
 	atoms   [joinDRAMChannels]int64
 	busy    float64 // the busiest channel's
 	service float64
 	held    float64
+	queue   float64
 }
 
 // readGatherCounters reads them from the log at path.
@@ -35,7 +38,7 @@ func readGatherCounters(t *testing.T, path string) gatherCounters {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	type channel struct{ atoms, cmd, util, utilBW, col, row, idle float64 }
+	type channel struct{ atoms, cmd, util, utilBW, col, row, idle, queue float64 }
 	var prev, cur [joinDRAMChannels]channel
 	var before, gather [joinDRAMChannels]channel
 	found := false
@@ -66,7 +69,7 @@ func readGatherCounters(t *testing.T, path string) gatherCounters {
 			}
 			cur[ch].atoms, cur[ch].cmd, cur[ch].util = kv["n_rd"]+kv["n_wr_bk"]+kv["n_write"], kv["n_cmd"], kv["bw_util"]*kv["n_cmd"]
 		case ch >= 0 && (strings.HasPrefix(line, "util_bw = ") || strings.HasPrefix(line, "Wasted_Col = ") ||
-			strings.HasPrefix(line, "Wasted_Row = ") || strings.HasPrefix(line, "Idle = ")): // the channel's "BW Util details"
+			strings.HasPrefix(line, "Wasted_Row = ") || strings.HasPrefix(line, "Idle = ") || strings.HasPrefix(line, "queue_avg = ")): // the channel's "BW Util details"
 			k, v, _ := strings.Cut(line, " = ")
 			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
@@ -81,6 +84,8 @@ func readGatherCounters(t *testing.T, path string) gatherCounters {
 				cur[ch].row = x
 			case "Idle":
 				cur[ch].idle = x
+			case "queue_avg":
+				cur[ch].queue = x
 			}
 		case strings.HasPrefix(line, "L2_total_cache_misses"): // a kernel's statistics end
 			if strings.Contains(name, "GatherKernel") {
@@ -105,6 +110,7 @@ func readGatherCounters(t *testing.T, path string) gatherCounters {
 			gc.busy = (gather[i].util - before[i].util) / cmd
 			gc.service = (gather[i].utilBW - before[i].utilBW + gather[i].col - before[i].col + gather[i].row - before[i].row) / float64(most)
 			gc.held = 1 - (gather[i].idle-before[i].idle)/cmd
+			gc.queue = (gather[i].queue*gather[i].cmd - before[i].queue*before[i].cmd) / cmd
 		}
 	}
 	return gc
@@ -453,23 +459,62 @@ func TestJoinGatherDRAMCaptureKeys(t *testing.T) {
 // closed loop (joinDRAMChannelUtil), which does not see the queue, gives
 // all three one share within 12% of each.
 func TestJoinGatherDRAMQueueReruns(t *testing.T) {
-	var busy, service []float64
+	var busy, service, queue []float64
 	for _, run := range []string{"dragonli-join-30720-frfcfs16", "dragonli-join-30720-cdp", "dragonli-join-30720-frfcfs256"} {
 		gc := readGatherCounters(t, filepath.Join(whatifDir, run+".log.xz"))
-		t.Logf("%s: the busiest channel carried data %.3f of join_gather (the rule on its loads %.3f), held a request %.3f (%.3f), %.3f DRAM cycles an atom of service",
-			run, gc.busy, gc.ruleBusy(), gc.held, gc.ruleHeld(), gc.service)
+		t.Logf("%s: the busiest channel carried data %.3f of join_gather (the rule on its loads %.3f), held a request %.3f (%.3f), %.3f DRAM cycles an atom of service, %.1f requests in its queue",
+			run, gc.busy, gc.ruleBusy(), gc.held, gc.ruleHeld(), gc.service, gc.queue)
 		heldOut(t, run+" the busiest channel's busy share", gc.ruleBusy()/gc.busy, 1.12) // 1.11×, 1.04×, 1.00×
 		busy = append(busy, gc.busy)
 		service = append(service, gc.service)
+		queue = append(queue, gc.queue)
 	}
 	for i, want := range []float64{0.408, 0.441, 0.452} {
 		if d := busy[i] - want; d < -0.0005 || d > 0.0005 {
 			t.Errorf("busy share %d: %.4f, docs/calibration.md says %.3f", i, busy[i], want)
 		}
 	}
+	for i, want := range []float64{7.5, 23.8, 82.4} {
+		if d := queue[i] - want; d < -0.05 || d > 0.05 {
+			t.Errorf("queue %d: %.2f requests on average, validation/gpgpusim/whatif/README.md says %.1f", i, queue[i], want)
+		}
+	}
 	for i, want := range []float64{3.53, 3.25, 2.93} {
 		if d := service[i] - want; d < -0.005 || d > 0.005 {
 			t.Errorf("service %d: %.3f DRAM cycles an atom, docs/calibration.md says %.2f", i, service[i], want)
+		}
+	}
+}
+
+// TestJoinGatherDRAMSplit holds what docs/calibration.md's "Left" says
+// of join_gather's busiest channel in the three captures: its service
+// an atom falls as its load concentrates and its queue fills, while the
+// share of the kernel it holds a request stays near 0.68 to 0.72, where
+// the closed loop (joinDRAMChannelUtil) has that share rise instead.
+func TestJoinGatherDRAMSplit(t *testing.T) {
+	for _, c := range []struct {
+		capture                    string
+		service, held, queue, loop float64
+	}{
+		{"dragonli-join-30720-cdp", 3.248, 0.715, 23.8, 0.878},
+		{"dragonli-join-46080-cdp", 3.479, 0.679, 19.0, 0.732},
+		{"dragonli-join-61440-cdp", 3.844, 0.684, 15.1, 0.686},
+	} {
+		gc := readGatherCounters(t, filepath.Join(whatifDir, c.capture+".log.xz"))
+		t.Logf("%s: service %.3f DRAM cycles an atom, a request %.3f of the kernel (the loop %.3f), %.1f requests in its queue", c.capture, gc.service, gc.held, gc.ruleHeld(), gc.queue)
+		for _, v := range []struct {
+			what      string
+			got, want float64
+			tol       float64
+		}{
+			{"service an atom", gc.service, c.service, 0.0005},
+			{"share with a request", gc.held, c.held, 0.0005},
+			{"mean queue", gc.queue, c.queue, 0.05},
+			{"the loop's share with a request", gc.ruleHeld(), c.loop, 0.0005},
+		} {
+			if math.Abs(v.got-v.want) > v.tol {
+				t.Errorf("%s: the busiest channel's %s is %.4f; docs/calibration.md says %g", c.capture, v.what, v.got, v.want)
+			}
 		}
 	}
 }
