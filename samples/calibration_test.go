@@ -710,15 +710,15 @@ func unxz(t *testing.T, src, dst string) {
 // launches to the capture's 897, 123,444 matches to its 122,920.
 func TestJoinHeldOut30720(t *testing.T) {
 	const capture = "dragonli-join-30720-cdp"
-	busiestAtomsHeldOut(t, capture, 30720, 1.09) // 1.06×
+	busiestAtomsHeldOut(t, capture, 30720, 1.09, 1.06) // 1.06×; its busy share 1.04× (0.457 to 0.441)
 	got, want := joinCaptureTimes(t, capture, 30720)
 	heldOutRows(t, "join-30720 ", []heldOutRow{
-		{"makespan", got.makespan, want.makespan, 1.02},                                                                          // 1.00× (0.91× before join_gather's DRAM term)
+		{"makespan", got.makespan, want.makespan, 1 / 0.96},                                                                      // 0.98× (0.91× before join_gather's DRAM term)
 		{"children launched", got.children, want.children, 1.05},                                                                 // 1.01×
 		{"a child's CTA", got.childCTA, want.childCTA, 1.08},                                                                     // 0.95×
 		{"the main join kernel", got.main, want.main, 1 / 0.94},                                                                  // 0.96×
 		{"the bounds kernel (fitted at 1,024 keys)", got.bounds, want.bounds, 1.02},                                              // 1.00× (0.95× with the cold start at 170 a line)
-		{"the gather kernel", got.gather, want.gather, 1.45},                                                                     // 1.41× (0.27× before its DRAM term): its busiest channel busier than at 61,440 keys (docs/calibration.md)
+		{"the gather kernel", got.gather, want.gather, 1.18},                                                                     // 1.15× (1.41× with 61,440 keys' busy share, 0.27× before its DRAM term): its traffic 1.06×, its busy share 1.04× (docs/calibration.md)
 		{"the warm join_scan_blocks (its step fitted at 1,024 keys)", got.scans["blocks"][1], want.scans["blocks"][1], 1 / 0.81}, // 0.83×: 2 of its lines an SM came from DRAM here
 		{"the warm join_scan_totals", got.scans["totals"][1], want.scans["totals"][1], 1.08},                                     // 1.06×
 		{"the warm join_scan_distribute", got.scans["distribute"][1], want.scans["distribute"][1], 1 / 0.93},                     // 0.95×

@@ -309,11 +309,11 @@ func TestContentionOnJoinCaptures(t *testing.T) {
 	withCapturedDemand(t, g, sink.recs, big)
 	gotRun := joinRun(t, g, on)
 	t.Logf("join-30720 join_gather: model %.0f cycles, captured %.0f", gotGather, wantGather)
-	stated(t, "join-30720 join_gather", gotGather/wantGather, 1.38, 1.44) // 1.41×, as off: its DRAM wait is the generator's (joingatherdram.go); 0.31× before
-	stated(t, "join-30720 makespan", gotRun.makespan/wantRun.makespan, 0.97, 1.01)
+	stated(t, "join-30720 join_gather", gotGather/wantGather, 1.13, 1.17)          // 1.15×, as off: its DRAM wait is the generator's (joingatherdram.go); 1.41× while a loaded channel's busy share was 61,440 keys', 0.31× before the DRAM term
+	stated(t, "join-30720 makespan", gotRun.makespan/wantRun.makespan, 0.95, 0.99) // 0.97×
 	mixGather := gatherSpan(t, gen(), on)
 	t.Logf("join-30720 join_gather, the generator's mix: model %.0f cycles", mixGather)
-	stated(t, "join-30720 join_gather, the generator's mix", mixGather/wantGather, 1.38, 1.44) // 0.63× before its DRAM term
+	stated(t, "join-30720 join_gather, the generator's mix", mixGather/wantGather, 1.13, 1.17) // 1.15×; 0.63× before its DRAM term
 }
 
 // gatherSpan is the span of a join run's gather kernel (join_gather or

@@ -34,11 +34,10 @@ import (
 // the kernel, that the copy reads, and the dirty lines it evicts. The
 // kernel's DRAM time is its busiest channel's (joinGatherDRAMCycles): its
 // 32-byte atoms (BL 8 × 4-byte bus, "dram_atom_size = BL * busW *
-// gpu_n_mem_per_ctrlr", gpu-sim.h:254), one column command every tCCD = 2
-// DRAM cycles ("CCDc = m_config->tCCD", dram.cc:571) at 1502 MHz, over
-// the share of the kernel a loaded channel's bus carries data
-// (joinDRAMBusyMilli, measured). A busy channel refuses the L2 once its
-// queue is full ("if (!m_L2_dram_queue->full() &&
+// gpu_n_mem_per_ctrlr", gpu-sim.h:254) at a loaded channel's time an
+// atom (joinDRAMServiceMilli), over the share of the kernel the channel
+// has a request to serve (joinDRAMChannelUtil). A busy channel refuses
+// the L2 once its queue is full ("if (!m_L2_dram_queue->full() &&
 // !m_icnt_L2_queue->empty())", l2cache.cc:517;
 // -gpgpu_dram_partition_queues 32:32:32:32), the L2 then the
 // interconnect, so every warp's loads wait in that one queue: the
@@ -46,9 +45,28 @@ import (
 // issues nothing and moves nothing, so the warps' demand stays their
 // mix over their time alone (hostKernelAlone).
 //
+// GPGPU-Sim's DRAM counts each of a channel's cycles once
+// (dram_t::cycle, dram.cc:491-525 at 667834cf): util_bw while a column
+// command's data moves ("if (issued_col_cmd || CCDc)"), Wasted_Col while
+// a row hit waits on a column timer (the read/write turnarounds WTRc and
+// RTWc, set to tWTR and tRTW at dram.cc:609 and 573, and the bank
+// group's CCDLc), Wasted_Row while its requests wait on activations, and
+// Idle while no bank holds a request. The first three are the channel's
+// service: 2 + 1.46 + 0.38 = 3.84 DRAM cycles an atom on the busiest
+// channel of the calibration capture. Idle is the rest: the channel is
+// fed by the requests in flight, which visit the channels in proportion
+// to their traffic, so a channel that serves a larger share of them
+// waits less for its next one. joinDRAMChannelUtil is that closed loop
+// by mean-value analysis, the channels as queues with demands in
+// proportion to their atoms and joinDRAMPopulation requests circulating
+// (fitted, not stated: the copying warps, 896 of them with one load each,
+// would keep every channel's queue full, where the captures' busiest
+// channels idle 0.28 to 0.34 of the kernel).
+//
 // Cost: the layout walks each partition's pairs in 256-byte chunks
 // (the kernel's output bytes over 256), the traffic is 12 closed forms,
-// and the sharing a heap of the kernel's copying warps.
+// the loop joinDRAMPopulation × 12 steps, and the sharing a heap of the
+// kernel's copying warps.
 const (
 	// joinBlockSF is Dragon_li's JOIN_BLOCK_SF (tests/testJoin.cu's
 	// join Settings: 700, 300): a partition's room in the scattered
@@ -65,25 +83,31 @@ const (
 	joinDRAMAtomBytes    = 32
 	joinOutputEntryBytes = 4 // SizeType: an id in one buffer
 
-	// joinDRAMAtomMilli is a channel's data-bus time for one atom at its
-	// peak, in thousandths of the trace's 706 MHz cycles: tCCD (2 DRAM
-	// cycles, -gpgpu_dram_timing_opt CCD=2) at 1502 MHz
-	// (-gpgpu_clock_domains 837:837:837:1502): 2 × 706 / 1502 = 0.940.
-	joinDRAMAtomMilli = 2 * 706 * 1000 / 1502
+	// joinDRAMCycleMilli is a DRAM cycle in thousandths of the trace's
+	// 706 MHz cycles (-gpgpu_clock_domains 837:837:837:1502: the DRAM's
+	// command clock 1502 MHz, n_cmd's unit): 706 × 1000 / 1502 = 470.
+	joinDRAMCycleMilli = 706 * 1000 / 1502
 
-	// joinDRAMBusyMilli is the share of join_gather's span, in
-	// thousandths, in which its busiest channel's bus carries data.
+	// joinDRAMServiceMilli is a loaded channel's time an atom while it
+	// has requests, in thousandths of a DRAM cycle: tCCD (2 DRAM cycles,
+	// -gpgpu_dram_timing_opt CCD=2: "CCDc = m_config->tCCD", dram.cc:571)
+	// and what the column timers and activations waste beside it.
 	// Measured, not stated by the configuration: in capture
-	// dragonli-join-61440-cdp (validation/gpgpusim/whatif) channel 8's
-	// bus moved data for 24,319 of the kernel's 68,326 DRAM cycles (the
-	// log's bw_util × n_cmd, differences across the kernel); the rest
-	// went to column commands held by the read/write turnaround and
-	// bank-group timers (the log's Wasted_Col, 17,758), rows opened
-	// (Wasted_Row, 4,661: 2,963 activations for 12,161 atoms) and a
-	// queue with nothing ready (Idle, 21,585). At 30,720 and 46,080
-	// keys, where fewer channels carry the load, the busiest one's share
-	// was 0.441 and 0.390 (docs/calibration.md, "Left").
-	joinDRAMBusyMilli = 356
+	// dragonli-join-61440-cdp (validation/gpgpusim/whatif) channel 8, the
+	// busiest, moved 12,161 atoms across join_gather, its bus carrying
+	// data 24,322 DRAM cycles, Wasted_Col 17,758 and Wasted_Row 4,661
+	// (the log's "BW Util details", differences across the kernel):
+	// 46,741 / 12,161 = 3.844. At 30,720 and 46,080 keys the busiest
+	// channel's was 3.248 and 3.479 (docs/calibration.md, "Left").
+	joinDRAMServiceMilli = 3844
+
+	// joinDRAMPopulation is the requests circulating among the channels
+	// in joinDRAMChannelUtil's closed loop. Fitted on
+	// dragonli-join-61440-cdp: with its twelve channels' atoms across
+	// join_gather as their demands, 18 gives the busiest channel a
+	// request 0.686 of the kernel, where the log's Idle leaves it 0.684
+	// (1 − 21,585 / 68,326); 17 gives 0.671, 19 0.700.
+	joinDRAMPopulation = 18
 )
 
 // joinChannelDRAM is the DRAM bytes an L2 slice of c bytes moves for a
@@ -166,22 +190,73 @@ func joinGatherChannels(outputs, room []int, est int64) (scattered, compact [joi
 
 // joinGatherDRAMCycles is join_gather's DRAM time in the trace's cycles:
 // its busiest channel's traffic (joinChannelDRAM on each channel's
-// bytes, joinGatherChannels) in atoms, at joinDRAMAtomMilli over
-// joinDRAMBusyMilli. None while every channel's slice holds its bytes.
+// bytes, joinGatherChannels) in atoms, at joinDRAMServiceMilli each,
+// over the share of the kernel the channel has a request
+// (joinDRAMChannelUtil on every channel's atoms). None while every
+// channel's slice holds its bytes.
 func joinGatherDRAMCycles(outputs, room []int, est int64) int64 {
 	scattered, compact := joinGatherChannels(outputs, room, est)
+	var atoms [joinDRAMChannels]int64
 	var busiest int64
 	for ch := range scattered {
-		busiest = max(busiest, joinChannelDRAM(scattered[ch], compact[ch], joinL2ChannelBytes))
+		b := joinChannelDRAM(scattered[ch], compact[ch], joinL2ChannelBytes)
+		atoms[ch] = (b + joinDRAMAtomBytes - 1) / joinDRAMAtomBytes
+		busiest = max(busiest, atoms[ch])
 	}
-	return joinDRAMAtomCycles((busiest + joinDRAMAtomBytes - 1) / joinDRAMAtomBytes)
+	if busiest == 0 {
+		return 0
+	}
+	return joinDRAMAtomCycles(busiest, joinDRAMChannelUtil(atoms[:], joinDRAMPopulation))
 }
 
 // joinDRAMAtomCycles is the time a loaded channel takes to move atoms
-// 32-byte atoms, in the trace's cycles: joinDRAMAtomMilli each, over the
-// share of the time its bus carries data (joinDRAMBusyMilli).
-func joinDRAMAtomCycles(atoms int64) int64 {
-	return roundDiv(atoms*joinDRAMAtomMilli, joinDRAMBusyMilli)
+// 32-byte atoms, in the trace's cycles, when it has a request a share
+// util of the time: joinDRAMServiceMilli DRAM cycles each, over util.
+func joinDRAMAtomCycles(atoms int64, util float64) int64 {
+	if atoms <= 0 || util <= 0 {
+		return 0
+	}
+	return int64(math.Round(float64(atoms*joinDRAMServiceMilli*joinDRAMCycleMilli) / 1e6 / util))
+}
+
+// joinDRAMChannelUtil is the share of the time the busiest of the
+// channels has a request, when n requests circulate among them, each
+// visiting a channel in proportion to its atoms and held there for an
+// atom's service: exact mean-value analysis of a closed network of
+// single-server queues without think time (Reiser and Lavenberg, 1980),
+// whose arrival theorem gives a request arriving at channel k with i
+// requests in the loop the queue the loop holds there with i − 1:
+//
+//	R_k(i) = D_k (1 + Q_k(i−1)),  X(i) = i / Σ R_k(i),  Q_k(i) = X(i) R_k(i)
+//
+// with D_k channel k's share of the atoms (the service time cancels in
+// the share). The busiest channel's utilisation is X(n) × its D. One
+// channel is busy whenever a request is in the loop (1); k equal
+// channels give n / (n + k − 1).
+func joinDRAMChannelUtil(atoms []int64, n int) float64 {
+	var total int64
+	for _, a := range atoms {
+		total += a
+	}
+	if total <= 0 || n <= 0 {
+		return 0
+	}
+	q := make([]float64, len(atoms))
+	var x, most float64
+	for i := 1; i <= n; i++ {
+		sum := 0.0
+		for k, a := range atoms {
+			sum += float64(a) / float64(total) * (1 + q[k])
+		}
+		x = float64(i) / sum
+		for k, a := range atoms {
+			q[k] = x * float64(a) / float64(total) * (1 + q[k])
+		}
+	}
+	for _, a := range atoms {
+		most = max(most, x*float64(a)/float64(total))
+	}
+	return most
 }
 
 // joinGatherDRAMCopy is each copying warp's copy time, in the trace's
