@@ -28,7 +28,10 @@ package replay
 //     is left at its cycle) and the loop's checkpoint is not due after it
 //     (clock.left): the general path ends the CTA, then settles the cycle
 //     with nothing else between;
-//   - the CTA is not its kernel's last (no plainKernelDone), and its SM
+//   - the CTA is not its kernel's last (no plainKernelDone: k.done, which
+//     counts its CTAs ended, is below k.next, which counts those placed,
+//     this one among them, so that k.next+1 < k.total, below, says so
+//     too), and its SM
 //     held the most CTAs an SM may (gpu.max_ctas_per_sm, above one) with
 //     no SM open (smArray.open empty): the end leaves the SM neither
 //     empty (no vacate) nor the GPU more than this one free slot, so
@@ -45,12 +48,14 @@ package replay
 //     first, asked before any other) and has a CTA left to place after
 //     the next (no placedLast; kd.compact, called as settle does, finds
 //     nothing drained), its next CTA placePlain's (the kernel started,
-//     its segment not behind, its spec queued and plain, with a demand:
-//     one job of the model);
+//     as its CTA ending did, its segment not behind, its spec queued and
+//     plain, with a demand: one job of the model);
 //   - the SM fits the next CTA once this one has left it (fitsOpen's
-//     test, its SMs not held to one kernel, Dispatch.setPlain; its room
-//     then, less the ended CTA's need and plus the next's, the same need,
-//     is its room now: hasRoom of no need).
+//     test): its SMs are not held to one kernel (Dispatch.setPlain), and
+//     its room then, less the ended CTA's need and plus the next's, the
+//     same need, is its room now, within the SM's limits: a plain run's
+//     SMs hold only CTAs placed where they fitted (no task runtime's
+//     threadblocks, smArray.resident, which no fit is asked of).
 //
 // Then it does what the general path does that leaves a trace: the SM
 // marked grown for RoundRobin's search (roomless.grew, leavePlain's),
@@ -84,11 +89,8 @@ func swapPlain(e *engine, ref uint64) bool {
 		return false
 	}
 	k := e.ctas.plainKernel(-j.run)
-	if l := e.kd.listed(); len(l) == 0 || l[0] != k || k.done+1 >= k.total {
-		return false
-	}
-	i := k.next
-	if i+1 >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
+	i := k.next // k.done < i: the ending CTA is placed, not yet done
+	if l := e.kd.listed(); len(l) == 0 || l[0] != k || i+1 >= k.total || e.body.behind(k, i) {
 		return false
 	}
 	q := k.ctas.queued()
@@ -96,7 +98,7 @@ func swapPlain(e *engine, ref uint64) bool {
 		return false
 	}
 	spec := q.peekPlain(i)
-	if spec == nil || !(spec.issue > 0 || spec.dram > 0) || !s.hasRoom(a.gpu, need{}) {
+	if spec == nil || !(spec.issue > 0 || spec.dram > 0) {
 		return false
 	}
 	if c.q.Len() > 0 && c.q.Peek() == c.t {
