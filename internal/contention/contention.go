@@ -780,16 +780,21 @@ func (m *Model) Swap(now int64, sm int, work float64, d Demand, ref uint64) {
 	}
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
-	if j := (job{tag: s.v + work, ref: ref, demand: d}); len(s.jobs) < cap(s.jobs) {
-		s.insert(j)
-	} else {
-		m.push(s, j)
-	}
-	if m.open || m.nan || !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
-		m.Settle(now)
+	j := job{tag: s.v + work, ref: ref, demand: d}
+	if len(s.jobs) == cap(s.jobs) || m.open || m.nan || !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+		m.swapSettle(now, s, j)
 		return
 	}
+	s.insert(j)
 	m.dirty = m.dirty[:0]
 	s.dirty = false
 	m.reschedule(sm, s, now)
+}
+
+// swapSettle is the rest of Swap where its SM's queue is full or the
+// cycle is not alike's: the job queued as Start queues it, then Settle.
+// Out of Swap's line, so that Swap keeps its values in registers.
+func (m *Model) swapSettle(now int64, s *smState, j job) {
+	m.push(s, j)
+	m.Settle(now)
 }
