@@ -194,3 +194,38 @@ func BenchmarkContentionSynth5M(b *testing.B) {
 func BenchmarkContentionBFS(b *testing.B) {
 	benchContention(b, genTrace(b, "bfs", "scale=18"))
 }
+
+// quiet is a sink that keeps no rows (tables.Discarder): a plain run, as
+// replay -q gives.
+type quiet struct{ discard }
+
+func (quiet) DiscardsRows() bool { return true }
+
+// The engine's swap (swapPlain) against the general path it stands for:
+// 200K CTAs of synth in 20 host kernels, the contention model on (k20c),
+// a sink that keeps no rows, with swapPlain on and off.
+func BenchmarkSwapSynth(b *testing.B) {
+	data := genTrace(b, "synth", "kernels=20", "ctas=10000")
+	cfg, _ := model.Preset("k20c")
+	pol, err := policies.New("cdp", cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+	defer replay.SetSwap(true)
+	for _, on := range []bool{true, false} {
+		b.Run(map[bool]string{true: "swap=on", false: "swap=off"}[on], func(b *testing.B) {
+			replay.SetSwap(on)
+			var ctas int64
+			b.ReportAllocs()
+			for b.Loop() {
+				st, err := replay.Run(open, replay.Options{Config: cfg, Policy: pol}, quiet{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctas += st.CTAs
+			}
+			b.ReportMetric(float64(ctas)/b.Elapsed().Seconds(), "CTAs/s")
+		})
+	}
+}

@@ -6,12 +6,12 @@ package replay
 type Dispatch struct {
 	e      *engine
 	placer Placer // the policy's, RoundRobin when it has none
-	// plain: nothing but the SMs, the clock and the contention model takes
-	// part in a CTA's run (no mechanism, watcher, page gate, row, L1
-	// flush, CTA issue rate or numbered slot), so most host CTAs are
-	// placed by engine.placePlain. The engine's start sets it, knowing
-	// its mechanisms.
+	// plain: only the SMs, the clock and the contention model take part in
+	// a CTA's run (no mechanism, watcher, page gate, row, L1 flush, CTA
+	// issue rate or numbered slot): placePlain places most host CTAs.
 	plain bool
+	swap  *RoundRobin // the placer where swapPlain may take a cycle whole (setPlain), else nil
+	swaps int64       // the cycles swapPlain took whole (a test's count)
 }
 
 func newDispatch(e *engine, p Placer) Dispatch {

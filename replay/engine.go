@@ -161,7 +161,7 @@ func (e *engine) start(open Opener) error {
 		g.register(&e.clock)
 	}
 	e.out.hookEnds(e.watch.observing() || len(e.mechs) > 0)
-	e.dispatch.plain = !e.out.endsHooked() && e.pages == nil && e.tasks == nil && e.sms.plain()
+	e.dispatch.setPlain(!e.out.endsHooked() && e.pages == nil && e.tasks == nil && e.sms.plain())
 	e.io.plan(e.out.output())
 	e.host.started(e.io)
 	if e.pages != nil {
@@ -227,8 +227,8 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 					c.fired = true
 				} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
 					c.t = ev.At
-					e.shareWake(done)
-					c.fired = true
+					c.fired = (e.sms.open.n != 0 || len(done) != 1 || !swapPlain(e, done[0])) && e.shareWake(done)
+					// (false only where swapPlain took the cycle whole: fired was false)
 				}
 				if c.left--; c.left <= 0 { // a run of checkEvents events ended, or fail recorded an error (left)
 					if c.left = checkEvents; e.err != nil {

@@ -1,10 +1,28 @@
 package replay
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/gpureplay/gpureplay/tables"
+)
 
 // SetKernelRunReuse turns the reuse of completed device kernels' running
 // parts (kernelRuns) on or off, for a test that compares the two.
 func SetKernelRunReuse(on bool) { reuseKernelRuns = on }
+
+// SetSwap turns swapPlain on or off, for a test that compares the two.
+func SetSwap(on bool) { swapCycles = on }
+
+// RunSwaps is Run, and the cycles swapPlain took whole.
+func RunSwaps(open Opener, opt Options, sink tables.Sink) (*Stats, int64, error) {
+	e, closeAll, err := prepare(open, opt, sink)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer closeAll()
+	st, err := e.run()
+	return st, e.dispatch.swaps, err
+}
 
 // TreeAheadBound is what the tree filer may hold for a trace whose largest
 // host kernel has grid CTAs without per-warp cycles (docs/scale-out.md):

@@ -147,8 +147,8 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 }
 
 // shareWake is an SM's wake-up (evShare) that is not stale: the jobs
-// that have finished (done, from shareJobs.wake) go on.
-func (e *engine) shareWake(done []uint64) {
+// that have finished (done, from shareJobs.wake) go on. True: unsettled.
+func (e *engine) shareWake(done []uint64) bool {
 	for _, ref := range done {
 		j := jobOf(ref)
 		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
@@ -171,6 +171,7 @@ func (e *engine) shareWake(done []uint64) {
 			e.warpDone(c, e.clock.now()) // the warps without sites
 		}
 	}
+	return true
 }
 
 // unsitedDone records the ends of a shared CTA's warps without launch

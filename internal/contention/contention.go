@@ -756,3 +756,45 @@ func (m *Model) repace(g float64, now int64) {
 		}
 	}
 }
+
+// Swap is Start(now, sm, work, d, ref) and then Settle(now), for an
+// owner whose cycle so far is one Wake of SM sm, at now: the job that
+// takes the place of the one that wake-up finished (the replay's swap of
+// a CTA's end for its kernel's next on its SM: replay.swapPlain). Where
+// the cycle marked that SM alone and no other (Wake's mark, and Start's
+// on the same SM marks nothing more) and the SM's share and demand come
+// out as the water holds them under a level that stands (alike's test),
+// Settle would do no more than settleOne: the SM's next finish. Swap
+// does that with no call of Start, Settle, alike or settleOne; elsewhere
+// it calls Start and Settle. Start's advance is none: Wake brought the
+// SM's clock to now (the test of s.at, and advance's, are the same).
+func (m *Model) Swap(now int64, sm int, work float64, d Demand, ref uint64) {
+	s := &m.sms[sm]
+	if s.at != now || len(m.dirty) != 1 || m.dirty[0] != s {
+		m.Start(now, sm, work, d, ref)
+		m.Settle(now)
+		return
+	}
+	if work < 0 { // as Start
+		work = 0
+	}
+	s.demand.Issue += d.Issue
+	s.demand.DRAM += d.DRAM
+	j := job{tag: s.v + work, ref: ref, demand: d}
+	if len(s.jobs) == cap(s.jobs) || m.open || m.nan || !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+		m.swapSettle(now, s, j)
+		return
+	}
+	s.insert(j)
+	m.dirty = m.dirty[:0]
+	s.dirty = false
+	m.reschedule(sm, s, now)
+}
+
+// swapSettle is the rest of Swap where its SM's queue is full or the
+// cycle is not alike's: the job queued as Start queues it, then Settle.
+// Out of Swap's line, so that Swap keeps its values in registers.
+func (m *Model) swapSettle(now int64, s *smState, j job) {
+	m.push(s, j)
+	m.Settle(now)
+}

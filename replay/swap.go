@@ -1,0 +1,144 @@
+package replay
+
+// The swap: a cycle in which one plain CTA's job of the contention model
+// finishes on an SM, and nothing else happens, but for the placement that
+// follows it, of the same kernel's next CTA on the same SM (synth's
+// common cycle: an SM full of one kernel's CTAs, the GPU's other SMs
+// full too). The general path takes it through five layers: the end
+// (shareWake, ctaEnded, the SM's release, its open set), the loop's
+// settle (the device runtime, the waiting CTAs, the CTA issue rate),
+// RoundRobin.Place (its kernels' loop, find, roundOpen, fitsOpen),
+// placePlain (its tests, the SM's reserve, the open set again, the
+// occupancy's warp-cycles twice) and the contention model's Start and
+// Settle. swapPlain goes from the record of the job's end to the next
+// CTA's job in one function, once it has proved that the general path
+// would do no more than it does, in the same order.
+
+// swapPlain ends the plain CTA whose job of the contention model is ref,
+// the one job that the wake-up firing now finished, and places its
+// kernel's next CTA on its SM, as the general path would (shareWake's
+// ctaEnded, then engine.settle, its RoundRobin.Place placing with
+// placePlain, then the model's Settle), where it can prove that path
+// would do just that; it then reports true, the cycle settled. Elsewhere
+// it changes nothing and reports false.
+//
+// What it proves first, and why each makes the general path its own:
+//
+//   - the wake-up is the cycle's only event (none fired before it, none
+//     is left at its cycle) and the loop's checkpoint is not due after it
+//     (clock.left): the general path ends the CTA, then settles the cycle
+//     with nothing else between;
+//   - the CTA is not its kernel's last (no plainKernelDone: k.done, which
+//     counts its CTAs ended, is below k.next, which counts those placed,
+//     this one among them, so that k.next+1 < k.total, below, says so
+//     too), and its SM
+//     held the most CTAs an SM may (gpu.max_ctas_per_sm, above one) with
+//     no SM open (smArray.open empty): the end leaves the SM neither
+//     empty (no vacate) nor the GPU more than this one free slot, so
+//     that RoundRobin's find, wherever r.next points, tries this SM
+//     first (roundOpen's round meets no other), and the placement that
+//     takes the slot back closes the GPU again: Place then returns;
+//   - the run is plain (Dispatch.plain: no mechanism, watcher, page gate,
+//     row, L1 flush, CTA issue rate or numbered slot), its placer a
+//     RoundRobin, with no stream countdown (the device runtime's settle
+//     does nothing), which Dispatch.setPlain tells once a run, and no CTA
+//     waiting (retryWaiting is not called): engine.settle goes straight
+//     to Place;
+//   - the kernel is the first the Kernel Distributor lists (Place's
+//     first, asked before any other) and has a CTA left to place after
+//     the next (no placedLast; kd.compact, called as settle does, finds
+//     nothing drained), its next CTA placePlain's (the kernel started,
+//     as its CTA ending did, its segment not behind, its spec queued and
+//     plain, with a demand: one job of the model);
+//   - the SM fits the next CTA once this one has left it (fitsOpen's
+//     test): its SMs are not held to one kernel (Dispatch.setPlain), and
+//     its room then, less the ended CTA's need and plus the next's, the
+//     same need, is its room now, within the SM's limits: a plain run's
+//     SMs hold only CTAs placed where they fitted (no task runtime's
+//     threadblocks, smArray.resident, which no fit is asked of).
+//
+// Then it does what the general path does that leaves a trace: the SM
+// marked grown for RoundRobin's search (roomless.grew, leavePlain's),
+// the CTA counted ended (recorder.ctaEnded, siteEngine.ctaEnded), the
+// kernel's count of CTAs done, RoundRobin's next SM, the next CTA's spec
+// taken, the Kernel Distributor compacted (it touches nothing of the
+// model's), and the next CTA's job started and the model settled
+// (contention.Model.Swap: Start, then Settle). What it leaves out
+// cancels: the SM's release of the CTA's need and its reserve of the
+// same need, the open set's add of the SM and its drop (it was closed
+// and is closed again), and the occupancy's warp-cycles, the end's warps
+// times now added and the start's taken away (endedAt, placedAt): all
+// integers, whose sums wrap and come back alike. The
+// next CTA's job names what the ended one's did (jobRef: the kernel's
+// plain number, negated, and the SM), so it is ref.
+//
+// It is a function of the engine, not a method, as plainKernelDone is:
+// the engine's methods are its CTA's and kernel's paths, and this is a
+// shortcut through them that changes none of them.
+//
+//go:noinline
+func swapPlain(e *engine, ref uint64) bool {
+	c, d := &e.clock, &e.dispatch
+	j := jobOf(ref)
+	if d.swap == nil || j.run >= 0 || c.fired || c.left <= 1 || e.ctas.waiting() {
+		return false
+	}
+	a := &e.sms
+	s := a.at(int(j.warp))
+	if a.open.n != 0 || s.ctas != a.gpu.MaxCTAsPerSM {
+		return false
+	}
+	k := e.ctas.plainKernel(-j.run)
+	i := k.next // k.done < i: the ending CTA is placed, not yet done
+	if l := e.kd.listed(); len(l) == 0 || l[0] != k || i+1 >= k.total || e.body.behind(k, i) {
+		return false
+	}
+	q := k.ctas.queued()
+	if q == nil || q == &packedRun {
+		return false
+	}
+	spec := q.peekPlain(i)
+	if spec == nil || !(spec.issue > 0 || spec.dram > 0) {
+		return false
+	}
+	if c.q.Len() > 0 && c.q.Peek() == c.t {
+		return false // another event this cycle
+	}
+	now := c.t
+	a.full.grew(s.id)
+	e.out.ctaEnded(now, 0)
+	e.sites.ctaEnded(!k.host)
+	k.done++
+	d.swap.next = s.id + 1
+	d.swaps++
+	q.head++ // peekPlain's spec, as nextPlain takes it
+	k.next++
+	e.kd.compact()
+	a.share.model.Swap(now, s.id, float64(spec.cycles), spec.demand(), ref)
+	return true
+}
+
+// setPlain sets plain, which the engine's start knows (engine.start), and d.swap where
+// the run's placer is a RoundRobin and the run has what swapPlain proves
+// of it throughout: plain, with the contention model, no stream
+// countdown (the device runtime's settle does nothing), no SMs held to
+// one kernel, and room for more than one CTA on an SM.
+func (d *Dispatch) setPlain(plain bool) {
+	d.plain = plain
+	a := &d.e.sms
+	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.share != nil && d.e.dev.countdown == nil && !a.exclusive && a.gpu.MaxCTAsPerSM > 1 {
+		d.swap = rr
+	}
+}
+
+// swapCycles is off only in a test that compares replays with and
+// without swapPlain (SetSwap).
+var swapCycles = true
+
+// peekPlain is the spec nextPlain would give CTA i, or nil, taking none.
+func (q *specQueue) peekPlain(i uint64) *slimSpec {
+	if i >= q.end || q.head == len(q.specs) || q.specs[q.head].rare != 0 {
+		return nil
+	}
+	return &q.specs[q.head]
+}
