@@ -595,10 +595,9 @@ func TestJoinFitsCapture(t *testing.T) {
 // 1,560; TestSSSPLevelsRmat11 compares them level by level); the
 // relaxation kernels take 0.94× the capture's (0.84× before the
 // one-lane refit, 0.69× before a warp's
-// loop ran its diverged lanes in turn, dragonliWarpLoop): the capture's
-// child CTAs take 574 to 1,126 cycles against the model's 1,017 to
-// 1,884, its busy parent CTAs longer, on costs fitted on CTAs holding 1
-// to 34 vertices.
+// loop ran its diverged lanes in turn, dragonliWarpLoop): its busy
+// parent CTAs run longer, on costs fitted on CTAs holding 1 to 34
+// vertices. The warm children: TestSSSPWarmChildrenRmat11.
 func TestSSSPHeldOutRmat11(t *testing.T) {
 	got, want, gotChild, wantChild := ssspAgainstCapture(t, "dragonli-sssp-rmat11-cdp", "ssspCdpExpandKernel", "rmat-11-16-1.gr.xz", "site_threshold=31")
 	// Each relaxation's kernel too, today's factor and a little: the
