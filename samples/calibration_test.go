@@ -462,7 +462,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	// captured children before, cold start and all (−1.8% and −0.1%).
 	heldOutRows(t, "sample ", []heldOutRow{
 		{"child 2 (L2's lines)", gotChild[1].span, wantChild[1].span, 1.08}, // 0.93× today
-		{"child 1 (DRAM's)", gotChild[0].span, wantChild[0].span, 1.07},     // 0.94× today
+		{"child 1 (DRAM's)", gotChild[0].span, wantChild[0].span, 1.08},     // 0.94× today; 1.07× at a line's whole miss (286 at 837 MHz)
 	})
 	for _, h := range []struct {
 		i     int
