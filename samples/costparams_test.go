@@ -194,7 +194,7 @@ func TestCostParamsRefit(t *testing.T) {
 		{"join", "gather_cycles=200", 5867, 11, func() int64 {
 			return joinCTABaseCycles + 22*joinBoundsStepCycles + joinStoreAckCycles() + coldStartCycles(joinBoundsColdLines)
 		}, &joinBoundsStepCycles, 164},
-		{"sssp", "gather_cycles=4", 788, 1, func() int64 { return ssspChildBaseCycles + ssspEdgeCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 302},
+		{"sssp", "gather_cycles=4", 437.8, 1, func() int64 { return ssspChildBaseCycles + warpSize*ssspGatherCycles }, &ssspChildBaseCycles, 373},
 		// amr: level 3's refining leaf (2,723.5 cycles at 837 MHz) and
 		// the Reg run's looping CTA 0 (46,587), at 706 MHz.
 		{"amr", "claim_cycles=240", 2297.2, 1, amrDLLeafRefine, &amrDLEnergyCycles, 345},

@@ -13,7 +13,8 @@ import (
 // among them) and the SHA-256 of the trace each gave at commit 0411b47,
 // before the code parameter existed; sssp's are those traces with
 // ssspcost.go's costs as fitted today (the sample's and the tree's
-// single-lane CTAs, a lowering lane's atomics), and
+// single-lane CTAs, a lowering lane's atomics, the child's costs solved
+// warm on the sample's perfect-cache rerun), and
 // bfs's with launch sites those traces with each site's inline_cycles by
 // the lane-loop rule (laneloop.go).
 var defaultCodeTraces = []struct {
@@ -28,11 +29,11 @@ var defaultCodeTraces = []struct {
 	{"bfs", []string{"graph=citation", "scale=10", "edgefactor=4", "loop_cycles=224", "variant=flat"},
 		"68e57a0b00680f849725659bac05ba665c37ade0b774ba5035bbb5c807c11549"},
 	{"sssp", []string{"graph=citation", "scale=9", "edgefactor=4", "loop_cycles=234"},
-		"df3a1add0800d051eecb4ee903c6204f286b74989d303895be10affaed9b8a2d"},
+		"c46b7273244cc997d49709a9d0e25d42e6fd8eb5e3dd1447c3f4b281523626f5"},
 	{"sssp", []string{"scale=9", "variant=flat"},
 		"2e0e4de22a52506a93fecf20a5942bbae41663cf94945d720fb619de0107396b"},
 	{"sssp", []string{"scale=9", "variant=twc"},
-		"813896a1291a4fd0956ca97f1352aff8bdc3ad476af66008605f0be1a2bf4dcc"},
+		"9ec7f4293340d3e7dfe804dc3f4944e6f77c11482baca48a11f06a1812375956"},
 }
 
 // TestDefaultCodeUnchanged checks that the default code, dtbl, writes byte
@@ -303,19 +304,25 @@ func TestDragonliSSSPHand(t *testing.T) {
 	lowered[0], lowered[65] = true, true // item 0 is v1: its edges come first
 	var sink sliceSink
 	// A later relaxation: the first adds its cold start to every warp
-	// (coldstart.go; TestColdStartOnlyFirst).
-	tr := &ssspTrace{out: &sink, g: g, block: 64, threshold: 31, loop: ssspEdgeCycles, dragonli: true, iterations: 1}
+	// (coldstart.go; TestColdStartOnlyFirst), and the run's first
+	// k20cSMs child CTAs theirs (ssspChildColdCycles; testdata/coldstart.txt).
+	tr := &ssspTrace{out: &sink, g: g, block: 64, threshold: 31, loop: ssspEdgeCycles, dragonli: true, iterations: 1, childCTAs: k20cSMs}
 	if err := tr.iteration(worklist, lowered); err != nil {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
 	checkDLParent(t, parent, []int64{5145, 16587}, []int64{614, 614}, []int64{614, 614})
 	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 5145+16587) // no barrier, no waits
+	// A warm child CTA whose 32 edges lower nothing is 373 + 32·2 = 437
+	// (ssspChildWarpCycles); v1's first, one edge lowering, 437 + 374 + 2
+	// = 813. inline_cycles by the lane-loop rule, 0.452 of the threads'
+	// cycles past 114: 32·(437 − 114)·0.452 = 4,671.9 a CTA of 437, and
+	// 32·(813 − 114)·0.452 = 10,110.3 for v1's first.
 	want := []dlLaunch{
-		{0, 0, 0, 359, 64, 24936, 2, 32, []int64{1164, 788}},
-		{0, 0, 0, 4890, 32, 9749, 1, 32, []int64{788}},
-		{0, 1, 0, 13800, 64, 19497, 2, 32, []int64{788, 788}},
-		{1, 1, 1, 359, 32, 9749, 1, 32, []int64{788}},
+		{0, 0, 0, 359, 64, 14782, 2, 32, []int64{813, 437}},
+		{0, 0, 0, 4890, 32, 4672, 1, 32, []int64{437}},
+		{0, 1, 0, 13800, 64, 9344, 2, 32, []int64{437, 437}},
+		{1, 1, 1, 359, 32, 4672, 1, 32, []int64{437}},
 	}
 	if !reflect.DeepEqual(launches, want) {
 		t.Errorf("launches\n%v, want\n%v", launches, want)

@@ -42,7 +42,7 @@ var (
 	// likewise, ~16 instructions and one replay a lane for the gather.
 	ssspMixes = map[string]warpMix{
 		"sssp_relax":       loopMix(10, 2*warpStream, float64(ssspEdgeCycles)),
-		"sssp_relax_child": loopMix(16+warpSize, 2*warpStream, float64(ssspChildBaseCycles+ssspEdgeCycles+ssspGatherCycles*warpSize)),
+		"sssp_relax_child": loopMix(16+warpSize, 2*warpStream, float64(ssspChildBaseCycles+ssspGatherCycles*warpSize)),
 	}
 
 	// gc: gc_color's neighbour loop (gcEdgeCycles): load the neighbour,

@@ -174,6 +174,7 @@ type ssspTrace struct {
 	iterations  int
 	converged   bool
 	relaxations int64 // edges relaxed, over all iterations
+	childCTAs   int   // sssp_relax_child CTAs written so far (ssspChildColdCycles)
 	reached     int   // vertices with a finite distance at the end
 }
 
@@ -197,7 +198,7 @@ func (t *ssspTrace) records(out trace.Sink) error {
 	if t.dragonli {
 		t.dragonliSolver(s)
 	}
-	t.iterations, t.relaxations = 0, 0
+	t.iterations, t.relaxations, t.childCTAs = 0, 0, 0
 	for ; len(worklist) > 0 && t.iterations < t.iters; t.iterations++ {
 		next := s.relax(worklist)
 		t.relaxations += int64(len(s.lowered))
@@ -288,7 +289,9 @@ func (t *ssspTrace) child(parent uint64, s ssspSite) error {
 }
 
 // childOver writes an sssp_relax_child launched from at over edges with
-// the given outcomes, one a thread in CTAs of block threads. The launch
+// the given outcomes, one a thread in CTAs of block threads; under
+// code=dragonli its first CTAs of the run pay the child code's cold start
+// (ssspChildColdCycles), as the first relaxation pays sssp_relax's. The launch
 // record also carries what relaxing the edges in the parent's loop would
 // cost, so a policy can choose.
 func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error {
@@ -304,8 +307,14 @@ func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error 
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
 	}
+	first := t.childCTAs == 0
 	for c := 0; c < grid; c++ {
-		if err := t.out.Write(ssspChildCTA(child.ID, c, block, lowered)); err != nil {
+		var cold int64
+		if t.dragonli {
+			cold = ssspChildColdCycles(t.childCTAs, c, first)
+		}
+		t.childCTAs++
+		if err := t.out.Write(ssspChildCTA(child.ID, c, block, lowered, cold)); err != nil {
 			return err
 		}
 	}
@@ -321,17 +330,22 @@ func (t *ssspTrace) inline(lowered []bool, block int) int64 {
 	if t.loopGiven {
 		return ssspLaneCycles(len(lowered), ssspCount(lowered), t.loop)
 	}
-	return laneLoopCycles(len(lowered), block, func(c int) int64 { return ssspChildCTA(0, c, block, lowered).Cycles })
+	return laneLoopCycles(len(lowered), block, func(c int) int64 { return ssspChildCTA(0, c, block, lowered, 0).Cycles })
 }
 
 // ssspChildCTA costs CTA cta, of block threads, of an sssp_relax_child
-// over edges with the given outcomes.
-func ssspChildCTA(kernel uint64, cta, block int, lowered []bool) *trace.CTA {
+// over edges with the given outcomes, each warp holding edges adding the
+// cold start cold (ssspChildColdCycles; an idle warp reaches the ret in
+// line 18 too, but ends before the busy ones, whose time is the CTA's).
+func ssspChildCTA(kernel uint64, cta, block int, lowered []bool, cold int64) *trace.CTA {
 	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(block, warpSize))}
 	for w := range rec.WarpCycles {
 		lo := min(cta*block+w*warpSize, len(lowered))
 		edges := lowered[lo:min(lo+warpSize, len(lowered))]
 		rec.WarpCycles[w] = ssspChildWarpCycles(len(edges), ssspCount(edges))
+		if len(edges) > 0 {
+			rec.WarpCycles[w] += cold
+		}
 	}
 	rec.Cycles = dpWarpMax(rec.WarpCycles)
 	return rec

@@ -179,8 +179,8 @@ func TestSSSPRelaxCTA(t *testing.T) {
 func TestSSSPChildCTA(t *testing.T) {
 	lowered := make([]bool, 100)
 	lowered[70], lowered[71] = true, true
-	c0 := ssspChildCTA(3, 0, ssspChildBlock, lowered)
-	c1 := ssspChildCTA(3, 1, ssspChildBlock, lowered)
+	c0 := ssspChildCTA(3, 0, ssspChildBlock, lowered, 0)
+	c1 := ssspChildCTA(3, 1, ssspChildBlock, lowered, 0)
 	want0 := []int64{ssspChildWarpCycles(32, 0), ssspChildWarpCycles(32, 0)}
 	want1 := []int64{ssspChildWarpCycles(32, 2), ssspChildWarpCycles(4, 0)}
 	if !reflect.DeepEqual(c0.WarpCycles, want0) || !reflect.DeepEqual(c1.WarpCycles, want1) || c1.Cycles != want1[0] {

@@ -16,29 +16,49 @@ package samples
 // of one looping lane only, the sample's two edges of which one lowers
 // (2171) and the tree's root, 200 edges that all lower, so that no lane
 // count is folded into an iteration (the sample's two lanes lowering one
-// edge each, 1923, are held out: −13%); ssspLowerLaneCycles from the
-// sample's child whose 30 lanes of 32 lower. Both codes (code=dtbl,
+// edge each, 1923, are held out: −13%); ssspChildBaseCycles and
+// ssspLowerLaneCycles from the sample's two children in the capture's
+// rerun with a perfect instruction cache, the child's cold start priced
+// apart (ssspChildFetch). Both codes (code=dtbl,
 // code=dragonli) charge them. Change them here only.
 var (
 	// ssspGatherCycles is charged per active lane of a child warp, once for
 	// the dist[u] gathers and once more per lowering lane for its atomics:
 	// the lanes' addresses fall on different cache lines, and the load and
 	// atomic units issue one transaction per line (bfs's
-	// expandGatherCycles). Kept: with the costs above the capture's other
-	// child, 30 of whose 32 edges lower, takes 1953 cycles at 837 MHz
-	// against the measured 1946 (+0.4%); one such child cannot separate
-	// the per-lane term from the lowering's fixed cost.
+	// expandGatherCycles). Kept: one child whose lanes lower (the sample's
+	// child 1) cannot separate the per-lane term from the lowering's
+	// fixed cost, and ssspLowerLaneCycles is solved beside it.
 	ssspGatherCycles int64 = 2
 )
 
 var (
-	// ssspChildBaseCycles is what an sssp_relax_child thread spends before
-	// its edge: compute the edge index from blockIdx and threadIdx, load
-	// the parent's arguments, then col_indices and weights. Measured: the
-	// capture's child whose 32 edges lower nothing takes 935 cycles at
-	// 837 MHz, less its edge and 32 gathers: 611, 515 here (it was 120,
-	// bfs's expandBaseCycles).
+	// ssspChildBaseCycles is what an sssp_relax_child thread spends on its
+	// one edge when it does not lower: compute the edge index from
+	// blockIdx and threadIdx, load the parent's arguments, then
+	// col_indices, weights and dist[u], and compare. Measured warm: the
+	// sample's child whose 32 edges lower nothing takes 519 cycles at 837
+	// MHz in the capture's rerun with a perfect instruction cache (935
+	// captured, its code fetched cold: ssspChildColdCycles), 437 here,
+	// less its 32 gathers: 373. It holds the edge whole, not
+	// ssspEdgeCycles: the warm child (519) is shorter than a parent loop
+	// iteration and the gathers (499.9 + 76), the loop's iteration also
+	// paying its trip test and back edge (it was 302 beside
+	// ssspEdgeCycles, solved on the cold 935; 120 before, bfs's
+	// expandBaseCycles).
 	ssspChildBaseCycles = ssspChildBaseFit()
+
+	// ssspLowerLaneCycles is what each further lane of a warp taking the
+	// lowering branch together adds: its atomicMin, its claim on the same
+	// worklist counter and its store, the load/store unit sending one
+	// transaction per lane. Measured warm: in the perfect-cache rerun the
+	// sample's child whose 30 lanes of 32 lower takes 1,251 cycles at
+	// 837 MHz, the one whose lanes lower nothing 519: 732 for the branch,
+	// 617.5 here, less its first lane's ssspLowerCycles (374) and 30
+	// gathers (ssspGatherCycles, 2 each), over 29 lanes: 6.3, 6 (it was
+	// 14, solved on the cold 1,946 and 935, whose cold starts differ:
+	// the first child's lines came from DRAM, the second's from the L2).
+	ssspLowerLaneCycles = ssspLowerLaneFit()
 )
 
 const (
@@ -72,16 +92,6 @@ const (
 	// cycles at 837 MHz, 374 here (it was 799 with the two-lane fit, 150
 	// before, about one and a half assumed atomic round trips).
 	ssspLowerCycles = 374
-
-	// ssspLowerLaneCycles is what each further lane of a warp taking the
-	// lowering branch together adds: its atomicMin, its claim on the same
-	// worklist counter and its store, the load/store unit sending one
-	// transaction per lane. Measured: the sample's child whose 30 lanes
-	// of 32 lower takes 1946 cycles at 837 MHz, the one whose lanes lower
-	// nothing 935: 1011 for the branch, less its first lane's 443.2 and
-	// 30 gathers (ssspGatherCycles, 2 each at 706 MHz, 71 at 837), over 29
-	// lanes: 17.1 at 837 MHz, 14 here.
-	ssspLowerLaneCycles = 14
 
 	// ssspIdlePassCycles is a persistent (code=dragonli) sssp_relax warp's
 	// pass over a chunk where it holds no vertex, and the final empty
@@ -144,7 +154,7 @@ func ssspChildWarpCycles(active, lowered int) int64 {
 	if active == 0 {
 		return idleWarpCycles
 	}
-	c := int64(ssspChildBaseCycles+ssspEdgeCycles) + int64(active)*ssspGatherCycles
+	c := ssspChildBaseCycles + int64(active)*ssspGatherCycles
 	if lowered > 0 {
 		c += ssspLowerCycles + int64(lowered)*ssspGatherCycles + int64(lowered-1)*ssspLowerLaneCycles
 	}
@@ -158,18 +168,100 @@ var ssspCosts = []costConst{
 	cost("idle_warp_cycles", &idleWarpCycles, "a warp with nothing to do (code=dtbl)"),
 }
 
-// ssspChildCaptured is the capture's child whose 32 edges lower nothing
-// (dragonli-sssp-sample: 935 cycles at 837 MHz), in the trace's 706 MHz
-// cycles, whole cycles (788.66).
-const ssspChildCaptured = 935 * 706 / 837
+// The sample's two children (dragonli-sssp-sample) in the capture's
+// rerun with a perfect instruction and constant cache
+// (dragonli-sssp-sample-cdp-perfect-icache, every other line of the
+// config the capture's), in its 837 MHz cycles: the child whose 32 edges
+// lower nothing (child 2) and the one whose 30 lanes of 32 lower (child
+// 1). TestSSSPFitsCapture reads them from the log.
+const (
+	ssspChildWarmCaptured      = 519
+	ssspChildLowerWarmCaptured = 1251
+	ssspChildLowerLanes        = 30
+)
 
-// ssspChildBaseFit is ssspChildBaseCycles solved from the capture: the
-// child less its edge and its 32 gathers. A run that sets gather_cycles
-// solves it again (ssspRefit), so the captured child keeps its time.
+// ssspChildBaseFit is ssspChildBaseCycles solved from the rerun: the warm
+// child, in the trace's 706 MHz cycles (whole cycles, 437), less its 32
+// gathers. A run that sets gather_cycles solves it again (ssspRefit), so
+// the measured child keeps its time.
 func ssspChildBaseFit() int64 {
-	return ssspChildCaptured - ssspEdgeCycles - warpSize*ssspGatherCycles
+	return ssspChildWarmCaptured*706/837 - warpSize*ssspGatherCycles
 }
 
-// ssspRefit solves sssp's fitted constant again from the invented one it
-// was fitted beside.
-func ssspRefit() { ssspChildBaseCycles = ssspChildBaseFit() }
+// ssspLowerLaneFit is ssspLowerLaneCycles solved from the rerun: child
+// 1's lowering branch over child 2 (706 MHz cycles), less its first
+// lane's ssspLowerCycles and its lanes' gathers, over the lanes after the
+// first, rounded.
+func ssspLowerLaneFit() int64 {
+	branch := float64(ssspChildLowerWarmCaptured-ssspChildWarmCaptured) * 706 / 837
+	rest := branch - ssspLowerCycles - float64(ssspChildLowerLanes*ssspGatherCycles)
+	return int64(rest/float64(ssspChildLowerLanes-1) + 0.5)
+}
+
+// ssspRefit solves sssp's fitted constants again from the invented one
+// they were fitted beside.
+func ssspRefit() { ssspChildBaseCycles, ssspLowerLaneCycles = ssspChildBaseFit(), ssspLowerLaneFit() }
+
+// ssspChildColdLines is the lines of sssp_relax_child's code (Dragon_li's
+// ssspCdpThreadExpandKernel, 43 PTX instructions) an SM fetches the first
+// time it runs one, counted on the code as GPGPU-Sim lays it out
+// (functions from PC 0, 8 bytes an instruction, cuda-sim.cc:288 and
+// ptx_ir.cc:1236 at 667834cf): PCs 0x7d0–0x927, after sssp_relax's
+// 0x400–0x7cf (the log's branch PCs agree: "@%p1 bra" of its line 486 at
+// 0x840, ret at 0x920), lines 15–18 of 128 bytes (`-gpgpu_cache:il1
+// N:8:128:4`). Line 15 holds sssp_relax's last instructions, which every
+// SM ran in the relaxation before (coldstart.go, ssspRelaxColdLines), so
+// it stays in the L1I; every warp runs the prologue and its edge
+// (0x7d0–0x8b8) and the ret (0x920), a lowering one the atomics between
+// (0x8c0–0x918), in the same lines: 16, 17 and 18 on every path.
+const ssspChildColdLines = 3
+
+// coldFetch is where a CTA's first fetch of its code's lines finds them.
+type coldFetch int
+
+const (
+	fetchWarm coldFetch = iota // in its SM's L1I: nothing to pay
+	fetchDRAM                  // from DRAM: coldStartCycles
+	fetchL2                    // from the L2: joinRefetchCycles
+)
+
+// ssspChildFetch is where the n-th sssp_relax_child CTA of the run (from
+// 0), CTA c of its launch, first whether the launch is the run's first
+// child launch, finds the child's code. The generator does not place
+// CTAs, so it takes the simulator's order for them: a kernel's CTAs go
+// one an SM in turn (coldstart.go), and a later launch's to the SMs
+// after. The first launch's first wave (coldWave) fetches the lines from
+// DRAM, as sssp_relax's first relaxation does (coldCTA: the SMs' misses
+// merge in the L2 and wait for DRAM's fill); dragonli-sssp-rmat11-cdp's
+// first child, 49 CTAs on 13 SMs, takes 3,196 cycles a CTA at 837 MHz
+// against 2,422 in the perfect-cache rerun, 258 a line. A later CTA among
+// the run's first k20cSMs lands on an SM that has not run the child and
+// finds the lines in the L2: dragonli-sssp-sample's child 2, on another
+// SM (3) than child 1 (10), takes 935 cycles against 519 warm, 139 a
+// line. The rest find the code in their SM's L1I (4 KB: sssp_relax's and
+// the child's 11 lines stay) and pay nothing: rmat11's later child CTAs
+// take 597 cycles a CTA captured, 602 in the rerun. Where the first
+// launch holds k20cSMs CTAs or more, as rmat11's does, every SM has the
+// code after it.
+func ssspChildFetch(n, c int, first bool) coldFetch {
+	switch {
+	case first && c < coldWave(dragonliChildBlock, ssspChildRegs):
+		return fetchDRAM
+	case !first && n < k20cSMs:
+		return fetchL2
+	}
+	return fetchWarm
+}
+
+// ssspChildColdCycles is the cold start each warp of that CTA adds
+// (ssspChildFetch), ssspChildColdLines priced by coldStartCycles or
+// joinRefetchCycles, whatever those charge a line.
+func ssspChildColdCycles(n, c int, first bool) int64 {
+	switch ssspChildFetch(n, c, first) {
+	case fetchDRAM:
+		return coldStartCycles(ssspChildColdLines)
+	case fetchL2:
+		return joinRefetchCycles(ssspChildColdLines)
+	}
+	return 0
+}
