@@ -633,7 +633,8 @@ func TestShareOffer(t *testing.T) {
 				default:
 					return kids, found, fmt.Errorf("reader %d: kernel %d has %v", r, h.Kernel.ID, f)
 				}
-				kid.Offer(offered{h.Kernel.ID, r})
+				o := any(offered{h.Kernel.ID, r})
+				kid.Offer(&o)
 				if f, ok := kid.Filed().(offered); kid.OnTape() && (!ok || f.kernel != h.Kernel.ID) {
 					return kids, found, fmt.Errorf("reader %d: kernel %d offered, Filed %v", r, h.Kernel.ID, kid.Filed())
 				}
