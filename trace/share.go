@@ -523,15 +523,19 @@ func (c *tapeChunk) addKid(h *ChildHead) {
 		// growth and re-pointing cost some 2M instructions).
 		c.kids = make([]ChildHead, 0, shareChunk)
 	}
-	was := cap(c.kids)
-	c.kids = append(c.kids, *h)
-	from := len(c.kids) - 1
-	if cap(c.kids) != was {
-		from = 0
+	n := len(c.kids)
+	if n == cap(c.kids) {
+		c.kids = append(c.kids, *h)
+		for i := range c.kids {
+			c.kids[i].Launch.Parent = &c.kids[i].Parent
+		}
+		return
 	}
-	for i := from; i < len(c.kids); i++ {
-		c.kids[i].Launch.Parent = &c.kids[i].Parent
-	}
+	c.kids = c.kids[:n+1]
+	k := &c.kids[n]
+	k.Kernel, k.CTAs, k.Launch, k.Parent = h.Kernel, h.CTAs, h.Launch, h.Parent
+	k.More, k.Err, k.Alike, k.Same = h.More, h.Err, h.Alike, h.Same
+	k.Launch.Parent = &k.Parent
 }
 
 // addRecords appends a copy of a Child's records to c's ctas, and their
