@@ -177,7 +177,16 @@ type sharedTable struct {
 	clk   clock
 	words []int64
 	warps int
+	self  any // the table itself, as Offer takes it
 }
+
+// sharedBlock is how many sharedTables a block of kernelBook.tables
+// holds (56 bytes each): a replay that files children for a Share's tape
+// offers one a child it files first, and one allocation a table (with
+// the any Offer had boxed for it, two) cost BFS --quick's four policies
+// some 14M instructions, 560 an allocation. A block lives while the
+// tape's chunks hold its tables, so memory stays bounded by the tape's.
+const sharedBlock = 128
 
 // filedKid is the table another replay of b's clock filed for the child
 // Child read last and offered (kidTable), or nil: none has, the child's
@@ -210,7 +219,10 @@ func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 	if kid := &b.feed.kid; kid.OnTape() {
 		t.packed = t.packed[:len(t.packed):len(t.packed)]
 		t.shared = true
-		kid.Offer(&sharedTable{clk: b.clk, words: t.packed, warps: warps})
+		st := b.book.tables.next(sharedBlock)
+		st.clk, st.words, st.warps = b.clk, t.packed, warps
+		st.self = st
+		kid.Offer(&st.self)
 	}
 	return warps
 }

@@ -94,8 +94,9 @@ type kernelBook struct {
 	// all of a level's). Each spares a lookup in tree (two cached pages).
 	last, parent filed
 	after        uint64
-	kernels      deviceKernels // where its device kernels come from
-	streams      streamsWhatIf // cdp.streams: the stream each device launch goes into
+	kernels      deviceKernels     // where its device kernels come from
+	streams      streamsWhatIf     // cdp.streams: the stream each device launch goes into
+	tables       slab[sharedTable] // the children's tables this replay offers (kidTable)
 }
 
 // hostSegment is the open segment: its host kernel and, under

@@ -14,7 +14,7 @@ import (
 )
 
 // genTrace writes generator name's trace with these parameters to dir.
-func genTrace(t *testing.T, dir, name string, params ...string) string {
+func genTrace(t testing.TB, dir, name string, params ...string) string {
 	t.Helper()
 	g, ok := samples.Lookup(name)
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -633,7 +634,8 @@ func TestShareOffer(t *testing.T) {
 				default:
 					return kids, found, fmt.Errorf("reader %d: kernel %d has %v", r, h.Kernel.ID, f)
 				}
-				kid.Offer(offered{h.Kernel.ID, r})
+				o := any(offered{h.Kernel.ID, r})
+				kid.Offer(&o)
 				if f, ok := kid.Filed().(offered); kid.OnTape() && (!ok || f.kernel != h.Kernel.ID) {
 					return kids, found, fmt.Errorf("reader %d: kernel %d offered, Filed %v", r, h.Kernel.ID, kid.Filed())
 				}
@@ -795,5 +797,39 @@ func BenchmarkShareChildren(b *testing.B) {
 			read(r)
 			r.Close()
 		}
+	}
+}
+
+// A chunk's copy of a child's records (addRecords) is theirs field for
+// field, its warp cycles its own (the Child's room is read again for the
+// next child), and a chunk recycled (reset) keeps no warp cycles of the
+// records it held before where a record has none.
+func TestTapeChunkAddRecords(t *testing.T) {
+	var c tapeChunk
+	warps := []int64{7, 9, 11}
+	first := []CTA{
+		{Kernel: 3, CTA: 0, Cycles: 11, WarpCycles: warps[:2], Insts: 4, DRAMBytes: 64},
+		{Kernel: 3, CTA: 1, Cycles: 12, WarpCycles: warps[2:]},
+	}
+	lo, hi := c.addRecords(first)
+	if lo != 0 || hi != 2 {
+		t.Fatalf("first child at [%d, %d), want [0, 2)", lo, hi)
+	}
+	warps[0], warps[2] = -1, -1 // the room, read again
+	want := []CTA{
+		{Kernel: 3, CTA: 0, Cycles: 11, WarpCycles: []int64{7, 9}, Insts: 4, DRAMBytes: 64},
+		{Kernel: 3, CTA: 1, Cycles: 12, WarpCycles: []int64{11}},
+	}
+	if got := c.ctas[lo:hi]; !reflect.DeepEqual(got, want) {
+		t.Errorf("first child copied as %+v, want %+v", got, want)
+	}
+	second := []CTA{{Kernel: 4, CTA: 0, Cycles: 5}}
+	if lo, hi := c.addRecords(second); lo != 2 || hi != 3 || !reflect.DeepEqual(c.ctas[lo:hi], second) {
+		t.Errorf("second child at [%d, %d) as %+v, want [2, 3) as %+v", lo, hi, c.ctas[lo:hi], second)
+	}
+	c.reset()
+	again := []CTA{{Kernel: 5, CTA: 0, Cycles: 6}, {Kernel: 5, CTA: 1, Cycles: 6}}
+	if lo, hi := c.addRecords(again); lo != 0 || hi != 2 || !reflect.DeepEqual(c.ctas[lo:hi], again) {
+		t.Errorf("after reset, child at [%d, %d) as %+v, want [0, 2) as %+v", lo, hi, c.ctas[lo:hi], again)
 	}
 }
