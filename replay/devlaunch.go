@@ -369,3 +369,7 @@ func (d *deviceRuntime) adopted(owner launcher, n int) {
 	owner.adopt(n)
 	d.deviceKernels += int64(n)
 }
+
+// counting reports whether the runtime holds a stream countdown, whose
+// settle swapPlain cannot skip.
+func (d *deviceRuntime) counting() bool { return d.countdown != nil }

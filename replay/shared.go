@@ -269,3 +269,10 @@ func slowdownOf(c *ctaRun, now int64) (float64, bool) {
 	}
 	return v, true
 }
+
+// swap ends the job that finished on sm and starts the next of work
+// and d in one step (contention.Model.Swap: Start, then Settle), for
+// swapPlain.
+func (s *shareJobs) swap(now int64, sm int, work float64, d contention.Demand, ref uint64) {
+	s.model.Swap(now, sm, work, d, ref)
+}

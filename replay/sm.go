@@ -378,3 +378,14 @@ func (a *smArray) failed(n need) {
 // tried, where place looked it up again by index, a bounds check and a
 // multiply a CTA.
 func (a *smArray) at(i int) *sm { return &a.sms[i] }
+
+// atCapacity reports whether s holds the most CTAs an SM may
+// (gpu.max_ctas_per_sm): swapPlain's test that no other SM is tried.
+func (a *smArray) atCapacity(s *sm) bool { return s.ctas == a.gpu.MaxCTAsPerSM }
+
+// maxCTAs is the most CTAs an SM may hold (gpu.max_ctas_per_sm).
+func (a *smArray) maxCTAs() int { return a.gpu.MaxCTAsPerSM }
+
+// grew marks SM i as having gained room for RoundRobin's search, as
+// leavePlain does when a CTA leaves it.
+func (a *smArray) grew(i int) { a.full.grew(i) }

@@ -85,7 +85,7 @@ func swapPlain(e *engine, ref uint64) bool {
 	}
 	a := &e.sms
 	s := a.at(int(j.warp))
-	if a.open.n != 0 || s.ctas != a.gpu.MaxCTAsPerSM {
+	if a.anyOpen() || !a.atCapacity(s) {
 		return false
 	}
 	k := e.ctas.plainKernel(-j.run)
@@ -105,7 +105,7 @@ func swapPlain(e *engine, ref uint64) bool {
 		return false // another event this cycle
 	}
 	now := c.t
-	a.full.grew(s.id)
+	a.grew(s.id)
 	e.out.ctaEnded(now, 0)
 	e.sites.ctaEnded(!k.host)
 	k.done++
@@ -114,7 +114,7 @@ func swapPlain(e *engine, ref uint64) bool {
 	q.head++ // peekPlain's spec, as nextPlain takes it
 	k.next++
 	e.kd.compact()
-	a.share.model.Swap(now, s.id, float64(spec.cycles), spec.demand(), ref)
+	a.contention().swap(now, s.id, float64(spec.cycles), spec.demand(), ref)
 	return true
 }
 
@@ -126,7 +126,7 @@ func swapPlain(e *engine, ref uint64) bool {
 func (d *Dispatch) setPlain(plain bool) {
 	d.plain = plain
 	a := &d.e.sms
-	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.share != nil && d.e.dev.countdown == nil && !a.exclusive && a.gpu.MaxCTAsPerSM > 1 {
+	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.contention() != nil && !d.e.dev.counting() && !a.exclusiveSMs() && a.maxCTAs() > 1 {
 		d.swap = rr
 	}
 }
