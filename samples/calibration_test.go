@@ -419,9 +419,9 @@ func TestSSSPFitsCapture(t *testing.T) {
 	// Held out, each may shrink but not grow past today's miss
 	// (heldOut): relaxation 1 ran on cold caches (its empty CTAs took 2016
 	// cycles against 303 warm), which the cold start (coldstart.go)
-	// prices, CTA 0 the 4 lines its looping warp waits for in full
-	// (0.94×: it also waits 244 cycles for two lines the empty warps
-	// fetched first, which the rule counts as nothing); relaxation
+	// prices, CTA 0 the 4 lines its looping warp waits for in full and
+	// the rest of two the empty warps asked for less than a miss before
+	// it (1.01×; 0.94× with those two free); relaxation
 	// 2's warp holds two lanes lowering one edge each (the fit before
 	// took its constants from it); 3 and 4 launch, and their launching
 	// warp reaches the launch ~800 cycles later than the model's
@@ -469,7 +469,7 @@ func TestSSSPFitsCapture(t *testing.T) {
 	for _, h := range []struct {
 		i     int
 		worst float64
-	}{{0, 1.07}, {1, 1.16}, {2, 1.05}, {3, 1.06}} { // 0.94×, 0.88×, 0.97×, 0.96× today
+	}{{0, 1.02}, {1, 1.16}, {2, 1.05}, {3, 1.06}} { // 1.01×, 0.88×, 0.97×, 0.96× today
 		t.Logf("relaxation %d: model %.0f cycles, captured %.0f", h.i+1, got[h.i].span, want[h.i].span)
 		heldOut(t, fmt.Sprintf("relaxation %d kernel", h.i+1), got[h.i].span/want[h.i].span, h.worst)
 		heldOut(t, fmt.Sprintf("relaxation %d CTA 0", h.i+1), got[h.i].cta0/want[h.i].cta0, h.worst)

@@ -94,13 +94,37 @@ func coldStartCase(cmd string) (string, error) {
 		}
 		fn := map[string]func(int, int) int64{"histqueue": joinHistQueueCycles, "ldst": joinWaveLDSTCycles, "gatherwave": joinGatherWaveCycles}[f[0]]
 		v = fn(args["wave"], args["block"])
+	case "loadcycles":
+		if err := need(); err != nil {
+			return "", err
+		}
+		v = coldLoadCycles
+	case "lag":
+		if err := need("loads", "insts", "issuemilli"); err != nil {
+			return "", err
+		}
+		v = coldLag(args["loads"], args["insts"], float64(args["issuemilli"])/1000)
+	case "partial":
+		if err := need("lag"); err != nil {
+			return "", err
+		}
+		v = coldPartialCycles(int64(args["lag"]))
+	case "writeinsts":
+		if err := need("rem", "quads"); err != nil {
+			return "", err
+		}
+		v = int64(joinMainWriteInsts(args["rem"], args["quads"]))
 	case "path":
-		if err := need("c", "wave", "ctas", "block", "cold", "ahead", "chunk", "site", "loop"); err != nil {
+		// siteahead= (dlKernel.coldSiteAhead) is optional, 0 unless given.
+		if _, ok := args["siteahead"]; !ok {
+			args["siteahead"] = 0
+		}
+		if err := need("c", "wave", "ctas", "block", "cold", "ahead", "siteahead", "chunk", "site", "loop"); err != nil {
 			return "", err
 		}
 		return coldPathCTA(args, lanes)
 	default:
-		return "", fmt.Errorf("unknown command %q (line, wave, cold, cta, queue, bankreq, histqueue, ldst, gatherwave, path)", f[0])
+		return "", fmt.Errorf("unknown command %q (line, wave, cold, cta, queue, bankreq, histqueue, ldst, gatherwave, loadcycles, lag, partial, writeinsts, path)", f[0])
 	}
 	return strconv.FormatInt(v, 10), nil
 }
@@ -110,10 +134,10 @@ func coldStartCase(cmd string) (string, error) {
 // and idle 1 cycles, no queue) over the items lanes lists, comma
 // separated, N*x for N alike: s a lane that launches and loops over its
 // own edges, S one that launches and has none left, l one that only
-// loops, 0 one with no edges; a loop costs 100. cold, ahead, chunk, site
-// and loop are the kernel's cold start (dlKernel.cold, coldAhead,
-// coldChunk, coldSite, coldLoop), wave its first wave. It prints each warp's cycles and each
-// site's cycle.
+// loops, 0 one with no edges; a loop costs 100. cold, ahead, siteahead,
+// chunk, site and loop are the kernel's cold start (dlKernel.cold,
+// coldAhead, coldSiteAhead, coldChunk, coldSite, coldLoop), wave its
+// first wave. It prints each warp's cycles and each site's cycle.
 func coldPathCTA(args map[string]int, lanes string) (string, error) {
 	var items []byte
 	for _, tok := range strings.Split(lanes, ",") {
@@ -133,7 +157,7 @@ func coldPathCTA(args map[string]int, lanes string) (string, error) {
 		}
 	}
 	k := dlKernel{n: len(items), block: args["block"], ctas: args["ctas"], base: 10, idle: 1,
-		cold: int64(args["cold"]), wave: args["wave"], coldAhead: int64(args["ahead"]),
+		cold: int64(args["cold"]), wave: args["wave"], coldAhead: int64(args["ahead"]), coldSiteAhead: int64(args["siteahead"]),
 		coldChunk: int64(args["chunk"]), coldSite: int64(args["site"]), coldLoop: int64(args["loop"]),
 		lane: func(i int) dlLane {
 			l := dlLane{site: items[i] == 's' || items[i] == 'S', looped: items[i] == 's' || items[i] == 'l'}
@@ -295,12 +319,13 @@ func TestColdStartFitsCapture(t *testing.T) {
 		gen          []string
 		worst        float64
 	}{
-		// The model's excess is whole misses; some of the slowest warp's
-		// 23 waits are partial in the capture (lines 91, 92, 107, 133,
-		// 134: 90–200 cycles, another CTA's warps of its SM a little
-		// ahead), which the rule does not follow.
-		{"dragonli-join-1024", workloadsDir, []string{"dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"}, 1.13}, // 1.11× today
-		{"dragonli-join-30720-cdp", whatifDir, []string{"dist=uniform", "r_tuples=30720", "s_tuples=64", "max_key=16"}, 1.10},  // 1.08× today
+		// The model's excess is 22 whole misses and the rest of line
+		// 133's (joinMainTailCold, 1.11× and 1.08× with it whole); in the
+		// trace the slowest warp also waits 127–259 cycles for lines 92,
+		// 105, 107, 108 and 134, another CTA's warps of its SM a little
+		// ahead, a lag the data's loads set, which the rule does not see.
+		{"dragonli-join-1024", workloadsDir, []string{"dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"}, 1.10}, // 1.09× today
+		{"dragonli-join-30720-cdp", whatifDir, []string{"dist=uniform", "r_tuples=30720", "s_tuples=64", "max_key=16"}, 1.09},  // 1.08× today
 	} {
 		var sink sliceSink
 		if _, err := gpgpusim.Convert(filepath.Join(tc.dir, tc.capture+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -321,9 +346,10 @@ func TestColdStartFitsCapture(t *testing.T) {
 	// older CTA), and the path of CTA 0's warp: lines 8–10 and its own
 	// branches' (the loop's 14, and on rmat11 the launch's 12), the
 	// empty warps of its SM having fetched 11, 13 and 15 first
-	// (ssspRelaxAheadLines). The sample's CTA 0 waits 97 and 147 cycles
-	// for 11 and 13 as well (its warp lags the empty ones by less than a
-	// miss), which the rule counts as nothing: 0.84×.
+	// (ssspRelaxAheadLines), but for the rest of 11's and 13's misses,
+	// which it lags the empty warps by less than (ssspRelaxAheadCycles;
+	// the sample's trace: 97 and 147 cycles); counted as nothing, the
+	// sample's row was 0.84×, rmat11's 0.98×.
 	capt := captureCTAs(t, "dragonli-sssp-sample")
 	var perfect sliceSink
 	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-sssp-sample-cdp-perfect-icache.log.xz"), &perfect, gpgpusim.DefaultOptions()); err != nil {
@@ -356,12 +382,18 @@ func TestColdStartFitsCapture(t *testing.T) {
 	if len(regCapt) < 2 || len(regModel) < 2 {
 		t.Fatalf("Reg: %d captured relaxations, %d modelled, want 2 or more", len(regCapt), len(regModel))
 	}
+	// CTA 0's vertex warp: the empty path's lines less those the SM's
+	// empty warps ask for first (11, 13, 15), with the rest of 11's and
+	// 13's misses (ssspRelaxAheadCycles), and its loop's line; rmat11's
+	// launches too: line 12, and not 13's rest (ssspRelaxSiteAheadCycles).
+	loopCold := coldStartCycles(ssspRelaxColdLines) - ssspRelaxAheadCycles(joinIssueCycles) + coldStartCycles(ssspRelaxLoopColdLines)
+	siteCold := loopCold + coldStartCycles(ssspRelaxSiteColdLines) - ssspRelaxSiteAheadCycles(joinIssueCycles)
 	heldOutRows(t, "sssp's cold start, ", []heldOutRow{
-		{"sample, an empty CTA (measured)", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(capt[1][1:]) - slices.Min(warm[1:])), 1.01},                                                           // 1.00× today
-		{"sample, CTA 0 (one vertex, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines-ssspRelaxAheadLines+ssspRelaxLoopColdLines)), float64(capt[1][0] - warm[0]), 1 / 0.83},                      // 0.84× today
-		{"rmat11, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(r11Capt[1:]) - slices.Min(r11Warm[1:])), 1.02},                                                                   // 0.99× today
-		{"rmat11, CTA 0 (launching, looping)", scale * float64(coldStartCycles(ssspRelaxColdLines-ssspRelaxAheadLines+ssspRelaxSiteColdLines+ssspRelaxLoopColdLines)), float64(r11Capt[0] - r11Warm[0]), 1.04}, // 0.98× today
-		{"sample, the Reg code's empty CTA", scale * float64(regModel[0][1]-regModel[1][1]), float64(slices.Min(regCapt[0][1:]) - slices.Min(regCapt[1][1:])), 1.02},                                           // 1.00× today
+		{"sample, an empty CTA (measured)", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(capt[1][1:]) - slices.Min(warm[1:])), 1.01},                 // 1.00× today
+		{"sample, CTA 0 (one vertex, looping)", scale * float64(loopCold), float64(capt[1][0] - warm[0]), 1.06},                                                      // 1.05× today (0.84× with lines 11 and 13 free)
+		{"rmat11, an empty CTA", scale * float64(relax[0][1]-relax[1][1]), float64(slices.Min(r11Capt[1:]) - slices.Min(r11Warm[1:])), 1.02},                         // 0.99× today
+		{"rmat11, CTA 0 (launching, looping)", scale * float64(siteCold), float64(r11Capt[0] - r11Warm[0]), 1.07},                                                    // 1.06× today (0.98× with line 11 free)
+		{"sample, the Reg code's empty CTA", scale * float64(regModel[0][1]-regModel[1][1]), float64(slices.Min(regCapt[0][1:]) - slices.Min(regCapt[1][1:])), 1.02}, // 1.00× today
 	})
 }
 

@@ -165,9 +165,13 @@ type dlKernel struct {
 	// coldAhead is the part of cold a warp holding items of its first
 	// chunk does not wait for where a warp of its SM's first CTAs holds
 	// none (coldIdleOnSM): the lines of the empty path past the item's
-	// first load, which the empty warps, not waiting on it, fetch first
-	// (coldstart.go's rule).
-	coldAhead int64
+	// first load, which the empty warps, not waiting on it, ask for
+	// first, less the rest of each miss it still waits for where it lags
+	// them by less than a miss (coldstart.go's rule, coldPartialCycles).
+	// coldSiteAhead is what such a warp's first launch no longer waits
+	// of that rest: the rest of a line past the launch branch, which the
+	// launching warp reaches more than a miss late (coldSite less it).
+	coldAhead, coldSiteAhead int64
 }
 
 // coldIdleOnSM is whether a warp of first-wave CTA c's SMX holds no item
@@ -199,6 +203,8 @@ func (k dlKernel) grid() int {
 type dlWarps struct {
 	t, wait                       []int64
 	coldChunk, coldSite, coldLoop []bool
+	// ahead: the warp was spared coldAhead (dlKernel.coldSiteAhead).
+	ahead []bool
 }
 
 // cta costs CTA c of the persistent grid and finds its sites, in the
@@ -212,13 +218,14 @@ type dlWarps struct {
 func (k dlKernel) cta(kernel uint64, c int) (*trace.CTA, []dlSite) {
 	n := ceilDiv(k.block, warpSize)
 	ws := dlWarps{t: make([]int64, n), wait: make([]int64, n),
-		coldChunk: make([]bool, n), coldSite: make([]bool, n), coldLoop: make([]bool, n)}
+		coldChunk: make([]bool, n), coldSite: make([]bool, n), coldLoop: make([]bool, n), ahead: make([]bool, n)}
 	if c < k.wave {
 		idle := k.coldAhead > 0 && k.coldIdleOnSM(c)
 		for w := range ws.t {
 			cold := k.cold
 			if idle && c*k.block+w*warpSize < k.n {
 				cold -= k.coldAhead
+				ws.ahead[w] = true
 			}
 			ws.t[w], ws.wait[w] = cold, cold
 			ws.coldChunk[w], ws.coldSite[w], ws.coldLoop[w] = true, true, true
@@ -296,8 +303,12 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 	}
 	for w := range t {
 		if launches[w] && ws.coldSite[w] {
-			t[w] += k.coldSite
-			ws.wait[w] += k.coldSite
+			site := k.coldSite
+			if ws.ahead[w] {
+				site = max(0, site-k.coldSiteAhead)
+			}
+			t[w] += site
+			ws.wait[w] += site
 			ws.coldSite[w] = false
 		}
 	}

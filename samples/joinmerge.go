@@ -165,6 +165,11 @@ func (t *mergeTrace) costCTA(p mergePartition, cold int64, r mergeRates) mergeCT
 	}
 	now := cold + joinCTABaseCycles
 	at := func() int64 { return now + joinIssueAt(c.insts, r.issue) }
+	// The first join step's matches, for line 133's cold wait
+	// (joinMainTailCold): warp 0's lanes' largest count mod 4 and in
+	// fours, whether they write any, whether another warp writes.
+	var tailRem, tailQuads int
+	var tailW0, tailOthers, joinedOnce bool
 	for _, s := range mergeSteps(t.left, t.right, p, t.cfg.block) {
 		now += joinStageCycles()
 		c.insts += joinMainTripInsts
@@ -186,8 +191,27 @@ func (t *mergeTrace) costCTA(p mergePartition, cold int64, r mergeRates) mergeCT
 				found -= found >> joinOutputShift << joinOutputShift
 			}
 			loop = max(loop, found)
+			if !joinedOnce && found > 0 {
+				if th < warpSize {
+					tailW0, tailRem, tailQuads = true, max(tailRem, found&3), max(tailQuads, found>>2)
+				} else {
+					tailOthers = true
+				}
+			}
 		}
+		joinedOnce = true
 		now += int64(loop) * t.cfg.loopCycles
+	}
+	if cold > 0 {
+		// Line 133 (coldstart.go): the rest of its miss where warp 0
+		// alone writes, else whole, warp 0 on the others' path (it
+		// writes nothing) or every warp writing.
+		tail := coldLineCycles
+		if tailW0 && !tailOthers {
+			tail = joinMainTailCold(tailRem, tailQuads, r.issue)
+		}
+		now += tail
+		c.cold += tail
 	}
 	c.insts += joinMainEpilogueInsts
 	c.cycles = now + joinStoreAckCycles() + joinIssueAt(c.insts, r.issue)

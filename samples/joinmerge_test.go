@@ -154,8 +154,14 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 // (483−22)·4 = 1844: 5646.
 //
 // Each is the grid's CTA 0, in join_main's first wave (coldWave), so
-// every time above is later by its cold start, the 23 lines its slowest
-// warp waits for at 241 cycles (coldstart.go): 5543.
+// every time above is later by its cold start, the 22 lines its slowest
+// warp waits for whole at 241 cycles (coldstart.go): 5302; and its end
+// by line 133's wait after the writes (joinMainTailCold): whole (241)
+// where warp 0's lanes write nothing themselves (the dp CTA: each lane's
+// 128 go to its child), nothing where they write more than a miss of
+// instructions (the flat CTA's 128 a lane and the remainder's 72, fours
+// all: 9 + 20·32 and 9 + 20·18 instructions, 2,596 and 1,476 cycles at
+// 4 cycles each, against the miss's 241).
 func TestMergeCTAByHand(t *testing.T) {
 	withJoinRates(t, 0, 4)
 	sevens := func(n int) []int32 {
@@ -169,14 +175,14 @@ func TestMergeCTAByHand(t *testing.T) {
 	left, right := sevens(256), []int32{3, 7, 7, 7}
 	dp := newMergeTrace(cfg, left, right).main[0]
 	var sites []mergeSite
-	const cold = 5543
+	const cold, tail = 5302, 241
 	for _, at := range []int64{cold + 2570, cold + 4710} {
 		for lane := range 3 {
 			sites = append(sites, mergeSite{lane: lane, at: at, found: 128})
 		}
 	}
-	if dp.cycles != cold+4878 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
-		t.Errorf("dp CTA %+v, want %d cycles, 768 outputs, sites %+v", dp, cold+4878, sites)
+	if dp.cycles != cold+tail+4878 || dp.outputs != 768 || !slices.Equal(dp.sites, sites) {
+		t.Errorf("dp CTA %+v, want %d cycles, 768 outputs, sites %+v", dp, cold+tail+4878, sites)
 	}
 	cfg.threshold = noSites
 	if flat := newMergeTrace(cfg, left, right).main[0]; flat.cycles != cold+15118 || len(flat.sites) != 0 || flat.outputs != 768 {

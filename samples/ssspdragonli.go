@@ -30,13 +30,14 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		// warp the lines of an empty CTA's path, and those of the paths
 		// it takes beyond it, each counted on its code (the CDP kernel's
 		// launch and loop, the Reg kernel's chunk), less, for a warp
-		// holding a vertex, the lines its SM's empty warps fetch first.
+		// holding a vertex, the lines its SM's empty warps ask for first
+		// but the rest of those it lags them by less than a miss.
 		k.cold, k.wave = coldStartCycles(ssspRelaxColdLines), coldWave(t.block, ssspRelaxRegs)
 		k.coldSite, k.coldLoop = coldStartCycles(ssspRelaxSiteColdLines), coldStartCycles(ssspRelaxLoopColdLines)
-		k.coldAhead = coldStartCycles(ssspRelaxAheadLines)
+		k.coldAhead, k.coldSiteAhead = ssspRelaxAheadCycles(joinIssueCycles), ssspRelaxSiteAheadCycles(joinIssueCycles)
 		if t.threshold == noSites {
 			k.cold, k.coldChunk, k.coldSite, k.coldLoop = coldStartCycles(ssspRegColdLines), coldStartCycles(ssspRegChunkColdLines), 0, 0
-			k.coldAhead = coldStartCycles(ssspRegAheadLines)
+			k.coldAhead, k.coldSiteAhead = coldStartCycles(ssspRegAheadLines), 0
 		}
 	}
 	parent := t.ids.declare("sssp_relax", dpLine(dragonliCTAs), dpLine(t.block), ssspRelaxRegs)
