@@ -90,7 +90,10 @@ func waitFor(w []fetchWait, line int) (fetchWait, bool) {
 	return fetchWait{}, false
 }
 
-// lines is the lines w waits for, in order.
+// fetchWaitsOf is one warp's waits, in order.
+type fetchWaitsOf []fetchWait
+
+// lines is the lines the warp waits for, in order.
 func (f fetchWaitsOf) lines() []int {
 	var l []int
 	for _, x := range f {
@@ -98,8 +101,6 @@ func (f fetchWaitsOf) lines() []int {
 	}
 	return l
 }
-
-type fetchWaitsOf []fetchWait
 
 // lagAt is how far warp lags the earliest of the others at line: its
 // request's cycle less theirs, and its own wait.
