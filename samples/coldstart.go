@@ -81,7 +81,9 @@ const (
 // and 11 and 13 in part (97 and 147 cycles at 837 MHz). What the rule
 // does not see is a lag between CTAs: another CTA's warps of the SM a
 // little ahead on the same path (join_main's lines 92, 105, 107, 108
-// and 134, 127–259 cycles), which the data's loads, not the code, set.
+// and 134, 127–259 cycles), a lead the code does not give (the CTAs
+// run the same path; the excerpt keeps one CTA's warps, so what sets
+// it is not measured here).
 
 // The code footprints, counted on each kernel's code as GPGPU-Sim lays
 // it out (docs/calibration.md, "A kernel's cold start"), and for the
@@ -241,8 +243,11 @@ func coldLag(loads, insts int, issue float64) int64 {
 
 // coldPartialCycles is what a warp waits for a line another warp of its
 // SM asked for lag cycles before it: the rest of the miss, nothing past
-// it (its request merges on the line's fill, read_only_cache::access,
-// gpu-cache.cc:1899 at 667834cf).
+// it (its request merges on the line's fill: "bool mshr_hit =
+// m_mshrs.probe(mshr_addr); … if (mshr_hit && mshr_avail) { …
+// m_mshrs.add(mshr_addr, mf);", baseline_cache::send_read_request,
+// gpu-cache.cc:1362-1370 at 667834cf, from read_only_cache::access,
+// gpu-cache.cc:1899).
 func coldPartialCycles(lag int64) int64 { return max(0, coldLineCycles-lag) }
 
 // ssspRelaxAheadCycles is what a warp holding a vertex of sssp_relax's

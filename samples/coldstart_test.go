@@ -323,7 +323,7 @@ func TestColdStartFitsCapture(t *testing.T) {
 		// 133's (joinMainTailCold, 1.11× and 1.08× with it whole); in the
 		// trace the slowest warp also waits 127–259 cycles for lines 92,
 		// 105, 107, 108 and 134, another CTA's warps of its SM a little
-		// ahead, a lag the data's loads set, which the rule does not see.
+		// ahead, a lag between CTAs the rule does not see.
 		{"dragonli-join-1024", workloadsDir, []string{"dist=uniform", "r_tuples=1024", "s_tuples=1024", "max_key=1024"}, 1.10}, // 1.09× today
 		{"dragonli-join-30720-cdp", whatifDir, []string{"dist=uniform", "r_tuples=30720", "s_tuples=64", "max_key=16"}, 1.09},  // 1.08× today
 	} {
