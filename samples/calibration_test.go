@@ -713,7 +713,10 @@ func ssspAgainstCapture(t *testing.T, capture, kernel, graphXZ string, kv ...str
 // captured only to test predictions, against GPGPU-Sim's runs of
 // Dragon_li's testSssp on them (validation/gpgpusim/whatif/README.md:
 // rmat.py 9 12 2, uniform.py 512 32 3). Nothing was fitted on these
-// captures; each guard is today's error and a little, one way.
+// captures; each guard is today's error and a little, either way. The
+// third relaxation runs long in three of the four (1.51× to 1.87×;
+// not explained yet: the generator's frontiers against the logs' are
+// not compared on these graphs).
 func TestSSSPHeldOutNewInputs(t *testing.T) {
 	for _, run := range []struct {
 		capture, kernel, graph, kv string
@@ -724,6 +727,10 @@ func TestSSSPHeldOutNewInputs(t *testing.T) {
 		{"dragonli-sssp-rmat9-cdp", "ssspCdpExpandKernel", "rmat-9-12-2.gr.xz", "site_threshold=31", 1.15, 1.05, []float64{1.03, 1.03, 1.50, 1.13, 1.23, 1.04}},
 		// 1.18× today; by relaxation 1.01, 1.06, 1.87, 1.16, 0.96, 0.99×: the third's busy CTAs run long
 		{"dragonli-sssp-rmat9-reg", "ssspRegExpandKernel", "rmat-9-12-2.gr.xz", "variant=flat", 1.20, 0, []float64{1.03, 1.08, 1.90, 1.18, 1.06, 1.03}},
+		// 1.05× today, children 1.03× (1,343 to 1,307); by relaxation 0.99, 0.97, 1.51, 1.13, 0.94, 0.88, 0.91, 0.99, 0.98, 0.98, 1.00×
+		{"dragonli-sssp-uniform9-cdp", "ssspCdpExpandKernel", "uniform-512-32-3.gr.xz", "site_threshold=31", 1.07, 1.05, []float64{1.03, 1.05, 1.54, 1.15, 1.08, 1.16, 1.12, 1.03, 1.04, 1.04, 1.02}},
+		// 0.96× today; by relaxation 1.01, 0.93, 1.13, 0.90, 0.78, 0.92, 0.99, 0.77, 1.17, 1.00, 1.02×
+		{"dragonli-sssp-uniform9-reg", "ssspRegExpandKernel", "uniform-512-32-3.gr.xz", "variant=flat", 1.06, 0, []float64{1.03, 1.10, 1.15, 1.13, 1.31, 1.11, 1.03, 1.32, 1.19, 1.02, 1.04}},
 	} {
 		got, want, gotChild, wantChild := ssspAgainstCapture(t, run.capture, run.kernel, run.graph, run.kv)
 		g, w := heldOutRelaxations(t, run.capture, got, want, run.steps)
