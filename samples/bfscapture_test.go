@@ -335,3 +335,52 @@ func TestBFSWarpLoopHand(t *testing.T) {
 		t.Fatalf("%s: no cases", path)
 	}
 }
+
+// TestBFSHeldOutTree3 replays bfs code=dragonli, Reg and CDP, on a
+// three-level out-tree captured only to test predictions (tree.py 200
+// 40x140 20x260: the root's 200 children, the first 40 of which have 140
+// each, the first 20 of those 260 each; captures dragonli-bfs-tree3-cdp
+// and -reg), against GPGPU-Sim's runs of testBfs: held out, nothing was
+// fitted on them. Its CDP run launches children of 2 CTAs as well as
+// 1, where the two fitted and held-out trees launch ones of 1 (and the
+// 400-root's child of 3). Guards are today's error and a little.
+func TestBFSHeldOutTree3(t *testing.T) {
+	graph := filepath.Join(t.TempDir(), "dragonli-tree-200-40x140-20x260.gr")
+	unxz(t, filepath.Join(whatifDir, "dragonli-tree-200-40x140-20x260.gr.xz"), graph)
+	for _, run := range []struct {
+		name  string
+		kv    []string
+		worst []float64 // each expand kernel (the fourth finds the frontier empty), then the expand kernels, the contract kernels, the makespan
+	}{
+		{"reg", []string{"variant=flat"}, []float64{1.02, 1.10, 1.08, 1.25, 1.07, 1.14, 1.05}},       // 1.00, 1.08, 1.06, 1.23, 1.05, 1.12, 1.03× today
+		{"cdp", []string{"site_threshold=127"}, []float64{1.03, 1.03, 1.04, 1.23, 1.02, 1.15, 1.03}}, // 1.01, 0.99, 0.98, 1.21, 1.00, 1.13, 0.99×
+	} {
+		want, got := bfsCaptureAndModel(t, "dragonli-bfs-tree3-"+run.name, graph, run.kv...)
+		type row struct {
+			what      string
+			got, want float64
+		}
+		var rows []row
+		for i := range got.expand {
+			rows = append(rows, row{fmt.Sprintf("expand %d", i+1), got.expand[i].span, want.expand[i].span})
+		}
+		rows = append(rows, row{"expand kernels", sumSpans(got.expand), sumSpans(want.expand)},
+			row{"contract kernels", sumSpans(got.contract), sumSpans(want.contract)},
+			row{"makespan", got.makespan, want.makespan})
+		if len(rows) != len(run.worst) {
+			t.Fatalf("%s: %d rows, %d guards", run.name, len(rows), len(run.worst))
+		}
+		for i, h := range rows {
+			t.Logf("%s %s: model %.0f cycles, captured %.0f (%.2f×)", run.name, h.what, h.got, h.want, h.got/h.want)
+			heldOut(t, fmt.Sprintf("bfs tree3 %s %s", run.name, h.what), h.got/h.want, run.worst[i])
+		}
+		if run.name == "cdp" {
+			var g, w float64
+			for i := range got.child {
+				g, w = g+got.child[i].span, w+want.child[i].span
+			}
+			t.Logf("cdp children: model %d, %.0f cycles each; captured %d, %.0f; per expand model %v, captured %v", len(got.child), g/float64(len(got.child)), len(want.child), w/float64(len(want.child)), got.children, want.children)
+			heldOut(t, "bfs tree3 cdp children's cycles", g/w, 1.04) // 1.02× today (61 children in both, 1, 40, 20 by expand)
+		}
+	}
+}
