@@ -518,3 +518,35 @@ func TestJoinGatherDRAMSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinHeldOut38400 replays join (algo=merge), CDP and flat, on the
+// input shape of captures dragonli-join-38400-cdp and -reg (testJoin -l
+// 38400 -r 64 -m 16: partitions of 160 left keys, 153,591 output rows),
+// captured only to test predictions: nothing was fitted on them. The
+// Reg run is Dragon_li's flat code (each matching thread writes its
+// outputs in a loop, joinRegDevice.h:194-200), the generator's
+// variant=flat. Guards are today's error and a little, either way.
+func TestJoinHeldOut38400(t *testing.T) {
+	got, want := joinCaptureTimes(t, "dragonli-join-38400-cdp", 38400)
+	heldOutRows(t, "join-38400 cdp ", []heldOutRow{
+		{"makespan", got.makespan, want.makespan, 1 / 0.95},      // 0.97× today
+		{"children launched", got.children, want.children, 1.03}, // 0.99× (904 to 914)
+		{"a child's CTA", got.childCTA, want.childCTA, 1 / 0.93}, // 0.95×
+		{"the main join kernel", got.main, want.main, 1 / 0.93},  // 0.95×
+		{"the bounds kernel", got.bounds, want.bounds, 1.02},     // 1.00×
+		{"the gather kernel", got.gather, want.gather, 1.13},     // 1.11×
+	})
+	var sink sliceSink
+	if _, err := gpgpusim.Convert(filepath.Join(whatifDir, "dragonli-join-38400-reg.log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := capturedConfig(t, sink.recs)
+	want = joinRun(t, sink.recs, cfg)
+	got = joinRun(t, generate(t, "join", "dist=uniform", "r_tuples=38400", "s_tuples=64", "max_key=16", "variant=flat"), cfg)
+	heldOutRows(t, "join-38400 reg ", []heldOutRow{
+		{"makespan", got.makespan, want.makespan, 1 / 0.82},     // 0.84× today
+		{"the main join kernel", got.main, want.main, 1 / 0.73}, // 0.75×: not explained yet (the flat join is held to no other capture)
+		{"the bounds kernel", got.bounds, want.bounds, 1.02},    // 1.00×
+		{"the gather kernel", got.gather, want.gather, 1.19},    // 1.17×
+	})
+}
