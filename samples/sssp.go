@@ -168,6 +168,14 @@ type ssspTrace struct {
 	twc                     bool  // variant=twc: sssp_relax balances its lists itself (ssspflat.go)
 	dragonli                bool  // code=dragonli: Dragon_li's persistent grid (ssspdragonli.go)
 
+	// loops are, under code=dragonli variant=flat, the solver's warps'
+	// loops in the relaxation just run (dlLoops), by their first items.
+	loops map[int]int64
+	// frontiers, where set, are the worklists relaxed after the first,
+	// in place of the solver's: a run's measured frontiers, to price
+	// each relaxation on the worklist the run had (a test's).
+	frontiers [][]int32
+
 	out trace.Sink
 	ids dpKernels
 
@@ -206,6 +214,9 @@ func (t *ssspTrace) records(out trace.Sink) error {
 			return err
 		}
 		worklist = next
+		if t.iterations < len(t.frontiers) {
+			worklist = t.frontiers[t.iterations]
+		}
 	}
 	t.converged = len(worklist) == 0
 	t.reached = 0

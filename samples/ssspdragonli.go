@@ -13,7 +13,8 @@ import "github.com/gpureplay/gpureplay/trace"
 // code (the Reg kernel, threshold noSites) relaxes every edge in the
 // thread. lowered holds the outcomes of the worklist's edges, in worklist
 // order; a warp's loop is priced as SIMT runs Dragon_li's
-// (dragonliWarpLoop), children as the default code's
+// (dragonliWarpLoop; the Reg code's, every warp of the grid at once, as
+// dlLoops ran it), children as the default code's
 // (ssspChildWarpCycles).
 func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	edges := make([][]bool, len(worklist))
@@ -25,6 +26,9 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		queue: ssspIdleQueueCycles,
 		lane:  func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
+	if t.threshold == noSites {
+		k.warp = func(lo, hi int) int64 { return t.loops[lo] }
+	}
 	if t.iterations == 0 {
 		// The first relaxation runs the code cold (coldstart.go): every
 		// warp the lines of an empty CTA's path, and those of the paths
@@ -69,7 +73,9 @@ func (t *ssspTrace) dragonliLane(lowered []bool) dlLane {
 // dragonliSolver makes s relax as Dragon_li's code does (relaxDragonli),
 // a site's child taking the first degree>>5·32 of its edges.
 func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
-	s.dragonli = true
+	s.dragonli, s.flat = true, t.threshold == noSites
+	s.block, s.step, s.loops = t.block, t.loop, map[int]int64{}
+	t.loops = s.loops
 	s.child = func(degree int) int {
 		if degree <= t.threshold {
 			return 0

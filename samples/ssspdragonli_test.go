@@ -3,8 +3,11 @@ package samples
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,7 +91,7 @@ func dragonliFrontiers(t *testing.T, path string, threshold int) []int {
 		t.Fatal(err)
 	}
 	s, wl := newSSSPSolver(gr.g, gr.weights, 0)
-	tr := &ssspTrace{threshold: threshold, dragonli: true}
+	tr := &ssspTrace{threshold: threshold, dragonli: true, block: 256, loop: ssspEdgeCycles}
 	tr.dragonliSolver(s)
 	var sizes []int
 	for len(wl) > 0 && len(sizes) < 100 {
@@ -117,7 +120,8 @@ func TestSSSPLevelsRmat11(t *testing.T) {
 	for _, run := range []struct {
 		name      string
 		threshold int
-	}{{"cdp", dragonliMinThreshold}, {"reg", noSites}} {
+		within    float64
+	}{{"cdp", dragonliMinThreshold, 0.10}, {"reg", noSites, 0.01}} {
 		want := loggedFrontiers(t, filepath.Join(whatifDir, "dragonli-sssp-rmat11-"+run.name+".log.xz"))
 		got := dragonliFrontiers(t, graph, run.threshold)
 		if len(got) != len(want) {
@@ -125,12 +129,14 @@ func TestSSSPLevelsRmat11(t *testing.T) {
 		}
 		for i := range got {
 			t.Logf("%s relaxation %d: next frontier model %d, logged %d", run.name, i+1, got[i], want[i])
-			// Within 10% at every level: the Reg run's second frontier
-			// is 8.5% short (2,300 to 2,513), the CDP run's first 4.0%
-			// (1,393 to 1,451); the model's warps take turns where the
-			// simulator's interleave.
-			if e := relErr(float64(got[i]), float64(want[i])); e > 0.10 || e < -0.10 {
-				t.Errorf("%s relaxation %d: next frontier model %d, logged %d (%+.1f%%, allowed ±10%%)", run.name, i+1, got[i], want[i], 100*e)
+			// The CDP run's within 10% at every level, its first 4.0%
+			// short (1,393 to 1,451): its parents' warps take turns and
+			// its children come after them, where the simulator's
+			// interleave. The Reg run's within 1%: its warps interleave
+			// as the simulator's do (dlLoops), 2,515 to 2,513 and 983 to
+			// 988 (the warps in turn gave 2,300 and 980).
+			if e := relErr(float64(got[i]), float64(want[i])); e > run.within || e < -run.within {
+				t.Errorf("%s relaxation %d: next frontier model %d, logged %d (%+.1f%%, allowed ±%.0f%%)", run.name, i+1, got[i], want[i], 100*e, 100*run.within)
 			}
 		}
 	}
@@ -237,4 +243,136 @@ func TestSSSPSimtSteps(t *testing.T) {
 			t.Fatalf("%s:%d: unexpected %q", path, n, line)
 		}
 	}
+}
+
+// TestSSSPDlLoops runs the hand-worked relaxations of
+// testdata/ssspdlorder.txt through dlLoops (relaxDragonli for the Reg
+// code): the next frontier's order, each warp's loop and the edges that
+// lowered.
+func TestSSSPDlLoops(t *testing.T) {
+	const path = "testdata/ssspdlorder.txt"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type dlCase struct {
+		line        int
+		block, step int
+		arcs        [][][2]int32 // per vertex: (to, weight)
+		dist        map[int32]int64
+		worklist    []int32
+		want        []string
+	}
+	var c *dlCase
+	expect := false
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(line, "#"):
+		case f[0] == "run" && c == nil:
+			c = &dlCase{line: n, dist: map[int32]int64{}}
+			if _, err := fmt.Sscanf(line, "run block=%d step=%d", &c.block, &c.step); err != nil {
+				t.Fatalf("%s:%d: want run block=B step=S: %v", path, n, err)
+			}
+		case f[0] == "vertex" && c != nil && !expect:
+			var v int
+			if _, err := fmt.Sscanf(f[1], "%d:", &v); err != nil || v != len(c.arcs) {
+				t.Fatalf("%s:%d: want vertex %d:, got %q", path, n, len(c.arcs), f[1])
+			}
+			var arcs [][2]int32
+			for _, a := range f[2:] {
+				var to, w int32
+				if _, err := fmt.Sscanf(a, "%d/%d", &to, &w); err != nil {
+					t.Fatalf("%s:%d: arc %q: %v", path, n, a, err)
+				}
+				arcs = append(arcs, [2]int32{to, w})
+			}
+			c.arcs = append(c.arcs, arcs)
+		case f[0] == "dist" && c != nil && !expect:
+			for _, kv := range f[1:] {
+				var v int32
+				var d int64
+				if _, err := fmt.Sscanf(kv, "%d=%d", &v, &d); err != nil {
+					t.Fatalf("%s:%d: %q: %v", path, n, kv, err)
+				}
+				c.dist[v] = d
+			}
+		case f[0] == "worklist" && c != nil && !expect:
+			for _, x := range f[1:] {
+				v, err := strconv.Atoi(x)
+				if err != nil {
+					t.Fatalf("%s:%d: %q: %v", path, n, x, err)
+				}
+				c.worklist = append(c.worklist, int32(v))
+			}
+		case line == "----" && c != nil:
+			expect = true
+		case line == "====" && expect:
+			if got, want := runDlCase(c.block, c.step, c.arcs, c.dist, c.worklist), strings.Join(c.want, "\n"); got != want {
+				t.Errorf("%s:%d:\ngot\n%s\nwant\n%s", path, c.line, got, want)
+			}
+			c, expect = nil, false
+		case expect:
+			c.want = append(c.want, strings.Join(f, " "))
+		default:
+			t.Fatalf("%s:%d: unexpected %q", path, n, line)
+		}
+	}
+	if c != nil {
+		t.Fatalf("%s: case at line %d has no ====", path, c.line)
+	}
+}
+
+// runDlCase relaxes worklist once on the graph of arcs (vertex by vertex,
+// in order, every vertex up to the largest named) from dist, as the Reg
+// code does, and prints what TestSSSPDlLoops's cases expect.
+func runDlCase(block, step int, arcs [][][2]int32, dist map[int32]int64, worklist []int32) string {
+	n := len(arcs)
+	for _, a := range arcs {
+		for _, e := range a {
+			n = max(n, int(e[0])+1)
+		}
+	}
+	g := &csr{offsets: make([]int32, n+1), directed: true}
+	var weight []int32
+	for v := range n {
+		if v < len(arcs) {
+			for _, e := range arcs[v] {
+				g.cols = append(g.cols, e[0])
+				weight = append(weight, e[1])
+			}
+		}
+		g.offsets[v+1] = int32(len(g.cols))
+	}
+	s, _ := newSSSPSolver(g, weight, 0)
+	for v := range s.dist {
+		s.dist[v] = ssspUnreached
+		if d, ok := dist[int32(v)]; ok {
+			s.dist[v] = d
+		}
+	}
+	tr := &ssspTrace{threshold: noSites, dragonli: true, block: block, loop: int64(step)}
+	tr.dragonliSolver(s)
+	next := s.relax(worklist)
+	var b strings.Builder
+	b.WriteString("next")
+	for _, u := range next {
+		fmt.Fprintf(&b, " %d", u)
+	}
+	b.WriteString("\nloops")
+	los := slices.Sorted(maps.Keys(s.loops))
+	for _, lo := range los {
+		fmt.Fprintf(&b, " %d:%d", lo, s.loops[lo])
+	}
+	b.WriteString("\nlowered")
+	e := 0
+	for i, v := range worklist {
+		fmt.Fprintf(&b, " %d:", i)
+		for range g.degree(v) {
+			b.WriteString(map[bool]string{true: "L", false: "."}[s.lowered[e]])
+			e++
+		}
+	}
+	return b.String()
 }

@@ -58,9 +58,17 @@ type ssspSolver struct {
 	lowered []bool
 	// dragonli relaxes as Dragon_li's code does (relaxDragonli); child is
 	// then the part of a degree-d vertex's edges its child kernel takes
-	// (0 for the Reg code, which launches none).
+	// (0 for the Reg code, which launches none). flat is the Reg code,
+	// whose loops dlLoops runs: block is the persistent grid's CTA size,
+	// step the price of an iteration of a thread's loop, and loops, for
+	// the worklist just relaxed, each warp's loop in cycles by the
+	// warp's first item.
 	dragonli bool
 	child    func(degree int) int
+	flat     bool
+	block    int
+	step     int64
+	loops    map[int]int64
 }
 
 // newSSSPSolver starts a search from root: the first worklist is {root}.
@@ -119,9 +127,15 @@ func (s *ssspSolver) relax(worklist []int32) []int32 {
 //     devFrontierOut[globalOffset] = neighborVertexId;"), with no visited
 //     flag, so a vertex lowered k times is in the next frontier k times,
 //     and each copy relaxes (and, at a site, launches) again.
-//   - A parent thread's own loop relaxes its edges one after another; the
-//     threads' loops are taken first, in worklist order, since a child
-//     starts only after its launch's latency.
+//   - A parent thread's own loop relaxes its edges one after another.
+//     In the Reg code (flat) the loops' appends are in the order the
+//     warps of every CTA reach them at once, as SIMT runs the loop
+//     (dlLoops). In the CDP code the threads' loops are taken first, in
+//     worklist order (each warp's steps in turn, its lanes' atomics last
+//     lane first), since a child starts only after its launch's latency;
+//     dlLoops's clocks do not hold the children, whose edges lower the
+//     same distances while the loops run (relaxDragonli's children below
+//     come after every loop).
 //   - A child warp's 32 lanes read dist[u] together, then issue their
 //     atomicMin, and GPGPU-Sim sends a warp's transactions last first
 //     (shader.cc's ldst_unit takes inst.accessq_back() and pops it, the
@@ -154,7 +168,10 @@ func (s *ssspSolver) relaxDragonli(worklist []int32) []int32 {
 		s.lowered = append(s.lowered, make([]bool, s.g.degree(v))...)
 	}
 	var read [warpSize]int64
-	for w := 0; w < len(worklist); w += warpSize {
+	if s.flat {
+		next = s.dlLoops(worklist, src, at, next)
+	}
+	for w := 0; w < len(worklist) && !s.flat; w += warpSize {
 		lanes := worklist[w:min(w+warpSize, len(worklist))]
 		longest := 0
 		for _, v := range lanes {

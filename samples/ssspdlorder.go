@@ -1,0 +1,239 @@
+package samples
+
+import "container/heap"
+
+// dlLoops runs the worklist threads' own relaxation loops of Dragon_li's
+// Reg code (ssspRegDevice.h:72-90 at 1397e03) in the order the
+// simulator's warps reach them, appends each lowered vertex to next in
+// that order and keeps each warp's loop, in cycles, in s.loops (the
+// loops the kernel is priced on: dragonliIteration). The next frontier
+// is in the order the appends' atomicAdd on the one global counter
+// hands out its offsets ("SizeType globalOffset =
+// ctaOutputAssignment.getCtaOutputAssignment(1); …
+// devFrontierOut[globalOffset] = neighborVertexId;", ssspRegDevice.h:83
+// and 86), which is the order the warps of every CTA, each on its own
+// SM, get there in time: not one warp's whole loop after another's. So
+// each warp of the persistent grid (dragonliCTAs CTAs of s.block
+// threads, chunks assigned statically: CtaWorkAssignment, CTA c's first
+// chunk at c·block, its next grid·block further on) keeps a clock, and
+// the warp whose clock is earliest (ties: the lower CTA, then warp)
+// takes its next action:
+//
+//   - a step of iteration j: every active lane reads dist[u] of its j-th
+//     edge and compares; the warp's clock advances an iteration (s.step,
+//     the parent loop's loop_cycles);
+//   - the lowering branch of the lanes that found d < dist[u]: their
+//     atomicMin, last lane first as GPGPU-Sim sends a warp's same-word
+//     atomics (relaxDragonli), each lowering dist[u] only if d is still
+//     below it; the clock advances ssspLowerCycles for the first lane and
+//     ssspLowerLaneCycles for each further one (dragonliWarpLoop's
+//     prices);
+//   - the append of the lanes whose atomicMin lowered, last lane first.
+//
+// Where a branch splits a group, the two parts do not meet again before
+// the loop ends (dragonliWarpLoop: the branches reconverge at the
+// function's exit), and GPGPU-Sim's SIMT stack runs the branch's taken
+// path first: simt_stack::update pushes the fall-through path
+// ("if (divergent_paths.find(not_taken_pc) != divergent_paths.end()) {
+// assert(i == 0);", src/abstract_hardware_model.cc:1102-1103 at
+// 667834cf), then the taken one, and the top of the stack issues. The
+// loop's branches (lines 180 and 184 of the rmat11 runs'
+// testSssp-reg.1.sm_35.ptx, "@%p6 bra $L__BB1_11;" and "@%p7 bra
+// $L__BB1_11;", as their logs print them) are taken by the lanes that
+// do not lower, so those lanes run the rest of their loop first, and
+// a lowering lane's atomics and append wait for them: a lane whose
+// atomicMin then finds another warp's lower value appends nothing but
+// took the branch, and its warp's clock holds it. A warp starts each
+// chunk after its prologue (ssspBaseCycles), which s.loops leaves out.
+// The CDP code's children lower the same distances while its loops run,
+// which these clocks do not hold, so relaxDragonli runs that code's
+// loops in turn.
+func (s *ssspSolver) dlLoops(worklist []int32, src []int64, at []int, next []int32) []int32 {
+	r := dlRun{s: s, worklist: worklist, src: src, at: at, next: next}
+	clear(s.loops)
+	perCTA := ceilDiv(s.block, warpSize)
+	for c := range dragonliCTAs {
+		for w := range perCTA {
+			wp := &dlWarp{id: c*perCTA + w, chunk: c * s.block, w: w}
+			if r.start(wp) {
+				r.warps = append(r.warps, wp)
+			}
+		}
+	}
+	heap.Init(&r.warps)
+	for len(r.warps) > 0 {
+		if r.act(r.warps[0]) {
+			heap.Fix(&r.warps, 0)
+		} else {
+			heap.Pop(&r.warps)
+		}
+	}
+	return r.next
+}
+
+// dlRun is one relaxation's loops as dlLoops runs them.
+type dlRun struct {
+	s        *ssspSolver
+	worklist []int32
+	src      []int64 // each item's source distance, read as its chunk starts
+	at       []int   // each item's first flag in s.lowered
+	next     []int32
+	warps    dlWarpHeap
+}
+
+// dlWarp is a warp of the persistent grid: its clock, its SIMT stack of
+// lane groups (the top, last, issues) and its CTA's current chunk.
+type dlWarp struct {
+	id    int
+	t     int64
+	stack []dlGroup
+	chunk int   // the chunk's first item
+	w     int   // the warp in its CTA
+	lo    int   // the warp's first item in its chunk
+	began int64 // when its loop in the chunk began
+}
+
+// dlGroup is a set of lanes (items, in lane order) at iteration j of
+// their own loops, about to step (phase dlStep), to take the lowering
+// branch (dlAtomic) or to append (dlAppend).
+type dlGroup struct {
+	lanes []int
+	j     int
+	phase int
+}
+
+const (
+	dlStep = iota
+	dlAtomic
+	dlAppend
+)
+
+// start gives wp its lanes of its CTA's current chunk, after the
+// prologue, or reports that the chunk is past the worklist's end.
+func (r *dlRun) start(wp *dlWarp) bool {
+	lo, hi := wp.chunk+wp.w*warpSize, min(wp.chunk+r.s.block, len(r.worklist))
+	if lo >= hi {
+		return false
+	}
+	lanes := make([]int, 0, warpSize)
+	for i := lo; i < min(lo+warpSize, hi); i++ {
+		lanes = append(lanes, i)
+	}
+	wp.stack = append(wp.stack[:0], dlGroup{lanes: lanes})
+	wp.t += ssspBaseCycles
+	wp.lo, wp.began = lo, wp.t
+	return true
+}
+
+// edge is item i's iteration j: its edge's index in the vertex's list
+// (past what its child takes), or -1 past its loop's end.
+func (r *dlRun) edge(i, j int) int {
+	d := r.s.g.degree(r.worklist[i])
+	if e := r.s.child(d) + j; e < d {
+		return e
+	}
+	return -1
+}
+
+// relaxed is item i's edge e: its vertex u and the distance through it.
+func (r *dlRun) relaxed(i, e int) (int32, int64) {
+	v := r.worklist[i]
+	lo := int(r.s.g.offsets[v])
+	return r.s.g.cols[lo+e], r.src[i] + int64(r.s.weight[lo+e])
+}
+
+// act runs wp's next action and reports whether the warp has more.
+func (r *dlRun) act(wp *dlWarp) bool {
+	for len(wp.stack) > 0 {
+		g := &wp.stack[len(wp.stack)-1]
+		switch g.phase {
+		case dlStep:
+			var lower, rest []int
+			for _, i := range g.lanes {
+				e := r.edge(i, g.j)
+				if e < 0 {
+					continue
+				}
+				if u, d := r.relaxed(i, e); d < r.s.dist[u] {
+					lower = append(lower, i)
+				} else {
+					rest = append(rest, i)
+				}
+			}
+			if len(lower) == 0 && len(rest) == 0 {
+				wp.stack = wp.stack[:len(wp.stack)-1]
+				continue
+			}
+			wp.t += r.s.step
+			r.split(wp, lower, rest, dlAtomic)
+		case dlAtomic:
+			lowered := make([]bool, len(g.lanes))
+			for l := len(g.lanes) - 1; l >= 0; l-- {
+				u, d := r.relaxed(g.lanes[l], r.edge(g.lanes[l], g.j))
+				if d < r.s.dist[u] {
+					r.s.dist[u], lowered[l] = d, true
+				}
+			}
+			var took, rest []int
+			for l, i := range g.lanes {
+				if lowered[l] {
+					took = append(took, i)
+				} else {
+					rest = append(rest, i)
+				}
+			}
+			wp.t += ssspLowerCycles + int64(len(g.lanes)-1)*ssspLowerLaneCycles
+			r.split(wp, took, rest, dlAppend)
+		case dlAppend:
+			for l := len(g.lanes) - 1; l >= 0; l-- {
+				i := g.lanes[l]
+				e := r.edge(i, g.j)
+				u, _ := r.relaxed(i, e)
+				r.next = append(r.next, u)
+				r.s.lowered[r.at[i]+e] = true
+			}
+			g.j, g.phase = g.j+1, dlStep
+		}
+		return true
+	}
+	r.s.loops[wp.lo] = wp.t - wp.began
+	wp.chunk += dragonliCTAs * r.s.block
+	return r.start(wp)
+}
+
+// split replaces the top group, at a branch of iteration j, by its lanes
+// that go on to phase (took) and those that branch to the next
+// iteration (rest); where both hold lanes, the rest issue first (the
+// taken path is the stack's top).
+func (r *dlRun) split(wp *dlWarp, took, rest []int, phase int) {
+	g := &wp.stack[len(wp.stack)-1]
+	j := g.j
+	switch {
+	case len(took) == 0:
+		*g = dlGroup{lanes: rest, j: j + 1}
+	case len(rest) == 0:
+		*g = dlGroup{lanes: took, j: j, phase: phase}
+	default:
+		*g = dlGroup{lanes: took, j: j, phase: phase}
+		wp.stack = append(wp.stack, dlGroup{lanes: rest, j: j + 1})
+	}
+}
+
+// dlWarpHeap orders warps by clock, then id.
+type dlWarpHeap []*dlWarp
+
+func (h dlWarpHeap) Len() int { return len(h) }
+func (h dlWarpHeap) Less(a, b int) bool {
+	if h[a].t != h[b].t {
+		return h[a].t < h[b].t
+	}
+	return h[a].id < h[b].id
+}
+func (h dlWarpHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *dlWarpHeap) Push(x any)   { *h = append(*h, x.(*dlWarp)) }
+func (h *dlWarpHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
