@@ -124,7 +124,7 @@ func (b *treeReader) child(l *trace.Launch, d declaration, st *sharedTable) erro
 // here, into its fresh packed table (as kidCTAs files them), with no
 // call of kidCTAs (BFS --quick: 2,931 -> 2,917 instructions a CTA).
 func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
-	for b.feed.runs != nil && b.feed.runs.Child(&b.feed.kid) {
+	for b.feed.runs != nil && (!b.feed.tape && b.feed.runs.Child(&b.feed.kid) || b.feed.tape && b.kidOrChild(m)) {
 		m.records += 2
 		// A launch level's children are declared alike: one declared as
 		// the record before it (Alike, known from its read) has the last
@@ -169,6 +169,26 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 	return b.feed.src.Next()
 }
 
+// kidOrChild reads the next child (trace.Validator.Child) and reports
+// whether it read one, having filed first the runs of children the tape
+// holds before it, where the source is a Share's reader (fileKids); an
+// error filing them it leaves in kidErr, for next, and reports false.
+// Apart from children, whose lines it leaves where they were: the
+// profile (default.pgo) knows its calls by their lines, and where they
+// moved a lone replay of BFS --quick lost the inlining of child and
+// kidTable (95.6M instructions to 96.3M). children tests the source
+// before it calls it: a call of it a child cost a lone replay (BFS
+// --quick) 18 instructions a child.
+func (b *treeReader) kidOrChild(m *treeMsg) bool {
+	for b.feed.runs.Kids(&b.feed.kids) {
+		if err := b.fileKids(m, &b.feed.kids); err != nil {
+			b.feed.kidErr = err
+			return false
+		}
+	}
+	return b.feed.runs.Child(&b.feed.kid)
+}
+
 // sharedTable is a child's packed CTA table as one replay filed it, for
 // the replays of one clock that read the trace from one Share's tape
 // (trace.Child.Offer): its words, read-only, and the per-warp cycles
@@ -178,10 +198,15 @@ type sharedTable struct {
 	words []int64
 	warps int
 	self  any // the table itself, as Offer takes it
+	// What the replays of its clock take of the child's filing besides
+	// (sharedChild): its declaration, which nothing writes to, and its
+	// launch site's times, scaled by the clock.
+	decl       *kernelDecl
+	at, inline int64
 }
 
 // sharedBlock is how many sharedTables a block of kernelBook.tables
-// holds (56 bytes each): a replay that files children for a Share's tape
+// holds (80 bytes each): a replay that files children for a Share's tape
 // offers one a child it files first, and one allocation a table (with
 // the any Offer had boxed for it, two) cost BFS --quick's four policies
 // some 14M instructions, 560 an allocation. A block lives while the
@@ -217,14 +242,108 @@ func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 	t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 	warps := t.appendKid(cs, same, b.clk)
 	if kid := &b.feed.kid; kid.OnTape() {
-		t.packed = t.packed[:len(t.packed):len(t.packed)]
-		t.shared = true
-		st := b.book.tables.next(sharedBlock)
-		st.clk, st.words, st.warps = b.clk, t.packed, warps
-		st.self = st
-		kid.Offer(&st.self)
+		kid.Offer(b.share(b.book.last.k, warps))
 	}
 	return warps
+}
+
+// share is t, the table of k, a child just filed (child, then its
+// records), made a sharedTable for the other replays of b's clock, and
+// what they take of its filing besides (its declaration, its site's
+// times: sharedChild): its words are read-only from now on.
+func (b *treeReader) share(k *Kernel, warps int) *any {
+	t := &k.ctas
+	t.packed = t.packed[:len(t.packed):len(t.packed)]
+	t.shared = true
+	st := b.book.tables.next(sharedBlock)
+	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
+	st.clk, st.words, st.warps = b.clk, t.packed, warps
+	st.decl, st.at, st.inline = k.decl, site.at, site.inline
+	st.self = st
+	return &st.self
+}
+
+// fileKids files run, children a Share's tape answered
+// (trace.Validator.Kids), as children files each that Child reads: a
+// child another replay of b's clock filed and offered has its kernel and
+// launch site made from that filing (sharedChild), and no record filed;
+// any other is filed as children files it (child, kidTable), and
+// offered. The run is a loop over the tape's answers in place, with no
+// call a child to read them.
+func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
+	for i := range run.Len() {
+		h, cs := run.Head(i), run.Records(i)
+		m.records += 2 + len(cs)
+		if st, _ := run.Filed(i).(*sharedTable); st != nil && st.clk == b.clk {
+			if err := b.sharedChild(&h.Launch, h.CTAs, st); err != nil {
+				return err
+			}
+			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
+			b.held += ctasHeld(len(cs), st.warps)
+			continue
+		}
+		d := declaration{decl: b.book.declared.last, ctas: h.CTAs}
+		if !h.Alike || d.decl == nil {
+			d.decl = b.book.declared.of(&h.Kernel)
+		}
+		if err := b.child(&h.Launch, d, nil); err != nil {
+			return err
+		}
+		f := b.book.last
+		b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
+		if t := &f.k.ctas; t.packed != nil {
+			t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
+			warps := t.appendKid(cs, h.Same, b.clk)
+			run.Offer(i, b.share(f.k, warps))
+			b.held += ctasHeld(len(cs), warps)
+		} else { // a grid too large to pack (kidCTAs)
+			b.held += ctasHeld(len(cs), t.recordRun(cs, b.clk))
+		}
+	}
+	return nil
+}
+
+// sharedChild is child for a child whose filing another replay of b's
+// clock offered (st): its kernel shares st's words, and it and its site
+// take st's declaration and times, where child makes them again. The
+// declaration is the one b hands out last (declCache.last), as child's
+// caller would have made it: the next child, declared alike, has it.
+func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) error {
+	pf := b.book.known(&b.book.parent, l.Parent.Kernel)
+	if pf.k == nil || l.Parent.CTA >= pf.k.total {
+		return b.orphan(l)
+	}
+	p := pf.k
+	child := b.book.kernels.sharedKernel(st.words)
+	child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, ctas
+	b.book.declared.last = st.decl
+	root := pf.root
+	if b.seg.ordered && p == b.seg.host {
+		root = l.Parent.CTA
+	}
+	cf := filed{k: child, root: root}
+	if b.seg.ordered {
+		b.book.tree.kids = append(b.book.tree.kids, cf) // indexed when first missed (treeTable)
+	} else {
+		b.book.tree.Set(child.id, cf)
+	}
+	b.book.last = cf // its CTAs' records come next, as a rule
+	b.held += deviceHeld
+	b.passed(cf, 0)
+	if b.sites.of == nil || p != b.sites.k || l.Parent.CTA != b.sites.cta {
+		if err := b.gather(p, l.Parent.CTA); err != nil {
+			return err
+		}
+	}
+	kind, creates := b.book.streams.of(l)
+	if len(b.sites.recs) == cap(b.sites.recs) {
+		b.sites.recs = slices.Grow(b.sites.recs, 1)
+	}
+	b.sites.recs = b.sites.recs[:len(b.sites.recs)+1]
+	s := &b.sites.recs[len(b.sites.recs)-1]
+	s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
+	s.at, s.child, s.workload, s.inline = st.at, child, l.Workload, st.inline
+	return nil
 }
 
 // kidCTAs files the child's cta records read with its launch (its

@@ -792,6 +792,32 @@ func (r *shareReader) child(kid *Child) bool {
 	return true
 }
 
+// kidRun is Validator.Kids on the tape: the answers in r's view of its
+// chunk, with no look at the tape's head (the head records a launch
+// level's children in one pass: childNext).
+func (r *shareReader) kidRun(k *Kids) bool {
+	if r.own != nil || r.err != nil {
+		return false
+	}
+	ch := &r.snap
+	from, at := r.at, r.at
+	for ; at < len(ch.calls); at++ {
+		c := &ch.calls[at]
+		if c.op != opChild || !c.ok || c.lo == c.hi {
+			break
+		}
+		if h := &ch.kids[c.kid]; h.More || h.Err != nil {
+			break
+		}
+	}
+	if at == from {
+		return false
+	}
+	r.at, r.records = at, ch.calls[at-1].records
+	k.calls, k.kids, k.ctas, k.filed = ch.calls[from:at:at], ch.kids, ch.ctas, ch.filed[from:at:at]
+	return true
+}
+
 // childSlow is child past r's view of the tape: through call, which
 // looks again or reads alone.
 func (r *shareReader) childSlow(kid *Child) bool {
@@ -855,6 +881,10 @@ var errClosed = errors.New("trace: a shared read's reader read after it was clos
 // errTape is a Share reader's Validator's err: every call takes the
 // branch of an error, which asks the tape (tapeNext and the others).
 var errTape = errors.New("trace: a shared read's reader")
+
+// OnTape reports whether v is a Share's reader (Share.Reader), which
+// Kids answers.
+func (v *Validator) OnTape() bool { return v.tape != nil }
 
 // tapeNext is Next where v.err is set: the tape's answer for a Share's
 // reader, else v.err.
