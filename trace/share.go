@@ -100,8 +100,13 @@ type tapeChunk struct {
 
 // tapeCall is one call and its answer.
 type tapeCall struct {
-	op          uint8
-	ok          bool   // Child's result
+	op uint8
+	ok bool // Child's result
+	// whole: Child's answer is a child whose records all came with it
+	// (at least one, Head().More false, no Err), which Kids takes: known
+	// here, Kids reads no answer to tell (BFS --quick sweep8: 15
+	// instructions a child a reader).
+	whole       bool
 	kernel, arg uint64 // CTAs' and PlainCTAs' kernel; PlainCTAs' first
 	room, wroom int    // len(dst), len(warps)
 	lo, hi      int    // the answer's records in ctas or plains
@@ -506,6 +511,7 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 			h.addKid(kid.Head())
 			c.lo, c.hi = h.addRecords(kid.Records())
 			c.kid = len(h.kids) - 1
+			c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil
 		}
 	}
 	c.records = v.record
@@ -801,14 +807,8 @@ func (r *shareReader) kidRun(k *Kids) bool {
 	}
 	ch := &r.snap
 	from, at := r.at, r.at
-	for ; at < len(ch.calls); at++ {
-		c := &ch.calls[at]
-		if c.op != opChild || !c.ok || c.lo == c.hi {
-			break
-		}
-		if h := &ch.kids[c.kid]; h.More || h.Err != nil {
-			break
-		}
+	for at < len(ch.calls) && ch.calls[at].whole {
+		at++
 	}
 	if at == from {
 		return false
