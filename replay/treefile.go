@@ -203,10 +203,11 @@ type sharedTable struct {
 	// launch site's times, scaled by the clock.
 	decl       *kernelDecl
 	at, inline int64
+	held       int // the bytes its kernel and table hold (treeahead.go's estimates)
 }
 
 // sharedBlock is how many sharedTables a block of kernelBook.tables
-// holds (80 bytes each): a replay that files children for a Share's tape
+// holds (88 bytes each): a replay that files children for a Share's tape
 // offers one a child it files first, and one allocation a table (with
 // the any Offer had boxed for it, two) cost BFS --quick's four policies
 // some 14M instructions, 560 an allocation. A block lives while the
@@ -242,7 +243,7 @@ func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 	t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 	warps := t.appendKid(cs, same, b.clk)
 	if kid := &b.feed.kid; kid.OnTape() {
-		kid.Offer(b.share(b.book.last.k, warps))
+		kid.Offer(b.share(b.book.last.k, warps, ctasHeld(len(cs), warps)))
 	}
 	return warps
 }
@@ -251,7 +252,7 @@ func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 // records), made a sharedTable for the other replays of b's clock, and
 // what they take of its filing besides (its declaration, its site's
 // times: sharedChild): its words are read-only from now on.
-func (b *treeReader) share(k *Kernel, warps int) *any {
+func (b *treeReader) share(k *Kernel, warps, held int) *any {
 	t := &k.ctas
 	t.packed = t.packed[:len(t.packed):len(t.packed)]
 	t.shared = true
@@ -259,6 +260,7 @@ func (b *treeReader) share(k *Kernel, warps int) *any {
 	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
 	st.clk, st.words, st.warps = b.clk, t.packed, warps
 	st.decl, st.at, st.inline = k.decl, site.at, site.inline
+	st.held = deviceHeld + held
 	st.self = st
 	return &st.self
 }
@@ -270,16 +272,22 @@ func (b *treeReader) share(k *Kernel, warps int) *any {
 // any other is filed as children files it (child, kidTable), and
 // offered. The run is a loop over the tape's answers in place, with no
 // call a child to read them.
+//
+// What the run's children leave behind them is set once, at its end: the
+// records read (trace.Kids.Read, where each child's were added) and the
+// CTA after the last one's last record (book.after, which the kernel
+// each child files sets again). A child filed from another replay's
+// filing takes the bytes that filing held (sharedTable.held), not
+// counted again. BFS --quick sweep8: see docs/performance.md, "Many
+// replays over one trace".
 func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 	for i := range run.Len() {
-		h, cs := run.Head(i), run.Records(i)
-		m.records += 2 + len(cs)
+		h := run.Head(i)
 		if st, _ := run.Filed(i).(*sharedTable); st != nil && st.clk == b.clk {
 			if err := b.sharedChild(&h.Launch, h.CTAs, st); err != nil {
 				return err
 			}
-			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
-			b.held += ctasHeld(len(cs), st.warps)
+			b.held += st.held
 			continue
 		}
 		d := declaration{decl: b.book.declared.last, ctas: h.CTAs}
@@ -289,17 +297,20 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 		if err := b.child(&h.Launch, d, nil); err != nil {
 			return err
 		}
-		f := b.book.last
-		b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
-		if t := &f.k.ctas; t.packed != nil {
+		cs, k := run.Records(i), b.book.last.k
+		if t := &k.ctas; t.packed != nil {
 			t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 			warps := t.appendKid(cs, h.Same, b.clk)
-			run.Offer(i, b.share(f.k, warps))
-			b.held += ctasHeld(len(cs), warps)
+			held := ctasHeld(len(cs), warps)
+			run.Offer(i, b.share(k, warps, held))
+			b.held += held
 		} else { // a grid too large to pack (kidCTAs)
 			b.held += ctasHeld(len(cs), t.recordRun(cs, b.clk))
 		}
 	}
+	m.records += run.Read()
+	cs := run.Records(run.Len() - 1)
+	b.book.after = cs[len(cs)-1].CTA + 1 // passed: its child passed its CTA 0, and so its root
 	return nil
 }
 
@@ -324,12 +335,11 @@ func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) 
 	cf := filed{k: child, root: root}
 	if b.seg.ordered {
 		b.book.tree.kids = append(b.book.tree.kids, cf) // indexed when first missed (treeTable)
+		b.seg.rootPast = root + 1                       // passed (fileKids sets book.after)
 	} else {
 		b.book.tree.Set(child.id, cf)
 	}
 	b.book.last = cf // its CTAs' records come next, as a rule
-	b.held += deviceHeld
-	b.passed(cf, 0)
 	if b.sites.of == nil || p != b.sites.k || l.Parent.CTA != b.sites.cta {
 		if err := b.gather(p, l.Parent.CTA); err != nil {
 			return err

@@ -278,7 +278,12 @@ type Kids struct {
 	kids  []ChildHead
 	ctas  []CTA
 	filed []unsafe.Pointer // the tape's places for what a reader made of each
+	read  int              // the records they are
 }
+
+// Read is how many records the children of k are: two a child (its
+// declaration and launch) and its cta records, as Child counts them.
+func (k *Kids) Read() int { return k.read }
 
 // Len is how many children k holds.
 func (k *Kids) Len() int { return len(k.calls) }

@@ -813,7 +813,9 @@ func (r *shareReader) kidRun(k *Kids) bool {
 	if at == from {
 		return false
 	}
-	r.at, r.records = at, ch.calls[at-1].records
+	records := ch.calls[at-1].records
+	k.read = int(records - r.records) // each call's records: the shared Validator's count after it
+	r.at, r.records = at, records
 	k.calls, k.kids, k.ctas, k.filed = ch.calls[from:at:at], ch.kids, ch.ctas, ch.filed[from:at:at]
 	return true
 }

@@ -67,7 +67,9 @@ func transcriptOf(v *Validator, plainLen func(call int) int, nextAfterKid bool, 
 		if kids != nil {
 			if v.Kids(&kr) {
 				*kids += kr.Len()
+				read := 0
 				for k := range kr.Len() {
+					read += 2 + len(kr.Records(k))
 					h := kr.Head(k)
 					fmt.Fprintf(&b, "child %d %v %v\n", h.CTAs, h.Alike, h.More)
 					describe(&b, &h.Kernel)
@@ -75,6 +77,9 @@ func transcriptOf(v *Validator, plainLen func(call int) int, nextAfterKid bool, 
 					for i := range kr.Records(k) {
 						describe(&b, &kr.Records(k)[i])
 					}
+				}
+				if read != kr.Read() {
+					return b.String(), fmt.Errorf("a run of %d children of %d records read %d", kr.Len(), read, kr.Read())
 				}
 				continue
 			}
