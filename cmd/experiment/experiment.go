@@ -207,12 +207,14 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 	}
 	m := study.NewMerge(w, n)
 	lw := &syncWriter{w: log}
+	generated := generateAhead(traces, x.benchmarks)
 	var outs []outcome
 	next := 0
 	for i, b := range x.benchmarks {
-		path := filepath.Join(traces, b.name+".trace.zst")
-		fmt.Fprintf(lw, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
-		if err := generateVariants(path, b, lw); err != nil {
+		for _, v := range traceVariants("", b) {
+			fmt.Fprintf(lw, "%s: generating %s %s\n", b.name, b.gen, strings.Join(v.bench.params, " "))
+		}
+		if err := generated[i](); err != nil {
 			m.Abort()
 			return nil, fmt.Errorf("%s: %w", b.name, err)
 		}
@@ -331,18 +333,36 @@ func replayOnce(j replayJob, base int64, w rowWriter, log, progressLog io.Writer
 	return st, nil
 }
 
-// generateVariants writes b's trace to path and, where b has a faithful
-// flat variant, that variant's beside it (flatTracePath).
+// generateVariants writes b's traces, one after another
+// (traceVariants), the first at path, logging each.
 func generateVariants(path string, b benchmark, log io.Writer) error {
-	if err := generate(path, b); err != nil {
-		return err
+	for i, v := range traceVariants(path, b) {
+		if i > 0 {
+			fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(v.bench.params, " "))
+		}
+		if err := generate(v.path, v.bench); err != nil {
+			return err
+		}
 	}
-	if b.flatParams == nil {
-		return nil
+	return nil
+}
+
+// A traceVariant is one trace a benchmark replays: its generator's
+// parameters and where the trace goes.
+type traceVariant struct {
+	path  string
+	bench benchmark
+}
+
+// traceVariants are b's traces: its own at path and, where b has a
+// faithful flat variant, that variant's beside it (flatTracePath).
+func traceVariants(path string, b benchmark) []traceVariant {
+	vs := []traceVariant{{path, b}}
+	if b.flatParams != nil {
+		b.params = append(slices.Clone(b.params), b.flatParams...)
+		vs = append(vs, traceVariant{flatTracePath(path), b})
 	}
-	b.params = append(slices.Clone(b.params), b.flatParams...)
-	fmt.Fprintf(log, "%s: generating %s %s\n", b.name, b.gen, strings.Join(b.params, " "))
-	return generate(flatTracePath(path), b)
+	return vs
 }
 
 func generate(path string, b benchmark) error {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -150,4 +152,35 @@ func launching(st *stats) *stats {
 		return nil
 	}
 	return st
+}
+
+// generateAhead starts writing every benchmark's traces into dir (each of
+// its traceVariants) on replay slots, so that while one benchmark
+// replays the next ones' traces are made, and gives for each benchmark a
+// wait for its traces. A generator is single-threaded and a big one
+// takes a minute or more (a Kronecker graph of 2^20 vertices), so on a
+// machine of many cores one after another left most of them idle between
+// a benchmark's replays. A generation holds a slot only while it runs and
+// waits for nothing else, so the replays' slots always come free.
+func generateAhead(dir string, benches []benchmark) []func() error {
+	waits := make([]func() error, len(benches))
+	for i, b := range benches {
+		vs := traceVariants(filepath.Join(dir, b.name+".trace.zst"), b)
+		errs := make([]error, len(vs))
+		var wg sync.WaitGroup
+		for k, v := range vs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				replaySlots <- struct{}{}
+				defer func() { <-replaySlots }()
+				errs[k] = generate(v.path, v.bench)
+			}()
+		}
+		waits[i] = func() error {
+			wg.Wait()
+			return errors.Join(errs...)
+		}
+	}
+	return waits
 }

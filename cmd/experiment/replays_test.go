@@ -116,3 +116,54 @@ func oneByOne(x *experiment, dir string, log io.Writer) ([]outcome, error) {
 	})
 	return outs, err
 }
+
+// Traces made ahead on slots (generateAhead) are those made one after
+// another (generateVariants), flat variants included, and a generator's
+// error comes back from its benchmark's wait, naming what failed.
+func TestGenerateAheadSameAsOneAfterAnother(t *testing.T) {
+	var benches []benchmark
+	for _, b := range spawnExperiment.benchmarks {
+		if b.name == "bfs-graph500" || b.name == "mandel" {
+			b.params = mergeParams(b.params, []string{map[string]string{"bfs": "scale=8", "mandel": "width=64"}[b.gen]})
+			benches = append(benches, b)
+		}
+	}
+	if len(benches) != 2 || benches[0].flatParams == nil {
+		t.Fatalf("want spawn's bfs-graph500 (with a flat variant) and mandel, got %+v", benches)
+	}
+	benches = append(benches, benchmark{name: "none", gen: "no-such-generator"})
+	saved := replaySlots
+	replaySlots = make(chan struct{}, 2)
+	defer func() { replaySlots = saved }()
+	ahead, one := t.TempDir(), t.TempDir()
+	waits := generateAhead(ahead, benches)
+	for i, b := range benches {
+		err := waits[i]()
+		errOne := generateVariants(filepath.Join(one, b.name+".trace.zst"), b, io.Discard)
+		if b.gen == "no-such-generator" {
+			if err == nil || !strings.Contains(err.Error(), `no generator "no-such-generator"`) {
+				t.Errorf("%s: error %v, want the generator named", b.name, err)
+			}
+			continue
+		}
+		if err != nil || errOne != nil {
+			t.Fatalf("%s: %v, %v", b.name, err, errOne)
+		}
+		for _, v := range traceVariants(b.name+".trace.zst", b) {
+			a, err := os.ReadFile(filepath.Join(ahead, v.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := os.ReadFile(filepath.Join(one, v.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, o) {
+				t.Errorf("%s: made ahead, %d bytes differ from one after another's %d", v.path, len(a), len(o))
+			}
+		}
+	}
+	if n := len(replaySlots); n != 0 {
+		t.Errorf("%d slots still held after every wait", n)
+	}
+}
