@@ -319,19 +319,32 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 // take st's declaration and times, where child makes them again. The
 // declaration is the one b hands out last (declCache.last), as child's
 // caller would have made it: the next child, declared alike, has it.
+//
+// A CTA's launches come together: a child of the CTA whose sites are
+// gathering, where sharedChild found that CTA's kernel and root itself
+// (siteGather.rootOf), takes them from there, with no lookup of its
+// parent, no test of its grid and no test that its sites gather.
 func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) error {
-	pf := b.book.known(&b.book.parent, l.Parent.Kernel)
-	if pf.k == nil || l.Parent.CTA >= pf.k.total {
-		return b.orphan(l)
+	p, root := b.sites.k, b.sites.root
+	if g := &b.sites; g.of == nil || g.rootOf != g.of || p.id != l.Parent.Kernel || l.Parent.CTA != g.cta {
+		pf := b.book.known(&b.book.parent, l.Parent.Kernel)
+		if pf.k == nil || l.Parent.CTA >= pf.k.total {
+			return b.orphan(l)
+		}
+		p, root = pf.k, pf.root
+		if b.seg.ordered && p == b.seg.host {
+			root = l.Parent.CTA
+		}
+		if g.of == nil || p != g.k || l.Parent.CTA != g.cta {
+			if err := b.gather(p, l.Parent.CTA); err != nil {
+				return err
+			}
+		}
+		g.root, g.rootOf = root, g.of
 	}
-	p := pf.k
 	child := b.book.kernels.sharedKernel(st.words)
 	child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, ctas
 	b.book.declared.last = st.decl
-	root := pf.root
-	if b.seg.ordered && p == b.seg.host {
-		root = l.Parent.CTA
-	}
 	cf := filed{k: child, root: root}
 	if b.seg.ordered {
 		b.book.tree.kids = append(b.book.tree.kids, cf) // indexed when first missed (treeTable)
@@ -340,11 +353,6 @@ func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) 
 		b.book.tree.Set(child.id, cf)
 	}
 	b.book.last = cf // its CTAs' records come next, as a rule
-	if b.sites.of == nil || p != b.sites.k || l.Parent.CTA != b.sites.cta {
-		if err := b.gather(p, l.Parent.CTA); err != nil {
-			return err
-		}
-	}
 	kind, creates := b.book.streams.of(l)
 	if len(b.sites.recs) == cap(b.sites.recs) {
 		b.sites.recs = slices.Grow(b.sites.recs, 1)
@@ -420,7 +428,7 @@ func (b *treeReader) gather(k *Kernel, i uint64) error {
 		return err
 	}
 	b.flushSites()
-	b.sites.of, b.sites.k, b.sites.cta = x, k, i
+	b.sites.of, b.sites.k, b.sites.cta, b.sites.rootOf = x, k, i, nil // root not yet known (sharedChild)
 	b.sites.recs = append(b.sites.recs, x.sites...)
 	return nil
 }

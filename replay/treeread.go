@@ -142,6 +142,13 @@ type siteGather struct {
 	of   *ctaExtra
 	k    *Kernel
 	cta  uint64
+	// root is the host CTA whose tree the CTA is in, where rootOf is of:
+	// sharedChild found it for the CTA's first child it filed, and the
+	// others take it (and k and cta) from here. gather, which starts a
+	// CTA's gathering, clears rootOf: a window's CTA's extra may be
+	// another CTA's later.
+	root   uint64
+	rootOf *ctaExtra
 }
 
 // pageFiling is what the reader needs of host I/O and the CRCS page
