@@ -789,10 +789,24 @@ func TestShareChildGuess(t *testing.T) {
 // one after another (the tape holds it all), as four replays' tree
 // readers call it: the first records, the others read the tape.
 func BenchmarkShareChildren(b *testing.B) {
+	for _, kids := range []bool{false, true} {
+		name := "child"
+		if kids {
+			name = "kids" // the children in runs, as the replay's tree reader reads them
+		}
+		b.Run(name, func(b *testing.B) { benchmarkShareChildren(b, kids) })
+	}
+}
+
+func benchmarkShareChildren(b *testing.B, kids bool) {
 	var kid Child
+	var kr Kids
 	run, warps, plain := make([]CTA, 64), make([]int64, 64*RunWarps), make([]PlainCTA, 256)
 	read := func(v *Validator) {
 		for {
+			if kids && v.Kids(&kr) {
+				continue
+			}
 			if v.Child(&kid) {
 				if h := kid.Head(); h.More {
 					for n := len(run); n == len(run); {
