@@ -343,8 +343,12 @@ func FuzzShare(f *testing.F) {
 				if i == 2 {
 					plainLen = func(call int) int { return 256 - min(call/3, 1) }
 				}
+				var kids *int // reader 1 reads the children in runs (Kids)
+				if i == 1 {
+					kids = new(int)
+				}
 				r := s.Reader(i)
-				got, err := transcript(r, plainLen)
+				got, err := transcriptOf(r, plainLen, false, kids)
 				r.Close()
 				if i == 2 {
 					continue // its own calls: compared below
