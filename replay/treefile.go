@@ -281,13 +281,14 @@ func (b *treeReader) share(k *Kernel, warps, held int) *any {
 // counted again. BFS --quick sweep8: see docs/performance.md, "Many
 // replays over one trace".
 func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
-	for i := range run.Len() {
+	for i := 0; i < run.Len(); i++ {
 		h := run.Head(i)
 		if st, _ := run.Filed(i).(*sharedTable); st != nil && st.clk == b.clk {
 			if err := b.sharedChild(&h.Launch, h.CTAs, st); err != nil {
 				return err
 			}
 			b.held += st.held
+			i = b.siblings(run, i+1) - 1
 			continue
 		}
 		d := declaration{decl: b.book.declared.last, ctas: h.CTAs}
@@ -312,6 +313,62 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 	cs := run.Records(run.Len() - 1)
 	b.book.after = cs[len(cs)-1].CTA + 1 // passed: its child passed its CTA 0, and so its root
 	return nil
+}
+
+// siblings files the children of run from i on that the CTA whose
+// sites gather launched, where sharedChild filed its child last, and
+// that another replay of b's clock filed, as sharedChild files each, and
+// returns the index of the first it did not file. Their parent, its CTA
+// and root are that child's, tested and found by sharedChild: a child
+// is its kernel made from the filing, filed in the tree, and its site,
+// in one loop that keeps the tree's kids and the sites in slices of its
+// own, with what the last child leaves behind (book.last, the
+// declaration handed out last, the bytes held) set once at its end.
+// BFS's launching CTAs launch some 100 children each (scale 16: 14,713
+// in 140 runs), and each had been a call of sharedChild, its test of the
+// gathering CTA and its stores of the slices' headers.
+func (b *treeReader) siblings(run *trace.Kids, i int) int {
+	g := &b.sites
+	p, cta, root := g.k, g.cta, g.root
+	kids, recs, clk := b.book.tree.kids, g.recs, b.clk
+	var last *Kernel
+	var decl *kernelDecl
+	held := 0
+	for ; i < run.Len(); i++ {
+		h := run.Head(i)
+		l := &h.Launch
+		if l.Parent.Kernel != p.id || l.Parent.CTA != cta {
+			break
+		}
+		st, _ := run.Filed(i).(*sharedTable)
+		if st == nil || st.clk != clk {
+			break
+		}
+		child := b.book.kernels.sharedKernel(st.words)
+		child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, h.CTAs
+		if b.seg.ordered {
+			kids = append(kids, filed{k: child, root: root}) // indexed when first missed (treeTable)
+		} else {
+			b.book.tree.Set(child.id, filed{k: child, root: root})
+		}
+		kind, creates := b.book.streams.of(l)
+		if len(recs) == cap(recs) {
+			recs = slices.Grow(recs, run.Len()-i)
+		}
+		recs = recs[:len(recs)+1]
+		s := &recs[len(recs)-1]
+		s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
+		s.at, s.child, s.workload, s.inline = st.at, child, l.Workload, st.inline
+		held += st.held
+		last, decl = child, st.decl
+	}
+	if last != nil {
+		b.book.tree.kids, g.recs = kids, recs
+		b.book.last = filed{k: last, root: root}
+		b.book.declared.last = decl
+		b.held += held
+	}
+	return i
 }
 
 // sharedChild is child for a child whose filing another replay of b's
