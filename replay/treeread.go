@@ -73,8 +73,8 @@ type recordFeed struct {
 	kid      trace.Child // where children reads a child's declaration, launch and first cta record
 	// tape: runs is a Share's reader (trace.Validator.OnTape), and
 	// children reads runs of children off its tape into kids
-	// (Validator.Kids).
-	// kidErr is an error filing them (kidOrChild), which next returns.
+	// (Validator.Kids, kidOrChild); kidErr is an error filing them,
+	// which next returns.
 	tape   bool
 	kids   trace.Kids
 	kidErr error
