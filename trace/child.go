@@ -275,7 +275,6 @@ const ChildRun = 64
 // child costs its reader a few loads.
 type Kids struct {
 	calls []tapeCall
-	kids  []ChildHead
 	ctas  []CTA
 	filed []unsafe.Pointer // the tape's places for what a reader made of each
 	read  int              // the records they are
@@ -289,7 +288,7 @@ func (k *Kids) Read() int { return k.read }
 func (k *Kids) Len() int { return len(k.calls) }
 
 // Head is child i's declaration and launch, as Child.Head.
-func (k *Kids) Head(i int) *ChildHead { return &k.kids[k.calls[i].kid] }
+func (k *Kids) Head(i int) *ChildHead { return k.calls[i].head }
 
 // Records are child i's cta records, all of them, as Child.Records.
 func (k *Kids) Records(i int) []CTA {
