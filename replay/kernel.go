@@ -132,7 +132,7 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 // own, so not one of a block with room for its records.
 func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
 	k := a.more.next(moreBlock)
-	k.ctas = ctaTable{packed: words, shared: true}
+	k.ctas.packed, k.ctas.shared = words, true // the rest of a fresh kernel's table is zero
 	return k
 }
 

@@ -270,6 +270,31 @@ func slowdownOf(c *ctaRun, now int64) (float64, bool) {
 	return v, true
 }
 
+// marked marks the SM the model's last Wake woke, left unmarked for the
+// engine in swapPlain's runs (Dispatch.setPlain: contention.Model.OwnMarks),
+// for the cycle's settle, and reports true: the loop's condition holds
+// it, on the line of shareWake's call, whose lines the PGO profile keys
+// calls by (docs/performance.md). The loop asks it only where the model
+// leaves it the marks (owns). Where an SM is open (open), the next
+// wake-ups cannot swap either until the GPU fills again: the engine hands
+// the marks back to the model (Disown), so that those wake-ups cost no
+// mark of the engine's, until a swap takes them again (Model.Swap).
+func (s *shareJobs) marked(open bool) bool {
+	s.model.MarkWoken()
+	if open {
+		s.model.Disown()
+	}
+	return true
+}
+
+// owns reports whether the model leaves the engine the marks of the SMs
+// its wake-ups wake (contention.Model.Owned).
+func (s *shareJobs) owns() bool { return s.model.Owned() }
+
+// ownMarks has the model leave the SMs its wake-ups wake unmarked, for
+// swapPlain's swap or the loop's mark (marked).
+func (s *shareJobs) ownMarks() { s.model.OwnMarks() }
+
 // swap ends the job that finished on sm and starts the next of work
 // and d in one step (contention.Model.Swap: Start, then Settle), for
 // swapPlain.

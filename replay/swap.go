@@ -33,7 +33,9 @@ package replay
 //     this one among them, so that k.next+1 < k.total, below, says so
 //     too), and its SM
 //     held the most CTAs an SM may (gpu.max_ctas_per_sm, above one) with
-//     no SM open (smArray.open empty): the end leaves the SM neither
+//     no SM open (smArray.open empty, which the loop tests before its
+//     call, and swapPlain does not again: --quick synth 934 → 932): the
+//     end leaves the SM neither
 //     empty (no vacate) nor the GPU more than this one free slot, so
 //     that RoundRobin's find, wherever r.next points, tries this SM
 //     first (roundOpen's round meets no other), and the placement that
@@ -41,9 +43,12 @@ package replay
 //   - the run is plain (Dispatch.plain: no mechanism, watcher, page gate,
 //     row, L1 flush, CTA issue rate or numbered slot), its placer a
 //     RoundRobin, with no stream countdown (the device runtime's settle
-//     does nothing), which Dispatch.setPlain tells once a run, and no CTA
-//     waiting (retryWaiting is not called): engine.settle goes straight
-//     to Place;
+//     does nothing), which Dispatch.setPlain tells once a run, and so no
+//     CTA waiting (retryWaiting is not called: a CTA is held stalled
+//     only by a mechanism's gate, tryStart, and paused only at a page,
+//     reachTouch, and a plain run has neither, so swapPlain does not
+//     ask: --quick synth 929 → 925): engine.settle goes straight to
+//     Place;
 //   - the kernel is the first the Kernel Distributor lists (Place's
 //     first, asked before any other) and has a CTA left to place after
 //     the next (no placedLast; kd.compact, called as settle does, finds
@@ -76,16 +81,21 @@ package replay
 // the engine's methods are its CTA's and kernel's paths, and this is a
 // shortcut through them that changes none of them.
 //
+// It is nosplit, as contention.Model.Swap is (see there): its frame is
+// small and its calls check their own stacks.
+//
 //go:noinline
+//go:nosplit
 func swapPlain(e *engine, ref uint64) bool {
 	c, d := &e.clock, &e.dispatch
 	j := jobOf(ref)
-	if d.swap == nil || j.run >= 0 || c.fired || c.left <= 1 || e.ctas.waiting() {
+	if d.swap == nil || j.run >= 0 || c.fired || c.left <= 1 { // no CTA waits in a plain run (above)
 		return false
 	}
 	a := &e.sms
-	s := a.at(int(j.warp))
-	if a.anyOpen() || !a.atCapacity(s) {
+	sm := int(j.warp) // s.id, which the stores below would have the compiler load again
+	s := a.at(sm)
+	if !a.atCapacity(s) { // no SM open: the loop's test
 		return false
 	}
 	k := e.ctas.plainKernel(-j.run)
@@ -94,7 +104,7 @@ func swapPlain(e *engine, ref uint64) bool {
 		return false
 	}
 	q := k.ctas.queued()
-	if q == nil || q == &packedRun {
+	if q == nil { // a packed table's, packedRun, queues none: peekPlain finds no spec there
 		return false
 	}
 	spec := q.peekPlain(i)
@@ -105,29 +115,30 @@ func swapPlain(e *engine, ref uint64) bool {
 		return false // another event this cycle
 	}
 	now := c.t
-	a.grew(s.id)
+	a.grew(sm)
 	e.out.ctaEnded(now, 0)
 	e.sites.ctaEnded(!k.host)
 	k.done++
-	d.swap.next = s.id + 1
+	d.swap.next = sm + 1
 	d.swaps++
 	q.head++ // peekPlain's spec, as nextPlain takes it
 	k.next++
 	e.kd.compact()
-	a.contention().swap(now, s.id, float64(spec.cycles), spec.demand(), ref)
+	a.contention().swap(now, sm, float64(spec.cycles), spec.demand(), ref)
 	return true
 }
 
-// setPlain sets plain, which the engine's start knows (engine.start), and d.swap where
-// the run's placer is a RoundRobin and the run has what swapPlain proves
-// of it throughout: plain, with the contention model, no stream
-// countdown (the device runtime's settle does nothing), no SMs held to
-// one kernel, and room for more than one CTA on an SM.
+// setPlain sets plain (engine.start reads it), and d.swap where the
+// run's placer is a RoundRobin and the run has what swapPlain proves of
+// it throughout: plain, with the contention model (which leaves the
+// engine its marks), no stream countdown, no SMs held to one kernel, and
+// room for more than one CTA on an SM.
 func (d *Dispatch) setPlain(plain bool) {
 	d.plain = plain
 	a := &d.e.sms
 	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.contention() != nil && !d.e.dev.counting() && !a.exclusiveSMs() && a.maxCTAs() > 1 {
 		d.swap = rr
+		a.contention().ownMarks() // swapPlain swaps, or the loop marks (shareJobs.marked)
 	}
 }
 

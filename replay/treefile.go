@@ -124,7 +124,7 @@ func (b *treeReader) child(l *trace.Launch, d declaration, st *sharedTable) erro
 // here, into its fresh packed table (as kidCTAs files them), with no
 // call of kidCTAs (BFS --quick: 2,931 -> 2,917 instructions a CTA).
 func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
-	for b.feed.runs != nil && b.feed.runs.Child(&b.feed.kid) {
+	for b.feed.runs != nil && (!b.feed.tape && b.feed.runs.Child(&b.feed.kid) || b.feed.tape && b.kidOrChild(m)) {
 		m.records += 2
 		// A launch level's children are declared alike: one declared as
 		// the record before it (Alike, known from its read) has the last
@@ -169,6 +169,26 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 	return b.feed.src.Next()
 }
 
+// kidOrChild reads the next child (trace.Validator.Child) and reports
+// whether it read one, having filed first the runs of children the tape
+// holds before it, where the source is a Share's reader (fileKids); an
+// error filing them it leaves in kidErr, for next, and reports false.
+// Apart from children, whose lines it leaves where they were: the
+// profile (default.pgo) knows its calls by their lines, and where they
+// moved a lone replay of BFS --quick lost the inlining of child and
+// kidTable (95.6M instructions to 96.3M). children tests the source
+// before it calls it: a call of it a child cost a lone replay (BFS
+// --quick) 18 instructions a child.
+func (b *treeReader) kidOrChild(m *treeMsg) bool {
+	for b.feed.runs.Kids(&b.feed.kids) {
+		if err := b.fileKids(m, &b.feed.kids); err != nil {
+			b.feed.kidErr = err
+			return false
+		}
+	}
+	return b.feed.runs.Child(&b.feed.kid)
+}
+
 // sharedTable is a child's packed CTA table as one replay filed it, for
 // the replays of one clock that read the trace from one Share's tape
 // (trace.Child.Offer): its words, read-only, and the per-warp cycles
@@ -178,10 +198,16 @@ type sharedTable struct {
 	words []int64
 	warps int
 	self  any // the table itself, as Offer takes it
+	// What the replays of its clock take of the child's filing besides
+	// (sharedChild): its declaration, which nothing writes to, and its
+	// launch site's times, scaled by the clock.
+	decl       *kernelDecl
+	at, inline int64
+	held       int // the bytes its kernel and table hold (treeahead.go's estimates)
 }
 
 // sharedBlock is how many sharedTables a block of kernelBook.tables
-// holds (56 bytes each): a replay that files children for a Share's tape
+// holds (88 bytes each): a replay that files children for a Share's tape
 // offers one a child it files first, and one allocation a table (with
 // the any Offer had boxed for it, two) cost BFS --quick's four policies
 // some 14M instructions, 560 an allocation. A block lives while the
@@ -217,14 +243,182 @@ func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 	t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 	warps := t.appendKid(cs, same, b.clk)
 	if kid := &b.feed.kid; kid.OnTape() {
-		t.packed = t.packed[:len(t.packed):len(t.packed)]
-		t.shared = true
-		st := b.book.tables.next(sharedBlock)
-		st.clk, st.words, st.warps = b.clk, t.packed, warps
-		st.self = st
-		kid.Offer(&st.self)
+		kid.Offer(b.share(b.book.last.k, warps, ctasHeld(len(cs), warps)))
 	}
 	return warps
+}
+
+// share is t, the table of k, a child just filed (child, then its
+// records), made a sharedTable for the other replays of b's clock, and
+// what they take of its filing besides (its declaration, its site's
+// times: sharedChild): its words are read-only from now on.
+func (b *treeReader) share(k *Kernel, warps, held int) *any {
+	t := &k.ctas
+	t.packed = t.packed[:len(t.packed):len(t.packed)]
+	t.shared = true
+	st := b.book.tables.next(sharedBlock)
+	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
+	st.clk, st.words, st.warps = b.clk, t.packed, warps
+	st.decl, st.at, st.inline = k.decl, site.at, site.inline
+	st.held = deviceHeld + held
+	st.self = st
+	return &st.self
+}
+
+// fileKids files run, children a Share's tape answered
+// (trace.Validator.Kids), as children files each that Child reads: a
+// child another replay of b's clock filed and offered has its kernel and
+// launch site made from that filing (sharedChild), and no record filed;
+// any other is filed as children files it (child, kidTable), and
+// offered. The run is a loop over the tape's answers in place, with no
+// call a child to read them.
+//
+// What the run's children leave behind them is set once, at its end: the
+// records read (trace.Kids.Read, where each child's were added) and the
+// CTA after the last one's last record (book.after, which the kernel
+// each child files sets again). A child filed from another replay's
+// filing takes the bytes that filing held (sharedTable.held), not
+// counted again. BFS --quick sweep8: see docs/performance.md, "Many
+// replays over one trace".
+func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
+	for i := 0; i < run.Len(); i++ {
+		h := run.Head(i)
+		if st, _ := run.Filed(i).(*sharedTable); st != nil && st.clk == b.clk {
+			if err := b.sharedChild(&h.Launch, h.CTAs, st); err != nil {
+				return err
+			}
+			b.held += st.held
+			i = b.siblings(run, i+1) - 1
+			continue
+		}
+		d := declaration{decl: b.book.declared.last, ctas: h.CTAs}
+		if !h.Alike || d.decl == nil {
+			d.decl = b.book.declared.of(&h.Kernel)
+		}
+		if err := b.child(&h.Launch, d, nil); err != nil {
+			return err
+		}
+		cs, k := run.Records(i), b.book.last.k
+		if t := &k.ctas; t.packed != nil {
+			t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
+			warps := t.appendKid(cs, h.Same, b.clk)
+			held := ctasHeld(len(cs), warps)
+			run.Offer(i, b.share(k, warps, held))
+			b.held += held
+		} else { // a grid too large to pack (kidCTAs)
+			b.held += ctasHeld(len(cs), t.recordRun(cs, b.clk))
+		}
+	}
+	m.records += run.Read()
+	cs := run.Records(run.Len() - 1)
+	b.book.after = cs[len(cs)-1].CTA + 1 // passed: its child passed its CTA 0, and so its root
+	return nil
+}
+
+// siblings files the children of run from i on that the CTA whose
+// sites gather launched, where sharedChild filed its child last, and
+// that another replay of b's clock filed, as sharedChild files each, and
+// returns the index of the first it did not file. Their parent, its CTA
+// and root are that child's, tested and found by sharedChild: a child
+// is its kernel made from the filing, filed in the tree, and its site,
+// in one loop that keeps the tree's kids and the sites in slices of its
+// own, with what the last child leaves behind (book.last, the
+// declaration handed out last, the bytes held) set once at its end.
+// BFS's launching CTAs launch some 100 children each (scale 16: 14,713
+// in 140 runs), and each had been a call of sharedChild, its test of the
+// gathering CTA and its stores of the slices' headers.
+func (b *treeReader) siblings(run *trace.Kids, i int) int {
+	g := &b.sites
+	p, cta, root := g.k, g.cta, g.root
+	kids, recs, clk := b.book.tree.kids, g.recs, b.clk
+	var last *Kernel
+	var decl *kernelDecl
+	held := 0
+	for ; i < run.Len(); i++ {
+		h := run.Head(i)
+		l := &h.Launch
+		if l.Parent.Kernel != p.id || l.Parent.CTA != cta {
+			break
+		}
+		st, _ := run.Filed(i).(*sharedTable)
+		if st == nil || st.clk != clk {
+			break
+		}
+		child := b.book.kernels.sharedKernel(st.words)
+		child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, h.CTAs
+		if b.seg.ordered {
+			kids = append(kids, filed{k: child, root: root}) // indexed when first missed (treeTable)
+		} else {
+			b.book.tree.Set(child.id, filed{k: child, root: root})
+		}
+		kind, creates := b.book.streams.of(l)
+		if len(recs) == cap(recs) {
+			recs = slices.Grow(recs, run.Len()-i)
+		}
+		recs = recs[:len(recs)+1]
+		s := &recs[len(recs)-1]
+		s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
+		s.at, s.child, s.workload, s.inline = st.at, child, l.Workload, st.inline
+		held += st.held
+		last, decl = child, st.decl
+	}
+	if last != nil {
+		b.book.tree.kids, g.recs = kids, recs
+		b.book.last = filed{k: last, root: root}
+		b.book.declared.last = decl
+		b.held += held
+	}
+	return i
+}
+
+// sharedChild is child for a child whose filing another replay of b's
+// clock offered (st): its kernel shares st's words, and it and its site
+// take st's declaration and times, where child makes them again. The
+// declaration is the one b hands out last (declCache.last), as child's
+// caller would have made it: the next child, declared alike, has it.
+//
+// A CTA's launches come together: a child of the CTA whose sites are
+// gathering, where sharedChild found that CTA's kernel and root itself
+// (siteGather.rootOf), takes them from there, with no lookup of its
+// parent, no test of its grid and no test that its sites gather.
+func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) error {
+	p, root := b.sites.k, b.sites.root
+	if g := &b.sites; g.of == nil || g.rootOf != g.of || p.id != l.Parent.Kernel || l.Parent.CTA != g.cta {
+		pf := b.book.known(&b.book.parent, l.Parent.Kernel)
+		if pf.k == nil || l.Parent.CTA >= pf.k.total {
+			return b.orphan(l)
+		}
+		p, root = pf.k, pf.root
+		if b.seg.ordered && p == b.seg.host {
+			root = l.Parent.CTA
+		}
+		if g.of == nil || p != g.k || l.Parent.CTA != g.cta {
+			if err := b.gather(p, l.Parent.CTA); err != nil {
+				return err
+			}
+		}
+		g.root, g.rootOf = root, g.of
+	}
+	child := b.book.kernels.sharedKernel(st.words)
+	child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, ctas
+	b.book.declared.last = st.decl
+	cf := filed{k: child, root: root}
+	if b.seg.ordered {
+		b.book.tree.kids = append(b.book.tree.kids, cf) // indexed when first missed (treeTable)
+		b.seg.rootPast = root + 1                       // passed (fileKids sets book.after)
+	} else {
+		b.book.tree.Set(child.id, cf)
+	}
+	b.book.last = cf // its CTAs' records come next, as a rule
+	kind, creates := b.book.streams.of(l)
+	if len(b.sites.recs) == cap(b.sites.recs) {
+		b.sites.recs = slices.Grow(b.sites.recs, 1)
+	}
+	b.sites.recs = b.sites.recs[:len(b.sites.recs)+1]
+	s := &b.sites.recs[len(b.sites.recs)-1]
+	s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
+	s.at, s.child, s.workload, s.inline = st.at, child, l.Workload, st.inline
+	return nil
 }
 
 // kidCTAs files the child's cta records read with its launch (its
@@ -291,7 +485,7 @@ func (b *treeReader) gather(k *Kernel, i uint64) error {
 		return err
 	}
 	b.flushSites()
-	b.sites.of, b.sites.k, b.sites.cta = x, k, i
+	b.sites.of, b.sites.k, b.sites.cta, b.sites.rootOf = x, k, i, nil // root not yet known (sharedChild)
 	b.sites.recs = append(b.sites.recs, x.sites...)
 	return nil
 }

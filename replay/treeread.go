@@ -71,6 +71,13 @@ type recordFeed struct {
 	runErr   error
 	runWarps []int64     // the run's warp_cycles
 	kid      trace.Child // where children reads a child's declaration, launch and first cta record
+	// tape: runs is a Share's reader (trace.Validator.OnTape), and
+	// children reads runs of children off its tape into kids
+	// (Validator.Kids, kidOrChild); kidErr is an error filing them,
+	// which next returns.
+	tape   bool
+	kids   trace.Kids
+	kidErr error
 	// plain are the plain records (trace.PlainCTA) of the open segment's
 	// host kernel the source read last, for the window's next CTAs, not
 	// filed yet: read in place of a run where the records allow
@@ -135,6 +142,13 @@ type siteGather struct {
 	of   *ctaExtra
 	k    *Kernel
 	cta  uint64
+	// root is the host CTA whose tree the CTA is in, where rootOf is of:
+	// sharedChild found it for the CTA's first child it filed, and the
+	// others take it (and k and cta) from here. gather, which starts a
+	// CTA's gathering, clears rootOf: a window's CTA's extra may be
+	// another CTA's later.
+	root   uint64
+	rootOf *ctaExtra
 }
 
 // pageFiling is what the reader needs of host I/O and the CRCS page
@@ -321,6 +335,7 @@ func (b *treeReader) setSource(src trace.Source) {
 		b.feed.run, b.feed.runWarps = make([]trace.CTA, 0, runLen), make([]int64, runLen*trace.RunWarps)
 		b.feed.plain = make([]trace.PlainCTA, 0, plainLen)
 	}
+	b.feed.tape = b.feed.runs != nil && b.feed.runs.OnTape()
 }
 
 // readRun reads the run of cta records after one of kernel, where the
@@ -417,7 +432,7 @@ type batchSource interface {
 // --quick bfs).
 func (b *treeReader) next(m *treeMsg) (trace.Record, error) {
 	if b.feed.batches == nil {
-		return b.children(m)
+		return b.kidsErr(b.children(m))
 	}
 	recs, err := b.feed.batches.Batch()
 	if err != nil {
@@ -425,6 +440,15 @@ func (b *treeReader) next(m *treeMsg) (trace.Record, error) {
 	}
 	b.feed.recs, b.feed.at = recs, 1
 	return recs[0], nil
+}
+
+// kidsErr is r and err, children's record, unless filing the runs of
+// children before it failed (kidErr): then that error, with r not filed.
+func (b *treeReader) kidsErr(r trace.Record, err error) (trace.Record, error) {
+	if b.feed.kidErr != nil {
+		return nil, b.feed.kidErr
+	}
+	return r, err
 }
 
 // stop is step's end at the source's error err: at the end of the trace

@@ -701,18 +701,8 @@ func TestSSSPRegMeasuredFrontiers(t *testing.T) {
 // with --v2 ("Frontier: 5, 9, ") from an xz log, in order.
 func loggedFrontierLists(t *testing.T, path string) [][]int32 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out [][]int32
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
+	sc := xzLines(t, path, 1<<24)
 	for sc.Scan() {
 		line, ok := strings.CutPrefix(sc.Text(), "Frontier: ")
 		if !ok {
@@ -893,23 +883,39 @@ const whatifDir = "../validation/gpgpusim/whatif"
 // unxz decompresses the xz file src into dst.
 func unxz(t *testing.T, src, dst string) {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out, err := os.Create(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	if _, err := io.Copy(out, r); err != nil {
+	if _, err := io.Copy(out, openXZ(t, src)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openXZ opens the xz file at path for reading, decompressed; the file
+// is closed when the test ends.
+func openXZ(t *testing.T, path string) io.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	r, err := xz.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return r
+}
+
+// xzLines scans the xz file at path line by line, lines of up to max
+// bytes.
+func xzLines(t *testing.T, path string, max int) *bufio.Scanner {
+	t.Helper()
+	sc := bufio.NewScanner(openXZ(t, path))
+	sc.Buffer(make([]byte, 0, 1<<16), max)
+	return sc
 }
 
 // TestJoinHeldOut30720 replays join (algo=merge) on the input shape of

@@ -1,15 +1,11 @@
 package samples
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/ulikunitz/xz"
 )
 
 // fetchWait is one wait of a warp for its next instructions in a warp
@@ -37,20 +33,10 @@ var (
 // each dynamic warp's waits for lines, in order.
 func fetchWaits(t *testing.T, name string) map[int][]fetchWait {
 	t.Helper()
-	f, err := os.Open(filepath.Join(whatifDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
 	type run struct{ from, to int64 }
 	open := map[int]*run{}
 	out := map[int][]fetchWait{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	sc := xzLines(t, filepath.Join(whatifDir, name), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		if m := fetchEmptyRE.FindStringSubmatch(sc.Text()); m != nil {
 			c, _ := strconv.ParseInt(m[1], 10, 64)

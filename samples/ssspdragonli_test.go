@@ -1,7 +1,6 @@
 package samples
 
 import (
-	"bufio"
 	"fmt"
 	"maps"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/trace"
-	"github.com/ulikunitz/xz"
 )
 
 // ssspLevel is one relaxation of a Dragon_li SSSP run as its trace
@@ -57,18 +55,8 @@ func ssspLevels(recs []trace.Record, parent string) []ssspLevel {
 // after each relaxation ("Iteration N: frontier size M") from an xz log.
 func loggedFrontiers(t *testing.T, path string) []int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sizes []int
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	sc := xzLines(t, path, 1<<20)
 	for sc.Scan() {
 		var it, n int
 		if _, err := fmt.Sscanf(sc.Text(), "Iteration %d: frontier size %d", &it, &n); err == nil {

@@ -266,3 +266,70 @@ func alikeOK(k *Kernel, ctas uint64) bool {
 // (scripts/instructions.sh bfs) 2,406 to 2,402 instructions a CTA with
 // 64, for 20 KB of room in the caller's Child.
 const ChildRun = 64
+
+// Kids is a run of children a Share's tape answered (Validator.Kids):
+// Child's answers, each a child whose records all came with it
+// (Head(i).More false, Err nil, at least one record), in the tape's
+// chunk, valid until the caller's next call to the Validator. It is a
+// view of the tape, with nothing copied a child: read through it, a
+// child costs its reader a few loads.
+type Kids struct {
+	calls []tapeCall
+	ctas  []CTA
+	filed []unsafe.Pointer // the tape's places for what a reader made of each
+	read  int              // the records they are
+}
+
+// Read is how many records the children of k are: two a child (its
+// declaration and launch) and its cta records, as Child counts them.
+func (k *Kids) Read() int { return k.read }
+
+// Len is how many children k holds.
+func (k *Kids) Len() int { return len(k.calls) }
+
+// Head is child i's declaration and launch, as Child.Head.
+func (k *Kids) Head(i int) *ChildHead { return k.calls[i].head }
+
+// Records are child i's cta records, all of them, as Child.Records.
+func (k *Kids) Records(i int) []CTA {
+	c := &k.calls[i]
+	return k.ctas[c.lo:c.hi:c.hi]
+}
+
+// Offer offers *v to the other readers of the Share for child i, as
+// Child.Offer does.
+func (k *Kids) Offer(i int, v *any) {
+	atomic.CompareAndSwapPointer(&k.filed[i], nil, unsafe.Pointer(v))
+}
+
+// Filed is what a reader of the Share offered for child i (Offer,
+// Child.Offer), or nil.
+func (k *Kids) Filed(i int) any {
+	if p := atomic.LoadPointer(&k.filed[i]); p != nil {
+		return *(*any)(p)
+	}
+	return nil
+}
+
+// Kids is, for a Share's reader, Child's answers that its tape holds
+// next, up to the first that is not a child whose records all came with
+// it and up to the end of what the reader has seen of the tape: it
+// makes k a view of them and moves the reader past them, as as many
+// calls of Child would, and reports whether it found any. Where it finds
+// none (any other Validator, a reader that reads alone, a tape whose next
+// answer is none such, or one the reader has not seen yet) it moves
+// nothing, and Child reads on as ever.
+//
+// A launch level's children come so (BFS: all but a few), and a replay
+// that reads the tape files them from k with no call a child: each had
+// been Child's call down to the tape's (Child, tapeChild,
+// shareReader.child), the answer's pointers written into the Child and
+// read back out of it (Head, Records, OnTape, Filed). The answers are
+// the tape's, in the chunk the reader is in, which is not recycled
+// before its next call.
+func (v *Validator) Kids(k *Kids) bool {
+	if v.tape == nil {
+		return false
+	}
+	return v.tape.kidRun(k)
+}

@@ -100,15 +100,24 @@ type tapeChunk struct {
 
 // tapeCall is one call and its answer.
 type tapeCall struct {
-	op          uint8
-	ok          bool   // Child's result
+	op uint8
+	ok bool // Child's result
+	// whole: Child's answer is a child whose records all came with it
+	// (at least one, Head().More false, no Err), which Kids takes: known
+	// here, Kids reads no answer to tell (BFS --quick sweep8: 15
+	// instructions a child a reader).
+	whole       bool
 	kernel, arg uint64 // CTAs' and PlainCTAs' kernel; PlainCTAs' first
 	room, wroom int    // len(dst), len(warps)
 	lo, hi      int    // the answer's records in ctas or plains
-	kid         int    // Child's answer in kids
-	rec         Record // Next's record
-	err         error
-	records     int64 // the shared Validator's record count after the call
+	// head is Child's answer, in kids: a chunk's kids are made at
+	// their most and never move (addKid), so it is the answer's place,
+	// where an index into kids had cost each reader a bound's test and
+	// the array's load a child (Kids.Head).
+	head    *ChildHead
+	rec     Record // Next's record
+	err     error
+	records int64 // the shared Validator's record count after the call
 }
 
 const (
@@ -460,7 +469,7 @@ func (s *Share) childNext(h *tapeChunk) bool {
 	if c.op != opChild || !c.ok || c.err != nil || c.lo == c.hi {
 		return false
 	}
-	k := &h.kids[c.kid]
+	k := c.head
 	return !k.More && k.Err == nil
 }
 
@@ -505,7 +514,8 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 		if c.ok = v.Child(kid); c.ok {
 			h.addKid(kid.Head())
 			c.lo, c.hi = h.addRecords(kid.Records())
-			c.kid = len(h.kids) - 1
+			c.head = &h.kids[len(h.kids)-1]
+			c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil
 		}
 	}
 	c.records = v.record
@@ -784,11 +794,33 @@ func (r *shareReader) child(kid *Child) bool {
 	// in place: r is in their chunk, which is not recycled before r's
 	// next call, when they are no longer valid.
 	ch := &r.snap
-	kid.head, kid.slot = &ch.kids[c.kid], &ch.filed[at]
+	kid.head, kid.slot = c.head, &ch.filed[at]
 	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
 	if c.lo == c.hi {
 		kid.shared = kid.room[:0]
 	}
+	return true
+}
+
+// kidRun is Validator.Kids on the tape: the answers in r's view of its
+// chunk, with no look at the tape's head (the head records a launch
+// level's children in one pass: childNext).
+func (r *shareReader) kidRun(k *Kids) bool {
+	if r.own != nil || r.err != nil {
+		return false
+	}
+	ch := &r.snap
+	from, at := r.at, r.at
+	for at < len(ch.calls) && ch.calls[at].whole {
+		at++
+	}
+	if at == from {
+		return false
+	}
+	records := ch.calls[at-1].records
+	k.read = int(records - r.records) // each call's records: the shared Validator's count after it
+	r.at, r.records = at, records
+	k.calls, k.ctas, k.filed = ch.calls[from:at:at], ch.ctas, ch.filed[from:at:at]
 	return true
 }
 
@@ -803,7 +835,7 @@ func (r *shareReader) childSlow(kid *Child) bool {
 	if !c.ok {
 		return false
 	}
-	kid.head, kid.slot = &ch.kids[c.kid], &ch.filed[r.at-1]
+	kid.head, kid.slot = c.head, &ch.filed[r.at-1]
 	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
 	if c.lo == c.hi {
 		kid.shared = kid.room[:0]
@@ -855,6 +887,10 @@ var errClosed = errors.New("trace: a shared read's reader read after it was clos
 // errTape is a Share reader's Validator's err: every call takes the
 // branch of an error, which asks the tape (tapeNext and the others).
 var errTape = errors.New("trace: a shared read's reader")
+
+// OnTape reports whether v is a Share's reader (Share.Reader), which
+// Kids answers.
+func (v *Validator) OnTape() bool { return v.tape != nil }
 
 // tapeNext is Next where v.err is set: the tape's answer for a Share's
 // reader, else v.err.

@@ -40,8 +40,17 @@ func transcript(v *Validator, plainLen func(call int) int) (string, error) {
 // replay's tree reader never does (a Share's head guesses Child there:
 // Share.childNext).
 func transcriptWith(v *Validator, plainLen func(call int) int, nextAfterKid bool) (string, error) {
+	return transcriptOf(v, plainLen, nextAfterKid, nil)
+}
+
+// transcriptOf is transcriptWith; with kids not nil, it reads runs of
+// children with Kids before each call of Child, as the replay's tree
+// reader does on a Share's tape, writes each as Child's answer, and
+// counts them in *kids.
+func transcriptOf(v *Validator, plainLen func(call int) int, nextAfterKid bool, kids *int) (string, error) {
 	var b strings.Builder
 	var kid Child
+	var kr Kids
 	run, warps, plain := make([]CTA, 64), make([]int64, 64*RunWarps), make([]PlainCTA, 256)
 	runs := func(kernel uint64) error {
 		for {
@@ -55,6 +64,26 @@ func transcriptWith(v *Validator, plainLen func(call int) int, nextAfterKid bool
 		}
 	}
 	for call := 0; ; call++ {
+		if kids != nil {
+			if v.Kids(&kr) {
+				*kids += kr.Len()
+				read := 0
+				for k := range kr.Len() {
+					read += 2 + len(kr.Records(k))
+					h := kr.Head(k)
+					fmt.Fprintf(&b, "child %d %v %v\n", h.CTAs, h.Alike, h.More)
+					describe(&b, &h.Kernel)
+					describe(&b, &h.Launch)
+					for i := range kr.Records(k) {
+						describe(&b, &kr.Records(k)[i])
+					}
+				}
+				if read != kr.Read() {
+					return b.String(), fmt.Errorf("a run of %d children of %d records read %d", kr.Len(), read, kr.Read())
+				}
+				continue
+			}
+		}
 		if v.Child(&kid) {
 			h := kid.Head()
 			fmt.Fprintf(&b, "child %d %v %v\n", h.CTAs, h.Alike, h.More)
@@ -314,8 +343,12 @@ func FuzzShare(f *testing.F) {
 				if i == 2 {
 					plainLen = func(call int) int { return 256 - min(call/3, 1) }
 				}
+				var kids *int // reader 1 reads the children in runs (Kids)
+				if i == 1 {
+					kids = new(int)
+				}
 				r := s.Reader(i)
-				got, err := transcript(r, plainLen)
+				got, err := transcriptOf(r, plainLen, false, kids)
 				r.Close()
 				if i == 2 {
 					continue // its own calls: compared below
@@ -760,10 +793,24 @@ func TestShareChildGuess(t *testing.T) {
 // one after another (the tape holds it all), as four replays' tree
 // readers call it: the first records, the others read the tape.
 func BenchmarkShareChildren(b *testing.B) {
+	for _, kids := range []bool{false, true} {
+		name := "child"
+		if kids {
+			name = "kids" // the children in runs, as the replay's tree reader reads them
+		}
+		b.Run(name, func(b *testing.B) { benchmarkShareChildren(b, kids) })
+	}
+}
+
+func benchmarkShareChildren(b *testing.B, kids bool) {
 	var kid Child
+	var kr Kids
 	run, warps, plain := make([]CTA, 64), make([]int64, 64*RunWarps), make([]PlainCTA, 256)
 	read := func(v *Validator) {
 		for {
+			if kids && v.Kids(&kr) {
+				continue
+			}
 			if v.Child(&kid) {
 				if h := kid.Head(); h.More {
 					for n := len(run); n == len(run); {
@@ -831,5 +878,62 @@ func TestTapeChunkAddRecords(t *testing.T) {
 	again := []CTA{{Kernel: 5, CTA: 0, Cycles: 6}, {Kernel: 5, CTA: 1, Cycles: 6}}
 	if lo, hi := c.addRecords(again); lo != 0 || hi != 2 || !reflect.DeepEqual(c.ctas[lo:hi], again) {
 		t.Errorf("after reset, child at [%d, %d) as %+v, want [0, 2) as %+v", lo, hi, c.ctas[lo:hi], again)
+	}
+}
+
+// A Share's reader may read a launch level's children off the tape in
+// runs (Kids): each answer is the one Child gives there, and a reader so
+// reads what a Validator of its own reads, beside readers that call
+// Child, with a chunk of the tape small (a run cut at each chunk's end)
+// or large. A Validator of its own has no Kids.
+func TestShareKids(t *testing.T) {
+	defer func(n int) { shareChunk = n }(shareChunk)
+	want := sampleTranscript(t, samePlain)
+	alone, c, err := openShareSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone.Kids(&Kids{}) || alone.OnTape() {
+		t.Errorf("a Validator of its own: Kids read some, or OnTape")
+	}
+	c.Close()
+	for _, chunk := range []int{7, 1024} {
+		shareChunk = chunk
+		var sc sourceCount
+		v, c, err := sc.reopen()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 3
+		s := NewShare(v, c, nil, n, 0, sc.reopen)
+		got, errs, kids := make([]string, n), make([]error, n), make([]int, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := s.Reader(i)
+				var k *int
+				if i != 1 {
+					k = &kids[i]
+				}
+				got[i], errs[i] = transcriptOf(r, samePlain, false, k)
+				r.Close()
+			}()
+		}
+		wg.Wait()
+		for i := range n {
+			if errs[i] != nil {
+				t.Errorf("chunk %d, reader %d: %v", chunk, i, errs[i])
+			} else if got[i] != want {
+				t.Errorf("chunk %d, reader %d read %d bytes of answers, want %d; first difference at byte %d", chunk, i, len(got[i]), len(want), firstByteDiff(got[i], want))
+			}
+		}
+		if kids[0]+kids[2] == 0 {
+			t.Errorf("chunk %d: no child read by Kids: the sample tests nothing", chunk)
+		}
+		if sc.opened != sc.closed {
+			t.Errorf("chunk %d: %d sources opened, %d closed", chunk, sc.opened, sc.closed)
+		}
 	}
 }

@@ -111,8 +111,7 @@ type Waker func(sm int, at int64, gen uint32)
 
 // Mover schedules Wake(sm, gen) at cycle at as a Waker does, where the
 // SM's wake-up of generation gen−1, at cycle prev, is still pending and
-// superseded by it: the owner may take that one out of its queue
-// (eventq.Queue.Move), where it would otherwise come stale.
+// superseded by it: the owner may take that one out of its queue.
 type Mover func(sm int, at, prev int64, gen uint32)
 
 // Model is the shared-throughput state of one GPU.
@@ -124,15 +123,16 @@ type Model struct {
 	q     *eventq.Queue // nil, or where the Waker's wake-ups go: see WakeIn
 	kind  uint8         // their kind there
 
-	sms    []smState
-	water  water      // the SMs' shares and demands the DRAM factor comes from
-	dirty  []*smState // the records of the SMs whose jobs changed this cycle, in marking order
-	g      float64    // the DRAM factor (+Inf: DRAM does not bind)
-	open   bool       // g is +Inf: the water may wait (owe)
-	nan    bool       // g is a NaN, which never equals itself: every Settle that marks an SM finds the level again (tested as g != g, 2 instructions more)
-	done   []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
-	issued float64    // warp instructions issued so far
-	moved  float64    // DRAM bytes moved so far
+	sms           []smState
+	water         water      // the SMs' shares and demands the DRAM factor comes from
+	dirty         []*smState // the records of the SMs whose jobs changed this cycle, in marking order
+	g             float64    // the DRAM factor (+Inf: DRAM does not bind)
+	open          bool       // g is +Inf: the water may wait (owe)
+	owner, owned  bool       // the owner takes the marks where it can (OwnMarks); Wake leaves the SMs unmarked, for the owner (OwnMarks, Disown)
+	nan, finite   bool       // finite: g is neither +Inf nor a NaN, one test (alike, Swap); nan: g is a NaN, which never equals itself: every Settle that marks an SM finds the level again (tested as g != g, 2 instructions more)
+	done          []uint64   // scratch: refs finished by the last Wake; room for any queue (makeRoom)
+	issued, moved float64    // warp instructions issued so far, and DRAM bytes moved
+	woken         *smState   // the SM the last Wake woke, for the owner's mark (MarkWoken)
 }
 
 // New makes the model of a GPU of sms SMs, each issuing width warp
@@ -230,8 +230,8 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	}
 }
 
-// Wake is the owner's wake-up for SM sm firing at now. It returns the refs
-// of the jobs that have finished, in (finish, start) order; the slice is
+// Wake is the owner's wake-up for SM sm firing at now (see OwnMarks). Refs
+// of the jobs that have finished, in (finish, start) order: the slice is
 // valid until the next call. A stale wake-up (superseded by a later one)
 // returns nil, and does nothing; any other a slice that is not nil, if
 // empty where no job has finished yet, which the owner then settles as
@@ -275,7 +275,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 	} else {
 		s.lo = n
 	}
-	m.markDirty(s)
+	m.markWoken(s) // where the owner does not (OwnMarks)
 	return done[:n-lo]
 }
 
@@ -602,9 +602,12 @@ func (m *Model) settleOne(i int, s *smState, now int64) {
 // +Inf, most of BFS's, whose one SM's share mostly changed, has alike
 // test the level alone. Its call took the place of four lines of
 // comment in Settle, so that the calls below keep their lines' offsets
-// (the PGO profile keys a call by them: docs/performance.md).
+// (the PGO profile keys a call by them: docs/performance.md). The level
+// is tested as one flag, m.finite, where m.open and m.nan were two
+// (--quick: BFS 2,721 → 2,715 instructions a CTA, synth 925 → 923 with
+// Swap's test the same).
 func (m *Model) alike() *smState {
-	if m.open || m.nan || len(m.dirty) != 1 {
+	if !m.finite || len(m.dirty) != 1 { // neither +Inf nor a NaN: one test
 		return nil
 	}
 	s := m.dirty[0]
@@ -747,7 +750,7 @@ func (m *Model) payOwed(now int64) (*Model, int64) {
 // last loop. It is Settle's code as it was, out of line: the level moves
 // at 2% of synth's Settles, and seldom under BFS.
 func (m *Model) repace(g float64, now int64) {
-	m.g, m.open, m.nan = g, g > math.MaxFloat64, g != g
+	m.g, m.open, m.nan, m.finite = g, g > math.MaxFloat64, g != g, g <= math.MaxFloat64
 	for i := range m.sms {
 		if s := &m.sms[i]; s.demand.DRAM > 0 {
 			m.markDirty(s)
@@ -757,22 +760,35 @@ func (m *Model) repace(g float64, now int64) {
 	}
 }
 
-// Swap is Start(now, sm, work, d, ref) and then Settle(now), for an
-// owner whose cycle so far is one Wake of SM sm, at now: the job that
-// takes the place of the one that wake-up finished (the replay's swap of
-// a CTA's end for its kernel's next on its SM: replay.swapPlain). Where
-// the cycle marked that SM alone and no other (Wake's mark, and Start's
-// on the same SM marks nothing more) and the SM's share and demand come
-// out as the water holds them under a level that stands (alike's test),
-// Settle would do no more than settleOne: the SM's next finish. Swap
-// does that with no call of Start, Settle, alike or settleOne; elsewhere
-// it calls Start and Settle. Start's advance is none: Wake brought the
-// SM's clock to now (the test of s.at, and advance's, are the same).
+// Swap is Mark(sm), Start(now, sm, work, d, ref) and then Settle(now),
+// for an owner of its marks (OwnMarks) whose cycle so far is one Wake of
+// SM sm, at now: the job that takes the place of the one that wake-up
+// finished (the replay's swap of a CTA's end for its kernel's next on
+// its SM: replay.swapPlain). Where the cycle marked no SM and the SM's
+// share and demand come out as the water holds them under a level that
+// stands (alike's test), Settle would do no more than settleOne: the
+// SM's next finish. Swap does that with no mark and no call of Start,
+// Settle, alike or settleOne; elsewhere it marks the SM and calls Start
+// and Settle. Start's advance is none: the Wake that the owner's cycle
+// is brought the SM's clock to now, and Swap does not test it again (3
+// instructions a swap: --quick synth 932 → 929); called where the cycle
+// is not so, it would leave out what the SM ran since. The cycle marked
+// no SM where m.dirty is empty: an SM's flag is set exactly while it is
+// listed there (markDirty, Settle), so the SM's own flag needs no test
+// of its own (--quick synth 940 → 936 instructions a CTA).
+//
+// Swap and its caller (replay.swapPlain) are nosplit: each has a small
+// frame, and what they call checks its own stack, so the linker proves
+// the chain fits the stack's guard, and the prologue's check of the
+// stack bound, at every swap, is left out (--quick synth 937 → 934
+// instructions a CTA). reschedule is not: nosplit, it was no longer
+// inlined where the profile inlines it (BFS --quick 2,722 → 2,736).
+//
+//go:nosplit
 func (m *Model) Swap(now int64, sm int, work float64, d Demand, ref uint64) {
 	s := &m.sms[sm]
-	if s.at != now || len(m.dirty) != 1 || m.dirty[0] != s {
-		m.Start(now, sm, work, d, ref)
-		m.Settle(now)
+	if len(m.dirty) != 0 {
+		m.swapMarked(now, s, work, d, ref)
 		return
 	}
 	if work < 0 { // as Start
@@ -781,13 +797,12 @@ func (m *Model) Swap(now int64, sm int, work float64, d Demand, ref uint64) {
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
 	j := job{tag: s.v + work, ref: ref, demand: d}
-	if len(s.jobs) == cap(s.jobs) || m.open || m.nan || !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
+	if len(s.jobs) == cap(s.jobs) || !m.finite || !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
 		m.swapSettle(now, s, j)
 		return
 	}
 	s.insert(j)
-	m.dirty = m.dirty[:0]
-	s.dirty = false
+	// no mark to clear: Wake left the SM unmarked (OwnMarks)
 	m.reschedule(sm, s, now)
 }
 
@@ -795,6 +810,85 @@ func (m *Model) Swap(now int64, sm int, work float64, d Demand, ref uint64) {
 // cycle is not alike's: the job queued as Start queues it, then Settle.
 // Out of Swap's line, so that Swap keeps its values in registers.
 func (m *Model) swapSettle(now int64, s *smState, j job) {
+	m.markDirty(s) // Wake's, left to the owner (OwnMarks)
 	m.push(s, j)
 	m.Settle(now)
 }
+
+// swapMarked is Swap where the cycle marked an SM already (or Wake
+// brought the SM's clock to another cycle): Mark, Start and Settle, the
+// marks taken again where the owner had handed them back (Disown). Out
+// of Swap's line, so that Swap's common path keeps no frame for Start's
+// and Settle's arguments.
+func (m *Model) swapMarked(now int64, s *smState, work float64, d Demand, ref uint64) {
+	m.markDirty(s) // Wake's, left to the owner (OwnMarks)
+	m.owned = m.owner
+	m.Start(now, int(s.id), work, d, ref)
+	m.Settle(now)
+}
+
+// OwnMarks has Wake leave the SM it wakes unmarked for the next Settle,
+// which then sets the SM's rate and next finish only where the owner
+// calls Mark(sm) (or MarkWoken), or Swap on the same SM, next, before
+// any other call of the model: the SM is then marked where Wake would
+// have marked it (nothing came between). The replay's engine owns its
+// marks where it may swap a CTA's end for a like one's start (synth's
+// common cycle), which then marks and clears nothing: Wake's mark, the
+// SM's flag and
+// the list of those marked, and Swap's test of both and their clearing
+// (scripts/instructions.sh, on the committed profile: synth 929 → 916
+// instructions a CTA; --quick 948 → 934..938). Elsewhere it marks each
+// SM whose Wake returned a slice that was not nil (Mark), which costs a
+// run that seldom swaps (BFS: 581 swaps tried at 32.6K wake-ups, --quick)
+// the SM's record looked up again and the flags' tests: BFS 2,098 →
+// 2,112 at scale 20, --quick 2,716 → 2,728..2,731 (before Disown).
+//
+// An owner may hand the marks back (Disown) where its next wake-ups are
+// unlikely to swap (the replay's, where an SM is open): Wake then marks
+// as it does for an owner of none, and the owner needs no Mark of its
+// own. Swap takes them again: the swap's SM is then marked, and Swap
+// goes the way of Start and Settle, once; the next swaps find the cycle
+// unmarked. (BFS, which tries a swap at 581 of its 32.6K wake-ups,
+// --quick: 2,725 → 2,720 instructions a CTA, synth as it was.)
+func (m *Model) OwnMarks() { m.owner, m.owned = true, true }
+
+// Disown hands the marks back to the model: Wake marks the SMs it
+// wakes, as without OwnMarks, until the next Swap. Call it after the
+// Mark of the SM the last Wake woke, or where the model owns them.
+func (m *Model) Disown() { m.owned = false }
+
+// Owned reports whether Wake leaves the SMs it wakes unmarked, for the
+// owner's Mark or Swap (OwnMarks, Disown).
+func (m *Model) Owned() bool { return m.owned }
+
+// markWoken is Wake's mark of the SM it woke, s, but where its owner
+// marks it (OwnMarks), and its note of s for the owner's mark
+// (MarkWoken). A function of its own, so that Wake keeps its lines (the
+// PGO profile keys calls by them: docs/performance.md).
+func (m *Model) markWoken(s *smState) {
+	if !m.owned {
+		m.markDirty(s)
+		return
+	}
+	m.woken = s // only where the owner marks: MarkWoken follows no other Wake
+}
+
+// Mark marks SM sm for the next Settle where Wake left it unmarked for
+// the owner (OwnMarks), and elsewhere does nothing: Wake marked it, and
+// markDirty finds it marked. The engine calls it only where it owns the
+// marks, at every wake-up it does not swap: a test of OwnMarks here cost
+// BFS, which seldom swaps, 2 instructions a CTA (--quick, 2,724 → 2,722).
+func (m *Model) Mark(sm int) {
+	m.markDirty(&m.sms[sm])
+}
+
+// MarkWoken is Mark of the SM the last Wake woke, where that Wake left it
+// to the owner (OwnMarks, not Disown), from its record, which Wake noted
+// (there alone: BFS, whose wake-ups mostly come with the marks handed
+// back, --quick 2,718 → 2,716): the engine's loop then keeps neither
+// the SM's index nor its record live across swapPlain's call for the
+// mark after it, where Mark, inlined, shared the record's address with
+// Wake's, and the loop spilled and reloaded it at every swap (--quick
+// synth 918 → 913 instructions a CTA; BFS 2,716 → 2,719, the loop's
+// layout).
+func (m *Model) MarkWoken() { m.markDirty(m.woken) }

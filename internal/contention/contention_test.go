@@ -3,6 +3,7 @@ package contention
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -502,5 +503,129 @@ func TestWakeInSameEvents(t *testing.T) {
 	}
 	if calls[0][0] == 0 || calls[0][1] == 0 || calls[1] != [2]int{} {
 		t.Fatalf("the Waker's and the Mover's calls %v without WakeIn, %v with it; want some, and none", calls[0], calls[1])
+	}
+}
+
+// swapResult is what swapSim saw: the queue's pops, the jobs' ends, the
+// model's totals, and the cycles that swapped and settled.
+type swapResult struct {
+	pops           []eventq.Event
+	ends           map[uint64]int64
+	issued, moved  float64
+	swaps, settles int
+	marks          int // wake-ups marked by Mark
+	disowned       int // Disown's calls
+	taken          int // swaps where the marks had been handed back
+}
+
+// swapSim runs 260 jobs of boundStarts on 13 SMs whose DRAM binds, its
+// Wakes' marks owned (OwnMarks) as the replay's are where it swaps, and
+// replaces each job that a wake-up finished alone in its cycle, up to
+// 2,000 jobs, with one of its demand or, every seventh, of another: by
+// Swap where swap is set, else by Mark, Start and Settle. With in, the
+// model fills the queue itself (WakeIn), as under the replay. With
+// disown, every other wake-up it marks hands the marks back (Disown), as
+// the replay does where an SM is open, and the next Swap takes them
+// again.
+func swapSim(swap, in, disown bool) swapResult {
+	s := newSim(13, 4, 20*13)
+	s.m.OwnMarks()
+	if in {
+		s.m.WakeIn(&s.q, evWake)
+	}
+	starts := boundStarts(rand.New(rand.NewPCG(9, 10)), 20, 13)
+	demand := map[uint64]Demand{}
+	for i, st := range starts {
+		s.q.Push(eventq.Event{At: st.at, Kind: evStart, Ref: int32(i)})
+		demand[uint64(i)] = st.d
+	}
+	var r swapResult
+	next, changed := uint64(len(starts)), false
+	for s.q.Len() > 0 {
+		ev := s.q.Pop()
+		r.pops = append(r.pops, ev)
+		last := s.q.Len() == 0 || s.q.Peek() != ev.At
+		switch ev.Kind {
+		case evStart:
+			st := starts[ev.Ref]
+			s.m.Start(ev.At, st.sm, st.work, st.d, uint64(ev.Ref))
+			changed = true
+		case evWake:
+			done := s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux))
+			if done == nil {
+				continue
+			}
+			for _, ref := range done {
+				s.ends[ref] = ev.At
+			}
+			if changed || len(done) != 1 || !last || next >= 2000 {
+				s.m.Mark(int(ev.Ref))
+				if r.marks++; disown && s.m.Owned() && r.marks%2 == 0 {
+					s.m.Disown()
+					r.disowned++
+				}
+				changed = true
+				break
+			}
+			if !s.m.Owned() {
+				r.taken++ // Swap takes the marks again (swapMarked)
+			}
+			d := demand[done[0]]
+			if next%7 == 0 {
+				d = Demand{Issue: d.Issue + 1, DRAM: d.DRAM}
+			}
+			demand[next] = d
+			work := float64(500 + next*7919%500)
+			if swap {
+				s.m.Swap(ev.At, int(ev.Ref), work, d, next)
+			} else {
+				s.m.Mark(int(ev.Ref))
+				s.m.Start(ev.At, int(ev.Ref), work, d, next)
+				s.m.Settle(ev.At)
+			}
+			r.swaps++
+			next++
+		}
+		if changed && last {
+			s.m.Settle(ev.At)
+			r.settles++
+			changed = false
+		}
+	}
+	r.ends, r.issued, r.moved = s.ends, s.m.issued, s.m.moved
+	return r
+}
+
+// Swap is Mark, Start and Settle, for a cycle whose one change so far is
+// a Wake that finished one job: the same wake-ups in the same order (the
+// queue's pops), the same ends, and the same totals of what the SMs
+// issued and moved, every float64, with each such job replaced by one of
+// its demand (Swap's common path, alike's test) or of another (its
+// Settle), with the Waker's and Mover's closures and with the queue the
+// model fills itself (WakeIn): see swapSim.
+//
+// With the marks handed back now and then (Disown, as the replay does
+// where an SM is open), the swaps after each take the way of Start and
+// Settle and take the marks again, and the results are the same again.
+func TestSwapIsStartSettle(t *testing.T) {
+	for _, in := range []bool{false, true} {
+		for _, disown := range []bool{false, true} {
+			on, off := swapSim(true, in, disown), swapSim(false, in, disown)
+			if on.swaps < 500 {
+				t.Fatalf("WakeIn %v, Disown %v: %d swaps: the test proves little", in, disown, on.swaps)
+			}
+			if disown && (on.disowned < 8 || on.taken < 8) {
+				t.Fatalf("WakeIn %v: %d Disowns, %d swaps that took the marks again: the test proves little", in, on.disowned, on.taken)
+			}
+			if !slices.Equal(on.pops, off.pops) || on.swaps != off.swaps || on.settles != off.settles {
+				t.Errorf("WakeIn %v, Disown %v: %d pops, %d swaps, %d settles with Swap; %d, %d, %d with Start and Settle", in, disown, len(on.pops), on.swaps, on.settles, len(off.pops), off.swaps, off.settles)
+			}
+			if !maps.Equal(on.ends, off.ends) || on.issued != off.issued || on.moved != off.moved {
+				t.Errorf("WakeIn %v, Disown %v: ends or totals differ: issued %v, moved %v with Swap; %v, %v without", in, disown, on.issued, on.moved, off.issued, off.moved)
+			}
+			if plain := swapSim(false, in, false); disown && (!slices.Equal(on.pops, plain.pops) || !maps.Equal(on.ends, plain.ends) || on.issued != plain.issued) {
+				t.Errorf("WakeIn %v: Disown's run differs from the run that never hands the marks back", in)
+			}
+		}
 	}
 }
