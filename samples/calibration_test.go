@@ -804,7 +804,8 @@ func ssspAgainstCapture(t *testing.T, capture, kernel, graphXZ string, kv ...str
 // (site_threshold=31) and Reg (variant=flat), on graphs the project
 // captured only to test predictions, against GPGPU-Sim's runs of
 // Dragon_li's testSssp on them (validation/gpgpusim/whatif/README.md:
-// rmat.py 9 12 2, uniform.py 512 32 3). Nothing was fitted on these
+// rmat.py 9 12 2, uniform.py 512 32 3, tree.py 200 40x140 20x260).
+// Nothing was fitted on these
 // captures; each guard is today's error and a little, either way. The
 // CDP runs' third relaxation is off most (0.68× on rmat9, 1.51× on the
 // uniform graph; not explained yet: the generator's frontiers against
@@ -823,6 +824,10 @@ func TestSSSPHeldOutNewInputs(t *testing.T) {
 		{"dragonli-sssp-uniform9-cdp", "ssspCdpExpandKernel", "uniform-512-32-3.gr.xz", "site_threshold=31", 1.07, 1.05, []float64{1.03, 1.05, 1.54, 1.15, 1.08, 1.16, 1.12, 1.03, 1.04, 1.04, 1.02}},
 		// 1.04× today; by relaxation 1.01, 1.01, 1.02, 1.04, 1.00, 1.04, 1.15, 1.17, 1.16, 1.00, 1.02× (0.96× before the Reg frontier's order, its relaxations 0.77× to 1.17×)
 		{"dragonli-sssp-uniform9-reg", "ssspRegExpandKernel", "uniform-512-32-3.gr.xz", "variant=flat", 1.06, 0, []float64{1.03, 1.03, 1.04, 1.06, 1.02, 1.06, 1.17, 1.19, 1.18, 1.02, 1.04}},
+		// 1.16× today, 61 children as captured; by relaxation 0.99, 1.42, 1.05, 0.56× (the last finds the frontier empty)
+		{"dragonli-sssp-tree3-cdp", "ssspCdpExpandKernel", "dragonli-tree-200-40x140-20x260.gr.xz", "site_threshold=31", 1.18, 1.02, []float64{1.03, 1.45, 1.07, 1.82}},
+		// 1.01× today; by relaxation 1.00, 1.06, 0.99, 0.47×
+		{"dragonli-sssp-tree3-reg", "ssspRegExpandKernel", "dragonli-tree-200-40x140-20x260.gr.xz", "variant=flat", 1.03, 0, []float64{1.02, 1.08, 1.03, 2.16}},
 	} {
 		got, want, gotChild, wantChild := ssspAgainstCapture(t, run.capture, run.kernel, run.graph, run.kv)
 		g, w := heldOutRelaxations(t, run.capture, got, want, run.steps)
