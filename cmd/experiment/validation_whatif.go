@@ -220,9 +220,9 @@ const dragonliRestsOn = "measured cycles; the importer's inline_cycles (the laun
 const dragonliNewGraphs = "on graphs captured only to test this prediction (rmat.py 9 12 2 and uniform.py 512 32 3; validation/gpgpusim/whatif/README.md) the same two parts as on rmat11 (TestDragonliNewInputsDecomposition). On rmat9 the first relaxation +124,059 cycles (the source's lane priced at 435,613 where B loops its 465 edges in 311,554, 670 an edge), the second −575,851 (159,608 against 735,459: B's frontier of 184 vertices, CTA 0's warp of 1,890 edges issues 1,267 group iterations of its diverged lanes, 580 cycles each, 0.87× the lone lane's edge, where its longest lane holds 183 edges), the other four −115,306, the host's part −6. On the uniform graph (degrees 14 to 54) every relaxation after the first is short, −1,207,930 in all (the second 255,658 against 671,535: B's CTA 0 warp of 1,011 edges issues 791 group iterations, 849 cycles each, 0.88× its lone lane's 966, where its longest lane holds 45), the first −1,564, the host's part −11. The sssp generator, which runs the Reg loop from the graph, predicts B's relaxation kernels at 1.02× (rmat9) and 1.04× (uniform) (TestSSSPHeldOutNewInputs)"
 
 // dragonliBFSWarpLoop is why the BFS and SSSP CDP → flat predictions
-// on the three-level tree miss: a lane's edge is priced the same whether the
-// lane loops alone or beside its warp's other looping lanes.
-const dragonliBFSWarpLoop = "inline=loop prices an edge of a looping lane the same whether it loops alone or beside its warp's other looping lanes (bfsRegDevice.h:70-74 at 1397e03), where in B a lane among a warp of looping lanes takes 1.14× to 1.31× a lone lane's time an edge. On the three-level tree (tree.py 200 40x140 20x260, captured only to test this prediction) the first expand, the root's lane looping over 200 edges alone, is predicted long, +4,119 cycles (38,512 against 34,393: 193 an edge against B's 172), and the two expands whose lanes loop as a warp short: the second's 40 lanes of 140 edges −9,478 (22,022 against 31,500, B's 225 an edge), the third's 20 lanes of 260 −18,538 (32,520 against 51,058, B's 196 an edge); the rest +1,256, the host's part −9. The two trees the loop rule was measured and held out on show the same pair (tree: +4,114 and −4,101; tree400: +9,441 and −9,404), which cancel there, where one level loops as warps (TestDragonliNewInputsDecomposition). SSSP on the same tree (−18.6%) shows the same: the root's lane +2,414 (192,218 against 189,804), the warps of looping lanes −45,646 and −67,301 (108,886 against 154,532 and 180,600 against 247,901), where B's second relaxation's CTA 0 warp runs its 32 lanes' 140 edges in 140 group iterations (they never split) at 1,104 cycles each, 1.16× its lone lane's 949 an edge. What makes a warp's step longer than a lone lane's (its lanes' loads from as many adjacency lists) the log does not separate. The generators predict B from the graph: bfs's makespan 1.03× (TestBFSHeldOutTree3), sssp's relaxation kernels 1.01× (TestSSSPHeldOutNewInputs)"
+// on the three-level tree miss: a lane beside its warp's other looping
+// lanes is priced by loop_crowd, less than B shows.
+const dragonliBFSWarpLoop = "inline=loop prices a lane among its warp's looping lanes at its lone share grown by loop_crowd, 0.0044 a further lane (bfsRegDevice.h:70-74, ssspRegDevice.h:72-90 at 1397e03: the lanes' loads go to as many adjacency lists), measured on the calibration trees' 4-lane warp (1.3% and 1.4% over a lone lane an edge); in B a warp of 32 looping lanes takes 1.16× (SSSP) to 1.31× (BFS) a lone lane's time an edge, more than the 1.14× the rule gives, and what A's children of the lower levels cost an edge is less than the root's child. On the three-level tree (tree.py 200 40x140 20x260, captured only to test this prediction) the first expand, the root's lane looping over 200 edges alone, is predicted long, +4,119 cycles (38,512 against 34,393: 193 an edge against B's 172), and the two expands whose lanes loop as a warp short: the second's 40 lanes of 140 edges −8,094 (23,406 against 31,500), the third's 20 lanes of 260 −16,144 (34,914 against 51,058); the rest +1,256, the host's part −9 (before loop_crowd −17.8%: −9,478 and −18,538). The earlier trees show the same pair (tree: +4,114 and −3,893; tree400: +9,441 and −7,132), which cancel there, where one level loops as warps (TestDragonliNewInputsDecomposition). SSSP on the same tree (−15.9%, −18.6% before) shows the same: the root's lane +2,414 (192,218 against 189,804), the warps of looping lanes −43,971 and −52,711 (110,561 against 154,532 and 195,190 against 247,901), where B's second relaxation's CTA 0 warp runs its 32 lanes' 140 edges in 140 group iterations (they never split) at 1,104 cycles each, 1.16× its lone lane's 949 an edge. What makes a warp's step longer than the rule's (its lanes' loads from as many adjacency lists, the lower levels' children) the log does not separate. The generators predict B from the graph: bfs's makespan 1.03× (TestBFSHeldOutTree3), sssp's relaxation kernels 1.01× (TestSSSPHeldOutNewInputs)"
 
 // dragonliSiblings is why the Dragon_li SSSP CDP → flat predictions on
 // R-MAT graphs miss: the importer prices a launching lane as if it looped
@@ -232,7 +232,7 @@ const dragonliBFSWarpLoop = "inline=loop prices an edge of a looping lane the sa
 // include its siblings' sharing of the frontier counter.
 // TestDragonliRmat11Decomposition holds its rmat11 numbers to the
 // captures and the graph.
-const dragonliSiblings = "inline=loop charges each child thread 0.452·(its CTA's cycles − 135) (measured on the two tree pairs) as a lane looping alone, and the replay runs a warp's launching lanes side by side; in Dragon_li's Reg kernel a warp's diverged lanes run their loops in turn. The loop body returns on frontier overflow (ssspRegDevice.h:84-85 at 1397e03), so its lowering branches (the distance test, the atomicMin's result and the overflow test, ssspRegDevice.h:79, 82 and 84: PTX lines 180, 184 and 189 of the run's testSssp-reg.1.sm_35.ptx) reconverge only after the loop (line 201), as GPGPU-Sim prints in the Reg captures' logs, and where some of a warp's lanes lower and others do not, the simulator's SIMT stack runs one group to the loop's end, then the other (simt_stack::update, src/abstract_hardware_model.cc:1046-1183 at 667834cf). On rmat11 the prediction is off by −1,350,039 cycles (3,111,021 against 4,461,060): by relaxation kernel, the first +1,153,366 (2,179,727 against 1,026,361), the second −2,117,191 (351,604 against 2,468,795), the other six −386,206 (578,262 against 964,468), the host's part −8 (the gaps between kernels, as in B's own replay). The first is the price of an edge: both runs relax the source's 1,576 edges, B's lone lane takes 651 an edge, and the source's child (49 one-warp CTAs, a median 3,235 cycles beside its siblings on the one frontier counter: every thread appends what it lowers through an atomicAdd, ctaOutputAssignment.h:61-63, and A's child lowers 1,451 times where B's loop lowers 565) is priced at 1,384 an edge. The second is not more work: A's second relaxation relaxes 160,640 edges in its 979 children (its frontier holds the source's 565 neighbours 1,451 times), against B's 25,700 edges. It is SIMT: B's 565 vertices fill three CTAs, CTA 0 takes 2,468,795 cycles, and its first warp holds 32 lanes of 5,478 edges, its longest lane's 527; relaxed from the graph in the Reg code's order, that warp issues 4,547 group iterations, 543 cycles each, where B's lone lane takes 651 an edge, against 4,685 cycles an iteration of its longest lane. The same count gives rmat7's (250 group iterations, 638 cycles each against its lone lane's 663, its longest lane 53) and the tree's (150, 964 against 949: its 4 looping lanes lower every edge and never split). Capture A cannot give the split: which of a warp's lanes lower at each edge is in neither its log nor its order (A's children relax an edge a thread, its parents' lanes fewer than 32), and a warp's launching lanes priced in turn (their sum) would put rmat11's second relaxation at 1,364,189 and its third at 700,444 (B's 564,219), and the tree's second at 343,078 (B's 144,629, its lanes never split), so the importer keeps a lane alone; the sssp generator runs the Reg loop so from the graph, every warp of the grid at once (dlLoops, samples/ssspdlorder.go), and so predicts B from the graph and no capture: its relaxation kernels come to 1.03× B's (4,610,733 cycles against 4,459,624), the first 1.01×, the second 1.03× (held out, TestSSSPHeldOutRmat11Reg). On rmat7 the same two: the source's child (4 CTAs, a median 2,065 cycles) is priced 33% long (122,732 against 92,150), the second relaxation 50% short (79,572 against 159,490), the next three within 2%, the last 1,339 cycles against 1,204. Pricing a child CTA as if alone on its SM makes rmat11 worse: the captures' LIVENESS lines show every child CTA of the tree, sample, rmat7, tree400, join and amr captures alone on its SM (one kernel an SM at a time, -gpgpu_concurrent_kernel_sm 0), and on rmat11 only the source's child (a mean 3.79 CTAs resident) and the 166 children of 15 and 16 CTAs shared one; the source's child's cycles divided by that residency put rmat11 at −71.4% (the held-out CDP → flat MAPE 14.0% to 18.1%), the median of its function's lone CTAs (531) at −76.4%"
+const dragonliSiblings = "inline=loop charges each child thread 0.452·(its CTA's cycles − 135) (measured on the two tree pairs) as a lane looping alone, grown by loop_crowd 0.0044 for each other lane of its warp's launch (measured on the same pairs: at most 1.14× for 32 lanes), and the replay runs a warp's launching lanes side by side; in Dragon_li's Reg kernel a warp's diverged lanes run their loops in turn. The loop body returns on frontier overflow (ssspRegDevice.h:84-85 at 1397e03), so its lowering branches (the distance test, the atomicMin's result and the overflow test, ssspRegDevice.h:79, 82 and 84: PTX lines 180, 184 and 189 of the run's testSssp-reg.1.sm_35.ptx) reconverge only after the loop (line 201), as GPGPU-Sim prints in the Reg captures' logs, and where some of a warp's lanes lower and others do not, the simulator's SIMT stack runs one group to the loop's end, then the other (simt_stack::update, src/abstract_hardware_model.cc:1046-1183 at 667834cf). On rmat11 the prediction is off by −1,324,240 cycles (3,136,820 against 4,461,060): by relaxation kernel, the first +1,153,366 (2,179,727 against 1,026,361), the second −2,100,528 (368,267 against 2,468,795), the other six −377,070 (587,398 against 964,468), the host's part −8 (the gaps between kernels, as in B's own replay). The first is the price of an edge: both runs relax the source's 1,576 edges, B's lone lane takes 651 an edge, and the source's child (49 one-warp CTAs, a median 3,235 cycles beside its siblings on the one frontier counter: every thread appends what it lowers through an atomicAdd, ctaOutputAssignment.h:61-63, and A's child lowers 1,451 times where B's loop lowers 565) is priced at 1,384 an edge. The second is not more work: A's second relaxation relaxes 160,640 edges in its 979 children (its frontier holds the source's 565 neighbours 1,451 times), against B's 25,700 edges. It is SIMT: B's 565 vertices fill three CTAs, CTA 0 takes 2,468,795 cycles, and its first warp holds 32 lanes of 5,478 edges, its longest lane's 527; relaxed from the graph in the Reg code's order, that warp issues 4,547 group iterations, 543 cycles each, where B's lone lane takes 651 an edge, against 4,685 cycles an iteration of its longest lane. The same count gives rmat7's (250 group iterations, 638 cycles each against its lone lane's 663, its longest lane 53) and the tree's (150, 964 against 949: its 4 looping lanes lower every edge and never split). Capture A cannot give the split: which of a warp's lanes lower at each edge is in neither its log nor its order (A's children relax an edge a thread, its parents' lanes fewer than 32), and a warp's launching lanes priced in turn (their sum) would put rmat11's second relaxation at 1,483,671 and its third at 744,822 (B's 564,219), and the tree's second at 347,307 (B's 144,629, its lanes never split), so the importer keeps the lanes side by side, each grown only by what a lane beside others pays (loop_crowd); the sssp generator runs the Reg loop so from the graph, every warp of the grid at once (dlLoops, samples/ssspdlorder.go), and so predicts B from the graph and no capture: its relaxation kernels come to 1.03× B's (4,610,733 cycles against 4,459,624), the first 1.01×, the second 1.03× (held out, TestSSSPHeldOutRmat11Reg). On rmat7 the same two: the source's child (4 CTAs, a median 2,065 cycles) is priced 33% long (122,732 against 92,150), the second relaxation 50% short (79,572 against 159,490), the next three within 2%, the last 1,339 cycles against 1,204. Pricing a child CTA as if alone on its SM makes rmat11 worse: the captures' LIVENESS lines show every child CTA of the tree, sample, rmat7, tree400, join and amr captures alone on its SM (one kernel an SM at a time, -gpgpu_concurrent_kernel_sm 0), and on rmat11 only the source's child (a mean 3.79 CTAs resident) and the 166 children of 15 and 16 CTAs shared one; the source's child's cycles divided by that residency put rmat11 at −71.4% (the held-out CDP → flat MAPE 14.0% to 18.1%), the median of its function's lone CTAs (531) at −76.4%"
 
 // dragonliAMRLevels is why the Dragon_li AMR CDP → flat prediction
 // (inline=levels) falls short: B does work A never did, and does its
@@ -328,6 +328,112 @@ func loopRuleFrom(load func(name string) (simRun, error)) (once int64, share flo
 		return 0, 0, fmt.Errorf("loopRule: %s and %s: %w", loopRuns[0].pair, loopRuns[1].pair, err)
 	}
 	return once, share, nil
+}
+
+// loopCrowd measures how much a looping lane's time an edge grows for
+// each other lane of its warp looping beside it (the importer's
+// loop_crowd), from the Reg runs of loopRuns alone: on their tree the
+// root's lane loops alone in the first expand or relaxation kernel, and
+// in the second the root's first 32 neighbours are a warp of CTA 0, of
+// which k loop over their own edges side by side (on a tree every edge
+// lowers its target, so the lanes never split: they take as many steps
+// as the longest lane's edges). Each pair gives
+// (e_k/e_1 − 1)/(k − 1), e_1 the root CTA's cycles an edge and e_k the
+// second kernel's CTA 0 cycles over its longest lane's edges; the rule
+// is their mean, rounded to four places.
+func loopCrowd(dir string) (float64, error) {
+	return loopCrowdFrom(func(name string) (simRun, error) {
+		return whatIfCapture(dir, name, gpgpusim.DefaultOptions())
+	})
+}
+
+// loopCrowdFrom is loopCrowd on the loopRuns pairs load converts.
+func loopCrowdFrom(load func(name string) (simRun, error)) (float64, error) {
+	var sum float64
+	for _, r := range loopRuns {
+		b, err := load(r.pair + "-reg")
+		if err != nil {
+			return 0, err
+		}
+		c, err := ctaZeroCycles(b.trace, r.regKernel, 2)
+		if err != nil {
+			return 0, err
+		}
+		deg, lanes, longest, err := rootWarp(filepath.Join(validationDir, "gpgpusim", "whatif", r.graph))
+		if err != nil {
+			return 0, err
+		}
+		if lanes < 2 {
+			return 0, fmt.Errorf("loopCrowd: %s: the root's first warp of neighbours has %d looping lanes; want 2 or more", r.graph, lanes)
+		}
+		sum += (float64(c[1])/float64(longest)/(float64(c[0])/float64(deg)) - 1) / float64(lanes-1)
+	}
+	g := math.Round(10000*sum/float64(len(loopRuns))) / 10000
+	if !(g >= 0 && g <= 1) {
+		return 0, fmt.Errorf("loopCrowd: %s and %s give %g; want 0 to 1", loopRuns[0].pair, loopRuns[1].pair, g)
+	}
+	return g, nil
+}
+
+// ctaZeroCycles is CTA 0's cycles in each of the first n kernels of the
+// trace at path whose name contains name.
+func ctaZeroCycles(path, name string, n int) ([]int64, error) {
+	var ids []uint64
+	got := make([]int64, n)
+	err := eachRecord(path, func(rec trace.Record) {
+		switch r := rec.(type) {
+		case *trace.Kernel:
+			if len(ids) < n && strings.Contains(r.Name, name) {
+				ids = append(ids, r.ID)
+			}
+		case *trace.CTA:
+			if i := slices.Index(ids, r.Kernel); i >= 0 && r.CTA == 0 {
+				got[i] = r.Cycles
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range got {
+		if c == 0 {
+			return nil, fmt.Errorf("%s: no CTA 0 of kernel %d named *%s*", path, i+1, name)
+		}
+	}
+	return got, nil
+}
+
+// rootWarp reads a DIMACS graph ("a FROM TO WEIGHT" lines) for the
+// root's degree (vertex 1, Dragon_li's source) and the first warp of its
+// out-neighbours in arc order (the Reg code's next frontier, a lane a
+// vertex): how many of them have edges of their own, and the most edges
+// one has.
+func rootWarp(path string) (degree, lanes, longest int, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	var first []string
+	out := map[string]int{}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 || f[0] != "a" {
+			continue
+		}
+		out[f[1]]++
+		if f[1] == "1" && len(first) < 32 {
+			first = append(first, f[2])
+		}
+	}
+	for _, v := range first {
+		if d := out[v]; d > 0 {
+			lanes, longest = lanes+1, max(longest, d)
+		}
+	}
+	if out["1"] == 0 {
+		return 0, 0, 0, fmt.Errorf("%s: no arc out of vertex 1", path)
+	}
+	return out["1"], lanes, longest, nil
 }
 
 // solveLoopRule solves share·(c[i] − once) = e[i] for two codes: c a
@@ -488,6 +594,10 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	if err != nil {
 		return err
 	}
+	crowd, err := loopCrowd(dir)
+	if err != nil {
+		return err
+	}
 	reach, err := dramEfficiency()
 	if err != nil {
 		return err
@@ -504,7 +614,7 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 			o.CTAOnce = once
 		}
 		if p.loop {
-			o.CTAOnce, o.LoopShare = loopOnce, loopShare
+			o.CTAOnce, o.LoopShare, o.LoopCrowd = loopOnce, loopShare, crowd
 		}
 		a, err := whatIfCapture(dir, p.from, o)
 		if err != nil {
@@ -564,7 +674,7 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 			how = fmt.Sprintf("convert --opt cta_once=%d; %s", o.CTAOnce, how)
 		}
 		if p.loop {
-			how = fmt.Sprintf("convert --opt cta_once=%d --opt loop_share=%g; %s", o.CTAOnce, o.LoopShare, how)
+			how = fmt.Sprintf("convert --opt cta_once=%d --opt loop_share=%g --opt loop_crowd=%g; %s", o.CTAOnce, o.LoopShare, o.LoopCrowd, how)
 		}
 		if p.inline != "" {
 			how = "convert --opt inline=" + p.inline + "; " + how
@@ -584,7 +694,7 @@ func runValidationWhatIf(x *experiment, dir string, stdout, log io.Writer) error
 	}
 	fmt.Fprintf(stdout, "\nDRAM efficiency, measured from %s (GPGPU-Sim's dram_eff, a channel's data transfers over its active cycles, the mean over its channels): %.3f of the peak. The pair predicting that run is marked calibration.\n", dramReachRun, reach)
 	fmt.Fprintf(stdout, "\ncta_once, measured from %s and %s (the median CTA of %s at %d and %d FMAs a thread): %d cycles. The pairs marked calibration are those two captures' own.\n", onceRuns[0].capture, onceRuns[1].capture, onceRuns[0].kernel, onceRuns[0].iters, onceRuns[1].iters, once)
-	fmt.Fprintf(stdout, "\ncta_once and loop_share for a lane looping over a child's threads, measured from %s and %s (A's root child, one edge a thread, its median CTA; B's root CTA looping over the root's edges, its cycles an edge; each CTA's cycles c costing the loop share·(c − cta_once) a thread): %d cycles and %g. The pairs marked calibration are those two.\n", loopRuns[0].pair, loopRuns[1].pair, loopOnce, loopShare)
+	fmt.Fprintf(stdout, "\ncta_once and loop_share for a lane looping over a child's threads, measured from %s and %s (A's root child, one edge a thread, its median CTA; B's root CTA looping over the root's edges, its cycles an edge; each CTA's cycles c costing the loop share·(c − cta_once) a thread): %d cycles and %g; and loop_crowd, how much a looping lane's share grows for each other lane of its warp's launch looping beside it, from the same two Reg runs alone (their second kernel's CTA 0, whose first warp's lanes loop over the root's neighbours' edges side by side, its cycles over the longest lane's edges, against the root's lane's cycles an edge, per further lane; the mean of the two): %g. The pairs marked calibration are those two.\n", loopRuns[0].pair, loopRuns[1].pair, loopOnce, loopShare, crowd)
 	fmt.Fprintf(stdout, "\nHeld-out pairs: %d, makespan MAPE %.1f%%, worst %+.1f%%. Each prediction replays capture A with --gpu=captured (A's measured CTA cycles, the config's latencies, contention off unless the pair turns it on) and the what-if's settings; B's cycles are GPGPU-Sim's last CTA end. Each error is held to %.0f%% (go test ./cmd/experiment -run WhatIf), except:\n\n",
 		len(held.abs), held.mape(), 100*held.worstSigned, whatIfTolerance)
 	var whys []string

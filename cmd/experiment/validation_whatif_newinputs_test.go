@@ -30,8 +30,12 @@ func TestDragonliNewInputsDecomposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	crowd, err := loopCrowd(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	o := gpgpusim.DefaultOptions()
-	o.CTAOnce, o.LoopShare = once, share
+	o.CTAOnce, o.LoopShare, o.LoopCrowd = once, share, crowd
 	for _, p := range newInputPairs {
 		a, err := whatIfCapture(dir, p.pair+"-cdp", o)
 		if err != nil {

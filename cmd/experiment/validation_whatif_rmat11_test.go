@@ -40,8 +40,12 @@ func TestDragonliRmat11Decomposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	crowd, err := loopCrowd(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	o := gpgpusim.DefaultOptions()
-	o.CTAOnce, o.LoopShare = once, share
+	o.CTAOnce, o.LoopShare, o.LoopCrowd = once, share, crowd
 	a, err := whatIfCapture(dir, "dragonli-sssp-rmat11-cdp", o)
 	if err != nil {
 		t.Fatal(err)

@@ -147,15 +147,25 @@ func TestTreeWork(t *testing.T) {
 	if got, want := w[2].spread(parent), (work{threads: 2, warpCycles: 213}); got != want {
 		t.Errorf("child shared by the parent CTA %+v, want %+v", got, want)
 	}
+	// loop_crowd: a lane of a launch of k lanes pays share·(1 + (k−1)·
+	// crowd), at most 1: at share 0.25 and crowd 0.1, 4 lanes pay
+	// 0.25·1.3 = 0.325 of 27,200 = 8,840; 32 lanes 0.25·4.1 = 1.025,
+	// capped at 1: 27,200; a lone lane 6,800 whatever the crowd; warp
+	// and cta do not loop in a lane, so the crowd leaves them alone.
 	for _, c := range []struct {
 		inline          string
-		share           float64
+		share, crowd    float64
+		lanes           int
 		threads, cycles int64
-	}{{"loop", 1, 160, 27200}, {"loop", 0.25, 160, 6800}, {"warp", 1, 160, 850}, {"cta", 1, 2, 213}} {
+	}{
+		{"loop", 1, 0, 1, 160, 27200}, {"loop", 0.25, 0, 1, 160, 6800}, {"loop", 0.25, 0, 4, 160, 6800},
+		{"loop", 0.25, 0.1, 1, 160, 6800}, {"loop", 0.25, 0.1, 4, 160, 8840}, {"loop", 0.25, 0.1, 32, 160, 27200},
+		{"warp", 1, 0.1, 4, 160, 850}, {"cta", 1, 0.1, 4, 2, 213},
+	} {
 		o := DefaultOptions()
-		o.Inline, o.LoopShare = c.inline, c.share
-		if n, got := w[2].price(o, parent); n != c.threads || got != c.cycles {
-			t.Errorf("inline=%s loop_share=%g: %d threads, %d cycles; want %d, %d", c.inline, c.share, n, got, c.threads, c.cycles)
+		o.Inline, o.LoopShare, o.LoopCrowd = c.inline, c.share, c.crowd
+		if n, got := w[2].price(o, parent, c.lanes); n != c.threads || got != c.cycles {
+			t.Errorf("inline=%s loop_share=%g loop_crowd=%g, %d lanes: %d threads, %d cycles; want %d, %d", c.inline, c.share, c.crowd, c.lanes, n, got, c.threads, c.cycles)
 		}
 	}
 }
@@ -192,6 +202,8 @@ func TestSetInlineErrors(t *testing.T) {
 		{"loop_share", "1.5", "want a share above 0 and at most 1"},
 		{"loop_share", "NaN", "want a share above 0 and at most 1"},
 		{"loop_share", "x", "want a share above 0 and at most 1"},
+		{"loop_crowd", "-0.1", "want a growth per lane from 0 to 1"},
+		{"loop_crowd", "NaN", "want a growth per lane from 0 to 1"},
 	} {
 		o := DefaultOptions()
 		if err := o.Set(c.key, c.value); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -201,5 +213,8 @@ func TestSetInlineErrors(t *testing.T) {
 	o := DefaultOptions()
 	if err := o.Set("loop_share", "0.45"); err != nil || o.LoopShare != 0.45 {
 		t.Errorf("loop_share=0.45: %v, share %g", err, o.LoopShare)
+	}
+	if err := o.Set("loop_crowd", "0.01"); err != nil || o.LoopCrowd != 0.01 {
+		t.Errorf("loop_crowd=0.01: %v, crowd %g", err, o.LoopCrowd)
 	}
 }

@@ -49,6 +49,15 @@ type Options struct {
 	// warp's time; a diverged warp's other paths). Measured per GPU and
 	// code from a flat run (docs/calibration.md).
 	LoopShare float64
+	// LoopCrowd is how much a looping lane's share grows for each other
+	// lane of its warp that launched in the same instruction, so loops
+	// beside it in the flat code (Inline "loop"): a lane of a launch of
+	// k lanes pays LoopShare·(1 + (k−1)·LoopCrowd), at most 1 (write.go,
+	// loopShare: the lanes' loads go to as many adjacency lists, one
+	// memory transaction each). 0 by default, every lane priced as if it
+	// looped alone; measured per GPU and code from a flat run whose
+	// lanes loop as a warp (docs/calibration.md).
+	LoopCrowd float64
 	// Syncs writes the host's waits for the GPU as sync records (see
 	// sync.go): on by default; off writes host launches at the cycles
 	// the log shows and nothing of what the host waited for, as before.
@@ -74,7 +83,7 @@ func DefaultOptions() Options {
 }
 
 // Set sets the option named key (config, gpu, inline, cta_once,
-// loop_share, syncs) from its text form, so a
+// loop_share, loop_crowd, syncs) from its text form, so a
 // command line can expose every option as key=value.
 func (o *Options) Set(key, value string) error {
 	switch key {
@@ -106,6 +115,12 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option loop_share is %q; want a share above 0 and at most 1", value)
 		}
 		o.LoopShare = f
+	case "loop_crowd":
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			return fmt.Errorf("gpgpusim option loop_crowd is %q; want a growth per lane from 0 to 1", value)
+		}
+		o.LoopCrowd = f
 	case "syncs":
 		switch value {
 		case "on":

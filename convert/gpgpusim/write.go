@@ -199,7 +199,7 @@ func (r *Reader) write(tree []*kernel) error {
 			s := k.site
 			l.Parent = &trace.Parent{Kernel: s.parent.id, CTA: s.cta, Warp: s.warp, Lane: k.lane, At: s.at}
 			w := inline[k.id]
-			l.Workload, l.InlineCycles = w.price(r.opts, s.parent)
+			l.Workload, l.InlineCycles = w.price(r.opts, s.parent, len(s.kids))
 			l.DeviceStream, l.CreatesStream = k.devStream, k.creates
 			if k.devStream == trace.CreatedStream {
 				l.Stream = k.devStreamU
@@ -511,9 +511,9 @@ func capMul(a, b int64) int64 {
 }
 
 // price is the workload and inline_cycles of w in a lane of a CTA of
-// parent, for the flat code o.Inline names (a LoopShare outside (0, 1]
-// counts as 1).
-func (w work) price(o Options, parent *kernel) (threads, cycles int64) {
+// parent whose launch instruction had lanes lanes, for the flat code
+// o.Inline names (a LoopShare outside (0, 1] counts as 1; see loopShare).
+func (w work) price(o Options, parent *kernel, lanes int) (threads, cycles int64) {
 	switch o.Inline {
 	case "warp":
 		return w.threads, w.warpCycles
@@ -521,11 +521,31 @@ func (w work) price(o Options, parent *kernel) (threads, cycles int64) {
 		s := w.spread(parent)
 		return s.threads, s.warpCycles
 	}
+	return w.threads, min(int64(math.Round(o.loopShare(lanes)*float64(w.threadCycles))), trace.MaxCycles)
+}
+
+// loopShare is the share of its child warp's time (past CTAOnce) that a
+// thread of a looping lane costs when lanes lanes of its warp launched in
+// one instruction, so loop beside it in the flat code:
+// LoopShare·(1 + (lanes−1)·LoopCrowd), at most 1. A lone lane (lanes 1)
+// pays LoopShare. Each further lane adds its own memory transactions to
+// every load and atomic of the loop body, which the warp issues as one
+// instruction: the lanes loop over as many adjacency lists, so their
+// addresses fall in as many segments, and "the concurrent accesses of the
+// threads of a warp will coalesce into a number of transactions equal to
+// the number of ... transactions necessary to service all of the threads
+// of the warp" (CUDA C Programming Guide, Device Memory Accesses, Global
+// Memory), as GPGPU-Sim's coalescer does one access a segment. At
+// 32 lanes the warp pays at most what the child's warp paid (share 1).
+func (o Options) loopShare(lanes int) float64 {
 	share := o.LoopShare
 	if !(share > 0 && share <= 1) {
 		share = 1
 	}
-	return w.threads, min(int64(math.Round(share*float64(w.threadCycles))), trace.MaxCycles)
+	if c := o.LoopCrowd; c > 0 && c <= 1 && lanes > 1 {
+		share *= 1 + float64(min(lanes, 32)-1)*c
+	}
+	return min(share, 1)
 }
 
 // spread is w shared by the threads of a CTA of parent (Options.Inline
