@@ -94,6 +94,37 @@ type experiment struct {
 	// asks for them (a paper-size run, where they take most of an hour):
 	// sensitivity.go.
 	costsIn string
+	// made, where set, are traces an earlier run of the experiment wrote
+	// (runUnstated: the main run's), which run takes for a benchmark of
+	// the same generator and parameters instead of generating them again.
+	made *madeTraces
+}
+
+// madeTraces are the traces of a run's benchmarks in dir (traceVariants'
+// paths under dir/traces), by benchmark name.
+type madeTraces struct {
+	dir     string
+	benches map[string]benchmark
+}
+
+// path is where b's trace already is, if m holds one of b's generator and
+// parameters, its flat variant's too, written (an experiment whose own
+// run writes no traces there, such as a custom one, leaves none), else "".
+func (m *madeTraces) path(b benchmark) string {
+	if m == nil {
+		return ""
+	}
+	old, ok := m.benches[b.name]
+	if !ok || old.gen != b.gen || !slices.Equal(old.params, b.params) || !slices.Equal(old.flatParams, b.flatParams) {
+		return ""
+	}
+	path := filepath.Join(m.dir, "traces", b.name+".trace.zst")
+	for _, v := range traceVariants(path, b) {
+		if _, err := os.Stat(v.path); err != nil {
+			return ""
+		}
+	}
+	return path
 }
 
 // detail is the table's last columns describing a benchmark: cell gets
@@ -186,9 +217,14 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 	traces := filepath.Join(dir, "traces")
 	// Every replay's place in the tables is known before the first runs.
 	cols := make([][][]replayJob, len(x.benchmarks))
+	paths := make([]string, len(x.benchmarks))
 	n := 0
 	for i, b := range x.benchmarks {
-		path := filepath.Join(traces, b.name+".trace.zst")
+		path := x.made.path(b)
+		if path == "" {
+			path = filepath.Join(traces, b.name+".trace.zst")
+		}
+		paths[i] = path
 		for _, p := range x.policies {
 			jobs, err := x.columnJobs(cfg, p, b, path)
 			if err != nil {
@@ -207,7 +243,7 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 	}
 	m := study.NewMerge(w, n)
 	lw := &syncWriter{w: log}
-	generated := generateAhead(traces, x.benchmarks)
+	generated := generateAhead(paths, x.benchmarks, x.made)
 	var outs []outcome
 	next := 0
 	for i, b := range x.benchmarks {

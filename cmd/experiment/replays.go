@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -154,18 +153,24 @@ func launching(st *stats) *stats {
 	return st
 }
 
-// generateAhead starts writing every benchmark's traces into dir (each of
-// its traceVariants) on replay slots, so that while one benchmark
-// replays the next ones' traces are made, and gives for each benchmark a
-// wait for its traces. A generator is single-threaded and a big one
-// takes a minute or more (a Kronecker graph of 2^20 vertices), so on a
-// machine of many cores one after another left most of them idle between
-// a benchmark's replays. A generation holds a slot only while it runs and
-// waits for nothing else, so the replays' slots always come free.
-func generateAhead(dir string, benches []benchmark) []func() error {
+// generateAhead starts writing every benchmark's traces (each of its
+// traceVariants, the first at paths[i]) on replay slots, so that while
+// one benchmark replays the next ones' traces are made, and gives for
+// each benchmark a wait for its traces. A benchmark whose traces made
+// holds (made.path) is not generated again. A generator is
+// single-threaded and a big one takes a minute or more (a Kronecker graph
+// of 2^20 vertices), so on a machine of many cores one after another
+// left most of them idle between a benchmark's replays. A generation
+// holds a slot only while it runs and waits for nothing else, so the
+// replays' slots always come free.
+func generateAhead(paths []string, benches []benchmark, made *madeTraces) []func() error {
 	waits := make([]func() error, len(benches))
 	for i, b := range benches {
-		vs := traceVariants(filepath.Join(dir, b.name+".trace.zst"), b)
+		if made.path(b) != "" {
+			waits[i] = func() error { return nil }
+			continue
+		}
+		vs := traceVariants(paths[i], b)
 		errs := make([]error, len(vs))
 		var wg sync.WaitGroup
 		for k, v := range vs {

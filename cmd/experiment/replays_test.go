@@ -136,7 +136,11 @@ func TestGenerateAheadSameAsOneAfterAnother(t *testing.T) {
 	replaySlots = make(chan struct{}, 2)
 	defer func() { replaySlots = saved }()
 	ahead, one := t.TempDir(), t.TempDir()
-	waits := generateAhead(ahead, benches)
+	paths := make([]string, len(benches))
+	for i, b := range benches {
+		paths[i] = filepath.Join(ahead, b.name+".trace.zst")
+	}
+	waits := generateAhead(paths, benches, nil)
 	for i, b := range benches {
 		err := waits[i]()
 		errOne := generateVariants(filepath.Join(one, b.name+".trace.zst"), b, io.Discard)
@@ -165,5 +169,47 @@ func TestGenerateAheadSameAsOneAfterAnother(t *testing.T) {
 	}
 	if n := len(replaySlots); n != 0 {
 		t.Errorf("%d slots still held after every wait", n)
+	}
+}
+
+// A point replays the main run's traces of a benchmark whose generator
+// and parameters it leaves as they were (madeTraces.path), and makes its
+// own where it changes one, or where the main run wrote none.
+func TestMadeTracesOnlyForTheSameRecords(t *testing.T) {
+	dir := t.TempDir()
+	b := benchmark{name: "g", gen: "bfs", params: []string{"scale=8"}, flatParams: []string{"variant=flat"}}
+	made := &madeTraces{dir: dir, benches: map[string]benchmark{b.name: b}}
+	if p := made.path(b); p != "" {
+		t.Errorf("no trace written yet: got %s", p)
+	}
+	paths := []string{filepath.Join(dir, "traces", b.name+".trace.zst")}
+	if err := os.MkdirAll(filepath.Dir(paths[0]), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := generateAhead(paths, []benchmark{b}, nil)[0](); err != nil {
+		t.Fatal(err)
+	}
+	if p := made.path(b); p != paths[0] {
+		t.Errorf("same generator and parameters: got %q, want %s", p, paths[0])
+	}
+	other := b
+	other.params = []string{"scale=9"}
+	if p := made.path(other); p != "" {
+		t.Errorf("another scale: got %s, want none", p)
+	}
+	noFlat := b
+	noFlat.flatParams = nil
+	if p := made.path(noFlat); p != "" {
+		t.Errorf("another flat variant: got %s, want none", p)
+	}
+	if err := os.Remove(flatTracePath(paths[0])); err != nil {
+		t.Fatal(err)
+	}
+	if p := made.path(b); p != "" {
+		t.Errorf("its flat variant gone: got %s, want none", p)
+	}
+	var none *madeTraces
+	if p := none.path(b); p != "" {
+		t.Errorf("no traces made: got %s", p)
 	}
 }

@@ -108,6 +108,12 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c ru
 		err     error
 	}
 	runs := make([]*rerun, len(x.points))
+	// A point that changes no generator parameter of a benchmark replays
+	// the main run's traces of it, not its own of the same records.
+	made := &madeTraces{dir: dir, benches: map[string]benchmark{}}
+	for _, b := range x.benchmarks {
+		made.benches[b.name] = b
+	}
 	claimed := map[string]bool{}
 	ds := digests{}
 	perGen := map[string]int{}
@@ -117,6 +123,7 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c ru
 	for i := range x.points {
 		p := &x.points[i]
 		r := &rerun{y: *x}
+		r.y.made = made
 		paramsOnly := len(p.sets) == 0
 		r.y.sets = append(slices.Clone(x.sets), p.sets...)
 		r.y.unstated, r.y.points = nil, nil
