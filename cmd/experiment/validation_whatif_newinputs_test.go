@@ -26,16 +26,7 @@ import (
 func TestDragonliNewInputsDecomposition(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
-	once, share, err := loopRule(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crowd, err := loopCrowd(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := gpgpusim.DefaultOptions()
-	o.CTAOnce, o.LoopShare, o.LoopCrowd = once, share, crowd
+	o := loopOptions(t, dir)
 	for _, p := range newInputPairs {
 		a, err := whatIfCapture(dir, p.pair+"-cdp", o)
 		if err != nil {

@@ -36,16 +36,7 @@ import (
 func TestDragonliRmat11Decomposition(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
-	once, share, err := loopRule(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crowd, err := loopCrowd(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := gpgpusim.DefaultOptions()
-	o.CTAOnce, o.LoopShare, o.LoopCrowd = once, share, crowd
+	o := loopOptions(t, dir)
 	a, err := whatIfCapture(dir, "dragonli-sssp-rmat11-cdp", o)
 	if err != nil {
 		t.Fatal(err)
@@ -486,4 +477,22 @@ func nthHostKernel(path string, n int) (uint64, error) {
 		return 0, fmt.Errorf("%s: %d host launches, no %d-th", path, len(ids), n)
 	}
 	return ids[n], nil
+}
+
+// loopOptions are the importer's options with the lane loop's constants
+// measured on the calibration pairs (loopRule, loopCrowd), as
+// validation-whatif converts a CDP capture for its flat prediction.
+func loopOptions(t *testing.T, dir string) gpgpusim.Options {
+	t.Helper()
+	once, share, err := loopRule(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crowd, err := loopCrowd(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := gpgpusim.DefaultOptions()
+	o.CTAOnce, o.LoopShare, o.LoopCrowd = once, share, crowd
+	return o
 }

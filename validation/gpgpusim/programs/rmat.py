@@ -7,11 +7,14 @@ many edges), self loops dropped, weights 1..100. Deterministic for a seed."""
 import random
 import sys
 
+import grarcs
+
 scale, factor, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(seed)
 n = 1 << scale
-arcs = []
-for _ in range(factor * n // 2):
+
+
+def draw():
     u = v = 0
     for bit in range(scale):
         r = rng.random()
@@ -24,13 +27,8 @@ for _ in range(factor * n // 2):
         else:
             u |= 1 << bit
             v |= 1 << bit
-    if u != v:
-        w = rng.randint(1, 100)
-        arcs.append((u + 1, v + 1, w))
-        arcs.append((v + 1, u + 1, w))
-arcs.sort()
-out = sys.stdout
-out.write("c R-MAT scale %d edge factor %d seed %d (Graph500 a=0.57 b=0.19 c=0.19)\n" % (scale, factor, seed))
-out.write("p sp %d %d\n" % (n, len(arcs)))
-for u, v, w in arcs:
-    out.write("a %d %d %d\n" % (u, v, w))
+    return u, v
+
+
+arcs = grarcs.undirected_arcs(rng, factor * n // 2, draw)
+grarcs.write("R-MAT scale %d edge factor %d seed %d (Graph500 a=0.57 b=0.19 c=0.19)" % (scale, factor, seed), n, arcs)

@@ -8,18 +8,9 @@ each generated edge, so half as many edges), self loops dropped, weights
 import random
 import sys
 
+import grarcs
+
 n, factor, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(seed)
-arcs = []
-for _ in range(factor * n // 2):
-    u, v = rng.randrange(n), rng.randrange(n)
-    if u != v:
-        w = rng.randint(1, 100)
-        arcs.append((u + 1, v + 1, w))
-        arcs.append((v + 1, u + 1, w))
-arcs.sort()
-out = sys.stdout
-out.write("c uniform random graph, %d vertices, edge factor %d, seed %d\n" % (n, factor, seed))
-out.write("p sp %d %d\n" % (n, len(arcs)))
-for u, v, w in arcs:
-    out.write("a %d %d %d\n" % (u, v, w))
+arcs = grarcs.undirected_arcs(rng, factor * n // 2, lambda: (rng.randrange(n), rng.randrange(n)))
+grarcs.write("uniform random graph, %d vertices, edge factor %d, seed %d" % (n, factor, seed), n, arcs)
