@@ -24,7 +24,7 @@ func init() {
 			{Name: "block", Default: auto, Doc: "threads per CTA: merge's join_main, also its tuples per block (auto: 128, Dragon_li's THREADS); hash's join_probe (auto: 256)"},
 			{Name: "site_threshold", Default: auto, Doc: "merge: a thread whose key matches at least this many tuples of the left block launches (auto: 128, Dragon_li's CDP_THRESHOLD; at least 128); " +
 				"hash: a probe whose bucket holds more entries than this launches (auto: 32)"},
-			loopParam(int(joinLoopDefault), "output loop (algo=merge)"),
+			loopParam(int(joinLoopDefault), "output loop (algo=merge; variant=flat's loop writes a shared cache the CTA copies out in rounds, at its measured 27 a trip, which this does not set)"),
 			variantParam,
 			seedParam,
 		},

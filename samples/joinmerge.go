@@ -63,11 +63,11 @@ import (
 // variant=flat is Dragon_li's non-CDP JoinReg, the DTBL paper's flat
 // code (§5.1: "the nested algorithmic structure is flattened and
 // effectively serialized within each thread"): the same kernels and loop,
-// every thread writing all its foundCount outputs in its own loop. The
-// source's JoinReg stages the outputs through shared memory before a
-// cooperative copy (STAGE_COPY); the model charges them as the CDP code's
-// remainder loop writes them, loop_cycles each, so the two variants
-// differ only in where the launching lanes' outputs are written.
+// every thread writing all its foundCount outputs in its own loop, but
+// through shared memory: JoinReg stages a step's outputs in a 128-pair
+// cache the CTA copies out, in rounds when they do not fit, so the
+// threads' loops of a step run in turn, not side by side (joinstage.go),
+// at the flat kernel's registers (joinMainFlatRegs).
 func runMergeJoin(p Params, cfg joinConfig, out trace.Sink) error {
 	rng := newRand(cfg.seed)
 	left := sortedJoinKeys(rng, cfg.rTuples, cfg)
@@ -99,7 +99,8 @@ type mergeTrace struct {
 	main        []mergeCTA // join_main's CTAs, by index
 
 	matches, joined, maxFound int
-	scanned                   bool // the first prefix scan is written: the scans' code is warm
+	scanned                   bool  // the first prefix scan is written: the scans' code is warm
+	found                     []int // costCTA's scratch: a join step's foundCount a thread
 
 	out trace.Sink
 	ids dpKernels
@@ -116,6 +117,7 @@ type mergeCTA struct {
 	outputs     int
 	prefixSteps int64
 	insts       int64
+	stageTrips  int64 // variant=flat: its staged loops' trips, in turn (joinstage.go)
 }
 
 // mergeSite is a join_main thread that launches: its warp, lane and
@@ -140,7 +142,7 @@ func joinRates() mergeRates { return mergeRates{joinPrefixStepCycles, joinIssueC
 func newMergeTrace(cfg joinConfig, left, right []int32) *mergeTrace {
 	t := &mergeTrace{cfg: cfg, left: left, right: right, parts: mergePartitions(left, right, cfg.grid)}
 	t.main = make([]mergeCTA, len(t.parts))
-	wave := coldWave(cfg.block, joinMainRegs)
+	wave := coldWave(cfg.block, cfg.mainRegs())
 	r := joinRates()
 	for id, p := range t.parts {
 		t.main[id] = t.costCTA(p, coldCTA(id, wave, joinMainColdLines), r)
@@ -163,6 +165,9 @@ func (t *mergeTrace) costCTA(p mergePartition, cold int64, r mergeRates) mergeCT
 	if p.lo < p.hi && p.rlo < p.rhi {
 		c.insts += joinMainSetupInsts
 	}
+	if t.cfg.flat && len(t.found) != t.cfg.block {
+		t.found = make([]int, t.cfg.block)
+	}
 	now := cold + joinCTABaseCycles
 	at := func() int64 { return now + joinIssueAt(c.insts, r.issue) }
 	// The first join step's matches, for line 133's cold wait
@@ -184,6 +189,9 @@ func (t *mergeTrace) costCTA(p mergePartition, cold int64, r mergeRates) mergeCT
 		loop := 0
 		for th := 0; th < s.rb; th++ {
 			found := mergeFound(t.left, t.right, s, th)
+			if t.cfg.flat {
+				t.found[th] = found
+			}
 			c.outputs += found
 			t.maxFound = max(t.maxFound, found)
 			if found >= t.cfg.threshold {
@@ -200,6 +208,12 @@ func (t *mergeTrace) costCTA(p mergePartition, cold int64, r mergeRates) mergeCT
 			}
 		}
 		joinedOnce = true
+		if t.cfg.flat {
+			cycles, trips := joinStagedCycles(t.found[:s.rb], t.cfg.block, joinStageTripCycles)
+			now += cycles
+			c.stageTrips += trips
+			continue
+		}
 		now += int64(loop) * t.cfg.loopCycles
 	}
 	if cold > 0 {
@@ -354,7 +368,7 @@ func (t *mergeTrace) prefixScan() error {
 // joinMain writes join_main's CTAs, every warp on its CTA's timeline, then
 // the children of its sites, CTA by CTA.
 func (t *mergeTrace) joinMain() error {
-	k, err := t.hostKernel("join_main", t.cfg.grid, joinMainRegs, func(c int) int64 { return t.main[c].cold },
+	k, err := t.hostKernel("join_main", t.cfg.grid, t.cfg.mainRegs(), func(c int) int64 { return t.main[c].cold },
 		func(c, _ int) int64 { return t.main[c].cycles - t.main[c].cold })
 	if err != nil {
 		return err

@@ -86,14 +86,39 @@ const (
 // Dragon_li's joinRegFindBoundsKernel, joinCdpMainJoinKernel and
 // joinRegGatherKernel (CUDA 11.8, sm_35; capture dragonli-join-1024's
 // log; they were 24, 32 and 16): join_main's 111 holds 4 of its
-// 128-thread CTAs on an SM of 64K registers. join_output's 16 is
-// assumed (the capture launched none).
+// 128-thread CTAs on an SM of 64K registers. variant=flat's join_main is
+// joinRegMainJoinKernel, 72 (capture dragonli-join-30720-reg's log:
+// "regs=72, lmem=0, smem=2052"; "CTA/core = 7, limited by: regs"; it
+// was given the CDP kernel's 111 and 4). join_output's 16 is assumed
+// (the capture launched none).
 const (
-	joinBoundsRegs = 19
-	joinMainRegs   = 111
-	joinOutputRegs = 16
-	joinGatherRegs = 14
+	joinBoundsRegs   = 19
+	joinMainRegs     = 111
+	joinMainFlatRegs = 72
+	joinOutputRegs   = 16
+	joinGatherRegs   = 14
 )
+
+// mainRegs is join_main's registers a thread: the flat code's kernel or
+// the CDP code's.
+func (c joinConfig) mainRegs() int {
+	if c.flat {
+		return joinMainFlatRegs
+	}
+	return joinMainRegs
+}
+
+// joinStageTripCycles is a trip of the flat join's staged loop
+// (joinstage.go): a thread's left id computed and both ids stored to
+// shared memory, nothing waited for.
+// Fitted: capture dragonli-join-30720-reg (testJoin -l 30720 -r 64 -m
+// 16, the keys glibc's rand() gives), its 240 join_main CTAs at 706 MHz
+// less the model's CTA at no cost a trip, over the trips each CTA's
+// rounds run in turn, least squares through the origin: 26.87
+// (`TestJoinStageTripFit`; 24.35 a trip and 1,532 a CTA with an
+// intercept the model does not have). About seven warp instructions at
+// joinIssueCycles.
+const joinStageTripCycles int64 = 27
 
 // joinSearchCycles is a thread's two binary searches (lower and upper
 // bound) over a left block of lb keys: the warp waits for its longest,

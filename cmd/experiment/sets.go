@@ -256,8 +256,11 @@ var offlineSearch = search{policy: "threshold", key: "launch.threshold", values:
 // an output pair an iteration, its default two stores (40); its
 // join_output child warp writes 32 pairs in 202, a CTA's base measured on
 // GPGPU-Sim's run of Dragon_li's join (joinOutputChildCycles: the warp
-// waits for its stores' acknowledgement). The flat codes loop the same way, so they take
-// the same iteration cost. The other generators have no loop_cycles and
+// waits for its stores' acknowledgement). The flat codes loop the same
+// way, so they take the same iteration cost, but for join's: Dragon_li's
+// flat join writes its pairs through a shared cache the CTA copies out
+// in rounds, at its measured trip (samples/joinstage.go), which
+// loop_cycles does not set. The other generators have no loop_cycles and
 // keep their own cost models.
 var eq2Premise = map[string][]string{
 	"bfs": {"loop_cycles=224"}, "sssp": {"loop_cycles=437"}, "gc": {"loop_cycles=298"}, "join": {"loop_cycles=202"},
