@@ -243,7 +243,8 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 	}
 	m := study.NewMerge(w, n)
 	lw := &syncWriter{w: log}
-	generated := generateAhead(paths, x.benchmarks, x.made)
+	generated, stop := generateAhead(paths, x.benchmarks, x.made)
+	defer stop()
 	var outs []outcome
 	next := 0
 	for i, b := range x.benchmarks {

@@ -153,39 +153,116 @@ func launching(st *stats) *stats {
 	return st
 }
 
-// generateAhead starts writing every benchmark's traces (each of its
-// traceVariants, the first at paths[i]) on replay slots, so that while
-// one benchmark replays the next ones' traces are made, and gives for
-// each benchmark a wait for its traces. A benchmark whose traces made
-// holds (made.path) is not generated again. A generator is
-// single-threaded and a big one takes a minute or more (a Kronecker graph
-// of 2^20 vertices), so on a machine of many cores one after another
-// left most of them idle between a benchmark's replays. A generation
-// holds a slot only while it runs and waits for nothing else, so the
+// generateAhead writes the benchmarks' traces (each of its
+// traceVariants, the first at paths[i]) ahead of their replays, on replay
+// slots, so that while one benchmark replays the next ones' traces are
+// made, and gives for each benchmark a wait for its traces, to be called
+// in benchmark order, and a stop for an early return. A benchmark whose
+// traces made holds (made.path) is not generated again. A generator is
+// single-threaded and a big one takes a minute or more (a Kronecker
+// graph of 2^20 vertices), so on a machine of many cores one after
+// another left most of them idle between a benchmark's replays.
+//
+// One goroutine takes the slots for the generations in benchmark order,
+// and starts benchmark i's only once benchmark i − generateLookahead's
+// wait has been called: generations that took slots in any order held
+// them for benchmarks far ahead (two sssp generations of a 2^20-vertex
+// graph, with the first benchmark's replays still waiting), and a
+// generator's graph is held in memory while it runs. A generation holds
+// its slot only while it runs and waits for nothing else, so the
 // replays' slots always come free.
-func generateAhead(paths []string, benches []benchmark, made *madeTraces) []func() error {
-	waits := make([]func() error, len(benches))
+func generateAhead(paths []string, benches []benchmark, made *madeTraces) (waits []func() error, stop func()) {
+	bs := make([]*aheadBench, len(benches))
+	waits = make([]func() error, len(benches))
 	for i, b := range benches {
-		if made.path(b) != "" {
-			waits[i] = func() error { return nil }
-			continue
+		g := &aheadBench{reached: make(chan struct{})}
+		if made.path(b) == "" {
+			g.vs = traceVariants(paths[i], b)
 		}
-		vs := traceVariants(paths[i], b)
-		errs := make([]error, len(vs))
-		var wg sync.WaitGroup
-		for k, v := range vs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				replaySlots <- struct{}{}
-				defer func() { <-replaySlots }()
-				errs[k] = generate(v.path, v.bench)
-			}()
+		g.errs = make([]error, len(g.vs))
+		g.wg.Add(len(g.vs))
+		bs[i], waits[i] = g, g.wait
+	}
+	done := make(chan struct{})
+	go func() {
+		for i, g := range bs {
+			for k, v := range g.vs {
+				var reached <-chan struct{}
+				if i >= generateLookahead {
+					reached = bs[i-generateLookahead].reached
+				}
+				if !acquire(reached, done) {
+					for _, rest := range bs[i:] {
+						rest.drop(k)
+						k = 0
+					}
+					return
+				}
+				go func() {
+					defer func() { <-replaySlots; g.wg.Done() }()
+					g.errs[k] = generateTrace(v.path, v.bench)
+				}()
+			}
 		}
-		waits[i] = func() error {
-			wg.Wait()
-			return errors.Join(errs...)
+	}()
+	var once sync.Once
+	return waits, func() { once.Do(func() { close(done) }) }
+}
+
+// generateLookahead is how many benchmarks past the one whose traces are
+// awaited generateAhead may be generating.
+const generateLookahead = 2
+
+// generateTrace writes a trace (generate; a test's stand-in).
+var generateTrace = generate
+
+// errGenerationStopped is a generation that generateAhead's stop left
+// undone.
+var errGenerationStopped = errors.New("trace generation stopped")
+
+// aheadBench is one benchmark's generations under generateAhead.
+type aheadBench struct {
+	vs      []traceVariant
+	errs    []error
+	wg      sync.WaitGroup
+	reached chan struct{} // closed by the benchmark's wait
+	once    sync.Once
+}
+
+// wait marks the benchmark reached and waits for its traces.
+func (g *aheadBench) wait() error {
+	g.once.Do(func() { close(g.reached) })
+	g.wg.Wait()
+	return errors.Join(g.errs...)
+}
+
+// drop gives the generations from variant k on the stop's error.
+func (g *aheadBench) drop(k int) {
+	for ; k < len(g.vs); k++ {
+		g.errs[k] = errGenerationStopped
+		g.wg.Done()
+	}
+}
+
+// acquire waits for reached (nil: at once) and then a replay slot,
+// unless done closes first; it says whether it holds the slot.
+func acquire(reached, done <-chan struct{}) bool {
+	if reached != nil {
+		select {
+		case <-reached:
+		case <-done:
+			return false
 		}
 	}
-	return waits
+	select {
+	case <-done: // a stop before the slot wins over a free one
+		return false
+	default:
+	}
+	select {
+	case replaySlots <- struct{}{}:
+		return true
+	case <-done:
+		return false
+	}
 }

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
@@ -140,7 +144,8 @@ func TestGenerateAheadSameAsOneAfterAnother(t *testing.T) {
 	for i, b := range benches {
 		paths[i] = filepath.Join(ahead, b.name+".trace.zst")
 	}
-	waits := generateAhead(paths, benches, nil)
+	waits, stop := generateAhead(paths, benches, nil)
+	defer stop()
 	for i, b := range benches {
 		err := waits[i]()
 		errOne := generateVariants(filepath.Join(one, b.name+".trace.zst"), b, io.Discard)
@@ -172,6 +177,71 @@ func TestGenerateAheadSameAsOneAfterAnother(t *testing.T) {
 	}
 }
 
+// generateAhead takes the slots for the generations in benchmark order
+// (one slot: each starts when the one before has ended) and starts none
+// more than generateLookahead benchmarks past the last awaited (four
+// slots, none awaited yet: only the first ones start); its stop drops
+// the generations not started, which their waits report.
+func TestGenerateAheadInOrder(t *testing.T) {
+	saved, savedGen := replaySlots, generateTrace
+	defer func() { replaySlots, generateTrace = saved, savedGen }()
+	var mu sync.Mutex
+	var started []string
+	generateTrace = func(_ string, b benchmark) error {
+		mu.Lock()
+		defer mu.Unlock()
+		started = append(started, b.name)
+		return nil
+	}
+	benches := make([]benchmark, 6)
+	paths := make([]string, len(benches))
+	for i := range benches {
+		benches[i] = benchmark{name: fmt.Sprint("b", i), gen: "bfs"}
+		paths[i] = benches[i].name + ".trace.zst"
+	}
+	replaySlots = make(chan struct{}, 1)
+	waits, stop := generateAhead(paths, benches, nil)
+	for _, w := range waits {
+		if err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop()
+	if got, want := strings.Join(started, " "), "b0 b1 b2 b3 b4 b5"; got != want {
+		t.Errorf("one slot: generated %s, want %s", got, want)
+	}
+
+	started = nil
+	replaySlots = make(chan struct{}, 4)
+	waits, stop = generateAhead(paths, benches, nil)
+	time.Sleep(50 * time.Millisecond) // time to start more, were it allowed
+	mu.Lock()
+	early := len(started)
+	mu.Unlock()
+	if early > generateLookahead {
+		t.Errorf("before any wait, %d benchmarks generating, want at most %d", early, generateLookahead)
+	}
+	if err := waits[0](); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	stopped := 0
+	for i := 1; i < len(waits); i++ {
+		switch err := waits[i](); {
+		case errors.Is(err, errGenerationStopped):
+			stopped++
+		case err != nil:
+			t.Errorf("b%d after stop: %v", i, err)
+		}
+	}
+	if stopped == 0 {
+		t.Errorf("stop after b0's wait dropped no generation of %d benchmarks", len(waits))
+	}
+	if n := len(replaySlots); n != 0 {
+		t.Errorf("%d slots still held after stop", n)
+	}
+}
+
 // A point replays the main run's traces of a benchmark whose generator
 // and parameters it leaves as they were (madeTraces.path), and makes its
 // own where it changes one, or where the main run wrote none.
@@ -186,7 +256,9 @@ func TestMadeTracesOnlyForTheSameRecords(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(paths[0]), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := generateAhead(paths, []benchmark{b}, nil)[0](); err != nil {
+	waits, stop := generateAhead(paths, []benchmark{b}, nil)
+	defer stop()
+	if err := waits[0](); err != nil {
 		t.Fatal(err)
 	}
 	if p := made.path(b); p != paths[0] {
