@@ -47,6 +47,17 @@ func (m *Merge) Output(i int) Output {
 	return &recording{Writer: results.NewRecorder(q.push), q: q}
 }
 
+// OutputParking is Output(i) for a replay that is told, through park,
+// when it waits for the merge to take its rows (on) and when it no longer
+// does: a caller running replays in lockstep (ingest.Shared) lets that
+// one go meanwhile (ingest.Shared.Park) and lends its token, or a later
+// replay waiting for the merge and an earlier one waiting on the tape for
+// it would wait for each other.
+func (m *Merge) OutputParking(i int, park func(on bool)) Output {
+	m.queues[i].parkWith(park)
+	return m.Output(i)
+}
+
 // Close waits until every replay's rows are written, then completes the
 // tables. Every Output must be closed or aborted first.
 func (m *Merge) Close() error {

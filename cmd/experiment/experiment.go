@@ -348,11 +348,14 @@ func replayOnce(j replayJob, base int64, w rowWriter, log, progressLog io.Writer
 	cfg, policy, params, b, path := j.cfg, j.policy, j.params, j.bench, j.path
 	pol, err := policies.New(policy, cfg)
 	if err != nil {
+		if j.bodies != nil {
+			j.bodies.Close()
+		}
 		return nil, err
 	}
 	w.Begin(tables.Run{Trace: b.name, Policy: policy, Params: params})
 	open := func() (trace.Source, error) { return trace.Open(path) }
-	opt := replay.Options{Config: cfg, Policy: pol, Progress: progress.watch(progressLog, b.name+" "+policy+" "+params, cfg.GPU.ClockMHz)}
+	opt := replay.Options{Config: cfg, Policy: pol, Bodies: j.bodies, Progress: progress.watch(progressLog, b.name+" "+policy+" "+params, cfg.GPU.ClockMHz)}
 	found := bounds.Attach(&opt)
 	rs, err := replay.Run(open, opt, w)
 	if err != nil {

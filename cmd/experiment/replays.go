@@ -9,9 +9,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gpureplay/gpureplay/ingest"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/tables"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 // A replayJob is one replay of an experiment: a benchmark's trace under
@@ -24,6 +26,11 @@ type replayJob struct {
 	params string // the tables' params value: the search's setting
 	bench  benchmark
 	path   string
+	// bodies is the job's reader of a decode it shares with the other
+	// jobs on its trace (shareDecodes), nil for a decode of its own, and
+	// park tells that decode when the job's rows wait for the merge.
+	bodies *trace.Validator
+	park   func(on bool)
 }
 
 // rowWriter is where a replay's rows go: the tables themselves
@@ -103,6 +110,7 @@ func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Wri
 	sts := make([]*stats, len(jobs))
 	errs := make([]error, len(jobs))
 	logs := make([]bytes.Buffer, len(jobs))
+	shareDecodes(jobs)
 	var wg sync.WaitGroup
 	for i, j := range jobs {
 		replaySlots <- struct{}{}
@@ -110,6 +118,9 @@ func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Wri
 		go func() {
 			defer func() { <-replaySlots; wg.Done() }()
 			out := m.Output(first + i)
+			if j.park != nil {
+				out = m.OutputParking(first+i, j.park)
+			}
 			st, err := replayOnce(j, base, out, &logs[i], log)
 			if err == nil {
 				err = out.Close()
@@ -132,6 +143,60 @@ func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Wri
 	}
 	return sts, nil
 }
+
+// shareDecodes has the jobs on one trace, shareWidth at a time, decode
+// and validate it once (ingest.Shared), reading its tape in lockstep: a
+// replay at the tape's head hands its slot on (pause) until the ones
+// behind catch up, and takes one again (resume) to go on, and one whose
+// rows wait for the merge (study.Merge.OutputParking) hands its slot on
+// and is let go by the tape meanwhile. runJobs starts
+// a set's replays one after another as slots come free, so every one of
+// them runs; what they hold at once is each one's work in flight. A
+// search's runs are the jobs of a column on one trace (12 thresholds for
+// Offline-Search), where decoding took about half of each replay's CPU
+// time. The rows are those of replays decoding on their own.
+func shareDecodes(jobs []replayJob) {
+	byPath := map[string][]int{}
+	var order []string
+	for i, j := range jobs {
+		if _, ok := byPath[j.path]; !ok {
+			order = append(order, j.path)
+		}
+		byPath[j.path] = append(byPath[j.path], i)
+	}
+	for _, path := range order {
+		all := byPath[path]
+		for len(all) > 1 {
+			set := all[:min(len(all), shareWidth)]
+			all = all[len(set):]
+			if len(set) < 2 {
+				break
+			}
+			sh, err := ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, len(set), 0)
+			if err != nil {
+				continue // each replay opens the trace and reports what is wrong with it
+			}
+			sh.Lockstep(func(int) { <-replaySlots }, func(int) { replaySlots <- struct{}{} })
+			for k, i := range set {
+				jobs[i].bodies = sh.Bodies(k)
+				jobs[i].park = func(on bool) {
+					if on {
+						sh.Park(k, true)
+						<-replaySlots
+						return
+					}
+					replaySlots <- struct{}{}
+					sh.Park(k, false)
+				}
+			}
+		}
+	}
+}
+
+// shareWidth is the most replays of one trace that read one decode of
+// it in lockstep, all their engines held at once (study.SetWidth's
+// least).
+const shareWidth = 8
 
 // syncWriter serialises writes to w from several goroutines.
 type syncWriter struct {
