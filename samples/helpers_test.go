@@ -187,6 +187,24 @@ func countKinds(recs []trace.Record) (n map[trace.Kind]int, host, device int) {
 	return n, host, device
 }
 
+// commandArgs splits a command case into its name and its name=value
+// arguments.
+func commandArgs(cmd string) (string, map[string]string, error) {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return "", nil, fmt.Errorf("empty command")
+	}
+	args := map[string]string{}
+	for _, a := range f[1:] {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || v == "" {
+			return "", nil, fmt.Errorf("argument %q: want name=value", a)
+		}
+		args[k] = v
+	}
+	return f[0], args, nil
+}
+
 // runCommandCases runs the hand-worked cases of the data-driven file at
 // path: each case a command line, "----", the result worked by hand on
 // one line, "===="; blank lines and lines from "#" on are left out. run

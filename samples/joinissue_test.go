@@ -18,23 +18,15 @@ func TestJoinIssueCases(t *testing.T) {
 
 // joinIssueCase runs one command of testdata/joinissue.txt.
 func joinIssueCase(cmd string) (string, error) {
-	f := strings.Fields(cmd)
-	if len(f) == 0 {
-		return "", fmt.Errorf("empty command")
-	}
-	args := map[string]string{}
-	for _, a := range f[1:] {
-		k, v, ok := strings.Cut(a, "=")
-		if !ok || v == "" {
-			return "", fmt.Errorf("argument %q: want name=value", a)
-		}
-		args[k] = v
+	op, args, err := commandArgs(cmd)
+	if err != nil {
+		return "", err
 	}
 	num := func(name string, def int) (int, error) {
 		v, ok := args[name]
 		if !ok {
 			if def < 0 {
-				return 0, fmt.Errorf("%s: want %s=", f[0], name)
+				return 0, fmt.Errorf("%s: want %s=", op, name)
 			}
 			return def, nil
 		}
@@ -45,7 +37,7 @@ func joinIssueCase(cmd string) (string, error) {
 		return n, nil
 	}
 	var v int64
-	switch f[0] {
+	switch op {
 	case "insts":
 		block, err := num("block", 128)
 		if err != nil {
@@ -85,13 +77,13 @@ func joinIssueCase(cmd string) (string, error) {
 			return "", err
 		}
 		v = joinRefetchCycles(lines)
-		if f[0] == "coldrefetch" {
+		if op == "coldrefetch" {
 			v = joinColdRefetchCycles(lines)
 		}
 	case "cta":
 		return joinIssueCTACase(args, num)
 	default:
-		return "", fmt.Errorf("unknown command %q (insts, issue, refetch, coldrefetch, cta)", f[0])
+		return "", fmt.Errorf("unknown command %q (insts, issue, refetch, coldrefetch, cta)", op)
 	}
 	return strconv.FormatInt(v, 10), nil
 }

@@ -20,34 +20,26 @@ func TestJoinStageCases(t *testing.T) {
 
 // joinStageCase runs one command of testdata/joinstage.txt.
 func joinStageCase(cmd string) (string, error) {
-	f := strings.Fields(cmd)
-	if len(f) == 0 {
-		return "", fmt.Errorf("empty command")
-	}
-	args := map[string]string{}
-	for _, a := range f[1:] {
-		k, v, ok := strings.Cut(a, "=")
-		if !ok || v == "" {
-			return "", fmt.Errorf("argument %q: want name=value", a)
-		}
-		args[k] = v
+	op, args, err := commandArgs(cmd)
+	if err != nil {
+		return "", err
 	}
 	size, err := strconv.Atoi(args["size"])
 	if err != nil || size < 1 {
-		return "", fmt.Errorf("%s: want size=S, a positive integer", f[0])
+		return "", fmt.Errorf("%s: want size=S, a positive integer", op)
 	}
 	var found []int
 	for _, s := range strings.Split(args["found"], ",") {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > size {
-			return "", fmt.Errorf("%s: found %q: want counts from 0 to size", f[0], s)
+			return "", fmt.Errorf("%s: found %q: want counts from 0 to size", op, s)
 		}
 		found = append(found, n)
 	}
 	if len(found) > size {
-		return "", fmt.Errorf("%s: %d counts for %d threads", f[0], len(found), size)
+		return "", fmt.Errorf("%s: %d counts for %d threads", op, len(found), size)
 	}
-	switch f[0] {
+	switch op {
 	case "rounds":
 		var b strings.Builder
 		for i, r := range stageRounds(found, size, size) {
@@ -65,7 +57,7 @@ func joinStageCase(cmd string) (string, error) {
 		cycles, trips := joinStagedCycles(found, size, trip)
 		return fmt.Sprintf("%d %d", cycles, trips), nil
 	default:
-		return "", fmt.Errorf("unknown command %q (rounds, staged)", f[0])
+		return "", fmt.Errorf("unknown command %q (rounds, staged)", op)
 	}
 }
 
