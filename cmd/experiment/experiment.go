@@ -98,6 +98,11 @@ type experiment struct {
 	// (runUnstated: the main run's), which run takes for a benchmark of
 	// the same generator and parameters instead of generating them again.
 	made *madeTraces
+	// summaries, where set, keeps each replay's summary row alone (the
+	// grid's points, whose totals are all the scorecard reads): a
+	// replay then builds no row a CTA, kernel and launch, and writes
+	// none for the tables' merge to wait on (summaryOnly).
+	summaries bool
 }
 
 // madeTraces are the traces of a run's benchmarks in dir (traceVariants'
@@ -257,7 +262,7 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 		}
 		var base int64
 		for c, jobs := range [][][]replayJob{cols[i][:1], cols[i][1:]} {
-			sts, err := runJobs(slices.Concat(jobs...), base, m, next, lw)
+			sts, err := runJobs(slices.Concat(jobs...), base, m, next, lw, x.summaries)
 			if err != nil {
 				m.Abort()
 				return nil, err

@@ -106,7 +106,7 @@ var replaySlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 // The jobs take slots in their order, so a replay that waits for an
 // earlier one to hand its rows to the merge (study.QueueBytes) waits for
 // one that holds a slot: the wait always ends.
-func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Writer) ([]*stats, error) {
+func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Writer, summaries bool) ([]*stats, error) {
 	sts := make([]*stats, len(jobs))
 	errs := make([]error, len(jobs))
 	logs := make([]bytes.Buffer, len(jobs))
@@ -120,6 +120,9 @@ func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Wri
 			out := m.Output(first + i)
 			if j.park != nil {
 				out = m.OutputParking(first+i, j.park)
+			}
+			if summaries {
+				out = summaryOnly{out}
 			}
 			st, err := replayOnce(j, base, out, &logs[i], log)
 			if err == nil {
@@ -197,6 +200,19 @@ func shareDecodes(jobs []replayJob) {
 // it in lockstep, all their engines held at once (study.SetWidth's
 // least).
 const shareWidth = 8
+
+// summaryOnly is an Output that keeps a replay's summary row and drops
+// its other rows; it says so (tables.Discarder), so the replay builds
+// none of them.
+type summaryOnly struct{ study.Output }
+
+func (summaryOnly) DiscardsRows() bool         { return true }
+func (summaryOnly) Kernel(tables.Kernel)       {}
+func (summaryOnly) CTA(tables.CTA)             {}
+func (summaryOnly) Launch(tables.Launch)       {}
+func (summaryOnly) Occupancy(tables.Occupancy) {}
+func (summaryOnly) Page(tables.Page)           {}
+func (summaryOnly) Stage(tables.Stage)         {}
 
 // syncWriter serialises writes to w from several goroutines.
 type syncWriter struct {

@@ -20,7 +20,8 @@ import (
 // slots) give the tables, the outcomes and the log of one replay after
 // another through the tables' writer (oneByOne): a search column
 // (offline-search, one replay a threshold) and the baseline's speedups
-// included.
+// included. A run keeping summaries alone (a grid point's) gives the same
+// outcomes, log and summary table.
 func TestRunSideBySideSameAsOneByOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays two small benchmarks under five columns twice")
@@ -56,7 +57,17 @@ func TestRunSideBySideSameAsOneByOne(t *testing.T) {
 	}
 	dir1, outs1, log1 := run(1)
 	dir4, outs4, log4 := run(4)
-	for _, l := range []string{log1, log4} {
+	x.summaries = true
+	dirS, outsS, logS := run(2)
+	x.summaries = false
+	kept, err := os.ReadFile(filepath.Join(dirS, "tables", "ctas.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all, err := os.ReadFile(filepath.Join(dir1, "tables", "ctas.parquet")); err != nil || len(kept) >= len(all) {
+		t.Errorf("a run keeping summaries alone wrote a ctas table of %d bytes, the whole run's %d (%v)", len(kept), len(all), err)
+	}
+	for _, l := range []string{log1, log4, logS} {
 		if l != log0.String() {
 			t.Errorf("log:\n%s\nagainst one by one:\n%s", l, log0.String())
 		}
@@ -72,9 +83,10 @@ func TestRunSideBySideSameAsOneByOne(t *testing.T) {
 		t.Fatalf("no tables in %s: %v", dir0, err)
 	}
 	for _, side := range []struct {
-		dir  string
-		outs []outcome
-	}{{dir1, outs1}, {dir4, outs4}} {
+		dir       string
+		outs      []outcome
+		summaries bool
+	}{{dir1, outs1, false}, {dir4, outs4, false}, {dirS, outsS, true}} {
 		if len(side.outs) != len(outs0) {
 			t.Fatalf("%d outcomes, want %d", len(side.outs), len(outs0))
 		}
@@ -85,6 +97,9 @@ func TestRunSideBySideSameAsOneByOne(t *testing.T) {
 			}
 		}
 		for _, f := range files {
+			if side.summaries && filepath.Base(f) != "summary.parquet" {
+				continue // a grid point's run keeps its summary rows alone
+			}
 			a, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)

@@ -123,7 +123,7 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c ru
 	for i := range x.points {
 		p := &x.points[i]
 		r := &rerun{y: *x}
-		r.y.made = made
+		r.y.made, r.y.summaries = made, true
 		paramsOnly := len(p.sets) == 0
 		r.y.sets = append(slices.Clone(x.sets), p.sets...)
 		r.y.unstated, r.y.points = nil, nil
