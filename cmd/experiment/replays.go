@@ -152,9 +152,9 @@ func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Wri
 // replay at the tape's head hands its slot on (pause) until the ones
 // behind catch up, and takes one again (resume) to go on, and one whose
 // rows wait for the merge (study.Merge.OutputParking) hands its slot on
-// and is let go by the tape meanwhile. runJobs starts
-// a set's replays one after another as slots come free, so every one of
-// them runs; what they hold at once is each one's work in flight. A
+// and is let go by the tape meanwhile. runJobs starts a set's replays
+// one after another as slots come free, so every one of them runs; what
+// they hold at once is each one's work in flight. A
 // search's runs are the jobs of a column on one trace (12 thresholds for
 // Offline-Search), where decoding took about half of each replay's CPU
 // time. The rows are those of replays decoding on their own.
@@ -170,11 +170,8 @@ func shareDecodes(jobs []replayJob) {
 	for _, path := range order {
 		all := byPath[path]
 		for len(all) > 1 {
-			set := all[:min(len(all), shareWidth)]
+			set := all[:min(len(all), shareWidth)] // two or more
 			all = all[len(set):]
-			if len(set) < 2 {
-				break
-			}
 			sh, err := ingest.NewShared(func() (trace.Source, error) { return trace.Open(path) }, len(set), 0)
 			if err != nil {
 				continue // each replay opens the trace and reports what is wrong with it
