@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/internal/grfile"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -403,37 +404,41 @@ func ctaZeroCycles(path, name string, n int) ([]int64, error) {
 	return got, nil
 }
 
-// rootWarp reads a DIMACS graph ("a FROM TO WEIGHT" lines) for the
-// root's degree (vertex 1, Dragon_li's source) and the first warp of its
-// out-neighbours in arc order (the Reg code's next frontier, a lane a
-// vertex): how many of them have edges of their own, and the most edges
-// one has.
+// rootWarp is, in the .gr graph at path, the root's degree (vertex 1,
+// Dragon_li's source) and the first warp of its out-neighbours in arc
+// order (the Reg code's next frontier, a lane a vertex): how many of
+// them have edges of their own, and the most edges one has.
 func rootWarp(path string) (degree, lanes, longest int, err error) {
-	data, err := os.ReadFile(path)
+	g, err := openGR(path)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	var first []string
-	out := map[string]int{}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 || f[0] != "a" {
-			continue
-		}
-		out[f[1]]++
-		if f[1] == "1" && len(first) < 32 {
-			first = append(first, f[2])
-		}
-	}
-	for _, v := range first {
-		if d := out[v]; d > 0 {
+	first := g.Heads[g.Offsets[0]:g.Offsets[1]]
+	for _, v := range first[:min(len(first), 32)] {
+		if d := int(g.Offsets[v+1] - g.Offsets[v]); d > 0 {
 			lanes, longest = lanes+1, max(longest, d)
 		}
 	}
-	if out["1"] == 0 {
-		return 0, 0, 0, fmt.Errorf("%s: no arc out of vertex 1", path)
+	return len(first), lanes, longest, nil
+}
+
+// openGR reads the .gr graph at path, plain or xz-compressed (told apart
+// by content), with the module's one reader of the format, and refuses
+// one whose root (vertex 1) has no arc.
+func openGR(path string) (*grfile.Graph, error) {
+	r, err := gpgpusim.OpenLog(path)
+	if err != nil {
+		return nil, err
 	}
-	return out["1"], lanes, longest, nil
+	defer r.Close()
+	g, err := grfile.Read(path, r, 1<<24, 1<<26)
+	if err != nil {
+		return nil, err
+	}
+	if g.Offsets[1] == g.Offsets[0] {
+		return nil, fmt.Errorf("%s: no arc out of vertex 1", path)
+	}
+	return g, nil
 }
 
 // solveLoopRule solves share·(c[i] − once) = e[i] for two codes: c a
@@ -505,23 +510,14 @@ func firstLongestCTA(path, name string) (int64, error) {
 	return longest, nil
 }
 
-// rootDegree is the arcs out of vertex 1 (Dragon_li's source) in a
-// DIMACS graph ("a FROM TO WEIGHT" lines).
+// rootDegree is the arcs out of vertex 1 (Dragon_li's source) in the
+// .gr graph at path.
 func rootDegree(path string) (int, error) {
-	data, err := os.ReadFile(path)
+	g, err := openGR(path)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 3 && f[0] == "a" && f[1] == "1" {
-			n++
-		}
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("%s: no arc out of vertex 1", path)
-	}
-	return n, nil
+	return int(g.Offsets[1] - g.Offsets[0]), nil
 }
 
 // eachRecord calls f on every record of the trace at path.

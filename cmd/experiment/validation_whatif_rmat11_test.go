@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
-	"github.com/gpureplay/gpureplay/internal/grfile"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -230,15 +229,10 @@ type grGraph struct {
 
 func (g *grGraph) degree(v int64) int { return len(g.to[v]) }
 
-// readGR reads a DIMACS .gr file, plain or xz-compressed, as samples'
-// graph=PATH.gr does (internal/grfile), into the lists regSecond walks.
+// readGR reads a DIMACS .gr file, plain or xz-compressed (openGR), into
+// the lists regSecond walks.
 func readGR(path string) (*grGraph, error) {
-	r, err := gpgpusim.OpenLog(path) // plain or compressed, told apart by content
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	gr, err := grfile.Read(path, r, 1<<24, 1<<26)
+	gr, err := openGR(path)
 	if err != nil {
 		return nil, err
 	}
