@@ -223,10 +223,11 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 	// Every replay's place in the tables is known before the first runs.
 	cols := make([][][]replayJob, len(x.benchmarks))
 	paths := make([]string, len(x.benchmarks))
+	made := make([]bool, len(x.benchmarks)) // the traces are there already
 	n := 0
 	for i, b := range x.benchmarks {
 		path := x.made.path(b)
-		if path == "" {
+		if made[i] = path != ""; !made[i] {
 			path = filepath.Join(traces, b.name+".trace.zst")
 		}
 		paths[i] = path
@@ -248,7 +249,7 @@ func (x *experiment) run(dir string, log io.Writer) ([]outcome, error) {
 	}
 	m := study.NewMerge(w, n)
 	lw := &syncWriter{w: log}
-	generated, stop := generateAhead(paths, x.benchmarks, x.made)
+	generated, stop := generateAhead(paths, x.benchmarks, made)
 	defer stop()
 	var outs []outcome
 	next := 0

@@ -236,7 +236,8 @@ func launching(st *stats) *stats {
 // slots, so that while one benchmark replays the next ones' traces are
 // made, and gives for each benchmark a wait for its traces, to be called
 // in benchmark order, and a stop for an early return. A benchmark whose
-// traces made holds (made.path) is not generated again. A generator is
+// traces are there already (made[i], the main run's: madeTraces) is not
+// generated again. A generator is
 // single-threaded and a big one takes a minute or more (a Kronecker
 // graph of 2^20 vertices), so on a machine of many cores one after
 // another left most of them idle between a benchmark's replays.
@@ -249,12 +250,12 @@ func launching(st *stats) *stats {
 // generator's graph is held in memory while it runs. A generation holds
 // its slot only while it runs and waits for nothing else, so the
 // replays' slots always come free.
-func generateAhead(paths []string, benches []benchmark, made *madeTraces) (waits []func() error, stop func()) {
+func generateAhead(paths []string, benches []benchmark, made []bool) (waits []func() error, stop func()) {
 	bs := make([]*aheadBench, len(benches))
 	waits = make([]func() error, len(benches))
 	for i, b := range benches {
 		g := &aheadBench{reached: make(chan struct{})}
-		if made.path(b) == "" {
+		if i >= len(made) || !made[i] {
 			g.vs = traceVariants(paths[i], b)
 		}
 		g.errs = make([]error, len(g.vs))
@@ -264,15 +265,15 @@ func generateAhead(paths []string, benches []benchmark, made *madeTraces) (waits
 	done := make(chan struct{})
 	go func() {
 		for i, g := range bs {
+			var reached <-chan struct{} // nil: at once
+			if i >= generateLookahead {
+				reached = bs[i-generateLookahead].reached
+			}
 			for k, v := range g.vs {
-				var reached <-chan struct{}
-				if i >= generateLookahead {
-					reached = bs[i-generateLookahead].reached
-				}
 				if !acquire(reached, done) {
-					for _, rest := range bs[i:] {
-						rest.drop(k)
-						k = 0
+					g.drop(k)
+					for _, rest := range bs[i+1:] {
+						rest.drop(0)
 					}
 					return
 				}
