@@ -1,7 +1,6 @@
 package replaycli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -282,37 +281,23 @@ func forEach(src trace.Source, fn func(trace.Record) error) error {
 	}
 }
 
-// writeTrace creates path atomically: the records go to a temporary file
-// beside it that is renamed only when fill and the encoder both succeed, so
-// a failed run never leaves a half-written trace.
-func writeTrace(path string, fill func(trace.Sink) error) (err error) {
-	tmp, err := tempfile.Create(path)
+// writeTrace writes the trace fill makes to path (trace.Create): it
+// appears there only when fill and the encoding both succeed, so a failed
+// run never leaves a half-written trace.
+func writeTrace(path string, fill func(trace.Sink) error) error {
+	out, err := trace.Create(path)
 	if err != nil {
 		return badInput(outputError(err))
 	}
-	defer func() {
-		if err != nil {
-			tmp.Discard()
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	var enc interface {
-		trace.Sink
-		Close() error
-	}
-	if strings.HasSuffix(path, ".jsonl") {
-		enc = trace.NewJSONLWriter(bw)
-	} else {
-		enc = trace.NewWriter(bw)
-	}
-	if err := fill(enc); err != nil {
+	if err := fill(out); err != nil {
+		out.Abort()
 		return err
 	}
-	if err := errors.Join(enc.Close(), bw.Flush()); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Commit(); err != nil {
-		return badInput(outputError(err))
+	if err := out.Close(); err != nil {
+		if isError[*tempfile.InputError](err) {
+			return badInput(outputError(err))
+		}
+		return err
 	}
 	return nil
 }

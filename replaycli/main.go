@@ -25,9 +25,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/model"
@@ -96,10 +94,17 @@ func Main(args []string, extra ...policies.Info) int {
 	}
 	tuneGC()
 	// Registered before anything is written, so no signal can find a
-	// temporary file without the handler that removes it.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	go exitOnSignal(sigs)
+	// temporary file without the handler that removes it. The message is
+	// one line: on a terminal the progress line (and the ^C the terminal
+	// echoed) is cleared first, where a newline left an empty line above
+	// it in every log.
+	tempfile.ExitOnSignals(func(s os.Signal, n int) {
+		clear := ""
+		if isTerminal(os.Stderr) {
+			clear = "\r\033[K"
+		}
+		fmt.Fprintf(os.Stderr, "%sreplay: %s: stopped; removed %d unfinished %s\n", clear, s, n, plural(n, "file"))
+	})
 	tempfile.OnSweep(func(dir string, removed []string) {
 		fmt.Fprintf(os.Stderr, "replay: note: removed %d unfinished %s in %s left by a stopped run\n", len(removed), plural(len(removed), "file"), dir)
 	})
@@ -129,32 +134,6 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.err = err
 	return n, err
-}
-
-// exitOnSignal waits for SIGINT, SIGTERM or SIGHUP, removes every
-// temporary file the command has open (tables, timeline, report, traces:
-// nothing half written is left, and earlier complete files stay as they
-// were), says so, and exits 130, 143 or 129 as a shell does for a process
-// the signal killed.
-func exitOnSignal(sigs <-chan os.Signal) {
-	s := <-sigs
-	code := 130
-	switch s {
-	case syscall.SIGTERM:
-		code = 143
-	case syscall.SIGHUP:
-		code = 129
-	}
-	// One line: on a terminal the progress line (and the ^C the
-	// terminal echoed) is cleared first, where a newline left an empty
-	// line above the message in every log.
-	clear := ""
-	if isTerminal(os.Stderr) {
-		clear = "\r\033[K"
-	}
-	tempfile.Exit(code, func(n int) {
-		fmt.Fprintf(os.Stderr, "%sreplay: %s: stopped; removed %d unfinished %s\n", clear, s, n, plural(n, "file"))
-	})
 }
 
 func plural(n int, what string) string {

@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -95,32 +96,63 @@ type jsonlFile struct {
 
 func (j *jsonlFile) Close() error { return j.f.Close() }
 
-// Create creates (or truncates) a trace file, in JSONL when path ends in
-// ".jsonl" and in the binary encoding otherwise.
-func Create(path string) (SinkCloser, error) {
-	f, err := os.Create(path)
+// Create starts a trace file at path, in JSONL when path ends in ".jsonl"
+// and in the binary encoding otherwise. The records go to a temporary file
+// beside path (internal/tempfile), which Close renames into place once
+// the encoding is whole; Abort, a failed Close and a signal handler's
+// tempfile.Exit remove it. So a writer that fails or is stopped never
+// leaves a half-written trace under path, and a trace already there stays
+// as it was until the new one is complete. Errors name path.
+func Create(path string) (*File, error) {
+	tmp, err := tempfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
+	f := &File{tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10)}
 	if strings.HasSuffix(path, ".jsonl") {
-		return &fileSink{NewJSONLWriter(f), f}, nil
+		f.enc = NewJSONLWriter(f.buf)
+	} else {
+		f.enc = NewWriter(f.buf)
 	}
-	return &fileSink{NewWriter(f), f}, nil
+	return f, nil
 }
 
-// fileSink closes its encoder, then its file, reporting the first error.
-type fileSink struct {
-	w interface {
+// File is a trace on its way to a path (Create).
+type File struct {
+	enc interface {
 		Sink
 		io.Closer
 	}
-	f *os.File
+	buf  *bufio.Writer
+	tmp  *tempfile.File
+	done bool // closed or aborted
 }
 
-func (s *fileSink) Write(rec Record) error { return s.w.Write(rec) }
+// Write encodes one record.
+func (f *File) Write(rec Record) error { return f.enc.Write(rec) }
 
-func (s *fileSink) Close() error {
-	return errors.Join(s.w.Close(), s.f.Close())
+// Close finishes the encoding and puts the trace under its path. Where
+// either fails, the unfinished trace is removed and the path left as it
+// was. A second Close does nothing.
+func (f *File) Close() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	if err := errors.Join(f.enc.Close(), f.buf.Flush()); err != nil {
+		f.tmp.Discard()
+		return fmt.Errorf("writing %s: %w", f.tmp.Final(), err)
+	}
+	return f.tmp.Commit()
+}
+
+// Abort removes the unfinished trace, leaving the path as it was: the
+// way out of a writer that failed. After Close it does nothing.
+func (f *File) Abort() {
+	if !f.done {
+		f.done = true
+		f.tmp.Discard()
+	}
 }
 
 // ReadAll reads src to the end and returns its records. On error it returns

@@ -55,6 +55,53 @@ func TestCreateOpenBothEncodings(t *testing.T) {
 	}
 }
 
+// A trace being written is under a temporary name beside its path, and
+// appears there only when Close has finished it: Abort, as a failed writer
+// calls it, leaves the path as it was, an older trace there included, and
+// no temporary file.
+func TestCreateAppearsOnlyWhole(t *testing.T) {
+	recs := fixture(t, "valid.jsonl")
+	for _, name := range []string{"t.trace.zst", "t.jsonl"} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, name)
+		write := func(n int) *File {
+			w, err := Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range recs[:n] {
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return w
+		}
+		w := write(len(recs))
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: under its name before Close (%v)", name, err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		whole, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Abort() // after Close: nothing
+		w = write(len(recs) / 2)
+		w.Abort()
+		if got, err := os.ReadFile(path); err != nil || string(got) != string(whole) {
+			t.Errorf("%s: an aborted trace changed the one there (%v)", name, err)
+		}
+		if err := w.Close(); err != nil {
+			t.Errorf("%s: Close after Abort: %v", name, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("%s: the directory holds %d entries, want the trace alone", name, len(entries))
+		}
+	}
+}
+
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Open(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {

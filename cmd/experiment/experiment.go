@@ -425,7 +425,7 @@ func generate(path string, b benchmark) error {
 		return err
 	}
 	if err := g.Run(p, out); err != nil {
-		out.Close()
+		out.Abort()
 		return err
 	}
 	return out.Close()

@@ -104,14 +104,14 @@ func writeKneeTrace(path string, g model.GPU, n int, p kneeProfile) error {
 	}
 	for _, r := range recs {
 		if err := out.Write(r); err != nil {
-			out.Close()
+			out.Abort()
 			return err
 		}
 	}
 	for i := uint64(0); i < ctas; i++ {
 		c := &trace.CTA{Kernel: 1, CTA: i, Cycles: kneeCycles, Insts: uint64(p.insts * kneeCycles), DRAMBytes: uint64(p.dramBytes * kneeCycles)}
 		if err := out.Write(c); err != nil {
-			out.Close()
+			out.Abort()
 			return err
 		}
 	}

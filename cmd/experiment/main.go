@@ -15,11 +15,18 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/samples"
 	"github.com/spf13/pflag"
 )
 
 func main() {
+	// A run takes minutes to hours and is often stopped: a signal
+	// removes the trace or table being written, so that nothing half
+	// written is left under out/ (trace.Create, results.Create).
+	tempfile.ExitOnSignals(func(s os.Signal, n int) {
+		fmt.Fprintf(os.Stderr, "experiment: %s: stopped; removed %d unfinished file(s)\n", s, n)
+	})
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return

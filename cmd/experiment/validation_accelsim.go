@@ -284,8 +284,10 @@ func convertAccelsim(list, out string, o accelsim.Options) error {
 	if err == nil {
 		err = checked.Finish()
 	}
-	if cerr := w.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		w.Abort()
+	} else {
+		err = w.Close()
 	}
 	return err
 }

@@ -155,8 +155,10 @@ func convertGPGPUSim(log, out string, o gpgpusim.Options) (gpgpusim.Summary, err
 	if err == nil {
 		err = checked.Finish()
 	}
-	if cerr := w.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		w.Abort()
+	} else {
+		err = w.Close()
 	}
 	return sum, err
 }

@@ -193,7 +193,7 @@ func kneeModelRun(cfg model.Config, path string, n int, threads uint32, cycles, 
 	}
 	for _, r := range recs {
 		if err := out.Write(r); err != nil {
-			out.Close()
+			out.Abort()
 			return 0, err
 		}
 	}
