@@ -1,7 +1,9 @@
 package samples
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -33,6 +35,9 @@ type costConst struct {
 	f    *float64 // the variable of a cost that is no whole number of cycles
 	doc  string   // one line: what it is (cycles of what)
 	def  float64  // the variable's value at registration: the default
+	// codes are the values of the generator's code parameter whose
+	// kernels read it; nil: every code's.
+	codes []string
 }
 
 // maxCostCycles bounds a cost parameter, as maxLoopCycles does
@@ -52,6 +57,14 @@ func cost(name string, v *int64, doc string) costConst {
 // cycles (bytes a cycle) as parameter name.
 func floatCost(name string, f *float64, doc string) costConst {
 	return costConst{name: name, f: f, doc: doc}
+}
+
+// onlyIn is c read only by the kernels of these codes (the generator's
+// code parameter): under another, setting it leaves the trace's records
+// as they are (TestCostsOnlyInTheirCodes).
+func (c costConst) onlyIn(codes ...string) costConst {
+	c.codes = codes
+	return c
 }
 
 // get and set are the variable's value.
@@ -99,6 +112,35 @@ func (g *Generator) CostParam(name string) (ok, whole bool) {
 		}
 	}
 	return false, false
+}
+
+// CostReaches says whether g's invented cost parameter name prices any
+// kernel of a run with these parameters (NAME=VALUE): not where only
+// another code's kernels read it, so that varying it would write the
+// same records (the experiments' grid leaves it out there).
+func (g *Generator) CostReaches(name string, params []string) bool {
+	for _, c := range g.costs {
+		if c.name == name {
+			return c.codes == nil || slices.Contains(c.codes, g.code(params))
+		}
+	}
+	return false
+}
+
+// code is the value params give g's code parameter, or its default;
+// "" where g has none.
+func (g *Generator) code(params []string) string {
+	for i := len(params) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(params[i], "code="); ok {
+			return v
+		}
+	}
+	for _, p := range g.Params {
+		if p.Name == "code" {
+			return p.Default
+		}
+	}
+	return ""
 }
 
 // setCosts applies p's cost parameters for one run and returns what ends

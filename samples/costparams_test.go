@@ -3,6 +3,7 @@ package samples
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"sync"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // flat variant, and the codes the experiments run.
 var costVariants = map[string][][]string{
 	"bfs":        {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
-	"sssp":       {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}},
+	"sssp":       {{"scale=10"}, {"scale=10", "variant=flat"}, {"scale=10", "code=dragonli", "site_threshold=31"}, {"scale=10", "code=dragonli", "variant=flat"}},
 	"gc":         {{"scale=10"}, {"scale=10", "variant=flat"}},
 	"join":       {nil, {"dist=uniform"}, {"variant=flat"}},
 	"amr":        {nil, {"variant=flat"}},
@@ -58,9 +59,13 @@ func traceCycles(recs []trace.Record) int64 {
 
 // TestCostParamsReachTheTrace sets each invented cost parameter of every
 // generator to twice its default and checks that the trace's cycles
-// change under at least one of the generator's structures, that the
-// header records the value, and that the default is back afterwards: a
-// parameter that stops reaching its constant fails here.
+// change under at least one of the generator's structures it reaches
+// (Generator.CostReaches), that the header records the value, and that
+// the default is back afterwards: a parameter that stops reaching its
+// constant fails here. Under a structure it does not reach (a constant
+// only another code's kernels read, costConst.onlyIn), the records after
+// the header must be the ones the default writes: the experiments' grid
+// leaves it out there on that word.
 func TestCostParamsReachTheTrace(t *testing.T) {
 	for _, g := range List() {
 		if len(g.costs) == 0 {
@@ -72,8 +77,10 @@ func TestCostParamsReachTheTrace(t *testing.T) {
 			continue
 		}
 		base := make([]int64, len(variants))
+		baseRecs := make([][]trace.Record, len(variants))
 		for i, kv := range variants {
-			base[i] = traceCycles(generate(t, g.Name, kv...))
+			baseRecs[i] = generate(t, g.Name, kv...)
+			base[i] = traceCycles(baseRecs[i])
 		}
 		for _, c := range g.costs {
 			t.Run(g.Name+"/"+c.name, func(t *testing.T) {
@@ -83,6 +90,12 @@ func TestCostParamsReachTheTrace(t *testing.T) {
 					recs := generate(t, g.Name, append(append([]string(nil), kv...), set)...)
 					if h := recs[0].(*trace.Header); h.Meta[c.name] != fmt.Sprintf("%g", 2*c.def) {
 						t.Errorf("%v: header meta %s = %q, want %g", kv, c.name, h.Meta[c.name], 2*c.def)
+					}
+					if !g.CostReaches(c.name, kv) {
+						if !reflect.DeepEqual(recs[1:], baseRecs[i][1:]) {
+							t.Errorf("%v: %s changes the records, but CostReaches says no kernel of it reads it", kv, set)
+						}
+						continue
 					}
 					moved = moved || traceCycles(recs) != base[i]
 				}

@@ -165,7 +165,7 @@ func ssspChildWarpCycles(active, lowered int) int64 {
 // parameters set; the measured ones above stay fixed.
 var ssspCosts = []costConst{
 	cost("gather_cycles", &ssspGatherCycles, "each active lane of an sssp_relax_child warp, and each lowering lane's atomics"),
-	cost("idle_warp_cycles", &idleWarpCycles, "a warp with nothing to do (code=dtbl)"),
+	cost("idle_warp_cycles", &idleWarpCycles, "a warp with nothing to do (code=dtbl)").onlyIn("dtbl"),
 }
 
 // The sample's two children (dragonli-sssp-sample) in the capture's

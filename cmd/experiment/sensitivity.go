@@ -165,7 +165,10 @@ func inventedLoops(bs []benchmark) []unstated {
 // the generator sets itself is the experiment's, not the grid's. Only
 // that generator's benchmarks are replayed again. A benchmark whose code
 // charges none of its generator's invented constants (measuredCode)
-// brings none.
+// brings none, and a constant that only another code's kernels read
+// (samples' Generator.CostReaches: sssp's idle_warp_cycles, code=dtbl's
+// alone) is left out where no benchmark of its generator runs that code:
+// varying it would replay the same records.
 func inventedCosts(bs []benchmark) []unstated {
 	var us []unstated
 	seen := map[string]bool{}
@@ -182,8 +185,9 @@ func inventedCosts(bs []benchmark) []unstated {
 			sets := func(c benchmark) bool {
 				return c.gen == b.gen && slices.ContainsFunc(c.params, func(q string) bool { return paramKey(q) == p.Name })
 			}
+			reached := func(c benchmark) bool { return c.gen == b.gen && g.CostReaches(p.Name, c.params) }
 			cost, whole := g.CostParam(p.Name)
-			if !cost || slices.ContainsFunc(bs, sets) {
+			if !cost || slices.ContainsFunc(bs, sets) || !slices.ContainsFunc(bs, reached) {
 				continue
 			}
 			def, err := strconv.ParseFloat(p.Default, 64)

@@ -115,6 +115,16 @@ func TestInventedCosts(t *testing.T) {
 			t.Errorf("the grid varies %s, a measured constant", measured)
 		}
 	}
+	// sssp's idle_warp_cycles prices code=dtbl's idle warps alone: dtbl
+	// (sssp at that code) varies it, spawn (Dragon_li's code) does not.
+	if _, ok := byName["sssp idle_warp_cycles"]; !ok {
+		t.Error("dtbl, whose sssp runs code=dtbl, does not vary sssp idle_warp_cycles")
+	}
+	for _, u := range inventedCosts(spawnExperiment.benchmarks) {
+		if u.name == "sssp idle_warp_cycles" {
+			t.Error("spawn, whose sssp runs Dragon_li's code, varies sssp idle_warp_cycles, which no kernel of it reads")
+		}
+	}
 	if got := inventedCosts(pagodaTable5.benchmarks); len(got) == 0 {
 		t.Error("pagoda-table5 varies none of the tasks' invented costs")
 	}
