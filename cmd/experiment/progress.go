@@ -44,6 +44,21 @@ func (p *progressLog) watch(log io.Writer, label string, mhz float64) func(ctas,
 	}
 }
 
+// pointRun writes, with --progress, that a point of the grid of unstated
+// inputs has run (label), done of n: a grid's points replay benchmarks
+// again side by side, and their logs are written whole, in the points'
+// order, once all have run, so a long grid (spawn-paper's, most of two
+// hours on 2 cores) showed nothing of its points until its end.
+func (p *progressLog) pointRun(log io.Writer, done, n int, label string) {
+	if progressEvery <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(log, "experiment: progress: %d of %d grid points run, the last %s; %s elapsed\n",
+		done, n, label, time.Since(p.start).Round(time.Second))
+}
+
 // finished counts a replay done.
 func (p *progressLog) finished() {
 	p.mu.Lock()

@@ -28,3 +28,22 @@ func TestProgressLines(t *testing.T) {
 		t.Errorf("log %q", log.String())
 	}
 }
+
+// --progress on, each grid point that has run says so as it ends (the
+// points' own logs come whole, in order, at the grid's end); off, none.
+func TestProgressGridPoints(t *testing.T) {
+	defer func(e time.Duration) { progressEvery = e }(progressEvery)
+	var log bytes.Buffer
+	p := &progressLog{start: time.Now()}
+	progressEvery = 0
+	p.pointRun(&log, 1, 84, "gpu.issue_width 2")
+	if log.Len() > 0 {
+		t.Fatalf("a grid point's line without --progress: %q", log.String())
+	}
+	progressEvery = time.Minute
+	p.pointRun(&log, 3, 84, "gpu.issue_width 2")
+	want := regexp.MustCompile(`^experiment: progress: 3 of 84 grid points run, the last gpu.issue_width 2; 0s elapsed\n$`)
+	if !want.MatchString(log.String()) {
+		t.Errorf("log %q", log.String())
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpureplay/gpureplay/model"
 )
@@ -155,6 +156,13 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c ru
 	}
 	var wg sync.WaitGroup
 	next := make(chan int)
+	todo := 0
+	for _, r := range runs {
+		if len(r.missing) > 0 {
+			todo++
+		}
+	}
+	var ran atomic.Int64
 	for range min(runtime.GOMAXPROCS(0), len(runs)) {
 		wg.Add(1)
 		go func() {
@@ -165,6 +173,7 @@ func (x *experiment) runUnstated(dir string, log io.Writer, outs []outcome, c ru
 				y := r.y
 				y.benchmarks = r.missing
 				r.got, r.err = y.run(filepath.Join(dir, "unstated", strconv.Itoa(i)), &r.log)
+				progress.pointRun(log, int(ran.Add(1)), todo, x.points[i].label())
 			}
 		}()
 	}
