@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/study"
@@ -128,9 +130,24 @@ type simRun struct {
 }
 
 // convertCapture converts the capture log into dir with the importer's
-// options o (inline names the trace apart).
+// options o, once a process: a trace is named by the options that make it
+// (inline, and a digest of the others where they are not the defaults),
+// and a conversion asked for again is the first's. A trace this process
+// has read is not written again (trace.Create, as every command's
+// output: internal/tempfile's inputs), and the calibrations convert the
+// same captures more than once.
 func convertCapture(log, dir string, o gpgpusim.Options) (simRun, error) {
+	o.Measured = nil
+	key := fmt.Sprintf("%s\x00%s\x00%+v", dir, log, o)
+	converted.mu.Lock()
+	defer converted.mu.Unlock()
+	if r, ok := converted.runs[key]; ok {
+		return r, nil
+	}
 	name := strings.TrimSuffix(filepath.Base(log), ".log.xz") + "-" + o.Inline
+	if d := gpgpusim.DefaultOptions(); o.Config != d.Config || o.GPU != d.GPU || o.CTAOnce != d.CTAOnce || o.LoopShare != d.LoopShare || o.LoopCrowd != d.LoopCrowd || o.Syncs != d.Syncs {
+		name += fmt.Sprintf("-%08x", crc32.ChecksumIEEE([]byte(fmt.Sprintf("%+v", o))))
+	}
 	r := simRun{trace: filepath.Join(dir, name+".trace.zst"), measured: map[uint64]gpgpusim.Kernel{}}
 	o.Measured = func(k gpgpusim.Kernel) { r.measured[k.ID] = k }
 	sum, err := convertGPGPUSim(log, r.trace, o)
@@ -141,8 +158,16 @@ func convertCapture(log, dir string, o gpgpusim.Options) (simRun, error) {
 	for _, e := range r.ends {
 		r.end = max(r.end, e)
 	}
+	converted.runs[key] = r
 	return r, nil
 }
+
+// converted is every capture convertCapture has converted, by directory,
+// log and options.
+var converted = struct {
+	mu   sync.Mutex
+	runs map[string]simRun
+}{runs: map[string]simRun{}}
 
 // convertGPGPUSim converts a log to a validated binary trace.
 func convertGPGPUSim(log, out string, o gpgpusim.Options) (gpgpusim.Summary, error) {
