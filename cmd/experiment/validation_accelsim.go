@@ -104,11 +104,14 @@ func loadAccelsimRuns(sets []string, log io.Writer) ([]*asRun, error) {
 }
 
 // replay converts r's trace with the importer's options o (at r's GPU's
-// clock) and replays it; it returns the kernels' cycles, first CTA start
-// to last CTA end, in kernel order, and the seconds it took.
-func (r *asRun) replay(o accelsim.Options, dir string) (cycles []float64, wall, cpu float64, err error) {
+// clock) into dir, named r's name and then as, and replays it; it
+// returns the kernels' cycles, first CTA start to last CTA end, in
+// kernel order, and the seconds it took. Each conversion has a name of
+// its own: a trace this process has read is not written again
+// (trace.Create).
+func (r *asRun) replay(o accelsim.Options, dir, as string) (cycles []float64, wall, cpu float64, err error) {
 	o.ClockMHz = r.cfg.GPU.ClockMHz
-	tr := filepath.Join(dir, r.name+".trace.zst")
+	tr := filepath.Join(dir, r.name+as+".trace.zst")
 	sw := startWatch()
 	if err := convertAccelsim(r.list, tr, o); err != nil {
 		return nil, 0, 0, fmt.Errorf("%s: %w", r.name, err)
@@ -127,7 +130,7 @@ func (r *asRun) replay(o accelsim.Options, dir string) (cycles []float64, wall, 
 
 // errors adds r's kernels' errors under o to e.
 func (r *asRun) errors(o accelsim.Options, dir string, e *errStats) error {
-	got, _, _, err := r.replay(o, dir)
+	got, _, _, err := r.replay(o, dir, fmt.Sprintf("-latency-%g", o.GlobalLatency))
 	for i := range got {
 		if i < len(r.sim) {
 			e.add(got[i], float64(r.sim[i].cycles))
@@ -204,7 +207,7 @@ func runValidationAccelSim(x *experiment, dir string, stdout, log io.Writer) err
 	}
 	var speed []string
 	for _, r := range runs {
-		def, wall, cpu, err := r.replay(o, dir)
+		def, wall, cpu, err := r.replay(o, dir, "")
 		if err != nil {
 			return err
 		}
@@ -213,7 +216,7 @@ func runValidationAccelSim(x *experiment, dir string, stdout, log io.Writer) err
 		l, calibrated := latency[r.config]
 		if calibrated {
 			oc.GlobalLatency = l
-			if cal, _, _, err = r.replay(oc, dir); err != nil {
+			if cal, _, _, err = r.replay(oc, dir, "-calibrated"); err != nil {
 				return err
 			}
 		}
