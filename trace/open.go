@@ -102,7 +102,10 @@ func (j *jsonlFile) Close() error { return j.f.Close() }
 // the encoding is whole; Abort, a failed Close and a signal handler's
 // tempfile.Exit remove it. So a writer that fails or is stopped never
 // leaves a half-written trace under path, and a trace already there stays
-// as it was until the new one is complete. Errors name path.
+// as it was until the new one is complete. As every output of the
+// project's commands, path may not be a file this process has read
+// (tempfile.Open, which Open uses): that is refused, not destroyed.
+// Errors name path.
 func Create(path string) (*File, error) {
 	tmp, err := tempfile.Create(path)
 	if err != nil {
