@@ -106,45 +106,77 @@ var replaySlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 // The jobs take slots in their order, so a replay that waits for an
 // earlier one to hand its rows to the merge (study.QueueBytes) waits for
 // one that holds a slot: the wait always ends.
+//
+// They run shareWidth at a time, each batch after the one before has
+// ended: a lockstep set holds every one of its replays alive at once
+// (shareDecodes), and a trace's 15 columns after its first (SPAWN's
+// Offline-Search its 12) made two sets alive together, which held some
+// 24 GB on spawn-paper's sssp-graph500 (1.67 million child launches,
+// some 1.5 GB a CDP replay) and were killed for memory on a machine of
+// 23. A batch's jobs are the earliest left, so it ends whatever the
+// later ones do; the decodes are as many as before, a set a batch.
 func runJobs(jobs []replayJob, base int64, m *study.Merge, first int, log io.Writer, summaries bool) ([]*stats, error) {
-	sts := make([]*stats, len(jobs))
-	errs := make([]error, len(jobs))
-	logs := make([]bytes.Buffer, len(jobs))
+	r := jobRun{base: base, m: m, first: first, log: log, summaries: summaries,
+		sts: make([]*stats, len(jobs)), errs: make([]error, len(jobs)), logs: make([]bytes.Buffer, len(jobs))}
+	for lo := 0; lo < len(jobs); lo += shareWidth {
+		r.batch(jobs[lo:min(lo+shareWidth, len(jobs))], lo)
+	}
+	for i := range jobs {
+		if r.errs[i] != nil {
+			return nil, r.errs[i]
+		}
+		log.Write(r.logs[i].Bytes())
+	}
+	return r.sts, nil
+}
+
+// replayJobFn replays a job (replayOnce; a test's stand-in).
+var replayJobFn = replayOnce
+
+// jobRun is one runJobs: where its rows, stats, errors and log lines go.
+type jobRun struct {
+	base      int64
+	m         *study.Merge
+	first     int
+	log       io.Writer
+	summaries bool
+	sts       []*stats
+	errs      []error
+	logs      []bytes.Buffer
+}
+
+// batch runs the jobs from the lo-th on side by side and returns when
+// all have ended.
+func (r *jobRun) batch(jobs []replayJob, lo int) {
 	shareDecodes(jobs)
 	var wg sync.WaitGroup
-	for i, j := range jobs {
+	for k, j := range jobs {
+		i := lo + k
 		replaySlots <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-replaySlots; wg.Done() }()
-			out := m.Output(first + i)
+			out := r.m.Output(r.first + i)
 			if j.park != nil {
-				out = m.OutputParking(first+i, j.park)
+				out = r.m.OutputParking(r.first+i, j.park)
 			}
-			if summaries {
+			if r.summaries {
 				out = summaryOnly{out}
 			}
-			st, err := replayOnce(j, base, out, &logs[i], log)
+			st, err := replayJobFn(j, r.base, out, &r.logs[i], r.log)
 			if err == nil {
 				err = out.Close()
 			} else {
 				out.Abort()
 			}
 			if err != nil {
-				errs[i] = fmt.Errorf("%s under %s: %w", j.bench.name, j.column, err)
+				r.errs[i] = fmt.Errorf("%s under %s: %w", j.bench.name, j.column, err)
 				return
 			}
-			sts[i] = st
+			r.sts[i] = st
 		}()
 	}
 	wg.Wait()
-	for i := range jobs {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		log.Write(logs[i].Bytes())
-	}
-	return sts, nil
 }
 
 // shareDecodes has the jobs on one trace, shareWidth at a time, decode

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/study"
 )
 
 // The replays of an experiment run side by side (run, at one and at four
@@ -298,5 +299,56 @@ func TestMadeTracesOnlyForTheSameRecords(t *testing.T) {
 	var none *madeTraces
 	if p := none.path(b); p != "" {
 		t.Errorf("no traces made: got %s", p)
+	}
+}
+
+// A trace's columns run shareWidth at a time, a batch after the one
+// before has ended: a lockstep set holds its replays alive at once, and
+// two of a trace's sets alive together were killed for memory on
+// spawn-paper's sssp-graph500.
+func TestRunJobsBatches(t *testing.T) {
+	defer func(f func(replayJob, int64, rowWriter, io.Writer, io.Writer) (*stats, error)) { replayJobFn = f }(replayJobFn)
+	var mu sync.Mutex
+	alive, most := 0, 0
+	replayJobFn = func(j replayJob, base int64, w rowWriter, log, _ io.Writer) (*stats, error) {
+		if j.bodies != nil {
+			defer j.bodies.Close()
+		}
+		mu.Lock()
+		alive++
+		most = max(most, alive)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		alive--
+		mu.Unlock()
+		return &stats{}, nil
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.trace.zst")
+	if err := generate(path, benchmark{name: "t", gen: "synth", params: []string{"kernels=1", "ctas=10"}}); err != nil {
+		t.Fatal(err)
+	}
+	jobs := make([]replayJob, 2*shareWidth-1)
+	for i := range jobs {
+		jobs[i] = replayJob{policy: "cdp", column: "cdp", path: path, bench: benchmark{name: "t"}}
+	}
+	w, err := results.Create(filepath.Join(dir, "tables"), results.Parquet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := study.NewMerge(w, len(jobs))
+	saved := replaySlots
+	replaySlots = make(chan struct{}, 4*shareWidth) // slots never the bound here
+	defer func() { replaySlots = saved }()
+	if _, err := runJobs(jobs, 0, m, 0, io.Discard, true); err != nil {
+		t.Fatal(err)
+	}
+	m.Abort()
+	if most > shareWidth {
+		t.Errorf("%d replays alive at once, want at most %d", most, shareWidth)
+	}
+	if most < shareWidth {
+		t.Errorf("at most %d replays alive at once: a batch of %d did not run side by side", most, shareWidth)
 	}
 }
