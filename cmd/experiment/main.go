@@ -42,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory for the generated traces and result tables (default out/NAME; out/ is ignored by git)")
 	sets := fs.StringArray("set", nil, "override a model parameter after the experiment's own, e.g. --set model.contention=off (repeatable)")
 	params := fs.StringArray("param", nil, "set a generator parameter on every benchmark of that generator, after the experiment's own, as GEN:NAME=VALUE, e.g. --param bfs:level_base_cycles=400 (repeatable; the invented cost constants are such parameters, samples/costparams.go)")
-	fs.BoolVar(&costGrid, "cost-grid", false, "vary the invented cost constants in the grid of a paper-size experiment too, as the quick ones always do: the results of record (dtbl-paper 62 more points, about 40 minutes in all on 2 cores; spawn-paper 96 more, about an hour)")
+	fs.BoolVar(&costGrid, "cost-grid", false, "vary the invented cost constants in the grid of a paper-size experiment too, as the quick ones always do: the results of record (dtbl-paper 62 more points, about 40 minutes in all on 2 cores; spawn-paper 72 more, about 80 minutes in all)")
 	fs.DurationVar(&progressEvery, "progress", 0, "write a line this often (e.g. 1m) while a replay runs: replays done, the running one's CTAs and simulated time, time elapsed; and one as each point of the grid of unstated inputs has run (for batch logs)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: experiment NAME [--out DIR] [--set key=value ...] [--param gen:key=value ...]\n\nexperiments:\n")
