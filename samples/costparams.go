@@ -3,7 +3,6 @@ package samples
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -117,30 +116,24 @@ func (g *Generator) CostParam(name string) (ok, whole bool) {
 // CostReaches says whether g's invented cost parameter name prices any
 // kernel of a run with these parameters (NAME=VALUE): not where only
 // another code's kernels read it, so that varying it would write the
-// same records (the experiments' grid leaves it out there).
+// same records (the experiments' grid leaves it out there). Parameters
+// that do not parse reach it: the run will say what is wrong.
 func (g *Generator) CostReaches(name string, params []string) bool {
 	for _, c := range g.costs {
-		if c.name == name {
-			return c.codes == nil || slices.Contains(c.codes, g.code(params))
+		if c.name != name {
+			continue
 		}
+		if c.codes == nil {
+			return true
+		}
+		p, err := g.ParseParams(params)
+		if err != nil {
+			return true
+		}
+		code, err := p.lookup("code")
+		return err != nil || slices.Contains(c.codes, code)
 	}
 	return false
-}
-
-// code is the value params give g's code parameter, or its default;
-// "" where g has none.
-func (g *Generator) code(params []string) string {
-	for i := len(params) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(params[i], "code="); ok {
-			return v
-		}
-	}
-	for _, p := range g.Params {
-		if p.Name == "code" {
-			return p.Default
-		}
-	}
-	return ""
 }
 
 // setCosts applies p's cost parameters for one run and returns what ends
