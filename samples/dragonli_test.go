@@ -279,10 +279,13 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 // lowers its edges 0 (the child's) and 65 (its loop's); nothing else
 // lowers. Base 359, an idle pass 255:
 //
+// The warps' loops are dlLoops' (hand-worked in testdata/ssspdlorder.txt),
+// given here as the solver would leave them:
+//
 //	CTA 0 warp 0: 359, v1 launches at 359; its loop (6 edges) and v4's (5)
 //	  run in step for iteration 0, then at 1 v1 lowers and v4 does not,
-//	  and the two run the rest apart (dragonliWarpLoop): 2 steps, v1's 4,
-//	  v4's 3, 9·422+374 = 4172 → 4531; chunk 1: 4890, v3 launches at
+//	  and the two run the rest apart: 2 steps, v4's 3, v1's 4,
+//	  9·422+374 = 4172 → 4531; chunk 1: 4890, v3 launches at
 //	  4890, no loop; +255: 5145
 //	CTA 0 warp 1: 359 + v2's 31·422 = 13441; chunk 1: 13800, v1 launches
 //	  at 13800, loops 6·422 = 2532 → 16332; +255: 16587
@@ -307,6 +310,7 @@ func TestDragonliSSSPHand(t *testing.T) {
 	// (coldstart.go; TestColdStartOnlyFirst), and the run's first
 	// k20cSMs child CTAs theirs (ssspChildColdCycles; testdata/coldstart.txt).
 	tr := &ssspTrace{out: &sink, g: g, block: 64, threshold: 31, loop: ssspEdgeCycles, dragonli: true, iterations: 1, childCTAs: k20cSMs}
+	tr.loops = map[int]int64{0: 9*ssspEdgeCycles + ssspLowerCycles, 32: 31 * ssspEdgeCycles, 6688: 6 * ssspEdgeCycles}
 	if err := tr.iteration(worklist, lowered); err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
 package samples
 
 // dlLoops runs the worklist threads' own relaxation loops of Dragon_li's
-// Reg code (ssspRegDevice.h:72-90 at 1397e03) in the order the
-// simulator's warps reach them, appends each lowered vertex to next in
+// codes (ssspRegDevice.h:72-90, ssspCdpDevice.h:104-122 at 1397e03) in
+// the order the simulator's warps reach them, and in the CDP code the
+// children its launching lanes make beside them (ssspdlchildren.go), appends each lowered vertex to next in
 // that order and keeps each warp's loop, in cycles, in s.loops (the
 // loops the kernel is priced on: dragonliIteration). The next frontier
 // is in the order the appends' atomicAdd on the one global counter
@@ -24,13 +25,11 @@ package samples
 //     atomicMin, last lane first as GPGPU-Sim sends a warp's same-word
 //     atomics (relaxDragonli), each lowering dist[u] only if d is still
 //     below it; the clock advances ssspLowerCycles for the first lane and
-//     ssspLowerLaneCycles for each further one (dragonliWarpLoop's
-//     prices);
+//     ssspLowerLaneCycles for each further one;
 //   - the append of the lanes whose atomicMin lowered, last lane first.
 //
 // Where a branch splits a group, the two parts do not meet again before
-// the loop ends (dragonliWarpLoop: the branches reconverge at the
-// function's exit), and GPGPU-Sim's SIMT stack runs the branch's taken
+// the loop ends (the branches reconverge at the function's exit), and GPGPU-Sim's SIMT stack runs the branch's taken
 // path first: simt_stack::update pushes the fall-through path
 // ("if (divergent_paths.find(not_taken_pc) != divergent_paths.end()) {
 // assert(i == 0);", src/abstract_hardware_model.cc:1102-1103 at
@@ -41,11 +40,21 @@ package samples
 // do not lower, so those lanes run the rest of their loop first, and
 // a lowering lane's atomics and append wait for them: a lane whose
 // atomicMin then finds another warp's lower value appends nothing but
-// took the branch, and its warp's clock holds it. A warp starts each
-// chunk after its prologue (ssspBaseCycles), which s.loops leaves out.
-// The CDP code's children lower the same distances while its loops run,
-// which these clocks do not hold, so relaxDragonli runs that code's
-// loops in turn.
+// took the branch, and its warp's clock holds it. The CDP kernel's loop
+// is the same code (its branches at lines 426, 430 and 435 of the
+// captures' testSssp-cdp.1.sm_35.ptx reconverge at line 447, after the
+// loop). A warp starts each chunk after its prologue (ssspBaseCycles)
+// and, where some of its lanes launch, their launch calls
+// (dlLaunchCycles); s.loops leaves both out.
+//
+// Measured: in GPGPU-Sim's run of the CDP code on the uniform graph of
+// dragonli-sssp-uniform9-cdp, rerun with each warp's issue count and exit
+// logged (docs/calibration.md, "SSSP's CDP loops"), relaxation 3's
+// launching warps loop 52,002 to 147,488 cycles after their launches,
+// about 500 cycles at 837 MHz for each iteration they issue, a lone
+// lane's price (ssspEdgeCycles): their time is their steps, which the
+// clocks count, races and the lanes that take the branch and then find
+// a lower value included.
 func (s *ssspSolver) dlLoops(worklist []int32, src []int64, at []int, next []int32) []int32 {
 	r := dlRun{s: s, worklist: worklist, src: src, at: at, next: next, items: make([]dlItem, len(worklist))}
 	for i, v := range worklist {
@@ -53,22 +62,37 @@ func (s *ssspSolver) dlLoops(worklist []int32, src []int64, at []int, next []int
 		r.items[i] = dlItem{lo: int(s.g.offsets[v]), first: s.child(d), end: d}
 	}
 	clear(s.loops)
+	r.cdp = !s.flat
+	if r.cdp {
+		r.kids.ctaLive = make([]int, dragonliCTAs)
+	}
 	perCTA := ceilDiv(s.block, warpSize)
 	for c := range dragonliCTAs {
 		for w := range perCTA {
-			wp := &dlWarp{id: c*perCTA + w, chunk: c * s.block, w: w}
+			wp := &dlWarp{id: c*perCTA + w, cta: c, chunk: c * s.block, w: w}
 			if r.start(wp) {
 				r.warps = append(r.warps, wp)
+				if r.cdp {
+					r.hold(c)
+				}
 			}
 		}
 	}
 	r.warps.init()
-	for len(r.warps) > 0 {
-		if r.act(r.warps[0]) {
-			r.warps.down(0)
-		} else {
-			r.warps.pop()
+	for len(r.warps) > 0 || len(r.kids.events) > 0 {
+		if len(r.kids.events) > 0 && (len(r.warps) == 0 || r.kids.events[0].t <= r.warps[0].t) {
+			r.event()
+			continue
 		}
+		wp := r.warps[0]
+		if r.act(wp) {
+			r.warps.down(0)
+			continue
+		}
+		if r.cdp {
+			r.release(wp.cta, wp.t)
+		}
+		r.warps.pop()
 	}
 	return r.next
 }
@@ -82,6 +106,10 @@ type dlRun struct {
 	items    []dlItem
 	next     []int32
 	warps    dlWarpHeap
+	// cdp: the CDP code, whose launching lanes' children run in the
+	// clock beside the loops (ssspdlchildren.go).
+	cdp  bool
+	kids dlChildren
 }
 
 // dlItem is a worklist item's vertex as its loop reads it: its edges'
@@ -93,6 +121,7 @@ type dlItem struct{ lo, first, end int }
 // lane groups (the top, last, issues) and its CTA's current chunk.
 type dlWarp struct {
 	id    int
+	cta   int
 	t     int64
 	stack []dlGroup
 	chunk int   // the chunk's first item
@@ -124,11 +153,19 @@ func (r *dlRun) start(wp *dlWarp) bool {
 		return false
 	}
 	lanes := make([]int, 0, warpSize)
+	var sites []int
 	for i := lo; i < min(lo+warpSize, hi); i++ {
 		lanes = append(lanes, i)
+		if r.items[i].first > 0 {
+			sites = append(sites, i)
+		}
 	}
 	wp.stack = append(wp.stack[:0], dlGroup{lanes: lanes})
 	wp.t += ssspBaseCycles
+	if len(sites) > 0 {
+		wp.t += dlLaunchCycles(len(sites))
+		r.launch(sites, wp.t)
+	}
 	wp.lo, wp.began = lo, wp.t
 	return true
 }
@@ -213,6 +250,7 @@ func (r *dlRun) act(wp *dlWarp) bool {
 					rest = append(rest, i)
 				}
 			}
+			r.countAtomicMin(g.lanes, g.j)
 			wp.t += ssspLowerCycles + int64(len(g.lanes)-1)*ssspLowerLaneCycles
 			r.split(wp, took, rest, dlAppend)
 		case dlAppend:
@@ -221,6 +259,9 @@ func (r *dlRun) act(wp *dlWarp) bool {
 				e := r.edge(i, g.j)
 				u, _ := r.relaxed(i, e)
 				r.next = append(r.next, u)
+				if r.s.countAtomics {
+					r.s.atomics++
+				}
 				r.s.lowered[r.at[i]+e] = true
 			}
 			g.j, g.phase = g.j+1, dlStep
@@ -299,4 +340,17 @@ func (h *dlWarpHeap) pop() {
 	if n > 0 {
 		h.down(0)
 	}
+}
+
+// countAtomicMin counts the atomicMin of lanes (items) at iteration j of
+// their own loops (ssspSolver.atomics).
+func (r *dlRun) countAtomicMin(lanes []int, j int) {
+	if !r.s.countAtomics {
+		return
+	}
+	edges := make([]int, len(lanes))
+	for l, i := range lanes {
+		edges[l] = r.items[i].lo + r.edge(i, j)
+	}
+	r.s.countAtomicMin(edges)
 }

@@ -12,10 +12,9 @@ import "github.com/gpureplay/gpureplay/trace"
 // loop (Dragon_li advances rowOffset past the child's edges); the flat
 // code (the Reg kernel, threshold noSites) relaxes every edge in the
 // thread. lowered holds the outcomes of the worklist's edges, in worklist
-// order; a warp's loop is priced as SIMT runs Dragon_li's
-// (dragonliWarpLoop; the Reg code's, every warp of the grid at once, as
-// dlLoops ran it), children as the default code's
-// (ssspChildWarpCycles).
+// order; a warp's loop is priced as dlLoops ran it, every warp of the
+// grid at once and, in the CDP code, the children beside them, children
+// as the default code's (ssspChildWarpCycles).
 func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	edges := make([][]bool, len(worklist))
 	for i, v := range worklist {
@@ -25,10 +24,7 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	k := dlKernel{n: len(worklist), block: t.block, base: ssspBaseCycles, idle: ssspIdlePassCycles,
 		queue: ssspIdleQueueCycles,
 		lane:  func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
-	k.warp = func(lo, hi int) int64 { return t.dragonliWarpLoop(edges[lo:hi]) }
-	if t.threshold == noSites {
-		k.warp = func(lo, hi int) int64 { return t.loops[lo] }
-	}
+	k.warp = func(lo, hi int) int64 { return t.loops[lo] }
 	if t.iterations == 0 {
 		// The first relaxation runs the code cold (coldstart.go): every
 		// warp the lines of an empty CTA's path, and those of the paths
@@ -82,87 +78,5 @@ func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
 		}
 		child, _ := dragonliSplit(degree)
 		return child
-	}
-}
-
-// dragonliWarpLoop is the loop of a warp whose lanes hold vertices with
-// the given edge outcomes, as SIMT runs Dragon_li's relaxation loop: the
-// lanes' loops (each over what its child leaves, dragonliLane) advance
-// together while they agree, each iteration costing the warp an edge
-// (loop_cycles) and, where a lane lowers, the lowering branch once
-// (ssspLowerCycles) and each further lowering lane's atomics
-// (ssspLowerLaneCycles). Where some lanes lower and others do not, the two
-// groups do not meet again until the loop ends: the loop body's early
-// return on overflow ("if(ctaOutputAssignment.getGlobalSize() >
-// maxFrontierSize) return;", ssspCdpDevice.h and ssspRegDevice.h at
-// 1397e03) makes the function's exit the lowering branch's immediate
-// post-dominator, as GPGPU-Sim's reconvergence analysis prints for the
-// captured kernels (ssspRegExpandKernel's branches at PTX lines 180, 184
-// and 189 of the captures' testSssp-reg.1.sm_35.ptx reconverge at line
-// 201, after the loop), and the simulator's SIMT stack runs one group
-// there, then the other. So the warp runs each group's rest of the loop
-// in turn (simtSteps).
-func (t *ssspTrace) dragonliWarpLoop(lanes [][]bool) int64 {
-	steps, lowers, more := simtSteps(t.dragonliRest(lanes), 0)
-	return steps*t.loop + lowers*ssspLowerCycles + more*ssspLowerLaneCycles
-}
-
-// dragonliRest is what each lane's own loop relaxes: a site's edges less
-// its child's (dragonliSplit), every edge of the others.
-func (t *ssspTrace) dragonliRest(lanes [][]bool) [][]bool {
-	rest := make([][]bool, len(lanes))
-	for l, e := range lanes {
-		rest[l] = e
-		if len(e) > t.threshold {
-			child, _ := dragonliSplit(len(e))
-			rest[l] = e[child:]
-		}
-	}
-	return rest
-}
-
-// simtSteps runs a group of lanes, each with its edges' outcomes, through
-// the relaxation loop in step from iteration j to the loop's end and
-// returns the iterations the warp issues for it, the lowering branches
-// it takes and the lanes that take a branch after its first: an iteration where some of the group's lanes lower and the
-// others do not splits the group, and each part runs the rest of its
-// loop on its own (dragonliWarpLoop). A lane whose loop ends waits for
-// the group's.
-func simtSteps(group [][]bool, j int) (steps, lowers, more int64) {
-	for ; ; j++ {
-		var active, lowered int
-		for _, e := range group {
-			if j < len(e) {
-				active++
-				if e[j] {
-					lowered++
-				}
-			}
-		}
-		if active == 0 {
-			return steps, lowers, more
-		}
-		steps++
-		if lowered == 0 {
-			continue
-		}
-		lowers++
-		more += int64(lowered - 1)
-		if lowered == active {
-			continue
-		}
-		var took, left [][]bool
-		for _, e := range group {
-			switch {
-			case j >= len(e):
-			case e[j]:
-				took = append(took, e)
-			default:
-				left = append(left, e)
-			}
-		}
-		s1, l1, m1 := simtSteps(took, j+1)
-		s2, l2, m2 := simtSteps(left, j+1)
-		return steps + s1 + s2, lowers + l1 + l2, more + m1 + m2
 	}
 }

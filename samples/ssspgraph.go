@@ -56,19 +56,30 @@ type ssspSolver struct {
 	// lowered holds, for the worklist just relaxed, one flag per edge in
 	// worklist order: whether relaxing that edge lowered a distance.
 	lowered []bool
-	// dragonli relaxes as Dragon_li's code does (relaxDragonli); child is
-	// then the part of a degree-d vertex's edges its child kernel takes
-	// (0 for the Reg code, which launches none). flat is the Reg code,
-	// whose loops dlLoops runs: block is the persistent grid's CTA size,
-	// step the price of an iteration of a thread's loop, and loops, for
-	// the worklist just relaxed, each warp's loop in cycles by the
-	// warp's first item.
+	// dragonli relaxes as Dragon_li's code does (relaxDragonli), its
+	// loops and children run by dlLoops; child is then the part of a
+	// degree-d vertex's edges its child kernel takes (0 for the Reg
+	// code, which launches none). flat is the Reg code. block is the
+	// persistent grid's CTA size, step the price of an iteration of a
+	// thread's loop, and loops, for the worklist just relaxed, each
+	// warp's loop in cycles by the warp's first item.
 	dragonli bool
 	child    func(degree int) int
 	flat     bool
 	block    int
 	step     int64
 	loops    map[int]int64
+	// atomics counts, where countAtomics is set, the relaxation's atomic
+	// transactions as GPGPU-Sim's GLOBAL_ATOMIC count does
+	// (TestSSSPAtomicsHeldOut): a warp's atomicMin, one for each 32-byte
+	// sector its lanes that take the lowering branch touch and one more
+	// for each further lane on a word one of them touches already
+	// (memory_coalescing_arch_atomic, abstract_hardware_model.cc:590-675
+	// at 667834cf; -gpgpu_gmem_skip_L1D 1 makes Kepler's segment a
+	// sector), and an atomicAdd on the frontier's one counter for each
+	// lane that appends.
+	atomics      int
+	countAtomics bool
 }
 
 // newSSSPSolver starts a search from root: the first worklist is {root}.
@@ -127,15 +138,11 @@ func (s *ssspSolver) relax(worklist []int32) []int32 {
 //     devFrontierOut[globalOffset] = neighborVertexId;"), with no visited
 //     flag, so a vertex lowered k times is in the next frontier k times,
 //     and each copy relaxes (and, at a site, launches) again.
-//   - A parent thread's own loop relaxes its edges one after another.
-//     In the Reg code (flat) the loops' appends are in the order the
-//     warps of every CTA reach them at once, as SIMT runs the loop
-//     (dlLoops). In the CDP code the threads' loops are taken first, in
-//     worklist order (each warp's steps in turn, its lanes' atomics last
-//     lane first), since a child starts only after its launch's latency;
-//     dlLoops's clocks do not hold the children, whose edges lower the
-//     same distances while the loops run (relaxDragonli's children below
-//     come after every loop).
+//   - A parent thread's own loop relaxes its edges one after another, and
+//     the appends are in the order the warps of every CTA reach them at
+//     once, as SIMT runs the loop (dlLoops). In the CDP code a launching
+//     lane's children relax the rest of its edges beside the loops, each
+//     child CTA when the simulator would run it (ssspdlchildren.go).
 //   - A child warp's 32 lanes read dist[u] together, then issue their
 //     atomicMin, and GPGPU-Sim sends a warp's transactions last first
 //     (shader.cc's ldst_unit takes inst.accessq_back() and pops it, the
@@ -145,76 +152,45 @@ func (s *ssspSolver) relax(worklist []int32) []int32 {
 //     list them so, and Dragon_li keeps the file's order), each lighter
 //     arc lowers the heavier one's result again and appends again.
 //
-// The next frontier is the appends in that order: the loops', then the
-// children's in launch order.
+// The next frontier is the appends in the order they reach the counter.
 func (s *ssspSolver) relaxDragonli(worklist []int32) []int32 {
 	src := make([]int64, len(worklist))
 	for i, v := range worklist {
 		src[i] = s.dist[v]
 	}
 	s.lowered = s.lowered[:0]
+	s.atomics = 0
 	at := make([]int, len(worklist)) // each item's first flag in s.lowered
-	var next []int32
-	lower := func(u int32, d int64) bool {
-		if d >= s.dist[u] {
-			return false
-		}
-		s.dist[u] = d
-		next = append(next, u)
-		return true
-	}
 	for i, v := range worklist {
 		at[i] = len(s.lowered)
 		s.lowered = append(s.lowered, make([]bool, s.g.degree(v))...)
 	}
-	var read [warpSize]int64
-	if s.flat {
-		next = s.dlLoops(worklist, src, at, next)
+	return s.dlLoops(worklist, src, at, nil)
+}
+
+// countAtomicMin adds to s.atomics the transactions of one warp's
+// atomicMin whose lanes relax the edges at these indices of g.cols.
+func (s *ssspSolver) countAtomicMin(edges []int) {
+	if !s.countAtomics {
+		return
 	}
-	for w := 0; w < len(worklist) && !s.flat; w += warpSize {
-		lanes := worklist[w:min(w+warpSize, len(worklist))]
-		longest := 0
-		for _, v := range lanes {
-			d := s.g.degree(v)
-			longest = max(longest, d-s.child(d))
-		}
-		for step := 0; step < longest; step++ {
-			for l, v := range lanes {
-				if j := s.child(s.g.degree(v)) + step; j < s.g.degree(v) {
-					read[l] = s.dist[s.g.neighbours(v)[j]]
-				}
-			}
-			for l := len(lanes) - 1; l >= 0; l-- {
-				v := lanes[l]
-				j := s.child(s.g.degree(v)) + step
-				if j >= s.g.degree(v) {
-					continue
-				}
-				i := w + l
-				d := src[i] + int64(s.weight[int(s.g.offsets[v])+j])
-				if d < read[l] {
-					s.lowered[at[i]+j] = lower(s.g.neighbours(v)[j], d)
-				}
-			}
-		}
+	u := make([]int32, len(edges))
+	for i, e := range edges {
+		u[i] = s.g.cols[e]
 	}
-	for i, v := range worklist {
-		lo := int(s.g.offsets[v])
-		nb := s.g.neighbours(v)
-		child := s.child(len(nb))
-		for w := 0; w < child; w += warpSize {
-			lanes := min(warpSize, child-w)
-			for l := range lanes {
-				read[l] = s.dist[nb[w+l]]
+	slices.Sort(u)
+	for i := 0; i < len(u); {
+		// A sector holds 8 distances: its transactions are the most
+		// lanes on one of its words.
+		j, most := i, 0
+		for j < len(u) && u[j]>>3 == u[i]>>3 {
+			k := j
+			for k < len(u) && u[k] == u[j] {
+				k++
 			}
-			for l := lanes - 1; l >= 0; l-- {
-				e := w + l
-				d := src[i] + int64(s.weight[lo+e])
-				if d < read[l] {
-					s.lowered[at[i]+e] = lower(nb[e], d)
-				}
-			}
+			most, j = max(most, k-j), k
 		}
+		s.atomics += most
+		i = j
 	}
-	return next
 }
