@@ -31,6 +31,9 @@ type replayJob struct {
 	// park tells that decode when the job's rows wait for the merge.
 	bodies *trace.Validator
 	park   func(on bool)
+	// slot is the replay slot the job's replay holds, taken and handed
+	// on by its batch, its decode and its rows' wait (replaySlot).
+	slot *replaySlot
 }
 
 // rowWriter is where a replay's rows go: the tables themselves
@@ -148,14 +151,17 @@ type jobRun struct {
 // batch runs the jobs from the lo-th on side by side and returns when
 // all have ended.
 func (r *jobRun) batch(jobs []replayJob, lo int) {
+	for k := range jobs {
+		jobs[k].slot = new(replaySlot)
+	}
 	shareDecodes(jobs)
 	var wg sync.WaitGroup
 	for k, j := range jobs {
 		i := lo + k
-		replaySlots <- struct{}{}
+		j.slot.take()
 		wg.Add(1)
 		go func() {
-			defer func() { <-replaySlots; wg.Done() }()
+			defer func() { j.slot.release(); wg.Done() }()
 			out := r.m.Output(r.first + i)
 			if j.park != nil {
 				out = r.m.OutputParking(r.first+i, j.park)
@@ -208,16 +214,20 @@ func shareDecodes(jobs []replayJob) {
 			if err != nil {
 				continue // each replay opens the trace and reports what is wrong with it
 			}
-			sh.Lockstep(func(int) { <-replaySlots }, func(int) { replaySlots <- struct{}{} })
+			slots := make([]*replaySlot, len(set))
+			for k, i := range set {
+				slots[k] = jobs[i].slot
+			}
+			sh.Lockstep(func(k int) { slots[k].release() }, func(k int) { slots[k].take() })
 			for k, i := range set {
 				jobs[i].bodies = sh.Bodies(k)
 				jobs[i].park = func(on bool) {
 					if on {
 						sh.Park(k, true)
-						<-replaySlots
+						slots[k].release()
 						return
 					}
-					replaySlots <- struct{}{}
+					slots[k].take()
 					sh.Park(k, false)
 				}
 			}
@@ -375,5 +385,50 @@ func acquire(reached, done <-chan struct{}) bool {
 		return true
 	case <-done:
 		return false
+	}
+}
+
+// replaySlot is one replay's hold on a replaySlots slot. Its replay's
+// goroutine hands it on and takes it back around a wait at the tape's
+// head (pause, resume), and the goroutine that writes its rows around a
+// wait for the merge (park): the replay runs on meanwhile, until its
+// rows' channel fills, and may reach the tape's head before the merge
+// takes its rows. So each hands on only a slot the replay holds and takes
+// one only where it holds none: a second release emptied the slots once,
+// and the next pause, which runs under the tape's lock, then waited for a
+// slot no replay could free (spawn-paper's hang: every replay of one
+// trace stopped, on the tape's lock or the merge).
+type replaySlot struct {
+	mu   sync.Mutex
+	held bool
+}
+
+// take waits for a slot, unless the replay holds one.
+func (s *replaySlot) take() {
+	s.mu.Lock()
+	held := s.held
+	s.mu.Unlock()
+	if held {
+		return
+	}
+	replaySlots <- struct{}{}
+	s.mu.Lock()
+	if s.held { // taken meanwhile by the other goroutine
+		s.mu.Unlock()
+		<-replaySlots
+		return
+	}
+	s.held = true
+	s.mu.Unlock()
+}
+
+// release hands the replay's slot on, if it holds one; it never waits.
+func (s *replaySlot) release() {
+	s.mu.Lock()
+	held := s.held
+	s.held = false
+	s.mu.Unlock()
+	if held {
+		<-replaySlots
 	}
 }

@@ -352,3 +352,37 @@ func TestRunJobsBatches(t *testing.T) {
 		t.Errorf("at most %d replays alive at once: a batch of %d did not run side by side", most, shareWidth)
 	}
 }
+
+// TestReplaySlotHoldsOne checks that a replay's slot is taken once and
+// handed on once, whichever of its goroutines asks and however often:
+// the replay's own (a pause at the tape's head) and the one writing its
+// rows (a wait for the merge) each hand it on, and two hand-ons of one
+// slot emptied replaySlots under spawn-paper, whose next pause then
+// waited under the tape's lock for ever.
+func TestReplaySlotHoldsOne(t *testing.T) {
+	before := len(replaySlots)
+	var s replaySlot
+	s.take()
+	s.take()
+	if got := len(replaySlots); got != before+1 {
+		t.Fatalf("after two takes %d slots held, want %d", got, before+1)
+	}
+	s.release()
+	s.release()
+	if got := len(replaySlots); got != before {
+		t.Fatalf("after two releases %d slots held, want %d", got, before)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.take() }()
+	}
+	wg.Wait()
+	if got := len(replaySlots); got != before+1 || !s.held {
+		t.Fatalf("after eight takes at once %d slots held (held %v), want %d", got, s.held, before+1)
+	}
+	s.release()
+	if got := len(replaySlots); got != before {
+		t.Fatalf("after the release %d slots held, want %d", got, before)
+	}
+}
