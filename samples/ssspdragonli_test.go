@@ -79,6 +79,20 @@ func loggedFrontiers(t *testing.T, path string) []int {
 // frontier size; threshold is the site threshold (noSites: the Reg code).
 func dragonliFrontiers(t *testing.T, path string, threshold int) []int {
 	t.Helper()
+	s, wl := dragonliSearch(t, path, threshold)
+	var sizes []int
+	for len(wl) > 0 && len(sizes) < 100 {
+		wl = s.relax(wl)
+		sizes = append(sizes, len(wl))
+	}
+	return sizes
+}
+
+// dragonliSearch starts code=dragonli's search on the .gr graph at path
+// from vertex 1, as testSssp does, with Dragon_li's CTAs of 256 threads;
+// threshold is the site threshold (noSites: the Reg code).
+func dragonliSearch(t *testing.T, path string, threshold int) (*ssspSolver, []int32) {
+	t.Helper()
 	gr, err := loadGR(path)
 	if err != nil {
 		t.Fatal(err)
@@ -86,12 +100,7 @@ func dragonliFrontiers(t *testing.T, path string, threshold int) []int {
 	s, wl := newSSSPSolver(gr.g, gr.weights, 0)
 	tr := &ssspTrace{threshold: threshold, dragonli: true, block: 256, loop: ssspEdgeCycles}
 	tr.dragonliSolver(s)
-	var sizes []int
-	for len(wl) > 0 && len(sizes) < 100 {
-		wl = s.relax(wl)
-		sizes = append(sizes, len(wl))
-	}
-	return sizes
+	return s, wl
 }
 
 // TestSSSPLevelsRmat11 compares sssp code=dragonli with Dragon_li's runs
@@ -450,13 +459,7 @@ func TestSSSPAtomicsHeldOut(t *testing.T) {
 			path = filepath.Join(t.TempDir(), strings.TrimSuffix(run.graph, ".xz"))
 			unxz(t, filepath.Join(whatifDir, run.graph), path)
 		}
-		gr, err := loadGR(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, wl := newSSSPSolver(gr.g, gr.weights, 0)
-		tr := &ssspTrace{threshold: run.threshold, dragonli: true, block: 256, loop: ssspEdgeCycles}
-		tr.dragonliSolver(s)
+		s, wl := dragonliSearch(t, path, run.threshold)
 		s.countAtomics = true
 		var got []int
 		for len(wl) > 0 && len(got) < 100 {
@@ -527,13 +530,7 @@ func TestSSSPWarpLoopsUniform9(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "uniform-512-32-3.gr")
 	unxz(t, filepath.Join(whatifDir, "uniform-512-32-3.gr.xz"), path)
-	gr, err := loadGR(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, wl := newSSSPSolver(gr.g, gr.weights, 0)
-	tr := &ssspTrace{threshold: dragonliMinThreshold, dragonli: true, block: 256, loop: ssspEdgeCycles}
-	tr.dragonliSolver(s)
+	s, wl := dragonliSearch(t, path, dragonliMinThreshold)
 	for range 3 {
 		wl = s.relax(wl)
 	}
@@ -556,6 +553,6 @@ func TestSSSPWarpLoopsUniform9(t *testing.T) {
 	g, w := slices.Max(got), slices.Max(want)
 	t.Logf("slowest warp's loop: model %.0f cycles, logged %.0f (%.2f×); mean %.0f, %.0f (%.2f×) over %d and %d warps",
 		g, w, g/w, mean(got), mean(want), mean(got)/mean(want), len(got), len(want))
-	heldOut(t, "uniform9 relaxation 3, the slowest warp's loop", g/w, 1.07) // 0.96× today
+	heldOut(t, "uniform9 relaxation 3, the slowest warp's loop", g/w, 1.07)               // 0.96× today
 	heldOut(t, "uniform9 relaxation 3, the mean warp's loop", mean(got)/mean(want), 1.08) // 0.95×
 }
