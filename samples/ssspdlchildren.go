@@ -72,9 +72,10 @@ func dlLaunchCycles(x int) int64 {
 }
 
 // dlChild is a launched child kernel: its parent's worklist item, its
-// CTAs dispatched so far (next) and ended (ended), of ctas.
+// CTAs dispatched so far (next) and ended (ended), of ctas, and its slot
+// in the kernel table (seat).
 type dlChild struct {
-	item, ctas, next, ended int
+	item, ctas, next, ended, slot int
 }
 
 // left reports whether ch has CTAs to dispatch; a nil kernel has none.
@@ -231,11 +232,7 @@ func (r *dlRun) event() {
 		c.sms[e.cta.sm].running--
 		ch := e.cta.child
 		if ch.ended++; ch.ended == ch.ctas {
-			for i := range c.slots {
-				if c.slots[i] == ch {
-					c.slots[i] = nil
-				}
-			}
+			c.slots[ch.slot] = nil
 			r.seat()
 		}
 	}
@@ -251,6 +248,7 @@ func (r *dlRun) seat() {
 	for i := 1; i < dlKernelSlots && len(c.waiting) > 0; i++ {
 		if c.slots[i] == nil {
 			c.slots[i], c.waiting = c.waiting[0], c.waiting[1:]
+			c.slots[i].slot = i
 		}
 	}
 }

@@ -56,14 +56,14 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 }
 
 // dragonliLane is a worklist thread whose edges have the given outcomes:
-// a site above the threshold, relaxing in its loop what its child leaves.
+// a site above the threshold, looping over what its child leaves. Its
+// loop's price is its warp's, from the clock (dlLoops: k.warp).
 func (t *ssspTrace) dragonliLane(lowered []bool) dlLane {
 	if len(lowered) <= t.threshold {
-		return dlLane{looped: len(lowered) > 0, loop: ssspLaneCycles(len(lowered), ssspCount(lowered), t.loop)}
+		return dlLane{looped: len(lowered) > 0}
 	}
 	child, _ := dragonliSplit(len(lowered))
-	rest := lowered[child:]
-	return dlLane{site: true, looped: len(rest) > 0, loop: ssspLaneCycles(len(rest), ssspCount(rest), t.loop)}
+	return dlLane{site: true, looped: len(lowered) > child}
 }
 
 // dragonliSolver makes s relax as Dragon_li's code does (relaxDragonli),
