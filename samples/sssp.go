@@ -168,9 +168,12 @@ type ssspTrace struct {
 	twc                     bool  // variant=twc: sssp_relax balances its lists itself (ssspflat.go)
 	dragonli                bool  // code=dragonli: Dragon_li's persistent grid (ssspdragonli.go)
 
-	// loops are, under code=dragonli variant=flat, the solver's warps'
-	// loops in the relaxation just run (dlLoops), by their first items.
-	loops map[int]int64
+	// loops are, under code=dragonli, the solver's warps' loops in the
+	// relaxation just run (dlLoops), by their first items, and
+	// childWait what its children's CTAs waited at the frontier's
+	// counter (ssspSolver.childWait).
+	loops     map[int]int64
+	childWait map[[2]int]int64
 	// frontiers, where set, are the worklists relaxed after the first,
 	// in place of the solver's: a run's measured frontiers, to price
 	// each relaxation on the worklist the run had (a test's).
@@ -296,16 +299,18 @@ func (t *ssspTrace) relaxCTA(kernel uint64, cta int, vertices []int32, lowered [
 // site's vertex.
 func (t *ssspTrace) child(parent uint64, s ssspSite) error {
 	at := trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: ssspBaseCycles}
-	return t.childOver(at, s.lowered, ssspChildBlock)
+	return t.childOver(at, s.lowered, ssspChildBlock, nil)
 }
 
 // childOver writes an sssp_relax_child launched from at over edges with
 // the given outcomes, one a thread in CTAs of block threads; under
 // code=dragonli its first CTAs of the run pay the child code's cold start
-// (ssspChildColdCycles), as the first relaxation pays sssp_relax's. The launch
-// record also carries what relaxing the edges in the parent's loop would
-// cost, so a policy can choose.
-func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error {
+// (ssspChildColdCycles), as the first relaxation pays sssp_relax's, and
+// each CTA what wait, where given, says its appends waited at the
+// frontier's counter (ssspSolver.childWait). The launch record also
+// carries what relaxing the edges in the parent's loop would cost, so a
+// policy can choose.
+func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int, wait func(cta int) int64) error {
 	degree := len(lowered)
 	grid := ceilDiv(degree, block)
 	child := t.ids.declare("sssp_relax_child", dpLine(grid), dpLine(block), ssspChildRegs)
@@ -320,12 +325,15 @@ func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int) error 
 	}
 	first := t.childCTAs == 0
 	for c := 0; c < grid; c++ {
-		var cold int64
+		var extra int64
 		if t.dragonli {
-			cold = ssspChildColdCycles(t.childCTAs, c, first)
+			extra = ssspChildColdCycles(t.childCTAs, c, first)
+		}
+		if wait != nil {
+			extra += wait(c)
 		}
 		t.childCTAs++
-		if err := t.out.Write(ssspChildCTA(child.ID, c, block, lowered, cold)); err != nil {
+		if err := t.out.Write(ssspChildCTA(child.ID, c, block, lowered, extra)); err != nil {
 			return err
 		}
 	}
@@ -345,17 +353,18 @@ func (t *ssspTrace) inline(lowered []bool, block int) int64 {
 }
 
 // ssspChildCTA costs CTA cta, of block threads, of an sssp_relax_child
-// over edges with the given outcomes, each warp holding edges adding the
-// cold start cold (ssspChildColdCycles; an idle warp reaches the ret in
-// line 18 too, but ends before the busy ones, whose time is the CTA's).
-func ssspChildCTA(kernel uint64, cta, block int, lowered []bool, cold int64) *trace.CTA {
+// over edges with the given outcomes, each warp holding edges adding
+// extra: its cold start (ssspChildColdCycles; an idle warp reaches the
+// ret in line 18 too, but ends before the busy ones, whose time is the
+// CTA's) and what it waited at the frontier's counter.
+func ssspChildCTA(kernel uint64, cta, block int, lowered []bool, extra int64) *trace.CTA {
 	rec := &trace.CTA{Kernel: kernel, CTA: uint64(cta), WarpCycles: make([]int64, ceilDiv(block, warpSize))}
 	for w := range rec.WarpCycles {
 		lo := min(cta*block+w*warpSize, len(lowered))
 		edges := lowered[lo:min(lo+warpSize, len(lowered))]
 		rec.WarpCycles[w] = ssspChildWarpCycles(len(edges), ssspCount(edges))
 		if len(edges) > 0 {
-			rec.WarpCycles[w] += cold
+			rec.WarpCycles[w] += extra
 		}
 	}
 	rec.Cycles = dpWarpMax(rec.WarpCycles)

@@ -29,7 +29,9 @@ package samples
 //     last taken from while it has CTAs left, else the next in the table
 //     with some (pick), so kernels run in the table's round-robin order,
 //     not their launch order. Each SM takes at most one CTA a cycle, the
-//     SMs in turn from the one after the last that took one (dispatch).
+//     SMs in turn from the one after the last that took one (dispatch),
+//     and holds at most ⌈CTAs/13⌉ of a kernel's at once (perSM): a
+//     child of fewer than 14 CTAs runs one an SM.
 //     Parent CTA c is on SM c mod 13 (coldstart.go's placement) and holds
 //     it until its last warp's final empty pass; a CTA that holds no
 //     vertex leaves within its first thousand cycles, long before a
@@ -37,18 +39,21 @@ package samples
 //   - A child CTA's lanes read dist[u] together after its prologue
 //     (ssspChildBaseCycles and a gather a lane, the child's warm price:
 //     the first fetch of its code on an SM is left out), then the lanes
-//     that found d < dist[u] take the lowering branch: their atomicMin
-//     and append, last lane first (relaxDragonli), ssspLowerLaneCycles
-//     apart, so CTAs that start together interleave lane by lane at the
-//     counter, as the three-level tree's second relaxation shows
-//     (TestSSSPSitesByWarp). The CTA ends at its warp's price
-//     (ssspChildWarpCycles), freeing its SM.
+//     that found d < dist[u] take the lowering branch: their atomicMin,
+//     last lane first (relaxDragonli), one a cycle, then their appends
+//     at the frontier's counter (ssspdlcounter.go), so CTAs that append
+//     together interleave lane by lane there and wait for each other.
+//     The CTA ends at its warp's price (ssspChildWarpCycles) and what
+//     its last append waited, freeing its SM; the trace's record of it
+//     carries the wait (ssspSolver.childWait).
 //
 // The events are kept in one heap by (time, sequence); at equal times a
-// child's event goes before a parent warp's action. Held out against the
-// simulator's runs: each relaxation's atomics within 7% (exactly on the
-// trees; TestSSSPAtomicsHeldOut), the relaxation kernels 0.92× to 1.10×
-// but the three-level tree's last two (TestSSSPHeldOutNewInputs).
+// child's event goes before a parent warp's action, and the counter's
+// append after both. Held out against the simulator's runs: each
+// relaxation's atomics within 7% (exactly on the trees;
+// TestSSSPAtomicsHeldOut), the launching lanes by warp
+// (TestSSSPSitesByWarp) and the relaxation kernels
+// (TestSSSPHeldOutNewInputs; docs/calibration.md).
 
 // The K20c's device-runtime API costs, DTBL Table 3 (preset k20c's
 // cdp.*, TestDlLaunchCyclesIsK20c): b + a·x cycles for x lanes.
@@ -78,18 +83,31 @@ type dlChild struct {
 	item, ctas, next, ended, slot int
 }
 
+// perSM is how many of ch's CTAs an SM holds at once: the SMX's 16, or,
+// where the grid is too small to fill every SM so, an even share of it
+// ("gpu_max_cta_per_shader is limited by number of CTAs if not enough to
+// keep all cores busy": result = ⌈num_blocks / num_shader⌉,
+// shader_core_config::max_cta, src/gpgpu-sim/shader.cc:3552-3557 at
+// 667834cf). A child of 4 CTAs runs them on 4 SMs, one each.
+func (ch *dlChild) perSM() int { return min(dlChildCTAsPerSM, ceilDiv(ch.ctas, k20cSMs)) }
+
 // left reports whether ch has CTAs to dispatch; a nil kernel has none.
 func (ch *dlChild) left() bool { return ch != nil && ch.next < ch.ctas }
 
 // dlChildCTA is one CTA of a child in the clock, on SM sm: its edges
 // [lo, hi) of its item's vertex, the lanes that take the lowering branch
-// (last lane first) and how many of them have issued.
+// (last lane first) and when its warp's price ends it.
 type dlChildCTA struct {
 	child  *dlChild
 	sm     int
 	lo, hi int
 	lanes  []int
 	issued int
+	// us and flags are the vertices its lanes' atomicMin lowered, and
+	// their flags in s.lowered, in the order they issued.
+	us    []int32
+	flags []int
+	end   int64
 }
 
 // dlEvent kinds.
@@ -98,7 +116,7 @@ const (
 	dlParentEnd                // a parent CTA's last warp ended: its SM frees
 	dlDispatch                 // the SMs take CTAs (one an SM a cycle)
 	dlRead                     // a child CTA's lanes read dist[u]
-	dlChildAtomic              // a child CTA's next lowering lane
+	dlChildAtomic              // a child CTA's next lowering lane's atomicMin
 	dlChildEnd                 // a child CTA ended: its SM frees
 )
 
@@ -302,7 +320,7 @@ func (r *dlRun) dispatch(t int64) {
 			sm.kernel = r.pick()
 		}
 		ch := sm.kernel
-		if !ch.left() || sm.running >= dlChildCTAsPerSM {
+		if !ch.left() || sm.running >= ch.perSM() {
 			continue
 		}
 		sm.running++
@@ -318,8 +336,9 @@ func (r *dlRun) dispatch(t int64) {
 }
 
 // read runs a child CTA's gathers at t: the lanes whose edge would lower
-// dist[u] take the branch, the last first; the CTA ends at its warp's
-// price.
+// dist[u] take the branch, the last first, and send their atomicMin one
+// a cycle (atomic); the CTA ends at its warp's price, and what its last
+// append waited at the counter past it.
 func (r *dlRun) read(cta *dlChildCTA, t int64) {
 	i := cta.child.item
 	for e := cta.hi - 1; e >= cta.lo; e-- {
@@ -335,37 +354,41 @@ func (r *dlRun) read(cta *dlChildCTA, t int64) {
 		r.s.countAtomicMin(edges)
 	}
 	start := t - ssspChildBaseCycles - int64(cta.hi-cta.lo)*ssspGatherCycles
-	r.kids.push(dlEvent{t: start + ssspChildWarpCycles(cta.hi-cta.lo, len(cta.lanes)), kind: dlChildEnd, cta: cta})
-	if len(cta.lanes) > 0 {
-		r.kids.push(dlEvent{t: t, kind: dlChildAtomic, cta: cta})
+	cta.end = start + ssspChildWarpCycles(cta.hi-cta.lo, len(cta.lanes))
+	if len(cta.lanes) == 0 {
+		r.wait(cta, 0)
+		return
 	}
+	r.atomic(cta, t)
 }
 
-// atomic runs a child CTA's next lowering lanes' atomicMin from t, each
-// ssspLowerLaneCycles after the one before, and their appends where they
-// lowered. It runs on while no other event or warp's action comes before
-// the next lane (an event at the same time was made first, and goes
-// first; a warp's action at the same time goes after), and leaves the
-// rest to a later event.
+// atomic runs a child CTA's lowering lanes' atomicMin from t, one a cycle
+// (its load/store unit sends a transaction a cycle; the lanes' words
+// lie apart), each lowering dist[u] only where d is still below it. It
+// runs on while no other event or warp's action comes before the next
+// lane (an event at the same time was made first, and goes first; a
+// warp's action at the same time goes after), and leaves the rest to a
+// later event. The lanes that lowered then append (dlCounter.claim).
 func (r *dlRun) atomic(cta *dlChildCTA, t int64) {
 	i := cta.child.item
 	for {
 		e := cta.lanes[cta.issued]
 		if u, d := r.relaxed(i, e); d < r.s.dist[u] {
 			r.s.dist[u] = d
-			r.next = append(r.next, u)
-			if r.s.countAtomics {
-				r.s.atomics++
-			}
-			r.s.lowered[r.at[i]+e] = true
+			cta.us, cta.flags = append(cta.us, u), append(cta.flags, r.at[i]+e)
 		}
 		if cta.issued++; cta.issued == len(cta.lanes) {
-			return
+			break
 		}
-		t += ssspLowerLaneCycles
+		t++
 		if ev := r.kids.events; len(ev) > 0 && ev[0].t <= t || len(r.warps) > 0 && r.warps[0].t < t {
 			r.kids.push(dlEvent{t: t, kind: dlChildAtomic, cta: cta})
 			return
 		}
 	}
+	if len(cta.us) == 0 {
+		r.wait(cta, 0)
+		return
+	}
+	r.count.claim(t, cta.us, cta.flags, &dlBatch{cta: cta})
 }

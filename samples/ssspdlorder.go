@@ -1,5 +1,7 @@
 package samples
 
+import "math"
+
 // dlLoops runs the worklist threads' own relaxation loops of Dragon_li's
 // codes (ssspRegDevice.h:72-90, ssspCdpDevice.h:104-122 at 1397e03) in
 // the order the simulator's warps reach them, and in the CDP code the
@@ -26,7 +28,10 @@ package samples
 //     atomics (relaxDragonli), each lowering dist[u] only if d is still
 //     below it; the clock advances ssspLowerCycles for the first lane and
 //     ssspLowerLaneCycles for each further one;
-//   - the append of the lanes whose atomicMin lowered, last lane first.
+//   - past the branch, the appends of the lanes whose atomicMin lowered,
+//     last lane first, which the frontier's counter does one a cycle
+//     (ssspdlcounter.go): where the counter kept the warp's last append
+//     waiting, the warp goes on that much later.
 //
 // Where a branch splits a group, the two parts do not meet again before
 // the loop ends (the branches reconverge at the function's exit), and GPGPU-Sim's SIMT stack runs the branch's taken
@@ -62,6 +67,7 @@ func (s *ssspSolver) dlLoops(worklist []int32, src []int64, at []int, next []int
 		r.items[i] = dlItem{lo: int(s.g.offsets[v]), first: s.child(d), end: d}
 	}
 	clear(s.loops)
+	clear(s.childWait)
 	r.cdp = !s.flat
 	if r.cdp {
 		r.kids.ctaLive = make([]int, dragonliCTAs)
@@ -79,23 +85,49 @@ func (s *ssspSolver) dlLoops(worklist []int32, src []int64, at []int, next []int
 		}
 	}
 	r.warps.init()
-	for len(r.warps) > 0 || len(r.kids.events) > 0 {
-		if len(r.kids.events) > 0 && (len(r.warps) == 0 || r.kids.events[0].t <= r.warps[0].t) {
+	// The first of the children's events, the warps' actions and the
+	// counter's next append goes next; at the same time, in that order.
+	for {
+		kt, kids := int64(math.MaxInt64), len(r.kids.events) > 0
+		if kids {
+			kt = r.kids.events[0].t
+		}
+		wt, warps := int64(math.MaxInt64), len(r.warps) > 0
+		if warps {
+			wt = r.warps[0].t
+		}
+		ct, counts := r.count.next()
+		switch {
+		case kids && kt <= wt && (!counts || kt <= ct):
 			r.event()
-			continue
+		case warps && (!counts || wt <= ct):
+			wp := r.warps[0]
+			switch r.act(wp) {
+			case dlGoesOn:
+				r.warps.down(0)
+			case dlParks:
+				r.warps.pop()
+			case dlEnds:
+				if r.cdp {
+					r.release(wp.cta, wp.t)
+				}
+				r.warps.pop()
+			}
+		case counts:
+			r.serve(ct, min(kt, wt))
+		default:
+			return r.next
 		}
-		wp := r.warps[0]
-		if r.act(wp) {
-			r.warps.down(0)
-			continue
-		}
-		if r.cdp {
-			r.release(wp.cta, wp.t)
-		}
-		r.warps.pop()
 	}
-	return r.next
 }
+
+// What a warp's action leaves it: more to do, waiting for its appends,
+// or done.
+const (
+	dlGoesOn = iota
+	dlParks
+	dlEnds
+)
 
 // dlRun is one relaxation's loops as dlLoops runs them.
 type dlRun struct {
@@ -110,6 +142,9 @@ type dlRun struct {
 	// clock beside the loops (ssspdlchildren.go).
 	cdp  bool
 	kids dlChildren
+	// count is the frontier's counter, which does every append
+	// (ssspdlcounter.go).
+	count dlCounter
 }
 
 // dlItem is a worklist item's vertex as its loop reads it: its edges'
@@ -132,11 +167,13 @@ type dlWarp struct {
 
 // dlGroup is a set of lanes (items, in lane order) at iteration j of
 // their own loops, about to step (phase dlStep), to take the lowering
-// branch (dlAtomic) or to append (dlAppend).
+// branch (dlAtomic) or to go on past their appends (dlAppend: batch,
+// at the counter).
 type dlGroup struct {
 	lanes []int
 	j     int
 	phase int
+	batch *dlBatch
 }
 
 const (
@@ -185,8 +222,8 @@ func (r *dlRun) relaxed(i, e int) (int32, int64) {
 	return r.s.g.cols[k], r.src[i] + int64(r.s.weight[k])
 }
 
-// act runs wp's next action and reports whether the warp has more.
-func (r *dlRun) act(wp *dlWarp) bool {
+// act runs wp's next action and says what it leaves the warp.
+func (r *dlRun) act(wp *dlWarp) int {
 	for len(wp.stack) > 0 {
 		g := &wp.stack[len(wp.stack)-1]
 		switch g.phase {
@@ -215,7 +252,7 @@ func (r *dlRun) act(wp *dlWarp) bool {
 				}
 				wp.t += r.s.step
 				g.lanes, g.j = g.lanes[:rest], g.j+1
-				return true
+				return dlGoesOn
 			}
 			// Lane k lowers: the lanes before it that go on (in
 			// g.lanes[:rest]) lower nothing, and the rest are read again.
@@ -233,7 +270,7 @@ func (r *dlRun) act(wp *dlWarp) bool {
 				}
 			}
 			wp.t += r.s.step
-			r.split(wp, lower, others, dlAtomic)
+			r.split(wp, lower, others, dlAtomic, nil)
 		case dlAtomic:
 			var lowered [warpSize]bool
 			for l := len(g.lanes) - 1; l >= 0; l-- {
@@ -251,42 +288,52 @@ func (r *dlRun) act(wp *dlWarp) bool {
 				}
 			}
 			r.countAtomicMin(g.lanes, g.j)
-			wp.t += ssspLowerCycles + int64(len(g.lanes)-1)*ssspLowerLaneCycles
-			r.split(wp, took, rest, dlAppend)
-		case dlAppend:
-			for l := len(g.lanes) - 1; l >= 0; l-- {
-				i := g.lanes[l]
-				e := r.edge(i, g.j)
-				u, _ := r.relaxed(i, e)
-				r.next = append(r.next, u)
-				if r.s.countAtomics {
-					r.s.atomics++
+			var b *dlBatch
+			if len(took) > 0 {
+				us, flags := make([]int32, 0, len(took)), make([]int, 0, len(took))
+				for l := len(took) - 1; l >= 0; l-- {
+					i := took[l]
+					e := r.edge(i, g.j)
+					u, _ := r.relaxed(i, e)
+					us, flags = append(us, u), append(flags, r.at[i]+e)
 				}
-				r.s.lowered[r.at[i]+e] = true
+				b = &dlBatch{}
+				r.count.claim(wp.t, us, flags, b)
 			}
-			g.j, g.phase = g.j+1, dlStep
+			wp.t += ssspLowerCycles + int64(len(g.lanes)-1)*ssspLowerLaneCycles
+			r.split(wp, took, rest, dlAppend, b)
+		case dlAppend:
+			if g.batch.left > 0 {
+				g.batch.warp = wp
+				return dlParks
+			}
+			wp.t += g.batch.delay
+			g.j, g.phase, g.batch = g.j+1, dlStep, nil
 		}
-		return true
+		return dlGoesOn
 	}
 	r.s.loops[wp.lo] = wp.t - wp.began
 	wp.chunk += dragonliCTAs * r.s.block
-	return r.start(wp)
+	if r.start(wp) {
+		return dlGoesOn
+	}
+	return dlEnds
 }
 
 // split replaces the top group, at a branch of iteration j, by its lanes
 // that go on to phase (took) and those that branch to the next
 // iteration (rest); where both hold lanes, the rest issue first (the
 // taken path is the stack's top).
-func (r *dlRun) split(wp *dlWarp, took, rest []int, phase int) {
+func (r *dlRun) split(wp *dlWarp, took, rest []int, phase int, b *dlBatch) {
 	g := &wp.stack[len(wp.stack)-1]
 	j := g.j
 	switch {
 	case len(took) == 0:
 		*g = dlGroup{lanes: rest, j: j + 1}
 	case len(rest) == 0:
-		*g = dlGroup{lanes: took, j: j, phase: phase}
+		*g = dlGroup{lanes: took, j: j, phase: phase, batch: b}
 	default:
-		*g = dlGroup{lanes: took, j: j, phase: phase}
+		*g = dlGroup{lanes: took, j: j, phase: phase, batch: b}
 		wp.stack = append(wp.stack, dlGroup{lanes: rest, j: j + 1})
 	}
 }
@@ -328,6 +375,22 @@ func (h dlWarpHeap) down(i int) {
 		i = c
 	}
 	h[i] = w
+}
+
+// push adds a warp.
+func (h *dlWarpHeap) push(w *dlWarp) {
+	*h = append(*h, w)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !before(w, s[p]) {
+			break
+		}
+		s[i] = s[p]
+		i = p
+	}
+	s[i] = w
 }
 
 // pop removes the first warp.

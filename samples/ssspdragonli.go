@@ -48,12 +48,23 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	for _, s := range sites {
 		child, _ := dragonliSplit(len(edges[s.item]))
 		at := trace.Parent{Kernel: parent.ID, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: s.at}
-		if err := t.childOver(at, edges[s.item][:child], dragonliChildBlock); err != nil {
+		var wait func(int) int64
+		if ssspChildWaits {
+			wait = func(c int) int64 { return t.childWait[[2]int{s.item, c}] }
+		}
+		if err := t.childOver(at, edges[s.item][:child], dragonliChildBlock, wait); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// ssspChildWaits is whether a child CTA's record carries what its appends
+// waited at the frontier's counter (ssspdlcounter.go). The lane-loop
+// rule prices a launch's inline_cycles on its child's own CTAs, which a
+// lane running their work in its loop does not share with other
+// children: TestLaneLoopSites turns the waits off to check it on them.
+var ssspChildWaits = true
 
 // dragonliLane is a worklist thread whose edges have the given outcomes:
 // a site above the threshold, looping over what its child leaves. Its
@@ -70,8 +81,8 @@ func (t *ssspTrace) dragonliLane(lowered []bool) dlLane {
 // a site's child taking the first degree>>5·32 of its edges.
 func (t *ssspTrace) dragonliSolver(s *ssspSolver) {
 	s.dragonli, s.flat = true, t.threshold == noSites
-	s.block, s.step, s.loops = t.block, t.loop, map[int]int64{}
-	t.loops = s.loops
+	s.block, s.step, s.loops, s.childWait = t.block, t.loop, map[int]int64{}, map[[2]int]int64{}
+	t.loops, t.childWait = s.loops, s.childWait
 	s.child = func(degree int) int {
 		if degree <= t.threshold {
 			return 0

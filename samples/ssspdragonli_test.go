@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -322,6 +323,16 @@ func runDlCase(block, step, site int, arcs [][][2]int32, dist map[int32]int64, w
 			e++
 		}
 	}
+	if len(s.childWait) > 0 {
+		// What each child CTA (item.cta) waited at the counter.
+		b.WriteString("\nwaits")
+		keys := slices.SortedFunc(maps.Keys(s.childWait), func(a, b [2]int) int {
+			return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+		})
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %d.%d:%d", k[0], k[1], s.childWait[k])
+		}
+	}
 	return b.String()
 }
 
@@ -335,11 +346,15 @@ func runDlCase(block, step, site int, arcs [][][2]int32, dist map[int32]int64, w
 // clock (dlLoops, ssspdlchildren.go). Held out on every CDP capture with
 // a relaxation of 20 sites or more, the model's most in one warp over
 // the capture's, each guard today's and a little. tree3's third
-// relaxation is the miss (3 against 20): the capture's 20 launching
-// vertices are one child CTA's lanes, which ran with no other CTA's
-// atomics between them; in the model that CTA starts with others and
-// their lanes interleave (docs/calibration.md, "What is left" under
-// SSSP). Before the clock its second relaxation was (24 against 10).
+// relaxation launches 20 from one warp, as captured: its 20 launching
+// vertices are one child CTA's lanes, which the simulator ran alone on
+// an SM late in the relaxation, their appends with no other CTA's
+// between them; the model ran it so once a child of fewer than 14 CTAs
+// took one an SM (dlChild.perSM) and the counter did the appends one a
+// cycle (ssspdlcounter.go): 3 against 20 before. The misses are now
+// rmat7's second (18 against 27), rmat9's third (10 against 14) and
+// rmat11's fifth (7 against 5; 22, 11 and 6 before). Before the clock
+// tree3's second relaxation was 24 against 10.
 func TestSSSPSitesByWarp(t *testing.T) {
 	most := func(m map[[2]uint64]int) (n, sites int) {
 		for _, c := range m {
@@ -351,11 +366,11 @@ func TestSSSPSitesByWarp(t *testing.T) {
 		capture, graph string
 		worst          []float64 // by relaxation (those of fewer than 20 sites none)
 	}{
-		{"dragonli-sssp-tree3-cdp", "dragonli-tree-200-40x140-20x260.gr.xz", []float64{0, 1.03, 6.9}},                 // 1.00×, 0.15× today
-		{"dragonli-sssp-rmat9-cdp", "rmat-9-12-2.gr.xz", []float64{0, 1.07, 1.2}},                                     // 1.04×, 0.86×
-		{"dragonli-sssp-uniform9-cdp", "uniform-512-32-3.gr.xz", []float64{0, 0, 1.03, 1.08, 1.08, 1.14, 1.22, 1.17}}, // 0.90× to 1.19×
-		{"dragonli-sssp-rmat11-cdp", "rmat-11-16-1.gr.xz", []float64{0, 1.06, 1.09, 1.32, 1.23}},                      // 1.03×, 0.94×, 0.78×, 1.20×
-		{"dragonli-sssp-rmat7-cdp", "rmat-7-8-1.gr.xz", []float64{0, 1.2}},                                            // 0.85×
+		{"dragonli-sssp-tree3-cdp", "dragonli-tree-200-40x140-20x260.gr.xz", []float64{0, 1.03, 1.03}},                // 1.00×, 1.00× today
+		{"dragonli-sssp-rmat9-cdp", "rmat-9-12-2.gr.xz", []float64{0, 1.03, 1.43}},                                    // 1.00×, 0.71×
+		{"dragonli-sssp-uniform9-cdp", "uniform-512-32-3.gr.xz", []float64{0, 0, 1.03, 1.12, 1.08, 1.08, 1.09, 1.03}}, // 0.95× to 1.10×
+		{"dragonli-sssp-rmat11-cdp", "rmat-11-16-1.gr.xz", []float64{0, 1.09, 1.14, 1.03, 1.43}},                      // 1.07×, 1.12×, 1.00×, 1.40×
+		{"dragonli-sssp-rmat7-cdp", "rmat-7-8-1.gr.xz", []float64{0, 1.52}},                                           // 0.67×
 	} {
 		var sink sliceSink
 		if _, err := gpgpusim.Convert(filepath.Join(whatifDir, run.capture+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
@@ -442,14 +457,14 @@ func TestSSSPAtomicsHeldOut(t *testing.T) {
 	}{
 		{"dragonli-sssp-sample-cdp", "ssspCdpExpandKernel", "", dragonliMinThreshold, 1.01},                                     // exact
 		{"dragonli-sssp-sample-reg", "ssspRegExpandKernel", "", noSites, 1.01},                                                  // exact
-		{"dragonli-sssp-rmat7-cdp", "ssspCdpExpandKernel", "rmat-7-8-1.gr.xz", dragonliMinThreshold, 1.04},                      // 1.027×
+		{"dragonli-sssp-rmat7-cdp", "ssspCdpExpandKernel", "rmat-7-8-1.gr.xz", dragonliMinThreshold, 1.06},                      // 1.043×
 		{"dragonli-sssp-rmat7-reg", "ssspRegExpandKernel", "rmat-7-8-1.gr.xz", noSites, 1.01},                                   // exact
-		{"dragonli-sssp-rmat9-cdp", "ssspCdpExpandKernel", "rmat-9-12-2.gr.xz", dragonliMinThreshold, 1.08},                     // 1.061×
+		{"dragonli-sssp-rmat9-cdp", "ssspCdpExpandKernel", "rmat-9-12-2.gr.xz", dragonliMinThreshold, 1.07},                     // 1.048×
 		{"dragonli-sssp-rmat9-reg", "ssspRegExpandKernel", "rmat-9-12-2.gr.xz", noSites, 1.02},                                  // 1.008×
-		{"dragonli-sssp-rmat11-cdp", "ssspCdpExpandKernel", "rmat-11-16-1.gr.xz", dragonliMinThreshold, 1.08},                   // 1.069×
-		{"dragonli-sssp-rmat11-reg", "ssspRegExpandKernel", "rmat-11-16-1.gr.xz", noSites, 1.02},                                // 1.008×
-		{"dragonli-sssp-uniform9-cdp", "ssspCdpExpandKernel", "uniform-512-32-3.gr.xz", dragonliMinThreshold, 1.04},             // 1.022×
-		{"dragonli-sssp-uniform9-reg", "ssspRegExpandKernel", "uniform-512-32-3.gr.xz", noSites, 1.03},                          // 1.016×
+		{"dragonli-sssp-rmat11-cdp", "ssspCdpExpandKernel", "rmat-11-16-1.gr.xz", dragonliMinThreshold, 1.07},                   // 1.047×
+		{"dragonli-sssp-rmat11-reg", "ssspRegExpandKernel", "rmat-11-16-1.gr.xz", noSites, 1.03},                                // 1.019×
+		{"dragonli-sssp-uniform9-cdp", "ssspCdpExpandKernel", "uniform-512-32-3.gr.xz", dragonliMinThreshold, 1.08},             // 1.063×
+		{"dragonli-sssp-uniform9-reg", "ssspRegExpandKernel", "uniform-512-32-3.gr.xz", noSites, 1.03},                          // 1.021×
 		{"dragonli-sssp-tree3-cdp", "ssspCdpExpandKernel", "dragonli-tree-200-40x140-20x260.gr.xz", dragonliMinThreshold, 1.01}, // exact
 		{"dragonli-sssp-tree3-reg", "ssspRegExpandKernel", "dragonli-tree-200-40x140-20x260.gr.xz", noSites, 1.01},              // exact
 	} {
@@ -553,6 +568,6 @@ func TestSSSPWarpLoopsUniform9(t *testing.T) {
 	g, w := slices.Max(got), slices.Max(want)
 	t.Logf("slowest warp's loop: model %.0f cycles, logged %.0f (%.2f×); mean %.0f, %.0f (%.2f×) over %d and %d warps",
 		g, w, g/w, mean(got), mean(want), mean(got)/mean(want), len(got), len(want))
-	heldOut(t, "uniform9 relaxation 3, the slowest warp's loop", g/w, 1.07)               // 0.96× today
+	heldOut(t, "uniform9 relaxation 3, the slowest warp's loop", g/w, 1.10)               // 0.92× today (0.96× before the frontier's counter)
 	heldOut(t, "uniform9 relaxation 3, the mean warp's loop", mean(got)/mean(want), 1.08) // 0.95×
 }

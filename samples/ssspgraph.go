@@ -78,7 +78,11 @@ type ssspSolver struct {
 	// at 667834cf; -gpgpu_gmem_skip_L1D 1 makes Kepler's segment a
 	// sector), and an atomicAdd on the frontier's one counter for each
 	// lane that appends.
-	atomics      int
+	atomics int
+	// childWait is, for the relaxation just run, what each child CTA (by
+	// its worklist item and its index) waited at the frontier's counter
+	// beyond its price (ssspdlcounter.go).
+	childWait    map[[2]int]int64
 	countAtomics bool
 }
 
