@@ -161,44 +161,17 @@ type dlChildren struct {
 func (c *dlChildren) push(e dlEvent) {
 	e.seq = c.seq
 	c.seq++
-	c.events = append(c.events, e)
-	h := c.events
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !eventBefore(h[i], h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
+	c.events = timedPush(c.events, e)
 }
 
 // pop removes and returns the first event.
 func (c *dlChildren) pop() dlEvent {
-	h := c.events
-	e := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && eventBefore(h[l], h[m]) {
-			m = l
-		}
-		if l+1 < n && eventBefore(h[l+1], h[m]) {
-			m = l + 1
-		}
-		if m == i {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	c.events = h
+	var e dlEvent
+	c.events, e = timedPop(c.events)
 	return e
 }
 
-func eventBefore(a, b dlEvent) bool { return a.t < b.t || a.t == b.t && a.seq < b.seq }
+func (e dlEvent) key() (int64, int64) { return e.t, e.seq }
 
 // launch makes the children of a warp's launching lanes (their items,
 // in lane order) ready at t, when the warp's launch calls end.

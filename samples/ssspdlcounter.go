@@ -87,42 +87,13 @@ func (c *dlCounter) next() (int64, bool) {
 	return max(c.free, c.claims[0].at), true
 }
 
-func claimBefore(a, b dlClaim) bool { return a.at < b.at || a.at == b.at && a.seq < b.seq }
+func (x dlClaim) key() (int64, int64) { return x.at, x.seq }
 
-func (c *dlCounter) push(x dlClaim) {
-	c.claims = append(c.claims, x)
-	h := c.claims
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !claimBefore(h[i], h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
+func (c *dlCounter) push(x dlClaim) { c.claims = timedPush(c.claims, x) }
 
 func (c *dlCounter) pop() dlClaim {
-	h := c.claims
-	x := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && claimBefore(h[l], h[m]) {
-			m = l
-		}
-		if l+1 < n && claimBefore(h[l+1], h[m]) {
-			m = l + 1
-		}
-		if m == i {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	c.claims = h
+	var x dlClaim
+	c.claims, x = timedPop(c.claims)
 	return x
 }
 
