@@ -1,6 +1,8 @@
 package samples
 
 import (
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -92,5 +94,99 @@ func TestDlCounterMeasured(t *testing.T) {
 	t.Logf("%d warps' first appends that did not wait: lag %d to %d cycles, median %d at 837 MHz", len(lags), lags[0], lags[len(lags)-1], median)
 	if got := roundDiv(median*706, 837); got != dlClaimLagCycles {
 		t.Errorf("dlClaimLagCycles is %d; the log's median lag %d is %d at 706 MHz", dlClaimLagCycles, median, got)
+	}
+}
+
+// TestDlCounterAgainstCycles holds dlCounter to a cycle-by-cycle
+// counter: warps issue batches of appends at random times (in time
+// order, as the clock does), and the counter, served as dlLoops serves
+// it (up to each next issue), must do the same appends at the same
+// cycles as one that each cycle does the earliest to have reached it (in
+// the order issued), and give each batch the wait of its last append.
+func TestDlCounterAgainstCycles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := range 200 {
+		type issue struct {
+			t int64
+			n int
+		}
+		var issues []issue
+		at := int64(0)
+		for range 1 + rng.IntN(12) {
+			at += int64(rng.IntN(40))
+			issues = append(issues, issue{at, 1 + rng.IntN(32)})
+		}
+		// The counter under test, served between issues as dlLoops does.
+		total := 0
+		for _, is := range issues {
+			total += is.n
+		}
+		r := &dlRun{s: &ssspSolver{lowered: make([]bool, total)}}
+		batches := make([]*dlBatch, len(issues))
+		flag := 0
+		for i, is := range issues {
+			for {
+				n, ok := r.count.next()
+				if !ok || n >= is.t {
+					break
+				}
+				r.serve(n, is.t)
+			}
+			us, flags := make([]int32, is.n), make([]int, is.n)
+			for k := range us {
+				us[k], flags[k] = int32(flag), flag
+				flag++
+			}
+			batches[i] = &dlBatch{}
+			r.count.claim(is.t, us, flags, batches[i])
+		}
+		for {
+			n, ok := r.count.next()
+			if !ok {
+				break
+			}
+			r.serve(n, math.MaxInt64)
+		}
+		// The reference: every append's arrival and issue order, and each
+		// cycle the earliest arrived.
+		type ref struct {
+			at, seq int64
+			u       int32
+			batch   int
+		}
+		var pend []ref
+		seq := int64(0)
+		u := int32(0)
+		for i, is := range issues {
+			for k := range is.n {
+				pend = append(pend, ref{is.t + dlClaimLagCycles + int64(k), seq, u, i})
+				seq, u = seq+1, u+1
+			}
+		}
+		var order []int32
+		lastServed := make([]int64, len(issues))
+		for cyc := int64(0); len(pend) > 0; cyc++ {
+			best := -1
+			for j, p := range pend {
+				if p.at <= cyc && (best < 0 || p.at < pend[best].at || p.at == pend[best].at && p.seq < pend[best].seq) {
+					best = j
+				}
+			}
+			if best < 0 {
+				continue
+			}
+			order = append(order, pend[best].u)
+			lastServed[pend[best].batch] = cyc
+			pend = append(pend[:best], pend[best+1:]...)
+		}
+		if !slices.Equal(r.next, order) {
+			t.Fatalf("trial %d: issues %v: appends %v, cycle by cycle %v", trial, issues, r.next, order)
+		}
+		for i, is := range issues {
+			last := is.t + dlClaimLagCycles + int64(is.n) - 1
+			if want := lastServed[i] - last; batches[i].delay != want || batches[i].left != 0 {
+				t.Fatalf("trial %d: batch %d: left %d, delay %d, cycle by cycle %d", trial, i, batches[i].left, batches[i].delay, want)
+			}
+		}
 	}
 }
