@@ -338,10 +338,9 @@ func (r *dlRun) read(cta *dlChildCTA, t int64) {
 // atomic runs a child CTA's lowering lanes' atomicMin from t, one a cycle
 // (its load/store unit sends a transaction a cycle; the lanes' words
 // lie apart), each lowering dist[u] only where d is still below it. It
-// runs on while no other event or warp's action comes before the next
-// lane (an event at the same time was made first, and goes first; a
-// warp's action at the same time goes after), and leaves the rest to a
-// later event. The lanes that lowered then append (dlCounter.claim).
+// runs on while nothing else comes before the next lane (before), and
+// leaves the rest to a later event. The lanes that lowered then append
+// (dlCounter.claim).
 func (r *dlRun) atomic(cta *dlChildCTA, t int64) {
 	i := cta.child.item
 	for {
@@ -354,7 +353,7 @@ func (r *dlRun) atomic(cta *dlChildCTA, t int64) {
 			break
 		}
 		t++
-		if ev := r.kids.events; len(ev) > 0 && ev[0].t <= t || len(r.warps) > 0 && r.warps[0].t < t {
+		if r.before(t) {
 			r.kids.push(dlEvent{t: t, kind: dlChildAtomic, cta: cta})
 			return
 		}
@@ -364,4 +363,16 @@ func (r *dlRun) atomic(cta *dlChildCTA, t int64) {
 		return
 	}
 	r.count.claim(t, cta.us, cta.flags, &dlBatch{cta: cta})
+}
+
+// before reports whether anything of the clock comes before a child's
+// event made now for t: another event at t or earlier (made first, it
+// goes first), a warp's action or the counter's append before t (at t
+// they go after).
+func (r *dlRun) before(t int64) bool {
+	if ev := r.kids.events; len(ev) > 0 && ev[0].t <= t || len(r.warps) > 0 && r.warps[0].t < t {
+		return true
+	}
+	n, ok := r.count.next()
+	return ok && n < t
 }
