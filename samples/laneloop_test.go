@@ -244,9 +244,11 @@ func TestLaneLoopSites(t *testing.T) {
 	} {
 		what := fmt.Sprintf("%s %v", c.gen, c.kv)
 		dragonliSSSP := c.gen == "sssp" && slices.Contains(c.kv, "code=dragonli")
-		ssspChildWaits = !dragonliSSSP
-		recs := generate(t, c.gen, c.kv...)
-		ssspChildWaits = true
+		recs := func() []trace.Record {
+			ssspChildWaits = !dragonliSSSP
+			defer func() { ssspChildWaits = true }()
+			return generate(t, c.gen, c.kv...)
+		}()
 		if dragonliSSSP {
 			recs = ssspWarmChildren(recs)
 		}

@@ -103,11 +103,10 @@ type dlChildCTA struct {
 	lo, hi int
 	lanes  []int
 	issued int
-	// us and flags are the vertices its lanes' atomicMin lowered, and
-	// their flags in s.lowered, in the order they issued.
-	us    []int32
-	flags []int
-	end   int64
+	// lowered is its lanes whose atomicMin lowered, in the order they
+	// issued.
+	lowered []dlLowered
+	end     int64
 }
 
 // dlEvent kinds.
@@ -347,7 +346,7 @@ func (r *dlRun) atomic(cta *dlChildCTA, t int64) {
 		e := cta.lanes[cta.issued]
 		if u, d := r.relaxed(i, e); d < r.s.dist[u] {
 			r.s.dist[u] = d
-			cta.us, cta.flags = append(cta.us, u), append(cta.flags, r.at[i]+e)
+			cta.lowered = append(cta.lowered, dlLowered{u, r.at[i] + e})
 		}
 		if cta.issued++; cta.issued == len(cta.lanes) {
 			break
@@ -358,11 +357,11 @@ func (r *dlRun) atomic(cta *dlChildCTA, t int64) {
 			return
 		}
 	}
-	if len(cta.us) == 0 {
+	if len(cta.lowered) == 0 {
 		r.wait(cta, 0)
 		return
 	}
-	r.count.claim(t, cta.us, cta.flags, &dlBatch{cta: cta})
+	r.count.claim(t, cta.lowered, &dlBatch{cta: cta})
 }
 
 // before reports whether anything of the clock comes before a child's

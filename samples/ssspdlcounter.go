@@ -39,13 +39,19 @@ package samples
 // 837 MHz: 125 here.
 var dlClaimLagCycles = roundDiv(148*706, 837)
 
-// dlClaim is one lane's append: the vertex it appends, the flag it sets
-// in s.lowered, when it reaches the counter and the warp it is one of.
+// dlLowered is a lane whose atomicMin lowered a distance: the vertex it
+// appends and its edge's flag in s.lowered.
+type dlLowered struct {
+	u    int32
+	flag int
+}
+
+// dlClaim is one lane's append: when it reaches the counter and the warp
+// it is one of.
 type dlClaim struct {
 	at, seq int64
-	u       int32
-	flag    int
-	batch   *dlBatch
+	dlLowered
+	batch *dlBatch
 }
 
 // dlBatch is one warp's appends: how many the counter has still to do,
@@ -67,14 +73,14 @@ type dlCounter struct {
 	free   int64
 }
 
-// claim issues a warp's appends (vertices us with flags flags, in the
-// order its lanes issue them) from t, one a cycle.
-func (c *dlCounter) claim(t int64, us []int32, flags []int, b *dlBatch) {
+// claim issues a warp's appends (its lanes that lowered, in the order
+// they issue them) after its atomicMin at t, one a cycle.
+func (c *dlCounter) claim(t int64, lanes []dlLowered, b *dlBatch) {
 	t += dlClaimLagCycles
-	b.left = len(us)
-	b.last = t + int64(len(us)) - 1
-	for k, u := range us {
-		c.push(dlClaim{at: t + int64(k), seq: c.seq, u: u, flag: flags[k], batch: b})
+	b.left = len(lanes)
+	b.last = t + int64(len(lanes)) - 1
+	for k, l := range lanes {
+		c.push(dlClaim{at: t + int64(k), seq: c.seq, dlLowered: l, batch: b})
 		c.seq++
 	}
 }

@@ -132,13 +132,13 @@ func TestDlCounterAgainstCycles(t *testing.T) {
 				}
 				r.serve(n, is.t)
 			}
-			us, flags := make([]int32, is.n), make([]int, is.n)
-			for k := range us {
-				us[k], flags[k] = int32(flag), flag
+			lanes := make([]dlLowered, is.n)
+			for k := range lanes {
+				lanes[k] = dlLowered{int32(flag), flag}
 				flag++
 			}
 			batches[i] = &dlBatch{}
-			r.count.claim(is.t, us, flags, batches[i])
+			r.count.claim(is.t, lanes, batches[i])
 		}
 		for {
 			n, ok := r.count.next()

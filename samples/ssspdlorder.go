@@ -290,15 +290,15 @@ func (r *dlRun) act(wp *dlWarp) int {
 			r.countAtomicMin(g.lanes, g.j)
 			var b *dlBatch
 			if len(took) > 0 {
-				us, flags := make([]int32, 0, len(took)), make([]int, 0, len(took))
+				lanes := make([]dlLowered, 0, len(took))
 				for l := len(took) - 1; l >= 0; l-- {
 					i := took[l]
 					e := r.edge(i, g.j)
 					u, _ := r.relaxed(i, e)
-					us, flags = append(us, u), append(flags, r.at[i]+e)
+					lanes = append(lanes, dlLowered{u, r.at[i] + e})
 				}
 				b = &dlBatch{}
-				r.count.claim(wp.t, us, flags, b)
+				r.count.claim(wp.t, lanes, b)
 			}
 			wp.t += ssspLowerCycles + int64(len(g.lanes)-1)*ssspLowerLaneCycles
 			r.split(wp, took, rest, dlAppend, b)
