@@ -299,9 +299,21 @@ func (s *sm) idle() bool { return s.ctas == 0 }
 
 // fitsOpen is fits for an SM of the open set (nextOpen), which has a free
 // slot and is not held: RoundRobin's search asks it of each SM it tries.
+//
+// Under exclusive SMs (gpu.concurrent_kernel_sm=off, GPGPU-Sim's
+// -gpgpu_concurrent_kernel_sm 0) an SM runs one kernel's CTAs at a time,
+// and holds at most ⌈CTAs/SMs⌉ of a kernel whose grid would not fill
+// every SM: "gpu_max_cta_per_shader is limited by number of CTAs if not
+// enough to keep all cores busy" (shader_core_config::max_cta,
+// src/gpgpu-sim/shader.cc:3552-3557 at 667834cf), which an SM's
+// can_issue_1block asks in that mode ("return (get_n_active_cta() <
+// m_config->max_cta(kernel));"). So a child of 3 CTAs on a GPU of 15
+// SMs runs one CTA an SM, waiting for SMs that drain, where the SM that
+// drained first would otherwise take all three. s.ctas ≥ ⌈T/N⌉ is
+// s.ctas·N ≥ T for whole numbers.
 func (a *smArray) fitsOpen(k *Kernel, i int) bool {
 	s := &a.sms[i]
-	if a.exclusive && s.kernel != nil && s.kernel != k {
+	if a.exclusive && (s.kernel != nil && s.kernel != k || uint64(s.ctas)*uint64(len(a.sms)) >= k.total) {
 		return false
 	}
 	return s.hasRoom(a.gpu, k.decl.need)

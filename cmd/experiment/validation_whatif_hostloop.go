@@ -32,10 +32,6 @@ var hostLoopPrograms = []string{"frontier", "frontierbig", "syncloop", "eventstr
 // miss: its widest levels' CTAs slow down as more of them share an SM.
 const perSMSharing = "capture A's CTA cycles are its CTAs' time at A's residency: frontierbig's widest level (183 CTAs) runs a median 4,844 cycles a CTA on 80 SMs, about 2.3 CTAs an SM, and 7,679 on 20, about 9 an SM (the next level 4,420 and 6,726), where its warps share an SM's schedulers and memory pipeline over their atomics. The host's part holds: every launch after a copy back issues when the predicted level ends, and the launch-latency pairs of the same runs are within 0.2%. The contention model (model.contention=on, off in GPGPU-Sim imports) moves 80 → 20 SMs at latency 0 from 45,593 to 46,188 against B's 52,210: it prices issue slots and DRAM bytes, not this sharing"
 
-// concurrentOnFewSMs is why syncloop on 20 SMs at latency 0 replays
-// short.
-const concurrentOnFewSMs = "B's own capture replays 9.4% short (B's own replay): syncloop runs a consumer kernel on one created stream beside the next producer on another, and on 20 SMs at latency 0 the pair ends 1,822 cycles after the device sync in GPGPU-Sim and 1,255 in the replay (the second iteration). With one kernel an SM at a time (-gpgpu_concurrent_kernel_sm 0) GPGPU-Sim gives the two kernels SMs otherwise than the replay's placement; on 80 SMs, where both fit at once, the runs agree within 0.1%. The what-if adds no error of its own"
-
 // hostLoopRests is what a host-loop prediction rests on.
 const hostLoopRests = "measured cycles; the host's waits as the log shows them"
 
@@ -57,8 +53,6 @@ func hostLoopPairs() []whatIf {
 				switch {
 				case p == "frontierbig":
 					w.tol, w.why = 16, perSMSharing
-				case p == "syncloop" && lat == 0 && sms[1] == 20:
-					w.tol, w.why = 13, concurrentOnFewSMs
 				}
 				out = append(out, w)
 			}
@@ -67,9 +61,6 @@ func hostLoopPairs() []whatIf {
 			for _, lat := range [][2]int{{5000, 0}, {0, 5000}} {
 				w := whatIf{kind: "host loop: launch latency", from: name(p, run{sms, lat[0]}), to: name(p, run{sms, lat[1]}),
 					policy: "cdp", sets: []string{fmt.Sprintf("lat.kernel_dispatch=%d", lat[1]+1)}, restsOn: hostLoopRests}
-				if p == "syncloop" && sms == 20 && lat[1] == 0 {
-					w.tol, w.why = 11, concurrentOnFewSMs
-				}
 				out = append(out, w)
 			}
 		}
