@@ -597,8 +597,10 @@ func TestJoinFitsCapture(t *testing.T) {
 // the CDP build on it: held out, as the calibration rule asks of a fit.
 // Both run 8 relaxations and launch about as many children (1,526 to
 // 1,560; TestSSSPLevelsRmat11 compares them level by level); the
-// relaxation kernels take 1.03× the capture's (0.99× before the
-// frontier's counter did the appends one a cycle, ssspdlcounter.go;
+// relaxation kernels take 0.99× the capture's (1.03× while the replay
+// packed a small child's CTAs onto the SMs that drained first, which put
+// the capture's own second relaxation at 0.77× GPGPU-Sim's; 0.99×
+// before the frontier's counter did the appends one a cycle, ssspdlcounter.go;
 // 0.94× before the loops ran beside the children, each warp priced on
 // its own steps in the clock, ssspdlchildren.go; 0.84× before the
 // one-lane refit, 0.69× before a warp's diverged lanes ran in turn).
@@ -610,9 +612,9 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 	// capture too (the run's first relaxation): CTA 0's launching and
 	// looping warp fetches 8 lines (0.98× when it was charged the empty
 	// path's 6).
-	g, w := heldOutRelaxations(t, "rmat11", got, want, []float64{1.03, 1.09, 1.07, 1.05, 1.03, 1.03, 1.03, 1.04}) // 1.01, 1.07, 1.05, 0.97, 1.01, 0.99, 0.99, 1.02× today
+	g, w := heldOutRelaxations(t, "rmat11", got, want, []float64{1.03, 1.07, 1.07, 1.05, 1.03, 1.03, 1.03, 1.04}) // 1.01, 0.95, 1.05, 0.97, 1.01, 0.99, 0.99, 1.02× today
 	t.Logf("relaxation kernels: model %.0f cycles, captured %.0f (%.2f×); children: model %d, captured %d", g, w, g/w, len(gotChild), len(wantChild))
-	heldOut(t, "rmat11 relaxation kernels", g/w, 1.05)                                  // 1.03× today (0.99× before the counter, 0.94× before the CDP clock)
+	heldOut(t, "rmat11 relaxation kernels", g/w, 1.03)                                  // 0.99× today (1.03× against the packed replay, 0.99× before the counter, 0.94× before the CDP clock)
 	heldOut(t, "rmat11 children", float64(len(gotChild))/float64(len(wantChild)), 1.05) // 0.97× today
 }
 
@@ -828,7 +830,7 @@ func ssspAgainstCapture(t *testing.T, capture, kernel, graphXZ string, kv ...str
 // 1.01× to 1.02×: TestSSSPRegMeasuredFrontiers). The tree's third
 // relaxation launches 20 children from one warp, as captured, since the
 // frontier's counter does the appends one a cycle and a child of fewer
-// than 14 CTAs runs one an SM (ssspdlcounter.go, dlChild.perSM): 0.99×,
+// than 14 CTAs runs one an SM (ssspdlcounter.go, dlChild.perSM): 1.00×,
 // 0.60× before, when it launched them from eight warps. Before the CDP
 // clock (ssspdlchildren.go) the third relaxations were 0.68× (rmat9) and
 // 1.51× (uniform9) and the tree's second 1.42×.
@@ -846,7 +848,7 @@ func TestSSSPHeldOutNewInputs(t *testing.T) {
 		{"dragonli-sssp-uniform9-cdp", "ssspCdpExpandKernel", "uniform-512-32-3.gr.xz", "site_threshold=31", 1.06, 1.05, []float64{1.03, 1.05, 1.07, 1.10, 1.21, 1.16, 1.03, 1.03, 1.03, 1.04, 1.02}},
 		// 1.06× today; by relaxation 1.01, 1.01, 0.98, 1.01, 1.13, 1.31, 1.13, 1.04, 1.08, 1.00, 1.02× (1.04× before the frontier's counter, 0.96× before the Reg frontier's order)
 		{"dragonli-sssp-uniform9-reg", "ssspRegExpandKernel", "uniform-512-32-3.gr.xz", "variant=flat", 1.08, 0, []float64{1.03, 1.03, 1.04, 1.06, 1.15, 1.33, 1.15, 1.06, 1.10, 1.02, 1.04}},
-		// 0.98× today, 61 children as captured; by relaxation 0.99, 0.98, 0.99, 0.56× (the last's leaves have no edge; 0.83× and its third 0.60× before the frontier's counter, 1.16× and its second 1.42× before the CDP clock)
+		// 0.99× today, 61 children as captured; by relaxation 0.99, 0.98, 1.00, 0.56× (the last's leaves have no edge; 0.98× and its third 0.99× against the packed replay, 0.83× and 0.60× before the frontier's counter, 1.16× and its second 1.42× before the CDP clock)
 		{"dragonli-sssp-tree3-cdp", "ssspCdpExpandKernel", "dragonli-tree-200-40x140-20x260.gr.xz", "site_threshold=31", 1.04, 1.02, []float64{1.03, 1.05, 1.04, 1.82}},
 		// 1.01× today; by relaxation 1.00, 1.06, 0.99, 0.47×
 		{"dragonli-sssp-tree3-reg", "ssspRegExpandKernel", "dragonli-tree-200-40x140-20x260.gr.xz", "variant=flat", 1.03, 0, []float64{1.02, 1.08, 1.03, 2.16}},

@@ -332,8 +332,9 @@ func gatherSpan(t *testing.T, recs []trace.Record, cfg model.Config) float64 {
 
 // TestContentionOnSSSPRmat11 replays TestSSSPHeldOutRmat11's run with the
 // contention model on and the capture's counts (the children's pooled:
-// the runs launch 1,516 and 1,560): the relaxation kernels stay 1.03× the
-// capture's, as with the model off (0.99× before the frontier's counter,
+// the runs launch 1,516 and 1,560): the relaxation kernels stay 0.99× the
+// capture's, as with the model off (1.03× while the replay packed a small
+// child's CTAs onto the SMs that drained first; 0.99× before the frontier's counter,
 // ssspdlcounter.go; 0.94× before the CDP clock, ssspdlchildren.go; 0.84×
 // before the one-lane refit of ssspcost.go):
 // the sharing of the busy launching CTAs' SMs with the children's warps,
@@ -362,5 +363,5 @@ func TestContentionOnSSSPRmat11(t *testing.T) {
 	for i := range got {
 		gs, ws = gs+got[i].span, ws+want[i].span
 	}
-	stated(t, "rmat11 relaxation kernels", gs/ws, 1.01, 1.05) // 1.03× off too
+	stated(t, "rmat11 relaxation kernels", gs/ws, 0.97, 1.01) // 0.99× off too
 }

@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/study"
 )
 
 // The replay of every committed GPGPU-Sim capture stays within the
@@ -219,5 +223,59 @@ func checkForkHeadlines(t *testing.T, out string) {
 	}
 	if !strings.Contains(out, "| paper (§5.2 (C)") {
 		t.Errorf("the headline table has no paper row:\n%s", out)
+	}
+}
+
+// Each Dragon_li CDP capture replays as GPGPU-Sim ran it: every host
+// kernel's span, its children's included, within 0.5% of the
+// simulator's, and the makespan within 0.1%. The replay holds an SM to
+// ⌈CTAs/SMs⌉ of a small grid with one kernel an SM at a time, as
+// GPGPU-Sim does (docs/model.md, "CTA placement"); packing a small
+// child's CTAs onto the SMs that drained first, it put rmat11's second
+// relaxation at 0.77× the simulator's and the tree3 capture's third at
+// 0.87×. The generators' held-out tests (samples) are held to these
+// replays. AMR's replays 8% long (its level-2 children, which the
+// importer cannot tell apart: docs/validation.md, the what-if note on
+// dragonli-amr-cdp): its makespan +8.0%, a level's span up to +9.2%,
+// held to 9% and 10%.
+func TestDragonliCapturesReplayAsRun(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir("../..")
+	logs, err := filepath.Glob(filepath.Join(validationDir, "gpgpusim", "whatif", "dragonli-*-cdp.log.xz"))
+	if err != nil || len(logs) < 10 {
+		t.Fatalf("%d Dragon_li CDP captures (%v)", len(logs), err)
+	}
+	for _, log := range logs {
+		name := strings.TrimSuffix(filepath.Base(log), ".log.xz")
+		c, err := convertCapture(log, dir, gpgpusim.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := study.CapturedConfig(c.trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, kernels, err := replayFile(cfg, "cdp", c.trace)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		span, makespan := 0.005, 0.001
+		if name == "dragonli-amr-cdp" {
+			span, makespan = 0.10, 0.09
+		}
+		t.Logf("%s: makespan %d, GPGPU-Sim %d", name, st.MakespanCycles, c.end)
+		if e := float64(st.MakespanCycles)/float64(c.end) - 1; e > makespan || e < -makespan {
+			t.Errorf("%s: makespan %d, GPGPU-Sim %d (%+.1f%%)", name, st.MakespanCycles, c.end, 100*e)
+		}
+		for _, k := range kernels {
+			m, ok := c.measured[k.KernelID]
+			if !ok || m.Parent != 0 {
+				continue
+			}
+			sim := float64(c.ends[k.KernelID] - m.Start)
+			if e := float64(k.EndCycle-k.StartCycle)/sim - 1; e > span || e < -span {
+				t.Errorf("%s: kernel %d spans %d cycles, GPGPU-Sim %.0f (%+.1f%%)", name, k.KernelID, k.EndCycle-k.StartCycle, sim, 100*e)
+			}
+		}
 	}
 }
