@@ -32,6 +32,24 @@ package replay
 // lat.stream_passes / 1000 / n services a cycle with n waiting: the
 // round-robin's shares, exact to within a round of n passes. Heads join
 // with the same need, so they finish in the order they joined.
+//
+// A head whose countdown has ended but that finds no kernel slot free
+// (can_start_kernel, the Kernel Distributor's entries here) stays at its
+// stream's head and is served in its turn like the others, at each
+// service only finding the slots still full ("if
+// (gpu->can_start_kernel() && m_kernel->m_launch_latency == 0) { ...
+// gpu->launch(m_kernel); } else { if (m_kernel->m_launch_latency)
+// m_kernel->m_launch_latency--; ... return false; }",
+// stream_operation::do_operation): so the heads that still count down
+// share the passes with those waiting for an entry too (waiting, until
+// each takes its entry). In a rerun of cdpmulti on 40 SMs that logs the
+// manager (validation/gpgpusim/whatif, cdpmulti-sm40-streammgr) 128 of
+// its 256 children wait so for most of the run, served up to 1,319
+// times more each, and its grandchildren count down beside them. Left
+// out of the passes, they let the first grandchildren count down beside
+// a few heads and the later ones beside many, so that the GPU's idle
+// ends found them far apart: the grandchildren took their entries a
+// median 10.5% late (TestCountdownAgainstStreamManagerLog).
 
 import "github.com/gpureplay/gpureplay/internal/eventq"
 
@@ -51,6 +69,8 @@ type streamCountdown struct {
 	due     int64     // the pending event's cycle
 	pending bool      // an event is pending
 	live    int64     // the last cycle that settled: where the run ended if its last event was stale
+	waiting []*Kernel // heads released and not yet given an entry: they share the passes, counting nothing
+	hollow  bool      // this cycle's only event was a stale one (stale): its settle notes nothing
 	release func(*Kernel)
 }
 
@@ -61,11 +81,11 @@ func newStreamCountdown(countdown, passes int64, release func(*Kernel)) *streamC
 // advance moves the virtual clock to now: the waiting heads share the
 // passes of the cycles since at.
 func (s *streamCountdown) advance(now int64) {
-	n := int64(len(s.heads))
-	if n == 0 {
+	if len(s.heads) == 0 {
 		s.at, s.carry = now, 0
 		return
 	}
+	n := int64(len(s.heads) + len(s.waiting))
 	num := (now-s.at)*s.rate + s.carry
 	s.v += num / n
 	s.carry = num % n
@@ -104,7 +124,7 @@ func (s *streamCountdown) schedule(c *eventClock) {
 		}
 		return
 	}
-	n := int64(len(s.heads))
+	n := int64(len(s.heads) + len(s.waiting))
 	left := (s.finish[0]-s.v)*n - s.carry // milli-passes, over all heads
 	at := s.at
 	if left > 0 {
@@ -160,9 +180,32 @@ func (s *streamCountdown) done(c *eventClock) {
 	s.schedule(c)
 	// Released after the queue is cut: a release may join no head (the
 	// kernel released has yet to run), but the order is then the queue's.
+	s.waiting = append(s.waiting, released...)
 	for _, k := range released {
 		s.release(k)
 	}
+	s.entered(c) // those that found an entry free
+}
+
+// entered drops from the waiting heads those that have taken their
+// Kernel Distributor entry by now (no longer kWaiting): they no longer
+// share the passes. settle calls it at the end of every cycle, so in
+// the cycle of the entries; an event of the countdown earlier in that
+// cycle scheduled with them still counted, later than it should, and is
+// moved earlier here. A hook at the entry itself, in the engine's
+// enterKD or fillKD, cost BFS --quick, which has no countdown, 0.6% and
+// 1.5% of its instructions: those functions' inlining moved.
+func (s *streamCountdown) entered(c *eventClock) {
+	s.advance(c.now())
+	w := s.waiting[:0]
+	for _, k := range s.waiting {
+		if k.state == kWaiting {
+			w = append(w, k)
+		}
+	}
+	clear(s.waiting[len(w):])
+	s.waiting = w
+	s.schedule(c)
 }
 
 // idle is the GPU idle at now with heads waiting: the simulator's passes
@@ -179,11 +222,20 @@ func (s *streamCountdown) idle(c *eventClock) {
 
 // stale is an event Move did not find to replace. It did nothing; where
 // it was the run's last event, the run ended at the last cycle that
-// settled, not at it.
+// settled, not at it. A cycle of nothing but a stale event is not one
+// the run lived (hollow): where Move finds no event in a heap of more
+// than its scan's bound, several superseded events can wait past the
+// run's end, and each, settling, took the end on to its own cycle
+// (cdpmulti once blocked heads shared the passes: its last kernel ended
+// at 124,872 and the run at 443,123).
 func (s *streamCountdown) stale(c *eventClock) {
-	if !c.fired && c.q.Len() == 0 && len(s.heads) == 0 {
+	if c.fired {
+		return
+	}
+	if c.q.Len() == 0 && len(s.heads) == 0 {
 		c.t = s.live
 	}
+	s.hollow = c.q.Len() == 0 || c.q.Peek() != c.t
 }
 
 // settle is the end of a cycle: it notes the cycle and, with heads
@@ -191,7 +243,14 @@ func (s *streamCountdown) stale(c *eventClock) {
 // Distributor entry, so no CTA runs or is to be placed), ends the first
 // head's countdown now.
 func (s *streamCountdown) settle(c *eventClock, kd *kernelDistributor) {
+	if s.hollow {
+		s.hollow = false
+		return
+	}
 	s.live = c.t
+	if len(s.waiting) > 0 {
+		s.entered(c)
+	}
 	if len(s.heads) > 0 && kd.heldLen() == 0 && kd.front() == nil {
 		s.idle(c)
 	}
