@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ulikunitz/xz"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/study"
@@ -125,4 +130,56 @@ var newInputPairs = []struct {
 	{"dragonli-bfs-tree3", "", 0, 0},                                           // BFS: its kernels only
 	{"dragonli-bfs-tree400", "", 0, 0},
 	{"dragonli-bfs-tree", "", 0, 0},
+}
+
+// TestTree3RegLoopAccesses holds the count that names the SSSP tree3
+// pair's warp-loop miss (dragonliBFSWarpLoop) to the rerun that counted
+// it (validation/gpgpusim/whatif, dragonli-sssp-tree3-reg-ldst): an
+// iteration of the Reg loop, its seven memory instructions at PCs 824
+// to 968, sends 7 accesses for a lone lane and 165 for 32 lanes, which
+// the SM's load/store unit sends one a cycle: 158 cycles more, where B's
+// 32-lane step is 155 over its lone lane's (1,104 against 949). Lone
+// lanes ran 5,400 iterations (the root's 200 edges and the third
+// relaxation's 20 × 260, each lane alone in its warp) and the 32-lane
+// warp 140.
+func TestTree3RegLoopAccesses(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", validationDir, "gpgpusim", "whatif", "dragonli-sssp-tree3-reg-ldst.txt.xz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := xz.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type step struct{ insts, accesses uint64 }
+	loop := map[uint64]*step{} // by lanes: the loop's instructions summed
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		var pc, lanes, insts, accesses uint64
+		if n, _ := fmt.Sscanf(sc.Text(), "LDSTLOG pc %d lanes %d insts %d accesses %d", &pc, &lanes, &insts, &accesses); n != 4 {
+			t.Fatalf("line %q", sc.Text())
+		}
+		if pc < 824 || pc > 968 {
+			continue
+		}
+		s := loop[lanes]
+		if s == nil {
+			s = &step{}
+			loop[lanes] = s
+		}
+		s.insts += insts
+		s.accesses += accesses
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lanes, iterations, accesses uint64
+	}{{1, 5400, 7}, {32, 140, 165}} {
+		s := loop[c.lanes]
+		if s == nil || s.insts != 7*c.iterations || s.accesses != c.accesses*c.iterations {
+			t.Errorf("%d lanes: %+v, want %d iterations of 7 instructions, %d accesses each", c.lanes, s, c.iterations, c.accesses)
+		}
+	}
 }
