@@ -23,6 +23,10 @@ type smArray struct {
 	gpu  *model.GPU
 	// exclusive: CTAs of different kernels share no SM (ExclusiveSMs, gpu.concurrent_kernel_sm=off).
 	exclusive bool
+	// evenShare: gpu.concurrent_kernel_sm=off, GPGPU-Sim's mode, where
+	// an SM holds at most ⌈CTAs/SMs⌉ of a small grid (fitsOpen); not a
+	// policy's exclusive SMs on a GPU that shares them (PPCS, CRCS).
+	evenShare bool
 	full      roomless // SMs known to have no room for a need (RoundRobin.find)
 	l1Flush   int64    // crcs.l1_flush under a policy with exclusive SMs, else 0 (costs.go)
 	occ       occupancy
@@ -39,6 +43,7 @@ func newSMArray(cfg *model.Config, exclusive, shared, slots bool, l1Flush int64,
 		open:      newSMSet(cfg.GPU.SMs),
 		gpu:       &cfg.GPU,
 		exclusive: exclusive,
+		evenShare: cfg.GPU.ExclusiveSMs(),
 		l1Flush:   l1Flush,
 		occ:       newOccupancy(*cfg, sink),
 		issue:     newCTAIssue(cfg.GPU.CTAIssueInterval),
@@ -300,11 +305,12 @@ func (s *sm) idle() bool { return s.ctas == 0 }
 // fitsOpen is fits for an SM of the open set (nextOpen), which has a free
 // slot and is not held: RoundRobin's search asks it of each SM it tries.
 //
-// Under exclusive SMs (gpu.concurrent_kernel_sm=off, GPGPU-Sim's
-// -gpgpu_concurrent_kernel_sm 0) an SM runs one kernel's CTAs at a time,
-// and holds at most ⌈CTAs/SMs⌉ of a kernel whose grid would not fill
-// every SM: "gpu_max_cta_per_shader is limited by number of CTAs if not
-// enough to keep all cores busy" (shader_core_config::max_cta,
+// Under exclusive SMs an SM runs one kernel's CTAs at a time, and in
+// GPGPU-Sim's mode of them (gpu.concurrent_kernel_sm=off,
+// -gpgpu_concurrent_kernel_sm 0: evenShare) holds at most ⌈CTAs/SMs⌉ of
+// a kernel whose grid would not fill every SM: "gpu_max_cta_per_shader
+// is limited by number of CTAs if not enough to keep all cores busy"
+// (shader_core_config::max_cta,
 // src/gpgpu-sim/shader.cc:3552-3557 at 667834cf), which an SM's
 // can_issue_1block asks in that mode ("return (get_n_active_cta() <
 // m_config->max_cta(kernel));"). So a child of 3 CTAs on a GPU of 15
@@ -313,7 +319,7 @@ func (s *sm) idle() bool { return s.ctas == 0 }
 // s.ctas·N ≥ T for whole numbers.
 func (a *smArray) fitsOpen(k *Kernel, i int) bool {
 	s := &a.sms[i]
-	if a.exclusive && (s.kernel != nil && s.kernel != k || uint64(s.ctas)*uint64(len(a.sms)) >= k.total) {
+	if a.exclusive && (s.kernel != nil && s.kernel != k || a.evenShare && uint64(s.ctas)*uint64(len(a.sms)) >= k.total) {
 		return false
 	}
 	return s.hasRoom(a.gpu, k.decl.need)
