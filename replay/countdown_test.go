@@ -26,12 +26,7 @@ func TestCountdownShares(t *testing.T) {
 		s.entered(&c)
 	})
 	c.handlers[evCountdown] = func(ev eventq.Event) { s.fire(&c, ev) }
-	at := func(t int64) {
-		for c.q.Len() > 0 && c.q.Peek() <= t {
-			c.fire(c.q.Pop())
-		}
-		c.t = t
-	}
+	at := func(t int64) { fireUntil(&c, t) }
 	s.join(&c, ks[0])
 	at(4)
 	s.join(&c, ks[1])
@@ -69,12 +64,7 @@ func TestCountdownBlockedShare(t *testing.T) {
 		}
 	})
 	c.handlers[evCountdown] = func(ev eventq.Event) { s.fire(&c, ev) }
-	at := func(t int64) {
-		for c.q.Len() > 0 && c.q.Peek() <= t {
-			c.fire(c.q.Pop())
-		}
-		c.t = t
-	}
+	at := func(t int64) { fireUntil(&c, t) }
 	s.join(&c, a)
 	at(12)
 	s.join(&c, b)
@@ -133,4 +123,12 @@ func TestCountdownStaleLastEvent(t *testing.T) {
 	if c.t != 600 {
 		t.Errorf("clock at %d after a stale event with another pending, want 600", c.t)
 	}
+}
+
+// fireUntil fires c's events due by t, in order, and leaves the clock at t.
+func fireUntil(c *eventClock, t int64) {
+	for c.q.Len() > 0 && c.q.Peek() <= t {
+		c.fire(c.q.Pop())
+	}
+	c.t = t
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -298,15 +299,7 @@ func TestDragonliCapturesReplayAsRun(t *testing.T) {
 func TestCountdownAgainstStreamManagerLog(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
-	f, err := os.Open(filepath.Join(validationDir, "gpgpusim", "whatif", "cdpmulti-sm40-streammgr.txt.xz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := openXZ(t, filepath.Join(validationDir, "gpgpusim", "whatif", "cdpmulti-sm40-streammgr.txt.xz"))
 	var simLaunch []int64
 	var childExtra uint64
 	sc := bufio.NewScanner(zr)
@@ -368,4 +361,20 @@ func TestCountdownAgainstStreamManagerLog(t *testing.T) {
 			t.Errorf("grandchildren's entries, %.0fth percentile: replay %d, GPGPU-Sim %d (%+.1f%%), want within 2%%", 100*p, entry[i], simLaunch[i], 100*e)
 		}
 	}
+}
+
+// openXZ is the xz-compressed file at path, decompressed, closed when
+// the test ends.
+func openXZ(t *testing.T, path string) io.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	zr, err := xz.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zr
 }

@@ -3,12 +3,9 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/ulikunitz/xz"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/study"
@@ -143,15 +140,7 @@ var newInputPairs = []struct {
 // relaxation's 20 × 260, each lane alone in its warp) and the 32-lane
 // warp 140.
 func TestTree3RegLoopAccesses(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", validationDir, "gpgpusim", "whatif", "dragonli-sssp-tree3-reg-ldst.txt.xz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := openXZ(t, filepath.Join("..", "..", validationDir, "gpgpusim", "whatif", "dragonli-sssp-tree3-reg-ldst.txt.xz"))
 	type step struct{ insts, accesses uint64 }
 	loop := map[uint64]*step{} // by lanes: the loop's instructions summed
 	sc := bufio.NewScanner(zr)
