@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/internal/xztest"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/policies/policytest"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
-	"github.com/ulikunitz/xz"
 )
 
 // The fitted costs against the GPGPU-Sim captures they were fitted to
@@ -917,32 +917,16 @@ func unxz(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	if _, err := io.Copy(out, openXZ(t, src)); err != nil {
+	if _, err := io.Copy(out, xztest.Open(t, src)); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// openXZ opens the xz file at path for reading, decompressed; the file
-// is closed when the test ends.
-func openXZ(t *testing.T, path string) io.Reader {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	r, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return r
 }
 
 // xzLines scans the xz file at path line by line, lines of up to max
 // bytes.
 func xzLines(t *testing.T, path string, max int) *bufio.Scanner {
 	t.Helper()
-	sc := bufio.NewScanner(openXZ(t, path))
+	sc := bufio.NewScanner(xztest.Open(t, path))
 	sc.Buffer(make([]byte, 0, 1<<16), max)
 	return sc
 }

@@ -4,17 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/ulikunitz/xz"
-
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/internal/xztest"
 	"github.com/gpureplay/gpureplay/study"
 )
 
@@ -299,7 +296,7 @@ func TestDragonliCapturesReplayAsRun(t *testing.T) {
 func TestCountdownAgainstStreamManagerLog(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
-	zr := openXZ(t, filepath.Join(validationDir, "gpgpusim", "whatif", "cdpmulti-sm40-streammgr.txt.xz"))
+	zr := xztest.Open(t, filepath.Join(validationDir, "gpgpusim", "whatif", "cdpmulti-sm40-streammgr.txt.xz"))
 	var simLaunch []int64
 	var childExtra uint64
 	sc := bufio.NewScanner(zr)
@@ -361,20 +358,4 @@ func TestCountdownAgainstStreamManagerLog(t *testing.T) {
 			t.Errorf("grandchildren's entries, %.0fth percentile: replay %d, GPGPU-Sim %d (%+.1f%%), want within 2%%", 100*p, entry[i], simLaunch[i], 100*e)
 		}
 	}
-}
-
-// openXZ is the xz-compressed file at path, decompressed, closed when
-// the test ends.
-func openXZ(t *testing.T, path string) io.Reader {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	zr, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return zr
 }

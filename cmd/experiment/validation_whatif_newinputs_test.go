@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
+	"github.com/gpureplay/gpureplay/internal/xztest"
 	"github.com/gpureplay/gpureplay/study"
 )
 
@@ -140,7 +141,7 @@ var newInputPairs = []struct {
 // relaxation's 20 × 260, each lane alone in its warp) and the 32-lane
 // warp 140.
 func TestTree3RegLoopAccesses(t *testing.T) {
-	zr := openXZ(t, filepath.Join("..", "..", validationDir, "gpgpusim", "whatif", "dragonli-sssp-tree3-reg-ldst.txt.xz"))
+	zr := xztest.Open(t, filepath.Join("..", "..", validationDir, "gpgpusim", "whatif", "dragonli-sssp-tree3-reg-ldst.txt.xz"))
 	type step struct{ insts, accesses uint64 }
 	loop := map[uint64]*step{} // by lanes: the loop's instructions summed
 	sc := bufio.NewScanner(zr)

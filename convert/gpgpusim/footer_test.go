@@ -2,27 +2,17 @@ package gpgpusim
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/ulikunitz/xz"
+	"github.com/gpureplay/gpureplay/internal/xztest"
 )
 
 // readLog returns a real log's text.
 func readLog(t *testing.T, name string) string {
 	t.Helper()
-	f, err := os.Open("testdata/real/" + name + ".log.xz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := xz.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b bytes.Buffer
-	if _, err := b.ReadFrom(zr); err != nil {
+	if _, err := b.ReadFrom(xztest.Open(t, "testdata/real/"+name+".log.xz")); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
