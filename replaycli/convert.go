@@ -45,7 +45,9 @@ inline (loop|warp|cta|levels: which flat code does a child's work in
 its parent: a lane looping over its threads, the default; its warp or
 its CTA sharing them; or levels, no parent: one host kernel a launch
 depth, each after the one before), cta_once (cycles a CTA pays once), loop_share (a lone
-thread's share of its warp's time under loop) and syncs (on|off: write the
+thread's share of its warp's time under loop), loop_accesses (the loop body's
+memory instructions that send an access a lane: what each further lane of a
+launch adds to an iteration, one access a cycle) and syncs (on|off: write the
 host's waits for the GPU as sync records; on by default;
 docs/importers/gpgpusim.md).
 Replay it with --gpu=captured to get the simulator's GPU and latencies.

@@ -623,7 +623,7 @@ func TestSSSPHeldOutRmat11(t *testing.T) {
 // lanes in turn, every warp of the grid at once: dlLoops), on the same
 // R-MAT graph, against GPGPU-Sim's run of the Reg build
 // (dragonli-sssp-rmat11-reg): held out, no constant fitted on it. This is
-// the what-if pair the replay of the CDP capture misses by -29.7%
+// the what-if pair the replay of the CDP capture misses by -28.7%
 // (docs/validation.md names SIMT divergence, which capture A does not
 // hold); predicted from the graph, where the generator knows which lanes
 // lower at each edge, the relaxation kernels come to 1.02×.

@@ -145,7 +145,7 @@ func convertCapture(log, dir string, o gpgpusim.Options) (simRun, error) {
 		return r, nil
 	}
 	name := strings.TrimSuffix(filepath.Base(log), ".log.xz") + "-" + o.Inline
-	if d := gpgpusim.DefaultOptions(); o.Config != d.Config || o.GPU != d.GPU || o.CTAOnce != d.CTAOnce || o.LoopShare != d.LoopShare || o.LoopCrowd != d.LoopCrowd || o.Syncs != d.Syncs {
+	if d := gpgpusim.DefaultOptions(); o.Config != d.Config || o.GPU != d.GPU || o.CTAOnce != d.CTAOnce || o.LoopShare != d.LoopShare || o.LoopAccesses != d.LoopAccesses || o.Syncs != d.Syncs {
 		name += fmt.Sprintf("-%08x", crc32.ChecksumIEEE([]byte(fmt.Sprintf("%+v", o))))
 	}
 	r := simRun{trace: filepath.Join(dir, name+".trace.zst"), measured: map[uint64]gpgpusim.Kernel{}}

@@ -29,8 +29,8 @@ import (
 func TestDragonliNewInputsDecomposition(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
-	o := loopOptions(t, dir)
 	for _, p := range newInputPairs {
+		o := loopOptions(t, dir, p.pair+"-cdp")
 		a, err := whatIfCapture(dir, p.pair+"-cdp", o)
 		if err != nil {
 			t.Fatal(err)
@@ -139,11 +139,15 @@ var newInputPairs = []struct {
 // 32-lane step is 155 over its lone lane's (1,104 against 949). Lone
 // lanes ran 5,400 iterations (the root's 200 edges and the third
 // relaxation's 20 × 260, each lane alone in its warp) and the 32-lane
-// warp 140.
+// warp 140. Five of the seven send an access a lane (PCs 824 to 920:
+// the neighbour's id, its weight, its distance, the atomicMin, the
+// frontier counter's atomicAdd), which is the importer's loop_accesses
+// for SSSP (dragonliLoopAccesses: 5 · 31 = 155 cycles for 32 lanes).
 func TestTree3RegLoopAccesses(t *testing.T) {
 	zr := xztest.Open(t, filepath.Join("..", "..", validationDir, "gpgpusim", "whatif", "dragonli-sssp-tree3-reg-ldst.txt.xz"))
 	type step struct{ insts, accesses uint64 }
-	loop := map[uint64]*step{} // by lanes: the loop's instructions summed
+	loop := map[uint64]*step{}  // by lanes: the loop's instructions summed
+	perLane := map[uint64]int{} // by PC: at how many of 1 and 32 lanes it sent an access a lane
 	sc := bufio.NewScanner(zr)
 	for sc.Scan() {
 		var pc, lanes, insts, accesses uint64
@@ -160,6 +164,9 @@ func TestTree3RegLoopAccesses(t *testing.T) {
 		}
 		s.insts += insts
 		s.accesses += accesses
+		if (lanes == 1 || lanes == 32) && accesses == lanes*insts {
+			perLane[pc]++
+		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -171,5 +178,14 @@ func TestTree3RegLoopAccesses(t *testing.T) {
 		if s == nil || s.insts != 7*c.iterations || s.accesses != c.accesses*c.iterations {
 			t.Errorf("%d lanes: %+v, want %d iterations of 7 instructions, %d accesses each", c.lanes, s, c.iterations, c.accesses)
 		}
+	}
+	n := 0
+	for _, both := range perLane {
+		if both == 2 {
+			n++
+		}
+	}
+	if want := dragonliLoopAccesses("dragonli-sssp-tree3-cdp"); int64(n) != want {
+		t.Errorf("%d of the loop's instructions send an access a lane; the importer's loop_accesses for SSSP is %d", n, want)
 	}
 }

@@ -35,7 +35,7 @@ import (
 func TestDragonliRmat11Decomposition(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
-	o := loopOptions(t, dir)
+	o := loopOptions(t, dir, "dragonli-sssp-rmat11-cdp")
 	a, err := whatIfCapture(dir, "dragonli-sssp-rmat11-cdp", o)
 	if err != nil {
 		t.Fatal(err)
@@ -474,19 +474,16 @@ func nthHostKernel(path string, n int) (uint64, error) {
 }
 
 // loopOptions are the importer's options with the lane loop's constants
-// measured on the calibration pairs (loopRule, loopCrowd), as
-// validation-whatif converts a CDP capture for its flat prediction.
-func loopOptions(t *testing.T, dir string) gpgpusim.Options {
+// measured on the calibration pairs (loopRule) and the count of the
+// capture's code's Reg loop (dragonliLoopAccesses), as validation-whatif
+// converts the Dragon_li CDP capture named for its flat prediction.
+func loopOptions(t *testing.T, dir, capture string) gpgpusim.Options {
 	t.Helper()
 	once, share, err := loopRule(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	crowd, err := loopCrowd(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	o := gpgpusim.DefaultOptions()
-	o.CTAOnce, o.LoopShare, o.LoopCrowd = once, share, crowd
+	o.CTAOnce, o.LoopShare, o.LoopAccesses = once, share, dragonliLoopAccesses(capture)
 	return o
 }

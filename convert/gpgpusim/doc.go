@@ -139,9 +139,10 @@
 // tree's CTAs' own cycles, less --opt cta_once each, priced as the flat
 // code --opt inline names: loop (the default: the launching thread loops
 // over the tree's threads, each at its warp's time times --opt
-// loop_share, grown by --opt loop_crowd for each other lane of its warp
-// launching in the same instruction; SPAWN's in-parent execution and
-// Dragon_li's Reg codes),
+// loop_share, and --opt loop_accesses cycles for each other lane of its
+// warp launching in the same instruction, the accesses its loop body's
+// per-lane memory instructions add at the SM's load/store unit, one a
+// cycle; SPAWN's in-parent execution and Dragon_li's Reg codes),
 // warp (the launching warp shares them: its warps one after another) or
 // cta (the parent CTA's warps share that). Each is an estimate, not a
 // measurement (GPGPU-Sim ran the launch); docs/validation.md holds it

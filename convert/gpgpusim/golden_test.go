@@ -147,25 +147,28 @@ func TestTreeWork(t *testing.T) {
 	if got, want := w[2].spread(parent), (work{threads: 2, warpCycles: 213}); got != want {
 		t.Errorf("child shared by the parent CTA %+v, want %+v", got, want)
 	}
-	// loop_crowd: a lane of a launch of k lanes pays share·(1 + (k−1)·
-	// crowd), at most 1: at share 0.25 and crowd 0.1, 4 lanes pay
-	// 0.25·1.3 = 0.325 of 27,200 = 8,840; 32 lanes 0.25·4.1 = 1.025,
-	// capped at 1: 27,200; a lone lane 6,800 whatever the crowd; warp
-	// and cta do not loop in a lane, so the crowd leaves them alone.
+	// loop_accesses: each further lane of a launch of k lanes adds one
+	// access a cycle to each of the loop body's a instructions, for each
+	// of the child tree's 160 threads: at share 0.25 (6,800) and a = 5,
+	// 4 lanes add 3·5·160 = 2,400 (9,200), 32 lanes 31·5·160 = 24,800
+	// (31,600), and 40 lanes no more than 32 (another warp's); a lone
+	// lane 6,800 whatever a; warp and cta do not loop in a lane, so a
+	// leaves them alone.
 	for _, c := range []struct {
 		inline          string
-		share, crowd    float64
+		share           float64
+		accesses        int64
 		lanes           int
 		threads, cycles int64
 	}{
 		{"loop", 1, 0, 1, 160, 27200}, {"loop", 0.25, 0, 1, 160, 6800}, {"loop", 0.25, 0, 4, 160, 6800},
-		{"loop", 0.25, 0.1, 1, 160, 6800}, {"loop", 0.25, 0.1, 4, 160, 8840}, {"loop", 0.25, 0.1, 32, 160, 27200},
-		{"warp", 1, 0.1, 4, 160, 850}, {"cta", 1, 0.1, 4, 2, 213},
+		{"loop", 0.25, 5, 1, 160, 6800}, {"loop", 0.25, 5, 4, 160, 9200}, {"loop", 0.25, 5, 32, 160, 31600},
+		{"loop", 0.25, 5, 40, 160, 31600}, {"warp", 1, 5, 4, 160, 850}, {"cta", 1, 5, 4, 2, 213},
 	} {
 		o := DefaultOptions()
-		o.Inline, o.LoopShare, o.LoopCrowd = c.inline, c.share, c.crowd
+		o.Inline, o.LoopShare, o.LoopAccesses = c.inline, c.share, c.accesses
 		if n, got := w[2].price(o, parent, c.lanes); n != c.threads || got != c.cycles {
-			t.Errorf("inline=%s loop_share=%g loop_crowd=%g, %d lanes: %d threads, %d cycles; want %d, %d", c.inline, c.share, c.crowd, c.lanes, n, got, c.threads, c.cycles)
+			t.Errorf("inline=%s loop_share=%g loop_accesses=%d, %d lanes: %d threads, %d cycles; want %d, %d", c.inline, c.share, c.accesses, c.lanes, n, got, c.threads, c.cycles)
 		}
 	}
 }
@@ -202,8 +205,10 @@ func TestSetInlineErrors(t *testing.T) {
 		{"loop_share", "1.5", "want a share above 0 and at most 1"},
 		{"loop_share", "NaN", "want a share above 0 and at most 1"},
 		{"loop_share", "x", "want a share above 0 and at most 1"},
-		{"loop_crowd", "-0.1", "want a growth per lane from 0 to 1"},
-		{"loop_crowd", "NaN", "want a growth per lane from 0 to 1"},
+		{"loop_accesses", "-1", "want the loop body's per-lane memory instructions, from 0 to 65536"},
+		{"loop_accesses", "1.5", "want the loop body's per-lane memory instructions, from 0 to 65536"},
+		{"loop_accesses", "65537", "want the loop body's per-lane memory instructions, from 0 to 65536"},
+		{"loop_crowd", "0.0044", "retired: want loop_accesses"},
 	} {
 		o := DefaultOptions()
 		if err := o.Set(c.key, c.value); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -214,7 +219,7 @@ func TestSetInlineErrors(t *testing.T) {
 	if err := o.Set("loop_share", "0.45"); err != nil || o.LoopShare != 0.45 {
 		t.Errorf("loop_share=0.45: %v, share %g", err, o.LoopShare)
 	}
-	if err := o.Set("loop_crowd", "0.01"); err != nil || o.LoopCrowd != 0.01 {
-		t.Errorf("loop_crowd=0.01: %v, crowd %g", err, o.LoopCrowd)
+	if err := o.Set("loop_accesses", "5"); err != nil || o.LoopAccesses != 5 {
+		t.Errorf("loop_accesses=5: %v, accesses %d", err, o.LoopAccesses)
 	}
 }

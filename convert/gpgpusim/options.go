@@ -49,15 +49,14 @@ type Options struct {
 	// warp's time; a diverged warp's other paths). Measured per GPU and
 	// code from a flat run (docs/calibration.md).
 	LoopShare float64
-	// LoopCrowd is how much a looping lane's share grows for each other
-	// lane of its warp that launched in the same instruction, so loops
-	// beside it in the flat code (Inline "loop"): a lane of a launch of
-	// k lanes pays LoopShare·(1 + (k−1)·LoopCrowd), at most 1 (write.go,
-	// loopShare: the lanes' loads go to as many adjacency lists, one
-	// memory transaction each). 0 by default, every lane priced as if it
-	// looped alone; measured per GPU and code from a flat run whose
-	// lanes loop as a warp (docs/calibration.md).
-	LoopCrowd float64
+	// LoopAccesses is the memory instructions of the flat code's loop body
+	// that send one access for each of a warp's lanes, their addresses
+	// apart (Inline "loop"): counted on the flat code, not measured. Each
+	// lane of a warp's launch beyond the first, looping beside it in the
+	// flat code, adds one access to each of them an iteration, and the
+	// SM's load/store unit sends one a cycle (write.go, price). 0 by
+	// default: every lane priced as if it looped alone.
+	LoopAccesses int64
 	// Syncs writes the host's waits for the GPU as sync records (see
 	// sync.go): on by default; off writes host launches at the cycles
 	// the log shows and nothing of what the host waited for, as before.
@@ -77,13 +76,19 @@ type Kernel struct {
 	Start, End int64 // its first CTA's start and its last CTA's end, children not included
 }
 
+// maxLoopAccesses bounds loop_accesses: a loop body of more memory
+// instructions than a kernel has room for is a mistake, and the bound
+// keeps a lane's price (accesses × lanes × threads) from overflowing
+// before it is capped at trace.MaxCycles.
+const maxLoopAccesses = 1 << 16
+
 // DefaultOptions returns the documented defaults.
 func DefaultOptions() Options {
 	return Options{GPU: "gpgpusim", Inline: "loop", LoopShare: 1, Syncs: true}
 }
 
 // Set sets the option named key (config, gpu, inline, cta_once,
-// loop_share, loop_crowd, syncs) from its text form, so a
+// loop_share, loop_accesses, syncs) from its text form, so a
 // command line can expose every option as key=value.
 func (o *Options) Set(key, value string) error {
 	switch key {
@@ -115,12 +120,14 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option loop_share is %q; want a share above 0 and at most 1", value)
 		}
 		o.LoopShare = f
-	case "loop_crowd":
-		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(f >= 0 && f <= 1) {
-			return fmt.Errorf("gpgpusim option loop_crowd is %q; want a growth per lane from 0 to 1", value)
+	case "loop_accesses":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < 0 || n > maxLoopAccesses {
+			return fmt.Errorf("gpgpusim option loop_accesses is %q; want the loop body's per-lane memory instructions, from 0 to %d", value, maxLoopAccesses)
 		}
-		o.LoopCrowd = f
+		o.LoopAccesses = n
+	case "loop_crowd":
+		return fmt.Errorf("gpgpusim option loop_crowd is retired: want loop_accesses (the flat loop body's memory instructions that send an access a lane, counted on its code), which prices what a further lane adds")
 	case "syncs":
 		switch value {
 		case "on":
@@ -131,7 +138,7 @@ func (o *Options) Set(key, value string) error {
 			return fmt.Errorf("gpgpusim option syncs is %q; want on or off", value)
 		}
 	default:
-		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once, loop_share, syncs", key)
+		return fmt.Errorf("unknown gpgpusim option %q; known: config, gpu, inline, cta_once, loop_share, loop_accesses, syncs", key)
 	}
 	return nil
 }

@@ -512,7 +512,10 @@ func capMul(a, b int64) int64 {
 
 // price is the workload and inline_cycles of w in a lane of a CTA of
 // parent whose launch instruction had lanes lanes, for the flat code
-// o.Inline names (a LoopShare outside (0, 1] counts as 1; see loopShare).
+// o.Inline names (a LoopShare outside (0, 1] counts as 1; see loopShare):
+// under "loop" each thread of w's tree at the lone lane's share of its
+// warp's time, and what its warp's other looping lanes add at the SM's
+// load/store unit (portCycles).
 func (w work) price(o Options, parent *kernel, lanes int) (threads, cycles int64) {
 	switch o.Inline {
 	case "warp":
@@ -521,31 +524,38 @@ func (w work) price(o Options, parent *kernel, lanes int) (threads, cycles int64
 		s := w.spread(parent)
 		return s.threads, s.warpCycles
 	}
-	return w.threads, min(int64(math.Round(o.loopShare(lanes)*float64(w.threadCycles))), trace.MaxCycles)
+	c := min(int64(math.Round(o.loopShare()*float64(w.threadCycles))), trace.MaxCycles)
+	return w.threads, min(c+capMul(o.portCycles(lanes), w.threads), trace.MaxCycles)
+}
+
+// portCycles is what a looping lane's iteration (one child thread) waits
+// for its warp's other looping lanes at the SM's load/store unit, when
+// lanes lanes of its warp launched in one instruction and so loop side
+// by side in the flat code: each of the loop body's LoopAccesses
+// instructions whose lanes' addresses differ sends one access a lane,
+// one a cycle ("m_icnt->push(mf); inst.accessq_pop_back();", the unit
+// holding the warp's instruction while accesses remain,
+// ldst_unit::memory_cycle, src/gpgpu-sim/shader.cc:2284-2306 at
+// 667834cf), so each further lane adds LoopAccesses cycles an
+// iteration. A rerun of dragonli-sssp-tree3-reg that counts them
+// (validation/gpgpusim/whatif, dragonli-sssp-tree3-reg-ldst) shows the
+// Reg loop's five such instructions (ssspRegDevice.h:72-90 at 1397e03)
+// sending 165 accesses an iteration for 32 lanes and 7 for one, where
+// the capture's 32-lane warp takes 155 cycles an iteration more than
+// its lone lane: 5 · 31 = 155. Lanes past a warp's 32 are another
+// warp's, which has its own instructions.
+func (o Options) portCycles(lanes int) int64 {
+	return int64(min(max(lanes, 1), 32)-1) * o.LoopAccesses
 }
 
 // loopShare is the share of its child warp's time (past CTAOnce) that a
-// thread of a looping lane costs when lanes lanes of its warp launched in
-// one instruction, so loop beside it in the flat code:
-// LoopShare·(1 + (lanes−1)·LoopCrowd), at most 1. A lone lane (lanes 1)
-// pays LoopShare. Each further lane adds its own memory transactions to
-// every load and atomic of the loop body, which the warp issues as one
-// instruction: the lanes loop over as many adjacency lists, so their
-// addresses fall in as many segments, and "the concurrent accesses of the
-// threads of a warp will coalesce into a number of transactions equal to
-// the number of ... transactions necessary to service all of the threads
-// of the warp" (CUDA C Programming Guide, Device Memory Accesses, Global
-// Memory), as GPGPU-Sim's coalescer does one access a segment. At
-// 32 lanes the warp pays at most what the child's warp paid (share 1).
-func (o Options) loopShare(lanes int) float64 {
-	share := o.LoopShare
-	if !(share > 0 && share <= 1) {
-		share = 1
+// thread of a looping lane costs alone: LoopShare, or 1 outside (0, 1].
+// What the lanes looping beside it add is portCycles.
+func (o Options) loopShare() float64 {
+	if share := o.LoopShare; share > 0 && share <= 1 {
+		return share
 	}
-	if c := o.LoopCrowd; c > 0 && c <= 1 && lanes > 1 {
-		share *= 1 + float64(min(lanes, 32)-1)*c
-	}
-	return min(share, 1)
+	return 1
 }
 
 // spread is w shared by the threads of a CTA of parent (Options.Inline
