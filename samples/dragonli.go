@@ -148,6 +148,12 @@ type dlKernel struct {
 	// step (SIMT), which replaces the longest of its lanes' dlLane.loop.
 	warp func(lo, hi int) int64
 	mix  warpMix // the kernel's demand rates, charged on its warps' cycles bar barrier waits
+	// prologue, where set, is the accesses past a lone lane's that the
+	// chunk prologue's memory instructions of a warp holding items
+	// [lo, hi) send through its SM's load/store unit, and regs the
+	// kernel's registers a thread, which bound its first wave (dlport.go).
+	prologue func(lo, hi int) int64
+	regs     int
 	// cold is the cold start (coldstart.go) each warp of a first-wave
 	// CTA pays before its first chunk, where this launch is the first of
 	// its code in the program (0 otherwise), and wave the CTAs of that
@@ -281,6 +287,10 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 			continue
 		}
 		t[w] += k.base
+		if port := k.portWait(c, lo, w); port > 0 {
+			t[w] += port
+			ws.wait[w] += port
+		}
 		for i := first; i < min(first+warpSize, hi); i++ {
 			l := k.lane(i)
 			loops[w] = max(loops[w], l.loop)

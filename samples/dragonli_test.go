@@ -292,6 +292,17 @@ func TestDragonliBFSFlatHand(t *testing.T) {
 //	CTA 1: warp 1's v3 launches at 359, no loop: 359 + 255 = 614 each warp
 //	CTAs 2–103: one chunk of v0s: [614, 614]
 //
+// The load/store unit then adds its accesses past a lone lane's
+// (dlport.go): every warp of the first chunk loads 32 worklist entries,
+// 4 sectors (3 past one), and its vertices (0 to 4) and their
+// successors lie in sector 0 (none past one): 3 a warp. In the first
+// chunk each warp waits for its SM's: CTAs c, c+13, …, c+91 of the one
+// wave, 8 CTAs of 2 warps, 48 accesses, 48·706/837 = 40 cycles; in
+// chunk 1 CTA 0's warp 0 (entries 6656–6687) its own 3, 3 cycles, warp
+// 1 (entry 6688 alone) none. So CTA 0 [5145+40+3, 16587+40] = [5188,
+// 16627], the others [654, 654], and every site 40 later (warp 0's in
+// chunk 1 43). The waits issue nothing: the demand is as without them.
+//
 // Children (32-thread CTAs over the first 64 or 32 edges):
 // ssspChildWarpCycles(32, 1) = 302+422+64+374+2 = 1164 for the first v1's
 // lowering CTA (one lowering lane: no further lane's atomics), 302+422+64
@@ -315,18 +326,18 @@ func TestDragonliSSSPHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent, launches := dlSplit(t, sink.recs)
-	checkDLParent(t, parent, []int64{5145, 16587}, []int64{614, 614}, []int64{614, 614})
-	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 5145+16587) // no barrier, no waits
+	checkDLParent(t, parent, []int64{5188, 16627}, []int64{654, 654}, []int64{654, 654})
+	checkDLDemand(t, parent[0], ssspMixes["sssp_relax"], 5145+16587) // no barrier; the port's waits issue nothing
 	// A warm child CTA whose 32 edges lower nothing is 373 + 32·2 = 437
 	// (ssspChildWarpCycles); v1's first, one edge lowering, 437 + 374 + 2
 	// = 813. inline_cycles by the lane-loop rule, 0.452 of the threads'
 	// cycles past 114: 32·(437 − 114)·0.452 = 4,671.9 a CTA of 437, and
 	// 32·(813 − 114)·0.452 = 10,110.3 for v1's first.
 	want := []dlLaunch{
-		{0, 0, 0, 359, 64, 14782, 2, 32, []int64{813, 437}},
-		{0, 0, 0, 4890, 32, 4672, 1, 32, []int64{437}},
-		{0, 1, 0, 13800, 64, 9344, 2, 32, []int64{437, 437}},
-		{1, 1, 1, 359, 32, 4672, 1, 32, []int64{437}},
+		{0, 0, 0, 399, 64, 14782, 2, 32, []int64{813, 437}},
+		{0, 0, 0, 4933, 32, 4672, 1, 32, []int64{437}},
+		{0, 1, 0, 13840, 64, 9344, 2, 32, []int64{437, 437}},
+		{1, 1, 1, 399, 32, 4672, 1, 32, []int64{437}},
 	}
 	if !reflect.DeepEqual(launches, want) {
 		t.Errorf("launches\n%v, want\n%v", launches, want)

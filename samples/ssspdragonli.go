@@ -25,6 +25,7 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		queue: ssspIdleQueueCycles,
 		lane:  func(i int) dlLane { return t.dragonliLane(edges[i]) }, mix: ssspMixes["sssp_relax"]}
 	k.warp = func(lo, hi int) int64 { return t.loops[lo] }
+	k.prologue, k.regs = func(lo, hi int) int64 { return ssspPrologueAccesses(worklist, lo, hi) }, ssspRelaxRegs
 	if t.iterations == 0 {
 		// The first relaxation runs the code cold (coldstart.go): every
 		// warp the lines of an empty CTA's path, and those of the paths
@@ -57,6 +58,22 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 		}
 	}
 	return nil
+}
+
+// ssspPrologueAccesses is the accesses past a lone lane's that the chunk
+// prologue of a warp holding worklist[lo:hi] sends (dlport.go): its
+// load of the worklist entries and its gathers of dist[v],
+// row_offsets[v] and row_offsets[v+1] (ssspRegDevice.h:45-52,
+// ssspCdpDevice.h at 1397e03), each a sector an access where a lone
+// lane's sends one.
+func ssspPrologueAccesses(worklist []int32, lo, hi int) int64 {
+	vs := worklist[lo:hi]
+	next := make([]int32, len(vs))
+	for i, v := range vs {
+		next[i] = v + 1
+	}
+	entries := int64((hi-1)>>3 - lo>>3 + 1)
+	return entries - 1 + 2*(sectors(vs)-1) + sectors(next) - 1
 }
 
 // ssspChildWaits is whether a child CTA's record carries what its appends
