@@ -235,10 +235,11 @@ func checkForkHeadlines(t *testing.T, out string) {
 // child's CTAs onto the SMs that drained first, it put rmat11's second
 // relaxation at 0.77× the simulator's and the tree3 capture's third at
 // 0.87×. The generators' held-out tests (samples) are held to these
-// replays. AMR's replays 8% long (its level-2 children, which the
-// importer cannot tell apart: docs/validation.md, the what-if note on
-// dragonli-amr-cdp): its makespan +8.0%, a level's span up to +9.2%,
-// held to 9% and 10%.
+// replays. AMR's, whose level-2 children the log names only by their
+// function and CTA, replays −0.14% since the importer gives a launch to
+// the first of those siblings' CTAs to finish after it
+// (convert/gpgpusim/siblings.go); +8.0%, a level's span up to +9.2%,
+// while it gave each to the one that started first.
 func TestDragonliCapturesReplayAsRun(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir("../..")
@@ -262,7 +263,7 @@ func TestDragonliCapturesReplayAsRun(t *testing.T) {
 		}
 		span, makespan := 0.005, 0.001
 		if name == "dragonli-amr-cdp" {
-			span, makespan = 0.10, 0.09
+			makespan = 0.002 // -0.14% today
 		}
 		t.Logf("%s: makespan %d, GPGPU-Sim %d", name, st.MakespanCycles, c.end)
 		if e := float64(st.MakespanCycles)/float64(c.end) - 1; e > makespan || e < -makespan {

@@ -98,12 +98,12 @@ func (r *Reader) launchedBy(b []byte) error {
 	if !c.ok || !r.child.active || r.child.shape.name == "" {
 		return r.errf("a device launch's parent not as GPGPU-Sim prints it, or without its parameter buffer")
 	}
-	k, lin, err := r.parentOf(name, cta, tid, hint)
+	k, lin, cands, err := r.parentOf(name, cta, tid, hint)
 	if err != nil {
 		return err
 	}
 	t, _ := linear(tid, k.block)
-	r.child.parent, r.child.cta, r.child.tid = k, lin, t
+	r.child.parent, r.child.cta, r.child.tid, r.child.cands = k, lin, t, cands
 	return nil
 }
 
@@ -124,8 +124,9 @@ func (r *Reader) launchedBy(b []byte) error {
 //     call's own line, cuda_device_runtime.cc:32, prints as it issues);
 //  3. a warp still stalled in an earlier launch (its last site less than
 //     the two calls' fixed costs ago) cannot launch again, so it is out;
-//  4. of those left, the CTA that started first (then the lower id):
-//     siblings run the same code, so the oldest reaches its launch first.
+//  4. of those left, the CTA that started first (then the lower id), for
+//     now: a new site's parent is settled when the first of those left
+//     finishes (siblings.go), which it returns as cands.
 //
 // Step 2 is a bound the simulator's source sets, on this launch alone;
 // 3 and 4 are guesses (3 compares with the last stamp, which may lie well
@@ -133,11 +134,8 @@ func (r *Reader) launchedBy(b []byte) error {
 // A choice made at step 4 among several is counted (Summary.Ambiguous).
 // A hint other than 0 is the parent's number where the log gives it (the
 // 3.x dialect's, dialect322.go): then no choice is made.
-func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel, uint64, error) {
-	type cand struct {
-		k   *kernel
-		cta uint64
-	}
+func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel, uint64, []siteCand, error) {
+	type cand = siteCand
 	var cands []cand
 	for _, k := range r.running[name] {
 		i, ok := linear(cta, k.grid)
@@ -150,13 +148,13 @@ func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel
 	if hint != 0 {
 		for _, c := range cands {
 			if c.k.id == hint {
-				return c.k, c.cta, nil
+				return c.k, c.cta, nil, nil
 			}
 		}
-		return nil, 0, r.errf("kernel %d (%s), which the log says launched, does not have CTA %v running with a thread %v", hint, name, cta, tid)
+		return nil, 0, nil, r.errf("kernel %d (%s), which the log says launched, does not have CTA %v running with a thread %v", hint, name, cta, tid)
 	}
 	if len(cands) == 0 {
-		return nil, 0, r.errf("no running kernel named %s has CTA %v running with a thread %v", name, cta, tid)
+		return nil, 0, nil, r.errf("no running kernel named %s has CTA %v running with a thread %v", name, cta, tid)
 	}
 	warpOf := func(c cand) int {
 		t, _ := linear(tid, c.k.block)
@@ -166,7 +164,7 @@ func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel
 		for _, c := range cands {
 			t, _ := linear(tid, c.k.block)
 			if s.parent == c.k && s.cta == c.cta && s.warp == warpOf(c) && !s.has(int(t%32)) {
-				return c.k, c.cta, nil
+				return c.k, c.cta, nil, nil
 			}
 		}
 	}
@@ -199,8 +197,9 @@ func (r *Reader) parentOf(name string, cta, tid [3]uint32, hint uint64) (*kernel
 	}
 	if len(free) > 1 {
 		r.sum.Ambiguous++
+		return best.k, best.cta, free, nil
 	}
-	return best.k, best.cta, nil
+	return best.k, best.cta, nil, nil
 }
 
 // launchChild reads "launching child kernel U to default stream of the
@@ -244,15 +243,23 @@ func (r *Reader) launchChild(b []byte) error {
 	if s == nil || r.stampedSince || s.parent != p || s.cta != r.child.cta || s.warp != warp || s.has(lane) {
 		// A new instruction: lanes of one warp's launch instruction are
 		// reported one after another, with no stamped line between.
-		s = &site{parent: p, cta: r.child.cta, warp: warp, lo: r.cycle, hi: -1}
+		s = &site{parent: p, cta: r.child.cta, warp: warp, lo: r.cycle, hi: -1, seq: r.sum.Sites}
 		p.sites = append(p.sites, s)
-		if p.lastLaunch == nil {
-			p.lastLaunch = map[[2]uint64]int64{}
+		if r.child.cands == nil {
+			// A site still undecided (deferSite) marks no warp busy: its
+			// parent for now is a guess, which would keep the next
+			// site from the warp that may be its own.
+			if p.lastLaunch == nil {
+				p.lastLaunch = map[[2]uint64]int64{}
+			}
+			p.lastLaunch[[2]uint64{r.child.cta, uint64(warp)}] = r.cycle
 		}
-		p.lastLaunch[[2]uint64{r.child.cta, uint64(warp)}] = r.cycle
 		r.openSites = append(r.openSites, s)
 		r.lastSite = s
 		r.sum.Sites++
+		if r.child.cands != nil {
+			r.deferSite(s, r.child.cands)
+		}
 	}
 	s.kids = append(s.kids, k)
 	k.site, k.lane = s, lane

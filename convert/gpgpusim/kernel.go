@@ -77,6 +77,7 @@ type site struct {
 	kids   []*kernel // in lane order of the log
 	lo, hi int64     // the launch cycle lies in [lo, hi]; hi is -1 until known
 	at     int64     // cycles into the warp's own run, set when written
+	seq    int       // the sites' order in the log
 }
 
 // creates reports whether a lane of s created its child's stream first.

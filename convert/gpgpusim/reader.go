@@ -68,6 +68,7 @@ type Reader struct {
 	child      pendingLaunch
 	lastSite   *site
 	openSites  []*site         // sites whose hi is not known yet
+	undecided  []undecided     // sites whose parent is one of several siblings until one finishes (siblings.go)
 	created    map[uint64]bool // streams created ("Create stream U") and not yet launched into
 
 	session      []uint64 // kernel uids of the open statistics block
@@ -108,6 +109,7 @@ type pendingLaunch struct {
 	parent *kernel
 	cta    uint64
 	tid    uint64
+	cands  []siteCand // the siblings parent was chosen among, where several (parentOf)
 }
 
 // Summary says what a conversion made, and what it could not carry over.
@@ -155,7 +157,7 @@ func (s Summary) String() string {
 		b += fmt.Sprintf("; %d cudaEventSynchronize returned at their call, not written (the simulator did not wait)", s.EventSyncsAtCall)
 	}
 	if s.Ambiguous > 0 {
-		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the one whose CTA started first", s.Ambiguous)
+		b += fmt.Sprintf("; note: %d device launches named a parent CTA that several running kernels of one name had; each went to the first of those CTAs to finish after it", s.Ambiguous)
 	}
 	if s.NoPTXInfo > 0 {
 		b += fmt.Sprintf("; note: %d kernels have no ptxas info in the log (0 registers and shared memory written)", s.NoPTXInfo)
@@ -593,6 +595,7 @@ func (r *Reader) ctaEnd(core, hw int64) error {
 	delete(r.resident, key)
 	s.k.ctas[s.cta].end = r.cycle
 	s.k.ended++
+	r.settleSites(s.k, s.cta)
 	if s.k.finished() {
 		r.dropRunning(s.k)
 	}
