@@ -224,10 +224,10 @@ func shareDecodes(jobs []replayJob) {
 				jobs[i].park = func(on bool) {
 					if on {
 						sh.Park(k, true)
-						slots[k].release()
+						slots[k].park(true)
 						return
 					}
-					slots[k].take()
+					slots[k].park(false)
 					sh.Park(k, false)
 				}
 			}
@@ -398,17 +398,28 @@ func acquire(reached, done <-chan struct{}) bool {
 // and the next pause, which runs under the tape's lock, then waited for a
 // slot no replay could free (spawn-paper's hang: every replay of one
 // trace stopped, on the tape's lock or the merge).
+//
+// And while its rows wait for the merge (parked) the replay takes no
+// slot at the tape: it runs on slot-less until its rows' channel fills,
+// where it would otherwise sit holding one. Two replays of a lockstep set
+// did so once, resumed at the tape after their rows had parked, and the
+// replay the merge waited for, its rows taken at last, could not get a
+// slot back to go on (spawn-paper's second hang, on gc-graph500's
+// thresholds). The slots are then held by replays whose rows the merge
+// is not waiting on, each of which goes on to its end or to a park.
 type replaySlot struct {
-	mu   sync.Mutex
-	held bool
+	mu     sync.Mutex
+	held   bool
+	parked bool // its rows wait for the merge (park)
 }
 
-// take waits for a slot, unless the replay holds one.
+// take waits for a slot, unless the replay holds one or its rows wait
+// for the merge.
 func (s *replaySlot) take() {
 	s.mu.Lock()
-	held := s.held
+	skip := s.held || s.parked
 	s.mu.Unlock()
-	if held {
+	if skip {
 		return
 	}
 	replaySlots <- struct{}{}
@@ -420,6 +431,19 @@ func (s *replaySlot) take() {
 	}
 	s.held = true
 	s.mu.Unlock()
+}
+
+// park is the replay's rows waiting for the merge (on), when it hands its
+// slot on, and no longer (off), when it takes one again.
+func (s *replaySlot) park(on bool) {
+	s.mu.Lock()
+	s.parked = on
+	s.mu.Unlock()
+	if on {
+		s.release()
+		return
+	}
+	s.take()
 }
 
 // release hands the replay's slot on, if it holds one; it never waits.

@@ -386,3 +386,48 @@ func TestReplaySlotHoldsOne(t *testing.T) {
 		t.Fatalf("after the release %d slots held, want %d", got, before)
 	}
 }
+
+// TestReplaySlotParkedTakesNone checks that a replay whose rows wait for
+// the merge takes no slot when its own goroutine goes on at the tape,
+// and takes one again when its rows go on: with one slot, replay a parks
+// (its slot handed on), b takes the slot, and a's goroutine, resuming at
+// the tape, goes on without one (before, it waited for b's slot, and
+// under spawn-paper two such replays held both slots while the merge
+// waited for a replay that needed one). a's rows going on then wait
+// until b hands its slot on.
+func TestReplaySlotParkedTakesNone(t *testing.T) {
+	saved := replaySlots
+	replaySlots = make(chan struct{}, 1)
+	defer func() { replaySlots = saved }()
+	var a, b replaySlot
+	a.take()
+	a.park(true)
+	b.take()
+	took := make(chan struct{})
+	go func() { a.take(); close(took) }()
+	select {
+	case <-took:
+	case <-time.After(time.Minute):
+		t.Fatal("a parked replay's take waited for a slot")
+	}
+	if a.held {
+		t.Fatal("a parked replay's take holds a slot")
+	}
+	back := make(chan struct{})
+	go func() { a.park(false); close(back) }()
+	select {
+	case <-back:
+		t.Fatal("a replay's rows went on with no slot free")
+	case <-time.After(50 * time.Millisecond):
+	}
+	b.release()
+	select {
+	case <-back:
+	case <-time.After(time.Minute):
+		t.Fatal("a replay's rows did not go on when a slot came free")
+	}
+	if !a.held || len(replaySlots) != 1 {
+		t.Fatalf("after a's rows went on: held %v, %d slots taken; want true, 1", a.held, len(replaySlots))
+	}
+	a.release()
+}
