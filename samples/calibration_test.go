@@ -687,18 +687,8 @@ func TestSSSPRegMeasuredFrontiers(t *testing.T) {
 		}
 		cfg := capturedConfig(t, sink.recs)
 		want, _ := replayDragonli(t, sink.recs, cfg, "ssspRegExpandKernel")
-		graph := filepath.Join(t.TempDir(), strings.TrimSuffix(run.graph, ".xz"))
-		unxz(t, filepath.Join(whatifDir, run.graph), graph)
-		p := mustParams(t, "sssp", "graph="+graph, "code=dragonli", "variant=flat")
-		c, err := parseSSSP(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := newSeeded(c.seed)
-		g := c.graph.draw(rng)
-		root, _ := c.graph.root(rng.Rand, g)
-		tr := &ssspTrace{g: g, weight: c.graph.file.weights, root: root, block: c.block, threshold: c.threshold, iters: c.iters,
-			loop: c.loop, loopGiven: c.loopGiven, dragonli: c.dragonli, frontiers: loggedFrontierLists(t, filepath.Join(whatifDir, run.name+".log.xz"))}
+		tr := regTraceOn(t, run.graph)
+		tr.frontiers = loggedFrontierLists(t, filepath.Join(whatifDir, run.name+".log.xz"))
 		var gen sliceSink
 		if err := writeTallied(&gen, tr.records, func() *trace.Header { return k20cHeader("gen:sssp", map[string]string{}) }); err != nil {
 			t.Fatal(err)
@@ -906,6 +896,24 @@ func TestSSSPHeldOutRmat7(t *testing.T) {
 		t.Logf("%s: relaxation kernels: model %.0f cycles, captured %.0f (%.2f×)", run.name, g, w, g/w)
 		heldOut(t, "rmat7 "+run.name+" relaxation kernels", g/w, run.worst)
 	}
+}
+
+// regTraceOn is sssp code=dragonli variant=flat (Dragon_li's Reg code) on
+// the what-if graph graphXZ, ready to run (records) or to drive its
+// solver.
+func regTraceOn(t *testing.T, graphXZ string) *ssspTrace {
+	t.Helper()
+	graph := filepath.Join(t.TempDir(), strings.TrimSuffix(graphXZ, ".xz"))
+	unxz(t, filepath.Join(whatifDir, graphXZ), graph)
+	c, err := parseSSSP(mustParams(t, "sssp", "graph="+graph, "code=dragonli", "variant=flat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := newSeeded(c.seed)
+	g := c.graph.draw(rng)
+	root, _ := c.graph.root(rng.Rand, g)
+	return &ssspTrace{g: g, weight: c.graph.file.weights, root: root, block: c.block, threshold: c.threshold, iters: c.iters,
+		loop: c.loop, loopGiven: c.loopGiven, dragonli: c.dragonli}
 }
 
 // whatifDir holds the what-if pairs' captures.

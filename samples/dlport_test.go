@@ -73,17 +73,7 @@ func TestSSSPPrologueSectorsMeasured(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	graph := filepath.Join(t.TempDir(), "tree3.gr")
-	unxz(t, filepath.Join(whatifDir, "dragonli-tree-200-40x140-20x260.gr.xz"), graph)
-	c, err := parseSSSP(mustParams(t, "sssp", "graph="+graph, "code=dragonli", "variant=flat"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := newSeeded(c.seed)
-	g := c.graph.draw(rng)
-	root, _ := c.graph.root(rng.Rand, g)
-	tr := &ssspTrace{g: g, weight: c.graph.file.weights, root: root, block: c.block, threshold: c.threshold, iters: c.iters,
-		loop: c.loop, loopGiven: c.loopGiven, dragonli: c.dragonli}
+	tr := regTraceOn(t, "dragonli-tree-200-40x140-20x260.gr.xz")
 	s, wl := newSSSPSolver(tr.g, tr.weight, tr.root)
 	tr.dragonliSolver(s)
 	var warps, at, next int64
