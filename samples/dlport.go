@@ -21,7 +21,8 @@ package samples
 // together and the unit serves their instructions as they come; each
 // warp's last gather waits for nearly all of them (the rerun's tree3
 // last relaxation: the two CTAs holding vertices on an SM end within
-// 4% of each other, 1,694 and 1,763 cycles, the oldest no earlier).
+// 4% of each other, 1,694 and 1,763 cycles, where serving the oldest
+// first would end the first near 1,260).
 // Later chunks start as each warp's own loop ends, apart, and a warp
 // there waits for its own accesses only.
 
