@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gpureplay/gpureplay/ingest"
+	"github.com/gpureplay/gpureplay/internal/token"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/tables"
@@ -86,8 +87,11 @@ func Run(plan []Replay, opt Options) ([]Result, error) {
 	r := &runner{opt: opt, ctx: ctx, cancel: cancel, plan: plan,
 		results: make([]Result, len(plan)), errs: make([]error, len(plan)),
 		baselines: map[int]*baseline{}, slots: make(chan struct{}, 2*jobs),
-		cpu: make(chan struct{}, jobs), holds: make([]hold, len(plan)),
-		prefetch: jobs < runtime.GOMAXPROCS(0)}
+		holds: make([]*token.Hold, len(plan)), prefetch: jobs < runtime.GOMAXPROCS(0)}
+	cpu := make(chan struct{}, jobs)
+	for i := range r.holds {
+		r.holds[i] = token.New(cpu)
+	}
 	r.shares = newShares(plan, r.lockstep(), SetWidth(jobs))
 	if big := r.shares.largest(); r.lockstep() && big > 2*jobs {
 		r.slots = make(chan struct{}, big) // a set takes a slot for each of its replays
@@ -152,11 +156,10 @@ type runner struct {
 	// fewer replays run than there are cores to run them.
 	prefetch bool
 	shares   *shares
-	// cpu holds a token for each replay running (Jobs of them): the
-	// replays of a trace in lockstep all run at once (set), and take
-	// turns with the tokens; holds is each replay's.
-	cpu   chan struct{}
-	holds []hold
+	// holds are the replays' claims on a pool of a token for each replay
+	// running (Jobs of them): the replays of a trace in lockstep all run
+	// at once (set), and take turns with the tokens.
+	holds []*token.Hold
 	// setSlots has one worker at a time take a set's slots.
 	setSlots sync.Mutex
 }
@@ -381,72 +384,21 @@ func (r *runner) runSet(set []int) {
 	wg.Wait()
 }
 
-// hold is a replay's token (runner.cpu): held while the replay wants to
-// run and its rows are not parked (waiting for a merge to take them); not
-// while it waits for its tape's readers behind (lend), nor once it has run
-// (done). Its engine may go on a little without one while its rows are
-// parked, until the Recorder's spool fills (a few thousand rows), and then
-// waits holding none: a replay that holds a token is one that can run.
-type hold struct {
-	mu                       sync.Mutex
-	held, want, parked, done bool
-}
-
-// settle takes or gives back replay i's token to match what it wants,
-// waiting for one where it wants one.
-func (r *runner) settle(i int) {
-	h := &r.holds[i]
-	for {
-		h.mu.Lock()
-		need := h.want && !h.parked && !h.done
-		if need == h.held {
-			h.mu.Unlock()
-			return
-		}
-		if !need {
-			h.held = false
-			<-r.cpu
-			h.mu.Unlock()
-			return
-		}
-		h.mu.Unlock()
-		r.cpu <- struct{}{}
-		h.mu.Lock()
-		if h.want && !h.parked && !h.done && !h.held {
-			h.held = true
-			h.mu.Unlock()
-			return
-		}
-		h.mu.Unlock()
-		<-r.cpu // not wanted now, or taken on another goroutine: look again
-	}
-}
-
-// setHold sets one of replay i's wants and settles its token.
-func (r *runner) setHold(i int, f func(h *hold)) {
-	h := &r.holds[i]
-	h.mu.Lock()
-	f(h)
-	h.mu.Unlock()
-	r.settle(i)
-}
-
-// take waits for a token for replay i, which is to run.
-func (r *runner) take(i int) { r.setHold(i, func(h *hold) { h.want = true }) }
-
-// give gives replay i's token back for good: it has run.
-func (r *runner) give(i int) { r.setHold(i, func(h *hold) { h.want, h.done = false, true }) }
+// take waits for a token for replay i, which is to run, and give gives
+// it back for good: it has run (token.Hold).
+func (r *runner) take(i int) { r.holds[i].Want() }
+func (r *runner) give(i int) { r.holds[i].Done() }
 
 // lend gives replay i's token back while it waits for its tape's readers
 // behind, and reclaim takes one again.
-func (r *runner) lend(i int)    { r.setHold(i, func(h *hold) { h.want = false }) }
-func (r *runner) reclaim(i int) { r.setHold(i, func(h *hold) { h.want = true }) }
+func (r *runner) lend(i int)    { r.holds[i].Lend() }
+func (r *runner) reclaim(i int) { r.holds[i].Want() }
 
 // park has replay i, whose rows wait for the merge (on) or no longer,
 // lend its token, and be let go by its tape: the tape's head does not
 // wait for it.
 func (r *runner) park(i int, on bool) {
-	r.setHold(i, func(h *hold) { h.parked = on })
+	r.holds[i].Park(on)
 	if !r.inSet(i) {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gpureplay/gpureplay/ingest"
+	"github.com/gpureplay/gpureplay/internal/token"
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/tables"
@@ -31,9 +32,11 @@ type replayJob struct {
 	// park tells that decode when the job's rows wait for the merge.
 	bodies *trace.Validator
 	park   func(on bool)
-	// slot is the replay slot the job's replay holds, taken and handed
-	// on by its batch, its decode and its rows' wait (replaySlot).
-	slot *replaySlot
+	// slot is the job's claim on a replay slot (replaySlots), wanted and
+	// ended by its batch, lent and taken back at its decode's tape, and
+	// parked while its rows wait for the merge (token.Hold, whose rule
+	// study's runner shares: a parked replay takes none).
+	slot *token.Hold
 }
 
 // rowWriter is where a replay's rows go: the tables themselves
@@ -152,16 +155,16 @@ type jobRun struct {
 // all have ended.
 func (r *jobRun) batch(jobs []replayJob, lo int) {
 	for k := range jobs {
-		jobs[k].slot = new(replaySlot)
+		jobs[k].slot = token.New(replaySlots)
 	}
 	shareDecodes(jobs)
 	var wg sync.WaitGroup
 	for k, j := range jobs {
 		i := lo + k
-		j.slot.take()
+		j.slot.Want()
 		wg.Add(1)
 		go func() {
-			defer func() { j.slot.release(); wg.Done() }()
+			defer func() { j.slot.Done(); wg.Done() }()
 			out := r.m.Output(r.first + i)
 			if j.park != nil {
 				out = r.m.OutputParking(r.first+i, j.park)
@@ -214,20 +217,20 @@ func shareDecodes(jobs []replayJob) {
 			if err != nil {
 				continue // each replay opens the trace and reports what is wrong with it
 			}
-			slots := make([]*replaySlot, len(set))
+			slots := make([]*token.Hold, len(set))
 			for k, i := range set {
 				slots[k] = jobs[i].slot
 			}
-			sh.Lockstep(func(k int) { slots[k].release() }, func(k int) { slots[k].take() })
+			sh.Lockstep(func(k int) { slots[k].Lend() }, func(k int) { slots[k].Want() })
 			for k, i := range set {
 				jobs[i].bodies = sh.Bodies(k)
 				jobs[i].park = func(on bool) {
 					if on {
 						sh.Park(k, true)
-						slots[k].park(true)
+						slots[k].Park(true)
 						return
 					}
-					slots[k].park(false)
+					slots[k].Park(false)
 					sh.Park(k, false)
 				}
 			}
@@ -385,74 +388,5 @@ func acquire(reached, done <-chan struct{}) bool {
 		return true
 	case <-done:
 		return false
-	}
-}
-
-// replaySlot is one replay's hold on a replaySlots slot. Its replay's
-// goroutine hands it on and takes it back around a wait at the tape's
-// head (pause, resume), and the goroutine that writes its rows around a
-// wait for the merge (park): the replay runs on meanwhile, until its
-// rows' channel fills, and may reach the tape's head before the merge
-// takes its rows. So each hands on only a slot the replay holds and takes
-// one only where it holds none: a second release emptied the slots once,
-// and the next pause, which runs under the tape's lock, then waited for a
-// slot no replay could free (spawn-paper's hang: every replay of one
-// trace stopped, on the tape's lock or the merge).
-//
-// And while its rows wait for the merge (parked) the replay takes no
-// slot at the tape: it runs on slot-less until its rows' channel fills,
-// where it would otherwise sit holding one. Two replays of a lockstep set
-// did so once, resumed at the tape after their rows had parked, and the
-// replay the merge waited for, its rows taken at last, could not get a
-// slot back to go on (spawn-paper's second hang, on gc-graph500's
-// thresholds). The slots are then held by replays whose rows the merge
-// is not waiting on, each of which goes on to its end or to a park.
-type replaySlot struct {
-	mu     sync.Mutex
-	held   bool
-	parked bool // its rows wait for the merge (park)
-}
-
-// take waits for a slot, unless the replay holds one or its rows wait
-// for the merge.
-func (s *replaySlot) take() {
-	s.mu.Lock()
-	skip := s.held || s.parked
-	s.mu.Unlock()
-	if skip {
-		return
-	}
-	replaySlots <- struct{}{}
-	s.mu.Lock()
-	if s.held { // taken meanwhile by the other goroutine
-		s.mu.Unlock()
-		<-replaySlots
-		return
-	}
-	s.held = true
-	s.mu.Unlock()
-}
-
-// park is the replay's rows waiting for the merge (on), when it hands its
-// slot on, and no longer (off), when it takes one again.
-func (s *replaySlot) park(on bool) {
-	s.mu.Lock()
-	s.parked = on
-	s.mu.Unlock()
-	if on {
-		s.release()
-		return
-	}
-	s.take()
-}
-
-// release hands the replay's slot on, if it holds one; it never waits.
-func (s *replaySlot) release() {
-	s.mu.Lock()
-	held := s.held
-	s.held = false
-	s.mu.Unlock()
-	if held {
-		<-replaySlots
 	}
 }
