@@ -33,16 +33,18 @@ func dlPortCycles(accesses int64) int64 {
 	return roundDiv(accesses*706, 837)
 }
 
-// portWait is what warp w of CTA c waits at its SM's load/store unit in
-// its chunk from lo, past a lone lane's accesses (dlKernel.prologue): in
-// the grid's first chunk the extra accesses of every warp holding items
-// of its SM's first-wave CTAs' first chunks, in a later chunk its own.
-func (k dlKernel) portWait(c, lo, w int) int64 {
-	if k.prologue == nil {
-		return 0
-	}
-	if lo != c*k.block || c >= k.firstWave() {
-		return dlPortCycles(k.warpAccesses(lo, w))
+// portWait is what each warp holding items of CTA c's chunk from lo
+// waits at its SM's load/store unit, past a lone lane's accesses
+// (dlKernel.prologue): in the grid's first chunk one wait for them all,
+// the extra accesses of every warp holding items of its SM's first-wave
+// CTAs' first chunks (shared); in a later chunk each warp's own, which
+// the returned function gives by warp.
+func (k dlKernel) portWait(c, lo int) func(w int) int64 {
+	switch {
+	case k.prologue == nil:
+		return func(int) int64 { return 0 }
+	case lo != c*k.block || c >= k.firstWave():
+		return func(w int) int64 { return dlPortCycles(k.warpAccesses(lo, w)) }
 	}
 	var sum int64
 	for o := c % k20cSMs; o < k.firstWave() && o*k.block < k.n; o += k20cSMs {
@@ -50,7 +52,8 @@ func (k dlKernel) portWait(c, lo, w int) int64 {
 			sum += k.warpAccesses(o*k.block, v)
 		}
 	}
-	return dlPortCycles(sum)
+	shared := dlPortCycles(sum)
+	return func(int) int64 { return shared }
 }
 
 // warpAccesses is the extra accesses of warp w in the chunk from lo, or 0

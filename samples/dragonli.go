@@ -275,6 +275,7 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 	launches := make([]bool, len(t))
 	looped := make([]bool, len(t))
 	var found []dlSite
+	wait := k.portWait(c, lo)
 	for w := range t {
 		if ws.coldChunk[w] {
 			t[w] += k.coldChunk
@@ -287,7 +288,7 @@ func (k dlKernel) chunk(ws dlWarps, c, lo, hi int, sites []dlSite) []dlSite {
 			continue
 		}
 		t[w] += k.base
-		if port := k.portWait(c, lo, w); port > 0 {
+		if port := wait(w); port > 0 {
 			t[w] += port
 			ws.wait[w] += port
 		}
