@@ -209,13 +209,14 @@ func (t *bfsTrace) levelCTA(kernel uint64, cta int, vertices []int32) (*trace.CT
 // site's vertex.
 func (t *bfsTrace) expand(parent uint64, s bfsSite) error {
 	at := trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: levelBaseCycles}
-	return t.child(at, s.degree, bfsExpandBlock)
+	return t.child(at, s.degree, bfsExpandBlock, 1)
 }
 
 // child writes a bfs_expand launched from at over edges neighbours, one a
 // thread in CTAs of block threads. The launch record also carries what
-// inlining would cost, so a policy can choose.
-func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
+// inlining would cost, so a policy can choose, lanes lanes of the warp
+// (this one among them) reaching the launch together.
+func (t *bfsTrace) child(at trace.Parent, edges, block, lanes int) error {
 	grid := ceilDiv(edges, block)
 	regs := expandRegs
 	if t.dragonli {
@@ -226,7 +227,7 @@ func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
 		Kernel:       child.ID,
 		Parent:       &at,
 		Workload:     int64(edges),
-		InlineCycles: t.inline(edges, block),
+		InlineCycles: t.inline(edges, block, lanes),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
@@ -240,14 +241,21 @@ func (t *bfsTrace) child(at trace.Parent, edges, block int) error {
 }
 
 // inline is a launch site's inline_cycles for a bfs_expand over edges
-// neighbours in CTAs of block threads: the lane's loop over the child's
-// threads by the lane-loop rule (laneLoopCycles), or, with loop_cycles
-// given, loop cycles an edge (inlineCycles).
-func (t *bfsTrace) inline(edges, block int) int64 {
+// neighbours in CTAs of block threads, lanes lanes of its warp launching
+// together: the lane's loop over the child's threads by the lane-loop
+// rule (laneLoopCycles) and, under code=dragonli, what the other lanes
+// looping beside it add at the load/store unit (laneLoopPortCycles, the
+// Reg loop's dlBFSRegLoopAccesses); or, with loop_cycles given, loop
+// cycles an edge (inlineCycles).
+func (t *bfsTrace) inline(edges, block, lanes int) int64 {
 	if t.loopGiven {
 		return inlineCycles(edges, t.loop)
 	}
-	return laneLoopCycles(edges, block, func(c int) int64 { return t.expandCTA(0, c, block, edges).Cycles })
+	c := laneLoopCycles(edges, block, func(c int) int64 { return t.expandCTA(0, c, block, edges).Cycles })
+	if t.dragonli {
+		c = min(c+laneLoopPortCycles(edges, lanes, dlBFSRegLoopAccesses), trace.MaxCycles)
+	}
+	return c
 }
 
 // expandCTA costs CTA cta, of block threads, of a bfs_expand child over

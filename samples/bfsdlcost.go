@@ -102,6 +102,15 @@ var dlBFSEdgeCycles = roundDiv(roundDiv(dlBFSRootCaptured*706, 837)-coldStartCyc
 // edge was 133, solved with a cold start of 170 a line).
 var dlBFSLaneCycles = roundDiv(roundDiv(dlBFSLane2Captured*706, 837)-dlBFSRegBaseCycles-dlBFSRegIdleCycles-dlBFSLane2Edges*dlBFSEdgeCycles, 3*dlBFSLane2Edges)
 
+// dlBFSRegLoopAccesses is the memory instructions of Dragon_li's Reg BFS
+// loop body that send one access a lane (bfsRegDevice.h:70-74 at
+// 1397e03): the neighbour's id and its store at the lane's own frontier
+// offset. A code=dragonli launch site's inline_cycles charges it for
+// each other lane of its warp launching beside it (laneLoopPortCycles):
+// 2 · 706/837 = 1.69 cycles a further lane an iteration, where
+// dlBFSLaneCycles, solved on the Reg run's four lanes in step, is 1.74.
+const dlBFSRegLoopAccesses = 2
+
 // The captured kernels' code footprints (coldstart.go): the L2's
 // instruction sectors (INST_ACC_R) the run's first launch of each took,
 // over the 14 SMs, 4 sectors a 128-byte line.

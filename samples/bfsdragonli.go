@@ -51,10 +51,11 @@ func (t *bfsTrace) dragonliLevel(frontier []int32) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range sites {
+	lanes := dlSiteLanes(sites)
+	for i, s := range sites {
 		edges, _ := t.dragonliSplit(t.g.degree(frontier[s.item]))
 		at := trace.Parent{Kernel: parent.ID, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: s.at}
-		if err := t.child(at, edges, 1<<t.childBits); err != nil {
+		if err := t.child(at, edges, 1<<t.childBits, lanes[i]); err != nil {
 			return err
 		}
 	}

@@ -131,6 +131,43 @@ type dlSite struct {
 	at                    int64
 }
 
+// dlSiteLanes is, for each of sites, how many of sites reach the launch
+// in the same instruction as it: those of its CTA and warp at its cycle,
+// the lanes that in the flat code loop over their children's threads
+// side by side (laneLoopPortCycles).
+func dlSiteLanes(sites []dlSite) []int {
+	type at struct {
+		cta, warp int
+		at        int64
+	}
+	count := make(map[at]int, len(sites))
+	for _, s := range sites {
+		count[at{s.cta, s.warp, s.at}]++
+	}
+	lanes := make([]int, len(sites))
+	for i, s := range sites {
+		lanes[i] = count[at{s.cta, s.warp, s.at}]
+	}
+	return lanes
+}
+
+// RegLoopAccesses is, for a generator whose code=dragonli writes a
+// Dragon_li code (sssp, bfs, join), the memory instructions of the loop
+// body of its Reg kernel that send one access a lane
+// (laneLoopPortCycles), counted on the code: SSSP 5
+// (ssspRegLoopAccesses), BFS 2 (dlBFSRegLoopAccesses), JOIN 0 (its loop
+// writes shared memory, joinRegDevice.h:231-238 at 1397e03). The
+// importer's --opt loop_accesses for the captures of each code takes it.
+func RegLoopAccesses(generator string) int64 {
+	switch generator {
+	case "sssp":
+		return ssspRegLoopAccesses
+	case "bfs":
+		return dlBFSRegLoopAccesses
+	}
+	return 0
+}
+
 // dlKernel is one persistent parent kernel over n items.
 type dlKernel struct {
 	n, block int

@@ -75,3 +75,27 @@ func laneLoopCycles(items, block int, ctaCycles func(c int) int64) int64 {
 	}
 	return l.cycles()
 }
+
+// laneLoopPortCycles is what a looping lane's items iterations wait for
+// the other looping lanes of its warp at the SM's load/store unit, lanes
+// lanes of the warp looping side by side (those that reached the launch
+// in one instruction: in the flat code all of them loop) and accesses the
+// loop body's memory instructions that send one access a lane. The rule
+// is the importer's (convert/gpgpusim's portCycles, --opt loop_accesses):
+// the unit sends one access a cycle and holds the warp's instruction
+// while others remain ("m_icnt->push(mf); inst.accessq_pop_back();",
+// ldst_unit::memory_cycle, src/gpgpu-sim/shader.cc:2284-2306 at
+// 667834cf), so each further lane adds accesses cycles of the captured
+// GPU an iteration (dlPortCycles converts them to the trace's clock).
+// Lanes past a warp's 32 are another warp's, which has its own
+// instructions.
+func laneLoopPortCycles(items, lanes int, accesses int64) int64 {
+	further := int64(min(max(lanes, 1), warpSize) - 1)
+	if items <= 0 || further == 0 || accesses <= 0 {
+		return 0
+	}
+	if accesses > trace.MaxCycles/further/int64(items) {
+		return trace.MaxCycles
+	}
+	return min(dlPortCycles(further*accesses*int64(items)), trace.MaxCycles)
+}

@@ -17,8 +17,10 @@ import (
 // its input lines, "----", the inline_cycles worked by hand, "====".
 //
 //	rule: lines "threads cycles", a child CTA each, priced by laneLoop
-//	bfs, gc, sa, spmm, join-probe, join-output ARGS: a launch site's
-//	  inline_cycles from that generator's child (the file names the args)
+//	port ITEMS LANES ACCESSES: laneLoopPortCycles
+//	bfs, gc, sa, spmm, join-probe, join-output, bfs-dl, sssp-dl ARGS: a
+//	  launch site's inline_cycles from that generator's child (the file
+//	  names the args)
 func TestLaneLoopGolden(t *testing.T) {
 	f, err := os.Open("testdata/laneloop.txt")
 	if err != nil {
@@ -83,11 +85,26 @@ func laneLoopCase(directive string, input []string) (int64, error) {
 			l.add(threads, cycles)
 		}
 		return l.cycles(), nil
+	case "port":
+		if len(ints) != 3 {
+			break
+		}
+		return laneLoopPortCycles(ints[0], ints[1], int64(ints[2])), nil
+	case "bfs-dl":
+		if len(ints) != 2 {
+			break
+		}
+		return (&bfsTrace{dragonli: true}).inline(ints[0], dragonliChildBlock, ints[1]), nil
+	case "sssp-dl":
+		if len(ints) != 2 {
+			break
+		}
+		return (&ssspTrace{dragonli: true}).inline(make([]bool, ints[0]), dragonliChildBlock, ints[1]), nil
 	case "bfs":
 		if len(ints) != 2 {
 			break
 		}
-		return (&bfsTrace{}).inline(ints[0], ints[1]), nil
+		return (&bfsTrace{}).inline(ints[0], ints[1], 1), nil
 	case "gc":
 		if len(fields) != 4 || len(ints) != 2 {
 			break
@@ -161,18 +178,34 @@ func ruleInlines(t *testing.T, what string, recs []trace.Record, threads func(l 
 // inline_cycles by the lane-loop rule worked from the trace itself: its
 // child's CTA records, CTA i holding min(n − i·block, block) threads of n
 // = threads(launch, child kernel), each costing 0.452·(c − 114) for its
-// CTA's c, the sum rounded.
+// CTA's c, the sum rounded; and, for a trace of code=dragonli, the n
+// threads' wait at the load/store unit for the k − 1 other lanes of the
+// launch's warp launching at its cycle (its parent's kernel, CTA and warp
+// and its At), RegLoopAccesses of the generator's code a lane each,
+// (k − 1)·A·n·706/837 rounded.
 func ruleWants(recs []trace.Record, threads func(l *trace.Launch, k *trace.Kernel) int64) (map[uint64]*trace.Launch, map[uint64]int64) {
+	type at struct {
+		kernel, cta uint64
+		warp        int
+		at          int64
+	}
 	kernels := map[uint64]*trace.Kernel{}
 	launches := map[uint64]*trace.Launch{}
 	sums := map[uint64]int64{}
+	lanes := map[at]int64{}
+	var accesses int64
 	for _, r := range recs {
 		switch r := r.(type) {
+		case *trace.Header:
+			if r.Meta["code"] == "dragonli" {
+				accesses = RegLoopAccesses(strings.TrimPrefix(r.Source, "gen:"))
+			}
 		case *trace.Kernel:
 			kernels[r.ID] = r
 		case *trace.Launch:
 			if !r.Host() {
 				launches[r.Kernel] = r
+				lanes[at{r.Parent.Kernel, r.Parent.CTA, r.Parent.Warp, r.Parent.At}]++
 			}
 		case *trace.CTA:
 			l, ok := launches[r.Kernel]
@@ -186,8 +219,11 @@ func ruleWants(recs []trace.Record, threads func(l *trace.Launch, k *trace.Kerne
 		}
 	}
 	wants := map[uint64]int64{}
-	for id := range launches {
+	for id, l := range launches {
 		wants[id] = int64(math.Round(0.452 * float64(sums[id])))
+		further := min(lanes[at{l.Parent.Kernel, l.Parent.CTA, l.Parent.Warp, l.Parent.At}], 32) - 1
+		port := further * accesses * threads(l, kernels[id])
+		wants[id] += (2*port*706 + 837) / (2 * 837)
 	}
 	return launches, wants
 }

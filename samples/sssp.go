@@ -299,7 +299,7 @@ func (t *ssspTrace) relaxCTA(kernel uint64, cta int, vertices []int32, lowered [
 // site's vertex.
 func (t *ssspTrace) child(parent uint64, s ssspSite) error {
 	at := trace.Parent{Kernel: parent, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: ssspBaseCycles}
-	return t.childOver(at, s.lowered, ssspChildBlock, nil)
+	return t.childOver(at, s.lowered, ssspChildBlock, nil, 1)
 }
 
 // childOver writes an sssp_relax_child launched from at over edges with
@@ -309,8 +309,9 @@ func (t *ssspTrace) child(parent uint64, s ssspSite) error {
 // each CTA what wait, where given, says its appends waited at the
 // frontier's counter (ssspSolver.childWait). The launch record also
 // carries what relaxing the edges in the parent's loop would cost, so a
-// policy can choose.
-func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int, wait func(cta int) int64) error {
+// policy can choose, lanes lanes of the warp (this one among them)
+// reaching the launch together.
+func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int, wait func(cta int) int64, lanes int) error {
 	degree := len(lowered)
 	grid := ceilDiv(degree, block)
 	child := t.ids.declare("sssp_relax_child", dpLine(grid), dpLine(block), ssspChildRegs)
@@ -318,7 +319,7 @@ func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int, wait f
 		Kernel:       child.ID,
 		Parent:       &at,
 		Workload:     int64(degree),
-		InlineCycles: t.inline(lowered, block),
+		InlineCycles: t.inline(lowered, block, lanes),
 	}
 	if err := writeAll(t.out, child, launch); err != nil {
 		return err
@@ -341,15 +342,22 @@ func (t *ssspTrace) childOver(at trace.Parent, lowered []bool, block int, wait f
 }
 
 // inline is a launch site's inline_cycles for an sssp_relax_child over
-// edges with the given outcomes in CTAs of block threads: the lane's loop
-// over the child's threads by the lane-loop rule (laneLoopCycles), or,
-// with loop_cycles given, loop cycles an edge and the lowered edges'
-// atomics (ssspLaneCycles).
-func (t *ssspTrace) inline(lowered []bool, block int) int64 {
+// edges with the given outcomes in CTAs of block threads, lanes lanes of
+// its warp launching together: the lane's loop over the child's threads
+// by the lane-loop rule (laneLoopCycles) and, under code=dragonli, what
+// the other lanes looping beside it add at the load/store unit
+// (laneLoopPortCycles, the Reg loop's ssspRegLoopAccesses); or, with
+// loop_cycles given, loop cycles an edge and the lowered edges' atomics
+// (ssspLaneCycles).
+func (t *ssspTrace) inline(lowered []bool, block, lanes int) int64 {
 	if t.loopGiven {
 		return ssspLaneCycles(len(lowered), ssspCount(lowered), t.loop)
 	}
-	return laneLoopCycles(len(lowered), block, func(c int) int64 { return ssspChildCTA(0, c, block, lowered, 0).Cycles })
+	c := laneLoopCycles(len(lowered), block, func(c int) int64 { return ssspChildCTA(0, c, block, lowered, 0).Cycles })
+	if t.dragonli {
+		c = min(c+laneLoopPortCycles(len(lowered), lanes, ssspRegLoopAccesses), trace.MaxCycles)
+	}
+	return c
 }
 
 // ssspChildCTA costs CTA cta, of block threads, of an sssp_relax_child

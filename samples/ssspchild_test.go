@@ -49,7 +49,7 @@ func ssspChildColdCase(cmd string) (string, error) {
 			return "", fmt.Errorf("%q: grid %q: want a positive integer", cmd, g)
 		}
 		sink.recs = sink.recs[:0]
-		if err := tr.childOver(trace.Parent{}, make([]bool, n*dragonliChildBlock), dragonliChildBlock, nil); err != nil {
+		if err := tr.childOver(trace.Parent{}, make([]bool, n*dragonliChildBlock), dragonliChildBlock, nil, 1); err != nil {
 			return "", err
 		}
 		var runs []string

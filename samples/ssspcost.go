@@ -117,6 +117,18 @@ const (
 // SSSP on Graph500 graphs runs best with small child CTAs.
 const ssspChildBlock = 64
 
+// ssspRegLoopAccesses is the memory instructions of Dragon_li's Reg SSSP
+// loop body that send one access a lane (ssspRegDevice.h:72-90 at
+// 1397e03): the neighbour's id, its weight, its distance, the atomicMin
+// and the frontier counter's atomicAdd. A rerun of
+// dragonli-sssp-tree3-reg that counts each memory instruction's accesses
+// (validation/gpgpusim/whatif, dragonli-sssp-tree3-reg-ldst) sends 165
+// an iteration for 32 lanes against 7 for one, and its 32-lane warp
+// takes 155 cycles an iteration more than its lone lane: 5 · 31. A
+// code=dragonli launch site's inline_cycles charges it for each other
+// lane of its warp launching beside it (laneLoopPortCycles).
+const ssspRegLoopAccesses = 5
+
 // Register counts of the two kernels: ptxas's for Dragon_li's
 // ssspCdpExpandKernel and ssspCdpThreadExpandKernel (CUDA 11.8, sm_35; the
 // capture's log). They were 32 and 20, typical of what nvcc gives such

@@ -46,14 +46,15 @@ func (t *ssspTrace) dragonliIteration(worklist []int32, lowered []bool) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range sites {
+	lanes := dlSiteLanes(sites)
+	for i, s := range sites {
 		child, _ := dragonliSplit(len(edges[s.item]))
 		at := trace.Parent{Kernel: parent.ID, CTA: uint64(s.cta), Warp: s.warp, Lane: s.lane, At: s.at}
 		var wait func(int) int64
 		if ssspChildWaits {
 			wait = func(c int) int64 { return t.childWait[[2]int{s.item, c}] }
 		}
-		if err := t.childOver(at, edges[s.item][:child], dragonliChildBlock, wait); err != nil {
+		if err := t.childOver(at, edges[s.item][:child], dragonliChildBlock, wait, lanes[i]); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpureplay/gpureplay/convert/gpgpusim"
 	"github.com/gpureplay/gpureplay/internal/grfile"
+	"github.com/gpureplay/gpureplay/samples"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/trace"
 )
@@ -333,13 +334,13 @@ func loopRuleFrom(load func(name string) (simRun, error)) (once int64, share flo
 
 // dragonliLoopAccesses is the importer's loop_accesses for the Dragon_li
 // capture named: the memory instructions of its code's Reg loop body that
-// send one access a lane (dragonliLoopCounts).
+// send one access a lane (dragonliLoopCounts), as the generator of that
+// code counts them (samples.RegLoopAccesses).
 func dragonliLoopAccesses(capture string) int64 {
-	switch {
-	case strings.HasPrefix(capture, "dragonli-sssp-"):
-		return 5
-	case strings.HasPrefix(capture, "dragonli-bfs-"):
-		return 2
+	for _, g := range []string{"sssp", "bfs", "join"} {
+		if strings.HasPrefix(capture, "dragonli-"+g+"-") {
+			return samples.RegLoopAccesses(g)
+		}
 	}
 	return 0
 }
