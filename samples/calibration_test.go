@@ -703,6 +703,78 @@ func TestSSSPRegMeasuredFrontiers(t *testing.T) {
 	}
 }
 
+// TestSSSPRegRunsSpan holds the Reg code's relaxations, predicted from
+// the graph (TestSSSPHeldOutRmat11Reg, TestSSSPHeldOutNewInputs), to
+// the span of GPGPU-Sim's runs of the same kernels on the same graph:
+// the capture, its rerun whose host reads each frontier back between
+// kernels (…-frontiers), and two whose host sizes the frontier arrays
+// larger (testSssp --sf 1.5 and 2: maxFrontierSize = edgeCount · sf,
+// ssspBase.h:145 at 1397e03), which puts the output frontier and the
+// frontier's counter at other addresses
+// (validation/gpgpusim/whatif/README.md). The device code, the graph,
+// the frontiers' sizes (no run overflows) and the distances are the same
+// in all four. In the relaxations where a 256-item chunk's slowest warp
+// is wherever the atomics' order puts the heavy vertices, the runs
+// themselves spread by up to 1.43× (rmat11's fifth: 119,198 to 170,697
+// cycles), so a prediction of one run's is held to the span: its error
+// is 1 inside it, else the model over the nearer end.
+func TestSSSPRegRunsSpan(t *testing.T) {
+	for _, g := range []struct {
+		graph string
+		runs  []string // the capture first
+		worst []float64
+	}{
+		// The model over the span: 1.01, 1.03, 1.02, 1.12, 0.91, 0.98,
+		// 1.03, 1.09× today (over the capture alone 1.36, 0.63, 0.83× in
+		// relaxations 4 to 6).
+		{"rmat-11-16-1.gr.xz", []string{"dragonli-sssp-rmat11-reg", "dragonli-sssp-rmat11-reg-frontiers", "dragonli-sssp-rmat11-reg-sf15", "dragonli-sssp-rmat11-reg-sf2"},
+			[]float64{1.03, 1.05, 1.04, 1.14, 1 / 0.89, 1.03, 1.05, 1.11}},
+		{"uniform-512-32-3.gr.xz", []string{"dragonli-sssp-uniform9-reg", "dragonli-sssp-uniform9-reg-frontiers", "dragonli-sssp-uniform9-reg-sf15", "dragonli-sssp-uniform9-reg-sf2"},
+			// 1.01, 1.01, 0.98, 1.00, 1.13, 1.20 (1.197), 1.00, 1.00, 1.05,
+			// 1.00, 1.02× today (over the capture alone 1.13, 1.31,
+			// 1.13× in relaxations 5 to 7): the model's own frontiers
+			// drift past the runs' spread there, where priced on a run's
+			// frontiers it comes to 1.01× to 1.02×
+			// (TestSSSPRegMeasuredFrontiers). Relaxation 6's guard is the
+			// bound issue 77 sets, 1.20.
+			[]float64{1.03, 1.03, 1 / 0.96, 1.03, 1.15, 1.20, 1.03, 1.03, 1.07, 1.03, 1.04}},
+	} {
+		var spans [][]float64 // by run, by relaxation
+		for _, run := range g.runs {
+			var sink sliceSink
+			if _, err := gpgpusim.Convert(filepath.Join(whatifDir, run+".log.xz"), &sink, gpgpusim.DefaultOptions()); err != nil {
+				t.Fatal(err)
+			}
+			times, _ := replayDragonli(t, sink.recs, capturedConfig(t, sink.recs), "ssspRegExpandKernel")
+			var s []float64
+			for _, k := range times {
+				s = append(s, k.span)
+			}
+			if len(spans) > 0 && len(s) != len(spans[0]) {
+				t.Fatalf("%s: %d relaxations, the capture %d", run, len(s), len(spans[0]))
+			}
+			spans = append(spans, s)
+		}
+		got, _, _, _ := ssspAgainstCapture(t, g.runs[0], "ssspRegExpandKernel", g.graph, "variant=flat")
+		for i, m := range got {
+			lo, hi := spans[0][i], spans[0][i]
+			each := make([]string, len(spans))
+			for j, s := range spans {
+				lo, hi, each[j] = min(lo, s[i]), max(hi, s[i]), strconv.FormatFloat(s[i], 'f', 0, 64)
+			}
+			r := 1.0
+			switch {
+			case m.span > hi:
+				r = m.span / hi
+			case m.span < lo:
+				r = m.span / lo
+			}
+			t.Logf("%s relaxation %d: model %.0f cycles, the runs %s (%.2f× apart): %.2f× the span", g.runs[0], i+1, m.span, strings.Join(each, ", "), hi/lo, r)
+			heldOut(t, fmt.Sprintf("%s relaxation %d against the runs' span", g.runs[0], i+1), r, g.worst[i])
+		}
+	}
+}
+
 // loggedFrontierLists reads the frontiers Dragon_li's host loop prints
 // with --v2 ("Frontier: 5, 9, ") from an xz log, in order.
 func loggedFrontierLists(t *testing.T, path string) [][]int32 {
