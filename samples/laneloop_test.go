@@ -158,6 +158,14 @@ func TestLaneLoopCapped(t *testing.T) {
 	if got := laneLoopCycles(0, 64, func(int) int64 { return 1000 }); got != 0 {
 		t.Errorf("no items: %d cycles", got)
 	}
+	// The load/store unit's part: 31 further lanes of 2^20 accesses over
+	// 2^30 iterations is past the cap; one access over 2^20 is not.
+	if got := laneLoopPortCycles(1<<30, 32, 1<<20); got != trace.MaxCycles {
+		t.Errorf("port: %d cycles, want the cap 2^40", got)
+	}
+	if got := laneLoopPortCycles(1<<20, 32, 1); got != 27_418_321 {
+		t.Errorf("port: %d cycles, want 31 · 2^20 · 706/837 = 27,418,321", got)
+	}
 }
 
 // ruleInlines checks every device launch of recs against the lane-loop
