@@ -6,6 +6,15 @@ import (
 	"time"
 )
 
+// holds fails the test unless h holds a token as held says and pool has
+// taken tokens out, after what.
+func holds(t *testing.T, what string, h *Hold, pool chan struct{}, held bool, taken int) {
+	t.Helper()
+	if h.Held() != held || len(pool) != taken {
+		t.Fatalf("after %s: held %v, %d tokens taken; want %v, %d", what, h.Held(), len(pool), held, taken)
+	}
+}
+
 // A replay holds one token at most, whichever of its goroutines asks and
 // however often, and hands it on once: two hand-ons of one token emptied
 // a run's pool once, and the next wait for one never ended.
@@ -14,28 +23,20 @@ func TestHoldsOne(t *testing.T) {
 	h := New(pool)
 	h.Want()
 	h.Want()
-	if len(pool) != 1 || !h.Held() {
-		t.Fatalf("after two Wants %d tokens taken (held %v), want 1", len(pool), h.Held())
-	}
+	holds(t, "two Wants", h, pool, true, 1)
 	h.Lend()
 	h.Lend()
-	if len(pool) != 0 || h.Held() {
-		t.Fatalf("after two Lends %d tokens taken (held %v), want 0", len(pool), h.Held())
-	}
+	holds(t, "two Lends", h, pool, false, 0)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() { defer wg.Done(); h.Want() }()
 	}
 	wg.Wait()
-	if len(pool) != 1 || !h.Held() {
-		t.Fatalf("after eight Wants at once %d tokens taken (held %v), want 1", len(pool), h.Held())
-	}
+	holds(t, "eight Wants at once", h, pool, true, 1)
 	h.Done()
 	h.Want()
-	if len(pool) != 0 || h.Held() {
-		t.Fatalf("after Done and a Want %d tokens taken (held %v), want 0: a replay that ended takes none", len(pool), h.Held())
-	}
+	holds(t, "Done and a Want (a replay that ended takes none)", h, pool, false, 0)
 }
 
 // A replay whose rows wait for the merge takes no token when its own
@@ -51,9 +52,7 @@ func TestParkedTakesNone(t *testing.T) {
 	a, b := New(pool), New(pool)
 	a.Want()
 	a.Park(true)
-	if a.Held() || len(pool) != 0 {
-		t.Fatalf("a parked replay holds a token (pool %d)", len(pool))
-	}
+	holds(t, "a parks", a, pool, false, 0)
 	b.Want()
 	went := make(chan struct{})
 	go func() { a.Want(); close(went) }()
@@ -78,9 +77,7 @@ func TestParkedTakesNone(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("a replay's rows did not go on when a token came free")
 	}
-	if !a.Held() || len(pool) != 1 {
-		t.Fatalf("after a's rows went on: held %v, %d tokens taken; want true, 1", a.Held(), len(pool))
-	}
+	holds(t, "a's rows went on", a, pool, true, 1)
 	a.Done()
 	b.Done()
 	if len(pool) != 0 {
@@ -97,12 +94,8 @@ func TestUnparkedWhileLentTakesNone(t *testing.T) {
 	h.Park(true)
 	h.Lend()
 	h.Park(false)
-	if h.Held() || len(pool) != 0 {
-		t.Fatalf("a lent replay's rows went on and it holds a token (pool %d)", len(pool))
-	}
+	holds(t, "a lent replay's rows went on", h, pool, false, 0)
 	h.Want()
-	if !h.Held() || len(pool) != 1 {
-		t.Fatalf("a replay wanting again holds %v, pool %d; want true, 1", h.Held(), len(pool))
-	}
+	holds(t, "a Want again", h, pool, true, 1)
 	h.Done()
 }
