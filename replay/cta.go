@@ -144,12 +144,20 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	k.next++
 	now := e.clock.now()
 	e.sms.enterPlain(k, s)
-	if sh := e.sms.contention(); sh != nil && (spec.issue > 0 || spec.dram > 0) {
-		// The end of its one job of the contention model: a plain end
-		// (plainend.go), its job naming its kernel (negated) and its SM.
-		e.sms.placedAt(k.decl.need, now)
-		sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, spec.cycles, spec.demand())
-		return true
+	if sh := e.sms.contention(); sh != nil {
+		if spec.issue > 0 || spec.dram > 0 {
+			// The end of its one job of the contention model: a plain end
+			// (plainend.go), its job naming its kernel (negated) and its SM.
+			e.sms.placedAt(k.decl.need, now)
+			if e.sms.rowsKept() { // and its row's slot (plainrows.go)
+				return rowJob(e, k, s, i, now, spec.cycles, spec.demand())
+			}
+			sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, spec.cycles, spec.demand())
+			return true
+		}
+		if e.sms.rowsKept() { // its end an event, its row kept (plainrows.go)
+			return rowEvent(e, k, s, i, now, spec.cycles)
+		}
 	}
 	// Its end an event: a plain end (plainend.go).
 	e.sms.ran(k.decl.need, spec.cycles)
@@ -201,14 +209,22 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 	if k.startCycle < 0 { // its kernel's first, as startCTA starts it
 		startKernel(e, k, now)
 	}
-	if sh := e.sms.contention(); sh != nil && demand != 0 {
-		// Its one job of the contention model (a demand of two float32s
-		// is not zero where either is more than zero: neither is
-		// negative), as startCTA starts it, its job a plain end's.
-		e.sms.placedAt(k.decl.need, now)
-		d := contention.Demand{Issue: float64(math.Float32frombits(uint32(demand))), DRAM: float64(math.Float32frombits(uint32(demand >> 32)))}
-		sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, cycles, d)
-		return true
+	if sh := e.sms.contention(); sh != nil {
+		if demand != 0 {
+			// Its one job of the contention model (a demand of two float32s
+			// is not zero where either is more than zero: neither is
+			// negative), as startCTA starts it, its job a plain end's.
+			e.sms.placedAt(k.decl.need, now)
+			d := contention.Demand{Issue: float64(math.Float32frombits(uint32(demand))), DRAM: float64(math.Float32frombits(uint32(demand >> 32)))}
+			if e.sms.rowsKept() {
+				return rowJob(e, k, s, i, now, cycles, d)
+			}
+			sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, cycles, d)
+			return true
+		}
+		if e.sms.rowsKept() {
+			return rowEvent(e, k, s, i, now, cycles)
+		}
 	}
 	e.sms.ran(k.decl.need, cycles)
 	if ev := (eventq.Event{At: now + cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: e.ctas.plainOf(k)}); !e.clock.q.PushTie(ev) {

@@ -6,9 +6,10 @@ package replay
 type Dispatch struct {
 	e      *engine
 	placer Placer // the policy's, RoundRobin when it has none
-	// plain: only the SMs, the clock and the contention model take part in
-	// a CTA's run (no mechanism, watcher, page gate, row, L1 flush, CTA
-	// issue rate or numbered slot): placePlain places most host CTAs.
+	// plain: only the SMs, the clock, the contention model and rows take
+	// part in a CTA's run (no mechanism, watcher, page gate, L1 flush, CTA
+	// issue rate or numbered slot; no row, or rows the plain paths keep:
+	// plainrows.go): placePlain places most host CTAs.
 	plain bool
 	swap  *RoundRobin // the placer where swapPlain may take a cycle whole (setPlain), else nil
 	swaps int64       // the cycles swapPlain took whole (a test's count)

@@ -161,7 +161,7 @@ func (e *engine) start(open Opener) error {
 		g.register(&e.clock)
 	}
 	e.out.hookEnds(e.watch.observing() || len(e.mechs) > 0)
-	e.dispatch.setPlain(!e.out.endsHooked() && e.pages == nil && e.tasks == nil && e.sms.plain())
+	e.dispatch.setPlain(!e.out.othersHooked() && e.pages == nil && e.tasks == nil)
 	e.io.plan(e.out.output())
 	e.host.started(e.io)
 	if e.pages != nil {

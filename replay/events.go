@@ -28,6 +28,7 @@ const (
 	evIssue                           // an SM's CTA issue hold ends: kernels waiting to place try again
 	evSync                            // a host thread reaches a blocking sync
 	evCountdown                       // GPGPU-Sim's stream manager: a waiting stream head's countdown ends (lat.stream_countdown)
+	evRowEnd                          // a plain CTA whose row is kept ends, its end no job's (plainrows.go)
 	evKinds                           // the number of kinds, for the handler table
 )
 

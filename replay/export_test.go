@@ -13,6 +13,22 @@ func SetKernelRunReuse(on bool) { reuseKernelRuns = on }
 // SetSwap turns swapPlain on or off, for a test that compares the two.
 func SetSwap(on bool) { swapCycles = on }
 
+// SetPlainRows turns the plain paths' rows on or off (plainrows.go), for
+// a test that compares the two.
+func SetPlainRows(on bool) { plainRowsOn = on }
+
+// RunPlainRows is RunSwaps, reporting too whether the replay kept its
+// rows on the plain paths, for a test that must know it compares them.
+func RunPlainRows(open Opener, opt Options, sink tables.Sink) (st *Stats, plainRows bool, swaps int64, err error) {
+	e, closeAll, err := prepare(open, opt, sink)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	defer closeAll()
+	st, err = e.run()
+	return st, e.sms.rowsKept(), e.dispatch.swaps, err
+}
+
 // RunSwaps is Run, and the cycles swapPlain took whole.
 func RunSwaps(open Opener, opt Options, sink tables.Sink) (*Stats, int64, error) {
 	e, closeAll, err := prepare(open, opt, sink)

@@ -58,7 +58,8 @@ func (p *plainKernels) drop(k *Kernel) {
 
 // ctaEnded is a CTA's end: a plain end's (n names its kernel and ref is
 // its SM; n is negated for a job of the contention model, from
-// shareWake) or a record's (n 0: ref is its record, for ctaEnd). It
+// shareWake, and for an evRowEnd, whose row endRow wrote: plainrows.go)
+// or a record's (n 0: ref is its record, for ctaEnd). It
 // frees the plain end's room and counts it, what ctaEnd does for a
 // record's CTA in a plain run, in the same order. Not inlined, as
 // ctaEnd is not (see ctaEnd).

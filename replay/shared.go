@@ -152,7 +152,7 @@ func (e *engine) shareWake(done []uint64) bool {
 	for _, ref := range done {
 		j := jobOf(ref)
 		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
-			e.ctaEnded(j.warp, j.run)
+			e.ctaEnded(jobSM(e, j), j.run)
 			continue
 		}
 		c := e.ctas.at(j.run)

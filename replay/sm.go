@@ -33,6 +33,7 @@ type smArray struct {
 	share     *shareJobs // the contention model and its jobs; nil when off
 	issue     ctaIssue   // the CTA issue rate: SMs held after taking a CTA (ctaissue.go)
 	slots     bool       // CTAs' slots on their SMs are numbered (slotsNeeded); else each is 0
+	rows      rowSlots   // the plain CTAs' rows, where the run keeps rows on its plain paths (plainrows.go); else nil
 }
 
 // newSMArray makes the SMs of cfg's GPU, idle, with the contention model
@@ -117,7 +118,21 @@ func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 // no occupancy rows to integrate, no CTA issue rate, no L1 flush, no
 // numbered slots (Dispatch.plain).
 func (a *smArray) plain() bool {
-	return !a.occ.integrates() && !a.issue.limits() && a.l1Flush == 0 && !a.slots
+	return !a.occ.integrates() && a.plainButRows()
+}
+
+// plainButRows reports whether placing a CTA is no more than reserving
+// its room and integrating its SM's occupancy for rows.
+func (a *smArray) plainButRows() bool {
+	return !a.issue.limits() && a.l1Flush == 0 && !a.slots
+}
+
+// plainRows reports whether a run that keeps rows, and is plain but for
+// them, may keep them on its plain paths (plainrows.go): the contention
+// model runs (a plain end without it is an event, evCTAEnd, whose wave
+// ctaEnded takes) and an SM holds at most 64 CTAs (its slots' bits).
+func (a *smArray) plainRows() bool {
+	return a.occ.integrates() && a.plainButRows() && a.share != nil && a.gpu.MaxCTAsPerSM <= 64
 }
 
 // enterPlain is enter where the SMs are plain: the CTA takes slot 0 and

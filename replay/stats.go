@@ -114,6 +114,7 @@ type recorder struct {
 	fields    tables.CTAFieldSink // the sink, where it takes CTA rows as fields
 	quiet     bool                // the sink keeps no rows (tables.Discards): none is built
 	hooked    bool                // a CTA's end has a row to write, a watcher or mechanisms to tell (hookEnds)
+	others    bool                // a CTA's end has a watcher or mechanisms to tell
 	stats     Stats
 	busy      busySpan // the copies' and narrow tasks' (the CTAs': ctaSpan)
 	ctaSpan   busySpan
@@ -153,7 +154,12 @@ func (r *recorder) keepsRows() bool { return !r.quiet }
 // where it asked for rows, a watcher and mechanisms in turn, and most
 // runs have none (scripts/instructions.sh --quick: uniform 7 instructions
 // a CTA fewer, synth 5, BFS 4).
-func (r *recorder) hookEnds(others bool) { r.hooked = !r.quiet || others }
+func (r *recorder) hookEnds(others bool) { r.hooked, r.others = !r.quiet || others, others }
+
+// othersHooked reports whether a CTA's end has a watcher or mechanisms to
+// tell: a CTA whose end has only a row to write may take the plain paths
+// (plainrows.go).
+func (r *recorder) othersHooked() bool { return r.others }
 
 // endsHooked reports whether a CTA's end has a row to write, a watcher or
 // mechanisms to tell.
@@ -265,6 +271,30 @@ func (r *recorder) ctaRow(c *ctaRun, end int64, sms *smArray) {
 	}
 	if c.g != nil {
 		row.GroupID = &c.g.id
+	}
+	r.sink.CTA(row)
+}
+
+// plainRow writes the row of a plain CTA of k (plainrows.go) that ended
+// at end on SM sm: ctaRow's, for a CTA that waited for nothing (its
+// dispatch its start, no stall) and belongs to no group.
+func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64, sms *smArray) {
+	v, ok := p.slowdown(end)
+	if f := r.fields; f != nil {
+		f.CTAFields(k.id, p.idx, sm, p.start, p.start, end, 0, nil, v, ok)
+		return
+	}
+	row := tables.CTA{
+		KernelID:      k.id,
+		CTA:           p.idx,
+		SM:            sm,
+		DispatchCycle: p.start,
+		StartCycle:    p.start,
+		EndCycle:      end,
+		Name:          k.decl.Name,
+	}
+	if ok {
+		row.Slowdown = sms.contention().slowdown(v)
 	}
 	r.sink.CTA(row)
 }

@@ -41,7 +41,8 @@ package replay
 //     first (roundOpen's round meets no other), and the placement that
 //     takes the slot back closes the GPU again: Place then returns;
 //   - the run is plain (Dispatch.plain: no mechanism, watcher, page gate,
-//     row, L1 flush, CTA issue rate or numbered slot), its placer a
+//     L1 flush, CTA issue rate or numbered slot, and no row or its rows
+//     kept on the plain paths, plainrows.go), its placer a
 //     RoundRobin, with no stream countdown (the device runtime's settle
 //     does nothing), which Dispatch.setPlain tells once a run, and so no
 //     CTA waiting (retryWaiting is not called: a CTA is held stalled
@@ -68,7 +69,10 @@ package replay
 // kernel's count of CTAs done, RoundRobin's next SM, the next CTA's spec
 // taken, the Kernel Distributor compacted (it touches nothing of the
 // model's), and the next CTA's job started and the model settled
-// (contention.Model.Swap: Start, then Settle). What it leaves out
+// (contention.Model.Swap: Start, then Settle); first, where the run
+// keeps rows on its plain paths, the ended CTA's row and the next one's
+// in its slot (swapRow: the general path writes the row at the CTA's
+// end, and none of the rest writes a row). What it leaves out
 // cancels: the SM's release of the CTA's need and its reserve of the
 // same need, the open set's add of the SM and its drop (it was closed
 // and is closed again), and the occupancy's warp-cycles, the end's warps
@@ -93,7 +97,7 @@ func swapPlain(e *engine, ref uint64) bool {
 		return false
 	}
 	a := &e.sms
-	sm := int(j.warp) // s.id, which the stores below would have the compiler load again
+	sm := slotSM(j.warp) // s.id, which the stores below would have the compiler load again
 	s := a.at(sm)
 	if !a.atCapacity(s) { // no SM open: the loop's test
 		return false
@@ -114,7 +118,28 @@ func swapPlain(e *engine, ref uint64) bool {
 	if c.q.Len() > 0 && c.q.Peek() == c.t {
 		return false // another event this cycle
 	}
-	now := c.t
+	if hasSlot(j.warp) { // its row kept (plainrows.go), and the next CTA's
+		a.swapRow(&e.out, k, s, j.warp, c.t, i, spec.cycles)
+		swapped(e, k, q, spec, sm, ref)
+		return true
+	}
+	swapped(e, k, q, spec, sm, ref)
+	return true
+}
+
+// swapped is the rest of swapPlain, once it has proved the swap: the
+// CTA's end and the next one's start (see swapPlain). A function of its
+// own, called on both of swapPlain's ways (with a row and without), so
+// that the way without keeps its values in registers: where the two
+// joined after swapRow's call, the compiler stored the values the rest
+// reads before the test, on the way without a row too (built without a
+// profile, --quick synth 961 instructions a CTA on the tree before,
+// 971 so). The profile inlines it where it is hot. Nosplit, as
+// swapPlain is.
+//
+//go:nosplit
+func swapped(e *engine, k *Kernel, q *specQueue, spec *slimSpec, sm int, ref uint64) {
+	a, d, now := &e.sms, &e.dispatch, e.clock.t
 	a.grew(sm)
 	e.out.ctaEnded(now, 0)
 	e.sites.ctaEnded(!k.host)
@@ -125,17 +150,23 @@ func swapPlain(e *engine, ref uint64) bool {
 	k.next++
 	e.kd.compact()
 	a.contention().swap(now, sm, float64(spec.cycles), spec.demand(), ref)
-	return true
 }
 
-// setPlain sets plain (engine.start reads it), and d.swap where the
-// run's placer is a RoundRobin and the run has what swapPlain proves of
-// it throughout: plain, with the contention model (which leaves the
-// engine its marks), no stream countdown, no SMs held to one kernel, and
-// room for more than one CTA on an SM.
+// setPlain sets plain (engine.start reads it), given whether nothing but
+// the SMs, the clock, the contention model and rows take part in a CTA's
+// run: so where the SMs are plain too (smArray.plain), or plain but for
+// rows they may keep on the plain paths (keepPlainRows). It sets d.swap
+// where the run's placer is a RoundRobin and the run has what swapPlain
+// proves of it throughout: plain, with the contention model (which
+// leaves the engine its marks), no stream countdown, no SMs held to one
+// kernel, and room for more than one CTA on an SM.
 func (d *Dispatch) setPlain(plain bool) {
-	d.plain = plain
 	a := &d.e.sms
+	if plain && plainRowsOn && d.e.out.keepsRows() && a.plainRows() {
+		keepPlainRows(d.e)
+	}
+	plain = plain && (a.plain() || a.rowsKept())
+	d.plain = plain
 	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.contention() != nil && !d.e.dev.counting() && !a.exclusiveSMs() && a.maxCTAs() > 1 {
 		d.swap = rr
 		a.contention().ownMarks() // swapPlain swaps, or the loop marks (shareJobs.marked)

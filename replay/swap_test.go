@@ -53,16 +53,7 @@ func TestSwapSameStats(t *testing.T) {
 	for _, tr := range traces {
 		data := genTrace(t, tr.gen, tr.params...)
 		for _, r := range runs {
-			cfg, err := model.Preset(r.gpu)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, kv := range r.set {
-				k, v, _ := bytes.Cut([]byte(kv), []byte("="))
-				if err := cfg.Set(string(k), string(v)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			cfg := presetWith(t, r.gpu, r.set)
 			replayed := func(swap bool) (*replay.Stats, int64) {
 				replay.SetSwap(swap)
 				pol, err := policies.New(r.policy, cfg)
@@ -89,4 +80,20 @@ func TestSwapSameStats(t *testing.T) {
 			}
 		}
 	}
+}
+
+// presetWith is GPU preset gpu with each key=value of set applied.
+func presetWith(t *testing.T, gpu string, set []string) model.Config {
+	t.Helper()
+	cfg, err := model.Preset(gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range set {
+		k, v, _ := bytes.Cut([]byte(kv), []byte("="))
+		if err := cfg.Set(string(k), string(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cfg
 }

@@ -1,0 +1,113 @@
+package replay_test
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/tables"
+	"github.com/gpureplay/gpureplay/trace"
+)
+
+// fieldRecorder is a recorder that takes CTA rows as their fields
+// (tables.CTAFieldSink), as results' writers do, and keeps them as the
+// recorder keeps rows given whole (their names aside: the fields have
+// none).
+type fieldRecorder struct{ recorder }
+
+func (r *fieldRecorder) CTAFields(kernelID, cta uint64, sm int32, dispatch, start, end, stall int64, groupID *uint64, slowdown float64, hasSlowdown bool) {
+	row := tables.CTA{KernelID: kernelID, CTA: cta, SM: sm, DispatchCycle: dispatch, StartCycle: start, EndCycle: end, StallCycles: stall, GroupID: groupID}
+	if hasSlowdown {
+		row.Slowdown = &slowdown
+	}
+	r.CTA(row)
+}
+
+// A replay that keeps rows writes the same rows, every table's in the
+// same order, and has the same totals, with its rows kept on the plain
+// paths (plainrows.go: placePlain, placePacked, swapPlain, ctaEnded) and
+// on the general path: the traces and GPUs of TestSwapSameStats under
+// four policies, the contention model on (the plain paths keep rows only
+// there) and off, into a sink that takes rows whole and one that takes
+// CTA rows as their fields. A plain CTA's row that named another index,
+// start or slowdown, an occupancy window integrated at another cycle or
+// with other counts, or an end taken in another order, fails it. Fails
+// too where no replay took the plain paths with rows, or where the synth
+// trace's swapped no cycle (the test would prove little), or where a
+// replay with them off took them.
+func TestPlainRowsSameRows(t *testing.T) {
+	traces := []struct {
+		name, gen string
+		params    []string
+	}{
+		{"synth", "synth", []string{"kernels=6", "ctas=1500"}},
+		{"streams", "synth", []string{"kernels=8", "ctas=600", "streams=4"}},
+		{"nodram", "synth", []string{"kernels=3", "ctas=1000", "dram_bpc=0", "ipc=0", "jitter=0"}},
+		{"sites", "synth", []string{"kernels=3", "ctas=800", "site_rate=0.05"}},
+		{"bfs", "bfs", []string{"scale=10"}},
+	}
+	type run struct {
+		gpu, policy string
+		set         []string
+	}
+	var runs []run
+	for _, c := range []string{"on", "off"} {
+		runs = append(runs, run{"k20c", "cdp", []string{"model.contention=" + c}},
+			run{"k20c", "cdp", []string{"model.contention=" + c, "model.tie_seed=7", "output.occupancy_window=5000"}},
+			run{"k20c", "cdp", []string{"model.contention=" + c, "gpu.max_ctas_per_sm=2", "gpu.sms=3"}},
+			run{"h100", "flat", []string{"model.contention=" + c, "gpu.sms=1"}})
+	}
+	for _, p := range []string{"flat", "dtbl", "spawn"} {
+		runs = append(runs, run{"titanx", p, nil})
+	}
+	defer replay.SetPlainRows(true)
+	plain, swapped := 0, int64(0)
+	for _, tr := range traces {
+		data := genTrace(t, tr.gen, tr.params...)
+		for _, r := range runs {
+			cfg := presetWith(t, r.gpu, r.set)
+			for _, fields := range []bool{false, true} {
+				replayed := func(on bool) (*replay.Stats, tables.Sink, bool, int64) {
+					replay.SetPlainRows(on)
+					pol, err := policies.New(r.policy, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var sink tables.Sink = &recorder{}
+					if fields {
+						sink = &fieldRecorder{}
+					}
+					open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
+					st, rows, swaps, err := replay.RunPlainRows(open, replay.Options{Config: cfg, Policy: pol}, sink)
+					if err != nil {
+						t.Fatalf("%s on %s under %s %v: %v", tr.name, r.gpu, r.policy, r.set, err)
+					}
+					return st, sink, rows, swaps
+				}
+				on, ra, rows, swaps := replayed(true)
+				off, rb, none, _ := replayed(false)
+				if *on != *off {
+					t.Errorf("%s on %s under %s %v: totals differ with the plain paths' rows:\n%+v\n%+v", tr.name, r.gpu, r.policy, r.set, *on, *off)
+				}
+				if !reflect.DeepEqual(ra, rb) {
+					t.Errorf("%s on %s under %s %v (fields %v): rows differ with the plain paths' rows (%d swaps)", tr.name, r.gpu, r.policy, r.set, fields, swaps)
+				}
+				if none {
+					t.Errorf("%s on %s under %s %v: the plain paths kept rows with them off", tr.name, r.gpu, r.policy, r.set)
+				}
+				if rows {
+					plain++
+				}
+				if tr.name == "synth" && rows {
+					swapped += swaps
+				}
+			}
+		}
+	}
+	t.Logf("%d replays kept rows on the plain paths; the synth trace's swapped %d cycles", plain, swapped)
+	if plain == 0 || swapped == 0 {
+		t.Errorf("%d replays kept rows on the plain paths, the synth trace's swapped %d cycles: the test proves little", plain, swapped)
+	}
+}
