@@ -11,11 +11,23 @@ import (
 	"github.com/gpureplay/gpureplay/trace"
 )
 
-// fieldRecorder is a recorder that takes CTA rows as their fields
-// (tables.CTAFieldSink), as results' writers do, and keeps them as the
-// recorder keeps rows given whole (their names aside: the fields have
-// none).
-type fieldRecorder struct{ recorder }
+// streamRecorder keeps every row of every table in the one order the
+// replay wrote them, as a sink that streams them all (the timeline)
+// sees them: a row written before or after another table's is told.
+type streamRecorder struct{ rows []any }
+
+func (r *streamRecorder) Kernel(x tables.Kernel)       { r.rows = append(r.rows, x) }
+func (r *streamRecorder) CTA(x tables.CTA)             { r.rows = append(r.rows, x) }
+func (r *streamRecorder) Launch(x tables.Launch)       { r.rows = append(r.rows, x) }
+func (r *streamRecorder) Occupancy(x tables.Occupancy) { r.rows = append(r.rows, x) }
+func (r *streamRecorder) Page(x tables.Page)           { r.rows = append(r.rows, x) }
+func (r *streamRecorder) Stage(x tables.Stage)         { r.rows = append(r.rows, x) }
+func (r *streamRecorder) Sync(x tables.Sync)           { r.rows = append(r.rows, x) }
+
+// fieldRecorder is a streamRecorder that takes CTA rows as their fields
+// (tables.CTAFieldSink), as results' writers do, and keeps them as rows
+// given whole (their names aside: the fields have none).
+type fieldRecorder struct{ streamRecorder }
 
 func (r *fieldRecorder) CTAFields(kernelID, cta uint64, sm int32, dispatch, start, end, stall int64, groupID *uint64, slowdown float64, hasSlowdown bool) {
 	row := tables.CTA{KernelID: kernelID, CTA: cta, SM: sm, DispatchCycle: dispatch, StartCycle: start, EndCycle: end, StallCycles: stall, GroupID: groupID}
@@ -25,8 +37,8 @@ func (r *fieldRecorder) CTAFields(kernelID, cta uint64, sm int32, dispatch, star
 	r.CTA(row)
 }
 
-// A replay that keeps rows writes the same rows, every table's in the
-// same order, and has the same totals, with its rows kept on the plain
+// A replay that keeps rows writes the same rows, in the same order
+// across its tables, and has the same totals, with its rows kept on the plain
 // paths (plainrows.go: placePlain, placePacked, swapPlain, ctaEnded) and
 // on the general path: the traces and GPUs of TestSwapSameStats under
 // four policies, the contention model on (the plain paths keep rows only
@@ -75,7 +87,7 @@ func TestPlainRowsSameRows(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					var sink tables.Sink = &recorder{}
+					var sink tables.Sink = &streamRecorder{}
 					if fields {
 						sink = &fieldRecorder{}
 					}
