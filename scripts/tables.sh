@@ -10,9 +10,11 @@
 # Each run is made twice: with --out, and without (its terminal summary
 # kept): a replay that keeps no rows takes the engine's plain paths (a
 # CTA no mechanism or table watches ends without a row built,
-# replay/swap.go), which the tables never see, so their makespans and
-# counts are checked on their own, and each run's makespans against its
-# summary table's (the same replays, with rows and without).
+# replay/swap.go), and one that keeps rows takes them only under the
+# contention model (replay/plainrows.go), so the tables never see them
+# with the model off: their makespans and counts are checked on their
+# own, and each run's makespans against its summary table's (the same
+# replays, with rows and without).
 #
 # Save the baseline from the commit before the change, check after it.
 # The runs take about two minutes of one core.
