@@ -49,6 +49,7 @@ type csvEncoder struct {
 	run    tables.Run   // the last stretch's run, and its fields as a row starts
 	prefix []byte
 	floats floatTexts
+	small  *[smallInts]uint64 // smallText's table
 }
 
 // csvColumn is one column of a record, its values typed once.
@@ -109,7 +110,7 @@ const csvFieldRoom = 40
 // once, so a schema with a type CSV cannot hold fails here, not per row.
 // The schema starts with the run columns, as every table's does.
 func newCSVEncoder(w io.Writer, s *arrow.Schema, mem memory.Allocator) (*csvEncoder, error) {
-	e := &csvEncoder{w: w, mem: mem, buf: make([]byte, 0, csvFlushAt+4096)}
+	e := &csvEncoder{w: w, mem: mem, buf: make([]byte, 0, csvFlushAt+4096), small: smallText()}
 	for i, f := range s.Fields() {
 		switch f.Type.ID() {
 		case arrow.STRING, arrow.INT64, arrow.INT32, arrow.FLOAT64:
@@ -217,6 +218,7 @@ func (e *csvEncoder) rows(from, to int) error {
 	// its newline.
 	buf, cols, prefix := e.buf, e.cols, e.prefix
 	floats := e.floats.slots // made by columns where a column holds floats
+	small := e.small
 	room := len(prefix) + len(cols)*csvFieldRoom
 	for row := from; row < to; row++ {
 		if cap(buf)-len(buf) < room {
@@ -270,9 +272,14 @@ func (e *csvEncoder) rows(from, to int) error {
 				w := unsafe.Add(p, at)
 				if uint64(v) < 1e8 {
 					if v != c.lastInt || c.digitsN == 0 {
-						n := decimalLen(uint64(v))
-						c.lastInt, c.digitsN = v, n+1
-						c.digits = digits8(uint32(v))>>(8*(8-n)&63) | uint64(',')<<(8*n) // none where n is 8
+						if uint64(v) < smallInts { // looked up: see smallText
+							d := small[v]
+							c.lastInt, c.digitsN, c.digits = v, int(d>>56), d
+						} else {
+							n := decimalLen(uint64(v))
+							c.lastInt, c.digitsN = v, n+1
+							c.digits = digits8(uint32(v))>>(8*(8-n)&63) | uint64(',')<<(8*n) // none where n is 8
+						}
 					}
 					// The comma is in the word's bytes, or (eight
 					// digits) the byte after them.

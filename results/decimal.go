@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // appendInt appends v in decimal, as strconv.AppendInt(dst, v, 10) does,
@@ -127,3 +128,25 @@ func decimalLen(u uint64) int {
 	}
 	return max(n, 1)
 }
+
+// smallInts is how many of the least integers the CSV writer keeps the
+// text of (smallText).
+const smallInts = 10000
+
+// smallText is, for each v below smallInts, v's digits and the comma
+// after them in the word's lowest bytes (the order a little-endian store
+// writes) and, in its top byte, their length with the comma (at most 5,
+// so that the top byte is none of the text's): what the CSV row loop
+// makes of an integer field's new value (decimalLen, digits8), looked up.
+// A CTA's index and SM and an occupancy window's SM change from one row
+// to the next, and each was a value's digits made again: looked up,
+// scripts/instructions.sh --quick synth-csv takes 1,963 → 1,842
+// instructions a CTA. Made at the first CSV writer's start (80 KiB).
+var smallText = sync.OnceValue(func() *[smallInts]uint64 {
+	t := new([smallInts]uint64)
+	for v := range t {
+		n := decimalLen(uint64(v))
+		t[v] = digits8(uint32(v))>>(8*(8-n)&63) | uint64(',')<<(8*n) | uint64(n+1)<<56
+	}
+	return t
+})

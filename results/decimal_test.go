@@ -51,6 +51,19 @@ func TestDigits8(t *testing.T) {
 	}
 }
 
+// smallText holds each small integer's text and comma, its length with
+// the comma in the top byte, which no text reaches.
+func TestSmallText(t *testing.T) {
+	var b [8]byte
+	for v, d := range smallText() {
+		n := int(d >> 56)
+		binary.LittleEndian.PutUint64(b[:], d)
+		if want := strconv.Itoa(v) + ","; n != len(want) || string(b[:n]) != want || n > 7 {
+			t.Fatalf("smallText[%d] = %q (length %d), want %q", v, b[:], n, want)
+		}
+	}
+}
+
 // appendInt leaves what dst holds before it as it was.
 func TestAppendIntKeepsPrefix(t *testing.T) {
 	buf := make([]byte, 0, 40)
