@@ -5,9 +5,11 @@ import (
 	"github.com/gpureplay/gpureplay/internal/eventq"
 )
 
-// Plain CTAs with rows. A replay that keeps rows (--out) and has nothing
-// else watching its CTAs (no mechanism, watcher, page gate or task
-// runtime) takes the plain paths as a replay without rows does
+// Plain CTAs with rows. A replay that keeps rows (--out) in a sink that
+// takes CTA rows as their fields (tables.CTAFieldSink: results' writers;
+// not the timeline) and has nothing else watching its CTAs (no
+// mechanism, watcher, page gate or task runtime) takes the plain paths
+// as a replay without rows does
 // (placePlain, placePacked, swapPlain, ctaEnded), where the contention
 // model runs. A plain end names its kernel and its SM (plainend.go); the
 // row needs the CTA's index in its kernel, its start and its time alone
@@ -80,12 +82,12 @@ func hasSlot(ref int32) bool { return ref > 0xffff }
 // segments).
 func (r *plainRow) slowdown(end int64) (float64, bool) {
 	switch {
-	case r.alone < 0:
-		return 0, false
+	case r.alone > 0:
+		return float64(end-r.start) / float64(r.alone), true
 	case r.alone == 0:
 		return 1, true
 	}
-	return float64(end-r.start) / float64(r.alone), true
+	return 0, false
 }
 
 // enterRow takes a slot on s for plain CTA idx, placed at now with its
@@ -107,7 +109,7 @@ func (a *smArray) endRow(out *recorder, k *Kernel, ref int32, now int64) int32 {
 	s := &a.sms[slotSM(ref)]
 	a.occ.change(s, now)
 	slot := slotOf(ref)
-	out.plainRow(k, &a.rows[s.id<<6|slot], int32(s.id), now, a)
+	out.plainRow(k, &a.rows[s.id<<6|slot], int32(s.id), now)
 	s.freeSlot(slot)
 	return int32(s.id)
 }
@@ -133,13 +135,16 @@ func endJobRow(e *engine, j jobRef) int32 {
 // slot, with the same need, so that s's counts do not change. Not
 // inlined: swapPlain is nosplit, and its frame with this inlined (a
 // profile that makes its call hot) passed the nosplit chain's limit.
+// Nosplit itself, as swapPlain is: its frame is small, and what it calls
+// checks its own stack.
 //
 //go:noinline
+//go:nosplit
 func (a *smArray) swapRow(out *recorder, k *Kernel, s *sm, ref int32, now int64, idx uint64, alone int64) {
 	a.occ.same(s, now)
 	r := &a.rows[s.id<<6|slotOf(ref)]
-	out.plainRow(k, r, int32(s.id), now, a)
-	*r = plainRow{idx: idx, start: now, alone: alone}
+	out.plainRow(k, r, int32(s.id), now)
+	r.idx, r.start, r.alone = idx, now, alone
 }
 
 // rowJob starts plain CTA idx of k, placed on s at now, as one job of

@@ -42,13 +42,14 @@ func (r *fieldRecorder) CTAFields(kernelID, cta uint64, sm int32, dispatch, star
 // paths (plainrows.go: placePlain, placePacked, swapPlain, ctaEnded) and
 // on the general path: the traces and GPUs of TestSwapSameStats under
 // four policies, the contention model on (the plain paths keep rows only
-// there) and off, into a sink that takes rows whole and one that takes
-// CTA rows as their fields. A plain CTA's row that named another index,
+// there) and off, into a sink that takes CTA rows as their fields (the
+// plain paths keep rows only for such a sink) and one that takes rows
+// whole (the general path either way). A plain CTA's row that named another index,
 // start or slowdown, an occupancy window integrated at another cycle or
 // with other counts, or an end taken in another order, fails it. Fails
 // too where no replay took the plain paths with rows, or where the synth
 // trace's swapped no cycle (the test would prove little), or where a
-// replay with them off took them.
+// replay with them off, or into a sink that takes no fields, took them.
 func TestPlainRowsSameRows(t *testing.T) {
 	traces := []struct {
 		name, gen string
@@ -108,6 +109,9 @@ func TestPlainRowsSameRows(t *testing.T) {
 				}
 				if none {
 					t.Errorf("%s on %s under %s %v: the plain paths kept rows with them off", tr.name, r.gpu, r.policy, r.set)
+				}
+				if rows && !fields {
+					t.Errorf("%s on %s under %s %v: the plain paths kept rows for a sink that takes no fields", tr.name, r.gpu, r.policy, r.set)
 				}
 				if rows {
 					plain++

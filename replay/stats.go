@@ -156,6 +156,11 @@ func (r *recorder) keepsRows() bool { return !r.quiet }
 // a CTA fewer, synth 5, BFS 4).
 func (r *recorder) hookEnds(others bool) { r.hooked, r.others = !r.quiet || others, others }
 
+// rowsAsFields reports whether the sink keeps rows and takes CTA rows as
+// their fields (tables.CTAFieldSink: results' writers), as the plain
+// paths write them (plainRow).
+func (r *recorder) rowsAsFields() bool { return !r.quiet && r.fields != nil }
+
 // othersHooked reports whether a CTA's end has a watcher or mechanisms to
 // tell: a CTA whose end has only a row to write may take the plain paths
 // (plainrows.go).
@@ -276,27 +281,12 @@ func (r *recorder) ctaRow(c *ctaRun, end int64, sms *smArray) {
 }
 
 // plainRow writes the row of a plain CTA of k (plainrows.go) that ended
-// at end on SM sm: ctaRow's, for a CTA that waited for nothing (its
-// dispatch its start, no stall) and belongs to no group.
-func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64, sms *smArray) {
+// at end on SM sm, as its fields (rowsAsFields): ctaRow's, for a CTA
+// that waited for nothing (its dispatch its start, no stall) and belongs
+// to no group.
+func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64) {
 	v, ok := p.slowdown(end)
-	if f := r.fields; f != nil {
-		f.CTAFields(k.id, p.idx, sm, p.start, p.start, end, 0, nil, v, ok)
-		return
-	}
-	row := tables.CTA{
-		KernelID:      k.id,
-		CTA:           p.idx,
-		SM:            sm,
-		DispatchCycle: p.start,
-		StartCycle:    p.start,
-		EndCycle:      end,
-		Name:          k.decl.Name,
-	}
-	if ok {
-		row.Slowdown = sms.contention().slowdown(v)
-	}
-	r.sink.CTA(row)
+	r.fields.CTAFields(k.id, p.idx, sm, p.start, p.start, end, 0, nil, v, ok)
 }
 
 // totals is the run's counts at its end, with the busy span's cycles:

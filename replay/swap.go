@@ -162,7 +162,7 @@ func swapped(e *engine, k *Kernel, q *specQueue, spec *slimSpec, sm int, ref uin
 // kernel, and room for more than one CTA on an SM.
 func (d *Dispatch) setPlain(plain bool) {
 	a := &d.e.sms
-	if plain && plainRowsOn && d.e.out.keepsRows() && a.plainRows() {
+	if plain && plainRowsOn && d.e.out.rowsAsFields() && a.plainRows() {
 		keepPlainRows(d.e)
 	}
 	plain = plain && (a.plain() || a.rowsKept())
