@@ -6,18 +6,17 @@ import (
 )
 
 // Plain CTAs with rows. A replay that keeps rows (--out) in a sink that
-// takes CTA rows as their fields (tables.CTAFieldSink: results' writers;
-// not the timeline) and has nothing else watching its CTAs (no
-// mechanism, watcher, page gate or task runtime) takes the plain paths
-// as a replay without rows does
-// (placePlain, placePacked, swapPlain, ctaEnded), where the contention
-// model runs. A plain end names its kernel and its SM (plainend.go); the
-// row needs the CTA's index in its kernel, its start and its time alone
-// besides. A plain CTA keeps them in a slot of its SM (rowSlots), and its
-// end names the slot too: the SM field of its job's ref, or of its end
-// event's, holds 1 + the slot above the SM's 16 bits (model.MaxSMs is
-// 1<<16), which ctaEnded and swapPlain read off (slotSM). Without rows
-// that field is the SM alone, as before.
+// takes CTA rows as fields (tables.CTAFieldSink: results' writers, not
+// the timeline) and has nothing else watching its CTAs (no mechanism,
+// watcher, page gate or task runtime) takes the plain paths as one
+// without rows does (placePlain, placePacked, swapPlain, ctaEnded), where
+// the contention model runs. A plain end names its kernel and its SM
+// (plainend.go); the row needs the CTA's index in its kernel, its start
+// and its time alone besides. A plain CTA keeps them in a slot of its SM
+// (rowSlots), and its end names the slot too: the SM field of its job's
+// ref, or of its end event's, holds 1 + the slot above the SM's 16 bits
+// (model.MaxSMs is 1<<16), which ctaEnded and swapPlain read off
+// (slotSM). Without rows that field is the SM alone.
 //
 // Its row is the one the general path writes (place, startCTA, ctaEnd):
 // a plain CTA waits for nothing, so its dispatch is its start and its
@@ -30,11 +29,10 @@ import (
 // (shareWake) or an event's, an evRowEnd (no demand), which ctaEnded
 // takes as a job's end: one end, and no wave of ends after it
 // (plainend.go's wave is evCTAEnd's). Its warp-cycles are counted by
-// parts too (smArray.placedAt, endedAt, ran), as a plain CTA's are
-// without rows: a replay with rows does not read them (occupancy.parts). So a
-// replay without rows carries none of this but the tests of where each
-// end's branch goes: placePlain's and placePacked's under the contention
-// model, swapPlain's and shareWake's.
+// parts too (smArray.placedAt, endedAt, ran), as without rows, and not
+// read (occupancy.parts). A replay without rows carries none of this
+// but the tests of where each end's branch goes: placePlain's and
+// placePacked's under the contention model, swapPlain's and shareWake's.
 
 // plainRowsOn is off only in a test that compares replays that keep
 // rows on the plain paths with replays that keep them on the general one
@@ -130,13 +128,10 @@ func endJobRow(e *engine, j jobRef) int32 {
 	return e.sms.endRow(&e.out, e.ctas.plainKernel(-j.run), j.warp, e.clock.now())
 }
 
-// swapRow is endRow and enterRow in one, for swapPlain: the CTA in the
-// slot ref names ends at now and k's CTA idx takes its place and its
-// slot, with the same need, so that s's counts do not change. Not
-// inlined: swapPlain is nosplit, and its frame with this inlined (a
-// profile that makes its call hot) passed the nosplit chain's limit.
-// Nosplit itself, as swapPlain is: its frame is small, and what it calls
-// checks its own stack.
+// swapRow is endRow and enterRow in one, for swapPlain: the CTA in slot
+// ref ends at now and k's CTA idx takes the slot, with the same need (s's
+// counts do not change). Not inlined: swapPlain's nosplit frame passed
+// its limit with it inlined. Nosplit as swapPlain: its calls check theirs.
 //
 //go:noinline
 //go:nosplit

@@ -156,11 +156,6 @@ func (r *recorder) keepsRows() bool { return !r.quiet }
 // a CTA fewer, synth 5, BFS 4).
 func (r *recorder) hookEnds(others bool) { r.hooked, r.others = !r.quiet || others, others }
 
-// rowsAsFields reports whether the sink keeps rows and takes CTA rows as
-// their fields (tables.CTAFieldSink: results' writers), as the plain
-// paths write them (plainRow).
-func (r *recorder) rowsAsFields() bool { return !r.quiet && r.fields != nil }
-
 // othersHooked reports whether a CTA's end has a watcher or mechanisms to
 // tell: a CTA whose end has only a row to write may take the plain paths
 // (plainrows.go).
@@ -288,6 +283,11 @@ func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64) {
 	v, ok := p.slowdown(end)
 	r.fields.CTAFields(k.id, p.idx, sm, p.start, p.start, end, 0, nil, v, ok)
 }
+
+// rowsAsFields reports whether the sink keeps rows and takes CTA rows as
+// their fields (tables.CTAFieldSink: results' writers), as the plain
+// paths write them (plainRow).
+func (r *recorder) rowsAsFields() bool { return !r.quiet && r.fields != nil }
 
 // totals is the run's counts at its end, with the busy span's cycles:
 // every CTA started has ended by then, as ctaSpan's start assumes.
