@@ -122,7 +122,7 @@ func (o *occupancy) same(s *sm, now int64) {
 
 // entered is change for SM s just after a CTA needing n entered it at
 // now: s's counts up to now are those without the CTA (placePlain
-// reserves a CTA's room before it knows whether its row is kept).
+// reserves a CTA's room before it asks whether its row is kept).
 func (o *occupancy) entered(s *sm, n need, now int64) {
 	s.ctas--
 	s.warps -= int(n.warps)
