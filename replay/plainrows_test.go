@@ -37,14 +37,44 @@ func (r *fieldRecorder) CTAFields(kernelID, cta uint64, sm int32, dispatch, star
 	r.CTA(row)
 }
 
+// blockRecorder is a fieldRecorder that takes plain CTAs' rows a block
+// at a time too (tables.CTABlockSink), as results' writers do.
+type blockRecorder struct{ fieldRecorder }
+
+func (r *blockRecorder) CTAs(b *tables.CTABlock) {
+	for i := range b.N {
+		r.CTAFields(b.KernelID[i], b.CTA[i], b.SM[i], b.Start[i], b.Start[i], b.End[i], 0, nil, b.Slowdown[i], b.HasSlowdown[i])
+	}
+}
+
+// byTable is a sink's rows a table each, in the order they were written.
+func byTable(sink tables.Sink) map[reflect.Type][]any {
+	var rows []any
+	switch r := sink.(type) {
+	case *streamRecorder:
+		rows = r.rows
+	case *fieldRecorder:
+		rows = r.rows
+	case *blockRecorder:
+		rows = r.rows
+	}
+	m := map[reflect.Type][]any{}
+	for _, x := range rows {
+		m[reflect.TypeOf(x)] = append(m[reflect.TypeOf(x)], x)
+	}
+	return m
+}
+
 // A replay that keeps rows writes the same rows, in the same order
-// across its tables, and has the same totals, with its rows kept on the plain
+// across its tables (in each table's order where the sink takes plain
+// CTAs' rows in blocks, which it is given at the block's end), and has the same totals, with its rows kept on the plain
 // paths (plainrows.go: placePlain, placePacked, swapPlain, ctaEnded) and
 // on the general path: the traces and GPUs of TestSwapSameStats under
 // four policies, the contention model on (the plain paths keep rows only
 // there) and off, into a sink that takes CTA rows as their fields (the
-// plain paths keep rows only for such a sink) and one that takes rows
-// whole (the general path either way). A plain CTA's row that named another index,
+// plain paths keep rows only for such a sink), one that takes them in
+// blocks too, and one that takes rows whole (the general path either
+// way). A plain CTA's row that named another index,
 // start or slowdown, an occupancy window integrated at another cycle or
 // with other counts, or an end taken in another order, fails it. Fails
 // too where no replay took the plain paths with rows, or where the synth
@@ -81,7 +111,8 @@ func TestPlainRowsSameRows(t *testing.T) {
 		data := genTrace(t, tr.gen, tr.params...)
 		for _, r := range runs {
 			cfg := presetWith(t, r.gpu, r.set)
-			for _, fields := range []bool{false, true} {
+			for _, way := range []string{"whole", "fields", "blocks"} {
+				fields := way != "whole"
 				replayed := func(on bool) (*replay.Stats, tables.Sink, bool, int64) {
 					replay.SetPlainRows(on)
 					pol, err := policies.New(r.policy, cfg)
@@ -89,8 +120,11 @@ func TestPlainRowsSameRows(t *testing.T) {
 						t.Fatal(err)
 					}
 					var sink tables.Sink = &streamRecorder{}
-					if fields {
+					switch way {
+					case "fields":
 						sink = &fieldRecorder{}
+					case "blocks":
+						sink = &blockRecorder{}
 					}
 					open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 					st, rows, swaps, err := replay.RunPlainRows(open, replay.Options{Config: cfg, Policy: pol}, sink)
@@ -104,8 +138,8 @@ func TestPlainRowsSameRows(t *testing.T) {
 				if *on != *off {
 					t.Errorf("%s on %s under %s %v: totals differ with the plain paths' rows:\n%+v\n%+v", tr.name, r.gpu, r.policy, r.set, *on, *off)
 				}
-				if !reflect.DeepEqual(ra, rb) {
-					t.Errorf("%s on %s under %s %v (fields %v): rows differ with the plain paths' rows (%d swaps)", tr.name, r.gpu, r.policy, r.set, fields, swaps)
+				if way == "blocks" && !reflect.DeepEqual(byTable(ra), byTable(rb)) || way != "blocks" && !reflect.DeepEqual(ra, rb) {
+					t.Errorf("%s on %s under %s %v (%s): rows differ with the plain paths' rows (%d swaps)", tr.name, r.gpu, r.policy, r.set, way, swaps)
 				}
 				if none {
 					t.Errorf("%s on %s under %s %v: the plain paths kept rows with them off", tr.name, r.gpu, r.policy, r.set)

@@ -140,7 +140,9 @@ func prepare(open Opener, opt Options, sink tables.Sink) (*engine, func(), error
 // run is the engine's loop from the events start scheduled to the end,
 // and the run's totals.
 func (e *engine) run() (*Stats, error) {
-	if _, err := e.loop(math.MaxInt64); err != nil {
+	_, err := e.loop(math.MaxInt64)
+	e.out.flushCTAs()
+	if err != nil {
 		return nil, err
 	}
 	s := e.finish()

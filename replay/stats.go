@@ -112,6 +112,8 @@ func (s *Stats) AvgKernelWaitCycles() float64 {
 type recorder struct {
 	sink      tables.Sink
 	fields    tables.CTAFieldSink // the sink, where it takes CTA rows as fields
+	blocks    tables.CTABlockSink // and where it takes them a block at a time
+	block     *tables.CTABlock    // the plain CTAs' rows not yet written, for blocks (plainRow)
 	quiet     bool                // the sink keeps no rows (tables.Discards): none is built
 	hooked    bool                // a CTA's end has a row to write, a watcher or mechanisms to tell (hookEnds)
 	others    bool                // a CTA's end has a watcher or mechanisms to tell
@@ -125,7 +127,11 @@ type recorder struct {
 
 func newRecorder(sink tables.Sink) recorder {
 	f, _ := sink.(tables.CTAFieldSink)
-	return recorder{sink: sink, fields: f, quiet: tables.Discards(sink), busy: newBusySpan(), ctaSpan: newBusySpan()}
+	r := recorder{sink: sink, fields: f, quiet: tables.Discards(sink), busy: newBusySpan(), ctaSpan: newBusySpan()}
+	if b, ok := sink.(tables.CTABlockSink); ok && !r.quiet {
+		r.blocks, r.block = b, new(tables.CTABlock)
+	}
+	return r
 }
 
 // rows is the sink for components that write rows of their own, or nil
@@ -249,6 +255,7 @@ func (r *recorder) hostSync(row tables.Sync) {
 // --quick synth-parquet 1,899 instructions a CTA to 1,838, synth-csv
 // 2,629 to 2,571).
 func (r *recorder) ctaRow(c *ctaRun, end int64, sms *smArray) {
+	r.flushCTAs() // the plain CTAs' rows before it
 	if f := r.fields; f != nil {
 		var group *uint64
 		if c.g != nil {
@@ -279,9 +286,34 @@ func (r *recorder) ctaRow(c *ctaRun, end int64, sms *smArray) {
 // at end on SM sm, as its fields (rowsAsFields): ctaRow's, for a CTA
 // that waited for nothing (its dispatch its start, no stall) and belongs
 // to no group.
+//
+// A sink that takes rows a block at a time (tables.CTABlockSink) is given
+// them so: the row is a few stores into the block, which goes to the sink
+// when full (flushCTAs), where a call of CTAFields passed eleven
+// arguments through the interface and the sink checked its room for each
+// row. The block is indexed by a uint8 (tables.CTABlockRows is 256), with
+// no bounds checks.
 func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64) {
+	if b := r.block; b != nil {
+		i := uint8(b.N)
+		b.KernelID[i], b.CTA[i], b.SM[i], b.Start[i], b.End[i] = k.id, p.idx, sm, p.start, end
+		b.Slowdown[i], b.HasSlowdown[i] = p.slowdown(end)
+		if b.N++; b.N == tables.CTABlockRows {
+			r.flushCTAs()
+		}
+		return
+	}
 	v, ok := p.slowdown(end)
 	r.fields.CTAFields(k.id, p.idx, sm, p.start, p.start, end, 0, nil, v, ok)
+}
+
+// flushCTAs writes the plain CTAs' rows held in the block, before any
+// other CTA's row and at the replay's end (tables.CTABlockSink).
+func (r *recorder) flushCTAs() {
+	if b := r.block; b != nil && b.N > 0 {
+		r.blocks.CTAs(b)
+		b.N = 0
+	}
 }
 
 // rowsAsFields reports whether the sink keeps rows and takes CTA rows as

@@ -142,6 +142,16 @@ func (s *spool) take() *rowChunk {
 	return c
 }
 
+// takeUpTo counts up to n rows into the chunk taking rows, as many as it
+// has room for, and returns it and how many; sent, after the rows'
+// fields, sends it where they filled it.
+func (s *spool) takeUpTo(n int) (*rowChunk, int) {
+	c := s.cur
+	k := min(n, spoolRows-c.n)
+	c.n += k
+	return c, k
+}
+
 // sent sends c, the chunk taking rows, where it is full.
 func (s *spool) sent(c *rowChunk) {
 	if c.n == spoolRows {

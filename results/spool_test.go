@@ -19,6 +19,12 @@ import (
 // study's merge does.
 func replayInto(t *testing.T, dir string, batch int, write func(*Writer)) {
 	t.Helper()
+	recordInto(t, dir, Parquet, batch, write)
+}
+
+// recordInto is replayInto with the files' format chosen.
+func recordInto(t *testing.T, dir string, f Format, batch int, write func(*Writer)) {
+	t.Helper()
 	var mu sync.Mutex
 	var batches []Batch
 	rec := newRecorder(func(b Batch) {
@@ -30,7 +36,7 @@ func replayInto(t *testing.T, dir string, batch int, write func(*Writer)) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	w, err := create(dir, Parquet, memory.DefaultAllocator, batchRows)
+	w, err := create(dir, f, memory.DefaultAllocator, batchRows)
 	if err != nil {
 		t.Fatal(err)
 	}
