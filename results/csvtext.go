@@ -278,7 +278,7 @@ func (e *csvEncoder) rows(from, to int) error {
 						} else {
 							n := decimalLen(uint64(v))
 							c.lastInt, c.digitsN = v, n+1
-							c.digits = digits8(uint32(v))>>(8*(8-n)&63) | uint64(',')<<(8*n) // none where n is 8
+							c.digits = commaDigits(digits8(uint32(v)), n)
 						}
 					}
 					// The comma is in the word's bytes, or (eight

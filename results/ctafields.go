@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bytes"
 	"unsafe"
 
 	"github.com/gpureplay/gpureplay/tables"
@@ -80,8 +79,7 @@ func (c *ctaRows) fill(b *tables.CTABlock, lo, hi int) {
 	copy(c.slowdown[n:m], b.Slowdown[lo:hi])
 	has := b.HasSlowdown[lo:hi]
 	copy(c.slowdownValid[n:m], has)
-	// A false is a zero byte, found a wide word at a time (appendNullable).
-	if bytes.IndexByte(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(has))), len(has)), 0) >= 0 {
+	if !allSet(has) {
 		for i, ok := range has {
 			if !ok {
 				c.slowdown[n+i] = 0

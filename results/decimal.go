@@ -146,7 +146,15 @@ var smallText = sync.OnceValue(func() *[smallInts]uint64 {
 	t := new([smallInts]uint64)
 	for v := range t {
 		n := decimalLen(uint64(v))
-		t[v] = digits8(uint32(v))>>(8*(8-n)&63) | uint64(',')<<(8*n) | uint64(n+1)<<56
+		t[v] = commaDigits(digits8(uint32(v)), n) | uint64(n+1)<<56
 	}
 	return t
 })
+
+// commaDigits is a number's n digits, of its eight (digits8), and the
+// comma after them in the word's lowest bytes, the order a little-endian
+// store writes: no comma where n is 8, the byte after them. Apart from
+// digits8, so that both inline into the CSV row loop.
+func commaDigits(d uint64, n int) uint64 {
+	return d>>(8*(8-n)&63) | uint64(',')<<(8*n)
+}

@@ -221,9 +221,14 @@ func (s *spool) error() error {
 // parquet: 3 instructions a CTA fewer (scripts/instructions.sh --quick
 // synth-parquet).
 func appendNullable[T any, B interface{ AppendValues([]T, []bool) }](b B, v []T, valid []bool) {
-	// A false is a zero byte, found a wide word at a time.
-	if bytes.IndexByte(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(valid))), len(valid)), 0) < 0 {
+	if allSet(valid) {
 		valid = nil
 	}
 	b.AppendValues(v, valid)
+}
+
+// allSet reports whether every one of bs is true: a false is a zero
+// byte, found a wide word at a time.
+func allSet(bs []bool) bool {
+	return bytes.IndexByte(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(bs))), len(bs)), 0) < 0
 }
