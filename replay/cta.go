@@ -236,14 +236,21 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 // place gives c the next CTA of p's current aggregated group: the
 // pool's own state and c's, nothing of the engine's.
 func (p *pool) place(c *ctaRun) {
-	g := p.groups[p.next]
-	c.g, c.idx, c.dirty = g, g.next, true
-	g.next++
-	p.pooled--
+	g, idx := p.take()
+	c.g, c.idx, c.dirty = g, idx, true
 	if g.src.ctas.streams() { // a group's CTAs are placed in order, as a kernel's
 		g.src.ctas.nextSpec(&c.own)
 		c.streamed = true
 	}
+}
+
+// take takes the next CTA of p's current aggregated group: the group and
+// the CTA's index in it. A group whose CTAs are all taken leaves the pool.
+func (p *pool) take() (*group, uint64) {
+	g := p.groups[p.next]
+	idx := g.next
+	g.next++
+	p.pooled--
 	if g.next == g.src.total {
 		p.groups[p.next] = nil
 		p.next++
@@ -251,6 +258,7 @@ func (p *pool) place(c *ctaRun) {
 			p.groups, p.next = p.groups[:0], 0
 		}
 	}
+	return g, idx
 }
 
 // tryStart starts a placed CTA at startAt, later than now while its SM

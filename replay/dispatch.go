@@ -11,8 +11,12 @@ type Dispatch struct {
 	// issue rate or numbered slot; no row, or rows the plain paths keep:
 	// plainrows.go): placePlain places most host CTAs.
 	plain bool
-	swap  *RoundRobin // the placer where swapPlain may take a cycle whole (setPlain), else nil
-	swaps int64       // the cycles swapPlain took whole (a test's count)
+	// groups: plain but for numbered slots, with no rows, under the
+	// contention model and on SMs of at most 64 CTAs: placeGroup places
+	// most of the aggregated groups' CTAs (groupplain.go).
+	groups bool
+	swap   *RoundRobin // the placer where swapPlain may take a cycle whole (setPlain), else nil
+	swaps  int64       // the cycles swapPlain took whole (a test's count)
 }
 
 func newDispatch(e *engine, p Placer) Dispatch {
@@ -148,8 +152,9 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 					}
 					continue kernels
 				}
-				r.next = s.id + 1                         // find wraps it round; set first, s need not outlive the call
-				if q == nil || !d.e.placePlain(k, s, q) { // find checked Fits
+				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
+				// find checked Fits
+				if (q == nil || !d.e.placePlain(k, s, q)) && !(d.groups && placeGroup(d.e, k, s)) {
 					d.e.place(k, s)
 				}
 				if !d.e.sms.anyOpen() && (k.next < k.total || k.Remaining() > 0) {
@@ -232,7 +237,7 @@ func (d *Dispatch) plainQueue(k *Kernel) *specQueue {
 // a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
 // --quick uniform 1; --quick synth 3 more, a Place call a CTA).
 func (d *Dispatch) placeNoted(k *Kernel, sm int) {
-	if s, q := d.e.sms.at(sm), k.ctas.queued(); !d.plain || q == nil || !d.e.placePlain(k, s, q) {
+	if s, q := d.e.sms.at(sm), k.ctas.queued(); (!d.plain || q == nil || !d.e.placePlain(k, s, q)) && !(d.groups && placeGroup(d.e, k, s)) {
 		d.e.place(k, s)
 	}
 	if k.Remaining() == 0 {

@@ -107,6 +107,7 @@ func (e *engine) register() {
 	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
+	c.on(evGroupStart, func(ev eventq.Event) { startGroup(e, ev) })
 	c.on(evJoin, func(ev eventq.Event) { // a chain of groups (groupTable.schedule), each as if its own event
 		for g := e.groups.arrived(ev.Ref); g != nil && e.err == nil; {
 			next := g.joinNext

@@ -29,6 +29,7 @@ const (
 	evSync                            // a host thread reaches a blocking sync
 	evCountdown                       // GPGPU-Sim's stream manager: a waiting stream head's countdown ends (lat.stream_countdown)
 	evRowEnd                          // a plain CTA whose row is kept ends, its end no job's (plainrows.go)
+	evGroupStart                      // a spilled group's plain CTA starts, its metadata loaded (groupplain.go)
 	evKinds                           // the number of kinds, for the handler table
 )
 

@@ -10,6 +10,10 @@ import (
 // parts (kernelRuns) on or off, for a test that compares the two.
 func SetKernelRunReuse(on bool) { reuseKernelRuns = on }
 
+// SetGroupsPlain turns plain group CTAs (groupplain.go) on or off, for a
+// test that compares the two.
+func SetGroupsPlain(on bool) { groupsPlain = on }
+
 // SetSwap turns swapPlain on or off, for a test that compares the two.
 func SetSwap(on bool) { swapCycles = on }
 
@@ -27,6 +31,18 @@ func RunPlainRows(open Opener, opt Options, sink tables.Sink) (st *Stats, plainR
 	defer closeAll()
 	st, err = e.run()
 	return st, e.sms.rowsKept(), e.dispatch.swaps, err
+}
+
+// RunGroupsPlain is Run, and how many aggregated groups had CTAs placed
+// with no record (placeGroup).
+func RunGroupsPlain(open Opener, opt Options, sink tables.Sink) (*Stats, int64, error) {
+	e, closeAll, err := prepare(open, opt, sink)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer closeAll()
+	st, err := e.run()
+	return st, e.groups.plainGroups, err
 }
 
 // RunSwaps is Run, and the cycles swapPlain took whole.

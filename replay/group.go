@@ -27,6 +27,9 @@ type group struct {
 	// joinNext is the group that joins right after this one, at the same
 	// cycle, carried by this one's evJoin event (groupTable.schedule).
 	joinNext *group
+	// plain is its number while its CTAs placed with no record
+	// (placeGroup) run: 1 + its slot in groupTable.plain; 0 for none.
+	plain int32
 }
 
 // agt is the Aggregated Group Table: a fixed number of on-chip entries
@@ -85,6 +88,14 @@ type groupTable struct {
 	rows      tables.Sink // the launches rows of groups sent by command; nil when none is kept
 	groups    slab[group] // where newGroup carves groups from
 	chain     joinChain   // the last group scheduled, which the next may follow
+	// plain names the groups with CTAs in flight that have no record
+	// (placeGroup): their jobs hold no pointer. plainGroups counts the
+	// groups ever named (a test's count).
+	plain       slots.Table[*group]
+	plainGroups int64
+	// starts holds the specs of the plain CTAs of spilled groups waiting
+	// for their metadata (placeGroup), by SM and slot; nil until one waits.
+	starts []groupStart
 }
 
 // joinChain is the group groupTable.schedule scheduled last: its evJoin
@@ -221,9 +232,39 @@ func (t *groupTable) join(g *group) *Kernel {
 	return k
 }
 
-// ctasDone is a group's last CTA ending: its table entry frees and its
-// target no longer waits for it. It returns the target.
+// plainOf is g's number for the jobs of its CTAs placed with no record
+// (placeGroup), given at the first; plainGroup is the group numbered n.
+// ctasDone lets the number go.
+func (t *groupTable) plainOf(g *group) int32 {
+	if g.plain == 0 {
+		g.plain = 1 + t.plain.Put(g)
+		t.plainGroups++
+	}
+	return g.plain
+}
+
+func (t *groupTable) plainGroup(n int32) *group { return t.plain.At(n - 1) }
+
+// waitStart keeps the spec of a plain group CTA in slot on SM sm, of a
+// GPU of sms SMs, till its start (startGroup).
+func (t *groupTable) waitStart(sm, slot int, st groupStart, sms int) {
+	if t.starts == nil {
+		t.starts = make([]groupStart, sms<<6)
+	}
+	t.starts[sm<<6|slot] = st
+}
+
+// started is the spec waitStart kept for slot on SM sm.
+func (t *groupTable) started(sm, slot int) *groupStart { return &t.starts[sm<<6|slot] }
+
+// ctasDone is a group's last CTA ending: its table entry frees, its
+// number for plain CTAs goes, and its target no longer waits for it. It
+// returns the target.
 func (t *groupTable) ctasDone(g *group) *Kernel {
+	if g.plain != 0 {
+		t.plain.Take(g.plain - 1)
+		g.plain = 0
+	}
 	t.agt.free(g.agtSlot)
 	g.src.ctas = ctaTable{}
 	g.target.pool.open--

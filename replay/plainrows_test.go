@@ -74,10 +74,7 @@ func byTable(sink tables.Sink) map[reflect.Type][]any {
 // trace's swapped no cycle (the test would prove little), or where a
 // replay with them off, or into a sink that takes no fields, took them.
 func TestPlainRowsSameRows(t *testing.T) {
-	traces := []struct {
-		name, gen string
-		params    []string
-	}{
+	traces := []genSpec{
 		{"synth", "synth", []string{"kernels=6", "ctas=1500"}},
 		{"streams", "synth", []string{"kernels=8", "ctas=600", "streams=4"}},
 		{"nodram", "synth", []string{"kernels=3", "ctas=1000", "dram_bpc=0", "ipc=0", "jitter=0"}},

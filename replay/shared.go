@@ -152,6 +152,10 @@ func (e *engine) shareWake(done []uint64) bool {
 	for _, ref := range done {
 		j := jobOf(ref)
 		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
+			if j.warp < 0 { // a plain group CTA's (groupplain.go)
+				groupCTAEnded(e, j)
+				continue
+			}
 			e.ctaEnded(jobSM(e, j), j.run)
 			continue
 		}

@@ -127,6 +127,13 @@ func (a *smArray) plainButRows() bool {
 	return !a.issue.limits() && a.l1Flush == 0 && !a.slots
 }
 
+// plainButSlots reports whether placing a CTA is no more than reserving
+// its room and taking a slot (numbered or not): no occupancy rows, no
+// CTA issue rate, no L1 flush (Dispatch.groups).
+func (a *smArray) plainButSlots() bool {
+	return !a.occ.integrates() && !a.issue.limits() && a.l1Flush == 0
+}
+
 // plainRows reports whether a run that keeps rows, and is plain but for
 // them, may keep them on its plain paths (plainrows.go): the contention
 // model runs (a plain end without it is an event, evCTAEnd, whose wave
@@ -175,6 +182,19 @@ func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) 
 	a.open.put(s.id, !s.held) // noteSlots, whose test of the free slots a CTA leaving passes
 	if a.slots {
 		s.freeSlot(slot) // tested here, not in a function: see ctaRun.dropSpec
+	}
+	a.full.grew(s.id)
+	return s.ctas == 0
+}
+
+// leaveSlot is leave for a plain group CTA's end (groupplain.go), whose
+// warp-cycles were counted by parts (placedAt, endedAt): no SM is held
+// (no CTA issue rate) in the runs that place them.
+func (a *smArray) leaveSlot(s *sm, n need, slot int) (empty bool) {
+	s.release(n)
+	a.open.add(s.id)
+	if a.slots {
+		s.freeSlot(slot)
 	}
 	a.full.grew(s.id)
 	return s.ctas == 0

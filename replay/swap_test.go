@@ -24,10 +24,7 @@ import (
 // no cycle of the plain synth trace (the test would then prove nothing),
 // or takes one with swapPlain off.
 func TestSwapSameStats(t *testing.T) {
-	traces := []struct {
-		name, gen string
-		params    []string
-	}{
+	traces := []genSpec{
 		{"synth", "synth", []string{"kernels=8", "ctas=2000"}},
 		{"streams", "synth", []string{"kernels=12", "ctas=1000", "streams=4"}},
 		{"issue", "synth", []string{"kernels=4", "ctas=2000", "block=512", "ipc=2"}},
@@ -80,6 +77,13 @@ func TestSwapSameStats(t *testing.T) {
 			}
 		}
 	}
+}
+
+// genSpec is a trace a test generates: its name in the test's messages,
+// its generator and the generator's key=value parameters.
+type genSpec struct {
+	name, gen string
+	params    []string
 }
 
 // presetWith is GPU preset gpu with each key=value of set applied.
