@@ -4,16 +4,17 @@
 # hot paths' calls, such as smArray.enter and leave, are inlined beyond
 # the usual budget). The profile is of the runs issue-sized studies spend
 # their time in: synth with the contention model on, with and without
-# --out, BFS under cdp, with and without --out, and CTAs of one length
-# with the model off (scripts/instructions.sh's runs, at its --quick
-# sizes).
+# --out, BFS under cdp, with and without --out, CTAs of one length with
+# the model off, and BFS under the four policies of a comparison at once
+# (scripts/instructions.sh's runs, at its --quick sizes; the last is its
+# bfs4, whose DTBL and SPAWN paths the others do not reach).
 #
 #   scripts/pgo.sh [--keep DIR]   (about four minutes; needs valgrind)
 #
 # --keep DIR keeps the pgo=off binary, the callgrind files (DIR/replay,
-# DIR/1.callgrind ... 5.callgrind) and the profiles tried
+# DIR/1.callgrind ... 6.callgrind) and the profiles tried
 # (DIR/hot90.pgo ...): `go run ./internal/pgoprof -bin DIR/replay -by
-# calls -hot 92 -nested -o FILE DIR/{1,2,3,3,4,5}.callgrind` writes one
+# calls -hot 92 -nested -o FILE DIR/{1,2,3,3,4,5,6}.callgrind` writes one
 # again (with another -hot, say) without the runs.
 #
 # The profile is not sampled but counted: each run goes under valgrind's
@@ -55,21 +56,22 @@ n=0
 # scripts/instructions.sh counts: the path it counts (the tree reader's
 # runCTAs, not the read-ahead's batches), nothing that moves with the
 # machine's load. Names and positions uncompressed, as pgoprof reads them.
-prof() { # replay's flags and trace
+prof() { # replay's flags (its policies first) and trace
 	n=$((n + 1))
 	GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 nice valgrind --tool=callgrind \
 		--compress-strings=no --compress-pos=no --callgrind-out-file="$tmp/$n.callgrind" \
-		"$r" --policy=cdp -q "$@" 2>"$tmp/valgrind.log" ||
+		"$r" -q "$@" 2>"$tmp/valgrind.log" ||
 		{ cat "$tmp/valgrind.log" >&2; exit 1; }
 	files+=("$tmp/$n.callgrind")
 	rm -rf "$tmp/out"
 }
-prof "$tmp/synth.trace.zst"
-prof --out "$tmp/out" "$tmp/synth.trace.zst"
-prof "$tmp/bfs.trace.zst"
+prof --policy=cdp "$tmp/synth.trace.zst"
+prof --policy=cdp --out "$tmp/out" "$tmp/synth.trace.zst"
+prof --policy=cdp "$tmp/bfs.trace.zst"
 files+=("$tmp/$n.callgrind") # BFS without --out counts twice, as it did sampled
-prof --out "$tmp/out" "$tmp/bfs.trace.zst"
-prof --set model.contention=off "$tmp/uniform.trace.zst"
+prof --policy=cdp --out "$tmp/out" "$tmp/bfs.trace.zst"
+prof --policy=cdp --set model.contention=off "$tmp/uniform.trace.zst"
+prof --policy=cdp,flat,dtbl,spawn "$tmp/bfs.trace.zst"
 # go build counts hot the heaviest call edges that together make 99% of
 # the profile's weight; -hot moves that line (a ballast edge,
 # internal/pgoprof) to the calls' HOT%, give or take a point, where the
