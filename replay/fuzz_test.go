@@ -25,6 +25,18 @@ func FuzzReplay(f *testing.F) {
 			f.Add([]byte(tr))
 		}
 	}
+	// Traces the golden cases have no like of: testdata/seeds/dtbl-bfs5.jsonl
+	// is `replay gen bfs --param scale=5 --param site_threshold=2`, whose
+	// CTAs demand issue and DRAM (jobs of the contention model), so that
+	// DTBL's groups' CTAs take their plain path (groupplain.go).
+	seeds, _ := filepath.Glob("testdata/seeds/*.jsonl")
+	for _, path := range seeds {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	cfg, err := model.Preset("k20c")
 	if err != nil {
 		f.Fatal(err)
@@ -43,6 +55,11 @@ func FuzzReplay(f *testing.F) {
 	exact.CRCS.Pages = "exact"
 	// klap at its other granularities (every policy runs at its defaults:
 	// klap's is block).
+	// DTBL once more with a sink that keeps no rows, where its groups'
+	// CTAs take their plain path (groupplain.go), spilled ones waiting
+	// for every CTA or the first.
+	first := cfg
+	first.DTBL.SpillLoads = model.SpillLoadsFirst
 	var klaps []model.Config
 	for _, g := range []string{"warp", "kernel"} {
 		c := cfg
@@ -71,6 +88,13 @@ func FuzzReplay(f *testing.F) {
 				t.Fatal(err)
 			}
 			replay.Run(open, replay.Options{Config: c, Policy: pol}, discard{})
+		}
+		for _, c := range []model.Config{cfg, first} {
+			pol, err := policies.New("dtbl", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay.Run(open, replay.Options{Config: c, Policy: pol}, quietDiscard{})
 		}
 		for _, c := range []model.Config{cfg, tiny, exact} {
 			for _, name := range []string{"crcs", "ppcs"} {
@@ -125,7 +149,7 @@ func small(data []byte) bool {
 }
 
 // goldenTraces returns the JSONL traces of a golden file's cases.
-func goldenTraces(f *testing.F, path string) []string {
+func goldenTraces(f testing.TB, path string) []string {
 	fh, err := os.Open(path)
 	if err != nil {
 		f.Fatal(err)
