@@ -24,36 +24,34 @@ func SetPlainRows(on bool) { plainRowsOn = on }
 // RunPlainRows is RunSwaps, reporting too whether the replay kept its
 // rows on the plain paths, for a test that must know it compares them.
 func RunPlainRows(open Opener, opt Options, sink tables.Sink) (st *Stats, plainRows bool, swaps int64, err error) {
-	e, closeAll, err := prepare(open, opt, sink)
-	if err != nil {
-		return nil, false, 0, err
-	}
-	defer closeAll()
-	st, err = e.run()
-	return st, e.sms.rowsKept(), e.dispatch.swaps, err
+	st, err = runThen(open, opt, sink, func(e *engine) { plainRows, swaps = e.sms.rowsKept(), e.dispatch.swaps })
+	return st, plainRows, swaps, err
 }
 
 // RunGroupsPlain is Run, and how many aggregated groups had CTAs placed
 // with no record (placeGroup).
-func RunGroupsPlain(open Opener, opt Options, sink tables.Sink) (*Stats, int64, error) {
-	e, closeAll, err := prepare(open, opt, sink)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer closeAll()
-	st, err := e.run()
-	return st, e.groups.plainGroups, err
+func RunGroupsPlain(open Opener, opt Options, sink tables.Sink) (st *Stats, groups int64, err error) {
+	st, err = runThen(open, opt, sink, func(e *engine) { groups = e.groups.plainGroups })
+	return st, groups, err
 }
 
 // RunSwaps is Run, and the cycles swapPlain took whole.
-func RunSwaps(open Opener, opt Options, sink tables.Sink) (*Stats, int64, error) {
+func RunSwaps(open Opener, opt Options, sink tables.Sink) (st *Stats, swaps int64, err error) {
+	st, err = runThen(open, opt, sink, func(e *engine) { swaps = e.dispatch.swaps })
+	return st, swaps, err
+}
+
+// runThen is Run, then read given the engine, for the Run functions
+// above that report what the engine did.
+func runThen(open Opener, opt Options, sink tables.Sink, read func(*engine)) (*Stats, error) {
 	e, closeAll, err := prepare(open, opt, sink)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer closeAll()
 	st, err := e.run()
-	return st, e.dispatch.swaps, err
+	read(e)
+	return st, err
 }
 
 // TreeAheadBound is what the tree filer may hold for a trace whose largest
