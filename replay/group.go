@@ -93,9 +93,10 @@ type groupTable struct {
 	// groups ever named (a test's count).
 	plain       slots.Table[*group]
 	plainGroups int64
-	// starts holds the specs of the plain CTAs of spilled groups waiting
-	// for their metadata (placeGroup), by SM and slot; nil until one waits.
-	starts []groupStart
+	// held is what the plain group CTAs that wait for their group's
+	// metadata, or whose rows are kept, need of their own (placeGroup), by
+	// SM and slot; nil until one needs it.
+	held []groupCTA
 }
 
 // joinChain is the group groupTable.schedule scheduled last: its evJoin
@@ -245,17 +246,17 @@ func (t *groupTable) plainOf(g *group) int32 {
 
 func (t *groupTable) plainGroup(n int32) *group { return t.plain.At(n - 1) }
 
-// waitStart keeps the spec of a plain group CTA in slot on SM sm, of a
-// GPU of sms SMs, till its start (startGroup).
-func (t *groupTable) waitStart(sm, slot int, st groupStart, sms int) {
-	if t.starts == nil {
-		t.starts = make([]groupStart, sms<<6)
+// hold keeps c, the plain group CTA in slot on SM sm of a GPU of sms
+// SMs, till its start or its end; heldAt is what hold kept for slot on
+// SM sm.
+func (t *groupTable) hold(sm, slot int, c groupCTA, sms int) {
+	if t.held == nil {
+		t.held = make([]groupCTA, sms<<6)
 	}
-	t.starts[sm<<6|slot] = st
+	t.held[sm<<6|slot] = c
 }
 
-// started is the spec waitStart kept for slot on SM sm.
-func (t *groupTable) started(sm, slot int) *groupStart { return &t.starts[sm<<6|slot] }
+func (t *groupTable) heldAt(sm, slot int) *groupCTA { return &t.held[sm<<6|slot] }
 
 // ctasDone is a group's last CTA ending: its table entry frees, its
 // number for plain CTAs goes, and its target no longer waits for it. It

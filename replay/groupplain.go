@@ -32,6 +32,13 @@ import (
 // is), and that wait is its stall, which its groupRef records. Any other
 // plain group CTA starts where it is placed and stalls none.
 //
+// A run that keeps rows places group CTAs so where its sink takes CTA
+// rows as fields (results' writers): a CTA's index in its group and its
+// placement wait in groupTable.held for its end, which writes its row as
+// ctaRow would (recorder.groupRow: its group, stall and slowdown), its
+// SM's occupancy integrated at its placement (enter) and its end
+// (leaveSlot), as enter and leave do.
+//
 // A group CTA whose spec is no packed record (a group whose child has
 // launch sites: they unpack its table), or that demands nothing of the
 // model (its end an event), takes the general path, as do the run's
@@ -59,16 +66,19 @@ func groupSM(ref int32) int       { return int(uint16(^ref)) }
 func groupSlot(ref int32) int     { return int(^ref>>16) & (1<<13 - 1) }
 func groupStalled(ref int32) bool { return ^ref&(1<<29) != 0 }
 
-// groupStart is a plain group CTA waiting for its group's metadata to
-// load (a spilled group's): its spec, decoded as it was placed, as the
-// general path decodes it into the CTA's record. groupTable.starts holds
-// them by SM and slot (SM i's slot j at i<<6 | j: Dispatch.setPlain
-// places no group CTA so on an SM that may hold more than 64), which
-// its evGroupStart names, with its group's number: no pointer, and no
-// table to take a place in.
-type groupStart struct {
-	alone int64
-	d     contention.Demand
+// groupCTA is what a plain group CTA needs of its own where it waits
+// for its group's metadata (a spilled group's) or its row is kept: its
+// spec, decoded as it was placed, as the general path decodes it into
+// the CTA's record, and for its row its index in its group and the cycle
+// it was placed at. groupTable.held holds them by SM and slot (SM i's
+// slot j at i<<6 | j: Dispatch.setPlain places no group CTA so on an SM
+// that may hold more than 64), which its evGroupStart and its job name:
+// no pointer, and no table to take a place in.
+type groupCTA struct {
+	alone    int64
+	d        contention.Demand
+	idx      uint64
+	dispatch int64
 }
 
 // placeGroup places k's next CTA on s where it is the next CTA of an
@@ -111,10 +121,12 @@ func placeGroup(e *engine, k *Kernel, s *sm) bool {
 	now := e.clock.now()
 	slot, _ := e.sms.enter(k, s, now) // no L1 flush in a plain run
 	stalled := g.spilled && (g.next == 0 || e.cfg.DTBL.SpillLoads == model.SpillLoadsCTA)
-	p.take()
+	_, idx := p.take()
 	e.sms.placedAt(k.decl.need, now)
+	if stalled || e.out.keepsRows() {
+		e.groups.hold(s.id, slot, groupCTA{alone, d, idx, now}, e.sms.count())
+	}
 	if stalled {
-		e.groups.waitStart(s.id, slot, groupStart{alone, d}, e.sms.count())
 		delay := e.cfg.DTBL.AGTSpill
 		e.clock.q.PushDelayed(delay, eventq.Event{At: now + delay, Kind: uint8(evGroupStart), Ref: groupRef(s.id, slot, true), Aux: e.groups.plainOf(g)})
 		return true
@@ -133,17 +145,18 @@ func startGroup(e *engine, ev eventq.Event) {
 	if k := e.groups.plainGroup(ev.Aux).target; k.startCycle < 0 {
 		startKernel(e, k, ev.At)
 	}
-	st := e.groups.started(sm, groupSlot(ev.Ref))
-	e.sms.contention().start(ev.At, sm, jobRef{run: -ev.Aux, warp: ev.Ref}, st.alone, st.d)
+	c := e.groups.heldAt(sm, groupSlot(ev.Ref))
+	e.sms.contention().start(ev.At, sm, jobRef{run: -ev.Aux, warp: ev.Ref}, c.alone, c.d)
 }
 
 // groupCTAEnded is the end of plain group CTA j's job (placeGroup), from
-// shareWake: ctaEnd's for a group's CTA, in its order.
+// shareWake: ctaEnd's for a group's CTA, in its order, its row (where
+// rows are kept) ctaRow's.
 func groupCTAEnded(e *engine, j jobRef) {
 	g, s, now := e.groups.plainGroup(-j.run), e.sms.at(groupSM(j.warp)), e.clock.now()
-	k := g.target
+	k, slot := g.target, groupSlot(j.warp)
 	e.sms.endedAt(k.decl.need, now)
-	if e.sms.leaveSlot(s, k.decl.need, groupSlot(j.warp)) {
+	if e.sms.leaveSlot(s, k.decl.need, slot, now) {
 		e.kd.leftSM(e.sms.vacate(s), now)
 	}
 	stall := int64(0)
@@ -151,6 +164,10 @@ func groupCTAEnded(e *engine, j jobRef) {
 		stall = e.cfg.DTBL.AGTSpill
 	}
 	e.out.ctaEnded(now, stall)
+	if e.out.keepsRows() {
+		c := e.groups.heldAt(s.id, slot)
+		e.out.groupRow(k, g, c.idx, int32(s.id), c.dispatch, c.dispatch+stall, now, c.alone)
+	}
 	e.sites.ctaEnded(true)
 	if g.done++; g.done == g.src.total {
 		e.groupCTAsDone(g)

@@ -48,6 +48,32 @@ func (r *blockRecorder) CTAs(b *tables.CTABlock) {
 	}
 }
 
+// rowWays are the ways a sink may take CTA rows: whole (tables.Sink's
+// CTA), as fields (tables.CTAFieldSink) and in blocks as well
+// (tables.CTABlockSink).
+var rowWays = []string{"whole", "fields", "blocks"}
+
+// sinkFor is a recorder that takes CTA rows the way way names.
+func sinkFor(way string) tables.Sink {
+	switch way {
+	case "fields":
+		return &fieldRecorder{}
+	case "blocks":
+		return &blockRecorder{}
+	}
+	return &streamRecorder{}
+}
+
+// sameRows reports whether two recorders that took rows the way way
+// names hold the same rows: in one order, or, in blocks, each table's in
+// its order (a block's rows reach the sink after other tables' rows).
+func sameRows(way string, a, b tables.Sink) bool {
+	if way == "blocks" {
+		return reflect.DeepEqual(byTable(a), byTable(b))
+	}
+	return reflect.DeepEqual(a, b)
+}
+
 // byTable is a recorder's rows a table each, in the order they were
 // written.
 func byTable(sink tables.Sink) map[reflect.Type][]any {
@@ -101,7 +127,7 @@ func TestPlainRowsSameRows(t *testing.T) {
 		data := genTrace(t, tr.gen, tr.params...)
 		for _, r := range runs {
 			cfg := presetWith(t, r.gpu, r.set)
-			for _, way := range []string{"whole", "fields", "blocks"} {
+			for _, way := range rowWays {
 				fields := way != "whole"
 				replayed := func(on bool) (*replay.Stats, tables.Sink, bool, int64) {
 					replay.SetPlainRows(on)
@@ -109,13 +135,7 @@ func TestPlainRowsSameRows(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					var sink tables.Sink = &streamRecorder{}
-					switch way {
-					case "fields":
-						sink = &fieldRecorder{}
-					case "blocks":
-						sink = &blockRecorder{}
-					}
+					sink := sinkFor(way)
 					open := func() (trace.Source, error) { return trace.NewReader(bytes.NewReader(data)) }
 					st, rows, swaps, err := replay.RunPlainRows(open, replay.Options{Config: cfg, Policy: pol}, sink)
 					if err != nil {
@@ -128,11 +148,7 @@ func TestPlainRowsSameRows(t *testing.T) {
 				if *on != *off {
 					t.Errorf("%s on %s under %s %v: totals differ with the plain paths' rows:\n%+v\n%+v", tr.name, r.gpu, r.policy, r.set, *on, *off)
 				}
-				same := reflect.DeepEqual(ra, rb)
-				if way == "blocks" { // the order within each table
-					same = reflect.DeepEqual(byTable(ra), byTable(rb))
-				}
-				if !same {
+				if !sameRows(way, ra, rb) {
 					t.Errorf("%s on %s under %s %v (%s): rows differ with the plain paths' rows (%d swaps)", tr.name, r.gpu, r.policy, r.set, way, swaps)
 				}
 				if none {

@@ -124,14 +124,14 @@ func (a *smArray) plain() bool {
 // plainButRows reports whether placing a CTA is no more than reserving
 // its room and integrating its SM's occupancy for rows.
 func (a *smArray) plainButRows() bool {
-	return !a.issue.limits() && a.l1Flush == 0 && !a.slots
+	return a.plainButSlots() && !a.slots
 }
 
 // plainButSlots reports whether placing a CTA is no more than reserving
-// its room and taking a slot (numbered or not): no occupancy rows, no
-// CTA issue rate, no L1 flush (Dispatch.groups).
+// its room, integrating its SM's occupancy for rows and taking a slot,
+// numbered or not: no CTA issue rate, no L1 flush (Dispatch.groups).
 func (a *smArray) plainButSlots() bool {
-	return !a.occ.integrates() && !a.issue.limits() && a.l1Flush == 0
+	return !a.issue.limits() && a.l1Flush == 0
 }
 
 // plainRows reports whether a run that keeps rows, and is plain but for
@@ -187,10 +187,13 @@ func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) 
 	return s.ctas == 0
 }
 
-// leaveSlot is leave for a plain group CTA's end (groupplain.go), whose
-// warp-cycles were counted by parts (placedAt, endedAt): no SM is held
-// (no CTA issue rate) in the runs that place them.
-func (a *smArray) leaveSlot(s *sm, n need, slot int) (empty bool) {
+// leaveSlot is leave for a plain group CTA's end (groupplain.go) at now,
+// whose warp-cycles were counted by parts (placedAt, endedAt): its SM's
+// occupancy integrated for rows, where they are kept, before its room is
+// released, as leave does; no SM is held (no CTA issue rate) in the runs
+// that place them.
+func (a *smArray) leaveSlot(s *sm, n need, slot int, now int64) (empty bool) {
+	a.occ.change(s, now)
 	s.release(n)
 	a.open.add(s.id)
 	if a.slots {

@@ -307,6 +307,19 @@ func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64) {
 	r.fields.CTAFields(k.id, p.idx, sm, p.start, p.start, end, 0, nil, v, ok)
 }
 
+// groupRow writes the row of a plain group CTA (groupplain.go), CTA idx
+// of group g coalesced into k, placed on SM sm at dispatch, started at
+// start, ended at end, alone its time alone: ctaRow's, as fields (the
+// run keeps such CTAs' rows only where its sink takes them so).
+func (r *recorder) groupRow(k *Kernel, g *group, idx uint64, sm int32, dispatch, start, end, alone int64) {
+	r.flushCTAs() // the plain CTAs' rows before it
+	v := 1.0
+	if alone > 0 {
+		v = float64(end-start) / float64(alone)
+	}
+	r.fields.CTAFields(k.id, idx, sm, dispatch, start, end, start-dispatch, &g.id, v, true)
+}
+
 // flushCTAs writes the plain CTAs' rows held in the block, before any
 // other CTA's row and at the replay's end (tables.CTABlockSink).
 func (r *recorder) flushCTAs() {

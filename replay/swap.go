@@ -156,8 +156,9 @@ func swapped(e *engine, k *Kernel, q *specQueue, spec *slimSpec, sm int, ref uin
 // the SMs, the clock, the contention model and rows take part in a CTA's
 // run: so where the SMs are plain too (smArray.plain), or plain but for
 // rows they may keep on the plain paths (keepPlainRows). It sets groups
-// where they are plain but for numbered slots, with no rows, under the
-// contention model (groupplain.go), and d.swap where the run's placer is
+// where they are plain but for numbered slots and rows its sink takes as
+// fields, under the contention model (groupplain.go), and d.swap where
+// the run's placer is
 // a RoundRobin and the run has what swapPlain proves of it throughout:
 // plain, with the contention model (which leaves the engine its marks),
 // no stream countdown, no SMs held to one kernel, and room for more than
@@ -167,7 +168,7 @@ func (d *Dispatch) setPlain(plain bool) {
 	if plain && plainRowsOn && d.e.out.rowsAsFields() && a.plainRows() {
 		keepPlainRows(d.e)
 	}
-	d.groups = groupsPlain && plain && !d.e.out.keepsRows() && a.plainButSlots() && a.contention() != nil && a.maxCTAs() <= 64
+	d.groups = groupsPlain && plain && (!d.e.out.keepsRows() || d.e.out.rowsAsFields()) && a.plainButSlots() && a.contention() != nil && a.maxCTAs() <= 64
 	plain = plain && (a.plain() || a.rowsKept())
 	d.plain = plain
 	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.contention() != nil && !d.e.dev.counting() && !a.exclusiveSMs() && a.maxCTAs() > 1 {
