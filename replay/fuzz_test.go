@@ -11,6 +11,7 @@ import (
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
 	"github.com/gpureplay/gpureplay/replay"
+	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/trace"
 )
 
@@ -55,9 +56,9 @@ func FuzzReplay(f *testing.F) {
 	exact.CRCS.Pages = "exact"
 	// klap at its other granularities (every policy runs at its defaults:
 	// klap's is block).
-	// DTBL once more with a sink that keeps no rows, where its groups'
-	// CTAs take their plain path (groupplain.go), spilled ones waiting
-	// for every CTA or the first.
+	// DTBL once more with a sink that keeps no rows and one that takes CTA
+	// rows as fields, where its groups' CTAs take their plain path
+	// (groupplain.go), spilled ones waiting for every CTA or the first.
 	first := cfg
 	first.DTBL.SpillLoads = model.SpillLoadsFirst
 	var klaps []model.Config
@@ -90,11 +91,13 @@ func FuzzReplay(f *testing.F) {
 			replay.Run(open, replay.Options{Config: c, Policy: pol}, discard{})
 		}
 		for _, c := range []model.Config{cfg, first} {
-			pol, err := policies.New("dtbl", c)
-			if err != nil {
-				t.Fatal(err)
+			for _, sink := range []tables.Sink{quietDiscard{}, &fieldRecorder{}} {
+				pol, err := policies.New("dtbl", c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				replay.Run(open, replay.Options{Config: c, Policy: pol}, sink)
 			}
-			replay.Run(open, replay.Options{Config: c, Policy: pol}, quietDiscard{})
 		}
 		for _, c := range []model.Config{cfg, tiny, exact} {
 			for _, name := range []string{"crcs", "ppcs"} {
