@@ -313,11 +313,11 @@ func (r *recorder) plainRow(k *Kernel, p *plainRow, sm int32, end int64) {
 // run keeps such CTAs' rows only where its sink takes them so).
 func (r *recorder) groupRow(k *Kernel, g *group, idx uint64, sm int32, dispatch, start, end, alone int64) {
 	r.flushCTAs() // the plain CTAs' rows before it
-	v := 1.0
-	if alone > 0 {
-		v = float64(end-start) / float64(alone)
-	}
-	r.fields.CTAFields(k.id, idx, sm, dispatch, start, end, start-dispatch, &g.id, v, true)
+	// Its slowdown as a plain CTA's row has it (plainRow.slowdown): its
+	// run from its start over its time alone, 1 where it has none (a CTA
+	// of no cycles).
+	v, ok := (&plainRow{idx: idx, start: start, alone: alone}).slowdown(end)
+	r.fields.CTAFields(k.id, idx, sm, dispatch, start, end, start-dispatch, &g.id, v, ok)
 }
 
 // flushCTAs writes the plain CTAs' rows held in the block, before any

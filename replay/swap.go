@@ -158,11 +158,10 @@ func swapped(e *engine, k *Kernel, q *specQueue, spec *slimSpec, sm int, ref uin
 // rows they may keep on the plain paths (keepPlainRows). It sets groups
 // where they are plain but for numbered slots and rows its sink takes as
 // fields, under the contention model (groupplain.go), and d.swap where
-// the run's placer is
-// a RoundRobin and the run has what swapPlain proves of it throughout:
-// plain, with the contention model (which leaves the engine its marks),
-// no stream countdown, no SMs held to one kernel, and room for more than
-// one CTA on an SM.
+// the run's placer is a RoundRobin and the run has what swapPlain proves
+// of it throughout: plain, with the contention model (which leaves the
+// engine its marks), no stream countdown, no SMs held to one kernel, and
+// room for more than one CTA on an SM.
 func (d *Dispatch) setPlain(plain bool) {
 	a := &d.e.sms
 	if plain && plainRowsOn && d.e.out.rowsAsFields() && a.plainRows() {
