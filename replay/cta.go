@@ -183,7 +183,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 	if i >= k.total || !t.streams() || e.body.behind(k, i) {
 		return false
 	}
-	p, at := t.packed, max(int(t.next), 1)
+	p, at := t.words(), max(int(t.next), 1)
 	if at+1 >= len(p) {
 		return false // none left: place's spec is empty
 	}

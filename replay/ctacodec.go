@@ -251,11 +251,11 @@ func (r *ctaRecord) readOwned(c *trace.CTA, clk clock) {
 // naming its CTA where the header says it must.
 func (t *ctaTable) appendNamed(cs []trace.CTA, clk clock) (warps int) {
 	for i := range cs {
-		if h := t.packed[0]; uint64(h&headerLow) == cs[i].CTA {
-			t.packed[0] = h + 1
+		if p := t.words(); uint64(p[0]&headerLow) == cs[i].CTA {
+			p[0]++
 		} else { // it names its CTA
-			t.packed[0] = h | outOfOrder
-			t.packed = append(t.packed, int64(cs[i].CTA)|namesCTA)
+			p[0] |= outOfOrder
+			t.push1(int64(cs[i].CTA) | namesCTA)
 		}
 		warps += t.appendPacked(cs[i:i+1], clk)
 	}
@@ -284,16 +284,16 @@ func (t *ctaTable) appendKid(cs []trace.CTA, same uint64, clk clock) (warps int)
 		}
 		demand := int64(math.Float32bits(issue)) | int64(math.Float32bits(dram))<<32
 		if !packedWarps(c) {
-			t.packed = append(t.packed, cycles, demand)
+			t.push2(cycles, demand)
 			for ; i < len(cs) && same>>(i&63)&1 != 0; i++ {
-				t.packed = append(t.packed, cycles, demand)
+				t.push2(cycles, demand)
 			}
 			continue
 		}
 		nw := len(c.WarpCycles)
-		t.packed = append(t.packed, cycles|int64(nw)<<headWarpShift, demand)
+		t.push2(cycles|int64(nw)<<headWarpShift, demand)
 		for _, w := range c.WarpCycles {
-			t.packed = append(t.packed, clk.scale(w))
+			t.push1(clk.scale(w))
 		}
 		warps += nw
 	}

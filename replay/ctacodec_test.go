@@ -56,7 +56,7 @@ func TestPackedRecordRoundTrip(t *testing.T) {
 				}
 				c.WarpCycles = slices.Clone(ctas[n].WarpCycles) // read rescales them in place
 				nw := tb.record(&c, clk)
-				p := append(tb.packed, -1)
+				p := append(tb.words(), -1)
 				var r ctaRecord
 				r.read(&c, clk)
 				at := 1
@@ -124,8 +124,8 @@ func TestAppendKidIsAppendPacked(t *testing.T) {
 			}
 			want, got := newPackedCTATable(uint64(len(cs))), newPackedCTATable(uint64(len(cs)))
 			wantWarps, gotWarps := want.appendPacked(cs, clk), got.appendKid(cs, same, clk)
-			if !slices.Equal(got.packed, want.packed) || gotWarps != wantWarps {
-				t.Errorf("%d records, same %b, x%g: words %x, %d warps; want %x, %d", len(cs), same, clk.ratio, got.packed, gotWarps, want.packed, wantWarps)
+			if !slices.Equal(got.words(), want.words()) || gotWarps != wantWarps {
+				t.Errorf("%d records, same %b, x%g: words %x, %d warps; want %x, %d", len(cs), same, clk.ratio, got.words(), gotWarps, want.words(), wantWarps)
 			}
 		}
 	}

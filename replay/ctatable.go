@@ -31,24 +31,104 @@ import (
 // A table is packed or has specs, flat or in chunks. The specs are
 // behind a pointer and the packed words are not, so a device kernel's
 // table costs no allocation beside its packed words (newDeviceKernel: for
-// a small grid, not even those) and takes 32 bytes of its Kernel, not 56,
-// while tens of thousands are pending; a kernel with specs (a host kernel,
-// a device kernel that unpacks) pays one allocation more.
+// a small grid, not even those); a kernel with specs (a host kernel, a
+// device kernel that unpacks) pays one allocation more. One pointer
+// names either (ref), the words' length and capacity kept as uint32s, so
+// the table takes 24 bytes of its Kernel, where a slice and a pointer
+// took 40, while hundreds of thousands are pending (BFS scale 22: 612K
+// launched while 8K had completed).
 type ctaTable struct {
-	specs *ctaSpecs // nil while packed
-	// packed is a header word, then the records. The header holds a
-	// flag (outOfOrder), the grid's size (headerGrid) and, in its low 32
-	// bits, the CTA a record of which names none (the CTA after the last
-	// such record's). Once filed, the words are only read: nextSpec keeps
-	// its place in next, not in them, so that the replays of one clock
-	// may read one table's words (sharedTable), each at its own place.
-	packed []int64
-	// next is where the record nextSpec gives next starts in packed (0:
-	// none given yet, the first).
+	// ref is the packed words' first, where n > 0, else the specs
+	// (*ctaSpecs), or nil for neither. The words are a header word, then
+	// the records. The header holds a flag (outOfOrder), the grid's size
+	// (headerGrid) and, in its low 32 bits, the CTA a record of which
+	// names none (the CTA after the last such record's). Once filed, the
+	// words are only read: nextSpec keeps its place in next, not in
+	// them, so that the replays of one clock may read one table's words
+	// (sharedTable), each at its own place.
+	ref unsafe.Pointer
+	// n and c are the packed words' length and capacity: 0 while the
+	// table is not packed (a packed table has its header at least).
+	n, c uint32
+	// next is where the record nextSpec gives next starts in the words
+	// (0: none given yet, the first).
 	next int32
-	// shared is set where packed is read by other replays too
-	// (sharedTable): a record filed later copies it first (own).
+	// shared is set where the words are read by other replays too
+	// (sharedTable): a record filed later copies them first (own).
 	shared bool
+}
+
+// specTable is a table of the specs s.
+func specTable(s *ctaSpecs) ctaTable { return ctaTable{ref: unsafe.Pointer(s)} }
+
+// isPacked reports whether the table keeps its records packed.
+func (t *ctaTable) isPacked() bool { return t.n > 0 }
+
+// words is the packed words, nil where the table is not packed: of
+// their length, which is all a reader needs (appends go through push1,
+// push2 and setWords, which know the capacity). The words are sliced
+// from a pointer to an array of 2^32, which n cannot pass, so the slice
+// takes no check: unsafe.Slice's of a nil pointer and of the length
+// cost placePacked 8 instructions a CTA (BFS --quick 2,738 → 2,726).
+// checkptr (on under -race) knows the form and checks the n words
+// sliced, not the array (go test -race ./replay passes).
+func (t *ctaTable) words() []int64 {
+	if t.n == 0 {
+		return nil
+	}
+	return (*[1 << 32]int64)(t.ref)[:t.n:t.n] // n < 2^32: no bounds check
+}
+
+// header is the packed words' first, the header; the table must be
+// packed.
+func (t *ctaTable) header() *int64 { return (*int64)(t.ref) }
+
+// setWords makes p, its header at least, the table's packed words.
+// A packed table has at most flatCTAs (2^22) CTAs of a few dozen words
+// each (a head, a demand, a name, a warp's cycles each), so its words'
+// length and capacity fit a uint32.
+func (t *ctaTable) setWords(p []int64) {
+	t.ref, t.n, t.c = unsafe.Pointer(unsafe.SliceData(p)), uint32(len(p)), uint32(cap(p))
+}
+
+// push1 and push2 append one word, or two, to the packed words: where
+// they have room, stored at the words' end, past the length, with no
+// bounds check and no store of the pointer (which takes the write
+// barrier's test), as append stores only a slice's length back;
+// elsewhere into words grown by grow.
+func (t *ctaTable) push1(a int64) {
+	if t.n == t.c {
+		t.grow()
+	}
+	*(*int64)(unsafe.Add(t.ref, uintptr(t.n)*8)) = a
+	t.n++
+}
+
+func (t *ctaTable) push2(a, b int64) {
+	if t.c-t.n < 2 {
+		t.grow()
+	}
+	p := (*[2]int64)(unsafe.Add(t.ref, uintptr(t.n)*8))
+	p[0], p[1] = a, b
+	t.n += 2
+}
+
+// grow moves the packed words to a slice with room for two more, at
+// least, as append grows one (kept out of push1's and push2's line: it
+// runs once a slice's doubling).
+//
+//go:noinline
+func (t *ctaTable) grow() {
+	w := t.words()
+	t.setWords(append(w, 0, 0)[:len(w)]) // w's capacity is its length: append moves it
+}
+
+// specs is the table's specs, nil where it is packed or has none.
+func (t *ctaTable) specs() *ctaSpecs {
+	if t.n > 0 {
+		return nil
+	}
+	return (*ctaSpecs)(t.ref)
 }
 
 // ctaSpecs are a table's specs: one slice, or chunks for a grid over
@@ -220,14 +300,14 @@ const (
 
 func newCTATable(total uint64) ctaTable {
 	if total <= flatCTAs {
-		return ctaTable{specs: &ctaSpecs{flat: make([]ctaSpec, total)}}
+		return specTable(&ctaSpecs{flat: make([]ctaSpec, total)})
 	}
-	return ctaTable{specs: &ctaSpecs{chunks: map[uint64]*[ctaChunk]ctaSpec{}}}
+	return specTable(&ctaSpecs{chunks: map[uint64]*[ctaChunk]ctaSpec{}})
 }
 
 // newQueuedCTATable is an empty queue of specs (ctaSpecs).
 func newQueuedCTATable() ctaTable {
-	return ctaTable{specs: &ctaSpecs{queue: &specQueue{}}}
+	return specTable(&ctaSpecs{queue: &specQueue{}})
 }
 
 // queued is the table's queue, or nil; packedRun for a packed table
@@ -237,13 +317,25 @@ func newQueuedCTATable() ctaTable {
 // changed (a test of its own in either cost synth 5 to 9 instructions a
 // CTA, scripts/instructions.sh --quick: its loop compiled anew).
 func (t *ctaTable) queued() *specQueue {
-	if t.specs == nil {
-		if t.packed != nil {
-			return &packedRun
-		}
+	if t.n > 0 {
+		return &packedRun
+	}
+	if t.ref == nil {
 		return nil
 	}
-	return t.specs.queue
+	return (*ctaSpecs)(t.ref).queue
+}
+
+// specQueue is the queue of a table that has one, else nil (a packed
+// table, or specs with no queue), for a kernel with CTAs in flight,
+// whose table is never the zero one (no words, no specs): one test, as
+// queued's of a table's specs was before the words and the specs shared
+// ref (swapPlain, at every swap: synth --quick 916 → 915).
+func (t *ctaTable) specQueue() *specQueue {
+	if t.n > 0 {
+		return nil
+	}
+	return (*ctaSpecs)(t.ref).queue
 }
 
 // packedRun is a packed table's queue (queued): it queues none.
@@ -259,7 +351,9 @@ func newPackedCTATable(total uint64) ctaTable {
 	}
 	p := make([]int64, 1, packedRoom(total))
 	p[0] = int64(total) << headerGrid
-	return ctaTable{packed: p}
+	var t ctaTable
+	t.setWords(p)
+	return t
 }
 
 // packedRoom is the words a packed table of total CTAs starts with room
@@ -276,10 +370,10 @@ func gridOf(header int64) int { return int(header>>headerGrid) & (2*flatCTAs - 1
 // at is CTA i's spec, created empty on first use; i must be inside the
 // grid.
 func (t *ctaTable) at(i uint64) *ctaSpec {
-	if t.packed != nil {
+	if t.isPacked() {
 		t.unpack()
 	}
-	s := t.specs
+	s := t.specs()
 	if s.chunks == nil {
 		return &s.flat[i]
 	}
@@ -313,11 +407,11 @@ func (t *ctaTable) recordRun(cs []trace.CTA, clk clock) (warps int) {
 	if t.shared {
 		t.own()
 	}
-	if p := t.packed; p != nil && uint64(p[0]&headerLow) == cs[0].CTA {
+	if p := t.words(); p != nil && uint64(p[0]&headerLow) == cs[0].CTA {
 		p[0] += int64(len(cs))
 		return t.appendPacked(cs, clk)
 	}
-	if t.packed != nil {
+	if t.isPacked() {
 		return t.appendNamed(cs, clk)
 	}
 	for i := range cs {
@@ -330,16 +424,17 @@ func (t *ctaTable) recordRun(cs []trace.CTA, clk clock) (warps int) {
 // replays (treeReader.kidTable), so that it may file more records into
 // them.
 func (t *ctaTable) own() {
-	t.packed, t.shared = slices.Clone(t.packed), false
+	t.setWords(slices.Clone(t.words()))
+	t.shared = false
 }
 
 // unpack turns the packed records into specs. The words are the table's
 // own encoding, so they decode without error; the specs' per-warp cycles
 // stay in them.
 func (t *ctaTable) unpack() {
-	p := t.packed
+	p := t.words()
 	flat := make([]ctaSpec, gridOf(p[0]))
-	t.specs, t.packed, t.shared = &ctaSpecs{flat: flat}, nil, false
+	t.ref, t.n, t.c, t.shared = unsafe.Pointer(&ctaSpecs{flat: flat}), 0, 0, false
 	for next, at := 0, 1; at < len(p); {
 		i := next
 		if p[at] < 0 { // it names its CTA
@@ -355,7 +450,7 @@ func (t *ctaTable) unpack() {
 // in CTA order (CTAs past the last record have none): nextSpec gives its
 // CTAs' specs in order without unpacking.
 func (t *ctaTable) streams() bool {
-	return len(t.packed) > 0 && t.packed[0] >= 0 // no outOfOrder
+	return t.n > 0 && *t.header() >= 0 // no outOfOrder
 }
 
 // nextSpec sets s to the spec of the CTA after the one it gave last (the
@@ -366,7 +461,7 @@ func (t *ctaTable) streams() bool {
 // writes t's place (next) and never the words, which other replays of
 // the clock may read at their own places (sharedTable).
 func (t *ctaTable) nextSpec(s *ctaSpec) {
-	p, at := t.packed, max(int(t.next), 1) // at first, the first record
+	p, at := t.words(), max(int(t.next), 1) // at first, the first record
 	if at == len(p) {
 		*s = ctaSpec{} // a CTA past the last record: none
 		return

@@ -28,7 +28,7 @@ func TestPackedCTATable(t *testing.T) {
 	const n = 6
 	for split := 0; split <= len(recs); split++ {
 		flat, packed := newCTATable(n), newPackedCTATable(n)
-		if packed.packed == nil {
+		if !packed.isPacked() {
 			t.Fatal("a device kernel's table is not packed")
 		}
 		for j, rec := range recs {
@@ -43,7 +43,7 @@ func TestPackedCTATable(t *testing.T) {
 				t.Errorf("unpacked after %d records: cta %d = %+v, want %+v", split, i, got, want)
 			}
 		}
-		if packed.packed != nil {
+		if packed.isPacked() {
 			t.Errorf("unpacked after %d records: still packed", split)
 		}
 	}
@@ -61,10 +61,10 @@ var unscaled = clock{ratio: 1}
 
 // Empty grids and grids too large for one slice are not packed.
 func TestPackedCTATableKinds(t *testing.T) {
-	if tb := newPackedCTATable(0); tb.packed != nil || tb.specs.chunks != nil {
+	if tb := newPackedCTATable(0); tb.isPacked() || tb.specs().chunks != nil {
 		t.Error("an empty grid got a packed table")
 	}
-	if tb := newPackedCTATable(flatCTAs + 1); tb.specs.chunks == nil || tb.packed != nil {
+	if tb := newPackedCTATable(flatCTAs + 1); tb.specs().chunks == nil || tb.isPacked() {
 		t.Error("a grid over flatCTAs did not get chunks")
 	}
 }
@@ -90,10 +90,11 @@ func TestPackedCTATableStreams(t *testing.T) {
 	if !packed.streams() {
 		t.Fatal("records one a CTA in order do not stream")
 	}
-	words := slices.Clone(packed.packed)
+	words := slices.Clone(packed.words())
 	// Two readers of the words, each at its own place, interleaved: the
 	// second starts once the first has given two specs.
-	other := ctaTable{packed: packed.packed}
+	var other ctaTable
+	other.setWords(packed.words())
 	for i := uint64(0); i < n+2; i++ {
 		for r, tb := range []*ctaTable{&packed, &other} {
 			j := i - uint64(2*r)
@@ -107,7 +108,7 @@ func TestPackedCTATableStreams(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(words, packed.packed) {
+	if !slices.Equal(words, packed.words()) {
 		t.Error("streaming wrote to the table's words")
 	}
 	for name, order := range map[string][]uint64{
@@ -138,7 +139,7 @@ func TestDeviceKernelTable(t *testing.T) {
 	var ks, flats []*ctaTable
 	for n := uint64(0); n <= 20; n++ {
 		k, flat := a.newDeviceKernel(n), newCTATable(n)
-		if n > 0 && k.ctas.packed == nil {
+		if n > 0 && !k.ctas.isPacked() {
 			t.Fatalf("%d CTAs: the table is not packed", n)
 		}
 		ks, flats = append(ks, &k.ctas), append(flats, &flat)

@@ -98,7 +98,7 @@ func placeGroup(e *engine, k *Kernel, s *sm) bool {
 	if !t.streams() {
 		return false
 	}
-	words, at := t.packed, max(int(t.next), 1)
+	words, at := t.words(), max(int(t.next), 1)
 	if at+1 >= len(words) {
 		return false // a CTA past the last record: it has no spec
 	}

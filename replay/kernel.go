@@ -98,8 +98,8 @@ type deviceKernels struct {
 // 600K children pending at once (TestDeviceKernelBlocksFill).
 const kernelBlockBytes = 16<<10 - 8
 
-// How many kernels a block of each size holds: 102, 85, 63 and 136 with
-// a 120-byte Kernel.
+// How many kernels a block of each size holds: 113, 93, 68 and 157 with
+// a 104-byte Kernel.
 const (
 	oneBlock   = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.one.blk[0]))
 	threeBlock = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.three.blk[0]))
@@ -108,7 +108,7 @@ const (
 )
 
 // newDeviceKernel is a device kernel of total CTAs with its empty packed
-// CTA table (ctaTable.packed), in its block's words where they fit.
+// CTA table (ctaTable.words), in its block's words where they fit.
 func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	switch room := packedRoom(total); {
 	case total > flatCTAs || total == 0:
@@ -132,7 +132,8 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 // own, so not one of a block with room for its records.
 func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
 	k := a.more.next(moreBlock)
-	k.ctas.packed, k.ctas.shared = words, true // the rest of a fresh kernel's table is zero
+	k.ctas.setWords(words) // the rest of a fresh kernel's table is zero
+	k.ctas.shared = true
 	return k
 }
 
@@ -143,7 +144,7 @@ func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
 // instructions a CTA.
 func (k *Kernel) packIn(total uint64, buf []int64) *Kernel {
 	buf[0] = int64(total) << headerGrid
-	k.ctas.packed = buf[:1]
+	k.ctas.setWords(buf[:1])
 	return k
 }
 

@@ -107,8 +107,8 @@ func swapPlain(e *engine, ref uint64) bool {
 	if l := e.kd.listed(); len(l) == 0 || l[0] != k || i+1 >= k.total || e.body.behind(k, i) {
 		return false
 	}
-	q := k.ctas.queued()
-	if q == nil { // a packed table's, packedRun, queues none: peekPlain finds no spec there
+	q := k.ctas.specQueue()
+	if q == nil { // a packed table, or specs with no queue
 		return false
 	}
 	spec := q.peekPlain(i)

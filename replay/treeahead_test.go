@@ -26,7 +26,7 @@ func TestTreeMsgHeldBound(t *testing.T) {
 		byHeld bool // some message must have gone out for its bytes
 	}{
 		{"bfs", []string{"scale=12"}, true},
-		{"synth", []string{"kernels=2", "ctas=3000", "site_rate=0.9"}, true},
+		{"synth", []string{"kernels=2", "ctas=3000", "site_rate=0.9", "child_ctas=1"}, true},
 		{"synth", []string{"kernels=3", "ctas=10000"}, false},
 		{"synth", []string{"kernels=2", "ctas=20000", "site_rate=0.001"}, false},
 	} {

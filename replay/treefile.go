@@ -150,7 +150,7 @@ func (b *treeReader) children(m *treeMsg) (trace.Record, error) {
 			b.held += ctasHeld(len(cs), st.warps)
 			continue
 		}
-		if f, kid := b.book.last, b.feed.kid.Head(); !kid.More && kid.Err == nil && f.k.ctas.packed != nil {
+		if f, kid := b.book.last, b.feed.kid.Head(); !kid.More && kid.Err == nil && f.k.ctas.isPacked() {
 			m.records += len(cs)
 			b.book.after = cs[len(cs)-1].CTA + 1 // passed: child passed its CTA 0, and so its root
 			b.held += ctasHeld(len(cs), b.kidTable(&f.k.ctas, cs, kid.Same))
@@ -240,7 +240,7 @@ func (b *treeReader) filedKid() *sharedTable {
 // holds them, and the tape's chunk its answer: as long as the work in
 // flight and the tape.
 func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
-	t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
+	*t.header() += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 	warps := t.appendKid(cs, same, b.clk)
 	if kid := &b.feed.kid; kid.OnTape() {
 		kid.Offer(b.share(b.book.last.k, warps, ctasHeld(len(cs), warps)))
@@ -254,11 +254,11 @@ func (b *treeReader) kidTable(t *ctaTable, cs []trace.CTA, same uint64) int {
 // times: sharedChild): its words are read-only from now on.
 func (b *treeReader) share(k *Kernel, warps, held int) *any {
 	t := &k.ctas
-	t.packed = t.packed[:len(t.packed):len(t.packed)]
+	t.c = t.n // its capacity its length: nothing appends in place
 	t.shared = true
 	st := b.book.tables.next(sharedBlock)
 	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
-	st.clk, st.words, st.warps = b.clk, t.packed, warps
+	st.clk, st.words, st.warps = b.clk, t.words(), warps
 	st.decl, st.at, st.inline = k.decl, site.at, site.inline
 	st.held = deviceHeld + held
 	st.self = st
@@ -299,8 +299,8 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 			return err
 		}
 		cs, k := run.Records(i), b.book.last.k
-		if t := &k.ctas; t.packed != nil {
-			t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
+		if t := &k.ctas; t.isPacked() {
+			*t.header() += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 			warps := t.appendKid(cs, h.Same, b.clk)
 			held := ctasHeld(len(cs), warps)
 			run.Offer(i, b.share(k, warps, held))
@@ -439,8 +439,8 @@ func (b *treeReader) kidCTAs(m *treeMsg) error {
 	cs := b.feed.kid.Records()
 	m.records += len(cs)
 	b.passed(f, cs[len(cs)-1].CTA)
-	if t := &f.k.ctas; t.packed != nil {
-		t.packed[0] += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
+	if t := &f.k.ctas; t.isPacked() {
+		*t.header() += int64(len(cs)) // fresh (child): CTAs 0, 1, … in order
 		b.held += ctasHeld(len(cs), t.appendPacked(cs, b.clk))
 	} else {
 		b.held += ctasHeld(len(cs), t.recordRun(cs, b.clk))
