@@ -59,7 +59,17 @@ type ctaTable struct {
 }
 
 // specTable is a table of the specs s.
-func specTable(s *ctaSpecs) ctaTable { return ctaTable{ref: unsafe.Pointer(s)} }
+func specTable(s *ctaSpecs) ctaTable {
+	var t ctaTable
+	t.setSpecs(s)
+	return t
+}
+
+// setSpecs makes s the table's specs, in place of any packed words, which
+// it no longer shares: with setWords, the only writers of ref.
+func (t *ctaTable) setSpecs(s *ctaSpecs) {
+	t.ref, t.n, t.c, t.shared = unsafe.Pointer(s), 0, 0, false
+}
 
 // isPacked reports whether the table keeps its records packed.
 func (t *ctaTable) isPacked() bool { return t.n > 0 }
@@ -434,7 +444,7 @@ func (t *ctaTable) own() {
 func (t *ctaTable) unpack() {
 	p := t.words()
 	flat := make([]ctaSpec, gridOf(p[0]))
-	t.ref, t.n, t.c, t.shared = unsafe.Pointer(&ctaSpecs{flat: flat}), 0, 0, false
+	t.setSpecs(&ctaSpecs{flat: flat})
 	for next, at := 0, 1; at < len(p); {
 		i := next
 		if p[at] < 0 { // it names its CTA
