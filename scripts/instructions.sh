@@ -17,7 +17,12 @@
 #   bfs4           bfs under four policies (--policy=cdp,flat,dtbl,spawn)
 #   sweep8         bfs under CDP swept over 8 SM counts (--sweep gpu.sms=6,...,13)
 #                  both printed as a ratio to bfs (one replay, 13 SMs): the
-#                  replays of one command share the trace's decode
+#                  replays of one command share the trace's decode. Each
+#                  is also split, per CTA, into what every replay of the
+#                  command adds (E, from (run - bfs) / (N - 1) for its N
+#                  replays: an average where they differ, as bfs4's do) and what they share (D = bfs - E): the ratio
+#                  is (D + N*E) / (D + E), so a cut to D raises it and
+#                  only a cut to E lowers both
 #
 # --quick replays smaller traces (500K, scale 16, 100K CTAs): about a
 # minute instead of ten. --keep DIR keeps the callgrind
@@ -85,12 +90,12 @@ ctas() {
 
 declare -A base count
 row() { printf '%-16s %10s %16s %9s %s\n' "$@"; }
-row run ctas instructions per-CTA "--out adds (per CTA, % of the run without); bfs4, sweep8: x bfs"
+row run ctas instructions per-CTA "--out adds (per CTA, % of the run without); bfs4, sweep8: x bfs; E and D a CTA"
 for run in "${runs[@]}"; do
 	case $run in
 	synth*) gen synth synth "${synth[@]}"; trace=$tmp/synth.trace.zst; flags=() ;;
-	bfs4) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=(); many=(--policy=cdp,flat,dtbl,spawn) ;;
-	sweep8) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=(); many=(--sweep gpu.sms=6,7,8,9,10,11,12,13) ;;
+	bfs4) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=(); many=(--policy=cdp,flat,dtbl,spawn) replays=4 ;;
+	sweep8) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=(); many=(--sweep gpu.sms=6,7,8,9,10,11,12,13) replays=8 ;;
 	bfs*) gen bfs bfs "${bfs[@]}"; trace=$tmp/bfs.trace.zst; flags=() ;;
 	uniform) gen uniform synth "${uniform[@]}"; trace=$tmp/uniform.trace.zst; flags=(--set model.contention=off) ;;
 	*) echo "instructions.sh: unknown run $run" >&2; exit 2 ;;
@@ -114,7 +119,8 @@ for run in "${runs[@]}"; do
 	bfs4 | sweep8)
 		n=$(instructions "$run" "${many[@]}" "$trace")
 		b=${base[$base_run]} c=${count[$base_run]}
-		row "$run" "$c" "$n" $((n / c)) "x$((n / b)).$(printf %02d $((n * 100 / b % 100)))"
+		e=$(((n - b) / (replays - 1)))
+		row "$run" "$c" "$n" $((n / c)) "x$((n / b)).$(printf %02d $((n * 100 / b % 100))); a replay adds $((e / c)), shared $(((b - e) / c))"
 		;;
 	esac
 done
