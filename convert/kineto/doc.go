@@ -177,7 +177,11 @@
 //
 // Syncs of another device (the cuda_sync event's args.device), and
 // syncs whose call started before the first op in program order, are
-// dropped. So is a blocking sync during which another host thread issued
+// dropped, and so is a stream sync whose stream nothing (no GPU op,
+// event record or stream wait) came on before it in program order: it
+// waited for nothing, and a trace names a stream only from its first
+// operation on (a profile that begins mid-run has them, as does a
+// program that synchronises a stream before its first use). So is a blocking sync during which another host thread issued
 // GPU work of the converted device: a trace has one host thread and the
 // replay holds every later call until a blocking one returns, where the
 // profile's other threads (PyTorch's autograd thread, data loaders) went

@@ -269,3 +269,27 @@ func TestMeasuredTiming(t *testing.T) {
 		t.Errorf("unused %v, want the memset counted", sum.Unused)
 	}
 }
+
+// TestSyncsIdleStream converts testdata/idlestreams.json, whose host
+// thread synchronises stream 8 before anything came on it (1006 µs: k2,
+// stream 8's first op, is launched at 1010), then after k2's launch
+// (1016, its cuda_sync naming the stream by tid 1000008), and then
+// stream 9, which no op, record or wait ever uses (1052). The first and
+// the last waited for nothing, and a trace cannot name a stream before
+// its first operation: both are dropped, with their cuda_sync events;
+// the second stays, a sync of stream 8.
+func TestSyncsIdleStream(t *testing.T) {
+	recs, sum := convertFile(t, "testdata/idlestreams.json", DefaultOptions())
+	var got []string
+	for _, r := range recs {
+		if s, ok := r.(*trace.Sync); ok {
+			got = append(got, fmt.Sprintf("%s stream %d", s.Op, s.Stream))
+		}
+	}
+	if want := []string{"stream stream 8"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("syncs %q, want %q", got, want)
+	}
+	if n := sum.Unused["cuda_runtime:cudaStreamSynchronize (no GPU op, event record or wait came on its stream before it)"]; n != 2 || sum.Unused["cuda_sync"] != 2 {
+		t.Errorf("%d stream syncs dropped as idle, %d cuda_sync events unused; want 2 and 2 (%v)", n, sum.Unused["cuda_sync"], sum.Unused)
+	}
+}

@@ -77,6 +77,7 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 		return nil, err
 	}
 	pl.programOrderSyncs()
+	pl.dropIdleSyncs()
 	pl.scheduleSyncs()
 	return pl, nil
 }

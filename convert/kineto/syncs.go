@@ -99,7 +99,15 @@ const (
 	skipOtherEvent   = "a wait for another event came after its thread's last cudaEventRecord"
 	skipOtherThread  = "another host thread recorded an event after its thread's last cudaEventRecord"
 	skipRecordStream = "its thread launched no GPU op before the cudaEventRecord"
+	// A stream sync whose stream had nothing on it yet (dropIdleSyncs).
+	skipIdleStream = "no GPU op, event record or wait came on its stream before it"
 )
+
+// skip counts sync call c as unused for why: it becomes no record.
+func (pl *plan) skip(c *hostCall, why string) {
+	c.used = true
+	pl.unused[c.key+" ("+why+")"]++
+}
 
 // eventRecords finds the cudaEventRecord a wait or event sync waits for
 // where its cuda_sync event names the event only by id: PyTorch 2.11
@@ -215,10 +223,7 @@ func (pl *plan) collectSyncs(p *capture) {
 	if len(pl.ops) > 0 {
 		first = pl.ops[0].order.host
 	}
-	skip := func(c *hostCall, why string) {
-		c.used = true
-		pl.unused[c.key+" ("+why+")"]++
-	}
+	skip := pl.skip
 	lastOp := map[ident]*gpuOp{} // by host thread
 	awaited := map[*hostCall]ident{}
 	records := newEventRecords()
@@ -413,6 +418,36 @@ func (pl *plan) programOrderSyncs() {
 	for ; i < len(pl.ops); i++ {
 		pl.host = append(pl.host, hostOp{op: pl.ops[i]})
 	}
+}
+
+// dropIdleSyncs drops from the program order the stream syncs whose
+// stream nothing came on before them: no GPU op, event record or stream
+// wait. Such a call waited for nothing, and a trace names a stream only
+// from its first operation on (the validator refuses a sync on a stream
+// that does not exist yet), so it is counted unused, with its cuda_sync
+// event. A profile that begins mid-run, or a program that synchronises a
+// stream before its first use, has them. Streams are told apart by their
+// trace numbers (numberStreams), which two spellings of one stream ("7",
+// "0x7") share.
+func (pl *plan) dropIdleSyncs() {
+	seen := map[uint64]bool{}
+	kept := pl.host[:0]
+	for _, h := range pl.host {
+		switch {
+		case h.op != nil:
+			seen[pl.streams[h.op.stream]] = true
+		case h.sync.op == trace.SyncStream && !seen[pl.streams[h.sync.stream]]:
+			pl.skip(h.sync.call, skipIdleStream)
+			if h.sync.call.sync != nil {
+				pl.unused["cuda_sync"]++
+			}
+			continue
+		case h.sync.op == trace.EventRecord || h.sync.op == trace.StreamWait:
+			seen[pl.streams[h.sync.stream]] = true
+		}
+		kept = append(kept, h)
+	}
+	pl.host = kept
 }
 
 // scheduleSyncs maps the syncs' call times to trace cycles as the ops'
