@@ -277,9 +277,16 @@ func TestMeasuredTiming(t *testing.T) {
 // stream 9, which no op, record or wait ever uses (1052). The first and
 // the last waited for nothing, and a trace cannot name a stream before
 // its first operation: both are dropped, with their cuda_sync events;
-// the second stays, a sync of stream 8.
+// the second stays, a sync of stream 8. lat.host_sync is the median over
+// the blocking calls written, that sync alone: it returned at 1051 µs,
+// 1 µs after k2 ended (1030 + 20), so 1 µs, 1410 cycles at the A100's
+// 1410 MHz (with the two dropped syncs, 2 µs each, it would be 2820).
 func TestSyncsIdleStream(t *testing.T) {
 	recs, sum := convertFile(t, "testdata/idlestreams.json", DefaultOptions())
+	h := recs[0].(*trace.Header)
+	if h.Meta["host_sync_calls"] != "1" || h.Meta["set.lat.host_sync"] != "1410" {
+		t.Errorf("host_sync_calls %q, set.lat.host_sync %q; want 1 and 1410", h.Meta["host_sync_calls"], h.Meta["set.lat.host_sync"])
+	}
 	var got []string
 	for _, r := range recs {
 		if s, ok := r.(*trace.Sync); ok {

@@ -65,6 +65,8 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	pl.collectSyncs(p)
 	p.unusedCalls()
 	pl.numberStreams()
+	pl.programOrderSyncs()
+	pl.dropIdleSyncs() // before hostSyncCost: its median is over the syncs written
 	lat, err := profile.AssumedLatency(pl.gpu.Name, pl.gpu.Spec)
 	if err != nil {
 		return nil, errorf(file, -1, -1, "the replay model's launch latency: %v", err)
@@ -76,8 +78,6 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 	if err := pl.schedule(); err != nil {
 		return nil, err
 	}
-	pl.programOrderSyncs()
-	pl.dropIdleSyncs()
 	pl.scheduleSyncs()
 	return pl, nil
 }

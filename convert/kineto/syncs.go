@@ -422,7 +422,8 @@ func (pl *plan) programOrderSyncs() {
 
 // dropIdleSyncs drops from the program order the stream syncs whose
 // stream nothing came on before them: no GPU op, event record or stream
-// wait. Such a call waited for nothing, and a trace names a stream only
+// wait, and takes them out of the syncs (hostSyncCost's median is over
+// the syncs written). Such a call waited for nothing, and a trace names a stream only
 // from its first operation on (the validator refuses a sync on a stream
 // that does not exist yet), so it is counted unused, with its cuda_sync
 // event. A profile that begins mid-run, or a program that synchronises a
@@ -441,6 +442,7 @@ func (pl *plan) dropIdleSyncs() {
 			if h.sync.call.sync != nil {
 				pl.unused["cuda_sync"]++
 			}
+			pl.syncs = slices.DeleteFunc(pl.syncs, func(s *hostSync) bool { return s == h.sync })
 			continue
 		case h.sync.op == trace.EventRecord || h.sync.op == trace.StreamWait:
 			seen[pl.streams[h.sync.stream]] = true
