@@ -190,6 +190,7 @@ func (r *Reader) write(tree []*kernel) error {
 		return r.writeLevels(tree, cycles, at)
 	}
 	inline := treeWork(tree, cycles, r.opts.CTAOnce)
+	opened := map[createdStream]bool{}
 	for _, k := range tree {
 		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: k.name, Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
 		l := &trace.Launch{Kernel: k.id}
@@ -203,6 +204,9 @@ func (r *Reader) write(tree []*kernel) error {
 			l.DeviceStream, l.CreatesStream = k.devStream, k.creates
 			if k.devStream == trace.CreatedStream {
 				l.Stream = k.devStreamU
+				if err := r.intoCreated(opened, k); err != nil {
+					return err
+				}
 			}
 		}
 		r.out = append(r.out, l)
@@ -210,6 +214,29 @@ func (r *Reader) write(tree []*kernel) error {
 			r.opts.Measured(k.measured(at))
 		}
 		r.writeCTAs(k, k.id, 0, cycles[k.id])
+	}
+	return nil
+}
+
+// createdStream is a stream a CTA created: the parent kernel, its CTA
+// and the stream's uid.
+type createdStream struct{ parent, cta, stream uint64 }
+
+// intoCreated checks device kernel k's launch into a created stream
+// against the streams its parent's CTA created (opened, in the order the
+// tree's launches are written): the first launch into a stream created
+// since takes it as its creator's (creates), and a launch into one that
+// no launch of that CTA before it created is the log's fault, where the
+// trace would name a stream that does not exist (a "Create stream" line
+// the reader did not recognise, or a stream created by another CTA).
+func (r *Reader) intoCreated(opened map[createdStream]bool, k *kernel) error {
+	key := createdStream{k.site.parent.id, k.site.cta, k.devStreamU}
+	if k.creates {
+		opened[key] = true
+		return nil
+	}
+	if !opened[key] {
+		return &Error{File: r.name, Line: k.line, Msg: fmt.Sprintf("a device launch of kernel %d into stream %d, which no \"Create stream %d\" line before it created for CTA %d of kernel %d", k.id, k.devStreamU, k.devStreamU, k.site.cta, k.site.parent.id)}
 	}
 	return nil
 }
