@@ -560,7 +560,9 @@ func withForkParents(path string, in io.Reader) (io.Reader, error) {
 
 // appended reads the files the capture appends after the output.
 func (d *dialect322) appended(line, b []byte) {
-	if bytes.HasPrefix(b, prefix3Section) && bytes.HasSuffix(b, []byte(" =====")) && !bytes.HasPrefix(b, []byte("====== ")) {
+	// (a section line is "===== NAME =====": its head and tail apart, so
+	// that "===== =====" is no section's, where the two overlap)
+	if bytes.HasPrefix(b, prefix3Section) && bytes.HasSuffix(b, []byte(" =====")) && len(b) >= len(prefix3Section)+len(" =====") && !bytes.HasPrefix(b, []byte("====== ")) {
 		d.closeStamp()
 		d.section = string(bytes.TrimSpace(b[len(prefix3Section) : len(b)-len(" =====")]))
 		d.skipBlock = false
