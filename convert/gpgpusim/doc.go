@@ -174,7 +174,8 @@
 //     after it is taken to be its creator's (creates_stream). Each
 //     launch's stream is read exactly: "to default stream of the cta" is
 //     the CTA's default stream (stream_kind cta), "to stream S" a stream
-//     the CTA created (created, stream S).
+//     the CTA created (created, stream S); a launch into a stream that no
+//     earlier launch of its CTA took as created is an error at its line.
 //   - Dynamic shared memory of host launches (the push line does not
 //     give it); -gpgpu_TB_launch_latency (kept in meta when not 0).
 //   - A device launch's cycle at PTX_SIM_DEBUG=1: the log bounds it by
