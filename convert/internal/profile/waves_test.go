@@ -78,3 +78,23 @@ func TestWriteKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteKernelChunks writes a grid past two chunks of cta records
+// (ctaChunk) to a sink that keeps them: each record stays its own, with
+// its CTA, after the chunk it came from is used up.
+func TestWriteKernelChunks(t *testing.T) {
+	k := &trace.Kernel{ID: 3, Name: "k", Grid: [3]uint32{2*ctaChunk + 5, 1, 1}, Block: [3]uint32{32, 1, 1}}
+	s := &sink{limit: 1 << 20}
+	n, err := WriteKernel(s, k, &trace.Launch{Kernel: 3}, 77)
+	if err != nil || n != 2*ctaChunk+5 || len(s.recs) != int(n)+2 {
+		t.Fatalf("WriteKernel = %d, %v; %d records", n, err, len(s.recs))
+	}
+	seen := map[*trace.CTA]bool{}
+	for i, r := range s.recs[2:] {
+		c := r.(*trace.CTA)
+		if c.Kernel != 3 || c.CTA != uint64(i) || c.Cycles != 77 || seen[c] {
+			t.Fatalf("cta record %d = %+v (seen before: %v)", i, c, seen[c])
+		}
+		seen[c] = true
+	}
+}
