@@ -188,6 +188,16 @@ func (p *capture) unusedCalls() {
 	}
 }
 
+// unusedSyncEvents adds the cuda_sync events no converted sync uses to
+// the unused count, as "cuda_sync".
+func (p *capture) unusedSyncEvents() {
+	for _, s := range p.syncs {
+		if !s.used {
+			p.unused["cuda_sync"]++
+		}
+	}
+}
+
 // quote shortens and quotes a kernel name for a message: C++ template
 // names run to hundreds of characters.
 func quote(name string) string {

@@ -63,10 +63,11 @@ func makePlan(file string, p *capture, o Options) (*plan, error) {
 		return nil, errorf(file, -1, -1, "no kernel of device %s can be converted: each has neither a launch call nor a grid and block of its own", pl.device)
 	}
 	pl.collectSyncs(p)
-	p.unusedCalls()
 	pl.numberStreams()
 	pl.programOrderSyncs()
 	pl.dropIdleSyncs() // before hostSyncCost: its median is over the syncs written
+	p.unusedCalls()
+	p.unusedSyncEvents()
 	lat, err := profile.AssumedLatency(pl.gpu.Name, pl.gpu.Spec)
 	if err != nil {
 		return nil, errorf(file, -1, -1, "the replay model's launch latency: %v", err)

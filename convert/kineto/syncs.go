@@ -191,7 +191,8 @@ const streamBias = 1_000_000
 
 // collectSyncs turns the sync calls of the converted device into
 // hostSyncs in the order their calls started, counting the rest as
-// unused with the reason, and the cuda_sync events that serve no record.
+// unused with the reason, and marks the cuda_sync events the hostSyncs
+// use (unusedSyncEvents counts the others).
 func (pl *plan) collectSyncs(p *capture) {
 	for _, s := range p.syncs {
 		if c := p.calls[s.corr]; c != nil && c.sync == nil {
@@ -223,7 +224,6 @@ func (pl *plan) collectSyncs(p *capture) {
 	if len(pl.ops) > 0 {
 		first = pl.ops[0].order.host
 	}
-	skip := pl.skip
 	lastOp := map[ident]*gpuOp{} // by host thread
 	awaited := map[*hostCall]ident{}
 	records := newEventRecords()
@@ -258,7 +258,7 @@ func (pl *plan) collectSyncs(p *capture) {
 			}
 		case trace.SyncEvent, trace.StreamWait:
 			if c.sync == nil {
-				skip(c, skipNoEvent)
+				pl.skip(c, skipNoEvent)
 				continue
 			}
 			if c.sync.byEventID() {
@@ -277,7 +277,7 @@ func (pl *plan) collectSyncs(p *capture) {
 					}
 				}
 				if why != "" {
-					skip(c, why)
+					pl.skip(c, why)
 					continue
 				}
 				s.record = r
@@ -285,7 +285,7 @@ func (pl *plan) collectSyncs(p *capture) {
 				records.waited(c)
 				r := p.calls[c.sync.recordCorr]
 				if r == nil || c.sync.recordCorr == "" || syncCalls[r.name] != trace.EventRecord || r.ts > c.ts || r.ts < first {
-					skip(c, skipNoRecord)
+					pl.skip(c, skipNoRecord)
 					continue
 				}
 				s.record = r
@@ -297,16 +297,16 @@ func (pl *plan) collectSyncs(p *capture) {
 		switch {
 		case op == trace.EventRecord: // kept once a wait on it is
 		case c.ts < first || len(pl.ops) == 0:
-			skip(c, skipEarly)
+			pl.skip(c, skipEarly)
 			continue
 		case device != pl.device:
-			skip(c, skipDevice)
+			pl.skip(c, skipDevice)
 			continue
 		case op.Blocks() && c.concurrent:
-			skip(c, skipThreads)
+			pl.skip(c, skipThreads)
 			continue
 		case (op == trace.SyncStream || op == trace.StreamWait) && s.stream == "":
-			skip(c, skipNoStream)
+			pl.skip(c, skipNoStream)
 			continue
 		}
 		if s.record != nil {
@@ -315,7 +315,7 @@ func (pl *plan) collectSyncs(p *capture) {
 				ws = pl.syncStream(c.sync.waitStream, known)
 			}
 			if ws == "" {
-				skip(c, skipNoStream)
+				pl.skip(c, skipNoStream)
 				continue
 			}
 			if _, ok := awaited[s.record]; !ok {
@@ -328,7 +328,7 @@ func (pl *plan) collectSyncs(p *capture) {
 		if s.op == trace.EventRecord {
 			ws, ok := awaited[s.call]
 			if !ok {
-				skip(s.call, skipUnawaited)
+				pl.skip(s.call, skipUnawaited)
 				continue
 			}
 			s.stream = ws
@@ -338,11 +338,6 @@ func (pl *plan) collectSyncs(p *capture) {
 			s.call.sync.used = true
 		}
 		pl.syncs = append(pl.syncs, s)
-	}
-	for _, s := range p.syncs {
-		if !s.used {
-			p.unused["cuda_sync"]++
-		}
 	}
 }
 
@@ -440,9 +435,8 @@ func (pl *plan) dropIdleSyncs() {
 		case h.sync.op == trace.SyncStream && !seen[pl.streams[h.sync.stream]]:
 			pl.skip(h.sync.call, skipIdleStream)
 			if h.sync.call.sync != nil {
-				pl.unused["cuda_sync"]++
+				h.sync.call.sync.used = false // counted unused (unusedSyncEvents)
 			}
-			pl.syncs = slices.DeleteFunc(pl.syncs, func(s *hostSync) bool { return s == h.sync })
 			continue
 		case h.sync.op == trace.EventRecord || h.sync.op == trace.StreamWait:
 			seen[pl.streams[h.sync.stream]] = true
@@ -450,6 +444,14 @@ func (pl *plan) dropIdleSyncs() {
 		kept = append(kept, h)
 	}
 	pl.host = kept
+	// The syncs left, in the order their calls started: program order
+	// keeps it (programOrderSyncs).
+	pl.syncs = pl.syncs[:0]
+	for _, h := range kept {
+		if h.sync != nil {
+			pl.syncs = append(pl.syncs, h.sync)
+		}
+	}
 }
 
 // scheduleSyncs maps the syncs' call times to trace cycles as the ops'

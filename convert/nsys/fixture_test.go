@@ -179,6 +179,14 @@ func (f fixture) drop(tab, col string) {
 func (f fixture) write(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "report.sqlite")
+	f.writeAt(t, path)
+	return path
+}
+
+// writeAt creates the report as an SQLite file at path, which must not
+// hold one already.
+func (f fixture) writeAt(t testing.TB, path string) {
+	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +204,6 @@ func (f fixture) write(t testing.TB) string {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 // create makes the table and inserts its rows.

@@ -1,7 +1,8 @@
 package nsys
 
 import (
-	"io"
+	"errors"
+	"io/fs"
 	"os"
 	"testing"
 )
@@ -66,23 +67,15 @@ func TestWriteLargeExport(t *testing.T) {
 	if dst == "" {
 		t.Skip("set NSYS_LARGE_EXPORT to a path to write the export there")
 	}
-	src, err := os.Open(largeFixture(180_000).write(t))
-	if err != nil {
+	if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
-	defer src.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = io.Copy(out, src)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(dst)
-		t.Fatal(err)
-	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			os.Remove(dst) // no half-written export left behind
+		}
+	})
+	largeFixture(180_000).writeAt(t, dst)
 }
 
 // TestLargeFixture converts a short largeFixture and checks its counts,
