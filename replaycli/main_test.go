@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -583,12 +584,22 @@ func TestBadInputMessages(t *testing.T) {
 	os.WriteFile(bad, data, 0o644)
 	gpu := filepath.Join(dir, "gpu.json")
 	os.WriteFile(gpu, []byte(`{"gpu.sms":20}`), 0o644)
+	// A pipe read twice gave its second reader nothing ("launches no
+	// kernel"), a FIFO hung at the second open; both are refused before
+	// any open (nothing writes to fifo: an open would block).
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--bogusflag"}, "replay: unknown flag: --bogusflag (see replay --help)"},
 		{[]string{dir}, "is a directory, not a trace"},
+		{[]string{fifo}, fifo + " is a pipe, not a file: a replay reads its trace more than once"},
+		{[]string{"--policy=cdp,flat", os.DevNull}, os.DevNull + " is a device, not a file"},
+		{[]string{"study", "plan", fifo, "-o", filepath.Join(dir, "study.jsonl")}, fifo + " is a pipe, not a file"},
 		{[]string{"--out", "/proc/nope/out", sample}, "--out /proc/nope/out:"},
 		{[]string{bad}, "not a zstd stream"},
 		{[]string{"--gpu=" + gpu, sample}, `a GPU file nests keys by section, as the presets do: write {"gpu": {"sms": ...}}, not "gpu.sms"`},

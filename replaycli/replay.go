@@ -210,6 +210,23 @@ func replayInputs(traces []string, gpu string) []named {
 	return in
 }
 
+// kindOf names a file mode that is not a regular file's or a directory's,
+// for a message: a pipe (cat ... | replay /dev/stdin, a FIFO), a device
+// or a socket. Opened twice, a pipe gives its second reader what the first
+// left (a replay reported an empty trace) or, a FIFO, waits for a writer
+// that never comes.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a pipe"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
 // summaryRow is one line of the terminal summary.
 type summaryRow struct {
 	trace, policy, params string
@@ -229,6 +246,8 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 			return nil, badInput(err)
 		} else if st.IsDir() {
 			return nil, badInput(fmt.Errorf("%s is a directory, not a trace (*.trace.zst or *.jsonl)", path))
+		} else if !st.Mode().IsRegular() {
+			return nil, badInput(fmt.Errorf("%s is %s, not a file: a replay reads its trace more than once (its header first, then each replay), which a stream cannot give; write the trace to a file and replay that", path, kindOf(st.Mode())))
 		}
 		for j, prev := range files {
 			if os.SameFile(prev, st) {
