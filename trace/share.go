@@ -866,16 +866,25 @@ func (r *shareReader) close() error {
 	for _, o := range s.readers {
 		last = last && o.left
 	}
+	closer := s.closer
 	if last {
+		// Nothing reads the tape again: what it decoded with goes now,
+		// not with the Share, which its owner may hold to the end of a
+		// run of many replays (a study's pieces).
 		s.closed = true
+		s.v, s.closer, s.index, s.reopen = nil, nil, nil, nil
+	}
+	own := r.ownSrc
+	r.own, r.ownSrc = nil, nil // a reader reading on alone: its decode goes with it
+	if r.err == nil {
+		r.err = errClosed
 	}
 	s.mu.Unlock()
-	if r.ownSrc != nil {
-		r.ownSrc.Close()
-		r.ownSrc = nil
+	if own != nil {
+		own.Close()
 	}
-	if last && s.closer != nil {
-		return s.closer.Close()
+	if last && closer != nil {
+		return closer.Close()
 	}
 	return nil
 }
