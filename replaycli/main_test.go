@@ -3,6 +3,7 @@ package replaycli
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/gpureplay/gpureplay/results"
+	"github.com/gpureplay/gpureplay/study"
 )
 
 const sample = "../samples/bfs-kron12.trace.zst"
@@ -733,6 +735,8 @@ func TestContradictionsAndSweeps(t *testing.T) {
 		{[]string{"--policy=threshold", "--sweep", "launch.threshold=16,64,16", sample}, "value 16 given twice"},
 		{[]string{"--policy=threshold", "--sweep", "launch.threshold=64,064", sample}, "--sweep launch.threshold: values 64 and 064 are equal"},
 		{[]string{"--sweep", "gpu.clock_mhz=706,706.0", sample}, "--sweep gpu.clock_mhz: values 706 and 706.0 are equal"},
+		{[]string{"--sweep", "lat.host_issue=" + upTo(1001), "--sweep", "cdp.launch_a=" + upTo(1000), sample}, "replay: 1,001,000 replays asked for (1 trace × 1001 lat.host_issue values × 1000 cdp.launch_a values × 1 policy): one command runs at most 1,000,000;"},
+		{[]string{"study", "plan", "--policy=cdp,flat", "--sweep", "lat.host_issue=" + upTo(1000), "--sweep", "cdp.launch_a=" + upTo(500), sample, warps, "-o", filepath.Join(dir, "study.jsonl")}, "replay: 2,000,000 replays asked for (2 traces × 1000 lat.host_issue values × 500 cdp.launch_a values × 2 policies)"},
 		{[]string{"--policy=threshold", "--set", "launch.threshold=32", "--sweep", "launch.threshold=16,64", sample}, "--sweep launch.threshold and --set launch.threshold"},
 	} {
 		if code, _, stderr := replayCmd(t, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
@@ -864,5 +868,53 @@ func TestSweepSpaces(t *testing.T) {
 	}
 	if code, _, stderr := replayCmd(t, "--policy=threshold", "--sweep", "launch.threshold=16,,32", sample); code != 2 || !strings.Contains(stderr, "value 2 is empty") {
 		t.Errorf("an empty value: exit %d, %q", code, stderr)
+	}
+}
+
+// upTo is the values 1, 2, ..., n of a --sweep.
+func upTo(n int) string {
+	vs := make([]string, n)
+	for i := range vs {
+		vs[i] = fmt.Sprint(i + 1)
+	}
+	return strings.Join(vs, ",")
+}
+
+// A plan is refused past maxReplays, where it is made: at the bound it is
+// made, past it (a product past int64 too) it is said how many and of
+// what.
+func TestPlanSize(t *testing.T) {
+	axis := func(key string, n int) study.Axis { return study.Axis{Key: key, Values: make([]string, n)} }
+	if err := checkPlanSize(1, []study.Axis{axis("a", 1000), axis("b", 1000)}, 1); err != nil {
+		t.Errorf("1,000,000 replays: %v", err)
+	}
+	if err := checkPlanSize(2, []study.Axis{axis("a", 1000)}, 500); err != nil {
+		t.Errorf("2 traces × 1000 values × 500 policies: %v", err)
+	}
+	if err := checkPlanSize(3, nil, 0); err != nil {
+		t.Errorf("3 traces, no sweep, the default policy: %v", err)
+	}
+	var huge []study.Axis
+	for range 7 {
+		huge = append(huge, axis("k", 1000))
+	}
+	for _, tc := range []struct {
+		traces   int
+		axes     []study.Axis
+		policies int
+		want     string
+	}{
+		{1, []study.Axis{axis("a", 1000), axis("b", 1001)}, 1, "1,001,000 replays asked for (1 trace × 1000 a values × 1001 b values × 1 policy)"},
+		{1, []study.Axis{axis("a", 1000), axis("b", 1000)}, 0, ""},
+		{3, []study.Axis{axis("a", 1)}, 400_000, "1,200,000 replays asked for (3 traces × 1 a value × 400000 policies)"},
+		{1, huge, 12, "12,000,000,000,000,000,000,000 replays asked for"},
+	} {
+		err := checkPlanSize(tc.traces, tc.axes, tc.policies)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%d traces, %d policies: %v", tc.traces, tc.policies, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%d traces, %d policies: %v; want %q", tc.traces, tc.policies, err, tc.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package replaycli
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func (f *replayFlags) planFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.policies, "policy", []string{"cdp"}, "policies to replay under, comma separated; join with + to combine (see replay policies)")
 	fs.StringVar(&f.gpu, "gpu", "k20c", "GPU preset, preset JSON file, or 'captured' for the GPU recorded in the trace (see replay gpus)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a model parameter, key=value (repeatable; replay params lists the keys)")
-	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination; the summary's params column names it; a key also given to --set, or two values that set it alike, such as 64,064, are refused)")
+	fs.StringArrayVar(&f.sweeps, "sweep", nil, "replay once per value: key=v1,v2,... (repeatable: every combination, at most 1,000,000 replays a command; the summary's params column names it; a key also given to --set, or two values that set it alike, such as 64,064, are refused)")
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
@@ -210,6 +211,48 @@ func replayInputs(traces []string, gpu string) []named {
 	return in
 }
 
+// maxReplays is the most replays one command plans: its plan, the
+// replays' results and their bookkeeping take some 600 bytes a replay
+// before any runs (a million: about 600 MB), and a sweep's values
+// multiply (three keys of 300 values are 27 million replays, which grew
+// past 5 GB while the first few ran).
+const maxReplays = 1_000_000
+
+// checkPlanSize refuses a command whose traces, swept combinations and
+// policies come to more than maxReplays replays, before the plan is made,
+// saying how many they are and of what.
+func checkPlanSize(traces int, axes []study.Axis, policies int) error {
+	policies = max(policies, 1) // none given: the default, one
+	n := big.NewInt(int64(traces) * int64(policies))
+	terms := []string{fmt.Sprint(traces, " ", plural(traces, "trace"))}
+	for _, ax := range axes {
+		n.Mul(n, big.NewInt(int64(len(ax.Values))))
+		terms = append(terms, fmt.Sprint(len(ax.Values), " ", plural(len(ax.Values), ax.Key+" value")))
+	}
+	if n.IsInt64() && n.Int64() <= maxReplays {
+		return nil
+	}
+	if policies == 1 {
+		terms = append(terms, "1 policy")
+	} else {
+		terms = append(terms, fmt.Sprint(policies, " policies"))
+	}
+	return usagef("%s replays asked for (%s): one command runs at most %s; sweep fewer values, or split the sweep over several commands",
+		grouped(n.String()), strings.Join(terms, " × "), grouped(fmt.Sprint(maxReplays)))
+}
+
+// grouped writes the decimal digits ds in groups of three: 27,000,000.
+func grouped(ds string) string {
+	var b strings.Builder
+	for i, d := range ds {
+		if i > 0 && (len(ds)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
 // kindOf names a file mode that is not a regular file's or a directory's,
 // for a message: a pipe (cat ... | replay /dev/stdin, a FIFO), a device
 // or a socket. Opened twice, a pipe gives its second reader what the first
@@ -280,6 +323,9 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 				}
 			}
 		}
+	}
+	if err := checkPlanSize(len(traces), axes, len(f.policies)); err != nil {
+		return nil, err
 	}
 	for _, n := range notes {
 		fmt.Fprintln(stderr, n)

@@ -3,7 +3,6 @@ package replaycli
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -43,8 +42,12 @@ func parseSweeps(flags, sets []string, base model.Config) ([]study.Axis, error) 
 				return nil, usagef("--sweep %q: value %d is empty; want key=v1,v2,...", f, i+1)
 			}
 		}
-		cfgs := make([]model.Config, len(ax.Values))
-		for i, v := range ax.Values {
+		// A model.Config is a value (no pointer, slice or map in it), so
+		// two values that set it alike are two equal keys: one lookup a
+		// value, where comparing each with every one before it took a
+		// sweep of 5,000 values 15 s before any replay.
+		first := make(map[model.Config]string, len(ax.Values))
+		for _, v := range ax.Values {
 			cfg := base
 			if err := cfg.Set(key, v); err != nil {
 				return nil, usagef("--sweep: %v", err)
@@ -52,15 +55,13 @@ func parseSweeps(flags, sets []string, base model.Config) ([]study.Axis, error) 
 			if err := cfg.Validate(); err != nil {
 				return nil, usagef("--sweep %s=%s: %v", key, v, err)
 			}
-			for j := range i {
-				if reflect.DeepEqual(cfgs[j], cfg) {
-					if ax.Values[j] == v {
-						return nil, usagef("--sweep %s: value %s given twice", key, v)
-					}
-					return nil, usagef("--sweep %s: values %s and %s are equal; give each value once", key, ax.Values[j], v)
+			if w, ok := first[cfg]; ok {
+				if w == v {
+					return nil, usagef("--sweep %s: value %s given twice", key, v)
 				}
+				return nil, usagef("--sweep %s: values %s and %s are equal; give each value once", key, w, v)
 			}
-			cfgs[i] = cfg
+			first[cfg] = v
 		}
 		axes = append(axes, ax)
 	}
