@@ -125,6 +125,15 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err := checkReplayOutputs(fs.Args(), f, format); err != nil {
 		return err
 	}
+	if f.out != "" {
+		if others := results.OtherFormats(f.out, format); len(others) > 0 {
+			more := ""
+			if len(others) > 1 {
+				more = fmt.Sprintf(" and %d more", len(others)-1)
+			}
+			fmt.Fprintf(stderr, "replay: note: %s also holds %s%s, an earlier run's tables in another format, which stay; replay report refuses a directory of both, and other readers cannot tell the runs apart: move those away\n", f.out, others[0], more)
+		}
+	}
 	if f.cpuprof != "" {
 		stop, err := startCPUProfile(f.cpuprof)
 		if err != nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpureplay/gpureplay/results"
 )
 
 // reportDirs replays the sample under DP policies, a generated pipeline
@@ -198,6 +200,17 @@ func TestReportBadInput(t *testing.T) {
 	// by an older replay.
 	data, _ := os.ReadFile(filepath.Join(old, "stages.parquet"))
 	os.WriteFile(filepath.Join(old, "summary.parquet"), data, 0o644)
+	// A CSV run's --out over a Parquet run's: the report read the
+	// Parquet run's rows; the second run says what it leaves beside its
+	// own tables.
+	mixed := t.TempDir()
+	if code, _, stderr := replayCmd(t, "--quiet", "--out", mixed, sample); code != 0 || stderr != "" {
+		t.Fatalf("exit %d, %s", code, stderr)
+	}
+	code, _, stderr := replayCmd(t, "--quiet", "--policy=flat", "--format=csv", "--out", mixed, sample)
+	if want := fmt.Sprintf("also holds summary.parquet and %d more, an earlier run's tables in another format", len(results.Tables())-1); code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("a CSV run over a Parquet run's tables: exit %d, %q; want 0 and a note with %q", code, stderr, want)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -206,6 +219,7 @@ func TestReportBadInput(t *testing.T) {
 		{[]string{"report", empty, "-o", filepath.Join(empty, "r.html")}, "no result tables in"},
 		{[]string{"report", old, "-o", filepath.Join(empty, "r.html")}, "written by another version of replay"},
 		{[]string{"report", empty}, "want -o FILE.html"},
+		{[]string{"report", mixed, "-o", filepath.Join(empty, "r.html")}, "holds a table in more than one format (summary.parquet, summary.csv)"},
 	} {
 		code, _, stderr := replayCmd(t, tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowcsv "github.com/apache/arrow-go/v18/arrow/csv"
@@ -19,29 +20,68 @@ import (
 // Scan reads (Parquet, Arrow IPC or CSV).
 var ErrNoTable = errors.New("no such table")
 
-// Scan reads the named table from dir (NAME.parquet, else NAME.arrow,
-// else NAME.csv) batch by batch, calling fn with each record batch; memory holds one
+// ErrMixedFormats says a directory holds a table in more than one format:
+// the tables of two runs written with different --format into one --out,
+// which a reader cannot tell apart (each run replaces only its own
+// format's files).
+var ErrMixedFormats = errors.New("a table in more than one format")
+
+// Scan reads the named table from dir (NAME.parquet, NAME.arrow or
+// NAME.csv) batch by batch, calling fn with each record batch; memory holds one
 // batch at a time. The batch is valid only during the call. A table whose
 // columns are not this version's (Schema) is refused with an error that
 // names the first difference, so readers can index columns by position.
+// A table found in two formats is refused too (ErrMixedFormats): read
+// by a fixed preference, a report over a directory that a CSV run had
+// written over a Parquet one showed the Parquet run's rows, silently.
 func Scan(dir, table string, fn func(arrow.Record) error) error {
 	want := Schema(table)
 	if want == nil {
 		return fmt.Errorf("unknown table %q", table)
 	}
-	pq := filepath.Join(dir, table+".parquet")
-	if _, err := os.Stat(pq); err == nil {
-		return scanParquet(pq, want, fn)
+	found := filesOf(dir, table, formats)
+	switch {
+	case len(found) == 0:
+		return fmt.Errorf("%s: %w (%s.parquet, %s.arrow or %s.csv)", dir, ErrNoTable, table, table, table)
+	case len(found) > 1:
+		return fmt.Errorf("%s holds %w (%s), written by different runs perhaps, which a reader cannot tell apart: move all but one format's tables away, or write each run to a directory of its own", dir, ErrMixedFormats, strings.Join(found, ", "))
 	}
-	ar := filepath.Join(dir, table+".arrow")
-	if _, err := os.Stat(ar); err == nil {
-		return scanIPC(ar, want, fn)
+	path := filepath.Join(dir, found[0])
+	switch Format(strings.TrimPrefix(filepath.Ext(path), ".")) {
+	case Parquet:
+		return scanParquet(path, want, fn)
+	case Arrow:
+		return scanIPC(path, want, fn)
 	}
-	cs := filepath.Join(dir, table+".csv")
-	if _, err := os.Stat(cs); err == nil {
-		return scanCSV(cs, want, fn)
+	return scanCSV(path, want, fn)
+}
+
+// filesOf is the files of table in dir in any of fs, by name.
+func filesOf(dir, table string, fs []Format) []string {
+	var found []string
+	for _, f := range fs {
+		if _, err := os.Stat(filepath.Join(dir, table+"."+string(f))); err == nil {
+			found = append(found, table+"."+string(f))
+		}
 	}
-	return fmt.Errorf("%s: %w (%s.parquet, %s.arrow or %s.csv)", dir, ErrNoTable, table, table, table)
+	return found
+}
+
+// OtherFormats is the files of tables that dir holds in a format other
+// than f, by name: what a run writing f there leaves beside its own
+// tables (Scan then refuses the tables found in both).
+func OtherFormats(dir string, f Format) []string {
+	var others []Format
+	for _, g := range formats {
+		if g != f {
+			others = append(others, g)
+		}
+	}
+	var found []string
+	for _, t := range Tables() {
+		found = append(found, filesOf(dir, t, others)...)
+	}
+	return found
 }
 
 func scanIPC(path string, want *arrow.Schema, fn func(arrow.Record) error) error {
