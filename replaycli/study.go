@@ -108,7 +108,7 @@ func runStudyPlan(args []string, stdout, stderr io.Writer) error {
 	if err := writeOutput(*out, buf.Bytes(), stdout); err != nil || *out == "" {
 		return err
 	}
-	fmt.Fprintf(stderr, "replay: %s: %d replays in %d groups\n", *out, len(plan), study.Groups(plan))
+	fmt.Fprintf(stderr, "replay: %s: %s\n", *out, replaysIn(plan))
 	return nil
 }
 
@@ -158,7 +158,8 @@ func runStudyRun(args []string, stdout, stderr io.Writer) error {
 	}
 	mine := shard.Select(plan)
 	if len(mine) == 0 {
-		fmt.Fprintf(stderr, "replay: shard %s holds no replay (the study has %d groups)\n", shard, study.Groups(plan))
+		n := study.Groups(plan)
+		fmt.Fprintf(stderr, "replay: shard %s holds no replay (the study has %d %s)\n", shard, n, plural(n, "group"))
 		return nil
 	}
 	stale, err := ds.Elsewhere(mine, shard.I)
@@ -223,7 +224,7 @@ func runStudyStatus(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	fmt.Fprintf(stdout, "%s: %d replays in %d groups\n", fs.Arg(0), len(st.Plan), study.Groups(st.Plan))
+	fmt.Fprintf(stdout, "%s: %s\n", fs.Arg(0), replaysIn(st.Plan))
 	fmt.Fprintf(stdout, "  done     %d\n", len(st.Done))
 	fmt.Fprintf(stdout, "  failed   %d\n", len(st.Failed))
 	for _, r := range st.Plan {
@@ -446,4 +447,11 @@ func formatAndPlan(format, manifest string) (results.Format, []study.Replay, err
 		}
 	}
 	return f, plan, nil
+}
+
+// replaysIn counts a plan's replays and groups: "24 replays in 6 groups",
+// "1 replay in 1 group".
+func replaysIn(plan []study.Replay) string {
+	n, g := len(plan), study.Groups(plan)
+	return fmt.Sprintf("%d %s in %d %s", n, plural(n, "replay"), g, plural(g, "group"))
 }
