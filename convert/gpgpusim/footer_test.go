@@ -49,3 +49,25 @@ func TestRealLogEdits(t *testing.T) {
 		}
 	}
 }
+
+// A byte of a kernel's name or the simulator's version that is not UTF-8
+// (a damaged log) is written as U+FFFD, as the Accel-Sim importer writes
+// one; the trace writer refused the string, naming its output record
+// ("record 1 (header), byte offset 9"), not the log's line. The kernel's
+// CTAs and statistics still match its launch, by the name as the log
+// spells it.
+func TestRealLogNotUTF8(t *testing.T) {
+	log := readLog(t, "imbalance")
+	log = strings.ReplaceAll(log, "_Z9imbalancePfi", "_Z9imbal\xffancePfi")
+	log = strings.Replace(log, "gpgpu-sim_git-commit-667834cf", "gpgpu-sim_git-commit-\xfe67834cf", 1)
+	got, err := convertString(log, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(got, "\"name\":\"_Z9imbal\ufffdancePfi\""); n != 2 {
+		t.Errorf("%d kernel records named _Z9imbal\\ufffdancePfi, want 2", n)
+	}
+	if !strings.Contains(got, "\"gpgpusim.version\":\"4.2.0  [build gpgpu-sim_git-commit-\ufffd67834cf_modified_0.0]\"") {
+		t.Errorf("the version not written with U+FFFD:\n%.600s", got)
+	}
+}

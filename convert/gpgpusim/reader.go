@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 	"github.com/gpureplay/gpureplay/trace"
@@ -412,6 +413,14 @@ func (r *Reader) push(b []byte) error {
 	return nil
 }
 
+// traceString is a string of the log (a kernel's name, the simulator's
+// version) as a trace record holds it. A trace's strings are UTF-8 (the
+// writer refuses others, naming its output record, not the log's line); a
+// byte that is not, which no compiler's mangled name nor GPGPU-Sim's
+// banner has but a damaged log may, is written as U+FFFD, as the Accel-Sim
+// importer writes one. The reader matches names as the log spells them.
+func traceString(s string) string { return strings.ToValidUTF8(s, string(utf8.RuneError)) }
+
 // newKernel registers kernel id of the given shape.
 func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 	if _, dup := r.kernels[id]; dup {
@@ -422,8 +431,8 @@ func (r *Reader) newKernel(id uint64, s childShape) (*kernel, error) {
 			return nil, r.errf("kernel %s has grid %v and block %v; want every dimension at least 1 and blocks of at most 1024 threads", s.name, s.grid, s.block)
 		}
 	}
-	if len(s.name) > trace.MaxString {
-		return nil, r.errf("kernel %d has a name of %d bytes; a trace holds at most %d (2^20)", id, len(s.name), trace.MaxString)
+	if n := len(traceString(s.name)); n > trace.MaxString {
+		return nil, r.errf("kernel %d has a name of %d bytes; a trace holds at most %d (2^20)", id, n, trace.MaxString)
 	}
 	k := &kernel{id: id, name: s.name, grid: s.grid, block: s.block, line: r.line, started: -1}
 	if k.threads() > 1024 {

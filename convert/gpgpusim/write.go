@@ -25,7 +25,7 @@ func (r *Reader) headerRecord() *trace.Header {
 		"gpgpusim.cdp_enabled":           strconv.FormatBool(g.cdp),
 	}
 	if r.version != "" {
-		meta["gpgpusim.version"] = r.version
+		meta["gpgpusim.version"] = traceString(r.version)
 	}
 	if g.fp32Rate > 0 {
 		// Not a setting: the model has one issue width for every
@@ -192,7 +192,7 @@ func (r *Reader) write(tree []*kernel) error {
 	inline := treeWork(tree, cycles, r.opts.CTAOnce)
 	opened := map[createdStream]bool{}
 	for _, k := range tree {
-		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: k.name, Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
+		r.out = append(r.out, &trace.Kernel{ID: k.id, Name: traceString(k.name), Grid: k.grid, Block: k.block, Regs: k.regs, Smem: k.smem})
 		l := &trace.Launch{Kernel: k.id}
 		if k.host {
 			l.T, l.Stream = k.t, k.stream
@@ -299,7 +299,7 @@ func (r *Reader) writeLevels(tree []*kernel, cycles map[uint64][]int64, at func(
 		}
 		levels[d-1] = append(levels[d-1], k)
 	}
-	r.out = append(r.out, &trace.Kernel{ID: root.id, Name: root.name, Grid: root.grid, Block: root.block, Regs: root.regs, Smem: root.smem},
+	r.out = append(r.out, &trace.Kernel{ID: root.id, Name: traceString(root.name), Grid: root.grid, Block: root.block, Regs: root.regs, Smem: root.smem},
 		&trace.Launch{Kernel: root.id, T: root.t, Stream: root.stream})
 	r.writeCTAs(root, root.id, 0, cycles[root.id])
 	for d, kids := range levels {
