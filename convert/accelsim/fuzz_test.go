@@ -112,13 +112,17 @@ func FuzzKernel(f *testing.F) {
 			return
 		}
 		v := trace.NewValidator(out)
+		w := trace.NewJSONLWriter(io.Discard) // what a file must hold besides: strings UTF-8 and at most MaxString
 		for {
-			_, err := v.Next()
+			rec, err := v.Next()
 			if err == io.EOF {
 				return
 			}
 			if err != nil {
 				t.Fatalf("converted trace is invalid: %v", err)
+			}
+			if err := w.Write(rec); err != nil {
+				t.Fatalf("converted trace no file can hold: %v", err)
 			}
 		}
 	})

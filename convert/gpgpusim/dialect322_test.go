@@ -31,7 +31,7 @@ func FuzzConvert322(f *testing.F) {
 		if err := os.WriteFile(path, log, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		checked := trace.NewCheckedSink(discard{})
+		checked := writable()
 		if _, err := Convert(path, checked, DefaultOptions()); err != nil {
 			if _, ok := err.(*Error); !ok {
 				t.Fatalf("error of type %T, not *Error: %v", err, err)
@@ -78,7 +78,7 @@ func FuzzReader322(f *testing.F) {
 		f.Add([]byte(c.input))
 	}
 	f.Fuzz(func(t *testing.T, log []byte) {
-		checked := trace.NewCheckedSink(discard{})
+		checked := writable()
 		_, err := Read(bytes.NewReader(log), "fuzz.log", checked, DefaultOptions())
 		if err != nil {
 			if _, ok := err.(*Error); !ok {

@@ -2,6 +2,7 @@ package gpgpusim
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/trace"
@@ -11,6 +12,15 @@ import (
 type discard struct{}
 
 func (discard) Write(trace.Record) error { return nil }
+
+// writable is the sink a fuzz target checks an importer's records with:
+// the trace's rules (trace.NewCheckedSink), and every record written as
+// JSONL to nowhere, which a trace file must hold too (its strings UTF-8
+// and at most trace.MaxString bytes: the validator does not look at
+// them, and a name not UTF-8 passed the targets to fail the command).
+func writable() *trace.CheckedSink {
+	return trace.NewCheckedSink(trace.NewJSONLWriter(io.Discard))
+}
 
 // FuzzReader feeds arbitrary text to the importer as a log: it must never
 // panic, and whatever it converts without an error must be a trace the
@@ -37,7 +47,7 @@ func FuzzReader(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, log []byte, opt uint8) {
-		checked := trace.NewCheckedSink(discard{})
+		checked := writable()
 		_, err := Read(bytes.NewReader(log), "fuzz.log", checked, fuzzOptions(opt))
 		if err != nil {
 			// Bad input is an *Error naming its line; anything else (the

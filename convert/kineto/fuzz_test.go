@@ -81,11 +81,16 @@ func FuzzKineto(f *testing.F) {
 			return
 		}
 		v := trace.NewValidator(&slice{recs: c.recs})
+		w := trace.NewJSONLWriter(io.Discard) // what a file must hold besides: strings UTF-8 and at most MaxString
 		for {
-			if _, err := v.Next(); err == io.EOF {
+			rec, err := v.Next()
+			if err == io.EOF {
 				break
 			} else if err != nil {
 				t.Fatalf("accepted input converts to an invalid trace: %v", err)
+			}
+			if err := w.Write(rec); err != nil {
+				t.Fatalf("accepted input converts to a trace no file can hold: %v", err)
 			}
 		}
 	})

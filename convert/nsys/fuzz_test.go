@@ -115,11 +115,16 @@ func check(t *testing.T, path string) {
 		return
 	}
 	v := trace.NewValidator(&slice{recs: c.recs})
+	w := trace.NewJSONLWriter(io.Discard) // what a file must hold besides: strings UTF-8 and at most MaxString
 	for {
-		if _, err := v.Next(); err == io.EOF {
+		rec, err := v.Next()
+		if err == io.EOF {
 			break
 		} else if err != nil {
 			t.Fatalf("accepted report converts to an invalid trace: %v", err)
+		}
+		if err := w.Write(rec); err != nil {
+			t.Fatalf("accepted report converts to a trace no file can hold: %v", err)
 		}
 	}
 }
