@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // A run's three processes (Writer.pid).
@@ -40,6 +41,45 @@ func (w *Writer) raw(s string) {
 	}
 }
 
+// jsonString is s as a JSON string: a quote, a backslash and a control
+// character escaped, everything else as it is (the trace's strings are
+// UTF-8; a byte that is not becomes U+FFFD). strconv.Quote, which the
+// writer used, writes Go's escapes, which JSON has not: a kernel named
+// with a control byte (\x01) or a non-printable rune past U+FFFF
+// (\U000e0001) made a file no JSON reader opened.
+func jsonString(s string) string {
+	plain := true // printable ASCII, no quote or backslash: nearly every name
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+	}
+	if plain {
+		return `"` + s + `"`
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r) // an invalid byte ranges as utf8.RuneError: U+FFFD
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 // event writes one event object, given as its JSON members.
 func (w *Writer) event(members string) {
 	if w.n > 0 {
@@ -50,7 +90,7 @@ func (w *Writer) event(members string) {
 }
 
 func (w *Writer) meta(what string, pid, tid int, name string) {
-	w.event(fmt.Sprintf(`"ph":"M","name":%q,"pid":%d,"tid":%d,"args":{"name":%s}`, what, pid, tid, strconv.Quote(name)))
+	w.event(fmt.Sprintf(`"ph":"M","name":%s,"pid":%d,"tid":%d,"args":{"name":%s}`, jsonString(what), pid, tid, jsonString(name)))
 }
 
 // process names a process and sorts it by its pid, so a run's three
@@ -94,7 +134,7 @@ func (w *Writer) slice(pid, tid int, name string, start, end int64, args string)
 	}
 	s := w.ns(start)
 	w.event(fmt.Sprintf(`"ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":%s,"name":%s,"args":{%s}`,
-		pid, tid, us(s), us(w.ns(end)-s), strconv.Quote(name), a))
+		pid, tid, us(s), us(w.ns(end)-s), jsonString(name), a))
 }
 
 // lane returns the thread of a slice from start to end on a track of
@@ -134,6 +174,6 @@ func (w *Writer) flow(ph string, id uint64, pid, tid int, ns int64) {
 }
 
 func (w *Writer) counter(pid int, name string, cycle int64, key string, v float64) {
-	w.event(fmt.Sprintf(`"ph":"C","pid":%d,"name":%q,"ts":%s,"args":{%q:%s}`,
-		pid, name, us(w.ns(cycle)), key, strconv.FormatFloat(v, 'g', 6, 64)))
+	w.event(fmt.Sprintf(`"ph":"C","pid":%d,"name":%s,"ts":%s,"args":{%s:%s}`,
+		pid, jsonString(name), us(w.ns(cycle)), jsonString(key), strconv.FormatFloat(v, 'g', 6, 64)))
 }

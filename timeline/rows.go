@@ -129,7 +129,7 @@ func (w *Writer) Kernel(k tables.Kernel) {
 		return
 	}
 	w.kernelSlices++
-	args := fmt.Sprintf(`"kernel_id":%d,"origin":%q,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, k.Origin, k.Stream, k.CTAs, k.ReadyCycle)
+	args := fmt.Sprintf(`"kernel_id":%d,"origin":%s,"stream":%d,"ctas":%d,"ready_cycle":%d`, k.KernelID, jsonString(k.Origin), k.Stream, k.CTAs, k.ReadyCycle)
 	var endPid, endTid, runTid int
 	var endNs int64
 	if k.StartCycle >= 0 && w.ns(k.StartCycle) > w.ns(k.LaunchCycle) {
@@ -209,7 +209,7 @@ func (w *Writer) Sync(s tables.Sync) {
 	}
 	end := max(s.ReturnCycle, s.CallCycle)
 	tid := w.lane(pid, syncTID+int(th)*syncLanes, l, fmt.Sprintf("host thread %d", s.Thread), s.CallCycle, end)
-	args := fmt.Sprintf(`"seq":%d,"call":%q,"thread":%d`, s.Seq, s.Call, s.Thread)
+	args := fmt.Sprintf(`"seq":%d,"call":%s,"thread":%d`, s.Seq, jsonString(s.Call), s.Thread)
 	if s.Stream != nil {
 		args += fmt.Sprintf(`,"stream":%d`, *s.Stream)
 	}

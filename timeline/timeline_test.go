@@ -2,8 +2,10 @@ package timeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gpureplay/gpureplay/internal/perfetto"
@@ -211,5 +213,46 @@ func TestSyncSlicesAndReleaseArrows(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("arrows:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Names are written as JSON strings, whatever they hold: a kernel or
+// trace named with a control byte or a non-printable rune past U+FFFF
+// was written with Go's escapes (\x01, \U000e0001), which no JSON reader
+// takes. Each name reads back as it was given.
+func TestNamesAreJSON(t *testing.T) {
+	odd := "k\"q\\t\n\t\x01\x1f\x7f☃\U000e0001<&>"
+	var buf bytes.Buffer
+	w := New(&buf, Options{})
+	w.SetModel(1400, 10, 0)
+	w.Begin(tables.Run{Trace: "t" + odd, Policy: "p"})
+	w.CTA(tables.CTA{KernelID: 1, CTA: 0, SM: 0, StartCycle: 10, EndCycle: 150, Name: odd})
+	w.Kernel(tables.Kernel{KernelID: 1, Name: odd, LaunchCycle: 0, StartCycle: 10, EndCycle: 150})
+	w.Summary(tables.Summary{MakespanCycles: 150})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Name string `json:"name"`
+			Args struct {
+				Name string `json:"name"`
+			} `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	var slices, procs int
+	for _, e := range doc.TraceEvents {
+		if e.Name == odd {
+			slices++
+		}
+		if strings.HasPrefix(e.Args.Name, "t"+odd) {
+			procs++
+		}
+	}
+	if slices < 2 || procs < 1 {
+		t.Errorf("%d slices named %q, %d processes of its trace; want the CTA's and the kernel's, and the run's", slices, odd, procs)
 	}
 }
