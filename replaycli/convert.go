@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -123,7 +124,45 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err == nil && sum != nil {
 		fmt.Fprintln(stderr, sum)
 	}
+	if err != nil && fs.NArg() == 1 {
+		if hint := inputHint(*from, fs.Arg(0)); hint != "" {
+			err = fmt.Errorf("%w (%s)", err, hint)
+		}
+	}
 	return err
+}
+
+// sqliteMagic begins every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// inputHint names what a file that an importer refused is, where it is
+// plainly something another --from reads: an Nsight Systems export given
+// to another importer said "not valid JSON" or quoted binary bytes as a
+// trace line, and a gpureplay trace given to one needs no conversion.
+func inputHint(from, path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	if n, _ := io.ReadFull(f, head); from != "nsys" && string(head[:n]) == sqliteMagic {
+		return path + " is an SQLite database: --from=nsys reads Nsight Systems exports"
+	}
+	if from == "jsonl" {
+		return ""
+	}
+	src, err := trace.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer src.Close()
+	if rec, err := trace.NewValidator(src).Next(); err == nil {
+		if _, ok := rec.(*trace.Header); ok {
+			return path + " is a gpureplay trace already: replay it as it is"
+		}
+	}
+	return ""
 }
 
 func importerNames() []string {

@@ -789,6 +789,35 @@ func TestConvertRefusesAHugeCopy(t *testing.T) {
 	}
 }
 
+// An importer's refusal of a file another --from reads says what the file
+// is: an Nsight Systems export given to the Kineto importer said only
+// "not valid JSON", a trace given to the Accel-Sim one quoted its binary
+// bytes as a line. Exit 2 and one line, as before; a file the importer
+// takes, or one that is neither, gets no hint.
+func TestConvertNamesWhatTheInputIs(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "report.sqlite")
+	os.WriteFile(db, append([]byte(sqliteMagic), make([]byte, 100)...), 0o644)
+	text := filepath.Join(dir, "notes.json")
+	os.WriteFile(text, []byte("hello\n"), 0o644)
+	for _, tc := range []struct {
+		from, in, want string
+	}{
+		{"kineto", db, "(" + db + " is an SQLite database: --from=nsys reads Nsight Systems exports)"},
+		{"gpgpusim", db, "is an SQLite database: --from=nsys"},
+		{"accelsim", sample, "(" + sample + " is a gpureplay trace already: replay it as it is)"},
+		{"nsys", sample, "is a gpureplay trace already"},
+		{"kineto", text, ""},
+		{"nsys", db, ""},
+	} {
+		code, _, stderr := replayCmd(t, "convert", "--from="+tc.from, tc.in, "-o", filepath.Join(dir, "o.trace.zst"))
+		hinted := strings.Contains(stderr, " is an SQLite database") || strings.Contains(stderr, " is a gpureplay trace already")
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") > 0 || tc.want != "" && !strings.Contains(stderr, tc.want) || tc.want == "" && hinted {
+			t.Errorf("--from=%s %s: exit %d, %q; want 2 and one line with %q", tc.from, filepath.Base(tc.in), code, stderr, tc.want)
+		}
+	}
+}
+
 // A GPGPU-Sim log of a CDP program converts, and replays on the captured
 // GPU under cdp within 0.5% of the simulator's 33055 cycles; a log cut
 // short exits 2 naming the kernel and line, and leaves no output.
