@@ -357,7 +357,7 @@ func runStudySlurm(args []string, stdout, stderr io.Writer) error {
 	if err := writeOutput(*script, buf.Bytes(), stdout); err != nil || *script == "" {
 		return err
 	}
-	fmt.Fprintf(stderr, "replay: %s: %d array tasks of %d replays; submit it with sbatch %s\n", *script, n, len(plan), *script)
+	fmt.Fprintf(stderr, "replay: %s: %d array %s of %d %s; submit it with sbatch %s\n", *script, n, plural(n, "task"), len(plan), plural(len(plan), "replay"), study.ShellQuote(*script))
 	return nil
 }
 

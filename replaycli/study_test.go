@@ -53,3 +53,22 @@ func TestStudyRunNamesAMissingPolicy(t *testing.T) {
 		t.Errorf("exit %d: %q", code, stderr)
 	}
 }
+
+// study slurm's closing line counts in the right number and quotes the
+// script for the shell it is to be pasted into: a script named with a
+// space and a quote was suggested as "sbatch job s'.sbatch", which bash
+// cannot run.
+func TestSlurmSuggestsAQuotedScript(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "study.jsonl")
+	if code, _, stderr := replayCmd(t, "study", "plan", sample, "-o", manifest); code != 0 {
+		t.Fatal(stderr)
+	}
+	script, bin := filepath.Join(dir, "job s'.sbatch"), filepath.Join(dir, "replay")
+	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755) // the binary the tasks would run (--replay): not run here
+	code, _, stderr := replayCmd(t, "study", "slurm", manifest, "--out", filepath.Join(dir, "out"), "--replay", bin, "-o", script)
+	want := "1 array task of 1 replay; submit it with sbatch '" + strings.ReplaceAll(script, "'", `'\''`) + "'"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want %q", code, stderr, want)
+	}
+}

@@ -32,7 +32,7 @@ func (j SlurmJob) WriteScript(w io.Writer) error {
 	fmt.Fprintf(&b, "#!/bin/bash\n")
 	fmt.Fprintf(&b, "# gpureplay study: %d replays in %d groups, as %d Slurm array tasks (task i runs shard i/%d).\n", j.Replays, j.Groups, j.Tasks, j.Tasks)
 	fmt.Fprintf(&b, "# Submit:            sbatch %s\n", "THIS_SCRIPT")
-	fmt.Fprintf(&b, "# Progress:          %s study status %s\n", shellQuote(j.Replay), shellQuote(j.Out.Dir))
+	fmt.Fprintf(&b, "# Progress:          %s study status %s\n", ShellQuote(j.Replay), ShellQuote(j.Out.Dir))
 	fmt.Fprintf(&b, "# Rerun task 2 only: sbatch --array=2 THIS_SCRIPT   (it replaces only its own files)\n")
 	if j.MemNote != "" {
 		fmt.Fprintf(&b, "# Memory: %s\n", j.MemNote)
@@ -54,13 +54,14 @@ func (j SlurmJob) WriteScript(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "set -euo pipefail\n")
 	fmt.Fprintf(&b, "exec %s study run %s --out %s --format %s --shard \"${SLURM_ARRAY_TASK_ID}/%d\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\"\n",
-		shellQuote(j.Replay), shellQuote(j.Manifest), shellQuote(j.Out.Dir), j.Out.Format, j.Tasks, j.Jobs)
+		ShellQuote(j.Replay), ShellQuote(j.Manifest), ShellQuote(j.Out.Dir), j.Out.Format, j.Tasks, j.Jobs)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// shellQuote quotes s for bash.
-func shellQuote(s string) string {
+// ShellQuote quotes s for bash: as it is where it holds only characters
+// no shell reads specially, else in single quotes.
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") == "" {
 		return s
 	}
