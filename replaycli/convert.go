@@ -132,9 +132,6 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// sqliteMagic begins every SQLite database file.
-const sqliteMagic = "SQLite format 3\x00"
-
 // inputHint names what a file that an importer refused is, where it is
 // plainly something another --from reads: an Nsight Systems export given
 // to another importer said "not valid JSON" or quoted binary bytes as a
@@ -145,8 +142,8 @@ func inputHint(from, path string) string {
 		return ""
 	}
 	defer f.Close()
-	head := make([]byte, len(sqliteMagic))
-	if n, _ := io.ReadFull(f, head); from != "nsys" && string(head[:n]) == sqliteMagic {
+	head := make([]byte, len(nsys.Magic))
+	if n, _ := io.ReadFull(f, head); from != "nsys" && string(head[:n]) == nsys.Magic {
 		return path + " is an SQLite database: --from=nsys reads Nsight Systems exports"
 	}
 	if from == "jsonl" {

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/gpureplay/gpureplay/convert/nsys"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
 )
@@ -797,7 +798,7 @@ func TestConvertRefusesAHugeCopy(t *testing.T) {
 func TestConvertNamesWhatTheInputIs(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "report.sqlite")
-	os.WriteFile(db, append([]byte(sqliteMagic), make([]byte, 100)...), 0o644)
+	os.WriteFile(db, append([]byte(nsys.Magic), make([]byte, 100)...), 0o644)
 	text := filepath.Join(dir, "notes.json")
 	os.WriteFile(text, []byte("hello\n"), 0o644)
 	for _, tc := range []struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,15 +40,15 @@ func Scan(dir, table string, fn func(arrow.Record) error) error {
 	if want == nil {
 		return fmt.Errorf("unknown table %q", table)
 	}
-	found := filesOf(dir, table, formats)
+	found := formatsOf(dir, table, formats)
 	switch {
 	case len(found) == 0:
 		return fmt.Errorf("%s: %w (%s.parquet, %s.arrow or %s.csv)", dir, ErrNoTable, table, table, table)
 	case len(found) > 1:
-		return fmt.Errorf("%s holds %w (%s), written by different runs perhaps, which a reader cannot tell apart: move all but one format's tables away, or write each run to a directory of its own", dir, ErrMixedFormats, strings.Join(found, ", "))
+		return fmt.Errorf("%s holds %w (%s), written by different runs perhaps, which a reader cannot tell apart: move all but one format's tables away, or write each run to a directory of its own", dir, ErrMixedFormats, strings.Join(fileNames(table, found), ", "))
 	}
-	path := filepath.Join(dir, found[0])
-	switch Format(strings.TrimPrefix(filepath.Ext(path), ".")) {
+	path := filepath.Join(dir, table+"."+string(found[0]))
+	switch found[0] {
 	case Parquet:
 		return scanParquet(path, want, fn)
 	case Arrow:
@@ -56,30 +57,34 @@ func Scan(dir, table string, fn func(arrow.Record) error) error {
 	return scanCSV(path, want, fn)
 }
 
-// filesOf is the files of table in dir in any of fs, by name.
-func filesOf(dir, table string, fs []Format) []string {
-	var found []string
+// formatsOf is the formats of fs that dir holds table in.
+func formatsOf(dir, table string, fs []Format) []Format {
+	var found []Format
 	for _, f := range fs {
 		if _, err := os.Stat(filepath.Join(dir, table+"."+string(f))); err == nil {
-			found = append(found, table+"."+string(f))
+			found = append(found, f)
 		}
 	}
 	return found
+}
+
+// fileNames is table's file in each of fs: summary.parquet, ...
+func fileNames(table string, fs []Format) []string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = table + "." + string(f)
+	}
+	return names
 }
 
 // OtherFormats is the files of tables that dir holds in a format other
 // than f, by name: what a run writing f there leaves beside its own
 // tables (Scan then refuses the tables found in both).
 func OtherFormats(dir string, f Format) []string {
-	var others []Format
-	for _, g := range formats {
-		if g != f {
-			others = append(others, g)
-		}
-	}
+	others := slices.DeleteFunc(slices.Clone(formats), func(g Format) bool { return g == f })
 	var found []string
 	for _, t := range Tables() {
-		found = append(found, filesOf(dir, t, others)...)
+		found = append(found, fileNames(t, formatsOf(dir, t, others))...)
 	}
 	return found
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -41,14 +42,16 @@ func (w *Writer) raw(s string) {
 	}
 }
 
-// jsonString is s as a JSON string: a quote, a backslash and a control
-// character escaped, everything else as it is (the trace's strings are
-// UTF-8; a byte that is not becomes U+FFFD). strconv.Quote, which the
-// writer used, writes Go's escapes, which JSON has not: a kernel named
-// with a control byte (\x01) or a non-printable rune past U+FFFF
-// (\U000e0001) made a file no JSON reader opened.
+// jsonString is s as a JSON string. strconv.Quote, which the writer
+// used, writes Go's escapes, which JSON has not: a kernel named with a
+// control byte (\x01) or a non-printable rune past U+FFFF (\U000e0001)
+// made a file no JSON reader opened. A printable-ASCII name with no quote
+// or backslash (nearly every one) is quoted as it is; any other goes
+// through encoding/json, without its HTML escapes, so a name reads back
+// as given (a byte that is not UTF-8 becomes U+FFFD; the trace's strings
+// are UTF-8).
 func jsonString(s string) string {
-	plain := true // printable ASCII, no quote or backslash: nearly every name
+	plain := true
 	for i := 0; i < len(s) && plain; i++ {
 		c := s[i]
 		plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
@@ -57,27 +60,10 @@ func jsonString(s string) string {
 		return `"` + s + `"`
 	}
 	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r) // an invalid byte ranges as utf8.RuneError: U+FFFD
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // event writes one event object, given as its JSON members.

@@ -111,7 +111,7 @@ func TestNotSQLite(t *testing.T) {
 	}{
 		{"empty", "not an SQLite database; convert takes the SQLite export", nil},
 		{"json", "not an SQLite database", []byte(`{"traceEvents": []}`)},
-		{"magic only", "", []byte(sqliteMagic)},
+		{"magic only", "", []byte(Magic)},
 		{"truncated", "", valid[:len(valid)/3]},
 		{"corrupt", "", append(append([]byte{}, valid[:100]...), make([]byte, len(valid)-100)...)},
 	} {

@@ -41,7 +41,7 @@ func FuzzConvert(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(valid, int64(216), int64(256), int64(3000), int64(33000), int64(32), int64(3072), int64(7), int64(1410000000), int64(1), uint16(0))
-	f.Add([]byte(sqliteMagic), int64(0), int64(0), int64(5), int64(4), int64(-1), int64(-1), int64(-7), int64(0), int64(0), uint16(0))
+	f.Add([]byte(Magic), int64(0), int64(0), int64(5), int64(4), int64(-1), int64(-1), int64(-7), int64(0), int64(0), uint16(0))
 	f.Add([]byte("{}"), int64(1<<32), int64(1025), int64(-1<<63), int64(1<<63-1), int64(256), int64(1<<41), int64(1<<40), int64(-1), int64(2), uint16(0))
 	f.Add([]byte{}, int64(-3), int64(32), int64(0), int64(0), int64(0), int64(0), int64(13), int64(1530), int64(1), uint16(0x3ff))
 	f.Add(valid[:len(valid)/2], int64(65535), int64(1024), int64(1<<62), int64(-1<<62), int64(255), int64(0), int64(0), int64(1<<62), int64(1), uint16(0x155))

@@ -12,10 +12,11 @@ import (
 	"github.com/gpureplay/gpureplay/internal/tempfile"
 )
 
-// sqliteMagic is the 16-byte string every SQLite 3 database file starts
-// with; checking it first turns "not an nsys export" into a clear error
-// instead of an SQLite one.
-const sqliteMagic = sqlite.Magic
+// Magic is the 16-byte string every SQLite 3 database file, and so every
+// export Convert reads, starts with; checking it first turns "not an nsys
+// export" into a clear error instead of an SQLite one (and lets a caller
+// tell an export given to another importer).
+const Magic = sqlite.Magic
 
 // report is an open Nsight Systems SQLite export and the columns of the
 // tables the importer reads.
@@ -39,9 +40,9 @@ func openReport(path string) (*report, error) {
 	if err != nil {
 		return nil, &Error{File: path, Row: -1, Msg: "opening the report", Err: err}
 	}
-	var head [len(sqliteMagic)]byte
+	var head [len(Magic)]byte
 	_, err = io.ReadFull(f, head[:])
-	if err != nil || string(head[:]) != sqliteMagic {
+	if err != nil || string(head[:]) != Magic {
 		f.Close()
 		return nil, errorf(path, "", -1, "not an SQLite database; convert takes the SQLite export of a report (nsys export --type sqlite REPORT.nsys-rep)")
 	}
