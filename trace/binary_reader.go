@@ -158,6 +158,13 @@ func (r *Reader) Next() (Record, error) {
 			return nil, r.fail(0, err)
 		}
 		k, extended := splitTag(tag)
+		if tag&^tagExtended >= tagLaunched || tag == tagLaunchAlike {
+			// A form coded against the last launch (rebase):
+			// the others decode as ever from there.
+			if !r.delta.rebase(tag) {
+				return nil, r.fail(k, errRange("launch record coded against the last device launch's parent, but no launch before it has one"))
+			}
+		}
 		if r.skipped(k) {
 			if err := r.skipBody(k, extended); err != nil {
 				return nil, r.fail(k, err)
@@ -192,7 +199,7 @@ func (r *Reader) Next() (Record, error) {
 			// They come last: cmd/replay/default.pgo names call
 			// sites by their line in the function, and the cases
 			// above keep theirs.
-			rec, err = r.kernel()
+			rec, err = r.kernel(extended)
 		} else {
 			rec, err = r.launch()
 		}
@@ -265,7 +272,7 @@ func (r *Reader) decode(k Kind, extended bool) (Record, error) {
 	case KindMemcpy:
 		return r.memcpy(extended)
 	case KindKernel:
-		return r.kernel()
+		return r.kernel(extended)
 	case KindLaunch:
 		return r.launch()
 	case KindCTA:
@@ -364,7 +371,7 @@ func (r *Reader) sync() (Record, error) {
 	return s, d.err
 }
 
-func (r *Reader) kernel() (Record, error) {
+func (r *Reader) kernel(alike bool) (Record, error) {
 	var k *Kernel
 	switch {
 	case r.slab != nil:
@@ -374,8 +381,17 @@ func (r *Reader) kernel() (Record, error) {
 	default:
 		k = new(Kernel)
 	}
+	return k, r.kernelInto(k, alike)
+}
+
+// kernelInto decodes a kernel record's body, a kernelalike one if alike,
+// into k.
+func (r *Reader) kernelInto(k *Kernel, alike bool) error {
+	if alike {
+		return r.kernelAlike(k)
+	}
 	if ok, _ := r.kernelFast(k); ok {
-		return k, nil
+		return nil
 	}
 	d := fieldReader{in: r.in}
 	*k = Kernel{ID: d.uvarint()}
@@ -388,8 +404,55 @@ func (r *Reader) kernel() (Record, error) {
 	}
 	k.Regs = d.int()
 	k.Smem = d.varint()
-	r.tail.bytes = 0 // the next record is alike this one only read in full
-	return k, d.err
+	r.tail.setFields(k) // with no bytes: the next is alike this one (kernelFast) only read in full
+	return d.err
+}
+
+// kernelAlike decodes a kernelalike body into k: the kernel record read
+// before it (r.tail, r.lastName) but for its id and grid x.
+func (r *Reader) kernelAlike(k *Kernel) error {
+	if r.kernelAlikeFast(k) {
+		return nil
+	}
+	d := fieldReader{in: r.in}
+	delta := d.varint()
+	gx := d.uint32("grid")
+	t := &r.tail
+	if d.err == nil && !t.have {
+		d.fail(errRange("kernel record declared alike the one before it, but none is before it"))
+	}
+	if d.err != nil {
+		return d.err
+	}
+	*k = Kernel{ID: t.id + 1 + uint64(delta), Name: r.lastName, Grid: [3]uint32{gx, t.gy, t.gz}, Block: t.block, Regs: t.regs, Smem: t.smem}
+	t.id = k.ID
+	return nil
+}
+
+// kernelAlikeFast decodes a kernelalike body straight from the buffer
+// where its two fields take at most three bytes each (a child's nearly
+// always), and reports whether it did; it consumes nothing where not.
+func (r *Reader) kernelAlikeFast(k *Kernel) bool {
+	t := &r.tail
+	p := r.in.buf[r.in.r:r.in.w]
+	if !t.have || len(p) < 6 {
+		return false
+	}
+	delta, i := short3(p, 0)
+	if i == 0 {
+		return false
+	}
+	gx, n := short3(p, i)
+	if n == 0 {
+		return false
+	}
+	id := t.id + 1 + uint64(zigzag(delta))
+	k.ID, k.Grid[0], k.Grid[1], k.Grid[2], k.Block = id, uint32(gx), t.gy, t.gz, t.block
+	storeName(&k.Name, r.lastName)
+	k.Regs, k.Smem = t.regs, t.smem
+	t.id = id
+	r.in.r += i + n
+	return true
 }
 
 // kernelFields is the most varints a kernel record holds: its id, its
@@ -431,7 +494,7 @@ func (r *Reader) kernelFast(k *Kernel) (ok, alike bool) {
 			t := &r.tail
 			k.ID, k.Grid[0], k.Grid[1], k.Grid[2], k.Block = id, uint32(gx), t.gy, t.gz, t.block
 			storeName(&k.Name, name)
-			k.Regs, k.Smem = t.regs, t.smem
+			k.Regs, k.Smem, t.id = t.regs, t.smem, id
 			r.in.r += j + n0 + kernelTailLen
 			return true, true
 		}
@@ -464,7 +527,7 @@ func (r *Reader) kernelFast(k *Kernel) (ok, alike bool) {
 	if t := &r.tail; n0 > 0 && t.matches(p[i+n0:]) {
 		k.ID, k.Grid[0], k.Grid[1], k.Grid[2], k.Block = id, uint32(gx), t.gy, t.gz, t.block // no grid array built on the stack: BFS --quick 7 a CTA
 		storeName(&k.Name, name)
-		k.Regs, k.Smem = t.regs, t.smem
+		k.Regs, k.Smem, t.id = t.regs, t.smem, id
 		r.in.r += i + n0 + kernelTailLen
 		return true, true
 	}
@@ -492,26 +555,33 @@ func (r *Reader) kernelFast(k *Kernel) (ok, alike bool) {
 	if n1+n2+n3+n4+n5+n6+n7 == kernelTailLen {
 		r.tail.set(p[i-n1-n2-n3-n4-n5:], k)
 	} else {
-		r.tail.bytes = 0
+		r.tail.setFields(k)
 	}
 	r.in.r += i + n6 + n7
 	return true, false
 }
 
-// kernelTail is the fields after grid x of the kernel record kernelFast
-// read in full last, where each took a byte (grid y and z, block, regs
-// and smem: kernelTailLen bytes), and those bytes: the next record's may
-// be the same, and then its fields are, read in one load. A launch-heavy
-// trace declares its children alike but for their grid x (BFS: every
-// child's tail is the one before's), and reading them field by field
-// cost BFS (--quick) 23 instructions a CTA more.
+// kernelTail is the fields after grid x of the kernel record read last
+// (grid y and z, block, regs and smem), with its id: a kernelalike body
+// is declared as that record (Reader.kernelAlike). Where kernelFast read
+// the record in full and each of those fields took a byte (kernelTailLen
+// bytes), bytes holds them: the next record's may be the same, and then
+// its fields are, read in one load. A launch-heavy trace declares its
+// children alike but for their grid x (BFS: every child's tail is the one
+// before's), and reading them field by field cost BFS (--quick) 23
+// instructions a CTA more.
 type kernelTail struct {
 	bytes  uint64 // the tail's bytes, little-endian; 0: none (no tail is all zeros: grid y is at least 1 where it counts)
 	gy, gz uint32
 	block  [3]uint32
 	regs   int
 	smem   int64
-	warps  int // a CTA's warps, of block: for the Validator's shape of a kernel alike (Child)
+	warps  int    // a CTA's warps, of block: for the Validator's shape of a kernel alike (Child)
+	id     uint64 // the record's id
+	have   bool   // a kernel record was read: the fields are its
+	// unchecked: the record was passed over (ReadOptions.Skip), so no
+	// Validator saw it keep the rules (Validator.Child's alikeOK).
+	unchecked bool
 }
 
 // kernelTailLen is the bytes of a kernel tail: seven fields of a byte.
@@ -525,7 +595,14 @@ func (t *kernelTail) matches(p []byte) bool {
 // set makes p's first kernelTailLen bytes, the tail of kernel record k
 // read in full, t.
 func (t *kernelTail) set(p []byte, k *Kernel) {
-	*t = kernelTail{bytes: binary.LittleEndian.Uint64(p) & (1<<(8*kernelTailLen) - 1), gy: k.Grid[1], gz: k.Grid[2], block: k.Block, regs: k.Regs, smem: k.Smem, warps: shapeOf(k).warps}
+	t.setFields(k)
+	t.bytes = binary.LittleEndian.Uint64(p) & (1<<(8*kernelTailLen) - 1)
+}
+
+// setFields makes kernel record k, read in full, the one read last, with
+// no bytes to match.
+func (t *kernelTail) setFields(k *Kernel) {
+	*t = kernelTail{gy: k.Grid[1], gz: k.Grid[2], block: k.Block, regs: k.Regs, smem: k.Smem, warps: shapeOf(k).warps, id: k.ID, have: true}
 }
 
 // nameKey is a kernel name as kernelFast finds it in a record, its
@@ -616,6 +693,7 @@ func (r *Reader) launchInto(l *Launch, p *Parent) error {
 	if flags&launchHasParent != 0 {
 		*p = Parent{}
 		p.Kernel, p.CTA = d.ref(&r.delta, false)
+		r.delta.parented()
 		p.Warp, p.Lane, p.At = d.int(), d.int(), d.varint()
 		l.Parent = p
 	}
@@ -748,6 +826,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	}
 	if parent != nil {
 		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
+		r.delta.pk, r.delta.pc, r.delta.parent = p.Kernel, p.CTA, true
 	}
 	r.delta.launched = l.Kernel
 	r.in.r += i

@@ -198,6 +198,120 @@ func TestBinaryAtEncoding(t *testing.T) {
 	}
 }
 
+// The short forms of a launch tree's records (binary.go), byte by byte:
+// a child declared as the kernel before it (kernelalike), a device
+// launch from the parent of the device launch before it (launchalike),
+// a child's first record after its launch (ctalaunched); and the long
+// forms where they do not apply. Each decodes to the record written.
+func TestShortForms(t *testing.T) {
+	parent := func(warp, lane int, at int64) *Parent {
+		return &Parent{Kernel: 1, CTA: 0, Warp: warp, Lane: lane, At: at}
+	}
+	child := func(id uint64, gx, bx uint32) *Kernel {
+		return &Kernel{ID: id, Name: "c", Grid: [3]uint32{gx, 1, 1}, Block: [3]uint32{bx, 1, 1}, Regs: 8}
+	}
+	recs := []Record{
+		&Kernel{ID: 1, Name: "p", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Regs: 8},
+		&Launch{Kernel: 1},
+		&CTA{Kernel: 1, Cycles: 100},
+		child(2, 2, 32),
+		&Launch{Kernel: 2, Parent: parent(0, 1, 10), Workload: 5},
+		&CTA{Kernel: 2, CTA: 0, Cycles: 50},
+		&CTA{Kernel: 2, CTA: 1, Cycles: 50},
+		child(3, 1, 32),
+		&Launch{Kernel: 3, Parent: parent(0, 2, 10)},
+		&CTA{Kernel: 3, Cycles: 50, Insts: 20, DRAMBytes: 64},
+		child(5, 1, 64),
+		&Launch{Kernel: 5, Parent: parent(1, 0, 30)},
+		&CTA{Kernel: 5, Cycles: 7},
+	}
+	want := append(preamble(),
+		// the host kernel, its launch (flags 0, kernel 1 after none:
+		// zigzag 2) and its CTA (ref +1, 0; cycles zigzag 200; no warps)
+		byte(KindKernel), 1, 1, 'p', 1, 1, 1, 32, 1, 1, 16, 0,
+		byte(KindLaunch), 0, 2,
+		byte(KindCTA), 2, 0, 0xc8, 0x01, 0,
+		// the first child: a host kernel's declaration before it, no
+		// device launch before its launch (flags parent|workload, kernel
+		// +0, parent ref 0 0, warp 0, lane 1, at 10, workload 5)
+		byte(KindKernel), 2, 1, 'c', 2, 1, 1, 32, 1, 1, 16, 0,
+		byte(KindLaunch), 9, 0, 0, 0, 0, 2, 20, 10,
+		// its first CTA coded against the launch: ref 0 0 (CTA 0 of
+		// kernel 2), cycles 50; its second as ever
+		tagCTALaunched, 0, 0, 100, 0,
+		byte(KindCTA), 0, 0, 100, 0,
+		// the second child: alike (id +0, grid x 1), its launch from the
+		// same parent (ref 0 0 against it, lane 2), its CTA with demand
+		tagKernelAlike, 0, 1,
+		tagLaunchAlike, 1, 0, 0, 0, 0, 4, 20,
+		tagCTADLaunched, 0, 0, 100, 0, 20, 64,
+		// the third: another block, so declared in full; its launch from
+		// the same parent CTA's warp 1 (kernel +1: id 5 after 3)
+		byte(KindKernel), 5, 1, 'c', 1, 1, 1, 64, 1, 1, 16, 0,
+		tagLaunchAlike, 1, 2, 0, 0, 2, 0, 60,
+		tagCTALaunched, 0, 0, 14, 0)
+	data := encodeBinary(t, recs)
+	if got := decompress(t, data); !bytes.Equal(got, want) {
+		t.Errorf("encoded\n% x\nwant\n% x", got, want)
+	}
+	if got := decodeBinary(t, data); !reflect.DeepEqual(got, recs) {
+		t.Errorf("decoded %v, want %v", got, recs)
+	}
+	// Read under every Skip of one kind, and with the kernels skipped
+	// until the third child: the rest come back as written (a skipped
+	// declaration is still the one a kernelalike record is read
+	// against; a skipped launch still the parent a launchalike one is).
+	for _, k := range []Kind{KindKernel, KindLaunch, KindCTA} {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.SetOptions(ReadOptions{Skip: []Kind{k}})
+		var got, kept []Record
+		for i, rec := range recs {
+			if rec.Kind() != k || i >= 7 && k == KindKernel {
+				kept = append(kept, rec)
+			}
+		}
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("skipping %s: %v", k, err)
+			}
+			got = append(got, rec)
+			if n, _ := r.Pos(); n == 7 && k == KindKernel {
+				r.SetOptions(ReadOptions{})
+			}
+		}
+		if !reflect.DeepEqual(got, kept) {
+			t.Errorf("skipping %s:\n got %v\nwant %v", k, got, kept)
+		}
+	}
+}
+
+// A trace with no device launch is written in the long forms, as before
+// the short ones existed: a kernel declared as the one before it, a
+// launch of it, its first CTA.
+func TestNoShortFormsWithoutDeviceLaunches(t *testing.T) {
+	k := func(id uint64) *Kernel {
+		return &Kernel{ID: id, Name: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}}
+	}
+	recs := []Record{k(1), &Launch{Kernel: 1}, &CTA{Kernel: 1}, k(2), &Launch{Kernel: 2}, &CTA{Kernel: 2}}
+	want := append(preamble(),
+		byte(KindKernel), 1, 1, 'k', 1, 1, 1, 32, 1, 1, 0, 0,
+		byte(KindLaunch), 0, 2, // kernel 1 after none
+		byte(KindCTA), 2, 0, 0, 0, // kernel +1, CTA 0, cycles 0, no warps
+		byte(KindKernel), 2, 1, 'k', 1, 1, 1, 32, 1, 1, 0, 0,
+		byte(KindLaunch), 0, 0, // kernel 2 after 1
+		byte(KindCTA), 2, 0, 0, 0)
+	if got := decompress(t, encodeBinary(t, recs)); !bytes.Equal(got, want) {
+		t.Errorf("encoded\n% x\nwant\n% x", got, want)
+	}
+}
+
 // A memcpy without blocking, pageable or ret keeps the tag and body it had
 // before they existed; one with them has tagMemcpyCall and the flags and
 // ret after the old body; a sync record is tag 9 and its fields.
@@ -414,6 +528,9 @@ func TestBinaryBadInput(t *testing.T) {
 		{"sync op huge", compress(append(preamble(), byte(KindSync), 0x80, 0x02, 0, 0, 0, 0)), "sync op 256 is not one", 1, 9},
 		{"sync cut short", compress(append(preamble(), byte(KindSync), 1, 0, 0, 0)), "ends inside a record", 1, 9},
 		{"sync extended", compress(append(preamble(), tagExtended|byte(KindSync), 1, 0, 0, 0, 0)), "unknown record tag 137", 1, 9},
+		{"kernelalike first", compress(append(preamble(), tagKernelAlike, 0, 1)), "declared alike the one before it, but none is before it", 1, 9},
+		{"launchalike with no parent before it", compress(append(preamble(), tagLaunchAlike, 1, 0, 0, 0, 0, 0, 0)), "coded against the last device launch's parent, but no launch before it has one", 1, 9},
+		{"launched tag of another kind", compress(append(preamble(), tagLaunched|byte(KindKernel), 1)), "unknown record tag 68", 1, 9},
 		{"meta out of order", compress(append(preamble(), byte(KindHeader), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 'b', 0, 1, 'a', 0)), "not in ascending order", 1, 9},
 	}
 	for _, tt := range tests {
@@ -693,9 +810,11 @@ func TestLaunchFast(t *testing.T) {
 	}
 }
 
-// A trace without sync records or a copy's call fields is written as it
-// was before they existed: the committed sample, read and written again,
-// is the same file byte for byte (its stream, its host index).
+// The committed sample, read and written again, is the same file byte
+// for byte (its stream, its host index): a change to how the Writer
+// writes what it holds (BFS: the short forms of its children) shows
+// here, and the sample is then written anew with its records unchanged
+// (replay dump of both is the same).
 func TestSampleRewritesUnchanged(t *testing.T) {
 	const sample = "../samples/bfs-kron12.trace.zst"
 	want, err := os.ReadFile(sample)

@@ -29,9 +29,10 @@ type Writer struct {
 	index  hostIndexWriter
 	buf    []byte // encoded records not yet handed to enc
 	delta  deltaState
-	record int64 // records written
-	offset int64 // decompressed bytes before buf
-	err    error // sticky: the first failure, returned from then on
+	short  shortState // what tells where a record takes a short form
+	record int64      // records written
+	offset int64      // decompressed bytes before buf
+	err    error      // sticky: the first failure, returned from then on
 	closed bool
 }
 
@@ -63,12 +64,12 @@ func (w *Writer) Write(rec Record) error {
 		return errors.New("trace: Write after Close")
 	}
 	start := len(w.buf)
-	saved := w.delta
-	e := encoder{buf: w.buf, delta: &w.delta}
+	saved, savedShort := w.delta, w.short
+	e := encoder{buf: w.buf, delta: &w.delta, short: &w.short}
 	e.record(rec)
 	if e.err != nil {
 		w.buf = w.buf[:start]
-		w.delta = saved
+		w.delta, w.short = saved, savedShort
 		return &Error{Record: w.record + 1, Offset: w.offset + int64(start), Kind: kindOf(rec), Msg: e.err.Error()}
 	}
 	w.buf = e.buf
@@ -127,6 +128,7 @@ func kindOf(rec Record) Kind {
 type encoder struct {
 	buf   []byte
 	delta *deltaState
+	short *shortState
 	err   error
 }
 
@@ -169,7 +171,14 @@ func (e *encoder) record(rec Record) {
 		}
 	case *CTA:
 		if r != nil {
-			e.buf = append(e.buf, extendedTag(KindCTA, r.HasDemand()))
+			// A device kernel's first record after its launch is
+			// coded against the launch: ctalaunched.
+			tag := extendedTag(KindCTA, r.HasDemand())
+			if e.short.fromDevice && r.Kernel == e.delta.launched && r.Kernel != e.delta.kernel {
+				tag |= tagLaunched
+				e.delta.rebase(tag)
+			}
+			e.buf = append(e.buf, tag)
 			e.ref(r.Kernel, r.CTA, true)
 			e.varint(r.Cycles)
 			e.int64s(r.WarpCycles, r.Cycles)
@@ -253,7 +262,18 @@ func (e *encoder) header(h *Header) {
 	}
 }
 
+// kernel encodes k: a kernelalike body under tagKernelAlike where k is
+// declared as the kernel record before it, whose kernel a device launch
+// followed (shortState.alike), else a kernel body.
 func (e *encoder) kernel(k *Kernel) {
+	alike, prev := e.short.alike(k), e.short.id
+	e.short.wrote(k)
+	if alike {
+		e.buf = append(e.buf, tagKernelAlike)
+		e.varint(int64(k.ID - (prev + 1)))
+		e.uvarint(uint64(k.Grid[0]))
+		return
+	}
 	e.tag(KindKernel)
 	e.uvarint(k.ID)
 	e.str(k.Name)
@@ -282,7 +302,15 @@ func (e *encoder) launch(l *Launch) {
 	set(launchHasAfter, len(l.After) > 0)
 	set(launchHasDevStream, l.DeviceStream != OwnStream || l.CreatesStream)
 
-	e.tag(KindLaunch)
+	// A device launch whose parent is the last device launch's (its
+	// kernel and CTA) is coded against it: launchalike.
+	tag, p := byte(KindLaunch), l.Parent
+	if p != nil && e.delta.parent && p.Kernel == e.delta.pk && p.CTA == e.delta.pc {
+		tag = tagLaunchAlike
+		e.delta.rebase(tag)
+	}
+	e.short.launched(l)
+	e.buf = append(e.buf, tag)
 	e.uvarint(flags)
 	e.varint(int64(l.Kernel - (e.delta.launched + 1)))
 	e.delta.launched = l.Kernel
@@ -292,8 +320,9 @@ func (e *encoder) launch(l *Launch) {
 	if flags&launchHasStream != 0 {
 		e.uvarint(l.Stream)
 	}
-	if p := l.Parent; p != nil {
+	if p != nil {
 		e.ref(p.Kernel, p.CTA, false)
+		e.delta.parented()
 		e.varint(int64(p.Warp))
 		e.varint(int64(p.Lane))
 		e.varint(p.At)

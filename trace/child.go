@@ -120,7 +120,11 @@ func (c *Child) Records() []CTA {
 // that breaks a rule it reports as Next does, with every later call to
 // Next (CTAs does so too; and in Head().Err, where it is one after the first).
 //
-// c is the caller's, valid until it passes c again.
+// c is the caller's, valid until it passes c again. Where Child leaves
+// the pair to Next it puts back the reader's place, its deltas and the
+// declaration's id (kernelTail.id), against which a kernelalike record's
+// id is read. (The lines below keep their places in the function:
+// default.pgo names the calls by line.)
 func (v *Validator) Child(c *Child) bool {
 	if v.runner == nil || v.err != nil || !v.header {
 		return v.tapeChild(c)
@@ -133,21 +137,21 @@ func (v *Validator) Child(c *Child) bool {
 	r := v.runner
 	in := r.in
 	const skips = 1<<KindKernel | 1<<KindLaunch
-	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r] != byte(KindKernel) {
+	if r.err != nil || r.skip&skips != 0 || r.skipDevice || in.r >= in.w || in.buf[in.r]&^tagExtended != byte(KindKernel) {
 		return false
 	}
-	at, delta := in.r, r.delta
+	at, delta, id := in.r, r.delta, r.tail.id // id: see the doc
 	in.r++
-	ok, alike := r.kernelFast(&c.own.Kernel)
+	ok, alike := r.declFast(&c.own.Kernel, in.buf[at] == tagKernelAlike)
 	c.own.Alike = alike
 	launchAt := in.r
-	if !ok || in.r >= in.w || in.buf[in.r] != byte(KindLaunch) {
-		in.r = at
+	if !ok || in.r >= in.w || in.buf[in.r] != byte(KindLaunch) && (in.buf[in.r] != tagLaunchAlike || !r.delta.rebase(tagLaunchAlike)) {
+		in.r, r.tail.id = at, id
 		return false
 	}
 	in.r++
 	if !r.launchFast(&c.own.Launch, &c.own.Parent) || c.own.Launch.Parent == nil || c.own.Launch.Kernel != c.own.Kernel.ID {
-		r.in.r, r.delta = at, delta
+		r.in.r, r.delta, r.tail.id = at, delta, id
 		return false
 	}
 	// The rules checkKernel and checkLaunch hold the pair to, in one
@@ -171,7 +175,7 @@ func (v *Validator) Child(c *Child) bool {
 		sh = shapeOf(k)
 	}
 	if err != nil || !(c.own.Alike && alikeOK(k, sh.ctas) || kernelOK(k)) || !ownStreamOK(l) || v.ordered && (root != v.rootCTA || !v.hostK.seen.has(root)) || !v.declared.add(k.ID) {
-		r.in.r, r.delta = at, delta
+		r.in.r, r.delta, r.tail.id = at, delta, id
 		return false
 	}
 	r.record += 2
@@ -195,12 +199,12 @@ func (v *Validator) Child(c *Child) bool {
 		return true // not surely a whole record
 	}
 	at, tag := in.r, in.buf[in.r]
-	if tag != byte(KindCTA) && tag != tagCTADemand {
+	if tag&^(tagExtended|tagLaunched) != byte(KindCTA) || !r.delta.rebase(tag) {
 		return true
 	}
 	p := in.buf[at+1 : at+1+ctaRoom] // of a constant length: no bounds checks below
 	u, n := short3At((*[fastRoom]byte)(p), 0)
-	if dk := int64(k.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag == tagCTADemand, c.warps[:RunWarps], p, dk, 0, n+1) {
+	if dk := int64(k.ID - r.delta.kernel); n == 0 || p[n] != 0 || zigzag(u) != dk || !r.ctaFastInto(&c.room[0], tag&tagExtended != 0, c.warps[:RunWarps], p, dk, 0, n+1) {
 		return true
 	}
 	in.r++ // the tag, past which ctaFastInto moved the reader
@@ -230,7 +234,7 @@ func (v *Validator) Child(c *Child) bool {
 	// read. Read here, not in a function of its own (childRun), a call
 	// fewer: BFS 2,345 to 2,344.
 	var rep repeat
-	rep.setBody(tag, p[n+1:n+1+repeatMax-3], in.r-at-n-2, cta)
+	rep.setBody(tag&^tagLaunched, p[n+1:n+1+repeatMax-3], in.r-at-n-2, cta)
 	m, err := v.ctaRun(r, kk, c.room[1:], c.warps[RunWarps:], rep)
 	if c.n, c.own.Same = c.n+m, v.same<<1; err != nil {
 		c.own.Err = err
@@ -238,6 +242,18 @@ func (v *Validator) Child(c *Child) bool {
 	}
 	c.own.More = c.n == ChildRun && c.room[c.n-1].CTA+1 < kk.ctas
 	return true
+}
+
+// declFast reads a child's declaration, a kernel record (kernelFast) or
+// a kernelalike one (kernelAlikeFast), for Child: alike reports that it
+// is declared as the kernel record before it, which kept the rules (one
+// read past under ReadOptions.Skip was not checked: Child then checks
+// this one whole).
+func (r *Reader) declFast(k *Kernel, tagAlike bool) (ok, alike bool) {
+	if !tagAlike {
+		return r.kernelFast(k)
+	}
+	return r.kernelAlikeFast(k), !r.tail.unchecked
 }
 
 // ownStreamOK reports whether device launch l goes into a stream of its

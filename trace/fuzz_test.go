@@ -32,6 +32,11 @@ func FuzzBinaryReader(f *testing.F) {
 		// and an event record (KindSync)
 		append(preamble(), tagMemcpyCall, 2, 1, 8, 0, 100, 1, 61, tagMemcpyCall, 2, 1, 8, 0, 100, 2, 0,
 			byte(KindSync), 1, 0, 0, 0xd0, 0x0f, 0xc1, 0x3e, byte(KindSync), 4, 7, 3, 24, 0),
+		// a child in the long forms, then one in each short form
+		// (kernelalike, launchalike, ctalaunched: TestShortForms)
+		append(preamble(), byte(KindKernel), 2, 1, 'c', 2, 1, 1, 32, 1, 1, 16, 0,
+			byte(KindLaunch), 9, 4, 4, 0, 0, 2, 20, 10, tagCTALaunched, 0, 0, 100, 0,
+			tagKernelAlike, 0, 1, tagLaunchAlike, 1, 0, 0, 0, 0, 4, 20, tagCTADLaunched, 0, 0, 100, 0, 20, 64),
 	} {
 		f.Add(seed)
 	}

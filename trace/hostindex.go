@@ -105,7 +105,9 @@ func (x *hostIndexWriter) add(rec Record) {
 	if x.full || !isHostOp(rec) {
 		return
 	}
-	e := encoder{buf: x.buf, delta: &x.delta}
+	// No kernel record is a host operation: the index writes every
+	// one it could hold in full (a shortState of its own, fresh).
+	e := encoder{buf: x.buf, delta: &x.delta, short: &shortState{}}
 	e.record(rec)
 	if e.err != nil || len(e.buf) > maxHostIndex {
 		x.full, x.buf = true, nil

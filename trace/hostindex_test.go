@@ -336,7 +336,7 @@ func TestHostIndexDamaged(t *testing.T) {
 func forgedIndex(records []Record, count uint32) []byte {
 	x := newHostIndexWriter()
 	for _, r := range records {
-		e := encoder{buf: x.buf, delta: &x.delta}
+		e := encoder{buf: x.buf, delta: &x.delta, short: &shortState{}}
 		e.record(r)
 		x.buf = e.buf
 	}

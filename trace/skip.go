@@ -53,16 +53,16 @@ func (r *Reader) skipBody(k Kind, extended bool) error {
 			d.uvarint()
 		}
 	case KindKernel:
-		if r.skipKernelFast() {
-			return nil
+		// Read, not passed over: a kernelalike record after it is
+		// declared as it (kernelTail), whether read or passed over.
+		// Unchecked, it is no tail a record read later is alike by
+		// its bytes (kernelFast), and a kernelalike one read later is
+		// checked whole (Validator.Child).
+		if err := r.kernelInto(&r.scratchK, extended); err != nil {
+			return err
 		}
-		d.uvarint()
-		d.skipStr()
-		for i := 0; i < 6; i++ {
-			d.uvarint()
-		}
-		d.varint()
-		d.varint()
+		r.tail.unchecked, r.tail.bytes = true, 0
+		return nil
 	default:
 		_, err := r.decode(k, extended)
 		return err
@@ -162,30 +162,8 @@ func (r *Reader) skipDeviceLaunchFast() bool {
 	}
 	kernel := r.delta.kernel + uint64(dk)
 	r.delta.kernel, r.delta.cta = kernel, r.delta.expectedCTA(kernel, false)+uint64(dc)
+	r.delta.parented()
 	r.delta.launched += 1 + uint64(dl)
-	r.in.r += i + n
-	return true
-}
-
-// skipKernelFast passes over a kernel record straight from the buffer
-// (nothing later is coded against it). It gives up, consuming nothing,
-// unless the buffer surely holds the whole record; skipBody's general path
-// then reads it.
-func (r *Reader) skipKernelFast() bool {
-	p := r.in.buf[r.in.r:r.in.w]
-	i, left, _ := varintEnds(p, 1) // id
-	if left > 0 {
-		return false
-	}
-	name, n := binary.Uvarint(p[i:])
-	if n <= 0 || name > maxStringLen || uint64(len(p)-i-n) < name+9*binary.MaxVarintLen64 {
-		return false
-	}
-	i += n + int(name)
-	n, left, _ = varintEnds(p[i:], 8) // grid, block, regs, smem
-	if left > 0 {
-		return false
-	}
 	r.in.r += i + n
 	return true
 }
