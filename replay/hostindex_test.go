@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -181,5 +182,52 @@ func TestHostIndexDamagedReplay(t *testing.T) {
 	_, err := replayPolicy(t, openIndexed(data, nil), "cdp", false)
 	if err == nil || !strings.Contains(err.Error(), "host index: checksum mismatch") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TasksRefuse finds in a trace's host index the first host call that
+// the task runtimes refuse (one that waits for the GPU), with the words
+// their replay says at it; a trace whose index lists none, or that has
+// no index, is left to the replay. Its verdict and the replay's agree.
+func TestTasksRefuse(t *testing.T) {
+	const head = `{"type":"header","version":1,"clock_mhz":706,"gpu":"k20c"}
+{"type":"kernel","id":1,"name":"k","grid":[1,1,1],"block":[32,1,1],"regs":8,"smem":0}
+{"type":"launch","kernel":1,"t":0,"stream":1}
+{"type":"cta","kernel":1,"cta":0,"cycles":100}
+`
+	for _, tc := range []struct{ name, syncs, want string }{
+		{"none", ``, ""},
+		{"an event record and a stream wait", `{"type":"sync","op":"record","t":200,"stream":1,"event":1}
+{"type":"sync","op":"wait","t":210,"stream":2,"event":1}
+`, ""},
+		{"a device sync after a record", `{"type":"sync","op":"record","t":200,"stream":1,"event":1}
+{"type":"sync","op":"device","t":300}
+{"type":"sync","op":"stream","t":400,"stream":1}
+`, "device sync at t=300: task runtimes run the host loop of Pagoda's Fig. 1a"},
+	} {
+		data, ok := binaryOf(head + tc.syncs)
+		if !ok {
+			t.Fatalf("%s: not a trace", tc.name)
+		}
+		x, err := trace.ReadHostIndex(bytes.NewReader(data), int64(len(data)))
+		if err != nil || x == nil {
+			t.Fatalf("%s: index %v, %v", tc.name, x, err)
+		}
+		got := replay.TasksRefuse(x)
+		if tc.want == "" && got != nil || tc.want != "" && (got == nil || !strings.Contains(got.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, got, tc.want)
+		}
+		cfg, _ := model.Preset("k20c")
+		pol, err := policies.New("gemtc", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = replay.Run(openIndexed(data, nil), replay.Options{Config: cfg, Policy: pol}, discard{})
+		if fmt.Sprint(err) != fmt.Sprint(got) {
+			t.Errorf("%s: the replay says %v, TasksRefuse %v", tc.name, err, got)
+		}
+	}
+	if err := replay.TasksRefuse(nil); err != nil {
+		t.Errorf("no index: %v", err)
 	}
 }

@@ -89,10 +89,42 @@ func (r *taskReader) read() (*trace.CTA, error) {
 		r.copy(rec)
 	case *trace.Sync:
 		if rec.Op.Blocks() {
-			return nil, &ModelError{Msg: fmt.Sprintf("%s sync at t=%d: task runtimes run the host loop of Pagoda's Fig. 1a, whose only waits are its tasks' copies; replay a trace whose host synchronises under a hardware policy (hyperq, cdp, ...)", rec.Op, rec.T)}
+			return nil, syncRefused(rec)
 		}
 	}
 	return nil, nil
+}
+
+// syncRefused is the task runtimes' refusal of host call s, one that
+// waits for the GPU.
+func syncRefused(s *trace.Sync) error {
+	return &ModelError{Msg: fmt.Sprintf("%s sync at t=%d: task runtimes run the host loop of Pagoda's Fig. 1a, whose only waits are its tasks' copies; replay a trace whose host synchronises under a hardware policy (hyperq, cdp, ...)", s.Op, s.T)}
+}
+
+// TasksRefuse is what the task runtimes (a Policy with Tasks) say of
+// the trace whose host index is x before a replay reads a record of it:
+// its first host call that waits for the GPU, refused as the replay
+// would refuse it there (a *ModelError), where the index lists one. A
+// command that replays the trace under several policies can then refuse
+// the task runtimes' before any replay has run, where a replay's refusal
+// at a sync late in the trace stopped the others and lost their rows.
+// It gives nil for a nil index and for an index with no such call: the
+// trace may still hold what the runtimes refuse (a device launch), which
+// the replay finds.
+func TasksRefuse(x *trace.HostIndex) error {
+	if x == nil {
+		return nil
+	}
+	src := x.Source()
+	for {
+		rec, err := src.Next()
+		if err != nil {
+			return nil // io.EOF: the index was checked whole when read
+		}
+		if s, ok := rec.(*trace.Sync); ok && s.Op.Blocks() {
+			return syncRefused(s)
+		}
+	}
 }
 
 // TaskCopies is a task's explicit copies in one direction, as the

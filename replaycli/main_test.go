@@ -20,6 +20,7 @@ import (
 	"github.com/gpureplay/gpureplay/convert/nsys"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
+	"github.com/gpureplay/gpureplay/trace"
 )
 
 const sample = "../samples/bfs-kron12.trace.zst"
@@ -946,5 +947,56 @@ func TestPlanSize(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%d traces, %d policies: %v; want %q", tc.traces, tc.policies, err, tc.want)
 		}
+	}
+}
+
+// A task runtime (gemtc, pagoda) refuses a trace whose host waits for
+// the GPU; where the trace's host index lists such a call, the command
+// is refused before any replay runs, naming every such policy, where the
+// first replay to reach the sync stopped the others and their rows were
+// lost. The trace here syncs once, after its first kernel. A study's
+// plan is not refused: its run keeps going and lists the failure.
+func TestTaskPoliciesRefusedAtPlan(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "syncs.trace.zst")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := trace.NewWriter(f)
+	for _, rec := range []trace.Record{
+		&trace.Header{Version: 1, ClockMHz: 706, GPU: "k20c"},
+		&trace.Kernel{ID: 1, Name: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}},
+		&trace.Launch{Kernel: 1, Stream: 1},
+		&trace.CTA{Kernel: 1, Cycles: 100},
+		&trace.Sync{Op: trace.SyncStream, Stream: 1, T: 500},
+		&trace.Kernel{ID: 2, Name: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}},
+		&trace.Launch{Kernel: 2, Stream: 1, T: 600},
+		&trace.CTA{Kernel: 2, Cycles: 100},
+	} {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := replayCmd(t, "--policy=cdp,gemtc,hyperq,pagoda", "--out", out, path)
+	want := path + " (gemtc, pagoda): stream sync at t=500: task runtimes run the host loop of Pagoda's Fig. 1a"
+	if code != 2 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "leave gemtc and pagoda out of --policy") || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out %s: %v; want none made", out, err)
+	}
+	if code, _, stderr := replayCmd(t, "--policy=cdp,hyperq", path); code != 0 {
+		t.Errorf("the hardware policies: exit %d, %s", code, stderr)
+	}
+	// A study keeps going past a failed replay and lists it: its plan
+	// takes the task runtimes.
+	if code, _, stderr := replayCmd(t, "study", "plan", "--policy=cdp,gemtc", path, "-o", filepath.Join(dir, "study.jsonl")); code != 0 {
+		t.Errorf("study plan: exit %d, %s", code, stderr)
 	}
 }

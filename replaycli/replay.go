@@ -11,10 +11,12 @@ import (
 
 	"github.com/gpureplay/gpureplay/model"
 	"github.com/gpureplay/gpureplay/policies"
+	"github.com/gpureplay/gpureplay/replay"
 	"github.com/gpureplay/gpureplay/results"
 	"github.com/gpureplay/gpureplay/study"
 	"github.com/gpureplay/gpureplay/tables"
 	"github.com/gpureplay/gpureplay/timeline"
+	"github.com/gpureplay/gpureplay/trace"
 	"github.com/spf13/pflag"
 )
 
@@ -121,6 +123,15 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	plan, err := planReplays(fs.Args(), f, stderr)
 	if err != nil {
 		return err
+	}
+	if len(plan) > 0 {
+		cfg, err := plan[0].Config()
+		if err != nil {
+			return err
+		}
+		if err := refuseTasks(fs.Args(), f.policies, cfg); err != nil {
+			return err
+		}
 	}
 	if err := checkReplayOutputs(fs.Args(), f, format); err != nil {
 		return err
@@ -349,6 +360,50 @@ func planReplays(traces []string, f replayFlags, stderr io.Writer) ([]study.Repl
 		}
 	}
 	return plan, nil
+}
+
+// refuseTasks refuses a command that replays traces under a policy that
+// runs a task runtime (replay.Policy.Tasks: gemtc, pagoda) where a
+// trace's host index lists a host call the runtimes refuse
+// (replay.TasksRefuse), before any replay runs: a replay's refusal at a
+// sync late in the trace stopped the command's other replays, and their
+// rows were lost. cfg is the plan's first replay's: whether a policy
+// runs a task runtime does not depend on it. A trace with no index
+// (JSONL, a binary trace whose host operations outgrew it), or one that
+// cannot be opened or whose index is damaged, is left to the replays,
+// which say what they find. (A study keeps going past a failed replay
+// and lists it, losing nothing: study plan does not refuse.)
+func refuseTasks(traces, specs []string, cfg model.Config) error {
+	var tasks []string
+	for _, spec := range specs {
+		if pol, err := policies.New(spec, cfg); err == nil && pol.Tasks != nil {
+			tasks = append(tasks, spec)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil
+	}
+	for _, path := range traces {
+		if err := tasksRefuse(path); err != nil {
+			return badInput(fmt.Errorf("%s (%s): %v; leave %s out of --policy to replay it under the others", path, strings.Join(tasks, ", "), err, strings.Join(tasks, " and ")))
+		}
+	}
+	return nil
+}
+
+// tasksRefuse is replay.TasksRefuse of the trace at path's host index,
+// nil where it has none or it cannot be read.
+func tasksRefuse(path string) error {
+	src, err := trace.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer src.Close()
+	x, err := trace.HostIndexOf(src)
+	if err != nil {
+		return nil
+	}
+	return replay.TasksRefuse(x)
 }
 
 // shareBytes bounds the decode the replays of one trace share
