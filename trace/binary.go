@@ -320,35 +320,29 @@ func (d *deltaState) parented() { d.pk, d.pc, d.parent = d.kernel, d.cta, true }
 // kernelalike), and whether the last launch record was a device launch
 // (for ctalaunched).
 type shortState struct {
-	have   bool   // a kernel record was written
-	id     uint64 // its id
+	have   bool   // a kernel record was written: decl
+	decl   Kernel // the kernel record written last
 	device bool   // a device launch of it was written after it
-	name   string
-	gy, gz uint32
-	block  [3]uint32
-	regs   int
-	smem   int64
 	// fromDevice: the launch record written last was a device launch.
 	fromDevice bool
 }
 
 // alike reports whether k is written as a kernelalike body: declared as
-// the kernel record written last, whose kernel the device launched.
+// the kernel record written last (all but its id and grid x that one's),
+// whose kernel the device launched.
 func (d *shortState) alike(k *Kernel) bool {
-	return d.have && d.device && k.Name == d.name && k.Grid[1] == d.gy && k.Grid[2] == d.gz && k.Block == d.block && k.Regs == d.regs && k.Smem == d.smem
+	p := &d.decl
+	return d.have && d.device && k.Name == p.Name && k.Grid[1] == p.Grid[1] && k.Grid[2] == p.Grid[2] && k.Block == p.Block && k.Regs == p.Regs && k.Smem == p.Smem
 }
 
 // wrote records k as the kernel record written last.
-func (d *shortState) wrote(k *Kernel) {
-	d.have, d.id, d.device, d.name = true, k.ID, false, k.Name
-	d.gy, d.gz, d.block, d.regs, d.smem = k.Grid[1], k.Grid[2], k.Block, k.Regs, k.Smem
-}
+func (d *shortState) wrote(k *Kernel) { d.have, d.decl, d.device = true, *k, false }
 
 // launched records launch l: a device launch of the kernel written last
 // lets the next kernel record be written alike.
 func (d *shortState) launched(l *Launch) {
 	d.fromDevice = l.Parent != nil
-	if d.fromDevice && d.have && l.Kernel == d.id {
+	if d.fromDevice && d.have && l.Kernel == d.decl.ID {
 		d.device = true
 	}
 }

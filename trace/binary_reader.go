@@ -826,7 +826,7 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 	}
 	if parent != nil {
 		r.delta.kernel, r.delta.cta = p.Kernel, p.CTA
-		r.delta.pk, r.delta.pc, r.delta.parent = p.Kernel, p.CTA, true
+		r.delta.parented()
 	}
 	r.delta.launched = l.Kernel
 	r.in.r += i

@@ -266,7 +266,7 @@ func (e *encoder) header(h *Header) {
 // declared as the kernel record before it, whose kernel a device launch
 // followed (shortState.alike), else a kernel body.
 func (e *encoder) kernel(k *Kernel) {
-	alike, prev := e.short.alike(k), e.short.id
+	alike, prev := e.short.alike(k), e.short.decl.ID
 	e.short.wrote(k)
 	if alike {
 		e.buf = append(e.buf, tagKernelAlike)
