@@ -97,8 +97,10 @@ func (c *Child) Filed() any {
 
 // Records are the child's cta records Child read: its first, where it
 // comes next in the form ctaFastInto reads, and the run after it as CTAs
-// reads one, up to ChildRun, their warp_cycles in c's own storage. They
-// keep the trace's rules: CTAs 0, 1, … of the child's grid, in order.
+// reads one, up to ChildRun, their warp_cycles in c's own storage
+// (read-only: a record that repeats the one before it shares that one's,
+// as CTAs's do). They keep the trace's rules: CTAs 0, 1, … of the
+// child's grid, in order.
 func (c *Child) Records() []CTA {
 	if c.shared != nil {
 		return c.shared

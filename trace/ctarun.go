@@ -31,7 +31,8 @@ const RunWarps = maxFastWarps
 // later call to Next.
 //
 // The records and their warp_cycles are the caller's, valid until it
-// reuses dst and warps.
+// reuses dst and warps, and read-only: a record that repeats the one
+// before it byte for byte shares that one's warp_cycles (ctaRun).
 func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err error) {
 	if v.runner == nil || v.err != nil || !v.header {
 		return v.tapeCTAs(kernel, dst, warps)
@@ -58,7 +59,10 @@ func (v *Validator) CTAs(kernel uint64, dst []CTA, warps []int64) (n int, err er
 // record. A record that repeats the one before it byte for byte (rep) is
 // that one with the next CTA: copied, its fields not checked again (the
 // one before kept their rules), where nextCTA decoded and fieldsKeep
-// checked each (repeat.go).
+// checked each (repeat.go). Its warp_cycles are that one's, the same
+// slice, and take no room in warps: copied into room of its own, a
+// repeat's two or so cost BFS scale 20 (58% of its records repeat) 19
+// instructions a CTA (scripts/instructions.sh bfs: 1,959 → 1,940).
 func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, rep repeat) (n int, err error) {
 	// nextCTA reads the CTA after the last record's: with quick, k's next.
 	quick := v.keepsFrom(k, r.delta.cta+1)
@@ -69,16 +73,7 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 		c := &dst[n]
 		if at := in.r; in.w-at > repeatMax && rep.matches(in.buf[at:at+repeatMax]) {
 			p := rep.prev
-			c.Kernel, c.CTA, c.Cycles, c.Insts, c.DRAMBytes = p.Kernel, p.CTA+1, p.Cycles, p.Insts, p.DRAMBytes
-			if nw := len(p.WarpCycles); nw > 0 {
-				wc := warps[used : used+nw : used+nw]
-				for i, w := range p.WarpCycles[:nw] {
-					wc[i] = w
-				}
-				c.WarpCycles = wc
-			} else {
-				c.WarpCycles = nil
-			}
+			c.Kernel, c.CTA, c.Cycles, c.WarpCycles, c.Insts, c.DRAMBytes = p.Kernel, p.CTA+1, p.Cycles, p.WarpCycles, p.Insts, p.DRAMBytes
 			r.offset, in.r, r.delta.cta = in.base+int64(at), at+rep.size, c.CTA
 			rep.prev, same = c, same|1<<(n&63)
 			kept = quick // the one before kept its fields' rules
@@ -88,6 +83,7 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 			}
 			kept = quick && k.fieldsKeep(c, r.warpsOK)
 			rep.set(in.buf[at:at+repeatMax], in.r-at, c)
+			used += len(c.WarpCycles)
 		}
 		if kept {
 			k.seen.dense++
@@ -98,7 +94,6 @@ func (v *Validator) ctaRun(r *Reader, k *treeKernel, dst []CTA, warps []int64, r
 		} else {
 			quick = v.keepsFrom(k, c.CTA+1) // as checkCTAOf left k and the at check
 		}
-		used += len(c.WarpCycles)
 		if n++; c.CTA+1 == k.ctas {
 			break // the grid's last CTA: no try at one more (BFS --quick: 9 a CTA)
 		}

@@ -325,6 +325,46 @@ func TestCTARunFields(t *testing.T) {
 	}
 }
 
+// TestCTARunRepeatsShareWarps holds a run's records that repeat the one
+// before them byte for byte to that one's warp_cycles, the same slice,
+// which takes no room of warps: with RunWarps of room past the first
+// record's two, a run of nine reads all nine (where each took room of
+// its own, it read two).
+func TestCTARunRepeatsShareWarps(t *testing.T) {
+	recs := runTrace(200, func(recs []Record) []Record {
+		for _, r := range recs[3:] {
+			r.(*CTA).Cycles, r.(*CTA).WarpCycles = 500, []int64{493, 500}
+		}
+		return recs
+	})
+	r, err := NewReader(bytes.NewReader(encodeBinary(t, recs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewValidator(r)
+	for range 4 { // the header, kernel, launch and CTA 0
+		if _, err := v.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dst, warps := make([]CTA, 9), make([]int64, RunWarps+2)
+	n, err := v.CTAs(1, dst, warps)
+	if err != nil || n != 9 {
+		t.Fatalf("CTAs = %d, %v; want all 9 records after CTA 0", n, err)
+	}
+	for i, c := range dst[:n] {
+		if c.CTA != uint64(i+1) || c.Cycles != 500 || !slices.Equal(c.WarpCycles, []int64{493, 500}) {
+			t.Fatalf("record %d = %+v, want CTA %d of 500 cycles, warps [493 500]", i, c, i+1)
+		}
+		if &c.WarpCycles[0] != &warps[0] {
+			t.Errorf("record %d's warp_cycles are not the first record's, in warps", i)
+		}
+	}
+	if got := usedWarps(dst[:n]); got != 2 {
+		t.Errorf("usedWarps = %d, want 2: the first record's alone", got)
+	}
+}
+
 // FuzzCTARuns reads arbitrary input with Next alone and with CTAs after
 // each cta record, as TestCTARunsReadAsNext does: the records, positions
 // and error must be the same. Input without the zstd magic is compressed

@@ -117,12 +117,10 @@ func (b *batch) run(src Source, kernel uint64) error {
 	}
 	dst, warps := b.runRoom(prefetchBatch - len(b.recs))
 	n, err := v.CTAs(kernel, dst, warps)
-	nw := 0
 	for i := range dst[:n] {
 		b.recs = append(b.recs, &dst[i])
-		nw += len(dst[i].WarpCycles)
 	}
-	b.took(n, nw)
+	b.took(n, usedWarps(dst[:n]))
 	return err
 }
 

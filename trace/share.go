@@ -598,13 +598,22 @@ func growWarps(s []int64, room int) []int64 {
 	return s[:len(s)+room]
 }
 
+// usedWarps is how many warp_cycles of the room CTAs was given the
+// records cs it read hold: a record read as a repeat of the one before
+// it holds none of its own (ctaRun).
 func usedWarps(cs []CTA) int {
 	n := 0
 	for i := range cs {
-		n += len(cs[i].WarpCycles)
+		if w := cs[i].WarpCycles; len(w) > 0 && (i == 0 || !sharesWarps(w, cs[i-1].WarpCycles)) {
+			n += len(w)
+		}
 	}
 	return n
 }
+
+// sharesWarps reports whether w is p, the warp_cycles of the record
+// before it: a record CTAs read as a repeat of that one (ctaRun).
+func sharesWarps(w, p []int64) bool { return len(p) > 0 && &w[0] == &p[0] }
 
 // owned is rec in storage of its own where the Validator's source may
 // reuse it (a launch, cta or kernel record), else rec.
