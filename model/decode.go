@@ -182,14 +182,19 @@ func (d *decoder) close() error {
 	return nil
 }
 
-// syntax turns a json error into one that names the file and line.
+// syntax turns a json error into one that names the file and line. A
+// file that ends inside its object is said so whichever way encoding/json
+// tells it: Go 1.26 returns io.ErrUnexpectedEOF, Go 1.27 a SyntaxError at
+// the end of the input.
 func (d *decoder) syntax(err error) error {
 	var se *json.SyntaxError
 	switch {
-	case errors.As(err, &se):
-		return fmt.Errorf("%s:%d: %v", d.name, lineAt(d.data, se.Offset), err)
 	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%s: unexpected end of file", d.name)
+	case errors.As(err, &se) && se.Offset >= int64(len(d.data)):
+		return fmt.Errorf("%s: unexpected end of file", d.name)
+	case se != nil:
+		return fmt.Errorf("%s:%d: %v", d.name, lineAt(d.data, se.Offset), err)
 	}
 	return fmt.Errorf("%s:%d: %v", d.name, d.line(), err)
 }
