@@ -130,16 +130,16 @@ func (e *engine) place(k *Kernel, s *sm) {
 // reserves the CTA's room on s and starts it, its end an event or, under
 // the contention model, the end of its one job, what place does for it
 // without the tests of what a plain run leaves out. Elsewhere it changes
-// nothing and reports false, for place. Given packedRun for q, it is
-// placePacked.
+// nothing and reports false, for place. Given packedRun for q (a child's
+// table), it is placePacked, asked before the tests of a queued spec.
 func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	i := k.next
-	if i >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
+	if q == &packedRun || i >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
 		return q == &packedRun && e.placePacked(k, s)
 	}
 	spec := q.nextPlain(i)
 	if spec == nil {
-		return q == &packedRun && e.placePacked(k, s)
+		return false // none queued (packedRun was taken above)
 	}
 	k.next++
 	now := e.clock.now()
