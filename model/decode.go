@@ -189,9 +189,7 @@ func (d *decoder) close() error {
 func (d *decoder) syntax(err error) error {
 	var se *json.SyntaxError
 	switch {
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%s: unexpected end of file", d.name)
-	case errors.As(err, &se) && se.Offset >= int64(len(d.data)):
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &se) && se.Offset >= int64(len(d.data)):
 		return fmt.Errorf("%s: unexpected end of file", d.name)
 	case se != nil:
 		return fmt.Errorf("%s:%d: %v", d.name, lineAt(d.data, se.Offset), err)

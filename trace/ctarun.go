@@ -431,3 +431,20 @@ func (v *Validator) counted(r *Reader, n int) {
 	r.record += int64(n)
 	v.record += int64(n)
 }
+
+// usedWarps is how many warp_cycles of the room CTAs was given the
+// records cs it read hold: a record read as a repeat of the one before
+// it holds none of its own (ctaRun).
+func usedWarps(cs []CTA) int {
+	n := 0
+	for i := range cs {
+		if w := cs[i].WarpCycles; len(w) > 0 && (i == 0 || !sharesWarps(w, cs[i-1].WarpCycles)) {
+			n += len(w)
+		}
+	}
+	return n
+}
+
+// sharesWarps reports whether w is p, the warp_cycles of the record
+// before it: a record CTAs read as a repeat of that one (ctaRun).
+func sharesWarps(w, p []int64) bool { return len(p) > 0 && &w[0] == &p[0] }

@@ -582,8 +582,9 @@ func (c *tapeChunk) addRecords(cs []CTA) (lo, hi int) {
 }
 
 // The warp_cycles of the records CTAs reads into the tape point into the
-// chunk's warps, whose array may move as the chunk grows: a reader
-// copying them out finds them by count (usedWarps), not by pointer.
+// chunk's warps, whose array may move as the chunk grows (the records
+// handed out keep the old one, which nothing writes again); the chunk's
+// warps grow by what the records hold (usedWarps).
 func growCTAs(s []CTA, room int) []CTA {
 	if cap(s)-len(s) < room {
 		s = append(s[:len(s):len(s)], make([]CTA, room)...)[:len(s)]
@@ -597,23 +598,6 @@ func growWarps(s []int64, room int) []int64 {
 	}
 	return s[:len(s)+room]
 }
-
-// usedWarps is how many warp_cycles of the room CTAs was given the
-// records cs it read hold: a record read as a repeat of the one before
-// it holds none of its own (ctaRun).
-func usedWarps(cs []CTA) int {
-	n := 0
-	for i := range cs {
-		if w := cs[i].WarpCycles; len(w) > 0 && (i == 0 || !sharesWarps(w, cs[i-1].WarpCycles)) {
-			n += len(w)
-		}
-	}
-	return n
-}
-
-// sharesWarps reports whether w is p, the warp_cycles of the record
-// before it: a record CTAs read as a repeat of that one (ctaRun).
-func sharesWarps(w, p []int64) bool { return len(p) > 0 && &w[0] == &p[0] }
 
 // owned is rec in storage of its own where the Validator's source may
 // reuse it (a launch, cta or kernel record), else rec.
