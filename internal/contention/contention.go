@@ -360,8 +360,8 @@ func (m *Model) markDirty(s *smState) {
 // found again where an SM is marked (a cycle of none asks for nothing, as
 // before owe).
 func (m *Model) Settle(now int64) {
-	if s := m.alike(); s != nil { // see alike
-		m.settleOne(int(s.id), s, now)
+	if m.alike() { // see alike
+		m.settleOne(int(m.dirty[0].id), m.dirty[0], now)
 		return
 	}
 	moved := false
@@ -588,33 +588,33 @@ func (m *Model) settleOne(i int, s *smState, now int64) {
 	m.reschedule(i, s, now)
 }
 
-// alike is the SM that Settle's cycle marked, where it marked one, and
-// that SM's issue share and DRAM demand are those the water holds, under
-// a level that is neither +Inf (owe's) nor a NaN; else nil. Settle then
-// ends the cycle in settleOne, as its first loop would (water.set finds
-// nothing changed and changes nothing: water.same is its test), with no
-// loop and none of the values that loop keeps: the cycle of a CTA's end
-// and a like one's start on its SM, 97% of synth's Settles (--quick,
-// scripts/instructions.sh: 1,203 → 1,192 instructions a CTA on the
-// committed profile, bfs 2,806 → 2,807, uniform 504 → 504; without a
-// profile, synth 1,265 → 1,257). The same test made of every cycle cost
-// BFS 37 instructions a CTA (see settleOne): a cycle under a level of
-// +Inf, most of BFS's, whose one SM's share mostly changed, has alike
-// test the level alone. Its call took the place of four lines of
+// alike reports whether Settle's cycle marked one SM, whose issue share
+// and DRAM demand are those the water holds, under a level neither +Inf
+// (owe's) nor a NaN. Settle then ends the cycle in settleOne, as its
+// first loop would (water.set finds nothing changed and changes nothing:
+// water.same is its test), with no loop and none of the values that loop
+// keeps: a CTA's end and a like one's start on its SM, 97% of synth's
+// Settles (--quick: synth 1,203 → 1,192 instructions a CTA, bfs 2,806 →
+// 2,807). The same test made of every cycle cost BFS 37 instructions a
+// CTA (see settleOne): under a level of +Inf, most of BFS's cycles, alike
+// tests the level alone, as one flag, m.finite (open and nan were two:
+// BFS 2,721 → 2,715, synth 925 → 923 with Swap's test the same). A bool,
+// not the SM (Settle reads it from m.dirty): returned as a pointer, nil
+// at BFS's test, Settle set it and tested it again at every Settle (the
+// replay's and model's own instructions, exact from run to run: bfs
+// --quick 1,586.3 → 1,584.4 a CTA, sweep8 11,678.9 → 11,662.8, synth
+// 339.33M → 339.29M in all). Its call took the place of four lines of
 // comment in Settle, so that the calls below keep their lines' offsets
-// (the PGO profile keys a call by them: docs/performance.md). The level
-// is tested as one flag, m.finite, where m.open and m.nan were two
-// (--quick: BFS 2,721 → 2,715 instructions a CTA, synth 925 → 923 with
-// Swap's test the same).
-func (m *Model) alike() *smState {
+// (the PGO profile keys a call by them: docs/performance.md).
+func (m *Model) alike() bool {
 	if !m.finite || len(m.dirty) != 1 { // neither +Inf nor a NaN: one test
-		return nil
+		return false
 	}
 	s := m.dirty[0]
 	if !m.water.same(s.water, m.issueShare(s.demand.Issue), s.demand.DRAM) {
-		return nil
+		return false
 	}
-	return s
+	return true
 }
 
 // farDelay is a wake-up's distance, in whole cycles, for a finish t
