@@ -366,7 +366,8 @@ func (m *Model) Settle(now int64) {
 	}
 	moved := false
 	if m.open { // the level is +Inf: the water may wait (see owe)
-		if m.water.fits(m.owe()) {
+		if b := m.owe(); m.water.fits(b) {
+			m.water.owes(b)
 			goto marked
 		}
 		m, now = m.payOwed(now)
@@ -387,8 +388,7 @@ func (m *Model) Settle(now int64) {
 		}
 	}
 	// What is left is the marked SMs' next finishes, read by index (see
-	// above); a cycle whose water can wait comes straight here (owe). The
-	// lines above reschedule's call are as many as before owe (PGO).
+	// above); the water that can wait comes straight here (owe, owes).
 marked:
 	for k := 0; k < len(m.dirty); k++ {
 		s := m.dirty[k]
