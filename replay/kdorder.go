@@ -63,8 +63,8 @@ func (o *kdOrder) remove(k *Kernel) {
 			continue
 		}
 		if i < len(s)/2 {
-			if i > 0 { // the oldest leaving (most do) moves none: no call to copy
-				copy(s[1:i+1], s[:i])
+			for ; i > 0; i-- { // the oldest leaving (most do) moves none; copy's call for the few (1/3 of kernels) cost ~40 each
+				s[i] = s[i-1]
 			}
 			s[0] = nil
 			o.lo++

@@ -87,10 +87,10 @@ func (r *kernelRuns) take(now int64) *Kernel {
 	if n == 0 {
 		return nil
 	}
-	old, last := r.ended[n-1], len(r.ended)-1
-	r.ended[n-1] = r.ended[last] // a fresh one, if any, where old was: still among the last `fresh`
-	r.ended[last] = nil
-	r.ended = r.ended[:last]
+	s := r.ended // a local: each write through r.ended reloaded it
+	old, last := s[n-1], len(s)-1
+	s[n-1], s[last] = s[last], nil // a fresh one, if any, where old was: still among the last `fresh`
+	r.ended = s[:last]
 	return old
 }
 
