@@ -360,7 +360,7 @@ func (m *Model) markDirty(s *smState) {
 // found again where an SM is marked (a cycle of none asks for nothing, as
 // before owe).
 func (m *Model) Settle(now int64) {
-	if m.alike() { // see alike
+	if m.alike(m.finite) { // see alike
 		m.settleOne(int(m.dirty[0].id), m.dirty[0], now)
 		return
 	}
@@ -590,24 +590,24 @@ func (m *Model) settleOne(i int, s *smState, now int64) {
 
 // alike reports whether Settle's cycle marked one SM, whose issue share
 // and DRAM demand are those the water holds, under a level neither +Inf
-// (owe's) nor a NaN. Settle then ends the cycle in settleOne, as its
-// first loop would (water.set finds nothing changed and changes nothing:
-// water.same is its test), with no loop and none of the values that loop
-// keeps: a CTA's end and a like one's start on its SM, 97% of synth's
-// Settles (--quick: synth 1,203 → 1,192 instructions a CTA, bfs 2,806 →
-// 2,807). The same test made of every cycle cost BFS 37 instructions a
-// CTA (see settleOne): under a level of +Inf, most of BFS's cycles, alike
-// tests the level alone, as one flag, m.finite (open and nan were two:
-// BFS 2,721 → 2,715, synth 925 → 923 with Swap's test the same). A bool,
-// not the SM (Settle reads it from m.dirty): returned as a pointer, nil
-// at BFS's test, Settle set it and tested it again at every Settle (the
-// replay's and model's own instructions, exact from run to run: bfs
-// --quick 1,586.3 → 1,584.4 a CTA, sweep8 11,678.9 → 11,662.8, synth
-// 339.33M → 339.29M in all). Its call took the place of four lines of
-// comment in Settle, so that the calls below keep their lines' offsets
-// (the PGO profile keys a call by them: docs/performance.md).
-func (m *Model) alike() bool {
-	if !m.finite || len(m.dirty) != 1 { // neither +Inf nor a NaN: one test
+// (owe's) nor a NaN (finite, m.finite). Settle then ends the cycle in
+// settleOne, as its first loop would (water.set finds nothing changed:
+// water.same is its test), with no loop nor the values that loop keeps:
+// a CTA's end and a like one's start on its SM, 97% of synth's Settles
+// (--quick: synth 1,203 → 1,192 instructions a CTA, bfs 2,806 → 2,807;
+// every cycle's test cost BFS 37: settleOne). Under a level of +Inf, most
+// of BFS's cycles, it tests the level alone, one flag (open and nan were
+// two: BFS 2,721 → 2,715, synth 925 → 923, Swap's test the same). A bool,
+// not the SM: a pointer, nil at BFS's test, was set and tested again at
+// every Settle (own instructions, below: bfs --quick 1,586.3 → 1,584.4 a
+// CTA, sweep8 11,678.9 → 11,662.8). The flag is its argument, loaded on
+// its call's line, which then marks the inlined call, where the line had
+// a NOP at every Settle (see markDirty; the replay's and model's own
+// instructions, exact from run to run: bfs --quick 55,588,318 →
+// 55,554,410, sweep8 408.88M → 408.59M, synth 339.50M as it was). Its
+// call took four comment lines' place in Settle (PGO: docs/performance.md).
+func (m *Model) alike(finite bool) bool {
+	if !finite || len(m.dirty) != 1 { // neither +Inf nor a NaN: one test
 		return false
 	}
 	s := m.dirty[0]
