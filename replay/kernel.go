@@ -132,8 +132,8 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 // own, so not one of a block with room for its records.
 func (a *deviceKernels) sharedKernel(words []int64) *Kernel {
 	k := a.more.next(moreBlock)
-	k.ctas.setWords(words) // the rest of a fresh kernel's table is zero
-	k.ctas.shared = true
+	// siblings takes its kernels from the block itself
+	k.shareWords(words)
 	return k
 }
 
@@ -344,4 +344,11 @@ func (k *Kernel) isCopy() bool { return k.kernelRun != nil && k.rare != nil && k
 func (k *Kernel) childDone(tailsOpen bool) bool {
 	k.kids--
 	return k.kids == 0 || k.inKD || tailsOpen
+}
+
+// shareWords gives k, fresh, words another replay filed as its packed
+// CTA table (sharedKernel, siblings).
+func (k *Kernel) shareWords(words []int64) {
+	k.ctas.setWords(words) // the rest of a fresh kernel's table is zero
+	k.ctas.shared = true
 }

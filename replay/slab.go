@@ -40,3 +40,13 @@ func (s *slab[T]) next(n int) *T {
 	s.used++
 	return p
 }
+
+// free is the fresh zero values left in the current block, from a new
+// block of n where it is used up: a caller that takes several at once
+// takes them from its front, and counts them in used.
+func (s *slab[T]) free(n int) []T {
+	if s.used == len(s.blk) {
+		s.blk, s.used = make([]T, n), 0
+	}
+	return s.blk[s.used:]
+}

@@ -199,15 +199,15 @@ type sharedTable struct {
 	warps int
 	self  any // the table itself, as Offer takes it
 	// What the replays of its clock take of the child's filing besides
-	// (sharedChild): its declaration, which nothing writes to, and its
-	// launch site's times, scaled by the clock.
-	decl       *kernelDecl
-	at, inline int64
-	held       int // the bytes its kernel and table hold (treeahead.go's estimates)
+	// (sharedChild, siblings): its declaration, which nothing writes to,
+	// and its launch site: the trace's lane, times scaled by the clock.
+	decl *kernelDecl
+	site siteRec // its child nil
+	held int     // the bytes its kernel and table hold (treeahead.go's estimates)
 }
 
 // sharedBlock is how many sharedTables a block of kernelBook.tables
-// holds (88 bytes each): a replay that files children for a Share's tape
+// holds (120 bytes each): a replay that files children for a Share's tape
 // offers one a child it files first, and one allocation a table (with
 // the any Offer had boxed for it, two) cost BFS --quick's four policies
 // some 14M instructions, 560 an allocation. A block lives while the
@@ -259,7 +259,7 @@ func (b *treeReader) share(k *Kernel, warps, held int) *any {
 	st := b.book.tables.next(sharedBlock)
 	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
 	st.clk, st.words, st.warps = b.clk, t.words(), warps
-	st.decl, st.at, st.inline = k.decl, site.at, site.inline
+	st.decl, st.site, st.site.child = k.decl, *site, nil // not the filer's child, kept alive by the tape
 	st.held = deviceHeld + held
 	st.self = st
 	return &st.self
@@ -319,56 +319,56 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 // sites gather launched, where sharedChild filed its child last, and
 // that another replay of b's clock filed, as sharedChild files each, and
 // returns the index of the first it did not file. Their parent, its CTA
-// and root are that child's, tested and found by sharedChild: a child
-// is its kernel made from the filing, filed in the tree, and its site,
-// in one loop that keeps the tree's kids and the sites in slices of its
-// own, with what the last child leaves behind (book.last, the
-// declaration handed out last, the bytes held) set once at its end.
-// BFS's launching CTAs launch some 100 children each (scale 16: 14,713
-// in 140 runs), and each had been a call of sharedChild, its test of the
-// gathering CTA and its stores of the slices' headers.
+// and root are that child's, tested and found by sharedChild. BFS's
+// launching CTAs launch some 100 children each (scale 16: 14,713 in 140
+// runs), each had been a call of sharedChild. The loop holds no call
+// (its kernels are the slab block's free ones, up to its end; an
+// unordered trace's tree is set after it) and no slice grown (the tree's
+// kids and the sites grown first for all of run), and a child's site is
+// a copy of the filer's (sharedTable.site): scripts/instructions.sh
+// --quick sweep8 E 1,517 -> 1,506 instructions a CTA.
 func (b *treeReader) siblings(run *trace.Kids, i int) int {
-	g := &b.sites
+	g, clk, ks := &b.sites, b.clk, b.book.kernels.more.free(moreBlock)
 	p, cta, root := g.k, g.cta, g.root
-	kids, recs, clk := b.book.tree.kids, g.recs, b.clk
-	var last *Kernel
-	var decl *kernelDecl
-	held := 0
-	for ; i < run.Len(); i++ {
-		h := run.Head(i)
+	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
+	recs, kids, ordered := slices.Grow(g.recs, n), b.book.tree.kids, b.seg.ordered
+	if ordered {
+		kids = slices.Grow(kids, n)
+	}
+	sites, fk, ks := recs[len(recs):len(recs)+n], kids[len(kids):cap(kids)], ks[:n]
+	j := 0
+	for ; j < len(sites); j++ {
+		h := run.Head(i + j)
 		l := &h.Launch
-		if l.Parent.Kernel != p.id || l.Parent.CTA != cta {
+		st, _ := run.Filed(i + j).(*sharedTable)
+		if l.Parent.Kernel != p.id || l.Parent.CTA != cta || st == nil || st.clk != clk {
 			break
 		}
-		st, _ := run.Filed(i).(*sharedTable)
-		if st == nil || st.clk != clk {
-			break
-		}
-		child := b.book.kernels.sharedKernel(st.words)
+		child := &ks[j]
+		child.shareWords(st.words)
 		child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, h.CTAs
-		if b.seg.ordered {
-			kids = append(kids, filed{k: child, root: root}) // indexed when first missed (treeTable)
-		} else {
-			b.book.tree.Set(child.id, filed{k: child, root: root})
+		if ordered {
+			fk[j] = filed{k: child, root: root} // indexed when first missed (treeTable)
 		}
-		kind, creates := b.book.streams.of(l)
-		if len(recs) == cap(recs) {
-			recs = slices.Grow(recs, run.Len()-i)
+		s := &sites[j]
+		*s = st.site // the trace's lane, the clock's times
+		s.child = child
+		s.kind, s.creates = b.book.streams.of(l)
+		b.held += st.held
+	}
+	if j > 0 {
+		b.book.kernels.more.used += j
+		if ordered {
+			b.book.tree.kids = kids[:len(kids)+j]
 		}
-		recs = recs[:len(recs)+1]
-		s := &recs[len(recs)-1]
-		s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
-		s.at, s.child, s.workload, s.inline = st.at, child, l.Workload, st.inline
-		held += st.held
-		last, decl = child, st.decl
+		for c := 0; c < j && !ordered; c++ {
+			b.book.tree.Set(ks[c].id, filed{k: &ks[c], root: root})
+		}
+		g.recs = recs[:len(recs)+j]
+		b.book.last = filed{k: &ks[j-1], root: root}
+		b.book.declared.last = ks[j-1].decl
 	}
-	if last != nil {
-		b.book.tree.kids, g.recs = kids, recs
-		b.book.last = filed{k: last, root: root}
-		b.book.declared.last = decl
-		b.held += held
-	}
-	return i
+	return i + j
 }
 
 // sharedChild is child for a child whose filing another replay of b's
@@ -417,7 +417,7 @@ func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) 
 	b.sites.recs = b.sites.recs[:len(b.sites.recs)+1]
 	s := &b.sites.recs[len(b.sites.recs)-1]
 	s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
-	s.at, s.child, s.workload, s.inline = st.at, child, l.Workload, st.inline
+	s.at, s.child, s.workload, s.inline = st.site.at, child, l.Workload, st.site.inline
 	return nil
 }
 
