@@ -95,13 +95,13 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	rare := len(m.rare)
 	m.specs, m.rare, n = b.seg.win.take(m.specs, m.rare, b.seg.due, room)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, rare: len(m.rare) - rare, upTo: n})
-	t := &b.book.tree
+	t, kids := &b.book.tree, b.book.tree.kids
+	last, parent, indexed := b.book.last.k, b.book.parent.k, b.book.tree.indexed // forget's, drop's
 	i := 0
-	for ; i < len(t.kids) && t.kids[i].root < n; i++ {
-		if i < t.indexed {
-			t.drop(t.kids[i].k)
+	for ; i < len(kids) && kids[i].root < n; i++ {
+		if k := kids[i].k; k == last || k == parent || i < indexed {
+			b.handedOver(k, i)
 		}
-		b.forget(t.kids[i].k)
 	}
 	t.indexed = max(t.indexed-i, 0)
 	k := copy(t.kids, t.kids[i:])
@@ -163,4 +163,16 @@ func (t *treeTable) clear() {
 	t.Clear()
 	clear(t.kids)
 	t.kids, t.indexed = t.kids[:0], 0
+}
+
+// handedOver drops k, the tree's kids[i], handed over, from the tree's
+// table where it is indexed there, and forgets it. handOverTo calls it
+// only for a kernel it finds indexed or filed apart (forget's): a test
+// and a call of forget for each device kernel handed over cost BFS
+// --quick 3 instructions a CTA.
+func (b *treeReader) handedOver(k *Kernel, i int) {
+	if i < b.book.tree.indexed {
+		b.book.tree.drop(k)
+	}
+	b.forget(k)
 }
