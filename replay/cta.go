@@ -361,12 +361,12 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 		return
 	}
 	sortSites(x.sites)
-	c.warps = c.warps[:0]
-	for w := 0; w < n; w++ {
-		c.warps = append(c.warps, warpRun{cycles: warpCycles(spec, w), next: -1})
+	c.warps = append(c.warps[:0], make([]warpRun, n)...) // grown once, not by each append
+	for w := range c.warps {
+		c.warps[w].cycles, c.warps[w].next = warpCycles(spec, w), -1
 	}
-	for i := len(x.sites) - 1; i >= 0; i-- {
-		c.warps[x.sites[i].warp].next = i
+	for i, sites, warps := len(x.sites)-1, x.sites, c.warps; i >= 0; i-- {
+		warps[sites[i].warp].next = i // both slices held: not loaded again for each site
 	}
 	for w := range c.warps {
 		wr := &c.warps[w]
