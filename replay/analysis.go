@@ -360,7 +360,7 @@ func (ev *CTAEvent) Sites() iter.Seq[SiteLanes] {
 		if x == nil {
 			return
 		}
-		sortSites(x.sites)
+		x.sortSites()
 		for first := 0; first < len(x.sites); {
 			w := int(x.sites[first].warp)
 			_, last := siteLanes(x.sites, first, w)

@@ -360,7 +360,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 		e.clock.cta(c.end, evCTAEnd, c, 0)
 		return
 	}
-	sortSites(x.sites)
+	x.sortSites()
 	c.warps = append(c.warps[:0], make([]warpRun, n)...) // grown once, not by each append
 	for w := range c.warps {
 		c.warps[w].cycles, c.warps[w].next = warpCycles(spec, w), -1

@@ -309,3 +309,17 @@ func cmpSite(a, b siteRec) int {
 // instructions.sh --quick: synth 5 instructions a CTA fewer, BFS 8,
 // uniform 4).
 func (b *bodyCursor) behind(k *Kernel, i uint64) bool { return b.open == k && b.past <= i }
+
+// sortSites sorts x's sites (sortSites), unless the reader knew them in
+// order as it filed them (sitesChecked). The replays of a Share's tape
+// file a CTA's sites as copies of the sites one of them filed first
+// (siblings), with that one's finding that they are in order so far
+// (siteGather.inOrder, sharedTable.sorted), where each tested them again
+// when its CTA started: scripts/instructions.sh --quick sweep8 E 1,499
+// -> 1,489 instructions a CTA. A replay that reads alone tests them here,
+// as before: a test in child cost BFS 11 instructions a CTA, this one 8.
+func (x *ctaExtra) sortSites() {
+	if x.sitesChecked < len(x.sites) {
+		sortSites(x.sites)
+	}
+}

@@ -231,14 +231,14 @@ const (
 )
 
 type ctaExtra struct {
-	sites      []siteRec   // launching lanes, sorted by (warp, at, lane)
-	refs       []pageRange // pages it references (CRCS), merged once checked
-	refsSorted bool
-	checked    int // refs pages known ready and owned, counted from the start (scoreboard)
-	// touches are the pages it touches, where in its run (touch.go);
-	// touchNext and touchWithin are how far the checks have got.
+	sites        []siteRec   // launching lanes, sorted by (warp, at, lane) before they run (sortSites)
+	sitesChecked int         // how many of sites are known in that order as filed (siteGather.checked)
+	refs         []pageRange // pages it references (CRCS), merged once checked
+	refsSorted   bool
+	checked      int // refs pages known ready and owned, counted from the start (scoreboard)
+	// touches: the pages it touches, where in its run (touch.go)
 	touches      []touch
-	touchNext    int32
+	touchNext    int32 // how far the checks have got, with touchWithin
 	touchWithin  int
 	touchesReady bool
 }

@@ -109,7 +109,7 @@ func (s *ctaSpec) alone() int64 {
 func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 	d := spec.demand()
 	x := spec.x
-	sortSites(x.sites)
+	x.sortSites()
 	n := int(c.k.decl.need.warps)
 	c.warps = append(c.warps[:0], make([]warpRun, n)...) // grown once, not by each append
 	for w := range c.warps {

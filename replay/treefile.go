@@ -191,27 +191,27 @@ func (b *treeReader) kidOrChild(m *treeMsg) bool {
 
 // sharedTable is a child's packed CTA table as one replay filed it, for
 // the replays of one clock that read the trace from one Share's tape
-// (trace.Child.Offer): its words, read-only, and the per-warp cycles
-// they keep.
+// (trace.Child.Offer): its words, read-only, and their per-warp cycles.
 type sharedTable struct {
 	clk   clock
 	words []int64
 	warps int
 	self  any // the table itself, as Offer takes it
 	// What the replays of its clock take of the child's filing besides
-	// (sharedChild, siblings): its declaration, which nothing writes to,
-	// and its launch site: the trace's lane, times scaled by the clock.
-	decl *kernelDecl
-	site siteRec // its child nil
-	held int     // the bytes its kernel and table hold (treeahead.go's estimates)
+	// (sharedChild, siblings): its declaration (read-only), its launch
+	// site, and whether its CTA's sites up to it are in order (sorted).
+	decl   *kernelDecl
+	site   siteRec // its child nil
+	held   int     // the bytes its kernel and table hold (treeahead.go's estimates)
+	sorted bool
 }
 
-// sharedBlock is how many sharedTables a block of kernelBook.tables
-// holds (120 bytes each): a replay that files children for a Share's tape
-// offers one a child it files first, and one allocation a table (with
-// the any Offer had boxed for it, two) cost BFS --quick's four policies
-// some 14M instructions, 560 an allocation. A block lives while the
-// tape's chunks hold its tables, so memory stays bounded by the tape's.
+// sharedBlock is how many sharedTables (128 bytes) a block of
+// kernelBook.tables holds: a replay that files children for a Share's
+// tape offers one a child it files first, and one allocation a table
+// (with the any Offer had boxed, two) cost BFS --quick's four policies
+// 14M instructions. A block lives while the tape's chunks hold its
+// tables, so memory stays bounded by the tape's.
 const sharedBlock = 128
 
 // filedKid is the table another replay of b's clock filed for the child
@@ -259,8 +259,8 @@ func (b *treeReader) share(k *Kernel, warps, held int) *any {
 	st := b.book.tables.next(sharedBlock)
 	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
 	st.clk, st.words, st.warps = b.clk, t.words(), warps
-	st.decl, st.site, st.site.child = k.decl, *site, nil // not the filer's child, kept alive by the tape
-	st.held = deviceHeld + held
+	st.decl, st.site, st.site.child = k.decl, *site, nil    // not the filer's child, kept alive by the tape
+	st.held, st.sorted = deviceHeld+held, b.sites.inOrder() // this child's site the last
 	st.self = st
 	return &st.self
 }
@@ -357,16 +357,16 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 		b.held += st.held
 	}
 	if j > 0 {
-		b.book.kernels.more.used += j
+		b.book.kernels.more.used, g.recs = b.book.kernels.more.used+j, recs[:len(recs)+j]
 		if ordered {
 			b.book.tree.kids = kids[:len(kids)+j]
 		}
 		for c := 0; c < j && !ordered; c++ {
 			b.book.tree.Set(ks[c].id, filed{k: &ks[c], root: root})
 		}
-		g.recs = recs[:len(recs)+j]
 		b.book.last = filed{k: &ks[j-1], root: root}
 		b.book.declared.last = ks[j-1].decl
+		g.sortedTo(run.Filed(i + j - 1).(*sharedTable).sorted)
 	}
 	return i + j
 }
@@ -418,6 +418,7 @@ func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) 
 	s := &b.sites.recs[len(b.sites.recs)-1]
 	s.warp, s.lane, s.kind, s.creates, s.stream = int32(l.Parent.Warp), int16(l.Parent.Lane), kind, creates, l.Stream
 	s.at, s.child, s.workload, s.inline = st.site.at, child, l.Workload, st.site.inline
+	b.sites.sortedTo(st.sorted)
 	return nil
 }
 
@@ -432,8 +433,7 @@ func (b *treeReader) sharedChild(l *trace.Launch, ctas uint64, st *sharedTable) 
 // for them, its packed table fresh (newDeviceKernel), so they go straight
 // to its words (appendPacked), with no call of recordRun and its test
 // that they come next in CTA order (BFS --quick: 17 instructions a
-// child fewer); a grid too large to pack has a table of specs
-// (recordRun fills it).
+// child fewer); a grid too large to pack has specs (recordRun's).
 func (b *treeReader) kidCTAs(m *treeMsg) error {
 	kid, f := b.feed.kid.Head(), b.book.last
 	cs := b.feed.kid.Records()
@@ -486,7 +486,7 @@ func (b *treeReader) gather(k *Kernel, i uint64) error {
 	}
 	b.flushSites()
 	b.sites.of, b.sites.k, b.sites.cta, b.sites.rootOf = x, k, i, nil // root not yet known (sharedChild)
-	b.sites.recs = append(b.sites.recs, x.sites...)
+	b.sites.recs, b.sites.checked = append(b.sites.recs, x.sites...), x.sitesChecked
 	return nil
 }
 
@@ -495,7 +495,7 @@ func (b *treeReader) flushSites() {
 	if b.sites.of == nil {
 		return
 	}
-	b.sites.of.sites = slices.Clone(b.sites.recs)
+	b.sites.of.sites, b.sites.of.sitesChecked = slices.Clone(b.sites.recs), b.sites.checked
 	clear(b.sites.recs)
 	b.sites.recs, b.sites.of = b.sites.recs[:0], nil
 }

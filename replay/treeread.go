@@ -136,19 +136,19 @@ type hostSegment struct {
 // because it is a CTA's, not a kernel's: k and cta name the CTA of is,
 // for extra, which then need not find it again: BFS scale 16's 14,713
 // device launches come in 140 runs of one host CTA's (callgrind: extra
-// 79 -> 23 instructions a launch).
+// 79 -> 23 a launch). checked: how many of recs are in order (inOrder).
 type siteGather struct {
 	recs []siteRec
 	of   *ctaExtra
 	k    *Kernel
 	cta  uint64
 	// root is the host CTA whose tree the CTA is in, where rootOf is of:
-	// sharedChild found it for the CTA's first child it filed, and the
-	// others take it (and k and cta) from here. gather, which starts a
-	// CTA's gathering, clears rootOf: a window's CTA's extra may be
-	// another CTA's later.
-	root   uint64
-	rootOf *ctaExtra
+	// sharedChild found it for the CTA's first child it filed, the others
+	// take it (and k and cta) from here. gather, which starts a CTA's
+	// gathering, clears rootOf: a window's CTA's extra may be another's.
+	root    uint64
+	rootOf  *ctaExtra
+	checked int
 }
 
 // pageFiling is what the reader needs of host I/O and the CRCS page
@@ -463,4 +463,23 @@ func (b *treeReader) stop(m *treeMsg, err error) error {
 	}
 	b.eof = true
 	return io.EOF
+}
+
+// inOrder reports whether g's sites are known in sortSites' order,
+// testing those after the ones known so: a replay that files children
+// for a Share's tape tells the others (sharedTable.sorted), which take
+// it for theirs (sortedTo).
+func (g *siteGather) inOrder() bool {
+	for g.checked < len(g.recs) && (g.checked == 0 || !siteBefore(&g.recs[g.checked], &g.recs[g.checked-1])) {
+		g.checked++
+	}
+	return g.checked == len(g.recs)
+}
+
+// sortedTo notes that g's sites are in sortSites' order where sorted:
+// as another replay found them, up to the child whose site is the last.
+func (g *siteGather) sortedTo(sorted bool) {
+	if sorted {
+		g.checked = len(g.recs)
+	}
 }
