@@ -496,7 +496,7 @@ func (b *treeReader) flushSites() {
 		return
 	}
 	b.sites.of.sites, b.sites.of.sitesChecked = slices.Clone(b.sites.recs), b.sites.checked
-	clear(b.sites.recs)
+	// recs, not cleared, hold a CTA's children until overwritten: clearing cost BFS 3 a CTA
 	b.sites.recs, b.sites.of = b.sites.recs[:0], nil
 }
 
