@@ -182,8 +182,8 @@ func (se *siteEngine) release(lw *launchWait, now int64) {
 // siteLanes is the run sites[first:last] of warp w's lanes that launch at
 // the same point as sites[first]: one warp-level site.
 func siteLanes(sites []siteRec, first, w int) (int, int) {
-	last := first
-	for last < len(sites) && sites[last].warp == int32(w) && sites[last].at == sites[first].at {
+	last, at := first, sites[first].at // a lane of w's: its position loaded once, not a lane
+	for last < len(sites) && sites[last].warp == int32(w) && sites[last].at == at {
 		last++
 	}
 	return first, last
