@@ -803,8 +803,8 @@ func (r *shareReader) kidRun(k *Kids) bool {
 		return false
 	}
 	ch := &r.snap
-	from, at := r.at, r.at
-	for at < len(ch.calls) && ch.calls[at].whole {
+	from, at, calls := r.at, r.at, r.snap.calls // held: a child's test loads no header
+	for at < len(calls) && calls[at].whole {
 		at++
 	}
 	if at == from {
