@@ -326,30 +326,30 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 // unordered trace's tree is set after it) and no slice grown (the tree's
 // kids and the sites grown first for all of run), and a child's site is
 // a copy of the filer's (sharedTable.site): scripts/instructions.sh
-// --quick sweep8 E 1,517 -> 1,506 instructions a CTA.
+// --quick sweep8 E 1,517 -> 1,506 instructions a CTA. Its kids entry is
+// stored for every child, the trace ordered or not (unordered: in scratch
+// past the tree's kids, its table set after the loop), and the parent's
+// id held, not loaded a child: E 1 a CTA fewer. Its values outnumber the
+// registers all the same: some eight are loaded from the stack a child.
 func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	g, clk, ks := &b.sites, b.clk, b.book.kernels.more.free(moreBlock)
-	p, cta, root := g.k, g.cta, g.root
+	pid, cta, root := g.k.id, g.cta, g.root
 	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
-	recs, kids, ordered := slices.Grow(g.recs, n), b.book.tree.kids, b.seg.ordered
-	if ordered {
-		kids = slices.Grow(kids, n)
-	}
-	sites, fk, ks := recs[len(recs):len(recs)+n], kids[len(kids):cap(kids)], ks[:n]
+	recs, kids := slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n)
+	// fk: the tree's kids, or, unordered, scratch past them (set after)
+	sites, fk, ks := recs[len(recs):len(recs)+n], kids[len(kids):len(kids)+n], ks[:n]
 	j := 0
-	for ; j < len(sites); j++ {
+	for ; j < n; j++ {
 		h := run.Head(i + j)
 		l := &h.Launch
 		st, _ := run.Filed(i + j).(*sharedTable)
-		if l.Parent.Kernel != p.id || l.Parent.CTA != cta || st == nil || st.clk != clk {
+		if h.Parent.Kernel != pid || h.Parent.CTA != cta || st == nil || st.clk != clk {
 			break
 		}
 		child := &ks[j]
 		child.shareWords(st.words)
-		child.id, child.parentID, child.decl, child.total = l.Kernel, p.id, st.decl, h.CTAs
-		if ordered {
-			fk[j] = filed{k: child, root: root} // indexed when first missed (treeTable)
-		}
+		child.id, child.parentID, child.decl, child.total = l.Kernel, pid, st.decl, h.CTAs
+		fk[j] = filed{k: child, root: root} // indexed when first missed (treeTable)
 		s := &sites[j]
 		*s = st.site // the trace's lane, the clock's times
 		s.child = child
@@ -358,11 +358,11 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	}
 	if j > 0 {
 		b.book.kernels.more.used, g.recs = b.book.kernels.more.used+j, recs[:len(recs)+j]
-		if ordered {
+		if b.seg.ordered {
 			b.book.tree.kids = kids[:len(kids)+j]
 		}
-		for c := 0; c < j && !ordered; c++ {
-			b.book.tree.Set(ks[c].id, filed{k: &ks[c], root: root})
+		for c := 0; c < j && !b.seg.ordered; c++ {
+			b.book.tree.Set(fk[c].k.id, fk[c])
 		}
 		b.book.last = filed{k: &ks[j-1], root: root}
 		b.book.declared.last = ks[j-1].decl
