@@ -115,8 +115,8 @@ func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 	for w := range c.warps {
 		c.warps[w].cycles, c.warps[w].next = warpCycles(spec, w), -1
 	}
-	for i, sites, warps := len(x.sites)-1, x.sites, c.warps; i >= 0; i-- {
-		warps[sites[i].warp].next = i // both slices held: not loaded again for each site
+	for i := 0; i < len(x.sites); i = warpEnd(x.sites, i) {
+		c.warps[x.sites[i].warp].next = i // its first site: a warp's are together
 	}
 	per := d.Scale(1 / float64(n))
 	c.end = e.clock.now()

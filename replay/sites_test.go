@@ -59,3 +59,31 @@ func TestSortSites(t *testing.T) {
 		}
 	}
 }
+
+// warpEnd finds the end of the run of sorted lanes of sites[i]'s warp
+// from any lane i in it, as a step through them would: runs of one lane
+// to hundreds, warps numbered with gaps.
+func TestWarpEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n < 300; n++ {
+		for trial := range 20 {
+			s := make([]siteRec, n)
+			w := int32(0)
+			for i := range s {
+				if r.IntN(1+trial) == 0 {
+					w += int32(1 + r.IntN(2))
+				}
+				s[i].warp = w
+			}
+			for i := range n {
+				want := i
+				for want < n && s[want].warp == s[i].warp {
+					want++
+				}
+				if got := warpEnd(s, i); got != want {
+					t.Fatalf("%d lanes, lane %d: warpEnd %d, want %d", n, i, got, want)
+				}
+			}
+		}
+	}
+}
