@@ -221,7 +221,7 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 				}
 				if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, then the others
 					if c.t = ev.At; kind == evCTAEnd {
-						e.ctaEnded(ev.Ref, ev.Aux)
+						e.ctaEnded(ev.Ref, ev.Aux, false)
 					} else {
 						c.fire(ev)
 					}

@@ -52,7 +52,7 @@ type plainRow struct {
 func keepPlainRows(e *engine) {
 	e.sms.keepRows()
 	e.clock.on(evRowEnd, func(ev eventq.Event) {
-		e.ctaEnded(e.sms.endRow(&e.out, e.ctas.plainKernel(ev.Aux), ev.Ref, ev.At), -ev.Aux)
+		e.ctaEnded(e.sms.endRow(&e.out, e.ctas.plainKernel(ev.Aux), ev.Ref, ev.At), ev.Aux, true)
 	})
 }
 

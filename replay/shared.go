@@ -156,7 +156,7 @@ func (e *engine) shareWake(done []uint64) bool {
 				groupCTAEnded(e, j)
 				continue
 			}
-			e.ctaEnded(jobSM(e, j), j.run)
+			e.ctaEnded(jobSM(e, j), -j.run, true)
 			continue
 		}
 		c := e.ctas.at(j.run)
