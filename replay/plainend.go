@@ -32,9 +32,9 @@ func (p *plainKernels) of(k *Kernel) int32 {
 
 func (p *plainKernels) add(k *Kernel) {
 	if n := len(p.free); n > 0 {
-		k.plain = p.free[n-1]
-		p.free = p.free[:n-1]
-		p.ks[k.plain-1] = k
+		x := p.free[n-1] // a local: k.plain, stored, was loaded again
+		p.free, k.plain = p.free[:n-1], x
+		p.ks[x-1] = k
 		return
 	}
 	p.ks = append(p.ks, k)
