@@ -216,9 +216,9 @@ func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
 // leavePlain is leave for a plain end (plainend.go) on plain SMs, its
 // room on s released: its warp-cycles were counted as it was placed,
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
-// is open. Small enough to inline, where leave was not.
+// is open, and was before where it was not full (reopen). Inlined.
 func (a *smArray) leavePlain(s *sm) (empty bool) {
-	a.open.add(s.id)
+	a.open.reopen(s.id, s.ctas == a.gpu.MaxCTAsPerSM-1)
 	a.full.grew(s.id)
 	return s.ctas == 0
 }
