@@ -11,11 +11,11 @@ type Dispatch struct {
 	// issue rate or numbered slot; no row, or rows the plain paths keep:
 	// plainrows.go): placePlain places most host CTAs.
 	plain bool
-	// groups: plain but for numbered slots and rows the sink takes as
-	// fields, under the contention model and on SMs of at most 64 CTAs:
-	// placeGroup places most of the aggregated groups' CTAs
-	// (groupplain.go).
+	// groups: plain but for numbered slots and rows the sink takes as fields,
+	// under the contention model and on SMs of at most 64 CTAs: placeGroup
+	// places most of the aggregated groups' CTAs (groupplain.go).
 	groups bool
+	rare   bool        // a stream countdown or mechanisms: settleRare (engine.go)
 	swap   *RoundRobin // the placer where swapPlain may take a cycle whole (setPlain), else nil
 	swaps  int64       // the cycles swapPlain took whole (a test's count)
 }
