@@ -15,7 +15,7 @@ type Dispatch struct {
 	// under the contention model and on SMs of at most 64 CTAs: placeGroup
 	// places most of the aggregated groups' CTAs (groupplain.go).
 	groups bool
-	rare   bool        // a stream countdown or mechanisms: settleRare (engine.go)
+	rare   bool        // a countdown, mechanisms, a CTA issue rate: settleRare (setPlain)
 	swap   *RoundRobin // the placer where swapPlain may take a cycle whole (setPlain), else nil
 	swaps  int64       // the cycles swapPlain took whole (a test's count)
 }

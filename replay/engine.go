@@ -272,20 +272,15 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 // the mark of the calls inlined there, where it marked them with two NOPs
 // (see contention.Model.markDirty): 2 instructions a cycle with changes.
 func (e *engine) settle() {
-	// A stream countdown, and CTAs waiting (ctaRuns.waiting), only in runs
-	// with one or with mechanisms: few runs (Dispatch.rare).
+	// A stream countdown, CTAs waiting (ctaRuns.waiting) and a CTA issue
+	// rate come only in runs with one or with mechanisms: few runs
+	// (Dispatch.rare), whose settle is settleRare's. The others place
+	// where a kernel is listed, with no test of a run's constants a cycle.
 	if e.dispatch.rare {
 		settleRare(e)
-	}
-	if len(e.kd.listed()) > 0 {
-		limited := e.sms.releaseLimited(e.clock.now())
+	} else if len(e.kd.listed()) > 0 {
 		e.dispatch.place()
 		e.kd.compact()
-		if limited && len(e.kd.listed()) > 0 {
-			if at, ok := e.sms.issueWake(); ok {
-				e.clock.at(at, evIssue)
-			}
-		}
 	}
 	if e.sms.contention() != nil {
 		e.sms.contention().settle(e.clock.t) // t, not now(): see settle's doc
@@ -325,16 +320,27 @@ func (e *engine) retryWaiting() {
 	})
 }
 
-// settleRare is settle's work for a run with a stream countdown or
-// mechanisms (Dispatch.rare), which most runs have neither of: the
-// countdown sees the Kernel Distributor, then stalled CTAs re-ask the
-// gate. A function, not a method: the engine keeps to 50 (components_test).
-// One test of a flag a cycle where the countdown's test and waiting's
-// were two (--quick, replay's own functions: BFS 1,565.7 -> 1,559.9
-// instructions a CTA, sweep8 E 1,420.9 -> 1,414.8).
+// settleRare is settle for a run with a stream countdown, mechanisms or
+// a CTA issue rate (Dispatch.rare), which most runs have none of: the
+// countdown sees the Kernel Distributor, stalled CTAs re-ask the gate,
+// then the placer fills free room, the SMs held by the issue rate let go
+// first. A function, not a method: the engine keeps to 50 (components_test).
+// One test of a flag a cycle where the countdown's, waiting's and the
+// issue rate's were three (--quick, replay's own functions: BFS 1,565.7
+// -> 1,558.3 instructions a CTA, sweep8 E 1,420.9 -> 1,413.4).
 func settleRare(e *engine) {
 	e.dev.settle(&e.kd)
 	if e.ctas.waiting() { // CTAs wait only in runs with mechanisms
 		e.retryWaiting()
+	}
+	if len(e.kd.listed()) > 0 {
+		limited := e.sms.releaseLimited(e.clock.now())
+		e.dispatch.place()
+		e.kd.compact()
+		if limited && len(e.kd.listed()) > 0 {
+			if at, ok := e.sms.issueWake(); ok {
+				e.clock.at(at, evIssue)
+			}
+		}
 	}
 }

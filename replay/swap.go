@@ -161,7 +161,9 @@ func swapped(e *engine, k *Kernel, q *specQueue, spec *slimSpec, sm int, ref uin
 // the run's placer is a RoundRobin and the run has what swapPlain proves
 // of it throughout: plain, with the contention model (which leaves the
 // engine its marks), no stream countdown, no SMs held to one kernel, and
-// room for more than one CTA on an SM; rare where it has a countdown or mechanisms.
+// room for more than one CTA on an SM; rare where the run has a stream
+// countdown, mechanisms or SMs not plainButSlots (a CTA issue rate, or an
+// L1 flush, which settleRare takes too: it does all settle did).
 func (d *Dispatch) setPlain(plain bool) {
 	a := &d.e.sms
 	if plain && plainRowsOn && d.e.out.rowsAsFields() && a.plainRows() {
@@ -169,7 +171,7 @@ func (d *Dispatch) setPlain(plain bool) {
 	}
 	d.groups = groupsPlain && plain && (!d.e.out.keepsRows() || d.e.out.rowsAsFields()) && a.plainButSlots() && a.contention() != nil && a.maxCTAs() <= 64
 	plain = plain && (a.plain() || a.rowsKept())
-	d.plain, d.rare = plain, d.e.dev.counting() || len(d.e.mechs) > 0
+	d.plain, d.rare = plain, d.e.dev.counting() || len(d.e.mechs) > 0 || !a.plainButSlots()
 	if rr, ok := d.placer.(*RoundRobin); ok && plain && swapCycles && a.contention() != nil && !d.e.dev.counting() && !a.exclusiveSMs() && a.maxCTAs() > 1 {
 		d.swap = rr
 		a.contention().ownMarks() // swapPlain swaps, or the loop marks (shareJobs.marked)
