@@ -107,7 +107,7 @@ func (c *eventClock) ref(at int64, kind eventKind, ref int32) {
 // in is the same.
 func (c *eventClock) kernel(at int64, kind eventKind, k *Kernel) {
 	switch {
-	case (kind == evHostIssue || kind == evArrive || kind == evReady) && (k.host || k.isCopy()):
+	case (kind == evHostIssue || kind == evArrive || kind == evReady) && k.host: // copies too (newCopy)
 		c.q.PushOrdered(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	case kind == evArrive:
 		c.arrival(at, k)

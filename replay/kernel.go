@@ -329,9 +329,9 @@ func warpsPerCTA(threads int) int {
 // a zero stored and tested again, cost it 3 instructions a kernel.
 func (k *Kernel) groupsOpen() bool { return k.pool != nil && k.pool.open > 0 }
 
-// isCopy reports whether k is a copy (copyOp not nil), as a test: a
-// kernel event asks it, where copyOp's nil for a kernel without rare
-// parts was stored and tested again (BFS --quick: 2 instructions a CTA).
+// isCopy reports whether k is a copy (copyOp not nil), as a test. A
+// kernel event asked it too, but a copy is a host operation (newCopy):
+// k.host alone tells (--quick, replay's own: BFS, sweep8 E 2.3 a CTA).
 func (k *Kernel) isCopy() bool { return k.kernelRun != nil && k.rare != nil && k.rare.copy != nil }
 
 // childDone counts one piece of k's launched work completing, and
