@@ -132,8 +132,8 @@ type RoundRobin struct {
 // a failed search adds to the sizes that failed, and that ends the
 // kernel's turn (17 instructions a CTA fewer on uniform, where one Place
 // fills a wave's 208 free slots; 5 on synth). Whether it has CTAs left
-// asks k.next < k.total first, Remaining's common case in fewer tests (a
-// listed kernel has its running parts): 6 fewer on both (--quick). A
+// is toPlace's (k.next < k.total first; a listed kernel has its running
+// parts, which Remaining tests): 6 fewer on both, BFS 10 (--quick). A
 // placement that took the last free slot ends the call where the kernel
 // has CTAs or groups left: DTBL's kernels, whose CTAs left are mostly
 // their aggregated groups', had each placement round end in a search of
@@ -144,7 +144,7 @@ func (r *RoundRobin) Place(d *Dispatch) {
 kernels: // (find counts the SMs, where it must wrap r.next round them)
 	for i := 0; i < len(d.Pending()) && d.e.sms.anyOpen(); i++ {
 		if k := d.Pending()[i]; len(r.failed) == 0 || d.Exclusive() || !r.hopeless(&k.decl.need) {
-			for q := d.plainQueue(k); k.next < k.total || k.Remaining() > 0; {
+			for q := d.plainQueue(k); k.toPlace(); {
 				s := r.find(d, k)
 				if s == nil {
 					r.failed = append(r.failed, k.decl.need)
@@ -158,7 +158,7 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 				if (q == nil || !d.e.placePlain(k, s, q)) && !(d.groups && placeGroup(d.e, k, s)) {
 					d.e.place(k, s)
 				}
-				if !d.e.sms.anyOpen() && (k.next < k.total || k.Remaining() > 0) {
+				if !d.e.sms.anyOpen() && k.toPlace() {
 					return // k has CTAs or groups left (else the loop ends)
 				}
 			}
