@@ -325,7 +325,7 @@ func (e *engine) release(l launcher) {
 		e.maybeGroupDone(l.g)
 		return
 	}
-	if l.k.childDone(e.dstreams.open()) {
+	if l.k.childDone() || e.dstreams.open() {
 		e.maybeComplete(l.k)
 	}
 }

@@ -145,7 +145,7 @@ func (e *engine) complete(k *Kernel) {
 	}
 	if o := k.owner(); o.g != nil {
 		e.release(o)
-	} else if o.k.childDone(e.dstreams.open()) {
+	} else if o.k.childDone() || e.dstreams.open() {
 		e.maybeComplete(o.k)
 	}
 }

@@ -336,14 +336,14 @@ func (k *Kernel) isCopy() bool { return k.kernelRun != nil && k.rare != nil && k
 
 // childDone counts one piece of k's launched work completing, and
 // reports whether k may move on (engine.maybeComplete): its last piece,
-// or k still in the Kernel Distributor, or a device stream open (whose
-// tail might open: tailsOpen). Under CDP most are none of these, a
+// or k still in the Kernel Distributor; its callers ask then whether a
+// device stream is open (whose tail might open). Under CDP most are none, a
 // parent whose other children still run, and complete asks this itself
 // rather than calling release, which PGO inlined nowhere there
 // (scripts/instructions.sh --quick: BFS 5 instructions a CTA fewer).
-func (k *Kernel) childDone(tailsOpen bool) bool {
+func (k *Kernel) childDone() bool {
 	k.kids--
-	return k.kids == 0 || k.inKD || tailsOpen
+	return k.kids == 0 || k.inKD
 }
 
 // shareWords gives k, fresh, words another replay filed as its packed
