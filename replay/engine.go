@@ -45,7 +45,7 @@ type engine struct {
 }
 
 func newEngine(opt Options, sink tables.Sink) *engine {
-	e := &engine{cfg: opt.Config, opt: &opt}
+	e := &engine{cfg: opt.Config, opt: &opt, ctas: ctaRuns{plain: plainKernels{ks: make([]*Kernel, 1, 64)}}}
 	pol := &opt.Policy
 	e.out = newRecorder(sink)
 	e.kd = newKernelDistributor(opt.Config.GPU.MaxKernels)
