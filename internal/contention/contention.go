@@ -280,8 +280,13 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 }
 
 // tolerance absorbs the rounding of virtual times: a wake-up is scheduled
-// at the first whole cycle at or after a job's exact finish.
-func tolerance(v float64) float64 { return roundings.abs + roundings.rel*math.Abs(v) }
+// at the first whole cycle at or after a job's exact finish. An SM's
+// clock v is never negative, so rel·v is rel·|v|: it starts at 0 and
+// moves by dt·rate, dt > 0, at a share in [0, 1] (a width > 0, as model
+// validates it), a NaN, or a level ≥ 0 (left/rest: below 0 by roundings
+// only where the SMs a pass leaves out demand under some n·2⁻⁵² of all n
+// SMs' DRAM). math.Abs's cost, --quick: bfs 2,501 → 2,497, E 1,515 → 1,506.
+func tolerance(v float64) float64 { return roundings.abs + roundings.rel*v }
 
 // markDirty marks the SM whose record is s for the next Settle. Start and
 // Wake hand it the record they hold: looked up again from the SM's index,
@@ -325,19 +330,18 @@ func (m *Model) markDirty(s *smState) {
 // moved. Call it once at the end of every cycle with changes.
 //
 // The level moves only with some SM's share or demand (a NaN level never
-// equals itself, and marks every SM again), and an SM whose share and
-// demand stayed, under a level that stayed, keeps its rate: a CTA ending
-// and a like one starting in its place (most cycles with changes under
-// synth) costs the model only that SM's next finish. Its rate set anew
-// at every Settle cost synth 9 instructions a CTA (--quick: 1,942 →
-// 1,933). Start and Wake brought each marked SM's clock to now, in the
-// order the SMs were marked, as the model's totals of what they issued
-// and moved add up in that order. Each SM marked then has its rate for the cycle
-// (one whose share, demand and level stayed kept its own), and what is
-// left is their next finishes. That last loop reads the SMs from m.dirty
-// by index: a range over it kept the slice's pointer and length across
-// each wake-up's call, stored and read back (--quick: synth 1,806 →
-// 1,797 instructions a CTA, bfs 4,658 → 4,650).
+// equals itself, and marks every SM again), and an SM whose share and demand
+// stayed, under a level that stayed, keeps its rate: a CTA ending and a like
+// one starting in its place (most cycles with changes under synth) costs the
+// model only that SM's next finish. Its rate set anew at every Settle cost
+// synth 9 instructions a CTA (--quick: 1,942 → 1,933). Start and Wake
+// brought each marked SM's clock to now, in the order the SMs were marked,
+// as the model's totals of what they issued and moved add up in that order.
+// Each SM marked then has its rate for the cycle (one whose share, demand
+// and level stayed kept its own), and what is left is their next finishes.
+// That last loop reads the SMs from m.dirty by index: a range over it kept
+// the slice's pointer and length across each wake-up's call, stored and read
+// back (--quick: synth 1,806 → 1,797 instructions a CTA, bfs 4,658 → 4,650).
 //
 // An SM's share comes from its jobs as they are: its clock is at now
 // already, as Start and Wake, which mark it, advanced it (once more here
@@ -347,18 +351,14 @@ func (m *Model) markDirty(s *smState) {
 // +Inf, from the first loop where the water was paid (see there).
 //
 // While the level is +Inf and the SMs' DRAM demands clearly fit in the
-// bandwidth, the water need not record the marked SMs' shares and demands
-// at all: owe gives them their rates and Settle goes from there to the
-// last loop, past the first loop and the level (see owe). A cycle that
-// marked no SM owes nothing and finds nothing in either loop, and asks
-// for no level even where it is a NaN: the test of an empty m.dirty that
-// ended Settle at once cost every cycle 2 instructions (synth --quick:
-// 1,394 → 1,392).
+// bandwidth, the water need not record the marked SMs' shares and demands at
+// all: owe gives them their rates and Settle goes from there to the last
+// loop, past the first loop and the level (see owe). A cycle that marked no
+// SM owes nothing and finds nothing in either loop, and asks for no level
+// even where it is a NaN: the test of an empty m.dirty that ended Settle at
+// once cost every cycle 2 instructions (synth --quick: 1,394 → 1,392).
 //
-// (payOwed hands back m and now: see there.) The level moves only with a
-// share or a demand (see above); a NaN level, which equals nothing, is
-// found again where an SM is marked (a cycle of none asks for nothing, as
-// before owe).
+// (payOwed hands back m and now: see there.)
 func (m *Model) Settle(now int64) {
 	if m.alike(m.finite) { // see alike
 		m.settleOne(int(m.dirty[0].id), m.dirty[0], now)
