@@ -17,64 +17,60 @@
 // j progresses at the SM's rate f_j = min(a_j, g) (just a_j when D_j = 0),
 // and ends when its progress reaches its work.
 //
-// This is the first-order picture of the analytical GPU models: an SM
-// whose warps ask for more issue slots than its schedulers have runs them
-// at the schedulers' rate (Hong & Kim's MWP-CWP model, ISCA 2009, bounds
-// an SM by its compute and memory warp parallelism in the same way), and
-// when the SMs' memory requests exceed DRAM bandwidth every SM's memory
-// warps wait on the same queue (GPUMech, MICRO 2014, adds the bandwidth
-// queue to the per-SM interval model). Equal slowdown on one SM is what a
-// loosely round-robin warp scheduler gives warps of like demand, and is
-// what simtbs applies: one occupancy-dependent overhead for every thread
-// block on an SM.
+// This is the first-order picture of the analytical GPU models: an SM whose
+// warps ask for more issue slots than its schedulers have runs them at the
+// schedulers' rate (Hong & Kim's MWP-CWP model, ISCA 2009, bounds an SM by
+// its compute and memory warp parallelism in the same way), and when the
+// SMs' memory requests exceed DRAM bandwidth every SM's memory warps wait on
+// the same queue (GPUMech, MICRO 2014, adds the bandwidth queue to the
+// per-SM interval model). Equal slowdown on one SM is what a loosely
+// round-robin warp scheduler gives warps of like demand, and is what simtbs
+// applies: one occupancy-dependent overhead for every thread block on an SM.
 //
 // # Cost
 //
 // Each SM keeps a virtual clock v_j that advances at f_j; a job's finish is
 // a fixed virtual time (its start's v_j plus its work), kept in a per-SM
-// queue in (finish, start) order. A rate change therefore moves one
-// wake-up per SM, not one per job. Finishing a job takes it from the
-// queue's front; starting one puts it after the jobs that finish before
-// it, moving the later ones up a place, and they are few: a job starts at
-// its SM's latest virtual time, and a kernel's CTAs are alike (synth's
-// jittered CTAs, 16 on an SM, move about one a start; the jobs an SM holds
-// are bounded by its occupancy, a few dozen at most). Beyond that, a start
-// or a finish costs the SMs whose rate changed (every SM moving DRAM
-// bytes when the water level moves). A
-// cycle whose SMs come out with the issue shares and DRAM demands they
-// had (a CTA ending and a like one starting in its place: most cycles
-// with changes under synth) leaves the level and those SMs' rates where
-// they were: Settle does not look at them, and only finds the next finish
-// of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
+// queue in (finish, start) order. A rate change therefore moves one wake-up
+// per SM, not one per job. Finishing a job takes it from the queue's front;
+// starting one puts it after the jobs that finish before it, moving the
+// later ones up a place, and they are few: a job starts at its SM's latest
+// virtual time, and a kernel's CTAs are alike (synth's jittered CTAs, 16 on
+// an SM, move about one a start; the jobs an SM holds are bounded by its
+// occupancy, a few dozen at most). Beyond that, a start or a finish costs
+// the SMs whose rate changed (every SM moving DRAM bytes when the water
+// level moves). A cycle whose SMs come out with the issue shares and DRAM
+// demands they had (a CTA ending and a like one starting in its place: most
+// cycles with changes under synth) leaves the level and those SMs' rates
+// where they were: Settle does not look at them, and only finds the next
+// finish of the SMs whose jobs changed. Under synth (k20c, cdp: each CTA one
 // job, 16 on an SM, DRAM bound) a CTA's start, end and settles cost the
 // model some 360 instructions (callgrind, --quick: Wake 118, Start 90,
 // Settle 60 and reschedule 68 of their own, the level and repace 21; 420
 // before settleOne, Start's inline insert and the marks as records; 475
-// before the rates kept, water's records and push's room off its path;
-// 660 with a binary heap per SM, whose pop alone took ~160), its
-// wake-up's events besides (some 140: each put into the owner's event
-// queue, mostly into the hole its last left there, 108, see WakeIn, and
-// the moves a moved level asks for, 32). A
-// wake-up moved while still pending goes to the owner's Mover, where one
-// is given, so that the owner can move its event rather than leave it
-// to fire stale (the replay's does: eventq.Queue.Move).
+// before the rates kept, water's records and push's room off its path; 660
+// with a binary heap per SM, whose pop alone took ~160), its wake-up's
+// events besides (some 140: each put into the owner's event queue, mostly
+// into the hole its last left there, 108, see WakeIn, and the moves a moved
+// level asks for, 32). A wake-up moved while still pending goes to the
+// owner's Mover, where one is given, so that the owner can move its event
+// rather than leave it to fire stale (the replay's does: eventq.Queue.Move).
 //
 // The water level itself comes from state kept as the SMs' jobs change
 // (water): each SM's share, demand and load are stored as they change; the
 // SMs moving DRAM bytes are kept in issue-share order and their demands
 // summed as exact integers, both brought up to date only at the end of a
 // cycle where DRAM may bind, which a sum of the SMs' loads (four running
-// sums) tells, or, while they fit, the loads' rises since that sum.
-// There the level costs the SMs changed since (each moved to its place),
-// the SMs the passes hold (sorted into SM order), and a sum of the
-// demands in SM order only when some demand is off the integers' grid (a
-// CTA's demand split over its warps); the passes' results over every SM,
-// the same float64s (water's doc gives the argument, and water_test.go
-// keeps those passes and compares). While the level is +Inf and the SMs
-// clearly fit in the bandwidth, a cycle's changes need not reach the
-// water at all: a bound on how far the loads can have risen since it
-// last recorded them tells, and the marked SMs' rates are their shares
-// (Model.owe).
+// sums) tells, or, while they fit, the loads' rises since that sum. There
+// the level costs the SMs changed since (each moved to its place), the SMs
+// the passes hold (sorted into SM order), and a sum of the demands in SM
+// order only when some demand is off the integers' grid (a CTA's demand
+// split over its warps); the passes' results over every SM, the same
+// float64s (water's doc gives the argument, and water_test.go keeps those
+// passes and compares). While the level is +Inf and the SMs clearly fit in
+// the bandwidth, a cycle's changes need not reach the water at all: a bound
+// on how far the loads can have risen since it last recorded them tells, and
+// the marked SMs' rates are their shares (Model.owe).
 //
 // The model does no I/O and owns no clock: its owner schedules
 // the wake-ups it asks for (Model.wake) in its own event queue, or, where
@@ -189,9 +185,13 @@ type smState struct {
 
 // advance brings SM s's virtual clock to now at its current rate and
 // accounts what it issued and moved meanwhile. It returns s, so that
-// Start and Wake can work on s on advance's line (see markDirty).
-func (m *Model) advance(s *smState, now int64) *smState {
-	if dt := now - s.at; dt > 0 && s.lo < len(s.jobs) {
+// Start and Wake can work on s on advance's line (see markDirty). A clock
+// stands while its SM has no jobs; busy says it has, untested: Wake's SM,
+// whose wake-up, not stale, was asked for where it had jobs, and only Wake
+// takes jobs out (--quick: bfs 2,496 → 2,487 instructions a CTA, sweep8's
+// E 1,506 → 1,503; the replay's and model's own, 405.38M → 404.02M).
+func (m *Model) advance(s *smState, now int64, busy bool) *smState {
+	if dt := now - s.at; dt > 0 && (busy || s.lo < len(s.jobs)) {
 		dv := float64(dt) * s.rate
 		s.v += dv
 		m.issued += dv * s.demand.Issue
@@ -207,7 +207,7 @@ func (m *Model) advance(s *smState, now int64) *smState {
 // and warp) without a table of the owner's own to look it up in.
 func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	// (the record's address taken on advance's line: see markDirty)
-	s := m.advance(&m.sms[sm], now)
+	s := m.advance(&m.sms[sm], now, false)
 	if work < 0 { // max(work, 0), as v is never -0
 		work = 0
 	}
@@ -250,7 +250,7 @@ func (m *Model) Wake(now int64, sm int, gen uint32) []uint64 {
 		return nil
 	}
 	// (s.next stored on advance's line: see markDirty)
-	m.advance(s, now).next = -1
+	m.advance(s, now, true).next = -1
 	due := s.v + tolerance(s.v)
 	// The refs go into m.done by index, where makeRoom keeps room for
 	// every job a queue holds (appended, the loop reloaded and wrote back
@@ -493,7 +493,7 @@ func (m *Model) Busy(sm int) bool { s := &m.sms[sm]; return s.lo < len(s.jobs) }
 // up to cycle now, for utilisation figures.
 func (m *Model) Totals(now int64) (insts, bytes float64) {
 	for i := range m.sms {
-		m.advance(&m.sms[i], now)
+		m.advance(&m.sms[i], now, false)
 	}
 	return m.issued, m.moved
 }
@@ -754,7 +754,7 @@ func (m *Model) repace(g float64, now int64) {
 	for i := range m.sms {
 		if s := &m.sms[i]; s.demand.DRAM > 0 {
 			m.markDirty(s)
-			m.advance(s, now)
+			m.advance(s, now, false)
 			s.rate = min(s.water.share, g)
 		}
 	}
