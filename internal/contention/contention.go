@@ -344,7 +344,7 @@ func (m *Model) markDirty(s *smState) {
 // back (--quick: synth 1,806 → 1,797 instructions a CTA, bfs 4,658 → 4,650).
 //
 // An SM's share comes from its jobs as they are: its clock is at now
-// already, as Start and Wake, which mark it, advanced it (once more here
+// already, as Start, Wake and repace, which mark it, advanced it (again here
 // cost --quick synth 8 instructions a CTA, bfs 13). Where it is the only
 // SM marked and its share and demand stayed, under a level neither +Inf
 // nor a NaN, settleOne ends the cycle at once (alike); under a level of
@@ -361,7 +361,7 @@ func (m *Model) markDirty(s *smState) {
 // (payOwed hands back m and now: see there.)
 func (m *Model) Settle(now int64) {
 	if m.alike(m.finite) { // see alike
-		m.settleOne(int(m.dirty[0].id), m.dirty[0], now)
+		m.settleOne(int(m.dirty[0].id), m.dirty[0])
 		return
 	}
 	moved := false
@@ -378,7 +378,7 @@ func (m *Model) Settle(now int64) {
 		if m.water.set(i, s.water, share, d) {
 			moved, s.rate, s.acct = true, pace(share, s.water.dram, m.g), s.water.load
 		} else if len(m.dirty) == 1 && !m.nan {
-			m.settleOne(int(i), s, now)
+			m.settleOne(int(i), s)
 			return
 		}
 	}
@@ -394,7 +394,7 @@ marked:
 		s := m.dirty[k]
 		s.dirty = false
 		// s.id loaded on the call's own line, for its mark: see markDirty
-		m.reschedule(int(s.id), s, now)
+		m.reschedule(int(s.id), s, s.at)
 	}
 	m.dirty = m.dirty[:0]
 }
@@ -429,7 +429,7 @@ func pace(a, d, g float64) float64 {
 }
 
 // reschedule asks for a wake-up at the first whole cycle at which SM s's
-// earliest job finishes at its current rate.
+// earliest job finishes at its current rate, from now (Settle's: s.at).
 func (m *Model) reschedule(i int, s *smState, now int64) {
 	at := int64(-1)
 	if uint(s.lo) < uint(len(s.jobs)) { // unsigned: see Wake
@@ -582,10 +582,10 @@ func (m *Model) makeRoom(s *smState) {
 // CTA, bfs 3,721 → 3,722 (its runs spread by a few), uniform (no
 // contention) 816 → 817. Found at Settle's top, not in its first loop,
 // the cycle costs less again (see alike).
-func (m *Model) settleOne(i int, s *smState, now int64) {
+func (m *Model) settleOne(i int, s *smState) {
 	m.dirty = m.dirty[:0]
 	s.dirty = false
-	m.reschedule(i, s, now)
+	m.reschedule(i, s, s.at)
 }
 
 // alike reports whether Settle's cycle marked one SM, whose issue share
