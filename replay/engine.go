@@ -208,15 +208,15 @@ func (e *engine) start(open Opener) error {
 //go:noinline
 func (e *engine) loop(until int64) (paused bool, err error) {
 	c := &e.clock
-	c.until, c.fired = until, false // in the clock, not a register restored or a local stored every event
-	for {                           // while events are left (or the overflow makes one: see the end)
+	c.until, c.fired, c.pauses = until, false, until != math.MaxInt64
+	for { // while events are left (or the overflow makes one: see the end)
 		for c.q.Len() > 0 {
-			if c.until != math.MaxInt64 && !c.fired && c.q.Peek() > c.until {
+			if c.pauses && !c.fired && c.q.Peek() > c.until {
 				return true, nil
 			}
 			for {
 				ev := c.q.Pop()
-				if ev.At >= maxSimCycle { // the test alone: checkHorizon's error value cost 5 instructions an event
+				if ev.At&maxSimCycle != 0 { // At >= 2^62 (At is never negative): a bit test; checkHorizon's error value cost 5 instructions an event
 					return false, checkHorizon(ev.At)
 				}
 				if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, then the others

@@ -48,19 +48,19 @@ type eventClock struct {
 	// handlers routes each kind to its component; the funcs are made once,
 	// when the engine is built, so firing an event allocates nothing.
 	handlers [evKinds]func(eventq.Event)
-	// left counts down the events the loop fires before it looks up: a
-	// run of checkEvents ends (a checkpoint), or the engine recorded an
-	// error (engine.fail sets left to 1). A count down in the clock, where
-	// the loop's own count, spilled across its calls, was loaded, counted,
-	// stored and masked every event. Runs continue from one loop call to
-	// the next (a paused replay's). The loop counts and tests it in line:
-	// a method's call (tick) had no instruction of its own line for the
-	// compiler's inlined-call mark, which was a NOP every event (synth and
-	// BFS: 1 instruction a CTA).
+	// left counts down the events the loop fires before it looks up: a run of
+	// checkEvents ends (a checkpoint), or the engine recorded an error
+	// (engine.fail sets left to 1). A count down in the clock, where the
+	// loop's own count, spilled across its calls, was loaded, counted, stored
+	// and masked every event. Runs continue from one loop call to the next (a
+	// paused replay's). The loop counts and tests it in line: a method's call
+	// (tick) had no instruction of its own line for the compiler's
+	// inlined-call mark, a NOP every event (synth and BFS: 1 a CTA).
 	left   int
 	until  int64 // the loop's pause: it stops before a later cycle's events (math.MaxInt64: none)
 	fired  bool  // an event has fired since the loop's last settle (a stale wake-up does not count)
 	seeded bool  // a tie seed orders each cycle's events (model.tie_seed): no two share one (launchChildren)
+	pauses bool  // until is not math.MaxInt64 (a byte's test, where until's loaded a 64-bit constant); the loop's, as until and fired: not registers restored, nor locals stored, an event
 }
 
 // on registers h as the handler of kind's events.
