@@ -155,8 +155,8 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 				}
 				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
 				// find checked Fits
-				if (q == nil || !d.e.placePlain(k, s, q)) && !(d.groups && placeGroup(d.e, k, s)) {
-					d.e.place(k, s)
+				if q == nil || !d.e.placePlain(k, s, q) {
+					d.placeRest(k, s) // placePlain's true a branch, no bool merged with q == nil's
 				}
 				if !d.e.sms.anyOpen() && k.toPlace() {
 					return // k has CTAs or groups left (else the loop ends)
@@ -243,5 +243,13 @@ func (d *Dispatch) placeNoted(k *Kernel, sm int) {
 	}
 	if k.Remaining() == 0 {
 		d.e.kd.placedLast()
+	}
+}
+
+// placeRest places k's next CTA on s where placePlain did not: a group's
+// (placeGroup) or place's.
+func (d *Dispatch) placeRest(k *Kernel, s *sm) {
+	if !(d.groups && placeGroup(d.e, k, s)) {
+		d.e.place(k, s)
 	}
 }
