@@ -191,20 +191,20 @@ func (e *engine) launchChildren(c *ctaRun, lanes []siteRec, arrive int64) {
 	owner := launcherOf(c)
 	var after *Kernel
 	for i := range lanes {
-		l := &lanes[i]
-		e.dev.made(owner, l.child)
+		l, child := &lanes[i], lanes[i].child // held: made's and arriveNext's stores might change l.child
+		e.dev.made(owner, child)
 		switch {
 		case ordered(l.kind):
-			e.dstreams.enter(l.child, keyOf(owner, c.idx, l), e.host.freshStream)
-			e.clock.arrival(arrive, l.child)
+			e.dstreams.enter(child, keyOf(owner, c.idx, l), e.host.freshStream)
+			e.clock.arrival(arrive, child)
 			after = nil // it arrives alone: its stream may hold it (arriveDevice)
 			continue
 		case after == nil || e.clock.seeded:
-			e.clock.arrival(arrive, l.child)
+			e.clock.arrival(arrive, child)
 		default:
-			after.arriveNext = l.child
+			after.arriveNext = child
 		}
-		after = l.child
+		after = child
 	}
 	e.dev.launchedAll(owner, len(lanes))
 }
