@@ -18,11 +18,11 @@ import (
 // hands the kernel an SM emptied of to the Kernel Distributor's running
 // parts (kernelRuns.leftSM). Its one event is a contention wake-up.
 type smArray struct {
-	sms  []sm
-	open smSet // SMs with a free CTA slot (noteSlots)
-	gpu  *model.GPU
-	// exclusive: CTAs of different kernels share no SM (ExclusiveSMs, gpu.concurrent_kernel_sm=off).
-	exclusive bool
+	sms       []sm
+	open      smSet // SMs with a free CTA slot (noteSlots)
+	gpu       *model.GPU
+	ctaSlots  int  // gpu.MaxCTAsPerSM, held: a CTA's placement and end test it with no load of gpu
+	exclusive bool // CTAs of different kernels share no SM (ExclusiveSMs, gpu.concurrent_kernel_sm=off)
 	// evenShare: gpu.concurrent_kernel_sm=off, GPGPU-Sim's mode, where
 	// an SM holds at most ⌈CTAs/SMs⌉ of a small grid (fitsOpen); not a
 	// policy's exclusive SMs on a GPU that shares them (PPCS, CRCS).
@@ -36,13 +36,13 @@ type smArray struct {
 	rows      rowSlots   // the plain CTAs' rows, where the run keeps rows on its plain paths (plainrows.go); else nil
 }
 
-// newSMArray makes the SMs of cfg's GPU, idle, with the contention model
-// when shared is set (its wake-ups are events in q).
+// newSMArray makes cfg's SMs, idle; shared adds the contention model (wake-ups in q).
 func newSMArray(cfg *model.Config, exclusive, shared, slots bool, l1Flush int64, sink tables.Sink, q *eventq.Queue) smArray {
 	a := smArray{
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),
 		gpu:       &cfg.GPU,
+		ctaSlots:  cfg.GPU.MaxCTAsPerSM,
 		exclusive: exclusive,
 		evenShare: cfg.GPU.ExclusiveSMs(),
 		l1Flush:   l1Flush,
@@ -70,7 +70,7 @@ func (a *smArray) count() int { return len(a.sms) }
 // (and, with exclusive SMs, whether i is idle or k's, and with a CTA issue
 // rate, whether i is not held).
 func (a *smArray) fits(k *Kernel, i int) bool {
-	if s := &a.sms[i]; s.held || s.ctas >= a.gpu.MaxCTAsPerSM {
+	if s := &a.sms[i]; s.held || s.ctas >= a.ctaSlots {
 		return false
 	}
 	// The rest is what an SM of the open set (free slot, not held) is asked.
@@ -108,7 +108,7 @@ func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 		s.held = true
 		a.issue.hold(s.id, now)
 	}
-	if s.ctas == a.gpu.MaxCTAsPerSM || s.held { // noteSlots for an open SM: see smSet.drop
+	if s.ctas == a.ctaSlots || s.held { // noteSlots for an open SM: see smSet.drop
 		a.open.drop(s.id)
 	}
 	return a.takeSlot(s), max(s.flushUntil, now)
@@ -152,7 +152,7 @@ func (a *smArray) enterPlain(k *Kernel, s *sm) {
 		k.sms++
 	}
 	s.reserve(k.decl.need)
-	if s.ctas == a.gpu.MaxCTAsPerSM {
+	if s.ctas == a.ctaSlots {
 		a.open.drop(s.id)
 	}
 }
@@ -218,7 +218,7 @@ func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
 // is open, and was before where it was not full (reopen). Inlined.
 func (a *smArray) leavePlain(s *sm) (empty bool) {
-	a.open.reopen(s.id, s.ctas == a.gpu.MaxCTAsPerSM-1)
+	a.open.reopen(s.id, s.ctas == a.ctaSlots-1)
 	a.full.grew(s.id)
 	return s.ctas == 0
 }
@@ -226,7 +226,7 @@ func (a *smArray) leavePlain(s *sm) (empty bool) {
 // noteSlots records in a.open whether SM s has a free CTA slot and is not
 // held, after its resident CTAs or its hold changed.
 func (a *smArray) noteSlots(s *sm) {
-	a.open.put(s.id, s.ctas < a.gpu.MaxCTAsPerSM && !s.held)
+	a.open.put(s.id, s.ctas < a.ctaSlots && !s.held)
 }
 
 // resident changes SM i's resident CTAs and warps by ctas and warps at
@@ -437,10 +437,10 @@ func (a *smArray) at(i int) *sm { return &a.sms[i] }
 
 // atCapacity reports whether s holds the most CTAs an SM may
 // (gpu.max_ctas_per_sm): swapPlain's test that no other SM is tried.
-func (a *smArray) atCapacity(s *sm) bool { return s.ctas == a.gpu.MaxCTAsPerSM }
+func (a *smArray) atCapacity(s *sm) bool { return s.ctas == a.ctaSlots }
 
 // maxCTAs is the most CTAs an SM may hold (gpu.max_ctas_per_sm).
-func (a *smArray) maxCTAs() int { return a.gpu.MaxCTAsPerSM }
+func (a *smArray) maxCTAs() int { return a.ctaSlots }
 
 // grew marks SM i as having gained room for RoundRobin's search, as
 // leavePlain does when a CTA leaves it.
