@@ -21,8 +21,8 @@ type smArray struct {
 	sms       []sm
 	open      smSet // SMs with a free CTA slot (noteSlots)
 	gpu       *model.GPU
-	ctaSlots  int  // gpu.MaxCTAsPerSM, held: a CTA's placement and end test it with no load of gpu
-	exclusive bool // CTAs of different kernels share no SM (ExclusiveSMs, gpu.concurrent_kernel_sm=off)
+	lim       smLimits // the GPU's limits of an SM, held (smLimits)
+	exclusive bool     // CTAs of different kernels share no SM (ExclusiveSMs, gpu.concurrent_kernel_sm=off)
 	// evenShare: gpu.concurrent_kernel_sm=off, GPGPU-Sim's mode, where
 	// an SM holds at most ⌈CTAs/SMs⌉ of a small grid (fitsOpen); not a
 	// policy's exclusive SMs on a GPU that shares them (PPCS, CRCS).
@@ -42,7 +42,7 @@ func newSMArray(cfg *model.Config, exclusive, shared, slots bool, l1Flush int64,
 		sms:       make([]sm, cfg.GPU.SMs),
 		open:      newSMSet(cfg.GPU.SMs),
 		gpu:       &cfg.GPU,
-		ctaSlots:  cfg.GPU.MaxCTAsPerSM,
+		lim:       limitsOf(&cfg.GPU),
 		exclusive: exclusive,
 		evenShare: cfg.GPU.ExclusiveSMs(),
 		l1Flush:   l1Flush,
@@ -70,7 +70,7 @@ func (a *smArray) count() int { return len(a.sms) }
 // (and, with exclusive SMs, whether i is idle or k's, and with a CTA issue
 // rate, whether i is not held).
 func (a *smArray) fits(k *Kernel, i int) bool {
-	if s := &a.sms[i]; s.held || s.ctas >= a.ctaSlots {
+	if s := &a.sms[i]; s.held || s.ctas >= a.lim.ctas {
 		return false
 	}
 	// The rest is what an SM of the open set (free slot, not held) is asked.
@@ -108,7 +108,7 @@ func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 		s.held = true
 		a.issue.hold(s.id, now)
 	}
-	if s.ctas == a.ctaSlots || s.held { // noteSlots for an open SM: see smSet.drop
+	if s.ctas == a.lim.ctas || s.held { // noteSlots for an open SM: see smSet.drop
 		a.open.drop(s.id)
 	}
 	return a.takeSlot(s), max(s.flushUntil, now)
@@ -152,7 +152,7 @@ func (a *smArray) enterPlain(k *Kernel, s *sm) {
 		k.sms++
 	}
 	s.reserve(k.decl.need)
-	if s.ctas == a.ctaSlots {
+	if s.ctas == a.lim.ctas {
 		a.open.drop(s.id)
 	}
 }
@@ -218,7 +218,7 @@ func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
 // is open, and was before where it was not full (reopen). Inlined.
 func (a *smArray) leavePlain(s *sm) (empty bool) {
-	a.open.reopen(s.id, s.ctas == a.ctaSlots-1)
+	a.open.reopen(s.id, s.ctas == a.lim.ctas-1)
 	a.full.grew(s.id)
 	return s.ctas == 0
 }
@@ -226,7 +226,7 @@ func (a *smArray) leavePlain(s *sm) (empty bool) {
 // noteSlots records in a.open whether SM s has a free CTA slot and is not
 // held, after its resident CTAs or its hold changed.
 func (a *smArray) noteSlots(s *sm) {
-	a.open.put(s.id, s.ctas < a.ctaSlots && !s.held)
+	a.open.put(s.id, s.ctas < a.lim.ctas && !s.held)
 }
 
 // resident changes SM i's resident CTAs and warps by ctas and warps at
@@ -360,7 +360,7 @@ func (a *smArray) fitsOpen(k *Kernel, i int) bool {
 	if a.exclusive && (s.kernel != nil && s.kernel != k || a.evenShare && uint64(s.ctas)*uint64(len(a.sms)) >= k.total) {
 		return false
 	}
-	return s.hasRoom(a.gpu, k.decl.need)
+	return s.roomIn(&a.lim, k.decl.need)
 }
 
 // slotsNeeded reports whether a run whose site decider is d needs its
@@ -437,11 +437,30 @@ func (a *smArray) at(i int) *sm { return &a.sms[i] }
 
 // atCapacity reports whether s holds the most CTAs an SM may
 // (gpu.max_ctas_per_sm): swapPlain's test that no other SM is tried.
-func (a *smArray) atCapacity(s *sm) bool { return s.ctas == a.ctaSlots }
+func (a *smArray) atCapacity(s *sm) bool { return s.ctas == a.lim.ctas }
 
 // maxCTAs is the most CTAs an SM may hold (gpu.max_ctas_per_sm).
-func (a *smArray) maxCTAs() int { return a.ctaSlots }
+func (a *smArray) maxCTAs() int { return a.lim.ctas }
 
 // grew marks SM i as having gained room for RoundRobin's search, as
 // leavePlain does when a CTA leaves it.
 func (a *smArray) grew(i int) { a.full.grew(i) }
+
+// smLimits is the GPU's limits of an SM (model.GPU's), held in smArray:
+// the tests of a CTA's placement and end, and fitsOpen's of each SM
+// RoundRobin's search tries, load no gpu, and warps, the threads' limit
+// in warps (validated a multiple of WarpSize), takes no multiplication.
+type smLimits struct {
+	ctas, warps, regs int
+	smem              int64
+}
+
+// limitsOf is g's limits of an SM.
+func limitsOf(g *model.GPU) smLimits {
+	return smLimits{ctas: g.MaxCTAsPerSM, warps: g.MaxWarpsPerSM(), regs: g.RegsPerSM, smem: g.SmemPerSM}
+}
+
+// roomIn is hasRoom under l, the GPU's limits.
+func (s *sm) roomIn(l *smLimits, n need) bool {
+	return s.warps+int(n.warps) <= l.warps && s.regs+int(n.regs) <= l.regs && s.smem+n.smem <= l.smem
+}
