@@ -218,7 +218,7 @@ func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
 // is open, and was before where it was not full (reopen). Inlined.
 func (a *smArray) leavePlain(s *sm) (empty bool) {
-	a.open.reopen(s.id, s.ctas == a.lim.ctas-1)
+	a.open.reopen(s.id, s.ctas == a.lim.reopen)
 	a.full.grew(s.id)
 	return s.ctas == 0
 }
@@ -453,11 +453,12 @@ func (a *smArray) grew(i int) { a.full.grew(i) }
 type smLimits struct {
 	ctas, warps, regs int
 	smem              int64
+	reopen            int // ctas-1: the CTAs left where an end reopens a full SM (leavePlain)
 }
 
 // limitsOf is g's limits of an SM.
 func limitsOf(g *model.GPU) smLimits {
-	return smLimits{ctas: g.MaxCTAsPerSM, warps: g.MaxWarpsPerSM(), regs: g.RegsPerSM, smem: g.SmemPerSM}
+	return smLimits{ctas: g.MaxCTAsPerSM, warps: g.MaxWarpsPerSM(), regs: g.RegsPerSM, smem: g.SmemPerSM, reopen: g.MaxCTAsPerSM - 1}
 }
 
 // roomIn is hasRoom under l, the GPU's limits.
