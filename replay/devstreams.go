@@ -213,3 +213,14 @@ func (d *deviceStreams) tailOf(owner launcher, kids int) *Kernel {
 	s.open = true
 	return s.letGo()
 }
+
+// own is of for a launch into a stream of the child's own that creates
+// none, as every launch trace.Validator.Child reads is (a Share's Kids):
+// siblings takes it once for a run of them, where of, a child, cost each
+// replay of BFS --quick sweep8 some 8 instructions a child.
+func (w streamsWhatIf) own() trace.DeviceStream {
+	if w.traced {
+		return trace.OwnStream
+	}
+	return w.kind
+}

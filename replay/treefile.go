@@ -333,7 +333,7 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 // registers all the same: some eight are loaded from the stack a child.
 func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	g, clk, ks := &b.sites, b.clk, b.book.kernels.more.free(moreBlock)
-	pid, cta, root := g.k.id, g.cta, g.root
+	pid, cta, root, kind := g.k.id, g.cta, g.root, b.book.streams.own()
 	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
 	recs, kids := slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n)
 	// fk: the tree's kids, or, unordered, scratch past them (set after)
@@ -353,7 +353,7 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 		s := &sites[j]
 		*s = st.site // the trace's lane, the clock's times
 		s.child = child
-		s.kind, s.creates = b.book.streams.of(l)
+		s.kind = kind // s.creates st.site's: false, as kind's (own)
 		b.held += st.held
 	}
 	if j > 0 {
