@@ -294,8 +294,8 @@ const ChildRun = 64
 type Kids struct {
 	calls []tapeCall
 	ctas  []CTA
-	filed []unsafe.Pointer // the tape's places for what a reader made of each
-	read  int              // the records they are
+	read  int // the records they are
+	// (what a reader made of each, Offer and Filed, is in its call)
 }
 
 // Read is how many records the children of k are: two a child (its
@@ -317,13 +317,13 @@ func (k *Kids) Records(i int) []CTA {
 // Offer offers *v to the other readers of the Share for child i, as
 // Child.Offer does.
 func (k *Kids) Offer(i int, v *any) {
-	atomic.CompareAndSwapPointer(&k.filed[i], nil, unsafe.Pointer(v))
+	atomic.CompareAndSwapPointer(&k.calls[i].filed, nil, unsafe.Pointer(v))
 }
 
 // Filed is what a reader of the Share offered for child i (Offer,
 // Child.Offer), or nil.
 func (k *Kids) Filed(i int) any {
-	if p := atomic.LoadPointer(&k.filed[i]); p != nil {
+	if p := atomic.LoadPointer(&k.calls[i].filed); p != nil {
 		return *(*any)(p)
 	}
 	return nil

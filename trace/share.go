@@ -90,12 +90,7 @@ type tapeChunk struct {
 	plains []PlainCTA
 	warps  []int64
 	kids   []ChildHead // Child's answers, each Launch.Parent its own Parent
-	// filed is, for each call, what a reader offered the others of a
-	// child it answered (Child.Offer): shareChunk places, made once a
-	// chunk, never moved (kids' array moves as it grows), written only
-	// atomically while readers are in the chunk.
-	filed []unsafe.Pointer
-	next  *tapeChunk
+	next   *tapeChunk
 }
 
 // tapeCall is one call and its answer.
@@ -114,7 +109,13 @@ type tapeCall struct {
 	// their most and never move (addKid), so it is the answer's place,
 	// where an index into kids had cost each reader a bound's test and
 	// the array's load a child (Kids.Head).
-	head    *ChildHead
+	head *ChildHead
+	// filed is what a reader offered the others of a child it answered
+	// (Child.Offer), written only atomically while readers are in the
+	// chunk: calls are made once a chunk at their most, never moved. In
+	// the call, not an array of its own, it is found with head through
+	// one index and one bound's test (Kids.Head, Kids.Filed).
+	filed   unsafe.Pointer
 	rec     Record // Next's record
 	err     error
 	records int64 // the shared Validator's record count after the call
@@ -163,20 +164,19 @@ func (s *Share) chunk() *tapeChunk {
 		s.pool = s.pool[:n-1]
 		return c
 	}
-	return &tapeChunk{calls: make([]tapeCall, 0, shareChunk), filed: make([]unsafe.Pointer, shareChunk)}
+	return &tapeChunk{calls: make([]tapeCall, 0, shareChunk)}
 }
 
 // size is about how many bytes c holds.
 func (c *tapeChunk) size() int64 {
 	return int64(cap(c.calls))*callBytes + int64(cap(c.ctas))*int64(unsafe.Sizeof(CTA{})) +
 		int64(cap(c.plains))*int64(unsafe.Sizeof(PlainCTA{})) + int64(cap(c.warps))*8 +
-		int64(cap(c.kids))*int64(unsafe.Sizeof(ChildHead{})) + int64(len(c.filed))*8
+		int64(cap(c.kids))*int64(unsafe.Sizeof(ChildHead{}))
 }
 
 func (c *tapeChunk) reset() {
-	clear(c.calls) // records and errors
+	clear(c.calls) // records, errors and what readers filed: no reader is in c
 	clear(c.kids)
-	clear(c.filed) // what readers filed: no reader is in c
 	c.calls, c.ctas, c.plains, c.warps, c.kids, c.next = c.calls[:0], c.ctas[:0], c.plains[:0], c.warps[:0], c.kids[:0], nil
 }
 
@@ -300,7 +300,7 @@ func (s *Share) lone(r *shareReader) bool {
 // look takes a fresh view of r's chunk (under the lock).
 func (r *shareReader) look() {
 	c := r.chunk
-	r.snap = tapeChunk{calls: c.calls, ctas: c.ctas, plains: c.plains, warps: c.warps, kids: c.kids, filed: c.filed}
+	r.snap = tapeChunk{calls: c.calls, ctas: c.ctas, plains: c.plains, warps: c.warps, kids: c.kids}
 }
 
 // grow starts a new head chunk, letting the readers of the oldest go
@@ -787,7 +787,7 @@ func (r *shareReader) child(kid *Child) bool {
 	// in place: r is in their chunk, which is not recycled before r's
 	// next call, when they are no longer valid.
 	ch := &r.snap
-	kid.head, kid.slot = c.head, &ch.filed[at]
+	kid.head, kid.slot = c.head, &c.filed
 	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
 	if c.lo == c.hi {
 		kid.shared = kid.room[:0]
@@ -813,7 +813,7 @@ func (r *shareReader) kidRun(k *Kids) bool {
 	records := ch.calls[at-1].records
 	k.read = int(records - r.records) // each call's records: the shared Validator's count after it
 	r.at, r.records = at, records
-	k.calls, k.ctas, k.filed = ch.calls[from:at:at], ch.ctas, ch.filed[from:at:at]
+	k.calls, k.ctas = ch.calls[from:at:at], ch.ctas
 	return true
 }
 
@@ -828,7 +828,7 @@ func (r *shareReader) childSlow(kid *Child) bool {
 	if !c.ok {
 		return false
 	}
-	kid.head, kid.slot = c.head, &ch.filed[r.at-1]
+	kid.head, kid.slot = c.head, &c.filed
 	kid.shared = ch.ctas[c.lo:c.hi:c.hi]
 	if c.lo == c.hi {
 		kid.shared = kid.room[:0]
