@@ -329,15 +329,15 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 // --quick sweep8 E 1,517 -> 1,506 instructions a CTA. Its kids entry is
 // stored for every child, the trace ordered or not (unordered: in scratch
 // past the tree's kids, its table set after the loop), and the parent's
-// id held, not loaded a child: E 1 a CTA fewer. Its values outnumber the
-// registers all the same: some eight are loaded from the stack a child.
+// id held, not loaded a child: E 1 a CTA fewer. The grown sites and kids
+// are stored back first, not live through it: 4 stack loads a child fewer.
 func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	g, clk, ks := &b.sites, b.clk, b.book.kernels.more.free(moreBlock)
 	pid, cta, root, kind := g.k.id, g.cta, g.root, b.book.streams.own()
 	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
-	recs, kids := slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n)
+	g.recs, b.book.tree.kids = slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n) // kept there, not live through the loop
 	// fk: the tree's kids, or, unordered, scratch past them (set after)
-	sites, fk, ks := recs[len(recs):len(recs)+n], kids[len(kids):len(kids)+n], ks[:n]
+	sites, fk, ks := g.recs[len(g.recs):len(g.recs)+n], b.book.tree.kids[len(b.book.tree.kids):len(b.book.tree.kids)+n], ks[:n]
 	j := 0
 	for ; j < n; j++ {
 		h := run.Head(i + j)
@@ -357,9 +357,9 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 		b.held += st.held
 	}
 	if j > 0 {
-		b.book.kernels.more.used, g.recs = b.book.kernels.more.used+j, recs[:len(recs)+j]
+		b.book.kernels.more.used, g.recs = b.book.kernels.more.used+j, g.recs[:len(g.recs)+j]
 		if b.seg.ordered {
-			b.book.tree.kids = kids[:len(kids)+j]
+			b.book.tree.kids = b.book.tree.kids[:len(b.book.tree.kids)+j]
 		}
 		for c := 0; c < j && !b.seg.ordered; c++ {
 			b.book.tree.Set(fk[c].k.id, fk[c])
