@@ -338,7 +338,7 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	g.recs, b.book.tree.kids = slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n) // kept there, not live through the loop
 	// fk: the tree's kids, or, unordered, scratch past them (set after)
 	sites, fk, ks := g.recs[len(g.recs):len(g.recs)+n], b.book.tree.kids[len(b.book.tree.kids):len(b.book.tree.kids)+n], ks[:n]
-	j := 0
+	j, held := 0, 0 // held: the bytes of its children's filings, added once
 	for ; j < n; j++ {
 		h := run.Head(i + j)
 		l := &h.Launch
@@ -354,10 +354,10 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 		*s = st.site // the trace's lane, the clock's times
 		s.child = child
 		s.kind = kind // s.creates st.site's: false, as kind's (own)
-		b.held += st.held
+		held += st.held
 	}
 	if j > 0 {
-		b.book.kernels.more.used, g.recs = b.book.kernels.more.used+j, g.recs[:len(g.recs)+j]
+		b.book.kernels.more.used, g.recs, b.held = b.book.kernels.more.used+j, g.recs[:len(g.recs)+j], b.held+held
 		if b.seg.ordered {
 			b.book.tree.kids = b.book.tree.kids[:len(b.book.tree.kids)+j]
 		}
