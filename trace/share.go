@@ -101,7 +101,10 @@ type tapeCall struct {
 	// (at least one, Head().More false, no Err), which Kids takes: known
 	// here, Kids reads no answer to tell (BFS --quick sweep8: 15
 	// instructions a child a reader).
-	whole       bool
+	whole bool
+	// from is, for a whole answer, the chunk's first call of the run of
+	// whole answers it is in (kidRun, wholeEnd)
+	from        int32
 	kernel, arg uint64 // CTAs' and PlainCTAs' kernel; PlainCTAs' first
 	room, wroom int    // len(dst), len(warps)
 	lo, hi      int    // the answer's records in ctas or plains
@@ -515,7 +518,9 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 			h.addKid(kid.Head())
 			c.lo, c.hi = h.addRecords(kid.Records())
 			c.head = &h.kids[len(h.kids)-1]
-			c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil
+			if c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil; c.whole {
+				c.from = h.runFrom(len(h.calls) - 1)
+			}
 		}
 	}
 	c.records = v.record
@@ -803,13 +808,12 @@ func (r *shareReader) kidRun(k *Kids) bool {
 		return false
 	}
 	ch := &r.snap
-	from, at, calls := r.at, r.at, r.snap.calls // held: a child's test loads no header
-	for at < len(calls) && calls[at].whole {
-		at++
-	}
-	if at == from {
+	from, calls := r.at, r.snap.calls
+	if from >= len(calls) || !calls[from].whole {
 		return false
 	}
+	at := wholeEnd(calls, from) // galloped, where each child was tested
+	// (a launching CTA's some 100: 8 instructions a child a reader)
 	records := ch.calls[at-1].records
 	k.read = int(records - r.records) // each call's records: the shared Validator's count after it
 	r.at, r.records = at, records
@@ -947,4 +951,42 @@ func (v *Validator) Close() error {
 		return nil
 	}
 	return v.tape.close()
+}
+
+// runFrom is the first call of the run of whole answers that the whole
+// answer calls[n] ends so far (record).
+func (c *tapeChunk) runFrom(n int) int32 {
+	if n > 0 && c.calls[n-1].whole {
+		return c.calls[n-1].from
+	}
+	return int32(n)
+}
+
+// wholeEnd is the end of the run of whole answers calls[i], a whole one,
+// is in: the first call after it that is not whole or is of another run
+// (its from), or len(calls). Whole calls of one run follow each other,
+// so the test is true up to the end and false after it: wholeEnd
+// gallops from i and then halves, some 2·log2 of the run's length tests
+// where kidRun's scan tested each of its calls (a launching CTA's
+// children, some 100 in BFS: scripts/instructions.sh --quick sweep8,
+// kidRun 8 instructions a child a reader).
+func wholeEnd(calls []tapeCall, i int) int {
+	run := calls[i].from
+	lo, hi := i, len(calls) // calls[lo] in the run; calls[hi] not, or the end
+	for step := 1; lo+step < hi; step *= 2 {
+		if c := &calls[lo+step]; !c.whole || c.from != run {
+			hi = lo + step
+			break
+		}
+		lo += step
+	}
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if c := &calls[m]; c.whole && c.from == run {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
 }

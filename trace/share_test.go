@@ -985,3 +985,40 @@ func TestShareLetsGoOnClose(t *testing.T) {
 		}
 	}
 }
+
+// wholeEnd, galloping, finds where a scan of the calls finds a run of
+// whole answers to end, from any call in it: runs of every length up to
+// 40, back to back or apart, to a chunk's end or not.
+func TestWholeEnd(t *testing.T) {
+	for _, lens := range [][]int{{1}, {2, 0}, {3, 1, 0, 5}, {40}, {17, 0, 9, 0}, {1, 1, 1}, {0, 33, 2}} {
+		var c tapeChunk
+		for _, n := range lens {
+			if n == 0 {
+				c.calls = append(c.calls, tapeCall{op: opNext})
+				continue
+			}
+			for range n {
+				c.calls = append(c.calls, tapeCall{op: opChild, whole: true})
+				c.calls[len(c.calls)-1].from = c.runFrom(len(c.calls) - 1)
+			}
+			// a run ends at a whole answer of the next run only where
+			// something not whole came between: mark the next as apart
+			c.calls = append(c.calls, tapeCall{op: opNext})
+		}
+		for i := range c.calls {
+			if !c.calls[i].whole {
+				continue
+			}
+			want := i
+			for want < len(c.calls) && c.calls[want].whole && c.calls[want].from == c.calls[i].from {
+				want++
+			}
+			if got := wholeEnd(c.calls, i); got != want {
+				t.Errorf("runs %v, from call %d: end %d, want %d", lens, i, got, want)
+			}
+			if got := wholeEnd(c.calls[:want], i); got != want {
+				t.Errorf("runs %v cut at %d, from call %d: end %d, want %d", lens, want, i, got, want)
+			}
+		}
+	}
+}
