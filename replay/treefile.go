@@ -337,7 +337,7 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
 	g.recs, b.book.tree.kids = slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n) // kept there, not live through the loop
 	// fk: the tree's kids, or, unordered, scratch past them (set after)
-	sites, fk, ks := g.recs[len(g.recs):len(g.recs)+n], b.book.tree.kids[len(b.book.tree.kids):len(b.book.tree.kids)+n], ks[:n]
+	sites, fk, ks := g.recs[len(g.recs):][:n], b.book.tree.kids[len(b.book.tree.kids):][:n], ks[:n] // [:n]: no bound tested a child
 	j, held := 0, 0 // held: the bytes of its children's filings, added once
 	for ; j < n; j++ {
 		h := run.Head(i + j)
