@@ -96,12 +96,19 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	m.specs, m.rare, n = b.seg.win.take(m.specs, m.rare, b.seg.due, room)
 	m.events = append(m.events, treeEvent{specs: len(m.specs) - at, rare: len(m.rare) - rare, upTo: n})
 	t, kids := &b.book.tree, b.book.tree.kids
-	last, parent, indexed := b.book.last.k, b.book.parent.k, b.book.tree.indexed // forget's, drop's
+	last, parent, indexed := b.book.last, b.book.parent, b.book.tree.indexed // forget's, drop's
 	i := 0
-	for ; i < len(kids) && kids[i].root < n; i++ {
-		if k := kids[i].k; k == last || k == parent || i < indexed {
-			b.handedOver(k, i)
-		}
+	for ; i < indexed && i < len(kids) && kids[i].root < n; i++ {
+		b.handedOver(kids[i].k, i)
+	}
+	for i < len(kids) && kids[i].root < n {
+		i++ // kids in root order: those before n are handed over
+	}
+	if handed(last, n) {
+		b.forget(last.k)
+	}
+	if handed(parent, n) {
+		b.forget(parent.k)
 	}
 	t.indexed = max(t.indexed-i, 0)
 	k := copy(t.kids, t.kids[i:])
@@ -175,4 +182,13 @@ func (b *treeReader) handedOver(k *Kernel, i int) {
 		b.book.tree.drop(k)
 	}
 	b.forget(k)
+}
+
+// handed reports whether f, the kernel filed last or the parent named
+// last, is a device kernel of a tree handOverTo hands over, up to host
+// CTA n: its root before n, as those of the kids it hands over (in root
+// order). handOverTo so forgets it with no test of each kid against the
+// two (some 10 instructions a device kernel a replay).
+func handed(f filed, n uint64) bool {
+	return f.k != nil && !f.k.host && f.root < n
 }
