@@ -112,7 +112,7 @@ func (b *treeReader) handOverTo(m *treeMsg, n uint64) {
 	}
 	t.indexed = max(t.indexed-i, 0)
 	k := copy(t.kids, t.kids[i:])
-	clear(t.kids[k:])
+	// kids[k:] not cleared: overwritten as kids are filed, no more than the most in flight
 	t.kids = t.kids[:k]
 }
 
