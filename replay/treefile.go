@@ -335,9 +335,9 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	g, clk, ks := &b.sites, b.clk, b.book.kernels.more.free(moreBlock)
 	pid, cta, root, kind := g.k.id, g.cta, g.root, b.book.streams.own()
 	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
-	g.recs, b.book.tree.kids = slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n) // kept there, not live through the loop
-	// fk: the tree's kids, or, unordered, scratch past them (set after)
-	sites, fk, ks := g.recs[len(g.recs):][:n], b.book.tree.kids[len(b.book.tree.kids):][:n], ks[:n] // [:n]: no bound tested a child
+	g.recs, b.book.tree.kids = slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n)
+	// grown in place, not live through the loop; fk: the tree's kids, or, unordered, scratch past them (set after); [:n]: bounds proven
+	sites, fk, ks := g.recs[len(g.recs):][:n], b.book.tree.kids[len(b.book.tree.kids):][:n], ks[:n]
 	j, held := 0, 0 // held: the bytes of its children's filings, added once
 	for ; j < n; j++ {
 		h := run.Head(i + j)
