@@ -663,13 +663,13 @@ func (d *doubleDict) slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> d.
 // found sets idx[i] to the index of vs[i] (a double's bits) from the
 // first on, while each value is last (whose index is k) or is found at
 // its first probe, and returns how many it set, the last value and its
-// index. Its loop holds its few values in registers: the table and the
-// values are read through their first elements' addresses, with no
-// index checked, which the table's make-up bounds (a hash is below
-// len(slots), 1 << (64-shift); a slot holds 0 or 1 + the index of a
-// value), so that their lengths take no registers: checked, synth --out
-// parquet took 4 instructions a CTA more (scripts/instructions.sh
-// --quick synth-parquet).
+// index. The table and values are read through their first elements'
+// addresses, no index checked (the table's make-up bounds them), so
+// that their lengths take no registers: checked, synth --out parquet
+// took 4 instructions a CTA more. Inlined, its loop spilled i, last and k
+// to the stack: 10 more (scripts/instructions.sh --quick synth-parquet).
+//
+//go:noinline
 func (d *doubleDict) found(idx, vs []uint64, last, k uint64) (int, uint64, uint64) {
 	slots, shift := unsafe.Pointer(unsafe.SliceData(d.slots)), d.shift&63
 	vals := unsafe.Pointer(unsafe.SliceData(d.vals))
