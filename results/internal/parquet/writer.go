@@ -637,16 +637,8 @@ type doubleDict struct {
 
 // index is v's index, v added if it is new.
 func (d *doubleDict) index(v float64) uint32 {
-	b := math.Float64bits(v)
-	mask := uint64(len(d.slots) - 1)
-	for h := d.slot(b); len(d.slots) > 0; h = (h + 1) & mask {
-		s := d.slots[h]
-		if s == 0 {
-			break
-		}
-		if math.Float64bits(d.vals[s-1]) == b {
-			return s - 1
-		}
+	if s := d.lookup(math.Float64bits(v)); s != 0 {
+		return s - 1
 	}
 	d.vals = append(d.vals, v)
 	if 2*len(d.vals) > len(d.slots) {
@@ -657,13 +649,29 @@ func (d *doubleDict) index(v float64) uint32 {
 	return uint32(len(d.vals) - 1)
 }
 
+// lookup is 1 + the index of the value of bits b, 0 if it is not in the
+// table.
+//
+//go:noinline
+func (d *doubleDict) lookup(b uint64) uint32 {
+	mask := uint64(len(d.slots) - 1)
+	for h := d.slot(b); len(d.slots) > 0; h = (h + 1) & mask {
+		if s := d.slots[h]; s == 0 || math.Float64bits(d.vals[s-1]) == b {
+			return s
+		}
+	}
+	return 0
+}
+
 // slot is where the value of bits b hashes to.
 func (d *doubleDict) slot(b uint64) uint64 { return b * 0x9e3779b97f4a7c15 >> d.shift }
 
 // found sets idx[i] to the index of vs[i] (a double's bits) from the
-// first on, while each value is last (whose index is k) or is found at
-// its first probe, and returns how many it set, the last value and its
-// index. The table and values are read through their first elements'
+// first on, while each value is last (whose index is k) or in the table
+// (past its first probe, lookup's call: returned to appendDoubleIndices
+// to be found by index, synth's some 27K such values a run cost --quick
+// synth-parquet 3 instructions a CTA more), and returns how many it set,
+// the last value and its index. The table and values are read through their first elements'
 // addresses, no index checked (the table's make-up bounds them), so
 // that their lengths take no registers: checked, synth --out parquet
 // took 4 instructions a CTA more. Inlined, its loop spilled i, last and k
@@ -678,7 +686,12 @@ func (d *doubleDict) found(idx, vs []uint64, last, k uint64) (int, uint64, uint6
 		if v != last {
 			s := *(*uint32)(unsafe.Add(slots, 4*(v*0x9e3779b97f4a7c15>>shift)))
 			if s == 0 || *(*uint64)(unsafe.Add(vals, 8*uintptr(s-1))) != v {
-				return i, last, k
+				if s == 0 { // not in the table
+					return i, last, k
+				}
+				if s = d.lookup(v); s == 0 { // nor past its first probe
+					return i, last, k
+				}
 			}
 			last, k = v, uint64(s-1)
 		}
