@@ -193,10 +193,10 @@ func (b *treeReader) kidOrChild(m *treeMsg) bool {
 // the replays of one clock that read the trace from one Share's tape
 // (trace.Child.Offer): its words, read-only, and their per-warp cycles.
 type sharedTable struct {
+	self  any // the table itself, as Offer takes it: first, its pointer the table's (siblings)
 	clk   clock
 	words []int64
 	warps int
-	self  any // the table itself, as Offer takes it
 	// What the replays of its clock take of the child's filing besides
 	// (sharedChild, siblings): its declaration (read-only), its launch
 	// site, and whether its CTA's sites up to it are in order (sorted).
@@ -340,9 +340,9 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	sites, fk, ks := g.recs[len(g.recs):][:n], b.book.tree.kids[len(b.book.tree.kids):][:n], ks[:n]
 	j, held := 0, 0 // held: the bytes of its children's filings, added once
 	for ; j < n; j++ {
-		h := run.Head(i + j)
+		h, p := run.HeadFiled(i + j)
 		l := &h.Launch
-		st, _ := run.Filed(i + j).(*sharedTable)
+		st := (*sharedTable)(p) // every offer a sharedTable's self: its first field (nil: none)
 		if h.Parent.Kernel != pid || h.Parent.CTA != cta || st == nil || st.clk != clk {
 			break
 		}

@@ -329,6 +329,14 @@ func (k *Kids) Filed(i int) any {
 	return nil
 }
 
+// HeadFiled is child i's Head and the pointer Offer took for it, or nil:
+// one index, not Head's and Filed's two, and no interface to unbox, for
+// readers of one type's offers (replay's siblings: sweep8 E 1,404 -> 1,401).
+func (k *Kids) HeadFiled(i int) (*ChildHead, unsafe.Pointer) {
+	c := &k.calls[i]
+	return c.head, atomic.LoadPointer(&c.filed)
+}
+
 // Kids is, for a Share's reader, Child's answers that its tape holds
 // next, up to the first that is not a child whose records all came with
 // it and up to the end of what the reader has seen of the tape: it
