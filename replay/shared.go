@@ -149,6 +149,11 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 // shareWake is an SM's wake-up (evShare) that is not stale: the jobs
 // that have finished (done, from shareJobs.wake) go on. True: unsettled.
 func (e *engine) shareWake(done []uint64) bool {
+	if len(done) == 1 && int32(done[0]) < 0 && int32(done[0]>>32) >= 0 { // j.run < 0, j.warp >= 0: one plain CTA's end, most wake-ups'
+		j := jobOf(done[0])
+		e.ctaEnded(jobSM(e, j), -j.run, true) // the loop's first case, without the loop (its done reloaded past the call; --quick: bfs 2,422 -> 2,419, sweep8 E 1,402 -> 1,396)
+		return true
+	}
 	for _, ref := range done {
 		j := jobOf(ref)
 		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
