@@ -192,13 +192,13 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 		// As startWarps (its warps within the block) and alone (all of
 		// them) take them: the same where a record keeps the trace's
 		// rules (one a warp, the longest its cycles).
-		ws, n := p[at+2:at+2+nw], int(k.decl.need.warps)
+		end := at + 2 + nw // by index, not a slice of p and its bounds tests (--quick: bfs 2,419 -> 2,409, sweep8 E 1,396 -> 1,392)
 		cycles = 0
 		if e.sms.contention() == nil {
-			ws = ws[:min(n, nw)]
+			end = at + 2 + min(int(k.decl.need.warps), nw)
 		}
-		for _, w := range ws {
-			cycles = max(cycles, w)
+		for j := at + 2; j < end; j++ {
+			cycles = max(cycles, p[j])
 		}
 		at += nw
 	}
