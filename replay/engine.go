@@ -226,9 +226,9 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 						c.fire(ev)
 					}
 					c.fired = true
-				} else if done := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
+				} else if done, lo := e.sms.contention().wake(ev.At, int(ev.Ref), uint32(ev.Aux)); done != nil {
 					c.t = ev.At
-					c.fired = (e.sms.anyOpen() || len(done) != 1 || !swapPlain(e, done[0])) && (!e.sms.contention().owns() || e.sms.contention().marked(e.sms.anyOpen())) && e.shareWake(done)
+					c.fired = (e.sms.anyOpen() || len(done) != lo+1 || !swapPlain(e, done[lo])) && (!e.sms.contention().owns() || e.sms.contention().marked(e.sms.anyOpen())) && e.shareWake(done, lo)
 					// (false only where swapPlain took the cycle whole: fired was false)
 				}
 				if c.left--; c.left <= 0 { // a run of checkEvents events ended, or fail recorded an error (left)

@@ -64,9 +64,9 @@ func (s *shareJobs) start(now int64, sm int, j jobRef, work int64, d contention.
 }
 
 // wake is SM sm's wake-up of generation gen at now: the refs of the jobs
-// that have finished (jobOf gives what each stands for), or nil where it
-// is stale.
-func (s *shareJobs) wake(now int64, sm int, gen uint32) []uint64 {
+// that have finished are done[lo:] (jobOf gives what each stands for);
+// done is nil where it is stale.
+func (s *shareJobs) wake(now int64, sm int, gen uint32) (done []uint64, lo int) {
 	return s.model.Wake(now, sm, gen)
 }
 
@@ -147,14 +147,14 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 }
 
 // shareWake is an SM's wake-up (evShare) that is not stale: the jobs
-// that have finished (done, from shareJobs.wake) go on. True: unsettled.
-func (e *engine) shareWake(done []uint64) bool {
-	if len(done) == 1 && int32(done[0]) < 0 && int32(done[0]>>32) >= 0 { // j.run < 0, j.warp >= 0: one plain CTA's end, most wake-ups'
-		j := jobOf(done[0])
+// that have finished (done[lo:], from shareJobs.wake) go on. True: unsettled.
+func (e *engine) shareWake(done []uint64, lo int) bool {
+	if len(done) == lo+1 && int32(done[lo]) < 0 && int32(done[lo]>>32) >= 0 { // j.run < 0, j.warp >= 0: one plain CTA's end, most wake-ups'
+		j := jobOf(done[lo])
 		e.ctaEnded(jobSM(e, j), -j.run, true) // the loop's first case, without the loop (its done reloaded past the call; --quick: bfs 2,422 -> 2,419, sweep8 E 1,402 -> 1,396)
 		return true
 	}
-	for _, ref := range done {
+	for _, ref := range done[lo:] {
 		j := jobOf(ref)
 		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
 			if j.warp < 0 { // a plain group CTA's (groupplain.go)

@@ -46,7 +46,8 @@ func (s *workShare) run(q *eventq.Queue, now int64, sm int, work int64, d conten
 // wake handles the model's wake-up ev, calling done for each warp that
 // finished.
 func (s *workShare) wake(now int64, ev eventq.Event, done func(ref, aux int32)) {
-	for _, x := range s.m.Wake(now, int(ev.Ref), uint32(ev.Aux)) {
+	refs, lo := s.m.Wake(now, int(ev.Ref), uint32(ev.Aux))
+	for _, x := range refs[lo:] {
 		done(int32(uint32(x)), int32(uint32(x>>32)))
 	}
 }

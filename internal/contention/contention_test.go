@@ -68,7 +68,7 @@ func (s *sim) play(starts []start, settled func(at int64)) {
 			st := starts[ev.Ref]
 			s.m.Start(ev.At, st.sm, st.work, st.d, uint64(ev.Ref))
 		case evWake:
-			for _, ref := range s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux)) {
+			for _, ref := range finished(s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux))) {
 				s.ends[ref] = ev.At
 			}
 		}
@@ -168,19 +168,19 @@ func TestOrderAndStale(t *testing.T) {
 	m.Settle(0)
 	m.Start(5, 0, 1, Demand{Issue: 4}, 9)
 	m.Settle(5)
-	if got := m.Wake(20, 0, 1); got != nil {
+	if got := finished(m.Wake(20, 0, 1)); got != nil {
 		t.Errorf("stale wake-up finished %v, want nil", got)
 	}
 	// 0–5: two at 1/2 (2.5 each); 5–8: three at 1/3 (job 9 done at 8, the others at 3.5); then 6.5 left each at 1/2: 21.
-	if got := m.Wake(7, 0, 2); got == nil || len(got) != 0 {
+	if got := finished(m.Wake(7, 0, 2)); got == nil || len(got) != 0 {
 		t.Errorf("early wake-up: %v, want an empty slice, not nil", got)
 	}
 	m.Settle(7)
-	if got := m.Wake(8, 0, 3); !slices.Equal(got, []uint64{9}) {
+	if got := finished(m.Wake(8, 0, 3)); !slices.Equal(got, []uint64{9}) {
 		t.Errorf("at 8: %v", got)
 	}
 	m.Settle(8)
-	if got := m.Wake(21, 0, 4); !slices.Equal(got, []uint64{7, 3}) {
+	if got := finished(m.Wake(21, 0, 4)); !slices.Equal(got, []uint64{7, 3}) {
 		t.Errorf("at 21: %v (wake-ups %s)", got, strings.Join(wakes, " "))
 	}
 }
@@ -345,7 +345,7 @@ func TestStartWakeOrder(t *testing.T) {
 				continue
 			}
 			v := s.v + float64(now-s.at)*s.rate // as Wake advances it
-			got := slices.Clone(m.Wake(now, 0, s.gen))
+			got := slices.Clone(finished(m.Wake(now, 0, s.gen)))
 			slices.SortStableFunc(live, func(a, b job) int {
 				if a.tag != b.tag {
 					return cmp.Compare(a.tag, b.tag)
@@ -385,7 +385,7 @@ func TestWaterUnchangedCycle(t *testing.T) {
 		t.Fatalf("g %v, want 10/32", g)
 	}
 	// At 10/32 the first jobs finish at cycle 320.
-	if got := m.Wake(320, 0, m.sms[0].gen); !slices.Equal(got, []uint64{0}) {
+	if got := finished(m.Wake(320, 0, m.sms[0].gen)); !slices.Equal(got, []uint64{0}) {
 		t.Fatalf("at 320: %v", got)
 	}
 	m.Start(320, 0, 50, d, 4)
@@ -551,7 +551,7 @@ func swapSim(swap, in, disown bool) swapResult {
 			s.m.Start(ev.At, st.sm, st.work, st.d, uint64(ev.Ref))
 			changed = true
 		case evWake:
-			done := s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux))
+			done := finished(s.m.Wake(ev.At, int(ev.Ref), uint32(ev.Aux)))
 			if done == nil {
 				continue
 			}
@@ -628,4 +628,12 @@ func TestSwapIsStartSettle(t *testing.T) {
 			}
 		}
 	}
+}
+
+// finished is the refs a Wake returned, done[lo:], nil where it was stale.
+func finished(done []uint64, lo int) []uint64 {
+	if done == nil {
+		return nil
+	}
+	return done[lo:]
 }
