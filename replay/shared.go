@@ -154,8 +154,8 @@ func (e *engine) shareWake(done []uint64, lo int) bool {
 		e.ctaEnded(jobSM(e, j), -j.run, true) // the loop's first case, without the loop (its done reloaded past the call; --quick: bfs 2,422 -> 2,419, sweep8 E 1,402 -> 1,396)
 		return true
 	}
-	for _, ref := range done[lo:] {
-		j := jobOf(ref)
+	for ; lo < len(done); lo++ { // by index: done[lo:] cost its re-base
+		j := jobOf(done[lo])
 		if j.run < 0 { // a plain CTA's (plainend.go): its kernel's number, negated, and its SM
 			if j.warp < 0 { // a plain group CTA's (groupplain.go)
 				groupCTAEnded(e, j)
