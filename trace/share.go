@@ -515,9 +515,9 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 	case opChild:
 		kid := &s.kid
 		if c.ok = v.Child(kid); c.ok {
-			h.addKid(kid.Head())
+			c.head = h.addKid(kid.Head())
 			c.lo, c.hi = h.addRecords(kid.Records())
-			c.head = &h.kids[len(h.kids)-1]
+			// (c.head: the copy addKid returns, not found again in kids: shareReader.slow 7 instructions a child fewer)
 			if c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil; c.whole {
 				c.from = h.runFrom(len(h.calls) - 1)
 			}
@@ -526,12 +526,12 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 	c.records = v.record
 }
 
-// addKid appends a copy of a Child's answer to c's. Its Launch.Parent
+// addKid appends a copy of a Child's answer to c's, and returns it. Its Launch.Parent
 // points at its own Parent, on the tape: where the append moved the
 // answers to a larger array, every one there is pointed at its own again
 // (the ones handed out already stay as they were, in the old array, which
 // nothing writes again).
-func (c *tapeChunk) addKid(h *ChildHead) {
+func (c *tapeChunk) addKid(h *ChildHead) *ChildHead {
 	if c.kids == nil {
 		// A chunk holds at most shareChunk answers: made once at
 		// their most, the kids never move (BFS --quick sweep8: the
@@ -544,13 +544,14 @@ func (c *tapeChunk) addKid(h *ChildHead) {
 		for i := range c.kids {
 			c.kids[i].Launch.Parent = &c.kids[i].Parent
 		}
-		return
+		return &c.kids[n]
 	}
 	c.kids = c.kids[:n+1]
 	k := &c.kids[n]
 	*k = *h // one typed copy, moved in blocks where no GC runs: field by field cost sweep8 25 instructions a child more
 	// (shareReader.slow's self cost 365K fewer: scripts/instructions.sh --quick sweep8 E 1,386 -> 1,382)
 	k.Launch.Parent = &k.Parent
+	return k
 }
 
 // addRecords appends a copy of a Child's records to c's ctas, and their
