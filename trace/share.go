@@ -418,7 +418,7 @@ func (v *Validator) Park(on bool) {
 
 // shareYields is how many times grow yields its thread to the readers
 // behind before it lets them go.
-const shareYields = 256
+var shareYields = 256 // a test's to set (TestShareReadsAsAValidator)
 
 // readIn reports whether a reader reads chunk c still, or will (under
 // the lock).
