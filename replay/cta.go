@@ -510,23 +510,3 @@ func startKernel(e *engine, k *Kernel, now int64) {
 		e.io.kernelStarted(k, e.host.lastKernel(k))
 	}
 }
-
-// warpEnd is the index after the run of sites (in sortSites' order)
-// that holds sites[i], its warp's: found by doubling steps from i, then
-// halving back, where startWarps and startShared stepped through every
-// site to find each warp's first (BFS --quick: 1 instruction a CTA
-// fewer; a CTA whose warps have a site each pays some 10 a warp more).
-func warpEnd(sites []siteRec, i int) int {
-	w, lo, hi := sites[i].warp, i+1, i+1 // sites[lo-1] is w's
-	for step := 1; hi < len(sites) && sites[hi].warp == w; step *= 2 {
-		lo, hi = hi+1, hi+step
-	}
-	for hi = min(hi, len(sites)); lo < hi; { // sites[hi:] are not w's
-		if m := int(uint(lo+hi) >> 1); sites[m].warp == w {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}

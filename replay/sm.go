@@ -218,7 +218,7 @@ func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
 // is open, and was before where it was not full (reopen). Inlined.
 func (a *smArray) leavePlain(s *sm) (empty bool) {
-	a.open.reopen(s.id, s.ctas == a.lim.reopen)
+	a.open.reopen(s.id, s.ctas == a.lim.ctas-1)
 	a.full.grew(s.id)
 	return s.ctas == 0
 }
@@ -315,11 +315,12 @@ func (s *sm) freeSlot(i int) {
 }
 
 // fits reports whether one more CTA with n fits under all four SM limits:
-// a free CTA slot, and room (hasRoom). Placement's search, whose SMs all
+// a free CTA slot, and room (roomIn). Placement's search, whose SMs all
 // have a free slot, asks fitsOpen instead, room alone: fits is asked by
 // the analyses and where a kernel is prepared.
 func (s *sm) fits(g *model.GPU, n need) bool {
-	return s.ctas < g.MaxCTAsPerSM && s.hasRoom(g, n)
+	l := limitsOf(g)
+	return s.ctas < l.ctas && s.roomIn(&l, n)
 }
 
 func (s *sm) reserve(n need) {
@@ -380,14 +381,6 @@ func (a *smArray) takeSlot(s *sm) int {
 		return 0
 	}
 	return s.takeSlot()
-}
-
-// hasRoom reports whether one more CTA with n fits under the SM's limits
-// of threads, registers and shared memory.
-func (s *sm) hasRoom(g *model.GPU, n need) bool {
-	return (s.warps+int(n.warps))*model.WarpSize <= g.MaxThreadsPerSM &&
-		s.regs+int(n.regs) <= g.RegsPerSM &&
-		s.smem+n.smem <= g.SmemPerSM
 }
 
 // roundOpen is the first SM with a free CTA slot, not held, in the round
@@ -453,15 +446,15 @@ func (a *smArray) grew(i int) { a.full.grew(i) }
 type smLimits struct {
 	ctas, warps, regs int
 	smem              int64
-	reopen            int // ctas-1: the CTAs left where an end reopens a full SM (leavePlain)
 }
 
 // limitsOf is g's limits of an SM.
 func limitsOf(g *model.GPU) smLimits {
-	return smLimits{ctas: g.MaxCTAsPerSM, warps: g.MaxWarpsPerSM(), regs: g.RegsPerSM, smem: g.SmemPerSM, reopen: g.MaxCTAsPerSM - 1}
+	return smLimits{ctas: g.MaxCTAsPerSM, warps: g.MaxWarpsPerSM(), regs: g.RegsPerSM, smem: g.SmemPerSM}
 }
 
-// roomIn is hasRoom under l, the GPU's limits.
+// roomIn reports whether one more CTA with n fits under l, an SM's
+// limits of threads, registers and shared memory.
 func (s *sm) roomIn(l *smLimits, n need) bool {
 	return s.warps+int(n.warps) <= l.warps && s.regs+int(n.regs) <= l.regs && s.smem+n.smem <= l.smem
 }

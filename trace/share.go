@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"fmt"
+	"github.com/gpureplay/gpureplay/internal/gallop"
 	"io"
 	"runtime"
 	"slices"
@@ -21,17 +22,16 @@ import (
 // it, so while the readers run side by side the tape holds the distance
 // between the first and the last of them.
 //
-// The tape is bounded in bytes (the budget), not by waiting: a reader at
-// the head never waits for one behind it, which may itself be waiting
-// for something else (a worker, a merge that takes replays' rows in plan
-// order). When the tape would pass the budget, the readers still in its
-// oldest chunk are let go: each, at its next call, opens the trace again
-// and reads on with a Validator of its own, after the records it had
-// read (Next, as many as the tape had given it), as it would have
-// without the share. So does a reader whose call is not the one the tape
-// holds at its place (a replay that stopped filing at an error, say).
-// Memory is then the budget and each reader's own decode at most, as
-// without sharing: bounded by the work in flight, not by the trace.
+// The tape is bounded in bytes (the budget), not by waiting: a reader at the
+// head never waits for one behind it, which may itself be waiting for
+// something else (a worker, a merge that takes replays' rows in plan order).
+// When the tape would pass the budget, the readers still in its oldest chunk
+// are let go: each, at its next call, opens the trace again and reads on
+// with a Validator of its own, after the records it had read (Next, as many
+// as the tape had given it), as it would have without the share. So does a
+// reader whose call is not the one the tape holds at its place (a replay
+// that stopped filing at an error, say). Memory is then the budget and each
+// reader's own decode at most: bounded by the work in flight, not the trace.
 //
 // Readers let go before their first call (replays that had not started:
 // more of them than workers) are not sent to read alone: they share a
@@ -965,29 +965,11 @@ func (c *tapeChunk) runFrom(n int) int32 {
 
 // wholeEnd is the end of the run of whole answers calls[i], a whole one,
 // is in: the first call after it that is not whole or is of another run
-// (its from), or len(calls). Whole calls of one run follow each other,
-// so the test is true up to the end and false after it: wholeEnd
-// gallops from i and then halves, some 2·log2 of the run's length tests
-// where kidRun's scan tested each of its calls (a launching CTA's
-// children, some 100 in BFS: scripts/instructions.sh --quick sweep8,
-// kidRun 8 instructions a child a reader).
+// (its from), or len(calls), galloped (gallop.End) where kidRun's scan
+// tested each of its calls (a launching CTA's children, some 100 in BFS:
+// scripts/instructions.sh --quick sweep8, kidRun 8 instructions a child
+// a reader).
 func wholeEnd(calls []tapeCall, i int) int {
 	run := calls[i].from
-	lo, hi := i, len(calls) // calls[lo] in the run; calls[hi] not, or the end
-	for step := 1; lo+step < hi; step *= 2 {
-		if c := &calls[lo+step]; !c.whole || c.from != run {
-			hi = lo + step
-			break
-		}
-		lo += step
-	}
-	for hi-lo > 1 {
-		m := int(uint(lo+hi) >> 1)
-		if c := &calls[m]; c.whole && c.from == run {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
-	return hi
+	return gallop.End(i, len(calls), func(j int) bool { c := &calls[j]; return c.whole && c.from == run })
 }
