@@ -82,7 +82,7 @@ func (t *summaryCols) append(r tables.Summary) {
 // summaryRows is a spool chunk's summary rows, a column each (spool.go, bulk.go).
 type summaryRows struct {
 	n                     int // rows held
-	gpu                   [spoolRows]string
+	gpu                   strSpool
 	makespanCycles        [spoolRows]int64
 	makespanUs            [spoolRows]float64
 	speedup               [spoolRows]float64
@@ -113,7 +113,7 @@ func (w *Writer) Summary(r tables.Summary) {
 	ch := w.sp.take()
 	c := &ch.summary
 	i := c.n
-	c.gpu[i] = r.GPU
+	c.gpu.put(r.GPU)
 	c.makespanCycles[i] = r.MakespanCycles
 	c.makespanUs[i] = r.MakespanUS
 	c.speedup[i] = r.Speedup
@@ -136,7 +136,7 @@ func (w *Writer) Summary(r tables.Summary) {
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *summaryCols) appendRows(c *summaryRows, lo, hi int) {
-	t.gpu.AppendValues(c.gpu[lo:hi])
+	t.gpu.appendSpooled(&c.gpu, lo, hi)
 	t.makespanCycles.AppendValues(c.makespanCycles[lo:hi], nil)
 	t.makespanUs.AppendValues(c.makespanUs[lo:hi], nil)
 	t.speedup.AppendValues(c.speedup[lo:hi], nil)
@@ -153,6 +153,12 @@ func (t *summaryCols) appendRows(c *summaryRows, lo, hi int) {
 	t.busyCycles.AppendValues(c.busyCycles[lo:hi], nil)
 	appendNullable(t.issueUtilization, c.issueUtilization[lo:hi], c.issueUtilizationValid[lo:hi])
 	appendNullable(t.dramUtilization, c.dramUtilization[lo:hi], c.dramUtilizationValid[lo:hi])
+}
+
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *summaryRows) reset() {
+	c.n = 0
+	c.gpu.reset()
 }
 
 // kernelCols holds the kernels table's column builders.
@@ -214,8 +220,8 @@ func (t *kernelCols) append(r tables.Kernel) {
 type kernelRows struct {
 	n                   int // rows held
 	kernelID            [spoolRows]int64
-	name                [spoolRows]string
-	origin              [spoolRows]string
+	name                strSpool
+	origin              strSpool
 	parentKernelID      [spoolRows]int64
 	parentKernelIDValid [spoolRows]bool
 	stream              [spoolRows]int64
@@ -240,8 +246,8 @@ func (w *Writer) Kernel(r tables.Kernel) {
 	c := &ch.kernels
 	i := c.n
 	c.kernelID[i] = id(r.KernelID)
-	c.name[i] = r.Name
-	c.origin[i] = r.Origin
+	c.name.put(r.Name)
+	c.origin.put(r.Origin)
 	c.parentKernelID[i], c.parentKernelIDValid[i] = optID(r.ParentKernelID)
 	c.stream[i] = id(r.Stream)
 	c.ctas[i] = r.CTAs
@@ -259,8 +265,8 @@ func (w *Writer) Kernel(r tables.Kernel) {
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *kernelCols) appendRows(c *kernelRows, lo, hi int) {
 	t.kernelID.AppendValues(c.kernelID[lo:hi], nil)
-	t.name.AppendValues(c.name[lo:hi])
-	t.origin.AppendValues(c.origin[lo:hi])
+	t.name.appendSpooled(&c.name, lo, hi)
+	t.origin.appendSpooled(&c.origin, lo, hi)
 	appendNullable(t.parentKernelID, c.parentKernelID[lo:hi], c.parentKernelIDValid[lo:hi])
 	t.stream.AppendValues(c.stream[lo:hi], nil)
 	t.ctas.AppendValues(c.ctas[lo:hi], nil)
@@ -271,6 +277,13 @@ func (t *kernelCols) appendRows(c *kernelRows, lo, hi int) {
 	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
 	t.waitCycles.AppendValues(c.waitCycles[lo:hi], nil)
 	t.coalescedGroups.AppendValues(c.coalescedGroups[lo:hi], nil)
+}
+
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *kernelRows) reset() {
+	c.n = 0
+	c.name.reset()
+	c.origin.reset()
 }
 
 // ctaCols holds the ctas table's column builders.
@@ -372,6 +385,11 @@ func (t *ctaCols) appendRows(c *ctaRows, lo, hi int) {
 	appendNullable(t.slowdown, c.slowdown[lo:hi], c.slowdownValid[lo:hi])
 }
 
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *ctaRows) reset() {
+	c.n = 0
+}
+
 // launchCols holds the launches table's column builders.
 type launchCols struct {
 	table
@@ -460,7 +478,7 @@ type launchRows struct {
 	lane                 [spoolRows]int32
 	childKernelID        [spoolRows]int64
 	workload             [spoolRows]int64
-	decision             [spoolRows]string
+	decision             strSpool
 	targetKernelID       [spoolRows]int64
 	targetKernelIDValid  [spoolRows]bool
 	estChildCycles       [spoolRows]float64
@@ -471,7 +489,7 @@ type launchRows struct {
 	spawnNValid          [spoolRows]bool
 	spawnNcon            [spoolRows]float64
 	spawnNconValid       [spoolRows]bool
-	outcome              [spoolRows]string
+	outcome              strSpool
 }
 
 // Launch writes a launches row: a Recorder's into its spool's chunk, each field
@@ -492,13 +510,13 @@ func (w *Writer) Launch(r tables.Launch) {
 	c.lane[i] = r.Lane
 	c.childKernelID[i] = id(r.ChildKernelID)
 	c.workload[i] = r.Workload
-	c.decision[i] = r.Decision
+	c.decision.put(r.Decision)
 	c.targetKernelID[i], c.targetKernelIDValid[i] = optID(r.TargetKernelID)
 	c.estChildCycles[i], c.estChildCyclesValid[i] = opt(r.EstChildCycles)
 	c.estParentCycles[i], c.estParentCyclesValid[i] = opt(r.EstParentCycles)
 	c.spawnN[i], c.spawnNValid[i] = opt(r.SpawnN)
 	c.spawnNcon[i], c.spawnNconValid[i] = opt(r.SpawnNCon)
-	c.outcome[i] = r.Outcome
+	c.outcome.put(r.Outcome)
 	c.n = i + 1
 	w.sp.sent(ch)
 }
@@ -513,13 +531,20 @@ func (t *launchCols) appendRows(c *launchRows, lo, hi int) {
 	t.lane.AppendValues(c.lane[lo:hi], nil)
 	t.childKernelID.AppendValues(c.childKernelID[lo:hi], nil)
 	t.workload.AppendValues(c.workload[lo:hi], nil)
-	t.decision.AppendValues(c.decision[lo:hi])
+	t.decision.appendSpooled(&c.decision, lo, hi)
 	appendNullable(t.targetKernelID, c.targetKernelID[lo:hi], c.targetKernelIDValid[lo:hi])
 	appendNullable(t.estChildCycles, c.estChildCycles[lo:hi], c.estChildCyclesValid[lo:hi])
 	appendNullable(t.estParentCycles, c.estParentCycles[lo:hi], c.estParentCyclesValid[lo:hi])
 	appendNullable(t.spawnN, c.spawnN[lo:hi], c.spawnNValid[lo:hi])
 	appendNullable(t.spawnNcon, c.spawnNcon[lo:hi], c.spawnNconValid[lo:hi])
-	t.outcome.AppendValues(c.outcome[lo:hi])
+	t.outcome.appendSpooled(&c.outcome, lo, hi)
+}
+
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *launchRows) reset() {
+	c.n = 0
+	c.decision.reset()
+	c.outcome.reset()
 }
 
 // occupancyCols holds the occupancy table's column builders.
@@ -587,6 +612,11 @@ func (t *occupancyCols) appendRows(c *occupancyRows, lo, hi int) {
 	t.activeCtas.AppendValues(c.activeCtas[lo:hi], nil)
 }
 
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *occupancyRows) reset() {
+	c.n = 0
+}
+
 // pageCols holds the pages table's column builders.
 type pageCols struct {
 	table
@@ -623,7 +653,7 @@ type pageRows struct {
 	n             int // rows held
 	page          [spoolRows]int64
 	buffer        [spoolRows]int64
-	event         [spoolRows]string
+	event         strSpool
 	kernelID      [spoolRows]int64
 	kernelIDValid [spoolRows]bool
 	cycle         [spoolRows]int64
@@ -641,7 +671,7 @@ func (w *Writer) Page(r tables.Page) {
 	i := c.n
 	c.page[i] = id(r.Page)
 	c.buffer[i] = id(r.Buffer)
-	c.event[i] = r.Event
+	c.event.put(r.Event)
 	c.kernelID[i], c.kernelIDValid[i] = optID(r.KernelID)
 	c.cycle[i] = r.Cycle
 	c.n = i + 1
@@ -652,9 +682,15 @@ func (w *Writer) Page(r tables.Page) {
 func (t *pageCols) appendRows(c *pageRows, lo, hi int) {
 	t.page.AppendValues(c.page[lo:hi], nil)
 	t.buffer.AppendValues(c.buffer[lo:hi], nil)
-	t.event.AppendValues(c.event[lo:hi])
+	t.event.appendSpooled(&c.event, lo, hi)
 	appendNullable(t.kernelID, c.kernelID[lo:hi], c.kernelIDValid[lo:hi])
 	t.cycle.AppendValues(c.cycle[lo:hi], nil)
+}
+
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *pageRows) reset() {
+	c.n = 0
+	c.event.reset()
 }
 
 // stageCols holds the stages table's column builders.
@@ -681,7 +717,7 @@ func (t *stageCols) append(r tables.Stage) {
 // stageRows is a spool chunk's stages rows, a column each (spool.go, bulk.go).
 type stageRows struct {
 	n          int // rows held
-	stage      [spoolRows]string
+	stage      strSpool
 	startCycle [spoolRows]int64
 	endCycle   [spoolRows]int64
 }
@@ -696,7 +732,7 @@ func (w *Writer) Stage(r tables.Stage) {
 	ch := w.sp.take()
 	c := &ch.stages
 	i := c.n
-	c.stage[i] = r.Stage
+	c.stage.put(r.Stage)
 	c.startCycle[i] = r.StartCycle
 	c.endCycle[i] = r.EndCycle
 	c.n = i + 1
@@ -705,9 +741,15 @@ func (w *Writer) Stage(r tables.Stage) {
 
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *stageCols) appendRows(c *stageRows, lo, hi int) {
-	t.stage.AppendValues(c.stage[lo:hi])
+	t.stage.appendSpooled(&c.stage, lo, hi)
 	t.startCycle.AppendValues(c.startCycle[lo:hi], nil)
 	t.endCycle.AppendValues(c.endCycle[lo:hi], nil)
+}
+
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *stageRows) reset() {
+	c.n = 0
+	c.stage.reset()
 }
 
 // syncCols holds the syncs table's column builders.
@@ -768,7 +810,7 @@ func (t *syncCols) append(r tables.Sync) {
 type syncRows struct {
 	n                   int // rows held
 	seq                 [spoolRows]int64
-	call                [spoolRows]string
+	call                strSpool
 	thread              [spoolRows]int32
 	stream              [spoolRows]int64
 	streamValid         [spoolRows]bool
@@ -793,7 +835,7 @@ func (w *Writer) Sync(r tables.Sync) {
 	c := &ch.syncs
 	i := c.n
 	c.seq[i] = r.Seq
-	c.call[i] = r.Call
+	c.call.put(r.Call)
 	c.thread[i] = r.Thread
 	c.stream[i], c.streamValid[i] = opt(r.Stream)
 	c.event[i], c.eventValid[i] = opt(r.Event)
@@ -809,7 +851,7 @@ func (w *Writer) Sync(r tables.Sync) {
 // appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).
 func (t *syncCols) appendRows(c *syncRows, lo, hi int) {
 	t.seq.AppendValues(c.seq[lo:hi], nil)
-	t.call.AppendValues(c.call[lo:hi])
+	t.call.appendSpooled(&c.call, lo, hi)
 	t.thread.AppendValues(c.thread[lo:hi], nil)
 	appendNullable(t.stream, c.stream[lo:hi], c.streamValid[lo:hi])
 	appendNullable(t.event, c.event[lo:hi], c.eventValid[lo:hi])
@@ -818,4 +860,10 @@ func (t *syncCols) appendRows(c *syncRows, lo, hi int) {
 	t.capturedReturnCycle.AppendValues(c.capturedReturnCycle[lo:hi], nil)
 	appendNullable(t.lastKernelID, c.lastKernelID[lo:hi], c.lastKernelIDValid[lo:hi])
 	t.waitCycles.AppendValues(c.waitCycles[lo:hi], nil)
+}
+
+// reset empties c for the chunk's next rows, its strings dropped.
+func (c *syncRows) reset() {
+	c.n = 0
+	c.call.reset()
 }

@@ -150,7 +150,11 @@ func TestParquetEmptyFirstRow(t *testing.T) {
 // as stretches (strcols.go).
 func (et *encodeTest) writeStrings(runs []runRows, vs []string) {
 	var c strColumn
-	c.AppendValues(slices.Clone(vs))
+	var sp strSpool
+	for _, v := range vs {
+		sp.put(v)
+	}
+	c.appendSpooled(&sp, 0, len(vs))
 	rest := array.NewRecord(arrow.NewSchema(nil, nil), nil, int64(len(vs)))
 	defer rest.Release()
 	if err := et.e.write(block{runs: runs, rest: rest, strs: [][]stretch{c.take()}}); err != nil {

@@ -55,9 +55,14 @@ type rowChunk struct {
 
 func (c *rowChunk) reset() {
 	c.n = 0
-	c.summary.n, c.kernels.n, c.ctas.n = 0, 0, 0
-	c.launches.n, c.occupancy.n = 0, 0
-	c.pages.n, c.stages.n, c.syncs.n = 0, 0, 0
+	c.summary.reset()
+	c.kernels.reset()
+	c.ctas.reset()
+	c.launches.reset()
+	c.occupancy.reset()
+	c.pages.reset()
+	c.stages.reset()
+	c.syncs.reset()
 }
 
 // startSpool makes w's Sink methods hand their rows to a builder goroutine.

@@ -25,7 +25,11 @@ func TestStrColumn(t *testing.T) {
 	}
 	many := func(vs ...string) {
 		want = append(want, vs...)
-		c.AppendValues(append([]string(nil), vs...))
+		var sp strSpool
+		for _, v := range vs {
+			sp.put(v)
+		}
+		c.appendSpooled(&sp, 0, len(vs))
 	}
 	one(k)
 	many(k, strings.Clone(k), k, "", "")
@@ -50,5 +54,37 @@ func TestStrColumn(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) || s.NullN() != 0 {
 		t.Errorf("laid out %q (%d nulls), want %q", got, s.NullN(), want)
+	}
+}
+
+// TestStrSpoolParts puts rows into a chunk's string column and appends
+// them in parts, as a chunk split between two batches is: each part must
+// hold its rows' values, and reset must leave nothing.
+func TestStrSpoolParts(t *testing.T) {
+	k := "kernel"
+	vs := []string{k, k, strings.Clone(k), "", "x", "x", k, ""}
+	var s strSpool
+	for _, v := range vs {
+		s.put(v)
+	}
+	for cut := 0; cut <= len(vs); cut++ {
+		var a, b strColumn
+		a.appendSpooled(&s, 0, cut)
+		b.appendSpooled(&s, cut, len(vs))
+		var got []string
+		for _, r := range append(a.take(), b.take()...) {
+			for range r.rows {
+				got = append(got, r.v)
+			}
+		}
+		if !reflect.DeepEqual(got, vs) {
+			t.Errorf("cut at %d: rows %q, want %q", cut, got, vs)
+		}
+	}
+	s.reset()
+	var c strColumn
+	c.appendSpooled(&s, 0, 0)
+	if runs := c.take(); len(runs) != 0 || len(s.runs) != 0 || s.rows != 0 {
+		t.Errorf("after reset: %v appended, %d stretches and %d rows held", runs, len(s.runs), s.rows)
 	}
 }

@@ -78,7 +78,7 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	for _, c := range t.Columns {
 		fmt.Fprintf(b, "\tt.%s = t.%s()\n", builderName(c.Name), builders[c.Type].bind)
 	}
-	var one, fields, put, many bytes.Buffer
+	var one, fields, put, many, reset bytes.Buffer
 	for _, c := range t.Columns {
 		id, v, err := source(rt, c)
 		if err != nil {
@@ -88,6 +88,9 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 		fields.WriteString(spoolFields(c))
 		put.WriteString(putOne(c, v, id))
 		many.WriteString(appendMany(c))
+		if c.Type == tables.String {
+			fmt.Fprintf(&reset, "\tc.%s.reset()\n", builderName(c.Name))
+		}
 	}
 	fmt.Fprintf(b, "}\n\n// append appends one row a value at a time (a Writer's own rows).\n")
 	fmt.Fprintf(b, "func (t *%s) append(r %s) {\n%s}\n\n", cols, row, one.Bytes())
@@ -98,7 +101,9 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	fmt.Fprintf(b, "func (w *Writer) %s(r %s) {\n\tif w.sp == nil {\n\t\tadd(w, &w.%s, r)\n\t\treturn\n\t}\n", rt.Name(), row, t.Name)
 	fmt.Fprintf(b, "\tch := w.sp.take()\n\tc := &ch.%s\n\ti := c.n\n%s\tc.n = i + 1\n\tw.sp.sent(ch)\n}\n\n", t.Name, put.Bytes())
 	fmt.Fprintf(b, "// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).\n")
-	fmt.Fprintf(b, "func (t *%s) appendRows(c *%s, lo, hi int) {\n%s}\n", cols, spooled, many.Bytes())
+	fmt.Fprintf(b, "func (t *%s) appendRows(c *%s, lo, hi int) {\n%s}\n\n", cols, spooled, many.Bytes())
+	fmt.Fprintf(b, "// reset empties c for the chunk's next rows, its strings dropped.\n")
+	fmt.Fprintf(b, "func (c *%s) reset() {\n\tc.n = 0\n%s}\n", spooled, reset.Bytes())
 	return nil
 }
 
@@ -155,6 +160,9 @@ func appendOne(c tables.Column, v string, id bool) string {
 // values, and whether each is set where nullable.
 func spoolFields(c tables.Column) string {
 	name := builderName(c.Name)
+	if c.Type == tables.String { // as stretches (strcols.go)
+		return fmt.Sprintf("\t%s strSpool\n", name)
+	}
 	s := fmt.Sprintf("\t%s [spoolRows]%s\n", name, builders[c.Type].goType)
 	if c.Nullable {
 		s += fmt.Sprintf("\t%sValid [spoolRows]bool\n", name)
@@ -174,6 +182,8 @@ func putOne(c tables.Column, v string, id bool) string {
 		return fmt.Sprintf("\tc.%s[i], c.%sValid[i] = opt(%s)\n", name, name, v)
 	case id:
 		v = "id(" + v + ")"
+	case c.Type == tables.String:
+		return fmt.Sprintf("\tc.%s.put(%s)\n", name, v)
 	}
 	return fmt.Sprintf("\tc.%s[i] = %s\n", name, v)
 }
@@ -185,7 +195,7 @@ func appendMany(c tables.Column) string {
 	b, v := "t."+builderName(c.Name), "c."+builderName(c.Name)+"[lo:hi]"
 	switch {
 	case c.Type == tables.String:
-		return fmt.Sprintf("\t%s.AppendValues(%s)\n", b, v)
+		return fmt.Sprintf("\t%s.appendSpooled(&c.%s, lo, hi)\n", b, builderName(c.Name))
 	case c.Nullable:
 		return fmt.Sprintf("\tappendNullable(%s, %s, c.%sValid[lo:hi])\n", b, v, builderName(c.Name))
 	}
