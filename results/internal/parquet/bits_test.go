@@ -78,9 +78,9 @@ func TestDeltaRoundTrip(t *testing.T) {
 				vs[i] = int64(int32(x))
 			}
 		}
-		enc, climbs := appendDelta([]byte{7}, vs, narrow)
-		if climbs != slices.IsSorted(vs) && (climbs || run%4 < 2) {
-			t.Fatalf("run %d (narrow %v): climbs %v, sorted %v", run, narrow, climbs, slices.IsSorted(vs))
+		enc, lo, hi := appendDelta([]byte{7}, vs, narrow)
+		if len(vs) > 0 && (lo != slices.Min(vs) || hi != slices.Max(vs)) {
+			t.Fatalf("run %d (narrow %v): bounds %d %d, want %d %d", run, narrow, lo, hi, slices.Min(vs), slices.Max(vs))
 		}
 		got := make([]int64, len(vs))
 		n, err := decodeDelta(enc[1:], got, narrow)
@@ -92,8 +92,9 @@ func TestDeltaRoundTrip(t *testing.T) {
 
 // appendDelta's deltas wrap, and a fall of more than 2^31 (INT32) or
 // 2^63 is a delta of at least 0: such values do not climb, a fall
-// alone or between rises back to above the first value.
-func TestDeltaWrapsNotClimbs(t *testing.T) {
+// alone or between rises back to above the first value, in a partial
+// block or repeated over whole ones, and their bounds are found.
+func TestDeltaWrapsBounds(t *testing.T) {
 	for _, c := range []struct {
 		vs     []int64
 		narrow bool
@@ -103,8 +104,36 @@ func TestDeltaWrapsNotClimbs(t *testing.T) {
 		{[]int64{math.MaxInt32, math.MinInt32 + 5}, true},
 		{[]int64{0, math.MaxInt32, math.MinInt32, -1, math.MaxInt32 - 1}, true},
 	} {
-		if _, climbs := appendDelta(nil, c.vs, c.narrow); climbs {
-			t.Errorf("%v (narrow %v) climbs", c.vs, c.narrow)
+		for _, vs := range [][]int64{c.vs, slices.Repeat(c.vs[1:], 300)} {
+			if _, lo, hi := appendDelta(nil, vs, c.narrow); lo != slices.Min(vs) || hi != slices.Max(vs) {
+				t.Errorf("%v (narrow %v, %d values): bounds %d %d", vs[:len(c.vs)], c.narrow, len(vs), lo, hi)
+			}
+		}
+	}
+	// Rises of up to the widest a climbing miniblock's deltas may be
+	// (appendDelta), or 8 times as wide, past the greatest value to the
+	// least at times.
+	rng := rand.New(rand.NewPCG(19, 20))
+	for run := range 400 {
+		narrow := run%2 == 1
+		width := int64(1) << 58
+		if narrow {
+			width = 1 << 27
+		}
+		if run%4 >= 2 {
+			width <<= 3
+		}
+		vs := make([]int64, 129+rng.IntN(400))
+		x := rng.Int64()
+		for i := range vs {
+			x += rng.Int64N(width + int64(run%3) - 1)
+			vs[i] = x
+			if narrow {
+				vs[i] = int64(int32(x))
+			}
+		}
+		if _, lo, hi := appendDelta(nil, vs, narrow); lo != slices.Min(vs) || hi != slices.Max(vs) {
+			t.Fatalf("run %d (narrow %v): bounds %d %d, want %d %d", run, narrow, lo, hi, slices.Min(vs), slices.Max(vs))
 		}
 	}
 }
@@ -221,7 +250,7 @@ func TestDeltaAsRef(t *testing.T) {
 			}
 		}
 		want := deltaRef(vs, narrow)
-		got, _ := appendDelta([]byte{7}, vs, narrow)
+		got, _, _ := appendDelta([]byte{7}, vs, narrow)
 		if !bytes.Equal(got[1:], want) {
 			t.Fatalf("run %d (narrow %v, %d values): %x, want %x", run, narrow, len(vs), got[1:], want)
 		}

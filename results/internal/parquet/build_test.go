@@ -199,7 +199,7 @@ func allValid(n int) []byte {
 }
 
 func delta(vs []int64) []byte {
-	b, _ := appendDelta(nil, vs, false)
+	b, _, _ := appendDelta(nil, vs, false)
 	return b
 }
 

@@ -282,7 +282,7 @@ func chunkOf(c Column, v Values, enc int32, per int, v2 bool, codec int32) tchun
 			for j, r := range at {
 				vs[j] = v.Ints[r]
 			}
-			body, _ = appendDelta(nil, vs, c.Type == Int32)
+			body, _, _ = appendDelta(nil, vs, c.Type == Int32)
 		case encByteStreamSplit:
 			plain := plainValues(c, v, at)
 			size := len(plain) / max(1, len(at))
@@ -309,9 +309,9 @@ func chunkOf(c Column, v Values, enc int32, per int, v2 bool, codec int32) tchun
 				prev = s
 			}
 			if enc == encDeltaByteArray {
-				body, _ = appendDelta(nil, prefix, true)
+				body, _, _ = appendDelta(nil, prefix, true)
 			}
-			body, _ = appendDelta(body, suffix, true)
+			body, _, _ = appendDelta(body, suffix, true)
 			body = append(body, tail...)
 		}
 		p := tpage{typ: pageData, n: int32(hi - lo), enc: enc, body: append(defs, body...)}

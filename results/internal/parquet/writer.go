@@ -800,16 +800,9 @@ func (c *chunk) reset() {
 	c.defs.reset(1)
 }
 
-// bound takes a page's integers into the chunk's bounds: the first and
-// the last where they climb (appendDelta says), else a pass of its own.
-func (c *chunk) bound(vs []int64, climbs bool) {
-	if len(vs) == 0 {
-		return
-	}
-	lo, hi := vs[0], vs[len(vs)-1]
-	if !climbs {
-		lo, hi = bounds(vs)
-	}
+// bound takes a page's integers' least and greatest (appendDelta) into
+// the chunk's bounds.
+func (c *chunk) bound(lo, hi int64) {
 	if !c.hasBounds {
 		c.lo, c.hi, c.hasBounds = lo, hi, true
 		return
@@ -820,11 +813,11 @@ func (c *chunk) bound(vs []int64, climbs bool) {
 // bounds is the least and the greatest of vs (at least one value),
 // eight values a round with no index checked: some 6.4 instructions a
 // value, where a value at a time took 8 (--quick synth-parquet,
-// callgrind: four of the ctas table's integer columns and three of the
-// occupancy table's do not climb, 2.5M values). Taken in the delta pass
-// instead (appendDelta), for a column whose last page did not climb,
-// they cost 5.7 instructions a value more there: the pass, short of
-// registers, moves values between them.
+// callgrind). appendDelta takes a last block's part's bounds here, and a
+// whole block's miniblock by miniblock (boundsMini). Taken in the delta
+// loop itself, for a column whose last page did not climb, they cost
+// 5.7 instructions a value more there: the loop, short of registers,
+// moves values between them.
 func bounds(vs []int64) (lo, hi int64) {
 	lo, hi = vs[0], vs[0]
 	for ; len(vs) >= 8; vs = vs[8:] {
@@ -940,15 +933,18 @@ func (r *indexRuns) appendTo(dst []byte, enc *rleEncoder) []byte {
 }
 
 // appendInts appends the page's integers DELTA_BINARY_PACKED and takes
-// them into the chunk's bounds. A column that climbs (ids, end cycles)
-// takes them from its ends, not a pass of some 8 instructions a value:
-// --out parquet adds 20 instructions a CTA fewer on synth and 58 on BFS
+// them into the chunk's bounds. A stretch that climbs (ids, end cycles)
+// takes them from its ends (appendDelta), not a pass of some 8
+// instructions a value: for a page that climbs, --out parquet added 20
+// instructions a CTA fewer on synth and 58 on BFS
 // (scripts/instructions.sh --quick synth-parquet bfs-parquet). Taking
-// every column's bounds in the delta pass instead saved 8 and 45: a
+// every column's bounds in the delta loop instead saved 8 and 45: a
 // value's min and max cost as much there, the loop short of registers.
 func (c *chunk) appendInts(b []byte) []byte {
-	b, climbs := appendDelta(b, c.ints, c.col.Type == Int32)
-	c.bound(c.ints, climbs)
+	b, lo, hi := appendDelta(b, c.ints, c.col.Type == Int32)
+	if len(c.ints) > 0 {
+		c.bound(lo, hi)
+	}
 	return b
 }
 
