@@ -49,7 +49,10 @@ const (
 // bfs-parquet: --out adds 1,750 instructions a CTA where it added 1,850;
 // synth-parquet --quick 947 → 883). The subtraction had a pass of its
 // own once too, and a partial block's rest was cleared: some 15
-// instructions a CTA more on synth (--quick synth-parquet).
+// instructions a CTA more on synth (--quick synth-parquet). A whole
+// block's values are an array, from which each miniblock's is cut with
+// no check: cut from vs, each was checked against its length, some 7
+// instructions a CTA more on BFS (scripts/instructions.sh bfs-parquet).
 func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, lo, hi int64) {
 	dst = binary.AppendUvarint(dst, deltaBlock)
 	dst = binary.AppendUvarint(dst, deltaMinis)
@@ -81,8 +84,9 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, lo, hi int64)
 		if n == deltaBlock {
 			// A whole block, each miniblock's 33 values and 32 deltas
 			// arrays of fixed size (deltaMini).
+			blk := (*[deltaBlock + 1]int64)(vs[at-1:])
 			for m := range deltaMinis {
-				w := (*[deltaMiniblock + 1]int64)(vs[at-1+m*deltaMiniblock:])
+				w := (*[deltaMiniblock + 1]int64)(blk[m*deltaMiniblock:])
 				dm := (*[deltaMiniblock]uint64)(adj[m*deltaMiniblock:])
 				var ml int64 // the miniblock's least delta
 				if narrow {
