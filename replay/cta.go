@@ -152,7 +152,7 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 			if e.sms.rowsKept() { // and its row's slot (plainrows.go)
 				return rowJob(e, k, s, i, now, spec.cycles, spec.demand())
 			}
-			sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, spec.cycles, spec.demand())
+			sh.start(now, s.id, jobRef{run: -k.plain, warp: int32(s.id)}, spec.cycles, spec.demand())
 			return true
 		}
 		if e.sms.rowsKept() { // its end an event, its row kept (plainrows.go)
@@ -161,7 +161,7 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 	}
 	// Its end an event: a plain end (plainend.go).
 	e.sms.ran(k.decl.need, spec.cycles)
-	if ev := (eventq.Event{At: now + spec.cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: e.ctas.plainOf(k)}); !e.clock.q.PushTie(ev) {
+	if ev := (eventq.Event{At: now + spec.cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: k.plain}); !e.clock.q.PushTie(ev) {
 		e.clock.q.Push(ev) // PushTie, inlined, takes a wave's ends (one cycle's) with no call
 	}
 	return true
@@ -219,7 +219,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 			if e.sms.rowsKept() {
 				return rowJob(e, k, s, i, now, cycles, d)
 			}
-			sh.start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: int32(s.id)}, cycles, d)
+			sh.start(now, s.id, jobRef{run: -k.plain, warp: int32(s.id)}, cycles, d)
 			return true
 		}
 		if e.sms.rowsKept() {
@@ -227,7 +227,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 		}
 	}
 	e.sms.ran(k.decl.need, cycles)
-	if ev := (eventq.Event{At: now + cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: e.ctas.plainOf(k)}); !e.clock.q.PushTie(ev) {
+	if ev := (eventq.Event{At: now + cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: k.plain}); !e.clock.q.PushTie(ev) {
 		e.clock.q.Push(ev)
 	}
 	return true
@@ -441,7 +441,7 @@ func (e *engine) ctaEnd(c *ctaRun) {
 	}
 	e.sites.ctaEnded(!k.host)
 	if k.done++; k.done >= k.total { // maybeComplete's test, here: see dropSpec
-		e.ctas.plainDone(k)
+		// (its number goes as it leaves the Kernel Distributor: plainKernels)
 		e.drained(k)
 	}
 }

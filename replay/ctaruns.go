@@ -12,11 +12,11 @@ import "iter"
 // record at a placement (get), puts it back at the CTA's end (put), and
 // retries the waiting ones at a cycle's end (retryStalled, retryPaused).
 type ctaRuns struct {
-	runs    []*ctaRun    // every CTA state ever made, by slot (events name them so)
-	free    int32        // 1 + the slot of the last finished record, its list linked through nextFree; 0 when none
-	stalled []*ctaRun    // placed, not started, in the order they were placed
-	paused  []*ctaRun    // stopped mid-run at a page, in the order they stopped
-	plain   plainKernels // the kernels of CTAs in flight with no record (plainend.go)
+	runs    []*ctaRun // every CTA state ever made, by slot (events name them so)
+	free    int32     // 1 + the slot of the last finished record, its list linked through nextFree; 0 when none
+	stalled []*ctaRun // placed, not started, in the order they were placed
+	paused  []*ctaRun // stopped mid-run at a page, in the order they stopped
+	// (the kernels of plain CTAs, with no record, are numbered by the Kernel Distributor: plainKernels)
 }
 
 // get returns a record for a CTA being placed, reusing a finished CTA's:

@@ -79,8 +79,8 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 		return
 	}
 	e.kd.enter(k).start(k, e.clock.now())
-	k.inKD = true
-	k.state = kDispatched
+	e.kd.number(k) // for its readiness and its plain ends (plainKernels), once it has its running parts
+	k.inKD, k.state = true, kDispatched
 	e.clock.kernel(readyAt, evReady, k)
 }
 

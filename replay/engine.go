@@ -45,7 +45,7 @@ type engine struct {
 }
 
 func newEngine(opt Options, sink tables.Sink) *engine {
-	e := &engine{cfg: opt.Config, opt: &opt, ctas: ctaRuns{plain: plainKernels{ks: make([]*Kernel, 1, 64)}}}
+	e := &engine{cfg: opt.Config, opt: &opt}
 	pol := &opt.Policy
 	e.out = newRecorder(sink)
 	e.kd = newKernelDistributor(opt.Config.GPU.MaxKernels)
@@ -104,7 +104,7 @@ func (e *engine) register() {
 		}
 		e.host.arrive(k)
 	})
-	c.on(evReady, func(ev eventq.Event) { e.becomeReady(c.kernelOf(ev)) })
+	c.on(evReady, func(ev eventq.Event) { e.becomeReady(e.kd.numbered(ev.Ref)) })
 	c.on(evSite, func(ev eventq.Event) { e.sites.reach(e.ctas.at(ev.Ref), int(ev.Aux), c.now()) })
 	c.on(evStart, func(ev eventq.Event) { e.tryStart(e.ctas.at(ev.Ref), ev.At) })
 	c.on(evGroupStart, func(ev eventq.Event) { startGroup(e, ev) })

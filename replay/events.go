@@ -91,8 +91,8 @@ func (c *eventClock) ref(at int64, kind eventKind, ref int32) {
 }
 
 // kernel schedules a kernel event. A kernel has at most one event
-// pending (issue, then arrival, then readiness), so it holds a slot in the
-// kernel table only while one is.
+// pending (issue, then arrival), so it holds a slot in the kernel table
+// only while one is; its readiness names it by its entry's number (refOf).
 //
 // A host call's issue, arrival and readiness keep their order within a
 // cycle under a tie seed (model.tie_seed): that order is the program's (a
@@ -108,11 +108,11 @@ func (c *eventClock) ref(at int64, kind eventKind, ref int32) {
 func (c *eventClock) kernel(at int64, kind eventKind, k *Kernel) {
 	switch {
 	case (kind == evHostIssue || kind == evArrive || kind == evReady) && k.host: // copies too (newCopy)
-		c.q.PushOrdered(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
+		c.q.PushOrdered(eventq.Event{At: at, Kind: uint8(kind), Ref: c.refOf(kind, k)})
 	case kind == evArrive:
 		c.arrival(at, k)
 	case kind == evReady:
-		c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
+		c.q.PushDelayed(at-c.t, eventq.Event{At: at, Kind: uint8(kind), Ref: k.plain})
 	default:
 		c.q.Push(eventq.Event{At: at, Kind: uint8(kind), Ref: c.kslots.Put(k)})
 	}
@@ -162,4 +162,13 @@ const checkEvents = 1 << 16
 // 42 instructions a CTA, push 89 → 83; the whole replay 3,440 → 3,418).
 func (c *eventClock) ctaDelayed(now, delay int64, kind eventKind, r *ctaRun, warp int) {
 	c.q.PushDelayed(delay, eventq.Event{At: now + delay, Kind: uint8(kind), Ref: r.slot, Aux: int32(warp)})
+}
+
+// refOf is what a host call's event of kind names k by: its number for
+// its readiness, else a slot of the kernel table.
+func (c *eventClock) refOf(kind eventKind, k *Kernel) int32 {
+	if kind == evReady {
+		return k.plain
+	}
+	return c.kslots.Put(k)
 }

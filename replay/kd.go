@@ -13,12 +13,11 @@ import (
 // gpu.max_kernels entries, held in entry order; and the FCFS list of
 // ready kernels with CTAs to place, which the placer walks.
 //
-// It owns that state, and the running parts it gives a device kernel at
-// its entry (kernelRuns), and nothing else: it never schedules an event, loads
-// a body, or completes a kernel. The engine's orchestration
-// (distributor.go: fillKD, enterKD, becomeReady, maybeComplete) calls it
-// and does those; policies see its entries through Site.KD and its list
-// through Dispatch.Pending.
+// It owns that state, the running parts it gives a device kernel at its
+// entry (kernelRuns) and the entries' numbers (plainKernels), and nothing
+// else: it schedules no event, loads no body, completes no kernel. The
+// engine (distributor.go: fillKD, enterKD, becomeReady, maybeComplete)
+// does those; policies see its entries (Site.KD) and list (Pending).
 type kernelDistributor struct {
 	entries  int                 // gpu.max_kernels
 	waiting  fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry, each with those chained to it (take)
@@ -30,10 +29,11 @@ type kernelDistributor struct {
 	readySeq uint64              // kernels become ready in this order
 	runs     kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
 	fit      *kernelDecl         // the declaration last found to fit an empty SM (engine.prepare)
+	nums     plainKernels        // the kernels holding an entry, by number, for events to name them (plainend.go)
 }
 
 func newKernelDistributor(entries int) kernelDistributor {
-	return kernelDistributor{entries: entries}
+	return kernelDistributor{entries: entries, nums: plainKernels{ks: make([]*Kernel, 1, 64)}}
 }
 
 // fitted reports whether decl is the one last noted to fit an empty SM.
@@ -117,11 +117,11 @@ func (d *kernelDistributor) completed(k *Kernel, now int64) { d.runs.done(k, now
 // leftSM is k no longer the kernel of an SM that emptied at now.
 func (d *kernelDistributor) leftSM(k *Kernel, now int64) { d.runs.leftSM(k, now) }
 
-// leave takes k's entry back: most kernels leave as the oldest, asked
-// first (scripts/instructions.sh --quick: BFS, a kernel for every 2.4
-// CTAs, 3 instructions a CTA fewer in drained).
+// leave takes k's entry back, and its number: most kernels leave as the
+// oldest, asked first (scripts/instructions.sh --quick: BFS, a kernel for
+// every 2.4 CTAs, 3 instructions a CTA fewer in drained).
 func (d *kernelDistributor) leave(k *Kernel) {
-	if !d.held.removeOldest(k) {
+	if d.nums.release(k); !d.held.removeOldest(k) {
 		d.held.remove(k)
 	}
 }
@@ -268,3 +268,6 @@ func (d *kernelDistributor) listLast(k *Kernel) {
 func (k *Kernel) toPlace() bool {
 	return k.next < k.total || k.pool != nil && k.pool.pooled > 0
 }
+
+// number gives k, which has just entered, its number (plainKernels).
+func (d *kernelDistributor) number(k *Kernel) { d.nums.add(k) }

@@ -33,7 +33,7 @@ type kernelRun struct {
 	thread uint16
 
 	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
-	plain  int32 // 1 + its place in the engine's plainKernels while CTAs of it end as plain ends, or 0
+	plain  int32 // its number (plainKernels) while it holds a Kernel Distributor entry, else 0
 	inKD   bool  // holds a Kernel Distributor entry
 	marked bool  // in the FCFS list of kernels with CTAs to place
 }

@@ -13,23 +13,24 @@ import "github.com/gpureplay/gpureplay/internal/eventq"
 // are counted by parts, its warps times the cycle it is placed at taken
 // away, times the cycle it ends at added. Its end is engine.ctaEnded's.
 
-// plainKernels names by a small number the kernels with CTAs that end as
-// plain ends: an event holds no pointer. A kernel keeps its number from
-// its first such CTA until its CTAs are all done, and the number is then
-// reused (its slot, not cleared, keeps the kernel until then: drop).
+// plainKernels names by a small number the kernels that hold a Kernel
+// Distributor entry (kernelDistributor.nums): an event holds no pointer.
+// A kernel takes its number as it enters (engine.enterKD) and lets it go
+// as it leaves (kernelDistributor.leave), and the number is then reused.
+// Its readiness event names it so, and its plain ends' events and jobs
+// (a plain end's kernel holds its entry till its last CTA has ended).
+// Numbered at its first plain end and let go at its last, as it was,
+// with its readiness event naming it by a slot of the clock's kernel
+// table (slots.Table), a kernel took the number and the slot each,
+// given and taken back (--quick: bfs 2,409 -> 2,393 a CTA, sweep8 E 1,384 -> 1,366).
+// Under CDP a kernel has 2.4 CTAs (BFS scale 16; 3.2 at scale 20), and
+// what it costs once weighs as much as a CTA's own path.
 type plainKernels struct {
-	ks   []*Kernel // by number, from 1: newEngine makes ks[0], no kernel's, so that a number indexes ks as it is (BFS --quick 0.7 a CTA fewer; of stays within the inlining budget)
+	ks   []*Kernel // by number, from 1: newKernelDistributor makes ks[0], no kernel's, so that a number indexes ks as it is (BFS --quick 0.7 a CTA fewer)
 	free []int32   // numbers let go, for reuse
 }
 
-// of is k's number, given at its first plain end.
-func (p *plainKernels) of(k *Kernel) int32 {
-	if k.plain == 0 {
-		p.add(k)
-	}
-	return k.plain
-}
-
+// add gives k, which has just entered the Kernel Distributor, its number.
 func (p *plainKernels) add(k *Kernel) {
 	if n := len(p.free); n > 0 {
 		x := p.free[n-1] // a local: k.plain, stored, was loaded again
@@ -41,20 +42,19 @@ func (p *plainKernels) add(k *Kernel) {
 	k.plain = int32(len(p.ks) - 1)
 }
 
-// plainOf is k's number for a plain end's event, plainKernel the kernel
-// numbered n, and plainDone lets k's number go, its CTAs all done.
-func (r *ctaRuns) plainOf(k *Kernel) int32     { return r.plain.of(k) }
-func (r *ctaRuns) plainKernel(n int32) *Kernel { return r.plain.ks[n] }
-func (r *ctaRuns) plainDone(k *Kernel)         { r.plain.drop(k) }
-
-// drop lets k's number go, its CTAs all done, where it has one: a kernel
-// whose CTAs all had records has none (ctaEnd's). k stays in its slot
-// till reused: no store, no write barrier (sweep8 E 1,539 -> 1,536).
-func (p *plainKernels) drop(k *Kernel) {
-	if k.plain != 0 {
-		p.release(k)
-	}
+// release lets k's number go as it leaves the Kernel Distributor, its
+// CTAs all done. k stays in its slot till reused: no store, no write
+// barrier (sweep8 E 1,539 -> 1,536).
+func (p *plainKernels) release(k *Kernel) {
+	p.free = append(p.free, k.plain)
+	k.plain = 0
 }
+
+// numbered is the kernel numbered n (its plain field), which holds an
+// entry: a plain end's kernel (ctaEnded, swapPlain, plainrows.go), or
+// one whose readiness event has come (evReady). A kernel's CTAs all end
+// before it leaves (drained), and its readiness comes before them.
+func (d *kernelDistributor) numbered(n int32) *Kernel { return d.nums.ks[n] }
 
 // ctaEnded is a CTA's end: a plain end's (n names its kernel and ref is
 // its SM; job is set for a job of the contention model, from shareWake,
@@ -83,7 +83,7 @@ func (e *engine) ctaEnded(ref, n int32, job bool) {
 			w, j = nil, 0
 			e.ctaEnd(e.ctas.at(ref))
 		} else {
-			k, s, now := e.ctas.plainKernel(n), e.sms.at(int(ref)), c.t
+			k, s, now := e.kd.numbered(n), e.sms.at(int(ref)), c.t
 			if job { // its length known only now: its warp-cycles by parts
 				e.sms.endedAt(k.decl.need, now)
 			}
@@ -127,17 +127,6 @@ func (e *engine) ctaEnded(ref, n int32, job bool) {
 //
 //go:noinline
 func plainKernelDone(e *engine, k *Kernel) {
-	e.ctas.plainReleased(k) // a plain end's kernel has its number: no test
+	// (its number goes as it leaves the Kernel Distributor: plainKernels)
 	e.drained(k)
 }
-
-// release lets k's number go: drop without its test, for a kernel that
-// has its number (plainKernelDone's: --quick BFS and sweep8 E 1.4 a CTA
-// fewer).
-func (p *plainKernels) release(k *Kernel) {
-	p.free = append(p.free, k.plain)
-	k.plain = 0
-}
-
-// plainReleased is plainDone for a kernel that has its number (release).
-func (r *ctaRuns) plainReleased(k *Kernel) { r.plain.release(k) }

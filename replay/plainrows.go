@@ -52,7 +52,7 @@ type plainRow struct {
 func keepPlainRows(e *engine) {
 	e.sms.keepRows()
 	e.clock.on(evRowEnd, func(ev eventq.Event) {
-		e.ctaEnded(e.sms.endRow(&e.out, e.ctas.plainKernel(ev.Aux), ev.Ref, ev.At), ev.Aux, true)
+		e.ctaEnded(e.sms.endRow(&e.out, e.kd.numbered(ev.Aux), ev.Ref, ev.At), ev.Aux, true)
 	})
 }
 
@@ -125,7 +125,7 @@ func jobSM(e *engine, j jobRef) int32 {
 // endJobRow is jobSM's endRow, out of line: jobSM is inlined into
 // shareWake, with only its test.
 func endJobRow(e *engine, j jobRef) int32 {
-	return e.sms.endRow(&e.out, e.ctas.plainKernel(-j.run), j.warp, e.clock.now())
+	return e.sms.endRow(&e.out, e.kd.numbered(-j.run), j.warp, e.clock.now())
 }
 
 // swapRow is endRow and enterRow in one, for swapPlain: the CTA in slot
@@ -148,7 +148,7 @@ func (a *smArray) swapRow(out *recorder, k *Kernel, s *sm, ref int32, now int64,
 // its own, off their path without rows).
 func rowJob(e *engine, k *Kernel, s *sm, idx uint64, now, cycles int64, d contention.Demand) bool {
 	sm := e.sms.enterRow(s, k.decl.need, idx, now, cycles)
-	e.sms.contention().start(now, s.id, jobRef{run: -e.ctas.plainOf(k), warp: sm}, cycles, d)
+	e.sms.contention().start(now, s.id, jobRef{run: -k.plain, warp: sm}, cycles, d)
 	return true
 }
 
@@ -157,13 +157,13 @@ func rowJob(e *engine, k *Kernel, s *sm, idx uint64, now, cycles int64, d conten
 // slot: rowJob's for such a CTA.
 func rowEvent(e *engine, k *Kernel, s *sm, idx uint64, now, cycles int64) bool {
 	e.sms.ran(k.decl.need, cycles)
-	e.clock.rowEnd(now+cycles, e.sms.enterRow(s, k.decl.need, idx, now, -1), e.ctas.plainOf(k))
+	e.clock.rowEnd(now+cycles, e.sms.enterRow(s, k.decl.need, idx, now, -1), k.plain)
 	return true
 }
 
 // rowEnd schedules the end at cycle at of a plain CTA whose row is kept
 // and whose end is no job's: an evRowEnd, naming the slot's SM field
-// (slotRef) and the CTA's kernel (ctaRuns.plainOf).
+// (slotRef) and the CTA's kernel (its number: plainKernels).
 func (c *eventClock) rowEnd(at int64, sm, kernel int32) {
 	c.q.Push(eventq.Event{At: at, Kind: uint8(evRowEnd), Ref: sm, Aux: kernel})
 }

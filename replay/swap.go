@@ -102,7 +102,7 @@ func swapPlain(e *engine, ref uint64) bool {
 	if !a.atCapacity(s) { // no SM open: the loop's test
 		return false
 	}
-	k := e.ctas.plainKernel(-j.run)
+	k := e.kd.numbered(-j.run)
 	i := k.next // k.done < i: the ending CTA is placed, not yet done
 	if l := e.kd.listed(); len(l) == 0 || l[0] != k || i+1 >= k.total || e.body.behind(k, i) {
 		return false
