@@ -349,6 +349,13 @@ func (e *engine) startCTA(c *ctaRun, now int64) {
 	e.startWarps(c, spec)
 }
 
+// startWarps begins a CTA with per-warp cycles or launch sites, not
+// under the contention model: one end event where no warp has a site,
+// else each warp with sites meets its first as an event (evSite) and the
+// others end with their cycles. Its warps are set as startShared's
+// (sitedWarps): the doc's lines stand where their six lines were, so
+// that the lines of the functions below, which the profile keys inlined
+// calls by, stay where they were (docs/performance.md).
 func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 	x := spec.x
 	n := int(c.k.decl.need.warps)
@@ -360,14 +367,7 @@ func (e *engine) startWarps(c *ctaRun, spec *ctaSpec) {
 		e.clock.cta(c.end, evCTAEnd, c, 0)
 		return
 	}
-	x.sortSites()
-	c.warps = append(c.warps[:0], make([]warpRun, n)...) // grown once, not by each append
-	for w := range c.warps {
-		c.warps[w].cycles, c.warps[w].next = warpCycles(spec, w), -1
-	}
-	for i := 0; i < len(x.sites); i = warpEnd(x.sites, i) {
-		c.warps[x.sites[i].warp].next = i // its first site: a warp's are together
-	}
+	c.sitedWarps(spec, x, n)
 	for w := range c.warps {
 		wr := &c.warps[w]
 		if wr.next < 0 {

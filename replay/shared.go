@@ -105,19 +105,19 @@ func (s *ctaSpec) alone() int64 {
 }
 
 // startShared begins a CTA with demand and launch sites under the
-// contention model (startCTA starts those without sites, one job each).
+// contention model (startCTA starts those without sites, one job each):
+// each warp with sites is a job of the model up to its first site, and
+// the warps without sites one job together, of their longest warp's
+// cycles, at their demand together.
+//
+// Its warps are set as startWarps's (sitedWarps). The lines of this doc
+// stand where theirs were, so that the functions below keep the lines
+// the profile keys their calls by (docs/performance.md).
 func (e *engine) startShared(c *ctaRun, spec *ctaSpec) {
 	d := spec.demand()
 	x := spec.x
-	x.sortSites()
 	n := int(c.k.decl.need.warps)
-	c.warps = append(c.warps[:0], make([]warpRun, n)...) // grown once, not by each append
-	for w := range c.warps {
-		c.warps[w].cycles, c.warps[w].next = warpCycles(spec, w), -1
-	}
-	for i := 0; i < len(x.sites); i = warpEnd(x.sites, i) {
-		c.warps[x.sites[i].warp].next = i // its first site: a warp's are together
-	}
+	c.sitedWarps(spec, x, n)
 	per := d.Scale(1 / float64(n))
 	c.end = e.clock.now()
 	var rest int64
@@ -309,4 +309,18 @@ func (s *shareJobs) ownMarks() { s.model.OwnMarks() }
 // swapPlain.
 func (s *shareJobs) swap(now int64, sm int, work float64, d contention.Demand, ref uint64) {
 	s.model.Swap(now, sm, work, d, ref)
+}
+
+// sitedWarps sets up c's n warps for a run with launch sites x: each
+// warp's own cycles, and its first site (a warp's are together), or none
+// (-1). startWarps's and startShared's.
+func (c *ctaRun) sitedWarps(spec *ctaSpec, x *ctaExtra, n int) {
+	x.sortSites()
+	c.warps = append(c.warps[:0], make([]warpRun, n)...) // grown once, not by each append
+	for w := range c.warps {
+		c.warps[w].cycles, c.warps[w].next = warpCycles(spec, w), -1
+	}
+	for i := 0; i < len(x.sites); i = warpEnd(x.sites, i) {
+		c.warps[x.sites[i].warp].next = i
+	}
 }
