@@ -175,35 +175,35 @@ func (e *engine) start(open Opener) error {
 // warp waits for room in the pending pool, or, with the cycle settled,
 // the next event is past until: then it reports paused, and a later loop
 // goes on from there (the golden cases that show the components' state
-// mid-run). Run passes math.MaxInt64, for which the test is one
-// comparison a cycle.
+// mid-run). Run passes math.MaxInt64: the test is one comparison a cycle.
 //
 // It fires a cycle's events in a loop of their own, which ends where the
 // next event is in a later cycle (or there is none): the outer loop's
 // tests then come once a cycle, not once an event (scripts/instructions.sh
 // --quick: uniform, whose waves end 208 CTAs a cycle, 9 instructions a
-// CTA fewer; BFS 12, synth 2). It is not inlined: with ctaEnd not inlined
-// (cta.go), shareWake shrank and loop fitted run's budget, but inlined
-// there its call of eventq's Pop is at a line the profile does not mark
-// hot, and Pop stayed a call (uniform 4 instructions a CTA more).
+// CTA fewer; BFS 12, synth 2). It is not inlined: inlined in run, its
+// call of eventq's Pop is at a line the profile does not mark hot, and
+// Pop stayed a call (uniform 4 instructions a CTA more).
 //
 // A CTA's end goes to ctaEnd directly, not through the handler table:
 // the most frequent event (uniform: every other event), whose closure's
-// call cost 18 instructions a CTA more (scripts/instructions.sh --quick
-// uniform).
-// A superseded contention wake-up does nothing: no clock move (a run's
-// makespan is its last event's cycle), no cycle's end. The others go to
-// shareWake directly, not through the handler table (synth: 16 a CTA);
-// Wake's nil tells which (asked apart: 16 more). The lines of this doc
-// were the loop's comment, so the hot calls below keep their lines
+// call cost 18 instructions a CTA more (--quick uniform). A superseded
+// contention wake-up does nothing: no clock move (a run's makespan is
+// its last event's cycle), no cycle's end. The others go to shareWake
+// directly, not through the handler table (synth: 16 a CTA); Wake's nil
+// tells which (asked apart: 16 more). The doc's line count stays, so
+// that the calls inlined here keep their lines' offsets from the loop's
 // (docs/performance.md: the profile keys a call by its line's offset).
 //
 // Its cycles go on while the queue holds events, a test of its length
 // alone; only a queue run dry asks the device runtime for an overflow.
 // Tested in one condition (Len() > 0 || overflowWhenDry), the answer was
-// a bool merged at the loop's head and tested again, 5 instructions a
-// cycle (scripts/instructions.sh --quick: BFS, near a cycle a CTA, 10
-// instructions a CTA fewer, synth 6, uniform 2).
+// a bool merged at the loop's head and tested again (BFS 10 instructions
+// a CTA fewer, synth 6, uniform 2). An error a settle records (fail) is
+// looked up as a handler's is, after the next event (eventClock.left),
+// or where the loop pauses, ends or meets the horizon: tested after each
+// settle, it cost 4 instructions a cycle (bfs --quick 2,393 -> 2,389 a
+// CTA, sweep8 E 1,367 -> 1,363).
 //
 //go:noinline
 func (e *engine) loop(until int64) (paused bool, err error) {
@@ -212,12 +212,12 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 	for { // while events are left (or the overflow makes one: see the end)
 		for c.q.Len() > 0 {
 			if c.pauses && !c.fired && c.q.Peek() > c.until {
-				return true, nil
+				return e.err == nil, e.err // paused, but for a settle's error (see the doc)
 			}
 			for {
 				ev := c.q.Pop()
 				if ev.At&maxSimCycle != 0 { // At >= 2^62 (At is never negative): a bit test; checkHorizon's error value cost 5 instructions an event
-					return false, checkHorizon(ev.At)
+					return false, horizonErr(e, ev.At)
 				}
 				if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, then the others
 					if c.t = ev.At; kind == evCTAEnd {
@@ -246,14 +246,14 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 			if c.fired {
 				c.fired = false
 				e.settle()
-				if e.err != nil {
-					return false, e.err
-				}
 			}
 		}
 		if !e.dev.overflowWhenDry(c.t) {
 			break
 		}
+	}
+	if e.err != nil { // one settle's (see the doc), the queue run dry
+		return false, e.err
 	}
 	if e.tasks != nil {
 		return false, e.tasks.stuck()
@@ -343,4 +343,14 @@ func settleRare(e *engine) {
 			}
 		}
 	}
+}
+
+// horizonErr is the loop's error at an event past the horizon at at: a
+// settle's error recorded before it (see loop), else checkHorizon's. A
+// function, not a method: the engine keeps to 50 (components_test).
+func horizonErr(e *engine, at int64) error {
+	if e.err != nil {
+		return e.err
+	}
+	return checkHorizon(at)
 }
