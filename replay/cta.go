@@ -183,7 +183,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 	if i >= k.total || !t.streams() || e.body.behind(k, i) {
 		return false
 	}
-	p, at := t.words(), max(int(t.next), 1)
+	p, at := t.words(), int(t.next)+1
 	if at+1 >= len(p) {
 		return false // none left: place's spec is empty
 	}
@@ -202,7 +202,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 		}
 		at += nw
 	}
-	t.next = int32(at + 2)
+	t.next = int32(at + 1) // the next record's start, less one (ctaTable.next)
 	k.next++
 	now := e.clock.now()
 	e.sms.enterPlain(k, s)

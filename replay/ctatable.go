@@ -50,8 +50,8 @@ type ctaTable struct {
 	// n and c are the packed words' length and capacity: 0 while the
 	// table is not packed (a packed table has its header at least).
 	n, c uint32
-	// next is where the record nextSpec gives next starts in the words
-	// (0: none given yet, the first).
+	// next is where the record nextSpec gives next starts in the words,
+	// less one (0: the first, at 1): no max(next, 1) a CTA.
 	next int32
 	// shared is set where the words are read by other replays too
 	// (sharedTable): a record filed later copies them first (own).
@@ -471,12 +471,12 @@ func (t *ctaTable) streams() bool {
 // writes t's place (next) and never the words, which other replays of
 // the clock may read at their own places (sharedTable).
 func (t *ctaTable) nextSpec(s *ctaSpec) {
-	p, at := t.words(), max(int(t.next), 1) // at first, the first record
+	p, at := t.words(), int(t.next)+1 // at first, the first record
 	if at == len(p) {
 		*s = ctaSpec{} // a CTA past the last record: none
 		return
 	}
-	t.next = int32(s.decode(p, at)) // in CTA order: it names no CTA
+	t.next = int32(s.decode(p, at) - 1) // in CTA order: it names no CTA
 }
 
 // fill is record into a table of specs: the ctaRecord read makes of c,
