@@ -179,7 +179,7 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 // place. placePlain asks it in a plain run (Dispatch.plain), for a
 // kernel whose queue is packedRun (ctaTable.queued).
 func (e *engine) placePacked(k *Kernel, s *sm) bool {
-	i, t := k.next, &k.ctas
+	i, t, kr := k.next, &k.ctas, k.kernelRun // kr: its running parts, loaded once
 	if i >= k.total || !t.streams() || e.body.behind(k, i) {
 		return false
 	}
@@ -203,10 +203,10 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 		at += nw
 	}
 	t.next = int32(at + 1) // the next record's start, less one (ctaTable.next)
-	k.next++
+	kr.next++
 	now := e.clock.now()
 	e.sms.enterPlain(k, s)
-	if k.startCycle < 0 { // its kernel's first, as startCTA starts it
+	if kr.startCycle < 0 { // its kernel's first, as startCTA starts it
 		startKernel(e, k, now)
 	}
 	if sh := e.sms.contention(); sh != nil {
@@ -219,7 +219,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 			if e.sms.rowsKept() {
 				return rowJob(e, k, s, i, now, cycles, d)
 			}
-			sh.start(now, s.id, jobRef{run: -k.plain, warp: int32(s.id)}, cycles, d)
+			sh.start(now, s.id, jobRef{run: -kr.plain, warp: int32(s.id)}, cycles, d)
 			return true
 		}
 		if e.sms.rowsKept() {
@@ -227,7 +227,7 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 		}
 	}
 	e.sms.ran(k.decl.need, cycles)
-	if ev := (eventq.Event{At: now + cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: k.plain}); !e.clock.q.PushTie(ev) {
+	if ev := (eventq.Event{At: now + cycles, Kind: uint8(evCTAEnd), Ref: int32(s.id), Aux: kr.plain}); !e.clock.q.PushTie(ev) {
 		e.clock.q.Push(ev)
 	}
 	return true
