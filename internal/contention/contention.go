@@ -219,8 +219,8 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	// after: 1,865 → 1,858).
 	s.demand.Issue += d.Issue
 	s.demand.DRAM += d.DRAM
-	if !s.dirty { // markDirty's test, here (its call's mark): see markDirty
-		m.markDirty(s)
+	if !s.dirty { // markDirty's test, here: see markAt for its call's mark
+		m.markAt(s, len(m.dirty))
 	}
 	j := job{tag: s.v + work, ref: ref, demand: d}
 	if len(s.jobs) < cap(s.jobs) {
@@ -367,7 +367,7 @@ func (m *Model) Settle(now int64) {
 	moved := false
 	if m.open { // the level is +Inf: the water may wait (see owe)
 		if b := m.owe(); m.water.fits(b) {
-			m.water.owes(b)
+			m.water.skips, m.water.bound, m.water.owing = m.water.skips+1, b, true // see fits
 			goto marked
 		}
 		m, now = m.payOwed(now)
@@ -913,3 +913,17 @@ func (m *Model) MarkWoken() { m.markDirty(m.woken) }
 // Here, at the file's end, so that every function keeps the lines it had
 // (PGO: docs/performance.md).
 var far uint64 = maxDelay
+
+// markAt is markDirty of an unmarked SM s, where n is len(m.dirty): Start
+// loads it on its call's line, which it then marks, where markDirty's
+// call, with no instruction of its own line, left a NOP at every Start
+// that marked; its slot is indexed in the slice made one longer, as
+// markWoken's (with Settle's record of what it owes on its own line, see
+// water.fits, --quick: bfs 2,405 → 2,398 instructions a CTA, sweep8's E
+// 1,379 → 1,376; the replay's and model's own, by file: bfs 1,423.4 →
+// 1,419.4, E 1,247.7 → 1,243.8).
+func (m *Model) markAt(s *smState, n int) {
+	s.dirty = true
+	d := m.dirty[:n+1] // room for every SM: see New
+	d[len(d)-1], m.dirty = s, d
+}

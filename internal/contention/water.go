@@ -366,17 +366,13 @@ func loadSum(sms []waterSM) float64 {
 
 // fits reports whether the loads clearly fit in the bandwidth with b
 // more of rises than the water recorded, as level's test of the rises
-// finds them; Settle then has owes count it among the skips and hold b
-// as the bound of the SMs owed (Model.owe).
+// finds them; Settle then counts it among the skips and holds b as the
+// bound of the SMs owed (owing: Model.owe), itself, on the line after
+// its test of fits: with fits' true and false set in one function, they
+// were tested again after it at every Settle (the replay's and model's
+// own instructions, exact from run to run: bfs --quick 1,584.4 → 1,582.5
+// a CTA, sweep8 11,662.8 → 11,646.7), and a call of a function of its
+// own (owes), inlined with no instruction of its line, left a NOP there
+// at every Settle that owed (with Model.markAt, --quick: bfs 2,405 →
+// 2,398 instructions a CTA, sweep8's E 1,379 → 1,376).
 func (w *water) fits(b float64) bool { return b+w.rise <= w.room && w.skips < w.maxSkips }
-
-// owes is fits' record of b, where the loads fit: out of fits, so that
-// Settle branches on fits' test itself, where fits' true and false, set
-// in one function, were tested again after it at every Settle (the
-// replay's and model's own instructions, exact from run to run: bfs
-// --quick 1,584.4 → 1,582.5 a CTA, sweep8 11,662.8 → 11,646.7, synth
-// 339.29M → 339.50M in all: Settle's lines below its call moved by one).
-func (w *water) owes(b float64) {
-	w.skips++
-	w.bound, w.owing = b, true
-}
