@@ -387,16 +387,17 @@ func (m *Model) Settle(now int64) {
 			m.repace(g, now)
 		}
 	}
-	// What is left is the marked SMs' next finishes, read by index (see
-	// above); the water that can wait comes straight here (owe, owes).
-marked:
-	for k := 0; k < len(m.dirty); k++ {
-		s := m.dirty[k]
-		s.dirty = false
-		// s.id loaded on the call's own line, for its mark: see markDirty
-		m.reschedule(int(s.id), s, s.at)
+marked: // what is left: the marked SMs' next finishes (see above)
+	if len(m.dirty) == 1 { // see settleOne
+		m.settleOne(int(m.dirty[0].id), m.dirty[0])
+	} else {
+		for k := 0; k < len(m.dirty); k++ {
+			s := m.dirty[k]
+			s.dirty = false
+			m.reschedule(int(s.id), s, s.at) // s.id loaded on the call's line, its mark: see markDirty
+		}
+		m.dirty = m.dirty[:0]
 	}
-	m.dirty = m.dirty[:0]
 }
 
 // issueShare is an SM's issue share a_j under its summed issue demand.
@@ -415,12 +416,11 @@ func (m *Model) issueShare(issue float64) float64 {
 // mostly meets a level of +Inf (BFS --quick: DRAM never binds), and min's
 // float sequence, which must give NaN and -0 where either is one, took
 // five instructions there (--quick, instructions a CTA: bfs 3,366 →
-// 3,359, medians of 3; synth 1,394 → 1,394; uniform 734 → 735, where
-// contention is off). The other cases, ties and NaNs among them, go to
-// min as before, so results are the same float64s. Settle hands it the
-// demand set stored (s.water.dram: below 0 made 0, which passes d > 0
-// alike), not the one it read, which it kept in a register across set
-// (--quick: bfs 3,359 → 3,357, synth 1,394 → 1,391).
+// 3,359; synth 1,394 → 1,394). The other cases, ties and NaNs among
+// them, go to min as before, so results are the same float64s. Settle
+// hands it the demand set stored (s.water.dram: below 0 made 0, which
+// passes d > 0 alike), not the one it read, which it kept in a register
+// across set (--quick: bfs 3,359 → 3,357, synth 1,394 → 1,391).
 func pace(a, d, g float64) float64 {
 	if d > 0 && !(a < g) {
 		return min(a, g)
@@ -570,18 +570,18 @@ func (m *Model) makeRoom(s *smState) {
 	}
 }
 
-// settleOne ends Settle for a cycle that changed one SM, i, and left its
-// share and demand as they were under a level that stands (a CTA's end
-// and a like one's start in its place: most of synth's cycles): its next
-// finish is all there is to find, and Settle's loops are skipped. Settle
-// calls it at its top where alike finds such a cycle, and from its first
-// loop where the water was paid (payOwed). Settle's loops, their tests
-// and the values they reload after the wake-up's call, cost that cycle
-// more than a call of reschedule, which is inlined only at Settle's own
-// line (the PGO profile's): synth --quick 1,583 → 1,568 instructions a
-// CTA, bfs 3,721 → 3,722 (its runs spread by a few), uniform (no
-// contention) 816 → 817. Found at Settle's top, not in its first loop,
-// the cycle costs less again (see alike).
+// settleOne ends Settle for a cycle that changed one SM, i: its next
+// finish is all there is to find. Settle calls it at its top where alike
+// finds its share and demand as they were under a level that stands (a
+// CTA's end and a like one's start in its place: most of synth's
+// cycles), from its first loop where the water was paid (payOwed), and
+// in its last loop's place: the loop's tests and the values it reloads
+// after the wake-up is asked for, and at each level of the wake-up's sift
+// (the loop's index and m), cost more than a call of reschedule, which is
+// inlined only at Settle's own line (the PGO profile's): synth --quick
+// 1,583 → 1,568 instructions a CTA; in the last loop's place (BFS: two
+// of three Settles), --quick bfs 2,398 → 2,396, sweep8's E 1,376 → 1,372,
+// synth 890 → 890. Found at Settle's top, the cycle costs less again.
 func (m *Model) settleOne(i int, s *smState) {
 	m.dirty = m.dirty[:0]
 	s.dirty = false
