@@ -205,10 +205,10 @@ func (q *Queue) Push(e Event) {
 // entry, so that it is inlined (Push: one call fewer an event).
 func (q *Queue) tie() uint64 {
 	q.seq++
-	if q.seed != 0 {
-		return mixed(q.seed, q.seq) | permuted // mix out of line: see mixed
+	if q.seed == 0 {
+		return q.seq
 	}
-	return q.seq
+	return mixk.mix(q.seed, q.seq) | permuted // mix's constants loaded: see mixk
 }
 
 // PushOrdered schedules e after every event already scheduled for its
@@ -481,13 +481,26 @@ func (a *entry) precedes(b *entry) bool {
 	return a.At < b.At || a.At == b.At && a.seq < b.seq
 }
 
-// mixed is mix, out of line. tie is inlined into every Push, FillHole and
-// Move, and mix with it, whose constants, where the loops those are
-// inlined in run under seed 0, took registers there: Settle's last loop
-// set two of them again after each wake-up it asked for (the replay's
-// and model's own instructions, --quick: bfs 55.49M → 55.40M, sweep8
-// 408.00M → 407.33M; scripts/instructions.sh: bfs 2,504 → 2,501
-// instructions a CTA, sweep8 E 1,518 → 1,515).
-//
-//go:noinline
-func mixed(seed, n uint64) uint64 { return mix(seed, n) }
+// mixk holds mix's constants, for tie's mix (mixConsts.mix, the same
+// arithmetic), in a variable that nothing writes: tie is inlined into
+// every Push, FillHole and Move, and mix with it, whose constants, as
+// constants, took registers where the loops those are inlined in run
+// under seed 0 (Settle's last loop set two of them again after each
+// wake-up it asked for: bfs --quick 2,504 → 2,501 instructions a CTA,
+// out of line). Loaded, mix needs no call of its own (mixed, as it was),
+// across which the event's fields, where Push, FillHole and Move are
+// inlined, were kept on the stack at every wake-up asked for (the SM,
+// its generation, cycle and kind, stored by Settle; the tests' queues
+// use mix itself): --quick bfs 2,396 → 2,391 instructions a CTA, sweep8's
+// E 1,372 → 1,368, synth 890 → 889; the replay's and model's own, by file,
+// bfs 1,415.8 → 1,411.9 a CTA, E 1,239.7 → 1,235.9.
+var mixk = mixConsts{0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb}
+
+type mixConsts struct{ a, b, c uint64 }
+
+func (k *mixConsts) mix(seed, n uint64) uint64 {
+	z := n + seed*k.a
+	z = (z ^ z>>30) * k.b
+	z = (z ^ z>>27) * k.c
+	return z ^ z>>31
+}
