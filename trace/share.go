@@ -3,11 +3,11 @@ package trace
 import (
 	"errors"
 	"fmt"
-	"github.com/gpureplay/gpureplay/internal/gallop"
 	"io"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -102,9 +102,9 @@ type tapeCall struct {
 	// here, Kids reads no answer to tell (BFS --quick sweep8: 15
 	// instructions a child a reader).
 	whole bool
-	// from is, for a whole answer, the chunk's first call of the run of
-	// whole answers it is in (kidRun, wholeEnd)
-	from        int32
+	// run is, for a whole answer, the chunk's first call of the run of
+	// whole answers it is in, and the first's, where it ends (runFrom, endRun)
+	run         uint32
 	kernel, arg uint64 // CTAs' and PlainCTAs' kernel; PlainCTAs' first
 	room, wroom int    // len(dst), len(warps)
 	lo, hi      int    // the answer's records in ctas or plains
@@ -275,7 +275,7 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 		for i := 0; i < childBatch && s.childNext(r.chunk); i++ {
 			s.record(opChild, 0, 0, 0, 0)
 		}
-		continue
+		s.head.endRun() // where kidRun finds the run's end; the loop goes on
 	}
 	r.leave()
 	if r.fresh {
@@ -519,7 +519,7 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 			c.lo, c.hi = h.addRecords(kid.Records())
 			// (c.head: the copy addKid returns, not found again in kids: shareReader.slow 7 instructions a child fewer)
 			if c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil; c.whole {
-				c.from = h.runFrom(len(h.calls) - 1)
+				c.run = h.runFrom(len(h.calls) - 1)
 			}
 		}
 	}
@@ -813,7 +813,7 @@ func (r *shareReader) kidRun(k *Kids) bool {
 	if from >= len(calls) || !calls[from].whole {
 		return false
 	}
-	at := wholeEnd(calls, from) // galloped, where each child was tested
+	at := wholeEnd(calls, from) // its end stored, where each child was tested, then galloped
 	// (a launching CTA's some 100: 8 instructions a child a reader)
 	records := ch.calls[at-1].records
 	k.read = int(records - r.records) // each call's records: the shared Validator's count after it
@@ -956,20 +956,41 @@ func (v *Validator) Close() error {
 
 // runFrom is the first call of the run of whole answers that the whole
 // answer calls[n] ends so far (record).
-func (c *tapeChunk) runFrom(n int) int32 {
+func (c *tapeChunk) runFrom(n int) uint32 {
 	if n > 0 && c.calls[n-1].whole {
-		return c.calls[n-1].from
+		return c.calls[n-1].run & runFromMask
 	}
-	return int32(n)
+	return uint32(n)
+}
+
+// runFromMask is the bits of a tapeCall's run that are its run's first
+// call (a chunk holds fewer calls, shareChunk); the 16 above them are,
+// in that first call, the run's end (endRun, wholeEnd): in one word,
+// read and written atomically, an answer takes no more room.
+const runFromMask = 1<<16 - 1
+
+// endRun stores the end so far of the run of whole answers that c's
+// last answer is in or, where that one is not whole, ends, in the run's
+// first call (slow, after a pass of the head's: a pass's answers are
+// whole but its first, or its last, which ends the pass).
+func (c *tapeChunk) endRun() {
+	n := len(c.calls)
+	if n > 0 && !c.calls[n-1].whole {
+		n--
+	}
+	if n > 0 && c.calls[n-1].whole {
+		from := c.calls[n-1].run & runFromMask
+		atomic.StoreUint32(&c.calls[from].run, from|uint32(n)<<16)
+	}
 }
 
 // wholeEnd is the end of the run of whole answers calls[i], a whole one,
-// is in: the first call after it that is not whole or is of another run
-// (its from), or len(calls), galloped (gallop.End) where kidRun's scan
-// tested each of its calls (a launching CTA's children, some 100 in BFS:
-// scripts/instructions.sh --quick sweep8, kidRun 8 instructions a child
-// a reader).
+// is in: the end its first call holds (endRun), or len(calls) where
+// calls, a reader's view, ends before it. The end is stored once a pass
+// of the head's, where each reader had galloped (gallop.End) or scanned
+// to find it: scripts/instructions.sh --quick sweep8 E 1,382 -> 1,381
+// (gallop.End and its tests' self cost 2.4 a CTA of E fewer).
 func wholeEnd(calls []tapeCall, i int) int {
-	run := calls[i].from
-	return gallop.End(i, len(calls), func(j int) bool { c := &calls[j]; return c.whole && c.from == run })
+	from := atomic.LoadUint32(&calls[i].run) & runFromMask
+	return min(int(atomic.LoadUint32(&calls[from].run)>>16), len(calls))
 }

@@ -1008,7 +1008,8 @@ func TestWholeEnd(t *testing.T) {
 			}
 			for range n {
 				c.calls = append(c.calls, tapeCall{op: opChild, whole: true})
-				c.calls[len(c.calls)-1].from = c.runFrom(len(c.calls) - 1)
+				c.calls[len(c.calls)-1].run = c.runFrom(len(c.calls) - 1)
+				c.endRun()
 			}
 			// a run ends at a whole answer of the next run only where
 			// something not whole came between: mark the next as apart
@@ -1019,7 +1020,7 @@ func TestWholeEnd(t *testing.T) {
 				continue
 			}
 			want := i
-			for want < len(c.calls) && c.calls[want].whole && c.calls[want].from == c.calls[i].from {
+			for want < len(c.calls) && c.calls[want].whole && c.calls[want].run&runFromMask == c.calls[i].run&runFromMask {
 				want++
 			}
 			if got := wholeEnd(c.calls, i); got != want {

@@ -1,11 +1,10 @@
 // Package gallop finds where a run ends in a sequence whose elements
-// from some index on are in the run and from a later one are not: the
-// tape's runs of whole child answers (trace) and a CTA's launch sites,
-// grouped by warp (replay). It steps from the run's known member by
-// doubling strides, then halves back between the last member found and
-// the first non-member, some 2·log2(run) tests where a scan tested every
-// element: a launching CTA's run of some 100 children is 14 tests, not
-// 100.
+// from some index on are in the run and from a later one are not: a
+// CTA's launch sites, grouped by warp (replay; trace's tape keeps its
+// runs' ends, endRun). It steps from the run's known member by doubling
+// strides, then halves back between the last member found and the first
+// non-member, some 2·log2(run) tests where a scan tested every element:
+// a run of some 100 is 14 tests, not 100.
 package gallop
 
 // End is the index after the run that element i is in, of n elements:
