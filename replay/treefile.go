@@ -334,13 +334,13 @@ func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 func (b *treeReader) siblings(run *trace.Kids, i int) int {
 	g, clk, ks := &b.sites, b.clk, b.book.kernels.more.free(moreBlock)
 	pid, cta, root, kind := g.k.id, g.cta, g.root, b.book.streams.own()
-	n := min(run.Len()-i, len(ks)) // up to the kernels' block's end
+	n, kids := min(run.Len()-i, len(ks)), run.From(i) // up to the kernels' block's end; kids: indexed as the others
 	g.recs, b.book.tree.kids = slices.Grow(g.recs, n), slices.Grow(b.book.tree.kids, n)
 	// grown in place, not live through the loop; fk: the tree's kids, or, unordered, scratch past them (set after); [:n]: bounds proven
-	sites, fk, ks := g.recs[len(g.recs):][:n], b.book.tree.kids[len(b.book.tree.kids):][:n], ks[:n]
+	sites, fk, ks, kids := g.recs[len(g.recs):][:n], b.book.tree.kids[len(b.book.tree.kids):][:n], ks[:n], kids[:n]
 	j, held := 0, 0 // held: the bytes of its children's filings, added once
 	for ; j < n; j++ {
-		h, p := run.HeadFiled(i + j)
+		h, p := kids.HeadFiled(j)
 		l := &h.Launch
 		st := (*sharedTable)(p) // every offer a sharedTable's self: its first field (nil: none)
 		if h.Parent.Kernel != pid || h.Parent.CTA != cta || st == nil || st.clk != clk {

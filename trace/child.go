@@ -329,13 +329,13 @@ func (k *Kids) Filed(i int) any {
 	return nil
 }
 
-// HeadFiled is child i's Head and the pointer Offer took for it, or nil:
-// one index, not Head's and Filed's two, and no interface to unbox, for
-// readers of one type's offers (replay's siblings: sweep8 E 1,404 -> 1,401).
-func (k *Kids) HeadFiled(i int) (*ChildHead, unsafe.Pointer) {
-	c := &k.calls[i]
-	return c.head, atomic.LoadPointer(&c.filed)
-}
+// KidAnswers are a run's children from one on (Kids.From), indexed from
+// 0: a loop over them holds one index, not the Kids and its sum with the
+// first's (replay's siblings: sweep8 E 1,378 -> 1,376).
+type KidAnswers []tapeCall
+
+// From is k's children from i on.
+func (k *Kids) From(i int) KidAnswers { return KidAnswers(k.calls[i:]) }
 
 // Kids is, for a Share's reader, Child's answers that its tape holds
 // next, up to the first that is not a child whose records all came with
@@ -358,4 +358,12 @@ func (v *Validator) Kids(k *Kids) bool {
 		return false
 	}
 	return v.tape.kidRun(k)
+}
+
+// HeadFiled is child i's Head and the pointer Offer took for it, or nil:
+// one index, not Head's and Filed's two, and no interface to unbox, for
+// readers of one type's offers (replay's siblings: sweep8 E 1,404 -> 1,401).
+func (a KidAnswers) HeadFiled(i int) (*ChildHead, unsafe.Pointer) {
+	c := &a[i]
+	return c.head, atomic.LoadPointer(&c.filed)
 }
