@@ -224,7 +224,7 @@ func (m *Model) Start(now int64, sm int, work float64, d Demand, ref uint64) {
 	}
 	j := job{tag: s.v + work, ref: ref, demand: d}
 	if len(s.jobs) < cap(s.jobs) {
-		s.insert(j)
+		s.insert(j, len(s.jobs)+1)
 	} else {
 		m.push(s, j)
 	}
@@ -533,20 +533,20 @@ func (m *Model) push(s *smState, j job) {
 	if len(s.jobs) == cap(s.jobs) {
 		m.makeRoom(s)
 	}
-	s.insert(j)
+	s.insert(j, len(s.jobs)+1)
 }
 
-// insert puts j in place in s's queue, whose slice has room for it, as
-// push does: from the end, after the jobs that finish before it or with
-// it (inlined in Start wherever there is room: push's call, for the half
-// of synth's starts whose job goes before others, cost more than the
-// moves, synth --quick 1,563 → 1,549 instructions a CTA). Its loop takes
-// s.lo as a uint32's, never negative, which proves h[i-1] in bounds (a
-// queue's index fits 32 bits: 2³² jobs would take 128 GiB); its check at
-// every job looked at cost (--quick) bfs 2,408 → 2,405 instructions a
-// CTA, sweep8's E 1,383 → 1,379.
-func (s *smState) insert(j job) {
-	s.jobs = s.jobs[:len(s.jobs)+1] // its length alone written
+// insert puts j in place in s's queue, made n = len(s.jobs)+1 long (its
+// slice has room), as push does: from the end, after the jobs that
+// finish before it or with it (inlined in Start where there is room:
+// push's call cost more than the moves, synth --quick 1,563 → 1,549). n
+// is computed on the call's line, which it then marks, where Start's
+// inlined call left a NOP (markDirty; own, bfs --quick 1,402.6 → 1,400.5
+// a CTA). Its loop takes s.lo as a uint32's, never negative, which proves
+// h[i-1] in bounds (2³² jobs would take 128 GiB): its check cost --quick
+// bfs 2,408 → 2,405 instructions a CTA, sweep8's E 1,383 → 1,379.
+func (s *smState) insert(j job, n int) {
+	s.jobs = s.jobs[:n] // its length alone written
 	h := s.jobs
 	i := len(h) - 1
 	for lo := int(uint32(s.lo)); i > lo && j.tag < h[i-1].tag; i-- {
@@ -801,7 +801,7 @@ func (m *Model) Swap(now int64, sm int, work float64, d Demand, ref uint64) {
 		m.swapSettle(now, s, j)
 		return
 	}
-	s.insert(j)
+	s.insert(j, len(s.jobs)+1)
 	// no mark to clear: Wake left the SM unmarked (OwnMarks)
 	m.reschedule(sm, s, now)
 }
