@@ -71,3 +71,13 @@ func repeatMasks(size int) (lo, hi uint64) {
 func (m *repeat) matches(p []byte) bool {
 	return binary.LittleEndian.Uint64(p)&m.mlo == m.lo && binary.LittleEndian.Uint64(p[8:16])&m.mhi == m.hi
 }
+
+// at reports whether b holds more than repeatMax bytes from at and they
+// start with m's record.
+func (m *repeat) at(b []byte, at int) bool {
+	if len(b)-at <= repeatMax {
+		return false
+	}
+	q := (*[repeatMax]byte)(b[at:])
+	return binary.LittleEndian.Uint64(q[:8])&m.mlo == m.lo && binary.LittleEndian.Uint64(q[8:])&m.mhi == m.hi
+}
