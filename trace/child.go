@@ -246,18 +246,6 @@ func (v *Validator) Child(c *Child) bool {
 	return true
 }
 
-// declFast reads a child's declaration, a kernel record (kernelFast) or
-// a kernelalike one (kernelAlikeFast), for Child: alike reports that it
-// is declared as the kernel record before it, which kept the rules (one
-// read past under ReadOptions.Skip was not checked: Child then checks
-// this one whole).
-func (r *Reader) declFast(k *Kernel, tagAlike bool) (ok, alike bool) {
-	if !tagAlike {
-		return r.kernelFast(k)
-	}
-	return r.kernelAlikeFast(k), !r.tail.unchecked
-}
-
 // ownStreamOK reports whether device launch l goes into a stream of its
 // own and keeps to checkLaunch's rules for its workload, inline_cycles
 // and stream kind (launchError): one condition, inlined in Child, where
