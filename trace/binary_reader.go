@@ -793,15 +793,29 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		// here, not in a function of their own, and
 		// stored field by field, not as a Parent built on the stack:
 		// BFS --quick 10 instructions a CTA fewer.
-		dk, n0 := short3At(q, i)
-		dc, n1 := short3At(q, i+n0)
-		warp, n2 := short3At(q, i+n0+n1)
-		lane, n3 := short3At(q, i+n0+n1+n2)
-		at, n4 := short3At(q, i+n0+n1+n2+n3)
-		if min(n0, n1, n2, n3, n4) == 0 {
-			return false
+		// The first four of a byte each (a child's nearly always:
+		// BFS's parent is coded against the launch before's) are read
+		// in one load (i is at most 17 here, within the mask): BFS
+		// scale 20 1,779 → 1,769 instructions a CTA.
+		var dk, dc, warp, lane, at uint64
+		if w := binary.LittleEndian.Uint32(q[i&(fastRoom/2-1):]); w&0x80808080 == 0 {
+			dk, dc, warp, lane = uint64(w&0x7f), uint64(w>>8&0x7f), uint64(w>>16&0x7f), uint64(w>>24)
+			if at, n = short3At(q, i+4); n == 0 {
+				return false
+			}
+			i += 4 + n
+		} else {
+			var n0, n1, n2, n3, n4 int
+			dk, n0 = short3At(q, i)
+			dc, n1 = short3At(q, i+n0)
+			warp, n2 = short3At(q, i+n0+n1)
+			lane, n3 = short3At(q, i+n0+n1+n2)
+			at, n4 = short3At(q, i+n0+n1+n2+n3)
+			if min(n0, n1, n2, n3, n4) == 0 {
+				return false
+			}
+			i += n0 + n1 + n2 + n3 + n4
 		}
-		i += n0 + n1 + n2 + n3 + n4
 		// Below 2^21, warp and lane fit in an int.
 		kernel := r.delta.kernel + uint64(zigzag(dk))
 		p.Kernel, p.CTA = kernel, r.delta.expectedCTA(kernel, false)+uint64(zigzag(dc))
