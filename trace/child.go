@@ -45,8 +45,10 @@ type Child struct {
 // Kernel is declared as the kernel record read before it: its name,
 // block, registers and shared memory are that one's. CTAs is
 // Kernel.CTAs(), which Child computes anyway: its reader need not
-// multiply the grid again. Where Err is nil, bit i of Same is set where
-// Records()[i] is the record before it, byte for byte, of the next CTA.
+// multiply the grid again. Where Err is nil, bit i of Same is set only
+// where Records()[i] is the record before it, byte for byte, of the next
+// CTA: where it is, but for a run whose records are checked one by one
+// (checkCTAOf: a record with an at before them), which reads it as any.
 type ChildHead struct {
 	Kernel Kernel
 	CTAs   uint64
