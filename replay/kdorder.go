@@ -77,12 +77,12 @@ func (o *kdOrder) remove(k *Kernel) {
 	}
 }
 
-// removeOldest takes k out if it is the oldest, and reports whether it
-// was: asked before remove, as most kernels leave as the oldest
-// (kernelDistributor.leave), its test alone spares the window's slice
-// and the search.
+// removeOldest takes k, which holds an entry, out if it is the oldest,
+// and reports whether it was: asked before remove, as most kernels leave
+// as the oldest (kernelDistributor.leave), its test alone spares the
+// window's slice and the search. k held, the window is not empty.
 func (o *kdOrder) removeOldest(k *Kernel) bool {
-	if o.lo == o.hi || o.buf[o.lo] != k {
+	if o.buf[o.lo] != k {
 		return false
 	}
 	o.buf[o.lo] = nil
