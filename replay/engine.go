@@ -48,7 +48,7 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 	e := &engine{cfg: opt.Config, opt: &opt}
 	pol := &opt.Policy
 	e.out = newRecorder(sink)
-	e.kd = newKernelDistributor(opt.Config.GPU.MaxKernels)
+	e.kd = newKernelDistributor(opt.Config.GPU.MaxKernels, pol.Sites)
 	e.dstreams = newDeviceStreams()
 	an := joinAnalyses(opt.Analyses)
 	e.watch = newWatchers(pol.Observer, an)

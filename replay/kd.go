@@ -11,29 +11,29 @@ import (
 // kernelDistributor is the Kernel Distributor and the KMU's queue in
 // front of it: the kernels waiting for an entry, oldest first; the
 // gpu.max_kernels entries, held in entry order; and the FCFS list of
-// ready kernels with CTAs to place, which the placer walks.
-//
-// It owns that state, the running parts it gives a device kernel at its
-// entry (kernelRuns) and the entries' numbers (plainKernels), and nothing
-// else: it schedules no event, loads no body, completes no kernel. The
-// engine (distributor.go: fillKD, enterKD, becomeReady, maybeComplete)
-// does those; policies see its entries (Site.KD) and list (Pending).
+// ready kernels with CTAs to place, which the placer walks. It owns that
+// state, the running parts it gives a device kernel at its entry
+// (kernelRuns) and the entries' numbers (plainKernels), and nothing else:
+// it schedules no event, loads no body, completes no kernel. The engine
+// (distributor.go) does those; policies see its entries (Site.KD) and
+// list (Pending).
 type kernelDistributor struct {
-	entries  int                 // gpu.max_kernels
-	waiting  fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry, each with those chained to it (take)
-	chained  *Kernel             // the kernels chained to the one take took last: they wait before the queue's
-	held     kdOrder             // kernels holding an entry, in entry order
-	pending  []*Kernel           // ready kernels with CTAs to place, FCFS (by ready sequence)
-	least    need                // each resource's least need among pending's kernels (lowest)
-	drained  bool                // a kernel in pending may have no CTA left (compact)
-	readySeq uint64              // kernels become ready in this order
-	runs     kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
-	fit      *kernelDecl         // the declaration last found to fit an empty SM (engine.prepare)
-	nums     plainKernels        // the kernels holding an entry, by number, for events to name them (plainend.go)
+	entries, nheld     int                 // gpu.max_kernels, and how many are held
+	waiting            fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry, each with those chained to it (take)
+	chained            *Kernel             // the kernels chained to the one take took last: they wait before the queue's
+	held               kdOrder             // kernels holding an entry, in entry order
+	pending            []*Kernel           // ready kernels with CTAs to place, FCFS (by ready sequence)
+	least              need                // each resource's least need among pending's kernels (lowest)
+	drained, unordered bool                // a kernel in pending may have no CTA left (compact); held is not kept: LaunchAll reads no Site.KD (siteKD, holders)
+	readySeq, entrySeq uint64              // kernels become ready in this order, and enter in this (Kernel.entered)
+	runs               kernelRuns          // device kernels' running parts, for reuse (kernelrun.go)
+	fit                *kernelDecl         // the declaration last found to fit an empty SM (engine.prepare)
+	nums               plainKernels        // the kernels holding an entry, by number, for events to name them (plainend.go)
 }
 
-func newKernelDistributor(entries int) kernelDistributor {
-	return kernelDistributor{entries: entries, nums: plainKernels{ks: make([]*Kernel, 1, 64)}}
+func newKernelDistributor(entries int, sites SiteDecider) kernelDistributor {
+	_, all := sites.(LaunchAll)
+	return kernelDistributor{entries: entries, nums: plainKernels{ks: make([]*Kernel, 1, 64)}, unordered: sites == nil || all}
 }
 
 // fitted reports whether decl is the one last noted to fit an empty SM.
@@ -57,7 +57,7 @@ func (d *kernelDistributor) wait(k *Kernel) {
 // every kernel it hands an entry is followed by a call that found none
 // (under CDP one of each per kernel), which cost more than the test.
 func (d *kernelDistributor) takes() bool {
-	return d.held.len() < d.entries && (d.chained != nil || d.waiting.Len() > 0)
+	return d.nheld < d.entries && (d.chained != nil || d.waiting.Len() > 0)
 }
 
 // take takes the oldest waiting kernel, which takes a free entry, and
@@ -97,7 +97,7 @@ func (d *kernelDistributor) front() *Kernel {
 // free reports whether a kernel arriving now would take an entry at once:
 // one is free and no kernel waits before it.
 func (d *kernelDistributor) free() bool {
-	return d.held.len() < d.entries && d.chained == nil && d.waiting.Len() == 0
+	return d.nheld < d.entries && d.chained == nil && d.waiting.Len() == 0
 }
 
 // enter gives k an entry, and returns the running parts' source for
@@ -106,22 +106,22 @@ func (d *kernelDistributor) free() bool {
 // into enterKD, stayed a call once a kernel (scripts/instructions.sh
 // --quick, BFS, a kernel for every 2.4 CTAs: 6 instructions a CTA fewer).
 func (d *kernelDistributor) enter(k *Kernel) *kernelRuns {
-	d.held.add(k)
+	if d.nheld++; !d.unordered {
+		d.held.add(k)
+	}
 	return &d.runs
 }
 
-// completed is device kernel k completing at now: its running parts may
-// go to a kernel entering later.
+// completed is device kernel k completing at now (kernelRuns.done).
 func (d *kernelDistributor) completed(k *Kernel, now int64) { d.runs.done(k, now) }
 
 // leftSM is k no longer the kernel of an SM that emptied at now.
 func (d *kernelDistributor) leftSM(k *Kernel, now int64) { d.runs.leftSM(k, now) }
 
 // leave takes k's entry back, and its number: most kernels leave as the
-// oldest, asked first (scripts/instructions.sh --quick: BFS, a kernel for
-// every 2.4 CTAs, 3 instructions a CTA fewer in drained).
+// oldest, asked first (--quick: BFS 3 instructions a CTA fewer).
 func (d *kernelDistributor) leave(k *Kernel) {
-	if d.nums.release(k); !d.held.removeOldest(k) {
+	if d.nums.release(k); d.unhold() && !d.held.removeOldest(k) {
 		d.held.remove(k)
 	}
 }
@@ -215,10 +215,10 @@ func (d *kernelDistributor) listed() []*Kernel { return d.pending }
 
 // holders is the kernels holding an entry, in entry order, valid until
 // the next change.
-func (d *kernelDistributor) holders() []*Kernel { return d.held.kernels() }
+func (d *kernelDistributor) holders() []*Kernel { return d.holdersOf() }
 
 // heldLen is how many entries are held.
-func (d *kernelDistributor) heldLen() int { return d.held.len() }
+func (d *kernelDistributor) heldLen() int { return d.nheld }
 
 // waiters yields the kernels waiting for an entry, oldest first.
 func (d *kernelDistributor) waiters() iter.Seq[*Kernel] {
@@ -270,4 +270,22 @@ func (k *Kernel) toPlace() bool {
 }
 
 // number gives k, which has just entered, its number (plainKernels).
-func (d *kernelDistributor) number(k *Kernel) { d.nums.add(k) }
+func (d *kernelDistributor) number(k *Kernel) { d.nums.add(k); d.entrySeq++; k.entered = d.entrySeq }
+
+// Under LaunchAll, the decider of CDP's runs, the Kernel Distributor
+// keeps no order of its holders (unordered): LaunchAll reads no Site.KD,
+// and the order's upkeep, each entry added to kdOrder and taken out, cost
+// every kernel some 35 instructions (scripts/instructions.sh --quick: bfs
+// 2,380 -> 2,368 a CTA, sweep8 E 1,357 -> 1,341, x4.99 -> x4.96). The
+// few that ask (a deadlock's report, the golden tests' state) have them
+// from their numbers, sorted (holdersOf).
+
+// siteKD is what a site's decider sees of the holders (Site.KD): all of
+// them in entry order, or none for LaunchAll, which reads none.
+func (d *kernelDistributor) siteKD() []*Kernel { return d.held.kernels() }
+
+// unhold counts an entry given back, and reports whether held keeps it.
+func (d *kernelDistributor) unhold() bool {
+	d.nheld--
+	return !d.unordered
+}

@@ -56,3 +56,36 @@ func ids(ks []*Kernel) []uint64 {
 	}
 	return out
 }
+
+// A Kernel Distributor that keeps no order of its holders (LaunchAll's)
+// reports them as one that keeps it does: in entry order, those that
+// left gone, their numbers' slots reused.
+func TestHoldersUnordered(t *testing.T) {
+	ordered, unordered := newKernelDistributor(8, InlineAll{}), newKernelDistributor(8, nil)
+	if ordered.unordered || !unordered.unordered {
+		t.Fatalf("unordered %v and %v, want false and true", ordered.unordered, unordered.unordered)
+	}
+	for _, d := range []*kernelDistributor{&ordered, &unordered} {
+		ks := make([]*Kernel, 6)
+		enter := func(i int, now int64) {
+			ks[i] = &Kernel{id: uint64(i)}
+			d.enter(ks[i]).start(ks[i], now)
+			d.number(ks[i])
+		}
+		for i := range 4 {
+			enter(i, 1)
+		}
+		d.leave(ks[1])
+		d.leave(ks[0])
+		enter(4, 2)
+		enter(5, 2)
+		d.leave(ks[4])
+		var ids []uint64
+		for _, k := range d.holders() {
+			ids = append(ids, k.id)
+		}
+		if want := []uint64{2, 3, 5}; !slices.Equal(ids, want) || d.heldLen() != 3 {
+			t.Errorf("unordered %v: holders %v (%d held), want %v", d.unordered, ids, d.heldLen(), want)
+		}
+	}
+}

@@ -12,10 +12,10 @@ type kernelRun struct {
 	kids int    // launched children and groups not complete
 	pool *pool  // aggregated groups coalesced here (DTBL); nil until one is
 
-	readyCycle int64  // entered the Kernel Distributor
-	startCycle int64  // first CTA started (-1 before)
-	endCycle   int64  // completed
-	ready      uint64 // FCFS position in the Kernel Distributor
+	readyCycle     int64  // entered the Kernel Distributor
+	startCycle     int64  // first CTA started (-1 before)
+	endCycle       int64  // completed
+	ready, entered uint64 // FCFS position in the Kernel Distributor, and in entry order (kernelDistributor.number)
 
 	// rare is what few kernels carry (kernelRare): host operations,
 	// which have their running parts from when they are made, and

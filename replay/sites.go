@@ -199,7 +199,7 @@ func (se *siteEngine) decide(c *ctaRun, w, first, last int, now int64) (siteCost
 		return se.inlineSite(lanes), false
 	}
 	s := &se.site
-	*s = Site{ID: se.nextID, Cycle: now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: se.kd.holders()}
+	*s = Site{ID: se.nextID, Cycle: now, ParentKernel: c.k.id, ParentCTA: c.idx, Warp: w, Lanes: s.Lanes[:0], KD: se.kd.siteKD()}
 	out := se.verdicts(s, lanes)
 	if !se.launchAll {
 		if err := se.checkVerdicts(s, out); err != nil {
@@ -389,7 +389,7 @@ func (se *siteEngine) match(g *group, now int64) *Kernel {
 	if len(s.Lanes) == 0 {
 		s.Lanes = make([]Lane, 1)
 	}
-	s.Cycle, s.KD = now, se.kd.holders()
+	s.Cycle, s.KD = now, se.kd.siteKD()
 	ln := &s.Lanes[0]
 	ln.ChildKernel, ln.ChildName, ln.ChildBlock, ln.ChildCTAs = l.id, l.decl.Name, l.decl.Block, l.total
 	out := &se.matched
