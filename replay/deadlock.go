@@ -139,15 +139,15 @@ func (r *ctaRuns) heldOf(k *Kernel) (n int, first *ctaRun) {
 
 // holdersOf is the holders, in entry order: held's, or where d keeps no
 // order (unordered), those its numbers name (a number's slot keeps a
-// kernel that has left, whose number is then 0, or whose running parts
-// have gone to another), sorted by their entries.
+// kernel that has left, or whose running parts have gone to another with
+// the number), sorted by their entries.
 func (d *kernelDistributor) holdersOf() []*Kernel {
 	if !d.unordered {
 		return d.held.kernels()
 	}
 	var ks []*Kernel
 	for i, k := range d.nums.ks {
-		if i > 0 && k.kernelRun != nil && k.plain == int32(i) {
+		if i > 0 && k.kernelRun != nil && k.inKD && k.plain == int32(i) {
 			ks = append(ks, k)
 		}
 	}

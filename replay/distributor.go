@@ -80,7 +80,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	}
 	e.kd.enter(k).start(k, e.clock.now())
 	e.kd.number(k) // for its readiness and its plain ends (plainKernels), once it has its running parts
-	k.inKD, k.state = true, kDispatched
+	k.inKD, k.state, k.entered = true, kDispatched, e.kd.stamp()
 	e.clock.kernel(readyAt, evReady, k)
 }
 

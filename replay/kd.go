@@ -270,7 +270,7 @@ func (k *Kernel) toPlace() bool {
 }
 
 // number gives k, which has just entered, its number (plainKernels).
-func (d *kernelDistributor) number(k *Kernel) { d.nums.add(k); d.entrySeq++; k.entered = d.entrySeq }
+func (d *kernelDistributor) number(k *Kernel) { d.nums.add(k) }
 
 // Under LaunchAll, the decider of CDP's runs, the Kernel Distributor
 // keeps no order of its holders (unordered): LaunchAll reads no Site.KD,
@@ -288,4 +288,10 @@ func (d *kernelDistributor) siteKD() []*Kernel { return d.held.kernels() }
 func (d *kernelDistributor) unhold() bool {
 	d.nheld--
 	return !d.unordered
+}
+
+// stamp is the next entry's place in entry order (Kernel.entered).
+func (d *kernelDistributor) stamp() uint64 {
+	d.entrySeq++
+	return d.entrySeq
 }

@@ -71,15 +71,17 @@ func TestHoldersUnordered(t *testing.T) {
 			ks[i] = &Kernel{id: uint64(i)}
 			d.enter(ks[i]).start(ks[i], now)
 			d.number(ks[i])
+			ks[i].inKD = true // as enterKD sets it
 		}
 		for i := range 4 {
 			enter(i, 1)
 		}
-		d.leave(ks[1])
-		d.leave(ks[0])
+		leave := func(i int) { ks[i].inKD = false; d.leave(ks[i]) } // as drained does
+		leave(1)
+		leave(0)
 		enter(4, 2)
 		enter(5, 2)
-		d.leave(ks[4])
+		leave(4)
 		var ids []uint64
 		for _, k := range d.holders() {
 			ids = append(ids, k.id)

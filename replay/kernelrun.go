@@ -15,7 +15,7 @@ type kernelRun struct {
 	readyCycle     int64  // entered the Kernel Distributor
 	startCycle     int64  // first CTA started (-1 before)
 	endCycle       int64  // completed
-	ready, entered uint64 // FCFS position in the Kernel Distributor, and in entry order (kernelDistributor.number)
+	ready, entered uint64 // FCFS position in the Kernel Distributor, and in entry order (kernelDistributor.stamp)
 
 	// rare is what few kernels carry (kernelRare): host operations,
 	// which have their running parts from when they are made, and
@@ -33,7 +33,7 @@ type kernelRun struct {
 	thread uint16
 
 	sms    int32 // SMs whose resident CTAs are this kernel's (exclusive SMs)
-	plain  int32 // its number (plainKernels) while it holds a Kernel Distributor entry, else 0
+	plain  int32 // its number (plainKernels) from its Kernel Distributor entry; device kernels' parts keep theirs
 	inKD   bool  // holds a Kernel Distributor entry
 	marked bool  // in the FCFS list of kernels with CTAs to place
 }
@@ -76,7 +76,7 @@ func (r *kernelRuns) start(k *Kernel, now int64) {
 		return
 	}
 	k.kernelRun, old.kernelRun = old.kernelRun, nil
-	*k.kernelRun, k.startCycle, k.order = kernelRun{}, -1, -1 // zeroed, then two set: a template copied cost 5 more
+	*k.kernelRun, k.startCycle, k.order = kernelRun{plain: k.plain}, -1, -1 // zeroed but the parts' number (plainKernels.add), then two set: a template copied cost 5 more
 }
 
 // take removes from the list a kernel completed before cycle now, or

@@ -14,40 +14,40 @@ import "github.com/gpureplay/gpureplay/internal/eventq"
 // away, times the cycle it ends at added. Its end is engine.ctaEnded's.
 
 // plainKernels names by a small number the kernels that hold a Kernel
-// Distributor entry (kernelDistributor.nums): an event holds no pointer.
-// A kernel takes its number as it enters (engine.enterKD) and lets it go
-// as it leaves (kernelDistributor.leave), and the number is then reused.
-// Its readiness event names it so, and its plain ends' events and jobs
-// (a plain end's kernel holds its entry till its last CTA has ended).
-// Numbered at its first plain end and let go at its last, as it was,
-// with its readiness event naming it by a slot of the clock's kernel
-// table (slots.Table), a kernel took the number and the slot each,
-// given and taken back (--quick: bfs 2,409 -> 2,393 a CTA, sweep8 E 1,384 -> 1,366).
-// Under CDP a kernel has 2.4 CTAs (BFS scale 16; 3.2 at scale 20), and
-// what it costs once weighs as much as a CTA's own path.
+// Distributor entry (nums), for their readiness and plain ends' events
+// and jobs (by a slot of slots.Table each: bfs 2,409 -> 2,393 a CTA).
 type plainKernels struct {
 	ks   []*Kernel // by number, from 1: newKernelDistributor makes ks[0], no kernel's, so that a number indexes ks as it is (BFS --quick 0.7 a CTA fewer)
 	free []int32   // numbers let go, for reuse
 }
 
-// add gives k, which has just entered the Kernel Distributor, its number.
+// add gives k, just entered, its number: its parts' (partsNumbers, below).
 func (p *plainKernels) add(k *Kernel) {
+	if k.plain == 0 { // its parts have none
+		p.addNew(k) // out of line: add is inlined
+		return
+	}
+	p.ks[k.plain] = k
+}
+
+// addNew gives k, whose parts have no number, one let go or a new one.
+//
+//go:noinline
+func (p *plainKernels) addNew(k *Kernel) {
 	if n := len(p.free); n > 0 {
 		x := p.free[n-1] // a local: k.plain, stored, was loaded again
 		p.free, k.plain = p.free[:n-1], x
 		p.ks[x] = k
 		return
 	}
-	p.ks = append(p.ks, k)
-	k.plain = int32(len(p.ks) - 1)
+	p.ks, k.plain = append(p.ks, k), int32(len(p.ks))
 }
 
-// release lets k's number go as it leaves the Kernel Distributor, its
-// CTAs all done. k stays in its slot till reused: no store, no write
-// barrier (sweep8 E 1,539 -> 1,536).
+// release lets a host operation's number go as it leaves (a device's stays).
 func (p *plainKernels) release(k *Kernel) {
-	p.free = append(p.free, k.plain)
-	k.plain = 0
+	if k.host {
+		p.free, k.plain = append(p.free, k.plain), 0
+	}
 }
 
 // numbered is the kernel numbered n (its plain field), which holds an
@@ -130,3 +130,14 @@ func plainKernelDone(e *engine, k *Kernel) {
 	// (its number goes as it leaves the Kernel Distributor: plainKernels)
 	e.drained(k)
 }
+
+// partsNumbers: a device kernel's number is its running parts'
+// (kernelRun.plain), which keep it as they go from a completed kernel to
+// one entering (kernelRuns.start) and outlive their kernel's entry, so
+// that no two holders share one: an entry stores the kernel in its
+// number's slot, and its leaving stores nothing. A number taken from the
+// free list at each entry and given back as the kernel left cost some 15
+// instructions a kernel (scripts/instructions.sh --quick: bfs 2,369 ->
+// 2,358 a CTA, sweep8 E 1,340 -> 1,334). New parts, and a host
+// operation's, never reused, take a number let go or a new one (addNew);
+// a host operation's goes back as it leaves (release).
