@@ -50,10 +50,10 @@ func (w streamsWhatIf) of(l *trace.Launch) (trace.DeviceStream, bool) {
 func (l *siteRec) createsStream() bool { return l.kind == trace.OwnStream || l.creates }
 
 // ordered reports whether a kind of stream orders its kernels: a CTA's
-// default stream, a created stream and the tail-launch stream do; a
-// stream of the child's own and the fire-and-forget stream order nothing.
+// default, a created and the tail-launch stream, three consecutive kinds
+// (TestOrderedKinds); a child's own and fire-and-forget order nothing.
 func ordered(kind trace.DeviceStream) bool {
-	return kind == trace.CTAStream || kind == trace.CreatedStream || kind == trace.TailStream
+	return kind-trace.CTAStream <= trace.TailStream-trace.CTAStream // one test, not three (every device kernel's launch: launchChildren)
 }
 
 // deviceStreams holds the ordered device streams with kernels in them:
