@@ -12,12 +12,18 @@ import (
 // an SM's counts twice for every CTA (BFS scale 20: 1.07M times), and
 // each change converted and multiplied floats into sums whose additions
 // waited on one another. Floats held these sums exactly (they stay far
-// below 2^53), so the rows and the average are the same.
+// below 2^53), so the rows and the average are the same. They are kept
+// by parts: a change of the counts by d at t adds -d·t, so that with the
+// SM's counts c times t added they are the integrals up to t from the
+// window's start (the window's start at its opening, -c·start). A change
+// is two multiply-adds, where integrating the counts since the last
+// change took a subtraction, three multiply-adds and a store, and a CTA's
+// placement after its room was reserved took the counts down and up
+// again around it (scripts/instructions.sh bfs-parquet: +792 → +771 a CTA).
 type occAccum struct {
-	last   int64 // cycle of the last change
 	window int64 // start of the current window
-	warps  int64 // warp·cycles in the current window
-	ctas   int64 // CTA·cycles in the current window
+	warps  int64 // warp·cycles in the current window, by parts
+	ctas   int64 // CTA·cycles in the current window, by parts
 }
 
 // occupancy turns SM state changes into occupancy-table rows and the run's
@@ -57,7 +63,7 @@ func newOccupancy(cfg model.Config, sink tables.Sink) occupancy {
 // once), synth-csv 13 more (the tests for rows).
 func (o *occupancy) end(s *sm, warps int, since, now int64) {
 	if o.rows {
-		o.change(s, now)
+		o.change(s, now, -1, -warps)
 		return
 	}
 	o.warpCycles += int64(warps) * (now - since)
@@ -69,87 +75,89 @@ func (o *occupancy) end(s *sm, warps int, since, now int64) {
 // (smArray.placedAt, endedAt). Read only where no rows are kept.
 func (o *occupancy) ran(warps int32, cycles int64) { o.parts += int64(warps) * cycles }
 
-func (o *occupancy) move(s *sm, warps int, now int64) {
+func (o *occupancy) move(s *sm, ctas, warps int, now int64) {
 	if o.rows {
-		o.change(s, now)
+		o.change(s, now, ctas, warps)
 		return
 	}
 	o.warpCycles -= int64(warps) * now
 }
 
-// change must be called just before an SM's resident counts change at now.
-// The window it was in is closed when now is past it; the whole windows
-// from there to now, in which the SM's counts did not change, make one
-// row of their total width, so a replay's rows grow with its state
-// changes, not with simulated time (an idle gap of seconds is one row per
-// SM).
-//
-// A second change in the cycle of the last (a CTA ending and another
-// taking its place, most of a replay's) has nothing to add: the last
-// left now inside the current window. Without rows it returns at once:
-// a CTA's placement calls it all the same, inlined there, where a call
-// that tested for rows first was not (synth-csv 28 instructions a CTA
-// more); the others (end, move, close) call it only with rows.
-func (o *occupancy) change(s *sm, now int64) {
-	a := &s.occ
-	if !o.rows || now == a.last {
+// change must be called just before SM s's resident counts change by
+// ctas and warps at now. The window it was in is closed when now is past
+// it (pass); the change is then added by parts (by). Without rows it
+// returns at once: a CTA's placement calls it all the same, inlined
+// there, where a call that tested for rows first was not (synth-csv 28
+// instructions a CTA more); the others (end, move, close) call it only
+// with rows.
+func (o *occupancy) change(s *sm, now int64, ctas, warps int) {
+	if !o.rows {
 		return
 	}
-	if now >= a.window+o.width {
-		o.add(s, a.window+o.width)
-		o.flush(s)
-		if k := (now - a.window) / o.width; k > 0 {
-			d := k * o.width
-			o.add(s, a.window+d)
-			o.emit(s, d)
-		}
+	o.pass(s, now, s.ctas, s.warps)
+	o.by(s, now, ctas, warps)
+}
+
+// by adds to SM s's integrals a change of its counts by ctas and warps at
+// now, by parts.
+func (o *occupancy) by(s *sm, now int64, ctas, warps int) {
+	s.occ.warps -= int64(warps) * now
+	s.occ.ctas -= int64(ctas) * now
+}
+
+// pass closes the windows of SM s that now passes, the SM having held
+// ctas and warps since its last change (cross): a test where the window
+// goes on.
+func (o *occupancy) pass(s *sm, now int64, ctas, warps int) {
+	if now >= s.occ.window+o.width {
+		o.cross(s, now, ctas, warps)
 	}
-	o.add(s, now)
+}
+
+// cross closes the window of SM s that now is past; the whole windows
+// from there to now, in which the SM's counts (ctas and warps) did not
+// change, make one row of their total width, so a replay's rows grow
+// with its state changes, not with simulated time (an idle gap of
+// seconds is one row per SM). The next window opens with the counts'
+// integrals by parts at its start.
+func (o *occupancy) cross(s *sm, now int64, ctas, warps int) {
+	a := &s.occ
+	c, w := int64(ctas), int64(warps)
+	end := a.window + o.width
+	a.warps += w * end
+	a.ctas += c * end
+	o.flush(s)
+	if k := (now - a.window) / o.width; k > 0 {
+		d := k * o.width
+		a.warps, a.ctas = w*d, c*d
+		o.emit(s, d)
+	}
+	a.warps, a.ctas = -w*a.window, -c*a.window
 }
 
 // same is change for SM s where its counts do not change at now (a swap:
 // one CTA's end and a like one's placement, swapPlain): it closes the
-// windows now passes, whose rows change would write now, and leaves the
-// rest to the SM's next change, as the counts' integral over an interval
-// is the same taken whole or in parts (integers). Where the window goes
-// on, the test alone (--quick synth --out parquet 1,369 → 1,364
-// instructions a CTA).
-func (o *occupancy) same(s *sm, now int64) {
-	if now >= s.occ.window+o.width {
-		o.change(s, now)
-	}
-}
+// windows now passes, and adds nothing by parts.
+func (o *occupancy) same(s *sm, now int64) { o.pass(s, now, s.ctas, s.warps) }
 
 // entered is change for SM s just after a CTA needing n entered it at
 // now: s's counts up to now are those without the CTA (placePlain
 // reserves a CTA's room before it asks whether its row is kept).
 func (o *occupancy) entered(s *sm, n need, now int64) {
-	s.ctas--
-	s.warps -= int(n.warps)
-	o.change(s, now)
-	s.ctas++
-	s.warps += int(n.warps)
-}
-
-// add accumulates the SM's current counts from a.last to t (within the
-// current window).
-func (o *occupancy) add(s *sm, t int64) {
-	a := &s.occ
-	d := t - a.last
-	a.warps += int64(s.warps) * d
-	a.ctas += int64(s.ctas) * d
-	o.warpCycles += int64(s.warps) * d
-	a.last = t
+	o.pass(s, now, s.ctas-1, s.warps-int(n.warps))
+	o.by(s, now, 1, int(n.warps))
 }
 
 // flush writes the current window's row and opens the next window.
 func (o *occupancy) flush(s *sm) { o.emit(s, o.width) }
 
 // emit writes the row of the width cycles from the current window's start
-// and opens the next window after them.
+// (its integrals whole: the counts times the window's end added) and
+// opens the next window after them. The run's warp·cycles are the rows'.
 func (o *occupancy) emit(s *sm, width int64) {
 	a := &s.occ
 	w := float64(width)
+	o.warpCycles += a.warps
 	o.sink.Occupancy(tables.Occupancy{
 		Cycle:        a.window,
 		WindowCycles: width,
@@ -167,20 +175,14 @@ func (o *occupancy) close(sms []sm, end int64) {
 	for i := range sms {
 		s := &sms[i]
 		if !o.rows {
-			o.move(s, -s.warps, end)
+			o.move(s, 0, -s.warps, end)
 			continue
 		}
-		o.change(s, end)
-		a := &s.occ
-		if end > a.window {
-			width := end - a.window
-			o.sink.Occupancy(tables.Occupancy{
-				Cycle:        a.window,
-				WindowCycles: width,
-				SM:           int32(s.id),
-				ActiveWarps:  float64(a.warps) / float64(width),
-				ActiveCTAs:   float64(a.ctas) / float64(width),
-			})
+		o.same(s, end)
+		if a := &s.occ; end > a.window {
+			a.warps += int64(s.warps) * end
+			a.ctas += int64(s.ctas) * end
+			o.emit(s, end-a.window)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func (a *smArray) enterRow(s *sm, n need, idx uint64, now, alone int64) int32 {
 // occupancy is integrated with the CTA, as leave does.
 func (a *smArray) endRow(out *recorder, k *Kernel, ref int32, now int64) int32 {
 	s := &a.sms[slotSM(ref)]
-	a.occ.change(s, now)
+	a.occ.change(s, now, -1, -int(k.decl.need.warps))
 	slot := slotOf(ref)
 	out.plainRow(k, &a.rows[s.id<<6|slot], int32(s.id), now)
 	s.freeSlot(slot)

@@ -97,7 +97,7 @@ func (a *smArray) nextOpen(i int, mask uint64) int { return a.open.next(i, mask)
 // earliest cycle it may start at (later while the SM's L1 flushes).
 func (a *smArray) enter(k *Kernel, s *sm, now int64) (slot int, startAt int64) {
 	// s is the placer's SM (find's, or Place's): no index to check and scale.
-	a.occ.change(s, now)
+	a.occ.change(s, now, 1, int(k.decl.need.warps))
 	if s.ctas == 0 {
 		s.kernel = k
 		k.sms++
@@ -193,7 +193,7 @@ func (a *smArray) leave(s *sm, n need, slot int, since, now int64) (empty bool) 
 // released, as leave does; no SM is held (no CTA issue rate) in the runs
 // that place them.
 func (a *smArray) leaveSlot(s *sm, n need, slot int, now int64) (empty bool) {
-	a.occ.change(s, now)
+	a.occ.change(s, now, -1, -int(n.warps))
 	s.release(n)
 	a.open.add(s.id)
 	if a.slots {
@@ -239,7 +239,7 @@ func (a *smArray) resident(i int, now int64, ctas, warps int) bool {
 	}
 	s := &a.sms[i]
 	a.full.grew(i)
-	a.occ.move(s, warps, now)
+	a.occ.move(s, ctas, warps, now)
 	s.ctas += ctas
 	s.warps += warps
 	return true

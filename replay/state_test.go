@@ -354,9 +354,16 @@ func (s *Stepper) Show(what string) ([]string, error) {
 		}
 		return []string{"issue held=[" + strings.Join(b, " ") + "]"}, nil
 	case "occupancy":
-		// The warp·cycles the SMs have held, accounted up to each SM's
-		// last change of resident counts.
-		return []string{fmt.Sprintf("occupancy warp_cycles=%d", e.sms.occ.warpCycles)}, nil
+		// The warp·cycles the SMs have held up to the last event: with
+		// rows, those of the windows closed and, by parts, the current
+		// ones' (occAccum).
+		w := e.sms.occ.warpCycles
+		for i := range e.sms.sms {
+			if s := &e.sms.sms[i]; e.sms.occ.rows {
+				w += s.occ.warps + int64(s.warps)*e.clock.now()
+			}
+		}
+		return []string{fmt.Sprintf("occupancy warp_cycles=%d", w)}, nil
 	case "totals":
 		// The recorder's counts so far.
 		st := &e.out.stats
