@@ -70,7 +70,7 @@ func newEngine(opt Options, sink tables.Sink) *engine {
 	e.groups = newGroupTable(opt.Config.DTBL.AGTEntries, opt.Config.GPU.MaxCTAsPerSM, &e.clock.q, rows)
 	e.sites = newSiteEngine(pol.Sites, siteLinks{
 		host: e, clock: &e.clock, launch: e.dev.path(), groups: &e.groups, agg: e.dev.aggregator(), kd: &e.kd,
-		rows: rows, an: an, policy: pol.Name,
+		rows: e.out.refs, an: an, policy: pol.Name,
 	}, e.cfg.DTBL.Fallback == model.FallbackDispatch)
 	e.sites.dtblCalls = e.cfg.DTBL.LaunchCost == model.LaunchCostCDP
 	e.sites.anyShape = e.cfg.DTBL.Match == model.MatchFunction

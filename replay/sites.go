@@ -46,6 +46,9 @@ type siteEngine struct {
 	// counts are the launching lanes reached, those decided blind, and
 	// the verdicts: summed into the run's Stats at its end (count).
 	counts struct{ sites, blind, launched, inlined int64 }
+	// row is a launches row, reused: the sink takes it by reference
+	// (tables.RefSink), where a Launch by value was copied into the call.
+	row tables.Launch
 }
 
 // count adds the site engine's counts to s.
@@ -74,7 +77,7 @@ type siteLinks struct {
 	launch *launchPath        // the launch servers and the pending pool
 	groups *groupTable        // DTBL's aggregated groups
 	kd     *kernelDistributor // its entries, for Site.KD
-	rows   tables.Sink        // the launches rows; nil when none is kept
+	rows   tables.RefSink     // the launches rows; nil when none is kept
 	an     Analysis           // told of blind calls and verdicts; nil for none
 	policy string             // the policy's name, for errors
 	agg    *aggregator        // KLAP's launch aggregation; nil unless the policy aggregates
@@ -537,31 +540,30 @@ func (se *siteEngine) launchRow(s *Site, l *siteRec, v *Verdict, into *Kernel) *
 	if v.Decision == Coalesce {
 		target = &v.Target.id
 	}
-	row := tables.Launch{
-		SiteID:          s.ID,
-		Cycle:           s.Cycle,
-		ParentKernelID:  s.ParentKernel,
-		ParentCTA:       s.ParentCTA,
-		Warp:            int32(s.Warp),
-		Lane:            int32(l.lane),
-		ChildKernelID:   l.child.id,
-		Workload:        l.workload,
-		Decision:        v.Decision.String(),
-		TargetKernelID:  target,
-		EstChildCycles:  v.EstChildCycles,
-		EstParentCycles: v.EstParentCycles,
-		SpawnN:          v.QueuedCTAs,
-		SpawnNCon:       v.ConcurrentCTAs,
-		Outcome:         v.Decision.outcome(),
-	}
+	row := &se.row // stored field by field: a literal was built on the stack and copied in
+	row.SiteID = s.ID
+	row.Cycle = s.Cycle
+	row.ParentKernelID = s.ParentKernel
+	row.ParentCTA = s.ParentCTA
+	row.Warp = int32(s.Warp)
+	row.Lane = int32(l.lane)
+	row.ChildKernelID = l.child.id
+	row.Workload = l.workload
+	row.Decision = v.Decision.String()
+	row.TargetKernelID = target
+	row.EstChildCycles = v.EstChildCycles
+	row.EstParentCycles = v.EstParentCycles
+	row.SpawnN = v.QueuedCTAs
+	row.SpawnNCon = v.ConcurrentCTAs
+	row.Outcome = v.Decision.outcome()
 	if into != nil {
 		row.Outcome, row.TargetKernelID = aggregatedOutcome, &into.id
 	}
 	if se.byCommand(v) {
-		kept := row // on the heap for this lane alone: a row written at once stays on the stack
+		kept := *row // on the heap for this lane alone: a row written at once stays on the stack
 		return &kept
 	}
-	se.rows.Launch(row)
+	se.rows.LaunchRow(row)
 	return nil
 }
 

@@ -111,6 +111,8 @@ func (s *Stats) AvgKernelWaitCycles() float64 {
 // of its time.
 type recorder struct {
 	sink      tables.Sink
+	refs      tables.RefSink      // the sink, taking kernel rows by reference (row)
+	row       tables.Kernel       // a kernels row, reused
 	fields    tables.CTAFieldSink // the sink, where it takes CTA rows as fields
 	blocks    tables.CTABlockSink // and where it takes them a block at a time
 	block     *tables.CTABlock    // the plain CTAs' rows not yet written, for blocks (plainRow)
@@ -128,6 +130,9 @@ type recorder struct {
 func newRecorder(sink tables.Sink) recorder {
 	f, _ := sink.(tables.CTAFieldSink)
 	r := recorder{sink: sink, fields: f, quiet: tables.Discards(sink), busy: newBusySpan(), ctaSpan: newBusySpan()}
+	if !r.quiet {
+		r.refs = tables.Refs(sink) // nil where no rows are kept: the site engine's test
+	}
 	if b, ok := sink.(tables.CTABlockSink); ok && !r.quiet {
 		r.blocks, r.block = b, new(tables.CTABlock)
 	}
@@ -180,25 +185,23 @@ func (r *recorder) kernel(k *Kernel, now int64) {
 	if r.quiet {
 		return
 	}
-	row := tables.Kernel{
-		KernelID:        k.id,
-		Name:            k.decl.Name,
-		Origin:          "host",
-		Stream:          k.stream,
-		CTAs:            int64(k.gridCTAs()),
-		ThreadsPerCTA:   int64(k.decl.Threads()),
-		LaunchCycle:     k.launchCycle,
-		ReadyCycle:      k.readyCycle,
-		StartCycle:      k.startCycle,
-		EndCycle:        k.endCycle,
-		WaitCycles:      wait,
-		CoalescedGroups: k.coalescedGroups(),
-	}
+	row := &r.row // stored field by field: a literal was built on the stack and copied in
+	row.KernelID = k.id
+	row.Name = k.decl.Name
+	row.Stream = k.stream
+	row.CTAs = int64(k.gridCTAs())
+	row.ThreadsPerCTA = int64(k.decl.Threads())
+	row.LaunchCycle = k.launchCycle
+	row.ReadyCycle = k.readyCycle
+	row.StartCycle = k.startCycle
+	row.EndCycle = k.endCycle
+	row.WaitCycles = wait
+	row.CoalescedGroups = k.coalescedGroups()
+	row.Origin, row.ParentKernelID = "host", nil
 	if id, ok := k.ParentID(); ok {
-		row.Origin = "device"
-		row.ParentKernelID = r.parentIDs.of(id)
+		row.Origin, row.ParentKernelID = "device", r.parentIDs.of(id)
 	}
-	r.sink.Kernel(row)
+	r.refs.KernelRow(row)
 }
 
 // countKernel counts a completed kernel (or narrow task) that waited wait

@@ -235,11 +235,15 @@ type kernelRows struct {
 	coalescedGroups     [spoolRows]int64
 }
 
-// Kernel writes a kernels row: a Recorder's into its spool's chunk, each field
-// in its column, a file Writer's into the table's builders (add).
-func (w *Writer) Kernel(r tables.Kernel) {
+// Kernel writes a kernels row (KernelRow).
+func (w *Writer) Kernel(r tables.Kernel) { w.KernelRow(&r) }
+
+// KernelRow writes a kernels row, by reference (tables.RefSink): a Recorder's into its
+// spool's chunk, each field in its column, a file Writer's into the table's
+// builders (add).
+func (w *Writer) KernelRow(r *tables.Kernel) {
 	if w.sp == nil {
-		add(w, &w.kernels, r)
+		add(w, &w.kernels, *r)
 		return
 	}
 	ch := w.sp.take()
@@ -492,11 +496,15 @@ type launchRows struct {
 	outcome              strSpool
 }
 
-// Launch writes a launches row: a Recorder's into its spool's chunk, each field
-// in its column, a file Writer's into the table's builders (add).
-func (w *Writer) Launch(r tables.Launch) {
+// Launch writes a launches row (LaunchRow).
+func (w *Writer) Launch(r tables.Launch) { w.LaunchRow(&r) }
+
+// LaunchRow writes a launches row, by reference (tables.RefSink): a Recorder's into its
+// spool's chunk, each field in its column, a file Writer's into the table's
+// builders (add).
+func (w *Writer) LaunchRow(r *tables.Launch) {
 	if w.sp == nil {
-		add(w, &w.launches, r)
+		add(w, &w.launches, *r)
 		return
 	}
 	ch := w.sp.take()

@@ -37,3 +37,31 @@ func Discards(s Sink) bool {
 	d, ok := s.(Discarder)
 	return ok && d.DiscardsRows()
 }
+
+// RefSink is a Sink that also takes kernel and launch rows by reference:
+// KernelRow(r) writes what Kernel(*r) would, LaunchRow(r) what Launch(*r)
+// would. The row is the producer's again when the call returns. Passed
+// to an interface method by value, a Kernel (17 words) or a Launch (21)
+// is copied through memory into the call's arguments: a producer writes
+// one of each a child kernel (BFS scale 20: 165K), each built on the
+// stack and copied, where the replay stores a reused row's fields in
+// place (scripts/instructions.sh bfs-parquet: +771 → +758 a CTA).
+type RefSink interface {
+	KernelRow(r *Kernel)
+	LaunchRow(r *Launch)
+}
+
+// Refs is s as a RefSink: s itself where it is one, else one that hands
+// s each row by value.
+func Refs(s Sink) RefSink {
+	if r, ok := s.(RefSink); ok {
+		return r
+	}
+	return byValue{s}
+}
+
+// byValue is a Sink as a RefSink.
+type byValue struct{ s Sink }
+
+func (b byValue) KernelRow(r *Kernel) { b.s.Kernel(*r) }
+func (b byValue) LaunchRow(r *Launch) { b.s.Launch(*r) }

@@ -59,6 +59,12 @@ var builders = map[tables.Type]struct{ builder, bind, goType string }{
 	tables.String:  {"*strColumn", "str", "string"},
 }
 
+// byRef names the rows a Writer takes by reference too (tables.RefSink):
+// its method for the row by value calls the one by reference. The others
+// keep their body in the method by value, which the engine calls (an
+// occupancy row's, once a window of an SM: a call more each, synth).
+var byRef = map[string]bool{"Kernel": true, "Launch": true}
+
 // goTable writes a table's column set: its builders, bound in schema
 // order, and its appends; and the columns of its spooled rows.
 func goTable(b *bytes.Buffer, t tables.Table) error {
@@ -96,9 +102,17 @@ func goTable(b *bytes.Buffer, t tables.Table) error {
 	fmt.Fprintf(b, "func (t *%s) append(r %s) {\n%s}\n\n", cols, row, one.Bytes())
 	fmt.Fprintf(b, "// %s is a spool chunk's %s rows, a column each (spool.go, bulk.go).\n", spooled, t.Name)
 	fmt.Fprintf(b, "type %s struct {\n\tn int // rows held\n%s}\n\n", spooled, fields.Bytes())
-	fmt.Fprintf(b, "// %s writes a %s row: a Recorder's into its spool's chunk, each field\n", rt.Name(), t.Name)
-	fmt.Fprintf(b, "// in its column, a file Writer's into the table's builders (add).\n")
-	fmt.Fprintf(b, "func (w *Writer) %s(r %s) {\n\tif w.sp == nil {\n\t\tadd(w, &w.%s, r)\n\t\treturn\n\t}\n", rt.Name(), row, t.Name)
+	if byRef[rt.Name()] {
+		fmt.Fprintf(b, "// %s writes a %s row (%sRow).\n", rt.Name(), t.Name, rt.Name())
+		fmt.Fprintf(b, "func (w *Writer) %s(r %s) { w.%sRow(&r) }\n\n", rt.Name(), row, rt.Name())
+		fmt.Fprintf(b, "// %sRow writes a %s row, by reference (tables.RefSink): a Recorder's into its\n", rt.Name(), t.Name)
+		fmt.Fprintf(b, "// spool's chunk, each field in its column, a file Writer's into the table's\n// builders (add).\n")
+		fmt.Fprintf(b, "func (w *Writer) %sRow(r *%s) {\n\tif w.sp == nil {\n\t\tadd(w, &w.%s, *r)\n\t\treturn\n\t}\n", rt.Name(), row, t.Name)
+	} else {
+		fmt.Fprintf(b, "// %s writes a %s row: a Recorder's into its spool's chunk, each field\n", rt.Name(), t.Name)
+		fmt.Fprintf(b, "// in its column, a file Writer's into the table's builders (add).\n")
+		fmt.Fprintf(b, "func (w *Writer) %s(r %s) {\n\tif w.sp == nil {\n\t\tadd(w, &w.%s, r)\n\t\treturn\n\t}\n", rt.Name(), row, t.Name)
+	}
 	fmt.Fprintf(b, "\tch := w.sp.take()\n\tc := &ch.%s\n\ti := c.n\n%s\tc.n = i + 1\n\tw.sp.sent(ch)\n}\n\n", t.Name, put.Bytes())
 	fmt.Fprintf(b, "// appendRows appends rows [lo, hi) of c a column at a time (a Recorder's, bulk.go).\n")
 	fmt.Fprintf(b, "func (t *%s) appendRows(c *%s, lo, hi int) {\n%s}\n\n", cols, spooled, many.Bytes())
