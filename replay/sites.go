@@ -540,7 +540,8 @@ func (se *siteEngine) launchRow(s *Site, l *siteRec, v *Verdict, into *Kernel) *
 	if v.Decision == Coalesce {
 		target = &v.Target.id
 	}
-	row := &se.row // stored field by field: a literal was built on the stack and copied in
+	// The row is stored field by field: a literal was built and copied.
+	row := &se.row
 	row.SiteID = s.ID
 	row.Cycle = s.Cycle
 	row.ParentKernelID = s.ParentKernel

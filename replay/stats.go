@@ -123,6 +123,7 @@ type recorder struct {
 	busy      busySpan // the copies' and narrow tasks' (the CTAs': ctaSpan)
 	ctaSpan   busySpan
 	parentIDs slab[uint64] // device kernel rows' parent ids
+	byRef     bool         // the sink is a tables.RefSink: a row need not outlive the call (parentOf)
 	// kernelsEnd is the last kernel's completion: the kernels stage's end.
 	kernelsEnd int64
 }
@@ -132,6 +133,7 @@ func newRecorder(sink tables.Sink) recorder {
 	r := recorder{sink: sink, fields: f, quiet: tables.Discards(sink), busy: newBusySpan(), ctaSpan: newBusySpan()}
 	if !r.quiet {
 		r.refs = tables.Refs(sink) // nil where no rows are kept: the site engine's test
+		_, r.byRef = sink.(tables.RefSink)
 	}
 	if b, ok := sink.(tables.CTABlockSink); ok && !r.quiet {
 		r.blocks, r.block = b, new(tables.CTABlock)
@@ -185,7 +187,9 @@ func (r *recorder) kernel(k *Kernel, now int64) {
 	if r.quiet {
 		return
 	}
-	row := &r.row // stored field by field: a literal was built on the stack and copied in
+	// The row stored field by field, in place: a literal was built on the
+	// stack and copied into the sink's call.
+	row := &r.row
 	row.KernelID = k.id
 	row.Name = k.decl.Name
 	row.Stream = k.stream
@@ -197,9 +201,10 @@ func (r *recorder) kernel(k *Kernel, now int64) {
 	row.EndCycle = k.endCycle
 	row.WaitCycles = wait
 	row.CoalescedGroups = k.coalescedGroups()
-	row.Origin, row.ParentKernelID = "host", nil
+	row.Origin = "host"
+	row.ParentKernelID = nil
 	if id, ok := k.ParentID(); ok {
-		row.Origin, row.ParentKernelID = "device", r.parentIDs.of(id)
+		row.Origin, row.ParentKernelID = "device", r.parentOf(k, id)
 	}
 	r.refs.KernelRow(row)
 }
@@ -388,4 +393,17 @@ func (k *Kernel) coalescedGroups() int64 {
 		return 0
 	}
 	return k.pool.coalesced
+}
+
+// parentOf is what device kernel k's row points at for its parent's id,
+// id: k's own for a sink that takes the row by reference (tables.RefSink
+// reads it during the call alone), else a value of its own, as the row
+// may outlive the call (slab): BFS scale 20's 165K device kernels each
+// took a value from the slab (scripts/instructions.sh bfs-parquet: +758
+// → +753 a CTA without).
+func (r *recorder) parentOf(k *Kernel, id uint64) *uint64 {
+	if r.byRef {
+		return &k.parentID
+	}
+	return r.parentIDs.of(id)
 }

@@ -40,12 +40,13 @@ func Discards(s Sink) bool {
 
 // RefSink is a Sink that also takes kernel and launch rows by reference:
 // KernelRow(r) writes what Kernel(*r) would, LaunchRow(r) what Launch(*r)
-// would. The row is the producer's again when the call returns. Passed
-// to an interface method by value, a Kernel (17 words) or a Launch (21)
-// is copied through memory into the call's arguments: a producer writes
-// one of each a child kernel (BFS scale 20: 165K), each built on the
-// stack and copied, where the replay stores a reused row's fields in
-// place (scripts/instructions.sh bfs-parquet: +771 → +758 a CTA).
+// would. The row, and what its fields point at, are the producer's again
+// when the call returns. Passed to an interface method by value, a
+// Kernel (17 words) or a Launch (21) is copied through memory into the
+// call's arguments: a producer writes one of each a child kernel (BFS
+// scale 20: 165K), each built on the stack and copied, where the replay
+// stores a reused row's fields in place (scripts/instructions.sh
+// bfs-parquet: +771 → +758 a CTA).
 type RefSink interface {
 	KernelRow(r *Kernel)
 	LaunchRow(r *Launch)
