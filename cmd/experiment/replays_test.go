@@ -309,17 +309,30 @@ func TestMadeTracesOnlyForTheSameRecords(t *testing.T) {
 func TestRunJobsBatches(t *testing.T) {
 	defer func(f func(replayJob, int64, rowWriter, io.Writer, io.Writer) (*stats, error)) { replayJobFn = f }(replayJobFn)
 	var mu sync.Mutex
-	alive, most := 0, 0
+	n := 2*shareWidth - 1
+	alive, most, started, filled := 0, 0, 0, 0
 	replayJobFn = func(j replayJob, base int64, w rowWriter, log, _ io.Writer) (*stats, error) {
 		if j.bodies != nil {
 			defer j.bodies.Close()
 		}
 		mu.Lock()
 		alive++
+		started++
 		most = max(most, alive)
-		mu.Unlock()
-		time.Sleep(20 * time.Millisecond)
-		mu.Lock()
+		if alive == shareWidth {
+			filled++
+		}
+		// Each replay stays alive until its batch is (shareWidth of
+		// them, or the last batch's, once every job has started), not
+		// for a fixed sleep, which a loaded machine outlasted before the
+		// batch's last replay started; a batch that never fills ends
+		// the wait after two seconds, and the test fails below.
+		batch := filled
+		for end := time.Now().Add(2 * time.Second); filled == batch && alive < shareWidth && started < n && time.Now().Before(end); {
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+		}
 		alive--
 		mu.Unlock()
 		return &stats{}, nil
@@ -329,7 +342,7 @@ func TestRunJobsBatches(t *testing.T) {
 	if err := generate(path, benchmark{name: "t", gen: "synth", params: []string{"kernels=1", "ctas=10"}}); err != nil {
 		t.Fatal(err)
 	}
-	jobs := make([]replayJob, 2*shareWidth-1)
+	jobs := make([]replayJob, n)
 	for i := range jobs {
 		jobs[i] = replayJob{policy: "cdp", column: "cdp", path: path, bench: benchmark{name: "t"}}
 	}
