@@ -963,10 +963,8 @@ func (r *Reader) fastInto() []int64 {
 // the warp_cycles decoded into into (room for maxFastWarps). It makes no
 // call: a call, even on a path not taken, has the compiler keep values
 // live across it in memory, a load and a store each (uniform: 40 a CTA).
-//
-// For a record with warp_cycles it also sets warpsOK as it decodes them,
-// for fieldsKeep: a second loop over them there cost BFS 8 instructions a CTA
-// more (scripts/instructions.sh --quick bfs, medians of 3).
+// It sets warpsOK as it decodes warp_cycles, for fieldsKeep (a second loop
+// there: BFS --quick 8 instructions a CTA more).
 func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc int64, i int) bool {
 	q := (*[fastRoom]byte)(p)
 	u, n := short3At(q, i)
@@ -982,20 +980,27 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 		wc = into[:warps:warps]
 		prev, longest := cycles, uint64(0)
 		// A warp's delta nearly always takes one byte: read here, with
-		// short3At only past it (BFS --quick: 3,689 to 3,671 and 3,674
-		// instructions a CTA).
-		for w := range wc {
-			d := uint64(q[i&(fastRoom-1)])
-			if d >= 0x80 {
-				var n int
-				if d, n = short3At(q, i); n == 0 {
-					return false
+		// short3At only past it (BFS --quick: 3,689 to 3,671 a CTA); two
+		// such (BFS's children's) with no loop: bfs 1,738 -> 1,727 a CTA.
+		if d0, d1 := uint64(q[i&(fastRoom-1)]), uint64(q[(i+1)&(fastRoom-1)]); warps == 2 && d0|d1 < 0x80 {
+			w := (*[2]int64)(wc)
+			w[0] = prev + zigzag(d0)
+			w[1] = w[0] + zigzag(d1)
+			i, longest = i+2, max(uint64(w[0]), uint64(w[1]))
+		} else {
+			for w := range wc {
+				d := uint64(q[i&(fastRoom-1)])
+				if d >= 0x80 {
+					var n int
+					if d, n = short3At(q, i); n == 0 {
+						return false
+					}
+					i += n - 1
 				}
-				i += n - 1
+				i++
+				prev += zigzag(d)
+				wc[w], longest = prev, max(longest, uint64(prev))
 			}
-			i++
-			prev += zigzag(d)
-			wc[w], longest = prev, max(longest, uint64(prev))
 		}
 		r.warpsOK = longestIs(longest, c.Cycles)
 	}
