@@ -18,7 +18,7 @@ import (
 // (distributor.go) does those; policies see its entries (Site.KD) and
 // list (Pending).
 type kernelDistributor struct {
-	entries, nheld     int                 // gpu.max_kernels, and how many are held
+	entries, room      int                 // gpu.max_kernels, and how many are free (a test of one field: takes)
 	waiting            fifo.Queue[*Kernel] // stream heads and device kernels waiting for an entry, each with those chained to it (take)
 	chained            *Kernel             // the kernels chained to the one take took last: they wait before the queue's
 	held               kdOrder             // kernels holding an entry, in entry order
@@ -33,7 +33,7 @@ type kernelDistributor struct {
 
 func newKernelDistributor(entries int, sites SiteDecider) kernelDistributor {
 	_, all := sites.(LaunchAll)
-	return kernelDistributor{entries: entries, nums: plainKernels{ks: make([]*Kernel, 1, 64)}, unordered: sites == nil || all}
+	return kernelDistributor{entries: entries, room: entries, nums: plainKernels{ks: make([]*Kernel, 1, 64)}, unordered: sites == nil || all}
 }
 
 // fitted reports whether decl is the one last noted to fit an empty SM.
@@ -57,7 +57,7 @@ func (d *kernelDistributor) wait(k *Kernel) {
 // every kernel it hands an entry is followed by a call that found none
 // (under CDP one of each per kernel), which cost more than the test.
 func (d *kernelDistributor) takes() bool {
-	return d.nheld < d.entries && (d.chained != nil || d.waiting.Len() > 0)
+	return d.room > 0 && (d.chained != nil || d.waiting.Len() > 0)
 }
 
 // take takes the oldest waiting kernel, which takes a free entry, and
@@ -97,7 +97,7 @@ func (d *kernelDistributor) front() *Kernel {
 // free reports whether a kernel arriving now would take an entry at once:
 // one is free and no kernel waits before it.
 func (d *kernelDistributor) free() bool {
-	return d.nheld < d.entries && d.chained == nil && d.waiting.Len() == 0
+	return d.room > 0 && d.chained == nil && d.waiting.Len() == 0
 }
 
 // enter gives k an entry, and returns the running parts' source for
@@ -106,7 +106,7 @@ func (d *kernelDistributor) free() bool {
 // into enterKD, stayed a call once a kernel (scripts/instructions.sh
 // --quick, BFS, a kernel for every 2.4 CTAs: 6 instructions a CTA fewer).
 func (d *kernelDistributor) enter(k *Kernel) *kernelRuns {
-	if d.nheld++; !d.unordered {
+	if d.room--; !d.unordered {
 		d.held.add(k)
 	}
 	return &d.runs
@@ -218,7 +218,7 @@ func (d *kernelDistributor) listed() []*Kernel { return d.pending }
 func (d *kernelDistributor) holders() []*Kernel { return d.holdersOf() }
 
 // heldLen is how many entries are held.
-func (d *kernelDistributor) heldLen() int { return d.nheld }
+func (d *kernelDistributor) heldLen() int { return d.entries - d.room }
 
 // waiters yields the kernels waiting for an entry, oldest first.
 func (d *kernelDistributor) waiters() iter.Seq[*Kernel] {
@@ -286,7 +286,7 @@ func (d *kernelDistributor) siteKD() []*Kernel { return d.held.kernels() }
 
 // unhold counts an entry given back, and reports whether held keeps it.
 func (d *kernelDistributor) unhold() bool {
-	d.nheld--
+	d.room++
 	return !d.unordered
 }
 
