@@ -112,14 +112,14 @@ func unfit(k *Kernel, g *model.GPU) error {
 // becomeReady is a kernel arriving in the Kernel Distributor: from now on
 // the SMX scheduler may place its CTAs.
 func (e *engine) becomeReady(k *Kernel) {
-	now := e.clock.now()
+	now, r := e.clock.now(), k.kernelRun // r: each store through k.kernelRun loaded it again
 	k.state = kReady
-	k.readyCycle = now
+	r.readyCycle = now
 	e.kd.ready(k)
 	if len(e.mechs) > 0 {
 		readyAll(e.mechs, k, now)
 	}
-	k.marked = true
+	r.marked = true
 	e.kd.listLast(k)
 }
 
