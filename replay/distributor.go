@@ -11,8 +11,8 @@ import (
 )
 
 // fillKD hands free Kernel Distributor entries to waiting kernels, oldest
-// first; each takes lat.kernel_dispatch to arrive.
-func (e *engine) fillKD() {
+// first (one only, !all); each takes lat.kernel_dispatch to arrive.
+func (e *engine) fillKD(all bool) {
 	for e.kd.takes() {
 		k := e.kd.take()
 		if k.decl == nil {
@@ -22,31 +22,31 @@ func (e *engine) fillKD() {
 			}
 		}
 		e.enterKD(k, e.clock.now()+e.cfg.Lat.KernelDispatch)
+		if !all {
+			break
+		}
 	}
 }
 
-// arriveDevice is a device kernel reaching the KMU: on a private stream
-// of its own, with no copy to start and nothing `after`, it goes straight
-// to wait for a Kernel Distributor entry. It reads only k's first line
-// (inDevStream, arriveNext): the kernel was launched tens of thousands of
-// cycles ago and is out of the cache, and under CDP another kernel, long
-// waiting, takes the free entry (BFS scale 20: tens of thousands wait),
-// so reading more of k here would only wait for it.
-//
-// The kernels chained to k at its launch (launchChildren), none in an
-// ordered device stream, arrive with it, in their order, and wait for an
-// entry chained, in one place of the queue (kernelDistributor.take):
-// queued one by one, each cost awaitKD's call, the queue's push and pop,
-// and a test for a free entry (scripts/instructions.sh, BFS scale 20: 14
-// instructions a CTA fewer). Entering the Kernel Distributor tells no one
-// and only schedules a kernel's readiness, so they enter as they would
-// one by one; but a chain's arrivals are all observed (ArrivalObserver)
-// before the first of it enters, where one by one each kernel's entry
-// followed its own arrival.
-//
+// arriveDevice is a device kernel reaching the KMU: on a private stream of its
+// own, with no copy to start and nothing `after`, it goes straight to wait for
+// a Kernel Distributor entry. It reads only k's first line (inDevStream,
+// arriveNext): the kernel was launched tens of thousands of cycles ago and is
+// out of the cache, and under CDP another kernel, long waiting, takes the free
+// entry (BFS scale 20: tens of thousands wait), so reading more of k here
+// would only wait for it. The kernels chained to k at its launch
+// (launchChildren), none in an ordered device stream, arrive with it, in their
+// order, and wait for an entry chained, in one place of the queue
+// (kernelDistributor.take): queued one by one, each cost awaitKD's call, the
+// queue's push and pop, and a test for a free entry (scripts/instructions.sh,
+// BFS scale 20: 14 instructions a CTA fewer). Entering the Kernel Distributor
+// tells no one and only schedules a kernel's readiness, so they enter as they
+// would one by one; but a chain's arrivals are all observed (ArrivalObserver)
+// before the first of it enters, where one by one each kernel's entry followed
+// its own arrival.
 // A kernel of the device runtime (runtime: cudaLaunchDevice's, not DTBL's
-// launch hardware's or KLAP's host launch of an aggregated kernel) waits
-// first for GPGPU-Sim's stream manager where that is modelled
+// launch hardware's or KLAP's host launch of an aggregated kernel) waits first
+// for GPGPU-Sim's stream manager where that is modelled
 // (deviceRuntime.counts).
 func (e *engine) arriveDevice(k *Kernel, runtime bool) {
 	for c := k; c != nil; c = c.arriveNext {
@@ -68,7 +68,7 @@ func (e *engine) arriveDevice(k *Kernel, runtime bool) {
 func (e *engine) awaitKD(k *Kernel) {
 	k.state = kWaiting
 	e.kd.wait(k)
-	e.fillKD()
+	e.fillKD(true)
 }
 
 // enterKD gives k a Kernel Distributor entry now; its CTAs may be placed
@@ -175,7 +175,7 @@ func (e *engine) drained(k *Kernel) {
 		if len(e.mechs) > 0 {
 			drainedAll(e.mechs, k)
 		}
-		e.fillKD()
+		e.fillKD(false) // one entry came back, for one kernel: no loop's second test (--quick: replay's own bfs 1,382 -> 1,380 a CTA, sweep8 E 1,295 -> 1,293)
 	}
 	if k.kids == 0 {
 		e.complete(k)
