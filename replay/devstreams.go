@@ -68,16 +68,16 @@ func ordered(kind trace.DeviceStream) bool {
 // work have completed, in order among the grid's tail launches.
 //
 // It owns that state and nothing else: the engine (devlaunch.go) starts a
-// kernel it lets go, by queueing it for a Kernel Distributor entry. A
-// kernel waiting behind another holds no entry, as a host stream's do not:
-// it waits in its hardware work queue, whose head alone is dispatched
-// (DTBL §2.2: "the Kernel Management Unit (KMU) manages multiple HWQs by
-// inspecting and dispatching kernels at the head of the queue to the
-// Kernel Distributor").
+// kernel it lets go, by queueing it for a Kernel Distributor entry. A kernel
+// waiting behind another holds no entry, as a host stream's do not: it waits
+// in its hardware work queue, whose head alone is dispatched (DTBL §2.2:
+// "the Kernel Management Unit (KMU) manages multiple HWQs by inspecting and
+// dispatching kernels at the head of the queue to the Kernel Distributor").
 type deviceStreams struct {
-	byKey map[devStreamKey]*devStream
-	of    map[*Kernel]*devStream // the kernels in them
-	spare []*devStream
+	byKey   map[devStreamKey]*devStream
+	streams int                    // len(byKey), for open: the map's length, a nil test and a load, was asked at each child's completion
+	of      map[*Kernel]*devStream // the kernels in them
+	spare   []*devStream
 }
 
 // devStreamKey names a stream: the CTA's (or the grid's, for a tail
@@ -126,7 +126,7 @@ func (d *deviceStreams) enter(k *Kernel, key devStreamKey, fresh func() uint64) 
 	if s == nil {
 		s = d.newStream()
 		s.key, s.id = key, fresh()
-		d.byKey[key] = s
+		d.byKey[key], d.streams = s, d.streams+1
 	}
 	s.kernels = append(s.kernels, k)
 	s.arrived = append(s.arrived, false)
@@ -175,9 +175,9 @@ func (d *deviceStreams) done(k *Kernel) *Kernel {
 	k.inDevStream = false
 	s.kernels[0] = nil
 	s.kernels, s.arrived = s.kernels[1:], s.arrived[1:]
-	s.running = false
-	if len(s.kernels) == 0 {
+	if s.running = false; len(s.kernels) == 0 {
 		delete(d.byKey, s.key)
+		d.streams--
 		*s = devStream{kernels: s.kernels[:0], arrived: s.arrived[:0]}
 		d.spare = append(d.spare, s)
 		return nil
@@ -186,7 +186,7 @@ func (d *deviceStreams) done(k *Kernel) *Kernel {
 }
 
 // open reports whether any device stream is open.
-func (d *deviceStreams) open() bool { return len(d.byKey) > 0 }
+func (d *deviceStreams) open() bool { return d.streams > 0 }
 
 // openTail is grid owner's own work done (its CTAs, and the groups joined
 // to it) with kids pieces of launched work not complete: when those are
