@@ -137,11 +137,12 @@ func (r *ctaRuns) heldOf(k *Kernel) (n int, first *ctaRun) {
 	return n, first
 }
 
-// holdersOf is the holders, in entry order: held's, or where d keeps no
-// order (unordered), those its numbers name (a number's slot keeps a
-// kernel that has left, or whose running parts have gone to another with
-// the number), sorted by their entries.
-func (d *kernelDistributor) holdersOf() []*Kernel {
+// holders is the kernels holding an entry, in entry order, valid until
+// the next change: held's, or where d keeps no order (unordered), those
+// its numbers name (a number's slot keeps a kernel that has left, or
+// whose running parts have gone to another with the number), sorted by
+// their entries.
+func (d *kernelDistributor) holders() []*Kernel {
 	if !d.unordered {
 		return d.held.kernels()
 	}

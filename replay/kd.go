@@ -213,9 +213,9 @@ func (d *kernelDistributor) dropDrained() {
 // listed is the FCFS list, valid until the next change.
 func (d *kernelDistributor) listed() []*Kernel { return d.pending }
 
-// holders is the kernels holding an entry, in entry order, valid until
-// the next change.
-func (d *kernelDistributor) holders() []*Kernel { return d.holdersOf() }
+// holders, the kernels holding an entry in entry order (a deadlock's
+// report, the golden state), is in deadlock.go with the reports that ask
+// for it; siteKD, below, is what a site's decider sees.
 
 // heldLen is how many entries are held.
 func (d *kernelDistributor) heldLen() int { return d.entries - d.room }
@@ -278,7 +278,7 @@ func (d *kernelDistributor) number(k *Kernel) { d.nums.add(k) }
 // every kernel some 35 instructions (scripts/instructions.sh --quick: bfs
 // 2,380 -> 2,368 a CTA, sweep8 E 1,357 -> 1,341, x4.99 -> x4.96). The
 // few that ask (a deadlock's report, the golden tests' state) have them
-// from their numbers, sorted (holdersOf).
+// from their numbers, sorted (holders).
 
 // siteKD is what a site's decider sees of the holders (Site.KD): all of
 // them in entry order, or none for LaunchAll, which reads none.

@@ -76,7 +76,9 @@ type Site struct {
 	Warp         int
 	Lanes        []Lane
 	// KD is the Kernel Distributor's kernels in entry order, for policies
-	// that look for a kernel to coalesce into. Read-only.
+	// that look for a kernel to coalesce into. Read-only. Empty for
+	// LaunchAll, which never reads it: under it the entries' order is not
+	// kept (kd.go).
 	KD []*Kernel
 }
 
