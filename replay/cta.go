@@ -414,7 +414,7 @@ func (e *engine) warpDone(c *ctaRun, end int64) {
 func (e *engine) ctaEnd(c *ctaRun) {
 	k, now := c.k, e.clock.now()
 	if e.sms.leave(c.sm, k.decl.need, c.smSlot, c.dispatch, now) {
-		e.kd.leftSM(e.sms.vacate(c.sm), now)
+		e.kd.leftSM(e.sms.vacate(c.sm))
 	}
 	e.out.ctaEnded(now, c.stall)
 	if e.out.endsHooked() {

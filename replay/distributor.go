@@ -78,7 +78,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	if !e.kd.fitted(k.decl) && !e.prepare(k) {
 		return
 	}
-	e.kd.enter(k).start(k, e.clock.now())
+	e.kd.enter(k).start(k)
 	e.kd.number(k) // for its readiness and its plain ends (plainKernels), once it has its running parts
 	k.inKD, k.state, k.entered = true, kDispatched, e.kd.stamp()
 	e.clock.kernel(readyAt, evReady, k)
@@ -137,7 +137,7 @@ func (e *engine) complete(k *Kernel) {
 		e.host.kernelDone(k)
 		return
 	}
-	e.kd.completed(k, now)
+	e.kd.completed(k)
 	if k.inDevStream {
 		if next := e.dstreams.done(k); next != nil && !e.dev.counts(next) {
 			e.awaitKD(next)

@@ -157,7 +157,7 @@ func groupCTAEnded(e *engine, j jobRef) {
 	k, slot := g.target, groupSlot(j.warp)
 	e.sms.endedAt(k.decl.need, now)
 	if e.sms.leaveSlot(s, k.decl.need, slot, now) {
-		e.kd.leftSM(e.sms.vacate(s), now)
+		e.kd.leftSM(e.sms.vacate(s))
 	}
 	stall := int64(0)
 	if groupStalled(j.warp) {

@@ -112,11 +112,11 @@ func (d *kernelDistributor) enter(k *Kernel) *kernelRuns {
 	return &d.runs
 }
 
-// completed is device kernel k completing at now (kernelRuns.done).
-func (d *kernelDistributor) completed(k *Kernel, now int64) { d.runs.done(k, now) }
+// completed is device kernel k completing (kernelRuns.done).
+func (d *kernelDistributor) completed(k *Kernel) { d.runs.done(k) }
 
-// leftSM is k no longer the kernel of an SM that emptied at now.
-func (d *kernelDistributor) leftSM(k *Kernel, now int64) { d.runs.leftSM(k, now) }
+// leftSM is k no longer the kernel of an SM that emptied.
+func (d *kernelDistributor) leftSM(k *Kernel) { d.runs.leftSM(k) }
 
 // leave takes k's entry back, and its number: most kernels leave as the
 // oldest, asked first (--quick: BFS 3 instructions a CTA fewer).

@@ -67,20 +67,20 @@ func TestHoldersUnordered(t *testing.T) {
 	}
 	for _, d := range []*kernelDistributor{&ordered, &unordered} {
 		ks := make([]*Kernel, 6)
-		enter := func(i int, now int64) {
+		enter := func(i int) {
 			ks[i] = &Kernel{id: uint64(i)}
-			d.enter(ks[i]).start(ks[i], now)
+			d.enter(ks[i]).start(ks[i])
 			d.number(ks[i])
 			ks[i].inKD = true // as enterKD sets it
 		}
 		for i := range 4 {
-			enter(i, 1)
+			enter(i)
 		}
 		leave := func(i int) { ks[i].inKD = false; d.leave(ks[i]) } // as drained does
 		leave(1)
 		leave(0)
-		enter(4, 2)
-		enter(5, 2)
+		enter(4)
+		enter(5)
 		leave(4)
 		var ids []uint64
 		for _, k := range d.holders() {

@@ -44,84 +44,77 @@ type kernelRun struct {
 // allocating one per kernel spent the engine's goroutine in the
 // allocator.
 //
-// A completed kernel's parts are still read until the end of the cycle
-// it completed in (the FCFS list drops it then:
-// kernelDistributor.compact), so they are reused only by a kernel
-// entering the Kernel Distributor in a later cycle; the completed kernel
-// then loses them (nil), so that anything that still reads them fails at
-// once rather than reading another kernel's.
+// A completed kernel's parts go to the next kernel to enter the Kernel
+// Distributor (free), even in the cycle it completed in, once nothing
+// reads them: not the SMs that count it as their kernel (sms: its parts
+// are freed as the last such SM empties, leftSM), nor the FCFS list,
+// which drops a kernel at the end of the cycle it has no CTA left to
+// place in (kernelDistributor.compact). A kernel still listed (marked)
+// as it completes keeps its parts: under CDP none does (BFS scale 16:
+// none of 14,713), as a kernel places its last CTA cycles before it
+// completes. The completed kernel loses them (nil), so that anything
+// that still reads them fails at once rather than reading another
+// kernel's.
 //
-// The completed kernels wait in one list, those of the current cycle
-// last: a kernel of an earlier cycle leaves it by taking the place of
-// the list's last. Under CDP nearly every device kernel's entry falls in
-// a cycle after the last completion, where moving the previous cycle's
-// kernels to a list of reusable ones (a slice of pointers copied, and
-// cleared, each taking write barriers while the collector marks) cost
-// more than the reuse.
+// They went to a list of completed kernels, reusable from the next cycle
+// on, which each entry settled, searched and swapped its parts out of,
+// and each were zeroed whole (104 bytes): free parts pushed and popped
+// as they come, reset field by field, cost a kernel some 25 instructions
+// less (scripts/instructions.sh --quick: bfs 2,279 -> 2,271 a CTA,
+// sweep8 E 1,290 -> 1,280, D 986 -> 991, x4.96 -> x4.94).
 type kernelRuns struct {
-	ended []*Kernel // completed kernels holding parts to reuse; the last `fresh` completed in cycle `at`
-	fresh int
-	at    int64
+	free []*kernelRun // completed kernels' parts, which nothing reads any more
 }
 
 // start gives device kernel k its running parts as it enters the Kernel
-// Distributor in cycle now.
-func (r *kernelRuns) start(k *Kernel, now int64) {
+// Distributor: free ones, reset where they are not set before they are
+// read (readyCycle, ready, entered, inKD, marked, endCycle) nor the same
+// in every completed device kernel's (kids, sms, order, seq, thread), or
+// new ones.
+func (r *kernelRuns) start(k *Kernel) {
 	if k.kernelRun != nil {
 		return // a host operation's
 	}
-	old := r.take(now)
-	if old == nil {
+	n := len(r.free)
+	if n == 0 {
 		k.kernelRun = &kernelRun{startCycle: -1, order: -1}
 		return
 	}
-	k.kernelRun, old.kernelRun = old.kernelRun, nil
-	*k.kernelRun, k.startCycle, k.order = kernelRun{plain: k.plain}, -1, -1 // zeroed but the parts' number (plainKernels.add), then two set: a template copied cost 5 more
-}
-
-// take removes from the list a kernel completed before cycle now, or
-// returns nil when there is none.
-func (r *kernelRuns) take(now int64) *Kernel {
-	r.settle(now)
-	n := len(r.ended) - r.fresh
-	if n == 0 {
-		return nil
+	p := r.free[n-1] // its slot not cleared: the parts live on, reused
+	k.kernelRun, p.next, p.done, p.startCycle = p, 0, 0, -1
+	r.free = r.free[:n-1]
+	if p.pool != nil || p.rare != nil {
+		p.pool, p.rare = nil, nil
 	}
-	s := r.ended // a local: each write through r.ended reloaded it
-	old, last := s[n-1], len(s)-1
-	s[n-1], s[last] = s[last], nil // a fresh one, if any, where old was: still among the last `fresh`
-	r.ended = s[:last]
-	return old
 }
 
-// done takes the running parts of device kernel k, completed in cycle
-// now. Where k is still the kernel of an SM's resident CTAs (sm.kernel:
-// the first placed, counted in k.sms until the SM empties), its parts
-// stay its own until the last such SM empties (leftSM).
-func (r *kernelRuns) done(k *Kernel, now int64) {
-	if k.sms > 0 || !reuseKernelRuns {
-		return
+// done frees the running parts of device kernel k, just completed,
+// unless it is still the kernel of an SM's resident CTAs (sm.kernel: the
+// first placed, counted in k.sms until the SM empties): then the last
+// such SM's emptying frees them (leftSM).
+func (r *kernelRuns) done(k *Kernel) {
+	if k.sms == 0 {
+		r.release(k)
 	}
-	r.settle(now)
-	r.ended = append(r.ended, k)
-	r.fresh++
 }
 
-// leftSM is k no longer the kernel of an SM that has emptied in cycle
-// now: a device kernel completed while SMs still counted it takes its
-// part in done now that none does. Under CDP one kernel in eight
-// completes so (BFS scale 20: 21K of 165K), and each kept its parts for
-// the collector, a kernel entering after it allocating new ones.
-func (r *kernelRuns) leftSM(k *Kernel, now int64) {
+// release frees completed kernel k's parts, unless the FCFS list still
+// reads them (see kernelRuns) or the reuse is off.
+func (r *kernelRuns) release(k *Kernel) {
+	if !k.marked && reuseKernelRuns {
+		r.free = append(r.free, k.kernelRun)
+		k.kernelRun = nil
+	}
+}
+
+// leftSM is k no longer the kernel of an SM that has emptied: a device
+// kernel completed while SMs still counted it frees its parts now that
+// none does. Under CDP one kernel in eight completes so (BFS scale 20:
+// 21K of 165K), and each kept its parts for the collector, a kernel
+// entering after it allocating new ones.
+func (r *kernelRuns) leftSM(k *Kernel) {
 	if k.sms == 0 && k.state == kComplete && !k.host {
-		r.done(k, now)
-	}
-}
-
-// settle makes the kernels completed before cycle now reusable.
-func (r *kernelRuns) settle(now int64) {
-	if now != r.at {
-		r.fresh, r.at = 0, now
+		r.release(k)
 	}
 }
 

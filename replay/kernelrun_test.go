@@ -2,29 +2,33 @@ package replay
 
 import "testing"
 
-// A completed device kernel's running parts go to a kernel entering the
-// Kernel Distributor in a later cycle, not the same one (the FCFS list
-// still reads them until the cycle's end), zeroed, and the completed
-// kernel loses them, so that a read of them after fails at once: the
-// replay tests of every policy run through this, so a late read would
-// fail there. A kernel still counted as an SM's kernel (sms) keeps them.
+// A completed device kernel's running parts go to the next kernel to
+// enter the Kernel Distributor, reset, and the completed kernel loses
+// them, so that a read of them after fails at once: the replay tests of
+// every policy run through this, so a late read would fail there. A
+// kernel still counted as an SM's kernel (sms) keeps them, and so does
+// one still in the FCFS list (marked), which reads them till the
+// cycle's end.
 func TestKernelRunsReuse(t *testing.T) {
 	var r kernelRuns
 	a, b, c, d := &Kernel{}, &Kernel{}, &Kernel{}, &Kernel{}
-	r.start(a, 10)
+	r.start(a)
 	parts := a.kernelRun
-	a.next, a.done, a.kids, a.ready, a.marked = 3, 3, 0, 7, true
-	r.done(a, 20)
-	r.start(b, 20)
+	a.next, a.done, a.startCycle, a.ready, a.pool, a.rare = 3, 3, 5, 7, &pool{}, &kernelRare{}
+	a.marked = true
+	r.done(a)
+	r.start(b)
 	if b.kernelRun == parts || a.kernelRun != parts || a.next != 3 {
-		t.Fatalf("a kernel entering in the cycle a kernel completed in took its parts")
+		t.Fatalf("a kernel entering took the parts of a completed kernel still listed")
 	}
-	r.start(c, 21)
+	a.marked = false
+	r.done(a)
+	r.start(c)
 	if c.kernelRun != parts {
-		t.Fatalf("a kernel entering a cycle later did not reuse the completed kernel's parts")
+		t.Fatalf("a kernel entering did not reuse the completed kernel's parts")
 	}
-	if *c.kernelRun != (kernelRun{startCycle: -1, order: -1}) {
-		t.Errorf("reused parts not zeroed: %+v", *c.kernelRun)
+	if p := c.kernelRun; p.next != 0 || p.done != 0 || p.startCycle != -1 || p.pool != nil || p.rare != nil || p.order != -1 {
+		t.Errorf("reused parts not reset: %+v", *p)
 	}
 	if a.kernelRun != nil {
 		t.Errorf("the completed kernel kept its parts after their reuse")
@@ -32,14 +36,14 @@ func TestKernelRunsReuse(t *testing.T) {
 
 	b.sms = 1 // still the kernel of an SM's resident CTAs
 	held := b.kernelRun
-	r.done(b, 30)
-	r.start(d, 40)
+	r.done(b)
+	r.start(d)
 	if d.kernelRun == held || b.kernelRun != held {
 		t.Errorf("parts of a kernel an SM still counts were reused")
 	}
 
 	h := &Kernel{host: true, kernelRun: &kernelRun{next: 5}}
-	r.start(h, 50)
+	r.start(h)
 	if h.next != 5 {
 		t.Errorf("a host operation's parts were replaced at its entry")
 	}
@@ -59,71 +63,53 @@ func TestRemainingWithoutRunningParts(t *testing.T) {
 	}
 }
 
-// Kernels completed in earlier cycles and in the current one wait in one
-// list (kernelRuns.ended, the current cycle's last): an entry takes only
-// the earlier ones' parts, each once, and the current cycle's once the
-// cycle is over.
-func TestKernelRunsMixedCycles(t *testing.T) {
+// Freed parts are taken last freed first, each once.
+func TestKernelRunsOnce(t *testing.T) {
 	var r kernelRuns
-	x, y, z := &Kernel{}, &Kernel{}, &Kernel{}
-	for _, k := range []*Kernel{x, y, z} {
-		r.start(k, 1)
-	}
-	old := map[*kernelRun]bool{x.kernelRun: true, y.kernelRun: true}
-	fresh := z.kernelRun
-	r.done(x, 5)
-	r.done(y, 5)
-	r.done(z, 6)
-	p, q, s, u := &Kernel{}, &Kernel{}, &Kernel{}, &Kernel{}
-	r.start(p, 6)
-	r.start(q, 6)
-	if !old[p.kernelRun] || !old[q.kernelRun] || p.kernelRun == q.kernelRun {
-		t.Fatalf("entries in cycle 6 did not take the parts of the two kernels completed in cycle 5, once each")
-	}
-	r.start(s, 6)
-	if s.kernelRun == fresh || z.kernelRun != fresh {
-		t.Fatalf("an entry took the parts of a kernel completed in its own cycle")
-	}
-	r.start(u, 7)
-	if u.kernelRun != fresh || z.kernelRun != nil {
-		t.Fatalf("an entry a cycle later did not take the parts of the kernel completed in cycle 6")
-	}
-	if len(r.ended) != 0 {
-		t.Errorf("%d kernels left in the list, all taken", len(r.ended))
+	x, y := &Kernel{}, &Kernel{}
+	r.start(x)
+	r.start(y)
+	px, py := x.kernelRun, y.kernelRun
+	r.done(x)
+	r.done(y)
+	p, q, s := &Kernel{}, &Kernel{}, &Kernel{}
+	r.start(p)
+	r.start(q)
+	r.start(s)
+	if p.kernelRun != py || q.kernelRun != px || s.kernelRun == px || s.kernelRun == py {
+		t.Fatalf("entries did not take the two freed parts, once each")
 	}
 }
 
 // A device kernel completed while an SM still counted it as its kernel
 // keeps its parts until the last such SM empties (leftSM), and gives
-// them up then, for an entry in a later cycle; one not complete, or a
-// host operation, keeps them.
+// them up then; one not complete, or a host operation, keeps them.
 func TestKernelRunsLeftSM(t *testing.T) {
 	var r kernelRuns
 	k, running, host := &Kernel{}, &Kernel{}, &Kernel{host: true, kernelRun: &kernelRun{}}
-	r.start(k, 1)
-	r.start(running, 1)
+	r.start(k)
+	r.start(running)
 	parts := k.kernelRun
 	k.sms, k.state = 2, kComplete
-	r.done(k, 5)
+	r.done(k)
 	k.sms--
-	r.leftSM(k, 6) // one SM still counts it
+	r.leftSM(k) // one SM still counts it
 	running.sms = 1
 	running.sms--
-	r.leftSM(running, 6)
+	r.leftSM(running)
 	host.sms, host.state = 1, kComplete
 	host.sms--
-	r.leftSM(host, 6)
+	r.leftSM(host)
 	a := &Kernel{}
-	r.start(a, 7)
+	r.start(a)
 	if a.kernelRun == parts || a.kernelRun == running.kernelRun || a.kernelRun == host.kernelRun {
 		t.Fatalf("an entry took parts still held: by an SM, a running kernel or a host operation")
 	}
 	k.sms--
-	r.leftSM(k, 8)
-	b, c := &Kernel{}, &Kernel{}
-	r.start(b, 8)
-	r.start(c, 9)
-	if b.kernelRun == parts || c.kernelRun != parts || k.kernelRun != nil {
-		t.Fatalf("the parts of a completed kernel whose last SM emptied in cycle 8 did not go to the entry of cycle 9 alone")
+	r.leftSM(k)
+	b := &Kernel{}
+	r.start(b)
+	if b.kernelRun != parts || k.kernelRun != nil {
+		t.Fatalf("the parts of a completed kernel whose last SM emptied did not go to the next entry")
 	}
 }

@@ -88,7 +88,7 @@ func (e *engine) ctaEnded(ref, n int32, job bool) {
 				e.sms.endedAt(k.decl.need, now)
 			}
 			if s.release(k.decl.need); e.sms.leavePlain(s) {
-				e.kd.leftSM(e.sms.vacate(s), now)
+				e.kd.leftSM(e.sms.vacate(s))
 			}
 			e.out.ctaEnded(now, 0)
 			e.sites.ctaEnded(!k.host)
