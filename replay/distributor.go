@@ -80,7 +80,7 @@ func (e *engine) enterKD(k *Kernel, readyAt int64) {
 	}
 	e.kd.enter(k).start(k)
 	e.kd.number(k) // for its readiness and its plain ends (plainKernels), once it has its running parts
-	k.inKD, k.state, k.entered = true, kDispatched, e.kd.stamp()
+	k.inKD, k.state, k.entered, k.readyCycle = true, kDispatched, e.kd.stamp(), readyAt
 	e.clock.kernel(readyAt, evReady, k)
 }
 
@@ -114,7 +114,7 @@ func unfit(k *Kernel, g *model.GPU) error {
 func (e *engine) becomeReady(k *Kernel) {
 	now, r := e.clock.now(), k.kernelRun // r: each store through k.kernelRun loaded it again
 	k.state = kReady
-	r.readyCycle = now
+	e.clock.readied(k) // (its readyCycle, now, set at its entry)
 	e.kd.ready(k)
 	if len(e.mechs) > 0 {
 		readyAll(e.mechs, k, now)

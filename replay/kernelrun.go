@@ -12,10 +12,11 @@ type kernelRun struct {
 	kids int    // launched children and groups not complete
 	pool *pool  // aggregated groups coalesced here (DTBL); nil until one is
 
-	readyCycle     int64  // entered the Kernel Distributor
+	readyCycle     int64  // entered the Kernel Distributor (set at its entry, for its readiness: eventClock.dispatched)
 	startCycle     int64  // first CTA started (-1 before)
 	endCycle       int64  // completed
 	ready, entered uint64 // FCFS position in the Kernel Distributor, and in entry order (kernelDistributor.stamp)
+	readyTie       uint64 // its readiness event's tie key, drawn at its entry (eventClock.dispatched)
 
 	// rare is what few kernels carry (kernelRare): host operations,
 	// which have their running parts from when they are made, and

@@ -154,7 +154,7 @@ func (q *Queue) SetTieSeed(seed uint64) { q.seed = seed }
 func (q *Queue) Len() int { return q.n }
 
 // Scheduled counts the events scheduled so far: every Push, PushDelayed,
-// PushOrdered, PushTie and Move draws a tie key. Under seed 0, a caller
+// PushOrdered, PushTie, Move and Tie draws a tie key. Under seed 0, a caller
 // that finds it unchanged since it scheduled an event knows that no event
 // came after that one: another of the same cycle scheduled now would fire
 // right after it, with none between, so the first may carry both.
@@ -503,4 +503,19 @@ func (k *mixConsts) mix(seed, n uint64) uint64 {
 	z = (z ^ z>>30) * k.b
 	z = (z ^ z>>27) * k.c
 	return z ^ z>>31
+}
+
+// Tie draws the tie key the next Push would give an event, for one its
+// caller schedules later with PushTied: a caller that keeps events of its
+// own in firing order, as a run does, and hands the queue only the first
+// of them, each the next as the one before fires (the replay's device
+// kernels' readiness after dispatch). Keys it draws count in Scheduled.
+func (q *Queue) Tie() uint64 { return q.tie() }
+
+// PushTied schedules an event of kind at at, naming ref (its Aux 0), with
+// tie key t, drawn from Tie: it fires where it would have had it been
+// pushed when t was drawn. Its arguments, not an Event, so that it is
+// inlined.
+func (q *Queue) PushTied(at int64, kind uint8, ref int32, t uint64) {
+	q.push(entry{At: at, seq: t, refs: uint64(uint32(ref)), meta: uint32(kind)})
 }
