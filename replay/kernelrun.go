@@ -37,6 +37,8 @@ type kernelRun struct {
 	plain  int32 // its number (plainKernels) from its Kernel Distributor entry; device kernels' parts keep theirs
 	inKD   bool  // holds a Kernel Distributor entry
 	marked bool  // in the FCFS list of kernels with CTAs to place
+
+	free *kernelRun // the next free parts, while these are free (kernelRuns)
 }
 
 // kernelRuns hands device kernels their running parts, reusing those of
@@ -62,9 +64,12 @@ type kernelRun struct {
 // and each were zeroed whole (104 bytes): free parts pushed and popped
 // as they come, reset field by field, cost a kernel some 25 instructions
 // less (scripts/instructions.sh --quick: bfs 2,279 -> 2,271 a CTA,
-// sweep8 E 1,290 -> 1,280, D 986 -> 991, x4.96 -> x4.94).
+// sweep8 E 1,290 -> 1,280, D 986 -> 991, x4.96 -> x4.94). Linked
+// through the free parts, not a slice of them, the free ones cost a
+// kernel a slice's append, its length and capacity tested and stored,
+// no more (bfs 2,253 -> 2,246-2,250, sweep8 E 1,264 -> 1,258).
 type kernelRuns struct {
-	free []*kernelRun // completed kernels' parts, which nothing reads any more
+	free *kernelRun // completed kernels' parts, which nothing reads any more, the last freed first, linked (kernelRun.free)
 }
 
 // start gives device kernel k its running parts as it enters the Kernel
@@ -76,14 +81,13 @@ func (r *kernelRuns) start(k *Kernel) {
 	if k.kernelRun != nil {
 		return // a host operation's
 	}
-	n := len(r.free)
-	if n == 0 {
+	p := r.free
+	if p == nil {
 		k.kernelRun = &kernelRun{startCycle: -1, order: -1}
 		return
 	}
-	p := r.free[n-1] // its slot not cleared: the parts live on, reused
 	k.kernelRun, p.next, p.done, p.startCycle = p, 0, 0, -1
-	r.free = r.free[:n-1]
+	r.free = p.free // p.free not cleared: parts live on, reused
 	if p.pool != nil || p.rare != nil {
 		p.pool, p.rare = nil, nil
 	}
@@ -103,7 +107,7 @@ func (r *kernelRuns) done(k *Kernel) {
 // reads them (see kernelRuns) or the reuse is off.
 func (r *kernelRuns) release(k *Kernel) {
 	if !k.marked && reuseKernelRuns {
-		r.free = append(r.free, k.kernelRun)
+		k.free, r.free = r.free, k.kernelRun
 		k.kernelRun = nil
 	}
 }
