@@ -78,8 +78,11 @@ func (d *kernelDistributor) take() *Kernel {
 	if k == nil {
 		k = d.waiting.Pop()
 	}
-	d.chained, k.arriveNext = k.arriveNext, nil
-	if next := d.front(); next != nil {
+	next := k.arriveNext // front, known: d.chained not loaded again
+	if d.chained, k.arriveNext = next, nil; next == nil {
+		next, _ = d.waiting.Front()
+	}
+	if next != nil {
 		cacheline.Prefetch(unsafe.Pointer(next))
 	}
 	return k

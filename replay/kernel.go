@@ -38,7 +38,9 @@ type Kernel struct {
 	// arriveNext: the device kernel launched next at the same site, which
 	// reaches the KMU with this one, at its arrival event
 	// (engine.launchChildren), and waits for an entry after it
-	// (kernelDistributor.take); nil for the last, and once it takes one
+	// (kernelDistributor.take); nil for the last, and once it takes one.
+	// Once it has entered, the device kernel whose readiness fires next,
+	// chained (eventClock.dispatched), till this one's fires.
 	arriveNext *Kernel
 
 	id       uint64
