@@ -112,12 +112,12 @@ func unfit(k *Kernel, g *model.GPU) error {
 // becomeReady is a kernel arriving in the Kernel Distributor: from now on
 // the SMX scheduler may place its CTAs.
 func (e *engine) becomeReady(k *Kernel) {
-	now, r := e.clock.now(), k.kernelRun // r: each store through k.kernelRun loaded it again
+	r := k.kernelRun // each store through k.kernelRun loaded it again
 	k.state = kReady
 	e.clock.readied(k) // (its readyCycle, now, set at its entry)
 	e.kd.ready(k)
 	if len(e.mechs) > 0 {
-		readyAll(e.mechs, k, now)
+		readyAll(e.mechs, k, r.readyCycle)
 	}
 	r.marked = true
 	e.kd.listLast(k)
