@@ -132,10 +132,10 @@ func (e *engine) place(k *Kernel, s *sm) {
 // without the tests of what a plain run leaves out. Elsewhere it changes
 // nothing and reports false, for place. Given packedRun for q (a child's
 // table), it is placePacked, asked before the tests of a queued spec.
-func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
+func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue, r *RoundRobin) bool {
 	i := k.next
 	if q == &packedRun || i >= k.total || k.startCycle < 0 || e.body.behind(k, i) {
-		return q == &packedRun && e.placePacked(k, s)
+		return q == &packedRun && e.placePacked(k, s, r)
 	}
 	spec := q.nextPlain(i)
 	if spec == nil {
@@ -171,19 +171,19 @@ func (e *engine) placePlain(k *Kernel, s *sm, q *specQueue) bool {
 // record of k's packed table (a device kernel's, filed in CTA order:
 // ctaTable.streams): what place and startCTA do for it, read from its
 // words (ctaSpec.decode's head, demand and per-warp cycles) with no CTA
-// record and no spec, its end a plain end (plainend.go). Its kernel's
-// first CTA to start starts the kernel as startCTA does. A CTA with
-// per-warp cycles of its own and no launch sites (a packed table has
-// none: sites unpack it) ends with its longest warp, as startWarps and
-// alone have it. Elsewhere it changes nothing and reports false, for
-// place. placePlain asks it in a plain run (Dispatch.plain), for a
-// kernel whose queue is packedRun (ctaTable.queued).
-func (e *engine) placePacked(k *Kernel, s *sm) bool {
+// record and no spec, its end a plain end (plainend.go), its kernel's
+// first to start starting the kernel as startCTA does. A CTA with per-warp
+// cycles of its own and no launch sites (sites unpack a table) ends with
+// its longest warp, as startWarps and alone have it. Elsewhere it changes
+// nothing and reports false, for place. placePlain asks it in a plain run
+// (Dispatch.plain), for a kernel whose queue is packedRun; r: see again.
+func (e *engine) placePacked(k *Kernel, s *sm, r *RoundRobin) bool {
 	i, t, kr := k.next, &k.ctas, k.kernelRun // kr: its running parts, loaded once
 	if i >= k.total || !t.streams() || e.body.behind(k, i) {
 		return false
 	}
 	p, at := t.words(), int(uint32(t.next))+1 // next, never negative, and len(p)-2: no bounds test of p[at], p[at+1]
+again: // k's next CTA, on the SM Place's find would try first (see below)
 	if len(p)-2 < at {
 		return false // none left: place's spec is empty
 	}
@@ -220,6 +220,17 @@ func (e *engine) placePacked(k *Kernel, s *sm) bool {
 				return rowJob(e, k, s, i, now, cycles, d)
 			}
 			sh.start(now, s.id, jobRef{run: -kr.plain, warp: int32(s.id)}, cycles, d)
+			// again: where r is the RoundRobin whose Place asked (nil for
+			// Dispatch.Place), k's next CTA at once, as Place would next,
+			// where that needs no more than find's first SM: an SM open, a
+			// CTA of k's left, its record filed, not behind, and the first SM
+			// of r's round fitting it (RoundRobin.Place has the measures).
+			if kr.next < k.total && r != nil && e.sms.anyOpen() && at+2 <= len(p)-2 && !e.body.behind(k, kr.next) {
+				if sm := e.sms.roundOpen(r.next); sm >= 0 && e.sms.fitsOpen(k, sm) { // find's first SM
+					r.next, s, at, i = sm+1, e.sms.at(sm), at+2, kr.next
+					goto again
+				}
+			}
 			return true
 		}
 		if e.sms.rowsKept() {
@@ -276,17 +287,6 @@ func (e *engine) tryStart(c *ctaRun, startAt int64) {
 		return
 	}
 	e.startCTA(c, e.clock.now())
-}
-
-// mayStartAll asks every mechanism of ms (the CRCS page gate, the
-// policy's gate) whether placed CTA c may execute at now.
-func mayStartAll(ms []mechanism, c *ctaRun, now int64) bool {
-	for _, m := range ms {
-		if !m.mayStart(c, now) {
-			return false
-		}
-	}
-	return true
 }
 
 // spec is what the trace says about c: its kernel's CTA, or its group's.
@@ -509,4 +509,15 @@ func startKernel(e *engine, k *Kernel, now int64) {
 	if k.host {
 		e.io.kernelStarted(k, e.host.lastKernel(k))
 	}
+}
+
+// mayStartAll asks every mechanism of ms (the CRCS page gate, the
+// policy's gate) whether placed CTA c may execute at now.
+func mayStartAll(ms []mechanism, c *ctaRun, now int64) bool {
+	for _, m := range ms {
+		if !m.mayStart(c, now) {
+			return false
+		}
+	}
+	return true
 }

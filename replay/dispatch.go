@@ -138,7 +138,14 @@ type RoundRobin struct {
 // has CTAs or groups left: DTBL's kernels, whose CTAs left are mostly
 // their aggregated groups', had each placement round end in a search of
 // no SM (24.6K of BFS scale 16's 25.1K vain searches; dtbl 5.3M
-// instructions fewer).
+// instructions fewer). A packed kernel's CTAs are placed in one pass
+// where they may be (placePacked, given r: its again): under CDP most
+// CTAs follow one of their kernel's on the first SM find would try next
+// (BFS scale 20: 309K of 536K), each then placed without the loop's
+// tests, find and placePlain's call (scripts/instructions.sh bfs 1,716
+// -> 1,710 a CTA; --quick bfs 2,278 -> 2,275, sweep8 E 1,290 -> 1,287).
+// Its tests, after the contention model's Start, cost every CTA: a jump
+// back to placePacked's first line, its values loaded again, 1,716.
 func (r *RoundRobin) Place(d *Dispatch) {
 	r.failed = r.failed[:0]
 kernels: // (find counts the SMs, where it must wrap r.next round them)
@@ -155,7 +162,7 @@ kernels: // (find counts the SMs, where it must wrap r.next round them)
 				}
 				r.next = s.id + 1 // find wraps it round; set first, s need not outlive the call
 				// find checked Fits
-				if q == nil || !d.e.placePlain(k, s, q) {
+				if q == nil || !d.e.placePlain(k, s, q, r) {
 					d.placeRest(k, s) // placePlain's true a branch, no bool merged with q == nil's
 				}
 				if !d.e.sms.anyOpen() && k.toPlace() {
@@ -238,7 +245,7 @@ func (d *Dispatch) plainQueue(k *Kernel) *specQueue {
 // a placement (scripts/instructions.sh bfs: 6 instructions a CTA fewer,
 // --quick uniform 1; --quick synth 3 more, a Place call a CTA).
 func (d *Dispatch) placeNoted(k *Kernel, sm int) {
-	if s, q := d.e.sms.at(sm), k.ctas.queued(); (!d.plain || q == nil || !d.e.placePlain(k, s, q)) && !(d.groups && placeGroup(d.e, k, s)) {
+	if s, q := d.e.sms.at(sm), k.ctas.queued(); (!d.plain || q == nil || !d.e.placePlain(k, s, q, nil)) && !(d.groups && placeGroup(d.e, k, s)) {
 		d.e.place(k, s)
 	}
 	if k.Remaining() == 0 {
