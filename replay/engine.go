@@ -219,7 +219,7 @@ func (e *engine) loop(until int64) (paused bool, err error) {
 					return false, horizonErr(e, ev.At)
 				} else if kind := eventKind(ev.Kind); kind != evShare { // see the doc: CTA ends, readiness, then the others
 					if c.t = ev.At; kind == evCTAEnd {
-						e.ctaEnded(ev.Ref, ev.Aux, false)
+						e.ctaEnded(ev.Ref, ev.Aux)
 					} else if kind == evReady {
 						e.becomeReady(e.kd.numbered(ev.Ref))
 					} else {

@@ -11,7 +11,7 @@ import "github.com/gpureplay/gpureplay/internal/eventq"
 // of the contention model, the job names the same (jobRef: the kernel's
 // number negated as the run, the SM as the warp), and its warp-cycles
 // are counted by parts, its warps times the cycle it is placed at taken
-// away, times the cycle it ends at added. Its end is engine.ctaEnded's.
+// away, times the cycle it ends at added. Its end is engine.ctaEnded's (jobEnded's for a job).
 
 // plainKernels names by a small number the kernels that hold a Kernel
 // Distributor entry (nums), for their readiness and plain ends' events
@@ -51,18 +51,18 @@ func (p *plainKernels) release(k *Kernel) {
 }
 
 // numbered is the kernel numbered n (its plain field), which holds an
-// entry: a plain end's kernel (ctaEnded, swapPlain, plainrows.go), or
+// entry: a plain end's kernel (ctaEnded, jobEnded, swapPlain, plainrows.go), or
 // one whose readiness event has come (evReady). A kernel's CTAs all end
 // before it leaves (drained), and its readiness comes before them.
 func (d *kernelDistributor) numbered(n int32) *Kernel { return d.nums.ks[n] }
 
-// ctaEnded is a CTA's end: a plain end's (n names its kernel and ref is
-// its SM; job is set for a job of the contention model, from shareWake,
-// and for an evRowEnd, whose row endRow wrote: plainrows.go) or a
-// record's (n 0: ref is its record, for ctaEnd). It frees the plain end's
-// room and counts it, what ctaEnd does for a record's CTA in a plain run,
-// in the same order. Not inlined, as ctaEnd is not. job, not n negated:
-// no max(n, -n) (--quick: sweep8 E 1,517 -> 1,513, BFS 2,505 -> 2,504).
+// ctaEnded is a CTA's end event: a plain end's (n names its kernel and
+// ref is its SM; a job's of the contention model, and an evRowEnd, are
+// jobEnded's) or a record's (n 0: ref is its record, for ctaEnd). It
+// frees the plain end's room and counts it, what ctaEnd does for a
+// record's CTA in a plain run, in the same order. Not inlined, as ctaEnd
+// is not. (Its lines keep their places, where the PGO profile keys the
+// calls inlined here, and in plainKernelDone, by: docs/performance.md.)
 //
 // An end event's CTA is most often one of a wave that ends in one cycle
 // (CTAs of one length placed together), whose events the queue keeps in
@@ -73,7 +73,7 @@ func (d *kernelDistributor) numbered(n int32) *Kernel { return d.nums.ks[n] }
 // event (a record's end, a kernel's last CTA's) and before it returns.
 //
 //go:noinline
-func (e *engine) ctaEnded(ref, n int32, job bool) {
+func (e *engine) ctaEnded(ref, n int32) {
 	c := &e.clock
 	var w eventq.Wave // the rest of the wave, its first j read but not yet popped
 	j := 0
@@ -84,9 +84,9 @@ func (e *engine) ctaEnded(ref, n int32, job bool) {
 			e.ctaEnd(e.ctas.at(ref))
 		} else {
 			k, s, now := e.kd.numbered(n), e.sms.at(int(ref)), c.t
-			if job { // its length known only now: its warp-cycles by parts
-				e.sms.endedAt(k.decl.need, now)
-			}
+			// (its warp-cycles were counted as it was placed: a job's,
+			// whose length is known only at its end, are counted by parts
+			// at it, in jobEnded)
 			if s.release(k.decl.need); e.sms.leavePlain(s) {
 				e.kd.leftSM(e.sms.vacate(s))
 			}
@@ -98,9 +98,9 @@ func (e *engine) ctaEnded(ref, n int32, job bool) {
 				plainKernelDone(e, k)
 			}
 		}
-		if job {
-			return // a job's, from shareWake
-		}
+		// (a job's end is one a wake-up: jobEnded takes it, not asking
+		// whether it is one, here, after each end, or as the first end
+		// begins)
 		if j == len(w) { // its read events popped, the wave's rest taken
 			if c.left -= c.q.PopWave(j); c.left <= 1 {
 				return // the loop looks up after this event
@@ -141,3 +141,29 @@ func plainKernelDone(e *engine, k *Kernel) {
 // 2,358 a CTA, sweep8 E 1,340 -> 1,334). New parts, and a host
 // operation's, never reused, take a number let go or a new one (addNew);
 // a host operation's goes back as it leaves (release).
+
+// jobEnded is ctaEnded for a plain end that is a job of the contention
+// model (shareWake's) or an evRowEnd, whose row endRow wrote: what it
+// does for such an end, its length known only now (its warp-cycles by
+// parts: endedAt), without the loop that takes the rest of an end
+// event's wave (a job's ends come a wake-up each). Not inlined, as
+// ctaEnded is not; a function, as plainKernelDone is (the engine keeps
+// to 50 methods: components_test). Apart from ctaEnded, which asked job
+// where it began and as it looked for the next end:
+// scripts/instructions.sh bfs 1,710 -> 1,697 a CTA; --quick bfs 2,275
+// -> 2,260, sweep8 E 1,287 -> 1,273, uniform 481 -> 476 (its events'
+// ends no longer ask job), synth 877.
+//
+//go:noinline
+func jobEnded(e *engine, ref, n int32) {
+	k, s, now := e.kd.numbered(n), e.sms.at(int(ref)), e.clock.t
+	e.sms.endedAt(k.decl.need, now)
+	if s.release(k.decl.need); e.sms.leavePlain(s) {
+		e.kd.leftSM(e.sms.vacate(s), now)
+	}
+	e.out.ctaEnded(now, 0)
+	e.sites.ctaEnded(!k.host)
+	if k.done++; k.done >= k.total {
+		plainKernelDone(e, k)
+	}
+}

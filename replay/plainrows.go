@@ -9,13 +9,13 @@ import (
 // takes CTA rows as fields (tables.CTAFieldSink: results' writers, not
 // the timeline) and has nothing else watching its CTAs (no mechanism,
 // watcher, page gate or task runtime) takes the plain paths as one
-// without rows does (placePlain, placePacked, swapPlain, ctaEnded), where
+// without rows does (placePlain, placePacked, swapPlain, ctaEnded, jobEnded), where
 // the contention model runs. A plain end names its kernel and its SM
 // (plainend.go); the row needs the CTA's index in its kernel, its start
 // and its time alone besides. A plain CTA keeps them in a slot of its SM
 // (rowSlots), and its end names the slot too: the SM field of its job's
 // ref, or of its end event's, holds 1 + the slot above the SM's 16 bits
-// (model.MaxSMs is 1<<16), which ctaEnded and swapPlain read off
+// (model.MaxSMs is 1<<16), which jobEnded and swapPlain read off
 // (slotSM). Without rows that field is the SM alone.
 //
 // Its row is the one the general path writes (place, startCTA, ctaEnd):
@@ -26,7 +26,7 @@ import (
 //
 // A plain CTA's end writes its row (endRow) and then goes on as a plain
 // end without a row does (ctaEnded), whether its end is a job's
-// (shareWake) or an event's, an evRowEnd (no demand), which ctaEnded
+// (shareWake) or an event's, an evRowEnd (no demand), which jobEnded
 // takes as a job's end: one end, and no wave of ends after it
 // (plainend.go's wave is evCTAEnd's). Its warp-cycles are counted by
 // parts too (smArray.placedAt, endedAt, ran), as without rows, and not
@@ -48,11 +48,11 @@ type plainRow struct {
 
 // keepPlainRows has e keep its rows on the plain paths: its SMs' slots,
 // and the handler of the ends that are no job's (evRowEnd), each a job's
-// end (ctaEnded) once its row is written.
+// end (jobEnded) once its row is written.
 func keepPlainRows(e *engine) {
 	e.sms.keepRows()
 	e.clock.on(evRowEnd, func(ev eventq.Event) {
-		e.ctaEnded(e.sms.endRow(&e.out, e.kd.numbered(ev.Aux), ev.Ref, ev.At), ev.Aux, true)
+		jobEnded(e, e.sms.endRow(&e.out, e.kd.numbered(ev.Aux), ev.Ref, ev.At), ev.Aux)
 	})
 }
 
@@ -101,7 +101,7 @@ func (a *smArray) enterRow(s *sm, n need, idx uint64, now, alone int64) int32 {
 
 // endRow writes the row of the plain CTA of k whose end at now names the
 // slot ref (slotRef), frees the slot and returns the CTA's SM, for
-// ctaEnded: before the CTA's room is released there, so that its SM's
+// jobEnded: before the CTA's room is released there, so that its SM's
 // occupancy is integrated with the CTA, as leave does.
 func (a *smArray) endRow(out *recorder, k *Kernel, ref int32, now int64) int32 {
 	s := &a.sms[slotSM(ref)]
@@ -112,9 +112,9 @@ func (a *smArray) endRow(out *recorder, k *Kernel, ref int32, now int64) int32 {
 	return int32(s.id)
 }
 
-// jobSM is the SM of plain job j's CTA, for ctaEnded, once its row is
+// jobSM is the SM of plain job j's CTA, for jobEnded, once its row is
 // written where j names its slot (endRow): shareWake's, on the line of
-// its call of ctaEnded (the PGO profile keys a call by its line).
+// its call of jobEnded (the PGO profile keys a call by its line).
 func jobSM(e *engine, j jobRef) int32 {
 	if hasSlot(j.warp) {
 		return endJobRow(e, j)

@@ -151,7 +151,7 @@ func (e *engine) startJob(c *ctaRun, warp int, work int64, d contention.Demand) 
 func (e *engine) shareWake(done []uint64, lo int) bool {
 	if len(done) == lo+1 && int32(done[lo]) < 0 && int32(done[lo]>>32) >= 0 { // j.run < 0, j.warp >= 0: one plain CTA's end, most wake-ups'
 		j := jobOf(done[lo])
-		e.ctaEnded(jobSM(e, j), -j.run, true) // the loop's first case, without the loop (its done reloaded past the call; --quick: bfs 2,422 -> 2,419, sweep8 E 1,402 -> 1,396)
+		jobEnded(e, jobSM(e, j), -j.run) // the loop's first case, without the loop (its done reloaded past the call; --quick: bfs 2,422 -> 2,419, sweep8 E 1,402 -> 1,396)
 		return true
 	}
 	for ; lo < len(done); lo++ { // by index: done[lo:] cost its re-base
@@ -161,7 +161,7 @@ func (e *engine) shareWake(done []uint64, lo int) bool {
 				groupCTAEnded(e, j)
 				continue
 			}
-			e.ctaEnded(jobSM(e, j), -j.run, true)
+			jobEnded(e, jobSM(e, j), -j.run)
 			continue
 		}
 		c := e.ctas.at(j.run)

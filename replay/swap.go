@@ -5,7 +5,7 @@ package replay
 // follows it, of the same kernel's next CTA on the same SM (synth's
 // common cycle: an SM full of one kernel's CTAs, the GPU's other SMs
 // full too). The general path takes it through five layers: the end
-// (shareWake, ctaEnded, the SM's release, its open set), the loop's
+// (shareWake, jobEnded, the SM's release, its open set), the loop's
 // settle (the device runtime, the waiting CTAs, the CTA issue rate),
 // RoundRobin.Place (its kernels' loop, find, roundOpen, fitsOpen),
 // placePlain (its tests, the SM's reserve, the open set again, the
@@ -17,7 +17,7 @@ package replay
 // swapPlain ends the plain CTA whose job of the contention model is ref,
 // the one job that the wake-up firing now finished, and places its
 // kernel's next CTA on its SM, as the general path would (shareWake's
-// ctaEnded, then engine.settle, its RoundRobin.Place placing with
+// jobEnded, then engine.settle, its RoundRobin.Place placing with
 // placePlain, then the model's Settle), where it can prove that path
 // would do just that; it then reports true, the cycle settled. Elsewhere
 // it changes nothing and reports false.
