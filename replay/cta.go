@@ -183,10 +183,10 @@ func (e *engine) placePacked(k *Kernel, s *sm, r *RoundRobin) bool {
 		return false
 	}
 	p, at := t.words(), int(uint32(t.next))+1 // next, never negative, and len(p)-2: no bounds test of p[at], p[at+1]
-again: // k's next CTA, on the SM Place's find would try first (see below)
 	if len(p)-2 < at {
 		return false // none left: place's spec is empty
 	}
+again: // k's next CTA, on the SM Place's find would try first (see below)
 	cycles, demand := p[at], uint64(p[at+1])
 	if nw := int(cycles >> headWarpShift); nw > 0 {
 		// As startWarps (its warps within the block) and alone (all of
