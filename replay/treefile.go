@@ -282,8 +282,8 @@ func (b *treeReader) share(k *Kernel, warps, held int) *any {
 // replays over one trace".
 func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 	for i := 0; i < run.Len(); i++ {
-		h := run.Head(i)
-		if st, _ := run.Filed(i).(*sharedTable); st != nil && st.clk == b.clk {
+		h, p := run.HeadFiled(i)
+		if st := (*sharedTable)(p); st != nil && st.clk == b.clk { // every offer a sharedTable's self (siblings)
 			if err := b.sharedChild(&h.Launch, h.CTAs, st); err != nil {
 				return err
 			}

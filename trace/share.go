@@ -179,7 +179,7 @@ func (c *tapeChunk) size() int64 {
 
 func (c *tapeChunk) reset() {
 	clear(c.calls) // records, errors and what readers filed: no reader is in c; and record takes a place as zero
-	clear(c.kids)
+	// kids not cleared: addKid writes each whole (clearing cost sweep8 11 instructions a CTA, E 1.6)
 	c.calls, c.ctas, c.plains, c.warps, c.kids, c.next = c.calls[:0], c.ctas[:0], c.plains[:0], c.warps[:0], c.kids[:0], nil
 }
 
