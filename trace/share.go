@@ -303,7 +303,7 @@ func (s *Share) lone(r *shareReader) bool {
 // look takes a fresh view of r's chunk (under the lock).
 func (r *shareReader) look() {
 	c := r.chunk
-	r.snap = tapeChunk{calls: c.calls, ctas: c.ctas, plains: c.plains} // what r reads of it (its records' warps and its answers' heads hold their arrays)
+	r.snap.calls, r.snap.ctas, r.snap.plains = c.calls, c.ctas, c.plains // what r reads of it (the rest stays zero: its records' warps and its answers' heads hold their arrays)
 }
 
 // grow starts a new head chunk, letting the readers of the oldest go
