@@ -271,9 +271,9 @@ func (r *shareReader) slow(op uint8, kernel, arg uint64, room, wroom int) (*tape
 			s.grow(r)
 			continue // r may have been let go
 		}
-		s.record(op, kernel, arg, room, wroom)
-		for i := 0; i < childBatch && s.childNext(r.chunk); i++ {
-			s.record(opChild, 0, 0, 0, 0)
+		whole := s.record(op, kernel, arg, room, wroom)
+		for i := 0; i < childBatch && s.childNext(r.chunk, whole); i++ {
+			whole = s.record(opChild, 0, 0, 0, 0)
 		}
 		s.head.endRun() // where kidRun finds the run's end; the loop goes on
 	}
@@ -463,17 +463,17 @@ func (s *Share) recycle() {
 // A pass records at most childBatch more: the readers behind wait for
 // the lock while it runs, which on a machine with a thread each they
 // need as soon as they reach the head.
-func (s *Share) childNext(h *tapeChunk) bool {
-	n := len(h.calls)
-	if h != s.head || n == 0 || n == shareChunk {
-		return false
-	}
+func (s *Share) childNext(h *tapeChunk, whole bool) bool {
 	// whole is the answer a Child's, ok, with no error, with records and
-	// no More, as record found it: the test of the call's fields and of
-	// the head's that it took, a child, goes (BFS --quick sweep8: the
-	// head's pass, some 20 instructions a child). Lines kept where they
-	// were (PGO: record, inlined in slow below).
-	return h.calls[n-1].whole
+	// no More, as record found it and returned it: the test of the call's
+	// fields and of the head's that it took, a child, goes (BFS --quick
+	// sweep8: the head's pass, some 20 instructions a child), and so does
+	// the load of the answer again, and the tests that h is the head and
+	// has an answer (record made one there): sweep8 3 a CTA fewer. Lines kept
+	// where they were (PGO: record, inlined in slow below).
+	//
+	//
+	return whole && len(h.calls) < shareChunk
 }
 
 // childBatch is how many children a head records after the one asked
@@ -483,9 +483,9 @@ func (s *Share) childNext(h *tapeChunk) bool {
 const childBatch = 64
 
 // record makes the call on the shared Validator and appends its answer
-// to the head chunk (under the lock). The answer is built in its place
+// to the head chunk (under the lock), and reports whether it is whole. The answer is built in its place
 // in the chunk, not copied there, a place past the calls' length zero.
-func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
+func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) (whole bool) {
 	h := s.head
 	h.calls = h.calls[:len(h.calls)+1]
 	c := &h.calls[len(h.calls)-1]
@@ -515,15 +515,15 @@ func (s *Share) record(op uint8, kernel, arg uint64, room, wroom int) {
 	case opChild:
 		kid := &s.kid
 		if c.ok = v.Child(kid); c.ok {
-			c.head = h.addKid(kid.Head())
+			c.head = h.addKid(kid.Head()) // the copy addKid returns, not found again in kids: shareReader.slow 7 instructions a child fewer
 			c.lo, c.hi = h.addRecords(kid.Records())
-			// (c.head: the copy addKid returns, not found again in kids: shareReader.slow 7 instructions a child fewer)
-			if c.whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil; c.whole {
-				c.run = h.runFrom(len(h.calls) - 1)
+			if whole = c.lo < c.hi && !kid.Head().More && kid.Head().Err == nil; whole {
+				c.run, c.whole = h.runFrom(len(h.calls)-1), true
 			}
 		}
 	}
 	c.records = v.record
+	return whole
 }
 
 // addKid appends a copy of a Child's answer to c's, and returns it. Its Launch.Parent
