@@ -566,19 +566,19 @@ func (c *tapeChunk) addKid(h *ChildHead) *ChildHead {
 func (c *tapeChunk) addRecords(cs []CTA) (lo, hi int) {
 	lo, hi = len(c.ctas), len(c.ctas)+len(cs)
 	c.ctas = slices.Grow(c.ctas, len(cs))[:hi]
-	dst, ws := c.ctas[lo:hi], c.warps
+	dst, ws := c.ctas[lo:hi][:len(cs)], c.warps // [:len(cs)], and sw and w of one length: no bounds tests (sweep8 6 a CTA fewer)
 	for i := range cs {
 		s, d := &cs[i], &dst[i]
 		d.Kernel, d.CTA, d.Cycles, d.Insts, d.DRAMBytes = s.Kernel, s.CTA, s.Cycles, s.Insts, s.DRAMBytes
-		nw := len(s.WarpCycles)
-		if nw == 0 {
+		sw := s.WarpCycles
+		if len(sw) == 0 {
 			d.WarpCycles = nil
 			continue
 		}
 		at := len(ws)
-		ws = slices.Grow(ws, nw)[:at+nw]
-		w := ws[at : at+nw : at+nw]
-		for j, x := range s.WarpCycles {
+		ws = slices.Grow(ws, len(sw))[:at+len(sw)]
+		w := ws[at : at+len(sw) : at+len(sw)]
+		for j, x := range sw {
 			w[j] = x
 		}
 		d.WarpCycles = w
