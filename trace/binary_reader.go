@@ -797,29 +797,29 @@ func (r *Reader) launchFast(l *Launch, p *Parent) bool {
 		// BFS's parent is coded against the launch before's) are read
 		// in one load (i is at most 17 here, within the mask): BFS
 		// scale 20 1,779 → 1,769 instructions a CTA.
-		var dk, dc, warp, lane, at uint64
+		var dk, dc, warp, lane, at int64
 		if w := binary.LittleEndian.Uint32(q[i&(fastRoom/2-1):]); w&0x80808080 == 0 {
-			dk, dc, warp, lane = uint64(w&0x7f), uint64(w>>8&0x7f), uint64(w>>16&0x7f), uint64(w>>24)
-			if at, n = short3At(q, i+4); n == 0 {
+			dk, dc, warp, lane = zigzag4(w)
+			if u, n = short3At(q, i+4); n == 0 {
 				return false
 			}
-			i += 4 + n
+			i, at = i+4+n, zigzag(u)
 		} else {
-			var n0, n1, n2, n3, n4 int
-			dk, n0 = short3At(q, i)
-			dc, n1 = short3At(q, i+n0)
-			warp, n2 = short3At(q, i+n0+n1)
-			lane, n3 = short3At(q, i+n0+n1+n2)
-			at, n4 = short3At(q, i+n0+n1+n2+n3)
+			u0, n0 := short3At(q, i)
+			u1, n1 := short3At(q, i+n0)
+			u2, n2 := short3At(q, i+n0+n1)
+			u3, n3 := short3At(q, i+n0+n1+n2)
+			u4, n4 := short3At(q, i+n0+n1+n2+n3)
 			if min(n0, n1, n2, n3, n4) == 0 {
 				return false
 			}
 			i += n0 + n1 + n2 + n3 + n4
+			dk, dc, warp, lane, at = zigzag(u0), zigzag(u1), zigzag(u2), zigzag(u3), zigzag(u4)
 		}
 		// Below 2^21, warp and lane fit in an int.
-		kernel := r.delta.kernel + uint64(zigzag(dk))
-		p.Kernel, p.CTA = kernel, r.delta.expectedCTA(kernel, false)+uint64(zigzag(dc))
-		p.Warp, p.Lane, p.At = int(zigzag(warp)), int(zigzag(lane)), zigzag(at)
+		kernel := r.delta.kernel + uint64(dk)
+		p.Kernel, p.CTA = kernel, r.delta.expectedCTA(kernel, false)+uint64(dc)
+		p.Warp, p.Lane, p.At = int(warp), int(lane), at
 		parent = p
 	}
 	if flags&launchHasWorkload != 0 {
@@ -1272,3 +1272,15 @@ const fastRoom = 128
 const _ uint = ctaRoom - fastRoom - 1 // ctaHead's and nextCTA's room holds the window
 
 const _ uint = fastRoom - launchFields*binary.MaxVarintLen64 // the window holds a launch record launchFast reads
+
+// zigzag4 is the values of the four one-byte zigzag varints of w, its
+// bytes from the low one, where none has its continuation bit: each
+// byte's value, an int8 (-64 to 63), made in the four at once (a byte's
+// half, its bits flipped where its low bit is set), then sign-extended,
+// where a zigzag each took five instructions and its byte's extraction
+// two or three more (launchFast, a device launch's parent's kernel and
+// CTA deltas, warp and lane).
+func zigzag4(w uint32) (a, b, c, d int64) {
+	z := w>>1&0x7f7f7f7f ^ w&0x01010101*0xff
+	return int64(int8(z)), int64(int8(z >> 8)), int64(int8(z >> 16)), int64(int8(z >> 24))
+}
