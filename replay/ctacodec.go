@@ -292,8 +292,8 @@ func (t *ctaTable) appendKid(cs []trace.CTA, same uint64, clk clock) (warps int)
 		}
 		nw := len(c.WarpCycles)
 		t.push2(cycles|int64(nw)<<headWarpShift, demand)
-		for _, w := range c.WarpCycles {
-			t.push1(clk.scale(w))
+		for _, w := range t.reserve(c.WarpCycles) {
+			t.put(clk.scale(w))
 		}
 		warps += nw
 	}

@@ -487,3 +487,19 @@ func (t *ctaTable) fill(c *trace.CTA, clk clock) int {
 	r.fill(t.at(c.CTA))
 	return len(r.warps)
 }
+
+// reserve makes room in the packed words for ws, tested once, and
+// returns ws, whose words put then appends with no test each (push1's):
+// appendKid's per-warp cycles, BFS's children's last CTAs' two.
+func (t *ctaTable) reserve(ws []int64) []int64 {
+	for int(t.c-t.n) < len(ws) {
+		t.grow()
+	}
+	return ws
+}
+
+// put appends a to the packed words, which have room for it (reserve).
+func (t *ctaTable) put(a int64) {
+	*(*int64)(unsafe.Add(t.ref, uintptr(t.n)*8)) = a
+	t.n++
+}
