@@ -375,3 +375,13 @@ func (e *rangeError) Error() string { return e.msg }
 func errRange(format string, args ...any) error {
 	return &rangeError{fmt.Sprintf(format, args...)}
 }
+
+// rebaseCTA is rebase for the tag of a cta record (KindCTA's or
+// tagCTADemand, with tagLaunched or not): a test of one bit where
+// rebase's switch compared the tag with three (Validator.Child).
+func (d *deltaState) rebaseCTA(tag byte) bool {
+	if tag&tagLaunched != 0 {
+		d.kernel, d.cta = d.launched, ^uint64(0)
+	}
+	return true
+}

@@ -203,7 +203,7 @@ func (v *Validator) Child(c *Child) bool {
 		return true // not surely a whole record
 	}
 	at, tag := in.r, in.buf[in.r]
-	if tag&^(tagExtended|tagLaunched) != byte(KindCTA) || !r.delta.rebase(tag) {
+	if tag&^(tagExtended|tagLaunched) != byte(KindCTA) || !r.delta.rebaseCTA(tag) {
 		return true
 	}
 	p := in.buf[at+1 : at+1+ctaRoom] // of a constant length: no bounds checks below
