@@ -159,7 +159,7 @@ func jobEnded(e *engine, ref, n int32) {
 	k, s, now := e.kd.numbered(n), e.sms.at(int(ref)), e.clock.t
 	e.sms.endedAt(k.decl.need, now)
 	if s.release(k.decl.need); e.sms.leavePlain(s) {
-		e.kd.leftSM(e.sms.vacate(s), now)
+		e.kd.leftSM(e.sms.vacate(s))
 	}
 	e.out.ctaEnded(now, 0)
 	e.sites.ctaEnded(!k.host)
