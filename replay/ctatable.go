@@ -492,8 +492,8 @@ func (t *ctaTable) fill(c *trace.CTA, clk clock) int {
 // returns ws, whose words put then appends with no test each (push1's):
 // appendKid's per-warp cycles, BFS's children's last CTAs' two.
 func (t *ctaTable) reserve(ws []int64) []int64 {
-	for int(t.c-t.n) < len(ws) {
-		t.grow()
+	if int(t.c-t.n) < len(ws) {
+		t.growBy(len(ws))
 	}
 	return ws
 }
@@ -502,4 +502,13 @@ func (t *ctaTable) reserve(ws []int64) []int64 {
 func (t *ctaTable) put(a int64) {
 	*(*int64)(unsafe.Add(t.ref, uintptr(t.n)*8)) = a
 	t.n++
+}
+
+// growBy is grow for room for k more words, at least (reserve's): grow's
+// two, again and again, would never pass what append gives the words
+// grown by two from their length.
+//
+//go:noinline
+func (t *ctaTable) growBy(k int) {
+	t.setWords(slices.Grow(t.words(), k))
 }
