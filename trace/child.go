@@ -361,6 +361,5 @@ func (a KidAnswers) HeadFiled(i int) (*ChildHead, unsafe.Pointer) {
 // HeadFiled is child i's Head and the pointer Offer took for it, or nil,
 // as KidAnswers.HeadFiled (replay's fileKids).
 func (k *Kids) HeadFiled(i int) (*ChildHead, unsafe.Pointer) {
-	c := &k.calls[i]
-	return c.head, atomic.LoadPointer(&c.filed)
+	return KidAnswers(k.calls).HeadFiled(i)
 }

@@ -469,10 +469,10 @@ func (s *Share) childNext(h *tapeChunk, whole bool) bool {
 	// fields and of the head's that it took, a child, goes (BFS --quick
 	// sweep8: the head's pass, some 20 instructions a child), and so does
 	// the load of the answer again, and the tests that h is the head and
-	// has an answer (record made one there): sweep8 3 a CTA fewer. Lines kept
-	// where they were (PGO: record, inlined in slow below).
-	//
-	//
+	// has an answer (record made one there): sweep8 3 a CTA fewer. The
+	// comment keeps slow's lines, and its calls' places, where they were
+	// (PGO keys record, inlined in slow below, by its line: see
+	// docs/performance.md).
 	return whole && len(h.calls) < shareChunk
 }
 
