@@ -223,7 +223,7 @@ func (w *Writer) twin(col int, c *chunk, vs []int64, valid Bitmap) bool {
 	c.pages = append(c.pages, p.pages[len(c.pages):]...) // c's pages are p's before its call
 	c.uncompressed, c.rows, c.nulls, c.pageRows = p.uncompressed, p.rows, p.nulls, p.pageRows
 	c.ints = append(c.ints[:0], p.ints...)
-	c.hasBounds, c.lo, c.hi = p.hasBounds, p.lo, p.hi
+	c.hasBounds, c.lo, c.hi, c.store = p.hasBounds, p.lo, p.hi, p.store
 	w.twinned++
 	w.keep(col, vs, valid)
 	return true
@@ -442,7 +442,7 @@ func (w *Writer) EndRowGroup() error {
 			w.endPage(c)
 		}
 		m := &g.columns[i]
-		*m = columnMeta{path: c.col.Name, codec: codecZstd, numValues: c.rows, stats: c.statistics()}
+		*m = columnMeta{path: c.col.Name, codec: c.codec(), numValues: c.rows, stats: c.statistics()}
 		switch c.col.Type {
 		case Int32:
 			m.typ, m.encodings = typeInt32, []int32{encDeltaBinary, encRLE}
@@ -457,7 +457,7 @@ func (w *Writer) EndRowGroup() error {
 				for _, v := range c.ddict.vals {
 					w.page = binary.LittleEndian.AppendUint64(w.page, math.Float64bits(v))
 				}
-				u, z := w.writePage(pageHeader{typ: pageDictionary, numValues: int32(len(c.ddict.vals)), encoding: encPlain}, w.page)
+				u, z := w.writePage(c, pageHeader{typ: pageDictionary, numValues: int32(len(c.ddict.vals)), encoding: encPlain}, w.page)
 				m.uncompressedSize += u
 				m.compressedSize += z
 			}
@@ -469,7 +469,7 @@ func (w *Writer) EndRowGroup() error {
 				w.page = binary.LittleEndian.AppendUint32(w.page, uint32(len(s)))
 				w.page = append(w.page, s...)
 			}
-			u, z := w.writePage(pageHeader{typ: pageDictionary, numValues: int32(len(c.dictVals)), encoding: encPlain}, w.page)
+			u, z := w.writePage(c, pageHeader{typ: pageDictionary, numValues: int32(len(c.dictVals)), encoding: encPlain}, w.page)
 			m.uncompressedSize += u
 			m.compressedSize += z
 		}
@@ -487,23 +487,32 @@ func (w *Writer) EndRowGroup() error {
 	return w.err
 }
 
-// writePage compresses and writes a page, returning its sizes with its
-// header: uncompressed and as written.
-func (w *Writer) writePage(h pageHeader, body []byte) (int64, int64) {
-	head, data := w.compress(h, body)
+// writePage compresses and writes a page of chunk c, returning its sizes
+// with its header: uncompressed and as written.
+func (w *Writer) writePage(c *chunk, h pageHeader, body []byte) (int64, int64) {
+	head, data := w.compress(c, h, body)
 	w.write(head)
 	w.write(data)
 	return int64(len(head) + len(body)), int64(len(head) + len(data))
 }
 
-// compress compresses a page's body and encodes its header with both
-// sizes; the two are valid until the next page.
-func (w *Writer) compress(h pageHeader, body []byte) (head, data []byte) {
-	w.zbuf = encoderOnce().EncodeAll(body, w.zbuf[:0])
-	h.uncompressedSize, h.compressedSize = int32(len(body)), int32(len(w.zbuf))
+// compress compresses a page's body as chunk c stores its pages (see
+// store) and encodes its header with both sizes; the two are valid until
+// the next page.
+func (w *Writer) compress(c *chunk, h pageHeader, body []byte) (head, data []byte) {
+	data = body
+	if c.store != storeRaw {
+		w.zbuf = encoderOnce().EncodeAll(body, w.zbuf[:0])
+		if c.store == storeZstd || worthZstd(len(body), len(w.zbuf)) {
+			c.store, data = storeZstd, w.zbuf
+		} else {
+			c.store = storeRaw
+		}
+	}
+	h.uncompressedSize, h.compressedSize = int32(len(body)), int32(len(data))
 	w.hdr.buf, w.hdr.last = w.hdr.buf[:0], w.hdr.last[:0]
 	h.encode(&w.hdr)
-	return w.hdr.buf, w.zbuf
+	return w.hdr.buf, data
 }
 
 // endPage encodes, compresses and keeps the page c has filled.
@@ -535,7 +544,7 @@ func (w *Writer) endPage(c *chunk) {
 			enc = encRLEDict
 		}
 		w.page = b
-		head, data := w.compress(pageHeader{typ: pageData, numValues: int32(c.pageRows), encoding: enc, defEncoding: encRLE}, b)
+		head, data := w.compress(c, pageHeader{typ: pageData, numValues: int32(c.pageRows), encoding: enc, defEncoding: encRLE}, b)
 		c.pages = append(append(c.pages, head...), data...)
 		c.uncompressed += int64(len(head) + len(b))
 	}
@@ -778,6 +787,7 @@ type chunk struct {
 	twin     bool
 	calls    int
 	dlo, dhi float64 // double bounds
+	store    store   // how the group's pages are stored: decided at its first
 }
 
 // twins reports whether column i may be a twin of the column before it
@@ -798,6 +808,7 @@ func (c *chunk) reset() {
 	c.ddict.truncate(0)
 	c.plainDoubles = false
 	c.defs.reset(1)
+	c.store = storeUndecided
 }
 
 // bound takes a page's integers' least and greatest (appendDelta) into
@@ -974,3 +985,30 @@ func (b Bitmap) end(i, k int, v bool) int {
 	}
 	return k
 }
+
+// A store is how a column chunk's pages are stored: zstd-compressed, or
+// as they are (codec UNCOMPRESSED), which the chunk's first page decides
+// for the rest and for its dictionary (a chunk has one codec). Most of
+// the replay's integer columns are DELTA_BINARY_PACKED bits that zstd
+// cannot shrink: BFS scale 16 under CDP, the ctas table's kernel ids,
+// CTAs and SMs to 96–100% of their bytes, the kernels table's cycles to
+// 100%, where the compression was a quarter of what --out parquet adds.
+type store uint8
+
+const (
+	storeUndecided store = iota
+	storeZstd
+	storeRaw
+)
+
+// codec is the chunk's codec in its metadata.
+func (c *chunk) codec() int32 {
+	if c.store == storeRaw {
+		return codecNone
+	}
+	return codecZstd
+}
+
+// worthZstd reports whether a page of n bytes that zstd compressed to z
+// is worth storing compressed: where it saves at least an eighth.
+func worthZstd(n, z int) bool { return 8*z <= 7*n }
