@@ -87,7 +87,7 @@ func (e *engine) ctaEnded(ref, n int32) {
 			// (its warp-cycles were counted as it was placed: a job's,
 			// whose length is known only at its end, are counted by parts
 			// at it, in jobEnded)
-			if s.release(k.decl.need); e.sms.leavePlain(s) {
+			if s.release(k.decl.need); e.sms.leavePlain(s, s.id) {
 				e.kd.leftSM(e.sms.vacate(s))
 			}
 			e.out.ctaEnded(now, 0)
@@ -158,7 +158,7 @@ func plainKernelDone(e *engine, k *Kernel) {
 func jobEnded(e *engine, ref, n int32) {
 	k, s, now := e.kd.numbered(n), e.sms.at(int(ref)), e.clock.t
 	e.sms.endedAt(k.decl.need, now)
-	if s.release(k.decl.need); e.sms.leavePlain(s) {
+	if s.release(k.decl.need); e.sms.leavePlain(s, int(ref)) {
 		e.kd.leftSM(e.sms.vacate(s))
 	}
 	e.out.ctaEnded(now, 0)

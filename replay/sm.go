@@ -217,9 +217,9 @@ func (a *smArray) endedAt(n need, now int64)  { a.occ.ran(n.warps, now) }
 // room on s released: its warp-cycles were counted as it was placed,
 // slots are not numbered, and no SM is held (no CTA issue rate), so s
 // is open, and was before where it was not full (reopen). Inlined.
-func (a *smArray) leavePlain(s *sm) (empty bool) {
-	a.open.reopen(s.id, s.ctas == a.lim.ctas-1)
-	a.full.grew(s.id)
+func (a *smArray) leavePlain(s *sm, i int) (empty bool) {
+	a.open.reopen(i, s.ctas == a.lim.ctas-1) // i: s's index, given (jobEnded's ref; ctaEnded's s.id, loaded before the release's stores), where s.id, loaded past them, was loaded twice (--quick bfs, own functions, 1,971.0 -> 1,968.5 a CTA)
+	a.full.grew(i)
 	return s.ctas == 0
 }
 
