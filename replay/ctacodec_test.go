@@ -24,7 +24,7 @@ func TestCTARecordRead(t *testing.T) {
 		{trace.CTA{Cycles: 7, DRAMBytes: 64}, 1, ctaRecord{cycles: 7, demand: true, bytes: 64}},
 	} {
 		var r ctaRecord
-		r.read(&c.cta, clock{ratio: c.ratio})
+		r.read(&c.cta, clockOf(c.ratio))
 		if !reflect.DeepEqual(r, c.want) {
 			t.Errorf("%+v at x%g: read %+v, want %+v", c.cta, c.ratio, r, c.want)
 		}
@@ -47,7 +47,7 @@ func TestPackedRecordRoundTrip(t *testing.T) {
 		{Cycles: 9, WarpCycles: []int64{0, 9}, Insts: 1 << 16},
 	}
 	for n, c := range ctas {
-		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}, {ratio: MaxClockRatio}} {
+		for _, clk := range []clock{clockOf(1), clockOf(1.5), clockOf(MaxClockRatio)} {
 			for _, named := range []bool{false, true} {
 				tb := newPackedCTATable(8)
 				c.CTA = 0
@@ -117,7 +117,7 @@ func TestAppendKidIsAppendPacked(t *testing.T) {
 				same |= 1 << i
 			}
 		}
-		for _, clk := range []clock{{ratio: 1}, {ratio: 1.5}} {
+		for _, clk := range []clock{clockOf(1), clockOf(1.5)} {
 			cs := slices.Clone(recs)
 			for i := range cs {
 				cs[i].CTA = uint64(i)

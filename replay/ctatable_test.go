@@ -57,7 +57,7 @@ func ctaOf(i uint64, r ctaRecord) *trace.CTA {
 }
 
 // unscaled is the clock of a trace recorded at the replay's own.
-var unscaled = clock{ratio: 1}
+var unscaled = clockOf(1)
 
 // Empty grids and grids too large for one slice are not packed.
 func TestPackedCTATableKinds(t *testing.T) {

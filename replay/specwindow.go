@@ -105,7 +105,7 @@ func (w *specWindow) appendPlains(cs []trace.PlainCTA, clk clock) {
 	at := len(w.slims)
 	w.slims = slices.Grow(w.slims, len(cs))[:at+len(cs)]
 	out := w.slims[at:]
-	if clk.ratio != 1 {
+	if !clk.unit {
 		for i := range cs {
 			cs[i].Cycles = clk.scale(cs[i].Cycles)
 		}

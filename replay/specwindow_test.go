@@ -28,7 +28,7 @@ func TestAppendPlainIsRecord(t *testing.T) {
 		{trace.CTA{CTA: 7, Cycles: 123457, Insts: 99991, DRAMBytes: 12345}, true},
 	}
 	for _, ratio := range []float64{1, 745.0 / 706} {
-		clk := clock{ratio: ratio}
+		clk := clockOf(ratio)
 		var fast, slow specWindow
 		for _, r := range recs {
 			c := r.c
@@ -65,7 +65,7 @@ func fileRecord(t *testing.T, w *specWindow, c *trace.CTA, clk clock) {
 func TestAppendPlainsIsAppendPlain(t *testing.T) {
 	plains := []trace.PlainCTA{{Cycles: 5000}, {Cycles: 4999, Insts: 5000, DRAMBytes: 40000}, {}, {Cycles: 123457, Insts: 99991, DRAMBytes: 12345}}
 	for _, ratio := range []float64{1, 745.0 / 706} {
-		clk := clock{ratio: ratio}
+		clk := clockOf(ratio)
 		var each, run specWindow
 		for i, p := range plains {
 			if !each.appendPlain(&trace.CTA{CTA: uint64(i), Cycles: p.Cycles, Insts: p.Insts, DRAMBytes: p.DRAMBytes}, clk) {

@@ -193,8 +193,8 @@ func (b *treeReader) kidOrChild(m *treeMsg) bool {
 // the replays of one clock that read the trace from one Share's tape
 // (trace.Child.Offer): its words, read-only, and their per-warp cycles.
 type sharedTable struct {
-	self  any // the table itself, as Offer takes it: first, its pointer the table's (siblings)
-	clk   clock
+	self  any     // the table itself, as Offer takes it: first, its pointer the table's (siblings)
+	ratio float64 // its clock's (clock.ratio): a clock, with its unit, took the table past 128 bytes
 	words []int64
 	warps int
 	// What the replays of its clock take of the child's filing besides
@@ -222,7 +222,7 @@ func (b *treeReader) filedKid() *sharedTable {
 	if h := kid.Head(); h.More || h.Err != nil {
 		return nil
 	}
-	if st, _ := kid.Filed().(*sharedTable); st != nil && st.clk == b.clk {
+	if st, _ := kid.Filed().(*sharedTable); st != nil && st.ratio == b.clk.ratio {
 		return st
 	}
 	return nil
@@ -258,7 +258,7 @@ func (b *treeReader) share(k *Kernel, warps, held int) *any {
 	t.shared = true
 	st := b.book.tables.next(sharedBlock)
 	site := &b.sites.recs[len(b.sites.recs)-1] // k's: child filed it last
-	st.clk, st.words, st.warps = b.clk, t.words(), warps
+	st.ratio, st.words, st.warps = b.clk.ratio, t.words(), warps
 	st.decl, st.site, st.site.child = k.decl, *site, nil    // not the filer's child, kept alive by the tape
 	st.held, st.sorted = deviceHeld+held, b.sites.inOrder() // this child's site the last
 	st.self = st
@@ -283,7 +283,7 @@ func (b *treeReader) share(k *Kernel, warps, held int) *any {
 func (b *treeReader) fileKids(m *treeMsg, run *trace.Kids) error {
 	for i := 0; i < run.Len(); i++ {
 		h, p := run.HeadFiled(i)
-		if st := (*sharedTable)(p); st != nil && st.clk == b.clk { // every offer a sharedTable's self (siblings)
+		if st := (*sharedTable)(p); st != nil && st.ratio == b.clk.ratio { // every offer a sharedTable's self (siblings)
 			if err := b.sharedChild(&h.Launch, h.CTAs, st); err != nil {
 				return err
 			}
@@ -343,7 +343,7 @@ func (b *treeReader) siblings(run *trace.Kids, i int) int {
 		h, p := kids.HeadFiled(j)
 		l := &h.Launch
 		st := (*sharedTable)(p) // every offer a sharedTable's self: its first field (nil: none)
-		if h.Parent.Kernel != pid || h.Parent.CTA != cta || st == nil || st.clk != clk {
+		if h.Parent.Kernel != pid || h.Parent.CTA != cta || st == nil || st.ratio != clk.ratio {
 			break
 		}
 		child, s := &ks[j], &sites[j]
