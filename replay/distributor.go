@@ -143,10 +143,10 @@ func (e *engine) complete(k *Kernel) {
 			e.awaitKD(next)
 		}
 	}
-	if o := k.owner(); o.g != nil {
-		e.release(o)
-	} else if o.k.childDone() || e.dstreams.open() {
-		e.maybeComplete(o.k)
+	if k.ownerGroup {
+		e.release(k.owner())
+	} else if o := k.ownerKernel(); o.childDone() || e.dstreams.open() {
+		e.maybeComplete(o)
 	}
 }
 

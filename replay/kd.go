@@ -124,8 +124,8 @@ func (d *kernelDistributor) leftSM(k *Kernel) { d.runs.leftSM(k) }
 // leave takes k's entry back, and its number: most kernels leave as the
 // oldest, asked first (--quick: BFS 3 instructions a CTA fewer).
 func (d *kernelDistributor) leave(k *Kernel) {
-	if d.nums.release(k); d.unhold() && !d.held.removeOldest(k) {
-		d.held.remove(k)
+	if d.nums.release(k); d.unhold() {
+		d.held.drop(k)
 	}
 }
 
