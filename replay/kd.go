@@ -192,7 +192,7 @@ func (d *kernelDistributor) dropDrained() {
 	if p := d.pending; len(p) == 1 && !p[0].toPlace() {
 		p[0].marked = false
 		p[0] = nil
-		d.pending = p[:0]
+		d.pending = d.pending[:0] // its length alone stored: p[:0] stored p's pointer and capacity too
 		return
 	}
 	j := 0
