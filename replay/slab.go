@@ -31,14 +31,18 @@ func (s *slab[T]) of(v T) *T {
 }
 
 // next is a fresh zero *T, from a new block of n where the current one
-// is used up.
+// is used up. Taken in the branch that tests for one, unsigned, a value
+// needs no bounds check of its own, nor the block's length and count
+// loaded again past the branch's merge: some 4 instructions a value
+// fewer (callgrind: BFS's children 3 a child on these lines; --quick
+// synth-parquet, a slowdown a CTA row, 620.6M -> 620.2M in all).
 func (s *slab[T]) next(n int) *T {
-	if s.used == len(s.blk) {
-		s.blk, s.used = make([]T, n), 0
+	if blk, i := s.blk, s.used; uint(i) < uint(len(blk)) {
+		s.used = i + 1
+		return &blk[i]
 	}
-	p := &s.blk[s.used]
-	s.used++
-	return p
+	s.blk, s.used = make([]T, n), 1
+	return &s.blk[0]
 }
 
 // free is the fresh zero values left in the current block, from a new
