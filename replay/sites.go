@@ -154,11 +154,11 @@ func (se *siteEngine) goOn(c *ctaRun, w, first, last int) {
 // is held: the warp stops there until release lets it go on.
 func (se *siteEngine) pass(c *ctaRun, w int, now int64) (first, last int, cost siteCost, held bool) {
 	sites := c.spec().x.sites
-	wr := &c.warps[w]
-	first, last = siteLanes(sites, wr.next, w)
+	// c.warps[w] indexed at each use: a pointer held was reloaded at every lane of siteLanes
+	first, last = siteLanes(sites, c.warps[w].next, w)
 	cost, held = se.decide(c, w, first, last, now)
 	if !held {
-		wr.shift += cost.launch + cost.inline
+		c.warps[w].shift += cost.launch + cost.inline
 	}
 	return first, last, cost, held
 }
