@@ -80,11 +80,11 @@ func (d *kernelDistributor) take() *Kernel {
 	}
 	next := k.arriveNext // front, known: d.chained not loaded again
 	if d.chained, k.arriveNext = next, nil; next == nil {
-		next, _ = d.waiting.Front()
+		if next, _ = d.waiting.Front(); next == nil {
+			return k // none waits: the chain's next (most) is tested once, not again
+		}
 	}
-	if next != nil {
-		cacheline.Prefetch(unsafe.Pointer(next))
-	}
+	cacheline.Prefetch(unsafe.Pointer(next))
 	return k
 }
 
