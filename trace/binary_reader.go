@@ -982,11 +982,16 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 		// A warp's delta nearly always takes one byte: read here, with
 		// short3At only past it (BFS --quick: 3,689 to 3,671 a CTA); two
 		// such (BFS's children's) with no loop: bfs 1,738 -> 1,727 a CTA.
-		if d0, d1 := uint64(q[i&(fastRoom-1)]), uint64(q[(i+1)&(fastRoom-1)]); warps == 2 && d0|d1 < 0x80 {
-			w := (*[2]int64)(wc)
-			w[0] = prev + zigzag(d0)
+		// The second may take two bytes (a child's [cycles, 20] does
+		// where cycles pass 84): scripts/instructions.sh --quick bfs
+		// 2,190 -> 2,177 a CTA, bfs 1,645 -> 1,643.
+		if d0, d1, d2 := uint64(q[i&(fastRoom-1)]), uint64(q[(i+1)&(fastRoom-1)]), q[(i+2)&(fastRoom-1)]; warps == 2 && d0 < 0x80 && (d1 < 0x80 || d2 < 0x80) {
+			w, n1 := (*[2]int64)(wc), 1
+			if w[0] = prev + zigzag(d0); d1 >= 0x80 {
+				d1, n1 = d1&0x7f|uint64(d2)<<7, 2
+			}
 			w[1] = w[0] + zigzag(d1)
-			i, longest = i+2, max(uint64(w[0]), uint64(w[1]))
+			i, longest = i+1+n1, max(uint64(w[0]), uint64(w[1]))
 		} else {
 			for w := range wc {
 				d := uint64(q[i&(fastRoom-1)])

@@ -232,6 +232,23 @@ func TestChildReadAsNext(t *testing.T) {
 			r[at+2].(*CTA).WarpCycles[1] = -1
 			return r
 		}),
+		// A second warp's delta of one byte (above), two and three.
+		"second warps two bytes from the first": childTrace(hosts, kids, func(r []Record) []Record {
+			for i := at; i < at+4*10; i += 4 {
+				r[i+2].(*CTA).WarpCycles[1], r[i+3].(*CTA).WarpCycles[1] = 20, 150
+			}
+			return r
+		}),
+		"second warps three bytes from the first": childTrace(hosts, kids, func(r []Record) []Record {
+			for i := at; i < at+4*10; i += 4 {
+				r[i+2].(*CTA).Cycles, r[i+2].(*CTA).WarpCycles = 20000, []int64{20000, 20}
+			}
+			return r
+		}),
+		"first CTA with a negative warp two bytes from the first": childTrace(hosts, kids, func(r []Record) []Record {
+			r[at+2].(*CTA).WarpCycles[1] = -100
+			return r
+		}),
 		"second CTA with a negative warp": childTrace(hosts, kids, func(r []Record) []Record {
 			r[at+3].(*CTA).WarpCycles[0] = -224
 			return r
@@ -274,7 +291,7 @@ func TestChildReadAsNext(t *testing.T) {
 		} else if i := firstDiff(got, want); i >= 0 {
 			t.Errorf("%s: record %d\n got %s\nwant %s", name, i, got[i], want[i])
 		}
-		valid := map[string]bool{"valid": true, "fixture": true, "first CTA of many warps": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true, "a child of more CTAs than ChildRun": true, "a child of ChildRun CTAs": true}
+		valid := map[string]bool{"valid": true, "fixture": true, "first CTA of many warps": true, "a created stream": true, "long fields": true, "a child's child": true, "tail stream": true, "a child of more CTAs than ChildRun": true, "a child of ChildRun CTAs": true, "second warps two bytes from the first": true, "second warps three bytes from the first": true}
 		if !valid[name] && wantErr == nil {
 			t.Errorf("%s: no error", name)
 		}
@@ -457,4 +474,19 @@ func TestChildSame(t *testing.T) {
 	if kids < 100 || same < kids/2 {
 		t.Errorf("%d children read with their records, %d records marked as repeats", kids, same)
 	}
+}
+
+// A cta record of two warps reads back as written where the second's
+// delta takes one, two or three bytes, or more (ctaFastInto reads it
+// with no loop where it takes one or two). The trace is long enough for
+// the fast path (ctaRoom) at the records changed.
+func TestTwoWarpsRoundTrip(t *testing.T) {
+	recs := childTrace(4, 30, func(r []Record) []Record {
+		for i, w := range []int64{200, 20, -100, 160, -20000, 1 << 40} {
+			r[kidAt(30, 0, i)+2].(*CTA).WarpCycles[1] = w
+			r[kidAt(30, 0, i)+3].(*CTA).WarpCycles[0] = w
+		}
+		return r
+	})
+	roundTrip(t, recs)
 }
