@@ -188,17 +188,17 @@ func (v *Validator) Child(c *Child) bool {
 	v.last, c.own.CTAs, c.head, c.slot = v.addDevice(k.ID, sh, root), sh.ctas, &c.own, nil
 	// The record after the launch where it is a cta record of k, of its
 	// CTA 0, that ctaFastInto reads, checked as Next would check it: a
-	// record that keeps its own fields' rules and the seen set
-	// (fieldsKeep) counted as CTAs counts one, with no call of
-	// checkCTAOf (BFS --quick: 10 instructions a CTA fewer). Its head is
-	// read here as a child's first record's nearly always is, another
-	// left to Next: a kernel delta to k in at most three bytes, a CTA
-	// delta of 0. Tested before ctaFastInto, which moves the reader on
-	// only where it reads the record, it needs no copy of the reader's
-	// deltas to go back to, and the tag is read once (BFS --quick: 3,558
-	// to 3,553 instructions a CTA), with no call of ctaHead, which reads
-	// any head (3,553 to 3,541). Read here, not in a function of its
-	// own (firstCTA): BFS 2,352 to 2,345 instructions a CTA.
+	// record that keeps its own fields' rules (fieldsKeep) counted as
+	// CTAs counts one, with no call of checkCTAOf (BFS --quick: 10 a CTA
+	// fewer), and of keepsFrom's tests only the at check's (kk is new:
+	// not the host kernel, nothing seen, CTA 0 in its grid; bfs 1,625 to
+	// 1,618 a CTA). Its head is read here as a child's first record's
+	// nearly always is, another left to Next: a kernel delta to k in at
+	// most three bytes, a CTA delta of 0. Tested before ctaFastInto, it
+	// needs no copy of the reader's deltas to go back to, and the tag is
+	// read once (BFS --quick: 3,558 to 3,553 a CTA), with no call of
+	// ctaHead (3,553 to 3,541). Read here, not in a function of its own
+	// (firstCTA): BFS 2,352 to 2,345 instructions a CTA.
 	if c.n, c.own.More, c.own.Same = 0, false, 0; r.skipped(KindCTA) || in.w-in.r <= ctaRoom {
 		return true // not surely a whole record
 	}
@@ -216,7 +216,7 @@ func (v *Validator) Child(c *Child) bool {
 	r.offset = in.base + int64(at)
 	v.record++
 	kk, cta := v.last, &c.room[0]
-	if v.keepsFrom(kk, cta.CTA) && kk.fieldsKeep(cta, r.warpsOK) {
+	if v.at.latest == 0 && kk.fieldsKeep(cta, r.warpsOK) { // keepsFrom(kk, 0): see above
 		kk.seen.dense++ // as CTAs counts a record that keeps the rules
 		v.at.ctaRecord(cta)
 	} else if err := v.checkCTAOf(kk, cta); err != nil {
