@@ -275,3 +275,61 @@ func TestBounds(t *testing.T) {
 		}
 	}
 }
+
+// deltaBlockAVX2, where the processor has it, gives what deltaBlockGo
+// gives: the deltas, each miniblock's greatest, the least and the
+// bounds, INT64 and INT32, for steps small, large, falling and wrapping,
+// and the extremes of int64.
+func TestDeltaBlockVector(t *testing.T) {
+	if !deltaVector {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	for run := range 3000 {
+		narrow := run%2 == 1
+		var w [deltaBlock + 1]int64
+		x := rng.Int64()
+		for i := range w {
+			switch run % 5 {
+			case 0:
+				x += rng.Int64N(50)
+			case 1:
+				x = rng.Int64()
+			case 2:
+				x -= rng.Int64N(1 << 20)
+			case 3:
+				x = []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}[rng.IntN(5)]
+			default:
+				x += rng.Int64N(8) - 4
+			}
+			w[i] = x
+			if narrow {
+				w[i] = int64(int32(x))
+			}
+		}
+		lo, hi := rng.Int64(), rng.Int64()
+		lo, hi = min(lo, hi, w[0]), max(lo, hi, w[0]) // w[0] taken, as appendDelta has it
+		var d1, d2 [deltaBlock]uint64
+		var t1, t2 [deltaMinis]int64
+		l1, lo1, hi1 := deltaBlockGo(&d1, &w, &t1, narrow, lo, hi)
+		l2, lo2, hi2 := deltaBlockAVX2(&d2, &w, &t2, narrow, lo, hi)
+		if d1 != d2 || t1 != t2 || l1 != l2 || lo1 != lo2 || hi1 != hi2 {
+			t.Fatalf("run %d (narrow %v): AVX2 least %d bounds %d %d tops %v, Go %d %d %d %v (deltas equal %v)", run, narrow, l2, lo2, hi2, t2, l1, lo1, hi1, t1, d1 == d2)
+		}
+	}
+}
+
+// withDeltaGo runs f with appendDelta on deltaBlockGo, as where the
+// processor has no AVX2 (deltaVector).
+func withDeltaGo(t *testing.T, f func(t *testing.T)) {
+	old := deltaVector
+	defer func() { deltaVector = old }()
+	deltaVector = false
+	f(t)
+}
+
+func TestDeltaGoPath(t *testing.T) {
+	withDeltaGo(t, TestDeltaRoundTrip)
+	withDeltaGo(t, TestDeltaWrapsBounds)
+	withDeltaGo(t, TestDeltaAsRef)
+}
