@@ -100,3 +100,67 @@ func TestWorthZstd(t *testing.T) {
 		}
 	}
 }
+
+// appendRawFrame's frames are zstd frames the decoder reads back to
+// their bytes: empty, short, a block's greatest and past it.
+func TestRawFrame(t *testing.T) {
+	for _, n := range []int{0, 1, 300, 128 << 10, 128<<10 + 1, 300 << 10} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i * 7 / 3)
+		}
+		frame := appendRawFrame([]byte{9}, b)
+		if frame[0] != 9 {
+			t.Fatalf("%d bytes: the frame wrote over what was there", n)
+		}
+		got, err := decoderOnce().DecodeAll(frame[1:], make([]byte, 0, n)) // as the reader does: to its page size
+		if err != nil || !bytes.Equal(got, b) {
+			t.Fatalf("%d bytes: read back %d bytes, %v", n, len(got), err)
+		}
+		if len(frame)-1 != n+9+3*max(1, (n+128<<10-1)/(128<<10)) {
+			t.Errorf("%d bytes: a frame of %d", n, len(frame)-1)
+		}
+	}
+}
+
+// In a compressed chunk, the pages after one that zstd shrinks by less
+// than an eighth are raw frames: the chunk's codec stays zstd, it is
+// smaller than it would be stored as it is, and its values read back.
+func TestChunkStoreFrames(t *testing.T) {
+	x := uint64(88172645463325252)
+	var vs []int64
+	for i := range 4 * PageRows {
+		if i < PageRows { // a first page that shrinks
+			vs = append(vs, int64(i%7)<<40)
+			continue
+		}
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		vs = append(vs, int64(x>>24))
+	}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, []Column{{Name: "a", Type: Int64}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Int64s(0, vs, Bitmap{})
+	if w.chunks[0].store != storeFrames {
+		t.Errorf("store %d after a page zstd cannot shrink, want %d", w.chunks[0].store, storeFrames)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.meta.rowGroups[0].columns[0]
+	if m.codec != codecZstd || m.compressedSize >= m.uncompressedSize {
+		t.Errorf("codec %d, %d bytes of %d", m.codec, m.compressedSize, m.uncompressedSize)
+	}
+	v, err := f.ReadColumn(0, 0)
+	if err != nil || !slices.Equal(v.Ints, vs) {
+		t.Fatalf("values read back equal: %v, %v", err == nil && slices.Equal(v.Ints, vs), err)
+	}
+}

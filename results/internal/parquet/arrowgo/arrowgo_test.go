@@ -290,3 +290,41 @@ func TestArrowGoReadsAllNullStrings(t *testing.T) {
 		t.Fatalf("rows %d, values %d, levels %v, %v", rows, n, defs, err)
 	}
 }
+
+// TestArrowGoReadsRawFrames: a compressed chunk whose later pages zstd
+// cannot shrink holds them in zstd frames of raw blocks (the writer's
+// store), which arrow-go reads, a double column's dictionary page among
+// them.
+func TestArrowGoReadsRawFrames(t *testing.T) {
+	x := uint64(88172645463325252)
+	var ints []int64
+	var dbls []float64
+	for i := range 3 * parquet.PageRows {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		v := int64(i%7) << 40 // a first page that shrinks, then noise
+		if i >= parquet.PageRows {
+			v = int64(x >> 24)
+		}
+		ints = append(ints, v)
+		dbls = append(dbls, float64(x%5000)) // indices of 13 bits: they shrink less after the first page
+		if i < parquet.PageRows {
+			dbls[i] = float64(i % 3)
+		}
+	}
+	var buf bytes.Buffer
+	w, err := parquet.NewWriter(&buf, []parquet.Column{{Name: "a", Type: parquet.Int64}, {Name: "d", Type: parquet.Double}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Int64s(0, ints, parquet.Bitmap{})
+	w.Doubles(1, dbls, parquet.Bitmap{})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := arrowGoRead(t, buf.Bytes())
+	if len(got.Groups) != 1 || !reflect.DeepEqual(got.Groups[0][0].Ints, ints) || !reflect.DeepEqual(got.Groups[0][1].Doubles, dbls) {
+		t.Fatal("arrow-go reads other rows")
+	}
+}
