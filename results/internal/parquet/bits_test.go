@@ -277,8 +277,8 @@ func TestBounds(t *testing.T) {
 }
 
 // deltaBlockAVX2, where the processor has it, gives what deltaBlockGo
-// gives: the deltas, each miniblock's greatest, the least and the
-// bounds, INT64 and INT32, for steps small, large, falling and wrapping,
+// gives: the deltas, each miniblock's greatest and width, the least and
+// the bounds, INT64 and INT32, for steps small, large, falling and wrapping,
 // and the extremes of int64.
 func TestDeltaBlockVector(t *testing.T) {
 	if !deltaVector {
@@ -311,10 +311,11 @@ func TestDeltaBlockVector(t *testing.T) {
 		lo, hi = min(lo, hi, w[0]), max(lo, hi, w[0]) // w[0] taken, as appendDelta has it
 		var d1, d2 [deltaBlock]uint64
 		var t1, t2 [deltaMinis]int64
-		l1, lo1, hi1 := deltaBlockGo(&d1, &w, &t1, narrow, lo, hi)
-		l2, lo2, hi2 := deltaBlockAVX2(&d2, &w, &t2, narrow, lo, hi)
-		if d1 != d2 || t1 != t2 || l1 != l2 || lo1 != lo2 || hi1 != hi2 {
-			t.Fatalf("run %d (narrow %v): AVX2 least %d bounds %d %d tops %v, Go %d %d %d %v (deltas equal %v)", run, narrow, l2, lo2, hi2, t2, l1, lo1, hi1, t1, d1 == d2)
+		var w1, w2 [deltaMinis]byte
+		l1, lo1, hi1, s1 := deltaBlockGo(&d1, &w, &t1, &w1, narrow, lo, hi)
+		l2, lo2, hi2, s2 := deltaBlockAVX2(&d2, &w, &t2, &w2, narrow, lo, hi)
+		if d1 != d2 || t1 != t2 || w1 != w2 || l1 != l2 || lo1 != lo2 || hi1 != hi2 || s1 != s2 {
+			t.Fatalf("run %d (narrow %v): AVX2 least %d bounds %d %d tops %v widths %v (%d bytes), Go %d %d %d %v %v (%d) (deltas equal %v)", run, narrow, l2, lo2, hi2, t2, w2, s2, l1, lo1, hi1, t1, w1, s1, d1 == d2)
 		}
 	}
 }

@@ -36,7 +36,10 @@ const (
 // (the delta pass's 9 and a miniblock's bounds' 3), in AVX2 under 4:
 // --out parquet adds 101 instructions a CTA fewer on BFS
 // (scripts/instructions.sh bfs-parquet: 750 → 649; --quick
-// bfs-parquet 956 → 835, synth-parquet 368 → 314).
+// bfs-parquet 956 → 835, synth-parquet 368 → 314). The call gives the
+// miniblocks' widths too, where a loop of appendDelta's took some 25
+// instructions a miniblock: 3.6 a CTA more on BFS
+// (scripts/instructions.sh bfs-parquet, 1,225.1M → 1,223.2M in all).
 //
 // In Go, the bounds come from the delta pass's miniblocks: one whose
 // deltas show it climbs (climbWidth) has its last value for its greatest
@@ -81,7 +84,6 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, lo, hi int64)
 		if narrow {
 			least = int64(int32(least))
 		}
-		var tops [deltaMinis]int64 // each miniblock's greatest delta
 		if n == deltaBlock && constant((*[deltaBlock + 1]int64)(vs[at-1:])) {
 			// Every delta 0 (a block of one value, as a kernel's CTAs'
 			// kernel ids): least 0 and each miniblock of width 0,
@@ -89,14 +91,17 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, lo, hi int64)
 			dst = append(dst, 0, 0, 0, 0, 0)
 			continue
 		}
+		var tops [deltaMinis]int64 // each miniblock's greatest delta
+		var widths [deltaMinis]byte
+		size := 0            // the miniblocks' bytes
 		if n == deltaBlock { // a whole block
 			blk := (*[deltaBlock + 1]int64)(vs[at-1:])
 			if deltaVector {
-				least, lo, hi = deltaBlockAVX2(&adj, blk, &tops, narrow, lo, hi)
+				least, lo, hi, size = deltaBlockAVX2(&adj, blk, &tops, &widths, narrow, lo, hi)
 			} else {
-				least, lo, hi = deltaBlockGo(&adj, blk, &tops, narrow, lo, hi)
+				least, lo, hi, size = deltaBlockGo(&adj, blk, &tops, &widths, narrow, lo, hi)
 			}
-			n = 0 // done: the loop below is for a last block's part
+			n = 0 // done: the loops below are for a last block's part
 		}
 		for m := 0; m*deltaMiniblock < n; m++ {
 			lo, hi := m*deltaMiniblock, min(n, (m+1)*deltaMiniblock)
@@ -126,13 +131,8 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, lo, hi int64)
 		for i := all; i < deltaBlock; i++ { // a last block's rest: 0 once less the least
 			adj[i] = uint64(least)
 		}
-		// An INT32 column's deltas and least are int32s, so a difference
-		// is below 2^32, as the readers' subtraction wrapping at 32 bits
-		// gives it; a miniblock past the values has width 0.
-		var widths [deltaMinis]byte
-		size := 0 // the miniblocks' bytes
-		for m := 0; m*deltaMiniblock < all; m++ {
-			widths[m] = byte(bits.Len64(uint64(tops[m] - least)))
+		for m := 0; m*deltaMiniblock < n; m++ {
+			widths[m] = blockWidth(tops[m], least)
 			size += packedBytes(deltaMiniblock, uint(widths[m]))
 		}
 		dst = append(dst, widths[:]...)
@@ -157,7 +157,7 @@ func appendDelta(dst []byte, vs []int64, narrow bool) (out []byte, lo, hi int64)
 // greatest delta, and returns the least delta and lo and hi widened to
 // the block's values' bounds; they hold w[0] already. Each miniblock's
 // 33 values and 32 deltas are arrays of fixed size (deltaMini).
-func deltaBlockGo(d *[deltaBlock]uint64, w *[deltaBlock + 1]int64, tops *[deltaMinis]int64, narrow bool, lo, hi int64) (least, blo, bhi int64) {
+func deltaBlockGo(d *[deltaBlock]uint64, w *[deltaBlock + 1]int64, tops *[deltaMinis]int64, widths *[deltaMinis]byte, narrow bool, lo, hi int64) (least, blo, bhi int64, size int) {
 	least = math.MaxInt64
 	width := climbWidth[b2i(narrow)]
 	for m := range deltaMinis {
@@ -176,8 +176,18 @@ func deltaBlockGo(d *[deltaBlock]uint64, w *[deltaBlock + 1]int64, tops *[deltaM
 			lo, hi = boundsMini(w, lo, hi)
 		}
 	}
-	return least, lo, hi
+	for m, t := range tops {
+		widths[m] = blockWidth(t, least)
+		size += packedBytes(deltaMiniblock, uint(widths[m]))
+	}
+	return least, lo, hi, size
 }
+
+// blockWidth is the bit width of a miniblock whose greatest delta is top,
+// in a block whose least is least. An INT32 column's deltas and least
+// are int32s, so a difference is below 2^32, as the readers' subtraction
+// wrapping at 32 bits gives it.
+func blockWidth(top, least int64) byte { return byte(bits.Len64(uint64(top - least))) }
 
 // climbWidth is what a miniblock's greatest delta is below (INT64,
 // INT32) where, with none of its deltas below 0 and its last value no

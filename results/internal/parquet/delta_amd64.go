@@ -8,7 +8,7 @@ import "golang.org/x/sys/cpu"
 var deltaVector = cpu.X86.HasAVX2
 
 // deltaBlockAVX2 is deltaBlockGo in AVX2 instructions, four values a
-// vector (delta_amd64.s).
+// vector (delta_amd64.s); the widths, not a call of blockWidth each.
 //
 //go:noescape
-func deltaBlockAVX2(d *[deltaBlock]uint64, w *[deltaBlock + 1]int64, tops *[deltaMinis]int64, narrow bool, lo, hi int64) (least, blo, bhi int64)
+func deltaBlockAVX2(d *[deltaBlock]uint64, w *[deltaBlock + 1]int64, tops *[deltaMinis]int64, widths *[deltaMinis]byte, narrow bool, lo, hi int64) (least, blo, bhi int64, size int)

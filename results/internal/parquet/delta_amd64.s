@@ -56,14 +56,25 @@
 	VPBLENDVB X2, X0, X1, X1; \
 	MOVQ X1, AX
 
-// func deltaBlockAVX2(d *[128]uint64, w *[129]int64, tops *[4]int64, narrow bool, lo, hi int64) (least, blo, bhi int64)
-TEXT ·deltaBlockAVX2(SB), NOSPLIT, $0-72
+// WIDTH sets byte m of DI to the bit length of quadword m of DX less AX
+// (R10 -1), and adds it to R12.
+#define WIDTH(m) \
+	MOVQ (m*8)(DX), BX; \
+	SUBQ AX, BX; \
+	BSRQ BX, BX; \
+	CMOVQEQ R10, BX; \
+	INCQ BX; \
+	MOVB BX, m(DI); \
+	ADDQ BX, R12
+
+// func deltaBlockAVX2(d *[128]uint64, w *[129]int64, tops *[4]int64, widths *[4]byte, narrow bool, lo, hi int64) (least, blo, bhi int64, size int)
+TEXT ·deltaBlockAVX2(SB), NOSPLIT, $0-88
 	MOVQ d+0(FP), DI
 	MOVQ w+8(FP), SI
 	MOVQ tops+16(FP), DX
-	MOVBLZX narrow+24(FP), R9
-	VPBROADCASTQ lo+32(FP), Y10
-	VPBROADCASTQ hi+40(FP), Y11
+	MOVBLZX narrow+32(FP), R9
+	VPBROADCASTQ lo+40(FP), Y10
+	VPBROADCASTQ hi+48(FP), Y11
 	MOVQ $0x7fffffffffffffff, AX
 	MOVQ AX, X12
 	VPBROADCASTQ X12, Y12
@@ -93,11 +104,21 @@ top:
 	DECQ CX
 	JNZ mini
 
-	HMIN(Y12, X12)
-	MOVQ AX, least+48(FP)
 	HMIN(Y10, X10)
-	MOVQ AX, blo+56(FP)
+	MOVQ AX, blo+64(FP)
 	HMAX(Y11, X11)
-	MOVQ AX, bhi+64(FP)
+	MOVQ AX, bhi+72(FP)
+	HMIN(Y12, X12)
+	MOVQ AX, least+56(FP)
 	VZEROUPPER
+
+	// Each miniblock's width, that of its greatest delta less the least
+	// (blockWidth), and their sum: a miniblock of w bits takes 4w bytes.
+	MOVQ tops+16(FP), DX
+	MOVQ widths+24(FP), DI
+	MOVQ $-1, R10
+	XORQ R12, R12
+	WIDTH(0); WIDTH(1); WIDTH(2); WIDTH(3)
+	SHLQ $2, R12
+	MOVQ R12, size+80(FP)
 	RET
