@@ -987,7 +987,7 @@ func (r *Reader) ctaFastInto(c *CTA, demand bool, into []int64, p []byte, dk, dc
 		// 2,190 -> 2,177 a CTA, bfs 1,645 -> 1,643.
 		if d0, d1, d2 := uint64(q[i&(fastRoom-1)]), uint64(q[(i+1)&(fastRoom-1)]), q[(i+2)&(fastRoom-1)]; warps == 2 && d0 < 0x80 && (d1 < 0x80 || d2 < 0x80) {
 			w, n1 := (*[2]int64)(wc), 1
-			if w[0] = prev + zigzag(d0); d1 >= 0x80 {
+			if w[0] = prev + zigzag7(d0); d1 >= 0x80 {
 				d1, n1 = d1&0x7f|uint64(d2)<<7, 2
 			}
 			w[1] = w[0] + zigzag(d1)

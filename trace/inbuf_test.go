@@ -73,3 +73,13 @@ func TestUvarint3(t *testing.T) {
 		}
 	}
 }
+
+// TestZigzag7 checks zigzag7's table against zigzag for every one-byte
+// varint.
+func TestZigzag7(t *testing.T) {
+	for u := range uint64(0x80) {
+		if got, want := zigzag7(u), zigzag(u); got != want {
+			t.Fatalf("zigzag7(%d) = %d, want %d", u, got, want)
+		}
+	}
+}
