@@ -69,7 +69,8 @@ type Kernel struct {
 // come with the Kernel: room for its records of two words a CTA and one
 // CTA's two per-warp cycles of its own (BFS's children's: their last
 // CTA's; longer ones outgrow it into a slice of their own) for one CTA,
-// up to three or up to seven, each size from a block of its own.
+// up to three or up to seven, each size from a block of its own; a
+// larger child's words come from blocks of words (wordsFor).
 type deviceKernels struct {
 	one slab[struct {
 		Kernel
@@ -83,8 +84,16 @@ type deviceKernels struct {
 		Kernel
 		records [17]int64
 	}]
-	more slab[Kernel]
+	more  slab[Kernel]
+	words []int64 // the rest of the block wordsFor carves
 }
+
+// moreWords is the words of a block wordsFor carves: 256 KiB, room for
+// 250 tables of the most room (packedRoom: 131 words). A block is an
+// allocation of the heap's pages, whose search weighs on smaller ones:
+// blocks of 16 KiB saved BFS scale 20 0.3M instructions in all, of 256
+// KiB 1.9M, of 512 KiB 2.0M (scripts/instructions.sh bfs).
+const moreWords = 1 << 15
 
 // kernelBlockBytes is the most a block of device kernels takes: enough
 // that a block's allocation costs each kernel a few instructions, little
@@ -123,10 +132,29 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 	case room <= 17:
 		d := a.seven.next(sevenBlock)
 		return d.packIn(total, d.records[:])
+	default:
+		return a.more.next(moreBlock).packIn(total, a.wordsFor(room))
 	}
 	k := a.more.next(moreBlock)
 	k.ctas = newPackedCTATable(total)
 	return k
+}
+
+// wordsFor is room fresh words for the packed table of a device kernel
+// of over seven CTAs, carved from blocks of moreWords, where a slice of
+// their own each (newPackedCTATable's) was an allocation each: BFS scale
+// 20's 8,254 such children, 858.96M -> 857.0M-857.5M instructions in
+// all in five runs (scripts/instructions.sh bfs: 1,601 -> 1,598-1,599 a
+// CTA; the heap's page search moves a little from run to run). A table
+// that outgrows its room moves out of the block (its capacity is its
+// room), and a block is garbage once all its tables are.
+func (a *deviceKernels) wordsFor(room int) []int64 {
+	if len(a.words) < room {
+		a.words = make([]int64, moreWords)
+	}
+	w := a.words[:room:room]
+	a.words = a.words[room:]
+	return w
 }
 
 // sharedKernel is a device kernel whose packed CTA table is words,
