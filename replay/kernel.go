@@ -98,18 +98,22 @@ const moreWords = 1 << 15
 // kernelBlockBytes is the most a block of device kernels takes: enough
 // that a block's allocation costs each kernel a few instructions, little
 // enough that one kernel long in flight keeps little else. A block holds
-// as many kernels of its size as fit (oneBlock, ...): 16 KiB is one of
+// as many kernels of its size as fit (oneBlock, ...): 18 KiB is one of
 // the allocator's size classes, and the 8 bytes are the header it puts in
 // front of an object of over 512 bytes that holds pointers (Go 1.22's
-// malloc headers), inside the object's slot. Blocks of 64 kernels had
+// malloc headers), inside the object's slot. Its spans hold four such
+// slots, where those of 16 KiB hold one: a span's taking, some 2,500
+// instructions, came with every block of 16 KiB (BFS scale 20: 857.2M
+// -> 854.6M instructions in all, scripts/instructions.sh bfs: 1,599 ->
+// 1,593 a CTA; 14 KiB, four a span too, 854.9M). Blocks of 64 kernels had
 // left that out: once the Kernel grew from 144 bytes to 152, 64 of them
 // with room for one CTA (192 bytes each) and their header came to 12,296
 // bytes and took the next class, 13,568, and those with room for three
 // (224) 16,384 where 14,336: some 13 MB of BFS scale 22's 157 MB live, its
 // 600K children pending at once (TestDeviceKernelBlocksFill).
-const kernelBlockBytes = 16<<10 - 8
+const kernelBlockBytes = 18<<10 - 8
 
-// How many kernels a block of each size holds: 113, 93, 68 and 157 with
+// How many kernels a block of each size holds: 127, 104, 76 and 177 with
 // a 104-byte Kernel.
 const (
 	oneBlock   = kernelBlockBytes / int(unsafe.Sizeof(deviceKernels{}.one.blk[0]))
