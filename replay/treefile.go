@@ -495,7 +495,7 @@ func (b *treeReader) flushSites() {
 	if b.sites.of == nil {
 		return
 	}
-	b.sites.of.sites, b.sites.of.sitesChecked = slices.Clone(b.sites.recs), b.sites.checked
+	b.sites.of.sites, b.sites.of.sitesChecked = b.sites.carve(), b.sites.checked
 	// recs, not cleared, hold a CTA's children until overwritten: clearing cost BFS 3 a CTA
 	b.sites.recs, b.sites.of = b.sites.recs[:0], nil
 }
