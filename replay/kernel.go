@@ -89,10 +89,14 @@ type deviceKernels struct {
 }
 
 // moreWords is the words of a block wordsFor carves: 256 KiB, room for
-// 250 tables of the most room (packedRoom: 131 words). A block is an
-// allocation of the heap's pages, whose search weighs on smaller ones:
-// blocks of 16 KiB saved BFS scale 20 0.3M instructions in all, of 256
-// KiB 1.9M, of 512 KiB 2.0M (scripts/instructions.sh bfs).
+// 250 tables of 64 CTAs (packedRoom: 131 words); one of over 4,094
+// CTAs, over a quarter of a block, has a slice of its own, and one of
+// over 65,536 starts with packedRoom's, as its records may be few (BFS
+// scale 20, scripts/instructions.sh bfs: all those over 4,094 with
+// packedRoom's 852.6M-852.9M, with this limit 852.3M, with none 851.7M).
+// A block is an allocation of the heap's pages, whose search weighs on
+// smaller ones: blocks of 16 KiB saved BFS scale 20 0.3M instructions in
+// all, of 256 KiB 1.9M, of 512 KiB 2.0M (scripts/instructions.sh bfs).
 const moreWords = 1 << 15
 
 // kernelBlockBytes is the most a block of device kernels takes: enough
@@ -137,22 +141,32 @@ func (a *deviceKernels) newDeviceKernel(total uint64) *Kernel {
 		d := a.seven.next(sevenBlock)
 		return d.packIn(total, d.records[:])
 	default:
-		return a.more.next(moreBlock).packIn(total, a.wordsFor(room))
+		return a.more.next(moreBlock).packIn(total, a.wordsFor(total))
 	}
 	k := a.more.next(moreBlock)
 	k.ctas = newPackedCTATable(total)
 	return k
 }
 
-// wordsFor is room fresh words for the packed table of a device kernel
-// of over seven CTAs, carved from blocks of moreWords, where a slice of
+// wordsFor is fresh words for the packed table of a device kernel of
+// total CTAs, over seven, carved from blocks of moreWords, where a slice of
 // their own each (newPackedCTATable's) was an allocation each: BFS scale
 // 20's 8,254 such children, 858.96M -> 857.0M-857.5M instructions in
 // all in five runs (scripts/instructions.sh bfs: 1,601 -> 1,598-1,599 a
-// CTA; the heap's page search moves a little from run to run). A table
-// that outgrows its room moves out of the block (its capacity is its
-// room), and a block is garbage once all its tables are.
-func (a *deviceKernels) wordsFor(room int) []int64 {
+// CTA; the heap's page search moves a little from run to run). Their
+// room is packedRoom's and two words a CTA past the 64th, a record for
+// each CTA: a child of more CTAs outgrew packedRoom's, its words grown
+// by doubling (BFS scale 20: 445 growths; 853.0M-853.2M -> 852.3M). A
+// table that outgrows its room moves out of the block (its capacity is
+// its room), and a block is garbage once all its tables are.
+func (a *deviceKernels) wordsFor(total uint64) []int64 {
+	room := packedRoom(total) + 2*int(max(total, 64)-64) // a record each past the 64th too
+	if room > moreWords/4 {
+		if total > 1<<16 {
+			room = packedRoom(total) // grown as its records come: a big grid's may be few
+		}
+		return make([]int64, room)
+	}
 	if len(a.words) < room {
 		a.words = make([]int64, moreWords)
 	}
