@@ -3,6 +3,7 @@ package parquet
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -307,15 +308,8 @@ func TestDeltaBlockVector(t *testing.T) {
 				w[i] = int64(int32(x))
 			}
 		}
-		lo, hi := rng.Int64(), rng.Int64()
-		lo, hi = min(lo, hi, w[0]), max(lo, hi, w[0]) // w[0] taken, as appendDelta has it
-		var d1, d2 [deltaBlock]uint64
-		var t1, t2 [deltaMinis]int64
-		var w1, w2 [deltaMinis]byte
-		l1, lo1, hi1, s1 := deltaBlockGo(&d1, &w, &t1, &w1, narrow, lo, hi)
-		l2, lo2, hi2, s2 := deltaBlockAVX2(&d2, &w, &t2, &w2, narrow, lo, hi)
-		if d1 != d2 || t1 != t2 || w1 != w2 || l1 != l2 || lo1 != lo2 || hi1 != hi2 || s1 != s2 {
-			t.Fatalf("run %d (narrow %v): AVX2 least %d bounds %d %d tops %v widths %v (%d bytes), Go %d %d %d %v %v (%d) (deltas equal %v)", run, narrow, l2, lo2, hi2, t2, w2, s2, l1, lo1, hi1, t1, w1, s1, d1 == d2)
+		if err := sameDeltaBlock(&w, narrow, rng.Int64(), rng.Int64()); err != nil {
+			t.Fatalf("run %d (narrow %v): %v", run, narrow, err)
 		}
 	}
 }
@@ -333,4 +327,20 @@ func TestDeltaGoPath(t *testing.T) {
 	withDeltaGo(t, TestDeltaRoundTrip)
 	withDeltaGo(t, TestDeltaWrapsBounds)
 	withDeltaGo(t, TestDeltaAsRef)
+}
+
+// sameDeltaBlock says how deltaBlockAVX2 and deltaBlockGo differ on
+// block w, with the bounds so far lo and hi (w[0] taken into them, as
+// appendDelta has it), or nil where they agree.
+func sameDeltaBlock(w *[deltaBlock + 1]int64, narrow bool, lo, hi int64) error {
+	lo, hi = min(lo, hi, w[0]), max(lo, hi, w[0])
+	var d1, d2 [deltaBlock]uint64
+	var t1, t2 [deltaMinis]int64
+	var w1, w2 [deltaMinis]byte
+	l1, lo1, hi1, s1 := deltaBlockGo(&d1, w, &t1, &w1, narrow, lo, hi)
+	l2, lo2, hi2, s2 := deltaBlockAVX2(&d2, w, &t2, &w2, narrow, lo, hi)
+	if d1 != d2 || t1 != t2 || w1 != w2 || l1 != l2 || lo1 != lo2 || hi1 != hi2 || s1 != s2 {
+		return fmt.Errorf("AVX2 least %d bounds %d %d tops %v widths %v (%d bytes), Go %d %d %d %v %v (%d) (deltas equal %v)", l2, lo2, hi2, t2, w2, s2, l1, lo1, hi1, t1, w1, s1, d1 == d2)
+	}
+	return nil
 }
