@@ -795,7 +795,7 @@ type chunk struct {
 	twin     bool
 	calls    int
 	dlo, dhi float64 // double bounds
-	store    store   // how the group's pages are stored: decided at its first
+	store    store   // how the group's pages are stored: decided at its first page, and at a later one's miss
 }
 
 // twins reports whether column i may be a twin of the column before it
